@@ -104,3 +104,39 @@ def test_colocate_vars_with():
 def test_unknown_device_is_clear_error():
     with pytest.raises(ValueError, match=r"unknown device .*GPU:0.*simdist.configure\(gpus=N\)"):
         tf.distribute.OneDeviceStrategy("/gpu:0")
+
+
+def test_tensor_read_before_an_update_keeps_its_value():
+    """Updates may reuse a variable's buffer only when nothing else holds it: a tensor read
+    earlier (or an array from .numpy()) is a snapshot, as in TF."""
+    v = tf.Variable(tf.ones([4, 4]))
+    before = v.read_value()
+    arr = v.numpy()
+    v.assign_add(tf.ones([4, 4]))
+    v.assign_sub(tf.ones([4, 4]) * 0.5)
+    assert_value(before, [[1.0] * 4] * 4, "tensor read before assign_add")
+    assert_value(arr, [[1.0] * 4] * 4, "v.numpy() taken before assign_add")
+    assert_value(v, [[1.5] * 4] * 4, "v after assign_add(1) and assign_sub(0.5)")
+
+
+def test_transaction_reads_see_buffered_writes_and_commit_applies_deltas():
+    """Inside a coordinator function (a transaction) reads see the function's own writes; commit
+    applies assign_add as a delta onto the value current at commit time."""
+    from simdist.runtime import variables
+    v = tf.Variable(tf.constant([1.0, 2.0]))
+    with variables.transaction() as t:
+        v.assign_add(tf.constant([10.0, 10.0]))
+        assert_value(v.read_value(), [11.0, 12.0], "read after assign_add in a transaction")
+        v.assign_add(tf.constant([1.0, 1.0]))
+        v.assign_sub(tf.constant([0.5, 0.5]))
+        assert_value(v.read_value(), [11.5, 12.5], "read after three buffered writes")
+    assert_value(v, [1.0, 2.0], "v before commit (writes are buffered)")
+    v.assign(tf.constant([100.0, 200.0]))     # another function's write lands first
+    t.commit()
+    assert_value(v, [110.5, 210.5], "v after commit: deltas applied onto the current value")
+    with variables.transaction() as t:
+        v.assign(tf.constant([0.0, 0.0]))
+        v.assign_add(tf.constant([3.0, 4.0]))
+        assert_value(v.read_value(), [3.0, 4.0], "read after assign then assign_add")
+    t.commit()
+    assert_value(v, [3.0, 4.0], "v after committing assign then assign_add")

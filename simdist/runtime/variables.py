@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import sys
 from typing import Any, Callable
 
 import numpy as np
@@ -35,11 +36,26 @@ class Transaction:
     `commit()`. The coordinator runs each scheduled function in one, so a function's updates
     reach the parameter servers when its simulated writes arrive, and a preempted function
     leaves no partial writes. assign_add/assign_sub commit as deltas onto the value current at
-    commit time, as a parameter server applies them."""
+    commit time, as a parameter server applies them. The value a read inside the transaction
+    sees is folded from the buffered writes only when such a read happens."""
 
     def __init__(self) -> None:
         self.ops: list[tuple[Any, str, np.ndarray]] = []
-        self.overlay: dict[int, np.ndarray] = {}
+        # id(var) -> [its value after the writes folded so far (None: none yet), ops folded]
+        self.overlay: dict[int, list[Any]] = {}
+
+    def value(self, var: Any) -> np.ndarray | None:
+        """`var` as this transaction sees it, or None when it wrote nothing to it."""
+        entry = self.overlay.get(id(var))
+        if entry is None:
+            return None
+        arr, upto = entry
+        if upto < len(self.ops):
+            for v, kind, operand in self.ops[upto:]:
+                if v is var:
+                    arr = _updated(var._current() if arr is None else arr, kind, operand)
+            entry[0], entry[1] = arr, len(self.ops)
+        return arr
 
     def commit(self) -> None:
         for var, kind, operand in self.ops:
@@ -54,6 +70,28 @@ class Transaction:
         return list(seen.values())
 
 
+def _updated(base: np.ndarray, kind: str, operand: np.ndarray) -> np.ndarray:
+    """A new array: base after one write of `kind`."""
+    if kind == "assign":
+        return np.array(operand, copy=True)
+    if kind == "assign_add":
+        return np.asarray(base + operand, dtype=base.dtype)
+    return np.asarray(base - operand, dtype=base.dtype)
+
+
+class _Probe:
+    _value: Any = None
+
+
+def _unshared_refcount() -> int:
+    """sys.getrefcount of an array held only by one attribute, read as _apply_op reads it."""
+    p = _Probe()
+    p._value = np.zeros(1)
+    v = p._value
+    return sys.getrefcount(v)
+
+
+_UNSHARED = _unshared_refcount()
 _txn: list[Transaction] = []
 
 
@@ -251,7 +289,7 @@ class ResourceVariable(Variable):
             for o in observers:
                 o.read(self)
         if _txn:
-            pending = _txn[-1].overlay.get(id(self))
+            pending = _txn[-1].value(self)
             if pending is not None:
                 return Tensor(pending, self._dtype, self._device)
         return Tensor(self._current(), self._dtype, self._device)
@@ -271,25 +309,24 @@ class ResourceVariable(Variable):
         """Apply a write: kind is "assign", "assign_add" or "assign_sub"."""
         if self._fault is not None:
             self._fault.check_write(self, kind)
-        if kind == "assign":
-            self._assign_np(np.array(operand, copy=True))
-        elif kind == "assign_add":
-            self._assign_np(np.asarray(self._current() + operand, dtype=self._value.dtype))
+        v = self._value
+        if (kind != "assign" and sys.getrefcount(v) == _UNSHARED and v.base is None and v.dtype.kind in "fiuc"
+                and operand.dtype == v.dtype and operand.shape == v.shape):
+            # Nothing else holds this buffer (no tensor read from it is alive): update in place,
+            # as the allocation of a new one would be observable by no one.
+            (np.add if kind == "assign_add" else np.subtract)(v, operand, out=v)
+            self._assign_np(v)
         else:
-            self._assign_np(np.asarray(self._current() - operand, dtype=self._value.dtype))
+            self._assign_np(_updated(self._current(), kind, operand))
 
     def _write(self, kind: str, operand: np.ndarray) -> None:
         if _txn:
             t = _txn[-1]
+            if id(self) not in t.overlay:
+                if kind != "assign":
+                    self._current()   # a read-modify-write of a failed ps fails here, as it would eagerly
+                t.overlay[id(self)] = [None, len(t.ops)]
             t.ops.append((self, kind, operand))
-            base = t.overlay.get(id(self))
-            base = self._current() if base is None else base
-            if kind == "assign":
-                t.overlay[id(self)] = np.array(operand, copy=True)
-            elif kind == "assign_add":
-                t.overlay[id(self)] = np.asarray(base + operand, dtype=self._value.dtype)
-            else:
-                t.overlay[id(self)] = np.asarray(base - operand, dtype=self._value.dtype)
             if observers:
                 for o in observers:
                     o.write(self, operand)
@@ -322,7 +359,7 @@ class ResourceVariable(Variable):
         return self if read_value else None
 
     def _numpy_text(self) -> str:
-        pending = _txn[-1].overlay.get(id(self)) if _txn else None
+        pending = _txn[-1].value(self) if _txn else None
         value = self._current() if pending is None else pending
         return Tensor(value, self._dtype, self._device)._numpy_text(True)
 
