@@ -5,7 +5,8 @@ Event primitives (each returns a SimPy event to ``yield`` from a process, or to 
   served: a kernel starts at max(now, the end of the device's previous kernel) and lasts
   ``flops / device.flops + device.launch_overhead``. (A "busy until" time per device, not a
   simpy.Resource: one event per kernel.)
-- ``transfer``: bytes over the route between two devices (see `network` for fair sharing).
+- ``transfer``: bytes over the route between two devices (see `network` for fair sharing);
+  ``transfers``: several at once, one event for the last arrival.
 - ``all_reduce``: a collective schedule (see `collectives`).
 - ``timeout``, ``all_of``, ``process``.
 
@@ -208,6 +209,39 @@ class Simulator:
     @staticmethod
     def _transfer_done(f: Flow) -> None:
         f.tag.succeed()
+
+    def transfers(self, moves: Iterable[tuple[str | Device, str | Device, float, str | None]],
+                  category: str = "transfer") -> Event:
+        """Start every ``(src, dst, nbytes, name)`` transfer now; the one returned event fires when
+        the last of them has arrived. Same timing and trace as `transfer` each, joined by
+        `all_of`, without an event per transfer (the coordinator's per-closure hot path)."""
+        ev = Event(self.env)
+        group = [ev, 0]   # the event, transfers still in flight
+        path_of = self.cluster.path
+        for src, dst, nbytes, name in moves:
+            path = path_of(src, dst)
+            try:
+                ok = nbytes >= 0.0
+            except TypeError:
+                ok = False
+            if not ok or isinstance(nbytes, bool):
+                raise ValueError(f"transfer({name!r}).nbytes: expected a number >= 0, got {nbytes!r}")
+            if path.chans:
+                group[1] += 1
+                self._start_flow(path, float(nbytes), self._group_done, group, name, None, category)
+        if group[1] == 0:
+            ev._ok = True
+            ev._value = None
+            heappush(self.env._queue, (self.env._now, _NORMAL, next(self.env._eid), ev))
+        return ev
+
+    @staticmethod
+    def _group_done(f: Flow) -> None:
+        group = f.tag
+        group[1] -= 1
+        if group[1] == 0:
+            group[0].succeed()
+
 
     def _start_flow(self, path: Any, nbytes: float, on_done: Any, tag: Any, name: str | None,
                     replica: int | None, category: str, args: str = "") -> Flow:

@@ -222,6 +222,7 @@ class ClusterCoordinator:
         self._fault_events: list[dict[str, Any]] = []
         self._lost_pending = 0.0
         self._traffic_cache: dict[tuple, tuple] = {}
+        self._wdevs: dict[int, tuple[str, str]] = {}
         for w in range(self._num_workers):
             self._procs.append(self._env.process(self._worker_loop(w)))
         self._start_faults()
@@ -408,7 +409,15 @@ class ClusterCoordinator:
                     self._notify()
 
     def _worker_device(self, w: int) -> str:
-        return session.canonical(worker_host(w) + self._strategy._worker_devices[0])
+        return self._worker_devices(w)[0]
+
+    def _worker_devices(self, w: int) -> tuple[str, str]:
+        """(the device worker w computes on, its CPU:0), canonical names."""
+        out = self._wdevs.get(w)
+        if out is None:
+            out = self._wdevs[w] = (session.canonical(worker_host(w) + self._strategy._worker_devices[0]),
+                                    session.canonical(worker_host(w) + "/device:CPU:0"))
+        return out
 
     def _requeue(self, closure: Closure, t_start: float) -> None:
         closure.state = "queued"
@@ -452,8 +461,7 @@ class ClusterCoordinator:
     def _execute(self, w: int, closure: Closure) -> Any:
         """Run one closure on worker w: Python values now, then its simulated cost, then commit."""
         env, sim = self._env, self._sim
-        wdev = self._worker_device(w)
-        wcpu = session.canonical(worker_host(w) + "/device:CPU:0")
+        wdev, wcpu = self._worker_devices(w)
         charges: list[Any] = []
         if closure.synthetic is not None:
             flops, read_list, write_list = closure.synthetic
@@ -463,8 +471,8 @@ class ClusterCoordinator:
             traffic = _Traffic()
             ext = self._strategy._extended
             ext._current_worker = w
-            args = _select_worker(w, closure.args)
-            kwargs = _select_worker(w, closure.kwargs)
+            args = _select_worker(w, closure.args) if closure.args else ()
+            kwargs = _select_worker(w, closure.kwargs) if closure.kwargs else {}
             fn = closure.fn
             result = error = None
             t_before = tally.flops
@@ -499,12 +507,12 @@ class ClusterCoordinator:
                     f"{worker_host(w)}: the parameter server failed at t={f.at:.6g}s") if f.down else None
         # 1. reads from the ps tasks
         if closure.synthetic is not None:   # timing-only: one transfer per ps task each way
-            moves = [sim.transfer(dev, wcpu, b, f"read {n} vars") for dev, b, n in _per_device(read_list)]
+            moves = [(dev, wcpu, b, f"read {n} vars") for dev, b, n in _per_device(read_list)]
         else:
-            moves = [sim.transfer(v.device, wcpu, b, f"read {v.name}") for v, b in read_list if b]
-        self._m["ps_bytes_read"] += sum(b for _, b in read_list)
+            moves = [(v.device, wcpu, b, f"read {v.name}") for v, b in read_list if b]
+        self._m["ps_bytes_read"] += sum([b for _, b in read_list])
         if moves:
-            yield sim.all_of(moves)
+            yield sim.transfers(moves)
         # 2. compute (with any strategy.run inside, replayed in order)
         for make in charges:
             yield timing.replay(sim, make)
@@ -520,12 +528,12 @@ class ClusterCoordinator:
             return
         # 3. writes back to the ps tasks, committed when they arrive
         if closure.synthetic is not None:
-            moves = [sim.transfer(wcpu, dev, b, f"write {n} vars") for dev, b, n in _per_device(write_list)]
+            moves = [(wcpu, dev, b, f"write {n} vars") for dev, b, n in _per_device(write_list)]
         else:
-            moves = [sim.transfer(wcpu, v.device, b, f"write {v.name}") for v, b in write_list if b]
-        self._m["ps_bytes_written"] += sum(b for _, b in write_list)
+            moves = [(wcpu, v.device, b, f"write {v.name}") for v, b in write_list if b]
+        self._m["ps_bytes_written"] += sum([b for _, b in write_list])
         if moves:
-            yield sim.all_of(moves)
+            yield sim.transfers(moves)
         if txn is not None:
             try:
                 txn.commit()
