@@ -161,3 +161,19 @@ def test_set_link_rerates_flows_in_flight():
         sim.set_link("nope", bandwidth=1)
     with pytest.raises(ValueError, match=r"set_link\('/job:localhost/replica:0/task:0/pcie:GPU:0'\)\.bandwidth: must be > 0"):
         sim.set_link(link, bandwidth=0)
+
+
+def test_transfers_group_ends_with_its_last_transfer():
+    """`transfers` starts several transfers at once and fires when the last arrives: the same
+    time as `all_of` over single transfers, with the same link metrics."""
+    moves = [(cpu(0), cpu(1), 3 * 2**20, "a"), (cpu(0), cpu(2), 2**20, "b"), (cpu(3), cpu(1), 2**20, "c")]
+    ref = Simulator(star(4))
+    ref.drive(ref.all_of([ref.transfer(s, d, b, n) for s, d, b, n in moves]))
+    sim = Simulator(star(4))
+    sim.drive(sim.transfers(moves))
+    assert sim.now == pytest.approx(ref.now, rel=REL), f"group ended at {sim.now}, but all_of at {ref.now}"
+    assert sim.metrics()["links"] == ref.metrics()["links"], "link metrics differ between transfers() and all_of"
+    sim.drive(sim.transfers([(cpu(0), cpu(0), 1e9, "same host")]))
+    assert sim.now == pytest.approx(ref.now, rel=REL), f"a same-device group must take no time, ended at {sim.now}"
+    with pytest.raises(ValueError, match=r"transfer\('x'\)\.nbytes: expected a number >= 0, got -1"):
+        sim.transfers([(cpu(0), cpu(1), -1, "x")])
