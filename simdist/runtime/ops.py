@@ -227,7 +227,7 @@ def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
     t = _t(input_tensor)
     ax = _axes(axis, t._v.ndim, "Sum")
     tally.flops += t._v.size
-    out = np.sum(t._v, axis=ax, keepdims=keepdims, dtype=t.dtype.np if t.dtype is not dtypes.bool_ else None)
+    out = t._v.sum(axis=ax, keepdims=keepdims, dtype=t.dtype.np if t.dtype is not dtypes.bool_ else None)
     return Tensor(np.asarray(out, dtype=t.dtype.np), t.dtype, current_device())
 
 

@@ -341,7 +341,7 @@ class ResourceVariable(Variable):
             raise errors.InvalidArgumentError(
                 None, None, f"Cannot update variable with shape {self._shape} using a Tensor with dtype "
                 f"{t.dtype.name}; the variable's dtype is {self._dtype.name} [Op:{op}]")
-        if not self._shape.is_compatible_with(t.shape):
+        if t._v.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape):
             raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch.The variable shape "
                              f"{self._shape}, and the assigned value shape {t.shape} are incompatible.")
         return t._v

@@ -31,16 +31,28 @@ class Function:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"
 
 
+_PASS: tuple[type, ...] = ()
+
+
+def _passthrough() -> tuple[type, ...]:
+    """(Tensor, DistributedValues), imported on first use (this module loads before them)."""
+    global _PASS
+    if not _PASS:
+        from simdist.runtime.tensor import Tensor
+        from simdist.runtime.values import DistributedValues
+        _PASS = (Tensor, DistributedValues)
+    return _PASS
+
+
 def _outputs_to_tensors(out: Any) -> Any:
     """A tf.function returns tensors: Python and NumPy numbers become tensors, variables their
     values; None, tensors, distributed values and other objects pass through."""
+    if out is None or isinstance(out, _passthrough()):
+        return out
     import numpy as np
 
-    from simdist.runtime.tensor import Tensor, convert_to_tensor
-    from simdist.runtime.values import DistributedValues
+    from simdist.runtime.tensor import convert_to_tensor
     from simdist.runtime.variables import Variable
-    if out is None or isinstance(out, (Tensor, DistributedValues)):
-        return out
     if isinstance(out, (bool, int, float, np.ndarray, np.generic)):
         return convert_to_tensor(out)
     if isinstance(out, Variable):
