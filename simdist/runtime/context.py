@@ -56,7 +56,8 @@ def _stack() -> list[Frame]:
 
 
 def current() -> Frame:
-    return _stack()[-1]
+    st = _state.stack
+    return st[-1] if st else _stack()[-1]
 
 
 def push(frame: Frame) -> None:
@@ -99,7 +100,8 @@ def get_replica_context() -> Any:
 
 def current_device() -> str:
     """The device new tensors are placed on: the innermost device scope, else the default."""
-    d = current().device
+    st = _state.stack
+    d = st[-1].device if st else None
     return _default_device if d is None else d
 
 
