@@ -10,17 +10,14 @@ import numpy as np
 class DType:
     """A tensor element type: TF's name, the NumPy dtype that stores it, its size in bytes."""
 
-    __slots__ = ("name", "as_numpy_dtype", "size", "_np")
+    __slots__ = ("name", "as_numpy_dtype", "size", "_np", "np")
 
     def __init__(self, name: str, np_dtype: Any, size: int) -> None:
         self.name = name
         self._np = np.dtype(np_dtype)
+        self.np: np.dtype = self._np     # the NumPy dtype that stores it
         self.as_numpy_dtype = self._np.type
         self.size = size
-
-    @property
-    def np(self) -> np.dtype:
-        return self._np
 
     @property
     def is_floating(self) -> bool:
@@ -42,6 +39,8 @@ class DType:
         return f"tf.{self.name}"
 
     def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
         if isinstance(other, DType):
             return other.name == self.name
         try:

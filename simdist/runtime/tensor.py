@@ -341,6 +341,9 @@ def _operand(other: Any, dtype: dtypes.DType, opname: str) -> np.ndarray:
                 f"cannot compute {opname} as input #1(zero-based) was expected to be a "
                 f"{dtype.name} tensor but is a {other.dtype.name} tensor [Op:{opname}]")
         return other._v
+    t = type(other)
+    if (t is float and dtype._np.kind == "f") or (t is int and dtype._np.kind in "fiu"):
+        return np.asarray(other, dtype=dtype._np)   # what convert_to_tensor gives, without its checks
     conv = getattr(other, "_as_tensor", None)
     if conv is not None:
         return _operand(conv(), dtype, opname)
