@@ -310,8 +310,8 @@ class ResourceVariable(Variable):
         if self._fault is not None:
             self._fault.check_write(self, kind)
         v = self._value
-        if (kind != "assign" and sys.getrefcount(v) == _UNSHARED and v.base is None and v.dtype.kind in "fiuc"
-                and operand.dtype == v.dtype and operand.shape == v.shape):
+        if (kind != "assign" and sys.getrefcount(v) == _UNSHARED and v.base is None and v.flags.writeable
+                and v.dtype.kind in "fiuc" and operand.dtype == v.dtype and operand.shape == v.shape):
             # Nothing else holds this buffer (no tensor read from it is alive): update in place,
             # as the allocation of a new one would be observable by no one.
             (np.add if kind == "assign_add" else np.subtract)(v, operand, out=v)

@@ -242,7 +242,6 @@ class Simulator:
         if group[1] == 0:
             group[0].succeed()
 
-
     def _start_flow(self, path: Any, nbytes: float, on_done: Any, tag: Any, name: str | None,
                     replica: int | None, category: str, args: str = "") -> Flow:
         f = self._net.start(path, nbytes, on_done, tag)
