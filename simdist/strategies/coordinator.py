@@ -223,6 +223,7 @@ class ClusterCoordinator:
         self._lost_pending = 0.0
         self._traffic_cache: dict[tuple, tuple] = {}
         self._wdevs: dict[int, tuple[str, str]] = {}
+        self._grouped_cache: dict[tuple[int, str], list[tuple[str, int, str]]] = {}
         for w in range(self._num_workers):
             self._procs.append(self._env.process(self._worker_loop(w)))
         self._start_faults()
@@ -408,6 +409,15 @@ class ClusterCoordinator:
                         self._fail(running, payload)
                     self._notify()
 
+    def _grouped(self, pairs: Any, verb: str) -> list[tuple[str, int, str]]:
+        """A synthetic closure's traffic as (ps device, bytes, trace name) per device; cached per
+        traffic tuple (those are shared and kept by `_traffic`, so their ids stay valid)."""
+        key = (id(pairs), verb)
+        out = self._grouped_cache.get(key)
+        if out is None:
+            out = self._grouped_cache[key] = [(d, b, f"{verb} {n} vars") for d, b, n in _per_device(pairs)]
+        return out
+
     def _worker_device(self, w: int) -> str:
         return self._worker_devices(w)[0]
 
@@ -511,7 +521,7 @@ class ClusterCoordinator:
                     f"{worker_host(w)}: the parameter server failed at t={f.at:.6g}s") if f.down else None
         # 1. reads from the ps tasks
         if closure.synthetic is not None:   # timing-only: one transfer per ps task each way
-            moves = [(dev, wcpu, b, f"read {n} vars") for dev, b, n in _per_device(read_list)]
+            moves = [(dev, wcpu, b, name) for dev, b, name in self._grouped(read_list, "read")]
         else:
             moves = [(v.device, wcpu, b, f"read {v.name}") for v, b in read_list if b]
         self._m["ps_bytes_read"] += sum([b for _, b in read_list])
@@ -532,7 +542,7 @@ class ClusterCoordinator:
             return
         # 3. writes back to the ps tasks, committed when they arrive
         if closure.synthetic is not None:
-            moves = [(wcpu, dev, b, f"write {n} vars") for dev, b, n in _per_device(write_list)]
+            moves = [(wcpu, dev, b, name) for dev, b, name in self._grouped(write_list, "write")]
         else:
             moves = [(wcpu, v.device, b, f"write {v.name}") for v, b in write_list if b]
         self._m["ps_bytes_written"] += sum([b for _, b in write_list])
