@@ -72,13 +72,8 @@ os._exit(0)
 '''
 
 
-# glibc returns freed memory at the top of the heap to the OS and page-faults it back on the next
-# allocation; a closure allocates several 256 KiB arrays, so on glibc a top pad saves those faults.
-MALLOC_TUNED = {"MALLOC_TOP_PAD_": str(64 << 20)}
-
-
-def run_job(backend: str, n: int, extra_env: dict[str, str] | None = None) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), **(extra_env or {}))
+def run_job(backend: str, n: int) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     if backend == "simdist":
         # simdist is one single-threaded process (sweeps parallelise across processes): BLAS
         # threads only contend with it. TF keeps its defaults (its runtime is multi-threaded).
@@ -140,28 +135,23 @@ def main() -> None:
     args = ap.parse_args()
 
     print(f"1. {args.closures} closures, 2 workers, 2 ps, 256x256 dense")
-    runs: dict[str, list[dict[str, Any]]] = {"tensorflow": [], "simdist": [], "tuned": []}
-    for _ in range(args.repeat):   # interleaved, so a noisy neighbour hits all three alike
+    runs: dict[str, list[dict[str, Any]]] = {"tensorflow": [], "simdist": []}
+    for _ in range(args.repeat):   # interleaved, so a noisy neighbour hits both alike
         if not args.no_tf:
             runs["tensorflow"].append(run_job("tensorflow", args.closures))
         runs["simdist"].append(run_job("simdist", args.closures))
-        if sys.platform == "linux":
-            runs["tuned"].append(run_job("simdist", args.closures, MALLOC_TUNED))
-    tf_, sim, tuned = (_median(runs[k]) for k in ("tensorflow", "simdist", "tuned"))
+    tf_, sim = (_median(runs[k]) for k in ("tensorflow", "simdist"))
     if args.repeat > 1:
         print(f"   (medians of {args.repeat} interleaved runs; wall ranges: "
               + ", ".join(f"{k} {min(r['wall_s'] for r in v):.3f}-{max(r['wall_s'] for r in v):.3f}s"
                           for k, v in runs.items() if v) + ")")
     print(f"   simdist     wall {sim['wall_s']:.3f}s  ({args.closures / sim['wall_s']:.0f} closures/s wall; "
           f"{sim['simulated_s']:.4f}s simulated)")
-    if tuned is not None:
-        print(f"   simdist     wall {tuned['wall_s']:.3f}s  with {' '.join(f'{k}={v}' for k, v in MALLOC_TUNED.items())}")
     if tf_ is not None:
         print(f"   tensorflow  wall {tf_['wall_s']:.3f}s  ({args.closures / tf_['wall_s']:.0f} closures/s)")
         same = all(np.isclose(sim[k], tf_[k]) for k in ("w00", "b0", "w_sum", "b_sum"))
         print(f"   tensorflow/simdist wall = {tf_['wall_s'] / sim['wall_s']:.1f}x (target >= 20x)"
-              + (f"; {tf_['wall_s'] / tuned['wall_s']:.1f}x with the malloc top pad" if tuned else "")
-              + f"; final values equal: {same} (w[0,0]={sim['w00']} vs {tf_['w00']}, b[0]={sim['b0']} vs {tf_['b0']})")
+              f"; final values equal: {same} (w[0,0]={sim['w00']} vs {tf_['w00']}, b[0]={sim['b0']} vs {tf_['b0']})")
     if args.big_closures <= 0:
         return
     big = timing_only(args.big_workers, args.big_ps, args.big_closures)
