@@ -241,3 +241,28 @@ def test_preempted_kernel_frees_the_device():
     assert value == 1.0 and m["retries"] == 1
     assert w0 == pytest.approx(0.1, abs=1e-6), f"worker 0 busy {w0}, but it was preempted 0.1 s into its kernel"
     assert w1 == pytest.approx(0.4, rel=1e-3), w1
+
+
+def test_assign_in_a_function_reinitialises_a_lost_variable():
+    """After a ps restart its variables have no value: reading fails with FailedPreconditionError,
+    but a scheduled function may assign the variable and then read its own write (as TF's
+    AssignVariableOp creates the missing resource), and the assignment commits."""
+    plan = FaultPlan(ps_failures=[PSFailure(ps=0, at_time=0.1, downtime=0.1)])
+    s = pss(workers=1, ps=1, faults=plan)
+    with s.scope():
+        v = tf.Variable(3.0)
+    c = coordinator(s)
+    simdist.session.simulator().run(until=0.3)   # the ps fails and restarts, values lost
+    with pytest.raises(tf.errors.FailedPreconditionError):
+        v.numpy()
+
+    @tf.function
+    def reinit():
+        v.assign(5.0)
+        return v.read_value() + 1.0
+    with pytest.raises(tf.errors.UnavailableError):
+        c.schedule(reinit)   # the failure surfaces once, from the next schedule (TF 2.21)
+    out = c.schedule(reinit)
+    c.join()
+    assert_value(out.fetch(), 6.0, "read after assign of a lost variable, in the same function")
+    assert_value(v, 5.0, "v after the function committed its assign")

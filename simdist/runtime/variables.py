@@ -52,8 +52,8 @@ class Transaction:
         arr, upto = entry
         if upto < len(self.ops):
             for v, kind, operand in self.ops[upto:]:
-                if v is var:
-                    arr = _updated(var._current() if arr is None else arr, kind, operand)
+                if v is var:   # (an assign needs no base: it must not read a lost value)
+                    arr = _updated(var._current() if arr is None and kind != "assign" else arr, kind, operand)
             entry[0], entry[1] = arr, len(self.ops)
         return arr
 
