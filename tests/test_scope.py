@@ -119,3 +119,18 @@ def test_experimental_set_strategy():
     with s.scope():
         with pytest.raises(RuntimeError, match="Must not be called inside a `tf.distribute.Strategy` scope."):
             tf.distribute.experimental_set_strategy(s)
+
+
+def test_context_used_before_strategies_are_imported_still_has_the_default_strategy():
+    """The context stack can be touched (e.g. by dataset code) before simdist.strategies is
+    imported; afterwards the bottom of the stack must be the default strategy, not None."""
+    import subprocess
+    import sys
+    code = ("from simdist.runtime import context\n"
+            "context.current()\n"                           # creates the bottom frame
+            "import simdist.strategies.base\n"
+            "print(context.has_strategy(), context.get_strategy() is not None)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["False", "True"], (
+        f"has_strategy(), get_strategy() is not None = {out.stdout.split()}, but should be ['False', 'True']; "
+        f"stderr: {out.stderr[-500:]}")

@@ -46,6 +46,9 @@ def install_defaults(strategy: Any, replica_context: Any) -> None:
     global _default_strategy, _default_replica_context
     _default_strategy = strategy
     _default_replica_context = replica_context
+    st = _state.stack
+    if st and st[0].strategy is None:   # a bottom frame made before the defaults existed
+        st[0] = Frame(strategy, replica_context, st[0].device)
 
 
 def _stack() -> list[Frame]:
