@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, devices, dtypes, errors
 from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
                                   most_specific_compatible_shape, pack_as)
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
@@ -50,11 +50,12 @@ AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2
 _INT64_MAX = 2 ** 63 - 1
+_SHUFFLE_ROOT = int.from_bytes(hashlib.sha256(b"simdist.data.shuffle").digest()[:8], "little")
+
+
 def host_device() -> str:
     """Where iterated elements live: the CPU of the task the current device belongs to."""
-    from simdist.runtime import context, devices
     return devices.host_cpu(context.current_device())
-_SHUFFLE_ROOT = int.from_bytes(hashlib.sha256(b"simdist.data.shuffle").digest()[:8], "little")
 
 
 # --- options ---------------------------------------------------------------------------------------

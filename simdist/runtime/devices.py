@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 
@@ -81,8 +82,10 @@ def canonicalize(name: str, default: DeviceSpec = LOCAL) -> str:
     return spec.merge_onto(default).to_string()
 
 
+@functools.lru_cache(maxsize=4096)
 def host_cpu(device: str) -> str:
-    """The CPU:0 device of the host (job/replica/task) that holds `device`."""
+    """The CPU:0 device of the host (job/replica/task) that holds `device` (cached: datasets ask
+    for every element they pack)."""
     spec = DeviceSpec.from_string(canonicalize(device))
     return spec.replace(device_type="CPU", device_index=0).to_string()
 

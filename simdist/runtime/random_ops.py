@@ -9,6 +9,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.context import current_device
+from simdist.runtime.ops import _shape_arg
 from simdist.runtime.tensor import Tensor
 
 _state: dict[str, Any] = {"root": 0, "global": None, "gen": None}
@@ -35,16 +36,10 @@ def _gen(op_seed: int | None) -> np.random.Generator:
     return _state["gen"]
 
 
-def _shape(shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, Tensor):
-        shape = shape._v.tolist()
-    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
-
-
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32, seed: int | None = None,
            name: str | None = None) -> Tensor:
     dt = dtypes.as_dtype(dtype)
-    arr = _gen(seed).normal(float(mean), float(stddev), size=_shape(shape)).astype(dt.np)
+    arr = _gen(seed).normal(float(mean), float(stddev), size=_shape_arg(shape)).astype(dt.np)
     return Tensor(arr, dt, current_device())
 
 
@@ -55,8 +50,8 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
     if dt.is_integer:
         if maxval is None:
             raise ValueError("Must specify maxval for integer dtype " + repr(dt))
-        arr = g.integers(int(minval), int(maxval), size=_shape(shape)).astype(dt.np)
+        arr = g.integers(int(minval), int(maxval), size=_shape_arg(shape)).astype(dt.np)
     else:
         hi = 1.0 if maxval is None else float(maxval)
-        arr = g.uniform(float(minval), hi, size=_shape(shape)).astype(dt.np)
+        arr = g.uniform(float(minval), hi, size=_shape_arg(shape)).astype(dt.np)
     return Tensor(arr, dt, current_device())
