@@ -23,7 +23,10 @@ import hashlib
 import json
 import math
 import re
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:   # Python 3.10: the same parser, as the tomli package
+    import tomli as tomllib  # type: ignore[no-redef]
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
