@@ -242,10 +242,6 @@ def simdist_run(index: int) -> Any:
     return run(sim_tf, resolver, program)
 
 
-def test_program_count():
-    assert len(PROGRAMS) >= 30, len(PROGRAMS)
-
-
 @pytest.mark.parametrize("index", range(len(PROGRAMS)), ids=[p[0] for p in PROGRAMS])
 def test_same_as_tensorflow(index: int, tf_results: dict[int, Any]) -> None:
     name = PROGRAMS[index][0]

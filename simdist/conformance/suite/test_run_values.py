@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simdist.conformance import hyp
-from simdist.conformance.assertions import (assert_close, assert_equal, assert_true, assert_type_name,
+from simdist.conformance.assertions import (assert_close, assert_equal, assert_true, assert_type_name, fail,
                                             raises, to_numpy)
 from simdist.conformance.repro import Program
 
@@ -48,8 +48,8 @@ def test_css20_experimental_run_v2(backend, tf):
     strategy = backend.make_strategy("central_storage", 2)
     run_v2 = getattr(strategy, "experimental_run_v2", None)
     if run_v2 is None:
-        raise AssertionError("CentralStorageStrategy has no experimental_run_v2 (documented in r2.0) "
-                             "[strategy.experimental_run_v2]")
+        fail("CentralStorageStrategy has no experimental_run_v2 (documented in r2.0)",
+             call="strategy.experimental_run_v2")
     out = run_v2(lambda x: x * 2, args=(tf.constant(3.0),))
     assert_equal([float(to_numpy(v)) for v in strategy.experimental_local_results(out)], [6.0, 6.0],
                  what="components", call="experimental_run_v2(lambda x: x*2, args=(3.0,))")
@@ -310,6 +310,7 @@ def test_value_context_documented_name(backend, tf):
     strategy = backend.make_strategy("mirrored", 2)
     seen = []
     strategy.experimental_distribute_values_from_function(lambda ctx: seen.append(ctx) or 0)
+    assert_equal(len(seen), 2, what="value_fn calls", call="experimental_distribute_values_from_function")
     assert_true(all(isinstance(c, tf.distribute.ValueContext) for c in seen),
                 f"value_fn got {[type(c).__name__ for c in seen]}", call="experimental_distribute_values_from_function")
 
