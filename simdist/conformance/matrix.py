@@ -23,6 +23,7 @@ from typing import Any, Sequence
 
 from simdist.conformance import SUITE_VERSION
 from simdist.conformance.clauses import CLAUSES
+from simdist.conformance.report import _md   # escapes | and newlines, truncates to n
 
 #: Observations of TF 2.21 that correct the reference semantics (tf-2.21-semantics.md), per clause.
 OBSERVATIONS = {
@@ -39,6 +40,8 @@ OBSERVATIONS = {
 }
 
 _LABEL = {"pass": "pass", "fail": "FAIL", "xfail": "deviates", "skip": "skipped", "n/a": "—"}
+
+_WHOLE = sys.maxsize   # _md's n for cells that are never cut
 
 
 def run_backend(backend: str, report: Path, profile: str, extra: Sequence[str] = ()) -> int:
@@ -83,10 +86,6 @@ def _failures(report: dict[str, Any], cid: str) -> list[str]:
             if t["outcome"] in ("failed", "error", "xpassed") and any(c == cid for c, _ in t["clauses"])]
 
 
-def _md(s: str) -> str:
-    return s.replace("|", "\\|").replace("\n", " ")
-
-
 def render(tf_report: dict[str, Any], sd_report: dict[str, Any] | None, command: str) -> str:
     tfb = tf_report["backend"]
     lines = [
@@ -125,8 +124,6 @@ def render(tf_report: dict[str, Any], sd_report: dict[str, Any] | None, command:
         tfc = tf_report["clauses"][cid]
         text = clause.text[len("TF 2.21: "):] if clause.text.startswith("TF 2.21: ") else clause.text
         documented = (f"{text} ({', '.join(clause.sources)})" if clause.documented else f"TF 2.21 only: {text}")
-        if len(documented) > 220:
-            documented = documented[:217] + "…"
         tf_cell = _cell(tfc["doc"]) if clause.documented else "—"
         if tfc["tf221"]["verdict"] not in ("pass", "n/a"):
             tf_cell += f"; TF 2.21 tests: {_cell(tfc['tf221'])}"
@@ -148,17 +145,18 @@ def render(tf_report: dict[str, Any], sd_report: dict[str, Any] | None, command:
             fails = _failures(sd_report, cid)
             if fails:
                 notes.append(f"simdist fails {len(fails)} test(s)")
-        lines.append(f"| `{cid}` | {_md(documented)} | {sd_cell} | {tf_cell} | {_md('; '.join(notes))} |")
+        notes_md = _md("; ".join(notes), _WHOLE)
+        lines.append(f"| `{cid}` | {_md(documented, 218)} | {sd_cell} | {tf_cell} | {notes_md} |")
     lines += ["", "## Where TensorFlow 2.21 deviates from its own documentation", ""]
-    lines += [f"{i}. `{cid}` — {_md(text)}" for i, (cid, text) in enumerate(deviations, 1)]
+    lines += [f"{i}. `{cid}` — {_md(text, _WHOLE)}" for i, (cid, text) in enumerate(deviations, 1)]
     lines += ["", "## TF 2.21 observations that correct the reference semantics", "",
               "Behaviour the suite measured on TF 2.21 that differs from ../shared/reference/tf-2.21-semantics.md "
               "(the tf221 tests encode what TF 2.21 does):", ""]
-    lines += [f"- `{cid}` — {_md(text)}" for cid, text in OBSERVATIONS.items()]
+    lines += [f"- `{cid}` — {_md(text, _WHOLE)}" for cid, text in OBSERVATIONS.items()]
     tf_fail = [(t["nodeid"], t["message"]) for t in tf_report["tests"] if t["outcome"] in ("failed", "error", "xpassed")]
     if tf_fail:
         lines += ["", "## Unexpected TensorFlow 2.21 failures", ""]
-        lines += [f"- `{n}`: {_md(m)}" for n, m in tf_fail]
+        lines += [f"- `{n}`: {_md(m, _WHOLE)}" for n, m in tf_fail]
     if sd_report is not None:
         sd_fail = [t for t in sd_report["tests"] if t["outcome"] in ("failed", "error", "xpassed")]
         lines += ["", "## simdist failures", ""]
@@ -166,7 +164,7 @@ def render(tf_report: dict[str, Any], sd_report: dict[str, Any] | None, command:
             lines.append("None.")
         for t in sd_fail:
             clauses = ", ".join(f"{c}@{r}" for c, r in t["clauses"])
-            lines.append(f"- `{t['nodeid']}` ({clauses}): {_md(t['message'][:400])}")
+            lines.append(f"- `{t['nodeid']}` ({clauses}): {_md(t['message'], 400)}")
     lines += ["", "## Totals", ""]
     for name, rep in (("TensorFlow 2.21", tf_report), ("simdist", sd_report)):
         if rep is None:
