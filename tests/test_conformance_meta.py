@@ -203,7 +203,9 @@ def test_cli_registers_the_subcommands():
     assert ["--backend", "simdist"] == argv[argv.index("--backend"):argv.index("--backend") + 2]
     assert "--max-examples" in argv and "--report" in argv and "-k" in argv
     m = parser.parse_args(["conformance-matrix", "--run", "-o", "x.md"])
-    assert m.run and m.output == "x.md" and m.func is not None
+    assert m.run and m.output == "x.md" and m.func is cli._matrix, (
+        f"conformance-matrix parsed to run={m.run}, output={m.output!r}, func={m.func}, "
+        "but should be run=True, output='x.md', func=cli._matrix")
 
 
 # -- the suite can fail: broken backends ----------------------------------------------------------------------
@@ -264,14 +266,17 @@ def test_broken_backend_fails_exactly_what_it_breaks(baseline, tmp_path, factory
         f"the base backend {base} already fails {sorted(failing(base_report) & breaks)}: nothing to prove")
     code, report = run_suite(tmp_path, f"conformance_broken:{factory}?base={base!r}", "--xfails", _xfails(base),
                              name=factory)
-    assert code == 1, "a broken backend must make the run fail (exit 1)"
+    assert code == 1, f"exit code {code}, but a broken backend must make the run fail (exit 1)"
     got = failing(report)
     assert got - failing(base_report) == breaks, (
         f"newly failing clauses {sorted(got - failing(base_report))}, expected exactly {sorted(breaks)}")
-    assert failing(base_report) - got == set(), "breaking one rule made other clauses pass"
+    assert failing(base_report) - got == set(), (
+        f"breaking one rule made clauses {sorted(failing(base_report) - got)} pass, but none should")
     # A failing property prints a copy-paste reproduction.
     repros = [t["repro"] for t in report["tests"] if t["outcome"] == "failed" and t.get("repro")]
-    assert repros and all("load_backend(" in r for r in repros)
+    assert repros and all("load_backend(" in r for r in repros), (
+        f"{len(repros)} reproductions, but every failing property should print one calling load_backend(): "
+        f"{[r[:120] for r in repros if 'load_backend(' not in r]}")
 
 
 # -- the documented third-party example backend runs ------------------------------------------------------------
