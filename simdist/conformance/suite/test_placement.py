@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -22,6 +24,16 @@ def _expect_device(got, suffix, what, call):
         fail(f"{what}={got!r}, but should be on …/{suffix}", call)
 
 
+def _expect_replica_devices(strategy: Any, kind: str, n: int, call: str, fns: dict[str, Any]) -> None:
+    """strategy.run(fn) for each labelled fn gives n results, replica i's on device kind:i."""
+    for label, fn in fns.items():
+        out = strategy.run(fn)
+        devices = [x.device for x in strategy.experimental_local_results(out)]
+        assert_equal(len(devices), n, what="compute replicas", call=call)
+        for i, d in enumerate(devices):
+            _expect_device(d, f"device:{kind}:{i}", f"replica {i} device of run(lambda: {label})", call)
+
+
 # -- css.placement -----------------------------------------------------------------------------------
 @clause("css.placement")
 def test_variables_on_the_cpu_with_several_compute_devices(backend, tf):
@@ -30,14 +42,10 @@ def test_variables_on_the_cpu_with_several_compute_devices(backend, tf):
         v = tf.Variable(1.0)
     call = "CentralStorageStrategy(compute_devices=[CPU:0, CPU:1]): tf.Variable in scope"
     _expect_device(_var_device(v), "device:CPU:0", "v.device", call)
-    for label, fn in (("tf.identity(v.read_value()) + 1.0", lambda: tf.identity(v.read_value()) + 1.0),
-                      ("v.read_value() * 2.0", lambda: v.read_value() * 2.0),
-                      ("v * 2.0", lambda: v * 2.0)):
-        out = strategy.run(fn)
-        devices = [x.device for x in strategy.experimental_local_results(out)]
-        assert_equal(len(devices), 2, what="compute replicas", call=call)
-        for i, d in enumerate(devices):
-            _expect_device(d, f"device:CPU:{i}", f"replica {i} device of run(lambda: {label})", call)
+    _expect_replica_devices(strategy, "CPU", 2, call, {
+        "tf.identity(v.read_value()) + 1.0": lambda: tf.identity(v.read_value()) + 1.0,
+        "v.read_value() * 2.0": lambda: v.read_value() * 2.0,
+        "v * 2.0": lambda: v * 2.0})
 
 
 @clause("css.placement")
@@ -62,12 +70,9 @@ def test_gpu_hosts(backend, tf, gpus, var_device):
         v = tf.Variable(1.0)
     call = f"CentralStorageStrategy() on a host with 1 CPU and {gpus} GPU(s)"
     _expect_device(_var_device(v), var_device, "v.device", call)
-    for label, fn in (("tf.ones(()) * 2.0", lambda: tf.ones(()) * 2.0), ("v.read_value() * 2.0", lambda: v.read_value() * 2.0)):
-        out = strategy.run(fn)
-        devices = [x.device for x in strategy.experimental_local_results(out)]
-        assert_equal(len(devices), gpus, what="compute replicas", call=call)
-        for i, d in enumerate(devices):
-            _expect_device(d, f"device:GPU:{i}", f"replica {i} device of run(lambda: {label})", call)
+    _expect_replica_devices(strategy, "GPU", gpus, call, {
+        "tf.ones(()) * 2.0": lambda: tf.ones(()) * 2.0,
+        "v.read_value() * 2.0": lambda: v.read_value() * 2.0})
 
 
 @clause("css.placement", ref="tf221")
