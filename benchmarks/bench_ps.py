@@ -26,20 +26,15 @@ from typing import Any
 import numpy as np
 
 JOB = r'''
-import os, sys, time, json, socket
+import os, sys, time, json
 import numpy as np
 backend, n = sys.argv[1], int(sys.argv[2])
 if backend == "tensorflow":
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
     import tensorflow as tf
-    def port():
-        with socket.socket() as s:
-            s.bind(("localhost", 0)); return s.getsockname()[1]
-    spec = tf.train.ClusterSpec({"worker": [f"localhost:{port()}" for _ in range(2)],
-                                 "ps": [f"localhost:{port()}" for _ in range(2)]})
-    cfg = tf.compat.v1.ConfigProto(); cfg.inter_op_parallelism_threads = 8
-    servers = [tf.distribute.Server(spec, job_name=j, task_index=t, protocol="grpc", config=cfg)
-               for j in ("worker", "ps") for t in range(2)]
+    from simdist.conformance.backends.tf_backend import start_in_process_servers
+    spec, servers = start_in_process_servers(tf, 2, 2, inter_op_threads=8)
+    spec = tf.train.ClusterSpec(spec)
 else:
     import simdist
     from simdist import tf

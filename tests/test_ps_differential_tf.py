@@ -190,24 +190,13 @@ for _n, _sh in [(1, 1), (5, 2), (12, 3), (20, 1)]:
 
 # --- TF side: a worker process per cluster shape ------------------------------------------------
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import socket
     import tensorflow as tf
 
-    def port() -> int:
-        with socket.socket() as s:
-            s.bind(("localhost", 0))
-            return s.getsockname()[1]
+    from simdist.conformance.backends.tf_backend import start_in_process_servers
     workers, ps = PROGRAMS[indices[0]][1], PROGRAMS[indices[0]][2]
     assert all((PROGRAMS[i][1], PROGRAMS[i][2]) == (workers, ps) for i in indices), indices
-    spec = tf.train.ClusterSpec({"worker": [f"localhost:{port()}" for _ in range(workers)],
-                                 "ps": [f"localhost:{port()}" for _ in range(ps)]})
-    # In-process workers need enough inter-op threads or closures on two workers deadlock on a
-    # 2-core machine (TF's multi_worker_test_base does the same; b/172296720).
-    config = tf.compat.v1.ConfigProto()
-    config.inter_op_parallelism_threads = max(8, workers + ps + 1)
-    servers = [tf.distribute.Server(spec, job_name=j, task_index=t, protocol="grpc", config=config, start=True)
-               for j, n in (("worker", workers), ("ps", ps)) for t in range(n)]
-    resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(spec, rpc_layer="grpc")
+    spec, servers = start_in_process_servers(tf, workers, ps, inter_op_threads=max(8, workers + ps + 1))
+    resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(tf.train.ClusterSpec(spec), rpc_layer="grpc")
     out = {i: run(tf, resolver, PROGRAMS[i][3]) for i in indices}
     del servers
     return out

@@ -47,6 +47,22 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_in_process_servers(tf: Any, workers: int, ps: int,
+                             inter_op_threads: int = 16) -> tuple[dict[str, list[str]], list[Any]]:
+    """Start `workers` worker and `ps` ps gRPC servers of real TF in this process, on free
+    localhost ports: (the cluster spec as a dict, the servers, to keep alive). They cannot be
+    stopped. Generous inter-op pools: with too few threads, closures on several in-process
+    workers deadlock on a small machine (TF's multi_worker_test_base does the same; b/172296720)."""
+    spec = {"worker": [f"localhost:{_free_port()}" for _ in range(workers)],
+            "ps": [f"localhost:{_free_port()}" for _ in range(ps)]}
+    cs = tf.train.ClusterSpec(spec)
+    cfg = tf.compat.v1.ConfigProto()
+    cfg.inter_op_parallelism_threads = inter_op_threads
+    servers = [tf.distribute.Server(cs, job_name=job, task_index=i, protocol="grpc", config=cfg, start=True)
+               for job, n in (("worker", workers), ("ps", ps)) for i in range(n)]
+    return spec, servers
+
+
 def _poisons_collectives(exc: BaseException) -> bool:
     text = f"{type(exc).__name__}: {exc}"
     return "ollective" in text
@@ -347,19 +363,8 @@ class TensorFlowBackend(Backend):
     def _in_process_servers(self, workers: int, ps: int) -> dict[str, list[str]]:
         key = (workers, ps)
         if key not in self._servers:
-            tf = self._tf
-            spec = {"worker": [f"localhost:{_free_port()}" for _ in range(workers)],
-                    "ps": [f"localhost:{_free_port()}" for _ in range(ps)]}
-            cs = tf.train.ClusterSpec(spec)
-            # Generous inter-op pools: these servers outlive many coordinators (each test
-            # connects a new chief), and a starved pool deadlocks remote function execution.
-            cfg = tf.compat.v1.ConfigProto()
-            cfg.inter_op_parallelism_threads = 16
-            servers = [tf.distribute.Server(cs, job_name="worker", task_index=i, protocol="grpc",
-                                            config=cfg, start=True) for i in range(workers)]
-            servers += [tf.distribute.Server(cs, job_name="ps", task_index=i, protocol="grpc",
-                                             config=cfg, start=True) for i in range(ps)]
-            self._servers[key] = (spec, servers)
+            # These servers outlive many coordinators (each test connects a new chief).
+            self._servers[key] = start_in_process_servers(self._tf, workers, ps)
         return self._servers[key][0]
 
     def _process_servers(self, workers: int, ps: int) -> _ProcessCluster:
