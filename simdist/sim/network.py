@@ -12,12 +12,15 @@ Rates are recomputed whenever a flow starts or ends, for the connected component
 flows it touches:
 - a flow that starts on channels nobody else uses gets the route's minimum bandwidth at once;
 - a flow that ends on channels nobody else uses changes nothing;
-- otherwise the channels are marked dirty and one re-computation runs at the same simulated
-  instant with priority LOW (2), i.e. after every NORMAL event at that instant, so flows that
-  start or end together are re-rated once.
-A flow whose rate changes gets a new completion timer (the old one is ignored by generation
-count). All iteration is over lists and insertion-ordered dicts keyed by a flow sequence number,
-never over sets or id()-keyed containers.
+- otherwise the channels are marked dirty and are re-rated once the flow set of this simulated
+  instant is final: at once when no other event is due at this instant, else by one
+  re-computation queued at this instant with priority LOW (2), i.e. after every NORMAL event at
+  it, so flows that start or end together are re-rated once. (Max-min fair rates depend only on
+  the flow set, so when the re-rating runs within the instant changes nothing but cost.)
+Flows whose first byte enters the network at the same instant (same start, same route latency)
+share one join event. A flow whose rate changes gets a new completion timer (the old one is
+ignored by generation count). All iteration is over lists and insertion-ordered dicts keyed by a
+flow sequence number, never over sets or id()-keyed containers.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ __all__ = ["Flow", "Network", "Wake", "LOW"]
 LOW = 2        # priority of the rate re-computation (SimPy: URGENT=0, NORMAL=1)
 _NORMAL = 1
 _COMPACT_AT = 50_000   # superseded timers tolerated in the queue before it is compacted
+_SCAN_MAX = 8  # components with at most this many busy channels are filled by scanning, not a heap
 _SNAP = 1e-9   # a flow with <= 1e-9 of its bytes left when re-rated finishes at that instant
 
 
@@ -51,7 +55,7 @@ class Flow:
     """One transfer. ``on_done(flow)`` is called when its last byte arrives."""
 
     __slots__ = ("seq", "path", "chans", "link_ids", "nbytes", "remaining", "rate", "last", "gen",
-                 "on_done", "tag", "t0", "hooked", "lanes", "name", "category", "args")
+                 "on_done", "tag", "t0", "hooked", "lanes", "name", "category", "args", "mark", "new")
 
     def __init__(self, seq: int, path: Any, nbytes: float, on_done: Callable[["Flow"], None], tag: Any,
                  t0: float) -> None:
@@ -68,6 +72,7 @@ class Flow:
         self.tag = tag
         self.t0 = t0
         self.hooked = False  # True when the engine traces it: see Network.finish_hook
+        self.mark = 0        # the re-rating round that last gave it a rate (`new`)
         # lanes, name (the trace event's prefix), args (its tail): set by the engine only when hooked.
 
 
@@ -102,15 +107,23 @@ class Network:
         self.lat = [float(ln.latency) for ln in links]
         self.modified = False
         self.stale = 0   # superseded completion timers still in the event queue
+        nc = len(self.cap)
+        self._rem = [0.0] * nc   # progressive filling's scratch: capacity left per channel,
+        self._cnt = [0] * nc     # and flows not yet frozen per channel
+        self._round = 0
+        self._join_at = -1.0     # joins due at this time, issued at `_join_now`, share `_join_wake`
+        self._join_now = -1.0
+        self._join_wake: Wake | None = None
 
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self, path: Any, nbytes: float, on_done: Callable[[Flow], None], tag: Any = None) -> Flow:
         """Issue a transfer of ``nbytes`` over ``path`` (a non-empty topology._Path) now."""
         env = self.env
+        now = env._now
         self.seq += 1
-        f = Flow(self.seq, path, nbytes, on_done, tag, env._now)
+        f = Flow(self.seq, path, nbytes, on_done, tag, now)
         if self.inflight == 0:
-            self.inflight_since = env._now
+            self.inflight_since = now
         self.inflight += 1
         if self.modified:
             lat = 0.0
@@ -118,50 +131,65 @@ class Network:
                 lat += self.lat[li]
         else:
             lat = path.latency
-        wake = Wake(self._join, f)
         if lat > 0.0:
-            heappush(self._queue, (env._now + lat, _NORMAL, next(self._eid), wake))
+            t = now + lat
+            if t == self._join_at and now == self._join_now and self._join_wake is not None:
+                self._join_wake._value.append(f)   # same instant, same join time: one event
+            else:
+                wake = self._join_wake = Wake(self._join, [f])
+                self._join_at = t
+                self._join_now = now
+                heappush(self._queue, (t, _NORMAL, next(self._eid), wake))
         else:
+            wake = Wake(self._join, [f])
             wake.callbacks = None
             self._join(wake)
         return f
 
     def _join(self, wake: Wake) -> None:
-        """The flow's first byte enters its route (the end of its latency). Its ``wake`` event,
-        already processed by SimPy, is reused as the completion timer."""
-        f = wake._value
+        """The flows' first bytes enter their routes (the end of their latency). The ``wake``
+        event, already processed by SimPy, is reused as the first uncontended flow's timer."""
+        if wake is self._join_wake:
+            self._join_wake = None
         now = self.env._now
-        f.last = now
-        if f.nbytes <= 0.0:
-            self._finish(f, now)
-            return
         on = self.on
         la = self.link_active
-        seq = f.seq
         contended = False
-        for c in f.chans:  # channel c is direction c & 1 of link c >> 1
-            d = on[c]
-            if d:
+        for f in wake._value:
+            f.last = now
+            if f.nbytes <= 0.0:
+                self._finish(f, now)
+                continue
+            seq = f.seq
+            alone = True
+            for c in f.chans:  # channel c is direction c & 1 of link c >> 1
+                d = on[c]
+                if d:
+                    alone = False
+                d[seq] = f
+                li = c >> 1
+                if la[li] == 0:
+                    self.busy_since[li] = now
+                la[li] += 1
+            if not alone:
                 contended = True
-            d[seq] = f
-            li = c >> 1
-            if la[li] == 0:
-                self.busy_since[li] = now
-            la[li] += 1
+                dirty = self.dirty
+                for c in f.chans:
+                    dirty[c] = True
+            else:
+                r = f.path.bandwidth  # alone on every channel: the route's narrowest link
+                if self.modified:
+                    cap = self.cap
+                    r = min([cap[c] for c in f.chans])
+                f.rate = r
+                if wake.callbacks is None:
+                    wake.callbacks = [self._timer_cb]  # SimPy set it to None before calling us
+                    wake._value = f
+                    heappush(self._queue, (now + f.nbytes / r, _NORMAL, next(self._eid), wake))
+                else:
+                    heappush(self._queue, (now + f.nbytes / r, _NORMAL, next(self._eid), Wake(self._timer_cb, f)))
         if contended:
-            dirty = self.dirty
-            for c in f.chans:
-                dirty[c] = True
-            if not self.flush_pending:
-                self._request_flush()
-        else:
-            r = f.path.bandwidth  # alone on every channel: the route's narrowest link
-            if self.modified:
-                cap = self.cap
-                r = min([cap[c] for c in f.chans])
-            f.rate = r
-            wake.callbacks = [self._timer_cb]  # SimPy set it to None before calling us
-            heappush(self._queue, (now + f.nbytes / r, _NORMAL, next(self._eid), wake))
+            self._settle()
 
     def _timer(self, f: Flow, t: float) -> None:
         q = self._queue
@@ -184,6 +212,7 @@ class Network:
     def _timer_cb(self, ev: Wake) -> None:
         f = ev._value
         if ev.g != f.gen:
+            self.stale -= 1
             return  # superseded by a re-rating
         now = self.env._now
         on = self.on
@@ -205,8 +234,8 @@ class Network:
                 self.busy_s[li] += now - self.busy_since[li]
             nbytes[li] += nb
             ntransfers[li] += 1
-        if contended and not self.flush_pending:
-            self._request_flush()
+        if contended:
+            self._settle()
         self.inflight -= 1
         if self.inflight == 0 and self.period_sinks:
             self._period_end(now)
@@ -242,68 +271,58 @@ class Network:
                 self.cap[c] = bandwidth
                 if self.on[c]:
                     self.dirty[c] = True
-            if self.dirty and not self.flush_pending:
-                self._request_flush()
+            if self.dirty:
+                self._settle()
 
     # -- fair sharing ---------------------------------------------------------------------------
-    def _request_flush(self) -> None:
-        self.flush_pending = True
-        heappush(self._queue, (self.env._now, LOW, next(self._eid), Wake(self._flush, None)))
+    def _settle(self) -> None:
+        """Re-rate the dirty channels now if nothing else is due at this instant (the flow set
+        is final), else once, after this instant's other events (a LOW-priority event)."""
+        if self.flush_pending:
+            return
+        q = self._queue
+        if q and q[0][0] <= self.env._now:
+            self.flush_pending = True
+            heappush(q, (self.env._now, LOW, next(self._eid), Wake(self._flush, None)))
+        else:
+            self._rerate()
 
     def _flush(self, ev: Wake) -> None:
         self.flush_pending = False
+        self._rerate()
+
+    def _rerate(self) -> None:
         self.flushes += 1
-        dirty = self.dirty
+        seen = self.dirty   # becomes the component's channels, in discovery order
         self.dirty = {}
         on = self.on
-        # Connected component of the dirty channels (channels <-> flows), in a deterministic order.
-        seen: dict[int, bool] = dict(dirty)
-        stack = list(dirty)
-        flows: dict[int, Flow] = {}
-        while stack:
-            c = stack.pop()
-            for s, f in on[c].items():
-                if s not in flows:
-                    flows[s] = f
+        # Connected component of the dirty channels (channels <-> flows), breadth first.
+        chans = list(seen)
+        flows: list[Flow] = []
+        self._round += 1
+        rnd = self._round
+        i = 0
+        while i < len(chans):
+            for f in on[chans[i]].values():
+                if f.mark != rnd:
+                    f.mark = rnd
+                    flows.append(f)
                     for c2 in f.chans:
                         if c2 not in seen:
                             seen[c2] = True
-                            stack.append(c2)
+                            chans.append(c2)
+            i += 1
         if not flows:
             return
-        # Progressive filling.
         cap = self.cap
-        rem: dict[int, float] = {}
-        cnt: dict[int, int] = {}
-        heap: list[tuple[float, int]] = []
-        for c in seen:
-            n = len(on[c])
-            if n:
-                rem[c] = cap[c]
-                cnt[c] = n
-                heap.append((cap[c] / n, c))
-        heapify(heap)
-        rate: dict[int, float] = {}
-        while heap:
-            share, c = heappop(heap)
-            if cnt[c] == 0 or share != rem[c] / cnt[c]:
-                continue  # stale entry
-            for s, f in on[c].items():
-                if s in rate:
-                    continue
-                rate[s] = share
-                for c2 in f.chans:
-                    r = rem[c2] - share
-                    n = cnt[c2] - 1
-                    cnt[c2] = n
-                    floor = cap[c2] * 1e-12
-                    rem[c2] = r if r > floor else floor
-                    if n > 0 and c2 != c:
-                        heappush(heap, (rem[c2] / n, c2))
-            cnt[c] = 0
+        if len(flows) == 1:   # progressive filling of one flow: its narrowest channel
+            f = flows[0]
+            f.new = min([cap[c] for c in f.chans])
+        else:
+            self._fill(chans, cap)
         now = self.env._now
-        for s, f in flows.items():
-            r = rate[s]
+        for f in flows:
+            r = f.new
             if r != f.rate:
                 if f.rate > 0.0:
                     self.stale += 1   # its pending completion timer is superseded below
@@ -317,6 +336,68 @@ class Network:
                     self._timer(f, now)
                 else:
                     self._timer(f, now + left / r)
+
+    def _fill(self, chans: list[int], cap: list[float]) -> None:
+        """Progressive filling over the component's channels ``chans``: each flow's max-min fair
+        rate into ``flow.new``. Rounds take the channel with the smallest fair share
+        ``remaining / unfrozen flows`` (ties: the lower channel number), freeze its unfrozen flows
+        at that share, and subtract it from the other channels they cross. Small components scan
+        for that channel; large ones keep a heap of (share, channel). Both pick the same channel
+        and do the same arithmetic in the same order, so their rates are identical."""
+        on = self.on
+        self._round += 1
+        rnd = self._round
+        rem = self._rem
+        cnt = self._cnt
+        live: list[int] = []
+        for c in chans:
+            n = len(on[c])
+            cnt[c] = n
+            if n:
+                rem[c] = cap[c]
+                live.append(c)
+        if len(live) <= _SCAN_MAX:
+            while live:
+                best = live[0]
+                bshare = rem[best] / cnt[best]
+                for c in live:
+                    sh = rem[c] / cnt[c]
+                    if sh < bshare or (sh == bshare and c < best):
+                        best, bshare = c, sh
+                for f in on[best].values():
+                    if f.mark == rnd:
+                        continue
+                    f.mark = rnd
+                    f.new = bshare
+                    for c2 in f.chans:
+                        r = rem[c2] - bshare
+                        cnt[c2] -= 1
+                        floor = cap[c2] * 1e-12
+                        rem[c2] = r if r > floor else floor
+                cnt[best] = 0
+                live = [c for c in live if cnt[c]]
+            return
+        heap = [(cap[c] / cnt[c], c) for c in live]
+        heapify(heap)
+        while heap:
+            share, c = heappop(heap)
+            n = cnt[c]
+            if n == 0 or share != rem[c] / n:
+                continue  # stale entry
+            for f in on[c].values():
+                if f.mark == rnd:
+                    continue
+                f.mark = rnd
+                f.new = share
+                for c2 in f.chans:
+                    r = rem[c2] - share
+                    n = cnt[c2] - 1
+                    cnt[c2] = n
+                    floor = cap[c2] * 1e-12
+                    rem[c2] = r if r > floor else floor
+                    if n > 0 and c2 != c:
+                        heappush(heap, (rem[c2] / n, c2))
+            cnt[c] = 0
 
     # -- metrics --------------------------------------------------------------------------------
     def busy_until_now(self, li: int) -> float:

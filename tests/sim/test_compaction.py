@@ -30,3 +30,30 @@ def test_compaction_keeps_results_identical(monkeypatch):
     assert compacted["now"] == plain["now"], (compacted["now"], plain["now"])
     assert compacted["metrics"]["links"] == plain["metrics"]["links"]
     assert compacted["metrics"]["devices"] == plain["metrics"]["devices"]
+
+
+def test_scanned_and_heap_filling_give_identical_rates(monkeypatch):
+    """Small components are filled by scanning for the bottleneck, large ones with a heap; the
+    two must choose the same bottlenecks and do the same arithmetic, so the whole run — every
+    finish time, hence the end time and each link's busy time — is bit-for-bit the same."""
+    monkeypatch.setattr(network, "_SCAN_MAX", 0)
+    heap = contended_run()
+    monkeypatch.setattr(network, "_SCAN_MAX", 10**9)
+    scan = contended_run()
+    assert scan["now"] == heap["now"], f"end time {scan['now']!r} by scanning, but {heap['now']!r} with the heap"
+    assert scan["metrics"]["links"] == heap["metrics"]["links"], "link metrics differ between scan and heap filling"
+
+
+def test_superseded_timers_are_counted_out_when_they_fire():
+    """Each re-rating leaves the old completion timer in the queue; when it fires (a no-op) it
+    must leave the count that triggers compaction, or a long run would compact on every timer."""
+    cluster = presets.cpu_cluster(jobs={"worker": 2, "ps": 2})
+    sim = Simulator(cluster, seed=0)
+    ps = [d.name for d in cluster.devices() if "/job:ps/" in d.name]
+    w = [d.name for d in cluster.devices() if "/job:worker/" in d.name][0]
+    for _ in range(50):   # a big and a small read share the worker's NIC: the big one is re-rated
+        sim.drive(sim.transfers([(ps[0], w, 1 << 18, "big"), (ps[1], w, 1 << 10, "small")]))
+    sim.run()   # drain: the last round's superseded timer fires after the round ended
+    net = sim._net
+    assert net.flushes >= 100, f"expected >= 2 re-ratings per round, got {net.flushes} for 50 rounds"
+    assert net.stale == 0, f"{net.stale} superseded timers still counted after the queue drained (should be 0)"
