@@ -97,6 +97,7 @@ class Simulator:
         self._steps: list[dict[str, Any]] = []
         self._transfers = 0
         self._transfer_bytes = 0.0
+        self._pair_paths: dict[tuple[str, str], Any] = {}   # transfers(): route per (src, dst) name pair
         self._collectives: dict[str, int] = {}
         if trace is None or isinstance(trace, TraceRecorder):
             self.trace: TraceRecorder | None = trace
@@ -215,24 +216,39 @@ class Simulator:
         """Start every ``(src, dst, nbytes, name)`` transfer now; the one returned event fires when
         the last of them has arrived. Same timing and trace as `transfer` each, joined by
         `all_of`, without an event per transfer (the coordinator's per-closure hot path)."""
-        ev = Event(self.env)
+        env = self.env
+        ev = Event(env)
         group = [ev, 0]   # the event, transfers still in flight
-        path_of = self.cluster.path
+        paths = self._pair_paths
+        traced = self.trace is not None
+        start = self._net.start
+        done = self._group_done
         for src, dst, nbytes, name in moves:
-            path = path_of(src, dst)
-            try:
-                ok = nbytes >= 0.0
-            except TypeError:
-                ok = False
-            if not ok or isinstance(nbytes, bool):
-                raise ValueError(f"transfer({name!r}).nbytes: expected a number >= 0, got {nbytes!r}")
+            path = paths.get((src, dst)) if type(src) is str and type(dst) is str else None
+            if path is None:
+                path = self.cluster.path(src, dst)
+                if type(src) is str and type(dst) is str:
+                    paths[(src, dst)] = path
+            t = type(nbytes)
+            if not ((t is int or t is float) and nbytes >= 0.0):
+                try:
+                    ok = nbytes >= 0.0
+                except TypeError:
+                    ok = False
+                if not ok or isinstance(nbytes, bool):
+                    raise ValueError(f"transfer({name!r}).nbytes: expected a number >= 0, got {nbytes!r}")
             if path.chans:
                 group[1] += 1
-                self._start_flow(path, float(nbytes), self._group_done, group, name, None, category)
+                if traced:
+                    self._start_flow(path, float(nbytes), done, group, name, None, category)
+                else:
+                    start(path, float(nbytes), done, group)
+                    self._transfers += 1
+                    self._transfer_bytes += nbytes
         if group[1] == 0:
             ev._ok = True
             ev._value = None
-            heappush(self.env._queue, (self.env._now, _NORMAL, next(self.env._eid), ev))
+            heappush(env._queue, (env._now, _NORMAL, next(env._eid), ev))
         return ev
 
     @staticmethod

@@ -17,6 +17,8 @@ flows it touches:
   re-computation queued at this instant with priority LOW (2), i.e. after every NORMAL event at
   it, so flows that start or end together are re-rated once. (Max-min fair rates depend only on
   the flow set, so when the re-rating runs within the instant changes nothing but cost.)
+The rates of a component depend only on its flows' routes and the link capacities, so those of
+small components (<= 16 flows) are remembered by routes until a capacity changes (set_link).
 Flows whose first byte enters the network at the same instant (same start, same route latency)
 share one join event. A flow whose rate changes gets a new completion timer (the old one is
 ignored by generation count). All iteration is over lists and insertion-ordered dicts keyed by a
@@ -34,6 +36,8 @@ LOW = 2        # priority of the rate re-computation (SimPy: URGENT=0, NORMAL=1)
 _NORMAL = 1
 _COMPACT_AT = 50_000   # superseded timers tolerated in the queue before it is compacted
 _SCAN_MAX = 8  # components with at most this many busy channels are filled by scanning, not a heap
+_MEMO_FLOWS = 16  # components of at most this many flows have their rates remembered by routes
+_MEMO_SIZE = 4096  # ... up to this many components (then the memo starts again)
 _SNAP = 1e-9   # a flow with <= 1e-9 of its bytes left when re-rated finishes at that instant
 
 
@@ -111,6 +115,7 @@ class Network:
         self._rem = [0.0] * nc   # progressive filling's scratch: capacity left per channel,
         self._cnt = [0] * nc     # and flows not yet frozen per channel
         self._round = 0
+        self._memo: dict[tuple, tuple[float, ...]] = {}   # routes of a component -> its flows' rates
         self._join_at = -1.0     # joins due at this time, issued at `_join_now`, share `_join_wake`
         self._join_now = -1.0
         self._join_wake: Wake | None = None
@@ -217,24 +222,25 @@ class Network:
         now = self.env._now
         on = self.on
         la = self.link_active
-        nbytes = self.bytes
-        ntransfers = self.transfers
         nb = f.nbytes
         seq = f.seq
         contended = False
         for c in f.chans:
             d = on[c]
             del d[seq]
+            li = c >> 1
             if d:
                 contended = True
                 self.dirty[c] = True
-            li = c >> 1
-            la[li] -= 1
-            if la[li] == 0:
-                self.busy_s[li] += now - self.busy_since[li]
-            nbytes[li] += nb
-            ntransfers[li] += 1
-        if contended:
+                la[li] -= 1
+            else:
+                n = la[li] - 1
+                la[li] = n
+                if n == 0:
+                    self.busy_s[li] += now - self.busy_since[li]
+            self.bytes[li] += nb
+            self.transfers[li] += 1
+        if contended and not self.flush_pending:
             self._settle()
         self.inflight -= 1
         if self.inflight == 0 and self.period_sinks:
@@ -267,6 +273,7 @@ class Network:
         if latency is not None:
             self.lat[li] = latency
         if bandwidth is not None:
+            self._memo.clear()   # remembered rates assumed the old capacities
             for c in (2 * li, 2 * li + 1):
                 self.cap[c] = bandwidth
                 if self.on[c]:
@@ -296,14 +303,14 @@ class Network:
         seen = self.dirty   # becomes the component's channels, in discovery order
         self.dirty = {}
         on = self.on
-        # Connected component of the dirty channels (channels <-> flows), breadth first.
+        # Connected component of the dirty channels (channels <-> flows), breadth first (the
+        # loop also visits the channels appended while it runs).
         chans = list(seen)
         flows: list[Flow] = []
         self._round += 1
         rnd = self._round
-        i = 0
-        while i < len(chans):
-            for f in on[chans[i]].values():
+        for c in chans:
+            for f in on[c].values():
                 if f.mark != rnd:
                     f.mark = rnd
                     flows.append(f)
@@ -311,16 +318,32 @@ class Network:
                         if c2 not in seen:
                             seen[c2] = True
                             chans.append(c2)
-            i += 1
         if not flows:
             return
         cap = self.cap
-        if len(flows) == 1:   # progressive filling of one flow: its narrowest channel
+        n = len(flows)
+        if n == 1:   # progressive filling of one flow: its narrowest channel
             f = flows[0]
             f.new = min([cap[c] for c in f.chans])
+        elif n <= _MEMO_FLOWS:
+            # The rates are a function of the component's routes alone (and the capacities, which
+            # only set_link changes), and small components recur: remember them by routes.
+            key = tuple([f.chans for f in flows])
+            rates = self._memo.get(key)
+            if rates is None:
+                self._fill(chans, cap)
+                if len(self._memo) >= _MEMO_SIZE:
+                    self._memo.clear()
+                self._memo[key] = tuple([f.new for f in flows])
+            else:
+                for f, r in zip(flows, rates):
+                    f.new = r
         else:
             self._fill(chans, cap)
         now = self.env._now
+        q = self._queue
+        eid = self._eid
+        cb = self._timer_cb
         for f in flows:
             r = f.new
             if r != f.rate:
@@ -329,13 +352,16 @@ class Network:
                     f.remaining -= f.rate * (now - f.last)
                 f.last = now
                 f.rate = r
-                f.gen += 1
+                g = f.gen = f.gen + 1
                 left = f.remaining
                 if left <= f.nbytes * _SNAP:
                     f.remaining = 0.0
-                    self._timer(f, now)
+                    t = now
                 else:
-                    self._timer(f, now + left / r)
+                    t = now + left / r
+                heappush(q, (t, _NORMAL, next(eid), Wake(cb, f, g)))
+        if self.stale > _COMPACT_AT and 2 * self.stale > len(q):
+            self._compact()
 
     def _fill(self, chans: list[int], cap: list[float]) -> None:
         """Progressive filling over the component's channels ``chans``: each flow's max-min fair
@@ -357,23 +383,24 @@ class Network:
                 rem[c] = cap[c]
                 live.append(c)
         if len(live) <= _SCAN_MAX:
+            live.sort()   # ascending, so the first smallest share is the lowest channel
             while live:
-                best = live[0]
-                bshare = rem[best] / cnt[best]
+                best = -1
+                bshare = 0.0
                 for c in live:
                     sh = rem[c] / cnt[c]
-                    if sh < bshare or (sh == bshare and c < best):
-                        best, bshare = c, sh
+                    if best < 0 or sh < bshare:
+                        best = c
+                        bshare = sh
                 for f in on[best].values():
-                    if f.mark == rnd:
-                        continue
-                    f.mark = rnd
-                    f.new = bshare
-                    for c2 in f.chans:
-                        r = rem[c2] - bshare
-                        cnt[c2] -= 1
-                        floor = cap[c2] * 1e-12
-                        rem[c2] = r if r > floor else floor
+                    if f.mark != rnd:
+                        f.mark = rnd
+                        f.new = bshare
+                        for c2 in f.chans:
+                            r = rem[c2] - bshare
+                            cnt[c2] -= 1
+                            floor = cap[c2] * 1e-12
+                            rem[c2] = r if r > floor else floor
                 cnt[best] = 0
                 live = [c for c in live if cnt[c]]
             return

@@ -1,6 +1,9 @@
-"""Compacting superseded completion timers out of the event queue changes nothing but memory."""
+"""Shortcuts in the network's re-rating change nothing but cost: compacting superseded timers out
+of the queue, scanning small components instead of a heap, remembering small components' rates."""
 
 from __future__ import annotations
+
+import pytest
 
 import simdist.sim.network as network
 from simdist.sim import Simulator, presets
@@ -57,3 +60,34 @@ def test_superseded_timers_are_counted_out_when_they_fire():
     net = sim._net
     assert net.flushes >= 100, f"expected >= 2 re-ratings per round, got {net.flushes} for 50 rounds"
     assert net.stale == 0, f"{net.stale} superseded timers still counted after the queue drained (should be 0)"
+
+
+def test_remembered_component_rates_equal_computed_ones(monkeypatch):
+    """Small components' rates are remembered by their routes; with the memo off (every
+    component filled afresh) the run must be bit-for-bit the same."""
+    memo = contended_run()
+    monkeypatch.setattr(network, "_MEMO_FLOWS", 1)
+    fresh = contended_run()
+    assert memo["now"] == fresh["now"], f"end time {memo['now']!r} with the memo, but {fresh['now']!r} without"
+    assert memo["metrics"]["links"] == fresh["metrics"]["links"], "link metrics differ with and without the memo"
+
+
+def test_set_link_forgets_remembered_rates():
+    """After set_link halves a NIC, a component seen before must get rates for the new capacity,
+    not the remembered ones: two equal transfers sharing the NIC take twice as long."""
+    cluster = presets.cpu_cluster(jobs={"worker": 1, "ps": 2})
+    sim = Simulator(cluster, seed=0)
+    ps = [d.name for d in cluster.devices() if "/job:ps/" in d.name]
+    w = [d.name for d in cluster.devices() if "/job:worker/" in d.name][0]
+    moves = [(ps[0], w, 1 << 24, "a"), (ps[1], w, 1 << 24, "b")]
+    t0 = sim.now
+    sim.drive(sim.transfers(moves))
+    before = sim.now - t0
+    nic = [ln.name for ln in cluster.links if ln.name.startswith("/job:worker/")][0]
+    sim.set_link(nic, bandwidth=sim.link_state(nic)["bandwidth"] / 2)
+    t1 = sim.now
+    sim.drive(sim.transfers(moves))
+    after = sim.now - t1
+    lat = cluster.path(ps[0], w).latency
+    assert (after - lat) == pytest.approx(2 * (before - lat), rel=1e-9), (
+        f"bandwidth time after halving the NIC: {after - lat!r}s, but should be 2 x {before - lat!r}s")
