@@ -16,9 +16,11 @@ Every scheduled closure ends as completed, failed (with its error) or cancelled,
 from __future__ import annotations
 
 import collections
+from heapq import heappop
 from typing import Any, Callable
 
 import simpy
+from simpy.core import EventPriority, StopSimulation
 
 from simdist import session
 from simdist.runtime import context, errors, variables
@@ -268,8 +270,11 @@ class ClusterCoordinator:
 
     def join(self) -> None:
         """Clause coord.join: block until every scheduled function has finished (or raise the first error)."""
-        self._drive_until(lambda: self._error is not None or (not self._queue and not self._inflight))
+        self._drive_until(self._finished)
         self._raise_pending_error()
+
+    def _finished(self) -> bool:
+        return self._error is not None or (not self._queue and not self._inflight)
 
     def done(self) -> bool:
         """Whether everything finished; raises a pending error. Advances the clock by one event."""
@@ -338,13 +343,28 @@ class ClusterCoordinator:
 
     # --- driving the clock ---------------------------------------------------------------------------
     def _drive_until(self, cond: Callable[[], bool]) -> None:
+        """Process events until ``cond()``. The body is SimPy's `Environment.step`, inlined: this
+        loop runs for every event of a coordinator run."""
         env = self._env
+        q = env._queue
         while not cond():
-            if not env._queue:
+            if not q:
                 raise RuntimeError(f"simdist coordinator: nothing left to simulate at t={self._sim.now:.6g}s but "
                                    f"{len(self._queue)} queued and {len(self._inflight)} running functions are "
                                    "unfinished (every worker down for good?)")
-            env.step()
+            env._now, _, _, event = heappop(q)
+            callbacks, event.callbacks = event.callbacks, None
+            try:
+                for callback in callbacks:
+                    callback(event)
+            except StopSimulation:
+                event.callbacks = callbacks[callbacks.index(callback) + 1:]
+                env.schedule(event, EventPriority(-1))
+                raise
+            if not event._ok and not hasattr(event, "_defused"):
+                exc = type(event._value)(*event._value.args)
+                exc.__cause__ = event._value
+                raise exc
 
     # --- errors (reference §8) -------------------------------------------------------------------
     def _record_error(self, err: BaseException) -> None:
@@ -509,22 +529,31 @@ class ClusterCoordinator:
                 ann = getattr(fn.python_function, "__simdist_flops__", None)
             if ann is not None:
                 flops = float(ann)
-            read_list = [(v, b) for v, b in traffic.reads.values() if _on_ps(v)]
+            read_list = [e for e in traffic.reads.values() if _on_ps(e[0])]
             write_list = [(v, int(v.nbytes)) for v in txn.written() if _on_ps(v)]
         if self._faults is not None:
             flops *= self._faults.straggle(w, env.now)
-        for v, _ in read_list + write_list:
-            f = getattr(v, "_fault", None)
-            if f is not None and error is None:
-                error = errors.UnavailableError(
-                    None, None, f"/job:ps/replica:0/task:{f.task} is unavailable while running {closure.name} on "
-                    f"{worker_host(w)}: the parameter server failed at t={f.at:.6g}s") if f.down else None
+        if self._ps_down and error is None:
+            for v, _ in read_list + write_list:
+                f = getattr(v, "_fault", None)
+                if f is not None and f.down:
+                    error = errors.UnavailableError(
+                        None, None, f"/job:ps/replica:0/task:{f.task} is unavailable while running {closure.name} "
+                        f"on {worker_host(w)}: the parameter server failed at t={f.at:.6g}s")
+                    break
         # 1. reads from the ps tasks
+        nbytes = 0
         if closure.synthetic is not None:   # timing-only: one transfer per ps task each way
             moves = [(dev, wcpu, b, name) for dev, b, name in self._grouped(read_list, "read")]
+            for _, b in read_list:
+                nbytes += b
         else:
-            moves = [(v.device, wcpu, b, f"read {v.name}") for v, b in read_list if b]
-        self._m["ps_bytes_read"] += sum([b for _, b in read_list])
+            moves = []
+            for v, b in read_list:
+                if b:
+                    moves.append((v.device, wcpu, b, "read " + v.name))
+                    nbytes += b
+        self._m["ps_bytes_read"] += nbytes
         if moves:
             yield sim.transfers(moves)
         # 2. compute (with any strategy.run inside, replayed in order)
@@ -541,11 +570,18 @@ class ClusterCoordinator:
             self._fail(closure, error)
             return
         # 3. writes back to the ps tasks, committed when they arrive
+        nbytes = 0
         if closure.synthetic is not None:
             moves = [(wcpu, dev, b, name) for dev, b, name in self._grouped(write_list, "write")]
+            for _, b in write_list:
+                nbytes += b
         else:
-            moves = [(wcpu, v.device, b, f"write {v.name}") for v, b in write_list if b]
-        self._m["ps_bytes_written"] += sum([b for _, b in write_list])
+            moves = []
+            for v, b in write_list:
+                if b:
+                    moves.append((wcpu, v.device, b, "write " + v.name))
+                    nbytes += b
+        self._m["ps_bytes_written"] += nbytes
         if moves:
             yield sim.transfers(moves)
         if txn is not None:
