@@ -58,15 +58,14 @@ class Wake:
 class Flow:
     """One transfer. ``on_done(flow)`` is called when its last byte arrives."""
 
-    __slots__ = ("seq", "path", "chans", "link_ids", "nbytes", "remaining", "rate", "last", "gen",
-                 "on_done", "tag", "t0", "hooked", "lanes", "name", "category", "args", "mark", "new")
+    __slots__ = ("seq", "path", "chans", "nbytes", "remaining", "rate", "last", "gen",
+                 "on_done", "tag", "t0", "hooked", "lanes", "name", "args", "mark", "new")
 
     def __init__(self, seq: int, path: Any, nbytes: float, on_done: Callable[["Flow"], None], tag: Any,
                  t0: float) -> None:
         self.seq = seq
         self.path = path
         self.chans = path.chans
-        self.link_ids = path.link_ids
         self.nbytes = nbytes
         self.remaining = nbytes
         self.rate = 0.0
@@ -196,12 +195,6 @@ class Network:
         if contended:
             self._settle()
 
-    def _timer(self, f: Flow, t: float) -> None:
-        q = self._queue
-        heappush(q, (t, _NORMAL, next(self._eid), Wake(self._timer_cb, f, f.gen)))
-        if self.stale > _COMPACT_AT and 2 * self.stale > len(q):
-            self._compact()
-
     def _compact(self) -> None:
         """Drop superseded completion timers from the event queue (each re-rating leaves one
         behind). They would fire as no-ops, so removing them changes nothing but memory and
@@ -267,8 +260,8 @@ class Network:
         return (self.inflight_since, self.env._now) if self.inflight else None
 
     def set_link(self, li: int, bandwidth: float | None, latency: float | None) -> None:
-        """Change link ``li`` from now on: flows on it are re-rated at once (same instant, LOW
-        priority); a new latency applies to transfers issued from now on."""
+        """Change link ``li`` from now on: flows on it are re-rated at this instant (see `_settle`);
+        a new latency applies to transfers issued from now on."""
         self.modified = True
         if latency is not None:
             self.lat[li] = latency
