@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -92,12 +93,6 @@ def _median(results: list[dict[str, Any]]) -> dict[str, Any] | None:
     return sorted(results, key=lambda r: r["wall_s"])[(len(results) - 1) // 2]
 
 
-def _median_value(xs: list[float]) -> float:
-    xs = sorted(xs)
-    n = len(xs)
-    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
-
-
 def timing_only(workers: int, ps: int, closures: int) -> dict[str, Any]:
     import simdist
     from simdist import tf
@@ -163,7 +158,7 @@ def main() -> None:
             # see the same machine, so the ratio within each pair is the steadier estimate.
             pairs = sorted(t["wall_s"] / s["wall_s"] for t, s in zip(runs["tensorflow"], runs["simdist"]))
             print(f"   per-pair ratios (each TF run / the simdist run after it): "
-                  + ", ".join(f"{r:.1f}x" for r in pairs) + f"; median {_median_value(pairs):.1f}x")
+                  + ", ".join(f"{r:.1f}x" for r in pairs) + f"; median {statistics.median(pairs):.1f}x")
     if args.big_closures <= 0:
         return
     big = timing_only(args.big_workers, args.big_ps, args.big_closures)
