@@ -110,8 +110,6 @@ class _Collective:
             sim._wake_at(sim.env._now, lambda ev: on_done(ev._value), _Instant(i))
         elif sim.trace is None:  # fast path: nothing to trace
             self.net.start(path, nbytes, on_done, i)
-            sim._transfers += 1
-            sim._transfer_bytes += nbytes
         else:
             sim._start_flow(path, nbytes, on_done, i, label, i, "collective", f',"step":{step}')
 
@@ -181,9 +179,6 @@ class _Ring(_Collective):
                 path = self.paths[i]
                 if self.fast and path.chans:  # untraced: straight to the network
                     self.net.start(path, self.chunk, self._sent, i)
-                    sim = self.sim
-                    sim._transfers += 1
-                    sim._transfer_bytes += self.chunk
                 else:
                     self._send(path, i, self.chunk, self.rs_label if s < self.half else self.ag_label,
                                self._sent, s)

@@ -95,8 +95,6 @@ class Simulator:
         self._open_steps: list[StepRecord] = []
         self._net.period_sinks = self._open_steps  # transfer in-flight periods go to the open steps
         self._steps: list[dict[str, Any]] = []
-        self._transfers = 0
-        self._transfer_bytes = 0.0
         self._pair_paths: dict[tuple[str, str], Any] = {}   # transfers(): route per (src, dst) name pair
         self._collectives: dict[str, int] = {}
         if trace is None or isinstance(trace, TraceRecorder):
@@ -243,8 +241,6 @@ class Simulator:
                     self._start_flow(path, float(nbytes), done, group, name, None, category)
                 else:
                     start(path, float(nbytes), done, group)
-                    self._transfers += 1
-                    self._transfer_bytes += nbytes
         if group[1] == 0:
             ev._ok = True
             ev._value = None
@@ -261,8 +257,6 @@ class Simulator:
     def _start_flow(self, path: Any, nbytes: float, on_done: Any, tag: Any, name: str | None,
                     replica: int | None, category: str, args: str = "") -> Flow:
         f = self._net.start(path, nbytes, on_done, tag)
-        self._transfers += 1
-        self._transfer_bytes += nbytes
         if self.trace is not None:
             f.hooked = True
             label = name if name is not None else f"transfer {format_bytes(nbytes, 1, '')}"
@@ -446,7 +440,7 @@ class Simulator:
             "seed": self.seed,
             "simulated_time_s": now,
             "steps": [dict(st) for st in self._steps],
-            "transfers": {"bytes": self._transfer_bytes, "count": self._transfers},
+            "transfers": {"bytes": self._net.issued_bytes, "count": self._net.issued},
         }
 
     @property

@@ -96,7 +96,8 @@ class Network:
         self.transfers = [0] * nl
         self.dirty: dict[int, bool] = {}
         self.flush_pending = False
-        self.seq = 0
+        self.seq = 0          # transfers issued so far (each flow's sequence number)
+        self.issued_bytes = 0.0
         self.flushes = 0
         self.finish_hook = finish_hook  # called before on_done when flow.hooked
         # Transfers in flight (issued, last byte not yet arrived). Each period with some transfer in
@@ -125,6 +126,7 @@ class Network:
         env = self.env
         now = env._now
         self.seq += 1
+        self.issued_bytes += nbytes
         f = Flow(self.seq, path, nbytes, on_done, tag, now)
         if self.inflight == 0:
             self.inflight_since = now
@@ -418,6 +420,11 @@ class Network:
                     if n > 0 and c2 != c:
                         heappush(heap, (rem[c2] / n, c2))
             cnt[c] = 0
+
+    @property
+    def issued(self) -> int:
+        """Transfers issued so far."""
+        return self.seq
 
     # -- metrics --------------------------------------------------------------------------------
     def busy_until_now(self, li: int) -> float:
