@@ -38,6 +38,7 @@ _COMPACT_AT = 50_000   # superseded timers tolerated in the queue before it is c
 _SCAN_MAX = 8  # components with at most this many busy channels are filled by scanning, not a heap
 _MEMO_FLOWS = 16  # components of at most this many flows have their rates remembered by routes
 _MEMO_SIZE = 4096  # ... up to this many components (then the memo starts again)
+_SHARE_TIMERS = True  # flows ending at the same instant (same re-rating or join) share one timer
 _SNAP = 1e-9   # a flow with <= 1e-9 of its bytes left when re-rated finishes at that instant
 
 
@@ -153,47 +154,65 @@ class Network:
         return f
 
     def _join(self, wake: Wake) -> None:
-        """The flows' first bytes enter their routes (the end of their latency). The ``wake``
-        event, already processed by SimPy, is reused as the first uncontended flow's timer."""
+        """The flows' first bytes enter their routes (the end of their latency). Flows alone on
+        every channel of their route once all of this event's flows have joined run at the
+        route's narrowest bandwidth at once; the others are re-rated (see `_settle`). The
+        ``wake`` event, already processed by SimPy, is reused as the first completion timer."""
         if wake is self._join_wake:
             self._join_wake = None
         now = self.env._now
         on = self.on
         la = self.link_active
         contended = False
+        alone: list[Flow] = []
         for f in wake._value:
             f.last = now
             if f.nbytes <= 0.0:
                 self._finish(f, now)
                 continue
             seq = f.seq
-            alone = True
+            shared = False
             for c in f.chans:  # channel c is direction c & 1 of link c >> 1
                 d = on[c]
                 if d:
-                    alone = False
+                    shared = True
                 d[seq] = f
                 li = c >> 1
                 if la[li] == 0:
                     self.busy_since[li] = now
                 la[li] += 1
-            if not alone:
+            if shared:
                 contended = True
                 dirty = self.dirty
                 for c in f.chans:
                     dirty[c] = True
             else:
+                alone.append(f)
+        if alone:
+            timers: dict[float, Wake] = {}
+            q = self._queue
+            for f in alone:
+                if contended and any(len(on[c]) > 1 for c in f.chans):
+                    continue   # a later flow of this event joined its channels: re-rated below
                 r = f.path.bandwidth  # alone on every channel: the route's narrowest link
                 if self.modified:
                     cap = self.cap
                     r = min([cap[c] for c in f.chans])
                 f.rate = r
-                if wake.callbacks is None:
-                    wake.callbacks = [self._timer_cb]  # SimPy set it to None before calling us
-                    wake._value = f
-                    heappush(self._queue, (now + f.nbytes / r, _NORMAL, next(self._eid), wake))
+                t = now + f.nbytes / r
+                w = timers.get(t) if _SHARE_TIMERS else None
+                if w is not None:
+                    w._value.append(f)
+                    w.g.append(f.gen)
+                elif wake.callbacks is None:
+                    timers[t] = wake      # SimPy set callbacks to None before calling us: reuse it
+                    wake.callbacks = [self._timer_cb]
+                    wake._value = [f]
+                    wake.g = [f.gen]
+                    heappush(q, (t, _NORMAL, next(self._eid), wake))
                 else:
-                    heappush(self._queue, (now + f.nbytes / r, _NORMAL, next(self._eid), Wake(self._timer_cb, f)))
+                    w = timers[t] = Wake(self._timer_cb, [f], [f.gen])
+                    heappush(q, (t, _NORMAL, next(self._eid), w))
         if contended:
             self._settle()
 
@@ -203,46 +222,83 @@ class Network:
         time; the remaining entries keep their (time, priority, id) keys, hence their order."""
         q = self._queue
         cb = self._timer_cb
-        live = [e for e in q if not (type(e[3]) is Wake and e[3].g != getattr(e[3]._value, "gen", e[3].g)
-                                     and e[3].callbacks is not None and e[3].callbacks[0] == cb)]
+        live = []
+        stale = 0
+        for e in q:
+            w = e[3]
+            if type(w) is Wake and w.callbacks is not None and w.callbacks[0] == cb:
+                n = 0
+                for f, g in zip(w._value, w.g):
+                    if g != f.gen:
+                        n += 1
+                if n == len(w.g):
+                    continue   # every flow of this timer was re-rated since
+                stale += n
+            live.append(e)
         heapify(live)
         q[:] = live
-        self.stale = 0
+        self.stale = stale
 
     def _timer_cb(self, ev: Wake) -> None:
-        f = ev._value
-        if ev.g != f.gen:
-            self.stale -= 1
-            return  # superseded by a re-rating
+        """Flows whose last byte arrives now (one timer per re-rating and end time). Each is
+        handled as if it had its own timer, in order: when a later one shares this instant, a
+        re-rating is left for after the instant (as `_settle` would, seeing it due), and is
+        dropped if by then every channel it concerns is empty."""
+        flows = ev._value
+        gens = ev.g
+        if len(flows) == 1:
+            if gens[0] != flows[0].gen:
+                self.stale -= 1
+                return  # superseded by a re-rating
+            live = flows
+        else:
+            live = [f for f, g in zip(flows, gens) if g == f.gen]
+            self.stale -= len(flows) - len(live)
         now = self.env._now
         on = self.on
         la = self.link_active
-        nb = f.nbytes
-        seq = f.seq
-        contended = False
-        for c in f.chans:
-            d = on[c]
-            del d[seq]
-            li = c >> 1
-            if d:
-                contended = True
-                self.dirty[c] = True
-                la[li] -= 1
-            else:
-                n = la[li] - 1
-                la[li] = n
-                if n == 0:
-                    self.busy_s[li] += now - self.busy_since[li]
-            self.bytes[li] += nb
-            self.transfers[li] += 1
-        if contended and not self.flush_pending:
-            self._settle()
-        self.inflight -= 1
-        if self.inflight == 0 and self.period_sinks:
-            self._period_end(now)
-        if f.hooked:
-            self.finish_hook(f)
-        f.on_done(f)
+        last = live[-1] if live else None
+        # While later flows of this timer are still to come, a re-rating waits (as it would for
+        # their own timers, due now): pending, unless that was already so before this timer.
+        defer = len(live) > 1 and not self.flush_pending
+        if defer:
+            self.flush_pending = True
+        for f in live:
+            if defer and f is last and not self.dirty:
+                self.flush_pending = defer = False   # nothing waits: the last one settles as usual
+            nb = f.nbytes
+            seq = f.seq
+            contended = False
+            for c in f.chans:
+                d = on[c]
+                del d[seq]
+                li = c >> 1
+                if d:
+                    contended = True
+                    self.dirty[c] = True
+                    la[li] -= 1
+                else:
+                    n = la[li] - 1
+                    la[li] = n
+                    if n == 0:
+                        self.busy_s[li] += now - self.busy_since[li]
+                self.bytes[li] += nb
+                self.transfers[li] += 1
+            if contended and not self.flush_pending:
+                self._settle()
+            self.inflight -= 1
+            if self.inflight == 0 and self.period_sinks:
+                self._period_end(now)
+            if f.hooked:
+                self.finish_hook(f)
+            f.on_done(f)
+        if defer:
+            for c in self.dirty:
+                if on[c]:
+                    heappush(self._queue, (now, LOW, next(self._eid), Wake(self._flush, None)))
+                    return
+            self.flush_pending = False   # every flow it concerned has ended: nothing to re-rate
+            self.dirty = {}
 
     def _finish(self, f: Flow, now: float) -> None:
         self.inflight -= 1
@@ -339,6 +395,7 @@ class Network:
         q = self._queue
         eid = self._eid
         cb = self._timer_cb
+        timers: dict[float, Wake] = {}   # end time -> the timer of the flows ending then
         for f in flows:
             r = f.new
             if r != f.rate:
@@ -354,7 +411,13 @@ class Network:
                     t = now
                 else:
                     t = now + left / r
-                heappush(q, (t, _NORMAL, next(eid), Wake(cb, f, g)))
+                w = timers.get(t) if _SHARE_TIMERS else None
+                if w is None:
+                    timers[t] = w = Wake(cb, [f], [g])
+                    heappush(q, (t, _NORMAL, next(eid), w))
+                else:
+                    w._value.append(f)
+                    w.g.append(g)
         if self.stale > _COMPACT_AT and 2 * self.stale > len(q):
             self._compact()
 
