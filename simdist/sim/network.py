@@ -90,7 +90,6 @@ class Network:
         self.cap = [float(ln.bandwidth) for ln in links for _ in (0, 1)]
         self.on: list[dict[int, Flow]] = [{} for _ in range(2 * len(links))]
         nl = len(links)
-        self.link_active = [0] * nl
         self.busy_since = [0.0] * nl
         self.busy_s = [0.0] * nl
         self.bytes = [0.0] * nl
@@ -162,7 +161,6 @@ class Network:
             self._join_wake = None
         now = self.env._now
         on = self.on
-        la = self.link_active
         contended = False
         alone: list[Flow] = []
         for f in wake._value:
@@ -176,11 +174,9 @@ class Network:
                 d = on[c]
                 if d:
                     shared = True
+                elif not on[c ^ 1]:
+                    self.busy_since[c >> 1] = now   # the link was idle in both directions
                 d[seq] = f
-                li = c >> 1
-                if la[li] == 0:
-                    self.busy_since[li] = now
-                la[li] += 1
             if shared:
                 contended = True
                 dirty = self.dirty
@@ -256,7 +252,6 @@ class Network:
             self.stale -= len(flows) - len(live)
         now = self.env._now
         on = self.on
-        la = self.link_active
         last = live[-1] if live else None
         # While later flows of this timer are still to come, a re-rating waits (as it would for
         # their own timers, due now): pending, unless that was already so before this timer.
@@ -276,12 +271,8 @@ class Network:
                 if d:
                     contended = True
                     self.dirty[c] = True
-                    la[li] -= 1
-                else:
-                    n = la[li] - 1
-                    la[li] = n
-                    if n == 0:
-                        self.busy_s[li] += now - self.busy_since[li]
+                elif not on[c ^ 1]:
+                    self.busy_s[li] += now - self.busy_since[li]   # the link is idle now
                 self.bytes[li] += nb
                 self.transfers[li] += 1
             if contended and not self.flush_pending:
@@ -492,6 +483,6 @@ class Network:
     # -- metrics --------------------------------------------------------------------------------
     def busy_until_now(self, li: int) -> float:
         b = self.busy_s[li]
-        if self.link_active[li]:
+        if self.on[2 * li] or self.on[2 * li + 1]:
             b += self.env._now - self.busy_since[li]
         return b
