@@ -198,6 +198,8 @@ class ClusterCoordinator:
         if not isinstance(strategy, ParameterServerStrategy):
             raise ValueError("Only `tf.distribute.experimental.ParameterServerStrategy` is supported to work with "
                              "`tf.distribute.experimental.coordinator.ClusterCoordinator` currently.")
+        from simdist.tf._function import Function   # (simdist.tf imports this module)
+        self._function_type = Function
         self._strategy = strategy
         self._sim = session.simulator()
         self._env: simpy.Environment = self._sim.env
@@ -237,13 +239,12 @@ class ClusterCoordinator:
 
     def schedule(self, fn: Any, args: Any = None, kwargs: Any = None) -> RemoteValue:
         """Clause coord.schedule-async: queue fn (a tf.function) and return a RemoteValue at once."""
-        from simdist.tf._function import Function
-        if not isinstance(fn, Function):
+        if not isinstance(fn, self._function_type):
             raise TypeError("`tf.distribute.experimental.coordinator.ClusterCoordinator.schedule` only accepts a "
                             "`tf.function` or a concrete function.")
         args = tuple(args or ())
         kwargs = dict(kwargs or {})
-        if any(isinstance(a, RemoteValue) for a in _leaves((args, kwargs))):
+        if (args or kwargs) and any(isinstance(a, RemoteValue) for a in _leaves((args, kwargs))):
             raise ValueError("`tf.distribute.experimental.coordinator.RemoteValue` used as an input to scheduled "
                              "function is not yet supported.")
         self._raise_pending_error()
@@ -270,11 +271,8 @@ class ClusterCoordinator:
 
     def join(self) -> None:
         """Clause coord.join: block until every scheduled function has finished (or raise the first error)."""
-        self._drive_until(self._finished)
+        self._drive_until(None)
         self._raise_pending_error()
-
-    def _finished(self) -> bool:
-        return self._error is not None or (not self._queue and not self._inflight)
 
     def done(self) -> bool:
         """Whether everything finished; raises a pending error. Advances the clock by one event."""
@@ -342,12 +340,13 @@ class ClusterCoordinator:
         return self._wakeup
 
     # --- driving the clock ---------------------------------------------------------------------------
-    def _drive_until(self, cond: Callable[[], bool]) -> None:
-        """Process events until ``cond()``. The body is SimPy's `Environment.step`, inlined: this
-        loop runs for every event of a coordinator run."""
+    def _drive_until(self, cond: Callable[[], bool] | None) -> None:
+        """Process events until ``cond()``; None: until every scheduled function has finished or
+        one has failed (join; tested inline, not by a call per event). The body is SimPy's
+        `Environment.step`, inlined: this loop runs for every event of a coordinator run."""
         env = self._env
         q = env._queue
-        while not cond():
+        while (self._error is None and (self._queue or self._inflight)) if cond is None else not cond():
             if not q:
                 raise RuntimeError(f"simdist coordinator: nothing left to simulate at t={self._sim.now:.6g}s but "
                                    f"{len(self._queue)} queued and {len(self._inflight)} running functions are "
