@@ -227,6 +227,7 @@ class ClusterCoordinator:
         self._lost_pending = 0.0
         self._traffic_cache: dict[tuple, tuple] = {}
         self._wdevs: dict[int, tuple[str, str]] = {}
+        self._ps_vars: dict[int, tuple[Any, str | None, str, str]] = {}   # see _ps_var
         self._grouped_cache: dict[tuple[int, str], list[tuple[str, int, str]]] = {}
         for w in range(self._num_workers):
             self._procs.append(self._env.process(self._worker_loop(w)))
@@ -437,6 +438,16 @@ class ClusterCoordinator:
             out = self._grouped_cache[key] = [(d, b, f"{verb} {n} vars") for d, b, n in _per_device(pairs)]
         return out
 
+    def _ps_var(self, v: Any) -> tuple[Any, str | None, str, str]:
+        """(v, its ps device or None when it is not on a ps task, "read <name>", "write <name>"),
+        remembered per variable: closures touch the same few variables every time. The entry
+        holds the variable, so the id it is filed under stays that variable's."""
+        if len(self._ps_vars) >= 65_536:
+            self._ps_vars.clear()
+        e = self._ps_vars[id(v)] = ((v, v.device, "read " + v.name, "write " + v.name) if _on_ps(v)
+                                    else (v, None, "", ""))
+        return e
+
     def _worker_device(self, w: int) -> str:
         return self._worker_devices(w)[0]
 
@@ -528,8 +539,22 @@ class ClusterCoordinator:
                 ann = getattr(fn.python_function, "__simdist_flops__", None)
             if ann is not None:
                 flops = float(ann)
-            read_list = [e for e in traffic.reads.values() if _on_ps(e[0])]
-            write_list = [(v, int(v.nbytes)) for v in txn.written() if _on_ps(v)]
+            # (variable, bytes) of its ps traffic, and the transfers: (src, dst, bytes, name)
+            read_list, write_list, read_moves, write_moves = [], [], [], []
+            pv = self._ps_vars
+            for v, b in traffic.reads.values():
+                e = pv.get(id(v)) or self._ps_var(v)
+                if e[1] is not None:
+                    read_list.append((v, b))
+                    if b:
+                        read_moves.append((e[1], wcpu, b, e[2]))
+            for v in txn.written():
+                e = pv.get(id(v)) or self._ps_var(v)
+                if e[1] is not None:
+                    b = int(v.nbytes)
+                    write_list.append((v, b))
+                    if b:
+                        write_moves.append((wcpu, e[1], b, e[3]))
         if self._faults is not None:
             flops *= self._faults.straggle(w, env.now)
         if self._ps_down and error is None:
@@ -547,11 +572,9 @@ class ClusterCoordinator:
             for _, b in read_list:
                 nbytes += b
         else:
-            moves = []
-            for v, b in read_list:
-                if b:
-                    moves.append((v.device, wcpu, b, "read " + v.name))
-                    nbytes += b
+            moves = read_moves
+            for _, b in read_list:
+                nbytes += b
         self._m["ps_bytes_read"] += nbytes
         if moves:
             yield sim.transfers(moves)
@@ -575,11 +598,9 @@ class ClusterCoordinator:
             for _, b in write_list:
                 nbytes += b
         else:
-            moves = []
-            for v, b in write_list:
-                if b:
-                    moves.append((wcpu, v.device, b, "write " + v.name))
-                    nbytes += b
+            moves = write_moves
+            for _, b in write_list:
+                nbytes += b
         self._m["ps_bytes_written"] += nbytes
         if moves:
             yield sim.transfers(moves)
