@@ -20,9 +20,11 @@ flows it touches:
 The rates of a component depend only on its flows' routes and the link capacities, so those of
 small components (<= 16 flows) are remembered by routes until a capacity changes (set_link).
 Flows whose first byte enters the network at the same instant (same start, same route latency)
-share one join event. A flow whose rate changes gets a new completion timer (the old one is
-ignored by generation count). All iteration is over lists and insertion-ordered dicts keyed by a
-flow sequence number, never over sets or id()-keyed containers.
+share one join event, and flows given the same end time by one join or re-rating share one
+completion timer (handled flow by flow, in the order separate timers would have run). A flow whose
+rate changes gets a new completion timer (its entry in the old one is ignored by generation
+count). All iteration is over lists and insertion-ordered dicts keyed by a flow sequence number,
+never over sets or id()-keyed containers.
 """
 
 from __future__ import annotations
@@ -44,12 +46,13 @@ _SNAP = 1e-9   # a flow with <= 1e-9 of its bytes left when re-rated finishes at
 
 class Wake:
     """A bare internal event: what SimPy's ``Environment.step`` reads from a queued event
-    (``callbacks``, ``_ok``), plus a value and a generation. Used for the simulator's own wake-ups,
+    (``callbacks``, ``_ok``), plus a value and, for completion timers, the list of the flows'
+    generations (``_value`` is then the list of flows). Used for the simulator's own wake-ups,
     which user code never sees or yields, so it skips simpy.Event's construction."""
 
     __slots__ = ("callbacks", "_ok", "_value", "g")
 
-    def __init__(self, callback: Callable[["Wake"], None], value: Any, g: int = 0) -> None:
+    def __init__(self, callback: Callable[["Wake"], None], value: Any, g: Any = 0) -> None:
         self.callbacks = [callback]
         self._ok = True
         self._value = value
