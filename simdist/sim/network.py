@@ -240,9 +240,9 @@ class Network:
 
     def _timer_cb(self, ev: Wake) -> None:
         """Flows whose last byte arrives now (one timer per re-rating and end time). Each is
-        handled as if it had its own timer, in order: when a later one shares this instant, a
-        re-rating is left for after the instant (as `_settle` would, seeing it due), and is
-        dropped if by then every channel it concerns is empty."""
+        handled as if it had its own timer, in order; while later ones are still to come, a
+        re-rating waits (as `_settle` would, seeing their timers due), then runs as `_settle`
+        decides, or not at all if every channel it concerns is empty by then."""
         flows = ev._value
         gens = ev.g
         if len(flows) == 1:
@@ -287,12 +287,12 @@ class Network:
                 self.finish_hook(f)
             f.on_done(f)
         if defer:
+            self.flush_pending = False
             for c in self.dirty:
                 if on[c]:
-                    heappush(self._queue, (now, LOW, next(self._eid), Wake(self._flush, None)))
+                    self._settle()   # at once if nothing else is due now (the LOW event would be next)
                     return
-            self.flush_pending = False   # every flow it concerned has ended: nothing to re-rate
-            self.dirty = {}
+            self.dirty = {}   # every flow it concerned has ended: nothing to re-rate
 
     def _finish(self, f: Flow, now: float) -> None:
         self.inflight -= 1
