@@ -104,7 +104,7 @@ def _shape_arg(shape: Any) -> tuple[int, ...]:
         shape = shape._v.tolist()
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    return tuple(int(d) for d in shape)
+    return tuple(map(int, shape))
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
@@ -227,7 +227,8 @@ def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
     t = _t(input_tensor)
     ax = _axes(axis, t._v.ndim, "Sum")
     tally.flops += t._v.size
-    out = t._v.sum(axis=ax, keepdims=keepdims, dtype=t.dtype.np if t.dtype is not dtypes.bool_ else None)
+    out = np.add.reduce(t._v, axis=ax, dtype=t.dtype.np if t.dtype is not dtypes.bool_ else None,
+                        keepdims=keepdims)   # = ndarray.sum, without its Python wrapper
     return Tensor(np.asarray(out, dtype=t.dtype.np), t.dtype, current_device())
 
 
@@ -306,7 +307,7 @@ def minimum(x: Any, y: Any, name: str | None = None) -> Tensor:
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, name: str | None = None) -> Tensor:
     """`tf.matmul`; counts 2*m*n*k FLOPs."""
     ta, tb = _t(a), _t(b)
-    if tb.dtype != ta.dtype:
+    if tb.dtype is not ta.dtype and tb.dtype != ta.dtype:
         raise errors.InvalidArgumentError(
             None, None, f"cannot compute MatMul as input #1(zero-based) was expected to be a {ta.dtype.name} "
             f"tensor but is a {tb.dtype.name} tensor [Op:MatMul]")

@@ -217,7 +217,8 @@ class Tensor:
             sa, sb = list(np.shape(a)), list(np.shape(b))
             raise errors.InvalidArgumentError(
                 None, None, f"Incompatible shapes: {sa} vs. {sb} [Op:{opname}]") from None
-        out = np.asarray(out)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)   # a NumPy scalar from a 0-d op
         if out.dtype != self.dtype.np and self.dtype is not dtypes.string:
             out = out.astype(self.dtype.np, copy=False)
         tally.flops += out.size
@@ -335,7 +336,7 @@ class TensorRef:
 def _operand(other: Any, dtype: dtypes.DType, opname: str) -> np.ndarray:
     """The NumPy operand for a binary op with a tensor of `dtype`, with TF's dtype check."""
     if isinstance(other, Tensor):
-        if other.dtype != dtype:
+        if other.dtype is not dtype and other.dtype != dtype:
             raise errors.InvalidArgumentError(
                 None, None,
                 f"cannot compute {opname} as input #1(zero-based) was expected to be a "

@@ -334,9 +334,12 @@ class ResourceVariable(Variable):
         self._apply_op(kind, operand)
 
     def _coerce(self, value: Any, op: str) -> np.ndarray:
-        t = value._as_tensor() if hasattr(value, "_as_tensor") else value
-        t = convert_to_tensor(t, dtype=self._dtype) if not isinstance(t, Tensor) else t
-        if t.dtype != self._dtype:
+        if type(value) is Tensor:
+            t = value
+        else:
+            t = value._as_tensor() if hasattr(value, "_as_tensor") else value
+            t = convert_to_tensor(t, dtype=self._dtype) if not isinstance(t, Tensor) else t
+        if t.dtype is not self._dtype and t.dtype != self._dtype:
             from simdist.runtime import errors
             raise errors.InvalidArgumentError(
                 None, None, f"Cannot update variable with shape {self._shape} using a Tensor with dtype "
