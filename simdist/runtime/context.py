@@ -27,6 +27,9 @@ class Frame:
 class _State(threading.local):
     def __init__(self) -> None:
         self.stack: list[Frame] = []
+        # The top frame's device (None when the stack is empty), kept by push/pop/adopt so that
+        # current_device(), called by every op, reads one attribute instead of the stack.
+        self.device: str | None = None
 
 
 _state = _State()
@@ -65,6 +68,7 @@ def current() -> Frame:
 
 def push(frame: Frame) -> None:
     _stack().append(frame)
+    _state.device = frame.device
 
 
 def pop(expected: Frame, nesting_message: str = _CREATOR_NESTING) -> None:
@@ -72,6 +76,7 @@ def pop(expected: Frame, nesting_message: str = _CREATOR_NESTING) -> None:
     if len(st) < 2 or st[-1] is not expected:
         raise RuntimeError(nesting_message)
     st.pop()
+    _state.device = st[-1].device
 
 
 def snapshot() -> list[Frame]:
@@ -82,6 +87,7 @@ def snapshot() -> list[Frame]:
 def adopt(frames: list[Frame]) -> None:
     """Install a stack copied from another thread (used at the start of a replica thread)."""
     _state.stack = list(frames)
+    _state.device = frames[-1].device if frames else None
 
 
 def get_strategy() -> Any:
@@ -103,8 +109,7 @@ def get_replica_context() -> Any:
 
 def current_device() -> str:
     """The device new tensors are placed on: the innermost device scope, else the default."""
-    st = _state.stack
-    d = st[-1].device if st else None
+    d = _state.device   # = the top frame's device (see _State)
     return _default_device if d is None else d
 
 

@@ -25,6 +25,8 @@ def _placed(arr: np.ndarray, dtype: dtypes.DType) -> Tensor:
 
 
 def _t(x: Any) -> Tensor:
+    if isinstance(x, Tensor):   # what convert_to_tensor returns for a tensor and no dtype
+        return x
     return convert_to_tensor(x)
 
 
@@ -100,6 +102,9 @@ def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Tensor:
 
 
 def _shape_arg(shape: Any) -> tuple[int, ...]:
+    t = type(shape)
+    if t is list or t is tuple:   # the usual [d0, d1, ...]: skip the tests below
+        return tuple(map(int, shape))
     if isinstance(shape, Tensor):
         shape = shape._v.tolist()
     if isinstance(shape, (int, np.integer)):
@@ -108,13 +113,16 @@ def _shape_arg(shape: Any) -> tuple[int, ...]:
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
-    dt = dtypes.as_dtype(dtype)
-    return _placed(np.ones(_shape_arg(shape), dtype=dt.np), dt)
+    dt = dtype if type(dtype) is dtypes.DType else dtypes.as_dtype(dtype)
+    # = np.ones(shape, dt.np) (an empty array filled with 1), without np.ones' Python wrapper
+    arr = np.empty(_shape_arg(shape), dtype=dt._np)
+    arr.fill(1)
+    return Tensor(arr, dt, current_device())
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
-    dt = dtypes.as_dtype(dtype)
-    return _placed(np.zeros(_shape_arg(shape), dtype=dt.np), dt)
+    dt = dtype if type(dtype) is dtypes.DType else dtypes.as_dtype(dtype)
+    return Tensor(np.zeros(_shape_arg(shape), dtype=dt._np), dt, current_device())
 
 
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
@@ -225,11 +233,12 @@ def _axes(axis: Any, rank: int, opname: str) -> Any:
 
 def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
     t = _t(input_tensor)
-    ax = _axes(axis, t._v.ndim, "Sum")
-    tally.flops += t._v.size
-    out = np.add.reduce(t._v, axis=ax, dtype=t.dtype.np if t.dtype is not dtypes.bool_ else None,
+    v, dt = t._v, t.dtype
+    ax = None if axis is None else _axes(axis, v.ndim, "Sum")
+    tally.flops += v.size
+    out = np.add.reduce(v, axis=ax, dtype=dt._np if dt is not dtypes.bool_ else None,
                         keepdims=keepdims)   # = ndarray.sum, without its Python wrapper
-    return Tensor(np.asarray(out, dtype=t.dtype.np), t.dtype, current_device())
+    return Tensor(np.asarray(out, dtype=dt._np), dt, current_device())
 
 
 def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:

@@ -209,20 +209,22 @@ class Tensor:
 
     # --- arithmetic ------------------------------------------------------------------------
     def _bin(self, other: Any, fn: Any, opname: str, reflected: bool = False) -> "Tensor":
-        o = _operand(other, self.dtype, opname)
-        a, b = (o, self._v) if reflected else (self._v, o)
+        dt = self.dtype
+        o = _operand(other, dt, opname)
         try:
-            out = fn(a, b)
+            out = fn(o, self._v) if reflected else fn(self._v, o)
         except ValueError:
+            a, b = (o, self._v) if reflected else (self._v, o)
             sa, sb = list(np.shape(a)), list(np.shape(b))
             raise errors.InvalidArgumentError(
                 None, None, f"Incompatible shapes: {sa} vs. {sb} [Op:{opname}]") from None
         if type(out) is not np.ndarray:
             out = np.asarray(out)   # a NumPy scalar from a 0-d op
-        if out.dtype != self.dtype.np and self.dtype is not dtypes.string:
-            out = out.astype(self.dtype.np, copy=False)
+        # (NumPy's builtin dtypes are singletons: the identity test skips a rich comparison)
+        if out.dtype is not dt._np and out.dtype != dt._np and dt is not dtypes.string:
+            out = out.astype(dt._np, copy=False)
         tally.flops += out.size
-        return Tensor(out, self.dtype, current_device())
+        return Tensor(out, dt, current_device())
 
     def __add__(self, o: Any) -> "Tensor":
         return self._bin(o, np.add, "AddV2")
@@ -335,20 +337,22 @@ class TensorRef:
 
 def _operand(other: Any, dtype: dtypes.DType, opname: str) -> np.ndarray:
     """The NumPy operand for a binary op with a tensor of `dtype`, with TF's dtype check."""
-    if isinstance(other, Tensor):
-        if other.dtype is not dtype and other.dtype != dtype:
-            raise errors.InvalidArgumentError(
-                None, None,
-                f"cannot compute {opname} as input #1(zero-based) was expected to be a "
-                f"{dtype.name} tensor but is a {other.dtype.name} tensor [Op:{opname}]")
-        return other._v
-    t = type(other)
-    if (t is float and dtype._np.kind == "f") or (t is int and dtype._np.kind in "fiu"):
-        return np.asarray(other, dtype=dtype._np)   # what convert_to_tensor gives, without its checks
-    conv = getattr(other, "_as_tensor", None)
-    if conv is not None:
-        return _operand(conv(), dtype, opname)
-    return convert_to_tensor(other, dtype=dtype)._v
+    if not isinstance(other, Tensor):
+        t = type(other)
+        if (t is float and dtype._np.kind == "f") or (t is int and dtype._np.kind in "fiu"):
+            return np.asarray(other, dtype=dtype._np)   # what convert_to_tensor gives, without its checks
+        conv = getattr(other, "_as_tensor", None)
+        if conv is None:
+            return convert_to_tensor(other, dtype=dtype)._v
+        other = conv()   # a variable: its value
+        if not isinstance(other, Tensor):
+            return _operand(other, dtype, opname)
+    if other.dtype is not dtype and other.dtype != dtype:
+        raise errors.InvalidArgumentError(
+            None, None,
+            f"cannot compute {opname} as input #1(zero-based) was expected to be a "
+            f"{dtype.name} tensor but is a {other.dtype.name} tensor [Op:{opname}]")
+    return other._v
 
 
 def _to_numpy(value: Any, dtype: dtypes.DType | None) -> np.ndarray:

@@ -41,7 +41,8 @@ class Transaction:
 
     def __init__(self) -> None:
         self.ops: list[tuple[Any, str, np.ndarray]] = []
-        # id(var) -> [its value after the writes folded so far (None: none yet), ops folded]
+        # id(var) -> [its value after the writes folded so far (None: none yet), ops folded, var],
+        # in the order of the variables' first writes
         self.overlay: dict[int, list[Any]] = {}
 
     def value(self, var: Any) -> np.ndarray | None:
@@ -49,7 +50,7 @@ class Transaction:
         entry = self.overlay.get(id(var))
         if entry is None:
             return None
-        arr, upto = entry
+        arr, upto = entry[0], entry[1]
         if upto < len(self.ops):
             for v, kind, operand in self.ops[upto:]:
                 if v is var:   # (an assign needs no base: it must not read a lost value)
@@ -64,10 +65,8 @@ class Transaction:
         self.overlay = {}
 
     def written(self) -> list[Any]:
-        seen: dict[int, Any] = {}
-        for var, _, _ in self.ops:
-            seen.setdefault(id(var), var)
-        return list(seen.values())
+        """The variables written, each once, in the order of their first writes."""
+        return [entry[2] for entry in self.overlay.values()]
 
 
 def _updated(base: np.ndarray, kind: str, operand: np.ndarray) -> np.ndarray:
@@ -282,16 +281,20 @@ class ResourceVariable(Variable):
 
     @property
     def nbytes(self) -> int:
-        return int(self._value.nbytes) if self._dtype is not dtypes.string else 16 * int(self._value.size)
+        if self._dtype is not dtypes.string:
+            return self._value.nbytes   # (ndarray.nbytes is an int)
+        return 16 * int(self._value.size)
 
     def _as_tensor(self) -> Tensor:
         if observers:
             for o in observers:
                 o.read(self)
         if _txn:
-            pending = _txn[-1].value(self)
-            if pending is not None:
-                return Tensor(pending, self._dtype, self._device)
+            t = _txn[-1]
+            if id(self) in t.overlay:   # (Transaction.value is None for a variable it never wrote)
+                pending = t.value(self)
+                if pending is not None:
+                    return Tensor(pending, self._dtype, self._device)
         return Tensor(self._current(), self._dtype, self._device)
 
     def _current(self) -> np.ndarray:
@@ -325,7 +328,7 @@ class ResourceVariable(Variable):
             if id(self) not in t.overlay:
                 if kind != "assign":
                     self._current()   # a read-modify-write of a failed ps fails here, as it would eagerly
-                t.overlay[id(self)] = [None, len(t.ops)]
+                t.overlay[id(self)] = [None, len(t.ops), self]
             t.ops.append((self, kind, operand))
             if observers:
                 for o in observers:
