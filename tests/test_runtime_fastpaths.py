@@ -21,7 +21,7 @@ def test_ones_zeros_match_numpy(dt):
     for shape in ([2, 3], (4,), [], 5, np.int64(3), [np.int32(2), 1], tf.constant([3, 2])):
         want = tuple(np.asarray(shape._v if isinstance(shape, Tensor) else shape).reshape(-1).tolist())
         for fn, ref in ((ops.ones, np.ones), (ops.zeros, np.zeros)):
-            for dtype in (dt, dt.name):   # a DType (fast path) and a name (as_dtype)
+            for dtype in (dt, dt.name):   # a DType and a name
                 t = fn(shape, dtype)
                 r = ref(want, dtype=dt.np)
                 assert t.dtype is dt, f"{fn.__name__}({shape!r}, {dtype!r}).dtype = {t.dtype}, expected {dt}"

@@ -113,16 +113,13 @@ def _shape_arg(shape: Any) -> tuple[int, ...]:
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
-    dt = dtype if type(dtype) is dtypes.DType else dtypes.as_dtype(dtype)
-    # = np.ones(shape, dt.np) (an empty array filled with 1), without np.ones' Python wrapper
-    arr = np.empty(_shape_arg(shape), dtype=dt._np)
-    arr.fill(1)
-    return Tensor(arr, dt, current_device())
+    dt = dtypes.as_dtype(dtype)
+    return _placed(np.ones(_shape_arg(shape), dtype=dt.np), dt)
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
-    dt = dtype if type(dtype) is dtypes.DType else dtypes.as_dtype(dtype)
-    return Tensor(np.zeros(_shape_arg(shape), dtype=dt._np), dt, current_device())
+    dt = dtypes.as_dtype(dtype)
+    return _placed(np.zeros(_shape_arg(shape), dtype=dt.np), dt)
 
 
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
@@ -234,7 +231,7 @@ def _axes(axis: Any, rank: int, opname: str) -> Any:
 def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
     t = _t(input_tensor)
     v, dt = t._v, t.dtype
-    ax = None if axis is None else _axes(axis, v.ndim, "Sum")
+    ax = _axes(axis, v.ndim, "Sum")
     tally.flops += v.size
     out = np.add.reduce(v, axis=ax, dtype=dt._np if dt is not dtypes.bool_ else None,
                         keepdims=keepdims)   # = ndarray.sum, without its Python wrapper
