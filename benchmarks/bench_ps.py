@@ -30,8 +30,8 @@ JOB = r'''
 import os, sys, time, json
 import numpy as np
 backend, n, layout = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-# Memory-layout randomisation: the same process runs this job up to ~1.7x slower or faster
-# depending on incidental heap layout (measured; see docs/benchmarks.md). Each repeat shifts the
+# Memory-layout sampling: before simdist fixed glibc's malloc thresholds (simdist/runtime/malloc.py)
+# this job ran up to ~1.7x slower or faster by incidental heap layout. Each repeat still shifts the
 # layout by a different, seeded amount, on both backends alike, so the medians sample layouts.
 _pad = [bytearray(64 * (1 + (layout * 7919) % 97)) for _ in range(1 + layout % 5)]
 if backend == "tensorflow":

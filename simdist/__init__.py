@@ -9,5 +9,8 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from simdist.session import configure, now, reset  # noqa: E402,F401
+from simdist.runtime import malloc as _malloc  # noqa: E402
+
+_malloc.tune()   # stable NumPy temporaries: see simdist/runtime/malloc.py
 
 __all__ = ["configure", "now", "reset", "__version__"]
