@@ -7,6 +7,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime import tensor as _tm
 from simdist.runtime.context import current_device
 from simdist.runtime.cost import tally
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor, truediv
@@ -114,11 +115,15 @@ def _shape_arg(shape: Any) -> tuple[int, ...]:
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     dt = dtypes.as_dtype(dtype)
+    if _tm._REC is not None:
+        return _tm._REC.constant(_placed(np.ones(_shape_arg(shape), dtype=dt.np), dt))
     return _placed(np.ones(_shape_arg(shape), dtype=dt.np), dt)
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     dt = dtypes.as_dtype(dtype)
+    if _tm._REC is not None:
+        return _tm._REC.constant(_placed(np.zeros(_shape_arg(shape), dtype=dt.np), dt))
     return _placed(np.zeros(_shape_arg(shape), dtype=dt.np), dt)
 
 
@@ -235,6 +240,8 @@ def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
     tally.flops += v.size
     out = np.add.reduce(v, axis=ax, dtype=dt._np if dt is not dtypes.bool_ else None,
                         keepdims=keepdims)   # = ndarray.sum, without its Python wrapper
+    if _tm._REC is not None:
+        return _tm._REC.reduce_sum(Tensor(np.asarray(out, dtype=dt._np), dt, current_device()), t, ax, keepdims)
     return Tensor(np.asarray(out, dtype=dt._np), dt, current_device())
 
 
@@ -327,6 +334,8 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
             None, None, f"Matrix size-incompatible: In[0]: {list(x.shape)}, In[1]: {list(y.shape)} [Op:MatMul]")
     out = np.matmul(x, y)
     tally.flops += 2.0 * out.size * x.shape[-1]
+    if _tm._REC is not None:
+        return _tm._REC.matmul(Tensor(out, ta.dtype, current_device()), ta, tb, transpose_a, transpose_b)
     return Tensor(out, ta.dtype, current_device())
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Iterable, Iterator
 
 import numpy as np
@@ -11,6 +12,11 @@ from simdist.runtime.context import current_device
 from simdist.runtime.cost import tally
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+# The graph recorder of the tf.function call running now (simdist.runtime.graph), else None,
+# and the code objects it allows to read a recorded tensor's value.
+_REC: Any = None
+_PERMIT: set[Any] = set()
 
 
 class TensorShape:
@@ -117,6 +123,8 @@ class Tensor:
         self._v = value
         self.dtype = dtype
         self._device = device
+        if _REC is not None:
+            _REC.created += 1
 
     # --- introspection -------------------------------------------------------------------
     @property
@@ -224,6 +232,8 @@ class Tensor:
         if out.dtype is not dt._np and out.dtype != dt._np and dt is not dtypes.string:
             out = out.astype(dt._np, copy=False)
         tally.flops += out.size
+        if _REC is not None:
+            return _REC.binop(Tensor(out, dt, current_device()), self, other, o, fn, reflected)
         return Tensor(out, dt, current_device())
 
     def __add__(self, o: Any) -> "Tensor":
@@ -315,6 +325,29 @@ class Tensor:
 
     def __reduce__(self):
         return (Tensor, (self._v, self.dtype, self._device))
+
+
+class _Traced(Tensor):
+    """A tensor made by a recorded op (see simdist.runtime.graph). While its call is being
+    recorded, a read of its value by code other than a recorded op means the call depends on
+    values the graph would not see again, and the recording is abandoned."""
+
+    __slots__ = ("_a",)
+
+    @property   # type: ignore[override]
+    def _v(self) -> np.ndarray:
+        rec = _REC
+        if rec is not None and rec.live:
+            f = sys._getframe(1)
+            code = f.f_code
+            if code not in _PERMIT and not (code is _operand.__code__ and f.f_back is not None
+                                            and f.f_back.f_code is Tensor._bin.__code__):
+                rec.invalidate(f"it reads a tensor's value in {code.co_name} ({code.co_filename}:{f.f_lineno})")
+        return self._a
+
+    @_v.setter
+    def _v(self, value: np.ndarray) -> None:
+        self._a = value
 
 
 class TensorRef:

@@ -9,6 +9,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes
+from simdist.runtime import tensor as _tm
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 
@@ -294,7 +295,11 @@ class ResourceVariable(Variable):
             if id(self) in t.overlay:   # (Transaction.value is None for a variable it never wrote)
                 pending = t.value(self)
                 if pending is not None:
+                    if _tm._REC is not None:
+                        return _tm._REC.read(self, Tensor(pending, self._dtype, self._device))
                     return Tensor(pending, self._dtype, self._device)
+        if _tm._REC is not None:
+            return _tm._REC.read(self, Tensor(self._current(), self._dtype, self._device))
         return Tensor(self._current(), self._dtype, self._device)
 
     def _current(self) -> np.ndarray:
@@ -353,15 +358,24 @@ class ResourceVariable(Variable):
         return t._v
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
-        self._write("assign", self._coerce(value, "AssignVariableOp"))
+        arr = self._coerce(value, "AssignVariableOp")
+        self._write("assign", arr)
+        if _tm._REC is not None:
+            _tm._REC.write(self, "assign", value, arr)
         return self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
-        self._write("assign_add", self._coerce(delta, "AssignAddVariableOp"))
+        arr = self._coerce(delta, "AssignAddVariableOp")
+        self._write("assign_add", arr)
+        if _tm._REC is not None:
+            _tm._REC.write(self, "assign_add", delta, arr)
         return self if read_value else None
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
-        self._write("assign_sub", self._coerce(delta, "AssignSubVariableOp"))
+        arr = self._coerce(delta, "AssignSubVariableOp")
+        self._write("assign_sub", arr)
+        if _tm._REC is not None:
+            _tm._REC.write(self, "assign_sub", delta, arr)
         return self if read_value else None
 
     def _numpy_text(self) -> str:

@@ -524,7 +524,7 @@ class ClusterCoordinator:
             variables._txn.append(txn)          # (variables.transaction() and timing.collect(),
             timing._collect.append(charges)     # inlined: this runs once per closure)
             try:
-                result = fn(*args, **kwargs)
+                result = fn._scheduled(args, kwargs)
             except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
                 error = e
             finally:

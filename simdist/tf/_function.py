@@ -14,10 +14,26 @@ class Function:
         self.python_function = fn
         self.input_signature = input_signature
         self._options = options
+        self._graph: Any = None    # simdist.runtime.graph: None (not recorded yet), a Graph or Untraceable
+        self._replay: Any = None   # the Graph's run
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return _outputs_to_tensors(self.python_function(*args, **kwargs))
+
+    def _scheduled(self, args: tuple, kwargs: dict) -> Any:
+        """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a
+        traced function: the Python body on the first call, its recorded graph after (see
+        simdist.runtime.graph); otherwise eagerly."""
+        if self._graph is None and not args and not kwargs and _graph_mod().enabled:
+            graph, result = _graph_mod().record(self)
+            self._graph = graph
+            if type(graph) is _graph_mod().Graph:
+                self._replay = graph.run
+            return result
+        if self._replay is not None and not args and not kwargs:
+            return self._replay()
+        return self(*args, **kwargs)
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         if obj is None:
@@ -32,6 +48,16 @@ class Function:
 
 
 _PASS: tuple[type, ...] = ()
+_GRAPH: Any = None
+
+
+def _graph_mod() -> Any:
+    """simdist.runtime.graph, imported on first use (this module loads before the runtime)."""
+    global _GRAPH
+    if _GRAPH is None:
+        from simdist.runtime import graph
+        _GRAPH = graph
+    return _GRAPH
 
 
 def _passthrough() -> tuple[type, ...]:

@@ -1,0 +1,381 @@
+"""Recorded graphs of tf.functions: run the Python once, replay its ops after.
+
+TF traces a `tf.function` once into a graph and then runs the graph: the Python body (and its
+side effects) runs at trace time only. simdist does the same for the functions a
+ClusterCoordinator schedules without arguments: the first call runs eagerly while a `Recorder`
+notes each op; later calls replay the recorded ops on NumPy arrays, without the facade's
+per-op Python work. A replay computes exactly what the eager call would (the same NumPy calls
+on the same inputs, the same variable reads and writes in the same order, the same FLOP tally),
+so values, traffic and simulated time are bit-identical to running the Python again.
+
+Only a small set of ops is recorded (binary arithmetic, matmul, reduce_sum, ones/zeros, reads
+and assign/assign_add/assign_sub of plain variables). A call is *not* recordable, and the
+function keeps running eagerly every time, when it:
+- creates a tensor by any other op (random ops, tf.constant, slicing, ...: counted at
+  `Tensor.__init__`);
+- reads a recorded tensor's value outside a recorded op (`numpy()`, `bool()`, `float()`,
+  printing, tf.debugging assertions, any other op reading it);
+- enters a context (a device scope, `strategy.run`, a strategy scope);
+- touches a variable that is not a plain ResourceVariable, or returns something other than
+  tensors, None and lists, tuples or dicts of them.
+`explain(fn)` says which, for a tf.function that was not recorded.
+
+Graph optimisations, as TF's grappler does them, none of which changes a value: ops whose
+inputs are all constants are folded (`tf.ones`), identical pure ops on the same inputs are
+computed once, and pure ops whose results nobody uses are dropped. The FLOPs charged stay
+those of the eager call (the cost model describes the simulated device, not this host).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import context, ops, tensor as _tm, variables
+from simdist.runtime.cost import tally
+from simdist.runtime.tensor import Tensor, _Traced
+
+__all__ = ["Graph", "Recorder", "enabled", "explain", "record"]
+
+# SIMDIST_TRACE_FUNCTIONS=0 runs every scheduled function eagerly (a switch for comparisons).
+enabled = os.environ.get("SIMDIST_TRACE_FUNCTIONS", "1") != "0"
+
+_CONST, _PURE, _READ, _WRITE = 0, 1, 2, 3
+
+# The code objects allowed to read a recorded tensor's value: the recorded ops themselves, and
+# static shape queries (a traced graph knows its shapes too).
+_tm._PERMIT.update({
+    Tensor._bin.__code__, ops.matmul.__code__, ops.reduce_sum.__code__,
+    variables.ResourceVariable._coerce.__code__,
+    Tensor.shape.fget.__code__, Tensor.ndim.fget.__code__, Tensor.__len__.__code__,
+})
+
+
+class _Node:
+    __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind")
+
+    def __init__(self, kind: int, impl: Any = None, ins: tuple[int, ...] = (), dtype: Any = None,
+                 value: Any = None, key: Any = None, var: Any = None, write_kind: str = "") -> None:
+        self.kind = kind
+        self.impl = impl
+        self.ins = ins
+        self.dtype = dtype
+        self.value = value
+        self.key = key
+        self.var = var
+        self.write_kind = write_kind
+
+
+class Untraceable:
+    """Why a function is run eagerly every time (see `explain`)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+class Recorder:
+    """Notes the ops of one eager call (installed as `tensor._REC` while it runs)."""
+
+    def __init__(self) -> None:
+        self.nodes: list[_Node] = []
+        self.slot_of: dict[int, int] = {}     # id(tensor) -> node index (tensors kept in `keep`)
+        self.keep: list[Any] = []
+        self.created = 0                      # Tensor.__init__ calls while recording
+        self.expected = 0                     # ... of which the recorded ops account for
+        self.reason: str | None = None
+        self.live = True
+
+    def invalidate(self, reason: str) -> None:
+        if self.reason is None:
+            self.reason = reason
+
+    # --- inputs -------------------------------------------------------------------------------
+    def _add(self, node: _Node, out: Any = None) -> int:
+        self.nodes.append(node)
+        i = len(self.nodes) - 1
+        if out is not None:
+            self.slot_of[id(out)] = i
+            self.keep.append(out)
+        return i
+
+    def ref(self, t: Tensor) -> int:
+        """The node of a tensor: a recorded op's output, else a constant captured from outside."""
+        i = self.slot_of.get(id(t))
+        if i is None:
+            i = self._add(_Node(_CONST, value=t._a if type(t) is _Traced else t._v, dtype=t.dtype,
+                                 key="capture"), t)
+        return i
+
+    def _traced(self, t: Tensor, node: _Node) -> _Traced:
+        out = _Traced(t._v, t.dtype, t._device)
+        self.expected += 2    # t, and its traced twin
+        node.value = t._v
+        self._add(node, out)
+        return out
+
+    # --- hooks called by the recorded ops -----------------------------------------------------
+    def binop(self, t: Tensor, a: Tensor, other: Any, o: np.ndarray, fn: Any, reflected: bool) -> Tensor:
+        ia = self.ref(a)
+        if isinstance(other, Tensor):
+            ib = self.ref(other)
+        elif type(other) is float or type(other) is int:
+            ib = self._add(_Node(_CONST, value=o, dtype=a.dtype, key="scalar"))
+        elif hasattr(other, "_as_tensor") and self.nodes and self.nodes[-1].kind == _READ \
+                and self.nodes[-1].value is o:
+            ib = len(self.nodes) - 1    # a variable operand: the read its conversion just recorded
+        else:
+            self.invalidate(f"an operand of type {type(other).__name__} (only tensors, variables and "
+                            "Python numbers are recorded)")
+            return t
+        dt = t.dtype
+        return self._traced(t, _Node(_PURE, _bin_impl(fn, reflected, dt), (ia, ib), dt,
+                                     key=("bin", fn, reflected, dt.name)))
+
+    def matmul(self, t: Tensor, a: Tensor, b: Tensor, transpose_a: bool, transpose_b: bool) -> Tensor:
+        ins = (self.ref(a), self.ref(b))
+        return self._traced(t, _Node(_PURE, _matmul_impl(transpose_a, transpose_b), ins, t.dtype,
+                                     key=("matmul", transpose_a, transpose_b)))
+
+    def reduce_sum(self, t: Tensor, x: Tensor, axes: Any, keepdims: bool) -> Tensor:
+        dt = t.dtype
+        return self._traced(t, _Node(_PURE, _reduce_sum_impl(axes, keepdims, dt), (self.ref(x),), dt,
+                                     key=("reduce_sum", axes, keepdims, dt.name)))
+
+    def constant(self, t: Tensor) -> Tensor:
+        return self._traced(t, _Node(_CONST, dtype=t.dtype))
+
+    def read(self, var: Any, t: Tensor) -> Tensor:
+        if type(var) is not variables.ResourceVariable:
+            self.invalidate(f"a read of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
+                            "are recorded)")
+            return t
+        return self._traced(t, _Node(_READ, dtype=t.dtype, var=var))
+
+    def write(self, var: Any, kind: str, value: Any, arr: np.ndarray) -> None:
+        if type(var) is not variables.ResourceVariable:
+            self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
+                            "are recorded)")
+        elif not isinstance(value, Tensor):
+            self.invalidate(f"{kind} of {type(value).__name__} to {var.name} (only tensor values are recorded)")
+        else:
+            i = self.ref(value)
+            if self.nodes[i].value is not arr and type(value) is _Traced:
+                self.invalidate(f"{kind} to {var.name}: its value is not the tensor's")
+            self._add(_Node(_WRITE, ins=(i,), var=var, write_kind=kind))
+
+    # --- the graph ----------------------------------------------------------------------------
+    def _template(self, out: Any) -> Any:
+        if out is None or type(out) in (bool, int, float, str):
+            return ("py", out)
+        if isinstance(out, Tensor):
+            i = self.slot_of.get(id(out))
+            if i is None or self.nodes[i].key == "capture":
+                return ("obj", out)    # made outside the call: eager returns that very object
+            return ("t", i)
+        if type(out) in (tuple, list):
+            return (type(out), [self._template(v) for v in out])
+        if type(out) is dict:
+            return (dict, [(k, self._template(v)) for k, v in out.items()])
+        raise _NotRecordable(f"it returns a {type(out).__name__} (only tensors, None, and lists, tuples "
+                             "and dicts of them are recorded)")
+
+    def finish(self, result: Any, flops: float) -> "Graph | Untraceable":
+        """The graph of the recorded call, or why there is none."""
+        self.live = False
+        if self.reason is None and self.created != self.expected:
+            self.reason = (f"it creates {self.created - self.expected} tensor(s) with ops that are not recorded "
+                           "(recorded: arithmetic, matmul, reduce_sum, ones, zeros, variable reads and assigns)")
+        if self.reason is not None:
+            return Untraceable(self.reason)
+        try:
+            template = self._template(result)
+        except _NotRecordable as e:
+            return Untraceable(str(e))
+        return Graph(self.nodes, template, flops)
+
+
+class _NotRecordable(Exception):
+    pass
+
+
+def _bin_impl(fn: Any, reflected: bool, dt: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """Tensor._bin's arithmetic on arrays (its operand checks passed when it was recorded)."""
+    dtnp = dt._np
+    keep = dt is _tm.dtypes.string
+
+    def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        out = fn(b, a) if reflected else fn(a, b)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        if out.dtype is not dtnp and out.dtype != dtnp and not keep:
+            out = out.astype(dtnp, copy=False)
+        return out
+    return run
+
+
+def _matmul_impl(transpose_a: bool, transpose_b: bool) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    if not transpose_a and not transpose_b:
+        return np.matmul
+
+    def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.matmul(np.swapaxes(a, -1, -2) if transpose_a else a, np.swapaxes(b, -1, -2) if transpose_b else b)
+    return run
+
+
+def _reduce_sum_impl(axes: Any, keepdims: bool, dt: Any) -> Callable[[np.ndarray], np.ndarray]:
+    dtnp = dt._np
+    red_dt = dtnp if dt is not _tm.dtypes.bool_ else None
+    reduce = np.add.reduce
+
+    def run(v: np.ndarray) -> np.ndarray:
+        return np.asarray(reduce(v, axis=axes, dtype=red_dt, keepdims=keepdims), dtype=dtnp)
+    return run
+
+
+class Graph:
+    """A recorded call, optimised (folded, deduplicated, pruned) and ready to replay."""
+
+    __slots__ = ("steps", "env0", "template", "flops", "folded")
+
+    def __init__(self, nodes: list[_Node], template: Any, flops: float) -> None:
+        self.flops = flops
+        alias = list(range(len(nodes)))     # node -> the node whose value it is (CSE)
+        const = [n.kind == _CONST for n in nodes]
+        seen: dict[Any, int] = {}
+        for i, n in enumerate(nodes):
+            if n.kind != _PURE:
+                continue
+            n.ins = tuple(alias[j] for j in n.ins)
+            if all(const[j] for j in n.ins):
+                const[i] = True              # folded: its eager value is the constant
+                continue
+            key = (n.key, n.ins)
+            j = seen.get(key)
+            if j is None:
+                seen[key] = i
+            else:
+                alias[i] = j                 # computed once
+        for n in nodes:
+            if n.kind == _WRITE:
+                n.ins = tuple(alias[j] for j in n.ins)
+        template = _remap(template, alias)
+        # Live nodes: reads and writes (their traffic is observable), what writes and outputs use.
+        live = [n.kind in (_READ, _WRITE) for n in nodes]
+        for i in _slots(template):
+            live[i] = True
+        for i in range(len(nodes) - 1, -1, -1):
+            if live[i] and alias[i] == i and not const[i]:
+                for j in nodes[i].ins:
+                    live[j] = True
+        self.env0: list[Any] = [None] * len(nodes)
+        self.folded: set[int] = set()
+        steps: list[tuple] = []
+        for i, n in enumerate(nodes):
+            if not live[i] or alias[i] != i:
+                continue
+            if const[i]:
+                v = n.value
+                if n.kind != _CONST or n.key is None:    # computed in the call: a private read-only copy
+                    v = np.array(v, copy=True)
+                    v.flags.writeable = False
+                    self.folded.add(i)
+                self.env0[i] = v
+            elif n.kind == _PURE:
+                steps.append((_PURE, i, n.impl) + n.ins)
+            elif n.kind == _READ:
+                steps.append((_READ, i, n.var))
+            else:
+                steps.append((_WRITE, n.ins[0], n.var, n.write_kind))
+        self.steps = steps
+        self.template = _bind_dtypes(template, nodes)
+
+    def run(self) -> Any:
+        """Replay: the same NumPy calls, variable reads and writes, and FLOP tally as the eager call."""
+        env = self.env0[:]
+        for st in self.steps:
+            k = st[0]
+            if k == _PURE:
+                env[st[1]] = st[2](env[st[3]], env[st[4]]) if len(st) == 5 else st[2](env[st[3]])
+            elif k == _READ:
+                env[st[1]] = st[2]._as_tensor()._v
+            else:
+                st[2]._write(st[3], env[st[1]])
+        tally.flops += self.flops
+        return _build(self.template, env, context.current_device(), self.folded)
+
+
+def _remap(template: Any, alias: list[int]) -> Any:
+    kind = template[0]
+    if kind == "t":
+        return ("t", alias[template[1]])
+    if kind in ("py", "obj"):
+        return template
+    if kind is dict:
+        return (dict, [(k, _remap(v, alias)) for k, v in template[1]])
+    return (kind, [_remap(v, alias) for v in template[1]])
+
+
+def _slots(template: Any) -> list[int]:
+    kind = template[0]
+    if kind == "t":
+        return [template[1]]
+    if kind in ("py", "obj"):
+        return []
+    items = [v for _, v in template[1]] if kind is dict else template[1]
+    return [i for v in items for i in _slots(v)]
+
+
+def _bind_dtypes(template: Any, nodes: list[_Node]) -> Any:
+    kind = template[0]
+    if kind == "t":
+        return ("t", template[1], nodes[template[1]].dtype)
+    if kind in ("py", "obj"):
+        return template
+    if kind is dict:
+        return (dict, [(k, _bind_dtypes(v, nodes)) for k, v in template[1]])
+    return (kind, [_bind_dtypes(v, nodes) for v in template[1]])
+
+
+def _build(template: Any, env: list[Any], device: str, folded: set[int]) -> Any:
+    kind = template[0]
+    if kind == "t":
+        i = template[1]
+        arr = env[i]
+        return Tensor(arr.copy() if i in folded else arr, template[2], device)
+    if kind == "py" or kind == "obj":
+        return template[1]
+    if kind is dict:
+        return {k: _build(v, env, device, folded) for k, v in template[1]}
+    return kind(_build(v, env, device, folded) for v in template[1])
+
+
+def record(call: Callable[[], Any]) -> tuple["Graph | Untraceable", Any]:
+    """Run `call()` eagerly while recording its ops: (its graph or why not, its result). An
+    exception from the call propagates (nothing is recorded)."""
+    if _tm._REC is not None:       # a scheduled function calling another: the outer one records
+        return Untraceable("it ran inside another recorded call"), call()
+    rec = Recorder()
+    t0 = tally.flops
+    _tm._REC = rec
+    context._watch = rec
+    try:
+        result = call()
+    finally:
+        _tm._REC = None
+        context._watch = None
+        rec.live = False
+    return rec.finish(result, tally.flops - t0), result
+
+
+def explain(fn: Any) -> str:
+    """Whether a tf.function's scheduled calls replay a recorded graph, and if not, why."""
+    g = getattr(fn, "_graph", None)
+    if g is None:
+        return "not recorded yet (it records on its first scheduled call without arguments)"
+    if isinstance(g, Untraceable):
+        return "runs eagerly every time: " + g.reason
+    return f"replays a recorded graph of {len(g.steps)} steps"

@@ -1,0 +1,247 @@
+"""Recorded graphs of scheduled tf.functions (simdist.runtime.graph).
+
+A scheduled function without arguments runs its Python once and replays the recorded ops after,
+as TF runs a traced function. Replays must give bit-identical values, traffic and simulated time
+to running the Python every time; anything the recorder cannot see must keep the function eager.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import simdist
+from simdist import tf
+from simdist.faults import FaultPlan, Preemption
+from simdist.runtime import graph
+from tests.ps_helpers import coordinator, pss
+
+N = 12
+
+
+def _run(build: Callable[[], tuple[Any, dict[str, Any]]], traced: bool, faults: Any = None,
+         n: int = N) -> dict[str, Any]:
+    """Build a program on a fresh 2-worker, 2-ps cluster, schedule its function n times, and
+    return what a user can observe: variables, results, coordinator metrics, the clock."""
+    simdist.reset()
+    old = graph.enabled
+    graph.enabled = traced
+    try:
+        strategy = pss(workers=2, ps=2, faults=faults, seed=3 if faults is not None else 0)
+        with strategy.scope():
+            fn, variables = build()
+        coord = coordinator(strategy)
+        results = [coord.schedule(fn) for _ in range(n)]
+        coord.join()
+        return {"vars": {k: v.numpy().copy() for k, v in variables.items()},
+                "results": [_numpy(r.fetch()) for r in results],
+                "metrics": coord.metrics(), "now": simdist.now(),
+                "explain": graph.explain(fn)}
+    finally:
+        graph.enabled = old
+
+
+def _numpy(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _numpy(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_numpy(v) for v in x]
+    return None if x is None else np.asarray(x)
+
+
+def _assert_same(eager: dict[str, Any], replayed: dict[str, Any], what: str) -> None:
+    for k, v in eager["vars"].items():
+        got = replayed["vars"][k]
+        assert got.dtype == v.dtype and np.array_equal(got, v), \
+            f"{k}={got.ravel()[:4]}..., but should be {v.ravel()[:4]}... (eager) [{what}]"
+    assert repr(replayed["results"]) == repr(eager["results"]), \
+        f"results={replayed['results']!r}, but should be {eager['results']!r} (eager) [{what}]"
+    assert replayed["metrics"] == eager["metrics"], \
+        f"metrics={replayed['metrics']}, but should be {eager['metrics']} (eager) [{what}]"
+    assert replayed["now"] == eager["now"], f"now={replayed['now']!r}, but should be {eager['now']!r} [{what}]"
+
+
+def _dense() -> tuple[Any, dict[str, Any]]:
+    """The benchmark's step: matmul, bias, a folded constant, a deduplicated reduce_sum."""
+    w = tf.Variable(tf.zeros([16, 8]), name="w")
+    b = tf.Variable(tf.zeros([8]), name="b")
+    x = tf.ones([4, 16])
+
+    @tf.function
+    def step():
+        y = tf.matmul(x, w) + b
+        w.assign_add(tf.ones([16, 8]) + tf.reduce_sum(y) * 0.5)
+        b.assign_add(tf.ones([8]))
+        return tf.reduce_sum(y)
+    return step, {"w": w, "b": b}
+
+
+def _mixed() -> tuple[Any, dict[str, Any]]:
+    """Reflected and variable operands, read-after-write, assign and assign_sub, dead ops,
+    a captured tensor returned as is, and a dict/tuple of results."""
+    v = tf.Variable(tf.ones([3]) * 2.0, name="v")
+    u = tf.Variable(tf.zeros([3]), name="u")
+    c = tf.ones([3]) * 0.25
+
+    @tf.function
+    def step():
+        a = 1.0 - v                  # reflected, variable operand
+        v.assign_add(a * c)
+        after = v * 3.0              # sees the buffered write
+        _unused = tf.reduce_sum(after * after)
+        u.assign(after - 2.0)
+        u.assign_sub(c)
+        return {"after": after, "pair": (tf.reduce_sum(u), c)}
+    return step, {"v": v, "u": u}
+
+
+@pytest.mark.clause("coord.schedule-async")
+@pytest.mark.parametrize("build", [_dense, _mixed], ids=["dense", "mixed"])
+def test_replay_matches_eager_bit_for_bit(build: Callable[[], Any]) -> None:
+    eager = _run(build, traced=False)
+    replayed = _run(build, traced=True)
+    assert replayed["explain"].startswith("replays"), f"explain={replayed['explain']!r}, but should replay [{build.__name__}]"
+    _assert_same(eager, replayed, build.__name__)
+
+
+@pytest.mark.clause("coord.worker-failure")
+def test_replay_matches_eager_under_preemption() -> None:
+    plan = FaultPlan(preemptions=[Preemption(worker=1, at_closure=4, downtime=0.01),
+                                  Preemption(worker=0, at_time=0.0005, downtime=0.002)])
+    eager = _run(_dense, traced=False, faults=plan)
+    replayed = _run(_dense, traced=True, faults=plan)
+    assert replayed["metrics"]["retries"] >= 1, f"retries={replayed['metrics']['retries']}, but should be >= 1"
+    _assert_same(eager, replayed, "dense with preemptions")
+
+
+@pytest.mark.clause("coord.schedule-async")
+def test_python_body_runs_once_as_in_tf() -> None:
+    calls: list[int] = []
+
+    def build() -> tuple[Any, dict[str, Any]]:
+        v = tf.Variable(0.0, name="v")
+
+        @tf.function
+        def step():
+            calls.append(1)          # a Python side effect: TF runs it when tracing only
+            v.assign_add(tf.ones([]))
+        return step, {"v": v}
+    out = _run(build, traced=True)
+    assert len(calls) == 1, f"the Python body ran {len(calls)} times, but should run once (then replay)"
+    assert float(out["vars"]["v"]) == N, f"v={out['vars']['v']}, but should be {N} [replayed assign_add]"
+
+
+def _eager_every_time(make_step: Callable[[Any, list[int]], Any]) -> tuple[int, str, dict[str, Any]]:
+    calls: list[int] = []
+
+    def build() -> tuple[Any, dict[str, Any]]:
+        v = tf.Variable(tf.ones([2]), name="v")
+        return make_step(v, calls), {"v": v}
+    out = _run(build, traced=True)
+    return len(calls), out["explain"], out
+
+
+@pytest.mark.parametrize("case, make_step, reason", [
+    ("bool of a value", lambda v, calls: tf.function(
+        lambda: (calls.append(1), v.assign_add(tf.ones([2]) if tf.reduce_sum(v) > 0 else tf.zeros([2])))[1]),
+     "reads a tensor's value"),
+    ("numpy()", lambda v, calls: tf.function(
+        lambda: (calls.append(1), v.assign_add(tf.ones([2]) * float(v.numpy()[0] > 0)))[1]),
+     "reads a tensor's value"),
+    ("random op", lambda v, calls: tf.function(
+        lambda: (calls.append(1), v.assign_add(tf.random.uniform([2])))[1]),
+     "not recorded"),
+    ("device scope", lambda v, calls: tf.function(
+        lambda: (calls.append(1), _in_device(lambda: v.assign_add(tf.ones([2]))))[1]),
+     "enters a context"),
+    ("python number assigned", lambda v, calls: tf.function(
+        lambda: (calls.append(1), v.assign_add([1.0, 1.0]))[1]),
+     "assign_add"),
+])
+def test_what_the_recorder_cannot_see_stays_eager(case: str, make_step: Any, reason: str) -> None:
+    n, explain, _ = _eager_every_time(make_step)
+    assert n == N, f"the Python body ran {n} times, but should run every time ({N}) [{case}]"
+    assert explain.startswith("runs eagerly") and reason in explain, \
+        f"explain={explain!r}, but should say it runs eagerly because it {reason!r} [{case}]"
+
+
+def _in_device(f: Callable[[], Any]) -> Any:
+    with tf.device("/job:worker/replica:0/task:0/device:CPU:0"):
+        return f()
+
+
+@pytest.mark.clause("coord.errors")
+def test_an_assertion_in_the_body_still_fails_on_the_closure_that_breaks_it() -> None:
+    """tf.debugging reads values: the function stays eager, and the 6th closure fails as it would."""
+    def build() -> tuple[Any, dict[str, Any]]:
+        v = tf.Variable(0.0, name="v")
+
+        @tf.function
+        def step():
+            v.assign_add(tf.ones([]))
+            tf.debugging.assert_less(v.read_value(), tf.ones([]) * 5.5)
+        return step, {"v": v}
+    simdist.reset()
+    strategy = pss(workers=1, ps=1)
+    with strategy.scope():
+        fn, _ = build()
+    coord = coordinator(strategy)
+    for _ in range(N):
+        coord.schedule(fn)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        coord.join()
+    assert "reads a tensor's value" in graph.explain(fn), f"explain={graph.explain(fn)!r}, but should be eager"
+
+
+def test_functions_with_arguments_run_eagerly() -> None:
+    calls: list[int] = []
+    simdist.reset()
+    strategy = pss(workers=2, ps=1)
+    with strategy.scope():
+        v = tf.Variable(0.0, name="v")
+
+    @tf.function
+    def step(k):
+        calls.append(1)
+        v.assign_add(tf.ones([]) * k)
+    coord = coordinator(strategy)
+    for k in range(N):
+        coord.schedule(step, args=(float(k),))
+    coord.join()
+    assert len(calls) == N, f"the Python body ran {len(calls)} times, but should run for each of {N} calls"
+    assert float(v.numpy()) == sum(range(N)), f"v={v.numpy()}, but should be {sum(range(N))}"
+    assert graph.explain(step).startswith("not recorded"), f"explain={graph.explain(step)!r}"
+
+
+def test_replayed_results_are_private_copies_of_folded_constants() -> None:
+    def build() -> tuple[Any, dict[str, Any]]:
+        v = tf.Variable(0.0, name="v")
+
+        @tf.function
+        def step():
+            v.assign_add(tf.ones([]))
+            return tf.ones([2]) * 3.0
+        return step, {"v": v}
+    simdist.reset()
+    strategy = pss(workers=1, ps=1)
+    with strategy.scope():
+        fn, _ = build()
+    coord = coordinator(strategy)
+    first = [coord.schedule(fn) for _ in range(3)]
+    coord.join()
+    a = first[1].fetch()
+    a[0] = -1.0                      # a user scribbling on one result
+    b = first[2].fetch()
+    assert list(b) == [3.0, 3.0], f"a later result={list(b)}, but should be [3.0, 3.0] (results are not shared)"
+
+
+def test_switch_off_by_environment() -> None:
+    import subprocess
+    import sys
+    code = "from simdist.runtime import graph; print(graph.enabled)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "SIMDIST_TRACE_FUNCTIONS": "0"})
+    assert out.stdout.strip() == "False", f"graph.enabled={out.stdout.strip()!r}, but should be False " \
+                                          f"[SIMDIST_TRACE_FUNCTIONS=0]; stderr: {out.stderr[-500:]}"
