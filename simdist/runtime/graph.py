@@ -54,7 +54,7 @@ _tm._PERMIT.update({
 
 
 class _Node:
-    __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind")
+    __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline")
 
     def __init__(self, kind: int, impl: Any = None, ins: tuple[int, ...] = (), dtype: Any = None,
                  value: Any = None, key: Any = None, var: Any = None, write_kind: str = "") -> None:
@@ -66,6 +66,7 @@ class _Node:
         self.key = key
         self.var = var
         self.write_kind = write_kind
+        self.inline: Any = None      # (format, *constants): the op as one expression, for the replay code
 
 
 class Untraceable:
@@ -132,8 +133,13 @@ class Recorder:
                             "Python numbers are recorded)")
             return t
         dt = t.dtype
-        return self._traced(t, _Node(_PURE, _bin_impl(fn, reflected, dt), (ia, ib), dt,
-                                     key=("bin", fn, reflected, dt.name)))
+        node = _Node(_PURE, _bin_impl(fn, reflected, dt), (ia, ib), dt, key=("bin", fn, reflected, dt.name))
+        if t._v.ndim and _same_dtype(fn, dt):
+            node.key = ("ufunc", fn, reflected, dt.name)   # an array out of two dt arrays: the ufunc alone
+            node.impl = fn
+            if reflected:
+                node.ins = (ib, ia)
+        return self._traced(t, node)
 
     def matmul(self, t: Tensor, a: Tensor, b: Tensor, transpose_a: bool, transpose_b: bool) -> Tensor:
         ins = (self.ref(a), self.ref(b))
@@ -142,8 +148,11 @@ class Recorder:
 
     def reduce_sum(self, t: Tensor, x: Tensor, axes: Any, keepdims: bool) -> Tensor:
         dt = t.dtype
-        return self._traced(t, _Node(_PURE, _reduce_sum_impl(axes, keepdims, dt), (self.ref(x),), dt,
-                                     key=("reduce_sum", axes, keepdims, dt.name)))
+        node = _Node(_PURE, _reduce_sum_impl(axes, keepdims, dt), (self.ref(x),), dt,
+                     key=("reduce_sum", axes, keepdims, dt.name))
+        node.inline = ("{4}({5}({0}, axis={1}, dtype={2}, keepdims={3}), dtype={6})", axes,
+                       dt._np if dt is not _tm.dtypes.bool_ else None, keepdims, np.asarray, np.add.reduce, dt._np)
+        return self._traced(t, node)
 
     def constant(self, t: Tensor) -> Tensor:
         return self._traced(t, _Node(_CONST, dtype=t.dtype))
@@ -202,6 +211,17 @@ class _NotRecordable(Exception):
     pass
 
 
+def _same_dtype(fn: Any, dt: Any) -> bool:
+    """Whether the ufunc maps two arrays of dtype dt to dt (so Tensor._bin's cast is a no-op)."""
+    if dt is _tm.dtypes.string:
+        return False
+    try:
+        with np.errstate(all="ignore"):
+            return fn(np.zeros(0, dt._np), np.zeros(0, dt._np)).dtype == dt._np
+    except TypeError:
+        return False
+
+
 def _bin_impl(fn: Any, reflected: bool, dt: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """Tensor._bin's arithmetic on arrays (its operand checks passed when it was recorded)."""
     dtnp = dt._np
@@ -239,7 +259,7 @@ def _reduce_sum_impl(axes: Any, keepdims: bool, dt: Any) -> Callable[[np.ndarray
 class Graph:
     """A recorded call, optimised (folded, deduplicated, pruned) and ready to replay."""
 
-    __slots__ = ("steps", "env0", "template", "flops", "folded")
+    __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source")
 
     def __init__(self, nodes: list[_Node], template: Any, flops: float) -> None:
         self.flops = flops
@@ -292,20 +312,58 @@ class Graph:
                 steps.append((_WRITE, n.ins[0], n.var, n.write_kind))
         self.steps = steps
         self.template = _bind_dtypes(template, nodes)
+        self.run = self._compile(nodes)
 
-    def run(self) -> Any:
-        """Replay: the same NumPy calls, variable reads and writes, and FLOP tally as the eager call."""
-        env = self.env0[:]
+    def _compile(self, nodes: list[_Node]) -> Callable[[], Any]:
+        """The replay as one generated Python function (as torch.fx emits code for its graphs):
+        the same NumPy calls, variable reads and writes, and FLOP tally as the eager call, with
+        no per-op dispatch. Constants, ops and variables are bound as closure variables."""
+        bound: list[Any] = []
+
+        def k(obj: Any) -> str:
+            bound.append(obj)
+            return f"k{len(bound) - 1}"
+
+        def val(i: int) -> str:
+            return k(self.env0[i]) if self.env0[i] is not None else f"v{i}"
+        lines = []
         for st in self.steps:
-            k = st[0]
-            if k == _PURE:
-                env[st[1]] = st[2](env[st[3]], env[st[4]]) if len(st) == 5 else st[2](env[st[3]])
-            elif k == _READ:
-                env[st[1]] = st[2]._as_tensor()._v
+            if st[0] == _PURE:
+                n = nodes[st[1]]
+                args = [val(j) for j in st[3:]]
+                if n.inline is not None:
+                    expr = n.inline[0].format(*args, *[k(c) for c in n.inline[1:]])
+                else:
+                    expr = f"{k(st[2])}({', '.join(args)})"
+                lines.append(f"v{st[1]} = {expr}")
+            elif st[0] == _READ:
+                lines.append(f"v{st[1]} = {k(st[2])}._as_tensor()._v")
             else:
-                st[2]._write(st[3], env[st[1]])
-        tally.flops += self.flops
-        return _build(self.template, env, context.current_device(), self.folded)
+                lines.append(f"{k(st[2])}._write({st[3]!r}, {val(st[1])})")
+        lines.append(f"tally.flops += {k(self.flops)}")
+        lines.append("dev = current_device()")
+        lines.append(f"return {self._emit(self.template, k, val)}")
+        names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
+        src = f"def make({names}):\n    def run():\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
+        ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor}
+        exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
+        self.source = src
+        return ns["make"](*bound)
+
+    def _emit(self, template: Any, k: Callable[[Any], str], val: Callable[[int], str]) -> str:
+        kind = template[0]
+        if kind == "t":
+            i = template[1]
+            arr = val(i) + (".copy()" if i in self.folded else "")
+            return f"Tensor({arr}, {k(template[2])}, dev)"
+        if kind in ("py", "obj"):
+            return k(template[1])
+        if kind is dict:
+            return "{" + ", ".join(f"{k(key)}: {self._emit(v, k, val)}" for key, v in template[1]) + "}"
+        items = [self._emit(v, k, val) for v in template[1]]
+        if kind is list:
+            return "[" + ", ".join(items) + "]"
+        return "(" + "".join(f"{x}, " for x in items) + ")"
 
 
 def _remap(template: Any, alias: list[int]) -> Any:
@@ -338,19 +396,6 @@ def _bind_dtypes(template: Any, nodes: list[_Node]) -> Any:
     if kind is dict:
         return (dict, [(k, _bind_dtypes(v, nodes)) for k, v in template[1]])
     return (kind, [_bind_dtypes(v, nodes) for v in template[1]])
-
-
-def _build(template: Any, env: list[Any], device: str, folded: set[int]) -> Any:
-    kind = template[0]
-    if kind == "t":
-        i = template[1]
-        arr = env[i]
-        return Tensor(arr.copy() if i in folded else arr, template[2], device)
-    if kind == "py" or kind == "obj":
-        return template[1]
-    if kind is dict:
-        return {k: _build(v, env, device, folded) for k, v in template[1]}
-    return kind(_build(v, env, device, folded) for v in template[1])
 
 
 def record(call: Callable[[], Any]) -> tuple["Graph | Untraceable", Any]:
