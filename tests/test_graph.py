@@ -14,7 +14,7 @@ import pytest
 
 import simdist
 from simdist import tf
-from simdist.faults import FaultPlan, Preemption
+from simdist.faults import FaultPlan, Preemption, PSFailure
 from simdist.runtime import graph
 from tests.ps_helpers import coordinator, pss
 
@@ -114,6 +114,42 @@ def test_replay_matches_eager_under_preemption() -> None:
     replayed = _run(_dense, traced=True, faults=plan)
     assert replayed["metrics"]["retries"] >= 1, f"retries={replayed['metrics']['retries']}, but should be >= 1"
     _assert_same(eager, replayed, "dense with preemptions")
+
+
+def _ps_failure_run(traced: bool) -> dict[str, Any]:
+    """Three rounds of the dense step across a ps failure and restart: what each join raised."""
+    simdist.reset()
+    old = graph.enabled
+    graph.enabled = traced
+    try:
+        plan = FaultPlan(ps_failures=[PSFailure(ps=0, at_time=0.0004, downtime=0.0001)])
+        strategy = pss(workers=2, ps=2, faults=plan, seed=3)
+        with strategy.scope():
+            fn, _ = _dense()
+        coord = coordinator(strategy)
+        raised = []
+        for _ in range(3):
+            for _ in range(N):
+                coord.schedule(fn)
+            try:
+                coord.join()
+                raised.append(None)
+            except tf.errors.OpError as e:
+                raised.append(f"{type(e).__name__}: {e}")
+        return {"raised": raised, "metrics": coord.metrics(), "faults": coord.fault_events(), "now": simdist.now()}
+    finally:
+        graph.enabled = old
+
+
+@pytest.mark.clause("coord.ps-failure")
+def test_replay_fails_like_eager_when_a_ps_fails() -> None:
+    """Reads of a failed or restarted ps raise inside the replay; the coordinator then runs the
+    replay again observing its traffic, so errors and accounting are eager's."""
+    eager = _ps_failure_run(traced=False)
+    replayed = _ps_failure_run(traced=True)
+    assert any(r and r.startswith("UnavailableError") for r in eager["raised"]), \
+        f"raised={eager['raised']}, but a join should raise UnavailableError [ps failure]"
+    assert replayed == eager, f"replayed={replayed}, but should be {eager} (eager) [ps failure]"
 
 
 @pytest.mark.clause("coord.schedule-async")

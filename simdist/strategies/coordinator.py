@@ -229,6 +229,7 @@ class ClusterCoordinator:
         self._wdevs: dict[int, tuple[str, str]] = {}
         self._ps_vars: dict[int, tuple[Any, str | None, str, str]] = {}   # see _ps_var
         self._grouped_cache: dict[tuple[int, str], list[tuple[str, int, str]]] = {}
+        self._plans: dict[tuple[int, int], tuple] = {}   # (id(tf.function), worker) -> see _replay_plan
         for w in range(self._num_workers):
             self._procs.append(self._env.process(self._worker_loop(w)))
         self._start_faults()
@@ -507,54 +508,16 @@ class ClusterCoordinator:
             flops, read_list, write_list = closure.synthetic
             txn = None
             result, error = None, None
+        elif closure.fn._replay is not None and not closure.args and not closure.kwargs:
+            result, error, txn, plan = self._run_replay(w, closure.fn, wcpu)
+            if error is None:
+                flops, read_list, write_list, read_moves, write_moves = plan
+            else:   # again, with the traffic observed up to the error (a replay is deterministic)
+                result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
+                    self._run_function(w, closure, wcpu, charges)
         else:
-            traffic = _Traffic()
-            ext = self._strategy._extended
-            ext._current_worker = w
-            args = _select_worker(w, closure.args) if closure.args else ()
-            kwargs = _select_worker(w, closure.kwargs) if closure.kwargs else {}
-            fn = closure.fn
-            result = error = None
-            t_before = tally.flops
-            timing.run_flops_accum[0] = 0.0
-            variables.observers.append(traffic)
-            frame = context.Frame(self._strategy, None, wcpu)   # ops in the function run on the worker
-            context.push(frame)
-            txn = variables.Transaction()
-            variables._txn.append(txn)          # (variables.transaction() and timing.collect(),
-            timing._collect.append(charges)     # inlined: this runs once per closure)
-            try:
-                result = fn._scheduled(args, kwargs)
-            except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
-                error = e
-            finally:
-                timing._collect.pop()
-                variables._txn.remove(txn)
-                context.pop(frame)
-                variables.observers.remove(traffic)
-                ext._current_worker = None
-            flops = max(0.0, tally.flops - t_before - timing.run_flops_accum[0])
-            ann = getattr(fn, "__simdist_flops__", None)
-            if ann is None:
-                ann = getattr(fn.python_function, "__simdist_flops__", None)
-            if ann is not None:
-                flops = float(ann)
-            # (variable, bytes) of its ps traffic, and the transfers: (src, dst, bytes, name)
-            read_list, write_list, read_moves, write_moves = [], [], [], []
-            pv = self._ps_vars
-            for v, b in traffic.reads.values():
-                e = pv.get(id(v)) or self._ps_var(v)
-                if e[1] is not None:
-                    read_list.append((v, b))
-                    if b:
-                        read_moves.append((e[1], wcpu, b, e[2]))
-            for v in txn.written():
-                e = pv.get(id(v)) or self._ps_var(v)
-                if e[1] is not None:
-                    b = int(v.nbytes)
-                    write_list.append((v, b))
-                    if b:
-                        write_moves.append((wcpu, e[1], b, e[3]))
+            result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
+                self._run_function(w, closure, wcpu, charges)
         if self._faults is not None:
             flops *= self._faults.straggle(w, env.now)
         if self._ps_down and error is None:
@@ -614,6 +577,106 @@ class ClusterCoordinator:
         assert closure.remote is not None
         closure.remote._set(result)
         closure.release()
+
+    def _run_function(self, w: int, closure: Closure, wcpu: str, charges: list[Any]) -> tuple:
+        """Call a closure's function on worker w, observing its variable traffic: (result, error,
+        transaction, FLOPs, ps reads and writes as (variable, bytes), and their transfers)."""
+        traffic = _Traffic()
+        ext = self._strategy._extended
+        ext._current_worker = w
+        args = _select_worker(w, closure.args) if closure.args else ()
+        kwargs = _select_worker(w, closure.kwargs) if closure.kwargs else {}
+        fn = closure.fn
+        result = error = None
+        t_before = tally.flops
+        timing.run_flops_accum[0] = 0.0
+        variables.observers.append(traffic)
+        frame = context.Frame(self._strategy, None, wcpu)   # ops in the function run on the worker
+        context.push(frame)
+        txn = variables.Transaction()
+        variables._txn.append(txn)          # (variables.transaction() and timing.collect(),
+        timing._collect.append(charges)     # inlined: this runs once per closure)
+        try:
+            result = fn._scheduled(args, kwargs)
+        except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
+            error = e
+        finally:
+            timing._collect.pop()
+            variables._txn.remove(txn)
+            context.pop(frame)
+            variables.observers.remove(traffic)
+            ext._current_worker = None
+        flops = max(0.0, tally.flops - t_before - timing.run_flops_accum[0])
+        ann = getattr(fn, "__simdist_flops__", None)
+        if ann is None:
+            ann = getattr(fn.python_function, "__simdist_flops__", None)
+        if ann is not None:
+            flops = float(ann)
+        # (variable, bytes) of its ps traffic, and the transfers: (src, dst, bytes, name)
+        read_list, write_list, read_moves, write_moves = [], [], [], []
+        pv = self._ps_vars
+        for v, b in traffic.reads.values():
+            e = pv.get(id(v)) or self._ps_var(v)
+            if e[1] is not None:
+                read_list.append((v, b))
+                if b:
+                    read_moves.append((e[1], wcpu, b, e[2]))
+        for v in txn.written():
+            e = pv.get(id(v)) or self._ps_var(v)
+            if e[1] is not None:
+                b = int(v.nbytes)
+                write_list.append((v, b))
+                if b:
+                    write_moves.append((wcpu, e[1], b, e[3]))
+        return result, error, txn, flops, read_list, write_list, read_moves, write_moves
+
+    def _run_replay(self, w: int, fn: Any, wcpu: str) -> tuple:
+        """Replay a recorded function on worker w: (result, error, transaction, its plan). The
+        plan (FLOPs, ps reads and writes, their transfers) is what `_run_function` would observe,
+        fixed by the graph: each variable it reads or writes, in order of first use, whole."""
+        plan = self._plans.get((id(fn), w))
+        if plan is None or plan[0] is not fn._graph:
+            plan = self._replay_plan(fn, w, wcpu)
+        ext = self._strategy._extended
+        ext._current_worker = w
+        frame = context.Frame(self._strategy, None, wcpu)
+        context.push(frame)
+        txn = variables.Transaction()
+        variables._txn.append(txn)
+        result = error = None
+        try:
+            result = fn._replay()
+        except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
+            error = e
+        finally:
+            variables._txn.remove(txn)
+            context.pop(frame)
+            ext._current_worker = None
+        return result, error, txn, plan[1:]
+
+    def _replay_plan(self, fn: Any, w: int, wcpu: str) -> tuple:
+        from simdist.runtime import graph as _graph
+        g = fn._graph
+        ann = getattr(fn, "__simdist_flops__", None)
+        if ann is None:
+            ann = getattr(fn.python_function, "__simdist_flops__", None)
+        flops = float(ann) if ann is not None else max(0.0, g.flops)
+        read_list, write_list, read_moves, write_moves = [], [], [], []
+        for kind, lst, moves in ((_graph._READ, read_list, read_moves), (_graph._WRITE, write_list, write_moves)):
+            seen: dict[int, bool] = {}
+            for st in g.steps:
+                v = st[2] if st[0] == kind else None
+                if v is None or id(v) in seen:
+                    continue
+                seen[id(v)] = True
+                e = self._ps_vars.get(id(v)) or self._ps_var(v)
+                if e[1] is not None:
+                    b = int(v.nbytes)
+                    lst.append((v, b))
+                    if b:
+                        moves.append((e[1], wcpu, b, e[2]) if kind == _graph._READ else (wcpu, e[1], b, e[3]))
+        plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list, read_moves, write_moves)
+        return plan
 
     # --- faults ---------------------------------------------------------------------------------------
     def _closure_preemption(self, w: int) -> float | None:
