@@ -341,10 +341,11 @@ class Graph:
             else:
                 lines.append(f"{k(st[2])}._write({st[3]!r}, {val(st[1])})")
         lines.append(f"tally.flops += {k(self.flops)}")
-        lines.append("dev = current_device()")
+        lines.append("if dev is None:")
+        lines.append("    dev = current_device()")
         lines.append(f"return {self._emit(self.template, k, val)}")
         names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
-        src = f"def make({names}):\n    def run():\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
+        src = f"def make({names}):\n    def run(dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
         ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor}
         exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
         self.source = src

@@ -637,21 +637,15 @@ class ClusterCoordinator:
         plan = self._plans.get((id(fn), w))
         if plan is None or plan[0] is not fn._graph:
             plan = self._replay_plan(fn, w, wcpu)
-        ext = self._strategy._extended
-        ext._current_worker = w
-        frame = context.Frame(self._strategy, None, wcpu)
-        context.push(frame)
         txn = variables.Transaction()
         variables._txn.append(txn)
         result = error = None
         try:
-            result = fn._replay()
+            result = fn._replay(wcpu)    # (its results are made on the worker: no device scope needed)
         except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
             error = e
         finally:
             variables._txn.remove(txn)
-            context.pop(frame)
-            ext._current_worker = None
         return result, error, txn, plan[1:]
 
     def _replay_plan(self, fn: Any, w: int, wcpu: str) -> tuple:
