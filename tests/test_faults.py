@@ -52,6 +52,19 @@ def test_preempted_closure_is_retried_elsewhere_and_nothing_is_lost():
     assert m0["preemptions"] == m0["retries"] == 0 and m0["lost_work_s"] == 0.0
 
 
+@pytest.mark.clause("coord.worker-failure")
+def test_a_closure_preempted_during_compute_sends_no_writes():
+    """Writes go out when the compute ends, only if that attempt is still running: a preempted
+    attempt's writes are never sent."""
+    value, m, _ = run_job(closures=6, workers=1,
+                          faults=FaultPlan(preemptions=[Preemption(worker=0, at_time=0.1, downtime=0.05)]))
+    per_closure = 4 + 64 * 64 * 4          # v and w, float32
+    assert value == 6.0, f"v={value}, but should be 6.0 [6 closures, one retried]"
+    assert m["retries"] == 1, f"retries={m['retries']}, but should be 1"
+    assert m["ps_bytes_written"] == 6 * per_closure, \
+        f"ps_bytes_written={m['ps_bytes_written']}, but should be {6 * per_closure} (6 completed attempts)"
+
+
 def test_preemption_at_a_closure_count_mid_function():
     value, m, _ = run_job(faults=FaultPlan(preemptions=[Preemption(worker=0, at_closure=4, downtime=0.5)]))
     assert value == 20.0

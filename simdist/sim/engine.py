@@ -26,7 +26,7 @@ import contextlib
 import types
 import weakref
 from heapq import heappush
-from typing import Any, Generator, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable, Iterator
 
 import numpy as np
 import simpy
@@ -145,6 +145,30 @@ class Simulator:
             raise ValueError(f"compute({name!r}).flops: expected a number >= 0, got {flops!r}")
         return self._at(self._kernel(d, flops, overhead, name, replica, category))
 
+    def compute_then_transfers(self, device: str | Device, flops: float, name: str,
+                               moves: list[tuple[str | Device, str | Device, float, str | None]],
+                               gate: Callable[[], bool] | None = None) -> Event:
+        """`compute(device, flops, name)`, then at its end `transfers(moves)` (if ``gate()``, when
+        given, is still true then); the event fires when the last transfer has arrived. The
+        same kernel, transfers and event order as yielding the two in turn, with one wake-up
+        less (the coordinator's write-back after a closure's compute)."""
+        d = self.cluster.device(device)
+        try:
+            ok = flops >= 0.0  # False for NaN
+        except TypeError:
+            ok = False
+        if not ok or isinstance(flops, bool):
+            raise ValueError(f"compute({name!r}).flops: expected a number >= 0, got {flops!r}")
+        end = self._kernel(d, flops, True, name, None, "compute")
+        ev = Event(self.env)
+        self._wake_at(end, self._then_transfers, (ev, moves, gate))
+        return ev
+
+    def _then_transfers(self, wake: Any) -> None:
+        ev, moves, gate = wake._value
+        if gate is None or gate():
+            self.transfers(moves, event=ev)
+
     def _kernel(self, d: Device, flops: float, overhead: bool, name: str, replica: int | None,
                 category: str) -> float:
         """Book a kernel on ``d``; returns its end time."""
@@ -210,12 +234,12 @@ class Simulator:
         f.tag.succeed()
 
     def transfers(self, moves: Iterable[tuple[str | Device, str | Device, float, str | None]],
-                  category: str = "transfer") -> Event:
-        """Start every ``(src, dst, nbytes, name)`` transfer now; the one returned event fires when
-        the last of them has arrived. Same timing and trace as `transfer` each, joined by
-        `all_of`, without an event per transfer (the coordinator's per-closure hot path)."""
+                  category: str = "transfer", event: Event | None = None) -> Event:
+        """Start every ``(src, dst, nbytes, name)`` transfer now; the one returned event (``event``
+        if given) fires when the last of them has arrived. Same timing and trace as `transfer`
+        each, joined by `all_of`, without an event per transfer (the coordinator's hot path)."""
         env = self.env
-        ev = Event(env)
+        ev = Event(env) if event is None else event
         group = [ev, 0]   # the event, transfers still in flight
         paths = self._pair_paths
         traced = self.trace is not None

@@ -550,11 +550,11 @@ class ClusterCoordinator:
             yield sim.compute(wdev, half, closure.name, category="compute")
             self._preempt_downtime[w] = preempt_mid
             raise _Preempted()
-        yield sim.compute(wdev, flops, closure.name, category="compute")
         if error is not None:
+            yield sim.compute(wdev, flops, closure.name, category="compute")
             self._fail(closure, error)
             return
-        # 3. writes back to the ps tasks, committed when they arrive
+        # 3. writes back to the ps tasks, started when the compute ends, committed when they arrive
         nbytes = 0
         if closure.synthetic is not None:
             moves = [(wcpu, dev, b, name) for dev, b, name in self._grouped(write_list, "write")]
@@ -564,9 +564,14 @@ class ClusterCoordinator:
             moves = write_moves
             for _, b in write_list:
                 nbytes += b
-        self._m["ps_bytes_written"] += nbytes
         if moves:
-            yield sim.transfers(moves)
+            attempt = closure.attempts
+            yield sim.compute_then_transfers(
+                wdev, flops, closure.name, moves,
+                lambda: self._writes_start(w, closure, attempt, nbytes))
+        else:
+            yield sim.compute(wdev, flops, closure.name, category="compute")
+            self._m["ps_bytes_written"] += nbytes
         if txn is not None:
             try:
                 txn.commit()
@@ -577,6 +582,14 @@ class ClusterCoordinator:
         assert closure.remote is not None
         closure.remote._set(result)
         closure.release()
+
+    def _writes_start(self, w: int, closure: Closure, attempt: int, nbytes: int) -> bool:
+        """At the end of a closure's compute: whether its writes go out (not if it was preempted,
+        cancelled or failed meanwhile: it is then no longer this attempt running on w)."""
+        if self._inflight.get(w) is not closure or closure.attempts != attempt:
+            return False
+        self._m["ps_bytes_written"] += nbytes
+        return True
 
     def _run_function(self, w: int, closure: Closure, wcpu: str, charges: list[Any]) -> tuple:
         """Call a closure's function on worker w, observing its variable traffic: (result, error,

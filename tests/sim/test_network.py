@@ -177,3 +177,27 @@ def test_transfers_group_ends_with_its_last_transfer():
     assert sim.now == pytest.approx(ref.now, rel=REL), f"a same-device group must take no time, ended at {sim.now}"
     with pytest.raises(ValueError, match=r"transfer\('x'\)\.nbytes: expected a number >= 0, got -1"):
         sim.transfers([(cpu(0), cpu(1), -1, "x")])
+
+
+def test_compute_then_transfers_is_compute_then_transfers():
+    """`compute_then_transfers` books the kernel now and starts the transfers at its end: the
+    same end time, device and link metrics as yielding `compute` then `transfers`; a gate that
+    says no at the kernel's end sends nothing."""
+    moves = [(cpu(0), cpu(1), 2**20, "a"), (cpu(0), cpu(2), 2**19, "b")]
+
+    def two_steps(sim):
+        yield sim.compute(cpu(0), 4e9, "k")
+        yield sim.transfers(moves)
+    ref = Simulator(star(3))
+    ref.drive(ref.env.process(two_steps(ref)))
+    sim = Simulator(star(3))
+    sim.drive(sim.compute_then_transfers(cpu(0), 4e9, "k", moves))
+    assert sim.now == ref.now, f"ended at {sim.now}, but compute then transfers ends at {ref.now}"
+    got, want = sim.metrics(), ref.metrics()
+    assert got.pop("events") < want.pop("events"), "compute_then_transfers should need fewer events"
+    assert got == want, f"metrics={got}, but compute then transfers gives {want}"
+    gated = Simulator(star(3))
+    gated.compute_then_transfers(cpu(0), 4e9, "k", moves, gate=lambda: False)
+    gated.run()
+    assert gated.metrics()["links"] == Simulator(star(3)).metrics()["links"], \
+        f"links={gated.metrics()['links']}, but a closed gate should send nothing"
