@@ -191,8 +191,14 @@ class Network:
             timers: dict[float, Wake] = {}
             q = self._queue
             for f in alone:
-                if contended and any(len(on[c]) > 1 for c in f.chans):
-                    continue   # a later flow of this event joined its channels: re-rated below
+                if contended:
+                    for c in f.chans:
+                        if len(on[c]) > 1:
+                            break
+                    else:
+                        c = -1
+                    if c >= 0:
+                        continue   # a later flow of this event joined its channels: re-rated below
                 r = f.path.bandwidth  # alone on every channel: the route's narrowest link
                 if self.modified:
                     cap = self.cap
@@ -368,8 +374,7 @@ class Network:
         cap = self.cap
         n = len(flows)
         if n == 1:   # progressive filling of one flow: its narrowest channel
-            f = flows[0]
-            f.new = min([cap[c] for c in f.chans])
+            rates: Any = (min([cap[c] for c in flows[0].chans]),)
         elif n <= _MEMO_FLOWS:
             # The rates are a function of the component's routes alone (and the capacities, which
             # only set_link changes), and small components recur: remember them by routes.
@@ -379,19 +384,16 @@ class Network:
                 self._fill(chans, cap)
                 if len(self._memo) >= _MEMO_SIZE:
                     self._memo.clear()
-                self._memo[key] = tuple([f.new for f in flows])
-            else:
-                for f, r in zip(flows, rates):
-                    f.new = r
+                rates = self._memo[key] = tuple([f.new for f in flows])
         else:
             self._fill(chans, cap)
+            rates = [f.new for f in flows]
         now = self.env._now
         q = self._queue
         eid = self._eid
         cb = self._timer_cb
         timers: dict[float, Wake] = {}   # end time -> the timer of the flows ending then
-        for f in flows:
-            r = f.new
+        for f, r in zip(flows, rates):
             if r != f.rate:
                 if f.rate > 0.0:
                     self.stale += 1   # its pending completion timer is superseded below
