@@ -244,13 +244,15 @@ class ClusterCoordinator:
         if not isinstance(fn, self._function_type):
             raise TypeError("`tf.distribute.experimental.coordinator.ClusterCoordinator.schedule` only accepts a "
                             "`tf.function` or a concrete function.")
-        args = tuple(args or ())
-        kwargs = dict(kwargs or {})
+        args = tuple(args) if args else ()
+        kwargs = dict(kwargs) if kwargs else {}
         if (args or kwargs) and any(isinstance(a, RemoteValue) for a in _leaves((args, kwargs))):
             raise ValueError("`tf.distribute.experimental.coordinator.RemoteValue` used as an input to scheduled "
                              "function is not yet supported.")
-        self._raise_pending_error()
-        return self._enqueue(Closure(self._next_seq(), fn, args, kwargs, getattr(fn, "__name__", "fn")))
+        if self._error is not None:
+            self._raise_pending_error()
+        self._seq += 1
+        return self._enqueue(Closure(self._seq, fn, args, kwargs, getattr(fn, "__name__", "fn")))
 
     def schedule_synthetic(self, flops: float, reads: Any = (), writes: Any = (), name: str = "step") -> RemoteValue:
         """Timing-only mode: a closure with no Python function, charging reads of `reads`, `flops`
@@ -400,7 +402,7 @@ class ClusterCoordinator:
                 closure.attempts += 1
                 self._inflight[w] = closure
                 self._started += 1
-                self._running_since[w] = env.now
+                self._running_since[w] = env._now
                 try:
                     yield from self._execute(w, closure)
                 except _Preempted:
@@ -502,16 +504,29 @@ class ClusterCoordinator:
     def _execute(self, w: int, closure: Closure) -> Any:
         """Run one closure on worker w: Python values now, then its simulated cost, then commit."""
         env, sim = self._env, self._sim
-        wdev, wcpu = self._worker_devices(w)
+        wdev, wcpu = self._wdevs.get(w) or self._worker_devices(w)
         charges: list[Any] = []
         if closure.synthetic is not None:
             flops, read_list, write_list = closure.synthetic
             txn = None
             result, error = None, None
         elif closure.fn._replay is not None and not closure.args and not closure.kwargs:
-            result, error, txn, plan = self._run_replay(w, closure.fn, wcpu)
+            # A recorded function: its replay, and the plan of its traffic (see _replay_plan).
+            fn = closure.fn
+            plan = self._plans.get((id(fn), w))
+            if plan is None or plan[0] is not fn._graph:
+                plan = self._replay_plan(fn, w, wcpu)
+            txn = variables.Transaction()
+            variables._txn.append(txn)
+            result = error = None
+            try:
+                result = fn._replay(wcpu)    # (its results are made on the worker: no device scope needed)
+            except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
+                error = e
+            finally:
+                variables._txn.remove(txn)
             if error is None:
-                flops, read_list, write_list, read_moves, write_moves = plan
+                _, flops, read_list, write_list, read_moves, write_moves = plan
             else:   # again, with the traffic observed up to the error (a replay is deterministic)
                 result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
                     self._run_function(w, closure, wcpu, charges)
@@ -544,7 +559,7 @@ class ClusterCoordinator:
         # 2. compute (with any strategy.run inside, replayed in order)
         for make in charges:
             yield timing.replay(sim, make)
-        preempt_mid = self._closure_preemption(w)
+        preempt_mid = self._closure_preemption(w) if self._pending_closure_preempt else None
         if preempt_mid is not None:
             half = flops / 2.0
             yield sim.compute(wdev, half, closure.name, category="compute")
@@ -643,25 +658,9 @@ class ClusterCoordinator:
                     write_moves.append((wcpu, e[1], b, e[3]))
         return result, error, txn, flops, read_list, write_list, read_moves, write_moves
 
-    def _run_replay(self, w: int, fn: Any, wcpu: str) -> tuple:
-        """Replay a recorded function on worker w: (result, error, transaction, its plan). The
-        plan (FLOPs, ps reads and writes, their transfers) is what `_run_function` would observe,
-        fixed by the graph: each variable it reads or writes, in order of first use, whole."""
-        plan = self._plans.get((id(fn), w))
-        if plan is None or plan[0] is not fn._graph:
-            plan = self._replay_plan(fn, w, wcpu)
-        txn = variables.Transaction()
-        variables._txn.append(txn)
-        result = error = None
-        try:
-            result = fn._replay(wcpu)    # (its results are made on the worker: no device scope needed)
-        except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
-            error = e
-        finally:
-            variables._txn.remove(txn)
-        return result, error, txn, plan[1:]
-
     def _replay_plan(self, fn: Any, w: int, wcpu: str) -> tuple:
+        """What `_run_function` would observe of a recorded function on worker w, fixed by its
+        graph: its FLOPs, and each variable it reads or writes, in order of first use, whole."""
         from simdist.runtime import graph as _graph
         g = fn._graph
         ann = getattr(fn, "__simdist_flops__", None)
