@@ -337,7 +337,7 @@ class Graph:
                     expr = f"{k(st[2])}({', '.join(args)})"
                 lines.append(f"v{st[1]} = {expr}")
             elif st[0] == _READ:
-                lines.append(f"v{st[1]} = {k(st[2])}._as_tensor()._v")
+                lines.append(f"v{st[1]} = {k(st[2])}._read_array()")
             else:
                 lines.append(f"{k(st[2])}._write({st[3]!r}, {val(st[1])})")
         lines.append(f"tally.flops += {k(self.flops)}")

@@ -287,6 +287,13 @@ class ResourceVariable(Variable):
         return 16 * int(self._value.size)
 
     def _as_tensor(self) -> Tensor:
+        if _tm._REC is not None:
+            return _tm._REC.read(self, Tensor(self._read_array(), self._dtype, self._device))
+        return Tensor(self._read_array(), self._dtype, self._device)
+
+    def _read_array(self) -> np.ndarray:
+        """What a read sees now: the open transaction's writes folded in, else the value (a
+        recorded graph's replay reads this way, without making a tensor)."""
         if observers:
             for o in observers:
                 o.read(self)
@@ -295,12 +302,8 @@ class ResourceVariable(Variable):
             if id(self) in t.overlay:   # (Transaction.value is None for a variable it never wrote)
                 pending = t.value(self)
                 if pending is not None:
-                    if _tm._REC is not None:
-                        return _tm._REC.read(self, Tensor(pending, self._dtype, self._device))
-                    return Tensor(pending, self._dtype, self._device)
-        if _tm._REC is not None:
-            return _tm._REC.read(self, Tensor(self._current(), self._dtype, self._device))
-        return Tensor(self._current(), self._dtype, self._device)
+                    return pending
+        return self._current()
 
     def _current(self) -> np.ndarray:
         if self._fault is not None:

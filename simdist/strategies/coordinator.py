@@ -350,7 +350,8 @@ class ClusterCoordinator:
         `Environment.step`, inlined: this loop runs for every event of a coordinator run."""
         env = self._env
         q = env._queue
-        while (self._error is None and (self._queue or self._inflight)) if cond is None else not cond():
+        queue, inflight = self._queue, self._inflight   # (never rebound)
+        while (self._error is None and (queue or inflight)) if cond is None else not cond():
             if not q:
                 raise RuntimeError(f"simdist coordinator: nothing left to simulate at t={self._sim.now:.6g}s but "
                                    f"{len(self._queue)} queued and {len(self._inflight)} running functions are "
