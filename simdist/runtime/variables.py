@@ -325,7 +325,7 @@ class ResourceVariable(Variable):
                 and v.dtype.kind in "fiuc" and operand.dtype == v.dtype and operand.shape == v.shape):
             # Nothing else holds this buffer (no tensor read from it is alive): update in place,
             # as the allocation of a new one would be observable by no one.
-            (np.add if kind == "assign_add" else np.subtract)(v, operand, out=v)
+            (np.add if kind == "assign_add" else np.subtract)(v, operand, v)   # (positional out: no kwargs parsing)
             self._assign_np(v)
         else:
             self._assign_np(_updated(self._current(), kind, operand))

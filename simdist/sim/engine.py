@@ -63,6 +63,19 @@ class SimulationStalled(RuntimeError):
     """`Simulator.drive` ran out of events before the awaited event happened (a deadlock)."""
 
 
+class Prepared(list):
+    """Transfers routed and checked by `Simulator.prepare`: (path, nbytes, name) each."""
+
+
+def _check_nbytes(nbytes: Any, name: str | None) -> None:
+    try:
+        ok = nbytes >= 0.0  # False for NaN
+    except TypeError:
+        ok = False
+    if not ok or isinstance(nbytes, bool):
+        raise ValueError(f"transfer({name!r}).nbytes: expected a number >= 0, got {nbytes!r}")
+
+
 class Simulator:
     """A deterministic simulation of ``cluster``.
 
@@ -217,12 +230,7 @@ class Simulator:
         """Send ``nbytes`` from ``src`` to ``dst``; the event fires when the last byte arrives.
         Same device (or two CPUs of one host): zero time."""
         path = self.cluster.path(src, dst)
-        try:
-            ok = nbytes >= 0.0  # False for NaN
-        except TypeError:
-            ok = False
-        if not ok or isinstance(nbytes, bool):
-            raise ValueError(f"transfer({name!r}).nbytes: expected a number >= 0, got {nbytes!r}")
+        _check_nbytes(nbytes, name)
         if not path.chans:
             return self._at(self.env._now)
         ev = Event(self.env)
@@ -233,18 +241,37 @@ class Simulator:
     def _transfer_done(f: Flow) -> None:
         f.tag.succeed()
 
-    def transfers(self, moves: Iterable[tuple[str | Device, str | Device, float, str | None]],
+    def prepare(self, moves: Iterable[tuple[str | Device, str | Device, float, str | None]]) -> "Prepared":
+        """``(src, dst, nbytes, name)`` transfers checked and routed once, for `transfers` to
+        start again and again (the coordinator's per-closure traffic of a recorded function)."""
+        out = Prepared()
+        for src, dst, nbytes, name in moves:
+            _check_nbytes(nbytes, name)
+            out.append((self.cluster.path(src, dst), float(nbytes), name))
+        return out
+
+    def transfers(self, moves: Iterable[tuple[str | Device, str | Device, float, str | None]] | "Prepared",
                   category: str = "transfer", event: Event | None = None) -> Event:
-        """Start every ``(src, dst, nbytes, name)`` transfer now; the one returned event (``event``
-        if given) fires when the last of them has arrived. Same timing and trace as `transfer`
-        each, joined by `all_of`, without an event per transfer (the coordinator's hot path)."""
+        """Start every ``(src, dst, nbytes, name)`` transfer now (or every transfer of a `prepare`d
+        list); the one returned event (``event`` if given) fires when the last of them has
+        arrived. Same timing and trace as `transfer` each, joined by `all_of`, without an event
+        per transfer (the coordinator's hot path)."""
         env = self.env
         ev = Event(env) if event is None else event
         group = [ev, 0]   # the event, transfers still in flight
-        paths = self._pair_paths
         traced = self.trace is not None
         start = self._net.start
         done = self._group_done
+        if type(moves) is Prepared:
+            for path, nbytes, name in moves:
+                if path.chans:
+                    group[1] += 1
+                    if traced:
+                        self._start_flow(path, nbytes, done, group, name, None, category)
+                    else:
+                        start(path, nbytes, done, group)
+            moves = ()
+        paths = self._pair_paths
         for src, dst, nbytes, name in moves:
             path = paths.get((src, dst)) if type(src) is str and type(dst) is str else None
             if path is None:
@@ -253,12 +280,7 @@ class Simulator:
                     paths[(src, dst)] = path
             t = type(nbytes)
             if not ((t is int or t is float) and nbytes >= 0.0):
-                try:
-                    ok = nbytes >= 0.0
-                except TypeError:
-                    ok = False
-                if not ok or isinstance(nbytes, bool):
-                    raise ValueError(f"transfer({name!r}).nbytes: expected a number >= 0, got {nbytes!r}")
+                _check_nbytes(nbytes, name)
             if path.chans:
                 group[1] += 1
                 if traced:

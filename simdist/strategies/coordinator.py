@@ -682,7 +682,8 @@ class ClusterCoordinator:
                     lst.append((v, b))
                     if b:
                         moves.append((e[1], wcpu, b, e[2]) if kind == _graph._READ else (wcpu, e[1], b, e[3]))
-        plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list, read_moves, write_moves)
+        plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list, self._sim.prepare(read_moves),
+                                           self._sim.prepare(write_moves))
         return plan
 
     # --- faults ---------------------------------------------------------------------------------------

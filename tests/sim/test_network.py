@@ -201,3 +201,19 @@ def test_compute_then_transfers_is_compute_then_transfers():
     gated.run()
     assert gated.metrics()["links"] == Simulator(star(3)).metrics()["links"], \
         f"links={gated.metrics()['links']}, but a closed gate should send nothing"
+
+
+def test_prepared_transfers_are_the_same_transfers():
+    """`transfers(sim.prepare(moves))` starts the same transfers as `transfers(moves)`, again each
+    time; `prepare` checks sizes once, with transfer's message."""
+    moves = [(cpu(0), cpu(1), 3 * 2**20, "a"), (cpu(0), cpu(2), 2**20, "b"), (cpu(3), cpu(3), 2**20, "same")]
+    ref = Simulator(star(4))
+    sim = Simulator(star(4))
+    prepared = sim.prepare(moves)
+    for _ in range(2):
+        ref.drive(ref.transfers(moves))
+        sim.drive(sim.transfers(prepared))
+    assert sim.now == ref.now, f"prepared transfers ended at {sim.now}, but plain ones at {ref.now}"
+    assert sim.metrics() == ref.metrics(), "metrics differ between prepared and plain transfers"
+    with pytest.raises(ValueError, match=r"transfer\('x'\)\.nbytes: expected a number >= 0, got nan"):
+        sim.prepare([(cpu(0), cpu(1), float("nan"), "x")])
