@@ -97,8 +97,23 @@ def _mixed() -> tuple[Any, dict[str, Any]]:
     return step, {"v": v, "u": u}
 
 
+def _numbers() -> tuple[Any, dict[str, Any]]:
+    """Python numbers as assign operands and as results (tf.function makes tensors of them)."""
+    v = tf.Variable(0.0, name="v")
+    n = tf.Variable(3, name="n")
+    u = tf.Variable(tf.ones([2]), name="u")
+
+    @tf.function
+    def step():
+        v.assign_add(1.5)
+        n.assign(7)
+        u.assign_sub(u * 0.5)
+        return 1, 2.5, {"none": None, "sum": tf.reduce_sum(u)}
+    return step, {"v": v, "n": n, "u": u}
+
+
 @pytest.mark.clause("coord.schedule-async")
-@pytest.mark.parametrize("build", [_dense, _mixed], ids=["dense", "mixed"])
+@pytest.mark.parametrize("build", [_dense, _mixed, _numbers], ids=["dense", "mixed", "numbers"])
 def test_replay_matches_eager_bit_for_bit(build: Callable[[], Any]) -> None:
     eager = _run(build, traced=False)
     replayed = _run(build, traced=True)

@@ -9,15 +9,16 @@ on the same inputs, the same variable reads and writes in the same order, the sa
 so values, traffic and simulated time are bit-identical to running the Python again.
 
 Only a small set of ops is recorded (binary arithmetic, matmul, reduce_sum, ones/zeros, reads
-and assign/assign_add/assign_sub of plain variables). A call is *not* recordable, and the
-function keeps running eagerly every time, when it:
+and assign/assign_add/assign_sub of plain variables with tensors or Python numbers); a function
+may return tensors, Python numbers (made tensors, as tf.function does) and None, in lists,
+tuples and dicts. A call is *not* recordable, and the function keeps running eagerly every time,
+when it:
 - creates a tensor by any other op (random ops, tf.constant, slicing, ...: counted at
   `Tensor.__init__`);
 - reads a recorded tensor's value outside a recorded op (`numpy()`, `bool()`, `float()`,
   printing, tf.debugging assertions, any other op reading it);
 - enters a context (a device scope, `strategy.run`, a strategy scope);
-- touches a variable that is not a plain ResourceVariable, or returns something other than
-  tensors, None and lists, tuples or dicts of them.
+- touches a variable that is not a plain ResourceVariable, or returns anything else.
 `explain(fn)` says which, for a tf.function that was not recorded.
 
 Graph optimisations, as TF's grappler does them, none of which changes a value: ops whose
@@ -36,6 +37,7 @@ import numpy as np
 from simdist.runtime import context, ops, tensor as _tm, variables
 from simdist.runtime.cost import tally
 from simdist.runtime.tensor import Tensor, _Traced
+from simdist.tf import _function
 
 __all__ = ["Graph", "Recorder", "enabled", "explain", "record"]
 
@@ -168,8 +170,16 @@ class Recorder:
         if type(var) is not variables.ResourceVariable:
             self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
                             "are recorded)")
+        elif type(value) is float or type(value) is int or type(value) is bool:
+            # A Python number, as in v.assign_add(1.0): the tensor _coerce made of it is a constant.
+            self.expected += 1
+            const = np.array(arr, copy=True)
+            const.flags.writeable = False
+            i = self._add(_Node(_CONST, value=const, dtype=var.dtype, key="scalar"))
+            self._add(_Node(_WRITE, ins=(i,), var=var, write_kind=kind))
         elif not isinstance(value, Tensor):
-            self.invalidate(f"{kind} of {type(value).__name__} to {var.name} (only tensor values are recorded)")
+            self.invalidate(f"{kind} of {type(value).__name__} to {var.name} (only tensors and Python numbers "
+                            "are recorded)")
         else:
             i = self.ref(value)
             if self.nodes[i].value is not arr and type(value) is _Traced:
@@ -343,7 +353,10 @@ class Graph:
         lines.append(f"tally.flops += {k(self.flops)}")
         lines.append("if dev is None:")
         lines.append("    dev = current_device()")
-        lines.append(f"return {self._emit(self.template, k, val)}")
+        out = self._emit(self.template, k, val)
+        if _has_numbers(self.template):    # tf.function makes tensors of the Python numbers it returns
+            out = f"{k(_function._outputs_to_tensors)}({out})"
+        lines.append(f"return {out}")
         names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
         src = f"def make({names}):\n    def run(dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
         ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor}
@@ -365,6 +378,16 @@ class Graph:
         if kind is list:
             return "[" + ", ".join(items) + "]"
         return "(" + "".join(f"{x}, " for x in items) + ")"
+
+
+def _has_numbers(template: Any) -> bool:
+    kind = template[0]
+    if kind == "py":
+        return type(template[1]) in (bool, int, float)
+    if kind in ("t", "obj"):
+        return False
+    items = [v for _, v in template[1]] if kind is dict else template[1]
+    return any(_has_numbers(v) for v in items)
 
 
 def _remap(template: Any, alias: list[int]) -> Any:

@@ -26,11 +26,11 @@ class Function:
         traced function: the Python body on the first call, its recorded graph after (see
         simdist.runtime.graph); otherwise eagerly."""
         if self._graph is None and not args and not kwargs and _graph_mod().enabled:
-            graph, result = _graph_mod().record(self)
+            graph, result = _graph_mod().record(self.python_function)
             self._graph = graph
             if type(graph) is _graph_mod().Graph:
                 self._replay = graph.run
-            return result
+            return _outputs_to_tensors(result)
         if self._replay is not None and not args and not kwargs:
             return self._replay()
         return self(*args, **kwargs)
