@@ -218,6 +218,15 @@ def test_what_the_recorder_cannot_see_stays_eager(case: str, make_step: Any, rea
         f"explain={explain!r}, but should say it runs eagerly because it {reason!r} [{case}]"
 
 
+def _one_worker(build: Callable[[], tuple[Any, dict[str, Any]]]) -> tuple[Any, Any]:
+    """A fresh 1-worker, 1-ps cluster with build()'s function and variables: (function, coordinator)."""
+    simdist.reset()
+    strategy = pss(workers=1, ps=1)
+    with strategy.scope():
+        fn, _ = build()
+    return fn, coordinator(strategy)
+
+
 def _in_device(f: Callable[[], Any]) -> Any:
     with tf.device("/job:worker/replica:0/task:0/device:CPU:0"):
         return f()
@@ -234,11 +243,7 @@ def test_an_assertion_in_the_body_still_fails_on_the_closure_that_breaks_it() ->
             v.assign_add(tf.ones([]))
             tf.debugging.assert_less(v.read_value(), tf.ones([]) * 5.5)
         return step, {"v": v}
-    simdist.reset()
-    strategy = pss(workers=1, ps=1)
-    with strategy.scope():
-        fn, _ = build()
-    coord = coordinator(strategy)
+    fn, coord = _one_worker(build)
     for _ in range(N):
         coord.schedule(fn)
     with pytest.raises(tf.errors.InvalidArgumentError):
@@ -275,11 +280,7 @@ def test_replayed_results_are_private_copies_of_folded_constants() -> None:
             v.assign_add(tf.ones([]))
             return tf.ones([2]) * 3.0
         return step, {"v": v}
-    simdist.reset()
-    strategy = pss(workers=1, ps=1)
-    with strategy.scope():
-        fn, _ = build()
-    coord = coordinator(strategy)
+    fn, coord = _one_worker(build)
     first = [coord.schedule(fn) for _ in range(3)]
     coord.join()
     a = first[1].fetch()

@@ -67,13 +67,14 @@ class Prepared(list):
     """Transfers routed and checked by `Simulator.prepare`: (path, nbytes, name) each."""
 
 
-def _check_nbytes(nbytes: Any, name: str | None) -> None:
+def _check_amount(value: Any, call: str, name: str | None, field: str) -> None:
+    """A transfer's bytes or a kernel's FLOPs: a number >= 0 (not NaN, not a bool)."""
     try:
-        ok = nbytes >= 0.0  # False for NaN
+        ok = value >= 0.0  # False for NaN
     except TypeError:
         ok = False
-    if not ok or isinstance(nbytes, bool):
-        raise ValueError(f"transfer({name!r}).nbytes: expected a number >= 0, got {nbytes!r}")
+    if not ok or isinstance(value, bool):
+        raise ValueError(f"{call}({name!r}).{field}: expected a number >= 0, got {value!r}")
 
 
 class Simulator:
@@ -150,12 +151,7 @@ class Simulator:
         """A kernel of ``flops`` FLOPs on ``device``; the event fires when it ends (FIFO per device).
         ``overhead=False`` omits the device's launch overhead (e.g. work fused into another kernel)."""
         d = self.cluster.device(device)
-        try:
-            ok = flops >= 0.0  # False for NaN
-        except TypeError:
-            ok = False
-        if not ok or isinstance(flops, bool):
-            raise ValueError(f"compute({name!r}).flops: expected a number >= 0, got {flops!r}")
+        _check_amount(flops, "compute", name, "flops")
         return self._at(self._kernel(d, flops, overhead, name, replica, category))
 
     def compute_then_transfers(self, device: str | Device, flops: float, name: str,
@@ -166,12 +162,7 @@ class Simulator:
         same kernel, transfers and event order as yielding the two in turn, with one wake-up
         less (the coordinator's write-back after a closure's compute)."""
         d = self.cluster.device(device)
-        try:
-            ok = flops >= 0.0  # False for NaN
-        except TypeError:
-            ok = False
-        if not ok or isinstance(flops, bool):
-            raise ValueError(f"compute({name!r}).flops: expected a number >= 0, got {flops!r}")
+        _check_amount(flops, "compute", name, "flops")
         end = self._kernel(d, flops, True, name, None, "compute")
         ev = Event(self.env)
         self._wake_at(end, self._then_transfers, (ev, moves, gate))
@@ -230,7 +221,7 @@ class Simulator:
         """Send ``nbytes`` from ``src`` to ``dst``; the event fires when the last byte arrives.
         Same device (or two CPUs of one host): zero time."""
         path = self.cluster.path(src, dst)
-        _check_nbytes(nbytes, name)
+        _check_amount(nbytes, "transfer", name, "nbytes")
         if not path.chans:
             return self._at(self.env._now)
         ev = Event(self.env)
@@ -246,7 +237,7 @@ class Simulator:
         start again and again (the coordinator's per-closure traffic of a recorded function)."""
         out = Prepared()
         for src, dst, nbytes, name in moves:
-            _check_nbytes(nbytes, name)
+            _check_amount(nbytes, "transfer", name, "nbytes")
             out.append((self.cluster.path(src, dst), float(nbytes), name))
         return out
 
@@ -280,7 +271,7 @@ class Simulator:
                     paths[(src, dst)] = path
             t = type(nbytes)
             if not ((t is int or t is float) and nbytes >= 0.0):
-                _check_nbytes(nbytes, name)
+                _check_amount(nbytes, "transfer", name, "nbytes")
             if path.chans:
                 group[1] += 1
                 if traced:
