@@ -297,3 +297,61 @@ def test_switch_off_by_environment() -> None:
                          env={**__import__("os").environ, "SIMDIST_TRACE_FUNCTIONS": "0"})
     assert out.stdout.strip() == "False", f"graph.enabled={out.stdout.strip()!r}, but should be False " \
                                           f"[SIMDIST_TRACE_FUNCTIONS=0]; stderr: {out.stderr[-500:]}"
+
+
+@pytest.mark.clause("coord.schedule-async")
+def test_a_method_records_once_per_instance() -> None:
+    """`@tf.function` on a method: each instance's bound function records once, as TF traces once
+    per instance, and two instances keep their own graphs."""
+    simdist.reset()
+    strategy = pss(workers=2, ps=1)
+
+    class Model:
+        def __init__(self, inc: float) -> None:
+            with strategy.scope():
+                self.v = tf.Variable(0.0)
+            self.inc = inc
+            self.calls = 0
+
+        @tf.function
+        def step(self):
+            self.calls += 1
+            self.v.assign_add(tf.ones([]) * self.inc)
+    a, b = Model(1.0), Model(2.0)
+    coord = coordinator(strategy)
+    for _ in range(N):
+        coord.schedule(a.step)
+        coord.schedule(b.step)
+    coord.join()
+    assert (a.calls, b.calls) == (1, 1), f"bodies ran {(a.calls, b.calls)} times, but should run once per instance"
+    assert (float(a.v.numpy()), float(b.v.numpy())) == (N * 1.0, N * 2.0), \
+        f"v={(float(a.v.numpy()), float(b.v.numpy()))}, but should be {(N * 1.0, N * 2.0)}"
+
+
+class _Stepper:
+    """A module-level class (pickle finds it) with a tf.function method."""
+
+    def __init__(self) -> None:
+        self.v = tf.Variable(0.0)
+
+    @tf.function
+    def step(self):
+        self.v.assign_add(tf.ones([]))
+
+
+def test_a_pickled_instance_records_afresh() -> None:
+    """A recorded graph is generated code of this process: pickling an instance whose method was
+    scheduled leaves the graph out, and the copy's method records on its first scheduled call."""
+    import pickle
+    simdist.reset()
+    strategy = pss(workers=1, ps=1)
+    with strategy.scope():
+        obj = _Stepper()
+    coord = coordinator(strategy)
+    coord.schedule(obj.step)
+    coord.join()
+    assert graph.explain(obj.step).startswith("replays"), f"explain={graph.explain(obj.step)!r}"
+    copy = pickle.loads(pickle.dumps(obj))
+    assert graph.explain(copy.step).startswith("not recorded"), \
+        f"explain={graph.explain(copy.step)!r}, but a copy should record afresh"
+    assert float(copy.v.numpy()) == 1.0, f"copy.v={copy.v.numpy()}, but should be 1.0"

@@ -1,5 +1,6 @@
 """`tf.function`: a decorator whose functions run as plain Python (eagerly), but are
-recognisable as TF functions (the coordinator only schedules those)."""
+recognisable as TF functions (the coordinator only schedules those, and replays what it can:
+see `Function._scheduled`)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,23 @@ class Function:
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         if obj is None:
             return self
-        return Function(self.python_function.__get__(obj, objtype), self.input_signature, **self._options)
+        # One bound Function per instance, kept in the instance (so it records once, as TF traces
+        # once per instance, and lives as long as the instance); objects without a __dict__ get
+        # a fresh one each time.
+        d = getattr(obj, "__dict__", None)
+        key = f"_simdist_tf_function_{id(self)}"
+        f = d.get(key) if d is not None else None
+        if f is None:
+            f = Function(self.python_function.__get__(obj, objtype), self.input_signature, **self._options)
+            if d is not None:
+                d[key] = f
+        return f
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A recorded graph (generated code) stays in this process: a copy records afresh.
+        state = dict(self.__dict__)
+        state["_graph"] = state["_replay"] = None
+        return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> "Function":
         return self
