@@ -11,6 +11,8 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import simdist
 from simdist import tf
@@ -380,3 +382,60 @@ def test_a_pickled_instance_records_afresh() -> None:
     assert graph.explain(copy.step).startswith("not recorded"), \
         f"explain={graph.explain(copy.step)!r}, but a copy should record afresh"
     assert float(copy.v.numpy()) == 1.0, f"copy.v={copy.v.numpy()}, but should be 1.0"
+
+
+# --- random programs: replay against eager ---------------------------------------------------------
+# A program is straight-line Python over three variables (a, b: 3x3; d: a scalar) and a temporary: what a
+# recorded call sees is its ops, so any such program must replay bit for bit as it runs eagerly.
+_SCALARS = st.sampled_from([0.5, -1.25, 2.0, 3, 0.0])
+_INSTR = st.one_of(
+    st.tuples(st.just("bin"), st.sampled_from(["+", "-", "*", "r-", "r*"]), st.sampled_from("abt"), _SCALARS),
+    st.tuples(st.just("binvv"), st.sampled_from(["+", "-", "*"]), st.sampled_from("abt"), st.sampled_from("abt")),
+    st.tuples(st.just("matmul"), st.sampled_from("abt"), st.sampled_from("abt"), st.booleans()),
+    st.tuples(st.just("sum"), st.sampled_from("abt"), st.sampled_from([None, 0, 1]), st.booleans()),
+    st.tuples(st.just("write"), st.sampled_from(["assign", "assign_add", "assign_sub"]), st.sampled_from("ab"),
+              st.just("t")),
+    st.tuples(st.just("number"), st.sampled_from(["assign", "assign_add", "assign_sub"]), st.just("d"), _SCALARS),
+)
+
+
+def _program(instrs: list[tuple]) -> Callable[[], tuple[Any, dict[str, Any]]]:
+    def build() -> tuple[Any, dict[str, Any]]:
+        a = tf.Variable(tf.ones([3, 3]) * 0.5, name="a")
+        b = tf.Variable(tf.ones([3, 3]) * -0.25, name="b")
+        d = tf.Variable(0.0, name="d")
+        one = tf.ones([3, 3])
+
+        @tf.function
+        def step():
+            env = {"a": a, "b": b, "d": d, "t": one}
+            outs = []
+            for op, x, y, z in instrs:
+                if op == "bin":
+                    t = {"+": lambda p: p + z, "-": lambda p: p - z, "*": lambda p: p * z,
+                         "r-": lambda p: z - p, "r*": lambda p: z * p}[x](env[y])
+                elif op == "binvv":
+                    t = {"+": lambda p, q: p + q, "-": lambda p, q: p - q, "*": lambda p, q: p * q}[x](env[y], env[z])
+                elif op == "matmul":
+                    t = tf.matmul(env[x], env[y], transpose_b=z)
+                elif op == "sum":
+                    s = tf.reduce_sum(env[x], axis=y, keepdims=z)
+                    outs.append(s)
+                    continue
+                else:   # write: the temporary into a or b, or a Python number into d
+                    getattr(env[y], x)(env["t"] if op == "write" else z)
+                    continue
+                env["t"] = t
+            return outs
+        return step, {"a": a, "b": b, "d": d}
+    return build
+
+
+@settings(max_examples=60, deadline=None)
+@given(instrs=st.lists(_INSTR, min_size=1, max_size=10))
+def test_random_programs_replay_as_they_run_eagerly(instrs: list[tuple]) -> None:
+    eager = _run(_program(instrs), traced=False, n=6)
+    replayed = _run(_program(instrs), traced=True, n=6)
+    assert replayed["explain"].startswith("replays"), \
+        f"explain={replayed['explain']!r}, but every op of the program is recorded [program {instrs}]"
+    _assert_same(eager, replayed, f"program {instrs}")

@@ -122,7 +122,6 @@ class Recorder:
 
     # --- hooks called by the recorded ops -----------------------------------------------------
     def binop(self, t: Tensor, a: Tensor, other: Any, o: np.ndarray, fn: Any, reflected: bool) -> Tensor:
-        ia = self.ref(a)
         if isinstance(other, Tensor):
             ib = self.ref(other)
         elif type(other) is float or type(other) is int:
@@ -134,6 +133,7 @@ class Recorder:
             self.invalidate(f"an operand of type {type(other).__name__} (only tensors, variables and "
                             "Python numbers are recorded)")
             return t
+        ia = self.ref(a)    # (after the operand: a variable's read must be the last node above)
         dt = t.dtype
         node = _Node(_PURE, _bin_impl(fn, reflected, dt), (ia, ib), dt, key=("bin", fn, reflected, dt.name))
         if t._v.ndim and _same_dtype(fn, dt):
