@@ -396,6 +396,7 @@ _INSTR = st.one_of(
     st.tuples(st.just("write"), st.sampled_from(["assign", "assign_add", "assign_sub"]), st.sampled_from("ab"),
               st.just("t")),
     st.tuples(st.just("number"), st.sampled_from(["assign", "assign_add", "assign_sub"]), st.just("d"), _SCALARS),
+    st.tuples(st.just("const"), st.sampled_from(["ones", "zeros"]), st.just(None), _SCALARS),
 )
 
 
@@ -416,6 +417,8 @@ def _program(instrs: list[tuple]) -> Callable[[], tuple[Any, dict[str, Any]]]:
                          "r-": lambda p: z - p, "r*": lambda p: z * p}[x](env[y])
                 elif op == "binvv":
                     t = {"+": lambda p, q: p + q, "-": lambda p, q: p - q, "*": lambda p, q: p * q}[x](env[y], env[z])
+                elif op == "const":      # folded when recorded
+                    t = getattr(tf, x)([3, 3]) + z
                 elif op == "matmul":
                     t = tf.matmul(env[x], env[y], transpose_b=z)
                 elif op == "sum":
