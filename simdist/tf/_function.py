@@ -43,6 +43,8 @@ class Function:
         # once per instance, and lives as long as the instance); objects without a __dict__ get
         # a fresh one each time.
         d = getattr(obj, "__dict__", None)
+        if type(d) is not dict:
+            d = None
         key = f"_simdist_tf_function_{id(self)}"
         f = d.get(key) if d is not None else None
         if f is None:
