@@ -37,7 +37,6 @@ import numpy as np
 from simdist.runtime import context, ops, tensor as _tm, variables
 from simdist.runtime.cost import tally
 from simdist.runtime.tensor import Tensor, _Traced
-from simdist.tf import _function
 
 __all__ = ["Graph", "Recorder", "enabled", "explain", "record"]
 
@@ -202,7 +201,7 @@ class Recorder:
         raise _NotRecordable(f"it returns a {type(out).__name__} (only tensors, None, and lists, tuples "
                              "and dicts of them are recorded)")
 
-    def finish(self, result: Any, flops: float) -> "Graph | Untraceable":
+    def finish(self, result: Any, flops: float, outputs: Callable[[Any], Any]) -> "Graph | Untraceable":
         """The graph of the recorded call, or why there is none."""
         self.live = False
         if self.reason is None and self.created != self.expected:
@@ -214,7 +213,7 @@ class Recorder:
             template = self._template(result)
         except _NotRecordable as e:
             return Untraceable(str(e))
-        return Graph(self.nodes, template, flops)
+        return Graph(self.nodes, template, flops, outputs)
 
 
 class _NotRecordable(Exception):
@@ -269,10 +268,11 @@ def _reduce_sum_impl(axes: Any, keepdims: bool, dt: Any) -> Callable[[np.ndarray
 class Graph:
     """A recorded call, optimised (folded, deduplicated, pruned) and ready to replay."""
 
-    __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source")
+    __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs")
 
-    def __init__(self, nodes: list[_Node], template: Any, flops: float) -> None:
+    def __init__(self, nodes: list[_Node], template: Any, flops: float, outputs: Callable[[Any], Any]) -> None:
         self.flops = flops
+        self.outputs = outputs       # what the caller makes of the function's results (see record)
         alias = list(range(len(nodes)))     # node -> the node whose value it is (CSE)
         const = [n.kind == _CONST for n in nodes]
         seen: dict[Any, int] = {}
@@ -355,7 +355,7 @@ class Graph:
         lines.append("    dev = current_device()")
         out = self._emit(self.template, k, val)
         if _has_numbers(self.template):    # tf.function makes tensors of the Python numbers it returns
-            out = f"{k(_function._outputs_to_tensors)}({out})"
+            out = f"{k(self.outputs)}({out})"
         lines.append(f"return {out}")
         names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
         src = f"def make({names}):\n    def run(dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
@@ -422,9 +422,10 @@ def _bind_dtypes(template: Any, nodes: list[_Node]) -> Any:
     return (kind, [_bind_dtypes(v, nodes) for v in template[1]])
 
 
-def record(call: Callable[[], Any]) -> tuple["Graph | Untraceable", Any]:
-    """Run `call()` eagerly while recording its ops: (its graph or why not, its result). An
-    exception from the call propagates (nothing is recorded)."""
+def record(call: Callable[[], Any], outputs: Callable[[Any], Any]) -> tuple["Graph | Untraceable", Any]:
+    """Run `call()` eagerly while recording its ops: (its graph or why not, its raw result). An
+    exception from the call propagates (nothing is recorded). `outputs` is what the caller makes
+    of a result with Python numbers in it (tf.function makes them tensors); replays apply it."""
     if _tm._REC is not None:       # a scheduled function calling another: the outer one records
         return Untraceable("it ran inside another recorded call"), call()
     rec = Recorder()
@@ -437,7 +438,7 @@ def record(call: Callable[[], Any]) -> tuple["Graph | Untraceable", Any]:
         _tm._REC = None
         context._watch = None
         rec.live = False
-    return rec.finish(result, tally.flops - t0), result
+    return rec.finish(result, tally.flops - t0, outputs), result
 
 
 def explain(fn: Any) -> str:

@@ -27,7 +27,7 @@ class Function:
         traced function: the Python body on the first call, its recorded graph after (see
         simdist.runtime.graph); otherwise eagerly."""
         if self._graph is None and not args and not kwargs and _graph_mod().enabled:
-            graph, result = _graph_mod().record(self.python_function)
+            graph, result = _graph_mod().record(self.python_function, _outputs_to_tensors)
             self._graph = graph
             if type(graph) is _graph_mod().Graph:
                 self._replay = graph.run
