@@ -39,10 +39,20 @@ def _run(build: Callable[[], tuple[Any, dict[str, Any]]], traced: bool, faults: 
         coord.join()
         return {"vars": {k: v.numpy().copy() for k, v in variables.items()},
                 "results": [_numpy(r.fetch()) for r in results],
+                "devices": [_devices(r._value) for r in results],
                 "metrics": coord.metrics(), "now": simdist.now(),
                 "explain": graph.explain(fn)}
     finally:
         graph.enabled = old
+
+
+def _devices(x: Any) -> Any:
+    """Where each result tensor was made (the worker for ops, the ps for a variable's read)."""
+    if isinstance(x, dict):
+        return {k: _devices(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_devices(v) for v in x]
+    return getattr(x, "device", None)
 
 
 def _numpy(x: Any) -> Any:
@@ -60,6 +70,8 @@ def _assert_same(eager: dict[str, Any], replayed: dict[str, Any], what: str) -> 
             f"{k}={got.ravel()[:4]}..., but should be {v.ravel()[:4]}... (eager) [{what}]"
     assert repr(replayed["results"]) == repr(eager["results"]), \
         f"results={replayed['results']!r}, but should be {eager['results']!r} (eager) [{what}]"
+    assert replayed["devices"] == eager["devices"], \
+        f"result devices={replayed['devices']}, but should be {eager['devices']} (eager) [{what}]"
     assert replayed["metrics"] == eager["metrics"], \
         f"metrics={replayed['metrics']}, but should be {eager['metrics']} (eager) [{what}]"
     assert replayed["now"] == eager["now"], f"now={replayed['now']!r}, but should be {eager['now']!r} [{what}]"
@@ -95,7 +107,7 @@ def _mixed() -> tuple[Any, dict[str, Any]]:
         _unused = tf.reduce_sum(after * after)
         u.assign(after - 2.0)
         u.assign_sub(c)
-        return {"after": after, "pair": (tf.reduce_sum(u), c)}
+        return {"after": after, "pair": (tf.reduce_sum(u), c), "read": v.read_value()}
     return step, {"v": v, "u": u}
 
 

@@ -369,7 +369,7 @@ class Graph:
         if kind == "t":
             i = template[1]
             arr = val(i) + (".copy()" if i in self.folded else "")
-            return f"Tensor({arr}, {k(template[2])}, dev)"
+            return f"Tensor({arr}, {k(template[2])}, {'dev' if template[3] is None else k(template[3])})"
         if kind in ("py", "obj"):
             return k(template[1])
         if kind is dict:
@@ -413,8 +413,9 @@ def _slots(template: Any) -> list[int]:
 
 def _bind_dtypes(template: Any, nodes: list[_Node]) -> Any:
     kind = template[0]
-    if kind == "t":
-        return ("t", template[1], nodes[template[1]].dtype)
+    if kind == "t":   # (a read is a tensor on its variable's device, as _as_tensor makes it; ops run here)
+        n = nodes[template[1]]
+        return ("t", template[1], n.dtype, n.var._device if n.kind == _READ else None)
     if kind in ("py", "obj"):
         return template
     if kind is dict:
