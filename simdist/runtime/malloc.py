@@ -15,7 +15,6 @@ threshold) come from the heap, and up to 64 MiB of freed memory stays in the pro
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import platform
 
@@ -31,7 +30,7 @@ def _libc() -> ctypes.CDLL | None:
     if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
         return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc = ctypes.CDLL("libc.so.6")   # glibc's soname (find_library would spawn ldconfig)
     except OSError:
         return None
     return libc if hasattr(libc, "mallopt") else None
