@@ -365,6 +365,11 @@ def test_a_method_records_once_per_instance() -> None:
     assert (a.calls, b.calls) == (1, 1), f"bodies ran {(a.calls, b.calls)} times, but should run once per instance"
     assert (float(a.v.numpy()), float(b.v.numpy())) == (N * 1.0, N * 2.0), \
         f"v={(float(a.v.numpy()), float(b.v.numpy()))}, but should be {(N * 1.0, N * 2.0)}"
+    import copy
+    c = copy.copy(a)          # a shallow copy shares a's __dict__ entries: its method must still be its own
+    c.inc = 5.0
+    c.calls = 0
+    assert c.step.python_function.__self__ is c, "a copy's tf.function method is bound to the original"
 
 
 class _Stepper:

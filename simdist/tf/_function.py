@@ -47,7 +47,7 @@ class Function:
             d = None
         key = f"_simdist_tf_function_{id(self)}"
         f = d.get(key) if d is not None else None
-        if f is None:
+        if f is None or getattr(f.python_function, "__self__", None) is not obj:   # (not one copied from another)
             f = Function(self.python_function.__get__(obj, objtype), self.input_signature, **self._options)
             if d is not None:
                 d[key] = f
