@@ -149,8 +149,7 @@ class Recorder:
 
     def reduce_sum(self, t: Tensor, x: Tensor, axes: Any, keepdims: bool) -> Tensor:
         dt = t.dtype
-        node = _Node(_PURE, _reduce_sum_impl(axes, keepdims, dt), (self.ref(x),), dt,
-                     key=("reduce_sum", axes, keepdims, dt.name))
+        node = _Node(_PURE, None, (self.ref(x),), dt, key=("reduce_sum", axes, keepdims, dt.name))
         node.inline = ("{4}({5}({0}, axis={1}, dtype={2}, keepdims={3}), dtype={6})", axes,
                        dt._np if dt is not _tm.dtypes.bool_ else None, keepdims, np.asarray, np.add.reduce, dt._np)
         return self._traced(t, node)
@@ -203,7 +202,6 @@ class Recorder:
 
     def finish(self, result: Any, flops: float, outputs: Callable[[Any], Any]) -> "Graph | Untraceable":
         """The graph of the recorded call, or why there is none."""
-        self.live = False
         if self.reason is None and self.created != self.expected:
             self.reason = (f"it creates {self.created - self.expected} tensor(s) with ops that are not recorded "
                            "(recorded: arithmetic, matmul, reduce_sum, ones, zeros, variable reads and assigns)")
@@ -255,20 +253,10 @@ def _matmul_impl(transpose_a: bool, transpose_b: bool) -> Callable[[np.ndarray, 
     return run
 
 
-def _reduce_sum_impl(axes: Any, keepdims: bool, dt: Any) -> Callable[[np.ndarray], np.ndarray]:
-    dtnp = dt._np
-    red_dt = dtnp if dt is not _tm.dtypes.bool_ else None
-    reduce = np.add.reduce
-
-    def run(v: np.ndarray) -> np.ndarray:
-        return np.asarray(reduce(v, axis=axes, dtype=red_dt, keepdims=keepdims), dtype=dtnp)
-    return run
-
-
 class Graph:
     """A recorded call, optimised (folded, deduplicated, pruned) and ready to replay."""
 
-    __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs")
+    __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes")
 
     def __init__(self, nodes: list[_Node], template: Any, flops: float, outputs: Callable[[Any], Any]) -> None:
         self.flops = flops
@@ -321,6 +309,9 @@ class Graph:
             else:
                 steps.append((_WRITE, n.ins[0], n.var, n.write_kind))
         self.steps = steps
+        # The variables it reads and writes, each once, in order of first read / first write.
+        self.reads = list({id(st[2]): st[2] for st in steps if st[0] == _READ}.values())
+        self.writes = list({id(st[2]): st[2] for st in steps if st[0] == _WRITE}.values())
         self.template = _bind_dtypes(template, nodes)
         self.run = self._compile(nodes)
 
@@ -380,47 +371,47 @@ class Graph:
         return "(" + "".join(f"{x}, " for x in items) + ")"
 
 
-def _has_numbers(template: Any) -> bool:
+def _leaves(template: Any) -> Any:
+    """The leaves of a result template: ("t", node, ...), ("py", value), ("obj", tensor)."""
     kind = template[0]
-    if kind == "py":
-        return type(template[1]) in (bool, int, float)
-    if kind in ("t", "obj"):
-        return False
-    items = [v for _, v in template[1]] if kind is dict else template[1]
-    return any(_has_numbers(v) for v in items)
+    if kind in ("t", "py", "obj"):
+        yield template
+    else:
+        for v in ([v for _, v in template[1]] if kind is dict else template[1]):
+            yield from _leaves(v)
+
+
+def _map_leaves(template: Any, f: Callable[[Any], Any]) -> Any:
+    """The template with each leaf replaced by f(leaf)."""
+    kind = template[0]
+    if kind in ("t", "py", "obj"):
+        return f(template)
+    if kind is dict:
+        return (dict, [(k, _map_leaves(v, f)) for k, v in template[1]])
+    return (kind, [_map_leaves(v, f) for v in template[1]])
+
+
+def _has_numbers(template: Any) -> bool:
+    return any(leaf[0] == "py" and type(leaf[1]) in (bool, int, float) for leaf in _leaves(template))
 
 
 def _remap(template: Any, alias: list[int]) -> Any:
-    kind = template[0]
-    if kind == "t":
-        return ("t", alias[template[1]])
-    if kind in ("py", "obj"):
-        return template
-    if kind is dict:
-        return (dict, [(k, _remap(v, alias)) for k, v in template[1]])
-    return (kind, [_remap(v, alias) for v in template[1]])
+    return _map_leaves(template, lambda leaf: ("t", alias[leaf[1]]) if leaf[0] == "t" else leaf)
 
 
 def _slots(template: Any) -> list[int]:
-    kind = template[0]
-    if kind == "t":
-        return [template[1]]
-    if kind in ("py", "obj"):
-        return []
-    items = [v for _, v in template[1]] if kind is dict else template[1]
-    return [i for v in items for i in _slots(v)]
+    return [leaf[1] for leaf in _leaves(template) if leaf[0] == "t"]
 
 
 def _bind_dtypes(template: Any, nodes: list[_Node]) -> Any:
-    kind = template[0]
-    if kind == "t":   # (a read is a tensor on its variable's device, as _as_tensor makes it; ops run here)
-        n = nodes[template[1]]
-        return ("t", template[1], n.dtype, n.var._device if n.kind == _READ else None)
-    if kind in ("py", "obj"):
-        return template
-    if kind is dict:
-        return (dict, [(k, _bind_dtypes(v, nodes)) for k, v in template[1]])
-    return (kind, [_bind_dtypes(v, nodes) for v in template[1]])
+    """Each "t" leaf with its dtype and fixed device: a read is a tensor on its variable's device,
+    as _as_tensor makes it (None: ops, made on the device the replay runs on)."""
+    def bind(leaf: Any) -> Any:
+        if leaf[0] != "t":
+            return leaf
+        n = nodes[leaf[1]]
+        return ("t", leaf[1], n.dtype, n.var._device if n.kind == _READ else None)
+    return _map_leaves(template, bind)
 
 
 def record(call: Callable[[], Any], outputs: Callable[[Any], Any]) -> tuple["Graph | Untraceable", Any]:

@@ -635,55 +635,38 @@ class ClusterCoordinator:
             context.pop(frame)
             variables.observers.remove(traffic)
             ext._current_worker = None
-        flops = max(0.0, tally.flops - t_before - timing.run_flops_accum[0])
-        ann = getattr(fn, "__simdist_flops__", None)
-        if ann is None:
-            ann = getattr(fn.python_function, "__simdist_flops__", None)
-        if ann is not None:
-            flops = float(ann)
-        # (variable, bytes) of its ps traffic, and the transfers: (src, dst, bytes, name)
+        flops = _annotated_flops(fn, max(0.0, tally.flops - t_before - timing.run_flops_accum[0]))
+        return (result, error, txn, flops) + self._ps_traffic(traffic.reads.values(), txn.written(), wcpu)
+
+    def _ps_traffic(self, reads: Any, writes: Any, wcpu: str) -> tuple:
+        """A closure's ps traffic from worker CPU wcpu: (variable, bytes) of its reads (given as
+        (variable, bytes) pairs) and of its writes (variables, written whole), and their
+        transfers (src, dst, bytes, name)."""
         read_list, write_list, read_moves, write_moves = [], [], [], []
         pv = self._ps_vars
-        for v, b in traffic.reads.values():
+        for v, b in reads:
             e = pv.get(id(v)) or self._ps_var(v)
             if e[1] is not None:
                 read_list.append((v, b))
                 if b:
                     read_moves.append((e[1], wcpu, b, e[2]))
-        for v in txn.written():
+        for v in writes:
             e = pv.get(id(v)) or self._ps_var(v)
             if e[1] is not None:
                 b = int(v.nbytes)
                 write_list.append((v, b))
                 if b:
                     write_moves.append((wcpu, e[1], b, e[3]))
-        return result, error, txn, flops, read_list, write_list, read_moves, write_moves
+        return read_list, write_list, read_moves, write_moves
 
     def _replay_plan(self, fn: Any, w: int, wcpu: str) -> tuple:
         """What `_run_function` would observe of a recorded function on worker w, fixed by its
         graph: its FLOPs, and each variable it reads or writes, in order of first use, whole."""
-        from simdist.runtime import graph as _graph
         g = fn._graph
-        ann = getattr(fn, "__simdist_flops__", None)
-        if ann is None:
-            ann = getattr(fn.python_function, "__simdist_flops__", None)
-        flops = float(ann) if ann is not None else max(0.0, g.flops)
-        read_list, write_list, read_moves, write_moves = [], [], [], []
-        for kind, lst, moves in ((_graph._READ, read_list, read_moves), (_graph._WRITE, write_list, write_moves)):
-            seen: dict[int, bool] = {}
-            for st in g.steps:
-                v = st[2] if st[0] == kind else None
-                if v is None or id(v) in seen:
-                    continue
-                seen[id(v)] = True
-                e = self._ps_vars.get(id(v)) or self._ps_var(v)
-                if e[1] is not None:
-                    b = int(v.nbytes)
-                    lst.append((v, b))
-                    if b:
-                        moves.append((e[1], wcpu, b, e[2]) if kind == _graph._READ else (wcpu, e[1], b, e[3]))
-        plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list, self._sim.prepare(read_moves),
-                                           self._sim.prepare(write_moves))
+        read_list, write_list, read_moves, write_moves = self._ps_traffic(
+            [(v, int(v.nbytes)) for v in g.reads], g.writes, wcpu)
+        plan = self._plans[(id(fn), w)] = (g, _annotated_flops(fn, max(0.0, g.flops)), read_list, write_list,
+                                           self._sim.prepare(read_moves), self._sim.prepare(write_moves))
         return plan
 
     # --- faults ---------------------------------------------------------------------------------------
@@ -821,6 +804,14 @@ def _leaves(x: Any) -> list[Any]:
     out: list[Any] = []
     _map(x, out.append)
     return out
+
+
+def _annotated_flops(fn: Any, counted: float) -> float:
+    """A function's FLOPs: its `simdist.sim.flops` annotation if it has one, else those counted."""
+    ann = getattr(fn, "__simdist_flops__", None)
+    if ann is None:
+        ann = getattr(fn.python_function, "__simdist_flops__", None)
+    return counted if ann is None else float(ann)
 
 
 def _select_worker(w: int, x: Any) -> Any:
