@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Create one virtual environment per TensorFlow release for the conformance matrix
+# (docs/conformance.md, "TensorFlow versions side by side"). Not run by CI.
+#
+#   bash scripts/make_tf_venvs.sh [VENV_ROOT] [VERSION ...]
+#   defaults: VENV_ROOT=/work/venvs, versions 2.15 2.17 2.19 2.21
+#
+# Each venv gets tensorflow-cpu==X.Y.* and the suite's own dependencies (pytest, hypothesis,
+# simpy, tqdm; numpy comes with TensorFlow, so TF 2.15 gets the numpy 1.x it needs). simdist
+# itself is NOT installed there: `simdist conformance-matrix --python PATH` runs the suite of
+# the checkout it is started from (it puts that checkout first on the interpreter's PYTHONPATH).
+set -euo pipefail
+ROOT=${1:-/work/venvs}
+shift || true
+VERSIONS=("$@")
+if [ ${#VERSIONS[@]} -eq 0 ]; then VERSIONS=(2.15 2.17 2.19 2.21); fi
+PY=${PYTHON:-python3}
+mkdir -p "$ROOT"
+for v in "${VERSIONS[@]}"; do
+  dir="$ROOT/tf${v/./}"
+  if [ ! -x "$dir/bin/python" ]; then
+    "$PY" -m venv "$dir"
+  fi
+  "$dir/bin/python" -m pip install -q --progress-bar off --upgrade pip
+  "$dir/bin/python" -m pip install -q --progress-bar off "tensorflow-cpu==$v.*" "pytest>=8" "hypothesis>=6.100" \
+      "simpy>=4.1" "tqdm>=4.66"
+  "$dir/bin/python" -c "import tensorflow as tf, numpy; print('$dir: TensorFlow', tf.__version__, 'numpy', numpy.__version__)"
+done

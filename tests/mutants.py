@@ -1,0 +1,378 @@
+"""The mutation catalogue: realistic semantic bugs planted one at a time in a copy of simdist.
+
+`python benchmarks/mutation_score.py` applies each mutant to a fresh copy of the `simdist`
+package, runs the conformance suite (`--backend simdist`) against it and reports the share of
+mutants the suite detects (docs/conformance.md, "How strong is the suite").
+
+Each mutant replaces an exact code snippet (`old`, whitespace included) by a wrong one (`new`)
+in one file. The snippet must occur exactly `count` times (default once): when a refactor
+moves or rewrites the code, `apply` raises `AnchorGone` naming the mutant and the file, and
+tests/test_mutation.py fails in the default test run, so the catalogue is kept in step with
+the code instead of silently testing nothing. Mutants live in the stable semantic layers
+(semantics/, strategies/, runtime/data.py, values.py, sharded.py), not in the op layer.
+
+A mutant the suite cannot detect has `unobservable` set to the reason: it changes nothing a
+program can see through the public API (e.g. a simulated cost only). Those are reported apart
+and do not count against the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Categories of bugs, as the issue lists them.
+KINDS = ("denominator", "dtype", "order", "axis", "placement", "shard-size", "missing-error", "error-class",
+         "retry", "boundary", "state")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    kind: str
+    path: str          # relative to the repository root
+    old: str
+    new: str
+    why: str           # the mistake it models
+    count: int = 1     # how many times `old` must occur (all are replaced)
+    unobservable: str = ""
+
+
+class AnchorGone(RuntimeError):
+    """A mutant's snippet is not in its file as often as the catalogue says."""
+
+
+def apply(text: str, m: Mutant) -> str:
+    """`text` with the mutant planted; AnchorGone if its snippet occurs other than `count` times."""
+    found = text.count(m.old)
+    if found != m.count:
+        raise AnchorGone(f"mutant {m.id}: its snippet occurs {found} time(s) in {m.path}, expected {m.count}; "
+                         f"the code moved: update tests/mutants.py.\nsnippet:\n{m.old}")
+    out = text.replace(m.old, m.new)
+    if out == text:
+        raise AnchorGone(f"mutant {m.id}: replacing its snippet changes nothing in {m.path}")
+    return out
+
+
+def apply_to_tree(root: Path, m: Mutant) -> str:
+    """Plant `m` in the copy of the repository (or package parent) at `root`; returns the original text."""
+    path = root / m.path
+    original = path.read_text(encoding="utf-8")
+    path.write_text(apply(original, m), encoding="utf-8")
+    return original
+
+
+R = "simdist/semantics/reduce.py"
+P = "simdist/semantics/partition.py"
+RB = "simdist/semantics/rebatch.py"
+AS = "simdist/semantics/autoshard.py"
+CL = "simdist/semantics/cluster.py"
+B = "simdist/strategies/base.py"
+PT = "simdist/strategies/partitioners.py"
+PS = "simdist/strategies/parameter_server.py"
+CO = "simdist/strategies/coordinator.py"
+CS = "simdist/strategies/central_storage.py"
+DV = "simdist/strategies/dist_variables.py"
+IN = "simdist/strategies/input.py"
+CR = "simdist/strategies/cluster_resolver.py"
+SV = "simdist/runtime/sharded.py"
+V = "simdist/runtime/values.py"
+D = "simdist/runtime/data.py"
+
+CATALOGUE: list[Mutant] = [
+    # -- reduce: denominators, dtypes, axes --------------------------------------------------------
+    Mutant("reduce-int-mean-axis-none-is-sum", "denominator", R,
+           "    if op is ReduceOp.SUM:\n        return total, dtype\n    out_dt = _truediv_dtype(dtype)\n"
+           "    n = np.asarray(len(arrays)",
+           "    if op is ReduceOp.SUM or dtype in (dtypes.int32, dtypes.int64):\n        return total, dtype\n"
+           "    out_dt = _truediv_dtype(dtype)\n    n = np.asarray(len(arrays)",
+           "integer MEAN with axis=None returns the SUM (the gap issue 17 cites)"),
+    Mutant("reduce-mean-axis-none-divides-by-replicas-minus-one", "denominator", R,
+           "n = np.asarray(len(arrays), dtype=out_dt.np)",
+           "n = np.asarray(max(1, len(arrays) - 1), dtype=out_dt.np)",
+           "MEAN over replicas uses an unbiased-variance style denominator"),
+    Mutant("reduce-int32-mean-is-float32", "dtype", R,
+           "    if dt in (dtypes.int32, dtypes.int64):\n        return dtypes.float64",
+           "    if dt in (dtypes.int32, dtypes.int64):\n        return dtypes.float32",
+           "integer MEAN returns float32 instead of TF's truediv float64"),
+    Mutant("reduce-int8-mean-is-float64", "dtype", R,
+           "    if dt in (dtypes.int8, dtypes.int16, dtypes.uint8, dtypes.uint16):\n        return dtypes.float32",
+           "    if dt in (dtypes.int8, dtypes.int16, dtypes.uint8, dtypes.uint16):\n        return dtypes.float64",
+           "small-integer MEAN returns float64 instead of TF's truediv float32"),
+    Mutant("reduce-mean-axis-assumes-equal-batches", "denominator", R,
+           "count += int(np.prod([a.shape[i] for i in axes], dtype=np.int64))",
+           "count = int(np.prod([a.shape[i] for i in axes], dtype=np.int64)) * len(arrays)",
+           "MEAN along an axis assumes every replica has the last replica's batch size"),
+    Mutant("reduce-mean-axis-empty-replica-counts-one", "denominator", R,
+           "count += int(np.prod([a.shape[i] for i in axes], dtype=np.int64))",
+           "count += max(1, int(np.prod([a.shape[i] for i in axes], dtype=np.int64)))",
+           "an empty replica counts as one element in the MEAN denominator"),
+    Mutant("reduce-axis-rejects-negative", "axis", R,
+           "if not -rank <= a < rank:",
+           "if not 0 <= a < rank:",
+           "reduce(axis=-1) is rejected although TF counts negative axes from the end"),
+    Mutant("reduce-op-case-sensitive", "missing-error", R,
+           "return ReduceOp(op.upper())",
+           "return ReduceOp(op)",
+           "reduce op names are case-sensitive (\"sum\" rejected)"),
+    Mutant("reduce-plain-mean-multi-replica-raises", "missing-error", R,
+           "if num_replicas == 1 or op is ReduceOp.MEAN:",
+           "if num_replicas == 1:",
+           "MEAN of a plain value over several replicas raises like SUM"),
+    Mutant("reduce-shape-check-rank-only", "error-class", R,
+           "        if a.shape != first.shape:\n            raise errors.InvalidArgumentError(",
+           "        if a.ndim != first.ndim:\n            raise errors.InvalidArgumentError(",
+           "mismatched shapes of the same rank surface as NumPy's ValueError, not InvalidArgumentError"),
+    Mutant("reduce-axis-sum-in-float32", "dtype", R,
+           "sums.append(np.sum(a, axis=axes, dtype=dtype.np if dtype is not dtypes.bool_ else None))",
+           "sums.append(np.sum(a, axis=axes, dtype=np.float32))",
+           "per-replica sums along an axis accumulate in float32, losing int64/float64 precision"),
+    # -- strategies/base: run, reduce, gather, all-reduce, local results ------------------------------
+    Mutant("all-reduce-ignores-mean", "denominator", B,
+           "per_leaf.append(_reduce_axis_none(op, comps))",
+           "per_leaf.append(_reduce_axis_none(ReduceOp.SUM, comps))",
+           "ReplicaContext.all_reduce always sums"),
+    Mutant("all-reduce-results-on-replica-0", "placement", B,
+           "            return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) "
+           "for i in range(len(payloads))]\n\n        return self._sync(SyncPoint(\"all_reduce\"",
+           "            return [rebuild([_place(t, devs[0] if devs else None) for t in per_leaf]) "
+           "for i in range(len(payloads))]\n\n        return self._sync(SyncPoint(\"all_reduce\"",
+           "every replica's all-reduce result lives on replica 0's device"),
+    Mutant("run-args-type-error-class", "error-class", B,
+           "        if not isinstance(args, (list, tuple)):\n            raise ValueError(f\"positional args must be "
+           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        with self.scope():",
+           "        if not isinstance(args, (list, tuple)):\n            raise TypeError(f\"positional args must be "
+           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        with self.scope():",
+           "run(fn, args=x) with a non-sequence raises TypeError instead of TF's ValueError"),
+    Mutant("reduce-single-replica-recomputes", "dtype", B,
+           "            if len(value.values) == 1:  # one replica: TF returns the component unchanged [2.21]\n"
+           "                return value.values[0]\n",
+           "",
+           "a one-replica PerReplica is reduced (integer MEAN becomes float64) instead of returned as is"),
+    Mutant("reduce-plain-value-not-broadcast", "denominator", B,
+           "        return [value] * self.num_replicas_in_sync\n",
+           "        return [value]\n",
+           "reduce(SUM, plain tensor, axis=0) counts the value once, not once per replica"),
+    Mutant("gather-in-replica-context-generic-error", "error-class", B,
+           "        if f.replica_context is not None and f.strategy is not _default:\n"
+           "            raise RuntimeError(\"tf.distribute.Strategy.gather method requires",
+           "        if False:\n            raise RuntimeError(\"tf.distribute.Strategy.gather method requires",
+           "Strategy.gather in a replica context gives the generic merge_call error, not TF's gather message"),
+    Mutant("gather-indexed-slices-value-error", "error-class", B,
+           "            raise NotImplementedError(\"gather does not support IndexedSlices\")",
+           "            raise ValueError(\"gather does not support IndexedSlices\")",
+           "gather of IndexedSlices raises ValueError instead of NotImplementedError"),
+    Mutant("all-gather-accepts-indexed-slices", "missing-error", B,
+           "            raise NotImplementedError(\"all_gather does not support IndexedSlices\")",
+           "            pass",
+           "all_gather densifies IndexedSlices instead of raising NotImplementedError"),
+    Mutant("local-results-plain-not-tuple", "state", B,
+           "            return tuple(select_replica(i, value) for i in range(self.num_replicas_in_sync))\n"
+           "        return (value,)",
+           "            return tuple(select_replica(i, value) for i in range(self.num_replicas_in_sync))\n"
+           "        return (value,) * self.num_replicas_in_sync",
+           "experimental_local_results of a plain value repeats it once per replica"),
+    Mutant("values-from-function-reversed-replicas", "order", B,
+           "outs.append(value_fn(ValueContext(i, n)))",
+           "outs.append(value_fn(ValueContext(n - 1 - i, n)))",
+           "value_fn sees replica ids in reverse order"),
+    Mutant("scope-mixing-allowed", "missing-error", B,
+           "            raise mixing_error(f.strategy, s)\n",
+           "            pass\n",
+           "entering another strategy's scope inside a scope is silently allowed"),
+    Mutant("gather-reversed-order", "order", "simdist/semantics/gather.py",
+           "return concat_arrays(list(arrays), int(axis), op=\"ConcatV2\")",
+           "return concat_arrays(list(arrays)[::-1], int(axis), op=\"ConcatV2\")",
+           "gather concatenates the replicas in reverse order"),
+    # -- values -----------------------------------------------------------------------------------
+    Mutant("regroup-wraps-identical-objects", "state", V,
+           "    if not always_wrap and all(o is first for o in per_replica_outputs):\n        return first\n",
+           "",
+           "the same Python object returned by every replica is wrapped in a PerReplica"),
+    Mutant("select-replica-always-first", "order", V,
+           "        return structure._values[i]\n",
+           "        return structure._values[0]\n",
+           "every replica receives replica 0's component of a distributed argument"),
+    Mutant("per-replica-repr-uses-str", "state", V,
+           "body = \",\\n\".join(\"  %d: %r\" % (i, v) for i, v in enumerate(self._values))",
+           "body = \",\\n\".join(\"  %d: %s\" % (i, v) for i, v in enumerate(self._values))",
+           "repr(PerReplica) shows the components' str, not their repr"),
+    # -- partitioning and placement -----------------------------------------------------------------
+    Mutant("shard-sizes-larger-last", "shard-size", P,
+           "return [base + (1 if i < extra else 0) for i in range(k)]",
+           "return [base + (1 if i >= k - extra else 0) for i in range(k)]",
+           "the longer shards come last instead of first"),
+    Mutant("shard-sizes-no-cap", "shard-size", P,
+           "    k = min(k, n)\n    base, extra = divmod(n, k)",
+           "    base, extra = divmod(n, k)",
+           "asking for more shards than rows makes empty shards"),
+    Mutant("round-robin-off-by-one", "placement", P,
+           "return count % num_ps",
+           "return (count + 1) % num_ps",
+           "the first variable goes to ps task 1"),
+    Mutant("partition-check-skips-second-axis", "missing-error", P,
+           "any(x != 1 for x in p[1:])",
+           "any(x != 1 for x in p[2:])",
+           "a partitioner splitting the second axis is not rejected"),
+    Mutant("fixed-shards-no-cap", "shard-size", P,
+           "out[axis] = min(num_shards, int(shape[axis]))",
+           "out[axis] = num_shards",
+           "FixedShardsPartitioner asks for more shards than rows"),
+    Mutant("min-size-floor", "shard-size", P,
+           "k = max(1, min(int(shape[axis]), max_shards, math.ceil(total / min_shard_bytes)))",
+           "k = max(1, min(int(shape[axis]), max_shards, total // min_shard_bytes))",
+           "MinSizePartitioner rounds the shard count down"),
+    Mutant("min-size-no-row-cap", "shard-size", P,
+           "k = max(1, min(int(shape[axis]), max_shards, math.ceil(total / min_shard_bytes)))",
+           "k = max(1, min(max_shards, math.ceil(total / min_shard_bytes)))",
+           "MinSizePartitioner asks for more shards than rows"),
+    Mutant("max-size-ceil-slices", "shard-size", P,
+           "slices_per_shard = max(1, math.floor(max_shard_bytes / bytes_per_slice))",
+           "slices_per_shard = max(1, math.ceil(max_shard_bytes / bytes_per_slice))",
+           "MaxSizePartitioner lets a shard exceed max_shard_bytes by rounding slices per shard up"),
+    Mutant("max-size-ignores-max-shards", "shard-size", P,
+           "    if max_shards:\n        k = min(k, max_shards)\n",
+           "",
+           "MaxSizePartitioner ignores max_shards"),
+    Mutant("max-size-accepts-zero-max-shards", "missing-error", PT,
+           "        if max_shards is not None and max_shards < 1:\n",
+           "        if max_shards is not None and max_shards < 0:\n",
+           "MaxSizePartitioner(max_shards=0) is accepted"),
+    Mutant("min-size-accepts-zero", "missing-error", PT,
+           "            if v < 1:\n",
+           "            if v < 0:\n",
+           "MinSizePartitioner accepts zero arguments"),
+    Mutant("partitioner-elem-bytes-float32", "shard-size", PT,
+           "return bytes_per_string if dt is dtypes.string else dt.size",
+           "return bytes_per_string if dt is dtypes.string else 4",
+           "partitioners size every element as 4 bytes whatever the dtype"),
+    Mutant("pss-vectors-not-partitioned", "boundary", PS,
+           "            if init._v.ndim > 0:\n",
+           "            if init._v.ndim > 1:\n",
+           "rank-1 variables are never partitioned"),
+    Mutant("pss-one-partition-is-sharded", "boundary", PS,
+           "                p = partition.check_partition_result(partitioner(shape=init.shape, dtype=init.dtype))\n"
+           "                if p[0] > 1:",
+           "                p = partition.check_partition_result(partitioner(shape=init.shape, dtype=init.dtype))\n"
+           "                if p[0] > 0:",
+           "a variable left in one piece becomes a one-shard ShardedVariable"),
+    Mutant("pss-colocated-round-robin", "placement", PS,
+           "            v = variables.ResourceVariable(device=self._colocate_with.device, **kw)",
+           "            v = variables.ResourceVariable(device=self._next_ps(), **kw)",
+           "colocate_vars_with is ignored: colocated variables go round-robin"),
+    Mutant("pss-shard-names-from-one", "order", PS,
+           "name=f\"{name}/part_{i}\", device=self._next_ps(), **kw)",
+           "name=f\"{name}/part_{i + 1}\", device=self._next_ps(), **kw)",
+           "shard names start at part_1"),
+    Mutant("pss-dataset-fn-variables-runtime-error", "error-class", PS,
+           "raise ValueError(\"Creating variables in `dataset_fn` is not allowed.\")",
+           "raise RuntimeError(\"Creating variables in `dataset_fn` is not allowed.\")",
+           "creating a variable in dataset_fn raises RuntimeError instead of ValueError"),
+    Mutant("pss-two-chiefs-allowed", "missing-error", CL,
+           "if len(jobs.get(\"chief\", [])) > 1:",
+           "if len(jobs.get(\"chief\", [])) > 2:",
+           "a cluster with two chiefs is accepted"),
+    # -- ShardedVariable -------------------------------------------------------------------------------
+    Mutant("sharded-assign-equal-slices", "shard-size", SV,
+           "return [t._v[self._offsets[i]:self._offsets[i + 1]] for i in range(len(self._variables))]",
+           "k = int(self._variables[0].shape[0])\n"
+           "        return [t._v[i * k:(i + 1) * k] for i in range(len(self._variables))]",
+           "assign splits the value into equal slices of the first shard's size"),
+    Mutant("sharded-lookup-boundary", "boundary", SV,
+           "shard_of = np.searchsorted(self._offsets, idx, side=\"right\") - 1",
+           "shard_of = np.searchsorted(self._offsets, idx, side=\"left\") - 1",
+           "embedding lookups of a shard's first row read the previous shard"),
+    Mutant("sharded-lookup-accepts-n", "missing-error", SV,
+           "bad = idx[(idx < 0) | (idx >= n)]",
+           "bad = idx[(idx < 0) | (idx > n)]",
+           "looking up row N (one past the end) is not an InvalidArgumentError"),
+    Mutant("sharded-shape-equal-shards", "shard-size", SV,
+           "rows = sum(int(v.shape[0]) for v in self._variables)",
+           "rows = int(first.shape[0]) * len(self._variables)",
+           "the sharded variable's shape assumes equal shards"),
+    # -- distributed variables ----------------------------------------------------------------------------
+    Mutant("only-first-replica-takes-last", "order", DV,
+           "v = strategy.experimental_local_results(merged)[0]",
+           "v = strategy.experimental_local_results(merged)[-1]",
+           "ONLY_FIRST_REPLICA aggregation keeps the last replica's value"),
+    Mutant("aggregation-none-allowed", "missing-error", DV,
+           "    if agg is VariableAggregation.NONE:\n        raise ValueError(",
+           "    if agg is None:\n        raise ValueError(",
+           "updating a mirrored variable in replica context without aggregation is not an error"),
+    Mutant("mirrored-assign-first-copy-only", "state", DV,
+           "        for comp in self._values:\n            getattr(comp, method)(value)",
+           "        for comp in self._values[:1]:\n            getattr(comp, method)(value)",
+           "assigning a MirroredVariable updates only replica 0's copy"),
+    # -- input pipelines ------------------------------------------------------------------------------------
+    Mutant("legacy-split-floor", "shard-size", RB,
+           "m = -(-batch_dim // num_replicas) if batch_dim > 0 else 0",
+           "m = batch_dim // num_replicas if batch_dim > 0 else 0",
+           "the legacy split gives each replica floor(b/R) rows instead of ceil(b/R)"),
+    Mutant("rebatch-v2-drops-partial", "boundary", RB,
+           "if (got == 0 and desired > 0) or (drop_remainder and got < desired):",
+           "if (got == 0 and desired > 0) or got < desired:",
+           "the new-style split drops a short final per-replica batch"),
+    Mutant("partial-step-always-padded", "boundary", RB,
+           "    if partial_enabled and any(has_value):\n",
+           "    if any(has_value):\n",
+           "a partial last step is padded with empty batches even where TF drops it (CentralStorage)"),
+    Mutant("per-replica-batch-no-divisibility-check", "missing-error", RB,
+           "    if global_batch % num_replicas != 0:\n        raise ValueError(",
+           "    if global_batch % num_replicas < 0:\n        raise ValueError(",
+           "get_per_replica_batch_size floors a global batch that does not divide"),
+    Mutant("dataset-fn-dealing-transposed", "order", RB,
+           "return step * replicas_per_worker + local_replica",
+           "return local_replica * replicas_per_worker + step",
+           "dataset_fn batches are dealt to replicas column-wise instead of in turn"),
+    Mutant("autoshard-data-keeps-rebatch-v2", "shard-size", AS,
+           "        return ShardPlan(policy, insert_shard=True, rewrite_rebatch_v2=True)\n",
+           "        return ShardPlan(policy, insert_shard=True, rewrite_rebatch_v2=False)\n",
+           "DATA sharding keeps the new-style split (in-memory data split [0..3]|[4,5] under DATA)"),
+    Mutant("shard-keeps-blocks", "order", AS,
+           "return position % num_shards == index",
+           "return (position // 2) % num_shards == index",
+           "Dataset.shard keeps pairs of elements instead of every num_shards-th"),
+    Mutant("batch-drops-remainder-always", "boundary", D,
+           "        if buf and not drop:\n            yield _stack(buf)\n",
+           "        if buf and drop:\n            yield _stack(buf)\n",
+           "Dataset.batch drops the final short batch unless drop_remainder=True (inverted)"),
+    Mutant("central-storage-pads-partial-steps", "boundary", CS,
+           "        \"\"\"False in TF 2.21: a partial last step is dropped, not padded with empty batches.\"\"\"\n"
+           "        return False",
+           "        \"\"\"False in TF 2.21: a partial last step is dropped, not padded with empty batches.\"\"\"\n"
+           "        return True",
+           "CentralStorageStrategy pads a partial last step like MirroredStrategy"),
+    Mutant("central-storage-params-on-first-compute-device", "placement", CS,
+           "param = compute[0] if len(compute) == 1 else session.canonical(\"/device:CPU:0\")",
+           "param = compute[0]",
+           "with several GPUs, variables land on GPU:0 instead of the CPU"),
+    Mutant("input-context-divisibility", "denominator", IN,
+           "return rebatch.global_batch_rows(global_batch_size, self._num_replicas_in_sync)",
+           "return global_batch_size // self._num_input_pipelines",
+           "get_per_replica_batch_size divides by the input pipelines, not the replicas"),
+    Mutant("tf-config-task-id-string", "state", CR,
+           "        return None if i is None else int(i)\n",
+           "        return i\n",
+           "TF_CONFIG task index strings are not converted to int"),
+    # -- coordinator: retries and errors -------------------------------------------------------------------------
+    Mutant("coord-preempted-closure-dropped", "retry", CO,
+           "        closure.state = \"queued\"\n        self._queue.appendleft(closure)",
+           "        closure.state = \"queued\"",
+           "a preempted closure is not put back in the queue"),
+    Mutant("coord-error-sticky", "retry", CO,
+           "        self._error = None\n        self._notify()\n        raise err",
+           "        self._notify()\n        raise err",
+           "an application error is raised on every later call, not once"),
+    Mutant("coord-cancelled-queued-aborted", "error-class", CO,
+           "c.remote._fail(errors.CancelledError(None, None, _CANCELLED_QUEUED))",
+           "c.remote._fail(errors.AbortedError(None, None, _CANCELLED_QUEUED))",
+           "queued closures cancelled by an error fail with AbortedError instead of CancelledError"),
+    Mutant("coord-schedule-accepts-python-functions", "missing-error", CO,
+           "        if not isinstance(fn, self._function_type):\n            raise TypeError(",
+           "        if not callable(fn):\n            raise TypeError(",
+           "schedule accepts a plain Python function"),
+    Mutant("coord-new-per-call", "state", CO,
+           "        if existing is not None:\n            return existing\n",
+           "",
+           "ClusterCoordinator(strategy) makes a new coordinator each time"),
+]
