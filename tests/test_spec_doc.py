@@ -8,7 +8,8 @@
 * the index lists exactly the clauses of the conformance suite's catalog
   (simdist/conformance/clauses.py);
 * when the project's reference list ../shared/reference/clauses.md is present (it is not part
-  of this repository, so a clean checkout skips that test), the index lists exactly its IDs.
+  of this repository, so a clean checkout skips that test), the index lists every one of its IDs
+  (and may list more: clauses for shipped behaviour the reference leaves out).
 """
 
 from __future__ import annotations
@@ -89,8 +90,9 @@ def test_index_matches_the_reference_clause_list(spec_text):
     ids = spec_index.embedded_ids(spec_text)
     ref = spec_index.shared_clause_ids(SHARED_CLAUSES)
     assert ref, f"no clause IDs found in {SHARED_CLAUSES}"
-    assert set(ids) == set(ref), (f"missing from docs/spec.md: {sorted(set(ref) - set(ids))}; "
-                                  f"not in the reference: {sorted(set(ids) - set(ref))}")
+    # The spec may go beyond the reference (issue 17 put every shipped behaviour under a clause),
+    # but must keep every clause of it.
+    assert set(ref) <= set(ids), f"missing from docs/spec.md: {sorted(set(ref) - set(ids))}"
 
 
 def test_scanner_finds_every_marker_form(tmp_path):

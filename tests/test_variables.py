@@ -24,13 +24,17 @@ def test_mirrored_variable_repr():
     assert [c.device for c in v.values] == [CPU.format(0), CPU.format(1)]
 
 
-def test_mirrored_update_in_replica_context_needs_aggregation():
+@pytest.mark.clause("mirrored.aggregation")
+def test_mirrored_update_in_replica_context_aggregates_or_stays_local():
+    """TF 2.21: without aggregation each replica updates its own copy (observed; the
+    tf.VariableAggregation docs say NONE is an error); with SUM the copies get the total."""
     s = mirrored(2)
     with s.scope():
         plain = tf.Variable(0.0)
         summed = tf.Variable(0.0, aggregation=tf.VariableAggregation.SUM)
-    with pytest.raises(ValueError, match="You must specify an aggregation method to update a MirroredVariable"):
-        s.run(lambda: plain.assign_add(1.0))
+    s.run(lambda: plain.assign_add(tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group,
+                                           tf.float32) + 1.0))
+    assert_components(tf.distribute.DistributedValues(plain.values), [1.0, 2.0], "assign_add without aggregation")
     s.run(lambda: summed.assign_add(tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group,
                                             tf.float32) + 1.0))
     assert_components(tf.distribute.DistributedValues(summed.values), [3.0, 3.0], "SUM-aggregated assign_add")

@@ -4,7 +4,9 @@ Generated once from ../shared/reference/clauses.md and kept in the package so th
 works outside a checkout. `documented` is False for clauses that only TF 2.21's observed
 behaviour defines (no seed document makes the claim): their "documented" verdict is n/a.
 Sources: CSS24/CSS20 = CentralStorageStrategy r2.4/r2.0 docs, ODS = OneDeviceStrategy
-(compat.v1) docs, PSS = ParameterServerStrategy r2.4 docs.
+(compat.v1) docs, PSS = ParameterServerStrategy r2.4 docs, API = TensorFlow 2.21's API reference
+(the docstrings of the classes simdist ships beyond the seed documents, e.g. MaxSizePartitioner).
+Clauses beyond the reference list were added for issue 17 ("every shipped behaviour under a clause").
 """
 from __future__ import annotations
 
@@ -66,6 +68,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'a regular tensor is accepted with OneDeviceStrategy or the default strategy.'),
     Clause('reduce.result-device', 'reduce', True, ('ODS', 'PSS'),
            "the result is on the current device (the worker's CPU)."),
+    Clause('reduce.dtypes', 'reduce', False, (),
+           'TF 2.21: reduce and all_reduce over every numeric dtype, both axis forms: SUM keeps the dtype, MEAN is truediv (8/16-bit ints → float32, 32/64-bit ints → float64); one replica returns the component unchanged; MirroredStrategy\'s all_reduce rejects 8/16-bit ints.'),
     Clause('reduce.doc-example-loop', 'reduce', True, ('CSS24', 'CSS20'),
            'the CentralStorage example iterates `Dataset.range(10)` unbatched and states [4,6,8,10] / 28. TF 2.21: an unbatched dataset over 2 replicas raises IndexError, and with `.batch(8)` the last step holds [8] / [9] (SUM axis=None [17]). The example is inconsistent; record both.'),
     Clause('gather.concat', 'gather', True, ('CSS24', 'PSS'),
@@ -82,6 +86,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'dense tensors only, no IndexedSlices.'),
     Clause('gather.plain-value', 'gather', True, ('CSS24', 'PSS'),
            'a regular tensor is accepted with OneDevice or the default strategy.'),
+    Clause('gather.dtypes', 'gather', False, (),
+           'TF 2.21: gather/all_gather keep the dtype; MirroredStrategy\'s CPU collectives take float16/32/64, int32, int64 only (TypeError for 8/16-bit ints), CentralStorageStrategy every dtype.'),
     Clause('dataset.rebatch', 'input', True, ('PSS',),
            '`experimental_distribute_dataset` splits each global batch into per-replica batches of global/num_replicas; example: `range(4).batch(2)` on 2 replicas, fn x*2 → {0:[0],1:[2]}, {0:[4],1:[6]}.'),
     Clause('dataset.partial-batch-split', 'input', False, (),
@@ -108,6 +114,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'OneDeviceStrategy places variables created in scope, inputs and `run` on its device.'),
     Clause('mirrored.variables', 'placement', True, ('CSS24', 'PSS'),
            "Mirrored variables are replicated: `MirroredVariable:{0: 'Variable:0', 1: 'Variable/replica_1:0'}`."),
+    Clause('mirrored.aggregation', 'placement', True, ('API',),
+           'a distributed variable updated in replica context aggregates the replicas\' values by its `aggregation`: SUM adds, MEAN averages, ONLY_FIRST_REPLICA takes replica 0\'s; NONE raises ValueError.'),
     Clause('pss.round-robin', 'pss', True, ('PSS',),
            'variables created in scope go to the ps tasks round-robin: with 3 ps, v2..v5 on tasks 0,1,2,0 (`/job:ps/replica:0/task:K/device:CPU:0`); order "should not be relied on".'),
     Clause('pss.partitioner-div', 'pss', True, ('PSS',),
@@ -124,8 +132,12 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            '`MinSizePartitioner(min_shard_bytes=256<<10, max_shards=num_ps)`: at least 256 KiB per shard, at most one shard per ps.'),
     Clause('pss.fixed-shards-partitioner', 'pss', True, ('PSS',),
            '`FixedShardsPartitioner(num_shards)`.'),
+    Clause('pss.max-size-partitioner', 'pss', True, ('API',),
+           '`MaxSizePartitioner(max_shard_bytes, max_shards=None, bytes_per_string=16)`: as few shards as keep each <= max_shard_bytes (at least one slice each), at most max_shards; docstring examples: [6, 1] float32 with 4 bytes → [6, 1], with max_shards=2 → [2, 1], with 1024 bytes → [1, 1].'),
     Clause('pss.colocate-no-partition', 'pss', True, ('PSS',),
            'variables created under `extended.colocate_vars_with` are not partitioned.'),
+    Clause('pss.sharded-update', 'pss', False, (),
+           'TF 2.21: a ShardedVariable\'s `assign`/`assign_add`/`assign_sub` split the value along axis 0 by the shards\' sizes; `embedding_lookup` of an id outside [0, rows) raises InvalidArgumentError.'),
     Clause('pss.checkpoint-partitions', 'pss', True, ('PSS',),
            'the number of partitions must not change across checkpoint save/load.'),
     Clause('pss.requires-coordinator', 'pss', True, ('PSS',),

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from simdist import session
-from simdist.runtime import context, dtypes, variables
+from simdist.runtime import context, dtypes, errors, variables
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
 from simdist.semantics import gather as gather_rules
@@ -87,6 +87,7 @@ class ReplicaContext:
         """Every replica receives the reduction of all replicas' values (nested structures allowed)."""
         op = reduce_rules.parse_reduce_op(reduce_op)
         leaves, rebuild = _flatten(value)
+        self._strategy.extended._check_collective_dtypes("all_reduce", leaves)
         nbytes = sum(_nbytes(v) for v in leaves)
         strategy = self._strategy
 
@@ -105,6 +106,7 @@ class ReplicaContext:
         leaves, rebuild = _flatten(value)
         if any(isinstance(v, IndexedSlices) for v in leaves):
             raise NotImplementedError("all_gather does not support IndexedSlices")
+        self._strategy.extended._check_collective_dtypes("all_gather", leaves)
         nbytes = sum(_nbytes(v) for v in leaves) * self.num_replicas_in_sync
         strategy = self._strategy
 
@@ -145,10 +147,28 @@ class StrategyExtended:
     """`strategy.extended`: devices, variable creation and placement hooks."""
 
     _all_reduce_algorithm: str | None = None
+    #: dtypes the strategy's collectives (all_reduce, all_gather, gather) accept; None: every dtype
+    _collective_dtypes: tuple[Any, ...] | None = None
 
     def __init__(self, strategy: "Strategy") -> None:
         self._container_strategy = strategy
         self._colocate_with: Any = None
+
+    def _check_collective_dtypes(self, kind: str, values: Sequence[Any]) -> None:
+        """Clause gather.dtypes / reduce.dtypes: TF 2.21's CPU collectives (MirroredStrategy) take
+        float16/32/64, int32 and int64 only; the error is raised before any replica waits."""
+        allowed = self._collective_dtypes
+        if allowed is None or self._num_replicas < 2:
+            return
+        for v in values:
+            dt = v.dtype if isinstance(v, Tensor) else convert_to_tensor(v).dtype
+            if dt not in allowed:
+                if kind == "all_reduce":
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Value for attr 'T' of {dt.name} is not in the list of allowed values: "
+                        "bfloat16, float, half, double, int32, int64 [Op:CollectiveReduceV2]")
+                raise TypeError(f"Value passed to parameter 'input' has DataType {dt.name} not in list of allowed "
+                                "values: float32, float16, float64, int32, int64")
 
     # Devices (overridden) ----------------------------------------------------------------
     @property
@@ -360,6 +380,7 @@ class Strategy:
         if len(value.values) == 1:  # one replica: nothing to concatenate, no checks [2.21]
             return value.values[0]
         comps = [convert_to_tensor(c) for c in value.values]
+        self._extended._check_collective_dtypes("gather", comps)
         arr = gather_rules.gather_components([c._v for c in comps], axis)
         out = Tensor(arr, comps[0].dtype, self._reduce_destination())
         timing.charge_reduce(self, comps, out, "gather")

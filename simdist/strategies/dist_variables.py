@@ -68,10 +68,19 @@ class _AggregatedUpdates:
     def _apply(self, method: str, value: Any) -> None:
         raise NotImplementedError
 
+    def _apply_local(self, replica: int, method: str, value: Any) -> bool:
+        """Apply an update of replica `replica` to its own copy only; False if the variable has
+        no per-replica copies (the update then needs an aggregation)."""
+        return False
+
     def _update(self, method: str, value: Any, read_value: bool) -> Any:
         strategy = self._distribute_strategy
-        if _replica_id(strategy) is not None and strategy.num_replicas_in_sync > 1:
-            _aggregated_update(self, method, value, self._apply)
+        rid = _replica_id(strategy)
+        if rid is not None and strategy.num_replicas_in_sync > 1:
+            # Clause mirrored.aggregation: TF 2.21 lets a MirroredVariable without aggregation be
+            # updated in replica context, each replica changing its own copy (the docs say error).
+            if not (self.aggregation is VariableAggregation.NONE and self._apply_local(rid, method, value)):
+                _aggregated_update(self, method, value, self._apply)
         else:
             self._apply(method, value)
         return self if read_value else None
@@ -115,6 +124,10 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
     def _apply(self, method: str, value: Any) -> None:
         for comp in self._values:
             getattr(comp, method)(value)
+
+    def _apply_local(self, replica: int, method: str, value: Any) -> bool:
+        getattr(self._values[replica], method)(value)
+        return True
 
     __hash__ = object.__hash__
 

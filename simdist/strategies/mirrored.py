@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simdist import session
-from simdist.runtime import variables
+from simdist.runtime import dtypes, variables
 from simdist.strategies.base import Strategy, StrategyExtended, _strip
 from simdist.strategies.dist_variables import MirroredVariable
 
@@ -13,6 +13,9 @@ ALL_REDUCE_ALGORITHMS = ("ring", "reduce_to_one")
 
 
 class MirroredExtended(StrategyExtended):
+    # TF 2.21's CollectiveReduceV2 / CollectiveGatherV2 kernels (clause gather.dtypes)
+    _collective_dtypes = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
+
     def __init__(self, strategy: "MirroredStrategy", devices: tuple[str, ...], algorithm: str) -> None:
         super().__init__(strategy)
         self._devices = devices

@@ -49,12 +49,13 @@ class MinSizePartitioner(Partitioner):
 
 
 class MaxSizePartitioner(Partitioner):
-    """Shards of at most `max_shard_bytes` (at least one slice each), at most `max_shards`."""
+    """Clause pss.max-size-partitioner: shards of at most `max_shard_bytes` (at least one slice
+    each), at most `max_shards` (None or 0: no limit)."""
 
     def __init__(self, max_shard_bytes: int, max_shards: int | None = None, bytes_per_string: int = 16) -> None:
         if max_shard_bytes < 1:
             raise ValueError(f"Argument `max_shard_bytes` must be positive. Received {max_shard_bytes}")
-        if max_shards is not None and max_shards < 1:
+        if max_shards and max_shards < 1:   # 0 (falsy) means no limit, as in TF 2.21
             raise ValueError(f"Argument `max_shards` must be positive. Received {max_shards}")
         if bytes_per_string < 1:
             raise ValueError(f"Argument `bytes_per_string` must be positive. Received: {bytes_per_string}")

@@ -236,6 +236,17 @@ def test_plain_indexed_slices_rejected(backend, tf, kind):
         prog.run()
 
 
+@clause("gather.dense-only", ref="tf221")
+@pytest.mark.parametrize("kind", ["mirrored", "central_storage", "one_device"])
+def test_plain_indexed_slices_not_implemented(backend, tf, kind):
+    """TF 2.21: NotImplementedError("gather does not support IndexedSlices"), whatever the strategy."""
+    prog = Program(backend, SLICES.replace("make_strategy(kind, 2)", "make_strategy(kind, n)")
+                   + "result = strategy.gather(make_slices(), axis=0)\n", kind=kind, n=1 if kind == "one_device" else 2)
+    with raises(NotImplementedError, match="gather does not support IndexedSlices",
+                call=f"{kind}.gather(IndexedSlices, 0)"):
+        prog.run()
+
+
 @clause("gather.dense-only", ref="doc")
 @pytest.mark.parametrize("kind", ["mirrored", "central_storage"])
 def test_distributed_indexed_slices_rejected_as_documented(backend, tf, kind):

@@ -453,6 +453,33 @@ batches = [strategy.experimental_local_results(next(iterator)) for _ in range(2)
         assert_equal([float(to_numpy(v).sum()) for v in step], [2.0, 2.0], what="per-replica sums", call="CSS20 example")
 
 
+@clause("dataset-fn.input-context")
+@given(data=st.data())
+def test_doc_dataset_fn_shards_by_input_pipeline(backend, tf, data):
+    """The documents' dataset_fn pattern, `d.shard(num_input_pipelines, input_pipeline_id)`, over
+    `range(n).batch(b)`: pipeline i keeps batches i, i + P, i + 2P, ...; the pipelines together
+    see every batch exactly once."""
+    pipelines = data.draw(st.integers(1, 4))
+    per_replica = data.draw(st.integers(1, 3))
+    n = data.draw(st.integers(0, 30))
+    prog = Program(backend, """
+global_batch_size = per_replica * pipelines
+def dataset_fn(input_context):
+    batch_size = input_context.get_per_replica_batch_size(global_batch_size)
+    d = tf.data.Dataset.range(n).batch(batch_size)
+    return d.shard(input_context.num_input_pipelines, input_context.input_pipeline_id)
+seen = [[backend.to_numpy(x).tolist() for x in dataset_fn(tf.distribute.InputContext(
+            num_input_pipelines=pipelines, input_pipeline_id=i, num_replicas_in_sync=pipelines))]
+        for i in range(pipelines)]
+""", pipelines=pipelines, per_replica=per_replica, n=n)
+    ns = prog.run()
+    batches = [list(range(n))[j:j + per_replica] for j in range(0, n, per_replica)]
+    expected = [[b for j, b in enumerate(batches) if j % pipelines == i] for i in range(pipelines)]
+    prog.expect("seen", expected)
+    assert_equal(ns["seen"], expected, what="batches per input pipeline",
+                 call=f"range({n}).batch({per_replica}).shard({pipelines}, i) for i in range({pipelines})")
+
+
 @clause("dataset-fn.single-worker-once")
 def test_css_calls_dataset_fn_once(backend):
     prog = Program(backend, DFN, kind="central_storage", n=2, size=8, per_replica_batch=2)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import (assert_device, assert_equal, assert_true, assert_type_name,
-                                            device_matches, fail)
+                                            device_matches, fail, raises)
 from simdist.conformance.repro import Program
 
 clause = pytest.mark.clause
@@ -198,3 +198,62 @@ def test_one_copy_per_replica_in_sync(backend, tf, n):
     for i, c in enumerate(strategy.experimental_local_results(v)):
         assert_equal(c, np.array([3.0, 4.0], np.float32), what=f"copy {i} after assign", call=call)
     assert_true(all(a.name != b.name for a, b in zip(local, local[1:])) or n == 1, "copies share a name", call=call)
+
+
+# -- mirrored.aggregation -------------------------------------------------------------------------------
+AGGREGATION = """
+strategy = backend.make_strategy(kind, n)
+with strategy.scope():
+    v = tf.Variable(10.0, aggregation=getattr(tf.VariableAggregation, aggregation))
+def fn():
+    i = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+    v.assign_add(i + 1.0)
+    return tf.constant(0.0)
+strategy.run(fn)
+copies = [backend.to_numpy(c) for c in strategy.experimental_local_results(v)]
+value = backend.to_numpy(tf.convert_to_tensor(v))
+"""
+
+
+@clause("mirrored.aggregation")
+@pytest.mark.parametrize("kind", ["mirrored", "central_storage"])
+@pytest.mark.parametrize("aggregation", ["SUM", "MEAN", "ONLY_FIRST_REPLICA"])
+def test_replica_updates_are_aggregated(backend, kind, aggregation):
+    """Replica i adds i + 1 to a variable holding 10: SUM applies the total, MEAN the average,
+    ONLY_FIRST_REPLICA replica 0's update; every copy ends equal."""
+    n = 3
+    prog = Program(backend, AGGREGATION, kind=kind, n=n, aggregation=aggregation)
+    ns = prog.run()
+    deltas = [float(i + 1) for i in range(n)]
+    expected = 10.0 + {"SUM": sum(deltas), "MEAN": sum(deltas) / n, "ONLY_FIRST_REPLICA": deltas[0]}[aggregation]
+    prog.expect("value", expected)
+    call = f"{kind}({n}): tf.Variable(10.0, aggregation={aggregation}); replica i assign_add(i + 1)"
+    assert_equal(ns["value"], np.float32(expected), call=call)
+    for i, c in enumerate(ns["copies"]):
+        assert_equal(c, np.float32(expected), what=f"copy {i}", call=call)
+
+
+@clause("mirrored.aggregation", ref="doc")
+@pytest.mark.parametrize("kind", ["mirrored", "central_storage"])
+def test_no_aggregation_in_replica_context_raises(backend, tf, kind):
+    """tf.VariableAggregation.NONE: "giving an error if you use a variable-update operation with
+    multiple replicas"."""
+    prog = Program(backend, AGGREGATION, kind=kind, n=2, aggregation="NONE")
+    prog.expect_error("ValueError: an aggregation method is needed to update in replica context")
+    with raises(ValueError, match="aggregation", call=f"{kind}(2): assign_add in replica context, aggregation=NONE"):
+        prog.run()
+
+
+@clause("mirrored.aggregation", ref="tf221")
+def test_no_aggregation_mirrored_updates_each_copy(backend, tf):
+    """TF 2.21: a MirroredVariable without aggregation is updated by each replica on its own copy
+    (the copies drift apart); CentralStorageStrategy's variable raises ValueError."""
+    prog = Program(backend, AGGREGATION, kind="mirrored", n=2, aggregation="NONE")
+    ns = prog.run()
+    prog.expect("copies", [11.0, 12.0])
+    assert_equal([float(c) for c in ns["copies"]], [11.0, 12.0], what="copies",
+                 call="mirrored(2): tf.Variable(10.0), replica i assign_add(i + 1) without aggregation")
+    prog = Program(backend, AGGREGATION, kind="central_storage", n=2, aggregation="NONE")
+    with raises(ValueError, match="You must specify an aggregation method",
+                call="central_storage(2): assign_add in replica context, aggregation=NONE"):
+        prog.run()

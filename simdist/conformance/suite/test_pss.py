@@ -291,6 +291,63 @@ looked_up = tf.nn.embedding_lookup(w, ids)
                  what=f"embedding_lookup(w, {ids})", call=call)
 
 
+@clause("pss.partitioner-div")
+@needs_cluster
+def test_more_shards_than_rows(backend, tf):
+    """A partitioner asking for more shards than rows gets one shard per row."""
+    cluster = backend.make_ps_cluster(workers=1, ps=2, variable_partitioner=lambda shape, dtype: [5, 1])
+    with cluster.strategy.scope():
+        w = tf.Variable(tf.reshape(tf.range(6.0), (3, 2)), name="w")
+    parts = [to_numpy(v).tolist() for v in w.variables] if _is_sharded(w) else [to_numpy(w).tolist()]
+    assert_equal(parts, [[[0.0, 1.0]], [[2.0, 3.0]], [[4.0, 5.0]]], what="shards",
+                 call="partitioner -> [5, 1] on a (3, 2) variable")
+
+
+# -- pss.sharded-update ------------------------------------------------------------------------------------
+SHARDED_UPDATE = """
+cluster = backend.make_ps_cluster(workers=1, ps=2,
+    variable_partitioner=tf.distribute.experimental.partitioners.FixedShardsPartitioner(num_shards=shards))
+with cluster.strategy.scope():
+    w = tf.Variable(tf.zeros((rows, 2)), name="w")
+w.assign(tf.reshape(tf.range(rows * 2.0), (rows, 2)))
+shards_of = lambda w: w.variables if hasattr(w, "variables") else [w]
+after_assign = [backend.to_numpy(v) for v in shards_of(w)]
+w.assign_add(tf.ones((rows, 2)))
+w.assign_sub(tf.fill((rows, 2), 3.0))
+after_updates = [backend.to_numpy(v) for v in shards_of(w)]
+looked_up = tf.nn.embedding_lookup(w, ids)
+"""
+
+
+@clause("pss.sharded-update", ref="tf221")
+@needs_cluster
+@given(data=st.data())
+def test_sharded_assign_and_lookup_by_shard_sizes(backend, tf, data):
+    """assign/assign_add/assign_sub give shard i the rows [offset_i, offset_i + size_i) of the value;
+    embedding_lookup of any rows (shard boundaries included) equals indexing the whole value."""
+    rows, shards = data.draw(hyp.partition_cases(max_rows=12, max_shards=5))
+    ids = data.draw(st.lists(st.integers(0, rows - 1), min_size=1, max_size=6))
+    prog = Program(backend, SHARDED_UPDATE, rows=rows, shards=shards, ids=ids)
+    ns = prog.run()
+    full = np.arange(rows * 2, dtype=np.float32).reshape(rows, 2)
+    split = [full[r] for r in div_split(rows, shards)]
+    call = f"({rows}, 2) variable in {min(rows, shards)} shards"
+    assert_equal([p.tolist() for p in ns["after_assign"]], [p.tolist() for p in split], what="shards after assign",
+                 call=call)
+    assert_equal([p.tolist() for p in ns["after_updates"]], [(p - 2).tolist() for p in split],
+                 what="shards after assign_add(1), assign_sub(3)", call=call)
+    assert_equal(ns["looked_up"], (full - 2)[ids], what=f"embedding_lookup(w, {ids})", call=call)
+
+
+@clause("pss.sharded-update", ref="tf221")
+@needs_cluster
+def test_lookup_out_of_range(backend, tf):
+    prog = Program(backend, SHARDED_UPDATE, rows=5, shards=2, ids=[0])
+    ns = prog.run()
+    with raises(tf.errors.InvalidArgumentError, call="embedding_lookup of row 5 of a (5, 2) variable in 2 shards"):
+        tf.nn.embedding_lookup(ns["w"], [4, 5])
+
+
 # -- partitioner objects (no cluster) --------------------------------------------------------------------
 @clause("pss.fixed-shards-partitioner")
 @given(data=st.data())
@@ -355,6 +412,88 @@ def test_min_size_defaults_and_errors(backend, tf):
     for kw in ("min_shard_bytes", "max_shards", "bytes_per_string"):
         with raises(ValueError, match=f"Argument `{kw}` must be positive. Received: 0", call=f"MinSizePartitioner({kw}=0)"):
             P(**{kw: 0})
+
+
+@clause("pss.min-size-partitioner")
+@pytest.mark.parametrize("shape,min_bytes,max_shards,expected", [
+    ([6, 1], 4, 2, [2, 1]),     # the docstring's examples
+    ([6, 1], 4, 10, [6, 1]),
+    ([3, 4], 4, 10, [3, 1]),    # never more shards than rows
+])
+def test_doc_min_size_examples(backend, tf, shape, min_bytes, max_shards, expected):
+    p = tf.distribute.experimental.partitioners.MinSizePartitioner(min_shard_bytes=min_bytes, max_shards=max_shards)
+    assert_equal(list(p(tf.TensorShape(shape), tf.float32)), expected,
+                 call=f"MinSizePartitioner(min_shard_bytes={min_bytes}, max_shards={max_shards})({shape}, float32)")
+
+
+# -- pss.max-size-partitioner ---------------------------------------------------------------------------
+def max_size_expected(shape: list[int], elem_bytes: int, max_shard_bytes: int, max_shards, axis: int = 0) -> list[int]:
+    """TF's variable_axis_size_partitioner, written out: slices per shard = max(1, floor(max bytes /
+    bytes of one slice along `axis`)); shards = ceil(shape[axis] / slices per shard), capped by a
+    truthy max_shards."""
+    slice_bytes = math.prod(shape) / shape[axis] * elem_bytes
+    per_shard = max(1, math.floor(max_shard_bytes / slice_bytes))
+    k = math.ceil(shape[axis] / per_shard)
+    if max_shards:
+        k = min(k, max_shards)
+    out = [1] * len(shape)
+    out[axis] = k
+    return out
+
+
+@clause("pss.max-size-partitioner")
+@pytest.mark.parametrize("kwargs,expected", [
+    (dict(max_shard_bytes=4), [6, 1]),
+    (dict(max_shard_bytes=4, max_shards=2), [2, 1]),
+    (dict(max_shard_bytes=1024), [1, 1]),
+])
+def test_doc_max_size_examples(backend, tf, kwargs, expected):
+    """The docstring's examples, on tf.TensorShape([6, 1]) and tf.float32."""
+    p = tf.distribute.experimental.partitioners.MaxSizePartitioner(**kwargs)
+    assert_equal(list(p(tf.TensorShape([6, 1]), tf.float32)), expected,
+                 call=f"MaxSizePartitioner({kwargs})(TensorShape([6, 1]), float32)")
+
+
+@clause("pss.max-size-partitioner")
+@given(data=st.data())
+def test_max_size_partitioner(backend, tf, data):
+    """Each shard holds at most max_shard_bytes (at least one slice), as few shards as that allows,
+    at most max_shards (None or 0: no cap); along the given axis."""
+    shape = list(data.draw(hyp.shapes(1, 3, 1, 40)))
+    axis = data.draw(st.integers(0, len(shape) - 1))
+    dtype = data.draw(st.sampled_from(["float32", "float64", "int8", "int16", "int64", "float16"]))
+    max_bytes = data.draw(st.sampled_from([1, 4, 7, 24, 50, 100, 1000, 4096]))
+    max_shards = data.draw(st.sampled_from([None, 0, 1, 2, 3, 5, 100]))
+    p = tf.distribute.experimental.partitioners.MaxSizePartitioner(max_shard_bytes=max_bytes, max_shards=max_shards)
+    got = list(p(tf.TensorShape(shape), getattr(tf, dtype), axis=axis))
+    expected = max_size_expected(shape, np.dtype(dtype).itemsize, max_bytes, max_shards, axis)
+    assert_equal(got, expected, call=f"MaxSizePartitioner({max_bytes}, max_shards={max_shards})"
+                                     f"(TensorShape({shape}), {dtype}, axis={axis})")
+
+
+@clause("pss.max-size-partitioner")
+def test_max_size_strings_use_bytes_per_string(backend, tf):
+    P = tf.distribute.experimental.partitioners.MaxSizePartitioner
+    assert_equal(list(P(40)(tf.TensorShape([7, 3]), tf.string)), max_size_expected([7, 3], 16, 40, None),
+                 call="MaxSizePartitioner(40)(TensorShape([7, 3]), string) with 16 bytes per string")
+    assert_equal(list(P(40, bytes_per_string=4)(tf.TensorShape([7, 3]), tf.string)),
+                 max_size_expected([7, 3], 4, 40, None),
+                 call="MaxSizePartitioner(40, bytes_per_string=4)(TensorShape([7, 3]), string)")
+
+
+@clause("pss.max-size-partitioner", ref="tf221")
+def test_max_size_arguments(backend, tf):
+    """Arguments < 1 raise ValueError, except max_shards=0, which (being falsy) means no cap; the
+    shape must be a tf.TensorShape."""
+    P = tf.distribute.experimental.partitioners.MaxSizePartitioner
+    for kwargs, name in ((dict(max_shard_bytes=0), "max_shard_bytes"), (dict(max_shard_bytes=4, max_shards=-1), "max_shards"),
+                         (dict(max_shard_bytes=4, bytes_per_string=0), "bytes_per_string")):
+        with raises(ValueError, match=f"Argument `{name}` must be positive", call=f"MaxSizePartitioner(**{kwargs})"):
+            P(**kwargs)
+    assert_equal(list(P(4, max_shards=0)(tf.TensorShape([6, 1]), tf.float32)), [6, 1],
+                 call="MaxSizePartitioner(4, max_shards=0)(TensorShape([6, 1]), float32)")
+    with raises(ValueError, match="shape is not a TensorShape", call="MaxSizePartitioner(4)([6, 1], float32)"):
+        P(4)([6, 1], tf.float32)
 
 
 # -- pss.colocate-no-partition ----------------------------------------------------------------------------

@@ -83,6 +83,24 @@ def test_sum_axis0_is_sum_of_concatenation(backend, data):
     assert_close(ns["result"], expected, call=call)
 
 
+@clause("reduce.axis-batch", ref="tf221")
+def test_negative_and_tuple_axes(backend, tf):
+    """axis counts from the end when negative and may be a tuple; an axis >= rank raises ValueError."""
+    comps = [np.array([[1., 2., 3.], [4., 5., 6.]], np.float32), np.array([[7., 8., 9.]], np.float32)]
+    prog = Program(backend, DISTRIBUTE + """
+mean_rows = strategy.reduce('MEAN', values, axis=-2)
+total = strategy.reduce('SUM', values, axis=(0, 1))
+""", kind="mirrored", n=2, components=comps)
+    ns = prog.run()
+    allv = np.concatenate(comps)
+    prog.expect("mean_rows", allv.mean(axis=0))
+    assert_equal(ns["mean_rows"], allv.mean(axis=0).astype(np.float32),
+                 call="mirrored(2).reduce(MEAN, (2,3)|(1,3), axis=-2)")
+    assert_equal(ns["total"], np.float32(allv.sum()), call="mirrored(2).reduce(SUM, (2,3)|(1,3), axis=(0, 1))")
+    with raises(ValueError, call="mirrored(2).reduce(SUM, rank-2 components, axis=2)"):
+        ns["strategy"].reduce("SUM", ns["values"], axis=2)
+
+
 # -- reduce.partial-batch -----------------------------------------------------------------------
 def _partial(backend, kind, op, axis):
     return Program(backend, DISTRIBUTE + "result = strategy.reduce(op, values, axis=axis)\n",
