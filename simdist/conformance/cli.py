@@ -66,18 +66,7 @@ def run(args: argparse.Namespace) -> int:
 def _matrix(args: argparse.Namespace) -> int:
     from simdist.conformance import matrix
 
-    parts = ["simdist conformance-matrix"]
-    if args.run:
-        parts.append("--run")
-    if args.profile != "default":
-        parts += ["--profile", args.profile]
-    for opt, val in (("--tf-report", args.tf_report), ("--simdist-report", args.simdist_report)):
-        if val:
-            parts += [opt, val]
-    parts += ["-o", args.output]
-    if args.reports_dir:
-        parts += ["--reports-dir", args.reports_dir]
-    return matrix.run(args, " ".join(parts))
+    return matrix.run(args, matrix.command_line(args, "simdist conformance-matrix"))
 
 
 def register(subparsers: Any) -> None:
@@ -89,7 +78,7 @@ def register(subparsers: Any) -> None:
     from simdist.conformance import matrix
 
     m = subparsers.add_parser(
-        "conformance-matrix", help="build docs/conformance-matrix.md from real runs of both backends",
+        "conformance-matrix", help="build docs/conformance-matrix.md from real runs of simdist and TensorFlow releases",
         description=matrix.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     matrix.add_arguments(m)
     m.set_defaults(func=_matrix)

@@ -158,8 +158,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     current_backend.set(st.backend)
     xf = session.config.getoption("conformance_xfails")
     path: Path | None
-    if xf is None:
-        path = builtin_xfail_file(st.info.name)
+    if xf is None:   # the backend's own file (third-party backends), else the suite's for a built-in one
+        own = getattr(st.backend, "xfail_file", None)
+        path = Path(own) if own else builtin_xfail_file(st.info.name)
+        if path is not None and not path.exists():
+            raise pytest.UsageError(f"backend {st.info.name!r}: its xfail_file {own} does not exist")
     elif xf.lower() == "none":
         path = None
     else:

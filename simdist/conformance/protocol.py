@@ -131,12 +131,15 @@ class Backend:
       name, version: shown in the report.
       capabilities: a set of :class:`Capability` names.
       max_replicas: the most replicas ``make_strategy`` accepts for mirrored/central_storage.
+      xfail_file: the backend's own file of known deviations (used when ``--xfails`` is not
+        given), or None.
     """
 
     name: str = "unnamed"
     version: str = "0"
     capabilities: frozenset[str] = frozenset()
     max_replicas: int = 1
+    xfail_file: str | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
     def setup(self) -> None:
