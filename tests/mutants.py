@@ -78,6 +78,7 @@ CR = "simdist/strategies/cluster_resolver.py"
 SV = "simdist/runtime/sharded.py"
 V = "simdist/runtime/values.py"
 D = "simdist/runtime/data.py"
+CK = "simdist/strategies/checkpoint.py"
 
 CATALOGUE: list[Mutant] = [
     # -- reduce: denominators, dtypes, axes --------------------------------------------------------
@@ -389,4 +390,75 @@ CATALOGUE: list[Mutant] = [
            "        if existing is not None:\n            return existing\n",
            "",
            "ClusterCoordinator(strategy) makes a new coordinator each time"),
+    # -- a second batch, written before looking for the tests that would catch them ----------------------------
+    Mutant("rebatch-no-worker-rotation", "order", RB,
+           "    return worker_0[offset:] + worker_0[:offset]\n",
+           "    return worker_0\n",
+           "every worker rebatches with worker 0's per-replica sizes (the global step then takes the wrong count)",
+           unobservable="only a rebatched dataset split over several input workers uses the rotation, i.e. "
+                        "MultiWorkerMirroredStrategy, which simdist does not ship (its local strategies have one input "
+                        "worker, offset 0; ParameterServerStrategy does not rebatch)"),
+    Mutant("static-batch-first-component", "boundary", RB,
+           "        return dims[0] if all(d == dims[0] for d in dims) else -1\n",
+           "        return dims[0]\n",
+           "components with different batch sizes take the first one's size (new-style split instead of legacy)"),
+    Mutant("legacy-rebatch-dim-always-divides", "shard-size", RB,
+           "    if dim0 is not None and dim0 % num_replicas == 0:\n        return dim0 // num_replicas\n",
+           "    if dim0 is not None:\n        return dim0 // num_replicas\n",
+           "the element_spec after a legacy rebatch claims a static batch size although the batch does not divide"),
+    Mutant("coord-remote-value-input-accepted", "missing-error", CO,
+           "        if (args or kwargs) and any(isinstance(a, RemoteValue) for a in _leaves((args, kwargs))):\n",
+           "        if False:\n",
+           "a RemoteValue passed as an argument to schedule is accepted"),
+    Mutant("coord-done-ignores-inflight", "state", CO,
+           "        return not self._queue and not self._inflight\n",
+           "        return not self._queue\n",
+           "done() is True while functions are still running"),
+    Mutant("coord-aborted-fetch-error-class", "error-class", CO,
+           "            raise errors.CancelledError(None, None, _ABORTED)\n        if self._error is not None:\n"
+           "            raise self._error\n        return _to_numpy(self._value)",
+           "            raise errors.AbortedError(None, None, _ABORTED)\n        if self._error is not None:\n"
+           "            raise self._error\n        return _to_numpy(self._value)",
+           "fetch() of an aborted function raises AbortedError instead of CancelledError",
+           unobservable="dead code: simdist's coordinator never puts a RemoteValue in the ABORTED state (TF aborts "
+                        "a closure when its worker fails for good, which simdist's fault model has no way to express)"),
+    Mutant("coord-fetch-returns-tensors", "state", CO,
+           "        if hasattr(v, \"numpy\"):\n            return v.numpy()\n",
+           "",
+           "RemoteValue.fetch returns tensors instead of NumPy values"),
+    Mutant("regroup-different-structures-accepted", "missing-error", V,
+           "            if not isinstance(o, type(first)) or len(o) != len(first):",
+           "            if not isinstance(o, type(first)):",
+           "replicas returning structures of different lengths are zipped silently"),
+    Mutant("input-context-str-swapped", "order", IN,
+           "            self.input_pipeline_id, self.num_input_pipelines)",
+           "            self.num_input_pipelines, self.input_pipeline_id)",
+           "str(InputContext) swaps the pipeline id and the pipeline count"),
+    Mutant("shard-cardinality-off-by-one", "boundary", D,
+           "return _cdiv(n, shards) + (1 if index < _cmod(n, shards) else 0)",
+           "return _cdiv(n, shards) + (1 if index <= _cmod(n, shards) else 0)",
+           "Dataset.shard's cardinality counts one element too many for the shard at index n mod k"),
+    Mutant("checkpoint-partition-count-unchecked", "missing-error", CK,
+           "                if k_saved != k_now:\n                    raise ValueError(",
+           "                if k_saved < 0:\n                    raise ValueError(",
+           "restoring into a different number of partitions is not an error (the documented rule simdist keeps)",
+           unobservable="the documented rule only asks that such a restore fail, and it still does: the first shard "
+                        "whose shape differs raises ValueError (\"has shape [2, 2] in the checkpoint but [1, 2]\"); "
+                        "only the message naming both partition counts is lost, which is simdist's own promise, "
+                        "checked by tests/test_faults.py::test_checkpoint_partitions_must_not_change (it kills this "
+                        "mutant)"),
+    Mutant("pss-zero-ps-accepted", "missing-error", PS,
+           "        if not jobs.get(\"ps\"):\n            raise ValueError(\"There must be at least one ps.\")\n",
+           "",
+           "a cluster without ps tasks is accepted"),
+    Mutant("autoshard-file-single-worker-not-skipped", "missing-error", AS,
+           "    if policy == AutoShardPolicy.FILE and num_workers == 1 and index == 0:\n        return ShardPlan(policy)\n",
+           "",
+           "FILE sharding on a single worker is attempted (NotFoundError) instead of skipped"),
+    Mutant("is-chief-no-evaluator", "state", CL,
+           "    if task_type in (\"chief\", \"evaluator\"):\n        return True\n",
+           "    if task_type == \"chief\":\n        return True\n",
+           "the evaluator is not treated as a chief",
+           unobservable="dead code: semantics.cluster.is_chief (like id_in_cluster and worker_count) is not called "
+                        "by any public API simdist ships (they serve MultiWorkerMirroredStrategy, which it lacks)"),
 ]

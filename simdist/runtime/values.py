@@ -68,8 +68,10 @@ def regroup(per_replica_outputs: Sequence[Any], always_wrap: bool = False) -> An
     if isinstance(first, tuple) and hasattr(first, "_fields"):
         return type(first)(*[regroup([o[i] for o in per_replica_outputs], always_wrap) for i in range(len(first))])
     if isinstance(first, (list, tuple)):
-        if any(not isinstance(o, type(first)) or len(o) != len(first) for o in per_replica_outputs):
-            raise ValueError(f"replicas returned different structures: {per_replica_outputs!r}")
+        for o in per_replica_outputs:
+            if not isinstance(o, type(first)) or len(o) != len(first):   # TF 2.21's regroup assertion
+                raise AssertionError(f"len(v) == {len(o) if hasattr(o, '__len__') else '?'}, len(v0) == {len(first)}, "
+                                     f"v: {o!r}, v0: {first!r}")
         return type(first)(regroup([o[i] for o in per_replica_outputs], always_wrap) for i in range(len(first)))
     if not always_wrap and all(o is first for o in per_replica_outputs):
         return first

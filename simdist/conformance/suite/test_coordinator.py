@@ -69,6 +69,28 @@ def test_schedule_needs_a_tf_function(backend, tf):
         cluster.coordinator.schedule(lambda: 1)
 
 
+@clause("coord.schedule-async", ref="tf221")
+@needs_cluster
+def test_remote_value_as_input_rejected(backend, tf):
+    """A RemoteValue cannot be an argument of a scheduled function (ValueError at schedule)."""
+    cluster = backend.make_ps_cluster(workers=1, ps=1)
+    coordinator = cluster.coordinator
+
+    @tf.function
+    def one():
+        return tf.constant(1.0)
+
+    @tf.function
+    def double(x):
+        return x * 2.0
+
+    rv = coordinator.schedule(one)
+    with raises(ValueError, match="used as an input to scheduled function is not yet supported",
+                call="schedule(double, args=(a RemoteValue,))"):
+        coordinator.schedule(double, args=(rv,))
+    coordinator.join()
+
+
 @clause("coord.join")
 @needs_cluster
 @pytest.mark.parametrize("workers,count", [(1, 3), (2, 8)])

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simdist.conformance import hyp
-from simdist.conformance.assertions import assert_equal, assert_true, assert_type_name, raises, to_numpy
+from simdist.conformance.assertions import assert_equal, assert_true, assert_type_name, fail, raises, to_numpy
 from simdist.conformance.repro import Program
 
 clause = pytest.mark.clause
@@ -478,6 +478,59 @@ seen = [[backend.to_numpy(x).tolist() for x in dataset_fn(tf.distribute.InputCon
     prog.expect("seen", expected)
     assert_equal(ns["seen"], expected, what="batches per input pipeline",
                  call=f"range({n}).batch({per_replica}).shard({pipelines}, i) for i in range({pipelines})")
+
+
+def _spec_dims(spec) -> list[list]:
+    """[[dims of replica 0's spec], ...] of a per-replica element spec (one TensorSpec per replica)."""
+    specs = getattr(spec, "_value_specs", None)
+    if specs is None:
+        fail(f"element_spec={spec!r}, but should be a per-replica spec of TensorSpecs")
+    return [[d if d is None else int(d) for d in s.shape] for s in specs]
+
+
+@clause("dataset.partial-batch-split", ref="tf221")
+@pytest.mark.parametrize("drop", [False, True])
+def test_components_of_different_batch_sizes_split_the_legacy_way(backend, tf, drop):
+    """A zip of batches of 4 and of 3 has no single batch size: each component is split on its
+    own the legacy way (ceil(b/R) rows per replica in turn); with static shapes the per-replica
+    spec keeps b/R where it divides (4 -> 2) and is unknown where it does not (3)."""
+    prog = Program(backend, """
+strategy = backend.make_strategy("mirrored", 2)
+ds = tf.data.Dataset.zip((tf.data.Dataset.range(8).batch(4, drop_remainder=drop),
+                          tf.data.Dataset.range(6).batch(3, drop_remainder=drop)))
+dist = strategy.experimental_distribute_dataset(ds)
+steps = [[[backend.to_numpy(x).tolist() for x in strategy.experimental_local_results(c)] for c in element]
+         for element in dist]
+""", drop=drop)
+    ns = prog.run()
+    expected = [[[[0, 1], [2, 3]], [[0, 1], [2]]], [[[4, 5], [6, 7]], [[3, 4], [5]]]]
+    prog.expect("steps", expected)
+    call = f"mirrored(2), zip(range(8).batch(4), range(6).batch(3)), drop_remainder={drop}"
+    assert_equal(ns["steps"], expected, what="per step, per component, per replica", call=call)
+    dims = [_spec_dims(s) for s in ns["dist"].element_spec]
+    want = [[[2], [2]], [[None], [None]]] if drop else [[[None], [None]], [[None], [None]]]
+    assert_equal(dims, want, what="element_spec dims per component and replica", call=call)
+
+
+@clause("dataset.partial-batch-split", ref="tf221")
+@pytest.mark.parametrize("batch,dim", [(4, 2), (3, None)])
+def test_element_spec_after_the_split(backend, tf, batch, dim):
+    """batch(b, drop_remainder=True) over 2 replicas: a static per-replica dim b/2 when b divides
+    evenly, unknown (None) when it does not."""
+    strategy = backend.make_strategy("mirrored", 2)
+    spec = strategy.experimental_distribute_dataset(
+        tf.data.Dataset.range(12).batch(batch, drop_remainder=True)).element_spec
+    assert_equal(_spec_dims(spec), [[dim], [dim]], what="per-replica element_spec shapes",
+                 call=f"mirrored(2), range(12).batch({batch}, drop_remainder=True)")
+
+
+@clause("dataset-fn.input-context")
+@pytest.mark.parametrize("n,k", [(10, 3), (9, 3), (2, 4)])
+def test_sharded_pipeline_cardinality(backend, tf, n, k):
+    """`shard(k, i)` of n elements holds ceil((n - i) / k) of them, and says so in `cardinality()`."""
+    got = [int(backend.to_numpy(tf.data.Dataset.range(n).shard(k, i).cardinality())) for i in range(k)]
+    expected = [len(range(i, n, k)) for i in range(k)]
+    assert_equal(got, expected, what="cardinalities", call=f"[range({n}).shard({k}, i).cardinality() for i in range({k})]")
 
 
 @clause("dataset-fn.single-worker-once")

@@ -387,3 +387,18 @@ def test_per_replica_repr_of_python_values(backend):
     strategy = backend.make_strategy("mirrored", 2)
     out = strategy.experimental_distribute_values_from_function(lambda ctx: ctx.replica_id_in_sync_group)
     assert_equal(repr(out), "PerReplica:{\n  0: 0,\n  1: 1\n}", what="repr(values from function)")
+
+
+@clause("run.merged-result", ref="tf221")
+def test_replicas_returning_different_structures_raise(backend, tf):
+    """Results are regrouped leaf by leaf; replicas returning lists of different lengths make
+    TF 2.21's regroup fail an assertion (AssertionError "len(v) == 2, len(v0) == 1, ...")."""
+    strategy = backend.make_strategy("mirrored", 2)
+    ids = strategy.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant(ctx.replica_id_in_sync_group))
+
+    def fn(i):
+        return [i] * (1 + int(i.numpy()))
+
+    with raises(AssertionError, match="len", call="mirrored(2).run(fn returning [i] * (1 + i))"):
+        strategy.run(fn, args=(ids,))
