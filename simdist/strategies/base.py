@@ -217,10 +217,17 @@ class StrategyExtended:
         return value
 
     def reduce_to(self, reduce_op: Any, value: Any, destinations: Any, options: Any = None) -> Any:
+        """Clause extended.reduce-to: `Strategy.reduce(op, value, axis=None)` onto `destinations`
+        (a device name puts the result on that device); cross-replica context only."""
+        strategy = self._container_strategy
+        strategy._check_cross_replica_or_default()
         op = reduce_rules.parse_reduce_op(reduce_op)
         if not isinstance(op, ReduceOp):
             raise AssertionError()
-        return self._container_strategy._reduce_no_axis(op, value)
+        out = strategy._reduce_no_axis(op, value)
+        if isinstance(destinations, str) and isinstance(out, Tensor):
+            return Tensor(out._v, out.dtype, session.canonical(destinations))
+        return out
 
     def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Sequence[Any], options: Any = None) -> list:
         return [self.reduce_to(reduce_op, v, d, options) for v, d in value_destination_pairs]

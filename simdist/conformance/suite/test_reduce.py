@@ -310,6 +310,49 @@ def test_doc_result_device_with_gpus(backend, tf):
                   call="MirroredStrategy(GPU:0, GPU:1).reduce(SUM, ...)")
 
 
+# -- extended.reduce-to ----------------------------------------------------------------------------------
+REDUCE_TO = DISTRIBUTE + """
+devices = backend.device_names(n)
+summed = strategy.extended.reduce_to(tf.distribute.ReduceOp.SUM, values, devices[1])
+averaged = strategy.extended.reduce_to("MEAN", values, devices[0])
+batch = strategy.extended.batch_reduce_to("SUM", [(values, devices[0]), (values, devices[1])])
+"""
+
+
+@clause("extended.reduce-to")
+@pytest.mark.parametrize("kind", ["mirrored", "central_storage"])
+def test_reduce_to_a_destination(backend, kind):
+    """reduce_to reduces like reduce(axis=None) and puts the result on the destination device;
+    batch_reduce_to does the same for each (value, destination) pair."""
+    comps = [np.array([1., 2.], np.float32), np.array([3., 4.], np.float32)]
+    prog = Program(backend, REDUCE_TO, kind=kind, n=2, components=comps)
+    ns = prog.run()
+    total = comps[0] + comps[1]
+    prog.expect("summed", total)
+    call = f"{kind}(2).extended.reduce_to(..., [1,2]|[3,4], destinations=...)"
+    assert_equal(ns["summed"], total, call=call.replace("...", "SUM", 1))
+    assert_equal(ns["averaged"], total / 2, call=call.replace("...", "MEAN", 1))
+    for name, i in (("summed", 1), ("averaged", 0)):
+        if not device_matches(ns[name].device, ns["devices"][i]):
+            fail(f"{name}.device={ns[name].device!r}, but should be the destination {ns['devices'][i]!r}", call)
+    assert_equal(len(ns["batch"]), 2, what="len(batch_reduce_to(...))", call=call)
+    for i, r in enumerate(ns["batch"]):
+        for j, comp in enumerate(ns["strategy"].experimental_local_results(r)):
+            assert_equal(comp, total, what=f"batch_reduce_to(...)[{i}] component {j}", call=call)
+
+
+@clause("extended.reduce-to")
+def test_reduce_to_needs_cross_replica_context(backend, tf):
+    strategy = backend.make_strategy("mirrored", 2)
+    dest = backend.device_names(2)[0]
+
+    def fn():
+        return strategy.extended.reduce_to("SUM", tf.constant(1.0), dest)
+
+    with raises(RuntimeError, match="cross-replica context", call="mirrored(2).run(extended.reduce_to(...))"):
+        strategy.run(fn)
+
+
 # -- reduce.doc-example-loop ---------------------------------------------------------------------
 CSS_LOOP = """
 strategy = backend.make_strategy("central_storage", 2)

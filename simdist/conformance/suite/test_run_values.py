@@ -402,3 +402,35 @@ def test_replicas_returning_different_structures_raise(backend, tf):
 
     with raises(AssertionError, match="len", call="mirrored(2).run(fn returning [i] * (1 + i))"):
         strategy.run(fn, args=(ids,))
+
+
+@clause("run.experimental-run")
+@pytest.mark.parametrize("kind,n", [("mirrored", 2), ("central_storage", 2), ("one_device", 1)])
+def test_doc_input_fn_iterator_and_experimental_run(backend, kind, n):
+    """The ODS example: input_fn(InputContext) is called once (one worker) and gives per-replica
+    batches; each experimental_run(replica_fn, iterator) takes one batch per replica."""
+    prog = Program(backend, """
+strategy = backend.make_strategy(kind, n)
+global_batch_size = 2 * n
+contexts = []
+def input_fn(input_context):
+    contexts.append((input_context.num_input_pipelines, input_context.input_pipeline_id,
+                     input_context.num_replicas_in_sync))
+    batch_size = input_context.get_per_replica_batch_size(global_batch_size)
+    d = tf.data.Dataset.range(4 * n).batch(batch_size)
+    return d.shard(input_context.num_input_pipelines, input_context.input_pipeline_id)
+def replica_fn(batch):
+    return tf.reduce_sum(batch)
+with strategy.scope():
+    iterator = strategy.make_input_fn_iterator(input_fn)
+    results = [strategy.experimental_local_results(strategy.experimental_run(replica_fn, iterator))
+               for _ in range(2)]
+sums = [[int(backend.to_numpy(x)) for x in step] for step in results]
+""", kind=kind, n=n)
+    ns = prog.run()
+    batches = [list(range(4 * n))[i:i + 2] for i in range(0, 4 * n, 2)]
+    expected = [[sum(batches[step * n + r]) for r in range(n)] for step in range(2)]
+    prog.expect("sums", expected)
+    call = f"{kind}({n}): make_input_fn_iterator(input_fn) + experimental_run(reduce_sum, iterator) x 2"
+    assert_equal(ns["contexts"], [[1, 0, n]], what="input_fn calls (num_input_pipelines, id, replicas)", call=call)
+    assert_equal(ns["sums"], expected, what="per step, per replica sums", call=call)
