@@ -224,6 +224,11 @@ class _Scope:
 class Strategy:
     """`tf.distribute.Strategy`: the API shared by every strategy."""
 
+    # TF runs each replica of `run` on a thread of its own (MirroredStrategy, CentralStorage,
+    # ParameterServer), so tapes opened outside `run` do not see the replicas' ops; OneDevice
+    # calls the function on the caller's thread.
+    _replica_threads = True
+
     def __init__(self) -> None:
         self._extended = self._make_extended()
 
@@ -278,7 +283,7 @@ class Strategy:
                 return fn(*select_replica(i, tuple(args)), **select_replica(i, kwargs))
 
             with timing.observe_variables() as traffic:
-                record = ReplicaRunner(n, body, frames).run()
+                record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
             return self._regroup(record.results)
 
