@@ -11,7 +11,9 @@ import pytest
 
 import tf_workers
 from op_check import run
-from op_specs import SPECS
+from op_specs import all_specs
+
+SPECS = all_specs()
 
 pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
                                                  reason="real TensorFlow is not installed (pip install -e .[tf])")]
