@@ -260,10 +260,15 @@ class GradientTape:
         flat_targets = nest.flatten(target)
         flat_sources = nest.flatten(sources)
         for s in flat_sources:
-            if type(s).__name__ == "IndexedSlices":
-                raise NotImplementedError("Gradients are not implemented for IndexedSlices")
+            if type(s).__name__ == "IndexedSlices":   # (TF 2.21 fails looking for a tensor id)
+                raise AttributeError("'IndexedSlices' object has no attribute '_id'")
         if output_gradients is not None:
-            output_gradients = [None if g is None else _as_tensor(g) for g in nest.flatten(output_gradients)]
+            flat_og = nest.flatten(output_gradients)
+            if any(g is None for g in flat_og) and len(flat_og) > 1:
+                # (TF 2.21 turns each entry into a tensor before looking at it)
+                raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to "
+                                 "a Tensor.")
+            output_gradients = [None if g is None else _as_tensor(g) for g in flat_og]
         grads = backprop.imperative_grad(self._tape, flat_targets, flat_sources, output_gradients, unconnected)
         if not self._persistent:
             self._watched_variables = tuple(self._tape.watched_vars)
