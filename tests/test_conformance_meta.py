@@ -306,3 +306,41 @@ def test_doc_example_backend_runs(tmp_path):
     assert counts.get("passed", 0) > 20 and counts.get("failed", 0) == 0
     skips = [t["message"] for t in r["tests"] if t["outcome"] == "skipped"]
     assert skips and any("single CPU" in s or "max_replicas=1" in s for s in skips)
+
+
+# -- the matrix: several TensorFlow releases side by side ----------------------------------------------------
+def _fake_report(version: str, outcomes: dict[str, tuple[list[tuple[str, str]], str, str]]) -> dict:
+    results = [TestResult(nodeid, clauses, outcome, message=msg) for nodeid, (clauses, outcome, msg) in outcomes.items()]
+    return build_report(results, backend={"name": "tensorflow", "version": version, "capabilities": [],
+                                          "details": {"logical_cpus": 4}},
+                        hypothesis={"seed": 1, "max_examples": 8}, suite_version="0", started="now", duration=1.0,
+                        unused_xfails=[], xfail_file=None)
+
+
+def test_matrix_has_a_column_per_release_and_names_the_changes():
+    from simdist.conformance import matrix
+
+    same = ([("scope.mixing", "tf221")], "passed", "")
+    old = _fake_report("2.15.1", {"test_scope.py::test_mix": same,
+                                  "test_reduce.py::test_dtype": ([("reduce.dtypes", "tf221")], "failed",
+                                                                 "out.dtype=int32, but should be float64")})
+    new = _fake_report("2.21.0", {"test_scope.py::test_mix": same,
+                                  "test_reduce.py::test_dtype": ([("reduce.dtypes", "tf221")], "passed", "")})
+    text = matrix.render([new, old], None, "simdist conformance-matrix --run")
+    header = next(line for line in text.splitlines() if line.startswith("| clause |"))
+    assert "| TF 2.15.1 | TF 2.21.0 |" in header, f"columns should be the releases in version order: {header}"
+    row = next(line for line in text.splitlines() if line.startswith("| `reduce.dtypes` |"))
+    assert "differs from 2.21: FAIL" in row and "changes between TF versions: 1 test(s)" in row, row
+    assert ("- `reduce.dtypes` — `test_reduce.py::test_dtype`: 2.15.1 failed, 2.21.0 passed. "
+            "out.dtype=int32, but should be float64") in text, text[text.find("## Changes"):][:800]
+    assert "test_mix" not in text[text.find("## Changes"):text.find("## Where")], "an unchanged test is listed"
+
+
+def test_matrix_command_line_records_every_interpreter():
+    from simdist.conformance import matrix
+
+    p = argparse.ArgumentParser()
+    matrix.add_arguments(p)
+    args = p.parse_args(["--run", "--python", "/v/a/bin/python", "--python", "/v/b/bin/python", "-o", "m.md"])
+    assert matrix.command_line(args, "simdist conformance-matrix") == (
+        "simdist conformance-matrix --run --python /v/a/bin/python --python /v/b/bin/python -o m.md")
