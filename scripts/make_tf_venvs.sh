@@ -5,16 +5,18 @@
 #   bash scripts/make_tf_venvs.sh [VENV_ROOT] [VERSION ...]
 #   defaults: VENV_ROOT=/work/venvs, versions 2.15 2.17 2.19 2.21
 #
-# Each venv gets tensorflow-cpu==X.Y.* and the suite's own dependencies (pytest, hypothesis,
-# simpy, tqdm; numpy comes with TensorFlow, so TF 2.15 gets the numpy 1.x it needs). simdist
-# itself is NOT installed there: `simdist conformance-matrix --python PATH` runs the suite of
-# the checkout it is started from (it puts that checkout first on the interpreter's PYTHONPATH).
+# Each venv gets tensorflow-cpu==X.Y.* and simdist's core dependencies as pyproject.toml lists
+# them (pytest, hypothesis, simpy, threadpoolctl, ...), except numpy, which comes with
+# TensorFlow (so TF 2.15 gets the numpy 1.x it needs). simdist itself is NOT installed there:
+# `simdist conformance-matrix --python PATH` runs the suite of the checkout it is started from
+# (it puts that checkout first on the interpreter's PYTHONPATH).
 set -euo pipefail
 ROOT=${1:-/work/venvs}
 shift || true
 VERSIONS=("$@")
 if [ ${#VERSIONS[@]} -eq 0 ]; then VERSIONS=(2.15 2.17 2.19 2.21); fi
 PY=${PYTHON:-python3}
+REPO=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$ROOT"
 for v in "${VERSIONS[@]}"; do
   dir="$ROOT/tf${v/./}"
@@ -22,7 +24,14 @@ for v in "${VERSIONS[@]}"; do
     "$PY" -m venv "$dir"
   fi
   "$dir/bin/python" -m pip install -q --progress-bar off --upgrade pip
-  "$dir/bin/python" -m pip install -q --progress-bar off "tensorflow-cpu==$v.*" "pytest>=8" "hypothesis>=6.100" \
-      "simpy>=4.1" "tqdm>=4.66"
+  mapfile -t deps < <("$dir/bin/python" - "$REPO/pyproject.toml" <<'PY'
+import sys, tomllib
+with open(sys.argv[1], "rb") as f:
+    for dep in tomllib.load(f)["project"]["dependencies"]:
+        if not dep.startswith("numpy") and ";" not in dep:   # numpy: TensorFlow's pin wins
+            print(dep)
+PY
+)
+  "$dir/bin/python" -m pip install -q --progress-bar off "tensorflow-cpu==$v.*" "${deps[@]}"
   "$dir/bin/python" -c "import tensorflow as tf, numpy; print('$dir: TensorFlow', tf.__version__, 'numpy', numpy.__version__)"
 done
