@@ -105,6 +105,7 @@ class Settings:
     max_simulated_time: float
     max_wall_time: float
     rates: dict[str, float]
+    caps: dict[str, int]          # at most this many events of a kind per plan
     workers: int                  # workers (parameter_server) or replicas (synchronous)
     ps: int
     steps: int
@@ -162,7 +163,7 @@ def settings(sc: Any, baseline_time: float, plans: int | None = None, seed: int 
         invariants=tuple(ex.get("invariants") or ()), checks=tuple(ex.get("checks") or ()),
         determinism_sample=int(ex.get("determinism_sample", 4)),
         max_simulated_time=float(max_sim), max_wall_time=float(ex.get("max_wall_time", 60.0)),
-        rates=rates, workers=int(sc.plan["replicas"]), ps=int(sc.plan.get("ps", 0)),
+        rates=rates, caps={k: int(kind(k).get("max", ex.get("max_events", 4))) for k in KINDS}, workers=int(sc.plan["replicas"]), ps=int(sc.plan.get("ps", 0)),
         steps=int(sc.config["training"]["steps"]),
         preemption_downtime=_pair(kind("preemptions").get("downtime"), down),
         at_closure=float(kind("preemptions").get("at_closure", 0.3)),

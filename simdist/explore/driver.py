@@ -34,9 +34,10 @@ class ExploreError(ValueError):
 class Failure:
     invariant: str
     plans: list[int]                 # every plan that broke it (0 = the fault-free baseline)
-    first: PlanSpec                  # the plan shrinking started from
+    first: PlanSpec                  # the plan the minimal plan was shrunk from
     message: str                     # what the first plan's run said
     shrunk: Shrunk | None = None
+    shrink_runs: int = 0             # plans run while shrinking (from every starting plan)
     row: dict[str, Any] = field(default_factory=dict)     # the minimal plan's row
     metrics: dict[str, Any] | None = None                 # and its metrics document
 
@@ -60,8 +61,7 @@ class Exploration:
     @property
     def invariants(self) -> list[str]:
         """Every invariant checked, in report order."""
-        return list(BUILTIN) + [f"predicate: {p.text}" for p in config.predicates_of(list(self.settings.invariants))] \
-            + [f"check: {c}" for c in self.settings.checks]
+        return invariant_names(self.settings)
 
     def broken(self) -> dict[str, int]:
         out = {k: 0 for k in self.invariants}
@@ -69,6 +69,11 @@ class Exploration:
             for name in sorted({v["invariant"] for v in r["violations"]}):
                 out[name] = out.get(name, 0) + 1
         return out
+
+
+def invariant_names(s: config.Settings) -> list[str]:
+    """The built-in invariants, then the predicates and the checks in the order the file gives them."""
+    return list(BUILTIN) + [p.id for p in config.predicates_of(list(s.invariants))] + [f"check: {c}" for c in s.checks]
 
 
 def _preflight(sc: Any, job: Job) -> None:
@@ -138,10 +143,10 @@ def explore(sc: Any, *, plans_n: int | None = None, seed: int | None = None, met
 
     det = _determinism(job, s, ran, rows)
     by_index = {spec.index: spec for spec in [empty] + ran}
-    failures = _failures(ordered, by_index)
+    failures = _failures(ordered, by_index, invariant_names(s))
     end = None if budget is None else t0 + budget
     for f in failures:
-        _shrink(job, f, shrink_tests, (lambda: time.monotonic() > end) if end is not None else None)
+        _shrink(job, f, by_index, shrink_tests, (lambda: time.monotonic() > end) if end is not None else None)
     return Exploration(sc, job, s, ran, ordered, failures, det, time.monotonic() - t0, budget_hit)
 
 
@@ -165,26 +170,24 @@ def _determinism(job: Job, s: config.Settings, ran: list[PlanSpec], rows: dict[i
     return {"sample": [spec.index for spec in sample], "hash_seed": hash_seed, "mismatches": bad}
 
 
-def _failures(rows: list[dict[str, Any]], specs: dict[int, PlanSpec]) -> list[Failure]:
-    """One Failure per broken invariant, starting from its plan with the fewest events (then the first)."""
+def _failures(rows: list[dict[str, Any]], specs: dict[int, PlanSpec], names: list[str]) -> list[Failure]:
+    """One Failure per broken invariant (in ``names`` order), shrunk from the first plan that broke it."""
     seen: dict[str, Failure] = {}
     for r in rows:
         for v in r["violations"]:
-            name = v["invariant"]
-            spec = specs[r["plan"]]
-            f = seen.get(name)
+            f = seen.get(v["invariant"])
             if f is None:
-                seen[name] = Failure(name, [r["plan"]], spec, v["message"])
-            else:
-                if r["plan"] not in f.plans:
-                    f.plans.append(r["plan"])
-                if len(spec.events) < len(f.first.events):
-                    f.first, f.message = spec, v["message"]
-    order = {name: i for i, name in enumerate(BUILTIN)}
-    return sorted(seen.values(), key=lambda f: (order.get(f.invariant, len(order)), f.invariant))
+                seen[v["invariant"]] = Failure(v["invariant"], [r["plan"]], specs[r["plan"]], v["message"])
+            elif r["plan"] not in f.plans:
+                f.plans.append(r["plan"])
+    return sorted(seen.values(), key=lambda f: names.index(f.invariant) if f.invariant in names else len(names))
 
 
-def _shrink(job: Job, f: Failure, max_tests: int, deadline: Callable[[], bool] | None) -> None:
+def _shrink(job: Job, f: Failure, specs: dict[int, PlanSpec], max_tests: int,
+            deadline: Callable[[], bool] | None) -> None:
+    """Shrink from the first plan that broke ``f``'s invariant and from its plan with the fewest
+    events (a timing failure may need other events to move a fault into place in one plan and
+    not in another); keep the smaller result (then the one from the earlier plan)."""
     if f.invariant == "determinism":
         def fails(evs: tuple[plans.Event, ...]) -> bool:
             spec = PlanSpec(-1, evs)
@@ -195,5 +198,13 @@ def _shrink(job: Job, f: Failure, max_tests: int, deadline: Callable[[], bool] |
         def fails(evs: tuple[plans.Event, ...]) -> bool:
             row, _ = run_plan(job, PlanSpec(-1, evs), user=f.invariant.startswith(("predicate:", "check:")))
             return any(v["invariant"] == f.invariant for v in row["violations"])
-    f.shrunk = shrink(f.first.events, fails, max_tests=max_tests, deadline=deadline)
+    fewest = min((specs[i] for i in f.plans), key=lambda sp: (len(sp.events), sp.index))
+    best: tuple[PlanSpec, Shrunk] | None = None
+    for start in dict.fromkeys([f.first, fewest]):
+        got = shrink(start.events, fails, max_tests=max_tests, deadline=deadline)
+        f.shrink_runs += got.tests
+        if best is None or len(got.events) < len(best[1].events):
+            best = (start, got)
+    assert best is not None
+    f.first, f.shrunk = best
     f.row, f.metrics = run_plan(job, PlanSpec(-1, f.minimal))

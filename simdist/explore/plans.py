@@ -73,7 +73,8 @@ def _round(x: float, digits: int = 4) -> float:
 # ---------------------------------------------------------------------------------------------- drawing
 def draw(s: Settings, index: int) -> tuple[Event, ...]:
     """Plan ``index`` (>= 1) of the exploration ``s``: the number of events is Poisson(total rate),
-    capped at ``max_events``; each event's kind is drawn in proportion to its rate."""
+    capped at ``max_events``; each event's kind is drawn in proportion to its rate, among the kinds
+    that have not reached their ``max`` in this plan."""
     from simdist.sim.rng import derive
     rng = derive(s.seed, f"explore/plan/{index}")
     kinds = [k for k in KINDS if s.rates.get(k, 0.0) > 0]
@@ -81,10 +82,15 @@ def draw(s: Settings, index: int) -> tuple[Event, ...]:
     if not kinds or total <= 0:
         return ()
     n = min(s.max_events, int(rng.poisson(total)))
-    probs = [s.rates[k] / total for k in kinds]
-    events = []
+    events: list[Event] = []
+    left = {k: s.caps.get(k, s.max_events) for k in kinds}
     for _ in range(n):
-        kind = kinds[int(rng.choice(len(kinds), p=probs))]
+        open_ = [k for k in kinds if left[k] > 0]
+        if not open_:
+            break
+        weights = [s.rates[k] for k in open_]
+        kind = open_[int(rng.choice(len(open_), p=[w / sum(weights) for w in weights]))]
+        left[kind] -= 1
         events.append(_DRAW[kind](s, rng))
     return tuple(sorted(events, key=_sort_key))
 

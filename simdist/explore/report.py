@@ -50,7 +50,7 @@ def _commands(exp: Exploration, f: Failure, quick: bool) -> tuple[str, str]:
 
 def _header(exp: Exploration, f: Failure) -> str:
     n0, n1 = len(f.first.events), len(f.minimal)
-    how = "" if f.shrunk is None else (f" in {f.shrunk.tests} runs" + ("" if f.shrunk.complete else
+    how = "" if f.shrunk is None else (f" in {f.shrink_runs} runs" + ("" if f.shrunk.complete else
                                                                         ", stopped early by the budget"))
     return (f"simdist explore {exp.scenario.name}: breaks {f.invariant}\n"
             f"minimal plan: {n1} event(s), shrunk from plan {f.first.index} ({n0} event(s)){how}\n"
@@ -117,7 +117,7 @@ def _manifest(exp: Exploration, quick: bool) -> dict[str, Any]:
         fails.append({"invariant": f.invariant, "id": failure_id(exp, f), "plans": len(f.plans),
                       "first_plans": f.plans[:20], "shrunk_from": f.first.index,
                       "minimal": plans.plan_json(f.minimal), "message": _violation(f),
-                      "shrink_runs": f.shrunk.tests if f.shrunk else 0,
+                      "shrink_runs": f.shrink_runs,
                       "shrink_complete": bool(f.shrunk and f.shrunk.complete),
                       "digest": f.row.get("digest"), "params": _params(exp, f.minimal),
                       "run": run_cmd, "replay": replay_cmd})

@@ -221,6 +221,7 @@ SCHEMA: dict[str, Field] = {
         "max_wall_time": Field("time", "a run must end within this wall-clock time", 60.0, above=0),
         "preemptions": Field("table", "parameter_server: worker preemptions to draw", None, fields={
             "rate": Field("float", "expected events per plan (default 1)", None, minimum=0),
+            "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
             "downtime": Field("list", "[min, max] downtime (default: 1% to 20% of the window)", None,
                               item=Field("time", "time"), min_items=2),
             "at_closure": Field("float", "share triggered during the N-th function started instead of at a time",
@@ -228,11 +229,13 @@ SCHEMA: dict[str, Field] = {
         }),
         "ps_failures": Field("table", "parameter_server: ps failures to draw", None, fields={
             "rate": Field("float", "expected events per plan (default 0.3)", None, minimum=0),
+            "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
             "downtime": Field("list", "[min, max] downtime (default: 1% to 20% of the window)", None,
                               item=Field("time", "time"), min_items=2),
         }),
         "stragglers": Field("table", "stragglers to draw", None, fields={
             "rate": Field("float", "expected events per plan (default 0.5; synchronous: 1)", None, minimum=0),
+            "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
             "slowdown": Field("list", "[min, max] slowdown factor", [1.5, 4.0], item=Field("float", "factor",
                                                                                             minimum=1.0),
                               min_items=2),
@@ -241,6 +244,7 @@ SCHEMA: dict[str, Field] = {
         }),
         "links": Field("table", "link degradations to draw", None, fields={
             "rate": Field("float", "expected events per plan (default 0.5; synchronous: 1)", None, minimum=0),
+            "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
             "names": Field("list", "candidate links: full names or unique suffixes (default: every NIC; on one "
                                    "host every link)", None, item=Field("str", "link"), min_items=1),
             "bandwidth_factor": Field("list", "[min, max] bandwidth multiplier", [0.05, 0.5],
