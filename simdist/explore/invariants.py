@@ -79,9 +79,9 @@ def accounting(metrics: dict[str, Any], steps: int) -> list[str]:
         redone = int(s.get("redone_closures", 0))
         if cl["completed"] != s["steps_completed"] + redone:
             out.append(f"closures_completed {cl['completed']} != steps_completed {s['steps_completed']} + "
-                       f"redone_closures {redone}: a function was applied "
-                       f"{'more than once' if cl['completed'] > s['steps_completed'] + redone else 'fewer times'} "
-                       "than the steps need")
+                       f"redone_closures {redone}: "
+                       + ("a function was applied more than once" if cl["completed"] > s["steps_completed"] + redone
+                          else "a completed function was lost"))
     return out
 
 
@@ -153,7 +153,7 @@ def load_check(ref: str, search: Sequence[str] = ()) -> Callable[..., Any]:
         if not hasattr(obj, part):
             import difflib
             names = [n for n in dir(obj) if not n.startswith("_")]
-            close = difflib.get_close_matches(part, names, n=1)
+            close = [n for n in names if n.startswith(part)][:1] or difflib.get_close_matches(part, names, n=1)
             raise CheckError(f"check {ref!r}: {mod_name} has no {part!r}" +
                              (f"; did you mean '{close[0]}'?" if close else ""))
         obj = getattr(obj, part)

@@ -6,8 +6,8 @@ Two passes, both deterministic (runs are, and every choice below is made in a fi
    Isolating Failure-Inducing Input", IEEE TSE 2002): remove chunks of events, then single
    events, while the plan still fails. The result is 1-minimal: removing any one of its events
    makes the failure go away.
-2. simpler numbers: each number of each remaining event is rounded to 1, then 2 significant
-   digits (``at_time = 197.53`` -> 200 -> 198), kept when the plan still fails.
+2. simpler numbers: each number of each remaining event is rounded to 1, 2, then 3 significant
+   digits (``at_time = 197.53`` -> 200, 200, 198), the first that still fails is kept.
 
 Why not Hypothesis's shrinker (the project already depends on Hypothesis)? It shrinks the
 choice sequence behind an example it generated itself; its public API cannot start from a plan
@@ -73,12 +73,12 @@ def _rounded(x: float, digits: int) -> float:
 
 
 def _candidates(e: Event, key: str) -> list[Event]:
-    """Simpler variants of one number of an event, simplest first: rounded to 1, then 2 significant digits."""
+    """Simpler variants of one number of an event, simplest first: rounded to 1, 2, then 3 significant digits."""
     v = e.as_dict()[key]
     if isinstance(v, bool) or not isinstance(v, (int, float)) or key in ("worker", "ps"):
         return []
     out = []
-    for digits in (1, 2):
+    for digits in (1, 2, 3):
         r: float | int = _rounded(float(v), digits)
         r = int(r) if isinstance(v, int) else r
         if r == v or (key == "at_closure" and r < 1) or (key == "slowdown" and r < 1) or \

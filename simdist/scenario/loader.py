@@ -593,7 +593,7 @@ class _Validator:
             for key, val in q.items():
                 self._probe(f"quick.{key}", key, val)
         ex = c.get("explore")
-        if isinstance(ex, dict) and not partial:
+        if isinstance(ex, dict):
             from simdist.explore.config import check_table   # the [explore] table's own rules
             check_table(ex, c, self.plan, topo, self.err)
 
