@@ -10,7 +10,8 @@ import numpy as np
 
 from simdist.runtime import context, dtypes
 from simdist.runtime import tensor as _tm
-from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
+from simdist.runtime.ops import dispatch as _dispatch
+from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tensor
 
 
 class VariableAggregation(enum.Enum):
@@ -287,9 +288,10 @@ class ResourceVariable(Variable):
         return 16 * int(self._value.size)
 
     def _as_tensor(self) -> Tensor:
-        if _tm._REC is not None:
-            return _tm._REC.read(self, Tensor(self._read_array(), self._dtype, self._device))
-        return Tensor(self._read_array(), self._dtype, self._device)
+        t = Tensor(self._read_array(), self._dtype, self._device)
+        if _tm._REC is not None or _dispatch._tls.tapes:
+            return _dispatch.variable_read(self, t)
+        return t
 
     def _read_array(self) -> np.ndarray:
         """What a read sees now: the open transaction's writes folded in, else the value (a
@@ -345,7 +347,7 @@ class ResourceVariable(Variable):
         self._apply_op(kind, operand)
 
     def _coerce(self, value: Any, op: str) -> np.ndarray:
-        if type(value) is Tensor:
+        if type(value) is Tensor or type(value) is _Traced:
             t = value
         else:
             t = value._as_tensor() if hasattr(value, "_as_tensor") else value
@@ -355,30 +357,31 @@ class ResourceVariable(Variable):
             raise errors.InvalidArgumentError(
                 None, None, f"Cannot update variable with shape {self._shape} using a Tensor with dtype "
                 f"{t.dtype.name}; the variable's dtype is {self._dtype.name} [Op:{op}]")
-        if t._v.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape):
+        arr = _dispatch.raw(t)   # (the write is recorded with the tensor as its operand)
+        if arr.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape):
             raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch.The variable shape "
                              f"{self._shape}, and the assigned value shape {t.shape} are incompatible.")
-        return t._v
+        return arr
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(value, "AssignVariableOp")
         self._write("assign", arr)
         if _tm._REC is not None:
-            _tm._REC.write(self, "assign", value, arr)
+            _dispatch.variable_written(self, "assign", value, arr)
         return self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(delta, "AssignAddVariableOp")
         self._write("assign_add", arr)
         if _tm._REC is not None:
-            _tm._REC.write(self, "assign_add", delta, arr)
+            _dispatch.variable_written(self, "assign_add", delta, arr)
         return self if read_value else None
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(delta, "AssignSubVariableOp")
         self._write("assign_sub", arr)
         if _tm._REC is not None:
-            _tm._REC.write(self, "assign_sub", delta, arr)
+            _dispatch.variable_written(self, "assign_sub", delta, arr)
         return self if read_value else None
 
     def _numpy_text(self) -> str:

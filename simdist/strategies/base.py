@@ -13,6 +13,7 @@ import numpy as np
 
 from simdist import session
 from simdist.runtime import context, dtypes, variables
+from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-exported)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
 from simdist.semantics import gather as gather_rules
@@ -26,24 +27,6 @@ CROSS_REPLICA_REQUIRED = "Method requires being in cross-replica context, use ge
 
 def mixing_error(current: Any, other: Any) -> RuntimeError:
     return RuntimeError(f"Mixing different tf.distribute.Strategy objects: {current} is not {other}")
-
-
-class IndexedSlices:
-    """`tf.IndexedSlices`: sparse rows (values at indices) of a dense shape."""
-
-    def __init__(self, values: Any, indices: Any, dense_shape: Any = None) -> None:
-        self.values = convert_to_tensor(values)
-        self.indices = convert_to_tensor(indices)
-        self.dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
-
-    def _as_tensor(self) -> Tensor:
-        """The dense tensor: rows summed into zeros of `dense_shape` (TF's conversion)."""
-        if self.dense_shape is None:
-            raise ValueError("Tensor conversion requested for IndexedSlices without dense_shape: "
-                             f"{self.values!r}")
-        out = np.zeros(tuple(int(d) for d in self.dense_shape._v), dtype=self.values.dtype.np)
-        np.add.at(out, self.indices._v.astype(np.int64), self.values._v)
-        return Tensor(out, self.values.dtype, self.values.device)
 
 
 class ReplicaContext:

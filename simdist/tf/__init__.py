@@ -16,10 +16,10 @@ from simdist.runtime.ops import (add, add_n, cast, concat, constant, embedding_l
 from simdist.runtime.ops import abs_ as abs  # noqa: A001
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 from simdist.runtime.variables import Variable, VariableAggregation, VariableSynchronization
-from simdist.strategies.base import IndexedSlices
+from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.tf import compat, config, data, debugging, distribute, errors, math, nn, train
 from simdist.tf._module import Module
-from simdist.runtime import random_ops as _random_ops
+from simdist.runtime.ops import random as _random_ops
 from simdist.tf._function import function
 from simdist.runtime.spec import TensorSpec
 from simdist.runtime.data import Optional as _Optional

@@ -2,4 +2,4 @@
 
 from simdist.runtime.ops import (abs_ as abs, add, add_n, divide, equal, exp, maximum, minimum, multiply,  # noqa: F401,A004
                                  reduce_max, reduce_mean, reduce_min, reduce_sum, sqrt, square, subtract)
-from simdist.runtime.tensor import truediv  # noqa: F401
+from simdist.runtime.ops import truediv  # noqa: F401
