@@ -14,8 +14,9 @@ Built in (docs/faults.md states the promises they check):
 
 User checks are ``module:function`` callables ``fn(metrics, variables)``: ``metrics`` is the
 run's metrics.json document, ``variables`` maps each model variable's name to the run's
-variable (timing-only runs have shape-only variables, without values). They return None/True
-(kept), False or a message (violated), or raise AssertionError (violated, with its message).
+variable (timing-only parameter_server runs have shape-only variables, without values;
+synchronous runs none). They return None/True (kept), False or a message (violated), or raise
+AssertionError (violated, with its message).
 """
 
 from __future__ import annotations
