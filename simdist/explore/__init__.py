@@ -10,6 +10,7 @@ ready `[[faults.*]]` fragment with the command that reproduces it byte for byte.
 
 Modules: `config` (the [explore] table), `predicates` (metric predicates), `plans` (drawing
 plans, their TOML and overrides), `limits` (wall/simulated-time watchdog), `invariants`
-(the checks), `worker` (one plan -> one result row), `shrink` (delta debugging), `report`
-(files), `cli_explore` (the subcommand). See docs/failure-injection.md and docs/cli.md.
+(the checks), `worker` (one plan -> one result row), `shrink` (delta debugging), `driver`
+(baseline, plans on an executor, determinism sample, shrinking), `report` (files),
+`cli_explore` (the subcommand). See docs/failure-injection.md and docs/cli.md.
 """

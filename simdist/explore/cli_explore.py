@@ -96,7 +96,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         exp = explore(sc, plans_n=args.plans, seed=args.seed, metric=args.metric, executor=args.executor,
                       workers=args.workers, batch_size=args.batch_size, scheduler=args.scheduler, budget=budget,
-                      quick=args.quick, progress=bar.update if bar is not None else None)
+                      progress=bar.update if bar is not None else None)
     except ExploreError as e:
         raise usage_error(str(e)) from None
     finally:

@@ -62,8 +62,9 @@ def check_table(ex: dict, config: dict, plan: dict, topo: Any, err: Callable[[st
         for i, name in enumerate(links["names"]):
             full = resolve_link(name, names)
             if isinstance(full, list):
-                err(f"explore.links.names[{i}]", f"{name!r} {'matches ' + str(len(full)) + ' links' if full else 'is not a link of the cluster'} "
-                                                 f"(rule: a link name or unique suffix, e.g. {', '.join(names[:2])})")
+                what = f"matches {len(full)} links" if full else "is not a link of the cluster"
+                err(f"explore.links.names[{i}]", f"{name!r} {what} (rule: a link name or unique suffix, e.g. "
+                                                 f"{', '.join(names[:2])})")
             else:
                 links["names"][i] = full
     known = known_metrics()

@@ -13,6 +13,7 @@ wall-clock ``budget`` cuts the exploration short, which the result says.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -76,7 +77,7 @@ def invariant_names(s: config.Settings) -> list[str]:
     return list(BUILTIN) + [p.id for p in config.predicates_of(list(s.invariants))] + [f"check: {c}" for c in s.checks]
 
 
-def _preflight(sc: Any, job: Job) -> None:
+def _preflight(job: Job) -> None:
     for ref in job.checks:
         try:
             load_check(ref, job.search)
@@ -99,9 +100,10 @@ def _check_metrics(s: config.Settings, summary: dict[str, Any]) -> None:
 
 def explore(sc: Any, *, plans_n: int | None = None, seed: int | None = None, metric: str | None = None,
             executor: str = "process", workers: int | None = None, batch_size: int | None = None,
-            scheduler: str | None = None, budget: float | None = None, quick: bool = False,
+            scheduler: str | None = None, budget: float | None = None,
             progress: Callable[[int], None] | None = None, shrink_tests: int = 300) -> Exploration:
-    """Explore ``sc`` (a loaded Scenario; with ``quick`` its [quick] pairs are in sc.overrides)."""
+    """Explore ``sc`` (a loaded Scenario, [quick] pairs included when loaded with quick=True):
+    ``plans_n``/``seed``/``metric`` override its [explore] table; ``budget`` is wall seconds."""
     t0 = time.monotonic()
     ex = sc.config.get("explore") or {}
     job = Job(text=sc.text, file=sc.file, base_overrides=tuple(sc.overrides), seed=sc.seed,
@@ -109,7 +111,7 @@ def explore(sc: Any, *, plans_n: int | None = None, seed: int | None = None, met
               steps=int(sc.config["training"]["steps"]), predicates=tuple(ex.get("invariants") or ()),
               checks=tuple(ex.get("checks") or ()), search=tuple(search_dirs(sc.file)),
               max_wall_time=float(ex.get("max_wall_time", 60.0)))
-    _preflight(sc, job)
+    _preflight(job)
     # the fault-free baseline (the file's faults only, as base_faults says), with no simulated-time limit yet
     empty = PlanSpec(0, ())
     row0, _ = run_plan(job, empty, user=False)
@@ -118,7 +120,7 @@ def explore(sc: Any, *, plans_n: int | None = None, seed: int | None = None, met
         raise ExploreError(f"the baseline run (no drawn faults) did not produce metrics: {row0['error']}")
     s = config.settings(sc, float(base_summary["simulated_time_s"]), plans_n, seed, metric)
     _check_metrics(s, base_summary)
-    job = Job(**{**job.__dict__, "baseline": base_summary, "max_simulated_time": s.max_simulated_time})
+    job = dataclasses.replace(job, baseline=base_summary, max_simulated_time=s.max_simulated_time)
     row0, _ = run_plan(job, empty)
     specs = [PlanSpec(i, plans.draw(s, i)) for i in range(1, s.plans + 1)]
 

@@ -72,8 +72,9 @@ def write_report(exp: Exploration, out: Path, quick: bool, plot: bool = True) ->
     text = _text(exp, out, quick, fdirs, plot)
     _write(out / "report.txt", text + "\n")
     _write(out / "explore.json", json.dumps(_manifest(exp, quick), indent=2, sort_keys=True) + "\n")
-    _write(out / "plans.jsonl", "".join(json.dumps(_plan_line(exp, r), sort_keys=True, separators=(",", ":")) + "\n"
-                                        for r in exp.rows))
+    events = {spec.index: spec.events for spec in exp.specs}
+    _write(out / "plans.jsonl", "".join(json.dumps(_plan_line(exp, r, events.get(r["plan"], ())), sort_keys=True,
+                                                   separators=(",", ":")) + "\n" for r in exp.rows))
     _write(out / "results.csv", _csv(exp))
     _write(out / "junit.xml", junit_xml(exp, quick))
     written += [out / n for n in ("report.txt", "explore.json", "plans.jsonl", "results.csv", "junit.xml")]
@@ -87,9 +88,7 @@ def _write(path: Path, text: str) -> None:
     write_text(path, text)
 
 
-def _plan_line(exp: Exploration, r: dict[str, Any]) -> dict[str, Any]:
-    spec = next((s for s in exp.specs if s.index == r["plan"]), None)
-    events = spec.events if spec is not None else ()
+def _plan_line(exp: Exploration, r: dict[str, Any], events: tuple[plans.Event, ...]) -> dict[str, Any]:
     return {"plan": r["plan"], "events": plans.plan_json(events), "status": r["status"], "error": r["error"],
             "digest": r["digest"], "violations": r["violations"], "metric": r["summary"].get(exp.settings.metric)}
 
