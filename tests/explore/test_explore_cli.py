@@ -82,6 +82,15 @@ def test_process_executor_gives_the_same_results(serial, tmp_path):
         assert (tmp_path / "p" / name).read_bytes() == (out / name).read_bytes(), name
 
 
+def test_another_seed_draws_other_plans(serial, tmp_path):
+    _, _, _, out = serial
+    cli("explore", str(PLANTED), *ARGS, "--executor", "serial", "--seed", "1", "--out", str(tmp_path / "s1"),
+        "--no-plot")
+    mine = [json.loads(x)["events"] for x in (tmp_path / "s1" / "plans.jsonl").read_text().splitlines()]
+    theirs = [json.loads(x)["events"] for x in (out / "plans.jsonl").read_text().splitlines()]
+    assert mine[0] == theirs[0] == [] and sum(a != b for a, b in zip(mine[1:], theirs[1:])) > 50
+
+
 def test_a_scenario_that_keeps_every_invariant_exits_0(tmp_path):
     f = write(tmp_path, TINY + '\n[explore]\nplans = 12\ninvariants = ["steps_completed >= 3"]\n'
                                'determinism_sample = 1\n')
