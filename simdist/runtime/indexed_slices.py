@@ -44,5 +44,4 @@ class IndexedSlices:
         return IndexedSlices(-self.values, self.indices, self.dense_shape)
 
     def __repr__(self) -> str:
-        return (f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, "
-                f"dense_shape={self.dense_shape!r})")
+        return f"IndexedSlices(indices={self.indices}, values={self.values}, dense_shape={self.dense_shape})"

@@ -91,6 +91,8 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
 
     def __init__(self, components: list[ResourceVariable], strategy: Any, aggregation: Any) -> None:
         Mirrored.__init__(self, components)
+        for c in components:
+            c._distributed_container = self   # (a tape lists the container among watched variables, as TF)
         self._distribute_strategy = strategy
         self.aggregation = aggregation
 
@@ -128,6 +130,7 @@ class AggregatingVariable(_AggregatedUpdates, Variable):
 
     def __init__(self, v: ResourceVariable, strategy: Any, aggregation: Any) -> None:
         self._v = v
+        v._distributed_container = self
         self._distribute_strategy = strategy
         self.aggregation = aggregation
 

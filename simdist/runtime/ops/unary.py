@@ -9,10 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["negative", "abs_", "sign", "sqrt", "exp", "log", "square"]
@@ -30,7 +29,6 @@ SQRT = register("Sqrt", np.sqrt, args.first)
 EXP = register("Exp", np.exp, args.first)
 LOG = register("Log", _log, args.allowed("Log", "fc", "half, bfloat16, float, double, complex64, complex128"))
 SQUARE = register("Square", np.square, args.first)
-NotDifferentiable("Sign")
 
 
 def _unary(op: Any, x: Any) -> Tensor:
@@ -90,6 +88,12 @@ def _log_grad(op: Any, grad: Any) -> list:
     return [grad * (1.0 / op.inputs[0])]   # TF: grad * reciprocal(x)
 
 
+@RegisterGradient("Sign")
+def _sign_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import array
+    return [array.zeros_like(op.inputs[0])]   # TF's _SignGrad: zeros, not None
+
+
 @RegisterGradient("Square")
 def _square_grad(op: Any, grad: Any) -> list:
     x = op.inputs[0]
@@ -102,4 +106,3 @@ def _install_operators() -> None:
 
 
 _install_operators()
-del dtypes
