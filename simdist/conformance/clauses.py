@@ -129,6 +129,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'variables created under `extended.colocate_vars_with` are not partitioned.'),
     Clause('pss.checkpoint-partitions', 'pss', True, ('PSS',),
            'the number of partitions must not change across checkpoint save/load.'),
+    Clause('pss.sharded-gradients', 'pss', True, ('PSS',),
+           'a partitioned variable does not work directly with `tf.GradientTape`: its `variables` (the shards) are the gradient sources (TF 2.21: a lookup gives each shard IndexedSlices of its local rows; the ShardedVariable itself raises AttributeError).'),
     Clause('pss.requires-coordinator', 'pss', True, ('PSS',),
            'PSS is used with a ClusterCoordinator; standalone use is not supported.'),
     Clause('coord.schedule-async', 'coordinator', True, ('PSS',),

@@ -19,6 +19,8 @@ import contextlib
 import logging
 from typing import Any, Callable, Iterator, Sequence
 
+import numpy as np
+
 from simdist.runtime import dtypes
 from simdist.runtime import nest
 from simdist.runtime.autodiff import backprop
@@ -236,6 +238,28 @@ class GradientTape:
         key = id(var)
         if key in tape.tensor_tape and trainable(t.dtype):
             tape.record("ReadVariableOp", (var,), (key,), (t,), lambda g: [g])
+
+    def _variable_gathered(self, var: Any, indices: Tensor, t: Tensor) -> None:
+        tape = self._tape
+        if tape is None:
+            return
+        owner = getattr(var, "_distributed_container", None)
+        if owner is None:
+            owner = var
+        if tape.watch_accessed and getattr(owner, "trainable", True):
+            tape.watch_variable(var, owner)
+        key = id(var)
+        if key in tape.tensor_tape and trainable(t.dtype):
+            shape = var.shape.as_list()
+
+            def backward(g: Any) -> list:
+                # TF's _GatherGrad for ResourceGather: the rows' gradient as IndexedSlices
+                from simdist.runtime.indexed_slices import IndexedSlices
+                from simdist.runtime.ops import array
+                n = int(np.prod(indices.shape.as_list(), dtype=np.int64))
+                return [IndexedSlices(array.reshape(g, [n] + shape[1:]), array.reshape(indices, [n]),
+                                      array.constant(shape, dtype="int32")), None]
+            tape.record("ResourceGather", (var, indices), (key, id(indices)), (t,), backward)
 
     # --- gradients -------------------------------------------------------------------------------------------
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
