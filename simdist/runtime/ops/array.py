@@ -11,11 +11,12 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 __all__ = ["constant", "range_", "reshape", "identity", "expand_dims", "squeeze", "ones", "zeros", "fill",
            "ones_like", "zeros_like", "concat", "concat_arrays", "stack", "unstack", "split", "transpose", "shape",
-           "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient"]
+           "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient",
+           "boolean_mask"]
 
 _ZERO = args.zero_flops
 
@@ -412,8 +413,9 @@ def _gather_grad_grad(op: Any, grad: Any) -> list:
 
 # --- indexing ------------------------------------------------------------------------------------------------
 def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
-    """A `t[...]` key as a hashable tuple of ("i", int) / ("s", start, stop, step) / ("n",) / ("e",)."""
-    items = key if isinstance(key, tuple) else (key,)
+    """A `t[...]` key as a hashable tuple of ("i", int) / ("s", start, stop, step) / ("n",) / ("e",).
+    A list is a tuple of indices, as TF reads it (`t[[0, 1]]` is `t[0, 1]`)."""
+    items = tuple(key) if isinstance(key, (tuple, list)) else (key,)
     out = []
     for k in items:
         if isinstance(k, Tensor):
@@ -424,6 +426,9 @@ def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
         if k is None:
             out.append(("n",))
         elif k is Ellipsis:
+            if ("e",) in out:
+                raise errors.InvalidArgumentError(None, None, "Multiple ellipses in slice spec not allowed "
+                                                  "[Op:StridedSlice]")
             out.append(("e",))
         elif isinstance(k, slice):
             parts = []
@@ -452,10 +457,15 @@ def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
         return a[_np_key(key)]
     except IndexError:
         dim = 0
-        for k in key:   # the first integer index out of range names its dimension, as TF
+        for k in key:   # the first integer index out of range names its dimension, as TF (a negative
+            # index is reported after adding the dimension's size)
+            if k[0] == "e":
+                dim = a.ndim - sum(1 for j in key[key.index(k) + 1:] if j[0] in "is")
+                continue
             if k[0] == "i" and dim < a.ndim and not -a.shape[dim] <= k[1] < a.shape[dim]:
+                shown = k[1] + a.shape[dim] if k[1] < 0 else k[1]
                 raise errors.InvalidArgumentError(
-                    None, None, f"slice index {k[1]} of dimension {dim} out of bounds. [Op:StridedSlice]") from None
+                    None, None, f"slice index {shown} of dimension {dim} out of bounds. [Op:StridedSlice]") from None
             dim += 0 if k[0] == "n" else 1
         raise errors.InvalidArgumentError(None, None, f"Index out of range using input dim {a.ndim}; input has "
                                           f"only {a.ndim} dims [Op:StridedSlice]") from None
@@ -487,8 +497,35 @@ def _strided_slice_grad_grad(op: Any, grad: Any) -> list:
     return [dispatch.execute(STRIDED_SLICE, (grad,), {"key": op.get_attr("key")})]
 
 
+def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_mask") -> Tensor:
+    """`tf.boolean_mask`: the entries of tensor where mask (over dims axis..axis+mask.ndim) is
+    true, as TF builds it: reshape the masked dims into one, then gather where(mask)."""
+    from simdist.runtime.ops import math
+    t = _t(tensor)
+    m = _t(mask)
+    ax = 0 if axis is None else int(axis)
+    nm = m.ndim
+    if nm == 0:
+        raise ValueError("mask cannot be scalar.")
+    shp = t.shape.as_list()
+    ax = ax % max(len(shp), 1)
+    if shp[ax:ax + nm] != m.shape.as_list():
+        raise ValueError(f"Shapes {TensorShape(shp[ax:ax + nm])} and {m.shape} are incompatible")
+    lead = int(np.prod(shp[ax:ax + nm], dtype=np.int64))
+    flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
+    idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
+    return gather(flat, idx, axis=ax)
+
+
+def _is_bool_key(key: Any) -> bool:
+    return (isinstance(key, bool) or (isinstance(key, Tensor) and key.dtype is dtypes.bool_)
+            or (isinstance(key, np.ndarray) and key.dtype == np.bool_))
+
+
 def _install_operators() -> None:
     def getitem(self: Tensor, key: Any) -> Tensor:
+        if _is_bool_key(key):   # TF: a boolean key is a boolean_mask
+            return boolean_mask(self, key)
         return strided_slice(self, key)
 
     def iterate(self: Tensor) -> Any:
