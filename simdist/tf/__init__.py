@@ -21,6 +21,8 @@ from simdist.runtime.ops import (argmax, argmin, clip_by_global_norm, clip_by_no
                                  eye, floor, linspace, logical_and, logical_not, logical_or, meshgrid, one_hot, pad,
                                  reduce_all, reduce_any, reduce_logsumexp, reduce_prod, sequence_mask,
                                  strided_slice_fn as strided_slice, tile, truediv)
+from simdist.runtime.ops import (argsort, einsum, gather_nd, norm, scatter_nd, sort,  # noqa: F401
+                                 tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update, tensordot)
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 from simdist.runtime.variables import Variable, VariableAggregation, VariableSynchronization
 from simdist.runtime.indexed_slices import IndexedSlices

@@ -8,3 +8,4 @@ from simdist.runtime.ops import (abs_ as abs, add, add_n, argmax, argmin, ceil, 
                                  reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
                                  reduce_variance, round_ as round, rsqrt, sign, sqrt, square, squared_difference,
                                  subtract, truediv)
+from simdist.runtime.ops import segment_sum, top_k, unsorted_segment_sum  # noqa: F401

@@ -19,7 +19,11 @@ from simdist.runtime.ops.array import (broadcast_to, concat, concat_arrays, cons
                                        expand_dims, fill, gather, identity, ones, ones_like, range_, rank, reshape,
                                        shape, size, split, squeeze, stack, stop_gradient, strided_slice, transpose,
                                        unstack, zeros, zeros_like)
-from simdist.runtime.ops.linalg import matmul  # noqa: F401
+from simdist.runtime.ops.linalg import matmul, matrix_transpose, matvec, norm, tensordot, trace  # noqa: F401
+from simdist.runtime.ops.einsum import einsum  # noqa: F401
+from simdist.runtime.ops.scatter import (gather_nd, scatter_nd, segment_sum, tensor_scatter_nd_add,  # noqa: F401
+                                         tensor_scatter_nd_sub, tensor_scatter_nd_update, unsorted_segment_sum)
+from simdist.runtime.ops.sorting import argsort, sort, top_k  # noqa: F401
 from simdist.runtime.ops.slicing import pad, slice_, strided_slice_fn, tile  # noqa: F401
 from simdist.runtime.ops.clip import clip_by_global_norm, clip_by_norm, clip_by_value, global_norm  # noqa: F401
 from simdist.runtime.ops.generators import eye, linspace, meshgrid, one_hot, sequence_mask  # noqa: F401

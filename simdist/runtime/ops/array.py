@@ -543,8 +543,22 @@ _install_operators()
 
 # --- sparse rows (IndexedSlices) -----------------------------------------------------------------------------
 def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """UnsortedSegmentSum: each row of values added at its segment id; negative ids are dropped,
+    ids >= num_segments raise, as TF's CPU kernel."""
+    n = shape[0]
+    ids = indices.astype(np.int64, copy=False)
+    bad = ids >= n
+    if bad.any():
+        j = int(np.argmax(bad.reshape(-1)))
+        raise errors.InvalidArgumentError(None, None, f"segment_ids[{j}] = {int(ids.reshape(-1)[j])} is out of range "
+                                          f"[0, {n}) [Op:UnsortedSegmentSum]")
     out = np.zeros(shape, dtype=values.dtype)
-    np.add.at(out, indices.astype(np.int64), values)
+    neg = ids < 0
+    if neg.any():
+        keep = ~neg
+        np.add.at(out, ids[keep], values[keep])
+    else:
+        np.add.at(out, ids, values)
     return out
 
 
@@ -561,4 +575,9 @@ def scatter_rows(values: Any, indices: Any, dense_shape: Any) -> Tensor:
 
 @RegisterGradient("UnsortedSegmentSum")
 def _scatter_rows_grad(op: Any, grad: Any) -> list:
-    return [gather(grad, op.inputs[1]), None]
+    """TF's _GatherDropNegatives: the gradient's rows at the ids, zeros where an id is negative."""
+    from simdist.runtime.ops import math
+    ids = op.inputs[1]
+    gathered = gather(grad, math.maximum(ids, zeros_like(ids)))
+    keep = reshape(math.greater_equal(ids, 0), ids.shape.as_list() + [1] * (gathered.ndim - ids.ndim))
+    return [math.where(keep, gathered, zeros_like(gathered)), None]
