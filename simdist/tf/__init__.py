@@ -40,7 +40,12 @@ from types import SimpleNamespace as _NS
 
 experimental = _NS(Optional=_Optional)
 autodiff = _NS(GradientTape=GradientTape)
-random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed)
+random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,
+             truncated_normal=_random_ops.truncated_normal, categorical=_random_ops.categorical,
+             shuffle=_random_ops.shuffle, stateless_normal=_random_ops.stateless_normal,
+             stateless_uniform=_random_ops.stateless_uniform,
+             stateless_truncated_normal=_random_ops.stateless_truncated_normal,
+             stateless_categorical=_random_ops.stateless_categorical)
 
 __version__ = "2.21.0-simdist"
 newaxis = None
