@@ -10,7 +10,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["t", "shape_arg", "axes", "same_dtype", "fixed", "bool_out", "attr_dtype", "first", "zero_flops",
-           "input_size_flops", "dtype_error", "allowed", "tf_name"]
+           "input_size_flops", "dtype_error", "allowed", "tf_name", "dims"]
 
 
 def t(x: Any) -> Tensor:
@@ -62,6 +62,11 @@ _TF_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 def tf_name(d: dtypes.DType) -> str:
     """The dtype as TF's C++ messages spell it."""
     return _TF_NAMES.get(d.name, d.name)
+
+
+def dims(shape: Any) -> str:
+    """A shape as TF's C++ messages print it: [2,3] (no spaces)."""
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
 def dtype_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DType) -> errors.InvalidArgumentError:

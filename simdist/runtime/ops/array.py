@@ -177,7 +177,7 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # 
     try:
         np.broadcast_shapes(t.shape.as_list(), shp)
     except ValueError:
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {t.shape.as_list()} vs. {list(shp)} "
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(t.shape.as_list())} vs. {args.dims(shp)} "
                                           "[Op:BroadcastTo]") from None
     return dispatch.execute(BROADCAST_TO, (t,), {"shape": shp})
 
@@ -250,13 +250,13 @@ def concat_arrays(arrays: Sequence[np.ndarray], axis: int, op: str = "ConcatV2")
     for i, a in enumerate(arrays[1:], 1):
         if a.ndim != r0:
             raise errors.InvalidArgumentError(
-                None, None, f"ConcatOp : Ranks of all input tensors should match: shape[0] = {list(s0)} vs. "
-                f"shape[{i}] = {list(a.shape)} [Op:{op}]")
+                None, None, f"ConcatOp : Ranks of all input tensors should match: shape[0] = {args.dims(s0)} vs. "
+                f"shape[{i}] = {args.dims(a.shape)} [Op:{op}]")
         for d in range(r0):
             if d != ax and a.shape[d] != s0[d]:
                 raise errors.InvalidArgumentError(
-                    None, None, f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {list(s0)} "
-                    f"vs. shape[{i}] = {list(a.shape)} [Op:{op}]")
+                    None, None, f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {args.dims(s0)} "
+                    f"vs. shape[{i}] = {args.dims(a.shape)} [Op:{op}]")
     return np.concatenate(arrays, axis=ax)
 
 

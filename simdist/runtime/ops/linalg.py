@@ -43,7 +43,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         raise args.dtype_error("MatMul", 1, ta.dtype, tb.dtype)
     sa, sb = ta.shape.as_list(), tb.shape.as_list()
     if len(sa) < 2 or len(sb) < 2:
-        raise errors.InvalidArgumentError(None, None, f"In[0] and In[1] has different ndims: {sa} vs. {sb} "
+        raise errors.InvalidArgumentError(None, None, f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} "
                                           "[Op:MatMul]")
     xa = sa[:-2] + (sa[-2:][::-1] if transpose_a else sa[-2:])
     xb = sb[:-2] + (sb[-2:][::-1] if transpose_b else sb[-2:])
@@ -51,8 +51,10 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     if xa[-1] != xb[-2]:
         if batched:
             raise errors.InvalidArgumentError(
-                None, None, f"Matrix size-incompatible: In[0]: {xa}, In[1]: {xb} [Op:BatchMatMulV2]")
-        raise errors.InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {xa}, In[1]: {xb} "
+                None, None, f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: {args.dims(sb)} "
+                f"{int(transpose_a)} {int(transpose_b)} [Op:BatchMatMulV2]")
+        raise errors.InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: "
+                                          f"{args.dims(sb)} "
                                           "[Op:MatMul]")
     attrs = {"transpose_a": transpose_a, "transpose_b": transpose_b} if transpose_a or transpose_b else None
     if batched:
@@ -60,7 +62,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
             np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))
         except ValueError:
             raise errors.InvalidArgumentError(
-                None, None, f"In[0] and In[1] must have compatible batch dimensions: {sa} vs. {sb} "
+                None, None, f"In[0] and In[1] must have compatible batch dimensions: {args.dims(sa)} vs. {args.dims(sb)} "
                 "[Op:BatchMatMulV2]") from None
         return dispatch.execute(BATCH_MATMUL, (ta, tb), attrs)
     return dispatch.execute(MATMUL, (ta, tb), attrs)

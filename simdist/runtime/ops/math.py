@@ -98,6 +98,8 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
     conv = getattr(y, "_as_tensor", None)
     if conv is not None:
         return _operand(conv(), dt)   # a variable: its value
+    if (tp is float and dt._np.kind in "iub") or (tp is int and dt._np.kind == "b"):
+        raise TypeError(f"Cannot convert {y!r} to EagerTensor of dtype {dt.name}")
     return convert_to_tensor(y, dtype=dt)
 
 
@@ -105,7 +107,12 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     """`x <op> y` (or `y <op> x` when reflected) for a tensor x: y takes x's dtype when it is a
     Python number; tensors of another dtype are refused with TF's message."""
     dt = x.dtype
-    yt = _operand(y, dt)
+    try:
+        yt = _operand(y, dt)
+    except TypeError:
+        if op is ADD and type(y) is float and not reflected:   # TF's add converts the float, then refuses it
+            raise args.dtype_error("AddV2", 1, dt, dtypes.float32) from None
+        raise
     if yt.dtype is not dt and yt.dtype != dt:
         raise args.dtype_error(op.name, 1, dt, yt.dtype)
     a, b = (yt, x) if reflected else (x, yt)
@@ -116,7 +123,7 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if "broadcast" not in str(e):
             raise errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]") from None
         sa, sb = list(np.shape(arrays[0])), list(np.shape(arrays[1]))
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {sa} vs. {sb} [Op:{op.name}]") from None
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} [Op:{op.name}]") from None
 
 
 def add(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -188,7 +195,7 @@ def _truediv_operands(x: Any, y: Any) -> tuple[Tensor, Tensor]:
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype=x.dtype) if not isinstance(y, Tensor) else y
     if y.dtype != x.dtype:
-        raise TypeError(f"x and y must have the same dtype, got {x.dtype!r} != {y.dtype!r}")
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     out_dt = _TRUEDIV_DT.get(x.dtype)
     if out_dt is not None:
         x, y = cast(x, out_dt), cast(y, out_dt)
@@ -287,7 +294,7 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
         if x.shape != shp:
             raise errors.InvalidArgumentError(
                 None, None, "Inputs to operation AddN of type AddN must have the same size and shape.  "
-                f"Input 0: {shp.as_list()} != input {i}: {x.shape.as_list()} [Op:AddN]")
+                f"Input 0: {args.dims(shp.as_list())} != input {i}: {args.dims(x.shape.as_list())} [Op:AddN]")
     if len(ts) == 1:
         return ts[0]
     return dispatch.execute(ADD_N, ts)

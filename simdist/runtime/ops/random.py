@@ -21,7 +21,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
-from simdist.runtime.ops.args import shape_arg, tf_name
+from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor
 
@@ -173,7 +173,7 @@ NotDifferentiable("Multinomial")
 
 def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
     if lt.ndim != 2:
-        raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {lt.shape.as_list()} "
+        raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {dims(lt.shape.as_list())} "
                                           f"[Op:{opname}]")
     if num_samples < 0:
         raise errors.InvalidArgumentError(None, None, f"num_samples should be nonnegative, got {num_samples} "
@@ -269,7 +269,7 @@ def _seed(seed: Any, opname: str) -> Tensor:
     from simdist.runtime.tensor import convert_to_tensor
     s = seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
     if s.dtype.is_integer and s.shape.as_list() != [2]:
-        raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {s.shape.as_list()} "
+        raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {dims(s.shape.as_list())} "
                                           f"[Op:StatelessRandomGetKeyCounter]")
     if not s.dtype.is_integer:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tseed' of {tf_name(s.dtype)} is not in the list "

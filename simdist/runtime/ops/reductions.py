@@ -98,7 +98,7 @@ def _arg(fn: Any, fill: float, name: str) -> Any:
     def forward(v: np.ndarray, axis: int, output_type: dtypes.DType) -> np.ndarray:
         if v.shape[axis] == 0:
             raise errors.InvalidArgumentError(None, None, f"Reduction axis {axis} is empty in shape "
-                                              f"{list(v.shape)} [Op:{name}]")
+                                              f"{args.dims(v.shape)} [Op:{name}]")
         if v.dtype.kind == "f":   # TF's kernel never selects a NaN (its comparisons with NaN are false)
             nan = np.isnan(v)
             if nan.any():

@@ -19,17 +19,13 @@ __all__ = ["slice_", "strided_slice_fn", "tile", "pad"]
 _ZERO = args.zero_flops
 
 
-def _ints(v: Any, what: str, allowed: str = "int32, int64") -> tuple[int, ...]:
-    """A shape-like argument (list, tuple, int tensor) as ints; a float tensor is refused as TF does."""
-    if isinstance(v, Tensor):
-        if not v.dtype.is_integer:
-            raise errors.InvalidArgumentError(None, None, f"Value for attr '{what}' of {args.tf_name(v.dtype)} is "
-                                              f"not in the list of allowed values: {allowed}")
-        return tuple(int(i) for i in np.asarray(dispatch.raw(v)).reshape(-1))
-    arr = np.asarray(v)
-    if arr.dtype.kind == "f":
-        raise errors.InvalidArgumentError(None, None, f"Value for attr '{what}' of float is not in the list of "
-                                          f"allowed values: {allowed}")
+def _ints(v: Any, what: str, opname: str) -> tuple[int, ...]:
+    """A shape-like argument (list, tuple, int tensor) as ints; a float one is refused as TF does."""
+    arr = np.asarray(dispatch.raw(v)) if isinstance(v, Tensor) else np.asarray(v)
+    if arr.dtype.kind not in "iu" and arr.size:
+        name = args.tf_name(v.dtype) if isinstance(v, Tensor) else "float"
+        raise errors.InvalidArgumentError(None, None, f"Value for attr '{what}' of {name} is not in the list of "
+                                          f"allowed values: int32, int64 [Op:{opname}]")
     return tuple(int(i) for i in arr.reshape(-1))
 
 
@@ -39,7 +35,7 @@ def _paddings(p: Any) -> tuple[tuple[int, int], ...]:
     arr = np.asarray(p)
     if arr.dtype.kind == "f":
         raise errors.InvalidArgumentError(None, None, "Value for attr 'Tpaddings' of float is not in the list of "
-                                          "allowed values: int32, int64")
+                                          "allowed values: int32, int64 [Op:Pad]")
     return tuple((int(a), int(b)) for a, b in arr.reshape(-1, 2)) if arr.size else ()
 
 
@@ -51,7 +47,7 @@ SLICE = register("Slice", lambda a, begin, size: a[tuple(slice(b, b + s) for b, 
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """`tf.slice`: size -1 takes the rest of the dimension; out-of-range begin/size raise as TF."""
     t = _t(input_)
-    b, s = _ints(begin, "Index"), _ints(size, "Index")
+    b, s = _ints(begin, "Index", "Slice"), _ints(size, "Index", "Slice")
     shp = t.shape.as_list()
     if len(b) != len(shp) or len(s) != len(shp):
         raise errors.InvalidArgumentError(
@@ -83,8 +79,8 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
                      name: str | None = None) -> Tensor:
     """`tf.strided_slice` with TF's bit masks, as the same StridedSlice op `t[...]` makes."""
     from simdist.runtime.ops import array
-    b, e = _ints(begin, "Index"), _ints(end, "Index")
-    st = (1,) * len(b) if strides is None else _ints(strides, "Index")
+    b, e = _ints(begin, "Index", "StridedSlice"), _ints(end, "Index", "StridedSlice")
+    st = (1,) * len(b) if strides is None else _ints(strides, "Index", "StridedSlice")
     if not len(b) == len(e) == len(st):
         raise errors.InvalidArgumentError(None, None, "Expected begin, end, and strides to be 1D equal size tensors, "
                                           f"but got shapes [{len(b)}], [{len(e)}], and [{len(st)}] instead. "
@@ -109,7 +105,7 @@ TILE = register("Tile", lambda a, multiples: np.tile(a, multiples), args.first, 
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
-    m = _ints(multiples, "Tmultiples")
+    m = _ints(multiples, "Tmultiples", "Tile")
     if len(m) != t.ndim:
         raise errors.InvalidArgumentError(None, None, f"Expected multiples argument to be a vector of length "
                                           f"{t.ndim} but got length {len(m)} [Op:Tile]")
@@ -162,7 +158,7 @@ MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first)
 def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str) -> None:
     if len(p) != len(shp):
         raise errors.InvalidArgumentError(
-            None, None, f"The first dimension of paddings must be the rank of inputs[{len(p)},2] {shp} [Op:{opname}]")
+            None, None, f"The first dimension of paddings must be the rank of inputs[{len(p)},2] {args.dims(shp)} [Op:{opname}]")
     for (lo, hi), d in zip(p, shp):
         if lo < 0 or hi < 0:
             raise errors.InvalidArgumentError(None, None, f"Paddings must be non-negative: {lo} {hi} [Op:{opname}]")

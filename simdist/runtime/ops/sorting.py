@@ -43,7 +43,7 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
     t = _t(input)
     kk = int(dispatch.raw(k) if isinstance(k, Tensor) else k)
     if t.ndim < 1:
-        raise errors.InvalidArgumentError(None, None, f"input must be >= 1-D, got shape {t.shape.as_list()} "
+        raise errors.InvalidArgumentError(None, None, f"input must be >= 1-D, got shape {args.dims(t.shape.as_list())} "
                                           "[Op:TopKV2]")
     if kk < 0:
         raise errors.InvalidArgumentError(None, None, f"Need k >= 0, got {kk} [Op:TopKV2]")
