@@ -77,7 +77,8 @@ def test_documented_clauses_have_a_documented_verdict():
 @pytest.mark.skipif(not REFERENCE.exists(), reason="the shared reference is not next to this checkout")
 def test_catalog_matches_the_reference():
     ids = re.findall(r"^- `([a-z0-9.\-]+)` — ", REFERENCE.read_text(), flags=re.M)
-    assert ids == list(clause_catalog.CLAUSES), "simdist/conformance/clauses.py is out of date with clauses.md"
+    ours = [c for c, v in clause_catalog.CLAUSES.items() if v.area not in clause_catalog.EXTRA_AREAS]
+    assert ids == ours, "simdist/conformance/clauses.py is out of date with clauses.md"
 
 
 # -- xfail files ---------------------------------------------------------------------------------------
