@@ -16,6 +16,7 @@ from simdist.runtime.ops import (add, add_n, broadcast_to, cast, concat, constan
                                  split, sqrt, square, squeeze, stack, subtract, divide, transpose, unstack, where,
                                  zeros, zeros_like)
 from simdist.runtime.ops import abs_ as abs, round_ as round, slice_ as slice  # noqa: A001
+from simdist.runtime.ops.data_flow import dynamic_partition, dynamic_stitch
 from simdist.runtime.ops.array import boolean_mask  # noqa: F401
 from simdist.runtime.ops import (argmax, argmin, clip_by_global_norm, clip_by_norm, clip_by_value, cumsum,  # noqa: F401
                                  eye, floor, linspace, logical_and, logical_not, logical_or, meshgrid, one_hot, pad,

@@ -29,6 +29,13 @@ def _with_zeros(shape: tuple[int, ...]):
     return make
 
 
+def _rows_apart(rng, dt):
+    """|entries| in [0.5, 1] with random signs, rows scaled by 1, 2.5, 6: row sums of |x| in
+    disjoint ranges, so the max row sum has no tie (and no entry is near the kink at 0)."""
+    x = rng.uniform(0.5, 1.0, size=(3, 3)) * rng.choice([-1.0, 1.0], size=(3, 3))
+    return (x * np.array([[1.0], [2.5], [6.0]])).astype(dt)
+
+
 def _nonfinite(rng, dt):
     x = rng.uniform(-2, 2, size=(2, 4)).astype(dt)
     x[0, 1], x[1, 2], x[1, 3] = np.nan, np.inf, -np.inf
@@ -311,8 +318,8 @@ SPECS += [
            lambda rng, dt: [away_from(rand((3, 2))(rng, dt))], ("Abs", "Sum"),
            lambda x: np.abs(x).sum(1, keepdims=True)),
     OpSpec("norm[ord=inf,matrix]", lambda tf, x: tf.linalg.norm(x, ord=np.inf, axis=[0, 1]),
-           lambda rng, dt: [away_from(distinct(rng, (3, 3), dt))], ("Abs", "Sum", "Max"),
-           lambda x: np.linalg.norm(x, np.inf)),
+           _inputs(_rows_apart), ("Abs", "Sum", "Max"), lambda x: np.linalg.norm(x, np.inf),
+           notes="rows scaled apart: no tie between the row sums"),
     OpSpec("norm[ord=3]", lambda tf, x: tf.norm(x, ord=3, axis=0), lambda rng, dt: [away_from(rand((3, 2))(rng, dt))],
            ("Pow", "Abs", "Sum"), lambda x: np.sum(np.abs(x) ** 3, 0) ** (1 / 3)),
 ]
