@@ -4,3 +4,5 @@ from simdist.runtime.ops import (abs_ as abs, add, add_n, divide, equal, exp, fl
                                  greater, greater_equal, less, less_equal, log, maximum, minimum, multiply,
                                  negative, not_equal, pow_ as pow, reduce_max, reduce_mean, reduce_min, reduce_sum,
                                  sign, sqrt, square, subtract, truediv)
+from simdist.runtime.ops.nn import (l2_normalize, log_softmax, sigmoid, softmax, softplus, softsign,  # noqa: F401,E402
+                                    tanh)
