@@ -348,8 +348,8 @@ SPECS: list[OpSpec] = [
     OpSpec("avg_pool2d[SAME,3x3,stride 2]", lambda tf, x: tf.nn.avg_pool2d(x, 3, 2, "SAME"),
            _inputs(rand((2, 5, 6, 2))), ("AvgPool",), lambda x: _ref_pool(x, 3, 2, "SAME", "avg")),
     OpSpec("avg_pool[VALID]", lambda tf, x: tf.nn.avg_pool(x, [2, 3], [1, 2], "VALID"), _inputs(rand((1, 4, 7, 3))),
-           ("AvgPool",), lambda x: np.stack([np.stack([x[:, i:i + 2, j * 2:j * 2 + 3].mean((1, 2)) for j in range(3)], 1)
-                                             for i in range(3)], 1)),
+           ("AvgPool",), lambda x: np.stack([np.stack([x[:, i:i + 2, j * 2:j * 2 + 3].mean((1, 2))
+                                                       for j in range(3)], 1) for i in range(3)], 1)),
     OpSpec("avg_pool2d'", _vjp(lambda tf, x: tf.nn.avg_pool2d(x, 2, 2, "SAME")),
            _inputs(rand((1, 5, 5, 2)), rand((1, 3, 3, 2))), ("AvgPool", "AvgPoolGrad"), None, diff=(1,)),
     # normalization

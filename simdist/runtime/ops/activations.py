@@ -19,7 +19,7 @@ import numpy as np
 from simdist.runtime import errors
 from simdist.runtime.ops import array, dispatch, math, unary
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, typed
+from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
 from simdist.runtime.ops.registry import RegisterGradient, register
 from simdist.runtime.tensor import Tensor
 
@@ -249,7 +249,7 @@ def gelu(features: Any, approximate: bool = False, name: str | None = None) -> T
     `approximate=True` 0.5 x (1 + tanh(0.7978845608028654 (x + 0.044715 x^3)))."""
     x = _t(features)
     if not x.dtype.is_floating:
-        raise ValueError(f"`features.dtype` must be a floating point tensor.Received:features.dtype={x.dtype!r}")
+        raise ValueError(f"`features.dtype` must be a floating point tensor.Received:features.dtype={tf_repr(x.dtype)}")
     if approximate:
         coeff = math.cast(0.044715, x.dtype)
         inner = 0.7978845608028654 * (x + coeff * math.pow_(x, 3))

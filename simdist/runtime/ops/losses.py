@@ -17,7 +17,7 @@ import numpy as np
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import activations, array, dispatch, math, unary
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, typed
+from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, tf_repr, typed
 from simdist.runtime.ops.registry import RegisterGradient, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -263,7 +263,7 @@ def div_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
     xt = convert_to_tensor(x)
     yt = y if isinstance(y, Tensor) else convert_to_tensor(y, dtype=xt.dtype)
     if xt.dtype != yt.dtype:
-        raise TypeError(f"`x` and `y` must have the same dtype, got {xt.dtype!r} != {yt.dtype!r}.")
+        raise TypeError(f"`x` and `y` must have the same dtype, got {tf_repr(xt.dtype)} != {tf_repr(yt.dtype)}.")
     out = _TRUEDIV.get(xt.dtype.name)
     if out is not None:
         xt, yt = math.cast(xt, out), math.cast(yt, out)

@@ -24,7 +24,7 @@ from simdist.runtime.ops.conv import conv2d, convolution, depthwise_conv2d  # no
 from simdist.runtime.ops.losses import (compute_average_loss, l2_loss, scale_regularization_loss,  # noqa: F401
                                         sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits,
                                         sparse_softmax_cross_entropy_with_logits, weighted_cross_entropy_with_logits)
-from simdist.runtime.ops.nn_rules import REAL_NUMBERS, attr_error, typed
+from simdist.runtime.ops.nn_rules import REAL_NUMBERS, attr_error, tf_repr, typed
 from simdist.runtime.ops.normalization import batch_normalization, l2_normalize, moments  # noqa: F401
 from simdist.runtime.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
 from simdist.runtime.ops.registry import RegisterGradient, register
@@ -123,7 +123,7 @@ def _dropout(x: Any, rate: Any, noise_shape: Any, sample: Any) -> Tensor:
     x = _t(x)
     if not x.dtype.is_floating:
         raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: "
-                         f"x_dtype={x.dtype!r}")
+                         f"x_dtype={tf_repr(x.dtype)}")
     is_number = isinstance(rate, numbers.Real) and not isinstance(rate, bool)
     if is_number and rate == 0:
         return x
@@ -132,8 +132,8 @@ def _dropout(x: Any, rate: Any, noise_shape: Any, sample: Any) -> Tensor:
             raise ValueError(f"Shape {rate.shape} must have rank 0")
         if rate.dtype != x.dtype:
             if not rate.dtype.is_floating:
-                raise ValueError(f"`x.dtype` must be compatible with `rate.dtype`. Received: x.dtype={x.dtype!r} "
-                                 f"and rate.dtype={rate.dtype!r}")
+                raise ValueError(f"`x.dtype` must be compatible with `rate.dtype`. Received: "
+                                 f"x.dtype={tf_repr(x.dtype)} and rate.dtype={tf_repr(rate.dtype)}")
             rate = math.cast(rate, x.dtype)
         ret = math.truediv(x, math.subtract(array.constant(1, dtype=x.dtype), rate))
     elif is_number:

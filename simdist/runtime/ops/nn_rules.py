@@ -13,7 +13,8 @@ from typing import Any, Sequence
 
 from simdist.runtime import dtypes, errors
 
-__all__ = ["cname", "typed", "FLOATS", "FLOATS_COMPLEX", "REAL_NUMBERS", "CONV", "attr_error", "mismatch_error"]
+__all__ = ["cname", "tf_repr", "typed", "FLOATS", "FLOATS_COMPLEX", "REAL_NUMBERS", "CONV", "attr_error",
+           "mismatch_error"]
 
 _C_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
 
@@ -27,6 +28,11 @@ CONV = "half, bfloat16, float, double, int32"
 def cname(dt: dtypes.DType) -> str:
     """TF's C++ name of a dtype ("float" for float32)."""
     return _C_NAMES.get(dt.name, dt.name)
+
+
+def tf_repr(dt: dtypes.DType) -> str:
+    """A dtype as TF's messages print it (`<dtype: 'int32'>`)."""
+    return f"<dtype: '{dt.name}'>"
 
 
 def attr_error(op: str, dt: dtypes.DType, allowed: str, attr: str = "T") -> errors.InvalidArgumentError:
