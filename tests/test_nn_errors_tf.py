@@ -118,6 +118,12 @@ CASES: list[tuple[str, Callable[[Any], Any]]] = [
     ("dropout(rate=-0.1)", lambda tf: tf.nn.dropout(_x(tf), -0.1)),
     ("dropout(rate='a')", lambda tf: tf.nn.dropout(_x(tf), "a")),
     ("dropout(noise_shape not broadcastable)", lambda tf: tf.nn.dropout(_x(tf), 0.5, noise_shape=[3, 1])),
+    ("stateless_dropout(seed of 3)", lambda tf: tf.nn.experimental.stateless_dropout(_x(tf), 0.5, seed=[1, 2, 3])),
+    ("stateless_dropout(int seed)", lambda tf: tf.nn.experimental.stateless_dropout(_x(tf), 0.5, seed=1)),
+    ("stateless_dropout(float seed)", lambda tf: tf.nn.experimental.stateless_dropout(_x(tf), 0.5, seed=[1.0, 2.0])),
+    ("stateless_dropout(rng_alg)", lambda tf: tf.nn.experimental.stateless_dropout(_x(tf), 0.5, seed=[1, 2],
+                                                                                   rng_alg="foo")),
+    ("stateless_dropout(rate=1)", lambda tf: tf.nn.experimental.stateless_dropout(_x(tf), 1.0, seed=[1, 2])),
     # convolution
     ("conv2d(depth mismatch)", lambda tf: tf.nn.conv2d(_img(tf), tf.ones([3, 3, 2, 4]), 1, "SAME")),
     ("conv2d(filter too big)", lambda tf: tf.nn.conv2d(_img(tf), tf.ones([7, 7, 3, 4]), 1, "VALID")),

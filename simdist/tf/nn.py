@@ -9,7 +9,7 @@ from simdist.runtime.ops.nn import (avg_pool, avg_pool2d, batch_normalization, b
                                     max_pool2d, moments, relu, relu6, scale_regularization_loss, selu, sigmoid,
                                     sigmoid_cross_entropy_with_logits, silu, softmax,
                                     softmax_cross_entropy_with_logits, softplus, softsign,
-                                    sparse_softmax_cross_entropy_with_logits, swish, tanh,
-                                    weighted_cross_entropy_with_logits)
+                                    sparse_softmax_cross_entropy_with_logits, stateless_dropout as _stateless_dropout,
+                                    swish, tanh, weighted_cross_entropy_with_logits)
 
-experimental = _NS()
+experimental = _NS(stateless_dropout=_stateless_dropout)

@@ -5,7 +5,7 @@ normalization), as simdist/tf/nn.py exposes them.
 Dropout is composed as TF 2.21 composes it (scale, a uniform draw, `>= rate`, select), so its
 gradient is TF's; its draws come from simdist's seeded streams (runtime/ops/random.py: the
 machine's root seed, `tf.random.set_seed` and the op seed), deterministic run to run but not
-TF's Philox values.
+TF's Philox values. stateless_dropout's mask is a function of its seed pair alone.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from simdist.runtime.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool
 from simdist.runtime.ops.registry import RegisterGradient, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["bias_add", "dropout", "embedding_lookup"]
+__all__ = ["bias_add", "dropout", "stateless_dropout", "embedding_lookup"]
 
 _BIAS_TYPES = REAL_NUMBERS + ", complex64, complex128"
 
@@ -158,6 +158,39 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: int | None = None,
     simdist's streams, not TF's."""
     def sample(shape: list[int], dt: dtypes.DType) -> Tensor:
         return random.uniform(shape, dtype=dt, seed=seed)
+    return _dropout(x, rate, noise_shape, sample)
+
+
+_RNG_ALGS = (None, "philox", "threefry", "auto_select", 1, 2, 3)
+
+
+def _stateless_uniform(shape: list[int], dt: dtypes.DType, seed: Any) -> Tensor:
+    """Uniform [0, 1) draws that depend only on the seed pair (and the shape): a Philox stream
+    keyed by the seed. A constant, so a recorded tf.function replays the same values, as TF's
+    stateless ops give the same values for the same seed."""
+    s = _t(seed)
+    if not s.dtype.is_integer or s.dtype.name not in ("int32", "int64"):
+        raise attr_error("StatelessRandomGetKeyCounter", s.dtype, "int32, int64", attr="Tseed")
+    if s.shape.as_list() != [2]:
+        raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {s.shape.as_list()} "
+                                          "[Op:StatelessRandomGetKeyCounter]")
+    key = [int(v) & 0xFFFFFFFFFFFFFFFF for v in dispatch.raw(s).tolist()]
+    gen = np.random.Generator(np.random.Philox(key=np.asarray(key, dtype=np.uint64)))
+    return array.constant(gen.random(size=tuple(shape), dtype=np.float64).astype(dt.np), dtype=dt)
+
+
+def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None, noise_shape: Any = None,
+                      name: str | None = None) -> Tensor:
+    """`tf.nn.experimental.stateless_dropout`: dropout whose mask depends only on `seed` (a pair
+    of ints): the same seed gives the same mask, whatever the global seed (values are simdist's,
+    not TF's)."""
+    alg = getattr(rng_alg, "value", rng_alg)
+    if alg not in _RNG_ALGS:
+        raise ValueError(f"Argument `alg` got unsupported value {rng_alg}. Supported values are philox for the "
+                         "Philox algorithm, threefry for the ThreeFry algorithm, and auto_select for auto-selection.")
+
+    def sample(shape: list[int], dt: dtypes.DType) -> Tensor:
+        return _stateless_uniform(shape, dt, seed)
     return _dropout(x, rate, noise_shape, sample)
 
 
