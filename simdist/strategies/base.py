@@ -228,6 +228,9 @@ class Strategy:
     # ParameterServer), so tapes opened outside `run` do not see the replicas' ops; OneDevice
     # calls the function on the caller's thread.
     _replica_threads = True
+    # Whether experimental_local_results gives a nested structure once per worker device (TF's
+    # multi-device strategies) rather than as (value,) (OneDevice, the default strategy)
+    _nested_local_results = True
 
     def __init__(self) -> None:
         self._extended = self._make_extended()
@@ -357,6 +360,10 @@ class Strategy:
     def experimental_local_results(self, value: Any) -> tuple[Any, ...]:
         if isinstance(value, DistributedValues):
             return value.values
+        if self._nested_local_results and isinstance(value, (list, tuple, dict)):
+            # TF 2.21 (StrategyExtendedV1._local_results): a nested structure gives one copy per
+            # worker device, each with its DistributedValues leaves resolved
+            return tuple(select_replica(i, value) for i in range(len(self._extended.worker_devices)))
         if contains_distributed(value):
             return tuple(select_replica(i, value) for i in range(self.num_replicas_in_sync))
         return (value,)
@@ -477,6 +484,8 @@ def _flatten(value: Any) -> tuple[list[Any], Callable[[list[Any]], Any]]:
 
 class DefaultStrategy(Strategy):
     """The strategy in effect outside any scope: one replica on the current device."""
+
+    _nested_local_results = False
 
     def _replica_devices(self) -> list[str]:
         return [context.current_device()]

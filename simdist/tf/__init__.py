@@ -16,6 +16,7 @@ from simdist.runtime.ops import (add, add_n, broadcast_to, cast, concat, constan
                                  split, sqrt, square, squeeze, stack, subtract, divide, transpose, unstack, where,
                                  zeros, zeros_like)
 from simdist.runtime.ops import abs_ as abs  # noqa: A001
+from simdist.runtime.ops.data_flow import dynamic_partition, dynamic_stitch
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 from simdist.runtime.variables import Variable, VariableAggregation, VariableSynchronization
 from simdist.runtime.indexed_slices import IndexedSlices

@@ -19,6 +19,8 @@ import contextlib
 import logging
 from typing import Any, Callable, Iterator, Sequence
 
+import numpy as np
+
 from simdist.runtime import dtypes
 from simdist.runtime import nest
 from simdist.runtime.autodiff import backprop
@@ -237,6 +239,28 @@ class GradientTape:
         if key in tape.tensor_tape and trainable(t.dtype):
             tape.record("ReadVariableOp", (var,), (key,), (t,), lambda g: [g])
 
+    def _variable_gathered(self, var: Any, indices: Tensor, t: Tensor) -> None:
+        tape = self._tape
+        if tape is None:
+            return
+        owner = getattr(var, "_distributed_container", None)
+        if owner is None:
+            owner = var
+        if tape.watch_accessed and getattr(owner, "trainable", True):
+            tape.watch_variable(var, owner)
+        key = id(var)
+        if key in tape.tensor_tape and trainable(t.dtype):
+            shape = var.shape.as_list()
+
+            def backward(g: Any) -> list:
+                # TF's _GatherGrad for ResourceGather: the rows' gradient as IndexedSlices
+                from simdist.runtime.indexed_slices import IndexedSlices
+                from simdist.runtime.ops import array
+                n = int(np.prod(indices.shape.as_list(), dtype=np.int64))
+                return [IndexedSlices(array.reshape(g, [n] + shape[1:]), array.reshape(indices, [n]),
+                                      array.constant(shape, dtype="int32")), None]
+            tape.record("ResourceGather", (var, indices), (key, id(indices)), (t,), backward)
+
     # --- gradients -------------------------------------------------------------------------------------------
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
                  unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
@@ -260,10 +284,15 @@ class GradientTape:
         flat_targets = nest.flatten(target)
         flat_sources = nest.flatten(sources)
         for s in flat_sources:
-            if type(s).__name__ == "IndexedSlices":
-                raise NotImplementedError("Gradients are not implemented for IndexedSlices")
+            if type(s).__name__ == "IndexedSlices":   # (TF 2.21 fails looking for a tensor id)
+                raise AttributeError("'IndexedSlices' object has no attribute '_id'")
         if output_gradients is not None:
-            output_gradients = [None if g is None else _as_tensor(g) for g in nest.flatten(output_gradients)]
+            flat_og = nest.flatten(output_gradients)
+            if any(g is None for g in flat_og) and len(flat_og) > 1:
+                # (TF 2.21 turns each entry into a tensor before looking at it)
+                raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to "
+                                 "a Tensor.")
+            output_gradients = [None if g is None else _as_tensor(g) for g in flat_og]
         grads = backprop.imperative_grad(self._tape, flat_targets, flat_sources, output_gradients, unconnected)
         if not self._persistent:
             self._watched_variables = tuple(self._tape.watched_vars)

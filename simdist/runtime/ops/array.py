@@ -364,8 +364,11 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     """`tf.gather`; out-of-range indices raise InvalidArgumentError like TF on CPU. On a
     variable it reads the variable (a ShardedVariable reads only the shards holding the rows)."""
     ax = 0 if axis is None else int(axis)
-    if hasattr(params, "_gather_rows") and ax == 0:
-        return params._gather_rows(indices)
+    if ax == 0 and batch_dims == 0:
+        if hasattr(params, "_gather_rows"):      # a ShardedVariable: each shard its own rows
+            return params._gather_rows(indices)
+        if hasattr(params, "sparse_read"):       # a variable: ResourceGather reads only the rows
+            return params.sparse_read(indices)
     p = _t(params)
     idx = _t(indices)
     if not idx.dtype.is_integer:
