@@ -23,8 +23,9 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "ps": ([], ["--big-workers", "256", "--big-ps", "64", "--big-closures", "2000"]),
     "sweep": ([], ["--seeds", "200"]),
     "startup": ([], ["--repeat", "5"]),
+    "conv": ([], ["--repeat", "5"]),
 }
-TAKES_NO_TF = {"foundation", "ps"}
+TAKES_NO_TF = {"foundation", "ps", "conv"}
 
 
 def main() -> int:
