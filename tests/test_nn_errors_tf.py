@@ -133,6 +133,11 @@ CASES: list[tuple[str, Callable[[Any], Any]]] = [
     ("conv2d(explicit padding of 3)", lambda tf: tf.nn.conv2d(_img(tf), tf.ones([3, 3, 3, 4]), 1,
                                                               [[0, 0], [1, 1], [1, 1]])),
     ("conv2d(strides of 3)", lambda tf: tf.nn.conv2d(_img(tf), tf.ones([3, 3, 3, 4]), [1, 1, 1], "SAME")),
+    ("depthwise_conv2d(int strides)", lambda tf: tf.nn.depthwise_conv2d(_img(tf), tf.ones([3, 3, 3, 1]), 1, "SAME")),
+    ("depthwise_conv2d(strides of 2)", lambda tf: tf.nn.depthwise_conv2d(_img(tf), tf.ones([3, 3, 3, 1]), [1, 1],
+                                                                         "SAME")),
+    ("depthwise_conv2d(depth mismatch)", lambda tf: tf.nn.depthwise_conv2d(_img(tf), tf.ones([3, 3, 2, 1]),
+                                                                           [1, 1, 1, 1], "SAME")),
     ("convolution(strides and dilations)", lambda tf: tf.nn.convolution(_img(tf), tf.ones([3, 3, 3, 4]), strides=2,
                                                                         dilations=2, padding="SAME")),
     # pooling

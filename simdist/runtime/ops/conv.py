@@ -223,7 +223,7 @@ def _check_depthwise(x_shape: Sequence[int], f_shape: Sequence[int], op: str) ->
         raise errors.InvalidArgumentError(None, None, f"filter must be 4-dimensional: {_dims(f_shape)} [Op:{op}]")
     if x_shape[3] != f_shape[2]:
         raise errors.InvalidArgumentError(
-            None, None, f"input and filter must have the same depth: {x_shape[3]} vs {f_shape[2]} [Op:{op}]")
+            None, None, f"input depth must be evenly divisible by filter depth: {x_shape[3]} vs {f_shape[2]} [Op:{op}]")
 
 
 def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
@@ -360,11 +360,21 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
 def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
                      dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.depthwise_conv2d` (NHWC): channel c of the input convolved with filter[:, :, c, :]
-    gives output channels c*M .. c*M+M-1; strides is a list of 4, dilations a list of 2."""
+    gives output channels c*M .. c*M+M-1; strides is a list of 4, dilations a list of 2 (with
+    dilations > 1, strides must be 1)."""
     check_data_format(data_format)
     pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative")
-    st = spatial_sequence(strides, 2, "strides")
+    if not isinstance(strides, (list, tuple)):
+        raise TypeError(f"Expected list for 'strides' argument to 'depthwise_conv2d_native' Op, not {strides!r}.")
+    if len(strides) != 4:
+        raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 dimensions "
+                                          "[Op:DepthwiseConv2dNative]")
+    st = tuple(int(v) for v in strides)
     dl = spatial_sequence(dilations, 2, "dilations") if dilations is not None else (1, 1, 1, 1)
+    if any(d > 1 for d in dl) and any(v > 1 for v in st):
+        raise ValueError(f"simdist: depthwise_conv2d with dilations {list(dl[1:3])} needs strides of 1, got "
+                         f"{list(st)} (TF 2.21 warns 'When dilation rate is greater than 1, then all values of "
+                         "strides must be 1' and computes a space-to-batch result simdist does not reproduce)")
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     return dispatch.execute(DEPTHWISE, (_t(input), _t(filter)), attrs)
 
@@ -404,49 +414,30 @@ def _shape(x: Any) -> tuple[int, ...]:
     return tuple(x.shape.as_list())
 
 
-@RegisterGradient("Conv2D")
-def _conv2d_grad(op: Any, grad: Any) -> list:
-    x, f = op.inputs
-    a = _attrs(op)
-    return [dispatch.execute(CONV2D_BACKPROP_INPUT, (f, grad), dict(a, input_sizes=_shape(x))),
-            dispatch.execute(CONV2D_BACKPROP_FILTER, (x, grad), dict(a, filter_sizes=_shape(f)))]
+def _register_gradients(fwd_name: str, fwd: Any, back_input: Any, back_filter: Any) -> None:
+    """TF's gradients of a convolution and of its two backprop kernels (nn_grad.py): each of the
+    three ops' gradients is made of the other two (and the forward)."""
+    @RegisterGradient(fwd_name)
+    def _fwd_grad(op: Any, grad: Any) -> list:
+        x, f = op.inputs
+        a = _attrs(op)
+        return [dispatch.execute(back_input, (f, grad), dict(a, input_sizes=_shape(x))),
+                dispatch.execute(back_filter, (x, grad), dict(a, filter_sizes=_shape(f)))]
+
+    @RegisterGradient(back_input.name)
+    def _back_input_grad(op: Any, grad: Any) -> list:
+        f, dy = op.inputs
+        a = _attrs(op)
+        return [dispatch.execute(back_filter, (grad, dy), dict(a, filter_sizes=_shape(f))),
+                dispatch.execute(fwd, (grad, f), a)]
+
+    @RegisterGradient(back_filter.name)
+    def _back_filter_grad(op: Any, grad: Any) -> list:
+        x, dy = op.inputs
+        a = _attrs(op)
+        return [dispatch.execute(back_input, (grad, dy), dict(a, input_sizes=_shape(x))),
+                dispatch.execute(fwd, (x, grad), a)]
 
 
-@RegisterGradient("Conv2DBackpropInput")
-def _conv2d_backprop_input_grad(op: Any, grad: Any) -> list:
-    f, dy = op.inputs
-    a = _attrs(op)
-    return [dispatch.execute(CONV2D_BACKPROP_FILTER, (grad, dy), dict(a, filter_sizes=_shape(f))),
-            dispatch.execute(CONV2D, (grad, f), a)]
-
-
-@RegisterGradient("Conv2DBackpropFilter")
-def _conv2d_backprop_filter_grad(op: Any, grad: Any) -> list:
-    x, dy = op.inputs
-    a = _attrs(op)
-    return [dispatch.execute(CONV2D_BACKPROP_INPUT, (grad, dy), dict(a, input_sizes=_shape(x))),
-            dispatch.execute(CONV2D, (x, grad), a)]
-
-
-@RegisterGradient("DepthwiseConv2dNative")
-def _depthwise_grad(op: Any, grad: Any) -> list:
-    x, f = op.inputs
-    a = _attrs(op)
-    return [dispatch.execute(DEPTHWISE_BACKPROP_INPUT, (f, grad), dict(a, input_sizes=_shape(x))),
-            dispatch.execute(DEPTHWISE_BACKPROP_FILTER, (x, grad), dict(a, filter_sizes=_shape(f)))]
-
-
-@RegisterGradient("DepthwiseConv2dNativeBackpropInput")
-def _depthwise_backprop_input_grad(op: Any, grad: Any) -> list:
-    f, dy = op.inputs
-    a = _attrs(op)
-    return [dispatch.execute(DEPTHWISE_BACKPROP_FILTER, (grad, dy), dict(a, filter_sizes=_shape(f))),
-            dispatch.execute(DEPTHWISE, (grad, f), a)]
-
-
-@RegisterGradient("DepthwiseConv2dNativeBackpropFilter")
-def _depthwise_backprop_filter_grad(op: Any, grad: Any) -> list:
-    x, dy = op.inputs
-    a = _attrs(op)
-    return [dispatch.execute(DEPTHWISE_BACKPROP_INPUT, (grad, dy), dict(a, input_sizes=_shape(x))),
-            dispatch.execute(DEPTHWISE, (x, grad), a)]
+_register_gradients("Conv2D", CONV2D, CONV2D_BACKPROP_INPUT, CONV2D_BACKPROP_FILTER)
+_register_gradients("DepthwiseConv2dNative", DEPTHWISE, DEPTHWISE_BACKPROP_INPUT, DEPTHWISE_BACKPROP_FILTER)
