@@ -131,9 +131,9 @@ SOFTMAX = register("Softmax", _softmax, typed("Softmax", FLOATS), _five_per_elem
 LOG_SOFTMAX = register("LogSoftmax", _log_softmax, typed("LogSoftmax", FLOATS), _five_per_element)
 
 # --- the gradient kernels (TF's ReluGrad(gradients, features) & co.) ------------------------------------
-RELU_GRAD = register("ReluGrad", lambda g, y: np.where(y > 0, g, _zero(g)), typed("ReluGrad", REAL_NUMBERS))
-RELU6_GRAD = register("Relu6Grad", lambda g, y: np.where((y > 0) & (y < 6), g, _zero(g)),
-                      typed("Relu6Grad", REAL_NUMBERS))
+# TF's CPU kernels multiply by the mask (so an inf upstream gradient at a masked element is NaN)
+RELU_GRAD = register("ReluGrad", lambda g, y: g * (y > 0), typed("ReluGrad", REAL_NUMBERS))
+RELU6_GRAD = register("Relu6Grad", lambda g, y: g * ((y > 0) & (y < 6)), typed("Relu6Grad", REAL_NUMBERS))
 ELU_GRAD = register("EluGrad", lambda g, y: np.where(y < 0, g * (y + 1), g), typed("EluGrad", FLOATS))
 SELU_GRAD = register("SeluGrad", lambda g, y: np.where(y < 0, g * (y + y.dtype.type(SELU_SCALE * SELU_ALPHA)),
                                                        g * y.dtype.type(SELU_SCALE)), typed("SeluGrad", FLOATS))

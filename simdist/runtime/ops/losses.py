@@ -115,12 +115,19 @@ L2LOSS = register("L2Loss", lambda a: np.asarray(np.sum(np.square(a)) * a.dtype.
 
 
 def _div_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if y.ndim == 0:   # the usual case (a batch size): no mask
+        return np.true_divide(x, y) if y != 0 else np.zeros(x.shape, x.dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(y == 0, x.dtype.type(0), np.true_divide(x, y))
 
 
 DIV_NO_NAN = register("DivNoNan", _div_no_nan, typed("DivNoNan", "half, float, bfloat16, double, complex64, "
                                                                    "complex128"))
+
+
+def _cast(x: Tensor, dt: dtypes.DType) -> Tensor:
+    """math_ops.cast: the tensor itself when it already has the dtype (no op), as TF."""
+    return x if x.dtype == dt else math.cast(x, dt)
 
 
 def _ensure_xent_args(name: str, labels: Any, logits: Any) -> None:
@@ -148,7 +155,7 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, 
     logits_t = convert_to_tensor(logits)
     labels_t = convert_to_tensor(labels)
     precise = math.cast(logits_t, dtypes.float32) if logits_t.dtype == dtypes.float16 else logits_t
-    labels_t = math.cast(labels_t, precise.dtype)
+    labels_t = _cast(labels_t, precise.dtype)
     rank = precise.ndim
     shape = precise.shape.as_list()
     if rank == 0:
@@ -284,8 +291,8 @@ def _num_replicas() -> int:
 def _scale_by_sample_weight(losses: Tensor, sample_weight: Any) -> Tensor:
     """TF's losses_util.scale_losses_by_sample_weight: both cast to float32, the weights'
     rank matched to the losses' (squeeze or expand the last axis), multiplied."""
-    losses = math.cast(losses, dtypes.float32)
-    w = math.cast(convert_to_tensor(sample_weight), dtypes.float32)
+    losses = _cast(losses, dtypes.float32)
+    w = _cast(convert_to_tensor(sample_weight), dtypes.float32)
     lr, wr = losses.ndim, w.ndim
     if wr != 0:
         if wr - lr == 1:
@@ -311,17 +318,21 @@ def compute_average_loss(per_example_loss: Any, sample_weight: Any = None, globa
         raise ValueError("Invalid value passed for `per_example_loss`. Expected a tensor with at least rank 1. "
                          f"Received per_example_loss={_np_str(loss)} with rank 0")
     if sample_weight is not None:
-        loss = _scale_by_sample_weight(loss, sample_weight)
-    loss = math.cast(loss, input_dtype)
+        loss = _cast(_scale_by_sample_weight(loss, sample_weight), input_dtype)
     if global_batch_size is None:
         if context.has_strategy() and context.in_cross_replica_context():
             raise RuntimeError("You are calling `compute_average_loss` in cross replica context, while it was "
                                "expected to be called in replica context.")
-        gbs = convert_to_tensor(loss.shape.as_list()[0] * _num_replicas())
+        global_batch_size = loss.shape.as_list()[0] * _num_replicas()
+    if isinstance(global_batch_size, (int, np.integer)) and not isinstance(global_batch_size, bool) and \
+            global_batch_size >= 0:
+        # a Python int cast to the loss's dtype is that constant (no Cast op to record)
+        gbs = array.constant(global_batch_size, dtype=input_dtype)
     else:
         gbs = global_batch_size if isinstance(global_batch_size, Tensor) else convert_to_tensor(global_batch_size)
-    _check_global_batch_size(gbs)
-    return div_no_nan(math.reduce_sum(loss), math.cast(gbs, input_dtype))
+        _check_global_batch_size(gbs)
+        gbs = _cast(gbs, input_dtype)
+    return div_no_nan(math.reduce_sum(loss), gbs)
 
 
 def _check_global_batch_size(gbs: Tensor) -> None:
@@ -350,7 +361,8 @@ def scale_regularization_loss(regularization_loss: Any) -> Tensor:
 
 # --- gradients (nn_grad.py, math_grad.py) -------------------------------------------------------------
 def _broadcast_mul(vec: Any, mat: Any) -> Any:
-    return array.expand_dims(vec, -1) * mat
+    """TF's _BroadcastMul: vec[:, None] * mat (the column made by a reshape, the same as expand_dims)."""
+    return array.reshape(vec, vec.shape.as_list() + [1]) * mat
 
 
 def _softmax_second_order(logits: Any, grad_grad: Any) -> Any:
