@@ -24,8 +24,9 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "sweep": ([], ["--seeds", "200"]),
     "startup": ([], ["--repeat", "5"]),
     "explore": ([], ["--plans", "200"]),
+    "conv": ([], ["--repeat", "5"]),
 }
-TAKES_NO_TF = {"foundation", "ps"}
+TAKES_NO_TF = {"foundation", "ps", "conv"}
 
 
 def main() -> int:
