@@ -20,7 +20,7 @@ class Clause:
 
 
 AREAS = ('scope', 'run_values', 'reduce', 'gather', 'input', 'placement', 'pss', 'coordinator', 'cluster',
-         'autodiff', 'ops')
+         'autodiff', 'ops', 'nn')
 
 CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('scope.current', 'scope', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
@@ -207,6 +207,12 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: floor, ceil, round, argmax and casts to int have no gradient (None); sign has a zero gradient; the int output of a recorded op (top_k indices) gets zeros.'),
     Clause('ops.einsum', 'ops', False, (),
            'TF 2.21: einsum supports matmul, batch matmul, outer products, transposes, reductions, traces/diagonals, ellipsis broadcasting, implicit outputs and 3+ operands.'),
+    Clause('nn.compute-average-loss', 'nn', False, (),
+           'TF 2.21: `tf.nn.compute_average_loss(per_example_loss, sample_weight, global_batch_size)` is sum(loss * weight) / global_batch_size (0 when it is 0); without global_batch_size it divides by the per-replica batch times `num_replicas_in_sync`, in replica context only (RuntimeError in cross-replica context); `scale_regularization_loss` divides the sum by `num_replicas_in_sync`.'),
+    Clause('nn.xent-labels-range', 'nn', False, (),
+           'TF 2.21 (CPU): `sparse_softmax_cross_entropy_with_logits` with a label outside [0, num_classes) raises InvalidArgumentError "Received a label value of V which is outside the valid range of [0, C).  Label values: ..." (V the smallest label if negative, else the largest).'),
+    Clause('nn.dropout-seeding', 'nn', False, (),
+           'TF 2.21: `tf.nn.dropout(x, rate, noise_shape, seed)` keeps each element with probability 1 - rate, scaled by 1 / (1 - rate); the same global and op seed give the same mask after `tf.random.set_seed`; noise_shape broadcasts the decisions. simdist: deterministic under its root seed, not TF\'s values.'),
 ]}
 
 

@@ -9,3 +9,5 @@ from simdist.runtime.ops import (abs_ as abs, add, add_n, argmax, argmin, ceil, 
                                  reduce_variance, round_ as round, rsqrt, sign, sqrt, square, squared_difference,
                                  subtract, truediv)
 from simdist.runtime.ops import segment_sum, top_k, unsorted_segment_sum  # noqa: F401
+from simdist.runtime.ops.nn import (l2_normalize, log_softmax, sigmoid, softmax, softplus, softsign,  # noqa: F401,E402
+                                    tanh)

@@ -91,7 +91,7 @@ def _top_k_grad(op: Any, grad: Any, _: Any = None) -> list:
 def _sort_or_argsort(values: Any, axis: int, direction: str, return_argsort: bool) -> Tensor:
     """TF's sort_ops: descending is top_k over all (axis moved last); ascending is descending on
     -x (ints: -x - 1, unsigned: max - x)."""
-    from simdist.runtime.ops import array, math, unary
+    from simdist.runtime.ops import math, unary
     if direction not in ("ASCENDING", "DESCENDING"):
         raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. Received: "
                          f"direction={direction}")
