@@ -123,6 +123,9 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
     def _as_tensor(self) -> Tensor:
         return self._local()._as_tensor()
 
+    def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        return self._local().sparse_read(indices)
+
     def _apply(self, method: str, value: Any) -> None:
         for comp in self._values:
             getattr(comp, method)(value)
@@ -159,6 +162,9 @@ class AggregatingVariable(_AggregatedUpdates, Variable):
 
     def _as_tensor(self) -> Tensor:
         return self._v._as_tensor()
+
+    def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        return self._v.sparse_read(indices)
 
     def _apply(self, method: str, value: Any) -> None:
         getattr(self._v, method)(value)

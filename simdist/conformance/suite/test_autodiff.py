@@ -250,3 +250,30 @@ def test_an_outer_tape_sees_run_only_on_one_device(backend, tf, kind, n, sees):
     g = tape.gradient(loss, v)
     assert_true((g is not None) == sees, f"gradient through {kind}({n}).run from an outer tape is {g!r}",
                 call=f"tape around {kind}({n}).run")
+
+
+# -- pss.sharded-gradients ------------------------------------------------------------------------------
+@clause("pss.sharded-gradients")
+@pytest.mark.requires("multi_worker")
+def test_partitioned_variables_are_differentiated_through_their_shards(backend, tf):
+    cluster = backend.make_ps_cluster(
+        workers=1, ps=2, variable_partitioner=tf.distribute.experimental.partitioners.FixedShardsPartitioner(2))
+    with cluster.strategy.scope():
+        emb = tf.Variable(np.arange(14, dtype=np.float32).reshape(7, 2), name="emb")
+    shards = emb.variables
+    assert_equal(len(shards), 2, what="len(emb.variables)", call="FixedShardsPartitioner(2) on [7, 2]")
+    ids = [0, 5, 5, 1]
+    with tf.GradientTape(persistent=True) as t:
+        loss = tf.reduce_sum(tf.nn.embedding_lookup(emb, tf.constant(ids)))
+    with raises((AttributeError, TypeError, ValueError), call="tape.gradient(loss, sharded_variable)"):
+        t.gradient(loss, emb)
+    grads = t.gradient(loss, shards)
+    rows = [4, 3]   # the div split of 7 rows over 2 shards
+    want = [np.zeros((4, 2)), np.zeros((3, 2))]
+    for i in ids:
+        s, local = (0, i) if i < rows[0] else (1, i - rows[0])
+        want[s][local] += 1.0
+    for k, g in enumerate(grads):
+        assert_equal(type(g).__name__, "IndexedSlices", what=f"type(gradient of shard {k})",
+                     call="d/d emb.variables of an embedding_lookup")
+        assert_close(tf.convert_to_tensor(g), want[k], call=f"dense gradient of shard {k}")
