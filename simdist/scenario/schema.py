@@ -1,6 +1,6 @@
 """The scenario file schema: every table, key, type, unit, default and rule, declared once.
 
-The loader (`simdist.scenario.loader`) validates a parsed TOML document against `SCHEMA` and
+The validator (`simdist.scenario.validate`) checks a parsed TOML document against `SCHEMA` and
 fills in defaults; docs/scenarios.md is the prose reference and `reference_rows()` lists every
 key path (a test checks the two agree).
 

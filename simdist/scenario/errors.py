@@ -1,0 +1,41 @@
+"""Scenario errors: every problem found in a scenario file (or its overrides), each with where
+(file, line, key path) and what (the message states the rule)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+__all__ = ["Issue", "ScenarioError"]
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One problem: where (file, line, key path) and what (the message states the rule)."""
+
+    file: str
+    path: str
+    message: str
+    line: int | None = None
+    origin: str | None = None   # "--param ..." when the value came from the command line
+
+    def __str__(self) -> str:
+        where = self.file + (f":{self.line}" if self.line else "")
+        if self.origin:
+            where += f" ({self.origin})"
+        return f"{where}: {self.path or '<file>'}: {self.message}"
+
+
+class ScenarioError(ValueError):
+    """A scenario file (or its overrides) is invalid; ``issues`` lists every problem found."""
+
+    def __init__(self, issues: Sequence[Issue]) -> None:
+        self.issues = list(issues)
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        if len(self.issues) == 1:
+            return str(self.issues[0])
+        files = sorted({i.file for i in self.issues})
+        head = f"{', '.join(files)}: {len(self.issues)} problems"
+        return head + "".join(f"\n  {i}" for i in self.issues)
