@@ -23,7 +23,7 @@ class Issue:
         where = self.file + (f":{self.line}" if self.line else "")
         if self.origin:
             where += f" ({self.origin})"
-        return f"{where}: {self.path or '<file>'}: {self.message}"
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
 
 
 class ScenarioError(ValueError):

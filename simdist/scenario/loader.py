@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -27,7 +26,7 @@ from .errors import Issue, ScenarioError
 from .overrides import apply_override, parse_override, parse_seeds, parse_value, split_values
 from .schema import DTYPES
 from .sketch import Topology, resolve_link
-from .tomlread import tomllib
+from .tomlread import limit_problems, read_toml
 from .validate import _Validator
 
 __all__ = ["Issue", "ScenarioError", "Scenario", "Topology", "load", "loads", "parse_value", "parse_override",
@@ -86,15 +85,7 @@ def load(path: str | Path, overrides: Iterable[str | tuple[str, Any]] = (), quic
 def loads(text: str, file: str = "<scenario>", overrides: Iterable[str | tuple[str, Any]] = (),
           quick: bool = False) -> Scenario:
     """Validate scenario ``text`` (``file`` names it in messages); see `load`."""
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        msg = str(e)
-        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
-        line = int(m.group(1)) if m else None
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)|\s*\(at end of document\)", "", msg)
-        raise ScenarioError([Issue(file, "", f"TOML syntax error: {msg} (rule: the file must be valid TOML 1.0)",
-                                   line)]) from None
+    doc = read_toml(text, file)
     pairs: list[tuple[str, Any]] = []
     issues: list[Issue] = []
     n_quick = 0
@@ -109,13 +100,17 @@ def loads(text: str, file: str = "<scenario>", overrides: Iterable[str | tuple[s
         try:
             pairs.append(parse_override(ov) if isinstance(ov, str) else (str(ov[0]), ov[1]))
         except ValueError as e:
-            issues.append(Issue(file, "", str(e), origin="--param"))
+            issues.append(Issue(file, "", str(e)))
     for path, value in pairs:
         try:
             apply_override(doc, path, value)
         except ValueError as e:
             issues.append(Issue(file, path, str(e), origin="--param"))
     v = _Validator(file, text, pairs, n_quick)
+    for path, msg in limit_problems(doc):
+        v.err(path, msg)
+    if v.issues:   # validating values past these limits could overflow Python's recursion
+        raise ScenarioError(issues + v.issues)
     config = v.validate(doc)
     issues = issues + v.issues
     if issues:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from .tomlread import tomllib
+from .tomlread import MAX_DEPTH, tomllib
 
 __all__ = ["parse_value", "split_values", "parse_override", "apply_override", "parse_seeds"]
 
@@ -18,6 +18,16 @@ def parse_value(text: str) -> Any:
         return tomllib.loads(f"v = {t}")["v"]
     except tomllib.TOMLDecodeError:
         return t
+    except RecursionError:
+        raise ValueError(f"{_clip(t)}: arrays or inline tables nest too deeply (rule: values nest at most "
+                         f"{MAX_DEPTH} levels)") from None
+    except ValueError:   # more digits than Python converts
+        raise ValueError(f"{_clip(t)}: an integer of thousands of digits (rule: TOML 1.0 integers are "
+                         "64-bit)") from None
+
+
+def _clip(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
 
 
 def split_values(text: str) -> list[str]:
@@ -50,15 +60,21 @@ def parse_override(spec: str, many: bool = False) -> tuple[str, Any]:
         raise ValueError(f"--param {spec!r}: expected key.path=value")
     path, _, text = spec.partition("=")
     path = path.strip()
-    if not re.match(r"^[A-Za-z0-9_-]+(\[\d+\])?(\.[A-Za-z0-9_-]+(\[\d+\])?)*$", path):
+    if not re.match(r"^[A-Za-z0-9_-]+(\[[0-9]+\])?(\.[A-Za-z0-9_-]+(\[[0-9]+\])?)*$", path):
         raise ValueError(f"--param {spec!r}: {path!r} is not a key path like model.global_batch or "
                          "model.variables[0].shape")
     if many:
-        vals = [parse_value(v) for v in split_values(text)]
+        try:
+            vals = [parse_value(v) for v in split_values(text)]
+        except ValueError as e:
+            raise ValueError(f"--param {path}: {e}") from None
         if not vals:
             raise ValueError(f"--param {spec!r}: no values after '='")
         return path, vals
-    return path, parse_value(text)
+    try:
+        return path, parse_value(text)
+    except ValueError as e:
+        raise ValueError(f"--param {path}: {e}") from None
 
 
 def apply_override(doc: dict, path: str, value: Any) -> None:
@@ -66,7 +82,7 @@ def apply_override(doc: dict, path: str, value: Any) -> None:
     parts = path.split(".")
     cur: Any = doc
     for i, part in enumerate(parts):
-        m = re.match(r"^([^\[]+)(?:\[(\d+)\])?$", part)
+        m = re.match(r"^([^\[]+)(?:\[([0-9]+)\])?$", part)
         assert m is not None
         key, idx = m.group(1), m.group(2)
         last = i == len(parts) - 1
@@ -102,7 +118,7 @@ def parse_seeds(text: str | Sequence[int]) -> list[int]:
     seeds: set[int] = set()
     for part in text.split(","):
         part = part.strip()
-        m = re.match(r"^(\d+)\s*\.\.\s*(\d+)$", part)
+        m = re.match(r"^([0-9]+)\s*\.\.\s*([0-9]+)$", part)
         if m:
             a, b = int(m.group(1)), int(m.group(2))
             if b < a:
@@ -110,7 +126,7 @@ def parse_seeds(text: str | Sequence[int]) -> list[int]:
             if b - a > 10_000_000:
                 raise ValueError(f"seeds {text!r}: range {part!r} is too large")
             seeds.update(range(a, b + 1))
-        elif re.match(r"^\d+$", part):
+        elif re.match(r"^[0-9]+$", part):
             seeds.add(int(part))
         else:
             raise ValueError(f"seeds {text!r}: {part!r} is not N or A..B (inclusive, A <= B)")

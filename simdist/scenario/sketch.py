@@ -73,7 +73,7 @@ def resolve_link(name: str, names: Sequence[str]) -> str | list[str]:
 
 def _short_device(d: str) -> str | None:
     """"GPU:0", "/gpu:0", "/device:GPU:0", "gpu:0" -> "GPU:0"."""
-    m = re.match(r"^(?:/?device:)?/?(cpu|gpu):(\d+)$", d.strip(), re.IGNORECASE)
+    m = re.match(r"^(?:/?device:)?/?(cpu|gpu):([0-9]+)$", d.strip(), re.IGNORECASE)
     if not m:
         return None
     return f"{m.group(1).upper()}:{int(m.group(2))}"

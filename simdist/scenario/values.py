@@ -20,15 +20,18 @@ def _parse_flops(value: Any, field: str) -> float:
     if isinstance(value, (int, float)):
         v = float(value)
     elif isinstance(value, str):
+        if len(value) > 64:
+            raise ValueError(f"a string of {len(value)} characters is not a FLOP count (at most 64); expected a "
+                             "number or a string like '2GFLOP'")
         m = _FLOPS_RE.match(value)
         if m is None or (m.group(2) and not m.group(3)):
-            raise ValueError(f"{value!r} is not a FLOP count; expected a number or a string like '2GFLOP', "
+            raise ValueError(f"{_show(value)} is not a FLOP count; expected a number or a string like '2GFLOP', "
                              "'1.5TFLOPs', '312TFLOPS'")
         v = float(m.group(1)) * _PREFIX[m.group(2)]
     else:
         raise ValueError(f"{value!r} is not a FLOP count")
     if math.isnan(v) or math.isinf(v) or v < 0:
-        raise ValueError(f"{value!r} is not a FLOP count; expected a finite number >= 0")
+        raise ValueError(f"{_show(value)} is not a FLOP count; expected a finite number >= 0")
     return v
 
 
@@ -66,5 +69,6 @@ def _tname(v: Any) -> str:
 
 
 def _show(v: Any) -> str:
-    s = json.dumps(v) if isinstance(v, (str, list, dict, bool)) or v is None else repr(v)
+    s = json.dumps(v, ensure_ascii=False, default=str) if isinstance(v, (str, list, dict, bool)) or v is None \
+        else str(v)
     return s if len(s) <= 60 else s[:57] + "..."
