@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import Issue
 from .overrides import parse_seeds
-from .schema import PRESETS, REQUIRED, SCHEMA, Field
+from .schema import KIND_RANGE, PRESETS, REQUIRED, SCHEMA, Field, _num
 from .sketch import Topology, _short_device, resolve_link, sketch
 from .tomlread import locate_lines as _locate_lines
 from .values import _TYPE_NAMES, _parse_flops, _show, _strip_field_prefix, _tname, _unit_parser
@@ -157,6 +157,19 @@ class _Validator:
             return _BAD
         if f.above is not None and not out > f.above:
             self.err(path, f"{_show(v)} is too small (rule: must be > {f.above:g})")
+            return _BAD
+        lo, hi, why = KIND_RANGE[k]
+        if f.maximum is not None and out > f.maximum:
+            self.err(path, f"{_show(v)} is above the maximum (rule: must be <= {_num(f.maximum)})")
+            return _BAD
+        if f.maximum is None and out > hi:
+            self.err(path, f"{_show(v)} is too large (rule: {why})")
+            return _BAD
+        if f.minimum is None and out < lo and (f.above is None or lo > f.above):
+            self.err(path, f"{_show(v)} is too small (rule: {why})")
+            return _BAD
+        if k == "bandwidth" and out < lo:
+            self.err(path, f"{_show(v)} is too small (rule: {why})")
             return _BAD
         return out
 
