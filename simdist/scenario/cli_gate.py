@@ -45,7 +45,9 @@ def main(args: argparse.Namespace) -> int:
             metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
             bad = [m for m in metrics if m not in SUMMARY_METRICS]
             if bad:
-                raise ValueError(f"--metrics: unknown metric(s) {bad}")
+                from simdist.suggest import did_you_mean
+                raise ValueError(f"--metrics: unknown metric {bad[0]}{did_you_mean(bad[0], SUMMARY_METRICS)} "
+                                 f"(metrics are {', '.join(SUMMARY_METRICS)})")
         cur = load_side(args.current)
         base = load_side(args.baseline)
         rows = compare(cur, base, tolerances, default, metrics)

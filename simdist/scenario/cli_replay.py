@@ -84,7 +84,8 @@ def main(args: argparse.Namespace) -> int:
             want = dict(fixed)
             cands = [r for r in plan.runs if r.seed == seed and all(dict(r.params).get(k) == v for k, v in want.items())]
         if not cands:
-            raise usage_error(f"no run of the sweep in {sweep} has seed {seed} and {dict(fixed) or 'no params'}")
+            shown = " ".join(f"{k}={v}" for k, v in fixed) or "no --param values"
+            raise usage_error(f"no run of the sweep in {sweep} has seed {seed} and {shown}")
         if len(cands) > 1:
             opts = "; ".join(" ".join(f"--param {k}={v}" for k, v in r.params) for r in cands[:6])
             raise usage_error(f"{len(cands)} runs have seed {seed}; pick one with {opts}")

@@ -66,8 +66,9 @@ def parse_tolerances(specs: list[str]) -> dict[str, Tolerance]:
             name, _, val = part.partition("=")
             name = name.strip()
             if name not in SUMMARY_METRICS and name != "*":
-                raise ValueError(f"--tolerance {part!r}: unknown metric {name!r}; metrics are "
-                                 f"{', '.join(SUMMARY_METRICS)} (or * for the default)")
+                from simdist.suggest import did_you_mean
+                raise ValueError(f"--tolerance {part}: unknown metric {name}{did_you_mean(name, SUMMARY_METRICS)} "
+                                 f"(metrics are {', '.join(SUMMARY_METRICS)}, or * for the default)")
             out[name] = parse_tolerance(val)
     return out
 

@@ -37,6 +37,9 @@ def read_toml(text: str, file: str) -> dict[str, Any]:
         m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
         line = int(m.group(1)) if m else None
         msg = re.sub(r"\s*\(at line \d+, column \d+\)|\s*\(at end of document\)", "", msg)
+        # tomllib names keys as Python tuples ("Cannot declare ('training',) twice"): show them dotted
+        msg = re.sub(r"\(((?:'[^']*'|\"[^\"]*\")(?:, (?:'[^']*'|\"[^\"]*\"))*),?\)",
+                     lambda m: ".".join(x[1:-1] for x in re.findall(r"'[^']*'|\"[^\"]*\"", m.group(1))), msg)
         raise ScenarioError([Issue(file, "", f"TOML syntax error: {msg} (rule: the file must be valid TOML 1.0)",
                                    line)]) from None
     except RecursionError:

@@ -13,6 +13,8 @@ import math
 import re
 from typing import Any
 
+from simdist.suggest import did_you_mean
+
 from .errors import Issue
 from .overrides import parse_seeds
 from .schema import KIND_RANGE, PRESETS, REQUIRED, SCHEMA, Field, _num
@@ -63,8 +65,7 @@ class _Validator:
         out: dict[str, Any] = {}
         for key in value:
             if key not in fields:
-                close = difflib.get_close_matches(key, list(fields), n=1)
-                hint = f"; did you mean '{close[0]}'?" if close else ""
+                hint = did_you_mean(key, list(fields)) or _elsewhere(key, prefix)
                 self.err(prefix + key, f"unknown key (rule: allowed keys here are {', '.join(sorted(fields))}){hint}")
         for key, f in fields.items():
             path = prefix + key
@@ -124,9 +125,8 @@ class _Validator:
                 self.err(path, f"expected a string, got {_tname(v)} {_show(v)} (rule: type)")
                 return _BAD
             if f.choices and v not in f.choices:
-                close = difflib.get_close_matches(v, list(f.choices), n=1)
-                hint = f"; did you mean '{close[0]}'?" if close else ""
-                self.err(path, f"{v!r} is not one of {', '.join(map(repr, f.choices))} (rule: choice){hint}")
+                hint = did_you_mean(v, list(f.choices))
+                self.err(path, f"{_show(v)} is not one of {', '.join(map(_show, f.choices))} (rule: choice){hint}")
                 return _BAD
             return v
         if k == "int":
@@ -325,7 +325,7 @@ class _Validator:
                 bad = True
         other = sorted(set(jobs) - {"chief", "worker", "ps"})
         if other:
-            self.err("cluster", f"jobs {other} are not part of a ParameterServerStrategy cluster (rule: jobs are "
+            self.err("cluster", f"jobs {', '.join(other)} are not part of a ParameterServerStrategy cluster (rule: jobs are "
                                 "chief, worker, ps)")
             bad = True
         if bad:
@@ -363,7 +363,7 @@ class _Validator:
         if isinstance(b, int) and b % r:
             who = "workers" if st["kind"] == "parameter_server" else "replicas"
             self.err("model.global_batch", f"{b} does not split evenly over {r} {who} (rule: global_batch % "
-                                           f"{who} == 0; e.g. {max(r, (b // r) * r)} or {(b // r + 1) * r})")
+                                           f"{who} == 0; e.g. {_either(max(r, (b // r) * r), (b // r + 1) * r)})")
         names: dict[str, str] = {}
         for i, v in enumerate(m.get("variables") or []):
             if "name" not in v:
@@ -464,6 +464,22 @@ class _Validator:
         if probe.value(val, f, key) is _BAD:
             for iss in probe.issues:
                 self.err(where, iss.message)
+
+
+def _either(a: int, b: int) -> str:
+    return str(a) if a == b else f"{a} or {b}"
+
+
+def _elsewhere(key: str, prefix: str) -> str:
+    """A hint for a key that belongs to another table: ``model.steps`` -> ``training.steps``."""
+    from .schema import walk
+    here = prefix.rstrip(".")
+    homes = [p for p, _ in walk() if p.rsplit(".", 1)[-1] == key and p.rsplit(".", 1)[0].replace("[]", "") !=
+             re.sub(r"\[[0-9]+\]", "", here)]
+    if not homes:
+        return ""
+    shown = [f"'{h}'" for h in homes[:4]]
+    return f"; did you mean {' or '.join(shown)} (another table)?"
 
 
 def _lookup_leaf(path: str) -> Field | None:

@@ -161,41 +161,49 @@ class ReplicaRunner:
         for t in threads:
             t.start()
         try:
-            while True:
-                for i in range(self.n):
-                    if self._status[i] in ("ready", "waiting"):
-                        self._status[i] = "running"
-                        self._give_turn(i)
-                failed = [e for e in self._errors if e is not None]
-                if failed:
-                    self._abort_all()
-                    raise failed[0]
-                waiting = [i for i, s in enumerate(self._status) if s == "waiting"]
-                if not waiting:
-                    self.phases.append(Phase(self._take_flops(), None))
-                    return RunRecord(self._results, self.phases)
-                if len(waiting) != self.n:
-                    done = [i for i in range(self.n) if i not in waiting]
-                    kind = self._sync[waiting[0]].kind  # type: ignore[union-attr]
-                    self._abort_all()
-                    raise RuntimeError(
-                        f"replicas {done} returned while replicas {waiting} wait in {kind}: every replica "
-                        "must make the same collective calls (all_reduce, all_gather, merge_call) in the same order")
-                kinds = [self._sync[i].kind for i in range(self.n)]  # type: ignore[union-attr]
-                if len(set(kinds)) != 1:
-                    self._abort_all()
-                    raise RuntimeError(f"replicas reached different collectives {kinds}: every replica must make "
-                                       "the same collective calls in the same order")
-                point = self._sync[0]
-                assert point is not None
-                self.phases.append(Phase(self._take_flops(), point))
-                outs = point.run_merge(list(self._payload))
-                for i in range(self.n):
-                    self._resume[i] = outs[i]
-                    self._payload[i] = None
+            self._loop()
+        except BaseException:
+            # A merge that raised (all_gather of mismatched shapes), divergent replicas, an
+            # interrupt: every replica still parked at a sync point or not yet started unwinds
+            # now, so the error surfaces at once and no thread outlives the call.
+            self._abort_all()
+            raise
         finally:
             for t in threads:
-                t.join(timeout=5)
+                t.join()
+        return RunRecord(self._results, self.phases)
+
+    def _loop(self) -> None:
+        """Hand turns to the replicas and run each collective's merge until all have returned."""
+        while True:
+            for i in range(self.n):
+                if self._status[i] in ("ready", "waiting"):
+                    self._status[i] = "running"
+                    self._give_turn(i)
+            failed = [e for e in self._errors if e is not None]
+            if failed:
+                raise failed[0]
+            waiting = [i for i, s in enumerate(self._status) if s == "waiting"]
+            if not waiting:
+                self.phases.append(Phase(self._take_flops(), None))
+                return
+            if len(waiting) != self.n:
+                done = [i for i in range(self.n) if i not in waiting]
+                kind = self._sync[waiting[0]].kind  # type: ignore[union-attr]
+                raise RuntimeError(
+                    f"replicas {done} returned while replicas {waiting} wait in {kind}: every replica "
+                    "must make the same collective calls (all_reduce, all_gather, merge_call) in the same order")
+            kinds = [self._sync[i].kind for i in range(self.n)]  # type: ignore[union-attr]
+            if len(set(kinds)) != 1:
+                raise RuntimeError(f"replicas reached different collectives {kinds}: every replica must make "
+                                   "the same collective calls in the same order")
+            point = self._sync[0]
+            assert point is not None
+            self.phases.append(Phase(self._take_flops(), point))
+            outs = point.run_merge(list(self._payload))
+            for i in range(self.n):
+                self._resume[i] = outs[i]
+                self._payload[i] = None
 
     def _take_flops(self) -> list[float]:
         out = self._flops
@@ -203,8 +211,14 @@ class ReplicaRunner:
         return out
 
     def _abort_all(self) -> None:
+        """Unwind every replica that has not finished: each parked one (waiting at a sync point,
+        or never started) gets its turn and raises _Abort. A replica still running (the caller
+        was interrupted mid-turn) is first waited for until it parks or returns."""
         self._abort = True
+        with self._cv:
+            while self._turn != -1:
+                self._cv.wait()
         for i in range(self.n):
-            if self._status[i] == "waiting":
+            if self._status[i] in ("waiting", "ready"):
                 self._status[i] = "running"
                 self._give_turn(i)
