@@ -151,7 +151,7 @@ def test_gate_on_sweep_tables(tmp_path):
     run_sweep(make_plan(base, "0..1", grid), tmp_path / "same", "serial")
     run_sweep(make_plan(slow, "0..1", grid), tmp_path / "slow", "serial")
     code, so, _ = cli("gate", str(tmp_path / "slow"), "--baseline", str(tmp_path / "base"), "--junit",
-                      str(tmp_path / "j.xml"))
+                      str(tmp_path / "j.xml"), "--allow-different-scenario")
     assert code == 1 and "strategy.all_reduce=ring" in so and "REGRESSION" in so
     code, so, _ = cli("gate", str(tmp_path / "same" / "results.csv"), "--baseline", str(tmp_path / "base"),
                       "--junit", "-")
@@ -161,5 +161,6 @@ def test_gate_on_sweep_tables(tmp_path):
     # a run that completed in the baseline but fails now is a regression
     oom = loads(text + '\n', "t.toml", ['cluster.gpu_memory="1MiB"'])
     run_sweep(make_plan(oom, "0..1", grid), tmp_path / "oom", "serial")
-    code, so, _ = cli("gate", str(tmp_path / "oom"), "--baseline", str(tmp_path / "base"), "--junit", "-")
+    code, so, _ = cli("gate", str(tmp_path / "oom"), "--baseline", str(tmp_path / "base"), "--junit", "-",
+                      "--allow-different-scenario")
     assert code == 1 and "FAILED" in so
