@@ -33,6 +33,7 @@ def register(sub: Any) -> None:
     p.add_argument("--trace", action="store_true", help="write the Chrome trace")
     p.add_argument("--plot", action="store_true", help="write timeline.png and utilisation.png")
     p.add_argument("--force", action="store_true", help="overwrite --out")
+    p.add_argument("--quiet", action="store_true", help="do not print the run's summary table")
     p.set_defaults(func=main)
 
 
@@ -112,16 +113,24 @@ def main(args: argparse.Namespace) -> int:
     res = run(run_sc, seed, trace=str(trace_path) if trace_path else None)
     write_json(out / "metrics.json", res.metrics)
     from .metrics import summary_table
-    write_text(out / "summary.txt", summary_table(res.metrics) + "\n")
+    table = summary_table(res.metrics)
+    write_text(out / "summary.txt", table + "\n")
+    pictures: list[str] = []
     if args.plot and trace_path is not None:
         from .plot import plot_run
-        for pic in plot_run(trace_path, res.metrics, out):
-            print(f"picture:  {pic}")
+        pictures = plot_run(trace_path, res.metrics, out)
         if not args.trace:
             trace_path.unlink(missing_ok=True)
     params = " ".join(f"{k}={v}" for k, v in spec_params)
     print(f"replay {sc.name} seed {seed}{' ' + params if params else ''}: status {res.status}")
+    if not args.quiet:
+        print(table)
+        print()
     print(f"metrics:  {out / 'metrics.json'}")
+    if args.trace:
+        print(f"trace:    {out / 'trace.json'}  (open in https://ui.perfetto.dev)")
+    for pic in pictures:
+        print(f"{'timeline:' if pic.endswith('timeline.png') else 'chart:   '} {pic}")
     if res.digest == expected:
         print(f"hash: ok (sha256 {res.digest})")
         return 0

@@ -158,9 +158,15 @@ def test_replay_reproduces_a_sweep_run_with_hash_check(tmp_path):
     code, so, se = cli("sweep", MIRRORED, "--quick", "--seeds", "0..3", "--out", str(sweep), "--no-progress")
     assert code == 0, se
     code, so, se = cli("replay", MIRRORED, "--quick", "--seed", "2", "--param", "strategy.all_reduce=reduce_to_one",
-                       "--sweep", str(sweep), "--out", str(tmp_path / "r"), "--trace")
+                       "--sweep", str(sweep), "--out", str(tmp_path / "r"), "--trace", "--plot")
     assert code == 0 and "hash: ok" in so, so + se
     assert (tmp_path / "r" / "trace.json").exists()
+    lines = so.splitlines()
+    assert lines[0].startswith("replay mirrored-allreduce seed 2"), lines[:3]
+    assert any(ln.startswith("examples_per_s") for ln in lines), "replay prints the run's summary table"
+    first_pic = min(i for i, ln in enumerate(lines) if ln.startswith(("timeline:", "chart:")))
+    assert first_pic > lines.index(next(ln for ln in lines if ln.startswith("metrics:"))), lines
+    assert lines[-1].startswith("hash: ok")
     code, so, se = cli("replay", MIRRORED, "--quick", "--seed", "2", "--sweep", str(sweep))
     assert code == 2 and "2 runs have seed 2" in se
     code, so, _ = cli("replay", MIRRORED, "--quick", "--seed", "2", "--digest", "0" * 64,
