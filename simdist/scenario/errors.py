@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["Issue", "ScenarioError"]
+__all__ = ["Issue", "ScenarioError", "printable"]
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,16 @@ class Issue:
         where = self.file + (f":{self.line}" if self.line else "")
         if self.origin:
             where += f" ({self.origin})"
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        text = f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        return printable(text)
+
+
+def printable(text: str) -> str:
+    """``text`` with control and other unprintable characters escaped (``\\x1e``), so that a
+    problem is always one line and a key typed with stray bytes shows what it holds."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 class ScenarioError(ValueError):
