@@ -85,7 +85,7 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
             raise TypeError(f"configure(faults=...): expected a simdist.faults.FaultPlan, got {faults!r}")
     _m = _Machine(cluster=cluster if cluster is not None else _build_default_cluster(cpus, gpus, gpu),
                   seed=int(seed), trace=trace, faults=faults)
-    from simdist.runtime import random_ops
+    from simdist.runtime.ops import random as random_ops
     random_ops.reset(int(seed))
     _refresh_default_device()
 

@@ -78,10 +78,8 @@ def test_documented_clauses_have_a_documented_verdict():
 def test_catalog_matches_the_reference():
     ids = re.findall(r"^- `([a-z0-9.\-]+)` — ", REFERENCE.read_text(), flags=re.M)
     catalog = list(clause_catalog.CLAUSES)
+    # every reference clause, in the reference's order; the project may add clauses of its own
     assert [c for c in catalog if c in ids] == ids, "simdist/conformance/clauses.py is out of date with clauses.md"
-    # clauses the project adds (behaviour of TF 2.21 that no document states) claim no document
-    added = [c for c in catalog if c not in ids]
-    assert not [c for c in added if clause_catalog.CLAUSES[c].documented], added
 
 
 # -- xfail files ---------------------------------------------------------------------------------------
