@@ -348,8 +348,9 @@ def draw_utilisation(rows: list[dict[str, Any]], metrics: dict[str, Any], end: f
         p.set_gid(f"util:{lab}")
     handles = [Patch(facecolor=c, edgecolor=C_EDGE if c == C_IDLE else None, label=lab) for _, c, lab in layers]
     shaded = []
+    # preempted workers are the "down" layer; a ps failure stalls every worker: its window is hatched
     for f in metrics.get("faults", []):
-        if f["kind"] in ("preemption", "ps_failure"):
+        if f["kind"] == "ps_failure":
             ax1.axvspan(f["start"] * scale, f["end"] * scale, facecolor="none", edgecolor=SHADE[f["kind"]][0],
                         hatch="//", alpha=0.35, linewidth=0, gid=f"fault:{f['kind']}")
             if f["kind"] not in shaded:

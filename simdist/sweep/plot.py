@@ -123,7 +123,8 @@ def draw_sweep(table: list[dict[str, Any]], metric: str, params: Sequence[str]) 
     if others:
         ax.legend(fontsize=7)
     seeds = len({r["seed"] for r in rows})
-    ax.set_title(f"{metric} vs {x_param} ({seeds} seed(s) per point; line = mean, band = min..max)", fontsize=10)
+    ax.set_title(f"{metric} vs {x_param}\n({seeds} seed(s) per point; line = mean, band = min..max over seeds)",
+                 fontsize=9)
     fig.tight_layout()
     return fig
 
