@@ -3,6 +3,8 @@
 Exit codes: 0 success; 1 the command ran and found a failure (a regression, a failing
 conformance clause, a determinism mismatch); 2 bad input (usage, scenario or file errors);
 3 an internal error (a bug in simdist: rerun with --debug and report the traceback).
+`--debug` (before or after the subcommand) adds the traceback without changing the code; a reader
+that closes stdout early (`| head`) never changes it either.
 """
 
 from __future__ import annotations
