@@ -3,7 +3,7 @@ huge strings, unknown keys, bad UTF-8, TOML edge cases, --param values), gives e
 a clear error (``simdist run: error: ...``, one line per problem, no traceback) or a clean run
 (exit 0, or 1 when the simulated training itself failed), never exit 3.
 
-The default run draws a bounded number of examples; ``-m slow`` runs many more. A mutation that
+The default run draws 25 examples; ``-m slow`` draws 400. A mutation that
 validates is also run for real (``--quick``) when its cluster is small enough to keep the test
 fast (at most 64 devices); validation itself is exercised on every example.
 """
@@ -105,7 +105,7 @@ def test_mutated_scenarios_fail_cleanly_or_run(tmp_path, m):
 
 
 @pytest.mark.slow
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                     HealthCheck.too_slow])
 @given(m=mutations())
 def test_mutated_scenarios_fail_cleanly_or_run_long(tmp_path, m):
