@@ -164,7 +164,8 @@ SCHEMA: dict[str, Field] = {
             "downtime": Field("time", "how long the worker stays down", REQUIRED),
         }),
         "preemption_process": Field("table", "parameter_server: random preemptions (spot instances)", None, fields={
-            "mtbf": Field("time", "mean time between preemptions of one worker (exponential)", REQUIRED, above=0,
+            "mtbf": Field("time", "mean time between preemptions of one worker (exponential); at least 1 s and at least "
+                                  "one function's compute", REQUIRED, minimum=1.0,
                           example='"30min"'),
             "downtime": Field("time", "time to get a replacement worker", REQUIRED, example='"2min"'),
             "random_downtime": Field("bool", "draw downtime from an exponential with that mean", False),

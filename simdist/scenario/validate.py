@@ -178,6 +178,7 @@ class _Validator:
         cl = c.get("cluster")
         topo = self.cluster(cl) if isinstance(cl, dict) else None
         self.topology = topo
+        self.config = c
         st = c.get("strategy")
         if topo is None or not isinstance(st, dict) or "kind" not in st:
             return
@@ -401,6 +402,13 @@ class _Validator:
                 if w >= nw:
                     self.err(f"faults.preemption_process.workers[{j}]", f"worker {w} does not exist (rule: < {nw} "
                                                                         "workers)")
+            t_fn = self._function_seconds(topo)
+            mtbf = proc.get("mtbf")
+            if ps and t_fn is not None and isinstance(mtbf, float) and mtbf < t_fn:
+                self.err("faults.preemption_process.mtbf",
+                         f"{mtbf:g} s is shorter than the compute of one scheduled function (~{t_fn:.3g} s on a "
+                         "worker) (rule: mtbf >= one function's compute; a worker preempted more often would "
+                         "rarely finish a function and the run would not end)")
         nps = self.plan.get("ps", 0)
         for i, p in enumerate(f.get("ps_failures") or []):
             if ps and p.get("ps", 0) >= nps:
@@ -434,6 +442,22 @@ class _Validator:
                 if p.get("downtime") is None:
                     self.err(f"faults.ps_failures[{i}].downtime", "a ps that never restarts cannot be restored "
                                                                   "onto (rule: restore_checkpoint needs a downtime)")
+
+    def _function_seconds(self, topo: Topology) -> float | None:
+        """Compute time of one scheduled function on a worker (its share of the global batch at the
+        worker device's sustained rate), or None when the model or cluster is not valid yet."""
+        model, cl = self.config.get("model"), self.cluster_cfg
+        if not isinstance(model, dict) or not isinstance(model.get("flops_per_example"), float):
+            return None
+        if not isinstance(model.get("global_batch"), int) or not self.plan.get("workers"):
+            return None
+        from simdist.sim import hardware
+        wh = next((h for h in topo.hosts if h.job == "worker"), None)
+        if wh is not None and wh.gpus:
+            rate = cl.get("gpu_flops") or hardware.GPUS[cl.get("gpu") or "A100"].flops
+        else:
+            rate = cl.get("cpu_flops") or hardware.CPU.flops
+        return model["flops_per_example"] * model["global_batch"] / self.plan["workers"] / float(rate)
 
     def _window(self, path: str, d: dict) -> None:
         if d.get("end") is not None and "start" in d and d["end"] <= d["start"]:

@@ -17,7 +17,7 @@ import pytest
 from fuzz_helpers import EXTREMES, RAW_VALUES, emit, leaves, parse, schema_paths, set_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scenario_helpers import SCENARIOS, cli
+from scenario_helpers import ROOT, SCENARIOS, cli
 
 DOCS = {p.name: parse(p.read_text(encoding="utf-8")) for p in SCENARIOS}
 PATHS = schema_paths()
@@ -117,6 +117,7 @@ def test_mutated_scenarios_fail_cleanly_or_run_long(tmp_path, m):
     ("training.checkpoint_bandwidth", 1e-300), ("training.compute_jitter", 1e300), ("cluster.network", 1e-300),
     ("model.flops_per_example", 1e300), ("faults.preemption_process.mtbf", 1e-300), ("training.steps", 2**63 - 1),
     ("cluster.gpu_flops", 5e-324), ("model.example_bytes", "9" * 1_000_000 + "GB"), ("scenario.name", "../.."),
+    ("faults.preemption_process.downtime", 0),
 ])
 def test_known_extremes_are_refused_or_run(tmp_path, name, path, value):
     """The values that used to crash (exit 3) after passing validation, on every ready scenario."""
@@ -135,3 +136,12 @@ def test_toml_edge_cases_are_clear_errors(tmp_path, raw):
     code, _, err = cli("run", str(f), "--dry-run")
     assert code == 2 and err.startswith("simdist run: error: ") and "Traceback" not in err, (code, err[:500])
     assert f"s.toml:{line}: " in err.split("\n")[0], f"the error does not name line {line}: {err[:300]}"
+
+
+def test_a_preemption_process_that_would_never_let_a_function_finish_is_refused():
+    """mtbf shorter than one function's compute (or below 1 s) made the run go on for ever."""
+    for mtbf, rule in (("1s", "shorter than the compute of one scheduled function"), (1e-300, "must be >= 1")):
+        code, _, err = cli("run", str(ROOT / "scenarios/ps_spot_preemption.toml"), "--quick", "--dry-run",
+                           "--param", f"faults.preemption_process.mtbf={mtbf}",
+                           "--param", "faults.preemption_process.downtime=0")
+        assert code == 2 and rule in err, (mtbf, code, err)
