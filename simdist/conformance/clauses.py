@@ -20,7 +20,7 @@ class Clause:
 
 
 AREAS = ('scope', 'run_values', 'reduce', 'gather', 'input', 'placement', 'pss', 'coordinator', 'cluster',
-         'autodiff')
+         'autodiff', 'ops', 'nn')
 
 CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('scope.current', 'scope', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
@@ -187,6 +187,42 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: the gradient of a row lookup (gather on axis 0, embedding_lookup) is IndexedSlices of the params\' dense shape; mixed with dense gradients it is added densely; converting it to a tensor sums repeated rows.'),
     Clause('autodiff.strategy-run', 'autodiff', False, (),
            'TF 2.21: a tape opened inside the replica function of `strategy.run` records that replica; one opened outside `run` does not see the replicas of Mirrored/CentralStorage (their functions run on their own threads) but does see OneDevice\'s.'),
+    Clause('ops.integer-division', 'ops', False, (),
+           'TF 2.21: integer floordiv/floormod by zero raises InvalidArgumentError "Integer division by zero" (NumPy warns and returns 0); float division by zero gives inf/nan.'),
+    Clause('ops.truediv-dtypes', 'ops', False, (),
+           'TF 2.21: `/` and divide_no_nan on integers compute in float32 (int8, int16, uint8, uint16) or float64 (int32, int64).'),
+    Clause('ops.shape-errors', 'ops', False, (),
+           'TF 2.21: incompatible shapes, a matmul/einsum size mismatch, bad paddings, multiples, slices and axes raise InvalidArgumentError with the kernel\'s message (shapes printed [2,3]); clip bounds may not broadcast the values up (ValueError).'),
+    Clause('ops.index-errors', 'ops', False, (),
+           'TF 2.21: an index outside [0, dim) in gather, gather_nd, scatter_nd, tensor_scatter_nd_* or an integer subscript raises InvalidArgumentError (no wrap-around of negative indices, except a subscript\'s own -k); tensor_scatter_nd_update keeps the last of repeated indices.'),
+    Clause('ops.dtype-refusal', 'ops', False, (),
+           'TF 2.21: an op refuses dtypes outside its kernel\'s list (sqrt of int, reduce_sum of bool, reduce_any of float, mixed operand dtypes) with InvalidArgumentError; a Python float operand of an int tensor is a TypeError.'),
+    Clause('ops.nonfinite-silent', 'ops', False, (),
+           'TF 2.21: inf - inf, log(0), 1/0 and overflows give nan/inf silently (no warning).'),
+    Clause('ops.argmax', 'ops', False, (),
+           'TF 2.21: argmax/argmin return int64 by default, the first of equal extremes, never a NaN (unless all are NaN), reduce axis 0 when axis is None, and refuse an empty axis.'),
+    Clause('ops.one-hot', 'ops', False, (),
+           'TF 2.21: one_hot gives a row of off_value for an index outside [0, depth) (negative included); float32 unless on/off values or dtype say otherwise.'),
+    Clause('ops.segment-ids', 'ops', False, (),
+           'TF 2.21: unsorted_segment_sum drops negative ids and refuses ids >= num_segments; segment_sum needs sorted ids and gives zero rows for missing ones.'),
+    Clause('ops.sort', 'ops', False, (),
+           'TF 2.21: sort/argsort/top_k keep equal values in index order (argsort is stable both ways), NaN sorts last ascending; top_k indices are int32.'),
+    Clause('ops.clip-global-norm', 'ops', False, (),
+           'TF 2.21: clip_by_global_norm returns (list, global_norm), keeps None entries and IndexedSlices, and an infinite norm makes every value NaN.'),
+    Clause('ops.stateless-random', 'ops', False, (),
+           'TF 2.21: stateless random ops are pure functions of (shape, seed pair, dtype) whatever the global seed; the seed must be an int32/int64 of shape [2].'),
+    Clause('ops.gather-gradient-indexed-slices', 'ops', False, (),
+           'TF 2.21: the gradient of gather on axis 0 and of gather_nd with [N, 1] indices is an IndexedSlices; gather on another axis and boolean_mask (a gather from a Reshape) have dense gradients.'),
+    Clause('ops.gradient-none-or-zeros', 'ops', False, (),
+           'TF 2.21: floor, ceil, round, argmax and casts to int have no gradient (None); sign has a zero gradient; the int output of a recorded op (top_k indices) gets zeros.'),
+    Clause('ops.einsum', 'ops', False, (),
+           'TF 2.21: einsum supports matmul, batch matmul, outer products, transposes, reductions, traces/diagonals, ellipsis broadcasting, implicit outputs and 3+ operands.'),
+    Clause('nn.compute-average-loss', 'nn', False, (),
+           'TF 2.21: `tf.nn.compute_average_loss(per_example_loss, sample_weight, global_batch_size)` is sum(loss * weight) / global_batch_size (0 when it is 0); without global_batch_size it divides by the per-replica batch times `num_replicas_in_sync`, in replica context only (RuntimeError in cross-replica context); `scale_regularization_loss` divides the sum by `num_replicas_in_sync`.'),
+    Clause('nn.xent-labels-range', 'nn', False, (),
+           'TF 2.21 (CPU): `sparse_softmax_cross_entropy_with_logits` with a label outside [0, num_classes) raises InvalidArgumentError "Received a label value of V which is outside the valid range of [0, C).  Label values: ..." (V the smallest label if negative, else the largest).'),
+    Clause('nn.dropout-seeding', 'nn', False, (),
+           'TF 2.21: `tf.nn.dropout(x, rate, noise_shape, seed)` keeps each element with probability 1 - rate, scaled by 1 / (1 - rate); the same global and op seed give the same mask after `tf.random.set_seed`; noise_shape broadcasts the decisions. simdist: deterministic under its root seed, not TF\'s values.'),
 ]}
 
 

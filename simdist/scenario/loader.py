@@ -47,9 +47,9 @@ class Scenario:
 
     @property
     def digest(self) -> str:
-        """sha256 of the validated config without its [outputs] and [sweep] tables (which do not change
-        what a run computes): two files that mean the same thing share it."""
-        cfg = {k: v for k, v in self.config.items() if k not in ("outputs", "sweep")}
+        """sha256 of the validated config without its [outputs], [sweep] and [explore] tables (which do not
+        change what a run computes): two files that mean the same thing share it."""
+        cfg = {k: v for k, v in self.config.items() if k not in ("outputs", "sweep", "explore")}
         return hashlib.sha256(json.dumps(cfg, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
     @property

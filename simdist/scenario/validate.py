@@ -199,6 +199,10 @@ class _Validator:
         if isinstance(q, dict) and not partial:
             for key, val in q.items():
                 self._probe(f"quick.{key}", key, val)
+        ex = c.get("explore")
+        if isinstance(ex, dict):
+            from simdist.explore.config import check_table   # the [explore] table's own rules
+            check_table(ex, c, self.plan, topo, self.err)
 
     _PRESET_KEYS = {
         "gpu_host": {"gpus": 8, "cpus": 1},
