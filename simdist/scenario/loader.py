@@ -101,11 +101,12 @@ def loads(text: str, file: str = "<scenario>", overrides: Iterable[str | tuple[s
             pairs.append(parse_override(ov) if isinstance(ov, str) else (str(ov[0]), ov[1]))
         except ValueError as e:
             issues.append(Issue(file, "", str(e)))
-    for path, value in pairs:
+    for i, (path, value) in enumerate(pairs):
         try:
             apply_override(doc, path, value)
         except ValueError as e:
-            issues.append(Issue(file, path, str(e), origin="--param"))
+            where = f"quick.{path}" if i < n_quick else path
+            issues.append(Issue(file, where, str(e), origin="[quick]" if i < n_quick else "--param"))
     v = _Validator(file, text, pairs, n_quick)
     for path, msg in limit_problems(doc):
         v.err(path, msg)

@@ -83,7 +83,8 @@ def apply_override(doc: dict, path: str, value: Any) -> None:
     cur: Any = doc
     for i, part in enumerate(parts):
         m = re.match(r"^([^\[]+)(?:\[([0-9]+)\])?$", part)
-        assert m is not None
+        if m is None:
+            raise ValueError(f"{path!r} is not a key path like model.global_batch or model.variables[0].shape")
         key, idx = m.group(1), m.group(2)
         last = i == len(parts) - 1
         if not isinstance(cur, dict):

@@ -3,7 +3,7 @@ huge strings, unknown keys, bad UTF-8, TOML edge cases, --param values), gives e
 a clear error (``simdist run: error: ...``, one line per problem, no traceback) or a clean run
 (exit 0, or 1 when the simulated training itself failed), never exit 3.
 
-The default run draws 25 examples; ``-m slow`` draws 400. A mutation that
+The default run draws 25 examples; ``-m slow`` draws 3000. A mutation that
 validates is also run for real (``--quick``) when its cluster is small enough to keep the test
 fast (at most 64 devices); validation itself is exercised on every example.
 """
@@ -105,7 +105,7 @@ def test_mutated_scenarios_fail_cleanly_or_run(tmp_path, m):
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                     HealthCheck.too_slow])
 @given(m=mutations())
 def test_mutated_scenarios_fail_cleanly_or_run_long(tmp_path, m):
@@ -145,3 +145,12 @@ def test_a_preemption_process_that_would_never_let_a_function_finish_is_refused(
                            "--param", f"faults.preemption_process.mtbf={mtbf}",
                            "--param", "faults.preemption_process.downtime=0")
         assert code == 2 and rule in err, (mtbf, code, err)
+
+
+def test_a_quick_key_that_is_no_key_path_is_a_clear_error(tmp_path):
+    """Found by the long fuzz run: a [quick] key such as "[training.steps" hit an assert (exit 3)."""
+    doc = set_path(DOCS["mirrored_allreduce.toml"], "quick", {"[training.steps": 5})
+    f = tmp_path / "s.toml"
+    f.write_text(emit(doc), encoding="utf-8")
+    code, _, err = cli("run", str(f), "--quick", "--dry-run")
+    assert code == 2 and "'[training.steps' is not a key path" in err and "internal error" not in err, err
