@@ -1,6 +1,7 @@
 """Distribution context: which strategy is current, cross-replica vs replica context, device scope.
 
-State is per thread (TF keeps it thread-local too): replica threads started by `run` begin
+State is per thread (TF keeps it thread-local too), and per replica of `run` (its greenlets swap
+it: runtime/replica_state.py): replicas begin
 with a copy of their parent's stack plus their own replica context.
 """
 

@@ -3,7 +3,7 @@
 TF's imperative tape, in Python: a tape records an op when one of its inputs is watched (a
 tensor passed to `watch`, a trainable variable read while the tape watches accessed variables,
 or the output of an op it recorded) and that input's dtype is trainable (floating or complex).
-Tapes are per thread (a replica thread of `strategy.run` starts with none, as in TF, whose
+Tapes are per replica (a replica of `strategy.run` starts with none, as in TF, whose
 MirroredStrategy runs each replica on its own thread), innermost last; every active tape of
 the thread sees every op. `gradient` walks the recorded ops backwards (backprop.py) calling
 each op's registered gradient, themselves dispatched ops: an outer tape records them, which
