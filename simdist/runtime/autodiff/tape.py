@@ -249,7 +249,9 @@ class GradientTape:
         tape = self._tape
         if tape is None or not tape.should_record(tensors):
             return
-        call = OpCall(op, tuple(tensors), outs, attrs)
+        tt = tape.tensor_tape
+        skip = tuple(i for i, t in enumerate(tensors) if id(t) not in tt or not trainable(t.dtype))
+        call = OpCall(op, tuple(tensors), outs, attrs, skip)
 
         def backward(*out_grads: Any) -> Any:
             from simdist.runtime.ops.registry import NO_GRADIENT, gradient_function
