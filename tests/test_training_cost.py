@@ -18,7 +18,8 @@ from simdist.sim.topology import Cluster, Device, Host
 
 
 def test_backward_of_a_dense_layer_costs_two_matmuls() -> None:
-    """d/dw and d/dx of y = x @ w are two matmuls of the forward's size: backward = 2 x forward."""
+    """d/dw and d/dx of y = x @ w are two matmuls of the forward's size: backward = 2 x forward
+    (x is watched here; an unwatched x gets no gradient, as below)."""
     x = tf.constant(np.ones((32, 64), np.float32))
     w = tf.Variable(np.ones((64, 16), np.float32))
     f0, b0 = tally.flops, tally.backward
@@ -32,6 +33,18 @@ def test_backward_of_a_dense_layer_costs_two_matmuls() -> None:
     assert forward == matmul, f"forward FLOPs={forward}, but should be one matmul ({matmul})"
     assert backward == 2 * matmul, f"backward FLOPs={backward}, but should be two matmuls ({2 * matmul})"
     assert tally.flops - f0 == forward + backward, "the backward pass's FLOPs are not in the total tally"
+
+
+def test_an_input_no_tape_watches_gets_no_gradient_matmul() -> None:
+    """TF's skip_input_indices: with x unwatched, d/dw of x @ w is one matmul, not two."""
+    x = tf.constant(np.ones((32, 64), np.float32))
+    w = tf.Variable(np.ones((64, 16), np.float32))
+    with tf.GradientTape() as t:
+        y = tf.matmul(x, w)
+    b0 = tally.backward
+    t.gradient(y, w)
+    backward = tally.backward - b0
+    assert backward == 2.0 * 32 * 64 * 16, f"backward FLOPs={backward}, but should be one matmul ({2.0 * 32 * 64 * 16})"
 
 
 def _trace_spans(buf: io.BytesIO) -> list[dict[str, Any]]:
@@ -49,13 +62,15 @@ def test_a_training_step_shows_forward_backward_and_all_reduce_spans_in_order() 
     simdist.configure(gpus=2, trace=buf)
     s = tf.distribute.MirroredStrategy()
     with s.scope():
-        w = tf.Variable(tf.ones([256, 128]))
+        w1 = tf.Variable(tf.ones([256, 128]))
+        w2 = tf.Variable(tf.ones([128, 128]))
     x = tf.ones([64, 256])
 
     def step() -> Any:
+        # two layers: the backward pass has three matmuls (dw2, dh, dw1; x needs none) to the forward's two
         with tf.GradientTape() as t:
-            loss = tf.reduce_sum(tf.matmul(x, w))
-        g = t.gradient(loss, w)
+            loss = tf.reduce_sum(tf.matmul(tf.matmul(x, w1), w2))
+        g = t.gradient(loss, [w1, w2])
         return tf.distribute.get_replica_context().all_reduce("sum", g)
     s.run(step)
     spans = _trace_spans(buf)

@@ -3,7 +3,7 @@
 TF's imperative tape, in Python: a tape records an op when one of its inputs is watched (a
 tensor passed to `watch`, a trainable variable read while the tape watches accessed variables,
 or the output of an op it recorded) and that input's dtype is trainable (floating or complex).
-Tapes are per thread (a replica thread of `strategy.run` starts with none, as in TF, whose
+Tapes are per replica (a replica of `strategy.run` starts with none, as in TF, whose
 MirroredStrategy runs each replica on its own thread), innermost last; every active tape of
 the thread sees every op. `gradient` walks the recorded ops backwards (backprop.py) calling
 each op's registered gradient, themselves dispatched ops: an outer tape records them, which
@@ -249,7 +249,9 @@ class GradientTape:
         tape = self._tape
         if tape is None or not tape.should_record(tensors):
             return
-        call = OpCall(op, tuple(tensors), outs, attrs)
+        tt = tape.tensor_tape
+        skip = tuple(i for i, t in enumerate(tensors) if id(t) not in tt or not trainable(t.dtype))
+        call = OpCall(op, tuple(tensors), outs, attrs, skip)
 
         def backward(*out_grads: Any) -> Any:
             from simdist.runtime.ops.registry import NO_GRADIENT, gradient_function

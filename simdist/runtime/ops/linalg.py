@@ -72,18 +72,38 @@ def _mm(x: Any, y: Any, ta: bool = False, tb: bool = False) -> Tensor:
     return matmul(x, y, transpose_a=ta, transpose_b=tb)
 
 
+def _grad_a(a: Any, b: Any, grad: Any, t_a: bool, t_b: bool) -> Tensor:
+    if not t_a and not t_b:
+        return _mm(grad, b, tb=True)
+    if not t_a and t_b:
+        return _mm(grad, b)
+    if t_a and not t_b:
+        return _mm(b, grad, tb=True)
+    return _mm(b, grad, ta=True, tb=True)
+
+
+def _grad_b(a: Any, b: Any, grad: Any, t_a: bool, t_b: bool) -> Tensor:
+    if not t_a and not t_b:
+        return _mm(a, grad, ta=True)
+    if not t_a and t_b:
+        return _mm(grad, a, ta=True)
+    if t_a and not t_b:
+        return _mm(a, grad)
+    return _mm(grad, a, ta=True, tb=True)
+
+
 def _matmul_grads(op: Any, grad: Any) -> tuple[Any, Any]:
-    """TF's _MatMulGrad, for each combination of transposes."""
+    """TF's _MatMulGrad, for each combination of transposes; an input no tape needs (its
+    skip_input_indices) gets None instead of a matmul, as TF's _MatMulGradAgainst*Only."""
     a, b = op.inputs
     t_a = bool(op.attrs.get("transpose_a"))
     t_b = bool(op.attrs.get("transpose_b"))
-    if not t_a and not t_b:
-        return _mm(grad, b, tb=True), _mm(a, grad, ta=True)
-    if not t_a and t_b:
-        return _mm(grad, b), _mm(grad, a, ta=True)
-    if t_a and not t_b:
-        return _mm(b, grad, tb=True), _mm(a, grad)
-    return _mm(b, grad, ta=True, tb=True), _mm(grad, a, ta=True, tb=True)
+    skip = op.skip_input_indices or ()
+    if 1 in skip:
+        return _grad_a(a, b, grad, t_a, t_b), None
+    if 0 in skip:
+        return None, _grad_b(a, b, grad, t_a, t_b)
+    return _grad_a(a, b, grad, t_a, t_b), _grad_b(a, b, grad, t_a, t_b)
 
 
 @RegisterGradient("MatMul")

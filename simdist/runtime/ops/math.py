@@ -461,23 +461,47 @@ def _shapes(op: Any) -> tuple[list[int], list[int]]:
     return op.inputs[0].shape.as_list(), op.inputs[1].shape.as_list()
 
 
+def _same_shapes(sx: list[int], sy: list[int], grad: Any) -> bool:
+    """TF's _ShapesFullySpecifiedAndEqual: no broadcasting to undo."""
+    return sx == sy and isinstance(grad, Tensor) and grad.shape.as_list() == sx
+
+
 @RegisterGradient("AddV2")
 def _add_grad(op: Any, grad: Any) -> list:
+    """TF's _AddGrad, with its skip_input_indices shortcuts."""
     sx, sy = _shapes(op)
-    return [unbroadcast(grad, sx), unbroadcast(grad, sy)]
+    skip = op.skip_input_indices or ()
+    if 1 in skip and not sy:
+        return [grad, None]
+    if _same_shapes(sx, sy, grad):
+        return [grad, grad]
+    return [None if 0 in skip else unbroadcast(grad, sx), None if 1 in skip else unbroadcast(grad, sy)]
 
 
 @RegisterGradient("Sub")
 def _sub_grad(op: Any, grad: Any) -> list:
+    """TF's _SubGrad, with its skip_input_indices shortcuts."""
     sx, sy = _shapes(op)
-    return [unbroadcast(grad, sx), unbroadcast(negative(grad), sy)]
+    skip = op.skip_input_indices or ()
+    if 1 in skip and not sy:
+        return [grad, None]
+    if _same_shapes(sx, sy, grad):
+        return [grad, negative(grad)]
+    return [None if 0 in skip else unbroadcast(grad, sx), None if 1 in skip else unbroadcast(negative(grad), sy)]
 
 
 @RegisterGradient("Mul")
 def _mul_grad(op: Any, grad: Any) -> list:
+    """TF's _MulGrad, with its skip_input_indices shortcuts."""
     x, y = op.inputs
     sx, sy = _shapes(op)
-    return [unbroadcast(multiply(grad, y), sx), unbroadcast(multiply(x, grad), sy)]
+    skip = op.skip_input_indices or ()
+    if 1 in skip and not sy:
+        return [multiply(grad, y), None]
+    if _same_shapes(sx, sy, grad) and grad.dtype.name in ("int32", "float32"):
+        return [multiply(grad, y), multiply(grad, x)]
+    return [None if 0 in skip else unbroadcast(multiply(grad, y), sx),
+            None if 1 in skip else unbroadcast(multiply(x, grad), sy)]
 
 
 @RegisterGradient("RealDiv")

@@ -63,15 +63,19 @@ class OpDef:
 
 class OpCall:
     """One executed op, as a gradient function sees it (TF's `op` argument): `.type`, `.inputs`,
-    `.outputs` and `.get_attr(name)`."""
+    `.outputs`, `.get_attr(name)`, and `.skip_input_indices`: the inputs no tape needs a gradient
+    for (not watched, or not of a trainable dtype), which gradient functions may skip as TF's
+    do (a dense layer's input x gets no gradient: one matmul saved)."""
 
-    __slots__ = ("opdef", "inputs", "outputs", "attrs")
+    __slots__ = ("opdef", "inputs", "outputs", "attrs", "skip_input_indices")
 
-    def __init__(self, opdef: OpDef, inputs: tuple, outputs: tuple, attrs: dict | None) -> None:
+    def __init__(self, opdef: OpDef, inputs: tuple, outputs: tuple, attrs: dict | None,
+                 skip_input_indices: tuple[int, ...] | None = None) -> None:
         self.opdef = opdef
         self.inputs = inputs
         self.outputs = outputs
         self.attrs = attrs or {}
+        self.skip_input_indices = skip_input_indices
 
     @property
     def type(self) -> str:
