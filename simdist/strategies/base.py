@@ -146,7 +146,10 @@ class StrategyExtended:
         if allowed is None or self._num_replicas < 2:
             return
         for v in values:
-            dt = v.dtype if isinstance(v, Tensor) else convert_to_tensor(v).dtype
+            t = v if isinstance(v, Tensor) else convert_to_tensor(v)
+            if kind != "all_reduce" and t.shape.rank == 0:
+                continue   # gathers reject rank 0 first (clause gather.rank0-error-class)
+            dt = t.dtype
             if dt not in allowed:
                 if kind == "all_reduce":
                     raise errors.InvalidArgumentError(
@@ -382,9 +385,9 @@ class Strategy:
         if len(value.values) == 1:  # one replica: nothing to concatenate, no checks [2.21]
             return value.values[0]
         comps = [convert_to_tensor(c) for c in value.values]
-        self._extended._check_collective_dtypes("gather", comps)
         gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, self._gather_is_collective(),
                                  context.in_function())
+        self._extended._check_collective_dtypes("gather", comps)
         arr = gather_rules.gather_components([c._v for c in comps], axis)
         out = Tensor(arr, comps[0].dtype, self._reduce_destination())
         timing.charge_reduce(self, comps, out, "gather")
