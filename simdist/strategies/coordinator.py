@@ -26,137 +26,19 @@ from simdist import session
 from simdist.runtime import context, errors, variables
 from simdist.runtime.cost import tally
 from simdist.runtime.sharded import ShardedVariable
-from simdist.runtime.tensor import Tensor
 from simdist.runtime.values import PerWorker
 from simdist.strategies import timing
+from simdist.strategies.closure import Closure
 from simdist.strategies.parameter_server import ParameterServerStrategy, worker_host
+from simdist.strategies.per_worker import PerWorkerDataset, PerWorkerIterator
+from simdist.strategies.ps_fault import _PSFault
+from simdist.strategies.remote_value import _CANCELLED_QUEUED, RemoteValue, _map
 
-_CANCELLED_QUEUED = "The corresponding function is cancelled. Please reschedule the function."
-_ABORTED = "The corresponding function is aborted. Please reschedule the function."
-
-# RemoteValue states
-NOT_READY, READY, ABORTED = "NOT_READY", "READY", "ABORTED"
-
-
-class RemoteValue:
-    """`tf.distribute.experimental.coordinator.RemoteValue`: the eventual result of a closure."""
-
-    def __init__(self, coordinator: "ClusterCoordinator", closure: "Closure") -> None:
-        self._coordinator = coordinator
-        self._closure = closure
-        self._status = NOT_READY
-        self._value: Any = None
-        self._error: BaseException | None = None
-
-    def _set(self, value: Any) -> None:
-        self._status, self._value = READY, value
-
-    def _fail(self, error: BaseException) -> None:
-        self._status, self._error = READY, error
-
-    def _wait(self) -> None:
-        if self._status == NOT_READY:
-            self._coordinator._drive_until(lambda: self._status != NOT_READY)
-
-    def fetch(self) -> Any:
-        """Block (advance the simulated clock) until ready; the result as NumPy values."""
-        self._wait()
-        if self._status == ABORTED:
-            raise errors.CancelledError(None, None, _ABORTED)
-        if self._error is not None:
-            raise self._error
-        return _to_numpy(self._value)
-
-    def get(self) -> Any:
-        """Block until ready; the result as tensors copied to the coordinator."""
-        self._wait()
-        if self._status == ABORTED:
-            raise errors.CancelledError(None, None, _ABORTED)
-        if self._error is not None:
-            raise self._error
-        chief = session.canonical("/job:chief/replica:0/task:0/device:CPU:0")
-        return _map(self._value, lambda t: Tensor(t._v, t.dtype, chief) if isinstance(t, Tensor) else t)
-
-    def __repr__(self) -> str:
-        return f"<RemoteValue {self._status} of {self._closure.name}>"
-
-
-def _map(x: Any, fn: Callable[[Any], Any]) -> Any:
-    if isinstance(x, dict):
-        return {k: _map(v, fn) for k, v in x.items()}
-    if isinstance(x, tuple) and hasattr(x, "_fields"):
-        return type(x)(*[_map(v, fn) for v in x])
-    if isinstance(x, (list, tuple)):
-        return type(x)(_map(v, fn) for v in x)
-    return fn(x)
-
-
-def _to_numpy(x: Any) -> Any:
-    def conv(v: Any) -> Any:
-        if isinstance(v, RemoteValue):
-            return v.fetch()
-        if hasattr(v, "numpy"):
-            return v.numpy()
-        return v
-    return _map(x, conv)
-
-
-class Closure:
-    """One scheduled function (or a synthetic cost-only step) and its bookkeeping."""
-
-    __slots__ = ("seq", "fn", "args", "kwargs", "name", "remote", "state", "attempts", "synthetic")
-
-    def __init__(self, seq: int, fn: Any, args: tuple, kwargs: dict, name: str, synthetic: Any = None) -> None:
-        self.seq = seq
-        self.fn = fn
-        self.args = args
-        self.kwargs = kwargs
-        self.name = name
-        self.remote: RemoteValue | None = None
-        self.state = "queued"          # queued | running | completed | failed | cancelled
-        self.attempts = 0
-        self.synthetic = synthetic     # (flops, reads, writes) for timing-only closures
-
-    def release(self) -> None:
-        """Drop what only a retry would need, once the closure has ended."""
-        self.fn = None
-        self.args = ()
-        self.kwargs = {}
-        self.synthetic = None
+__all__ = ["ClusterCoordinator", "RemoteValue", "Closure", "PerWorkerDataset", "PerWorkerIterator"]
 
 
 class _Preempted(Exception):
     pass
-
-
-class _PSFault:
-    """Attached to every variable of a failed ps task (see simdist.faults.PSFailure)."""
-
-    def __init__(self, task: int, at: float) -> None:
-        self.task = task
-        self.at = at
-        self.down = True
-
-    def _where(self) -> str:
-        return f"/job:ps/replica:0/task:{self.task}"
-
-    def check_read(self, var: Any) -> None:
-        if self.down:
-            raise errors.UnavailableError(
-                None, None, f"{self._where()} is unavailable (the parameter server failed at t={self.at:.6g}s); "
-                f"cannot read {var.name}. Recover by restoring a checkpoint once it is back.")
-        raise errors.FailedPreconditionError(
-            None, None, f"Could not read {var.name}: its parameter server {self._where()} restarted and lost the "
-            "value. Restore a checkpoint (tf.train.Checkpoint.restore) or assign the variable first.")
-
-    def check_write(self, var: Any, kind: str) -> None:
-        if self.down:
-            raise errors.UnavailableError(
-                None, None, f"{self._where()} is unavailable (the parameter server failed at t={self.at:.6g}s); "
-                f"cannot update {var.name}.")
-        if kind != "assign":
-            self.check_read(var)
-        var._fault = None
 
 
 class _Traffic:
@@ -822,87 +704,3 @@ def _select_worker(w: int, x: Any) -> Any:
 def _all_variables(strategy: Any) -> list[Any]:
     """Variables created by `strategy` so far (for ps failures), in creation order."""
     return [v for v in strategy._extended._created if v is not None]
-
-
-# --- per-worker datasets -------------------------------------------------------------------------------
-class PerWorkerDataset:
-    """`create_per_worker_dataset` result: a dataset built on each worker."""
-
-    def __init__(self, coordinator: ClusterCoordinator, dataset_fn: Any) -> None:
-        self._coordinator = coordinator
-        self._fn = dataset_fn
-        self._datasets = [self._make(w) for w in range(coordinator._num_workers)]
-
-    def _make(self, w: int) -> Any:
-        from simdist.strategies.parameter_server import _CoordinatorOnlyDataset
-        strategy = self._coordinator.strategy
-        ext = strategy._extended
-        ext._in_dataset_fn = True
-        ext._current_worker = w
-        frame = context.Frame(strategy, None, session.canonical(worker_host(w) + "/device:CPU:0"))
-        context.push(frame)
-        try:
-            if isinstance(self._fn, _CoordinatorOnlyDataset):
-                return self._fn._make_for_worker(w)
-            if callable(self._fn) and not hasattr(self._fn, "element_spec"):
-                fn = getattr(self._fn, "python_function", self._fn)
-                return fn()
-            return self._fn
-        finally:
-            context.pop(frame)
-            ext._in_dataset_fn = False
-            ext._current_worker = None
-
-    def __iter__(self) -> "PerWorkerIterator":
-        it = PerWorkerIterator(self)
-        self._coordinator._iterators.append(it)
-        return it
-
-    @property
-    def element_spec(self) -> Any:
-        return self._datasets[0].element_spec
-
-
-class PerWorkerIterator:
-    """Per-worker iterators over a PerWorkerDataset; passed to `schedule`, each worker's function
-    gets its own. Rebuilt from the start when a preempted worker comes back (TF's resource
-    rebuild), so a worker's stream may repeat elements after a preemption."""
-
-    def __init__(self, ds: PerWorkerDataset) -> None:
-        self._ds = ds
-        self._iters = [iter(d) for d in ds._datasets]
-        self._aborted = [False] * len(self._iters)
-
-    def _get_worker(self, w: int) -> Any:
-        return _WorkerIterator(self, w)
-
-    def _abort(self, w: int) -> None:
-        self._aborted[w] = True
-
-    def _rebuild(self, w: int) -> None:
-        self._iters[w] = iter(self._ds._datasets[w])
-        self._aborted[w] = False
-
-    def __next__(self) -> Any:
-        raise NotImplementedError("Iterating over an `AsyncDistributedIterator` is not supported right now.")
-
-    def __iter__(self) -> Any:
-        raise NotImplementedError("Iterating over an `AsyncDistributedIterator` is not supported right now.")
-
-
-class _WorkerIterator:
-    """The view of a PerWorkerIterator inside a function running on one worker."""
-
-    def __init__(self, parent: PerWorkerIterator, w: int) -> None:
-        self._parent = parent
-        self._w = w
-
-    def __next__(self) -> Any:
-        return next(self._parent._iters[self._w])
-
-    def get_next(self) -> Any:
-        return next(self)
-
-    def __iter__(self) -> "_WorkerIterator":
-        return self
-
