@@ -49,7 +49,7 @@ class _Machine:
     logical: dict[str, list[LogicalDeviceConfiguration]] = field(default_factory=dict)
     initialized: bool = False
     sim: Any = None                          # simdist.sim.Simulator, built lazily
-    faults: Any = None                       # simdist.faults.FaultPlan, carried out by the coordinator
+    faults: Any = None                       # simdist.faults.FaultPlan (hardware part: the simulator)
     names: dict[tuple[str, str], str] = field(default_factory=dict)   # memo of canonical/sim_device
 
 
@@ -77,14 +77,17 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
     if not isinstance(cpus, int) or cpus < 1:
         raise ValueError(f"configure(cpus={cpus!r}): cpus must be an int >= 1")
     global _m
-    if _m.sim is not None:
-        _m.sim.close()
     if faults is not None:
         from simdist.faults import FaultPlan
         if not isinstance(faults, FaultPlan):
             raise TypeError(f"configure(faults=...): expected a simdist.faults.FaultPlan, got {faults!r}")
-    _m = _Machine(cluster=cluster if cluster is not None else _build_default_cluster(cpus, gpus, gpu),
-                  seed=int(seed), trace=trace, faults=faults)
+    machine = _Machine(cluster=cluster if cluster is not None else _build_default_cluster(cpus, gpus, gpu),
+                       seed=int(seed), trace=trace, faults=faults)
+    if faults is not None:
+        faults.hardware_targets(machine.cluster)   # an unknown straggler device or link: an error now
+    if _m.sim is not None:
+        _m.sim.close()
+    _m = machine
     from simdist.runtime import random_ops
     random_ops.reset(int(seed))
     _refresh_default_device()
@@ -126,7 +129,10 @@ def simulator() -> Any:
     """The simulator of this machine (created on first use)."""
     if _m.sim is None:
         from simdist.sim import Simulator
-        _m.sim = Simulator(cluster(), seed=_m.seed, trace=_m.trace)
+        sim = Simulator(cluster(), seed=_m.seed, trace=_m.trace)
+        if _m.faults is not None:
+            _m.faults.apply_hardware(sim)   # stragglers and degraded links, for every strategy
+        _m.sim = sim
         _m.initialized = True
     return _m.sim
 

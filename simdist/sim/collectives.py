@@ -1,4 +1,5 @@
-"""All-reduce schedules, built from kernels (`Simulator._kernel`) and flows (`network`).
+"""All-reduce schedules, built from the engine's public kernel and flow API (`Simulator.kernel`,
+`Simulator.start_flow`, `Simulator.call_at`).
 
 Both algorithms start with one kernel launch per rank (``launch_overhead`` of each device, zero
 FLOPs: the collective kernel, NCCL-style) and charge reduction arithmetic as compute on the
@@ -19,25 +20,29 @@ of step s-1. On a uniform ring with no other traffic the time is
 the links they have in common), devices[0] reduces them ((N-1) * B/4 FLOPs), then sends B bytes
 back to every other rank at once.
 
+``all_gather`` (ring, N ranks, B bytes gathered: each rank contributes B/N): the all-gather half
+of the ring above, N-1 steps of one B/N chunk per rank, no arithmetic:
+
+    launch_overhead + (N-1) * (latency + (B/N) / bandwidth).
+
 One rank or zero bytes: nothing to do, the event fires at once.
 """
 
 from __future__ import annotations
 
 import numbers
-from heapq import heappush
 from typing import TYPE_CHECKING, Any, Iterable
 
 from simpy.events import Event
 
-from .network import Flow, Wake
+from .network import Flow
 from .topology import Device
 from .trace import args_json
 
 if TYPE_CHECKING:
     from .engine import Simulator
 
-__all__ = ["ALGORITHMS", "all_reduce", "resolve_devices"]
+__all__ = ["ALGORITHMS", "all_reduce", "all_gather", "resolve_devices"]
 
 ALGORITHMS = ("reduce_to_one", "ring")
 BYTES_PER_ELEMENT = 4  # reductions are charged as float32 adds
@@ -59,26 +64,46 @@ def resolve_devices(sim: "Simulator", devices: Iterable[str | Device], field: st
     return out
 
 
+def _check_bytes(nbytes: Any, field: str) -> float:
+    if isinstance(nbytes, bool) or not isinstance(nbytes, numbers.Real) or not nbytes >= 0:
+        raise ValueError(f"{field}: expected a number >= 0, got {nbytes!r}")
+    return float(nbytes)
+
+
 def all_reduce(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, algorithm: str = "ring",
                name: str = "all_reduce") -> Event:
     if algorithm not in ALGORITHMS:
         raise ValueError(f"all_reduce.algorithm: unknown algorithm {algorithm!r}; known algorithms: "
                          + ", ".join(repr(a) for a in ALGORITHMS))
     devs = resolve_devices(sim, devices, "all_reduce.devices")
-    if isinstance(nbytes, bool) or not isinstance(nbytes, numbers.Real) or not nbytes >= 0:
-        raise ValueError(f"all_reduce.nbytes: expected a number >= 0, got {nbytes!r}")
-    sim._collectives[algorithm] = sim._collectives.get(algorithm, 0) + 1
+    b = _check_bytes(nbytes, "all_reduce.nbytes")
+    sim.count_collective(algorithm)
     done = Event(sim.env)
-    if len(devs) == 1 or nbytes == 0:
+    if len(devs) == 1 or b == 0:
         done.succeed()
         return done
-    impl = _Ring if algorithm == "ring" else _ReduceToOne
-    impl(sim, devs, float(nbytes), name, algorithm, done).start()
+    if algorithm == "ring":
+        _Ring(sim, devs, b, name, algorithm, done, True).start()
+    else:
+        _ReduceToOne(sim, devs, b, name, algorithm, done).start()
+    return done
+
+
+def all_gather(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, name: str = "all_gather") -> Event:
+    """Every rank ends with all ``nbytes`` (each contributed nbytes/N): a ring all-gather."""
+    devs = resolve_devices(sim, devices, "all_gather.devices")
+    b = _check_bytes(nbytes, "all_gather.nbytes")
+    sim.count_collective("all_gather")
+    done = Event(sim.env)
+    if len(devs) == 1 or b == 0:
+        done.succeed()
+        return done
+    _Ring(sim, devs, b, name, "ring", done, False).start()
     return done
 
 
 class _Collective:
-    __slots__ = ("sim", "devs", "n", "nbytes", "name", "algorithm", "done", "t0", "net", "red_label", "fast")
+    __slots__ = ("sim", "devs", "n", "nbytes", "name", "algorithm", "done", "t0", "flow", "red_label", "fast")
 
     def __init__(self, sim: "Simulator", devs: list[Device], nbytes: float, name: str, algorithm: str,
                  done: Event) -> None:
@@ -89,36 +114,32 @@ class _Collective:
         self.name = name
         self.algorithm = algorithm
         self.done = done
-        self.t0 = sim.env._now
-        self.net = sim._net
+        self.t0 = sim.now
         self.red_label = f"{name}:reduce"
         self.fast = sim.trace is None
+        self.flow = sim.start_flow
 
     def _launch(self, i: int, callback: Any) -> None:
         sim = self.sim
-        sim._wake_at(sim._kernel(self.devs[i], 0.0, True, self.name, i, "collective"), callback, i)
+        sim.call_at(sim.kernel(self.devs[i], 0.0, self.name, i, "collective"), callback, i)
 
     def _reduce(self, i: int, flops: float, callback: Any) -> None:
         sim = self.sim
-        env = sim.env
-        end = sim._kernel(self.devs[i], flops, False, self.red_label, i, "collective")
-        heappush(env._queue, (end, 1, next(env._eid), Wake(callback, i)))
+        sim.call_at(sim.kernel(self.devs[i], flops, self.red_label, i, "collective", overhead=False), callback, i)
 
     def _send(self, path: Any, i: int, nbytes: float, label: str, on_done: Any, step: int) -> None:
         sim = self.sim
         if not path.chans:  # same device / same-host CPUs: instantaneous
-            sim._wake_at(sim.env._now, lambda ev: on_done(ev._value), _Instant(i))
-        elif sim.trace is None:  # fast path: nothing to trace
-            self.net.start(path, nbytes, on_done, i)
+            sim.call_at(sim.now, lambda ev: on_done(ev._value), _Instant(i))
         else:
-            sim._start_flow(path, nbytes, on_done, i, label, i, "collective", f',"step":{step}')
+            sim.start_flow(path, nbytes, on_done, i, label, i, "collective", f',"step":{step}')
 
     def _finish(self) -> None:
         sim = self.sim
         if sim.trace is not None:
             h = self.devs[0].host
             assert h is not None
-            sim.trace.laned(self.name, "collective", self.t0, sim.env._now,
+            sim.trace.laned(self.name, "collective", self.t0, sim.now,
                             [(("collectives", h.index), h.index + 1, "collectives", 1_000)],
                             args_json({"algorithm": self.algorithm, "bytes": self.nbytes, "ranks": self.n}))
         self.done.succeed()
@@ -140,11 +161,12 @@ class _Ring(_Collective):
     # completed), arrived (chunks received from rank i-1), recvd (chunks taken in, i.e. reduced if
     # needed), reducing (a reduction kernel queued), finished.
 
-    def __init__(self, *a: Any) -> None:
-        super().__init__(*a)
+    def __init__(self, sim: "Simulator", devs: list[Device], nbytes: float, name: str, algorithm: str,
+                 done: Event, reduce: bool) -> None:
+        super().__init__(sim, devs, nbytes, name, algorithm, done)
         n = self.n
         self.chunk = self.nbytes / n
-        self.total = 2 * (n - 1)
+        self.total = 2 * (n - 1) if reduce else n - 1   # all-gather: the second half only
         self.launched = [False] * n
         self.sending = [False] * n
         self.sent = [0] * n
@@ -156,8 +178,8 @@ class _Ring(_Collective):
         self.red_flops = self.chunk / BYTES_PER_ELEMENT
         self.rs_label = f"{self.name}:reduce_scatter"
         self.ag_label = f"{self.name}:all_gather"
-        self.half = n - 1
-        path = self.sim.cluster.path
+        self.half = n - 1 if reduce else 0   # steps that reduce what they receive
+        path = self.sim.path
         self.paths = [path(self.devs[i], self.devs[i + 1 if i + 1 < n else 0]) for i in range(n)]
 
     def start(self) -> None:
@@ -178,7 +200,7 @@ class _Ring(_Collective):
                 self.sending[i] = True
                 path = self.paths[i]
                 if self.fast and path.chans:  # untraced: straight to the network
-                    self.net.start(path, self.chunk, self._sent, i)
+                    self.flow(path, self.chunk, self._sent, i)
                 else:
                     self._send(path, i, self.chunk, self.rs_label if s < self.half else self.ag_label,
                                self._sent, s)

@@ -32,31 +32,16 @@ from __future__ import annotations
 from heapq import heapify, heappop, heappush
 from typing import Any, Callable
 
+from .clock import LOW, Clock, Wake
+
 __all__ = ["Flow", "Network", "Wake", "LOW"]
 
-LOW = 2        # priority of the rate re-computation (SimPy: URGENT=0, NORMAL=1)
-_NORMAL = 1
 _COMPACT_AT = 50_000   # superseded timers tolerated in the queue before it is compacted
 _SCAN_MAX = 8  # components with at most this many busy channels are filled by scanning, not a heap
 _MEMO_FLOWS = 16  # components of at most this many flows have their rates remembered by routes
 _MEMO_SIZE = 4096  # ... up to this many components (then the memo starts again)
 _SHARE_TIMERS = True  # flows ending at the same instant (same re-rating or join) share one timer
 _SNAP = 1e-9   # a flow with <= 1e-9 of its bytes left when re-rated finishes at that instant
-
-
-class Wake:
-    """A bare internal event: what SimPy's ``Environment.step`` reads from a queued event
-    (``callbacks``, ``_ok``), plus a value and, for completion timers, the list of the flows'
-    generations (``_value`` is then the list of flows). Used for the simulator's own wake-ups,
-    which user code never sees or yields, so it skips simpy.Event's construction."""
-
-    __slots__ = ("callbacks", "_ok", "_value", "g")
-
-    def __init__(self, callback: Callable[["Wake"], None], value: Any, g: Any = 0) -> None:
-        self.callbacks = [callback]
-        self._ok = True
-        self._value = value
-        self.g = g
 
 
 class Flow:
@@ -86,10 +71,10 @@ class Flow:
 class Network:
     """Run-time state of every link of a cluster (capacities, flows, counters)."""
 
-    def __init__(self, env: Any, links: list[Any], finish_hook: Callable[[Flow], None]) -> None:
-        self.env = env
-        self._queue = env._queue
-        self._eid = env._eid
+    def __init__(self, clock: Clock, links: list[Any], finish_hook: Callable[[Flow], None]) -> None:
+        self.env = clock.env
+        self.clock = clock
+        self._push = clock.push
         self.cap = [float(ln.bandwidth) for ln in links for _ in (0, 1)]
         self.on: list[dict[int, Flow]] = [{} for _ in range(2 * len(links))]
         nl = len(links)
@@ -126,8 +111,7 @@ class Network:
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self, path: Any, nbytes: float, on_done: Callable[[Flow], None], tag: Any = None) -> Flow:
         """Issue a transfer of ``nbytes`` over ``path`` (a non-empty topology._Path) now."""
-        env = self.env
-        now = env._now
+        now = self.env._now
         self.seq += 1
         self.issued_bytes += nbytes
         f = Flow(self.seq, path, nbytes, on_done, tag, now)
@@ -148,7 +132,7 @@ class Network:
                 wake = self._join_wake = Wake(self._join, [f])
                 self._join_at = t
                 self._join_now = now
-                heappush(self._queue, (t, _NORMAL, next(self._eid), wake))
+                self._push(t, wake)
         else:
             wake = Wake(self._join, [f])
             wake.callbacks = None
@@ -189,7 +173,7 @@ class Network:
                 alone.append(f)
         if alone:
             timers: dict[float, Wake] = {}
-            q = self._queue
+            push = self._push
             for f in alone:
                 if contended:
                     for c in f.chans:
@@ -214,10 +198,10 @@ class Network:
                     wake.callbacks = [self._timer_cb]
                     wake._value = [f]
                     wake.g = [f.gen]
-                    heappush(q, (t, _NORMAL, next(self._eid), wake))
+                    push(t, wake)
                 else:
                     w = timers[t] = Wake(self._timer_cb, [f], [f.gen])
-                    heappush(q, (t, _NORMAL, next(self._eid), w))
+                    push(t, w)
         if contended:
             self._settle()
 
@@ -225,23 +209,22 @@ class Network:
         """Drop superseded completion timers from the event queue (each re-rating leaves one
         behind). They would fire as no-ops, so removing them changes nothing but memory and
         time; the remaining entries keep their (time, priority, id) keys, hence their order."""
-        q = self._queue
         cb = self._timer_cb
-        live = []
         stale = 0
-        for e in q:
-            w = e[3]
+
+        def keep(w: Any) -> bool:
+            nonlocal stale
             if type(w) is Wake and w.callbacks is not None and w.callbacks[0] == cb:
                 n = 0
                 for f, g in zip(w._value, w.g):
                     if g != f.gen:
                         n += 1
                 if n == len(w.g):
-                    continue   # every flow of this timer was re-rated since
+                    return False   # every flow of this timer was re-rated since
                 stale += n
-            live.append(e)
-        heapify(live)
-        q[:] = live
+            return True
+
+        self.clock.compact(keep)
         self.stale = stale
 
     def _timer_cb(self, ev: Wake) -> None:
@@ -338,10 +321,9 @@ class Network:
         is final), else once, after this instant's other events (a LOW-priority event)."""
         if self.flush_pending:
             return
-        q = self._queue
-        if q and q[0][0] <= self.env._now:
+        if self.clock.due_now():
             self.flush_pending = True
-            heappush(q, (self.env._now, LOW, next(self._eid), Wake(self._flush, None)))
+            self._push(self.env._now, Wake(self._flush, None), LOW)
         else:
             self._rerate()
 
@@ -389,8 +371,7 @@ class Network:
             self._fill(chans, cap)
             rates = [f.new for f in flows]
         now = self.env._now
-        q = self._queue
-        eid = self._eid
+        push = self._push
         cb = self._timer_cb
         timers: dict[float, Wake] = {}   # end time -> the timer of the flows ending then
         for f, r in zip(flows, rates):
@@ -410,11 +391,11 @@ class Network:
                 w = timers.get(t) if _SHARE_TIMERS else None
                 if w is None:
                     timers[t] = w = Wake(cb, [f], [g])
-                    heappush(q, (t, _NORMAL, next(eid), w))
+                    push(t, w)
                 else:
                     w._value.append(f)
                     w.g.append(g)
-        if self.stale > _COMPACT_AT and 2 * self.stale > len(q):
+        if self.stale > _COMPACT_AT and 2 * self.stale > self.clock.pending():
             self._compact()
 
     def _fill(self, chans: list[int], cap: list[float]) -> None:

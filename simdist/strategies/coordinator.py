@@ -3,9 +3,11 @@
 Each worker is a SimPy process taking closures from one FIFO queue. A closure's Python
 function runs (values, with NumPy) when a worker starts it; its variable writes are buffered
 in a transaction. Its simulated cost is then charged in order: reads from the ps tasks over the
-network, compute on the worker (FLOPs from the tally or a `simdist.sim.flops` annotation,
-times any straggler slowdown), writes back to the ps tasks; the writes are committed when they
-arrive. Faults from the session's FaultPlan interrupt this: a preempted closure loses its
+network, compute on the worker (FLOPs from the tally or a `simdist.sim.flops` annotation; a
+straggler's slowdown is the simulator's, as for every kernel), writes back to the ps tasks; the
+writes are committed when they arrive. Faults from the session's FaultPlan interrupt this (the
+coordinator carries out preemptions and ps failures; stragglers and degraded links are applied by
+the simulator for every strategy, see simdist.faults): a preempted closure loses its
 uncommitted writes and is put back at the head of the queue (TF's at-least-once rule); a ps
 failure surfaces as UnavailableError; an application error cancels the rest (reference §8).
 
@@ -16,11 +18,9 @@ Every scheduled closure ends as completed, failed (with its error) or cancelled,
 from __future__ import annotations
 
 import collections
-from heapq import heappop
 from typing import Any, Callable
 
 import simpy
-from simpy.core import EventPriority, StopSimulation
 
 from simdist import session
 from simdist.runtime import context, errors, variables
@@ -85,6 +85,7 @@ class ClusterCoordinator:
         self._strategy = strategy
         self._sim = session.simulator()
         self._env: simpy.Environment = self._sim.env
+        self._clock = self._sim.clock
         self._num_workers = strategy._num_workers
         self._queue: collections.deque[Closure] = collections.deque()
         self._wakeup = self._env.event()
@@ -163,7 +164,7 @@ class ClusterCoordinator:
     def done(self) -> bool:
         """Whether everything finished; raises a pending error. Advances the clock by one event."""
         self._raise_pending_error()
-        if (self._queue or self._inflight) and self._env._queue:
+        if (self._queue or self._inflight) and self._clock.pending():
             self._env.step()
         self._raise_pending_error()
         return not self._queue and not self._inflight
@@ -228,29 +229,16 @@ class ClusterCoordinator:
     # --- driving the clock ---------------------------------------------------------------------------
     def _drive_until(self, cond: Callable[[], bool] | None) -> None:
         """Process events until ``cond()``; None: until every scheduled function has finished or
-        one has failed (join; tested inline, not by a call per event). The body is SimPy's
-        `Environment.step`, inlined: this loop runs for every event of a coordinator run."""
-        env = self._env
-        q = env._queue
-        queue, inflight = self._queue, self._inflight   # (never rebound)
-        while (self._error is None and (queue or inflight)) if cond is None else not cond():
-            if not q:
-                raise RuntimeError(f"simdist coordinator: nothing left to simulate at t={self._sim.now:.6g}s but "
-                                   f"{len(self._queue)} queued and {len(self._inflight)} running functions are "
-                                   "unfinished (every worker down for good?)")
-            env._now, _, _, event = heappop(q)
-            callbacks, event.callbacks = event.callbacks, None
-            try:
-                for callback in callbacks:
-                    callback(event)
-            except StopSimulation:
-                event.callbacks = callbacks[callbacks.index(callback) + 1:]
-                env.schedule(event, EventPriority(-1))
-                raise
-            if not event._ok and not hasattr(event, "_defused"):
-                exc = type(event._value)(*event._value.args)
-                exc.__cause__ = event._value
-                raise exc
+        one has failed (join)."""
+        self._clock.run_while(self._unfinished if cond is None else (lambda: not cond()), self._stalled)
+
+    def _unfinished(self) -> bool:
+        return self._error is None and bool(self._queue or self._inflight)
+
+    def _stalled(self) -> RuntimeError:
+        return RuntimeError(f"simdist coordinator: nothing left to simulate at t={self._sim.now:.6g}s but "
+                            f"{len(self._queue)} queued and {len(self._inflight)} running functions are "
+                            "unfinished (every worker down for good?)")
 
     # --- errors (reference §8) -------------------------------------------------------------------
     def _record_error(self, err: BaseException) -> None:
@@ -386,7 +374,7 @@ class ClusterCoordinator:
 
     def _execute(self, w: int, closure: Closure) -> Any:
         """Run one closure on worker w: Python values now, then its simulated cost, then commit."""
-        env, sim = self._env, self._sim
+        sim = self._sim
         wdev, wcpu = self._wdevs.get(w) or self._worker_devices(w)
         charges: list[Any] = []
         if closure.synthetic is not None:
@@ -416,8 +404,6 @@ class ClusterCoordinator:
         else:
             result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
                 self._run_function(w, closure, wcpu, charges)
-        if self._faults is not None:
-            flops *= self._faults.straggle(w, env.now)
         if self._ps_down and error is None:
             for v, _ in read_list + write_list:
                 f = getattr(v, "_fault", None)
@@ -576,8 +562,6 @@ class ClusterCoordinator:
                 self._env.process(self._preempt_process(w, plan.process))
         for f in plan.ps_failures:
             self._env.process(self._ps_failure(f))
-        for ln in plan.links:
-            self._env.process(self._degrade_link(ln))
 
     def _preempt(self, w: int, downtime: float) -> None:
         if self._down[w]:
@@ -624,24 +608,7 @@ class ClusterCoordinator:
 
     def _trace_span(self, device: str, name: str, category: str, start: float, end: float) -> None:
         """A span on a device's trace track (preemption downtime, ps outage)."""
-        tr = self._sim.trace
-        if tr is None or self._sim._closed:
-            return
-        d = self._sim.cluster.device(device)
-        tr.complete(name, category, start, end - start, self._sim._pid[d.ordinal], self._sim._tid[d.ordinal], {})
-
-    def _degrade_link(self, ln: Any) -> Any:
-        set_link = getattr(self._sim, "set_link", None)
-        if set_link is None:
-            raise NotImplementedError("this simulator cannot change link bandwidth at run time")
-        link = self._sim.cluster.link(ln.link)
-        bw, lat = link.bandwidth, link.latency
-        yield self._env.timeout(max(0.0, ln.start - self._env.now))
-        set_link(ln.link, bandwidth=bw * ln.bandwidth_factor, latency=lat * ln.latency_factor)
-        if ln.end is not None:
-            yield self._env.timeout(max(0.0, ln.end - self._env.now))
-            set_link(ln.link, bandwidth=bw, latency=lat)
-
+        self._sim.trace_span(device, name, category, start, end)
 
 def _per_device(pairs: list[tuple[Any, int]]) -> list[tuple[str, int, int]]:
     """(device, total bytes, variables) per device, in first-seen order."""
