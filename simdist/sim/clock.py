@@ -13,17 +13,39 @@ SimPy's; `LOW` (2) runs after every NORMAL event of the same instant (the networ
 
 from __future__ import annotations
 
+import contextlib
+import gc
 from heapq import heapify, heappop, heappush
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import simpy
 from simpy.core import EventPriority, StopSimulation
 from simpy.events import Event
 
-__all__ = ["Clock", "Wake", "NORMAL", "LOW"]
+__all__ = ["Clock", "Wake", "NORMAL", "LOW", "relaxed_gc"]
 
 NORMAL = 1
 LOW = 2
+GC_GEN0 = 100_000   # the cyclic GC's first threshold while simulating (see relaxed_gc)
+
+
+@contextlib.contextmanager
+def relaxed_gc() -> Iterator[None]:
+    """While simulating, the cyclic GC's first threshold is at least `GC_GEN0` allocations.
+    A large run keeps hundreds of thousands of flows, routes and events alive; with Python's
+    default (700) the collector ran often and its full passes took ~40% of a 1,024-worker PS
+    run's CPU time (docs/benchmarks.md). The simulator makes little cyclic garbage (flows and
+    wake-ups are freed by reference counting), so collecting less often changes memory by at
+    most the garbage of 100,000 allocations. The previous thresholds are restored on exit."""
+    old = gc.get_threshold()
+    if old[0] >= GC_GEN0:
+        yield
+        return
+    gc.set_threshold(GC_GEN0, old[1], old[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 class Wake:
@@ -108,6 +130,10 @@ class Clock:
     def run_while(self, more: Callable[[], bool], stalled: Callable[[], BaseException]) -> None:
         """Process events while ``more()``; raise ``stalled()`` when none is left first. SimPy's
         `Environment.step`, inlined: this loop runs once per event of a coordinator run."""
+        with relaxed_gc():
+            self._run_while(more, stalled)
+
+    def _run_while(self, more: Callable[[], bool], stalled: Callable[[], BaseException]) -> None:
         env = self.env
         q = self._q
         while more():

@@ -32,7 +32,7 @@ import simpy
 from simpy.events import Event
 
 from . import collectives as _collectives
-from .clock import Clock, Wake
+from .clock import Clock, Wake, relaxed_gc
 from .memory import MemoryTracker
 from .metrics import StepRecord
 from .network import Flow, Network
@@ -269,13 +269,13 @@ class Simulator:
         start = self._net.start
         done = self._group_done
         if type(moves) is Prepared:
-            for path, nbytes, name in moves:
-                if path.chans:
-                    group[1] += 1
-                    if traced:
+            if traced:
+                for path, nbytes, name in moves:
+                    if path.chans:
+                        group[1] += 1
                         self.start_flow(path, nbytes, done, group, name, None, category)
-                    else:
-                        start(path, nbytes, done, group)
+            else:
+                self._net.start_group(moves, done, group)
             moves = ()
         paths = self._pair_paths
         for src, dst, nbytes, name in moves:
@@ -459,7 +459,8 @@ class Simulator:
                 return ev._value
             raise ev._value
         try:
-            return env.run(until=ev)
+            with relaxed_gc():
+                return env.run(until=ev)
         except RuntimeError as e:
             if not ev.triggered and not self.clock.pending() and "until" in str(e):
                 raise SimulationStalled(f"sim.drive(): nothing left to simulate at t={self.now!r}s but the awaited "
@@ -478,10 +479,11 @@ class Simulator:
 
     def run(self, until: float | str | None = None) -> None:
         """Run until no events are left, or until simulated time ``until`` (seconds or "10ms")."""
-        if until is None:
-            self.env.run()
-        else:
-            self.env.run(until=parse_time(until, field="run.until"))
+        with relaxed_gc():
+            if until is None:
+                self.env.run()
+            else:
+                self.env.run(until=parse_time(until, field="run.until"))
 
     # -- memory ---------------------------------------------------------------------------------
     def allocate(self, device: str | Device, nbytes: int | float | str, what: str) -> int:

@@ -112,6 +112,8 @@ class ClusterCoordinator:
         self._wdevs: dict[int, tuple[str, str]] = {}
         self._ps_vars: dict[int, tuple[Any, str | None, str, str]] = {}   # see _ps_var
         self._grouped_cache: dict[tuple[int, str], list[tuple[str, int, str]]] = {}
+        self._synth_moves: dict[tuple[int, int, str], tuple[Any, int]] = {}   # see _synthetic_moves
+        self._traffic_items: dict[tuple, tuple[tuple, list]] = {}   # see _traffic
         self._plans: dict[tuple[int, int], tuple] = {}   # (id(tf.function), worker) -> see _replay_plan
         for w in range(self._num_workers):
             self._procs.append(self._env.process(self._worker_loop(w)))
@@ -148,12 +150,22 @@ class ClusterCoordinator:
 
     def _traffic(self, vs: Any) -> tuple[tuple[Any, int], ...]:
         """The (shard, bytes) list of a synthetic closure, shared between closures with the same
-        traffic, so 100,000 queued closures do not hold 100,000 copies of it."""
+        traffic, so 100,000 queued closures do not hold 100,000 copies of it. Found by the
+        items given (variables, (variable, bytes) pairs) before splitting them into shards; the
+        entry keeps the items, so the ids it is filed under stay theirs."""
+        items = vs if isinstance(vs, (list, tuple)) and not _is_pair(vs) else [vs]
+        key = tuple([(id(it[0]), it[1]) if type(it) is tuple and _is_pair(it) else (id(it), None) for it in items])
+        hit = self._traffic_items.get(key)
+        if hit is not None:
+            return hit[0]
         pairs = tuple(_shards(vs))
-        key = tuple((id(v), b) for v, b in pairs)
-        cached = self._traffic_cache.get(key)
+        shard_key = tuple((id(v), b) for v, b in pairs)
+        cached = self._traffic_cache.get(shard_key)
         if cached is None:
-            cached = self._traffic_cache[key] = pairs
+            cached = self._traffic_cache[shard_key] = pairs
+        if len(self._traffic_items) >= 4096:
+            self._traffic_items.clear()
+        self._traffic_items[key] = (cached, list(items))
         return cached
 
     def join(self) -> None:
@@ -312,6 +324,21 @@ class ClusterCoordinator:
             out = self._grouped_cache[key] = [(d, b, f"{verb} {n} vars") for d, b, n in _per_device(pairs)]
         return out
 
+    def _synthetic_moves(self, w: int, wcpu: str, pairs: Any, verb: str) -> tuple[Any, int]:
+        """A synthetic closure's transfers on worker w (one per ps task: `_grouped`), routed once
+        (`Simulator.prepare`), and their bytes; cached per worker and traffic tuple."""
+        key = (w, id(pairs), verb)
+        out = self._synth_moves.get(key)
+        if out is None:
+            grouped = self._grouped(pairs, verb)
+            moves = [(dev, wcpu, b, name) for dev, b, name in grouped] if verb == "read" else \
+                [(wcpu, dev, b, name) for dev, b, name in grouped]
+            nbytes = 0
+            for _, b in pairs:
+                nbytes += b
+            out = self._synth_moves[key] = (self._sim.prepare(moves), nbytes)
+        return out
+
     def _ps_var(self, v: Any) -> tuple[Any, str | None, str, str]:
         """(v, its ps device or None when it is not on a ps task, "read <name>", "write <name>"),
         remembered per variable: closures touch the same few variables every time. The entry
@@ -415,9 +442,7 @@ class ClusterCoordinator:
         # 1. reads from the ps tasks
         nbytes = 0
         if closure.synthetic is not None:   # timing-only: one transfer per ps task each way
-            moves = [(dev, wcpu, b, name) for dev, b, name in self._grouped(read_list, "read")]
-            for _, b in read_list:
-                nbytes += b
+            moves, nbytes = self._synthetic_moves(w, wcpu, read_list, "read")
         else:
             moves = read_moves
             for _, b in read_list:
@@ -441,9 +466,7 @@ class ClusterCoordinator:
         # 3. writes back to the ps tasks, started when the compute ends, committed when they arrive
         nbytes = 0
         if closure.synthetic is not None:
-            moves = [(wcpu, dev, b, name) for dev, b, name in self._grouped(write_list, "write")]
-            for _, b in write_list:
-                nbytes += b
+            moves, nbytes = self._synthetic_moves(w, wcpu, write_list, "write")
         else:
             moves = write_moves
             for _, b in write_list:
