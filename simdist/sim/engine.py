@@ -82,13 +82,14 @@ class Simulator:
     trace is streamed there), a file object, or a `TraceRecorder`.
     """
 
-    def __init__(self, cluster: Cluster, seed: int = 0, trace: Any = None) -> None:
+    def __init__(self, cluster: Cluster, seed: int = 0, trace: Any = None, collectives: str = "auto") -> None:
         if isinstance(cluster, Host):
             cluster = Cluster([cluster])
         if not isinstance(cluster, Cluster):
             raise TypeError(f"Simulator.cluster: expected a simdist.sim.Cluster (or a Host), "
                             f"got {type(cluster).__name__}")
         self.seed = check_seed(seed, "Simulator.seed")
+        self.collective_fidelity = _collectives.check_fidelity(collectives, "Simulator.collectives")
         self.env = simpy.Environment()
         self.clock = Clock(self.env)
         self.cluster = cluster
@@ -215,6 +216,84 @@ class Simulator:
                 prefix = self._prefixes[key] = TraceRecorder.prefix(_label(name, replica), category)
             self.trace.event_raw(prefix, start, end, self._track[o], f',"args":{{"flops":{num(float(flops))}}}}}')
         return end
+
+    # -- booking ahead (schedules that compute their timing arithmetically) ------------------------
+    def kernel_state(self, devices: list[Device]) -> tuple[list[float], list[float]]:
+        """(busy seconds so far, busy-until time) of each device: the starting point of a schedule
+        that books its kernels ahead (`book_kernels`), e.g. an analytic collective."""
+        return [self._busy_s[d.ordinal] for d in devices], [self._busy_until[d.ordinal] for d in devices]
+
+    def book_kernels(self, devices: list[Device], busy_s: list[float], busy_until: list[float], kernels: int,
+                     spans: list[tuple[float, float]] | None = None, name: str = "collective",
+                     labels: list[int] | None = None, category: str = "collective") -> None:
+        """Account kernels a schedule computed ahead: each device's busy seconds and busy-until time
+        become the given ones (computed from `kernel_state`, busy-until never earlier than now),
+        ``kernels`` more kernels each; with tracing, one span per device (``spans[i]``)."""
+        for i, d in enumerate(devices):
+            o = d.ordinal
+            self._busy_s[o] = busy_s[i]
+            end = busy_until[i]
+            if end > self._busy_until[o]:
+                self._busy_until[o] = end
+            if end > self._max_busy:
+                self._max_busy = end
+            self._kernels[o] += kernels
+            if self.trace is not None and spans is not None:
+                a, b = spans[i]
+                if b > a:
+                    rep = labels[i] if labels is not None else None
+                    prefix = TraceRecorder.prefix(_label(name, rep), category)
+                    self.trace.event_raw(prefix, a, b, self._track[o], "")
+
+    @property
+    def has_open_steps(self) -> bool:
+        """Whether a ``with sim.step(...)`` block is open (its breakdown collects intervals)."""
+        return bool(self._open_steps)
+
+    def record_intervals(self, compute: list[tuple[float, float]], transfers: list[tuple[float, float]]) -> None:
+        """Kernel and transfer in-flight intervals a schedule computed ahead, for the open steps'
+        compute/communication breakdown."""
+        for st in self._open_steps:
+            for a, b in compute:
+                st.cs.append(a)
+                st.ce.append(b)
+            st.transfers.extend(transfers)
+
+    def link_counters(self, link_ids: list[int]) -> tuple[list[float], list[float]]:
+        """(bytes carried, busy seconds) of each link (by index): the starting point of a schedule
+        that books its transfers ahead (`book_transfers`)."""
+        net = self._net
+        return [net.bytes[i] for i in link_ids], [net.busy_s[i] for i in link_ids]
+
+    def book_transfers(self, link_ids: list[int], nbytes: list[float], busy_s: list[float], transfers: list[int],
+                       count: int, total_bytes: float) -> None:
+        """Account transfers a schedule computed ahead: each link's bytes and busy seconds become
+        the given ones, ``transfers[i]`` more transfers on link ``link_ids[i]``; ``count``
+        transfers of ``total_bytes`` in all for ``metrics()["transfers"]``."""
+        net = self._net
+        for i, li in enumerate(link_ids):
+            net.bytes[li] = nbytes[i]
+            net.busy_s[li] = busy_s[i]
+            net.transfers[li] += transfers[i]
+        net.seq += count
+        net.issued_bytes += total_bytes
+
+    def path_share(self, path: Any, also: dict[int, int]) -> tuple[float, float]:
+        """(latency, rate) of ``path`` now: its current latency and the narrowest share
+        ``capacity / (flows in flight + also.get(channel, 0))`` along it (``also``: flows a
+        schedule adds itself, this one included). ``(0, inf)`` for a path without links."""
+        if not path.chans:
+            return 0.0, float("inf")
+        net = self._net
+        if net.modified:
+            lat = 0.0
+            for li in path.link_ids:
+                lat += net.lat[li]
+        else:
+            lat = path.latency
+        cap, on = net.cap, net.on
+        rate = min([cap[c] / (len(on[c]) + also.get(c, 1)) for c in path.chans])
+        return lat, rate
 
     def preempt_device(self, device: str | Device) -> float:
         """Cut ``device``'s booked kernels short at the current time (its worker was preempted):
@@ -417,15 +496,27 @@ class Simulator:
         self._collectives[kind] = self._collectives.get(kind, 0) + 1
 
     def all_reduce(self, devices: Iterable[str | Device], nbytes: float, algorithm: str = "ring",
-                   name: str = "all_reduce") -> Event:
-        """All-reduce ``nbytes`` across ``devices`` with ``algorithm`` ("ring" or "reduce_to_one");
-        see `collectives` for the schedules and what they charge."""
-        return _collectives.all_reduce(self, devices, nbytes, algorithm, name)
+                   name: str = "all_reduce", fidelity: str | None = None) -> Event:
+        """All-reduce ``nbytes`` across ``devices`` with ``algorithm`` ("ring", "tree",
+        "hierarchical" or "reduce_to_one"), chunked or analytic (``fidelity``; default: the
+        simulator's ``collectives``); see `collectives` for the schedules and what they charge."""
+        return _collectives.all_reduce(self, devices, nbytes, algorithm, name, fidelity)
 
-    def all_gather(self, devices: Iterable[str | Device], nbytes: float, name: str = "all_gather") -> Event:
+    def all_gather(self, devices: Iterable[str | Device], nbytes: float, name: str = "all_gather",
+                   fidelity: str | None = None) -> Event:
         """All-gather across ``devices``: each rank contributes ``nbytes``/N and ends with all
         ``nbytes`` (a ring, N-1 steps, no arithmetic; see `collectives`)."""
-        return _collectives.all_gather(self, devices, nbytes, name)
+        return _collectives.all_gather(self, devices, nbytes, name, fidelity)
+
+    def broadcast(self, devices: Iterable[str | Device], nbytes: float, name: str = "broadcast",
+                  fidelity: str | None = None) -> Event:
+        """``devices[0]`` sends ``nbytes`` to every other rank, down a binary tree."""
+        return _collectives.broadcast(self, devices, nbytes, name, fidelity)
+
+    def has_slowdowns(self, devices: Iterable[Device]) -> bool:
+        """Whether a straggler window (`slow_device`) applies to any of ``devices``."""
+        slow = self._slow
+        return slow is not None and any(slow[d.ordinal] is not None for d in devices)
 
     # -- composition ----------------------------------------------------------------------------
     def timeout(self, seconds: float | str) -> Event:
