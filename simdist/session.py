@@ -50,6 +50,7 @@ class _Machine:
     initialized: bool = False
     sim: Any = None                          # simdist.sim.Simulator, built lazily
     faults: Any = None                       # simdist.faults.FaultPlan (hardware part: the simulator)
+    collectives: str = "auto"                # the simulator's collective fidelity
     names: dict[tuple[str, str], str] = field(default_factory=dict)   # memo of canonical/sim_device
 
 
@@ -64,7 +65,7 @@ def _build_default_cluster(cpus: int = 1, gpus: int = 0, gpu: str = "A100") -> A
 
 
 def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = None, seed: int = 0,
-              trace: Any = None, faults: Any = None) -> None:
+              trace: Any = None, faults: Any = None, collectives: str = "auto") -> None:
     """Replace the simulated machine: `configure(gpus=4)` gives the local host 4 GPUs;
     `configure(cluster=presets.cpu_cluster(...), faults=FaultPlan(...), seed=7)` a cluster for
     ParameterServerStrategy, with faults to inject.
@@ -81,8 +82,10 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
         from simdist.faults import FaultPlan
         if not isinstance(faults, FaultPlan):
             raise TypeError(f"configure(faults=...): expected a simdist.faults.FaultPlan, got {faults!r}")
+    from simdist.sim.collectives import check_fidelity
     machine = _Machine(cluster=cluster if cluster is not None else _build_default_cluster(cpus, gpus, gpu),
-                       seed=int(seed), trace=trace, faults=faults)
+                       seed=int(seed), trace=trace, faults=faults,
+                       collectives=check_fidelity(collectives, "configure(collectives=...)"))
     if faults is not None:
         faults.hardware_targets(machine.cluster)   # an unknown straggler device or link: an error now
     if _m.sim is not None:
@@ -110,7 +113,8 @@ def ensure_jobs(jobs: dict[str, int]) -> None:
     if all((job, t) in have for job, n in jobs.items() for t in range(n)):
         return
     from simdist.sim import presets
-    configure(cluster=presets.cpu_cluster(jobs=dict(jobs)), seed=_m.seed, trace=_m.trace, faults=_m.faults)
+    configure(cluster=presets.cpu_cluster(jobs=dict(jobs)), seed=_m.seed, trace=_m.trace, faults=_m.faults,
+              collectives=_m.collectives)
 
 
 def reset(seed: int = 0) -> None:
@@ -129,7 +133,7 @@ def simulator() -> Any:
     """The simulator of this machine (created on first use)."""
     if _m.sim is None:
         from simdist.sim import Simulator
-        sim = Simulator(cluster(), seed=_m.seed, trace=_m.trace)
+        sim = Simulator(cluster(), seed=_m.seed, trace=_m.trace, collectives=_m.collectives)
         if _m.faults is not None:
             _m.faults.apply_hardware(sim)   # stragglers and degraded links, for every strategy
         _m.sim = sim

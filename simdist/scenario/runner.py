@@ -98,10 +98,11 @@ def _simulation_errors() -> tuple[type, ...]:
 
 
 class _Ctx:
-    def __init__(self, sc: Scenario, seed: int, progress: Any) -> None:
+    def __init__(self, sc: Scenario, seed: int, progress: Any, detail: Any = None) -> None:
         self.sc = sc
         self.seed = seed
         self.progress = progress
+        self.detail = detail
         self.sim: Any = None
         self.faults: list[dict[str, Any]] = []
         self.parts: dict[str, Any] = {"summary": {}, "steps": None, "recovery": None}
@@ -118,16 +119,17 @@ class _Ctx:
 
 
 def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
-        progress: Callable[[int], None] | None = None) -> RunResult:
+        progress: Callable[[int], None] | None = None, detail: Callable[[int], None] | None = None) -> RunResult:
     """Run ``sc`` with ``seed`` (default: the scenario's). ``trace``: None, a path or a text file
-    object for the Chrome trace. ``progress(n)`` is called as steps complete. Errors of the
+    object for the Chrome trace. ``progress(n)`` is called as steps complete, ``detail(events)``
+    within a long synchronous step (every `simdist.sim.engine.PROGRESS_EVERY` events). Errors of the
     simulated program (out of memory, an unrecovered ps failure, a deadlock) end the run with
     status "failed"; the metrics then describe the run up to the failure."""
     import simdist
     from simdist import session
 
     seed = sc.seed if seed is None else int(seed)
-    ctx = _Ctx(sc, seed, progress)
+    ctx = _Ctx(sc, seed, progress, detail)
     status, error = "ok", None
     try:
         try:
@@ -135,7 +137,8 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
                 _run_ps(ctx, trace)
             else:
                 cluster = build_cluster(sc)
-                simdist.configure(cluster=cluster, seed=seed, trace=trace, faults=_fault_plan(sc, _replica_devices(sc)))
+                simdist.configure(cluster=cluster, seed=seed, trace=trace, faults=_fault_plan(sc, _replica_devices(sc)),
+                                  collectives=sc.config["strategy"].get("collectives") or "auto")
                 ctx.sim = session.simulator()
                 _run_sync(ctx)
         except _simulation_errors() as e:
@@ -186,6 +189,8 @@ def _fault_windows(ctx: _Ctx, targets: list[str]) -> None:
 
 def _replica_devices(sc: Scenario) -> list[str]:
     """The synchronous strategy's replica devices, full names, in replica order."""
+    if "replica_full" in sc.plan:   # mirrored over the hosts of a gpu_cluster
+        return list(sc.plan["replica_full"])
     return [f"{sc.plan['host']}/device:{d}" for d in sc.plan["replica_devices"]]
 
 
@@ -229,13 +234,29 @@ def _run_sync(ctx: _Ctx) -> None:
         for d in devs:
             sim.allocate(d, grad_bytes + (var_bytes if d != pd else 0), "gradients and variable copies")
 
-    def input_proc() -> Any:
-        if in_flops:
-            yield sim.compute(cpu, in_flops, "input pipeline")
-        moves = [sim.transfer(cpu, d, in_bytes, "input", replica=i) for i, d in enumerate(devs)
-                 if d != cpu and in_bytes]
-        if moves:
-            yield sim.all_of(moves)
+    feeders = plan.get("input_cpus")
+    if feeders is None:
+        def input_proc() -> Any:
+            if in_flops:
+                yield sim.compute(cpu, in_flops, "input pipeline")
+            moves = [sim.transfer(cpu, d, in_bytes, "input", replica=i) for i, d in enumerate(devs)
+                     if d != cpu and in_bytes]
+            if moves:
+                yield sim.all_of(moves)
+    else:   # several hosts: each host's CPU makes its replicas' share, in parallel, and feeds them
+        hosts = list(dict.fromkeys(feeders))
+        share = {h: in_flops * feeders.count(h) / n for h in hosts}
+
+        def feed(h: str) -> Any:
+            if in_flops:
+                yield sim.compute(h, share[h], "input pipeline")
+            moves = [sim.transfer(h, d, in_bytes, "input", replica=i) for i, d in enumerate(devs)
+                     if feeders[i] == h and in_bytes]
+            if moves:
+                yield sim.all_of(moves)
+
+        def input_proc() -> Any:
+            yield sim.all_of([sim.process(feed(h)) for h in hosts])
 
     pending = [sim.process(input_proc())]
 
@@ -275,7 +296,7 @@ def _run_sync(ctx: _Ctx) -> None:
     ckpt_time = 0.0
     for k in range(steps):
         with sim.step(f"step {k}"):
-            sim.drive(step_proc(k))
+            sim.drive(step_proc(k), progress=ctx.detail)
         ctx.tick()
         if every and (k + 1) % every == 0:
             t0 = sim.now

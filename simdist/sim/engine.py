@@ -29,6 +29,7 @@ from typing import Any, Callable, Generator, Iterable, Iterator
 
 import numpy as np
 import simpy
+from simpy.core import StopSimulation
 from simpy.events import Event
 
 from . import collectives as _collectives
@@ -41,7 +42,9 @@ from .topology import Cluster, Device, Host, Link
 from .trace import TraceRecorder, _jstr, num
 from .units import format_bytes, parse_bandwidth, parse_time
 
-__all__ = ["Simulator", "SimulationStalled"]
+__all__ = ["Simulator", "SimulationStalled", "PROGRESS_EVERY"]
+
+PROGRESS_EVERY = 1 << 16   # drive(progress=...): events between two progress calls
 
 
 def _label(name: str, replica: int | None, _cache: dict[tuple[str, int], str] = {}) -> str:  # noqa: B006
@@ -531,9 +534,12 @@ class Simulator:
         """Start a SimPy process (a generator yielding events)."""
         return self.env.process(generator)
 
-    def drive(self, what: Generator[Event, Any, Any] | Event) -> Any:
+    def drive(self, what: Generator[Event, Any, Any] | Event,
+              progress: Callable[[int], None] | None = None) -> Any:
         """Advance the clock until ``what`` (a process generator or an event) is done; return its
-        value, or raise the exception raised inside it. For synchronous callers (strategies)."""
+        value, or raise the exception raised inside it. For synchronous callers (strategies).
+        ``progress(events)``, if given, is called every `PROGRESS_EVERY` events processed (a long
+        step's progress; the same events in the same order either way)."""
         env = self.env
         if env._active_proc is not None:
             raise RuntimeError("sim.drive() called from inside a simulated process; yield the event instead")
@@ -549,6 +555,8 @@ class Simulator:
             if ev._ok:
                 return ev._value
             raise ev._value
+        if progress is not None:
+            return self._drive_counting(ev, progress)
         try:
             with relaxed_gc():
                 return env.run(until=ev)
@@ -559,6 +567,33 @@ class Simulator:
             raise self._original(e) from None
         except Exception as e:
             raise self._original(e) from None
+
+    def _drive_counting(self, ev: Event, progress: Callable[[int], None]) -> Any:
+        """`env.run(until=ev)` with a count: the same stop (SimPy's StopSimulation callback, which
+        re-queues the event's other callbacks), so the same events are scheduled."""
+        count = 0
+        every = PROGRESS_EVERY
+
+        def more() -> bool:
+            nonlocal count
+            count += 1
+            if count % every == 0:
+                progress(count)
+            return True
+
+        def stalled() -> BaseException:
+            return SimulationStalled(f"sim.drive(): nothing left to simulate at t={self.now!r}s but the awaited "
+                                     f"event never happened (deadlock?): {ev!r}")
+        ev.callbacks.append(StopSimulation.callback)
+        try:
+            self.clock.run_while(more, stalled)
+        except StopSimulation as stop:
+            return stop.args[0]
+        except SimulationStalled:
+            raise
+        except Exception as e:
+            raise self._original(e) from None
+        raise AssertionError("unreachable: run_while returns only by an exception here")
 
     @staticmethod
     def _original(e: BaseException) -> BaseException:
