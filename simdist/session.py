@@ -91,7 +91,7 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
     if _m.sim is not None:
         _m.sim.close()
     _m = machine
-    from simdist.runtime import random_ops
+    from simdist.runtime.ops import random as random_ops
     random_ops.reset(int(seed))
     _refresh_default_device()
 

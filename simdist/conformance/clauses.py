@@ -19,7 +19,8 @@ class Clause:
     text: str
 
 
-AREAS = ('scope', 'run_values', 'reduce', 'gather', 'input', 'placement', 'pss', 'coordinator', 'cluster')
+AREAS = ('scope', 'run_values', 'reduce', 'gather', 'input', 'placement', 'pss', 'coordinator', 'cluster',
+         'autodiff')
 
 CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('scope.current', 'scope', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
@@ -128,6 +129,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'variables created under `extended.colocate_vars_with` are not partitioned.'),
     Clause('pss.checkpoint-partitions', 'pss', True, ('PSS',),
            'the number of partitions must not change across checkpoint save/load.'),
+    Clause('pss.sharded-gradients', 'pss', True, ('PSS',),
+           'a partitioned variable does not work directly with `tf.GradientTape`: its `variables` (the shards) are the gradient sources (TF 2.21: a lookup gives each shard IndexedSlices of its local rows; the ShardedVariable itself raises AttributeError).'),
     Clause('pss.requires-coordinator', 'pss', True, ('PSS',),
            'PSS is used with a ClusterCoordinator; standalone use is not supported.'),
     Clause('coord.schedule-async', 'coordinator', True, ('PSS',),
@@ -150,6 +153,30 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF_CONFIG JSON: `cluster` (job → addresses) and `task` ({type, index}); `cluster_resolver.task_type` / `task_id` tell the current task.'),
     Clause('cluster.roles', 'cluster', True, ('PSS',),
            'roles chief (coordinator), worker, ps, evaluator.'),
+    Clause('autodiff.watch', 'autodiff', False, (),
+           'TF 2.21: a tape records ops on watched tensors (`watch`) and on trainable variables it reads (unless `watch_accessed_variables=False`); an unwatched source gets None; `watched_variables()` lists the variables in first-read order.'),
+    Clause('autodiff.integer', 'autodiff', False, (),
+           'TF 2.21: ops on integer tensors are not recorded: gradients with respect to integer sources (or through integer casts) are None.'),
+    Clause('autodiff.persistent', 'autodiff', False, (),
+           'TF 2.21: a tape gives one set of gradients (RuntimeError after) unless `persistent=True`; `gradient` inside a one-shot tape stops its recording; re-entering an active tape raises ValueError.'),
+    Clause('autodiff.stop-recording', 'autodiff', False, (),
+           'TF 2.21: ops inside `tape.stop_recording()` are not recorded; `reset()` forgets everything recorded.'),
+    Clause('autodiff.targets', 'autodiff', False, (),
+           'TF 2.21: targets may be nested and are summed (a non-scalar target is its sum; `output_gradients` weigh them); the result has the structure of `sources`; a None target raises TypeError.'),
+    Clause('autodiff.unconnected', 'autodiff', False, (),
+           'TF 2.21: `unconnected_gradients` NONE gives None, ZERO gives zeros of the source; other values raise ValueError.'),
+    Clause('autodiff.stop-gradient', 'autodiff', False, (),
+           'TF 2.21: `tf.stop_gradient(x)` is x, through which no gradient flows.'),
+    Clause('autodiff.custom-gradient', 'autodiff', False, (),
+           'TF 2.21: `tf.custom_gradient` functions return (value, grad_fn); grad_fn gives the inputs\' gradients, and with `variables=` those of the variables the function read (TypeError if it reads variables without accepting them).'),
+    Clause('autodiff.higher-order', 'autodiff', False, (),
+           'TF 2.21: an outer tape records the gradient computation of an inner one (and a persistent tape its own), giving higher-order derivatives.'),
+    Clause('autodiff.jacobian', 'autodiff', False, (),
+           'TF 2.21: `jacobian(y, x)` has shape y.shape + x.shape; `batch_jacobian` has [b] + y.shape[1:] + x.shape[1:], zeros when unconnected.'),
+    Clause('autodiff.indexed-slices', 'autodiff', False, (),
+           'TF 2.21: the gradient of a row lookup (gather on axis 0, embedding_lookup) is IndexedSlices of the params\' dense shape; mixed with dense gradients it is added densely; converting it to a tensor sums repeated rows.'),
+    Clause('autodiff.strategy-run', 'autodiff', False, (),
+           'TF 2.21: a tape opened inside the replica function of `strategy.run` records that replica; one opened outside `run` does not see the replicas of Mirrored/CentralStorage (their functions run on their own threads) but does see OneDevice\'s.'),
 ]}
 
 

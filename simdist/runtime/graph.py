@@ -8,15 +8,17 @@ per-op Python work. A replay computes exactly what the eager call would (the sam
 on the same inputs, the same variable reads and writes in the same order, the same FLOP tally),
 so values, traffic and simulated time are bit-identical to running the Python again.
 
-Only a small set of ops is recorded (binary arithmetic, matmul, reduce_sum, ones/zeros, reads
-and assign/assign_add/assign_sub of plain variables with tensors or Python numbers); a function
-may return tensors, Python numbers (made tensors, as tf.function does) and None, in lists,
-tuples and dicts. A call is *not* recordable, and the function keeps running eagerly every time,
-when it:
-- creates a tensor by any other op (random ops, tf.constant, slicing, ...: counted at
+The recorder is an observer of the op dispatch (simdist.runtime.ops.dispatch): every op of the
+registry is recorded with its attributes, as are variable reads and assigns of plain variables
+(with tensors or Python values, which become constants as TF's tracing makes them) and the
+constants the call makes. Stateful ops (random draws) are replayed anew every time, in order.
+A function may return tensors, Python numbers (made tensors, as tf.function does) and None, in
+lists, tuples and dicts. A call is *not* recordable, and the function keeps running eagerly
+every time, when it:
+- creates a tensor outside the op registry (a strategy's or a dataset's values: counted at
   `Tensor.__init__`);
-- reads a recorded tensor's value outside a recorded op (`numpy()`, `bool()`, `float()`,
-  printing, tf.debugging assertions, any other op reading it);
+- reads a recorded tensor's value other than as an op's input (`numpy()`, `bool()`, `float()`,
+  printing, tf.debugging assertions);
 - enters a context (a device scope, `strategy.run`, a strategy scope);
 - touches a variable that is not a plain ResourceVariable, or returns anything else.
 `explain(fn)` says which, for a tf.function that was not recorded.
@@ -29,12 +31,13 @@ those of the eager call (the cost model describes the simulated device, not this
 
 from __future__ import annotations
 
+import operator
 import os
 from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import context, ops, tensor as _tm, variables
+from simdist.runtime import context, tensor as _tm, variables
 from simdist.runtime.cost import tally
 from simdist.runtime.tensor import Tensor, _Traced
 
@@ -45,21 +48,14 @@ enabled = os.environ.get("SIMDIST_TRACE_FUNCTIONS", "1") != "0"
 
 _CONST, _PURE, _READ, _WRITE = 0, 1, 2, 3
 
-# The code objects allowed to read a recorded tensor's value: the recorded ops themselves, and
-# static shape queries (a traced graph knows its shapes too).
-_tm._PERMIT.update({
-    Tensor._bin.__code__, ops.matmul.__code__, ops.reduce_sum.__code__,
-    variables.ResourceVariable._coerce.__code__,
-    Tensor.shape.fget.__code__, Tensor.ndim.fget.__code__, Tensor.__len__.__code__,
-})
-
-
 class _Node:
-    __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline")
+    __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline", "stateful")
 
     def __init__(self, kind: int, impl: Any = None, ins: tuple[int, ...] = (), dtype: Any = None,
-                 value: Any = None, key: Any = None, var: Any = None, write_kind: str = "") -> None:
+                 value: Any = None, key: Any = None, var: Any = None, write_kind: str = "",
+                 stateful: bool = False) -> None:
         self.kind = kind
+        self.stateful = stateful
         self.impl = impl
         self.ins = ins
         self.dtype = dtype
@@ -119,40 +115,25 @@ class Recorder:
         self._add(node, out)
         return out
 
-    # --- hooks called by the recorded ops -----------------------------------------------------
-    def binop(self, t: Tensor, a: Tensor, other: Any, o: np.ndarray, fn: Any, reflected: bool) -> Tensor:
-        if isinstance(other, Tensor):
-            ib = self.ref(other)
-        elif type(other) is float or type(other) is int:
-            ib = self._add(_Node(_CONST, value=o, dtype=a.dtype, key="scalar"))
-        elif hasattr(other, "_as_tensor") and self.nodes and self.nodes[-1].kind == _READ \
-                and self.nodes[-1].value is o:
-            ib = len(self.nodes) - 1    # a variable operand: the read its conversion just recorded
-        else:
-            self.invalidate(f"an operand of type {type(other).__name__} (only tensors, variables and "
-                            "Python numbers are recorded)")
-            return t
-        ia = self.ref(a)    # (after the operand: a variable's read must be the last node above)
-        dt = t.dtype
-        node = _Node(_PURE, _bin_impl(fn, reflected, dt), (ia, ib), dt, key=("bin", fn, reflected, dt.name))
-        if t._v.ndim and _same_dtype(fn, dt):
-            node.key = ("ufunc", fn, reflected, dt.name)   # an array out of two dt arrays: the ufunc alone
-            node.impl = fn
-            if reflected:
-                node.ins = (ib, ia)
-        return self._traced(t, node)
-
-    def matmul(self, t: Tensor, a: Tensor, b: Tensor, transpose_a: bool, transpose_b: bool) -> Tensor:
-        ins = (self.ref(a), self.ref(b))
-        return self._traced(t, _Node(_PURE, _matmul_impl(transpose_a, transpose_b), ins, t.dtype,
-                                     key=("matmul", transpose_a, transpose_b)))
-
-    def reduce_sum(self, t: Tensor, x: Tensor, axes: Any, keepdims: bool) -> Tensor:
-        dt = t.dtype
-        node = _Node(_PURE, None, (self.ref(x),), dt, key=("reduce_sum", axes, keepdims, dt.name))
-        node.inline = ("{4}({5}({0}, axis={1}, dtype={2}, keepdims={3}), dtype={6})", axes,
-                       dt._np if dt is not _tm.dtypes.bool_ else None, keepdims, np.asarray, np.add.reduce, dt._np)
-        return self._traced(t, node)
+    # --- hooks called by dispatch (simdist.runtime.ops.dispatch) ----------------------------------
+    def op(self, opdef: Any, tensors: Any, outs: tuple, attrs: dict | None) -> tuple:
+        """An op ran on tensors giving outs: note it; its outputs become traced tensors."""
+        ins = tuple(self.ref(t) for t in tensors)
+        multi = opdef.num_outputs != 1
+        dt = tuple(o.dtype for o in outs) if multi else outs[0].dtype
+        try:
+            key = ("op", opdef.name, _freeze(attrs), dt)
+            hash(key)
+        except TypeError:
+            key = ("unique", len(self.nodes))
+        node = _Node(_PURE, _op_impl(opdef, attrs, None if multi else outs[0], tensors), ins, dt, key=key,
+                     stateful=opdef.stateful)
+        if not multi:
+            return (self._traced(outs[0], node),)
+        node.value = tuple(o._v for o in outs)
+        i = self._add(node)
+        return tuple(self._traced(o, _Node(_PURE, operator.itemgetter(j), (i,), o.dtype, key=("item", j)))
+                     for j, o in enumerate(outs))
 
     def constant(self, t: Tensor) -> Tensor:
         return self._traced(t, _Node(_CONST, dtype=t.dtype))
@@ -168,16 +149,20 @@ class Recorder:
         if type(var) is not variables.ResourceVariable:
             self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
                             "are recorded)")
-        elif type(value) is float or type(value) is int or type(value) is bool:
-            # A Python number, as in v.assign_add(1.0): the tensor _coerce made of it is a constant.
-            self.expected += 1
+        elif hasattr(value, "_as_tensor"):
+            # another variable: _coerce read it (the last node recorded), or it is not recordable
+            last = self.nodes[-1] if self.nodes else None
+            if last is None or last.kind != _READ or last.value is not arr:
+                self.invalidate(f"{kind} of {type(value).__name__} to {var.name}: its read was not recorded")
+                return
+            self._add(_Node(_WRITE, ins=(len(self.nodes) - 1,), var=var, write_kind=kind))
+        elif not isinstance(value, Tensor):
+            # A Python value, as in v.assign_add(1.0) or v.assign([1, 2]): a constant, as TF's
+            # tracing makes it, kept as a private read-only copy.
             const = np.array(arr, copy=True)
             const.flags.writeable = False
             i = self._add(_Node(_CONST, value=const, dtype=var.dtype, key="scalar"))
             self._add(_Node(_WRITE, ins=(i,), var=var, write_kind=kind))
-        elif not isinstance(value, Tensor):
-            self.invalidate(f"{kind} of {type(value).__name__} to {var.name} (only tensors and Python numbers "
-                            "are recorded)")
         else:
             i = self.ref(value)
             if self.nodes[i].value is not arr and type(value) is _Traced:
@@ -203,8 +188,8 @@ class Recorder:
     def finish(self, result: Any, flops: float, outputs: Callable[[Any], Any]) -> "Graph | Untraceable":
         """The graph of the recorded call, or why there is none."""
         if self.reason is None and self.created != self.expected:
-            self.reason = (f"it creates {self.created - self.expected} tensor(s) with ops that are not recorded "
-                           "(recorded: arithmetic, matmul, reduce_sum, ones, zeros, variable reads and assigns)")
+            self.reason = (f"it creates {self.created - self.expected} tensor(s) outside the op registry "
+                           "(e.g. strategy or dataset values; every tf op is recorded)")
         if self.reason is not None:
             return Untraceable(self.reason)
         try:
@@ -218,38 +203,48 @@ class _NotRecordable(Exception):
     pass
 
 
-def _same_dtype(fn: Any, dt: Any) -> bool:
-    """Whether the ufunc maps two arrays of dtype dt to dt (so Tensor._bin's cast is a no-op)."""
+def _same_dtype(fn: np.ufunc, dt: Any, nin: int) -> bool:
+    """Whether the ufunc maps nin arrays of dtype dt to dt (so dispatch's cast is a no-op)."""
     if dt is _tm.dtypes.string:
         return False
     try:
         with np.errstate(all="ignore"):
-            return fn(np.zeros(0, dt._np), np.zeros(0, dt._np)).dtype == dt._np
+            return fn(*[np.zeros(0, dt._np)] * nin).dtype == dt._np
     except TypeError:
         return False
 
 
-def _bin_impl(fn: Any, reflected: bool, dt: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """Tensor._bin's arithmetic on arrays (its operand checks passed when it was recorded)."""
-    dtnp = dt._np
-    keep = dt is _tm.dtypes.string
-
-    def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        out = fn(b, a) if reflected else fn(a, b)
-        if type(out) is not np.ndarray:
-            out = np.asarray(out)
-        if out.dtype is not dtnp and out.dtype != dtnp and not keep:
-            out = out.astype(dtnp, copy=False)
-        return out
-    return run
+def _freeze(attrs: dict | None) -> Any:
+    """Attrs as a hashable key (sorted by name)."""
+    if not attrs:
+        return ()
+    return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in attrs.items()))
 
 
-def _matmul_impl(transpose_a: bool, transpose_b: bool) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    if not transpose_a and not transpose_b:
-        return np.matmul
+def _op_impl(opdef: Any, attrs: dict | None, out: Any, tensors: Any) -> Callable[..., Any]:
+    """What dispatch.run computes for this op, on arrays: the forward, then the result made an
+    array of the output dtype. A NumPy ufunc or matmul whose result already is such an array
+    (known from the recorded call: shapes and dtypes do not change between replays) is used
+    as it is, without a Python wrapper."""
+    fwd = opdef.forward
+    if out is not None and not attrs and out.ndim and all(t.dtype is out.dtype for t in tensors):
+        if opdef.name == "MatMul":
+            return np.matmul
+        if isinstance(fwd, np.ufunc) and _same_dtype(fwd, out.dtype, len(tensors)):
+            return fwd
+    if opdef.num_outputs != 1:
+        return (lambda *a: fwd(*a, **attrs)) if attrs else fwd
+    npd = out.dtype._np
+    keep = out.dtype is _tm.dtypes.string
+    kw = attrs or {}
 
-    def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.matmul(np.swapaxes(a, -1, -2) if transpose_a else a, np.swapaxes(b, -1, -2) if transpose_b else b)
+    def run(*arrays: np.ndarray) -> np.ndarray:
+        r = fwd(*arrays, **kw)
+        if type(r) is not np.ndarray:
+            r = np.asarray(r)
+        if r.dtype is not npd and r.dtype != npd and not keep:
+            r = r.astype(npd, copy=False)
+        return r
     return run
 
 
@@ -268,6 +263,8 @@ class Graph:
             if n.kind != _PURE:
                 continue
             n.ins = tuple(alias[j] for j in n.ins)
+            if n.stateful:
+                continue                     # (a random draw: computed anew by every replay)
             if all(const[j] for j in n.ins):
                 const[i] = True              # folded: its eager value is the constant
                 continue
@@ -282,7 +279,7 @@ class Graph:
                 n.ins = tuple(alias[j] for j in n.ins)
         template = _remap(template, alias)
         # Live nodes: reads and writes (their traffic is observable), what writes and outputs use.
-        live = [n.kind in (_READ, _WRITE) for n in nodes]
+        live = [n.kind in (_READ, _WRITE) or n.stateful for n in nodes]
         for i in _slots(template):
             live[i] = True
         for i in range(len(nodes) - 1, -1, -1):

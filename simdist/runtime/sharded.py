@@ -8,7 +8,6 @@ import numpy as np
 
 from simdist.runtime import errors
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
-from simdist.runtime.cost import tally
 
 
 class ShardedVariable:
@@ -49,8 +48,10 @@ class ShardedVariable:
         return sum(v.nbytes for v in self._variables)
 
     def _as_tensor(self) -> Tensor:
-        parts = [v._as_tensor() for v in self._variables]
-        return Tensor(np.concatenate([p._v for p in parts], axis=0), parts[0].dtype, parts[0].device)
+        """The whole table: every shard read and concatenated (TF's conversion: concat of the
+        shards), so gradients reach each shard densely."""
+        from simdist.runtime.ops import array
+        return array.concat([v._as_tensor() for v in self._variables], 0)
 
     def numpy(self) -> np.ndarray:
         return self._as_tensor().numpy()
@@ -87,29 +88,30 @@ class ShardedVariable:
         return self if read_value else None
 
     def _gather_rows(self, ids: Any) -> Tensor:
-        """Rows `ids` (any shape), reading only the shards that hold them."""
-        idx = np.asarray(convert_to_tensor(ids)._v).astype(np.int64)
+        """Rows `ids` (any shape), as TF's embedding_lookup does for a partitioned table with
+        the "div" strategy: each shard gathers its own rows (sparse reads: only those rows
+        move, and each shard's gradient is IndexedSlices of its local rows), and the pieces
+        are stitched back in the ids' order."""
+        from simdist.runtime.ops import array, data_flow, dispatch
+        idt = ids if isinstance(ids, Tensor) else convert_to_tensor(ids)
+        idx = np.asarray(dispatch.raw(idt)).astype(np.int64)
         n = int(self._offsets[-1])
         bad = idx[(idx < 0) | (idx >= n)]
         if bad.size:
             raise errors.InvalidArgumentError(None, None, f"indices = {int(bad.flat[0])} is not in [0, {n}) "
                                               "[Op:ResourceGather]")
-        shard_of = np.searchsorted(self._offsets, idx, side="right") - 1
-        out = None
-        dev = None
-        for s in np.unique(shard_of):
-            part = self._variables[int(s)]._as_tensor()
-            if out is None:
-                out = np.empty(idx.shape + part._v.shape[1:], dtype=part._v.dtype)
-                dev = part.device
+        if len(self._variables) == 1:
+            return self._variables[0].sparse_read(idt)
+        flat = idx.reshape(-1)
+        shard_of = np.searchsorted(self._offsets, flat, side="right") - 1
+        positions, pieces = [], []
+        for s in range(len(self._variables)):
             mask = shard_of == s
-            out[mask] = part._v[idx[mask] - self._offsets[s]]
-        if out is None:
-            first = self._variables[0]
-            out = np.empty(idx.shape + tuple(first.shape.as_list()[1:]), dtype=first.dtype.np)
-            dev = first.device
-        tally.flops += idx.size
-        return Tensor(out, self.dtype, dev)
+            local = (flat[mask] - self._offsets[s]).astype(idt.dtype.np)
+            positions.append(array.constant(np.nonzero(mask)[0].astype(np.int32)))
+            pieces.append(self._variables[s].sparse_read(array.constant(local)))
+        rows = data_flow.dynamic_stitch(positions, pieces)
+        return array.reshape(rows, list(idx.shape) + self._shape.as_list()[1:])
 
     def __add__(self, o: Any) -> Tensor:
         return self._as_tensor() + o

@@ -10,7 +10,8 @@ import numpy as np
 
 from simdist.runtime import context, dtypes
 from simdist.runtime import tensor as _tm
-from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
+from simdist.runtime.ops import dispatch as _dispatch
+from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tensor
 
 
 class VariableAggregation(enum.Enum):
@@ -287,16 +288,21 @@ class ResourceVariable(Variable):
         return 16 * int(self._value.size)
 
     def _as_tensor(self) -> Tensor:
-        if _tm._REC is not None:
-            return _tm._REC.read(self, Tensor(self._read_array(), self._dtype, self._device))
-        return Tensor(self._read_array(), self._dtype, self._device)
+        t = Tensor(self._read_array(), self._dtype, self._device)
+        if _tm._REC is not None or _dispatch._tls.tapes:
+            return _dispatch.variable_read(self, t)
+        return t
 
-    def _read_array(self) -> np.ndarray:
+    def _read_array(self, nbytes: int | None = None) -> np.ndarray:
         """What a read sees now: the open transaction's writes folded in, else the value (a
-        recorded graph's replay reads this way, without making a tensor)."""
+        recorded graph's replay reads this way, without making a tensor). `nbytes`: the bytes
+        the read moves when it is not the whole variable (a row lookup)."""
         if observers:
             for o in observers:
-                o.read(self)
+                if nbytes is None:
+                    o.read(self)
+                else:
+                    o.read(self, nbytes)
         if _txn:
             t = _txn[-1]
             if id(self) in t.overlay:   # (Transaction.value is None for a variable it never wrote)
@@ -304,6 +310,31 @@ class ResourceVariable(Variable):
                 if pending is not None:
                     return pending
         return self._current()
+
+    def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        """Rows `indices` of the variable (TF's ResourceGather): reads only those rows (a
+        parameter server sends only them), and its gradient is IndexedSlices."""
+        from simdist.runtime import errors
+        idx_t = indices if isinstance(indices, Tensor) else convert_to_tensor(indices)
+        if not idx_t.dtype.is_integer:
+            raise TypeError(f"Value passed to parameter 'indices' has DataType {idx_t.dtype.name} not in list of "
+                            "allowed values: int32, int64")
+        idx = _dispatch.raw(idx_t)
+        n = self._shape[0] if self._shape.rank else 0
+        bad = (idx < 0) | (idx >= n)
+        if bad.any():
+            pos = np.unravel_index(int(np.argmax(bad)), idx.shape) if idx.ndim else ()
+            raise errors.InvalidArgumentError(
+                None, None, f"indices[{','.join(str(int(i)) for i in pos)}] = {int(idx[bad].flat[0])} is not in "
+                f"[0, {n}) [Op:ResourceGather]")
+        row_bytes = self.nbytes // max(int(n), 1)
+        value = self._read_array(row_bytes * int(np.unique(idx).size))
+        from simdist.runtime.cost import tally
+        tally.flops += idx.size
+        t = Tensor(np.take(value, idx, axis=0), self._dtype, self._device)   # (gathered where it lives)
+        if _tm._REC is not None or _dispatch._tls.tapes:
+            return _dispatch.variable_gathered(self, idx_t, t)
+        return t
 
     def _current(self) -> np.ndarray:
         if self._fault is not None:
@@ -345,7 +376,7 @@ class ResourceVariable(Variable):
         self._apply_op(kind, operand)
 
     def _coerce(self, value: Any, op: str) -> np.ndarray:
-        if type(value) is Tensor:
+        if type(value) is Tensor or type(value) is _Traced:
             t = value
         else:
             t = value._as_tensor() if hasattr(value, "_as_tensor") else value
@@ -355,30 +386,31 @@ class ResourceVariable(Variable):
             raise errors.InvalidArgumentError(
                 None, None, f"Cannot update variable with shape {self._shape} using a Tensor with dtype "
                 f"{t.dtype.name}; the variable's dtype is {self._dtype.name} [Op:{op}]")
-        if t._v.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape):
+        arr = _dispatch.raw(t)   # (the write is recorded with the tensor as its operand)
+        if arr.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape):
             raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch.The variable shape "
                              f"{self._shape}, and the assigned value shape {t.shape} are incompatible.")
-        return t._v
+        return arr
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(value, "AssignVariableOp")
         self._write("assign", arr)
         if _tm._REC is not None:
-            _tm._REC.write(self, "assign", value, arr)
+            _dispatch.variable_written(self, "assign", value, arr)
         return self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(delta, "AssignAddVariableOp")
         self._write("assign_add", arr)
         if _tm._REC is not None:
-            _tm._REC.write(self, "assign_add", delta, arr)
+            _dispatch.variable_written(self, "assign_add", delta, arr)
         return self if read_value else None
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(delta, "AssignSubVariableOp")
         self._write("assign_sub", arr)
         if _tm._REC is not None:
-            _tm._REC.write(self, "assign_sub", delta, arr)
+            _dispatch.variable_written(self, "assign_sub", delta, arr)
         return self if read_value else None
 
     def _numpy_text(self) -> str:

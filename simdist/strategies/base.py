@@ -13,6 +13,7 @@ import numpy as np
 
 from simdist import session
 from simdist.runtime import context, dtypes, variables
+from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-exported)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
 from simdist.semantics import gather as gather_rules
@@ -26,24 +27,6 @@ CROSS_REPLICA_REQUIRED = "Method requires being in cross-replica context, use ge
 
 def mixing_error(current: Any, other: Any) -> RuntimeError:
     return RuntimeError(f"Mixing different tf.distribute.Strategy objects: {current} is not {other}")
-
-
-class IndexedSlices:
-    """`tf.IndexedSlices`: sparse rows (values at indices) of a dense shape."""
-
-    def __init__(self, values: Any, indices: Any, dense_shape: Any = None) -> None:
-        self.values = convert_to_tensor(values)
-        self.indices = convert_to_tensor(indices)
-        self.dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
-
-    def _as_tensor(self) -> Tensor:
-        """The dense tensor: rows summed into zeros of `dense_shape` (TF's conversion)."""
-        if self.dense_shape is None:
-            raise ValueError("Tensor conversion requested for IndexedSlices without dense_shape: "
-                             f"{self.values!r}")
-        out = np.zeros(tuple(int(d) for d in self.dense_shape._v), dtype=self.values.dtype.np)
-        np.add.at(out, self.indices._v.astype(np.int64), self.values._v)
-        return Tensor(out, self.values.dtype, self.values.device)
 
 
 class ReplicaContext:
@@ -241,6 +224,14 @@ class _Scope:
 class Strategy:
     """`tf.distribute.Strategy`: the API shared by every strategy."""
 
+    # TF runs each replica of `run` on a thread of its own (MirroredStrategy, CentralStorage,
+    # ParameterServer), so tapes opened outside `run` do not see the replicas' ops; OneDevice
+    # calls the function on the caller's thread.
+    _replica_threads = True
+    # Whether experimental_local_results gives a nested structure once per worker device (TF's
+    # multi-device strategies) rather than as (value,) (OneDevice, the default strategy)
+    _nested_local_results = True
+
     def __init__(self) -> None:
         self._extended = self._make_extended()
 
@@ -295,7 +286,7 @@ class Strategy:
                 return fn(*select_replica(i, tuple(args)), **select_replica(i, kwargs))
 
             with timing.observe_variables() as traffic:
-                record = ReplicaRunner(n, body, frames).run()
+                record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
             return self._regroup(record.results)
 
@@ -369,6 +360,10 @@ class Strategy:
     def experimental_local_results(self, value: Any) -> tuple[Any, ...]:
         if isinstance(value, DistributedValues):
             return value.values
+        if self._nested_local_results and isinstance(value, (list, tuple, dict)):
+            # TF 2.21 (StrategyExtendedV1._local_results): a nested structure gives one copy per
+            # worker device, each with its DistributedValues leaves resolved
+            return tuple(select_replica(i, value) for i in range(len(self._extended.worker_devices)))
         if contains_distributed(value):
             return tuple(select_replica(i, value) for i in range(self.num_replicas_in_sync))
         return (value,)
@@ -489,6 +484,8 @@ def _flatten(value: Any) -> tuple[list[Any], Callable[[list[Any]], Any]]:
 
 class DefaultStrategy(Strategy):
     """The strategy in effect outside any scope: one replica on the current device."""
+
+    _nested_local_results = False
 
     def _replica_devices(self) -> list[str]:
         return [context.current_device()]

@@ -91,6 +91,8 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
 
     def __init__(self, components: list[ResourceVariable], strategy: Any, aggregation: Any) -> None:
         Mirrored.__init__(self, components)
+        for c in components:
+            c._distributed_container = self   # (a tape lists the container among watched variables, as TF)
         self._distribute_strategy = strategy
         self.aggregation = aggregation
 
@@ -112,6 +114,9 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
     def _as_tensor(self) -> Tensor:
         return self._local()._as_tensor()
 
+    def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        return self._local().sparse_read(indices)
+
     def _apply(self, method: str, value: Any) -> None:
         for comp in self._values:
             getattr(comp, method)(value)
@@ -128,6 +133,7 @@ class AggregatingVariable(_AggregatedUpdates, Variable):
 
     def __init__(self, v: ResourceVariable, strategy: Any, aggregation: Any) -> None:
         self._v = v
+        v._distributed_container = self
         self._distribute_strategy = strategy
         self.aggregation = aggregation
 
@@ -143,6 +149,9 @@ class AggregatingVariable(_AggregatedUpdates, Variable):
 
     def _as_tensor(self) -> Tensor:
         return self._v._as_tensor()
+
+    def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        return self._v.sparse_read(indices)
 
     def _apply(self, method: str, value: Any) -> None:
         getattr(self._v, method)(value)

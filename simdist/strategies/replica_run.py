@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 
 from simdist.runtime import context
 from simdist.runtime.cost import tally
+from simdist.runtime.ops import dispatch
 
 
 @dataclass
@@ -60,8 +61,12 @@ def current_runner() -> "ReplicaRunner | None":
 
 
 class ReplicaRunner:
-    def __init__(self, n: int, body: Callable[[int], Any], frames: Sequence[list[context.Frame]]) -> None:
+    def __init__(self, n: int, body: Callable[[int], Any], frames: Sequence[list[context.Frame]],
+                 own_thread: bool = True) -> None:
         self.n = n
+        # Whether a replica runs as on its own thread even when it is the only one (TF's
+        # MirroredStrategy does, so a gradient tape opened outside `run` does not see its ops).
+        self.own_thread = own_thread
         self.body = body
         self.frames = frames
         self._cv = threading.Condition()
@@ -137,9 +142,15 @@ class ReplicaRunner:
         saved = context.snapshot()
         context.adopt(self.frames[0])
         self._mark = tally.flops
+        tapes = dispatch.tapes()
+        outer = tapes[:] if self.own_thread else None
+        if outer:
+            tapes.clear()
         try:
             res = self.body(0)
         finally:
+            if outer:
+                tapes[:] = outer
             context.adopt(saved)
             _local.runner = prev
         self.phases.append(Phase([tally.flops - self._mark], None))

@@ -8,24 +8,32 @@ from __future__ import annotations
 from simdist.runtime.context import device_scope as _device_scope
 from simdist.runtime.dtypes import (DType, as_dtype, bool_ as bool, float16, float32, float64, half, double,  # noqa: A001
                                     int8, int16, int32, int64, string, uint8, uint16)
-from simdist.runtime.ops import (add, add_n, cast, concat, constant, embedding_lookup as _embedding_lookup,
-                                 equal, exp, expand_dims, fill, gather, identity, matmul, maximum, minimum,
-                                 ones, ones_like, range_ as range, rank, reduce_max, reduce_mean, reduce_min,  # noqa: A001
-                                 reduce_sum, reshape, shape, size, split, sqrt, square, squeeze, stack, subtract,
-                                 multiply, divide, transpose, zeros, zeros_like)
+from simdist.runtime.ops import (add, add_n, broadcast_to, cast, concat, constant,  # noqa: F401
+                                 embedding_lookup as _embedding_lookup, equal, exp, expand_dims, fill, gather,
+                                 greater, greater_equal, identity, less, less_equal, matmul, maximum, minimum,
+                                 multiply, negative, not_equal, ones, ones_like, pow_ as pow, range_ as range,  # noqa: A001
+                                 rank, reduce_max, reduce_mean, reduce_min, reduce_sum, reshape, shape, sign, size,
+                                 split, sqrt, square, squeeze, stack, subtract, divide, transpose, unstack, where,
+                                 zeros, zeros_like)
 from simdist.runtime.ops import abs_ as abs  # noqa: A001
+from simdist.runtime.ops.data_flow import dynamic_partition, dynamic_stitch
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 from simdist.runtime.variables import Variable, VariableAggregation, VariableSynchronization
-from simdist.strategies.base import IndexedSlices
+from simdist.runtime.indexed_slices import IndexedSlices
+from simdist.runtime.autodiff import GradientTape, UnconnectedGradients, custom_gradient
+from simdist.runtime.ops import stop_gradient
+from simdist.runtime.ops.registry import RegisterGradient, NotDifferentiable as no_gradient
+from simdist.runtime import nest
 from simdist.tf import compat, config, data, debugging, distribute, errors, math, nn, train
 from simdist.tf._module import Module
-from simdist.runtime import random_ops as _random_ops
+from simdist.runtime.ops import random as _random_ops
 from simdist.tf._function import function
 from simdist.runtime.spec import TensorSpec
 from simdist.runtime.data import Optional as _Optional
 from types import SimpleNamespace as _NS
 
 experimental = _NS(Optional=_Optional)
+autodiff = _NS(GradientTape=GradientTape)
 random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed)
 
 __version__ = "2.21.0-simdist"

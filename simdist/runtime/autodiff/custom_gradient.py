@@ -1,0 +1,63 @@
+"""`tf.custom_gradient`: a function that returns its value and its own gradient function.
+
+As TF's eager decorator: the function runs (its ops may be recorded too), its results pass
+through Identity ops, and one op is recorded on the active tapes from its inputs (and the
+trainable variables it read, which `grad_fn` then differentiates through its `variables=`
+keyword) to those results, whose gradient is `grad_fn`.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable
+
+from simdist.runtime import nest
+from simdist.runtime.autodiff.tape import VariableWatcher, record_operation
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["custom_gradient"]
+
+
+def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
+    """Decorator: `f(*args)` returns `(result, grad_fn)`; `grad_fn(*upstream)` returns the
+    gradients of the tensor arguments (and, with `variables=`, of the variables it used)."""
+    if f is None:
+        return custom_gradient
+
+    @functools.wraps(f)
+    def decorated(*args: Any, **kwargs: Any) -> Any:
+        from simdist.runtime.ops import array
+        with VariableWatcher() as watcher:
+            result, grad_fn = f(*args, **kwargs)
+        flat_args = [a for a in nest.flatten(args) + nest.flatten(kwargs)]
+        variables = [v for v in watcher.watched_variables() if all(v is not a for a in flat_args)]
+        spec = inspect.getfullargspec(grad_fn)
+        if variables and "variables" not in spec.args and "variables" not in spec.kwonlyargs and not spec.varkw:
+            raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument 'variables', since function "
+                            f"uses variables: {variables}")
+        flat_result = [array.identity(x) for x in nest.flatten(result)]
+        inputs = [x if isinstance(x, Tensor) or hasattr(x, "_read_array") or hasattr(x, "_local")
+                  else convert_to_tensor(x) for x in flat_args] + variables
+        arg_count = len(flat_args)
+
+        def backward(*result_grads: Any) -> list[Any]:
+            grads = nest.pack_sequence_as(result, list(result_grads))
+            grads = list(grads) if isinstance(grads, (list, tuple)) else [grads]
+            if variables:
+                input_grads, variable_grads = grad_fn(*grads, variables=variables)
+                if len(variable_grads) != len(variables):
+                    raise ValueError("Must return gradient for each variable from @custom_gradient grad_fn.")
+            else:
+                input_grads = grad_fn(*grads)
+                variable_grads = []
+            flat = nest.flatten(input_grads)
+            if len(flat) != arg_count:
+                raise ValueError(f"custom_gradient function expected to return {arg_count} gradients, but returned "
+                                 f"{len(flat)} instead.")
+            return [None if g is None else (g if not isinstance(g, (int, float)) else convert_to_tensor(g))
+                    for g in flat] + list(variable_grads)
+
+        record_operation(getattr(f, "__name__", "CustomGradient"), flat_result, inputs, backward)
+        return nest.pack_sequence_as(result, flat_result)
+    return decorated

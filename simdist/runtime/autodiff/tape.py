@@ -1,0 +1,436 @@
+"""`tf.GradientTape`: records the ops it sees, as an observer of the op dispatch.
+
+TF's imperative tape, in Python: a tape records an op when one of its inputs is watched (a
+tensor passed to `watch`, a trainable variable read while the tape watches accessed variables,
+or the output of an op it recorded) and that input's dtype is trainable (floating or complex).
+Tapes are per thread (a replica thread of `strategy.run` starts with none, as in TF, whose
+MirroredStrategy runs each replica on its own thread), innermost last; every active tape of
+the thread sees every op. `gradient` walks the recorded ops backwards (backprop.py) calling
+each op's registered gradient, themselves dispatched ops: an outer tape records them, which
+gives higher-order gradients, and the FLOP tally counts them as the backward pass.
+
+Tensors are keyed by `id()`; a tape keeps every tensor it keys alive (in its entries or its
+watched leaves), so no key is reused while the tape holds it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from simdist.runtime import dtypes
+from simdist.runtime import nest
+from simdist.runtime.autodiff import backprop
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.registry import OpCall, OpDef
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["GradientTape", "UnconnectedGradients", "record_operation", "VariableWatcher", "trainable",
+           "variable_key"]
+
+_log = logging.getLogger("simdist")
+
+TRAINABLE_KINDS = "fc"   # TF's IsTrainable: float16/32/64, bfloat16, complex (and resource handles)
+
+
+def trainable(dt: dtypes.DType) -> bool:
+    return dt._np.kind in TRAINABLE_KINDS
+
+
+class UnconnectedGradients:
+    """`tf.UnconnectedGradients`: what `gradient` returns for a source the target does not reach."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+def variable_key(v: Any) -> Any:
+    """The object a variable's reads are keyed by: the replica's own copy of a mirrored variable
+    (TF keys it by `handle`, the local copy's), the wrapped variable of an aggregating one."""
+    local = getattr(v, "_local", None)
+    if local is not None:
+        return local()
+    inner = getattr(v, "_v", None)
+    if inner is not None and hasattr(inner, "_read_array"):
+        return inner
+    return v
+
+
+def _is_variable(x: Any) -> bool:
+    return hasattr(x, "_read_array") or hasattr(x, "_local") or (hasattr(x, "_as_tensor") and hasattr(x, "assign"))
+
+
+class _Entry:
+    """One recorded op: its inputs' and outputs' keys and how to compute its input gradients."""
+
+    __slots__ = ("op_type", "input_ids", "output_ids", "backward", "outputs", "none_ok")
+
+    def __init__(self, op_type: str, input_ids: tuple, output_ids: tuple, backward: Callable[..., Any],
+                 outputs: tuple, none_ok: tuple[int, ...] = ()) -> None:
+        self.op_type = op_type
+        self.input_ids = input_ids
+        self.output_ids = output_ids
+        self.backward = backward
+        self.outputs = outputs          # (for zeros of an output nobody differentiated)
+        self.none_ok = none_ok
+
+
+class _Tape:
+    """What one GradientTape has recorded."""
+
+    __slots__ = ("tensor_tape", "op_tape", "next_id", "leaves", "watched_vars", "watch_accessed", "persistent")
+
+    def __init__(self, persistent: bool, watch_accessed: bool) -> None:
+        self.tensor_tape: dict[int, int] = {}    # key -> id of the op that made it (-1: a watched leaf)
+        self.op_tape: dict[int, _Entry] = {}
+        self.next_id = 0
+        self.leaves: dict[int, Any] = {}         # key -> the watched tensor or variable (kept alive)
+        self.watched_vars: list[Any] = []
+        self.watch_accessed = watch_accessed
+        self.persistent = persistent
+
+    # --- watching ---------------------------------------------------------------------------------
+    def watch(self, x: Any) -> None:
+        k = id(x)
+        if k not in self.tensor_tape:
+            self.tensor_tape[k] = -1
+            self.leaves[k] = x
+
+    def watch_variable(self, v: Any, shown: Any = None) -> None:
+        key = variable_key(v)
+        self.watch(key)
+        shown = v if shown is None else shown
+        if all(w is not shown for w in self.watched_vars):
+            self.watched_vars.append(shown)
+
+    # --- recording ---------------------------------------------------------------------------------
+    def should_record(self, inputs: Sequence[Any]) -> bool:
+        tt = self.tensor_tape
+        for t in inputs:
+            if id(t) in tt and trainable(t.dtype):
+                return True
+        return False
+
+    def record(self, op_type: str, inputs: Sequence[Any], input_ids: tuple, outputs: tuple,
+               backward: Callable[..., Any], none_ok: tuple[int, ...] = ()) -> None:
+        op_id = self.next_id
+        self.next_id += 1
+        out_ids = tuple(id(o) for o in outputs)
+        self.op_tape[op_id] = _Entry(op_type, input_ids, out_ids, backward, outputs, none_ok)
+        for k in out_ids:
+            self.tensor_tape[k] = op_id
+
+
+class GradientTape:
+    """`tf.GradientTape(persistent=False, watch_accessed_variables=True)`."""
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
+        self._tape: _Tape | None = None
+        self._persistent = bool(persistent)
+        self._watch_accessed_variables = bool(watch_accessed_variables)
+        self._watched_variables: tuple = ()
+        self._recording = False
+
+    # --- the context ----------------------------------------------------------------------------------
+    def __enter__(self) -> "GradientTape":
+        self._push_tape()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._recording:
+            self._pop_tape()
+
+    def _push_tape(self) -> None:
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active "
+                             "tape.")
+        if self._tape is None:
+            self._tape = _Tape(self._persistent, self._watch_accessed_variables)
+        dispatch.tapes().append(self)
+        self._recording = True
+
+    def _pop_tape(self) -> None:
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        stack = dispatch.tapes()
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] is self:
+                del stack[i]
+                break
+        self._recording = False
+
+    @contextlib.contextmanager
+    def _ensure_recording(self) -> Iterator[None]:
+        if not self._recording:
+            try:
+                self._push_tape()
+                yield
+            finally:
+                self._pop_tape()
+        else:
+            yield
+
+    @contextlib.contextmanager
+    def stop_recording(self) -> Iterator[None]:
+        """Ops run inside are not recorded on this tape."""
+        if self._tape is None:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._pop_tape()
+        try:
+            yield
+        finally:
+            self._push_tape()
+
+    def reset(self) -> None:
+        """Forget everything recorded (as exiting and re-entering with a new tape)."""
+        self._pop_tape()
+        self._tape = None
+        self._push_tape()
+
+    # --- watching ----------------------------------------------------------------------------------------
+    def watch(self, tensor: Any) -> None:
+        """Record the ops that use `tensor` (a tensor, a variable, or a nested structure of them)."""
+        for t in nest.flatten(tensor):
+            if not isinstance(t, Tensor) and not _is_variable(t):
+                raise ValueError(f"Passed in object {t} of type {type(t).__name__!r}, not tf.Tensor or tf.Variable "
+                                 "or ExtensionType.")
+            if not trainable(t.dtype):
+                _log.warning("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r", t.dtype)
+            assert self._tape is not None
+            if isinstance(t, Tensor):
+                self._tape.watch(t)
+            else:
+                self._tape.watch_variable(t)
+
+    def watched_variables(self) -> tuple:
+        """The variables this tape watches, in the order it first saw them."""
+        if self._tape is not None:
+            self._watched_variables = tuple(self._tape.watched_vars)
+        return self._watched_variables
+
+    # --- observer of dispatch ----------------------------------------------------------------------------
+    def _record_op(self, op: OpDef, tensors: Sequence[Tensor], outs: tuple, attrs: dict | None) -> None:
+        tape = self._tape
+        if tape is None or not tape.should_record(tensors):
+            return
+        call = OpCall(op, tuple(tensors), outs, attrs)
+
+        def backward(*out_grads: Any) -> Any:
+            from simdist.runtime.ops.registry import NO_GRADIENT, gradient_function
+            fn = gradient_function(op)
+            if fn is NO_GRADIENT:
+                return [None] * len(call.inputs)
+            return fn(call, *out_grads)
+        tape.record(op.name, tensors, tuple(id(t) for t in tensors), outs, backward, op.none_grad_ok)
+
+    def _variable_read(self, var: Any, t: Tensor) -> None:
+        tape = self._tape
+        if tape is None:
+            return
+        owner = getattr(var, "_distributed_container", None)
+        if owner is None:
+            owner = var
+        if tape.watch_accessed and getattr(owner, "trainable", True):
+            tape.watch_variable(var, owner)
+        key = id(var)
+        if key in tape.tensor_tape and trainable(t.dtype):
+            tape.record("ReadVariableOp", (var,), (key,), (t,), lambda g: [g])
+
+    def _variable_gathered(self, var: Any, indices: Tensor, t: Tensor) -> None:
+        tape = self._tape
+        if tape is None:
+            return
+        owner = getattr(var, "_distributed_container", None)
+        if owner is None:
+            owner = var
+        if tape.watch_accessed and getattr(owner, "trainable", True):
+            tape.watch_variable(var, owner)
+        key = id(var)
+        if key in tape.tensor_tape and trainable(t.dtype):
+            shape = var.shape.as_list()
+
+            def backward(g: Any) -> list:
+                # TF's _GatherGrad for ResourceGather: the rows' gradient as IndexedSlices
+                from simdist.runtime.indexed_slices import IndexedSlices
+                from simdist.runtime.ops import array
+                n = int(np.prod(indices.shape.as_list(), dtype=np.int64))
+                return [IndexedSlices(array.reshape(g, [n] + shape[1:]), array.reshape(indices, [n]),
+                                      array.constant(shape, dtype="int32")), None]
+            tape.record("ResourceGather", (var, indices), (key, id(indices)), (t,), backward)
+
+    # --- gradients -------------------------------------------------------------------------------------------
+    def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
+                 unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
+        """d(sum of targets)/d(source) for each source, in the structure of `sources`."""
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
+                               "(or jacobians)")
+        if self._recording:
+            if not self._persistent:
+                self._pop_tape()
+            else:
+                _log.warning("Calling GradientTape.gradient on a persistent tape inside its context is "
+                             "significantly less efficient than calling it outside the context (it causes the "
+                             "gradient ops to be recorded on the tape, leading to increased CPU and memory usage). "
+                             "Only call GradientTape.gradient inside the context if you actually want to trace the "
+                             "gradient in order to compute higher order derivatives.")
+        if target is None:
+            raise TypeError("Argument `target` should be a list or nested structure of Tensors, Variables or "
+                            "CompositeTensors to be differentiated, but received None.")
+        unconnected = _unconnected(unconnected_gradients)
+        flat_targets = nest.flatten(target)
+        flat_sources = nest.flatten(sources)
+        for s in flat_sources:
+            if type(s).__name__ == "IndexedSlices":   # (TF 2.21 fails looking for a tensor id)
+                raise AttributeError("'IndexedSlices' object has no attribute '_id'")
+        if output_gradients is not None:
+            flat_og = nest.flatten(output_gradients)
+            if any(g is None for g in flat_og) and len(flat_og) > 1:
+                # (TF 2.21 turns each entry into a tensor before looking at it)
+                raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to "
+                                 "a Tensor.")
+            output_gradients = [None if g is None else _as_tensor(g) for g in flat_og]
+        grads = backprop.imperative_grad(self._tape, flat_targets, flat_sources, output_gradients, unconnected)
+        if not self._persistent:
+            self._watched_variables = tuple(self._tape.watched_vars)
+            self._tape = None
+        return nest.pack_sequence_as(sources, grads)
+
+    def jacobian(self, target: Any, sources: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
+                 parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
+        """d target[i...] / d source[j...] for each source: shape target.shape + source.shape.
+        (IndexedSlices gradients are made dense, as TF does.)"""
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
+                               "(or jacobians)")
+        if not experimental_use_pfor and not self._persistent:
+            raise RuntimeError("GradientTape must be created with persistent=True to compute the jacobian with "
+                               "eager execution enabled and  with experimental_use_pfor set to False.")
+        from simdist.runtime.ops import array
+        unconnected = _unconnected(unconnected_gradients)
+        flat_sources = nest.flatten(sources)
+        t_shape = target.shape.as_list()
+        with self._ensure_recording():
+            flat_target = array.reshape(target, [-1])
+        n = int(flat_target.shape[0])
+        rows: list[list[Any]] = [[] for _ in flat_sources]
+        tape = self._tape
+        for i in range(n):
+            with self._ensure_recording():
+                y = array.strided_slice(flat_target, i)
+            g = backprop.imperative_grad(tape, [y], flat_sources, None, unconnected)
+            for k, gk in enumerate(g):
+                rows[k].append(None if gk is None else _dense(gk))
+        if not self._persistent:
+            self._watched_variables = tuple(tape.watched_vars)
+            self._tape = None
+        out = []
+        for k, src in enumerate(flat_sources):
+            if any(r is None for r in rows[k]):
+                out.append(None)
+                continue
+            s_shape = src.shape.as_list()
+            out.append(array.reshape(array.stack(rows[k]) if rows[k] else array.zeros([0] + s_shape, src.dtype),
+                                     t_shape + s_shape))
+        return nest.pack_sequence_as(sources, out)
+
+    def batch_jacobian(self, target: Any, source: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
+                       parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
+        """Per-example jacobians: [b, y1.., x1..] where target[i] depends only on source[i]."""
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used tocompute one set of gradients "
+                               "(or jacobians)")
+        t_shape, s_shape = target.shape.as_list(), source.shape.as_list()
+        if len(t_shape) < 2 or len(s_shape) < 2 or t_shape[0] != s_shape[0]:
+            raise ValueError(f"Need first dimension of target shape ({target.shape}) and source shape "
+                             f"({source.shape}) to match.")
+        if not experimental_use_pfor and not self._persistent:
+            raise RuntimeError("GradientTape must be created with persistent=True to compute the batch_jacobian "
+                               "with eager execution enabled and  with experimental_use_pfor set to False.")
+        from simdist.runtime.ops import array
+        unconnected = _unconnected(unconnected_gradients)
+        b = t_shape[0]
+        row = int(target.shape.num_elements()) // b
+        with self._ensure_recording():
+            flat = array.reshape(target, [b, row])
+        tape = self._tape
+        cols = []
+        for j in range(row):
+            with self._ensure_recording():
+                y = array.strided_slice(flat, (slice(None), j))
+            g = backprop.imperative_grad(tape, [y], [source], None, unconnected)[0]
+            cols.append(None if g is None else _dense(g))
+        if not self._persistent:
+            self._watched_variables = tuple(tape.watched_vars)
+            self._tape = None
+        if not cols or cols[0] is None:     # unconnected: zeros, as TF's pfor gives them
+            return array.zeros(t_shape + s_shape[1:], target.dtype)
+        out = array.reshape(array.stack(cols), [row, b, -1])
+        out = array.transpose(out, [1, 0, 2])
+        return array.reshape(out, t_shape + s_shape[1:])
+
+
+def _unconnected(value: Any) -> str:
+    v = getattr(value, "value", value)
+    if v not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}")
+    return v
+
+
+def _as_tensor(x: Any) -> Tensor:
+    from simdist.runtime.tensor import convert_to_tensor
+    return convert_to_tensor(x)
+
+
+def _dense(g: Any) -> Tensor:
+    if isinstance(g, Tensor):
+        return g
+    return g._as_tensor()
+
+
+# --- recording user-defined ops (tf.custom_gradient) -----------------------------------------------------
+def record_operation(op_type: str, outputs: Sequence[Tensor], inputs: Sequence[Any],
+                     backward: Callable[..., Any]) -> None:
+    """Record an op on every active tape that watches one of its inputs (TF's
+    record.record_operation): `backward(*output_grads)` returns one gradient per input."""
+    for tape in dispatch.tapes():
+        impl = tape._tape
+        if impl is None:
+            continue
+        keys = tuple(id(variable_key(x)) if _is_variable(x) else id(x) for x in inputs)
+        if any(k in impl.tensor_tape and trainable(x.dtype) for k, x in zip(keys, inputs)):
+            impl.record(op_type, inputs, keys, tuple(outputs), backward)
+
+
+class VariableWatcher:
+    """Notes the variables read inside (TF's record.VariableWatcher), whether or not a tape records."""
+
+    def __enter__(self) -> "VariableWatcher":
+        self._seen: list[Any] = []
+        dispatch.tapes().append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        stack = dispatch.tapes()
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] is self:
+                del stack[i]
+                break
+
+    def _record_op(self, op: Any, tensors: Any, outs: Any, attrs: Any) -> None:
+        pass
+
+    def _variable_read(self, var: Any, t: Tensor) -> None:
+        owner = getattr(var, "_distributed_container", None)
+        if owner is None:
+            owner = var
+        if getattr(owner, "trainable", True) and all(s is not owner for s in self._seen):
+            self._seen.append(owner)
+
+    _tape = None   # (record_operation skips it)
+
+    def watched_variables(self) -> list[Any]:
+        return list(self._seen)

@@ -1,0 +1,83 @@
+"""`tf.nest`: the one structure utility (flatten, pack, map), with TF's rules.
+
+Lists, tuples, namedtuples and dicts (values in sorted key order, as TF flattens them) are
+structures; everything else (tensors, variables, numbers, None) is a leaf.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+__all__ = ["flatten", "pack_sequence_as", "map_structure", "is_nested", "assert_same_structure"]
+
+
+def is_nested(x: Any) -> bool:
+    return isinstance(x, (list, tuple, dict))
+
+
+def _children(x: Any) -> list[Any]:
+    if isinstance(x, dict):
+        return [x[k] for k in _sorted_keys(x)]
+    return list(x)
+
+
+def _sorted_keys(d: dict) -> list[Any]:
+    try:
+        return sorted(d)
+    except TypeError:
+        raise TypeError(f"nest only supports dicts with sortable keys, got keys {list(d)!r}") from None
+
+
+def _walk(x: Any) -> Iterator[Any]:
+    if is_nested(x):
+        for c in _children(x):
+            yield from _walk(c)
+    else:
+        yield x
+
+
+def flatten(structure: Any, expand_composites: bool = False) -> list[Any]:
+    return list(_walk(structure))
+
+
+def _pack(structure: Any, it: Iterator[Any]) -> Any:
+    if not is_nested(structure):
+        return next(it)
+    if isinstance(structure, dict):
+        packed = {k: _pack(structure[k], it) for k in _sorted_keys(structure)}
+        return type(structure)((k, packed[k]) for k in structure)
+    items = [_pack(c, it) for c in structure]
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
+        return type(structure)(*items)
+    return type(structure)(items)
+
+
+def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool = False) -> Any:
+    flat = list(flat_sequence)
+    n = len(flatten(structure))
+    if n != len(flat):
+        raise ValueError(f"Could not pack sequence. Structure had {n} atoms, but flat_sequence had {len(flat)} "
+                         f"items. Structure: {structure!r}, flat_sequence: {flat!r}.")
+    return _pack(structure, iter(flat))
+
+
+def assert_same_structure(a: Any, b: Any, check_types: bool = True, expand_composites: bool = False) -> None:
+    def shape(x: Any) -> Any:
+        if not is_nested(x):
+            return None
+        kind = type(x) if check_types else (dict if isinstance(x, dict) else list)
+        keys = _sorted_keys(x) if isinstance(x, dict) else None
+        return (kind, keys, [shape(c) for c in _children(x)])
+    if shape(a) != shape(b):
+        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst structure: {a!r}\n\n"
+                         f"Second structure: {b!r}")
+
+
+def map_structure(func: Callable[..., Any], *structures: Any, check_types: bool = True,
+                  expand_composites: bool = False) -> Any:
+    if not structures:
+        raise ValueError("Must provide at least one structure")
+    for s in structures[1:]:
+        assert_same_structure(structures[0], s, check_types=check_types)
+    flats = [flatten(s) for s in structures]
+    return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])

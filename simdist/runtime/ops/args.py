@@ -1,0 +1,120 @@
+"""Argument conversion shared by the op functions: tensors, shapes, axes, TF's dtype rules."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["t", "shape_arg", "axes", "same_dtype", "fixed", "bool_out", "attr_dtype", "first", "zero_flops",
+           "input_size_flops", "dtype_error", "allowed"]
+
+
+def t(x: Any) -> Tensor:
+    """x as a tensor (what convert_to_tensor returns for a tensor and no dtype)."""
+    if isinstance(x, Tensor):
+        return x
+    return convert_to_tensor(x)
+
+
+def shape_arg(shape: Any) -> tuple[int, ...]:
+    """A shape argument (list, tuple, int, tensor, TensorShape) as a tuple of ints."""
+    tp = type(shape)
+    if tp is list or tp is tuple:   # the usual [d0, d1, ...]: skip the tests below
+        return tuple(map(int, shape))
+    if isinstance(shape, Tensor):
+        shape = shape._v.tolist()
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(map(int, shape))
+
+
+def axes(axis: Any, rank: int, opname: str) -> tuple[int, ...] | None:
+    """A reduction's `axis` argument, checked against the rank and made non-negative."""
+    if axis is None:
+        return None
+    if isinstance(axis, Tensor):
+        if not axis.dtype.is_integer:
+            raise TypeError(f"Value passed to parameter 'reduction_indices' has DataType {axis.dtype.name} not in "
+                            "list of allowed values: int32, int64")
+        axis = axis._v.tolist()
+    if isinstance(axis, float):
+        raise TypeError("Value passed to parameter 'reduction_indices' has DataType float32 not in list of "
+                        "allowed values: int32, int64")
+    axs = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    out = []
+    for a in axs:
+        a = int(a)
+        if not -rank <= a < rank:
+            raise errors.InvalidArgumentError(
+                None, None, f"Invalid reduction dimension ({a} for input with {rank} dimension(s) [Op:{opname}]")
+        out.append(a % rank)
+    return tuple(out)
+
+
+def dtype_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DType) -> errors.InvalidArgumentError:
+    return errors.InvalidArgumentError(
+        None, None, f"cannot compute {opname} as input #{index}(zero-based) was expected to be a {want.name} "
+        f"tensor but is a {got.name} tensor [Op:{opname}]")
+
+
+# --- dtype rules (OpDef.dtype): (input dtypes, attrs) -> output dtype --------------------------------
+def same_dtype(name: str) -> Any:
+    """All inputs share the first input's dtype, which the output has (TF's attr T)."""
+    def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
+        d0 = dts[0]
+        for i in range(1, len(dts)):
+            d = dts[i]
+            if d is not d0 and d != d0:
+                raise dtype_error(name, i, d0, d)
+        return d0
+    return rule
+
+
+def allowed(name: str, kinds: str, what: str) -> Any:
+    """Like same_dtype, and the dtype's NumPy kind must be one of `kinds` ("f": floating, ...)."""
+    base = same_dtype(name)
+
+    def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
+        d = base(dts, attrs)
+        if d._np.kind not in kinds:
+            raise errors.InvalidArgumentError(
+                None, None, f"Value for attr 'T' of {d.name} is not in the list of allowed values: {what} "
+                f"[Op:{name}]")
+        return d
+    return rule
+
+
+def first(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
+    """The first input's dtype (other inputs are indices, shapes, ...)."""
+    return dts[0]
+
+
+def bool_out(name: str) -> Any:
+    base = same_dtype(name)
+
+    def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
+        base(dts, attrs)
+        return dtypes.bool_
+    return rule
+
+
+def fixed(dt: dtypes.DType) -> Any:
+    return lambda dts, attrs: dt
+
+
+def attr_dtype(key: str) -> Any:
+    """The output dtype is the attr `key` (e.g. Cast's DstT)."""
+    return lambda dts, attrs: attrs[key]
+
+
+# --- FLOP formulas (OpDef.flops): (input arrays, output, attrs) -> FLOPs ------------------------------
+def zero_flops(arrays: Any, out: Any, attrs: Any) -> float:
+    return 0
+
+
+def input_size_flops(arrays: Any, out: Any, attrs: Any) -> float:
+    return arrays[0].size

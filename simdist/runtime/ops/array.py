@@ -1,0 +1,530 @@
+"""Tensor construction, shapes and indexing (TF's array_ops), with their gradients."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.indexed_slices import IndexedSlices
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import shape_arg, t as _t
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["constant", "range_", "reshape", "identity", "expand_dims", "squeeze", "ones", "zeros", "fill",
+           "ones_like", "zeros_like", "concat", "concat_arrays", "stack", "unstack", "split", "transpose", "shape",
+           "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient"]
+
+_ZERO = args.zero_flops
+
+
+# --- constants -----------------------------------------------------------------------------------------
+def _made(arr: np.ndarray, dt: dtypes.DType) -> Tensor:
+    """A constant (a Const node): placed on the current device, captured by a recording."""
+    from simdist.runtime.context import current_device
+    return dispatch.constant_made(Tensor(arr, dt, current_device()))
+
+
+def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
+    """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value."""
+    if isinstance(value, Tensor):
+        t = value
+        if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
+            t = _cast(t, dtype)
+        if shape is None:
+            return identity(t)
+        arr_size, shp = t.shape.num_elements(), tuple(int(d) for d in shape)
+    else:
+        t = convert_to_tensor(value, dtype=dtype)
+        if shape is None:
+            return _made(t._v if type(t) is Tensor else dispatch.raw(t), t.dtype)
+        arr_size, shp = t._v.size, tuple(int(d) for d in shape)
+    want = int(np.prod(shp))
+    if arr_size == 1:
+        return broadcast_to(reshape(t, []), shp)
+    if arr_size == want:
+        return reshape(t, shp)
+    raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {value!r} (converted from "
+                    f"{value!r}) has {arr_size} elements, but got `shape` {shp} with {want} elements).")
+
+
+def _cast(x: Tensor, dtype: Any) -> Tensor:
+    from simdist.runtime.ops import math
+    return math.cast(x, dtype)
+
+
+def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
+    """`tf.range`: int32 for Python ints, float32 if any argument is a float."""
+    if limit is None:
+        start, limit = 0, start
+    vals = [start, limit, delta]
+    if dtype is None:
+        kinds = [v.dtype if isinstance(v, Tensor) else dtypes.infer_dtype(v) for v in vals]
+        order = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
+        dt = max(kinds, key=lambda k: order.index(k) if k in order else 0)
+    else:
+        dt = dtypes.as_dtype(dtype)
+    s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
+    if d == 0:
+        raise errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
+    if (d > 0 and s > lim) or (d < 0 and s < lim):
+        raise errors.InvalidArgumentError(
+            None, None, f"Requires start <= limit when delta > 0: {s}/{lim} [Op:Range]" if d > 0 else
+            f"Requires start >= limit when delta < 0: {s}/{lim} [Op:Range]")
+    return _made(np.arange(s, lim, d, dtype=dt.np), dt)
+
+
+ONES = register("Ones", lambda shape, dtype: np.ones(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO)
+ZEROS = register("Zeros", lambda shape, dtype: np.zeros(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO)
+FILL = register("Fill", lambda value, shape: np.full(shape, value, dtype=value.dtype), args.first, _ZERO)
+ONES_LIKE = register("OnesLike", lambda x, dtype: np.ones(x.shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO)
+ZEROS_LIKE = register("ZerosLike", lambda x, dtype: np.zeros(x.shape, dtype=dtype._np), lambda dts, a: a["dtype"],
+                      _ZERO)
+for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
+    NotDifferentiable(_n)
+
+
+def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    return dispatch.execute(ONES, (), {"shape": shape_arg(shape), "dtype": dtypes.as_dtype(dtype)})
+
+
+def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    return dispatch.execute(ZEROS, (), {"shape": shape_arg(shape), "dtype": dtypes.as_dtype(dtype)})
+
+
+def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
+    return dispatch.execute(FILL, (_t(value),), {"shape": shape_arg(dims)})
+
+
+def ones_like(x: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+    t = _t(x)
+    return dispatch.execute(ONES_LIKE, (t,), {"dtype": t.dtype if dtype is None else dtypes.as_dtype(dtype)})
+
+
+def zeros_like(x: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+    t = _t(x)
+    return dispatch.execute(ZEROS_LIKE, (t,), {"dtype": t.dtype if dtype is None else dtypes.as_dtype(dtype)})
+
+
+@RegisterGradient("Fill")
+def _fill_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import math
+    return [math.reduce_sum(grad)]
+
+
+# --- shapes ---------------------------------------------------------------------------------------------
+def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    try:
+        return a.reshape(shape)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"Input to reshape is a tensor with {a.size} values, but the requested shape has "
+            f"{int(np.prod(shape))} [Op:Reshape]") from None
+
+
+RESHAPE = register("Reshape", _reshape, args.first, _ZERO)
+IDENTITY = register("Identity", lambda a: a, args.first, _ZERO)
+STOP_GRADIENT = register("StopGradient", lambda a: a, args.first, _ZERO)
+EXPAND_DIMS = register("ExpandDims", lambda a, axis: np.expand_dims(a, axis), args.first, _ZERO)
+SQUEEZE = register("Squeeze", lambda a, axis: np.squeeze(a, axis=axis), args.first, _ZERO)
+TRANSPOSE = register("Transpose", lambda a, perm: np.transpose(a, perm), args.first, _ZERO)
+BROADCAST_TO = register("BroadcastTo", lambda a, shape: np.broadcast_to(a, shape), args.first, _ZERO)
+NotDifferentiable("StopGradient")
+
+
+def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
+    t = _t(tensor)
+    shp = tuple(int(d) for d in (shape._v if isinstance(shape, Tensor) else shape))
+    return dispatch.execute(RESHAPE, (t,), {"shape": shp})
+
+
+def identity(x: Any, name: str | None = None) -> Tensor:
+    return dispatch.execute(IDENTITY, (_t(x),))
+
+
+def stop_gradient(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    """`tf.stop_gradient`: the same value, through which no gradient flows."""
+    return dispatch.execute(STOP_GRADIENT, (_t(input),))
+
+
+def expand_dims(x: Any, axis: int, name: str | None = None) -> Tensor:
+    t = _t(x)
+    nd = t.ndim
+    if not -nd - 1 <= int(axis) <= nd:
+        raise errors.InvalidArgumentError(
+            None, None, f"Tried to expand dim index {int(axis)} for tensor with {nd} dimensions. [Op:ExpandDims]")
+    return dispatch.execute(EXPAND_DIMS, (t,), {"axis": int(axis)})
+
+
+def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Tensor:
+    t = _t(x)
+    ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
+    return dispatch.execute(SQUEEZE, (t,), {"axis": ax})
+
+
+def transpose(a: Any, perm: Any = None, name: str | None = None) -> Tensor:
+    t = _t(a)
+    p = tuple(range(t.ndim))[::-1] if perm is None else tuple(int(i) for i in perm)
+    return dispatch.execute(TRANSPOSE, (t,), {"perm": p})
+
+
+def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    t = _t(input)
+    shp = shape_arg(shape)
+    try:
+        np.broadcast_shapes(t.shape.as_list(), shp)
+    except ValueError:
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {t.shape.as_list()} vs. {list(shp)} "
+                                          "[Op:BroadcastTo]") from None
+    return dispatch.execute(BROADCAST_TO, (t,), {"shape": shp})
+
+
+def _in_shape(op: Any) -> list[int]:
+    return op.inputs[0].shape.as_list()
+
+
+@RegisterGradient("Reshape")
+def _reshape_grad(op: Any, grad: Any) -> list:
+    return [reshape(grad, _in_shape(op))]
+
+
+RegisterGradient("ExpandDims")(_reshape_grad)
+RegisterGradient("Squeeze")(_reshape_grad)
+
+
+@RegisterGradient("Identity")
+def _identity_grad(op: Any, grad: Any) -> list:
+    return [grad]
+
+
+@RegisterGradient("Transpose")
+def _transpose_grad(op: Any, grad: Any) -> list:
+    return [transpose(grad, tuple(int(i) for i in np.argsort(op.get_attr("perm"))))]
+
+
+@RegisterGradient("BroadcastTo")
+def _broadcast_to_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import math
+    return [math.unbroadcast(grad, _in_shape(op))]
+
+
+SHAPE = register("Shape", lambda a, dtype: np.asarray(a.shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO)
+SIZE = register("Size", lambda a, dtype: np.asarray(a.size, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO)
+RANK = register("Rank", lambda a: np.asarray(a.ndim, dtype=np.int32), args.fixed(dtypes.int32), _ZERO)
+for _n in ("Shape", "Size", "Rank"):
+    NotDifferentiable(_n)
+
+
+def shape(x: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
+    return dispatch.execute(SHAPE, (_t(x),), {"dtype": dtypes.as_dtype(out_type)})
+
+
+def size(x: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
+    return dispatch.execute(SIZE, (_t(x),), {"dtype": dtypes.as_dtype(out_type)})
+
+
+def rank(x: Any, name: str | None = None) -> Tensor:
+    return dispatch.execute(RANK, (_t(x),))
+
+
+# --- joining and splitting -----------------------------------------------------------------------------------
+def _axis_check(axis: int, rank_: int, op: str) -> int:
+    if not -rank_ <= axis < rank_:
+        raise errors.InvalidArgumentError(
+            None, None, f"ConcatOp : Expected concatenating dimensions in the range [{-rank_}, {rank_}), "
+            f"but got {axis} [Op:{op}]")
+    return axis % rank_
+
+
+def concat_arrays(arrays: Sequence[np.ndarray], axis: int, op: str = "ConcatV2") -> np.ndarray:
+    """np.concatenate with TF's ConcatOp checks and messages."""
+    r0 = arrays[0].ndim
+    if r0 == 0:
+        raise errors.InvalidArgumentError(None, None, f"ConcatOp : Can't concatenate scalars (use tf.stack instead) "
+                                          f"[Op:{op}]")
+    ax = _axis_check(axis, r0, op)
+    s0 = arrays[0].shape
+    for i, a in enumerate(arrays[1:], 1):
+        if a.ndim != r0:
+            raise errors.InvalidArgumentError(
+                None, None, f"ConcatOp : Ranks of all input tensors should match: shape[0] = {list(s0)} vs. "
+                f"shape[{i}] = {list(a.shape)} [Op:{op}]")
+        for d in range(r0):
+            if d != ax and a.shape[d] != s0[d]:
+                raise errors.InvalidArgumentError(
+                    None, None, f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {list(s0)} "
+                    f"vs. shape[{i}] = {list(a.shape)} [Op:{op}]")
+    return np.concatenate(arrays, axis=ax)
+
+
+CONCAT = register("ConcatV2", lambda *arrays, axis: concat_arrays(arrays, axis), args.same_dtype("ConcatV2"), _ZERO)
+
+
+def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
+    """`tf.concat` with TF's ConcatOp error messages."""
+    ts = [_t(v) for v in values]
+    if not ts:
+        raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
+    if len(ts) == 1:
+        return ts[0]
+    return dispatch.execute(CONCAT, ts, {"axis": int(axis)})
+
+
+@RegisterGradient("ConcatV2")
+def _concat_grad(op: Any, grad: Any) -> list:
+    axis = op.get_attr("axis") % op.inputs[0].ndim
+    sizes = [int(x.shape[axis]) for x in op.inputs]
+    return list(split(grad, sizes, axis=axis))
+
+
+def _stack(*arrays: np.ndarray, axis: int) -> np.ndarray:
+    try:
+        return np.stack(arrays, axis=axis)
+    except ValueError as e:
+        raise errors.InvalidArgumentError(None, None, f"{e} [Op:Pack]") from None
+
+
+PACK = register("Pack", _stack, args.same_dtype("Pack"), _ZERO)
+UNPACK = register("Unpack", lambda a, axis: tuple(np.moveaxis(a, axis, 0)), args.first, _ZERO, num_outputs=-1)
+SPLIT = register("SplitV", lambda a, sizes, axis: tuple(np.split(a, np.cumsum(sizes)[:-1], axis=axis)), args.first,
+                 _ZERO, num_outputs=-1)
+
+
+def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
+    ts = [_t(v) for v in values]
+    return dispatch.execute(PACK, ts, {"axis": int(axis)})
+
+
+def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unstack") -> list[Tensor]:
+    t = _t(value)
+    if t.ndim == 0:
+        raise ValueError("Input shape axis 0 must equal 0, got shape []")
+    ax = int(axis) % t.ndim
+    return list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
+
+
+def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, name: str = "split") -> list[Tensor]:
+    t = _t(value)
+    ax = int(axis) % max(t.ndim, 1)
+    n = int(t.shape[ax])
+    if isinstance(num_or_size_splits, (int, np.integer)):
+        k = int(num_or_size_splits)
+        if k <= 0 or n % k:
+            raise errors.InvalidArgumentError(
+                None, None, f"Number of ways to split should evenly divide the split dimension, but got split_dim "
+                f"{ax} (size = {n}) and num_split {k} [Op:Split]")
+        sizes = (n // k,) * k
+    else:
+        sizes = tuple(int(s) for s in (num_or_size_splits._v if isinstance(num_or_size_splits, Tensor)
+                                       else num_or_size_splits))
+        if sum(sizes) != n:
+            raise errors.InvalidArgumentError(
+                None, None, f"Determined shape must either match input shape along split_dim exactly if fully "
+                f"specified, or be less than the size of the input along split_dim if not fully specified.  Got: "
+                f"{sum(sizes)} [Op:SplitV]")
+    return list(dispatch.execute(SPLIT, (t,), {"sizes": sizes, "axis": ax}))
+
+
+@RegisterGradient("Pack")
+def _pack_grad(op: Any, grad: Any) -> list:
+    return unstack(grad, axis=op.get_attr("axis"))
+
+
+@RegisterGradient("Unpack")
+def _unpack_grad(op: Any, *grads: Any) -> list:
+    gs = [g if g is not None else zeros_like(o) for g, o in zip(grads, op.outputs)]
+    return [stack(gs, axis=op.get_attr("axis"))]
+
+
+@RegisterGradient("SplitV")
+def _split_grad(op: Any, *grads: Any) -> list:
+    gs = [g if g is not None else zeros_like(o) for g, o in zip(grads, op.outputs)]
+    return [concat(gs, op.get_attr("axis"))]
+
+
+# --- gather ------------------------------------------------------------------------------------------
+def _gather(p: np.ndarray, idx: np.ndarray, axis: int) -> np.ndarray:
+    n = p.shape[axis]
+    badmask = (idx < 0) | (idx >= n)
+    if badmask.any():
+        pos = np.unravel_index(int(np.argmax(badmask)), idx.shape) if idx.ndim else ()
+        where = ",".join(str(int(i)) for i in pos)
+        raise errors.InvalidArgumentError(
+            None, None, f"indices[{where}] = {int(idx[badmask].flat[0])} is not in [0, {n}) [Op:GatherV2]")
+    return np.take(p, idx, axis=axis)
+
+
+GATHER = register("GatherV2", _gather, args.first, lambda arrays, out, attrs: arrays[1].size)
+
+
+def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
+           name: str | None = None) -> Tensor:
+    """`tf.gather`; out-of-range indices raise InvalidArgumentError like TF on CPU. On a
+    variable it reads the variable (a ShardedVariable reads only the shards holding the rows)."""
+    ax = 0 if axis is None else int(axis)
+    if ax == 0 and batch_dims == 0:
+        if hasattr(params, "_gather_rows"):      # a ShardedVariable: each shard its own rows
+            return params._gather_rows(indices)
+        if hasattr(params, "sparse_read"):       # a variable: ResourceGather reads only the rows
+            return params.sparse_read(indices)
+    p = _t(params)
+    idx = _t(indices)
+    if not idx.dtype.is_integer:
+        raise TypeError(f"Value passed to parameter 'indices' has DataType {idx.dtype.name} not in list of allowed "
+                        "values: int16, int32, int64")
+    return dispatch.execute(GATHER, (p, idx), {"axis": ax % max(p.ndim, 1)})
+
+
+def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.embedding_lookup`; a ShardedVariable reads only the shards holding the ids."""
+    return gather(params, ids, axis=0)
+
+
+@RegisterGradient("GatherV2")
+def _gather_grad(op: Any, grad: Any) -> list:
+    """TF's _GatherV2Grad: on axis 0, the rows of the gradient at the gathered indices, as
+    IndexedSlices of the params' dense shape; on another axis, a dense gradient."""
+    params, indices = op.inputs
+    axis = op.get_attr("axis")
+    pshape = params.shape.as_list()
+    if axis == 0:
+        n = int(np.prod(indices.shape.as_list(), dtype=np.int64))
+        values = reshape(grad, [n] + pshape[1:])
+        flat = reshape(indices, [n])
+        return [IndexedSlices(values, flat, _made(np.asarray(pshape, dtype=np.int32), dtypes.int32)), None]
+    return [dispatch.execute(GATHER_GRAD, (grad, indices), {"axis": axis, "shape": tuple(pshape)}), None]
+
+
+def _gather_grad_dense(g: np.ndarray, idx: np.ndarray, axis: int, shape: tuple[int, ...]) -> np.ndarray:
+    out = np.zeros(shape, dtype=g.dtype)
+    moved = np.moveaxis(out, axis, 0)
+    gm = np.moveaxis(g, list(range(axis, axis + idx.ndim)), list(range(idx.ndim)))
+    np.add.at(moved, idx, gm)
+    return out
+
+
+GATHER_GRAD = register("GatherV2Grad", _gather_grad_dense, args.first)
+
+
+@RegisterGradient("GatherV2Grad")
+def _gather_grad_grad(op: Any, grad: Any) -> list:
+    return [gather(grad, op.inputs[1], axis=op.get_attr("axis")), None]
+
+
+# --- indexing ------------------------------------------------------------------------------------------------
+def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
+    """A `t[...]` key as a hashable tuple of ("i", int) / ("s", start, stop, step) / ("n",) / ("e",)."""
+    items = key if isinstance(key, tuple) else (key,)
+    out = []
+    for k in items:
+        if isinstance(k, Tensor):
+            if k.ndim != 0 or not k.dtype.is_integer:
+                raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                                f"tf.int32/tf.int64 tensors are valid indices, got {k!r}")
+            k = int(k._v)
+        if k is None:
+            out.append(("n",))
+        elif k is Ellipsis:
+            out.append(("e",))
+        elif isinstance(k, slice):
+            parts = []
+            for b in (k.start, k.stop, k.step):
+                if isinstance(b, Tensor):
+                    b = int(b._v)
+                parts.append(None if b is None else int(b))
+            if parts[2] == 0:
+                raise ValueError("slice step cannot be zero")
+            out.append(("s", *parts))
+        elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
+            out.append(("i", int(k)))
+        else:
+            raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                            f"tf.int32/tf.int64 tensors are valid indices, got {k!r}")
+    return tuple(out)
+
+
+def _np_key(key: tuple) -> tuple:
+    return tuple(k[1] if k[0] == "i" else slice(k[1], k[2], k[3]) if k[0] == "s" else None if k[0] == "n"
+                 else Ellipsis for k in key)
+
+
+def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
+    try:
+        return a[_np_key(key)]
+    except IndexError:
+        dim = 0
+        for k in key:   # the first integer index out of range names its dimension, as TF
+            if k[0] == "i" and dim < a.ndim and not -a.shape[dim] <= k[1] < a.shape[dim]:
+                raise errors.InvalidArgumentError(
+                    None, None, f"slice index {k[1]} of dimension {dim} out of bounds. [Op:StridedSlice]") from None
+            dim += 0 if k[0] == "n" else 1
+        raise errors.InvalidArgumentError(None, None, f"Index out of range using input dim {a.ndim}; input has "
+                                          f"only {a.ndim} dims [Op:StridedSlice]") from None
+
+
+def _strided_slice_grad(g: np.ndarray, shape: tuple[int, ...], key: tuple) -> np.ndarray:
+    out = np.zeros(shape, dtype=g.dtype)
+    out[_np_key(key)] = g
+    return out
+
+
+STRIDED_SLICE = register("StridedSlice", _strided_slice, args.first, _ZERO)
+STRIDED_SLICE_GRAD = register("StridedSliceGrad", _strided_slice_grad, args.first, _ZERO)
+
+
+def strided_slice(x: Any, key: Any) -> Tensor:
+    """`x[key]`: TF's basic and strided indexing (integers, slices, newaxis, ellipsis)."""
+    t = _t(x)
+    return dispatch.execute(STRIDED_SLICE, (t,), {"key": _slice_key(key, tuple(t.shape.as_list()))})
+
+
+@RegisterGradient("StridedSlice")
+def _strided_slice_grad_fn(op: Any, grad: Any) -> list:
+    return [dispatch.execute(STRIDED_SLICE_GRAD, (grad,), {"shape": tuple(_in_shape(op)), "key": op.get_attr("key")})]
+
+
+@RegisterGradient("StridedSliceGrad")
+def _strided_slice_grad_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(STRIDED_SLICE, (grad,), {"key": op.get_attr("key")})]
+
+
+def _install_operators() -> None:
+    def getitem(self: Tensor, key: Any) -> Tensor:
+        return strided_slice(self, key)
+
+    def iterate(self: Tensor) -> Any:
+        if self.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        for i in range(self.shape[0]):
+            yield strided_slice(self, i)
+
+    Tensor.__getitem__ = getitem   # type: ignore[assignment]
+    Tensor.__iter__ = iterate      # type: ignore[assignment]
+
+
+_install_operators()
+
+
+# --- sparse rows (IndexedSlices) -----------------------------------------------------------------------------
+def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    out = np.zeros(shape, dtype=values.dtype)
+    np.add.at(out, indices.astype(np.int64), values)
+    return out
+
+
+SCATTER_ROWS = register("UnsortedSegmentSum", _scatter_rows, args.first,
+                        lambda arrays, out, attrs: arrays[0].size)
+
+
+def scatter_rows(values: Any, indices: Any, dense_shape: Any) -> Tensor:
+    """The dense tensor of IndexedSlices: each row of values added at its index (TF converts
+    IndexedSlices with UnsortedSegmentSum)."""
+    shp = dense_shape if isinstance(dense_shape, tuple) else tuple(int(d) for d in dispatch.raw(_t(dense_shape)).tolist())
+    return dispatch.execute(SCATTER_ROWS, (_t(values), _t(indices)), {"shape": shp})
+
+
+@RegisterGradient("UnsortedSegmentSum")
+def _scatter_rows_grad(op: Any, grad: Any) -> list:
+    return [gather(grad, op.inputs[1]), None]

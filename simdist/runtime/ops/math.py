@@ -1,0 +1,498 @@
+"""Arithmetic, comparisons, casts and reductions (TF's math_ops), with their gradients.
+
+Each op is registered once (registry.register) and differentiated beside it, as TF's
+math_grad.py does. The Tensor operators (`+`, `*`, `<`, ...) are installed on Tensor here, as
+TF's math_ops overrides them, so `x + y` and `tf.add(x, y)` are the same op.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime import tensor as _tm
+from simdist.runtime.ops import args, dispatch, unary
+from simdist.runtime.ops.unary import negative
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "pow_",
+           "maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater",
+           "greater_equal", "cast", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "add_n", "where",
+           "unbroadcast", "reduced_shape"]
+
+_raw = dispatch.raw
+
+
+# --- binary arithmetic ------------------------------------------------------------------------------
+def _int_div_checked(fn: Any) -> Any:
+    """An integer division that raises as TF does on a zero divisor (NumPy warns and returns 0)."""
+    name = {np.floor_divide: "FloorDiv", np.remainder: "FloorMod"}[fn]
+
+    def forward(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if b.dtype.kind in "iu" and not np.all(b):
+            raise errors.InvalidArgumentError(None, None, f"Integer division by zero [Op:{name}]")
+        return fn(a, b)
+    forward.__name__ = fn.__name__
+    return forward
+
+
+def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if b.dtype.kind in "iu" and np.any(b < 0):
+        raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed [Op:Pow]")
+    return np.power(a, b)
+
+
+def _realdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.true_divide(a, b)
+
+
+ADD = register("AddV2", np.add, args.same_dtype("AddV2"))
+SUB = register("Sub", np.subtract, args.same_dtype("Sub"))
+MUL = register("Mul", np.multiply, args.same_dtype("Mul"))
+FLOORDIV = register("FloorDiv", _int_div_checked(np.floor_divide), args.same_dtype("FloorDiv"))
+FLOORMOD = register("FloorMod", _int_div_checked(np.remainder), args.same_dtype("FloorMod"))
+POW = register("Pow", _pow, args.same_dtype("Pow"))
+MAXIMUM = register("Maximum", np.maximum, args.same_dtype("Maximum"))
+MINIMUM = register("Minimum", np.minimum, args.same_dtype("Minimum"))
+REALDIV = register("RealDiv", _realdiv, args.same_dtype("RealDiv"))
+
+_CMP_FLOPS = args.zero_flops
+LESS = register("Less", np.less, args.bool_out("Less"), _CMP_FLOPS)
+LESS_EQUAL = register("LessEqual", np.less_equal, args.bool_out("LessEqual"), _CMP_FLOPS)
+GREATER = register("Greater", np.greater, args.bool_out("Greater"), _CMP_FLOPS)
+GREATER_EQUAL = register("GreaterEqual", np.greater_equal, args.bool_out("GreaterEqual"), _CMP_FLOPS)
+EQUAL = register("Equal", np.equal, args.bool_out("Equal"), _CMP_FLOPS)
+NOT_EQUAL = register("NotEqual", np.not_equal, args.bool_out("NotEqual"), _CMP_FLOPS)
+for _name in ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "FloorDiv"):
+    NotDifferentiable(_name)
+
+
+def _operand(y: Any, dt: dtypes.DType) -> Tensor:
+    """The second operand of a binary op with a tensor of dtype dt, as a tensor: Python numbers
+    take dt (as TF converts them), variables are read, anything else is converted to dt."""
+    tp = type(y)
+    if tp is Tensor or isinstance(y, Tensor):
+        return y
+    if (tp is float and dt._np.kind == "f") or (tp is int and dt._np.kind in "fiu"):
+        out = Tensor(np.asarray(y, dtype=dt._np), dt)   # what convert_to_tensor gives, without its checks
+        return out if _tm._REC is None else dispatch.constant_made(out)
+    conv = getattr(y, "_as_tensor", None)
+    if conv is not None:
+        return _operand(conv(), dt)   # a variable: its value
+    return convert_to_tensor(y, dtype=dt)
+
+
+def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtypes.DType | None = None) -> Tensor:
+    """`x <op> y` (or `y <op> x` when reflected) for a tensor x: y takes x's dtype when it is a
+    Python number; tensors of another dtype are refused with TF's message."""
+    dt = x.dtype
+    yt = _operand(y, dt)
+    if yt.dtype is not dt and yt.dtype != dt:
+        raise args.dtype_error(op.name, 1, dt, yt.dtype)
+    a, b = (yt, x) if reflected else (x, yt)
+    arrays = (a._v, b._v) if _tm._REC is None else (_raw(a), _raw(b))
+    try:
+        return dispatch.run(op, (a, b), arrays, dt if out_dtype is None else out_dtype)
+    except ValueError as e:
+        if "broadcast" not in str(e):
+            raise errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]") from None
+        sa, sb = list(np.shape(arrays[0])), list(np.shape(arrays[1]))
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {sa} vs. {sb} [Op:{op.name}]") from None
+
+
+def add(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return binary(ADD, _t(x), y)
+
+
+def subtract(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return binary(SUB, _t(x), y)
+
+
+def multiply(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return binary(MUL, _t(x), y)
+
+
+def floordiv(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return binary(FLOORDIV, _t(x), y)
+
+
+def floormod(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return binary(FLOORMOD, _t(x), y)
+
+
+def pow_(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return binary(POW, _t(x), y)
+
+
+def maximum(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return binary(MAXIMUM, _t(x), y)
+
+
+def minimum(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return binary(MINIMUM, _t(x), y)
+
+
+def _cmp(op: Any, x: Any, y: Any) -> Tensor:
+    return binary(op, _t(x), y, out_dtype=dtypes.bool_)
+
+
+def equal(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return _cmp(EQUAL, x, y)
+
+
+def not_equal(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return _cmp(NOT_EQUAL, x, y)
+
+
+def less(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return _cmp(LESS, x, y)
+
+
+def less_equal(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return _cmp(LESS_EQUAL, x, y)
+
+
+def greater(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return _cmp(GREATER, x, y)
+
+
+def greater_equal(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return _cmp(GREATER_EQUAL, x, y)
+
+
+_TRUEDIV_DT = {dtypes.int8: dtypes.float32, dtypes.int16: dtypes.float32, dtypes.uint8: dtypes.float32,
+               dtypes.uint16: dtypes.float32, dtypes.int32: dtypes.float64, dtypes.int64: dtypes.float64}
+
+
+def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """TF's truediv: int8/16 and uint8/16 divide in float32, int32/int64 in float64."""
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, dtype=x.dtype) if not isinstance(y, Tensor) else y
+    if y.dtype != x.dtype:
+        raise TypeError(f"x and y must have the same dtype, got {x.dtype!r} != {y.dtype!r}")
+    out_dt = _TRUEDIV_DT.get(x.dtype)
+    if out_dt is not None:
+        x, y = cast(x, out_dt), cast(y, out_dt)
+    return binary(REALDIV, x, y)
+
+
+divide = truediv
+
+
+# --- casts ------------------------------------------------------------------------------------------------
+CAST = register("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("DstT"))
+
+
+def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        return a.astype(dt._np)
+
+
+def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
+    """`tf.cast`: float to int truncates toward zero, like TF."""
+    t = _t(x)
+    dt = dtypes.as_dtype(dtype)
+    if dt is dtypes.string or t.dtype is dtypes.string:
+        if dt is t.dtype:
+            return t
+        raise errors.UnimplementedError(None, None, f"Cast {t.dtype.name} to {dt.name} is not supported [Op:Cast]")
+    return dispatch.execute(CAST, (t,), {"DstT": dt})
+
+
+# --- reductions ------------------------------------------------------------------------------------------
+def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
+    # np.add.reduce = ndarray.sum, without its Python wrapper
+    return np.add.reduce(v, axis=axis, dtype=v.dtype if v.dtype.kind != "b" else None, keepdims=keepdims)
+
+
+def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
+    """Integer inputs give the truncated integer mean, like TF."""
+    if v.dtype.kind in "iu":
+        s = np.sum(v, axis=axis, keepdims=keepdims, dtype=np.int64)
+        n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
+        return np.trunc(s / max(n, 1)).astype(v.dtype) if n else np.zeros_like(s, dtype=v.dtype)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
+
+
+SUM = register("Sum", _sum, args.first, args.input_size_flops)
+MEAN = register("Mean", _mean, args.first, args.input_size_flops)
+MAX = register("Max", lambda v, axis, keepdims: np.max(v, axis=axis, keepdims=keepdims), args.first, args.zero_flops)
+MIN = register("Min", lambda v, axis, keepdims: np.min(v, axis=axis, keepdims=keepdims), args.first, args.zero_flops)
+
+
+def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
+    t = _t(input_tensor)
+    ax = args.axes(axis, t.ndim, op.name)
+    return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
+
+
+def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    return _reduce(SUM, input_tensor, axis, keepdims)
+
+
+def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """`tf.reduce_mean`: integer inputs give the truncated integer mean, like TF."""
+    return _reduce(MEAN, input_tensor, axis, keepdims)
+
+
+def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    return _reduce(MAX, input_tensor, axis, keepdims)
+
+
+def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    return _reduce(MIN, input_tensor, axis, keepdims)
+
+
+def _add_n(*arrays: np.ndarray) -> np.ndarray:
+    out = arrays[0].copy()
+    for a in arrays[1:]:
+        np.add(out, a, out=out)
+    return out
+
+
+ADD_N = register("AddN", _add_n, args.same_dtype("AddN"), lambda arrays, out, attrs: out.size * (len(arrays) - 1))
+
+
+def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
+    ts = [_t(v) for v in inputs]
+    shp = ts[0].shape
+    for i, x in enumerate(ts[1:], 1):
+        if x.shape != shp:
+            raise errors.InvalidArgumentError(
+                None, None, "Inputs to operation AddN of type AddN must have the same size and shape.  "
+                f"Input 0: {shp.as_list()} != input {i}: {x.shape.as_list()} [Op:AddN]")
+    if len(ts) == 1:
+        return ts[0]
+    return dispatch.execute(ADD_N, ts)
+
+
+SELECT = register("SelectV2", lambda c, a, b: np.where(c, a, b),
+                  lambda dts, attrs: args.same_dtype("SelectV2")(dts[1:], attrs))
+
+
+def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
+    """`tf.where(condition, x, y)`: elements of x where condition, else of y (broadcasting)."""
+    if x is None or y is None:
+        raise NotImplementedError("simdist: tf.where with one argument (indices of true elements) is not supported")
+    c = _t(condition)
+    if c.dtype is not dtypes.bool_:
+        raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was expected "
+                                          f"to be a bool tensor but is a {c.dtype.name} tensor [Op:SelectV2]")
+    xt = _t(x)
+    yt = _operand(y, xt.dtype)
+    return dispatch.execute(SELECT, (c, xt, yt))
+
+
+# --- gradient helpers --------------------------------------------------------------------------------------
+def reduced_shape(shape: Sequence[int], axes: Any) -> list[int]:
+    """The shape of a reduction with keepdims=True (TF's math_ops.reduced_shape)."""
+    if axes is None:
+        return [1] * len(shape)
+    return [1 if i in axes else d for i, d in enumerate(shape)]
+
+
+def unbroadcast(grad: Any, shape: Sequence[int]) -> Any:
+    """The gradient for an input of `shape` that was broadcast to grad's shape: summed over the
+    broadcast axes and reshaped (TF: reduce_sum over broadcast_gradient_args, then reshape)."""
+    from simdist.runtime.ops import array
+    if grad is None:
+        return None
+    gs = grad.shape.as_list()
+    shape = list(shape)
+    if gs == shape:
+        return grad
+    lead = len(gs) - len(shape)
+    axes = list(range(lead)) + [lead + i for i, d in enumerate(shape) if d == 1 and gs[lead + i] != 1]
+    out = reduce_sum(grad, axes) if axes else grad
+    return array.reshape(out, shape)
+
+
+def _shapes(op: Any) -> tuple[list[int], list[int]]:
+    return op.inputs[0].shape.as_list(), op.inputs[1].shape.as_list()
+
+
+@RegisterGradient("AddV2")
+def _add_grad(op: Any, grad: Any) -> list:
+    sx, sy = _shapes(op)
+    return [unbroadcast(grad, sx), unbroadcast(grad, sy)]
+
+
+@RegisterGradient("Sub")
+def _sub_grad(op: Any, grad: Any) -> list:
+    sx, sy = _shapes(op)
+    return [unbroadcast(grad, sx), unbroadcast(negative(grad), sy)]
+
+
+@RegisterGradient("Mul")
+def _mul_grad(op: Any, grad: Any) -> list:
+    x, y = op.inputs
+    sx, sy = _shapes(op)
+    return [unbroadcast(multiply(grad, y), sx), unbroadcast(multiply(x, grad), sy)]
+
+
+@RegisterGradient("RealDiv")
+def _realdiv_grad(op: Any, grad: Any) -> list:
+    x, y = op.inputs
+    sx, sy = _shapes(op)
+    gx = binary(REALDIV, grad, y)
+    gy = multiply(grad, binary(REALDIV, binary(REALDIV, negative(x), y), y))
+    return [unbroadcast(gx, sx), unbroadcast(gy, sy)]
+
+
+@RegisterGradient("FloorMod")
+def _floormod_grad(op: Any, grad: Any) -> list:
+    x, y = op.inputs
+    sx, sy = _shapes(op)
+    return [unbroadcast(grad, sx), unbroadcast(multiply(grad, negative(floordiv(x, y))), sy)]
+
+
+@RegisterGradient("Pow")
+def _pow_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import array
+    x, y = op.inputs
+    z = op.outputs[0]
+    sx, sy = _shapes(op)
+    gx = multiply(multiply(grad, y), pow_(x, subtract(y, 1)))
+    mask = greater(x, 0)
+    safe_x = where(mask, x, array.ones_like(x))
+    log_x = where(mask, unary.log(safe_x), array.zeros_like(x))
+    gy = multiply(multiply(grad, z), log_x)
+    return [unbroadcast(gx, sx), unbroadcast(gy, sy)]
+
+
+def _max_min_grad(op: Any, grad: Any, select: Any) -> list:
+    from simdist.runtime.ops import array
+    x, y = op.inputs
+    sx, sy = _shapes(op)
+    xmask = select(x, y)
+    zeros = array.zeros_like(grad)
+    return [unbroadcast(where(xmask, grad, zeros), sx), unbroadcast(where(xmask, zeros, grad), sy)]
+
+
+@RegisterGradient("Maximum")
+def _maximum_grad(op: Any, grad: Any) -> list:
+    return _max_min_grad(op, grad, greater_equal)
+
+
+@RegisterGradient("Minimum")
+def _minimum_grad(op: Any, grad: Any) -> list:
+    return _max_min_grad(op, grad, less_equal)
+
+
+_DIFFERENTIABLE_CAST = "fc"
+
+
+@RegisterGradient("Cast")
+def _cast_grad(op: Any, grad: Any) -> list:
+    src = op.inputs[0].dtype
+    if src._np.kind in _DIFFERENTIABLE_CAST and op.get_attr("DstT")._np.kind in _DIFFERENTIABLE_CAST:
+        return [cast(grad, src)]
+    return [None]
+
+
+def _sum_grad_to(grad: Any, in_shape: list[int], axes: Any, keepdims: bool) -> Any:
+    from simdist.runtime.ops import array
+    if not keepdims:
+        grad = array.reshape(grad, reduced_shape(in_shape, axes))
+    return array.broadcast_to(grad, in_shape)
+
+
+@RegisterGradient("Sum")
+def _sum_grad(op: Any, grad: Any) -> list:
+    return [_sum_grad_to(grad, op.inputs[0].shape.as_list(), op.get_attr("axis"), op.get_attr("keepdims"))]
+
+
+@RegisterGradient("Mean")
+def _mean_grad(op: Any, grad: Any) -> list:
+    x = op.inputs[0]
+    sum_grad = _sum_grad_to(grad, x.shape.as_list(), op.get_attr("axis"), op.get_attr("keepdims"))
+    in_size = int(np.prod(x.shape.as_list(), dtype=np.int64))
+    out_size = int(np.prod(op.outputs[0].shape.as_list(), dtype=np.int64))
+    factor = in_size // max(out_size, 1)
+    return [binary(REALDIV, sum_grad, cast(factor, sum_grad.dtype))]
+
+
+def _min_or_max_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import array
+    x = op.inputs[0]
+    shape = x.shape.as_list()
+    axes, keepdims = op.get_attr("axis"), op.get_attr("keepdims")
+    kept = reduced_shape(shape, axes)
+    y = op.outputs[0] if keepdims else array.reshape(op.outputs[0], kept)
+    g = grad if keepdims else array.reshape(grad, kept)
+    indicators = cast(equal(y, x), g.dtype)
+    num_selected = array.reshape(reduce_sum(indicators, axes), kept)
+    return [multiply(binary(REALDIV, indicators, num_selected), g)]
+
+
+RegisterGradient("Max")(_min_or_max_grad)
+RegisterGradient("Min")(_min_or_max_grad)
+
+
+@RegisterGradient("AddN")
+def _add_n_grad(op: Any, grad: Any) -> list:
+    return [grad] * len(op.inputs)
+
+
+@RegisterGradient("SelectV2")
+def _select_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import array
+    c, x, y = op.inputs
+    zeros = array.zeros_like(grad)
+    return [None, unbroadcast(where(c, grad, zeros), x.shape.as_list()),
+            unbroadcast(where(c, zeros, grad), y.shape.as_list())]
+
+
+# --- Tensor's operators ---------------------------------------------------------------------------------
+def _install_operators() -> None:
+    def op2(op: Any) -> tuple[Any, Any]:
+        def fwd(self: Tensor, o: Any) -> Tensor:
+            return binary(op, self, o)
+
+        def rev(self: Tensor, o: Any) -> Tensor:
+            return binary(op, self, o, True)
+        return fwd, rev
+
+    for name, op in (("add", ADD), ("sub", SUB), ("mul", MUL), ("floordiv", FLOORDIV), ("mod", FLOORMOD),
+                     ("pow", POW)):
+        fwd, rev = op2(op)
+        setattr(Tensor, f"__{name}__", fwd)
+        setattr(Tensor, f"__r{name}__", rev)
+
+    def cmp(op: Any) -> Any:
+        def f(self: Tensor, o: Any) -> Tensor:
+            return binary(op, self, o, out_dtype=dtypes.bool_)
+        return f
+
+    for name, op in (("lt", LESS), ("le", LESS_EQUAL), ("gt", GREATER), ("ge", GREATER_EQUAL)):
+        setattr(Tensor, f"__{name}__", cmp(op))
+
+    def eq(self: Tensor, o: Any) -> Any:
+        if o is None:
+            return False
+        try:
+            return binary(EQUAL, self, o, out_dtype=dtypes.bool_)
+        except (TypeError, ValueError, errors.InvalidArgumentError):
+            return False
+
+    def ne(self: Tensor, o: Any) -> Any:
+        if o is None:
+            return True
+        try:
+            return binary(NOT_EQUAL, self, o, out_dtype=dtypes.bool_)
+        except (TypeError, ValueError, errors.InvalidArgumentError):
+            return True
+
+    Tensor.__eq__ = eq   # type: ignore[assignment]
+    Tensor.__ne__ = ne   # type: ignore[assignment]
+    Tensor.__truediv__ = lambda self, o: truediv(self, o)   # type: ignore[assignment]
+    Tensor.__rtruediv__ = lambda self, o: truediv(convert_to_tensor(o, dtype_hint=self.dtype), self)  # type: ignore
+
+
+_install_operators()

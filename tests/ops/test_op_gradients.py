@@ -1,0 +1,50 @@
+"""Every op's gradient (GradientTape) against central finite differences in float64, and the
+coverage of the registry: every registered op type is exercised by a spec or says why not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from simdist import tf
+from simdist.runtime.ops import registry
+from op_check import finite_differences, run
+from op_specs import OpSpec, all_specs, all_untested
+
+SPECS = all_specs()
+UNTESTED_OPS = all_untested()
+
+
+@pytest.mark.parametrize("spec", [s for s in SPECS if s.fd], ids=lambda s: s.name)
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_gradient_matches_finite_differences(spec: OpSpec, seed: int) -> None:
+    arrays = spec.make(np.random.default_rng(seed), np.float64)
+    got = run(tf, spec, arrays)
+    for k, i in enumerate(spec.diff):
+        g = got["grads"][k]
+        if not spec.grad:
+            assert g is None, f"d/d input {i} = {g!r}, but should be None (not differentiable) [{spec.name}]"
+            continue
+        assert g is not None, f"d/d input {i} is None, but should be a gradient [{spec.name}]"
+        fd = finite_differences(tf, spec, arrays, i)
+        assert g.shape == fd.shape, f"grad.shape={g.shape}, but should be {fd.shape} [{spec.name}, input {i}]"
+        assert np.allclose(g, fd, rtol=spec.fd_rtol, atol=1e-6), \
+            f"grad={g.ravel()[:6]}..., but finite differences give {fd.ravel()[:6]}... [{spec.name}, input {i}]"
+
+
+def test_every_registered_op_is_in_the_table() -> None:
+    covered = {op for s in SPECS for op in s.ops} | set(UNTESTED_OPS)
+    missing = [op.name for op in registry.registered_ops() if op.name not in covered]
+    assert not missing, (f"registered op types {missing} have no OpSpec in tests/ops/op_specs.py: add a spec (or "
+                         "an UNTESTED_OPS entry saying why)")
+    stale = sorted(set(UNTESTED_OPS) - {op.name for op in registry.registered_ops()})
+    assert not stale, f"UNTESTED_OPS names {stale}, which are not registered op types"
+
+
+def test_every_differentiable_op_has_a_gradient() -> None:
+    """An op type with no gradient registered must be declared not differentiable, as TF
+    requires: else GradientTape would raise LookupError on it."""
+    missing = [op.name for op in registry.registered_ops() if op.grad is None]
+    assert not missing, f"op types {missing} have neither a gradient nor NotDifferentiable"
