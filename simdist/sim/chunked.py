@@ -58,7 +58,7 @@ class _Exec:
         self.on_done = on_done
         self.red_label = f"{name}:reduce"
         self.fast = sim.trace is None
-        self.flow = sim.start_flow
+        self.flow = sim.flow_starter()
 
     def _launch(self, i: int, callback: Any) -> None:
         sim = self.sim
