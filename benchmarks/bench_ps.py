@@ -133,8 +133,10 @@ def timing_only(workers: int, ps: int, closures: int, src: str | None = None) ->
     roughly doubled the run's time)."""
     path = [src] if src else []
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path + sys.path))
-    proc = subprocess.run([sys.executable, "-c", BIG, str(workers), str(ps), str(closures)], capture_output=True,
-                          text=True, env=env, timeout=6 * 3600)
+    # -P: the current directory does not go first on sys.path (run from a checkout, `python -c`
+    # would import that checkout's simdist whatever PYTHONPATH says)
+    proc = subprocess.run([sys.executable, "-P", "-c", BIG, str(workers), str(ps), str(closures)],
+                          capture_output=True, text=True, env=env, timeout=6 * 3600)
     for line in proc.stdout.splitlines():
         if line.startswith("RESULT "):
             return json.loads(line[7:])
