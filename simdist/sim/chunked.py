@@ -44,7 +44,8 @@ class _Instant:
 
 
 class _Exec:
-    __slots__ = ("sim", "devs", "labels", "n", "nbytes", "name", "on_done", "launch", "flow", "red_label", "fast")
+    __slots__ = ("sim", "devs", "labels", "n", "nbytes", "name", "on_done", "launch", "flow", "red_label", "fast",
+                 "book", "call_at")
 
     def __init__(self, sim: "Simulator", devs: list[Device], labels: list[int], nbytes: float, name: str,
                  launch: bool, on_done: Callable[[], None]) -> None:
@@ -59,18 +60,17 @@ class _Exec:
         self.red_label = f"{name}:reduce"
         self.fast = sim.trace is None
         self.flow = sim.flow_starter()
+        self.book = sim.kernel_booker()   # (devices and FLOPs are checked once, by the collective)
+        self.call_at = sim.clock.call_at
 
     def _launch(self, i: int, callback: Any) -> None:
-        sim = self.sim
         if self.launch:
-            sim.call_at(sim.kernel(self.devs[i], 0.0, self.name, self.labels[i], "collective"), callback, i)
+            self.call_at(self.book(self.devs[i], 0.0, True, self.name, self.labels[i], "collective"), callback, i)
         else:
-            sim.call_at(sim.now, callback, i)
+            self.call_at(self.sim.now, callback, i)
 
     def _reduce(self, i: int, flops: float, callback: Any) -> None:
-        sim = self.sim
-        sim.call_at(sim.kernel(self.devs[i], flops, self.red_label, self.labels[i], "collective", overhead=False),
-                    callback, i)
+        self.call_at(self.book(self.devs[i], flops, False, self.red_label, self.labels[i], "collective"), callback, i)
 
     def _send(self, path: Any, i: int, nbytes: float, label: str, on_done: Any, step: int) -> None:
         sim = self.sim
@@ -105,7 +105,7 @@ class RingExec(_Exec):
         self.rs_label = f"{self.name}:reduce_scatter"
         self.ag_label = f"{self.name}:all_gather"
         self.half = reduce_steps   # steps that reduce what they receive
-        path = self.sim.path
+        path = self.sim.cluster.path
         self.paths = [path(self.devs[i], self.devs[i + 1 if i + 1 < n else 0]) for i in range(n)]
 
     def start(self) -> None:

@@ -13,10 +13,9 @@ SimPy's; `LOW` (2) runs after every NORMAL event of the same instant (the networ
 
 from __future__ import annotations
 
-import contextlib
 import gc
 from heapq import heapify, heappop, heappush
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import simpy
 from simpy.core import EventPriority, StopSimulation
@@ -29,23 +28,31 @@ LOW = 2
 GC_GEN0 = 100_000   # the cyclic GC's first threshold while simulating (see relaxed_gc)
 
 
-@contextlib.contextmanager
-def relaxed_gc() -> Iterator[None]:
+class _RelaxedGC:
     """While simulating, the cyclic GC's first threshold is at least `GC_GEN0` allocations.
     A large run keeps hundreds of thousands of flows, routes and events alive; with Python's
     default (700) the collector ran often and its full passes took ~40% of a 1,024-worker PS
     run's CPU time (docs/benchmarks.md). The simulator makes little cyclic garbage (flows and
     wake-ups are freed by reference counting), so collecting less often changes memory by at
-    most the garbage of 100,000 allocations. The previous thresholds are restored on exit."""
-    old = gc.get_threshold()
-    if old[0] >= GC_GEN0:
-        yield
-        return
-    gc.set_threshold(GC_GEN0, old[1], old[2])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
+    most the garbage of 100,000 allocations. The previous thresholds are restored on exit.
+    (A class, not a generator context manager: it is entered on every drive.)"""
+
+    __slots__ = ("old",)
+
+    def __enter__(self) -> None:
+        old = self.old = gc.get_threshold()
+        if old[0] < GC_GEN0:
+            gc.set_threshold(GC_GEN0, old[1], old[2])
+
+    def __exit__(self, *exc: object) -> None:
+        old = self.old
+        if old[0] < GC_GEN0:
+            gc.set_threshold(*old)
+
+
+def relaxed_gc() -> _RelaxedGC:
+    """A context in which the GC collects less often (see `_RelaxedGC`)."""
+    return _RelaxedGC()
 
 
 class Wake:
@@ -66,23 +73,25 @@ class Wake:
 class Clock:
     """Absolute-time scheduling on ``env`` (a simpy.Environment)."""
 
-    __slots__ = ("env", "_q", "_eid")
+    __slots__ = ("env", "_q", "_eid", "push")
 
     def __init__(self, env: simpy.Environment) -> None:
         self.env = env
-        self._q = env._queue
-        self._eid = env._eid
+        self._q = q = env._queue
+        self._eid = eid = env._eid
+
+        def push(t: float, event: Any, priority: int = NORMAL, heappush: Any = heappush, nxt: Any = next) -> None:
+            """Queue ``event`` (a simpy Event already triggered, or a `Wake`) to be processed at
+            absolute time ``t`` (>= now). (A closure over the heap: the hot path.)"""
+            heappush(q, (t, priority, nxt(eid), event))
+
+        self.push = push
 
     @property
     def now(self) -> float:
         return self.env._now
 
     # -- scheduling -------------------------------------------------------------------------------
-    def push(self, t: float, event: Any, priority: int = NORMAL) -> None:
-        """Queue ``event`` (a simpy Event already triggered, or a `Wake`) to be processed at
-        absolute time ``t`` (>= now)."""
-        heappush(self._q, (t, priority, next(self._eid), event))
-
     def at(self, t: float, value: Any = None, event: Event | None = None) -> Event:
         """A successful event (``event``, else a new one) processed at absolute time ``t``."""
         ev = Event(self.env) if event is None else event

@@ -118,9 +118,17 @@ def _start(sim: "Simulator", kind: str, counted: str, algorithm: str, devs: list
     if len(devs) == 1 or nbytes == 0:
         done.succeed()
         return done
-    plan = plan_for(kind, devs, nbytes, algorithm)
+    key = (kind, algorithm, nbytes, tuple([d.ordinal for d in devs]))
+    cached = sim.collective_plans.get(key)
+    if cached is None:   # (the same collective recurs every training step)
+        plan = plan_for(kind, devs, nbytes, algorithm)
+        cached = (plan, plans.transfer_count(plan))
+        if len(sim.collective_plans) >= 256:
+            sim.collective_plans.clear()
+        sim.collective_plans[key] = cached
+    plan, transfers = cached
     if fid == "auto":
-        fid = "chunked" if plans.transfer_count(plan) <= AUTO_CHUNKED_MAX else "analytic"
+        fid = "chunked" if transfers <= AUTO_CHUNKED_MAX else "analytic"
     if fid == "analytic" and (len({d.ordinal for d in devs}) < len(devs) or sim.has_slowdowns(devs)):
         fid = "chunked"
     _Run(sim, devs, plan, nbytes, name, algorithm, done, fid == "analytic").start()

@@ -115,6 +115,7 @@ class Simulator:
         self._steps: list[dict[str, Any]] = []
         self._pair_paths: dict[tuple[str, str], Any] = {}   # transfers(): route per (src, dst) name pair
         self._collectives: dict[str, int] = {}
+        self.collective_plans: dict[tuple, tuple] = {}   # collectives: (plan, transfers) by (kind, algorithm, bytes, ranks)
         if trace is None or isinstance(trace, TraceRecorder):
             self.trace: TraceRecorder | None = trace
         else:
@@ -164,6 +165,12 @@ class Simulator:
         d = self.cluster.device(device)
         _check_amount(flops, "compute", name, "flops")
         return self._kernel(d, flops, overhead, name, replica, category)
+
+    def kernel_booker(self) -> Callable[[Device, float, bool, str, int | None, str], float]:
+        """`kernel` for a schedule's hot loop: ``book(device, flops, overhead, name, replica,
+        category) -> end time``, taking a Device of this cluster and FLOPs already checked (no
+        name lookup, no check): what chunked collectives call for every reduction."""
+        return self._kernel
 
     def compute_then_transfers(self, device: str | Device, flops: float, name: str,
                                moves: list[tuple[str | Device, str | Device, float, str | None]],
