@@ -101,6 +101,28 @@ def get_strategy() -> Any:
     return current().strategy
 
 
+# How many tf.function calls are running (simdist runs their Python eagerly; a few rules differ
+# inside one because TF would be tracing a graph there: see semantics.gather.check_rank0).
+_function_depth = 0
+
+
+class in_function_call:
+    """Context manager marking a tf.function call."""
+
+    def __enter__(self) -> None:
+        global _function_depth
+        _function_depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        global _function_depth
+        _function_depth -= 1
+
+
+def in_function() -> bool:
+    """Whether a tf.function call is running (where TF would be building a graph)."""
+    return _function_depth > 0
+
+
 def has_strategy() -> bool:
     return current().strategy is not _default_strategy
 

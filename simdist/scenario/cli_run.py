@@ -74,10 +74,11 @@ def main(args: argparse.Namespace) -> int:
     from .runner import run
     bar = None if args.no_progress else progress_bar(sc.config["training"]["steps"], "step", sc.name)
     try:
+        postfix = getattr(bar, "set_postfix_str", None)   # (a tqdm bar; a log's line progress has none)
         result = run(sc, seed, trace=str(trace_path) if trace_path else None,
                      progress=bar.update if bar is not None else None,
-                     detail=(lambda ev: bar.set_postfix_str(f"{ev:,} events into this step", refresh=True))
-                     if bar is not None else None)
+                     detail=(lambda ev: postfix(f"{ev:,} events into this step", refresh=True))
+                     if postfix is not None else None)
     finally:
         if bar is not None:
             bar.close()
@@ -131,6 +132,9 @@ def _dry_run(sc: Any, seed: int) -> int:
     vs = expand_variables(sc.config["model"])
     print(f"scenario {sc.name}: valid (sha256 {sc.digest[:16]})")
     print(f"  cluster   {len(cluster.hosts)} host(s), {len(cluster.devices())} devices, {len(cluster.links)} links")
+    from .describe import cluster_lines
+    for line in cluster_lines(cluster):
+        print(line)
     print(f"  strategy  {sc.strategy}, {sc.plan['replicas']} {'workers' if sc.strategy == 'parameter_server' else 'replicas'}")
     print(f"  model     {len(vs)} variables, {sum(v.params for v in vs):,} parameters, "
           f"{format_bytes(sum(v.nbytes for v in vs))}")

@@ -186,6 +186,17 @@ class ClusterCoordinator:
         (None while still down), "lost_work_s" (preemptions)} — for plots and reports."""
         return [dict(e) for e in self._fault_events]
 
+    def closure_report(self) -> list[tuple[int, str, int, str, BaseException | None]]:
+        """Every scheduled closure, in schedule order, as (seq, state, attempts, its RemoteValue's
+        status, the error fetch() would raise or None): what an audit of the accounting reads
+        (simdist explore checks that each ended with a documented outcome)."""
+        out = []
+        for c in self._closures:
+            rv = c.remote
+            out.append((c.seq, c.state, c.attempts, rv._status if rv is not None else "MISSING",
+                        rv._error if rv is not None else None))
+        return out
+
     def fetch(self, val: Any) -> Any:
         return _map(val, lambda v: v.fetch() if isinstance(v, RemoteValue) else v)
 
@@ -607,6 +618,12 @@ class ClusterCoordinator:
 
     def _ps_failure(self, f: Any) -> Any:
         yield self._env.timeout(max(0.0, f.at_time - self._env.now))
+        current = self._ps_down.get(f.ps)
+        if current is not None and current.down:
+            # A ps that is already down cannot fail again: the failure is ignored (not counted, no
+            # new event, its restart stays when the first failure set it). Clause
+            # coord.ps-failure-while-down; TF's process is simply dead.
+            return
         fault = _PSFault(f.ps, self._env.now)
         self._ps_down[f.ps] = fault
         self._m["ps_failures"] += 1

@@ -33,7 +33,12 @@ class PerWorkerDataset:
                 return self._fn._make_for_worker(w)
             if callable(self._fn) and not hasattr(self._fn, "element_spec"):
                 fn = getattr(self._fn, "python_function", self._fn)
-                return fn()
+                out = fn()
+                # The pattern of ClusterCoordinator's docstring and TF's PS tutorial: the function
+                # returns strategy.distribute_datasets_from_function(...), built for this worker.
+                if isinstance(out, _CoordinatorOnlyDataset):
+                    return out._make_for_worker(w)
+                return out
             return self._fn
         finally:
             context.pop(frame)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from simdist.runtime import context
+from simdist.runtime import cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import dispatch
 
@@ -37,16 +38,34 @@ class SyncPoint:
 
 @dataclass
 class Phase:
-    """Compute FLOPs per replica, then (unless last) the collective that ended the phase."""
+    """Compute FLOPs per replica, then (unless last) the collective that ended the phase.
+    `sections[i]` splits replica i's FLOPs into (forward, backward, update) (runtime.cost)."""
 
     flops: list[float]
     sync: SyncPoint | None = None
+    sections: list[tuple[float, float, float]] | None = None
+
+
+def _spent(mark: tuple[float, float, float]) -> tuple[float, float, float]:
+    """(forward, backward, update) FLOPs since the tally snapshot `mark`."""
+    total, back, upd = tally.flops - mark[0], tally.backward - mark[1], tally.update - mark[2]
+    return (total - back - upd, back, upd)
+
+
+def _phase(spent: list[tuple[float, float, float]], sync: SyncPoint | None) -> Phase:
+    return Phase([sum(x) for x in spent], sync, spent)
+
+
+def _add(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
 @dataclass
 class RunRecord:
     results: list[Any]
     phases: list[Phase] = field(default_factory=list)
+    # per replica: the most bytes its gradient tapes kept at once (activations for the backward pass)
+    held: list[int] = field(default_factory=list)
 
 
 class _Abort(BaseException):
@@ -78,7 +97,8 @@ class ReplicaRunner:
         self._results: list[Any] = [None] * n
         self._errors: list[BaseException | None] = [None] * n
         self._abort = False
-        self._flops = [0.0] * n
+        self._flops: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)] * n
+        self._held = [0] * n
         self.phases: list[Phase] = []
 
     # --- called on replica threads -----------------------------------------------------
@@ -87,7 +107,7 @@ class ReplicaRunner:
             self._close_phase_inline(point)
             return point.run_merge([payload])[0]
         with self._cv:
-            self._flops[replica_id] += tally.flops - self._mark
+            self._flops[replica_id] = _add(self._flops[replica_id], _spent(self._mark))
             self._payload[replica_id] = payload
             self._sync[replica_id] = point
             self._status[replica_id] = "waiting"
@@ -97,7 +117,7 @@ class ReplicaRunner:
                 self._cv.wait()
             if self._abort:
                 raise _Abort()
-            self._mark = tally.flops
+            self._mark = tally.snapshot()
             out = self._resume[replica_id]
             self._resume[replica_id] = None
             return out
@@ -108,13 +128,16 @@ class ReplicaRunner:
         with self._cv:
             while self._turn != i:
                 self._cv.wait()
-            self._mark = tally.flops
+            self._mark = tally.snapshot()
+        cost.reset_peak()
+        base = cost.held.bytes
         try:
             if self._abort:
                 raise _Abort()
             res = self.body(i)
+            self._held[i] = cost.held.peak - base
             with self._cv:
-                self._flops[i] += tally.flops - self._mark
+                self._flops[i] = _add(self._flops[i], _spent(self._mark))
                 self._results[i] = res
                 self._status[i] = "done"
         except _Abort:
@@ -122,7 +145,7 @@ class ReplicaRunner:
                 self._status[i] = "done"
         except BaseException as e:  # noqa: BLE001 - re-raised on the caller's thread
             with self._cv:
-                self._flops[i] += tally.flops - self._mark
+                self._flops[i] = _add(self._flops[i], _spent(self._mark))
                 self._errors[i] = e
                 self._status[i] = "error"
         finally:
@@ -132,8 +155,8 @@ class ReplicaRunner:
 
     # --- inline path (one replica, no threads) ------------------------------------------
     def _close_phase_inline(self, point: SyncPoint) -> None:
-        self.phases.append(Phase([tally.flops - self._mark], point))
-        self._mark = tally.flops
+        self.phases.append(_phase([_spent(self._mark)], point))
+        self._mark = tally.snapshot()
 
     def _run_inline(self) -> RunRecord:
         self._inline = True
@@ -141,20 +164,23 @@ class ReplicaRunner:
         _local.runner = self
         saved = context.snapshot()
         context.adopt(self.frames[0])
-        self._mark = tally.flops
+        self._mark = tally.snapshot()
         tapes = dispatch.tapes()
         outer = tapes[:] if self.own_thread else None
         if outer:
             tapes.clear()
+        cost.reset_peak()
+        base = cost.held.bytes
         try:
             res = self.body(0)
+            self._held[0] = cost.held.peak - base
         finally:
             if outer:
                 tapes[:] = outer
             context.adopt(saved)
             _local.runner = prev
-        self.phases.append(Phase([tally.flops - self._mark], None))
-        return RunRecord([res], self.phases)
+        self.phases.append(_phase([_spent(self._mark)], None))
+        return RunRecord([res], self.phases, self._held)
 
     # --- called on the caller's thread ---------------------------------------------------
     def _give_turn(self, i: int) -> None:
@@ -172,50 +198,64 @@ class ReplicaRunner:
         for t in threads:
             t.start()
         try:
-            while True:
-                for i in range(self.n):
-                    if self._status[i] in ("ready", "waiting"):
-                        self._status[i] = "running"
-                        self._give_turn(i)
-                failed = [e for e in self._errors if e is not None]
-                if failed:
-                    self._abort_all()
-                    raise failed[0]
-                waiting = [i for i, s in enumerate(self._status) if s == "waiting"]
-                if not waiting:
-                    self.phases.append(Phase(self._take_flops(), None))
-                    return RunRecord(self._results, self.phases)
-                if len(waiting) != self.n:
-                    done = [i for i in range(self.n) if i not in waiting]
-                    kind = self._sync[waiting[0]].kind  # type: ignore[union-attr]
-                    self._abort_all()
-                    raise RuntimeError(
-                        f"replicas {done} returned while replicas {waiting} wait in {kind}: every replica "
-                        "must make the same collective calls (all_reduce, all_gather, merge_call) in the same order")
-                kinds = [self._sync[i].kind for i in range(self.n)]  # type: ignore[union-attr]
-                if len(set(kinds)) != 1:
-                    self._abort_all()
-                    raise RuntimeError(f"replicas reached different collectives {kinds}: every replica must make "
-                                       "the same collective calls in the same order")
-                point = self._sync[0]
-                assert point is not None
-                self.phases.append(Phase(self._take_flops(), point))
-                outs = point.run_merge(list(self._payload))
-                for i in range(self.n):
-                    self._resume[i] = outs[i]
-                    self._payload[i] = None
+            self._loop()
+        except BaseException:
+            # A merge that raised (all_gather of mismatched shapes), divergent replicas, an
+            # interrupt: every replica still parked at a sync point or not yet started unwinds
+            # now, so the error surfaces at once and no thread outlives the call.
+            self._abort_all()
+            raise
         finally:
             for t in threads:
-                t.join(timeout=5)
+                t.join()
+        return RunRecord(self._results, self.phases, self._held)
 
-    def _take_flops(self) -> list[float]:
+    def _loop(self) -> None:
+        """Hand turns to the replicas and run each collective's merge until all have returned."""
+        while True:
+            for i in range(self.n):
+                if self._status[i] in ("ready", "waiting"):
+                    self._status[i] = "running"
+                    self._give_turn(i)
+            failed = [e for e in self._errors if e is not None]
+            if failed:
+                raise failed[0]
+            waiting = [i for i, s in enumerate(self._status) if s == "waiting"]
+            if not waiting:
+                self.phases.append(_phase(self._take_flops(), None))
+                return
+            if len(waiting) != self.n:
+                done = [i for i in range(self.n) if i not in waiting]
+                kind = self._sync[waiting[0]].kind  # type: ignore[union-attr]
+                raise RuntimeError(
+                    f"replicas {done} returned while replicas {waiting} wait in {kind}: every replica "
+                    "must make the same collective calls (all_reduce, all_gather, merge_call) in the same order")
+            kinds = [self._sync[i].kind for i in range(self.n)]  # type: ignore[union-attr]
+            if len(set(kinds)) != 1:
+                raise RuntimeError(f"replicas reached different collectives {kinds}: every replica must make "
+                                   "the same collective calls in the same order")
+            point = self._sync[0]
+            assert point is not None
+            self.phases.append(_phase(self._take_flops(), point))
+            outs = point.run_merge(list(self._payload))
+            for i in range(self.n):
+                self._resume[i] = outs[i]
+                self._payload[i] = None
+
+    def _take_flops(self) -> list[tuple[float, float, float]]:
         out = self._flops
-        self._flops = [0.0] * self.n
+        self._flops = [(0.0, 0.0, 0.0)] * self.n
         return out
 
     def _abort_all(self) -> None:
+        """Unwind every replica that has not finished: each parked one (waiting at a sync point,
+        or never started) gets its turn and raises _Abort. A replica still running (the caller
+        was interrupted mid-turn) is first waited for until it parks or returns."""
         self._abort = True
+        with self._cv:
+            while self._turn != -1:
+                self._cv.wait()
         for i in range(self.n):
-            if self._status[i] == "waiting":
+            if self._status[i] in ("waiting", "ready"):
                 self._status[i] = "running"
                 self._give_turn(i)

@@ -11,11 +11,12 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 __all__ = ["constant", "range_", "reshape", "identity", "expand_dims", "squeeze", "ones", "zeros", "fill",
            "ones_like", "zeros_like", "concat", "concat_arrays", "stack", "unstack", "split", "transpose", "shape",
-           "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient"]
+           "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient",
+           "boolean_mask"]
 
 _ZERO = args.zero_flops
 
@@ -176,7 +177,7 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # 
     try:
         np.broadcast_shapes(t.shape.as_list(), shp)
     except ValueError:
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {t.shape.as_list()} vs. {list(shp)} "
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(t.shape.as_list())} vs. {args.dims(shp)} "
                                           "[Op:BroadcastTo]") from None
     return dispatch.execute(BROADCAST_TO, (t,), {"shape": shp})
 
@@ -249,13 +250,13 @@ def concat_arrays(arrays: Sequence[np.ndarray], axis: int, op: str = "ConcatV2")
     for i, a in enumerate(arrays[1:], 1):
         if a.ndim != r0:
             raise errors.InvalidArgumentError(
-                None, None, f"ConcatOp : Ranks of all input tensors should match: shape[0] = {list(s0)} vs. "
-                f"shape[{i}] = {list(a.shape)} [Op:{op}]")
+                None, None, f"ConcatOp : Ranks of all input tensors should match: shape[0] = {args.dims(s0)} vs. "
+                f"shape[{i}] = {args.dims(a.shape)} [Op:{op}]")
         for d in range(r0):
             if d != ax and a.shape[d] != s0[d]:
                 raise errors.InvalidArgumentError(
-                    None, None, f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {list(s0)} "
-                    f"vs. shape[{i}] = {list(a.shape)} [Op:{op}]")
+                    None, None, f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {args.dims(s0)} "
+                    f"vs. shape[{i}] = {args.dims(a.shape)} [Op:{op}]")
     return np.concatenate(arrays, axis=ax)
 
 
@@ -415,8 +416,9 @@ def _gather_grad_grad(op: Any, grad: Any) -> list:
 
 # --- indexing ------------------------------------------------------------------------------------------------
 def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
-    """A `t[...]` key as a hashable tuple of ("i", int) / ("s", start, stop, step) / ("n",) / ("e",)."""
-    items = key if isinstance(key, tuple) else (key,)
+    """A `t[...]` key as a hashable tuple of ("i", int) / ("s", start, stop, step) / ("n",) / ("e",).
+    A list is a tuple of indices, as TF reads it (`t[[0, 1]]` is `t[0, 1]`)."""
+    items = tuple(key) if isinstance(key, (tuple, list)) else (key,)
     out = []
     for k in items:
         if isinstance(k, Tensor):
@@ -427,6 +429,9 @@ def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
         if k is None:
             out.append(("n",))
         elif k is Ellipsis:
+            if ("e",) in out:
+                raise errors.InvalidArgumentError(None, None, "Multiple ellipses in slice spec not allowed "
+                                                  "[Op:StridedSlice]")
             out.append(("e",))
         elif isinstance(k, slice):
             parts = []
@@ -455,10 +460,15 @@ def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
         return a[_np_key(key)]
     except IndexError:
         dim = 0
-        for k in key:   # the first integer index out of range names its dimension, as TF
+        for k in key:   # the first integer index out of range names its dimension, as TF (a negative
+            # index is reported after adding the dimension's size)
+            if k[0] == "e":
+                dim = a.ndim - sum(1 for j in key[key.index(k) + 1:] if j[0] in "is")
+                continue
             if k[0] == "i" and dim < a.ndim and not -a.shape[dim] <= k[1] < a.shape[dim]:
+                shown = k[1] + a.shape[dim] if k[1] < 0 else k[1]
                 raise errors.InvalidArgumentError(
-                    None, None, f"slice index {k[1]} of dimension {dim} out of bounds. [Op:StridedSlice]") from None
+                    None, None, f"slice index {shown} of dimension {dim} out of bounds. [Op:StridedSlice]") from None
             dim += 0 if k[0] == "n" else 1
         raise errors.InvalidArgumentError(None, None, f"Index out of range using input dim {a.ndim}; input has "
                                           f"only {a.ndim} dims [Op:StridedSlice]") from None
@@ -490,8 +500,35 @@ def _strided_slice_grad_grad(op: Any, grad: Any) -> list:
     return [dispatch.execute(STRIDED_SLICE, (grad,), {"key": op.get_attr("key")})]
 
 
+def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_mask") -> Tensor:
+    """`tf.boolean_mask`: the entries of tensor where mask (over dims axis..axis+mask.ndim) is
+    true, as TF builds it: reshape the masked dims into one, then gather where(mask)."""
+    from simdist.runtime.ops import math
+    t = _t(tensor)
+    m = _t(mask)
+    ax = 0 if axis is None else int(axis)
+    nm = m.ndim
+    if nm == 0:
+        raise ValueError("mask cannot be scalar.")
+    shp = t.shape.as_list()
+    ax = ax % max(len(shp), 1)
+    if shp[ax:ax + nm] != m.shape.as_list():
+        raise ValueError(f"Shapes {TensorShape(shp[ax:ax + nm])} and {m.shape} are incompatible")
+    lead = int(np.prod(shp[ax:ax + nm], dtype=np.int64))
+    flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
+    idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
+    return gather(flat, idx, axis=ax)
+
+
+def _is_bool_key(key: Any) -> bool:
+    return (isinstance(key, bool) or (isinstance(key, Tensor) and key.dtype is dtypes.bool_)
+            or (isinstance(key, np.ndarray) and key.dtype == np.bool_))
+
+
 def _install_operators() -> None:
     def getitem(self: Tensor, key: Any) -> Tensor:
+        if _is_bool_key(key):   # TF: a boolean key is a boolean_mask
+            return boolean_mask(self, key)
         return strided_slice(self, key)
 
     def iterate(self: Tensor) -> Any:
@@ -509,8 +546,22 @@ _install_operators()
 
 # --- sparse rows (IndexedSlices) -----------------------------------------------------------------------------
 def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """UnsortedSegmentSum: each row of values added at its segment id; negative ids are dropped,
+    ids >= num_segments raise, as TF's CPU kernel."""
+    n = shape[0]
+    ids = indices.astype(np.int64, copy=False)
+    bad = ids >= n
+    if bad.any():
+        j = int(np.argmax(bad.reshape(-1)))
+        raise errors.InvalidArgumentError(None, None, f"segment_ids[{j}] = {int(ids.reshape(-1)[j])} is out of range "
+                                          f"[0, {n}) [Op:UnsortedSegmentSum]")
     out = np.zeros(shape, dtype=values.dtype)
-    np.add.at(out, indices.astype(np.int64), values)
+    neg = ids < 0
+    if neg.any():
+        keep = ~neg
+        np.add.at(out, ids[keep], values[keep])
+    else:
+        np.add.at(out, ids, values)
     return out
 
 
@@ -527,4 +578,9 @@ def scatter_rows(values: Any, indices: Any, dense_shape: Any) -> Tensor:
 
 @RegisterGradient("UnsortedSegmentSum")
 def _scatter_rows_grad(op: Any, grad: Any) -> list:
-    return [gather(grad, op.inputs[1]), None]
+    """TF's _GatherDropNegatives: the gradient's rows at the ids, zeros where an id is negative."""
+    from simdist.runtime.ops import math
+    ids = op.inputs[1]
+    gathered = gather(grad, math.maximum(ids, zeros_like(ids)))
+    keep = reshape(math.greater_equal(ids, 0), ids.shape.as_list() + [1] * (gathered.ndim - ids.ndim))
+    return [math.where(keep, gathered, zeros_like(gathered)), None]

@@ -10,7 +10,7 @@ import numpy as np
 
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["dynamic_partition", "dynamic_stitch"]
