@@ -1,6 +1,7 @@
 """ParameterServerStrategy benchmark: simdist against real TF 2.21, and timing-only scale.
 
     python benchmarks/bench_ps.py [--closures 1000] [--repeat 3] [--busy 1] [--no-tf] [--big-closures 100000 (0: skip)]
+                                  [--also 10000x100] [--baseline-src DIR]
 
 Out of the box: no environment variable tunes either side (benchmarks/default_env.py).
 
@@ -11,8 +12,9 @@ Out of the box: no environment variable tunes either side (benchmarks/default_en
    then again with `--busy` processes spinning a core each (as a neighbouring job or a second
    sweep worker does).
 2. Timing-only mode on a large simulated cluster: 1,024 workers, 64 ps, 100,000 synthetic
-   closures over a partitioned embedding and a dense layer. Reports wall time, simulated time,
-   events, and peak memory (tracemalloc, plus the process's max RSS).
+   closures over a partitioned embedding and a dense layer (and `--also` shapes, e.g. 10000x100).
+   Reports wall and CPU time, simulated time, events and the process's max RSS; with
+   `--baseline-src` the same job runs first with another checkout's simdist, for the ratio.
 """
 
 from __future__ import annotations
@@ -20,12 +22,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
-import time
-import tracemalloc
 from typing import Any
 
 import numpy as np
@@ -98,34 +97,50 @@ def _median(results: list[dict[str, Any]]) -> dict[str, Any] | None:
     return sorted(results, key=lambda r: r["wall_s"])[(len(results) - 1) // 2]
 
 
-def timing_only(workers: int, ps: int, closures: int) -> dict[str, Any]:
-    import simdist
-    from simdist import tf
-    from simdist.sim import presets
-    tracemalloc.start()
-    t0 = time.perf_counter()
-    simdist.configure(cluster=presets.cpu_cluster(jobs={"chief": 1, "worker": workers, "ps": ps}), seed=0)
-    spec = tf.train.ClusterSpec({"worker": [f"w{i}:1" for i in range(workers)], "ps": [f"p{i}:1" for i in range(ps)]})
-    strategy = tf.distribute.experimental.ParameterServerStrategy(
-        tf.distribute.cluster_resolver.SimpleClusterResolver(spec),
-        variable_partitioner=tf.distribute.experimental.partitioners.MinSizePartitioner(
-            min_shard_bytes=256 << 10, max_shards=ps))
-    with strategy.scope():
-        emb = strategy.extended.placeholder_variable("emb", [10_000_000, 64], tf.float32)   # 2.4 GiB, shape only
-        dense = strategy.extended.placeholder_variable("dense", [1024, 1024], tf.float32)
-    coord = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
-    row_bytes = 512 * 64 * 4          # 512 embedding rows of 64 float32
-    for _ in range(closures):
-        coord.schedule_synthetic(flops=2e9, reads=[(emb, row_bytes), dense], writes=[(emb, row_bytes), dense])
-    coord.join()
-    wall = time.perf_counter() - t0
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    m = coord.metrics()
-    return {"wall_s": wall, "simulated_s": m["simulated_time_s"],
-            "completed": m["closures"]["completed"], "events": simdist.session.simulator().events,
-            "peak_traced_mib": peak / 2**20,
-            "max_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+BIG = r'''
+import json, resource, sys, time
+workers, ps, closures = (int(x) for x in sys.argv[1:4])
+t0, c0 = time.perf_counter(), time.process_time()
+import simdist
+from simdist import tf
+from simdist.sim import presets
+simdist.configure(cluster=presets.cpu_cluster(jobs={"chief": 1, "worker": workers, "ps": ps}), seed=0)
+spec = tf.train.ClusterSpec({"worker": [f"w{i}:1" for i in range(workers)], "ps": [f"p{i}:1" for i in range(ps)]})
+strategy = tf.distribute.experimental.ParameterServerStrategy(
+    tf.distribute.cluster_resolver.SimpleClusterResolver(spec),
+    variable_partitioner=tf.distribute.experimental.partitioners.MinSizePartitioner(
+        min_shard_bytes=256 << 10, max_shards=ps))
+with strategy.scope():
+    emb = strategy.extended.placeholder_variable("emb", [10_000_000, 64], tf.float32)   # 2.4 GiB, shape only
+    dense = strategy.extended.placeholder_variable("dense", [1024, 1024], tf.float32)
+coord = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+row_bytes = 512 * 64 * 4          # 512 embedding rows of 64 float32
+for _ in range(closures):
+    coord.schedule_synthetic(flops=2e9, reads=[(emb, row_bytes), dense], writes=[(emb, row_bytes), dense])
+coord.join()
+m = coord.metrics()
+print("RESULT " + json.dumps({"wall_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0,
+      "simulated_s": m["simulated_time_s"], "completed": m["closures"]["completed"],
+      "events": simdist.session.simulator().events,
+      "max_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
+'''
+
+
+def timing_only(workers: int, ps: int, closures: int, src: str | None = None) -> dict[str, Any]:
+    """The timing-only job in a fresh interpreter (its own max RSS), with this checkout's simdist
+    or, given ``src``, the simdist of another checkout (e.g. an older commit, for a side-by-side
+    ratio). Wall and CPU time from the first import to the end of join(); no tracemalloc (it
+    roughly doubled the run's time)."""
+    path = [src] if src else []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path + sys.path))
+    # -P: the current directory does not go first on sys.path (run from a checkout, `python -c`
+    # would import that checkout's simdist whatever PYTHONPATH says)
+    proc = subprocess.run([sys.executable, "-P", "-c", BIG, str(workers), str(ps), str(closures)],
+                          capture_output=True, text=True, env=env, timeout=6 * 3600)
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    raise RuntimeError(f"timing-only job failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
 
 
 def small_job(args: argparse.Namespace, busy: int) -> None:
@@ -159,7 +174,7 @@ def small_job(args: argparse.Namespace, busy: int) -> None:
             # This VM has slow spells lasting minutes; a TF run and the simdist run right after it
             # see the same machine, so the ratio within each pair is the steadier estimate.
             pairs = sorted(t["wall_s"] / s["wall_s"] for t, s in zip(runs["tensorflow"], runs["simdist"]))
-            print(f"   per-pair ratios (each TF run / the simdist run after it): "
+            print("   per-pair ratios (each TF run / the simdist run after it): "
                   + ", ".join(f"{r:.1f}x" for r in pairs) + f"; median {statistics.median(pairs):.1f}x")
 
 
@@ -174,6 +189,11 @@ def main() -> None:
     ap.add_argument("--big-closures", type=int, default=100_000)
     ap.add_argument("--big-workers", type=int, default=1024)
     ap.add_argument("--big-ps", type=int, default=64)
+    ap.add_argument("--also", type=lambda v: tuple(int(x) for x in v.split("x")), nargs="*", default=[],
+                    metavar="WORKERSxPS", help="more timing-only shapes, e.g. 10000x100")
+    ap.add_argument("--baseline-src", default=None, metavar="DIR",
+                    help="a checkout of another simdist (e.g. `git worktree add /tmp/old <commit>`): the first "
+                         "timing-only shape runs with it too, right before this code, for the ratio")
     args = ap.parse_args()
     if args.repeat < 1:
         ap.error(f"--repeat must be >= 1, got {args.repeat}")
@@ -186,12 +206,18 @@ def main() -> None:
         small_job(args, args.busy)
     if args.big_closures <= 0:
         return
-    big = timing_only(args.big_workers, args.big_ps, args.big_closures)
-    print(f"2. timing-only: {args.big_workers} workers, {args.big_ps} ps, {args.big_closures:,} closures")
-    print(f"   wall {big['wall_s']:.1f}s, {big['completed']:,} completed, {big['events']:,} events, "
-          f"{big['simulated_s']:.2f}s simulated, peak traced memory {big['peak_traced_mib']:.0f} MiB, "
-          f"max RSS {big['max_rss_mib']:.0f} MiB (target < 4096 MiB)")
-
+    shapes = [(args.big_workers, args.big_ps)] + ([(w, p) for w, p in args.also] if args.also else [])
+    for k, (w, p) in enumerate(shapes):
+        print(f"2{'abcdefgh'[k]}. timing-only: {w:,} workers, {p} ps, {args.big_closures:,} closures")
+        base = timing_only(w, p, args.big_closures, args.baseline_src) if args.baseline_src and k == 0 else None
+        big = timing_only(w, p, args.big_closures)
+        for label, r in (("baseline", base), ("this code", big)):
+            if r is not None:
+                print(f"   {label:<10} wall {r['wall_s']:.1f}s (CPU {r['cpu_s']:.1f}s), {r['completed']:,} completed, "
+                      f"{r['events']:,} events, {r['simulated_s']!r} s simulated, max RSS {r['max_rss_mib']:.0f} MiB")
+        if base is not None:
+            print(f"   baseline / this code: wall {base['wall_s'] / big['wall_s']:.1f}x, CPU {base['cpu_s'] / big['cpu_s']:.1f}x; "
+                  f"simulated time {'identical' if base['simulated_s'] == big['simulated_s'] else 'differs by %.2e relative' % ((big['simulated_s'] - base['simulated_s']) / base['simulated_s'])}")
 
 if __name__ == "__main__":
     main()

@@ -1,16 +1,17 @@
 """Fault plans: worker preemption, parameter-server failure, stragglers and degraded links.
 
-Attach a plan with `simdist.configure(cluster=..., faults=FaultPlan(...), seed=...)`; the
-ClusterCoordinator of a ParameterServerStrategy carries it out on the simulated clock. Every
-random draw comes from the run's root seed through a named stream, so a plan is deterministic.
-See docs/faults.md for the model and the accounting.
+Attach a plan with `simdist.configure(cluster=..., faults=FaultPlan(...), seed=...)`. Hardware
+faults (stragglers, degraded links) are applied by the simulator itself (`apply_hardware`, when
+the session builds it), so they hold for every strategy; worker preemptions and ps failures are
+carried out by the ClusterCoordinator of a ParameterServerStrategy. Every random draw comes from
+the run's root seed through a named stream, so a plan is deterministic. See docs/faults.md.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 from simdist.sim.units import parse_time
 
@@ -96,24 +97,40 @@ class PSFailure:
 
 @dataclass(frozen=True)
 class Straggler:
-    """Worker `worker` computes `slowdown` times slower between `start` and `end` (None: forever)."""
+    """Kernels that start between `start` and `end` (None: forever) take `slowdown` times their
+    FLOP time on every device of worker task `worker` (host /job:worker/replica:0/task:<worker>),
+    or, with `worker=None`, on the device named `device` (e.g. "GPU:1" for a MirroredStrategy
+    replica)."""
 
-    worker: int
+    worker: int | None
     slowdown: float
     start: float | str = 0.0
     end: float | str | None = None
+    device: str | None = None
 
     def __post_init__(self) -> None:
-        _index(self.worker, "Straggler.worker")
+        if (self.worker is None) == (self.device is None):
+            raise ValueError(f"Straggler(worker={self.worker!r}, device={self.device!r}): give exactly one of "
+                             "worker or device")
+        if self.worker is not None:
+            _index(self.worker, "Straggler.worker")
+        elif not isinstance(self.device, str) or not self.device:
+            raise ValueError(f"Straggler.device: expected a device name, got {self.device!r}")
         if not (isinstance(self.slowdown, (int, float)) and self.slowdown >= 1.0):
             raise ValueError(f"Straggler.slowdown: expected a factor >= 1, got {self.slowdown!r}")
         object.__setattr__(self, "start", _time(self.start, "Straggler.start"))
         object.__setattr__(self, "end", _time(self.end, "Straggler.end", allow_none=True))
 
-    def factor(self, worker: int, t: float) -> float:
-        if worker != self.worker or t < self.start or (self.end is not None and t >= self.end):  # type: ignore
-            return 1.0
-        return float(self.slowdown)
+    def devices(self, cluster: Any) -> list[Any]:
+        """The simdist.sim Devices it slows in ``cluster`` (an error naming it if there are none)."""
+        if self.device is not None:
+            return [cluster.device(self.device)]
+        for h in cluster.hosts:
+            if h.job == "worker" and h.task == self.worker:
+                return list(h.devices)
+        raise ValueError(f"Straggler.worker={self.worker}: the cluster has no host /job:worker/replica:0/task:"
+                         f"{self.worker}; configure a cluster with that worker (e.g. presets.cpu_cluster(jobs="
+                         f"{{'worker': {self.worker + 1}, ...}})), or name a device with device=<name>")
 
 
 @dataclass(frozen=True)
@@ -170,7 +187,7 @@ class FaultPlan:
             if f.ps >= num_ps:
                 raise ValueError(f"FaultPlan.ps_failures[{i}].ps={f.ps}: the cluster has {num_ps} ps tasks")
         for i, s in enumerate(self.stragglers):
-            if s.worker >= num_workers:
+            if s.worker is not None and s.worker >= num_workers:
                 raise ValueError(f"FaultPlan.stragglers[{i}].worker={s.worker}: the cluster has {num_workers} "
                                  "workers")
         names = list(link_names)
@@ -180,8 +197,32 @@ class FaultPlan:
                 raise ValueError(f"FaultPlan.links[{i}].link={ln.link!r} is not a link of the cluster; e.g. "
                                  f"{near or names[:4]}")
 
-    def straggle(self, worker: int, t: float) -> float:
-        f = 1.0
-        for s in self.stragglers:
-            f *= s.factor(worker, t)
-        return f
+    def hardware_targets(self, cluster: Any) -> tuple[list[list[Any]], list[Any]]:
+        """The devices each straggler slows and the link each degradation names, in ``cluster``
+        (a simdist.sim.Cluster); an error naming the entry if one does not exist there."""
+        devs = []
+        for i, s in enumerate(self.stragglers):
+            try:
+                devs.append(s.devices(cluster))
+            except (KeyError, ValueError) as e:
+                raise ValueError(f"FaultPlan.stragglers[{i}]: {e}") from None
+        links = []
+        for i, ln in enumerate(self.links):
+            try:
+                links.append(cluster.link(ln.link))
+            except KeyError:
+                names = [x.name for x in cluster.links]
+                near = [n for n in names if ln.link.split("/")[-1] in n][:4]
+                raise ValueError(f"FaultPlan.links[{i}].link={ln.link!r} is not a link of the cluster; e.g. "
+                                 f"{near or names[:4]}") from None
+        return devs, links
+
+    def apply_hardware(self, sim: Any) -> None:
+        """Hand the plan's stragglers and link degradations to ``sim`` (a simdist.sim.Simulator),
+        which applies them to every kernel and transfer, whichever strategy issued it."""
+        devs, links = self.hardware_targets(sim.cluster)
+        for s, ds in zip(self.stragglers, devs):
+            for d in ds:
+                sim.slow_device(d, s.slowdown, s.start, s.end)
+        for ln, link in zip(self.links, links):
+            sim.degrade_link(link, ln.bandwidth_factor, ln.latency_factor, ln.start, ln.end)

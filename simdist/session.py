@@ -49,7 +49,8 @@ class _Machine:
     logical: dict[str, list[LogicalDeviceConfiguration]] = field(default_factory=dict)
     initialized: bool = False
     sim: Any = None                          # simdist.sim.Simulator, built lazily
-    faults: Any = None                       # simdist.faults.FaultPlan, carried out by the coordinator
+    faults: Any = None                       # simdist.faults.FaultPlan (hardware part: the simulator)
+    collectives: str = "auto"                # the simulator's collective fidelity
     names: dict[tuple[str, str], str] = field(default_factory=dict)   # memo of canonical/sim_device
 
 
@@ -64,7 +65,7 @@ def _build_default_cluster(cpus: int = 1, gpus: int = 0, gpu: str = "A100") -> A
 
 
 def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = None, seed: int = 0,
-              trace: Any = None, faults: Any = None) -> None:
+              trace: Any = None, faults: Any = None, collectives: str = "auto") -> None:
     """Replace the simulated machine: `configure(gpus=4)` gives the local host 4 GPUs;
     `configure(cluster=presets.cpu_cluster(...), faults=FaultPlan(...), seed=7)` a cluster for
     ParameterServerStrategy, with faults to inject.
@@ -77,14 +78,19 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
     if not isinstance(cpus, int) or cpus < 1:
         raise ValueError(f"configure(cpus={cpus!r}): cpus must be an int >= 1")
     global _m
-    if _m.sim is not None:
-        _m.sim.close()
     if faults is not None:
         from simdist.faults import FaultPlan
         if not isinstance(faults, FaultPlan):
             raise TypeError(f"configure(faults=...): expected a simdist.faults.FaultPlan, got {faults!r}")
-    _m = _Machine(cluster=cluster if cluster is not None else _build_default_cluster(cpus, gpus, gpu),
-                  seed=int(seed), trace=trace, faults=faults)
+    from simdist.sim.collectives import check_fidelity
+    machine = _Machine(cluster=cluster if cluster is not None else _build_default_cluster(cpus, gpus, gpu),
+                       seed=int(seed), trace=trace, faults=faults,
+                       collectives=check_fidelity(collectives, "configure(collectives=...)"))
+    if faults is not None:
+        faults.hardware_targets(machine.cluster)   # an unknown straggler device or link: an error now
+    if _m.sim is not None:
+        _m.sim.close()
+    _m = machine
     from simdist.runtime.ops import random as random_ops
     random_ops.reset(int(seed))
     _refresh_default_device()
@@ -117,7 +123,7 @@ def ensure_jobs(jobs: dict[str, int]) -> None:
         hosts = [presets.make_cpu_host(len(local.cpus), job="chief", task=0) if (h.job, h.task) == ("chief", 0)
                  else presets.make_cpu_host(len(h.cpus), job=h.job, task=h.task) for h in new.hosts]
         new = Cluster(hosts, network=new.network)
-    configure(cluster=new, seed=_m.seed, trace=_m.trace, faults=_m.faults)
+    configure(cluster=new, seed=_m.seed, trace=_m.trace, faults=_m.faults, collectives=_m.collectives)
     _m.logical = logical
 
 
@@ -137,7 +143,10 @@ def simulator() -> Any:
     """The simulator of this machine (created on first use)."""
     if _m.sim is None:
         from simdist.sim import Simulator
-        _m.sim = Simulator(cluster(), seed=_m.seed, trace=_m.trace)
+        sim = Simulator(cluster(), seed=_m.seed, trace=_m.trace, collectives=_m.collectives)
+        if _m.faults is not None:
+            _m.faults.apply_hardware(sim)   # stragglers and degraded links, for every strategy
+        _m.sim = sim
         _m.initialized = True
     return _m.sim
 

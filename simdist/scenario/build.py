@@ -42,12 +42,13 @@ def build_cluster(sc: Scenario) -> Any:
     def host(job: str, task: int, cpus: int, gpus: int) -> Host:
         return Host(job=job, task=task, cpus=[Device("CPU", i, **cpu_kw) for i in range(cpus)],
                     gpus=[Device("GPU", i, **gpu_kw) for i in range(gpus)], pcie=pcie_spec,
-                    nvlink=nv_spec if gpus > 1 else None)
+                    nvlink=nv_spec if gpus > 1 else None, max_gpus=cl.get("max_gpus_per_host"))
 
     assert sc.topology is not None
     hosts = [host(h.job, h.task, h.cpus, h.gpus) for h in sc.topology.hosts]
     network = {"bandwidth": cl.get("network", 25e9 / 8), "latency": cl.get("latency", hardware.ETHERNET_LATENCY)}
-    cluster = Cluster(hosts, network=network)
+    cluster = Cluster(hosts, network=network, pod_size=cl.get("pod_size"),
+                      oversubscription=cl.get("oversubscription") or 1.0)
     by_name = {ln.name: ln for ln in cluster.links}
     for d in static_degradations(sc):
         ln = by_name[d["link"]]

@@ -38,7 +38,8 @@ def register(sub: Any) -> None:
                    help="run again in this process and in a fresh interpreter (other PYTHONHASHSEED) and compare "
                         "the sha256 of metrics and trace")
     p.add_argument("--force", action="store_true", help="overwrite the output directory of a previous run")
-    p.add_argument("--dry-run", action="store_true", help="parse, validate and build the cluster, then stop")
+    p.add_argument("--dry-run", action="store_true", help="parse, validate and build the cluster, estimate the "
+                                                             "run's events, memory and time, then stop")
     p.add_argument("--quiet", action="store_true", help="print only the output paths")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=main)
@@ -73,8 +74,11 @@ def main(args: argparse.Namespace) -> int:
     from .runner import run
     bar = None if args.no_progress else progress_bar(sc.config["training"]["steps"], "step", sc.name)
     try:
+        postfix = getattr(bar, "set_postfix_str", None)   # (a tqdm bar; a log's line progress has none)
         result = run(sc, seed, trace=str(trace_path) if trace_path else None,
-                     progress=bar.update if bar is not None else None)
+                     progress=bar.update if bar is not None else None,
+                     detail=(lambda ev: postfix(f"{ev:,} events into this step", refresh=True))
+                     if postfix is not None else None)
     finally:
         if bar is not None:
             bar.close()
@@ -135,4 +139,28 @@ def _dry_run(sc: Any, seed: int) -> int:
     print(f"  model     {len(vs)} variables, {sum(v.params for v in vs):,} parameters, "
           f"{format_bytes(sum(v.nbytes for v in vs))}")
     print(f"  training  {sc.config['training']['steps']} steps, seed {seed}")
+    from .estimate import estimate
+    e = estimate(sc, cluster)
+    lo, hi = e["events"]
+    wlo, whi = e["wall_s"]
+    print(f"  estimate  {_approx(lo)}{'' if hi == lo else ' to ' + _approx(hi)} events, "
+          f"~{format_bytes(e['memory_bytes'])} peak memory, ~{_duration(wlo)}"
+          f"{'' if whi <= 1.5 * wlo else ' to ' + _duration(whi)} on the project's machine")
+    if e["collective"]:
+        print(f"            {e['collective']}")
     return 0
+
+
+def _approx(n: float) -> str:
+    for unit, k in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= k:
+            return f"~{n / k:.3g}{unit}"
+    return f"~{int(n)}"
+
+
+def _duration(s: float) -> str:
+    if s < 60:
+        return f"{s:.2g} s"
+    if s < 3600:
+        return f"{s / 60:.2g} min"
+    return f"{s / 3600:.2g} h"

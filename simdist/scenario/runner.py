@@ -98,10 +98,11 @@ def _simulation_errors() -> tuple[type, ...]:
 
 
 class _Ctx:
-    def __init__(self, sc: Scenario, seed: int, progress: Any) -> None:
+    def __init__(self, sc: Scenario, seed: int, progress: Any, detail: Any = None) -> None:
         self.sc = sc
         self.seed = seed
         self.progress = progress
+        self.detail = detail
         self.sim: Any = None
         self.faults: list[dict[str, Any]] = []
         self.parts: dict[str, Any] = {"summary": {}, "steps": None, "recovery": None}
@@ -113,20 +114,17 @@ class _Ctx:
             self.progress(n)
 
     def span(self, name: str, cat: str, device: str, start: float, end: float) -> None:
-        """A span on a device's trace track (checkpoints, restores): pid = host index + 1, tid = 1 +
-        the device's position in its host (the trace layout documented in simdist.sim.trace)."""
-        tr = self.sim.trace
-        if tr is None or end <= start:
-            return
-        d = self.sim.cluster.device(device)
-        tr.complete(name, cat, start, end - start, d.host.index + 1, d.host.devices.index(d) + 1)
+        """A span on a device's trace track (checkpoints, restores)."""
+        if end > start:
+            self.sim.trace_span(device, name, cat, start, end)
 
 
 def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
-        progress: Callable[[int], None] | None = None,
+        progress: Callable[[int], None] | None = None, detail: Callable[[int], None] | None = None,
         observe: Callable[[Any, dict[str, Any]], None] | None = None) -> RunResult:
     """Run ``sc`` with ``seed`` (default: the scenario's). ``trace``: None, a path or a text file
-    object for the Chrome trace. ``progress(n)`` is called as steps complete. Errors of the
+    object for the Chrome trace. ``progress(n)`` is called as steps complete, ``detail(events)``
+    within a long synchronous step (every `simdist.sim.engine.PROGRESS_EVERY` events). Errors of the
     simulated program (out of memory, an unrecovered ps failure, a deadlock) end the run with
     status "failed"; the metrics then describe the run up to the failure. ``observe(ctx,
     metrics)`` is called once the metrics are made, before the simulation is torn down (``ctx``
@@ -136,7 +134,7 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
     from simdist import session
 
     seed = sc.seed if seed is None else int(seed)
-    ctx = _Ctx(sc, seed, progress)
+    ctx = _Ctx(sc, seed, progress, detail)
     status, error = "ok", None
     try:
         try:
@@ -144,7 +142,8 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
                 _run_ps(ctx, trace)
             else:
                 cluster = build_cluster(sc)
-                simdist.configure(cluster=cluster, seed=seed, trace=trace)
+                simdist.configure(cluster=cluster, seed=seed, trace=trace, faults=_fault_plan(sc, _replica_devices(sc)),
+                                  collectives=sc.config["strategy"].get("collectives") or "auto")
                 ctx.sim = session.simulator()
                 _run_sync(ctx)
         except _simulation_errors() as e:
@@ -183,14 +182,6 @@ def _jitter(ctx: _Ctx, n: int) -> list[float]:
     return [float(x) for x in ctx.sim.rng("scenario/jitter").lognormal(0.0, sigma, size=n)]
 
 
-def _straggle(ctx: _Ctx, i: int, t: float) -> float:
-    f = 1.0
-    for s in (ctx.sc.config.get("faults") or {}).get("stragglers") or []:
-        if s["worker"] == i and s["start"] <= t and (s.get("end") is None or t < s["end"]):
-            f *= s["slowdown"]
-    return f
-
-
 def _fault_windows(ctx: _Ctx, targets: list[str]) -> None:
     """Record stragglers and degraded links (known in advance) for the plot."""
     f = ctx.sc.config.get("faults") or {}
@@ -203,29 +194,11 @@ def _fault_windows(ctx: _Ctx, targets: list[str]) -> None:
                            "end": ln["end"] if ln.get("end") is not None else -1.0})
 
 
-def _windowed_links(ctx: _Ctx) -> None:
-    f = ctx.sc.config.get("faults") or {}
-    static = static_degradations(ctx.sc)
-    dyn = [ln for ln in f.get("links") or [] if ln not in static]
-    if not dyn:
-        return
-    sim = ctx.sim
-    set_link = getattr(sim, "set_link", None)
-    if set_link is None:
-        raise RunFailure("a link degradation with a start or end time needs Simulator.set_link, which this "
-                         "simdist.sim does not have; use start = 0 and no end")
-
-    def proc(ln: dict) -> Any:
-        link = sim.cluster.link(ln["link"])
-        bw, lat = link.bandwidth, link.latency
-        yield sim.env.timeout(max(0.0, ln["start"] - sim.now))
-        set_link(ln["link"], bandwidth=bw * ln["bandwidth_factor"], latency=lat * ln["latency_factor"])
-        if ln.get("end") is not None:
-            yield sim.env.timeout(max(0.0, ln["end"] - sim.now))
-            set_link(ln["link"], bandwidth=bw, latency=lat)
-
-    for ln in dyn:
-        sim.process(proc(ln))
+def _replica_devices(sc: Scenario) -> list[str]:
+    """The synchronous strategy's replica devices, full names, in replica order."""
+    if "replica_full" in sc.plan:   # mirrored over the hosts of a gpu_cluster
+        return list(sc.plan["replica_full"])
+    return [f"{sc.plan['host']}/device:{d}" for d in sc.plan["replica_devices"]]
 
 
 def _run_sync(ctx: _Ctx) -> None:
@@ -236,7 +209,7 @@ def _run_sync(ctx: _Ctx) -> None:
     def full(d: str) -> str:
         return f"{host}/device:{d}"
 
-    devs = [full(d) for d in plan["replica_devices"]]
+    devs = _replica_devices(sc)
     n = len(devs)
     cpu = full("CPU:0")
     model, tr = cfg["model"], cfg["training"]
@@ -256,8 +229,7 @@ def _run_sync(ctx: _Ctx) -> None:
     every = tr["checkpoint_every"]
     state_bytes = var_bytes * (1 + slots)
 
-    _fault_windows(ctx, devs)
-    _windowed_links(ctx)
+    _fault_windows(ctx, devs)   # (the simulator applies them: see _fault_plan)
 
     # memory: variables (+ optimizer slots) where they live, gradients (and variable copies) on replicas
     if kind == "mirrored":
@@ -269,22 +241,36 @@ def _run_sync(ctx: _Ctx) -> None:
         for d in devs:
             sim.allocate(d, grad_bytes + (var_bytes if d != pd else 0), "gradients and variable copies")
 
-    def input_proc() -> Any:
-        if in_flops:
-            yield sim.compute(cpu, in_flops, "input pipeline")
-        moves = [sim.transfer(cpu, d, in_bytes, "input", replica=i) for i, d in enumerate(devs)
-                 if d != cpu and in_bytes]
-        if moves:
-            yield sim.all_of(moves)
+    feeders = plan.get("input_cpus")
+    if feeders is None:
+        def input_proc() -> Any:
+            if in_flops:
+                yield sim.compute(cpu, in_flops, "input pipeline")
+            moves = [sim.transfer(cpu, d, in_bytes, "input", replica=i) for i, d in enumerate(devs)
+                     if d != cpu and in_bytes]
+            if moves:
+                yield sim.all_of(moves)
+    else:   # several hosts: each host's CPU makes its replicas' share, in parallel, and feeds them
+        hosts = list(dict.fromkeys(feeders))
+        share = {h: in_flops * feeders.count(h) / n for h in hosts}
+
+        def feed(h: str) -> Any:
+            if in_flops:
+                yield sim.compute(h, share[h], "input pipeline")
+            moves = [sim.transfer(h, d, in_bytes, "input", replica=i) for i, d in enumerate(devs)
+                     if feeders[i] == h and in_bytes]
+            if moves:
+                yield sim.all_of(moves)
+
+        def input_proc() -> Any:
+            yield sim.all_of([sim.process(feed(h)) for h in hosts])
 
     pending = [sim.process(input_proc())]
 
     def step_proc(k: int) -> Any:
         yield pending[0]
         pending[0] = sim.process(input_proc()) if k + 1 < steps else None
-        t = sim.now
-        jit = _jitter(ctx, n)
-        factors = [jit[i] * _straggle(ctx, i, t) for i in range(n)]
+        factors = _jitter(ctx, n)   # (a straggler's slowdown is the simulator's)
         if kind == "mirrored":
             yield sim.all_of([sim.compute(d, fwd_bwd * factors[i], "forward+backward", replica=i)
                               for i, d in enumerate(devs)])
@@ -317,7 +303,7 @@ def _run_sync(ctx: _Ctx) -> None:
     ckpt_time = 0.0
     for k in range(steps):
         with sim.step(f"step {k}"):
-            sim.drive(step_proc(k))
+            sim.drive(step_proc(k), progress=ctx.detail)
         ctx.tick()
         if every and (k + 1) % every == 0:
             t0 = sim.now
@@ -363,7 +349,10 @@ def _partitioner(tf: Any, p: dict | None) -> Any:
     return parts.MaxSizePartitioner(max_shard_bytes=p["max_shard_bytes"], max_shards=p.get("max_shards"))
 
 
-def _fault_plan(sc: Scenario) -> Any:
+def _fault_plan(sc: Scenario, replicas: list[str] | None = None) -> Any:
+    """The scenario's faults as a FaultPlan. Stragglers name a worker task (parameter_server)
+    or, given ``replicas``, a replica index (synchronous strategies): that replica's device.
+    Link degradations that last the whole run are in the cluster already (build_cluster)."""
     from simdist import faults as F
     f = sc.config.get("faults") or {}
     static = static_degradations(sc)
@@ -375,35 +364,14 @@ def _fault_plan(sc: Scenario) -> Any:
                                     random_downtime=proc["random_downtime"], start=proc["start"]) if proc else None,
         ps_failures=[F.PSFailure(ps=p["ps"], at_time=p["at_time"], downtime=p.get("downtime"))
                      for p in f.get("ps_failures") or []],
-        stragglers=[F.Straggler(worker=s["worker"], slowdown=s["slowdown"], start=s["start"], end=s.get("end"))
+        stragglers=[F.Straggler(worker=None if replicas is not None else s["worker"], slowdown=s["slowdown"],
+                                start=s["start"], end=s.get("end"),
+                                device=replicas[s["worker"]] if replicas is not None else None)
                     for s in f.get("stragglers") or []],
         links=[F.LinkDegradation(link=ln["link"], bandwidth_factor=ln["bandwidth_factor"],
                                  latency_factor=ln["latency_factor"], start=ln["start"], end=ln.get("end"))
                for ln in f.get("links") or [] if ln not in static],
     )
-
-
-def _watch_downtime(ctx: _Ctx, coord: Any) -> None:
-    """Record worker downtime windows for the plot. Stopgap: wraps the coordinator's (private)
-    `_go_down` on this instance until the coordinator reports its preemption events itself."""
-    orig = getattr(coord, "_go_down", None)
-    if orig is None:
-        return
-    sim = ctx.sim
-
-    def go_down(w: int, downtime: float) -> Any:
-        rec = None
-        if not coord._down[w]:
-            # open until the worker is back (a window still open when the run ends closes at its end)
-            rec = {"kind": "preemption", "target": f"/job:worker/replica:0/task:{w}", "start": sim.now, "end": -1.0}
-            ctx.faults.append(rec)
-        try:
-            yield from orig(w, downtime)
-        finally:
-            if rec is not None:
-                rec["end"] = sim.now
-
-    coord._go_down = go_down
 
 
 def _run_ps(ctx: _Ctx, trace: Any) -> None:
@@ -452,7 +420,6 @@ def _run_ps(ctx: _Ctx, trace: Any) -> None:
     slots = model["optimizer_slots"]
     state_bytes = sum(int(s.nbytes) for s in shards_all) * (1 + slots)
     coord = ctx.coord = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
-    _watch_downtime(ctx, coord)
     ctx.parts["examples_per_step"] = per_worker
     ctx.parts["compute_devices"] = [f"/job:worker/replica:0/task:{w}/device:{plan['worker_device']}"
                                     for w in range(nw)]
@@ -638,8 +605,13 @@ def _assemble(ctx: _Ctx, status: str, error: str | None) -> dict[str, Any]:
     for k, v in list(summary.items()):
         if isinstance(v, float) and v.is_integer() and k in ("steps_completed", "checkpoints"):
             summary[k] = int(v)
+    windows = list(ctx.faults)
+    if ctx.coord is not None:   # worker downtime, as the coordinator reports it
+        windows += [{"kind": "preemption", "target": e["task"], "start": e["start"],
+                     "end": e["end"] if e["end"] is not None else -1.0}
+                    for e in ctx.coord.fault_events() if e["kind"] == "preemption"]
     faults = []
-    for f in sorted(ctx.faults, key=lambda f: (f["start"], f["kind"], f["target"])):
+    for f in sorted(windows, key=lambda f: (f["start"], f["kind"], f["target"])):
         end = f["end"] if f["end"] >= 0 else now
         faults.append({"kind": f["kind"], "target": f["target"], "start": f["start"], "end": max(end, f["start"])})
     doc = {

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-__all__ = ["Field", "REQUIRED", "KIND_RANGE", "SCHEMA", "STRATEGIES", "PRESETS", "DTYPES", "GPU_MODELS", "reference_rows",
-           "walk", "lookup"]
+__all__ = ["Field", "REQUIRED", "KIND_RANGE", "SCHEMA", "STRATEGIES", "PRESETS", "DTYPES", "GPU_MODELS",
+           "MAX_GPUS_PER_HOST", "reference_rows", "walk", "lookup"]
 
 
 class _Required:
@@ -31,9 +31,10 @@ class _Required:
 REQUIRED: Any = _Required()
 
 STRATEGIES = ("one_device", "mirrored", "central_storage", "parameter_server")
-PRESETS = ("gpu_host", "cpu_cluster")
+PRESETS = ("gpu_host", "cpu_cluster", "gpu_cluster")
 DTYPES = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int32": 4, "int64": 8}
 GPU_MODELS = ("A100", "H100", "H200", "V100")  # simdist.sim.hardware.GPUS (kept here so validation imports nothing)
+MAX_GPUS_PER_HOST = 16   # simdist.sim.topology.MAX_GPUS_PER_HOST (likewise; a test checks they agree)
 PARTITIONERS = ("none", "fixed", "min_size", "max_size")
 RECOVERY = ("fail", "restore_checkpoint")
 
@@ -83,15 +84,26 @@ SCHEMA: dict[str, Field] = {
     }),
     "cluster": Field("table", "the simulated machines", REQUIRED, fields={
         "preset": Field("str", "ready topology; omit to list `[[cluster.hosts]]` yourself", None, choices=PRESETS),
-        "gpus": Field("int", "gpu_host: GPUs on the host", None, minimum=0, example="4", maximum=64),
+        "gpus": Field("int", "gpu_host: GPUs on the host (at most 16, or max_gpus_per_host)", None, minimum=0,
+                      example="4", maximum=64),
+        "hosts": Field("int", "gpu_cluster: GPU hosts (job worker; localhost for one)", None, minimum=1,
+                       maximum=65536, example="512"),
+        "gpus_per_host": Field("int", "gpu_cluster: GPUs per host, on NVLink (default 8)", None, minimum=1, maximum=64),
+        "pod_size": Field("int", "gpu_cluster: hosts per pod, each pod's switch on one uplink to a spine "
+                                 "(omit: one switch)", None, minimum=1, maximum=65536, example="32"),
+        "oversubscription": Field("float", "gpu_cluster: a pod uplink carries pod_size x NIC bandwidth / this "
+                                           "(default 1)", None, minimum=1, maximum=1e6),
+        "max_gpus_per_host": Field("int", "raise the 16-GPU limit of one host (a hypothetical machine)", None,
+                                   minimum=1, maximum=64),
         "gpu": Field("str", "GPU model of every GPU", "A100", choices=GPU_MODELS),
-        "cpus": Field("int", "gpu_host: CPU devices on the host", None, minimum=1, maximum=256),
+        "cpus": Field("int", "gpu_host / gpu_cluster: CPU devices per host", None, minimum=1, maximum=256),
         "jobs": Field("map", "cpu_cluster: tasks per job, e.g. {chief = 1, worker = 4, ps = 2}", None,
                       item=Field("int", "task count", minimum=0, maximum=4096), example="{chief = 1, worker = 4, ps = 2}"),
         "cpus_per_host": Field("int", "cpu_cluster: CPU devices per host", None, minimum=1, maximum=256),
-        "network": Field("bandwidth", "host-to-host bandwidth per NIC per direction (default 25Gbps)", None, above=0,
-                         example='"25Gbps"'),
-        "latency": Field("time", "host-to-host latency (default 50us: kernel TCP)", None, example='"50us"'),
+        "network": Field("bandwidth", "host-to-host bandwidth per NIC per direction (default 25Gbps; "
+                                      "gpu_cluster: 100Gbps)", None, above=0, example='"25Gbps"'),
+        "latency": Field("time", "host-to-host latency (default 50us: kernel TCP; gpu_cluster: 2us RDMA)", None,
+                         example='"50us"'),
         "gpu_flops": Field("flops", "override: sustained FLOP/s of every GPU", None, minimum=1,
                            example='"150TFLOPS"'),
         "cpu_flops": Field("flops", "override: sustained FLOP/s of every CPU device", None, minimum=1),
@@ -111,7 +123,10 @@ SCHEMA: dict[str, Field] = {
                          None, item=Field("str", "device, e.g. \"GPU:0\""), min_items=1,
                          example='["GPU:0", "GPU:1"]'),
         "all_reduce": Field("str", "mirrored: cross-device ops (ring = NcclAllReduce, reduce_to_one = "
-                                   "ReductionToOneDevice)", None, choices=("ring", "reduce_to_one")),
+                                   "ReductionToOneDevice; tree, hierarchical: NCCL's tree and 2D algorithms)", None,
+                            choices=("ring", "reduce_to_one", "tree", "hierarchical")),
+        "collectives": Field("str", "mirrored: collective fidelity (auto: chunked up to 20,000 transfers, then "
+                                    "analytic)", None, choices=("auto", "chunked", "analytic")),
         "parameter_device": Field("str", "central_storage: where variables live (default: CPU:0 with several "
                                          "GPUs, else the one GPU)", None, example='"CPU:0"'),
         "partitioner": Field("table", "parameter_server: the variable_partitioner", None, fields={

@@ -58,6 +58,10 @@ def sketch(cluster: dict) -> Topology:
     if preset == "cpu_cluster":
         jobs = cluster["jobs"]
         return Topology([HostSketch(j, t, cluster["cpus_per_host"], 0) for j in sorted(jobs) for t in range(jobs[j])])
+    if preset == "gpu_cluster":
+        n = cluster["hosts"]
+        return Topology([HostSketch("localhost" if n == 1 else "worker", t, cluster["cpus"], cluster["gpus_per_host"])
+                         for t in range(n)])
     return Topology([HostSketch(h["job"], t, h["cpus"], h["gpus"]) for h in cluster.get("host") or []
                      for t in range(h["tasks"])])
 

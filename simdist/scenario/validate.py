@@ -17,7 +17,7 @@ from simdist.suggest import did_you_mean
 
 from .errors import Issue
 from .overrides import parse_seeds
-from .schema import KIND_RANGE, PRESETS, REQUIRED, SCHEMA, Field, _num
+from .schema import KIND_RANGE, MAX_GPUS_PER_HOST, PRESETS, REQUIRED, SCHEMA, Field, _num
 from .sketch import Topology, _short_device, resolve_link, sketch
 from .tomlread import locate_lines as _locate_lines
 from .values import _TYPE_NAMES, _parse_flops, _show, _strip_field_prefix, _tname, _unit_parser
@@ -207,9 +207,11 @@ class _Validator:
     _PRESET_KEYS = {
         "gpu_host": {"gpus": 8, "cpus": 1},
         "cpu_cluster": {"jobs": REQUIRED, "cpus_per_host": 1, "network": "25Gbps", "latency": 50e-6},
+        "gpu_cluster": {"hosts": REQUIRED, "gpus_per_host": 8, "cpus": 1, "network": "100Gbps", "latency": 2e-6,
+                        "pod_size": None, "oversubscription": 1.0},
         None: {"host": REQUIRED, "network": "25Gbps", "latency": 50e-6},
     }
-    _ANY_PRESET = ("preset", "gpu", "gpu_flops", "cpu_flops", "gpu_memory", "pcie", "nvlink")
+    _ANY_PRESET = ("preset", "gpu", "gpu_flops", "cpu_flops", "gpu_memory", "pcie", "nvlink", "max_gpus_per_host")
 
     def cluster(self, cl: dict) -> Topology | None:
         self.cluster_cfg = cl
@@ -233,6 +235,21 @@ class _Validator:
                     ok = False
                 else:
                     cl[k] = d if not isinstance(d, str) else _unit_parser("bandwidth")(d)
+        if not ok:
+            return None
+        limit = cl.get("max_gpus_per_host") or MAX_GPUS_PER_HOST
+        per_host = [("cluster.gpus", cl.get("gpus"))] if preset == "gpu_host" else \
+            [("cluster.gpus_per_host", cl.get("gpus_per_host"))] if preset == "gpu_cluster" else \
+            [(f"cluster.host[{i}].gpus", h.get("gpus")) for i, h in enumerate(cl.get("host") or [])]
+        for where, n in per_host:
+            if isinstance(n, int) and n > limit:
+                self.err(where, f"{n} GPUs on one host (rule: at most {limit} GPUs per host"
+                                + (", as in the largest real machine (an HGX-2 / DGX-2)" if limit == MAX_GPUS_PER_HOST
+                                   else ", cluster.max_gpus_per_host")
+                                + f"; spread them over hosts: cluster.preset = \"gpu_cluster\" with hosts = "
+                                  f"{-(-n // 8)} and gpus_per_host = 8, or set cluster.max_gpus_per_host = {n} to "
+                                  f"model a larger hypothetical machine)")
+                ok = False
         if not ok:
             return None
         if preset == "cpu_cluster":
@@ -263,7 +280,7 @@ class _Validator:
 
     def strategy(self, st: dict, topo: Topology, c: dict) -> None:
         kind = st["kind"]
-        allowed = {"one_device": {"devices"}, "mirrored": {"devices", "all_reduce"},
+        allowed = {"one_device": {"devices"}, "mirrored": {"devices", "all_reduce", "collectives"},
                    "central_storage": {"devices", "parameter_device"}, "parameter_server": {"partitioner"}}[kind]
         for k in st:
             if k != "kind" and k not in allowed:
@@ -273,8 +290,12 @@ class _Validator:
             self.ps_strategy(st, topo)
             return
         if len(topo.hosts) != 1:
+            if kind == "mirrored" and self.cluster_cfg.get("preset") == "gpu_cluster" and "devices" not in st:
+                self._multi_host_mirrored(st, topo)
+                return
             self.err("cluster", f"{kind} runs on one host, the cluster has {len(topo.hosts)} (rule: synchronous "
-                                "strategies are single-host; MultiWorkerMirroredStrategy is not modelled)")
+                                "strategies are single-host, except mirrored on cluster.preset = \"gpu_cluster\" "
+                                "(data parallel over every GPU of every host, without strategy.devices))")
             return
         host = topo.hosts[0]
         known = host.devices()
@@ -317,6 +338,16 @@ class _Validator:
         elif kind == "one_device":
             plan["parameter_device"] = devs[0]
         self.plan = plan
+
+    def _multi_host_mirrored(self, st: dict, topo: Topology) -> None:
+        """Data parallel over every GPU of a gpu_cluster: a replica per GPU, each host's CPU:0
+        feeding its own GPUs (MultiWorkerMirroredStrategy's shape, as the simulator sees it)."""
+        full = [f"{h.name}/device:{d}" for h in topo.hosts for d in h.devices() if d.startswith("GPU")]
+        cpus = [f"{h.name}/device:CPU:0" for h in topo.hosts for d in h.devices() if d.startswith("GPU")]
+        self.plan = {"host": topo.hosts[0].name, "replica_devices": [d.split("/device:")[1] for d in full],
+                     "replica_full": full, "input_cpus": cpus, "replicas": len(full),
+                     "all_reduce": st.get("all_reduce") or "ring"}
+        st.setdefault("all_reduce", self.plan["all_reduce"])
 
     def ps_strategy(self, st: dict, topo: Topology) -> None:
         jobs = topo.jobs()

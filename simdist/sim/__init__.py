@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from . import hardware, presets, units
 from .annotate import annotated_flops, current_flops_override, flops
-from .collectives import ALGORITHMS
+from .collectives import ALGORITHMS, FIDELITIES
 from .determinism import DeterminismError, check_determinism
 from .engine import SimulationStalled, Simulator
 from .topology import Cluster, Device, Host, Link, UnknownDeviceError
@@ -22,7 +22,7 @@ from .trace import TraceRecorder
 __all__ = [
     "units", "presets", "hardware",
     "Cluster", "Host", "Device", "Link", "UnknownDeviceError",
-    "Simulator", "SimulationStalled", "TraceRecorder", "ALGORITHMS",
+    "Simulator", "SimulationStalled", "TraceRecorder", "ALGORITHMS", "FIDELITIES",
     "check_determinism", "DeterminismError",
     "flops", "current_flops_override", "annotated_flops",
 ]

@@ -1,46 +1,50 @@
-"""All-reduce schedules, built from kernels (`Simulator._kernel`) and flows (`network`).
+"""Collectives: all-reduce (ring, tree, hierarchical, reduce-to-one), all-gather and broadcast,
+as plans (`plans`) executed chunked (`chunked`: a flow per chunk, the reference) or analytically
+(`analytic`: arithmetic per phase, one wake-up per phase).
 
-Both algorithms start with one kernel launch per rank (``launch_overhead`` of each device, zero
-FLOPs: the collective kernel, NCCL-style) and charge reduction arithmetic as compute on the
-reducing device *without* a further launch overhead (it is fused into the collective kernel):
-one FLOP per float32 element reduced, i.e. ``bytes / 4`` FLOPs. Collective kernels share the
-device's FIFO queue with ordinary kernels.
+Every collective starts with one collective kernel per rank (``launch_overhead``, zero FLOPs)
+and charges reduction arithmetic as compute on the reducing device without a further launch
+overhead (fused into the collective kernel): one FLOP per float32 element, ``bytes / 4``.
+Phases of a plan (hierarchical: reduce-scatter in each host, all-reduce across hosts,
+all-gather in each host) follow each other; within a phase nothing waits for a global barrier.
 
-``ring`` (N ranks, B bytes): the buffer is cut into N chunks of B/N bytes. In step s
-(0 <= s < 2(N-1)) rank i sends one chunk to rank (i+1) mod N. The first N-1 steps are the
-reduce-scatter: the receiver reduces the chunk (B/N/4 FLOPs) before forwarding it; the last N-1
-are the all-gather (no arithmetic). There is no global barrier: rank i sends step s as soon as its
-own send of step s-1 is done and it has received (and, in the reduce-scatter, reduced) the chunk
-of step s-1. On a uniform ring with no other traffic the time is
+``ring`` all-reduce (N ranks, B bytes, chunks of B/N, 2(N-1) steps, the first N-1 reduce): on a
+uniform ring with no other traffic the time is
 
     launch_overhead + 2(N-1) * (latency + (B/N) / bandwidth) + (N-1) * (B/N/4) / flops.
 
-``reduce_to_one``: every other rank sends all B bytes to ``devices[0]`` at once (the flows share
-the links they have in common), devices[0] reduces them ((N-1) * B/4 FLOPs), then sends B bytes
-back to every other rank at once.
+``all_gather`` (B bytes gathered, B/N from each rank): N-1 steps of the ring, no arithmetic:
+``launch_overhead + (N-1) * (latency + (B/N) / bandwidth)``. ``broadcast``: B bytes down a binary
+tree from devices[0]. One rank or zero bytes: nothing to do, the event fires at once.
 
-One rank or zero bytes: nothing to do, the event fires at once.
+Fidelity (``Simulator(collectives=...)``, or per call): ``chunked``, ``analytic``, or ``auto``
+(default): chunked while the plan issues at most `AUTO_CHUNKED_MAX` transfers (every ready
+scenario's collectives), analytic above. Analytic equals chunked to the last bit on uncontended
+topologies (see `analytic`); a plan with two ranks on one device, or a device with a straggler
+window, always runs chunked (the analytic arithmetic assumes a device per rank and no slowdown).
 """
 
 from __future__ import annotations
 
 import numbers
-from heapq import heappush
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from simpy.events import Event
 
-from .network import Flow, Wake
+from . import analytic, chunked, plans
 from .topology import Device
 from .trace import args_json
 
 if TYPE_CHECKING:
     from .engine import Simulator
 
-__all__ = ["ALGORITHMS", "all_reduce", "resolve_devices"]
+__all__ = ["ALGORITHMS", "FIDELITIES", "AUTO_CHUNKED_MAX", "all_reduce", "all_gather", "broadcast",
+           "resolve_devices", "plan_for"]
 
-ALGORITHMS = ("reduce_to_one", "ring")
-BYTES_PER_ELEMENT = 4  # reductions are charged as float32 adds
+ALGORITHMS = plans.ALL_REDUCE_ALGORITHMS
+FIDELITIES = ("analytic", "auto", "chunked")
+AUTO_CHUNKED_MAX = 20_000   # `auto`: plans issuing more transfers than this run analytically
+BYTES_PER_ELEMENT = chunked.BYTES_PER_ELEMENT
 
 
 def resolve_devices(sim: "Simulator", devices: Iterable[str | Device], field: str) -> list[Device]:
@@ -59,205 +63,155 @@ def resolve_devices(sim: "Simulator", devices: Iterable[str | Device], field: st
     return out
 
 
+def _check_bytes(nbytes: Any, field: str) -> float:
+    if isinstance(nbytes, bool) or not isinstance(nbytes, numbers.Real) or not nbytes >= 0:
+        raise ValueError(f"{field}: expected a number >= 0, got {nbytes!r}")
+    return float(nbytes)
+
+
+def check_fidelity(fidelity: Any, field: str) -> str:
+    if fidelity not in FIDELITIES:
+        raise ValueError(f"{field}: unknown fidelity {fidelity!r}; known: " + ", ".join(repr(f) for f in FIDELITIES))
+    return fidelity
+
+
+def plan_for(kind: str, devs: list[Device], nbytes: float, algorithm: str = "ring") -> plans.Plan:
+    """The plan of a collective over ``devs`` (see `plans`)."""
+    if kind == "all_reduce":
+        return plans.all_reduce_plan(algorithm, [d.host.index for d in devs], nbytes)  # type: ignore[union-attr]
+    if kind == "all_gather":
+        return plans.all_gather_plan(len(devs), nbytes)
+    return plans.broadcast_plan(len(devs), nbytes)
+
+
 def all_reduce(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, algorithm: str = "ring",
-               name: str = "all_reduce") -> Event:
+               name: str = "all_reduce", fidelity: str | None = None) -> Event:
     if algorithm not in ALGORITHMS:
         raise ValueError(f"all_reduce.algorithm: unknown algorithm {algorithm!r}; known algorithms: "
                          + ", ".join(repr(a) for a in ALGORITHMS))
     devs = resolve_devices(sim, devices, "all_reduce.devices")
-    if isinstance(nbytes, bool) or not isinstance(nbytes, numbers.Real) or not nbytes >= 0:
-        raise ValueError(f"all_reduce.nbytes: expected a number >= 0, got {nbytes!r}")
-    sim._collectives[algorithm] = sim._collectives.get(algorithm, 0) + 1
+    b = _check_bytes(nbytes, "all_reduce.nbytes")
+    return _start(sim, "all_reduce", algorithm, algorithm, devs, b, name, fidelity)
+
+
+def all_gather(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, name: str = "all_gather",
+               fidelity: str | None = None) -> Event:
+    """Every rank ends with all ``nbytes`` (each contributed nbytes/N): a ring all-gather."""
+    devs = resolve_devices(sim, devices, "all_gather.devices")
+    b = _check_bytes(nbytes, "all_gather.nbytes")
+    return _start(sim, "all_gather", "all_gather", "ring", devs, b, name, fidelity)
+
+
+def broadcast(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, name: str = "broadcast",
+              fidelity: str | None = None) -> Event:
+    """devices[0] sends ``nbytes`` to every other rank, down a binary tree."""
+    devs = resolve_devices(sim, devices, "broadcast.devices")
+    b = _check_bytes(nbytes, "broadcast.nbytes")
+    return _start(sim, "broadcast", "broadcast", "tree", devs, b, name, fidelity)
+
+
+def _start(sim: "Simulator", kind: str, counted: str, algorithm: str, devs: list[Device], nbytes: float,
+           name: str, fidelity: str | None) -> Event:
+    fid = check_fidelity(fidelity, f"{kind}.fidelity") if fidelity is not None else sim.collective_fidelity
+    sim.count_collective(counted)
     done = Event(sim.env)
     if len(devs) == 1 or nbytes == 0:
         done.succeed()
         return done
-    impl = _Ring if algorithm == "ring" else _ReduceToOne
-    impl(sim, devs, float(nbytes), name, algorithm, done).start()
+    key = (kind, algorithm, nbytes, tuple([d.ordinal for d in devs]))
+    cached = sim.collective_plans.get(key)
+    if cached is None:   # (the same collective recurs every training step)
+        plan = plan_for(kind, devs, nbytes, algorithm)
+        cached = (plan, plans.transfer_count(plan))
+        if len(sim.collective_plans) >= 256:
+            sim.collective_plans.clear()
+        sim.collective_plans[key] = cached
+    plan, transfers = cached
+    if fid == "auto":
+        fid = "chunked" if transfers <= AUTO_CHUNKED_MAX else "analytic"
+    if fid == "analytic" and (len({d.ordinal for d in devs}) < len(devs) or sim.has_slowdowns(devs)):
+        fid = "chunked"
+    _Run(sim, devs, plan, nbytes, name, algorithm, done, fid == "analytic").start()
     return done
 
 
-class _Collective:
-    __slots__ = ("sim", "devs", "n", "nbytes", "name", "algorithm", "done", "t0", "net", "red_label", "fast")
+class _Run:
+    """One collective: its plan's phases in turn, then the collective's trace span and event."""
 
-    def __init__(self, sim: "Simulator", devs: list[Device], nbytes: float, name: str, algorithm: str,
-                 done: Event) -> None:
+    __slots__ = ("sim", "devs", "plan", "nbytes", "name", "algorithm", "done", "analytic", "t0", "phase",
+                 "left")
+
+    def __init__(self, sim: "Simulator", devs: list[Device], plan: plans.Plan, nbytes: float, name: str,
+                 algorithm: str, done: Event, analytic: bool) -> None:
         self.sim = sim
         self.devs = devs
-        self.n = len(devs)
+        self.plan = plan
         self.nbytes = nbytes
         self.name = name
         self.algorithm = algorithm
         self.done = done
-        self.t0 = sim.env._now
-        self.net = sim._net
-        self.red_label = f"{name}:reduce"
-        self.fast = sim.trace is None
+        self.analytic = analytic
+        self.t0 = sim.now
+        self.phase = 0
+        self.left = 0
 
-    def _launch(self, i: int, callback: Any) -> None:
-        sim = self.sim
-        sim._wake_at(sim._kernel(self.devs[i], 0.0, True, self.name, i, "collective"), callback, i)
-
-    def _reduce(self, i: int, flops: float, callback: Any) -> None:
-        sim = self.sim
-        env = sim.env
-        end = sim._kernel(self.devs[i], flops, False, self.red_label, i, "collective")
-        heappush(env._queue, (end, 1, next(env._eid), Wake(callback, i)))
-
-    def _send(self, path: Any, i: int, nbytes: float, label: str, on_done: Any, step: int) -> None:
-        sim = self.sim
-        if not path.chans:  # same device / same-host CPUs: instantaneous
-            sim._wake_at(sim.env._now, lambda ev: on_done(ev._value), _Instant(i))
-        elif sim.trace is None:  # fast path: nothing to trace
-            self.net.start(path, nbytes, on_done, i)
+    def start(self) -> None:
+        if self.analytic:
+            sim = self.sim
+            ready = [sim.kernel(d, 0.0, self.name, i, "collective") for i, d in enumerate(self.devs)]
+            self._analytic_phase(ready)
         else:
-            sim._start_flow(path, nbytes, on_done, i, label, i, "collective", f',"step":{step}')
+            self._chunked_phase()
+
+    # -- chunked: each operation calls back when done; the phase when all have --------------------
+    def _chunked_phase(self) -> None:
+        ops = self.plan[self.phase]
+        launch = self.phase == 0
+        on_done: Callable[[], None] = self._finish if len(self.plan) == 1 and len(ops) == 1 else self._op_done
+        self.left = len(ops)
+        for op in ops:
+            ds = [self.devs[r] for r in op.ranks]
+            labels = list(op.ranks)
+            if isinstance(op, plans.Ring):
+                ex: Any = chunked.RingExec(self.sim, ds, labels, op.nbytes, self.name, launch, on_done, op.steps,
+                                           op.reduce_steps)
+            elif isinstance(op, plans.Star):
+                ex = chunked.StarExec(self.sim, ds, labels, op.nbytes, self.name, launch, on_done)
+            else:
+                ex = chunked.TreeExec(self.sim, ds, labels, op.nbytes, self.name, launch, on_done,
+                                      op.kind == "all_reduce")
+            ex.start()
+
+    def _op_done(self) -> None:
+        self.left -= 1
+        if self.left == 0:
+            self.phase += 1
+            if self.phase == len(self.plan):
+                self._finish()
+            else:
+                self._chunked_phase()
+
+    # -- analytic: a phase booked ahead, one wake-up at its end ------------------------------------
+    def _analytic_phase(self, ready: list[float]) -> None:
+        end = analytic.run_phase(self.sim, self.devs, self.plan[self.phase], ready, self.name)
+        self.sim.call_at(end, self._analytic_next, end)
+
+    def _analytic_next(self, wake: Any) -> None:
+        self.phase += 1
+        if self.phase == len(self.plan):
+            self._finish()
+        else:
+            now = self.sim.now
+            self._analytic_phase([now] * len(self.devs))
 
     def _finish(self) -> None:
         sim = self.sim
         if sim.trace is not None:
             h = self.devs[0].host
             assert h is not None
-            sim.trace.laned(self.name, "collective", self.t0, sim.env._now,
-                            [(("collectives", h.index), h.index + 1, "collectives", 1_000)],
-                            args_json({"algorithm": self.algorithm, "bytes": self.nbytes, "ranks": self.n}))
+            args = {"algorithm": self.algorithm, "bytes": self.nbytes, "ranks": len(self.devs)}
+            if self.analytic:
+                args["fidelity"] = "analytic"
+            sim.trace.laned(self.name, "collective", self.t0, sim.now,
+                            [(("collectives", h.index), h.index + 1, "collectives", 1_000)], args_json(args))
         self.done.succeed()
-
-
-class _Instant:
-    """Stands in for a Flow when a send needs no links (only ``tag`` is read)."""
-
-    __slots__ = ("tag",)
-
-    def __init__(self, tag: int) -> None:
-        self.tag = tag
-
-
-class _Ring(_Collective):
-    __slots__ = ("chunk", "total", "launched", "sending", "sent", "arrived", "recvd", "reducing",
-                 "finished", "left", "red_flops", "rs_label", "ag_label", "paths", "half")
-    # per rank i: launched (collective kernel started), sending (a send in flight), sent (sends
-    # completed), arrived (chunks received from rank i-1), recvd (chunks taken in, i.e. reduced if
-    # needed), reducing (a reduction kernel queued), finished.
-
-    def __init__(self, *a: Any) -> None:
-        super().__init__(*a)
-        n = self.n
-        self.chunk = self.nbytes / n
-        self.total = 2 * (n - 1)
-        self.launched = [False] * n
-        self.sending = [False] * n
-        self.sent = [0] * n
-        self.arrived = [0] * n
-        self.recvd = [0] * n
-        self.reducing = [False] * n
-        self.finished = [False] * n
-        self.left = n
-        self.red_flops = self.chunk / BYTES_PER_ELEMENT
-        self.rs_label = f"{self.name}:reduce_scatter"
-        self.ag_label = f"{self.name}:all_gather"
-        self.half = n - 1
-        path = self.sim.cluster.path
-        self.paths = [path(self.devs[i], self.devs[i + 1 if i + 1 < n else 0]) for i in range(n)]
-
-    def start(self) -> None:
-        for i in range(self.n):
-            self._launch(i, self._launched)
-
-    def _launched(self, ev: Event) -> None:
-        i = ev._value
-        self.launched[i] = True
-        self._advance(i)
-
-    def _advance(self, i: int) -> None:
-        """Rank i sends its next chunk if it may (own previous send done, previous chunk received
-        and reduced), or finishes when it has sent and received everything."""
-        s = self.sent[i]
-        if s < self.total:
-            if not self.sending[i] and self.launched[i] and self.recvd[i] >= s:
-                self.sending[i] = True
-                path = self.paths[i]
-                if self.fast and path.chans:  # untraced: straight to the network
-                    self.net.start(path, self.chunk, self._sent, i)
-                else:
-                    self._send(path, i, self.chunk, self.rs_label if s < self.half else self.ag_label,
-                               self._sent, s)
-        elif self.recvd[i] == self.total and not self.finished[i]:
-            self.finished[i] = True
-            self.left -= 1
-            if self.left == 0:
-                self._finish()
-
-    def _sent(self, f: Flow | _Instant) -> None:
-        i = f.tag
-        self.sending[i] = False
-        self.sent[i] += 1
-        j = i + 1 if i + 1 < self.n else 0
-        self.arrived[j] += 1
-        if not self.reducing[j]:
-            self._pump(j)
-        self._advance(i)
-
-    def _pump(self, j: int) -> None:
-        """Rank j takes in the chunks that arrived, in order; a reduce-scatter chunk is reduced first."""
-        r = self.recvd[j]
-        while r < self.arrived[j]:
-            if r < self.half:
-                self.recvd[j] = r
-                self.reducing[j] = True
-                self._reduce(j, self.red_flops, self._reduced)
-                return
-            r += 1
-        self.recvd[j] = r
-        self._advance(j)
-
-    def _reduced(self, ev: Event) -> None:
-        j = ev._value
-        self.reducing[j] = False
-        self.recvd[j] += 1
-        self._pump(j)
-
-
-class _ReduceToOne(_Collective):
-    __slots__ = ("root_ready", "arrived", "returned")
-
-    def __init__(self, *a: Any) -> None:
-        super().__init__(*a)
-        self.root_ready = False
-        self.arrived = 0
-        self.returned = 0
-
-    def start(self) -> None:
-        self._launch(0, self._root_launched)
-        for i in range(1, self.n):
-            self._launch(i, self._launched)
-
-    def _root_launched(self, ev: Event) -> None:
-        self.root_ready = True
-        self._maybe_reduce()
-
-    def _launched(self, ev: Event) -> None:
-        i = ev._value
-        path = self.sim.cluster.path(self.devs[i], self.devs[0])
-        self._send(path, i, self.nbytes, f"{self.name}:reduce", self._gathered, 0)
-
-    def _gathered(self, f: Flow | _Instant) -> None:
-        self.arrived += 1
-        self._maybe_reduce()
-
-    def _maybe_reduce(self) -> None:
-        if self.root_ready and self.arrived == self.n - 1:
-            self._reduce(0, (self.n - 1) * self.nbytes / BYTES_PER_ELEMENT, self._reduced)
-
-    def _reduced(self, ev: Event) -> None:
-        for j in range(1, self.n):
-            self._send_back(j)
-
-    def _send_back(self, j: int) -> None:
-        path = self.sim.cluster.path(self.devs[0], self.devs[j])
-        self._send(path, j, self.nbytes, f"{self.name}:broadcast", self._returned, 1)
-
-    def _returned(self, f: Flow | _Instant) -> None:
-        self.returned += 1
-        if self.returned == self.n - 1:
-            self._finish()

@@ -25,25 +25,26 @@ from __future__ import annotations
 import contextlib
 import types
 import weakref
-from heapq import heappush
 from typing import Any, Callable, Generator, Iterable, Iterator
 
 import numpy as np
 import simpy
+from simpy.core import StopSimulation
 from simpy.events import Event
 
 from . import collectives as _collectives
+from .clock import Clock, Wake, relaxed_gc
 from .memory import MemoryTracker
 from .metrics import StepRecord
-from .network import Flow, Network, Wake
+from .network import Flow, Network
 from .rng import Streams, check_seed
 from .topology import Cluster, Device, Host, Link
 from .trace import TraceRecorder, _jstr, num
 from .units import format_bytes, parse_bandwidth, parse_time
 
-__all__ = ["Simulator", "SimulationStalled"]
+__all__ = ["Simulator", "SimulationStalled", "PROGRESS_EVERY"]
 
-_NORMAL = 1
+PROGRESS_EVERY = 1 << 16   # drive(progress=...): events between two progress calls
 
 
 def _label(name: str, replica: int | None, _cache: dict[tuple[str, int], str] = {}) -> str:  # noqa: B006
@@ -84,14 +85,16 @@ class Simulator:
     trace is streamed there), a file object, or a `TraceRecorder`.
     """
 
-    def __init__(self, cluster: Cluster, seed: int = 0, trace: Any = None) -> None:
+    def __init__(self, cluster: Cluster, seed: int = 0, trace: Any = None, collectives: str = "auto") -> None:
         if isinstance(cluster, Host):
             cluster = Cluster([cluster])
         if not isinstance(cluster, Cluster):
             raise TypeError(f"Simulator.cluster: expected a simdist.sim.Cluster (or a Host), "
                             f"got {type(cluster).__name__}")
         self.seed = check_seed(seed, "Simulator.seed")
+        self.collective_fidelity = _collectives.check_fidelity(collectives, "Simulator.collectives")
         self.env = simpy.Environment()
+        self.clock = Clock(self.env)
         self.cluster = cluster
         self._devices = cluster.devices()
         nd = len(self._devices)
@@ -99,11 +102,12 @@ class Simulator:
         self._busy_s = [0.0] * nd
         self._kernels = [0] * nd
         self._max_busy = 0.0  # latest end of any booked kernel
+        self._slow: list[list[tuple[float, float, float | None]] | None] | None = None  # see slow_device
         self._prefixes: dict[tuple[str, Any, str], str] = {}  # trace: (name, replica, category) -> event prefix
         self._pid = [d.host.index + 1 for d in self._devices]  # type: ignore[union-attr]
         self._tid = [d.host.devices.index(d) + 1 for d in self._devices]  # type: ignore[union-attr]
         self._track = [f'{p},"tid":{t}' for p, t in zip(self._pid, self._tid)]  # trace: device tracks
-        self._net = Network(self.env, cluster.links, self._flow_finished)
+        self._net = Network(self.clock, cluster.links, self._flow_finished)
         self._mem = MemoryTracker(nd)
         self._streams = Streams(self.seed)
         self._open_steps: list[StepRecord] = []
@@ -111,6 +115,7 @@ class Simulator:
         self._steps: list[dict[str, Any]] = []
         self._pair_paths: dict[tuple[str, str], Any] = {}   # transfers(): route per (src, dst) name pair
         self._collectives: dict[str, int] = {}
+        self.collective_plans: dict[tuple, tuple] = {}   # collectives: (plan, transfers) by (kind, algorithm, bytes, ranks)
         if trace is None or isinstance(trace, TraceRecorder):
             self.trace: TraceRecorder | None = trace
         else:
@@ -127,23 +132,22 @@ class Simulator:
         """Simulated seconds since the start."""
         return float(self.env._now)
 
-    # -- helpers --------------------------------------------------------------------------------
-    def _at(self, t: float, value: Any = None) -> Event:
-        """A successful event processed at absolute time ``t`` (>= now)."""
-        env = self.env
-        ev = Event(env)
-        ev._ok = True
-        ev._value = value
-        heappush(env._queue, (t, _NORMAL, next(env._eid), ev))
-        return ev
+    def call_at(self, t: float, callback: Callable[[Wake], None], value: Any = None) -> None:
+        """Call ``callback(wake)`` at absolute simulated time ``t`` >= now (``wake._value`` is
+        ``value``): a bare wake-up for schedules built on the simulator (collectives)."""
+        self.clock.call_at(t, callback, value)
 
-    def _wake_at(self, t: float, callback: Any, value: Any) -> None:
-        """Internal: call ``callback(wake)`` at absolute time ``t`` (``wake._value`` is ``value``)."""
-        env = self.env
-        heappush(env._queue, (t, _NORMAL, next(env._eid), Wake(callback, value)))
+    @property
+    def closed(self) -> bool:
+        """Whether `close` was called (the trace is finished)."""
+        return self._closed
 
     def device(self, name: str | Device) -> Device:
         return self.cluster.device(name)
+
+    def path(self, src: str | Device, dst: str | Device) -> Any:
+        """The route from ``src`` to ``dst`` (``.links``, ``.chans``, ``.latency``), for `start_flow`."""
+        return self.cluster.path(src, dst)
 
     # -- compute --------------------------------------------------------------------------------
     def compute(self, device: str | Device, flops: float, name: str = "compute", replica: int | None = None,
@@ -152,7 +156,21 @@ class Simulator:
         ``overhead=False`` omits the device's launch overhead (e.g. work fused into another kernel)."""
         d = self.cluster.device(device)
         _check_amount(flops, "compute", name, "flops")
-        return self._at(self._kernel(d, flops, overhead, name, replica, category))
+        return self.clock.at(self._kernel(d, flops, overhead, name, replica, category))
+
+    def kernel(self, device: str | Device, flops: float, name: str = "compute", replica: int | None = None,
+               category: str = "compute", *, overhead: bool = True) -> float:
+        """Book a kernel as `compute` does, without an event: returns its end time (for schedules
+        that wake up once for many kernels, e.g. collectives, with `call_at`)."""
+        d = self.cluster.device(device)
+        _check_amount(flops, "compute", name, "flops")
+        return self._kernel(d, flops, overhead, name, replica, category)
+
+    def kernel_booker(self) -> Callable[[Device, float, bool, str, int | None, str], float]:
+        """`kernel` for a schedule's hot loop: ``book(device, flops, overhead, name, replica,
+        category) -> end time``, taking a Device of this cluster and FLOPs already checked (no
+        name lookup, no check): what chunked collectives call for every reduction."""
+        return self._kernel
 
     def compute_then_transfers(self, device: str | Device, flops: float, name: str,
                                moves: list[tuple[str | Device, str | Device, float, str | None]],
@@ -165,7 +183,7 @@ class Simulator:
         _check_amount(flops, "compute", name, "flops")
         end = self._kernel(d, flops, True, name, None, "compute")
         ev = Event(self.env)
-        self._wake_at(end, self._then_transfers, (ev, moves, gate))
+        self.clock.call_at(end, self._then_transfers, (ev, moves, gate))
         return ev
 
     def _then_transfers(self, wake: Any) -> None:
@@ -180,7 +198,15 @@ class Simulator:
         now = self.env._now
         bu = self._busy_until[o]
         start = bu if bu > now else now
-        dur = flops / d.flops
+        slow = self._slow
+        if slow is not None and slow[o] is not None:
+            f = 1.0
+            for k, a, b in slow[o]:
+                if a <= start and (b is None or start < b):
+                    f *= k
+            dur = flops * f / d.flops
+        else:
+            dur = flops / d.flops
         if overhead:
             dur += d.launch_overhead
         end = start + dur
@@ -200,6 +226,84 @@ class Simulator:
                 prefix = self._prefixes[key] = TraceRecorder.prefix(_label(name, replica), category)
             self.trace.event_raw(prefix, start, end, self._track[o], f',"args":{{"flops":{num(float(flops))}}}}}')
         return end
+
+    # -- booking ahead (schedules that compute their timing arithmetically) ------------------------
+    def kernel_state(self, devices: list[Device]) -> tuple[list[float], list[float]]:
+        """(busy seconds so far, busy-until time) of each device: the starting point of a schedule
+        that books its kernels ahead (`book_kernels`), e.g. an analytic collective."""
+        return [self._busy_s[d.ordinal] for d in devices], [self._busy_until[d.ordinal] for d in devices]
+
+    def book_kernels(self, devices: list[Device], busy_s: list[float], busy_until: list[float], kernels: int,
+                     spans: list[tuple[float, float]] | None = None, name: str = "collective",
+                     labels: list[int] | None = None, category: str = "collective") -> None:
+        """Account kernels a schedule computed ahead: each device's busy seconds and busy-until time
+        become the given ones (computed from `kernel_state`, busy-until never earlier than now),
+        ``kernels`` more kernels each; with tracing, one span per device (``spans[i]``)."""
+        for i, d in enumerate(devices):
+            o = d.ordinal
+            self._busy_s[o] = busy_s[i]
+            end = busy_until[i]
+            if end > self._busy_until[o]:
+                self._busy_until[o] = end
+            if end > self._max_busy:
+                self._max_busy = end
+            self._kernels[o] += kernels
+            if self.trace is not None and spans is not None:
+                a, b = spans[i]
+                if b > a:
+                    rep = labels[i] if labels is not None else None
+                    prefix = TraceRecorder.prefix(_label(name, rep), category)
+                    self.trace.event_raw(prefix, a, b, self._track[o], "")
+
+    @property
+    def has_open_steps(self) -> bool:
+        """Whether a ``with sim.step(...)`` block is open (its breakdown collects intervals)."""
+        return bool(self._open_steps)
+
+    def record_intervals(self, compute: list[tuple[float, float]], transfers: list[tuple[float, float]]) -> None:
+        """Kernel and transfer in-flight intervals a schedule computed ahead, for the open steps'
+        compute/communication breakdown."""
+        for st in self._open_steps:
+            for a, b in compute:
+                st.cs.append(a)
+                st.ce.append(b)
+            st.transfers.extend(transfers)
+
+    def link_counters(self, link_ids: list[int]) -> tuple[list[float], list[float]]:
+        """(bytes carried, busy seconds) of each link (by index): the starting point of a schedule
+        that books its transfers ahead (`book_transfers`)."""
+        net = self._net
+        return [net.bytes[i] for i in link_ids], [net.busy_s[i] for i in link_ids]
+
+    def book_transfers(self, link_ids: list[int], nbytes: list[float], busy_s: list[float], transfers: list[int],
+                       count: int, total_bytes: float) -> None:
+        """Account transfers a schedule computed ahead: each link's bytes and busy seconds become
+        the given ones, ``transfers[i]`` more transfers on link ``link_ids[i]``; ``count``
+        transfers of ``total_bytes`` in all for ``metrics()["transfers"]``."""
+        net = self._net
+        for i, li in enumerate(link_ids):
+            net.bytes[li] = nbytes[i]
+            net.busy_s[li] = busy_s[i]
+            net.transfers[li] += transfers[i]
+        net.seq += count
+        net.issued_bytes += total_bytes
+
+    def path_share(self, path: Any, also: dict[int, int]) -> tuple[float, float]:
+        """(latency, rate) of ``path`` now: its current latency and the narrowest share
+        ``capacity / (flows in flight + also.get(channel, 0))`` along it (``also``: flows a
+        schedule adds itself, this one included). ``(0, inf)`` for a path without links."""
+        if not path.chans:
+            return 0.0, float("inf")
+        net = self._net
+        if net.modified:
+            lat = 0.0
+            for li in path.link_ids:
+                lat += net.lat[li]
+        else:
+            lat = path.latency
+        cap, on = net.cap, net.on
+        rate = min([cap[c] / (len(on[c]) + also.get(c, 1)) for c in path.chans])
+        return lat, rate
 
     def preempt_device(self, device: str | Device) -> float:
         """Cut ``device``'s booked kernels short at the current time (its worker was preempted):
@@ -223,10 +327,15 @@ class Simulator:
         path = self.cluster.path(src, dst)
         _check_amount(nbytes, "transfer", name, "nbytes")
         if not path.chans:
-            return self._at(self.env._now)
+            return self.clock.at(self.env._now)
         ev = Event(self.env)
-        self._start_flow(path, float(nbytes), self._transfer_done, ev, name, replica, category)
+        self.start_flow(path, float(nbytes), self._transfer_done, ev, name, replica, category)
         return ev
+
+    def flow_starter(self) -> Callable[..., Flow]:
+        """`start_flow` for a schedule's hot loop: ``start(path, nbytes, on_done, tag)``; without
+        tracing, the network's own start (nothing to label), one call less per flow."""
+        return self.start_flow if self.trace is not None else self._net.start
 
     @staticmethod
     def _transfer_done(f: Flow) -> None:
@@ -254,13 +363,13 @@ class Simulator:
         start = self._net.start
         done = self._group_done
         if type(moves) is Prepared:
-            for path, nbytes, name in moves:
-                if path.chans:
-                    group[1] += 1
-                    if traced:
-                        self._start_flow(path, nbytes, done, group, name, None, category)
-                    else:
-                        start(path, nbytes, done, group)
+            if traced:
+                for path, nbytes, name in moves:
+                    if path.chans:
+                        group[1] += 1
+                        self.start_flow(path, nbytes, done, group, name, None, category)
+            else:
+                self._net.start_group(moves, done, group)
             moves = ()
         paths = self._pair_paths
         for src, dst, nbytes, name in moves:
@@ -275,13 +384,11 @@ class Simulator:
             if path.chans:
                 group[1] += 1
                 if traced:
-                    self._start_flow(path, float(nbytes), done, group, name, None, category)
+                    self.start_flow(path, float(nbytes), done, group, name, None, category)
                 else:
                     start(path, float(nbytes), done, group)
         if group[1] == 0:
-            ev._ok = True
-            ev._value = None
-            heappush(env._queue, (env._now, _NORMAL, next(env._eid), ev))
+            self.clock.at(env._now, None, ev)
         return ev
 
     @staticmethod
@@ -291,8 +398,14 @@ class Simulator:
         if group[1] == 0:
             group[0].succeed()
 
-    def _start_flow(self, path: Any, nbytes: float, on_done: Any, tag: Any, name: str | None,
-                    replica: int | None, category: str, args: str = "") -> Flow:
+    def start_flow(self, path: Any, nbytes: float, on_done: Callable[[Flow], None], tag: Any = None,
+                   name: str | None = None, replica: int | None = None, category: str = "transfer",
+                   args: str = "") -> Flow:
+        """Start ``nbytes`` (a float >= 0, not checked here) over ``path`` (a non-empty route from
+        `path`) now; ``on_done(flow)`` is called when its last byte arrives (``flow.tag`` is
+        ``tag``). ``name``/``replica``/``category`` label its trace event, ``args`` is extra JSON
+        for it (``',"step":3'``). The bare flow API under `transfer`, for schedules such as
+        collectives that react to each arrival without an event per flow."""
         f = self._net.start(path, nbytes, on_done, tag)
         if self.trace is not None:
             f.hooked = True
@@ -317,6 +430,53 @@ class Simulator:
         if self.trace is not None:
             self.trace.laned_raw(f.name, f.t0, now, f.lanes, f.args)
 
+    # -- hardware faults ----------------------------------------------------------------------------
+    def slow_device(self, device: str | Device, slowdown: float, start: float | str = 0.0,
+                    end: float | str | None = None) -> None:
+        """A straggler: kernels on ``device`` that start in [start, end) (end None: for good) take
+        ``slowdown`` times their FLOP time (the launch overhead is unchanged); overlapping windows
+        multiply. Applies to every kernel booked on the device, whichever strategy booked it."""
+        d = self.cluster.device(device)
+        where = f"slow_device({d.name!r})"
+        if isinstance(slowdown, bool) or not isinstance(slowdown, (int, float)) or not slowdown >= 1.0:
+            raise ValueError(f"{where}.slowdown: expected a factor >= 1, got {slowdown!r}")
+        a, b = self._window(where, start, end)
+        if self._slow is None:
+            self._slow = [None] * len(self._devices)
+        ws = self._slow[d.ordinal]
+        if ws is None:
+            ws = self._slow[d.ordinal] = []
+        ws.append((float(slowdown), a, b))
+
+    def degrade_link(self, link: str | Link, bandwidth_factor: float = 1.0, latency_factor: float = 1.0,
+                     start: float | str = 0.0, end: float | str | None = None) -> None:
+        """A degraded link: from ``start`` (or now, if later) to ``end`` (None: for good) ``link``
+        runs at ``bandwidth_factor`` of its nominal bandwidth and ``latency_factor`` times its
+        nominal latency (`set_link` at those instants; transfers in flight are re-rated)."""
+        ln = self.cluster.link(link.name if isinstance(link, Link) else link)
+        where = f"degrade_link({ln.name!r})"
+        for field, v in (("bandwidth_factor", bandwidth_factor), ("latency_factor", latency_factor)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
+                raise ValueError(f"{where}.{field}: expected a number > 0, got {v!r}")
+        a, b = self._window(where, start, end)
+        bw, lat = ln.bandwidth, ln.latency
+        name = ln.name
+        now = self.env._now
+        self.clock.call_at(a if a > now else now,
+                           lambda _w: self.set_link(name, bandwidth=bw * bandwidth_factor, latency=lat * latency_factor))
+        if b is not None:
+            self.clock.call_at(b if b > now else now, lambda _w: self.set_link(name, bandwidth=bw, latency=lat))
+
+    @staticmethod
+    def _window(where: str, start: float | str, end: float | str | None) -> tuple[float, float | None]:
+        a = parse_time(start, field=f"{where}.start")
+        b = None if end is None else parse_time(end, field=f"{where}.end")
+        if not a >= 0.0:
+            raise ValueError(f"{where}.start: expected a time >= 0, got {start!r}")
+        if b is not None and not b > a:
+            raise ValueError(f"{where}.end: expected a time after start ({a!r} s), got {end!r}")
+        return a, b
+
     def set_link(self, link: str | Link, bandwidth: float | str | None = None,
                  latency: float | str | None = None) -> None:
         """Change a link's bandwidth (each direction) and/or latency from now on, e.g. a degraded
@@ -334,12 +494,44 @@ class Simulator:
         ln = self.cluster.link(link.name if isinstance(link, Link) else link)
         return {"bandwidth": self._net.cap[2 * ln.index], "latency": self._net.lat[ln.index]}
 
+    # -- trace ------------------------------------------------------------------------------------
+    def trace_span(self, device: str | Device, name: str, category: str, start: float, end: float,
+                   args: dict[str, Any] | None = None) -> None:
+        """A span on ``device``'s trace track (e.g. a worker's downtime, a checkpoint); nothing
+        when tracing is off or the trace is finished."""
+        if self.trace is None or self._closed:
+            return
+        d = self.cluster.device(device)
+        self.trace.complete(name, category, start, end - start, self._pid[d.ordinal], self._tid[d.ordinal],
+                            args if args is not None else {})
+
     # -- collectives ----------------------------------------------------------------------------
+    def count_collective(self, kind: str) -> None:
+        """Count one collective of ``kind`` in ``metrics()["collectives"]``."""
+        self._collectives[kind] = self._collectives.get(kind, 0) + 1
+
     def all_reduce(self, devices: Iterable[str | Device], nbytes: float, algorithm: str = "ring",
-                   name: str = "all_reduce") -> Event:
-        """All-reduce ``nbytes`` across ``devices`` with ``algorithm`` ("ring" or "reduce_to_one");
-        see `collectives` for the schedules and what they charge."""
-        return _collectives.all_reduce(self, devices, nbytes, algorithm, name)
+                   name: str = "all_reduce", fidelity: str | None = None) -> Event:
+        """All-reduce ``nbytes`` across ``devices`` with ``algorithm`` ("ring", "tree",
+        "hierarchical" or "reduce_to_one"), chunked or analytic (``fidelity``; default: the
+        simulator's ``collectives``); see `collectives` for the schedules and what they charge."""
+        return _collectives.all_reduce(self, devices, nbytes, algorithm, name, fidelity)
+
+    def all_gather(self, devices: Iterable[str | Device], nbytes: float, name: str = "all_gather",
+                   fidelity: str | None = None) -> Event:
+        """All-gather across ``devices``: each rank contributes ``nbytes``/N and ends with all
+        ``nbytes`` (a ring, N-1 steps, no arithmetic; see `collectives`)."""
+        return _collectives.all_gather(self, devices, nbytes, name, fidelity)
+
+    def broadcast(self, devices: Iterable[str | Device], nbytes: float, name: str = "broadcast",
+                  fidelity: str | None = None) -> Event:
+        """``devices[0]`` sends ``nbytes`` to every other rank, down a binary tree."""
+        return _collectives.broadcast(self, devices, nbytes, name, fidelity)
+
+    def has_slowdowns(self, devices: Iterable[Device]) -> bool:
+        """Whether a straggler window (`slow_device`) applies to any of ``devices``."""
+        slow = self._slow
+        return slow is not None and any(slow[d.ordinal] is not None for d in devices)
 
     # -- composition ----------------------------------------------------------------------------
     def timeout(self, seconds: float | str) -> Event:
@@ -354,9 +546,12 @@ class Simulator:
         """Start a SimPy process (a generator yielding events)."""
         return self.env.process(generator)
 
-    def drive(self, what: Generator[Event, Any, Any] | Event) -> Any:
+    def drive(self, what: Generator[Event, Any, Any] | Event,
+              progress: Callable[[int], None] | None = None) -> Any:
         """Advance the clock until ``what`` (a process generator or an event) is done; return its
-        value, or raise the exception raised inside it. For synchronous callers (strategies)."""
+        value, or raise the exception raised inside it. For synchronous callers (strategies).
+        ``progress(events)``, if given, is called every `PROGRESS_EVERY` events processed (a long
+        step's progress; the same events in the same order either way)."""
         env = self.env
         if env._active_proc is not None:
             raise RuntimeError("sim.drive() called from inside a simulated process; yield the event instead")
@@ -372,15 +567,45 @@ class Simulator:
             if ev._ok:
                 return ev._value
             raise ev._value
+        if progress is not None:
+            return self._drive_counting(ev, progress)
         try:
-            return env.run(until=ev)
+            with relaxed_gc():
+                return env.run(until=ev)
         except RuntimeError as e:
-            if not ev.triggered and not env._queue and "until" in str(e):
+            if not ev.triggered and not self.clock.pending() and "until" in str(e):
                 raise SimulationStalled(f"sim.drive(): nothing left to simulate at t={self.now!r}s but the awaited "
                                         f"event never happened (deadlock?): {ev!r}") from None
             raise self._original(e) from None
         except Exception as e:
             raise self._original(e) from None
+
+    def _drive_counting(self, ev: Event, progress: Callable[[int], None]) -> Any:
+        """`env.run(until=ev)` with a count: the same stop (SimPy's StopSimulation callback, which
+        re-queues the event's other callbacks), so the same events are scheduled."""
+        count = 0
+        every = PROGRESS_EVERY
+
+        def more() -> bool:
+            nonlocal count
+            count += 1
+            if count % every == 0:
+                progress(count)
+            return True
+
+        def stalled() -> BaseException:
+            return SimulationStalled(f"sim.drive(): nothing left to simulate at t={self.now!r}s but the awaited "
+                                     f"event never happened (deadlock?): {ev!r}")
+        ev.callbacks.append(StopSimulation.callback)
+        try:
+            self.clock.run_while(more, stalled)
+        except StopSimulation as stop:
+            return stop.args[0]
+        except SimulationStalled:
+            raise
+        except Exception as e:
+            raise self._original(e) from None
+        raise AssertionError("unreachable: run_while returns only by an exception here")
 
     @staticmethod
     def _original(e: BaseException) -> BaseException:
@@ -392,10 +617,11 @@ class Simulator:
 
     def run(self, until: float | str | None = None) -> None:
         """Run until no events are left, or until simulated time ``until`` (seconds or "10ms")."""
-        if until is None:
-            self.env.run()
-        else:
-            self.env.run(until=parse_time(until, field="run.until"))
+        with relaxed_gc():
+            if until is None:
+                self.env.run()
+            else:
+                self.env.run(until=parse_time(until, field="run.until"))
 
     # -- memory ---------------------------------------------------------------------------------
     def allocate(self, device: str | Device, nbytes: int | float | str, what: str) -> int:
@@ -482,9 +708,8 @@ class Simulator:
 
     @property
     def events(self) -> int:
-        """Events scheduled on the SimPy queue so far (read off the insertion-id counter)."""
-        r = repr(self.env._eid)  # "count(n)": the next id, i.e. the number scheduled so far
-        return int(r[r.index("(") + 1:r.index(")")].split(",")[0])
+        """Events scheduled on the SimPy queue so far."""
+        return self.clock.events
 
     # -- lifetime -------------------------------------------------------------------------------
     def close(self) -> None:

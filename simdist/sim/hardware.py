@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["COMPUTE_EFFICIENCY", "LINK_EFFICIENCY", "GPUSpec", "CPUSpec", "GPUS", "CPU", "PCIE",
-           "ETHERNET_LATENCY", "RDMA_LATENCY"]
+           "ETHERNET_LATENCY", "RDMA_LATENCY", "NETWORKS"]
 
 COMPUTE_EFFICIENCY = 0.5
 LINK_EFFICIENCY = 0.8
@@ -82,3 +82,15 @@ PCIE = (32e9 * LINK_EFFICIENCY, 2e-6)
 # Host-to-host one-way latency of the network presets.
 RDMA_LATENCY = 2e-6       # InfiniBand / RoCE RDMA: 1-3 us
 ETHERNET_LATENCY = 50e-6  # kernel TCP in a datacenter: tens of us
+
+# Named host networks (per NIC per direction, host-to-host latency): taken literally, as a
+# bandwidth the caller passes is (NICs reach their line rate; the efficiency factor is for NVLink
+# and PCIe).
+NETWORKS: dict[str, tuple[str, float]] = {
+    "infiniband_hdr": ("200Gbps", RDMA_LATENCY),
+    "infiniband_ndr": ("400Gbps", RDMA_LATENCY),
+    "ethernet_25g": ("25Gbps", ETHERNET_LATENCY),
+    "ethernet_100g": ("100Gbps", ETHERNET_LATENCY),
+    "ethernet_400g": ("400Gbps", ETHERNET_LATENCY),
+    "roce_100g": ("100Gbps", RDMA_LATENCY),
+}

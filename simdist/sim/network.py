@@ -25,45 +25,51 @@ completion timer (handled flow by flow, in the order separate timers would have 
 rate changes gets a new completion timer (its entry in the old one is ignored by generation
 count). All iteration is over lists and insertion-ordered dicts keyed by a flow sequence number,
 never over sets or id()-keyed containers.
+
+**Pools: the same max-min rates at a cost independent of the flows in flight.** When a re-rating
+covers a large component (>= `POOL_MIN` flows) and progressive filling found it *pooled* — every
+flow bottlenecked at a channel all of whose flows are bottlenecked there (rate ``capacity / n``,
+processor sharing), and that channel's ``capacity / n`` the smallest on each flow's route — the
+component's flows move into per-channel pools (`Pool`): a pool keeps a virtual time ``v`` (bytes
+each of its flows has sent), each flow the ``v`` at which it is done, and the pool one completion
+timer for its earliest flow. A flow joining or leaving a pool changes its pool's share and timer
+and the flow counts of its other channels, nothing else: no other flow's state is touched. At the
+end of the instant the pooled rule is checked only where it can have broken (a pool whose share
+rose above the smallest share of a non-pool channel of the domain, a non-pool channel whose share
+fell below the largest pool share: global bounds from two lazy heaps, exact scans of that channel
+otherwise); if it broke, or a new flow does not fit (no pool or two pools on its route, or a
+channel shared with non-pooled flows), every pooled flow goes back to the per-flow model above
+and is re-rated by progressive filling (which may pool again). Pools and progressive filling
+give the same rates; finish times differ in rounding only (virtual time vs. per-flow remaining
+bytes: tests/sim/test_pools.py checks 1e-9 relative on random workloads). A channel that was a
+pool's stays one while empty, so lockstep rounds (every worker reads at once, then writes) join
+their pools directly.
 """
 
 from __future__ import annotations
 
-from heapq import heapify, heappop, heappush
+from heapq import heappop, heappush
 from typing import Any, Callable
+
+from . import sharing
+from .clock import LOW, Clock, Wake
 
 __all__ = ["Flow", "Network", "Wake", "LOW"]
 
-LOW = 2        # priority of the rate re-computation (SimPy: URGENT=0, NORMAL=1)
-_NORMAL = 1
 _COMPACT_AT = 50_000   # superseded timers tolerated in the queue before it is compacted
-_SCAN_MAX = 8  # components with at most this many busy channels are filled by scanning, not a heap
+POOL_MIN = 256  # components of at least this many flows move into pools when they qualify
+_REBASE = float(2**32)  # a pool's virtual time is rebased to 0 past this many bytes (precision)
 _MEMO_FLOWS = 16  # components of at most this many flows have their rates remembered by routes
 _MEMO_SIZE = 4096  # ... up to this many components (then the memo starts again)
 _SHARE_TIMERS = True  # flows ending at the same instant (same re-rating or join) share one timer
 _SNAP = 1e-9   # a flow with <= 1e-9 of its bytes left when re-rated finishes at that instant
 
 
-class Wake:
-    """A bare internal event: what SimPy's ``Environment.step`` reads from a queued event
-    (``callbacks``, ``_ok``), plus a value and, for completion timers, the list of the flows'
-    generations (``_value`` is then the list of flows). Used for the simulator's own wake-ups,
-    which user code never sees or yields, so it skips simpy.Event's construction."""
-
-    __slots__ = ("callbacks", "_ok", "_value", "g")
-
-    def __init__(self, callback: Callable[["Wake"], None], value: Any, g: Any = 0) -> None:
-        self.callbacks = [callback]
-        self._ok = True
-        self._value = value
-        self.g = g
-
-
 class Flow:
     """One transfer. ``on_done(flow)`` is called when its last byte arrives."""
 
     __slots__ = ("seq", "path", "chans", "nbytes", "remaining", "rate", "last", "gen",
-                 "on_done", "tag", "t0", "hooked", "lanes", "name", "args", "mark", "new")
+                 "on_done", "tag", "t0", "hooked", "lanes", "name", "args", "mark", "new", "bn", "pool")
 
     def __init__(self, seq: int, path: Any, nbytes: float, on_done: Callable[["Flow"], None], tag: Any,
                  t0: float) -> None:
@@ -79,17 +85,50 @@ class Flow:
         self.tag = tag
         self.t0 = t0
         self.hooked = False  # True when the engine traces it: see Network.finish_hook
-        self.mark = 0        # the re-rating round that last gave it a rate (`new`)
+        self.mark = 0        # the re-rating round that last gave it a rate (`new`, bottleneck `bn`)
+        self.pool = -1       # the channel whose Pool it is in, or -1 (rated one by one)
         # lanes, name (the trace event's prefix), args (its tail): set by the engine only when hooked.
+
+
+class Pool:
+    """The flows bottlenecked at one channel, sharing it equally (rate ``q = capacity / n``):
+    ``v`` is the bytes each has sent since the pool's origin, as of time ``t``; ``heap`` holds
+    (v at which they are done, first flow's seq, flows); ``gen`` numbers its completion timer."""
+
+    __slots__ = ("c", "v", "t", "q", "heap", "gen", "timer", "last")
+
+    def __init__(self, c: int, now: float) -> None:
+        self.c = c
+        self.v = 0.0
+        self.t = now
+        self.q = 0.0
+        self.heap: list[tuple[float, int, list[Flow]]] = []   # flows done at the same v share a node
+        self.gen = 0
+        self.timer = False   # a completion timer of generation `gen` is queued
+        self.last: tuple[float, int, list[Flow]] | None = None   # the node pushed last, if still queued
+
+    def add(self, f: Flow, left: float) -> None:
+        tag = self.v + left
+        last = self.last
+        if last is not None and last[0] == tag:
+            last[2].append(f)
+        else:
+            self.last = last = (tag, f.seq, [f])
+            heappush(self.heap, last)
+
+    def advance(self, now: float) -> None:
+        if self.t != now:
+            self.v += self.q * (now - self.t)
+            self.t = now
 
 
 class Network:
     """Run-time state of every link of a cluster (capacities, flows, counters)."""
 
-    def __init__(self, env: Any, links: list[Any], finish_hook: Callable[[Flow], None]) -> None:
-        self.env = env
-        self._queue = env._queue
-        self._eid = env._eid
+    def __init__(self, clock: Clock, links: list[Any], finish_hook: Callable[[Flow], None]) -> None:
+        self.env = clock.env
+        self.clock = clock
+        self._push = clock.push
         self.cap = [float(ln.bandwidth) for ln in links for _ in (0, 1)]
         self.on: list[dict[int, Flow]] = [{} for _ in range(2 * len(links))]
         nl = len(links)
@@ -122,12 +161,25 @@ class Network:
         self._join_at = -1.0     # joins due at this time, issued at `_join_now`, share `_join_wake`
         self._join_now = -1.0
         self._join_wake: Wake | None = None
+        # Pools (see the module doc): ptype[c] is 1 for a pool's channel, 2 for a channel crossed
+        # by pooled flows, 0 otherwise; pq[c] the share a pooled-domain channel had at the last
+        # pooled flush; pdirty the pooled-domain channels changed since (True: a flow joined).
+        self.pool_min = POOL_MIN
+        self.pooling = False
+        self.pools: dict[int, Pool] = {}
+        self.ptype = [0] * nc
+        self.pq = [0.0] * nc
+        self.pver = [0] * nc
+        self.pdirty: dict[int, bool] = {}
+        self._typed: list[int] = []
+        self._hB: list[tuple[float, int, int]] = []   # (-share, channel, version): pool channels
+        self._hN: list[tuple[float, int, int]] = []   # (share, channel, version): other pooled-domain channels
+        self.dissolved = 0   # times the pooled flows went back to per-flow rating
 
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self, path: Any, nbytes: float, on_done: Callable[[Flow], None], tag: Any = None) -> Flow:
         """Issue a transfer of ``nbytes`` over ``path`` (a non-empty topology._Path) now."""
-        env = self.env
-        now = env._now
+        now = self.env._now
         self.seq += 1
         self.issued_bytes += nbytes
         f = Flow(self.seq, path, nbytes, on_done, tag, now)
@@ -148,12 +200,50 @@ class Network:
                 wake = self._join_wake = Wake(self._join, [f])
                 self._join_at = t
                 self._join_now = now
-                heappush(self._queue, (t, _NORMAL, next(self._eid), wake))
+                self._push(t, wake)
         else:
             wake = Wake(self._join, [f])
             wake.callbacks = None
             self._join(wake)
         return f
+
+    def start_group(self, moves: Any, on_done: Callable[[Flow], None], group: list) -> None:
+        """`start` for every (path, nbytes, name) of ``moves`` whose path has links, in order,
+        each tagged ``group`` after counting it in ``group[1]``: the engine's untraced
+        `transfers` of a prepared list in one call (the PS coordinator's per-closure traffic)."""
+        now = self.env._now
+        jw = self._join_wake if self._join_now == now else None
+        jat = self._join_at
+        modified = self.modified
+        for path, nbytes, _ in moves:
+            if not path.chans:
+                continue
+            group[1] += 1
+            self.seq += 1
+            self.issued_bytes += nbytes
+            f = Flow(self.seq, path, nbytes, on_done, group, now)
+            if self.inflight == 0:
+                self.inflight_since = now
+            self.inflight += 1
+            if modified:
+                lat = 0.0
+                for li in path.link_ids:
+                    lat += self.lat[li]
+            else:
+                lat = path.latency
+            if lat > 0.0:
+                t = now + lat
+                if t == jat and jw is not None and jw is self._join_wake:
+                    jw._value.append(f)   # same instant, same join time: one event
+                else:
+                    jw = self._join_wake = Wake(self._join, [f])
+                    self._join_at = jat = t
+                    self._join_now = now
+                    self._push(t, jw)
+            else:
+                wake = Wake(self._join, [f])
+                wake.callbacks = None
+                self._join(wake)
 
     def _join(self, wake: Wake) -> None:
         """The flows' first bytes enter their routes (the end of their latency). Flows alone on
@@ -165,11 +255,15 @@ class Network:
         now = self.env._now
         on = self.on
         contended = False
+        pooled = False
         alone: list[Flow] = []
         for f in wake._value:
             f.last = now
             if f.nbytes <= 0.0:
                 self._finish(f, now)
+                continue
+            if self.pooling and self._join_pooled(f, now):
+                pooled = True
                 continue
             seq = f.seq
             shared = False
@@ -189,7 +283,7 @@ class Network:
                 alone.append(f)
         if alone:
             timers: dict[float, Wake] = {}
-            q = self._queue
+            push = self._push
             for f in alone:
                 if contended:
                     for c in f.chans:
@@ -214,34 +308,311 @@ class Network:
                     wake.callbacks = [self._timer_cb]
                     wake._value = [f]
                     wake.g = [f.gen]
-                    heappush(q, (t, _NORMAL, next(self._eid), wake))
+                    push(t, wake)
                 else:
                     w = timers[t] = Wake(self._timer_cb, [f], [f.gen])
-                    heappush(q, (t, _NORMAL, next(self._eid), w))
-        if contended:
+                    push(t, w)
+        if contended or pooled or self.dirty:   # (dirty: pooled flows went back to rating)
             self._settle()
+
+    # -- pools ------------------------------------------------------------------------------------
+    def _join_pooled(self, f: Flow, now: float) -> bool:
+        """Put a joining flow into the pool on its route, if it fits (see the module doc): True
+        if it did. If it touches the pooled domain but does not fit, the pooled flows go back to
+        per-flow rating first; either way False then, and it joins as a rated flow."""
+        pt = self.ptype
+        on = self.on
+        b = -1
+        rated = pooled = False
+        for c in f.chans:
+            t = pt[c]
+            if t == 1:
+                b = c if b == -1 else -2   # (two pools on its route: -2)
+            if on[c]:
+                if t:
+                    pooled = True
+                else:
+                    rated = True
+        if b == -1 and not pooled:   # nothing pooled on its route: a rated flow
+            for c in f.chans:
+                pt[c] = 0   # (sticky marks of empty channels: forgotten)
+            return False
+        if b < 0 or rated:
+            self._dissolve(now)
+            return False
+        pool = self.pools[b]
+        if pool.t != now:
+            pool.v += pool.q * (now - pool.t)
+            pool.t = now
+        tag = pool.v + f.nbytes
+        last = pool.last
+        if last is not None and last[0] == tag:
+            last[2].append(f)   # done at the same v as the flow before it: one heap node
+        else:
+            pool.last = last = (tag, f.seq, [f])
+            heappush(pool.heap, last)
+        f.pool = b
+        seq = f.seq
+        pd = self.pdirty
+        for c in f.chans:
+            d = on[c]
+            if not d and not on[c ^ 1]:
+                self.busy_since[c >> 1] = now   # the link was idle in both directions
+            d[seq] = f
+            if pt[c] == 0:
+                pt[c] = 2
+                self._typed.append(c)
+            pd[c] = True
+        return True
+
+    def _pool_cb(self, w: Wake) -> None:
+        """A pool's earliest flows are done: they leave (as `_timer_cb` handles rated flows),
+        then the pooled domain is settled once for the instant."""
+        pool = w._value
+        if w.g != pool.gen:
+            self.stale -= 1
+            return   # superseded
+        pool.timer = False
+        now = self.env._now
+        pool.advance(now)
+        heap = pool.heap
+        v = pool.v
+        done: list[Flow] = []
+        while heap:
+            node = heap[0]
+            left = node[0] - v
+            if left > node[2][0].nbytes * _SNAP and now + left / pool.q > now:
+                break
+            heappop(heap)
+            if node is pool.last:
+                pool.last = None
+            done += node[2]
+        pending = self.flush_pending
+        self.flush_pending = True   # one settle after all of them, as for a shared timer
+        on = self.on
+        pd = self.pdirty
+        busy_s, busy_since, nbytes, ntransfers = self.busy_s, self.busy_since, self.bytes, self.transfers
+        for f in done:
+            nb = f.nbytes
+            seq = f.seq
+            for c in f.chans:
+                d = on[c]
+                del d[seq]
+                li = c >> 1
+                if c not in pd:
+                    pd[c] = False
+                if not d and not on[c ^ 1]:
+                    busy_s[li] += now - busy_since[li]   # the link is idle now
+                nbytes[li] += nb
+                ntransfers[li] += 1
+            f.pool = -1
+            self.inflight -= 1
+            if self.inflight == 0 and self.period_sinks:
+                self._period_end(now)
+            if f.hooked:
+                self.finish_hook(f)
+            f.on_done(f)
+        pd[pool.c] = pd.get(pool.c, False)   # (its timer is set again at the settle)
+        self.flush_pending = pending
+        self._settle()
+
+    def _pflush(self) -> None:
+        """Settle the pooled domain's changes of this instant: new shares, the pooled rule checked
+        where it can have broken (else every pooled flow goes back to per-flow rating), new
+        completion timers for the changed pools."""
+        pd = self.pdirty
+        self.pdirty = {}
+        now = self.env._now
+        on = self.on
+        cap = self.cap
+        pt = self.ptype
+        pq = self.pq
+        ver = self.pver
+        hB, hN = self._hB, self._hN
+        pools = self.pools
+        rising: list[tuple[int, float]] = []    # pool channels whose share rose
+        falling: list[tuple[int, float]] = []   # other channels whose share fell or that a flow joined
+        for c, joined in pd.items():
+            n = len(on[c])
+            q = cap[c] / n if n else 0.0
+            old = pq[c]
+            pq[c] = q
+            v = ver[c] = ver[c] + 1
+            if pt[c] == 1:
+                if n:
+                    heappush(hB, (-q, c, v))
+                    if q > old:
+                        rising.append((c, q))
+            elif n:
+                heappush(hN, (q, c, v))
+                if joined or q < old:
+                    falling.append((c, q))
+        ok = True
+        if rising:
+            qn = self._top(hN, 1)
+            for c, q in rising:
+                if q > qn:   # exact: every flow of pool c must still have it as its narrowest share
+                    for g in on[c].values():
+                        for c2 in g.chans:
+                            if c2 != c and pq[c2] < q:
+                                ok = False
+                                break
+                        if not ok:
+                            break
+                if not ok:
+                    break
+        if ok and falling:
+            qb = self._top(hB, -1)
+            for c, q in falling:
+                if q < qb:   # exact: no flow on c may have a pool share above c's
+                    for g in on[c].values():
+                        if pq[g.pool] > q:
+                            ok = False
+                            break
+                    if not ok:
+                        break
+        if not ok:
+            self._dissolve(now)
+            return
+        for c in pd:
+            if pt[c] == 1:
+                pool = pools[c]
+                pool.q = pq[c]
+                if pool.timer:
+                    self.stale += 1
+                pool.gen += 1
+                pool.timer = False
+                if pool.heap:
+                    if pool.v > _REBASE:
+                        v0 = pool.v
+                        pool.heap = [(tag - v0, sq, fs) for tag, sq, fs in pool.heap]   # (order kept)
+                        pool.v = 0.0
+                        pool.last = None
+                    left = pool.heap[0][0] - pool.v
+                    t = now + left / pool.q if left > 0.0 else now
+                    w = Wake(self._pool_cb, pool, pool.gen)
+                    pool.timer = True
+                    self._push(t, w)
+                else:
+                    pool.v = 0.0
+        if len(hB) + len(hN) > 4 * len(self._typed) + 64:
+            self._hB = [e for e in hB if e[2] == ver[e[1]]]
+            self._hN = [e for e in hN if e[2] == ver[e[1]]]
+            self._hB.sort()
+            self._hN.sort()
+
+    def _top(self, h: list[tuple[float, int, int]], sign: int) -> float:
+        """The current extreme share of a lazy heap (``sign`` -1: the max-heap of pool channels;
+        1: the min-heap of the others); +-inf when empty."""
+        ver = self.pver
+        on = self.on
+        while h:
+            q, c, v = h[0]
+            if v == ver[c] and on[c]:
+                return q * sign
+            heappop(h)
+        return float("inf") * sign
+
+    def _enter_pools(self, flows: list[Flow], now: float) -> None:
+        """Move a re-rated component whose filling came out pooled into pools."""
+        pools = self.pools
+        pt = self.ptype
+        pd = self.pdirty
+        for f in flows:
+            if f.rate > 0.0:
+                self.stale += 1   # its completion timer is superseded
+                f.remaining -= f.rate * (now - f.last)
+            f.last = now
+            f.gen += 1
+            f.rate = 0.0
+            b = f.bn
+            pool = pools.get(b)
+            if pool is None:
+                pool = pools[b] = Pool(b, now)
+            pool.advance(now)
+            pool.add(f, f.remaining if f.remaining > f.nbytes * _SNAP else 0.0)
+            f.pool = b
+            for c in f.chans:
+                if pt[c] == 0:
+                    pt[c] = 1 if c == b else 2
+                    self._typed.append(c)
+                pd[c] = True
+        self.pooling = True
+        self._pflush()
+
+    def _poolable(self, flows: list[Flow]) -> bool:
+        """Whether a filled component came out pooled (see the module doc)."""
+        on = self.on
+        cap = self.cap
+        frozen: dict[int, int] = {}
+        for f in flows:
+            frozen[f.bn] = frozen.get(f.bn, 0) + 1
+        for c, k in frozen.items():
+            if k != len(on[c]):
+                return False
+        for f in flows:
+            b = f.bn
+            qb = cap[b] / len(on[b])
+            for c in f.chans:
+                if c != b and cap[c] / len(on[c]) < qb:
+                    return False
+        return True
+
+    def _dissolve(self, now: float) -> None:
+        """Every pooled flow back to per-flow rating (re-rated by progressive filling at the
+        settle), every sticky pool mark forgotten."""
+        self.dissolved += 1
+        dirty = self.dirty
+        for pool in self.pools.values():
+            if pool.timer:
+                self.stale += 1
+                pool.timer = False
+            pool.gen += 1
+            if pool.heap:
+                pool.advance(now)
+                v = pool.v
+                for tag, _, fs in sorted(pool.heap, key=lambda e: e[1]):
+                    left = tag - v
+                    for f in fs:
+                        f.remaining = left if left > 0.0 else 0.0
+                        f.rate = 0.0    # (no timer: the re-rating gives it one)
+                        f.last = now
+                        f.pool = -1
+                        for c in f.chans:
+                            dirty[c] = True
+        self.pools = {}
+        for c in self._typed:
+            self.ptype[c] = 0
+            self.pq[c] = 0.0
+        self._typed = []
+        self._hB = []
+        self._hN = []
+        self.pdirty = {}
+        self.pooling = False
 
     def _compact(self) -> None:
         """Drop superseded completion timers from the event queue (each re-rating leaves one
         behind). They would fire as no-ops, so removing them changes nothing but memory and
         time; the remaining entries keep their (time, priority, id) keys, hence their order."""
-        q = self._queue
         cb = self._timer_cb
-        live = []
+        pcb = self._pool_cb
         stale = 0
-        for e in q:
-            w = e[3]
+
+        def keep(w: Any) -> bool:
+            nonlocal stale
+            if type(w) is Wake and w.callbacks is not None and w.callbacks[0] == pcb:
+                return w.g == w._value.gen
             if type(w) is Wake and w.callbacks is not None and w.callbacks[0] == cb:
                 n = 0
                 for f, g in zip(w._value, w.g):
                     if g != f.gen:
                         n += 1
                 if n == len(w.g):
-                    continue   # every flow of this timer was re-rated since
+                    return False   # every flow of this timer was re-rated since
                 stale += n
-            live.append(e)
-        heapify(live)
-        q[:] = live
+            return True
+
+        self.clock.compact(keep)
         self.stale = stale
 
     def _timer_cb(self, ev: Wake) -> None:
@@ -324,6 +695,8 @@ class Network:
         if latency is not None:
             self.lat[li] = latency
         if bandwidth is not None:
+            if self.pooling and (self.ptype[2 * li] or self.ptype[2 * li + 1]):
+                self._dissolve(self.env._now)   # pooled shares assumed the old capacity
             self._memo.clear()   # remembered rates assumed the old capacities
             for c in (2 * li, 2 * li + 1):
                 self.cap[c] = bandwidth
@@ -338,16 +711,21 @@ class Network:
         is final), else once, after this instant's other events (a LOW-priority event)."""
         if self.flush_pending:
             return
-        q = self._queue
-        if q and q[0][0] <= self.env._now:
+        if self.clock.due_now():
             self.flush_pending = True
-            heappush(q, (self.env._now, LOW, next(self._eid), Wake(self._flush, None)))
+            self._push(self.env._now, Wake(self._flush, None), LOW)
         else:
-            self._rerate()
+            self._apply()
 
     def _flush(self, ev: Wake) -> None:
         self.flush_pending = False
-        self._rerate()
+        self._apply()
+
+    def _apply(self) -> None:
+        if self.pdirty:
+            self._pflush()   # (may send the pooled flows back to rating: then dirty)
+        if self.dirty:
+            self._rerate()
 
     def _rerate(self) -> None:
         self.flushes += 1
@@ -387,10 +765,12 @@ class Network:
                 rates = self._memo[key] = tuple([f.new for f in flows])
         else:
             self._fill(chans, cap)
+            if n >= self.pool_min and self._poolable(flows):
+                self._enter_pools(flows, self.env._now)
+                return
             rates = [f.new for f in flows]
         now = self.env._now
-        q = self._queue
-        eid = self._eid
+        push = self._push
         cb = self._timer_cb
         timers: dict[float, Wake] = {}   # end time -> the timer of the flows ending then
         for f, r in zip(flows, rates):
@@ -410,75 +790,17 @@ class Network:
                 w = timers.get(t) if _SHARE_TIMERS else None
                 if w is None:
                     timers[t] = w = Wake(cb, [f], [g])
-                    heappush(q, (t, _NORMAL, next(eid), w))
+                    push(t, w)
                 else:
                     w._value.append(f)
                     w.g.append(g)
-        if self.stale > _COMPACT_AT and 2 * self.stale > len(q):
+        if self.stale > _COMPACT_AT and 2 * self.stale > self.clock.pending():
             self._compact()
 
     def _fill(self, chans: list[int], cap: list[float]) -> None:
-        """Progressive filling over the component's channels ``chans``: each flow's max-min fair
-        rate into ``flow.new``. Rounds take the channel with the smallest fair share
-        ``remaining / unfrozen flows`` (ties: the lower channel number), freeze its unfrozen flows
-        at that share, and subtract it from the other channels they cross. Small components scan
-        for that channel; large ones keep a heap of (share, channel). Both pick the same channel
-        and do the same arithmetic in the same order, so their rates are identical."""
-        on = self.on
+        """Progressive filling of the component ``chans`` (`sharing.fill`): ``flow.new``, ``flow.bn``."""
         self._round += 1
-        rnd = self._round
-        rem = self._rem
-        cnt = self._cnt
-        live: list[int] = []
-        for c in chans:
-            n = len(on[c])
-            cnt[c] = n
-            if n:
-                rem[c] = cap[c]
-                live.append(c)
-        if len(live) <= _SCAN_MAX:
-            live.sort()   # ascending, so the first smallest share is the lowest channel
-            while live:
-                best = -1
-                bshare = 0.0
-                for c in live:
-                    sh = rem[c] / cnt[c]
-                    if best < 0 or sh < bshare:
-                        best = c
-                        bshare = sh
-                for f in on[best].values():
-                    if f.mark != rnd:
-                        f.mark = rnd
-                        f.new = bshare
-                        for c2 in f.chans:
-                            r = rem[c2] - bshare
-                            cnt[c2] -= 1
-                            floor = cap[c2] * 1e-12
-                            rem[c2] = r if r > floor else floor
-                cnt[best] = 0
-                live = [c for c in live if cnt[c]]
-            return
-        heap = [(cap[c] / cnt[c], c) for c in live]
-        heapify(heap)
-        while heap:
-            share, c = heappop(heap)
-            n = cnt[c]
-            if n == 0 or share != rem[c] / n:
-                continue  # stale entry
-            for f in on[c].values():
-                if f.mark == rnd:
-                    continue
-                f.mark = rnd
-                f.new = share
-                for c2 in f.chans:
-                    r = rem[c2] - share
-                    n = cnt[c2] - 1
-                    cnt[c2] = n
-                    floor = cap[c2] * 1e-12
-                    rem[c2] = r if r > floor else floor
-                    if n > 0 and c2 != c:
-                        heappush(heap, (rem[c2] / n, c2))
-            cnt[c] = 0
+        sharing.fill(chans, self.on, cap, self._rem, self._cnt, self._round)
 
     @property
     def issued(self) -> int:

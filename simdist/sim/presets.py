@@ -41,14 +41,16 @@ def make_cpu_host(cpus: int = 1, job: str = "localhost", task: int = 0) -> Host:
     return Host(job=job, task=task, cpus=[cpu_device(i) for i in range(cpus)], gpus=[])
 
 
-def make_gpu_host(gpus: int = 8, gpu: str = "A100", job: str = "localhost", task: int = 0, cpus: int = 1) -> Host:
+def make_gpu_host(gpus: int = 8, gpu: str = "A100", job: str = "localhost", task: int = 0, cpus: int = 1,
+                  max_gpus: int | None = None) -> Host:
     """A Host with ``gpus`` GPUs of model ``gpu`` on NVLink (through an NVSwitch) and the model's PCIe
-    generation (A100: PCIe 4.0), plus ``cpus`` CPU devices."""
+    generation (A100: PCIe 4.0), plus ``cpus`` CPU devices. More than `topology.MAX_GPUS_PER_HOST`
+    (16) GPUs is an error unless ``max_gpus`` allows them (a hypothetical machine)."""
     s = _gpu_spec(gpu)
     return Host(job=job, task=task, cpus=[cpu_device(i) for i in range(cpus)],
                 gpus=[gpu_device(i, gpu) for i in range(gpus)],
                 pcie=Link("pcie", s.pcie_bandwidth, s.pcie_latency),
-                nvlink=Link("nvlink", s.nvlink_bandwidth, s.nvlink_latency) if gpus > 1 else None)
+                nvlink=Link("nvlink", s.nvlink_bandwidth, s.nvlink_latency) if gpus > 1 else None, max_gpus=max_gpus)
 
 
 def cpu_host(cpus: int = 1, job: str = "localhost", task: int = 0) -> Cluster:
@@ -65,16 +67,27 @@ def gpu_host(gpus: int = 8, gpu: str = "A100", job: str = "localhost", task: int
 
 
 def gpu_cluster(hosts: int = 1, gpus_per_host: int = 8, gpu: str = "A100", network: str | float = "100Gbps",
-                latency: str | float = hardware.RDMA_LATENCY, job: str | None = None) -> Cluster:
-    """``hosts`` identical `gpu_host`s on a network of ``network`` per NIC per direction with
-    ``latency`` host-to-host (default 2 us, RDMA). Hosts are ``job`` tasks 0..hosts-1; job defaults
-    to "localhost" for one host and "worker" for several."""
+                latency: str | float | None = None, job: str | None = None, pod_size: int | None = None,
+                oversubscription: float = 1.0, spine_latency: str | float = "1us") -> Cluster:
+    """``hosts`` identical `gpu_host`s (``gpus_per_host`` GPUs on NVLink each) joined by a switch:
+    ``network`` per NIC per direction (a bandwidth, or a name from `hardware.NETWORKS`:
+    "infiniband_hdr", "infiniband_ndr", "roce_100g", "ethernet_100g", ...) with ``latency``
+    host-to-host (default: the named network's, else 2 us RDMA). With ``pod_size``, hosts are
+    grouped into pods of that many, each pod's switch joined to a spine by an uplink of
+    ``pod_size`` x NIC bandwidth / ``oversubscription`` per direction (``spine_latency`` more
+    between pods). Hosts are ``job`` tasks 0..hosts-1; job defaults to "localhost" for one host and
+    "worker" for several."""
     if isinstance(hosts, bool) or not isinstance(hosts, int) or hosts < 1:
         raise ValueError(f"gpu_cluster.hosts: expected an int >= 1, got {hosts!r}")
     jb = job if job is not None else ("localhost" if hosts == 1 else "worker")
-    lat = parse_time(latency, field="gpu_cluster.latency")
+    if isinstance(network, str) and network in hardware.NETWORKS:
+        network, named_latency = hardware.NETWORKS[network]
+    else:
+        named_latency = hardware.RDMA_LATENCY
+    lat = parse_time(latency if latency is not None else named_latency, field="gpu_cluster.latency")
     return Cluster([make_gpu_host(gpus_per_host, gpu, job=jb, task=t) for t in range(hosts)],
-                   network={"bandwidth": network, "latency": lat})
+                   network={"bandwidth": network, "latency": lat}, pod_size=pod_size,
+                   oversubscription=oversubscription, spine_latency=spine_latency)
 
 
 def cpu_cluster(jobs: Mapping[str, int | Sequence[str]] | None = None, network: str | float = "25Gbps",

@@ -18,7 +18,11 @@ Routes (`Cluster.route`):
 - GPU <-> GPU on one host: both GPUs' NVLink ports if the host has NVLink, else PCIe up from the
   source GPU and PCIe down to the destination GPU;
 - across hosts: (source GPU's PCIe up) + source NIC out + destination NIC in + (destination GPU's
-  PCIe down).
+  PCIe down): the hosts' switch is non-blocking;
+- across pods (a Cluster built with ``pod_size``: hosts grouped into pods of that many, each pod's
+  switch joined to a spine by one uplink): source NIC out + source pod's uplink out + destination
+  pod's uplink in + destination NIC in (+ PCIe at the ends). An uplink carries ``pod_size`` x the
+  NIC bandwidth / ``oversubscription`` per direction.
 
 A route's latency is the sum of its links' latencies. The ``nvlink`` spec of a Host and the
 ``network`` spec of a Cluster give the end-to-end (GPU-to-GPU, host-to-host) latency; it is split
@@ -33,7 +37,13 @@ from typing import Any, Iterable, Mapping, Sequence
 from . import hardware
 from .units import format_bytes, parse_bandwidth, parse_bytes, parse_rate, parse_time
 
-__all__ = ["Device", "Host", "Link", "Cluster", "UnknownDeviceError", "OUT", "IN"]
+__all__ = ["Device", "Host", "Link", "Cluster", "UnknownDeviceError", "OUT", "IN", "MAX_GPUS_PER_HOST"]
+
+# The most GPUs one machine holds (an HGX-2 / DGX-2 board: 16 GPUs on NVSwitch). A Host with more
+# is refused: it is a modelling mistake (a 4,096-GPU "host" routes every byte over one NVSwitch),
+# and a cluster of hosts (presets.gpu_cluster) is what was meant. `Host(max_gpus=N)` lifts it for
+# one host (a larger hypothetical machine).
+MAX_GPUS_PER_HOST = 16
 
 OUT = 0
 IN = 1
@@ -149,7 +159,8 @@ class Host:
     """
 
     def __init__(self, job: str = "localhost", task: int = 0, cpus: int | Sequence[Device] = 1,
-                 gpus: int | Sequence[Device] = 0, pcie: Any = None, nvlink: Any = None) -> None:
+                 gpus: int | Sequence[Device] = 0, pcie: Any = None, nvlink: Any = None,
+                 max_gpus: int | None = None) -> None:
         if not isinstance(job, str) or not _JOB_RE.match(job):
             raise ValueError(f"Host.job: expected a name of letters, digits and '_', got {job!r}")
         self.job = job
@@ -157,6 +168,14 @@ class Host:
         self.name = f"/job:{job}/replica:0/task:{self.task}"
         self.cpus = self._devices(cpus, "CPU", "Host.cpus")
         self.gpus = self._devices(gpus, "GPU", "Host.gpus")
+        self.max_gpus = MAX_GPUS_PER_HOST if max_gpus is None else _check_int(max_gpus, "Host.max_gpus", 1)
+        if len(self.gpus) > self.max_gpus:
+            raise ValueError(
+                f"Host {self.name}: {len(self.gpus)} GPUs on one host, but the limit is {self.max_gpus}"
+                + (" (no real machine has more: an HGX-2 / DGX-2)" if max_gpus is None else " (Host.max_gpus)")
+                + f". Spread them over hosts, e.g. presets.gpu_cluster(hosts={-(-len(self.gpus) // 8)}, "
+                f"gpus_per_host=8), or pass Host(..., max_gpus={len(self.gpus)}) to model a larger hypothetical "
+                f"machine")
         if not self.cpus and not self.gpus:
             raise ValueError(f"Host {self.name}: needs at least one device (cpus={cpus!r}, gpus={gpus!r})")
         self.devices: list[Device] = self.cpus + self.gpus
@@ -191,7 +210,7 @@ class Host:
         def dup(d: Device) -> Device:
             return Device(d.kind, d.index, d.flops, d.memory, d.launch_overhead)
         return Host(self.job, self.task, cpus=[dup(d) for d in self.cpus], gpus=[dup(d) for d in self.gpus],
-                    pcie=self.pcie_spec, nvlink=self.nvlink_spec)
+                    pcie=self.pcie_spec, nvlink=self.nvlink_spec, max_gpus=self.max_gpus)
 
     @staticmethod
     def _devices(spec: int | Sequence[Device], kind: str, field: str) -> list[Device]:
@@ -245,7 +264,8 @@ class Cluster:
     that already belongs to another Cluster is copied, so hosts can be reused across clusters.
     """
 
-    def __init__(self, hosts: Host | Sequence[Host | "Cluster"], network: Any = None) -> None:
+    def __init__(self, hosts: Host | Sequence[Host | "Cluster"], network: Any = None, pod_size: int | None = None,
+                 oversubscription: float = 1.0, spine_latency: float | str = 0.0) -> None:
         if isinstance(hosts, Host):
             hosts = [hosts]
         if not isinstance(hosts, (list, tuple)) or not hosts:
@@ -272,6 +292,15 @@ class Cluster:
         self.hosts: list[Host] = list(hosts)
         self.links: list[Link] = []
         self._devices: list[Device] = []
+        if pod_size is not None:
+            _check_int(pod_size, "Cluster.pod_size", 1)
+            if isinstance(oversubscription, bool) or not isinstance(oversubscription, (int, float)) \
+                    or not oversubscription >= 1.0:
+                raise ValueError(f"Cluster.oversubscription: expected a factor >= 1, got {oversubscription!r}")
+        self.pod_size = pod_size
+        self.pod_of: list[int] = [hi // pod_size if pod_size else 0 for hi in range(len(self.hosts))]
+        self.uplinks: list[Link] = []
+        spine_lat = parse_time(spine_latency, field="Cluster.spine_latency")
         for hi, h in enumerate(self.hosts):
             h.cluster = self
             h.index = hi
@@ -281,6 +310,15 @@ class Cluster:
                 ln.index = len(self.links)
                 ln.host = h
                 self.links.append(ln)
+            if pod_size and hi % pod_size == 0:   # the pod's uplink, listed with its first host
+                members = min(pod_size, len(self.hosts) - hi)
+                up = Link(f"{h.name}/uplink:pod{hi // pod_size}", net.bandwidth * members / oversubscription,
+                          spine_lat / 2.0)
+                up.kind = "uplink"
+                up.index = len(self.links)
+                up.host = h
+                self.links.append(up)
+                self.uplinks.append(up)
             for d in h.devices:
                 d.ordinal = len(self._devices)
                 self._devices.append(d)
@@ -392,8 +430,7 @@ class Cluster:
             self._paths[key] = p
         return p
 
-    @staticmethod
-    def _hops(s: Device, t: Device) -> list[tuple[Link, int]]:
+    def _hops(self, s: Device, t: Device) -> list[tuple[Link, int]]:
         if s is t:
             return []
         hs, ht = s.host, t.host
@@ -413,6 +450,9 @@ class Cluster:
             hops.append((hs.pcie[hs.gpus.index(s)], OUT))
         assert hs.nic is not None and ht.nic is not None
         hops.append((hs.nic, OUT))
+        if self.pod_size and self.pod_of[hs.index] != self.pod_of[ht.index]:
+            hops.append((self.uplinks[self.pod_of[hs.index]], OUT))
+            hops.append((self.uplinks[self.pod_of[ht.index]], IN))
         hops.append((ht.nic, IN))
         if t.kind == "GPU":
             hops.append((ht.pcie[ht.gpus.index(t)], IN))

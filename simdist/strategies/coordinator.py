@@ -3,9 +3,11 @@
 Each worker is a SimPy process taking closures from one FIFO queue. A closure's Python
 function runs (values, with NumPy) when a worker starts it; its variable writes are buffered
 in a transaction. Its simulated cost is then charged in order: reads from the ps tasks over the
-network, compute on the worker (FLOPs from the tally or a `simdist.sim.flops` annotation,
-times any straggler slowdown), writes back to the ps tasks; the writes are committed when they
-arrive. Faults from the session's FaultPlan interrupt this: a preempted closure loses its
+network, compute on the worker (FLOPs from the tally or a `simdist.sim.flops` annotation; a
+straggler's slowdown is the simulator's, as for every kernel), writes back to the ps tasks; the
+writes are committed when they arrive. Faults from the session's FaultPlan interrupt this (the
+coordinator carries out preemptions and ps failures; stragglers and degraded links are applied by
+the simulator for every strategy, see simdist.faults): a preempted closure loses its
 uncommitted writes and is put back at the head of the queue (TF's at-least-once rule); a ps
 failure surfaces as UnavailableError; an application error cancels the rest (reference §8).
 
@@ -16,147 +18,27 @@ Every scheduled closure ends as completed, failed (with its error) or cancelled,
 from __future__ import annotations
 
 import collections
-from heapq import heappop
 from typing import Any, Callable
 
 import simpy
-from simpy.core import EventPriority, StopSimulation
 
 from simdist import session
 from simdist.runtime import context, errors, variables
 from simdist.runtime.cost import tally
 from simdist.runtime.sharded import ShardedVariable
-from simdist.runtime.tensor import Tensor
 from simdist.runtime.values import PerWorker
 from simdist.strategies import timing
+from simdist.strategies.closure import Closure
 from simdist.strategies.parameter_server import ParameterServerStrategy, worker_host
+from simdist.strategies.per_worker import PerWorkerDataset, PerWorkerIterator
+from simdist.strategies.ps_fault import _PSFault
+from simdist.strategies.remote_value import _CANCELLED_QUEUED, RemoteValue, _map
 
-_CANCELLED_QUEUED = "The corresponding function is cancelled. Please reschedule the function."
-_ABORTED = "The corresponding function is aborted. Please reschedule the function."
-
-# RemoteValue states
-NOT_READY, READY, ABORTED = "NOT_READY", "READY", "ABORTED"
-
-
-class RemoteValue:
-    """`tf.distribute.experimental.coordinator.RemoteValue`: the eventual result of a closure."""
-
-    def __init__(self, coordinator: "ClusterCoordinator", closure: "Closure") -> None:
-        self._coordinator = coordinator
-        self._closure = closure
-        self._status = NOT_READY
-        self._value: Any = None
-        self._error: BaseException | None = None
-
-    def _set(self, value: Any) -> None:
-        self._status, self._value = READY, value
-
-    def _fail(self, error: BaseException) -> None:
-        self._status, self._error = READY, error
-
-    def _wait(self) -> None:
-        if self._status == NOT_READY:
-            self._coordinator._drive_until(lambda: self._status != NOT_READY)
-
-    def fetch(self) -> Any:
-        """Block (advance the simulated clock) until ready; the result as NumPy values."""
-        self._wait()
-        if self._status == ABORTED:
-            raise errors.CancelledError(None, None, _ABORTED)
-        if self._error is not None:
-            raise self._error
-        return _to_numpy(self._value)
-
-    def get(self) -> Any:
-        """Block until ready; the result as tensors copied to the coordinator."""
-        self._wait()
-        if self._status == ABORTED:
-            raise errors.CancelledError(None, None, _ABORTED)
-        if self._error is not None:
-            raise self._error
-        chief = session.canonical("/job:chief/replica:0/task:0/device:CPU:0")
-        return _map(self._value, lambda t: Tensor(t._v, t.dtype, chief) if isinstance(t, Tensor) else t)
-
-    def __repr__(self) -> str:
-        return f"<RemoteValue {self._status} of {self._closure.name}>"
-
-
-def _map(x: Any, fn: Callable[[Any], Any]) -> Any:
-    if isinstance(x, dict):
-        return {k: _map(v, fn) for k, v in x.items()}
-    if isinstance(x, tuple) and hasattr(x, "_fields"):
-        return type(x)(*[_map(v, fn) for v in x])
-    if isinstance(x, (list, tuple)):
-        return type(x)(_map(v, fn) for v in x)
-    return fn(x)
-
-
-def _to_numpy(x: Any) -> Any:
-    def conv(v: Any) -> Any:
-        if isinstance(v, RemoteValue):
-            return v.fetch()
-        if hasattr(v, "numpy"):
-            return v.numpy()
-        return v
-    return _map(x, conv)
-
-
-class Closure:
-    """One scheduled function (or a synthetic cost-only step) and its bookkeeping."""
-
-    __slots__ = ("seq", "fn", "args", "kwargs", "name", "remote", "state", "attempts", "synthetic")
-
-    def __init__(self, seq: int, fn: Any, args: tuple, kwargs: dict, name: str, synthetic: Any = None) -> None:
-        self.seq = seq
-        self.fn = fn
-        self.args = args
-        self.kwargs = kwargs
-        self.name = name
-        self.remote: RemoteValue | None = None
-        self.state = "queued"          # queued | running | completed | failed | cancelled
-        self.attempts = 0
-        self.synthetic = synthetic     # (flops, reads, writes) for timing-only closures
-
-    def release(self) -> None:
-        """Drop what only a retry would need, once the closure has ended."""
-        self.fn = None
-        self.args = ()
-        self.kwargs = {}
-        self.synthetic = None
+__all__ = ["ClusterCoordinator", "RemoteValue", "Closure", "PerWorkerDataset", "PerWorkerIterator"]
 
 
 class _Preempted(Exception):
     pass
-
-
-class _PSFault:
-    """Attached to every variable of a failed ps task (see simdist.faults.PSFailure)."""
-
-    def __init__(self, task: int, at: float) -> None:
-        self.task = task
-        self.at = at
-        self.down = True
-
-    def _where(self) -> str:
-        return f"/job:ps/replica:0/task:{self.task}"
-
-    def check_read(self, var: Any) -> None:
-        if self.down:
-            raise errors.UnavailableError(
-                None, None, f"{self._where()} is unavailable (the parameter server failed at t={self.at:.6g}s); "
-                f"cannot read {var.name}. Recover by restoring a checkpoint once it is back.")
-        raise errors.FailedPreconditionError(
-            None, None, f"Could not read {var.name}: its parameter server {self._where()} restarted and lost the "
-            "value. Restore a checkpoint (tf.train.Checkpoint.restore) or assign the variable first.")
-
-    def check_write(self, var: Any, kind: str) -> None:
-        if self.down:
-            raise errors.UnavailableError(
-                None, None, f"{self._where()} is unavailable (the parameter server failed at t={self.at:.6g}s); "
-                f"cannot update {var.name}.")
-        if kind != "assign":
-            self.check_read(var)
-        var._fault = None
 
 
 class _Traffic:
@@ -203,6 +85,7 @@ class ClusterCoordinator:
         self._strategy = strategy
         self._sim = session.simulator()
         self._env: simpy.Environment = self._sim.env
+        self._clock = self._sim.clock
         self._num_workers = strategy._num_workers
         self._queue: collections.deque[Closure] = collections.deque()
         self._wakeup = self._env.event()
@@ -229,6 +112,8 @@ class ClusterCoordinator:
         self._wdevs: dict[int, tuple[str, str]] = {}
         self._ps_vars: dict[int, tuple[Any, str | None, str, str]] = {}   # see _ps_var
         self._grouped_cache: dict[tuple[int, str], list[tuple[str, int, str]]] = {}
+        self._synth_moves: dict[tuple[int, int, str], tuple[Any, int]] = {}   # see _synthetic_moves
+        self._traffic_items: dict[tuple, tuple[tuple, list]] = {}   # see _traffic
         self._plans: dict[tuple[int, int], tuple] = {}   # (id(tf.function), worker) -> see _replay_plan
         for w in range(self._num_workers):
             self._procs.append(self._env.process(self._worker_loop(w)))
@@ -265,12 +150,22 @@ class ClusterCoordinator:
 
     def _traffic(self, vs: Any) -> tuple[tuple[Any, int], ...]:
         """The (shard, bytes) list of a synthetic closure, shared between closures with the same
-        traffic, so 100,000 queued closures do not hold 100,000 copies of it."""
+        traffic, so 100,000 queued closures do not hold 100,000 copies of it. Found by the
+        items given (variables, (variable, bytes) pairs) before splitting them into shards; the
+        entry keeps the items, so the ids it is filed under stay theirs."""
+        items = vs if isinstance(vs, (list, tuple)) and not _is_pair(vs) else [vs]
+        key = tuple([(id(it[0]), it[1]) if type(it) is tuple and _is_pair(it) else (id(it), None) for it in items])
+        hit = self._traffic_items.get(key)
+        if hit is not None:
+            return hit[0]
         pairs = tuple(_shards(vs))
-        key = tuple((id(v), b) for v, b in pairs)
-        cached = self._traffic_cache.get(key)
+        shard_key = tuple((id(v), b) for v, b in pairs)
+        cached = self._traffic_cache.get(shard_key)
         if cached is None:
-            cached = self._traffic_cache[key] = pairs
+            cached = self._traffic_cache[shard_key] = pairs
+        if len(self._traffic_items) >= 4096:
+            self._traffic_items.clear()
+        self._traffic_items[key] = (cached, list(items))
         return cached
 
     def join(self) -> None:
@@ -281,7 +176,7 @@ class ClusterCoordinator:
     def done(self) -> bool:
         """Whether everything finished; raises a pending error. Advances the clock by one event."""
         self._raise_pending_error()
-        if (self._queue or self._inflight) and self._env._queue:
+        if (self._queue or self._inflight) and self._clock.pending():
             self._env.step()
         self._raise_pending_error()
         return not self._queue and not self._inflight
@@ -357,29 +252,16 @@ class ClusterCoordinator:
     # --- driving the clock ---------------------------------------------------------------------------
     def _drive_until(self, cond: Callable[[], bool] | None) -> None:
         """Process events until ``cond()``; None: until every scheduled function has finished or
-        one has failed (join; tested inline, not by a call per event). The body is SimPy's
-        `Environment.step`, inlined: this loop runs for every event of a coordinator run."""
-        env = self._env
-        q = env._queue
-        queue, inflight = self._queue, self._inflight   # (never rebound)
-        while (self._error is None and (queue or inflight)) if cond is None else not cond():
-            if not q:
-                raise RuntimeError(f"simdist coordinator: nothing left to simulate at t={self._sim.now:.6g}s but "
-                                   f"{len(self._queue)} queued and {len(self._inflight)} running functions are "
-                                   "unfinished (every worker down for good?)")
-            env._now, _, _, event = heappop(q)
-            callbacks, event.callbacks = event.callbacks, None
-            try:
-                for callback in callbacks:
-                    callback(event)
-            except StopSimulation:
-                event.callbacks = callbacks[callbacks.index(callback) + 1:]
-                env.schedule(event, EventPriority(-1))
-                raise
-            if not event._ok and not hasattr(event, "_defused"):
-                exc = type(event._value)(*event._value.args)
-                exc.__cause__ = event._value
-                raise exc
+        one has failed (join)."""
+        self._clock.run_while(self._unfinished if cond is None else (lambda: not cond()), self._stalled)
+
+    def _unfinished(self) -> bool:
+        return self._error is None and bool(self._queue or self._inflight)
+
+    def _stalled(self) -> RuntimeError:
+        return RuntimeError(f"simdist coordinator: nothing left to simulate at t={self._sim.now:.6g}s but "
+                            f"{len(self._queue)} queued and {len(self._inflight)} running functions are "
+                            "unfinished (every worker down for good?)")
 
     # --- errors (reference §8) -------------------------------------------------------------------
     def _record_error(self, err: BaseException) -> None:
@@ -453,6 +335,21 @@ class ClusterCoordinator:
             out = self._grouped_cache[key] = [(d, b, f"{verb} {n} vars") for d, b, n in _per_device(pairs)]
         return out
 
+    def _synthetic_moves(self, w: int, wcpu: str, pairs: Any, verb: str) -> tuple[Any, int]:
+        """A synthetic closure's transfers on worker w (one per ps task: `_grouped`), routed once
+        (`Simulator.prepare`), and their bytes; cached per worker and traffic tuple."""
+        key = (w, id(pairs), verb)
+        out = self._synth_moves.get(key)
+        if out is None:
+            grouped = self._grouped(pairs, verb)
+            moves = [(dev, wcpu, b, name) for dev, b, name in grouped] if verb == "read" else \
+                [(wcpu, dev, b, name) for dev, b, name in grouped]
+            nbytes = 0
+            for _, b in pairs:
+                nbytes += b
+            out = self._synth_moves[key] = (self._sim.prepare(moves), nbytes)
+        return out
+
     def _ps_var(self, v: Any) -> tuple[Any, str | None, str, str]:
         """(v, its ps device or None when it is not on a ps task, "read <name>", "write <name>"),
         remembered per variable: closures touch the same few variables every time. The entry
@@ -515,7 +412,7 @@ class ClusterCoordinator:
 
     def _execute(self, w: int, closure: Closure) -> Any:
         """Run one closure on worker w: Python values now, then its simulated cost, then commit."""
-        env, sim = self._env, self._sim
+        sim = self._sim
         wdev, wcpu = self._wdevs.get(w) or self._worker_devices(w)
         charges: list[Any] = []
         if closure.synthetic is not None:
@@ -545,8 +442,6 @@ class ClusterCoordinator:
         else:
             result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
                 self._run_function(w, closure, wcpu, charges)
-        if self._faults is not None:
-            flops *= self._faults.straggle(w, env.now)
         if self._ps_down and error is None:
             for v, _ in read_list + write_list:
                 f = getattr(v, "_fault", None)
@@ -558,9 +453,7 @@ class ClusterCoordinator:
         # 1. reads from the ps tasks
         nbytes = 0
         if closure.synthetic is not None:   # timing-only: one transfer per ps task each way
-            moves = [(dev, wcpu, b, name) for dev, b, name in self._grouped(read_list, "read")]
-            for _, b in read_list:
-                nbytes += b
+            moves, nbytes = self._synthetic_moves(w, wcpu, read_list, "read")
         else:
             moves = read_moves
             for _, b in read_list:
@@ -584,9 +477,7 @@ class ClusterCoordinator:
         # 3. writes back to the ps tasks, started when the compute ends, committed when they arrive
         nbytes = 0
         if closure.synthetic is not None:
-            moves = [(wcpu, dev, b, name) for dev, b, name in self._grouped(write_list, "write")]
-            for _, b in write_list:
-                nbytes += b
+            moves, nbytes = self._synthetic_moves(w, wcpu, write_list, "write")
         else:
             moves = write_moves
             for _, b in write_list:
@@ -705,8 +596,6 @@ class ClusterCoordinator:
                 self._env.process(self._preempt_process(w, plan.process))
         for f in plan.ps_failures:
             self._env.process(self._ps_failure(f))
-        for ln in plan.links:
-            self._env.process(self._degrade_link(ln))
 
     def _preempt(self, w: int, downtime: float) -> None:
         if self._down[w]:
@@ -759,24 +648,7 @@ class ClusterCoordinator:
 
     def _trace_span(self, device: str, name: str, category: str, start: float, end: float) -> None:
         """A span on a device's trace track (preemption downtime, ps outage)."""
-        tr = self._sim.trace
-        if tr is None or self._sim._closed:
-            return
-        d = self._sim.cluster.device(device)
-        tr.complete(name, category, start, end - start, self._sim._pid[d.ordinal], self._sim._tid[d.ordinal], {})
-
-    def _degrade_link(self, ln: Any) -> Any:
-        set_link = getattr(self._sim, "set_link", None)
-        if set_link is None:
-            raise NotImplementedError("this simulator cannot change link bandwidth at run time")
-        link = self._sim.cluster.link(ln.link)
-        bw, lat = link.bandwidth, link.latency
-        yield self._env.timeout(max(0.0, ln.start - self._env.now))
-        set_link(ln.link, bandwidth=bw * ln.bandwidth_factor, latency=lat * ln.latency_factor)
-        if ln.end is not None:
-            yield self._env.timeout(max(0.0, ln.end - self._env.now))
-            set_link(ln.link, bandwidth=bw, latency=lat)
-
+        self._sim.trace_span(device, name, category, start, end)
 
 def _per_device(pairs: list[tuple[Any, int]]) -> list[tuple[str, int, int]]:
     """(device, total bytes, variables) per device, in first-seen order."""
@@ -839,92 +711,3 @@ def _select_worker(w: int, x: Any) -> Any:
 def _all_variables(strategy: Any) -> list[Any]:
     """Variables created by `strategy` so far (for ps failures), in creation order."""
     return [v for v in strategy._extended._created if v is not None]
-
-
-# --- per-worker datasets -------------------------------------------------------------------------------
-class PerWorkerDataset:
-    """`create_per_worker_dataset` result: a dataset built on each worker."""
-
-    def __init__(self, coordinator: ClusterCoordinator, dataset_fn: Any) -> None:
-        self._coordinator = coordinator
-        self._fn = dataset_fn
-        self._datasets = [self._make(w) for w in range(coordinator._num_workers)]
-
-    def _make(self, w: int) -> Any:
-        from simdist.strategies.parameter_server import _CoordinatorOnlyDataset
-        strategy = self._coordinator.strategy
-        ext = strategy._extended
-        ext._in_dataset_fn = True
-        ext._current_worker = w
-        frame = context.Frame(strategy, None, session.canonical(worker_host(w) + "/device:CPU:0"))
-        context.push(frame)
-        try:
-            if isinstance(self._fn, _CoordinatorOnlyDataset):
-                return self._fn._make_for_worker(w)
-            if callable(self._fn) and not hasattr(self._fn, "element_spec"):
-                fn = getattr(self._fn, "python_function", self._fn)
-                out = fn()
-                # The pattern of ClusterCoordinator's docstring and TF's PS tutorial: the function
-                # returns strategy.distribute_datasets_from_function(...), built for this worker.
-                if isinstance(out, _CoordinatorOnlyDataset):
-                    return out._make_for_worker(w)
-                return out
-            return self._fn
-        finally:
-            context.pop(frame)
-            ext._in_dataset_fn = False
-            ext._current_worker = None
-
-    def __iter__(self) -> "PerWorkerIterator":
-        it = PerWorkerIterator(self)
-        self._coordinator._iterators.append(it)
-        return it
-
-    @property
-    def element_spec(self) -> Any:
-        return self._datasets[0].element_spec
-
-
-class PerWorkerIterator:
-    """Per-worker iterators over a PerWorkerDataset; passed to `schedule`, each worker's function
-    gets its own. Rebuilt from the start when a preempted worker comes back (TF's resource
-    rebuild), so a worker's stream may repeat elements after a preemption."""
-
-    def __init__(self, ds: PerWorkerDataset) -> None:
-        self._ds = ds
-        self._iters = [iter(d) for d in ds._datasets]
-        self._aborted = [False] * len(self._iters)
-
-    def _get_worker(self, w: int) -> Any:
-        return _WorkerIterator(self, w)
-
-    def _abort(self, w: int) -> None:
-        self._aborted[w] = True
-
-    def _rebuild(self, w: int) -> None:
-        self._iters[w] = iter(self._ds._datasets[w])
-        self._aborted[w] = False
-
-    def __next__(self) -> Any:
-        raise NotImplementedError("Iterating over an `AsyncDistributedIterator` is not supported right now.")
-
-    def __iter__(self) -> Any:
-        raise NotImplementedError("Iterating over an `AsyncDistributedIterator` is not supported right now.")
-
-
-class _WorkerIterator:
-    """The view of a PerWorkerIterator inside a function running on one worker."""
-
-    def __init__(self, parent: PerWorkerIterator, w: int) -> None:
-        self._parent = parent
-        self._w = w
-
-    def __next__(self) -> Any:
-        return next(self._parent._iters[self._w])
-
-    def get_next(self) -> Any:
-        return next(self)
-
-    def __iter__(self) -> "_WorkerIterator":
-        return self
-

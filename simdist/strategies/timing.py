@@ -159,7 +159,7 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
             elif sync.kind == "all_reduce" and n > 1 and sync.nbytes:
                 yield sim.all_reduce(devices, sync.nbytes, algorithm=sync.algorithm or "ring", name=sync.kind)
             elif sync.kind == "all_gather" and n > 1 and sync.nbytes:
-                yield sim.all_reduce(devices, sync.nbytes, algorithm="ring", name=sync.kind)
+                yield sim.all_gather(devices, sync.nbytes, name=sync.kind)
 
     run_flops_accum[0] += float(sum(sum(p.flops) for p in phases))
     _emit(process)
@@ -264,5 +264,5 @@ def allocate_variable(var: Any) -> None:
 
 
 def _free(sim: Any, dev: str, nbytes: int, what: str) -> None:
-    if not sim._closed:
+    if not sim.closed:
         sim.free(dev, nbytes, what)

@@ -66,6 +66,22 @@ def test_ring_bus_bandwidth_approaches_link_bandwidth():
     assert 0.99 * BW < busbw <= BW, f"busbw {busbw:.4g} B/s should be within 1% below the link's {BW:.4g} B/s"
 
 
+@pytest.mark.parametrize("n", [2, 3, 8])
+def test_ring_all_gather_is_n_minus_1_steps_without_arithmetic(n):
+    """A ring all-gather of B bytes (B/N from each rank): N-1 steps of one B/N chunk per rank and no
+    reduction kernel, half the transfers of a ring all-reduce (it used to be charged as one)."""
+    sim = Simulator(ring_of_hosts(n))
+    B = 64 * 2**20
+    sim.drive(sim.all_gather(cpus(n), B))
+    expected = OVERHEAD + (n - 1) * (LAT + (B / n) / BW)
+    assert sim.now == pytest.approx(expected, rel=1e-12), f"N={n}: expected {expected}, got {sim.now}"
+    m = sim.metrics()
+    assert m["transfers"]["count"] == n * (n - 1), m["transfers"]
+    assert m["collectives"] == {"all_gather": 1}, m["collectives"]
+    kernels = {d: v["kernels"] for d, v in m["devices"].items()}
+    assert set(kernels.values()) == {1}, f"one collective kernel per rank and no reduction, got {kernels}"
+
+
 def test_reduce_to_one_closed_form():
     n = 4
     sim = Simulator(ring_of_hosts(n))
@@ -88,7 +104,7 @@ def test_bad_arguments():
     with pytest.raises(ValueError) as e:
         sim.all_reduce(cpus(2), 10, algorithm="butterfly")
     assert str(e.value) == ("all_reduce.algorithm: unknown algorithm 'butterfly'; known algorithms: "
-                            "'reduce_to_one', 'ring'"), str(e.value)
+                            "'hierarchical', 'reduce_to_one', 'ring', 'tree'"), str(e.value)
     with pytest.raises(ValueError, match=r"all_reduce\.nbytes: expected a number >= 0, got -3"):
         sim.all_reduce(cpus(2), -3)
     with pytest.raises(KeyError, match="unknown device"):

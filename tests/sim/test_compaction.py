@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import simdist.sim.network as network
+import simdist.sim.sharing as sharing
 from simdist.sim import Simulator, presets
 
 
@@ -39,9 +40,9 @@ def test_scanned_and_heap_filling_give_identical_rates(monkeypatch):
     """Small components are filled by scanning for the bottleneck, large ones with a heap; the
     two must choose the same bottlenecks and do the same arithmetic, so the whole run — every
     finish time, hence the end time and each link's busy time — is bit-for-bit the same."""
-    monkeypatch.setattr(network, "_SCAN_MAX", 0)
+    monkeypatch.setattr(sharing, "SCAN_MAX", 0)
     heap = contended_run()
-    monkeypatch.setattr(network, "_SCAN_MAX", 10**9)
+    monkeypatch.setattr(sharing, "SCAN_MAX", 10**9)
     scan = contended_run()
     assert scan["now"] == heap["now"], f"end time {scan['now']!r} by scanning, but {heap['now']!r} with the heap"
     assert scan["metrics"]["links"] == heap["metrics"]["links"], "link metrics differ between scan and heap filling"

@@ -236,3 +236,24 @@ def test_union_small_and_large_paths_agree():
     a = rng.random(300)
     b = a + rng.random(300) * 0.01
     assert _union_small(a.tolist(), b.tolist(), 0.1, 0.9) == union_length(a, b, 0.1, 0.9)
+
+
+def test_simulating_relaxes_the_cyclic_gc_and_restores_it():
+    """While the simulator runs, the GC's first threshold is at least clock.GC_GEN0 (its full
+    passes over a large run's live flows cost ~40% of the CPU time); afterwards it is the
+    caller's again."""
+    import gc
+
+    from simdist.sim import clock, presets
+
+    sim = Simulator(presets.cpu_host())
+    before = gc.get_threshold()
+    seen = []
+
+    def proc():
+        seen.append(gc.get_threshold()[0])
+        yield sim.timeout(1.0)
+
+    sim.drive(proc())
+    assert seen == [max(before[0], clock.GC_GEN0)], f"threshold while simulating: {seen}, before: {before}"
+    assert gc.get_threshold() == before, f"thresholds after drive: {gc.get_threshold()}, expected {before}"

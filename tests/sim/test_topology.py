@@ -136,3 +136,18 @@ def test_presets():
                      "/job:worker/replica:0/task:0/device:CPU:0", "/job:worker/replica:0/task:1/device:CPU:0"], names
     same = presets.cpu_cluster(jobs={"chief": ["a:1"], "ps": ["b:1"], "worker": ["c:1", "d:1"]})
     assert [d.name for d in same.devices()] == names, "ClusterSpec-style address lists give the same cluster"
+
+
+def test_gpu_cluster_pods_route_between_pods_over_their_uplinks():
+    from simdist.sim import hardware, presets
+    c = presets.gpu_cluster(hosts=6, gpus_per_host=8, network="infiniband_ndr", pod_size=4, oversubscription=2.0)
+    nic = c.hosts[0].nic
+    assert nic.bandwidth == 400e9 / 8 and 2 * nic.latency == hardware.RDMA_LATENCY, nic
+    assert [u.bandwidth for u in c.uplinks] == [4 * nic.bandwidth / 2.0, 2 * nic.bandwidth / 2.0], \
+        "an uplink carries pod_size x NIC / oversubscription (the last pod has 2 hosts)"
+    inside = [ln.name.split("/")[-1] for ln in c.route("/job:worker/task:0/device:GPU:0", "/job:worker/task:3/device:GPU:1")]
+    assert inside == ["pcie:GPU:0", "nic", "nic", "pcie:GPU:1"], inside
+    across = [ln.name for ln in c.route("/job:worker/task:1/device:GPU:0", "/job:worker/task:4/device:GPU:1")]
+    assert across[2:4] == ["/job:worker/replica:0/task:0/uplink:pod0", "/job:worker/replica:0/task:4/uplink:pod1"], across
+    with pytest.raises(ValueError, match=r"Cluster.oversubscription: expected a factor >= 1, got 0.5"):
+        presets.gpu_cluster(hosts=2, pod_size=1, oversubscription=0.5)

@@ -1,0 +1,341 @@
+"""Analytic execution of collective plan operations (`plans`): the timing computed phase by phase
+with arithmetic, booked ahead on the simulator, one wake-up per phase instead of events per chunk.
+
+Every transfer of a phase is given, at the phase's start, the latency of its route and the rate
+``min over its channels of capacity / (flows in flight there + the phase's own transfers
+there)``. On an uncontended topology (no other flow on the plan's links, each channel carrying
+one of the phase's transfers at a time, as a ring has) that is exactly the rate the network
+model gives a flow alone on its route, and the ring recurrence below does the chunked model's
+arithmetic in its order, so the finish time is bit-identical to `chunked`'s, and so are the
+devices' busy times and kernel counts and the links' bytes, transfer counts and busy times
+(tests/sim/test_analytic.py). Where the chunked model shares links dynamically (rings that share
+a NIC, a tree's children sending to one parent, other traffic) the analytic rates are the static
+shares at the phase's start: traffic that starts or ends on those links while the phase runs
+changes neither the phase's times nor (since its transfers are not flows) the others' rates.
+`docs/simulator.md` lists the differences measured against `chunked`.
+
+Ring recurrence (rank i sends to i+1; c = chunk, r_i its edge's rate, l_i its latency, d_i the
+reduction time of a chunk on rank i's device, L_i the time rank i is ready):
+  send start  S[i,0] = L_i;  S[i,s] = max(A[i,s-1], T[i,s-1])
+  arrival     A[i,s] = (S[i,s] + l_i) + c / r_i
+  taken in    T[i,s] = max(A[i-1,s], T[i,s-1]) + d_i   (reducing steps; T[i,-1] = device busy-until)
+              T[i,s] = max(A[i-1,s], T[i,s-1])         (other steps)
+and the phase ends at max over ranks of max(A[i,last], T[i,last]). It is vectorised over the
+ranks (and over the rings of a phase with the same shape): 2(n-1) NumPy steps for n ranks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .chunked import BYTES_PER_ELEMENT, children
+from .plans import Ring, Star, Tree
+from .topology import Device
+
+if TYPE_CHECKING:
+    from .engine import Simulator
+
+__all__ = ["run_phase"]
+
+# An open step's breakdown gets every transfer's and kernel's interval up to this many per ring
+# group (then, per step, the span from the first start to the last end: an upper bound).
+_EXACT_INTERVALS = 200_000
+
+
+class _Book:
+    """What a phase books ahead, gathered and handed to the simulator once."""
+
+    def __init__(self, sim: "Simulator") -> None:
+        self.sim = sim
+        self.links: dict[int, int] = {}        # link index -> slot
+        self.lbytes: list[float] = []
+        self.lbusy: list[float] = []
+        self.ltransfers: list[int] = []
+        self.count = 0
+        self.total = 0.0
+        self.compute: list[tuple[float, float]] = []
+        self.inflight: list[tuple[float, float]] = []
+        self.periods: dict[int, list[tuple[float, float]]] = {}   # slot -> whole-message transfers on it
+
+    def slots(self, link_ids: tuple[int, ...]) -> list[int]:
+        out = []
+        for li in link_ids:
+            k = self.links.get(li)
+            if k is None:
+                k = self.links[li] = len(self.lbytes)
+                b, busy = self.sim.link_counters([li])
+                self.lbytes.append(b[0])
+                self.lbusy.append(busy[0])
+                self.ltransfers.append(0)
+            out.append(k)
+        return out
+
+    def finish(self) -> None:
+        for k, iv in self.periods.items():   # a link is busy while some transfer is on it: the union
+            iv.sort()
+            a, b = iv[0]
+            for x, y in iv[1:]:
+                if x > b:
+                    self.lbusy[k] += b - a
+                    a, b = x, y
+                elif y > b:
+                    b = y
+            self.lbusy[k] += b - a
+        ids = list(self.links)
+        self.sim.book_transfers(ids, self.lbytes, self.lbusy, self.ltransfers, self.count, self.total)
+        if self.compute or self.inflight:
+            self.sim.record_intervals(self.compute, self.inflight)
+
+
+def _also(sim: "Simulator", paths: list[Any]) -> dict[int, int]:
+    """How many of a phase's transfers cross each channel."""
+    also: dict[int, int] = {}
+    for p in paths:
+        for c in p.chans:
+            also[c] = also.get(c, 0) + 1
+    return also
+
+
+def run_phase(sim: "Simulator", devs: list[Device], ops: tuple, ready: list[float], name: str) -> float:
+    """Book a phase's operations ahead from the ranks' ready times ``ready`` (index: rank);
+    return the time the phase ends."""
+    book = _Book(sim)
+    paths = []
+    edges: list[tuple[Any, list[tuple[Any, Any]]]] = []
+    for op in ops:
+        ds = [devs[r] for r in op.ranks]
+        n = len(ds)
+        if isinstance(op, Ring):
+            e = [(ds[i], ds[i + 1 if i + 1 < n else 0]) for i in range(n)]
+            pe = [sim.path(a, b) for a, b in e]
+            paths += pe
+            edges.append((op, pe))
+        elif isinstance(op, Star):
+            up = [sim.path(ds[i], ds[0]) for i in range(1, n)]
+            down = [sim.path(ds[0], ds[i]) for i in range(1, n)]
+            paths += up
+            edges.append((op, [up, down]))
+        else:
+            up = [sim.path(ds[p], ds[(p - 1) // 2]) for p in range(1, n)]
+            down = [sim.path(ds[(p - 1) // 2], ds[p]) for p in range(1, n)]
+            paths += up if op.kind == "all_reduce" else down
+            edges.append((op, [up, down]))
+    also = _also(sim, paths)
+    end = 0.0
+    rings: dict[tuple, list[tuple[Ring, list[Any]]]] = {}
+    for op, pe in edges:
+        if isinstance(op, Ring):
+            rings.setdefault((len(op.ranks), op.steps, op.reduce_steps, op.chunk), []).append((op, pe))
+        elif isinstance(op, Star):
+            end = max(end, _star(sim, devs, op, pe, also, ready, book, name))
+        else:
+            down_also = _also(sim, pe[1]) if op.kind == "all_reduce" else also
+            end = max(end, _tree(sim, devs, op, pe, also, down_also, ready, book, name))
+    for group in rings.values():
+        end = max(end, _rings(sim, devs, group, also, ready, book, name))
+    book.finish()
+    return end
+
+
+def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[Any]]], also: dict[int, int],
+           ready: list[float], book: _Book, name: str) -> float:
+    """Rings of one shape, vectorised: arrays are (rings, ranks)."""
+    op0 = group[0][0]
+    R, n, steps, K, chunk = len(group), len(op0.ranks), op0.steps, op0.reduce_steps, op0.chunk
+    ranks = [op.ranks for op, _ in group]
+    ds = [[devs[r] for r in rk] for rk in ranks]
+    flat = [d for row in ds for d in row]
+    lat = np.empty((R, n))
+    cb = np.empty((R, n))
+    for a, (_, pe) in enumerate(group):
+        for i, p in enumerate(pe):
+            lat[a, i], rate = sim.path_share(p, also)
+            cb[a, i] = chunk / rate
+    red = np.array([[(chunk / BYTES_PER_ELEMENT) / d.flops for d in row] for row in ds])
+    L = np.array([[ready[r] for r in rk] for rk in ranks])
+    busy0, until0 = sim.kernel_state(flat)
+    busy = np.array(busy0, dtype=np.float64).reshape(R, n)
+    T = np.array(until0).reshape(R, n) if K else np.full((R, n), -np.inf)
+    # links: for each link crossed, the (ring, rank) edges crossing it (one per direction, here)
+    link_edges: dict[int, list[int]] = {}
+    for a, (_, pe) in enumerate(group):
+        for i, p in enumerate(pe):
+            for li in p.link_ids:
+                link_edges.setdefault(li, []).append(a * n + i)
+    lids = list(link_edges)
+    slots = book.slots(tuple(lids))
+    per_link = np.array([len(link_edges[li]) for li in lids], dtype=np.int64)
+    most = int(per_link.max()) if len(per_link) else 0
+    single = np.flatnonzero(per_link == 1)
+    double = np.flatnonzero(per_link >= 2)   # (more than two: busy counts the first two's union)
+    s1 = np.array([link_edges[lids[k]][0] for k in single], dtype=np.int64)
+    d1 = np.array([link_edges[lids[k]][0] for k in double], dtype=np.int64)
+    d2 = np.array([link_edges[lids[k]][1] for k in double], dtype=np.int64)
+    lbytes = np.array([book.lbytes[k] for k in slots])
+    sbusy = np.array([book.lbusy[slots[k]] for k in single])
+    dbusy = np.array([book.lbusy[slots[k]] for k in double])
+    more = [per_link > k for k in range(1, most)]
+    slast = np.full(len(single), -np.inf)   # per link: the end of the busy time counted so far
+    dlast = np.full(len(double), -np.inf)
+    track = sim.has_open_steps
+    exact_intervals = R * n * steps <= _EXACT_INTERVALS
+    A = L.copy()
+    S = np.empty((R, n))
+    J = np.empty((R, n))
+    Ar = np.empty((R, n))
+    D = np.empty((R, n))
+    start = np.empty((R, n))
+    first = None
+    Tred = T
+    for s in range(steps):
+        if s == 0:
+            S[...] = L
+        else:
+            np.maximum(A, T, out=S)
+        np.add(S, lat, out=J)
+        np.add(J, cb, out=A)
+        Ar[:, 1:] = A[:, :-1]   # rank i receives what rank i-1 sent
+        Ar[:, 0] = A[:, -1]
+        if s < K:
+            np.maximum(Ar, T, out=start)
+            T = start + red
+            busy += red
+            Tred = T
+            if first is None:
+                first = start.copy()
+            if track:
+                if exact_intervals:
+                    book.compute += zip(start.ravel().tolist(), T.ravel().tolist())
+                else:
+                    book.compute.append((float(start.min()), float(T.max())))
+        else:
+            T = np.maximum(Ar, T)
+        # links: bytes (one add per transfer crossing, as each arrival adds), busy (the union of
+        # the step's transfers on it: one per direction on a ring)
+        lbytes += chunk
+        for m in more:
+            lbytes[m] += chunk
+        np.subtract(A, J, out=D)
+        Jf, Af, Df = J.ravel(), A.ravel(), D.ravel()
+        if len(s1):
+            j1, a1 = Jf[s1], Af[s1]
+            if (j1 >= slast).all():
+                sbusy += Df[s1]
+            else:   # (a period reaching back into the last one: only what is new)
+                sbusy += np.where(j1 >= slast, Df[s1], np.maximum(a1 - slast, 0.0))
+            np.maximum(slast, a1, out=slast)
+        if len(d1):
+            j1, a1, j2, a2 = Jf[d1], Af[d1], Jf[d2], Af[d2]
+            overlap = (j2 <= a1) & (j1 <= a2)
+            if overlap.all():
+                lo, hi = np.minimum(j1, j2), np.maximum(a1, a2)
+                dbusy += _new_busy(lo, hi, dlast)
+                np.maximum(dlast, hi, out=dlast)
+            else:   # two busy periods this step, in time order
+                early = j1 <= j2
+                lo = np.where(overlap, np.minimum(j1, j2), np.where(early, j1, j2))
+                hi = np.where(overlap, np.maximum(a1, a2), np.where(early, a1, a2))
+                dbusy += _new_busy(lo, hi, dlast)
+                np.maximum(dlast, hi, out=dlast)
+                lo2 = np.where(overlap, hi, np.where(early, j2, j1))
+                hi2 = np.where(overlap, hi, np.where(early, a2, a1))
+                dbusy += np.where(overlap, 0.0, _new_busy(lo2, hi2, dlast))
+                np.maximum(dlast, hi2, out=dlast)
+        if track:
+            if exact_intervals:
+                book.inflight += zip(S.ravel().tolist(), A.ravel().tolist())
+            else:
+                book.inflight.append((float(S.min()), float(A.max())))
+    lbusy = np.empty(len(lids))
+    lbusy[single] = sbusy
+    lbusy[double] = dbusy
+    done = np.maximum(A, T)
+    end = float(done.max())
+    for k, slot in enumerate(slots):
+        book.lbytes[slot] = float(lbytes[k])
+        book.lbusy[slot] = float(lbusy[k])
+        book.ltransfers[slot] += steps * int(per_link[k])
+    book.count += R * n * steps
+    book.total += R * n * steps * chunk
+    if K:
+        spans = list(zip(first.ravel().tolist(), Tred.ravel().tolist())) if first is not None else None
+        sim.book_kernels(flat, busy.ravel().tolist(), Tred.ravel().tolist(), K, spans, f"{name}:reduce",
+                         [r for rk in ranks for r in rk])
+    return end
+
+
+def _new_busy(lo: np.ndarray, hi: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """Busy time a period [lo, hi] adds to a link already counted up to ``last``: all of it
+    (hi - lo, as the chunked model adds a period) when it starts after, else what is new."""
+    return np.where(lo >= last, hi - lo, np.maximum(hi - last, 0.0))
+
+
+def _send(sim: "Simulator", book: _Book, path: Any, t: float, nbytes: float, also: dict[int, int]) -> float:
+    """A whole-message transfer started at t: its arrival, booked."""
+    lat, rate = sim.path_share(path, also)
+    j = t + lat
+    a = j + nbytes / rate
+    if path.chans:
+        for k in book.slots(path.link_ids):
+            book.lbytes[k] += nbytes
+            book.periods.setdefault(k, []).append((j, a))
+            book.ltransfers[k] += 1
+        book.count += 1
+        book.total += nbytes
+        if sim.has_open_steps:
+            book.inflight.append((t, a))
+    return a
+
+
+def _reduce(sim: "Simulator", book: _Book, dev: Device, at: float, flops: float, name: str, label: int) -> float:
+    """A reduction kernel booked at ``at`` (after whatever the device has queued): its end."""
+    (busy,), (until,) = sim.kernel_state([dev])
+    start = until if until > at else at
+    dur = flops / dev.flops
+    end = start + dur
+    sim.book_kernels([dev], [busy + dur], [end], 1, [(start, end)], f"{name}:reduce", [label])
+    if sim.has_open_steps:
+        book.compute.append((start, end))
+    return end
+
+
+def _star(sim: "Simulator", devs: list[Device], op: Star, pe: list, also: dict[int, int], ready: list[float],
+          book: _Book, name: str) -> float:
+    up, down = pe
+    r = op.ranks
+    arrivals = [_send(sim, book, up[i - 1], ready[r[i]], op.nbytes, also) for i in range(1, len(r))]
+    at = max([ready[r[0]]] + arrivals)
+    red = _reduce(sim, book, devs[r[0]], at, (len(r) - 1) * op.nbytes / BYTES_PER_ELEMENT, name, r[0])
+    down_also = _also(sim, down)
+    return max(_send(sim, book, down[i - 1], red, op.nbytes, down_also) for i in range(1, len(r)))
+
+
+def _tree(sim: "Simulator", devs: list[Device], op: Tree, pe: list, up_also: dict[int, int],
+          down_also: dict[int, int], ready: list[float], book: _Book, name: str) -> float:
+    up, down = pe
+    r = op.ranks
+    n = len(r)
+    if op.kind == "all_reduce":
+        arrive = [0.0] * n      # when position p's message reaches its parent
+        result = 0.0
+        for p in range(n - 1, -1, -1):
+            ch = children(p, n)
+            t = ready[r[p]]
+            if ch:
+                t = _reduce(sim, book, devs[r[p]], max([t] + [arrive[c] for c in ch]),
+                            len(ch) * op.nbytes / BYTES_PER_ELEMENT, name, r[p])
+            if p:
+                arrive[p] = _send(sim, book, up[p - 1], t, op.nbytes, up_also)
+            else:
+                result = t
+    else:
+        result = ready[r[0]]
+    got = [0.0] * n
+    got[0] = result
+    end = result
+    for p in range(1, n):
+        got[p] = _send(sim, book, down[p - 1], got[(p - 1) // 2], op.nbytes, down_also)
+        end = max(end, got[p])
+    return end

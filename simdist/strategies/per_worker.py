@@ -1,0 +1,99 @@
+"""Per-worker datasets and iterators of a ClusterCoordinator (`create_per_worker_dataset`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from simdist import session
+from simdist.runtime import context
+from simdist.strategies.parameter_server import worker_host
+
+if TYPE_CHECKING:
+    from simdist.strategies.coordinator import ClusterCoordinator
+
+
+class PerWorkerDataset:
+    """`create_per_worker_dataset` result: a dataset built on each worker."""
+
+    def __init__(self, coordinator: ClusterCoordinator, dataset_fn: Any) -> None:
+        self._coordinator = coordinator
+        self._fn = dataset_fn
+        self._datasets = [self._make(w) for w in range(coordinator._num_workers)]
+
+    def _make(self, w: int) -> Any:
+        from simdist.strategies.parameter_server import _CoordinatorOnlyDataset
+        strategy = self._coordinator.strategy
+        ext = strategy._extended
+        ext._in_dataset_fn = True
+        ext._current_worker = w
+        frame = context.Frame(strategy, None, session.canonical(worker_host(w) + "/device:CPU:0"))
+        context.push(frame)
+        try:
+            if isinstance(self._fn, _CoordinatorOnlyDataset):
+                return self._fn._make_for_worker(w)
+            if callable(self._fn) and not hasattr(self._fn, "element_spec"):
+                fn = getattr(self._fn, "python_function", self._fn)
+                out = fn()
+                # The pattern of ClusterCoordinator's docstring and TF's PS tutorial: the function
+                # returns strategy.distribute_datasets_from_function(...), built for this worker.
+                if isinstance(out, _CoordinatorOnlyDataset):
+                    return out._make_for_worker(w)
+                return out
+            return self._fn
+        finally:
+            context.pop(frame)
+            ext._in_dataset_fn = False
+            ext._current_worker = None
+
+    def __iter__(self) -> "PerWorkerIterator":
+        it = PerWorkerIterator(self)
+        self._coordinator._iterators.append(it)
+        return it
+
+    @property
+    def element_spec(self) -> Any:
+        return self._datasets[0].element_spec
+
+
+class PerWorkerIterator:
+    """Per-worker iterators over a PerWorkerDataset; passed to `schedule`, each worker's function
+    gets its own. Rebuilt from the start when a preempted worker comes back (TF's resource
+    rebuild), so a worker's stream may repeat elements after a preemption."""
+
+    def __init__(self, ds: PerWorkerDataset) -> None:
+        self._ds = ds
+        self._iters = [iter(d) for d in ds._datasets]
+        self._aborted = [False] * len(self._iters)
+
+    def _get_worker(self, w: int) -> Any:
+        return _WorkerIterator(self, w)
+
+    def _abort(self, w: int) -> None:
+        self._aborted[w] = True
+
+    def _rebuild(self, w: int) -> None:
+        self._iters[w] = iter(self._ds._datasets[w])
+        self._aborted[w] = False
+
+    def __next__(self) -> Any:
+        raise NotImplementedError("Iterating over an `AsyncDistributedIterator` is not supported right now.")
+
+    def __iter__(self) -> Any:
+        raise NotImplementedError("Iterating over an `AsyncDistributedIterator` is not supported right now.")
+
+
+class _WorkerIterator:
+    """The view of a PerWorkerIterator inside a function running on one worker."""
+
+    def __init__(self, parent: PerWorkerIterator, w: int) -> None:
+        self._parent = parent
+        self._w = w
+
+    def __next__(self) -> Any:
+        return next(self._parent._iters[self._w])
+
+    def get_next(self) -> Any:
+        return next(self)
+
+    def __iter__(self) -> "_WorkerIterator":
+        return self
