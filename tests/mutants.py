@@ -79,6 +79,7 @@ SV = "simdist/runtime/sharded.py"
 V = "simdist/runtime/values.py"
 D = "simdist/runtime/data.py"
 CK = "simdist/strategies/checkpoint.py"
+RV = "simdist/strategies/remote_value.py"
 
 CATALOGUE: list[Mutant] = [
     # -- reduce: denominators, dtypes, axes --------------------------------------------------------
@@ -425,7 +426,7 @@ CATALOGUE: list[Mutant] = [
            "        return not self._queue and not self._inflight\n",
            "        return not self._queue\n",
            "done() is True while functions are still running"),
-    Mutant("coord-aborted-fetch-error-class", "error-class", CO,
+    Mutant("coord-aborted-fetch-error-class", "error-class", RV,
            "            raise errors.CancelledError(None, None, _ABORTED)\n        if self._error is not None:\n"
            "            raise self._error\n        return _to_numpy(self._value)",
            "            raise errors.AbortedError(None, None, _ABORTED)\n        if self._error is not None:\n"
@@ -433,7 +434,7 @@ CATALOGUE: list[Mutant] = [
            "fetch() of an aborted function raises AbortedError instead of CancelledError",
            unobservable="dead code: simdist's coordinator never puts a RemoteValue in the ABORTED state (TF aborts "
                         "a closure when its worker fails for good, which simdist's fault model has no way to express)"),
-    Mutant("coord-fetch-returns-tensors", "state", CO,
+    Mutant("coord-fetch-returns-tensors", "state", RV,
            "        if hasattr(v, \"numpy\"):\n            return v.numpy()\n",
            "",
            "RemoteValue.fetch returns tensors instead of NumPy values"),
