@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simdist import session
-from simdist.runtime import variables
-from simdist.strategies.base import Strategy, StrategyExtended, _strip
-from simdist.strategies.dist_variables import MirroredVariable
+from simdist.runtime import context, variables
+from simdist.runtime.values import DistributedValues, Mirrored, regroup, select_replica
+from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip
+from simdist.strategies.dist_variables import MirroredVariable, update_context
 
 ALL_REDUCE_ALGORITHMS = ("ring", "reduce_to_one")
 
@@ -46,6 +47,24 @@ class MirroredExtended(StrategyExtended):
         if len(comps) == 1:
             comps[0]._distribute_strategy = self._container_strategy
         return MirroredVariable(comps, self._container_strategy, agg)
+
+
+    def _update(self, var: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
+        """Clause optim.update: fn on each copy of a mirrored variable, on its device, with the
+        replica's component of each distributed argument; other mirrored variables it touches
+        are read and written at the same copy (TF's UpdateContext)."""
+        if not isinstance(var, DistributedValues):
+            raise AssertionError(f"MirroredStrategy can only update its own (mirrored) variables, got {var!r}")
+        updates = []
+        for i, v in enumerate(var.values):
+            with context.device_scope(v.device), update_context(i):
+                updates.append(fn(v, *select_replica(i, args), **select_replica(i, kwargs)))
+        if not group:
+            return _local_results(regroup(updates))
+        if all(u is None for u in updates):
+            return None
+        merged = regroup(updates, always_wrap=True)
+        return Mirrored(merged.values) if type(merged).__name__ == "PerReplica" else merged
 
 
 class HierarchicalCopyAllReduce:

@@ -16,7 +16,7 @@ from simdist.runtime.sharded import ShardedVariable
 from simdist.runtime.tensor import Tensor, TensorShape
 from simdist.semantics import cluster as cluster_rules
 from simdist.semantics import partition
-from simdist.strategies.base import Strategy, StrategyExtended, _strip
+from simdist.strategies.base import Strategy, StrategyExtended, _strip, update_one_variable
 
 _NO_INITIAL_VALUE = (
     "It looks like you are using `ParameterServerStrategy` with a `variable_partitioner`, and trying to create a "
@@ -142,6 +142,9 @@ class ParameterServerExtended(StrategyExtended):
         sv = ShardedVariable(shards, name=name)
         sv._distribute_strategy = self._pss
         return sv
+
+    def _update(self, var: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
+        return update_one_variable(var, fn, args, kwargs, group)
 
     def placeholder_variable(self, name: str, shape: Any, dtype: Any = dtypes.float32) -> Any:
         """A shape-only variable (no values) placed and partitioned exactly like tf.Variable would

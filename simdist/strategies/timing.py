@@ -121,7 +121,8 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
                 src = session.sim_device(leaf.device)
                 if src != dev and leaf._v.size:
                     copies.append((src, dev, _nbytes(leaf), f"input→replica {i}"))
-    if traffic is not None:
+    # (inside a ClusterCoordinator closure the coordinator charges the variables' ps reads)
+    if traffic is not None and getattr(strategy.extended, "_current_worker", None) is None:
         for (rid, _), var in traffic.reads.items():
             src = session.sim_device(var.device)
             if rid < n and src != devices[rid]:
