@@ -8,7 +8,6 @@ import numpy as np
 
 from simdist.runtime import errors
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
-from simdist.runtime.cost import tally
 
 
 class ShardedVariable:
@@ -86,30 +85,50 @@ class ShardedVariable:
             v.assign_sub(Tensor(part, self.dtype))
         return self if read_value else None
 
-    def _gather_rows(self, ids: Any) -> Tensor:
-        """Rows `ids` (any shape), reading only the shards that hold them."""
+    def _shard_rows(self, ids: Any) -> tuple[np.ndarray, list[Tensor], list[Tensor]]:
+        """(ids as int64, per shard: the positions in ids of the rows it holds, and those rows):
+        a gather on every shard of its rows (a read that moves only those rows), as TF's
+        partitioned lookup and `sparse_read` do. The gathers are ops, so a tape gives each shard
+        an IndexedSlices gradient (empty for a shard no id falls in), as TF 2.21 does for
+        `tape.gradient(loss, sharded.variables)`."""
+        from simdist.runtime.ops import array
         idx = np.asarray(convert_to_tensor(ids)._v).astype(np.int64)
         n = int(self._offsets[-1])
         bad = idx[(idx < 0) | (idx >= n)]
         if bad.size:
             raise errors.InvalidArgumentError(None, None, f"indices = {int(bad.flat[0])} is not in [0, {n}) "
                                               "[Op:ResourceGather]")
-        shard_of = np.searchsorted(self._offsets, idx, side="right") - 1
-        out = None
-        dev = None
-        for s in np.unique(shard_of):
-            part = self._variables[int(s)]._as_tensor()
-            if out is None:
-                out = np.empty(idx.shape + part._v.shape[1:], dtype=part._v.dtype)
-                dev = part.device
+        flat = idx.reshape(-1)
+        shard_of = np.searchsorted(self._offsets, flat, side="right") - 1
+        positions, rows = [], []
+        for s, var in enumerate(self._variables):
             mask = shard_of == s
-            out[mask] = part._v[idx[mask] - self._offsets[s]]
-        if out is None:
-            first = self._variables[0]
-            out = np.empty(idx.shape + tuple(first.shape.as_list()[1:]), dtype=first.dtype.np)
-            dev = first.device
-        tally.flops += idx.size
-        return Tensor(out, self.dtype, dev)
+            local = (flat[mask] - self._offsets[s]).astype(np.int32)
+            row_bytes = int(var.nbytes) // max(1, int(var.shape[0])) if var.shape.rank else int(var.nbytes)
+            part = var._read_rows(int(local.size) * row_bytes)
+            rows.append(array.gather(part, array.constant(local)))
+            positions.append(array.constant(np.flatnonzero(mask).astype(np.int32)))
+        return idx, positions, rows
+
+    def _gather_rows(self, ids: Any) -> Tensor:
+        """Rows `ids` (any shape) in the order asked: `tf.nn.embedding_lookup`, which merges the
+        shards' rows with DynamicStitch (clause pss.sharded-convert)."""
+        from simdist.runtime.ops import array
+        idx, positions, rows = self._shard_rows(ids)
+        out = array.dynamic_stitch(positions, rows)
+        return array.reshape(out, list(idx.shape) + self._shape.as_list()[1:])
+
+    def sparse_read(self, indices: Any, name: str | None = None) -> Tensor:
+        """TF 2.21's `ShardedVariable.sparse_read`, which `tf.gather` calls: each shard's rows, the
+        shards concatenated in order, *not* put back in the order of `indices` (clause
+        pss.sharded-gather); `indices` must be 1-D."""
+        from simdist.runtime.ops import array
+        rank = len(convert_to_tensor(indices).shape)
+        if rank != 1:
+            raise ValueError("ShardedVariable: indices must be 1D Tensor for sparse operations. Received shape: "
+                             f"{convert_to_tensor(indices).shape}")
+        _, _, rows = self._shard_rows(indices)
+        return array.concat(rows, 0)
 
     def __add__(self, o: Any) -> Tensor:
         return self._as_tensor() + o

@@ -345,12 +345,24 @@ class ResourceVariable(Variable):
             return _dispatch.variable_read(self, t)
         return t
 
-    def _read_array(self) -> np.ndarray:
+    def _read_rows(self, nbytes: int) -> Tensor:
+        """A read for a row lookup: the value as a tensor (for the gather op and the tape), the
+        observers told that only `nbytes` move (the gather runs where the variable lives)."""
+        t = Tensor(self._read_array(nbytes), self._dtype, self._device)
+        if _tm._REC is not None or _dispatch._tls.tapes:
+            return _dispatch.variable_read(self, t)
+        return t
+
+    def _read_array(self, nbytes: int | None = None) -> np.ndarray:
         """What a read sees now: the open transaction's writes folded in, else the value (a
-        recorded graph's replay reads this way, without making a tensor)."""
+        recorded graph's replay reads this way, without making a tensor). Observers are told
+        the read, and its bytes when only part of the variable moves (a row lookup)."""
         if observers:
             for o in observers:
-                o.read(self)
+                if nbytes is None:
+                    o.read(self)
+                else:
+                    o.read(self, nbytes)
         if _txn:
             t = _txn[-1]
             if id(self) in t.overlay:   # (Transaction.value is None for a variable it never wrote)

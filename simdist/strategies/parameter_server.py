@@ -109,7 +109,11 @@ class ParameterServerExtended(StrategyExtended):
             raise ValueError("Creating variables in `dataset_fn` is not allowed.")
         kw = _strip(kwargs)
         if self._colocate_with is not None:
-            v = variables.ResourceVariable(device=self._colocate_with.device, **kw)
+            # Clause optim.slot-placement: with the variable, except while a scheduled function
+            # runs: TF 2.21 creates those when it traces the function, on the coordinator.
+            dev = self._colocate_with.device if self._current_worker is None else \
+                session.canonical("/job:chief/replica:0/task:0/device:CPU:0")
+            v = variables.ResourceVariable(device=dev, **kw)
             v._distribute_strategy = self._pss
             return v
         partitioner = self._pss._variable_partitioner

@@ -72,7 +72,7 @@ class VariableTraffic:
         self.reads: dict[tuple[int, int], Any] = {}   # (replica, order) -> variable, insertion-ordered
         self._seen: set[tuple[int, int]] = set()
 
-    def read(self, var: Any) -> None:
+    def read(self, var: Any, nbytes: int | None = None) -> None:
         from simdist.runtime import context
         rc = context.get_replica_context()
         rid = getattr(rc, "_replica_id", 0) if rc is not None else 0

@@ -117,4 +117,6 @@ UNTESTED_OPS: dict[str, str] = {
     "GatherV2Grad": "the dense gradient of gather on axis > 0: exercised by gather[axis=1]'s gradient",
     "StridedSliceGrad": "the gradient of StridedSlice: exercised by the getitem specs' gradients",
     "UnsortedSegmentSum": "IndexedSlices to dense: exercised by gather[axis=0]'s gradient check (densified)",
+    "DynamicStitch": "the merge of a ShardedVariable's row lookup (no facade name): forward and gradients in "
+                     "tests/test_sharded_lookup.py, against TF 2.21 in tests/test_optimizers_differential_tf.py",
 }

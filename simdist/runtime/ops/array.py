@@ -362,10 +362,11 @@ GATHER = register("GatherV2", _gather, args.first, lambda arrays, out, attrs: ar
 def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
            name: str | None = None) -> Tensor:
     """`tf.gather`; out-of-range indices raise InvalidArgumentError like TF on CPU. On a
-    variable it reads the variable (a ShardedVariable reads only the shards holding the rows)."""
+    variable it reads the variable; on a ShardedVariable it is TF 2.21's `sparse_read` (the
+    shards' rows in shard order: clause pss.sharded-gather)."""
     ax = 0 if axis is None else int(axis)
     if hasattr(params, "_gather_rows") and ax == 0:
-        return params._gather_rows(indices)
+        return params.sparse_read(indices)
     p = _t(params)
     idx = _t(indices)
     if not idx.dtype.is_integer:
@@ -375,7 +376,10 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
 
 
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.embedding_lookup`; a ShardedVariable reads only the shards holding the ids."""
+    """`tf.nn.embedding_lookup`; on a ShardedVariable, each shard's rows merged back in the order
+    of `ids` (only the rows move from each shard)."""
+    if hasattr(params, "_gather_rows"):
+        return params._gather_rows(ids)
     return gather(params, ids, axis=0)
 
 
@@ -525,3 +529,40 @@ def scatter_rows(values: Any, indices: Any, dense_shape: Any) -> Tensor:
 @RegisterGradient("UnsortedSegmentSum")
 def _scatter_rows_grad(op: Any, grad: Any) -> list:
     return [gather(grad, op.inputs[1]), None]
+
+
+# --- dynamic stitch (the merge of a partitioned lookup) ---------------------------------------------------------
+def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
+    idx, data = arrays[:n], arrays[n:]
+    rows = max((int(i.max()) + 1 for i in idx if i.size), default=0)
+    first = data[0]
+    out = np.zeros((rows,) + first.shape[idx[0].ndim:], dtype=first.dtype)
+    for i, d in zip(idx, data):
+        out[i.reshape(-1)] = d.reshape((-1,) + out.shape[1:])
+    return out
+
+
+def _stitch_dtype(dts: tuple, attrs: Any) -> dtypes.DType:
+    n = attrs["n"]
+    if any(d not in (dtypes.int32, dtypes.int64) for d in dts[:n]) or len(set(dts[n:])) != 1:
+        raise TypeError(f"DynamicStitch: indices must be int32 and the data of one dtype, got {[d.name for d in dts]}")
+    return dts[n]
+
+
+STITCH = register("DynamicStitch", _stitch, _stitch_dtype, _ZERO)
+
+
+def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None = None) -> Tensor:
+    """`tf.dynamic_stitch`: merged[indices[m][i]] = data[m][i] (the merge step of TF's partitioned
+    embedding lookup)."""
+    ts = tuple(_t(i) for i in indices) + tuple(_t(d) for d in data)
+    return dispatch.execute(STITCH, ts, {"n": len(indices)})
+
+
+@RegisterGradient("DynamicStitch")
+def _stitch_grad(op: Any, grad: Any) -> list:
+    """TF's _DynamicStitchGrads: each data input's gradient is the gradient's rows at its indices."""
+    n = op.get_attr("n")
+    if isinstance(grad, IndexedSlices):
+        grad = grad._as_tensor()
+    return [None] * n + [gather(grad, op.inputs[i]) for i in range(n)]
