@@ -101,6 +101,9 @@ def _cases() -> list[Case]:
     for name in ("adam", "rmsprop-centered", "adagrad"):
         out.append(Case(f"{name}-mirrored-function", "mirrored", OPTIMIZERS[name], function=True, build_first=True,
                         clause="optim.build-in-function"))
+    # TF 2.21 fails this one (slots built inside tf.function under Mirrored); simdist runs it
+    out.append(Case("adam-mirrored-function-lazy-build", "mirrored", OPTIMIZERS["adam"], function=True,
+                    clause="deviation"))
     for name in ("sgd-momentum", "adam"):
         out.append(Case(f"{name}-pss-lazy-build", "pss", OPTIMIZERS[name], clause="optim.slot-placement"))
     for name in ("adagrad", "rmsprop"):
@@ -265,7 +268,7 @@ def _guarded(fn: Callable[[], Any]) -> Any:
     try:
         return ("ok", fn())
     except Exception as e:  # noqa: BLE001 - the class is the result
-        return ("error", f"{type(e).__name__}: {str(e)[:300]}")
+        return ("error", f"{type(e).__name__}: {e}")
 
 
 # --- comparison ------------------------------------------------------------------------------------
@@ -280,7 +283,7 @@ def _close(got: np.ndarray, want: np.ndarray) -> bool:
 
 def assert_same_training(got: Any, want: Any, name: str) -> None:
     assert got[0] == want[0] == "ok", f"{name}: simdist gave {got[0]} {got[1] if got[0] != 'ok' else ''}, " \
-                                      f"TF 2.21 gave {want[0]} {want[1] if want[0] != 'ok' else ''}"
+                                      f"TF 2.21 gave {want[0]} {want[1][:500] if want[0] != 'ok' else ''}"
     g, w = got[1], want[1]
     assert _close(g["losses"], w["losses"]), f"{name}: losses {g['losses'].tolist()}, but TF 2.21 gives " \
                                              f"{w['losses'].tolist()}"
@@ -322,10 +325,29 @@ def _tf_worker(indices: list[int]) -> dict[int, Any]:
     return out
 
 
+# The default run compares a bounded slice (TF's eager MirroredStrategy takes seconds a case on
+# this machine: each strategy, sparse updates, the tf.function deviation, clipping, PSS with a
+# sharded embedding); `-m slow` runs all of them.
+DEFAULT_SLICE = {"adam-mirrored", "adagrad-central_storage", "rmsprop-centered-one_device", "adam-mirrored-function",
+                 "adam-mirrored-function-lazy-build", "clip-clipvalue-one_device", "adagrad-pss",
+                 "adam-pss-lazy-build", "rmsprop-pss-gather"}
+
+
+def _selected(config: Any) -> list[int]:
+    """The cases this run compares (the TF workers compute only those)."""
+    expr = config.getoption("-m", default="") or ""
+    if "slow" in expr and "not slow" not in expr:
+        return list(range(len(CASES)))
+    return [i for i, c in enumerate(CASES) if c.name in DEFAULT_SLICE]
+
+
 @pytest.fixture(scope="module")
-def tf_results() -> dict[int, Any]:
-    results = tf_workers.spawn(__file__, SYNC)
-    results.update(tf_workers.spawn(__file__, PSS))
+def tf_results(request: Any) -> dict[int, Any]:
+    chosen = _selected(request.config)
+    results: dict[int, Any] = {}
+    for group in ([i for i in chosen if CASES[i].kind != "pss"], [i for i in chosen if CASES[i].kind == "pss"]):
+        if group:
+            results.update(tf_workers.spawn(__file__, group))
     return results
 
 
@@ -340,11 +362,88 @@ def simdist_run(case: Case) -> Any:
     return _guarded(lambda: train_sync(sim_tf, case))
 
 
-@pytest.mark.parametrize("index", range(len(CASES)), ids=[c.name for c in CASES])
-def test_training_matches_tensorflow(index: int, tf_results: dict[int, Any], request: Any) -> None:
-    case = CASES[index]
-    request.node.add_marker(pytest.mark.clause(case.clause))
-    assert_same_training(simdist_run(case), tf_results[index], case.name)
+def _params(clause: str) -> list[Any]:
+    return [pytest.param(i, id=c.name, marks=() if c.name in DEFAULT_SLICE else pytest.mark.slow)
+            for i, c in enumerate(CASES) if c.clause == clause]
+
+
+def _check(index: int, tf_results: dict[int, Any]) -> None:
+    assert_same_training(simdist_run(CASES[index]), tf_results[index], CASES[index].name)
+
+
+@pytest.mark.clause("optim.update-rules")
+@pytest.mark.parametrize("index", _params("optim.update-rules"))
+def test_update_rules_one_device_and_default(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("optim.mirrored-sum")
+@pytest.mark.parametrize("index", _params("optim.mirrored-sum"))
+def test_mirrored_sums_replica_gradients(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("optim.css-aggregation")
+@pytest.mark.parametrize("index", _params("optim.css-aggregation"))
+def test_central_storage_sums_and_updates_once(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("optim.pss-updates")
+@pytest.mark.clause("optim.sparse-updates")
+@pytest.mark.parametrize("index", _params("optim.pss-updates"))
+def test_pss_custom_loop_with_sharded_embedding(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("optim.slot-placement")
+@pytest.mark.parametrize("index", _params("optim.slot-placement"))
+def test_pss_slots_built_in_a_scheduled_function(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("pss.sharded-gather")
+@pytest.mark.parametrize("index", _params("pss.sharded-gather"))
+def test_pss_gather_on_sharded_embedding(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("optim.sparse-updates")
+@pytest.mark.parametrize("index", _params("optim.sparse-updates"))
+def test_mirrored_sparse_updates(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("optim.build-in-function")
+@pytest.mark.parametrize("index", _params("optim.build-in-function"))
+def test_mirrored_step_in_tf_function_after_build(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("optim.build-in-function")
+def test_lazy_build_in_tf_function_is_a_recorded_deviation(tf_results: dict[int, Any]) -> None:
+    """TF 2.21 + Keras 3.15: Adam's slots created inside a tf.function under MirroredStrategy fail
+    with "You must feed a value for placeholder tensor"; simdist has no graphs, so the lazy build
+    works and trains exactly as TF does after `optimizer.build(variables)`."""
+    lazy = next(i for i, c in enumerate(CASES) if c.name == "adam-mirrored-function-lazy-build")
+    built = next(i for i, c in enumerate(CASES) if c.name == "adam-mirrored-function")
+    want = tf_results[lazy]
+    assert want[0] == "error" and want[1].startswith("InvalidArgumentError") and "You must feed a value for placeholder tensor" in want[1], \
+        f"TF 2.21 gave {want!r}: the recorded deviation expects InvalidArgumentError about a placeholder"
+    assert_same_training(simdist_run(CASES[lazy]), tf_results[built], "lazy build in tf.function (simdist) vs "
+                                                                      "build first (TF 2.21)")
+
+
+@pytest.mark.clause("optim.schedules")
+@pytest.mark.parametrize("index", _params("optim.schedules"))
+def test_learning_rate_schedules(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("optim.clipping")
+@pytest.mark.parametrize("index", _params("optim.clipping"))
+def test_gradient_clipping(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
 
 
 if __name__ == "__main__":  # TF worker: python test_optimizers_differential_tf.py 0,1,2 -> pickled results
