@@ -13,6 +13,7 @@ import numpy as np
 
 from simdist import session
 from simdist.runtime import context, dtypes, variables
+from simdist.runtime.ops import dispatch
 from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-exported)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
@@ -524,10 +525,11 @@ def _place(t: Any, device: str | None) -> Any:
 
 
 def _nbytes(v: Any) -> int:
+    """Bytes of a value (its size, not its contents: a recorded tensor's value is not read)."""
     if isinstance(v, Tensor):
-        return int(v._v.nbytes)
+        return int(dispatch.raw(v).nbytes)
     if isinstance(v, IndexedSlices):
-        return int(v.values._v.nbytes) + int(v.indices._v.nbytes)
+        return _nbytes(v.values) + _nbytes(v.indices)
     if hasattr(v, "_as_tensor"):
         return int(v._as_tensor()._v.nbytes)
     return int(np.asarray(v).nbytes)

@@ -526,8 +526,8 @@ class ClusterCoordinator:
                 error = e
             finally:
                 variables._txn.remove(txn)
-            # (what a strategy.run inside it charged when it recorded, charged again)
-            charges = list(fn._graph.charges)
+            # (what a strategy.run inside it charged when it recorded, charged again on this worker)
+            charges = [c.for_worker(w) if hasattr(c, "for_worker") else c for c in fn._graph.charges]
             if error is None:
                 _, flops, read_list, write_list, read_moves, write_moves = plan
             else:   # again, with the traffic observed up to the error (a replay is deterministic)

@@ -214,7 +214,10 @@ class ParameterServerStrategy(Strategy):
 
     def _replica_devices(self) -> list[str]:
         w = self._extended._current_worker  # type: ignore[attr-defined]
-        task = 0 if w is None else w
+        return self._replica_devices_of(0 if w is None else w)
+
+    def _replica_devices_of(self, task: int) -> list[str]:
+        """The devices of worker `task`'s replicas."""
         return [session.canonical(worker_host(task) + d) for d in self._worker_devices]
 
     def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> Any:

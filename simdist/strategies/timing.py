@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from simdist import session
 from simdist.runtime import variables
+from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor
 
 # While a run executes, charges are collected here instead of being driven immediately.
@@ -51,8 +52,10 @@ def replay(sim: Any, make_process: Callable[[Any], Any]) -> Any:
 
 
 def _nbytes(t: Any) -> int:
+    """A tensor's bytes (from its array's size: a recorded tensor's value is not read)."""
     if isinstance(t, Tensor):
-        return int(t._v.nbytes) if t._v.dtype != object else 16 * int(t._v.size)
+        a = dispatch.raw(t)
+        return int(a.nbytes) if a.dtype != object else 16 * int(a.size)
     return 0
 
 
@@ -119,7 +122,7 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
         for leaf in _leaves((select_replica(i, tuple(args)), select_replica(i, kwargs))):
             if isinstance(leaf, Tensor):
                 src = session.sim_device(leaf.device)
-                if src != dev and leaf._v.size:
+                if src != dev and _nbytes(leaf):
                     copies.append((src, dev, _nbytes(leaf), f"input→replica {i}"))
     # (inside a ClusterCoordinator closure the coordinator charges the variables' ps reads)
     if traffic is not None and getattr(strategy.extended, "_current_worker", None) is None:
@@ -130,25 +133,34 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
     sim_now = session.simulator()
     pending = [ev for ev in strategy.__dict__.pop("_pending_inputs", ()) if ev.env is sim_now.env]
 
-    def process(sim: Any) -> Any:
-        if pending:
-            yield sim.all_of(pending)
-        if copies:
-            yield sim.all_of([sim.transfer(s, d, b, nm) for s, d, b, nm in copies])
-        for k, phase in enumerate(phases):
-            yield sim.all_of([sim.compute(devices[i], scaled[k][i], f"{name}[replica {i}]", replica=i)
-                              for i in range(n)])
-            sync = phase.sync
-            if sync is None:
-                continue
-            if sync.charges:
-                for make in sync.charges:
-                    yield replay(sim, make)
-            elif sync.kind == "all_reduce" and n > 1 and sync.nbytes:
-                yield sim.all_reduce(devices, sync.nbytes, algorithm=sync.algorithm or "ring", name=sync.kind)
-            elif sync.kind == "all_gather" and n > 1 and sync.nbytes:
-                yield sim.all_reduce(devices, sync.nbytes, algorithm="ring", name=sync.kind)
+    def on(devices: list[Any]) -> Callable[[Any], Any]:
+        def process(sim: Any) -> Any:
+            if pending:
+                yield sim.all_of(pending)
+            if copies:
+                yield sim.all_of([sim.transfer(s, d, b, nm) for s, d, b, nm in copies])
+            for k, phase in enumerate(phases):
+                yield sim.all_of([sim.compute(devices[i], scaled[k][i], f"{name}[replica {i}]", replica=i)
+                                  for i in range(n)])
+                sync = phase.sync
+                if sync is None:
+                    continue
+                if sync.charges:
+                    for make in sync.charges:
+                        yield replay(sim, make)
+                elif sync.kind == "all_reduce" and n > 1 and sync.nbytes:
+                    yield sim.all_reduce(devices, sync.nbytes, algorithm=sync.algorithm or "ring", name=sync.kind)
+                elif sync.kind == "all_gather" and n > 1 and sync.nbytes:
+                    yield sim.all_reduce(devices, sync.nbytes, algorithm="ring", name=sync.kind)
+        return process
 
+    process = on(devices)
+    if getattr(strategy.extended, "_current_worker", None) is not None and not copies and not pending:
+        # Inside a ClusterCoordinator closure: a recorded function's replay charges this run again
+        # on whichever worker runs it (see Graph.charges).
+        def for_worker(w: int) -> Callable[[Any], Any]:
+            return on([session.sim_device(d) for d in strategy._replica_devices_of(w)])
+        process.for_worker = for_worker  # type: ignore[attr-defined]
     run_flops_accum[0] += float(sum(sum(p.flops) for p in phases))
     _emit(process)
 
