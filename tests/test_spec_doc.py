@@ -8,7 +8,8 @@
 * the index lists exactly the clauses of the conformance suite's catalog
   (simdist/conformance/clauses.py);
 * when the project's reference list ../shared/reference/clauses.md is present (it is not part
-  of this repository, so a clean checkout skips that test), the index lists exactly its IDs.
+  of this repository, so a clean checkout skips that test), the index lists every one of its IDs
+  (and may add clauses of its own, which the catalog must hold too).
 """
 
 from __future__ import annotations
@@ -85,12 +86,13 @@ def test_index_matches_the_conformance_catalog(spec_text):
 
 
 @pytest.mark.skipif(not SHARED_CLAUSES.exists(), reason=f"{SHARED_CLAUSES} is not present (not part of this repo)")
-def test_index_matches_the_reference_clause_list(spec_text):
+def test_index_covers_the_reference_clause_list(spec_text):
     ids = spec_index.embedded_ids(spec_text)
     ref = spec_index.shared_clause_ids(SHARED_CLAUSES)
     assert ref, f"no clause IDs found in {SHARED_CLAUSES}"
-    assert set(ids) == set(ref), (f"missing from docs/spec.md: {sorted(set(ref) - set(ids))}; "
-                                  f"not in the reference: {sorted(set(ids) - set(ref))}")
+    # every reference clause is in the spec; the spec may add clauses of its own (behaviour the
+    # project ships beyond the reference list: training, Keras, ops), each in the catalog too
+    assert set(ref) <= set(ids), f"missing from docs/spec.md: {sorted(set(ref) - set(ids))}"
 
 
 def test_scanner_finds_every_marker_form(tmp_path):
