@@ -3,6 +3,8 @@ tests cannot see from outside (transactions, ps traffic, simulated time, strateg
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -257,3 +259,74 @@ def test_strategy_run_in_a_closure_reads_the_ps_once() -> None:
     assert in_run == pytest.approx(plain + launch, rel=1e-9), \
         f"a closure took {in_run:.6g}s with strategy.run and {plain:.6g}s without; it should differ only by one " \
         f"CPU op launch ({launch:g}s), not by a second read of the 256 KB variable"
+
+
+def test_keras_package_uses_only_the_public_facade() -> None:
+    """simdist/keras is written against `simdist.tf` as Keras's TF backend is against `tensorflow`:
+    it imports no simdist internals (runtime, strategies, sim, session, faults, scenario)."""
+    import ast
+    from pathlib import Path
+    root = Path(simdist.__file__).parent / "keras"
+    bad = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module == "simdist":
+                names = [f"simdist.{a.name}" for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                if name.startswith("simdist") and not name.startswith(("simdist.keras", "simdist.tf")):
+                    bad.append(f"{path.relative_to(root.parent)}:{node.lineno} imports {name}")
+    assert not bad, "simdist/keras must use only simdist.tf: " + "; ".join(bad)
+
+
+@pytest.mark.clause("optim.update")
+@pytest.mark.parametrize("kind", ["mirrored", "central_storage", "pss"])
+def test_optimizer_updates_are_charged_where_the_variables_live(kind: str, monkeypatch: Any) -> None:
+    """The compute of `extended.update` (an optimizer step) is simulated on each updated copy's
+    device: every replica device under Mirrored, the parameter device under CentralStorage,
+    the variable's ps task under ParameterServerStrategy."""
+    from simdist.sim.engine import Simulator
+    charged: list[tuple[str, float]] = []
+    real = Simulator.compute
+
+    def spy(self, device, flops, name="compute", replica=None, category="compute", **kw):
+        if category == "update":
+            charged.append((str(device), float(flops)))
+        return real(self, device, flops, name, replica, category, **kw)
+    monkeypatch.setattr(Simulator, "compute", spy)
+    _four_cpus()
+    if kind == "pss":
+        s = pss(workers=1, ps=2)
+    elif kind == "mirrored":
+        s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    else:
+        s = tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])
+    with s.scope():
+        w = tf.Variable(np.ones((8, 4), np.float32), name="w")
+        opt = tf.keras.optimizers.SGD(0.1, momentum=0.9)
+        opt.build([w])
+
+    def replica():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * w)
+        opt.apply_gradients([(tape.gradient(loss, w), w)])
+    if kind == "pss":
+        c = coordinator(s)
+        c.schedule(tf.function(lambda: s.run(replica)))
+        c.join()
+        where = [w.device]
+    else:
+        s.run(replica)
+        where = [c.device for c in w.values] if kind == "mirrored" else [w.device]
+    from simdist import session
+    where = sorted({session.sim_device(d) for d in where})   # (logical CPUs share their host's simulated CPU)
+    devices = sorted({d for d, _ in charged})
+    assert devices == where, f"{kind}: updates charged on {devices}, but should be on {where}"
+    assert len(charged) == (2 if kind == "mirrored" else 1), \
+        f"{kind}: {len(charged)} update kernels, but should be one per copy of w"
+    assert all(f > 0 for _, f in charged), charged

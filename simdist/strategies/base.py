@@ -13,6 +13,7 @@ import numpy as np
 
 from simdist import session
 from simdist.runtime import context, dtypes, variables
+from simdist.runtime.cost import tally
 from simdist.runtime.ops import dispatch
 from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-exported)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -216,8 +217,11 @@ class StrategyExtended:
 
     def _update(self, var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:
         """The default strategy's and OneDevice's update: fn(var) on var's device."""
-        with context.device_scope(getattr(var, "device", None)):
+        device = getattr(var, "device", None)
+        t0 = tally.flops
+        with context.device_scope(device):
             result = fn(var, *args, **kwargs)
+        timing.charge_updates([(device or context.current_device(), tally.flops - t0)])
         return result if group else _local_results(result)
 
 
@@ -474,8 +478,10 @@ def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: d
         var = var.get()
     if not isinstance(var, variables.ResourceVariable):
         raise ValueError(f"You can not update `var` {var!r}. It must be a Variable.")
+    t0 = tally.flops
     with context.device_scope(var.device):
         result = fn(var, *select_replica(0, args), **select_replica(0, kwargs))
+    timing.charge_updates([(var.device, tally.flops - t0)])
     return result if group else _local_results(result)
 
 

@@ -6,8 +6,10 @@ from typing import Any, Sequence
 
 from simdist import session
 from simdist.runtime import context, variables
+from simdist.runtime.cost import tally
 from simdist.runtime.values import DistributedValues, Mirrored, regroup, select_replica
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip
+from simdist.strategies import timing
 from simdist.strategies.dist_variables import MirroredVariable, update_context
 
 ALL_REDUCE_ALGORITHMS = ("ring", "reduce_to_one")
@@ -55,10 +57,13 @@ class MirroredExtended(StrategyExtended):
         are read and written at the same copy (TF's UpdateContext)."""
         if not isinstance(var, DistributedValues):
             raise AssertionError(f"MirroredStrategy can only update its own (mirrored) variables, got {var!r}")
-        updates = []
+        updates, work = [], []
         for i, v in enumerate(var.values):
+            t0 = tally.flops
             with context.device_scope(v.device), update_context(i):
                 updates.append(fn(v, *select_replica(i, args), **select_replica(i, kwargs)))
+            work.append((v.device, tally.flops - t0))
+        timing.charge_updates(work)      # (each copy's update on its device, in parallel)
         if not group:
             return _local_results(regroup(updates))
         if all(u is None for u in updates):

@@ -194,6 +194,19 @@ def charge_reduce(strategy: Any, components: Sequence[Tensor], out: Tensor, op: 
     _emit(process)
 
 
+def charge_updates(work: list[tuple[str, float]], name: str = "update") -> None:
+    """The compute of `extended.update` (an optimizer step), on each updated copy's device in
+    parallel, where a run's merge or a coordinator closure is collecting charges (outside
+    those, like any other eager op, it is not charged). Its FLOPs leave the replica phases
+    and the closure's own compute (run_flops_accum)."""
+    work = [(d, f) for d, f in work if f]
+    if not _collect or not work:
+        return
+    devices = [(session.sim_device(d), f) for d, f in work]
+    run_flops_accum[0] += float(sum(f for _, f in work))
+    _emit(lambda sim: sim.all_of([sim.compute(d, f, name, category="update") for d, f in devices]))
+
+
 def charge_all_reduce(strategy: Any, nbytes: int, name: str = "all_reduce") -> None:
     """An all-reduce of `nbytes` across the strategy's replica devices with its algorithm."""
     devices = [session.sim_device(d) for d in strategy._replica_devices()]
