@@ -21,6 +21,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from default_env import out_of_the_box
+
 
 def timeit(fn: Callable[[], Any], repeat: int, number: int) -> float:
     """Median seconds per call over `repeat` rounds of up to `number` calls (after one warm-up);
@@ -79,6 +81,7 @@ def import_time(stmt: str, repeat: int) -> float:
 
 
 def main() -> None:
+    out_of_the_box()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--no-tf", action="store_true", help="skip TensorFlow (if the tf extra is not installed)")

@@ -21,6 +21,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from default_env import out_of_the_box
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -102,6 +104,7 @@ def table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 
 def main() -> None:
+    out_of_the_box()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip the 512-GPU runs")
     ap.add_argument("--reps", type=int, default=5, help="repetitions (back-to-back pairs) per measurement")

@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from default_env import out_of_the_box
+
 ROOT = Path(__file__).resolve().parents[1]
 CLI = "import sys; from simdist.cli import main; sys.exit(main(sys.argv[1:]))"
 TARGET_S = 0.5
@@ -45,6 +47,7 @@ def timed(cmd: list[str], env: dict[str, str]) -> float:
 
 
 def main() -> int:
+    out_of_the_box()
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--scenario", default=None, help="default: the ready scenario with the most devices, links "

@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from default_env import out_of_the_box
+
 ROOT = Path(__file__).resolve().parents[1]
 CLI = "import sys; from simdist.cli import main; sys.exit(main(sys.argv[1:]))"
 TARGETS = {"process": 1.7, "dask": 1.5}
@@ -46,6 +48,7 @@ def sweep(out: Path, executor: str, args: argparse.Namespace) -> tuple[float, fl
 
 
 def main() -> int:
+    out_of_the_box()
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=2)

@@ -3,7 +3,7 @@
     python benchmarks/run_all.py [--quick] [--no-tf] [--only NAME ...]
 
 --quick shrinks the long runs (the 512-GPU simulator cases, the 1,024-worker timing-only PS run,
-the 1,000-seed sweep) so the whole set takes minutes instead of about an hour; the figures in
+the 1,000-seed sweep, the 1,000-plan exploration) so the whole set takes minutes instead of about an hour; the figures in
 docs/benchmarks.md come from full runs. Exit status: non-zero if any benchmark failed.
 """
 
@@ -23,8 +23,10 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "ps": ([], ["--big-workers", "256", "--big-ps", "64", "--big-closures", "2000"]),
     "sweep": ([], ["--seeds", "200"]),
     "startup": ([], ["--repeat", "5"]),
+    "explore": ([], ["--plans", "200"]),
+    "conv": ([], ["--repeat", "5"]),
 }
-TAKES_NO_TF = {"foundation", "ps"}
+TAKES_NO_TF = {"foundation", "ps", "conv"}
 
 
 def main() -> int:

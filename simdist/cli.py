@@ -18,6 +18,7 @@ SUBCOMMAND_MODULES = (
     "simdist.sweep.cli_sweep",
     "simdist.scenario.cli_gate",
     "simdist.scenario.cli_replay",
+    "simdist.explore.cli_explore",
     "simdist.conformance.cli",
 )
 

@@ -174,7 +174,9 @@ def _train_step(make_optimizer: Callable[[], Any]) -> Callable[[], tuple[Any, di
 
         def replica() -> Any:
             with tf.GradientTape() as tape:
-                h = tf.matmul(x + tf.gather(emb, ids), w)
+                # (a gather on the read value: its gradient is IndexedSlices too; row lookups on
+                # the variable itself, ResourceGather, keep a function eager)
+                h = tf.matmul(x + tf.gather(emb.read_value(), ids), w)
                 loss = tf.reduce_sum(tf.square(h - y)) / 5.0
             grads = tape.gradient(loss, [w, emb])
             opt.apply_gradients(zip(grads, [w, emb]))

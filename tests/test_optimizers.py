@@ -315,6 +315,8 @@ def test_optimizer_updates_are_charged_where_the_variables_live(kind: str, monke
         with tf.GradientTape() as tape:
             loss = tf.reduce_sum(w * w)
         opt.apply_gradients([(tape.gradient(loss, w), w)])
+    from simdist.runtime.cost import tally
+    update0 = tally.update
     if kind == "pss":
         c = coordinator(s)
         c.schedule(tf.function(lambda: s.run(replica)))
@@ -330,3 +332,6 @@ def test_optimizer_updates_are_charged_where_the_variables_live(kind: str, monke
     assert len(charged) == (2 if kind == "mirrored" else 1), \
         f"{kind}: {len(charged)} update kernels, but should be one per copy of w"
     assert all(f > 0 for _, f in charged), charged
+    assert tally.update - update0 == pytest.approx(sum(f for _, f in charged)), \
+        f"{kind}: the tally's update section grew by {tally.update - update0}, but the charged updates hold " \
+        f"{sum(f for _, f in charged)} FLOPs"

@@ -60,7 +60,13 @@ def test_t_returns_the_same_tensor_convert_to_tensor_returns():
     assert ops._t(3).dtype is convert_to_tensor(3).dtype is dtypes.int32
 
 
-@pytest.mark.parametrize("dt", NUMERIC, ids=lambda d: d.name)
+def test_reduce_sum_refuses_bool_as_tf():
+    with pytest.raises(errors.InvalidArgumentError, match=r"Value for attr 'T' of bool is not in the list of allowed "
+                                                           r"values: float, double, int32, .* \[Op:Sum\]"):
+        ops.reduce_sum(tf.constant([True, False]))
+
+
+@pytest.mark.parametrize("dt", [d for d in NUMERIC if d is not dtypes.bool_], ids=lambda d: d.name)
 def test_reduce_sum_matches_ndarray_sum(dt):
     arr = (np.arange(24).reshape(2, 3, 4) % 3).astype(dt.np)
     t = Tensor(arr, dt)
@@ -88,7 +94,7 @@ def test_binary_ops_dtypes_and_errors():
     v = tf.Variable([1.0, 2.0])
     assert (tf.constant([1.0, 1.0]) + v).numpy().tolist() == [2.0, 3.0], "a variable operand is read"
     with pytest.raises(errors.InvalidArgumentError,
-                       match=r"cannot compute AddV2 as input #1\(zero-based\) was expected to be a float32 tensor "
+                       match=r"cannot compute AddV2 as input #1\(zero-based\) was expected to be a float tensor "
                              r"but is a int32 tensor \[Op:AddV2\]"):
         tf.constant([1.0]) + tf.Variable([1])
     with pytest.raises(errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\] \[Op:Sub\]"):

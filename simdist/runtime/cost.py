@@ -3,16 +3,33 @@
 Every tensor op adds the number of elements it produces (matmul adds 2*m*n*k). Strategies
 read the tally around a replica's function call; a user annotation (`simdist.sim.flops`)
 overrides it.
+
+The tally also keeps the FLOPs of two sections of a training step: `backward` (what a gradient
+tape's `gradient` computes) and `update` (what an optimizer applies); the forward pass is the
+rest. A section counts its own FLOPs only (a section inside another is not counted twice), so
+the simulator can charge forward, backward and update as separate kernels (and trace spans).
+Sections are per thread (each replica thread has its own), the tally is shared: replicas run
+one at a time, so a replica's FLOPs are the tally's growth between its turns.
 """
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
+SECTIONS = ("backward", "update")
+
 
 class _Tally:
-    __slots__ = ("flops",)
+    __slots__ = ("flops", "backward", "update")
 
     def __init__(self) -> None:
         self.flops = 0.0
+        self.backward = 0.0
+        self.update = 0.0
+
+    def snapshot(self) -> tuple[float, float, float]:
+        return (self.flops, self.backward, self.update)
 
 
 tally = _Tally()
@@ -30,3 +47,65 @@ class measure:
 
     def __exit__(self, *exc: object) -> None:
         self.flops = tally.flops - self.start
+
+
+class _Open(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[list[Any]] = []   # [name, FLOPs at entry, FLOPs of inner sections]
+
+
+_open = _Open()
+
+
+class section:
+    """`with section("backward"):` counts the FLOPs inside (minus those of inner sections)
+    into `tally.backward` (or `tally.update`)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        if name not in SECTIONS:
+            raise ValueError(f"unknown cost section {name!r}: one of {SECTIONS}")
+        self.name = name
+
+    def __enter__(self) -> "section":
+        _open.stack.append([self.name, tally.flops, 0.0])
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        name, start, inner = _open.stack.pop()
+        spent = tally.flops - start
+        setattr(tally, name, getattr(tally, name) + spent - inner)
+        if _open.stack:
+            _open.stack[-1][2] += spent
+
+
+class _Held(threading.local):
+    """Bytes of tensors this thread's gradient tapes keep for their backward pass."""
+
+    def __init__(self) -> None:
+        self.bytes = 0
+        self.peak = 0
+
+
+held = _Held()
+
+
+def hold(nbytes: int) -> None:
+    """A tape keeps nbytes more (an op's inputs and outputs it will need for the gradient)."""
+    held.bytes += nbytes
+    if held.bytes > held.peak:
+        held.peak = held.bytes
+
+
+def release(nbytes: int) -> None:
+    """A tape let go of nbytes (its gradient was taken, it was reset or collected)."""
+    held.bytes = max(0, held.bytes - nbytes)
+
+
+def peak_held_since_reset() -> int:
+    return held.peak
+
+
+def reset_peak() -> None:
+    held.peak = held.bytes

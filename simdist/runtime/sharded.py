@@ -48,8 +48,10 @@ class ShardedVariable:
         return sum(v.nbytes for v in self._variables)
 
     def _as_tensor(self) -> Tensor:
-        parts = [v._as_tensor() for v in self._variables]
-        return Tensor(np.concatenate([p._v for p in parts], axis=0), parts[0].dtype, parts[0].device)
+        """The whole table: every shard read and concatenated (TF's conversion: concat of the
+        shards), so gradients reach each shard densely."""
+        from simdist.runtime.ops import array
+        return array.concat([v._as_tensor() for v in self._variables], 0)
 
     def numpy(self) -> np.ndarray:
         return self._as_tensor().numpy()
@@ -85,14 +87,14 @@ class ShardedVariable:
             v.assign_sub(Tensor(part, self.dtype))
         return self if read_value else None
 
-    def _shard_rows(self, ids: Any) -> tuple[np.ndarray, list[Tensor], list[Tensor]]:
-        """(ids as int64, per shard: the positions in ids of the rows it holds, and those rows):
-        a gather on every shard of its rows (a read that moves only those rows), as TF's
-        partitioned lookup and `sparse_read` do. The gathers are ops, so a tape gives each shard
-        an IndexedSlices gradient (empty for a shard no id falls in), as TF 2.21 does for
-        `tape.gradient(loss, sharded.variables)`."""
-        from simdist.runtime.ops import array
-        idx = np.asarray(convert_to_tensor(ids)._v).astype(np.int64)
+    def _shard_rows(self, ids: Any) -> tuple[Any, np.ndarray, list[Tensor], list[Tensor]]:
+        """(ids as a tensor, as int64, and per shard: the positions in ids of the rows it holds,
+        and those rows), as TF's partitioned lookup with the "div" strategy splits them: each
+        shard gathers its own rows (sparse reads: only those rows move, and each shard's
+        gradient is IndexedSlices of its local rows, empty for a shard no id falls in)."""
+        from simdist.runtime.ops import array, dispatch
+        idt = ids if isinstance(ids, Tensor) else convert_to_tensor(ids)
+        idx = np.asarray(dispatch.raw(idt)).astype(np.int64)
         n = int(self._offsets[-1])
         bad = idx[(idx < 0) | (idx >= n)]
         if bad.size:
@@ -100,35 +102,34 @@ class ShardedVariable:
                                               "[Op:ResourceGather]")
         flat = idx.reshape(-1)
         shard_of = np.searchsorted(self._offsets, flat, side="right") - 1
-        positions, rows = [], []
-        for s, var in enumerate(self._variables):
+        positions, pieces = [], []
+        for s in range(len(self._variables)):
             mask = shard_of == s
-            local = (flat[mask] - self._offsets[s]).astype(np.int32)
-            row_bytes = int(var.nbytes) // max(1, int(var.shape[0])) if var.shape.rank else int(var.nbytes)
-            part = var._read_rows(int(local.size) * row_bytes)
-            rows.append(array.gather(part, array.constant(local)))
-            positions.append(array.constant(np.flatnonzero(mask).astype(np.int32)))
-        return idx, positions, rows
+            local = (flat[mask] - self._offsets[s]).astype(idt.dtype.np)
+            positions.append(array.constant(np.nonzero(mask)[0].astype(np.int32)))
+            pieces.append(self._variables[s].sparse_read(array.constant(local)))
+        return idt, idx, positions, pieces
 
     def _gather_rows(self, ids: Any) -> Tensor:
-        """Rows `ids` (any shape) in the order asked: `tf.nn.embedding_lookup`, which merges the
-        shards' rows with DynamicStitch (clause pss.sharded-convert)."""
-        from simdist.runtime.ops import array
-        idx, positions, rows = self._shard_rows(ids)
-        out = array.dynamic_stitch(positions, rows)
-        return array.reshape(out, list(idx.shape) + self._shape.as_list()[1:])
+        """Rows `ids` (any shape) in the ids' order, as TF's embedding_lookup gives them: the
+        shards' rows stitched back together (DynamicStitch)."""
+        from simdist.runtime.ops import array, data_flow
+        if len(self._variables) == 1:
+            return self._variables[0].sparse_read(ids if isinstance(ids, Tensor) else convert_to_tensor(ids))
+        _, idx, positions, pieces = self._shard_rows(ids)
+        rows = data_flow.dynamic_stitch(positions, pieces)
+        return array.reshape(rows, list(idx.shape) + self._shape.as_list()[1:])
 
     def sparse_read(self, indices: Any, name: str | None = None) -> Tensor:
         """TF 2.21's `ShardedVariable.sparse_read`, which `tf.gather` calls: each shard's rows, the
         shards concatenated in order, *not* put back in the order of `indices` (clause
         pss.sharded-gather); `indices` must be 1-D."""
         from simdist.runtime.ops import array
-        rank = len(convert_to_tensor(indices).shape)
-        if rank != 1:
-            raise ValueError("ShardedVariable: indices must be 1D Tensor for sparse operations. Received shape: "
-                             f"{convert_to_tensor(indices).shape}")
-        _, _, rows = self._shard_rows(indices)
-        return array.concat(rows, 0)
+        shape = convert_to_tensor(indices).shape
+        if len(shape) != 1:
+            raise ValueError(f"ShardedVariable: indices must be 1D Tensor for sparse operations. Received shape: {shape}")
+        _, _, _, pieces = self._shard_rows(indices)
+        return array.concat(pieces, 0)
 
     def __add__(self, o: Any) -> Tensor:
         return self._as_tensor() + o

@@ -345,18 +345,10 @@ class ResourceVariable(Variable):
             return _dispatch.variable_read(self, t)
         return t
 
-    def _read_rows(self, nbytes: int) -> Tensor:
-        """A read for a row lookup: the value as a tensor (for the gather op and the tape), the
-        observers told that only `nbytes` move (the gather runs where the variable lives)."""
-        t = Tensor(self._read_array(nbytes), self._dtype, self._device)
-        if _tm._REC is not None or _dispatch._tls.tapes:
-            return _dispatch.variable_read(self, t)
-        return t
-
     def _read_array(self, nbytes: int | None = None) -> np.ndarray:
         """What a read sees now: the open transaction's writes folded in, else the value (a
-        recorded graph's replay reads this way, without making a tensor). Observers are told
-        the read, and its bytes when only part of the variable moves (a row lookup)."""
+        recorded graph's replay reads this way, without making a tensor). `nbytes`: the bytes
+        the read moves when it is not the whole variable (a row lookup)."""
         if observers:
             for o in observers:
                 if nbytes is None:
@@ -370,6 +362,31 @@ class ResourceVariable(Variable):
                 if pending is not None:
                     return pending
         return self._current()
+
+    def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        """Rows `indices` of the variable (TF's ResourceGather): reads only those rows (a
+        parameter server sends only them), and its gradient is IndexedSlices."""
+        from simdist.runtime import errors
+        idx_t = indices if isinstance(indices, Tensor) else convert_to_tensor(indices)
+        if not idx_t.dtype.is_integer:
+            raise TypeError(f"Value passed to parameter 'indices' has DataType {idx_t.dtype.name} not in list of "
+                            "allowed values: int32, int64")
+        idx = _dispatch.raw(idx_t)
+        n = self._shape[0] if self._shape.rank else 0
+        bad = (idx < 0) | (idx >= n)
+        if bad.any():
+            pos = np.unravel_index(int(np.argmax(bad)), idx.shape) if idx.ndim else ()
+            raise errors.InvalidArgumentError(
+                None, None, f"indices[{','.join(str(int(i)) for i in pos)}] = {int(idx[bad].flat[0])} is not in "
+                f"[0, {n}) [Op:ResourceGather]")
+        row_bytes = self.nbytes // max(int(n), 1)
+        value = self._read_array(row_bytes * int(np.unique(idx).size))
+        from simdist.runtime.cost import tally
+        tally.flops += idx.size
+        t = Tensor(np.take(value, idx, axis=0), self._dtype, self._device)   # (gathered where it lives)
+        if _tm._REC is not None or _dispatch._tls.tapes:
+            return _dispatch.variable_gathered(self, idx_t, t)
+        return t
 
     def _current(self) -> np.ndarray:
         if self._fault is not None:

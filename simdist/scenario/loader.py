@@ -352,9 +352,9 @@ class Scenario:
 
     @property
     def digest(self) -> str:
-        """sha256 of the validated config without its [outputs] and [sweep] tables (which do not change
-        what a run computes): two files that mean the same thing share it."""
-        cfg = {k: v for k, v in self.config.items() if k not in ("outputs", "sweep")}
+        """sha256 of the validated config without its [outputs], [sweep] and [explore] tables (which do not
+        change what a run computes): two files that mean the same thing share it."""
+        cfg = {k: v for k, v in self.config.items() if k not in ("outputs", "sweep", "explore")}
         return hashlib.sha256(json.dumps(cfg, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
     @property
@@ -592,6 +592,10 @@ class _Validator:
         if isinstance(q, dict) and not partial:
             for key, val in q.items():
                 self._probe(f"quick.{key}", key, val)
+        ex = c.get("explore")
+        if isinstance(ex, dict):
+            from simdist.explore.config import check_table   # the [explore] table's own rules
+            check_table(ex, c, self.plan, topo, self.err)
 
     _PRESET_KEYS = {
         "gpu_host": {"gpus": 8, "cpus": 1},

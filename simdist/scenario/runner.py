@@ -106,6 +106,7 @@ class _Ctx:
         self.faults: list[dict[str, Any]] = []
         self.parts: dict[str, Any] = {"summary": {}, "steps": None, "recovery": None}
         self.coord: Any = None
+        self.variables: dict[str, Any] = {}   # name -> the run's variable (parameter_server: shape-only)
 
     def tick(self, n: int = 1) -> None:
         if self.progress is not None:
@@ -122,11 +123,15 @@ class _Ctx:
 
 
 def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
-        progress: Callable[[int], None] | None = None) -> RunResult:
+        progress: Callable[[int], None] | None = None,
+        observe: Callable[[Any, dict[str, Any]], None] | None = None) -> RunResult:
     """Run ``sc`` with ``seed`` (default: the scenario's). ``trace``: None, a path or a text file
     object for the Chrome trace. ``progress(n)`` is called as steps complete. Errors of the
     simulated program (out of memory, an unrecovered ps failure, a deadlock) end the run with
-    status "failed"; the metrics then describe the run up to the failure."""
+    status "failed"; the metrics then describe the run up to the failure. ``observe(ctx,
+    metrics)`` is called once the metrics are made, before the simulation is torn down (``ctx``
+    has ``coord``, the ClusterCoordinator or None, and ``variables``): for audits such as
+    simdist explore's; it must not change anything."""
     import simdist
     from simdist import session
 
@@ -147,6 +152,8 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
             if ctx.sim is None:
                 raise
         metrics = _assemble(ctx, status, error)
+        if observe is not None:
+            observe(ctx, metrics)
     finally:
         if ctx.sim is not None:
             ctx.sim.close()
@@ -422,6 +429,7 @@ def _run_ps(ctx: _Ctx, trace: Any) -> None:
     with strategy.scope():
         made = [(v, strategy.extended.placeholder_variable(name=v.name, shape=v.shape, dtype=v.dtype))
                 for v in variables]
+    ctx.variables = {v.name: pv for v, pv in made}
     reads: list[Any] = []
     writes: list[Any] = []
     shards_all: list[Any] = []

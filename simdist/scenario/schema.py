@@ -196,6 +196,65 @@ SCHEMA: dict[str, Field] = {
                         item=Field("list", "values", min_items=1), example='{"faults.preemption_process.mtbf" = '
                                                                            '["10min", "30min"]}'),
     }),
+    "explore": Field("table", "defaults for `simdist explore`: random fault plans and the invariants they must "
+                              "keep (flags override; see docs/failure-injection.md)", None, fields={
+        "plans": Field("int", "fault plans to draw and run (`--plans`)", 200, minimum=1),
+        "seed": Field("int", "root seed of the plan draws (`--seed`); plan i draws from stream 'explore/plan/i'",
+                      0, minimum=0),
+        "window": Field("list", "[from, to]: fault times are drawn in this window (default: 0 to the "
+                                "fault-free run's simulated time)", None, item=Field("time", "time"),
+                        min_items=2, example='["0s", "300s"]'),
+        "max_events": Field("int", "at most this many fault events per plan", 4, minimum=1),
+        "base_faults": Field("str", "keep: the file's [[faults.*]] entries stay and plans add to them; drop: "
+                                    "plans replace them (the preemption process and recovery stay)", "keep",
+                             choices=("keep", "drop")),
+        "metric": Field("str", "summary metric drawn as a histogram over the plans (default examples_per_s)", None),
+        "invariants": Field("list", "metric predicates every run must keep, e.g. \"retries <= 50\", "
+                                    "\"simulated_time_s <= 1.5 * baseline\"", None, item=Field("str", "predicate"),
+                            example='["redone_closures <= 150"]'),
+        "checks": Field("list", "Python checks \"module:function\", called with (metrics, variables)", None,
+                        item=Field("str", "module:function"), example='["mychecks:no_lost_steps"]'),
+        "determinism_sample": Field("int", "plans re-run in a fresh process with another PYTHONHASHSEED", 4,
+                                    minimum=0),
+        "max_simulated_time": Field("time", "a run must end before this simulated time (default: 10 x the "
+                                            "fault-free run's, at least the window's end)", None, above=0),
+        "max_wall_time": Field("time", "a run must end within this wall-clock time", 60.0, above=0),
+        "preemptions": Field("table", "parameter_server: worker preemptions to draw", None, fields={
+            "rate": Field("float", "expected events per plan (default 1)", None, minimum=0),
+            "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
+            "downtime": Field("list", "[min, max] downtime (default: 1% to 20% of the window)", None,
+                              item=Field("time", "time"), min_items=2),
+            "at_closure": Field("float", "share triggered during the N-th function started instead of at a time",
+                                0.3, minimum=0),
+        }),
+        "ps_failures": Field("table", "parameter_server: ps failures to draw", None, fields={
+            "rate": Field("float", "expected events per plan (default 0.3)", None, minimum=0),
+            "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
+            "downtime": Field("list", "[min, max] downtime (default: 1% to 20% of the window)", None,
+                              item=Field("time", "time"), min_items=2),
+        }),
+        "stragglers": Field("table", "stragglers to draw", None, fields={
+            "rate": Field("float", "expected events per plan (default 0.5; synchronous: 1)", None, minimum=0),
+            "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
+            "slowdown": Field("list", "[min, max] slowdown factor", [1.5, 4.0], item=Field("float", "factor",
+                                                                                            minimum=1.0),
+                              min_items=2),
+            "duration": Field("list", "[min, max] length of the window (default: 5% to 50% of the window)", None,
+                              item=Field("time", "time"), min_items=2),
+        }),
+        "links": Field("table", "link degradations to draw", None, fields={
+            "rate": Field("float", "expected events per plan (default 0.5; synchronous: 1)", None, minimum=0),
+            "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
+            "names": Field("list", "candidate links: full names or unique suffixes (default: every NIC; on one "
+                                   "host every link)", None, item=Field("str", "link"), min_items=1),
+            "bandwidth_factor": Field("list", "[min, max] bandwidth multiplier", [0.05, 0.5],
+                                      item=Field("float", "factor", above=0), min_items=2),
+            "latency_factor": Field("list", "[min, max] latency multiplier", [1.0, 1.0],
+                                    item=Field("float", "factor", above=0), min_items=2),
+            "duration": Field("list", "[min, max] length of the window (default: 5% to 50% of the window)", None,
+                              item=Field("time", "time"), min_items=2),
+        }),
+    }),
 }
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from simdist import session
 from simdist.runtime import context, dtypes, variables
+from simdist.runtime import cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import dispatch
 from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-exported)
@@ -218,10 +219,8 @@ class StrategyExtended:
     def _update(self, var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:
         """The default strategy's and OneDevice's update: fn(var) on var's device."""
         device = getattr(var, "device", None)
-        t0 = tally.flops
-        with context.device_scope(device):
-            result = fn(var, *args, **kwargs)
-        timing.charge_updates([(device or context.current_device(), tally.flops - t0)])
+        result, flops = run_update(device, fn, var, *args, **kwargs)
+        timing.charge_updates([(device or context.current_device(), flops)])
         return result if group else _local_results(result)
 
 
@@ -264,6 +263,9 @@ class Strategy:
     # ParameterServer), so tapes opened outside `run` do not see the replicas' ops; OneDevice
     # calls the function on the caller's thread.
     _replica_threads = True
+    # Whether experimental_local_results gives a nested structure once per worker device (TF's
+    # multi-device strategies) rather than as (value,) (OneDevice, the default strategy)
+    _nested_local_results = True
 
     def __init__(self) -> None:
         self._extended = self._make_extended()
@@ -393,6 +395,10 @@ class Strategy:
     def experimental_local_results(self, value: Any) -> tuple[Any, ...]:
         if isinstance(value, DistributedValues):
             return value.values
+        if self._nested_local_results and isinstance(value, (list, tuple, dict)):
+            # TF 2.21 (StrategyExtendedV1._local_results): a nested structure gives one copy per
+            # worker device, each with its DistributedValues leaves resolved
+            return tuple(select_replica(i, value) for i in range(len(self._extended.worker_devices)))
         if contains_distributed(value):
             return tuple(select_replica(i, value) for i in range(self.num_replicas_in_sync))
         return (value,)
@@ -478,11 +484,18 @@ def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: d
         var = var.get()
     if not isinstance(var, variables.ResourceVariable):
         raise ValueError(f"You can not update `var` {var!r}. It must be a Variable.")
-    t0 = tally.flops
-    with context.device_scope(var.device):
-        result = fn(var, *select_replica(0, args), **select_replica(0, kwargs))
-    timing.charge_updates([(var.device, tally.flops - t0)])
+    result, flops = run_update(var.device, fn, var, *select_replica(0, args), **select_replica(0, kwargs))
+    timing.charge_updates([(var.device, flops)])
     return result if group else _local_results(result)
+
+
+def run_update(device: str | None, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, float]:
+    """fn(*args) on `device` as a variable update: (its result, its FLOPs), counted in the
+    tally's "update" section (runtime.cost), as an optimizer step's are."""
+    t0 = tally.flops
+    with cost.section("update"), context.device_scope(device):
+        out = fn(*args, **kwargs)
+    return out, tally.flops - t0
 
 
 def _identity_reduce(op: ReduceOp, v: Any) -> bool:
@@ -573,6 +586,8 @@ def _flatten(value: Any) -> tuple[list[Any], Callable[[list[Any]], Any]]:
 
 class DefaultStrategy(Strategy):
     """The strategy in effect outside any scope: one replica on the current device."""
+
+    _nested_local_results = False
 
     def _replica_devices(self) -> list[str]:
         return [context.current_device()]

@@ -291,6 +291,17 @@ class ClusterCoordinator:
         (None while still down), "lost_work_s" (preemptions)} — for plots and reports."""
         return [dict(e) for e in self._fault_events]
 
+    def closure_report(self) -> list[tuple[int, str, int, str, BaseException | None]]:
+        """Every scheduled closure, in schedule order, as (seq, state, attempts, its RemoteValue's
+        status, the error fetch() would raise or None): what an audit of the accounting reads
+        (simdist explore checks that each ended with a documented outcome)."""
+        out = []
+        for c in self._closures:
+            rv = c.remote
+            out.append((c.seq, c.state, c.attempts, rv._status if rv is not None else "MISSING",
+                        rv._error if rv is not None else None))
+        return out
+
     def fetch(self, val: Any) -> Any:
         return _map(val, lambda v: v.fetch() if isinstance(v, RemoteValue) else v)
 

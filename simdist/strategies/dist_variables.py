@@ -165,6 +165,9 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
     def _as_tensor(self) -> Tensor:
         return self._local()._as_tensor()
 
+    def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        return self._local().sparse_read(indices)
+
     def _apply(self, method: str, value: Any) -> None:
         rid = _update_state.replica
         if rid is not None and _replica_id() is None:   # inside extended.update of copy rid
@@ -201,6 +204,9 @@ class AggregatingVariable(_AggregatedUpdates, Variable):
 
     def _as_tensor(self) -> Tensor:
         return self._v._as_tensor()
+
+    def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        return self._v.sparse_read(indices)
 
     def _apply(self, method: str, value: Any) -> None:
         getattr(self._v, method)(value)

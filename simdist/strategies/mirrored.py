@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simdist import session
-from simdist.runtime import context, variables
-from simdist.runtime.cost import tally
+from simdist.runtime import variables
 from simdist.runtime.values import DistributedValues, Mirrored, regroup, select_replica
-from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip
+from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
 from simdist.strategies import timing
 from simdist.strategies.dist_variables import MirroredVariable, update_context
 
@@ -59,10 +58,10 @@ class MirroredExtended(StrategyExtended):
             raise AssertionError(f"MirroredStrategy can only update its own (mirrored) variables, got {var!r}")
         updates, work = [], []
         for i, v in enumerate(var.values):
-            t0 = tally.flops
-            with context.device_scope(v.device), update_context(i):
-                updates.append(fn(v, *select_replica(i, args), **select_replica(i, kwargs)))
-            work.append((v.device, tally.flops - t0))
+            with update_context(i):
+                out, flops = run_update(v.device, fn, v, *select_replica(i, args), **select_replica(i, kwargs))
+            updates.append(out)
+            work.append((v.device, flops))
         timing.charge_updates(work)      # (each copy's update on its device, in parallel)
         if not group:
             return _local_results(regroup(updates))

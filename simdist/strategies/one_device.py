@@ -37,6 +37,7 @@ class OneDeviceStrategy(Strategy):
     """Clause one-device.placement: variables created in scope, inputs and `run` use `device`."""
 
     _replica_threads = False   # `run` calls the function on the caller's thread, as TF
+    _nested_local_results = False
 
     def __init__(self, device: str) -> None:
         full = session.canonical(device)

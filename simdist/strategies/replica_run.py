@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from simdist.runtime import context
+from simdist.runtime import cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import dispatch
 
@@ -37,16 +38,34 @@ class SyncPoint:
 
 @dataclass
 class Phase:
-    """Compute FLOPs per replica, then (unless last) the collective that ended the phase."""
+    """Compute FLOPs per replica, then (unless last) the collective that ended the phase.
+    `sections[i]` splits replica i's FLOPs into (forward, backward, update) (runtime.cost)."""
 
     flops: list[float]
     sync: SyncPoint | None = None
+    sections: list[tuple[float, float, float]] | None = None
+
+
+def _spent(mark: tuple[float, float, float]) -> tuple[float, float, float]:
+    """(forward, backward, update) FLOPs since the tally snapshot `mark`."""
+    total, back, upd = tally.flops - mark[0], tally.backward - mark[1], tally.update - mark[2]
+    return (total - back - upd, back, upd)
+
+
+def _phase(spent: list[tuple[float, float, float]], sync: SyncPoint | None) -> Phase:
+    return Phase([sum(x) for x in spent], sync, spent)
+
+
+def _add(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
 @dataclass
 class RunRecord:
     results: list[Any]
     phases: list[Phase] = field(default_factory=list)
+    # per replica: the most bytes its gradient tapes kept at once (activations for the backward pass)
+    held: list[int] = field(default_factory=list)
 
 
 class _Abort(BaseException):
@@ -78,7 +97,8 @@ class ReplicaRunner:
         self._results: list[Any] = [None] * n
         self._errors: list[BaseException | None] = [None] * n
         self._abort = False
-        self._flops = [0.0] * n
+        self._flops: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)] * n
+        self._held = [0] * n
         self.phases: list[Phase] = []
 
     # --- called on replica threads -----------------------------------------------------
@@ -87,7 +107,7 @@ class ReplicaRunner:
             self._close_phase_inline(point)
             return point.run_merge([payload])[0]
         with self._cv:
-            self._flops[replica_id] += tally.flops - self._mark
+            self._flops[replica_id] = _add(self._flops[replica_id], _spent(self._mark))
             self._payload[replica_id] = payload
             self._sync[replica_id] = point
             self._status[replica_id] = "waiting"
@@ -97,7 +117,7 @@ class ReplicaRunner:
                 self._cv.wait()
             if self._abort:
                 raise _Abort()
-            self._mark = tally.flops
+            self._mark = tally.snapshot()
             out = self._resume[replica_id]
             self._resume[replica_id] = None
             return out
@@ -108,13 +128,16 @@ class ReplicaRunner:
         with self._cv:
             while self._turn != i:
                 self._cv.wait()
-            self._mark = tally.flops
+            self._mark = tally.snapshot()
+        cost.reset_peak()
+        base = cost.held.bytes
         try:
             if self._abort:
                 raise _Abort()
             res = self.body(i)
+            self._held[i] = cost.held.peak - base
             with self._cv:
-                self._flops[i] += tally.flops - self._mark
+                self._flops[i] = _add(self._flops[i], _spent(self._mark))
                 self._results[i] = res
                 self._status[i] = "done"
         except _Abort:
@@ -122,7 +145,7 @@ class ReplicaRunner:
                 self._status[i] = "done"
         except BaseException as e:  # noqa: BLE001 - re-raised on the caller's thread
             with self._cv:
-                self._flops[i] += tally.flops - self._mark
+                self._flops[i] = _add(self._flops[i], _spent(self._mark))
                 self._errors[i] = e
                 self._status[i] = "error"
         finally:
@@ -132,8 +155,8 @@ class ReplicaRunner:
 
     # --- inline path (one replica, no threads) ------------------------------------------
     def _close_phase_inline(self, point: SyncPoint) -> None:
-        self.phases.append(Phase([tally.flops - self._mark], point))
-        self._mark = tally.flops
+        self.phases.append(_phase([_spent(self._mark)], point))
+        self._mark = tally.snapshot()
 
     def _run_inline(self) -> RunRecord:
         self._inline = True
@@ -141,20 +164,23 @@ class ReplicaRunner:
         _local.runner = self
         saved = context.snapshot()
         context.adopt(self.frames[0])
-        self._mark = tally.flops
+        self._mark = tally.snapshot()
         tapes = dispatch.tapes()
         outer = tapes[:] if self.own_thread else None
         if outer:
             tapes.clear()
+        cost.reset_peak()
+        base = cost.held.bytes
         try:
             res = self.body(0)
+            self._held[0] = cost.held.peak - base
         finally:
             if outer:
                 tapes[:] = outer
             context.adopt(saved)
             _local.runner = prev
-        self.phases.append(Phase([tally.flops - self._mark], None))
-        return RunRecord([res], self.phases)
+        self.phases.append(_phase([_spent(self._mark)], None))
+        return RunRecord([res], self.phases, self._held)
 
     # --- called on the caller's thread ---------------------------------------------------
     def _give_turn(self, i: int) -> None:
@@ -183,8 +209,8 @@ class ReplicaRunner:
                     raise failed[0]
                 waiting = [i for i, s in enumerate(self._status) if s == "waiting"]
                 if not waiting:
-                    self.phases.append(Phase(self._take_flops(), None))
-                    return RunRecord(self._results, self.phases)
+                    self.phases.append(_phase(self._take_flops(), None))
+                    return RunRecord(self._results, self.phases, self._held)
                 if len(waiting) != self.n:
                     done = [i for i in range(self.n) if i not in waiting]
                     kind = self._sync[waiting[0]].kind  # type: ignore[union-attr]
@@ -199,7 +225,7 @@ class ReplicaRunner:
                                        "the same collective calls in the same order")
                 point = self._sync[0]
                 assert point is not None
-                self.phases.append(Phase(self._take_flops(), point))
+                self.phases.append(_phase(self._take_flops(), point))
                 outs = point.run_merge(list(self._payload))
                 for i in range(self.n):
                     self._resume[i] = outs[i]
@@ -208,9 +234,9 @@ class ReplicaRunner:
             for t in threads:
                 t.join(timeout=5)
 
-    def _take_flops(self) -> list[float]:
+    def _take_flops(self) -> list[tuple[float, float, float]]:
         out = self._flops
-        self._flops = [0.0] * self.n
+        self._flops = [(0.0, 0.0, 0.0)] * self.n
         return out
 
     def _abort_all(self) -> None:

@@ -134,14 +134,27 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
     pending = [ev for ev in strategy.__dict__.pop("_pending_inputs", ()) if ev.env is sim_now.env]
 
     def on(devices: list[Any]) -> Callable[[Any], Any]:
+        held = [(devices[i], b) for i, b in enumerate(record.held) if b and i < n]
+
         def process(sim: Any) -> Any:
             if pending:
                 yield sim.all_of(pending)
+            # the activations the replicas' tapes keep for the backward pass, for the step's duration
+            taken = []
+            try:
+                for dev, b in held:
+                    sim.allocate(dev, b, f"activations of {name}")
+                    taken.append((dev, b))
+                yield from steps(sim)
+            finally:
+                for dev, b in taken:
+                    sim.free(dev, b, f"activations of {name}")
+
+        def steps(sim: Any) -> Any:
             if copies:
                 yield sim.all_of([sim.transfer(s, d, b, nm) for s, d, b, nm in copies])
             for k, phase in enumerate(phases):
-                yield sim.all_of([sim.compute(devices[i], scaled[k][i], f"{name}[replica {i}]", replica=i)
-                                  for i in range(n)])
+                yield sim.all_of([_replica_compute(sim, devices[i], scaled[k][i], phase, i, name) for i in range(n)])
                 sync = phase.sync
                 if sync is None:
                     continue
@@ -163,6 +176,25 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
         process.for_worker = for_worker  # type: ignore[attr-defined]
     run_flops_accum[0] += float(sum(sum(p.flops) for p in phases))
     _emit(process)
+
+
+_SECTION_NAMES = ("forward", "backward", "update")
+
+
+def _replica_compute(sim: Any, device: str, flops: float, phase: Any, i: int, name: str) -> Any:
+    """Replica i's compute in a phase: one kernel, or (a training step) its forward, backward
+    and update kernels in turn, each its own span in the trace."""
+    parts = phase.sections[i] if phase.sections is not None else None
+    if parts is None or (parts[1] == 0 and parts[2] == 0):
+        return sim.compute(device, flops, f"{name}[replica {i}]", replica=i)
+    total = sum(parts)
+    scale = flops / total if total else 0.0
+
+    def run() -> Any:
+        for label, fl in zip(_SECTION_NAMES, parts):
+            if fl:
+                yield sim.compute(device, fl * scale, f"{name}/{label}[replica {i}]", replica=i)
+    return sim.env.process(run())
 
 
 def _leaves(x: Any) -> Iterator[Any]:

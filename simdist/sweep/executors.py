@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .worker import run_batch
 
@@ -30,9 +30,12 @@ def batches(specs: Sequence[Any], size: int) -> list[list[Any]]:
     return [list(specs[i:i + size]) for i in range(0, len(specs), size)]
 
 
-def execute(payload: tuple, specs: Sequence[Any], executor: str = "serial", workers: int | None = None,
-            batch_size: int | None = None, scheduler: str | None = None) -> Iterator[list[dict[str, Any]]]:
-    """Yield lists of result rows (one list per finished batch)."""
+def execute(payload: Any, specs: Sequence[Any], executor: str = "serial", workers: int | None = None,
+            batch_size: int | None = None, scheduler: str | None = None,
+            fn: Callable[[Any, list[Any]], list[dict[str, Any]]] = run_batch) -> Iterator[list[dict[str, Any]]]:
+    """Yield lists of result rows (one list per finished batch). ``fn(payload, batch)`` makes a
+    batch's rows (a module-level function, so that process and Dask workers can import it):
+    a sweep's runs by default, or another kind of job (simdist explore's fault plans)."""
     if executor not in EXECUTORS:
         raise ValueError(f"executor {executor!r}: expected one of {', '.join(EXECUTORS)}")
     if not specs:
@@ -42,21 +45,22 @@ def execute(payload: tuple, specs: Sequence[Any], executor: str = "serial", work
     chunks = batches(specs, size)
     if executor == "serial":
         for c in chunks:
-            yield run_batch(payload, c)
+            yield fn(payload, c)
     elif executor == "process":
-        yield from _process(payload, chunks, n)
+        yield from _process(payload, chunks, n, fn)
     else:
-        yield from _dask(payload, chunks, n, scheduler)
+        yield from _dask(payload, chunks, n, scheduler, fn)
 
 
-def _process(payload: tuple, chunks: list[list[Any]], workers: int) -> Iterator[list[dict[str, Any]]]:
+def _process(payload: Any, chunks: list[list[Any]], workers: int, fn: Callable[..., Any] = run_batch
+             ) -> Iterator[list[dict[str, Any]]]:
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     # fork (where available) starts workers with simdist already imported; spawn elsewhere
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futs = [pool.submit(run_batch, payload, c) for c in chunks]
+        futs = [pool.submit(fn, payload, c) for c in chunks]
         try:
             for f in as_completed(futs):
                 yield f.result()
@@ -66,8 +70,8 @@ def _process(payload: tuple, chunks: list[list[Any]], workers: int) -> Iterator[
             raise
 
 
-def _dask(payload: tuple, chunks: list[list[Any]], workers: int, scheduler: str | None
-          ) -> Iterator[list[dict[str, Any]]]:
+def _dask(payload: Any, chunks: list[list[Any]], workers: int, scheduler: str | None,
+          fn: Callable[..., Any] = run_batch) -> Iterator[list[dict[str, Any]]]:
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -84,7 +88,7 @@ def _dask(payload: tuple, chunks: list[list[Any]], workers: int, scheduler: str 
         client = Client(cluster)
     try:
         pl = client.scatter([payload], broadcast=True)[0]
-        futs = [client.submit(run_batch, pl, c, pure=False) for c in chunks]
+        futs = [client.submit(fn, pl, c, pure=False) for c in chunks]
         try:
             for f in as_completed(futs):
                 yield f.result()

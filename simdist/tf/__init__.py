@@ -15,15 +15,24 @@ from simdist.runtime.ops import (add, add_n, broadcast_to, cast, concat, constan
                                  rank, reduce_max, reduce_mean, reduce_min, reduce_sum, reshape, shape, sign, size,
                                  split, sqrt, square, squeeze, stack, subtract, divide, transpose, unstack, where,
                                  zeros, zeros_like)
-from simdist.runtime.ops import abs_ as abs  # noqa: A001
+from simdist.runtime.ops import abs_ as abs, round_ as round, slice_ as slice  # noqa: A001
+from simdist.runtime.ops.data_flow import dynamic_partition, dynamic_stitch
+from simdist.runtime.ops.array import boolean_mask  # noqa: F401
+from simdist.runtime.ops import (argmax, argmin, clip_by_global_norm, clip_by_norm, clip_by_value, cumsum,  # noqa: F401
+                                 eye, floor, linspace, logical_and, logical_not, logical_or, meshgrid, one_hot, pad,
+                                 reduce_all, reduce_any, reduce_logsumexp, reduce_prod, sequence_mask,
+                                 strided_slice_fn as strided_slice, tile, truediv)
+from simdist.runtime.ops import (argsort, einsum, gather_nd, norm, scatter_nd, sort,  # noqa: F401
+                                 tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update, tensordot)
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 from simdist.runtime.variables import Variable, VariableAggregation, VariableSynchronization
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.autodiff import GradientTape, UnconnectedGradients, custom_gradient
 from simdist.runtime.ops import stop_gradient
+from simdist.runtime.ops.nn import sigmoid, tanh  # noqa: F401
 from simdist.runtime.ops.registry import RegisterGradient, NotDifferentiable as no_gradient
 from simdist.runtime import nest
-from simdist.tf import compat, config, data, debugging, distribute, errors, math, nn, train
+from simdist.tf import compat, config, data, debugging, distribute, errors, linalg, math, nn, train
 from simdist.tf._module import Module
 from simdist.runtime.ops import random as _random_ops
 from simdist.tf._function import function
@@ -33,7 +42,12 @@ from types import SimpleNamespace as _NS
 
 experimental = _NS(Optional=_Optional)
 autodiff = _NS(GradientTape=GradientTape)
-random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed)
+random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,
+             truncated_normal=_random_ops.truncated_normal, categorical=_random_ops.categorical,
+             shuffle=_random_ops.shuffle, stateless_normal=_random_ops.stateless_normal,
+             stateless_uniform=_random_ops.stateless_uniform,
+             stateless_truncated_normal=_random_ops.stateless_truncated_normal,
+             stateless_categorical=_random_ops.stateless_categorical)
 
 __version__ = "2.21.0-simdist"
 newaxis = None

@@ -1,6 +1,13 @@
 """`tf.math`: the math ops simdist implements."""
 
-from simdist.runtime.ops import (abs_ as abs, add, add_n, divide, equal, exp, floordiv, floormod,  # noqa: F401,A004
-                                 greater, greater_equal, less, less_equal, log, maximum, minimum, multiply,
-                                 negative, not_equal, pow_ as pow, reduce_max, reduce_mean, reduce_min, reduce_sum,
-                                 sign, sqrt, square, subtract, truediv)
+from simdist.runtime.ops import (abs_ as abs, add, add_n, argmax, argmin, ceil, cumprod, cumsum,  # noqa: F401,A004
+                                 divide, divide_no_nan, equal, exp, floor, floordiv, floormod, greater,
+                                 greater_equal, is_finite, is_inf, is_nan, less, less_equal, log, log1p, logical_and,
+                                 logical_not, logical_or, logical_xor, maximum, minimum, multiply, negative,
+                                 not_equal, pow_ as pow, reciprocal, reduce_all, reduce_any, reduce_logsumexp,
+                                 reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
+                                 reduce_variance, round_ as round, rsqrt, sign, sqrt, square, squared_difference,
+                                 subtract, truediv)
+from simdist.runtime.ops import segment_sum, top_k, unsorted_segment_sum  # noqa: F401
+from simdist.runtime.ops.nn import (l2_normalize, log_softmax, sigmoid, softmax, softplus, softsign,  # noqa: F401,E402
+                                    tanh)

@@ -1,3 +1,15 @@
-"""`tf.nn`: embedding lookups (a ShardedVariable reads only the shards it needs)."""
+"""`tf.nn`: activations, losses, convolutions, pooling, normalization, dropout, embedding lookups
+(computed by simdist/runtime/ops/nn.py and the modules it gathers)."""
 
-from simdist.runtime.ops import embedding_lookup  # noqa: F401
+from types import SimpleNamespace as _NS
+
+from simdist.runtime.ops.nn import (avg_pool, avg_pool2d, batch_normalization, bias_add,  # noqa: F401
+                                    compute_average_loss, conv2d, convolution, depthwise_conv2d, dropout, elu,
+                                    embedding_lookup, gelu, l2_loss, l2_normalize, leaky_relu, log_softmax, max_pool,
+                                    max_pool2d, moments, relu, relu6, scale_regularization_loss, selu, sigmoid,
+                                    sigmoid_cross_entropy_with_logits, silu, softmax,
+                                    softmax_cross_entropy_with_logits, softplus, softsign,
+                                    sparse_softmax_cross_entropy_with_logits, stateless_dropout as _stateless_dropout,
+                                    swish, tanh, weighted_cross_entropy_with_logits)
+
+experimental = _NS(stateless_dropout=_stateless_dropout)

@@ -97,6 +97,12 @@ SPECS: list[OpSpec] = [
     OpSpec("identity", lambda tf, x: tf.identity(x), _inputs(rand((2,))), ("Identity",), lambda x: x),
     OpSpec("stop_gradient", lambda tf, x: tf.stop_gradient(x) * x, _inputs(rand((3,))), ("StopGradient", "Mul"),
            lambda x: x * x, fd=False, notes="d/dx = x (the stopped factor is a constant)"),
+    OpSpec("dynamic_partition", lambda tf, x, p: tf.dynamic_partition(x, p, 3)[1],
+           _inputs(rand((5, 2)), lambda rng, dt: np.asarray([1, 0, 1, 2, 1], np.int32)), ("DynamicPartition",),
+           lambda x, p: x[p == 1]),
+    OpSpec("dynamic_stitch", lambda tf, a, b: tf.dynamic_stitch([tf.constant([0, 2]), tf.constant([1, 3])], [a, b]),
+           _inputs(rand((2, 3)), rand((2, 3))), ("DynamicStitch",),
+           lambda a, b: np.stack([a[0], b[0], a[1], b[1]]), diff=(0, 1)),
     OpSpec("zeros_like/ones_like", lambda tf, x: tf.zeros_like(x) + tf.ones_like(x) * x, _inputs(rand((2, 2))),
            ("ZerosLike", "OnesLike"), lambda x: x),
 ]
@@ -117,6 +123,4 @@ UNTESTED_OPS: dict[str, str] = {
     "GatherV2Grad": "the dense gradient of gather on axis > 0: exercised by gather[axis=1]'s gradient",
     "StridedSliceGrad": "the gradient of StridedSlice: exercised by the getitem specs' gradients",
     "UnsortedSegmentSum": "IndexedSlices to dense: exercised by gather[axis=0]'s gradient check (densified)",
-    "DynamicStitch": "the merge of a ShardedVariable's row lookup (no facade name): forward and gradients in "
-                     "tests/test_sharded_lookup.py, against TF 2.21 in tests/test_optimizers_differential_tf.py",
 }

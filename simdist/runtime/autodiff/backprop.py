@@ -27,6 +27,8 @@ def _key(x: Any) -> int:
     from simdist.runtime.autodiff.tape import _is_variable, variable_key
     if isinstance(x, Tensor):
         return id(x)
+    if hasattr(x, "_gather_rows"):   # a ShardedVariable: differentiate its `.variables` (TF 2.21 fails so)
+        raise AttributeError(f"'{type(x).__name__}' object has no attribute 'handle'")
     if _is_variable(x):
         return id(variable_key(x))
     raise ValueError(f"Passed in object {x!r} of type {type(x).__name__!r}, not tf.Tensor or tf.Variable or "

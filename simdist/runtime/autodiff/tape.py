@@ -19,7 +19,9 @@ import contextlib
 import logging
 from typing import Any, Callable, Iterator, Sequence
 
-from simdist.runtime import dtypes
+import numpy as np
+
+from simdist.runtime import cost, dtypes
 from simdist.runtime import nest
 from simdist.runtime.autodiff import backprop
 from simdist.runtime.ops import dispatch
@@ -79,7 +81,8 @@ class _Entry:
 class _Tape:
     """What one GradientTape has recorded."""
 
-    __slots__ = ("tensor_tape", "op_tape", "next_id", "leaves", "watched_vars", "watch_accessed", "persistent")
+    __slots__ = ("tensor_tape", "op_tape", "next_id", "leaves", "watched_vars", "watch_accessed", "persistent",
+                 "kept", "kept_bytes", "__weakref__")
 
     def __init__(self, persistent: bool, watch_accessed: bool) -> None:
         self.tensor_tape: dict[int, int] = {}    # key -> id of the op that made it (-1: a watched leaf)
@@ -89,6 +92,26 @@ class _Tape:
         self.watched_vars: list[Any] = []
         self.watch_accessed = watch_accessed
         self.persistent = persistent
+        self.kept: set[int] = set()              # keys of the tensors its entries keep (for their bytes)
+        self.kept_bytes = 0                      # ... counted in runtime.cost's held bytes of this thread
+
+    def keep(self, tensors: Any) -> None:
+        """Count the bytes of tensors an entry keeps alive for the backward pass (activations)."""
+        new = 0
+        kept = self.kept
+        for t in tensors:
+            k = id(t)
+            if k not in kept and isinstance(t, Tensor):
+                kept.add(k)
+                new += t._a.nbytes if type(t) is not Tensor else t._v.nbytes
+        if new:
+            self.kept_bytes += new
+            cost.hold(new)
+
+    def release(self) -> None:
+        if self.kept_bytes:
+            cost.release(self.kept_bytes)
+            self.kept_bytes = 0
 
     # --- watching ---------------------------------------------------------------------------------
     def watch(self, x: Any) -> None:
@@ -120,6 +143,8 @@ class _Tape:
         self.op_tape[op_id] = _Entry(op_type, input_ids, out_ids, backward, outputs, none_ok)
         for k in out_ids:
             self.tensor_tape[k] = op_id
+        self.keep(inputs)
+        self.keep(outputs)
 
 
 class GradientTape:
@@ -131,6 +156,14 @@ class GradientTape:
         self._watch_accessed_variables = bool(watch_accessed_variables)
         self._watched_variables: tuple = ()
         self._recording = False
+
+    def __del__(self) -> None:
+        tape = getattr(self, "_tape", None)
+        if tape is not None:
+            try:
+                tape.release()
+            except Exception:  # noqa: BLE001 - at interpreter exit the modules may be gone
+                pass
 
     # --- the context ----------------------------------------------------------------------------------
     def __enter__(self) -> "GradientTape":
@@ -185,6 +218,8 @@ class GradientTape:
     def reset(self) -> None:
         """Forget everything recorded (as exiting and re-entering with a new tape)."""
         self._pop_tape()
+        if self._tape is not None:
+            self._tape.release()
         self._tape = None
         self._push_tape()
 
@@ -237,6 +272,28 @@ class GradientTape:
         if key in tape.tensor_tape and trainable(t.dtype):
             tape.record("ReadVariableOp", (var,), (key,), (t,), lambda g: [g])
 
+    def _variable_gathered(self, var: Any, indices: Tensor, t: Tensor) -> None:
+        tape = self._tape
+        if tape is None:
+            return
+        owner = getattr(var, "_distributed_container", None)
+        if owner is None:
+            owner = var
+        if tape.watch_accessed and getattr(owner, "trainable", True):
+            tape.watch_variable(var, owner)
+        key = id(var)
+        if key in tape.tensor_tape and trainable(t.dtype):
+            shape = var.shape.as_list()
+
+            def backward(g: Any) -> list:
+                # TF's _GatherGrad for ResourceGather: the rows' gradient as IndexedSlices
+                from simdist.runtime.indexed_slices import IndexedSlices
+                from simdist.runtime.ops import array
+                n = int(np.prod(indices.shape.as_list(), dtype=np.int64))
+                return [IndexedSlices(array.reshape(g, [n] + shape[1:]), array.reshape(indices, [n]),
+                                      array.constant(shape, dtype="int32")), None]
+            tape.record("ResourceGather", (var, indices), (key, id(indices)), (t,), backward)
+
     # --- gradients -------------------------------------------------------------------------------------------
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
                  unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
@@ -260,13 +317,20 @@ class GradientTape:
         flat_targets = nest.flatten(target)
         flat_sources = nest.flatten(sources)
         for s in flat_sources:
-            if type(s).__name__ == "IndexedSlices":
-                raise NotImplementedError("Gradients are not implemented for IndexedSlices")
+            if type(s).__name__ == "IndexedSlices":   # (TF 2.21 fails looking for a tensor id)
+                raise AttributeError("'IndexedSlices' object has no attribute '_id'")
         if output_gradients is not None:
-            output_gradients = [None if g is None else _as_tensor(g) for g in nest.flatten(output_gradients)]
-        grads = backprop.imperative_grad(self._tape, flat_targets, flat_sources, output_gradients, unconnected)
+            flat_og = nest.flatten(output_gradients)
+            if any(g is None for g in flat_og) and len(flat_og) > 1:
+                # (TF 2.21 turns each entry into a tensor before looking at it)
+                raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to "
+                                 "a Tensor.")
+            output_gradients = [None if g is None else _as_tensor(g) for g in flat_og]
+        with cost.section("backward"):
+            grads = backprop.imperative_grad(self._tape, flat_targets, flat_sources, output_gradients, unconnected)
         if not self._persistent:
             self._watched_variables = tuple(self._tape.watched_vars)
+            self._tape.release()
             self._tape = None
         return nest.pack_sequence_as(sources, grads)
 
@@ -292,11 +356,13 @@ class GradientTape:
         for i in range(n):
             with self._ensure_recording():
                 y = array.strided_slice(flat_target, i)
-            g = backprop.imperative_grad(tape, [y], flat_sources, None, unconnected)
+            with cost.section("backward"):
+                g = backprop.imperative_grad(tape, [y], flat_sources, None, unconnected)
             for k, gk in enumerate(g):
                 rows[k].append(None if gk is None else _dense(gk))
         if not self._persistent:
             self._watched_variables = tuple(tape.watched_vars)
+            tape.release()
             self._tape = None
         out = []
         for k, src in enumerate(flat_sources):
@@ -332,10 +398,12 @@ class GradientTape:
         for j in range(row):
             with self._ensure_recording():
                 y = array.strided_slice(flat, (slice(None), j))
-            g = backprop.imperative_grad(tape, [y], [source], None, unconnected)[0]
+            with cost.section("backward"):
+                g = backprop.imperative_grad(tape, [y], [source], None, unconnected)[0]
             cols.append(None if g is None else _dense(g))
         if not self._persistent:
             self._watched_variables = tuple(tape.watched_vars)
+            tape.release()
             self._tape = None
         if not cols or cols[0] is None:     # unconnected: zeros, as TF's pfor gives them
             return array.zeros(t_shape + s_shape[1:], target.dtype)

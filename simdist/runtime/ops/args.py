@@ -10,7 +10,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["t", "shape_arg", "axes", "same_dtype", "fixed", "bool_out", "attr_dtype", "first", "zero_flops",
-           "input_size_flops", "dtype_error", "allowed"]
+           "input_size_flops", "dtype_error", "allowed", "tf_name", "dims"]
 
 
 def t(x: Any) -> Tensor:
@@ -55,10 +55,24 @@ def axes(axis: Any, rank: int, opname: str) -> tuple[int, ...] | None:
     return tuple(out)
 
 
+# TF's DataTypeString names, which its kernel messages use ("float", not "float32").
+_TF_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def tf_name(d: dtypes.DType) -> str:
+    """The dtype as TF's C++ messages spell it."""
+    return _TF_NAMES.get(d.name, d.name)
+
+
+def dims(shape: Any) -> str:
+    """A shape as TF's C++ messages print it: [2,3] (no spaces)."""
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
 def dtype_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DType) -> errors.InvalidArgumentError:
     return errors.InvalidArgumentError(
-        None, None, f"cannot compute {opname} as input #{index}(zero-based) was expected to be a {want.name} "
-        f"tensor but is a {got.name} tensor [Op:{opname}]")
+        None, None, f"cannot compute {opname} as input #{index}(zero-based) was expected to be a {tf_name(want)} "
+        f"tensor but is a {tf_name(got)} tensor [Op:{opname}]")
 
 
 # --- dtype rules (OpDef.dtype): (input dtypes, attrs) -> output dtype --------------------------------
@@ -82,7 +96,7 @@ def allowed(name: str, kinds: str, what: str) -> Any:
         d = base(dts, attrs)
         if d._np.kind not in kinds:
             raise errors.InvalidArgumentError(
-                None, None, f"Value for attr 'T' of {d.name} is not in the list of allowed values: {what} "
+                None, None, f"Value for attr 'T' of {tf_name(d)} is not in the list of allowed values: {what} "
                 f"[Op:{name}]")
         return d
     return rule

@@ -11,11 +11,12 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 __all__ = ["constant", "range_", "reshape", "identity", "expand_dims", "squeeze", "ones", "zeros", "fill",
            "ones_like", "zeros_like", "concat", "concat_arrays", "stack", "unstack", "split", "transpose", "shape",
-           "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient"]
+           "size", "rank", "gather", "embedding_lookup", "broadcast_to", "strided_slice", "stop_gradient",
+           "boolean_mask"]
 
 _ZERO = args.zero_flops
 
@@ -176,7 +177,7 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # 
     try:
         np.broadcast_shapes(t.shape.as_list(), shp)
     except ValueError:
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {t.shape.as_list()} vs. {list(shp)} "
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(t.shape.as_list())} vs. {args.dims(shp)} "
                                           "[Op:BroadcastTo]") from None
     return dispatch.execute(BROADCAST_TO, (t,), {"shape": shp})
 
@@ -249,13 +250,13 @@ def concat_arrays(arrays: Sequence[np.ndarray], axis: int, op: str = "ConcatV2")
     for i, a in enumerate(arrays[1:], 1):
         if a.ndim != r0:
             raise errors.InvalidArgumentError(
-                None, None, f"ConcatOp : Ranks of all input tensors should match: shape[0] = {list(s0)} vs. "
-                f"shape[{i}] = {list(a.shape)} [Op:{op}]")
+                None, None, f"ConcatOp : Ranks of all input tensors should match: shape[0] = {args.dims(s0)} vs. "
+                f"shape[{i}] = {args.dims(a.shape)} [Op:{op}]")
         for d in range(r0):
             if d != ax and a.shape[d] != s0[d]:
                 raise errors.InvalidArgumentError(
-                    None, None, f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {list(s0)} "
-                    f"vs. shape[{i}] = {list(a.shape)} [Op:{op}]")
+                    None, None, f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {args.dims(s0)} "
+                    f"vs. shape[{i}] = {args.dims(a.shape)} [Op:{op}]")
     return np.concatenate(arrays, axis=ax)
 
 
@@ -365,7 +366,9 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     variable it reads the variable; on a ShardedVariable it is TF 2.21's `sparse_read` (the
     shards' rows in shard order: clause pss.sharded-gather)."""
     ax = 0 if axis is None else int(axis)
-    if hasattr(params, "_gather_rows") and ax == 0:
+    if ax == 0 and batch_dims == 0 and hasattr(params, "sparse_read"):
+        # a variable: ResourceGather reads only the rows; a ShardedVariable: its sparse_read,
+        # which in TF 2.21 leaves the rows in shard order (clause pss.sharded-gather)
         return params.sparse_read(indices)
     p = _t(params)
     idx = _t(indices)
@@ -416,8 +419,9 @@ def _gather_grad_grad(op: Any, grad: Any) -> list:
 
 # --- indexing ------------------------------------------------------------------------------------------------
 def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
-    """A `t[...]` key as a hashable tuple of ("i", int) / ("s", start, stop, step) / ("n",) / ("e",)."""
-    items = key if isinstance(key, tuple) else (key,)
+    """A `t[...]` key as a hashable tuple of ("i", int) / ("s", start, stop, step) / ("n",) / ("e",).
+    A list is a tuple of indices, as TF reads it (`t[[0, 1]]` is `t[0, 1]`)."""
+    items = tuple(key) if isinstance(key, (tuple, list)) else (key,)
     out = []
     for k in items:
         if isinstance(k, Tensor):
@@ -428,6 +432,9 @@ def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
         if k is None:
             out.append(("n",))
         elif k is Ellipsis:
+            if ("e",) in out:
+                raise errors.InvalidArgumentError(None, None, "Multiple ellipses in slice spec not allowed "
+                                                  "[Op:StridedSlice]")
             out.append(("e",))
         elif isinstance(k, slice):
             parts = []
@@ -456,10 +463,15 @@ def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
         return a[_np_key(key)]
     except IndexError:
         dim = 0
-        for k in key:   # the first integer index out of range names its dimension, as TF
+        for k in key:   # the first integer index out of range names its dimension, as TF (a negative
+            # index is reported after adding the dimension's size)
+            if k[0] == "e":
+                dim = a.ndim - sum(1 for j in key[key.index(k) + 1:] if j[0] in "is")
+                continue
             if k[0] == "i" and dim < a.ndim and not -a.shape[dim] <= k[1] < a.shape[dim]:
+                shown = k[1] + a.shape[dim] if k[1] < 0 else k[1]
                 raise errors.InvalidArgumentError(
-                    None, None, f"slice index {k[1]} of dimension {dim} out of bounds. [Op:StridedSlice]") from None
+                    None, None, f"slice index {shown} of dimension {dim} out of bounds. [Op:StridedSlice]") from None
             dim += 0 if k[0] == "n" else 1
         raise errors.InvalidArgumentError(None, None, f"Index out of range using input dim {a.ndim}; input has "
                                           f"only {a.ndim} dims [Op:StridedSlice]") from None
@@ -491,8 +503,35 @@ def _strided_slice_grad_grad(op: Any, grad: Any) -> list:
     return [dispatch.execute(STRIDED_SLICE, (grad,), {"key": op.get_attr("key")})]
 
 
+def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_mask") -> Tensor:
+    """`tf.boolean_mask`: the entries of tensor where mask (over dims axis..axis+mask.ndim) is
+    true, as TF builds it: reshape the masked dims into one, then gather where(mask)."""
+    from simdist.runtime.ops import math
+    t = _t(tensor)
+    m = _t(mask)
+    ax = 0 if axis is None else int(axis)
+    nm = m.ndim
+    if nm == 0:
+        raise ValueError("mask cannot be scalar.")
+    shp = t.shape.as_list()
+    ax = ax % max(len(shp), 1)
+    if shp[ax:ax + nm] != m.shape.as_list():
+        raise ValueError(f"Shapes {TensorShape(shp[ax:ax + nm])} and {m.shape} are incompatible")
+    lead = int(np.prod(shp[ax:ax + nm], dtype=np.int64))
+    flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
+    idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
+    return gather(flat, idx, axis=ax)
+
+
+def _is_bool_key(key: Any) -> bool:
+    return (isinstance(key, bool) or (isinstance(key, Tensor) and key.dtype is dtypes.bool_)
+            or (isinstance(key, np.ndarray) and key.dtype == np.bool_))
+
+
 def _install_operators() -> None:
     def getitem(self: Tensor, key: Any) -> Tensor:
+        if _is_bool_key(key):   # TF: a boolean key is a boolean_mask
+            return boolean_mask(self, key)
         return strided_slice(self, key)
 
     def iterate(self: Tensor) -> Any:
@@ -510,8 +549,22 @@ _install_operators()
 
 # --- sparse rows (IndexedSlices) -----------------------------------------------------------------------------
 def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """UnsortedSegmentSum: each row of values added at its segment id; negative ids are dropped,
+    ids >= num_segments raise, as TF's CPU kernel."""
+    n = shape[0]
+    ids = indices.astype(np.int64, copy=False)
+    bad = ids >= n
+    if bad.any():
+        j = int(np.argmax(bad.reshape(-1)))
+        raise errors.InvalidArgumentError(None, None, f"segment_ids[{j}] = {int(ids.reshape(-1)[j])} is out of range "
+                                          f"[0, {n}) [Op:UnsortedSegmentSum]")
     out = np.zeros(shape, dtype=values.dtype)
-    np.add.at(out, indices.astype(np.int64), values)
+    neg = ids < 0
+    if neg.any():
+        keep = ~neg
+        np.add.at(out, ids[keep], values[keep])
+    else:
+        np.add.at(out, ids, values)
     return out
 
 
@@ -528,41 +581,9 @@ def scatter_rows(values: Any, indices: Any, dense_shape: Any) -> Tensor:
 
 @RegisterGradient("UnsortedSegmentSum")
 def _scatter_rows_grad(op: Any, grad: Any) -> list:
-    return [gather(grad, op.inputs[1]), None]
-
-
-# --- dynamic stitch (the merge of a partitioned lookup) ---------------------------------------------------------
-def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
-    idx, data = arrays[:n], arrays[n:]
-    rows = max((int(i.max()) + 1 for i in idx if i.size), default=0)
-    first = data[0]
-    out = np.zeros((rows,) + first.shape[idx[0].ndim:], dtype=first.dtype)
-    for i, d in zip(idx, data):
-        out[i.reshape(-1)] = d.reshape((-1,) + out.shape[1:])
-    return out
-
-
-def _stitch_dtype(dts: tuple, attrs: Any) -> dtypes.DType:
-    n = attrs["n"]
-    if any(d not in (dtypes.int32, dtypes.int64) for d in dts[:n]) or len(set(dts[n:])) != 1:
-        raise TypeError(f"DynamicStitch: indices must be int32 and the data of one dtype, got {[d.name for d in dts]}")
-    return dts[n]
-
-
-STITCH = register("DynamicStitch", _stitch, _stitch_dtype, _ZERO)
-
-
-def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None = None) -> Tensor:
-    """`tf.dynamic_stitch`: merged[indices[m][i]] = data[m][i] (the merge step of TF's partitioned
-    embedding lookup)."""
-    ts = tuple(_t(i) for i in indices) + tuple(_t(d) for d in data)
-    return dispatch.execute(STITCH, ts, {"n": len(indices)})
-
-
-@RegisterGradient("DynamicStitch")
-def _stitch_grad(op: Any, grad: Any) -> list:
-    """TF's _DynamicStitchGrads: each data input's gradient is the gradient's rows at its indices."""
-    n = op.get_attr("n")
-    if isinstance(grad, IndexedSlices):
-        grad = grad._as_tensor()
-    return [None] * n + [gather(grad, op.inputs[i]) for i in range(n)]
+    """TF's _GatherDropNegatives: the gradient's rows at the ids, zeros where an id is negative."""
+    from simdist.runtime.ops import math
+    ids = op.inputs[1]
+    gathered = gather(grad, math.maximum(ids, zeros_like(ids)))
+    keep = reshape(math.greater_equal(ids, 0), ids.shape.as_list() + [1] * (gathered.ndim - ids.ndim))
+    return [math.where(keep, gathered, zeros_like(gathered)), None]

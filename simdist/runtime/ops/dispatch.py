@@ -24,8 +24,8 @@ from simdist.runtime.cost import tally
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
-__all__ = ["execute", "run", "variable_read", "variable_written", "variable_scattered", "constant_made", "raw",
-           "tapes"]
+__all__ = ["execute", "run", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
+           "constant_made", "raw", "tapes"]
 
 _STRING = dtypes.string
 _cstate = context._state
@@ -119,6 +119,18 @@ def variable_read(var: Any, t: Tensor) -> Tensor:
         t = rec.read(var, t)
     for tape in _tls.tapes:
         tape._variable_read(var, t)
+    return t
+
+
+def variable_gathered(var: Any, indices: Tensor, t: Tensor) -> Tensor:
+    """Rows `indices` of a variable were read into t (ResourceGather): tell the observers. The
+    recorder does not record row reads yet (their traffic depends on the ids): the call stays
+    eager."""
+    rec = _tm._REC
+    if rec is not None:
+        rec.invalidate(f"it reads rows of {getattr(var, 'name', 'a variable')} (row lookups are not recorded)")
+    for tape in _tls.tapes:
+        tape._variable_gathered(var, indices, t)
     return t
 
 

@@ -12,7 +12,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, register
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["matmul"]
+__all__ = ["matmul", "matvec", "matrix_transpose", "trace", "tensordot", "norm"]
 
 
 def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
@@ -43,7 +43,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         raise args.dtype_error("MatMul", 1, ta.dtype, tb.dtype)
     sa, sb = ta.shape.as_list(), tb.shape.as_list()
     if len(sa) < 2 or len(sb) < 2:
-        raise errors.InvalidArgumentError(None, None, f"In[0] and In[1] has different ndims: {sa} vs. {sb} "
+        raise errors.InvalidArgumentError(None, None, f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} "
                                           "[Op:MatMul]")
     xa = sa[:-2] + (sa[-2:][::-1] if transpose_a else sa[-2:])
     xb = sb[:-2] + (sb[-2:][::-1] if transpose_b else sb[-2:])
@@ -51,8 +51,10 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     if xa[-1] != xb[-2]:
         if batched:
             raise errors.InvalidArgumentError(
-                None, None, f"Matrix size-incompatible: In[0]: {xa}, In[1]: {xb} [Op:BatchMatMulV2]")
-        raise errors.InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {xa}, In[1]: {xb} "
+                None, None, f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: {args.dims(sb)} "
+                f"{int(transpose_a)} {int(transpose_b)} [Op:BatchMatMulV2]")
+        raise errors.InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: "
+                                          f"{args.dims(sb)} "
                                           "[Op:MatMul]")
     attrs = {"transpose_a": transpose_a, "transpose_b": transpose_b} if transpose_a or transpose_b else None
     if batched:
@@ -60,7 +62,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
             np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))
         except ValueError:
             raise errors.InvalidArgumentError(
-                None, None, f"In[0] and In[1] must have compatible batch dimensions: {sa} vs. {sb} "
+                None, None, f"In[0] and In[1] must have compatible batch dimensions: {args.dims(sa)} vs. {args.dims(sb)} "
                 "[Op:BatchMatMulV2]") from None
         return dispatch.execute(BATCH_MATMUL, (ta, tb), attrs)
     return dispatch.execute(MATMUL, (ta, tb), attrs)
@@ -103,3 +105,112 @@ def _install_operators() -> None:
 
 
 _install_operators()
+
+
+# --- composites of tf.linalg (built of registered ops, as TF builds them) ---------------------------------------
+def matvec(a: Any, b: Any, transpose_a: bool = False, adjoint_a: bool = False, a_is_sparse: bool = False,
+           b_is_sparse: bool = False, name: str | None = None) -> Tensor:
+    """`tf.linalg.matvec`: squeeze(matmul(a, expand_dims(b, -1)), -1)."""
+    from simdist.runtime.ops import array
+    return array.squeeze(matmul(a, array.expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a),
+                         axis=[-1])
+
+
+def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
+    """`tf.linalg.matrix_transpose`: the last two axes swapped."""
+    from simdist.runtime.ops import array
+    t = _t(a)
+    if t.ndim < 2:
+        raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = {t} with shape: "
+                         f"{t.shape}")
+    perm = list(range(t.ndim - 2)) + [t.ndim - 1, t.ndim - 2]
+    return array.transpose(t, perm)
+
+
+def trace(x: Any, name: str | None = None) -> Tensor:
+    """`tf.linalg.trace`: the sum of each innermost matrix's diagonal (einsum '...ii->...';
+    TF sums a MatrixDiagPart: same value and gradient)."""
+    from simdist.runtime.ops.einsum import einsum
+    return einsum("...ii->...", x)
+
+
+def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
+    """`tf.tensordot`: axes = N (the last N of a with the first N of b) or a pair of axis lists.
+    Computed as one Einsum (TF reshapes, transposes and calls MatMul: the same values)."""
+    from simdist.runtime.ops.einsum import einsum
+    ta, tb = _t(a), _t(b)
+    ra, rb = ta.ndim, tb.ndim
+    if isinstance(axes, (int, np.integer)):
+        n = int(axes)
+        if n < 0:
+            raise ValueError(f"`axes` must be at least 0. Received: {axes}.")
+        if n > ra or n > rb:
+            raise ValueError(f"`axes` must not be larger than the number of dimensions of tensor {a}.  Received "
+                             f"{n}, vs tensor dimensions {max(ra, rb)}.")
+        xa, xb = list(range(ra - n, ra)), list(range(n))
+    else:
+        xa, xb = axes
+        xa = [int(xa)] if isinstance(xa, (int, np.integer)) else [int(i) for i in xa]
+        xb = [int(xb)] if isinstance(xb, (int, np.integer)) else [int(i) for i in xb]
+        if len(xa) != len(xb):
+            raise ValueError(f"Different number of contraction axes `a` and `b`, {len(xa)} != {len(xb)}.")
+        xa, xb = [i % ra for i in xa], [i % rb for i in xb]
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    sa = [next(letters) for _ in range(ra)]
+    sb = [next(letters) for _ in range(rb)]
+    for i, j in zip(xa, xb):
+        sb[j] = sa[i]
+    out = [c for k, c in enumerate(sa) if k not in xa] + [c for k, c in enumerate(sb) if k not in xb]
+    return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
+
+
+_VECTOR_ORDS = ("euclidean", 1, 2, np.inf)
+_MATRIX_ORDS = ("euclidean", "fro", 1, 2, np.inf)
+
+
+def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None,  # noqa: A002 - TF's name
+         name: str | None = None) -> Tensor:
+    """`tf.norm` (TF's composite): euclidean/fro = sqrt(sum(x*x)), 1 = sum|x| (matrix: max
+    column sum), inf = max|x| (matrix: max row sum), p = sum(|x|^p)^(1/p). The matrix 2-norm
+    (an SVD) is not implemented (NotImplementedError)."""
+    from simdist.runtime.ops import array, math, unary
+    keepdims = bool(keepdims)
+    is_matrix = isinstance(axis, (tuple, list)) and len(axis) == 2
+    if is_matrix:
+        axis = tuple(int(a) for a in axis)
+        if axis[0] == axis[1]:
+            raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
+        if ord not in _MATRIX_ORDS:
+            raise ValueError(f"'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, 2, inf], got {ord}")
+    else:
+        if isinstance(axis, (tuple, list)):
+            if len(axis) != 1:
+                raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
+            axis = axis[0]
+        if not (axis is None or isinstance(axis, (int, np.integer))):
+            raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
+        if (isinstance(ord, str) or not np.isreal(ord) or ord <= 0) and ord not in _VECTOR_ORDS:
+            raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+        if axis is not None:
+            axis = (int(axis),)
+    t = _t(tensor)
+    if ord in ("fro", "euclidean", 2, 2.0):
+        if is_matrix and ord in (2, 2.0):
+            raise NotImplementedError("simdist: the matrix 2-norm (tf.norm(ord=2, axis=[i, j]), an SVD) is not "
+                                      "implemented")
+        result = unary.sqrt(math.reduce_sum(math.multiply(t, t), axis, keepdims=True))
+    else:
+        result = unary.abs_(t)
+        if ord == 1:
+            result = math.reduce_sum(result, None if axis is None else axis[0], keepdims=True)
+            if is_matrix:
+                result = math.reduce_max(result, axis[-1], keepdims=True)
+        elif ord == np.inf:
+            if is_matrix:
+                result = math.reduce_sum(result, axis[1], keepdims=True)
+            result = math.reduce_max(result, None if axis is None else axis[0], keepdims=True)
+        else:
+            result = math.pow_(math.reduce_sum(math.pow_(result, ord), axis, keepdims=True), 1.0 / ord)
+    if not keepdims:
+        result = array.squeeze(result, None if axis is None else list(axis))
+    return result

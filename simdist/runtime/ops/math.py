@@ -7,6 +7,7 @@ TF's math_ops overrides them, so `x + y` and `tf.add(x, y)` are the same op.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -22,9 +23,22 @@ from simdist.runtime.tensor import Tensor, convert_to_tensor
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "pow_",
            "maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater",
            "greater_equal", "cast", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "add_n", "where",
-           "unbroadcast", "reduced_shape"]
+           "unbroadcast", "reduced_shape", "divide_no_nan", "squared_difference", "logical_and", "logical_or",
+           "logical_not", "logical_xor", "NUMERIC", "REAL"]
 
 _raw = dispatch.raw
+
+# TF computes inf - inf = nan, 1/0 = inf, log(0) = -inf silently: NumPy's floating-point warnings raised
+# by the op modules' forwards are not shown (a filter costs nothing until a warning is raised; an
+# errstate block around every op would cost more than the op).
+warnings.filterwarnings("ignore", r"(invalid value|divide by zero|overflow|underflow) encountered",
+                        RuntimeWarning, r"simdist\.runtime\.ops(\.|$)")
+
+# TF's attr-T lists (kinds, message text): Sum/Prod/Mean/Cumsum take every numeric type, Max/Min real ones.
+NUMERIC = ("fiu", "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
+           "qint16, quint16, uint16, complex128, half, uint32, uint64")
+REAL = ("fiu", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8, "
+        "quint8, qint32, qint16, quint16")
 
 
 # --- binary arithmetic ------------------------------------------------------------------------------
@@ -84,6 +98,8 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
     conv = getattr(y, "_as_tensor", None)
     if conv is not None:
         return _operand(conv(), dt)   # a variable: its value
+    if (tp is float and dt._np.kind in "iub") or (tp is int and dt._np.kind == "b"):
+        raise TypeError(f"Cannot convert {y!r} to EagerTensor of dtype {dt.name}")
     return convert_to_tensor(y, dtype=dt)
 
 
@@ -91,7 +107,12 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     """`x <op> y` (or `y <op> x` when reflected) for a tensor x: y takes x's dtype when it is a
     Python number; tensors of another dtype are refused with TF's message."""
     dt = x.dtype
-    yt = _operand(y, dt)
+    try:
+        yt = _operand(y, dt)
+    except TypeError:
+        if op is ADD and type(y) is float and not reflected:   # TF's add converts the float, then refuses it
+            raise args.dtype_error("AddV2", 1, dt, dtypes.float32) from None
+        raise
     if yt.dtype is not dt and yt.dtype != dt:
         raise args.dtype_error(op.name, 1, dt, yt.dtype)
     a, b = (yt, x) if reflected else (x, yt)
@@ -102,7 +123,7 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if "broadcast" not in str(e):
             raise errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]") from None
         sa, sb = list(np.shape(arrays[0])), list(np.shape(arrays[1]))
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {sa} vs. {sb} [Op:{op.name}]") from None
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} [Op:{op.name}]") from None
 
 
 def add(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -169,16 +190,21 @@ _TRUEDIV_DT = {dtypes.int8: dtypes.float32, dtypes.int16: dtypes.float32, dtypes
                dtypes.uint16: dtypes.float32, dtypes.int32: dtypes.float64, dtypes.int64: dtypes.float64}
 
 
-def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """TF's truediv: int8/16 and uint8/16 divide in float32, int32/int64 in float64."""
+def _truediv_operands(x: Any, y: Any) -> tuple[Tensor, Tensor]:
+    """TF's truediv operands: the same dtype, integers cast by the truediv table."""
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype=x.dtype) if not isinstance(y, Tensor) else y
     if y.dtype != x.dtype:
-        raise TypeError(f"x and y must have the same dtype, got {x.dtype!r} != {y.dtype!r}")
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     out_dt = _TRUEDIV_DT.get(x.dtype)
     if out_dt is not None:
         x, y = cast(x, out_dt), cast(y, out_dt)
-    return binary(REALDIV, x, y)
+    return x, y
+
+
+def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """TF's truediv: int8/16 and uint8/16 divide in float32, int32/int64 in float64."""
+    return binary(REALDIV, *_truediv_operands(x, y))
 
 
 divide = truediv
@@ -220,10 +246,12 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
 
-SUM = register("Sum", _sum, args.first, args.input_size_flops)
-MEAN = register("Mean", _mean, args.first, args.input_size_flops)
-MAX = register("Max", lambda v, axis, keepdims: np.max(v, axis=axis, keepdims=keepdims), args.first, args.zero_flops)
-MIN = register("Min", lambda v, axis, keepdims: np.min(v, axis=axis, keepdims=keepdims), args.first, args.zero_flops)
+SUM = register("Sum", _sum, args.allowed("Sum", *NUMERIC), args.input_size_flops)
+MEAN = register("Mean", _mean, args.allowed("Mean", *NUMERIC), args.input_size_flops)
+MAX = register("Max", lambda v, axis, keepdims: np.max(v, axis=axis, keepdims=keepdims), args.allowed("Max", *REAL),
+               args.zero_flops)
+MIN = register("Min", lambda v, axis, keepdims: np.min(v, axis=axis, keepdims=keepdims), args.allowed("Min", *REAL),
+               args.zero_flops)
 
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
@@ -266,7 +294,7 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
         if x.shape != shp:
             raise errors.InvalidArgumentError(
                 None, None, "Inputs to operation AddN of type AddN must have the same size and shape.  "
-                f"Input 0: {shp.as_list()} != input {i}: {x.shape.as_list()} [Op:AddN]")
+                f"Input 0: {args.dims(shp.as_list())} != input {i}: {args.dims(x.shape.as_list())} [Op:AddN]")
     if len(ts) == 1:
         return ts[0]
     return dispatch.execute(ADD_N, ts)
@@ -276,10 +304,28 @@ SELECT = register("SelectV2", lambda c, a, b: np.where(c, a, b),
                   lambda dts, attrs: args.same_dtype("SelectV2")(dts[1:], attrs))
 
 
+def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    if dts[0]._np.kind not in "fiub":
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(dts[0])} is not in the "
+                                          "list of allowed values: numeric types and bool [Op:Where]")
+    return dtypes.int64
+
+
+WHERE = register("Where", lambda c: np.argwhere(c), _where_rule, args.input_size_flops)
+NotDifferentiable("Where")
+
+
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
-    """`tf.where(condition, x, y)`: elements of x where condition, else of y (broadcasting)."""
+    """`tf.where(condition, x, y)`: elements of x where condition, else of y (broadcasting).
+    `tf.where(condition)`: the int64 coordinates [n, rank] of the true (non-zero) elements, in
+    row-major order."""
+    if x is None and y is None:
+        c = condition if isinstance(condition, Tensor) else convert_to_tensor(condition, dtype_hint=dtypes.bool_)
+        if c.ndim == 0:
+            raise errors.InvalidArgumentError(None, None, "WhereOp : Unhandled input dimensions: 0 [Op:Where]")
+        return dispatch.execute(WHERE, (c,))
     if x is None or y is None:
-        raise NotImplementedError("simdist: tf.where with one argument (indices of true elements) is not supported")
+        raise ValueError("x and y must both be non-None or both be None.")
     c = _t(condition)
     if c.dtype is not dtypes.bool_:
         raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was expected "
@@ -287,6 +333,100 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     xt = _t(x)
     yt = _operand(y, xt.dtype)
     return dispatch.execute(SELECT, (c, xt, yt))
+
+
+# --- logical ------------------------------------------------------------------------------------------------
+def _logical_rule(name: str) -> Any:
+    def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
+        for i, d in enumerate(dts):
+            if d is not dtypes.bool_:
+                raise args.dtype_error(name, i, dtypes.bool_, d)
+        return dtypes.bool_
+    return rule
+
+
+LOGICAL_AND = register("LogicalAnd", np.logical_and, _logical_rule("LogicalAnd"), args.zero_flops)
+LOGICAL_OR = register("LogicalOr", np.logical_or, _logical_rule("LogicalOr"), args.zero_flops)
+LOGICAL_NOT = register("LogicalNot", np.logical_not, _logical_rule("LogicalNot"), args.zero_flops)
+for _name in ("LogicalAnd", "LogicalOr", "LogicalNot"):
+    NotDifferentiable(_name)
+
+
+def _logical(op: Any, x: Any, y: Any) -> Tensor:
+    xt = _t(x)
+    yt = y if isinstance(y, Tensor) else convert_to_tensor(y, dtype_hint=dtypes.bool_)
+    op.dtype((xt.dtype, yt.dtype), None)
+    return binary(op, xt, yt, out_dtype=dtypes.bool_)
+
+
+def logical_and(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return _logical(LOGICAL_AND, x, y)
+
+
+def logical_or(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return _logical(LOGICAL_OR, x, y)
+
+
+def logical_not(x: Any, name: str | None = None) -> Tensor:
+    return dispatch.execute(LOGICAL_NOT, (_t(x),))
+
+
+def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Tensor:
+    """TF's composite: (x | y) & ~(x & y)."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
+
+
+# --- division without NaN, squared difference -----------------------------------------------------------------
+def _div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if b.ndim == 0:   # the usual case (a loss over a batch size): no mask
+        return np.true_divide(a, b) if b != 0 else np.zeros(a.shape, a.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(b == 0, np.zeros((), a.dtype), np.true_divide(a, b))
+
+
+DIV_NO_NAN = register("DivNoNan", _div_no_nan,
+                      args.allowed("DivNoNan", "f", "half, float, bfloat16, double, complex64, complex128"))
+SQUARED_DIFFERENCE = register("SquaredDifference", lambda a, b: np.square(a - b),
+                              args.allowed("SquaredDifference", "fi", "bfloat16, half, float, double, int32, int64, "
+                                           "complex64, complex128"),
+                              lambda arrays, out, attrs: 2 * out.size)
+
+
+def _checked_binary(op: Any, x: Any, y: Any) -> Tensor:
+    """binary() after the op's dtype rule (the operators' fast path skips it: their ops take all types)."""
+    xt = _t(x)
+    yt = _operand(y, xt.dtype)
+    op.dtype((xt.dtype, yt.dtype), None)
+    return binary(op, xt, yt)
+
+
+def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.math.divide_no_nan`: x / y, and 0 where y is 0 (even for x = 0 or inf); integers are
+    cast first as truediv casts them (int32 -> float64, ...)."""
+    xt, yt = _truediv_operands(x, y)
+    return _checked_binary(DIV_NO_NAN, xt, yt)
+
+
+def squared_difference(x: Any, y: Any, name: str | None = None) -> Tensor:
+    return _checked_binary(SQUARED_DIFFERENCE, x, y)
+
+
+@RegisterGradient("DivNoNan")
+def _div_no_nan_grad(op: Any, grad: Any) -> list:
+    x, y = op.inputs
+    sx, sy = _shapes(op)
+    gx = divide_no_nan(grad, y)
+    gy = multiply(grad, divide_no_nan(divide_no_nan(negative(x), y), y))
+    return [unbroadcast(gx, sx), unbroadcast(gy, sy)]
+
+
+@RegisterGradient("SquaredDifference")
+def _squared_difference_grad(op: Any, grad: Any) -> list:
+    """TF: x_grad = (2 * grad) * (x - y), y_grad = -x_grad, each summed to its input's shape."""
+    x, y = op.inputs
+    sx, sy = _shapes(op)
+    x_grad = multiply(multiply(grad, 2.0), subtract(x, y))
+    return [unbroadcast(x_grad, sx), unbroadcast(negative(x_grad), sy)]
 
 
 # --- gradient helpers --------------------------------------------------------------------------------------
@@ -489,6 +629,18 @@ def _install_operators() -> None:
         except (TypeError, ValueError, errors.InvalidArgumentError):
             return True
 
+    def bool_op(fn: Any, reflected: bool = False) -> Any:
+        def f(self: Tensor, o: Any) -> Tensor:
+            return fn(o, self) if reflected else fn(self, o)
+        return f
+
+    Tensor.__and__ = bool_op(logical_and)    # type: ignore[assignment]
+    Tensor.__rand__ = bool_op(logical_and, True)   # type: ignore[assignment]
+    Tensor.__or__ = bool_op(logical_or)      # type: ignore[assignment]
+    Tensor.__ror__ = bool_op(logical_or, True)   # type: ignore[assignment]
+    Tensor.__xor__ = bool_op(logical_xor)    # type: ignore[assignment]
+    Tensor.__rxor__ = bool_op(logical_xor, True)   # type: ignore[assignment]
+    Tensor.__invert__ = lambda self: logical_not(self)   # type: ignore[assignment]
     Tensor.__eq__ = eq   # type: ignore[assignment]
     Tensor.__ne__ = ne   # type: ignore[assignment]
     Tensor.__truediv__ = lambda self, o: truediv(self, o)   # type: ignore[assignment]

@@ -6,6 +6,11 @@ per call; with an op seed, from a stream of that (global seed, op seed) pair, wh
 advances per call, as TF's kernels keep an internal counter (two calls of
 `tf.random.uniform([1], seed=1)` give different values; `set_seed` restarts both). The values
 are NumPy's (PCG64), not TF's Philox streams.
+
+The stateless ops (`stateless_normal`, `stateless_uniform`, `stateless_truncated_normal`,
+`stateless_categorical`) are pure functions of their seed pair, shape and dtype: the same call
+gives the same values anywhere, independent of the global seed and of the root seed, as TF
+promises; they are not stateful ops (the recorder may fold or merge them).
 """
 
 from __future__ import annotations
@@ -14,13 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
-from simdist.runtime.ops.args import shape_arg
+from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["reset", "set_seed", "normal", "uniform"]
+__all__ = ["reset", "set_seed", "normal", "uniform", "truncated_normal", "categorical", "shuffle", "stateless_normal",
+           "stateless_uniform", "stateless_truncated_normal", "stateless_categorical"]
 
 _state: dict[str, Any] = {"root": 0, "global": None, "gen": None, "op": {}}
 
@@ -70,7 +76,7 @@ NotDifferentiable("RandomUniform")
 
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32, seed: int | None = None,
            name: str | None = None) -> Tensor:
-    return dispatch.execute(NORMAL, (), {"shape": shape_arg(shape), "mean": float(mean), "stddev": float(stddev),
+    return dispatch.execute(NORMAL, (), {"shape": _check_shape(shape_arg(shape), "RandomStandardNormal"), "mean": float(mean), "stddev": float(stddev),
                                          "dtype": dtypes.as_dtype(dtype), "seed": None if seed is None else int(seed)})
 
 
@@ -83,5 +89,257 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
         lo, hi = int(minval), int(maxval)
     else:
         lo, hi = float(minval), 1.0 if maxval is None else float(maxval)
-    return dispatch.execute(UNIFORM, (), {"shape": shape_arg(shape), "minval": lo, "maxval": hi, "dtype": dt,
+    return dispatch.execute(UNIFORM, (), {"shape": _check_shape(shape_arg(shape), "RandomUniform"), "minval": lo, "maxval": hi, "dtype": dt,
                                           "seed": None if seed is None else int(seed)})
+
+
+# --- more stateful draws: truncated normal, categorical, shuffle ---------------------------------------------
+def _truncated(g: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Standard normal draws, each outside [-2, 2] drawn again (TF's truncated normal)."""
+    out = g.standard_normal(size=shape)
+    bad = np.abs(out) > 2.0
+    while bad.any():
+        out[bad] = g.standard_normal(size=int(bad.sum()))
+        bad = np.abs(out) > 2.0
+    return out
+
+
+def _check_shape(shape: tuple[int, ...], opname: str) -> tuple[int, ...]:
+    for d in shape:
+        if d < 0:
+            raise errors.InvalidArgumentError(None, None, f"Dimension {d} must be >= 0 [Op:{opname}]")
+    return shape
+
+
+def _float_dtype(dtype: Any, what: str) -> dtypes.DType:
+    dt = dtypes.as_dtype(dtype)
+    if not dt.is_floating:
+        raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'>. Accepted dtypes are (tf.float16, "
+                         f"tf.bfloat16, tf.float32, tf.float64{what}).")
+    return dt
+
+
+def _scaled(r: np.ndarray, scale: float, shift: float, dt: dtypes.DType) -> np.ndarray:
+    """r * scale + shift in the output dtype, in TF's order (Mul then Add)."""
+    r = r.astype(dt._np)
+    return r * dt._np.type(scale) + dt._np.type(shift)
+
+
+TRUNCATED = register("TruncatedNormal",
+                     lambda shape, mean, stddev, dtype, seed: _scaled(_truncated(_gen(seed), shape), stddev, mean,
+                                                                      dtype),
+                     lambda dts, a: a["dtype"], stateful=True)
+NotDifferentiable("TruncatedNormal")
+
+
+def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32,
+                     seed: int | None = None, name: str | None = None) -> Tensor:
+    """`tf.random.truncated_normal`: normal draws within two standard deviations of the mean."""
+    shp = _check_shape(shape_arg(shape), "TruncatedNormal")
+    return dispatch.execute(TRUNCATED, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
+                                            "dtype": _float_dtype(dtype, ""), "seed": _op_seed(seed)})
+
+
+def _op_seed(seed: Any) -> int | None:
+    return None if seed is None else int(seed)
+
+
+def _categorical(g: np.random.Generator, logits: np.ndarray, num_samples: int) -> np.ndarray:
+    """Inverse-CDF draws from softmax(logits) per row (a -inf logit is never drawn)."""
+    lg = logits.astype(np.float64)
+    m = np.max(lg, axis=1, keepdims=True)
+    p = np.exp(lg - np.where(np.isfinite(m), m, 0))
+    cdf = np.cumsum(p, axis=1)
+    u = g.random((lg.shape[0], num_samples)) * cdf[:, -1:]
+    idx = np.sum(u[:, :, None] >= cdf[:, None, :], axis=2)
+    return np.minimum(idx, lg.shape[1] - 1)
+
+
+def _categorical_rule(name: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        if not dts[0].is_floating and not dts[0].is_integer:
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {tf_name(dts[0])} is not in the list of "
+                                              f"allowed values: float, double, int32, uint8, int16, int8, int64, "
+                                              f"bfloat16, uint16, half, uint32, uint64 [Op:{name}]")
+        return attrs["dtype"]
+    return rule
+
+
+MULTINOMIAL = register("Multinomial", lambda logits, num_samples, dtype, seed: _categorical(_gen(seed), logits,
+                                                                                             num_samples),
+                       _categorical_rule("Multinomial"), stateful=True)
+NotDifferentiable("Multinomial")
+
+
+def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
+    if lt.ndim != 2:
+        raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {dims(lt.shape.as_list())} "
+                                          f"[Op:{opname}]")
+    if num_samples < 0:
+        raise errors.InvalidArgumentError(None, None, f"num_samples should be nonnegative, got {num_samples} "
+                                          f"[Op:{opname}]")
+
+
+def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | None = None,
+                name: str | None = None) -> Tensor:
+    """`tf.random.categorical`: [batch, num_samples] class indices drawn from softmax(logits)."""
+    from simdist.runtime.ops.args import t as _t
+    lt = _t(logits)
+    n = int(num_samples)
+    _check_logits(lt, "Multinomial", n)
+    dt = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
+    return dispatch.execute(MULTINOMIAL, (lt,), {"num_samples": n, "dtype": dt, "seed": _op_seed(seed)})
+
+
+def _shuffle(a: np.ndarray, seed: int | None) -> np.ndarray:
+    return a if a.ndim == 0 else a[_gen(seed).permutation(a.shape[0])]
+
+
+SHUFFLE = register("RandomShuffle", _shuffle, lambda dts, a: dts[0], lambda arrays, out, attrs: 0, stateful=True)
+NotDifferentiable("RandomShuffle")
+
+
+def shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Tensor:
+    """`tf.random.shuffle`: the rows (first axis) in a random order."""
+    from simdist.runtime.ops.args import t as _t
+    return dispatch.execute(SHUFFLE, (_t(value),), {"seed": _op_seed(seed)})
+
+
+# --- stateless ops: pure functions of (shape, seed pair) ----------------------------------------------------
+# Each draws from its own NumPy stream keyed by the seed pair and the op kind, so the same call
+# gives the same values in any program, on any run, whatever the global seed (TF's stateless
+# contract). The values are NumPy's (PCG64), not TF's Philox counter streams.
+_KIND = {"normal": 1, "uniform": 2, "uniform_int": 3, "uniform_full_int": 4, "truncated": 5, "categorical": 6}
+_MASK = (1 << 64) - 1
+
+
+def _stateless_gen(seed: np.ndarray, kind: str) -> np.random.Generator:
+    s = [int(v) & _MASK for v in np.asarray(seed).reshape(-1)]
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(s + [_KIND[kind]])))
+
+
+def _seed_rule(opname: str, out: Any) -> Any:
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        sd = dts[-1]
+        if sd not in (dtypes.int32, dtypes.int64):
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tseed' of {tf_name(sd)} is not in the list of "
+                                              f"allowed values: int32, int64 [Op:{opname}]")
+        return out(dts, attrs)
+    return rule
+
+
+def _normal_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, mean: float, stddev: float) -> np.ndarray:
+    return _scaled(_stateless_gen(seed, "normal").standard_normal(size=shape), stddev, mean, dtype)
+
+
+def _truncated_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, mean: float, stddev: float) -> np.ndarray:
+    return _scaled(_truncated(_stateless_gen(seed, "truncated"), shape), stddev, mean, dtype)
+
+
+def _uniform_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, minval: Any, maxval: Any) -> np.ndarray:
+    if dtype.is_integer:
+        if minval is None:
+            info = np.iinfo(dtype._np)
+            return _stateless_gen(seed, "uniform_full_int").integers(info.min, info.max, size=shape,
+                                                                      dtype=dtype._np, endpoint=True)
+        return _stateless_gen(seed, "uniform_int").integers(minval, maxval, size=shape, dtype=np.int64)
+    r = _stateless_gen(seed, "uniform").random(size=shape)
+    return _scaled(r, maxval - minval, minval, dtype)
+
+
+def _categorical_sl(logits: np.ndarray, seed: np.ndarray, num_samples: int, dtype: dtypes.DType) -> np.ndarray:
+    return _categorical(_stateless_gen(seed, "categorical"), logits, num_samples)
+
+
+_OUT_DTYPE = lambda dts, a: a["dtype"]   # noqa: E731
+STATELESS_NORMAL = register("StatelessRandomNormalV2", _normal_sl, _seed_rule("StatelessRandomNormalV2", _OUT_DTYPE))
+STATELESS_TRUNCATED = register("StatelessTruncatedNormalV2", _truncated_sl,
+                               _seed_rule("StatelessTruncatedNormalV2", _OUT_DTYPE))
+STATELESS_UNIFORM = register("StatelessRandomUniformV2", _uniform_sl,
+                             _seed_rule("StatelessRandomUniformV2", _OUT_DTYPE))
+STATELESS_CATEGORICAL = register("StatelessMultinomial", _categorical_sl,
+                                 _seed_rule("StatelessMultinomial", lambda dts, a: (
+                                     _categorical_rule("StatelessMultinomial")(dts, a))))
+for _n in ("StatelessRandomNormalV2", "StatelessTruncatedNormalV2", "StatelessRandomUniformV2",
+           "StatelessMultinomial"):
+    NotDifferentiable(_n)
+
+
+def _seed(seed: Any, opname: str) -> Tensor:
+    from simdist.runtime.tensor import convert_to_tensor
+    s = seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
+    if s.dtype.is_integer and s.shape.as_list() != [2]:
+        raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {dims(s.shape.as_list())} "
+                                          f"[Op:StatelessRandomGetKeyCounter]")
+    if not s.dtype.is_integer:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tseed' of {tf_name(s.dtype)} is not in the list "
+                                          "of allowed values: int32, int64 [Op:StatelessRandomGetKeyCounter]")
+    return s
+
+
+def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: str) -> Tensor:
+    """A standard draw scaled and shifted: folded into the op for Python numbers; as Mul and Add
+    ops (so gradients reach them, as in TF) when the mean/stddev are tensors."""
+    from simdist.runtime.ops import math
+    dt = dtypes.as_dtype(dtype)
+    if not dt.is_floating:   # TF converts the mean to that dtype first
+        raise TypeError(f"Cannot convert {float(a) if not isinstance(a, Tensor) else a!r} to EagerTensor of dtype "
+                        f"{dt.name}")
+    shp = _check_shape(shape_arg(shape), opname)
+    s = _seed(seed, opname)
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        r = dispatch.execute(op, (s,), {"shape": shp, "dtype": dt, "mean": 0.0, "stddev": 1.0})
+        return math.add(math.multiply(r, b), a)
+    return dispatch.execute(op, (s,), {"shape": shp, "dtype": dt, "mean": float(a), "stddev": float(b)})
+
+
+def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
+                     name: str | None = None, alg: Any = "auto_select") -> Tensor:
+    """`tf.random.stateless_normal`: the same values for the same (shape, seed, dtype), always."""
+    return _affine(STATELESS_NORMAL, seed, shape, dtype, mean, stddev, "StatelessRandomNormalV2")
+
+
+def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0,
+                               dtype: Any = dtypes.float32, name: str | None = None,
+                               alg: Any = "auto_select") -> Tensor:
+    return _affine(STATELESS_TRUNCATED, seed, shape, dtype, mean, stddev, "StatelessTruncatedNormalV2")
+
+
+def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32,
+                      name: str | None = None, alg: Any = "auto_select") -> Tensor:
+    """`tf.random.stateless_uniform`: floats in [minval, maxval) (default [0, 1)); integers in
+    [minval, maxval), or the full range when both are None (int32/int64)."""
+    from simdist.runtime.ops import math
+    dt = dtypes.as_dtype(dtype)
+    if not (dt.is_floating or dt in (dtypes.int32, dtypes.int64)):
+        raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'>. Accepted dtypes are (tf.float16, "
+                         "tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, tf.uint64).")
+    shp = _check_shape(shape_arg(shape), "StatelessRandomUniformV2")
+    s = _seed(seed, "StatelessRandomUniformV2")
+    if dt.is_integer:
+        if (minval is None) != (maxval is None):
+            raise ValueError(f"For integer `dtype` argument <dtype: '{dt.name}'>, argument `minval` and `maxval` must be both None "
+                             f"or not None. Got `minval`={minval} and `maxval`={maxval}.")
+        if minval is not None:
+            lo, hi = int(minval), int(maxval)
+            if lo >= hi:
+                raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi} "
+                                                  "[Op:StatelessRandomUniformIntV2]")
+            return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": lo, "maxval": hi})
+        return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": None, "maxval": None})
+    hi = 1.0 if maxval is None else maxval
+    if isinstance(minval, Tensor) or isinstance(hi, Tensor):
+        r = dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": 0.0, "maxval": 1.0})
+        return math.add(math.multiply(r, math.subtract(hi, minval)), minval)
+    return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": float(minval),
+                                                      "maxval": float(hi)})
+
+
+def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = dtypes.int64,
+                          name: str | None = None) -> Tensor:
+    from simdist.runtime.ops.args import t as _t
+    lt = _t(logits)
+    n = int(num_samples)
+    _check_logits(lt, "StatelessMultinomial", n)
+    s = _seed(seed, "StatelessMultinomial")
+    return dispatch.execute(STATELESS_CATEGORICAL, (lt, s), {"num_samples": n, "dtype": dtypes.as_dtype(dtype)})

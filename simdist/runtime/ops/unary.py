@@ -9,26 +9,82 @@ from typing import Any
 
 import numpy as np
 
+from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["negative", "abs_", "sign", "sqrt", "exp", "log", "square"]
+__all__ = ["negative", "abs_", "sign", "sqrt", "exp", "log", "square", "log1p", "reciprocal", "floor", "ceil",
+           "round_", "rsqrt", "is_nan", "is_finite", "is_inf"]
+
+# TF's attr-T lists (what the op's kernel registration accepts), as their kind letters and message text.
+_FLOAT = ("f", "bfloat16, half, float, double")
+_FLOAT_C = ("fc", "bfloat16, half, float, double, complex64, complex128")
+_SIGNED = ("fi", "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128")
+_ABS = ("fi", "bfloat16, half, float, double, int8, int16, int32, int64")
+_SQUARE = ("fiu", "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, "
+           "complex64, complex128")
 
 
-def _log(a: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):   # log(0) = -inf, log(-1) = nan, as TF
-        return np.log(a)
+def _rule(name: str, kinds: tuple[str, str]) -> Any:
+    return args.allowed(name, kinds[0], kinds[1])
 
 
-NEG = register("Neg", np.negative, args.first)
-ABS = register("Abs", np.abs, args.first)
-SIGN = register("Sign", np.sign, args.first)
-SQRT = register("Sqrt", np.sqrt, args.first)
-EXP = register("Exp", np.exp, args.first)
-LOG = register("Log", _log, args.allowed("Log", "fc", "half, bfloat16, float, double, complex64, complex128"))
-SQUARE = register("Square", np.square, args.first)
+# log(0) = -inf, log(-1) = nan, 1/0 = inf, as TF computes them: NumPy's floating-point warnings
+# from the op modules are filtered (ops.math installs the filter; no errstate on the hot path).
+
+
+def _reciprocal_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    """Reciprocal's op def allows integers, but TF's CPU kernels are floating only: NotFoundError."""
+    d = _rule("Reciprocal", _SIGNED)(dts, attrs)
+    if d._np.kind != "f":
+        raise errors.NotFoundError(None, None, "Could not find device for node: {{node Reciprocal}} = "
+                                   f"Reciprocal[T=DT_{d.name.upper()}] [Op:Reciprocal]")
+    return d
+
+
+def _rsqrt(a: np.ndarray) -> np.ndarray:
+    return np.reciprocal(np.sqrt(a))
+
+
+def _round(a: np.ndarray) -> np.ndarray:
+    """Banker's rounding (half to even), as TF's Round: np.round does the same; ints unchanged."""
+    return a if a.dtype.kind in "iu" else np.round(a)
+
+
+NEG = register("Neg", np.negative, _rule("Neg", _SIGNED))
+ABS = register("Abs", np.abs, _rule("Abs", _ABS))
+SIGN = register("Sign", np.sign, _rule("Sign", _SIGNED))
+SQRT = register("Sqrt", np.sqrt, _rule("Sqrt", _FLOAT_C))
+EXP = register("Exp", np.exp, _rule("Exp", _FLOAT_C))
+LOG = register("Log", np.log, _rule("Log", _FLOAT_C))
+SQUARE = register("Square", np.square, _rule("Square", _SQUARE))
+LOG1P = register("Log1p", np.log1p, _rule("Log1p", _FLOAT_C))
+RECIPROCAL = register("Reciprocal", np.reciprocal, _reciprocal_rule)
+FLOOR = register("Floor", np.floor, _rule("Floor", _FLOAT))
+CEIL = register("Ceil", np.ceil, _rule("Ceil", _FLOAT))
+ROUND = register("Round", _round, _rule("Round", _SIGNED))
+RSQRT = register("Rsqrt", _rsqrt, _rule("Rsqrt", _FLOAT_C))
+_BOOL_FLAG = args.zero_flops
+
+
+def _flag_rule(name: str) -> Any:
+    base = _rule(name, _FLOAT)
+
+    def rule(dts: Any, attrs: Any) -> Any:
+        base(dts, attrs)
+        return dtypes.bool_
+    return rule
+
+
+IS_NAN = register("IsNan", np.isnan, _flag_rule("IsNan"), _BOOL_FLAG)
+IS_FINITE = register("IsFinite", np.isfinite, _flag_rule("IsFinite"), _BOOL_FLAG)
+IS_INF = register("IsInf", np.isinf, _flag_rule("IsInf"), _BOOL_FLAG)
+for _n in ("Floor", "Ceil", "Round"):   # TF's gradients of these return [None]
+    RegisterGradient(_n)(lambda op, grad: [None])
+for _n in ("IsNan", "IsFinite", "IsInf"):
+    NotDifferentiable(_n)
 
 
 def _unary(op: Any, x: Any) -> Tensor:
@@ -63,6 +119,43 @@ def square(x: Any, name: str | None = None) -> Tensor:
     return _unary(SQUARE, x)
 
 
+def log1p(x: Any, name: str | None = None) -> Tensor:
+    return _unary(LOG1P, x)
+
+
+def reciprocal(x: Any, name: str | None = None) -> Tensor:
+    return _unary(RECIPROCAL, x)
+
+
+def floor(x: Any, name: str | None = None) -> Tensor:
+    return _unary(FLOOR, x)
+
+
+def ceil(x: Any, name: str | None = None) -> Tensor:
+    return _unary(CEIL, x)
+
+
+def round_(x: Any, name: str | None = None) -> Tensor:
+    """`tf.round`: half to even (0.5 -> 0, 1.5 -> 2, -2.5 -> -2), as TF; integers unchanged."""
+    return _unary(ROUND, x)
+
+
+def rsqrt(x: Any, name: str | None = None) -> Tensor:
+    return _unary(RSQRT, x)
+
+
+def is_nan(x: Any, name: str | None = None) -> Tensor:
+    return _unary(IS_NAN, x)
+
+
+def is_finite(x: Any, name: str | None = None) -> Tensor:
+    return _unary(IS_FINITE, x)
+
+
+def is_inf(x: Any, name: str | None = None) -> Tensor:
+    return _unary(IS_INF, x)
+
+
 @RegisterGradient("Neg")
 def _neg_grad(op: Any, grad: Any) -> list:
     return [-grad]
@@ -86,6 +179,23 @@ def _exp_grad(op: Any, grad: Any) -> list:
 @RegisterGradient("Log")
 def _log_grad(op: Any, grad: Any) -> list:
     return [grad * (1.0 / op.inputs[0])]   # TF: grad * reciprocal(x)
+
+
+@RegisterGradient("Log1p")
+def _log1p_grad(op: Any, grad: Any) -> list:
+    return [grad * reciprocal(1.0 + op.inputs[0])]   # TF: grad * reciprocal(1 + x)
+
+
+@RegisterGradient("Reciprocal")
+def _reciprocal_grad(op: Any, grad: Any) -> list:
+    y = op.outputs[0]
+    return [-grad * (y * y)]   # TF's ReciprocalGrad: -grad * y^2
+
+
+@RegisterGradient("Rsqrt")
+def _rsqrt_grad(op: Any, grad: Any) -> list:
+    y = op.outputs[0]
+    return [grad * (y * y * y) * -0.5]   # TF's RsqrtGrad: -0.5 * grad * y^3
 
 
 @RegisterGradient("Sign")

@@ -1,0 +1,145 @@
+"""tf.nn semantics training programs rely on — clauses nn.compute-average-loss,
+nn.xent-labels-range, nn.dropout-seeding (docs/spec.md, "tf.nn")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from simdist.conformance import hyp
+from simdist.conformance.assertions import assert_close, assert_equal, assert_true, raises, to_numpy
+from simdist.conformance.repro import Program
+from simdist.conformance.tolerances import Tolerance
+
+clause = pytest.mark.clause
+
+AVERAGE = """
+strategy = backend.make_strategy(kind, n)
+losses = strategy.experimental_distribute_values_from_function(
+    lambda ctx: tf.constant(components[ctx.replica_id_in_sync_group]))
+def step(loss):
+    if global_batch_size is None:
+        return tf.nn.compute_average_loss(loss)
+    return tf.nn.compute_average_loss(loss, global_batch_size=global_batch_size)
+result = strategy.experimental_local_results(strategy.run(step, args=(losses,)))
+"""
+
+
+# -- nn.compute-average-loss ----------------------------------------------------------------------
+@clause("nn.compute-average-loss", ref="tf221")
+@given(data=st.data())
+def test_average_loss_divides_by_the_global_batch(backend, data):
+    """Without global_batch_size, each replica divides its sum by its own batch times
+    num_replicas_in_sync; with it, by global_batch_size. Summed over replicas (what the
+    gradient all-reduce does) this is the mean over the global batch."""
+    kind, n = data.draw(hyp.strategy_setups(backend))
+    rows = data.draw(st.integers(1, 4))
+    comps = data.draw(hyp.per_replica_batches(n, min_rows=rows, max_rows=rows, inner=()))
+    gbs = data.draw(st.sampled_from([None, rows * n, 3 * rows * n + 1]))
+    prog = Program(backend, AVERAGE, kind=kind, n=n, components=comps, global_batch_size=gbs)
+    ns = prog.run()
+    denom = rows * n if gbs is None else gbs
+    call = f"{kind}({n}).run(compute_average_loss(per-replica losses of {rows}, global_batch_size={gbs}))"
+    for i, v in enumerate(ns["result"]):
+        assert_close(v, comps[i].astype(np.float64).sum() / denom, what=f"replica {i}", call=call,
+                     scale=np.abs(comps[i]).sum() / denom)
+
+
+@clause("nn.compute-average-loss", ref="tf221")
+def test_average_loss_sample_weight_and_zero_batch(backend, tf):
+    losses = tf.constant([1.0, 2.0, 3.0, 4.0])
+    got = tf.nn.compute_average_loss(losses, sample_weight=tf.constant([1.0, 0.0, 2.0, 1.0]))
+    assert_close(got, (1 + 6 + 4) / 4, call="compute_average_loss([1,2,3,4], sample_weight=[1,0,2,1])")
+    got = tf.nn.compute_average_loss(losses, global_batch_size=0)
+    assert_close(got, 0.0, call="compute_average_loss(losses, global_batch_size=0)")
+
+
+@clause("nn.compute-average-loss", ref="tf221")
+def test_average_loss_needs_replica_context(backend, tf):
+    strategy = backend.make_strategy("mirrored", 2)
+    with strategy.scope():
+        with raises(RuntimeError, match="cross replica context",
+                    call="compute_average_loss(losses) in strategy.scope() (cross-replica context)"):
+            tf.nn.compute_average_loss(tf.constant([1.0, 2.0]))
+        got = tf.nn.compute_average_loss(tf.constant([1.0, 2.0]), global_batch_size=4)
+        assert_close(got, 0.75, call="compute_average_loss([1, 2], global_batch_size=4) in cross-replica context")
+
+
+@clause("nn.compute-average-loss", ref="tf221")
+@pytest.mark.parametrize("kind", ["mirrored", "central_storage"])
+def test_regularization_loss_is_divided_by_the_replicas(backend, tf, kind):
+    strategy = backend.make_strategy(kind, 2)
+    out = strategy.run(lambda: tf.nn.scale_regularization_loss(tf.constant([1.0, 2.0, 5.0])))
+    for i, v in enumerate(strategy.experimental_local_results(out)):
+        assert_close(v, 4.0, what=f"replica {i}", call=f"{kind}(2).run(scale_regularization_loss([1, 2, 5]))")
+    with strategy.scope():
+        with raises(RuntimeError, match="cross replica context", call="scale_regularization_loss in scope()"):
+            tf.nn.scale_regularization_loss(tf.constant(1.0))
+
+
+# -- nn.xent-labels-range --------------------------------------------------------------------------
+@clause("nn.xent-labels-range", ref="tf221")
+@pytest.mark.parametrize("labels,bad", [([0, 2, 1], 2), ([-1, 0, 5], -1), ([3, 7, 1], 7)])
+def test_sparse_xent_label_out_of_range_raises(backend, tf, labels, bad):
+    """On CPU, a label outside [0, num_classes) is an InvalidArgumentError naming the smallest
+    label if it is negative, else the largest, and listing all labels."""
+    call = f"sparse_softmax_cross_entropy_with_logits(labels={labels}, logits of 2 classes)"
+    listed = " ".join(str(v) for v in labels)
+    with raises(tf.errors.InvalidArgumentError, call=call,
+                match=rf"Received a label value of {bad} which is outside the valid range of \[0, 2\)\.  "
+                      rf"Label values: {listed}"):
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant(labels), logits=tf.zeros([3, 2]))
+
+
+@clause("nn.xent-labels-range", ref="tf221")
+def test_sparse_xent_labels_in_range(backend, tf):
+    logits = np.array([[2.0, -5.0, 0.5, -0.1], [0.0, 0.0, 1.9, 1.4], [-100.0, 100.0, -100.0, -100.0]], np.float32)
+    got = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([0, 3, 1]), logits=tf.constant(logits))
+    z = logits.astype(np.float64)
+    shifted = z - z.max(1, keepdims=True)
+    want = np.log(np.exp(shifted).sum(1)) - shifted[[0, 1, 2], [0, 3, 1]]
+    # a float32 log-sum-exp: a few roundings
+    assert_close(got, want, call="sparse_softmax_cross_entropy_with_logits (TF's docstring example)",
+                 tolerance=Tolerance(rtol=1e-6, atol=1e-6))
+
+
+# -- nn.dropout-seeding ----------------------------------------------------------------------------
+@clause("nn.dropout-seeding", ref="tf221")
+@pytest.mark.parametrize("rate", [0.25, 0.5, 0.8])
+def test_dropout_keeps_and_scales(backend, tf, rate):
+    x = np.arange(1, 201, dtype=np.float32).reshape(10, 20)
+    out = to_numpy(tf.nn.dropout(tf.constant(x), rate, seed=7))
+    kept = out != 0
+    call = f"dropout(x, rate={rate}, seed=7)"
+    assert_close(out[kept], x[kept] / np.float32(1 - rate), call=call, what="kept elements",
+                 scale=x[kept] / (1 - rate))
+    frac = kept.mean()
+    assert_true(abs(frac - (1 - rate)) < 0.12, f"kept {frac:.2f} of 200 elements, expected about {1 - rate}",
+                call=call)
+
+
+@clause("nn.dropout-seeding", ref="tf221")
+def test_dropout_repeats_after_set_seed(backend, tf):
+    """The same global seed and op seed give the same mask again after tf.random.set_seed; a
+    second call without resetting advances the stream (another mask)."""
+    x = tf.ones([8, 16])
+    tf.random.set_seed(11)
+    a = to_numpy(tf.nn.dropout(x, 0.5, seed=3))
+    b = to_numpy(tf.nn.dropout(x, 0.5, seed=3))
+    tf.random.set_seed(11)
+    c = to_numpy(tf.nn.dropout(x, 0.5, seed=3))
+    assert_equal(c, a, call="set_seed(11); dropout(seed=3) twice", what="mask after set_seed again")
+    assert_true(not np.array_equal(a, b), "two successive dropout calls gave the same mask", call="dropout(seed=3)")
+
+
+@clause("nn.dropout-seeding", ref="tf221")
+def test_dropout_noise_shape_broadcasts(backend, tf):
+    x = tf.ones([6, 5])
+    out = to_numpy(tf.nn.dropout(x, 0.5, noise_shape=[6, 1], seed=2))
+    call = "dropout(ones([6, 5]), 0.5, noise_shape=[6, 1])"
+    for r in range(6):
+        assert_true(len(set(out[r].tolist())) == 1, f"row {r} = {out[r].tolist()} is not all kept or all dropped",
+                    call=call)
+    assert_true(set(np.unique(out).tolist()) <= {0.0, 2.0}, f"values {np.unique(out)} are not 0 or 2", call=call)

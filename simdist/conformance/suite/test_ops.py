@@ -1,0 +1,242 @@
+"""Tensor ops — clauses ops.* (TF 2.21 only: the rules where TF's ops differ from NumPy's defaults).
+
+Each test runs on the backend's `tf` alone (no strategy): the value, dtype, gradient or error a
+TF user relies on. The error messages are compared word for word against TF 2.21 in
+tests/test_ops_errors_tf.py; here the class and the gist are checked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_dtype, assert_equal, assert_true, raises, to_numpy
+
+clause = pytest.mark.clause
+
+
+def assert_same(got, want, call):
+    """Exact equality, NaN equal to NaN."""
+    g = to_numpy(got)
+    assert_true(g.shape == np.shape(want) and np.array_equal(g, want, equal_nan=True),
+                f"out={g!r}, but should be {np.asarray(want)!r}", call=call)
+
+
+@clause("ops.integer-division", ref="tf221")
+def test_integer_division_by_zero_raises(tf):
+    assert_equal(tf.constant([7, -7]) // tf.constant([2, 2]), np.array([3, -4], np.int32), call="[7,-7] // 2")
+    assert_equal(tf.math.floormod(tf.constant([7, -7]), tf.constant([3, 3])), np.array([1, 2], np.int32),
+                 call="floormod([7,-7], 3)")
+    with raises(tf.errors.InvalidArgumentError, match="Integer division by zero", call="[4, 2] // [2, 0]"):
+        tf.constant([4, 2]) // tf.constant([2, 0])
+    with raises(tf.errors.InvalidArgumentError, match="Integer division by zero", call="floormod([4], [0])"):
+        tf.math.floormod(tf.constant([4]), tf.constant([0]))
+    assert_equal(tf.constant([1.0, -1.0]) // tf.constant([0.0, 0.0]), np.array([np.inf, -np.inf], np.float32),
+                 call="float floordiv by zero")
+
+
+@clause("ops.truediv-dtypes", ref="tf221")
+@pytest.mark.parametrize("src, out", [("int8", "float32"), ("uint8", "float32"), ("int16", "float32"),
+                                      ("int32", "float64"), ("int64", "float64"), ("float32", "float32")])
+def test_truediv_casts_integers(tf, src, out):
+    x = tf.constant([3, 4], dtype=getattr(tf, src))
+    y = tf.constant([2, 0], dtype=getattr(tf, src))
+    q = x / y
+    assert_dtype(q, out, call=f"{src} / {src}")
+    assert_equal(q, np.array([1.5, np.inf], dtype=out), call=f"{src} [3,4] / [2,0]")
+    d = tf.math.divide_no_nan(x, y)
+    assert_dtype(d, out, call=f"divide_no_nan({src})")
+    assert_equal(d, np.array([1.5, 0.0], dtype=out), call=f"divide_no_nan({src} [3,4], [2,0])")
+
+
+@clause("ops.shape-errors", ref="tf221")
+def test_shape_mismatches_raise_invalid_argument(tf):
+    with raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\]", call="[2] + [3]"):
+        tf.constant([1.0, 2.0]) + tf.constant([1.0, 2.0, 3.0])
+    with raises(tf.errors.InvalidArgumentError, match=r"Matrix size-incompatible: In\[0\]: \[2,3\], In\[1\]: \[4,2\]",
+                call="matmul([2,3], [4,2])"):
+        tf.matmul(tf.ones([2, 3]), tf.ones([4, 2]))
+    with raises(tf.errors.InvalidArgumentError, match="Expected multiples argument to be a vector of length 1",
+                call="tile([2], [2, 2])"):
+        tf.tile(tf.ones([2]), [2, 2])
+    with raises(ValueError, match="are incompatible", call="clip_by_value([3], [2,3] bound)"):
+        tf.clip_by_value(tf.ones([3]), tf.zeros([2, 3]), 2.0)
+
+
+@clause("ops.index-errors", ref="tf221")
+def test_indices_out_of_range_raise_instead_of_wrapping(tf):
+    p = tf.reshape(tf.range(6.0), [3, 2])
+    with raises(tf.errors.InvalidArgumentError, match=r"indices\[1\] = 3 is not in \[0, 3\)", call="gather(p, [0, 3])"):
+        tf.gather(p, [0, 3])
+    with raises(tf.errors.InvalidArgumentError, match="does not index into param shape", call="gather_nd(p, [[0,-1]])"):
+        tf.gather_nd(p, [[0, -1]])
+    with raises(tf.errors.InvalidArgumentError, match="does not index into shape", call="scatter_nd([[7]], ...)"):
+        tf.scatter_nd([[1], [7]], [1.0, 2.0], [5])
+    with raises(tf.errors.InvalidArgumentError, match="out of bounds", call="p[3]"):
+        p[3]
+    assert_equal(p[-1], np.array([4.0, 5.0], np.float32), call="p[-1] (negative indices count from the end)")
+    assert_equal(tf.tensor_scatter_nd_update(tf.zeros([3]), [[1], [1]], [5.0, 6.0]), np.array([0, 6, 0], np.float32),
+                 call="tensor_scatter_nd_update with a repeated index (the last wins)")
+
+
+@clause("ops.dtype-refusal", ref="tf221")
+def test_dtypes_tf_refuses_are_refused(tf):
+    for call, fn in (("sqrt(int32)", lambda: tf.sqrt(tf.constant([4]))),
+                     ("reduce_sum(bool)", lambda: tf.reduce_sum(tf.constant([True]))),
+                     ("reduce_any(float)", lambda: tf.reduce_any(tf.constant([1.0]))),
+                     ("logical_and(int32)", lambda: tf.logical_and(tf.constant([1]), tf.constant([1]))),
+                     ("one_hot(float indices)", lambda: tf.one_hot([1.0], 3)),
+                     ("float32 + int32", lambda: tf.constant([1.0]) + tf.constant([1]))):
+        with raises(tf.errors.InvalidArgumentError, call=call):
+            fn()
+    with raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int32", call="int32 tensor * 2.0"):
+        tf.constant([1, 2]) * 2.0
+    with raises(TypeError, match="Input must be either real or complex", call="reduce_variance(int32)"):
+        tf.math.reduce_variance(tf.constant([1, 2]))
+
+
+@clause("ops.nonfinite-silent", ref="tf221")
+def test_nonfinite_results_without_error(tf):
+    x = tf.constant([np.inf, 0.0, -1.0])
+    assert_same(x - x, np.array([np.nan, 0.0, 0.0], np.float32), call="inf - inf")
+    assert_same(tf.math.log(x), np.array([np.inf, -np.inf, np.nan], np.float32), call="log([inf, 0, -1])")
+    assert_equal(tf.math.reciprocal(x), np.array([0.0, np.inf, -1.0], np.float32), call="reciprocal([inf, 0, -1])")
+    assert_equal(tf.reduce_logsumexp(tf.constant([-np.inf, -np.inf])), np.float32(-np.inf),
+                 call="reduce_logsumexp([-inf, -inf])")
+
+
+@clause("ops.argmax", ref="tf221")
+def test_argmax_int64_first_maximum_and_nan(tf):
+    r = tf.argmax(tf.constant([[1.0, 3.0, 3.0], [np.nan, 2.0, 0.0]]), axis=1)
+    assert_dtype(r, "int64", call="argmax(...) default output_type")
+    assert_equal(r, np.array([1, 1], np.int64), call="argmax with ties and a NaN")
+    assert_equal(tf.argmin(tf.constant([[2.0, 1.0], [0.0, 5.0]])), np.array([1, 0], np.int64),
+                 call="argmin(axis=None) reduces axis 0")
+    assert_dtype(tf.argmax(tf.constant([1, 5]), output_type=tf.int32), "int32", call="argmax(output_type=int32)")
+    with raises(tf.errors.InvalidArgumentError, match="Reduction axis 0 is empty", call="argmax(zeros([0]))"):
+        tf.argmax(tf.zeros([0]))
+
+
+@clause("ops.one-hot", ref="tf221")
+def test_one_hot_out_of_range_rows_and_dtypes(tf):
+    r = tf.one_hot([0, 3, -1, 5], 4)
+    assert_dtype(r, "float32", call="one_hot default dtype")
+    assert_equal(r, np.array([[1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0]], np.float32),
+                 call="one_hot([0, 3, -1, 5], 4)")
+    assert_dtype(tf.one_hot([1], 2, on_value=5, off_value=-1), "int32", call="one_hot(on_value=5)")
+    with raises(TypeError, match="does not match", call="one_hot(on_value=5, off_value=0.0)"):
+        tf.one_hot([1], 2, on_value=5, off_value=0.0)
+
+
+@clause("ops.segment-ids", ref="tf221")
+def test_segment_ids(tf):
+    d = tf.constant([1.0, 2.0, 3.0, 4.0])
+    assert_equal(tf.math.unsorted_segment_sum(d, [1, -1, 0, 1], 3), np.array([3, 5, 0], np.float32),
+                 call="unsorted_segment_sum with a negative id (dropped)")
+    assert_equal(tf.math.segment_sum(d, [0, 0, 2, 2]), np.array([3, 0, 7], np.float32),
+                 call="segment_sum with a missing id (a zero row)")
+    with raises(tf.errors.InvalidArgumentError, match="segment ids are not increasing", call="segment_sum unsorted"):
+        tf.math.segment_sum(d, [1, 0, 2, 2])
+    with raises(tf.errors.InvalidArgumentError, match=r"is out of range \[0, 2\)", call="unsorted id 5 of 2"):
+        tf.math.unsorted_segment_sum(d, [0, 5, 0, 1], 2)
+
+
+@clause("ops.sort", ref="tf221")
+def test_sort_and_top_k_order(tf):
+    assert_equal(tf.argsort(tf.constant([2.0, 1.0, 2.0, 1.0, np.nan])), np.array([1, 3, 0, 2, 4], np.int32),
+                 call="argsort with ties and a NaN")
+    assert_equal(tf.argsort(tf.constant([2, 1, 2, 1]), direction="DESCENDING"), np.array([0, 2, 1, 3], np.int32),
+                 call="argsort DESCENDING with ties")
+    v, i = tf.math.top_k(tf.constant([1.0, 3.0, 3.0, 2.0]), 2)
+    assert_equal(v, np.array([3.0, 3.0], np.float32), call="top_k values")
+    assert_equal(i, np.array([1, 2], np.int32), call="top_k indices (ties: lower index first)")
+    assert_equal(tf.sort(tf.constant([[3, 1], [2, 4]]), axis=0), np.array([[2, 1], [3, 4]], np.int32),
+                 call="sort(axis=0)")
+
+
+@clause("ops.clip-global-norm", ref="tf221")
+def test_clip_by_global_norm(tf):
+    a, b = tf.constant([3.0, 4.0]), tf.constant([12.0])
+    clipped, norm = tf.clip_by_global_norm([a, None, b], 5.0)
+    assert_close(norm, np.float32(13.0), call="global norm of [3,4] and [12]")
+    assert_true(clipped[1] is None, "a None entry must stay None", call="clip_by_global_norm([a, None, b])")
+    assert_close(clipped[0], np.array([3.0, 4.0]) * 5 / 13, call="clipped a")
+    s = tf.IndexedSlices(tf.constant([[3.0, 4.0]]), tf.constant([1]), tf.constant([3, 2]))
+    out, _ = tf.clip_by_global_norm([s], 1.0)
+    assert_true(type(out[0]).__name__ == "IndexedSlices", f"an IndexedSlices must stay one, got {type(out[0])}",
+                call="clip_by_global_norm([IndexedSlices])")
+    assert_close(out[0].values, np.array([[0.6, 0.8]]), call="clipped IndexedSlices values")
+    inf, n = tf.clip_by_global_norm([tf.constant([np.inf, 1.0])], 1.0)
+    assert_true(bool(np.all(np.isnan(to_numpy(inf[0])))) and np.isinf(to_numpy(n)),
+                "an infinite global norm makes every value NaN", call="clip_by_global_norm([[inf, 1]])")
+
+
+@clause("ops.stateless-random", ref="tf221")
+def test_stateless_ops_repeat_for_the_same_seed(tf):
+    a = tf.random.stateless_normal([4], seed=[1, 2])
+    tf.random.set_seed(5)
+    tf.random.uniform([3])
+    b = tf.random.stateless_normal([4], seed=[1, 2])
+    assert_equal(a, to_numpy(b), call="stateless_normal([4], seed=[1, 2]) twice")
+    c = tf.random.stateless_normal([4], seed=[1, 3])
+    assert_true(not np.array_equal(to_numpy(a), to_numpy(c)), "another seed pair must give other values",
+                call="stateless_normal seed [1, 3]")
+    u = to_numpy(tf.random.stateless_uniform([1000], seed=[3, 4], minval=-2, maxval=2, dtype=tf.int32))
+    assert_true(u.min() >= -2 and u.max() <= 1, f"ints in [-2, 2), got [{u.min()}, {u.max()}]",
+                call="stateless_uniform int range")
+    with raises(tf.errors.InvalidArgumentError, match=r"seed must have shape \[2\]", call="seed=[1, 2, 3]"):
+        tf.random.stateless_normal([2], seed=[1, 2, 3])
+
+
+@clause("ops.gather-gradient-indexed-slices", ref="tf221")
+def test_gather_gradients_are_indexed_slices(tf):
+    p = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        g = tf.reduce_sum(tf.gather(p, [2, 0, 2]) * 2.0)
+        n = tf.reduce_sum(tf.gather_nd(p, [[1]]))
+        m = tf.reduce_sum(tf.boolean_mask(p, [True, False, True]))
+        d = tf.reduce_sum(tf.gather(p, [1], axis=1))
+    for what, loss, want in (("gather", g, [[2, 2], [0, 0], [4, 4]]), ("gather_nd [N,1]", n, [[0, 0], [1, 1], [0, 0]])):
+        grad = tape.gradient(loss, p)
+        assert_true(type(grad).__name__ == "IndexedSlices", f"{what}'s gradient is {type(grad).__name__}",
+                    call=f"tape.gradient({what})")
+        assert_equal(tf.convert_to_tensor(grad), np.array(want, np.float32), call=f"dense {what} gradient")
+    for what, loss, want in (("gather(axis=1)", d, [[0, 1], [0, 1], [0, 1]]),
+                             ("boolean_mask", m, [[1, 1], [0, 0], [1, 1]])):
+        grad = tape.gradient(loss, p)   # boolean_mask gathers from a Reshape, whose gradient is dense
+        assert_true(type(grad).__name__ != "IndexedSlices", f"{what}'s gradient should be dense",
+                    call=f"tape.gradient({what})")
+        assert_equal(grad, np.array(want, np.float32), call=f"{what} gradient")
+
+
+@clause("ops.gradient-none-or-zeros", ref="tf221")
+def test_which_gradients_are_none_and_which_zeros(tf):
+    x = tf.constant([0.4, 1.6, -2.5])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        outs = {"floor": tf.floor(x), "ceil": tf.math.ceil(x), "round": tf.round(x), "sign": tf.sign(x),
+                "argmax": tf.argmax(x), "top_k.indices": tf.math.top_k(x, 2).indices,
+                "cast to int": tf.cast(x, tf.int32)}
+    for name, none in (("floor", True), ("ceil", True), ("round", True), ("sign", False), ("argmax", True),
+                       ("top_k.indices", False), ("cast to int", True)):
+        g = tape.gradient(outs[name], x)
+        if none:
+            assert_true(g is None, f"d {name} / dx should be None, got {g!r}", call=f"tape.gradient({name})")
+        else:
+            assert_equal(g, np.zeros(3, np.float32), call=f"tape.gradient({name}) (zeros, not None)")
+
+
+@clause("ops.einsum", ref="tf221")
+def test_einsum_common_contractions(tf):
+    a = tf.reshape(tf.range(6.0), [2, 3])
+    b = tf.reshape(tf.range(12.0), [3, 4])
+    na, nb = to_numpy(a), to_numpy(b)
+    for eq, args, want in (("ij,jk->ik", (a, b), na @ nb), ("ij->j", (a,), na.sum(0)), ("ij->ji", (a,), na.T),
+                           ("i,j->ij", (a[0], b[0]), np.outer(na[0], nb[0])), ("ij,kj", (a, a), na @ na.T),
+                           ("bi,ij,bj->b", (a, tf.ones([3, 3]), a), np.einsum("bi,ij,bj->b", na, np.ones((3, 3)), na)),
+                           ("...ij,jk->...ik", (tf.stack([a, a]), b), np.stack([na @ nb] * 2))):
+        assert_close(tf.einsum(eq, *args), want, call=f"einsum({eq!r})")
+    sq = tf.reshape(tf.range(9.0), [3, 3])
+    assert_close(tf.einsum("ii->", sq), np.float32(12.0), call="einsum('ii->')")
+    with raises(ValueError, match="expecting 2", call="einsum('ij,jk->ik', one operand)"):
+        tf.einsum("ij,jk->ik", a)

@@ -1,0 +1,398 @@
+"""Activation functions (TF's Relu, Relu6, Elu, Selu, LeakyRelu, Sigmoid, Tanh, Softplus,
+Softsign, Softmax, LogSoftmax, Erfc), their gradient ops, and the composite activations TF
+writes in Python (gelu, silu/swish).
+
+Each op follows TF 2.21's kernel: its formula, its dtype list (Relu and Relu6 take integers,
+the others floats only) and its gradient from nn_grad.py / math_grad.py (Relu's, Relu6's, Elu's
+and Selu's gradients use the op's output, LeakyRelu's and Softsign's its input). The gradient
+ops have gradients too (TF's ReluGrad, EluGrad, ... gradients), so second derivatives work.
+FLOPs: one per output element, as every element-wise op (Softmax/LogSoftmax: five per element:
+max, subtract, exp, sum, divide or log).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.ops import array, dispatch, math, unary
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "sigmoid", "tanh", "softplus", "softsign", "erfc",
+           "softmax", "log_softmax", "gelu", "silu", "swish", "relu_grad"]
+
+SELU_SCALE = 1.0507009873554804934193349852946
+SELU_ALPHA = 1.6732632423543772848170429916717
+
+_special: Any = None
+
+
+def _scipy_special() -> Any:
+    """scipy.special, imported on first use (it is only needed by Sigmoid and Erfc)."""
+    global _special
+    if _special is None:
+        import scipy.special
+        _special = scipy.special
+    return _special
+
+
+def _zero(a: np.ndarray) -> Any:
+    return a.dtype.type(0)
+
+
+# --- forwards ---------------------------------------------------------------------------------------
+def _relu(a: np.ndarray) -> np.ndarray:
+    return np.maximum(a, _zero(a))
+
+
+def _relu6(a: np.ndarray) -> np.ndarray:
+    return np.minimum(np.maximum(a, _zero(a)), a.dtype.type(6))
+
+
+def _elu(a: np.ndarray) -> np.ndarray:
+    return np.where(a < 0, np.expm1(a), a)
+
+
+def _selu(a: np.ndarray) -> np.ndarray:
+    s = a.dtype.type(SELU_SCALE)
+    return np.where(a < 0, (s * a.dtype.type(SELU_ALPHA)) * np.expm1(a), s * a)
+
+
+def _leaky_relu(a: np.ndarray, alpha: float) -> np.ndarray:
+    return np.where(a > 0, a, a * a.dtype.type(alpha))   # TF's select, also for alpha > 1
+
+
+def _sigmoid(a: np.ndarray) -> np.ndarray:
+    return _scipy_special().expit(a)
+
+
+def _softplus(a: np.ndarray) -> np.ndarray:
+    """TF's kernel: x above -threshold, exp(x) below threshold, log1p(exp(x)) between
+    (threshold = log(eps) + 2)."""
+    threshold = np.log(np.finfo(a.dtype).eps) + 2
+    with np.errstate(over="ignore"):
+        e = np.exp(a)
+        return np.where(a > -threshold, a, np.where(a < threshold, e, np.log1p(e))).astype(a.dtype, copy=False)
+
+
+def _softsign(a: np.ndarray) -> np.ndarray:
+    return a / (1 + np.abs(a))
+
+
+def _erfc(a: np.ndarray) -> np.ndarray:
+    return _scipy_special().erfc(a)
+
+
+def _check_rank(a: np.ndarray, op: str) -> None:
+    """Softmax's rank rules on TF 2.21's x86 build: oneDNN runs float32 and float16 Softmax and
+    rejects rank 0 and rank > 5 (AbortedError); the Eigen kernels need rank >= 1."""
+    if op == "Softmax" and a.dtype != np.float64 and not 1 <= a.ndim <= 5:
+        raise errors.AbortedError(None, None, "Input dims must be <= 5 and >=1 [Op:Softmax]")
+    if a.ndim == 0:
+        raise errors.InvalidArgumentError(None, None, f"logits must have >= 1 dimension, got [] [Op:{op}]")
+
+
+def _softmax(a: np.ndarray) -> np.ndarray:
+    _check_rank(a, "Softmax")
+    if a.size == 0:
+        return a.copy()
+    e = np.exp(a - np.max(a, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def _log_softmax(a: np.ndarray) -> np.ndarray:
+    _check_rank(a, "LogSoftmax")
+    if a.size == 0:
+        return a.copy()
+    shifted = a - np.max(a, axis=-1, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+
+
+def _five_per_element(arrays: Any, out: Any, attrs: Any) -> float:
+    return 5.0 * out.size
+
+
+RELU = register("Relu", _relu, typed("Relu", REAL_NUMBERS + ", qint8"))
+RELU6 = register("Relu6", _relu6, typed("Relu6", REAL_NUMBERS))
+ELU = register("Elu", _elu, typed("Elu", FLOATS))
+SELU = register("Selu", _selu, typed("Selu", FLOATS))
+LEAKY_RELU = register("LeakyRelu", _leaky_relu, typed("LeakyRelu", FLOATS))
+SIGMOID = register("Sigmoid", _sigmoid, typed("Sigmoid", FLOATS_COMPLEX))
+TANH = register("Tanh", np.tanh, typed("Tanh", FLOATS_COMPLEX))
+SOFTPLUS = register("Softplus", _softplus, typed("Softplus", FLOATS))
+SOFTSIGN = register("Softsign", _softsign, typed("Softsign", FLOATS))
+ERFC = register("Erfc", _erfc, typed("Erfc", "bfloat16, half, float, double"))
+SOFTMAX = register("Softmax", _softmax, typed("Softmax", FLOATS), _five_per_element)
+LOG_SOFTMAX = register("LogSoftmax", _log_softmax, typed("LogSoftmax", FLOATS), _five_per_element)
+
+# --- the gradient kernels (TF's ReluGrad(gradients, features) & co.) ------------------------------------
+# TF's CPU kernels multiply by the mask (so an inf upstream gradient at a masked element is NaN)
+RELU_GRAD = register("ReluGrad", lambda g, y: g * (y > 0), typed("ReluGrad", REAL_NUMBERS))
+RELU6_GRAD = register("Relu6Grad", lambda g, y: g * ((y > 0) & (y < 6)), typed("Relu6Grad", REAL_NUMBERS))
+ELU_GRAD = register("EluGrad", lambda g, y: np.where(y < 0, g * (y + 1), g), typed("EluGrad", FLOATS))
+SELU_GRAD = register("SeluGrad", lambda g, y: np.where(y < 0, g * (y + y.dtype.type(SELU_SCALE * SELU_ALPHA)),
+                                                       g * y.dtype.type(SELU_SCALE)), typed("SeluGrad", FLOATS))
+LEAKY_RELU_GRAD = register("LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * x.dtype.type(alpha)),
+                           typed("LeakyReluGrad", FLOATS))
+SIGMOID_GRAD = register("SigmoidGrad", lambda y, dy: dy * (y * (1 - y)), typed("SigmoidGrad", FLOATS_COMPLEX))
+TANH_GRAD = register("TanhGrad", lambda y, dy: dy * (1 - y * y), typed("TanhGrad", FLOATS_COMPLEX))
+SOFTSIGN_GRAD = register("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), typed("SoftsignGrad", FLOATS))
+
+
+def _op1(op: Any, x: Any, attrs: dict | None = None) -> Tensor:
+    return dispatch.execute(op, (_t(x),), attrs)
+
+
+def relu(features: Any, name: str | None = None) -> Tensor:
+    """`tf.nn.relu`: max(x, 0); integer dtypes too."""
+    return _op1(RELU, features)
+
+
+def relu6(features: Any, name: str | None = None) -> Tensor:
+    """`tf.nn.relu6`: min(max(x, 0), 6)."""
+    return _op1(RELU6, features)
+
+
+def elu(features: Any, name: str | None = None) -> Tensor:
+    """`tf.nn.elu`: x if x > 0 else exp(x) - 1."""
+    return _op1(ELU, features)
+
+
+def selu(features: Any, name: str | None = None) -> Tensor:
+    """`tf.nn.selu`: scale * (x if x > 0 else alpha * (exp(x) - 1))."""
+    return _op1(SELU, features)
+
+
+def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Tensor:
+    """`tf.nn.leaky_relu`: x if x > 0 else alpha * x; integer inputs are cast to float32 first, as TF."""
+    x = _t(features)
+    if x.dtype.is_integer:
+        x = math.cast(x, "float32")
+    if isinstance(alpha, np.ndarray):
+        alpha = alpha.item()
+    if isinstance(alpha, Tensor) or not isinstance(alpha, (int, float, np.floating, np.integer)):
+        raise TypeError(f"Expected float for argument 'alpha' not {alpha!r}.")
+    return dispatch.execute(LEAKY_RELU, (x,), {"alpha": float(alpha)})
+
+
+def sigmoid(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.sigmoid` (= `tf.nn.sigmoid`, `tf.sigmoid`): 1 / (1 + exp(-x))."""
+    return _op1(SIGMOID, x)
+
+
+def tanh(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.tanh` (= `tf.nn.tanh`, `tf.tanh`)."""
+    return _op1(TANH, x)
+
+
+def softplus(features: Any, name: str | None = None) -> Tensor:
+    """`tf.math.softplus` (= `tf.nn.softplus`): log(exp(x) + 1), computed stably."""
+    return _op1(SOFTPLUS, features)
+
+
+def softsign(features: Any, name: str | None = None) -> Tensor:
+    """`tf.nn.softsign`: x / (abs(x) + 1)."""
+    return _op1(SOFTSIGN, features)
+
+
+def erfc(x: Any, name: str | None = None) -> Tensor:
+    """The complementary error function (TF's Erfc; tf.nn.gelu uses it)."""
+    return _op1(ERFC, x)
+
+
+def relu_grad(gradients: Any, features: Any) -> Tensor:
+    return dispatch.execute(RELU_GRAD, (_t(gradients), _t(features)))
+
+
+def _move_axis_last(x: Tensor, axis: int) -> tuple[int, ...]:
+    """TF's _wrap_2d_function swap: dims `axis` and last exchanged (its own inverse)."""
+    perm = list(range(x.ndim))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    return tuple(perm)
+
+
+def _along_axis(op: Any, logits: Any, axis: Any) -> Tensor:
+    """Softmax/LogSoftmax on `axis`: the op runs on the last axis; any other axis is swapped to
+    the end and back (TF's _wrap_2d_function), with TF's range check."""
+    x = _t(logits)
+    axis = -1 if axis is None else axis
+    if isinstance(axis, Tensor):
+        axis = int(axis._v)
+    nd = x.ndim
+    if axis == -1 or axis == nd - 1:
+        return dispatch.execute(op, (x,))
+    if not -nd <= axis < nd:
+        raise errors.InvalidArgumentError(
+            None, None, f"`dim` must be in the range [{-nd}, {nd}) where {nd} is the number of dimensions in the "
+            f"input. Received: dim={axis}")
+    perm = _move_axis_last(x, axis % nd)
+    return array.transpose(dispatch.execute(op, (array.transpose(x, perm),)), perm)
+
+
+def softmax(logits: Any, axis: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.softmax` (= `tf.math.softmax`): exp(x) / sum(exp(x)) along `axis` (default -1)."""
+    return _along_axis(SOFTMAX, logits, axis)
+
+
+def log_softmax(logits: Any, axis: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.log_softmax` (= `tf.math.log_softmax`): x - log(sum(exp(x))) along `axis`."""
+    return _along_axis(LOG_SOFTMAX, logits, axis)
+
+
+def gelu(features: Any, approximate: bool = False, name: str | None = None) -> Tensor:
+    """`tf.nn.gelu`, composed of ops as TF 2.21 writes it: 0.5 x erfc(-x / sqrt(2)), or with
+    `approximate=True` 0.5 x (1 + tanh(0.7978845608028654 (x + 0.044715 x^3)))."""
+    x = _t(features)
+    if not x.dtype.is_floating:
+        raise ValueError(f"`features.dtype` must be a floating point tensor.Received:features.dtype={tf_repr(x.dtype)}")
+    if approximate:
+        coeff = math.cast(0.044715, x.dtype)
+        inner = 0.7978845608028654 * (x + coeff * math.pow_(x, 3))
+        return 0.5 * x * (1.0 + tanh(inner))
+    return 0.5 * x * erfc(-x * math.cast(0.7071067811865476, x.dtype))
+
+
+def silu(features: Any, beta: Any = 1.0) -> Tensor:
+    """`tf.nn.silu` (= `tf.nn.swish`): x * sigmoid(beta * x), with TF's custom gradient (which
+    recomputes the sigmoid and also differentiates beta)."""
+    from simdist.runtime.autodiff import custom_gradient
+    x = _t(features)
+    b = math.cast(_t(beta), x.dtype)
+
+    @custom_gradient
+    def swish_impl(features: Tensor, beta: Tensor) -> Any:
+        def grad(dy: Tensor) -> Any:
+            s = sigmoid(beta * features)
+            activation_grad = s * (1.0 + (beta * features) * (1.0 - s))
+            beta_grad = math.reduce_sum(dy * unary.square(features) * s * (1.0 - s))
+            return dy * activation_grad, beta_grad
+        return features * sigmoid(beta * features), grad
+
+    return swish_impl(x, b)
+
+
+swish = silu
+
+
+# --- gradients (nn_grad.py, math_grad.py) ----------------------------------------------------------------
+@RegisterGradient("Relu")
+def _relu_grad(op: Any, grad: Any) -> list:
+    return [relu_grad(grad, op.outputs[0])]
+
+
+@RegisterGradient("ReluGrad")
+def _relu_grad_grad(op: Any, grad: Any) -> list:
+    x = op.inputs[1]
+    return [relu_grad(grad, x), array.zeros_like(x)]
+
+
+@RegisterGradient("Relu6")
+def _relu6_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(RELU6_GRAD, (grad, op.outputs[0]))]
+
+
+@RegisterGradient("Relu6Grad")
+def _relu6_grad_grad(op: Any, grad: Any) -> list:
+    x = op.inputs[1]
+    return [dispatch.execute(RELU6_GRAD, (grad, x)), array.zeros_like(x)]
+
+
+@RegisterGradient("Elu")
+def _elu_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(ELU_GRAD, (grad, op.outputs[0]))]
+
+
+@RegisterGradient("EluGrad")
+def _elu_grad_grad(op: Any, grad: Any) -> list:
+    elu_x = op.inputs[1]
+    return [dispatch.execute(ELU_GRAD, (grad, elu_x)),
+            math.where(elu_x < 0, grad * op.inputs[0], array.zeros_like(elu_x))]
+
+
+@RegisterGradient("Selu")
+def _selu_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(SELU_GRAD, (grad, op.outputs[0]))]
+
+
+@RegisterGradient("SeluGrad")
+def _selu_grad_grad(op: Any, grad: Any) -> list:
+    selu_x = op.inputs[1]
+    return [dispatch.execute(SELU_GRAD, (grad, selu_x)),
+            math.where(selu_x < 0.0, grad * op.inputs[0], array.zeros_like(selu_x))]
+
+
+@RegisterGradient("LeakyRelu")
+def _leaky_relu_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(LEAKY_RELU_GRAD, (grad, op.inputs[0]), {"alpha": op.get_attr("alpha")})]
+
+
+@RegisterGradient("LeakyReluGrad")
+def _leaky_relu_grad_grad(op: Any, grad: Any) -> list:
+    x = op.inputs[1]
+    return [dispatch.execute(LEAKY_RELU_GRAD, (grad, x), {"alpha": op.get_attr("alpha")}), array.zeros_like(x)]
+
+
+@RegisterGradient("Sigmoid")
+def _sigmoid_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(SIGMOID_GRAD, (op.outputs[0], grad))]
+
+
+@RegisterGradient("SigmoidGrad")
+def _sigmoid_grad_grad(op: Any, grad: Any) -> list:
+    a, b = op.inputs
+    gb = grad * b
+    return [gb - 2.0 * gb * a, dispatch.execute(SIGMOID_GRAD, (a, grad))]
+
+
+@RegisterGradient("Tanh")
+def _tanh_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(TANH_GRAD, (op.outputs[0], grad))]
+
+
+@RegisterGradient("TanhGrad")
+def _tanh_grad_grad(op: Any, grad: Any) -> list:
+    a, b = op.inputs
+    return [grad * -2.0 * b * a, dispatch.execute(TANH_GRAD, (a, grad))]
+
+
+@RegisterGradient("Softplus")
+def _softplus_grad(op: Any, grad: Any) -> list:
+    return [grad * sigmoid(op.inputs[0])]
+
+
+@RegisterGradient("Softsign")
+def _softsign_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(SOFTSIGN_GRAD, (grad, op.inputs[0]))]
+
+
+@RegisterGradient("SoftsignGrad")
+def _softsign_grad_grad(op: Any, grad: Any) -> list:
+    """TF 2.21 registers no gradient for SoftsignGrad (a second derivative of softsign raises
+    LookupError there); simdist differentiates it: d/dg = 1/(1+|x|)^2, d/dx = -2 g sign(x)/(1+|x|)^3."""
+    g, x = op.inputs
+    d = 1.0 + unary.abs_(x)
+    return [grad / unary.square(d), grad * -2.0 * g * unary.sign(x) / (unary.square(d) * d)]
+
+
+@RegisterGradient("Erfc")
+def _erfc_grad(op: Any, grad: Any) -> list:
+    x = op.inputs[0]
+    return [grad * math.cast(-2 / np.sqrt(np.pi), grad.dtype) * unary.exp(-unary.square(x))]
+
+
+@RegisterGradient("Softmax")
+def _softmax_grad(op: Any, grad_softmax: Any) -> list:
+    s = op.outputs[0]
+    sum_channels = math.reduce_sum(grad_softmax * s, -1, keepdims=True)
+    return [(grad_softmax - sum_channels) * s]
+
+
+@RegisterGradient("LogSoftmax")
+def _log_softmax_grad(op: Any, grad: Any) -> list:
+    s = unary.exp(op.outputs[0])
+    return [grad - math.reduce_sum(grad, -1, keepdims=True) * s]

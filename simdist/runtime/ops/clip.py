@@ -1,0 +1,105 @@
+"""Clipping (TF's clip_ops): clip_by_value, clip_by_norm, global_norm, clip_by_global_norm.
+
+Composites of registered ops, built as TF 2.21's clip_ops.py builds them, so their values,
+gradients (those of the parts) and NaN/inf behaviour are TF's: clip_by_value is minimum then
+maximum; clip_by_norm divides by max(l2norm, clip_norm) with a safe sqrt at zero; the global norm
+is sqrt(2 * sum of half squared norms) and clip_by_global_norm scales by
+clip_norm * min(1/global_norm, 1/clip_norm), plus (norm - norm) so an infinite norm makes every
+value NaN. IndexedSlices keep their indices; None entries stay None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime.indexed_slices import IndexedSlices
+from simdist.runtime.ops import array, math, unary
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["clip_by_value", "clip_by_norm", "global_norm", "clip_by_global_norm"]
+
+
+def _values(t: Any) -> Tensor:
+    return _t(t.values if isinstance(t, IndexedSlices) else t)
+
+
+def _like(t: Any, values: Tensor) -> Any:
+    return IndexedSlices(values, t.indices, t.dense_shape) if isinstance(t, IndexedSlices) else values
+
+
+def _same_shape(a: Tensor, b: Tensor) -> None:
+    """TF's `values.shape.assert_is_compatible_with(...)`: a clip bound must not broadcast the values up."""
+    sa, sb = a.shape.as_list(), b.shape.as_list()
+    if sa != sb:
+        raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible")
+
+
+def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Any:
+    """`tf.clip_by_value`: minimum(t, max) then maximum(., min); the bounds take t's dtype (a
+    float bound on an int tensor is a TypeError, as in TF)."""
+    values = _values(t)
+    t_min = math.minimum(values, clip_value_max)
+    _same_shape(values, t_min)
+    t_max = math.maximum(t_min, clip_value_min)
+    _same_shape(values, t_max)
+    return _like(t, t_max)
+
+
+def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: str | None = None) -> Any:
+    """`tf.clip_by_norm`: t * clip_norm / max(l2norm(t, axes), clip_norm); a negative clip_norm is 0."""
+    values = _values(t)
+    if np.isscalar(clip_norm):
+        if clip_norm < 0:
+            clip_norm = 0
+    else:
+        clip_norm = math.cast(math.maximum(clip_norm, 0), values.dtype)
+    l2sum = math.reduce_sum(math.multiply(values, values), axes, keepdims=True)
+    pred = math.greater(l2sum, 0)
+    l2sum_safe = math.where(pred, l2sum, array.ones_like(l2sum))
+    l2norm = math.where(pred, unary.sqrt(l2sum_safe), l2sum)
+    intermediate = math.multiply(values, clip_norm)
+    _same_shape(values, intermediate)
+    values_clip = array.identity(math.truediv(intermediate, math.maximum(l2norm, clip_norm)))
+    return _like(t, values_clip)
+
+
+def _check_list(t_list: Any) -> list:
+    if not isinstance(t_list, Sequence) or isinstance(t_list, str):
+        raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
+    return list(t_list)
+
+
+def global_norm(t_list: Any, name: str | None = None) -> Tensor:
+    """`tf.linalg.global_norm`: sqrt(sum of squares of every entry of every tensor); None is
+    skipped, IndexedSlices count their values. (TF sums L2Loss ops, sum(x**2)/2, then doubles:
+    the same value; here each half squared norm is 0.5 * reduce_sum(square(v)).)"""
+    values = [None if v is None else _values(v) for v in _check_list(t_list)]
+    halves = [math.multiply(math.reduce_sum(unary.square(v)), 0.5) for v in values if v is not None]
+    half_squared_norm = math.reduce_sum(array.stack(halves))
+    return unary.sqrt(math.multiply(half_squared_norm, 2.0))
+
+
+def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None,
+                        name: str | None = None) -> tuple[list, Tensor]:
+    """`tf.clip_by_global_norm`: (the tensors scaled by clip_norm / max(global_norm, clip_norm),
+    the global norm). None entries stay None; IndexedSlices stay IndexedSlices."""
+    t_list = _check_list(t_list)
+    if use_norm is None:
+        use_norm = global_norm(t_list)
+    use_norm = _t(use_norm)
+    # TF: clip_norm * minimum(1.0 / use_norm, constant(1.0, use_norm.dtype) / clip_norm)
+    scale_for_finite = clip_norm * math.minimum(1.0 / use_norm,
+                                                convert_to_tensor(1.0, dtype=use_norm.dtype) / clip_norm)
+    scale = scale_for_finite + (use_norm - use_norm)
+    out = []
+    for t in t_list:
+        if t is None:
+            out.append(None)
+            continue
+        v = _values(t)
+        out.append(_like(t, array.identity(math.multiply(v, math.cast(scale, v.dtype)))))
+    return out, use_norm

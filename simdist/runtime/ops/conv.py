@@ -1,0 +1,443 @@
+"""2-D convolutions (TF's Conv2D, DepthwiseConv2dNative and their backprop kernels), NHWC,
+with strides, dilations and SAME / VALID / explicit padding, and TF's gradient registrations.
+
+The forward is im2col: the padded input's windows are a strided view (no copy), gathered once
+into a [pixels, kh*kw*cin] matrix and multiplied by the filter; grouped convolutions (input
+depth a multiple of the filter's) multiply group by group in one batched matmul. The input
+gradient is the transposed product scattered back window offset by window offset (kh*kw slice
+additions, no loop over pixels); the filter gradient is the patches' transpose times the
+upstream gradient.
+
+FLOPs: Conv2D and both backprops 2 * out_pixels * kh * kw * cin_per_group * cout (each is one
+matmul of that size); the depthwise kernels 2 * out_pixels * kh * kw * cin * multiplier.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from simdist.runtime import errors
+from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["conv2d", "depthwise_conv2d", "convolution", "window_geometry", "normalize_padding", "spatial_sequence",
+           "windows", "scatter_windows"]
+
+
+# --- geometry ---------------------------------------------------------------------------------------
+def _out_size(size: int, eff: int, stride: int, padding: str, before: int, after: int, op: str) -> tuple[int, int, int]:
+    """TF's GetWindowedOutputSizeVerbose: output size and padding before/after of one dim."""
+    if padding == "VALID":
+        out, before, after = _trunc_div(size - eff + stride, stride), 0, 0
+    elif padding == "EXPLICIT":
+        out = _trunc_div(size + before + after - eff + stride, stride)
+    else:
+        out = _trunc_div(size + stride - 1, stride)
+        needed = max(0, (out - 1) * stride + eff - size)
+        before, after = needed // 2, needed - needed // 2
+    if out < 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"Computed output size would be negative: {out} [input_size: {size}, effective_filter_size: "
+            f"{eff}, stride: {stride}] [Op:{op}]")
+    return out, before, after
+
+
+def _trunc_div(a: int, b: int) -> int:
+    q = abs(a) // b
+    return q if a >= 0 else -q
+
+
+def window_geometry(hw: Sequence[int], khw: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
+                    padding: str, explicit: Sequence[int], op: str) -> tuple[tuple[int, int], tuple[int, ...]]:
+    """((out_h, out_w), (pad_top, pad_bottom, pad_left, pad_right)) of a 2-D window op."""
+    oh, pt, pb = _out_size(hw[0], (khw[0] - 1) * dilations[0] + 1, strides[0], padding,
+                           *(explicit[2:4] if explicit else (0, 0)), op)
+    ow, pl, pr = _out_size(hw[1], (khw[1] - 1) * dilations[1] + 1, strides[1], padding,
+                           *(explicit[4:6] if explicit else (0, 0)), op)
+    return (oh, ow), (pt, pb, pl, pr)
+
+
+def _pad(x: np.ndarray, pads: Sequence[int], value: Any = 0) -> np.ndarray:
+    if not any(pads):
+        return x
+    pt, pb, pl, pr = pads
+    return np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)), constant_values=value)
+
+
+def windows(xp: np.ndarray, khw: Sequence[int], out_hw: Sequence[int], strides: Sequence[int],
+            dilations: Sequence[int]) -> np.ndarray:
+    """The windows of a padded NHWC array as a read-only view [N, OH, OW, kh, kw, C]."""
+    n, _, _, c = xp.shape
+    s0, s1, s2, s3 = xp.strides
+    return as_strided(xp, (n, out_hw[0], out_hw[1], khw[0], khw[1], c),
+                      (s0, s1 * strides[0], s2 * strides[1], s1 * dilations[0], s2 * dilations[1], s3),
+                      writeable=False)
+
+
+def scatter_windows(dwin: np.ndarray, in_shape: Sequence[int], pads: Sequence[int], strides: Sequence[int],
+                    dilations: Sequence[int]) -> np.ndarray:
+    """The adjoint of `windows` then padding: each window element's value added back to the
+    input position it was read from ([N, OH, OW, kh, kw, C] -> in_shape), one slice per
+    window offset; the padding is cut off."""
+    n, h, w, c = in_shape
+    pt, pb, pl, pr = pads
+    _, oh, ow, kh, kw, _ = dwin.shape
+    out = np.zeros((n, h + pt + pb, w + pl + pr, c), dtype=dwin.dtype)
+    sh, sw = strides
+    for i in range(kh):
+        r0 = i * dilations[0]
+        for j in range(kw):
+            c0 = j * dilations[1]
+            out[:, r0:r0 + (oh - 1) * sh + 1:sh, c0:c0 + (ow - 1) * sw + 1:sw, :] += dwin[:, :, :, i, j, :]
+    return out[:, pt:pt + h, pl:pl + w, :]
+
+
+# --- Conv2D -----------------------------------------------------------------------------------------------
+def _check_conv(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
+                op: str) -> int:
+    """TF's Conv2D argument checks; returns the number of groups."""
+    if len(x_shape) != 4:
+        raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x_shape)} [Op:{op}]")
+    if len(f_shape) != 4:
+        raise errors.InvalidArgumentError(None, None, f"filter must be 4-dimensional: {_dims(f_shape)} [Op:{op}]")
+    if strides[0] != 1 or strides[3] != 1:
+        raise errors.UnimplementedError(None, None, "Current implementation does not yet support strides in the "
+                                        f"batch and depth dimensions. [Op:{op}]")
+    if dilations[0] != 1 or dilations[3] != 1:
+        raise errors.UnimplementedError(None, None, "Current implementation does not yet support dilations in the "
+                                        f"batch and depth dimensions. [Op:{op}]")
+    cin, fin, cout = x_shape[3], f_shape[2], f_shape[3]
+    if fin == 0 or cin % fin:
+        raise errors.InvalidArgumentError(None, None, f"input depth must be evenly divisible by filter depth: {cin} vs "
+                                          f"{fin} [Op:{op}]")
+    groups = cin // fin
+    if cout % groups:
+        raise errors.InvalidArgumentError(None, None, f"output depth must be evenly divisible by number of groups: "
+                                          f"{cout} vs {groups} [Op:{op}]")
+    return groups
+
+
+def _dims(shape: Sequence[int]) -> str:
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
+def _cols(x: np.ndarray, fshape: Sequence[int], strides: Sequence[int], padding: str, explicit: Sequence[int],
+          dilations: Sequence[int], op: str) -> tuple[np.ndarray, tuple[int, int], tuple[int, ...]]:
+    """im2col: ([N*OH*OW, kh*kw*C] patches, (OH, OW), pads)."""
+    out_hw, pads = window_geometry(x.shape[1:3], fshape[:2], strides[1:3], dilations[1:3], padding, explicit, op)
+    win = windows(_pad(x, pads), fshape[:2], out_hw, strides[1:3], dilations[1:3])
+    n = x.shape[0]
+    return win.reshape(n * out_hw[0] * out_hw[1], fshape[0] * fshape[1] * x.shape[3]), out_hw, pads
+
+
+def _grouped(cols: np.ndarray, k: int, groups: int) -> np.ndarray:
+    """[P, k*G*f] patches -> [G, P, k*f] (one matrix per group)."""
+    p = cols.shape[0]
+    return cols.reshape(p, k, groups, -1).transpose(2, 0, 1, 3).reshape(groups, p, -1)
+
+
+def _filter_grouped(f: np.ndarray, groups: int) -> np.ndarray:
+    """[kh, kw, fin, cout] -> [G, kh*kw*fin, cout/G]."""
+    kh, kw, fin, cout = f.shape
+    return f.reshape(kh * kw * fin, groups, cout // groups).transpose(1, 0, 2)
+
+
+def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
+            dilations: tuple) -> np.ndarray:
+    groups = _check_conv(x.shape, f.shape, strides, dilations, "Conv2D")
+    cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "Conv2D")
+    kh, kw, fin, cout = f.shape
+    if groups == 1:
+        out = cols @ f.reshape(kh * kw * fin, cout)
+    else:
+        out = np.matmul(_grouped(cols, kh * kw, groups), _filter_grouped(f, groups)).transpose(1, 0, 2)
+    return out.reshape(x.shape[0], oh, ow, cout)
+
+
+def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
+                           explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+    groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput")
+    kh, kw, fin, cout = f.shape
+    (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
+                                     explicit_paddings, "Conv2DBackpropInput")
+    _check_out_backprop(dy, (input_sizes[0], oh, ow, cout), "Conv2DBackpropInput")
+    n = input_sizes[0]
+    dy2 = dy.reshape(n * oh * ow, cout)
+    if groups == 1:
+        dcols = dy2 @ f.reshape(kh * kw * fin, cout).T
+    else:
+        dyg = dy2.reshape(-1, groups, cout // groups).transpose(1, 0, 2)
+        dcols = np.matmul(dyg, _filter_grouped(f, groups).transpose(0, 2, 1))   # [G, P, k*fin]
+        dcols = dcols.reshape(groups, -1, kh * kw, fin).transpose(1, 2, 0, 3)
+    dwin = dcols.reshape(n, oh, ow, kh, kw, input_sizes[3])
+    return scatter_windows(dwin, input_sizes, pads, strides[1:3], dilations[1:3])
+
+
+def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
+                            explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+    groups = _check_conv(x.shape, filter_sizes, strides, dilations, "Conv2DBackpropFilter")
+    kh, kw, fin, cout = filter_sizes
+    cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
+                              "Conv2DBackpropFilter")
+    _check_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter")
+    dy2 = dy.reshape(-1, cout)
+    if groups == 1:
+        return (cols.T @ dy2).reshape(filter_sizes)
+    dyg = dy2.reshape(-1, groups, cout // groups).transpose(1, 0, 2)
+    dfg = np.matmul(_grouped(cols, kh * kw, groups).transpose(0, 2, 1), dyg)   # [G, k*fin, cout/G]
+    return dfg.transpose(1, 0, 2).reshape(filter_sizes)
+
+
+def _check_out_backprop(dy: np.ndarray, want: Sequence[int], op: str) -> None:
+    if tuple(dy.shape) != tuple(want):
+        raise errors.InvalidArgumentError(None, None, f"{op}: Size of out_backprop doesn't match computed: actual = "
+                                          f"{_dims(dy.shape)}, computed = {_dims(want)} [Op:{op}]")
+
+
+def _conv_flops(x_shape: Sequence[int], f_shape: Sequence[int], out_pixels: int) -> float:
+    kh, kw, fin, cout = f_shape
+    return 2.0 * out_pixels * kh * kw * fin * cout
+
+
+CONV2D = register("Conv2D", _conv2d, typed("Conv2D", CONV),
+                  lambda a, out, at: _conv_flops(a[0].shape, a[1].shape, out.size // out.shape[-1]))
+CONV2D_BACKPROP_INPUT = register(
+    "Conv2DBackpropInput", _conv2d_backprop_input, typed("Conv2DBackpropInput", CONV),
+    lambda a, out, at: _conv_flops(out.shape, a[0].shape, a[1].size // a[1].shape[-1]))
+CONV2D_BACKPROP_FILTER = register(
+    "Conv2DBackpropFilter", _conv2d_backprop_filter, typed("Conv2DBackpropFilter", FLOATS),
+    lambda a, out, at: _conv_flops(a[0].shape, out.shape, a[1].size // a[1].shape[-1]))
+
+
+# --- DepthwiseConv2dNative ------------------------------------------------------------------------------
+def _check_depthwise(x_shape: Sequence[int], f_shape: Sequence[int], op: str) -> None:
+    if len(x_shape) != 4:
+        raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x_shape)} [Op:{op}]")
+    if len(f_shape) != 4:
+        raise errors.InvalidArgumentError(None, None, f"filter must be 4-dimensional: {_dims(f_shape)} [Op:{op}]")
+    if x_shape[3] != f_shape[2]:
+        raise errors.InvalidArgumentError(
+            None, None, f"input depth must be evenly divisible by filter depth: {x_shape[3]} vs {f_shape[2]} [Op:{op}]")
+
+
+def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
+               dilations: tuple) -> np.ndarray:
+    _check_depthwise(x.shape, f.shape, "DepthwiseConv2dNative")
+    kh, kw, c, m = f.shape
+    cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "DepthwiseConv2dNative")
+    by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 0, 1)            # [C, P, K]
+    out = np.matmul(by_channel, f.reshape(kh * kw, c, m).transpose(1, 0, 2))  # [C, P, M]
+    return out.transpose(1, 0, 2).reshape(x.shape[0], oh, ow, c * m)
+
+
+def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
+                              explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+    op = "DepthwiseConv2dNativeBackpropInput"
+    _check_depthwise(input_sizes, f.shape, op)
+    kh, kw, c, m = f.shape
+    (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
+                                     explicit_paddings, op)
+    _check_out_backprop(dy, (input_sizes[0], oh, ow, c * m), op)
+    dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
+    dcols = np.matmul(dyc, f.reshape(kh * kw, c, m).transpose(1, 2, 0))       # [C, P, K]
+    dwin = dcols.transpose(1, 2, 0).reshape(input_sizes[0], oh, ow, kh, kw, c)
+    return scatter_windows(dwin, input_sizes, pads, strides[1:3], dilations[1:3])
+
+
+def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
+                               explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+    op = "DepthwiseConv2dNativeBackpropFilter"
+    _check_depthwise(x.shape, filter_sizes, op)
+    kh, kw, c, m = filter_sizes
+    cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations, op)
+    _check_out_backprop(dy, (x.shape[0], oh, ow, c * m), op)
+    by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 1, 0)              # [C, K, P]
+    dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
+    return np.matmul(by_channel, dyc).transpose(1, 0, 2).reshape(filter_sizes)
+
+
+def _dw_flops(f_shape: Sequence[int], out_pixels: int) -> float:
+    kh, kw, c, m = f_shape
+    return 2.0 * out_pixels * kh * kw * c * m
+
+
+DEPTHWISE = register("DepthwiseConv2dNative", _depthwise, typed("DepthwiseConv2dNative", FLOATS),
+                     lambda a, out, at: _dw_flops(a[1].shape, out.size // out.shape[-1]))
+DEPTHWISE_BACKPROP_INPUT = register(
+    "DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input,
+    typed("DepthwiseConv2dNativeBackpropInput", FLOATS), lambda a, out, at: _dw_flops(a[0].shape,
+                                                                                      a[1].size // a[1].shape[-1]))
+DEPTHWISE_BACKPROP_FILTER = register(
+    "DepthwiseConv2dNativeBackpropFilter", _depthwise_backprop_filter,
+    typed("DepthwiseConv2dNativeBackpropFilter", FLOATS), lambda a, out, at: _dw_flops(out.shape,
+                                                                                       a[1].size // a[1].shape[-1]))
+
+
+# --- argument handling (nn_ops.py's _get_sequence and convert_padding) --------------------------------------
+def spatial_sequence(value: Any, n: int, name: str) -> tuple[int, ...]:
+    """TF's _get_sequence for NHWC-like layouts: an int or a list of length 1, n or n + 2 ->
+    the n + 2 values (batch and channel 1)."""
+    if value is None:
+        return (1,) * (n + 2)
+    if isinstance(value, Tensor):
+        value = value._v.tolist()
+    vals = [value] if isinstance(value, (int, np.integer)) else list(value)
+    if len(vals) == n + 2:
+        return tuple(int(v) for v in vals)
+    if len(vals) == 1:
+        vals = vals * n
+    elif len(vals) != n:
+        raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: {name}={vals} of length "
+                         f"{len(vals)}")
+    return (1,) + tuple(int(v) for v in vals) + (1,)
+
+
+def normalize_padding(padding: Any, op: str, explicit_ok: bool = True) -> tuple[str, tuple[int, ...]]:
+    """TF's convert_padding and the kernels' attr check: ("SAME" | "VALID" | "EXPLICIT", flat
+    explicit paddings)."""
+    if isinstance(padding, (list, tuple)):
+        if not explicit_ok:
+            raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+        flat: list[int] = []
+        for i, dim in enumerate(padding):
+            if not isinstance(dim, (list, tuple)):
+                raise ValueError("When `padding` is a list, each element of `padding` must be a list/tuple of size 2. "
+                                 f"Received: padding={padding} with element at index {i} of type {type(dim)}")
+            if len(dim) != 2:
+                raise ValueError("When `padding` is a list, each element of `padding` must be a list/tuple of size 2. "
+                                 f"Received: padding={padding} with element at index {i} of size {len(dim)}")
+            flat += [int(dim[0]), int(dim[1])]
+        if len(padding) != 4:
+            raise ValueError(f"When padding is a list, it must be of size 4. Received: padding={padding} of size "
+                             f"{len(padding)}")
+        if flat[0] or flat[1] or flat[6] or flat[7]:
+            raise errors.InvalidArgumentError(None, None, "Nonzero explicit padding in the batch or depth dimensions "
+                                              f"is not supported [Op:{op}]")
+        return "EXPLICIT", tuple(flat)
+    if padding == "EXPLICIT" and explicit_ok:
+        raise ValueError("'EXPLICIT' is not a valid value for `padding`. To use explicit padding, `padding` must be "
+                         "a list.")
+    if padding not in ("SAME", "VALID"):
+        allowed = '"SAME", "VALID", "EXPLICIT"' if explicit_ok else '"SAME", "VALID"'
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
+                                          f"of allowed values: {allowed} [Op:{op}]")
+    return padding, ()
+
+
+def check_data_format(data_format: Any, default: str = "NHWC") -> None:
+    """simdist computes the channels-last layout only (TF's CPU default)."""
+    if data_format not in (None, default, "NWC", "NHWC"):
+        raise errors.UnimplementedError(None, None, f"simdist computes convolutions and pooling in the channels-last "
+                                        f"layout ({default}) only; got data_format={data_format!r}")
+
+
+# --- public functions ------------------------------------------------------------------------------------------
+def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
+           dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.conv2d` (NHWC): strides and dilations an int or a list of 1, 2 or 4; padding "SAME",
+    "VALID" or explicit [[0, 0], [top, bottom], [left, right], [0, 0]]; input ranks above 4 are
+    extra batch dimensions."""
+    check_data_format(data_format)
+    pad, explicit = normalize_padding(padding, "Conv2D")
+    st = spatial_sequence(strides, 2, "strides")
+    dl = spatial_sequence(dilations, 2, "dilations")
+    x, f = _t(input), _t(filters)
+    attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
+    if x.ndim > 4:
+        lead = x.shape.as_list()[:-3]
+        flat = array.reshape(x, [-1] + x.shape.as_list()[-3:])
+        out = dispatch.execute(CONV2D, (flat, f), attrs)
+        return array.reshape(out, lead + out.shape.as_list()[1:])
+    return dispatch.execute(CONV2D, (x, f), attrs)
+
+
+def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+                     dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.depthwise_conv2d` (NHWC): channel c of the input convolved with filter[:, :, c, :]
+    gives output channels c*M .. c*M+M-1; strides is a list of 4, dilations a list of 2 (with
+    dilations > 1, strides must be 1)."""
+    check_data_format(data_format)
+    pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative")
+    if not isinstance(strides, (list, tuple)):
+        raise TypeError(f"Expected list for 'strides' argument to 'depthwise_conv2d_native' Op, not {strides!r}.")
+    if len(strides) != 4:
+        raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 dimensions "
+                                          "[Op:DepthwiseConv2dNative]")
+    st = tuple(int(v) for v in strides)
+    dl = spatial_sequence(dilations, 2, "dilations") if dilations is not None else (1, 1, 1, 1)
+    if any(d > 1 for d in dl) and any(v > 1 for v in st):
+        raise ValueError(f"simdist: depthwise_conv2d with dilations {list(dl[1:3])} needs strides of 1, got "
+                         f"{list(st)} (TF 2.21 warns 'When dilation rate is greater than 1, then all values of "
+                         "strides must be 1' and computes a space-to-batch result simdist does not reproduce)")
+    attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
+    return dispatch.execute(DEPTHWISE, (_t(input), _t(filter)), attrs)
+
+
+def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "VALID",  # noqa: A002
+                data_format: Any = None, dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.convolution` for 1-D (rank-3 input, through Conv2D with a unit height, as TF's
+    conv1d) and 2-D convolutions; TF refuses strides > 1 with dilations > 1 here."""
+    x = _t(input)
+    nsp = x.ndim - 2
+    if nsp not in (1, 2):
+        raise errors.UnimplementedError(None, None, f"simdist: tf.nn.convolution computes 1-D and 2-D convolutions "
+                                        f"(input rank 3 or 4), got rank {x.ndim}")
+    st = spatial_sequence(strides, nsp, "strides")[1:-1]
+    dl = spatial_sequence(dilations, nsp, "dilation_rate")[1:-1]
+    if any(s > 1 for s in st) and any(d > 1 for d in dl):
+        raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+                         f"strides={_np_list(st)} and dilation_rate={_np_list(dl)}")
+    if nsp == 2:
+        return conv2d(x, filters, list(st), padding, data_format, list(dl))
+    check_data_format(data_format, "NWC")
+    f = _t(filters)
+    out = conv2d(array.expand_dims(x, 1), array.expand_dims(f, 0), [1, st[0]], padding, None, [1, dl[0]])
+    return array.squeeze(out, [1])
+
+
+def _np_list(v: Sequence[int]) -> str:
+    return "[" + " ".join(str(int(i)) for i in v) + "]"
+
+
+# --- gradients (nn_grad.py) ------------------------------------------------------------------------------------
+def _attrs(op: Any) -> dict:
+    return {k: op.get_attr(k) for k in ("strides", "padding", "explicit_paddings", "dilations")}
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return tuple(x.shape.as_list())
+
+
+def _register_gradients(fwd_name: str, fwd: Any, back_input: Any, back_filter: Any) -> None:
+    """TF's gradients of a convolution and of its two backprop kernels (nn_grad.py): each of the
+    three ops' gradients is made of the other two (and the forward)."""
+    @RegisterGradient(fwd_name)
+    def _fwd_grad(op: Any, grad: Any) -> list:
+        x, f = op.inputs
+        a = _attrs(op)
+        return [dispatch.execute(back_input, (f, grad), dict(a, input_sizes=_shape(x))),
+                dispatch.execute(back_filter, (x, grad), dict(a, filter_sizes=_shape(f)))]
+
+    @RegisterGradient(back_input.name)
+    def _back_input_grad(op: Any, grad: Any) -> list:
+        f, dy = op.inputs
+        a = _attrs(op)
+        return [dispatch.execute(back_filter, (grad, dy), dict(a, filter_sizes=_shape(f))),
+                dispatch.execute(fwd, (grad, f), a)]
+
+    @RegisterGradient(back_filter.name)
+    def _back_filter_grad(op: Any, grad: Any) -> list:
+        x, dy = op.inputs
+        a = _attrs(op)
+        return [dispatch.execute(back_input, (grad, dy), dict(a, input_sizes=_shape(x))),
+                dispatch.execute(fwd, (x, grad), a)]
+
+
+_register_gradients("Conv2D", CONV2D, CONV2D_BACKPROP_INPUT, CONV2D_BACKPROP_FILTER)
+_register_gradients("DepthwiseConv2dNative", DEPTHWISE, DEPTHWISE_BACKPROP_INPUT, DEPTHWISE_BACKPROP_FILTER)

@@ -1,0 +1,69 @@
+"""Partitioning and stitching rows (TF's data_flow_ops.dynamic_partition / dynamic_stitch), with
+their gradients: how a lookup in a partitioned table splits its ids by shard and merges the
+rows back in the ids' order."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["dynamic_partition", "dynamic_stitch"]
+
+
+def _partition(data: np.ndarray, parts: np.ndarray, num_partitions: int) -> tuple[np.ndarray, ...]:
+    return tuple(data[parts == p] for p in range(num_partitions))
+
+
+def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
+    idx, data = arrays[:n], arrays[n:]
+    size = max((int(i.max()) + 1 for i in idx if i.size), default=0)
+    tail = data[0].shape[idx[0].ndim:]
+    out = np.zeros((size,) + tail, dtype=data[0].dtype)
+    for i, d in zip(idx, data):      # later pieces win for repeated indices, as TF's kernel
+        out[i.reshape(-1)] = d.reshape((-1,) + tail)
+    return out
+
+
+PARTITION = register("DynamicPartition", _partition, args.first, args.zero_flops, num_outputs=-1)
+STITCH = register("DynamicStitch", _stitch, lambda dts, attrs: dts[attrs["n"]], args.zero_flops)
+
+
+def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str | None = None) -> list[Tensor]:
+    d, p = _t(data), _t(partitions)
+    return list(dispatch.execute(PARTITION, (d, p), {"num_partitions": int(num_partitions)}))
+
+
+def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None = None) -> Tensor:
+    idx = [_t(i) for i in indices]
+    dat = [_t(d) for d in data]
+    return dispatch.execute(STITCH, idx + dat, {"n": len(idx)})
+
+
+@RegisterGradient("DynamicPartition")
+def _partition_grad(op: Any, *grads: Any) -> list:
+    """TF's _DynamicPartitionGrads: stitch the pieces' gradients back to the data's rows."""
+    from simdist.runtime.ops import array
+    data, parts = op.inputs
+    n = int(np.prod(parts.shape.as_list(), dtype=np.int64))
+    positions = array.reshape(array.range_(0, n), parts.shape.as_list())
+    pieces = dynamic_partition(positions, parts, len(op.outputs))
+    gs = [g if g is not None else array.zeros_like(o) for g, o in zip(grads, op.outputs)]
+    return [array.reshape(dynamic_stitch(pieces, gs), data.shape.as_list()), None]
+
+
+@RegisterGradient("DynamicStitch")
+def _stitch_grad(op: Any, grad: Any) -> list:
+    """TF's _DynamicStitchGrads: each data piece gets the rows of the gradient at its indices
+    (every piece, also where a later piece overwrote the row, as TF)."""
+    from simdist.runtime.ops import array
+    n = op.get_attr("n")
+    idx = op.inputs[:n]
+    return [None] * n + [array.reshape(array.gather(grad, i), d.shape.as_list())
+                         for i, d in zip(idx, op.inputs[n:])]
+

@@ -1,0 +1,170 @@
+"""`tf.einsum`: the Einsum op (one or two operands) and its gradient (TF's _EinsumGrad).
+
+The public function parses the equation as TF does (ellipsis, implicit output), checks ranks and
+dimensions with TF's messages, broadcasts ellipsis dimensions of size 1 with BroadcastTo ops (so
+the op itself never broadcasts and its gradient never needs to un-broadcast: BroadcastTo's
+gradient sums), and contracts three or more operands pairwise, left to right (TF contracts
+them pairwise too, in opt_einsum's order: the same values up to float rounding).
+
+The op's equation has no ellipsis and may repeat a label in its output (`i->ii` puts values
+on a diagonal), which TF's gradient of a diagonal or trace (`ii->i`, `ii->`) needs.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["einsum"]
+
+_EINSUM_TYPES = ("fi", "bfloat16, half, float, double, int32, int64, complex64, complex128")
+_BIG = 1 << 16   # contractions with more multiply-adds than this go through BLAS (np.einsum optimize)
+
+
+def _sizes(ins: Sequence[str], arrays: Sequence[np.ndarray]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for subs, a in zip(ins, arrays):
+        for c, d in zip(subs, a.shape):
+            out[c] = d
+    return out
+
+
+def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
+    lhs, out = equation.split("->")
+    ins = lhs.split(",")
+    sizes = _sizes(ins, arrays)
+    work = int(np.prod([sizes[c] for c in sizes], dtype=np.int64)) if sizes else 1
+    uniq = "".join(dict.fromkeys(out))
+    r = np.einsum(f"{lhs}->{uniq}", *arrays, optimize=len(arrays) > 1 and work > _BIG)
+    if uniq == out:
+        return r
+    res = np.zeros([sizes[c] for c in out], dtype=r.dtype)   # a repeated output label: its diagonal
+    grid = np.indices(r.shape, sparse=True)
+    res[tuple(grid[uniq.index(c)] for c in out)] = r
+    return res
+
+
+def _einsum_flops(arrays: Any, out: Any, attrs: Any) -> float:
+    lhs, rhs = attrs["equation"].split("->")
+    ins = lhs.split(",")
+    sizes = _sizes(ins, arrays)
+    total = float(np.prod([sizes[c] for c in sizes], dtype=np.float64)) if sizes else 1.0
+    if len(ins) == 1:
+        return total
+    contracted = any(c not in rhs for c in sizes)
+    return 2.0 * total if contracted else total
+
+
+EINSUM = register("Einsum", _einsum, args.allowed("Einsum", *_EINSUM_TYPES), _einsum_flops)
+
+
+def _parse(equation: str, ranks: Sequence[int]) -> tuple[list[str], str]:
+    """The equation's operand and output subscripts with every ellipsis written out as letters
+    (the implicit output: the ellipsis, then each label seen once, in alphabetical order)."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    ins = lhs.split(",")
+    if len(ins) != len(ranks):
+        raise ValueError(f'Got {len(ranks)} inputs for equation "{equation}", expecting {len(ins)}')
+    used = set(c for c in eq if c.isalpha())
+    spare = [c for c in string.ascii_uppercase + string.ascii_lowercase if c not in used]
+    ell_rank = max([r - (len(s) - 3) for s, r in zip(ins, ranks) if "..." in s] + [0])
+    ell = "".join(spare[:ell_rank])
+    out_ins = []
+    for i, (s, r) in enumerate(zip(ins, ranks)):
+        if "..." in s:
+            n = r - (len(s) - 3)
+            if n < 0:
+                raise errors.InvalidArgumentError(None, None, f"Expected input {i} to have rank at least "
+                                                  f"{len(s) - 3} but got: {r} [Op:Einsum]")
+            s = s.replace("...", ell[ell_rank - n:] if n else "")
+        elif len(s) != r:
+            raise errors.InvalidArgumentError(None, None, f"Expected input {i} to have rank {len(s)} but got: {r} "
+                                              "[Op:Einsum]")
+        out_ins.append(s)
+    if arrow:
+        out = rhs.replace("...", ell)
+    else:
+        counts: dict[str, int] = {}
+        for s in ins:
+            for c in s.replace("...", ""):
+                counts[c] = counts.get(c, 0) + 1
+        out = ell + "".join(sorted(c for c, n in counts.items() if n == 1))
+    return out_ins, out
+
+
+def _check_and_broadcast(ts: list[Tensor], ins: list[str]) -> list[Tensor]:
+    """TF's dimension checks; ellipsis dims of size 1 broadcast (as BroadcastTo ops)."""
+    from simdist.runtime.ops import array
+    size: dict[str, int] = {}
+    for t, s in zip(ts, ins):
+        for c, d in zip(s, t.shape.as_list()):
+            if size.get(c, 1) == 1:
+                size[c] = d
+    out = []
+    for t, s in zip(ts, ins):
+        shp = t.shape.as_list()
+        want = [size[c] for c in s]
+        for ax, (c, d) in enumerate(zip(s, shp)):
+            if d != size[c] and not (d == 1 and c.isupper()):
+                raise errors.InvalidArgumentError(
+                    None, None, f"Expected dimension {size[c]} at axis {ax} of the input shaped "
+                    f"[{','.join(map(str, shp))}] but got dimension {d} [Op:Einsum]")
+        out.append(t if want == shp else array.broadcast_to(t, want))
+    return out
+
+
+def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
+    """`tf.einsum(equation, *inputs)`: matmul ('ij,jk->ik'), batch matmul, outer products,
+    transposes, reductions ('ij->j'), traces and diagonals ('ii->', 'ii->i'), ellipsis
+    broadcasting, and any number of operands (contracted pairwise)."""
+    kwargs.pop("name", None)
+    kwargs.pop("optimize", None)
+    if kwargs:
+        raise TypeError(f"Invalid keyword arguments for this function: {', '.join(sorted(kwargs))}")
+    ts = [_t(x) for x in inputs]
+    for i in range(1, len(ts)):
+        if ts[i].dtype != ts[0].dtype:
+            raise args.dtype_error("Einsum", i, ts[0].dtype, ts[i].dtype)
+    ins, out = _parse(equation, [t.ndim for t in ts])
+    ts = _check_and_broadcast(ts, ins)
+    while len(ts) > 2:   # contract the first two, keeping the labels still needed
+        later = "".join(ins[2:]) + out
+        keep = "".join(c for c in dict.fromkeys(ins[0] + ins[1]) if c in later)
+        ts = [dispatch.execute(EINSUM, ts[:2], {"equation": f"{ins[0]},{ins[1]}->{keep}"})] + ts[2:]
+        ins = [keep] + ins[2:]
+    return dispatch.execute(EINSUM, ts, {"equation": f"{','.join(ins)}->{out}"})
+
+
+def _grad_wrt(grad: Any, out: str, x: Tensor, xs: str, other: Any = None, os: str = "") -> Tensor:
+    """d/dx of einsum(xs[,os]->out): einsum(reduced+out[,os]->xs) of the gradient, with the
+    labels summed away in the forward (in x only) broadcast back first (TF's _GetGradReduced /
+    _GetGradWrt)."""
+    from simdist.runtime.ops import array
+    shp = x.shape.as_list()
+    reduced = "".join(c for c in dict.fromkeys(xs) if c not in out and c not in os)
+    if reduced:
+        rdims = [shp[xs.index(c)] for c in reduced]
+        gshape = grad.shape.as_list()
+        grad = array.broadcast_to(array.reshape(grad, [1] * len(reduced) + gshape), rdims + gshape)
+    lhs = reduced + out + ("," + os if other is not None else "")
+    operands = (grad,) if other is None else (grad, other)
+    return dispatch.execute(EINSUM, operands, {"equation": f"{lhs}->{xs}"})
+
+
+@RegisterGradient("Einsum")
+def _einsum_grad(op: Any, grad: Any) -> list:
+    lhs, out = op.get_attr("equation").split("->")
+    ins = lhs.split(",")
+    if len(ins) == 1:
+        return [_grad_wrt(grad, out, op.inputs[0], ins[0])]
+    a, b = op.inputs
+    return [_grad_wrt(grad, out, a, ins[0], b, ins[1]), _grad_wrt(grad, out, b, ins[1], a, ins[0])]

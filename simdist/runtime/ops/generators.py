@@ -1,0 +1,159 @@
+"""Tensors generated from a few numbers: one_hot (OneHot), eye, linspace, sequence_mask, meshgrid.
+
+one_hot and eye are ops of their own; linspace, sequence_mask and meshgrid are composites of
+registered ops built as TF 2.21 builds them (linspace is TF 2's linspace_nd, differentiable in
+start and stop through its parts, although the legacy LinSpace op is not).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import args, array, dispatch, math
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import NotDifferentiable, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["one_hot", "eye", "linspace", "sequence_mask", "meshgrid"]
+
+_ONE_HOT_TI = (dtypes.uint8, dtypes.int8, dtypes.int32, dtypes.int64)
+
+
+def _one_hot(idx: np.ndarray, on: np.ndarray, off: np.ndarray, depth: int, axis: int) -> np.ndarray:
+    hot = idx[..., None] == np.arange(depth, dtype=np.int64)   # out-of-range and negative ids: all off
+    out = np.where(hot, on, off)
+    return out if axis == -1 else np.moveaxis(out, -1, axis)
+
+
+def _one_hot_rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
+    if dts[0] not in _ONE_HOT_TI:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'TI' of {args.tf_name(dts[0])} is not in the "
+                                          "list of allowed values: uint8, int8, int32, int64 [Op:OneHot]")
+    return args.same_dtype("OneHot")(dts[1:], attrs)
+
+
+ONE_HOT = register("OneHot", _one_hot, _one_hot_rule, args.zero_flops)
+NotDifferentiable("OneHot")
+
+
+def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
+            dtype: Any = None, name: str | None = None) -> Tensor:
+    """`tf.one_hot`: float32 unless dtype or on/off values say otherwise; an index outside
+    [0, depth) gives a row of off_value; `axis` places the new dimension (-1: last)."""
+    dt = None if dtype is None else dtypes.as_dtype(dtype)
+    on = None if on_value is None else (on_value if isinstance(on_value, Tensor)
+                                        else convert_to_tensor(on_value, dtype_hint=dt))
+    off = None if off_value is None else (off_value if isinstance(off_value, Tensor)
+                                          else convert_to_tensor(off_value, dtype_hint=dt))
+    if on is not None or off is not None:
+        if dt is not None:
+            for what, v in (("on_value", on), ("off_value", off)):
+                if v is not None and v.dtype != dt:
+                    raise TypeError(f"dtype <dtype: '{v.dtype.name}'> of {what} does not match dtype parameter "
+                                    f"<dtype: '{dt.name}'>")
+        else:
+            dt = on.dtype if on is not None else off.dtype   # type: ignore[union-attr]
+    elif dt is None:
+        dt = dtypes.float32
+    if on is None:
+        on = convert_to_tensor(1, dtype=dt)
+    if off is None:
+        off = convert_to_tensor(0, dtype=dt)
+    if on.dtype != off.dtype:
+        raise TypeError(f"dtype <dtype: '{on.dtype.name}'> of on_value does not match dtype <dtype: "
+                        f"'{off.dtype.name}'> of off_value")
+    idx = indices if isinstance(indices, Tensor) else convert_to_tensor(indices)
+    d = int(dispatch.raw(depth) if isinstance(depth, Tensor) else depth)
+    ax = -1 if axis is None else int(axis)
+    if d < 0:
+        raise errors.InvalidArgumentError(None, None, f"depth must be non-negative, got: {d} [Op:OneHot]")
+    if not -1 <= ax < idx.ndim + 1:
+        raise errors.InvalidArgumentError(None, None, f"Expected axis to be -1 or between [0, {idx.ndim + 1}).  "
+                                          f"But received: {ax} [Op:OneHot]")
+    return dispatch.execute(ONE_HOT, (idx, on, off), {"depth": d, "axis": ax})
+
+
+def _eye(num_rows: int, num_columns: int, batch_shape: tuple[int, ...], dtype: dtypes.DType) -> np.ndarray:
+    m = np.eye(num_rows, num_columns, dtype=dtype._np)
+    return np.broadcast_to(m, batch_shape + m.shape).copy() if batch_shape else m
+
+
+EYE = register("Eye", _eye, lambda dts, attrs: attrs["dtype"], args.zero_flops)
+NotDifferentiable("Eye")
+
+
+def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: Any = dtypes.float32,
+        name: str | None = None) -> Tensor:
+    """`tf.eye`: an identity matrix (batch_shape + [rows, columns]). One op here; TF builds it
+    from ones and MatrixDiag, neither of which takes a gradient from a constant."""
+    rows = int(num_rows)
+    cols = rows if num_columns is None else int(num_columns)
+    batch = () if batch_shape is None else args.shape_arg(batch_shape)
+    return dispatch.execute(EYE, (), {"num_rows": rows, "num_columns": cols, "batch_shape": batch,
+                                      "dtype": dtypes.as_dtype(dtype)})
+
+
+def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Tensor:
+    """`tf.linspace` (TF 2's linspace_nd): num evenly spaced values from start to stop inclusive,
+    along a new `axis`; start and stop broadcast; integer inputs give float64, as TF."""
+    st = _t(start)
+    sp = stop if isinstance(stop, Tensor) else convert_to_tensor(stop, dtype=st.dtype)
+    n = int(dispatch.raw(num) if isinstance(num, Tensor) else num)
+    shape = list(np.broadcast_shapes(tuple(st.shape.as_list()), tuple(sp.shape.as_list())))
+    st, sp = array.broadcast_to(st, shape), array.broadcast_to(sp, shape)
+    e_start, e_stop = array.expand_dims(st, axis), array.expand_dims(sp, axis)
+    ndims = len(shape) + 1
+    ax = axis if axis >= 0 else ndims + axis
+    n_steps = max(n - 1, 1)
+    delta = math.truediv(math.subtract(e_stop, e_start), math.cast(n_steps, e_stop.dtype))
+    e_start, e_stop = math.cast(e_start, delta.dtype), math.cast(e_stop, delta.dtype)
+    steps = math.cast(array.range_(1, n_steps if n >= 0 else -1, dtype=dtypes.int64), delta.dtype)
+    steps = array.reshape(steps, [max(n - 2, 0) if i == ax else 1 for i in range(ndims)])
+    res = math.add(e_start, math.multiply(delta, steps))
+    out = array.concat([e_start, res, e_stop], axis=ax)
+    from simdist.runtime.ops import slicing
+    size = [max(n, 0) if i == ax else d for i, d in enumerate(out.shape.as_list())]
+    return slicing.slice_(out, [0] * ndims, size)
+
+
+def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = dtypes.bool_, name: str | None = None) -> Tensor:
+    """`tf.sequence_mask`: mask[..., j] = j < lengths[...], j in [0, maxlen) (maxlen defaults to
+    max(lengths)); as TF: range(maxlen) < cast(expand_dims(lengths, -1)), cast to dtype."""
+    lt = _t(lengths)
+    if maxlen is None:
+        m = math.reduce_max(lt)
+        m = math.maximum(convert_to_tensor(0, dtype=m.dtype), m)
+    else:
+        m = _t(maxlen)
+        if m.ndim != 0:
+            raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {m} with "
+                             f"shape '{m.shape}' instead")
+    row = array.range_(convert_to_tensor(0, dtype=m.dtype), m, convert_to_tensor(1, dtype=m.dtype))
+    result = math.less(row, math.cast(array.expand_dims(lt, -1), m.dtype))
+    dt = dtypes.as_dtype(dtype)
+    return result if dt is dtypes.bool_ else math.cast(result, dt)
+
+
+def meshgrid(*args_: Any, **kwargs: Any) -> list[Tensor]:
+    """`tf.meshgrid(*args, indexing='xy')`: N coordinate tensors (TF: reshapes times ones)."""
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this function")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Argument `indexing` parameter must be either 'xy' or 'ij', got '{indexing}'")
+    ts = [_t(a) for a in args_]
+    ndim = len(ts)
+    out = [array.reshape(x, [1] * i + [-1] + [1] * (ndim - i - 1)) for i, x in enumerate(ts)]
+    shapes = [x.shape.num_elements() for x in ts]
+    if indexing == "xy" and ndim > 1:
+        out[0] = array.reshape(out[0], [1, -1] + [1] * (ndim - 2))
+        out[1] = array.reshape(out[1], [-1, 1] + [1] * (ndim - 2))
+        shapes[0], shapes[1] = shapes[1], shapes[0]
+    if not out:
+        return []
+    ones = array.ones(shapes, dtype=ts[0].dtype)
+    return [math.multiply(x, ones) for x in out]

@@ -1,0 +1,368 @@
+"""Losses (TF's nn_ops / nn_impl / nn_impl_distribute): the fused cross-entropy kernels
+SoftmaxCrossEntropyWithLogits and SparseSoftmaxCrossEntropyWithLogits (two outputs: the loss
+and its backprop, whose upstream gradient may be None), L2Loss, DivNoNan, and the Python-level
+losses TF composes from ops: sigmoid and weighted cross entropy, compute_average_loss,
+scale_regularization_loss.
+
+FLOPs: the cross-entropy kernels charge six per logit (max, subtract, exp, sum, log, the
+backprop's divide and subtract folded in), L2Loss two per input element, DivNoNan one per output.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import activations, array, dispatch, math, unary
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, typed
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits",
+           "sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits", "l2_loss", "div_no_nan",
+           "compute_average_loss", "scale_regularization_loss"]
+
+
+# --- the fused cross-entropy kernels -----------------------------------------------------------------
+def _xent(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TF's XentFunctor: loss = sum(labels * (log(sum(exp(shifted))) - shifted)), backprop =
+    softmax - labels, with shifted = logits - max; labels broadcast against the logits."""
+    if features.ndim != 2 or labels.ndim != 2:
+        raise errors.InvalidArgumentError(
+            None, None, "logits and labels must be either 2-dimensional, or broadcasted to be 2-dimensional "
+            "[Op:SoftmaxCrossEntropyWithLogits]")
+    try:
+        shape = np.broadcast_shapes(features.shape, labels.shape)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"logits and labels must be broadcastable: logits_size={_dims(features.shape)} "
+            f"labels_size={_dims(labels.shape)} [Op:SoftmaxCrossEntropyWithLogits]") from None
+    if 0 in shape:
+        return np.zeros(shape[:1], features.dtype), np.zeros(shape, features.dtype)
+    shifted = features - np.max(features, axis=1, keepdims=True)
+    e = np.exp(shifted)
+    s = np.sum(e, axis=1, keepdims=True)
+    loss = np.sum(labels * (np.log(s) - shifted), axis=1)
+    return loss, e / s - labels
+
+
+def _sparse_xent(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TF's SparseXentOp: loss = log(sum(exp(shifted))) - shifted[label], backprop = softmax -
+    one_hot(label); a label outside [0, classes) raises InvalidArgumentError (as TF on CPU)."""
+    op = "SparseSoftmaxCrossEntropyWithLogits"
+    if features.ndim != 2:
+        raise errors.InvalidArgumentError(None, None, f"logits must be 2-D, but got shape {_dims(features.shape)} "
+                                          f"[Op:{op}]")
+    if labels.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"labels must be 1-D, but got shape {_dims(labels.shape)} "
+                                          f"[Op:{op}]")
+    if features.shape[0] != labels.shape[0]:
+        raise errors.InvalidArgumentError(
+            None, None, f"logits and labels must have the same first dimension, got logits shape "
+            f"{_dims(features.shape)} and labels shape {_dims(labels.shape)} [Op:{op}]")
+    n, classes = features.shape
+    if classes == 0:
+        raise errors.InvalidArgumentError(None, None, f"Must have at least one class, but got logits shape "
+                                          f"{_dims(features.shape)} [Op:{op}]")
+    if labels.size:
+        lo, hi = int(labels.min()), int(labels.max())
+        if lo < 0 or hi >= classes:
+            bad = lo if lo < 0 else hi
+            raise errors.InvalidArgumentError(
+                None, None, f"Received a label value of {bad} which is outside the valid range of [0, {classes}).  "
+                f"Label values: {' '.join(str(int(v)) for v in labels)} [Op:{op}]")
+    shifted = features - np.max(features, axis=1, keepdims=True)
+    e = np.exp(shifted)
+    s = np.sum(e, axis=1, keepdims=True)
+    rows = np.arange(n)
+    loss = np.log(s[:, 0]) - shifted[rows, labels]
+    backprop = e / s
+    backprop[rows, labels] -= 1
+    return loss, backprop
+
+
+def _dims(shape: tuple[int, ...]) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _xent_flops(arrays: Any, outs: Any, attrs: Any) -> float:
+    return 6.0 * outs[1].size
+
+
+def _xent_dtype(dts: Any, attrs: Any) -> tuple:
+    d = typed("SoftmaxCrossEntropyWithLogits", FLOATS)(dts, attrs)
+    return (d, d)
+
+
+def _sparse_xent_dtype(dts: Any, attrs: Any) -> tuple:
+    op = "SparseSoftmaxCrossEntropyWithLogits"
+    d, lab = dts
+    if lab.name not in ("int32", "int64"):
+        raise attr_error(op, lab, "int32, int64", attr="Tlabels")
+    d = typed(op, FLOATS)((d,), attrs)
+    return (d, d)
+
+
+XENT = register("SoftmaxCrossEntropyWithLogits", _xent, _xent_dtype, _xent_flops, num_outputs=2,
+                none_grad_ok=(1,))
+SPARSE_XENT = register("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent, _sparse_xent_dtype, _xent_flops,
+                       num_outputs=2, none_grad_ok=(1,))
+L2LOSS = register("L2Loss", lambda a: np.asarray(np.sum(np.square(a)) * a.dtype.type(0.5), dtype=a.dtype),
+                  typed("L2Loss", FLOATS), lambda arrays, out, attrs: 2.0 * arrays[0].size)
+
+
+def _cast(x: Tensor, dt: dtypes.DType) -> Tensor:
+    """math_ops.cast: the tensor itself when it already has the dtype (no op), as TF."""
+    return x if x.dtype == dt else math.cast(x, dt)
+
+
+def _ensure_xent_args(name: str, labels: Any, logits: Any) -> None:
+    if labels is None or logits is None:
+        raise ValueError(f"Both `labels` and `logits` must be provided for {name}Received: labels={labels} and "
+                         f"logits={logits}")
+
+
+def _range_error(start: int, limit: int) -> errors.InvalidArgumentError:
+    return errors.InvalidArgumentError(None, None, f"Requires start <= limit when delta > 0: {start}/{limit} "
+                                       "[Op:Range]")
+
+
+def _flatten_outer_dims(x: Tensor) -> Tensor:
+    shp = x.shape.as_list()
+    if len(shp) == 2:
+        return x
+    outer = int(np.prod(shp[:-1], dtype=np.int64))
+    return array.reshape(x, [outer, shp[-1]])
+
+
+def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """`tf.nn.softmax_cross_entropy_with_logits` (v2): -sum(labels * log_softmax(logits), axis);
+    gradients flow into both logits and labels. float16 is computed in float32, as TF."""
+    logits_t = convert_to_tensor(logits)
+    labels_t = convert_to_tensor(labels)
+    precise = math.cast(logits_t, dtypes.float32) if logits_t.dtype == dtypes.float16 else logits_t
+    labels_t = _cast(labels_t, precise.dtype)
+    rank = precise.ndim
+    shape = precise.shape.as_list()
+    if rank == 0:
+        raise errors.InvalidArgumentError(None, None, "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when "
+                                          "input.dim_size(0) == 0 [Op:Slice]")
+    if axis is None:
+        axis = -1
+    if axis != -1:
+        if axis < 0:
+            raise _range_error(0, axis)
+        if axis + 1 > rank:
+            raise _range_error(axis + 1, rank)
+        perm = tuple(range(axis)) + tuple(range(axis + 1, rank)) + (axis,)
+        if perm != tuple(range(rank)):
+            precise = array.transpose(precise, perm)
+            labels_t = array.transpose(labels_t, perm)
+            shape = precise.shape.as_list()
+    cost, _ = dispatch.execute(XENT, (_flatten_outer_dims(precise), _flatten_outer_dims(labels_t)))
+    out_shape = shape[:-1]
+    if cost.shape.as_list() != out_shape:
+        cost = array.reshape(cost, out_shape)
+    return math.cast(cost, logits_t.dtype) if logits_t.dtype == dtypes.float16 else cost
+
+
+def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str | None = None) -> Tensor:
+    """`tf.nn.sparse_softmax_cross_entropy_with_logits` (v2): -log_softmax(logits)[label]; labels
+    outside [0, num_classes) raise InvalidArgumentError, as TF on CPU."""
+    _ensure_xent_args("sparse_softmax_cross_entropy_with_logits", labels, logits)
+    labels_t = convert_to_tensor(labels)
+    logits_t = convert_to_tensor(logits)
+    precise = math.cast(logits_t, dtypes.float32) if logits_t.dtype == dtypes.float16 else logits_t
+    lshape, gshape = labels_t.shape.as_list(), logits_t.shape.as_list()
+    if len(gshape) == 0:
+        raise ValueError(f"`logits` cannot be a scalar. Received logits={_np_str(logits_t)}`")
+    if len(lshape) != len(gshape) - 1:
+        raise ValueError("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                         f"labels.shape={_shape_str(lshape)} of rank {len(lshape)} and "
+                         f"logits.shape={_shape_str(gshape)} of rank {len(gshape)}")
+    if lshape != gshape[:-1]:
+        raise ValueError("`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
+                         f"labels.shape={_shape_str(lshape)} and logits.shape={_shape_str(gshape)}")
+    if len(gshape) == 2:
+        cost, _ = dispatch.execute(SPARSE_XENT, (precise, labels_t))
+    else:
+        outer = int(np.prod(gshape[:-1], dtype=np.int64))
+        flat_logits, flat_labels = array.reshape(precise, [outer, gshape[-1]]), array.reshape(labels_t, [outer])
+        cost, _ = dispatch.execute(SPARSE_XENT, (flat_logits, flat_labels))
+        cost = array.reshape(cost, lshape)
+    return math.cast(cost, dtypes.float16) if logits_t.dtype == dtypes.float16 else cost
+
+
+def _np_str(x: Tensor) -> str:
+    return str(x.numpy())
+
+
+def _shape_str(shape: list[int]) -> str:
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _same_shape_check(labels: Tensor, logits: Tensor) -> None:
+    ls, gs = labels.shape.as_list(), logits.shape.as_list()
+    if ls != gs:
+        raise ValueError(f"`logits` and `labels` must have the same shape, received ({_shape_str(gs)} vs "
+                         f"{_shape_str(ls)}).")
+
+
+def _exp_dtype_check(x: Tensor) -> None:
+    """The first kernel of these composites that rejects non-floats is TF's Exp."""
+    if not x.dtype.is_floating:
+        raise attr_error("Exp", x.dtype, FLOATS_COMPLEX)
+
+
+def sigmoid_cross_entropy_with_logits(labels: Any = None, logits: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.sigmoid_cross_entropy_with_logits`, composed as TF 2.21 does:
+    max(x, 0) - x * z + log(1 + exp(-|x|)), with TF's where-based max and abs (so the gradient
+    at x = 0 is TF's). The last term is one Softplus op (log1p(exp(.)) in TF: the same value)."""
+    _ensure_xent_args("sigmoid_cross_entropy_with_logits", labels, logits)
+    logits_t = convert_to_tensor(logits)
+    labels_t = convert_to_tensor(labels)
+    _same_shape_check(labels_t, logits_t)
+    zeros = array.zeros_like(logits_t)
+    cond = math.greater_equal(logits_t, zeros)
+    relu_logits = math.where(cond, logits_t, zeros)
+    neg_abs_logits = math.where(cond, -logits_t, logits_t)
+    _exp_dtype_check(logits_t)
+    return math.add(relu_logits - logits_t * labels_t, activations.softplus(neg_abs_logits))
+
+
+def weighted_cross_entropy_with_logits(labels: Any, logits: Any, pos_weight: Any, name: str | None = None) -> Tensor:
+    """`tf.nn.weighted_cross_entropy_with_logits` (v2), composed as TF 2.21 does:
+    (1 - z) x + (1 + (q - 1) z) (log(1 + exp(-|x|)) + max(-x, 0))."""
+    logits_t = convert_to_tensor(logits)
+    labels_t = convert_to_tensor(labels)
+    _same_shape_check(labels_t, logits_t)
+    log_weight = 1 + (pos_weight - 1) * labels_t
+    _exp_dtype_check(logits_t)
+    return math.add((1 - labels_t) * logits_t,
+                    log_weight * (activations.softplus(-unary.abs_(logits_t)) + activations.relu(-logits_t)))
+
+
+def l2_loss(t: Any, name: str | None = None) -> Tensor:
+    """`tf.nn.l2_loss`: sum(t ** 2) / 2."""
+    return dispatch.execute(L2LOSS, (_t(t),))
+
+
+def div_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.math.divide_no_nan` (one implementation: ops.math.divide_no_nan)."""
+    return math.divide_no_nan(x, y)
+
+
+# --- losses under a distribution strategy -------------------------------------------------------------
+def _num_replicas() -> int:
+    s = context.get_strategy()
+    return 1 if s is None else int(s.num_replicas_in_sync)
+
+
+def _scale_by_sample_weight(losses: Tensor, sample_weight: Any) -> Tensor:
+    """TF's losses_util.scale_losses_by_sample_weight: both cast to float32, the weights'
+    rank matched to the losses' (squeeze or expand the last axis), multiplied."""
+    losses = _cast(losses, dtypes.float32)
+    w = _cast(convert_to_tensor(sample_weight), dtypes.float32)
+    lr, wr = losses.ndim, w.ndim
+    if wr != 0:
+        if wr - lr == 1:
+            if w.shape.as_list()[-1] != 1:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Can not squeeze dim[{wr - 1}], expected a dimension of 1, got "
+                    f"{w.shape.as_list()[-1]} [Op:Squeeze]")
+            w = array.squeeze(w, [-1])
+        elif lr - wr == 1:
+            w = array.expand_dims(w, -1)
+    return math.multiply(losses, w)
+
+
+def compute_average_loss(per_example_loss: Any, sample_weight: Any = None, global_batch_size: Any = None) -> Tensor:
+    """`tf.nn.compute_average_loss`: sum(per_example_loss * sample_weight) / global_batch_size.
+
+    Without `global_batch_size` it is the per-replica batch (the loss's first dimension) times
+    `num_replicas_in_sync`, which needs replica context when a strategy is active (RuntimeError in
+    cross-replica context, as TF). 0 when the global batch size is 0."""
+    loss = convert_to_tensor(per_example_loss)
+    input_dtype = loss.dtype
+    if loss.ndim == 0:
+        raise ValueError("Invalid value passed for `per_example_loss`. Expected a tensor with at least rank 1. "
+                         f"Received per_example_loss={_np_str(loss)} with rank 0")
+    if sample_weight is not None:
+        loss = _cast(_scale_by_sample_weight(loss, sample_weight), input_dtype)
+    if global_batch_size is None:
+        if context.has_strategy() and context.in_cross_replica_context():
+            raise RuntimeError("You are calling `compute_average_loss` in cross replica context, while it was "
+                               "expected to be called in replica context.")
+        global_batch_size = loss.shape.as_list()[0] * _num_replicas()
+    if isinstance(global_batch_size, (int, np.integer)) and not isinstance(global_batch_size, bool) and \
+            global_batch_size >= 0:
+        # a Python int cast to the loss's dtype is that constant (no Cast op to record)
+        gbs = array.constant(global_batch_size, dtype=input_dtype)
+    else:
+        gbs = global_batch_size if isinstance(global_batch_size, Tensor) else convert_to_tensor(global_batch_size)
+        _check_global_batch_size(gbs)
+        gbs = _cast(gbs, input_dtype)
+    return div_no_nan(math.reduce_sum(loss), gbs)
+
+
+def _check_global_batch_size(gbs: Tensor) -> None:
+    """TF's assert_scalar_v2 / assert_integer_v2 / assert_non_negative_v2, with their messages."""
+    if gbs.ndim != 0:
+        raise ValueError(f"global_batch_size must be scalar..  Expected scalar shape, saw shape: "
+                         f"{_shape_str(gbs.shape.as_list())}.")
+    if not gbs.dtype.is_integer:
+        raise TypeError(f'global_batch_size must be an integer..  Expected "x" to be integer type.  Found: tensor '
+                        f"of dtype <dtype: '{gbs.dtype.name}'>")
+    v = int(dispatch.raw(gbs))
+    if v < 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"global_batch_size must be non-negative..  \nCondition x >= 0 did not hold element-wise:\n"
+            f"x (shape=() dtype={gbs.dtype.name}) = \n{v}")
+
+
+def scale_regularization_loss(regularization_loss: Any) -> Tensor:
+    """`tf.nn.scale_regularization_loss`: sum(regularization_loss) / num_replicas_in_sync; in
+    replica context only when a strategy is active (RuntimeError otherwise, as TF)."""
+    if context.has_strategy() and context.in_cross_replica_context():
+        raise RuntimeError("You are calling `scale_regularization_loss` in cross replica context, while it was "
+                           "expected to be called in replica context.")
+    return math.truediv(math.reduce_sum(regularization_loss), _num_replicas())
+
+
+# --- gradients (nn_grad.py, math_grad.py) -------------------------------------------------------------
+def _broadcast_mul(vec: Any, mat: Any) -> Any:
+    """TF's _BroadcastMul: vec[:, None] * mat (the column made by a reshape, the same as expand_dims)."""
+    return array.reshape(vec, vec.shape.as_list() + [1]) * mat
+
+
+def _softmax_second_order(logits: Any, grad_grad: Any) -> Any:
+    from simdist.runtime.ops import linalg
+    softmax = activations.softmax(logits)
+    inner = array.squeeze(linalg.matmul(array.expand_dims(grad_grad, 1), array.expand_dims(softmax, 2)), axis=1)
+    return (grad_grad - inner) * softmax
+
+
+@RegisterGradient("SoftmaxCrossEntropyWithLogits")
+def _xent_grad(op: Any, grad_loss: Any, grad_grad: Any) -> list:
+    logits = op.inputs[0]
+    grad = _broadcast_mul(grad_loss, op.outputs[1])
+    if grad_grad is not None:
+        grad = grad + _softmax_second_order(logits, grad_grad)
+    labels_grad = _broadcast_mul(grad_loss, -activations.log_softmax(logits))
+    return [grad, math.unbroadcast(labels_grad, op.inputs[1].shape.as_list())]
+
+
+@RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent_grad(op: Any, grad_loss: Any, grad_grad: Any) -> list:
+    grad = _broadcast_mul(grad_loss, op.outputs[1])
+    if grad_grad is not None:
+        grad = grad + _softmax_second_order(op.inputs[0], grad_grad)
+    return [grad, None]
+
+
+@RegisterGradient("L2Loss")
+def _l2loss_grad(op: Any, grad: Any) -> list:
+    return [op.inputs[0] * grad]

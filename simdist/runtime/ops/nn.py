@@ -1,0 +1,234 @@
+"""`tf.nn`'s ops: BiasAdd (and BiasAddGrad), dropout, embedding lookups, and the public
+functions of the nn op modules in one namespace (activations, losses, conv, pooling,
+normalization), as simdist/tf/nn.py exposes them.
+
+Dropout is composed as TF 2.21 composes it (scale, a uniform draw, `>= rate`, select), so its
+gradient is TF's; its draws come from simdist's seeded streams (runtime/ops/random.py: the
+machine's root seed, `tf.random.set_seed` and the op seed), deterministic run to run but not
+TF's Philox values. stateless_dropout's mask is a function of its seed pair alone.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import array, dispatch, math, random, unary
+from simdist.runtime.ops.activations import (elu, gelu, leaky_relu, log_softmax, relu, relu6, selu, sigmoid,  # noqa: F401
+                                             silu, softmax, softplus, softsign, swish, tanh)
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.conv import conv2d, convolution, depthwise_conv2d  # noqa: F401
+from simdist.runtime.ops.losses import (compute_average_loss, l2_loss, scale_regularization_loss,  # noqa: F401
+                                        sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits,
+                                        sparse_softmax_cross_entropy_with_logits, weighted_cross_entropy_with_logits)
+from simdist.runtime.ops.nn_rules import REAL_NUMBERS, attr_error, tf_repr, typed
+from simdist.runtime.ops.normalization import batch_normalization, l2_normalize, moments  # noqa: F401
+from simdist.runtime.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["bias_add", "dropout", "stateless_dropout", "embedding_lookup"]
+
+_BIAS_TYPES = REAL_NUMBERS + ", complex64, complex128"
+
+
+# --- BiasAdd --------------------------------------------------------------------------------------
+def _channel_axis(ndim: int, data_format: str) -> int:
+    return 1 if data_format == "NCHW" else ndim - 1
+
+
+def _bias_add(x: np.ndarray, b: np.ndarray, data_format: str = "NHWC") -> np.ndarray:
+    if x.ndim < 2:
+        raise errors.InvalidArgumentError(None, None, f"Input tensor must be at least 2D: {_dims(x.shape)} "
+                                          "[Op:BiasAdd]")
+    if b.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"Biases must be 1D: {_dims(b.shape)} [Op:BiasAdd]")
+    ax = _channel_axis(x.ndim, data_format)
+    if b.shape[0] != x.shape[ax]:
+        raise errors.InvalidArgumentError(
+            None, None, f"Must provide as many biases as the {'channel' if data_format == 'NCHW' else 'last'} "
+            f"dimension of the input tensor: {_dims(b.shape)} vs. {_dims(x.shape)} [Op:BiasAdd]")
+    if ax == x.ndim - 1:
+        return x + b
+    return x + b.reshape((b.shape[0],) + (1,) * (x.ndim - 2))
+
+
+def _bias_add_grad(g: np.ndarray, data_format: str = "NHWC") -> np.ndarray:
+    ax = _channel_axis(g.ndim, data_format)
+    return np.add.reduce(g, axis=tuple(i for i in range(g.ndim) if i != ax), dtype=g.dtype)
+
+
+def _dims(shape: Sequence[int]) -> str:
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
+BIAS_ADD = register("BiasAdd", _bias_add, typed("BiasAdd", _BIAS_TYPES))
+BIAS_ADD_GRAD = register("BiasAddGrad", _bias_add_grad, typed("BiasAddGrad", _BIAS_TYPES),
+                         lambda arrays, out, attrs: float(arrays[0].size))
+
+
+def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | None = None) -> Tensor:
+    """`tf.nn.bias_add`: value + bias along the last dimension (the channel one for NC...)."""
+    fmt = "NHWC"
+    if data_format is not None:
+        if data_format.startswith("NC"):
+            fmt = "NCHW"
+        elif not (data_format.startswith("N") and data_format.endswith("C")):
+            raise ValueError(f"`data_format` must be of the form `N...C` or `NC...`. Received: "
+                             f"data_format={data_format}")
+    x = _t(value)
+    b = bias if isinstance(bias, Tensor) else convert_to_tensor(bias, dtype=x.dtype)
+    return dispatch.execute(BIAS_ADD, (x, b), {"data_format": fmt})
+
+
+@RegisterGradient("BiasAdd")
+def _bias_add_grad_fn(op: Any, grad: Any) -> list:
+    return [grad, dispatch.execute(BIAS_ADD_GRAD, (grad,), {"data_format": op.get_attr("data_format")})]
+
+
+@RegisterGradient("BiasAddGrad")
+def _bias_add_grad_grad(op: Any, grad: Any) -> list:
+    """TF's _BiasAddGradGrad: the bias gradient tiled back over the input's shape (a broadcast)."""
+    shape = op.inputs[0].shape.as_list()
+    ax = _channel_axis(len(shape), op.get_attr("data_format"))
+    expanded = array.reshape(grad, [d if i == ax else 1 for i, d in enumerate(shape)])
+    return [array.broadcast_to(expanded, shape)]
+
+
+# --- dropout ------------------------------------------------------------------------------------------------
+def _noise_shape(x: Tensor, noise_shape: Any) -> list[int]:
+    """TF's _get_noise_shape: None means x's shape; None dims of a same-rank noise_shape take x's."""
+    xs = x.shape.as_list()
+    if noise_shape is None:
+        return xs
+    if isinstance(noise_shape, Tensor):
+        noise_shape = noise_shape._v.tolist()
+    dims = list(noise_shape)
+    if len(dims) == len(xs):
+        dims = [xd if d is None else d for d, xd in zip(dims, xs)]
+    return [int(d) for d in dims]
+
+
+def _check_rate(rate: Any) -> None:
+    if isinstance(rate, numbers.Real) and not isinstance(rate, bool) and (rate < 0 or rate >= 1):
+        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
+
+
+def _dropout(x: Any, rate: Any, noise_shape: Any, sample: Any) -> Tensor:
+    """TF's _dropout: x / (1 - rate) where uniform(noise_shape) >= rate, else 0."""
+    _check_rate(rate)
+    x = _t(x)
+    if not x.dtype.is_floating:
+        raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: "
+                         f"x_dtype={tf_repr(x.dtype)}")
+    is_number = isinstance(rate, numbers.Real) and not isinstance(rate, bool)
+    if is_number and rate == 0:
+        return x
+    if isinstance(rate, Tensor):
+        if rate.ndim != 0:
+            raise ValueError(f"Shape {rate.shape} must have rank 0")
+        if rate.dtype != x.dtype:
+            if not rate.dtype.is_floating:
+                raise ValueError(f"`x.dtype` must be compatible with `rate.dtype`. Received: "
+                                 f"x.dtype={tf_repr(x.dtype)} and rate.dtype={tf_repr(rate.dtype)}")
+            rate = math.cast(rate, x.dtype)
+        ret = math.truediv(x, math.subtract(array.constant(1, dtype=x.dtype), rate))
+    elif is_number:
+        ret = math.multiply(x, convert_to_tensor(1 / (1 - rate), dtype=x.dtype))
+    else:
+        raise ValueError(f"`rate` must be a scalar or scalar tensor. Received: rate={rate}")
+    shape = _noise_shape(x, noise_shape)
+    keep_mask = math.greater_equal(sample(shape, x.dtype), rate)
+    xs = x.shape.as_list()
+    try:
+        np.broadcast_shapes(tuple(shape), tuple(xs))
+    except ValueError:
+        raise errors.InvalidArgumentError(None, None, f"condition {_dims(shape)}, then {_dims(xs)}, and else [] must "
+                                          "be broadcastable [Op:SelectV2]") from None
+    return math.where(keep_mask, ret, array.constant(0, dtype=x.dtype))
+
+
+def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: int | None = None, name: str | None = None) -> Tensor:
+    """`tf.nn.dropout` (v2): each element kept with probability 1 - rate and scaled by
+    1 / (1 - rate); noise_shape broadcasts the keep/drop decisions. Deterministic under the
+    root seed (`simdist.configure(seed=...)`), `tf.random.set_seed` and `seed`; the values are
+    simdist's streams, not TF's."""
+    def sample(shape: list[int], dt: dtypes.DType) -> Tensor:
+        return random.uniform(shape, dtype=dt, seed=seed)
+    return _dropout(x, rate, noise_shape, sample)
+
+
+_RNG_ALGS = (None, "philox", "threefry", "auto_select", 1, 2, 3)
+
+
+def _stateless_uniform(shape: list[int], dt: dtypes.DType, seed: Any) -> Tensor:
+    """Uniform [0, 1) draws that depend only on the seed pair (and the shape): a Philox stream
+    keyed by the seed. A constant, so a recorded tf.function replays the same values, as TF's
+    stateless ops give the same values for the same seed."""
+    s = _t(seed)
+    if not s.dtype.is_integer or s.dtype.name not in ("int32", "int64"):
+        raise attr_error("StatelessRandomGetKeyCounter", s.dtype, "int32, int64", attr="Tseed")
+    if s.shape.as_list() != [2]:
+        raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {s.shape.as_list()} "
+                                          "[Op:StatelessRandomGetKeyCounter]")
+    key = [int(v) & 0xFFFFFFFFFFFFFFFF for v in dispatch.raw(s).tolist()]
+    gen = np.random.Generator(np.random.Philox(key=np.asarray(key, dtype=np.uint64)))
+    return array.constant(gen.random(size=tuple(shape), dtype=np.float64).astype(dt.np), dtype=dt)
+
+
+def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None, noise_shape: Any = None,
+                      name: str | None = None) -> Tensor:
+    """`tf.nn.experimental.stateless_dropout`: dropout whose mask depends only on `seed` (a pair
+    of ints): the same seed gives the same mask, whatever the global seed (values are simdist's,
+    not TF's)."""
+    alg = getattr(rng_alg, "value", rng_alg)
+    if alg not in _RNG_ALGS:
+        raise ValueError(f"Argument `alg` got unsupported value {rng_alg}. Supported values are philox for the "
+                         "Philox algorithm, threefry for the ThreeFry algorithm, and auto_select for auto-selection.")
+
+    def sample(shape: list[int], dt: dtypes.DType) -> Tensor:
+        return _stateless_uniform(shape, dt, seed)
+    return _dropout(x, rate, noise_shape, sample)
+
+
+# --- embedding lookups ------------------------------------------------------------------------------------
+def _clip_rows(values: Tensor, ids_rank: int, max_norm: Any) -> Tensor:
+    """TF's embedding_ops._clip: clip_by_norm of each looked-up embedding to max_norm."""
+    axes = list(range(ids_rank, values.ndim))
+    l2sum = math.reduce_sum(values * values, axes, keepdims=True)
+    pred = math.greater(l2sum, 0)
+    l2sum_safe = math.where(pred, l2sum, array.ones_like(l2sum))
+    l2norm = math.where(pred, unary.sqrt(l2sum_safe), l2sum)
+    clip = convert_to_tensor(max_norm, dtype=values.dtype)
+    return array.identity(values * clip / math.maximum(l2norm, clip))
+
+
+def _div_partitions(params: Sequence[Any]) -> Any:
+    """A list of partitions in TF's "div" layout (the first N % P hold one extra row): their
+    concatenation, which the ids index directly."""
+    sizes = [int(_t(p).shape[0]) if not hasattr(p, "shape") else int(p.shape[0]) for p in params]
+    total, parts = sum(sizes), len(sizes)
+    want = [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+    if sizes != want:
+        raise ValueError(f"simdist: embedding_lookup on a list of {parts} partitions needs TF's 'div' layout (rows "
+                         f"{want}), got rows {sizes}")
+    return array.concat([_t(p) for p in params], 0)
+
+
+def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.embedding_lookup` (v2): the rows of params at ids (shape ids.shape + params.shape[1:]);
+    a ShardedVariable's shards each gather their rows, stitched back in the ids' order (unlike
+    tf.gather's shard order: clause pss.sharded-gather), a list of partitions is read in TF's
+    "div" layout; max_norm clips each embedding's L2 norm."""
+    if isinstance(params, (list, tuple)):
+        if not params:
+            raise ValueError("Length of `params` must be greater than 0. Received: params=[]")
+        params = params[0] if len(params) == 1 else _div_partitions(params)
+    ids_t = _t(ids)
+    if not ids_t.dtype.is_integer or ids_t.dtype.name in ("int8", "uint8", "uint16"):
+        raise attr_error("GatherV2", ids_t.dtype, "int16, int32, int64", attr="Tindices")
+    out = params._gather_rows(ids_t) if hasattr(params, "_gather_rows") else array.gather(params, ids_t)
+    return out if max_norm is None else _clip_rows(out, ids_t.ndim, max_norm)

@@ -1,0 +1,68 @@
+"""Normalization (TF's nn_impl): moments, batch_normalization, l2_normalize, composed of ops
+exactly as TF 2.21 writes them, so their values and gradients are TF's (the mean's gradient
+through the variance is stopped, as in TF; float16 moments are computed in float32).
+
+rsqrt is written 1 / sqrt (the same value to within a rounding; its gradient is the same).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist.runtime import dtypes
+from simdist.runtime.ops import array, math, unary
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["moments", "batch_normalization", "l2_normalize"]
+
+
+def _rsqrt(x: Tensor) -> Tensor:
+    return 1.0 / unary.sqrt(x)
+
+
+def _axes(axes: Any) -> Any:
+    if isinstance(axes, Tensor):
+        axes = axes._v.tolist()
+    return axes
+
+
+def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None) -> tuple:
+    """`tf.nn.moments`: (mean, variance) over `axes`; the variance is the mean of squared
+    differences from the (gradient-stopped) mean."""
+    x = _t(x)
+    axes = _axes(axes)
+    y = math.cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x
+    mean = math.reduce_mean(y, axes, keepdims=True)
+    variance = math.reduce_mean(unary.square(y - array.stop_gradient(mean)), axes, keepdims=True)
+    if not keepdims:
+        sq = [axes] if isinstance(axes, int) else list(axes)
+        mean = array.squeeze(mean, sq)
+        variance = array.squeeze(variance, sq)
+    if x.dtype == dtypes.float16:
+        return math.cast(mean, dtypes.float16), math.cast(variance, dtypes.float16)
+    return mean, variance
+
+
+def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: Any, variance_epsilon: float,
+                        name: str | None = None) -> Tensor:
+    """`tf.nn.batch_normalization`: x * inv + (offset - mean * inv), inv = scale / sqrt(variance + eps)."""
+    x = _t(x)
+    mean, variance = convert_to_tensor(mean), convert_to_tensor(variance)
+    inv = _rsqrt(variance + variance_epsilon)
+    if scale is not None:
+        inv = inv * scale
+    shift = (offset - mean * inv) if offset is not None else -mean * inv
+    return x * math.cast(inv, x.dtype) + math.cast(shift, x.dtype)
+
+
+def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | None = None, dim: Any = None) -> Tensor:
+    """`tf.math.l2_normalize` (= `tf.nn.l2_normalize`): x / sqrt(max(sum(x ** 2, axis), epsilon))."""
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dim'")
+        axis = dim
+    x = _t(x)
+    square_sum = math.reduce_sum(unary.square(x), _axes(axis), keepdims=True)
+    x_inv_norm = _rsqrt(math.maximum(square_sum, epsilon))
+    return math.multiply(x, x_inv_norm)

@@ -1,0 +1,215 @@
+"""2-D pooling (TF's MaxPool, AvgPool and their gradient kernels), NHWC, SAME / VALID padding.
+
+Windows are strided views of the padded input (conv.windows); MaxPool's gradient goes to the
+first maximum of each window in row-major order (TF's CPU kernel routes ties that way), SAME
+padding never wins (it is -inf); AvgPool divides by the number of in-bounds elements of each
+window, as TF does for SAME padding.
+
+FLOPs: MaxPool and AvgPool kh*kw per output element (compare or add), AvgPoolGrad the same
+per gradient element, MaxPoolGrad and MaxPoolGradGrad one per output element.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.conv import (check_data_format, normalize_padding, scatter_windows, spatial_sequence,
+                                      window_geometry, windows)
+from simdist.runtime.ops.nn_rules import FLOATS, REAL_NUMBERS, typed
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["max_pool2d", "avg_pool2d", "max_pool", "avg_pool"]
+
+
+def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], op: str) -> None:
+    if len(shape) != 4:
+        raise errors.InvalidArgumentError(None, None, f"Input must be 4 or 5-dimensional [Op:{op}]")
+    if ksize[0] != 1 or strides[0] != 1:
+        raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
+    if ksize[3] != 1 or strides[3] != 1:
+        raise errors.UnimplementedError(None, None, "simdist: pooling across the depth dimension is not supported "
+                                        f"[Op:{op}]")
+
+
+def _geometry(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], padding: str, explicit: tuple,
+              op: str) -> tuple[tuple[int, int], tuple[int, ...]]:
+    _check(shape, ksize, strides, op)
+    return window_geometry(shape[1:3], ksize[1:3], strides[1:3], (1, 1), padding, explicit, op)
+
+
+def _lowest(dt: np.dtype) -> Any:
+    return -np.inf if dt.kind == "f" else np.iinfo(dt).min
+
+
+def _flat_windows(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], out_hw: Sequence[int],
+                  pads: Sequence[int], fill: Any) -> np.ndarray:
+    """[N, OH, OW, kh*kw, C] (a copy) of the windows of x padded with `fill`."""
+    xp = np.pad(x, ((0, 0), pads[:2], pads[2:], (0, 0)), constant_values=fill) if any(pads) else x
+    win = windows(xp, ksize[1:3], out_hw, strides[1:3], (1, 1))
+    n, oh, ow, kh, kw, c = win.shape
+    return win.reshape(n, oh, ow, kh * kw, c)
+
+
+def _argmax(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explicit: tuple, op: str) -> tuple:
+    out_hw, pads = _geometry(x.shape, ksize, strides, padding, explicit, op)
+    flat = _flat_windows(x, ksize, strides, out_hw, pads, _lowest(x.dtype))
+    return flat, np.argmax(flat, axis=3)[:, :, :, None, :], out_hw, pads
+
+
+def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explicit_paddings: tuple = ()) -> np.ndarray:
+    out_hw, pads = _geometry(x.shape, ksize, strides, padding, explicit_paddings, "MaxPool")
+    return np.max(_flat_windows(x, ksize, strides, out_hw, pads, _lowest(x.dtype)), axis=3)
+
+
+def _max_pool_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,
+                   explicit_paddings: tuple = ()) -> np.ndarray:
+    flat, idx, _, pads = _argmax(x, ksize, strides, padding, explicit_paddings, "MaxPoolGrad")
+    dwin = np.zeros(flat.shape, dtype=g.dtype)
+    np.put_along_axis(dwin, idx, g[:, :, :, None, :], axis=3)
+    n, oh, ow, _, c = dwin.shape
+    return scatter_windows(dwin.reshape(n, oh, ow, ksize[1], ksize[2], c), x.shape, pads, strides[1:3], (1, 1))
+
+
+def _max_pool_grad_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,
+                        explicit_paddings: tuple = ()) -> np.ndarray:
+    _, idx, out_hw, pads = _argmax(x, ksize, strides, padding, explicit_paddings, "MaxPoolGradGrad")
+    gflat = _flat_windows(g, ksize, strides, out_hw, pads, 0)
+    return np.take_along_axis(gflat, idx, axis=3)[:, :, :, 0, :]
+
+
+def _valid_counts(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], out_hw: Sequence[int],
+                  pads: Sequence[int]) -> np.ndarray:
+    """[OH, OW, 1]: how many in-bounds elements each window covers."""
+    def one(size: int, k: int, s: int, out: int, before: int) -> np.ndarray:
+        start = np.arange(out) * s - before
+        return np.minimum(start + k, size) - np.maximum(start, 0)
+    h = one(shape[1], ksize[1], strides[1], out_hw[0], pads[0])
+    w = one(shape[2], ksize[2], strides[2], out_hw[1], pads[2])
+    return (h[:, None] * w[None, :])[:, :, None]
+
+
+def _avg_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
+    out_hw, pads = _geometry(x.shape, ksize, strides, padding, (), "AvgPool")
+    s = np.sum(_flat_windows(x, ksize, strides, out_hw, pads, 0), axis=3)
+    return s / _valid_counts(x.shape, ksize, strides, out_hw, pads).astype(x.dtype)
+
+
+def _avg_pool_grad(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
+    out_hw, pads = _geometry(orig_input_shape, ksize, strides, padding, (), "AvgPoolGrad")
+    per = g / _valid_counts(orig_input_shape, ksize, strides, out_hw, pads).astype(g.dtype)
+    n, oh, ow, c = per.shape
+    dwin = np.broadcast_to(per[:, :, :, None, None, :], (n, oh, ow, ksize[1], ksize[2], c))
+    return scatter_windows(dwin, orig_input_shape, pads, strides[1:3], (1, 1))
+
+
+def _window_flops(arrays: Any, out: Any, attrs: Any) -> float:
+    k = attrs["ksize"]
+    return float(out.size * k[1] * k[2])
+
+
+def _grad_window_flops(arrays: Any, out: Any, attrs: Any) -> float:
+    k = attrs["ksize"]
+    return float(arrays[0].size * k[1] * k[2])
+
+
+_MAXPOOL_TYPES = "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8"
+MAX_POOL = register("MaxPool", _max_pool, typed("MaxPool", _MAXPOOL_TYPES), _window_flops)
+MAX_POOL_GRAD = register("MaxPoolGrad", _max_pool_grad, typed("MaxPoolGrad", REAL_NUMBERS),
+                         lambda a, out, at: float(a[2].size))
+MAX_POOL_GRAD_GRAD = register("MaxPoolGradGrad", _max_pool_grad_grad, typed("MaxPoolGradGrad", REAL_NUMBERS),
+                              lambda a, out, at: float(out.size))
+AVG_POOL = register("AvgPool", _avg_pool, typed("AvgPool", FLOATS), _window_flops)
+AVG_POOL_GRAD = register("AvgPoolGrad", _avg_pool_grad, typed("AvgPoolGrad", FLOATS), _grad_window_flops)
+
+
+def _pool_args(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any, op: str,
+               explicit_ok: bool) -> dict:
+    check_data_format(data_format)
+    pad, explicit = normalize_padding(padding, op, explicit_ok)
+    attrs = {"ksize": spatial_sequence(ksize, 2, "ksize"), "strides": spatial_sequence(strides, 2, "strides"),
+             "padding": pad}
+    if explicit_ok:
+        attrs["explicit_paddings"] = explicit
+    return attrs
+
+
+def max_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
+               name: str | None = None) -> Tensor:
+    """`tf.nn.max_pool2d` (NHWC): ksize and strides an int or a list of 1, 2 or 4; padding "SAME",
+    "VALID" or explicit [[0, 0], [top, bottom], [left, right], [0, 0]]."""
+    x = _t(input)
+    return dispatch.execute(MAX_POOL, (x,), _pool_args(x, ksize, strides, padding, data_format, "MaxPool", True))
+
+
+def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NHWC",  # noqa: A002
+               name: str | None = None) -> Tensor:
+    """`tf.nn.avg_pool2d` (NHWC): SAME padding averages over the in-bounds elements only."""
+    x = _t(input)
+    return dispatch.execute(AVG_POOL, (x,), _pool_args(x, ksize, strides, padding, data_format, "AvgPool", False))
+
+
+def _by_rank(fn: Any, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any) -> Tensor:  # noqa: A002
+    """`tf.nn.max_pool` / `avg_pool`: rank 3 is 1-D pooling (through the 2-D op with a unit
+    height, as TF's max_pool1d), rank 4 2-D."""
+    x = _t(input)
+    if x.ndim == 3:
+        check_data_format(data_format, "NWC")
+        k = spatial_sequence(ksize, 1, "ksize")[1]
+        s = spatial_sequence(strides, 1, "strides")[1]
+        return array.squeeze(fn(array.expand_dims(x, 1), [1, k], [1, s], padding), [1])
+    if x.ndim in (4, None):
+        return fn(x, ksize, strides, padding, data_format or "NHWC")
+    raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: input.shape={x.shape} of rank {x.ndim}")
+
+
+def max_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+             name: str | None = None) -> Tensor:
+    """`tf.nn.max_pool`: 1-D or 2-D by the input's rank (3-D pooling is not computed by simdist)."""
+    return _by_rank(max_pool2d, input, ksize, strides, padding, data_format)
+
+
+def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+             name: str | None = None) -> Tensor:
+    """`tf.nn.avg_pool`: 1-D or 2-D by the input's rank."""
+    return _by_rank(avg_pool2d, input, ksize, strides, padding, data_format)
+
+
+# --- gradients (nn_grad.py) --------------------------------------------------------------------------
+def _pool_attrs(op: Any) -> dict:
+    return dict(op.attrs)
+
+
+@RegisterGradient("MaxPool")
+def _max_pool_grad_fn(op: Any, grad: Any) -> list:
+    return [dispatch.execute(MAX_POOL_GRAD, (op.inputs[0], op.outputs[0], grad), _pool_attrs(op))]
+
+
+@RegisterGradient("MaxPoolGrad")
+def _max_pool_grad_grad_fn(op: Any, grad: Any) -> list:
+    x, y, _ = op.inputs
+    return [array.zeros_like(x), array.zeros_like(y),
+            dispatch.execute(MAX_POOL_GRAD_GRAD, (x, y, grad), _pool_attrs(op))]
+
+
+@RegisterGradient("MaxPoolGradGrad")
+def _max_pool_grad_grad_grad_fn(op: Any, grad: Any) -> list:
+    x, y, _ = op.inputs
+    return [array.zeros_like(x), array.zeros_like(y), dispatch.execute(MAX_POOL_GRAD, (x, y, grad), _pool_attrs(op))]
+
+
+@RegisterGradient("AvgPool")
+def _avg_pool_grad_fn(op: Any, grad: Any) -> list:
+    attrs = dict(op.attrs, orig_input_shape=tuple(op.inputs[0].shape.as_list()))
+    return [dispatch.execute(AVG_POOL_GRAD, (grad,), attrs)]
+
+
+@RegisterGradient("AvgPoolGrad")
+def _avg_pool_grad_grad_fn(op: Any, grad: Any) -> list:
+    attrs = {k: v for k, v in op.attrs.items() if k != "orig_input_shape"}
+    return [dispatch.execute(AVG_POOL, (grad,), attrs)]

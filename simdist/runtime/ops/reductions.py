@@ -1,0 +1,231 @@
+"""Reductions and scans beyond sum/mean/max/min (TF's math_ops): prod, any, all, argmax, argmin,
+cumsum, cumprod, and the composite reductions logsumexp, variance and std, with their gradients.
+
+The composites are built of registered ops exactly as TF 2.21's Python builds them (their
+gradients are those of the parts, as in TF).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.math import NUMERIC
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["reduce_prod", "reduce_any", "reduce_all", "argmax", "argmin", "cumsum", "cumprod", "reduce_logsumexp",
+           "reduce_variance", "reduce_std"]
+
+
+def _bool_only(name: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        if dts[0] is not dtypes.bool_:
+            raise args.dtype_error(name, 0, dtypes.bool_, dts[0])
+        return dtypes.bool_
+    return rule
+
+
+def _prod(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
+    return np.multiply.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims)
+
+
+PROD = register("Prod", _prod, args.allowed("Prod", *NUMERIC), args.input_size_flops)
+ANY = register("Any", lambda v, axis, keepdims: np.logical_or.reduce(v, axis=axis, keepdims=keepdims),
+               _bool_only("Any"), args.zero_flops)
+ALL = register("All", lambda v, axis, keepdims: np.logical_and.reduce(v, axis=axis, keepdims=keepdims),
+               _bool_only("All"), args.zero_flops)
+NotDifferentiable("Any")
+NotDifferentiable("All")
+
+
+def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
+    t = _t(input_tensor)
+    ax = args.axes(axis, t.ndim, op.name)
+    return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
+
+
+def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    return _reduce(PROD, input_tensor, axis, keepdims)
+
+
+def reduce_any(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """`tf.reduce_any`: bool input only (TF refuses others with InvalidArgumentError)."""
+    return _reduce(ANY, input_tensor, axis, keepdims)
+
+
+def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """`tf.reduce_all`: bool input only."""
+    return _reduce(ALL, input_tensor, axis, keepdims)
+
+
+@RegisterGradient("Prod")
+def _prod_grad(op: Any, grad: Any) -> list:
+    """TF's _ProdGrad: the product of all other entries, as an exclusive cumprod from each side
+    over the reduced entries packed into one axis (no division, so zeros are fine)."""
+    from simdist.runtime.ops import array, math
+    x = op.inputs[0]
+    shape = x.shape.as_list()
+    rank = len(shape)
+    axes = op.get_attr("axis")
+    reduced = list(range(rank)) if axes is None else sorted(set(axes))
+    if not op.get_attr("keepdims"):
+        grad = array.reshape(grad, math.reduced_shape(shape, None if axes is None else reduced))
+    grad = array.broadcast_to(grad, shape)
+    other = [i for i in range(rank) if i not in reduced]
+    perm = reduced + other
+    reduced_num = int(np.prod([shape[i] for i in reduced], dtype=np.int64))
+    other_num = int(np.prod([shape[i] for i in other], dtype=np.int64))
+    permuted = array.transpose(x, perm)
+    permuted_shape = permuted.shape.as_list()
+    reshaped = array.reshape(permuted, [reduced_num, other_num])
+    left = cumprod(reshaped, axis=0, exclusive=True)
+    right = cumprod(reshaped, axis=0, exclusive=True, reverse=True)
+    y = array.reshape(math.multiply(left, right), permuted_shape)
+    out = math.multiply(grad, array.transpose(y, [int(i) for i in np.argsort(perm)]))
+    return [array.reshape(out, shape)]
+
+
+# --- argmax / argmin -------------------------------------------------------------------------------------
+_ARG_OUT = (dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint16)
+
+
+def _arg(fn: Any, fill: float, name: str) -> Any:
+    def forward(v: np.ndarray, axis: int, output_type: dtypes.DType) -> np.ndarray:
+        if v.shape[axis] == 0:
+            raise errors.InvalidArgumentError(None, None, f"Reduction axis {axis} is empty in shape "
+                                              f"{args.dims(v.shape)} [Op:{name}]")
+        if v.dtype.kind == "f":   # TF's kernel never selects a NaN (its comparisons with NaN are false)
+            nan = np.isnan(v)
+            if nan.any():
+                v = np.where(nan, fill, v)
+        return fn(v, axis=axis)
+    return forward
+
+
+def _arg_rule(name: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = dts[0]
+        if d._np.kind not in "fiub":
+            raise errors.InvalidArgumentError(
+                None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of allowed values: "
+                "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
+                f"qint16, quint16, uint16, complex128, half, uint32, uint64, bool [Op:{name}]")
+        return attrs["output_type"]
+    return rule
+
+
+ARGMAX = register("ArgMax", _arg(np.argmax, -np.inf, "ArgMax"), _arg_rule("ArgMax"), args.input_size_flops)
+ARGMIN = register("ArgMin", _arg(np.argmin, np.inf, "ArgMin"), _arg_rule("ArgMin"), args.input_size_flops)
+NotDifferentiable("ArgMax")
+NotDifferentiable("ArgMin")
+
+
+def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa: A002 - TF's name
+    t = _t(input)
+    ax = 0 if axis is None else int(axis._v if isinstance(axis, Tensor) else axis)
+    nd = max(t.ndim, 1)
+    if not -nd <= ax < nd:
+        raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [{-nd}, {nd}), but got "
+                                          f"{ax} [Op:{op.name}]")
+    out = dtypes.as_dtype(output_type)
+    if out not in _ARG_OUT:
+        raise TypeError(f"Value passed to parameter 'output_type' has DataType {out.name} not in list of allowed "
+                        "values: int16, uint16, int32, int64")
+    return dispatch.execute(op, (t,), {"axis": ax % nd, "output_type": out})
+
+
+def argmax(input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.math.argmax` (axis None means 0; int64 by default; the first of equal maxima)."""
+    return _argop(ARGMAX, input, axis, output_type)
+
+
+def argmin(input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None) -> Tensor:  # noqa: A002
+    return _argop(ARGMIN, input, axis, output_type)
+
+
+# --- scans ----------------------------------------------------------------------------------------------
+def _scan(ufunc: Any, identity: int) -> Any:
+    def forward(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
+        v = np.flip(x, axis) if reverse else x
+        out = ufunc.accumulate(v, axis=axis, dtype=x.dtype)
+        if exclusive:
+            out = np.moveaxis(out, axis, 0)
+            shifted = np.empty_like(out)
+            shifted[0] = identity
+            shifted[1:] = out[:-1]
+            out = np.moveaxis(shifted, 0, axis)
+        return np.flip(out, axis) if reverse else out
+    return forward
+
+
+CUMSUM = register("Cumsum", _scan(np.add, 0), args.allowed("Cumsum", *NUMERIC), args.input_size_flops)
+CUMPROD = register("Cumprod", _scan(np.multiply, 1), args.allowed("Cumprod", *NUMERIC), args.input_size_flops)
+
+
+def _cum(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
+    t = _t(x)
+    ax = int(axis._v if isinstance(axis, Tensor) else axis)
+    nd = t.ndim
+    if not -nd <= ax < nd:
+        raise errors.InvalidArgumentError(None, None, f"ScanOp: Expected scan axis in the range [{-nd}, {nd}), "
+                                          f"but got {ax} [Op:{op.name}]")
+    return dispatch.execute(op, (t,), {"axis": ax % nd, "exclusive": bool(exclusive), "reverse": bool(reverse)})
+
+
+def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None) -> Tensor:
+    """`tf.math.cumsum`: exclusive leaves each element out of its own sum; reverse scans from the end."""
+    return _cum(CUMSUM, x, axis, exclusive, reverse)
+
+
+def cumprod(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None) -> Tensor:
+    return _cum(CUMPROD, x, axis, exclusive, reverse)
+
+
+@RegisterGradient("Cumsum")
+def _cumsum_grad(op: Any, grad: Any) -> list:
+    return [cumsum(grad, op.get_attr("axis"), exclusive=op.get_attr("exclusive"), reverse=not op.get_attr("reverse"))]
+
+
+@RegisterGradient("Cumprod")
+def _cumprod_grad(op: Any, grad: Any) -> list:
+    """TF's _CumprodGrad: div_no_nan(cumsum(prod * grad, reverse flipped), x) (0 where x is 0)."""
+    from simdist.runtime.ops import math
+    x = op.inputs[0]
+    axis, exclusive, reverse = op.get_attr("axis"), op.get_attr("exclusive"), op.get_attr("reverse")
+    prod = cumprod(x, axis, exclusive=exclusive, reverse=reverse)
+    out = cumsum(math.multiply(prod, grad), axis, exclusive=exclusive, reverse=not reverse)
+    return [math.divide_no_nan(out, x)]
+
+
+# --- composite reductions (as TF 2.21's math_ops builds them) ---------------------------------------------
+def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """log(sum(exp(x))), stabilised by the (finite) max, which gets no gradient (TF's
+    construction: reduce_max, stop_gradient(where(is_finite(max), max, 0)), log, sum, exp)."""
+    from simdist.runtime.ops import array, math, unary
+    x = _t(input_tensor)
+    raw_max = math.reduce_max(x, axis=axis, keepdims=True)
+    my_max = array.stop_gradient(math.where(unary.is_finite(raw_max), raw_max, 0))
+    result = unary.log(math.reduce_sum(unary.exp(math.subtract(x, my_max)), axis=axis, keepdims=keepdims))
+    if not keepdims:
+        my_max = array.reshape(my_max, result.shape.as_list())
+    return math.add(result, my_max)
+
+
+def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """mean(square(x - mean(x))): floating inputs only (TF raises TypeError for integers)."""
+    from simdist.runtime.ops import math, unary
+    x = _t(input_tensor)
+    means = math.reduce_mean(x, axis=axis, keepdims=True)
+    if means.dtype.is_integer:
+        raise TypeError(f"Input must be either real or complex. Received integer type <dtype: '{means.dtype.name}'>.")
+    return math.reduce_mean(unary.square(math.subtract(x, means)), axis=axis, keepdims=keepdims)
+
+
+def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    from simdist.runtime.ops import unary
+    return unary.sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))

@@ -1,0 +1,248 @@
+"""N-d gathers and scatters and segment sums (TF's GatherNd, ScatterNd, TensorScatterUpdate,
+TensorScatterAdd, TensorScatterSub, SegmentSum, and the public form of UnsortedSegmentSum),
+with TF's index checks and gradients.
+
+An index that does not address an element raises InvalidArgumentError as TF's CPU kernels do
+(never NumPy's wrap-around of negative indices). Duplicate indices: ScatterNd and
+TensorScatterAdd add them; TensorScatterUpdate keeps the last (what TF's CPU kernel does).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.indexed_slices import IndexedSlices
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.math import NUMERIC
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["gather_nd", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
+           "tensor_scatter_nd_sub", "segment_sum", "unsorted_segment_sum"]
+
+_INDEX = (dtypes.int16, dtypes.int32, dtypes.int64)
+
+
+def _indices(x: Any, opname: str, allowed: str = "int16, int32, int64") -> Tensor:
+    t = x if isinstance(x, Tensor) else convert_to_tensor(x)
+    if t.dtype not in _INDEX:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tindices' of {args.tf_name(t.dtype)} is not in "
+                                          f"the list of allowed values: {allowed} [Op:{opname}]")
+    return t
+
+
+def _check_nd(idx: np.ndarray, shape: tuple[int, ...], what: str, opname: str) -> tuple:
+    """The index tuple of idx[..., :K] into shape, or TF's error naming the first bad index."""
+    k = idx.shape[-1]
+    lim = np.asarray(shape[:k], dtype=np.int64)
+    bad = np.any((idx < 0) | (idx >= lim), axis=-1)
+    if bad.any():
+        flat = idx.reshape(-1, k)
+        j = int(np.argmax(bad.reshape(-1)))
+        shown = ", ".join(str(int(v)) for v in flat[j])
+        raise errors.InvalidArgumentError(None, None, f"indices[{j}] = [{shown}] does not index into {what} "
+                                          f"[{','.join(map(str, shape))}]{', node name: GatherNd' if opname == 'GatherNd' else ''} "
+                                          f"[Op:{opname}]")
+    return tuple(np.moveaxis(idx, -1, 0))
+
+
+# --- gather_nd ------------------------------------------------------------------------------------------------
+def _gather_nd(p: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    return p[_check_nd(idx, p.shape, "param shape", "GatherNd")]
+
+
+GATHER_ND = register("GatherNd", _gather_nd, args.first, lambda arrays, out, attrs: out.size)
+
+
+def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None = None) -> Tensor:
+    """`tf.gather_nd`: out[i...] = params[indices[i...]] (the last axis of indices addresses the
+    leading dims of params); batch_dims leading dims are shared."""
+    p = _t(params)
+    idx = _indices(indices, "GatherNd")
+    if batch_dims:
+        return _batched_gather_nd(p, idx, int(batch_dims))
+    if idx.ndim == 0 or idx.shape[-1] > p.ndim:
+        raise errors.InvalidArgumentError(None, None, "index innermost dimension length must be <= params rank; saw: "
+                                          f"{idx.shape[-1] if idx.ndim else 0} vs. {p.ndim} [Op:GatherNd]")
+    return dispatch.execute(GATHER_ND, (p, idx))
+
+
+def _batched_gather_nd(p: Tensor, idx: Tensor, b: int) -> Tensor:
+    """batch_dims > 0: the batch coordinates prepended to each index, then one GatherNd (TF's
+    batch_gather_nd does the same with a concat of a meshgrid)."""
+    from simdist.runtime.ops import array
+    bshape = p.shape.as_list()[:b]
+    grids = np.meshgrid(*[np.arange(d) for d in bshape], indexing="ij")
+    inner = idx.shape.as_list()[b:-1]
+    coords = np.stack(grids, -1).reshape(bshape + [1] * len(inner) + [b])
+    coords = np.broadcast_to(coords, bshape + inner + [b]).astype(idx.dtype._np)
+    full = array.concat([array.constant(coords), idx], axis=-1)
+    return dispatch.execute(GATHER_ND, (p, full))
+
+
+@RegisterGradient("GatherNd")
+def _gather_nd_grad(op: Any, grad: Any) -> list:
+    """TF's _GatherNdGrad: IndexedSlices for [N, 1] indices, else a ScatterNd into zeros."""
+    from simdist.runtime.ops import array
+    ref, indices = op.inputs
+    shape = ref.shape.as_list()
+    if indices.ndim == 2 and indices.shape.as_list()[-1] == 1:
+        return [IndexedSlices(grad, array.squeeze(indices, axis=[-1]), array.constant(shape, dtype=indices.dtype)),
+                None]
+    return [scatter_nd(indices, grad, shape), None]
+
+
+# --- scatter_nd and tensor_scatter_nd_* ---------------------------------------------------------------------
+def _check_updates(idx: np.ndarray, upd_shape: tuple[int, ...], out_shape: tuple[int, ...], opname: str) -> None:
+    lead = idx.shape[:-1]
+    if tuple(upd_shape[:len(lead)]) != tuple(lead):
+        raise errors.InvalidArgumentError(
+            None, None, f"Dimensions [0,{len(lead)}) of indices[shape=[{','.join(map(str, idx.shape))}]] must match "
+            f"dimensions [0,{len(lead)}) of updates[shape=[{','.join(map(str, upd_shape))}]] [Op:{opname}]")
+    inner = out_shape[idx.shape[-1]:]
+    if tuple(upd_shape[len(lead):]) != tuple(inner):
+        raise errors.InvalidArgumentError(
+            None, None, f"The inner {len(inner)} dimensions of output.shape=[{','.join(map(str, out_shape))}] must "
+            f"match the inner {len(upd_shape) - len(lead)} dimensions of updates.shape="
+            f"[{','.join(map(str, upd_shape))}] [Op:{opname}]")
+
+
+def _scatter_nd(idx: np.ndarray, upd: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    out = np.zeros(shape, dtype=upd.dtype)
+    np.add.at(out, _check_nd(idx, shape, "shape", "ScatterNd"), upd)
+    return out
+
+
+def _tensor_scatter(mode: str, opname: str) -> Any:
+    def forward(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> np.ndarray:
+        _check_updates(idx, upd.shape, x.shape, opname)
+        pos = _check_nd(idx, x.shape, "shape", opname)
+        out = x.copy()
+        if mode == "update":
+            out[pos] = upd   # duplicates: the last update wins (TF's CPU kernel)
+        elif mode == "add":
+            np.add.at(out, pos, upd)
+        else:
+            np.subtract.at(out, pos, upd)
+        return out
+    return forward
+
+
+SCATTER_ND = register("ScatterNd", _scatter_nd, lambda dts, attrs: dts[1], lambda arrays, out, attrs: arrays[1].size)
+TENSOR_SCATTER_UPDATE = register("TensorScatterUpdate", _tensor_scatter("update", "TensorScatterUpdate"),
+                                 lambda dts, attrs: args.same_dtype("TensorScatterUpdate")((dts[0], dts[2]), attrs),
+                                 args.zero_flops)
+TENSOR_SCATTER_ADD = register("TensorScatterAdd", _tensor_scatter("add", "TensorScatterAdd"),
+                              lambda dts, attrs: args.same_dtype("TensorScatterAdd")((dts[0], dts[2]), attrs),
+                              lambda arrays, out, attrs: arrays[2].size)
+TENSOR_SCATTER_SUB = register("TensorScatterSub", _tensor_scatter("sub", "TensorScatterSub"),
+                              lambda dts, attrs: args.same_dtype("TensorScatterSub")((dts[0], dts[2]), attrs),
+                              lambda arrays, out, attrs: arrays[2].size)
+
+
+def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Tensor:
+    """`tf.scatter_nd`: zeros of `shape` with updates added at indices (duplicates add up)."""
+    idx = _indices(indices, "ScatterNd")
+    upd = _t(updates)
+    shp = args.shape_arg(shape)
+    _check_updates(dispatch.raw(idx), tuple(upd.shape.as_list()), shp, "ScatterNd")
+    return dispatch.execute(SCATTER_ND, (idx, upd), {"shape": shp})
+
+
+def _tensor_scatter_call(op: Any, tensor: Any, indices: Any, updates: Any) -> Tensor:
+    x = _t(tensor)
+    idx = _indices(indices, op.name)
+    upd = updates if isinstance(updates, Tensor) else convert_to_tensor(updates, dtype=x.dtype)
+    return dispatch.execute(op, (x, idx, upd))
+
+
+def tensor_scatter_nd_update(tensor: Any, indices: Any, updates: Any, name: str | None = None) -> Tensor:
+    """`tf.tensor_scatter_nd_update`: a copy of tensor with the indexed slices replaced."""
+    return _tensor_scatter_call(TENSOR_SCATTER_UPDATE, tensor, indices, updates)
+
+
+def tensor_scatter_nd_add(tensor: Any, indices: Any, updates: Any, name: str | None = None) -> Tensor:
+    return _tensor_scatter_call(TENSOR_SCATTER_ADD, tensor, indices, updates)
+
+
+def tensor_scatter_nd_sub(tensor: Any, indices: Any, updates: Any, name: str | None = None) -> Tensor:
+    return _tensor_scatter_call(TENSOR_SCATTER_SUB, tensor, indices, updates)
+
+
+@RegisterGradient("ScatterNd")
+def _scatter_nd_grad(op: Any, grad: Any) -> list:
+    return [None, gather_nd(grad, op.inputs[0])]
+
+
+@RegisterGradient("TensorScatterUpdate")
+def _tensor_scatter_update_grad(op: Any, grad: Any) -> list:
+    """TF: the tensor's gradient is grad with the updated entries zeroed; the updates' is
+    gather_nd(grad, indices)."""
+    from simdist.runtime.ops import array
+    indices = op.inputs[1]
+    tensor_grad = tensor_scatter_nd_update(array.identity(grad), indices, array.zeros_like(op.inputs[2]))
+    return [tensor_grad, None, gather_nd(grad, indices)]
+
+
+@RegisterGradient("TensorScatterAdd")
+def _tensor_scatter_add_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import array
+    return [array.identity(grad), None, gather_nd(grad, op.inputs[1])]
+
+
+@RegisterGradient("TensorScatterSub")
+def _tensor_scatter_sub_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import array, unary
+    return [array.identity(grad), None, unary.negative(gather_nd(grad, op.inputs[1]))]
+
+
+# --- segment sums ---------------------------------------------------------------------------------------------
+def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    if ids.ndim != 1 or ids.shape[0] != data.shape[0]:
+        raise errors.InvalidArgumentError(None, None, "segment_ids should be the same size as dimension 0 of input. "
+                                          "[Op:SegmentSum]")
+    n = int(ids[-1]) + 1 if ids.size else 0
+    if ids.size:
+        if np.any(np.diff(ids) < 0):
+            raise errors.InvalidArgumentError(None, None, "segment ids are not increasing [Op:SegmentSum]")
+        if ids[0] < 0:
+            raise errors.InvalidArgumentError(None, None, f"Segment id {int(ids[0])} out of range [0, {n}), possibly "
+                                              "because 'segment_ids' input is not sorted. [Op:SegmentSum]")
+    out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
+    np.add.at(out, ids, data)
+    return out
+
+
+_SEGMENT_RULE = args.allowed("SegmentSum", *NUMERIC)
+SEGMENT_SUM = register("SegmentSum", _segment_sum, lambda dts, attrs: _SEGMENT_RULE(dts[:1], attrs),
+                       lambda arrays, out, attrs: arrays[0].size)
+
+
+def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
+    """`tf.math.segment_sum`: sorted segment ids; ids missing from the range give zero rows."""
+    return dispatch.execute(SEGMENT_SUM, (_t(data), _indices(segment_ids, "SegmentSum", "int32, int64")))
+
+
+@RegisterGradient("SegmentSum")
+def _segment_sum_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import array
+    return [array.gather(grad, op.inputs[1]), None]
+
+
+def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
+    """`tf.math.unsorted_segment_sum`: out[k] = sum of data[i...] with segment_ids[i...] = k;
+    negative ids are dropped, ids >= num_segments raise (TF's CPU kernel)."""
+    from simdist.runtime.ops import array
+    d = _t(data)
+    ids = _indices(segment_ids, "UnsortedSegmentSum", "int16, int32, int64")
+    n = int(dispatch.raw(num_segments) if isinstance(num_segments, Tensor) else num_segments)
+    ishape, dshape = ids.shape.as_list(), d.shape.as_list()
+    if dshape[:len(ishape)] != ishape:
+        raise errors.InvalidArgumentError(
+            None, None, f"data.shape = [{','.join(map(str, dshape))}] does not start with segment_ids.shape = "
+            f"[{','.join(map(str, ishape))}] [Op:UnsortedSegmentSum]")
+    return dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": (n,) + tuple(dshape[len(ishape):])})

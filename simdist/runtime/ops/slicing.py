@@ -1,0 +1,215 @@
+"""Slices, tiles and pads (TF's array_ops Slice, StridedSlice's public form, Tile, Pad, PadV2,
+MirrorPad), with their gradients: a slice's gradient is a pad, a pad's is a slice, a tile's a
+sum over the copies, a mirror pad's folds the mirrored borders back (MirrorPadGrad)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["slice_", "strided_slice_fn", "tile", "pad"]
+
+_ZERO = args.zero_flops
+
+
+def _ints(v: Any, what: str, opname: str) -> tuple[int, ...]:
+    """A shape-like argument (list, tuple, int tensor) as ints; a float one is refused as TF does."""
+    arr = np.asarray(dispatch.raw(v)) if isinstance(v, Tensor) else np.asarray(v)
+    if arr.dtype.kind not in "iu" and arr.size:
+        name = args.tf_name(v.dtype) if isinstance(v, Tensor) else "float"
+        raise errors.InvalidArgumentError(None, None, f"Value for attr '{what}' of {name} is not in the list of "
+                                          f"allowed values: int32, int64 [Op:{opname}]")
+    return tuple(int(i) for i in arr.reshape(-1))
+
+
+def _paddings(p: Any) -> tuple[tuple[int, int], ...]:
+    if isinstance(p, Tensor):
+        p = dispatch.raw(p)
+    arr = np.asarray(p)
+    if arr.dtype.kind == "f":
+        raise errors.InvalidArgumentError(None, None, "Value for attr 'Tpaddings' of float is not in the list of "
+                                          "allowed values: int32, int64 [Op:Pad]")
+    return tuple((int(a), int(b)) for a, b in arr.reshape(-1, 2)) if arr.size else ()
+
+
+# --- Slice ---------------------------------------------------------------------------------------------------
+SLICE = register("Slice", lambda a, begin, size: a[tuple(slice(b, b + s) for b, s in zip(begin, size))], args.first,
+                 _ZERO)
+
+
+def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
+    """`tf.slice`: size -1 takes the rest of the dimension; out-of-range begin/size raise as TF."""
+    t = _t(input_)
+    b, s = _ints(begin, "Index", "Slice"), _ints(size, "Index", "Slice")
+    shp = t.shape.as_list()
+    if len(b) != len(shp) or len(s) != len(shp):
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected begin and size arguments to be 1-D tensors of size {len(shp)}, but got shapes "
+            f"[{len(b)}] and [{len(s)}] instead. [Op:Slice]")
+    sizes = []
+    for i, (bi, si, d) in enumerate(zip(b, s, shp)):
+        if si == -1:
+            si = d - bi
+        if not 0 <= bi <= d:
+            raise errors.InvalidArgumentError(None, None, f"Expected begin[{i}] in [0, {d}], but got {bi} [Op:Slice]")
+        if not 0 <= si <= d - bi:
+            raise errors.InvalidArgumentError(None, None, f"Expected size[{i}] in [0, {d - bi}], but got {si} "
+                                              "[Op:Slice]")
+        sizes.append(si)
+    return dispatch.execute(SLICE, (t,), {"begin": b, "size": tuple(sizes)})
+
+
+@RegisterGradient("Slice")
+def _slice_grad(op: Any, grad: Any) -> list:
+    """TF's _SliceGrad: the gradient padded with zeros back to the input's shape."""
+    shp = op.inputs[0].shape.as_list()
+    begin, size = op.get_attr("begin"), op.get_attr("size")
+    return [pad(grad, [[b, d - s - b] for b, s, d in zip(begin, size, shp)])]
+
+
+def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0, end_mask: int = 0,
+                     ellipsis_mask: int = 0, new_axis_mask: int = 0, shrink_axis_mask: int = 0, var: Any = None,
+                     name: str | None = None) -> Tensor:
+    """`tf.strided_slice` with TF's bit masks, as the same StridedSlice op `t[...]` makes."""
+    from simdist.runtime.ops import array
+    b, e = _ints(begin, "Index", "StridedSlice"), _ints(end, "Index", "StridedSlice")
+    st = (1,) * len(b) if strides is None else _ints(strides, "Index", "StridedSlice")
+    if not len(b) == len(e) == len(st):
+        raise errors.InvalidArgumentError(None, None, "Expected begin, end, and strides to be 1D equal size tensors, "
+                                          f"but got shapes [{len(b)}], [{len(e)}], and [{len(st)}] instead. "
+                                          "[Op:StridedSlice]")
+    key: list[Any] = []
+    for i in range(len(b)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            key.append(Ellipsis)
+        elif new_axis_mask & bit:
+            key.append(None)
+        elif shrink_axis_mask & bit:
+            key.append(b[i])
+        else:
+            key.append(slice(None if begin_mask & bit else b[i], None if end_mask & bit else e[i], st[i]))
+    return array.strided_slice(input_, tuple(key))
+
+
+# --- Tile ------------------------------------------------------------------------------------------------------
+TILE = register("Tile", lambda a, multiples: np.tile(a, multiples), args.first, _ZERO)
+
+
+def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    t = _t(input)
+    m = _ints(multiples, "Tmultiples", "Tile")
+    if len(m) != t.ndim:
+        raise errors.InvalidArgumentError(None, None, f"Expected multiples argument to be a vector of length "
+                                          f"{t.ndim} but got length {len(m)} [Op:Tile]")
+    for i, k in enumerate(m):
+        if k < 0:
+            raise errors.InvalidArgumentError(None, None, f"Expected multiples[{i}] >= 0, but got {k} [Op:Tile]")
+    return dispatch.execute(TILE, (t,), {"multiples": m})
+
+
+@RegisterGradient("Tile")
+def _tile_grad(op: Any, grad: Any) -> list:
+    """TF's _TileGrad: reshape to [m0, d0, m1, d1, ...] and sum over the copies (even axes)."""
+    from simdist.runtime.ops import array, math
+    shp = op.inputs[0].shape.as_list()
+    split = [v for pair in zip(op.get_attr("multiples"), shp) for v in pair]
+    return [math.reduce_sum(array.reshape(grad, split), list(range(0, len(split), 2)))]
+
+
+# --- Pad ------------------------------------------------------------------------------------------------------
+def _pad_const(a: np.ndarray, paddings: tuple, value: Any = 0) -> np.ndarray:
+    return np.pad(a, paddings, mode="constant", constant_values=value)
+
+
+def _mirror_pad(a: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
+    return np.pad(a, paddings, mode="reflect" if mode == "REFLECT" else "symmetric")
+
+
+def _mirror_pad_grad(g: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
+    """The gradient of a mirror pad: each padded border added back onto the entries it mirrors."""
+    off = 1 if mode == "REFLECT" else 0
+    out = g
+    for ax, (lo, hi) in enumerate(paddings):
+        v = np.moveaxis(out, ax, 0)
+        n = v.shape[0] - lo - hi
+        core = v[lo:lo + n].copy()
+        if lo:
+            core[off:off + lo] += v[:lo][::-1]
+        if hi:
+            core[n - off - hi:n - off] += v[lo + n:][::-1]
+        out = np.moveaxis(core, 0, ax)
+    return np.ascontiguousarray(out)
+
+
+PAD = register("Pad", _pad_const, args.first, _ZERO)
+PADV2 = register("PadV2", lambda a, c, paddings: _pad_const(a, paddings, c), args.same_dtype("PadV2"), _ZERO)
+MIRROR_PAD = register("MirrorPad", _mirror_pad, args.first, _ZERO)
+MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first)
+
+
+def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str) -> None:
+    if len(p) != len(shp):
+        raise errors.InvalidArgumentError(
+            None, None, f"The first dimension of paddings must be the rank of inputs[{len(p)},2] {args.dims(shp)} [Op:{opname}]")
+    for (lo, hi), d in zip(p, shp):
+        if lo < 0 or hi < 0:
+            raise errors.InvalidArgumentError(None, None, f"Paddings must be non-negative: {lo} {hi} [Op:{opname}]")
+        if mode == "REFLECT" and (lo >= d or hi >= d):
+            raise errors.InvalidArgumentError(None, None, f"paddings must be less than the dimension size: {lo}, {hi} "
+                                              f"not less than {d} [Op:{opname}]")
+        if mode == "SYMMETRIC" and (lo > d or hi > d):
+            raise errors.InvalidArgumentError(None, None, f"paddings must be no greater than the dimension size: "
+                                              f"{lo}, {hi} greater than {d} [Op:{opname}]")
+
+
+def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
+        name: str | None = None) -> Tensor:
+    """`tf.pad`: CONSTANT (Pad, or PadV2 for a non-zero or tensor value), REFLECT and SYMMETRIC
+    (MirrorPad); the mode is case-insensitive, as in TF."""
+    t = _t(tensor)
+    p = _paddings(paddings)
+    m = str(mode).upper()
+    shp = t.shape.as_list()
+    if m == "CONSTANT":
+        if not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and constant_values == 0:
+            _check_paddings(p, shp, "Pad", m)
+            return dispatch.execute(PAD, (t,), {"paddings": p})
+        _check_paddings(p, shp, "PadV2", m)
+        c = constant_values if isinstance(constant_values, Tensor) else \
+            convert_to_tensor(constant_values, dtype=t.dtype)
+        return dispatch.execute(PADV2, (t, c), {"paddings": p})
+    if m in ("REFLECT", "SYMMETRIC"):
+        _check_paddings(p, shp, "MirrorPad", m)
+        return dispatch.execute(MIRROR_PAD, (t,), {"paddings": p, "mode": m})
+    raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
+                     f"Received `mode` = {m}")
+
+
+def _pad_grad(op: Any, grad: Any) -> list:
+    """TF's _PadGrad: the input's window of the gradient (constant_values gets None)."""
+    shp = op.inputs[0].shape.as_list()
+    begin = [lo for lo, _ in op.get_attr("paddings")]
+    return [slice_(grad, begin, shp)] + [None] * (len(op.inputs) - 1)
+
+
+RegisterGradient("Pad")(_pad_grad)
+RegisterGradient("PadV2")(_pad_grad)
+
+
+@RegisterGradient("MirrorPad")
+def _mirror_pad_grad_fn(op: Any, grad: Any) -> list:
+    return [dispatch.execute(MIRROR_PAD_GRAD, (grad,), {"paddings": op.get_attr("paddings"),
+                                                        "mode": op.get_attr("mode")})]
+
+
+@RegisterGradient("MirrorPadGrad")
+def _mirror_pad_grad_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(MIRROR_PAD, (grad,), {"paddings": op.get_attr("paddings"), "mode": op.get_attr("mode")})]

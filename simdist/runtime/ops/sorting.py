@@ -1,0 +1,139 @@
+"""top_k (TopKV2), sort and argsort (TF's sort_ops: composites of TopKV2, as TF builds them).
+
+Ties keep the lower index first (TF's TopKV2), so sort and argsort are stable in both
+directions. Known difference: `top_k(sorted=False)` returns the k largest in descending order
+(TF's CPU kernel leaves them in an unspecified order).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["top_k", "sort", "argsort"]
+
+_TOPK_TYPES = ("fiu", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64")
+
+
+def _top_k(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]:  # noqa: A002 - TF's attr
+    # a stable argsort of the negated keys: the largest first, ties in index order (TF's TopKV2)
+    key = -x if x.dtype.kind == "f" else -x.astype(np.int64) if x.dtype.kind in "iu" else ~x
+    if x.dtype.kind == "f":
+        key = np.where(np.isnan(x), np.inf, key)   # NaN sorts as the smallest, as TF's kernel compares
+    idx = np.argsort(key, axis=-1, kind="stable")[..., :k]
+    return np.take_along_axis(x, idx, axis=-1), idx.astype(np.int32)
+
+
+TOPK = register("TopKV2", _top_k, lambda dts, attrs: (args.allowed("TopKV2", *_TOPK_TYPES)(dts, attrs),
+                                                       dtypes.int32),
+                lambda arrays, out, attrs: arrays[0].size * max(1, int(np.log2(max(arrays[0].shape[-1], 2)))),
+                num_outputs=2)
+
+
+def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.int32,  # noqa: A002
+          name: str | None = None) -> tuple[Tensor, Tensor]:
+    """`tf.math.top_k`: (values, int32 indices) of the k largest along the last axis."""
+    t = _t(input)
+    kk = int(dispatch.raw(k) if isinstance(k, Tensor) else k)
+    if t.ndim < 1:
+        raise errors.InvalidArgumentError(None, None, f"input must be >= 1-D, got shape {args.dims(t.shape.as_list())} "
+                                          "[Op:TopKV2]")
+    if kk < 0:
+        raise errors.InvalidArgumentError(None, None, f"Need k >= 0, got {kk} [Op:TopKV2]")
+    n = t.shape.as_list()[-1]
+    if n < kk:
+        raise errors.InvalidArgumentError(None, None, f"input must have at least k columns. Had {n}, needed {kk} "
+                                          "[Op:TopKV2]")
+    values, indices = dispatch.execute(TOPK, (t,), {"k": kk, "sorted": bool(sorted)})
+    return _TopK(values, indices)
+
+
+class _TopK(tuple):
+    """TF's TopKV2 namedtuple: (values, indices), also as attributes."""
+
+    def __new__(cls, values: Tensor, indices: Tensor) -> "_TopK":
+        return super().__new__(cls, (values, indices))
+
+    @property
+    def values(self) -> Tensor:
+        return self[0]
+
+    @property
+    def indices(self) -> Tensor:
+        return self[1]
+
+
+@RegisterGradient("TopKV2")
+def _top_k_grad(op: Any, grad: Any, _: Any = None) -> list:
+    """TF's _TopKGrad: each value's gradient scattered back to its index on the last axis."""
+    from simdist.runtime.ops import array, math, scatter
+    in_shape = op.inputs[0].shape.as_list()
+    ind = op.outputs[1]
+    ind_shape = ind.shape.as_list()
+    last = ind_shape[-1] if ind_shape else 1
+    ind_2d = array.reshape(ind, [-1, last])
+    outer = ind_2d.shape.as_list()[0]
+    in_last = in_shape[-1]
+    offsets = array.reshape(array.range_(0, outer * in_last, in_last), [-1, 1])
+    flat = array.reshape(math.add(ind_2d, offsets), [-1])
+    total = int(np.prod(in_shape, dtype=np.int64))
+    return [array.reshape(scatter.scatter_nd(array.expand_dims(flat, -1), array.reshape(grad, [-1]), [total]),
+                          in_shape)]
+
+
+def _sort_or_argsort(values: Any, axis: int, direction: str, return_argsort: bool) -> Tensor:
+    """TF's sort_ops: descending is top_k over all (axis moved last); ascending is descending on
+    -x (ints: -x - 1, unsigned: max - x)."""
+    from simdist.runtime.ops import math, unary
+    if direction not in ("ASCENDING", "DESCENDING"):
+        raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. Received: "
+                         f"direction={direction}")
+    x = _t(values)
+    ax = int(axis)
+    if direction == "DESCENDING":
+        return _descending(x, ax, return_argsort)
+    dt = x.dtype
+    if dt._np.kind == "u":
+        off = convert_to_tensor(np.iinfo(dt._np).max, dtype=dt)
+        r = _descending(math.subtract(off, x), ax, return_argsort)
+        return r if return_argsort else math.subtract(off, r)
+    if dt._np.kind == "i":
+        r = _descending(math.subtract(unary.negative(x), 1), ax, return_argsort)
+        return r if return_argsort else math.subtract(unary.negative(r), 1)
+    r = _descending(unary.negative(x), ax, return_argsort)
+    return r if return_argsort else unary.negative(r)
+
+
+def _descending(x: Tensor, axis: int, return_argsort: bool) -> Tensor:
+    from simdist.runtime.ops import array
+    rank = x.ndim
+    ax = axis % max(rank, 1)
+    if not -rank <= axis < rank:
+        raise errors.InvalidArgumentError(None, None, f"Expected axis in [{-rank}, {rank}), got {axis} "
+                                          "[Op:TopKV2]")
+    k = x.shape.as_list()[ax]
+    if ax == rank - 1:
+        values, indices = top_k(x, k)
+        return indices if return_argsort else values
+    perm = list(range(ax)) + [rank - 1] + list(range(ax + 1, rank - 1)) + [ax]
+    values, indices = top_k(array.transpose(x, perm), k)
+    return array.transpose(indices if return_argsort else values, perm)
+
+
+def sort(values: Any, axis: int = -1, direction: str = "ASCENDING", name: str | None = None) -> Tensor:
+    """`tf.sort`: sorted along axis; NaN sorts last ascending (as TF's TopKV2 ranks it lowest)."""
+    return _sort_or_argsort(values, axis, direction, False)
+
+
+def argsort(values: Any, axis: int = -1, direction: str = "ASCENDING", stable: bool = False,
+            name: str | None = None) -> Tensor:
+    """`tf.argsort` (int32): stable, as TF's is whatever `stable` says."""
+    return _sort_or_argsort(values, axis, direction, True)
+
