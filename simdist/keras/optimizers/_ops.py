@@ -28,18 +28,14 @@ def _is_py(x: Any) -> bool:
 
 
 def convert_to_tensor(x: Any, dtype: Any = None) -> Any:
-    """A tensor (slices become dense: rows added into zeros of their dense shape)."""
-    if isinstance(x, IndexedSlices):
-        x = x._as_tensor()
-    if dtype is not None:
-        dtype = tf.as_dtype(dtype)
-        if _is_py(x) or not hasattr(x, "dtype") or (hasattr(x, "_as_tensor") and not isinstance(x, tf.Tensor)):
-            t = tf.convert_to_tensor(x) if not _is_py(x) else None
-            if t is None:
-                return tf.constant(x, dtype=dtype)
-            return t if t.dtype == dtype else tf.cast(t, dtype)
-        return x if x.dtype == dtype else tf.cast(x, dtype)
-    return tf.convert_to_tensor(x)
+    """A tensor (slices become dense: their rows added into zeros of their dense shape)."""
+    if dtype is None:
+        return tf.convert_to_tensor(x)
+    dtype = tf.as_dtype(dtype)
+    if _is_py(x):
+        return tf.constant(x, dtype=dtype)
+    t = tf.convert_to_tensor(x)
+    return t if t.dtype == dtype else tf.cast(t, dtype)
 
 
 def cast(x: Any, dtype: Any) -> Any:
@@ -109,9 +105,9 @@ def _union(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
         if isinstance(x1, IndexedSlices) and isinstance(x2, IndexedSlices) and x1.indices is x2.indices:
             return IndexedSlices(fn(x1.values, x2.values), x1.indices, x1.dense_shape)
         if isinstance(x1, IndexedSlices):
-            x1 = x1._as_tensor()
+            x1 = tf.convert_to_tensor(x1)
         if isinstance(x2, IndexedSlices):
-            x2 = x2._as_tensor()
+            x2 = tf.convert_to_tensor(x2)
         return fn(x1, x2)
     return op
 
@@ -142,7 +138,7 @@ def divide(x1: Any, x2: Any) -> Any:
     """sparse.elementwise_division: a dense divisor's zero or NaN rows join the slices' indices."""
     if isinstance(x2, IndexedSlices):
         x1 = convert_to_tensor(x1) if isinstance(x1, IndexedSlices) else x1
-        return _div(x1, x2._as_tensor())
+        return _div(x1, tf.convert_to_tensor(x2))
     if not isinstance(x1, IndexedSlices):
         return _div(x1, x2)
     if _is_scalar(x2):
@@ -187,9 +183,7 @@ def power(x1: Any, x2: Any) -> Any:
 
 
 def floor(x: Any) -> Any:
-    """floor(x) = x - (x mod 1), exact in binary floating point (simdist.tf has no Floor op yet)."""
-    x = tf.convert_to_tensor(x)
-    return x - tf.math.floormod(x, tf.constant(1, dtype=x.dtype))
+    return tf.floor(tf.convert_to_tensor(x))
 
 
 def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001 - Keras's name
@@ -201,24 +195,13 @@ def stack(xs: list[Any], axis: int = 0) -> Any:
 
 
 def clip(x: Any, lo: Any, hi: Any) -> Any:
-    """tf.clip_by_value: max(min(x, hi), lo); slices clip their values."""
-    if isinstance(x, IndexedSlices):
-        return IndexedSlices(clip(x.values, lo, hi), x.indices, x.dense_shape)
-    x = tf.convert_to_tensor(x)
-    return tf.maximum(tf.minimum(x, tf.constant(hi, dtype=x.dtype)), tf.constant(lo, dtype=x.dtype))
+    """Keras's ops.clip: tf.clip_by_value (slices clip their values)."""
+    return tf.clip_by_value(x, lo, hi)
 
 
 def clip_by_norm(x: Any, clip_norm: float) -> Any:
-    """tf.clip_by_norm (axes=None), as TF computes it; slices are scaled by their values' norm."""
-    if isinstance(x, IndexedSlices):
-        return IndexedSlices(clip_by_norm(x.values, clip_norm), x.indices, x.dense_shape)
-    values = tf.convert_to_tensor(x)
-    cn = tf.constant(clip_norm, dtype=values.dtype)
-    l2sum = tf.reduce_sum(values * values, keepdims=True)
-    pred = l2sum > 0
-    l2sum_safe = tf.where(pred, l2sum, tf.ones_like(l2sum))
-    l2norm = tf.where(pred, tf.sqrt(l2sum_safe), l2sum)
-    return values * cn / tf.maximum(l2norm, cn)
+    """The TF backend's _clip_by_norm: tf.clip_by_norm (slices are scaled by their values' norm)."""
+    return tf.clip_by_norm(x, clip_norm)
 
 
 def scale(x: Any, factor: Any) -> Any:

@@ -84,8 +84,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         result += ops.cast(step <= boundaries[0], result_dtype) * values[0]
         result += ops.cast(step > boundaries[-1], result_dtype) * values[-1]
         for low, high, value in zip(boundaries[:-1], boundaries[1:], values[1:-1]):
-            # (step > low) & (step <= high), as 0/1: the product of the two indicators
-            in_range = ops.cast(step > low, result_dtype) * ops.cast(step <= high, result_dtype)
+            in_range = ops.cast(tf.logical_and(step > low, step <= high), result_dtype)
             result += in_range * value
         return result
 
