@@ -3,14 +3,18 @@
 Exit codes: 0 success; 1 the command ran and found a failure (a regression, a failing
 conformance clause, a determinism mismatch); 2 bad input (usage, scenario or file errors);
 3 an internal error (a bug in simdist: rerun with --debug and report the traceback).
+`--debug` (before or after the subcommand) adds the traceback without changing the code; a reader
+that closes stdout early (`| head`) never changes it either.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from typing import Sequence
+import traceback
+from typing import Any, Sequence
 
 # Each module exposes `register(subparsers) -> None`, setting `func(args) -> int` as default.
 SUBCOMMAND_MODULES = (
@@ -45,29 +49,87 @@ def build_parser() -> argparse.ArgumentParser:
                 continue  # subcommand not built yet
             raise
         mod.register(sub)
+    # `--debug` works after the subcommand too (`simdist run X --debug`); SUPPRESS keeps a
+    # subparser from resetting the value given before the subcommand.
+    for p in sub.choices.values():
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help="show the full traceback of an error (the exit code stays the same)")
     return parser
 
 
+class _PipeSafe:
+    """A text stream that stops writing, silently, once its reader has gone (``simdist gate ... |
+    head -2``): the command runs to its end and keeps its exit code. The file descriptor is then
+    pointed at /dev/null so that the interpreter's final flush does not fail either."""
+
+    def __init__(self, stream: Any) -> None:
+        self._s = stream
+        self.closed_pipe = False
+
+    def write(self, text: str) -> int:
+        if not self.closed_pipe:
+            try:
+                return self._s.write(text)
+            except BrokenPipeError:
+                self._broken()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_pipe:
+            try:
+                self._s.flush()
+            except BrokenPipeError:
+                self._broken()
+
+    def _broken(self) -> None:
+        self.closed_pipe = True
+        try:
+            fd = self._s.fileno()
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._s, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _PipeSafe(out), _PipeSafe(err)
+    try:
+        return _main(argv)
+    finally:
+        try:
+            sys.stdout.flush()
+        finally:
+            sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    debug = getattr(args, "debug", False)
     try:
         return int(args.func(args) or 0)
     except UsageError as e:
-        if args.debug:
-            raise
+        if debug:
+            traceback.print_exc()
         print(f"simdist {args.command}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except Exception as e:  # noqa: BLE001 - the CLI boundary turns bugs into one line + exit 3
-        if args.debug:
-            raise
-        print(f"simdist {args.command}: internal error: {type(e).__name__}: {e} (rerun with --debug for the traceback)",
-              file=sys.stderr)
+        if debug:
+            traceback.print_exc()
+            print(f"simdist {args.command}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        else:
+            print(f"simdist {args.command}: internal error: {type(e).__name__}: {e} (rerun with --debug for the "
+                  "traceback)", file=sys.stderr)
         return EXIT_INTERNAL
 
 

@@ -107,7 +107,18 @@ def ensure_jobs(jobs: dict[str, int]) -> None:
     if all((job, t) in have for job, n in jobs.items() for t in range(n)):
         return
     from simdist.sim import presets
-    configure(cluster=presets.cpu_cluster(jobs=dict(jobs)), seed=_m.seed, trace=_m.trace, faults=_m.faults)
+    new = presets.cpu_cluster(jobs=dict(jobs))
+    # The process joins as the chief with its own CPUs and their logical split, as TF keeps the
+    # local logical devices when it connects (MirroredStrategy(["CPU:0", "CPU:1"]) still builds).
+    local = next((h for h in cl.hosts if (h.job, h.task) == (_m.local_job, _m.local_task)), None)
+    logical = dict(_m.logical)
+    if local is not None and jobs.get("chief") and len(local.cpus) > 1:
+        from simdist.sim.topology import Cluster
+        hosts = [presets.make_cpu_host(len(local.cpus), job="chief", task=0) if (h.job, h.task) == ("chief", 0)
+                 else presets.make_cpu_host(len(h.cpus), job=h.job, task=h.task) for h in new.hosts]
+        new = Cluster(hosts, network=new.network)
+    configure(cluster=new, seed=_m.seed, trace=_m.trace, faults=_m.faults)
+    _m.logical = logical
 
 
 def reset(seed: int = 0) -> None:

@@ -282,3 +282,45 @@ def test_assign_in_a_function_reinitialises_a_lost_variable():
     c.join()
     assert_value(out.fetch(), 6.0, "read after assign of a lost variable, in the same function")
     assert_value(v, 5.0, "v after the function committed its assign")
+
+
+@pytest.mark.clause("coord.ps-failure-while-down")
+def test_a_ps_failing_again_while_down_changes_nothing(tmp_path):
+    """A second failure of ps 0 at t=0.55 s, while it is down (0.5 .. 0.6 s), is ignored: one failure
+    counted, one fault window, and the ps is back at 0.6 s as the first failure said (not 0.65 s)."""
+    plan = FaultPlan(ps_failures=[PSFailure(ps=0, at_time=0.5, downtime=0.1),
+                                  PSFailure(ps=0, at_time=0.55, downtime=0.1)])
+    s = pss(workers=2, ps=1, faults=plan)
+    with s.scope():
+        v = tf.Variable(0.0)
+
+    @tf.function
+    @simdist.sim.flops(1e11)   # 0.2 s on a preset CPU
+    def step():
+        v.assign_add(1.0)
+    c = coordinator(s)
+    for _ in range(20):
+        c.schedule(step)
+    with pytest.raises(tf.errors.UnavailableError, match="/job:ps/replica:0/task:0"):
+        c.join()
+    simdist.session.simulator().run(until=0.61)
+    with pytest.raises(tf.errors.FailedPreconditionError):   # back (values lost), not still down
+        v.numpy()
+    m = c.metrics()
+    assert m["ps_failures"] == 1, f"a failure while down was counted: ps_failures={m['ps_failures']}"
+    windows = [f for f in c.fault_events() if f["kind"] == "ps_failure"]
+    assert len(windows) == 1 and abs(windows[0]["end"] - 0.6) < 1e-9, windows
+
+
+@pytest.mark.clause("coord.ps-failure-while-down")
+def test_a_ps_failing_again_after_its_restart_is_a_new_failure():
+    plan = FaultPlan(ps_failures=[PSFailure(ps=0, at_time=0.5, downtime=0.1),
+                                  PSFailure(ps=0, at_time=0.7, downtime=0.1)])
+    s = pss(workers=2, ps=1, faults=plan)
+    with s.scope():
+        tf.Variable(0.0)
+    c = coordinator(s)
+    simdist.session.simulator().run(until=1.0)
+    windows = [(round(f["start"], 9), round(f["end"], 9)) for f in c.fault_events() if f["kind"] == "ps_failure"]
+    assert windows == [(0.5, 0.6), (0.7, 0.8)], windows
+    assert c.metrics()["ps_failures"] == 2

@@ -45,10 +45,47 @@ def test_shape_rule_dims_may_differ_only_at_axis():
 
 @pytest.mark.clause("gather.nonzero-rank")
 def test_rank_zero_rejected():
-    s = mirrored(2)
+    mirrored(2)
+    s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"], cross_device_ops=tf.distribute.ReductionToOneDevice())
     v = per_replica(s, [1., 2.])
     with pytest.raises(tf.errors.InvalidArgumentError, match="Can't concatenate scalars"):
         s.gather(v, axis=0)
+
+
+def _rank0_case(kind, dtype, path):
+    if kind == "central_storage":
+        s = tf.distribute.experimental.CentralStorageStrategy(["CPU:0", "CPU:1"])
+    else:
+        ops = tf.distribute.ReductionToOneDevice() if kind == "mirrored-r1d" else None
+        s = tf.distribute.MirroredStrategy(["CPU:0", "CPU:1"], cross_device_ops=ops)
+    value = "a" if dtype == "string" else True if dtype == "bool" else 1
+    v = s.experimental_distribute_values_from_function(lambda ctx: tf.cast(tf.constant(value), getattr(tf, dtype))
+                                                       if dtype not in ("string", "bool") else tf.constant(value))
+
+    def call():
+        if path.startswith("all_gather"):
+            return s.run(lambda x: tf.distribute.get_replica_context().all_gather(x, axis=0), args=(v,))
+        return s.gather(v, axis=0)
+
+    return tf.function(call)() if path.endswith("-fn") else call()
+
+
+@pytest.mark.clause("gather.rank0-error-class")
+@pytest.mark.parametrize("path", ["gather", "all_gather", "gather-fn", "all_gather-fn"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int32", "int64", "bool", "string"])
+@pytest.mark.parametrize("kind", ["mirrored", "mirrored-r1d", "central_storage"])
+def test_rank_zero_error_class_per_dtype_and_path(kind, dtype, path):
+    """The table observed on TF 2.21 (2 logical CPUs): ValueError on MirroredStrategy's collective
+    path (every dtype but int32) and inside any tf.function; InvalidArgumentError eagerly on the
+    concatenation path (ReductionToOneDevice, CentralStorageStrategy, int32 on MirroredStrategy)."""
+    import simdist
+    simdist.configure(cpus=2)
+    collective = kind == "mirrored" and dtype != "int32"
+    want = ValueError if (collective or path.endswith("-fn")) else tf.errors.InvalidArgumentError
+    with pytest.raises(Exception) as info:
+        _rank0_case(kind, dtype, path)
+    assert type(info.value) is want, \
+        f"{kind} {path} of rank-0 {dtype}: raised {type(info.value).__name__}, TF 2.21 raises {want.__name__}"
 
 
 @pytest.mark.clause("gather.axis-range")

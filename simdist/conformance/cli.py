@@ -54,13 +54,34 @@ def pytest_argv(args: argparse.Namespace) -> list[str]:
     return argv
 
 
+def _check_inputs(args: argparse.Namespace) -> None:
+    """Bad input found before pytest starts, so it is reported like every other command's
+    (``simdist conformance: error: ...``, exit 2) instead of as a pytest INTERNALERROR."""
+    from simdist.cli import UsageError
+    from simdist.conformance.registry import BackendNotFound, preload
+
+    if args.max_examples is not None and args.max_examples < 1:
+        raise UsageError(f"--max-examples {args.max_examples}: expected >= 1")
+    if args.xfails and args.xfails.lower() != "none" and not Path(args.xfails).is_file():
+        raise UsageError(f"--xfails {args.xfails}: no such file")
+    try:
+        preload(args.backend)
+    except BackendNotFound as e:
+        raise UsageError(f"--backend {args.backend}: {e}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     import pytest
 
+    _check_inputs(args)
     code = int(pytest.main(pytest_argv(args)))
-    # pytest: 0 ok, 1 tests failed, 2 interrupted, 3 internal error, 4 usage error, 5 no tests
-    return {0: EXIT_OK, 1: EXIT_FAILURE, 2: EXIT_USAGE, 3: EXIT_INTERNAL, 4: EXIT_USAGE,
-            5: EXIT_USAGE}.get(code, EXIT_INTERNAL)
+    if code == 5:   # pytest: no test collected or selected
+        from simdist.cli import UsageError
+        what = f"-k {args.keyword}" if args.keyword else "the arguments " + " ".join(args.pytest_args or [])
+        raise UsageError(f"{what} selected no test of the suite (rule: -k takes a pytest keyword expression over "
+                         "test names, e.g. -k 'gather and not rank0' or -k partial_batch)")
+    # pytest: 0 ok, 1 tests failed, 2 interrupted, 3 internal error, 4 usage error
+    return {0: EXIT_OK, 1: EXIT_FAILURE, 2: EXIT_USAGE, 3: EXIT_INTERNAL, 4: EXIT_USAGE}.get(code, EXIT_INTERNAL)
 
 
 def _matrix(args: argparse.Namespace) -> int:
@@ -96,7 +117,14 @@ def register(subparsers: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from simdist.cli import UsageError
+
     parser = argparse.ArgumentParser(prog="python -m simdist.conformance", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    try:
+        return run(parser.parse_args(argv))
+    except UsageError as e:
+        import sys
+        print(f"simdist conformance: error: {e}", file=sys.stderr)
+        return EXIT_USAGE

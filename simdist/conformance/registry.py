@@ -72,9 +72,22 @@ def available_backends() -> list[str]:
     return sorted(set(BUILTIN) | set(entry_point_backends()))
 
 
+_PRELOADED: dict[str, Any] = {}
+
+
+def preload(spec: str) -> Any:
+    """Build the backend for ``spec`` now (errors as BackendNotFound) and hand this instance to the
+    next ``load_backend(spec)``: the command line checks the spec before pytest starts."""
+    backend = load_backend(spec)
+    _PRELOADED[spec.strip()] = backend
+    return backend
+
+
 def load_backend(spec: str) -> Any:
     """Return a backend *instance* for ``spec`` (see module docstring)."""
     spec = spec.strip()
+    if spec in _PRELOADED:
+        return _PRELOADED.pop(spec)
     base, _, query = spec.partition("?")
     kwargs = _parse_kwargs(query)
     base = ALIASES.get(base, base)
@@ -85,11 +98,15 @@ def load_backend(spec: str) -> Any:
     else:
         eps = entry_point_backends()
         if base not in eps:
+            from simdist.suggest import did_you_mean  # noqa: PLC0415
             raise BackendNotFound(
-                f"unknown backend {base!r}; known: {', '.join(available_backends())}, "
-                f"or give 'module:factory'")
+                f"unknown backend {base!r}{did_you_mean(base, available_backends())} (known: "
+                f"{', '.join(available_backends())}, or give 'module:factory')")
         factory = eps[base].load()
-    backend = factory(**kwargs) if callable(factory) else factory
+    try:
+        backend = factory(**kwargs) if callable(factory) else factory
+    except Exception as e:  # noqa: BLE001 - any failure to build the backend is the spec's problem
+        raise BackendNotFound(f"creating the backend failed: {type(e).__name__}: {e}") from e
     if not hasattr(backend, "make_strategy") or not hasattr(backend, "tf"):
         raise BackendNotFound(
             f"{spec!r} gave {type(backend).__name__}, which is not a backend "

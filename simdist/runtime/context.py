@@ -1,6 +1,7 @@
 """Distribution context: which strategy is current, cross-replica vs replica context, device scope.
 
-State is per thread (TF keeps it thread-local too): replica threads started by `run` begin
+State is per thread (TF keeps it thread-local too), and per replica of `run` (its greenlets swap
+it: runtime/replica_state.py): replicas begin
 with a copy of their parent's stack plus their own replica context.
 """
 
@@ -92,6 +93,28 @@ def adopt(frames: list[Frame]) -> None:
 
 def get_strategy() -> Any:
     return current().strategy
+
+
+# How many tf.function calls are running (simdist runs their Python eagerly; a few rules differ
+# inside one because TF would be tracing a graph there: see semantics.gather.check_rank0).
+_function_depth = 0
+
+
+class in_function_call:
+    """Context manager marking a tf.function call."""
+
+    def __enter__(self) -> None:
+        global _function_depth
+        _function_depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        global _function_depth
+        _function_depth -= 1
+
+
+def in_function() -> bool:
+    """Whether a tf.function call is running (where TF would be building a graph)."""
+    return _function_depth > 0
 
 
 def has_strategy() -> bool:

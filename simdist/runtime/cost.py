@@ -8,7 +8,7 @@ The tally also keeps the FLOPs of two sections of a training step: `backward` (w
 tape's `gradient` computes) and `update` (what an optimizer applies); the forward pass is the
 rest. A section counts its own FLOPs only (a section inside another is not counted twice), so
 the simulator can charge forward, backward and update as separate kernels (and trace spans).
-Sections are per thread (each replica thread has its own), the tally is shared: replicas run
+Sections are per replica (runtime/replica_state.py), the tally is shared: replicas run
 one at a time, so a replica's FLOPs are the tally's growth between its turns.
 """
 

@@ -30,11 +30,14 @@ def register(sub: Any) -> None:
     p.add_argument("--junit", default="simdist-gate.xml", metavar="PATH",
                    help="JUnit XML report path (default: simdist-gate.xml; '-' to skip)")
     p.add_argument("--only-changes", action="store_true", help="list only the metrics that changed")
+    p.add_argument("--allow-different-scenario", action="store_true",
+                   help="compare even when CURRENT and BASELINE come from different scenarios (name or sha256); "
+                        "by default that is refused (exit 2)")
     p.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
-    from .gate import compare, diff_table, junit_xml, load_side, parse_tolerance, parse_tolerances
+    from .gate import compare, diff_table, junit_xml, load_side, parse_tolerance, parse_tolerances, same_scenario
     from .metrics import SUMMARY_METRICS
     from .outputs import usage_error, write_text
     try:
@@ -45,13 +48,21 @@ def main(args: argparse.Namespace) -> int:
             metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
             bad = [m for m in metrics if m not in SUMMARY_METRICS]
             if bad:
-                raise ValueError(f"--metrics: unknown metric(s) {bad}")
+                from simdist.suggest import did_you_mean
+                raise ValueError(f"--metrics: unknown metric {bad[0]}{did_you_mean(bad[0], SUMMARY_METRICS)} "
+                                 f"(metrics are {', '.join(SUMMARY_METRICS)})")
         cur = load_side(args.current)
         base = load_side(args.baseline)
+        differ = same_scenario(cur, base)
+        if differ and not args.allow_different_scenario:
+            raise ValueError(f"{differ} (rule: a gate compares runs of one scenario; refresh the baseline, or pass "
+                             "--allow-different-scenario to compare anyway)")
         rows = compare(cur, base, tolerances, default, metrics)
     except ValueError as e:
         raise usage_error(str(e)) from None
     print(f"gate: {cur.path} vs baseline {base.path}")
+    if differ:
+        print(f"gate: note: {differ} (compared anyway: --allow-different-scenario)")
     print(diff_table(rows, args.only_changes))
     failed = [r for r in rows if r.failed]
     improved = [r for r in rows if r.verdict == "improved"]

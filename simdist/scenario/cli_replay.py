@@ -33,6 +33,7 @@ def register(sub: Any) -> None:
     p.add_argument("--trace", action="store_true", help="write the Chrome trace")
     p.add_argument("--plot", action="store_true", help="write timeline.png and utilisation.png")
     p.add_argument("--force", action="store_true", help="overwrite --out")
+    p.add_argument("--quiet", action="store_true", help="do not print the run's summary table")
     p.set_defaults(func=main)
 
 
@@ -84,7 +85,8 @@ def main(args: argparse.Namespace) -> int:
             want = dict(fixed)
             cands = [r for r in plan.runs if r.seed == seed and all(dict(r.params).get(k) == v for k, v in want.items())]
         if not cands:
-            raise usage_error(f"no run of the sweep in {sweep} has seed {seed} and {dict(fixed) or 'no params'}")
+            shown = " ".join(f"{k}={v}" for k, v in fixed) or "no --param values"
+            raise usage_error(f"no run of the sweep in {sweep} has seed {seed} and {shown}")
         if len(cands) > 1:
             opts = "; ".join(" ".join(f"--param {k}={v}" for k, v in r.params) for r in cands[:6])
             raise usage_error(f"{len(cands)} runs have seed {seed}; pick one with {opts}")
@@ -111,16 +113,24 @@ def main(args: argparse.Namespace) -> int:
     res = run(run_sc, seed, trace=str(trace_path) if trace_path else None)
     write_json(out / "metrics.json", res.metrics)
     from .metrics import summary_table
-    write_text(out / "summary.txt", summary_table(res.metrics) + "\n")
+    table = summary_table(res.metrics)
+    write_text(out / "summary.txt", table + "\n")
+    pictures: list[str] = []
     if args.plot and trace_path is not None:
         from .plot import plot_run
-        for pic in plot_run(trace_path, res.metrics, out):
-            print(f"picture:  {pic}")
+        pictures = plot_run(trace_path, res.metrics, out)
         if not args.trace:
             trace_path.unlink(missing_ok=True)
     params = " ".join(f"{k}={v}" for k, v in spec_params)
     print(f"replay {sc.name} seed {seed}{' ' + params if params else ''}: status {res.status}")
+    if not args.quiet:
+        print(table)
+        print()
     print(f"metrics:  {out / 'metrics.json'}")
+    if args.trace:
+        print(f"trace:    {out / 'trace.json'}  (open in https://ui.perfetto.dev)")
+    for pic in pictures:
+        print(f"{'timeline:' if pic.endswith('timeline.png') else 'chart:   '} {pic}")
     if res.digest == expected:
         print(f"hash: ok (sha256 {res.digest})")
         return 0

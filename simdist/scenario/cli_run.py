@@ -128,6 +128,9 @@ def _dry_run(sc: Any, seed: int) -> int:
     vs = expand_variables(sc.config["model"])
     print(f"scenario {sc.name}: valid (sha256 {sc.digest[:16]})")
     print(f"  cluster   {len(cluster.hosts)} host(s), {len(cluster.devices())} devices, {len(cluster.links)} links")
+    from .describe import cluster_lines
+    for line in cluster_lines(cluster):
+        print(line)
     print(f"  strategy  {sc.strategy}, {sc.plan['replicas']} {'workers' if sc.strategy == 'parameter_server' else 'replicas'}")
     print(f"  model     {len(vs)} variables, {sum(v.params for v in vs):,} parameters, "
           f"{format_bytes(sum(v.nbytes for v in vs))}")

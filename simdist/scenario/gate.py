@@ -19,7 +19,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .metrics import SUMMARY_METRICS, direction, format_value
 
-__all__ = ["Tolerance", "Row", "load_side", "compare", "parse_tolerances", "junit_xml", "diff_table"]
+__all__ = ["Tolerance", "Row", "load_side", "same_scenario", "compare", "parse_tolerances", "junit_xml", "diff_table"]
 
 
 @dataclass(frozen=True)
@@ -66,8 +66,9 @@ def parse_tolerances(specs: list[str]) -> dict[str, Tolerance]:
             name, _, val = part.partition("=")
             name = name.strip()
             if name not in SUMMARY_METRICS and name != "*":
-                raise ValueError(f"--tolerance {part!r}: unknown metric {name!r}; metrics are "
-                                 f"{', '.join(SUMMARY_METRICS)} (or * for the default)")
+                from simdist.suggest import did_you_mean
+                raise ValueError(f"--tolerance {part}: unknown metric {name}{did_you_mean(name, SUMMARY_METRICS)} "
+                                 f"(metrics are {', '.join(SUMMARY_METRICS)}, or * for the default)")
             out[name] = parse_tolerance(val)
     return out
 
@@ -78,6 +79,23 @@ class Side:
     path: str
     groups: dict[str, dict[str, Any]]           # group label -> {"metrics": {...}, "ok": bool, "runs", "failed"}
     order: list[str]
+    scenario: str | None = None                 # scenario name, when the input records it
+    digest: str | None = None                   # sha256 of the validated scenario (run: with its overrides)
+
+    def describe(self) -> str:
+        if self.scenario is None:
+            return "an unknown scenario"
+        return f"scenario {self.scenario}" + (f" (sha256 {self.digest[:12]})" if self.digest else "")
+
+
+def same_scenario(a: Side, b: Side) -> str | None:
+    """None when ``a`` and ``b`` come from the same scenario (or a side does not say); else why not."""
+    if a.scenario is None or b.scenario is None:
+        return None
+    if a.scenario != b.scenario or (a.digest and b.digest and a.digest != b.digest):
+        what = "a different scenario" if a.scenario != b.scenario else "the same scenario with other values"
+        return f"{a.path} is {a.describe()} but the baseline {b.path} is {b.describe()}: {what}"
+    return None
 
 
 def _find(path: Path) -> tuple[str, Path]:
@@ -104,10 +122,11 @@ def load_side(path: str | Path) -> Side:
             raise ValueError(f"{p}: not a readable metrics.json ({e})") from None
         if not isinstance(doc, dict) or "summary" not in doc:
             raise ValueError(f"{p}: not a simdist metrics.json (no 'summary')")
-        label = doc.get("scenario", {}).get("name", "run")
+        sc = doc.get("scenario") if isinstance(doc.get("scenario"), dict) else {}
+        label = sc.get("name", "run")
         ok = doc.get("status") == "ok"
         return Side("run", str(p), {label: {"metrics": dict(doc["summary"]), "ok": ok, "runs": 1,
-                                            "failed": 0 if ok else 1}}, [label])
+                                            "failed": 0 if ok else 1}}, [label], sc.get("name"), sc.get("digest"))
     from simdist.sweep.table import read_table
     try:
         rows = read_table(p)
@@ -141,7 +160,15 @@ def load_side(path: str | Path) -> Side:
         g["metrics"] = m
         g["ok"] = g["failed"] == 0
         del g["rows"]
-    return Side("sweep", str(p), groups, order)
+    name = digest = None
+    manifest = p.parent / "sweep.json"
+    if manifest.is_file():
+        try:
+            man = json.loads(manifest.read_text(encoding="utf-8"))
+            name, digest = man.get("scenario"), man.get("scenario_digest")
+        except (OSError, json.JSONDecodeError):
+            pass
+    return Side("sweep", str(p), groups, order, name, digest)
 
 
 @dataclass

@@ -5,9 +5,15 @@
 Timeline rows are the devices of the trace (grouped by host). On each row: compute kernels
 (blue), communication touching that device (orange: transfers and collectives whose source or
 destination it is, drawn in the lower band so overlap with compute stays visible), checkpoint
-I/O (purple) and idle time (grey). Fault windows from the metrics are shaded: preemption
-downtime and ps failures (red, over every row of the host), stragglers (yellow, on the
-device), degraded links (blue-grey, on the devices the link serves), checkpoint restores.
+I/O (purple), time the device was down (preempted worker, failed ps: dark red, from the trace's
+`downtime` spans; never counted as communication) and idle time (grey). Fault windows from the
+metrics are shaded: preemptions and ps failures (hatched red), stragglers (yellow), degraded
+links (blue-grey), checkpoint restores. Synchronous runs get a tick at each step's start.
+
+When a run has more devices than rows fit (``max_rows``), consecutive devices of the same job
+and kind are grouped into one row that shows, per time bin, the share of its devices computing,
+communicating or down; a note under the title says so. Nothing is dropped: the utilisation chart
+counts every device of the run.
 
 matplotlib is imported here only (Agg canvas, no pyplot state).
 """
@@ -15,20 +21,25 @@ matplotlib is imported here only (Agg canvas, no pyplot state).
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["plot_run", "timeline_rows"]
+__all__ = ["plot_run", "timeline_rows", "display_rows", "utilisation", "draw_timeline", "draw_utilisation"]
 
 C_COMPUTE = "#4C72B0"
 C_COMM = "#DD8452"
 C_CKPT = "#8172B3"
+C_DOWN = "#7B1E1E"
 C_IDLE = "#E6E6E6"
-SHADE = {"preemption": ("#C44E52", 0.28, "preempted / down"), "ps_failure": ("#8B0000", 0.30, "ps failed"),
+C_EDGE = "#9A9A9A"
+SHADE = {"preemption": ("#C44E52", 0.28, "preempted (window)"), "ps_failure": ("#8B0000", 0.30, "ps failed (window)"),
          "straggler": ("#E5C100", 0.30, "straggler"), "degraded_link": ("#5F7A8A", 0.22, "degraded link"),
          "restore": ("#8172B3", 0.25, "checkpoint restore")}
+KINDS = ("compute", "comm", "ckpt", "down")
+DPI = 130
 
 
 def _merge(iv: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -41,9 +52,20 @@ def _merge(iv: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return [(a, b) for a, b in out]
 
 
+def _category(cat: str, name: str) -> str:
+    if cat == "compute":
+        return "compute"
+    if cat == "checkpoint" or name.startswith("checkpoint"):
+        return "ckpt"
+    if cat == "downtime":
+        return "down"
+    return "comm"
+
+
 def timeline_rows(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], float]:
-    """Rows (one per device with activity) with merged compute / comm / checkpoint intervals in
-    seconds, and the end time. Row keys: name (full device name), host, label, compute, comm, ckpt."""
+    """Rows (one per device with activity) with merged compute / comm / ckpt / down intervals in
+    seconds, and the end time. Row keys: name (full device name), host, job, short, label, and
+    the four interval lists; `step_starts` (on the first row only) lists synchronous step starts."""
     pname: dict[int, str] = {}
     tname: dict[tuple[int, int], str] = {}
     for e in events:
@@ -61,8 +83,9 @@ def timeline_rows(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], f
             host, _, short = dev.rpartition("/device:")
             m = re.match(r"/job:([^/]+)/replica:\d+/task:(\d+)", host)
             hlabel = f"{m.group(1)}:{m.group(2)}" if m else host
-            r = rows[dev] = {"name": dev, "host": host, "label": f"{hlabel} {short}" if hlabel != "localhost:0"
-                             else short, "compute": [], "comm": [], "ckpt": []}
+            r = rows[dev] = {"name": dev, "host": host, "job": m.group(1) if m else host, "short": short,
+                             "label": f"{hlabel} {short}" if hlabel != "localhost:0" else short,
+                             **{k: [] for k in KINDS}}
         return r
 
     for (pid, tid), name in tname.items():
@@ -70,6 +93,7 @@ def timeline_rows(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], f
             dev = f"{pname[pid]}/device:{name}"
             order[dev] = (pid, tid)
     seen_comm: set[tuple[Any, ...]] = set()
+    first_compute: dict[str, list[tuple[str, float]]] = {}
     end = 0.0
     for e in events:
         if e.get("ph") != "X":
@@ -82,8 +106,10 @@ def timeline_rows(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], f
         args = e.get("args") or {}
         if tid is not None and tid < 1000 and pid in pname:
             dev = f"{pname[pid]}/device:{tname.get((pid, tid), f'tid{tid}')}"
-            key = "compute" if cat == "compute" else "ckpt" if cat == "checkpoint" else "comm"
+            key = _category(cat, str(e.get("name", "")))
             row(dev)[key].append((t0, t1))
+            if key == "compute":
+                first_compute.setdefault(dev, []).append((str(e.get("name", "")), t0))
         elif "src" in args and "dst" in args:
             k = (e["name"], e["ts"], e["dur"], args["src"], args["dst"])
             if k in seen_comm:
@@ -95,128 +121,252 @@ def timeline_rows(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], f
     out = []
     for dev in sorted(rows, key=lambda d: order.get(d, (1 << 30, 0)) + (d,)):  # type: ignore[operator]
         r = rows[dev]
-        for k in ("compute", "comm", "ckpt"):
+        for k in KINDS:
             r[k] = _merge(r[k])
         out.append(r)
     return out, end
 
 
+def step_starts(events: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[float]:
+    """Starts of the steps of a synchronous run: the compute kernels named ``forward+backward[replica 0]``
+    (the first kernel of each step); [] for other runs."""
+    return sorted(float(e["ts"]) * 1e-6 for e in events
+                  if e.get("ph") == "X" and e.get("cat") == "compute" and
+                  str(e.get("name", "")).startswith("forward+backward[replica 0]"))
+
+
+# -- grouping -----------------------------------------------------------------------------------------
+def display_rows(rows: list[dict[str, Any]], max_rows: int) -> list[dict[str, Any]]:
+    """The rows to draw: ``rows`` as they are when they fit, else consecutive rows of the same job and
+    device kind grouped into chunks of equal size (the smallest size that fits ``max_rows``). Each
+    display row has ``members`` (the device rows it stands for) and a ``label``."""
+    if len(rows) <= max_rows:
+        return [dict(r, members=[r]) for r in rows]
+    runs: list[list[dict[str, Any]]] = []
+    for r in rows:
+        kind = re.sub(r"\d+$", "", r["short"])
+        if runs and runs[-1][0]["job"] == r["job"] and re.sub(r"\d+$", "", runs[-1][0]["short"]) == kind:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    size = 1
+    while sum(math.ceil(len(run) / size) for run in runs) > max_rows and size < len(rows):
+        size += 1
+    out = []
+    for run in runs:
+        for i in range(0, len(run), size):
+            chunk = run[i:i + size]
+            if len(chunk) == 1:
+                out.append(dict(chunk[0], members=chunk))
+                continue
+            out.append({"name": chunk[0]["name"], "host": None, "job": chunk[0]["job"], "members": chunk,
+                        "label": f"{_short_label(chunk[0])} .. {_short_label(chunk[-1])} ({len(chunk)})",
+                        **{k: [] for k in KINDS}})
+    return out
+
+
+def _short_label(r: dict[str, Any]) -> str:
+    return r["label"]
+
+
+def _shares(members: list[dict[str, Any]], span: float, nb: int) -> dict[str, list[float]]:
+    """Per time bin: the share of ``members`` computing, communicating only, down, in checkpoint I/O."""
+    out = {k: [0.0] * nb for k in ("compute", "comm", "down", "ckpt")}
+    for r in members:
+        parts = {"down": r["down"], "compute": _subtract(r["compute"], r["down"]),
+                 "ckpt": _subtract(r["ckpt"], _merge(r["compute"] + r["down"]))}
+        parts["comm"] = _subtract(r["comm"], _merge(r["compute"] + r["down"] + r["ckpt"]))
+        for k, iv in parts.items():
+            _accumulate(iv, out[k], span, nb)
+    width = span / nb
+    n = max(len(members), 1)
+    return {k: [min(1.0, v / (n * width)) for v in vals] for k, vals in out.items()}
+
+
+def _accumulate(iv: list[tuple[float, float]], acc: list[float], span: float, nb: int) -> None:
+    for a, b in iv:
+        i0 = min(int(a / span * nb), nb - 1)
+        i1 = min(int(b / span * nb), nb - 1)
+        for i in range(i0, i1 + 1):
+            lo, hi = max(a, span * i / nb), min(b, span * (i + 1) / nb)
+            if hi > lo:
+                acc[i] += hi - lo
+
+
+def utilisation(rows: list[dict[str, Any]], span: float, nb: int = 120) -> dict[str, Any]:
+    """The utilisation chart's data over every device that computes at some point in the run (all
+    rows, never only the drawn ones): per time bin the share computing, communicating only (no
+    compute at the same time), down, and idle; ``devices`` is how many devices that is."""
+    busy = [r for r in rows if r["compute"]] or rows
+    sh = _shares(busy, span, nb)
+    idle = [max(0.0, 1 - c - m - d) for c, m, d in zip(sh["compute"], sh["comm"], sh["down"])]
+    return {"devices": len(busy), "edges": [span * i / nb for i in range(nb + 1)], "compute": sh["compute"],
+            "comm": sh["comm"], "down": sh["down"], "idle": idle}
+
+
+# -- drawing ----------------------------------------------------------------------------------------
 def _load(trace: str | os.PathLike) -> list[dict[str, Any]]:
     with open(trace, encoding="utf-8") as fh:
         return list(json.load(fh).get("traceEvents", []))
 
 
 def _rows_for(f: dict[str, Any], rows: list[dict[str, Any]]) -> list[int]:
+    """Indices of the (display) rows a fault window belongs on."""
     tgt = f["target"]
+
+    def hit(r: dict[str, Any], pred: Any) -> bool:
+        return any(pred(m) for m in r.get("members", [r]))
+
     if f["kind"] in ("preemption", "ps_failure"):
-        return [i for i, r in enumerate(rows) if r["host"] == tgt]
+        return [i for i, r in enumerate(rows) if hit(r, lambda m: m["host"] == tgt)]
     if f["kind"] == "degraded_link":
         host, _, link = tgt.rpartition("/")
         m = re.search(r"GPU:\d+$", link)
         if m:
-            return [i for i, r in enumerate(rows) if r["name"] == f"{host}/device:{m.group(0)}"]
-        return [i for i, r in enumerate(rows) if r["host"] == host]
-    return [i for i, r in enumerate(rows) if r["name"] == tgt]
+            dev = f"{host}/device:{m.group(0)}"
+            return [i for i, r in enumerate(rows) if hit(r, lambda x: x["name"] == dev)]
+        return [i for i, r in enumerate(rows) if hit(r, lambda x: x["host"] == host)]
+    return [i for i, r in enumerate(rows) if hit(r, lambda x: x["name"] == tgt)]
 
 
-def plot_run(trace: str | os.PathLike, metrics: dict[str, Any], out_dir: str | os.PathLike,
-             max_rows: int = 40, width: float = 13.0) -> list[str]:
-    """Write timeline.png and utilisation.png for a run into ``out_dir``; returns their paths."""
+def _scale(span: float) -> tuple[float, str]:
+    return (1.0, "s") if span >= 2 else (1e3, "ms") if span >= 2e-3 else (1e6, "us")
+
+
+def draw_timeline(rows: list[dict[str, Any]], metrics: dict[str, Any], end: float, max_rows: int = 40,
+                  width: float = 13.0, steps: list[float] | None = None) -> Any:
+    """The timeline Figure (Agg canvas). Artists carry gids ``<kind>:<row label>`` (kind: compute,
+    comm, ckpt, down, share-compute, ...) and ``fault:<kind>`` so tests can read what was drawn."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
 
-    rows, end = timeline_rows(_load(trace))
-    end = max(end, float(metrics["summary"]["simulated_time_s"]))
-    rows = rows[:max_rows]
-    span = end if end > 0 else 1.0
-    scale, unit = (1.0, "s") if span >= 2 else (1e3, "ms") if span >= 2e-3 else (1e6, "us")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    name = metrics["scenario"]["name"]
-
-    # -- timeline ------------------------------------------------------------------------------
-    fig = Figure(figsize=(width, 1.6 + 0.32 * max(len(rows), 1)))
+    span = max(end, float(metrics["summary"]["simulated_time_s"])) or 1.0
+    scale, unit = _scale(span)
+    shown = display_rows(rows, max_rows)
+    grouped = len(shown) < len(rows)
+    fig = Figure(figsize=(width, 2.2 + 0.32 * max(len(shown), 1)))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
-    min_w = span * scale * 4e-4
+    # at least 2 pixels wide, so short transfers and all-reduces are visible, not hairlines
+    min_w = span * scale * 2.0 / (width * DPI * 0.85)
 
     def bars(iv: list[tuple[float, float]]) -> list[tuple[float, float]]:
         return [(a * scale, max((b - a) * scale, min_w)) for a, b in iv]
 
-    for y, r in enumerate(rows):
-        ax.broken_barh([(0, span * scale)], (y - 0.4, 0.8), facecolors=C_IDLE, linewidth=0, zorder=1)
-        ax.broken_barh(bars(r["compute"]), (y - 0.4, 0.8), facecolors=C_COMPUTE, linewidth=0, zorder=2)
-        ax.broken_barh(bars(r["ckpt"]), (y - 0.4, 0.8), facecolors=C_CKPT, linewidth=0, zorder=2)
-        ax.broken_barh(bars(r["comm"]), (y + 0.05, 0.35), facecolors=C_COMM, linewidth=0, zorder=3)
-    kinds_shown = []
+    nb = 400
+    xs = [span * scale * (i + 0.5) / nb for i in range(nb)]
+    for y, r in enumerate(shown):
+        ax.broken_barh([(0, span * scale)], (y - 0.4, 0.8), facecolors=C_IDLE, linewidth=0, zorder=1,
+                       gid=f"idle:{r['label']}")
+        if len(r["members"]) == 1:
+            ax.broken_barh(bars(r["compute"]), (y - 0.4, 0.8), facecolors=C_COMPUTE, linewidth=0, zorder=2,
+                           gid=f"compute:{r['label']}")
+            ax.broken_barh(bars(r["ckpt"]), (y - 0.4, 0.8), facecolors=C_CKPT, linewidth=0, zorder=2,
+                           gid=f"ckpt:{r['label']}")
+            ax.broken_barh(bars(r["down"]), (y - 0.4, 0.8), facecolors=C_DOWN, linewidth=0, zorder=2,
+                           gid=f"down:{r['label']}")
+            ax.broken_barh(bars(r["comm"]), (y + 0.05, 0.35), facecolors=C_COMM, linewidth=0, zorder=3,
+                           gid=f"comm:{r['label']}")
+        else:   # a group: stacked shares per time bin, from the bottom of the band up
+            sh = _shares(r["members"], span, nb)
+            base = [y + 0.4] * nb
+            for key, color in (("compute", C_COMPUTE), ("comm", C_COMM), ("ckpt", C_CKPT), ("down", C_DOWN)):
+                top = [b - 0.8 * v for b, v in zip(base, sh[key])]
+                ax.fill_between(xs, base, top, step="mid", color=color, linewidth=0, zorder=2,
+                                gid=f"share-{key}:{r['label']}")
+                base = top
+    kinds_shown: list[str] = []
     for f in metrics.get("faults", []):
         if f["kind"] not in SHADE:
             continue
         color, alpha, _ = SHADE[f["kind"]]
-        idx = _rows_for(f, rows)
+        idx = _rows_for(f, shown)
         a, b = f["start"] * scale, max(f["end"] - f["start"], 0.0) * scale
         for y in idx:
             ax.broken_barh([(a, max(b, min_w))], (y - 0.5, 1.0), facecolors=color, alpha=alpha, linewidth=0,
-                           zorder=4, hatch="//" if f["kind"] in ("preemption", "ps_failure") else None)
+                           zorder=4, hatch="//" if f["kind"] in ("preemption", "ps_failure") else None,
+                           gid=f"fault:{f['kind']}")
         if idx and f["kind"] not in kinds_shown:
             kinds_shown.append(f["kind"])
-    ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([r["label"] for r in rows], fontsize=7)
-    ax.set_ylim(len(rows) - 0.5, -0.5)
+    if steps and len(steps) <= 400:
+        for t in steps:
+            ax.axvline(t * scale, color="#555555", linewidth=0.6, alpha=0.35, zorder=5, gid="step")
+    ax.set_yticks(range(len(shown)))
+    ax.set_yticklabels([r["label"] for r in shown], fontsize=7)
+    ax.set_ylim(len(shown) - 0.5, -0.5)
     ax.set_xlim(0, span * scale)
     ax.set_xlabel(f"simulated time ({unit})")
     ax.grid(axis="x", alpha=0.3, zorder=0)
-    handles = [Patch(color=C_COMPUTE, label="compute"), Patch(color=C_COMM, label="communication"),
-               Patch(color=C_IDLE, label="idle")]
+    handles = [Patch(facecolor=C_COMPUTE, label="compute"), Patch(facecolor=C_COMM, label="communication"),
+               Patch(facecolor=C_IDLE, edgecolor=C_EDGE, label="idle")]
     if any(r["ckpt"] for r in rows):
-        handles.append(Patch(color=C_CKPT, label="checkpoint I/O"))
-    handles += [Patch(color=SHADE[k][0], alpha=SHADE[k][1] + 0.2, label=SHADE[k][2]) for k in kinds_shown]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 1.2 / (2 + len(rows))),
-              ncol=len(handles), fontsize=7, frameon=False)
-    ax.set_title(f"{name}: timeline (seed {metrics['seed']})", fontsize=10)
-    fig.tight_layout()
-    timeline = out / "timeline.png"
-    fig.savefig(timeline, dpi=130)
+        handles.append(Patch(facecolor=C_CKPT, label="checkpoint I/O"))
+    if any(r["down"] for r in rows):
+        handles.append(Patch(facecolor=C_DOWN, label="down"))
+    handles += [Patch(facecolor=SHADE[k][0], alpha=SHADE[k][1] + 0.2, edgecolor=C_EDGE, label=SHADE[k][2],
+                      hatch="//" if k in ("preemption", "ps_failure") else None) for k in kinds_shown]
+    if steps and len(steps) <= 400:
+        from matplotlib.lines import Line2D
+        handles.append(Line2D([0], [0], color="#555555", linewidth=0.8, alpha=0.6, label="step start"))
+    ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(len(handles), 8),
+              fontsize=7, frameon=False)
+    title = f"{metrics['scenario']['name']}: timeline (seed {metrics['seed']})"
+    if grouped:
+        fig.text(0.5, 0.005, f"{len(rows)} devices do not fit in {max_rows} rows: consecutive devices of a job are "
+                             f"grouped (a grouped row shows the share of its devices computing, communicating or "
+                             f"down per time bin)", ha="center", va="bottom", fontsize=7, style="italic",
+                 gid="grouping-note")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout(rect=(0, 0.03 if grouped else 0, 1, 1))
+    return fig
 
-    # -- utilisation ---------------------------------------------------------------------------
-    fig = Figure(figsize=(width, 4.2))
+
+def draw_utilisation(rows: list[dict[str, Any]], metrics: dict[str, Any], end: float, max_rows: int = 40,
+                     width: float = 13.0) -> Any:
+    """The utilisation Figure: shares over time of every computing device of the run, and the busy
+    fraction of each device (or group of devices) and of the busiest links."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    span = max(end, float(metrics["summary"]["simulated_time_s"])) or 1.0
+    scale, unit = _scale(span)
+    u = utilisation(rows, span)
+    fig = Figure(figsize=(width, 4.4))
     FigureCanvasAgg(fig)
     ax1 = fig.add_subplot(1, 2, 1)
-    nb = 120
-    edges = [span * i / nb for i in range(nb + 1)]
-    comp = [0.0] * nb
-    comm = [0.0] * nb
-    busy_rows = [r for r in rows if r["compute"]] or rows
-    for r in busy_rows:
-        only_comm = _subtract(r["comm"], r["compute"])
-        for iv, acc in ((r["compute"], comp), (only_comm, comm)):
-            for a, b in iv:
-                i0 = min(int(a / span * nb), nb - 1)
-                i1 = min(int(b / span * nb), nb - 1)
-                for i in range(i0, i1 + 1):
-                    lo, hi = max(a, edges[i]), min(b, edges[i + 1])
-                    if hi > lo:
-                        acc[i] += hi - lo
-    n = max(len(busy_rows), 1)
-    width_bin = span / nb
-    xs = [(edges[i] + edges[i + 1]) / 2 * scale for i in range(nb)]
-    c = [v / (n * width_bin) for v in comp]
-    m = [v / (n * width_bin) for v in comm]
-    idle = [max(0.0, 1 - a - b) for a, b in zip(c, m)]
-    ax1.stackplot(xs, c, m, idle, colors=[C_COMPUTE, C_COMM, C_IDLE], labels=["compute", "communication only",
-                                                                               "idle"])
+    e = u["edges"]
+    xs = [(e[i] + e[i + 1]) / 2 * scale for i in range(len(e) - 1)]
+    layers = [(u["compute"], C_COMPUTE, "compute"), (u["comm"], C_COMM, "communication only")]
+    if any(u["down"]):
+        layers.append((u["down"], C_DOWN, "down"))
+    layers.append((u["idle"], C_IDLE, "idle"))
+    polys = ax1.stackplot(xs, *[v for v, _, _ in layers], colors=[c for _, c, _ in layers],
+                          labels=[lab for _, _, lab in layers])
+    for p, (_, _, lab) in zip(polys, layers):
+        p.set_gid(f"util:{lab}")
+    handles = [Patch(facecolor=c, edgecolor=C_EDGE if c == C_IDLE else None, label=lab) for _, c, lab in layers]
+    shaded = []
+    # preempted workers are the "down" layer; a ps failure stalls every worker: its window is hatched
     for f in metrics.get("faults", []):
-        if f["kind"] in ("preemption", "ps_failure"):
-            ax1.axvspan(f["start"] * scale, f["end"] * scale, color=SHADE[f["kind"]][0], alpha=0.12, linewidth=0)
+        if f["kind"] == "ps_failure":
+            ax1.axvspan(f["start"] * scale, f["end"] * scale, facecolor="none", edgecolor=SHADE[f["kind"]][0],
+                        hatch="//", alpha=0.35, linewidth=0, gid=f"fault:{f['kind']}")
+            if f["kind"] not in shaded:
+                shaded.append(f["kind"])
+    handles += [Patch(facecolor="none", edgecolor=SHADE[k][0], hatch="//", label=SHADE[k][2]) for k in shaded]
     ax1.set_xlim(0, span * scale)
     ax1.set_ylim(0, 1)
     ax1.set_xlabel(f"simulated time ({unit})")
-    ax1.set_ylabel(f"share of the {n} computing devices")
-    ax1.legend(loc="lower right", fontsize=7)
-    ax1.set_title("utilisation over time", fontsize=10)
+    ax1.set_ylabel(f"share of the {u['devices']} computing devices")
+    ax1.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, fontsize=7, frameon=False)
     ax2 = fig.add_subplot(1, 2, 2)
-    devs = [(r["label"], metrics["devices"].get(r["name"], {}).get("busy_fraction", 0.0)) for r in rows]
+    shown = display_rows(rows, max_rows)
+    devs = []
+    for r in shown:
+        fr = [metrics["devices"].get(m["name"], {}).get("busy_fraction", 0.0) for m in r["members"]]
+        devs.append((r["label"] + (" mean" if len(fr) > 1 else ""), sum(fr) / len(fr)))
     links = sorted(((n_, d["busy_fraction"]) for n_, d in metrics["links"].items() if d["bytes"]),
                    key=lambda kv: (-kv[1], kv[0]))[:8]
     labels = [d for d, _ in devs] + [_short_link(n_) for n_, _ in links]
@@ -228,11 +378,23 @@ def plot_run(trace: str | os.PathLike, metrics: dict[str, Any], out_dir: str | o
     ax2.invert_yaxis()
     ax2.set_xlim(0, 100)
     ax2.set_xlabel("busy (% of the run)")
-    ax2.set_title("devices (compute) and busiest links", fontsize=10)
-    fig.suptitle(f"{name} (seed {metrics['seed']})", fontsize=10)
+    ax2.set_title("devices (compute) and busiest links", fontsize=9)
+    fig.suptitle(f"{metrics['scenario']['name']}: utilisation (seed {metrics['seed']})", fontsize=10)
     fig.tight_layout()
+    return fig
+
+
+def plot_run(trace: str | os.PathLike, metrics: dict[str, Any], out_dir: str | os.PathLike,
+             max_rows: int = 40, width: float = 13.0) -> list[str]:
+    """Write timeline.png and utilisation.png for a run into ``out_dir``; returns their paths."""
+    events = _load(trace)
+    rows, end = timeline_rows(events)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    timeline = out / "timeline.png"
+    draw_timeline(rows, metrics, end, max_rows, width, step_starts(events, rows)).savefig(timeline, dpi=DPI)
     util = out / "utilisation.png"
-    fig.savefig(util, dpi=130)
+    draw_utilisation(rows, metrics, end, max_rows, width).savefig(util, dpi=DPI)
     return [str(timeline), str(util)]
 
 

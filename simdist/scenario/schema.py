@@ -1,6 +1,6 @@
 """The scenario file schema: every table, key, type, unit, default and rule, declared once.
 
-The loader (`simdist.scenario.loader`) validates a parsed TOML document against `SCHEMA` and
+The validator (`simdist.scenario.validate`) checks a parsed TOML document against `SCHEMA` and
 fills in defaults; docs/scenarios.md is the prose reference and `reference_rows()` lists every
 key path (a test checks the two agree).
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-__all__ = ["Field", "REQUIRED", "SCHEMA", "STRATEGIES", "PRESETS", "DTYPES", "GPU_MODELS", "reference_rows",
+__all__ = ["Field", "REQUIRED", "KIND_RANGE", "SCHEMA", "STRATEGIES", "PRESETS", "DTYPES", "GPU_MODELS", "reference_rows",
            "walk", "lookup"]
 
 
@@ -38,6 +38,19 @@ PARTITIONERS = ("none", "fixed", "min_size", "max_size")
 RECOVERY = ("fail", "restore_checkpoint")
 
 
+#: Every quantity of a kind lies in this range unless its Field says otherwise: wide enough for any
+#: real cluster, narrow enough that the simulator's arithmetic stays finite (a 1e-300 B/s link
+#: would make a checkpoint take forever; 1e300 seconds cannot be added to the clock).
+KIND_RANGE: dict[str, tuple[float, float, str]] = {
+    "time": (0.0, 1e9, "durations are at most 1e9 s (about 31 years)"),
+    "bandwidth": (1.0, 1e15, "bandwidths are 1 B/s .. 1e15 B/s (1 PB/s)"),
+    "bytes": (0, 2**60, "sizes are at most 2^60 bytes (1 EiB)"),
+    "flops": (0.0, 1e21, "FLOP counts and rates are at most 1e21 (1 ZFLOP)"),
+    "int": (-(2**63), 2**63 - 1, "integers are 64-bit"),
+    "float": (-1e15, 1e15, "numbers are at most 1e15 in size"),
+}
+
+
 @dataclass(frozen=True)
 class Field:
     kind: str
@@ -46,6 +59,7 @@ class Field:
     choices: tuple | None = None
     minimum: float | None = None   # inclusive
     above: float | None = None     # exclusive
+    maximum: float | None = None   # inclusive (unset: the kind's range in KIND_RANGE)
     item: "Field | None" = None    # list / map items
     fields: dict[str, "Field"] = field(default_factory=dict)  # table / tables
     min_items: int = 0
@@ -69,26 +83,26 @@ SCHEMA: dict[str, Field] = {
     }),
     "cluster": Field("table", "the simulated machines", REQUIRED, fields={
         "preset": Field("str", "ready topology; omit to list `[[cluster.hosts]]` yourself", None, choices=PRESETS),
-        "gpus": Field("int", "gpu_host: GPUs on the host", None, minimum=0, example="4"),
+        "gpus": Field("int", "gpu_host: GPUs on the host", None, minimum=0, example="4", maximum=64),
         "gpu": Field("str", "GPU model of every GPU", "A100", choices=GPU_MODELS),
-        "cpus": Field("int", "gpu_host: CPU devices on the host", None, minimum=1),
+        "cpus": Field("int", "gpu_host: CPU devices on the host", None, minimum=1, maximum=256),
         "jobs": Field("map", "cpu_cluster: tasks per job, e.g. {chief = 1, worker = 4, ps = 2}", None,
-                      item=Field("int", "task count", minimum=0), example="{chief = 1, worker = 4, ps = 2}"),
-        "cpus_per_host": Field("int", "cpu_cluster: CPU devices per host", None, minimum=1),
+                      item=Field("int", "task count", minimum=0, maximum=4096), example="{chief = 1, worker = 4, ps = 2}"),
+        "cpus_per_host": Field("int", "cpu_cluster: CPU devices per host", None, minimum=1, maximum=256),
         "network": Field("bandwidth", "host-to-host bandwidth per NIC per direction (default 25Gbps)", None, above=0,
                          example='"25Gbps"'),
         "latency": Field("time", "host-to-host latency (default 50us: kernel TCP)", None, example='"50us"'),
-        "gpu_flops": Field("flops", "override: sustained FLOP/s of every GPU", None, above=0,
+        "gpu_flops": Field("flops", "override: sustained FLOP/s of every GPU", None, minimum=1,
                            example='"150TFLOPS"'),
-        "cpu_flops": Field("flops", "override: sustained FLOP/s of every CPU device", None, above=0),
+        "cpu_flops": Field("flops", "override: sustained FLOP/s of every CPU device", None, minimum=1),
         "gpu_memory": Field("bytes", "override: memory of every GPU", None, above=0, example='"40GiB"'),
         "pcie": _link("override: the per-GPU PCIe link"),
         "nvlink": _link("override: the per-GPU NVLink port"),
         "host": Field("tables", "custom hosts instead of a preset (`[[cluster.host]]`, one entry per job)", None, fields={
             "job": Field("str", "job name (letters, digits, _)", REQUIRED, example='"worker"'),
-            "tasks": Field("int", "how many hosts of this job", 1, minimum=1),
-            "cpus": Field("int", "CPU devices per host", 1, minimum=1),
-            "gpus": Field("int", "GPUs per host", 0, minimum=0),
+            "tasks": Field("int", "how many hosts of this job", 1, minimum=1, maximum=4096),
+            "cpus": Field("int", "CPU devices per host", 1, minimum=1, maximum=256),
+            "gpus": Field("int", "GPUs per host", 0, minimum=0, maximum=64),
         }),
     }),
     "strategy": Field("table", "the tf.distribute strategy", REQUIRED, fields={
@@ -103,54 +117,55 @@ SCHEMA: dict[str, Field] = {
         "partitioner": Field("table", "parameter_server: the variable_partitioner", None, fields={
             "kind": Field("str", "FixedShardsPartitioner, MinSizePartitioner, MaxSizePartitioner or none",
                           REQUIRED, choices=PARTITIONERS),
-            "num_shards": Field("int", "fixed: shards per variable", None, minimum=1),
+            "num_shards": Field("int", "fixed: shards per variable", None, minimum=1, maximum=4096),
             "min_shard_bytes": Field("bytes", "min_size: smallest shard", None, above=0, example='"256KiB"'),
             "max_shard_bytes": Field("bytes", "max_size: largest shard", None, above=0, example='"64MiB"'),
-            "max_shards": Field("int", "min_size / max_size: at most this many shards", None, minimum=1),
+            "max_shards": Field("int", "min_size / max_size: at most this many shards", None, minimum=1, maximum=4096),
         }),
     }),
     "model": Field("table", "what is trained", REQUIRED, fields={
         "flops_per_example": Field("flops", "training FLOPs (forward + backward) per example", REQUIRED, minimum=0,
                                    example='"24GFLOP"'),
         "global_batch": Field("int", "examples per step, split evenly over replicas (or workers)", REQUIRED,
-                              minimum=1),
+                              minimum=1, maximum=2**40),
         "example_bytes": Field("bytes", "input bytes per example, copied host -> device", 0, minimum=0,
                                example='"600KiB"'),
         "input_flops_per_example": Field("flops", "host CPU work per example in the input pipeline", 0.0, minimum=0),
         "update_flops_per_param": Field("float", "optimizer FLOPs per parameter per step (SGD 2, Adam ~10)", 2.0,
-                                        minimum=0),
+                                        minimum=0, maximum=1e6),
         "optimizer_slots": Field("int", "optimizer state copies per variable (momentum 1, Adam 2): memory only",
-                                 0, minimum=0),
+                                 0, minimum=0, maximum=16),
         "variables": Field("tables", "the model's variables (`[[model.variables]]`)", REQUIRED, min_items=1, fields={
             "name": Field("str", "variable name (unique)", REQUIRED, example='"dense_1/kernel"'),
-            "shape": Field("list", "dimensions", REQUIRED, item=Field("int", "dimension", minimum=1), min_items=1,
+            "shape": Field("list", "dimensions", REQUIRED, item=Field("int", "dimension", minimum=1, maximum=2**40), min_items=1,
                            example="[4096, 4096]"),
             "dtype": Field("str", "element type", "float32", choices=tuple(DTYPES)),
-            "count": Field("int", "repeat this variable `count` times (name_0 ... name_{count-1})", 1, minimum=1),
+            "count": Field("int", "repeat this variable `count` times (name_0 ... name_{count-1})", 1, minimum=1, maximum=10000),
             "trainable": Field("bool", "gets gradients and updates", True),
             "rows_read_per_example": Field("int", "parameter_server: an embedding table; each example looks up "
                                                   "this many rows, so a step reads/writes only those rows, not the "
-                                                  "whole table (0: dense)", 0, minimum=0),
+                                                  "whole table (0: dense)", 0, minimum=0, maximum=2**40),
         }),
     }),
     "training": Field("table", "how long to train", REQUIRED, fields={
         "steps": Field("int", "synchronous strategies: training steps; parameter_server: scheduled functions "
-                              "(closures)", REQUIRED, minimum=1),
-        "checkpoint_every": Field("int", "save a checkpoint every N steps / closures (0: never)", 0, minimum=0),
+                              "(closures)", REQUIRED, minimum=1, maximum=10**9),
+        "checkpoint_every": Field("int", "save a checkpoint every N steps / closures (0: never)", 0, minimum=0, maximum=10**9),
         "checkpoint_bandwidth": Field("bandwidth", "storage write/read bandwidth for checkpoints", 2e9, above=0,
                                       example='"2GB/s"'),
         "compute_jitter": Field("float", "sigma of a log-normal factor on each step's compute (seeded stream "
-                                         "'scenario/jitter'); 0 = none", 0.0, minimum=0),
+                                         "'scenario/jitter'); 0 = none", 0.0, minimum=0, maximum=3.0),
     }),
     "faults": Field("table", "what goes wrong", None, fields={
         "preemptions": Field("tables", "parameter_server: scheduled worker preemptions", None, fields={
             "worker": Field("int", "worker task index", REQUIRED, minimum=0),
             "at_time": Field("time", "preempt at this simulated time ...", None),
-            "at_closure": Field("int", "... or during the N-th function started (1-based)", None, minimum=1),
+            "at_closure": Field("int", "... or during the N-th function started (1-based)", None, minimum=1, maximum=10**9),
             "downtime": Field("time", "how long the worker stays down", REQUIRED),
         }),
         "preemption_process": Field("table", "parameter_server: random preemptions (spot instances)", None, fields={
-            "mtbf": Field("time", "mean time between preemptions of one worker (exponential)", REQUIRED, above=0,
+            "mtbf": Field("time", "mean time between preemptions of one worker (exponential); at least 1 s and at least "
+                                  "one function's compute", REQUIRED, minimum=1.0,
                           example='"30min"'),
             "downtime": Field("time", "time to get a replacement worker", REQUIRED, example='"2min"'),
             "random_downtime": Field("bool", "draw downtime from an exponential with that mean", False),
@@ -165,15 +180,15 @@ SCHEMA: dict[str, Field] = {
         "stragglers": Field("tables", "a worker (parameter_server) or replica (synchronous) computes slower", None,
                             fields={
             "worker": Field("int", "worker task / replica index", REQUIRED, minimum=0),
-            "slowdown": Field("float", "compute takes this many times longer", REQUIRED, minimum=1.0),
+            "slowdown": Field("float", "compute takes this many times longer", REQUIRED, minimum=1.0, maximum=1e6),
             "start": Field("time", "from", 0.0),
             "end": Field("time", "until (omit: the end of the run)", None),
         }),
         "links": Field("tables", "degraded links", None, fields={
             "link": Field("str", "a link of the cluster: its full name or a unique suffix, e.g. \"nvlink:GPU:3\" "
                                  "or \"ps/replica:0/task:0/nic\"", REQUIRED),
-            "bandwidth_factor": Field("float", "bandwidth multiplier", 1.0, above=0),
-            "latency_factor": Field("float", "latency multiplier", 1.0, above=0),
+            "bandwidth_factor": Field("float", "bandwidth multiplier", 1.0, minimum=1e-6, maximum=1e6),
+            "latency_factor": Field("float", "latency multiplier", 1.0, minimum=1e-6, maximum=1e6),
             "start": Field("time", "from", 0.0),
             "end": Field("time", "until (omit: the end of the run)", None),
         }),
@@ -294,6 +309,10 @@ def _default_text(f: Field) -> str:
         else str(f.default)
 
 
+def _num(x: float) -> str:
+    return f"2^{int(x).bit_length() - 1}" if isinstance(x, int) and x > 4096 and x & (x - 1) == 0 else f"{x:g}"
+
+
 def _type_text(f: Field) -> str:
     t = f.kind
     if f.kind in ("list", "map") and f.item is not None:
@@ -305,6 +324,8 @@ def _type_text(f: Field) -> str:
         lo.append(f">= {f.minimum:g}")
     if f.above is not None:
         lo.append(f"> {f.above:g}")
+    if f.maximum is not None:
+        lo.append(f"<= {_num(f.maximum)}")
     if f.item is not None and f.item.minimum is not None:
         lo.append(f"items >= {f.item.minimum:g}")
     if lo:

@@ -30,7 +30,9 @@ __all__ = [
     "format_bandwidth",
 ]
 
-_NUM = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([^\s\d.+-][^\s]*)?\s*$")
+_NUM = re.compile(r"^\s*([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*([^\s0-9.+-][^\s]*)?\s*$")
+#: Longer strings are no unit strings (and a million digits would overflow Decimal's exponent).
+MAX_UNIT_STRING = 64
 
 # Multipliers are exact Decimals: a unit string is converted with one correctly rounded step,
 # so "50us" is exactly the float 5e-05 (not 50 * 1e-06 = 4.9999999999999996e-05).
@@ -94,6 +96,10 @@ def _parse(value: object, field: str | None, table: dict[str, Decimal], what: st
     v = _number(value, field, what, examples)
     if v is not None:
         return v
+    if len(value) > MAX_UNIT_STRING:  # type: ignore[arg-type]
+        prefix = f"{field}: " if field else ""
+        raise ValueError(f"{prefix}a string of {len(value)} characters is not {what} (at most "  # type: ignore
+                         f"{MAX_UNIT_STRING}); expected a number with a unit like {examples}")
     m = _NUM.match(value)  # type: ignore[arg-type]
     if m is None:
         raise _fail(value, field, what, examples)

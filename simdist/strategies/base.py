@@ -107,6 +107,8 @@ class ReplicaContext:
             per_leaf = []
             for k in range(len(leaves)):
                 comps = [convert_to_tensor(p[k]) for p in payloads]
+                gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name,
+                                         strategy._gather_is_collective(), context.in_function())
                 arr = gather_rules.gather_components([c._v for c in comps], axis)
                 per_leaf.append(Tensor(arr, comps[0].dtype))
             devs = strategy.extended.worker_devices
@@ -246,7 +248,9 @@ class _Scope:
             if s is _default:
                 raise RuntimeError("Must not nest tf.distribute.Strategy scopes.")
             raise mixing_error(f.strategy, s)
-        self._frame = context.Frame(s, None, s._scope_device())
+        # The default strategy's scope keeps the default replica context (TF 2.21:
+        # get_replica_context() there is the default ReplicaContext, not None).
+        self._frame = context.Frame(s, _default_replica_context if s is _default else None, s._scope_device())
         context.push(self._frame)
         return s
 
@@ -386,10 +390,16 @@ class Strategy:
         if len(value.values) == 1:  # one replica: nothing to concatenate, no checks [2.21]
             return value.values[0]
         comps = [convert_to_tensor(c) for c in value.values]
+        gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, self._gather_is_collective(),
+                                 context.in_function())
         arr = gather_rules.gather_components([c._v for c in comps], axis)
         out = Tensor(arr, comps[0].dtype, self._reduce_destination())
         timing.charge_reduce(self, comps, out, "gather")
         return out
+
+    def _gather_is_collective(self) -> bool:
+        """Whether TF 2.21 gathers with collective ops here (MirroredStrategy by default)."""
+        return False
 
     # local results / values ------------------------------------------------------------------------
     def experimental_local_results(self, value: Any) -> tuple[Any, ...]:

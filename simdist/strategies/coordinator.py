@@ -735,6 +735,12 @@ class ClusterCoordinator:
 
     def _ps_failure(self, f: Any) -> Any:
         yield self._env.timeout(max(0.0, f.at_time - self._env.now))
+        current = self._ps_down.get(f.ps)
+        if current is not None and current.down:
+            # A ps that is already down cannot fail again: the failure is ignored (not counted, no
+            # new event, its restart stays when the first failure set it). Clause
+            # coord.ps-failure-while-down; TF's process is simply dead.
+            return
         fault = _PSFault(f.ps, self._env.now)
         self._ps_down[f.ps] = fault
         self._m["ps_failures"] += 1
@@ -863,7 +869,12 @@ class PerWorkerDataset:
                 return self._fn._make_for_worker(w)
             if callable(self._fn) and not hasattr(self._fn, "element_spec"):
                 fn = getattr(self._fn, "python_function", self._fn)
-                return fn()
+                out = fn()
+                # The pattern of ClusterCoordinator's docstring and TF's PS tutorial: the function
+                # returns strategy.distribute_datasets_from_function(...), built for this worker.
+                if isinstance(out, _CoordinatorOnlyDataset):
+                    return out._make_for_worker(w)
+                return out
             return self._fn
         finally:
             context.pop(frame)

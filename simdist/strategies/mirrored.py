@@ -114,7 +114,12 @@ class MirroredStrategy(Strategy):
                              f"simdist models {list(ALL_REDUCE_ALGORITHMS)}")
         self._devs = tuple(devs)
         self._algorithm = algorithm
+        # TF 2.21: without cross_device_ops, MirroredStrategy uses CollectiveAllReduce (gather too)
+        self._collective = cross_device_ops is None
         Strategy.__init__(self)
+
+    def _gather_is_collective(self) -> bool:
+        return self._collective
 
     def _make_extended(self) -> MirroredExtended:
         return MirroredExtended(self, self._devs, self._algorithm)

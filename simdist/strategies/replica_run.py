@@ -1,7 +1,10 @@
 """Runs a function once per replica, with collective sync points (all_reduce, merge_call).
 
-Replicas run in threads, but strictly one at a time in replica order, handing control back at
-each sync point, so results never depend on the OS scheduler. When every replica has reached
+Replicas run as greenlets of the caller's thread (TF runs them on threads of their own; the
+per-thread state TF keeps — context stack, device scope, gradient tapes, cost sections — is
+swapped at each switch, runtime/replica_state.py), strictly one at a time in replica order,
+handing control back at each sync point, so results never depend on a scheduler and a switch
+costs a microsecond rather than an OS thread hand-off. When every replica has reached
 the same sync point, the merge runs on the caller's thread (in cross-replica context, as TF's
 merge_call does) and each replica resumes with its share. The FLOPs each replica counts
 between sync points are kept as phases, so the simulator can charge compute and collectives
@@ -14,10 +17,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from simdist.runtime import context
-from simdist.runtime import cost
+import greenlet
+
+from simdist.runtime import context, cost, replica_state
 from simdist.runtime.cost import tally
-from simdist.runtime.ops import dispatch
 
 
 @dataclass
@@ -69,7 +72,7 @@ class RunRecord:
 
 
 class _Abort(BaseException):
-    """Unwinds a replica thread whose peers failed or diverged."""
+    """Unwinds a replica whose peers failed or diverged."""
 
 
 _local = threading.local()
@@ -88,9 +91,7 @@ class ReplicaRunner:
         self.own_thread = own_thread
         self.body = body
         self.frames = frames
-        self._cv = threading.Condition()
-        self._turn = -1
-        self._status = ["ready"] * n        # ready | waiting | done | error
+        self._status = ["ready"] * n        # ready | waiting | running | done | error
         self._payload: list[Any] = [None] * n
         self._sync: list[SyncPoint | None] = [None] * n
         self._resume: list[Any] = [None] * n
@@ -99,61 +100,45 @@ class ReplicaRunner:
         self._abort = False
         self._flops: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)] * n
         self._held = [0] * n
+        self._inline = False
+        self._parent: Any = None
         self.phases: list[Phase] = []
 
-    # --- called on replica threads -----------------------------------------------------
+    # --- called in a replica ----------------------------------------------------------------
     def sync(self, replica_id: int, point: SyncPoint, payload: Any) -> Any:
-        if self.n == 1 and getattr(self, "_inline", False):
+        if self._inline:
             self._close_phase_inline(point)
             return point.run_merge([payload])[0]
-        with self._cv:
-            self._flops[replica_id] = _add(self._flops[replica_id], _spent(self._mark))
-            self._payload[replica_id] = payload
-            self._sync[replica_id] = point
-            self._status[replica_id] = "waiting"
-            self._turn = -1
-            self._cv.notify_all()
-            while self._turn != replica_id:
-                self._cv.wait()
-            if self._abort:
-                raise _Abort()
-            self._mark = tally.snapshot()
-            out = self._resume[replica_id]
-            self._resume[replica_id] = None
-            return out
+        self._flops[replica_id] = _add(self._flops[replica_id], _spent(self._mark))
+        self._payload[replica_id] = payload
+        self._sync[replica_id] = point
+        self._status[replica_id] = "waiting"
+        self._parent.switch()               # until every replica is here and the merge ran
+        if self._abort:
+            raise _Abort()
+        self._mark = tally.snapshot()
+        out = self._resume[replica_id]
+        self._resume[replica_id] = None
+        return out
 
-    def _thread_main(self, i: int) -> None:
-        _local.runner = self
-        context.adopt(self.frames[i])
-        with self._cv:
-            while self._turn != i:
-                self._cv.wait()
-            self._mark = tally.snapshot()
-        cost.reset_peak()
-        base = cost.held.bytes
+    def _replica_main(self, i: int) -> None:
+        self._mark = tally.snapshot()
         try:
             if self._abort:
                 raise _Abort()
             res = self.body(i)
-            self._held[i] = cost.held.peak - base
-            with self._cv:
-                self._flops[i] = _add(self._flops[i], _spent(self._mark))
-                self._results[i] = res
-                self._status[i] = "done"
+            self._held[i] = cost.held.peak
+            self._flops[i] = _add(self._flops[i], _spent(self._mark))
+            self._results[i] = res
+            self._status[i] = "done"
         except _Abort:
-            with self._cv:
-                self._status[i] = "done"
-        except BaseException as e:  # noqa: BLE001 - re-raised on the caller's thread
-            with self._cv:
-                self._flops[i] = _add(self._flops[i], _spent(self._mark))
-                self._errors[i] = e
-                self._status[i] = "error"
-        finally:
-            with self._cv:
-                self._turn = -1
-                self._cv.notify_all()
+            self._status[i] = "done"
+        except BaseException as e:  # noqa: BLE001 - re-raised by the caller
+            self._flops[i] = _add(self._flops[i], _spent(self._mark))
+            self._errors[i] = e
+            self._status[i] = "error"
 
-    # --- inline path (one replica, no threads) ------------------------------------------
+    # --- inline path (one replica, no greenlet) ------------------------------------------------
     def _close_phase_inline(self, point: SyncPoint) -> None:
         self.phases.append(_phase([_spent(self._mark)], point))
         self._mark = tally.snapshot()
@@ -162,77 +147,90 @@ class ReplicaRunner:
         self._inline = True
         prev = current_runner()
         _local.runner = self
-        saved = context.snapshot()
-        context.adopt(self.frames[0])
-        self._mark = tally.snapshot()
-        tapes = dispatch.tapes()
-        outer = tapes[:] if self.own_thread else None
-        if outer:
-            tapes.clear()
-        cost.reset_peak()
+        outer = replica_state.capture()
+        if self.own_thread:   # as on a thread of its own: no tapes, sections or kept bytes of the caller's
+            replica_state.install(replica_state.fresh(self.frames[0]))
+        else:                 # on the caller's thread (OneDevice): its tapes see the ops
+            context.adopt(self.frames[0])
+            cost.reset_peak()
         base = cost.held.bytes
+        self._mark = tally.snapshot()
         try:
             res = self.body(0)
             self._held[0] = cost.held.peak - base
         finally:
-            if outer:
-                tapes[:] = outer
-            context.adopt(saved)
+            replica_state.install(outer)
             _local.runner = prev
         self.phases.append(_phase([_spent(self._mark)], None))
         return RunRecord([res], self.phases, self._held)
 
-    # --- called on the caller's thread ---------------------------------------------------
-    def _give_turn(self, i: int) -> None:
-        with self._cv:
-            self._turn = i
-            self._cv.notify_all()
-            while self._turn != -1:
-                self._cv.wait()
-
+    # --- called by the caller -----------------------------------------------------------------
     def run(self) -> RunRecord:
         if self.n == 1:
             return self._run_inline()
-        threads = [threading.Thread(target=self._thread_main, args=(i,), daemon=True,
-                                    name=f"simdist-replica-{i}") for i in range(self.n)]
-        for t in threads:
-            t.start()
+        self._parent = greenlet.getcurrent()
+        self._states = [replica_state.fresh(self.frames[i]) for i in range(self.n)]
+        self._greenlets = [greenlet.greenlet(self._replica_main) for _ in range(self.n)]
         try:
-            while True:
-                for i in range(self.n):
-                    if self._status[i] in ("ready", "waiting"):
-                        self._status[i] = "running"
-                        self._give_turn(i)
-                failed = [e for e in self._errors if e is not None]
-                if failed:
-                    self._abort_all()
-                    raise failed[0]
-                waiting = [i for i, s in enumerate(self._status) if s == "waiting"]
-                if not waiting:
-                    self.phases.append(_phase(self._take_flops(), None))
-                    return RunRecord(self._results, self.phases, self._held)
-                if len(waiting) != self.n:
-                    done = [i for i in range(self.n) if i not in waiting]
-                    kind = self._sync[waiting[0]].kind  # type: ignore[union-attr]
-                    self._abort_all()
-                    raise RuntimeError(
-                        f"replicas {done} returned while replicas {waiting} wait in {kind}: every replica "
-                        "must make the same collective calls (all_reduce, all_gather, merge_call) in the same order")
-                kinds = [self._sync[i].kind for i in range(self.n)]  # type: ignore[union-attr]
-                if len(set(kinds)) != 1:
-                    self._abort_all()
-                    raise RuntimeError(f"replicas reached different collectives {kinds}: every replica must make "
-                                       "the same collective calls in the same order")
-                point = self._sync[0]
-                assert point is not None
-                self.phases.append(_phase(self._take_flops(), point))
-                outs = point.run_merge(list(self._payload))
-                for i in range(self.n):
-                    self._resume[i] = outs[i]
-                    self._payload[i] = None
+            self._loop()
+        except BaseException:
+            # A merge that raised (all_gather of mismatched shapes), divergent replicas, an
+            # interrupt: every replica still parked at a sync point or not yet started unwinds
+            # now (in its own state), so the error surfaces at once and nothing is left suspended.
+            self._abort_all()
+            raise
+        return RunRecord(self._results, self.phases, self._held)
+
+    def _give_turn(self, i: int, throw: bool = False) -> None:
+        """Run replica i until it parks at a sync point or returns, in its own state."""
+        outer = replica_state.capture()
+        prev = current_runner()
+        replica_state.install(self._states[i])
+        _local.runner = self
+        try:
+            g = self._greenlets[i]
+            if throw:
+                g.throw(_Abort())
+            elif g:                                 # (started: resume it where it parked)
+                g.switch()
+            else:
+                g.switch(i)
         finally:
-            for t in threads:
-                t.join(timeout=5)
+            self._states[i] = replica_state.capture()
+            replica_state.install(outer)
+            _local.runner = prev
+
+    def _loop(self) -> None:
+        """Hand turns to the replicas and run each collective's merge until all have returned."""
+        while True:
+            for i in range(self.n):
+                if self._status[i] in ("ready", "waiting"):
+                    self._status[i] = "running"
+                    self._give_turn(i)
+            failed = [e for e in self._errors if e is not None]
+            if failed:
+                raise failed[0]
+            waiting = [i for i, s in enumerate(self._status) if s == "waiting"]
+            if not waiting:
+                self.phases.append(_phase(self._take_flops(), None))
+                return
+            if len(waiting) != self.n:
+                done = [i for i in range(self.n) if i not in waiting]
+                kind = self._sync[waiting[0]].kind  # type: ignore[union-attr]
+                raise RuntimeError(
+                    f"replicas {done} returned while replicas {waiting} wait in {kind}: every replica "
+                    "must make the same collective calls (all_reduce, all_gather, merge_call) in the same order")
+            kinds = [self._sync[i].kind for i in range(self.n)]  # type: ignore[union-attr]
+            if len(set(kinds)) != 1:
+                raise RuntimeError(f"replicas reached different collectives {kinds}: every replica must make "
+                                   "the same collective calls in the same order")
+            point = self._sync[0]
+            assert point is not None
+            self.phases.append(_phase(self._take_flops(), point))
+            outs = point.run_merge(list(self._payload))
+            for i in range(self.n):
+                self._resume[i] = outs[i]
+                self._payload[i] = None
 
     def _take_flops(self) -> list[tuple[float, float, float]]:
         out = self._flops
@@ -240,8 +238,13 @@ class ReplicaRunner:
         return out
 
     def _abort_all(self) -> None:
+        """Unwind every replica that has not finished: a parked one raises _Abort where it waits
+        (its finally blocks run in its own state); one never started just never runs."""
         self._abort = True
         for i in range(self.n):
-            if self._status[i] == "waiting":
+            g = self._greenlets[i]
+            if g and not g.dead:
                 self._status[i] = "running"
-                self._give_turn(i)
+                self._give_turn(i, throw=True)
+            elif self._status[i] == "ready":
+                self._status[i] = "done"

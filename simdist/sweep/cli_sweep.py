@@ -76,7 +76,9 @@ def main(args: argparse.Namespace) -> int:
     if args.plot:
         from simdist.scenario.metrics import SUMMARY_METRICS
         if args.plot not in SUMMARY_METRICS:
-            raise usage_error(f"--plot {args.plot}: not a summary metric; one of {', '.join(SUMMARY_METRICS)}")
+            from simdist.suggest import did_you_mean
+            raise usage_error(f"--plot {args.plot}: not a summary metric{did_you_mean(args.plot, SUMMARY_METRICS)} "
+                              f"(one of {', '.join(SUMMARY_METRICS)})")
         if not plan.grid:
             raise usage_error("--plot needs at least one swept --param")
     out = args.out or f"out/{sc.name}-sweep"

@@ -94,10 +94,11 @@ def make_plan(sc: Scenario, seeds: str | Sequence[int] | None = None,
             except ScenarioError as e:
                 issues.extend(e.issues)
     if issues:
+        # One problem per key path and rule: a bad key is reported once, not once per value.
         seen, uniq = set(), []
         for i in issues:
-            if str(i) not in seen:
-                seen.add(str(i))
+            if (i.path, i.message) not in seen:
+                seen.add((i.path, i.message))
                 uniq.append(i)
         raise ScenarioError(uniq)
     combos = list(itertools.product(*[vals for _, vals in grid_list])) if grid_list else [()]

@@ -1,54 +1,133 @@
 """`simdist sweep --plot METRIC`: METRIC against the first swept parameter, one point per run,
-the mean per value as a line (one line per combination of the other parameters)."""
+the mean per value as a line and the spread over seeds (min..max) as a band, one line per
+combination of the other parameters.
+
+A parameter whose values are numbers, or quantities with units ("10min", "25Gbps", "2GFLOP"), is
+placed on a numeric axis at its value in SI units (logarithmic when the values span more than a
+factor of 20), labelled as written; other values (strategy names) are categories in file order.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from .table import read_table
 
+__all__ = ["plot_sweep", "draw_sweep", "x_positions", "series"]
+
+
+def x_positions(param: str, values: Sequence[Any]) -> tuple[list[float], bool, bool]:
+    """(position of each value, numeric?, log scale?) for the swept key ``param``."""
+    nums = [_as_number(param, v) for v in values]
+    if values and all(x is not None for x in nums):
+        xs = [float(x) for x in nums]  # type: ignore[arg-type]
+        pos = [x for x in xs if x > 0]
+        log = len(pos) == len(xs) and len(xs) > 2 and max(xs) / min(xs) > 20
+        return xs, True, log
+    return [float(i) for i in range(len(values))], False, False
+
+
+def _as_number(param: str, v: Any) -> float | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v) if math.isfinite(v) else None
+    if not isinstance(v, str):
+        return None
+    from simdist.scenario.schema import lookup
+    f = lookup(param)
+    kind = f.kind if f is not None else None
+    try:
+        if kind == "flops":
+            from simdist.scenario.values import _parse_flops
+            return _parse_flops(v, param)
+        if kind in ("time", "bandwidth", "bytes"):
+            from simdist.scenario.values import _unit_parser
+            return float(_unit_parser(kind)(v, field=param))
+        return float(v)
+    except ValueError:
+        return None
+
+
+def series(rows: list[dict[str, Any]], metric: str, x_param: str, others: Sequence[str]
+           ) -> tuple[list[Any], dict[str, dict[str, list[float]]]]:
+    """The x values in file order, and per group of the other parameters: per x value the mean,
+    min and max of ``metric`` over the group's completed runs (NaN where a value has no run)."""
+    xs_order: list[Any] = []
+    for r in rows:
+        if r[x_param] not in xs_order:
+            xs_order.append(r[x_param])
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(json.dumps([r[p] for p in others]), []).append(r)
+    out: dict[str, dict[str, list[float]]] = {}
+    for key, rs in groups.items():
+        stats: dict[str, list[float]] = {"mean": [], "min": [], "max": []}
+        for x in xs_order:
+            vals = [float(r[metric]) for r in rs if r[x_param] == x]
+            stats["mean"].append(math.fsum(vals) / len(vals) if vals else math.nan)
+            stats["min"].append(min(vals) if vals else math.nan)
+            stats["max"].append(max(vals) if vals else math.nan)
+        out[key] = stats
+    return xs_order, out
+
 
 def plot_sweep(out: str | Path, metric: str, params: Sequence[str]) -> str:
+    """Draw ``metric`` of the sweep in ``out`` (its results.csv) into ``out``/sweep.png."""
+    out = Path(out)
+    fig = draw_sweep(read_table(out / "results.csv"), metric, params)
+    path = out / "sweep.png"
+    fig.savefig(path, dpi=130)
+    return str(path)
+
+
+def draw_sweep(table: list[dict[str, Any]], metric: str, params: Sequence[str]) -> Any:
+    """The Figure (artists' gids: ``mean:<group>``, ``band:<group>``, ``runs:<group>``)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     from simdist.scenario.metrics import SUMMARY_METRICS
 
-    out = Path(out)
-    rows = [r for r in read_table(out / "results.csv") if r["status"] == "ok" and r.get(metric) is not None]
+    rows = [r for r in table if r["status"] == "ok" and _finite(r.get(metric))]
     x_param, others = params[0], list(params[1:])
-    xs_order: list = []
-    for r in rows:
-        if r[x_param] not in xs_order:
-            xs_order.append(r[x_param])
-    fig = Figure(figsize=(7.5, 4.2))
+    xs_order, stats = series(rows, metric, x_param, others)
+    pos, numeric, log = x_positions(x_param, xs_order)
+    order = sorted(range(len(xs_order)), key=lambda i: pos[i])
+    fig = Figure(figsize=(7.5, 4.4))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
-    groups: dict[str, list[dict]] = {}
-    for r in rows:
-        groups.setdefault(json.dumps([r[p] for p in others]), []).append(r)
-    for gi, (key, rs) in enumerate(groups.items()):
+    ngroups = len(stats)
+    for gi, (key, st) in enumerate(stats.items()):
         label = ", ".join(f"{p}={v}" for p, v in zip(others, json.loads(key))) or None
-        pts_x = [xs_order.index(r[x_param]) + (gi - (len(groups) - 1) / 2) * 0.08 for r in rs]
-        line = ax.plot(pts_x, [r[metric] for r in rs], "o", alpha=0.35, markersize=4)[0]
-        means = []
-        for i, x in enumerate(xs_order):
-            vals = [r[metric] for r in rs if r[x_param] == x]
-            means.append(sum(vals) / len(vals) if vals else float("nan"))
-        ax.plot(range(len(xs_order)), means, "-", color=line.get_color(), label=label, linewidth=2)
-    ax.set_xticks(range(len(xs_order)))
+        line = ax.plot([pos[i] for i in order], [st["mean"][i] for i in order], "-", linewidth=2, label=label,
+                       gid=f"mean:{key}")[0]
+        color = line.get_color()
+        ax.fill_between([pos[i] for i in order], [st["min"][i] for i in order], [st["max"][i] for i in order],
+                        color=color, alpha=0.15, linewidth=0, gid=f"band:{key}")
+        rs = [r for r in rows if json.dumps([r[p] for p in others]) == key]
+        jitter = 0.0 if numeric else (gi - (ngroups - 1) / 2) * 0.08
+        ax.plot([pos[xs_order.index(r[x_param])] + jitter for r in rs],
+                [r[metric] for r in rs], "o", color=color, alpha=0.35, markersize=4, gid=f"runs:{key}")
+    if log:
+        ax.set_xscale("log")
+    ax.set_xticks(pos)
     ax.set_xticklabels([str(x) for x in xs_order])
+    ax.minorticks_off()
     ax.set_xlabel(x_param)
     unit = SUMMARY_METRICS.get(metric, ("",))[0]
     ax.set_ylabel(metric + (f" ({unit})" if unit else ""))
     ax.grid(alpha=0.3)
-    if any(label for label in [", ".join(others)] if label):
+    if others:
         ax.legend(fontsize=7)
     seeds = len({r["seed"] for r in rows})
-    ax.set_title(f"{metric} vs {x_param} ({seeds} seed(s) per point; line = mean)", fontsize=10)
+    ax.set_title(f"{metric} vs {x_param}\n({seeds} seed(s) per point; line = mean, band = min..max over seeds)",
+                 fontsize=9)
     fig.tight_layout()
-    path = out / "sweep.png"
-    fig.savefig(path, dpi=130)
-    return str(path)
+    return fig
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)

@@ -91,7 +91,11 @@ def _flat(r: dict[str, Any], params: Sequence[str]) -> dict[str, Any]:
     for p in params:
         out[p] = r["params"].get(p)
     out.update(status=r["status"], error=r.get("error"), digest=r.get("digest"))
-    out.update(r.get("metrics") or {})
+    if r["status"] == "ok":
+        out.update(r.get("metrics") or {})
+    # A run that failed or errored leaves its metric cells empty (null in Parquet): a 0.0 there
+    # would drag down any mean taken over the column. Its metrics.json (simdist replay) has what
+    # it measured before failing.
     return out
 
 

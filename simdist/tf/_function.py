@@ -20,14 +20,18 @@ class Function:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _outputs_to_tensors(self.python_function(*args, **kwargs))
+        from simdist.runtime import context
+        with context.in_function_call():
+            return _outputs_to_tensors(self.python_function(*args, **kwargs))
 
     def _scheduled(self, args: tuple, kwargs: dict) -> Any:
         """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a
         traced function: the Python body on the first call, its recorded graph after (see
         simdist.runtime.graph); otherwise eagerly."""
         if self._graph is None and not args and not kwargs and _graph_mod().enabled:
-            graph, result = _graph_mod().record(self.python_function, _outputs_to_tensors)
+            from simdist.runtime import context
+            with context.in_function_call():
+                graph, result = _graph_mod().record(self.python_function, _outputs_to_tensors)
             self._graph = graph
             if type(graph) is _graph_mod().Graph:
                 self._replay = graph.run

@@ -54,11 +54,14 @@ def test_bad_scenario_lists_every_error_without_traceback(tmp_path):
     assert code == 2 and "key.path=value" in se
 
 
-def test_debug_shows_the_traceback(tmp_path):
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_debug_shows_the_traceback_and_keeps_the_exit_code(tmp_path, where):
     bad = write(tmp_path, TINY.replace("steps = 3", "steps = -1"))
-    from simdist.cli import UsageError
-    with pytest.raises(UsageError):
-        cli("--debug", "run", str(bad))
+    argv = ["--debug", "run", str(bad)] if where == "before" else ["run", str(bad), "--debug"]
+    code, _, se = cli(*argv)
+    assert code == 2, f"--debug {where} the subcommand changed the exit code of a bad scenario to {code}"
+    assert "Traceback (most recent call last)" in se, f"--debug printed no traceback: {se!r}"
+    assert se.rstrip().splitlines()[-1].startswith("simdist run: error: "), se
 
 
 def test_failed_simulation_exits_1_and_still_writes_metrics(tmp_path):
@@ -96,7 +99,10 @@ def test_gate_catches_a_slower_link_and_passes_a_non_regression(tmp_path):
     same = _run(tmp_path, "same", "faults.links[0].bandwidth_factor=1.0")
     slow = _run(tmp_path, "slow", "faults.links[0].bandwidth_factor=0.1")
     junit = tmp_path / "gate.xml"
+    # a slower link stands in for a code change that slowed the run: the scenarios differ in that value
     code, so, se = cli("gate", str(slow), "--baseline", str(base), "--junit", str(junit))
+    assert code == 2 and "the same scenario with other values" in se and "--allow-different-scenario" in se, se
+    code, so, se = cli("gate", str(slow), "--baseline", str(base), "--junit", str(junit), "--allow-different-scenario")
     assert code == 1, so + se
     assert "REGRESSION" in so and "examples_per_s" in so and "simulated_time_s" in so
     root = ET.parse(junit).getroot()
@@ -107,22 +113,34 @@ def test_gate_catches_a_slower_link_and_passes_a_non_regression(tmp_path):
     assert code == 0 and "passed" in so
     assert ET.parse(junit).getroot().get("failures") == "0"
     # the healthy run compared with the slow one as baseline is an improvement, not a failure
-    code, so, _ = cli("gate", str(base), "--baseline", str(slow), "--junit", "-")
+    code, so, _ = cli("gate", str(base), "--baseline", str(slow), "--junit", "-", "--allow-different-scenario")
     assert code == 0 and "improved" in so
 
 
 def test_gate_tolerances(tmp_path):
     base = _run(tmp_path, "base", "faults.links[0].bandwidth_factor=1.0")
     cur = _run(tmp_path, "cur", "faults.links[0].bandwidth_factor=0.9")
-    code, so, _ = cli("gate", str(cur), "--baseline", str(base), "--junit", "-", "--metrics", "simulated_time_s")
+    code, so, _ = cli("gate", str(cur), "--baseline", str(base), "--junit", "-", "--metrics", "simulated_time_s",
+                      "--allow-different-scenario")
     slow_pct = float(so.split("+")[1].split("%")[0])
     assert 0 < slow_pct
     loose = f"simulated_time_s={slow_pct + 1:.2f}%"
     tight = f"simulated_time_s={max(slow_pct - 1, 0):.2f}%"
     assert cli("gate", str(cur), "--baseline", str(base), "--junit", "-", "--metrics", "simulated_time_s",
-               "--tolerance", loose)[0] == 0
+               "--tolerance", loose, "--allow-different-scenario")[0] == 0
     assert cli("gate", str(cur), "--baseline", str(base), "--junit", "-", "--metrics", "simulated_time_s",
-               "--tolerance", tight)[0] == 1
+               "--tolerance", tight, "--allow-different-scenario")[0] == 1
+
+
+def test_gate_refuses_another_scenario(tmp_path):
+    other = tmp_path / "other"
+    assert cli("run", MIRRORED, "--quick", "--out", str(other), "--quiet")[0] == 0
+    base = _run(tmp_path, "base")
+    code, so, se = cli("gate", str(other), "--baseline", str(base), "--junit", "-")
+    assert code == 2, f"gate compared mirrored-allreduce with degraded-link (exit {code}): {so}"
+    assert "scenario mirrored-allreduce" in se and "scenario degraded-link" in se and "a different scenario" in se, se
+    code, so, se = cli("gate", str(other), "--baseline", str(base), "--junit", "-", "--allow-different-scenario")
+    assert code in (0, 1) and "gate: note:" in so and "a different scenario" in so, (code, so, se)
 
 
 def test_gate_bad_input(tmp_path):
@@ -140,9 +158,15 @@ def test_replay_reproduces_a_sweep_run_with_hash_check(tmp_path):
     code, so, se = cli("sweep", MIRRORED, "--quick", "--seeds", "0..3", "--out", str(sweep), "--no-progress")
     assert code == 0, se
     code, so, se = cli("replay", MIRRORED, "--quick", "--seed", "2", "--param", "strategy.all_reduce=reduce_to_one",
-                       "--sweep", str(sweep), "--out", str(tmp_path / "r"), "--trace")
+                       "--sweep", str(sweep), "--out", str(tmp_path / "r"), "--trace", "--plot")
     assert code == 0 and "hash: ok" in so, so + se
     assert (tmp_path / "r" / "trace.json").exists()
+    lines = so.splitlines()
+    assert lines[0].startswith("replay mirrored-allreduce seed 2"), lines[:3]
+    assert any(ln.startswith("examples_per_s") for ln in lines), "replay prints the run's summary table"
+    first_pic = min(i for i, ln in enumerate(lines) if ln.startswith(("timeline:", "chart:")))
+    assert first_pic > lines.index(next(ln for ln in lines if ln.startswith("metrics:"))), lines
+    assert lines[-1].startswith("hash: ok")
     code, so, se = cli("replay", MIRRORED, "--quick", "--seed", "2", "--sweep", str(sweep))
     assert code == 2 and "2 runs have seed 2" in se
     code, so, _ = cli("replay", MIRRORED, "--quick", "--seed", "2", "--digest", "0" * 64,

@@ -59,7 +59,7 @@ def test_every_error_is_reported_at_once_with_line_path_and_rule():
         m = re.match(r"f\.toml:(\d+): ", e)
         assert m, e
         assert key.split(".")[-1] in lines[int(m.group(1)) - 1], (e, lines[int(m.group(1)) - 1])
-    assert "did you mean 'gpu'" in joined
+    assert "did you mean 'gpus' or 'gpu'?" in joined   # both are one edit away
 
 
 def test_batch_not_divisible_by_replicas():

@@ -43,3 +43,101 @@ def test_subtract_intervals():
     assert _subtract([(0, 10)], [(2, 3), (5, 7)]) == [(0, 2), (3, 5), (7, 10)]
     assert _subtract([(0, 1), (4, 6)], [(0, 5)]) == [(5, 6)]
     assert _subtract([(0, 1)], []) == [(0, 1)]
+
+
+# --- what the pictures draw ----------------------------------------------------------------------
+def _spot_run(tmp_path, *overrides):
+    sc = load(ROOT / "scenarios/ps_spot_preemption.toml", ["faults.preemption_process.mtbf=1min", *overrides],
+              quick=True)
+    trace = tmp_path / "t.json"
+    m = run(sc, trace=str(trace)).metrics
+    events = json.loads(trace.read_text())["traceEvents"]
+    rows, end = timeline_rows(events)
+    return m, rows, end
+
+
+def _rects(fig, prefix):
+    """{gid suffix: [(x0, x1), ...]} of the broken_barh collections whose gid starts with prefix."""
+    out = {}
+    for coll in fig.axes[0].collections:
+        gid = coll.get_gid() or ""
+        if gid.startswith(prefix):
+            spans = []
+            for path in coll.get_paths():
+                xs = path.vertices[:, 0]
+                spans.append((float(xs.min()), float(xs.max())))
+            out.setdefault(gid[len(prefix):], []).extend(spans)
+    return out
+
+
+def test_downtime_is_drawn_as_down_never_as_communication(tmp_path):
+    m, rows, end = _spot_run(tmp_path)
+    # windows still open when the run ended are cut at its end in the metrics (and have no trace span)
+    ended = [f for f in m["faults"] if f["kind"] == "preemption" and f["end"] < m["summary"]["simulated_time_s"]]
+    assert ended, "the run should have preemptions that end before the run does"
+    by_host = {r["host"]: r for r in rows}
+    for f in ended:
+        r = by_host[f["target"]]
+        assert any(abs(a - f["start"]) < 1e-9 and abs(b - f["end"]) < 1e-9 for a, b in r["down"]), \
+            f"{r['label']}: the preemption window {f['start']:.3f}..{f['end']:.3f} s is not a down interval: {r['down']}"
+        inside = [(a, b) for a, b in r["comm"] if a > f["start"] + 1e-9 and b < f["end"] - 1e-9]
+        assert not inside, f"{r['label']}: communication drawn inside its down window {f}: {inside}"
+    from simdist.scenario.plot import draw_timeline
+    fig = draw_timeline(rows, m, end)
+    comm, down = _rects(fig, "comm:"), _rects(fig, "down:")
+    assert down, "no down interval was drawn"
+    for label, spans in down.items():
+        for a, b in spans:
+            bad = [(x, y) for x, y in comm.get(label, []) if x > a + 1e-6 and y < b - 1e-6]
+            assert not bad, f"{label}: communication bars drawn inside the down window {a:.3f}..{b:.3f}: {bad}"
+    handles = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "down" in handles and "preempted (window)" in handles and "idle" in handles, handles
+
+
+def test_utilisation_counts_down_apart_from_communication(tmp_path):
+    from simdist.scenario.plot import utilisation
+    m, rows, end = _spot_run(tmp_path)
+    u = utilisation(rows, end)
+    width = end / (len(u["edges"]) - 1)
+    down_s = sum(u["down"]) * width * u["devices"]
+    comm_s = sum(u["comm"]) * width * u["devices"]
+    worker_down = sum(b - a for r in rows if r["compute"] for a, b in r["down"])
+    assert abs(down_s - worker_down) <= 1e-6 * max(1.0, worker_down), (down_s, worker_down)
+    transfers = sum(b - a for r in rows if r["compute"] for a, b in r["comm"])
+    assert comm_s <= transfers + 1e-6, f"'communication only' ({comm_s:.1f} s) exceeds the transfers ({transfers:.1f} s)"
+
+
+def test_many_devices_are_grouped_with_a_note_and_all_counted(tmp_path):
+    from simdist.scenario.plot import display_rows, draw_timeline, draw_utilisation
+    m, rows, end = _spot_run(tmp_path, "cluster.jobs.worker=64", "model.global_batch=1024")
+    computing = [r for r in rows if r["compute"]]
+    assert len(computing) == 64
+    shown = display_rows(rows, 40)
+    assert len(shown) <= 40
+    members = [x["name"] for r in shown for x in r["members"]]
+    assert members == [r["name"] for r in rows], "grouped rows must cover every device once, in order"
+    fig = draw_timeline(rows, m, end, max_rows=40)
+    notes = [t.get_text() for t in fig.texts if t.get_gid() == "grouping-note"]
+    assert notes and f"{len(rows)} devices" in notes[0], [t.get_text() for t in fig.texts]
+    assert len(fig.axes[0].get_yticklabels()) == len(shown)
+    ufig = draw_utilisation(rows, m, end, max_rows=40)
+    assert ufig.axes[0].get_ylabel() == "share of the 64 computing devices", ufig.axes[0].get_ylabel()
+    # and a run that fits is not grouped and has no note
+    few = display_rows(rows[:10], 40)
+    assert all(len(r["members"]) == 1 for r in few)
+
+
+def test_synchronous_steps_are_marked_and_short_bars_are_visible(tmp_path):
+    from simdist.scenario.plot import DPI, draw_timeline, step_starts
+    sc = load(ROOT / "scenarios/mirrored_allreduce.toml", quick=True)
+    trace = tmp_path / "t.json"
+    m = run(sc, trace=str(trace)).metrics
+    events = json.loads(trace.read_text())["traceEvents"]
+    rows, end = timeline_rows(events)
+    steps = step_starts(events, rows)
+    assert len(steps) == m["steps"]["count"], (steps, m["steps"]["count"])
+    fig = draw_timeline(rows, m, end, steps=steps)
+    assert len([ln for ln in fig.axes[0].lines if ln.get_gid() == "step"]) == len(steps)
+    comm = _rects(fig, "comm:")["GPU:0"]
+    px_per_unit = fig.get_figwidth() * DPI * 0.85 / fig.axes[0].get_xlim()[1]
+    assert min(b - a for a, b in comm) * px_per_unit >= 1.99, "communication bars narrower than 2 pixels"

@@ -151,7 +151,7 @@ def test_gate_on_sweep_tables(tmp_path):
     run_sweep(make_plan(base, "0..1", grid), tmp_path / "same", "serial")
     run_sweep(make_plan(slow, "0..1", grid), tmp_path / "slow", "serial")
     code, so, _ = cli("gate", str(tmp_path / "slow"), "--baseline", str(tmp_path / "base"), "--junit",
-                      str(tmp_path / "j.xml"))
+                      str(tmp_path / "j.xml"), "--allow-different-scenario")
     assert code == 1 and "strategy.all_reduce=ring" in so and "REGRESSION" in so
     code, so, _ = cli("gate", str(tmp_path / "same" / "results.csv"), "--baseline", str(tmp_path / "base"),
                       "--junit", "-")
@@ -161,5 +161,40 @@ def test_gate_on_sweep_tables(tmp_path):
     # a run that completed in the baseline but fails now is a regression
     oom = loads(text + '\n', "t.toml", ['cluster.gpu_memory="1MiB"'])
     run_sweep(make_plan(oom, "0..1", grid), tmp_path / "oom", "serial")
-    code, so, _ = cli("gate", str(tmp_path / "oom"), "--baseline", str(tmp_path / "base"), "--junit", "-")
+    code, so, _ = cli("gate", str(tmp_path / "oom"), "--baseline", str(tmp_path / "base"), "--junit", "-",
+                      "--allow-different-scenario")
     assert code == 1 and "FAILED" in so
+
+
+# --- sweep.png and the table's failed rows -----------------------------------------------------------
+def test_numeric_parameters_are_placed_by_value_and_the_spread_is_drawn():
+    from simdist.sweep.plot import draw_sweep, x_positions
+    pos, numeric, log = x_positions("faults.preemption_process.mtbf", ["30min", "10min", "2h"])
+    assert numeric and pos == [1800.0, 600.0, 7200.0] and not log
+    assert x_positions("strategy.all_reduce", ["ring", "reduce_to_one"])[:2] == ([0.0, 1.0], False)
+    assert x_positions("training.steps", [10, 100, 1000])[2], "values spanning 100x get a log axis"
+    table = [{"status": "ok", "seed": s, "training.checkpoint_every": ce, "simulated_time_s": t}
+             for ce, ts in ((800, [300.0, 320.0]), (50, [440.0, 460.0]), (200, [340.0, 350.0]))
+             for s, t in enumerate(ts)]
+    table.append({"status": "failed", "seed": 9, "training.checkpoint_every": 50, "simulated_time_s": None})
+    fig = draw_sweep(table, "simulated_time_s", ["training.checkpoint_every"])
+    ax = fig.axes[0]
+    (mean,) = [ln for ln in ax.lines if (ln.get_gid() or "").startswith("mean:")]
+    assert list(mean.get_xdata()) == [50.0, 200.0, 800.0], "x must be the values, in increasing order"
+    assert list(mean.get_ydata()) == [450.0, 345.0, 310.0]
+    (band,) = [c for c in ax.collections if (c.get_gid() or "").startswith("band:")]
+    ys = band.get_paths()[0].vertices[:, 1]
+    assert min(ys) == 300.0 and max(ys) == 460.0, "the band must span min..max over seeds"
+    ticks = dict(zip(ax.get_xticks(), (t.get_text() for t in ax.get_xticklabels())))
+    assert ticks == {800.0: "800", 50.0: "50", 200.0: "200"}, ticks   # each value labelled at its position
+
+
+def test_failed_runs_leave_metric_cells_empty(tmp_path):
+    from simdist.sweep.table import read_table
+    oom = loads(TINY, "t.toml", ['cluster.gpu_memory="1MiB"'])
+    run_sweep(make_plan(oom, "0..1", []), tmp_path / "oom", "serial")
+    rows = read_table(tmp_path / "oom" / "results.csv")
+    assert rows and all(r["status"] == "failed" for r in rows)
+    for r in rows:
+        vals = {k: v for k, v in r.items() if k in ("simulated_time_s", "examples_per_s", "compute_fraction")}
+        assert vals and all(v is None for v in vals.values()), f"a failed run has metric values {vals}"

@@ -120,6 +120,9 @@ class SimdistBackend(Backend):
         if not callable(configure):
             raise Unsupported("simdist.configure(cpus=, gpus=) is not available yet")
         configure(cpus=cpus, gpus=gpus)
+        self._host_cpus = cpus
+
+    _host_cpus = 1
 
     def make_strategy(self, kind: str, replicas: int = 1, device_type: str = "CPU") -> Any:
         self.setup()
@@ -158,7 +161,8 @@ class SimdistBackend(Backend):
             raise Unsupported("simdist has no fault-injection API yet")
         tf = self._tf
         # A fresh simulated machine for each cluster: the ClusterSpec below names its tasks.
-        self._simdist.configure(faults=_fault_plan(faults) if faults else None)
+        # (the local host keeps the CPUs configure_host gave it: it joins the cluster as the chief)
+        self._simdist.configure(cpus=self._host_cpus, faults=_fault_plan(faults) if faults else None)
         spec = {
             "chief": ["chief0.sim:2222"],
             "worker": [f"worker{i}.sim:2222" for i in range(workers)],

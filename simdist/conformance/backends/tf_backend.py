@@ -25,15 +25,17 @@ TensorFlow facts that shape this adapter:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -210,6 +212,46 @@ class TensorFlowPSCluster(PSCluster):
                 pass
 
 
+@contextlib.contextmanager
+def _absorb_teardown_noise() -> Iterator[int]:
+    """Send fd 2 (TF's C++ log) to a temporary file and drop unraisable exceptions while the body
+    runs; yields a counter object whose int value is the number of messages absorbed."""
+    counter = _Count()
+    old_hook = sys.unraisablehook
+    sys.unraisablehook = lambda unraisable: counter.add()
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield counter
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            sys.unraisablehook = old_hook
+            tmp.seek(0)
+            counter.n += sum(1 for line in tmp.read().decode("utf-8", "replace").splitlines()
+                             if line.startswith(("E0000", "W0000", "F0000")))
+
+
+class _Count:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def add(self) -> None:
+        self.n += 1
+
+    def __int__(self) -> int:
+        return self.n
+
+    def __bool__(self) -> bool:
+        return self.n > 0
+
+    def __format__(self, spec: str) -> str:
+        return format(self.n, spec)
+
+
 class TensorFlowBackend(Backend):
     name = "tensorflow"
     capabilities = frozenset({Capability.HOST_CONFIG, Capability.MULTI_WORKER,
@@ -257,14 +299,24 @@ class TensorFlowBackend(Backend):
         self._reset(self.default_cpus)
 
     def teardown(self) -> None:
-        for c in self._clusters:
-            c.close()
-        if self._tf is not None and self._mode == "cluster":
-            # Leave the cluster while its servers are still up (else TF complains at exit).
-            self._reset(self._cpus or self.default_cpus)
-        for pc in self._proc_clusters.values():
-            pc.stop()
-        self._proc_clusters.clear()
+        # Leaving a cluster whose tasks a fault test killed makes TF log gRPC errors from C++
+        # ("Failed to remove function remotely ...") and its executors raise in __del__; both
+        # would land after the suite's verdict. They are about servers the suite stopped on
+        # purpose, so they are absorbed here and counted in one line.
+        with _absorb_teardown_noise() as absorbed:
+            for c in self._clusters:
+                c.close()
+            if self._tf is not None and self._mode == "cluster":
+                # Leave the cluster while its servers are still up (else TF complains at exit).
+                self._reset(self._cpus or self.default_cpus)
+            for pc in self._proc_clusters.values():
+                pc.stop()
+            self._proc_clusters.clear()
+            import gc  # noqa: PLC0415
+            gc.collect()
+        if absorbed:
+            print(f"tensorflow backend: {absorbed} gRPC/executor messages from stopped test servers absorbed at "
+                  "teardown", file=sys.stderr)
 
     def describe(self) -> dict[str, Any]:
         tf = self.tf

@@ -180,6 +180,44 @@ def test_variables_in_dataset_fn_rejected(backend, tf):
         cluster.coordinator.create_per_worker_dataset(dataset_fn)
 
 
+@clause("coord.per-worker-distributed-dataset", ref="tf221")
+@needs_cluster
+def test_per_worker_dataset_fn_returning_a_distributed_dataset(backend, tf):
+    """The pattern of ClusterCoordinator's docstring and TF's PS tutorial: the function passed to
+    create_per_worker_dataset returns strategy.distribute_datasets_from_function(dataset_fn)."""
+    cluster = backend.make_ps_cluster(workers=2, ps=1)
+    strategy, coordinator = cluster.strategy, cluster.coordinator
+    contexts = []
+
+    def dataset_fn(input_context):
+        contexts.append((input_context.num_input_pipelines, input_context.input_pipeline_id,
+                         input_context.num_replicas_in_sync))
+        return tf.data.Dataset.range(100).batch(input_context.get_per_replica_batch_size(4))
+
+    def per_worker_dataset_fn():
+        return strategy.distribute_datasets_from_function(dataset_fn)
+
+    call = "create_per_worker_dataset(lambda: strategy.distribute_datasets_from_function(dataset_fn))"
+    per_worker = coordinator.create_per_worker_dataset(per_worker_dataset_fn)
+    it = iter(per_worker)
+
+    @tf.function
+    def take(iterator):
+        return next(iterator)
+
+    remotes = [coordinator.schedule(take, args=(it,)) for _ in range(6)]
+    coordinator.join()
+    batches = [to_numpy(r.fetch()).tolist() for r in remotes]
+    assert_true(all(len(b) == 4 and b == list(range(b[0], b[0] + 4)) and b[0] % 4 == 0 for b in batches),
+                f"batches {batches}: each should be 4 consecutive elements of range(100)", call=call)
+    starts = sorted(b[0] for b in batches)
+    assert_true(starts[0] == 0 and all(starts.count(x) <= 2 for x in starts),
+                f"batch starts {starts}: each of the 2 workers reads its own copy from the start", call=call)
+    assert_true(contexts and all(c == (1, 0, strategy.num_replicas_in_sync) for c in contexts),
+                f"dataset_fn got input contexts {contexts}; expected (1 pipeline, id 0, "
+                f"{strategy.num_replicas_in_sync} replicas) on each worker", call=call)
+
+
 # -- coord.errors ---------------------------------------------------------------------------------------
 @clause("coord.errors", ref="tf221")
 @needs_cluster
@@ -300,3 +338,32 @@ fired = cluster.faults_fired()
                 if err is not None else "schedule/join returned normally, but should raise UnavailableError", call=call)
     if err is not None:
         backend.notice_error(err)
+
+
+@clause("coord.ps-failure-while-down", ref="tf221")
+@needs_faults
+def test_ps_failing_again_while_down_is_one_failure(backend, tf):
+    prog = Program(backend, """
+from simdist.conformance.protocol import PSFailure
+cluster = backend.make_ps_cluster(workers=2, ps=1, faults=[PSFailure(ps=0, during_closure=1),
+                                                          PSFailure(ps=0, during_closure=1)])
+""" + BUSY + """
+errors = []
+for _ in range(2):
+    try:
+        for _ in range(4):
+            coordinator.schedule(work)
+        coordinator.join()
+    except Exception as e:
+        errors.append(e)
+fired = cluster.faults_fired()
+""")
+    ns = prog.run()
+    call = "2 workers, ps 0 fails twice during the first function, (schedule x4 + join) x2"
+    assert_true("fail ps 0" in ns["fired"], f"the ps failure never happened (fired: {ns['fired']})", call=call)
+    errs = ns["errors"]
+    assert_true(errs and all(isinstance(e, tf.errors.UnavailableError) for e in errs),
+                f"schedule/join raised {[type(e).__name__ for e in errs]}, but should raise UnavailableError "
+                "(a second failure of a dead ps changes nothing)", call=call)
+    for e in errs:
+        backend.notice_error(e)

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simdist.conformance import hyp
-from simdist.conformance.assertions import assert_equal, assert_shape, raises, to_numpy
+from simdist.conformance.assertions import assert_equal, assert_shape, assert_true, raises, to_numpy
 from simdist.conformance.repro import Program
 
 clause = pytest.mark.clause
@@ -284,3 +284,45 @@ def test_plain_tensor_multi_replica_unchanged(backend, tf, kind):
     assert_equal(out, np.array([1, 2], np.int32), call=f"{kind}(2).gather(tf.constant([1,2]), axis=0)")
     scalar = strategy.gather(tf.constant(7), axis=0)
     assert_equal(to_numpy(scalar), np.int32(7), call=f"{kind}(2).gather(tf.constant(7), axis=0)")
+
+
+# -- gather.rank0-error-class ----------------------------------------------------------------------
+RANK0 = """
+strategy = backend.make_strategy(kind, 2)
+if explicit_ops:
+    strategy = tf.distribute.MirroredStrategy(strategy.extended.worker_devices,
+                                              cross_device_ops=tf.distribute.ReductionToOneDevice())
+values = strategy.experimental_distribute_values_from_function(
+    lambda ctx: tf.cast(tf.constant(1), getattr(tf, dtype)))
+def gather():
+    if path == "all_gather":
+        return strategy.run(lambda x: tf.distribute.get_replica_context().all_gather(x, axis=0), args=(values,))
+    return strategy.gather(values, axis=0)
+result = tf.function(gather)() if traced else gather()
+"""
+
+
+@clause("gather.rank0-error-class", ref="tf221")
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "tf.function"])
+@pytest.mark.parametrize("path", ["gather", "all_gather"])
+@pytest.mark.parametrize("dtype", ["float32", "int32", "int64"])
+@pytest.mark.parametrize("kind,explicit_ops", [("mirrored", False), ("mirrored", True), ("central_storage", False)],
+                         ids=["mirrored", "mirrored-r1d", "central_storage"])
+def test_rank0_error_class(backend, tf, kind, explicit_ops, dtype, path, traced):
+    """TF 2.21: ValueError on MirroredStrategy's default (collective) path for every dtype but int32,
+    and inside any tf.function; InvalidArgumentError eagerly on the concatenation path."""
+    collective = kind == "mirrored" and not explicit_ops and dtype != "int32"
+    want = ValueError if (collective or traced) else tf.errors.InvalidArgumentError
+    prog = Program(backend, RANK0, kind=kind, explicit_ops=explicit_ops, dtype=dtype, path=path, traced=traced)
+    prog.expect_error(f"{want.__name__}: rank-0 components")
+    call = (f"{kind}{' (ReductionToOneDevice)' if explicit_ops else ''}: {path} of rank-0 {dtype}"
+            f"{' in a tf.function' if traced else ''}")
+    try:
+        prog.run()
+        got = None
+    except Exception as e:  # noqa: BLE001 - the class is what is checked
+        got = e
+        backend.notice_error(e)
+    assert_true(got is not None and type(got) is want,
+                f"raised {type(got).__name__ if got is not None else 'nothing'}, but TF 2.21 raises {want.__name__}",
+                call=call)

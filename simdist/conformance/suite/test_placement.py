@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import (assert_device, assert_equal, assert_true, assert_type_name,
-                                            device_matches, fail)
+                                            device_matches, fail, to_numpy)
 from simdist.conformance.repro import Program
 
 clause = pytest.mark.clause
@@ -198,3 +198,34 @@ def test_one_copy_per_replica_in_sync(backend, tf, n):
     for i, c in enumerate(strategy.experimental_local_results(v)):
         assert_equal(c, np.array([3.0, 4.0], np.float32), what=f"copy {i} after assign", call=call)
     assert_true(all(a.name != b.name for a, b in zip(local, local[1:])) or n == 1, "copies share a name", call=call)
+
+
+# -- mirrored.local-devices-in-cluster ---------------------------------------------------------------
+@clause("mirrored.local-devices-in-cluster", ref="tf221")
+@pytest.mark.requires("multi_worker", "host_config")
+def test_mirrored_on_local_cpus_after_a_ps_cluster_connected(backend, tf):
+    backend.configure_host(cpus=2)
+    cluster = backend.make_ps_cluster(workers=1, ps=1)
+    assert cluster.strategy is not None
+    call = 'after ParameterServerStrategy connected: MirroredStrategy(["CPU:0", "CPU:1"])'
+    strategy = tf.distribute.MirroredStrategy(["CPU:0", "CPU:1"])
+    devices = list(strategy.extended.worker_devices)
+    assert_equal(len(devices), 2, what="number of worker_devices", call=call)
+    for i, d in enumerate(devices):
+        _expect_device(d, f"/job:chief/replica:0/task:0/device:CPU:{i}", f"worker_devices[{i}]", call)
+    with strategy.scope():
+        v = tf.Variable(1.0)
+    comps = strategy.experimental_local_results(v)
+    for i, c in enumerate(comps):
+        _expect_device(c.device, f"/job:chief/replica:0/task:0/device:CPU:{i}", f"variable component {i}", call)
+    out = strategy.experimental_local_results(strategy.run(lambda: tf.constant(2.0) * 3.0))
+    assert_equal([float(to_numpy(x)) for x in out], [6.0, 6.0], what="run results", call=call)
+    values = strategy.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant(float(ctx.replica_id_in_sync_group + 1)))
+    assert_equal(float(to_numpy(strategy.reduce("SUM", values, axis=None))), 3.0, what="reduce(SUM)", call=call)
+    try:
+        tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+        refused = None
+    except Exception as e:  # noqa: BLE001 - TF 2.21 raises AttributeError (no _cluster_coordinator)
+        refused = e
+    assert_true(refused is not None, "ClusterCoordinator accepted a MirroredStrategy", call=call)

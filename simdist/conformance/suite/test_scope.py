@@ -164,3 +164,23 @@ regular_variable = tf.Variable(1.)
 def test_regular_variable_class(backend, tf):
     v = tf.Variable(1.0)
     assert_type_name(v, ("ResourceVariable", "BaseResourceVariable"), what="tf.Variable(1.0)")
+
+
+@clause("scope.default-replica-context", ref="tf221")
+def test_default_strategy_scope_keeps_the_default_replica_context(backend, tf):
+    default = tf.distribute.get_strategy()
+    outside = tf.distribute.get_replica_context()
+    with default.scope():
+        rc = tf.distribute.get_replica_context()
+        cross = tf.distribute.in_cross_replica_context()
+        has = tf.distribute.has_strategy()
+    call = "with tf.distribute.get_strategy().scope(): tf.distribute.get_replica_context()"
+    assert_true(rc is not None, "get_replica_context() is None in the default strategy's scope; TF 2.21 returns the "
+                                "default replica context", call=call)
+    assert_true(rc is outside, f"the replica context in the default scope ({rc!r}) is not the one outside it "
+                               f"({outside!r})", call=call)
+    assert_true(rc.strategy is default, "its strategy is not the default strategy", call=call)
+    assert_equal(int(to_numpy(rc.replica_id_in_sync_group)), 0, what="replica_id_in_sync_group", call=call)
+    assert_equal(rc.num_replicas_in_sync, 1, what="num_replicas_in_sync", call=call)
+    assert_equal(cross, False, what="in_cross_replica_context()", call=call)
+    assert_equal(has, False, what="has_strategy()", call=call)

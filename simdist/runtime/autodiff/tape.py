@@ -3,7 +3,7 @@
 TF's imperative tape, in Python: a tape records an op when one of its inputs is watched (a
 tensor passed to `watch`, a trainable variable read while the tape watches accessed variables,
 or the output of an op it recorded) and that input's dtype is trainable (floating or complex).
-Tapes are per thread (a replica thread of `strategy.run` starts with none, as in TF, whose
+Tapes are per replica (a replica of `strategy.run` starts with none, as in TF, whose
 MirroredStrategy runs each replica on its own thread), innermost last; every active tape of
 the thread sees every op. `gradient` walks the recorded ops backwards (backprop.py) calling
 each op's registered gradient, themselves dispatched ops: an outer tape records them, which
@@ -259,40 +259,38 @@ class GradientTape:
             return fn(call, *out_grads)
         tape.record(op.name, tensors, tuple(id(t) for t in tensors), outs, backward, op.none_grad_ok)
 
-    def _variable_read(self, var: Any, t: Tensor) -> None:
+    def _accessed(self, var: Any, t: Tensor) -> _Tape | None:
+        """A variable was read into t: watch it if this tape watches accessed trainable
+        variables; the tape, when the read is to be recorded."""
         tape = self._tape
         if tape is None:
-            return
+            return None
         owner = getattr(var, "_distributed_container", None)
         if owner is None:
             owner = var
         if tape.watch_accessed and getattr(owner, "trainable", True):
             tape.watch_variable(var, owner)
-        key = id(var)
-        if key in tape.tensor_tape and trainable(t.dtype):
-            tape.record("ReadVariableOp", (var,), (key,), (t,), lambda g: [g])
+        return tape if id(var) in tape.tensor_tape and trainable(t.dtype) else None
+
+    def _variable_read(self, var: Any, t: Tensor) -> None:
+        tape = self._accessed(var, t)
+        if tape is not None:
+            tape.record("ReadVariableOp", (var,), (id(var),), (t,), lambda g: [g])
 
     def _variable_gathered(self, var: Any, indices: Tensor, t: Tensor) -> None:
-        tape = self._tape
+        tape = self._accessed(var, t)
         if tape is None:
             return
-        owner = getattr(var, "_distributed_container", None)
-        if owner is None:
-            owner = var
-        if tape.watch_accessed and getattr(owner, "trainable", True):
-            tape.watch_variable(var, owner)
-        key = id(var)
-        if key in tape.tensor_tape and trainable(t.dtype):
-            shape = var.shape.as_list()
+        shape = var.shape.as_list()
 
-            def backward(g: Any) -> list:
-                # TF's _GatherGrad for ResourceGather: the rows' gradient as IndexedSlices
-                from simdist.runtime.indexed_slices import IndexedSlices
-                from simdist.runtime.ops import array
-                n = int(np.prod(indices.shape.as_list(), dtype=np.int64))
-                return [IndexedSlices(array.reshape(g, [n] + shape[1:]), array.reshape(indices, [n]),
-                                      array.constant(shape, dtype="int32")), None]
-            tape.record("ResourceGather", (var, indices), (key, id(indices)), (t,), backward)
+        def backward(g: Any) -> list:
+            # TF's _GatherGrad for ResourceGather: the rows' gradient as IndexedSlices
+            from simdist.runtime.indexed_slices import IndexedSlices
+            from simdist.runtime.ops import array
+            n = int(np.prod(indices.shape.as_list(), dtype=np.int64))
+            return [IndexedSlices(array.reshape(g, [n] + shape[1:]), array.reshape(indices, [n]),
+                                  array.constant(shape, dtype="int32")), None]
+        tape.record("ResourceGather", (var, indices), (id(var), id(indices)), (t,), backward)
 
     # --- gradients -------------------------------------------------------------------------------------------
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,

@@ -32,7 +32,8 @@ _cstate = context._state
 
 
 class _TapeStack(threading.local):
-    """The gradient tapes active on this thread, innermost last (a replica thread has its own)."""
+    """The gradient tapes active on this thread, innermost last (each replica of strategy.run has
+    its own: runtime/replica_state.py swaps them)."""
 
     def __init__(self) -> None:
         self.tapes: list[Any] = []

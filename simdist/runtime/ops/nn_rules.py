@@ -12,22 +12,17 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ops.args import _TF_NAMES as _C_NAMES, dtype_error as mismatch_error, tf_name as cname
 
 __all__ = ["cname", "tf_repr", "typed", "FLOATS", "FLOATS_COMPLEX", "REAL_NUMBERS", "CONV", "attr_error",
            "mismatch_error"]
 
-_C_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
 
 # TF's allowed-type lists, in TF's order and spelling (simdist stores a subset of these dtypes)
 FLOATS = "half, bfloat16, float, double"
 FLOATS_COMPLEX = "bfloat16, half, float, double, complex64, complex128"
 REAL_NUMBERS = ("float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64")
 CONV = "half, bfloat16, float, double, int32"
-
-
-def cname(dt: dtypes.DType) -> str:
-    """TF's C++ name of a dtype ("float" for float32)."""
-    return _C_NAMES.get(dt.name, dt.name)
 
 
 def tf_repr(dt: dtypes.DType) -> str:
@@ -39,12 +34,6 @@ def attr_error(op: str, dt: dtypes.DType, allowed: str, attr: str = "T") -> erro
     return errors.InvalidArgumentError(
         None, None, f"Value for attr '{attr}' of {cname(dt)} is not in the list of allowed values: {allowed} "
         f"[Op:{op}]")
-
-
-def mismatch_error(op: str, index: int, want: dtypes.DType, got: dtypes.DType) -> errors.InvalidArgumentError:
-    return errors.InvalidArgumentError(
-        None, None, f"cannot compute {op} as input #{index}(zero-based) was expected to be a {cname(want)} tensor "
-        f"but is a {cname(got)} tensor [Op:{op}]")
 
 
 def _allowed_set(allowed: str) -> frozenset[str]:

@@ -1,8 +1,6 @@
 """Normalization (TF's nn_impl): moments, batch_normalization, l2_normalize, composed of ops
 exactly as TF 2.21 writes them, so their values and gradients are TF's (the mean's gradient
 through the variance is stopped, as in TF; float16 moments are computed in float32).
-
-rsqrt is written 1 / sqrt (the same value to within a rounding; its gradient is the same).
 """
 
 from __future__ import annotations
@@ -15,10 +13,6 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["moments", "batch_normalization", "l2_normalize"]
-
-
-def _rsqrt(x: Tensor) -> Tensor:
-    return 1.0 / unary.sqrt(x)
 
 
 def _axes(axes: Any) -> Any:
@@ -34,7 +28,7 @@ def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: 
     axes = _axes(axes)
     y = math.cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x
     mean = math.reduce_mean(y, axes, keepdims=True)
-    variance = math.reduce_mean(unary.square(y - array.stop_gradient(mean)), axes, keepdims=True)
+    variance = math.reduce_mean(math.squared_difference(y, array.stop_gradient(mean)), axes, keepdims=True)
     if not keepdims:
         sq = [axes] if isinstance(axes, int) else list(axes)
         mean = array.squeeze(mean, sq)
@@ -49,7 +43,7 @@ def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: An
     """`tf.nn.batch_normalization`: x * inv + (offset - mean * inv), inv = scale / sqrt(variance + eps)."""
     x = _t(x)
     mean, variance = convert_to_tensor(mean), convert_to_tensor(variance)
-    inv = _rsqrt(variance + variance_epsilon)
+    inv = unary.rsqrt(variance + variance_epsilon)
     if scale is not None:
         inv = inv * scale
     shift = (offset - mean * inv) if offset is not None else -mean * inv
@@ -64,5 +58,5 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | N
         axis = dim
     x = _t(x)
     square_sum = math.reduce_sum(unary.square(x), _axes(axis), keepdims=True)
-    x_inv_norm = _rsqrt(math.maximum(square_sum, epsilon))
+    x_inv_norm = unary.rsqrt(math.maximum(square_sum, epsilon))
     return math.multiply(x, x_inv_norm)

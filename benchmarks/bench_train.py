@@ -1,0 +1,155 @@
+"""Training-step benchmark: a 784-256-10 MLP, global batch 256, SGD, under MirroredStrategy on
+4 replicas — simdist against real TF 2.21 and against a hand-written NumPy step.
+
+    python benchmarks/bench_train.py [--steps 200] [--repeat 3] [--no-tf]
+
+Side by side in one run, each job in a fresh interpreter, interleaved `--repeat` times:
+- simdist: `from simdist import tf`, MirroredStrategy on 4 logical CPUs, the tutorial's custom
+  loop (GradientTape, tf.nn.sparse_softmax_cross_entropy_with_logits, compute_average_loss with
+  the global batch, SGD's apply_gradients inside strategy.run) over a distributed dataset;
+- TF 2.21: the same program with `import tensorflow as tf`, the step in a `tf.function`;
+- NumPy: forward, backward and update of the same model on the whole batch, hand-written (the
+  floor: what the arithmetic costs with no framework at all).
+Reports steps/s of each, the ratios the issue tracks (simdist/TF >= 2.5x, NumPy/simdist <= 1.5x)
+and whether the final weights agree (simdist vs TF, rtol 1e-4).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from typing import Any
+
+from default_env import out_of_the_box
+
+JOB = r'''
+import os, sys, time, json
+import numpy as np
+backend, steps = sys.argv[1], int(sys.argv[2])
+GB, D, H, C = 256, 784, 256, 10
+rng = np.random.default_rng(0)
+W1 = (rng.standard_normal((D, H)) * 0.05).astype("float32"); B1 = np.zeros(H, "float32")
+W2 = (rng.standard_normal((H, C)) * 0.05).astype("float32"); B2 = np.zeros(C, "float32")
+X = rng.random((GB * steps, D), dtype=np.float32); Y = rng.integers(0, C, GB * steps).astype("int32")
+LR = 0.1
+if backend == "numpy":
+    import simdist  # (its one-BLAS-thread default, as the simdist job has)
+    w1, b1, w2, b2 = W1.copy(), B1.copy(), W2.copy(), B2.copy()
+    def step(x, y):
+        global w1, b1, w2, b2
+        z = x @ w1 + b1; h = np.maximum(z, 0); logits = h @ w2 + b2
+        m = logits.max(1, keepdims=True); e = np.exp(logits - m); p = e / e.sum(1, keepdims=True)
+        loss = -np.log(p[np.arange(len(y)), y]).sum() / GB
+        g = p; g[np.arange(len(y)), y] -= 1; g /= GB
+        gw2 = h.T @ g; gb2 = g.sum(0); gh = g @ w2.T; gz = gh * (z > 0)
+        gw1 = x.T @ gz; gb1 = gz.sum(0)
+        w1 -= LR * gw1; b1 -= LR * gb1; w2 -= LR * gw2; b2 -= LR * gb2
+        return loss
+    step(X[:GB], Y[:GB])
+    w1, b1, w2, b2 = W1.copy(), B1.copy(), W2.copy(), B2.copy()
+    t0 = time.perf_counter()
+    for k in range(steps):
+        step(X[k * GB:(k + 1) * GB], Y[k * GB:(k + 1) * GB])
+    wall = time.perf_counter() - t0
+    out = {"wall_s": wall, "w1": float(np.sum(w1)), "w2": float(np.sum(w2))}
+    print("RESULT " + json.dumps(out), flush=True)
+    sys.exit(0)
+if backend == "tensorflow":
+    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    import tensorflow as tf
+else:
+    import simdist
+    from simdist import tf
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
+strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])
+with strategy.scope():
+    w1, b1, w2, b2 = tf.Variable(W1), tf.Variable(B1), tf.Variable(W2), tf.Variable(B2)
+    opt = tf.keras.optimizers.SGD(LR)
+params = [w1, b1, w2, b2]
+opt.build(params)
+
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        h = tf.nn.relu(tf.matmul(x, w1) + b1)
+        logits = tf.matmul(h, w2) + b2
+        per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits)
+        loss = tf.nn.compute_average_loss(per_example, global_batch_size=GB)
+    grads = tape.gradient(loss, params)
+    opt.apply_gradients(zip(grads, params))
+    return loss
+
+@tf.function
+def dist_step(x, y):
+    return strategy.run(train_step, args=(x, y))
+
+def batches(n):
+    ds = tf.data.Dataset.from_tensor_slices((X[:GB * n], Y[:GB * n])).batch(GB)
+    return strategy.experimental_distribute_dataset(ds)
+
+for x, y in batches(1):     # warm-up (tracing on TF)
+    dist_step(x, y)
+for v, a in zip(params, (W1, B1, W2, B2)):
+    v.assign(a)
+opt.iterations.assign(0) if hasattr(opt.iterations, "assign") else None
+it = iter(batches(steps))
+t0 = time.perf_counter()
+for x, y in it:
+    dist_step(x, y)
+wall = time.perf_counter() - t0
+out = {"wall_s": wall, "w1": float(np.sum(w1.numpy())), "w2": float(np.sum(w2.numpy())),
+       "w1_arr": w1.numpy().ravel()[:2000].tolist(), "w2_arr": w2.numpy().ravel().tolist()}
+if backend == "simdist":
+    out["simulated_s"] = simdist.now()
+print("RESULT " + json.dumps(out), flush=True)
+os._exit(0)
+'''
+
+
+def run_job(backend: str, steps: int) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    proc = subprocess.run([sys.executable, "-c", JOB, backend, str(steps)], capture_output=True, text=True, env=env,
+                          timeout=3600)
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    raise RuntimeError(f"{backend} job failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+
+
+def main() -> None:
+    out_of_the_box()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--no-tf", action="store_true")
+    a = ap.parse_args()
+    backends = ["simdist", "numpy"] + ([] if a.no_tf else ["tensorflow"])
+    runs: dict[str, list[dict[str, Any]]] = {b: [] for b in backends}
+    for r in range(a.repeat):
+        for b in backends:
+            res = run_job(b, a.steps)
+            runs[b].append(res)
+            print(f"  round {r + 1}: {b:<10} {a.steps / res['wall_s']:8.1f} steps/s", flush=True)
+    med = {b: statistics.median(x["wall_s"] for x in runs[b]) for b in backends}
+    print(f"\nMLP 784-256-10, global batch 256, SGD, {a.steps} steps; median of {a.repeat} interleaved runs")
+    print(f"{'job':<34} {'steps/s':>9}")
+    print(f"{'simdist (Mirrored, 4 replicas)':<34} {a.steps / med['simdist']:9.1f}")
+    print(f"{'NumPy, whole batch (the floor)':<34} {a.steps / med['numpy']:9.1f}")
+    if "tensorflow" in med:
+        print(f"{'TF 2.21 (Mirrored, 4 CPUs, tf.function)':<34} {a.steps / med['tensorflow']:9.1f}")
+        print(f"\nsimdist / TF 2.21 speed: {med['tensorflow'] / med['simdist']:.2f}x (target >= 2.5x)")
+        sd, tfr = runs["simdist"][-1], runs["tensorflow"][-1]
+        import numpy as np
+        close = np.allclose(sd["w2_arr"], tfr["w2_arr"], rtol=1e-4, atol=1e-6) and \
+            np.allclose(sd["w1_arr"], tfr["w1_arr"], rtol=1e-4, atol=1e-6)
+        print(f"final weights equal to TF's (rtol 1e-4): {close}")
+    print(f"simdist / NumPy time: {med['simdist'] / med['numpy']:.2f}x (target <= 1.5x)")
+    print(f"simulated time of the simdist run: {runs['simdist'][-1]['simulated_s']:.6f} s")
+
+
+if __name__ == "__main__":
+    main()
