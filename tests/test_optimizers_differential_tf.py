@@ -8,7 +8,7 @@ with a ClusterCoordinator, the embedding sharded in 2). Compared: the loss of ev
 final variables (every copy), `iterations`, and each optimizer variable's value, placement and
 kind. TF runs in worker subprocesses (tests/tf_workers.py).
 
-Tolerance (docs/spec.md, optim.tolerance): float32 results agree to rtol 2e-5 with an absolute
+Tolerance (docs/spec.md, "Training (optimizers)"): float32 results agree to rtol 2e-5 with an absolute
 floor of 2e-6 times the array's largest magnitude: the updates are the same float32 operations,
 but matmul and reductions sum in a different order (Eigen vs NumPy/OpenBLAS), which moves the
 last bits; 5 steps do not amplify that beyond a few ulps in these cases.

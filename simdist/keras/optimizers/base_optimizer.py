@@ -75,7 +75,7 @@ class Optimizer:
             which = "use_ema" if use_ema else f"gradient_accumulation_steps={gradient_accumulation_steps}"
             raise NotImplementedError(f"{type(self).__name__}({which}): simdist's Keras optimizers do not implement "
                                       "exponential moving averages or gradient accumulation (see docs/spec.md, "
-                                      "optim.unsupported)")
+                                      "optim.update-rules)")
         self.name = name if name is not None else auto_name(type(self).__name__)
         self.weight_decay = weight_decay
         self.clipnorm = clipnorm
@@ -325,7 +325,7 @@ class Optimizer:
         return not (pattern is not None and re.search(pattern, variable.name) is not None)
 
     def _apply_weight_decay(self, variables: list[Any]) -> None:
-        """Clause optim.weight-decay: `var -= var * wd * lr` on each copy, in a merge call."""
+        """Clause optim.update-rules: `var -= var * wd * lr` on each copy, in a merge call."""
         if self.weight_decay is None:
             return
 
