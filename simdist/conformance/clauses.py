@@ -22,7 +22,7 @@ class Clause:
 
 
 AREAS = ('scope', 'run_values', 'reduce', 'gather', 'input', 'placement', 'pss', 'coordinator', 'cluster',
-         'autodiff', 'ops', 'nn')
+         'autodiff', 'ops', 'nn', 'training')
 
 CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('scope.current', 'scope', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
@@ -149,6 +149,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'variables created under `extended.colocate_vars_with` are not partitioned.'),
     Clause('pss.sharded-update', 'pss', False, (),
            'TF 2.21: a ShardedVariable\'s `assign`/`assign_add`/`assign_sub` split the value along axis 0 by the shards\' sizes; `embedding_lookup` of an id outside [0, rows) raises InvalidArgumentError.'),
+    Clause('pss.sharded-gather', 'pss', False, (),
+           'TF 2.21: `tf.gather(sharded, ids)` is `ShardedVariable.sparse_read`: each shard\'s rows, the shards concatenated in order, not put back in the order of ids (ids must be 1-D); `tf.nn.embedding_lookup` returns them in order.'),
     Clause('pss.checkpoint-partitions', 'pss', True, ('PSS',),
            'the number of partitions must not change across checkpoint save/load.'),
     Clause('pss.sharded-gradients', 'pss', True, ('PSS',),
@@ -239,6 +241,28 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 (CPU): `sparse_softmax_cross_entropy_with_logits` with a label outside [0, num_classes) raises InvalidArgumentError "Received a label value of V which is outside the valid range of [0, C).  Label values: ..." (V the smallest label if negative, else the largest).'),
     Clause('nn.dropout-seeding', 'nn', False, (),
            'TF 2.21: `tf.nn.dropout(x, rate, noise_shape, seed)` keeps each element with probability 1 - rate, scaled by 1 / (1 - rate); the same global and op seed give the same mask after `tf.random.set_seed`; noise_shape broadcasts the decisions. simdist: deterministic under its root seed, not TF\'s values.'),
+    Clause('optim.update-rules', 'training', False, (),
+           'TF 2.21 + Keras 3.15: tf.keras.optimizers SGD (momentum, nesterov), Adam (amsgrad), AdamW, Adagrad, RMSprop (momentum, centered) update as Keras 3.15 computes them; apply/apply_gradients build on first use, increment `iterations` (int64) and return it; variables, get_config/from_config and argument errors as Keras.'),
+    Clause('optim.schedules', 'training', False, (),
+           'TF 2.21 + Keras 3.15: ExponentialDecay (staircase) and PiecewiseConstantDecay give the learning rate of `iterations`; a callable learning rate is called each step.'),
+    Clause('optim.mirrored-sum', 'training', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
+           '`num_replicas_in_sync` is the number of replicas over which gradients are aggregated. TF 2.21 + Keras 3.15: apply_gradients inside `strategy.run` all-reduces the gradients with SUM, then updates every copy of each variable in a merge call; a loss divided by the global batch (tf.nn.compute_average_loss) makes the sum the global-batch gradient; in cross-replica context it fails (AttributeError).'),
+    Clause('optim.css-aggregation', 'training', True, ('CSS24', 'CSS20'),
+           'CentralStorageStrategy: gradients are summed across the compute replicas and each variable (and slot) on the parameter device is updated once.'),
+    Clause('optim.sparse-updates', 'training', False, (),
+           'TF 2.21 + Keras 3.15: an IndexedSlices gradient (tf.gather / embedding_lookup) stays sparse where Keras\'s ops keep it (SGD without momentum, Adagrad, RMSprop without momentum: scatter_add/scatter_sub of the rows, repeated rows applied one by one) and is densified where they add a dense tensor (momentum, Adam); variables have scatter_* methods.'),
+    Clause('optim.sparse-all-reduce', 'training', False, (),
+           'TF 2.21: `ReplicaContext.all_reduce` of IndexedSlices gathers them: every replica gets all replicas\' values and indices concatenated in replica order (MEAN divides the values).'),
+    Clause('optim.slot-placement', 'training', True, ('CSS24', 'ODS', 'PSS'),
+           'optimizers are created in the scope. TF 2.21 + Keras 3.15: slot variables are colocated with their variable (mirrored under MirroredStrategy, on the parameter device under CentralStorage, on the variable\'s ps task under ParameterServerStrategy); slots first built inside a scheduled function land on the coordinator (/job:chief).'),
+    Clause('optim.pss-updates', 'training', True, ('PSS',),
+           'ParameterServerStrategy custom loop: apply_gradients inside `strategy.run` in a scheduled function updates the variables on their ps tasks (sparse updates only the rows); outside strategy.run it fails (AttributeError); concurrent closures read stale values.'),
+    Clause('optim.build-in-function', 'training', False, (),
+           'TF 2.21 + Keras 3.15: an optimizer with slots first applied inside a tf.function under MirroredStrategy fails (InvalidArgumentError "You must feed a value for placeholder tensor") unless `optimizer.build(variables)` ran first; with the build it works and sums the gradients.'),
+    Clause('optim.clipping', 'training', False, (),
+           'TF 2.21 + Keras 3.15: clipnorm, global_clipnorm and clipvalue clip each replica\'s gradients before the all-reduce; IndexedSlices are clipped by their values\' norm (clipnorm, global_clipnorm) or values (clipvalue).'),
+    Clause('optim.update', 'training', False, (),
+           'TF 2.21: `strategy.extended.update(var, fn, args, group)` runs fn on each local copy of var on its device with that replica\'s component of each distributed argument; other mirrored variables fn touches are read and written at the same copy; in a replica context it is a merge call.'),
 ]}
 
 

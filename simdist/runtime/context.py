@@ -67,14 +67,7 @@ def current() -> Frame:
     return st[-1] if st else _stack()[-1]
 
 
-# The graph recorder of the tf.function call running now (simdist.runtime.graph), else None:
-# entering a context (a device scope, strategy.run, a scope) makes the call unrecordable.
-_watch: Any = None
-
-
 def push(frame: Frame) -> None:
-    if _watch is not None:
-        _watch.invalidate("it enters a context (a device scope, strategy.run or a scope)")
     _stack().append(frame)
     _state.device = frame.device
 

@@ -19,9 +19,15 @@ every time, when it:
   `Tensor.__init__`);
 - reads a recorded tensor's value other than as an op's input (`numpy()`, `bool()`, `float()`,
   printing, tf.debugging assertions);
-- enters a context (a device scope, `strategy.run`, a strategy scope);
 - touches a variable that is not a plain ResourceVariable, or returns anything else.
 `explain(fn)` says which, for a tf.function that was not recorded.
+
+Contexts entered inside the call (device scopes, strategy scopes, a ParameterServerStrategy's
+`strategy.run` with its replica context and merge calls, `extended.update`) are resolved when it
+records, as TF resolves them when it traces: the recorded ops are what ran in them. A returned
+tensor keeps the device the eager call gave it when that is not the call's own device. The
+simulator charges the call made while it recorded (a `strategy.run`'s phases) are kept with the
+graph (`charges`, `run_flops`) for the coordinator to charge again on every replay.
 
 Graph optimisations, as TF's grappler does them, none of which changes a value: ops whose
 inputs are all constants are folded (`tf.ones`), identical pure ops on the same inputs are
@@ -86,6 +92,7 @@ class Recorder:
         self.expected = 0                     # ... of which the recorded ops account for
         self.reason: str | None = None
         self.live = True
+        self.device = context.current_device()   # the call's device: its ops' results replay on theirs
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:
@@ -169,6 +176,20 @@ class Recorder:
                 self.invalidate(f"{kind} to {var.name}: its value is not the tensor's")
             self._add(_Node(_WRITE, ins=(i,), var=var, write_kind=kind))
 
+    def scatter(self, var: Any, kind: str, indices: Tensor, updates: Tensor, operand: tuple) -> None:
+        """A sparse write (scatter_add & co.): a write node with two inputs, indices and updates."""
+        if type(var) is not variables.ResourceVariable:
+            self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
+                            "are recorded)")
+            return
+        ins = []
+        for t, arr in ((indices, operand[0]), (updates, operand[1])):
+            i = self.ref(t)
+            if self.nodes[i].value is not arr and type(t) is _Traced:
+                self.invalidate(f"{kind} to {var.name}: its operand is not the tensor's")
+            ins.append(i)
+        self._add(_Node(_WRITE, ins=tuple(ins), var=var, write_kind=kind))
+
     # --- the graph ----------------------------------------------------------------------------
     def _template(self, out: Any) -> Any:
         if out is None or type(out) in (bool, int, float, str):
@@ -177,7 +198,7 @@ class Recorder:
             i = self.slot_of.get(id(out))
             if i is None or self.nodes[i].key == "capture":
                 return ("obj", out)    # made outside the call: eager returns that very object
-            return ("t", i)
+            return ("t", i, None if out._device == self.device else out._device)
         if type(out) in (tuple, list):
             return (type(out), [self._template(v) for v in out])
         if type(out) is dict:
@@ -251,10 +272,15 @@ def _op_impl(opdef: Any, attrs: dict | None, out: Any, tensors: Any) -> Callable
 class Graph:
     """A recorded call, optimised (folded, deduplicated, pruned) and ready to replay."""
 
-    __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes")
+    __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
+                 "write_bytes", "charges", "run_flops")
 
     def __init__(self, nodes: list[_Node], template: Any, flops: float, outputs: Callable[[Any], Any]) -> None:
         self.flops = flops
+        # What the recorded call charged the simulator besides its own ops (a strategy.run's
+        # phases, set by the coordinator), and the FLOPs those charges include.
+        self.charges: list[Any] = []
+        self.run_flops = 0.0
         self.outputs = outputs       # what the caller makes of the function's results (see record)
         alias = list(range(len(nodes)))     # node -> the node whose value it is (CSE)
         const = [n.kind == _CONST for n in nodes]
@@ -304,13 +330,30 @@ class Graph:
             elif n.kind == _READ:
                 steps.append((_READ, i, n.var))
             else:
-                steps.append((_WRITE, n.ins[0], n.var, n.write_kind))
+                steps.append((_WRITE, n.ins[0], n.var, n.write_kind) + n.ins[1:])
         self.steps = steps
         # The variables it reads and writes, each once, in order of first read / first write.
         self.reads = list({id(st[2]): st[2] for st in steps if st[0] == _READ}.values())
         self.writes = list({id(st[2]): st[2] for st in steps if st[0] == _WRITE}.values())
+        self.write_bytes = self._write_bytes(nodes)
         self.template = _bind_dtypes(template, nodes)
         self.run = self._compile(nodes)
+
+    def _write_bytes(self, nodes: list[_Node]) -> list[tuple[Any, int]]:
+        """(variable, bytes sent to it) per variable written, as Transaction.written_bytes
+        counts them: the whole variable, or only the rows of its scatter writes."""
+        sizes: dict[int, int] = {}
+        for st in self.steps:
+            if st[0] != _WRITE:
+                continue
+            k = id(st[2])
+            if sizes.get(k, 0) < 0:
+                continue
+            if st[3] in variables.SCATTER_KINDS:
+                sizes[k] = sizes.get(k, 0) + variables.scatter_bytes((nodes[st[1]].value, nodes[st[4]].value))
+            else:
+                sizes[k] = -1
+        return [(v, int(v.nbytes) if sizes[id(v)] < 0 else min(sizes[id(v)], int(v.nbytes))) for v in self.writes]
 
     def _compile(self, nodes: list[_Node]) -> Callable[[], Any]:
         """The replay as one generated Python function (as torch.fx emits code for its graphs):
@@ -336,6 +379,8 @@ class Graph:
                 lines.append(f"v{st[1]} = {expr}")
             elif st[0] == _READ:
                 lines.append(f"v{st[1]} = {k(st[2])}._read_array()")
+            elif len(st) > 4:    # a scatter: (indices, updates), checked as eagerly (they may differ)
+                lines.append(f"{k(st[2])}._write_scatter({st[3]!r}, ({val(st[1])}, {val(st[4])}))")
             else:
                 lines.append(f"{k(st[2])}._write({st[3]!r}, {val(st[1])})")
         lines.append(f"tally.flops += {k(self.flops)}")
@@ -393,7 +438,7 @@ def _has_numbers(template: Any) -> bool:
 
 
 def _remap(template: Any, alias: list[int]) -> Any:
-    return _map_leaves(template, lambda leaf: ("t", alias[leaf[1]]) if leaf[0] == "t" else leaf)
+    return _map_leaves(template, lambda leaf: ("t", alias[leaf[1]]) + leaf[2:] if leaf[0] == "t" else leaf)
 
 
 def _slots(template: Any) -> list[int]:
@@ -402,12 +447,13 @@ def _slots(template: Any) -> list[int]:
 
 def _bind_dtypes(template: Any, nodes: list[_Node]) -> Any:
     """Each "t" leaf with its dtype and fixed device: a read is a tensor on its variable's device,
-    as _as_tensor makes it (None: ops, made on the device the replay runs on)."""
+    as _as_tensor makes it; an op's result made under another device scope than the call's stays
+    there (None: made on the device the replay runs on, as the call's own ops are)."""
     def bind(leaf: Any) -> Any:
         if leaf[0] != "t":
             return leaf
         n = nodes[leaf[1]]
-        return ("t", leaf[1], n.dtype, n.var._device if n.kind == _READ else None)
+        return ("t", leaf[1], n.dtype, n.var._device if n.kind == _READ else leaf[2])
     return _map_leaves(template, bind)
 
 
@@ -420,12 +466,10 @@ def record(call: Callable[[], Any], outputs: Callable[[Any], Any]) -> tuple["Gra
     rec = Recorder()
     t0 = tally.flops
     _tm._REC = rec
-    context._watch = rec
     try:
         result = call()
     finally:
         _tm._REC = None
-        context._watch = None
         rec.live = False
     return rec.finish(result, tally.flops - t0, outputs), result
 

@@ -87,12 +87,12 @@ class ShardedVariable:
             v.assign_sub(Tensor(part, self.dtype))
         return self if read_value else None
 
-    def _gather_rows(self, ids: Any) -> Tensor:
-        """Rows `ids` (any shape), as TF's embedding_lookup does for a partitioned table with
-        the "div" strategy: each shard gathers its own rows (sparse reads: only those rows
-        move, and each shard's gradient is IndexedSlices of its local rows), and the pieces
-        are stitched back in the ids' order."""
-        from simdist.runtime.ops import array, data_flow, dispatch
+    def _shard_rows(self, ids: Any) -> tuple[Any, np.ndarray, list[Tensor], list[Tensor]]:
+        """(ids as a tensor, as int64, and per shard: the positions in ids of the rows it holds,
+        and those rows), as TF's partitioned lookup with the "div" strategy splits them: each
+        shard gathers its own rows (sparse reads: only those rows move, and each shard's
+        gradient is IndexedSlices of its local rows, empty for a shard no id falls in)."""
+        from simdist.runtime.ops import array, dispatch
         idt = ids if isinstance(ids, Tensor) else convert_to_tensor(ids)
         idx = np.asarray(dispatch.raw(idt)).astype(np.int64)
         n = int(self._offsets[-1])
@@ -100,8 +100,6 @@ class ShardedVariable:
         if bad.size:
             raise errors.InvalidArgumentError(None, None, f"indices = {int(bad.flat[0])} is not in [0, {n}) "
                                               "[Op:ResourceGather]")
-        if len(self._variables) == 1:
-            return self._variables[0].sparse_read(idt)
         flat = idx.reshape(-1)
         shard_of = np.searchsorted(self._offsets, flat, side="right") - 1
         positions, pieces = [], []
@@ -110,8 +108,28 @@ class ShardedVariable:
             local = (flat[mask] - self._offsets[s]).astype(idt.dtype.np)
             positions.append(array.constant(np.nonzero(mask)[0].astype(np.int32)))
             pieces.append(self._variables[s].sparse_read(array.constant(local)))
+        return idt, idx, positions, pieces
+
+    def _gather_rows(self, ids: Any) -> Tensor:
+        """Rows `ids` (any shape) in the ids' order, as TF's embedding_lookup gives them: the
+        shards' rows stitched back together (DynamicStitch)."""
+        from simdist.runtime.ops import array, data_flow
+        if len(self._variables) == 1:
+            return self._variables[0].sparse_read(ids if isinstance(ids, Tensor) else convert_to_tensor(ids))
+        _, idx, positions, pieces = self._shard_rows(ids)
         rows = data_flow.dynamic_stitch(positions, pieces)
         return array.reshape(rows, list(idx.shape) + self._shape.as_list()[1:])
+
+    def sparse_read(self, indices: Any, name: str | None = None) -> Tensor:
+        """TF 2.21's `ShardedVariable.sparse_read`, which `tf.gather` calls: each shard's rows, the
+        shards concatenated in order, *not* put back in the order of `indices` (clause
+        pss.sharded-gather); `indices` must be 1-D."""
+        from simdist.runtime.ops import array
+        shape = convert_to_tensor(indices).shape
+        if len(shape) != 1:
+            raise ValueError(f"ShardedVariable: indices must be 1D Tensor for sparse operations. Received shape: {shape}")
+        _, _, _, pieces = self._shard_rows(indices)
+        return array.concat(pieces, 0)
 
     def __add__(self, o: Any) -> Tensor:
         return self._as_tensor() + o

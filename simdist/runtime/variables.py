@@ -70,11 +70,63 @@ class Transaction:
         """The variables written, each once, in the order of their first writes."""
         return [entry[2] for entry in self.overlay.values()]
 
+    def written_bytes(self) -> list[tuple[Any, int]]:
+        """(variable, bytes sent to it) for each variable written, in the order of first writes:
+        the whole variable if any write was dense, else the rows (and indices) of its scatters."""
+        sizes: dict[int, int] = {}
+        for var, kind, operand in self.ops:
+            k = id(var)
+            if sizes.get(k, 0) < 0:
+                continue
+            sizes[k] = sizes.get(k, 0) + scatter_bytes(operand) if kind in SCATTER_KINDS else -1
+        out = []
+        for entry in self.overlay.values():
+            var = entry[2]
+            b = sizes.get(id(var), -1)
+            out.append((var, int(var.nbytes) if b < 0 else min(b, int(var.nbytes))))
+        return out
 
-def _updated(base: np.ndarray, kind: str, operand: np.ndarray) -> np.ndarray:
+
+# Sparse writes: `var.<kind>(...)` applies `operand` = (indices, updates) to rows (or, for the
+# scatter_nd_* kinds, to elements) of the variable; the ps applies them to its current value.
+SCATTER_KINDS = frozenset(["scatter_add", "scatter_sub", "scatter_update", "scatter_mul", "scatter_div",
+                           "scatter_max", "scatter_min", "scatter_nd_add", "scatter_nd_sub", "scatter_nd_update"])
+_SCATTER_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "max": np.maximum,
+                   "min": np.minimum}
+
+
+_SCATTER_OPS = {k: "Resource" + "".join(w.capitalize() for w in k.split("_")) for k in SCATTER_KINDS}   # TF op names
+
+
+def scatter_bytes(operand: tuple[np.ndarray, np.ndarray]) -> int:
+    return int(operand[0].nbytes) + int(operand[1].nbytes)
+
+
+def _scatter_into(arr: np.ndarray, kind: str, operand: tuple[np.ndarray, np.ndarray]) -> None:
+    """Apply one scatter write to arr in place (repeated rows accumulate, in order, as TF's CPU kernels)."""
+    idx, upd = operand
+    if kind.startswith("scatter_nd_"):
+        op = kind[len("scatter_nd_"):]
+        key: Any = tuple(np.moveaxis(idx, -1, 0)) if idx.shape[-1] else ()
+    else:
+        op = kind[len("scatter_"):]
+        key = idx
+    if op == "update":
+        arr[key] = upd
+    elif op == "div" and arr.dtype.kind in "iu":
+        np.floor_divide.at(arr, key, upd)
+    else:
+        _SCATTER_UFUNCS[op].at(arr, key, upd)
+
+
+def _updated(base: np.ndarray, kind: str, operand: Any) -> np.ndarray:
     """A new array: base after one write of `kind`."""
     if kind == "assign":
         return np.array(operand, copy=True)
+    if kind in SCATTER_KINDS:
+        out = np.array(base, copy=True)
+        _scatter_into(out, kind, operand)
+        return out
     if kind == "assign_add":
         return np.asarray(base + operand, dtype=base.dtype)
     return np.asarray(base - operand, dtype=base.dtype)
@@ -347,11 +399,18 @@ class ResourceVariable(Variable):
                 o.write(self, arr)
         self._value = arr
 
-    def _apply_op(self, kind: str, operand: np.ndarray) -> None:
-        """Apply a write: kind is "assign", "assign_add" or "assign_sub"."""
+    def _apply_op(self, kind: str, operand: Any) -> None:
+        """Apply a write: kind is "assign", "assign_add", "assign_sub" or one of SCATTER_KINDS."""
         if self._fault is not None:
             self._fault.check_write(self, kind)
         v = self._value
+        if kind in SCATTER_KINDS:
+            if sys.getrefcount(v) == _UNSHARED and v.base is None and v.flags.writeable:
+                _scatter_into(v, kind, operand)   # (as assign_add: nobody else holds the buffer)
+                self._assign_np(v)
+            else:
+                self._assign_np(_updated(self._current(), kind, operand))
+            return
         if (kind != "assign" and sys.getrefcount(v) == _UNSHARED and v.base is None and v.flags.writeable
                 and v.dtype.kind in "fiuc" and operand.dtype == v.dtype and operand.shape == v.shape):
             # Nothing else holds this buffer (no tensor read from it is alive): update in place,
@@ -413,6 +472,67 @@ class ResourceVariable(Variable):
             _dispatch.variable_written(self, "assign_sub", delta, arr)
         return self if read_value else None
 
+    # Sparse updates ----------------------------------------------------------------------------
+    def _scatter(self, kind: str, indices: Any, updates: Any, op: str) -> "ResourceVariable":
+        """A scatter write of `updates` at `indices` (checked as TF's kernels check them), through
+        the open transaction and the observers like assign_add, and recorded for replays."""
+        idx_t = indices if isinstance(indices, Tensor) else convert_to_tensor(indices)
+        if not idx_t.dtype.is_integer:
+            raise TypeError(f"Value passed to parameter 'indices' has DataType {idx_t.dtype.name} not in list of "
+                            "allowed values: int32, int64")
+        upd_t = updates if isinstance(updates, Tensor) else convert_to_tensor(updates, dtype=self._dtype)
+        if upd_t.dtype != self._dtype:
+            raise ValueError(f"Tensor conversion requested dtype {self._dtype.name} for Tensor with dtype "
+                             f"{upd_t.dtype.name}: {upd_t!r}")
+        idx, upd = _dispatch.raw(idx_t), _dispatch.raw(upd_t)
+        _check_scatter(kind, idx, upd, tuple(self._shape.as_list()), op)
+        operand = (idx, upd)
+        self._write(kind, operand)
+        if _tm._REC is not None:
+            _dispatch.variable_scattered(self, kind, idx_t, upd_t, operand)
+        return self
+
+    def _write_scatter(self, kind: str, operand: tuple) -> None:
+        """A replayed scatter write: its indices checked as the eager call checked them."""
+        _check_scatter(kind, operand[0], operand[1], tuple(self._shape.as_list()), _SCATTER_OPS[kind])
+        self._write(kind, operand)
+
+    def _sparse(self, kind: str, sparse_delta: Any, op: str) -> "ResourceVariable":
+        if not hasattr(sparse_delta, "indices") or not hasattr(sparse_delta, "values"):
+            raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: {sparse_delta}")
+        return self._scatter(kind, sparse_delta.indices, sparse_delta.values, op)
+
+    def scatter_add(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ResourceVariable":
+        """Add `IndexedSlices` rows into the variable (repeated rows add up)."""
+        return self._sparse("scatter_add", sparse_delta, "ResourceScatterAdd")
+
+    def scatter_sub(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ResourceVariable":
+        return self._sparse("scatter_sub", sparse_delta, "ResourceScatterSub")
+
+    def scatter_update(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ResourceVariable":
+        return self._sparse("scatter_update", sparse_delta, "ResourceScatterUpdate")
+
+    def scatter_mul(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ResourceVariable":
+        return self._sparse("scatter_mul", sparse_delta, "ResourceScatterMul")
+
+    def scatter_div(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ResourceVariable":
+        return self._sparse("scatter_div", sparse_delta, "ResourceScatterDiv")
+
+    def scatter_max(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ResourceVariable":
+        return self._sparse("scatter_max", sparse_delta, "ResourceScatterMax")
+
+    def scatter_min(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ResourceVariable":
+        return self._sparse("scatter_min", sparse_delta, "ResourceScatterMin")
+
+    def scatter_nd_add(self, indices: Any, updates: Any, name: Any = None) -> "ResourceVariable":
+        return self._scatter("scatter_nd_add", indices, updates, "ResourceScatterNdAdd")
+
+    def scatter_nd_sub(self, indices: Any, updates: Any, name: Any = None) -> "ResourceVariable":
+        return self._scatter("scatter_nd_sub", indices, updates, "ResourceScatterNdSub")
+
+    def scatter_nd_update(self, indices: Any, updates: Any, name: Any = None) -> "ResourceVariable":
+        return self._scatter("scatter_nd_update", indices, updates, "ResourceScatterNdUpdate")
+
     def _numpy_text(self) -> str:
         pending = _txn[-1].value(self) if _txn else None
         value = self._current() if pending is None else pending
@@ -423,6 +543,34 @@ class ResourceVariable(Variable):
 
     def __reduce__(self):
         return (_rebuild_resource_variable, (self._value, self._dtype.name, self._name, self._device, self.trainable))
+
+
+def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op: str) -> None:
+    """TF's checks of a scatter's indices and updates shapes, with its kernels' messages."""
+    from simdist.runtime import errors
+    if kind.startswith("scatter_nd_"):
+        k = idx.shape[-1] if idx.ndim else 0
+        if idx.ndim == 0 or k > len(shape) or upd.shape != idx.shape[:-1] + tuple(shape[k:]):
+            raise errors.InvalidArgumentError(
+                None, None, f"updates.shape {list(upd.shape)} must equal indices.shape[:-1] {list(idx.shape[:-1])} + "
+                f"params.shape[indices.shape[-1]:] {list(shape[k:])} [Op:{op}]")
+        bad = (idx < 0) | (idx >= np.asarray(shape[:k], dtype=np.int64))
+        if bad.any():
+            row = int(np.argmax(bad.reshape(-1, k).any(axis=1)))
+            flat = idx.reshape(-1, k)[row]
+            raise errors.InvalidArgumentError(
+                None, None, f"indices[{row}] = [{', '.join(str(int(i)) for i in flat)}] does not index into shape "
+                f"[{','.join(str(d) for d in shape)}] [Op:{op}]")
+        return
+    if not shape or upd.shape != idx.shape + tuple(shape[1:]) and upd.shape != ():
+        raise errors.InvalidArgumentError(
+            None, None, "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = [], got "
+            f"updates.shape {list(upd.shape)}, indices.shape {list(idx.shape)}, params.shape {list(shape)} [Op:{op}]")
+    bad = (idx < 0) | (idx >= shape[0])
+    if bad.any():
+        pos = int(np.argmax(bad.ravel()))
+        raise errors.InvalidArgumentError(
+            None, None, f"indices[{pos}] = {int(idx.ravel()[pos])} is not in [0, {shape[0]}) [Op:{op}]")
 
 
 def _rebuild_resource_variable(value: np.ndarray, dtype: str, name: str, device: str, trainable: bool) -> ResourceVariable:

@@ -123,3 +123,18 @@ def reduce_plain_value(op: Any, value: Any, num_replicas: int, describe: str) ->
         return value
     raise ValueError(f"A non-DistributedValues value {describe} cannot be reduced with the given reduce op "
                      f"{op}.")
+
+
+def reduce_indexed_slices(op: ReduceOp, parts: Sequence[tuple[np.ndarray, np.ndarray]],
+                          dtype: dtypes.DType) -> tuple[np.ndarray, np.ndarray]:
+    """Clause optim.sparse-all-reduce: an all-reduce of IndexedSlices gathers them: the replicas'
+    values and indices concatenated in replica order (rows may repeat; they add when applied);
+    MEAN divides the values by the number of replicas [2.21]. `parts` are (values, indices)."""
+    values = np.concatenate([p[0] for p in parts], axis=0) if len(parts) > 1 else np.array(parts[0][0], copy=True)
+    idx = [p[1] for p in parts]
+    if len({i.dtype for i in idx}) > 1:
+        idx = [i.astype(np.int64) for i in idx]
+    indices = np.concatenate(idx, axis=0) if len(idx) > 1 else np.array(idx[0], copy=True)
+    if op is ReduceOp.MEAN:
+        values = np.asarray(np.true_divide(values, np.asarray(len(parts), dtype=dtype.np)), dtype=dtype.np)
+    return values, indices

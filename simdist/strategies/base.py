@@ -13,6 +13,9 @@ import numpy as np
 
 from simdist import session
 from simdist.runtime import context, dtypes, errors, variables
+from simdist.runtime import cost
+from simdist.runtime.cost import tally
+from simdist.runtime.ops import dispatch
 from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-exported)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
@@ -67,18 +70,27 @@ class ReplicaContext:
         return runner.sync(int(self._replica_id), point, payload)
 
     def all_reduce(self, reduce_op: Any, value: Any, options: Any = None) -> Any:
-        """Every replica receives the reduction of all replicas' values (nested structures allowed)."""
+        """Every replica receives the reduction of all replicas' values (nested structures allowed).
+        IndexedSlices are gathered: every replica receives all replicas' rows (clause
+        optim.sparse-all-reduce)."""
         op = reduce_rules.parse_reduce_op(reduce_op)
         leaves, rebuild = _flatten(value)
         self._strategy.extended._check_collective_dtypes("all_reduce", leaves)
-        nbytes = sum(_nbytes(v) for v in leaves)
+        n = self.num_replicas_in_sync
+        # (gathered slices move every replica's rows to every replica)
+        nbytes = sum(_nbytes(v) * (n if isinstance(v, IndexedSlices) else 1) for v in leaves)
         strategy = self._strategy
 
         def merge(payloads: list[list[Any]]) -> list[Any]:
+            if len(payloads) == 1 and all(_identity_reduce(op, v) for v in payloads[0]):
+                return [rebuild(list(payloads[0]))]   # one replica: its own values (no new tensors)
             per_leaf = []
             for k in range(len(leaves)):
                 comps = [p[k] for p in payloads]
-                per_leaf.append(_reduce_axis_none(op, comps))
+                if any(isinstance(c, IndexedSlices) for c in comps):
+                    per_leaf.append(_reduce_slices(op, comps))
+                else:
+                    per_leaf.append(_reduce_axis_none(op, comps))
             devs = strategy.extended.worker_devices
             return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) for i in range(len(payloads))]
 
@@ -219,6 +231,29 @@ class StrategyExtended:
 
     def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Sequence[Any], options: Any = None) -> list:
         return [self.reduce_to(reduce_op, v, d, options) for v, d in value_destination_pairs]
+
+    # Updates -------------------------------------------------------------------------------
+    def update(self, var: Any, fn: Callable[..., Any], args: Sequence[Any] = (), kwargs: dict | None = None,
+               group: bool = True) -> Any:
+        """`extended.update`: run `fn(v, *args, **kwargs)` on each local copy `v` of `var`, on its
+        device (clause optim.update). In a replica context of this strategy it is a merge_call
+        that then updates once, in cross-replica context, as TF's `_replica_ctx_update`."""
+        kwargs = kwargs or {}
+        rc = context.get_replica_context()
+        if rc is None or rc is _default_replica_context:
+            with self._container_strategy.scope():
+                return self._update(var, fn, tuple(args), kwargs, group)
+
+        def merge_fn(_: Any, *margs: Any, **mkw: Any) -> Any:
+            return self.update(var, fn, margs, mkw, group=group)
+        return rc.merge_call(merge_fn, args=tuple(args), kwargs=kwargs)
+
+    def _update(self, var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:
+        """The default strategy's and OneDevice's update: fn(var) on var's device."""
+        device = getattr(var, "device", None)
+        result, flops = run_update(device, fn, var, *args, **kwargs)
+        timing.charge_updates([(device or context.current_device(), flops)])
+        return result if group else _local_results(result)
 
 
 def _strip(kwargs: dict) -> dict:
@@ -481,13 +516,80 @@ def _describe(value: Any) -> str:
     return str(value) if isinstance(value, Tensor) else str(convert_to_tensor(value))
 
 
-def _place(t: Tensor, device: str | None) -> Tensor:
-    return t if device is None else Tensor(t._v, t.dtype, device)
+def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:
+    """CentralStorage's and ParameterServer's update (TF's ParameterServerStrategyExtended._update):
+    fn on the one variable (an aggregating variable's inner one), on its device, with one
+    component of each distributed argument (they are identical after an all-reduce)."""
+    inner = getattr(var, "get", None)
+    if inner is not None and hasattr(var, "_v"):
+        var = var.get()
+    if not isinstance(var, variables.ResourceVariable):
+        raise ValueError(f"You can not update `var` {var!r}. It must be a Variable.")
+    result, flops = run_update(var.device, fn, var, *select_replica(0, args), **select_replica(0, kwargs))
+    timing.charge_updates([(var.device, flops)])
+    return result if group else _local_results(result)
+
+
+def run_update(device: str | None, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, float]:
+    """fn(*args) on `device` as a variable update: (its result, its FLOPs), counted in the
+    tally's "update" section (runtime.cost), as an optimizer step's are."""
+    t0 = tally.flops
+    with cost.section("update"), context.device_scope(device):
+        out = fn(*args, **kwargs)
+    return out, tally.flops - t0
+
+
+def _identity_reduce(op: ReduceOp, v: Any) -> bool:
+    """Whether reducing v over one replica gives v itself: a tensor or slices, unless a MEAN of
+    integers (that is a float division)."""
+    if isinstance(v, IndexedSlices):
+        return True
+    return isinstance(v, Tensor) and (op is ReduceOp.SUM or not v.dtype.is_integer)
+
+
+def _local_results(value: Any) -> Any:
+    """update(group=False) results: each leaf as the tuple of its per-replica values."""
+    if isinstance(value, DistributedValues):
+        return value.values
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return type(value)(_local_results(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _local_results(v) for k, v in value.items()}
+    return (value,)
+
+
+def _reduce_slices(op: ReduceOp, comps: list[Any]) -> IndexedSlices:
+    """The all-reduce of replicas' IndexedSlices (a dense component is made slices of all its rows)."""
+    parts = [c if isinstance(c, IndexedSlices) else _as_slices(convert_to_tensor(c)) for c in comps]
+    vals = [convert_to_tensor(p.values) for p in parts]
+    values, indices = reduce_rules.reduce_indexed_slices(
+        op, [(v._v, convert_to_tensor(p.indices)._v) for v, p in zip(vals, parts)], vals[0].dtype)
+    first = parts[0]
+    return IndexedSlices(Tensor(values, vals[0].dtype), Tensor(indices, dtypes.as_dtype(indices.dtype)),
+                         first.dense_shape)
+
+
+def _as_slices(t: Tensor) -> IndexedSlices:
+    rows = np.arange(t._v.shape[0], dtype=np.int32)
+    return IndexedSlices(t, Tensor(rows, dtypes.int32), Tensor(np.asarray(t._v.shape, dtype=np.int32), dtypes.int32))
+
+
+def _place(t: Any, device: str | None) -> Any:
+    if device is None:
+        return t
+    if isinstance(t, IndexedSlices):
+        shape = t.dense_shape
+        return IndexedSlices(_place(t.values, device), _place(t.indices, device),
+                             None if shape is None else _place(shape, device))
+    return Tensor(t._v, t.dtype, device)
 
 
 def _nbytes(v: Any) -> int:
+    """Bytes of a value (its size, not its contents: a recorded tensor's value is not read)."""
     if isinstance(v, Tensor):
-        return int(v._v.nbytes)
+        return int(dispatch.raw(v).nbytes)
+    if isinstance(v, IndexedSlices):
+        return _nbytes(v.values) + _nbytes(v.indices)
     if hasattr(v, "_as_tensor"):
         return int(v._as_tensor()._v.nbytes)
     return int(np.asarray(v).nbytes)

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from simdist import session
 from simdist.runtime import variables
-from simdist.strategies.base import Strategy, StrategyExtended, _strip
+from simdist.strategies.base import Strategy, StrategyExtended, _strip, update_one_variable
 from simdist.strategies.dist_variables import AggregatingVariable
 
 
@@ -48,6 +48,10 @@ class CentralStorageExtended(StrategyExtended):
         if len(self._compute) > 1:
             return AggregatingVariable(v, self._container_strategy, agg)
         return v
+
+
+    def _update(self, var: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
+        return update_one_variable(var, fn, args, kwargs, group)
 
 
 class CentralStorageStrategy(Strategy):

@@ -434,6 +434,8 @@ class ClusterCoordinator:
                 error = e
             finally:
                 variables._txn.remove(txn)
+            # (what a strategy.run inside it charged when it recorded, charged again on this worker)
+            charges = [c.for_worker(w) if hasattr(c, "for_worker") else c for c in fn._graph.charges]
             if error is None:
                 _, flops, read_list, write_list, read_moves, write_moves = plan
             else:   # again, with the traffic observed up to the error (a replay is deterministic)
@@ -527,6 +529,7 @@ class ClusterCoordinator:
         txn = variables.Transaction()
         variables._txn.append(txn)          # (variables.transaction() and timing.collect(),
         timing._collect.append(charges)     # inlined: this runs once per closure)
+        recorded = fn._graph
         try:
             result = fn._scheduled(args, kwargs)
         except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
@@ -537,13 +540,16 @@ class ClusterCoordinator:
             context.pop(frame)
             variables.observers.remove(traffic)
             ext._current_worker = None
+        if recorded is None and fn._replay is not None:   # it recorded now: replays charge what this call did
+            fn._graph.charges = list(charges)
+            fn._graph.run_flops = timing.run_flops_accum[0]
         flops = _annotated_flops(fn, max(0.0, tally.flops - t_before - timing.run_flops_accum[0]))
-        return (result, error, txn, flops) + self._ps_traffic(traffic.reads.values(), txn.written(), wcpu)
+        return (result, error, txn, flops) + self._ps_traffic(traffic.reads.values(), txn.written_bytes(), wcpu)
 
     def _ps_traffic(self, reads: Any, writes: Any, wcpu: str) -> tuple:
-        """A closure's ps traffic from worker CPU wcpu: (variable, bytes) of its reads (given as
-        (variable, bytes) pairs) and of its writes (variables, written whole), and their
-        transfers (src, dst, bytes, name)."""
+        """A closure's ps traffic from worker CPU wcpu: (variable, bytes) of its reads and of its
+        writes (both given as (variable, bytes) pairs: a sparse write sends only its rows), and
+        their transfers (src, dst, bytes, name)."""
         read_list, write_list, read_moves, write_moves = [], [], [], []
         pv = self._ps_vars
         for v, b in reads:
@@ -552,10 +558,9 @@ class ClusterCoordinator:
                 read_list.append((v, b))
                 if b:
                     read_moves.append((e[1], wcpu, b, e[2]))
-        for v in writes:
+        for v, b in writes:
             e = pv.get(id(v)) or self._ps_var(v)
             if e[1] is not None:
-                b = int(v.nbytes)
                 write_list.append((v, b))
                 if b:
                     write_moves.append((wcpu, e[1], b, e[3]))
@@ -566,8 +571,9 @@ class ClusterCoordinator:
         graph: its FLOPs, and each variable it reads or writes, in order of first use, whole."""
         g = fn._graph
         read_list, write_list, read_moves, write_moves = self._ps_traffic(
-            [(v, int(v.nbytes)) for v in g.reads], g.writes, wcpu)
-        plan = self._plans[(id(fn), w)] = (g, _annotated_flops(fn, max(0.0, g.flops)), read_list, write_list,
+            [(v, int(v.nbytes)) for v in g.reads], g.write_bytes, wcpu)
+        flops = _annotated_flops(fn, max(0.0, g.flops - g.run_flops))
+        plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list,
                                            self._sim.prepare(read_moves), self._sim.prepare(write_moves))
         return plan
 

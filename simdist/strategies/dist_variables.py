@@ -3,7 +3,9 @@ AggregatingVariable (one copy on the parameter device, updates aggregated across
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import threading
+from typing import Any, Iterator
 
 from simdist.runtime import context
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -22,6 +24,30 @@ _AGGREGATION_ERROR = (
     "such {variable_type} in replica context, but in cross replica context. You can enter cross replica "
     "context by calling `tf.distribute.get_replica_context().merge_call(merge_fn, ..)`.Inside `merge_fn`, you "
     "can then update the {variable_type} using `tf.distribute.StrategyExtended.update()`.")
+
+
+class _UpdateState(threading.local):
+    replica: int | None = None
+
+
+_update_state = _UpdateState()
+
+
+def update_replica_id() -> int | None:
+    """The copy that `extended.update` is updating now (TF's get_update_replica_id), else None."""
+    return _update_state.replica
+
+
+@contextlib.contextmanager
+def update_context(replica: int | None) -> Iterator[None]:
+    """While `extended.update` runs its function on copy `replica` of a mirrored variable: other
+    mirrored variables are read and written at that copy only (TF's UpdateContext)."""
+    prev = _update_state.replica
+    _update_state.replica = replica
+    try:
+        yield
+    finally:
+        _update_state.replica = prev
 
 
 def _replica_id(strategy: Any = None) -> int | None:
@@ -85,6 +111,20 @@ class _AggregatedUpdates:
             self._apply(method, value)
         return self if read_value else None
 
+    def _sparse_update(self, method: str, sparse_delta: Any) -> Any:
+        """scatter_* methods: applied like assigns (aggregated across replicas in replica context)."""
+        self._update(method, sparse_delta, False)
+        return self
+
+    def scatter_add(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return self._sparse_update("scatter_add", sparse_delta)
+
+    def scatter_sub(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return self._sparse_update("scatter_sub", sparse_delta)
+
+    def scatter_update(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return self._sparse_update("scatter_update", sparse_delta)
+
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         return self._update("assign", value, read_value)
 
@@ -110,8 +150,19 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
         return self._values[0]
 
     def _local(self) -> ResourceVariable:
+        """The copy a read sees: the replica's own, the one being updated, else the one on the
+        current device, else the first (TF's _get_on_device_or_primary)."""
         rid = _replica_id()
-        return self._values[rid] if rid is not None and rid < len(self._values) else self._values[0]
+        if rid is None:
+            rid = _update_state.replica
+            if rid is None:
+                dev = context._state.device
+                if dev is not None:
+                    for c in self._values:
+                        if c.device == dev:
+                            return c
+                return self._values[0]
+        return self._values[rid] if rid < len(self._values) else self._values[0]
 
     name = property(lambda self: self._primary.name)
     dtype = property(lambda self: self._primary.dtype)
@@ -127,6 +178,10 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
         return self._local().sparse_read(indices)
 
     def _apply(self, method: str, value: Any) -> None:
+        rid = _update_state.replica
+        if rid is not None and _replica_id() is None:   # inside extended.update of copy rid
+            getattr(self._values[rid], method)(value)
+            return
         for comp in self._values:
             getattr(comp, method)(value)
 

@@ -6,8 +6,10 @@ from typing import Any, Sequence
 
 from simdist import session
 from simdist.runtime import dtypes, variables
-from simdist.strategies.base import Strategy, StrategyExtended, _strip
-from simdist.strategies.dist_variables import MirroredVariable
+from simdist.runtime.values import DistributedValues, Mirrored, regroup, select_replica
+from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
+from simdist.strategies import timing
+from simdist.strategies.dist_variables import MirroredVariable, update_context
 
 ALL_REDUCE_ALGORITHMS = ("ring", "reduce_to_one")
 
@@ -49,6 +51,27 @@ class MirroredExtended(StrategyExtended):
         if len(comps) == 1:
             comps[0]._distribute_strategy = self._container_strategy
         return MirroredVariable(comps, self._container_strategy, agg)
+
+
+    def _update(self, var: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
+        """Clause optim.update: fn on each copy of a mirrored variable, on its device, with the
+        replica's component of each distributed argument; other mirrored variables it touches
+        are read and written at the same copy (TF's UpdateContext)."""
+        if not isinstance(var, DistributedValues):
+            raise AssertionError(f"MirroredStrategy can only update its own (mirrored) variables, got {var!r}")
+        updates, work = [], []
+        for i, v in enumerate(var.values):
+            with update_context(i):
+                out, flops = run_update(v.device, fn, v, *select_replica(i, args), **select_replica(i, kwargs))
+            updates.append(out)
+            work.append((v.device, flops))
+        timing.charge_updates(work)      # (each copy's update on its device, in parallel)
+        if not group:
+            return _local_results(regroup(updates))
+        if all(u is None for u in updates):
+            return None
+        merged = regroup(updates, always_wrap=True)
+        return Mirrored(merged.values) if type(merged).__name__ == "PerReplica" else merged
 
 
 class HierarchicalCopyAllReduce:

@@ -16,7 +16,7 @@ from simdist.runtime.sharded import ShardedVariable
 from simdist.runtime.tensor import Tensor, TensorShape
 from simdist.semantics import cluster as cluster_rules
 from simdist.semantics import partition
-from simdist.strategies.base import Strategy, StrategyExtended, _strip
+from simdist.strategies.base import Strategy, StrategyExtended, _strip, update_one_variable
 
 _NO_INITIAL_VALUE = (
     "It looks like you are using `ParameterServerStrategy` with a `variable_partitioner`, and trying to create a "
@@ -109,7 +109,11 @@ class ParameterServerExtended(StrategyExtended):
             raise ValueError("Creating variables in `dataset_fn` is not allowed.")
         kw = _strip(kwargs)
         if self._colocate_with is not None:
-            v = variables.ResourceVariable(device=self._colocate_with.device, **kw)
+            # Clause optim.slot-placement: with the variable, except while a scheduled function
+            # runs: TF 2.21 creates those when it traces the function, on the coordinator.
+            dev = self._colocate_with.device if self._current_worker is None else \
+                session.canonical("/job:chief/replica:0/task:0/device:CPU:0")
+            v = variables.ResourceVariable(device=dev, **kw)
             v._distribute_strategy = self._pss
             return v
         partitioner = self._pss._variable_partitioner
@@ -142,6 +146,9 @@ class ParameterServerExtended(StrategyExtended):
         sv = ShardedVariable(shards, name=name)
         sv._distribute_strategy = self._pss
         return sv
+
+    def _update(self, var: Any, fn: Any, args: tuple, kwargs: dict, group: bool) -> Any:
+        return update_one_variable(var, fn, args, kwargs, group)
 
     def placeholder_variable(self, name: str, shape: Any, dtype: Any = dtypes.float32) -> Any:
         """A shape-only variable (no values) placed and partitioned exactly like tf.Variable would
@@ -207,7 +214,10 @@ class ParameterServerStrategy(Strategy):
 
     def _replica_devices(self) -> list[str]:
         w = self._extended._current_worker  # type: ignore[attr-defined]
-        task = 0 if w is None else w
+        return self._replica_devices_of(0 if w is None else w)
+
+    def _replica_devices_of(self, task: int) -> list[str]:
+        """The devices of worker `task`'s replicas."""
         return [session.canonical(worker_host(task) + d) for d in self._worker_devices]
 
     def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> Any:

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from simdist import session
 from simdist.runtime import variables
+from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor
 
 # While a run executes, charges are collected here instead of being driven immediately.
@@ -51,8 +52,10 @@ def replay(sim: Any, make_process: Callable[[Any], Any]) -> Any:
 
 
 def _nbytes(t: Any) -> int:
+    """A tensor's bytes (from its array's size: a recorded tensor's value is not read)."""
     if isinstance(t, Tensor):
-        return int(t._v.nbytes) if t._v.dtype != object else 16 * int(t._v.size)
+        a = dispatch.raw(t)
+        return int(a.nbytes) if a.dtype != object else 16 * int(a.size)
     return 0
 
 
@@ -119,9 +122,10 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
         for leaf in _leaves((select_replica(i, tuple(args)), select_replica(i, kwargs))):
             if isinstance(leaf, Tensor):
                 src = session.sim_device(leaf.device)
-                if src != dev and leaf._v.size:
+                if src != dev and _nbytes(leaf):
                     copies.append((src, dev, _nbytes(leaf), f"input→replica {i}"))
-    if traffic is not None:
+    # (inside a ClusterCoordinator closure the coordinator charges the variables' ps reads)
+    if traffic is not None and getattr(strategy.extended, "_current_worker", None) is None:
         for (rid, _), var in traffic.reads.items():
             src = session.sim_device(var.device)
             if rid < n and src != devices[rid]:
@@ -129,38 +133,47 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
     sim_now = session.simulator()
     pending = [ev for ev in strategy.__dict__.pop("_pending_inputs", ()) if ev.env is sim_now.env]
 
-    held = [(devices[i], b) for i, b in enumerate(record.held) if b and i < n]
+    def on(devices: list[Any]) -> Callable[[Any], Any]:
+        held = [(devices[i], b) for i, b in enumerate(record.held) if b and i < n]
 
-    def process(sim: Any) -> Any:
-        if pending:
-            yield sim.all_of(pending)
-        # the activations the replicas' tapes keep for the backward pass, for the step's duration
-        taken = []
-        try:
-            for dev, b in held:
-                sim.allocate(dev, b, f"activations of {name}")
-                taken.append((dev, b))
-            yield from steps(sim)
-        finally:
-            for dev, b in taken:
-                sim.free(dev, b, f"activations of {name}")
+        def process(sim: Any) -> Any:
+            if pending:
+                yield sim.all_of(pending)
+            # the activations the replicas' tapes keep for the backward pass, for the step's duration
+            taken = []
+            try:
+                for dev, b in held:
+                    sim.allocate(dev, b, f"activations of {name}")
+                    taken.append((dev, b))
+                yield from steps(sim)
+            finally:
+                for dev, b in taken:
+                    sim.free(dev, b, f"activations of {name}")
 
-    def steps(sim: Any) -> Any:
-        if copies:
-            yield sim.all_of([sim.transfer(s, d, b, nm) for s, d, b, nm in copies])
-        for k, phase in enumerate(phases):
-            yield sim.all_of([_replica_compute(sim, devices[i], scaled[k][i], phase, i, name) for i in range(n)])
-            sync = phase.sync
-            if sync is None:
-                continue
-            if sync.charges:
-                for make in sync.charges:
-                    yield replay(sim, make)
-            elif sync.kind == "all_reduce" and n > 1 and sync.nbytes:
-                yield sim.all_reduce(devices, sync.nbytes, algorithm=sync.algorithm or "ring", name=sync.kind)
-            elif sync.kind == "all_gather" and n > 1 and sync.nbytes:
-                yield sim.all_gather(devices, sync.nbytes, name=sync.kind)
+        def steps(sim: Any) -> Any:
+            if copies:
+                yield sim.all_of([sim.transfer(s, d, b, nm) for s, d, b, nm in copies])
+            for k, phase in enumerate(phases):
+                yield sim.all_of([_replica_compute(sim, devices[i], scaled[k][i], phase, i, name) for i in range(n)])
+                sync = phase.sync
+                if sync is None:
+                    continue
+                if sync.charges:
+                    for make in sync.charges:
+                        yield replay(sim, make)
+                elif sync.kind == "all_reduce" and n > 1 and sync.nbytes:
+                    yield sim.all_reduce(devices, sync.nbytes, algorithm=sync.algorithm or "ring", name=sync.kind)
+                elif sync.kind == "all_gather" and n > 1 and sync.nbytes:
+                    yield sim.all_gather(devices, sync.nbytes, name=sync.kind)
+        return process
 
+    process = on(devices)
+    if getattr(strategy.extended, "_current_worker", None) is not None and not copies and not pending:
+        # Inside a ClusterCoordinator closure: a recorded function's replay charges this run again
+        # on whichever worker runs it (see Graph.charges).
+        def for_worker(w: int) -> Callable[[Any], Any]:
+            return on([session.sim_device(d) for d in strategy._replica_devices_of(w)])
+        process.for_worker = for_worker  # type: ignore[attr-defined]
     run_flops_accum[0] += float(sum(sum(p.flops) for p in phases))
     _emit(process)
 
@@ -211,6 +224,19 @@ def charge_reduce(strategy: Any, components: Sequence[Tensor], out: Tensor, op: 
         yield sim.compute(dst, flops, op)
 
     _emit(process)
+
+
+def charge_updates(work: list[tuple[str, float]], name: str = "update") -> None:
+    """The compute of `extended.update` (an optimizer step), on each updated copy's device in
+    parallel, where a run's merge or a coordinator closure is collecting charges (outside
+    those, like any other eager op, it is not charged). Its FLOPs leave the replica phases
+    and the closure's own compute (run_flops_accum)."""
+    work = [(d, f) for d, f in work if f]
+    if not _collect or not work:
+        return
+    devices = [(session.sim_device(d), f) for d, f in work]
+    run_flops_accum[0] += float(sum(f for _, f in work))
+    _emit(lambda sim: sim.all_of([sim.compute(d, f, name, category="update") for d, f in devices]))
 
 
 def charge_all_reduce(strategy: Any, nbytes: int, name: str = "all_reduce") -> None:

@@ -70,3 +70,11 @@ def executing_eagerly() -> bool:
 def print(*inputs: object, **kwargs: object) -> None:  # noqa: A001
     import builtins
     builtins.print(*[(i.numpy() if isinstance(i, Tensor) else i) for i in inputs])
+
+
+def __getattr__(name: str) -> object:
+    """`tf.keras` (simdist/keras), imported on first use: it is written against this facade."""
+    if name == "keras":
+        import simdist.keras
+        return simdist.keras
+    raise AttributeError(f"module 'simdist.tf' has no attribute {name!r}")

@@ -363,13 +363,13 @@ GATHER = register("GatherV2", _gather, args.first, lambda arrays, out, attrs: ar
 def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
            name: str | None = None) -> Tensor:
     """`tf.gather`; out-of-range indices raise InvalidArgumentError like TF on CPU. On a
-    variable it reads the variable (a ShardedVariable reads only the shards holding the rows)."""
+    variable it reads the variable; on a ShardedVariable it is TF 2.21's `sparse_read` (the
+    shards' rows in shard order: clause pss.sharded-gather)."""
     ax = 0 if axis is None else int(axis)
-    if ax == 0 and batch_dims == 0:
-        if hasattr(params, "_gather_rows"):      # a ShardedVariable: each shard its own rows
-            return params._gather_rows(indices)
-        if hasattr(params, "sparse_read"):       # a variable: ResourceGather reads only the rows
-            return params.sparse_read(indices)
+    if ax == 0 and batch_dims == 0 and hasattr(params, "sparse_read"):
+        # a variable: ResourceGather reads only the rows; a ShardedVariable: its sparse_read,
+        # which in TF 2.21 leaves the rows in shard order (clause pss.sharded-gather)
+        return params.sparse_read(indices)
     p = _t(params)
     idx = _t(indices)
     if not idx.dtype.is_integer:
@@ -379,7 +379,10 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
 
 
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.embedding_lookup`; a ShardedVariable reads only the shards holding the ids."""
+    """`tf.nn.embedding_lookup`; on a ShardedVariable, each shard's rows merged back in the order
+    of `ids` (only the rows move from each shard)."""
+    if hasattr(params, "_gather_rows"):
+        return params._gather_rows(ids)
     return gather(params, ids, axis=0)
 
 

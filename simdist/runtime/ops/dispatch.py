@@ -24,8 +24,8 @@ from simdist.runtime.cost import tally
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
-__all__ = ["execute", "run", "variable_read", "variable_gathered", "variable_written", "constant_made", "raw",
-           "tapes"]
+__all__ = ["execute", "run", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
+           "constant_made", "raw", "tapes"]
 
 _STRING = dtypes.string
 _cstate = context._state
@@ -140,6 +140,14 @@ def variable_written(var: Any, kind: str, value: Any, arr: np.ndarray) -> None:
     rec = _tm._REC
     if rec is not None:
         rec.write(var, kind, value, arr)
+
+
+def variable_scattered(var: Any, kind: str, indices: Tensor, updates: Tensor, operand: tuple) -> None:
+    """`var.<kind>(...)` wrote `operand` = (indices, updates) arrays (ResourceScatterAdd & co.):
+    tell the graph recorder."""
+    rec = _tm._REC
+    if rec is not None:
+        rec.scatter(var, kind, indices, updates, operand)
 
 
 def constant_made(t: Tensor) -> Tensor:

@@ -220,8 +220,9 @@ def _div_partitions(params: Sequence[Any]) -> Any:
 
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.embedding_lookup` (v2): the rows of params at ids (shape ids.shape + params.shape[1:]);
-    a ShardedVariable reads only the shards holding the ids (array.gather), a list of
-    partitions is read in TF's "div" layout; max_norm clips each embedding's L2 norm."""
+    a ShardedVariable's shards each gather their rows, stitched back in the ids' order (unlike
+    tf.gather's shard order: clause pss.sharded-gather), a list of partitions is read in TF's
+    "div" layout; max_norm clips each embedding's L2 norm."""
     if isinstance(params, (list, tuple)):
         if not params:
             raise ValueError("Length of `params` must be greater than 0. Received: params=[]")
@@ -229,5 +230,5 @@ def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | No
     ids_t = _t(ids)
     if not ids_t.dtype.is_integer or ids_t.dtype.name in ("int8", "uint8", "uint16"):
         raise attr_error("GatherV2", ids_t.dtype, "int16, int32, int64", attr="Tindices")
-    out = array.gather(params, ids_t)
+    out = params._gather_rows(ids_t) if hasattr(params, "_gather_rows") else array.gather(params, ids_t)
     return out if max_norm is None else _clip_rows(out, ids_t.ndim, max_norm)

@@ -1,0 +1,46 @@
+"""`tf.keras.optimizers`: Keras 3.15's optimizers with the TensorFlow backend's distributed
+semantics (see base_optimizer.py and docs/spec.md, clauses optim.*), on simdist.tf."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist.keras.optimizers import schedules
+from simdist.keras.optimizers.adagrad import Adagrad
+from simdist.keras.optimizers.adam import Adam
+from simdist.keras.optimizers.adamw import AdamW
+from simdist.keras.optimizers.base_optimizer import Optimizer
+from simdist.keras.optimizers.rmsprop import RMSprop
+from simdist.keras.optimizers.sgd import SGD
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "schedules", "get", "serialize", "deserialize"]
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "adagrad": Adagrad, "rmsprop": RMSprop}
+
+
+def serialize(optimizer: Optimizer) -> dict[str, Any]:
+    """Keras's serialized form: {"module", "class_name", "config", "registered_name"}."""
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
+            "config": optimizer.get_config(), "registered_name": None}
+
+
+def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> Optimizer:
+    """The optimizer a `serialize` dict describes."""
+    name = config.get("class_name", "")
+    classes = {c.__name__: c for c in _BY_NAME.values()}
+    classes.update(custom_objects or {})
+    cls = classes.get(name) or _BY_NAME.get(name.lower())
+    if cls is None:
+        raise ValueError(f"Could not interpret optimizer identifier: {config}")
+    return cls.from_config(config.get("config", {}), custom_objects=custom_objects)
+
+
+def get(identifier: Any) -> Optimizer:
+    """An optimizer from an instance, a name ("adam") or a serialized dict."""
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
+        return _BY_NAME[identifier.lower()]()
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier}")

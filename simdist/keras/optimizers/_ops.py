@@ -1,0 +1,209 @@
+"""The Keras ops the optimizers use, with Keras 3's TensorFlow-backend semantics, on `simdist.tf`.
+
+Keras's TF backend (keras/src/backend/tensorflow/numpy.py and sparse.py) gives Python numbers
+the other operand's dtype (weak typing) and handles `tf.IndexedSlices` operands by rules that
+decide which optimizer updates stay sparse:
+- zero-preserving unary ops (square, sqrt) map the slices' values;
+- add/subtract/maximum with a dense operand densify the slices (the result is dense);
+- multiply keeps the slices, gathering a dense operand's rows at the slices' indices;
+- divide keeps the slices for a scalar or dense divisor; if a dense divisor has zero or NaN rows,
+  those rows join the result (their quotients are inf/NaN, as dense division gives them).
+So `m.assign_add((g - m) * c)` is dense, `v.assign_add(square(g))` is a scatter_add of the
+squared rows (repeated rows square then add), `var.assign_sub(g * lr)` a scatter_sub.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist import tf
+
+IndexedSlices = tf.IndexedSlices
+
+
+def _is_py(x: Any) -> bool:
+    return isinstance(x, (bool, int, float)) and not hasattr(x, "dtype")
+
+
+def convert_to_tensor(x: Any, dtype: Any = None) -> Any:
+    """A tensor (slices become dense: their rows added into zeros of their dense shape)."""
+    if dtype is None:
+        return tf.convert_to_tensor(x)
+    dtype = tf.as_dtype(dtype)
+    if _is_py(x):
+        return tf.constant(x, dtype=dtype)
+    t = tf.convert_to_tensor(x)
+    return t if t.dtype == dtype else tf.cast(t, dtype)
+
+
+def cast(x: Any, dtype: Any) -> Any:
+    """`ops.cast`: slices keep their indices (tf.cast casts their values)."""
+    dtype = tf.as_dtype(dtype)
+    if isinstance(x, IndexedSlices):
+        return IndexedSlices(cast(x.values, dtype), x.indices, x.dense_shape)
+    if _is_py(x):
+        return tf.constant(x, dtype=dtype)
+    x = tf.convert_to_tensor(x)
+    return x if x.dtype == dtype else tf.cast(x, dtype)
+
+
+def _result_dtype(a: Any, b: Any) -> Any:
+    """Keras's result_type for two tensors (Python numbers are weak: they take the other's)."""
+    da, db = a.dtype, b.dtype
+    if da == db:
+        return da
+    if da.is_floating and db.is_floating:
+        return da if da.size >= db.size else db
+    if da.is_floating:
+        return da
+    if db.is_floating:
+        return db
+    return da if da.size >= db.size else db
+
+
+def _pair(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Both operands as tensors of one dtype (Keras's promotion)."""
+    if _is_py(x1) and _is_py(x2):
+        x1 = tf.convert_to_tensor(x1)
+    if _is_py(x1):
+        t2 = tf.convert_to_tensor(x2)
+        if isinstance(x1, float) and not t2.dtype.is_floating:
+            t2 = tf.cast(t2, tf.float32)
+        return tf.constant(x1, dtype=t2.dtype), t2
+    t1 = tf.convert_to_tensor(x1)
+    if _is_py(x2):
+        if isinstance(x2, float) and not t1.dtype.is_floating:
+            t1 = tf.cast(t1, tf.float32)
+        return t1, tf.constant(x2, dtype=t1.dtype)
+    t2 = tf.convert_to_tensor(x2)
+    dt = _result_dtype(t1, t2)
+    return (t1 if t1.dtype == dt else tf.cast(t1, dt)), (t2 if t2.dtype == dt else tf.cast(t2, dt))
+
+
+def _dense_binary(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def op(x1: Any, x2: Any) -> Any:
+        a, b = _pair(x1, x2)
+        return fn(a, b)
+    return op
+
+
+_add, _sub, _mul, _div = (_dense_binary(tf.add), _dense_binary(tf.subtract), _dense_binary(tf.multiply),
+                          _dense_binary(tf.divide))
+_max, _min, _pow = _dense_binary(tf.maximum), _dense_binary(tf.minimum), _dense_binary(tf.pow)
+
+
+def _is_scalar(x: Any) -> bool:
+    return _is_py(x) or len(getattr(x, "shape", ())) == 0
+
+
+def _union(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """sparse.elementwise_binary_union: slices with the same indices stay slices; with a dense
+    operand they are densified."""
+    def op(x1: Any, x2: Any) -> Any:
+        if isinstance(x1, IndexedSlices) and isinstance(x2, IndexedSlices) and x1.indices is x2.indices:
+            return IndexedSlices(fn(x1.values, x2.values), x1.indices, x1.dense_shape)
+        if isinstance(x1, IndexedSlices):
+            x1 = tf.convert_to_tensor(x1)
+        if isinstance(x2, IndexedSlices):
+            x2 = tf.convert_to_tensor(x2)
+        return fn(x1, x2)
+    return op
+
+
+add, subtract, maximum = _union(_add), _union(_sub), _union(_max)
+
+
+def minimum(x1: Any, x2: Any) -> Any:
+    return _min(convert_to_tensor(x1) if isinstance(x1, IndexedSlices) else x1,
+                convert_to_tensor(x2) if isinstance(x2, IndexedSlices) else x2)
+
+
+def multiply(x1: Any, x2: Any) -> Any:
+    """sparse.elementwise_binary_intersection: slices times a scalar or a dense tensor stay slices."""
+    if isinstance(x1, IndexedSlices) and isinstance(x2, IndexedSlices) and x1.indices is x2.indices:
+        return IndexedSlices(_mul(x1.values, x2.values), x1.indices, x1.dense_shape)
+    if isinstance(x1, IndexedSlices) and not isinstance(x2, IndexedSlices):
+        other = x2 if _is_scalar(x2) else tf.gather(x2, x1.indices)
+        return IndexedSlices(_mul(x1.values, other), x1.indices, x1.dense_shape)
+    if isinstance(x2, IndexedSlices) and not isinstance(x1, IndexedSlices):
+        other = x1 if _is_scalar(x1) else tf.gather(x1, x2.indices)
+        return IndexedSlices(_mul(other, x2.values), x2.indices, x2.dense_shape)
+    return _mul(convert_to_tensor(x1) if isinstance(x1, IndexedSlices) else x1,
+                convert_to_tensor(x2) if isinstance(x2, IndexedSlices) else x2)
+
+
+def divide(x1: Any, x2: Any) -> Any:
+    """sparse.elementwise_division: a dense divisor's zero or NaN rows join the slices' indices."""
+    if isinstance(x2, IndexedSlices):
+        x1 = convert_to_tensor(x1) if isinstance(x1, IndexedSlices) else x1
+        return _div(x1, tf.convert_to_tensor(x2))
+    if not isinstance(x1, IndexedSlices):
+        return _div(x1, x2)
+    if _is_scalar(x2):
+        return IndexedSlices(_div(x1.values, x2), x1.indices, x1.dense_shape)
+    d = tf.convert_to_tensor(x2)
+    arr = d.numpy()
+    bad = (arr == 0) | (np.isnan(arr) if arr.dtype.kind == "f" else False)
+    bad_rows = np.flatnonzero(np.any(bad, axis=tuple(range(1, arr.ndim)))) if arr.ndim > 1 else np.flatnonzero(bad)
+    if bad_rows.size == 0:
+        return IndexedSlices(_div(x1.values, tf.gather(d, x1.indices)), x1.indices, x1.dense_shape)
+    indices, values = _union_rows(x1, bad_rows)
+    return IndexedSlices(_div(values, tf.gather(d, indices)), indices, x1.dense_shape)
+
+
+def _union_rows(x: Any, rows: np.ndarray) -> tuple[Any, Any]:
+    """sparse.indexed_slices_union_indices_and_values with no values for the second operand:
+    the sorted union of x's indices and `rows`, and x's values summed per index (zeros elsewhere)."""
+    idx = x.indices.numpy()
+    union = np.union1d(idx, rows.astype(idx.dtype))
+    pos = np.searchsorted(union, idx)
+    vals = x.values.numpy()
+    out = np.zeros((union.size,) + vals.shape[1:], dtype=vals.dtype)
+    np.add.at(out, pos, vals)
+    return tf.constant(union), tf.constant(out)
+
+
+def _unary(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """sparse.elementwise_unary: zero-preserving ops map the slices' values."""
+    def op(x: Any) -> Any:
+        if isinstance(x, IndexedSlices):
+            return IndexedSlices(fn(x.values), x.indices, x.dense_shape)
+        return fn(tf.convert_to_tensor(x))
+    return op
+
+
+square = _unary(tf.square)
+sqrt = _unary(tf.sqrt)
+
+
+def power(x1: Any, x2: Any) -> Any:
+    return _pow(x1, x2)
+
+
+def floor(x: Any) -> Any:
+    return tf.floor(tf.convert_to_tensor(x))
+
+
+def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001 - Keras's name
+    return tf.reduce_sum(convert_to_tensor(x), axis=axis, keepdims=keepdims)
+
+
+def stack(xs: list[Any], axis: int = 0) -> Any:
+    return tf.stack([convert_to_tensor(x) for x in xs], axis=axis)
+
+
+def clip(x: Any, lo: Any, hi: Any) -> Any:
+    """Keras's ops.clip: tf.clip_by_value (slices clip their values)."""
+    return tf.clip_by_value(x, lo, hi)
+
+
+def clip_by_norm(x: Any, clip_norm: float) -> Any:
+    """The TF backend's _clip_by_norm: tf.clip_by_norm (slices are scaled by their values' norm)."""
+    return tf.clip_by_norm(x, clip_norm)
+
+
+def scale(x: Any, factor: Any) -> Any:
+    """`v * scale` of keras's clip_by_global_norm: TF's `*` densifies slices."""
+    return convert_to_tensor(x) * factor

@@ -1,0 +1,426 @@
+"""`tf.keras.optimizers.Optimizer`: Keras 3.15's BaseOptimizer with its TensorFlow backend
+(keras/src/optimizers/base_optimizer.py + keras/src/backend/tensorflow/optimizer.py), on simdist.tf.
+
+One `apply(grads, variables)` (and `apply_gradients(zip(grads, variables))`) does, in order:
+1. builds the optimizer on first use (its slot variables, colocated with each model variable
+   through `strategy.extended.colocate_vars_with`, so mirrored under MirroredStrategy, on the
+   variable's ps task under ParameterServerStrategy);
+2. drops None gradients (with Keras's warning), divides by `loss_scale_factor`;
+3. clips each replica's gradients (clipnorm, global_clipnorm or clipvalue), before any all-reduce;
+4. applies weight decay (`var -= var * wd * lr`, in a merge call, per variable copy);
+5. in a replica context, all-reduces the gradients with SUM (clause optim.mirrored-sum), then in
+   a merge call runs `update_step` through `strategy.extended.update` for each variable, on each
+   of its copies, in cross-replica context;
+6. increments `iterations` (a read then an assign: `assign_add` of a Keras variable).
+Sparse gradients (`tf.IndexedSlices`) stay sparse where Keras's ops keep them so (see _ops.py):
+the variable then gets `scatter_add`/`scatter_sub` updates of its rows (clause optim.sparse-updates).
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+import warnings
+from typing import Any, Iterable, Sequence
+
+from simdist import tf
+from simdist.keras.optimizers import _ops as ops
+from simdist.keras.optimizers import schedules
+from simdist.keras.optimizers._distribute import all_reduce_sum, maybe_merge_call
+from simdist.keras.optimizers._variable import OptimizerVariable, unwrap
+
+__all__ = ["Optimizer"]
+
+_uids: collections.defaultdict[str, int] = collections.defaultdict(int)
+
+
+def to_snake_case(name: str) -> str:
+    """Keras's snake case: "RMSprop" -> "rm_sprop", "AdamW" -> "adam_w"."""
+    name = re.sub(r"\W+", "", name)
+    name = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+def auto_name(prefix: str) -> str:
+    """`sgd`, then `sgd_1`, `sgd_2`, ... per process, as Keras names objects."""
+    name = to_snake_case(prefix)
+    unique = f"{name}_{_uids[name]}" if name in _uids else name
+    _uids[name] += 1
+    return unique
+
+
+# The base keyword arguments every Keras optimizer takes after its own (in this order).
+BASE_ARGS = ("weight_decay", "clipnorm", "clipvalue", "global_clipnorm", "use_ema", "ema_momentum",
+             "ema_overwrite_frequency", "loss_scale_factor", "gradient_accumulation_steps", "name")
+
+
+def base_args(scope: dict[str, Any]) -> dict[str, Any]:
+    """The base arguments from a subclass constructor's locals()."""
+    return {k: scope[k] for k in BASE_ARGS}
+
+
+class Optimizer:
+    """The optimizer base class (subclasses implement `build` and `update_step`)."""
+
+    def __init__(self, learning_rate: Any, weight_decay: float | None = None, clipnorm: float | None = None,
+                 clipvalue: float | None = None, global_clipnorm: float | None = None, use_ema: bool = False,
+                 ema_momentum: float = 0.99, ema_overwrite_frequency: int | None = None,
+                 loss_scale_factor: float | None = None, gradient_accumulation_steps: int | None = None,
+                 name: str | None = None, **kwargs: Any) -> None:
+        if kwargs.pop("decay", None) is not None:
+            warnings.warn("Argument `decay` is no longer supported and will be ignored.")
+        if kwargs:
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
+        if use_ema or gradient_accumulation_steps:
+            which = "use_ema" if use_ema else f"gradient_accumulation_steps={gradient_accumulation_steps}"
+            raise NotImplementedError(f"{type(self).__name__}({which}): simdist's Keras optimizers do not implement "
+                                      "exponential moving averages or gradient accumulation (see docs/spec.md, "
+                                      "optim.update-rules)")
+        self.name = name if name is not None else auto_name(type(self).__name__)
+        self.weight_decay = weight_decay
+        self.clipnorm = clipnorm
+        self.global_clipnorm = global_clipnorm
+        self.clipvalue = clipvalue
+        self.use_ema = use_ema
+        self.ema_momentum = ema_momentum
+        self.ema_overwrite_frequency = ema_overwrite_frequency
+        self.loss_scale_factor = loss_scale_factor
+        self.gradient_accumulation_steps = gradient_accumulation_steps
+        if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: "
+                             f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}")
+        self.built = False
+        self._variables: list[OptimizerVariable] = []
+        self._trainable_variables: list[Any] = []
+        self._trainable_variables_indices: dict[int, int] = {}
+        # The strategy whose scope the optimizer was made in (TF backend: updates go through it).
+        self._distribution_strategy = tf.distribute.get_strategy()
+        self._iterations = self._make_variable(0, (), tf.int64, "iteration", "only_first_replica")
+        if isinstance(learning_rate, schedules.LearningRateSchedule) or callable(learning_rate):
+            self._learning_rate = learning_rate
+        else:
+            if not isinstance(learning_rate, float):
+                raise ValueError("Argument `learning_rate` should be float, or an instance of LearningRateSchedule, "
+                                 "or a callable (that takes in the current iteration value and returns the "
+                                 f"corresponding learning rate value). Received instead: learning_rate={learning_rate}")
+            self._learning_rate = self._make_variable(learning_rate, (), tf.float32, "learning_rate",
+                                                      "only_first_replica")
+
+    # Variables ---------------------------------------------------------------------------------
+    def _make_variable(self, initial_value: Any, shape: Any, dtype: Any, name: str,
+                       aggregation: str = "none") -> OptimizerVariable:
+        v = OptimizerVariable(initial_value, shape, dtype, name, self.name, aggregation)
+        self._variables.append(v)
+        return v
+
+    @property
+    def iterations(self) -> OptimizerVariable:
+        return self._iterations
+
+    @property
+    def variables(self) -> list[OptimizerVariable]:
+        return self._variables[:]
+
+    def build(self, variables: Sequence[Any]) -> None:
+        """Remember the model variables (slots are added by subclasses, after calling this)."""
+        for i, variable in enumerate(variables):
+            self._trainable_variables_indices[self._var_key(variable)] = i
+        self._trainable_variables = list(variables)
+        self.built = True
+
+    def _var_key(self, variable: Any) -> int:
+        """A model variable's identity: its distributed container's for a copy of one."""
+        v = unwrap(variable)
+        container = getattr(v, "_distributed_container", None)
+        if container is not None:
+            v = container() if callable(container) and not hasattr(container, "assign") else container
+        return id(v)
+
+    def _get_variable_index(self, variable: Any) -> int:
+        return self._trainable_variables_indices[self._var_key(variable)]
+
+    def add_variable(self, shape: Any, initializer: Any = "zeros", dtype: Any = None, aggregation: str = "none",
+                     name: str | None = None) -> OptimizerVariable:
+        """An optimizer variable (zeros, or a constant: `initializer` is "zeros", "ones" or a number)."""
+        dtype = tf.as_dtype(dtype or tf.float32)
+        shape = list(tf.TensorShape(shape).as_list())
+        if initializer == "zeros":
+            value = tf.zeros(shape, dtype)
+        elif initializer == "ones":
+            value = tf.ones(shape, dtype)
+        elif isinstance(initializer, (int, float)):
+            value = tf.cast(initializer, dtype) * tf.ones(shape, dtype)   # keras.initializers.Constant
+        else:
+            raise ValueError(f"add_variable(initializer={initializer!r}): simdist supports 'zeros', 'ones' and "
+                             "numbers")
+        return self._make_variable(value, shape, dtype, name or "variable", aggregation)
+
+    def add_variable_from_reference(self, reference_variable: Any, name: str | None = None,
+                                    initializer: Any = "zeros") -> OptimizerVariable:
+        """A slot of `reference_variable`'s shape and dtype, created where TF creates it: colocated
+        with the variable (clauses optim.slot-placement)."""
+        name = name or "var"
+        if hasattr(reference_variable, "path"):
+            name = f"{reference_variable.path.replace('/', '_')}_{name}"
+        else:
+            name = f"{str(reference_variable.name).replace('/', '_').replace(':', '_')}_{name}"
+        with self._distribution_strategy.extended.colocate_vars_with(unwrap(reference_variable)):
+            return self.add_variable(shape=reference_variable.shape, initializer=initializer,
+                                     dtype=reference_variable.dtype, name=name)
+
+    def add_optimizer_variables(self, trainable_variables: Sequence[Any], name: Any,
+                                initializer: Any = "zeros") -> Any:
+        """For each model variable, one slot per name (interleaved, as Keras creates them)."""
+        names = [name] if isinstance(name, str) else list(name)
+        inits = [initializer] * len(names) if isinstance(initializer, (str, int, float)) else list(initializer)
+        if len(names) != len(inits):
+            raise ValueError(f"The number of provided names must match the number of provided initializers.  "
+                             f"Received name='{name}', initializer='{initializer}'")
+        out: tuple[list[Any], ...] = tuple([] for _ in names)
+        for variable in trainable_variables:
+            for i, (n, init) in enumerate(zip(names, inits)):
+                out[i].append(self.add_variable_from_reference(variable, name=n, initializer=init)
+                              if not getattr(variable, "overwrite_with_gradient", False) else None)
+        return out[0] if isinstance(name, str) else out
+
+    def _check_variables_are_known(self, variables: Iterable[Any]) -> None:
+        for v in variables:
+            if self._var_key(v) not in self._trainable_variables_indices:
+                raise ValueError(f"Unknown variable: {v}. This optimizer can only be called for the variables it was "
+                                 "originally built with. When working with a new set of variables, you should "
+                                 "recreate a new optimizer instance.")
+
+    # Variable updates of the TF backend ------------------------------------------------------------
+    def assign(self, variable: Any, value: Any) -> None:
+        variable = unwrap(variable)
+        value = ops.cast(value, variable.dtype)
+        if isinstance(value, tf.IndexedSlices):
+            variable.scatter_update(value)
+        else:
+            variable.assign(value)
+
+    def assign_add(self, variable: Any, value: Any) -> None:
+        variable = unwrap(variable)
+        value = ops.cast(value, variable.dtype)
+        if isinstance(value, tf.IndexedSlices):
+            variable.scatter_add(value)
+        else:
+            variable.assign_add(value)
+
+    def assign_sub(self, variable: Any, value: Any) -> None:
+        variable = unwrap(variable)
+        value = ops.cast(value, variable.dtype)
+        if isinstance(value, tf.IndexedSlices):
+            variable.scatter_sub(value)
+        else:
+            variable.assign_sub(value)
+
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> None:
+        raise NotImplementedError
+
+    # Applying gradients ------------------------------------------------------------------------------
+    def apply_gradients(self, grads_and_vars: Iterable[tuple[Any, Any]]) -> OptimizerVariable:
+        """Apply (gradient, variable) pairs; returns `iterations`, as Keras does."""
+        pairs = list(grads_and_vars)
+        grads, variables = (list(t) for t in zip(*pairs)) if pairs else ([], [])
+        self.apply(grads, variables)
+        return self._iterations
+
+    def apply(self, grads: Sequence[Any], trainable_variables: Sequence[Any] | None = None) -> None:
+        """Update the variables with their gradients (builds the optimizer on first use)."""
+        if len(grads) == 0:
+            return
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError("When passing `grads` without `variables`, the optimizer must already be built on "
+                                 "a list of variables. Call `optimizer.build(trainable_variables)` first. ")
+            if len(grads) != len(self._trainable_variables_indices):
+                raise ValueError("When passing `grads` as a list of gradient tensors, the gradients must match "
+                                 f"`optimizer.variables` one-to-on. Received a list of {len(grads)} gradients, but "
+                                 f"the optimizer is tracking {len(self._trainable_variables)} trainable variables.")
+            trainable_variables = self._trainable_variables
+        else:
+            trainable_variables = list(trainable_variables)
+            if not self.built:
+                self.build(trainable_variables)
+                self.built = True
+            self._check_variables_are_known(trainable_variables)
+        grads, trainable_variables = self._filter_empty_gradients(grads, trainable_variables)
+        grads, trainable_variables = self._overwrite_variables_directly_with_gradients(grads, trainable_variables)
+        if grads:
+            if self.loss_scale_factor is not None:
+                grads = [g if g is None else ops.divide(g, self.loss_scale_factor) for g in grads]
+            self._backend_apply_gradients(grads, trainable_variables)
+            for variable in trainable_variables:
+                constraint = getattr(variable, "constraint", None)
+                if constraint is not None:
+                    variable.assign(constraint(variable))
+        self._iterations.assign_add(1)
+
+    def _backend_apply_gradients(self, grads: list[Any], trainable_variables: list[Any]) -> None:
+        grads = self._clip_gradients(grads)
+        self._apply_weight_decay(trainable_variables)
+        self._backend_update_step(grads, trainable_variables, self.learning_rate)
+
+    def _backend_update_step(self, grads: list[Any], trainable_variables: list[Any], learning_rate: Any) -> None:
+        """Clause optim.mirrored-sum: all-reduce (SUM) in a replica context, then update each
+        variable through `strategy.extended.update` in a merge call."""
+        grads_and_vars = all_reduce_sum(list(zip(grads, [unwrap(v) for v in trainable_variables])))
+        maybe_merge_call(self._distributed_update_step, self._distribution_strategy, grads_and_vars, learning_rate)
+
+    def _distributed_update_step(self, distribution: Any, grads_and_vars: list, learning_rate: Any) -> None:
+        def apply_grad_to_update_var(var: Any, grad: Any, learning_rate: Any) -> Any:
+            return self.update_step(grad, var, learning_rate)
+
+        for grad, var in grads_and_vars:
+            distribution.extended.update(var, apply_grad_to_update_var, args=(grad, learning_rate), group=False)
+
+    def _filter_empty_gradients(self, grads: Sequence[Any], variables: Sequence[Any]) -> tuple[list, list]:
+        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        missing = [getattr(v, "path", None) or v.name for g, v in zip(grads, variables) if g is None]
+        if not kept:
+            raise ValueError("No gradients provided for any variable.")
+        if missing:
+            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss. If using "
+                          "`model.compile()`, did you forget to provide a `loss` argument?")
+        return [g for g, _ in kept], [v for _, v in kept]
+
+    def _overwrite_variables_directly_with_gradients(self, grads: list, variables: list) -> tuple[list, list]:
+        """Variables with `overwrite_with_gradient` (float8 scales in Keras) take the gradient as value."""
+        if not any(getattr(v, "overwrite_with_gradient", False) for v in variables):
+            return grads, variables
+        kept_g, kept_v = [], []
+        for g, v in zip(grads, variables):
+            if getattr(v, "overwrite_with_gradient", False):
+                v.assign(g)
+            else:
+                kept_g.append(g)
+                kept_v.append(v)
+        return kept_g, kept_v
+
+    # Clipping and weight decay --------------------------------------------------------------------
+    def _clip_gradients(self, grads: list[Any]) -> list[Any]:
+        """Clause optim.clipping: per replica, before the all-reduce."""
+        if self.clipnorm and self.clipnorm > 0:
+            return [ops.clip_by_norm(g, self.clipnorm) if g is not None else g for g in grads]
+        if self.global_clipnorm and self.global_clipnorm > 0:
+            return clip_by_global_norm(grads, self.global_clipnorm)
+        if self.clipvalue and self.clipvalue > 0:
+            v = self.clipvalue
+            return [ops.clip(g, -v, v) if g is not None else g for g in grads]
+        return grads
+
+    def exclude_from_weight_decay(self, var_list: Sequence[Any] | None = None,
+                                  var_names: Sequence[str] | None = None) -> None:
+        """Variables (or names containing any of `var_names`) that weight decay skips; before build."""
+        if self.built:
+            raise ValueError("`exclude_from_weight_decay()` can only be configured before the optimizer is built.")
+        self._exclude_from_weight_decay = {self._var_key(v) for v in var_list} if var_list else set()
+        self._exclude_from_weight_decay_pattern = re.compile("|".join(sorted(set(var_names)))) if var_names else None
+
+    def _use_weight_decay(self, variable: Any) -> bool:
+        if self._var_key(variable) in getattr(self, "_exclude_from_weight_decay", set()):
+            return False
+        pattern = getattr(self, "_exclude_from_weight_decay_pattern", None)
+        return not (pattern is not None and re.search(pattern, variable.name) is not None)
+
+    def _apply_weight_decay(self, variables: list[Any]) -> None:
+        """Clause optim.update-rules: `var -= var * wd * lr` on each copy, in a merge call."""
+        if self.weight_decay is None:
+            return
+
+        def distributed_apply_weight_decay(distribution: Any, variables: list[Any], **kwargs: Any) -> None:
+            def weight_decay_fn(variable: Any) -> None:
+                if self._use_weight_decay(variable):
+                    lr = tf.cast(self.learning_rate, variable.dtype)
+                    wd = tf.cast(self.weight_decay, variable.dtype)
+                    variable.assign_sub(variable * wd * lr)
+
+            for variable in variables:
+                distribution.extended.update(unwrap(variable), weight_decay_fn, group=False)
+
+        maybe_merge_call(distributed_apply_weight_decay, self._distribution_strategy, variables)
+
+    # Learning rate ----------------------------------------------------------------------------------
+    @property
+    def learning_rate(self) -> Any:
+        return self._get_current_learning_rate()
+
+    @learning_rate.setter
+    def learning_rate(self, learning_rate: Any) -> None:
+        if isinstance(learning_rate, schedules.LearningRateSchedule) or callable(learning_rate):
+            if isinstance(self._learning_rate, OptimizerVariable):
+                self._variables.remove(self._learning_rate)
+            self._learning_rate = learning_rate
+        else:
+            if isinstance(self._learning_rate, schedules.LearningRateSchedule):
+                raise TypeError("This optimizer was created with a `LearningRateSchedule` object as its "
+                                "`learning_rate` constructor argument, hence its learning rate is not settable. If "
+                                "you need the learning rate to be settable, you should instantiate the optimizer "
+                                "with a float `learning_rate` argument.")
+            self._learning_rate.assign(learning_rate)
+
+    def _get_current_learning_rate(self) -> Any:
+        if isinstance(self._learning_rate, schedules.LearningRateSchedule):
+            return self._learning_rate(self._iterations)
+        if isinstance(self._learning_rate, OptimizerVariable):
+            return self._learning_rate
+        if callable(self._learning_rate):
+            return self._learning_rate()
+        return self._learning_rate
+
+    # Weights and config -----------------------------------------------------------------------------
+    def set_weights(self, weights: Sequence[Any]) -> None:
+        if not self.built:
+            raise ValueError("You are calling `set_weights()` on an optimizer that has not yet been built. Please "
+                             "call `optimizer.build(trainable_variables)` to create the optimizer weights before "
+                             "calling `set_weights()`.")
+        for variable, weight in zip(self._variables, weights):
+            variable.assign(weight)
+
+    def scale_loss(self, loss: Any) -> Any:
+        return loss * self.loss_scale_factor if self.loss_scale_factor is not None else loss
+
+    def finalize_variable_values(self, var_list: Sequence[Any]) -> None:
+        """Nothing to do without EMA (Keras overwrites the variables with their averages)."""
+
+    def get_config(self) -> dict[str, Any]:
+        lr = self._learning_rate
+        if isinstance(lr, schedules.LearningRateSchedule):
+            learning_rate: Any = schedules.serialize(lr)
+        elif isinstance(lr, OptimizerVariable):
+            learning_rate = float(lr.numpy())
+        elif callable(lr):
+            learning_rate = lr
+        else:
+            learning_rate = 0.5
+        return {"name": self.name, "learning_rate": learning_rate, "weight_decay": self.weight_decay,
+                "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
+                "ema_overwrite_frequency": self.ema_overwrite_frequency, "loss_scale_factor": self.loss_scale_factor,
+                "gradient_accumulation_steps": self.gradient_accumulation_steps}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "Optimizer":
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = schedules.deserialize(config["learning_rate"], custom_objects=custom_objects)
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def global_norm(value_list: Sequence[Any]) -> Any:
+    """sqrt of the sum of squares of all gradients (slices: of their values, repeated rows included)."""
+    squared = [ops.sum(ops.square(v)) for v in value_list if v is not None]
+    return ops.sqrt(ops.sum(ops.stack(squared)))
+
+
+def clip_by_global_norm(value_list: Sequence[Any], clip_norm: float) -> list[Any]:
+    """Keras's clip_by_global_norm: every gradient times clip_norm * min(1/norm, 1/clip_norm)
+    (NaN when the norm is not finite)."""
+    use_norm = global_norm(value_list)
+    scale_for_finite = clip_norm * ops.minimum(1.0 / use_norm, 1.0 / clip_norm)
+    scale = scale_for_finite + (use_norm - use_norm)
+    return [ops.scale(v, scale) if v is not None else v for v in value_list]
