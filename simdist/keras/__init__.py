@@ -4,3 +4,5 @@ as Keras's TF backend is written against `tensorflow`. Never imports simdist's i
 from __future__ import annotations
 
 from simdist.keras import optimizers  # noqa: F401
+from simdist.keras import config  # noqa: F401
+from simdist.keras import losses  # noqa: F401
