@@ -658,6 +658,25 @@ class Layer:
                 queue[:0] = list(layer._layers)
         return out
 
+    @property
+    def input(self) -> Any:
+        """The input KerasTensor(s) of the layer's first symbolic call."""
+        return self._get_node_attribute_at_index(0, "input_tensors", "input")
+
+    @property
+    def output(self) -> Any:
+        """The output KerasTensor(s) of the layer's first symbolic call."""
+        return self._get_node_attribute_at_index(0, "output_tensors", "output")
+
+    def _get_node_attribute_at_index(self, node_index: int, attr: str, attr_name: str) -> Any:
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {attr_name}.")
+        if not len(self._inbound_nodes) > node_index:
+            raise ValueError(f"Asked to get {attr_name} at node {node_index}, but the operation has only "
+                             f"{len(self._inbound_nodes)} inbound nodes.")
+        values = getattr(self._inbound_nodes[node_index], attr)
+        return values[0] if isinstance(values, list) and len(values) == 1 else values
+
     # --- config ---------------------------------------------------------------------------------------
     def get_config(self) -> dict[str, Any]:
         self._check_super_called()
