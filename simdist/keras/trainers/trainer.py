@@ -18,10 +18,9 @@ keras.fit.*, keras.compile.* in docs/spec.md.
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import warnings
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import numpy as np
 
@@ -130,9 +129,11 @@ class Trainer:
                 steps_per_execution: int = 1, jit_compile: Any = "auto", auto_scale_loss: bool = True) -> None:
         """Configures the model for training: optimizer, compiled loss and metrics (Keras 3.15).
 
-        Entered in the captured strategy's scope, as the seeds say `model.compile` does, so the
-        loss tracker's and compiled metrics' variables are the strategy's (clause
-        keras.compile.enters-scope). `jit_compile` is accepted and ignored (simdist runs eagerly).
+        As in Keras 3 on TF 2.21, compile does not enter the captured strategy's scope: what it
+        creates at once (the loss tracker, an optimizer named by a string) is created in the
+        caller's scope; the compiled metrics and losses, which Keras builds lazily, and the
+        optimizer's slots are built in the captured scope by fit/evaluate (clause
+        keras.compile.scope). `jit_compile` is accepted and ignored (simdist runs eagerly).
         """
         from simdist.keras import optimizers as optimizers_module
         from simdist.keras.trainers.compile_utils import CompileLoss, CompileMetrics, make_mean_metric
@@ -141,41 +142,28 @@ class Trainer:
                 or steps_per_execution < 1:
             raise ValueError("`steps_per_execution` must be a positive integer. Received: "
                              f"steps_per_execution={steps_per_execution!r} (in Model.compile)")
-        with self._maybe_strategy_scope():
-            opt = optimizers_module.get(optimizer) if optimizer is not None else None
-            self.optimizer = opt
-            output_names = getattr(self, "output_names", None)
-            if loss is not None:
-                self._compile_loss = CompileLoss(loss, loss_weights, output_names=output_names)
-                self.loss = loss
-            else:
-                self._compile_loss = None
-            if metrics is not None or weighted_metrics is not None:
-                self._compile_metrics = CompileMetrics(metrics, weighted_metrics, output_names=output_names)
-            else:
-                self._compile_metrics = None
-            self._jit_compile = False
-            self.run_eagerly = bool(run_eagerly)
-            self.stop_training = False
-            self.compiled = True
-            self._loss_tracker = make_mean_metric(name="loss")
-            self.steps_per_execution = steps_per_execution
-            self.train_function = None
-            self.test_function = None
-            self.predict_function = None
-            self._compile_config = dict(optimizer=optimizer, loss=loss, loss_weights=loss_weights, metrics=metrics,
-                                        weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
-                                        steps_per_execution=steps_per_execution, jit_compile=False)
-
-    @contextlib.contextmanager
-    def _maybe_strategy_scope(self) -> Iterator[None]:
-        """The captured strategy's scope, unless it (or no strategy) is already current."""
-        strategy = self._distribute_strategy
-        if strategy is None or (tf.distribute.has_strategy() and tf.distribute.get_strategy() is strategy):
-            yield
-            return
-        with strategy.scope():
-            yield
+        self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
+        output_names = getattr(self, "output_names", None)
+        if loss is not None:
+            self._compile_loss = CompileLoss(loss, loss_weights, output_names=output_names)
+            self.loss = loss
+        if metrics is not None or weighted_metrics is not None:
+            self._compile_metrics = CompileMetrics(metrics, weighted_metrics, output_names=output_names)
+        if jit_compile and run_eagerly and jit_compile != "auto":
+            warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be True. Disabling "
+                          "`jit_compile`.", stacklevel=2)
+        self._jit_compile = False
+        self.run_eagerly = bool(run_eagerly)
+        self.stop_training = False
+        self.compiled = True
+        self._loss_tracker = make_mean_metric(name="loss")
+        self.steps_per_execution = steps_per_execution
+        self.train_function = None
+        self.test_function = None
+        self.predict_function = None
+        self._compile_config = dict(optimizer=optimizer, loss=loss, loss_weights=loss_weights, metrics=metrics,
+                                    weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
+                                    steps_per_execution=steps_per_execution, jit_compile=False)
 
     @property
     def jit_compile(self) -> bool:
@@ -377,60 +365,59 @@ class Trainer:
         from simdist.keras import callbacks as callbacks_module
 
         self._assert_compile_called("fit")
-        with self._maybe_strategy_scope():
-            self._eval_epoch_iterator = None
-            if validation_split and validation_data is None:
-                (x, y, sample_weight), validation_data = data_adapter_module.train_validation_split(
-                    (x, y, sample_weight), validation_split=validation_split)
-            if validation_data is not None:
-                val_x, val_y, val_sample_weight = unpack_x_y_sample_weight(validation_data)
-            epoch_iterator = self._epoch_iterator(x=x, y=y, sample_weight=sample_weight, batch_size=batch_size,
-                                                  steps_per_epoch=steps_per_epoch, shuffle=shuffle,
-                                                  class_weight=class_weight)
-            self._maybe_symbolic_build(epoch_iterator)
-            epoch_iterator.reset()
-            if not isinstance(callbacks, callbacks_module.CallbackList):
-                callbacks = callbacks_module.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
-                                                          verbose=verbose, epochs=epochs,
-                                                          steps=epoch_iterator.num_batches, model=self)
-            self.stop_training = False
-            self.make_train_function()
-            callbacks.on_train_begin()
-            training_logs = None
-            logs: Any = {}
-            initial_epoch = self._initial_epoch or initial_epoch
-            for epoch in range(initial_epoch, epochs):
-                self.reset_metrics()
-                callbacks.on_epoch_begin(epoch)
-                with epoch_iterator.catch_stop_iteration():
-                    for begin_step, end_step, iterator in epoch_iterator:
-                        callbacks.on_train_batch_begin(begin_step)
-                        logs = self.train_function(iterator)
-                        callbacks.on_train_batch_end(end_step, logs)
-                        if self.stop_training:
-                            break
-                epoch_logs = dict(self._get_metrics_result_or_logs(logs))
-                if validation_data is not None and self._should_eval(epoch, validation_freq):
-                    if getattr(self, "_eval_epoch_iterator", None) is None:
-                        self._eval_epoch_iterator = self._epoch_iterator(
-                            x=val_x, y=val_y, sample_weight=val_sample_weight,
-                            batch_size=validation_batch_size or batch_size, steps_per_epoch=validation_steps,
-                            shuffle=False)
-                    val_logs = self.evaluate(x=val_x, y=val_y, sample_weight=val_sample_weight,
-                                             batch_size=validation_batch_size or batch_size,
-                                             steps=validation_steps, callbacks=callbacks, return_dict=True,
-                                             _use_cached_eval_dataset=True)
-                    epoch_logs.update({f"val_{name}": val for name, val in val_logs.items()})
-                callbacks.on_epoch_end(epoch, epoch_logs)
-                training_logs = epoch_logs
-                if self.stop_training:
-                    break
-            if self.optimizer is not None and epochs > 0 and hasattr(self.optimizer, "finalize_variable_values"):
-                self.optimizer.finalize_variable_values(self._trainer_trainable_weights())
-            if getattr(self, "_eval_epoch_iterator", None) is not None:
-                del self._eval_epoch_iterator
-            callbacks.on_train_end(logs=training_logs)
-            return self.history
+        self._eval_epoch_iterator = None
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = data_adapter_module.train_validation_split(
+                (x, y, sample_weight), validation_split=validation_split)
+        if validation_data is not None:
+            val_x, val_y, val_sample_weight = unpack_x_y_sample_weight(validation_data)
+        epoch_iterator = self._epoch_iterator(x=x, y=y, sample_weight=sample_weight, batch_size=batch_size,
+                                              steps_per_epoch=steps_per_epoch, shuffle=shuffle,
+                                              class_weight=class_weight)
+        self._maybe_symbolic_build(iterator=epoch_iterator)
+        epoch_iterator.reset()
+        if not isinstance(callbacks, callbacks_module.CallbackList):
+            callbacks = callbacks_module.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
+                                                      verbose=verbose, epochs=epochs,
+                                                      steps=epoch_iterator.num_batches, model=self)
+        self.stop_training = False
+        self.make_train_function()
+        callbacks.on_train_begin()
+        training_logs = None
+        logs: Any = {}
+        initial_epoch = self._initial_epoch or initial_epoch
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            callbacks.on_epoch_begin(epoch)
+            with epoch_iterator.catch_stop_iteration():
+                for begin_step, end_step, iterator in epoch_iterator:
+                    callbacks.on_train_batch_begin(begin_step)
+                    logs = self.train_function(iterator)
+                    callbacks.on_train_batch_end(end_step, logs)
+                    if self.stop_training:
+                        break
+            epoch_logs = dict(self._get_metrics_result_or_logs(logs))
+            if validation_data is not None and self._should_eval(epoch, validation_freq):
+                if getattr(self, "_eval_epoch_iterator", None) is None:
+                    self._eval_epoch_iterator = self._epoch_iterator(
+                        x=val_x, y=val_y, sample_weight=val_sample_weight,
+                        batch_size=validation_batch_size or batch_size, steps_per_epoch=validation_steps,
+                        shuffle=False)
+                val_logs = self.evaluate(x=val_x, y=val_y, sample_weight=val_sample_weight,
+                                         batch_size=validation_batch_size or batch_size,
+                                         steps=validation_steps, callbacks=callbacks, return_dict=True,
+                                         _use_cached_eval_dataset=True)
+                epoch_logs.update({f"val_{name}": val for name, val in val_logs.items()})
+            callbacks.on_epoch_end(epoch, epoch_logs)
+            training_logs = epoch_logs
+            if self.stop_training:
+                break
+        if self.optimizer is not None and epochs > 0 and hasattr(self.optimizer, "finalize_variable_values"):
+            self.optimizer.finalize_variable_values(self._trainer_trainable_weights())
+        if getattr(self, "_eval_epoch_iterator", None) is not None:
+            del self._eval_epoch_iterator
+        callbacks.on_train_end(logs=training_logs)
+        return self.history
 
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, verbose: Any = "auto",
                  sample_weight: Any = None, steps: int | None = None, callbacks: Any = None,
@@ -442,126 +429,159 @@ class Trainer:
         use_cached_eval_dataset = kwargs.pop("_use_cached_eval_dataset", False)
         if kwargs:
             raise ValueError(f"Arguments not recognized: {kwargs}")
-        with self._maybe_strategy_scope():
-            if use_cached_eval_dataset:
-                epoch_iterator = self._eval_epoch_iterator
-            else:
-                epoch_iterator = self._epoch_iterator(x=x, y=y, sample_weight=sample_weight, batch_size=batch_size,
-                                                      steps_per_epoch=steps, shuffle=False)
-            self._maybe_symbolic_build(epoch_iterator)
-            epoch_iterator.reset()
-            if not isinstance(callbacks, callbacks_module.CallbackList):
-                callbacks = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, verbose=verbose,
-                                                          epochs=1, steps=epoch_iterator.num_batches, model=self)
-            self.make_test_function()
-            self.stop_evaluating = False
-            callbacks.on_test_begin()
-            logs: Any = {}
-            self.reset_metrics()
-            with epoch_iterator.catch_stop_iteration():
-                for begin_step, end_step, iterator in epoch_iterator:
-                    callbacks.on_test_batch_begin(begin_step)
-                    logs = self.test_function(iterator)
-                    callbacks.on_test_batch_end(end_step, logs)
-                    if self.stop_evaluating:
-                        break
-            logs = pythonify_logs(self._get_metrics_result_or_logs(logs))
-            callbacks.on_test_end(logs)
-            if return_dict:
-                return logs
-            return self._flatten_metrics_in_order(logs)
+        if use_cached_eval_dataset:
+            epoch_iterator = self._eval_epoch_iterator
+        else:
+            epoch_iterator = self._epoch_iterator(x=x, y=y, sample_weight=sample_weight, batch_size=batch_size,
+                                                  steps_per_epoch=steps, shuffle=False)
+        self._maybe_symbolic_build(iterator=epoch_iterator)
+        epoch_iterator.reset()
+        if not isinstance(callbacks, callbacks_module.CallbackList):
+            callbacks = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, verbose=verbose,
+                                                      epochs=1, steps=epoch_iterator.num_batches, model=self)
+        self.make_test_function()
+        self.stop_evaluating = False
+        callbacks.on_test_begin()
+        logs: Any = {}
+        self.reset_metrics()
+        with epoch_iterator.catch_stop_iteration():
+            for begin_step, end_step, iterator in epoch_iterator:
+                callbacks.on_test_batch_begin(begin_step)
+                logs = self.test_function(iterator)
+                callbacks.on_test_batch_end(end_step, logs)
+                if self.stop_evaluating:
+                    break
+        logs = pythonify_logs(self._get_metrics_result_or_logs(logs))
+        callbacks.on_test_end(logs)
+        if return_dict:
+            return logs
+        return self._flatten_metrics_in_order(logs)
 
     def predict(self, x: Any, batch_size: int | None = None, verbose: Any = "auto", steps: int | None = None,
                 callbacks: Any = None) -> Any:
         """The model's outputs over the data, batch by batch, as NumPy arrays (Keras 3.15)."""
         from simdist.keras import callbacks as callbacks_module
 
-        with self._maybe_strategy_scope():
-            epoch_iterator = self._epoch_iterator(x=x, batch_size=batch_size, steps_per_epoch=steps, shuffle=False)
-            if not isinstance(callbacks, callbacks_module.CallbackList):
-                callbacks = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, verbose=verbose,
-                                                          epochs=1, steps=epoch_iterator.num_batches, model=self)
+        epoch_iterator = self._epoch_iterator(x=x, batch_size=batch_size, steps_per_epoch=steps, shuffle=False)
+        if not isinstance(callbacks, callbacks_module.CallbackList):
+            callbacks = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, verbose=verbose,
+                                                      epochs=1, steps=epoch_iterator.num_batches, model=self)
 
-            def get_data(iterator: Any) -> list[Any]:
-                data: list[Any] = []
-                for _ in range(self.steps_per_execution):
-                    try:
-                        single = next(iterator)
-                    except (StopIteration, tf.errors.OutOfRangeError):
-                        if data:
-                            return data
-                        raise StopIteration
-                    data.append(single)
-                return data
+        def get_data(iterator: Any) -> list[Any]:
+            data: list[Any] = []
+            for _ in range(self.steps_per_execution):
+                try:
+                    single = next(iterator)
+                except (StopIteration, tf.errors.OutOfRangeError):
+                    if data:
+                        return data
+                    raise StopIteration
+                data.append(single)
+            return data
 
-            self.make_predict_function()
-            self.stop_predicting = False
-            callbacks.on_predict_begin()
-            outputs: Any = None
-            batch_outputs: Any = None
-            with epoch_iterator.catch_stop_iteration():
-                for begin_step, end_step, iterator in epoch_iterator:
-                    callbacks.on_predict_batch_begin(begin_step)
-                    data = get_data(iterator)
-                    batch_outputs = self.predict_function(data)
-                    if outputs is None:
-                        outputs = tf.nest.map_structure(lambda b: [b], batch_outputs)
-                    else:
-                        _append_outputs(outputs, batch_outputs)
-                    callbacks.on_predict_batch_end(end_step, {"outputs": batch_outputs})
-                    if self.stop_predicting:
-                        break
-            callbacks.on_predict_end()
-            if outputs is None:
-                raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please use "
-                                 "`Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` "
-                                 "for more information of where went wrong, or file a issue/bug to `tf.keras`.")
-            outputs = _map_up_to(batch_outputs, lambda parts: np.concatenate(
-                [np.asarray(p.numpy() if hasattr(p, "numpy") else p) for p in parts], axis=0)
-                if np.ndim(parts[0]) > 0 else np.stack([np.asarray(p) for p in parts]), outputs)
-            return outputs
+        self.make_predict_function()
+        self.stop_predicting = False
+        callbacks.on_predict_begin()
+        outputs: Any = None
+        batch_outputs: Any = None
+        with epoch_iterator.catch_stop_iteration():
+            for begin_step, end_step, iterator in epoch_iterator:
+                callbacks.on_predict_batch_begin(begin_step)
+                data = get_data(iterator)
+                batch_outputs = self.predict_function(data)
+                if outputs is None:
+                    outputs = tf.nest.map_structure(lambda b: [b], batch_outputs)
+                else:
+                    _append_outputs(outputs, batch_outputs)
+                callbacks.on_predict_batch_end(end_step, {"outputs": batch_outputs})
+                if self.stop_predicting:
+                    break
+        callbacks.on_predict_end()
+        if outputs is None:
+            raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please use "
+                             "`Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` "
+                             "for more information of where went wrong, or file a issue/bug to `tf.keras`.")
+        outputs = _map_up_to(batch_outputs, lambda parts: np.concatenate(
+            [np.asarray(p.numpy() if hasattr(p, "numpy") else p) for p in parts], axis=0)
+            if np.ndim(parts[0]) > 0 else np.stack([np.asarray(p) for p in parts]), outputs)
+        return outputs
 
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, class_weight: dict | None = None,
                        return_dict: bool = False) -> Any:
         """One gradient update on one batch; the metrics after it."""
         self._assert_compile_called("train_on_batch")
-        with self._maybe_strategy_scope():
-            if class_weight is not None:
-                if sample_weight is not None:
-                    raise ValueError("Arguments `sample_weight` and `class_weight` cannot be specified at the same "
-                                     f"time. Received: sample_weight={sample_weight}, class_weight={class_weight}")
-                sample_weight = data_adapter_module.class_weight_to_sample_weights(y, class_weight)
-            self.make_train_function()
-            self.reset_metrics()
-            logs = self.train_function(iter([(x, y, sample_weight)]))
-            logs = pythonify_logs(logs)
-            return logs if return_dict else self._flatten_metrics_in_order(logs)
+        if class_weight is not None:
+            if sample_weight is not None:
+                raise ValueError("Arguments `sample_weight` and `class_weight` cannot be specified at the same "
+                                 f"time. Received: sample_weight={sample_weight}, class_weight={class_weight}")
+            sample_weight = data_adapter_module.class_weight_to_sample_weights(y, class_weight)
+        self.make_train_function()
+        self.reset_metrics()
+        logs = self.train_function(iter([(x, y, sample_weight)]))
+        logs = pythonify_logs(logs)
+        return logs if return_dict else self._flatten_metrics_in_order(logs)
 
     def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, return_dict: bool = False) -> Any:
         self._assert_compile_called("test_on_batch")
-        with self._maybe_strategy_scope():
-            self.make_test_function()
-            self.reset_metrics()
-            logs = pythonify_logs(self.test_function(iter([(x, y, sample_weight)])))
-            return logs if return_dict else self._flatten_metrics_in_order(logs)
+        self.make_test_function()
+        self.reset_metrics()
+        logs = pythonify_logs(self.test_function(iter([(x, y, sample_weight)])))
+        return logs if return_dict else self._flatten_metrics_in_order(logs)
 
     def predict_on_batch(self, x: Any) -> Any:
-        with self._maybe_strategy_scope():
-            self.make_predict_function()
-            out = self.predict_function([(x,)])
-            return tf.nest.map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out)
+        self.make_predict_function()
+        out = self.predict_function([(x,)])
+        return tf.nest.map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out)
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _maybe_symbolic_build(self, epoch_iterator: Any) -> None:
-        """Builds the optimizer's variables in the captured strategy's scope before the first step
-        (the TF trainer's symbolic build does it when a strategy was captured)."""
-        if self.optimizer is None or getattr(self.optimizer, "built", True):
+    def _maybe_symbolic_build(self, iterator: Any = None, data_batch: Any = None) -> None:
+        """TF trainer: with a captured strategy, build the model, the compiled metrics and loss and
+        the optimizer in that strategy's scope before the first step, from the first batch (its
+        replicas' parts averaged with `strategy.reduce("MEAN")`, which fails as in TF when the
+        replicas' parts differ in shape). Without one they are built lazily in the first step."""
+        if self._distribute_strategy is None:
             return
-        weights = self._trainer_trainable_weights()
-        if self._distribute_strategy is None or not weights:
-            return
+        if iterator is not None:
+            for _, _, it in iterator:
+                batch = next(it)
+                leaves = tf.nest.flatten(batch)
+                if leaves and all(isinstance(v, tf.distribute.DistributedValues) for v in leaves):
+                    data_batch = self.distribute_strategy.reduce("MEAN", batch, axis=None)
+                else:
+                    data_batch = batch
+                break
         with self.distribute_strategy.scope():
-            self.optimizer.build(weights)
+            self._symbolic_build(data_batch=data_batch)
+
+    def _symbolic_build(self, data_batch: Any = None) -> None:
+        compile_metrics_unbuilt = self._compile_metrics is not None and not self._compile_metrics.built
+        compile_loss_unbuilt = self._compile_loss is not None and not self._compile_loss.built
+        optimizer_unbuilt = self.optimizer is not None and not getattr(self.optimizer, "built", True)
+        model_unbuilt = not getattr(self, "built", True)
+        if (model_unbuilt or compile_metrics_unbuilt or compile_loss_unbuilt) and data_batch is not None:
+            x, y, sample_weight = unpack_x_y_sample_weight(data_batch)
+            y_pred = self._output_spec(x)
+            if compile_metrics_unbuilt:
+                self._compile_metrics.build(y, y_pred)
+            if compile_loss_unbuilt:
+                self._compile_loss.build(y, y_pred)
+        if optimizer_unbuilt:
+            self.optimizer.build(self._trainer_trainable_weights())
+        post_build = getattr(self, "_post_build", None)
+        if callable(post_build):
+            post_build()
+
+    def _output_spec(self, x: Any) -> Any:
+        """What the model outputs for `x` (shapes and structure), without changing any state:
+        the model's `compute_output_spec` when it has one, else a forward pass in inference mode
+        (its values are discarded)."""
+        spec = getattr(self, "compute_output_spec", None)
+        if callable(spec):
+            try:
+                return spec(x, training=False)
+            except (NotImplementedError, TypeError):
+                pass
+        return self._call_model(x, training=False)
 
     def _should_eval(self, epoch: int, validation_freq: Any) -> bool:
         epoch = epoch + 1
