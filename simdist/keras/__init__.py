@@ -3,4 +3,13 @@ as Keras's TF backend is written against `tensorflow`. Never imports simdist's i
 
 from __future__ import annotations
 
+from simdist.keras import activations  # noqa: F401
+from simdist.keras import backend  # noqa: F401
+from simdist.keras import initializers  # noqa: F401
+from simdist.keras import layers  # noqa: F401
 from simdist.keras import optimizers  # noqa: F401
+from simdist.keras import random  # noqa: F401
+from simdist.keras.dtype_policies import DTypePolicy  # noqa: F401
+from simdist.keras.layers.input_spec import InputSpec  # noqa: F401
+from simdist.keras.layers.layer import Layer  # noqa: F401
+from simdist.keras.variables import Variable  # noqa: F401
