@@ -17,3 +17,5 @@ from simdist.keras.layers.input_spec import InputSpec  # noqa: F401
 from simdist.keras.layers.layer import Layer  # noqa: F401
 from simdist.keras.naming import name_scope  # noqa: F401
 from simdist.keras.variables import Variable  # noqa: F401
+from simdist.keras import config  # noqa: F401
+from simdist.keras import losses  # noqa: F401
