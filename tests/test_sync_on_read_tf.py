@@ -170,14 +170,14 @@ def _compare(got: dict, want: dict, where: str) -> None:
         assert_same(got[k], want[k], f"{where}: {k}")
 
 
-@pytest.mark.clause("keras.metric.sync-on-read")
+@pytest.mark.clause("mirrored.sync-on-read")
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c[0] for c in CASES])
 def test_on_read_variables_as_tf(index: int, tf_results: dict[int, Any]) -> None:
     tf = _simdist()
     _compare(observe(tf, *CASES[index][1:]), tf_results[index], CASES[index][0])
 
 
-@pytest.mark.clause("keras.metric.sync-on-read")
+@pytest.mark.clause("mirrored.sync-on-read")
 def test_synchronization_at_creation_as_tf(tf_results: dict[int, Any]) -> None:
     tf = _simdist()
     _compare(_creation_errors(tf), tf_results[len(CASES)], "creation")

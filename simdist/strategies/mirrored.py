@@ -9,7 +9,8 @@ from simdist.runtime import dtypes, variables
 from simdist.runtime.values import DistributedValues, Mirrored, regroup, select_replica
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
 from simdist.strategies import timing
-from simdist.strategies.dist_variables import MirroredVariable, SyncOnReadVariable, update_context
+from simdist.strategies.dist_variables import MirroredVariable, update_context
+from simdist.strategies.sync_on_read import SyncOnReadVariable
 
 ALL_REDUCE_ALGORITHMS = ("ring", "reduce_to_one")
 
@@ -42,7 +43,7 @@ class MirroredExtended(StrategyExtended):
     def _create_variable(self, **kwargs: Any) -> Any:
         """Clause mirrored.variables: one copy per device, named `v`, `v/replica_1`, ...; a
         MirroredVariable, or a SyncOnReadVariable for synchronization=ON_READ (clause
-        keras.metric.sync-on-read). AUTO means ON_WRITE; NONE is refused, as in TF 2.21."""
+        mirrored.sync-on-read). AUTO means ON_WRITE; NONE is refused, as in TF 2.21."""
         kw = _strip(kwargs)
         agg = variables._as_aggregation(kw.pop("aggregation", None))
         sync = variables._as_synchronization(kw.pop("synchronization", None))
