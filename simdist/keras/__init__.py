@@ -19,3 +19,4 @@ from simdist.keras.naming import name_scope  # noqa: F401
 from simdist.keras.variables import Variable  # noqa: F401
 from simdist.keras import config  # noqa: F401
 from simdist.keras import losses  # noqa: F401
+from simdist.keras import metrics  # noqa: F401
