@@ -690,6 +690,9 @@ class Layer:
             config["dtype"] = dtype_policies.get(config["dtype"])
         return cls(**config)
 
+    def _obj_type(self) -> str:
+        return "Layer"
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
