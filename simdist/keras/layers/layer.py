@@ -34,6 +34,7 @@ from simdist.keras.layers.input_spec import InputSpec, assert_input_compatibilit
 from simdist.keras.naming import auto_name, current_path, name_scope
 from simdist.keras.random import SeedGenerator
 from simdist.keras.tracking import Tracker, no_tracking
+from simdist.keras.traceback_utils import call_with_argument_info
 from simdist.keras.variables import Variable, standardize_shape
 
 __all__ = ["Layer", "InputSpec", "CallContext", "is_metric"]
@@ -595,9 +596,8 @@ class Layer:
         return outputs
 
     def _call_or_spec(self, args: tuple, kwargs: dict) -> Any:
-        if any_symbolic_tensors(args, kwargs):
-            return self.compute_output_spec(*args, **kwargs)
-        return self.call(*args, **kwargs)
+        fn = self.compute_output_spec if any_symbolic_tensors(args, kwargs) else self.call
+        return call_with_argument_info(fn, f"{type(self).__name__}.call()", *args, **kwargs)
 
     def symbolic_call(self, *args: Any, **kwargs: Any) -> Any:
         return self.compute_output_spec(*args, **kwargs)
