@@ -42,6 +42,7 @@ class Case:
     call: tuple = ()                 # call keyword arguments
     expect_error: bool = False       # the case's call must raise; compare class and message
     build_first: tuple | None = None  # build with this shape first, then call (errors after build)
+    rtol: float = RTOL               # float16 compute: 1e-3 (half precision rounds differently)
 
 
 def _cases() -> list[Case]:
@@ -54,6 +55,8 @@ def _cases() -> list[Case]:
         Case("dense_sigmoid", "Dense", (("units", 2), ("activation", "sigmoid"))),
         Case("dense_float64_input_autocast", "Dense", (("units", 3),), dtype="float64"),
         Case("dense_rank4", "Dense", (("units", 2), ("activation", "tanh")), shape=(2, 2, 3, 4)),
+        Case("dense_mixed_float16", "Dense", (("units", 3), ("dtype", "mixed_float16")), rtol=2e-3),
+        Case("dense_float64_policy", "Dense", (("units", 3), ("dtype", "float64"), ("activation", "relu"))),
         Case("embedding", "Embedding", (("input_dim", 10), ("output_dim", 4)), shape=(3, 5), dtype="int32"),
         Case("embedding_rank1", "Embedding", (("input_dim", 10), ("output_dim", 2)), shape=(6,), dtype="int32"),
         Case("embedding_float_indices", "Embedding", (("input_dim", 10), ("output_dim", 3)), shape=(2, 4),
@@ -148,8 +151,7 @@ def run_case(tf: Any, case: Case) -> dict[str, Any]:
         return _error(e)
     if case.expect_error:
         return {"error": None}
-    weights = [(rng.standard_normal(tuple(w.shape)) * 0.5).astype(w.dtype if isinstance(w.dtype, str) else
-                                                                    w.dtype.name) for w in layer.weights]
+    weights = [(rng.standard_normal(tuple(w.shape)) * 0.5).astype(w.dtype) for w in layer.weights]
     layer.set_weights(weights)
     cot_rng = np.random.default_rng(_seed(case.name) + 1)
     with tf.GradientTape(persistent=True) as tape:
@@ -169,7 +171,7 @@ def run_case(tf: Any, case: Case) -> dict[str, Any]:
             kind = "IndexedSlices" if type(g).__name__ == "IndexedSlices" else "Tensor"
             out_grads.append((kind, np.asarray(tf.convert_to_tensor(g).numpy())))
     return {"y": np.asarray(y.numpy()), "dtype": y.dtype.name, "grads": out_grads,
-            "weights": [(w.name, w.path, tuple(w.shape)) for w in layer.weights],
+            "weights": [(w.name, w.path, tuple(w.shape), w.dtype) for w in layer.weights],
             "trainable": len(layer.trainable_weights), "non_trainable": len(layer.non_trainable_weights),
             "built": bool(layer.built), "name": layer.name}
 
@@ -190,11 +192,11 @@ def tf_results() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(CASES))))
 
 
-def _close(got: np.ndarray, want: np.ndarray, where: str) -> None:
+def _close(got: np.ndarray, want: np.ndarray, where: str, rtol: float = RTOL) -> None:
     assert got.shape == want.shape, f"{where}: shape {got.shape} != TF's {want.shape}"
     if want.dtype.kind == "f":
-        atol = ATOL_SCALE * float(np.max(np.abs(want))) if want.size else 0.0
-        np.testing.assert_allclose(got, want, rtol=RTOL, atol=atol, err_msg=f"{where}: values differ from TF's")
+        atol = (ATOL_SCALE if rtol == RTOL else rtol) * float(np.max(np.abs(want))) if want.size else 0.0
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg=f"{where}: values differ from TF's")
     else:
         np.testing.assert_array_equal(got, want, err_msg=f"{where}: values differ from TF's")
 
@@ -217,14 +219,14 @@ def test_layer_matches_tf(index: int, tf_results: dict[int, Any]) -> None:
     assert (got["trainable"], got["non_trainable"], got["name"]) == \
         (want["trainable"], want["non_trainable"], want["name"]), f"{case.name}: layer state differs from TF's"
     assert got["dtype"] == want["dtype"], f"{case.name}: output dtype {got['dtype']} != TF's {want['dtype']}"
-    _close(got["y"], want["y"], f"{case.name} output")
+    _close(got["y"], want["y"], f"{case.name} output", case.rtol)
     assert len(got["grads"]) == len(want["grads"]), f"{case.name}: {len(got['grads'])} gradients vs TF's"
     for k, (g, w) in enumerate(zip(got["grads"], want["grads"])):
         if w is None or g is None:
             assert g is None and w is None, f"{case.name} gradient {k}: {g} vs TF's {w}"
             continue
         assert g[0] == w[0], f"{case.name} gradient {k}: a {g[0]}, TF gives a {w[0]}"
-        _close(g[1], w[1], f"{case.name} gradient {k}")
+        _close(g[1], w[1], f"{case.name} gradient {k}", case.rtol)
 
 
 if __name__ == "__main__":
