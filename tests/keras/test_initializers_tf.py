@@ -1,7 +1,7 @@
 """Keras initializers on simdist vs TF 2.21 + Keras 3.15.1.
 
 The random values are not TF's (simdist's stateless streams are not Philox; docs/spec.md,
-keras.init.values), so the comparison is of everything else, each observed on both backends:
+keras.init.seeding), so the comparison is of everything else, each observed on both backends:
 which class a name resolves to and its config; the distribution's moments and bounds on a
 300x200 draw (within sampling error: mean within 0.02 and std within 3% of TF's, the same
 support); repeatability (an int seed or an unseeded instance repeats its values, two unseeded

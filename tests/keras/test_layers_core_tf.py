@@ -8,7 +8,7 @@ and shape; each gradient's class (a dense tensor or IndexedSlices) and value; th
 names, paths and shapes in `weights` order; or the error class and message for cases that must
 fail. TF runs in one subprocess for the module (tf_workers.spawn).
 
-Tolerance (docs/spec.md, keras.layer.tolerance): float32 values agree to rtol 1e-5 with an
+Tolerance (docs/spec.md, keras.layer.forward-and-gradients): float32 values agree to rtol 1e-5 with an
 absolute floor of 1e-6 times the array's largest magnitude (the same float32 ops, rounded by
 NumPy instead of Eigen/oneDNN); exact for shapes, dtypes, names and messages.
 """

@@ -10,7 +10,7 @@ gradients of sum(outputs * cotangent) with respect to `trainable_variables`, the
 of `save_weights`, or the error a misuse raises. Weight files cross over: TF 2.21's files load
 into simdist's models and simdist's into TF's (a second TF worker reads them).
 
-Tolerance as tests/keras/test_layers_core_tf.py (docs/spec.md, keras.layer.tolerance).
+Tolerance as tests/keras/test_layers_core_tf.py (docs/spec.md, keras.layer.forward-and-gradients).
 """
 
 from __future__ import annotations
