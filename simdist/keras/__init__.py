@@ -15,3 +15,5 @@ from simdist.keras.layers.layer import Layer  # noqa: F401
 from simdist.keras.variables import Variable  # noqa: F401
 from simdist.keras import config  # noqa: F401
 from simdist.keras import losses  # noqa: F401
+from simdist.keras import callbacks  # noqa: F401
+from simdist.keras import utils  # noqa: F401
