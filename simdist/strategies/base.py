@@ -402,7 +402,15 @@ class Strategy:
             if len(value.values) == 1:  # one replica: TF returns the component unchanged [2.21]
                 return value.values[0]
             return _reduce_axis_none(op, list(value.values), self._reduce_destination(), self)
+        if isinstance(value, (list, tuple, dict)):
+            return self._reduce_structure(op, value)
         return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, _describe(value))
+
+    def _reduce_structure(self, op: ReduceOp, value: Any) -> Any:
+        """A nested structure given to `reduce(axis=None)`: TF's non-mirrored strategies treat it
+        as one non-distributed value (MEAN returns it unchanged; SUM with several replicas is an
+        error); MirroredStrategy reduces leaf by leaf (clause reduce.nested)."""
+        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value))
 
     # gather --------------------------------------------------------------------------------------
     def gather(self, value: Any, axis: int) -> Any:
