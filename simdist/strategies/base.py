@@ -521,7 +521,8 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
 
 
 def _describe(value: Any) -> str:
-    return str(value) if isinstance(value, Tensor) else str(convert_to_tensor(value))
+    """How TF prints a value in its messages: tensors and variables as themselves."""
+    return str(value) if isinstance(value, (Tensor, variables.Variable)) else str(convert_to_tensor(value))
 
 
 def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:
