@@ -64,7 +64,7 @@ def moments(x: Any, axes: Any, keepdims: bool = False, synchronized: bool = Fals
     the way back, as Keras does for both); synchronized: across the replicas."""
     x = tf.convert_to_tensor(x)
     ori = x.dtype
-    need_cast = ori in (tf.float16, tf.bfloat16)
+    need_cast = ori.name in ("float16", "bfloat16")
     if need_cast:
         x = tf.cast(x, tf.float32)
     if synchronized:
