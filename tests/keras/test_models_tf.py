@@ -322,7 +322,6 @@ def _jobs() -> list[tuple]:
 
 
 JOBS = _jobs()
-FIRST = [i for i, j in enumerate(JOBS) if j[0] != "load"]
 LOADS = [i for i, j in enumerate(JOBS) if j[0] == "load"]
 
 
@@ -357,10 +356,12 @@ def shared_dir(tmp_path_factory: Any) -> str:
 
 
 @pytest.fixture(scope="module")
-def tf_results(shared_dir: str) -> dict[int, Any]:
+def tf_results(shared_dir: str, sim_results: dict[str, Any]) -> dict[int, Any]:
+    """Every TF job in one worker; simdist's weight files are written first (sim_results), so
+    the worker also loads them."""
     os.environ[WEIGHTS_DIR_ENV] = shared_dir
     try:
-        return tf_workers.spawn(__file__, FIRST)
+        return tf_workers.spawn(__file__, list(range(len(JOBS))))
     finally:
         os.environ.pop(WEIGHTS_DIR_ENV, None)
 
@@ -457,12 +458,8 @@ def test_tf_weight_files_load_into_simdist(name: str, shared_dir: str, tf_result
 
 
 @pytest.mark.clause("keras.model.save-weights")
-def test_simdist_weight_files_load_into_tf(shared_dir: str, sim_results: dict[str, Any]) -> None:
-    os.environ[WEIGHTS_DIR_ENV] = shared_dir
-    try:
-        loaded = tf_workers.spawn(__file__, LOADS)
-    finally:
-        os.environ.pop(WEIGHTS_DIR_ENV, None)
+def test_simdist_weight_files_load_into_tf(tf_results: dict[int, Any], sim_results: dict[str, Any]) -> None:
+    loaded = tf_results
     for i in LOADS:
         name = JOBS[i][1]
         _no_worker_error(loaded[i], f"TF loading simdist's {name}")

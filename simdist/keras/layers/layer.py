@@ -43,6 +43,9 @@ _LOCK_MSG = ("You cannot add new elements of state (variables or sub-layers) to 
              "state must be created in the `__init__()` method or in the `build()` method.")
 
 
+_UNTRACKED = (bool, int, float, str, bytes)
+
+
 def is_metric(x: Any) -> bool:
     """A Keras metric (duck-typed: K2's metrics are not layers; `_keras_metric` marks them)."""
     return bool(getattr(type(x), "_keras_metric", False)) or (
@@ -233,6 +236,9 @@ class Layer:
         d["_seed_generators"] = seed_generators
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if value is None or type(value) in _UNTRACKED:
+            object.__setattr__(self, name, value)
+            return
         if name != "_tracker":
             if "_tracker" not in self.__dict__:
                 self._initialize_tracker()
