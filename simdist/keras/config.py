@@ -1,4 +1,4 @@
-"""`keras.config`'s global numeric settings: `floatx` (kept by dtype_policies) and `epsilon`.
+"""`keras.config` (and `keras.backend`'s) global numeric settings: `floatx` and `epsilon`.
 
 Keras 3.15 keeps them as module globals (keras/src/backend/config.py): floatx "float32", epsilon
 1e-7, the fuzz factor the crossentropies clip probabilities with.
@@ -6,9 +6,22 @@ Keras 3.15 keeps them as module globals (keras/src/backend/config.py): floatx "f
 
 from __future__ import annotations
 
-from simdist.keras.dtype_policies import dtype_policy, floatx, set_dtype_policy, set_floatx  # noqa: F401
-
+_FLOATX = "float32"
 _EPSILON = 1e-7
+_ACCEPTED_FLOATX = ("bfloat16", "float16", "float32", "float64")
+
+
+def floatx() -> str:
+    """The default float dtype, as a string ("float32" unless set)."""
+    return _FLOATX
+
+
+def set_floatx(value: str) -> None:
+    """Set the default float dtype (Keras accepts bfloat16, float16, float32, float64)."""
+    global _FLOATX
+    if value not in _ACCEPTED_FLOATX:
+        raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {set(_ACCEPTED_FLOATX)}")
+    _FLOATX = str(value)
 
 
 def epsilon() -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simdist import session
-from simdist.runtime import dtypes, variables
+from simdist.runtime import dtypes, nest, variables
 from simdist.runtime.values import DistributedValues, Mirrored, regroup, select_replica
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
 from simdist.strategies import timing
@@ -134,6 +134,11 @@ class MirroredStrategy(Strategy):
 
     def _gather_is_collective(self) -> bool:
         return self._collective
+
+    def _reduce_structure(self, op: Any, value: Any) -> Any:
+        """Clause reduce.nested: MirroredStrategy reduces a nested structure leaf by leaf (TF's
+        MirroredExtended._reduce_to maps over it)."""
+        return nest.map_structure(lambda v: self._reduce_no_axis(op, v), value)
 
     def _make_extended(self) -> MirroredExtended:
         return MirroredExtended(self, self._devs, self._algorithm)
