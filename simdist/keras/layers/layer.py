@@ -267,6 +267,11 @@ class Layer:
     def build(self, input_shape: Any = None) -> None:
         """Create the layer's state from the input shape (the default has none)."""
         self._check_super_called()
+        if _is_default(type(self).build, Layer.build) and any(not layer.built for layer in self._layers):
+            warnings.warn(f"`build()` was called on layer '{self.name}', however the layer does not have a `build()` "
+                          "method implemented and it looks like it has unbuilt state. This will cause the layer to be "
+                          "marked as built, despite not being actually built, which may cause failures down the line. "
+                          "Make sure to implement a proper `build()` method.", stacklevel=2)
         self.built = True
 
     def _post_build(self) -> None:
