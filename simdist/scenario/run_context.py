@@ -109,6 +109,15 @@ def _replica_devices(sc: Scenario) -> list[str]:
     return [f"{sc.plan['host']}/device:{d}" for d in sc.plan["replica_devices"]]
 
 
+def _process_workers(sc: Scenario, proc: dict) -> list[int] | None:
+    """The workers of the preemption process: ``workers``, or the first round(worker_fraction x
+    workers), or None (all)."""
+    frac = proc.get("worker_fraction")
+    if frac is None:
+        return proc.get("workers")
+    return list(range(int(math.floor(frac * sc.plan["workers"] + 0.5))))
+
+
 def _fault_plan(sc: Scenario, replicas: list[str] | None = None) -> Any:
     """The scenario's faults as a FaultPlan. Stragglers name a worker task (parameter_server)
     or, given ``replicas``, a replica index (synchronous strategies): that replica's device.
@@ -120,7 +129,7 @@ def _fault_plan(sc: Scenario, replicas: list[str] | None = None) -> Any:
     return F.FaultPlan(
         preemptions=[F.Preemption(worker=p["worker"], at_time=p.get("at_time"), at_closure=p.get("at_closure"),
                                   downtime=p["downtime"]) for p in f.get("preemptions") or []],
-        process=F.PreemptionProcess(mtbf=proc["mtbf"], downtime=proc["downtime"], workers=proc.get("workers"),
+        process=F.PreemptionProcess(mtbf=proc["mtbf"], downtime=proc["downtime"], workers=_process_workers(sc, proc),
                                     random_downtime=proc["random_downtime"], start=proc["start"]) if proc else None,
         ps_failures=[F.PSFailure(ps=p["ps"], at_time=p["at_time"], downtime=p.get("downtime"))
                      for p in f.get("ps_failures") or []],

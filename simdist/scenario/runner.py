@@ -163,6 +163,8 @@ def _assemble(ctx: _Ctx, status: str, error: str | None) -> dict[str, Any]:
     summary["bytes_transferred"] = sm["transfers"]["bytes"]
     summary["peak_memory_bytes"] = max((d["peak_memory_bytes"] for d in devices.values()), default=0)
     summary.update(parts["summary"])
+    if ctx.training is not None:
+        summary.update(ctx.training.summary())
     cm = ctx.coord.metrics() if ctx.coord is not None else None
     if cm is not None:
         summary.update({"closures_scheduled": cm["closures"]["scheduled"],
@@ -206,5 +208,7 @@ def _assemble(ctx: _Ctx, status: str, error: str | None) -> dict[str, Any]:
         "events": sm["events"],
         "faults": faults,
     }
+    if ctx.training is not None:
+        doc["training"] = ctx.training.doc()
     doc["digest"] = digest_of(doc)
     return doc

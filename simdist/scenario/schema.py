@@ -225,12 +225,14 @@ SCHEMA: dict[str, Field] = {
             "downtime": Field("time", "how long the worker stays down", REQUIRED),
         }),
         "preemption_process": Field("table", "parameter_server: random preemptions (spot instances)", None, fields={
-            "mtbf": Field("time", "mean time between preemptions of one worker (exponential); at least 1 s and at least "
-                                  "one function's compute", REQUIRED, minimum=1.0,
-                          example='"30min"'),
+            "mtbf": Field("time", "mean time between preemptions of one worker (exponential); at least one function's "
+                                  "compute, and 1 s for FLOP-only models (1 ms for training models, whose runs are "
+                                  "short)", REQUIRED, minimum=1e-3, example='"30min"'),
             "downtime": Field("time", "time to get a replacement worker", REQUIRED, example='"2min"'),
             "random_downtime": Field("bool", "draw downtime from an exponential with that mean", False),
             "workers": Field("list", "which workers (default: all)", None, item=Field("int", "worker", minimum=0)),
+            "worker_fraction": Field("float", "instead of `workers`: the first round(fraction x workers) workers, e.g. "
+                                              "0.3 of 10 workers: 0, 1, 2", None, minimum=0, maximum=1.0),
             "start": Field("time", "first possible preemption", 0.0),
         }),
         "ps_failures": Field("tables", "parameter_server: a ps task fails (its variables are lost)", None, fields={

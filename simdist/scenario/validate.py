@@ -75,10 +75,11 @@ class _Validator:
                 got = self.value(value[key], f, path)
                 if got is not _BAD:
                     out[key] = got
-            elif f.default is REQUIRED and not any(value.get(k) is not None for k in f.required_unless):
-                unless = f" (or name a training model: {' or '.join(f'{prefix}{k}' for k in f.required_unless)})" \
-                    if f.required_unless else ""
-                self.err(path, f"missing required key (rule: {f.kind} `{key}` must be given: {f.doc}){unless}")
+            elif f.default is REQUIRED:
+                if not any(value.get(k) is not None for k in f.required_unless):
+                    unless = f" (or name a training model: {' or '.join(prefix + k for k in f.required_unless)})" \
+                        if f.required_unless else ""
+                    self.err(path, f"missing required key (rule: {f.kind} `{key}` must be given: {f.doc}){unless}")
             elif f.default is not None:
                 out[key] = f.default
         return out
@@ -452,8 +453,15 @@ class _Validator:
                 if w >= nw:
                     self.err(f"faults.preemption_process.workers[{j}]", f"worker {w} does not exist (rule: < {nw} "
                                                                         "workers)")
+            if proc.get("workers") is not None and proc.get("worker_fraction") is not None:
+                self.err("faults.preemption_process.worker_fraction", "give workers or worker_fraction, not both "
+                                                                      "(rule: one choice of workers)")
             t_fn = self._function_seconds(topo)
             mtbf = proc.get("mtbf")
+            if isinstance(mtbf, float) and mtbf < 1.0 and not is_training_model(self.config.get("model")):
+                self.err("faults.preemption_process.mtbf", f"{mtbf:g} s is below the minimum for a FLOP-only model "
+                                                           "(rule: must be >= 1 s; runs of training models may use "
+                                                           "down to 1 ms)")
             if ps and t_fn is not None and isinstance(mtbf, float) and mtbf < t_fn:
                 self.err("faults.preemption_process.mtbf",
                          f"{mtbf:g} s is shorter than the compute of one scheduled function (~{t_fn:.3g} s on a "
