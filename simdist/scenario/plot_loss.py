@@ -4,7 +4,8 @@
     draw_loss([m_mirrored, m_cs], ["mirrored", "central_storage"])   # several runs on one figure
 
 Top: the training loss of every step (thin, faint) and its running mean over ``smooth`` steps
-(solid), the held-out loss at each evaluation (markers). Bottom: the same for accuracy, with the
+(solid), the held-out loss at each evaluation (markers); the curves break where training resumed
+from a checkpoint. Bottom: the same for accuracy, with the
 target accuracy as a dashed line and the time it was reached marked. Fault windows of the runs
 are shaded as on the timeline (`simdist.scenario.plot.SHADE`: preemptions and ps failures
 hatched red, stragglers yellow, degraded links blue-grey, checkpoint restores purple), so a
@@ -33,6 +34,21 @@ def running_mean(xs: Sequence[float], n: int) -> list[float]:
             acc -= xs[i - n]
         out.append(acc / min(i + 1, n))
     return out
+
+
+def _segments(times: Sequence[float], breaks: Sequence[float]) -> list[tuple[int, int]]:
+    """Index ranges [a, b) of ``times`` between the ``breaks`` (a point at or after a break starts
+    a new range): a restore from a checkpoint starts a new stretch of the curve."""
+    cuts = [0]
+    j = 0
+    bs = sorted(breaks)
+    for i, t in enumerate(times):
+        while j < len(bs) and t >= bs[j]:
+            if i > cuts[-1]:
+                cuts.append(i)
+            j += 1
+    cuts.append(len(times))
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
 def _windows(runs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -71,11 +87,15 @@ def draw_loss(runs: Sequence[dict[str, Any]], labels: Sequence[str] | None = Non
         st, ev = tr["steps"], tr["evals"]
         ts = [t * scale for t in st["time_s"]]
         n = smooth or max(1, len(ts) // 50)
+        breaks = [e["resumed_at"] for e in ((m.get("recovery") or {}).get("events") or [])]
+        ets = [t * scale for t in ev["time_s"]]
         for ax, key, name in ((ax1, "loss", "loss"), (ax2, "accuracy", "accuracy")):
-            ax.plot(ts, st[key], color=color, linewidth=0.5, alpha=0.25, gid=f"{name}-steps:{label}")
-            ax.plot(ts, running_mean(st[key], n), color=color, linewidth=1.8, gid=f"{name}:{label}")
-            ax.plot([t * scale for t in ev["time_s"]], ev[key], "o--", color=color, markersize=3.5, linewidth=0.8,
-                    alpha=0.9, gid=f"eval-{name}:{label}")
+            for a, b in _segments(st["time_s"], breaks):
+                ax.plot(ts[a:b], st[key][a:b], color=color, linewidth=0.5, alpha=0.25, gid=f"{name}-steps:{label}")
+                ax.plot(ts[a:b], running_mean(st[key][a:b], n), color=color, linewidth=1.8, gid=f"{name}:{label}")
+            for a, b in _segments(ev["time_s"], breaks):
+                ax.plot(ets[a:b], ev[key][a:b], "o--", color=color, markersize=3.5, linewidth=0.8, alpha=0.9,
+                        gid=f"eval-{name}:{label}")
         tta = tr.get("time_to_accuracy_s")
         if tta is not None:
             ax2.axvline(tta * scale, color=color, linewidth=0.8, linestyle=":", gid=f"reached:{label}")
