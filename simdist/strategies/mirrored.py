@@ -10,6 +10,7 @@ from simdist.runtime.values import DistributedValues, Mirrored, regroup, select_
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
 from simdist.strategies import timing
 from simdist.strategies.dist_variables import MirroredVariable, update_context
+from simdist.strategies.sync_on_read import SyncOnReadVariable
 
 ALL_REDUCE_ALGORITHMS = ("ring", "reduce_to_one")
 
@@ -45,9 +46,16 @@ class MirroredExtended(StrategyExtended):
         agg = variables._as_aggregation(kw.pop("aggregation", None))
         name = kw.pop("name", None) or "Variable"
         init = variables.resolve_initial_value(kw.pop("initial_value", None), kw.pop("dtype", None))
+        on_read = kw.get("synchronization") is variables.VariableSynchronization.ON_READ
+        if on_read:
+            # Clause mirrored.sync-on-read: per-replica copies reduced when read cross-replica.
+            if kw.get("trainable") is None:
+                kw["trainable"] = False
         comps = [variables.ResourceVariable(init, name=name if i == 0 else f"{name}/replica_{i}", device=d,
                                             aggregation=agg, **kw)
                  for i, d in enumerate(self._devices)]
+        if on_read:
+            return SyncOnReadVariable(comps, self._container_strategy, agg)
         if len(comps) == 1:
             comps[0]._distribute_strategy = self._container_strategy
         return MirroredVariable(comps, self._container_strategy, agg)
