@@ -18,3 +18,15 @@ from simdist.keras.layers.merging import add  # noqa: F401
 from simdist.keras.layers.merging import concatenate  # noqa: F401
 from simdist.keras.layers.reshaping import Flatten  # noqa: F401
 from simdist.keras.layers.reshaping import Reshape  # noqa: F401
+from simdist.keras.layers.convolutional import Conv2D  # noqa: F401
+from simdist.keras.layers.convolutional import Convolution2D  # noqa: F401
+from simdist.keras.layers.normalization import BatchNormalization  # noqa: F401
+from simdist.keras.layers.normalization import LayerNormalization  # noqa: F401
+from simdist.keras.layers.pooling import AveragePooling2D  # noqa: F401
+from simdist.keras.layers.pooling import AvgPool2D  # noqa: F401
+from simdist.keras.layers.pooling import GlobalAveragePooling2D  # noqa: F401
+from simdist.keras.layers.pooling import GlobalAvgPool2D  # noqa: F401
+from simdist.keras.layers.pooling import GlobalMaxPool2D  # noqa: F401
+from simdist.keras.layers.pooling import GlobalMaxPooling2D  # noqa: F401
+from simdist.keras.layers.pooling import MaxPool2D  # noqa: F401
+from simdist.keras.layers.pooling import MaxPooling2D  # noqa: F401
