@@ -27,7 +27,7 @@ class Setup:
 
 
 def setup(tf: Any, ctx: Any, strategy: Any, ps: bool) -> Setup:
-    """Prepare the data (stream data/split), build the model (stream model/init) and its optimizer
+    """Prepare the data (stream data/split), build the model (Keras's seeded initializers) and its optimizer
     in ``strategy``'s scope, build the optimizer's slots there too, start the record."""
     sc, sim = ctx.sc, ctx.sim
     cfg = sc.config
@@ -36,7 +36,7 @@ def setup(tf: Any, ctx: Any, strategy: Any, ps: bool) -> Setup:
     data = prepare(cfg, facts, sim.rng("data/split"), images)
     tr = cfg["training"]
     with strategy.scope():
-        model = build(tf, cfg["model"], data.input_shape, data.num_classes, data.buckets, sim.rng("model/init"))
+        model = build(tf, cfg["model"], data.input_shape, data.num_classes, data.buckets)
         optimizer = S.make_optimizer(tf, tr)
         variables = S.train_variables(model)
         optimizer.build(variables)

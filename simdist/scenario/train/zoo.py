@@ -8,19 +8,18 @@
                the one-hot id); logits = deep + wide. Under ParameterServerStrategy the
                scenario's partitioner splits the embedding tables over the ps tasks.
 
-Every model outputs logits. A model is anything with ``__call__(inputs, training=False)``,
-``trainable_variables`` and ``variables`` (a Keras model has them); built inside the strategy's
-scope, so its variables are the strategy's. Initial weights are deterministic: Glorot uniform
-kernels from the stream ``model/init`` of the run's root seed, zero biases.
+Every model outputs logits and is a `tf.keras` model (`simdist.keras`, Keras 3.15's layers),
+built inside the strategy's scope, so its variables are the strategy's. Initial weights are
+Keras's defaults (Glorot uniform kernels, zero biases, uniform(-0.05, 0.05) embeddings; the wide
+part's embedding starts at zero), drawn from streams of the run's root seed, so the same seed
+gives the same model. A ``model.function`` gets ``(input_shape, num_classes)`` and returns a
+model that maps the inputs (x, or (x, category id) with ``data.categorical_buckets``) to logits.
 """
 
 from __future__ import annotations
 
 import importlib
-import math
 from typing import Any, Callable
-
-import numpy as np
 
 __all__ = ["ZOO", "build", "load_function"]
 
@@ -37,131 +36,35 @@ def load_function(spec: str) -> Callable[..., Any]:
     return fn
 
 
-def build(tf: Any, model_cfg: dict, input_shape: tuple[int, ...], num_classes: int, buckets: int,
-          rng: np.random.Generator) -> Any:
+def build(tf: Any, model_cfg: dict, input_shape: tuple[int, ...], num_classes: int, buckets: int) -> Any:
     """The scenario's model, built now (call it inside the strategy's scope)."""
     fn = model_cfg.get("function")
     if fn is not None:
         return load_function(fn)(input_shape, num_classes)
     kind = model_cfg["zoo"]
+    keras = tf.keras
+    layers = keras.layers
     hidden = list(model_cfg.get("hidden") or [64])
-    init = _Init(rng)
     if kind == "mlp":
-        return _MLP(tf, init, input_shape[-1], hidden, num_classes)
+        return keras.Sequential([keras.Input(shape=input_shape)] +
+                                [layers.Dense(h, activation="relu", name=f"dense_{i}") for i, h in enumerate(hidden)] +
+                                [layers.Dense(num_classes, name="logits")], name="mlp")
     if kind == "cnn":
-        return _CNN(tf, init, input_shape, list(model_cfg.get("filters") or [16, 32]), num_classes)
+        blocks: list[Any] = []
+        for i, f in enumerate(model_cfg.get("filters") or [16, 32]):
+            blocks += [layers.Conv2D(f, 3, padding="same", activation="relu", name=f"conv_{i}"),
+                       layers.MaxPooling2D(2, padding="same", name=f"pool_{i}")]
+        return keras.Sequential([keras.Input(shape=input_shape)] + blocks +
+                                [layers.GlobalAveragePooling2D(name="gap"), layers.Dense(num_classes, name="logits")],
+                                name="cnn")
     if kind == "wide_deep":
-        return _WideDeep(tf, init, input_shape[-1], hidden, num_classes, buckets,
-                         int(model_cfg.get("embedding_dim") or 8))
+        dim = int(model_cfg.get("embedding_dim") or 8)
+        x_in = keras.Input(shape=input_shape, name="features")
+        ids = keras.Input(shape=(), dtype="int32", name="category")
+        h = layers.Concatenate(name="deep_inputs")([x_in, layers.Embedding(buckets, dim, name="embedding")(ids)])
+        for i, units in enumerate(hidden):
+            h = layers.Dense(units, activation="relu", name=f"dense_{i}")(h)
+        deep = layers.Dense(num_classes, name="deep_logits")(h)
+        wide = layers.Embedding(buckets, num_classes, embeddings_initializer="zeros", name="wide")(ids)
+        return keras.Model([x_in, ids], layers.Add(name="logits")([deep, wide]), name="wide_deep")
     raise ValueError(f"model.zoo {kind!r}: not one of {', '.join(ZOO)}")
-
-
-class _Init:
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-
-    def glorot(self, shape: tuple[int, ...], fan_in: int, fan_out: int) -> np.ndarray:
-        limit = math.sqrt(6.0 / (fan_in + fan_out))
-        return self.rng.uniform(-limit, limit, size=shape).astype(np.float32)
-
-    def uniform(self, shape: tuple[int, ...], limit: float) -> np.ndarray:
-        return self.rng.uniform(-limit, limit, size=shape).astype(np.float32)
-
-
-class _Base:
-    name = "model"
-
-    def __init__(self) -> None:
-        self._vars: list[Any] = []
-
-    def _var(self, tf: Any, value: np.ndarray, name: str) -> Any:
-        v = tf.Variable(value, name=f"{self.name}/{name}")
-        self._vars.append(v)
-        return v
-
-    @property
-    def variables(self) -> list[Any]:
-        return list(self._vars)
-
-    @property
-    def trainable_variables(self) -> list[Any]:
-        return list(self._vars)
-
-    def count_params(self) -> int:
-        return int(sum(math.prod(v.shape) for v in self._vars))
-
-
-class _Dense:
-    def __init__(self, owner: _Base, tf: Any, init: _Init, n_in: int, n_out: int, name: str, relu: bool) -> None:
-        self.tf, self.relu = tf, relu
-        self.kernel = owner._var(tf, init.glorot((n_in, n_out), n_in, n_out), f"{name}/kernel")
-        self.bias = owner._var(tf, np.zeros(n_out, np.float32), f"{name}/bias")
-
-    def __call__(self, x: Any) -> Any:
-        y = self.tf.matmul(x, self.kernel) + self.bias
-        return self.tf.nn.relu(y) if self.relu else y
-
-
-class _MLP(_Base):
-    name = "mlp"
-
-    def __init__(self, tf: Any, init: _Init, n_in: int, hidden: list[int], classes: int) -> None:
-        super().__init__()
-        self.layers = []
-        for i, h in enumerate(hidden):
-            self.layers.append(_Dense(self, tf, init, n_in, h, f"dense_{i}", True))
-            n_in = h
-        self.layers.append(_Dense(self, tf, init, n_in, classes, "logits", False))
-
-    def __call__(self, x: Any, training: bool = False) -> Any:
-        for layer in self.layers:
-            x = layer(x)
-        return x
-
-
-class _CNN(_Base):
-    name = "cnn"
-
-    def __init__(self, tf: Any, init: _Init, input_shape: tuple[int, ...], filters: list[int], classes: int) -> None:
-        super().__init__()
-        self.tf = tf
-        c = input_shape[-1]
-        self.convs = []
-        for i, f in enumerate(filters):
-            k = self._var(tf, init.glorot((3, 3, c, f), 9 * c, 9 * f), f"conv_{i}/kernel")
-            b = self._var(tf, np.zeros(f, np.float32), f"conv_{i}/bias")
-            self.convs.append((k, b))
-            c = f
-        self.head = _Dense(self, tf, init, c, classes, "logits", False)
-
-    def __call__(self, x: Any, training: bool = False) -> Any:
-        tf = self.tf
-        for k, b in self.convs:
-            x = tf.nn.relu(tf.nn.conv2d(x, k, strides=1, padding="SAME") + b)
-            x = tf.nn.max_pool2d(x, ksize=2, strides=2, padding="SAME")
-        return self.head(tf.reduce_mean(x, axis=[1, 2]))
-
-
-class _WideDeep(_Base):
-    name = "wide_deep"
-
-    def __init__(self, tf: Any, init: _Init, n_in: int, hidden: list[int], classes: int, buckets: int,
-                 dim: int) -> None:
-        super().__init__()
-        self.tf = tf
-        self.embedding = self._var(tf, init.uniform((buckets, dim), 0.05), "embedding/embeddings")
-        self.wide = self._var(tf, np.zeros((buckets, classes), np.float32), "wide/embeddings")
-        self.layers = []
-        n = n_in + dim
-        for i, h in enumerate(hidden):
-            self.layers.append(_Dense(self, tf, init, n, h, f"dense_{i}", True))
-            n = h
-        self.layers.append(_Dense(self, tf, init, n, classes, "logits", False))
-
-    def __call__(self, inputs: Any, training: bool = False) -> Any:
-        tf = self.tf
-        x, ids = inputs
-        h = tf.concat([x, tf.nn.embedding_lookup(self.embedding, ids)], axis=1)
-        for layer in self.layers:
-            h = layer(h)
-        return h + tf.nn.embedding_lookup(self.wide, ids)
