@@ -63,8 +63,9 @@ def _windows(runs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def draw_loss(runs: Sequence[dict[str, Any]], labels: Sequence[str] | None = None, smooth: int | None = None,
-              title: str | None = None, width: float = 11.0) -> Any:
-    """The Figure (Agg canvas) of one or several training runs' metrics documents."""
+              title: str | None = None, width: float = 11.0, shade: bool = True) -> Any:
+    """The Figure (Agg canvas) of one or several training runs' metrics documents (``shade``: draw
+    their fault windows)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
@@ -104,7 +105,7 @@ def draw_loss(runs: Sequence[dict[str, Any]], labels: Sequence[str] | None = Non
     for t in targets:
         ax2.axhline(t, color="#555555", linewidth=0.8, linestyle="--", gid="target")
     kinds: list[str] = []
-    for f in _windows(runs):
+    for f in _windows(runs) if shade else []:
         color, alpha, _ = SHADE[f["kind"]]
         hatch = "//" if f["kind"] in ("preemption", "ps_failure") else None
         for ax in (ax1, ax2):

@@ -114,13 +114,14 @@ class PSJob:
 
     # -- the loop -------------------------------------------------------------------------------------
     def run(self, schedule: Callable[[int], None], moves: list[tuple[str, int, str]], state_bytes: float,
-            on_event: Callable[[], None] | None = None, on_saved: Callable[[int], None] | None = None,
-            on_restored: Callable[[int], None] | None = None) -> None:
+            pause_at: Callable[[], int] | None = None, on_pause: Callable[[], None] | None = None,
+            on_saved: Callable[[int], None] | None = None, on_restored: Callable[[int], None] | None = None) -> None:
         """Schedule ``training.steps`` functions (``schedule(k)``), in chunks of checkpoint_every
         with a checkpoint after each; on a ps failure with restore_checkpoint, wait for the ps,
-        restore the last checkpoint and schedule again every step since. ``on_event()`` is called
-        after each simulated event while joining (an observer: evaluations), ``on_saved(step)``
-        after a checkpoint, ``on_restored(step)`` after a restore."""
+        restore the last checkpoint and schedule again every step since. While joining, the
+        simulation pauses when ``pause_at()`` functions have committed and calls ``on_pause()``
+        (an observer: evaluations); ``on_saved(step)`` runs after a checkpoint, ``on_restored(step)``
+        after a restore."""
         ctx, sim, coord, tf = self.ctx, self.sim, self.coord, self.tf
         cfg = ctx.sc.config
         tr = cfg["training"]
@@ -130,26 +131,36 @@ class PSJob:
             return int(coord.metrics()["closures"]["completed"])
 
         def join() -> None:
-            if ctx.progress is None and on_event is None:
+            if on_pause is not None:
+                while True:   # an observer's pauses: progress is ticked at each
+                    at = pause_at()
+                    reached = coord.run_until(lambda: coord.commit_count() >= at)
+                    if ctx.progress is not None:
+                        ctx.tick(coord.commit_count() - state["ticked"])
+                        state["ticked"] = coord.commit_count()
+                    if not reached:
+                        break
+                    on_pause()
+                coord.join()
+                return
+            if ctx.progress is None:
                 coord.join()
                 return
             last = completed()
             events = 0
             while not coord.done():
-                if on_event is not None:
-                    on_event()
                 events += 1
-                if ctx.progress is not None and events % 512 == 0:
+                if events % 512 == 0:
                     now = completed()
                     if now > last:
                         ctx.tick(now - last)
                         last = now
             coord.join()
-            if on_event is not None:
-                on_event()
             now = completed()
-            if ctx.progress is not None and now > last:
+            if now > last:
                 ctx.tick(now - last)
+
+        state = {"ticked": 0}
 
         ps_failures = fcfg.get("ps_failures") or []
         for p in ps_failures:

@@ -174,6 +174,14 @@ class ClusterCoordinator:
         self._drive_until(None)
         self._raise_pending_error()
 
+    def run_until(self, cond: Callable[[], bool]) -> bool:
+        """simdist only: advance the simulation until ``cond()`` holds, every scheduled function
+        has finished, or one has failed; returns ``cond()``. Raises nothing (the next `join`,
+        `done` or `schedule` does, as TF's coordinator would): for observers that act at points of
+        a run, such as a scenario's evaluations every N committed steps."""
+        self._drive_until(lambda: cond() or not self._unfinished())
+        return bool(cond())
+
     def done(self) -> bool:
         """Whether everything finished; raises a pending error. Advances the clock by one event."""
         self._raise_pending_error()

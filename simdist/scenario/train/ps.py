@@ -78,10 +78,9 @@ def run_ps_training(ctx: _Ctx, trace: Any) -> None:
             return
         record.add_eval(coord.commit_count(), sim.now, loss, acc)
 
-    def on_event() -> None:
-        if coord.commit_count() >= state["next"]:
-            state["next"] = (coord.commit_count() // every + 1) * every
-            evaluate()
+    def on_pause() -> None:   # every `every` committed steps
+        state["next"] = (coord.commit_count() // every + 1) * every
+        evaluate()
 
     saved: list[Any] = []
     ckpt_vars = run.checkpoint_variables()
@@ -101,7 +100,8 @@ def run_ps_training(ctx: _Ctx, trace: Any) -> None:
     state_bytes = sum(int(v.nbytes) for v in ckpt_vars)
     record.add_eval(0, sim.now, *S.evaluate(tf, model, test_inputs, test_labels))
     try:
-        job.run(schedule, moves, state_bytes, on_event=on_event, on_saved=on_saved, on_restored=on_restored)
+        job.run(schedule, moves, state_bytes, pause_at=lambda: state["next"], on_pause=on_pause, on_saved=on_saved,
+                on_restored=on_restored)
     finally:
         _series(coord, remotes, record, per_worker)
     evaluate()
