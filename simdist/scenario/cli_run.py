@@ -132,16 +132,24 @@ def _dry_run(sc: Any, seed: int) -> int:
     from simdist.sim.units import format_bytes
     from .build import build_cluster
     from .runner import expand_variables
+    from .schema import is_training_model
     cluster = build_cluster(sc)
-    vs = expand_variables(sc.config["model"])
+    training = is_training_model(sc.config["model"])
+    vs = [] if training else expand_variables(sc.config["model"])
     print(f"scenario {sc.name}: valid (sha256 {sc.digest[:16]})")
     print(f"  cluster   {len(cluster.hosts)} host(s), {len(cluster.devices())} devices, {len(cluster.links)} links")
     from .describe import cluster_lines
     for line in cluster_lines(cluster):
         print(line)
     print(f"  strategy  {sc.strategy}, {sc.plan['replicas']} {'workers' if sc.strategy == 'parameter_server' else 'replicas'}")
-    print(f"  model     {len(vs)} variables, {sum(v.params for v in vs):,} parameters, "
-          f"{format_bytes(sum(v.nbytes for v in vs))}")
+    if training:
+        m, d, facts = sc.config["model"], sc.config["data"], sc.plan["training"]
+        print(f"  model     {m.get('zoo') or m.get('function')} (tf.keras), trained on {facts['source']}: "
+              f"{facts['train']:,} training / {facts['test']:,} held-out examples, {facts['classes']} classes, "
+              f"batch {d['batch_size']}")
+    else:
+        print(f"  model     {len(vs)} variables, {sum(v.params for v in vs):,} parameters, "
+              f"{format_bytes(sum(v.nbytes for v in vs))}")
     print(f"  training  {sc.config['training']['steps']} steps, seed {seed}")
     from .estimate import estimate
     e = estimate(sc, cluster)

@@ -116,6 +116,9 @@ def _check_training_table(v: Any, tr: dict) -> None:
 def _check_data(v: Any, d: dict) -> dict[str, Any] | None:
     from simdist import datasets
     given = [k for k in ("dataset", "path") if d.get(k) is not None]
+    raw = (getattr(v, "raw", {}) or {}).get("data") or {}
+    if not given and any(k in raw for k in ("dataset", "path")):
+        return None   # the value given was refused already (pass 1 said why)
     if len(given) != 1:
         v.err("data", "give exactly one of data.dataset or data.path (rule: one source of data)" if given else
               "missing data.dataset or data.path (rule: a shipped data set, e.g. dataset = \"digits\", or an .npz file)")

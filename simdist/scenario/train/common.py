@@ -35,6 +35,9 @@ def setup(tf: Any, ctx: Any, strategy: Any, ps: bool) -> Setup:
     images = cfg["model"].get("zoo") == "cnn"
     data = prepare(cfg, facts, sim.rng("data/split"), images)
     tr = cfg["training"]
+    # Keras's global state (object names, the global seed generator) starts afresh, as in a new
+    # process: a run's names and initial weights depend on its scenario and seed only.
+    tf.keras.backend.clear_session()
     with strategy.scope():
         model = build(tf, cfg["model"], data.input_shape, data.num_classes, data.buckets)
         optimizer = S.make_optimizer(tf, tr)

@@ -12,8 +12,8 @@ plan; `simdist.scenario.ps_run.PSJob` schedules, checkpoints and recovers.
 
 A checkpoint holds the values of every model and optimizer variable (kept by the runner in
 memory; its I/O is charged as for FLOP-only models) and a restore assigns them back once the
-failed ps is up again. Evaluations run every ``eval_every`` committed functions (and after a
-restore and at the end) on the chief, reading the committed variables: a sidecar evaluator,
+failed ps is up again. Evaluations run every ``eval_every`` committed functions (and at each
+checkpoint, after a restore and at the end) on the chief, reading the committed variables: a sidecar evaluator,
 not charged. The step series are the completed functions in commit order, at their commit
 times, with their staleness (`record`).
 """
@@ -85,8 +85,9 @@ def run_ps_training(ctx: _Ctx, trace: Any) -> None:
     saved: list[Any] = []
     ckpt_vars = run.checkpoint_variables()
 
-    def on_saved(step: int) -> None:
+    def on_saved(step: int) -> None:   # (no function runs now: the model is the checkpoint's)
         saved[:] = [np.array(v.numpy(), copy=True) for v in ckpt_vars]
+        evaluate()
 
     def on_restored(step: int) -> None:
         if not saved:
