@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-IMG = ROOT / "docs" / "img"
+IMG = [ROOT / "docs" / "img"]   # (--img)
 
 
 def _simdist(*args: str) -> None:
@@ -32,7 +32,7 @@ def preemption(out: Path) -> Path:
     _simdist("sweep", "scenarios/train_ps_preemption.toml", "--executor", "process", "--workers", "2",
              "--out", str(out / "train-preemption"), "--force", "--no-progress",
              "--plot", "time_to_accuracy_s,final_loss,simulated_time_s")
-    dst = IMG / "train-preemption-sweep.png"
+    dst = IMG[0] / "train-preemption-sweep.png"
     shutil.copyfile(out / "train-preemption" / "sweep.png", dst)
     return dst
 
@@ -57,7 +57,7 @@ def mirrored_vs_cs(out: Path) -> Path:
     fig = draw_loss(runs, labels, shade=False,
                     title="MLP on digits, 4 A100s: MirroredStrategy vs CentralStorageStrategy, healthy links and "
                           "GPU:3's PCIe at 5% (seed 0)")
-    dst = IMG / "train-mirrored-vs-cs.png"
+    dst = IMG[0] / "train-mirrored-vs-cs.png"
     fig.savefig(dst, dpi=130)
     return dst
 
@@ -65,7 +65,7 @@ def mirrored_vs_cs(out: Path) -> Path:
 def ps_failure(out: Path) -> Path:
     _simdist("run", "scenarios/train_ps_failure.toml", "--plot", "--out", str(out / "train-ps-failure"), "--force",
              "--no-progress", "--quiet")
-    dst = IMG / "train-ps-failure.png"
+    dst = IMG[0] / "train-ps-failure.png"
     shutil.copyfile(out / "train-ps-failure" / "loss.png", dst)
     return dst
 
@@ -77,7 +77,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("study", choices=[*STUDIES, "all"])
     ap.add_argument("--out", default=str(ROOT / "out"), help="where the runs write (default: out/)")
+    ap.add_argument("--img", default=str(IMG[0]), help="where the pictures go (default: docs/img/)")
     args = ap.parse_args()
+    IMG[0] = Path(args.img)
     for name in STUDIES if args.study == "all" else [args.study]:
         print(f"wrote {STUDIES[name](Path(args.out))}")
 
