@@ -22,3 +22,5 @@ from simdist.keras import losses  # noqa: F401
 from simdist.keras import models  # noqa: F401
 from simdist.keras.models.model import Model  # noqa: F401
 from simdist.keras.models.sequential import Sequential  # noqa: F401
+from simdist.keras import callbacks  # noqa: F401
+from simdist.keras import utils  # noqa: F401

@@ -48,9 +48,11 @@ def standardize_padding(value: Any, allow_causal: bool = False) -> Any:
     if isinstance(value, (list, tuple)):
         return value
     padding = value.lower()
-    allowed = {"valid", "same", "causal"} if allow_causal else {"valid", "same"}
+    allowed = ("causal", "same", "valid") if allow_causal else ("same", "valid")
     if padding not in allowed:
-        raise ValueError(f"The `padding` argument must be a list/tuple or one of {allowed}. Received: {padding}")
+        # (Keras prints a Python set, whose order varies with the process's hash seed; sorted here)
+        shown = "{" + ", ".join(repr(a) for a in allowed) + "}"
+        raise ValueError(f"The `padding` argument must be a list/tuple or one of {shown}. Received: {padding}")
     return padding
 
 

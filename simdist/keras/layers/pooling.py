@@ -96,10 +96,11 @@ class MaxPooling2D(BasePooling):
 
 
 class AveragePooling2D(BasePooling):
-    """`keras.layers.AveragePooling2D(pool_size=(2, 2), strides=None, padding="valid", data_format=None)`:
-    the mean of each window's in-bounds elements."""
+    """`keras.layers.AveragePooling2D(pool_size, strides=None, padding="valid", data_format=None)`:
+    the mean of each window's in-bounds elements (unlike MaxPooling2D, pool_size has no default
+    in Keras 3.15)."""
 
-    def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: str = "valid", data_format: Any = None,
+    def __init__(self, pool_size: Any, strides: Any = None, padding: str = "valid", data_format: Any = None,
                  name: str | None = None, **kwargs: Any) -> None:
         super().__init__(pool_size, strides, pool_dimensions=2, pool_mode="average", padding=padding,
                          data_format=data_format, name=name, **kwargs)

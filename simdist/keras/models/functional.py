@@ -166,6 +166,7 @@ class Functional(Model):
             self._nodes_by_depth = nodes_by_depth
             self._operations = operations
             self._operations_by_depth = operations_by_depth
+            self._check_connected()
         if trainable is not None:
             self.trainable = trainable
         for layer in self.layers:
@@ -251,6 +252,28 @@ class Functional(Model):
         raise NotImplementedError
 
     # --- running the graph -----------------------------------------------------------------------
+    def _output_path(self, i: int) -> str:
+        """Keras's path of the i-th flat output in the outputs' structure ("", "1", "key")."""
+        def paths(struct: Any, prefix: tuple) -> list[tuple]:
+            if isinstance(struct, dict):
+                return [p for k in sorted(struct) for p in paths(struct[k], prefix + (k,))]
+            if isinstance(struct, (list, tuple)):
+                return [p for j, v in enumerate(struct) for p in paths(v, prefix + (j,))]
+            return [prefix]
+        return ".".join(str(p) for p in paths(self._outputs_struct, ())[i])
+
+    def _check_connected(self) -> None:
+        """Every output must be computable from the inputs (Keras's dry run of the graph)."""
+        known = {id(x) for x in self._inputs}
+        for depth in sorted(self._nodes_by_depth, reverse=True):
+            for node in self._nodes_by_depth[depth]:
+                if node.is_input or any(id(x) not in known for x in node.input_tensors):
+                    continue
+                known.update(id(x) for x in node.outputs)
+        for i, x in enumerate(self._outputs):
+            if id(x) not in known:
+                raise ValueError(f"Output with path `{self._output_path(i)}` is not connected to `inputs`")
+
     def _run_through_graph(self, inputs: list, operation_fn: Callable[[Any], Any]) -> Any:
         tensor_dict: dict[int, Any] = {}
         for x, y in zip(self._inputs, inputs):
@@ -268,7 +291,7 @@ class Functional(Model):
         out = []
         for i, x in enumerate(self._outputs):
             if id(x) not in tensor_dict:
-                raise ValueError(f"Output with path `{i}` is not connected to `inputs`")
+                raise ValueError(f"Output with path `{self._output_path(i)}` is not connected to `inputs`")
             out.append(tensor_dict[id(x)])
         return pack_sequence_as(self._outputs_struct, out)
 

@@ -33,6 +33,8 @@ __all__ = ["conv2d", "depthwise_conv2d", "convolution", "window_geometry", "norm
 # --- geometry ---------------------------------------------------------------------------------------
 def _out_size(size: int, eff: int, stride: int, padding: str, before: int, after: int, op: str) -> tuple[int, int, int]:
     """TF's GetWindowedOutputSizeVerbose: output size and padding before/after of one dim."""
+    if stride <= 0:
+        raise errors.InvalidArgumentError(None, None, f"Stride must be > 0, but got {stride} [Op:{op}]")
     if padding == "VALID":
         out, before, after = _trunc_div(size - eff + stride, stride), 0, 0
     elif padding == "EXPLICIT":
