@@ -285,7 +285,7 @@ def training_table(doc: dict, rows: int = 12) -> list[str]:
     n = len(ev["step"])
     if not n:
         return []
-    pick = sorted({round(i * (n - 1) / max(rows - 1, 1)) for i in range(min(rows, n))})
+    pick = list(range(n)) if n <= rows else sorted({round(i * (n - 1) / (rows - 1)) for i in range(rows)})
     out = [f"training {tr['model']} ({tr['parameters']:,} parameters) on {tr['data']['source']}: "
            f"{tr['data']['train']:,} training / {tr['data']['test']:,} held-out examples",
            f"  {'time':>12}  {'step':>7}  {'loss':>8}  {'accuracy':>8}  {'test loss':>9}  {'test acc':>8}"]

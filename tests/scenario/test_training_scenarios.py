@@ -325,7 +325,7 @@ def test_sweep_and_gate_take_the_training_metrics(tmp_path: Path) -> None:
         assert all(isinstance(r[col], float) for r in rows), (col, rows)
     slow, fast = sorted(rows, key=lambda r: r["training.learning_rate"])
     assert fast["final_loss"] < slow["final_loss"], "lr 0.2 learns more in 20 steps than lr 0.05"
-    code, out, err = cli("gate", str(tmp_path / "sw"), "--baseline", str(tmp_path / "sw"))
+    code, out, err = cli("gate", str(tmp_path / "sw"), "--baseline", str(tmp_path / "sw"), "--junit", "-")
     assert code == 0 and "final_loss" in out, (code, out, err)
     run_dir = tmp_path / "r"
     assert cli("run", str(path), "--out", str(run_dir), "--no-progress", "--quiet")[0] == 0
@@ -333,10 +333,12 @@ def test_sweep_and_gate_take_the_training_metrics(tmp_path: Path) -> None:
     worse["summary"]["final_loss"] *= 1.5
     del worse["summary"]["time_to_accuracy_s"]
     (tmp_path / "worse.json").write_text(json.dumps(worse))
-    code, out, err = cli("gate", str(tmp_path / "worse.json"), "--baseline", str(run_dir / "metrics.json"))
+    code, out, err = cli("gate", str(tmp_path / "worse.json"), "--baseline", str(run_dir / "metrics.json"),
+                         "--junit", str(tmp_path / "gate.xml"))
     assert code == 1, (code, out, err)
     lines = {ln.split()[0]: ln for ln in out.splitlines() if ln.strip() and ln.split()[0] in SUMMARY_METRICS}
     assert "REGRESSION" in lines["final_loss"] and "MISSING" in lines["time_to_accuracy_s"], out
+    assert 'name="final_loss"' in (tmp_path / "gate.xml").read_text(), "the JUnit report names the metric"
 
 
 def test_the_ready_training_studies_validate() -> None:
