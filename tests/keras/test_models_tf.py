@@ -52,6 +52,13 @@ def m_seq_build(keras: Any) -> Any:
     return m
 
 
+def m_seq_input_shape_kwarg(keras: Any) -> Any:
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # (Keras warns: prefer an Input first)
+        return keras.Sequential([keras.layers.Dense(4, input_shape=(3,)), keras.layers.Dense(1, activation="relu")])
+
+
 def m_functional_multi(keras: Any) -> Any:
     a, b = keras.Input((3,), name="a"), keras.Input((2,), name="b")
     x = keras.layers.Concatenate()([a, b])
@@ -111,6 +118,7 @@ MODELS: dict[str, tuple[Callable[[Any], Any], tuple]] = {
     "seq_input_first": (m_seq_input_first, ((4, 3),)),
     "seq_deferred": (m_seq_deferred, ((2, 4),)),
     "seq_build": (m_seq_build, ((3, 5),)),
+    "seq_input_shape_kwarg": (m_seq_input_shape_kwarg, ((2, 3),)),
     "functional_multi": (m_functional_multi, ((4, 3), (4, 2))),
     "functional_chain": (m_functional_chain, ((5, 6),)),
     "functional_dict": (m_functional_dict, ("dict",)),

@@ -35,7 +35,7 @@ from simdist.keras.naming import auto_name, current_path, name_scope
 from simdist.keras.random import SeedGenerator
 from simdist.keras.tracking import Tracker, no_tracking
 from simdist.keras.traceback_utils import call_with_argument_info
-from simdist.keras.variables import Variable, standardize_shape
+from simdist.keras.variables import StatelessScope, Variable, standardize_shape
 
 __all__ = ["Layer", "InputSpec", "CallContext", "is_metric"]
 
@@ -267,6 +267,11 @@ class Layer:
     def build(self, input_shape: Any = None) -> None:
         """Create the layer's state from the input shape (the default has none)."""
         self._check_super_called()
+        if _is_default(type(self).build, Layer.build) and any(not layer.built for layer in self._layers):
+            warnings.warn(f"`build()` was called on layer '{self.name}', however the layer does not have a `build()` "
+                          "method implemented and it looks like it has unbuilt state. This will cause the layer to be "
+                          "marked as built, despite not being actually built, which may cause failures down the line. "
+                          "Make sure to implement a proper `build()` method.", stacklevel=2)
         self.built = True
 
     def _post_build(self) -> None:
@@ -644,6 +649,19 @@ class Layer:
             self.build(**shapes)
             self._assert_input_compatibility(call_spec.first_arg)
             return
+        if any(not layer.built for layer in self._layers):
+            # Keras builds the sub-layers by running `call` once in a stateless scope (on
+            # symbolic inputs, or the eager ones); if that fails on eager inputs the real call
+            # builds them.
+            try:
+                with StatelessScope():
+                    if call_spec.eager:
+                        self.call(**call_spec.arguments_dict)
+                    else:
+                        _probe_spec(self.call, **call_spec.arguments_dict)
+            except Exception:  # noqa: BLE001 - as Keras: an eager call retries for real
+                if call_spec.eager:
+                    return
         self.build(first_shape)
 
     def _assert_input_compatibility(self, arg_0: Any) -> None:
