@@ -104,6 +104,8 @@ def run_case(tf: Any, case: Case) -> Any:
             return {"constructed": True}
         if case.program == "distributed":
             return _distributed(tf, case, rng)
+        if case.program == "all_reduce":
+            return _all_reduce_gradient(tf, case, rng)
         x = _input(case, rng)
         layer = _layer(tf, case)
         if case.program == "symbolic":
@@ -212,6 +214,31 @@ def _distributed(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any
     return out
 
 
+def _all_reduce_gradient(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
+    """Per replica: the gradient, w.r.t. the replica's x, of a loss made of all-reduces (SUM
+    and MEAN) of functions of x, weighted per replica."""
+    strategy = _strategy(tf, case.strategy)
+    n = strategy.num_replicas_in_sync
+    x = rng.standard_normal((n,) + case.shape).astype("float32")
+    w = rng.standard_normal((n,) + case.shape).astype("float32")
+
+    def fn(xr: Any, wr: Any) -> Any:
+        ctx = tf.distribute.get_replica_context()
+        with tf.GradientTape() as tape:
+            tape.watch(xr)
+            s = ctx.all_reduce(tf.distribute.ReduceOp.SUM, xr * xr)
+            m, c = ctx.all_reduce("MEAN", [tf.tanh(xr), xr * 3.0])
+            loss = tf.reduce_sum(s * wr) + tf.reduce_sum(m * m) + tf.reduce_sum(c * wr)
+        return tape.gradient(loss, xr)
+
+    def shard(a: np.ndarray) -> Any:
+        return strategy.experimental_distribute_values_from_function(
+            lambda ctx: tf.constant(a[ctx.replica_id_in_sync_group]))
+
+    return {"dx": [_arr(v) for v in strategy.experimental_local_results(strategy.run(fn, args=(shard(x),
+                                                                                                 shard(w))))]}
+
+
 # --- the cases ----------------------------------------------------------------------------------------
 def _cases() -> list[Case]:
     conv, cf = "keras.layer.conv2d", "keras.layer.conv2d.channels-first"
@@ -314,6 +341,13 @@ def _cases() -> list[Case]:
              strategy="central2", steps=1),
         Case("bn-central-storage-inference", "keras.layer.batchnorm.central-storage", "BatchNormalization", (),
              shape=(8, 3), call=(("training", False),), program="distributed", strategy="central2", steps=1),
+        # the gradient through ReplicaContext.all_reduce
+        Case("all-reduce-gradient-mirrored2", "replica.all-reduce-gradient", shape=(3,), program="all_reduce",
+             strategy="mirrored2"),
+        Case("all-reduce-gradient-mirrored4", "replica.all-reduce-gradient", shape=(2, 2), program="all_reduce",
+             strategy="mirrored4"),
+        Case("all-reduce-gradient-central2", "replica.all-reduce-gradient", shape=(3,), program="all_reduce",
+             strategy="central2"),
         # symbolic calls (compute_output_shape)
         Case("sym-conv-same-stride2", "keras.layer.symbolic", "Conv2D", (("filters", 4), ("kernel_size", 3),
                                                                          ("strides", 2), ("padding", "same")),
@@ -512,6 +546,12 @@ def test_batch_normalization_synchronized(index: int, tf_results: dict[int, Any]
 @pytest.mark.clause("keras.layer.batchnorm.central-storage")
 @pytest.mark.parametrize("index", _params("keras.layer.batchnorm.central-storage"))
 def test_batch_normalization_central_storage(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("replica.all-reduce-gradient")
+@pytest.mark.parametrize("index", _params("replica.all-reduce-gradient"))
+def test_all_reduce_gradient(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results)
 
 
