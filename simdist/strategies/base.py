@@ -417,7 +417,15 @@ class Strategy:
             if len(value.values) == 1:  # one replica: TF returns the component unchanged [2.21]
                 return value.values[0]
             return _reduce_axis_none(op, list(value.values), self._reduce_destination(), self)
+        if isinstance(value, (list, tuple, dict)):
+            return self._reduce_structure(op, value)
         return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, _describe(value))
+
+    def _reduce_structure(self, op: ReduceOp, value: Any) -> Any:
+        """A nested structure given to `reduce(axis=None)`: TF's non-mirrored strategies treat it
+        as one non-distributed value (MEAN returns it unchanged; SUM with several replicas is an
+        error); MirroredStrategy reduces leaf by leaf (clause reduce.nested)."""
+        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value))
 
     # gather --------------------------------------------------------------------------------------
     def gather(self, value: Any, axis: int) -> Any:
@@ -528,7 +536,8 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
 
 
 def _describe(value: Any) -> str:
-    return str(value) if isinstance(value, Tensor) else str(convert_to_tensor(value))
+    """How TF prints a value in its messages: tensors and variables as themselves."""
+    return str(value) if isinstance(value, (Tensor, variables.Variable)) else str(convert_to_tensor(value))
 
 
 def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:

@@ -109,6 +109,9 @@ class Embedding(Layer):
                                  f"(of type {type(value).__name__}).")
         if lora_rank or quantization_config is not None:
             raise NotImplementedError("Embedding(lora_rank=..., quantization_config=...): not implemented by simdist")
+        if mask_zero:
+            raise NotImplementedError("Embedding(mask_zero=True): simdist's Keras does not propagate masks "
+                                      "(docs/spec.md, keras.layer.call)")
         if kwargs.pop("input_length", None) is not None:
             import warnings
             warnings.warn("Argument `input_length` is deprecated. Just remove it.")

@@ -34,12 +34,16 @@ from simdist.keras.layers.input_spec import InputSpec, assert_input_compatibilit
 from simdist.keras.naming import auto_name, current_path, name_scope
 from simdist.keras.random import SeedGenerator
 from simdist.keras.tracking import Tracker, no_tracking
+from simdist.keras.traceback_utils import call_with_argument_info
 from simdist.keras.variables import Variable, standardize_shape
 
 __all__ = ["Layer", "InputSpec", "CallContext", "is_metric"]
 
 _LOCK_MSG = ("You cannot add new elements of state (variables or sub-layers) to a layer that is already built. All "
              "state must be created in the `__init__()` method or in the `build()` method.")
+
+
+_UNTRACKED = (bool, int, float, str, bytes)
 
 
 def is_metric(x: Any) -> bool:
@@ -232,6 +236,9 @@ class Layer:
         d["_seed_generators"] = seed_generators
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if value is None or type(value) in _UNTRACKED:
+            object.__setattr__(self, name, value)
+            return
         if name != "_tracker":
             if "_tracker" not in self.__dict__:
                 self._initialize_tracker()
@@ -595,9 +602,8 @@ class Layer:
         return outputs
 
     def _call_or_spec(self, args: tuple, kwargs: dict) -> Any:
-        if any_symbolic_tensors(args, kwargs):
-            return self.compute_output_spec(*args, **kwargs)
-        return self.call(*args, **kwargs)
+        fn = self.compute_output_spec if any_symbolic_tensors(args, kwargs) else self.call
+        return call_with_argument_info(fn, f"{type(self).__name__}.call()", *args, **kwargs)
 
     def symbolic_call(self, *args: Any, **kwargs: Any) -> Any:
         return self.compute_output_spec(*args, **kwargs)
@@ -689,6 +695,9 @@ class Layer:
         if isinstance(config.get("dtype"), dict):
             config["dtype"] = dtype_policies.get(config["dtype"])
         return cls(**config)
+
+    def _obj_type(self) -> str:
+        return "Layer"
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

@@ -21,6 +21,11 @@ class Operation:
         self._inbound_nodes: list[Node] = []
         self._outbound_nodes: list[Node] = []
         self._layers: list[Any] = []
+        self._build_shapes_dict = None
+        self._call_context_args: set = set()
+
+    def compute_output_spec(self, *args: Any, **kwargs: Any) -> Any:
+        return compute_output_spec(self.fn, *args, **kwargs)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if any_symbolic_tensors(args, kwargs):

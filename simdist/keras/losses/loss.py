@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from simdist import tf
-from simdist.keras import config
+from simdist.keras import config, traced
 from simdist.keras.losses import _ops as ops
 from simdist.keras.tensor_attributes import get_keras_mask
 
@@ -111,7 +111,8 @@ def squeeze_or_expand_to_same_rank(x1: Any, x2: Any, expand_rank_1: bool = True)
 def reduce_values(values: Any, sample_weight: Any = None, reduction: Any = "sum_over_batch_size") -> Any:
     """Reduce weighted per-sample values by `reduction` (see the module docstring)."""
     dims = tuple(values.shape.as_list())
-    if reduction is None or reduction == "none" or dims == () or dims == (0,):
+    # (An empty batch's static shape is (0,) only eagerly; in fit's traced step it is unknown.)
+    if reduction is None or reduction == "none" or dims == () or (dims == (0,) and not traced.batch_dim_unknown()):
         return values
     loss = ops.sum(values)
     if reduction in ("sum_over_batch_size", "mean", "mean_with_sample_weight"):

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from typing import Any
 
 from simdist import tf
+from simdist.keras.losses.loss import unscale_loss_for_distribution
 
 
 def _metrics_module() -> Any:
@@ -33,11 +34,6 @@ def _losses_module() -> Any:
 def make_mean_metric(name: str) -> Any:
     """The trainer's loss tracker: `keras.metrics.Mean(name=name)`."""
     return _metrics_module().Mean(name=name)
-
-
-def _unscale(value: Any) -> Any:
-    n = tf.distribute.get_strategy().num_replicas_in_sync
-    return value * tf.cast(n, value.dtype) if n > 1 else value
 
 
 # --- structure helpers (Keras's tree on dict/list/tuple) ----------------------------------------
@@ -413,7 +409,7 @@ class CompileLoss:
             sw = flat_sw[i] if nested_sw else sample_weight
             value = tf.cast(loss_fn(flat_true[i], flat_pred[i], sw), self.dtype)
             if metric is not None:
-                metric.update_state(_unscale(value), sample_weight=tf.shape(flat_pred[i])[0])
+                metric.update_state(unscale_loss_for_distribution(value), sample_weight=tf.shape(flat_pred[i])[0])
             if weight is not None:
                 value = value * tf.cast(weight, value.dtype)
             values.append(value)

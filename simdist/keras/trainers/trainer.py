@@ -26,23 +26,9 @@ import numpy as np
 
 from simdist import tf
 from simdist.keras.trainers import data_adapter as data_adapter_module
+from simdist.keras.losses.loss import scale_loss_for_distribution, unscale_loss_for_distribution
+from simdist.keras.traced import traced_step
 from simdist.keras.trainers.data_adapter import unpack_x_y_sample_weight
-
-
-def scale_loss_for_distribution(value: Any) -> Any:
-    """losses/loss.py: the loss times 1/num_replicas_in_sync of the current strategy (when > 1)."""
-    n = tf.distribute.get_strategy().num_replicas_in_sync
-    if n > 1:
-        value = tf.multiply(value, tf.cast(1.0 / n, value.dtype))
-    return value
-
-
-def unscale_loss_for_distribution(value: Any) -> Any:
-    """losses/loss.py: the loss times num_replicas_in_sync of the current strategy (when > 1)."""
-    n = tf.distribute.get_strategy().num_replicas_in_sync
-    if n > 1:
-        value = tf.multiply(value, tf.cast(n, value.dtype))
-    return value
 
 
 def _first_leaf(x: Any) -> Any:
@@ -137,33 +123,35 @@ class Trainer:
         """
         from simdist.keras import optimizers as optimizers_module
         from simdist.keras.trainers.compile_utils import CompileLoss, CompileMetrics, make_mean_metric
+        from simdist.keras.tracking import no_tracking
 
         if not isinstance(steps_per_execution, int) or isinstance(steps_per_execution, bool) \
                 or steps_per_execution < 1:
             raise ValueError("`steps_per_execution` must be a positive integer. Received: "
                              f"steps_per_execution={steps_per_execution!r} (in Model.compile)")
-        self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
-        output_names = getattr(self, "output_names", None)
-        if loss is not None:
-            self._compile_loss = CompileLoss(loss, loss_weights, output_names=output_names)
-            self.loss = loss
-        if metrics is not None or weighted_metrics is not None:
-            self._compile_metrics = CompileMetrics(metrics, weighted_metrics, output_names=output_names)
-        if jit_compile and run_eagerly and jit_compile != "auto":
-            warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be True. Disabling "
-                          "`jit_compile`.", stacklevel=2)
-        self._jit_compile = False
-        self.run_eagerly = bool(run_eagerly)
-        self.stop_training = False
-        self.compiled = True
-        self._loss_tracker = make_mean_metric(name="loss")
-        self.steps_per_execution = steps_per_execution
-        self.train_function = None
-        self.test_function = None
-        self.predict_function = None
-        self._compile_config = dict(optimizer=optimizer, loss=loss, loss_weights=loss_weights, metrics=metrics,
-                                    weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
-                                    steps_per_execution=steps_per_execution, jit_compile=False)
+        with no_tracking():   # (Keras: @no_automatic_dependency_tracking) not the model's own metrics
+            self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
+            output_names = getattr(self, "output_names", None)
+            if loss is not None:
+                self._compile_loss = CompileLoss(loss, loss_weights, output_names=output_names)
+                self.loss = loss
+            if metrics is not None or weighted_metrics is not None:
+                self._compile_metrics = CompileMetrics(metrics, weighted_metrics, output_names=output_names)
+            if jit_compile and run_eagerly and jit_compile != "auto":
+                warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be True. Disabling "
+                              "`jit_compile`.", stacklevel=2)
+            self._jit_compile = False
+            self.run_eagerly = bool(run_eagerly)
+            self.stop_training = False
+            self.compiled = True
+            self._loss_tracker = make_mean_metric(name="loss")
+            self.steps_per_execution = steps_per_execution
+            self.train_function = None
+            self.test_function = None
+            self.predict_function = None
+            self._compile_config = dict(optimizer=optimizer, loss=loss, loss_weights=loss_weights, metrics=metrics,
+                                        weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
+                                        steps_per_execution=steps_per_execution, jit_compile=False)
 
     @property
     def jit_compile(self) -> bool:
@@ -297,8 +285,9 @@ class Trainer:
     # -- step functions -------------------------------------------------------------------------
     def _make_function(self, step_function: Callable[[Any], Any]) -> Callable[[Any], Any]:
         def one_step_on_data(data: Any) -> Any:
-            outputs = self.distribute_strategy.run(step_function, args=(data,))
-            return reduce_per_replica(outputs, self.distribute_strategy, reduction="auto")
+            with traced_step(not self.run_eagerly):
+                outputs = self.distribute_strategy.run(step_function, args=(data,))
+                return reduce_per_replica(outputs, self.distribute_strategy, reduction="auto")
 
         def function(iterator: Any) -> Any:
             outputs = None
@@ -333,8 +322,9 @@ class Trainer:
             return self.predict_function
 
         def one_step_on_data_distributed(data: Any) -> Any:
-            outputs = self.distribute_strategy.run(self.predict_step, args=(data,))
-            return reduce_per_replica(outputs, self.distribute_strategy, reduction="concat")
+            with traced_step(not self.run_eagerly):
+                outputs = self.distribute_strategy.run(self.predict_step, args=(data,))
+                return reduce_per_replica(outputs, self.distribute_strategy, reduction="concat")
 
         def predict_function(data: list[Any]) -> Any:
             outputs = one_step_on_data_distributed(data[0])
@@ -549,6 +539,11 @@ class Trainer:
                     data_batch = self.distribute_strategy.reduce("MEAN", batch, axis=None)
                 else:
                     data_batch = batch
+                # (CentralStorage returns a nested batch unreduced: its first replica's part
+                # stands for the shapes, as TF's per-replica values delegate to their first.)
+                data_batch = tf.nest.map_structure(
+                    lambda v: self.distribute_strategy.experimental_local_results(v)[0]
+                    if isinstance(v, tf.distribute.DistributedValues) else v, data_batch)
                 break
         with self.distribute_strategy.scope():
             self._symbolic_build(data_batch=data_batch)
