@@ -124,7 +124,16 @@ def run_case(tf: Any, case: Case) -> Any:
         out["names"] = [w.path for w in layer.weights]
         return out
     except Exception as e:  # noqa: BLE001 - the error is part of the result
-        return ("error", type(e).__name__, _first_line(str(e)))
+        return ("error", type(e).__name__, _first_line(str(e)), _wrapped(str(e)))
+
+
+def _wrapped(msg: str) -> str:
+    """Keras's wrapper of an error raised in `call`: its first line and the argument lines
+    (tensors printed by shape and dtype), or "" for an error raised elsewhere."""
+    if not msg.startswith("Exception encountered when calling"):
+        return ""
+    parts = msg.split("\n\n")
+    return parts[0] + " | " + (parts[2] if len(parts) > 2 else "")
 
 
 def _first_line(msg: str) -> str:
@@ -428,6 +437,7 @@ def assert_same(got: Any, want: Any, where: str) -> None:
             f"{where}: TF 2.21 raises {want[1]}: {want[2]!r}; simdist gives {_short(got)}"
         assert _sorted_sets(got[2]) == _sorted_sets(want[2]), \
             f"{where}: error message {got[2]!r}, but TF 2.21 says {want[2]!r}"
+        assert got[3] == want[3], f"{where}: Keras's call wrapper {got[3]!r}, but TF 2.21 + Keras gives {want[3]!r}"
         return
     assert not (isinstance(got, tuple) and got and got[0] == "error"), \
         f"{where}: simdist raises {got[1]}: {got[2]!r}; TF 2.21 gives {_short(want)}"
