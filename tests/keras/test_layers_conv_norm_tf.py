@@ -6,8 +6,10 @@ sets its weights from arrays drawn from the case's seed (`set_weights`), calls i
 inside `strategy.run` of a Mirrored / CentralStorage strategy), and records the output, the
 gradients of sum(output * r) (r drawn from the seed) with respect to the input and every
 trainable weight, and the weights after the call (BatchNormalization's moving statistics), or
-the error's class and message. TF runs in one subprocess for the fixed case list
-(tf_workers.spawn).
+the error's class and message (and Keras's call wrapper). Distributed programs train
+BatchNormalization (and a small CNN in a Sequential) with a custom loop under Mirrored (2 and 4
+replicas), CentralStorage and OneDevice strategies. TF runs in subprocesses for the fixed case
+list (tf_workers.spawn): one for the 4-replica cases, one for the rest.
 
 Tolerance (docs/spec.md, "Keras: convolution and normalization layers"): float32 values and
 gradients agree to rtol 1e-5 with an absolute floor of 1e-5 times the array's largest
@@ -106,6 +108,8 @@ def run_case(tf: Any, case: Case) -> Any:
             return _distributed(tf, case, rng)
         if case.program == "all_reduce":
             return _all_reduce_gradient(tf, case, rng)
+        if case.program == "cnn":
+            return _small_cnn(tf, case, rng)
         x = _input(case, rng)
         layer = _layer(tf, case)
         if case.program == "symbolic":
@@ -221,6 +225,42 @@ def _distributed(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any
         strategy.run(lambda x: bn(x, training=False), args=(shard(probe),)))]
     out["infer_cross_replica"] = _arr(bn(tf.constant(probe), training=False))
     return out
+
+
+def _small_cnn(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
+    """A small CNN (Conv2D, BatchNormalization, MaxPooling2D, Conv2D, LayerNormalization,
+    GlobalAveragePooling2D, Dense) in a Sequential, trained by a custom loop (tape,
+    compute_average_loss, SGD) over a distributed dataset: losses per step, the weights after,
+    every copy of the moving mean, and an inference prediction."""
+    strategy = _strategy(tf, case.strategy)
+    layers, gb = tf.keras.layers, case.shape[0]
+    x = rng.standard_normal((3 * gb,) + case.shape[1:]).astype("float32")
+    y = rng.integers(0, 5, 3 * gb).astype("int32")
+    with strategy.scope():
+        model = tf.keras.Sequential([
+            tf.keras.Input(case.shape[1:]), layers.Conv2D(6, 3, padding="same", activation="relu"),
+            layers.BatchNormalization(**dict(case.kwargs)), layers.MaxPooling2D(), layers.Conv2D(4, 2, strides=2),
+            layers.LayerNormalization(), layers.GlobalAveragePooling2D(), layers.Dense(5)])
+        model.set_weights([a * 0.3 if "variance" not in w.name else a
+                           for w, a in zip(model.weights, _weights_for(model, rng))])
+        opt = tf.keras.optimizers.SGD(0.05)
+
+    def step(xb: Any, yb: Any) -> Any:
+        with tf.GradientTape() as tape:
+            logits = model(xb, training=True)
+            per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=yb, logits=logits)
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=gb)
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    data = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(gb))
+    losses = [_arr(strategy.reduce("SUM", strategy.run(step, args=(xb, yb)), axis=None)) for xb, yb in data]
+    bn = model.layers[1]
+    inner = bn.moving_mean.value
+    return {"losses": losses, "weights": [_arr(w) for w in model.get_weights()],
+            "moving_mean_copies": [_arr(c) for c in getattr(inner, "values", (inner,))],
+            "predict": _arr(model(tf.constant(x[:4]), training=False))}
 
 
 def _all_reduce_gradient(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
@@ -343,6 +383,12 @@ def _cases() -> list[Case]:
              shape=(8, 3), call=(("training", False),), program="distributed", strategy="mirrored2", steps=1),
         Case("bn-one-device", "keras.layer.batchnorm.replicas", "BatchNormalization", (("momentum", 0.5),),
              shape=(6, 3), call=(("training", True),), program="distributed", strategy="one_device1", steps=2),
+        Case("cnn-mirrored2", "keras.layer.batchnorm.replicas", shape=(16, 8, 8, 3), program="cnn",
+             strategy="mirrored2"),
+        Case("cnn-mirrored4-synchronized", "keras.layer.batchnorm.synchronized", kwargs=(("synchronized", True),),
+             shape=(16, 8, 8, 3), program="cnn", strategy="mirrored4"),
+        Case("cnn-one-device", "keras.layer.batchnorm.replicas", shape=(16, 8, 8, 3), program="cnn",
+             strategy="one_device1"),
         Case("bn-central-storage-training", "keras.layer.batchnorm.central-storage", "BatchNormalization", (),
              shape=(8, 3), call=(("training", True),), program="distributed", strategy="central2", steps=1),
         Case("bn-central-storage-synchronized", "keras.layer.batchnorm.central-storage", "BatchNormalization",
