@@ -50,6 +50,7 @@ class Case:
     steps: int = 3                       # distributed: training steps
     other_shape: tuple = ()              # twice: the second call's input shape; mask: the mask's shape
     seed: int = -1                       # -1: derived from the name
+    rtol: float = 1e-5                   # (float16 results: one half-precision ulp is ~1e-3)
     tags: tuple = field(default=(), compare=False)
 
 
@@ -312,6 +313,8 @@ def _cases() -> list[Case]:
         Case("conv-padding-SAME-upper", conv, "Conv2D", (("filters", 2), ("kernel_size", 3), ("padding", "SAME"))),
         Case("conv-strides3-valid", conv, "Conv2D", (("filters", 2), ("kernel_size", 2), ("strides", 3)),
              shape=(2, 8, 7, 3)),
+        Case("conv-mixed-float16", conv, "Conv2D", (("filters", 3), ("kernel_size", 3), ("padding", "same"),
+                                                    ("dtype", "mixed_float16")), rtol=2e-3),
         # Conv2D channels first
         Case("conv-cf-same-stride2", cf, "Conv2D", (("filters", 4), ("kernel_size", 3), ("strides", 2),
                                                     ("padding", "same"), ("data_format", "channels_first")),
@@ -361,6 +364,9 @@ def _cases() -> list[Case]:
              shape=(6, 3), call=(("training", True),)),
         Case("bn-frozen-trains-as-inference", bn, "BatchNormalization", (("trainable", False),), shape=(6, 3),
              call=(("training", True),)),
+        Case("bn-mixed-float16", bn, "BatchNormalization", (("dtype", "mixed_float16"),), shape=(6, 4, 3),
+             call=(("training", True),), rtol=2e-3),
+        Case("ln-mixed-float16", ln, "LayerNormalization", (("dtype", "mixed_float16"),), shape=(4, 6), rtol=2e-3),
         Case("bn-synchronized-no-strategy", "keras.layer.batchnorm.synchronized", "BatchNormalization",
              (("synchronized", True),), shape=(6, 3), call=(("training", True),)),
         Case("bn-mask", bn, "BatchNormalization", (), shape=(4, 5, 3),
@@ -468,15 +474,16 @@ assert len({c.name for c in CASES}) == len(CASES), "duplicate case names"
 
 
 # --- comparison -------------------------------------------------------------------------------------------
-def _close(got: np.ndarray, want: np.ndarray) -> bool:
+def _close(got: np.ndarray, want: np.ndarray, rtol: float = RTOL) -> bool:
     g, w = np.asarray(got, np.float64), np.asarray(want, np.float64)
     if g.shape != w.shape:
         return False
     scale = float(np.max(np.abs(w))) if w.size and np.all(np.isfinite(w)) else 1.0
-    return bool(np.allclose(g, w, rtol=RTOL, atol=ATOL_SCALE * max(scale, 1e-30), equal_nan=True))
+    atol = ATOL_SCALE * rtol / RTOL * max(scale, 1e-30)
+    return bool(np.allclose(g, w, rtol=rtol, atol=atol, equal_nan=True))
 
 
-def assert_same(got: Any, want: Any, where: str) -> None:
+def assert_same(got: Any, want: Any, where: str, rtol: float = RTOL) -> None:
     """got (simdist) against want (TF 2.21), recursively, saying where they differ."""
     if isinstance(want, tuple) and want and want[0] == "error":
         assert isinstance(got, tuple) and got[:2] == want[:2], \
@@ -491,16 +498,16 @@ def assert_same(got: Any, want: Any, where: str) -> None:
         assert isinstance(got, dict) and sorted(got) == sorted(want), \
             f"{where}: simdist's result has {sorted(got) if isinstance(got, dict) else got!r}, TF 2.21's {sorted(want)}"
         for k in want:
-            assert_same(got[k], want[k], f"{where}.{k}")
+            assert_same(got[k], want[k], f"{where}.{k}", rtol)
     elif isinstance(want, list):
         assert isinstance(got, list) and len(got) == len(want), \
             f"{where}: {len(got) if isinstance(got, list) else got!r} items, TF 2.21 has {len(want)}"
         for i, (g, w) in enumerate(zip(got, want)):
-            assert_same(g, w, f"{where}[{i}]")
+            assert_same(g, w, f"{where}[{i}]", rtol)
     elif isinstance(want, np.ndarray):
         g = np.asarray(got)
         assert g.shape == want.shape, f"{where}: shape {g.shape}, but TF 2.21 gives {want.shape}"
-        assert _close(g, want), f"{where}: {g.ravel()[:8].tolist()}..., TF 2.21 {want.ravel()[:8].tolist()}... " \
+        assert _close(g, want, rtol), f"{where}: {g.ravel()[:8].tolist()}..., TF 2.21 {want.ravel()[:8].tolist()}... " \
                                 f"(worst difference {float(np.max(np.abs(g - want))):.3g})"
     else:
         assert got == want, f"{where}: {got!r}, but TF 2.21 gives {want!r}"
@@ -547,7 +554,7 @@ def _params(*clauses: str) -> list[Any]:
 
 def _check(index: int, tf_results: dict[int, Any]) -> None:
     case = CASES[index]
-    assert_same(simdist_run(case), tf_results[index], case.name)
+    assert_same(simdist_run(case), tf_results[index], case.name, case.rtol)
 
 
 @pytest.mark.clause("keras.layer.conv2d")
