@@ -27,8 +27,13 @@ def _key(x: Any) -> int:
     from simdist.runtime.autodiff.tape import _is_variable, variable_key
     if isinstance(x, Tensor):
         return id(x)
-    if hasattr(x, "_gather_rows"):   # a ShardedVariable: differentiate its `.variables` (TF 2.21 fails so)
-        raise AttributeError(f"'{type(x).__name__}' object has no attribute 'handle'")
+    resolve = getattr(x, "_simdist_variable", None)
+    inner = resolve() if resolve is not None else x
+    if hasattr(inner, "_gather_rows"):
+        # a ShardedVariable, bare or wrapped (a Keras variable over one: TF 2.21's tape asks the
+        # Keras variable for `.handle`, which is `value.handle`): differentiate its `.variables`
+        # (clauses pss.sharded-variable, keras.variable.sharded)
+        raise AttributeError(f"'{type(inner).__name__}' object has no attribute 'handle'")
     if _is_variable(x):
         return id(variable_key(x))
     raise ValueError(f"Passed in object {x!r} of type {type(x).__name__!r}, not tf.Tensor or tf.Variable or "
