@@ -183,8 +183,8 @@ def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
 
 
 def get(identifier: Any) -> Any:
-    """Keras's `regularizers.get`: None -> None; a name ("l2", "L1L2", "l1_l2") -> an instance
-    with the default factors; a config dict -> an instance; a callable -> itself (a class is
+    """Keras's `regularizers.get`: None -> None; a class name or its snake case ("l2", "L1L2",
+    "l1l2"; not "l1_l2", which Keras 3.15 refuses too) -> an instance with the default factors; a config dict -> an instance; a callable -> itself (a class is
     instantiated); anything else -> ValueError."""
     if identifier is None:
         return None
