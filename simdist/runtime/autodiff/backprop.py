@@ -10,7 +10,9 @@
    gradient, and pass the input gradients on.
 4. A source's gradient is the aggregate of what reached it; None (or zeros, with
    unconnected_gradients="zero") when nothing did.
-The walk is deterministic: ops become ready in a fixed order (a LIFO stack, as TF's).
+The walk is deterministic: ops are taken from the back of a list and an op that becomes ready
+is put at its front, as TF's tape.h does (`op_stack.insert(op_stack.begin(), op_id)`), so the
+gradients of one tensor aggregate in TF's order (which orders the rows of summed IndexedSlices).
 """
 
 from __future__ import annotations
@@ -149,7 +151,7 @@ def imperative_grad(tape: Any, targets: Sequence[Any], sources: Sequence[Any], o
                     if producer is not None and producer != -1 and producer in ops:
                         missing[producer] -= 1
                         if missing[producer] == 0:
-                            ready.append(producer)
+                            ready.insert(0, producer)
 
     # 4. the sources' gradients
     out: list[Any] = []
