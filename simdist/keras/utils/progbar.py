@@ -58,7 +58,7 @@ class Progbar:
         self._values: dict[str, Any] = {}
         self._values_order: list[str] = []
         self._start = self._clock()
-        self._last_update = 0.0
+        self._last_update = -float("inf")   # (Keras: 0 wall-clock seconds, long ago: the first update shows)
         self._time_at_epoch_start = self._start
         self._time_after_first_step: float | None = None
         self._prev_total_width = 0
