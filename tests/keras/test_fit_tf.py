@@ -72,7 +72,7 @@ case("mirrored2-sample-weight-weighted-metrics", strategy="mirrored2", weighted_
 case("mirrored2-dataset", strategy="mirrored2", fit={"dataset": True})
 case("mirrored4-dataset-steps-per-epoch", strategy="mirrored4", fit={"dataset": "repeat", "steps_per_epoch": 2})
 case("default-steps-per-execution", steps_per_execution=2)
-case("mirrored2-run-eagerly-empty-replica", strategy="mirrored2", n=49, run_eagerly=True, epochs=1)
+case("mirrored2-run-eagerly-empty-replica", strategy="mirrored2", n=49, run_eagerly=True, epochs=1, isolated=True)
 case("mirrored4-uneven-first-batch", strategy="mirrored4", batch_size=6, epochs=1, isolated=True)
 case("mirrored2-categorical", strategy="mirrored2", loss="cce", kind="categorical", optimizer=ADAM,
      compile_in_scope=True)
@@ -367,12 +367,20 @@ def _spawn(names: list[str]) -> dict[str, Any]:
     """TF's results: the cases in one worker process, except `isolated` ones (cases where TF
     raises inside a step: that aborts TF's collectives for the rest of the process), one each
     """
-    # (and MirroredStrategies of different sizes in one process collide on TF's collective group keys)
-    together = [n for n in names if not CASES[n].get("isolated") and CASES[n]["strategy"] != "mirrored4"]
-    four = [n for n in names if not CASES[n].get("isolated") and CASES[n]["strategy"] == "mirrored4"]
-    groups = [g for g in (together, four) if g] + [[n] for n in names if CASES[n].get("isolated")]
+    # MirroredStrategies in one process reuse TF's collective group and instance keys: a second
+    # one with another size, or all-reducing gradients of other shapes, aborts; so one process per
+    # (replica count, model output units).
+    def key(n: str) -> tuple:
+        c = CASES[n]
+        return (c["strategy"] == "mirrored4", c["kind"] in ("binary", "regression"))
+
+    groups: dict[tuple, list[str]] = {}
+    for n in names:
+        if not CASES[n].get("isolated"):
+            groups.setdefault(key(n), []).append(n)
+    runs = list(groups.values()) + [[n] for n in names if CASES[n].get("isolated")]
     out: dict[str, Any] = {}
-    for g in groups:
+    for g in runs:
         out.update({_NAMES[i]: r for i, r in tf_workers.spawn(__file__, [_NAMES.index(n) for n in g]).items()})
     return out
 
