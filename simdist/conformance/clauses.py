@@ -22,7 +22,7 @@ class Clause:
 
 
 AREAS = ('scope', 'run_values', 'reduce', 'gather', 'input', 'placement', 'pss', 'coordinator', 'cluster',
-         'autodiff', 'ops', 'nn', 'training')
+         'autodiff', 'ops', 'nn', 'training', 'keras')
 
 CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('scope.current', 'scope', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
@@ -263,6 +263,36 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: clipnorm, global_clipnorm and clipvalue clip each replica\'s gradients before the all-reduce; IndexedSlices are clipped by their values\' norm (clipnorm, global_clipnorm) or values (clipvalue).'),
     Clause('optim.update', 'training', False, (),
            'TF 2.21: `strategy.extended.update(var, fn, args, group)` runs fn on each local copy of var on its device with that replica\'s component of each distributed argument; other mirrored variables fn touches are read and written at the same copy; in a replica context it is a merge call.'),
+    Clause('keras.variable', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: keras.Variable creates its tf.Variable in the current strategy's scope, named by its path; `.value` is it; tape.gradient w.r.t. Keras variables gives their tf.Variables' gradients; tape.watch(keras_variable) raises ValueError."),
+    Clause('keras.layer.naming', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: unnamed objects get snake-cased class names with _1, _2 uids; variable paths nest the scopes of the layers and models that build them (sequential/dense/kernel).'),
+    Clause('keras.layer.tracking', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: variables and sub-layers assigned to attributes (lists and dicts included) are tracked in order; weights lists own (trainable first) then sub-layers'; state added after build raises ValueError."),
+    Clause('keras.layer.call', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: a layer call converts and autocasts float inputs, checks input_spec, builds on first call, propagates `training` to nested calls, and wraps errors raised in call().'),
+    Clause('keras.layer.forward-and-gradients', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: Dense, Embedding (IndexedSlices gradient), Activation, ReLU, Softmax, Dropout, Flatten, Reshape, Concatenate, Add compute TF's values and gradients and raise Keras's errors."),
+    Clause('keras.layer.dropout', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: Dropout changes inputs only in training, scales kept values by 1/(1-rate), advances its seed generator per call; under MirroredStrategy every replica draws the same mask.'),
+    Clause('keras.init.names', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: initializers.get resolves class names, snake-case names and aliases; configs and argument errors as Keras's."),
+    Clause('keras.init.distributions', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: each initializer draws from Keras's distribution (VarianceScaling by fans: Glorot, He, LeCun)."),
+    Clause('keras.init.seeding', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: an int-seeded or unseeded initializer repeats its values, two unseeded ones differ, a SeedGenerator seed advances.'),
+    Clause('keras.model.call', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: Sequential, functional (multiple inputs/outputs, shared layers, dict inputs, nested models) and subclassed models build and compute as Keras's."),
+    Clause('keras.model.weights-order', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: a model's weights follow its layers (functional: by decreasing depth), which get_weights/set_weights use."),
+    Clause('keras.model.summary', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: model.summary() prints Keras's table and parameter totals."),
+    Clause('keras.model.save-weights', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: save_weights writes the .weights.h5 layout of Keras 3; files load across Keras and simdist.'),
+    Clause('keras.model.errors', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: misuse of models raises ValueError with Keras's messages."),
+    Clause('keras.model.strategy-capture', 'keras', True, ('CSS24', 'ODS', 'PSS'),
+           "a tf.keras.Model created inside `strategy.scope()` captures the strategy (model.distribute_strategy) and its variables are that strategy's."),
 ]}
 
 

@@ -1,44 +1,29 @@
 """`keras.activations` (keras/src/activations/ and backend/tensorflow/nn.py), by function and by name.
 
 Keras caches the logits on the outputs of `softmax` and `sigmoid` (`output._keras_logits`), and its
-cross-entropy losses use them instead of the probabilities when present. simdist's tensors have
-fixed slots, so the cache is a side table keyed by the output tensor (held weakly): `keras_logits(t)`
-returns what Keras's `getattr(t, "_keras_logits", None)` would.
+cross-entropy losses use them instead of the probabilities when present; simdist keeps them in
+tensor_attributes.py's side table (its tensors have fixed slots), where the losses look.
 """
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Callable
 
 from simdist import tf
+from simdist.keras.tensor_attributes import get_keras_logits, set_keras_logits
 
 __all__ = ["get", "serialize", "deserialize", "keras_logits", "relu", "relu6", "leaky_relu", "elu", "selu",
            "gelu", "silu", "swish", "sigmoid", "hard_sigmoid", "softmax", "log_softmax", "softplus", "softsign",
            "tanh", "exponential", "linear", "mish", "log_sigmoid", "celu", "hard_silu"]
 
-_logits: dict[int, tuple[Any, Any]] = {}
-
-
 def _set_logits(output: Any, logits: Any) -> Any:
-    key = id(output)
-    try:
-        ref = weakref.ref(output, lambda _r, k=key: _logits.pop(k, None))
-    except TypeError:
-        return output
-    _logits[key] = (ref, logits)
+    set_keras_logits(output, logits)
     return output
 
 
 def keras_logits(output: Any) -> Any:
     """The logits `output` was computed from by softmax or sigmoid (Keras's `_keras_logits`), else None."""
-    direct = getattr(output, "_keras_logits", None)
-    if direct is not None:
-        return direct
-    entry = _logits.get(id(output))
-    if entry is not None and entry[0]() is output:
-        return entry[1]
-    return None
+    return get_keras_logits(output)
 
 
 def _t(x: Any) -> Any:

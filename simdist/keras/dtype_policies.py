@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from simdist.keras.config import floatx, set_floatx  # noqa: F401 - (keras.config owns floatx)
+
 __all__ = ["standardize_dtype", "is_float_dtype", "is_int_dtype", "floatx", "set_floatx", "DTypePolicy", "get",
            "dtype_policy", "set_dtype_policy", "AutocastScope", "get_autocast_scope"]
 
@@ -17,19 +19,7 @@ ALLOWED_DTYPES = ("float16", "float32", "float64", "uint8", "uint16", "uint32", 
 PYTHON_DTYPES_MAP: dict[Any, str] = {bool: "bool", int: "int64", float: "float32", str: "string", "int": "int64",
                                      complex: "complex128"}
 
-_config: dict[str, Any] = {"floatx": "float32", "policy": None, "autocast": None}
-
-
-def floatx() -> str:
-    """`keras.config.floatx()`: the default float dtype ("float32")."""
-    return _config["floatx"]
-
-
-def set_floatx(value: str) -> None:
-    accepted = {"bfloat16", "float16", "float32", "float64"}
-    if value not in accepted:
-        raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {accepted}")
-    _config["floatx"] = str(value)
+_config: dict[str, Any] = {"policy": None, "autocast": None}
 
 
 def standardize_dtype(dtype: Any) -> str:

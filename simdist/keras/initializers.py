@@ -4,7 +4,7 @@ Random initializers draw with `simdist.keras.random` (stateless ops of a seed pa
 seed gives the same values at every call; an unseeded initializer takes a seed when it is made
 (`random.make_default_seed`, derived from the session's root seed), so it too repeats its values,
 as Keras's does; a `SeedGenerator` seed advances per call. Which distribution and scale each one
-draws from is Keras's; the random values are simdist's, not TF's (docs/spec.md, keras.init.*).
+draws from is Keras's; the random values are simdist's, not TF's (docs/spec.md, keras.init.seeding).
 """
 
 from __future__ import annotations
@@ -55,6 +55,10 @@ class Constant(Initializer):
     def get_config(self) -> dict[str, Any]:
         return {"value": self.value}
 
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Constant":
+        return cls(config["value"])   # (KeyError for get("constant"), as Keras)
+
 
 class Zeros(Initializer):
     def __call__(self, shape: Any, dtype: Any = None) -> Any:
@@ -78,9 +82,6 @@ class Identity(Initializer):
                              f"shape={shape} of rank {len(shape)}.")
         dtype = dtypes.standardize_dtype(dtype)
         return tf.cast(self.gain, dtype) * tf.eye(shape[0], shape[1], dtype=dtype)
-
-    def get_config(self) -> dict[str, Any]:
-        return {"gain": self.gain}
 
 
 class RandomInitializer(Initializer):
@@ -138,6 +139,11 @@ class RandomUniform(RandomInitializer):
         return {**super().get_config(), "minval": self.minval, "maxval": self.maxval}
 
 
+def _set_text(items: tuple) -> str:
+    """A set literal in sorted order (Keras formats a set, whose order varies between processes)."""
+    return "{" + ", ".join(repr(i) for i in sorted(items)) + "}"
+
+
 def compute_fans(shape: Any, input_axes: Any = None, output_axes: Any = None) -> tuple[int, int]:
     """(fan_in, fan_out) of a weight shape (convolution kernels: receptive field times depth)."""
     shape = tuple(shape)
@@ -161,15 +167,15 @@ class VarianceScaling(RandomInitializer):
                  seed: Any = None, input_axes: Any = None, output_axes: Any = None) -> None:
         if scale <= 0.0:
             raise ValueError(f"Argument `scale` must be positive float. Received: scale={scale}")
-        allowed_modes = {"fan_in", "fan_out", "fan_avg"}
-        if mode not in allowed_modes:
-            raise ValueError(f"Invalid `mode` argument: {mode}. Please use one of {allowed_modes}")
+        allowed_modes = ("fan_avg", "fan_in", "fan_out")
+        if mode not in allowed_modes:   # (Keras prints a set, in hash order; simdist sorts it)
+            raise ValueError(f"Invalid `mode` argument: {mode}. Please use one of {_set_text(allowed_modes)}")
         distribution = distribution.lower()
         if distribution == "normal":
             distribution = "truncated_normal"
-        allowed = {"uniform", "truncated_normal", "untruncated_normal"}
+        allowed = ("truncated_normal", "uniform", "untruncated_normal")
         if distribution not in allowed:
-            raise ValueError(f"Invalid `distribution` argument: {distribution}.Please use one of {allowed}")
+            raise ValueError(f"Invalid `distribution` argument: {distribution}.Please use one of {_set_text(allowed)}")
         self.scale = scale
         self.mode = mode
         self.distribution = distribution
@@ -278,7 +284,7 @@ def get(identifier: Any) -> Any:
     elif isinstance(identifier, str):
         if identifier not in ALL_OBJECTS_DICT:
             raise ValueError(f"Could not interpret initializer identifier: {identifier}")
-        obj = ALL_OBJECTS_DICT[identifier]
+        obj = ALL_OBJECTS_DICT[identifier].from_config({})
     elif isinstance(identifier, (tf.Tensor, np.ndarray, np.generic)):
         value = identifier
 

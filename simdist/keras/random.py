@@ -8,7 +8,7 @@ from Python's `random`; simdist takes it from TF's op-seeded random stream of a 
 (`KERAS_OP_SEED`), so it derives from the session's root seed and `tf.random.set_seed` (and
 `keras.utils.set_random_seed`), advances per draw, and leaves the global TF stream alone.
 The values are simdist's stateless streams, not TF's Philox values (docs/spec.md,
-keras.init.values).
+keras.init.seeding).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from simdist import tf
 from simdist.keras import dtype_policies as dtypes
 from simdist.keras.naming import auto_name, current_path
 
-__all__ = ["Variable", "standardize_shape", "shape_equal", "unwrap"]
+__all__ = ["Variable", "StatelessScope", "standardize_shape", "shape_equal", "unwrap"]
 
 _AGGREGATION = {"none": tf.VariableAggregation.NONE, "sum": tf.VariableAggregation.SUM,
                 "mean": tf.VariableAggregation.MEAN,
@@ -85,6 +85,32 @@ def convert_to_tensor(x: Any, dtype: Any = None) -> Any:
     if dtype is not None and dtypes.standardize_dtype(x.dtype) != dtype:
         return tf.cast(x, dtype)
     return x
+
+
+class StatelessScope:
+    """Inside, Keras variables' writes are kept in the scope (reads see them) and dropped on
+    exit, as in Keras's StatelessScope: a layer's first call runs its `call` once in such a scope
+    to build its sub-layers, without side effects."""
+
+    _stack: list["StatelessScope"] = []
+
+    def __init__(self) -> None:
+        self.updates: dict[int, tuple[Any, Any]] = {}
+
+    def __enter__(self) -> "StatelessScope":
+        StatelessScope._stack.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        StatelessScope._stack.remove(self)
+
+    def get_current_value(self, variable: Any) -> Any:
+        entry = self.updates.get(id(variable))
+        return None if entry is None else entry[1]
+
+
+def get_stateless_scope() -> StatelessScope | None:
+    return StatelessScope._stack[-1] if StatelessScope._stack else None
 
 
 def unwrap(v: Any) -> Any:
@@ -170,6 +196,10 @@ class Variable:
     @property
     def value(self) -> Any:
         """The tf.Variable (read and cast to the autocast scope's dtype inside one)."""
+        if StatelessScope._stack:
+            pending = StatelessScope._stack[-1].get_current_value(self)
+            if pending is not None:
+                return self._maybe_autocast(pending)
         return self._maybe_autocast(self._value)
 
     @property
@@ -261,6 +291,9 @@ class Variable:
             raise ValueError("The shape of the target variable and the shape of the target value in "
                              f"`variable.assign(value)` must match. variable.shape={self.shape}, Received: "
                              f"value.shape={value.shape}. Target variable: {self}")
+        if StatelessScope._stack:
+            StatelessScope._stack[-1].updates[id(self)] = (self, value)
+            return value
         self._value.assign(value if value.dtype == self._value.dtype else tf.cast(value, self._value.dtype))
         return value
 

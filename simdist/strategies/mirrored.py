@@ -41,20 +41,23 @@ class MirroredExtended(StrategyExtended):
         return len(self._devices)
 
     def _create_variable(self, **kwargs: Any) -> Any:
-        """Clause mirrored.variables: one copy per device, named `v`, `v/replica_1`, ..."""
+        """Clause mirrored.variables: one copy per device, named `v`, `v/replica_1`, ...; a
+        MirroredVariable, or a SyncOnReadVariable for synchronization=ON_READ (clause
+        mirrored.sync-on-read). AUTO means ON_WRITE; NONE is refused, as in TF 2.21."""
         kw = _strip(kwargs)
         agg = variables._as_aggregation(kw.pop("aggregation", None))
+        sync = variables._as_synchronization(kw.pop("synchronization", None))
+        if sync is variables.VariableSynchronization.NONE:
+            raise ValueError("`NONE` variable synchronization mode is not supported with tf.distribute strategy. "
+                             f"Please change the `synchronization` for variable: {kwargs.get('name')}")
+        if sync is variables.VariableSynchronization.AUTO:
+            sync = variables.VariableSynchronization.ON_WRITE
         name = kw.pop("name", None) or "Variable"
         init = variables.resolve_initial_value(kw.pop("initial_value", None), kw.pop("dtype", None))
-        on_read = kw.get("synchronization") is variables.VariableSynchronization.ON_READ
-        if on_read:
-            # Clause mirrored.sync-on-read: per-replica copies reduced when read cross-replica.
-            if kw.get("trainable") is None:
-                kw["trainable"] = False
         comps = [variables.ResourceVariable(init, name=name if i == 0 else f"{name}/replica_{i}", device=d,
-                                            aggregation=agg, **kw)
+                                            aggregation=agg, synchronization=sync, **kw)
                  for i, d in enumerate(self._devices)]
-        if on_read:
+        if sync is variables.VariableSynchronization.ON_READ:
             return SyncOnReadVariable(comps, self._container_strategy, agg)
         if len(comps) == 1:
             comps[0]._distribute_strategy = self._container_strategy

@@ -1,13 +1,6 @@
 """SyncOnReadVariable: what MirroredStrategy makes of `tf.Variable(..., synchronization=ON_READ)`
-(TF's values.SyncOnReadVariable; Keras's metric variables are such variables).
-
-One ResourceVariable per replica device. In a replica context of its strategy, reads and writes
-touch the replica's own copy only (no communication). In cross-replica context a read reduces
-the copies by the variable's aggregation (SUM adds, MEAN averages, ONLY_FIRST_REPLICA takes copy
-0) with `strategy.reduce`; `assign` writes every copy (a SUM variable gets value/num_replicas on
-each, so that the sum is preserved); `assign_add`/`assign_sub` write every copy, and raise
-ValueError for a SUM variable, as TF's values_util.on_read_assign_*_cross_replica do.
-Clause mirrored.sync-on-read in docs/spec.md.
+(TF 2.21's values.SyncOnReadVariable and values_util.on_read_assign_*; Keras's metric variables
+are such variables). Clause mirrored.sync-on-read in docs/spec.md.
 """
 
 from __future__ import annotations
@@ -15,16 +8,21 @@ from __future__ import annotations
 from typing import Any
 
 from simdist.runtime.tensor import Tensor, convert_to_tensor
-from simdist.runtime.values import DistributedValues
-from simdist.runtime.variables import ResourceVariable, Variable, VariableAggregation
+from simdist.runtime.values import DistributedValues, PerReplica
+from simdist.runtime.variables import ResourceVariable, Variable, VariableAggregation, VariableSynchronization
 from simdist.semantics.reduce import ReduceOp
-from simdist.strategies.dist_variables import _replica_id
+from simdist.strategies.dist_variables import _replica_id, _update_state
 
 
 class SyncOnReadVariable(DistributedValues, Variable):
-    """Per-replica copies, reduced when read in cross-replica context."""
-
-    __slots__ = ("_distribute_strategy", "aggregation", "__weakref__", "__dict__")
+    """MirroredStrategy's variable for `synchronization=ON_READ` (TF 2.21's values.py): one copy
+    per replica, never synchronised on write. In a replica context reads and writes touch the
+    replica's own copy only; in cross-replica context a read reduces the copies by the
+    aggregation (SUM, MEAN; ONLY_FIRST_REPLICA reads copy 0; NONE cannot be read there), and
+    `assign` writes every copy, a SUM variable's value divided by the number of replicas so the
+    summed read gives it back (what checkpoint restore relies on). `assign_add`/`assign_sub` of
+    a SUM variable in cross-replica context raise ValueError, as TF's do. Keras's metric
+    variables are of this kind (clause keras.metric.sync-on-read)."""
 
     def __init__(self, components: list[ResourceVariable], strategy: Any, aggregation: Any) -> None:
         DistributedValues.__init__(self, components)
@@ -42,60 +40,74 @@ class SyncOnReadVariable(DistributedValues, Variable):
     shape = property(lambda self: self._primary.shape)
     trainable = property(lambda self: self._primary.trainable)
     nbytes = property(lambda self: self._primary.nbytes)
-    synchronization = property(lambda self: self._primary.synchronization)
+    synchronization = property(lambda self: VariableSynchronization.ON_READ)
 
     @property
     def distribute_strategy(self) -> Any:
         return self._distribute_strategy
 
-    @property
-    def device(self) -> str:
-        rid = _replica_id(self._distribute_strategy)
-        return self._values[rid if rid is not None and rid < len(self._values) else 0].device
-
-    def _local_copy(self) -> ResourceVariable | None:
-        """The replica's own copy in a replica context of the strategy, else None."""
+    def _local_id(self) -> int | None:
+        """The copy a replica-context access touches (or the one extended.update is updating),
+        else None (cross-replica context)."""
         rid = _replica_id(self._distribute_strategy)
         if rid is None:
+            rid = _update_state.replica
+        if rid is None:
             return None
-        return self._values[rid] if rid < len(self._values) else self._values[0]
+        return rid if rid < len(self._values) else 0
+
+    @property
+    def device(self) -> str:
+        rid = self._local_id()
+        return self._values[0 if rid is None else rid].device
 
     def _cross_replica_value(self) -> Tensor:
-        if self.aggregation is VariableAggregation.ONLY_FIRST_REPLICA:
+        """TF's _get_cross_replica: the copies reduced by the aggregation (a strategy.reduce)."""
+        agg = self.aggregation
+        if agg is VariableAggregation.ONLY_FIRST_REPLICA:
             return self._values[0]._as_tensor()
-        if self.aggregation is VariableAggregation.NONE:
-            raise ValueError("Could not convert from `tf.VariableAggregation` VariableAggregation.NONE to"
+        if agg not in (VariableAggregation.SUM, VariableAggregation.MEAN):
+            raise ValueError(f"Could not convert from `tf.VariableAggregation` VariableAggregationV2.{agg.name} to"
                              "`tf.distribute.ReduceOp` type")
-        with self._distribute_strategy.scope():
-            return self._distribute_strategy.reduce(ReduceOp.from_variable_aggregation(self.aggregation),
-                                                    self, axis=None)
+        reads = PerReplica([c._as_tensor() for c in self._values])
+        return self._distribute_strategy.reduce(ReduceOp.from_variable_aggregation(agg), reads, axis=None)
 
     def _as_tensor(self) -> Tensor:
-        local = self._local_copy()
-        return local._as_tensor() if local is not None else self._cross_replica_value()
+        rid = self._local_id()
+        if rid is None:
+            return self._cross_replica_value()
+        return self._values[rid]._as_tensor()
 
     def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
-        local = self._local_copy()
-        if local is not None:
-            return local.sparse_read(indices)
-        from simdist.runtime import ops
-        return ops.gather(self._cross_replica_value(), indices)
+        rid = self._local_id()
+        if rid is None:
+            from simdist.runtime.ops import array
+            return array.gather(self._cross_replica_value(), indices)
+        return self._values[rid].sparse_read(indices)
 
+    # Writes ----------------------------------------------------------------------------------------
     def _write(self, method: str, value: Any, read_value: bool) -> Any:
-        local = self._local_copy()
-        if local is not None:
+        rid = self._local_id()
+        if rid is not None:
+            local = self._values[rid]
             getattr(local, method)(value)
-            return self if read_value else None
-        if method in ("assign_add", "assign_sub") and self.aggregation is VariableAggregation.SUM:
+            return local if read_value else None
+        agg = self.aggregation
+        if method != "assign" and agg is VariableAggregation.SUM:
             raise ValueError(f"SyncOnReadVariable does not support `{method}` in cross-replica context when "
                              "aggregation is set to `tf.VariableAggregation.SUM`.")
-        t = convert_to_tensor(value)
-        if method == "assign" and self.aggregation is VariableAggregation.SUM:
-            from simdist.runtime import ops
-            t = ops.cast(t / self._distribute_strategy.num_replicas_in_sync, self.dtype)
-        for comp in self._values:
-            getattr(comp, method)(t)
-        return self if read_value else None
+        if method == "assign" and agg is VariableAggregation.SUM:
+            # TF: math_ops.cast(value / num_replicas_in_sync, var.dtype) (Python numbers divide in Python)
+            n = self._distribute_strategy.num_replicas_in_sync
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                value = convert_to_tensor(value / n, dtype=self.dtype)
+            else:
+                from simdist.runtime.ops import math
+                t = convert_to_tensor(value)
+                value = math.cast(math.truediv(t, n), self.dtype)
+        for c in self._values:
+            getattr(c, method)(value)
+        return self._cross_replica_value() if read_value else None
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         return self._write("assign", value, read_value)
@@ -114,6 +126,18 @@ class SyncOnReadVariable(DistributedValues, Variable):
 
     def scatter_sub(self, *args: Any, **kwargs: Any) -> Any:
         return self._scatter_not_implemented("scatter_sub")
+
+    def scatter_mul(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_mul")
+
+    def scatter_div(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_div")
+
+    def scatter_min(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_min")
+
+    def scatter_max(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_max")
 
     def scatter_update(self, *args: Any, **kwargs: Any) -> Any:
         return self._scatter_not_implemented("scatter_update")

@@ -16,6 +16,7 @@ def _clear() -> None:
     keras.backend.clear_session()
 
 
+@pytest.mark.clause("keras.variable")
 def test_variable_from_array_keeps_dtype_and_auto_names() -> None:
     v = keras.Variable(np.zeros(3))
     w = keras.Variable(1.0)
@@ -24,6 +25,7 @@ def test_variable_from_array_keeps_dtype_and_auto_names() -> None:
     assert isinstance(v.value, tf.Variable) and v.value.name == "variable:0", f"got {v.value!r}"
 
 
+@pytest.mark.clause("keras.variable")
 def test_variable_assign_shape_mismatch_raises() -> None:
     v = keras.Variable(np.zeros((2, 2), np.float32))
     with pytest.raises(ValueError, match="The shape of the target variable"):
@@ -32,6 +34,7 @@ def test_variable_assign_shape_mismatch_raises() -> None:
     assert v.numpy().dtype == np.float32 and v.numpy().sum() == 4.0, f"got {v.numpy()!r}"
 
 
+@pytest.mark.clause("keras.variable")
 def test_variable_name_with_slash_and_bad_aggregation_raise() -> None:
     with pytest.raises(ValueError, match="cannot contain character `/`"):
         keras.Variable(1.0, name="a/b")
@@ -41,6 +44,7 @@ def test_variable_name_with_slash_and_bad_aggregation_raise() -> None:
         keras.Variable(keras.initializers.Zeros())
 
 
+@pytest.mark.clause("keras.variable")
 def test_variable_under_mirrored_is_mirrored() -> None:
     cpu = tf.config.list_physical_devices("CPU")[0]
     tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
@@ -50,6 +54,7 @@ def test_variable_under_mirrored_is_mirrored() -> None:
     assert type(v.value).__name__ == "MirroredVariable", f"got {type(v.value).__name__}"
 
 
+@pytest.mark.clause("keras.variable")
 def test_tape_gradient_with_respect_to_keras_variables() -> None:
     layer = keras.layers.Dense(2, kernel_initializer="ones")
     x = tf.constant([[1.0, 2.0, 3.0]])
@@ -62,6 +67,7 @@ def test_tape_gradient_with_respect_to_keras_variables() -> None:
     assert [w.name for w in watched] == ["dense/kernel:0", "dense/bias:0"], f"got {[w.name for w in watched]}"
 
 
+@pytest.mark.clause("keras.variable")
 def test_tape_watch_of_keras_variable_is_refused_as_in_tf() -> None:
     v = keras.Variable(np.ones(2, np.float32))
     with tf.GradientTape() as tape:
@@ -72,6 +78,7 @@ def test_tape_watch_of_keras_variable_is_refused_as_in_tf() -> None:
     np.testing.assert_allclose(tape.gradient(y, v).numpy(), [3.0, 3.0])
 
 
+@pytest.mark.clause("keras.variable")
 def test_optimizer_variables_are_keras_variables_with_paths() -> None:
     opt = keras.optimizers.Adam(0.01)
     layer = keras.layers.Dense(2)
@@ -85,6 +92,7 @@ def test_optimizer_variables_are_keras_variables_with_paths() -> None:
         f"got {[v.path for v in opt.variables]}"
 
 
+@pytest.mark.clause("keras.variable")
 def test_checkpoint_saves_keras_variables(tmp_path) -> None:
     layer = keras.layers.Dense(2)
     layer.build((None, 3))

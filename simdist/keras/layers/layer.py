@@ -34,12 +34,16 @@ from simdist.keras.layers.input_spec import InputSpec, assert_input_compatibilit
 from simdist.keras.naming import auto_name, current_path, name_scope
 from simdist.keras.random import SeedGenerator
 from simdist.keras.tracking import Tracker, no_tracking
-from simdist.keras.variables import Variable, standardize_shape
+from simdist.keras.traceback_utils import call_with_argument_info
+from simdist.keras.variables import StatelessScope, Variable, standardize_shape
 
 __all__ = ["Layer", "InputSpec", "CallContext", "is_metric"]
 
 _LOCK_MSG = ("You cannot add new elements of state (variables or sub-layers) to a layer that is already built. All "
              "state must be created in the `__init__()` method or in the `build()` method.")
+
+
+_UNTRACKED = (bool, int, float, str, bytes)
 
 
 def is_metric(x: Any) -> bool:
@@ -232,6 +236,9 @@ class Layer:
         d["_seed_generators"] = seed_generators
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if value is None or type(value) in _UNTRACKED:
+            object.__setattr__(self, name, value)
+            return
         if name != "_tracker":
             if "_tracker" not in self.__dict__:
                 self._initialize_tracker()
@@ -260,6 +267,11 @@ class Layer:
     def build(self, input_shape: Any = None) -> None:
         """Create the layer's state from the input shape (the default has none)."""
         self._check_super_called()
+        if _is_default(type(self).build, Layer.build) and any(not layer.built for layer in self._layers):
+            warnings.warn(f"`build()` was called on layer '{self.name}', however the layer does not have a `build()` "
+                          "method implemented and it looks like it has unbuilt state. This will cause the layer to be "
+                          "marked as built, despite not being actually built, which may cause failures down the line. "
+                          "Make sure to implement a proper `build()` method.", stacklevel=2)
         self.built = True
 
     def _post_build(self) -> None:
@@ -595,9 +607,8 @@ class Layer:
         return outputs
 
     def _call_or_spec(self, args: tuple, kwargs: dict) -> Any:
-        if any_symbolic_tensors(args, kwargs):
-            return self.compute_output_spec(*args, **kwargs)
-        return self.call(*args, **kwargs)
+        fn = self.compute_output_spec if any_symbolic_tensors(args, kwargs) else self.call
+        return call_with_argument_info(fn, f"{type(self).__name__}.call()", *args, **kwargs)
 
     def symbolic_call(self, *args: Any, **kwargs: Any) -> Any:
         return self.compute_output_spec(*args, **kwargs)
@@ -638,6 +649,19 @@ class Layer:
             self.build(**shapes)
             self._assert_input_compatibility(call_spec.first_arg)
             return
+        if any(not layer.built for layer in self._layers):
+            # Keras builds the sub-layers by running `call` once in a stateless scope (on
+            # symbolic inputs, or the eager ones); if that fails on eager inputs the real call
+            # builds them.
+            try:
+                with StatelessScope():
+                    if call_spec.eager:
+                        self.call(**call_spec.arguments_dict)
+                    else:
+                        _probe_spec(self.call, **call_spec.arguments_dict)
+            except Exception:  # noqa: BLE001 - as Keras: an eager call retries for real
+                if call_spec.eager:
+                    return
         self.build(first_shape)
 
     def _assert_input_compatibility(self, arg_0: Any) -> None:
@@ -658,6 +682,25 @@ class Layer:
                 queue[:0] = list(layer._layers)
         return out
 
+    @property
+    def input(self) -> Any:
+        """The input KerasTensor(s) of the layer's first symbolic call."""
+        return self._get_node_attribute_at_index(0, "input_tensors", "input")
+
+    @property
+    def output(self) -> Any:
+        """The output KerasTensor(s) of the layer's first symbolic call."""
+        return self._get_node_attribute_at_index(0, "output_tensors", "output")
+
+    def _get_node_attribute_at_index(self, node_index: int, attr: str, attr_name: str) -> Any:
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {attr_name}.")
+        if not len(self._inbound_nodes) > node_index:
+            raise ValueError(f"Asked to get {attr_name} at node {node_index}, but the operation has only "
+                             f"{len(self._inbound_nodes)} inbound nodes.")
+        values = getattr(self._inbound_nodes[node_index], attr)
+        return values[0] if isinstance(values, list) and len(values) == 1 else values
+
     # --- config ---------------------------------------------------------------------------------------
     def get_config(self) -> dict[str, Any]:
         self._check_super_called()
@@ -670,6 +713,9 @@ class Layer:
         if isinstance(config.get("dtype"), dict):
             config["dtype"] = dtype_policies.get(config["dtype"])
         return cls(**config)
+
+    def _obj_type(self) -> str:
+        return "Layer"
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
