@@ -19,6 +19,7 @@ from simdist.keras.naming import name_scope  # noqa: F401
 from simdist.keras.variables import Variable  # noqa: F401
 from simdist.keras import config  # noqa: F401
 from simdist.keras import losses  # noqa: F401
+from simdist.keras import metrics  # noqa: F401
 from simdist.keras import models  # noqa: F401
 from simdist.keras.models.model import Model  # noqa: F401
 from simdist.keras.models.sequential import Sequential  # noqa: F401
