@@ -217,7 +217,16 @@ class StrategyExtended:
 
     @contextlib.contextmanager
     def colocate_vars_with(self, colocate_with_variable: Any) -> Iterator[None]:
-        """Variables created inside are placed with `colocate_with_variable` (and never partitioned)."""
+        """Variables created inside are placed with `colocate_with_variable` (and never partitioned).
+        Only in this strategy's scope (TF's _require_strategy_scope_extended): under another
+        strategy's scope it raises the mixing error, outside any scope "Need to be inside ..."
+        (clause scope.colocate-requires-scope)."""
+        strategy = self._container_strategy
+        current = context.current().strategy
+        if current is not strategy:
+            if current is _default:
+                raise RuntimeError(f'Need to be inside "with strategy.scope()" for {strategy}')
+            raise mixing_error(current, strategy)
         prev = self._colocate_with
         self._colocate_with = colocate_with_variable
         try:

@@ -6,8 +6,10 @@ sets its weights from arrays drawn from the case's seed (`set_weights`), calls i
 inside `strategy.run` of a Mirrored / CentralStorage strategy), and records the output, the
 gradients of sum(output * r) (r drawn from the seed) with respect to the input and every
 trainable weight, and the weights after the call (BatchNormalization's moving statistics), or
-the error's class and message. TF runs in one subprocess for the fixed case list
-(tf_workers.spawn).
+the error's class and message (and Keras's call wrapper). Distributed programs train
+BatchNormalization (and a small CNN in a Sequential) with a custom loop under Mirrored (2 and 4
+replicas), CentralStorage and OneDevice strategies. TF runs in subprocesses for the fixed case
+list (tf_workers.spawn): one for the 4-replica cases, one for the rest.
 
 Tolerance (docs/spec.md, "Keras: convolution and normalization layers"): float32 values and
 gradients agree to rtol 1e-5 with an absolute floor of 1e-5 times the array's largest
@@ -48,6 +50,7 @@ class Case:
     steps: int = 3                       # distributed: training steps
     other_shape: tuple = ()              # twice: the second call's input shape; mask: the mask's shape
     seed: int = -1                       # -1: derived from the name
+    rtol: float = 1e-5                   # (float16 results: one half-precision ulp is ~1e-3)
     tags: tuple = field(default=(), compare=False)
 
 
@@ -106,6 +109,8 @@ def run_case(tf: Any, case: Case) -> Any:
             return _distributed(tf, case, rng)
         if case.program == "all_reduce":
             return _all_reduce_gradient(tf, case, rng)
+        if case.program == "cnn":
+            return _small_cnn(tf, case, rng)
         x = _input(case, rng)
         layer = _layer(tf, case)
         if case.program == "symbolic":
@@ -223,6 +228,42 @@ def _distributed(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any
     return out
 
 
+def _small_cnn(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
+    """A small CNN (Conv2D, BatchNormalization, MaxPooling2D, Conv2D, LayerNormalization,
+    GlobalAveragePooling2D, Dense) in a Sequential, trained by a custom loop (tape,
+    compute_average_loss, SGD) over a distributed dataset: losses per step, the weights after,
+    every copy of the moving mean, and an inference prediction."""
+    strategy = _strategy(tf, case.strategy)
+    layers, gb = tf.keras.layers, case.shape[0]
+    x = rng.standard_normal((3 * gb,) + case.shape[1:]).astype("float32")
+    y = rng.integers(0, 5, 3 * gb).astype("int32")
+    with strategy.scope():
+        model = tf.keras.Sequential([
+            tf.keras.Input(case.shape[1:]), layers.Conv2D(6, 3, padding="same", activation="relu"),
+            layers.BatchNormalization(**dict(case.kwargs)), layers.MaxPooling2D(), layers.Conv2D(4, 2, strides=2),
+            layers.LayerNormalization(), layers.GlobalAveragePooling2D(), layers.Dense(5)])
+        model.set_weights([a * 0.3 if "variance" not in w.name else a
+                           for w, a in zip(model.weights, _weights_for(model, rng))])
+        opt = tf.keras.optimizers.SGD(0.05)
+
+    def step(xb: Any, yb: Any) -> Any:
+        with tf.GradientTape() as tape:
+            logits = model(xb, training=True)
+            per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=yb, logits=logits)
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=gb)
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    data = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(gb))
+    losses = [_arr(strategy.reduce("SUM", strategy.run(step, args=(xb, yb)), axis=None)) for xb, yb in data]
+    bn = model.layers[1]
+    inner = bn.moving_mean.value
+    return {"losses": losses, "weights": [_arr(w) for w in model.get_weights()],
+            "moving_mean_copies": [_arr(c) for c in getattr(inner, "values", (inner,))],
+            "predict": _arr(model(tf.constant(x[:4]), training=False))}
+
+
 def _all_reduce_gradient(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
     """Per replica: the gradient, w.r.t. the replica's x, of a loss made of all-reduces (SUM
     and MEAN) of functions of x, weighted per replica."""
@@ -272,6 +313,8 @@ def _cases() -> list[Case]:
         Case("conv-padding-SAME-upper", conv, "Conv2D", (("filters", 2), ("kernel_size", 3), ("padding", "SAME"))),
         Case("conv-strides3-valid", conv, "Conv2D", (("filters", 2), ("kernel_size", 2), ("strides", 3)),
              shape=(2, 8, 7, 3)),
+        Case("conv-mixed-float16", conv, "Conv2D", (("filters", 3), ("kernel_size", 3), ("padding", "same"),
+                                                    ("dtype", "mixed_float16")), rtol=2e-3),
         # Conv2D channels first
         Case("conv-cf-same-stride2", cf, "Conv2D", (("filters", 4), ("kernel_size", 3), ("strides", 2),
                                                     ("padding", "same"), ("data_format", "channels_first")),
@@ -321,6 +364,9 @@ def _cases() -> list[Case]:
              shape=(6, 3), call=(("training", True),)),
         Case("bn-frozen-trains-as-inference", bn, "BatchNormalization", (("trainable", False),), shape=(6, 3),
              call=(("training", True),)),
+        Case("bn-mixed-float16", bn, "BatchNormalization", (("dtype", "mixed_float16"),), shape=(6, 4, 3),
+             call=(("training", True),), rtol=2e-3),
+        Case("ln-mixed-float16", ln, "LayerNormalization", (("dtype", "mixed_float16"),), shape=(4, 6), rtol=2e-3),
         Case("bn-synchronized-no-strategy", "keras.layer.batchnorm.synchronized", "BatchNormalization",
              (("synchronized", True),), shape=(6, 3), call=(("training", True),)),
         Case("bn-mask", bn, "BatchNormalization", (), shape=(4, 5, 3),
@@ -343,6 +389,12 @@ def _cases() -> list[Case]:
              shape=(8, 3), call=(("training", False),), program="distributed", strategy="mirrored2", steps=1),
         Case("bn-one-device", "keras.layer.batchnorm.replicas", "BatchNormalization", (("momentum", 0.5),),
              shape=(6, 3), call=(("training", True),), program="distributed", strategy="one_device1", steps=2),
+        Case("cnn-mirrored2", "keras.layer.batchnorm.replicas", shape=(16, 8, 8, 3), program="cnn",
+             strategy="mirrored2"),
+        Case("cnn-mirrored4-synchronized", "keras.layer.batchnorm.synchronized", kwargs=(("synchronized", True),),
+             shape=(16, 8, 8, 3), program="cnn", strategy="mirrored4"),
+        Case("cnn-one-device", "keras.layer.batchnorm.replicas", shape=(16, 8, 8, 3), program="cnn",
+             strategy="one_device1"),
         Case("bn-central-storage-training", "keras.layer.batchnorm.central-storage", "BatchNormalization", (),
              shape=(8, 3), call=(("training", True),), program="distributed", strategy="central2", steps=1),
         Case("bn-central-storage-synchronized", "keras.layer.batchnorm.central-storage", "BatchNormalization",
@@ -422,15 +474,16 @@ assert len({c.name for c in CASES}) == len(CASES), "duplicate case names"
 
 
 # --- comparison -------------------------------------------------------------------------------------------
-def _close(got: np.ndarray, want: np.ndarray) -> bool:
+def _close(got: np.ndarray, want: np.ndarray, rtol: float = RTOL) -> bool:
     g, w = np.asarray(got, np.float64), np.asarray(want, np.float64)
     if g.shape != w.shape:
         return False
     scale = float(np.max(np.abs(w))) if w.size and np.all(np.isfinite(w)) else 1.0
-    return bool(np.allclose(g, w, rtol=RTOL, atol=ATOL_SCALE * max(scale, 1e-30), equal_nan=True))
+    atol = ATOL_SCALE * rtol / RTOL * max(scale, 1e-30)
+    return bool(np.allclose(g, w, rtol=rtol, atol=atol, equal_nan=True))
 
 
-def assert_same(got: Any, want: Any, where: str) -> None:
+def assert_same(got: Any, want: Any, where: str, rtol: float = RTOL) -> None:
     """got (simdist) against want (TF 2.21), recursively, saying where they differ."""
     if isinstance(want, tuple) and want and want[0] == "error":
         assert isinstance(got, tuple) and got[:2] == want[:2], \
@@ -445,16 +498,16 @@ def assert_same(got: Any, want: Any, where: str) -> None:
         assert isinstance(got, dict) and sorted(got) == sorted(want), \
             f"{where}: simdist's result has {sorted(got) if isinstance(got, dict) else got!r}, TF 2.21's {sorted(want)}"
         for k in want:
-            assert_same(got[k], want[k], f"{where}.{k}")
+            assert_same(got[k], want[k], f"{where}.{k}", rtol)
     elif isinstance(want, list):
         assert isinstance(got, list) and len(got) == len(want), \
             f"{where}: {len(got) if isinstance(got, list) else got!r} items, TF 2.21 has {len(want)}"
         for i, (g, w) in enumerate(zip(got, want)):
-            assert_same(g, w, f"{where}[{i}]")
+            assert_same(g, w, f"{where}[{i}]", rtol)
     elif isinstance(want, np.ndarray):
         g = np.asarray(got)
         assert g.shape == want.shape, f"{where}: shape {g.shape}, but TF 2.21 gives {want.shape}"
-        assert _close(g, want), f"{where}: {g.ravel()[:8].tolist()}..., TF 2.21 {want.ravel()[:8].tolist()}... " \
+        assert _close(g, want, rtol), f"{where}: {g.ravel()[:8].tolist()}..., TF 2.21 {want.ravel()[:8].tolist()}... " \
                                 f"(worst difference {float(np.max(np.abs(g - want))):.3g})"
     else:
         assert got == want, f"{where}: {got!r}, but TF 2.21 gives {want!r}"
@@ -501,7 +554,7 @@ def _params(*clauses: str) -> list[Any]:
 
 def _check(index: int, tf_results: dict[int, Any]) -> None:
     case = CASES[index]
-    assert_same(simdist_run(case), tf_results[index], case.name)
+    assert_same(simdist_run(case), tf_results[index], case.name, case.rtol)
 
 
 @pytest.mark.clause("keras.layer.conv2d")

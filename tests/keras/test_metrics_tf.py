@@ -40,7 +40,8 @@ DATA_KIND = {"Mean": "values", "Sum": "values", "SparseCategoricalAccuracy": "sp
              "RootMeanSquaredError": "regression", "BinaryCrossentropy": "binary",
              "CategoricalCrossentropy": "categorical", "SparseCategoricalCrossentropy": "sparse",
              "get:sparse_categorical_accuracy": "sparse", "get:mse": "regression", "get:auc": "binary",
-             "get:accuracy": "exact", "get:BinaryAccuracy": "binary", "get:mean_absolute_error": "regression"}
+             "get:accuracy": "exact", "get:BinaryAccuracy": "binary", "get:mean_absolute_error": "regression",
+             "custom:BinaryTruePositives": "binary"}
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,31 @@ def make_batches(case: Case) -> list[dict[str, Any]]:
     return out
 
 
+def _binary_true_positives(tf: Any) -> Any:
+    """Keras's documented example of a Metric subclass (keras/src/metrics/metric.py)."""
+    class BinaryTruePositives(tf.keras.metrics.Metric):
+        def __init__(self, name: str = "binary_true_positives", **kwargs: Any) -> None:
+            super().__init__(name=name, **kwargs)
+            self.true_positives = self.add_variable(shape=(), initializer="zeros", name="true_positives")
+
+        def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+            y_true = tf.cast(y_true, "bool")
+            y_pred = tf.cast(tf.greater(y_pred, 0.5), "bool")
+            values = tf.cast(tf.logical_and(tf.equal(y_true, True), tf.equal(y_pred, True)), self.dtype)
+            if sample_weight is not None:
+                sample_weight = tf.broadcast_to(tf.cast(sample_weight, self.dtype)[:, None], tf.shape(values))
+                values = values * sample_weight
+            self.true_positives.assign(self.true_positives + tf.reduce_sum(values))
+
+        def result(self) -> Any:
+            return tf.convert_to_tensor(self.true_positives)
+
+    return BinaryTruePositives()
+
+
 def _make_metric(tf: Any, case: Case) -> Any:
+    if case.metric == "custom:BinaryTruePositives":
+        return _binary_true_positives(tf)
     if case.metric.startswith("get:"):
         return tf.keras.metrics.get(case.metric[4:])
     return getattr(tf.keras.metrics, case.metric)(**dict(case.kwargs))
@@ -295,6 +320,10 @@ def _cases() -> list[Case]:
              tags=("keras.metric.update-result-reset",)),
         Case("Mean-float64", "Mean", kwargs=(("dtype", "float64"),), tags=("keras.metric.update-result-reset",)),
     ]
+    out += [Case("custom-metric-eager", "custom:BinaryTruePositives", weights="per_sample",
+                 tags=("keras.metric.update-result-reset",)),
+            Case("custom-metric-mirrored2", "custom:BinaryTruePositives", context="mirrored2",
+                 tags=("keras.metric.cross-replica",))]
     for name in ("sparse_categorical_accuracy", "mse", "auc", "accuracy", "BinaryAccuracy", "mean_absolute_error"):
         out.append(Case(f"get-{name}", f"get:{name}", tags=("keras.metric.get",)))
     return out
@@ -344,7 +373,7 @@ def _tf_worker(indices: list[int]) -> dict[int, Any]:
 # machine), so the default run compares the single-device cases and a bounded slice of the
 # distributed ones (each strategy, uneven and empty replica shards, a tf.function step, the
 # CentralStorage merge); `-m slow` compares all of them.
-DEFAULT_DISTRIBUTED = {"Mean-mirrored2", "SparseCategoricalAccuracy-mirrored4-weighted-uneven",
+DEFAULT_DISTRIBUTED = {"Mean-mirrored2", "custom-metric-mirrored2", "SparseCategoricalAccuracy-mirrored4-weighted-uneven",
                        "AUC-mirrored4-weighted-uneven", "SparseCategoricalAccuracy-mirrored4-empty-replica",
                        "Mean-mirrored2-function", "Mean-central_storage2", "AUC-central_storage2",
                        "BinaryAccuracy-mirrored3", "SparseCategoricalCrossentropy-logits-mirrored2", "Mean-named",

@@ -51,7 +51,7 @@ class Loss:
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         in_mask = get_keras_mask(y_pred)
         # (a Python list is one array here; Keras 3 maps over lists as structures: clause
-        # keras.loss.python-lists)
+        # keras.loss.shapes)
         y_pred = ops.convert_to_tensor(y_pred, dtype=self.dtype)
         y_true = ops.convert_to_tensor(y_true, dtype=self.dtype)
         losses = self.call(y_true, y_pred)
