@@ -68,6 +68,7 @@ def program(tf: Any, resolver: Any, partitioner: str) -> dict[str, Any]:
     part = {"min": lambda: P.MinSizePartitioner(min_shard_bytes=(256 << 10), max_shards=2),
             "fixed": lambda: P.FixedShardsPartitioner(2)}[partitioner]()
     strategy = tf.distribute.ParameterServerStrategy(resolver, variable_partitioner=part)
+    tf.keras.backend.clear_session()
     out: dict[str, Any] = {}
     with strategy.scope():
         inp = tf.keras.layers.Input(shape=(3,), dtype=tf.int64)
