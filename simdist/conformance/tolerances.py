@@ -56,6 +56,16 @@ PER_CLAUSE: dict[str, Tolerance] = {
         "mirrored.sync-on-read", "keras.metric.update-result-reset", "keras.metric.sample-weight",
         "keras.metric.cross-replica", "keras.metric.central-storage", "keras.metric.accuracy", "keras.metric.auc",
         "keras.metric.get", "keras.metric.accuracy-resolution")},
+    # Keras layers (float32 sums over windows and batches against a float64 reference)
+    "keras.layer.conv2d": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.conv2d.channels-first": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.pooling.window": Tolerance(rtol=1e-6, atol=1e-7),
+    "keras.layer.pooling.global": Tolerance(rtol=1e-6, atol=1e-7),
+    "keras.layer.layernorm": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.batchnorm": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.batchnorm.replicas": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.batchnorm.synchronized": Tolerance(rtol=1e-5, atol=1e-6),
+    "replica.all-reduce-gradient": Tolerance(rtol=1e-6, atol=1e-7),
 }
 
 
