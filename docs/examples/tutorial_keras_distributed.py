@@ -16,8 +16,8 @@
 #     the tutorial's "ckpt_{epoch}" ("the filepath provided must end in `.weights.h5`"), and
 #     `load_weights` takes that file (Keras 3 reads no TF checkpoint prefix); the SavedModel export
 #     at the end of the tutorial is left out.
-# Clauses: keras.model.strategy-capture (the model made in the scope captures the strategy; compile and fit
-#   enter its scope).
+# Clauses: keras.model.strategy-capture, keras.compile.scope, keras.fit.enters-scope (the model made in the
+#   scope captures the strategy; compile and fit enter its scope), keras.fit.callbacks, keras.fit.data.
 from _backend import tf, B
 
 import os

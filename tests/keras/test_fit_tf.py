@@ -401,7 +401,7 @@ def tf_slow() -> dict[str, Any]:
     return _spawn(SLOW)
 
 
-@pytest.mark.clause("keras.fit.values")
+@pytest.mark.clause("keras.fit.distributed-step")
 @pytest.mark.parametrize("name", DEFAULT_SLICE)
 def test_fit_matches_tf(name: str, tf_default: dict[str, Any]) -> None:
     compare(_simdist(CASES[name]), tf_default[name], name)
@@ -414,7 +414,7 @@ def test_pss_refuses_like_tf(name: str, tf_pss: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.clause("keras.fit.values")
+@pytest.mark.clause("keras.fit.distributed-step")
 @pytest.mark.parametrize("name", SLOW)
 def test_fit_matches_tf_slow(name: str, tf_slow: dict[str, Any]) -> None:
     compare(_simdist(CASES[name]), tf_slow[name], name)
