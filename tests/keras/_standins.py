@@ -149,7 +149,7 @@ def install() -> bool:
         return True
 
 
-def standin_mlp(tf_mod: Any, sizes: list[int], activation: str = "relu") -> Any:
+def standin_mlp(tf_mod: Any, sizes: list[int], activation: str = "relu", final_activation: Any = None) -> Any:
     """A Dense stack as a Model(Trainer, Layer), for a backend without keras.Sequential."""
     from simdist.keras.layers import Dense, Layer
     from simdist.keras.trainers.trainer import Trainer
@@ -159,7 +159,7 @@ def standin_mlp(tf_mod: Any, sizes: list[int], activation: str = "relu") -> Any:
             Trainer.__init__(self)
             Layer.__init__(self, name="sequential")
             self.hidden = [Dense(n, activation=activation) for n in sizes[1:-1]]
-            self.out = Dense(sizes[-1])
+            self.out = Dense(sizes[-1], activation=final_activation)
 
         def call(self, x: Any) -> Any:
             for layer in self.hidden:

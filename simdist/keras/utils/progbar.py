@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-import simdist
+from simdist import now as simulated_now
 
 
 def print_msg(message: str, line_break: bool = True) -> None:
@@ -53,12 +53,12 @@ class Progbar:
             self.stateless_metrics = None
         self._dynamic_display = (hasattr(sys.stdout, "isatty") and sys.stdout.isatty()) \
             or "ipykernel" in sys.modules or "posix" in sys.modules or "PYCHARM_HOSTED" in os.environ
-        self._clock = clock or simdist.now
+        self._clock = clock or simulated_now
         self._seen_so_far = 0
         self._values: dict[str, Any] = {}
         self._values_order: list[str] = []
         self._start = self._clock()
-        self._last_update = 0.0
+        self._last_update = -float("inf")   # (Keras: 0 wall-clock seconds, long ago: the first update shows)
         self._time_at_epoch_start = self._start
         self._time_after_first_step: float | None = None
         self._prev_total_width = 0
