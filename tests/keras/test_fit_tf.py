@@ -84,6 +84,8 @@ case("mirrored2-lr-scheduler", strategy="mirrored2", fit={"callbacks": "lr_sched
 case("default-verbose-1", epochs=2, fit={"verbose": 1})
 case("mirrored2-verbose-2", strategy="mirrored2", epochs=2, fit={"verbose": 2}, n=40)
 case("mirrored2-fit-under-other-strategy", strategy="mirrored2", fit={"other_scope": True}, isolated=True)
+case("mirrored2-on-batch-methods", strategy="mirrored2", fit={"method": "on_batch"})
+case("central_storage2-on-batch-methods", strategy="central_storage2", fit={"method": "on_batch"})
 for m in ("fit", "evaluate", "predict"):
     case(f"pss-{m}-refused", strategy="pss", fit={"method": m})
     case(f"pss-{m}-dataset-refused", strategy="pss", fit={"method": m, "dataset": True})
@@ -91,8 +93,10 @@ for m in ("fit", "evaluate", "predict"):
 # The default run's slice (the rest is @slow): one case per strategy and the behaviours that
 # differ most between strategies (partial batches, compile scope, validation, errors).
 DEFAULT_SLICE = ["default-adam", "one_device-sgd", "mirrored2-sgd", "mirrored4-adam", "central_storage2-sgd",
-                 "mirrored2-sgd-compile-in-scope", "mirrored2-adam-made-outside-scope", "mirrored4-one-example-last-batch", "mirrored2-validation-data",
-                 "mirrored2-class-weight", "mirrored4-uneven-first-batch", "default-verbose-1"]
+                 "mirrored2-sgd-compile-in-scope", "mirrored2-adam-made-outside-scope",
+                 "mirrored4-one-example-last-batch", "mirrored2-validation-data",
+                 "mirrored2-class-weight", "mirrored4-uneven-first-batch", "default-verbose-1",
+                 "mirrored2-on-batch-methods"]
 
 
 # -- the program (the same on both backends) -------------------------------------------------------------
@@ -227,6 +231,13 @@ def program(tf: Any, c: dict) -> dict[str, Any]:
     kw["callbacks"] = callbacks
     text = io.StringIO()
     try:
+        if f.get("method") == "on_batch":
+            out["history"], out["epochs"], out["batches"] = {}, [], []
+            out["train_on_batch"] = model.train_on_batch(d["x"][:16], d["y"][:16], return_dict=True)
+            out["test_on_batch"] = [float(v) for v in model.test_on_batch(d["x"][:16], d["y"][:16])]
+            out["predict"] = _np(model.predict_on_batch(d["x"][:16]))
+            out["weights"] = [_np(w) for w in model.get_weights()]
+            return out
         if f.get("method") in ("evaluate", "predict"):
             if f["method"] == "evaluate":
                 model.evaluate(*args, verbose=0, **({} if f.get("dataset") else {"batch_size": c["batch_size"]}))
@@ -348,6 +359,11 @@ def compare(got: dict, want: dict, name: str) -> None:
         _close(got["evaluate"], want["evaluate"], f"{name}: evaluate()")
         assert sorted(got["evaluate_dict"]) == sorted(want["evaluate_dict"]), \
             f"{name}: evaluate(return_dict=True) keys {sorted(got['evaluate_dict'])}, TF {sorted(want['evaluate_dict'])}"
+    for key in ("train_on_batch", "test_on_batch"):
+        if key in want:
+            w = want[key] if isinstance(want[key], list) else [want[key][k] for k in sorted(want[key])]
+            g = got[key] if isinstance(got[key], list) else [got[key][k] for k in sorted(got[key])]
+            _close(g, w, f"{name}: {key}")
     if "predict" in want:
         _close(got["predict"], want["predict"], f"{name}: predict()", atol=1e-5)
     if "stdout" in want:
