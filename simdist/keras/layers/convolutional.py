@@ -67,8 +67,7 @@ def keras_add(x1: Any, x2: Any) -> Any:
 
 
 class BaseConv(Layer):
-    """Keras's abstract N-D convolution layer (simdist computes rank 2, and rank 1 through
-    tf.nn.convolution's 1-D path)."""
+    """Keras's abstract N-D convolution layer (simdist ships its rank-2 subclass, Conv2D)."""
 
     def __init__(self, rank: int, filters: int, kernel_size: Any, strides: Any = 1, padding: str = "valid",
                  data_format: str | None = None, dilation_rate: Any = 1, groups: int = 1, activation: Any = None,
