@@ -389,6 +389,25 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: `strategy.extended.colocate_vars_with(v)` raises RuntimeError outside its strategy\'s scope: "Need to be inside \"with strategy.scope()\" for ..." with no strategy, "Mixing different tf.distribute.Strategy objects" under another.'),
     Clause('reduce.nested', 'reduce', False, (),
            "TF 2.21: MirroredStrategy.reduce(op, structure, axis=None) reduces a nested structure of per-replica values leaf by leaf; CentralStorage and the one-replica strategies treat a structure as one plain value (MEAN returns it)."),
+    # Keras: tutorials, regularizers, sharded weights (helper E)
+    Clause('keras.reg.penalties', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: L1 (l1*sum|x|, factor kept as a float32 tensor), L2 (l2*sum x^2), L1L2 (a zero of the input dtype plus the non-zero terms), OrthogonalRegularizer (rank 2; float32 factor, so a float64 input raises InvalidArgumentError), each factor cast to the input dtype.'),
+    Clause('keras.reg.get', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: regularizers.get takes None, a class name or its snake case (l1, l2, l1l2, orthogonal_regularizer; not l1_l2), a config dict, a class or a callable; serialize gives {module, class_name, config, registered_name}; factors must be non-negative finite Python numbers (ValueError).'),
+    Clause('keras.reg.layer-losses', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: layer.losses / model.losses are the add_loss losses of the last top-level call (activity penalties divided by the batch size), own then sub-layers\', then every trainable weight\'s penalty computed from its current value; a new top-level call replaces the call losses.'),
+    Clause('keras.loss.reduction-legacy', 'keras', False, (),
+           'TF 2.21: tf.keras.losses.Reduction (Keras 2 names; only tf.keras exports it) holds the strings auto, none, sum, sum_over_batch_size; Keras 3 losses take the last three and refuse AUTO with ValueError.'),
+    Clause('keras.layer.global-pooling-1d', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: GlobalAveragePooling1D (mean over the steps axis; with a mask, the mean of the unmasked steps) and GlobalMaxPooling1D, channels_last or channels_first, keepdims optional.'),
+    Clause('keras.variable.sharded', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: under ParameterServerStrategy with a partitioner, a weight split in several shards is a Keras variable over a ShardedVariable: weights, get/set_weights, forward, conversions and penalties work; tape.gradient on it raises AttributeError (no handle); np.asarray/save_weights (no __array__), apply_gradients and checkpoints (no device) raise AttributeError; differentiate its .value.variables.'),
+    Clause('checkpoint.latest', 'training', False, (),
+           'TF 2.21: Checkpoint.save records the checkpoint in the directory\'s checkpoint state file, so tf.train.latest_checkpoint(dir) finds the newest; restore(None) restores nothing and its assertions raise AssertionError.'),
+    Clause('optim.floatx', 'training', False, (),
+           'TF 2.21 + Keras 3.15: an optimizer\'s learning-rate variable and its variables made without a dtype have keras floatx; Python hyperparameters are cast through float32 (ops.cast is tf.cast).'),
+    Clause('autodiff.concat-slices', 'autodiff', False, (),
+           'TF 2.21: the gradient of a gather from a concatenation is IndexedSlices per concatenated input (rows re-based along axis 0, columns sliced along another axis); gradients reaching one tensor aggregate in the order of TF\'s tape walk.'),
 ]}
 
 

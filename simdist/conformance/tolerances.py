@@ -56,11 +56,6 @@ PER_CLAUSE: dict[str, Tolerance] = {
         "mirrored.sync-on-read", "keras.metric.update-result-reset", "keras.metric.sample-weight",
         "keras.metric.cross-replica", "keras.metric.central-storage", "keras.metric.accuracy", "keras.metric.auc",
         "keras.metric.get", "keras.metric.accuracy-resolution")},
-    # Keras's training loop: a few float32 steps of a small model against a float64 reference.
-    **{c: Tolerance(rtol=1e-5, atol=1e-6) for c in (
-        "keras.compile.scope", "keras.fit.enters-scope", "keras.fit.distributed-step", "keras.fit.logs",
-        "keras.predict.order", "keras.fit.validation", "keras.fit.traced-shapes", "keras.fit.data",
-        "keras.fit.callbacks", "reduce.nested")},
     # Keras layers (float32 sums over windows and batches against a float64 reference)
     "keras.layer.conv2d": Tolerance(rtol=1e-5, atol=1e-6),
     "keras.layer.conv2d.channels-first": Tolerance(rtol=1e-5, atol=1e-6),
@@ -71,6 +66,11 @@ PER_CLAUSE: dict[str, Tolerance] = {
     "keras.layer.batchnorm.replicas": Tolerance(rtol=1e-5, atol=1e-6),
     "keras.layer.batchnorm.synchronized": Tolerance(rtol=1e-5, atol=1e-6),
     "replica.all-reduce-gradient": Tolerance(rtol=1e-6, atol=1e-7),
+    # Keras's training loop: a few float32 steps of a small model against a float64 reference.
+    **{c: Tolerance(rtol=1e-5, atol=1e-6) for c in (
+        "keras.compile.scope", "keras.fit.enters-scope", "keras.fit.distributed-step", "keras.fit.logs",
+        "keras.predict.order", "keras.fit.validation", "keras.fit.traced-shapes", "keras.fit.data",
+        "keras.fit.callbacks", "reduce.nested")},
 }
 
 

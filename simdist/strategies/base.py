@@ -556,6 +556,10 @@ def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: d
     inner = getattr(var, "get", None)
     if inner is not None and hasattr(var, "_v"):
         var = var.get()
+    if hasattr(var, "_gather_rows"):
+        # TF counts a ShardedVariable as a resource variable, then asks it for `.device` (clause
+        # keras.variable.sharded: an optimizer step on a Keras variable over one fails so)
+        raise AttributeError(f"'{type(var).__name__}' object has no attribute 'device'")
     if not isinstance(var, variables.ResourceVariable):
         raise ValueError(f"You can not update `var` {var!r}. It must be a Variable.")
     result, flops = run_update(var.device, fn, var, *select_replica(0, args), **select_replica(0, kwargs))
