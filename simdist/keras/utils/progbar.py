@@ -1,8 +1,9 @@
 """`keras.utils.Progbar` (Keras 3.15's utils/progbar.py): the progress bar of fit/evaluate/predict.
 
 The text is Keras's: `Epoch 1/3`, then `12/12 ━━━━━━━━━━━━━━━━━━━━ 0s 3ms/step - accuracy: 0.5000 -
-loss: 0.6931` (bold and colour escapes, carriage-return redraws on a terminal, one line per
-update otherwise; verbose=2 prints only the final line). Times are *simulated* seconds
+loss: 0.6931` (bold and colour escapes, redrawn in place with backspaces and carriage returns
+where Keras does so, on POSIX always; a new line per update elsewhere; verbose=2 prints only the
+final line). Times are *simulated* seconds
 (`simdist.now()`), never the wall clock, so the output is the same on every run; an update is
 printed when at least `interval` simulated seconds passed since the last one (Keras: wall
 seconds), and always on the final one. Clause keras.fit.progress-bar.
