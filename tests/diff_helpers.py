@@ -94,3 +94,32 @@ def assert_same(got: Any, want: Any, path: str = "result", rtol: float = 1e-6) -
     assert got == want, f"{path}: simdist gave {got!r}, but TF 2.21 gives {want!r}"
 
 
+
+
+def compare_with_tf(got: Any, want: Any, where: str, rtol: float = 1e-5, atol_scale: float = 0.1,
+                    rtol64: float | None = None) -> None:
+    """Compare simdist's nested result (dicts, lists, arrays, scalars) with TF's, saying where
+    they differ. Float arrays: within `rtol` (`rtol64` for float64, when given), with an absolute
+    floor of `atol_scale * rtol * max|want|`; other values exactly."""
+    if isinstance(want, dict):
+        assert isinstance(got, dict) and list(got) == list(want), f"{where}: keys {list(got)} != TF's {list(want)}"
+        for k in want:
+            compare_with_tf(got[k], want[k], f"{where}[{k!r}]", rtol, atol_scale, rtol64)
+    elif isinstance(want, (list, tuple)):
+        assert isinstance(got, (list, tuple)) and len(got) == len(want), f"{where}: {got!r} != TF's {want!r}"
+        for i, (g, w) in enumerate(zip(got, want)):
+            compare_with_tf(g, w, f"{where}[{i}]", rtol, atol_scale, rtol64)
+    elif isinstance(want, np.ndarray):
+        got = np.asarray(got)
+        assert (got.shape, got.dtype) == (want.shape, want.dtype), \
+            f"{where}: shape/dtype {got.shape} {got.dtype} != TF's {want.shape} {want.dtype}"
+        if want.dtype.kind == "f":
+            tol = rtol64 if (rtol64 is not None and want.dtype == np.float64) else rtol
+            atol = atol_scale * tol * float(np.max(np.abs(want))) if want.size else 0.0
+            np.testing.assert_allclose(got, want, rtol=tol, atol=atol, err_msg=f"{where}: values differ from TF's")
+        else:
+            np.testing.assert_array_equal(got, want, err_msg=f"{where}: values differ from TF's")
+    elif isinstance(want, float) and isinstance(got, float):
+        assert abs(got - want) <= rtol * abs(want), f"{where}: simdist {got} != TF's {want} (rtol {rtol})"
+    else:
+        assert got == want, f"{where}: simdist {got!r} != TF's {want!r}"

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from simdist.keras.serialization import serialize_keras_object
 from simdist import tf
 from simdist.keras import dtype_policies as dtypes
 from simdist.keras import random
@@ -262,8 +263,7 @@ random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, T
 
 
 def serialize(initializer: Any) -> dict[str, Any]:
-    return {"module": "keras.initializers", "class_name": type(initializer).__name__,
-            "config": initializer.get_config(), "registered_name": None}
+    return serialize_keras_object(initializer, "keras.initializers")
 
 
 def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> Any:

@@ -15,6 +15,7 @@ import inspect
 import math
 from typing import Any
 
+from simdist.keras.serialization import deserialize_keras_object, serialize_keras_object
 from simdist import tf
 from simdist.keras.naming import to_snake_case
 
@@ -160,26 +161,13 @@ def serialize(regularizer: Any) -> Any:
     if regularizer is None:
         return None
     if isinstance(regularizer, Regularizer):
-        return {"module": "keras.regularizers", "class_name": type(regularizer).__name__,
-                "config": regularizer.get_config(), "registered_name": None}
+        return serialize_keras_object(regularizer, "keras.regularizers")
     return getattr(regularizer, "__name__", regularizer)
 
 
 def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
     """The regularizer a `serialize` result (or a {"class_name", "config"} dict, or a name) describes."""
-    objects = dict(ALL_OBJECTS_DICT)
-    objects.update(custom_objects or {})
-    if isinstance(config, str):
-        obj = objects.get(config)
-        if obj is None:
-            raise ValueError(f"Could not interpret regularizer identifier: {config}")
-        return obj() if inspect.isclass(obj) else obj
-    if isinstance(config, dict) and "class_name" in config:
-        cls = objects.get(config["class_name"])
-        if cls is None:
-            raise ValueError(f"Could not interpret regularizer identifier: {config}")
-        return cls.from_config(dict(config.get("config") or {}))
-    raise ValueError(f"Could not interpret regularizer identifier: {config}")
+    return deserialize_keras_object(config, ALL_OBJECTS_DICT, "regularizer", custom_objects, instantiate_names=True)
 
 
 def get(identifier: Any) -> Any:

@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 import tf_workers
+from diff_helpers import compare_with_tf
 
 pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
                                                  reason="real TensorFlow is not installed (pip install -e .[tf])")]
@@ -159,25 +160,7 @@ def tf_results() -> dict[int, Any]:
 
 
 def _compare(got: Any, want: Any, where: str) -> None:
-    if isinstance(want, dict):
-        assert isinstance(got, dict) and list(got) == list(want), f"{where}: keys {list(got)} != TF's {list(want)}"
-        for k in want:
-            _compare(got[k], want[k], f"{where}[{k!r}]")
-    elif isinstance(want, (list, tuple)):
-        assert isinstance(got, (list, tuple)) and len(got) == len(want), f"{where}: {got!r} != TF's {want!r}"
-        for i, (g, w) in enumerate(zip(got, want)):
-            _compare(g, w, f"{where}[{i}]")
-    elif isinstance(want, np.ndarray):
-        got = np.asarray(got)
-        assert (got.shape, got.dtype) == (want.shape, want.dtype), \
-            f"{where}: shape/dtype {got.shape} {got.dtype} != TF's {want.shape} {want.dtype}"
-        if want.dtype.kind == "f":
-            atol = ATOL_SCALE * float(np.max(np.abs(want))) if want.size else 0.0
-            np.testing.assert_allclose(got, want, rtol=RTOL, atol=atol, err_msg=f"{where}: values differ from TF's")
-        else:
-            np.testing.assert_array_equal(got, want, err_msg=f"{where}: values differ from TF's")
-    else:
-        assert got == want, f"{where}: simdist {got!r} != TF's {want!r}"
+    compare_with_tf(got, want, where, rtol=RTOL, atol_scale=ATOL_SCALE / RTOL)
 
 
 @pytest.mark.clause("keras.variable.sharded")

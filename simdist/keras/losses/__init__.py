@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from simdist.keras.serialization import deserialize_keras_object, serialize_keras_object
 from simdist.keras.losses.loss import Loss, reduce_weighted_values, standardize_reduction  # noqa: F401
 from simdist.keras.losses.losses import BinaryCrossentropy
 from simdist.keras.losses.losses import CategoricalCrossentropy
@@ -39,25 +40,13 @@ def serialize(loss: Any) -> Any:
     """A loss's serialized form: {"module", "class_name", "config", "registered_name"} for a
     Loss, the function's name for a function."""
     if isinstance(loss, Loss):
-        return {"module": "keras.losses", "class_name": type(loss).__name__, "config": loss.get_config(),
-                "registered_name": None}
+        return serialize_keras_object(loss, "keras.losses")
     return getattr(loss, "__name__", loss)
 
 
 def deserialize(name: Any, custom_objects: dict | None = None) -> Any:
     """The loss a `serialize` result (or a {"class_name", "config"} dict) describes."""
-    objects = dict(ALL_OBJECTS_DICT)
-    objects.update(custom_objects or {})
-    if isinstance(name, str):
-        if name not in objects:
-            raise ValueError(f"Could not interpret loss identifier: {name}")
-        return objects[name]
-    if isinstance(name, dict) and "class_name" in name:
-        cls = objects.get(name["class_name"])
-        if cls is None or not (inspect.isclass(cls) and issubclass(cls, Loss)):
-            raise ValueError(f"Could not interpret loss identifier: {name}")
-        return cls.from_config(dict(name.get("config") or {}))
-    raise ValueError(f"Could not interpret loss identifier: {name}")
+    return deserialize_keras_object(name, ALL_OBJECTS_DICT, "loss", custom_objects, base=Loss)
 
 
 def get(identifier: Any) -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from simdist.keras.serialization import deserialize_keras_object, serialize_keras_object
 from simdist.keras.losses import losses as _loss_fns
 from simdist.keras.losses.losses import binary_crossentropy, categorical_crossentropy  # noqa: F401
 from simdist.keras.losses.losses import sparse_categorical_crossentropy  # noqa: F401
@@ -55,25 +56,13 @@ ALL_OBJECTS_DICT.update({"bce": BinaryCrossentropy, "BCE": BinaryCrossentropy, "
 def serialize(metric: Any) -> Any:
     """{"module", "class_name", "config", "registered_name"} for a Metric, a function's name."""
     if isinstance(metric, Metric):
-        return {"module": "keras.metrics", "class_name": type(metric).__name__, "config": metric.get_config(),
-                "registered_name": None}
+        return serialize_keras_object(metric, "keras.metrics")
     return getattr(metric, "__name__", metric)
 
 
 def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
     """The metric a `serialize` result (or a {"class_name", "config"} dict) describes."""
-    objects = dict(ALL_OBJECTS_DICT)
-    objects.update(custom_objects or {})
-    if isinstance(config, str):
-        if config not in objects:
-            raise ValueError(f"Could not interpret metric identifier: {config}")
-        return objects[config]
-    if isinstance(config, dict) and "class_name" in config:
-        cls = objects.get(config["class_name"])
-        if cls is None:
-            raise ValueError(f"Could not interpret metric identifier: {config}")
-        return cls.from_config(dict(config.get("config") or {}))
-    raise ValueError(f"Could not interpret metric identifier: {config}")
+    return deserialize_keras_object(config, ALL_OBJECTS_DICT, "metric", custom_objects)
 
 
 def get(identifier: Any) -> Any:

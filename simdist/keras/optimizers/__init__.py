@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from simdist.keras.serialization import serialize_keras_object
 from simdist.keras.optimizers import schedules
 from simdist.keras.optimizers.adagrad import Adagrad
 from simdist.keras.optimizers.adam import Adam
@@ -20,8 +21,7 @@ _BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "adagrad": Adagrad, "rmspr
 
 def serialize(optimizer: Optimizer) -> dict[str, Any]:
     """Keras's serialized form: {"module", "class_name", "config", "registered_name"}."""
-    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
-            "config": optimizer.get_config(), "registered_name": None}
+    return serialize_keras_object(optimizer, "keras.optimizers")
 
 
 def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> Optimizer:

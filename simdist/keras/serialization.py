@@ -1,0 +1,37 @@
+"""Keras's object serialization (keras/src/saving/serialization_lib.py, the part simdist needs):
+the `{"module", "class_name", "config", "registered_name"}` form that losses, metrics,
+regularizers, initializers and optimizers share, and the lookup that turns it back into an
+object with Keras's "Could not interpret ... identifier" error."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+
+def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
+    """An object with `get_config()` as Keras serializes it."""
+    return {"module": module, "class_name": type(obj).__name__, "config": obj.get_config(),
+            "registered_name": None}
+
+
+def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, custom_objects: dict | None = None,
+                             base: type | None = None, instantiate_names: bool = False) -> Any:
+    """The object a serialized dict (or a registered name) describes.
+
+    `objects`: the module's names; `kind`: "loss", "metric"... for the error message; `base`: the
+    class a dict's `class_name` must name (else the identifier is refused); `instantiate_names`:
+    a name that resolves to a class gives an instance with default arguments (regularizers)."""
+    lookup = dict(objects)
+    lookup.update(custom_objects or {})
+    if isinstance(config, str):
+        obj = lookup.get(config)
+        if obj is None:
+            raise ValueError(f"Could not interpret {kind} identifier: {config}")
+        return obj() if instantiate_names and inspect.isclass(obj) else obj
+    if isinstance(config, dict) and "class_name" in config:
+        cls = lookup.get(config["class_name"])
+        if cls is None or (base is not None and not (inspect.isclass(cls) and issubclass(cls, base))):
+            raise ValueError(f"Could not interpret {kind} identifier: {config}")
+        return cls.from_config(dict(config.get("config") or {}))
+    raise ValueError(f"Could not interpret {kind} identifier: {config}")
