@@ -62,12 +62,12 @@ def step():
     b.assign_add(tf.ones([256]))
     return tf.reduce_sum(y)
 coord.schedule(step); coord.join()   # warm-up (tracing on TF)
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 for _ in range(n):
     coord.schedule(step)
 coord.join()
-wall = time.perf_counter() - t0
-out = {"wall_s": wall, "w00": float(w.numpy()[0, 0]), "b0": float(b.numpy()[0]),
+wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+out = {"wall_s": wall, "cpu_s": cpu, "w00": float(w.numpy()[0, 0]), "b0": float(b.numpy()[0]),
        "w_sum": float(np.sum(w.numpy())), "b_sum": float(np.sum(b.numpy()))}
 if backend == "simdist":
     from simdist.runtime import threads

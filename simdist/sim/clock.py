@@ -142,6 +142,37 @@ class Clock:
         with relaxed_gc():
             self._run_while(more, stalled)
 
+    def run_until(self, until: Event) -> Any:
+        """``env.run(until=until)`` for an event not yet processed, with SimPy's `Environment.step`
+        inlined (no method call per event): the same stop (SimPy's StopSimulation callback, with
+        its re-queueing of the event's later callbacks), the same errors. `Simulator.drive` runs
+        every synchronous step through this; raw SimPy pays a method call per event that this
+        loop does not (about 0.15 us, 5% of a chunked collective's cost per event)."""
+        env = self.env
+        q = self._q
+        until.callbacks.append(StopSimulation.callback)
+        try:
+            while True:
+                try:
+                    env._now, _, _, event = heappop(q)
+                except IndexError:
+                    raise RuntimeError(f'No scheduled events left but "until" event was not triggered: {until}') \
+                        from None
+                callbacks, event.callbacks = event.callbacks, None
+                try:
+                    for callback in callbacks:
+                        callback(event)
+                except StopSimulation:
+                    event.callbacks = callbacks[callbacks.index(callback) + 1:]
+                    env.schedule(event, EventPriority(-1))
+                    raise
+                if not event._ok and not hasattr(event, "_defused"):
+                    exc = type(event._value)(*event._value.args)
+                    exc.__cause__ = event._value
+                    raise exc
+        except StopSimulation as stop:
+            return stop.args[0]
+
     def _run_while(self, more: Callable[[], bool], stalled: Callable[[], BaseException]) -> None:
         env = self.env
         q = self._q

@@ -594,7 +594,7 @@ class Simulator:
             return self._drive_counting(ev, progress)
         try:
             with relaxed_gc():
-                return env.run(until=ev)
+                return self.clock.run_until(ev)
         except RuntimeError as e:
             if not ev.triggered and not self.clock.pending() and "until" in str(e):
                 raise SimulationStalled(f"sim.drive(): nothing left to simulate at t={self.now!r}s but the awaited "
