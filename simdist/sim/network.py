@@ -257,14 +257,59 @@ class Network:
         contended = False
         pooled = False
         alone: list[Flow] = []
+        pt = self.ptype
+        pools, pd = self.pools, self.pdirty
         for f in wake._value:
             f.last = now
             if f.nbytes <= 0.0:
                 self._finish(f, now)
+                pools, pd = self.pools, self.pdirty   # (its on_done may have started and joined flows)
                 continue
-            if self.pooling and self._join_pooled(f, now):
-                pooled = True
-                continue
+            if self.pooling:
+                # `_join_pooled`, inlined (a lockstep round joins hundreds of thousands of flows
+                # into pools here): into the pool on its route if it fits, else as a rated flow.
+                b = -1
+                rated = inpool = False
+                for c in f.chans:
+                    t = pt[c]
+                    if t == 1:
+                        b = c if b == -1 else -2   # (two pools on its route: -2)
+                    if on[c]:
+                        if t:
+                            inpool = True
+                        else:
+                            rated = True
+                if b == -1 and not inpool:   # nothing pooled on its route: a rated flow
+                    for c in f.chans:
+                        pt[c] = 0   # (sticky marks of empty channels: forgotten)
+                elif b < 0 or rated:
+                    self._dissolve(now)
+                    pools, pd = self.pools, self.pdirty
+                else:
+                    pool = pools[b]
+                    if pool.t != now:
+                        pool.v += pool.q * (now - pool.t)
+                        pool.t = now
+                    tag = pool.v + f.nbytes
+                    last = pool.last
+                    if last is not None and last[0] == tag:
+                        last[2].append(f)   # done at the same v as the flow before it: one heap node
+                    else:
+                        pool.last = last = (tag, f.seq, [f])
+                        heappush(pool.heap, last)
+                    f.pool = b
+                    seq = f.seq
+                    for c in f.chans:
+                        d = on[c]
+                        if not d and not on[c ^ 1]:
+                            self.busy_since[c >> 1] = now   # the link was idle in both directions
+                        d[seq] = f
+                        if pt[c] == 0:
+                            pt[c] = 2
+                            self._typed.append(c)
+                        pd[c] = True
+                    pooled = True
+                    continue
             seq = f.seq
             shared = False
             for c in f.chans:  # channel c is direction c & 1 of link c >> 1
@@ -316,55 +361,6 @@ class Network:
             self._settle()
 
     # -- pools ------------------------------------------------------------------------------------
-    def _join_pooled(self, f: Flow, now: float) -> bool:
-        """Put a joining flow into the pool on its route, if it fits (see the module doc): True
-        if it did. If it touches the pooled domain but does not fit, the pooled flows go back to
-        per-flow rating first; either way False then, and it joins as a rated flow."""
-        pt = self.ptype
-        on = self.on
-        b = -1
-        rated = pooled = False
-        for c in f.chans:
-            t = pt[c]
-            if t == 1:
-                b = c if b == -1 else -2   # (two pools on its route: -2)
-            if on[c]:
-                if t:
-                    pooled = True
-                else:
-                    rated = True
-        if b == -1 and not pooled:   # nothing pooled on its route: a rated flow
-            for c in f.chans:
-                pt[c] = 0   # (sticky marks of empty channels: forgotten)
-            return False
-        if b < 0 or rated:
-            self._dissolve(now)
-            return False
-        pool = self.pools[b]
-        if pool.t != now:
-            pool.v += pool.q * (now - pool.t)
-            pool.t = now
-        tag = pool.v + f.nbytes
-        last = pool.last
-        if last is not None and last[0] == tag:
-            last[2].append(f)   # done at the same v as the flow before it: one heap node
-        else:
-            pool.last = last = (tag, f.seq, [f])
-            heappush(pool.heap, last)
-        f.pool = b
-        seq = f.seq
-        pd = self.pdirty
-        for c in f.chans:
-            d = on[c]
-            if not d and not on[c ^ 1]:
-                self.busy_since[c >> 1] = now   # the link was idle in both directions
-            d[seq] = f
-            if pt[c] == 0:
-                pt[c] = 2
-                self._typed.append(c)
-            pd[c] = True
-        return True
-
     def _pool_cb(self, w: Wake) -> None:
         """A pool's earliest flows are done: they leave (as `_timer_cb` handles rated flows),
         then the pooled domain is settled once for the instant."""
