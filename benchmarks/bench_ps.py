@@ -145,6 +145,7 @@ def timing_only(workers: int, ps: int, closures: int, src: str | None = None) ->
 
 def small_job(args: argparse.Namespace, busy: int) -> None:
     """Part 1, with `busy` other processes each keeping a core busy (0: a quiet machine)."""
+    load0 = os.getloadavg()[0]
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
     try:
         runs: dict[str, list[dict[str, Any]]] = {"tensorflow": [], "simdist": []}
@@ -158,7 +159,8 @@ def small_job(args: argparse.Namespace, busy: int) -> None:
             p.wait()
     tf_, sim = (_median(runs[k]) for k in ("tensorflow", "simdist"))
     print(f"1{'b' if busy else 'a'}. {'busy machine: ' + str(busy) + ' other process(es) spinning a core each' if busy else 'quiet machine'}"
-          f"; simdist's BLAS threads {sim['blas_threads']}")
+          f"; simdist's BLAS threads {sim['blas_threads']}; load average {load0:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after (over {os.cpu_count()} CPUs, this benchmark's spinners included)")
     if args.repeat > 1:
         print(f"   (medians of {args.repeat} interleaved runs; wall ranges: "
               + ", ".join(f"{k} {min(r['wall_s'] for r in v):.3f}-{max(r['wall_s'] for r in v):.3f}s"
@@ -170,6 +172,15 @@ def small_job(args: argparse.Namespace, busy: int) -> None:
         same = all(np.isclose(sim[k], tf_[k]) for k in ("w00", "b0", "w_sum", "b_sum"))
         print(f"   tensorflow/simdist wall = {tf_['wall_s'] / sim['wall_s']:.1f}x (target >= 25x)"
               f"; final values equal: {same} (w[0,0]={sim['w00']} vs {tf_['w00']}, b[0]={sim['b0']} vs {tf_['b0']})")
+        # CPU time (every thread of each process, from the first schedule to the end of join):
+        # what each side needs whatever else runs on the machine. Wall time on a shared machine
+        # also measures how the OS shares the cores: TF's many threads get a larger share than
+        # simdist's one when other jobs compete.
+        tcpu = statistics.median(r["cpu_s"] for r in runs["tensorflow"])
+        scpu = statistics.median(r["cpu_s"] for r in runs["simdist"])
+        print(f"   CPU time, medians: simdist {scpu:.3f}s, tensorflow {tcpu:.3f}s; tensorflow/simdist CPU = "
+              f"{tcpu / scpu:.1f}x (per pair: " + ", ".join(
+                  f"{t['cpu_s'] / s['cpu_s']:.1f}x" for t, s in zip(runs["tensorflow"], runs["simdist"])) + ")")
         if args.repeat > 1:
             # This VM has slow spells lasting minutes; a TF run and the simdist run right after it
             # see the same machine, so the ratio within each pair is the steadier estimate.

@@ -64,9 +64,10 @@ def raw_simpy(n_events: int, procs: int = 8) -> int:
     return events_of(env)
 
 
-def strategy_like(steps: int, gpus: int = 8) -> int:
+def strategy_like(steps: int, gpus: int = 8) -> tuple[int, int]:
     """What a MirroredStrategy training loop asks of the simulator: per step, every replica runs a
-    forward and a backward kernel, the gradients are ring-all-reduced, every replica applies them."""
+    forward and a backward kernel, the gradients are ring-all-reduced, every replica applies them.
+    Returns (events scheduled, operations: kernels + transfers)."""
     sim = Simulator(presets.gpu_host(gpus=gpus), seed=0)
     devs = [d.name for d in sim.cluster.devices() if d.kind == "GPU"]
     for k in range(steps):
@@ -77,7 +78,38 @@ def strategy_like(steps: int, gpus: int = 8) -> int:
             sim.drive(sim.all_reduce(devs, 100e6, name="grads"))
             sim.drive(sim.all_of([sim.compute(d, 1e9, "apply", replica=i) for i, d in enumerate(devs)]))
     sim.close()
+    m = sim.metrics()
+    return sim.events, m["transfers"]["count"] + sum(d["kernels"] for d in m["devices"].values())
+
+
+def kernel_loop(n_events: int, procs: int = 8) -> int:
+    """The engine's own per-event cost: `procs` processes each yielding sim.compute(...) forever
+    (one kernel event each), as raw_simpy yields env.timeout."""
+    sim = Simulator(presets.gpu_host(gpus=procs), seed=0)
+    devs = [d for d in sim.cluster.devices() if d.kind == "GPU"]
+
+    def p(d):
+        while True:
+            yield sim.compute(d, 1e9, "k")
+    for d in devs:
+        sim.env.process(p(d))
+    sim.run(until=(n_events / procs) * (1e9 / devs[0].flops + devs[0].launch_overhead))
     return sim.events
+
+
+def transfer_loop(until_s: float, procs: int = 8) -> tuple[int, int]:
+    """`procs` processes each sending 1 MB to the next GPU over NVLink forever (sim.transfer: a
+    join, a fair-shared flow, a completion, the process resumed). Returns (events, transfers)."""
+    sim = Simulator(presets.gpu_host(gpus=procs), seed=0)
+    devs = [d.name for d in sim.cluster.devices() if d.kind == "GPU"]
+
+    def p(i):
+        while True:
+            yield sim.transfer(devs[i], devs[(i + 1) % procs], 1e6)
+    for i in range(procs):
+        sim.env.process(p(i))
+    sim.run(until=until_s)
+    return sim.events, sim.metrics()["transfers"]["count"]
 
 
 # -- 2./3. growth and tracing -----------------------------------------------------------------
@@ -116,23 +148,34 @@ def main() -> None:
 
     # 1. throughput: raw SimPy and simdist back to back, `reps` times; the ratio of each pair is
     # taken (both saw the same machine load) and the median pair ratio reported.
-    raw_t, sd_t, ratios = [], [], []
-    raw_ev = sd_ev = 0
+    raw_t, sd_t, k_t, x_t, ratios = [], [], [], [], []
+    raw_ev = sd_ev = sd_ops = k_ev = x_ev = x_n = 0
     for _ in range(reps):
         t, raw_ev = best(lambda: raw_simpy(300_000), 1)
         raw_t.append(t)
-        t, sd_ev = best(lambda: strategy_like(300), 1)
+        t, (sd_ev, sd_ops) = best(lambda: strategy_like(300), 1)
         sd_t.append(t)
         ratios.append((sd_t[-1] / sd_ev) / (raw_t[-1] / raw_ev))
-    rt, st = statistics.median(raw_t), statistics.median(sd_t)
-    table("Event throughput (tracing off; medians of " + str(reps) + " back-to-back pairs)",
-          ["model", "events", "CPU s", "events / s", "us / event"], [
+        t, k_ev = best(lambda: kernel_loop(300_000), 1)
+        k_t.append(t)
+        t, (x_ev, x_n) = best(lambda: transfer_loop(0.05), 1)
+        x_t.append(t)
+    rt, st, kt, xt = (statistics.median(v) for v in (raw_t, sd_t, k_t, x_t))
+    raw_us = 1e6 * rt / raw_ev
+    table("Event throughput (tracing off; medians of " + str(reps) + " back-to-back runs, CPU time)",
+          ["model", "events", "CPU s", "events / s", "us / event", "vs raw SimPy"], [
         ["raw SimPy: 8 processes x env.timeout(1)", f"{raw_ev:,}", f"{rt:.3f}", f"{raw_ev / rt:,.0f}",
-         f"{1e6 * rt / raw_ev:.2f}"],
-        ["simdist: 8-GPU strategy-like steps (300)", f"{sd_ev:,}", f"{st:.3f}", f"{sd_ev / st:,.0f}",
-         f"{1e6 * st / sd_ev:.2f}"],
-        ["per-event cost ratio simdist / SimPy (target <= 2.5)", "", "", "",
+         f"{raw_us:.2f}", "1.00x"],
+        ["simdist: 8 processes x sim.compute (kernel events)", f"{k_ev:,}", f"{kt:.3f}", f"{k_ev / kt:,.0f}",
+         f"{1e6 * kt / k_ev:.2f}", f"{1e6 * kt / k_ev / raw_us:.2f}x"],
+        [f"simdist: 8 processes x sim.transfer ({x_n:,} transfers)", f"{x_ev:,}", f"{xt:.3f}", f"{x_ev / xt:,.0f}",
+         f"{1e6 * xt / x_ev:.2f}", f"{1e6 * xt / x_ev / raw_us:.2f}x"],
+        [f"simdist: 8-GPU strategy-like steps (300; {sd_ops:,} kernels + transfers)", f"{sd_ev:,}", f"{st:.3f}",
+         f"{sd_ev / st:,.0f}", f"{1e6 * st / sd_ev:.2f}", f"{1e6 * st / sd_ev / raw_us:.2f}x"],
+        ["strategy-like per-event cost ratio simdist / SimPy, per pair (target <= 2.5)", "", "", "", "",
          f"**{statistics.median(ratios):.2f}x** ({min(ratios):.2f}-{max(ratios):.2f})"],
+        ["strategy-like per operation (kernel or transfer) / SimPy event", "", "", "",
+         f"{1e6 * st / sd_ops:.2f}", f"{1e6 * st / sd_ops / raw_us:.2f}x"],
     ])
 
     # 2./3. growth, and tracing on vs off: untraced and traced (to a file) back to back per size

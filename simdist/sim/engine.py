@@ -157,7 +157,9 @@ class Simulator:
         """A kernel of ``flops`` FLOPs on ``device``; the event fires when it ends (FIFO per device).
         ``overhead=False`` omits the device's launch overhead (e.g. work fused into another kernel)."""
         d = self.cluster.device(device)
-        _check_amount(flops, "compute", name, "flops")
+        t = type(flops)
+        if not ((t is float or t is int) and flops >= 0.0):   # (the common case checked inline)
+            _check_amount(flops, "compute", name, "flops")
         return self.clock.at(self._kernel(d, flops, overhead, name, replica, category))
 
     def kernel(self, device: str | Device, flops: float, name: str = "compute", replica: int | None = None,
@@ -326,8 +328,14 @@ class Simulator:
                  replica: int | None = None, category: str = "transfer") -> Event:
         """Send ``nbytes`` from ``src`` to ``dst``; the event fires when the last byte arrives.
         Same device (or two CPUs of one host): zero time."""
-        path = self.cluster.path(src, dst)
-        _check_amount(nbytes, "transfer", name, "nbytes")
+        path = self._pair_paths.get((src, dst)) if type(src) is str and type(dst) is str else None
+        if path is None:   # (routed once per name pair, as `transfers` does)
+            path = self.cluster.path(src, dst)
+            if type(src) is str and type(dst) is str:
+                self._pair_paths[(src, dst)] = path
+        t = type(nbytes)
+        if not ((t is int or t is float) and nbytes >= 0.0):
+            _check_amount(nbytes, "transfer", name, "nbytes")
         if not path.chans:
             return self.clock.at(self.env._now)
         ev = Event(self.env)
