@@ -649,10 +649,7 @@ class Simulator:
     def run(self, until: float | str | None = None) -> None:
         """Run until no events are left, or until simulated time ``until`` (seconds or "10ms")."""
         with relaxed_gc():
-            if until is None:
-                self.env.run()
-            else:
-                self.env.run(until=parse_time(until, field="run.until"))
+            self.clock.run(None if until is None else parse_time(until, field="run.until"))
 
     # -- memory ---------------------------------------------------------------------------------
     def allocate(self, device: str | Device, nbytes: int | float | str, what: str) -> int:
