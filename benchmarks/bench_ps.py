@@ -7,7 +7,9 @@ Out of the box: no environment variable tunes either side (benchmarks/default_en
 
 1. The same job on both, side by side: 2 workers, 2 ps, a 256x256 dense layer, N closures of
    `w.assign_add(x @ w * 0 + 1)`-style commutative updates. Reports wall time and closures/s for
-   each, the ratio, and whether the final values are equal. TF runs on an in-process gRPC
+   each, the ratio, each side's CPU time (all its threads) and that ratio, the load average, and
+   whether the final values are equal. On a loaded machine the CPU ratio is the one that does
+   not depend on how the OS shares the cores between simdist's one thread and TF's many. TF runs on an in-process gRPC
    cluster in a subprocess (its servers cannot be shut down in-process). Run on a quiet machine,
    then again with `--busy` processes spinning a core each (as a neighbouring job or a second
    sweep worker does).

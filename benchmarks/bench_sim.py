@@ -1,5 +1,7 @@
-"""Benchmark of the simulator: event throughput vs raw SimPy, growth with cluster size, tracing cost
-and memory, and a data-parallel step at 512 to 16,384 GPUs with analytic collectives. One command:
+"""Benchmark of the simulator: event throughput vs raw SimPy (the engine's kernel and transfer
+events alone, and a strategy-like mix per event and per operation), the per-transfer cost beside
+flows on unrelated links, growth with cluster size, tracing cost and memory, and a data-parallel
+step at 512 to 16,384 GPUs with analytic collectives. One command:
 ``python benchmarks/bench_sim.py`` (``--quick`` skips the 512-GPU chunked and 16,384-GPU runs).
 
 Each comparison runs its two sides back to back, several times, in this process; the reported ratio
