@@ -534,7 +534,7 @@ class ClusterCoordinator:
                 return
         closure.state = "completed"
         self._commits += 1
-        closure.commit, closure.ended_at = self._commits, self._env.now
+        closure.commit, closure.ended_at = self._commits, self._env._now
         assert closure.remote is not None
         closure.remote._set(result)
         closure.release()
