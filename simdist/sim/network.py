@@ -222,9 +222,10 @@ class Network:
             self.seq = seq = self.seq + 1
             self.issued_bytes += nbytes
             f = Flow(seq, path, nbytes, on_done, group, now)
-            if self.inflight == 0:
+            n = self.inflight
+            if n == 0:
                 self.inflight_since = now
-            self.inflight += 1
+            self.inflight = n + 1
             if modified:
                 lat = 0.0
                 for li in path.link_ids:
@@ -624,8 +625,13 @@ class Network:
                 return  # superseded by a re-rating
             live = flows
         else:
-            live = [f for f, g in zip(flows, gens) if g == f.gen]
-            self.stale -= len(flows) - len(live)
+            for f, g in zip(flows, gens):
+                if g != f.gen:   # (some were re-rated since: keep the others)
+                    live = [f for f, g in zip(flows, gens) if g == f.gen]
+                    self.stale -= len(flows) - len(live)
+                    break
+            else:
+                live = flows   # (the usual case: no list built)
         now = self.env._now
         on = self.on
         busy_s, busy_since, nbytes, ntransfers = self.busy_s, self.busy_since, self.bytes, self.transfers
