@@ -25,8 +25,9 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "startup": ([], ["--repeat", "5"]),
     "explore": ([], ["--plans", "200"]),
     "conv": ([], ["--repeat", "5"]),
+    "keras": ([], ["--repeat", "1"]),
 }
-TAKES_NO_TF = {"foundation", "ps", "conv"}
+TAKES_NO_TF = {"foundation", "ps", "conv", "keras"}
 
 
 def main() -> int:

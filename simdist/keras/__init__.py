@@ -25,3 +25,5 @@ from simdist.keras.models.model import Model  # noqa: F401
 from simdist.keras.models.sequential import Sequential  # noqa: F401
 from simdist.keras import callbacks  # noqa: F401
 from simdist.keras import utils  # noqa: F401
+from simdist.keras import regularizers  # noqa: F401
+from simdist.keras.regularizers import Regularizer  # noqa: F401
