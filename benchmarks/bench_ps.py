@@ -7,7 +7,9 @@ Out of the box: no environment variable tunes either side (benchmarks/default_en
 
 1. The same job on both, side by side: 2 workers, 2 ps, a 256x256 dense layer, N closures of
    `w.assign_add(x @ w * 0 + 1)`-style commutative updates. Reports wall time and closures/s for
-   each, the ratio, and whether the final values are equal. TF runs on an in-process gRPC
+   each, the ratio, each side's CPU time (all its threads) and that ratio, the load average, and
+   whether the final values are equal. On a loaded machine the CPU ratio is the one that does
+   not depend on how the OS shares the cores between simdist's one thread and TF's many. TF runs on an in-process gRPC
    cluster in a subprocess (its servers cannot be shut down in-process). Run on a quiet machine,
    then again with `--busy` processes spinning a core each (as a neighbouring job or a second
    sweep worker does).
@@ -62,12 +64,12 @@ def step():
     b.assign_add(tf.ones([256]))
     return tf.reduce_sum(y)
 coord.schedule(step); coord.join()   # warm-up (tracing on TF)
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 for _ in range(n):
     coord.schedule(step)
 coord.join()
-wall = time.perf_counter() - t0
-out = {"wall_s": wall, "w00": float(w.numpy()[0, 0]), "b0": float(b.numpy()[0]),
+wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+out = {"wall_s": wall, "cpu_s": cpu, "w00": float(w.numpy()[0, 0]), "b0": float(b.numpy()[0]),
        "w_sum": float(np.sum(w.numpy())), "b_sum": float(np.sum(b.numpy()))}
 if backend == "simdist":
     from simdist.runtime import threads
@@ -145,6 +147,7 @@ def timing_only(workers: int, ps: int, closures: int, src: str | None = None) ->
 
 def small_job(args: argparse.Namespace, busy: int) -> None:
     """Part 1, with `busy` other processes each keeping a core busy (0: a quiet machine)."""
+    load0 = os.getloadavg()[0]
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
     try:
         runs: dict[str, list[dict[str, Any]]] = {"tensorflow": [], "simdist": []}
@@ -158,7 +161,8 @@ def small_job(args: argparse.Namespace, busy: int) -> None:
             p.wait()
     tf_, sim = (_median(runs[k]) for k in ("tensorflow", "simdist"))
     print(f"1{'b' if busy else 'a'}. {'busy machine: ' + str(busy) + ' other process(es) spinning a core each' if busy else 'quiet machine'}"
-          f"; simdist's BLAS threads {sim['blas_threads']}")
+          f"; simdist's BLAS threads {sim['blas_threads']}; load average {load0:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after (over {os.cpu_count()} CPUs, this benchmark's spinners included)")
     if args.repeat > 1:
         print(f"   (medians of {args.repeat} interleaved runs; wall ranges: "
               + ", ".join(f"{k} {min(r['wall_s'] for r in v):.3f}-{max(r['wall_s'] for r in v):.3f}s"
@@ -170,6 +174,15 @@ def small_job(args: argparse.Namespace, busy: int) -> None:
         same = all(np.isclose(sim[k], tf_[k]) for k in ("w00", "b0", "w_sum", "b_sum"))
         print(f"   tensorflow/simdist wall = {tf_['wall_s'] / sim['wall_s']:.1f}x (target >= 25x)"
               f"; final values equal: {same} (w[0,0]={sim['w00']} vs {tf_['w00']}, b[0]={sim['b0']} vs {tf_['b0']})")
+        # CPU time (every thread of each process, from the first schedule to the end of join):
+        # what each side needs whatever else runs on the machine. Wall time on a shared machine
+        # also measures how the OS shares the cores: TF's many threads get a larger share than
+        # simdist's one when other jobs compete.
+        tcpu = statistics.median(r["cpu_s"] for r in runs["tensorflow"])
+        scpu = statistics.median(r["cpu_s"] for r in runs["simdist"])
+        print(f"   CPU time, medians: simdist {scpu:.3f}s, tensorflow {tcpu:.3f}s; tensorflow/simdist CPU = "
+              f"{tcpu / scpu:.1f}x (per pair: " + ", ".join(
+                  f"{t['cpu_s'] / s['cpu_s']:.1f}x" for t, s in zip(runs["tensorflow"], runs["simdist"])) + ")")
         if args.repeat > 1:
             # This VM has slow spells lasting minutes; a TF run and the simdist run right after it
             # see the same machine, so the ratio within each pair is the steadier estimate.

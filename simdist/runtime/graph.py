@@ -266,6 +266,7 @@ def _op_impl(opdef: Any, attrs: dict | None, out: Any, tensors: Any) -> Callable
         if r.dtype is not npd and r.dtype != npd and not keep:
             r = r.astype(npd, copy=False)
         return r
+    run.parts = (fwd, kw, npd, keep)   # type: ignore[attr-defined]  # (the replay code inlines run: see _compile)
     return run
 
 
@@ -372,8 +373,23 @@ class Graph:
             if st[0] == _PURE:
                 n = nodes[st[1]]
                 args = [val(j) for j in st[3:]]
+                parts = getattr(st[2], "parts", None)
                 if n.inline is not None:
                     expr = n.inline[0].format(*args, *[k(c) for c in n.inline[1:]])
+                elif parts is not None:
+                    # `run` of _op_impl as statements (one Python call less per op and replay):
+                    # the forward, then the result made an array of the output dtype.
+                    fwd, kw, npd, keep = parts
+                    v = f"v{st[1]}"
+                    call = ", ".join(args + [f"{name}={k(val)}" for name, val in kw.items()])
+                    lines.append(f"{v} = {k(fwd)}({call})")
+                    lines.append(f"if type({v}) is not ndarray:")
+                    lines.append(f"    {v} = asarray({v})")
+                    if not keep:
+                        d = k(npd)
+                        lines.append(f"if {v}.dtype is not {d} and {v}.dtype != {d}:")
+                        lines.append(f"    {v} = {v}.astype({d}, copy=False)")
+                    continue
                 else:
                     expr = f"{k(st[2])}({', '.join(args)})"
                 lines.append(f"v{st[1]} = {expr}")
@@ -392,7 +408,8 @@ class Graph:
         lines.append(f"return {out}")
         names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
         src = f"def make({names}):\n    def run(dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
-        ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor}
+        ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
+                              "ndarray": np.ndarray, "asarray": np.asarray}
         exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
         self.source = src
         return ns["make"](*bound)

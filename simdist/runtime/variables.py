@@ -418,7 +418,9 @@ class ResourceVariable(Variable):
             # Nothing else holds this buffer (no tensor read from it is alive): update in place,
             # as the allocation of a new one would be observable by no one.
             (np.add if kind == "assign_add" else np.subtract)(v, operand, v)   # (positional out: no kwargs parsing)
-            self._assign_np(v)
+            if observers:   # (`_assign_np(v)` inlined: v already is the value)
+                for o in observers:
+                    o.write(self, v)
         else:
             self._assign_np(_updated(self._current(), kind, operand))
 
@@ -426,8 +428,8 @@ class ResourceVariable(Variable):
         if _txn:
             t = _txn[-1]
             if id(self) not in t.overlay:
-                if kind != "assign":
-                    self._current()   # a read-modify-write of a failed ps fails here, as it would eagerly
+                if kind != "assign" and self._fault is not None:
+                    self._fault.check_read(self)   # a read-modify-write of a failed ps fails here, as eagerly
                 t.overlay[id(self)] = [None, len(t.ops), self]
             t.ops.append((self, kind, operand))
             if observers:

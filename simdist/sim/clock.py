@@ -18,7 +18,7 @@ from heapq import heapify, heappop, heappush
 from typing import Any, Callable
 
 import simpy
-from simpy.core import EventPriority, StopSimulation
+from simpy.core import URGENT, EventPriority, StopSimulation
 from simpy.events import Event
 
 __all__ = ["Clock", "Wake", "NORMAL", "LOW", "relaxed_gc"]
@@ -141,6 +141,57 @@ class Clock:
         `Environment.step`, inlined: this loop runs once per event of a coordinator run."""
         with relaxed_gc():
             self._run_while(more, stalled)
+
+    def _steps(self) -> None:
+        """SimPy's `Environment.step`, inlined, until the queue is empty (then it returns) or a
+        callback stops the simulation (StopSimulation propagates, with SimPy's re-queueing of
+        the event's later callbacks): no method call per event, which raw SimPy pays (about
+        0.15 us, 5% of a chunked collective's cost per event)."""
+        env = self.env
+        q = self._q
+        while q:
+            env._now, _, _, event = heappop(q)
+            callbacks, event.callbacks = event.callbacks, None
+            try:
+                for callback in callbacks:
+                    callback(event)
+            except StopSimulation:
+                event.callbacks = callbacks[callbacks.index(callback) + 1:]
+                env.schedule(event, EventPriority(-1))
+                raise
+            if not event._ok and not hasattr(event, "_defused"):
+                exc = type(event._value)(*event._value.args)
+                exc.__cause__ = event._value
+                raise exc
+
+    def run_until(self, until: Event) -> Any:
+        """``env.run(until=until)`` for an event not yet processed (`_steps`): the same stop,
+        the same errors, the same events. `Simulator.drive` runs every synchronous step so."""
+        until.callbacks.append(StopSimulation.callback)
+        try:
+            self._steps()
+        except StopSimulation as stop:
+            return stop.args[0]
+        raise RuntimeError(f'No scheduled events left but "until" event was not triggered: {until}')
+
+    def run(self, until: float | None = None) -> Any:
+        """``env.run(until)`` for ``until`` None (until no event is left) or a time (`_steps`):
+        the same stop event (URGENT, scheduled as SimPy schedules it), the same errors."""
+        env = self.env
+        if until is None:
+            try:
+                self._steps()
+            except StopSimulation as stop:
+                return stop.args[0]
+            return None
+        at = until if isinstance(until, int) else float(until)
+        if at <= env.now:
+            raise ValueError(f"until ({at}) must be greater than the current simulation time")
+        ev = Event(env)
+        ev._ok = True
+        ev._value = None
+        env.schedule(ev, URGENT, at - env.now)
+        return self.run_until(ev)
 
     def _run_while(self, more: Callable[[], bool], stalled: Callable[[], BaseException]) -> None:
         env = self.env

@@ -103,6 +103,8 @@ class Simulator:
         self._kernels = [0] * nd
         self._max_busy = 0.0  # latest end of any booked kernel
         self._slow: list[list[tuple[float, float, float | None]] | None] | None = None  # see slow_device
+        self._degraded: dict[int, list[tuple[int, float, float]]] = {}   # link -> active windows (degrade_link)
+        self._link_windows = 0   # degrade_link windows given so far (each one's number)
         self._prefixes: dict[tuple[str, Any, str], str] = {}  # trace: (name, replica, category) -> event prefix
         self._pid = [d.host.index + 1 for d in self._devices]  # type: ignore[union-attr]
         self._tid = [d.host.devices.index(d) + 1 for d in self._devices]  # type: ignore[union-attr]
@@ -155,7 +157,9 @@ class Simulator:
         """A kernel of ``flops`` FLOPs on ``device``; the event fires when it ends (FIFO per device).
         ``overhead=False`` omits the device's launch overhead (e.g. work fused into another kernel)."""
         d = self.cluster.device(device)
-        _check_amount(flops, "compute", name, "flops")
+        t = type(flops)
+        if not ((t is float or t is int) and flops >= 0.0):   # (the common case checked inline)
+            _check_amount(flops, "compute", name, "flops")
         return self.clock.at(self._kernel(d, flops, overhead, name, replica, category))
 
     def kernel(self, device: str | Device, flops: float, name: str = "compute", replica: int | None = None,
@@ -324,8 +328,14 @@ class Simulator:
                  replica: int | None = None, category: str = "transfer") -> Event:
         """Send ``nbytes`` from ``src`` to ``dst``; the event fires when the last byte arrives.
         Same device (or two CPUs of one host): zero time."""
-        path = self.cluster.path(src, dst)
-        _check_amount(nbytes, "transfer", name, "nbytes")
+        path = self._pair_paths.get((src, dst)) if type(src) is str and type(dst) is str else None
+        if path is None:   # (routed once per name pair, as `transfers` does)
+            path = self.cluster.path(src, dst)
+            if type(src) is str and type(dst) is str:
+                self._pair_paths[(src, dst)] = path
+        t = type(nbytes)
+        if not ((t is int or t is float) and nbytes >= 0.0):
+            _check_amount(nbytes, "transfer", name, "nbytes")
         if not path.chans:
             return self.clock.at(self.env._now)
         ev = Event(self.env)
@@ -452,20 +462,41 @@ class Simulator:
                      start: float | str = 0.0, end: float | str | None = None) -> None:
         """A degraded link: from ``start`` (or now, if later) to ``end`` (None: for good) ``link``
         runs at ``bandwidth_factor`` of its nominal bandwidth and ``latency_factor`` times its
-        nominal latency (`set_link` at those instants; transfers in flight are re-rated)."""
+        nominal latency (`set_link` at those instants; transfers in flight are re-rated).
+        Overlapping windows on one link compose: while several are active the link runs at its
+        nominal bandwidth times the product of their bandwidth factors (and nominal latency times
+        the product of their latency factors), in the order the windows were given; when the
+        last one ends the nominal figures come back (as overlapping stragglers multiply)."""
         ln = self.cluster.link(link.name if isinstance(link, Link) else link)
         where = f"degrade_link({ln.name!r})"
         for field, v in (("bandwidth_factor", bandwidth_factor), ("latency_factor", latency_factor)):
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
                 raise ValueError(f"{where}.{field}: expected a number > 0, got {v!r}")
         a, b = self._window(where, start, end)
-        bw, lat = ln.bandwidth, ln.latency
-        name = ln.name
         now = self.env._now
-        self.clock.call_at(a if a > now else now,
-                           lambda _w: self.set_link(name, bandwidth=bw * bandwidth_factor, latency=lat * latency_factor))
+        self._link_windows += 1
+        window = (self._link_windows, float(bandwidth_factor), float(latency_factor))
+        self.clock.call_at(a if a > now else now, lambda _w: self._link_window(ln, window, True))
         if b is not None:
-            self.clock.call_at(b if b > now else now, lambda _w: self.set_link(name, bandwidth=bw, latency=lat))
+            self.clock.call_at(b if b > now else now, lambda _w: self._link_window(ln, window, False))
+
+    def _link_window(self, ln: Link, window: tuple[int, float, float], begins: bool) -> None:
+        """A degradation window of ``ln`` begins or ends: the link runs at its nominal figures
+        times the product of the factors of the windows active now (by window number)."""
+        active = self._degraded.setdefault(ln.index, [])
+        if begins:
+            active.append(window)
+            active.sort()
+        else:
+            active.remove(window)
+        bw, lat = ln.bandwidth, ln.latency
+        if active:
+            fb = fl = 1.0
+            for _, kb, kl in active:
+                fb *= kb
+                fl *= kl
+            bw, lat = bw * fb, lat * fl
+        self.set_link(ln.name, bandwidth=bw, latency=lat)
 
     @staticmethod
     def _window(where: str, start: float | str, end: float | str | None) -> tuple[float, float | None]:
@@ -571,7 +602,7 @@ class Simulator:
             return self._drive_counting(ev, progress)
         try:
             with relaxed_gc():
-                return env.run(until=ev)
+                return self.clock.run_until(ev)
         except RuntimeError as e:
             if not ev.triggered and not self.clock.pending() and "until" in str(e):
                 raise SimulationStalled(f"sim.drive(): nothing left to simulate at t={self.now!r}s but the awaited "
@@ -618,10 +649,7 @@ class Simulator:
     def run(self, until: float | str | None = None) -> None:
         """Run until no events are left, or until simulated time ``until`` (seconds or "10ms")."""
         with relaxed_gc():
-            if until is None:
-                self.env.run()
-            else:
-                self.env.run(until=parse_time(until, field="run.until"))
+            self.clock.run(None if until is None else parse_time(until, field="run.until"))
 
     # -- memory ---------------------------------------------------------------------------------
     def allocate(self, device: str | Device, nbytes: int | float | str, what: str) -> int:

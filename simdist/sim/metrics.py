@@ -64,10 +64,16 @@ _SMALL = 256  # up to this many kernels a step's union is computed in pure Pytho
 
 def _union_small(starts: list[float], ends: list[float], lo: float, hi: float) -> float:
     """`union_length` for short lists: the same segments, the same exactly rounded sum."""
-    iv = sorted((lo if a < lo else a, hi if b > hi else b) for a, b in zip(starts, ends))
+    # Sorted unclipped, clipped as read: clipping is monotone, so the merged segments (hence
+    # their exactly rounded sum) are the same as sorting the clipped intervals, without a
+    # generator over every kernel of the step.
     lengths = []
     cur_a = cur_b = None
-    for a, b in iv:
+    for a, b in sorted(zip(starts, ends)):
+        if a < lo:
+            a = lo
+        if b > hi:
+            b = hi
         if b <= a:
             continue
         if cur_b is None or a > cur_b:

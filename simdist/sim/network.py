@@ -219,12 +219,13 @@ class Network:
             if not path.chans:
                 continue
             group[1] += 1
-            self.seq += 1
+            self.seq = seq = self.seq + 1
             self.issued_bytes += nbytes
-            f = Flow(self.seq, path, nbytes, on_done, group, now)
-            if self.inflight == 0:
+            f = Flow(seq, path, nbytes, on_done, group, now)
+            n = self.inflight
+            if n == 0:
                 self.inflight_since = now
-            self.inflight += 1
+            self.inflight = n + 1
             if modified:
                 lat = 0.0
                 for li in path.link_ids:
@@ -257,14 +258,59 @@ class Network:
         contended = False
         pooled = False
         alone: list[Flow] = []
+        pt = self.ptype
+        pools, pd = self.pools, self.pdirty
         for f in wake._value:
             f.last = now
             if f.nbytes <= 0.0:
                 self._finish(f, now)
+                pools, pd = self.pools, self.pdirty   # (its on_done may have started and joined flows)
                 continue
-            if self.pooling and self._join_pooled(f, now):
-                pooled = True
-                continue
+            if self.pooling:
+                # `_join_pooled`, inlined (a lockstep round joins hundreds of thousands of flows
+                # into pools here): into the pool on its route if it fits, else as a rated flow.
+                b = -1
+                rated = inpool = False
+                for c in f.chans:
+                    t = pt[c]
+                    if t == 1:
+                        b = c if b == -1 else -2   # (two pools on its route: -2)
+                    if on[c]:
+                        if t:
+                            inpool = True
+                        else:
+                            rated = True
+                if b == -1 and not inpool:   # nothing pooled on its route: a rated flow
+                    for c in f.chans:
+                        pt[c] = 0   # (sticky marks of empty channels: forgotten)
+                elif b < 0 or rated:
+                    self._dissolve(now)
+                    pools, pd = self.pools, self.pdirty
+                else:
+                    pool = pools[b]
+                    if pool.t != now:
+                        pool.v += pool.q * (now - pool.t)
+                        pool.t = now
+                    tag = pool.v + f.nbytes
+                    last = pool.last
+                    if last is not None and last[0] == tag:
+                        last[2].append(f)   # done at the same v as the flow before it: one heap node
+                    else:
+                        pool.last = last = (tag, f.seq, [f])
+                        heappush(pool.heap, last)
+                    f.pool = b
+                    seq = f.seq
+                    for c in f.chans:
+                        d = on[c]
+                        if not d and not on[c ^ 1]:
+                            self.busy_since[c >> 1] = now   # the link was idle in both directions
+                        d[seq] = f
+                        if pt[c] == 0:
+                            pt[c] = 2
+                            self._typed.append(c)
+                        pd[c] = True
+                    pooled = True
+                    continue
             seq = f.seq
             shared = False
             for c in f.chans:  # channel c is direction c & 1 of link c >> 1
@@ -316,55 +362,6 @@ class Network:
             self._settle()
 
     # -- pools ------------------------------------------------------------------------------------
-    def _join_pooled(self, f: Flow, now: float) -> bool:
-        """Put a joining flow into the pool on its route, if it fits (see the module doc): True
-        if it did. If it touches the pooled domain but does not fit, the pooled flows go back to
-        per-flow rating first; either way False then, and it joins as a rated flow."""
-        pt = self.ptype
-        on = self.on
-        b = -1
-        rated = pooled = False
-        for c in f.chans:
-            t = pt[c]
-            if t == 1:
-                b = c if b == -1 else -2   # (two pools on its route: -2)
-            if on[c]:
-                if t:
-                    pooled = True
-                else:
-                    rated = True
-        if b == -1 and not pooled:   # nothing pooled on its route: a rated flow
-            for c in f.chans:
-                pt[c] = 0   # (sticky marks of empty channels: forgotten)
-            return False
-        if b < 0 or rated:
-            self._dissolve(now)
-            return False
-        pool = self.pools[b]
-        if pool.t != now:
-            pool.v += pool.q * (now - pool.t)
-            pool.t = now
-        tag = pool.v + f.nbytes
-        last = pool.last
-        if last is not None and last[0] == tag:
-            last[2].append(f)   # done at the same v as the flow before it: one heap node
-        else:
-            pool.last = last = (tag, f.seq, [f])
-            heappush(pool.heap, last)
-        f.pool = b
-        seq = f.seq
-        pd = self.pdirty
-        for c in f.chans:
-            d = on[c]
-            if not d and not on[c ^ 1]:
-                self.busy_since[c >> 1] = now   # the link was idle in both directions
-            d[seq] = f
-            if pt[c] == 0:
-                pt[c] = 2
-                self._typed.append(c)
-            pd[c] = True
-        return True
-
     def _pool_cb(self, w: Wake) -> None:
         """A pool's earliest flows are done: they leave (as `_timer_cb` handles rated flows),
         then the pooled domain is settled once for the instant."""
@@ -628,10 +625,16 @@ class Network:
                 return  # superseded by a re-rating
             live = flows
         else:
-            live = [f for f, g in zip(flows, gens) if g == f.gen]
-            self.stale -= len(flows) - len(live)
+            for f, g in zip(flows, gens):
+                if g != f.gen:   # (some were re-rated since: keep the others)
+                    live = [f for f, g in zip(flows, gens) if g == f.gen]
+                    self.stale -= len(flows) - len(live)
+                    break
+            else:
+                live = flows   # (the usual case: no list built)
         now = self.env._now
         on = self.on
+        busy_s, busy_since, nbytes, ntransfers = self.busy_s, self.busy_since, self.bytes, self.transfers
         last = live[-1] if live else None
         # While later flows of this timer are still to come, a re-rating waits (as it would for
         # their own timers, due now): pending, unless that was already so before this timer.
@@ -652,9 +655,9 @@ class Network:
                     contended = True
                     self.dirty[c] = True
                 elif not on[c ^ 1]:
-                    self.busy_s[li] += now - self.busy_since[li]   # the link is idle now
-                self.bytes[li] += nb
-                self.transfers[li] += 1
+                    busy_s[li] += now - busy_since[li]   # the link is idle now
+                nbytes[li] += nb
+                ntransfers[li] += 1
             if contended and not self.flush_pending:
                 self._settle()
             self.inflight -= 1
@@ -714,8 +717,11 @@ class Network:
         if self.clock.due_now():
             self.flush_pending = True
             self._push(self.env._now, Wake(self._flush, None), LOW)
-        else:
-            self._apply()
+        else:   # `_apply`, inlined (two calls per re-rating saved on the hot path)
+            if self.pdirty:
+                self._pflush()
+            if self.dirty:
+                self._rerate()
 
     def _flush(self, ev: Wake) -> None:
         self.flush_pending = False
@@ -773,11 +779,13 @@ class Network:
         push = self._push
         cb = self._timer_cb
         timers: dict[float, Wake] = {}   # end time -> the timer of the flows ending then
+        stale = 0
         for f, r in zip(flows, rates):
-            if r != f.rate:
-                if f.rate > 0.0:
-                    self.stale += 1   # its pending completion timer is superseded below
-                    f.remaining -= f.rate * (now - f.last)
+            old = f.rate
+            if r != old:
+                if old > 0.0:
+                    stale += 1   # its pending completion timer is superseded below
+                    f.remaining -= old * (now - f.last)
                 f.last = now
                 f.rate = r
                 g = f.gen = f.gen + 1
@@ -794,8 +802,10 @@ class Network:
                 else:
                     w._value.append(f)
                     w.g.append(g)
-        if self.stale > _COMPACT_AT and 2 * self.stale > self.clock.pending():
-            self._compact()
+        if stale:
+            self.stale += stale
+            if self.stale > _COMPACT_AT and 2 * self.stale > self.clock.pending():
+                self._compact()
 
     def _fill(self, chans: list[int], cap: list[float]) -> None:
         """Progressive filling of the component ``chans`` (`sharing.fill`): ``flow.new``, ``flow.bn``."""

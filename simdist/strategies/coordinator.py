@@ -442,6 +442,7 @@ class ClusterCoordinator:
         sim = self._sim
         wdev, wcpu = self._wdevs.get(w) or self._worker_devices(w)
         charges: list[Any] = []
+        rbytes = wbytes = -1   # a recorded function's read and write bytes (from its plan)
         if closure.synthetic is not None:
             flops, read_list, write_list = closure.synthetic
             txn = None
@@ -462,9 +463,11 @@ class ClusterCoordinator:
             finally:
                 variables._txn.remove(txn)
             # (what a strategy.run inside it charged when it recorded, charged again on this worker)
-            charges = [c.for_worker(w) if hasattr(c, "for_worker") else c for c in fn._graph.charges]
+            gch = fn._graph.charges
+            if gch:
+                charges = [c.for_worker(w) if hasattr(c, "for_worker") else c for c in gch]
             if error is None:
-                _, flops, read_list, write_list, read_moves, write_moves = plan
+                _, flops, read_list, write_list, read_moves, write_moves, rbytes, wbytes = plan
             else:   # again, with the traffic observed up to the error (a replay is deterministic)
                 result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
                     self._run_function(w, closure, wcpu, charges)
@@ -483,6 +486,8 @@ class ClusterCoordinator:
         nbytes = 0
         if closure.synthetic is not None:   # timing-only: one transfer per ps task each way
             moves, nbytes = self._synthetic_moves(w, wcpu, read_list, "read")
+        elif rbytes >= 0:
+            moves, nbytes = read_moves, rbytes
         else:
             moves = read_moves
             for _, b in read_list:
@@ -507,6 +512,8 @@ class ClusterCoordinator:
         nbytes = 0
         if closure.synthetic is not None:
             moves, nbytes = self._synthetic_moves(w, wcpu, write_list, "write")
+        elif wbytes >= 0:
+            moves, nbytes = write_moves, wbytes
         else:
             moves = write_moves
             for _, b in write_list:
@@ -527,7 +534,7 @@ class ClusterCoordinator:
                 return
         closure.state = "completed"
         self._commits += 1
-        closure.commit, closure.ended_at = self._commits, self._env.now
+        closure.commit, closure.ended_at = self._commits, self._env._now
         assert closure.remote is not None
         closure.remote._set(result)
         closure.release()
@@ -602,8 +609,13 @@ class ClusterCoordinator:
         read_list, write_list, read_moves, write_moves = self._ps_traffic(
             [(v, int(v.nbytes)) for v in g.reads], g.write_bytes, wcpu)
         flops = _annotated_flops(fn, max(0.0, g.flops - g.run_flops))
-        plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list,
-                                           self._sim.prepare(read_moves), self._sim.prepare(write_moves))
+        rbytes = wbytes = 0
+        for _, b in read_list:   # (summed in the order _execute summed them per closure)
+            rbytes += b
+        for _, b in write_list:
+            wbytes += b
+        plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list, self._sim.prepare(read_moves),
+                                           self._sim.prepare(write_moves), rbytes, wbytes)
         return plan
 
     # --- faults ---------------------------------------------------------------------------------------

@@ -66,6 +66,35 @@ def test_link_window_applies_from_start_to_end():
     assert sim.now == pytest.approx(4.0, rel=1e-12), sim.now
 
 
+def test_overlapping_link_windows_compose():
+    """Two windows on one link overlap: while both are active the link runs at the nominal
+    bandwidth times both factors (latency likewise); when the first ends the second still holds
+    (it used to restore the nominal figures while the other window was still active)."""
+    nominal_lat = 1e-6
+    c = Cluster([Host("worker", t, cpus=1) for t in range(2)], network=(1e9, nominal_lat))
+    sim = Simulator(c)
+    nic = "/job:worker/replica:0/task:1/nic"
+    lat0 = sim.link_state(nic)["latency"]
+    sim.degrade_link(nic, bandwidth_factor=0.5, latency_factor=2.0, start=1.0, end=3.0)
+    sim.degrade_link(nic, bandwidth_factor=0.5, latency_factor=3.0, start=2.0, end=4.0)
+    seen = []
+    for t in (0.5, 1.5, 2.5, 3.5, 4.5):
+        sim.drive(sim.timeout(t - sim.now))
+        seen.append((sim.link_state(nic)["bandwidth"], sim.link_state(nic)["latency"]))
+    expected = [(1e9, lat0), (0.5e9, lat0 * 2.0), (0.25e9, lat0 * 2.0 * 3.0), (0.5e9, lat0 * 3.0), (1e9, lat0)]
+    assert seen == expected, f"link (bandwidth, latency) at t=0.5/1.5/2.5/3.5/4.5: got {seen}, expected {expected}"
+
+    # A transfer across the windows: 1 GB from t=1 (0.5 GB/s), 0.25 GB/s from t=2, 0.5 GB/s from t=3.
+    sim2 = Simulator(Cluster([Host("worker", t, cpus=1) for t in range(2)], network=(1e9, 0.0)))
+    sim2.degrade_link(nic, bandwidth_factor=0.5, start=1.0, end=3.0)
+    sim2.degrade_link(nic, bandwidth_factor=0.5, start=2.0, end=4.0)
+    sim2.drive(sim2.timeout(1.0))
+    src, dst = "/job:worker/replica:0/task:0/device:CPU:0", "/job:worker/replica:0/task:1/device:CPU:0"
+    sim2.drive(sim2.transfer(src, dst, 1e9))
+    assert sim2.now == pytest.approx(3.5, rel=1e-12), \
+        f"expected the transfer to end at 3.5 s (0.5 + 0.25 GB sent by t=3, the rest at 0.5 GB/s), got {sim2.now}"
+
+
 def _mirrored_busy(faults: FaultPlan | None) -> dict[str, float]:
     simdist.configure(gpus=2, faults=faults, seed=0)
     try:
