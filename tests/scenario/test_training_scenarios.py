@@ -253,12 +253,19 @@ def test_parameter_server_training_with_preemptions_still_converges() -> None:
 
 
 def test_a_ps_failure_restores_the_checkpointed_model_and_training_recovers() -> None:
-    text = PS + """
+    # the failure falls after the fault-free run's evaluation between its two checkpoints and
+    # before the second checkpoint, wherever they are
+    base = run(loads(PS + "\ncheckpoint_every = 60\n", "t.toml")).metrics
+    ck1, ck2 = [f for f in base["faults"] if f["kind"] == "checkpoint"]
+    between = [t for t in base["training"]["evals"]["time_s"] if ck1["end"] < t < ck2["start"]]
+    assert between, f"no evaluation between the checkpoints at {ck1['end']} and {ck2['start']}"
+    at_ms = 1e3 * (between[-1] + ck2["start"]) / 2
+    text = PS + f"""
 checkpoint_every = 60
 
 [[faults.ps_failures]]
 ps = 1
-at_time = "7.5ms"
+at_time = "{at_ms:.6f}ms"
 downtime = "2ms"
 
 [faults.recovery]
