@@ -44,15 +44,17 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, tensor as _tm, variables
+from simdist.runtime import cost
 from simdist.runtime.cost import tally
 from simdist.runtime.tensor import Tensor, _Traced
+from simdist.runtime.values import Mirrored, PerReplica
 
-__all__ = ["Graph", "Recorder", "enabled", "explain", "record"]
+__all__ = ["Graph", "Recorder", "enabled", "explain", "record", "record_call", "signature"]
 
 # SIMDIST_TRACE_FUNCTIONS=0 runs every scheduled function eagerly (a switch for comparisons).
 enabled = os.environ.get("SIMDIST_TRACE_FUNCTIONS", "1") != "0"
 
-_CONST, _PURE, _READ, _WRITE = 0, 1, 2, 3
+_CONST, _PURE, _READ, _WRITE, _ARG, _CHARGE = 0, 1, 2, 3, 4, 5
 
 class _Node:
     __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline", "stateful")
@@ -93,6 +95,11 @@ class Recorder:
         self.reason: str | None = None
         self.live = True
         self.device = context.current_device()   # the call's device: its ops' results replay on theirs
+        # Whether the simulator charges made in the call are replayed by the graph itself (a
+        # tf.function called with arguments, see record_call), rather than kept by the
+        # ClusterCoordinator for the closure (a scheduled function).
+        self.charges_in_graph = False
+        self.args: list[int] = []             # the nodes of the call's tensor arguments, in order
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:
@@ -144,6 +151,37 @@ class Recorder:
 
     def constant(self, t: Tensor) -> Tensor:
         return self._traced(t, _Node(_CONST, dtype=t.dtype))
+
+    def arg(self, t: Tensor) -> _Traced:
+        """A tensor argument of the call: a placeholder the replay binds to each call's value.
+        The function sees a traced twin, so a read of its value in Python is noticed."""
+        arr = t._a if type(t) is _Traced else t._v
+        twin = _Traced(arr, t.dtype, t._device)
+        self.expected += 1
+        i = self._add(_Node(_ARG, value=arr, dtype=t.dtype), twin)
+        self.args.append(i)
+        return twin
+
+    def computed(self, fn: Callable[..., np.ndarray], tensors: Any, out: Tensor) -> _Traced:
+        """out = fn(*arrays of tensors), computed outside the op registry (a collective's
+        reduction): a node replaying fn, never merged with another."""
+        ins = tuple(self.ref(t) for t in tensors)
+        return self._traced(out, _Node(_PURE, fn, ins, out.dtype, key=("unique", len(self.nodes))))
+
+    def alias(self, src: Tensor, device: str) -> _Traced:
+        """src's value as a tensor on another device (a collective's result handed to each
+        replica: the same array): the same node."""
+        i = self.ref(src)
+        out = _Traced(src._a if type(src) is _Traced else src._v, src.dtype, device)
+        self.expected += 1
+        self.slot_of[id(out)] = i
+        self.keep.append(out)
+        return out
+
+    def charge(self, fn: Callable[[], Any]) -> None:
+        """A simulator charge the call made (a strategy.run's time): `fn()` makes it again at
+        the same point of every replay."""
+        self._add(_Node(_CHARGE, impl=fn))
 
     def read(self, var: Any, t: Tensor) -> Tensor:
         if type(var) is not variables.ResourceVariable:
@@ -201,12 +239,14 @@ class Recorder:
             return ("t", i, None if out._device == self.device else out._device)
         if type(out) in (tuple, list):
             return (type(out), [self._template(v) for v in out])
+        if type(out) in (PerReplica, Mirrored):
+            return (type(out), [self._template(v) for v in out._values])
         if type(out) is dict:
             return (dict, [(k, self._template(v)) for k, v in out.items()])
         raise _NotRecordable(f"it returns a {type(out).__name__} (only tensors, None, and lists, tuples "
                              "and dicts of them are recorded)")
 
-    def finish(self, result: Any, flops: float, outputs: Callable[[Any], Any]) -> "Graph | Untraceable":
+    def finish(self, result: Any, flops: float, outputs: Callable[[Any], Any], **graph_kw: Any) -> "Graph | Untraceable":
         """The graph of the recorded call, or why there is none."""
         if self.reason is None and self.created != self.expected:
             self.reason = (f"it creates {self.created - self.expected} tensor(s) outside the op registry "
@@ -217,7 +257,7 @@ class Recorder:
             template = self._template(result)
         except _NotRecordable as e:
             return Untraceable(str(e))
-        return Graph(self.nodes, template, flops, outputs)
+        return Graph(self.nodes, template, flops, outputs, self.args, **graph_kw)
 
 
 class _NotRecordable(Exception):
@@ -273,10 +313,15 @@ class Graph:
     """A recorded call, optimised (folded, deduplicated, pruned) and ready to replay."""
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
-                 "write_bytes", "charges", "run_flops")
+                 "write_bytes", "charges", "run_flops", "args", "sections", "held_rise")
 
-    def __init__(self, nodes: list[_Node], template: Any, flops: float, outputs: Callable[[Any], Any]) -> None:
+    def __init__(self, nodes: list[_Node], template: Any, flops: float, outputs: Callable[[Any], Any],
+                 args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
+                 held_rise: int = 0) -> None:
         self.flops = flops
+        self.held_rise = held_rise         # how far above its start the call's tapes kept bytes (peak)
+        self.args = list(args or ())       # the argument nodes: the replay's parameters, in order
+        self.sections = sections           # the FLOPs of the call's backward and update sections
         # What the recorded call charged the simulator besides its own ops (a strategy.run's
         # phases, set by the coordinator), and the FLOPs those charges include.
         self.charges: list[Any] = []
@@ -305,7 +350,7 @@ class Graph:
                 n.ins = tuple(alias[j] for j in n.ins)
         template = _remap(template, alias)
         # Live nodes: reads and writes (their traffic is observable), what writes and outputs use.
-        live = [n.kind in (_READ, _WRITE) or n.stateful for n in nodes]
+        live = [n.kind in (_READ, _WRITE, _CHARGE) or n.stateful for n in nodes]
         for i in _slots(template):
             live[i] = True
         for i in range(len(nodes) - 1, -1, -1):
@@ -329,8 +374,11 @@ class Graph:
                 steps.append((_PURE, i, n.impl) + n.ins)
             elif n.kind == _READ:
                 steps.append((_READ, i, n.var))
-            else:
+            elif n.kind == _CHARGE:
+                steps.append((_CHARGE, i, n.impl))
+            elif n.kind == _WRITE:
                 steps.append((_WRITE, n.ins[0], n.var, n.write_kind) + n.ins[1:])
+            # (an _ARG node is a parameter of the replay)
         self.steps = steps
         # The variables it reads and writes, each once, in order of first read / first write.
         self.reads = list({id(st[2]): st[2] for st in steps if st[0] == _READ}.values())
@@ -367,8 +415,25 @@ class Graph:
 
         def val(i: int) -> str:
             return k(self.env0[i]) if self.env0[i] is not None else f"v{i}"
+        # Each value is dropped after its last use: a variable's buffer that no replayed value
+        # holds any more is updated in place by its write (ResourceVariable._apply_op), as when
+        # no tensor read from it is alive eagerly; the values are the same either way.
+        kept = set(_slots(self.template)) | set(self.args)
+        last: dict[int, int] = {}
+        for s, st in enumerate(self.steps):
+            if st[0] in (_PURE, _READ):
+                last.setdefault(st[1], s)
+            used = st[3:] if st[0] == _PURE else (st[1],) + st[4:] if st[0] == _WRITE else ()
+            for j in used:
+                last[j] = s
+        drop: dict[int, list[int]] = {}
+        for i, s in last.items():
+            if i not in kept and self.env0[i] is None:
+                drop.setdefault(s, []).append(i)
         lines = []
-        for st in self.steps:
+        for s, st in enumerate(self.steps):
+            if s > 0 and s - 1 in drop:
+                lines.append("del " + ", ".join(f"v{i}" for i in sorted(drop[s - 1])))
             if st[0] == _PURE:
                 n = nodes[st[1]]
                 args = [val(j) for j in st[3:]]
@@ -379,11 +444,21 @@ class Graph:
                 lines.append(f"v{st[1]} = {expr}")
             elif st[0] == _READ:
                 lines.append(f"v{st[1]} = {k(st[2])}._read_array()")
+            elif st[0] == _CHARGE:
+                lines.append(f"{k(st[2])}()")
             elif len(st) > 4:    # a scatter: (indices, updates), checked as eagerly (they may differ)
                 lines.append(f"{k(st[2])}._write_scatter({st[3]!r}, ({val(st[1])}, {val(st[4])}))")
             else:
                 lines.append(f"{k(st[2])}._write({st[3]!r}, {val(st[1])})")
+        if len(self.steps) - 1 in drop:
+            lines.append("del " + ", ".join(f"v{i}" for i in sorted(drop[len(self.steps) - 1])))
         lines.append(f"tally.flops += {k(self.flops)}")
+        for name, fl in zip(("backward", "update"), self.sections):
+            if fl:
+                lines.append(f"tally.{name} += {k(fl)}")
+        if self.held_rise:
+            lines.append(f"if held.bytes + {k(self.held_rise)} > held.peak:")
+            lines.append(f"    held.peak = held.bytes + {k(self.held_rise)}")
         lines.append("if dev is None:")
         lines.append("    dev = current_device()")
         out = self._emit(self.template, k, val)
@@ -391,8 +466,10 @@ class Graph:
             out = f"{k(self.outputs)}({out})"
         lines.append(f"return {out}")
         names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
-        src = f"def make({names}):\n    def run(dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
-        ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor}
+        params = "".join(f"v{i}, " for i in self.args)
+        src = f"def make({names}):\n    def run({params}dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
+        ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
+                              "held": cost.held}
         exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
         self.source = src
         return ns["make"](*bound)
@@ -410,6 +487,8 @@ class Graph:
         items = [self._emit(v, k, val) for v in template[1]]
         if kind is list:
             return "[" + ", ".join(items) + "]"
+        if kind is PerReplica or kind is Mirrored:
+            return f"{k(kind)}((" + "".join(f"{x}, " for x in items) + "))"
         return "(" + "".join(f"{x}, " for x in items) + ")"
 
 
@@ -482,3 +561,87 @@ def explain(fn: Any) -> str:
     if isinstance(g, Untraceable):
         return "runs eagerly every time: " + g.reason
     return f"replays a recorded graph of {len(g.steps)} steps"
+
+
+# --- tf.function calls with arguments ------------------------------------------------------------------
+_SCALARS = (type(None), bool, int, float, str)
+
+
+def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
+    """The input signature of a call, as TF's tracing keys it, and its tensor arguments in order:
+    each tensor by dtype, shape and device (and which arguments are the same tensor), Python
+    scalars by value, lists, tuples, dicts and PerReplica/Mirrored values by structure. None
+    when an argument is anything else (the call then runs eagerly)."""
+    leaves: list[Tensor] = []
+    seen: dict[int, int] = {}
+
+    def sig(x: Any) -> Any:
+        t = type(x)
+        if t is Tensor or t is _Traced:
+            a = x._a if t is _Traced else x._v
+            j = seen.setdefault(id(x), len(leaves))
+            leaves.append(x)
+            return (x.dtype, a.shape, x._device, j)
+        if t in _SCALARS:
+            return (t, x)
+        if t is tuple or t is list:
+            return (t, tuple(sig(v) for v in x))
+        if t is dict:
+            return (t, tuple((k, sig(v)) for k, v in x.items()))
+        if t is PerReplica or t is Mirrored:
+            return (t, tuple(sig(v) for v in x._values))
+        raise _NotRecordable(t.__name__)
+
+    try:
+        key = (sig(args), sig(kwargs))
+        hash(key)
+    except (_NotRecordable, TypeError):
+        return None
+    return key, leaves
+
+
+def _substitute(x: Any, twins: dict[int, Tensor]) -> Any:
+    """x with each tensor replaced by its twin (same structure as `signature` walks)."""
+    t = type(x)
+    if t is Tensor or t is _Traced:
+        return twins[id(x)]
+    if t is tuple or t is list:
+        return t(_substitute(v, twins) for v in x)
+    if t is dict:
+        return {k: _substitute(v, twins) for k, v in x.items()}
+    if t is PerReplica or t is Mirrored:
+        return t(tuple(_substitute(v, twins) for v in x._values))
+    return x
+
+
+def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[Tensor],
+                outputs: Callable[[Any], Any]) -> tuple["Graph | Untraceable", Any]:
+    """Run `fn(*args, **kwargs)` eagerly while recording it, as TF traces a tf.function for an
+    input signature: (its graph or why not, its raw result). The tensor arguments (`leaves`,
+    from `signature`) become the graph's parameters, and the simulator charges the call makes
+    (a strategy.run's time) become steps of the graph, so that `graph.run(*arrays)` does what
+    calling fn again on tensors of the same signature would: the same values, variable writes,
+    FLOP tally (sections included), tape peak and simulated time. Must be called with no
+    recording, no gradient tape and no open cost section (see tf.function)."""
+    rec = Recorder()
+    rec.charges_in_graph = True
+    t0 = tally.snapshot()
+    held = cost.held
+    bytes0, peak0 = held.bytes, held.peak
+    held.peak = bytes0
+    _tm._REC = rec
+    try:
+        twins: dict[int, Tensor] = {}
+        for t in leaves:
+            if id(t) not in twins:
+                twins[id(t)] = rec.arg(t)
+        result = fn(*_substitute(args, twins), **_substitute(kwargs, twins))
+    finally:
+        _tm._REC = None
+        rec.live = False
+        rise = held.peak - bytes0
+        held.peak = max(peak0, held.peak)
+    if held.bytes != bytes0:
+        rec.invalidate("gradient tapes it opened still keep tensors after it returned")
+    return rec.finish(result, tally.flops - t0[0], outputs, sections=(tally.backward - t0[1], tally.update - t0[2]),
+                      held_rise=rise), result
