@@ -263,6 +263,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: clipnorm, global_clipnorm and clipvalue clip each replica\'s gradients before the all-reduce; IndexedSlices are clipped by their values\' norm (clipnorm, global_clipnorm) or values (clipvalue).'),
     Clause('optim.update', 'training', False, (),
            'TF 2.21: `strategy.extended.update(var, fn, args, group)` runs fn on each local copy of var on its device with that replica\'s component of each distributed argument; other mirrored variables fn touches are read and written at the same copy; in a replica context it is a merge call.'),
+    Clause('function.trace-once', 'training', False, (),
+           'TF 2.21: a tf.function runs its Python body once per input signature (tensors by dtype and shape, distributed values by their components, Python values by value, keyword arguments bound to their parameters) and its graph after: Python side effects happen at trace time only, and a Python value the body reads is the one it had then; a distributed step over a dataset with a partial last batch traces twice.'),
 ]}
 
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import operator
 import os
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -554,8 +554,13 @@ def record(call: Callable[[], Any], outputs: Callable[[Any], Any]) -> tuple["Gra
 
 
 def explain(fn: Any) -> str:
-    """Whether a tf.function's scheduled calls replay a recorded graph, and if not, why."""
+    """Whether a tf.function's calls replay a recorded graph, and if not, why: its scheduled
+    calls (ClusterCoordinator), else each input signature its direct calls recorded."""
     g = getattr(fn, "_graph", None)
+    calls = getattr(fn, "_calls", None)
+    if g is None and calls:
+        return "; ".join("runs eagerly every time: " + e.reason if isinstance(e, Untraceable)
+                         else f"replays a recorded graph of {len(e.steps)} steps" for e in calls.values())
     if g is None:
         return "not recorded yet (it records on its first scheduled call without arguments)"
     if isinstance(g, Untraceable):
@@ -568,26 +573,24 @@ _SCALARS = (type(None), bool, int, float, str)
 
 
 def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
-    """The input signature of a call, as TF's tracing keys it, and its tensor arguments in order:
-    each tensor by dtype, shape and device (and which arguments are the same tensor), Python
-    scalars by value, lists, tuples, dicts and PerReplica/Mirrored values by structure. None
-    when an argument is anything else (the call then runs eagerly)."""
+    """The input signature of a call, as TF 2.21's tracing keys it, and its tensor arguments in
+    order: each tensor by dtype, shape (and device: where simdist's inputs are copied from),
+    Python scalars by value (equal values share a trace: 1, 1.0 and True, as on TF), lists,
+    tuples and PerReplica/Mirrored values by structure, dicts by their sorted keys. None when
+    an argument is anything else (the call then runs eagerly)."""
     leaves: list[Tensor] = []
-    seen: dict[int, int] = {}
 
     def sig(x: Any) -> Any:
         t = type(x)
         if t is Tensor or t is _Traced:
-            a = x._a if t is _Traced else x._v
-            j = seen.setdefault(id(x), len(leaves))
             leaves.append(x)
-            return (x.dtype, a.shape, x._device, j)
+            return (x.dtype, (x._a if t is _Traced else x._v).shape, x._device)
         if t in _SCALARS:
-            return (t, x)
+            return x
         if t is tuple or t is list:
             return (t, tuple(sig(v) for v in x))
         if t is dict:
-            return (t, tuple((k, sig(v)) for k, v in x.items()))
+            return (t, tuple((k, sig(x[k])) for k in sorted(x)))
         if t is PerReplica or t is Mirrored:
             return (t, tuple(sig(v) for v in x._values))
         raise _NotRecordable(t.__name__)
@@ -600,15 +603,17 @@ def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
     return key, leaves
 
 
-def _substitute(x: Any, twins: dict[int, Tensor]) -> Any:
-    """x with each tensor replaced by its twin (same structure as `signature` walks)."""
+def _substitute(x: Any, twins: Iterator[Tensor]) -> Any:
+    """x with its tensors replaced by `twins`, taken in the order `signature` lists them (each
+    position its own placeholder, as TF's, even when the same tensor is passed twice)."""
     t = type(x)
     if t is Tensor or t is _Traced:
-        return twins[id(x)]
+        return next(twins)
     if t is tuple or t is list:
-        return t(_substitute(v, twins) for v in x)
+        return t([_substitute(v, twins) for v in x])
     if t is dict:
-        return {k: _substitute(v, twins) for k, v in x.items()}
+        done = {k: _substitute(x[k], twins) for k in sorted(x)}
+        return {k: done[k] for k in x}
     if t is PerReplica or t is Mirrored:
         return t(tuple(_substitute(v, twins) for v in x._values))
     return x
@@ -631,10 +636,7 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
     held.peak = bytes0
     _tm._REC = rec
     try:
-        twins: dict[int, Tensor] = {}
-        for t in leaves:
-            if id(t) not in twins:
-                twins[id(t)] = rec.arg(t)
+        twins = iter([rec.arg(t) for t in leaves])
         result = fn(*_substitute(args, twins), **_substitute(kwargs, twins))
     finally:
         _tm._REC = None

@@ -40,12 +40,39 @@ class Function:
         with context.in_function_call():
             return _outputs_to_tensors(self.python_function(*args, **kwargs))
 
+    def _positional(self) -> int:
+        """How many positional parameters the Python function has when a call with that many
+        positional arguments and no keywords is already canonical (else a number no call
+        reaches: it has keyword-only parameters; -1: no signature)."""
+        n = self.__dict__.get("_npos")
+        if n is None:
+            import inspect
+            try:
+                self._pysig = inspect.signature(self.python_function)
+                params = self._pysig.parameters.values()
+                n = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+                if any(p.kind is p.KEYWORD_ONLY for p in params):
+                    n = 1 << 30
+            except (TypeError, ValueError):
+                n = -1
+            self._npos = n
+        return n
+
     def _traced_call(self, args: tuple, kwargs: dict) -> Any:
         """The call's result from its recorded graph (recording it on the signature's first
         call), or _EAGER when it must run as plain Python (see the module's docstring)."""
         g = _graph_mod()
         if not _can_trace():
             return _EAGER
+        npos = self._positional()
+        if npos >= 0 and (kwargs or len(args) < npos):
+            # TF keys a call by its canonical form: f(x, k=1) as f(x, 1), defaults filled in
+            try:
+                bound = self._pysig.bind(*args, **kwargs)
+            except TypeError:
+                return _EAGER      # (the eager call raises Python's error)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
         found = g.signature(args, kwargs)
         if found is None:
             return _EAGER
@@ -114,6 +141,8 @@ class Function:
         state["_graph"] = state["_replay"] = None
         state["_calls"] = {}
         state["_machine"] = None
+        state.pop("_pysig", None)
+        state.pop("_npos", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> "Function":
