@@ -282,3 +282,29 @@ def test_a_new_machine_records_again() -> None:
 
 if __name__ == "__main__":  # TF worker
     tf_workers.serve(_tf_worker)
+
+
+def test_values_python_reads_to_fix_attributes_are_static_or_keep_it_eager() -> None:
+    """A value Python reads to fix an op's attribute (one_hot's depth, a reshape's shape) is
+    baked into a recording only when it is the same in every replay: a constant, or computed
+    from shapes; from an argument or a variable it keeps the function eager."""
+    tf = _simdist()
+    from simdist.runtime import graph
+
+    @tf.function
+    def by_shape(x: Any, y: Any) -> Any:
+        return tf.reshape(x, tf.shape(y)) + tf.one_hot([0, 1], depth=tf.shape(y)[1])
+
+    for v in (1.0, 2.0, 3.0):
+        got = by_shape(tf.fill([4], v), tf.zeros([2, 2])).numpy().tolist()
+        want = [[v + 1.0, v], [v, v + 1.0]]
+        assert got == want, f"by_shape with fill {v}: {got}, expected {want}"
+    assert graph.explain(by_shape).startswith("replays a recorded graph"), graph.explain(by_shape)
+
+    @tf.function
+    def by_value(labels: Any, depth: Any) -> Any:
+        return tf.one_hot(labels, depth)
+
+    outs = [by_value(tf.constant([0, 2]), tf.constant(d)).shape.as_list() for d in (3, 4, 5)]
+    assert outs == [[2, 3], [2, 4], [2, 5]], f"one_hot with depth 3, 4, 5 from an argument: shapes {outs}"
+    assert "runs eagerly every time: it reads a tensor's value" in graph.explain(by_value), graph.explain(by_value)

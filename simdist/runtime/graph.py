@@ -55,6 +55,9 @@ __all__ = ["Graph", "Recorder", "enabled", "explain", "record", "record_call", "
 enabled = os.environ.get("SIMDIST_TRACE_FUNCTIONS", "1") != "0"
 
 _CONST, _PURE, _READ, _WRITE, _ARG, _CHARGE = 0, 1, 2, 3, 4, 5
+# Ops whose value depends on their input's shape only (fixed for a recording: replays have the
+# same shapes), so they are static even when their input is not.
+_SHAPE_OPS = frozenset({"Shape", "Size", "Rank"})
 
 class _Node:
     __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline", "stateful")
@@ -88,6 +91,9 @@ class Recorder:
 
     def __init__(self) -> None:
         self.nodes: list[_Node] = []
+        # per node: its value is the same in every replay (a constant, or computed from
+        # constants and shapes only), so Python may read it (see is_constant)
+        self.static: list[bool] = []
         self.slot_of: dict[int, int] = {}     # id(tensor) -> node index (tensors kept in `keep`)
         self.keep: list[Any] = []
         self.created = 0                      # Tensor.__init__ calls while recording
@@ -107,6 +113,15 @@ class Recorder:
 
     # --- inputs -------------------------------------------------------------------------------
     def _add(self, node: _Node, out: Any = None) -> int:
+        kind = node.kind
+        static = self.static
+        if kind == _CONST:
+            static.append(True)
+        elif kind == _PURE and not node.stateful:
+            key = node.key
+            static.append(all(static[j] for j in node.ins) or (key[0] == "op" and key[1] in _SHAPE_OPS))
+        else:
+            static.append(False)
         self.nodes.append(node)
         i = len(self.nodes) - 1
         if out is not None:
@@ -151,6 +166,19 @@ class Recorder:
 
     def constant(self, t: Tensor) -> Tensor:
         return self._traced(t, _Node(_CONST, dtype=t.dtype))
+
+    def is_constant(self, t: Tensor) -> bool:
+        """Whether t's value is the same in every replay of this recording: made outside the
+        call, a constant, or computed from those and from shapes only. Python code may read the
+        value of such a tensor (an attribute such as one_hot's depth); reading any other means
+        the call depends on values a replay would not see again."""
+        i = self.slot_of.get(id(t))
+        return i is None or self.static[i]
+
+    def read_value(self, t: Tensor, where: str) -> None:
+        """Python reads t's value (`where`): the recording is abandoned unless it is constant."""
+        if self.live and not self.is_constant(t):
+            self.invalidate(f"it reads a tensor's value in {where}")
 
     def arg(self, t: Tensor) -> _Traced:
         """A tensor argument of the call: a placeholder the replay binds to each call's value.
