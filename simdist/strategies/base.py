@@ -52,7 +52,8 @@ class ReplicaContext:
     def replica_id_in_sync_group(self) -> Any:
         rid = self._replica_id
         if isinstance(rid, int) and self._strategy is not _default:
-            return Tensor(np.asarray(rid, dtype=np.int32), dtypes.int32, self._device())
+            # (a constant of the replica: a recorded call captures it, see runtime/graph)
+            return dispatch.constant_made(Tensor(np.asarray(rid, dtype=np.int32), dtypes.int32, self._device()))
         return rid
 
     def _device(self) -> str:
