@@ -122,6 +122,17 @@ def tf_results() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(PROGRAMS))))
 
 
+@pytest.fixture(autouse=True)
+def _no_outer_tape() -> Any:
+    """Each test starts with no gradient tape open on the thread (a tape another test left open
+    would make every call here run eagerly, as it must under a tape)."""
+    from simdist.runtime.ops import dispatch
+    saved = dispatch._tls.tapes
+    dispatch._tls.tapes = []
+    yield
+    dispatch._tls.tapes = saved
+
+
 def _simdist() -> Any:
     import simdist
     from simdist import tf
