@@ -319,3 +319,26 @@ def test_values_python_reads_to_fix_attributes_are_static_or_keep_it_eager() -> 
     outs = [by_value(tf.constant([0, 2]), tf.constant(d)).shape.as_list() for d in (3, 4, 5)]
     assert outs == [[2, 3], [2, 4], [2, 5]], f"one_hot with depth 3, 4, 5 from an argument: shapes {outs}"
     assert "runs eagerly every time: it reads a tensor's value" in graph.explain(by_value), graph.explain(by_value)
+
+
+def test_a_call_records_only_while_no_other_thread_runs() -> None:
+    import threading
+    tf = _simdist()
+    log: list[int] = []
+
+    @tf.function
+    def f(x: Any) -> Any:
+        log.append(1)
+        return x + 1.0
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        f(tf.constant(1.0)), f(tf.constant(1.0))
+    finally:
+        stop.set()
+        other.join()
+    assert len(log) == 2 and not f._calls, f"with another thread running: body ran {len(log)} times, recorded {f._calls}"
+    f(tf.constant(1.0)), f(tf.constant(1.0))
+    assert len(log) == 3 and len(f._calls) == 1, f"alone: body ran {len(log)} times (3 expected), recorded {f._calls}"
