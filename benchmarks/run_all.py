@@ -25,8 +25,9 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "startup": ([], ["--repeat", "5"]),
     "explore": ([], ["--plans", "200"]),
     "conv": ([], ["--repeat", "5"]),
+    "train": ([], ["--repeat", "3", "--steps", "100"]),
 }
-TAKES_NO_TF = {"foundation", "ps", "conv"}
+TAKES_NO_TF = {"foundation", "ps", "conv", "train"}
 
 
 def main() -> int:
