@@ -321,24 +321,45 @@ def test_values_python_reads_to_fix_attributes_are_static_or_keep_it_eager() -> 
     assert "runs eagerly every time: it reads a tensor's value" in graph.explain(by_value), graph.explain(by_value)
 
 
-def test_a_call_records_only_while_no_other_thread_runs() -> None:
+def test_ops_of_another_thread_during_the_first_call_keep_it_eager() -> None:
+    """The recorder sees the process's ops: another thread's ops while a call records would
+    land in its recording, so they abandon it; a thread that runs no ops changes nothing."""
     import threading
     tf = _simdist()
+    from simdist.runtime import graph
     log: list[int] = []
+    started, go = threading.Event(), threading.Event()
+
+    def other_ops() -> None:
+        started.set()
+        go.wait()
+        tf.constant([1.0]) * 3.0
 
     @tf.function
     def f(x: Any) -> Any:
         log.append(1)
+        started.wait()
+        go.set()
+        other.join()          # (the other thread's ops run now, during the recording)
         return x + 1.0
 
-    stop = threading.Event()
-    other = threading.Thread(target=stop.wait)
+    other = threading.Thread(target=other_ops)
     other.start()
+    f(tf.constant(1.0))
+    assert "runs eagerly every time: another thread ran ops while it recorded" in graph.explain(f), graph.explain(f)
+
+    @tf.function
+    def g(x: Any) -> Any:
+        log.append(2)
+        return x + 1.0
+
+    idle = threading.Event()
+    waiting = threading.Thread(target=idle.wait)
+    waiting.start()
     try:
-        f(tf.constant(1.0)), f(tf.constant(1.0))
+        outs = [g(tf.constant(1.0)).numpy().tolist() for _ in range(3)]
     finally:
-        stop.set()
-        other.join()
-    assert len(log) == 2 and not f._calls, f"with another thread running: body ran {len(log)} times, recorded {f._calls}"
-    f(tf.constant(1.0)), f(tf.constant(1.0))
-    assert len(log) == 3 and len(f._calls) == 1, f"alone: body ran {len(log)} times (3 expected), recorded {f._calls}"
+        idle.set()
+        waiting.join()
+    assert outs == [2.0, 2.0, 2.0] and log.count(2) == 1, \
+        f"with an idle thread alive: values {outs}, body ran {log.count(2)} times (once expected)"

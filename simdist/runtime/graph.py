@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import operator
 import os
+import threading
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -106,10 +107,19 @@ class Recorder:
         # ClusterCoordinator for the closure (a scheduled function).
         self.charges_in_graph = False
         self.args: list[int] = []             # the nodes of the call's tensor arguments, in order
+        # The recorder is process-wide (ops need no thread lookup): an op, write or charge made
+        # by another thread while it records abandons the recording (see other_thread).
+        self.thread = threading.get_ident()
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:
             self.reason = reason
+
+    def other_thread(self) -> None:
+        """Called where another thread may act during the recording (a tensor made, a variable
+        written, a charge): the recording is abandoned if it is not the recording thread."""
+        if threading.get_ident() != self.thread:
+            self.invalidate("another thread ran ops while it recorded")
 
     # --- inputs -------------------------------------------------------------------------------
     def _add(self, node: _Node, out: Any = None) -> int:
@@ -209,6 +219,7 @@ class Recorder:
     def charge(self, fn: Callable[[], Any]) -> None:
         """A simulator charge the call made (a strategy.run's time): `fn()` makes it again at
         the same point of every replay."""
+        self.other_thread()
         self._add(_Node(_CHARGE, impl=fn))
 
     def read(self, var: Any, t: Tensor) -> Tensor:
@@ -219,6 +230,7 @@ class Recorder:
         return self._traced(t, _Node(_READ, dtype=t.dtype, var=var))
 
     def write(self, var: Any, kind: str, value: Any, arr: np.ndarray) -> None:
+        self.other_thread()
         if type(var) is not variables.ResourceVariable:
             self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
                             "are recorded)")
@@ -244,6 +256,7 @@ class Recorder:
 
     def scatter(self, var: Any, kind: str, indices: Tensor, updates: Tensor, operand: tuple) -> None:
         """A sparse write (scatter_add & co.): a write node with two inputs, indices and updates."""
+        self.other_thread()
         if type(var) is not variables.ResourceVariable:
             self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
                             "are recorded)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from threading import get_ident as _thread_id
 from typing import Any, Iterable, Iterator
 
 import numpy as np
@@ -119,8 +120,10 @@ class Tensor:
         self._v = value
         self.dtype = dtype
         self._device = device
-        if _REC is not None:
+        if _REC is not None:    # (a call being recorded: see runtime/graph.py)
             _REC.created += 1
+            if _REC.thread != _thread_id():
+                _REC.other_thread()
 
     # --- introspection -------------------------------------------------------------------
     @property

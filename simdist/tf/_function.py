@@ -15,7 +15,6 @@ see `Function._scheduled`). `SIMDIST_TRACE_FUNCTIONS=0` runs every call eagerly.
 from __future__ import annotations
 
 import functools
-import threading
 from typing import Any, Callable
 
 
@@ -84,9 +83,7 @@ class Function:
         key = (found[0], _context_key())
         entry = self._calls.get(key)
         if entry is None:
-            # (the recorder sees every op of the process: with other threads running, ops of
-            # theirs could land in the recording, so it waits for a call made alone)
-            if len(self._calls) >= _MAX_TRACES or threading.active_count() > 1:
+            if len(self._calls) >= _MAX_TRACES:
                 return _EAGER
             from simdist.runtime import context
             from simdist.strategies import timing
