@@ -136,9 +136,9 @@ CATALOGUE: list[Mutant] = [
            "ReplicaContext.all_reduce always sums"),
     Mutant("all-reduce-results-on-replica-0", "placement", B,
            "            return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) "
-           "for i in range(len(payloads))]\n\n        return self._sync(SyncPoint(\"all_reduce\"",
+           "for i in range(len(payloads))]\n\n        out = self._sync(SyncPoint(\"all_reduce\"",
            "            return [rebuild([_place(t, devs[0] if devs else None) for t in per_leaf]) "
-           "for i in range(len(payloads))]\n\n        return self._sync(SyncPoint(\"all_reduce\"",
+           "for i in range(len(payloads))]\n\n        out = self._sync(SyncPoint(\"all_reduce\"",
            "every replica's all-reduce result lives on replica 0's device"),
     Mutant("run-args-type-error-class", "error-class", B,
            "        if not isinstance(args, (list, tuple)):\n            raise ValueError(f\"positional args must be "

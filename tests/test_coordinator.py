@@ -171,3 +171,37 @@ def test_closures_read_stale_values_like_async_training():
     c.join()
     assert [float(a.fetch()), float(b.fetch())] == [1.0, 1.0]
     assert_value(v, 2.0, "commutative updates both land")
+
+
+def test_closure_timeline_records_what_each_closure_read_and_when_it_committed():
+    """simdist only: a counter closure returns the committed count it read plus its own one, so
+    ``commits_before`` (the commits when it started) must be that value - 1; commits are numbered
+    1..n in time order, and staleness ``commit - 1 - commits_before`` counts the others' updates
+    that landed in between."""
+    s, c, v, step = counter_job(workers=3)
+    rvs = [c.schedule(step) for _ in range(9)]
+    c.join()
+    tl = c.closure_timeline()
+    assert [t["state"] for t in tl] == ["completed"] * 9 and sorted(t["commit"] for t in tl) == list(range(1, 10))
+    for t, rv in zip(tl, rvs):
+        assert t["commits_before"] == float(rv.fetch()) - 1, (t, float(rv.fetch()))
+        stale = t["commit"] - 1 - t["commits_before"]
+        inside = [u for u in tl if u is not t and t["start"] < u["end"] < t["end"]]
+        at_edges = [u for u in tl if u is not t and t["start"] <= u["end"] <= t["end"]]
+        assert len(inside) <= stale <= len(at_edges), (t, stale, inside, at_edges)   # (ties: program order)
+        assert 0 <= t["start"] < t["end"] <= simdist.now() and t["worker"] in (0, 1, 2), t
+    by_commit = sorted(tl, key=lambda t: t["commit"])
+    assert [t["end"] for t in by_commit] == sorted(t["end"] for t in tl), "commit order is time order"
+    assert c.commit_count() == 9
+
+
+def test_run_until_pauses_the_simulation_without_raising():
+    s, c, v, step = counter_job(workers=2)
+    for _ in range(6):
+        c.schedule(step)
+    assert c.run_until(lambda: c.commit_count() >= 3) is True
+    assert 3 <= c.commit_count() < 6, c.commit_count()
+    assert_value(v, float(c.commit_count()), "the committed updates at the pause")
+    assert c.run_until(lambda: c.commit_count() >= 100) is False, "everything finished before the condition held"
+    c.join()
+    assert c.commit_count() == 6

@@ -186,3 +186,13 @@ def test_variable_creation_in_dataset_fn_is_rejected():
         return tf.data.Dataset.range(3)
     with pytest.raises(ValueError, match="Creating variables in `dataset_fn` is not allowed."):
         c.create_per_worker_dataset(dataset_fn)
+
+
+def test_public_name_is_the_experimental_class():
+    """TF 2.21 exports tf.distribute.ParameterServerStrategy as the same class as
+    tf.distribute.experimental.ParameterServerStrategy (observed: `is` holds there); TF's
+    parameter-server tutorial uses the public name."""
+    from simdist import tf as sim_tf
+    got = sim_tf.distribute.ParameterServerStrategy
+    want = sim_tf.distribute.experimental.ParameterServerStrategy
+    assert got is want, f"tf.distribute.ParameterServerStrategy={got!r}, but should be {want!r}"

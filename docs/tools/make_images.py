@@ -46,6 +46,17 @@ PICTURES: dict[str, tuple[list[list[str]], dict[str, str]]] = {
                         {"{tmp}/faults-timeline.png": "faults-timeline.png"}),
     "trace-example": ([["python", "docs/tools/trace_example.py", "--png", "{tmp}/trace-example.png"]],
                       {"{tmp}/trace-example.png": "trace-example.png"}),
+    # Part 4 of docs/failure-injection.md: training studies (docs/tools/training_studies.py runs the same)
+    "train-preemption-sweep": ([["simdist", "sweep", "scenarios/train_ps_preemption.toml", "--executor", "process",
+                                 "--workers", "2", "--out", "{tmp}/train-preemption", "--no-progress",
+                                 "--plot", "time_to_accuracy_s,final_loss,simulated_time_s"]],
+                               {"{tmp}/train-preemption/sweep.png": "train-preemption-sweep.png"}),
+    "train-mirrored-vs-cs": ([["python", "docs/tools/training_studies.py", "mirrored-vs-cs", "--out", "{tmp}",
+                               "--img", "{tmp}"]],
+                             {"{tmp}/train-mirrored-vs-cs.png": "train-mirrored-vs-cs.png"}),
+    "train-ps-failure": ([["simdist", "run", "scenarios/train_ps_failure.toml", "--plot", "--out", "{tmp}/train-psf",
+                           "--quiet", "--no-progress"]],
+                         {"{tmp}/train-psf/loss.png": "train-ps-failure.png"}),
 }
 
 

@@ -48,6 +48,16 @@ PER_CLAUSE: dict[str, Tolerance] = {
     "optim.build-in-function": Tolerance(rtol=1e-5, atol=1e-6),
     "optim.clipping": Tolerance(rtol=1e-5, atol=1e-6),
     "optim.update": Tolerance(rtol=1e-6, atol=1e-7),
+    # Keras layers (float32 sums over windows and batches against a float64 reference)
+    "keras.layer.conv2d": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.conv2d.channels-first": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.pooling.window": Tolerance(rtol=1e-6, atol=1e-7),
+    "keras.layer.pooling.global": Tolerance(rtol=1e-6, atol=1e-7),
+    "keras.layer.layernorm": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.batchnorm": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.batchnorm.replicas": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.batchnorm.synchronized": Tolerance(rtol=1e-5, atol=1e-6),
+    "replica.all-reduce-gradient": Tolerance(rtol=1e-6, atol=1e-7),
 }
 
 

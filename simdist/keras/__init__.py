@@ -1,6 +1,26 @@
 """`tf.keras` for simdist: Keras 3.15's API (TensorFlow backend) written against `simdist.tf`,
-as Keras's TF backend is written against `tensorflow`. Never imports simdist's internals."""
+as Keras's TF backend is written against `tensorflow`. Never imports simdist's internals.
+(One import line per name, so the Keras helpers' additions merge cleanly.)"""
 
 from __future__ import annotations
 
+from simdist.keras import activations  # noqa: F401
+from simdist.keras import backend  # noqa: F401
+from simdist.keras import initializers  # noqa: F401
+from simdist.keras import layers  # noqa: F401
 from simdist.keras import optimizers  # noqa: F401
+from simdist.keras import random  # noqa: F401
+from simdist.keras.dtype_policies import DTypePolicy  # noqa: F401
+from simdist.keras.keras_tensor import KerasTensor  # noqa: F401
+from simdist.keras.layers.core import Input  # noqa: F401
+from simdist.keras.layers.input_spec import InputSpec  # noqa: F401
+from simdist.keras.layers.layer import Layer  # noqa: F401
+from simdist.keras.naming import name_scope  # noqa: F401
+from simdist.keras.variables import Variable  # noqa: F401
+from simdist.keras import config  # noqa: F401
+from simdist.keras import losses  # noqa: F401
+from simdist.keras import models  # noqa: F401
+from simdist.keras.models.model import Model  # noqa: F401
+from simdist.keras.models.sequential import Sequential  # noqa: F401
+from simdist.keras import callbacks  # noqa: F401
+from simdist.keras import utils  # noqa: F401

@@ -80,6 +80,29 @@ class section:
             _open.stack[-1][2] += spent
 
 
+def flush_open_sections() -> None:
+    """Count the FLOPs of the open sections so far into the tally and restart them from now.
+    A replica calls it where it parks at a collective, so the phase that ends there gets its
+    sections' FLOPs (an all-reduce inside a backward pass), and `restart_open_sections` where it
+    resumes, so the other replicas' FLOPs meanwhile are not charged to its sections."""
+    now = tally.flops
+    child_spent = 0.0
+    for entry in reversed(_open.stack):
+        name, start, inner = entry
+        spent = now - start
+        setattr(tally, name, getattr(tally, name) + spent - inner - child_spent)
+        child_spent = spent
+        entry[1], entry[2] = now, 0.0
+
+
+def restart_open_sections() -> None:
+    """Restart the open sections from now without counting what happened since they were
+    flushed (the other replicas' FLOPs while this one was parked)."""
+    now = tally.flops
+    for entry in _open.stack:
+        entry[1], entry[2] = now, 0.0
+
+
 class _Held(threading.local):
     """Bytes of tensors this thread's gradient tapes keep for their backward pass."""
 

@@ -35,6 +35,23 @@ class DType:
     def base_dtype(self) -> "DType":
         return self
 
+    @property
+    def min(self) -> Any:
+        """The lowest finite value (a NumPy scalar of the type for floats, an int for integers)."""
+        return self._limit("minimum", "min")
+
+    @property
+    def max(self) -> Any:
+        """The highest finite value."""
+        return self._limit("maximum", "max")
+
+    def _limit(self, word: str, attr: str) -> Any:
+        if self._np.kind == "f":
+            return getattr(np.finfo(self._np), attr)
+        if self._np.kind in "iu":
+            return int(getattr(np.iinfo(self._np), attr))
+        raise TypeError(f"Cannot find {word} value of <dtype: '{self.name}'> with type <dtype: '{self.name}'>.")
+
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 

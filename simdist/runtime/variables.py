@@ -310,9 +310,11 @@ class ResourceVariable(Variable):
         self._name = name if name is not None else "Variable"
         self._device = device if device is not None else context.current_device()
         self._shape = TensorShape(self._value.shape) if shape is None else TensorShape(shape)
-        self.trainable = True if trainable is None else bool(trainable)
+        self.synchronization = _as_synchronization(synchronization)
+        # TF: trainable defaults to False for ON_READ variables, True otherwise
+        self.trainable = (self.synchronization is not VariableSynchronization.ON_READ) if trainable is None \
+            else bool(trainable)
         self.aggregation = _as_aggregation(aggregation)
-        self.synchronization = synchronization
         self._fault: Any = None   # set while its parameter server is down or has lost the value
         self._on_allocate(self)
 
@@ -577,6 +579,20 @@ def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op
 
 def _rebuild_resource_variable(value: np.ndarray, dtype: str, name: str, device: str, trainable: bool) -> ResourceVariable:
     return ResourceVariable(value, trainable=trainable, name=name, dtype=dtype, device=device)
+
+
+def _as_synchronization(s: Any) -> VariableSynchronization:
+    """A VariableSynchronization from the enum, None (AUTO), a name or TF's integer value."""
+    if isinstance(s, VariableSynchronization):
+        return s
+    if s is None:
+        return VariableSynchronization.AUTO
+    if isinstance(s, str) and s.upper() in VariableSynchronization.__members__:
+        return VariableSynchronization[s.upper()]
+    try:
+        return VariableSynchronization(int(s))
+    except (TypeError, ValueError):
+        raise ValueError(f"Invalid variable synchronization mode: {s}") from None
 
 
 def _as_aggregation(a: Any) -> VariableAggregation:

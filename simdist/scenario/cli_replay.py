@@ -107,7 +107,8 @@ def main(args: argparse.Namespace) -> int:
     except ScenarioError as e:
         raise usage_error(str(e)) from None
     out = prepare_out_dir(args.out or f"out/{sc.name}-replay-{label or seed}", args.force,
-                          ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "summary.txt"), "replay")
+                          ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "loss.png", "summary.txt"),
+                          "replay")
     from .runner import run
     trace_path = out / "trace.json" if args.trace else (out / ".trace.tmp.json" if args.plot else None)
     res = run(run_sc, seed, trace=str(trace_path) if trace_path else None)
@@ -119,6 +120,9 @@ def main(args: argparse.Namespace) -> int:
     if args.plot and trace_path is not None:
         from .plot import plot_run
         pictures = plot_run(trace_path, res.metrics, out)
+        if res.metrics.get("training"):
+            from .plot_loss import plot_loss
+            pictures.append(plot_loss(res.metrics, out))
         if not args.trace:
             trace_path.unlink(missing_ok=True)
     params = " ".join(f"{k}={v}" for k, v in spec_params)
@@ -130,7 +134,8 @@ def main(args: argparse.Namespace) -> int:
     if args.trace:
         print(f"trace:    {out / 'trace.json'}  (open in https://ui.perfetto.dev)")
     for pic in pictures:
-        print(f"{'timeline:' if pic.endswith('timeline.png') else 'chart:   '} {pic}")
+        print(f"{'timeline:' if pic.endswith('timeline.png') else 'loss:    ' if pic.endswith('loss.png') else 'chart:   '} "
+              f"{pic}")
     if res.digest == expected:
         print(f"hash: ok (sha256 {res.digest})")
         return 0

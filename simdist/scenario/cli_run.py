@@ -11,7 +11,7 @@ from typing import Any
 
 from .outputs import prepare_out_dir, progress_bar, usage_error, write_json, write_text
 
-PRODUCED = ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "scenario.toml", "summary.txt")
+PRODUCED = ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "loss.png", "scenario.toml", "summary.txt")
 
 
 def register(sub: Any) -> None:
@@ -33,7 +33,7 @@ def register(sub: Any) -> None:
                    help="override one value of the scenario, e.g. training.steps=10 (repeatable)")
     p.add_argument("--quick", action="store_true", help="run the file's short variant (its [quick] overrides)")
     p.add_argument("--trace", action="store_true", help="write the Chrome trace (trace.json; open in Perfetto)")
-    p.add_argument("--plot", action="store_true", help="write timeline.png and utilisation.png (needs matplotlib)")
+    p.add_argument("--plot", action="store_true", help="write timeline.png and utilisation.png, and loss.png for a training model (needs matplotlib)")
     p.add_argument("--check-determinism", action="store_true",
                    help="run again in this process and in a fresh interpreter (other PYTHONHASHSEED) and compare "
                         "the sha256 of metrics and trace")
@@ -92,6 +92,9 @@ def main(args: argparse.Namespace) -> int:
     if want_plot and trace_path is not None:
         from .plot import plot_run
         pictures = plot_run(trace_path, m, out)
+        if m.get("training"):
+            from .plot_loss import plot_loss
+            pictures.append(plot_loss(m, out))
         if not want_trace:
             Path(trace_path).unlink(missing_ok=True)
     if not args.quiet:
@@ -101,7 +104,8 @@ def main(args: argparse.Namespace) -> int:
     if want_trace:
         print(f"trace:    {out / 'trace.json'}  (open in https://ui.perfetto.dev)")
     for pic in pictures:
-        print(f"{'timeline:' if pic.endswith('timeline.png') else 'chart:   '} {pic}")
+        print(f"{'timeline:' if pic.endswith('timeline.png') else 'loss:    ' if pic.endswith('loss.png') else 'chart:   '} "
+              f"{pic}")
     code = 0 if result.status == "ok" else 1
     if result.status != "ok":
         print(f"simdist run: the simulated training failed: {result.error}", file=sys.stderr)
@@ -128,16 +132,24 @@ def _dry_run(sc: Any, seed: int) -> int:
     from simdist.sim.units import format_bytes
     from .build import build_cluster
     from .runner import expand_variables
+    from .schema import is_training_model
     cluster = build_cluster(sc)
-    vs = expand_variables(sc.config["model"])
+    training = is_training_model(sc.config["model"])
+    vs = [] if training else expand_variables(sc.config["model"])
     print(f"scenario {sc.name}: valid (sha256 {sc.digest[:16]})")
     print(f"  cluster   {len(cluster.hosts)} host(s), {len(cluster.devices())} devices, {len(cluster.links)} links")
     from .describe import cluster_lines
     for line in cluster_lines(cluster):
         print(line)
     print(f"  strategy  {sc.strategy}, {sc.plan['replicas']} {'workers' if sc.strategy == 'parameter_server' else 'replicas'}")
-    print(f"  model     {len(vs)} variables, {sum(v.params for v in vs):,} parameters, "
-          f"{format_bytes(sum(v.nbytes for v in vs))}")
+    if training:
+        m, d, facts = sc.config["model"], sc.config["data"], sc.plan["training"]
+        print(f"  model     {m.get('zoo') or m.get('function')} (tf.keras), trained on {facts['source']}: "
+              f"{facts['train']:,} training / {facts['test']:,} held-out examples, {facts['classes']} classes, "
+              f"batch {d['batch_size']}")
+    else:
+        print(f"  model     {len(vs)} variables, {sum(v.params for v in vs):,} parameters, "
+              f"{format_bytes(sum(v.nbytes for v in vs))}")
     print(f"  training  {sc.config['training']['steps']} steps, seed {seed}")
     from .estimate import estimate
     e = estimate(sc, cluster)

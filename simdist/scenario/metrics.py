@@ -17,7 +17,7 @@ import math
 from typing import Any
 
 __all__ = ["SCHEMA_ID", "METRICS_SCHEMA", "SUMMARY_METRICS", "validate_metrics", "digest_of", "canonical",
-           "summary_table", "format_value", "direction"]
+           "summary_table", "training_table", "format_value", "direction"]
 
 SCHEMA_ID = "simdist.metrics/1"
 
@@ -54,12 +54,45 @@ SUMMARY_METRICS: dict[str, tuple[str, str, str]] = {
     "recoveries": ("", "neutral", "restores from a checkpoint after a ps failure"),
     "redone_closures": ("", "lower", "completed functions lost to a restore and run again"),
     "recovery_time_s": ("s", "lower", "time from a ps failure to training resuming"),
+    "final_loss": ("", "lower", "training models: loss of the trained model on the held-out split (last evaluation)"),
+    "final_accuracy": ("", "higher", "training models: accuracy of the trained model on the held-out split"),
+    "time_to_accuracy_s": ("s", "lower", "training models: simulated time of the first evaluation at or above "
+                                         "training.target_accuracy (absent if none reached it)"),
+    "staleness_mean": ("", "lower", "parameter_server training: mean updates committed by other functions between a "
+                                    "function's reads and its commit"),
+    "staleness_max": ("", "neutral", "parameter_server training: the largest staleness of a function"),
 }
 
 _NUM = {"type": "number"}
 _NNUM = {"type": "number", "minimum": 0}
 _NINT = {"type": "integer", "minimum": 0}
 _FRAC = {"type": "number", "minimum": 0, "maximum": 1.000001}
+
+_SERIES = {"type": "array", "items": _NUM}
+_NSERIES = {"type": "array", "items": _NNUM}
+# training models only (absent for FLOP-only models): what the run learned against simulated time
+_TRAINING: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "required": ["model", "parameters", "optimizer", "learning_rate", "batch_size", "eval_every", "data",
+                 "target_accuracy", "time_to_accuracy_s", "steps", "evals"],
+    "properties": {
+        "model": {"type": "string"}, "parameters": _NINT, "optimizer": {"enum": ["sgd", "adam"]},
+        "learning_rate": _NNUM, "batch_size": _NINT, "eval_every": _NINT,
+        "data": {"type": "object", "additionalProperties": False,
+                 "required": ["source", "sha256", "train", "test", "classes", "input_shape", "categorical_buckets"],
+                 "properties": {"source": {"type": "string"}, "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                                "train": _NINT, "test": _NINT, "classes": _NINT,
+                                "input_shape": {"type": "array", "items": _NINT}, "categorical_buckets": _NINT}},
+        "target_accuracy": {"type": ["number", "null"]},
+        "time_to_accuracy_s": {"type": ["number", "null"]},
+        "steps": {"type": "object", "additionalProperties": False, "required": ["step", "time_s", "loss", "accuracy"],
+                  "properties": {"step": {"type": "array", "items": _NINT}, "time_s": _NSERIES, "loss": _SERIES,
+                                 "accuracy": _NSERIES, "staleness": {"type": "array", "items": _NINT}}},
+        "evals": {"type": "object", "additionalProperties": False, "required": ["step", "time_s", "loss", "accuracy"],
+                  "properties": {"step": {"type": "array", "items": _NINT}, "time_s": _NSERIES, "loss": _SERIES,
+                                 "accuracy": _NSERIES}},
+    },
+}
 
 METRICS_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -130,6 +163,7 @@ METRICS_SCHEMA: dict[str, Any] = {
             "properties": {"kind": {"enum": ["preemption", "straggler", "degraded_link", "ps_failure", "checkpoint",
                                              "restore"]},
                            "target": {"type": "string"}, "start": _NNUM, "end": _NUM}}},
+        "training": _TRAINING,
         "digest": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
     },
 }
@@ -232,12 +266,48 @@ def format_value(metric: str, v: Any) -> str:
     if unit == "s":
         from simdist.sim.units import format_time
         return format_time(v) if v else "0 s"
-    if metric.endswith("_fraction") or metric.startswith("device_busy") or metric == "link_busy_max":
+    if metric.endswith("_fraction") or metric.startswith("device_busy") or metric == "link_busy_max" or \
+            metric.endswith("_accuracy"):
         return f"{100.0 * v:.1f} %"
     if isinstance(v, int) or (isinstance(v, float) and v.is_integer() and abs(v) < 1e15 and unit == ""):
         return f"{int(v):,}"
     text = f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
     return text + (f" {unit}" if unit else "")
+
+
+def training_table(doc: dict, rows: int = 12) -> list[str]:
+    """A training run's progress against simulated time: at (up to ``rows``) evaluations, the mean
+    loss and accuracy of the training batches since the previous row and the held-out loss and
+    accuracy."""
+    from simdist.sim.units import format_time
+    tr = doc["training"]
+    ev, st = tr["evals"], tr["steps"]
+    n = len(ev["step"])
+    if not n:
+        return []
+    pick = list(range(n)) if n <= rows else sorted({round(i * (n - 1) / (rows - 1)) for i in range(rows)})
+    out = [f"training {tr['model']} ({tr['parameters']:,} parameters) on {tr['data']['source']}: "
+           f"{tr['data']['train']:,} training / {tr['data']['test']:,} held-out examples",
+           f"  {'time':>12}  {'step':>7}  {'loss':>8}  {'accuracy':>8}  {'test loss':>9}  {'test acc':>8}"]
+    j = 0
+    for i in pick:
+        t = ev["time_s"][i]
+        k = j
+        while k < len(st["time_s"]) and st["time_s"][k] <= t:
+            k += 1
+        window = range(j, k) if k > j else range(0)
+        loss = sum(st["loss"][q] for q in window) / len(window) if window else None
+        acc = sum(st["accuracy"][q] for q in window) / len(window) if window else None
+        j = max(j, k)
+        tl = "—" if loss is None else f"{loss:8.4f}"
+        ta = "—" if acc is None else f"{100 * acc:6.1f} %"
+        out.append(f"  {format_time(t) if t else '0 s':>12}  {ev['step'][i]:>7}  {tl:>8}  {ta:>8}  "
+                   f"{ev['loss'][i]:9.4f}  {100 * ev['accuracy'][i]:6.1f} %")
+    if tr.get("target_accuracy") is not None:
+        tta = tr.get("time_to_accuracy_s")
+        out.append(f"  target accuracy {100 * tr['target_accuracy']:.1f} %: " +
+                   (f"reached at {format_time(tta) if tta else '0 s'}" if tta is not None else "not reached"))
+    return out
 
 
 def summary_table(doc: dict) -> str:
@@ -252,6 +322,9 @@ def summary_table(doc: dict) -> str:
     lines.append(f"{'metric':<{w}}  value")
     lines.append(f"{'-' * w}  {'-' * 16}")
     lines += [f"{k:<{w}}  {v}" for k, v in rows]
+    if doc.get("training"):
+        lines.append("")
+        lines += training_table(doc)
     devs = sorted(doc["devices"].items(), key=lambda kv: (-kv[1]["busy_fraction"], kv[0]))[:6]
     links = sorted(((n, d) for n, d in doc["links"].items() if d["bytes"]),
                    key=lambda kv: (-kv[1]["busy_fraction"], kv[0]))[:6]

@@ -34,89 +34,18 @@ compute jitter, and the fault plan's own streams.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, Callable
 
-from .build import build_cluster, static_degradations
-from .loader import DTYPE_BYTES, Scenario, loads
+from .build import build_cluster
+from .loader import Scenario, loads
 from .metrics import SCHEMA_ID, digest_of
+from .run_context import (RunFailure, RunResult, Var, _Ctx, _simulation_errors, expand_variables, fault_plan,
+                          replica_devices)
+from .schema import is_training_model
 
-__all__ = ["RunResult", "RunFailure", "run", "run_text", "determinism_probe", "expand_variables"]
+__all__ = ["RunResult", "RunFailure", "run", "run_text", "determinism_probe", "expand_variables", "Var"]
 
-
-class RunFailure(RuntimeError):
-    """The simulated training could not complete (recorded as status "failed")."""
-
-
-@dataclass
-class RunResult:
-    metrics: dict[str, Any]
-
-    @property
-    def digest(self) -> str:
-        return self.metrics["digest"]
-
-    @property
-    def status(self) -> str:
-        return self.metrics["status"]
-
-    @property
-    def error(self) -> str | None:
-        return self.metrics["error"]
-
-
-@dataclass
-class Var:
-    name: str
-    shape: list[int]
-    dtype: str
-    trainable: bool
-    rows_per_example: int
-
-    @property
-    def params(self) -> int:
-        return math.prod(self.shape)
-
-    @property
-    def nbytes(self) -> int:
-        return self.params * DTYPE_BYTES[self.dtype]
-
-
-def expand_variables(model: dict) -> list[Var]:
-    out = []
-    for v in model["variables"]:
-        names = [v["name"]] if v["count"] == 1 else [f"{v['name']}_{k}" for k in range(v["count"])]
-        out += [Var(n, list(v["shape"]), v["dtype"], v["trainable"], v.get("rows_read_per_example", 0))
-                for n in names]
-    return out
-
-
-def _simulation_errors() -> tuple[type, ...]:
-    from simdist.runtime.errors import OpError
-    from simdist.sim import SimulationStalled
-    return (OpError, SimulationStalled, RunFailure)
-
-
-class _Ctx:
-    def __init__(self, sc: Scenario, seed: int, progress: Any, detail: Any = None) -> None:
-        self.sc = sc
-        self.seed = seed
-        self.progress = progress
-        self.detail = detail
-        self.sim: Any = None
-        self.faults: list[dict[str, Any]] = []
-        self.parts: dict[str, Any] = {"summary": {}, "steps": None, "recovery": None}
-        self.coord: Any = None
-        self.variables: dict[str, Any] = {}   # name -> the run's variable (parameter_server: shape-only)
-
-    def tick(self, n: int = 1) -> None:
-        if self.progress is not None:
-            self.progress(n)
-
-    def span(self, name: str, cat: str, device: str, start: float, end: float) -> None:
-        """A span on a device's trace track (checkpoints, restores)."""
-        if end > start:
-            self.sim.trace_span(device, name, cat, start, end)
+_replica_devices = replica_devices   # (simdist.scenario.estimate)
 
 
 def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
@@ -138,14 +67,25 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
     status, error = "ok", None
     try:
         try:
+            training = is_training_model(sc.config["model"])
             if sc.strategy == "parameter_server":
-                _run_ps(ctx, trace)
+                if training:
+                    from .train.ps import run_ps_training
+                    run_ps_training(ctx, trace)
+                else:
+                    from .ps_run import run_ps
+                    run_ps(ctx, trace)
             else:
                 cluster = build_cluster(sc)
-                simdist.configure(cluster=cluster, seed=seed, trace=trace, faults=_fault_plan(sc, _replica_devices(sc)),
+                simdist.configure(cluster=cluster, seed=seed, trace=trace, faults=fault_plan(sc, replica_devices(sc)),
                                   collectives=sc.config["strategy"].get("collectives") or "auto")
                 ctx.sim = session.simulator()
-                _run_sync(ctx)
+                if training:
+                    from .train.sync import run_sync_training
+                    run_sync_training(ctx)
+                else:
+                    from .sync_run import run_sync
+                    run_sync(ctx)
         except _simulation_errors() as e:
             status, error = "failed", f"{type(e).__name__}: {e}"
             if ctx.sim is None:
@@ -172,372 +112,6 @@ def determinism_probe(text: str, file: str, overrides: list, seed: int) -> bytes
     res = run(loads(text, file, overrides), seed, trace=buf)
     from .metrics import canonical
     return canonical(res.metrics).encode("utf-8") + b"\n--trace--\n" + buf.getvalue().encode("utf-8")
-
-
-# ------------------------------------------------------------------------------------------ synchronous
-def _jitter(ctx: _Ctx, n: int) -> list[float]:
-    sigma = ctx.sc.config["training"]["compute_jitter"]
-    if not sigma:
-        return [1.0] * n
-    return [float(x) for x in ctx.sim.rng("scenario/jitter").lognormal(0.0, sigma, size=n)]
-
-
-def _fault_windows(ctx: _Ctx, targets: list[str]) -> None:
-    """Record stragglers and degraded links (known in advance) for the plot."""
-    f = ctx.sc.config.get("faults") or {}
-    for s in f.get("stragglers") or []:
-        if s["worker"] < len(targets):
-            ctx.faults.append({"kind": "straggler", "target": targets[s["worker"]], "start": s["start"],
-                               "end": s["end"] if s.get("end") is not None else -1.0})
-    for ln in f.get("links") or []:
-        ctx.faults.append({"kind": "degraded_link", "target": ln["link"], "start": ln["start"],
-                           "end": ln["end"] if ln.get("end") is not None else -1.0})
-
-
-def _replica_devices(sc: Scenario) -> list[str]:
-    """The synchronous strategy's replica devices, full names, in replica order."""
-    if "replica_full" in sc.plan:   # mirrored over the hosts of a gpu_cluster
-        return list(sc.plan["replica_full"])
-    return [f"{sc.plan['host']}/device:{d}" for d in sc.plan["replica_devices"]]
-
-
-def _run_sync(ctx: _Ctx) -> None:
-    sc, sim = ctx.sc, ctx.sim
-    cfg, plan, kind = sc.config, sc.plan, sc.strategy
-    host = plan["host"]
-
-    def full(d: str) -> str:
-        return f"{host}/device:{d}"
-
-    devs = _replica_devices(sc)
-    n = len(devs)
-    cpu = full("CPU:0")
-    model, tr = cfg["model"], cfg["training"]
-    variables = expand_variables(model)
-    var_bytes = sum(v.nbytes for v in variables)
-    grad_bytes = sum(v.nbytes for v in variables if v.trainable)
-    n_train = sum(v.params for v in variables if v.trainable)
-    slots = model["optimizer_slots"]
-    per_replica = model["global_batch"] // n
-    fwd_bwd = model["flops_per_example"] * per_replica
-    update = model["update_flops_per_param"] * n_train
-    in_flops = model["input_flops_per_example"] * model["global_batch"]
-    in_bytes = model["example_bytes"] * per_replica
-    algorithm = plan.get("all_reduce", "ring")
-    pd = full(plan["parameter_device"]) if kind != "mirrored" else None
-    steps = tr["steps"]
-    every = tr["checkpoint_every"]
-    state_bytes = var_bytes * (1 + slots)
-
-    _fault_windows(ctx, devs)   # (the simulator applies them: see _fault_plan)
-
-    # memory: variables (+ optimizer slots) where they live, gradients (and variable copies) on replicas
-    if kind == "mirrored":
-        for d in devs:
-            sim.allocate(d, state_bytes + grad_bytes, "variables, optimizer slots and gradients")
-    else:
-        assert pd is not None
-        sim.allocate(pd, state_bytes, "variables and optimizer slots")
-        for d in devs:
-            sim.allocate(d, grad_bytes + (var_bytes if d != pd else 0), "gradients and variable copies")
-
-    feeders = plan.get("input_cpus")
-    if feeders is None:
-        def input_proc() -> Any:
-            if in_flops:
-                yield sim.compute(cpu, in_flops, "input pipeline")
-            moves = [sim.transfer(cpu, d, in_bytes, "input", replica=i) for i, d in enumerate(devs)
-                     if d != cpu and in_bytes]
-            if moves:
-                yield sim.all_of(moves)
-    else:   # several hosts: each host's CPU makes its replicas' share, in parallel, and feeds them
-        hosts = list(dict.fromkeys(feeders))
-        share = {h: in_flops * feeders.count(h) / n for h in hosts}
-
-        def feed(h: str) -> Any:
-            if in_flops:
-                yield sim.compute(h, share[h], "input pipeline")
-            moves = [sim.transfer(h, d, in_bytes, "input", replica=i) for i, d in enumerate(devs)
-                     if feeders[i] == h and in_bytes]
-            if moves:
-                yield sim.all_of(moves)
-
-        def input_proc() -> Any:
-            yield sim.all_of([sim.process(feed(h)) for h in hosts])
-
-    pending = [sim.process(input_proc())]
-
-    def step_proc(k: int) -> Any:
-        yield pending[0]
-        pending[0] = sim.process(input_proc()) if k + 1 < steps else None
-        factors = _jitter(ctx, n)   # (a straggler's slowdown is the simulator's)
-        if kind == "mirrored":
-            yield sim.all_of([sim.compute(d, fwd_bwd * factors[i], "forward+backward", replica=i)
-                              for i, d in enumerate(devs)])
-            if n > 1 and grad_bytes:
-                yield sim.all_reduce(devs, grad_bytes, algorithm=algorithm, name="all-reduce gradients")
-            yield sim.all_of([sim.compute(d, update, "apply gradients", replica=i) for i, d in enumerate(devs)])
-        else:
-            reads = [sim.transfer(pd, d, var_bytes, "read variables", replica=i) for i, d in enumerate(devs)
-                     if d != pd and var_bytes]
-            if reads:
-                yield sim.all_of(reads)
-            yield sim.all_of([sim.compute(d, fwd_bwd * factors[i], "forward+backward", replica=i)
-                              for i, d in enumerate(devs)])
-            grads = [sim.transfer(d, pd, grad_bytes, "gradients", replica=i) for i, d in enumerate(devs)
-                     if d != pd and grad_bytes]
-            if grads:
-                yield sim.all_of(grads)
-            yield sim.compute(pd, (n - 1) * n_train + update, "aggregate and apply gradients")
-
-    def checkpoint_proc(step: int) -> Any:
-        t0 = sim.now
-        src = devs[0] if kind == "mirrored" else pd
-        if src != cpu:
-            yield sim.transfer(src, cpu, state_bytes, "checkpoint: copy to host")
-        yield sim.timeout(state_bytes / tr["checkpoint_bandwidth"])
-        ctx.span(f"checkpoint save (step {step})", "checkpoint", cpu, t0, sim.now)
-        ctx.faults.append({"kind": "checkpoint", "target": cpu, "start": t0, "end": sim.now})
-
-    ckpts = 0
-    ckpt_time = 0.0
-    for k in range(steps):
-        with sim.step(f"step {k}"):
-            sim.drive(step_proc(k), progress=ctx.detail)
-        ctx.tick()
-        if every and (k + 1) % every == 0:
-            t0 = sim.now
-            sim.drive(checkpoint_proc(k + 1))
-            ckpts += 1
-            ckpt_time += sim.now - t0
-    ctx.parts["summary"].update({"checkpoints": ckpts, "checkpoint_time_s": ckpt_time})
-    ctx.parts["completed"] = steps
-    ctx.parts["examples_per_step"] = model["global_batch"]
-    ctx.parts["compute_devices"] = devs
-
-
-# ------------------------------------------------------------------------------------------ parameter server
-class _RowSlice:
-    """The rows of one ps variable (shard) that a closure reads or writes (sparse embedding
-    lookups): the variable itself for placement and faults, with fewer bytes."""
-
-    __slots__ = ("_var", "nbytes")
-
-    def __init__(self, var: Any, nbytes: int) -> None:
-        self._var = var
-        self.nbytes = nbytes
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._var, name)
-
-
-def _unique_rows(total_rows: int, lookups: int) -> float:
-    """Expected distinct rows hit by ``lookups`` uniform draws from ``total_rows`` rows."""
-    if total_rows <= 0 or lookups <= 0:
-        return 0.0
-    return total_rows * -math.expm1(lookups * math.log1p(-1.0 / total_rows)) if total_rows > 1 else 1.0
-
-
-def _partitioner(tf: Any, p: dict | None) -> Any:
-    if not p or p["kind"] == "none":
-        return None
-    parts = tf.distribute.experimental.partitioners
-    if p["kind"] == "fixed":
-        return parts.FixedShardsPartitioner(num_shards=p["num_shards"])
-    if p["kind"] == "min_size":
-        return parts.MinSizePartitioner(min_shard_bytes=p["min_shard_bytes"], max_shards=p["max_shards"])
-    return parts.MaxSizePartitioner(max_shard_bytes=p["max_shard_bytes"], max_shards=p.get("max_shards"))
-
-
-def _fault_plan(sc: Scenario, replicas: list[str] | None = None) -> Any:
-    """The scenario's faults as a FaultPlan. Stragglers name a worker task (parameter_server)
-    or, given ``replicas``, a replica index (synchronous strategies): that replica's device.
-    Link degradations that last the whole run are in the cluster already (build_cluster)."""
-    from simdist import faults as F
-    f = sc.config.get("faults") or {}
-    static = static_degradations(sc)
-    proc = f.get("preemption_process")
-    return F.FaultPlan(
-        preemptions=[F.Preemption(worker=p["worker"], at_time=p.get("at_time"), at_closure=p.get("at_closure"),
-                                  downtime=p["downtime"]) for p in f.get("preemptions") or []],
-        process=F.PreemptionProcess(mtbf=proc["mtbf"], downtime=proc["downtime"], workers=proc.get("workers"),
-                                    random_downtime=proc["random_downtime"], start=proc["start"]) if proc else None,
-        ps_failures=[F.PSFailure(ps=p["ps"], at_time=p["at_time"], downtime=p.get("downtime"))
-                     for p in f.get("ps_failures") or []],
-        stragglers=[F.Straggler(worker=None if replicas is not None else s["worker"], slowdown=s["slowdown"],
-                                start=s["start"], end=s.get("end"),
-                                device=replicas[s["worker"]] if replicas is not None else None)
-                    for s in f.get("stragglers") or []],
-        links=[F.LinkDegradation(link=ln["link"], bandwidth_factor=ln["bandwidth_factor"],
-                                 latency_factor=ln["latency_factor"], start=ln["start"], end=ln.get("end"))
-               for ln in f.get("links") or [] if ln not in static],
-    )
-
-
-def _run_ps(ctx: _Ctx, trace: Any) -> None:
-    import simdist
-    from simdist import session, tf
-
-    sc = ctx.sc
-    cfg, plan = sc.config, sc.plan
-    nw, nps = plan["workers"], plan["ps"]
-    model, tr = cfg["model"], cfg["training"]
-    fcfg = cfg.get("faults") or {}
-    cluster = build_cluster(sc)
-    simdist.configure(cluster=cluster, seed=ctx.seed, trace=trace, faults=_fault_plan(sc))
-    session.set_local_task("chief", 0)
-    sim = ctx.sim = session.simulator()
-    spec = tf.train.ClusterSpec({"chief": ["chief0:2222"], "worker": [f"worker{i}:2222" for i in range(nw)],
-                                 "ps": [f"ps{i}:2222" for i in range(nps)]})
-    resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(spec, rpc_layer="grpc")
-    strategy = tf.distribute.experimental.ParameterServerStrategy(
-        resolver, variable_partitioner=_partitioner(tf, cfg["strategy"].get("partitioner")))
-    variables = expand_variables(model)
-    per_worker = model["global_batch"] // nw
-    with strategy.scope():
-        made = [(v, strategy.extended.placeholder_variable(name=v.name, shape=v.shape, dtype=v.dtype))
-                for v in variables]
-    ctx.variables = {v.name: pv for v, pv in made}
-    reads: list[Any] = []
-    writes: list[Any] = []
-    shards_all: list[Any] = []
-    for v, pv in made:
-        shards = list(getattr(pv, "variables", None) or [pv])
-        shards_all += shards
-        for s in shards:
-            if v.rows_per_example:
-                rows = int(s.shape[0])
-                row_bytes = s.nbytes // max(rows, 1)
-                frac = rows / v.shape[0]
-                nbytes = int(math.ceil(_unique_rows(rows, int(round(v.rows_per_example * per_worker * frac)))
-                                       * row_bytes))
-                item: Any = _RowSlice(s, nbytes)
-            else:
-                item = s
-            reads.append(item)
-            if v.trainable:
-                writes.append(item)
-    slots = model["optimizer_slots"]
-    state_bytes = sum(int(s.nbytes) for s in shards_all) * (1 + slots)
-    coord = ctx.coord = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
-    ctx.parts["examples_per_step"] = per_worker
-    ctx.parts["compute_devices"] = [f"/job:worker/replica:0/task:{w}/device:{plan['worker_device']}"
-                                    for w in range(nw)]
-    chief_cpu = "/job:chief/replica:0/task:0/device:CPU:0"
-    flops = model["flops_per_example"] * per_worker
-    sigma = tr["compute_jitter"]
-    jit = sim.rng("scenario/jitter") if sigma else None
-
-    def schedule(k: int) -> None:
-        f = flops * (float(jit.lognormal(0.0, sigma)) if jit is not None else 1.0)
-        coord.schedule_synthetic(flops=f, reads=reads, writes=writes, name="train_step")
-
-    def storage(nbytes: float) -> Any:
-        return sim.timeout(nbytes / tr["checkpoint_bandwidth"])
-
-    def save_proc() -> Any:
-        t0 = sim.now
-        moves = [sim.transfer(s.device, chief_cpu, int(s.nbytes) * (1 + slots), f"checkpoint save {s.name}")
-                 for s in shards_all if s.nbytes]
-        if moves:
-            yield sim.all_of(moves)
-        yield storage(state_bytes)
-        ctx.span("checkpoint save", "checkpoint", chief_cpu, t0, sim.now)
-        ctx.faults.append({"kind": "checkpoint", "target": chief_cpu, "start": t0, "end": sim.now})
-
-    def restore_proc() -> Any:
-        t0 = sim.now
-        yield storage(state_bytes)
-        moves = [sim.transfer(chief_cpu, s.device, int(s.nbytes) * (1 + slots), f"checkpoint restore {s.name}")
-                 for s in shards_all if s.nbytes]
-        if moves:
-            yield sim.all_of(moves)
-        ctx.span("checkpoint restore", "checkpoint", chief_cpu, t0, sim.now)
-        ctx.faults.append({"kind": "restore", "target": chief_cpu, "start": t0, "end": sim.now})
-
-    def completed() -> int:
-        return int(coord.metrics()["closures"]["completed"])
-
-    def join() -> None:
-        if ctx.progress is None:
-            coord.join()
-            return
-        last = completed()
-        events = 0
-        while not coord.done():
-            events += 1
-            if events % 512 == 0:
-                now = completed()
-                if now > last:
-                    ctx.tick(now - last)
-                    last = now
-        coord.join()
-        now = completed()
-        if now > last:
-            ctx.tick(now - last)
-
-    ps_failures = fcfg.get("ps_failures") or []
-    for p in ps_failures:
-        ctx.faults.append({"kind": "ps_failure", "target": f"/job:ps/replica:0/task:{p['ps']}",
-                           "start": p["at_time"],
-                           "end": p["at_time"] + p["downtime"] if p.get("downtime") is not None else -1.0})
-    rec = fcfg.get("recovery") or {}
-    restore = rec.get("on_ps_failure") == "restore_checkpoint"
-    unavailable = tf.errors.UnavailableError
-    target = tr["steps"]
-    every = tr["checkpoint_every"]
-    done = last_ckpt = 0
-    ckpts = 0
-    ckpt_time = 0.0
-    rec_events: list[dict[str, Any]] = []
-    rec_doc = {"recoveries": 0, "redone_closures": 0, "recovery_time_s": 0.0, "events": rec_events}
-    if restore:
-        ctx.parts["recovery"] = rec_doc
-    ctx.parts["completed"] = 0
-    while done < target:
-        chunk = min(every, target - done) if every else target - done
-        before = completed()
-        try:
-            for k in range(chunk):
-                schedule(done + k)
-            join()
-            if every and (done + chunk) % every == 0:
-                t0 = sim.now
-                try:
-                    sim.drive(save_proc())
-                finally:
-                    ckpt_time += sim.now - t0
-                coord.done()          # a ps that failed during the save makes the checkpoint invalid
-                ckpts += 1
-                last_ckpt = done + chunk
-            done += chunk
-            ctx.parts["completed"] = done
-        except unavailable:
-            if not restore:
-                raise
-            noticed = sim.now
-            happened = [p["at_time"] for p in ps_failures if p["at_time"] <= noticed + 1e-12]
-            failed_at = max(happened) if happened else noticed
-            lost = completed() - before + (done - last_ckpt)
-            back = [p["at_time"] + p["downtime"] for p in ps_failures if p["at_time"] <= noticed + 1e-12]
-            wait = max([b - sim.now for b in back] + [0.0]) + rec.get("restart_delay", 0.0)
-            if wait > 0:
-                sim.drive(sim.timeout(wait))
-            t0 = sim.now
-            sim.drive(restore_proc())
-            ckpt_time += sim.now - t0
-            rec_events.append({"failed_at": failed_at, "resumed_at": sim.now, "restored_step": last_ckpt,
-                               "lost_closures": lost})
-            rec_doc["recoveries"] = len(rec_events)
-            rec_doc["redone_closures"] += lost
-            rec_doc["recovery_time_s"] += sim.now - failed_at
-            ctx.parts["recovery"] = rec_doc
-            done = last_ckpt
-            ctx.parts["completed"] = done
-            if len(rec_events) > 100:
-                raise RunFailure("more than 100 ps failures recovered in one run; giving up") from None
-        ctx.parts["summary"].update({"checkpoints": ckpts, "checkpoint_time_s": ckpt_time})
-    ctx.parts["summary"].update({"checkpoints": ckpts, "checkpoint_time_s": ckpt_time})
 
 
 # ------------------------------------------------------------------------------------------ metrics
@@ -589,6 +163,8 @@ def _assemble(ctx: _Ctx, status: str, error: str | None) -> dict[str, Any]:
     summary["bytes_transferred"] = sm["transfers"]["bytes"]
     summary["peak_memory_bytes"] = max((d["peak_memory_bytes"] for d in devices.values()), default=0)
     summary.update(parts["summary"])
+    if ctx.training is not None:
+        summary.update(ctx.training.summary())
     cm = ctx.coord.metrics() if ctx.coord is not None else None
     if cm is not None:
         summary.update({"closures_scheduled": cm["closures"]["scheduled"],
@@ -632,5 +208,7 @@ def _assemble(ctx: _Ctx, status: str, error: str | None) -> dict[str, Any]:
         "events": sm["events"],
         "faults": faults,
     }
+    if ctx.training is not None:
+        doc["training"] = ctx.training.doc()
     doc["digest"] = digest_of(doc)
     return doc

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-__all__ = ["Field", "REQUIRED", "KIND_RANGE", "SCHEMA", "STRATEGIES", "PRESETS", "DTYPES", "GPU_MODELS",
+__all__ = ["Field", "REQUIRED", "KIND_RANGE", "SCHEMA", "STRATEGIES", "PRESETS", "DTYPES", "GPU_MODELS", "ZOO",
+           "SHIPPED_DATASETS", "OPTIMIZERS", "FLOP_MODEL_KEYS", "is_training_model",
            "MAX_GPUS_PER_HOST", "reference_rows", "walk", "lookup"]
 
 
@@ -36,6 +37,13 @@ DTYPES = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int32": 4, "
 GPU_MODELS = ("A100", "H100", "H200", "V100")  # simdist.sim.hardware.GPUS (kept here so validation imports nothing)
 MAX_GPUS_PER_HOST = 16   # simdist.sim.topology.MAX_GPUS_PER_HOST (likewise; a test checks they agree)
 PARTITIONERS = ("none", "fixed", "min_size", "max_size")
+ZOO = ("mlp", "cnn", "wide_deep")          # simdist.scenario.train.zoo.ZOO (a test checks they agree)
+SHIPPED_DATASETS = ("digits",)             # simdist.datasets.DATASETS (likewise)
+OPTIMIZERS = ("sgd", "adam")
+#: keys of [model] that describe a FLOP-only model (a training model's sizes and FLOPs come from its layers)
+FLOP_MODEL_KEYS = ("flops_per_example", "global_batch", "example_bytes", "input_flops_per_example",
+                   "update_flops_per_param", "optimizer_slots", "variables")
+_TRAINING_MODEL = ("zoo", "function")
 RECOVERY = ("fail", "restore_checkpoint")
 
 
@@ -65,6 +73,7 @@ class Field:
     fields: dict[str, "Field"] = field(default_factory=dict)  # table / tables
     min_items: int = 0
     example: str = ""
+    required_unless: tuple[str, ...] = ()   # REQUIRED, except when one of these keys of the same table is given
 
 
 def _link(doc: str) -> Field:
@@ -138,11 +147,24 @@ SCHEMA: dict[str, Field] = {
             "max_shards": Field("int", "min_size / max_size: at most this many shards", None, minimum=1, maximum=4096),
         }),
     }),
-    "model": Field("table", "what is trained", REQUIRED, fields={
-        "flops_per_example": Field("flops", "training FLOPs (forward + backward) per example", REQUIRED, minimum=0,
-                                   example='"24GFLOP"'),
-        "global_batch": Field("int", "examples per step, split evenly over replicas (or workers)", REQUIRED,
-                              minimum=1, maximum=2**40),
+    "model": Field("table", "what is trained: a FLOP-only model (its sizes and FLOPs, for scale runs) or a real "
+                            "Keras model (`zoo` or `function`) trained on `[data]`", REQUIRED, fields={
+        "zoo": Field("str", "a built-in Keras model trained for real on [data]: mlp, cnn (small CNN) or wide_deep "
+                            "(wide-and-deep; its embedding is partitioned under parameter_server)", None, choices=ZOO,
+                     example='"mlp"'),
+        "function": Field("str", "\"module:function\" returning a Keras model (called as function(input_shape, "
+                                 "num_classes)), trained for real on [data]", None, example='"mymodels:build"'),
+        "hidden": Field("list", "zoo mlp / wide_deep: widths of the hidden dense layers (default [64])", None,
+                        item=Field("int", "units", minimum=1, maximum=65536), min_items=1, example="[64, 32]"),
+        "filters": Field("list", "zoo cnn: filters of each conv + pooling block (default [16, 32])", None,
+                         item=Field("int", "filters", minimum=1, maximum=4096), min_items=1, example="[16, 32]"),
+        "embedding_dim": Field("int", "zoo wide_deep: width of the categorical feature's embedding (default 8)",
+                               None, minimum=1, maximum=4096),
+        "flops_per_example": Field("flops", "FLOP-only model: training FLOPs (forward + backward) per example",
+                                   REQUIRED, minimum=0, example='"24GFLOP"', required_unless=_TRAINING_MODEL),
+        "global_batch": Field("int", "FLOP-only model: examples per step, split evenly over replicas (or workers); "
+                                     "a training model's is data.batch_size", REQUIRED,
+                              minimum=1, maximum=2**40, required_unless=_TRAINING_MODEL),
         "example_bytes": Field("bytes", "input bytes per example, copied host -> device", 0, minimum=0,
                                example='"600KiB"'),
         "input_flops_per_example": Field("flops", "host CPU work per example in the input pipeline", 0.0, minimum=0),
@@ -150,7 +172,8 @@ SCHEMA: dict[str, Field] = {
                                         minimum=0, maximum=1e6),
         "optimizer_slots": Field("int", "optimizer state copies per variable (momentum 1, Adam 2): memory only",
                                  0, minimum=0, maximum=16),
-        "variables": Field("tables", "the model's variables (`[[model.variables]]`)", REQUIRED, min_items=1, fields={
+        "variables": Field("tables", "FLOP-only model: its variables (`[[model.variables]]`)", REQUIRED, min_items=1,
+                           required_unless=_TRAINING_MODEL, fields={
             "name": Field("str", "variable name (unique)", REQUIRED, example='"dense_1/kernel"'),
             "shape": Field("list", "dimensions", REQUIRED, item=Field("int", "dimension", minimum=1, maximum=2**40), min_items=1,
                            example="[4096, 4096]"),
@@ -162,9 +185,32 @@ SCHEMA: dict[str, Field] = {
                                                   "whole table (0: dense)", 0, minimum=0, maximum=2**40),
         }),
     }),
+    "data": Field("table", "training models: the data they learn from (a shipped data set or an .npz file)", None,
+                  fields={
+        "dataset": Field("str", "a data set shipped with simdist: digits (8x8 handwritten digits, 1797 images, "
+                                "10 classes)", None, choices=SHIPPED_DATASETS, example='"digits"'),
+        "path": Field("str", ".npz file with arrays x (features, one row per example) and y (integer labels "
+                             "0..K-1); relative to the scenario file", None, example='"mydata.npz"'),
+        "test_fraction": Field("float", "share of the examples held out for evaluation (seeded split, stream "
+                                        "'data/split')", 0.2, above=0, maximum=0.9),
+        "batch_size": Field("int", "examples per step, split evenly over replicas (parameter_server: each scheduled "
+                                   "function takes batch_size / workers)", 64, minimum=1, maximum=2**20),
+        "normalize": Field("bool", "scale features by the largest absolute value in the training split", True),
+        "categorical_buckets": Field("int", "derive a categorical feature: the features binarised in 16 groups, "
+                                            "hashed into this many ids (0: none; wide_deep: default 4096)", None,
+                                     minimum=0, maximum=2**24),
+    }),
     "training": Field("table", "how long to train", REQUIRED, fields={
         "steps": Field("int", "synchronous strategies: training steps; parameter_server: scheduled functions "
                               "(closures)", REQUIRED, minimum=1, maximum=10**9),
+        "optimizer": Field("str", "training models: tf.keras.optimizers SGD or Adam (default sgd)", None,
+                           choices=OPTIMIZERS),
+        "learning_rate": Field("float", "training models: the optimizer's learning rate (default Keras's: SGD "
+                                        "0.01, Adam 0.001)", None, above=0, maximum=100.0),
+        "eval_every": Field("int", "training models: evaluate on the held-out split every N steps (default: "
+                                   "about 20 evaluations per run)", None, minimum=1, maximum=10**9),
+        "target_accuracy": Field("float", "training models: time_to_accuracy_s is the first evaluation at or above "
+                                          "this held-out accuracy", None, above=0, maximum=1.0, example="0.9"),
         "checkpoint_every": Field("int", "save a checkpoint every N steps / closures (0: never)", 0, minimum=0, maximum=10**9),
         "checkpoint_bandwidth": Field("bandwidth", "storage write/read bandwidth for checkpoints", 2e9, above=0,
                                       example='"2GB/s"'),
@@ -179,12 +225,14 @@ SCHEMA: dict[str, Field] = {
             "downtime": Field("time", "how long the worker stays down", REQUIRED),
         }),
         "preemption_process": Field("table", "parameter_server: random preemptions (spot instances)", None, fields={
-            "mtbf": Field("time", "mean time between preemptions of one worker (exponential); at least 1 s and at least "
-                                  "one function's compute", REQUIRED, minimum=1.0,
-                          example='"30min"'),
+            "mtbf": Field("time", "mean time between preemptions of one worker (exponential); at least one function's "
+                                  "compute, and 1 s for FLOP-only models (1 ms for training models, whose runs are "
+                                  "short)", REQUIRED, minimum=1e-3, example='"30min"'),
             "downtime": Field("time", "time to get a replacement worker", REQUIRED, example='"2min"'),
             "random_downtime": Field("bool", "draw downtime from an exponential with that mean", False),
             "workers": Field("list", "which workers (default: all)", None, item=Field("int", "worker", minimum=0)),
+            "worker_fraction": Field("float", "instead of `workers`: the first round(fraction x workers) workers, e.g. "
+                                              "0.3 of 10 workers: 0, 1, 2", None, minimum=0, maximum=1.0),
             "start": Field("time", "first possible preemption", 0.0),
         }),
         "ps_failures": Field("tables", "parameter_server: a ps task fails (its variables are lost)", None, fields={
@@ -288,6 +336,11 @@ SCHEMA: dict[str, Field] = {
 }
 
 
+def is_training_model(model: Any) -> bool:
+    """Whether a [model] table names a real model (zoo or function) rather than a FLOP-only one."""
+    return isinstance(model, dict) and any(model.get(k) is not None for k in _TRAINING_MODEL)
+
+
 def walk(schema: dict[str, Field] | None = None, prefix: str = "") -> Iterator[tuple[str, Field]]:
     """Every (key path, Field) of the schema, depth first; array tables are written ``a.b[]``."""
     for name, f in (schema if schema is not None else SCHEMA).items():
@@ -314,6 +367,8 @@ def lookup(path: str) -> Field | None:
 
 
 def _default_text(f: Field) -> str:
+    if f.default is REQUIRED and f.required_unless:
+        return "required (FLOP-only model)"
     if f.default is REQUIRED:
         return "required"
     if f.default is None:

@@ -17,9 +17,10 @@ from simdist.suggest import did_you_mean
 
 from .errors import Issue
 from .overrides import parse_seeds
-from .schema import KIND_RANGE, MAX_GPUS_PER_HOST, PRESETS, REQUIRED, SCHEMA, Field, _num
+from .schema import KIND_RANGE, MAX_GPUS_PER_HOST, PRESETS, REQUIRED, SCHEMA, Field, _num, is_training_model
 from .sketch import Topology, _short_device, resolve_link, sketch
 from .tomlread import locate_lines as _locate_lines
+from .validate_training import check_training
 from .values import _TYPE_NAMES, _parse_flops, _show, _strip_field_prefix, _tname, _unit_parser
 
 __all__ = ["Validator"]
@@ -54,6 +55,7 @@ class _Validator:
 
     # -- pass 1: schema ------------------------------------------------------------------------------
     def validate(self, doc: dict) -> dict:
+        self.raw = doc
         out = self.table(doc, SCHEMA, "")
         if not self.issues:
             self.semantics(out)
@@ -74,7 +76,10 @@ class _Validator:
                 if got is not _BAD:
                     out[key] = got
             elif f.default is REQUIRED:
-                self.err(path, f"missing required key (rule: {f.kind} `{key}` must be given: {f.doc})")
+                if not any(value.get(k) is not None for k in f.required_unless):
+                    unless = f" (or name a training model: {' or '.join(prefix + k for k in f.required_unless)})" \
+                        if f.required_unless else ""
+                    self.err(path, f"missing required key (rule: {f.kind} `{key}` must be given: {f.doc}){unless}")
             elif f.default is not None:
                 out[key] = f.default
         return out
@@ -186,9 +191,20 @@ class _Validator:
         if "replicas" not in self.plan:
             return
         model = c.get("model")
-        if isinstance(model, dict):
-            self.model(model, st)
         tr = c.get("training")
+        if isinstance(model, dict):
+            if is_training_model(model):
+                check_training(self, c, st, topo)
+            else:
+                self.model(model, st)
+                for key in ("data",):
+                    if c.get(key) is not None:
+                        self.err(key, "[data] is for training models (rule: name one with model.zoo or "
+                                      "model.function, or drop [data] for a FLOP-only model)")
+                for key in ("optimizer", "learning_rate", "eval_every", "target_accuracy"):
+                    if isinstance(tr, dict) and tr.get(key) is not None:
+                        self.err(f"training.{key}", "only for training models (rule: name one with model.zoo or "
+                                                    "model.function)")
         faults = c.get("faults")
         if isinstance(faults, dict):
             self.faults(faults, st, topo, tr if isinstance(tr, dict) else {})
@@ -437,8 +453,15 @@ class _Validator:
                 if w >= nw:
                     self.err(f"faults.preemption_process.workers[{j}]", f"worker {w} does not exist (rule: < {nw} "
                                                                         "workers)")
+            if proc.get("workers") is not None and proc.get("worker_fraction") is not None:
+                self.err("faults.preemption_process.worker_fraction", "give workers or worker_fraction, not both "
+                                                                      "(rule: one choice of workers)")
             t_fn = self._function_seconds(topo)
             mtbf = proc.get("mtbf")
+            if isinstance(mtbf, float) and mtbf < 1.0 and not is_training_model(self.config.get("model")):
+                self.err("faults.preemption_process.mtbf", f"{mtbf:g} s is below the minimum for a FLOP-only model "
+                                                           "(rule: must be >= 1 s; runs of training models may use "
+                                                           "down to 1 ms)")
             if ps and t_fn is not None and isinstance(mtbf, float) and mtbf < t_fn:
                 self.err("faults.preemption_process.mtbf",
                          f"{mtbf:g} s is shorter than the compute of one scheduled function (~{t_fn:.3g} s on a "

@@ -17,6 +17,7 @@ from simdist.runtime import tensor as _tm
 from simdist.runtime import cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import dispatch
+from simdist.runtime.autodiff.tape import record_operation
 from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-exported)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
@@ -96,7 +97,21 @@ class ReplicaContext:
             devs = strategy.extended.worker_devices
             return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) for i in range(len(payloads))]
 
-        return self._sync(SyncPoint("all_reduce", merge, nbytes, strategy.extended._all_reduce_algorithm), leaves)
+        out = self._sync(SyncPoint("all_reduce", merge, nbytes, strategy.extended._all_reduce_algorithm), leaves)
+        if dispatch.tapes() and all(type(v) is Tensor for v in leaves):
+            self._record_all_reduce_gradient(op, leaves, _flatten(out)[0])
+        return out
+
+    def _record_all_reduce_gradient(self, op: ReduceOp, inputs: list[Tensor], outputs: list[Any]) -> None:
+        """TF's all_reduce is a custom gradient: the gradient of an all-sum is an all-sum of the
+        upstream gradients (an all-mean's an all-mean), so a tape differentiates through it."""
+        if all(o is x for o, x in zip(outputs, inputs)):
+            return   # one replica: the values themselves (already connected)
+
+        def backward(*dys: Any) -> list[Any]:
+            return _flatten(self.all_reduce(op, list(dys)))[0]
+
+        record_operation("CollectiveReduceV2", outputs, inputs, backward)
 
     def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
         """Every replica receives the concatenation of all replicas' values along `axis`."""
@@ -404,7 +419,15 @@ class Strategy:
             if len(value.values) == 1:  # one replica: TF returns the component unchanged [2.21]
                 return value.values[0]
             return _reduce_axis_none(op, list(value.values), self._reduce_destination(), self)
+        if isinstance(value, (list, tuple, dict)):
+            return self._reduce_structure(op, value)
         return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, _describe(value))
+
+    def _reduce_structure(self, op: ReduceOp, value: Any) -> Any:
+        """A nested structure given to `reduce(axis=None)`: TF's non-mirrored strategies treat it
+        as one non-distributed value (MEAN returns it unchanged; SUM with several replicas is an
+        error); MirroredStrategy reduces leaf by leaf (clause reduce.nested)."""
+        return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value))
 
     # gather --------------------------------------------------------------------------------------
     def gather(self, value: Any, axis: int) -> Any:
@@ -519,7 +542,8 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
 
 
 def _describe(value: Any) -> str:
-    return str(value) if isinstance(value, Tensor) else str(convert_to_tensor(value))
+    """How TF prints a value in its messages: tensors and variables as themselves."""
+    return str(value) if isinstance(value, (Tensor, variables.Variable)) else str(convert_to_tensor(value))
 
 
 def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:

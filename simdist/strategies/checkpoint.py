@@ -52,7 +52,10 @@ def _restore_leaf(saved: dict[str, np.ndarray], key: str, v: Any, path: str) -> 
 
 def _walk(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
     """(key, variable-like) pairs of a checkpointed object tree, in a stable order."""
-    if isinstance(obj, Checkpoint):
+    resolve = getattr(obj, "_simdist_variable", None)
+    if resolve is not None:   # a Keras variable: its tf.Variable
+        yield prefix.rstrip("/"), resolve()
+    elif isinstance(obj, Checkpoint):
         for k in sorted(obj._objects):
             yield from _walk(obj._objects[k], f"{prefix}{k}/")
     elif isinstance(obj, ShardedVariable) or hasattr(obj, "_as_tensor") and hasattr(obj, "assign"):

@@ -96,6 +96,7 @@ class ClusterCoordinator:
         self._error: BaseException | None = None
         self._seq = 0
         self._started = 0
+        self._commits = 0                                  # closures completed (committed) so far
         self._closures: list[Closure] = []
         self._iterators: list[PerWorkerIterator] = []
         self._ps_down: dict[int, _PSFault] = {}
@@ -173,6 +174,14 @@ class ClusterCoordinator:
         self._drive_until(None)
         self._raise_pending_error()
 
+    def run_until(self, cond: Callable[[], bool]) -> bool:
+        """simdist only: advance the simulation until ``cond()`` holds, every scheduled function
+        has finished, or one has failed; returns ``cond()``. Raises nothing (the next `join`,
+        `done` or `schedule` does, as TF's coordinator would): for observers that act at points of
+        a run, such as a scenario's evaluations every N committed steps."""
+        self._drive_until(lambda: cond() or not self._unfinished())
+        return bool(cond())
+
     def done(self) -> bool:
         """Whether everything finished; raises a pending error. Advances the clock by one event."""
         self._raise_pending_error()
@@ -196,6 +205,20 @@ class ClusterCoordinator:
             out.append((c.seq, c.state, c.attempts, rv._status if rv is not None else "MISSING",
                         rv._error if rv is not None else None))
         return out
+
+    def closure_timeline(self) -> list[dict[str, Any]]:
+        """Every scheduled closure in schedule order, with its last attempt: ``seq``, ``state``,
+        ``worker`` (-1: never started), ``start`` (its function ran and read the variables then),
+        ``end`` (completed, failed or cancelled; -1 while unfinished), ``commits_before`` (closures
+        committed when it started) and ``commit`` (its place in the commit order, 1-based; 0 if it
+        did not complete). Its staleness is ``commit - 1 - commits_before``: the updates of other
+        closures committed between its reads and its own commit."""
+        return [{"seq": c.seq, "state": c.state, "worker": c.worker, "start": c.started_at, "end": c.ended_at,
+                 "commits_before": c.commits_before, "commit": c.commit} for c in self._closures]
+
+    def commit_count(self) -> int:
+        """Closures completed so far (each committed its writes once), at no cost."""
+        return self._commits
 
     def fetch(self, val: Any) -> Any:
         return _map(val, lambda v: v.fetch() if isinstance(v, RemoteValue) else v)
@@ -278,6 +301,7 @@ class ClusterCoordinator:
         while self._queue:
             c = self._queue.popleft()
             c.state = "cancelled"
+            c.ended_at = self._env.now
             assert c.remote is not None
             c.remote._fail(errors.CancelledError(None, None, _CANCELLED_QUEUED))
         self._error = None
@@ -297,6 +321,7 @@ class ClusterCoordinator:
                 self._inflight[w] = closure
                 self._started += 1
                 self._running_since[w] = env._now
+                closure.worker, closure.started_at, closure.commits_before = w, env._now, self._commits
                 try:
                     yield from self._execute(w, closure)
                 except _Preempted:
@@ -311,6 +336,7 @@ class ClusterCoordinator:
                 if kind == "cancel":
                     if running is not None:
                         running.state = "cancelled"
+                        running.ended_at = env.now
                         assert running.remote is not None
                         running.remote._fail(errors.CancelledError(
                             None, None, f"The function {running.name} was cancelled while running on "
@@ -404,6 +430,7 @@ class ClusterCoordinator:
 
     def _fail(self, closure: Closure, err: BaseException) -> None:
         closure.state = "failed"
+        closure.ended_at = self._env.now
         assert closure.remote is not None
         closure.remote._fail(err)
         closure.release()
@@ -499,6 +526,8 @@ class ClusterCoordinator:
                 self._fail(closure, e)
                 return
         closure.state = "completed"
+        self._commits += 1
+        closure.commit, closure.ended_at = self._commits, self._env.now
         assert closure.remote is not None
         closure.remote._set(result)
         closure.release()

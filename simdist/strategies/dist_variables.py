@@ -1,5 +1,6 @@
 """Variables created by strategies: MirroredVariable (one copy per replica) and
-AggregatingVariable (one copy on the parameter device, updates aggregated across replicas)."""
+AggregatingVariable (one copy on the parameter device, updates aggregated across replicas);
+SyncOnReadVariable is in sync_on_read.py."""
 
 from __future__ import annotations
 
@@ -170,6 +171,7 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
     device = property(lambda self: self._local().device)
     trainable = property(lambda self: self._primary.trainable)
     nbytes = property(lambda self: self._primary.nbytes)
+    synchronization = property(lambda self: self._primary.synchronization)
 
     def _as_tensor(self) -> Tensor:
         return self._local()._as_tensor()
@@ -211,6 +213,7 @@ class AggregatingVariable(_AggregatedUpdates, Variable):
     device = property(lambda self: self._v.device)
     trainable = property(lambda self: self._v.trainable)
     nbytes = property(lambda self: self._v.nbytes)
+    synchronization = property(lambda self: self._v.synchronization)
 
     def get(self) -> ResourceVariable:
         return self._v

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simdist import session
-from simdist.runtime import dtypes, variables
+from simdist.runtime import dtypes, nest, variables
 from simdist.runtime.values import DistributedValues, Mirrored, regroup, select_replica
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
 from simdist.strategies import timing
 from simdist.strategies.dist_variables import MirroredVariable, update_context
+from simdist.strategies.sync_on_read import SyncOnReadVariable
 
 ALL_REDUCE_ALGORITHMS = ("ring", "reduce_to_one")
 
@@ -40,14 +41,24 @@ class MirroredExtended(StrategyExtended):
         return len(self._devices)
 
     def _create_variable(self, **kwargs: Any) -> Any:
-        """Clause mirrored.variables: one copy per device, named `v`, `v/replica_1`, ..."""
+        """Clause mirrored.variables: one copy per device, named `v`, `v/replica_1`, ...; a
+        MirroredVariable, or a SyncOnReadVariable for synchronization=ON_READ (clause
+        mirrored.sync-on-read). AUTO means ON_WRITE; NONE is refused, as in TF 2.21."""
         kw = _strip(kwargs)
         agg = variables._as_aggregation(kw.pop("aggregation", None))
+        sync = variables._as_synchronization(kw.pop("synchronization", None))
+        if sync is variables.VariableSynchronization.NONE:
+            raise ValueError("`NONE` variable synchronization mode is not supported with tf.distribute strategy. "
+                             f"Please change the `synchronization` for variable: {kwargs.get('name')}")
+        if sync is variables.VariableSynchronization.AUTO:
+            sync = variables.VariableSynchronization.ON_WRITE
         name = kw.pop("name", None) or "Variable"
         init = variables.resolve_initial_value(kw.pop("initial_value", None), kw.pop("dtype", None))
         comps = [variables.ResourceVariable(init, name=name if i == 0 else f"{name}/replica_{i}", device=d,
-                                            aggregation=agg, **kw)
+                                            aggregation=agg, synchronization=sync, **kw)
                  for i, d in enumerate(self._devices)]
+        if sync is variables.VariableSynchronization.ON_READ:
+            return SyncOnReadVariable(comps, self._container_strategy, agg)
         if len(comps) == 1:
             comps[0]._distribute_strategy = self._container_strategy
         return MirroredVariable(comps, self._container_strategy, agg)
@@ -123,6 +134,11 @@ class MirroredStrategy(Strategy):
 
     def _gather_is_collective(self) -> bool:
         return self._collective
+
+    def _reduce_structure(self, op: Any, value: Any) -> Any:
+        """Clause reduce.nested: MirroredStrategy reduces a nested structure leaf by leaf (TF's
+        MirroredExtended._reduce_to maps over it)."""
+        return nest.map_structure(lambda v: self._reduce_no_axis(op, v), value)
 
     def _make_extended(self) -> MirroredExtended:
         return MirroredExtended(self, self._devs, self._algorithm)

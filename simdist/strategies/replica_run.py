@@ -106,6 +106,7 @@ class ReplicaRunner:
 
     # --- called in a replica ----------------------------------------------------------------
     def sync(self, replica_id: int, point: SyncPoint, payload: Any) -> Any:
+        cost.flush_open_sections()          # (the phase ending here gets its sections' FLOPs)
         if self._inline:
             self._close_phase_inline(point)
             return point.run_merge([payload])[0]
@@ -116,6 +117,7 @@ class ReplicaRunner:
         self._parent.switch()               # until every replica is here and the merge ran
         if self._abort:
             raise _Abort()
+        cost.restart_open_sections()        # (what others counted meanwhile is not this replica's)
         self._mark = tally.snapshot()
         out = self._resume[replica_id]
         self._resume[replica_id] = None

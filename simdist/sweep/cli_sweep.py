@@ -43,8 +43,9 @@ def register(sub: Any) -> None:
     p.add_argument("--out", default=None, help="output directory (default: out/<scenario name>-sweep)")
     p.add_argument("--force", action="store_true", help="discard a previous sweep in --out and start over")
     p.add_argument("--no-parquet", action="store_true", help="write CSV only")
-    p.add_argument("--plot", default=None, metavar="METRIC",
-                   help="also draw METRIC (e.g. examples_per_s) against the first swept parameter (sweep.png)")
+    p.add_argument("--plot", default=None, metavar="METRIC[,METRIC...]",
+                   help="also draw METRIC (e.g. examples_per_s; several, comma-separated: a panel each) against the "
+                        "first swept parameter (sweep.png)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=main)
 
@@ -73,12 +74,14 @@ def main(args: argparse.Namespace) -> int:
         raise usage_error(str(e)) from None
     except ValueError as e:
         raise usage_error(f"--seeds {args.seeds}: {e}") from None
+    plot_metrics = [m.strip() for m in args.plot.split(",") if m.strip()] if args.plot else []
     if args.plot:
         from simdist.scenario.metrics import SUMMARY_METRICS
-        if args.plot not in SUMMARY_METRICS:
-            from simdist.suggest import did_you_mean
-            raise usage_error(f"--plot {args.plot}: not a summary metric{did_you_mean(args.plot, SUMMARY_METRICS)} "
-                              f"(one of {', '.join(SUMMARY_METRICS)})")
+        for metric in plot_metrics or [args.plot]:
+            if metric not in SUMMARY_METRICS:
+                from simdist.suggest import did_you_mean
+                raise usage_error(f"--plot {metric}: not a summary metric{did_you_mean(metric, SUMMARY_METRICS)} "
+                                  f"(one of {', '.join(SUMMARY_METRICS)})")
         if not plan.grid:
             raise usage_error("--plot needs at least one swept --param")
     out = args.out or f"out/{sc.name}-sweep"
@@ -104,7 +107,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"wrote {f}")
     if args.plot:
         from .plot import plot_sweep
-        print(f"wrote {plot_sweep(res.out, args.plot, plan.param_names)}")
+        print(f"wrote {plot_sweep(res.out, plot_metrics, plan.param_names)}")
     bad = [r for r in res.rows if r["status"] != "ok"]
     for r in bad[:5]:
         print(f"  run {r['run']} seed {r['seed']} {r['params']}: {r['status']}: {r['error']}")

@@ -1,6 +1,8 @@
-"""`simdist sweep --plot METRIC`: METRIC against the first swept parameter, one point per run,
-the mean per value as a line and the spread over seeds (min..max) as a band, one line per
-combination of the other parameters.
+"""`simdist sweep --plot METRIC[,METRIC...]`: each METRIC against the first swept parameter (one
+panel each), one point per run, the mean per value as a line and the spread over seeds (min..max)
+as a band, one line per combination of the other parameters. A run without the metric (e.g.
+time_to_accuracy_s of a run that never reached its target) is left out, and the title says how
+many were.
 
 A parameter whose values are numbers, or quantities with units ("10min", "25Gbps", "2GFLOP"), is
 placed on a numeric axis at its value in SI units (logarithmic when the values span more than a
@@ -75,8 +77,9 @@ def series(rows: list[dict[str, Any]], metric: str, x_param: str, others: Sequen
     return xs_order, out
 
 
-def plot_sweep(out: str | Path, metric: str, params: Sequence[str]) -> str:
-    """Draw ``metric`` of the sweep in ``out`` (its results.csv) into ``out``/sweep.png."""
+def plot_sweep(out: str | Path, metric: str | Sequence[str], params: Sequence[str]) -> str:
+    """Draw ``metric`` (or several: one panel each, side by side) of the sweep in ``out`` (its
+    results.csv) into ``out``/sweep.png."""
     out = Path(out)
     fig = draw_sweep(read_table(out / "results.csv"), metric, params)
     path = out / "sweep.png"
@@ -84,11 +87,22 @@ def plot_sweep(out: str | Path, metric: str, params: Sequence[str]) -> str:
     return str(path)
 
 
-def draw_sweep(table: list[dict[str, Any]], metric: str, params: Sequence[str]) -> Any:
-    """The Figure (artists' gids: ``mean:<group>``, ``band:<group>``, ``runs:<group>``)."""
+def draw_sweep(table: list[dict[str, Any]], metric: str | Sequence[str], params: Sequence[str]) -> Any:
+    """The Figure (artists' gids: ``mean:<group>``, ``band:<group>``, ``runs:<group>``; with several
+    metrics, prefixed ``<metric>/``)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    metrics = [metric] if isinstance(metric, str) else list(metric)
+    fig = Figure(figsize=(7.5 if len(metrics) == 1 else 4.6 * len(metrics), 4.4))
+    FigureCanvasAgg(fig)
+    for k, m in enumerate(metrics):
+        _panel(fig.add_subplot(1, len(metrics), k + 1), table, m, params, "" if len(metrics) == 1 else f"{m}/")
+    fig.tight_layout()
+    return fig
+
+
+def _panel(ax: Any, table: list[dict[str, Any]], metric: str, params: Sequence[str], gid: str) -> None:
     from simdist.scenario.metrics import SUMMARY_METRICS
 
     rows = [r for r in table if r["status"] == "ok" and _finite(r.get(metric))]
@@ -96,21 +110,18 @@ def draw_sweep(table: list[dict[str, Any]], metric: str, params: Sequence[str]) 
     xs_order, stats = series(rows, metric, x_param, others)
     pos, numeric, log = x_positions(x_param, xs_order)
     order = sorted(range(len(xs_order)), key=lambda i: pos[i])
-    fig = Figure(figsize=(7.5, 4.4))
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot(1, 1, 1)
     ngroups = len(stats)
     for gi, (key, st) in enumerate(stats.items()):
         label = ", ".join(f"{p}={v}" for p, v in zip(others, json.loads(key))) or None
         line = ax.plot([pos[i] for i in order], [st["mean"][i] for i in order], "-", linewidth=2, label=label,
-                       gid=f"mean:{key}")[0]
+                       gid=f"{gid}mean:{key}")[0]
         color = line.get_color()
         ax.fill_between([pos[i] for i in order], [st["min"][i] for i in order], [st["max"][i] for i in order],
-                        color=color, alpha=0.15, linewidth=0, gid=f"band:{key}")
+                        color=color, alpha=0.15, linewidth=0, gid=f"{gid}band:{key}")
         rs = [r for r in rows if json.dumps([r[p] for p in others]) == key]
         jitter = 0.0 if numeric else (gi - (ngroups - 1) / 2) * 0.08
         ax.plot([pos[xs_order.index(r[x_param])] + jitter for r in rs],
-                [r[metric] for r in rs], "o", color=color, alpha=0.35, markersize=4, gid=f"runs:{key}")
+                [r[metric] for r in rs], "o", color=color, alpha=0.35, markersize=4, gid=f"{gid}runs:{key}")
     if log:
         ax.set_xscale("log")
     ax.set_xticks(pos)
@@ -123,10 +134,9 @@ def draw_sweep(table: list[dict[str, Any]], metric: str, params: Sequence[str]) 
     if others:
         ax.legend(fontsize=7)
     seeds = len({r["seed"] for r in rows})
-    ax.set_title(f"{metric} vs {x_param}\n({seeds} seed(s) per point; line = mean, band = min..max over seeds)",
-                 fontsize=9)
-    fig.tight_layout()
-    return fig
+    missing = len([r for r in table if r["status"] == "ok"]) - len(rows)
+    ax.set_title(f"{metric} vs {x_param}\n({seeds} seed(s) per point; line = mean, band = min..max over seeds"
+                 + (f"; {missing} run(s) without a value" if missing else "") + ")", fontsize=9)
 
 
 def _finite(v: Any) -> bool:

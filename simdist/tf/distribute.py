@@ -29,6 +29,7 @@ cluster_resolver = _NS(
 )
 _coordinator_ns = _NS(ClusterCoordinator=_ClusterCoordinator, RemoteValue=_RemoteValue)
 coordinator = _coordinator_ns
+ParameterServerStrategy = _PSS   # TF 2.21 exports it beside experimental.ParameterServerStrategy (the same class)
 experimental = _NS(
     CentralStorageStrategy=_CentralStorageStrategy,
     ParameterServerStrategy=_PSS,

@@ -139,8 +139,10 @@ def test_toml_edge_cases_are_clear_errors(tmp_path, raw):
 
 
 def test_a_preemption_process_that_would_never_let_a_function_finish_is_refused():
-    """mtbf shorter than one function's compute (or below 1 s) made the run go on for ever."""
-    for mtbf, rule in (("1s", "shorter than the compute of one scheduled function"), (1e-300, "must be >= 1")):
+    """mtbf shorter than one function's compute (or below 1 s for a FLOP-only model; below 1 ms for any)
+    made the run go on for ever."""
+    for mtbf, rule in (("1s", "shorter than the compute of one scheduled function"), ("0.5s", "must be >= 1 s"),
+                       (1e-300, "must be >= 0.001")):
         code, _, err = cli("run", str(ROOT / "scenarios/ps_spot_preemption.toml"), "--quick", "--dry-run",
                            "--param", f"faults.preemption_process.mtbf={mtbf}",
                            "--param", "faults.preemption_process.downtime=0")

@@ -18,7 +18,6 @@ the variable then gets `scatter_add`/`scatter_sub` updates of its rows (clause o
 
 from __future__ import annotations
 
-import collections
 import re
 import warnings
 from typing import Any, Iterable, Sequence
@@ -27,27 +26,10 @@ from simdist import tf
 from simdist.keras.optimizers import _ops as ops
 from simdist.keras.optimizers import schedules
 from simdist.keras.optimizers._distribute import all_reduce_sum, maybe_merge_call
-from simdist.keras.optimizers._variable import OptimizerVariable, unwrap
+from simdist.keras.naming import auto_name
+from simdist.keras.optimizers._variable import OptimizerVariable, make_variable, unwrap
 
 __all__ = ["Optimizer"]
-
-_uids: collections.defaultdict[str, int] = collections.defaultdict(int)
-
-
-def to_snake_case(name: str) -> str:
-    """Keras's snake case: "RMSprop" -> "rm_sprop", "AdamW" -> "adam_w"."""
-    name = re.sub(r"\W+", "", name)
-    name = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
-
-
-def auto_name(prefix: str) -> str:
-    """`sgd`, then `sgd_1`, `sgd_2`, ... per process, as Keras names objects."""
-    name = to_snake_case(prefix)
-    unique = f"{name}_{_uids[name]}" if name in _uids else name
-    _uids[name] += 1
-    return unique
-
 
 # The base keyword arguments every Keras optimizer takes after its own (in this order).
 BASE_ARGS = ("weight_decay", "clipnorm", "clipvalue", "global_clipnorm", "use_ema", "ema_momentum",
@@ -109,7 +91,7 @@ class Optimizer:
     # Variables ---------------------------------------------------------------------------------
     def _make_variable(self, initial_value: Any, shape: Any, dtype: Any, name: str,
                        aggregation: str = "none") -> OptimizerVariable:
-        v = OptimizerVariable(initial_value, shape, dtype, name, self.name, aggregation)
+        v = make_variable(self, initial_value, dtype, name, aggregation)
         self._variables.append(v)
         return v
 

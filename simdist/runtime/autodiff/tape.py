@@ -49,7 +49,12 @@ class UnconnectedGradients:
 
 def variable_key(v: Any) -> Any:
     """The object a variable's reads are keyed by: the replica's own copy of a mirrored variable
-    (TF keys it by `handle`, the local copy's), the wrapped variable of an aggregating one."""
+    (TF keys it by `handle`, the local copy's), the wrapped variable of an aggregating one.
+    A wrapper that stands for a variable (a Keras variable: anything with a `_simdist_variable()`
+    method, the runtime's side of that protocol) is keyed by the variable it returns."""
+    resolve = getattr(v, "_simdist_variable", None)
+    if resolve is not None:
+        v = resolve()
     local = getattr(v, "_local", None)
     if local is not None:
         return local()
@@ -60,7 +65,8 @@ def variable_key(v: Any) -> Any:
 
 
 def _is_variable(x: Any) -> bool:
-    return hasattr(x, "_read_array") or hasattr(x, "_local") or (hasattr(x, "_as_tensor") and hasattr(x, "assign"))
+    return (hasattr(x, "_read_array") or hasattr(x, "_local") or hasattr(x, "_simdist_variable")
+            or (hasattr(x, "_as_tensor") and hasattr(x, "assign")))
 
 
 class _Entry:
@@ -227,7 +233,8 @@ class GradientTape:
     def watch(self, tensor: Any) -> None:
         """Record the ops that use `tensor` (a tensor, a variable, or a nested structure of them)."""
         for t in nest.flatten(tensor):
-            if not isinstance(t, Tensor) and not _is_variable(t):
+            if not isinstance(t, Tensor) and (not _is_variable(t) or hasattr(t, "_simdist_variable")):
+                # (a Keras variable is refused, as TF 2.21 refuses keras.Variable: watch its `.value`)
                 raise ValueError(f"Passed in object {t} of type {type(t).__name__!r}, not tf.Tensor or tf.Variable "
                                  "or ExtensionType.")
             if not trainable(t.dtype):

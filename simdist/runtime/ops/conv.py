@@ -33,6 +33,8 @@ __all__ = ["conv2d", "depthwise_conv2d", "convolution", "window_geometry", "norm
 # --- geometry ---------------------------------------------------------------------------------------
 def _out_size(size: int, eff: int, stride: int, padding: str, before: int, after: int, op: str) -> tuple[int, int, int]:
     """TF's GetWindowedOutputSizeVerbose: output size and padding before/after of one dim."""
+    if stride <= 0:
+        raise errors.InvalidArgumentError(None, None, f"Stride must be > 0, but got {stride} [Op:{op}]")
     if padding == "VALID":
         out, before, after = _trunc_div(size - eff + stride, stride), 0, 0
     elif padding == "EXPLICIT":
@@ -280,9 +282,9 @@ DEPTHWISE_BACKPROP_FILTER = register(
 
 
 # --- argument handling (nn_ops.py's _get_sequence and convert_padding) --------------------------------------
-def spatial_sequence(value: Any, n: int, name: str) -> tuple[int, ...]:
-    """TF's _get_sequence for NHWC-like layouts: an int or a list of length 1, n or n + 2 ->
-    the n + 2 values (batch and channel 1)."""
+def spatial_sequence(value: Any, n: int, name: str, channels_first: bool = False) -> tuple[int, ...]:
+    """TF's _get_sequence: an int or a list of length 1, n or n + 2 -> the n + 2 values (batch
+    and channel 1, the channel last or, for NCHW, second)."""
     if value is None:
         return (1,) * (n + 2)
     if isinstance(value, Tensor):
@@ -295,7 +297,14 @@ def spatial_sequence(value: Any, n: int, name: str) -> tuple[int, ...]:
     elif len(vals) != n:
         raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: {name}={vals} of length "
                          f"{len(vals)}")
+    if channels_first:
+        return (1, 1) + tuple(int(v) for v in vals)
     return (1,) + tuple(int(v) for v in vals) + (1,)
+
+
+def nchw_to_nhwc(seq: Sequence[Any]) -> tuple:
+    """A per-dimension sequence (strides, dilations, ksize, explicit pads) in NCHW order -> NHWC."""
+    return (seq[0], seq[2], seq[3], seq[1])
 
 
 def normalize_padding(padding: Any, op: str, explicit_ok: bool = True) -> tuple[str, tuple[int, ...]]:
@@ -330,23 +339,55 @@ def normalize_padding(padding: Any, op: str, explicit_ok: bool = True) -> tuple[
     return padding, ()
 
 
-def check_data_format(data_format: Any, default: str = "NHWC") -> None:
-    """simdist computes the channels-last layout only (TF's CPU default)."""
+# the dtypes TF 2.21's x86 CPU build convolves in NCHW (its oneDNN kernels); others raise
+_NCHW_DTYPES = ("float32", "float16", "bfloat16")
+
+
+def check_data_format(data_format: Any, default: str = "NHWC", nchw_ok: bool = False) -> bool:
+    """simdist computes the channels-last layout (TF's CPU default), and for conv2d NCHW (which
+    TF 2.21's x86 CPU build runs through oneDNN) by transposing to it; True for NCHW."""
+    if nchw_ok and data_format == "NCHW":
+        return True
     if data_format not in (None, default, "NWC", "NHWC"):
         raise errors.UnimplementedError(None, None, f"simdist computes convolutions and pooling in the channels-last "
                                         f"layout ({default}) only; got data_format={data_format!r}")
+    return False
+
+
+def to_channels_last(x: Tensor) -> Tensor:
+    """NCHW -> NHWC (a Transpose op, so gradients flow back through it)."""
+    return array.transpose(x, [0, 2, 3, 1])
+
+
+def to_channels_first(x: Tensor) -> Tensor:
+    """NHWC -> NCHW."""
+    return array.transpose(x, [0, 3, 1, 2])
 
 
 # --- public functions ------------------------------------------------------------------------------------------
 def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
            dilations: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.conv2d` (NHWC): strides and dilations an int or a list of 1, 2 or 4; padding "SAME",
+    """`tf.nn.conv2d`: strides and dilations an int or a list of 1, 2 or 4; padding "SAME",
     "VALID" or explicit [[0, 0], [top, bottom], [left, right], [0, 0]]; input ranks above 4 are
-    extra batch dimensions."""
-    check_data_format(data_format)
+    extra batch dimensions. NCHW (TF's CPU runs it through oneDNN) is computed as NHWC between
+    two transposes, the same values."""
+    nchw = check_data_format(data_format, nchw_ok=True)
+    st = spatial_sequence(strides, 2, "strides", nchw)
+    dl = spatial_sequence(dilations, 2, "dilations", nchw)
+    if nchw:
+        if isinstance(padding, (list, tuple)) and len(padding) == 4:
+            padding = list(nchw_to_nhwc(padding))
+        x = _t(input)
+        if x.dtype.name not in _NCHW_DTYPES:
+            raise errors.UnimplementedError(None, None, "The Conv2D op currently only supports the NHWC tensor format "
+                                            "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
+        if x.ndim != 4:
+            raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x.shape.as_list())} "
+                                              "[Op:Conv2D]")
+        out = conv2d(to_channels_last(x), filters, list(nchw_to_nhwc(st)), padding, "NHWC",
+                     list(nchw_to_nhwc(dl)))
+        return to_channels_first(out)
     pad, explicit = normalize_padding(padding, "Conv2D")
-    st = spatial_sequence(strides, 2, "strides")
-    dl = spatial_sequence(dilations, 2, "dilations")
     x, f = _t(input), _t(filters)
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
     if x.ndim > 4:
@@ -394,7 +435,7 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
         raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                          f"strides={_np_list(st)} and dilation_rate={_np_list(dl)}")
     if nsp == 2:
-        return conv2d(x, filters, list(st), padding, data_format, list(dl))
+        return conv2d(x, filters, list(st), padding, data_format or "NHWC", list(dl))
     check_data_format(data_format, "NWC")
     f = _t(filters)
     out = conv2d(array.expand_dims(x, 1), array.expand_dims(f, 0), [1, st[0]], padding, None, [1, dl[0]])

@@ -1,0 +1,188 @@
+"""`keras.activations` (keras/src/activations/ and backend/tensorflow/nn.py), by function and by name.
+
+Keras caches the logits on the outputs of `softmax` and `sigmoid` (`output._keras_logits`), and its
+cross-entropy losses use them instead of the probabilities when present; simdist keeps them in
+tensor_attributes.py's side table (its tensors have fixed slots), where the losses look.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from simdist import tf
+from simdist.keras.tensor_attributes import get_keras_logits, set_keras_logits
+
+__all__ = ["get", "serialize", "deserialize", "keras_logits", "relu", "relu6", "leaky_relu", "elu", "selu",
+           "gelu", "silu", "swish", "sigmoid", "hard_sigmoid", "softmax", "log_softmax", "softplus", "softsign",
+           "tanh", "exponential", "linear", "mish", "log_sigmoid", "celu", "hard_silu"]
+
+def _set_logits(output: Any, logits: Any) -> Any:
+    set_keras_logits(output, logits)
+    return output
+
+
+def keras_logits(output: Any) -> Any:
+    """The logits `output` was computed from by softmax or sigmoid (Keras's `_keras_logits`), else None."""
+    return get_keras_logits(output)
+
+
+def _t(x: Any) -> Any:
+    return x if isinstance(x, tf.Tensor) else tf.convert_to_tensor(x)
+
+
+def relu(x: Any, negative_slope: float = 0.0, max_value: float | None = None, threshold: float = 0.0) -> Any:
+    """Keras's ReLU.static_call: leaky below `threshold`, clipped at `max_value`."""
+    x = _t(x)
+    if negative_slope != 0.0:
+        if max_value is None and threshold == 0:
+            return tf.nn.leaky_relu(x, alpha=negative_slope)
+        negative_part: Any = tf.nn.relu(-x + threshold) if threshold != 0 else tf.nn.relu(-x)
+    else:
+        negative_part = 1
+    clip_max = max_value is not None
+    if threshold != 0:
+        x = tf.where(tf.greater(x, tf.cast(threshold, x.dtype)), x, tf.zeros_like(x))
+    elif max_value == 6:
+        x = tf.nn.relu6(x)
+        clip_max = False
+    else:
+        x = tf.nn.relu(x)
+    if clip_max:
+        x = tf.clip_by_value(x, tf.cast(0.0, x.dtype), tf.cast(max_value, x.dtype))
+    if negative_slope != 0.0:
+        x = x - negative_slope * negative_part
+    return x
+
+
+def relu6(x: Any) -> Any:
+    return tf.nn.relu6(_t(x))
+
+
+def leaky_relu(x: Any, negative_slope: float = 0.2) -> Any:
+    return tf.nn.leaky_relu(_t(x), alpha=negative_slope)
+
+
+def elu(x: Any, alpha: float = 1.0) -> Any:
+    x = _t(x)
+    res = tf.nn.elu(x)
+    return res if alpha == 1 else tf.where(x > 0, res, alpha * res)
+
+
+def selu(x: Any) -> Any:
+    return tf.nn.selu(_t(x))
+
+
+def gelu(x: Any, approximate: bool = False) -> Any:
+    return tf.nn.gelu(_t(x), approximate=approximate)
+
+
+def silu(x: Any) -> Any:
+    return tf.nn.silu(_t(x))
+
+
+swish = silu
+
+
+def sigmoid(x: Any) -> Any:
+    x = _t(x)
+    return _set_logits(tf.nn.sigmoid(x), x)
+
+
+def hard_sigmoid(x: Any) -> Any:
+    x = _t(x)
+    return tf.nn.relu6(x + tf.constant(3.0, x.dtype)) / tf.constant(6.0, x.dtype)
+
+
+def hard_silu(x: Any) -> Any:
+    x = _t(x)
+    return x * hard_sigmoid(x)
+
+
+def softmax(x: Any, axis: int | None = -1) -> Any:
+    x = _t(x)
+    if axis is None:
+        out = tf.reshape(tf.nn.softmax(tf.reshape(x, [-1]), axis=-1), tf.shape(x))
+    else:
+        out = tf.nn.softmax(x, axis=axis)
+    return _set_logits(out, x)
+
+
+def log_softmax(x: Any, axis: int | None = -1) -> Any:
+    x = _t(x)
+    if axis is None:
+        return tf.reshape(tf.nn.log_softmax(tf.reshape(x, [-1]), axis=-1), tf.shape(x))
+    return tf.nn.log_softmax(x, axis=axis)
+
+
+def softplus(x: Any) -> Any:
+    return tf.math.softplus(_t(x))
+
+
+def softsign(x: Any) -> Any:
+    return tf.nn.softsign(_t(x))
+
+
+def tanh(x: Any) -> Any:
+    return tf.nn.tanh(_t(x))
+
+
+def exponential(x: Any) -> Any:
+    return tf.exp(_t(x))
+
+
+def linear(x: Any) -> Any:
+    return x
+
+
+def mish(x: Any) -> Any:
+    x = _t(x)
+    return x * tf.nn.tanh(tf.math.softplus(x))
+
+
+def log_sigmoid(x: Any) -> Any:
+    x = _t(x)
+    return -tf.math.softplus(-x)
+
+
+def celu(x: Any, alpha: float = 1.0) -> Any:
+    x = _t(x)
+    return tf.maximum(x, 0.0) + alpha * (tf.exp(tf.minimum(x, 0.0) / alpha) - 1.0)
+
+
+ALL_OBJECTS_DICT: dict[str, Callable[..., Any]] = {
+    f.__name__: f for f in (relu, relu6, leaky_relu, elu, selu, gelu, silu, sigmoid, hard_sigmoid, hard_silu, softmax,
+                            log_softmax, softplus, softsign, tanh, exponential, linear, mish, log_sigmoid, celu)}
+ALL_OBJECTS_DICT["swish"] = silu
+ALL_OBJECTS_DICT["hard_swish"] = hard_silu
+
+
+def serialize(activation: Callable[..., Any]) -> str:
+    """An activation's name (Keras serializes the built-in ones as their names)."""
+    for name, fn in ALL_OBJECTS_DICT.items():
+        if fn is activation and name not in ("swish", "hard_swish"):
+            return name
+    return getattr(activation, "__name__", str(activation))
+
+
+def deserialize(config: Any, custom_objects: dict | None = None) -> Callable[..., Any]:
+    if isinstance(config, dict):
+        config = config.get("config", config.get("class_name"))
+    fn = (custom_objects or {}).get(config) or ALL_OBJECTS_DICT.get(config)
+    if fn is None:
+        raise ValueError(f"Could not interpret activation function identifier: {config}")
+    return fn
+
+
+def get(identifier: Any) -> Callable[..., Any]:
+    """An activation from None (linear), a name ("relu"), a config dict or a callable."""
+    if identifier is None:
+        return linear
+    if isinstance(identifier, dict):
+        obj: Any = deserialize(identifier)
+    elif isinstance(identifier, str):
+        obj = ALL_OBJECTS_DICT.get(identifier, None)
+    else:
+        obj = identifier
+    if callable(obj):
+        return obj
+    raise ValueError(f"Could not interpret activation function identifier: {identifier}")

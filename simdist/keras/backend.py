@@ -1,0 +1,34 @@
+"""`keras.backend` (the parts simdist implements): the backend's name, floatx, uids and
+`clear_session`, which restarts Keras's global state (object names, the global seed generator)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist import tf
+from simdist.keras import naming, random
+from simdist.keras.dtype_policies import floatx, set_floatx, standardize_dtype  # noqa: F401
+from simdist.keras.naming import get_uid  # noqa: F401
+
+__all__ = ["backend", "clear_session", "floatx", "set_floatx", "get_uid", "standardize_dtype", "set_random_seed"]
+
+
+def backend() -> str:
+    return "tensorflow"
+
+
+def clear_session(free_memory: bool = True) -> None:
+    """Forget Keras's global state: names start again at "dense", the global seed generator is
+    made afresh."""
+    naming.reset_uids()
+    naming.name_scope._stack.clear()
+    random.reset_global_generator()
+
+
+def set_random_seed(seed: Any) -> None:
+    """`keras.utils.set_random_seed`: seeds TF's streams (and so the seeds unseeded Keras objects
+    draw, see simdist/keras/random.py); Python's and NumPy's global generators are not touched."""
+    if not isinstance(seed, int):
+        raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed} (of type {type(seed)})")
+    tf.random.set_seed(seed)
+    random.reset_global_generator()

@@ -1,0 +1,147 @@
+"""`keras.callbacks.CallbackList`: fans every hook out to the callbacks, after turning the logs
+into sorted Python floats (Keras's pythonify_logs). The TensorFlow backend is not thread safe,
+so Keras dispatches synchronously there; so does simdist."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist.keras.callbacks.callback import Callback
+from simdist.keras.callbacks.history import History
+from simdist.keras.callbacks.progbar_logger import ProgbarLogger
+
+
+def pythonify_logs(logs: Any) -> dict[str, Any]:
+    """Flattened, sorted by key, values converted to Python floats where possible."""
+    result: dict[str, Any] = {}
+    for key, value in sorted((logs or {}).items()):
+        if isinstance(value, dict):
+            result.update(pythonify_logs(value))
+            continue
+        try:
+            if hasattr(value, "numpy"):
+                value = value.numpy()
+            value = float(value)
+        except (TypeError, ValueError):
+            pass
+        result[key] = value
+    return result
+
+
+def _flatten(callbacks: Any) -> list[Any]:
+    if isinstance(callbacks, (list, tuple)):
+        return [c for item in callbacks for c in _flatten(item)]
+    return [callbacks]
+
+
+class CallbackList(Callback):
+    """The callbacks of one fit/evaluate/predict call, plus History and ProgbarLogger if asked."""
+
+    def __init__(self, callbacks: Any = None, add_history: bool = False, add_progbar: bool = False,
+                 model: Any = None, **params: Any) -> None:
+        super().__init__()
+        self.callbacks = _flatten(callbacks) if callbacks else []
+        self._in_begin_end_block_count = 0
+        self._add_default_callbacks(add_history, add_progbar)
+        self.set_model(model)
+        self.set_params(params)
+
+    def set_params(self, params: Any) -> None:
+        self.params = params
+        if params:
+            for callback in self.callbacks:
+                callback.set_params(params)
+
+    def _add_default_callbacks(self, add_history: bool, add_progbar: bool) -> None:
+        self._progbar = None
+        self._history = None
+        for cb in self.callbacks:
+            if isinstance(cb, ProgbarLogger):
+                self._progbar = cb
+            elif isinstance(cb, History):
+                self._history = cb
+        if self._history is None and add_history:
+            self._history = History()
+            self.callbacks.append(self._history)
+        if self._progbar is None and add_progbar:
+            self._progbar = ProgbarLogger()
+            self.callbacks.append(self._progbar)
+
+    def append(self, callback: Callback) -> None:
+        self.callbacks.append(callback)
+
+    def set_model(self, model: Any) -> None:
+        if not model:
+            return
+        super().set_model(model)
+        if self._history:
+            model.history = self._history
+        for callback in self.callbacks:
+            callback.set_model(model)
+
+    def _on_begin(self) -> None:
+        self._in_begin_end_block_count += 1
+
+    def _on_end(self) -> None:
+        self._in_begin_end_block_count -= 1
+        if self._in_begin_end_block_count < 0:
+            raise ValueError("`on_xxx_end` called without corresponding `on_xxx_begin`")
+
+    def _each(self, hook: str, *args: Any, logs: Any = None) -> None:
+        logs = pythonify_logs(logs)
+        for callback in self.callbacks:
+            getattr(callback, hook)(*args, logs)
+
+    def on_batch_begin(self, batch: int, logs: Any = None) -> None:
+        self._each("on_batch_begin", batch, logs=logs)
+
+    def on_batch_end(self, batch: int, logs: Any = None) -> None:
+        self._each("on_batch_end", batch, logs=logs)
+
+    def on_epoch_begin(self, epoch: int, logs: Any = None) -> None:
+        self._each("on_epoch_begin", epoch, logs=logs)
+
+    def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
+        self._each("on_epoch_end", epoch, logs=logs)
+
+    def on_train_batch_begin(self, batch: int, logs: Any = None) -> None:
+        self._each("on_train_batch_begin", batch, logs=logs)
+
+    def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
+        self._each("on_train_batch_end", batch, logs=logs)
+
+    def on_test_batch_begin(self, batch: int, logs: Any = None) -> None:
+        self._each("on_test_batch_begin", batch, logs=logs)
+
+    def on_test_batch_end(self, batch: int, logs: Any = None) -> None:
+        self._each("on_test_batch_end", batch, logs=logs)
+
+    def on_predict_batch_begin(self, batch: int, logs: Any = None) -> None:
+        self._each("on_predict_batch_begin", batch, logs=logs)
+
+    def on_predict_batch_end(self, batch: int, logs: Any = None) -> None:
+        self._each("on_predict_batch_end", batch, logs=logs)
+
+    def on_train_begin(self, logs: Any = None) -> None:
+        self._on_begin()
+        self._each("on_train_begin", logs=logs)
+
+    def on_train_end(self, logs: Any = None) -> None:
+        self._each("on_train_end", logs=logs)
+        self._on_end()
+
+    def on_test_begin(self, logs: Any = None) -> None:
+        self._on_begin()
+        self._each("on_test_begin", logs=logs)
+
+    def on_test_end(self, logs: Any = None) -> None:
+        self._each("on_test_end", logs=logs)
+        self._on_end()
+
+    def on_predict_begin(self, logs: Any = None) -> None:
+        self._on_begin()
+        self._each("on_predict_begin", logs=logs)
+
+    def on_predict_end(self, logs: Any = None) -> None:
+        self._each("on_predict_end", logs=logs)
+        self._on_end()

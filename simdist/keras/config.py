@@ -1,0 +1,40 @@
+"""`keras.config` (and `keras.backend`'s) global numeric settings: `floatx` and `epsilon`.
+
+Keras 3.15 keeps them as module globals (keras/src/backend/config.py): floatx "float32", epsilon
+1e-7, the fuzz factor the crossentropies clip probabilities with.
+"""
+
+from __future__ import annotations
+
+_FLOATX = "float32"
+_EPSILON = 1e-7
+_ACCEPTED_FLOATX = ("bfloat16", "float16", "float32", "float64")
+
+
+def floatx() -> str:
+    """The default float dtype, as a string ("float32" unless set)."""
+    return _FLOATX
+
+
+def set_floatx(value: str) -> None:
+    """Set the default float dtype (Keras accepts bfloat16, float16, float32, float64)."""
+    global _FLOATX
+    if value not in _ACCEPTED_FLOATX:
+        raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {set(_ACCEPTED_FLOATX)}")
+    _FLOATX = str(value)
+
+
+def epsilon() -> float:
+    """The fuzz factor used in numeric expressions (1e-7 unless set)."""
+    return _EPSILON
+
+
+def set_epsilon(value: float) -> None:
+    """Set the fuzz factor."""
+    global _EPSILON
+    _EPSILON = value
+
+
+def backend() -> str:
+    """The backend's name: simdist's Keras is Keras on its TensorFlow facade."""
+    return "tensorflow"

@@ -1,0 +1,206 @@
+"""Symbolic tensors and the graph of layer calls (keras/src/backend/common/keras_tensor.py,
+ops/node.py): what `keras.Input` returns and what calling a layer on one returns.
+
+A `KerasTensor` records a shape (a tuple, None for unknown dimensions), a dtype and where it came
+from (`_keras_history`: the operation, which of its calls (`node_index`) and which output).
+Calling a layer on KerasTensors builds the layer, infers the output specs and adds a `Node` to
+the layer's `_inbound_nodes`; a functional model walks these nodes.
+
+Output specs: a layer with `compute_output_shape` gives them directly; otherwise simdist runs
+the layer's `call` on zero-valued tensors in which every unknown dimension is given two different
+sizes, one after the other, and an output dimension that changes between the two runs is unknown
+(Keras traces the call symbolically in a TF graph instead; simdist has no graph tracing).
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any, Callable
+
+from simdist import tf
+from simdist.keras import dtype_policies as dtypes
+from simdist.keras.naming import auto_name
+
+__all__ = ["KerasTensor", "KerasHistory", "Node", "any_symbolic_tensors", "is_keras_tensor", "compute_output_spec",
+           "flatten", "map_structure", "pack_sequence_as"]
+
+flatten = tf.nest.flatten
+map_structure = tf.nest.map_structure
+pack_sequence_as = tf.nest.pack_sequence_as
+
+_PROBE_SIZES = (2, 3)
+
+
+class KerasHistory(collections.namedtuple("KerasHistory", ["operation", "node_index", "tensor_index"])):
+    __slots__ = ()
+
+
+class KerasTensor:
+    """A symbolic tensor: `shape` (tuple with None), `dtype` (string), `name`."""
+
+    _keras_symbolic = True
+
+    def __init__(self, shape: Any, dtype: Any = "float32", sparse: bool = False, ragged: bool = False,
+                 record_history: bool = True, name: str | None = None) -> None:
+        from simdist.keras.variables import standardize_shape
+        self._shape = standardize_shape(shape)
+        self._dtype = dtypes.standardize_dtype(dtype)
+        self._sparse = bool(sparse)
+        self._ragged = bool(ragged)
+        self.name = name or auto_name(type(self).__name__)
+        self.record_history = record_history
+
+    @property
+    def shape(self) -> tuple:
+        return self._shape
+
+    @property
+    def dtype(self) -> str:
+        return self._dtype
+
+    @property
+    def sparse(self) -> bool:
+        return self._sparse
+
+    @property
+    def ragged(self) -> bool:
+        return self._ragged
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    def _cast(self, dtype: str) -> "KerasTensor":
+        from simdist.keras.layers.op_layer import symbolic_op
+        return symbolic_op("cast", lambda x: tf.cast(x, dtype), self)
+
+    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValueError("A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. It doesn't have any "
+                         "actual numerical value. You cannot convert it to a NumPy array.")
+
+    def __bool__(self) -> bool:
+        raise TypeError("A symbolic KerasTensor cannot be used as a boolean.")
+
+    def __iter__(self) -> Any:
+        raise NotImplementedError("Iterating over a symbolic KerasTensor is not supported.")
+
+    def __len__(self) -> int:
+        raise TypeError("A symbolic KerasTensor has no length (its batch size is unknown).")
+
+    def _op(name: str, fn: Callable[..., Any], reverse: bool = False) -> Callable[..., Any]:  # noqa: N805
+        def method(self: "KerasTensor", other: Any = None) -> Any:
+            from simdist.keras.layers.op_layer import symbolic_op
+            if other is None and fn.__code__.co_argcount == 1:
+                return symbolic_op(name, fn, self)
+            return symbolic_op(name, fn, other, self) if reverse else symbolic_op(name, fn, self, other)
+        return method
+
+    __add__ = _op("add", lambda a, b: tf.add(a, b))
+    __radd__ = _op("add", lambda a, b: tf.add(a, b), reverse=True)
+    __sub__ = _op("subtract", lambda a, b: tf.subtract(a, b))
+    __rsub__ = _op("subtract", lambda a, b: tf.subtract(a, b), reverse=True)
+    __mul__ = _op("multiply", lambda a, b: tf.multiply(a, b))
+    __rmul__ = _op("multiply", lambda a, b: tf.multiply(a, b), reverse=True)
+    __truediv__ = _op("true_divide", lambda a, b: tf.divide(a, b))
+    __rtruediv__ = _op("true_divide", lambda a, b: tf.divide(a, b), reverse=True)
+    __matmul__ = _op("matmul", lambda a, b: tf.matmul(a, b))
+    __rmatmul__ = _op("matmul", lambda a, b: tf.matmul(a, b), reverse=True)
+    __pow__ = _op("power", lambda a, b: tf.pow(a, b))
+    __neg__ = _op("negative", lambda a: tf.negative(a))
+    del _op
+
+    def __getitem__(self, key: Any) -> Any:
+        from simdist.keras.layers.op_layer import symbolic_op
+        return symbolic_op("get_item", lambda x: x[key], self)
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return (f"<KerasTensor shape={self._shape}, dtype={self._dtype}, sparse={self._sparse}, "
+                f"ragged={self._ragged}, name={self.name}>")
+
+
+def is_keras_tensor(x: Any) -> bool:
+    return isinstance(x, KerasTensor)
+
+
+def any_symbolic_tensors(args: Any = None, kwargs: Any = None) -> bool:
+    return any(isinstance(x, KerasTensor) for x in flatten((args or (), kwargs or {})))
+
+
+class Node:
+    """One call of an operation on symbolic arguments: its inputs, outputs and parents."""
+
+    def __init__(self, operation: Any, call_args: Any = (), call_kwargs: Any = None, outputs: Any = None) -> None:
+        self.operation = operation
+        self.call_args = tuple(call_args or ())
+        self.call_kwargs = dict(call_kwargs or {})
+        self.outputs = [] if outputs is None else flatten(outputs)
+        for x in self.outputs:
+            if not isinstance(x, KerasTensor):
+                raise ValueError(f"All operation outputs must be tensors. Operation {operation} returned a non-tensor. "
+                                 f"Non-tensor received: {x}")
+        self.input_tensors = [x for x in flatten((self.call_args, self.call_kwargs)) if isinstance(x, KerasTensor)]
+        zero_history = any(not x.record_history for x in self.input_tensors)
+        if not zero_history:
+            for t in self.input_tensors:
+                if not hasattr(t, "_keras_history"):
+                    t._keras_history = KerasHistory(None, 0, 0)
+        operation._inbound_nodes.append(self)
+        for kt in self.input_tensors:
+            inbound = kt._keras_history.operation if hasattr(kt, "_keras_history") else None
+            if inbound is not None:
+                inbound._outbound_nodes.append(self)
+        if not zero_history:
+            node_index = len(operation._inbound_nodes) - 1
+            for i, t in enumerate(self.outputs):
+                t._keras_history = KerasHistory(operation, node_index, i)
+        self.is_input = not self.input_tensors
+
+    @property
+    def output_tensors(self) -> list:
+        return self.outputs
+
+    @property
+    def parent_nodes(self) -> list:
+        deps = []
+        for kt in self.input_tensors:
+            op, index = kt._keras_history.operation, kt._keras_history.node_index
+            if op is not None:
+                deps.append(op._inbound_nodes[index])
+        return deps
+
+    def __repr__(self) -> str:
+        return f"<Node operation={self.operation.name}, id={id(self)}>"
+
+
+def _probe(x: Any, size: int) -> Any:
+    if isinstance(x, KerasTensor):
+        shape = [size if d is None else d for d in x.shape]
+        return tf.zeros(shape, dtype=x.dtype) if x.dtype != "string" else tf.fill(shape, "")
+    return x
+
+
+def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The KerasTensors `fn` returns for these symbolic arguments (by running it on zeros with
+    each unknown dimension given two sizes in turn; see the module docstring)."""
+    runs = []
+    for size in _PROBE_SIZES:
+        a = map_structure(lambda x: _probe(x, size), args)
+        k = map_structure(lambda x: _probe(x, size), kwargs)
+        runs.append(fn(*a, **k))
+    first, second = runs
+
+    def spec(t1: Any, t2: Any) -> Any:
+        if t1 is None:
+            return None
+        if not hasattr(t1, "shape") or not hasattr(t1, "dtype"):
+            return t1
+        s1 = list(tf.TensorShape(t1.shape).as_list())
+        s2 = list(tf.TensorShape(t2.shape).as_list())
+        shape = tuple(a if a == b else None for a, b in zip(s1, s2)) if len(s1) == len(s2) else None
+        if shape is None:
+            raise ValueError(f"The output rank of {fn} depends on the input's unknown dimensions: {s1} vs {s2}")
+        return KerasTensor(shape, dtype=dtypes.standardize_dtype(t1.dtype))
+
+    return pack_sequence_as(first, [spec(a, b) for a, b in zip(flatten(first), flatten(second))])

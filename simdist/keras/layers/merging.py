@@ -1,0 +1,166 @@
+"""Merging layers (keras/src/layers/merging/): Add and Concatenate on a list of inputs, with
+Keras's shape checks (batch sizes, broadcastable shapes, matching non-concatenated axes)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from simdist import tf
+from simdist.keras.layers.layer import Layer
+
+__all__ = ["Merge", "Add", "Concatenate", "add", "concatenate"]
+
+
+class Merge(Layer):
+    """The base of merge layers: inputs of different ranks get axes of size 1 inserted after the batch axis."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        raise NotImplementedError
+
+    def _compute_elemwise_op_output_shape(self, shape1: Any, shape2: Any) -> Any:
+        if shape1 is None or shape2 is None:
+            return None
+        if len(shape1) < len(shape2):
+            return self._compute_elemwise_op_output_shape(shape2, shape1)
+        if not shape2:
+            return shape1
+        out = list(shape1[: -len(shape2)])
+        for i, j in zip(shape1[-len(shape2):], shape2):
+            if i is None or j is None:
+                out.append(None)
+            elif i == 1:
+                out.append(j)
+            elif j == 1:
+                out.append(i)
+            else:
+                if i != j:
+                    raise ValueError(f"Inputs have incompatible shapes. Received shapes {shape1} and {shape2}")
+                out.append(i)
+        return tuple(out)
+
+    def build(self, input_shape: Any) -> None:
+        if not isinstance(input_shape[0], (tuple, list)):
+            raise ValueError("A merge layer should be called on a list of inputs. Received: "
+                             f"input_shape={input_shape} (not a list of shapes)")
+        batch_sizes = {s[0] for s in input_shape if s} - {None}
+        if len(batch_sizes) > 1:
+            raise ValueError(f"Cannot merge tensors with different batch sizes. Received tensors with shapes "
+                             f"{input_shape}")
+        output_shape = None if input_shape[0] is None else input_shape[0][1:]
+        for shape in input_shape[1:]:
+            output_shape = self._compute_elemwise_op_output_shape(output_shape, None if shape is None else shape[1:])
+        self._reshape_required = not (None not in input_shape and len(set(map(len, input_shape))) == 1)
+
+    def call(self, inputs: Any) -> Any:
+        if not isinstance(inputs, (list, tuple)):
+            raise ValueError(f"A merge layer should be called on a list of inputs. Received: inputs={inputs} (not a "
+                             "list of tensors)")
+        if self._reshape_required:
+            max_ndim = max(len(x.shape) for x in inputs)
+            reshaped = []
+            for x in inputs:
+                for _ in range(max_ndim - len(x.shape)):
+                    x = tf.expand_dims(x, axis=1)
+                reshaped.append(x)
+            return self._merge_function(reshaped)
+        return self._merge_function(list(inputs))
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        output_shape = None if input_shape[0] is None else input_shape[0][1:]
+        for shape in input_shape[1:]:
+            output_shape = self._compute_elemwise_op_output_shape(output_shape, None if shape is None else shape[1:])
+        batch_sizes = {s[0] for s in input_shape if s is not None} - {None}
+        first = list(batch_sizes)[0] if len(batch_sizes) == 1 else None
+        return (first,) + tuple(output_shape)
+
+
+def _same_dtype(xs: list[Any]) -> list[Any]:
+    """Keras's ops promote the operands to one dtype (the widest float)."""
+    names = {x.dtype.name for x in xs}
+    if len(names) == 1:
+        return xs
+    floats = [n for n in names if n.startswith("float")]
+    target = max(floats, key=lambda n: int(n[5:])) if floats else max(names, key=lambda n: tf.as_dtype(n).size)
+    return [x if x.dtype.name == target else tf.cast(x, target) for x in xs]
+
+
+class Add(Merge):
+    """`keras.layers.Add()`: the elementwise sum of its inputs."""
+
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        inputs = _same_dtype(inputs)
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = tf.add(out, x)
+        return out
+
+
+class Concatenate(Merge):
+    """`keras.layers.Concatenate(axis=-1)`: inputs joined along `axis`."""
+
+    def __init__(self, axis: int = -1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.axis = axis
+        self._reshape_required = False
+
+    def build(self, input_shape: Any) -> None:
+        if len(input_shape) < 1 or not isinstance(input_shape[0], (tuple, list)):
+            raise ValueError("A `Concatenate` layer should be called on a list of at least 1 input. Received: "
+                             f"input_shape={input_shape}")
+        if all(shape is None for shape in input_shape):
+            return
+        reduced = [list(shape) for shape in input_shape]
+        reduced_copy = copy.copy(reduced)
+        shape_set = set()
+        for i in range(len(reduced_copy)):
+            concat_axis = self.axis % len(reduced_copy[i])
+            for axis, axis_value in enumerate(reduced_copy, start=1):
+                if axis != concat_axis and axis_value == 1:
+                    del reduced[i][axis]
+            if len(reduced[i]) > self.axis:
+                del reduced[i][self.axis]
+            shape_set.add(tuple(reduced[i]))
+        if len(shape_set) != 1:
+            msg = ("A `Concatenate` layer requires inputs with matching shapes except for the concatenation axis. "
+                   f"Received: input_shape={input_shape}")
+            ranks = {len(shape) for shape in shape_set}
+            if len(ranks) != 1:
+                raise ValueError(msg)
+            (rank,) = ranks
+            for axis in range(rank):
+                if len({shape[axis] for shape in shape_set if shape[axis] is not None}) > 1:
+                    raise ValueError(msg)
+
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        return tf.concat(_same_dtype(inputs), axis=self.axis)
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        if not isinstance(input_shape, (tuple, list)) or not isinstance(input_shape[0], (tuple, list)):
+            raise ValueError(f"A `Concatenate` layer should be called on a list of inputs. Received: "
+                             f"input_shape={input_shape}")
+        out = list(input_shape[0])
+        for shape in input_shape[1:]:
+            if out[self.axis] is None or shape[self.axis] is None:
+                out[self.axis] = None
+                break
+            out[self.axis] += shape[self.axis]
+        return tuple(out)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "axis": self.axis}
+
+
+def add(inputs: list[Any], **kwargs: Any) -> Any:
+    """`keras.layers.add(inputs)`: Add()(inputs)."""
+    return Add(**kwargs)(inputs)
+
+
+def concatenate(inputs: list[Any], axis: int = -1, **kwargs: Any) -> Any:
+    """`keras.layers.concatenate(inputs, axis)`: Concatenate(axis)(inputs)."""
+    return Concatenate(axis=axis, **kwargs)(inputs)
+
+

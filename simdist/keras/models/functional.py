@@ -1,0 +1,395 @@
+"""The functional API (keras/src/models/functional.py and ops/function.py): `keras.Model(inputs,
+outputs)` over the graph of layer calls recorded on KerasTensors.
+
+The graph: from the outputs back to the inputs (depth-first over each tensor's `_keras_history`),
+nodes get depths (an output node 0, its parents deeper) and operations the largest depth of
+their nodes; `layers` (and so `weights` and `get_weights()`) follow operations by decreasing
+depth, ties in traversal order, inputs first, as in Keras. A call runs the nodes by decreasing
+depth, feeding each the tensors computed for its inputs; a layer called twice (shared) runs
+once per node with the same weights. Inputs may be given as a list, a dict keyed by input
+name, or a single tensor for a one-input model; they are converted to the inputs' dtypes, and a
+trailing axis of size 1 is added or dropped to match an input's rank.
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any, Callable
+
+from simdist import tf
+from simdist.keras.keras_tensor import KerasTensor, flatten, map_structure, pack_sequence_as
+from simdist.keras.layers.core import InputLayer
+from simdist.keras.layers.input_spec import InputSpec
+from simdist.keras.layers.layer import Layer
+from simdist.keras.models.model import Model
+from simdist.keras.tracking import no_tracking
+from simdist.keras.variables import convert_to_tensor
+
+__all__ = ["Functional", "map_graph"]
+
+
+def _build_map(inputs: list, outputs: list) -> tuple[list, dict]:
+    finished: set[int] = set()
+    in_progress: set[int] = set()
+    ordered: list = []
+    indices: dict[int, int] = {}
+    ops: dict[int, Any] = {}
+    input_ids = {id(x) for x in inputs}
+
+    def visit(tensor: Any) -> None:
+        operation, node_index, _ = tensor._keras_history
+        if not operation:
+            return
+        node = operation._inbound_nodes[node_index]
+        if id(node) in finished:
+            return
+        if not node.is_input and id(tensor) in input_ids:
+            finished.add(id(node))
+            return
+        if id(node) in in_progress:
+            raise ValueError(f"Tensor {tensor} from operation '{operation.name}' is part of a cycle.")
+        if id(operation) not in indices:
+            indices[id(operation)] = len(indices)
+            ops[id(operation)] = operation
+        in_progress.add(id(node))
+        if not node.is_input:
+            for t in node.input_tensors:
+                visit(t)
+        finished.add(id(node))
+        in_progress.remove(id(node))
+        ordered.append(node)
+
+    for x in outputs:
+        visit(x)
+    return ordered, indices
+
+
+def map_graph(inputs: list, outputs: list) -> tuple[list, dict, list, dict]:
+    """(nodes, nodes_by_depth, operations, operations_by_depth) of the graph from inputs to outputs."""
+    ordered, indices = _build_map(inputs, outputs)
+    in_graph = {id(n) for n in ordered}
+    node_depth: dict[int, int] = {}
+    node_obj: dict[int, Any] = {}
+    op_depth: dict[int, int] = {}
+    op_obj: dict[int, Any] = {}
+    for node in reversed(ordered):
+        depth = node_depth.setdefault(id(node), 0)
+        node_obj[id(node)] = node
+        depth = max(depth, op_depth.get(id(node.operation), 0))
+        op_depth[id(node.operation)] = depth
+        op_obj[id(node.operation)] = node.operation
+        node_depth[id(node)] = depth
+        for parent in node.parent_nodes:
+            if id(parent) not in in_graph:
+                continue
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+            node_obj[id(parent)] = parent
+    for x in inputs:
+        op = x._keras_history[0]
+        if op is not None and id(op) not in op_depth:
+            node = op._inbound_nodes[x._keras_history.node_index]
+            if node.is_input:
+                op_depth[id(op)] = 0
+                op_obj[id(op)] = op
+                indices[id(op)] = -1
+                node_depth[id(node)] = 0
+                node_obj[id(node)] = node
+    nodes_by_depth: dict[int, list] = collections.defaultdict(list)
+    for key, depth in node_depth.items():
+        nodes_by_depth[depth].append(node_obj[key])
+    ops_by_depth: dict[int, list] = collections.defaultdict(list)
+    for key, depth in op_depth.items():
+        ops_by_depth[depth].append(op_obj[key])
+    operations: list = []
+    for depth in sorted(ops_by_depth, reverse=True):
+        level = sorted(ops_by_depth[depth], key=lambda o: indices[id(o)])
+        operations.extend(level)
+    computable = {id(x) for x in inputs}
+    seen_ops: list[str] = []
+    for depth in sorted(nodes_by_depth, reverse=True):
+        for node in nodes_by_depth[depth]:
+            for x in node.input_tensors:
+                if id(x) not in computable:
+                    raise ValueError(f"Graph disconnected: cannot find parent for tensor {x} at operation "
+                                     f"'{node.operation}'. The following previous operations were accessed without "
+                                     f"issue: {seen_ops}")
+                seen_ops.append(node.operation.name)
+            for x in node.outputs:
+                computable.add(id(x))
+    names = [op.name for op in operations]
+    for name in names:
+        if names.count(name) != 1:
+            raise ValueError(f'The name "{name}" is used {names.count(name)} times in the model. All operation names '
+                             "should be unique.")
+    return ordered, dict(nodes_by_depth), operations, dict(ops_by_depth)
+
+
+def _fill_in(node: Any, tensor_dict: dict[int, Any]) -> tuple[tuple, dict]:
+    def fill(x: Any) -> Any:
+        return tensor_dict.get(id(x), x) if isinstance(x, KerasTensor) else x
+    return map_structure(fill, node.call_args), map_structure(fill, node.call_kwargs)
+
+
+class Functional(Model):
+    """A model defined by its input and output KerasTensors."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Functional":
+        return Layer.__new__(cls)   # type: ignore[return-value]
+
+    def __init__(self, inputs: Any, outputs: Any, name: str | None = None, **kwargs: Any) -> None:
+        trainable = kwargs.pop("trainable", None)
+        for x in flatten(inputs):
+            if not isinstance(x, KerasTensor):
+                raise ValueError(f"All `inputs` values must be KerasTensors. Received: inputs={inputs} including "
+                                 f"invalid value {x} of type {type(x)}")
+        for x in flatten(outputs):
+            if not isinstance(x, KerasTensor):
+                raise ValueError(f"All `outputs` values must be KerasTensors. Received: outputs={outputs} including "
+                                 f"invalid value {x} of type {type(x)}")
+        for x in flatten(inputs):
+            op = x._keras_history.operation if hasattr(x, "_keras_history") else None
+            if not isinstance(op, InputLayer):
+                raise NotImplementedError(f"Model inputs must be keras.Input tensors; {x.name} is the output of "
+                                          f"{op}: simdist does not clone intermediate tensors into new inputs")
+        self._init_model(name=name, **kwargs)
+        with no_tracking():
+            self._inputs_struct = map_structure(lambda x: x, inputs)
+            self._outputs_struct = map_structure(lambda x: x, outputs)
+            self._inputs = flatten(inputs)
+            self._outputs = flatten(outputs)
+            if not self._inputs:
+                raise ValueError(f"`inputs` argument cannot be empty. Received:\ninputs={inputs}\noutputs={outputs}")
+            if not self._outputs:
+                raise ValueError(f"`outputs` argument cannot be empty. Received:\ninputs={inputs}\noutputs={outputs}")
+            nodes, nodes_by_depth, operations, operations_by_depth = map_graph(self._inputs, self._outputs)
+            self._nodes = nodes
+            self._nodes_by_depth = nodes_by_depth
+            self._operations = operations
+            self._operations_by_depth = operations_by_depth
+            self._check_connected()
+        if trainable is not None:
+            self.trainable = trainable
+        for layer in self.layers:
+            self._tracker.track(layer)
+        self.build(None)
+        self._convert_input_args = False
+        self._allow_non_tensor_positional_args = True
+        self.output_names = [x._keras_history[0].name for x in self._outputs]
+
+    def _lock_state(self) -> None:
+        pass
+
+    def _obj_type(self) -> str:
+        return "Functional"
+
+    def build(self, input_shape: Any = None) -> None:
+        self.built = True
+
+    @property
+    def layers(self) -> list[Layer]:   # type: ignore[override]
+        """The graph's layers (input layers included), by decreasing depth."""
+        return [op for op in self._operations if isinstance(op, Layer)]
+
+    @layers.setter
+    def layers(self, _: Any) -> None:
+        raise AttributeError("`Model.layers` attribute is reserved and should not be used. Please use another name.")
+
+    @property
+    def operations(self) -> list[Any]:
+        return self._operations[:]
+
+    @property
+    def inputs(self) -> list[KerasTensor]:
+        return self._inputs
+
+    @property
+    def outputs(self) -> list[KerasTensor]:
+        return self._outputs
+
+    @property
+    def input(self) -> Any:
+        return self._inputs_struct
+
+    @property
+    def output(self) -> Any:
+        return self._outputs_struct
+
+    @property
+    def input_shape(self) -> Any:
+        shapes = map_structure(lambda x: x.shape, self._inputs_struct)
+        return shapes[0] if isinstance(shapes, list) and len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self) -> Any:
+        shapes = map_structure(lambda x: x.shape, self._outputs_struct)
+        return shapes[0] if isinstance(shapes, list) and len(shapes) == 1 else shapes
+
+    @property
+    def input_spec(self) -> Any:
+        if "_manual_input_spec" in self.__dict__:
+            return self._manual_input_spec
+
+        def spec(x: KerasTensor, name: str | None = None) -> InputSpec:
+            shape = list(x.shape)
+            if shape:
+                shape[0] = None
+            layer = x._keras_history[0]
+            return InputSpec(shape=tuple(shape), allow_last_axis_squeeze=True,
+                             name=layer.name if name is None else name,
+                             optional=bool(getattr(layer, "optional", False)))
+
+        if isinstance(self._inputs_struct, dict):
+            if all(isinstance(x, KerasTensor) for x in self._inputs_struct.values()):
+                return [spec(self._inputs_struct[n], name=n) for n in sorted(self._inputs_struct)]
+            return None
+        return [spec(x) for x in self._inputs]
+
+    @input_spec.setter
+    def input_spec(self, value: Any) -> None:
+        self.__dict__["_manual_input_spec"] = value
+
+    def add_loss(self, loss: Any) -> None:
+        raise NotImplementedError
+
+    # --- running the graph -----------------------------------------------------------------------
+    def _output_path(self, i: int) -> str:
+        """Keras's path of the i-th flat output in the outputs' structure ("", "1", "key")."""
+        def paths(struct: Any, prefix: tuple) -> list[tuple]:
+            if isinstance(struct, dict):
+                return [p for k in sorted(struct) for p in paths(struct[k], prefix + (k,))]
+            if isinstance(struct, (list, tuple)):
+                return [p for j, v in enumerate(struct) for p in paths(v, prefix + (j,))]
+            return [prefix]
+        return ".".join(str(p) for p in paths(self._outputs_struct, ())[i])
+
+    def _check_connected(self) -> None:
+        """Every output must be computable from the inputs (Keras's dry run of the graph)."""
+        known = {id(x) for x in self._inputs}
+        for depth in sorted(self._nodes_by_depth, reverse=True):
+            for node in self._nodes_by_depth[depth]:
+                if node.is_input or any(id(x) not in known for x in node.input_tensors):
+                    continue
+                known.update(id(x) for x in node.outputs)
+        for i, x in enumerate(self._outputs):
+            if id(x) not in known:
+                raise ValueError(f"Output with path `{self._output_path(i)}` is not connected to `inputs`")
+
+    def _run_through_graph(self, inputs: list, operation_fn: Callable[[Any], Any]) -> Any:
+        tensor_dict: dict[int, Any] = {}
+        for x, y in zip(self._inputs, inputs):
+            tensor_dict[id(x)] = y
+        for depth in sorted(self._nodes_by_depth, reverse=True):
+            for node in self._nodes_by_depth[depth]:
+                if not node.operation or node.is_input:
+                    continue
+                if any(id(x) not in tensor_dict for x in node.input_tensors):
+                    continue
+                args, kwargs = _fill_in(node, tensor_dict)
+                outputs = operation_fn(node.operation)(*args, **kwargs)
+                for x, y in zip(node.outputs, flatten(outputs)):
+                    tensor_dict[id(x)] = y
+        out = []
+        for i, x in enumerate(self._outputs):
+            if id(x) not in tensor_dict:
+                raise ValueError(f"Output with path `{self._output_path(i)}` is not connected to `inputs`")
+            out.append(tensor_dict[id(x)])
+        return pack_sequence_as(self._outputs_struct, out)
+
+    def _standardize_inputs(self, inputs: Any) -> list:
+        struct = self._inputs_struct
+        if isinstance(struct, list) and len(struct) == 1 and isinstance(inputs, (tf.Tensor, KerasTensor)):
+            inputs = [inputs]
+        elif isinstance(inputs, dict) and not isinstance(struct, dict):
+            keys = set(inputs)
+            flat = struct if isinstance(struct, (list, tuple)) else [struct]
+            if all(isinstance(i, KerasTensor) for i in flat) and {i.name for i in flat} <= keys:
+                inputs = [inputs[i.name] for i in flat]
+            else:
+                self._raise_structure(inputs)
+        flat_inputs = flatten(inputs)
+        if len(flat_inputs) != len(self._inputs):
+            self._raise_structure(inputs)
+        converted = []
+        for x, ref in zip(flat_inputs, self._inputs):
+            if x is None:
+                layer = ref._keras_history.operation
+                if isinstance(layer, InputLayer) and not layer.optional:
+                    raise ValueError(f"The input '{ref.name}' is not optional, but None was passed. Please provide a "
+                                     "valid tensor.")
+                converted.append(x)
+            elif isinstance(x, KerasTensor):
+                converted.append(x)
+            else:
+                converted.append(convert_to_tensor(x, dtype=ref.dtype))
+        return self._adjust_input_rank(converted)
+
+    def _raise_structure(self, inputs: Any) -> None:
+        expected = map_structure(lambda x: "None" if x is None else x.name, self._inputs_struct)
+        got = map_structure(lambda x: "None" if x is None else f"Tensor(shape={tuple(x.shape)})", inputs)
+        raise ValueError(f"The structure of `inputs` doesn't match the expected structure.\nExpected: {expected}\n"
+                         f"Received: inputs={got}")
+
+    def _adjust_input_rank(self, flat_inputs: list) -> list:
+        adjusted = []
+        for i, x in enumerate(flat_inputs):
+            ref_shape = self._inputs[i].shape
+            if x is None:
+                adjusted.append(x)
+                continue
+            x_rank, ref_rank = len(x.shape), len(ref_shape)
+            if x_rank == ref_rank:
+                adjusted.append(x)
+                continue
+            if x_rank == ref_rank + 1 and x.shape[-1] == 1:
+                adjusted.append(tf.squeeze(x, axis=-1) if isinstance(x, tf.Tensor) else x)
+                continue
+            if x_rank == ref_rank - 1 and ref_shape[-1] == 1:
+                adjusted.append(tf.expand_dims(x, axis=-1) if isinstance(x, tf.Tensor) else x)
+                continue
+            raise ValueError(f"Invalid input shape for input {x} with name '{self._inputs[i].name}' and path '{i}'. "
+                             f"Expected shape {ref_shape}, but input has incompatible shape {tuple(x.shape)}")
+        return adjusted
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None, **kwargs: Any) -> Any:
+        """Run the graph on `inputs`, passing `training` to the layers that take it."""
+        flat = self._standardize_inputs(inputs)
+
+        def operation_fn(op: Any) -> Callable[..., Any]:
+            def run(*args: Any, **kw: Any) -> Any:
+                if training is not None and "training" in getattr(op, "_call_context_args", ()):
+                    kw["training"] = training
+                return op(*args, **kw)
+            return run
+
+        outputs = self._run_through_graph(flat, operation_fn)
+        return outputs[0] if isinstance(outputs, (list, tuple)) and len(outputs) == 1 else outputs
+
+    def compute_output_spec(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:   # type: ignore[override]
+        from simdist.keras.keras_tensor import any_symbolic_tensors
+        if not any_symbolic_tensors((inputs,)):
+            raise NotImplementedError("the output spec of a model for concrete inputs: run it")
+        flat = self._standardize_inputs(inputs)
+        if all(tuple(x.shape) == tuple(ref.shape) for x, ref in zip(flat, self._inputs)):
+            return map_structure(lambda x: KerasTensor(shape=x.shape, dtype=x.dtype), self._outputs_struct)
+        outputs = self._run_through_graph(flat, lambda op: op.compute_output_spec)
+        return outputs
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        specs = map_structure(lambda s: s, input_shape)
+        if isinstance(specs, tuple) and all(isinstance(d, (int, type(None))) for d in specs):
+            specs = [specs]
+        kts = [KerasTensor(s, dtype=ref.dtype) for s, ref in zip(specs, self._inputs)]
+        out = self.compute_output_spec(kts if len(kts) > 1 else kts[0])
+        return map_structure(lambda x: x.shape, out)
+
+    def _assert_input_compatibility(self, arg_0: Any) -> None:
+        for x, ref in zip(flatten(arg_0), self._inputs):
+            if x is None:
+                layer = ref._keras_history.operation
+                if isinstance(layer, InputLayer) and not layer.optional:
+                    raise ValueError(f"The input '{ref.name}' is not optional, but None was passed. Please provide a "
+                                     "valid tensor.")
+        super()._assert_input_compatibility(arg_0)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"name": self.name, "trainable": self.trainable}

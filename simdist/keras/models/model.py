@@ -1,0 +1,101 @@
+"""`keras.Model`: Keras 3.15's Model (keras/src/models/model.py) as `class Model(Trainer, Layer)`.
+
+`keras.Model(inputs, outputs)` makes a functional model (models/functional.py); a subclass of
+Model is a subclassed model: the layers assigned to its attributes are tracked, and are built
+in the model's name scope on the first call ("my_model/dense/kernel"). A model made inside
+`strategy.scope()` keeps that strategy (`distribute_strategy`, the Trainer's capture), and its
+variables are made by it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from simdist.keras.layers.layer import Layer
+from simdist.keras.trainers.trainer import Trainer
+
+__all__ = ["Model", "functional_init_arguments"]
+
+
+def functional_init_arguments(args: tuple, kwargs: dict) -> bool:
+    """Whether Model(...) was given inputs and outputs (the functional API)."""
+    return len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or ("inputs" in kwargs and "outputs" in kwargs)
+
+
+class Model(Trainer, Layer):
+    """A layer with training (compile/fit/evaluate/predict), summary and weight saving."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Model":
+        if functional_init_arguments(args, kwargs) and cls is Model:
+            from simdist.keras.models.functional import Functional
+            return Functional.__new__(Functional, *args, **kwargs)
+        return super().__new__(cls)   # type: ignore[return-value]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if functional_init_arguments(args, kwargs):
+            raise NotImplementedError(
+                f"{type(self).__name__}(inputs, outputs): a subclass of Model built with the functional API is not "
+                "supported by simdist; use keras.Model(inputs, outputs) or a subclassed model with call()")
+        self._init_model(*args, **kwargs)
+
+    def _init_model(self, *args: Any, **kwargs: Any) -> None:
+        Trainer.__init__(self)
+        Layer.__init__(self, *args, **kwargs)
+
+    def call(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"Model {type(self).__name__} does not have a `call()` method implemented.")
+
+    @property
+    def layers(self) -> list[Layer]:
+        """The model's direct sub-layers, in the order they were tracked."""
+        return list(self._flatten_layers(include_self=False, recursive=False))
+
+    @layers.setter
+    def layers(self, _: Any) -> None:
+        raise AttributeError("`Model.layers` attribute is reserved and should not be used. Please use another name.")
+
+    def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
+        """A sub-layer by name or by index in `layers`."""
+        if index is not None and name is not None:
+            raise ValueError(f"Provide only a layer name or a layer index. Received: index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only has "
+                                 f"{len(self.layers)} layers.")
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(f"No such layer: {name}. Existing layers are: {list(l.name for l in self.layers)}.")
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
+
+    def compute_output_spec(self, *args: Any, **kwargs: Any) -> Any:
+        from simdist.keras.keras_tensor import any_symbolic_tensors
+        if not any_symbolic_tensors(args, kwargs):
+            raise NotImplementedError("the output spec of a model for concrete inputs: run it")
+        return super().compute_output_spec(*args, **kwargs)
+
+    def summary(self, line_length: int | None = None, positions: Any = None, print_fn: Callable[..., Any] | None = None,
+                expand_nested: bool = False, show_trainable: bool = False, layer_range: Any = None) -> None:
+        """Print the layer table of Keras 3.15 (layer, output shape, parameter count; the
+        connections of a non-sequential functional model) and the parameter totals."""
+        from simdist.keras.models.summary import print_summary
+        print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn,
+                      expand_nested=expand_nested, show_trainable=show_trainable, layer_range=layer_range)
+
+    def save_weights(self, filepath: Any, overwrite: bool = True, max_shard_size: Any = None) -> None:
+        """Write the weights to a Keras 3 `.weights.h5` file (models/saving.py)."""
+        from simdist.keras.models.saving import save_weights
+        save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
+
+    def load_weights(self, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
+        """Read the weights from a Keras 3 `.weights.h5` file (made by simdist or by Keras)."""
+        from simdist.keras.models.saving import load_weights
+        load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
+
+    def _obj_type(self) -> str:
+        return "Layer"
+
+    def get_config(self) -> dict[str, Any]:
+        return {"name": self.name, "trainable": self.trainable}

@@ -1,0 +1,265 @@
+"""`Model.save_weights` / `load_weights` in Keras 3's `.weights.h5` format
+(keras/src/saving/saving_lib.py: save_weights_only, load_weights_only, H5IOStore).
+
+The file is a tree of HDF5 groups by object path: each layer (and the optimizer, once built)
+stores its own variables as datasets "0", "1", ... (trainable then non-trainable, in creation
+order) in a "vars" group whose `name` attribute is the object's name. Children are found as Keras
+finds them: a Sequential or functional model's `layers` first (group "layers/<snake_case class
+name>", numbered "_1", "_2" ... within the list), then the attributes holding layers, the
+optimizer, or lists/dicts of them, in sorted attribute order ("_x" after the rest); the model's
+own variables are in the root "vars". So files written by Keras 3.15 load into the same model
+built by simdist and the other way round (tests/keras/test_models_tf.py). Needs h5py.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterator
+
+import numpy as np
+
+from simdist.keras.layers.layer import Layer, is_metric
+from simdist.keras.naming import to_snake_case
+
+__all__ = ["save_weights", "load_weights"]
+
+# Attributes every layer has: not children (Keras skips dir(Layer()) the same way).
+_SKIP: set[str] | None = None
+
+
+def _skipset(obj_type: str) -> set[str]:
+    global _SKIP
+    if _SKIP is None:
+        with _quiet_names():
+            ref = Layer()
+        _SKIP = set(dir(ref)) | {"_self_unconditional_dependency_names"}
+    extra = {"Functional": {"operations", "_operations"}, "Sequential": {"_functional"}}.get(obj_type, set())
+    return _SKIP | extra
+
+
+class _quiet_names:
+    """Make the reference layer without taking a name uid (Keras's would take one; it is unobservable)."""
+
+    def __enter__(self) -> None:
+        from simdist.keras import naming
+        self._saved = dict(naming._uids)
+
+    def __exit__(self, *exc: object) -> None:
+        from simdist.keras import naming
+        naming._uids.clear()
+        naming._uids.update(self._saved)
+
+
+def _h5py() -> Any:
+    try:
+        import h5py
+    except ImportError as e:   # pragma: no cover - h5py comes with TensorFlow and the `tf` extra
+        raise ImportError("save_weights/load_weights need h5py (pip install h5py)") from e
+    return h5py
+
+
+def _is_saveable(x: Any) -> bool:
+    from simdist.keras.optimizers import Optimizer
+    return isinstance(x, (Layer, Optimizer)) and not is_metric(x)
+
+
+def _name_key(name: str) -> str:
+    return f"~{name}" if name.startswith("_") else name
+
+
+def _children(obj: Any) -> Iterator[tuple[str, Any]]:
+    from simdist.keras.optimizers import Optimizer
+    if isinstance(obj, Optimizer):
+        return
+    obj_type = obj._obj_type() if hasattr(obj, "_obj_type") else "Layer"
+    if obj_type in ("Sequential", "Functional"):
+        yield "layers", obj.layers
+    skip = _skipset(obj_type)
+    for attr in sorted(dir(obj), key=_name_key):
+        if attr.startswith("__") or attr in skip:
+            continue
+        try:
+            child = getattr(obj, attr)
+        except Exception:  # noqa: BLE001 - a property that cannot be read now is no child (as in Keras)
+            continue
+        yield attr, child
+
+
+def _own_variables(obj: Any) -> list[Any]:
+    from simdist.keras.optimizers import Optimizer
+    if isinstance(obj, Optimizer):
+        return list(obj.variables)
+    if isinstance(obj, Layer):
+        return list(obj._trainable_variables) + list(obj._non_trainable_variables)
+    return []
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}/{b}" if a else b
+
+
+def _save(obj: Any, h5: Any, path: str, visited: set[int]) -> None:
+    if id(obj) in visited:
+        return
+    if _is_saveable(obj):
+        own = _own_variables(obj)
+        group = h5.create_group(_join(path, "vars")) if path else h5.create_group("vars")
+        group.attrs["name"] = obj.name
+        for i, v in enumerate(own):
+            group[str(i)] = np.asarray(v.numpy())
+    visited.add(id(obj))
+    for attr, child in _children(obj):
+        if _is_saveable(child):
+            _save(child, h5, _join(path, attr), visited)
+        elif isinstance(child, (list, tuple, dict)):
+            _save_container(child, h5, _join(path, attr), visited, set())
+
+
+def _unique(name: str, used: dict[str, int]) -> str:
+    if name in used:
+        used[name] += 1
+        return f"{name}_{used[name]}"
+    used[name] = 0
+    return name
+
+
+def _save_container(container: Any, h5: Any, path: str, visited: set[int], seen: set[int]) -> None:
+    if id(container) in seen:
+        return
+    seen.add(id(container))
+    used: dict[str, int] = {}
+    items = list(container.values()) if isinstance(container, dict) else list(container)
+    for item in items:
+        if _is_saveable(item):
+            _save(item, h5, _join(path, _unique(to_snake_case(type(item).__name__), used)), visited)
+        elif isinstance(item, (list, tuple, dict)):
+            _save_container(item, h5, _join(path, _unique("container", used)), visited, seen)
+
+
+def _check_path(filepath: Any) -> str:
+    path = os.fspath(filepath)
+    if not str(path).endswith(".weights.h5"):
+        raise ValueError(f"The filename must end in `.weights.h5`. Received: filepath={path}")
+    return str(path)
+
+
+def save_weights(model: Any, filepath: Any, overwrite: bool = True, max_shard_size: Any = None) -> None:
+    """Write `model`'s weights (and its built optimizer's) to `filepath` (".weights.h5")."""
+    if max_shard_size is not None:
+        raise NotImplementedError("save_weights(max_shard_size=...): sharded weight files are not implemented")
+    path = _check_path(filepath)
+    if not overwrite and os.path.exists(path):
+        raise FileExistsError(f"{path} exists and overwrite=False (Keras asks the user to confirm here)")
+    if not model.built:
+        raise ValueError("You are saving a model that has not yet been built. Try building the model first by calling "
+                         "it on some data or by using `build()`.")
+    h5py = _h5py()
+    with h5py.File(path, "w") as h5:
+        _save(model, h5, "", set())
+
+
+class _Store:
+    """The variables of one object in a file ("vars" group), as a mapping "0" -> array."""
+
+    def __init__(self, h5: Any, path: str) -> None:
+        self.group: Any = {}
+        if not path:
+            if "vars" in h5:
+                self.group = h5["vars"]
+        elif path in h5 and "vars" in h5[path]:
+            self.group = h5[path]["vars"]
+
+    def keys(self) -> list[str]:
+        return list(self.group.keys())
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        return np.asarray(self.group[key])
+
+
+def _load_own(obj: Any, store: _Store) -> None:
+    from simdist.keras.optimizers import Optimizer
+    own = _own_variables(obj)
+    if isinstance(obj, Optimizer):
+        if len(store.keys()) != len(own):
+            import warnings
+            msg = (f"Skipping variable loading for optimizer '{obj.name}', because it has {len(own)} variables "
+                   f"whereas the saved optimizer has {len(store.keys())} variables. ")
+            if not own or not obj.built:
+                msg += "This is likely because the optimizer has not been called/built yet."
+            warnings.warn(msg, stacklevel=3)
+            return
+    elif len(store.keys()) != len(own):
+        if not own and not obj.built:
+            raise ValueError(f"Layer '{obj.name}' was never built and thus it doesn't have any variables. However the "
+                             f"weights file lists {len(store.keys())} variables for this layer.")
+        raise ValueError(f"Layer '{obj.name}' expected {len(own)} variables, but received {len(store.keys())} "
+                         "variables during loading. "
+                         f"Expected: {[v.name for v in own]}")
+    for i, v in enumerate(own):
+        value = store[str(i)]
+        if tuple(v.shape.as_list()) != tuple(value.shape):
+            raise ValueError("The shape of the target variable and the shape of the target value in "
+                             f"`variable.assign(value)` must match. variable.shape={v.shape}, Received: "
+                             f"value.shape={value.shape}. Target variable: {v}")
+        v.assign(value)
+
+
+def _load(obj: Any, h5: Any, path: str, visited: set[int], errors: list[tuple[Any, Exception]],
+          skip_mismatch: bool) -> None:
+    if id(obj) in visited:
+        return
+    if _is_saveable(obj):
+        try:
+            _load_own(obj, _Store(h5, path))
+        except Exception as e:  # noqa: BLE001 - collected, then raised (or warned) together as Keras does
+            errors.append((obj, e))
+    visited.add(id(obj))
+    for attr, child in _children(obj):
+        if _is_saveable(child):
+            _load(child, h5, _join(path, attr), visited, errors, skip_mismatch)
+        elif isinstance(child, (list, tuple, dict)):
+            _load_container(child, h5, _join(path, attr), visited, errors, skip_mismatch, set())
+
+
+def _load_container(container: Any, h5: Any, path: str, visited: set[int], errors: list, skip_mismatch: bool,
+                    seen: set[int]) -> None:
+    if id(container) in seen:
+        return
+    seen.add(id(container))
+    used: dict[str, int] = {}
+    items = list(container.values()) if isinstance(container, dict) else list(container)
+    for item in items:
+        if _is_saveable(item):
+            _load(item, h5, _join(path, _unique(to_snake_case(type(item).__name__), used)), visited, errors,
+                  skip_mismatch)
+        elif isinstance(item, (list, tuple, dict)):
+            nested = _join(path, _unique("container", used))
+            if nested in h5:
+                _load_container(item, h5, nested, visited, errors, skip_mismatch, seen)
+
+
+def load_weights(model: Any, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
+    """Assign `model`'s weights from a `.weights.h5` file (Keras's or simdist's)."""
+    if kwargs:
+        raise ValueError(f"Invalid keyword arguments: {kwargs}")
+    path = os.fspath(filepath)
+    if not str(path).endswith(".weights.h5"):
+        raise ValueError("File format not supported: filepath="
+                         f"{path}. Keras 3 only supports V3 `.keras` and `.weights.h5` files, or legacy V1/V2 `.h5` "
+                         "files.")
+    if not model.built:
+        raise ValueError("You are loading weights into a model that has not yet been built. Try building the model "
+                         "first by calling it on some data or by using `build()`.")
+    h5py = _h5py()
+    errors: list[tuple[Any, Exception]] = []
+    with h5py.File(path, "r") as h5:
+        _load(model, h5, "", set(), errors, skip_mismatch)
+    if errors:
+        obj, err = errors[0]
+        msg = (f"A total of {len(errors)} objects could not be loaded. Example error message for object {obj}:\n\n"
+               f"{err}\n\nList of objects that could not be loaded:\n{[o for o, _ in errors]}")
+        if skip_mismatch:
+            import warnings
+            warnings.warn(msg)
+        else:
+            raise ValueError(msg)

@@ -1,0 +1,164 @@
+"""Keras's attribute tracking (keras/src/utils/tracking.py): a layer puts the variables, sub-layers,
+metrics and seed generators assigned to its attributes into its stores, in assignment order,
+including those inside lists, tuples and dicts (kept as tracking containers so later appends are
+tracked too). Once a layer is built its tracker is locked: new state raises ValueError."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Callable, Iterator
+
+__all__ = ["Tracker", "TrackedList", "TrackedDict", "no_tracking", "is_tracking_enabled"]
+
+_state = {"on": True}
+
+
+def is_tracking_enabled() -> bool:
+    return _state["on"]
+
+
+@contextlib.contextmanager
+def no_tracking() -> Iterator[None]:
+    """Attributes set inside are not tracked (Keras's DotNotTrackScope)."""
+    before = _state["on"]
+    _state["on"] = False
+    try:
+        yield
+    finally:
+        _state["on"] = before
+
+
+def _remove_by_id(seq: list, value: Any) -> None:
+    for i, v in enumerate(seq):
+        if v is value:
+            del seq[i]
+            return
+
+
+class Tracker:
+    """`config`: store name -> (predicate, list). `exclusions`: a store's values found in
+    another named store are not added again (non-trainable vs trainable)."""
+
+    def __init__(self, config: dict[str, tuple[Callable[[Any], bool], list]],
+                 exclusions: dict[str, list[str]] | None = None) -> None:
+        self.config = config
+        self.stored_ids: dict[str, set[int]] = {name: set() for name in config}
+        self.locked = False
+        self._lock_violation_msg: str | None = None
+        self.exclusions = exclusions or {}
+
+    def track(self, attr: Any) -> Any:
+        if not is_tracking_enabled():
+            return attr
+        for store_name, (is_attr_type, _) in self.config.items():
+            if is_attr_type(attr):
+                for excl in self.exclusions.get(store_name, []):
+                    if self.is_in_store(excl, attr):
+                        return attr
+                if not self.is_in_store(store_name, attr):
+                    self.add_to_store(store_name, attr)
+                return attr
+        if isinstance(attr, tuple) and hasattr(attr, "_fields"):
+            return type(attr)(**{k: self.track(v) for k, v in attr._asdict().items()})
+        if isinstance(attr, tuple):
+            return type(attr)([self.track(e) for e in attr])
+        if isinstance(attr, TrackedList) or isinstance(attr, TrackedDict):
+            if attr.tracker is self:
+                return attr
+        if isinstance(attr, list):
+            return TrackedList(attr, self)
+        if isinstance(attr, dict):
+            return TrackedDict(attr, self)
+        return attr
+
+    def untrack(self, value: Any) -> None:
+        for store_name, ids in self.stored_ids.items():
+            if id(value) in ids:
+                ids.remove(id(value))
+                _remove_by_id(self.config[store_name][1], value)
+
+    def lock(self, msg: str | None = None) -> None:
+        self.locked = True
+        if msg is not None:
+            self._lock_violation_msg = msg
+
+    def unlock(self) -> None:
+        self.locked = False
+
+    def add_to_store(self, store_name: str, value: Any) -> None:
+        if self.locked:
+            raise ValueError(self._lock_violation_msg)
+        self.config[store_name][1].append(value)
+        self.stored_ids[store_name].add(id(value))
+
+    def is_in_store(self, store_name: str, value: Any) -> bool:
+        return id(value) in self.stored_ids[store_name]
+
+
+class TrackedList(list):
+    """A list whose additions are tracked by its owner's tracker."""
+
+    def __init__(self, values: Any = None, tracker: Tracker | None = None) -> None:
+        self.tracker = tracker
+        values = list(values or [])
+        if tracker is not None:
+            values = [tracker.track(v) for v in values]
+        super().__init__(values)
+
+    def append(self, value: Any) -> None:
+        if self.tracker is not None:
+            value = self.tracker.track(value)
+        super().append(value)
+
+    def insert(self, index: Any, value: Any) -> None:
+        if self.tracker is not None:
+            value = self.tracker.track(value)
+        super().insert(index, value)
+
+    def extend(self, values: Any) -> None:
+        if self.tracker is not None:
+            values = [self.tracker.track(v) for v in values]
+        super().extend(values)
+
+    def remove(self, value: Any) -> None:
+        if self.tracker is not None:
+            self.tracker.untrack(value)
+        _remove_by_id(self, value)
+
+    def pop(self, index: Any = -1) -> Any:
+        value = super().pop(index)
+        if self.tracker is not None:
+            self.tracker.untrack(value)
+        return value
+
+    def clear(self) -> None:
+        if self.tracker is not None:
+            for value in self:
+                self.tracker.untrack(value)
+        super().clear()
+
+
+class TrackedDict(dict):
+    """A dict whose added values are tracked by its owner's tracker."""
+
+    def __init__(self, values: Any = None, tracker: Tracker | None = None) -> None:
+        self.tracker = tracker
+        values = dict(values or {})
+        if tracker is not None:
+            values = {k: tracker.track(v) for k, v in values.items()}
+        super().__init__(values)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if self.tracker is not None:
+            value = self.tracker.track(value)
+        super().__setitem__(key, value)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for k, v in dict(*args, **kwargs).items():
+            self[k] = v
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        value = super().pop(key, *default)
+        if self.tracker is not None:
+            self.tracker.untrack(value)
+        return value

@@ -1,0 +1,409 @@
+"""Keras 3.15's data adapters for the TensorFlow backend (keras/src/trainers/data_adapters and
+epoch_iterator.py, TFEpochIterator), on simdist.tf.
+
+- NumPy arrays / tensors (nested in tuples, lists, dicts) become a `tf.data.Dataset` of batches
+  of `batch_size` (default 32) with a partial last batch; `shuffle=True` permutes the samples
+  anew every epoch with `tf.data.Dataset.shuffle` over the whole index range, seeded once from
+  the global random stream (`tf.random`, itself derived from the session's root seed and
+  `tf.random.set_seed`), so it is deterministic. The orders are not TF's (clause
+  keras.fit.shuffle-order).
+- A `tf.data.Dataset` is used as is (`class_weight` mapped onto it); a distributed dataset too.
+- The dataset is distributed with `strategy.experimental_distribute_dataset`, as Keras's TF
+  trainer does: under Mirrored each global batch is split across the replicas, a partial last
+  batch split as tf.distribute splits it (clause keras.fit.partial-batch).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import warnings
+from typing import Any, Iterator
+
+import numpy as np
+
+from simdist import tf
+
+
+# --- packing ---------------------------------------------------------------------------------------
+def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
+    """`(x,)`, `(x, y)` or `(x, y, sample_weight)` (a list counts as a tuple) -> (x, y, sw)."""
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return (data, None, None)
+    if len(data) == 1:
+        return (data[0], None, None)
+    if len(data) == 2:
+        return (data[0], data[1], None)
+    if len(data) == 3:
+        return (data[0], data[1], data[2])
+    raise ValueError("Data is expected to be in format `x`, `(x,)`, `(x, y)`, or `(x, y, sample_weight)`, "
+                     f"found: {data}")
+
+
+def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
+    if y is None:
+        return x if not isinstance(x, (tuple, list)) else (x,)
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
+def _flatten(data: Any) -> list[Any]:
+    """Leaves of a nested structure of arrays, None kept as a leaf (Keras's tree.flatten)."""
+    if isinstance(data, dict):
+        return [leaf for k in sorted(data) for leaf in _flatten(data[k])]
+    if isinstance(data, (list, tuple)):
+        return [leaf for v in data for leaf in _flatten(v)]
+    return [data]
+
+
+def _map(fn: Any, data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _map(fn, v) for k, v in data.items()}
+    if isinstance(data, list):
+        return tuple(_map(fn, v) for v in data)  # tf.data stacks lists: Keras makes them tuples
+    if isinstance(data, tuple):
+        return tuple(_map(fn, v) for v in data)
+    return None if data is None else fn(data)
+
+
+def _is_array(v: Any) -> bool:
+    return v is None or isinstance(v, (np.ndarray, tf.Tensor, tf.Variable)) or \
+        (hasattr(v, "__array__") and hasattr(v, "shape") and hasattr(v, "dtype"))
+
+
+def can_convert_arrays(arrays: Any) -> bool:
+    return all(_is_array(v) for v in _flatten(arrays))
+
+
+def _to_numpy(v: Any) -> np.ndarray:
+    if hasattr(v, "numpy"):
+        return np.asarray(v.numpy())
+    return np.asarray(v)
+
+
+def check_data_cardinality(data: Any) -> None:
+    sizes = sorted({int(np.shape(i)[0]) for i in _flatten(data) if i is not None})
+    if len(sizes) > 1:
+        msg = "Data cardinality is ambiguous. Make sure all arrays contain the same number of samples."
+        for label, single in zip(["x", "y", "sample_weight"], data):
+            msg += f"'{label}' sizes: {', '.join(str(np.shape(i)[0]) for i in _flatten(single) if i is not None)}\n"
+        raise ValueError(msg)
+
+
+def class_weight_to_sample_weights(y: Any, class_weight: dict) -> np.ndarray:
+    """One weight per sample: class_weight[class of y] (argmax of one-hot y), 1.0 if absent."""
+    y_numpy = _to_numpy(y)
+    sample_weight = np.ones(shape=(y_numpy.shape[0],), dtype="float32")
+    if y_numpy.ndim > 1:
+        y_numpy = np.argmax(y_numpy, axis=-1) if y_numpy.shape[-1] != 1 else np.squeeze(y_numpy, axis=-1)
+    y_numpy = np.round(y_numpy).astype("int32")
+    for i in range(y_numpy.shape[0]):
+        sample_weight[i] = class_weight.get(int(y_numpy[i]), 1.0)
+    return sample_weight
+
+
+def train_validation_split(arrays: Any, validation_split: float) -> tuple[Any, Any]:
+    """The last `validation_split` fraction of the samples (before shuffling) is validation data."""
+    flat = _flatten(arrays)
+    unsplitable = [type(t) for t in flat if not _is_array(t)]
+    if unsplitable:
+        raise ValueError("Argument `validation_split` is only supported for tensors or NumPy arrays."
+                         f"Found incompatible type in the input: {unsplitable}")
+    if all(t is None for t in flat):
+        return arrays, arrays
+    first = next(t for t in flat if t is not None)
+    batch_dim = int(np.shape(first)[0])
+    split_at = int(math.floor(batch_dim * (1.0 - validation_split)))
+    if split_at == 0 or split_at == batch_dim:
+        raise ValueError(f"Training data contains {batch_dim} samples, which is not sufficient to split it into a "
+                         f"validation and training set as specified by `validation_split={validation_split}`. "
+                         "Either provide more data, or a different value for the `validation_split` argument.")
+
+    def split(start: int, end: int) -> Any:
+        def cut(t: Any) -> Any:
+            return None if t is None else _to_numpy(t)[start:end]
+        return _map_keep(cut, arrays)
+
+    return split(0, split_at), split(split_at, batch_dim)
+
+
+def _map_keep(fn: Any, data: Any) -> Any:
+    """Map over leaves keeping the container types (lists stay lists)."""
+    if isinstance(data, dict):
+        return {k: _map_keep(fn, v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return type(data)(_map_keep(fn, v) for v in data)
+    return fn(data)
+
+
+# --- adapters --------------------------------------------------------------------------------------
+class DataAdapter:
+    """What the epoch iterator needs of its data: a tf.data dataset and the batches per epoch."""
+
+    def get_tf_dataset(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def num_batches(self) -> int | None:
+        raise NotImplementedError
+
+    def on_epoch_begin(self) -> None:
+        pass
+
+    def on_epoch_end(self) -> None:
+        pass
+
+
+class ArrayDataAdapter(DataAdapter):
+    """Arrays (NumPy, tensors) of equal first dimension -> batches (keras ArrayDataAdapter)."""
+
+    def __init__(self, x: Any, y: Any = None, sample_weight: Any = None, batch_size: int | None = None,
+                 steps: int | None = None, shuffle: Any = False, class_weight: dict | None = None) -> None:
+        if not can_convert_arrays((x, y, sample_weight)):
+            raise ValueError(f"Expected all elements of `x` to be array-like. Received invalid types: x={x}")
+        if sample_weight is not None:
+            if class_weight is not None:
+                raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+            if isinstance(y, (list, tuple, dict)) and not isinstance(sample_weight, (list, tuple, dict)):
+                sw = _to_numpy(sample_weight)
+                if not (sw.ndim == 1 or (sw.ndim == 2 and sw.shape[1] == 1)):
+                    raise ValueError("For a model with multiple outputs, when providing a single `sample_weight` "
+                                     "array, it should only have one scalar score per sample (i.e. shape "
+                                     "`(num_samples,)`). If you want to use non-scalar sample weights, pass a "
+                                     "`sample_weight` argument with one array per model output.")
+                sample_weight = _map_keep(lambda _: sw, y)
+        if class_weight is not None:
+            if isinstance(y, (list, tuple, dict)):
+                raise ValueError("`class_weight` is only supported for Models with a single output.")
+            sample_weight = class_weight_to_sample_weights(y, class_weight)
+        inputs = pack_x_y_sample_weight(x, y, sample_weight)
+        check_data_cardinality(inputs if isinstance(inputs, tuple) else (inputs,))
+        num_samples = int(np.shape(next(i for i in _flatten(inputs) if i is not None))[0])
+        if batch_size is not None and (not isinstance(batch_size, (int, np.integer)) or batch_size < 1):
+            raise ValueError(f"`batch_size` must be a positive integer or None. Received: batch_size={batch_size!r}")
+        if not batch_size:
+            batch_size = int(math.ceil(num_samples / steps)) if steps else 32
+        self._inputs = inputs
+        self._num_samples = num_samples
+        self._batch_size = int(batch_size)
+        self._size = int(math.ceil(num_samples / batch_size))
+        self._partial_batch_size = num_samples % batch_size
+        self._shuffle = shuffle
+
+    @property
+    def num_batches(self) -> int:
+        return self._size
+
+    @property
+    def batch_size(self) -> int:
+        return self._batch_size
+
+    @property
+    def has_partial_batch(self) -> bool:
+        return self._size > 0 and self._partial_batch_size > 0
+
+    @property
+    def partial_batch_size(self) -> int | None:
+        return self._partial_batch_size or None
+
+    def get_tf_dataset(self) -> Any:
+        def to_tensor(a: Any) -> Any:
+            if isinstance(a, tf.Tensor):
+                return a
+            arr = _to_numpy(a)
+            if arr.dtype == np.float64:
+                pass  # kept: tf.data keeps NumPy dtypes; the model casts (Keras's layers do)
+            return tf.convert_to_tensor(arr)
+
+        inputs = _map(to_tensor, self._inputs)
+        if not self._shuffle:
+            dataset = tf.data.Dataset.from_tensor_slices(inputs).batch(self._batch_size)
+        else:
+            # One seed per adapter from the global random stream; a new permutation per iteration.
+            seed = int(tf.random.uniform([], minval=0, maxval=2 ** 31 - 1, dtype=tf.int64).numpy())
+            indices = tf.data.Dataset.range(self._num_samples)
+            if self._shuffle != "batch":
+                indices = indices.shuffle(self._num_samples, seed=seed, reshuffle_each_iteration=True)
+            indices = indices.batch(self._batch_size)
+            if self._shuffle == "batch":
+                indices = indices.map(lambda i: tf.random.shuffle(i, seed=seed))
+
+            def grab_batch(i: Any) -> Any:
+                return _map(lambda t: tf.gather(t, i, axis=0), inputs)
+
+            dataset = indices.map(grab_batch)
+        options = tf.data.Options()
+        options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+        return dataset.with_options(options)
+
+
+class TFDatasetAdapter(DataAdapter):
+    """A `tf.data.Dataset` (or distributed dataset) of batches, used as is."""
+
+    def __init__(self, dataset: Any, class_weight: dict | None = None) -> None:
+        if not is_tf_dataset(dataset):
+            raise ValueError(f"Expected argument `dataset` to be a tf.data.Dataset. Received: {dataset}")
+        if class_weight is not None:
+            dataset = dataset.map(make_class_weight_map_fn(class_weight))
+        self._dataset = dataset
+
+    def get_tf_dataset(self) -> Any:
+        return self._dataset
+
+    @property
+    def num_batches(self) -> int | None:
+        card = self._dataset.cardinality
+        card = int(card() if callable(card) else card)
+        return None if card < 0 else card
+
+
+def make_class_weight_map_fn(class_weight: dict) -> Any:
+    """A dataset map `(x, y[, sw]) -> (x, y, class_weight[y])` (Keras's TF dataset adapter)."""
+    table = tf.convert_to_tensor([float(class_weight.get(int(c), 1.0)) for c in range(max(class_weight) + 1)])
+
+    def class_weights_map_fn(*data: Any) -> Any:
+        x, y, sw = unpack_x_y_sample_weight(data)
+        if sw is not None:
+            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+        if isinstance(y, (list, tuple, dict)):
+            raise ValueError("`class_weight` is only supported for Models with a single output.")
+        if len(y.shape) >= 2:
+            if y.shape[-1] is not None and y.shape[-1] > 1:
+                y_classes = tf.argmax(y, axis=-1, output_type=tf.int32)
+            else:
+                y_classes = tf.cast(tf.round(tf.squeeze(y, axis=-1)), tf.int32)
+        else:
+            y_classes = tf.cast(tf.round(y), tf.int32)
+        return x, y, tf.gather(table, y_classes)
+
+    return class_weights_map_fn
+
+
+def is_tf_dataset(x: Any) -> bool:
+    if isinstance(x, tf.data.Dataset):
+        return True
+    return type(x).__name__ in ("DistributedDataset", "DistributedDatasetsFromFunction") or \
+        any(c.__name__ in ("DatasetV2", "DistributedDataset") for c in type(x).__mro__)
+
+
+def _is_distributed_dataset(x: Any) -> bool:
+    return not isinstance(x, tf.data.Dataset) and is_tf_dataset(x)
+
+
+def get_data_adapter(x: Any, y: Any = None, sample_weight: Any = None, batch_size: int | None = None,
+                     steps_per_epoch: int | None = None, shuffle: Any = False,
+                     class_weight: dict | None = None) -> DataAdapter:
+    if isinstance(x, DataAdapter):
+        return x
+    if can_convert_arrays((x, y, sample_weight)):
+        return ArrayDataAdapter(x, y, sample_weight=sample_weight, class_weight=class_weight, shuffle=shuffle,
+                                batch_size=batch_size, steps=steps_per_epoch)
+    if is_tf_dataset(x):
+        if y is not None:
+            _raise_unsupported_arg("y", "the targets", "tf.data.Dataset")
+        if sample_weight is not None:
+            _raise_unsupported_arg("sample_weights", "the sample weights", "tf.data.Dataset")
+        if shuffle:
+            warnings.warn("`shuffle=True` was passed, but will be ignored since the data `x` was provided as a "
+                          "tf.data.Dataset. The Dataset is expected to already be shuffled (via "
+                          "`.shuffle(buffer_size)`).", stacklevel=2)
+        return TFDatasetAdapter(x, class_weight=class_weight)
+    raise ValueError(f"Unrecognized data type: x={x} (of type {type(x)})")
+
+
+def _raise_unsupported_arg(arg_name: str, arg_description: str, input_type: str) -> None:
+    raise ValueError(f"When providing `x` as a {input_type}, `{arg_name}` should not be passed. Instead, "
+                     f"{arg_description} should be included as part of the {input_type}.")
+
+
+# --- the epoch iterator -----------------------------------------------------------------------------
+class EpochIterator:
+    """Keras's TFEpochIterator: yields (begin_step, end_step, iterator) per execution, over a
+    dataset distributed by the strategy."""
+
+    def __init__(self, x: Any, y: Any = None, sample_weight: Any = None, batch_size: int | None = None,
+                 steps_per_epoch: int | None = None, shuffle: Any = False, class_weight: dict | None = None,
+                 steps_per_execution: int = 1, distribute_strategy: Any = None) -> None:
+        self.steps_per_epoch = steps_per_epoch
+        self.steps_per_execution = steps_per_execution
+        self._current_iterator: Any = None
+        self._epoch_iterator: Any = None
+        self._steps_seen = 0
+        self.data_adapter = get_data_adapter(x=x, y=y, sample_weight=sample_weight, batch_size=batch_size,
+                                             steps_per_epoch=steps_per_epoch, shuffle=shuffle,
+                                             class_weight=class_weight)
+        self._num_batches = self.data_adapter.num_batches
+        self._distribute_strategy = distribute_strategy or tf.distribute.get_strategy()
+        dataset = self.data_adapter.get_tf_dataset()
+        if not _is_distributed_dataset(dataset):
+            dataset = self._distribute_strategy.experimental_distribute_dataset(dataset)
+        self._distributed_dataset = dataset
+
+    def _get_iterator(self) -> Any:
+        return self._distributed_dataset
+
+    def _interrupted_warning(self) -> None:
+        warnings.warn("Your input ran out of data; interrupting training. Make sure that your dataset or generator "
+                      "can generate at least `steps_per_epoch * epochs` batches. You may need to use the "
+                      "`.repeat()` function when building your dataset.", stacklevel=2)
+
+    def reset(self) -> None:
+        self._current_iterator = None
+        self._num_batches = self.data_adapter.num_batches
+        self._steps_seen = 0
+        self._epoch_iterator = None
+        self.data_adapter.on_epoch_end()
+
+    def _enumerate_iterator(self) -> Iterator[tuple[int, int, Any]]:
+        self.data_adapter.on_epoch_begin()
+        steps_per_epoch = self.steps_per_epoch or self._num_batches or -1
+        if steps_per_epoch > 0:
+            if self._current_iterator is None or self.steps_per_epoch is None:
+                self._current_iterator = iter(self._get_iterator())
+                self._steps_seen = 0
+            for step in range(0, steps_per_epoch, self.steps_per_execution):
+                if self._num_batches and self._steps_seen >= self._num_batches:
+                    if self.steps_per_epoch:
+                        self._interrupted_warning()
+                    break
+                self._steps_seen += self.steps_per_execution
+                yield step, step + self.steps_per_execution - 1, self._current_iterator
+            if self._num_batches and self._steps_seen >= self._num_batches:
+                self._current_iterator = iter(self._get_iterator())
+                self._steps_seen = 0
+        else:
+            iterator = iter(self._get_iterator())
+            step = -self.steps_per_execution
+            while True:
+                step += self.steps_per_execution
+                self._steps_seen = step + self.steps_per_execution
+                yield step, step + self.steps_per_execution - 1, iterator
+        self.data_adapter.on_epoch_end()
+
+    def __iter__(self) -> "EpochIterator":
+        self._epoch_iterator = self._enumerate_iterator()
+        return self
+
+    def __next__(self) -> tuple[int, int, Any]:
+        return next(self._epoch_iterator)
+
+    @contextlib.contextmanager
+    def catch_stop_iteration(self) -> Iterator[None]:
+        """An exhausted input ends the epoch (records the batch count if it was unknown)."""
+        try:
+            yield
+        except (StopIteration, tf.errors.OutOfRangeError):
+            if self._num_batches is None:
+                self._num_batches = self._steps_seen
+            self._interrupted_warning()
+            self._current_iterator = None
+            self.data_adapter.on_epoch_end()
+
+    @property
+    def num_batches(self) -> int | None:
+        if self.steps_per_epoch:
+            return self.steps_per_epoch
+        return self._num_batches

@@ -1,0 +1,682 @@
+"""`Trainer`: Keras 3.15's training mixin with its TensorFlow backend (keras/src/trainers/trainer.py
+and keras/src/backend/tensorflow/trainer.py merged), written against `simdist.tf` only.
+
+`Model` is `class Model(Trainer, Layer)`. The trainer asks of the model only the protocol Keras's
+does: `self(x, training=...)`, `self.trainable_variables` (or `trainable_weights`), `self.losses`,
+`self.optimizer` (set by `compile`) and the strategy captured at construction
+(`self.distribute_strategy`).
+
+The distributed step is TF's: each step is `strategy.run(step_fn, (per_replica_batch,))` on a
+batch from `strategy.experimental_distribute_dataset`, the compiled loss is the per-replica
+`sum_over_batch_size` loss times 1/num_replicas_in_sync (losses' `scale_loss_for_distribution`),
+the optimizer all-reduces the gradients with SUM, the loss tracker is updated with the unscaled
+per-replica loss weighted by the per-replica batch size, and step logs are the mean over replicas
+of each replica's metric results (`reduce_per_replica(..., "auto")` = "mean" off TPU). The epoch
+logs are the metrics read in cross-replica context (`_get_metrics_result_or_logs`). Clauses
+keras.fit.*, keras.compile.* in docs/spec.md.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist import tf
+from simdist.keras.trainers import data_adapter as data_adapter_module
+from simdist.keras.losses.loss import scale_loss_for_distribution, unscale_loss_for_distribution
+from simdist.keras.traced import traced_step
+from simdist.keras.trainers.data_adapter import unpack_x_y_sample_weight
+
+
+def _first_leaf(x: Any) -> Any:
+    for leaf in tf.nest.flatten(x):
+        if leaf is not None:
+            return leaf
+    raise ValueError(f"Expected at least one input tensor, got x={x!r}")
+
+
+class Trainer:
+    """compile / fit / evaluate / predict and the train, test and predict steps (Keras 3.15)."""
+
+    def __init__(self) -> None:
+        self._lock = False
+        self._run_eagerly = False
+        self._jit_compile: Any = None
+        self.compiled = False
+        self.loss: Any = None
+        self.steps_per_execution = 1
+        self._initial_epoch: int | None = None
+        self._compute_loss_has_training_arg = "training" in inspect.signature(self.compute_loss).parameters
+        self._compile_loss: Any = None
+        self._compile_metrics: Any = None
+        self._loss_tracker: Any = None
+        self.train_function: Any = None
+        self.test_function: Any = None
+        self.predict_function: Any = None
+        self.unrolled_steps_per_execution = 1
+        self._distribute_reduction_method: Any = None
+        self.stop_training = False
+        self.stop_evaluating = False
+        self.stop_predicting = False
+        # A model must be created under the scope of the strategy it will be trained with
+        # (clause keras.compile.scope-capture).
+        self._distribute_strategy = tf.distribute.get_strategy() if tf.distribute.has_strategy() else None
+
+    # -- the model protocol, with defaults for hand-written models ---------------------------------
+    @property
+    def distribute_strategy(self) -> Any:
+        return self._distribute_strategy or tf.distribute.get_strategy()
+
+    @property
+    def distribute_reduction_method(self) -> str:
+        return self._distribute_reduction_method or "auto"
+
+    @distribute_reduction_method.setter
+    def distribute_reduction_method(self, value: str) -> None:
+        self._distribute_reduction_method = value
+
+    def _trainer_trainable_weights(self) -> list[Any]:
+        for name in ("trainable_weights", "trainable_variables"):
+            v = getattr(self, name, None)
+            if v is not None:
+                return list(v)
+        return []
+
+    def _trainer_call_has_training_arg(self) -> bool:
+        has = getattr(self, "_call_has_training_arg", None)
+        if has is not None:
+            return bool(has)
+        call = getattr(self, "call", None)
+        if call is None:
+            return True
+        try:
+            return "training" in inspect.signature(call).parameters
+        except (TypeError, ValueError):
+            return True
+
+    def _trainer_losses(self) -> list[Any]:
+        return list(getattr(self, "losses", None) or [])
+
+    def _trainer_sublayers(self) -> list[Any]:
+        flatten = getattr(self, "_flatten_layers", None)
+        if flatten is None:
+            return []
+        try:
+            return list(flatten(include_self=False))
+        except TypeError:
+            return [layer for layer in flatten() if layer is not self]
+
+    # -- compile --------------------------------------------------------------------------------
+    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, loss_weights: Any = None,
+                metrics: Any = None, weighted_metrics: Any = None, run_eagerly: bool = False,
+                steps_per_execution: int = 1, jit_compile: Any = "auto", auto_scale_loss: bool = True) -> None:
+        """Configures the model for training: optimizer, compiled loss and metrics (Keras 3.15).
+
+        As in Keras 3 on TF 2.21, compile does not enter the captured strategy's scope: what it
+        creates at once (the loss tracker, an optimizer named by a string) is created in the
+        caller's scope; the compiled metrics and losses, which Keras builds lazily, and the
+        optimizer's slots are built in the captured scope by fit/evaluate (clause
+        keras.compile.scope). `jit_compile` is accepted and ignored (simdist runs eagerly).
+        """
+        from simdist.keras import optimizers as optimizers_module
+        from simdist.keras.trainers.compile_utils import CompileLoss, CompileMetrics, make_mean_metric
+        from simdist.keras.tracking import no_tracking
+
+        if not isinstance(steps_per_execution, int) or isinstance(steps_per_execution, bool) \
+                or steps_per_execution < 1:
+            raise ValueError("`steps_per_execution` must be a positive integer. Received: "
+                             f"steps_per_execution={steps_per_execution!r} (in Model.compile)")
+        with no_tracking():   # (Keras: @no_automatic_dependency_tracking) not the model's own metrics
+            self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
+            output_names = getattr(self, "output_names", None)
+            if loss is not None:
+                self._compile_loss = CompileLoss(loss, loss_weights, output_names=output_names)
+                self.loss = loss
+            if metrics is not None or weighted_metrics is not None:
+                self._compile_metrics = CompileMetrics(metrics, weighted_metrics, output_names=output_names)
+            if jit_compile and run_eagerly and jit_compile != "auto":
+                warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be True. Disabling "
+                              "`jit_compile`.", stacklevel=2)
+            self._jit_compile = False
+            self.run_eagerly = bool(run_eagerly)
+            self.stop_training = False
+            self.compiled = True
+            self._loss_tracker = make_mean_metric(name="loss")
+            self.steps_per_execution = steps_per_execution
+            self.train_function = None
+            self.test_function = None
+            self.predict_function = None
+            self._compile_config = dict(optimizer=optimizer, loss=loss, loss_weights=loss_weights, metrics=metrics,
+                                        weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
+                                        steps_per_execution=steps_per_execution, jit_compile=False)
+
+    @property
+    def jit_compile(self) -> bool:
+        return bool(self._jit_compile)
+
+    @jit_compile.setter
+    def jit_compile(self, value: Any) -> None:
+        self._jit_compile = bool(value)
+
+    @property
+    def run_eagerly(self) -> bool:
+        return self._run_eagerly
+
+    @run_eagerly.setter
+    def run_eagerly(self, value: bool) -> None:
+        self._run_eagerly = value
+
+    def get_compile_config(self) -> dict[str, Any]:
+        return dict(getattr(self, "_compile_config", {})) if self.compiled else {}
+
+    # -- metrics --------------------------------------------------------------------------------
+    @property
+    def metrics(self) -> list[Any]:
+        """Loss tracker, compiled metrics, compiled-loss trackers, own and sublayers' metrics."""
+        metrics: list[Any] = []
+        if self.compiled:
+            if self._loss_tracker is not None:
+                metrics.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                metrics.append(self._compile_metrics)
+            if self._compile_loss is not None:
+                metrics.extend(self._compile_loss.metrics)
+        metrics.extend(getattr(self, "_metrics", None) or [])
+        for layer in self._trainer_sublayers():
+            if isinstance(layer, Trainer):
+                continue
+            metrics.extend(getattr(layer, "metrics", None) or [])
+        return metrics
+
+    @property
+    def metrics_names(self) -> list[str]:
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self) -> None:
+        for m in self.metrics:
+            m.reset_state()
+
+    # -- loss -----------------------------------------------------------------------------------
+    def compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None, sample_weight: Any = None,
+                     training: bool = True) -> Any:
+        """The compiled loss plus the model's added losses (each summed, scaled for distribution)."""
+        del x, training
+        losses = []
+        if self._compile_loss is not None:
+            loss = self._compile_loss(y, y_pred, sample_weight)
+            if loss is not None:
+                losses.append(loss)
+        for loss in self._trainer_losses():
+            losses.append(self._aggregate_additional_loss(loss))
+        if not losses:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
+        if len(losses) == 1:
+            return losses[0]
+        return tf.add_n([tf.cast(v, losses[0].dtype) for v in losses])
+
+    def _compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None, sample_weight: Any = None,
+                      training: bool = True) -> Any:
+        if self._compute_loss_has_training_arg:
+            return self.compute_loss(x, y, y_pred, sample_weight, training=training)
+        return self.compute_loss(x, y, y_pred, sample_weight)
+
+    def _aggregate_additional_loss(self, loss: Any) -> Any:
+        loss = tf.convert_to_tensor(loss)
+        if not loss.dtype.is_floating:
+            loss = tf.cast(loss, tf.float32)
+        return scale_loss_for_distribution(tf.reduce_sum(loss))
+
+    def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict[str, Any]:
+        """Updates the compiled metrics and returns every metric's result."""
+        del x
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for metric in self.metrics:
+            result = metric.result()
+            if isinstance(result, dict):
+                out.update(result)
+            else:
+                out[metric.name] = result
+        return out
+
+    # -- steps ----------------------------------------------------------------------------------
+    def _call_model(self, x: Any, training: bool) -> Any:
+        if self._trainer_call_has_training_arg():
+            return self(x, training=training)
+        return self(x)
+
+    def train_step(self, data: Any) -> dict[str, Any]:
+        """One replica's step: forward, loss, gradients, optimizer update, metrics."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        with tf.GradientTape() as tape:
+            y_pred = self._call_model(x, training=True)
+            loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
+            self._loss_tracker.update_state(unscale_loss_for_distribution(loss),
+                                            sample_weight=tf.shape(_first_leaf(x))[0])
+            if self.optimizer is not None:
+                loss = self.optimizer.scale_loss(loss)
+        trainable_weights = self._trainer_trainable_weights()
+        if trainable_weights:
+            gradients = tape.gradient(loss, trainable_weights)
+            self.optimizer.apply_gradients(zip(gradients, trainable_weights))
+        else:
+            warnings.warn("The model does not have any trainable weights.", stacklevel=2)
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def test_step(self, data: Any) -> dict[str, Any]:
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self._call_model(x, training=False)
+        loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        self._loss_tracker.update_state(unscale_loss_for_distribution(loss),
+                                        sample_weight=tf.shape(_first_leaf(x))[0])
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def predict_step(self, data: Any) -> Any:
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self._call_model(x, training=False)
+
+    # -- step functions -------------------------------------------------------------------------
+    def _make_function(self, step_function: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def one_step_on_data(data: Any) -> Any:
+            with traced_step(not self.run_eagerly):
+                outputs = self.distribute_strategy.run(step_function, args=(data,))
+                return reduce_per_replica(outputs, self.distribute_strategy, reduction="auto")
+
+        def function(iterator: Any) -> Any:
+            outputs = None
+            ran = False
+            for _ in range(self.steps_per_execution):
+                try:
+                    data = next(iterator)
+                except (StopIteration, tf.errors.OutOfRangeError):
+                    if ran:
+                        return outputs
+                    raise StopIteration
+                outputs = one_step_on_data(data)
+                ran = True
+            return outputs
+
+        return function
+
+    def make_train_function(self, force: bool = False) -> Any:
+        if self.train_function is not None and not force:
+            return self.train_function
+        self.train_function = self._make_function(self.train_step)
+        return self.train_function
+
+    def make_test_function(self, force: bool = False) -> Any:
+        if self.test_function is not None and not force:
+            return self.test_function
+        self.test_function = self._make_function(self.test_step)
+        return self.test_function
+
+    def make_predict_function(self, force: bool = False) -> Any:
+        if self.predict_function is not None and not force:
+            return self.predict_function
+
+        def one_step_on_data_distributed(data: Any) -> Any:
+            with traced_step(not self.run_eagerly):
+                outputs = self.distribute_strategy.run(self.predict_step, args=(data,))
+                return reduce_per_replica(outputs, self.distribute_strategy, reduction="concat")
+
+        def predict_function(data: list[Any]) -> Any:
+            outputs = one_step_on_data_distributed(data[0])
+            for single in data[1:]:
+                step_outputs = one_step_on_data_distributed(single)
+                outputs = tf.nest.map_structure(lambda a, b: concat([a, b]), outputs, step_outputs)
+            return outputs
+
+        self.predict_function = predict_function
+        return predict_function
+
+    # -- fit / evaluate / predict ----------------------------------------------------------------
+    def _assert_compile_called(self, method_name: str | None = None) -> None:
+        if not self.compiled:
+            raise ValueError("You must call `compile()` before using the model.")
+
+    def _epoch_iterator(self, **kwargs: Any) -> Any:
+        return data_adapter_module.EpochIterator(distribute_strategy=self.distribute_strategy,
+                                                 steps_per_execution=self.steps_per_execution, **kwargs)
+
+    def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1,
+            verbose: Any = "auto", callbacks: Any = None, validation_split: float = 0.0,
+            validation_data: Any = None, shuffle: bool = True, class_weight: dict | None = None,
+            sample_weight: Any = None, initial_epoch: int = 0, steps_per_epoch: int | None = None,
+            validation_steps: int | None = None, validation_batch_size: int | None = None,
+            validation_freq: Any = 1) -> Any:
+        """Trains the model for `epochs` epochs; returns the History callback (Keras 3.15)."""
+        from simdist.keras import callbacks as callbacks_module
+
+        self._assert_compile_called("fit")
+        self._eval_epoch_iterator = None
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = data_adapter_module.train_validation_split(
+                (x, y, sample_weight), validation_split=validation_split)
+        if validation_data is not None:
+            val_x, val_y, val_sample_weight = unpack_x_y_sample_weight(validation_data)
+        epoch_iterator = self._epoch_iterator(x=x, y=y, sample_weight=sample_weight, batch_size=batch_size,
+                                              steps_per_epoch=steps_per_epoch, shuffle=shuffle,
+                                              class_weight=class_weight)
+        self._maybe_symbolic_build(iterator=epoch_iterator)
+        epoch_iterator.reset()
+        if not isinstance(callbacks, callbacks_module.CallbackList):
+            callbacks = callbacks_module.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
+                                                      verbose=verbose, epochs=epochs,
+                                                      steps=epoch_iterator.num_batches, model=self)
+        self.stop_training = False
+        self.make_train_function()
+        callbacks.on_train_begin()
+        training_logs = None
+        logs: Any = {}
+        initial_epoch = self._initial_epoch or initial_epoch
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            callbacks.on_epoch_begin(epoch)
+            with epoch_iterator.catch_stop_iteration():
+                for begin_step, end_step, iterator in epoch_iterator:
+                    callbacks.on_train_batch_begin(begin_step)
+                    logs = self.train_function(iterator)
+                    callbacks.on_train_batch_end(end_step, logs)
+                    if self.stop_training:
+                        break
+            epoch_logs = dict(self._get_metrics_result_or_logs(logs))
+            if validation_data is not None and self._should_eval(epoch, validation_freq):
+                if getattr(self, "_eval_epoch_iterator", None) is None:
+                    self._eval_epoch_iterator = self._epoch_iterator(
+                        x=val_x, y=val_y, sample_weight=val_sample_weight,
+                        batch_size=validation_batch_size or batch_size, steps_per_epoch=validation_steps,
+                        shuffle=False)
+                val_logs = self.evaluate(x=val_x, y=val_y, sample_weight=val_sample_weight,
+                                         batch_size=validation_batch_size or batch_size,
+                                         steps=validation_steps, callbacks=callbacks, return_dict=True,
+                                         _use_cached_eval_dataset=True)
+                epoch_logs.update({f"val_{name}": val for name, val in val_logs.items()})
+            callbacks.on_epoch_end(epoch, epoch_logs)
+            training_logs = epoch_logs
+            if self.stop_training:
+                break
+        if self.optimizer is not None and epochs > 0 and hasattr(self.optimizer, "finalize_variable_values"):
+            self.optimizer.finalize_variable_values(self._trainer_trainable_weights())
+        if getattr(self, "_eval_epoch_iterator", None) is not None:
+            del self._eval_epoch_iterator
+        callbacks.on_train_end(logs=training_logs)
+        return self.history
+
+    def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, verbose: Any = "auto",
+                 sample_weight: Any = None, steps: int | None = None, callbacks: Any = None,
+                 return_dict: bool = False, **kwargs: Any) -> Any:
+        """The loss and metrics in test mode over the data (Keras 3.15)."""
+        from simdist.keras import callbacks as callbacks_module
+
+        self._assert_compile_called("evaluate")
+        use_cached_eval_dataset = kwargs.pop("_use_cached_eval_dataset", False)
+        if kwargs:
+            raise ValueError(f"Arguments not recognized: {kwargs}")
+        if use_cached_eval_dataset:
+            epoch_iterator = self._eval_epoch_iterator
+        else:
+            epoch_iterator = self._epoch_iterator(x=x, y=y, sample_weight=sample_weight, batch_size=batch_size,
+                                                  steps_per_epoch=steps, shuffle=False)
+        self._maybe_symbolic_build(iterator=epoch_iterator)
+        epoch_iterator.reset()
+        if not isinstance(callbacks, callbacks_module.CallbackList):
+            callbacks = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, verbose=verbose,
+                                                      epochs=1, steps=epoch_iterator.num_batches, model=self)
+        self.make_test_function()
+        self.stop_evaluating = False
+        callbacks.on_test_begin()
+        logs: Any = {}
+        self.reset_metrics()
+        with epoch_iterator.catch_stop_iteration():
+            for begin_step, end_step, iterator in epoch_iterator:
+                callbacks.on_test_batch_begin(begin_step)
+                logs = self.test_function(iterator)
+                callbacks.on_test_batch_end(end_step, logs)
+                if self.stop_evaluating:
+                    break
+        logs = pythonify_logs(self._get_metrics_result_or_logs(logs))
+        callbacks.on_test_end(logs)
+        if return_dict:
+            return logs
+        return self._flatten_metrics_in_order(logs)
+
+    def predict(self, x: Any, batch_size: int | None = None, verbose: Any = "auto", steps: int | None = None,
+                callbacks: Any = None) -> Any:
+        """The model's outputs over the data, batch by batch, as NumPy arrays (Keras 3.15)."""
+        from simdist.keras import callbacks as callbacks_module
+
+        epoch_iterator = self._epoch_iterator(x=x, batch_size=batch_size, steps_per_epoch=steps, shuffle=False)
+        if not isinstance(callbacks, callbacks_module.CallbackList):
+            callbacks = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, verbose=verbose,
+                                                      epochs=1, steps=epoch_iterator.num_batches, model=self)
+
+        def get_data(iterator: Any) -> list[Any]:
+            data: list[Any] = []
+            for _ in range(self.steps_per_execution):
+                try:
+                    single = next(iterator)
+                except (StopIteration, tf.errors.OutOfRangeError):
+                    if data:
+                        return data
+                    raise StopIteration
+                data.append(single)
+            return data
+
+        self.make_predict_function()
+        self.stop_predicting = False
+        callbacks.on_predict_begin()
+        outputs: Any = None
+        batch_outputs: Any = None
+        with epoch_iterator.catch_stop_iteration():
+            for begin_step, end_step, iterator in epoch_iterator:
+                callbacks.on_predict_batch_begin(begin_step)
+                data = get_data(iterator)
+                batch_outputs = self.predict_function(data)
+                if outputs is None:
+                    outputs = tf.nest.map_structure(lambda b: [b], batch_outputs)
+                else:
+                    _append_outputs(outputs, batch_outputs)
+                callbacks.on_predict_batch_end(end_step, {"outputs": batch_outputs})
+                if self.stop_predicting:
+                    break
+        callbacks.on_predict_end()
+        if outputs is None:
+            raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please use "
+                             "`Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` "
+                             "for more information of where went wrong, or file a issue/bug to `tf.keras`.")
+        outputs = _map_up_to(batch_outputs, lambda parts: np.concatenate(
+            [np.asarray(p.numpy() if hasattr(p, "numpy") else p) for p in parts], axis=0)
+            if np.ndim(parts[0]) > 0 else np.stack([np.asarray(p) for p in parts]), outputs)
+        return outputs
+
+    def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, class_weight: dict | None = None,
+                       return_dict: bool = False) -> Any:
+        """One gradient update on one batch; the metrics after it."""
+        self._assert_compile_called("train_on_batch")
+        if class_weight is not None:
+            if sample_weight is not None:
+                raise ValueError("Arguments `sample_weight` and `class_weight` cannot be specified at the same "
+                                 f"time. Received: sample_weight={sample_weight}, class_weight={class_weight}")
+            sample_weight = data_adapter_module.class_weight_to_sample_weights(y, class_weight)
+        self.make_train_function()
+        self.reset_metrics()
+        logs = self.train_function(iter([(x, y, sample_weight)]))
+        logs = pythonify_logs(logs)
+        return logs if return_dict else self._flatten_metrics_in_order(logs)
+
+    def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, return_dict: bool = False) -> Any:
+        self._assert_compile_called("test_on_batch")
+        self.make_test_function()
+        self.reset_metrics()
+        logs = pythonify_logs(self.test_function(iter([(x, y, sample_weight)])))
+        return logs if return_dict else self._flatten_metrics_in_order(logs)
+
+    def predict_on_batch(self, x: Any) -> Any:
+        self.make_predict_function()
+        out = self.predict_function([(x,)])
+        return tf.nest.map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out)
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _maybe_symbolic_build(self, iterator: Any = None, data_batch: Any = None) -> None:
+        """TF trainer: with a captured strategy, build the model, the compiled metrics and loss and
+        the optimizer in that strategy's scope before the first step, from the first batch (its
+        replicas' parts averaged with `strategy.reduce("MEAN")`, which fails as in TF when the
+        replicas' parts differ in shape). Without one they are built lazily in the first step."""
+        if self._distribute_strategy is None:
+            return
+        if iterator is not None:
+            for _, _, it in iterator:
+                batch = next(it)
+                leaves = tf.nest.flatten(batch)
+                if leaves and all(isinstance(v, tf.distribute.DistributedValues) for v in leaves):
+                    data_batch = self.distribute_strategy.reduce("MEAN", batch, axis=None)
+                else:
+                    data_batch = batch
+                # (CentralStorage returns a nested batch unreduced: its first replica's part
+                # stands for the shapes, as TF's per-replica values delegate to their first.)
+                data_batch = tf.nest.map_structure(
+                    lambda v: self.distribute_strategy.experimental_local_results(v)[0]
+                    if isinstance(v, tf.distribute.DistributedValues) else v, data_batch)
+                break
+        with self.distribute_strategy.scope():
+            self._symbolic_build(data_batch=data_batch)
+
+    def _symbolic_build(self, data_batch: Any = None) -> None:
+        compile_metrics_unbuilt = self._compile_metrics is not None and not self._compile_metrics.built
+        compile_loss_unbuilt = self._compile_loss is not None and not self._compile_loss.built
+        optimizer_unbuilt = self.optimizer is not None and not getattr(self.optimizer, "built", True)
+        model_unbuilt = not getattr(self, "built", True)
+        if (model_unbuilt or compile_metrics_unbuilt or compile_loss_unbuilt) and data_batch is not None:
+            x, y, sample_weight = unpack_x_y_sample_weight(data_batch)
+            y_pred = self._output_spec(x)
+            if compile_metrics_unbuilt:
+                self._compile_metrics.build(y, y_pred)
+            if compile_loss_unbuilt:
+                self._compile_loss.build(y, y_pred)
+        if optimizer_unbuilt:
+            self.optimizer.build(self._trainer_trainable_weights())
+        post_build = getattr(self, "_post_build", None)
+        if callable(post_build):
+            post_build()
+
+    def _output_spec(self, x: Any) -> Any:
+        """What the model outputs for `x` (shapes and structure), without changing any state:
+        the model's `compute_output_spec` when it has one, else a forward pass in inference mode
+        (its values are discarded)."""
+        spec = getattr(self, "compute_output_spec", None)
+        if callable(spec):
+            try:
+                return spec(x, training=False)
+            except (NotImplementedError, TypeError):
+                pass
+        return self._call_model(x, training=False)
+
+    def _should_eval(self, epoch: int, validation_freq: Any) -> bool:
+        epoch = epoch + 1
+        if isinstance(validation_freq, int):
+            return epoch % validation_freq == 0
+        if isinstance(validation_freq, list):
+            return epoch in validation_freq
+        raise ValueError("Expected `validation_freq` to be a list or int. Received: "
+                         f"validation_freq={validation_freq} of the type {type(validation_freq)}.")
+
+    def _get_metrics_result_or_logs(self, logs: Any) -> Any:
+        metric_logs = self.get_metrics_result()
+        if isinstance(logs, dict) and set(logs.keys()) == set(metric_logs.keys()):
+            return metric_logs
+        return logs
+
+    def _flatten_metrics_in_order(self, logs: dict[str, Any]) -> Any:
+        from simdist.keras.trainers.compile_utils import CompileMetrics
+
+        metric_names: list[str] = []
+        for metric in self.metrics:
+            if isinstance(metric, CompileMetrics):
+                metric_names += [m.name for m in metric.metrics]
+            else:
+                metric_names.append(metric.name)
+        results = [logs[name] for name in metric_names if name in logs]
+        results += [logs[key] for key in sorted(logs.keys()) if key not in metric_names]
+        if len(results) == 1:
+            return results[0]
+        return results
+
+
+def pythonify_logs(logs: Any) -> dict[str, Any]:
+    """utils/python_utils.py: flattened, sorted by key, values as Python floats where possible."""
+    result: dict[str, Any] = {}
+    for key, value in sorted((logs or {}).items()):
+        if isinstance(value, dict):
+            result.update(pythonify_logs(value))
+            continue
+        try:
+            if hasattr(value, "numpy"):
+                value = value.numpy()
+            value = float(value)
+        except (TypeError, ValueError):
+            pass
+        result[key] = value
+    return result
+
+
+def _is_per_replica(v: Any) -> bool:
+    return isinstance(v, tf.distribute.DistributedValues)
+
+
+def concat(tensors: list[Any], axis: int = 0) -> Any:
+    """Concats tensors along `axis` (stacks scalars), as the TF trainer's `concat`."""
+    if len(tensors[0].shape) == 0:
+        return tf.stack(tensors, axis=axis)
+    return tf.concat(tensors, axis=axis)
+
+
+def reduce_per_replica(values: Any, strategy: Any, reduction: str) -> Any:
+    """backend/tensorflow/trainer.py: a structure of per-replica values to single values.
+    "auto" is "mean" (off TPU): the mean over replicas of each replica's value."""
+    if reduction == "auto":
+        reduction = "mean"
+
+    def _reduce(v: Any) -> Any:
+        if not _is_per_replica(v):
+            return v
+        local = strategy.experimental_local_results(v)
+        if reduction == "first":
+            return local[0]
+        if reduction == "concat":
+            return concat(list(local))
+        if reduction == "sum":
+            return tf.reduce_sum(tf.stack(list(local)), axis=0)
+        if reduction == "mean":
+            return tf.reduce_mean(tf.stack(list(local)), axis=0)
+        raise ValueError('`reduction` must be one of "first", "concat", "mean", "sum", or "auto". '
+                         f"Received: reduction={reduction}.")
+
+    return tf.nest.map_structure(_reduce, values)
+
+
+def _append_outputs(outputs: Any, batch_outputs: Any) -> None:
+    if isinstance(batch_outputs, dict):
+        for k in batch_outputs:
+            _append_outputs(outputs[k], batch_outputs[k]) if isinstance(batch_outputs[k], (dict, list, tuple)) \
+                else outputs[k].append(batch_outputs[k])
+    elif isinstance(batch_outputs, (list, tuple)):
+        for o, b in zip(outputs, batch_outputs):
+            _append_outputs(o, b) if isinstance(b, (dict, list, tuple)) else o.append(b)
+    else:
+        outputs.append(batch_outputs)
+
+
+def _map_up_to(shallow: Any, fn: Callable[[list[Any]], Any], deep: Any) -> Any:
+    """tree.map_structure_up_to(shallow, fn, deep): fn on the lists of parts at shallow's leaves."""
+    if isinstance(shallow, dict):
+        return {k: _map_up_to(shallow[k], fn, deep[k]) for k in shallow}
+    if isinstance(shallow, (list, tuple)):
+        return type(shallow)(_map_up_to(s, fn, d) for s, d in zip(shallow, deep))
+    return fn(deep)

@@ -1,0 +1,148 @@
+"""Pass 2 of validation for training models (``model.zoo`` / ``model.function``): the model, its
+options, the ``[data]`` table (the data file is read and checked here, so a bad file is a
+scenario error with its key path) and the ``[training]`` keys that only training runs use.
+
+Findings go to the validator's `err`; facts the runner needs go to its ``plan["training"]``:
+the resolved data file, the data's shape and classes, and its content digest.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from .schema import FLOP_MODEL_KEYS
+
+__all__ = ["check_training", "resolve_data_path", "DEFAULT_LR", "DEFAULT_BUCKETS", "EVALS_PER_RUN"]
+
+DEFAULT_LR = {"sgd": 0.01, "adam": 0.001}   # Keras 3's defaults
+DEFAULT_BUCKETS = 4096
+EVALS_PER_RUN = 20
+_FUNCTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$")
+_OPTIONS = {"hidden": ("mlp", "wide_deep"), "filters": ("cnn",), "embedding_dim": ("wide_deep",)}
+
+
+def resolve_data_path(path: str, scenario_file: str) -> Path:
+    """A relative ``data.path`` is relative to the scenario file's directory (or the working
+    directory when the scenario has no file)."""
+    p = Path(path).expanduser()
+    if p.is_absolute():
+        return p
+    base = Path(scenario_file).parent if scenario_file and not scenario_file.startswith("<") else Path(".")
+    return base / p
+
+
+def check_training(v: Any, c: dict, st: dict, topo: Any) -> None:
+    """Check a training scenario as a whole; fill the defaults that depend on the model."""
+    m = c["model"]
+    raw_model = (getattr(v, "raw", {}) or {}).get("model") or {}
+    if m.get("zoo") is not None and m.get("function") is not None:
+        v.err("model.function", "give model.zoo or model.function, not both (rule: one model)")
+    fn = m.get("function")
+    if fn is not None:
+        _check_function(v, fn)
+    for key in FLOP_MODEL_KEYS:
+        if key in raw_model:
+            v.err(f"model.{key}", "describes a FLOP-only model; a training model's sizes and FLOPs come from its layers "
+                                  f"(rule: drop it{'; the batch size is data.batch_size' if key == 'global_batch' else ''})")
+    zoo = m.get("zoo")
+    for key, kinds in _OPTIONS.items():
+        if m.get(key) is not None and zoo not in kinds:
+            v.err(f"model.{key}", f"an option of the zoo model{'s' if len(kinds) > 1 else ''} {', '.join(kinds)} "
+                                  f"(rule: this model is {zoo or fn!r})")
+    kind = st["kind"]
+    if "replica_full" in v.plan:
+        v.err("strategy.kind", "a training model runs mirrored on one host's devices (rule: cluster.preset = "
+                               "\"gpu_cluster\" with several hosts is for FLOP-only models)")
+        return
+    tr = c.get("training")
+    if isinstance(tr, dict):
+        _check_training_table(v, tr)
+    d = c.get("data")
+    if not isinstance(d, dict):
+        if d is None:
+            v.err("data", "missing (rule: a training model needs a [data] table: dataset = \"digits\" or path = "
+                          "\"file.npz\")")
+        return
+    facts = _check_data(v, d)
+    if facts is None:
+        return
+    b = d.get("batch_size")
+    r = v.plan["replicas"]
+    who = "workers" if kind == "parameter_server" else "replicas"
+    if isinstance(b, int) and b % r:
+        v.err("data.batch_size", f"{b} does not split evenly over {r} {who} (rule: batch_size % {who} == 0; e.g. "
+                                 f"{max(r, (b // r) * r)} or {(b // r + 1) * r})")
+    if zoo == "wide_deep" and d.get("categorical_buckets") is None:
+        d["categorical_buckets"] = DEFAULT_BUCKETS
+    if zoo == "wide_deep" and d.get("categorical_buckets") == 0:
+        v.err("data.categorical_buckets", "wide_deep learns from a categorical feature (rule: > 0, or omit it for "
+                                          f"{DEFAULT_BUCKETS})")
+    if zoo == "cnn" and len(facts["x_shape"]) not in (2, 3):
+        v.err("model.zoo", f"cnn needs images: x of shape (examples, height, width[, channels]), the data's x has "
+                           f"shape {tuple([facts['examples']] + facts['x_shape'])} (rule: image data)")
+    v.plan["training"] = facts
+
+
+def _check_function(v: Any, fn: str) -> None:
+    if not _FUNCTION.match(fn):
+        v.err("model.function", f"{fn!r} is not \"module:function\" (rule: a dotted module path, a colon, a function "
+                                "name; e.g. \"mymodels:build\")")
+        return
+    import importlib.util
+    module = fn.split(":")[0]
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        v.err("model.function", f"module {module!r} cannot be found (rule: importable from the working directory or "
+                                "PYTHONPATH)")
+
+
+def _check_training_table(v: Any, tr: dict) -> None:
+    if tr.get("compute_jitter"):
+        v.err("training.compute_jitter", "a training model's compute is the FLOPs of its real ops (rule: jitter is for "
+                                         "FLOP-only models; use faults.stragglers)")
+    opt = tr.setdefault("optimizer", "sgd")
+    tr.setdefault("learning_rate", DEFAULT_LR.get(opt, 0.01))
+    steps = tr.get("steps")
+    if isinstance(steps, int):
+        tr.setdefault("eval_every", max(1, math.ceil(steps / EVALS_PER_RUN)))
+
+
+def _check_data(v: Any, d: dict) -> dict[str, Any] | None:
+    from simdist import datasets
+    given = [k for k in ("dataset", "path") if d.get(k) is not None]
+    raw = (getattr(v, "raw", {}) or {}).get("data") or {}
+    if not given and any(k in raw for k in ("dataset", "path")):
+        return None   # the value given was refused already (pass 1 said why)
+    if len(given) != 1:
+        v.err("data", "give exactly one of data.dataset or data.path (rule: one source of data)" if given else
+              "missing data.dataset or data.path (rule: a shipped data set, e.g. dataset = \"digits\", or an .npz file)")
+        return None
+    if d.get("dataset") is not None:
+        x, y = datasets.load(d["dataset"])
+        source = f"dataset {d['dataset']}"
+        path = None
+    else:
+        path = resolve_data_path(d["path"], v.file)
+        try:
+            x, y = datasets.read_npz(path)
+        except datasets.DatasetError as e:
+            v.err("data.path", f"{e}")
+            return None
+        source = str(path)
+    n = int(x.shape[0])
+    frac = d.get("test_fraction", 0.2)
+    n_test = min(n - 1, max(1, int(round(n * frac))))
+    classes = int(y.max()) + 1
+    if classes < 2:
+        v.err("data.path" if path is not None else "data.dataset", f"{source}: every label is {int(y.max())} (rule: at "
+                                                                    "least 2 classes)")
+        return None
+    return {"source": source, "path": str(path) if path is not None else None, "examples": n, "test": n_test,
+            "train": n - n_test, "x_shape": [int(s) for s in x.shape[1:]], "classes": classes,
+            "sha256": datasets.content_digest(x, y)}

@@ -1,0 +1,148 @@
+"""SyncOnReadVariable: what MirroredStrategy makes of `tf.Variable(..., synchronization=ON_READ)`
+(TF 2.21's values.SyncOnReadVariable and values_util.on_read_assign_*; Keras's metric variables
+are such variables). Clause mirrored.sync-on-read in docs/spec.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.values import DistributedValues, PerReplica
+from simdist.runtime.variables import ResourceVariable, Variable, VariableAggregation, VariableSynchronization
+from simdist.semantics.reduce import ReduceOp
+from simdist.strategies.dist_variables import _replica_id, _update_state
+
+
+class SyncOnReadVariable(DistributedValues, Variable):
+    """MirroredStrategy's variable for `synchronization=ON_READ` (TF 2.21's values.py): one copy
+    per replica, never synchronised on write. In a replica context reads and writes touch the
+    replica's own copy only; in cross-replica context a read reduces the copies by the
+    aggregation (SUM, MEAN; ONLY_FIRST_REPLICA reads copy 0; NONE cannot be read there), and
+    `assign` writes every copy, a SUM variable's value divided by the number of replicas so the
+    summed read gives it back (what checkpoint restore relies on). `assign_add`/`assign_sub` of
+    a SUM variable in cross-replica context raise ValueError, as TF's do. Keras's metric
+    variables are of this kind (clause keras.metric.sync-on-read)."""
+
+    def __init__(self, components: list[ResourceVariable], strategy: Any, aggregation: Any) -> None:
+        DistributedValues.__init__(self, components)
+        for c in components:
+            c._distributed_container = self
+        self._distribute_strategy = strategy
+        self.aggregation = aggregation
+
+    @property
+    def _primary(self) -> ResourceVariable:
+        return self._values[0]
+
+    name = property(lambda self: self._primary.name)
+    dtype = property(lambda self: self._primary.dtype)
+    shape = property(lambda self: self._primary.shape)
+    trainable = property(lambda self: self._primary.trainable)
+    nbytes = property(lambda self: self._primary.nbytes)
+    synchronization = property(lambda self: VariableSynchronization.ON_READ)
+
+    @property
+    def distribute_strategy(self) -> Any:
+        return self._distribute_strategy
+
+    def _local_id(self) -> int | None:
+        """The copy a replica-context access touches (or the one extended.update is updating),
+        else None (cross-replica context)."""
+        rid = _replica_id(self._distribute_strategy)
+        if rid is None:
+            rid = _update_state.replica
+        if rid is None:
+            return None
+        return rid if rid < len(self._values) else 0
+
+    @property
+    def device(self) -> str:
+        rid = self._local_id()
+        return self._values[0 if rid is None else rid].device
+
+    def _cross_replica_value(self) -> Tensor:
+        """TF's _get_cross_replica: the copies reduced by the aggregation (a strategy.reduce)."""
+        agg = self.aggregation
+        if agg is VariableAggregation.ONLY_FIRST_REPLICA:
+            return self._values[0]._as_tensor()
+        if agg not in (VariableAggregation.SUM, VariableAggregation.MEAN):
+            raise ValueError(f"Could not convert from `tf.VariableAggregation` VariableAggregationV2.{agg.name} to"
+                             "`tf.distribute.ReduceOp` type")
+        reads = PerReplica([c._as_tensor() for c in self._values])
+        return self._distribute_strategy.reduce(ReduceOp.from_variable_aggregation(agg), reads, axis=None)
+
+    def _as_tensor(self) -> Tensor:
+        rid = self._local_id()
+        if rid is None:
+            return self._cross_replica_value()
+        return self._values[rid]._as_tensor()
+
+    def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
+        rid = self._local_id()
+        if rid is None:
+            from simdist.runtime.ops import array
+            return array.gather(self._cross_replica_value(), indices)
+        return self._values[rid].sparse_read(indices)
+
+    # Writes ----------------------------------------------------------------------------------------
+    def _write(self, method: str, value: Any, read_value: bool) -> Any:
+        rid = self._local_id()
+        if rid is not None:
+            local = self._values[rid]
+            getattr(local, method)(value)
+            return local if read_value else None
+        agg = self.aggregation
+        if method != "assign" and agg is VariableAggregation.SUM:
+            raise ValueError(f"SyncOnReadVariable does not support `{method}` in cross-replica context when "
+                             "aggregation is set to `tf.VariableAggregation.SUM`.")
+        if method == "assign" and agg is VariableAggregation.SUM:
+            # TF: math_ops.cast(value / num_replicas_in_sync, var.dtype) (Python numbers divide in Python)
+            n = self._distribute_strategy.num_replicas_in_sync
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                value = convert_to_tensor(value / n, dtype=self.dtype)
+            else:
+                from simdist.runtime.ops import math
+                t = convert_to_tensor(value)
+                value = math.cast(math.truediv(t, n), self.dtype)
+        for c in self._values:
+            getattr(c, method)(value)
+        return self._cross_replica_value() if read_value else None
+
+    def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        return self._write("assign", value, read_value)
+
+    def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        return self._write("assign_add", delta, read_value)
+
+    def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        return self._write("assign_sub", delta, read_value)
+
+    def _scatter_not_implemented(self, method: str) -> Any:
+        raise NotImplementedError(f"Variables with `synchronization=ON_READ` doesn't support `{method}`")
+
+    def scatter_add(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_add")
+
+    def scatter_sub(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_sub")
+
+    def scatter_mul(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_mul")
+
+    def scatter_div(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_div")
+
+    def scatter_min(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_min")
+
+    def scatter_max(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_max")
+
+    def scatter_update(self, *args: Any, **kwargs: Any) -> Any:
+        return self._scatter_not_implemented("scatter_update")
+
+    __hash__ = object.__hash__
+
+    def __reduce__(self):  # pickles as its (cross-replica) value
+        return (convert_to_tensor, (self._cross_replica_value()._v,))
