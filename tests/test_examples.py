@@ -1,4 +1,5 @@
-"""Every code example of the seed documents, run as a program (docs/examples/*.py).
+"""Every code example of the seed documents, run as a program (docs/examples/*.py), and three
+TensorFlow tutorials (tutorial_*.py: custom training, parameter server training, Keras).
 
 Each example prints its results; the expected stdout below is what TensorFlow 2.21 printed
 (tensorflow-cpu, logical CPUs standing in for GPUs, an in-process gRPC cluster for
@@ -409,6 +410,55 @@ array([[[0, 1, 2],
             '1. as documented: IndentationError at line 7: def value_fn(ctx):', same_as='css24_values_from_function_placed.py'),
     Example('translated_values_from_function_replica_id.py', 'translated experimental_distribute_values_from_function 2',
             '1. as documented: SyntaxError at line 5: distributed_values = (', same_as='css24_values_from_function_replica_id.py'),
+    # TF tutorials (tensorflow.org/tutorials/distribute): no comparable output documented (random
+    # weights, downloaded data); the headers list what was changed so that both backends compute the
+    # same numbers. Custom training: float64 (see its header); the iterator loop prints "Epoch 3"
+    # three times, as the tutorial's code does.
+    Example('tutorial_custom_training.py', 'TF tutorial Custom training with tf.distribute.Strategy', """\
+Number of devices: 2
+Epoch 1, Loss: 2.3080, Accuracy: 9.96, Test Loss: 2.2885, Test Accuracy: 12.50
+Epoch 2, Loss: 2.2981, Accuracy: 13.09, Test Loss: 2.2873, Test Accuracy: 15.62
+Epoch 3, Loss: 2.2930, Accuracy: 11.91, Test Loss: 2.2848, Test Accuracy: 15.62
+Accuracy after restoring the saved model without strategy: 15.62
+Epoch 3, Loss: 2.2867, Accuracy: 11.72
+Epoch 3, Loss: 2.2837, Accuracy: 11.72
+Epoch 3, Loss: 2.2796, Accuracy: 11.72
+Epoch 1, Loss: 2.2823, Accuracy: 16.21
+Epoch 2, Loss: 2.2731, Accuracy: 19.53
+Epoch 3, Loss: 2.2621, Accuracy: 19.34
+"""),
+    # partitioned model at the end: TF 2.21 + Keras 3.15 cannot differentiate it (clause keras.variable.sharded)
+    Example('tutorial_parameter_server_training.py', 'TF tutorial Parameter server training', """\
+embedding/embeddings (8, 16384) /job:ps/replica:0/task:0/device:CPU:0
+dense/kernel (16384, 1) /job:ps/replica:0/task:1/device:CPU:0
+dense/bias (1,) /job:ps/replica:0/task:0/device:CPU:0
+Finished epoch 0, accuracy is 0.5813.
+Finished epoch 1, accuracy is 1.0000.
+Finished epoch 2, accuracy is 1.0000.
+Finished epoch 3, accuracy is 1.0000.
+Final loss is 0.1565
+Evaluation accuracy: 1.0000
+Evaluation accuracy: 1.0000
+embedding_1/embeddings (8, 16384) ['/job:ps/replica:0/task:0/device:CPU:0', '/job:ps/replica:0/task:1/device:CPU:0']
+dense_1/kernel (16384, 1) /job:ps/replica:0/task:0/device:CPU:0
+dense_1/bias (1,) /job:ps/replica:0/task:1/device:CPU:0
+partitioned model, same weights, same predictions: True
+tape.gradient(loss, partitioned_model.trainable_variables): AttributeError ["no attribute 'handle'" in message]
+"""),
+    Example('tutorial_keras_distributed.py', 'TF tutorial Distributed training with Keras', """\
+Number of devices: 2
+
+Learning rate for epoch 1 is 0.0010000000474974513
+
+Learning rate for epoch 2 is 9.999999747378752e-05
+
+Learning rate for epoch 3 is 9.999999747378752e-06
+accuracy ['0.1035', '0.1875', '0.1855']
+learning_rate ['0.001', '0.0001', '1e-05']
+loss ['2.301', '2.277', '2.275']
+checkpoints: ['ckpt_1.weights.h5', 'ckpt_2.weights.h5', 'ckpt_3.weights.h5']
+Eval loss: 2.2708, Eval accuracy: 0.2188
+"""),
 ]
 
 EXAMPLES: dict[str, Example] = {e.file: e for e in _ENTRIES}
@@ -488,9 +538,13 @@ INVENTORY: list[tuple[str, str, str]] = [
     ("PSS", "run 2: DistributedValues input", "ods_run_distributed_values.py"),
     ("PSS", "run 3: all_reduce", "ods_run_all_reduce.py"),
     ("PSS", "scope", "css24_scope.py"),
+    ("tutorial", "Custom training with tf.distribute.Strategy", "tutorial_custom_training.py"),
+    ("tutorial", "Parameter server training with ParameterServerStrategy", "tutorial_parameter_server_training.py"),
+    ("tutorial", "Distributed training with Keras", "tutorial_keras_distributed.py"),
 ]
 
-_DOC_LABEL = {"CSS24": "CSS24", "CSS20": "CSS20", "ODS": "ODS", "PSS": "PSS r2.4", "translated": "translated"}
+_DOC_LABEL = {"CSS24": "CSS24", "CSS20": "CSS20", "ODS": "ODS", "PSS": "PSS r2.4", "translated": "translated",
+              "tutorial": "TF tutorial"}
 
 
 def _params(backend_mark=None):
@@ -535,6 +589,7 @@ def run_in_process(name: str) -> str:
     traceback, if it raised)."""
     import simdist
     simdist.reset()
+    _reset_keras()
     saved_env, saved_path, saved_argv = dict(os.environ), list(sys.path), list(sys.argv)
     sys.modules.pop("_backend", None)
     os.environ["SIMDIST_EXAMPLE_BACKEND"] = "simdist"
@@ -554,7 +609,19 @@ def run_in_process(name: str) -> str:
         sys.argv = saved_argv
         sys.modules.pop("_backend", None)
         simdist.reset()
+        _reset_keras()
     return buf.getvalue()
+
+
+def _reset_keras() -> None:
+    """Keras's process-wide state as a fresh process has it (an example runs in a process of its
+    own on TF): names counted from "dense" again, floatx float32, no cached dtype policy."""
+    if "simdist.keras" not in sys.modules:
+        return
+    from simdist.keras import backend, config
+    config.set_floatx("float32")
+    config.set_epsilon(1e-7)
+    backend.clear_session()
 
 
 @pytest.mark.parametrize("name", _params("simdist"))

@@ -48,6 +48,14 @@ PER_CLAUSE: dict[str, Tolerance] = {
     "optim.build-in-function": Tolerance(rtol=1e-5, atol=1e-6),
     "optim.clipping": Tolerance(rtol=1e-5, atol=1e-6),
     "optim.update": Tolerance(rtol=1e-6, atol=1e-7),
+    # Keras losses and metrics: float32 logs, exps and means against float64 references.
+    **{c: Tolerance(rtol=1e-5, atol=1e-6) for c in (
+        "keras.loss.reductions", "keras.loss.sample-weight", "keras.loss.distribution-scaling", "keras.loss.dtype",
+        "keras.loss.from-logits", "keras.loss.epsilon-clipping", "keras.loss.logits-shortcut", "keras.loss.shapes",
+        "keras.loss.ignore-class", "keras.loss.label-smoothing", "keras.loss.functions", "keras.loss.get",
+        "mirrored.sync-on-read", "keras.metric.update-result-reset", "keras.metric.sample-weight",
+        "keras.metric.cross-replica", "keras.metric.central-storage", "keras.metric.accuracy", "keras.metric.auc",
+        "keras.metric.get", "keras.metric.accuracy-resolution")},
     # Keras layers (float32 sums over windows and batches against a float64 reference)
     "keras.layer.conv2d": Tolerance(rtol=1e-5, atol=1e-6),
     "keras.layer.conv2d.channels-first": Tolerance(rtol=1e-5, atol=1e-6),
@@ -58,6 +66,11 @@ PER_CLAUSE: dict[str, Tolerance] = {
     "keras.layer.batchnorm.replicas": Tolerance(rtol=1e-5, atol=1e-6),
     "keras.layer.batchnorm.synchronized": Tolerance(rtol=1e-5, atol=1e-6),
     "replica.all-reduce-gradient": Tolerance(rtol=1e-6, atol=1e-7),
+    # Keras's training loop: a few float32 steps of a small model against a float64 reference.
+    **{c: Tolerance(rtol=1e-5, atol=1e-6) for c in (
+        "keras.compile.scope", "keras.fit.enters-scope", "keras.fit.distributed-step", "keras.fit.logs",
+        "keras.predict.order", "keras.fit.validation", "keras.fit.traced-shapes", "keras.fit.data",
+        "keras.fit.callbacks", "reduce.nested")},
 }
 
 

@@ -19,8 +19,11 @@ from simdist.keras.naming import name_scope  # noqa: F401
 from simdist.keras.variables import Variable  # noqa: F401
 from simdist.keras import config  # noqa: F401
 from simdist.keras import losses  # noqa: F401
+from simdist.keras import metrics  # noqa: F401
 from simdist.keras import models  # noqa: F401
 from simdist.keras.models.model import Model  # noqa: F401
 from simdist.keras.models.sequential import Sequential  # noqa: F401
 from simdist.keras import callbacks  # noqa: F401
 from simdist.keras import utils  # noqa: F401
+from simdist.keras import regularizers  # noqa: F401
+from simdist.keras.regularizers import Regularizer  # noqa: F401

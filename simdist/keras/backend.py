@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
-from simdist.keras import naming, random
+from simdist.keras import dtype_policies, naming, random
 from simdist.keras.dtype_policies import floatx, set_floatx, standardize_dtype  # noqa: F401
 from simdist.keras.naming import get_uid  # noqa: F401
 
@@ -19,7 +19,9 @@ def backend() -> str:
 
 def clear_session(free_memory: bool = True) -> None:
     """Forget Keras's global state: names start again at "dense", the global seed generator is
-    made afresh."""
+    made afresh, the global dtype policy is forgotten (the next layer takes floatx's again), as
+    Keras's clear_session empties its global state."""
+    dtype_policies._config["policy"] = None
     naming.reset_uids()
     naming.name_scope._stack.clear()
     random.reset_global_generator()

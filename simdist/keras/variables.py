@@ -113,6 +113,12 @@ def get_stateless_scope() -> StatelessScope | None:
     return StatelessScope._stack[-1] if StatelessScope._stack else None
 
 
+def _is_sharded(value: Any) -> bool:
+    """Whether a tf.Variable-like value is a ShardedVariable (ParameterServerStrategy with a
+    variable_partitioner): TF's public shape of one is a `variables` list of shards and no `device`."""
+    return isinstance(getattr(value, "variables", None), list) and not hasattr(value, "device")
+
+
 def unwrap(v: Any) -> Any:
     """The tf.Variable behind a Keras variable, else v itself."""
     resolve = getattr(v, "_simdist_variable", None)
@@ -306,6 +312,10 @@ class Variable:
 
     # Conversions and operators (Keras's: on `self.value`, with Keras's dtype promotion) -----------
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if _is_sharded(self._value):
+            # Keras reads `self.value.__array__`, which TF's ShardedVariable lacks (so np.asarray of
+            # a partitioned Keras variable and save_weights fail on TF 2.21: clause keras.variable.sharded)
+            raise AttributeError(f"'{type(self._value).__name__}' object has no attribute '__array__'")
         arr = self.numpy()
         return arr if dtype is None else arr.astype(dtype)
 

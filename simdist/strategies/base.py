@@ -219,7 +219,16 @@ class StrategyExtended:
 
     @contextlib.contextmanager
     def colocate_vars_with(self, colocate_with_variable: Any) -> Iterator[None]:
-        """Variables created inside are placed with `colocate_with_variable` (and never partitioned)."""
+        """Variables created inside are placed with `colocate_with_variable` (and never partitioned).
+        Only in this strategy's scope (TF's _require_strategy_scope_extended): under another
+        strategy's scope it raises the mixing error, outside any scope "Need to be inside ..."
+        (clause scope.colocate-requires-scope)."""
+        strategy = self._container_strategy
+        current = context.current().strategy
+        if current is not strategy:
+            if current is _default:
+                raise RuntimeError(f'Need to be inside "with strategy.scope()" for {strategy}')
+            raise mixing_error(current, strategy)
         prev = self._colocate_with
         self._colocate_with = colocate_with_variable
         try:
@@ -553,6 +562,10 @@ def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: d
     inner = getattr(var, "get", None)
     if inner is not None and hasattr(var, "_v"):
         var = var.get()
+    if hasattr(var, "_gather_rows"):
+        # TF counts a ShardedVariable as a resource variable, then asks it for `.device` (clause
+        # keras.variable.sharded: an optimizer step on a Keras variable over one fails so)
+        raise AttributeError(f"'{type(var).__name__}' object has no attribute 'device'")
     if not isinstance(var, variables.ResourceVariable):
         raise ValueError(f"You can not update `var` {var!r}. It must be a Variable.")
     result, flops = run_update(var.device, fn, var, *select_replica(0, args), **select_replica(0, kwargs))

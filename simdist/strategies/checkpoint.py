@@ -54,7 +54,11 @@ def _walk(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
     """(key, variable-like) pairs of a checkpointed object tree, in a stable order."""
     resolve = getattr(obj, "_simdist_variable", None)
     if resolve is not None:   # a Keras variable: its tf.Variable
-        yield prefix.rstrip("/"), resolve()
+        v = resolve()
+        if isinstance(v, ShardedVariable):
+            # TF 2.21 saves a Keras variable as one tensor on `value.device` (clause keras.variable.sharded)
+            raise AttributeError(f"'{type(v).__name__}' object has no attribute 'device'")
+        yield prefix.rstrip("/"), v
     elif isinstance(obj, Checkpoint):
         for k in sorted(obj._objects):
             yield from _walk(obj._objects[k], f"{prefix}{k}/")
@@ -121,6 +125,24 @@ class _Status:
         return self
 
 
+class _InitializationOnlyStatus:
+    """What `restore(None)` returns: every assertion fails, as TF's."""
+
+    _MESSAGE = "No checkpoint specified (save_path=None); nothing is being restored."
+
+    def assert_consumed(self) -> None:
+        raise AssertionError(self._MESSAGE)
+
+    def assert_existing_objects_matched(self) -> None:
+        raise AssertionError(self._MESSAGE)
+
+    def assert_nontrivial_match(self) -> None:
+        raise AssertionError(self._MESSAGE)
+
+    def expect_partial(self) -> "_InitializationOnlyStatus":
+        return self
+
+
 class Checkpoint:
     """`tf.train.Checkpoint(**objects)`: `save(prefix)` -> path, `restore(path)`."""
 
@@ -135,8 +157,13 @@ class Checkpoint:
         return self._counter
 
     def save(self, file_prefix: str, options: Any = None) -> str:
+        """`write` to "<prefix>-<n>" (n counts the saves), then record it as the directory's newest
+        checkpoint in the `checkpoint` state file, as TF's save does (so `tf.train.latest_checkpoint`
+        finds it)."""
         self._counter += 1
-        return self.write(f"{file_prefix}-{self._counter}")
+        path = self.write(f"{file_prefix}-{self._counter}")
+        _write_state(os.path.dirname(os.path.abspath(file_prefix)), [path])
+        return path
 
     def write(self, file_prefix: str, options: Any = None) -> str:
         pairs = list(_walk(self, ""))
@@ -154,7 +181,11 @@ class Checkpoint:
             np.savez(f, **arrays)
         return file_prefix
 
-    def restore(self, save_path: str, options: Any = None) -> _Status:
+    def restore(self, save_path: str | None, options: Any = None) -> Any:
+        """Restore from `save_path`; None (e.g. `latest_checkpoint` of an empty directory) restores
+        nothing, as TF's InitializationOnlyStatus."""
+        if save_path is None:
+            return _InitializationOnlyStatus()
         return self.read(save_path)
 
     def read(self, save_path: str, options: Any = None) -> _Status:

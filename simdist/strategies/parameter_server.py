@@ -111,8 +111,11 @@ class ParameterServerExtended(StrategyExtended):
         if self._colocate_with is not None:
             # Clause optim.slot-placement: with the variable, except while a scheduled function
             # runs: TF 2.21 creates those when it traces the function, on the coordinator.
-            dev = self._colocate_with.device if self._current_worker is None else \
-                session.canonical("/job:chief/replica:0/task:0/device:CPU:0")
+            # A ShardedVariable has no device: TF colocates with its conversion to a tensor, made
+            # on the coordinator (clause keras.variable.sharded: an optimizer's slots for a Keras
+            # variable over one are whole variables on the chief).
+            chief = session.canonical("/job:chief/replica:0/task:0/device:CPU:0")
+            dev = getattr(self._colocate_with, "device", chief) if self._current_worker is None else chief
             v = variables.ResourceVariable(device=dev, **kw)
             v._distribute_strategy = self._pss
             return v

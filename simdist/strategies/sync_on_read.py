@@ -22,7 +22,7 @@ class SyncOnReadVariable(DistributedValues, Variable):
     `assign` writes every copy, a SUM variable's value divided by the number of replicas so the
     summed read gives it back (what checkpoint restore relies on). `assign_add`/`assign_sub` of
     a SUM variable in cross-replica context raise ValueError, as TF's do. Keras's metric
-    variables are of this kind (clause keras.metric.sync-on-read)."""
+    variables are of this kind (clause mirrored.sync-on-read)."""
 
     def __init__(self, components: list[ResourceVariable], strategy: Any, aggregation: Any) -> None:
         DistributedValues.__init__(self, components)

@@ -15,6 +15,7 @@ ops, but logs, exps and sums can round differently in NumPy and Eigen by an ulp 
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import sys
 import zlib
@@ -56,6 +57,8 @@ class Case:
     extreme: bool = False                  # probabilities with exact 0s and 1s (the clipping)
     dtype: str = "float32"                 # y_pred's dtype
     context: str = "eager"                 # eager | mirrored2 | mirrored4 | scope2
+    activation: bool = False               # y_pred = keras.activations.softmax/sigmoid(logits), gradient
+                                           # taken w.r.t. the logits and y_pred
     seed: int = -1                         # -1: derived from the name
     tags: tuple = field(default=(), compare=False)
 
@@ -133,6 +136,21 @@ def _call(loss: Any, tf: Any, y_true: Any, y_pred: Any, w: Any) -> tuple[Any, An
     return value, tape.gradient(value, y_pred)
 
 
+def _through_activation(loss: Any, tf: Any, case: Case, d: dict[str, Any], w: Any) -> list[dict[str, Any]]:
+    """y_pred made by Keras's softmax (sigmoid for binary) from logits: the loss and its
+    gradients w.r.t. the logits and w.r.t. y_pred (None when the loss used the logits)."""
+    logits = tf.constant(d["y_pred"])
+    act = tf.keras.activations.sigmoid if LOSS_KIND[case.loss] == "binary" else tf.keras.activations.softmax
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(logits)
+        y_pred = act(logits)
+        tape.watch(y_pred)
+        value = loss(tf.constant(d["y_true"]), y_pred, sample_weight=w) if w is not None else \
+            loss(tf.constant(d["y_true"]), y_pred)
+    g_logits, g_pred = tape.gradient(value, logits), tape.gradient(value, y_pred)
+    return [_result(value, g_logits), _result(value, g_pred)]
+
+
 def run_case(tf: Any, case: Case) -> Any:
     """The program, the same on both backends: {"value", "grad", "dtype"} per replica (a list),
     or ("error", class name, message)."""
@@ -140,6 +158,8 @@ def run_case(tf: Any, case: Case) -> Any:
     try:
         loss = _loss_callable(tf, case)
         w = None if d["sample_weight"] is None else tf.constant(d["sample_weight"])
+        if case.activation:
+            return _through_activation(loss, tf, case, d, w)
         if case.context == "eager":
             value, grad = _call(loss, tf, tf.constant(d["y_true"]), tf.constant(d["y_pred"]), w)
             return [_result(value, grad)]
@@ -293,6 +313,16 @@ def _cases() -> list[Case]:
         Case("get-mae", "mae", form="get", tags=("keras.loss.get",)),
         Case("get-bce", "bce", form="get", tags=("keras.loss.get",)),
         Case("get-categorical_crossentropy", "categorical_crossentropy", form="get", tags=("keras.loss.get",)),
+        Case("SparseCategoricalCrossentropy-after-softmax", "SparseCategoricalCrossentropy", logits=True,
+             activation=True, tags=("keras.loss.logits-shortcut",)),
+        Case("SparseCategoricalCrossentropy-after-softmax-from-logits", "SparseCategoricalCrossentropy",
+             kwargs=(("from_logits", True),), logits=True, activation=True, tags=("keras.loss.logits-shortcut",)),
+        Case("CategoricalCrossentropy-after-softmax-extreme", "CategoricalCrossentropy", logits=True, activation=True,
+             seed=7, batch=3, classes=3, tags=("keras.loss.logits-shortcut",)),
+        Case("BinaryCrossentropy-after-sigmoid", "BinaryCrossentropy", logits=True, activation=True,
+             weights="per_sample", tags=("keras.loss.logits-shortcut",)),
+        Case("fn-sparse_categorical_crossentropy-after-softmax", "sparse_categorical_crossentropy", form="function",
+             logits=True, activation=True, tags=("keras.loss.logits-shortcut",)),
         Case("SparseCategoricalCrossentropy-bad-reduction", "SparseCategoricalCrossentropy",
              kwargs=(("reduction", "auto"),), tags=("keras.loss.reductions",)),
     ]
@@ -394,6 +424,13 @@ def test_label_smoothing(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results)
 
 
+@pytest.mark.filterwarnings("ignore:.*received `from_logits=True`")
+@pytest.mark.clause("keras.loss.logits-shortcut")
+@pytest.mark.parametrize("index", _params("keras.loss.logits-shortcut"))
+def test_logits_of_keras_activations(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
 @pytest.mark.clause("keras.loss.functions")
 @pytest.mark.parametrize("index", _params("keras.loss.functions"))
 def test_function_forms(index: int, tf_results: dict[int, Any]) -> None:
@@ -450,3 +487,6 @@ if __name__ == "__main__":  # TF worker
         serve(lambda case: run_case(_tf, case))
     else:
         tf_workers.serve(_tf_worker)
+    # (TF's teardown after MirroredStrategy runs can take half a minute on a busy machine; the
+    # results are written and flushed, so skip it)
+    os._exit(0)

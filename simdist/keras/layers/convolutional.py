@@ -9,7 +9,7 @@ import math
 from typing import Any
 
 from simdist import tf
-from simdist.keras import activations, initializers
+from simdist.keras import activations, initializers, regularizers
 from simdist.keras.layers.argument_validation import (compute_conv_output_shape, standardize_data_format,
                                                       standardize_padding, standardize_tuple)
 from simdist.keras.layers.input_spec import InputSpec
@@ -91,8 +91,8 @@ class BaseConv(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = kernel_regularizer
-        self.bias_regularizer = bias_regularizer
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
         self.lora_rank = lora_rank
@@ -175,8 +175,10 @@ class BaseConv(Layer):
                 "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
                 "bias_initializer": initializers.serialize(self.bias_initializer),
-                "kernel_regularizer": self.kernel_regularizer, "bias_regularizer": self.bias_regularizer,
-                "activity_regularizer": self.activity_regularizer, "kernel_constraint": self.kernel_constraint,
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+                "kernel_constraint": self.kernel_constraint,
                 "bias_constraint": self.bias_constraint}
 
 

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist import tf
-from simdist.keras import dtype_policies, initializers
+from simdist.keras import dtype_policies, initializers, regularizers
 from simdist.keras.keras_tensor import (KerasTensor, Node, any_symbolic_tensors, compute_output_spec as _probe_spec,
                                         flatten, map_structure)
 from simdist.keras.layers.input_spec import InputSpec, assert_input_compatibility
@@ -181,7 +181,7 @@ class Layer:
         self._inbound_nodes: list[Node] = []
         self._outbound_nodes: list[Node] = []
         self._dtype_policy = dtype_policies.get(dtype)
-        self.activity_regularizer = activity_regularizer
+        self.activity_regularizer = regularizers.get(activity_regularizer)
         input_dim = kwargs.pop("input_dim", None)
         input_shape = (input_dim,) if input_dim is not None else kwargs.pop("input_shape", None)
         if input_shape is not None:
@@ -353,7 +353,7 @@ class Layer:
         with name_scope(self.name, caller=self):
             variable = Variable(initializer=initializer, shape=shape, dtype=dtype, trainable=trainable,
                                 autocast=autocast, aggregation=aggregation, name=name)
-        variable.regularizer = regularizer
+        variable.regularizer = regularizers.get(regularizer)
         variable.constraint = constraint
         variable.overwrite_with_gradient = overwrite_with_gradient
         self._track_variable(variable)
@@ -704,8 +704,11 @@ class Layer:
     # --- config ---------------------------------------------------------------------------------------
     def get_config(self) -> dict[str, Any]:
         self._check_super_called()
-        return {"name": self.name, "trainable": self.trainable,
-                "dtype": dtype_policies.serialize(self.dtype_policy)}
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": dtype_policies.serialize(self.dtype_policy)}
+        if self.activity_regularizer is not None:
+            config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
+        return config
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Layer":

@@ -15,6 +15,7 @@ from simdist.keras.losses.losses import SparseCategoricalCrossentropy
 from simdist.keras.losses.losses import binary_crossentropy
 from simdist.keras.losses.losses import categorical_crossentropy
 from simdist.keras.losses.losses import sparse_categorical_crossentropy
+from simdist.keras.losses.reduction import Reduction  # noqa: F401
 from simdist.keras.losses import losses as _losses
 
 ALL_OBJECTS = (

@@ -11,12 +11,12 @@ result is returned as it is, unreduced and unscaled.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from simdist import tf
-from simdist.keras import config, traced
+from simdist.keras import config, dtype_policies, traced
 from simdist.keras.losses import _ops as ops
+from simdist.keras.naming import auto_name
 from simdist.keras.tensor_attributes import get_keras_mask
 
 REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
@@ -34,28 +34,15 @@ def standardize_reduction(reduction: Any) -> Any:
     return reduction
 
 
-def _snake(name: str) -> str:
-    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
-
-
-def _standardize_dtype(dtype: Any) -> str:
-    if dtype is None:
-        return config.floatx()
-    inner = getattr(dtype, "compute_dtype", None)   # a DTypePolicy
-    if isinstance(inner, str):
-        return inner
-    return ops.dtype_name(dtype)
-
-
 class Loss:
     """Base class of Keras losses: subclasses implement `call(y_true, y_pred)` returning
     per-sample values; `__call__` weights and reduces them."""
 
     def __init__(self, name: str | None = None, reduction: Any = "sum_over_batch_size", dtype: Any = None) -> None:
-        self.name = name or _snake(type(self).__name__)
+        self.name = name or auto_name(type(self).__name__)
         self.reduction = standardize_reduction(reduction)
-        self._dtype = _standardize_dtype(dtype)
+        self._dtype_policy = dtype_policies.get(dtype or config.floatx())
+        self._dtype = self._dtype_policy.compute_dtype
 
     @property
     def dtype(self) -> str:
@@ -64,7 +51,7 @@ class Loss:
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         in_mask = get_keras_mask(y_pred)
         # (a Python list is one array here; Keras 3 maps over lists as structures: clause
-        # keras.loss.python-lists)
+        # keras.loss.shapes)
         y_pred = ops.convert_to_tensor(y_pred, dtype=self.dtype)
         y_true = ops.convert_to_tensor(y_true, dtype=self.dtype)
         losses = self.call(y_true, y_pred)

@@ -106,7 +106,7 @@ def _save(obj: Any, h5: Any, path: str, visited: set[int]) -> None:
         group = h5.create_group(_join(path, "vars")) if path else h5.create_group("vars")
         group.attrs["name"] = obj.name
         for i, v in enumerate(own):
-            group[str(i)] = np.asarray(v.numpy())
+            group[str(i)] = np.asarray(v)   # Keras: backend.convert_to_numpy(variable) = np.array(variable)
     visited.add(id(obj))
     for attr, child in _children(obj):
         if _is_saveable(child):

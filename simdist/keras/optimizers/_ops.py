@@ -39,12 +39,14 @@ def convert_to_tensor(x: Any, dtype: Any = None) -> Any:
 
 
 def cast(x: Any, dtype: Any) -> Any:
-    """`ops.cast`: slices keep their indices (tf.cast casts their values)."""
+    """`ops.cast`: slices keep their indices (tf.cast casts their values). A Python number goes
+    through `tf.cast` as in Keras's TF backend: a float becomes float32 first, so
+    `cast(0.9, "float64")` is 0.8999999761581421, as on TF."""
     dtype = tf.as_dtype(dtype)
     if isinstance(x, IndexedSlices):
         return IndexedSlices(cast(x.values, dtype), x.indices, x.dense_shape)
     if _is_py(x):
-        return tf.constant(x, dtype=dtype)
+        return tf.cast(x, dtype)
     x = tf.convert_to_tensor(x)
     return x if x.dtype == dtype else tf.cast(x, dtype)
 

@@ -23,6 +23,7 @@ import warnings
 from typing import Any, Iterable, Sequence
 
 from simdist import tf
+from simdist.keras import config
 from simdist.keras.optimizers import _ops as ops
 from simdist.keras.optimizers import schedules
 from simdist.keras.optimizers._distribute import all_reduce_sum, maybe_merge_call
@@ -85,7 +86,7 @@ class Optimizer:
                 raise ValueError("Argument `learning_rate` should be float, or an instance of LearningRateSchedule, "
                                  "or a callable (that takes in the current iteration value and returns the "
                                  f"corresponding learning rate value). Received instead: learning_rate={learning_rate}")
-            self._learning_rate = self._make_variable(learning_rate, (), tf.float32, "learning_rate",
+            self._learning_rate = self._make_variable(learning_rate, (), config.floatx(), "learning_rate",
                                                       "only_first_replica")
 
     # Variables ---------------------------------------------------------------------------------
@@ -124,7 +125,7 @@ class Optimizer:
     def add_variable(self, shape: Any, initializer: Any = "zeros", dtype: Any = None, aggregation: str = "none",
                      name: str | None = None) -> OptimizerVariable:
         """An optimizer variable (zeros, or a constant: `initializer` is "zeros", "ones" or a number)."""
-        dtype = tf.as_dtype(dtype or tf.float32)
+        dtype = tf.as_dtype(dtype or config.floatx())   # Keras: an unspecified dtype is floatx
         shape = list(tf.TensorShape(shape).as_list())
         if initializer == "zeros":
             value = tf.zeros(shape, dtype)

@@ -1,8 +1,9 @@
 """`keras.utils.Progbar` (Keras 3.15's utils/progbar.py): the progress bar of fit/evaluate/predict.
 
 The text is Keras's: `Epoch 1/3`, then `12/12 ━━━━━━━━━━━━━━━━━━━━ 0s 3ms/step - accuracy: 0.5000 -
-loss: 0.6931` (bold and colour escapes, carriage-return redraws on a terminal, one line per
-update otherwise; verbose=2 prints only the final line). Times are *simulated* seconds
+loss: 0.6931` (bold and colour escapes, redrawn in place with backspaces and carriage returns
+where Keras does so, on POSIX always; a new line per update elsewhere; verbose=2 prints only the
+final line). Times are *simulated* seconds
 (`simdist.now()`), never the wall clock, so the output is the same on every run; an update is
 printed when at least `interval` simulated seconds passed since the last one (Keras: wall
 seconds), and always on the final one. Clause keras.fit.progress-bar.
@@ -17,7 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-import simdist
+from simdist import now as simulated_now
 
 
 def print_msg(message: str, line_break: bool = True) -> None:
@@ -53,12 +54,12 @@ class Progbar:
             self.stateless_metrics = None
         self._dynamic_display = (hasattr(sys.stdout, "isatty") and sys.stdout.isatty()) \
             or "ipykernel" in sys.modules or "posix" in sys.modules or "PYCHARM_HOSTED" in os.environ
-        self._clock = clock or simdist.now
+        self._clock = clock or simulated_now
         self._seen_so_far = 0
         self._values: dict[str, Any] = {}
         self._values_order: list[str] = []
         self._start = self._clock()
-        self._last_update = 0.0
+        self._last_update = -float("inf")   # (Keras: 0 wall-clock seconds, long ago: the first update shows)
         self._time_at_epoch_start = self._start
         self._time_after_first_step: float | None = None
         self._prev_total_width = 0

@@ -10,7 +10,9 @@
    gradient, and pass the input gradients on.
 4. A source's gradient is the aggregate of what reached it; None (or zeros, with
    unconnected_gradients="zero") when nothing did.
-The walk is deterministic: ops become ready in a fixed order (a LIFO stack, as TF's).
+The walk is deterministic: ops are taken from the back of a list and an op that becomes ready
+is put at its front, as TF's tape.h does (`op_stack.insert(op_stack.begin(), op_id)`), so the
+gradients of one tensor aggregate in TF's order (which orders the rows of summed IndexedSlices).
 """
 
 from __future__ import annotations
@@ -27,8 +29,13 @@ def _key(x: Any) -> int:
     from simdist.runtime.autodiff.tape import _is_variable, variable_key
     if isinstance(x, Tensor):
         return id(x)
-    if hasattr(x, "_gather_rows"):   # a ShardedVariable: differentiate its `.variables` (TF 2.21 fails so)
-        raise AttributeError(f"'{type(x).__name__}' object has no attribute 'handle'")
+    resolve = getattr(x, "_simdist_variable", None)
+    inner = resolve() if resolve is not None else x
+    if hasattr(inner, "_gather_rows"):
+        # a ShardedVariable, bare or wrapped (a Keras variable over one: TF 2.21's tape asks the
+        # Keras variable for `.handle`, which is `value.handle`): differentiate its `.variables`
+        # (clauses pss.sharded-variable, keras.variable.sharded)
+        raise AttributeError(f"'{type(inner).__name__}' object has no attribute 'handle'")
     if _is_variable(x):
         return id(variable_key(x))
     raise ValueError(f"Passed in object {x!r} of type {type(x).__name__!r}, not tf.Tensor or tf.Variable or "
@@ -144,7 +151,7 @@ def imperative_grad(tape: Any, targets: Sequence[Any], sources: Sequence[Any], o
                     if producer is not None and producer != -1 and producer in ops:
                         missing[producer] -= 1
                         if missing[producer] == 0:
-                            ready.append(producer)
+                            ready.insert(0, producer)
 
     # 4. the sources' gradients
     out: list[Any] = []

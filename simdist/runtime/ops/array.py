@@ -275,9 +275,34 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
 
 @RegisterGradient("ConcatV2")
 def _concat_grad(op: Any, grad: Any) -> list:
+    """TF's _ConcatGradHelper: a dense gradient is split; IndexedSlices (e.g. a gather from a
+    concatenation, as of a ShardedVariable's shards) stay IndexedSlices per input: along axis 0
+    each input gets the rows that fall in it (re-based), along another axis the columns of every row."""
     axis = op.get_attr("axis") % op.inputs[0].ndim
     sizes = [int(x.shape[axis]) for x in op.inputs]
-    return list(split(grad, sizes, axis=axis))
+    if not isinstance(grad, IndexedSlices):
+        return list(split(grad, sizes, axis=axis))
+    from simdist.runtime.ops import math, slicing
+    out: list[Any] = []
+    if axis > 0:
+        begin = 0
+        for x, size in zip(op.inputs, sizes):
+            values = slicing.slice_(grad.values, [0] * axis + [begin] + [0] * (grad.values.ndim - axis - 1),
+                                    [-1] * axis + [size] + [-1] * (grad.values.ndim - axis - 1))
+            out.append(IndexedSlices(values, grad.indices, shape(x)))
+            begin += size
+        return out
+    start = 0
+    for x, size in zip(op.inputs, sizes):
+        end = start + size
+        lo = constant(start, dtype=grad.indices.dtype)
+        hi = constant(end, dtype=grad.indices.dtype)
+        select = squeeze(math.where(math.logical_and(math.greater_equal(grad.indices, lo),
+                                                     math.less(grad.indices, hi))), axis=[1])
+        out.append(IndexedSlices(gather(grad.values, select), math.subtract(gather(grad.indices, select), lo),
+                                 shape(x)))
+        start = end
+    return out
 
 
 def _stack(*arrays: np.ndarray, axis: int) -> np.ndarray:

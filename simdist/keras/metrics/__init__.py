@@ -1,0 +1,116 @@
+"""`tf.keras.metrics`: Keras 3.15's metrics on simdist (clauses keras.metric.* in docs/spec.md).
+
+Names as `tf.keras.metrics` (keras._tf_keras) exports them: the classes, the per-sample
+functions (binary_accuracy, sparse_categorical_crossentropy, ...) and the legacy regression
+aliases mse/mae/MSE/MAE (functions). `get` resolves strings through Keras's table of classes
+(class names and their snake_case: "sparse_categorical_accuracy" and "SparseCategoricalAccuracy"
+both give an instance; "mse" a MeanSquaredError; "accuracy" an Accuracy). compile() resolves
+"accuracy"/"acc" itself before calling `get` (see `accuracy_variant`).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from simdist.keras.losses import losses as _loss_fns
+from simdist.keras.losses.losses import binary_crossentropy, categorical_crossentropy  # noqa: F401
+from simdist.keras.losses.losses import sparse_categorical_crossentropy  # noqa: F401
+from simdist.keras.metrics.accuracy_metrics import Accuracy
+from simdist.keras.metrics.accuracy_metrics import BinaryAccuracy
+from simdist.keras.metrics.accuracy_metrics import CategoricalAccuracy
+from simdist.keras.metrics.accuracy_metrics import SparseCategoricalAccuracy
+from simdist.keras.metrics.accuracy_metrics import binary_accuracy  # noqa: F401
+from simdist.keras.metrics.accuracy_metrics import categorical_accuracy  # noqa: F401
+from simdist.keras.metrics.accuracy_metrics import sparse_categorical_accuracy  # noqa: F401
+from simdist.keras.metrics.confusion_metrics import AUC
+from simdist.keras.metrics.metric import Metric
+from simdist.keras.metrics.probabilistic_metrics import BinaryCrossentropy
+from simdist.keras.metrics.probabilistic_metrics import CategoricalCrossentropy
+from simdist.keras.metrics.probabilistic_metrics import SparseCategoricalCrossentropy
+from simdist.keras.metrics.reduction_metrics import Mean
+from simdist.keras.metrics.reduction_metrics import MeanMetricWrapper
+from simdist.keras.metrics.reduction_metrics import Sum
+from simdist.keras.metrics.regression_metrics import MeanAbsoluteError
+from simdist.keras.metrics.regression_metrics import MeanSquaredError
+from simdist.keras.metrics.regression_metrics import RootMeanSquaredError
+from simdist.keras.naming import to_snake_case
+
+MSE = mse = _loss_fns.mean_squared_error
+MAE = mae = _loss_fns.mean_absolute_error
+
+ALL_OBJECTS = (
+    Metric, Mean, Sum, MeanMetricWrapper,
+    MeanSquaredError, RootMeanSquaredError, MeanAbsoluteError,
+    AUC,
+    BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy,
+    Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
+)
+ALL_OBJECTS_DICT: dict[str, Any] = {cls.__name__: cls for cls in ALL_OBJECTS}
+ALL_OBJECTS_DICT.update({to_snake_case(cls.__name__): cls for cls in ALL_OBJECTS})
+ALL_OBJECTS_DICT.update({"bce": BinaryCrossentropy, "BCE": BinaryCrossentropy, "mse": MeanSquaredError,
+                         "MSE": MeanSquaredError, "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError})
+
+
+def serialize(metric: Any) -> Any:
+    """{"module", "class_name", "config", "registered_name"} for a Metric, a function's name."""
+    if isinstance(metric, Metric):
+        return {"module": "keras.metrics", "class_name": type(metric).__name__, "config": metric.get_config(),
+                "registered_name": None}
+    return getattr(metric, "__name__", metric)
+
+
+def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
+    """The metric a `serialize` result (or a {"class_name", "config"} dict) describes."""
+    objects = dict(ALL_OBJECTS_DICT)
+    objects.update(custom_objects or {})
+    if isinstance(config, str):
+        if config not in objects:
+            raise ValueError(f"Could not interpret metric identifier: {config}")
+        return objects[config]
+    if isinstance(config, dict) and "class_name" in config:
+        cls = objects.get(config["class_name"])
+        if cls is None:
+            raise ValueError(f"Could not interpret metric identifier: {config}")
+        return cls.from_config(dict(config.get("config") or {}))
+    raise ValueError(f"Could not interpret metric identifier: {config}")
+
+
+def get(identifier: Any) -> Any:
+    """Keras's `metrics.get`: None -> None; a class name or its snake_case (or "mse", "mae",
+    "bce") -> an instance; a dict -> deserialized; a callable -> itself (a class is instantiated)."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        obj = deserialize(identifier)
+    elif isinstance(identifier, str):
+        obj = ALL_OBJECTS_DICT.get(identifier, None)
+    else:
+        obj = identifier
+    if callable(obj):
+        if inspect.isclass(obj):
+            obj = obj()
+        return obj
+    raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+def _shape(x: Any) -> tuple:
+    shape = getattr(x, "shape", None)
+    if shape is None:
+        return ()
+    return tuple(shape.as_list() if hasattr(shape, "as_list") else shape)
+
+
+def accuracy_variant(y_true: Any, y_pred: Any) -> type:
+    """Which accuracy compile() makes of "accuracy"/"acc" (Keras 3.15's compile_utils.get_metric,
+    clause keras.metric.accuracy-resolution): BinaryAccuracy if y_pred's last dim is 1; else
+    SparseCategoricalAccuracy if y_true has lower rank than y_pred, or its last dim is 1 while
+    y_pred's is > 1; else CategoricalAccuracy. The loss plays no part (unlike tf.keras 2)."""
+    ts, ps = _shape(y_true), _shape(y_pred)
+    y_t_last = ts[-1] if ts else None
+    y_p_last = ps[-1] if ps else None
+    if y_p_last == 1:
+        return BinaryAccuracy
+    if len(ts) < len(ps) or (y_t_last == 1 and y_p_last is not None and y_p_last > 1):
+        return SparseCategoricalAccuracy
+    return CategoricalAccuracy
