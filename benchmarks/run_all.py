@@ -25,9 +25,10 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "startup": ([], ["--repeat", "5"]),
     "explore": ([], ["--plans", "200"]),
     "conv": ([], ["--repeat", "5"]),
+    "train": ([], ["--repeat", "3", "--steps", "100"]),
     "keras": ([], ["--repeat", "1"]),
 }
-TAKES_NO_TF = {"foundation", "ps", "conv", "keras"}
+TAKES_NO_TF = {"foundation", "ps", "conv", "train", "keras"}
 
 
 def main() -> int:

@@ -87,7 +87,11 @@ def _p(tf, s):
         t.watch({"a": x, "b": [y]})
         z = x * y
     out = t.gradient(z, {"b": [y], "a": x})
-    return [out, _err(lambda: tf.GradientTape().__enter__().watch([1.0]))]
+
+    def watch_a_float() -> None:
+        with tf.GradientTape() as tape:   # (exited: a tape left open would record every later op)
+            tape.watch([1.0])
+    return [out, _err(watch_a_float)]
 
 
 @program("int-watch-and-targets", "autodiff.integer")

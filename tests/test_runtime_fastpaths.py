@@ -146,3 +146,25 @@ def test_transaction_written_and_reads():
     txn.commit()
     assert float(b.numpy()) == 3.5 and a.numpy().tolist() == [6.0, 7.0], "commit applies the writes"
     assert txn.written() == [], txn.written()
+
+
+@pytest.mark.parametrize("drop", [False, True])
+@pytest.mark.parametrize("n,size", [(10, 4), (8, 4), (3, 5), (0, 2)])
+def test_batched_slices_equal_stacked_rows(n, size, drop):
+    """Batches of from_tensor_slices are row slices: the arrays stacking the rows gives."""
+    from simdist.runtime import data
+    x = np.arange(n * 6, dtype=np.float32).reshape(n, 2, 3)[:, :, ::2]   # (strided rows)
+    y = np.array([f"s{i}" for i in range(n)], dtype=object)
+    z = np.arange(n, dtype=np.int64)
+    ds = tf.data.Dataset.from_tensor_slices((x, y, z)).batch(size, drop_remainder=drop)
+    got = list(ds._iter_flat())
+    rows = list(tf.data.Dataset.from_tensor_slices((x, y, z))._iter_flat())
+    want = [data._stack(rows[i:i + size]) for i in range(0, len(rows), size)
+            if len(rows[i:i + size]) == size or not drop]
+    assert len(got) == len(want), f"{len(got)} batches, stacking gives {len(want)} (n={n}, size={size}, drop={drop})"
+    for b, (g, w) in enumerate(zip(got, want)):
+        for k, (a, r) in enumerate(zip(g, w)):
+            assert a.dtype == r.dtype and a.shape == r.shape and a.tolist() == r.tolist(), \
+                f"batch {b}, component {k}: {a.dtype}{a.shape} {a.tolist()} != stacked {r.dtype}{r.shape} {r.tolist()}"
+            assert a.flags.c_contiguous and a.base is None and not np.shares_memory(a, x), \
+                f"batch {b}, component {k}: not a fresh C-contiguous copy"

@@ -764,6 +764,16 @@ class _BatchDataset(_UnaryDataset):
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         size, drop = self._params["batch_size"], self._params["drop_remainder"]
+        src = self._input
+        if type(src) is _TensorSliceDataset and src._arrays:
+            # Batches of slices are copies of consecutive rows: the arrays np.stack would build
+            # from the rows one by one (the same values, dtype and layout), without a Python
+            # step per row.
+            n = src._arrays[0].shape[0]
+            stop = n - n % size if drop else n
+            for start in range(0, stop, size):
+                yield [a[start:start + size].copy() for a in src._arrays]
+            return
         buf: list[list[np.ndarray]] = []
         for flat in self._input._iter_flat():
             buf.append(flat)
@@ -830,6 +840,16 @@ class _PaddedBatchDataset(_UnaryDataset):
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         size, drop = self._params["batch_size"], self._params["drop_remainder"]
+        src = self._input
+        if type(src) is _TensorSliceDataset and src._arrays:
+            # Batches of slices are copies of consecutive rows: the arrays np.stack would build
+            # from the rows one by one (the same values, dtype and layout), without a Python
+            # step per row.
+            n = src._arrays[0].shape[0]
+            stop = n - n % size if drop else n
+            for start in range(0, stop, size):
+                yield [a[start:start + size].copy() for a in src._arrays]
+            return
         buf: list[list[np.ndarray]] = []
         for flat in self._input._iter_flat():
             buf.append(flat)

@@ -2,9 +2,11 @@
 
 TF traces a `tf.function` once into a graph and then runs the graph: the Python body (and its
 side effects) runs at trace time only. simdist does the same for the functions a
-ClusterCoordinator schedules without arguments: the first call runs eagerly while a `Recorder`
-notes each op; later calls replay the recorded ops on NumPy arrays, without the facade's
-per-op Python work. A replay computes exactly what the eager call would (the same NumPy calls
+ClusterCoordinator schedules without arguments (`record`) and for direct calls of a
+tf.function, once per input signature (`record_call`: the tensor arguments become the graph's
+parameters, see simdist/tf/_function.py): the first call runs eagerly while a `Recorder` notes
+each op; later calls replay the recorded ops on NumPy arrays, without the facade's per-op
+Python work. A replay computes exactly what the eager call would (the same NumPy calls
 on the same inputs, the same variable reads and writes in the same order, the same FLOP tally),
 so values, traffic and simulated time are bit-identical to running the Python again.
 
@@ -18,8 +20,11 @@ every time, when it:
 - creates a tensor outside the op registry (a strategy's or a dataset's values: counted at
   `Tensor.__init__`);
 - reads a recorded tensor's value other than as an op's input (`numpy()`, `bool()`, `float()`,
-  printing, tf.debugging assertions);
-- touches a variable that is not a plain ResourceVariable, or returns anything else.
+  printing, tf.debugging assertions, an op attribute such as one_hot's depth), unless that value
+  is the same in every replay (a constant, or computed from constants and shapes only);
+- creates a variable, touches a variable that is not a plain ResourceVariable, or returns
+  anything else;
+- runs alongside another thread that makes tensors, writes variables or charges the simulator.
 `explain(fn)` says which, for a tf.function that was not recorded.
 
 Contexts entered inside the call (device scopes, strategy scopes, a ParameterServerStrategy's
@@ -27,7 +32,11 @@ Contexts entered inside the call (device scopes, strategy scopes, a ParameterSer
 records, as TF resolves them when it traces: the recorded ops are what ran in them. A returned
 tensor keeps the device the eager call gave it when that is not the call's own device. The
 simulator charges the call made while it recorded (a `strategy.run`'s phases) are kept with the
-graph (`charges`, `run_flops`) for the coordinator to charge again on every replay.
+graph (`charges`, `run_flops`) for the coordinator to charge again on every replay; in a direct
+call they are steps of the graph itself (`Recorder.charge`), made again at the same point of
+every replay. A `strategy.run` inside is recorded replica by replica as it ran (the replicas'
+greenlets switch at each collective), its all-reduce as one node whose result every replica
+shares.
 
 Graph optimisations, as TF's grappler does them, none of which changes a value: ops whose
 inputs are all constants are folded (`tf.ones`), identical pure ops on the same inputs are
@@ -39,20 +48,26 @@ from __future__ import annotations
 
 import operator
 import os
-from typing import Any, Callable
+import threading
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from simdist.runtime import context, tensor as _tm, variables
+from simdist.runtime import cost
 from simdist.runtime.cost import tally
 from simdist.runtime.tensor import Tensor, _Traced
+from simdist.runtime.values import Mirrored, PerReplica
 
-__all__ = ["Graph", "Recorder", "enabled", "explain", "record"]
+__all__ = ["Graph", "Recorder", "enabled", "explain", "record", "record_call", "signature"]
 
-# SIMDIST_TRACE_FUNCTIONS=0 runs every scheduled function eagerly (a switch for comparisons).
+# SIMDIST_TRACE_FUNCTIONS=0 runs every tf.function call eagerly, scheduled or direct (a switch for comparisons).
 enabled = os.environ.get("SIMDIST_TRACE_FUNCTIONS", "1") != "0"
 
-_CONST, _PURE, _READ, _WRITE = 0, 1, 2, 3
+_CONST, _PURE, _READ, _WRITE, _ARG, _CHARGE = 0, 1, 2, 3, 4, 5
+# Ops whose value depends on their input's shape only (fixed for a recording: replays have the
+# same shapes), so they are static even when their input is not.
+_SHAPE_OPS = frozenset({"Shape", "Size", "Rank"})
 
 class _Node:
     __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline", "stateful")
@@ -86,6 +101,9 @@ class Recorder:
 
     def __init__(self) -> None:
         self.nodes: list[_Node] = []
+        # per node: its value is the same in every replay (a constant, or computed from
+        # constants and shapes only), so Python may read it (see is_constant)
+        self.static: list[bool] = []
         self.slot_of: dict[int, int] = {}     # id(tensor) -> node index (tensors kept in `keep`)
         self.keep: list[Any] = []
         self.created = 0                      # Tensor.__init__ calls while recording
@@ -93,13 +111,36 @@ class Recorder:
         self.reason: str | None = None
         self.live = True
         self.device = context.current_device()   # the call's device: its ops' results replay on theirs
+        # Whether the simulator charges made in the call are replayed by the graph itself (a
+        # tf.function called with arguments, see record_call), rather than kept by the
+        # ClusterCoordinator for the closure (a scheduled function).
+        self.charges_in_graph = False
+        self.args: list[int] = []             # the nodes of the call's tensor arguments, in order
+        # The recorder is process-wide (ops need no thread lookup): an op, write or charge made
+        # by another thread while it records abandons the recording (see other_thread).
+        self.thread = threading.get_ident()
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:
             self.reason = reason
 
+    def other_thread(self) -> None:
+        """Called where another thread may act during the recording (a tensor made, a variable
+        written, a charge): the recording is abandoned if it is not the recording thread."""
+        if threading.get_ident() != self.thread:
+            self.invalidate("another thread ran ops while it recorded")
+
     # --- inputs -------------------------------------------------------------------------------
     def _add(self, node: _Node, out: Any = None) -> int:
+        kind = node.kind
+        static = self.static
+        if kind == _CONST:
+            static.append(True)
+        elif kind == _PURE and not node.stateful:
+            key = node.key
+            static.append(all(static[j] for j in node.ins) or (key[0] == "op" and key[1] in _SHAPE_OPS))
+        else:
+            static.append(False)
         self.nodes.append(node)
         i = len(self.nodes) - 1
         if out is not None:
@@ -145,6 +186,51 @@ class Recorder:
     def constant(self, t: Tensor) -> Tensor:
         return self._traced(t, _Node(_CONST, dtype=t.dtype))
 
+    def is_constant(self, t: Tensor) -> bool:
+        """Whether t's value is the same in every replay of this recording: made outside the
+        call, a constant, or computed from those and from shapes only. Python code may read the
+        value of such a tensor (an attribute such as one_hot's depth); reading any other means
+        the call depends on values a replay would not see again."""
+        i = self.slot_of.get(id(t))
+        return i is None or self.static[i]
+
+    def read_value(self, t: Tensor, where: str) -> None:
+        """Python reads t's value (`where`): the recording is abandoned unless it is constant."""
+        if self.live and not self.is_constant(t):
+            self.invalidate(f"it reads a tensor's value in {where}")
+
+    def arg(self, t: Tensor) -> _Traced:
+        """A tensor argument of the call: a placeholder the replay binds to each call's value.
+        The function sees a traced twin, so a read of its value in Python is noticed."""
+        arr = t._a if type(t) is _Traced else t._v
+        twin = _Traced(arr, t.dtype, t._device)
+        self.expected += 1
+        i = self._add(_Node(_ARG, value=arr, dtype=t.dtype), twin)
+        self.args.append(i)
+        return twin
+
+    def computed(self, fn: Callable[..., np.ndarray], tensors: Any, out: Tensor) -> _Traced:
+        """out = fn(*arrays of tensors), computed outside the op registry (a collective's
+        reduction): a node replaying fn, never merged with another."""
+        ins = tuple(self.ref(t) for t in tensors)
+        return self._traced(out, _Node(_PURE, fn, ins, out.dtype, key=("unique", len(self.nodes))))
+
+    def alias(self, src: Tensor, device: str) -> _Traced:
+        """src's value as a tensor on another device (a collective's result handed to each
+        replica: the same array): the same node."""
+        i = self.ref(src)
+        out = _Traced(src._a if type(src) is _Traced else src._v, src.dtype, device)
+        self.expected += 1
+        self.slot_of[id(out)] = i
+        self.keep.append(out)
+        return out
+
+    def charge(self, fn: Callable[[], Any]) -> None:
+        """A simulator charge the call made (a strategy.run's time): `fn()` makes it again at
+        the same point of every replay."""
+        self.other_thread()
+        self._add(_Node(_CHARGE, impl=fn))
+
     def read(self, var: Any, t: Tensor) -> Tensor:
         if type(var) is not variables.ResourceVariable:
             self.invalidate(f"a read of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
@@ -153,6 +239,7 @@ class Recorder:
         return self._traced(t, _Node(_READ, dtype=t.dtype, var=var))
 
     def write(self, var: Any, kind: str, value: Any, arr: np.ndarray) -> None:
+        self.other_thread()
         if type(var) is not variables.ResourceVariable:
             self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
                             "are recorded)")
@@ -178,6 +265,7 @@ class Recorder:
 
     def scatter(self, var: Any, kind: str, indices: Tensor, updates: Tensor, operand: tuple) -> None:
         """A sparse write (scatter_add & co.): a write node with two inputs, indices and updates."""
+        self.other_thread()
         if type(var) is not variables.ResourceVariable:
             self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
                             "are recorded)")
@@ -201,12 +289,14 @@ class Recorder:
             return ("t", i, None if out._device == self.device else out._device)
         if type(out) in (tuple, list):
             return (type(out), [self._template(v) for v in out])
+        if type(out) in (PerReplica, Mirrored):
+            return (type(out), [self._template(v) for v in out._values])
         if type(out) is dict:
             return (dict, [(k, self._template(v)) for k, v in out.items()])
         raise _NotRecordable(f"it returns a {type(out).__name__} (only tensors, None, and lists, tuples "
                              "and dicts of them are recorded)")
 
-    def finish(self, result: Any, flops: float, outputs: Callable[[Any], Any]) -> "Graph | Untraceable":
+    def finish(self, result: Any, flops: float, outputs: Callable[[Any], Any], **graph_kw: Any) -> "Graph | Untraceable":
         """The graph of the recorded call, or why there is none."""
         if self.reason is None and self.created != self.expected:
             self.reason = (f"it creates {self.created - self.expected} tensor(s) outside the op registry "
@@ -217,7 +307,7 @@ class Recorder:
             template = self._template(result)
         except _NotRecordable as e:
             return Untraceable(str(e))
-        return Graph(self.nodes, template, flops, outputs)
+        return Graph(self.nodes, template, flops, outputs, self.args, **graph_kw)
 
 
 class _NotRecordable(Exception):
@@ -274,10 +364,15 @@ class Graph:
     """A recorded call, optimised (folded, deduplicated, pruned) and ready to replay."""
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
-                 "write_bytes", "charges", "run_flops")
+                 "write_bytes", "charges", "run_flops", "args", "sections", "held_rise")
 
-    def __init__(self, nodes: list[_Node], template: Any, flops: float, outputs: Callable[[Any], Any]) -> None:
+    def __init__(self, nodes: list[_Node], template: Any, flops: float, outputs: Callable[[Any], Any],
+                 args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
+                 held_rise: int = 0) -> None:
         self.flops = flops
+        self.held_rise = held_rise         # how far above its start the call's tapes kept bytes (peak)
+        self.args = list(args or ())       # the argument nodes: the replay's parameters, in order
+        self.sections = sections           # the FLOPs of the call's backward and update sections
         # What the recorded call charged the simulator besides its own ops (a strategy.run's
         # phases, set by the coordinator), and the FLOPs those charges include.
         self.charges: list[Any] = []
@@ -306,7 +401,7 @@ class Graph:
                 n.ins = tuple(alias[j] for j in n.ins)
         template = _remap(template, alias)
         # Live nodes: reads and writes (their traffic is observable), what writes and outputs use.
-        live = [n.kind in (_READ, _WRITE) or n.stateful for n in nodes]
+        live = [n.kind in (_READ, _WRITE, _CHARGE) or n.stateful for n in nodes]
         for i in _slots(template):
             live[i] = True
         for i in range(len(nodes) - 1, -1, -1):
@@ -330,8 +425,11 @@ class Graph:
                 steps.append((_PURE, i, n.impl) + n.ins)
             elif n.kind == _READ:
                 steps.append((_READ, i, n.var))
-            else:
+            elif n.kind == _CHARGE:
+                steps.append((_CHARGE, i, n.impl))
+            elif n.kind == _WRITE:
                 steps.append((_WRITE, n.ins[0], n.var, n.write_kind) + n.ins[1:])
+            # (an _ARG node is a parameter of the replay)
         self.steps = steps
         # The variables it reads and writes, each once, in order of first read / first write.
         self.reads = list({id(st[2]): st[2] for st in steps if st[0] == _READ}.values())
@@ -368,8 +466,25 @@ class Graph:
 
         def val(i: int) -> str:
             return k(self.env0[i]) if self.env0[i] is not None else f"v{i}"
+        # Each value is dropped after its last use: a variable's buffer that no replayed value
+        # holds any more is updated in place by its write (ResourceVariable._apply_op), as when
+        # no tensor read from it is alive eagerly; the values are the same either way.
+        kept = set(_slots(self.template)) | set(self.args)
+        last: dict[int, int] = {}
+        for s, st in enumerate(self.steps):
+            if st[0] in (_PURE, _READ):
+                last.setdefault(st[1], s)
+            used = st[3:] if st[0] == _PURE else (st[1],) + st[4:] if st[0] == _WRITE else ()
+            for j in used:
+                last[j] = s
+        drop: dict[int, list[int]] = {}
+        for i, s in last.items():
+            if i not in kept and self.env0[i] is None:
+                drop.setdefault(s, []).append(i)
         lines = []
-        for st in self.steps:
+        for s, st in enumerate(self.steps):
+            if s > 0 and s - 1 in drop:
+                lines.append("del " + ", ".join(f"v{i}" for i in sorted(drop[s - 1])))
             if st[0] == _PURE:
                 n = nodes[st[1]]
                 args = [val(j) for j in st[3:]]
@@ -395,11 +510,21 @@ class Graph:
                 lines.append(f"v{st[1]} = {expr}")
             elif st[0] == _READ:
                 lines.append(f"v{st[1]} = {k(st[2])}._read_array()")
+            elif st[0] == _CHARGE:
+                lines.append(f"{k(st[2])}()")
             elif len(st) > 4:    # a scatter: (indices, updates), checked as eagerly (they may differ)
                 lines.append(f"{k(st[2])}._write_scatter({st[3]!r}, ({val(st[1])}, {val(st[4])}))")
             else:
                 lines.append(f"{k(st[2])}._write({st[3]!r}, {val(st[1])})")
+        if len(self.steps) - 1 in drop:
+            lines.append("del " + ", ".join(f"v{i}" for i in sorted(drop[len(self.steps) - 1])))
         lines.append(f"tally.flops += {k(self.flops)}")
+        for name, fl in zip(("backward", "update"), self.sections):
+            if fl:
+                lines.append(f"tally.{name} += {k(fl)}")
+        if self.held_rise:
+            lines.append(f"if held.bytes + {k(self.held_rise)} > held.peak:")
+            lines.append(f"    held.peak = held.bytes + {k(self.held_rise)}")
         lines.append("if dev is None:")
         lines.append("    dev = current_device()")
         out = self._emit(self.template, k, val)
@@ -407,9 +532,10 @@ class Graph:
             out = f"{k(self.outputs)}({out})"
         lines.append(f"return {out}")
         names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
-        src = f"def make({names}):\n    def run(dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
+        params = "".join(f"v{i}, " for i in self.args)
+        src = f"def make({names}):\n    def run({params}dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
         ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
-                              "ndarray": np.ndarray, "asarray": np.asarray}
+                              "ndarray": np.ndarray, "asarray": np.asarray, "held": cost.held}
         exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
         self.source = src
         return ns["make"](*bound)
@@ -427,6 +553,8 @@ class Graph:
         items = [self._emit(v, k, val) for v in template[1]]
         if kind is list:
             return "[" + ", ".join(items) + "]"
+        if kind is PerReplica or kind is Mirrored:
+            return f"{k(kind)}((" + "".join(f"{x}, " for x in items) + "))"
         return "(" + "".join(f"{x}, " for x in items) + ")"
 
 
@@ -492,10 +620,96 @@ def record(call: Callable[[], Any], outputs: Callable[[Any], Any]) -> tuple["Gra
 
 
 def explain(fn: Any) -> str:
-    """Whether a tf.function's scheduled calls replay a recorded graph, and if not, why."""
+    """Whether a tf.function's calls replay a recorded graph, and if not, why: its scheduled
+    calls (ClusterCoordinator), else each input signature its direct calls recorded."""
     g = getattr(fn, "_graph", None)
+    calls = getattr(fn, "_calls", None)
+    if g is None and calls:
+        return "; ".join("runs eagerly every time: " + e.reason if isinstance(e, Untraceable)
+                         else f"replays a recorded graph of {len(e.steps)} steps" for e in calls.values())
     if g is None:
         return "not recorded yet (it records on its first scheduled call without arguments)"
     if isinstance(g, Untraceable):
         return "runs eagerly every time: " + g.reason
     return f"replays a recorded graph of {len(g.steps)} steps"
+
+
+# --- tf.function calls with arguments ------------------------------------------------------------------
+_SCALARS = (type(None), bool, int, float, str)
+
+
+def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
+    """The input signature of a call, as TF 2.21's tracing keys it, and its tensor arguments in
+    order: each tensor by dtype, shape (and device: where simdist's inputs are copied from),
+    Python scalars by value (equal values share a trace: 1, 1.0 and True, as on TF), lists,
+    tuples and PerReplica/Mirrored values by structure, dicts by their sorted keys. None when
+    an argument is anything else (the call then runs eagerly)."""
+    leaves: list[Tensor] = []
+
+    def sig(x: Any) -> Any:
+        t = type(x)
+        if t is Tensor or t is _Traced:
+            leaves.append(x)
+            return (x.dtype, (x._a if t is _Traced else x._v).shape, x._device)
+        if t in _SCALARS:
+            return x
+        if t is tuple or t is list:
+            return (t, tuple(sig(v) for v in x))
+        if t is dict:
+            return (t, tuple((k, sig(x[k])) for k in sorted(x)))
+        if t is PerReplica or t is Mirrored:
+            return (t, tuple(sig(v) for v in x._values))
+        raise _NotRecordable(t.__name__)
+
+    try:
+        key = (sig(args), sig(kwargs))
+        hash(key)
+    except (_NotRecordable, TypeError):
+        return None
+    return key, leaves
+
+
+def _substitute(x: Any, twins: Iterator[Tensor]) -> Any:
+    """x with its tensors replaced by `twins`, taken in the order `signature` lists them (each
+    position its own placeholder, as TF's, even when the same tensor is passed twice)."""
+    t = type(x)
+    if t is Tensor or t is _Traced:
+        return next(twins)
+    if t is tuple or t is list:
+        return t([_substitute(v, twins) for v in x])
+    if t is dict:
+        done = {k: _substitute(x[k], twins) for k in sorted(x)}
+        return {k: done[k] for k in x}
+    if t is PerReplica or t is Mirrored:
+        return t(tuple(_substitute(v, twins) for v in x._values))
+    return x
+
+
+def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[Tensor],
+                outputs: Callable[[Any], Any]) -> tuple["Graph | Untraceable", Any]:
+    """Run `fn(*args, **kwargs)` eagerly while recording it, as TF traces a tf.function for an
+    input signature: (its graph or why not, its raw result). The tensor arguments (`leaves`,
+    from `signature`) become the graph's parameters, and the simulator charges the call makes
+    (a strategy.run's time) become steps of the graph, so that `graph.run(*arrays)` does what
+    calling fn again on tensors of the same signature would: the same values, variable writes,
+    FLOP tally (sections included), tape peak and simulated time. Must be called with no
+    recording, no gradient tape and no open cost section (see tf.function)."""
+    rec = Recorder()
+    rec.charges_in_graph = True
+    t0 = tally.snapshot()
+    held = cost.held
+    bytes0, peak0 = held.bytes, held.peak
+    held.peak = bytes0
+    _tm._REC = rec
+    try:
+        twins = iter([rec.arg(t) for t in leaves])
+        result = fn(*_substitute(args, twins), **_substitute(kwargs, twins))
+    finally:
+        _tm._REC = None
+        rec.live = False
+        rise = held.peak - bytes0
+        held.peak = max(peak0, held.peak)
+    if held.bytes != bytes0:
+        rec.invalidate("gradient tapes it opened still keep tensors after it returned")
+    return rec.finish(result, tally.flops - t0[0], outputs, sections=(tally.backward - t0[1], tally.update - t0[2]),
+                      held_rise=rise), result

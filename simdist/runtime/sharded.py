@@ -94,7 +94,7 @@ class ShardedVariable:
         gradient is IndexedSlices of its local rows, empty for a shard no id falls in)."""
         from simdist.runtime.ops import array, dispatch
         idt = ids if isinstance(ids, Tensor) else convert_to_tensor(ids)
-        idx = np.asarray(dispatch.raw(idt)).astype(np.int64)
+        idx = np.asarray(dispatch.static_value(idt)).astype(np.int64)
         n = int(self._offsets[-1])
         bad = idx[(idx < 0) | (idx >= n)]
         if bad.size:

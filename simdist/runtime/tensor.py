@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from threading import get_ident as _thread_id
 from typing import Any, Iterable, Iterator
 
 import numpy as np
@@ -119,8 +120,10 @@ class Tensor:
         self._v = value
         self.dtype = dtype
         self._device = device
-        if _REC is not None:
+        if _REC is not None:    # (a call being recorded: see runtime/graph.py)
             _REC.created += 1
+            if _REC.thread != _thread_id():
+                _REC.other_thread()
 
     # --- introspection -------------------------------------------------------------------
     @property
@@ -204,14 +207,15 @@ class _Traced(Tensor):
     """A tensor made by a recorded op (see simdist.runtime.graph). While its call is being
     recorded, any read of its value other than by a recorded op (which read it through
     `dispatch.raw`) means the call depends on values the graph would not see again (`numpy()`,
-    `bool()`, printing, code reading `_v`), and the recording is abandoned."""
+    `bool()`, printing, code reading `_v`), and the recording is abandoned, unless the value
+    is the same in every replay (a constant, or computed from constants and shapes only)."""
 
     __slots__ = ("_a",)
 
     @property   # type: ignore[override]
     def _v(self) -> np.ndarray:
         rec = _REC
-        if rec is not None and rec.live:
+        if rec is not None and rec.live and not rec.is_constant(self):
             f = sys._getframe(1)
             rec.invalidate(f"it reads a tensor's value in {f.f_code.co_name} ({f.f_code.co_filename}:{f.f_lineno})")
         return self._a

@@ -302,6 +302,8 @@ class ResourceVariable(Variable):
                  dtype: Any = None, shape: Any = None, device: str | None = None,
                  aggregation: Any = VariableAggregation.NONE, synchronization: Any = VariableSynchronization.AUTO,
                  **unused: Any) -> None:
+        if _tm._REC is not None:   # (a recorded call would create it once: it stays eager, see runtime/graph)
+            _tm._REC.invalidate(f"it creates a variable ({name or 'Variable'})")
         init = resolve_initial_value(initial_value, dtype)
         self._value = np.array(init._v, copy=True)
         self._dtype = init.dtype

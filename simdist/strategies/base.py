@@ -13,6 +13,7 @@ import numpy as np
 
 from simdist import session
 from simdist.runtime import context, dtypes, errors, variables
+from simdist.runtime import tensor as _tm
 from simdist.runtime import cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import dispatch
@@ -52,7 +53,8 @@ class ReplicaContext:
     def replica_id_in_sync_group(self) -> Any:
         rid = self._replica_id
         if isinstance(rid, int) and self._strategy is not _default:
-            return Tensor(np.asarray(rid, dtype=np.int32), dtypes.int32, self._device())
+            # (a constant of the replica: a recorded call captures it, see runtime/graph)
+            return dispatch.constant_made(Tensor(np.asarray(rid, dtype=np.int32), dtypes.int32, self._device()))
         return rid
 
     def _device(self) -> str:
@@ -537,8 +539,12 @@ class InputFnIterator:
 
 def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None, strategy: Any = None) -> Tensor:
     ts = [convert_to_tensor(c) for c in comps]
-    arr, dt = reduce_rules.reduce_components(op, [t._v for t in ts], ts[0].dtype)
+    in_dt = ts[0].dtype
+    arr, dt = reduce_rules.reduce_components(op, [dispatch.raw(t) for t in ts], in_dt)
     out = Tensor(arr, dt, device or context.current_device())
+    rec = _tm._REC
+    if rec is not None:   # (a tf.function call being recorded: its replays reduce the same way)
+        out = rec.computed(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt)[0], ts, out)
     if strategy is not None:
         timing.charge_reduce(strategy, ts, out, "reduce")
     return out
@@ -618,6 +624,9 @@ def _place(t: Any, device: str | None) -> Any:
         shape = t.dense_shape
         return IndexedSlices(_place(t.values, device), _place(t.indices, device),
                              None if shape is None else _place(shape, device))
+    rec = _tm._REC
+    if rec is not None:   # (the same array on another device: the same node of the recorded call)
+        return rec.alias(t, device)
     return Tensor(t._v, t.dtype, device)
 
 

@@ -15,7 +15,7 @@ import weakref
 from typing import Any, Callable, Iterator, Sequence
 
 from simdist import session
-from simdist.runtime import variables
+from simdist.runtime import tensor as _tm, variables
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor
 
@@ -37,7 +37,20 @@ def collect(into: list) -> Iterator[None]:
 
 def _emit(make_process: Callable[[Any], Any]) -> None:
     """Drive a process (or event) now, or record it for replay when inside a run's merge or a
-    scheduled function. `make_process(sim)` returns a process generator or a SimPy event."""
+    scheduled function. `make_process(sim)` returns a process generator or a SimPy event. In a
+    tf.function call being recorded (runtime/graph.record_call), its replays charge it again."""
+    if _collect:
+        _collect[-1].append(make_process)
+        return
+    rec = _tm._REC
+    if rec is not None and rec.charges_in_graph:
+        rec.charge(lambda: _emit_now(make_process))
+    sim = session.simulator()
+    sim.drive(make_process(sim))
+
+
+def _emit_now(make_process: Callable[[Any], Any]) -> None:
+    """_emit, without telling a recorder (a replay's charge, or one the caller recorded)."""
     if _collect:
         _collect[-1].append(make_process)
         return
@@ -100,21 +113,26 @@ def observe_variables() -> Iterator[VariableTraffic]:
 
 def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
                traffic: VariableTraffic | None = None) -> None:
-    """Replay a run: variable/input copies, then per phase parallel compute and its collective."""
+    """Replay a run: variable/input copies, then per phase parallel compute and its collective.
+    In a tf.function call being recorded, the graph keeps the charge (`_run_charge`) and its
+    replays make it again, with each call's pending inputs and FLOP override."""
+    emit = _run_charge(strategy, fn, record, args, kwargs, traffic)
+    rec = _tm._REC
+    if rec is not None and rec.charges_in_graph:
+        if _collect:
+            rec.invalidate("it calls strategy.run inside a merge call")
+        else:
+            rec.charge(emit)
+    emit()
+
+
+def _run_charge(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
+                traffic: VariableTraffic | None) -> Callable[[], None]:
+    """What charge_run charges, as a function that charges it (again): everything that does
+    not change from call to call (devices, copies, phases) is worked out once."""
     devices = [session.sim_device(d) for d in strategy._replica_devices()]
     n = len(devices)
-    override = _flops_override(fn)
     phases = record.phases
-    if override is not None:
-        total = sum(sum(p.flops) for p in phases) or 1.0
-        scaled = []
-        for k, p in enumerate(phases):
-            if sum(sum(q.flops) for q in phases) == 0:
-                scaled.append([override if k == 0 else 0.0] * n)
-            else:
-                scaled.append([override * f * n / total for f in p.flops])
-    else:
-        scaled = [p.flops for p in phases]
     name = getattr(fn, "__name__", "fn")
     copies: list[tuple[str, str, int, str]] = []
     for i, dev in enumerate(devices):
@@ -130,10 +148,8 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
             src = session.sim_device(var.device)
             if rid < n and src != devices[rid]:
                 copies.append((src, devices[rid], int(var.nbytes), f"read {var.name}→replica {rid}"))
-    sim_now = session.simulator()
-    pending = [ev for ev in strategy.__dict__.pop("_pending_inputs", ()) if ev.env is sim_now.env]
 
-    def on(devices: list[Any]) -> Callable[[Any], Any]:
+    def on(devices: list[Any], pending: list[Any], scaled: list[list[float]]) -> Callable[[Any], Any]:
         held = [(devices[i], b) for i, b in enumerate(record.held) if b and i < n]
 
         def process(sim: Any) -> Any:
@@ -167,15 +183,32 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
                     yield sim.all_gather(devices, sync.nbytes, name=sync.kind)
         return process
 
-    process = on(devices)
-    if getattr(strategy.extended, "_current_worker", None) is not None and not copies and not pending:
-        # Inside a ClusterCoordinator closure: a recorded function's replay charges this run again
-        # on whichever worker runs it (see Graph.charges).
-        def for_worker(w: int) -> Callable[[Any], Any]:
-            return on([session.sim_device(d) for d in strategy._replica_devices_of(w)])
-        process.for_worker = for_worker  # type: ignore[attr-defined]
-    run_flops_accum[0] += float(sum(sum(p.flops) for p in phases))
-    _emit(process)
+    total_flops = float(sum(sum(p.flops) for p in phases))
+
+    def emit() -> None:
+        override = _flops_override(fn)
+        if override is not None:
+            total = sum(sum(p.flops) for p in phases) or 1.0
+            scaled = []
+            for k, p in enumerate(phases):
+                if sum(sum(q.flops) for q in phases) == 0:
+                    scaled.append([override if k == 0 else 0.0] * n)
+                else:
+                    scaled.append([override * f * n / total for f in p.flops])
+        else:
+            scaled = [p.flops for p in phases]
+        sim_now = session.simulator()
+        pending = [ev for ev in strategy.__dict__.pop("_pending_inputs", ()) if ev.env is sim_now.env]
+        process = on(devices, pending, scaled)
+        if getattr(strategy.extended, "_current_worker", None) is not None and not copies and not pending:
+            # Inside a ClusterCoordinator closure: a recorded function's replay charges this run
+            # again on whichever worker runs it (see Graph.charges).
+            def for_worker(w: int) -> Callable[[Any], Any]:
+                return on([session.sim_device(d) for d in strategy._replica_devices_of(w)], pending, scaled)
+            process.for_worker = for_worker  # type: ignore[attr-defined]
+        run_flops_accum[0] += total_flops
+        _emit_now(process)
+    return emit
 
 
 _SECTION_NAMES = ("forward", "backward", "update")
@@ -212,7 +245,7 @@ def charge_reduce(strategy: Any, components: Sequence[Tensor], out: Tensor, op: 
     """Copy each component to the destination (concurrently), then the arithmetic there."""
     dst = session.sim_device(out.device)
     srcs = [(session.sim_device(c.device), _nbytes(c)) for c in components]
-    flops = float(sum(c._v.size for c in components))
+    flops = float(sum(dispatch.raw(c).size for c in components))
 
     if all(s == dst or not b for s, b in srcs):  # nothing to move: just the arithmetic
         _emit(lambda sim: sim.compute(dst, flops, op))

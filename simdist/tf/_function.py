@@ -1,6 +1,16 @@
-"""`tf.function`: a decorator whose functions run as plain Python (eagerly), but are
-recognisable as TF functions (the coordinator only schedules those, and replays what it can:
-see `Function._scheduled`)."""
+"""`tf.function`: a decorator whose functions run their Python once per input signature and
+replay the recorded ops after, as TF traces a function once and runs its graph after.
+
+A call records (simdist.runtime.graph.record_call) the first time it meets an input signature
+(tensors by dtype, shape and device, distributed values by their components, Python scalars by
+value) in a context (strategy and replica context, device scope); later calls with that
+signature replay the recorded ops, collectives, variable writes and simulator charges, without
+running the Python again: its side effects happen at trace time only, as on TF. A call whose
+Python reads a tensor's value, takes other arguments, or does anything else the recorder
+cannot see runs eagerly every time, as do calls inside a gradient tape, a strategy.run replica,
+another recorded call or a ClusterCoordinator closure (the coordinator replays those itself:
+see `Function._scheduled`). `SIMDIST_TRACE_FUNCTIONS=0` runs every call eagerly.
+"""
 
 from __future__ import annotations
 
@@ -17,12 +27,80 @@ class Function:
         self._options = options
         self._graph: Any = None    # simdist.runtime.graph: None (not recorded yet), a Graph or Untraceable
         self._replay: Any = None   # the Graph's run
+        self._calls: dict[Any, Any] = {}   # (input signature, context) -> Graph or Untraceable (see __call__)
+        self._machine: Any = None          # the simulated machine the recorded calls ran on
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         from simdist.runtime import context
+        if _graph_mod().enabled:
+            traced = self._traced_call(args, kwargs)
+            if traced is not _EAGER:
+                return traced
         with context.in_function_call():
             return _outputs_to_tensors(self.python_function(*args, **kwargs))
+
+    def _positional(self) -> int:
+        """How many positional parameters the Python function has when a call with that many
+        positional arguments and no keywords is already canonical (else a number no call
+        reaches: it has keyword-only parameters; -1: no signature)."""
+        n = self.__dict__.get("_npos")
+        if n is None:
+            import inspect
+            try:
+                self._pysig = inspect.signature(self.python_function)
+                params = self._pysig.parameters.values()
+                n = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+                if any(p.kind is p.KEYWORD_ONLY for p in params):
+                    n = 1 << 30
+            except (TypeError, ValueError):
+                n = -1
+            self._npos = n
+        return n
+
+    def _traced_call(self, args: tuple, kwargs: dict) -> Any:
+        """The call's result from its recorded graph (recording it on the signature's first
+        call), or _EAGER when it must run as plain Python (see the module's docstring)."""
+        g = _graph_mod()
+        if not _can_trace():
+            return _EAGER
+        npos = self._positional()
+        if npos >= 0 and (kwargs or len(args) < npos):
+            # TF keys a call by its canonical form: f(x, k=1) as f(x, 1), defaults filled in
+            try:
+                bound = self._pysig.bind(*args, **kwargs)
+            except TypeError:
+                return _EAGER      # (the eager call raises Python's error)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
+        found = g.signature(args, kwargs)
+        if found is None:
+            return _EAGER
+        from simdist import session
+        if session._m is not self._machine:   # (a new simulated machine: simdist.configure/reset)
+            self._calls.clear()
+            self._machine = session._m
+        key = (found[0], _context_key())
+        entry = self._calls.get(key)
+        if entry is None:
+            if len(self._calls) >= _MAX_TRACES:
+                return _EAGER
+            from simdist.runtime import context
+            from simdist.strategies import timing
+            run0 = timing.run_flops_accum[0]
+            with context.in_function_call():
+                entry, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
+            if type(entry) is g.Graph:
+                entry.run_flops = timing.run_flops_accum[0] - run0
+            self._calls[key] = entry
+            return _outputs_to_tensors(result)
+        if type(entry) is not g.Graph:
+            return _EAGER
+        out = entry.run(*[t._v if type(t) is _tensor_type() else t._a for t in found[1]])
+        if entry.run_flops:
+            from simdist.strategies import timing
+            timing.run_flops_accum[0] += entry.run_flops
+        return out
 
     def _scheduled(self, args: tuple, kwargs: dict) -> Any:
         """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a
@@ -61,6 +139,10 @@ class Function:
         # A recorded graph (generated code) stays in this process: a copy records afresh.
         state = dict(self.__dict__)
         state["_graph"] = state["_replay"] = None
+        state["_calls"] = {}
+        state["_machine"] = None
+        state.pop("_pysig", None)
+        state.pop("_npos", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> "Function":
@@ -72,6 +154,35 @@ class Function:
 
 _PASS: tuple[type, ...] = ()
 _GRAPH: Any = None
+_EAGER = object()
+# Recorded signatures per function, at most (TF warns about retracing long before this); calls
+# with further signatures run eagerly.
+_MAX_TRACES = 64
+
+
+def _tensor_type() -> type:
+    from simdist.runtime.tensor import Tensor
+    return Tensor
+
+
+def _can_trace() -> bool:
+    """Whether a call may record or replay here: not inside another recording, a gradient tape,
+    an open cost section, a strategy.run replica, or a coordinator closure (transaction or
+    collected charges), where the call must run as plain Python."""
+    from simdist.runtime import cost, tensor, variables
+    from simdist.runtime.ops import dispatch
+    from simdist.strategies import timing
+    from simdist.strategies.replica_run import current_runner
+    return (tensor._REC is None and not dispatch._tls.tapes and not cost._open.stack and not variables._txn
+            and not timing._collect and current_runner() is None)
+
+
+def _context_key() -> Any:
+    """What a recorded call depends on besides its arguments: the distribution context stack
+    (strategy, replica context, device scope) and the copy an extended.update is updating."""
+    from simdist.runtime import context
+    from simdist.strategies.dist_variables import update_replica_id
+    return (tuple(context._stack()), update_replica_id())
 
 
 def _graph_mod() -> Any:

@@ -586,3 +586,38 @@ rows = [g.indices.numpy().tolist() for g in grads]
                  what="gradient types")
     assert_equal(ns["rows"], [[1, 3, 1], []], call="tape.gradient(loss, emb.variables)",
                  what="each shard's gradient rows (local indices; none in shard 1)")
+
+
+# -- function.trace-once -----------------------------------------------------------------------------------------
+@clause("function.trace-once", ref="tf221")
+def test_distributed_step_traces_once_per_input_signature(backend):
+    prog = Program(backend, """
+strategy = backend.make_strategy("mirrored", 2)
+with strategy.scope():
+    w = tf.Variable([1.0, 2.0, 3.0])
+    opt = tf.keras.optimizers.SGD(0.5)
+    opt.build([w])
+traces = []
+
+@tf.function
+def step(x):
+    traces.append(1)
+    def replica_step(v):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(v * w)
+        opt.apply_gradients([(tape.gradient(loss, w), w)])
+        return loss
+    return strategy.reduce("SUM", strategy.run(replica_step, args=(x,)), axis=None)
+
+data = np.ones((10, 3), dtype=np.float32)
+ds = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices(data).batch(4))
+losses = [float(step(x).numpy()) for x in ds]
+result = w.numpy()
+n_traces = len(traces)
+""")
+    ns = prog.run()
+    call = "a Mirrored training step in tf.function over batches of 4, 4 and 2 rows on 2 replicas"
+    assert_equal(ns["n_traces"], 2, call=call, what="Python runs of the body (one per batch shape)")
+    # the loss is (rows in the batch) * sum(w); each step subtracts 0.5 * (rows in the batch) from every weight
+    assert_close(ns["losses"], np.array([24.0, 0.0, -12.0]), call=call, what="losses")
+    assert_close(ns["result"], np.array([-4.0, -3.0, -2.0]), call=call, what="w")

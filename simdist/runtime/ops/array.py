@@ -40,7 +40,7 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
     else:
         t = convert_to_tensor(value, dtype=dtype)
         if shape is None:
-            return _made(t._v if type(t) is Tensor else dispatch.raw(t), t.dtype)
+            return _made(t._v if type(t) is Tensor else dispatch.static_value(t), t.dtype)
         arr_size, shp = t._v.size, tuple(int(d) for d in shape)
     want = int(np.prod(shp))
     if arr_size == 1:
@@ -600,7 +600,7 @@ SCATTER_ROWS = register("UnsortedSegmentSum", _scatter_rows, args.first,
 def scatter_rows(values: Any, indices: Any, dense_shape: Any) -> Tensor:
     """The dense tensor of IndexedSlices: each row of values added at its index (TF converts
     IndexedSlices with UnsortedSegmentSum)."""
-    shp = dense_shape if isinstance(dense_shape, tuple) else tuple(int(d) for d in dispatch.raw(_t(dense_shape)).tolist())
+    shp = dense_shape if isinstance(dense_shape, tuple) else tuple(int(d) for d in dispatch.static_value(_t(dense_shape)).tolist())
     return dispatch.execute(SCATTER_ROWS, (_t(values), _t(indices)), {"shape": shp})
 
 

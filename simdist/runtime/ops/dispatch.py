@@ -13,6 +13,7 @@ two observers see them: `variable_read` and `variable_written`.
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any, Sequence
 
@@ -24,7 +25,7 @@ from simdist.runtime.cost import tally
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
-__all__ = ["execute", "run", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
+__all__ = ["execute", "run", "static_value", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
            "constant_made", "raw", "tapes"]
 
 _STRING = dtypes.string
@@ -51,6 +52,19 @@ def raw(t: Tensor) -> np.ndarray:
     """A tensor's array, for code whose reading of it is recorded (an op's input, an assign's
     operand): a traced tensor's guard (see tensor._Traced) is for every other reader."""
     return t._a if type(t) is _Traced else t._v
+
+
+def static_value(t: Tensor) -> np.ndarray:
+    """A tensor's array, read in Python to fix an attribute or check values before an op runs
+    (one_hot's depth, a slice's bounds, scatter indices): a recorded call keeps such a read only
+    when the value is the same in every replay (see Recorder.is_constant), else it stays eager."""
+    if type(t) is _Traced:
+        rec = _tm._REC
+        if rec is not None:
+            f = sys._getframe(1)
+            rec.read_value(t, f"{f.f_code.co_name} ({f.f_code.co_filename}:{f.f_lineno})")
+        return t._a
+    return t._v
 
 
 def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> Any:

@@ -66,7 +66,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
         raise TypeError(f"dtype <dtype: '{on.dtype.name}'> of on_value does not match dtype <dtype: "
                         f"'{off.dtype.name}'> of off_value")
     idx = indices if isinstance(indices, Tensor) else convert_to_tensor(indices)
-    d = int(dispatch.raw(depth) if isinstance(depth, Tensor) else depth)
+    d = int(dispatch.static_value(depth) if isinstance(depth, Tensor) else depth)
     ax = -1 if axis is None else int(axis)
     if d < 0:
         raise errors.InvalidArgumentError(None, None, f"depth must be non-negative, got: {d} [Op:OneHot]")
@@ -101,7 +101,7 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
     along a new `axis`; start and stop broadcast; integer inputs give float64, as TF."""
     st = _t(start)
     sp = stop if isinstance(stop, Tensor) else convert_to_tensor(stop, dtype=st.dtype)
-    n = int(dispatch.raw(num) if isinstance(num, Tensor) else num)
+    n = int(dispatch.static_value(num) if isinstance(num, Tensor) else num)
     shape = list(np.broadcast_shapes(tuple(st.shape.as_list()), tuple(sp.shape.as_list())))
     st, sp = array.broadcast_to(st, shape), array.broadcast_to(sp, shape)
     e_start, e_stop = array.expand_dims(st, axis), array.expand_dims(sp, axis)

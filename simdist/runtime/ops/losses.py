@@ -316,7 +316,7 @@ def _check_global_batch_size(gbs: Tensor) -> None:
     if not gbs.dtype.is_integer:
         raise TypeError(f'global_batch_size must be an integer..  Expected "x" to be integer type.  Found: tensor '
                         f"of dtype <dtype: '{gbs.dtype.name}'>")
-    v = int(dispatch.raw(gbs))
+    v = int(dispatch.static_value(gbs))
     if v < 0:
         raise errors.InvalidArgumentError(
             None, None, f"global_batch_size must be non-negative..  \nCondition x >= 0 did not hold element-wise:\n"

@@ -174,7 +174,7 @@ def _stateless_uniform(shape: list[int], dt: dtypes.DType, seed: Any) -> Tensor:
     if s.shape.as_list() != [2]:
         raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {s.shape.as_list()} "
                                           "[Op:StatelessRandomGetKeyCounter]")
-    key = [int(v) & 0xFFFFFFFFFFFFFFFF for v in dispatch.raw(s).tolist()]
+    key = [int(v) & 0xFFFFFFFFFFFFFFFF for v in dispatch.static_value(s).tolist()]
     gen = np.random.Generator(np.random.Philox(key=np.asarray(key, dtype=np.uint64)))
     return array.constant(gen.random(size=tuple(shape), dtype=np.float64).astype(dt.np), dtype=dt)
 

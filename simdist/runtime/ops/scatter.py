@@ -149,7 +149,7 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
     idx = _indices(indices, "ScatterNd")
     upd = _t(updates)
     shp = args.shape_arg(shape)
-    _check_updates(dispatch.raw(idx), tuple(upd.shape.as_list()), shp, "ScatterNd")
+    _check_updates(dispatch.static_value(idx), tuple(upd.shape.as_list()), shp, "ScatterNd")
     return dispatch.execute(SCATTER_ND, (idx, upd), {"shape": shp})
 
 
@@ -239,7 +239,7 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: s
     from simdist.runtime.ops import array
     d = _t(data)
     ids = _indices(segment_ids, "UnsortedSegmentSum", "int16, int32, int64")
-    n = int(dispatch.raw(num_segments) if isinstance(num_segments, Tensor) else num_segments)
+    n = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
     ishape, dshape = ids.shape.as_list(), d.shape.as_list()
     if dshape[:len(ishape)] != ishape:
         raise errors.InvalidArgumentError(

@@ -21,7 +21,7 @@ _ZERO = args.zero_flops
 
 def _ints(v: Any, what: str, opname: str) -> tuple[int, ...]:
     """A shape-like argument (list, tuple, int tensor) as ints; a float one is refused as TF does."""
-    arr = np.asarray(dispatch.raw(v)) if isinstance(v, Tensor) else np.asarray(v)
+    arr = np.asarray(dispatch.static_value(v)) if isinstance(v, Tensor) else np.asarray(v)
     if arr.dtype.kind not in "iu" and arr.size:
         name = args.tf_name(v.dtype) if isinstance(v, Tensor) else "float"
         raise errors.InvalidArgumentError(None, None, f"Value for attr '{what}' of {name} is not in the list of "
@@ -31,7 +31,7 @@ def _ints(v: Any, what: str, opname: str) -> tuple[int, ...]:
 
 def _paddings(p: Any) -> tuple[tuple[int, int], ...]:
     if isinstance(p, Tensor):
-        p = dispatch.raw(p)
+        p = dispatch.static_value(p)
     arr = np.asarray(p)
     if arr.dtype.kind == "f":
         raise errors.InvalidArgumentError(None, None, "Value for attr 'Tpaddings' of float is not in the list of "

@@ -41,7 +41,7 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
           name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.math.top_k`: (values, int32 indices) of the k largest along the last axis."""
     t = _t(input)
-    kk = int(dispatch.raw(k) if isinstance(k, Tensor) else k)
+    kk = int(dispatch.static_value(k) if isinstance(k, Tensor) else k)
     if t.ndim < 1:
         raise errors.InvalidArgumentError(None, None, f"input must be >= 1-D, got shape {args.dims(t.shape.as_list())} "
                                           "[Op:TopKV2]")
