@@ -11,11 +11,10 @@ non-zero terms.
 
 from __future__ import annotations
 
-import inspect
 import math
 from typing import Any
 
-from simdist.keras.serialization import deserialize_keras_object, serialize_keras_object
+from simdist.keras.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 from simdist import tf
 from simdist.keras.naming import to_snake_case
 
@@ -174,16 +173,4 @@ def get(identifier: Any) -> Any:
     """Keras's `regularizers.get`: None -> None; a class name or its snake case ("l2", "L1L2",
     "l1l2"; not "l1_l2", which Keras 3.15 refuses too) -> an instance with the default factors; a config dict -> an instance; a callable -> itself (a class is
     instantiated); anything else -> ValueError."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        obj = deserialize(identifier)
-    elif isinstance(identifier, str):
-        obj = ALL_OBJECTS_DICT.get(identifier, None)
-    else:
-        obj = identifier
-    if callable(obj):
-        if inspect.isclass(obj):
-            obj = obj()
-        return obj
-    raise ValueError(f"Could not interpret regularizer identifier: {identifier}")
+    return get_keras_object(identifier, ALL_OBJECTS_DICT, "regularizer", deserialize)

@@ -35,3 +35,21 @@ def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, cu
             raise ValueError(f"Could not interpret {kind} identifier: {config}")
         return cls.from_config(dict(config.get("config") or {}))
     raise ValueError(f"Could not interpret {kind} identifier: {config}")
+
+
+def get_keras_object(identifier: Any, objects: dict[str, Any], kind: str,
+                     deserialize: Any) -> Any:
+    """Keras's `<module>.get`: None -> None; a dict -> `deserialize(dict)`; a name -> the
+    module's object of that name; a class is instantiated with its defaults, a callable
+    returned as is; anything else -> ValueError "Could not interpret <kind> identifier"."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        obj = deserialize(identifier)
+    elif isinstance(identifier, str):
+        obj = objects.get(identifier, None)
+    else:
+        obj = identifier
+    if callable(obj):
+        return obj() if inspect.isclass(obj) else obj
+    raise ValueError(f"Could not interpret {kind} identifier: {identifier}")

@@ -9,23 +9,7 @@ from typing import Any
 from simdist.keras.callbacks.callback import Callback
 from simdist.keras.callbacks.history import History
 from simdist.keras.callbacks.progbar_logger import ProgbarLogger
-
-
-def pythonify_logs(logs: Any) -> dict[str, Any]:
-    """Flattened, sorted by key, values converted to Python floats where possible."""
-    result: dict[str, Any] = {}
-    for key, value in sorted((logs or {}).items()):
-        if isinstance(value, dict):
-            result.update(pythonify_logs(value))
-            continue
-        try:
-            if hasattr(value, "numpy"):
-                value = value.numpy()
-            value = float(value)
-        except (TypeError, ValueError):
-            pass
-        result[key] = value
-    return result
+from simdist.keras.utils.python_utils import pythonify_logs
 
 
 def _flatten(callbacks: Any) -> list[Any]:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
-from simdist.keras.serialization import deserialize_keras_object, serialize_keras_object
+from simdist.keras.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 from simdist.keras.losses.loss import Loss, reduce_weighted_values, standardize_reduction  # noqa: F401
 from simdist.keras.losses.losses import BinaryCrossentropy
 from simdist.keras.losses.losses import CategoricalCrossentropy
@@ -53,16 +52,4 @@ def get(identifier: Any) -> Any:
     """Keras's `losses.get`: None -> None; a name of a function ("sparse_categorical_crossentropy",
     "mse") -> the function; a class name ("SparseCategoricalCrossentropy") -> an instance; a
     {"class_name", "config"} dict -> an instance; a callable -> itself."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        obj = deserialize(identifier)
-    elif isinstance(identifier, str):
-        obj = ALL_OBJECTS_DICT.get(identifier, None)
-    else:
-        obj = identifier
-    if callable(obj):
-        if inspect.isclass(obj):
-            obj = obj()
-        return obj
-    raise ValueError(f"Could not interpret loss identifier: {identifier}")
+    return get_keras_object(identifier, ALL_OBJECTS_DICT, "loss", deserialize)

@@ -10,10 +10,9 @@ both give an instance; "mse" a MeanSquaredError; "accuracy" an Accuracy). compil
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
-from simdist.keras.serialization import deserialize_keras_object, serialize_keras_object
+from simdist.keras.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 from simdist.keras.losses import losses as _loss_fns
 from simdist.keras.losses.losses import binary_crossentropy, categorical_crossentropy  # noqa: F401
 from simdist.keras.losses.losses import sparse_categorical_crossentropy  # noqa: F401
@@ -68,19 +67,7 @@ def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
 def get(identifier: Any) -> Any:
     """Keras's `metrics.get`: None -> None; a class name or its snake_case (or "mse", "mae",
     "bce") -> an instance; a dict -> deserialized; a callable -> itself (a class is instantiated)."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        obj = deserialize(identifier)
-    elif isinstance(identifier, str):
-        obj = ALL_OBJECTS_DICT.get(identifier, None)
-    else:
-        obj = identifier
-    if callable(obj):
-        if inspect.isclass(obj):
-            obj = obj()
-        return obj
-    raise ValueError(f"Could not interpret metric identifier: {identifier}")
+    return get_keras_object(identifier, ALL_OBJECTS_DICT, "metric", deserialize)
 
 
 def _shape(x: Any) -> tuple:

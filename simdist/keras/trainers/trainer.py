@@ -28,6 +28,7 @@ from simdist import tf
 from simdist.keras.trainers import data_adapter as data_adapter_module
 from simdist.keras.losses.loss import scale_loss_for_distribution, unscale_loss_for_distribution
 from simdist.keras.traced import traced_step
+from simdist.keras.utils.python_utils import pythonify_logs
 from simdist.keras.trainers.data_adapter import unpack_x_y_sample_weight
 
 
@@ -609,21 +610,6 @@ class Trainer:
         return results
 
 
-def pythonify_logs(logs: Any) -> dict[str, Any]:
-    """utils/python_utils.py: flattened, sorted by key, values as Python floats where possible."""
-    result: dict[str, Any] = {}
-    for key, value in sorted((logs or {}).items()):
-        if isinstance(value, dict):
-            result.update(pythonify_logs(value))
-            continue
-        try:
-            if hasattr(value, "numpy"):
-                value = value.numpy()
-            value = float(value)
-        except (TypeError, ValueError):
-            pass
-        result[key] = value
-    return result
 
 
 def _is_per_replica(v: Any) -> bool:
