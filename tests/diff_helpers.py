@@ -120,6 +120,6 @@ def compare_with_tf(got: Any, want: Any, where: str, rtol: float = 1e-5, atol_sc
         else:
             np.testing.assert_array_equal(got, want, err_msg=f"{where}: values differ from TF's")
     elif isinstance(want, float) and isinstance(got, float):
-        assert abs(got - want) <= rtol * abs(want), f"{where}: simdist {got} != TF's {want} (rtol {rtol})"
+        assert abs(got - want) <= max(rtol * abs(want), 1e-12), f"{where}: simdist {got} != TF's {want} (rtol {rtol})"
     else:
         assert got == want, f"{where}: simdist {got!r} != TF's {want!r}"
