@@ -22,7 +22,6 @@ Out of the box: no environment variable tunes either side (benchmarks/default_en
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -31,6 +30,7 @@ from typing import Any
 
 import numpy as np
 from default_env import out_of_the_box
+from fresh_job import run_fresh
 
 JOB = r'''
 import os, sys, time, json
@@ -83,13 +83,7 @@ os._exit(0)
 def run_job(backend: str, n: int, layout: int = 0) -> dict[str, Any]:
     # Both backends in their default configuration (default_env.out_of_the_box cleared the
     # tuning variables): simdist limits its BLAS to one thread itself (simdist/runtime/threads.py).
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    proc = subprocess.run([sys.executable, "-c", JOB, backend, str(n), str(layout)], capture_output=True, text=True, env=env,
-                          timeout=1800)
-    for line in proc.stdout.splitlines():
-        if line.startswith("RESULT "):
-            return json.loads(line[7:])
-    raise RuntimeError(f"{backend} job failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+    return run_fresh(JOB, backend, n, layout, what=backend, timeout=1800)
 
 
 def _median(results: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -133,16 +127,8 @@ def timing_only(workers: int, ps: int, closures: int, src: str | None = None) ->
     or, given ``src``, the simdist of another checkout (e.g. an older commit, for a side-by-side
     ratio). Wall and CPU time from the first import to the end of join(); no tracemalloc (it
     roughly doubled the run's time)."""
-    path = [src] if src else []
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path + sys.path))
-    # -P: the current directory does not go first on sys.path (run from a checkout, `python -c`
-    # would import that checkout's simdist whatever PYTHONPATH says)
-    proc = subprocess.run([sys.executable, "-P", "-c", BIG, str(workers), str(ps), str(closures)],
-                          capture_output=True, text=True, env=env, timeout=6 * 3600)
-    for line in proc.stdout.splitlines():
-        if line.startswith("RESULT "):
-            return json.loads(line[7:])
-    raise RuntimeError(f"timing-only job failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+    return run_fresh(BIG, workers, ps, closures, what="timing-only", timeout=6 * 3600,
+                     path=[src] if src else [], isolated=True)
 
 
 def small_job(args: argparse.Namespace, busy: int) -> None:

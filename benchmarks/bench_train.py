@@ -25,14 +25,12 @@ weights agree (simdist vs TF, rtol 1e-4).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
-import sys
 from typing import Any
 
 from default_env import out_of_the_box
+from fresh_job import run_fresh
 
 JOB = r'''
 import os, sys, time, json
@@ -128,13 +126,7 @@ os._exit(0)
 
 
 def run_job(backend: str, steps: int) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    proc = subprocess.run([sys.executable, "-c", JOB, backend, str(steps)], capture_output=True, text=True, env=env,
-                          timeout=3600)
-    for line in proc.stdout.splitlines():
-        if line.startswith("RESULT "):
-            return json.loads(line[7:])
-    raise RuntimeError(f"{backend} job failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+    return run_fresh(JOB, backend, steps, what=backend)
 
 
 def main() -> None:
