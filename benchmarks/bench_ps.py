@@ -32,6 +32,8 @@ import numpy as np
 from default_env import out_of_the_box
 from fresh_job import run_fresh
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # this checkout (its simdist/)
+
 JOB = r'''
 import os, sys, time, json
 import numpy as np
@@ -75,6 +77,7 @@ if backend == "simdist":
     from simdist.runtime import threads
     out["simulated_s"] = simdist.now()
     out["blas_threads"] = threads.current()
+    out["simdist"] = simdist.__file__
 print("RESULT " + json.dumps(out), flush=True)
 os._exit(0)
 '''
@@ -83,7 +86,8 @@ os._exit(0)
 def run_job(backend: str, n: int, layout: int = 0) -> dict[str, Any]:
     # Both backends in their default configuration (default_env.out_of_the_box cleared the
     # tuning variables): simdist limits its BLAS to one thread itself (simdist/runtime/threads.py).
-    return run_fresh(JOB, backend, n, layout, what=backend, timeout=1800)
+    # This checkout's simdist, whatever the current directory or the environment has.
+    return run_fresh(JOB, backend, n, layout, what=backend, timeout=1800, path=[ROOT], isolated=True)
 
 
 def _median(results: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -117,7 +121,7 @@ coord.join()
 m = coord.metrics()
 print("RESULT " + json.dumps({"wall_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0,
       "simulated_s": m["simulated_time_s"], "completed": m["closures"]["completed"],
-      "events": simdist.session.simulator().events,
+      "events": simdist.session.simulator().events, "simdist": simdist.__file__,
       "max_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 '''
 
@@ -126,9 +130,10 @@ def timing_only(workers: int, ps: int, closures: int, src: str | None = None) ->
     """The timing-only job in a fresh interpreter (its own max RSS), with this checkout's simdist
     or, given ``src``, the simdist of another checkout (e.g. an older commit, for a side-by-side
     ratio). Wall and CPU time from the first import to the end of join(); no tracemalloc (it
-    roughly doubled the run's time)."""
+    roughly doubled the run's time). The checkout goes first on the job's path either way: the
+    job must not import whichever simdist the environment has (an installed one, or none)."""
     return run_fresh(BIG, workers, ps, closures, what="timing-only", timeout=6 * 3600,
-                     path=[src] if src else [], isolated=True)
+                     path=[src if src else ROOT], isolated=True)
 
 
 def small_job(args: argparse.Namespace, busy: int) -> None:
@@ -154,7 +159,7 @@ def small_job(args: argparse.Namespace, busy: int) -> None:
               + ", ".join(f"{k} {min(r['wall_s'] for r in v):.3f}-{max(r['wall_s'] for r in v):.3f}s"
                           for k, v in runs.items() if v) + ")")
     print(f"   simdist     wall {sim['wall_s']:.3f}s  ({args.closures / sim['wall_s']:.0f} closures/s wall; "
-          f"{sim['simulated_s']:.4f}s simulated)")
+          f"{sim['simulated_s']:.4f}s simulated; {os.path.dirname(os.path.dirname(sim['simdist']))})")
     if tf_ is not None:
         print(f"   tensorflow  wall {tf_['wall_s']:.3f}s  ({args.closures / tf_['wall_s']:.0f} closures/s)")
         same = all(np.isclose(sim[k], tf_[k]) for k in ("w00", "b0", "w_sum", "b_sum"))
@@ -213,7 +218,8 @@ def main() -> None:
         for label, r in (("baseline", base), ("this code", big)):
             if r is not None:
                 print(f"   {label:<10} wall {r['wall_s']:.1f}s (CPU {r['cpu_s']:.1f}s), {r['completed']:,} completed, "
-                      f"{r['events']:,} events, {r['simulated_s']!r} s simulated, max RSS {r['max_rss_mib']:.0f} MiB")
+                      f"{r['events']:,} events, {r['simulated_s']!r} s simulated, max RSS {r['max_rss_mib']:.0f} MiB "
+                      f"({os.path.dirname(os.path.dirname(r['simdist']))})")
         if base is not None:
             print(f"   baseline / this code: wall {base['wall_s'] / big['wall_s']:.1f}x, CPU {base['cpu_s'] / big['cpu_s']:.1f}x; "
                   f"simulated time {'identical' if base['simulated_s'] == big['simulated_s'] else 'differs by %.2e relative' % ((big['simulated_s'] - base['simulated_s']) / base['simulated_s'])}")
