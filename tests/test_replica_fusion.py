@@ -74,7 +74,18 @@ def _gradients(tf: Any, x: Any, y: Any, w: Any, b: Any) -> tuple:
     return (loss,) + tuple(tape.gradient(loss, [w, b]))
 
 
-PROGRAMS: list[Callable[..., tuple]] = [_dense, _reductions, _shapes, _elementwise, _matmuls, _images, _gradients]
+def _conv_gradients(tf: Any, x: Any, y: Any, w: Any, b: Any) -> tuple:
+    img = tf.reshape(tf.tile(x, [1, 4]), [N, 4, 6, 1])
+    with tf.GradientTape() as tape:
+        tape.watch(img)
+        k = tf.reshape(w[:4, :3], [2, 2, 1, 3])
+        out = tf.nn.relu(tf.nn.conv2d(img, k, strides=1, padding="SAME"))
+        loss = tf.reduce_sum(tf.nn.max_pool2d(out, 2, 2, "VALID") * b[:3])
+    return tuple(tape.gradient(loss, [img, w, b])) + (tf.argmax(tf.reshape(out, [N, -1]), axis=1),)
+
+
+PROGRAMS: list[Callable[..., tuple]] = [_dense, _reductions, _shapes, _elementwise, _matmuls, _images, _gradients,
+                                        _conv_gradients]
 
 
 def _run(program: Callable[..., tuple], fused: bool, replicas: int = 4, between: Callable[..., None] | None = None,

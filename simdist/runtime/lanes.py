@@ -194,6 +194,14 @@ def _stacked_rule(n: _Node, stacked: tuple[bool, ...], lane_shapes: list[Any], o
         else:
             ax = int(axis) % k + 1
         return _typed(n.op.forward, dict(attrs, axis=ax), npd)
+    if name in ("ArgMax", "ArgMin") and stacked[0] and len(lane_shapes[0]) >= 1:
+        return _typed(n.op.forward, dict(attrs, axis=int(attrs["axis"]) % len(lane_shapes[0]) + 1), npd)
+    if name == "Conv2DBackpropInput" and stacked == (False, True):
+        sizes = tuple(attrs["input_sizes"])
+        flat = (R * lane_shapes[1][0],) + tuple(lane_shapes[1][1:])
+        back = _typed(n.op.forward, dict(attrs, input_sizes=(R * sizes[0],) + sizes[1:]), npd)
+        outs = (R,) + tuple(out_shape)
+        return lambda f, dy: back(f, dy.reshape(flat)).reshape(outs)
     if name in ("MatMul", "BatchMatMulV2"):
         if stacked[0] and not stacked[1] and not attrs.get("transpose_a") and len(lane_shapes[0]) == 2:
             rows, k = lane_shapes[0]
@@ -232,6 +240,10 @@ def _contraction(n: _Node, stacked: tuple[bool, ...], lane_shapes: list[Any], R:
             attrs.get("axis") in (0, (0,), -len(lane_shapes[0]), (-len(lane_shapes[0]),)):
         flat = (R * lane_shapes[0][0],) + tuple(lane_shapes[0][1:])
         return lambda a: impl(a.reshape(flat))
+    if name == "Conv2DBackpropFilter" and stacked == (True, True):
+        fx = (R * lane_shapes[0][0],) + tuple(lane_shapes[0][1:])
+        fdy = (R * lane_shapes[1][0],) + tuple(lane_shapes[1][1:])
+        return lambda x, dy: impl(x.reshape(fx), dy.reshape(fdy))
     if name == "BiasAddGrad" and stacked == (True,) and len(lane_shapes[0]) >= 2:
         flat = (R * lane_shapes[0][0],) + tuple(lane_shapes[0][1:])
         return lambda a: impl(a.reshape(flat))
