@@ -154,14 +154,15 @@ def test_traces_and_values_as_tf(tf_results: dict[int, Any], k: int) -> None:
 GB, D, H, C = 16, 12, 8, 3
 
 
-def _train(traced: bool, trace_path: Path | None) -> dict[str, Any]:
+def _train(traced: bool, trace_path: Path | None, fused: bool = False) -> dict[str, Any]:
     """A Mirrored custom training loop (tape, cross entropy, SGD with momentum) over a dataset
-    with a partial last batch, run with recorded graphs on or off: what a user can observe."""
+    with a partial last batch, run with recorded graphs on or off (and their replicas fused or
+    not, runtime/lanes.py): what a user can observe."""
     import simdist
     from simdist import tf
-    from simdist.runtime import graph
-    old = graph.enabled
-    graph.enabled = traced
+    from simdist.runtime import graph, lanes
+    old, old_fused = graph.enabled, lanes.enabled
+    graph.enabled, lanes.enabled = traced, fused
     try:
         simdist.configure(trace=str(trace_path) if trace_path else None)
         cpu = tf.config.list_physical_devices("CPU")[0]
@@ -204,10 +205,11 @@ def _train(traced: bool, trace_path: Path | None) -> dict[str, Any]:
         simdist.reset()   # (closes the trace)
         return out
     finally:
-        graph.enabled = old
+        graph.enabled, lanes.enabled = old, old_fused
 
 
 def test_mirrored_training_replay_is_bit_identical_to_eager(tmp_path: Path) -> None:
+    """Replayed replica by replica (fusion off), a recording is the eager calls, bit for bit."""
     eager = _train(False, tmp_path / "eager.json")
     traced = _train(True, tmp_path / "traced.json")
     assert traced["explain"].count("replays a recorded graph") == 2, \
@@ -217,6 +219,32 @@ def test_mirrored_training_replay_is_bit_identical_to_eager(tmp_path: Path) -> N
                                           f"vs {eager[key]!r:.300}"
     a, b = (tmp_path / "traced.json").read_bytes(), (tmp_path / "eager.json").read_bytes()
     assert a == b, f"the Chrome trace differs: {len(a)} bytes replayed vs {len(b)} eager"
+
+
+@pytest.mark.clause("function.trace-once")
+def test_fused_replicas_change_only_the_rounding_of_gradient_sums(tmp_path: Path) -> None:
+    """With the replicas' lanes fused, simulated time, metrics and the trace are the eager run's
+    exactly; weights, slots and losses differ by float rounding only (the summed gradients)."""
+    eager = _train(False, tmp_path / "eager.json")
+    fused = _train(True, tmp_path / "fused.json", fused=True)
+    assert fused["explain"].count("with its replicas fused") == 2, \
+        f"both batch shapes should replay with the replicas fused, got: {fused['explain']}"
+    for key in ("iterations", "now", "metrics"):
+        assert fused[key] == eager[key], f"{key} with fused replicas differs from the eager run: {fused[key]!r:.300} " \
+                                         f"vs {eager[key]!r:.300}"
+    a, b = (tmp_path / "fused.json").read_bytes(), (tmp_path / "eager.json").read_bytes()
+    assert a == b, f"the Chrome trace differs: {len(a)} bytes fused vs {len(b)} eager"
+
+    def arrays(run: dict[str, Any], key: str) -> list[np.ndarray]:
+        if key == "losses":
+            return [np.frombuffer(c[0] if isinstance(c, tuple) else c, np.float32) for row in run[key] for c in row]
+        return [np.frombuffer(b, np.float32) for b in run[key]]
+    for key in ("weights", "slots", "losses"):
+        for i, (f, e) in enumerate(zip(arrays(fused, key), arrays(eager, key))):
+            np.testing.assert_allclose(f, e, rtol=1e-5, atol=1e-6,
+                                       err_msg=f"{key}[{i}] with fused replicas vs the eager run")
+    assert [c[1] for row in fused["losses"] for c in row[:-1]] == [c[1] for row in eager["losses"] for c in row[:-1]], \
+        "each replica's loss should stay on its replica's device"
 
 
 def test_reading_a_value_in_python_keeps_the_function_eager() -> None:

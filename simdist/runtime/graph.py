@@ -70,7 +70,8 @@ _CONST, _PURE, _READ, _WRITE, _ARG, _CHARGE = 0, 1, 2, 3, 4, 5
 _SHAPE_OPS = frozenset({"Shape", "Size", "Rank"})
 
 class _Node:
-    __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline", "stateful")
+    __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline", "stateful", "lane",
+                 "op", "attrs", "reduce")
 
     def __init__(self, kind: int, impl: Any = None, ins: tuple[int, ...] = (), dtype: Any = None,
                  value: Any = None, key: Any = None, var: Any = None, write_kind: str = "",
@@ -85,6 +86,10 @@ class _Node:
         self.var = var
         self.write_kind = write_kind
         self.inline: Any = None      # (format, *constants): the op as one expression, for the replay code
+        self.lane: int | None = None # the replica whose ops it is part of (see Recorder.lane)
+        self.op: Any = None          # the OpDef and attributes of an op node (for simdist.runtime.lanes)
+        self.attrs: dict | None = None
+        self.reduce: str | None = None   # a cross-replica reduction node: "SUM" or "MEAN" (see computed)
 
 
 class Untraceable:
@@ -116,6 +121,11 @@ class Recorder:
         # ClusterCoordinator for the closure (a scheduled function).
         self.charges_in_graph = False
         self.args: list[int] = []             # the nodes of the call's tensor arguments, in order
+        # The replica whose ops are being recorded (set by a MirroredStrategy-style run as it hands
+        # each replica its turn), and how many replicas the call's strategy.run has (-1: runs of
+        # different sizes). Replicas' ops form lanes that simdist.runtime.lanes fuses.
+        self.lane: int | None = None
+        self.lanes = 0
         # The recorder is process-wide (ops need no thread lookup): an op, write or charge made
         # by another thread while it records abandons the recording (see other_thread).
         self.thread = threading.get_ident()
@@ -134,6 +144,8 @@ class Recorder:
     def _add(self, node: _Node, out: Any = None) -> int:
         kind = node.kind
         static = self.static
+        if kind != _CONST and kind != _ARG:
+            node.lane = self.lane
         if kind == _CONST:
             static.append(True)
         elif kind == _PURE and not node.stateful:
@@ -176,6 +188,8 @@ class Recorder:
             key = ("unique", len(self.nodes))
         node = _Node(_PURE, _op_impl(opdef, attrs, None if multi else outs[0], tensors), ins, dt, key=key,
                      stateful=opdef.stateful)
+        node.op = opdef
+        node.attrs = attrs
         if not multi:
             return (self._traced(outs[0], node),)
         node.value = tuple(o._v for o in outs)
@@ -209,11 +223,14 @@ class Recorder:
         self.args.append(i)
         return twin
 
-    def computed(self, fn: Callable[..., np.ndarray], tensors: Any, out: Tensor) -> _Traced:
+    def computed(self, fn: Callable[..., np.ndarray], tensors: Any, out: Tensor, reduce: str | None = None) -> _Traced:
         """out = fn(*arrays of tensors), computed outside the op registry (a collective's
-        reduction): a node replaying fn, never merged with another."""
+        reduction): a node replaying fn, never merged with another. `reduce` ("SUM" or "MEAN"):
+        fn is that cross-replica reduction of one tensor per replica, in replica order."""
         ins = tuple(self.ref(t) for t in tensors)
-        return self._traced(out, _Node(_PURE, fn, ins, out.dtype, key=("unique", len(self.nodes))))
+        node = _Node(_PURE, fn, ins, out.dtype, key=("unique", len(self.nodes)))
+        node.reduce = reduce
+        return self._traced(out, node)
 
     def alias(self, src: Tensor, device: str) -> _Traced:
         """src's value as a tensor on another device (a collective's result handed to each
@@ -307,7 +324,17 @@ class Recorder:
             template = self._template(result)
         except _NotRecordable as e:
             return Untraceable(str(e))
-        return Graph(self.nodes, template, flops, outputs, self.args, **graph_kw)
+        fusion = None
+        if self.lanes > 1:      # a strategy.run of several replicas: their lanes fused (runtime/lanes.py)
+            from simdist.runtime import lanes
+            if lanes.enabled:
+                fusion = lanes.fuse(self.nodes, template, self.args, self.lanes, _map_leaves)
+        g = Graph(self.nodes, template, flops, outputs, self.args, **graph_kw)
+        if type(fusion) is str:
+            g.unfused = fusion
+        elif fusion is not None:
+            g.use_fused(Graph(fusion.nodes, fusion.template, flops, outputs, fusion.args, **graph_kw), fusion.guard)
+        return g
 
 
 class _NotRecordable(Exception):
@@ -364,12 +391,15 @@ class Graph:
     """A recorded call, optimised (folded, deduplicated, pruned) and ready to replay."""
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
-                 "write_bytes", "charges", "run_flops", "args", "sections", "held_rise")
+                 "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
+                 "unfused")
 
     def __init__(self, nodes: list[_Node], template: Any, flops: float, outputs: Callable[[Any], Any],
                  args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
                  held_rise: int = 0) -> None:
         self.flops = flops
+        self.fused: Graph | None = None     # the same call with its replicas fused (use_fused)
+        self.unfused = ""                   # why its replicas' lanes are not fused (runtime/lanes.py)
         self.held_rise = held_rise         # how far above its start the call's tapes kept bytes (peak)
         self.args = list(args or ())       # the argument nodes: the replay's parameters, in order
         self.sections = sections           # the FLOPs of the call's backward and update sections
@@ -437,6 +467,20 @@ class Graph:
         self.write_bytes = self._write_bytes(nodes)
         self.template = _bind_dtypes(template, nodes)
         self.run = self._compile(nodes)
+
+    def use_fused(self, fused: "Graph", guard: Any) -> None:
+        """Replay `fused` (this call with its replicas' lanes fused, simdist.runtime.lanes)
+        whenever its guard allows, else this graph lane by lane."""
+        self.fused = fused
+        plain, fast, ok, done = self.run, fused.run, guard.ok, guard.done
+
+        def run(*arrays: Any, dev: Any = None) -> Any:
+            if ok():
+                out = fast(*arrays, dev=dev)
+                done()
+                return out
+            return plain(*arrays, dev=dev)
+        self.run = run
 
     def _write_bytes(self, nodes: list[_Node]) -> list[tuple[Any, int]]:
         """(variable, bytes sent to it) per variable written, as Transaction.written_bytes
@@ -626,12 +670,19 @@ def explain(fn: Any) -> str:
     calls = getattr(fn, "_calls", None)
     if g is None and calls:
         return "; ".join("runs eagerly every time: " + e.reason if isinstance(e, Untraceable)
-                         else f"replays a recorded graph of {len(e.steps)} steps" for e in calls.values())
+                         else f"replays a recorded graph of {len(e.steps)} steps" + _fused_note(e)
+                         for e in calls.values())
     if g is None:
         return "not recorded yet (it records on its first scheduled call without arguments)"
     if isinstance(g, Untraceable):
         return "runs eagerly every time: " + g.reason
-    return f"replays a recorded graph of {len(g.steps)} steps"
+    return f"replays a recorded graph of {len(g.steps)} steps" + _fused_note(g)
+
+
+def _fused_note(g: "Graph") -> str:
+    if g.fused is not None:
+        return f" ({len(g.fused.steps)} with its replicas fused)"
+    return f" (its replicas one by one: {g.unfused})" if g.unfused else ""
 
 
 # --- tf.function calls with arguments ------------------------------------------------------------------

@@ -298,6 +298,9 @@ def _bind_args(args: tuple, kwargs: dict) -> dict:
 class ResourceVariable(Variable):
     """A plain variable: one buffer on one device."""
 
+    _version = 0     # counts the writes of its buffer (a fused replay's guard, runtime/lanes.py)
+    _mirrors: tuple | None = None   # the copies of a MirroredVariable it is one of (kept identical)
+
     def __init__(self, initial_value: Any = None, trainable: bool | None = None, name: str | None = None,
                  dtype: Any = None, shape: Any = None, device: str | None = None,
                  aggregation: Any = VariableAggregation.NONE, synchronization: Any = VariableSynchronization.AUTO,
@@ -402,6 +405,7 @@ class ResourceVariable(Variable):
             for o in observers:
                 o.write(self, arr)
         self._value = arr
+        self._version += 1
 
     def _apply_op(self, kind: str, operand: Any) -> None:
         """Apply a write: kind is "assign", "assign_add", "assign_sub" or one of SCATTER_KINDS."""
@@ -420,6 +424,7 @@ class ResourceVariable(Variable):
             # Nothing else holds this buffer (no tensor read from it is alive): update in place,
             # as the allocation of a new one would be observable by no one.
             (np.add if kind == "assign_add" else np.subtract)(v, operand, v)   # (positional out: no kwargs parsing)
+            self._version += 1
             if observers:   # (`_assign_np(v)` inlined: v already is the value)
                 for o in observers:
                     o.write(self, v)

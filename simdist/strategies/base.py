@@ -544,7 +544,8 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     out = Tensor(arr, dt, device or context.current_device())
     rec = _tm._REC
     if rec is not None:   # (a tf.function call being recorded: its replays reduce the same way)
-        out = rec.computed(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt)[0], ts, out)
+        out = rec.computed(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt)[0], ts, out,
+                           reduce=op.name if op in (ReduceOp.SUM, ReduceOp.MEAN) else None)
     if strategy is not None:
         timing.charge_reduce(strategy, ts, out, "reduce")
     return out

@@ -141,8 +141,10 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
 
     def __init__(self, components: list[ResourceVariable], strategy: Any, aggregation: Any) -> None:
         Mirrored.__init__(self, components)
+        mirrors = tuple(components)
         for c in components:
             c._distributed_container = self   # (a tape lists the container among watched variables, as TF)
+            c._mirrors = mirrors              # (copies kept identical: a fused replay reads one, runtime/lanes.py)
         self._distribute_strategy = strategy
         self.aggregation = aggregation
 

@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 import greenlet
 
 from simdist.runtime import context, cost, replica_state
+from simdist.runtime import tensor as _tm
 from simdist.runtime.cost import tally
 
 
@@ -189,6 +190,10 @@ class ReplicaRunner:
         prev = current_runner()
         replica_state.install(self._states[i])
         _local.runner = self
+        rec = _tm._REC
+        if rec is not None:     # (a tf.function records: replica i's ops form its lane, runtime/lanes.py)
+            rec.lane = i
+            rec.lanes = self.n if rec.lanes in (0, self.n) else -1
         try:
             g = self._greenlets[i]
             if throw:
@@ -198,6 +203,8 @@ class ReplicaRunner:
             else:
                 g.switch(i)
         finally:
+            if rec is not None:
+                rec.lane = None
             self._states[i] = replica_state.capture()
             replica_state.install(outer)
             _local.runner = prev
