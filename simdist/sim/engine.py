@@ -36,7 +36,7 @@ from . import collectives as _collectives
 from .clock import Clock, Wake, relaxed_gc
 from .memory import MemoryTracker
 from .metrics import StepRecord
-from .network import Flow, Network
+from .network import Flow, Network, group_done
 from .rng import Streams, check_seed
 from .topology import Cluster, Device, Host, Link
 from .trace import TraceRecorder, _jstr, num
@@ -305,8 +305,8 @@ class Simulator:
                 lat += net.lat[li]
         else:
             lat = path.latency
-        cap, on = net.cap, net.on
-        rate = min([cap[c] / (len(on[c]) + also.get(c, 1)) for c in path.chans])
+        cap, on, pc = net.cap, net.on, net.pc
+        rate = min([cap[c] / (len(on[c]) + pc[c] + also.get(c, 1)) for c in path.chans])
         return lat, rate
 
     def preempt_device(self, device: str | Device) -> float:
@@ -401,12 +401,7 @@ class Simulator:
             self.clock.at(env._now, None, ev)
         return ev
 
-    @staticmethod
-    def _group_done(f: Flow) -> None:
-        group = f.tag
-        group[1] -= 1
-        if group[1] == 0:
-            group[0].succeed()
+    _group_done = staticmethod(group_done)   # (a pooled Batch member runs it inline: see network)
 
     def start_flow(self, path: Any, nbytes: float, on_done: Callable[[Flow], None], tag: Any = None,
                    name: str | None = None, replica: int | None = None, category: str = "transfer",

@@ -44,6 +44,16 @@ give the same rates; finish times differ in rounding only (virtual time vs. per-
 bytes: tests/sim/test_pools.py checks 1e-9 relative on random workloads). A channel that was a
 pool's stays one while empty, so lockstep rounds (every worker reads at once, then writes) join
 their pools directly.
+
+**Pooled flows are counted, not filed; batches.** A channel's dict (`on`) holds its rated flows;
+its pooled flows are a count (`pc`), so joining or leaving a pool touches no dict. While pools
+exist, the transfers of one `start_group` call (a PS closure's reads or writes: `group_done`,
+one route latency) join as one `Batch`: each that joins a pool its route joined before stays a
+member of the pool's node, ``(batch, index, join number)``, with no `Flow` at all; the pool's
+channel is counted once per node when they leave. Members that join as rated flows, and every
+pooled flow when the pools dissolve, become `Flow`s, back in their channels' dicts in join order
+(the order they would have kept there), so the per-flow model sees what it saw before: the same
+rates, times, events and order (tests/sim/test_batches.py against a `Flow` each).
 """
 
 from __future__ import annotations
@@ -54,7 +64,7 @@ from typing import Any, Callable
 from . import sharing
 from .clock import LOW, Clock, Wake
 
-__all__ = ["Flow", "Network", "Wake", "LOW"]
+__all__ = ["Flow", "Batch", "Network", "Wake", "LOW", "group_done"]
 
 _COMPACT_AT = 50_000   # superseded timers tolerated in the queue before it is compacted
 POOL_MIN = 256  # components of at least this many flows move into pools when they qualify
@@ -69,7 +79,7 @@ class Flow:
     """One transfer. ``on_done(flow)`` is called when its last byte arrives."""
 
     __slots__ = ("seq", "path", "chans", "nbytes", "remaining", "rate", "last", "gen",
-                 "on_done", "tag", "t0", "hooked", "lanes", "name", "args", "mark", "new", "bn", "pool")
+                 "on_done", "tag", "t0", "hooked", "lanes", "name", "args", "mark", "new", "bn", "pool", "jn")
 
     def __init__(self, seq: int, path: Any, nbytes: float, on_done: Callable[["Flow"], None], tag: Any,
                  t0: float) -> None:
@@ -87,7 +97,59 @@ class Flow:
         self.hooked = False  # True when the engine traces it: see Network.finish_hook
         self.mark = 0        # the re-rating round that last gave it a rate (`new`, bottleneck `bn`)
         self.pool = -1       # the channel whose Pool it is in, or -1 (rated one by one)
+        # jn: its join number (the order of its channels' flows), set when it joins.
         # lanes, name (the trace event's prefix), args (its tail): set by the engine only when hooked.
+
+
+def group_done(f: Any) -> None:
+    """The `on_done` of a `Network.start_group` transfer: one fewer of its group (``f.tag``,
+    ``[event, transfers in flight]``) in flight; the group's event succeeds with the last."""
+    group = f.tag
+    group[1] -= 1
+    if group[1] == 0:
+        group[0].succeed()
+
+
+class Batch:
+    """The transfers of one `Network.start_group` call (``group_done`` as their `on_done`, the
+    same route latency), queued to join as one entry of their join event. Those that join a pool
+    there stay in its nodes as members ``(batch, index, join number)``, with no `Flow` and no
+    channel-dict entry each: a lockstep round of 65,536 transfers spent most of its time making,
+    filing and freeing those (docs/benchmarks.md). A member becomes a `Flow` (``flow(i)``) when
+    it joins as a rated flow, or when the pools dissolve."""
+
+    __slots__ = ("paths", "sizes", "seq0", "tag", "t0")
+
+    def __init__(self, paths: list[Any], sizes: list[float], seq0: int, tag: Any, t0: float) -> None:
+        self.paths = paths
+        self.sizes = sizes
+        self.seq0 = seq0     # member i's flow sequence number is seq0 + i
+        self.tag = tag
+        self.t0 = t0
+
+    def flow(self, i: int) -> Flow:
+        return Flow(self.seq0 + i, self.paths[i], self.sizes[i], group_done, self.tag, self.t0)
+
+    def flows(self) -> list[Flow]:
+        return [self.flow(i) for i in range(len(self.paths))]
+
+
+def _chans(m: Any) -> tuple[int, ...]:
+    """The channels of a pool node's member (a Flow, or a Batch member)."""
+    return m.chans if type(m) is not tuple else m[0].paths[m[1]].chans
+
+
+def _size(m: Any) -> float:
+    return m.nbytes if type(m) is not tuple else m[0].sizes[m[1]]
+
+
+def _avoids(pool: "Pool", c: int) -> bool:
+    """Whether none of ``pool``'s flows crosses channel ``c``."""
+    for node in pool.heap:
+        for m in node[2]:
+            if c in _chans(m):
+                return False
+    return True
 
 
 class Pool:
@@ -175,6 +237,15 @@ class Network:
         self._hB: list[tuple[float, int, int]] = []   # (-share, channel, version): pool channels
         self._hN: list[tuple[float, int, int]] = []   # (share, channel, version): other pooled-domain channels
         self.dissolved = 0   # times the pooled flows went back to per-flow rating
+        # Pooled flows are not in the channel dicts `on` (those hold the rated flows): pc[c]
+        # counts them per channel, so a channel's flows are len(on[c]) + pc[c]. Join numbers
+        # (`_jn`) put them back into the dicts in join order when the pools dissolve, as they were.
+        self.pc = [0] * nc
+        self._jn = 0
+        # route -> the pool channel its flows joined, while no channel mark changed (see `_join`);
+        # a mark that is cleared or may become a pool's clears it (in place: `_join` holds it).
+        self._pool_routes: dict[Any, int] = {}
+        self.batching = True   # start_group's transfers join as a Batch (False: a Flow each)
 
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self, path: Any, nbytes: float, on_done: Callable[[Flow], None], tag: Any = None) -> Flow:
@@ -212,6 +283,43 @@ class Network:
         each tagged ``group`` after counting it in ``group[1]``: the engine's untraced
         `transfers` of a prepared list in one call (the PS coordinator's per-closure traffic)."""
         now = self.env._now
+        if self.pooling and self.batching and on_done is group_done and not self.modified:
+            # While pools exist (their transfers will likely join them), one Batch when every
+            # transfer with links has the same latency (> 0): the same counts, sequence numbers
+            # and join time as a Flow each below.
+            paths: list[Any] = []
+            sizes: list[float] = []
+            lat = -1.0
+            for path, nbytes, _ in moves:
+                if path.chans:
+                    if path.latency != lat:
+                        if lat >= 0.0:
+                            break
+                        lat = path.latency
+                    paths.append(path)
+                    sizes.append(nbytes)
+            else:
+                if lat > 0.0:
+                    k = len(paths)
+                    group[1] += k
+                    seq0 = self.seq + 1
+                    self.seq += k
+                    for nbytes in sizes:
+                        self.issued_bytes += nbytes
+                    if self.inflight == 0:
+                        self.inflight_since = now
+                    self.inflight += k
+                    b = Batch(paths, sizes, seq0, group, now)
+                    t = now + lat
+                    jw = self._join_wake
+                    if t == self._join_at and now == self._join_now and jw is not None:
+                        jw._value.append(b)   # same instant, same join time: one event
+                    else:
+                        jw = self._join_wake = Wake(self._join, [b])
+                        self._join_at = t
+                        self._join_now = now
+                        self._push(t, jw)
+                    return
         jw = self._join_wake if self._join_now == now else None
         jat = self._join_at
         modified = self.modified
@@ -259,13 +367,62 @@ class Network:
         pooled = False
         alone: list[Flow] = []
         pt = self.ptype
+        pc = self.pc
+        busy_since = self.busy_since
+        routed = self._pool_routes
         pools, pd = self.pools, self.pdirty
-        for f in wake._value:
+        items = wake._value
+        jn = self._jn   # (join numbers: stored back before anything that may start flows)
+        j = -1
+        for f in items:
+            j += 1
+            if type(f) is Batch:
+                if self.pooling:
+                    # Every member into the pool its route joined before (`routed`: all of its
+                    # channels marked, so nothing on them can make it rated or dissolve the pools;
+                    # see below), as a member of the pool's node, in order.
+                    bs = []
+                    for path in f.paths:
+                        b = routed.get(path, -1)
+                        if b < 0:
+                            break
+                        bs.append(b)
+                    else:
+                        if min(f.sizes) > 0.0:
+                            seq = f.seq0
+                            for i, path in enumerate(f.paths):
+                                b = bs[i]
+                                pool = pools[b]
+                                if pool.t != now:
+                                    pool.v += pool.q * (now - pool.t)
+                                    pool.t = now
+                                tag = pool.v + f.sizes[i]
+                                jn += 1
+                                m = (f, i, jn)
+                                last = pool.last
+                                if last is not None and last[0] == tag:
+                                    last[2].append(m)
+                                else:
+                                    pool.last = last = (tag, seq + i, [m])
+                                    heappush(pool.heap, last)
+                                for c in path.chans:
+                                    if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
+                                        busy_since[c >> 1] = now   # the link was idle in both directions
+                                    pc[c] += 1
+                                    pd[c] = True
+                            pooled = True
+                            continue
+                items[j + 1:j + 1] = f.flows()   # (a Flow each, next in this loop)
+                continue
             f.last = now
             if f.nbytes <= 0.0:
+                self._jn = jn
                 self._finish(f, now)
+                jn = self._jn
                 pools, pd = self.pools, self.pdirty   # (its on_done may have started and joined flows)
                 continue
+            jn += 1
+            f.jn = jn
             if self.pooling:
                 # `_join_pooled`, inlined (a lockstep round joins hundreds of thousands of flows
                 # into pools here): into the pool on its route if it fits, else as a rated flow.
@@ -275,6 +432,8 @@ class Network:
                     t = pt[c]
                     if t == 1:
                         b = c if b == -1 else -2   # (two pools on its route: -2)
+                    if pc[c]:
+                        inpool = True    # (pooled flows are on marked channels only)
                     if on[c]:
                         if t:
                             inpool = True
@@ -283,6 +442,7 @@ class Network:
                 if b == -1 and not inpool:   # nothing pooled on its route: a rated flow
                     for c in f.chans:
                         pt[c] = 0   # (sticky marks of empty channels: forgotten)
+                    routed.clear()
                 elif b < 0 or rated:
                     self._dissolve(now)
                     pools, pd = self.pools, self.pdirty
@@ -299,16 +459,15 @@ class Network:
                         pool.last = last = (tag, f.seq, [f])
                         heappush(pool.heap, last)
                     f.pool = b
-                    seq = f.seq
                     for c in f.chans:
-                        d = on[c]
-                        if not d and not on[c ^ 1]:
-                            self.busy_since[c >> 1] = now   # the link was idle in both directions
-                        d[seq] = f
+                        if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
+                            busy_since[c >> 1] = now   # the link was idle in both directions
+                        pc[c] += 1
                         if pt[c] == 0:
                             pt[c] = 2
                             self._typed.append(c)
                         pd[c] = True
+                    routed[f.path] = b   # (every channel of its route is marked now)
                     pooled = True
                     continue
             seq = f.seq
@@ -317,8 +476,8 @@ class Network:
                 d = on[c]
                 if d:
                     shared = True
-                elif not on[c ^ 1]:
-                    self.busy_since[c >> 1] = now   # the link was idle in both directions
+                elif not on[c ^ 1] and not pc[c ^ 1]:
+                    busy_since[c >> 1] = now   # the link was idle in both directions
                 d[seq] = f
             if shared:
                 contended = True
@@ -327,6 +486,7 @@ class Network:
                     dirty[c] = True
             else:
                 alone.append(f)
+        self._jn = jn
         if alone:
             timers: dict[float, Wake] = {}
             push = self._push
@@ -374,11 +534,11 @@ class Network:
         pool.advance(now)
         heap = pool.heap
         v = pool.v
-        done: list[Flow] = []
+        done: list[Any] = []
         while heap:
             node = heap[0]
             left = node[0] - v
-            if left > node[2][0].nbytes * _SNAP and now + left / pool.q > now:
+            if left > _size(node[2][0]) * _SNAP and now + left / pool.q > now:
                 break
             heappop(heap)
             if node is pool.last:
@@ -387,25 +547,82 @@ class Network:
         pending = self.flush_pending
         self.flush_pending = True   # one settle after all of them, as for a shared timer
         on = self.on
+        pc = self.pc
+        b = pool.c
         pd = self.pdirty
         busy_s, busy_since, nbytes, ntransfers = self.busy_s, self.busy_since, self.bytes, self.transfers
+        members = True
         for f in done:
-            nb = f.nbytes
-            seq = f.seq
-            for c in f.chans:
-                d = on[c]
-                del d[seq]
+            if type(f) is not tuple:
+                members = False
+                break
+        if members:
+            # Batch members only (the lockstep rounds' case): the pool's own channel, which every
+            # one of them crosses, counted for all at once — its bytes added member by member, in
+            # order, as below — then each member's other channels; their group counts down as
+            # group_done does. The same arithmetic and order as the loop below (a group's event
+            # only queues itself: nothing starts or ends a flow in between).
+            lb = b >> 1
+            x = nbytes[lb]
+            for bt, i, _ in done:
+                x += bt.sizes[i]
+            nbytes[lb] = x
+            ntransfers[lb] += len(done)
+            n = pc[b] = pc[b] - len(done)
+            if b not in pd:
+                pd[b] = False
+            if not n and not on[b] and not pc[b ^ 1] and not on[b ^ 1]:
+                busy_s[lb] += now - busy_since[lb]   # the link is idle now
+            for bt, i, _ in done:
+                nb = bt.sizes[i]
+                for c in bt.paths[i].chans:
+                    if c == b:
+                        continue
+                    n = pc[c] - 1
+                    pc[c] = n
+                    li = c >> 1
+                    if c not in pd:
+                        pd[c] = False
+                    if not n and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
+                        busy_s[li] += now - busy_since[li]   # the link is idle now
+                    nbytes[li] += nb
+                    ntransfers[li] += 1
+                self.inflight -= 1
+                if self.inflight == 0 and self.period_sinks:
+                    self._period_end(now)
+                group = bt.tag
+                group[1] -= 1
+                if group[1] == 0:
+                    group[0].succeed()
+            done = []
+        for f in done:
+            if type(f) is tuple:   # a Batch member: as a Flow below, with group_done inlined
+                bt, i, _ = f
+                nb = bt.sizes[i]
+                chans = bt.paths[i].chans
+            else:
+                nb = f.nbytes
+                chans = f.chans
+            for c in chans:
+                n = pc[c] - 1
+                pc[c] = n
                 li = c >> 1
                 if c not in pd:
                     pd[c] = False
-                if not d and not on[c ^ 1]:
+                if not n and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
                     busy_s[li] += now - busy_since[li]   # the link is idle now
                 nbytes[li] += nb
                 ntransfers[li] += 1
-            f.pool = -1
             self.inflight -= 1
             if self.inflight == 0 and self.period_sinks:
                 self._period_end(now)
+            if type(f) is tuple:
+                group = bt.tag
+                group[1] -= 1
+                if group[1] == 0:
+                    group[0].succeed()
+                continue
+            f.pool = -1
             if f.hooked:
                 self.finish_hook(f)
             f.on_done(f)
@@ -429,8 +646,9 @@ class Network:
         pools = self.pools
         rising: list[tuple[int, float]] = []    # pool channels whose share rose
         falling: list[tuple[int, float]] = []   # other channels whose share fell or that a flow joined
+        pc = self.pc
         for c, joined in pd.items():
-            n = len(on[c])
+            n = pc[c]   # (a marked channel holds pooled flows only)
             q = cap[c] / n if n else 0.0
             old = pq[c]
             pq[c] = q
@@ -449,10 +667,13 @@ class Network:
             qn = self._top(hN, 1)
             for c, q in rising:
                 if q > qn:   # exact: every flow of pool c must still have it as its narrowest share
-                    for g in on[c].values():
-                        for c2 in g.chans:
-                            if c2 != c and pq[c2] < q:
-                                ok = False
+                    for node in pools[c].heap:
+                        for g in node[2]:
+                            for c2 in _chans(g):
+                                if c2 != c and pq[c2] < q:
+                                    ok = False
+                                    break
+                            if not ok:
                                 break
                         if not ok:
                             break
@@ -462,8 +683,8 @@ class Network:
             qb = self._top(hB, -1)
             for c, q in falling:
                 if q < qb:   # exact: no flow on c may have a pool share above c's
-                    for g in on[c].values():
-                        if pq[g.pool] > q:
+                    for b, pool in pools.items():   # (pooled flows are not filed by channel)
+                        if pq[b] > q and not _avoids(pool, c):
                             ok = False
                             break
                     if not ok:
@@ -503,9 +724,10 @@ class Network:
         1: the min-heap of the others); +-inf when empty."""
         ver = self.pver
         on = self.on
+        pc = self.pc
         while h:
             q, c, v = h[0]
-            if v == ver[c] and on[c]:
+            if v == ver[c] and pc[c]:
                 return q * sign
             heappop(h)
         return float("inf") * sign
@@ -515,6 +737,8 @@ class Network:
         pools = self.pools
         pt = self.ptype
         pd = self.pdirty
+        on = self.on
+        pc = self.pc
         for f in flows:
             if f.rate > 0.0:
                 self.stale += 1   # its completion timer is superseded
@@ -529,11 +753,15 @@ class Network:
             pool.advance(now)
             pool.add(f, f.remaining if f.remaining > f.nbytes * _SNAP else 0.0)
             f.pool = b
+            seq = f.seq
             for c in f.chans:
+                del on[c][seq]   # (counted as pooled instead: see pc)
+                pc[c] += 1
                 if pt[c] == 0:
                     pt[c] = 1 if c == b else 2
                     self._typed.append(c)
                 pd[c] = True
+        self._pool_routes.clear()   # (a channel marked 2 may be a pool's now)
         self.pooling = True
         self._pflush()
 
@@ -560,6 +788,7 @@ class Network:
         settle), every sticky pool mark forgotten."""
         self.dissolved += 1
         dirty = self.dirty
+        back: list[Flow] = []
         for pool in self.pools.values():
             if pool.timer:
                 self.stale += 1
@@ -571,17 +800,33 @@ class Network:
                 for tag, _, fs in sorted(pool.heap, key=lambda e: e[1]):
                     left = tag - v
                     for f in fs:
+                        if type(f) is tuple:   # a Batch member becomes the Flow it stood for
+                            bt, i, jn = f
+                            f = bt.flow(i)
+                            f.jn = jn
                         f.remaining = left if left > 0.0 else 0.0
                         f.rate = 0.0    # (no timer: the re-rating gives it one)
                         f.last = now
                         f.pool = -1
                         for c in f.chans:
                             dirty[c] = True
+                        back.append(f)
+        # Back into their channels' dicts in join order: each dict as it would have been had
+        # they stayed in it (the order progressive filling visits them in).
+        back.sort(key=lambda f: f.jn)
+        on = self.on
+        for f in back:
+            seq = f.seq
+            for c in f.chans:
+                on[c][seq] = f
         self.pools = {}
+        pc = self.pc
         for c in self._typed:
             self.ptype[c] = 0
             self.pq[c] = 0.0
+            pc[c] = 0
         self._typed = []
+        self._pool_routes.clear()
         self._hB = []
         self._hN = []
         self.pdirty = {}
@@ -634,6 +879,7 @@ class Network:
                 live = flows   # (the usual case: no list built)
         now = self.env._now
         on = self.on
+        pc = self.pc
         busy_s, busy_since, nbytes, ntransfers = self.busy_s, self.busy_since, self.bytes, self.transfers
         last = live[-1] if live else None
         # While later flows of this timer are still to come, a re-rating waits (as it would for
@@ -654,7 +900,7 @@ class Network:
                 if d:
                     contended = True
                     self.dirty[c] = True
-                elif not on[c ^ 1]:
+                elif not on[c ^ 1] and not pc[c ^ 1]:
                     busy_s[li] += now - busy_since[li]   # the link is idle now
                 nbytes[li] += nb
                 ntransfers[li] += 1
@@ -820,6 +1066,6 @@ class Network:
     # -- metrics --------------------------------------------------------------------------------
     def busy_until_now(self, li: int) -> float:
         b = self.busy_s[li]
-        if self.on[2 * li] or self.on[2 * li + 1]:
+        if self.on[2 * li] or self.on[2 * li + 1] or self.pc[2 * li] or self.pc[2 * li + 1]:
             b += self.env._now - self.busy_since[li]
         return b
