@@ -110,6 +110,40 @@ def group_done(f: Any) -> None:
         group[0].succeed()
 
 
+class BatchPlan:
+    """What `start_group` and `_join` need of a transfer list, worked out once per list (kept on
+    it: a prepared list is not changed after `Simulator.prepare`): its transfers with links, their
+    latency (None: not one latency > 0, so no Batch), the channels all of them cross (`common`)
+    and each one's others (`own`), and the pools its members joined, valid while the network's
+    routes epoch is ``epoch``."""
+
+    __slots__ = ("paths", "sizes", "lat", "common", "own", "net", "epoch", "pools", "rest")
+
+    def __init__(self, moves: Any) -> None:
+        self.paths = [p for p, _, _ in moves if p.chans]
+        self.sizes = [float(b) for p, b, _ in moves if p.chans]
+        lats = {p.latency for p in self.paths}
+        self.lat = lats.pop() if len(lats) == 1 and min(lats) > 0.0 else None
+        first = self.paths[0].chans if self.paths else ()
+        self.common = tuple(c for c in first if all(c in p.chans for p in self.paths))
+        self.own = [tuple(c for c in p.chans if c not in self.common) for p in self.paths]
+        self.net: Any = None
+        self.epoch = -1
+        self.pools: list[Any] = []
+        self.rest: list[tuple[int, ...]] = []   # each member's channels but its pool's (with pools)
+
+
+def _plan(moves: Any) -> BatchPlan:
+    plan = getattr(moves, "_netplan", None)
+    if plan is None:
+        plan = BatchPlan(moves)
+        try:
+            moves._netplan = plan
+        except AttributeError:   # (a plain list: worked out each time)
+            pass
+    return plan
+
+
 class Batch:
     """The transfers of one `Network.start_group` call (``group_done`` as their `on_done`, the
     same route latency), queued to join as one entry of their join event. Those that join a pool
@@ -118,14 +152,16 @@ class Batch:
     filing and freeing those (docs/benchmarks.md). A member becomes a `Flow` (``flow(i)``) when
     it joins as a rated flow, or when the pools dissolve."""
 
-    __slots__ = ("paths", "sizes", "seq0", "tag", "t0")
+    __slots__ = ("plan", "paths", "sizes", "seq0", "tag", "t0", "rest")
 
-    def __init__(self, paths: list[Any], sizes: list[float], seq0: int, tag: Any, t0: float) -> None:
-        self.paths = paths
-        self.sizes = sizes
+    def __init__(self, plan: BatchPlan, seq0: int, tag: Any, t0: float) -> None:
+        self.plan = plan
+        self.paths = plan.paths
+        self.sizes = plan.sizes
         self.seq0 = seq0     # member i's flow sequence number is seq0 + i
         self.tag = tag
         self.t0 = t0
+        self.rest: list[tuple[int, ...]] | None = None   # set when it joins pools (plan.rest then)
 
     def flow(self, i: int) -> Flow:
         return Flow(self.seq0 + i, self.paths[i], self.sizes[i], group_done, self.tag, self.t0)
@@ -245,6 +281,7 @@ class Network:
         # route -> the pool channel its flows joined, while no channel mark changed (see `_join`);
         # a mark that is cleared or may become a pool's clears it (in place: `_join` holds it).
         self._pool_routes: dict[Any, int] = {}
+        self._routes_epoch = 0   # counts the clearings of _pool_routes (a BatchPlan's pools are of one)
         self.batching = True   # start_group's transfers join as a Batch (False: a Flow each)
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -287,39 +324,32 @@ class Network:
             # While pools exist (their transfers will likely join them), one Batch when every
             # transfer with links has the same latency (> 0): the same counts, sequence numbers
             # and join time as a Flow each below.
-            paths: list[Any] = []
-            sizes: list[float] = []
-            lat = -1.0
-            for path, nbytes, _ in moves:
-                if path.chans:
-                    if path.latency != lat:
-                        if lat >= 0.0:
-                            break
-                        lat = path.latency
-                    paths.append(path)
-                    sizes.append(nbytes)
-            else:
-                if lat > 0.0:
-                    k = len(paths)
-                    group[1] += k
-                    seq0 = self.seq + 1
-                    self.seq += k
-                    for nbytes in sizes:
-                        self.issued_bytes += nbytes
-                    if self.inflight == 0:
-                        self.inflight_since = now
-                    self.inflight += k
-                    b = Batch(paths, sizes, seq0, group, now)
-                    t = now + lat
-                    jw = self._join_wake
-                    if t == self._join_at and now == self._join_now and jw is not None:
-                        jw._value.append(b)   # same instant, same join time: one event
-                    else:
-                        jw = self._join_wake = Wake(self._join, [b])
-                        self._join_at = t
-                        self._join_now = now
-                        self._push(t, jw)
-                    return
+            plan = _plan(moves)
+            lat = plan.lat
+            if lat is not None:
+                sizes = plan.sizes
+                k = len(sizes)
+                group[1] += k
+                seq0 = self.seq + 1
+                self.seq += k
+                issued = self.issued_bytes
+                for nbytes in sizes:
+                    issued += nbytes
+                self.issued_bytes = issued
+                if self.inflight == 0:
+                    self.inflight_since = now
+                self.inflight += k
+                b = Batch(plan, seq0, group, now)
+                t = now + lat
+                jw = self._join_wake
+                if t == self._join_at and now == self._join_now and jw is not None:
+                    jw._value.append(b)   # same instant, same join time: one event
+                else:
+                    jw = self._join_wake = Wake(self._join, [b])
+                    self._join_at = t
+                    self._join_now = now
+                    self._push(t, jw)
+                return
         jw = self._join_wake if self._join_now == now else None
         jat = self._join_at
         modified = self.modified
@@ -379,39 +409,54 @@ class Network:
             if type(f) is Batch:
                 if self.pooling:
                     # Every member into the pool its route joined before (`routed`: all of its
-                    # channels marked, so nothing on them can make it rated or dissolve the pools;
-                    # see below), as a member of the pool's node, in order.
-                    bs = []
-                    for path in f.paths:
-                        b = routed.get(path, -1)
-                        if b < 0:
-                            break
-                        bs.append(b)
-                    else:
-                        if min(f.sizes) > 0.0:
-                            seq = f.seq0
-                            for i, path in enumerate(f.paths):
-                                b = bs[i]
-                                pool = pools[b]
-                                if pool.t != now:
-                                    pool.v += pool.q * (now - pool.t)
-                                    pool.t = now
-                                tag = pool.v + f.sizes[i]
-                                jn += 1
-                                m = (f, i, jn)
-                                last = pool.last
-                                if last is not None and last[0] == tag:
-                                    last[2].append(m)
-                                else:
-                                    pool.last = last = (tag, seq + i, [m])
-                                    heappush(pool.heap, last)
-                                for c in path.chans:
-                                    if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
-                                        busy_since[c >> 1] = now   # the link was idle in both directions
-                                    pc[c] += 1
-                                    pd[c] = True
-                            pooled = True
-                            continue
+                    # channels marked, so nothing on them can make it rated or dissolve the pools),
+                    # as a member of the pool's node, in order. The plan keeps those pools while
+                    # no mark changed (the routes epoch).
+                    plan = f.plan
+                    if plan.net is not self or plan.epoch != self._routes_epoch:
+                        plan.epoch = -1
+                        bs = [routed.get(path, -1) for path in plan.paths]
+                        if min(bs) >= 0 and min(plan.sizes) > 0.0:
+                            plan.pools = [pools[b] for b in bs]
+                            plan.rest = [tuple([c for c in p.chans if c != b]) for p, b in zip(plan.paths, bs)]
+                            plan.net = self
+                            plan.epoch = self._routes_epoch
+                    if plan.epoch >= 0:
+                        # The channels every member crosses (not a pool's: a route has one pool)
+                        # counted for all at once; a pool's channel is marked as each member's
+                        # turn comes (the order of the pools' timers).
+                        k = len(plan.pools)
+                        for c in plan.common:
+                            if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
+                                busy_since[c >> 1] = now   # the link was idle in both directions
+                            pc[c] += k
+                            pd[c] = True
+                        seq = f.seq0
+                        sizes = plan.sizes
+                        own = plan.own
+                        f.rest = plan.rest   # (the pools' completions read it: a new plan makes a new list)
+                        i = 0
+                        for pool in plan.pools:
+                            if pool.t != now:
+                                pool.v += pool.q * (now - pool.t)
+                                pool.t = now
+                            tag = pool.v + sizes[i]
+                            jn += 1
+                            m = (f, i, jn)
+                            last = pool.last
+                            if last is not None and last[0] == tag:
+                                last[2].append(m)
+                            else:
+                                pool.last = last = (tag, seq + i, [m])
+                                heappush(pool.heap, last)
+                            for c in own[i]:
+                                if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
+                                    busy_since[c >> 1] = now   # the link was idle in both directions
+                                pc[c] += 1
+                                pd[c] = True
+                            i += 1
+                        pooled = True
+                        continue
                 items[j + 1:j + 1] = f.flows()   # (a Flow each, next in this loop)
                 continue
             f.last = now
@@ -443,6 +488,7 @@ class Network:
                     for c in f.chans:
                         pt[c] = 0   # (sticky marks of empty channels: forgotten)
                     routed.clear()
+                    self._routes_epoch += 1
                 elif b < 0 or rated:
                     self._dissolve(now)
                     pools, pd = self.pools, self.pdirty
@@ -551,21 +597,20 @@ class Network:
         b = pool.c
         pd = self.pdirty
         busy_s, busy_since, nbytes, ntransfers = self.busy_s, self.busy_since, self.bytes, self.transfers
+        lb = b >> 1
+        x = nbytes[lb]
         members = True
         for f in done:
-            if type(f) is not tuple:
+            if type(f) is not tuple or f[0].rest is None:
                 members = False
                 break
+            x += f[0].sizes[f[1]]
         if members:
             # Batch members only (the lockstep rounds' case): the pool's own channel, which every
             # one of them crosses, counted for all at once — its bytes added member by member, in
             # order, as below — then each member's other channels; their group counts down as
             # group_done does. The same arithmetic and order as the loop below (a group's event
             # only queues itself: nothing starts or ends a flow in between).
-            lb = b >> 1
-            x = nbytes[lb]
-            for bt, i, _ in done:
-                x += bt.sizes[i]
             nbytes[lb] = x
             ntransfers[lb] += len(done)
             n = pc[b] = pc[b] - len(done)
@@ -575,9 +620,7 @@ class Network:
                 busy_s[lb] += now - busy_since[lb]   # the link is idle now
             for bt, i, _ in done:
                 nb = bt.sizes[i]
-                for c in bt.paths[i].chans:
-                    if c == b:
-                        continue
+                for c in bt.rest[i]:
                     n = pc[c] - 1
                     pc[c] = n
                     li = c >> 1
@@ -587,13 +630,13 @@ class Network:
                         busy_s[li] += now - busy_since[li]   # the link is idle now
                     nbytes[li] += nb
                     ntransfers[li] += 1
-                self.inflight -= 1
-                if self.inflight == 0 and self.period_sinks:
-                    self._period_end(now)
                 group = bt.tag
                 group[1] -= 1
                 if group[1] == 0:
                     group[0].succeed()
+            self.inflight -= len(done)   # (0 only with the last of them: the period ends with it)
+            if self.inflight == 0 and self.period_sinks:
+                self._period_end(now)
             done = []
         for f in done:
             if type(f) is tuple:   # a Batch member: as a Flow below, with group_done inlined
@@ -762,6 +805,7 @@ class Network:
                     self._typed.append(c)
                 pd[c] = True
         self._pool_routes.clear()   # (a channel marked 2 may be a pool's now)
+        self._routes_epoch += 1
         self.pooling = True
         self._pflush()
 
@@ -827,6 +871,7 @@ class Network:
             pc[c] = 0
         self._typed = []
         self._pool_routes.clear()
+        self._routes_epoch += 1
         self._hB = []
         self._hN = []
         self.pdirty = {}
