@@ -172,11 +172,11 @@ class Batch:
 
 def _chans(m: Any) -> tuple[int, ...]:
     """The channels of a pool node's member (a Flow, or a Batch member)."""
-    return m.chans if type(m) is not tuple else m[0].paths[m[1]].chans
+    return m.chans if type(m) is not tuple else m[3].paths[m[4]].chans
 
 
 def _size(m: Any) -> float:
-    return m.nbytes if type(m) is not tuple else m[0].sizes[m[1]]
+    return m.nbytes if type(m) is not tuple else m[0]
 
 
 def _avoids(pool: "Pool", c: int) -> bool:
@@ -193,7 +193,7 @@ class Pool:
     ``v`` is the bytes each has sent since the pool's origin, as of time ``t``; ``heap`` holds
     (v at which they are done, first flow's seq, flows); ``gen`` numbers its completion timer."""
 
-    __slots__ = ("c", "v", "t", "q", "heap", "gen", "timer", "last")
+    __slots__ = ("c", "v", "t", "q", "heap", "gen", "timer", "last", "nflows")
 
     def __init__(self, c: int, now: float) -> None:
         self.c = c
@@ -204,8 +204,10 @@ class Pool:
         self.gen = 0
         self.timer = False   # a completion timer of generation `gen` is queued
         self.last: tuple[float, int, list[Flow]] | None = None   # the node pushed last, if still queued
+        self.nflows = 0   # entries that are Flows (the others are Batch members)
 
     def add(self, f: Flow, left: float) -> None:
+        self.nflows += 1
         tag = self.v + left
         last = self.last
         if last is not None and last[0] == tag:
@@ -434,7 +436,8 @@ class Network:
                         seq = f.seq0
                         sizes = plan.sizes
                         own = plan.own
-                        f.rest = plan.rest   # (the pools' completions read it: a new plan makes a new list)
+                        rest = plan.rest
+                        group = f.tag
                         i = 0
                         for pool in plan.pools:
                             if pool.t != now:
@@ -442,7 +445,7 @@ class Network:
                                 pool.t = now
                             tag = pool.v + sizes[i]
                             jn += 1
-                            m = (f, i, jn)
+                            m = (sizes[i], rest[i], group, f, i, jn)
                             last = pool.last
                             if last is not None and last[0] == tag:
                                 last[2].append(m)
@@ -504,6 +507,7 @@ class Network:
                     else:
                         pool.last = last = (tag, f.seq, [f])
                         heappush(pool.heap, last)
+                    pool.nflows += 1
                     f.pool = b
                     for c in f.chans:
                         if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
@@ -597,30 +601,17 @@ class Network:
         b = pool.c
         pd = self.pdirty
         busy_s, busy_since, nbytes, ntransfers = self.busy_s, self.busy_since, self.bytes, self.transfers
-        lb = b >> 1
-        x = nbytes[lb]
-        members = True
-        for f in done:
-            if type(f) is not tuple or f[0].rest is None:
-                members = False
-                break
-            x += f[0].sizes[f[1]]
-        if members:
+        if not pool.nflows:
             # Batch members only (the lockstep rounds' case): the pool's own channel, which every
             # one of them crosses, counted for all at once — its bytes added member by member, in
             # order, as below — then each member's other channels; their group counts down as
             # group_done does. The same arithmetic and order as the loop below (a group's event
             # only queues itself: nothing starts or ends a flow in between).
-            nbytes[lb] = x
-            ntransfers[lb] += len(done)
-            n = pc[b] = pc[b] - len(done)
-            if b not in pd:
-                pd[b] = False
-            if not n and not on[b] and not pc[b ^ 1] and not on[b ^ 1]:
-                busy_s[lb] += now - busy_since[lb]   # the link is idle now
-            for bt, i, _ in done:
-                nb = bt.sizes[i]
-                for c in bt.rest[i]:
+            lb = b >> 1
+            x = nbytes[lb]
+            for nb, rest, group, _, _, _ in done:
+                x += nb
+                for c in rest:
                     n = pc[c] - 1
                     pc[c] = n
                     li = c >> 1
@@ -630,20 +621,26 @@ class Network:
                         busy_s[li] += now - busy_since[li]   # the link is idle now
                     nbytes[li] += nb
                     ntransfers[li] += 1
-                group = bt.tag
                 group[1] -= 1
                 if group[1] == 0:
                     group[0].succeed()
+            nbytes[lb] = x
+            ntransfers[lb] += len(done)
+            n = pc[b] = pc[b] - len(done)
+            if b not in pd:
+                pd[b] = False
+            if not n and not on[b] and not pc[b ^ 1] and not on[b ^ 1]:
+                busy_s[lb] += now - busy_since[lb]   # the link is idle now
             self.inflight -= len(done)   # (0 only with the last of them: the period ends with it)
             if self.inflight == 0 and self.period_sinks:
                 self._period_end(now)
             done = []
         for f in done:
             if type(f) is tuple:   # a Batch member: as a Flow below, with group_done inlined
-                bt, i, _ = f
-                nb = bt.sizes[i]
+                nb, _, group, bt, i, _ = f
                 chans = bt.paths[i].chans
             else:
+                pool.nflows -= 1
                 nb = f.nbytes
                 chans = f.chans
             for c in chans:
@@ -660,7 +657,6 @@ class Network:
             if self.inflight == 0 and self.period_sinks:
                 self._period_end(now)
             if type(f) is tuple:
-                group = bt.tag
                 group[1] -= 1
                 if group[1] == 0:
                     group[0].succeed()
@@ -845,7 +841,7 @@ class Network:
                     left = tag - v
                     for f in fs:
                         if type(f) is tuple:   # a Batch member becomes the Flow it stood for
-                            bt, i, jn = f
+                            _, _, _, bt, i, jn = f
                             f = bt.flow(i)
                             f.jn = jn
                         f.remaining = left if left > 0.0 else 0.0
