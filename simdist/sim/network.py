@@ -117,7 +117,7 @@ class BatchPlan:
     and each one's others (`own`), and the pools its members joined, valid while the network's
     routes epoch is ``epoch``."""
 
-    __slots__ = ("paths", "sizes", "lat", "common", "own", "net", "epoch", "pools", "rest")
+    __slots__ = ("paths", "sizes", "lat", "common", "own", "net", "epoch", "pools", "members")
 
     def __init__(self, moves: Any) -> None:
         self.paths = [p for p, _, _ in moves if p.chans]
@@ -130,7 +130,8 @@ class BatchPlan:
         self.net: Any = None
         self.epoch = -1
         self.pools: list[Any] = []
-        self.rest: list[tuple[int, ...]] = []   # each member's channels but its pool's (with pools)
+        # with pools: each member's (bytes, channels but its pool's, own channels, index)
+        self.members: list[tuple[float, tuple[int, ...], tuple[int, ...], int]] = []
 
 
 def _plan(moves: Any) -> BatchPlan:
@@ -152,7 +153,7 @@ class Batch:
     filing and freeing those (docs/benchmarks.md). A member becomes a `Flow` (``flow(i)``) when
     it joins as a rated flow, or when the pools dissolve."""
 
-    __slots__ = ("plan", "paths", "sizes", "seq0", "tag", "t0", "rest")
+    __slots__ = ("plan", "paths", "sizes", "seq0", "tag", "t0", "jn0")
 
     def __init__(self, plan: BatchPlan, seq0: int, tag: Any, t0: float) -> None:
         self.plan = plan
@@ -161,7 +162,7 @@ class Batch:
         self.seq0 = seq0     # member i's flow sequence number is seq0 + i
         self.tag = tag
         self.t0 = t0
-        self.rest: list[tuple[int, ...]] | None = None   # set when it joins pools (plan.rest then)
+        self.jn0 = 0   # its first member's join number, when its members join pools
 
     def flow(self, i: int) -> Flow:
         return Flow(self.seq0 + i, self.paths[i], self.sizes[i], group_done, self.tag, self.t0)
@@ -172,7 +173,7 @@ class Batch:
 
 def _chans(m: Any) -> tuple[int, ...]:
     """The channels of a pool node's member (a Flow, or a Batch member)."""
-    return m.chans if type(m) is not tuple else m[3].paths[m[4]].chans
+    return m.chans if type(m) is not tuple else m[3].paths[m[4]].chans   # (bytes, rest, group, batch, index)
 
 
 def _size(m: Any) -> float:
@@ -420,7 +421,8 @@ class Network:
                         bs = [routed.get(path, -1) for path in plan.paths]
                         if min(bs) >= 0 and min(plan.sizes) > 0.0:
                             plan.pools = [pools[b] for b in bs]
-                            plan.rest = [tuple([c for c in p.chans if c != b]) for p, b in zip(plan.paths, bs)]
+                            plan.members = [(nb, tuple([c for c in p.chans if c != b]), oc, i) for i, (p, b, nb, oc)
+                                            in enumerate(zip(plan.paths, bs, plan.sizes, plan.own))]
                             plan.net = self
                             plan.epoch = self._routes_epoch
                     if plan.epoch >= 0:
@@ -434,30 +436,26 @@ class Network:
                             pc[c] += k
                             pd[c] = True
                         seq = f.seq0
-                        sizes = plan.sizes
-                        own = plan.own
-                        rest = plan.rest
                         group = f.tag
-                        i = 0
-                        for pool in plan.pools:
+                        f.jn0 = jn + 1   # (member i's join number: jn0 + i)
+                        jn += k
+                        for pool, (nb, rc, oc, i) in zip(plan.pools, plan.members):
                             if pool.t != now:
                                 pool.v += pool.q * (now - pool.t)
                                 pool.t = now
-                            tag = pool.v + sizes[i]
-                            jn += 1
-                            m = (sizes[i], rest[i], group, f, i, jn)
+                            tag = pool.v + nb
+                            m = (nb, rc, group, f, i)
                             last = pool.last
                             if last is not None and last[0] == tag:
                                 last[2].append(m)
                             else:
                                 pool.last = last = (tag, seq + i, [m])
                                 heappush(pool.heap, last)
-                            for c in own[i]:
+                            for c in oc:
                                 if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
                                     busy_since[c >> 1] = now   # the link was idle in both directions
                                 pc[c] += 1
                                 pd[c] = True
-                            i += 1
                         pooled = True
                         continue
                 items[j + 1:j + 1] = f.flows()   # (a Flow each, next in this loop)
@@ -609,7 +607,7 @@ class Network:
             # only queues itself: nothing starts or ends a flow in between).
             lb = b >> 1
             x = nbytes[lb]
-            for nb, rest, group, _, _, _ in done:
+            for nb, rest, group, _, _ in done:
                 x += nb
                 for c in rest:
                     n = pc[c] - 1
@@ -637,7 +635,7 @@ class Network:
             done = []
         for f in done:
             if type(f) is tuple:   # a Batch member: as a Flow below, with group_done inlined
-                nb, _, group, bt, i, _ = f
+                nb, _, group, bt, i = f
                 chans = bt.paths[i].chans
             else:
                 pool.nflows -= 1
@@ -841,9 +839,9 @@ class Network:
                     left = tag - v
                     for f in fs:
                         if type(f) is tuple:   # a Batch member becomes the Flow it stood for
-                            _, _, _, bt, i, jn = f
+                            _, _, _, bt, i = f
                             f = bt.flow(i)
-                            f.jn = jn
+                            f.jn = bt.jn0 + i
                         f.remaining = left if left > 0.0 else 0.0
                         f.rate = 0.0    # (no timer: the re-rating gives it one)
                         f.last = now
