@@ -171,20 +171,19 @@ class Batch:
         return [self.flow(i) for i in range(len(self.paths))]
 
 
-def _chans(m: Any) -> tuple[int, ...]:
-    """The channels of a pool node's member (a Flow, or a Batch member)."""
-    return m.chans if type(m) is not tuple else m[3].paths[m[4]].chans   # (bytes, rest, group, batch, index)
-
-
-def _size(m: Any) -> float:
-    return m.nbytes if type(m) is not tuple else m[0]
+# A pool node's entries are pairs in one flat list: (flow, None) for a Flow, (batch, its plan's
+# member entry: bytes, channels but the pool's, own channels, index) for a Batch member.
+def _chans(x: Any, ms: Any) -> tuple[int, ...]:
+    """The channels of a pool node's entry."""
+    return x.chans if ms is None else x.paths[ms[3]].chans
 
 
 def _avoids(pool: "Pool", c: int) -> bool:
     """Whether none of ``pool``'s flows crosses channel ``c``."""
     for node in pool.heap:
-        for m in node[2]:
-            if c in _chans(m):
+        lst = node[2]
+        for k in range(0, len(lst), 2):
+            if c in _chans(lst[k], lst[k + 1]):
                 return False
     return True
 
@@ -213,8 +212,9 @@ class Pool:
         last = self.last
         if last is not None and last[0] == tag:
             last[2].append(f)
+            last[2].append(None)
         else:
-            self.last = last = (tag, f.seq, [f])
+            self.last = last = (tag, f.seq, [f, None])
             heappush(self.heap, last)
 
     def advance(self, now: float) -> None:
@@ -439,17 +439,19 @@ class Network:
                         group = f.tag
                         f.jn0 = jn + 1   # (member i's join number: jn0 + i)
                         jn += k
-                        for pool, (nb, rc, oc, i) in zip(plan.pools, plan.members):
+                        for pool, ms in zip(plan.pools, plan.members):
+                            nb, _, oc, i = ms
                             if pool.t != now:
                                 pool.v += pool.q * (now - pool.t)
                                 pool.t = now
                             tag = pool.v + nb
-                            m = (nb, rc, group, f, i)
                             last = pool.last
                             if last is not None and last[0] == tag:
-                                last[2].append(m)
+                                lst = last[2]
+                                lst.append(f)
+                                lst.append(ms)
                             else:
-                                pool.last = last = (tag, seq + i, [m])
+                                pool.last = last = (tag, seq + i, [f, ms])
                                 heappush(pool.heap, last)
                             for c in oc:
                                 if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
@@ -502,8 +504,9 @@ class Network:
                     last = pool.last
                     if last is not None and last[0] == tag:
                         last[2].append(f)   # done at the same v as the flow before it: one heap node
+                        last[2].append(None)
                     else:
-                        pool.last = last = (tag, f.seq, [f])
+                        pool.last = last = (tag, f.seq, [f, None])
                         heappush(pool.heap, last)
                     pool.nflows += 1
                     f.pool = b
@@ -586,7 +589,8 @@ class Network:
         while heap:
             node = heap[0]
             left = node[0] - v
-            if left > _size(node[2][0]) * _SNAP and now + left / pool.q > now:
+            first = node[2]
+            if left > (first[0].nbytes if first[1] is None else first[1][0]) * _SNAP and now + left / pool.q > now:
                 break
             heappop(heap)
             if node is pool.last:
@@ -607,9 +611,11 @@ class Network:
             # only queues itself: nothing starts or ends a flow in between).
             lb = b >> 1
             x = nbytes[lb]
-            for nb, rest, group, _, _ in done:
+            it = iter(done)
+            for bt, ms in zip(it, it):
+                nb = ms[0]
                 x += nb
-                for c in rest:
+                for c in ms[1]:
                     n = pc[c] - 1
                     pc[c] = n
                     li = c >> 1
@@ -619,24 +625,27 @@ class Network:
                         busy_s[li] += now - busy_since[li]   # the link is idle now
                     nbytes[li] += nb
                     ntransfers[li] += 1
+                group = bt.tag
                 group[1] -= 1
                 if group[1] == 0:
                     group[0].succeed()
+            k = len(done) >> 1
             nbytes[lb] = x
-            ntransfers[lb] += len(done)
-            n = pc[b] = pc[b] - len(done)
+            ntransfers[lb] += k
+            n = pc[b] = pc[b] - k
             if b not in pd:
                 pd[b] = False
             if not n and not on[b] and not pc[b ^ 1] and not on[b ^ 1]:
                 busy_s[lb] += now - busy_since[lb]   # the link is idle now
-            self.inflight -= len(done)   # (0 only with the last of them: the period ends with it)
+            self.inflight -= k   # (0 only with the last of them: the period ends with it)
             if self.inflight == 0 and self.period_sinks:
                 self._period_end(now)
             done = []
-        for f in done:
-            if type(f) is tuple:   # a Batch member: as a Flow below, with group_done inlined
-                nb, _, group, bt, i = f
-                chans = bt.paths[i].chans
+        it = iter(done)
+        for f, ms in zip(it, it):
+            if ms is not None:   # a Batch member: as a Flow below, with group_done inlined
+                nb = ms[0]
+                chans = f.paths[ms[3]].chans
             else:
                 pool.nflows -= 1
                 nb = f.nbytes
@@ -654,7 +663,8 @@ class Network:
             self.inflight -= 1
             if self.inflight == 0 and self.period_sinks:
                 self._period_end(now)
-            if type(f) is tuple:
+            if ms is not None:
+                group = f.tag
                 group[1] -= 1
                 if group[1] == 0:
                     group[0].succeed()
@@ -705,8 +715,9 @@ class Network:
             for c, q in rising:
                 if q > qn:   # exact: every flow of pool c must still have it as its narrowest share
                     for node in pools[c].heap:
-                        for g in node[2]:
-                            for c2 in _chans(g):
+                        lst = node[2]
+                        for k in range(0, len(lst), 2):
+                            for c2 in _chans(lst[k], lst[k + 1]):
                                 if c2 != c and pq[c2] < q:
                                     ok = False
                                     break
@@ -837,9 +848,11 @@ class Network:
                 v = pool.v
                 for tag, _, fs in sorted(pool.heap, key=lambda e: e[1]):
                     left = tag - v
-                    for f in fs:
-                        if type(f) is tuple:   # a Batch member becomes the Flow it stood for
-                            _, _, _, bt, i = f
+                    it = iter(fs)
+                    for f, ms in zip(it, it):
+                        if ms is not None:   # a Batch member becomes the Flow it stood for
+                            i = ms[3]
+                            bt = f
                             f = bt.flow(i)
                             f.jn = bt.jn0 + i
                         f.remaining = left if left > 0.0 else 0.0

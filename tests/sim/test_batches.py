@@ -92,8 +92,10 @@ def test_dissolved_pools_give_their_flows_back_in_join_order() -> None:
     W = [d.name for d in sim.cluster.devices() if "/job:worker/" in d.name]
     procs = [sim.process(_one_more_round(sim, w)) for w in W]
     sim.drive(sim.timeout(1e-4))
-    members = [m for pool in net.pools.values() for node in pool.heap for m in node[2]]
-    assert net.pooling and members and all(type(m) is tuple for m in members), "expected pooled batch members"
+    entries = [node[2][k:k + 2] for pool in net.pools.values() for node in pool.heap for k in range(0, len(node[2]), 2)]
+    members = [e for e in entries if type(e[0]) is network.Batch and e[1] is not None]
+    assert net.pooling and members and len(members) == len(entries), (
+        f"expected pooled batch members only, got {len(members)} of {len(entries)} pool entries")
     sim.set_link("/job:ps/replica:0/task:1/nic", bandwidth="10Gbps")
     assert not net.pooling, "expected the link change to dissolve the pools"
     rank = {seq: k for k, seq in enumerate(joined)}
