@@ -809,8 +809,17 @@ class Network:
                     pt[c] = 1 if c == b else 2
                     self._typed.append(c)
                 pd[c] = True
-        self._pool_routes.clear()   # (a channel marked 2 may be a pool's now)
+        routed = self._pool_routes
+        routed.clear()   # (a channel marked 2 may be a pool's now)
         self._routes_epoch += 1
+        for f in flows:   # (the routes that now join their pool directly, as `_join` files them)
+            b = f.bn
+            if pt[b] == 1:
+                for c in f.chans:
+                    if c != b and pt[c] != 2:
+                        break
+                else:
+                    routed[f.path] = b
         self.pooling = True
         self._pflush()
 
