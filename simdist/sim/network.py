@@ -126,12 +126,20 @@ class BatchPlan:
         self.lat = lats.pop() if len(lats) == 1 and min(lats) > 0.0 else None
         first = self.paths[0].chans if self.paths else ()
         self.common = tuple(c for c in first if all(c in p.chans for p in self.paths))
-        self.own = [tuple(c for c in p.chans if c not in self.common) for p in self.paths]
+        self.own = [_interned(tuple([c for c in p.chans if c not in self.common])) for p in self.paths]
         self.net: Any = None
         self.epoch = -1
         self.pools: list[Any] = []
         # with pools: each member's (bytes, channels but its pool's, own channels, index)
         self.members: list[tuple[float, tuple[int, ...], tuple[int, ...], int]] = []
+
+
+_TUPLES: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _interned(t: tuple[int, ...]) -> tuple[int, ...]:
+    """One tuple object per channel tuple (plans of 10,000 workers hold millions of them)."""
+    return _TUPLES.setdefault(t, t)
 
 
 def _plan(moves: Any) -> BatchPlan:
@@ -421,8 +429,8 @@ class Network:
                         bs = [routed.get(path, -1) for path in plan.paths]
                         if min(bs) >= 0 and min(plan.sizes) > 0.0:
                             plan.pools = [pools[b] for b in bs]
-                            plan.members = [(nb, tuple([c for c in p.chans if c != b]), oc, i) for i, (p, b, nb, oc)
-                                            in enumerate(zip(plan.paths, bs, plan.sizes, plan.own))]
+                            plan.members = [(nb, _interned(tuple([c for c in p.chans if c != b])), oc, i)
+                                            for i, (p, b, nb, oc) in enumerate(zip(plan.paths, bs, plan.sizes, plan.own))]
                             plan.net = self
                             plan.epoch = self._routes_epoch
                     if plan.epoch >= 0:
