@@ -414,9 +414,8 @@ class Network:
         pools, pd = self.pools, self.pdirty
         items = wake._value
         jn = self._jn   # (join numbers: stored back before anything that may start flows)
-        j = -1
+        lo = 0   # (where to look for the next batch to expand: after the last one expanded)
         for f in items:
-            j += 1
             if type(f) is Batch:
                 if self.pooling:
                     # Every member into the pool its route joined before (`routed`: all of its
@@ -468,7 +467,10 @@ class Network:
                                 pd[c] = True
                         pooled = True
                         continue
-                items[j + 1:j + 1] = f.flows()   # (a Flow each, next in this loop)
+                j = items.index(f, lo) + 1   # (a Flow each, next in this loop)
+                flows = f.flows()
+                items[j:j] = flows
+                lo = j + len(flows)
                 continue
             f.last = now
             if f.nbytes <= 0.0:
