@@ -49,8 +49,9 @@ their pools directly.
 its pooled flows are a count (`pc`), so joining or leaving a pool touches no dict. While pools
 exist, the transfers of one `start_group` call (a PS closure's reads or writes: `group_done`,
 one route latency) join as one `Batch`: each that joins a pool its route joined before stays a
-member of the pool's node, ``(batch, index, join number)``, with no `Flow` at all; the pool's
-channel is counted once per node when they leave. Members that join as rated flows, and every
+member of the pool's node — the pair (batch, its plan's entry for it) in the node's flat list —
+with no `Flow` and nothing allocated; the channels all of a batch's members cross are counted
+once per batch, and a pool's own channel once per node when its members leave. Members that join as rated flows, and every
 pooled flow when the pools dissolve, become `Flow`s, back in their channels' dicts in join order
 (the order they would have kept there), so the per-flow model sees what it saw before: the same
 rates, times, events and order (tests/sim/test_batches.py against a `Flow` each).
@@ -156,10 +157,11 @@ def _plan(moves: Any) -> BatchPlan:
 class Batch:
     """The transfers of one `Network.start_group` call (``group_done`` as their `on_done`, the
     same route latency), queued to join as one entry of their join event. Those that join a pool
-    there stay in its nodes as members ``(batch, index, join number)``, with no `Flow` and no
-    channel-dict entry each: a lockstep round of 65,536 transfers spent most of its time making,
-    filing and freeing those (docs/benchmarks.md). A member becomes a `Flow` (``flow(i)``) when
-    it joins as a rated flow, or when the pools dissolve."""
+    there stay in its nodes as members (the pair: this batch, its plan's entry for member i), with
+    no `Flow` and no channel-dict entry each: a lockstep round of 65,536 transfers spent most of
+    its time making, filing and freeing those (docs/benchmarks.md). A member becomes a `Flow`
+    (``flow(i)``, join number ``jn0 + i``) when it joins as a rated flow, or when the pools
+    dissolve."""
 
     __slots__ = ("plan", "paths", "sizes", "seq0", "tag", "t0", "jn0")
 
@@ -199,7 +201,8 @@ def _avoids(pool: "Pool", c: int) -> bool:
 class Pool:
     """The flows bottlenecked at one channel, sharing it equally (rate ``q = capacity / n``):
     ``v`` is the bytes each has sent since the pool's origin, as of time ``t``; ``heap`` holds
-    (v at which they are done, first flow's seq, flows); ``gen`` numbers its completion timer."""
+    (v at which they are done, first flow's seq, their entries: see `_chans`); ``gen`` numbers
+    its completion timer."""
 
     __slots__ = ("c", "v", "t", "q", "heap", "gen", "timer", "last", "nflows")
 
@@ -443,7 +446,6 @@ class Network:
                             pc[c] += k
                             pd[c] = True
                         seq = f.seq0
-                        group = f.tag
                         f.jn0 = jn + 1   # (member i's join number: jn0 + i)
                         jn += k
                         for pool, ms in zip(plan.pools, plan.members):
@@ -694,7 +696,6 @@ class Network:
         pd = self.pdirty
         self.pdirty = {}
         now = self.env._now
-        on = self.on
         cap = self.cap
         pt = self.ptype
         pq = self.pq
@@ -781,7 +782,6 @@ class Network:
         """The current extreme share of a lazy heap (``sign`` -1: the max-heap of pool channels;
         1: the min-heap of the others); +-inf when empty."""
         ver = self.pver
-        on = self.on
         pc = self.pc
         while h:
             q, c, v = h[0]
