@@ -65,7 +65,8 @@ class SimulationStalled(RuntimeError):
 
 
 class Prepared(list):
-    """Transfers routed and checked by `Simulator.prepare`: (path, nbytes, name) each."""
+    """Transfers routed and checked by `Simulator.prepare`: (path, nbytes, name) each. Not to be
+    changed afterwards: the network keeps a plan of it (`network.BatchPlan`)."""
 
 
 def _check_amount(value: Any, call: str, name: str | None, field: str) -> None:
