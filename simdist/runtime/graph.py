@@ -556,6 +556,8 @@ class Graph:
                 lines.append(f"v{st[1]} = {k(st[2])}._read_array()")
             elif st[0] == _CHARGE:
                 lines.append(f"{k(st[2])}()")
+            elif st[3] == "share":   # a mirrored copy taking its twin's buffer (runtime/lanes.py)
+                lines.append(f"{k(st[2])}._share({val(st[1])})")
             elif len(st) > 4:    # a scatter: (indices, updates), checked as eagerly (they may differ)
                 lines.append(f"{k(st[2])}._write_scatter({st[3]!r}, ({val(st[1])}, {val(st[4])}))")
             else:

@@ -554,7 +554,9 @@ def fuse(nodes: list[_Node], template: Any, args: list[int], R: int,
     new_template = map_template(template, lambda t: ("t", leaf(t[1])) + tuple(t[2:]) if t[0] == "t" else t)
 
     _alias_mirror_reads(out, new_template, groups, group_vars)
-    return Fusion(out, new_template, [new_of[a] for a in args], Guard(group_vars, _keeps(out, group_vars)))
+    keeps = _keeps(out, group_vars)
+    _share_mirror_writes(out, group_vars)
+    return Fusion(out, new_template, [new_of[a] for a in args], Guard(group_vars, keeps))
 
 
 def _alias_mirror_reads(out: list[_Node], template: Any, groups: dict[tuple[int, ...], int],
@@ -593,10 +595,10 @@ def _identity(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _keeps(out: list[_Node], group_vars: list[tuple[Any, ...]]) -> list[bool]:
-    """Per guard group: whether the replay's writes keep its copies equal (each copy receives
-    the same writes of the same values, by value numbering of the fused nodes)."""
-    vn: list[Any] = []
+def _value_numbers(out: list[_Node]) -> list[int]:
+    """Per node, the first node computing the same value (pure ops of the same key on the same
+    values), as the graph's CSE will merge them."""
+    vn: list[int] = []
     table: dict[Any, int] = {}
     for i, n in enumerate(out):
         if n.kind == _PURE and not n.stateful and type(n.key) is tuple and n.key[0] != "unique":
@@ -606,6 +608,13 @@ def _keeps(out: list[_Node], group_vars: list[tuple[Any, ...]]) -> list[bool]:
                 vn.append(i)
         else:
             vn.append(i)
+    return vn
+
+
+def _keeps(out: list[_Node], group_vars: list[tuple[Any, ...]]) -> list[bool]:
+    """Per guard group: whether the replay's writes keep its copies equal (each copy receives
+    the same writes of the same values, by value numbering of the fused nodes)."""
+    vn = _value_numbers(out)
     writes: dict[int, list[Any]] = {}
     for n in out:
         if n.kind == _WRITE:
@@ -636,3 +645,35 @@ def _template_leaves(template: Any) -> list[int]:
         return []
     items = [v for _, v in template[1]] if kind is dict else template[1]
     return [i for v in items for i in _template_leaves(v)]
+
+
+def _share_mirror_writes(out: list[_Node], group_vars: list[tuple[Any, ...]]) -> None:
+    """A guard group's copies, equal when the replay starts, each written once with the same
+    write of the same value and not read after it (an optimizer's update of a mirrored weight):
+    the first copy is written, the others take its buffer (ResourceVariable._share) instead of
+    computing the same bytes again."""
+    vn = _value_numbers(out)
+    for vs in group_vars:
+        ids = [id(v) for v in vs]
+        at: dict[int, list[int]] = {}
+        for i, n in enumerate(out):
+            if n.kind in (_READ, _WRITE) and id(n.var) in ids:
+                at.setdefault(id(n.var), []).append(i)
+        writes = [[i for i in at.get(k, []) if out[i].kind == _WRITE] for k in ids]
+        if any(len(w) != 1 for w in writes):
+            continue
+        first = min(w[0] for w in writes)
+        if any(out[i].kind == _READ and i > first for k in ids for i in at.get(k, [])):
+            continue
+        leader = out[writes[ids.index(id(out[first].var))][0]]
+        sig = (leader.write_kind, tuple(vn[j] for j in leader.ins))
+        if leader.write_kind in variables.SCATTER_KINDS or \
+                any((out[w[0]].write_kind, tuple(vn[j] for j in out[w[0]].ins)) != sig for w in writes):
+            continue
+        twin = len(out)
+        out.append(_Node(_CONST, value=leader.var, key="twin"))
+        for w in writes:
+            i = w[0]
+            if i != first:
+                out[i] = _Node(_WRITE, ins=(twin,), var=out[i].var, write_kind="share")
+

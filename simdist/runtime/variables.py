@@ -407,6 +407,14 @@ class ResourceVariable(Variable):
         self._value = arr
         self._version += 1
 
+    def _share(self, twin: "ResourceVariable") -> None:
+        """Take the buffer of `twin`, a mirrored copy that has just received the very write this
+        copy is receiving from equal values (a fused replay, runtime/lanes.py): the same bytes,
+        not computed again. The buffer is shared from then on, so the next write of either copy
+        makes a new one (in-place updates need an unshared buffer)."""
+        self._value = twin._value
+        self._version += 1
+
     def _apply_op(self, kind: str, operand: Any) -> None:
         """Apply a write: kind is "assign", "assign_add", "assign_sub" or one of SCATTER_KINDS."""
         if self._fault is not None:
