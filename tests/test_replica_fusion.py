@@ -1,4 +1,4 @@
-"""Replicas fused in a recorded tf.function (simdist/runtime/lanes.py, clause function.trace-once).
+"""Replicas fused in a recorded tf.function (simdist/runtime/lanes/, clause function.trace-once).
 
 A MirroredStrategy step recorded by a tf.function replays each op once for all replicas. What a
 replica computes must stay what it computes alone, bit for bit (only cross-replica sums of
