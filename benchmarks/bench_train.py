@@ -14,7 +14,8 @@ Side by side in one run, each job in a fresh interpreter, interleaved `--repeat`
   floor the issue names: what the arithmetic costs with no framework at all);
 - NumPy, 4 replicas (information, no target): the same hand-written step per replica on its
   quarter of the batch, the sum of the 4 gradients, and the update of 4 copies of the
-  weights: the arithmetic a replicated step does (simdist computes each replica as TF does).
+  weights: the arithmetic of a replicated step computed replica by replica, as TF does it
+  (simdist's recorded step fuses the replicas: simdist/runtime/lanes/).
 Each job times its 200 steps (dataset iteration included) in wall seconds and in CPU seconds
 of the process (`time.process_time`; TF's counts all its threads). Reports steps/s of each, the
 ratios the issue tracks (simdist/TF >= 2.5x, simdist/NumPy <= 1.5x; medians of the runs, and

@@ -157,7 +157,7 @@ GB, D, H, C = 16, 12, 8, 3
 def _train(traced: bool, trace_path: Path | None, fused: bool = False) -> dict[str, Any]:
     """A Mirrored custom training loop (tape, cross entropy, SGD with momentum) over a dataset
     with a partial last batch, run with recorded graphs on or off (and their replicas fused or
-    not, runtime/lanes.py): what a user can observe."""
+    not, runtime/lanes/): what a user can observe."""
     import simdist
     from simdist import tf
     from simdist.runtime import graph, lanes

@@ -1,4 +1,4 @@
-"""Replicas fused in a recorded tf.function (simdist/runtime/lanes.py, clause function.trace-once).
+"""Replicas fused in a recorded tf.function (simdist/runtime/lanes/, clause function.trace-once).
 
 A MirroredStrategy step recorded by a tf.function replays each op once for all replicas. What a
 replica computes must stay what it computes alone, bit for bit (only cross-replica sums of
@@ -184,3 +184,37 @@ def test_random_ops_keep_replicas_apart() -> None:
         return (tf.matmul(x, w) * tf.random.uniform([N, H]),)
     out = _run(dropout, True)
     assert "its replicas one by one: an op is stateful" in out["explain"], out["explain"]
+
+
+def test_copies_stay_independent_variables_after_fused_updates() -> None:
+    """A fused update gives the copies one buffer (ResourceVariable._share); writing one copy
+    afterwards must leave the others as they were."""
+    tf = _session(4)
+    strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])
+    with strategy.scope():
+        w = tf.Variable(np.arange(6, dtype=np.float32))
+        opt = tf.keras.optimizers.SGD(0.5)
+    opt.build([w])
+
+    @tf.function
+    def step(x: Any) -> Any:
+        def replica(x: Any) -> Any:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w * x)
+            opt.apply_gradients([(tape.gradient(loss, w), w)])
+            return loss
+        return strategy.run(replica, args=(x,))
+
+    ds = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices(
+        np.ones((12, 6), np.float32)).batch(4))
+    for x in ds:
+        step(x)
+    from simdist.runtime import graph
+    assert "with its replicas fused" in graph.explain(step), graph.explain(step)
+    before = [c.numpy().copy() for c in w.values]
+    assert all(np.array_equal(b, before[0]) for b in before), f"copies differ after the steps: {before}"
+    w.values[2].assign_add(np.ones(6, np.float32))
+    after = [c.numpy() for c in w.values]
+    for r in (0, 1, 3):
+        assert np.array_equal(after[r], before[r]), f"copy {r} changed with copy 2: {after[r]} vs {before[r]}"
+    assert np.array_equal(after[2], before[2] + 1), f"copy 2 is {after[2]}, should be {before[2] + 1}"

@@ -325,7 +325,7 @@ class Recorder:
         except _NotRecordable as e:
             return Untraceable(str(e))
         fusion = None
-        if self.lanes > 1:      # a strategy.run of several replicas: their lanes fused (runtime/lanes.py)
+        if self.lanes > 1:      # a strategy.run of several replicas: their lanes fused (runtime/lanes/)
             from simdist.runtime import lanes
             if lanes.enabled:
                 fusion = lanes.fuse(self.nodes, template, self.args, self.lanes, _map_leaves)
@@ -399,7 +399,7 @@ class Graph:
                  held_rise: int = 0) -> None:
         self.flops = flops
         self.fused: Graph | None = None     # the same call with its replicas fused (use_fused)
-        self.unfused = ""                   # why its replicas' lanes are not fused (runtime/lanes.py)
+        self.unfused = ""                   # why its replicas' lanes are not fused (runtime/lanes/)
         self.held_rise = held_rise         # how far above its start the call's tapes kept bytes (peak)
         self.args = list(args or ())       # the argument nodes: the replay's parameters, in order
         self.sections = sections           # the FLOPs of the call's backward and update sections
@@ -556,6 +556,8 @@ class Graph:
                 lines.append(f"v{st[1]} = {k(st[2])}._read_array()")
             elif st[0] == _CHARGE:
                 lines.append(f"{k(st[2])}()")
+            elif st[3] == "share":   # a mirrored copy taking its twin's buffer (runtime/lanes/)
+                lines.append(f"{k(st[2])}._share({val(st[1])})")
             elif len(st) > 4:    # a scatter: (indices, updates), checked as eagerly (they may differ)
                 lines.append(f"{k(st[2])}._write_scatter({st[3]!r}, ({val(st[1])}, {val(st[4])}))")
             else:

@@ -298,7 +298,7 @@ def _bind_args(args: tuple, kwargs: dict) -> dict:
 class ResourceVariable(Variable):
     """A plain variable: one buffer on one device."""
 
-    _version = 0     # counts the writes of its buffer (a fused replay's guard, runtime/lanes.py)
+    _version = 0     # counts the writes of its buffer (a fused replay's guard, runtime/lanes/)
     _mirrors: tuple | None = None   # the copies of a MirroredVariable it is one of (kept identical)
 
     def __init__(self, initial_value: Any = None, trainable: bool | None = None, name: str | None = None,
@@ -405,6 +405,14 @@ class ResourceVariable(Variable):
             for o in observers:
                 o.write(self, arr)
         self._value = arr
+        self._version += 1
+
+    def _share(self, twin: "ResourceVariable") -> None:
+        """Take the buffer of `twin`, a mirrored copy that has just received the very write this
+        copy is receiving from equal values (a fused replay, runtime/lanes/): the same bytes,
+        not computed again. The buffer is shared from then on, so the next write of either copy
+        makes a new one (in-place updates need an unshared buffer)."""
+        self._value = twin._value
         self._version += 1
 
     def _apply_op(self, kind: str, operand: Any) -> None:

@@ -144,7 +144,7 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
         mirrors = tuple(components)
         for c in components:
             c._distributed_container = self   # (a tape lists the container among watched variables, as TF)
-            c._mirrors = mirrors              # (copies kept identical: a fused replay reads one, runtime/lanes.py)
+            c._mirrors = mirrors              # (copies kept identical: a fused replay reads one, runtime/lanes/)
         self._distribute_strategy = strategy
         self.aggregation = aggregation
 

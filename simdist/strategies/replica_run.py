@@ -191,7 +191,7 @@ class ReplicaRunner:
         replica_state.install(self._states[i])
         _local.runner = self
         rec = _tm._REC
-        if rec is not None:     # (a tf.function records: replica i's ops form its lane, runtime/lanes.py)
+        if rec is not None:     # (a tf.function records: replica i's ops form its lane, runtime/lanes/)
             rec.lane = i
             rec.lanes = self.n if rec.lanes in (0, self.n) else -1
         try:
