@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+from typing import Any
+
+import numpy as np
 
 from simdist.sim import Simulator, presets
 
@@ -62,3 +65,43 @@ def trace_bytes(name: str) -> bytes:
     sim = globals()[name]()
     sim.close()
     return sim.trace.getvalue()
+
+
+def ps_rounds(pool_min: int = 64, batching: bool = True, prepared: bool = False, workers: int = 96, ps: int = 4,
+              rounds: int = 4, jitter: bool = False, degrade: bool = False
+              ) -> tuple[Simulator, dict[int, float], list[tuple[int, int, float]]]:
+    """PS training's traffic for the network model's tests: workers read from every ps, compute,
+    write back, `rounds` times; through prepared transfer lists (`Simulator.prepare`, as the PS
+    coordinator issues a closure's traffic) when `prepared`. Returns the simulator, each worker's
+    end time, and (worker, step, time) in the order the workers woke up."""
+    cluster = presets.cpu_cluster(jobs={"worker": workers, "ps": ps})
+    sim = Simulator(cluster, seed=0)
+    sim._net.pool_min = pool_min
+    sim._net.batching = batching
+    W = [d.name for d in cluster.devices() if "/job:worker/" in d.name]
+    P = [d.name for d in cluster.devices() if "/job:ps/" in d.name]
+    rng = np.random.default_rng(7)
+    sizes = (rng.integers(1, 5, size=(workers, rounds)) if jitter else np.ones((workers, rounds), int)) * 100_003
+    flops = (rng.integers(1, 4, size=(workers, rounds)) if jitter else np.ones((workers, rounds), int)) * 1e7
+    ends: dict[int, float] = {}
+    log: list[tuple[int, int, float]] = []
+
+    def moves(pairs: list[tuple[str, str, float, None]]) -> Any:
+        return sim.prepare(pairs) if prepared else pairs
+
+    def worker(i: int, w: str) -> Any:
+        for k in range(rounds):
+            yield sim.transfers(moves([(p, w, float(sizes[i, k]), None) for p in P]))
+            log.append((i, 3 * k, sim.now))
+            yield sim.compute(w, float(flops[i, k]))
+            log.append((i, 3 * k + 1, sim.now))
+            yield sim.transfers(moves([(w, p, float(sizes[i, k]) / 2, None) for p in P]))
+            log.append((i, 3 * k + 2, sim.now))
+        ends[i] = sim.now
+
+    procs = [sim.process(worker(i, w)) for i, w in enumerate(W)]
+    if degrade:
+        sim.degrade_link("/job:ps/replica:0/task:0/nic", bandwidth_factor=0.25, start=0.004, end=0.009)
+    sim.drive(sim.all_of(procs))
+    return sim, ends, log
+

@@ -4,44 +4,18 @@ the pools hold, break and form again, or never form."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
+
 import pytest
+import simtest_workloads
 
-from simdist.sim import Simulator, presets
+from simdist.sim import Simulator
 
 
-def ps_run(batching: bool, workers: int = 96, ps: int = 4, rounds: int = 4, jitter: bool = False,
-           degrade: bool = False, pool_min: int = 64) -> tuple[Simulator, dict[int, float]]:
-    """Workers read from every ps, compute, write back, `rounds` times, through prepared transfer
-    lists (`Simulator.prepare`, as the PS coordinator issues a closure's traffic)."""
-    cluster = presets.cpu_cluster(jobs={"worker": workers, "ps": ps})
-    sim = Simulator(cluster, seed=0)
-    sim._net.pool_min = pool_min
-    sim._net.batching = batching
-    W = [d.name for d in cluster.devices() if "/job:worker/" in d.name]
-    P = [d.name for d in cluster.devices() if "/job:ps/" in d.name]
-    rng = np.random.default_rng(7)
-    sizes = (rng.integers(1, 5, size=(workers, rounds)) if jitter else np.ones((workers, rounds), int)) * 100_003
-    flops = (rng.integers(1, 4, size=(workers, rounds)) if jitter else np.ones((workers, rounds), int)) * 1e7
-    ends: dict[int, float] = {}
-    log: list[tuple[int, int, float]] = []   # (worker, step, time) in the order the workers woke up
-
-    def worker(i: int, w: str):
-        for k in range(rounds):
-            yield sim.transfers(sim.prepare([(p, w, float(sizes[i, k]), None) for p in P]))
-            log.append((i, 3 * k, sim.now))
-            yield sim.compute(w, float(flops[i, k]))
-            log.append((i, 3 * k + 1, sim.now))
-            yield sim.transfers(sim.prepare([(w, p, float(sizes[i, k]) / 2, None) for p in P]))
-            log.append((i, 3 * k + 2, sim.now))
-        ends[i] = sim.now
-
-    procs = [sim.process(worker(i, w)) for i, w in enumerate(W)]
-    if degrade:
-        sim.degrade_link("/job:ps/replica:0/task:0/nic", bandwidth_factor=0.25, start=0.004, end=0.009)
-    sim.drive(sim.all_of(procs))
-    ends[-1] = log   # (compared whole: the order of the wake-ups too)
-    return sim, ends
+def ps_run(batching: bool, pool_min: int = 64, **kw: Any) -> tuple[Simulator, dict[int, Any]]:
+    """The PS rounds through prepared lists; the wake-up log under key -1 (compared whole)."""
+    sim, ends, log = simtest_workloads.ps_rounds(pool_min, batching=batching, prepared=True, **kw)
+    return sim, {**ends, -1: log}
 
 
 def _same(ref: tuple[Simulator, dict], got: tuple[Simulator, dict]) -> None:

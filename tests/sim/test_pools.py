@@ -3,40 +3,21 @@ the same results, and no re-rating of unrelated flows once a large component is 
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
+
 import pytest
+import simtest_workloads
 
 import simdist.sim.network as network
 import simdist.sim.sharing as sharing
-from simdist.sim import Simulator, presets
+from simdist.sim import Simulator
 
 NEVER = 10**9   # pool_min that keeps every flow on per-flow rating (the reference)
 
 
-def ps_run(pool_min: int, workers: int = 96, ps: int = 4, rounds: int = 4, jitter: bool = False,
-           degrade: bool = False) -> tuple[Simulator, dict[int, float]]:
-    """Workers read from every ps, compute, write back, `rounds` times (PS training's traffic)."""
-    cluster = presets.cpu_cluster(jobs={"worker": workers, "ps": ps})
-    sim = Simulator(cluster, seed=0)
-    sim._net.pool_min = pool_min
-    W = [d.name for d in cluster.devices() if "/job:worker/" in d.name]
-    P = [d.name for d in cluster.devices() if "/job:ps/" in d.name]
-    rng = np.random.default_rng(7)
-    sizes = (rng.integers(1, 5, size=(workers, rounds)) if jitter else np.ones((workers, rounds), int)) * 100_003
-    flops = (rng.integers(1, 4, size=(workers, rounds)) if jitter else np.ones((workers, rounds), int)) * 1e7
-    ends: dict[int, float] = {}
-
-    def worker(i: int, w: str):
-        for k in range(rounds):
-            yield sim.transfers([(p, w, float(sizes[i, k]), None) for p in P])
-            yield sim.compute(w, float(flops[i, k]))
-            yield sim.transfers([(w, p, float(sizes[i, k]) / 2, None) for p in P])
-        ends[i] = sim.now
-
-    procs = [sim.process(worker(i, w)) for i, w in enumerate(W)]
-    if degrade:
-        sim.degrade_link("/job:ps/replica:0/task:0/nic", bandwidth_factor=0.25, start=0.004, end=0.009)
-    sim.drive(sim.all_of(procs))
+def ps_run(pool_min: int, **kw: Any) -> tuple[Simulator, dict[int, float]]:
+    """The PS rounds (simtest_workloads.ps_rounds) with this pool threshold."""
+    sim, ends, _ = simtest_workloads.ps_rounds(pool_min, **kw)
     return sim, ends
 
 
