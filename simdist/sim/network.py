@@ -131,8 +131,8 @@ class BatchPlan:
         self.net: Any = None
         self.epoch = -1
         self.pools: list[Any] = []
-        # with pools: each member's (bytes, channels but its pool's, own channels, index)
-        self.members: list[tuple[float, tuple[int, ...], tuple[int, ...], int]] = []
+        # with pools: each member's entry (see `_member`)
+        self.members: list[tuple] = []
 
 
 _TUPLES: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -181,8 +181,15 @@ class Batch:
         return [self.flow(i) for i in range(len(self.paths))]
 
 
+def _member(nb: float, others: tuple[int, ...], own: tuple[int, ...], i: int) -> tuple:
+    """A plan's entry for member i: (bytes, its channels but its pool's, its own channels (not
+    the plan's common ones), i, then the only channel of ``others`` and of ``own``, each -1 when
+    there are not exactly one: the hot loops' case, taken without an inner loop)."""
+    return (nb, others, own, i, others[0] if len(others) == 1 else -1, own[0] if len(own) == 1 else -1)
+
+
 # A pool node's entries are pairs in one flat list: (flow, None) for a Flow, (batch, its plan's
-# member entry: bytes, channels but the pool's, own channels, index) for a Batch member.
+# member entry: see `_member`) for a Batch member.
 def _chans(x: Any, ms: Any) -> tuple[int, ...]:
     """The channels of a pool node's entry."""
     return x.chans if ms is None else x.paths[ms[3]].chans
@@ -431,7 +438,7 @@ class Network:
                         bs = [routed.get(path, -1) for path in plan.paths]
                         if min(bs) >= 0 and min(plan.sizes) > 0.0:
                             plan.pools = [pools[b] for b in bs]
-                            plan.members = [(nb, _interned(tuple([c for c in p.chans if c != b])), oc, i)
+                            plan.members = [_member(nb, _interned(tuple([c for c in p.chans if c != b])), oc, i)
                                             for i, (p, b, nb, oc) in enumerate(zip(plan.paths, bs, plan.sizes, plan.own))]
                             plan.net = self
                             plan.epoch = self._routes_epoch
@@ -449,7 +456,7 @@ class Network:
                         f.jn0 = jn + 1   # (member i's join number: jn0 + i)
                         jn += k
                         for pool, ms in zip(plan.pools, plan.members):
-                            nb, _, oc, i = ms
+                            nb, _, oc, i, _, c = ms
                             if pool.t != now:
                                 pool.v += pool.q * (now - pool.t)
                                 pool.t = now
@@ -462,6 +469,12 @@ class Network:
                             else:
                                 pool.last = last = (tag, seq + i, [f, ms])
                                 heappush(pool.heap, last)
+                            if c >= 0:   # (its one own channel: the loop below without the loop)
+                                if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
+                                    busy_since[c >> 1] = now   # the link was idle in both directions
+                                pc[c] += 1
+                                pd[c] = True
+                                continue
                             for c in oc:
                                 if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
                                     busy_since[c >> 1] = now   # the link was idle in both directions
@@ -627,19 +640,32 @@ class Network:
             for bt, ms in zip(it, it):
                 nb = ms[0]
                 x += nb
-                for c in ms[1]:
+                c = ms[4]
+                if c >= 0:   # (its one channel but the pool's: the loop below without the loop)
                     n = pc[c] - 1
                     pc[c] = n
-                    li = c >> 1
                     if c not in pd:
                         pd[c] = False
+                    li = c >> 1
                     if not n and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
                         busy_s[li] += now - busy_since[li]   # the link is idle now
                     nbytes[li] += nb
                     ntransfers[li] += 1
+                else:
+                    for c in ms[1]:
+                        n = pc[c] - 1
+                        pc[c] = n
+                        if c not in pd:
+                            pd[c] = False
+                        li = c >> 1
+                        if not n and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
+                            busy_s[li] += now - busy_since[li]   # the link is idle now
+                        nbytes[li] += nb
+                        ntransfers[li] += 1
                 group = bt.tag
-                group[1] -= 1
-                if group[1] == 0:
+                n = group[1] - 1
+                group[1] = n
+                if not n:
                     group[0].succeed()
             k = len(done) >> 1
             nbytes[lb] = x
