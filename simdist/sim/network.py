@@ -456,26 +456,25 @@ class Network:
                         f.jn0 = jn + 1   # (member i's join number: jn0 + i)
                         jn += k
                         for pool, ms in zip(plan.pools, plan.members):
-                            nb, _, oc, i, _, c = ms
                             if pool.t != now:
                                 pool.v += pool.q * (now - pool.t)
                                 pool.t = now
-                            tag = pool.v + nb
+                            tag = pool.v + ms[0]
                             last = pool.last
                             if last is not None and last[0] == tag:
                                 lst = last[2]
-                                lst.append(f)
-                                lst.append(ms)
+                                lst += (f, ms)   # (one step for the pair: cheaper than two appends)
                             else:
-                                pool.last = last = (tag, seq + i, [f, ms])
+                                pool.last = last = (tag, seq + ms[3], [f, ms])
                                 heappush(pool.heap, last)
+                            c = ms[5]
                             if c >= 0:   # (its one own channel: the loop below without the loop)
                                 if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
                                     busy_since[c >> 1] = now   # the link was idle in both directions
                                 pc[c] += 1
                                 pd[c] = True
                                 continue
-                            for c in oc:
+                            for c in ms[2]:
                                 if not pc[c] and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
                                     busy_since[c >> 1] = now   # the link was idle in both directions
                                 pc[c] += 1
