@@ -73,6 +73,7 @@ _REBASE = float(2**32)  # a pool's virtual time is rebased to 0 past this many b
 _MEMO_FLOWS = 16  # components of at most this many flows have their rates remembered by routes
 _MEMO_SIZE = 4096  # ... up to this many components (then the memo starts again)
 _SHARE_TIMERS = True  # flows ending at the same instant (same re-rating or join) share one timer
+_EXACT = 2.0 ** 53   # floats hold every integer up to this one exactly
 _SNAP = 1e-9   # a flow with <= 1e-9 of its bytes left when re-rated finishes at that instant
 
 
@@ -115,16 +116,22 @@ class BatchPlan:
     """What `start_group` and `_join` need of a transfer list, worked out once per list (kept on
     it: a prepared list is not changed after `Simulator.prepare`): its transfers with links, their
     latency (None: not one latency > 0, so no Batch), the channels all of them cross (`common`)
-    and each one's others (`own`), and the pools its members joined, valid while the network's
-    routes epoch is ``epoch``."""
+    and each one's others (`own`), their bytes' exact sum (`total`, see __init__), and the pools
+    its members joined, valid while the network's routes epoch is ``epoch``."""
 
-    __slots__ = ("paths", "sizes", "lat", "common", "own", "net", "epoch", "pools", "members")
+    __slots__ = ("paths", "sizes", "lat", "common", "own", "net", "epoch", "pools", "members", "total")
 
     def __init__(self, moves: Any) -> None:
         self.paths = [p for p, _, _ in moves if p.chans]
         self.sizes = [float(b) for p, b, _ in moves if p.chans]
         lats = {p.latency for p in self.paths}
         self.lat = lats.pop() if len(lats) == 1 and min(lats) > 0.0 else None
+        # The sizes' sum when they are whole numbers of bytes summing to at most 2**53 (else
+        # None): adding it at once to a whole count gives exactly what adding them one by one
+        # does while that stays within 2**53 (every partial sum is then an integer a float holds).
+        whole = all(0.0 <= b <= _EXACT and b.is_integer() for b in self.sizes)
+        total = sum(int(b) for b in self.sizes) if whole else None
+        self.total = float(total) if total is not None and total <= _EXACT else None
         first = self.paths[0].chans if self.paths else ()
         self.common = tuple(c for c in first if all(c in p.chans for p in self.paths))
         self.own = [_interned(tuple([c for c in p.chans if c not in self.common])) for p in self.paths]
@@ -354,8 +361,12 @@ class Network:
                 seq0 = self.seq + 1
                 self.seq += k
                 issued = self.issued_bytes
-                for nbytes in sizes:
-                    issued += nbytes
+                tot = plan.total
+                if tot is not None and issued.is_integer() and issued <= _EXACT - tot:
+                    issued += tot   # (exact: the sum below, whose partial sums are integers < 2**53)
+                else:
+                    for nbytes in sizes:
+                        issued += nbytes
                 self.issued_bytes = issued
                 if self.inflight == 0:
                     self.inflight_since = now
