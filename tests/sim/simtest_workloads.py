@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from simdist.sim import Simulator, presets
+from simdist.sim.topology import Cluster
 
 _counter = [0]
 
@@ -68,13 +69,16 @@ def trace_bytes(name: str) -> bytes:
 
 
 def ps_rounds(pool_min: int = 64, batching: bool = True, prepared: bool = False, workers: int = 96, ps: int = 4,
-              rounds: int = 4, jitter: bool = False, degrade: bool = False
+              rounds: int = 4, jitter: bool = False, degrade: bool = False, pod_size: int = 0
               ) -> tuple[Simulator, dict[int, float], list[tuple[int, int, float]]]:
     """PS training's traffic for the network model's tests: workers read from every ps, compute,
     write back, `rounds` times; through prepared transfer lists (`Simulator.prepare`, as the PS
     coordinator issues a closure's traffic) when `prepared`. Returns the simulator, each worker's
-    end time, and (worker, step, time) in the order the workers woke up."""
+    end time, and (worker, step, time) in the order the workers woke up. With `pod_size`, the
+    hosts are in pods of that many behind 2:1 oversubscribed uplinks (routes of 2 and 4 links)."""
     cluster = presets.cpu_cluster(jobs={"worker": workers, "ps": ps})
+    if pod_size:
+        cluster = Cluster(cluster.hosts, pod_size=pod_size, oversubscription=2.0)
     sim = Simulator(cluster, seed=0)
     sim._net.pool_min = pool_min
     sim._net.batching = batching

@@ -31,8 +31,11 @@ def _same(ref: tuple[Simulator, dict], got: tuple[Simulator, dict]) -> None:
 
 
 @pytest.mark.parametrize("kw", [{}, {"jitter": True}, {"degrade": True}, {"pool_min": 10**9},
-                                {"workers": 40, "ps": 7, "rounds": 6, "jitter": True}],
-                         ids=["lockstep", "jitter", "degraded-link", "no-pools", "small-jitter"])
+                                {"workers": 40, "ps": 7, "rounds": 6, "jitter": True},
+                                {"pod_size": 16},
+                                {"pod_size": 8, "ps": 20, "workers": 60, "pool_min": 16}],
+                         ids=["lockstep", "jitter", "degraded-link", "no-pools", "small-jitter", "pods",
+                              "pods-ps-spread"])
 def test_batches_give_identical_results(kw: dict) -> None:
     ref = ps_run(False, **kw)
     got = ps_run(True, **kw)
