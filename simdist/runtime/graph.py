@@ -408,27 +408,7 @@ class Graph:
         self.charges: list[Any] = []
         self.run_flops = 0.0
         self.outputs = outputs       # what the caller makes of the function's results (see record)
-        alias = list(range(len(nodes)))     # node -> the node whose value it is (CSE)
-        const = [n.kind == _CONST for n in nodes]
-        seen: dict[Any, int] = {}
-        for i, n in enumerate(nodes):
-            if n.kind != _PURE:
-                continue
-            n.ins = tuple(alias[j] for j in n.ins)
-            if n.stateful:
-                continue                     # (a random draw: computed anew by every replay)
-            if all(const[j] for j in n.ins):
-                const[i] = True              # folded: its eager value is the constant
-                continue
-            key = (n.key, n.ins)
-            j = seen.get(key)
-            if j is None:
-                seen[key] = i
-            else:
-                alias[i] = j                 # computed once
-        for n in nodes:
-            if n.kind == _WRITE:
-                n.ins = tuple(alias[j] for j in n.ins)
+        alias, const = merge_identical(nodes)
         template = _remap(template, alias)
         # Live nodes: reads and writes (their traffic is observable), what writes and outputs use.
         live = [n.kind in (_READ, _WRITE, _CHARGE) or n.stateful for n in nodes]
@@ -602,6 +582,35 @@ class Graph:
         if kind is PerReplica or kind is Mirrored:
             return f"{k(kind)}((" + "".join(f"{x}, " for x in items) + "))"
         return "(" + "".join(f"{x}, " for x in items) + ")"
+
+
+def merge_identical(nodes: list[_Node]) -> tuple[list[int], list[bool]]:
+    """Grappler's CSE and constant folding, over recorded nodes: (per node, the node whose value
+    it is; per node, whether it is a constant or folded into one). Identical pure ops on the same
+    values are computed once; ops whose inputs are all constants are folded (their eager value is
+    the constant). The ops' and writes' inputs are rewritten to the nodes they alias."""
+    alias = list(range(len(nodes)))
+    const = [n.kind == _CONST for n in nodes]
+    seen: dict[Any, int] = {}
+    for i, n in enumerate(nodes):
+        if n.kind != _PURE:
+            continue
+        n.ins = tuple(alias[j] for j in n.ins)
+        if n.stateful:
+            continue                     # (a random draw: computed anew by every replay)
+        if all(const[j] for j in n.ins):
+            const[i] = True              # folded: its eager value is the constant
+            continue
+        key = (n.key, n.ins)
+        j = seen.get(key)
+        if j is None:
+            seen[key] = i
+        else:
+            alias[i] = j                 # computed once
+    for n in nodes:
+        if n.kind == _WRITE:
+            n.ins = tuple(alias[j] for j in n.ins)
+    return alias, const
 
 
 def _leaves(template: Any) -> Any:

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import variables
-from simdist.runtime.graph import _CONST, _PURE, _READ, _WRITE, _Node, _slots
+from simdist.runtime.graph import _CONST, _PURE, _READ, _WRITE, _Node, _slots, merge_identical
 
 
 def alias_mirror_reads(out: list[_Node], template: Any, groups: dict[tuple[int, ...], int],
@@ -47,19 +47,9 @@ def identity(a: np.ndarray) -> np.ndarray:
 
 
 def value_numbers(out: list[_Node]) -> list[int]:
-    """Per node, the first node computing the same value (pure ops of the same key on the same
-    values), as the graph's CSE will merge them."""
-    vn: list[int] = []
-    table: dict[Any, int] = {}
-    for i, n in enumerate(out):
-        if n.kind == _PURE and not n.stateful and type(n.key) is tuple and n.key[0] != "unique":
-            try:
-                vn.append(table.setdefault((n.key, tuple(vn[j] for j in n.ins)), i))
-            except TypeError:
-                vn.append(i)
-        else:
-            vn.append(i)
-    return vn
+    """Per node, the node whose value it is once the graph's CSE merged identical ops
+    (graph.merge_identical, which also points the nodes' inputs at those)."""
+    return merge_identical(out)[0]
 
 
 def keeps(out: list[_Node], group_vars: list[tuple[Any, ...]]) -> list[bool]:
