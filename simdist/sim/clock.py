@@ -63,6 +63,11 @@ class Wake:
 
     __slots__ = ("callbacks", "_ok", "_value", "g")
 
+    callbacks: Any   # (a list of callbacks; None once processed, as SimPy's)
+    _ok: bool
+    _value: Any
+    g: Any
+
     def __init__(self, callback: Callable[["Wake"], None], value: Any, g: Any = 0) -> None:
         self.callbacks = [callback]
         self._ok = True
@@ -75,10 +80,17 @@ class Clock:
 
     __slots__ = ("env", "_q", "_eid", "push")
 
+    env: Any
+    _q: list[Any]   # (SimPy's heap of (time, priority, id, event))
+    _eid: Any
+    push: Callable[..., None]
+
     def __init__(self, env: simpy.Environment) -> None:
         self.env = env
-        self._q = q = env._queue
-        self._eid = eid = env._eid
+        q: list[Any] = env._queue
+        eid: Any = env._eid
+        self._q = q
+        self._eid = eid
 
         def push(t: float, event: Any, priority: int = NORMAL, heappush: Any = heappush, nxt: Any = next) -> None:
             """Queue ``event`` (a simpy Event already triggered, or a `Wake`) to be processed at

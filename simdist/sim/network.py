@@ -83,6 +83,14 @@ class Flow:
     __slots__ = ("seq", "path", "chans", "nbytes", "remaining", "rate", "last", "gen",
                  "on_done", "tag", "t0", "hooked", "lanes", "name", "args", "mark", "new", "bn", "pool", "jn")
 
+    # (declared for compiled builds, whose classes take no attributes not declared)
+    new: float   # its rate from the last progressive filling (`sharing.fill`)
+    bn: int      # the channel it was frozen at there (its bottleneck)
+    jn: int      # its join number
+    lanes: Any   # the trace's lanes, name (event prefix) and args (tail): set by the engine when hooked
+    name: str
+    args: str
+
     def __init__(self, seq: int, path: Any, nbytes: float, on_done: Callable[["Flow"], None], tag: Any,
                  t0: float) -> None:
         self.seq = seq
@@ -225,10 +233,12 @@ class Pool:
         self.v = 0.0
         self.t = now
         self.q = 0.0
-        self.heap: list[tuple[float, int, list[Flow]]] = []   # flows done at the same v share a node
+        # (Nodes typed Any: a compiled build unboxes tuples it knows the shape of, and a new box is
+        # a new object; `_pool_cb` tells `last` by its list, which stays one object.)
+        self.heap: list[Any] = []   # flows done at the same v share a node
         self.gen = 0
         self.timer = False   # a completion timer of generation `gen` is queued
-        self.last: tuple[float, int, list[Flow]] | None = None   # the node pushed last, if still queued
+        self.last: Any = None   # the node pushed last, if still queued
         self.nflows = 0   # entries that are Flows (the others are Batch members)
 
     def add(self, f: Flow, left: float) -> None:
@@ -628,8 +638,9 @@ class Network:
             if left > (first[0].nbytes if first[1] is None else first[1][0]) * _SNAP and now + left / pool.q > now:
                 break
             heappop(heap)
-            if node is pool.last:
-                pool.last = None
+            last = pool.last
+            if last is not None and last[2] is node[2]:   # (node is pool.last; by its list, which a
+                pool.last = None                            # compiled build keeps one object: see Pool)
             done += node[2]
         pending = self.flush_pending
         self.flush_pending = True   # one settle after all of them, as for a shared timer
