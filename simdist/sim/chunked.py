@@ -169,8 +169,9 @@ class RingExec(_Exec):
 class StarExec(_Exec):
     __slots__ = ("root_ready", "arrived", "returned")
 
-    def __init__(self, *a: Any) -> None:
-        super().__init__(*a)
+    def __init__(self, sim: "Simulator", devs: list[Device], labels: list[int], nbytes: float, name: str,
+                 launch: bool, on_done: Callable[[], None]) -> None:
+        super().__init__(sim, devs, labels, nbytes, name, launch, on_done)
         self.root_ready = False
         self.arrived = 0
         self.returned = 0

@@ -81,13 +81,13 @@ class Clock:
     __slots__ = ("env", "_q", "_eid", "push")
 
     env: Any
-    _q: list[Any]   # (SimPy's heap of (time, priority, id, event))
+    _q: list[tuple[Any, Any, Any, Any]]   # (SimPy's heap of (time, priority, id, event))
     _eid: Any
     push: Callable[..., None]
 
     def __init__(self, env: simpy.Environment) -> None:
         self.env = env
-        q: list[Any] = env._queue
+        q: list[tuple[Any, Any, Any, Any]] = env._queue
         eid: Any = env._eid
         self._q = q
         self._eid = eid
@@ -161,6 +161,7 @@ class Clock:
         0.15 us, 5% of a chunked collective's cost per event)."""
         env = self.env
         q = self._q
+        callbacks: list[Any]   # (declared for a compiled build: a list, not any iterable)
         while q:
             env._now, _, _, event = heappop(q)
             callbacks, event.callbacks = event.callbacks, None
@@ -208,6 +209,7 @@ class Clock:
     def _run_while(self, more: Callable[[], bool], stalled: Callable[[], BaseException]) -> None:
         env = self.env
         q = self._q
+        callbacks: list[Any]
         while more():
             if not q:
                 raise stalled()

@@ -60,7 +60,7 @@ rates, times, events and order (tests/sim/test_batches.py against a `Flow` each)
 from __future__ import annotations
 
 from heapq import heappop, heappush
-from typing import Any, Callable
+from typing import Any, Callable, final
 
 from . import sharing
 from .clock import LOW, Clock, Wake
@@ -84,6 +84,7 @@ class Flow:
                  "on_done", "tag", "t0", "hooked", "lanes", "name", "args", "mark", "new", "bn", "pool", "jn")
 
     # (declared for compiled builds, whose classes take no attributes not declared)
+    chans: tuple[int, ...]   # its route's channels (``path.chans``)
     new: float   # its rate from the last progressive filling (`sharing.fill`)
     bn: int      # the channel it was frozen at there (its bottleneck)
     jn: int      # its join number
@@ -145,7 +146,7 @@ class BatchPlan:
         self.own = [_interned(tuple([c for c in p.chans if c not in self.common])) for p in self.paths]
         self.net: Any = None
         self.epoch = -1
-        self.pools: list[Any] = []
+        self.pools: list[Pool] = []
         # with pools: each member's entry (see `_member`)
         self.members: list[tuple] = []
 
@@ -169,6 +170,7 @@ def _plan(moves: Any) -> BatchPlan:
     return plan
 
 
+@final   # (no subclasses: `type(f) is Batch` tells Flows from Batches, also to the type checker)
 class Batch:
     """The transfers of one `Network.start_group` call (``group_done`` as their `on_done`, the
     same route latency), queued to join as one entry of their join event. Those that join a pool
@@ -443,7 +445,9 @@ class Network:
         busy_since = self.busy_since
         routed = self._pool_routes
         pools, pd = self.pools, self.pdirty
-        items = wake._value
+        items: list[Any] = wake._value
+        f: Flow | Batch   # (declared for a compiled build: a Flow past the Batch branch)
+        t: Any   # (a channel's pool mark, then a time)
         jn = self._jn   # (join numbers: stored back before anything that may start flows)
         lo = 0   # (where to look for the next batch to expand: after the last one expanded)
         for f in items:
@@ -980,8 +984,8 @@ class Network:
         handled as if it had its own timer, in order; while later ones are still to come, a
         re-rating waits (as `_settle` would, seeing their timers due), then runs as `_settle`
         decides, or not at all if every channel it concerns is empty by then."""
-        flows = ev._value
-        gens = ev.g
+        flows: list[Flow] = ev._value
+        gens: list[int] = ev.g
         if len(flows) == 1:
             if gens[0] != flows[0].gen:
                 self.stale -= 1

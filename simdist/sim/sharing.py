@@ -12,14 +12,17 @@ in ``flow.new`` and the channel it was frozen at (its bottleneck) in ``flow.bn``
 from __future__ import annotations
 
 from heapq import heapify, heappop, heappush
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .network import Flow
 
 __all__ = ["fill", "SCAN_MAX"]
 
 SCAN_MAX = 8  # components with at most this many busy channels are filled by scanning, not a heap
 
 
-def fill(chans: list[int], on: list[dict[int, Any]], cap: list[float], rem: list[float], cnt: list[int],
+def fill(chans: list[int], on: list[dict[int, Flow]], cap: list[float], rem: list[float], cnt: list[int],
          rnd: int) -> None:
     """Progressive filling over the channels ``chans`` (a whole component: every flow on them
     has all its channels among them). ``on[c]`` holds the flows on channel c, ``cap[c]`` its
