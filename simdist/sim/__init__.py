@@ -11,13 +11,17 @@ See docs/simulator.md for the cost model, tie-break rule and determinism contrac
 
 from __future__ import annotations
 
-from . import hardware, presets, units
-from .annotate import annotated_flops, current_flops_override, flops
-from .collectives import ALGORITHMS, FIDELITIES
-from .determinism import DeterminismError, check_determinism
-from .engine import SimulationStalled, Simulator
-from .topology import Cluster, Device, Host, Link, UnknownDeviceError
-from .trace import TraceRecorder
+from . import _native
+
+_native.check()   # (before any compiled module is imported: a stale build falls back to the sources)
+
+from . import hardware, presets, units  # noqa: E402
+from .annotate import annotated_flops, current_flops_override, flops  # noqa: E402
+from .collectives import ALGORITHMS, FIDELITIES  # noqa: E402
+from .determinism import DeterminismError, check_determinism  # noqa: E402
+from .engine import SimulationStalled, Simulator  # noqa: E402
+from .topology import Cluster, Device, Host, Link, UnknownDeviceError  # noqa: E402
+from .trace import TraceRecorder  # noqa: E402
 
 __all__ = [
     "units", "presets", "hardware",
