@@ -1,7 +1,7 @@
 """Compiled (mypyc) builds of the simulator's hot modules, and the guard against stale ones.
 
-setup.py compiles `COMPILED` with mypyc when it can (see docs/development.md, "Compiled
-modules"): each becomes an extension module beside its .py source, which Python then imports
+setup.py compiles `COMPILED` with mypyc when it can (mypy installed at build time, a working C
+compiler): each becomes an extension module beside its .py source, which Python then imports
 instead of the source. The .py files stay the source of truth: a build records each one's
 SHA-256 in ``_native.json``, and this module (imported by ``simdist.sim`` before any of them)
 checks the sources still match. If one was edited since the build (an editable install's .so
