@@ -222,8 +222,7 @@ class Simulator:
         self._kernels[o] += 1
         if self._open_steps:
             for st in self._open_steps:
-                st.cs.append(start)
-                st.ce.append(end)
+                st.add_compute(start, end)
         if self.trace is not None:
             key = (name, replica, category)
             prefix = self._prefixes.get(key)
@@ -270,8 +269,7 @@ class Simulator:
         compute/communication breakdown."""
         for st in self._open_steps:
             for a, b in compute:
-                st.cs.append(a)
-                st.ce.append(b)
+                st.add_compute(a, b)
             st.transfers.extend(transfers)
 
     def link_counters(self, link_ids: list[int]) -> tuple[list[float], list[float]]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-from array import array
 from typing import Any
 
 import numpy as np
@@ -22,35 +21,73 @@ __all__ = ["StepRecord", "union_length", "canonical_json"]
 
 
 class StepRecord:
-    """Intervals recorded while a ``with sim.step(name)`` block is open: kernels as two float
-    arrays (16 bytes per kernel), transfer in-flight periods as (start, end) pairs."""
+    """Intervals recorded while a ``with sim.step(name)`` block is open: kernels as (start, end)
+    intervals, merged as they come (`add_compute`), transfer in-flight periods as (start, end) pairs."""
 
-    __slots__ = ("name", "start", "end", "cs", "ce", "transfers")
+    __slots__ = ("name", "start", "end", "transfers", "_cs", "_ce", "_a", "_b", "_open")
+
+    name: str
+    start: float
+    end: float | None
+    transfers: list[tuple[float, float]]
+    _cs: list[float]
+    _ce: list[float]
+    _a: float
+    _b: float
+    _open: bool
 
     def __init__(self, name: str, start: float) -> None:
         self.name = name
         self.start = start
-        self.end: float | None = None
-        self.cs = array("d")  # kernel starts
-        self.ce = array("d")  # kernel ends
-        self.transfers: list[tuple[float, float]] = []  # periods with some transfer in flight
+        self.end = None
+        self.transfers = []  # periods with some transfer in flight
+        self._cs = []  # kernel interval starts (merged), the last one in _a/_b while _open
+        self._ce = []
+        self._a = 0.0
+        self._b = 0.0
+        self._open = False
 
     def add_compute(self, start: float, end: float) -> None:
-        self.cs.append(start)
-        self.ce.append(end)
+        """A kernel's interval [start, end). One that meets or overlaps the last one recorded
+        is merged into it (the union of two intervals that meet is their hull): the union, hence
+        the breakdown, is the same, and a step of many kernels in lockstep keeps few intervals."""
+        if self._open:
+            a = self._a
+            b = self._b
+            if start <= b and end >= a:
+                if start < a:
+                    self._a = start
+                if end > b:
+                    self._b = end
+                return
+            self._cs.append(a)
+            self._ce.append(b)
+        else:
+            self._open = True
+        self._a = start
+        self._b = end
+
+    def compute_intervals(self) -> tuple[list[float], list[float]]:
+        """(starts, ends) of the recorded kernel intervals (merged as they came)."""
+        cs = list(self._cs)
+        ce = list(self._ce)
+        if self._open:
+            cs.append(self._a)
+            ce.append(self._b)
+        return cs, ce
 
     def summary(self) -> dict[str, Any]:
         s0 = self.start
         s1 = self.end if self.end is not None else self.start
         xs = [a for a, _ in self.transfers]
         xe = [b for _, b in self.transfers]
-        if len(self.cs) <= _SMALL:
-            cs, ce = self.cs.tolist(), self.ce.tolist()
+        cs, ce = self.compute_intervals()
+        if len(cs) + len(xs) <= _SMALL:
             c = _union_small(cs, ce, s0, s1)
             both = _union_small(cs + xs, ce + xe, s0, s1)
         else:
-            ncs = np.frombuffer(self.cs, dtype=np.float64)
-            nce = np.frombuffer(self.ce, dtype=np.float64)
+            ncs = np.array(cs, dtype=np.float64)
+            nce = np.array(ce, dtype=np.float64)
             c = union_length(ncs, nce, s0, s1)
             both = union_length(np.concatenate([ncs, np.array(xs, dtype=np.float64)]),
                                 np.concatenate([nce, np.array(xe, dtype=np.float64)]), s0, s1)
@@ -67,8 +104,9 @@ def _union_small(starts: list[float], ends: list[float], lo: float, hi: float) -
     # Sorted unclipped, clipped as read: clipping is monotone, so the merged segments (hence
     # their exactly rounded sum) are the same as sorting the clipped intervals, without a
     # generator over every kernel of the step.
-    lengths = []
-    cur_a = cur_b = None
+    lengths: list[float] = []
+    have = False
+    cur_a = cur_b = 0.0
     for a, b in sorted(zip(starts, ends)):
         if a < lo:
             a = lo
@@ -76,13 +114,15 @@ def _union_small(starts: list[float], ends: list[float], lo: float, hi: float) -
             b = hi
         if b <= a:
             continue
-        if cur_b is None or a > cur_b:
-            if cur_b is not None:
+        if not have or a > cur_b:
+            if have:
                 lengths.append(cur_b - cur_a)
-            cur_a, cur_b = a, b
+            cur_a = a
+            cur_b = b
+            have = True
         elif b > cur_b:
             cur_b = b
-    if cur_b is not None:
+    if have:
         lengths.append(cur_b - cur_a)
     return math.fsum(lengths)
 
