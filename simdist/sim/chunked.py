@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .network import Flow
+from .clock import Clock
+from .kernels import KernelBook
+from .network import Flow, Network
 from .topology import Device
 
 if TYPE_CHECKING:
@@ -45,7 +47,11 @@ class _Instant:
 
 class _Exec:
     __slots__ = ("sim", "devs", "labels", "n", "nbytes", "name", "on_done", "launch", "flow", "red_label", "fast",
-                 "book", "call_at")
+                 "book", "kb", "clock", "net")
+
+    kb: KernelBook
+    clock: Clock
+    net: Network
 
     def __init__(self, sim: "Simulator", devs: list[Device], labels: list[int], nbytes: float, name: str,
                  launch: bool, on_done: Callable[[], None]) -> None:
@@ -61,16 +67,26 @@ class _Exec:
         self.fast = sim.trace is None
         self.flow = sim.flow_starter()
         self.book = sim.kernel_booker()   # (devices and FLOPs are checked once, by the collective)
-        self.call_at = sim.clock.call_at
+        self.kb = sim.kernel_book()   # (untraced: kernels booked directly)
+        self.clock = sim.clock
+        self.net = sim.network()
 
     def _launch(self, i: int, callback: Any) -> None:
         if self.launch:
-            self.call_at(self.book(self.devs[i], 0.0, True, self.name, self.labels[i], "collective"), callback, i)
+            if self.fast:
+                end = self.kb.book(self.devs[i], 0.0, True)
+            else:
+                end = self.book(self.devs[i], 0.0, True, self.name, self.labels[i], "collective")
+            self.clock.call_at(end, callback, i)
         else:
-            self.call_at(self.sim.now, callback, i)
+            self.clock.call_at(self.sim.now, callback, i)
 
     def _reduce(self, i: int, flops: float, callback: Any) -> None:
-        self.call_at(self.book(self.devs[i], flops, False, self.red_label, self.labels[i], "collective"), callback, i)
+        if self.fast:
+            end = self.kb.book(self.devs[i], flops, False)
+        else:
+            end = self.book(self.devs[i], flops, False, self.red_label, self.labels[i], "collective")
+        self.clock.call_at(end, callback, i)
 
     def _send(self, path: Any, i: int, nbytes: float, label: str, on_done: Any, step: int) -> None:
         sim = self.sim
@@ -126,7 +142,7 @@ class RingExec(_Exec):
                 self.sending[i] = True
                 path = self.paths[i]
                 if self.fast and path.chans:  # untraced: straight to the network
-                    self.flow(path, self.chunk, self._sent, i)
+                    self.net.start(path, self.chunk, self._sent, i)
                 else:
                     self._send(path, i, self.chunk, self.rs_label if s < self.half else self.ag_label,
                                self._sent, s)

@@ -35,6 +35,7 @@ from simpy.events import Event
 from . import collectives as _collectives
 from .clock import Clock, Wake, relaxed_gc
 from .memory import MemoryTracker
+from .kernels import KernelBook
 from .metrics import StepRecord
 from .network import Flow, Network, group_done
 from .rng import Streams, check_seed
@@ -99,11 +100,10 @@ class Simulator:
         self.cluster = cluster
         self._devices = cluster.devices()
         nd = len(self._devices)
-        self._busy_until = [0.0] * nd
-        self._busy_s = [0.0] * nd
-        self._kernels = [0] * nd
-        self._max_busy = 0.0  # latest end of any booked kernel
-        self._slow: list[list[tuple[float, float, float | None]] | None] | None = None  # see slow_device
+        kb = self._kbook = KernelBook(self.env, nd)   # the devices' kernel queues (`kernels`)
+        self._busy_until = kb.busy_until   # (the book's lists, shared: updated in place)
+        self._busy_s = kb.busy_s
+        self._kernels = kb.kernels
         self._degraded: dict[int, list[tuple[int, float, float]]] = {}   # link -> active windows (degrade_link)
         self._link_windows = 0   # degrade_link windows given so far (each one's number)
         self._prefixes: dict[tuple[str, Any, str], str] = {}  # trace: (name, replica, category) -> event prefix
@@ -113,7 +113,7 @@ class Simulator:
         self._net = Network(self.clock, cluster.links, self._flow_finished)
         self._mem = MemoryTracker(nd)
         self._streams = Streams(self.seed)
-        self._open_steps: list[StepRecord] = []
+        self._open_steps: list[StepRecord] = kb.steps
         self._net.period_sinks = self._open_steps  # transfer in-flight periods go to the open steps
         self._steps: list[dict[str, Any]] = []
         self._pair_paths: dict[tuple[str, str], Any] = {}   # transfers(): route per (src, dst) name pair
@@ -161,6 +161,8 @@ class Simulator:
         t = type(flops)
         if not ((t is float or t is int) and flops >= 0.0):   # (the common case checked inline)
             _check_amount(flops, "compute", name, "flops")
+        elif self.trace is None:   # untraced: the kernel book alone
+            return self.clock.at(self._kbook.book(d, flops, overhead))
         return self.clock.at(self._kernel(d, flops, overhead, name, replica, category))
 
     def kernel(self, device: str | Device, flops: float, name: str = "compute", replica: int | None = None,
@@ -176,6 +178,17 @@ class Simulator:
         category) -> end time``, taking a Device of this cluster and FLOPs already checked (no
         name lookup, no check): what chunked collectives call for every reduction."""
         return self._kernel
+
+    def kernel_book(self) -> KernelBook:
+        """The devices' kernel queues (`kernels.KernelBook`): ``book(device, flops, overhead) ->
+        end time`` books an untraced kernel as `kernel_booker`'s function does, without a
+        trace span (for schedules that check ``trace is None`` first, e.g. chunked collectives)."""
+        return self._kbook
+
+    def network(self) -> Network:
+        """The network model: its ``start(path, nbytes, on_done, tag)`` is what `flow_starter`
+        returns untraced (for schedules that check ``trace is None`` first, e.g. chunked collectives)."""
+        return self._net
 
     def compute_then_transfers(self, device: str | Device, flops: float, name: str,
                                moves: list[tuple[str | Device, str | Device, float, str | None]],
@@ -199,31 +212,11 @@ class Simulator:
     def _kernel(self, d: Device, flops: float, overhead: bool, name: str, replica: int | None,
                 category: str) -> float:
         """Book a kernel on ``d``; returns its end time."""
-        o = d.ordinal
-        now = self.env._now
-        bu = self._busy_until[o]
-        start = bu if bu > now else now
-        slow = self._slow
-        if slow is not None and slow[o] is not None:
-            f = 1.0
-            for k, a, b in slow[o]:
-                if a <= start and (b is None or start < b):
-                    f *= k
-            dur = flops * f / d.flops
-        else:
-            dur = flops / d.flops
-        if overhead:
-            dur += d.launch_overhead
-        end = start + dur
-        self._busy_until[o] = end
-        if end > self._max_busy:
-            self._max_busy = end
-        self._busy_s[o] += dur
-        self._kernels[o] += 1
-        if self._open_steps:
-            for st in self._open_steps:
-                st.add_compute(start, end)
+        # (checked numbers: a float or int as is, others, e.g. NumPy scalars, as the float they equal)
+        end = self._kbook.book(d, flops if type(flops) is float or type(flops) is int else float(flops), overhead)
         if self.trace is not None:
+            start = self._kbook.last_start
+            o = d.ordinal
             key = (name, replica, category)
             prefix = self._prefixes.get(key)
             if prefix is None:
@@ -249,8 +242,8 @@ class Simulator:
             end = busy_until[i]
             if end > self._busy_until[o]:
                 self._busy_until[o] = end
-            if end > self._max_busy:
-                self._max_busy = end
+            if end > self._kbook.max_busy:
+                self._kbook.max_busy = end
             self._kernels[o] += kernels
             if self.trace is not None and spans is not None:
                 a, b = spans[i]
@@ -445,11 +438,12 @@ class Simulator:
         if isinstance(slowdown, bool) or not isinstance(slowdown, (int, float)) or not slowdown >= 1.0:
             raise ValueError(f"{where}.slowdown: expected a factor >= 1, got {slowdown!r}")
         a, b = self._window(where, start, end)
-        if self._slow is None:
-            self._slow = [None] * len(self._devices)
-        ws = self._slow[d.ordinal]
+        slow = self._kbook.slow
+        if slow is None:
+            slow = self._kbook.slow = [None] * len(self._devices)
+        ws = slow[d.ordinal]
         if ws is None:
-            ws = self._slow[d.ordinal] = []
+            ws = slow[d.ordinal] = []
         ws.append((float(slowdown), a, b))
 
     def degrade_link(self, link: str | Link, bandwidth_factor: float = 1.0, latency_factor: float = 1.0,
@@ -555,7 +549,7 @@ class Simulator:
 
     def has_slowdowns(self, devices: Iterable[Device]) -> bool:
         """Whether a straggler window (`slow_device`) applies to any of ``devices``."""
-        slow = self._slow
+        slow = self._kbook.slow
         return slow is not None and any(slow[d.ordinal] is not None for d in devices)
 
     # -- composition ----------------------------------------------------------------------------
@@ -681,8 +675,9 @@ class Simulator:
     def step(self, name: str) -> Iterator[StepRecord]:
         """Mark a training step: work issued inside is attributed to it in ``metrics()["steps"]``."""
         rec = StepRecord(str(name), self.now)
-        if self._max_busy > rec.start:  # kernels booked earlier still run: devices busy until then
-            rec.add_compute(rec.start, self._max_busy)
+        max_busy = self._kbook.max_busy
+        if max_busy > rec.start:  # kernels booked earlier still run: devices busy until then
+            rec.add_compute(rec.start, max_busy)
         self._open_steps.append(rec)
         try:
             yield rec
