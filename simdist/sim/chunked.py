@@ -31,7 +31,7 @@ from .topology import Device
 if TYPE_CHECKING:
     from .engine import Simulator
 
-__all__ = ["RingExec", "StarExec", "TreeExec", "BYTES_PER_ELEMENT"]
+__all__ = ["RingExec", "StarExec", "TreeExec", "BYTES_PER_ELEMENT", "ring_paths"]
 
 BYTES_PER_ELEMENT = 4  # reductions are charged as float32 adds
 
@@ -104,7 +104,8 @@ class RingExec(_Exec):
     # needed), reducing (a reduction kernel queued), finished.
 
     def __init__(self, sim: "Simulator", devs: list[Device], labels: list[int], nbytes: float, name: str,
-                 launch: bool, on_done: Callable[[], None], steps: int, reduce_steps: int) -> None:
+                 launch: bool, on_done: Callable[[], None], steps: int, reduce_steps: int,
+                 paths: list[Any] | None = None) -> None:
         super().__init__(sim, devs, labels, nbytes, name, launch, on_done)
         n = self.n
         self.chunk = self.nbytes / n
@@ -121,8 +122,7 @@ class RingExec(_Exec):
         self.rs_label = f"{self.name}:reduce_scatter"
         self.ag_label = f"{self.name}:all_gather"
         self.half = reduce_steps   # steps that reduce what they receive
-        path = self.sim.cluster.path
-        self.paths = [path(self.devs[i], self.devs[i + 1 if i + 1 < n else 0]) for i in range(n)]
+        self.paths = paths if paths is not None else ring_paths(sim, devs)   # rank i -> i+1 (read only)
 
     def start(self) -> None:
         for i in range(self.n):
@@ -296,6 +296,13 @@ class TreeExec(_Exec):
             self.on_done()
         else:
             self._down(c)
+
+
+def ring_paths(sim: "Simulator", devs: list[Device]) -> list[Any]:
+    """The route from each rank of a ring to the next."""
+    path = sim.cluster.path
+    n = len(devs)
+    return [path(devs[i], devs[i + 1 if i + 1 < n else 0]) for i in range(n)]
 
 
 def children(p: int, n: int) -> list[int]:

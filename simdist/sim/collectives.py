@@ -63,7 +63,37 @@ def resolve_devices(sim: "Simulator", devices: Iterable[str | Device], field: st
     return out
 
 
+def _devices(sim: "Simulator", devices: Iterable[str | Device], field: str) -> list[Device]:
+    """`resolve_devices`, remembered per list or tuple of names (or devices) in the simulator's
+    plan cache: the same collective recurs every training step. A new list each time (callers
+    may keep it)."""
+    key: Any = None
+    if type(devices) is list or type(devices) is tuple:
+        try:
+            key = ("devices", tuple(devices))
+            hash(key)
+        except TypeError:   # (an unhashable entry: resolve_devices says what is wrong with it)
+            key = None
+    if key is not None:
+        got = sim.collective_plans.get(key)
+        if got is not None:
+            return list(got[0])
+    devs = resolve_devices(sim, devices, field)
+    if key is not None:
+        _remember(sim, key, (tuple(devs),))
+    return devs
+
+
+def _remember(sim: "Simulator", key: tuple, value: tuple) -> None:
+    if len(sim.collective_plans) >= 256:
+        sim.collective_plans.clear()
+    sim.collective_plans[key] = value
+
+
 def _check_bytes(nbytes: Any, field: str) -> float:
+    t = type(nbytes)
+    if (t is float or t is int) and nbytes >= 0:   # (the common case checked inline)
+        return float(nbytes)
     if isinstance(nbytes, bool) or not isinstance(nbytes, numbers.Real) or not nbytes >= 0:
         raise ValueError(f"{field}: expected a number >= 0, got {nbytes!r}")
     return float(nbytes)
@@ -89,7 +119,7 @@ def all_reduce(sim: "Simulator", devices: Iterable[str | Device], nbytes: float,
     if algorithm not in ALGORITHMS:
         raise ValueError(f"all_reduce.algorithm: unknown algorithm {algorithm!r}; known algorithms: "
                          + ", ".join(repr(a) for a in ALGORITHMS))
-    devs = resolve_devices(sim, devices, "all_reduce.devices")
+    devs = _devices(sim, devices, "all_reduce.devices")
     b = _check_bytes(nbytes, "all_reduce.nbytes")
     return _start(sim, "all_reduce", algorithm, algorithm, devs, b, name, fidelity)
 
@@ -97,7 +127,7 @@ def all_reduce(sim: "Simulator", devices: Iterable[str | Device], nbytes: float,
 def all_gather(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, name: str = "all_gather",
                fidelity: str | None = None) -> Event:
     """Every rank ends with all ``nbytes`` (each contributed nbytes/N): a ring all-gather."""
-    devs = resolve_devices(sim, devices, "all_gather.devices")
+    devs = _devices(sim, devices, "all_gather.devices")
     b = _check_bytes(nbytes, "all_gather.nbytes")
     return _start(sim, "all_gather", "all_gather", "ring", devs, b, name, fidelity)
 
@@ -105,7 +135,7 @@ def all_gather(sim: "Simulator", devices: Iterable[str | Device], nbytes: float,
 def broadcast(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, name: str = "broadcast",
               fidelity: str | None = None) -> Event:
     """devices[0] sends ``nbytes`` to every other rank, down a binary tree."""
-    devs = resolve_devices(sim, devices, "broadcast.devices")
+    devs = _devices(sim, devices, "broadcast.devices")
     b = _check_bytes(nbytes, "broadcast.nbytes")
     return _start(sim, "broadcast", "broadcast", "tree", devs, b, name, fidelity)
 
@@ -122,16 +152,14 @@ def _start(sim: "Simulator", kind: str, counted: str, algorithm: str, devs: list
     cached = sim.collective_plans.get(key)
     if cached is None:   # (the same collective recurs every training step)
         plan = plan_for(kind, devs, nbytes, algorithm)
-        cached = (plan, plans.transfer_count(plan))
-        if len(sim.collective_plans) >= 256:
-            sim.collective_plans.clear()
-        sim.collective_plans[key] = cached
-    plan, transfers = cached
+        cached = (plan, plans.transfer_count(plan), {})
+        _remember(sim, key, cached)
+    plan, transfers, paths = cached
     if fid == "auto":
         fid = "chunked" if transfers <= AUTO_CHUNKED_MAX else "analytic"
     if fid == "analytic" and (len({d.ordinal for d in devs}) < len(devs) or sim.has_slowdowns(devs)):
         fid = "chunked"
-    _Run(sim, devs, plan, nbytes, name, algorithm, done, fid == "analytic").start()
+    _Run(sim, devs, plan, nbytes, name, algorithm, done, fid == "analytic", paths).start()
     return done
 
 
@@ -139,10 +167,10 @@ class _Run:
     """One collective: its plan's phases in turn, then the collective's trace span and event."""
 
     __slots__ = ("sim", "devs", "plan", "nbytes", "name", "algorithm", "done", "analytic", "t0", "phase",
-                 "left")
+                 "left", "paths")
 
     def __init__(self, sim: "Simulator", devs: list[Device], plan: plans.Plan, nbytes: float, name: str,
-                 algorithm: str, done: Event, analytic: bool) -> None:
+                 algorithm: str, done: Event, analytic: bool, paths: dict[tuple[int, int], list[Any]]) -> None:
         self.sim = sim
         self.devs = devs
         self.plan = plan
@@ -154,6 +182,7 @@ class _Run:
         self.t0 = sim.now
         self.phase = 0
         self.left = 0
+        self.paths = paths   # ring operations' routes by (phase, operation), kept with the plan
 
     def start(self) -> None:
         if self.analytic:
@@ -169,12 +198,15 @@ class _Run:
         launch = self.phase == 0
         on_done: Callable[[], None] = self._finish if len(self.plan) == 1 and len(ops) == 1 else self._op_done
         self.left = len(ops)
-        for op in ops:
+        for k, op in enumerate(ops):
             ds = [self.devs[r] for r in op.ranks]
             labels = list(op.ranks)
             if isinstance(op, plans.Ring):
+                paths = self.paths.get((self.phase, k))
+                if paths is None:
+                    paths = self.paths[(self.phase, k)] = chunked.ring_paths(self.sim, ds)
                 ex: Any = chunked.RingExec(self.sim, ds, labels, op.nbytes, self.name, launch, on_done, op.steps,
-                                           op.reduce_steps)
+                                           op.reduce_steps, paths)
             elif isinstance(op, plans.Star):
                 ex = chunked.StarExec(self.sim, ds, labels, op.nbytes, self.name, launch, on_done)
             else:

@@ -22,10 +22,9 @@ back-to-back kernels line up without rounding drift.
 
 from __future__ import annotations
 
-import contextlib
 import types
 import weakref
-from typing import Any, Callable, Generator, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable
 
 import numpy as np
 import simpy
@@ -78,6 +77,27 @@ def _check_amount(value: Any, call: str, name: str | None, field: str) -> None:
         ok = False
     if not ok or isinstance(value, bool):
         raise ValueError(f"{call}({name!r}).{field}: expected a number >= 0, got {value!r}")
+
+
+class _Step:
+    """`Simulator.step`'s context manager (a class: entered once per training step)."""
+
+    __slots__ = ("sim", "name", "rec")
+
+    def __init__(self, sim: "Simulator", name: str) -> None:
+        self.sim = sim
+        self.name = name
+        self.rec: StepRecord | None = None
+
+    def __enter__(self) -> StepRecord:
+        rec = self.rec = self.sim._open_step(self.name)
+        return rec
+
+    def __exit__(self, *exc: object) -> None:
+        rec = self.rec
+        if rec is not None:
+            self.rec = None
+            self.sim._close_step(rec)
 
 
 class Simulator:
@@ -671,23 +691,26 @@ class Simulator:
         return self._streams.get(name)
 
     # -- steps & metrics ------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def step(self, name: str) -> Iterator[StepRecord]:
-        """Mark a training step: work issued inside is attributed to it in ``metrics()["steps"]``."""
+    def step(self, name: str) -> "_Step":
+        """Mark a training step: work issued inside is attributed to it in ``metrics()["steps"]``
+        (``with sim.step(name) as record:``; the step opens when the block is entered)."""
+        return _Step(self, name)
+
+    def _open_step(self, name: str) -> StepRecord:
         rec = StepRecord(str(name), self.now)
         max_busy = self._kbook.max_busy
         if max_busy > rec.start:  # kernels booked earlier still run: devices busy until then
             rec.add_compute(rec.start, max_busy)
         self._open_steps.append(rec)
-        try:
-            yield rec
-        finally:
-            self._open_steps.remove(rec)
-            rec.end = self.now
-            period = self._net.open_period()
-            if period is not None:
-                rec.transfers.append(period)
-            self._steps.append(rec.summary())
+        return rec
+
+    def _close_step(self, rec: StepRecord) -> None:
+        self._open_steps.remove(rec)
+        rec.end = self.now
+        period = self._net.open_period()
+        if period is not None:
+            rec.transfers.append(period)
+        self._steps.append(rec.summary())
 
     def metrics(self) -> dict[str, Any]:
         """JSON-serialisable run metrics with keys in sorted order (see docs/simulator.md)."""
