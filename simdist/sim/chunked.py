@@ -98,7 +98,8 @@ class _Exec:
 
 class RingExec(_Exec):
     __slots__ = ("chunk", "total", "launched", "sending", "sent", "arrived", "recvd", "reducing",
-                 "finished", "left", "red_flops", "rs_label", "ag_label", "paths", "half")
+                 "finished", "left", "red_flops", "rs_label", "ag_label", "paths", "half", "direct", "sent_cb",
+                 "reduced_cb")
     # per rank i: launched (collective kernel started), sending (a send in flight), sent (sends
     # completed), arrived (chunks received from rank i-1), recvd (chunks taken in, i.e. reduced if
     # needed), reducing (a reduction kernel queued), finished.
@@ -123,6 +124,11 @@ class RingExec(_Exec):
         self.ag_label = f"{self.name}:all_gather"
         self.half = reduce_steps   # steps that reduce what they receive
         self.paths = paths if paths is not None else ring_paths(sim, devs)   # rank i -> i+1 (read only)
+        fast = self.fast
+        self.direct = [fast and bool(p.chans) for p in self.paths]   # untraced sends with links: to the network
+        # (bound once; the cycle through self is broken when the ring finishes)
+        self.sent_cb: Callable[[Any], None] = self._sent
+        self.reduced_cb: Callable[[Any], None] = self._reduced
 
     def start(self) -> None:
         for i in range(self.n):
@@ -140,16 +146,16 @@ class RingExec(_Exec):
         if s < self.total:
             if not self.sending[i] and self.launched[i] and self.recvd[i] >= s:
                 self.sending[i] = True
-                path = self.paths[i]
-                if self.fast and path.chans:  # untraced: straight to the network
-                    self.net.start(path, self.chunk, self._sent, i)
+                if self.direct[i]:  # untraced: straight to the network
+                    self.net.start(self.paths[i], self.chunk, self.sent_cb, i)
                 else:
-                    self._send(path, i, self.chunk, self.rs_label if s < self.half else self.ag_label,
-                               self._sent, s)
+                    self._send(self.paths[i], i, self.chunk, self.rs_label if s < self.half else self.ag_label,
+                               self.sent_cb, s)
         elif self.recvd[i] == self.total and not self.finished[i]:
             self.finished[i] = True
             self.left -= 1
             if self.left == 0:
+                self.sent_cb = self.reduced_cb = _ignore
                 self.on_done()
 
     def _sent(self, f: Flow | _Instant) -> None:
@@ -169,7 +175,7 @@ class RingExec(_Exec):
             if r < self.half:
                 self.recvd[j] = r
                 self.reducing[j] = True
-                self._reduce(j, self.red_flops, self._reduced)
+                self._reduce(j, self.red_flops, self.reduced_cb)
                 return
             r += 1
         self.recvd[j] = r
@@ -296,6 +302,10 @@ class TreeExec(_Exec):
             self.on_done()
         else:
             self._down(c)
+
+
+def _ignore(x: Any) -> None:
+    """A finished ring's callbacks (none is called: every send and reduction has ended)."""
 
 
 def ring_paths(sim: "Simulator", devs: list[Device]) -> list[Any]:
