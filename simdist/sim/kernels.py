@@ -45,9 +45,10 @@ class KernelBook:
         self.steps = []
         self.last_start = 0.0
 
-    def book(self, d: Any, flops: float, overhead: bool) -> float:
+    def book(self, d: Any, flops: float, overhead: Any) -> float:
         """Book a kernel of ``flops`` FLOPs (checked by the caller) on Device ``d``; returns its
-        end time (its start is then in ``last_start``)."""
+        end time (its start is then in ``last_start``). ``overhead``: whether to add the device's
+        launch overhead (any truth value, as the caller's)."""
         o: int = d.ordinal
         now: float = self.env._now
         bu = self.busy_until[o]

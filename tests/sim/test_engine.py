@@ -257,3 +257,46 @@ def test_simulating_relaxes_the_cyclic_gc_and_restores_it():
     sim.drive(proc())
     assert seen == [max(before[0], clock.GC_GEN0)], f"threshold while simulating: {seen}, before: {before}"
     assert gc.get_threshold() == before, f"thresholds after drive: {gc.get_threshold()}, expected {before}"
+
+
+def test_kernel_arguments_of_other_numeric_types_book_as_their_float_value():
+    """``overhead`` is any truth value and FLOPs any number >= 0 (NumPy scalars, ints): the same
+    kernel as the float/bool given, in a compiled build as in pure Python (the kernel book's
+    arithmetic is compiled; simdist/sim/kernels.py)."""
+    from fractions import Fraction
+    ends = {}
+    for label, flops, overhead in [("float", 1e12, True), ("int", 10**12, 1), ("np.int64", np.int64(10**12), True),
+                                   ("np.float32", np.float32(1e12), np.bool_(True)),
+                                   ("Fraction", Fraction(10**12), 1), ("no overhead", 1e12, 0)]:
+        s = Simulator(machine())
+        booked = s.kernel("/gpu:1", flops, "k2", overhead=overhead)
+        s.drive(s.compute("/gpu:0", flops, "k", overhead=overhead))
+        ends[label] = (s.now, booked)
+    want = (float(np.float32(1e12)) / FLOPS + OVH, float(np.float32(1e12)) / FLOPS + OVH)
+    assert ends["np.float32"] == want, f"np.float32 FLOPs: expected {want}, got {ends['np.float32']}"
+    for label in ("int", "np.int64", "Fraction"):
+        assert ends[label] == ends["float"], f"{label} FLOPs: expected {ends['float']} (as 1e12), got {ends[label]}"
+    want = (1e12 / FLOPS, 1e12 / FLOPS)
+    assert ends["no overhead"] == want, f"overhead=0: expected {want}, got {ends['no overhead']}"
+
+
+def test_step_intervals_merged_as_they_come_give_the_union_of_all():
+    """A step record folds a kernel interval that meets or overlaps the last one into it; its
+    breakdown must equal the union of every interval given, in any order, clipped to the step."""
+    from simdist.sim.metrics import StepRecord, union_length
+    rng = np.random.default_rng(1)
+    for trial in range(200):
+        n = int(rng.integers(1, 60))
+        starts = np.round(rng.random(n) * 10, 1)   # (coarse grid: many intervals meet exactly)
+        ends = starts + np.round(rng.random(n) * rng.choice([0.0, 0.5, 3.0]), 1)
+        if trial % 3 == 0:   # lockstep kernels, as a strategy's replicas issue them
+            order = np.argsort(starts, kind="stable")
+            starts, ends = starts[order], ends[order]
+        lo, hi = sorted(np.round(rng.random(2) * 12 - 1, 1).tolist())
+        rec = StepRecord("s", lo)
+        for a, b in zip(starts.tolist(), ends.tolist()):
+            rec.add_compute(a, b)
+        rec.end = hi
+        got = rec.summary()["compute_s"]
+        want = union_length(starts, ends, lo, hi)
+        assert got == want, f"trial {trial}: expected compute_s {want} (union of {n} intervals), got {got}"
