@@ -4,17 +4,20 @@
 any variable that tunes simdist, BLAS/OpenMP thread pools or glibc's allocator, and prints which
 it removed, so a figure never depends on what the shell that ran it had set. simdist's own
 defaults (one BLAS thread, fixed malloc thresholds: simdist/runtime/threads.py, malloc.py) are
-what is measured.
+what is measured. It also says whether this checkout's simulator runs compiled (the mypyc
+build `pip install` makes: docs/architecture.md) or as pure Python, and why.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 
 TUNING = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "GOTO_NUM_THREADS",
           "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "GLIBC_TUNABLES")
 _MARK = "_SIMDIST_BENCH_REMOVED"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # this checkout
 
 
 def _tuning(name: str) -> bool:
@@ -32,3 +35,14 @@ def out_of_the_box() -> None:
     gone = os.environ.pop(_MARK, "")
     print("configuration: out of the box (no SIMDIST_*, BLAS/OpenMP thread or malloc variables"
           + (f"; removed from this run: {gone.replace(',', ', ')}" if gone else "") + ")", flush=True)
+    print(f"simulator build: {simulator_build()}", flush=True)
+
+
+def simulator_build() -> str:
+    """Whether this checkout's simulator modules run compiled, as a fresh interpreter finds them
+    (a subprocess: the benchmark's own process has not imported simdist yet)."""
+    code = ("import simdist.sim._native as n; s = n.state(); "
+            "print(('compiled (mypyc)' if s['compiled'] else 'pure Python') + ': ' + s['reason'])")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, *sys.path]))
+    out = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, env=env)
+    return out.stdout.strip() or f"unknown (the check failed: {out.stderr.strip()[-300:]})"

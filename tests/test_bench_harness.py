@@ -40,3 +40,23 @@ def test_small_job_imports_this_checkout(bench_ps) -> None:
     r = bench_ps.run_job("simdist", 2)
     assert r["w00"] == 3.0, f"expected w[0,0] = 3 after the warm-up and 2 closures, got {r['w00']}"
     assert _checkout(r["simdist"]) == ROOT, f"small job imported simdist from {r['simdist']}, expected {ROOT}"
+
+
+def test_benchmarks_say_which_simulator_build_they_measure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every benchmark prints whether the simulator ran compiled or as pure Python (and why): the
+    same answer simdist.sim._native gives in this checkout."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import default_env
+    from simdist.sim import _native
+
+    state = _native.state()
+    said = default_env.simulator_build()
+    want = ("compiled (mypyc)" if state["compiled"] else "pure Python") + ": "
+    assert said.startswith(want), f"simulator_build()={said!r}, but should start with {want!r} ({state})"
+    monkeypatch.setenv("SIMDIST_PURE_PYTHON", "1")
+    said = default_env.simulator_build()
+    if state["compiled"] or "no compiled build" not in state["reason"]:
+        assert said == "pure Python: SIMDIST_PURE_PYTHON is set", \
+            f"with SIMDIST_PURE_PYTHON=1, simulator_build()={said!r}, but should say pure Python because it is set"
+    else:
+        assert said.startswith("pure Python"), f"with no build, simulator_build()={said!r}, but should say pure Python"

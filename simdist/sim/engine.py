@@ -218,7 +218,9 @@ class Simulator:
         same kernel, transfers and event order as yielding the two in turn, with one wake-up
         less (the coordinator's write-back after a closure's compute)."""
         d = self.cluster.device(device)
-        _check_amount(flops, "compute", name, "flops")
+        t = type(flops)
+        if not ((t is float or t is int) and flops >= 0.0):   # (the common case checked inline)
+            _check_amount(flops, "compute", name, "flops")
         end = self._kernel(d, flops, True, name, None, "compute")
         ev = Event(self.env)
         self.clock.call_at(end, self._then_transfers, (ev, moves, gate))
@@ -382,6 +384,11 @@ class Simulator:
         ev = Event(env) if event is None else event
         group = [ev, 0]   # the event, transfers still in flight
         traced = self.trace is not None
+        if type(moves) is Prepared and not traced:   # (the coordinator's hot path)
+            self._net.start_group(moves, group_done, group)
+            if group[1] == 0:
+                self.clock.at(env._now, None, ev)
+            return ev
         start = self._net.start
         done = self._group_done
         if type(moves) is Prepared:

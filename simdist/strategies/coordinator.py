@@ -21,6 +21,7 @@ import collections
 from typing import Any, Callable
 
 import simpy
+from simpy.events import PENDING
 
 from simdist import session
 from simdist.runtime import context, errors, variables
@@ -137,8 +138,15 @@ class ClusterCoordinator:
                              "function is not yet supported.")
         if self._error is not None:
             self._raise_pending_error()
-        self._seq += 1
-        return self._enqueue(Closure(self._seq, fn, args, kwargs, getattr(fn, "__name__", "fn")))
+        self._seq = seq = self._seq + 1
+        # (`_enqueue` and `_notify`, inlined: this runs once per closure)
+        closure = Closure(seq, fn, args, kwargs, getattr(fn, "__name__", "fn"))
+        closure.remote = remote = RemoteValue(self, closure)
+        self._closures.append(closure)
+        self._queue.append(closure)
+        if self._wakeup._value is PENDING:
+            self._wakeup.succeed()
+        return remote
 
     def schedule_synthetic(self, flops: float, reads: Any = (), writes: Any = (), name: str = "step") -> RemoteValue:
         """Timing-only mode: a closure with no Python function, charging reads of `reads`, `flops`
@@ -264,7 +272,7 @@ class ClusterCoordinator:
         return closure.remote
 
     def _notify(self) -> None:
-        if not self._wakeup.triggered:
+        if self._wakeup._value is PENDING:   # (not `triggered`, a property: once per closure)
             self._wakeup.succeed()
 
     def _wait_signal(self) -> simpy.Event:
