@@ -27,6 +27,7 @@ from .clock import Clock
 from .kernels import KernelBook
 from .network import Flow, Network
 from .topology import Device
+from .trace import Tracer
 
 if TYPE_CHECKING:
     from .engine import Simulator
@@ -46,9 +47,10 @@ class _Instant:
 
 
 class _Exec:
-    __slots__ = ("sim", "devs", "labels", "n", "nbytes", "name", "on_done", "launch", "flow", "red_label", "fast",
-                 "book", "kb", "clock", "net")
+    __slots__ = ("sim", "devs", "labels", "n", "nbytes", "name", "on_done", "launch", "red_label", "fast",
+                 "tr", "kb", "clock", "net")
 
+    tr: Tracer | None
     kb: KernelBook
     clock: Clock
     net: Network
@@ -64,28 +66,29 @@ class _Exec:
         self.launch = launch
         self.on_done = on_done
         self.red_label = f"{name}:reduce"
-        self.fast = sim.trace is None
-        self.flow = sim.flow_starter()
-        self.book = sim.kernel_booker()   # (devices and FLOPs are checked once, by the collective)
-        self.kb = sim.kernel_book()   # (untraced: kernels booked directly)
+        self.tr = sim.tracer()   # (traced: kernels booked and flows started through it, with their spans)
+        self.fast = self.tr is None
+        self.kb = sim.kernel_book()   # (untraced: kernels booked directly; devices and FLOPs checked once, by the collective)
         self.clock = sim.clock
         self.net = sim.network()
 
     def _launch(self, i: int, callback: Any) -> None:
         if self.launch:
-            if self.fast:
+            tr = self.tr
+            if tr is None:
                 end = self.kb.book(self.devs[i], 0.0, True)
             else:
-                end = self.book(self.devs[i], 0.0, True, self.name, self.labels[i], "collective")
+                end = tr.kernel(self.devs[i], 0.0, True, self.name, self.labels[i], "collective")
             self.clock.call_at(end, callback, i)
         else:
             self.clock.call_at(self.sim.now, callback, i)
 
     def _reduce(self, i: int, flops: float, callback: Any) -> None:
-        if self.fast:
+        tr = self.tr
+        if tr is None:
             end = self.kb.book(self.devs[i], flops, False)
         else:
-            end = self.book(self.devs[i], flops, False, self.red_label, self.labels[i], "collective")
+            end = tr.kernel(self.devs[i], flops, False, self.red_label, self.labels[i], "collective")
         self.clock.call_at(end, callback, i)
 
     def _send(self, path: Any, i: int, nbytes: float, label: str, on_done: Any, step: int) -> None:
@@ -93,7 +96,11 @@ class _Exec:
         if not path.chans:  # same device / same-host CPUs: instantaneous
             sim.call_at(sim.now, lambda ev: on_done(ev._value), _Instant(i))
         else:
-            sim.start_flow(path, nbytes, on_done, i, label, self.labels[i], "collective", f',"step":{step}')
+            tr = self.tr
+            if tr is None:
+                sim.start_flow(path, nbytes, on_done, i, label, self.labels[i], "collective", f',"step":{step}')
+            else:
+                tr.start_flow(path, nbytes, on_done, i, label, self.labels[i], "collective", tr.step(step))
 
 
 class RingExec(_Exec):
