@@ -244,31 +244,34 @@ class TraceRecorder:
 
     def _laned(self, prefix: str, a: int, b: int, groups: list[_Lanes], tail: str) -> None:
         """`laned_raw` from ``a`` to ``b`` ns on the lanes of ``groups`` (the compiled hot path)."""
-        head = f'{prefix}{a}e-3,"dur":{b - a}e-3,"pid":'
+        ts = str(a)
+        dur = str(b - a)
+        sep = self._sep
         parts: list[str] = []
         for g in groups:
             ends = g.ends
             if ends and ends[0] <= a:  # lane 0 free: the common case
                 ends[0] = b
-                parts.append(head + g.tracks[0] + tail)
-                continue
-            track = ""
-            lane = 0
-            found = False
-            for e in ends:
-                if e <= a:
-                    ends[lane] = b
-                    track = g.tracks[lane]
-                    found = True
-                    break
-                lane += 1
-            if not found:
-                lane = len(ends)
-                ends.append(b)
-                track = f'{g.pid},"tid":{self._new_lane(g.key, lane, g.pid, g.label, g.sort_base)}'
-                g.tracks.append(track)
-            parts.append(head + track + tail)
-        self._write(self._sep + ",\n".join(parts))
+                track = g.tracks[0]
+            else:
+                track = ""
+                lane = 0
+                found = False
+                for e in ends:
+                    if e <= a:
+                        ends[lane] = b
+                        track = g.tracks[lane]
+                        found = True
+                        break
+                    lane += 1
+                if not found:
+                    lane = len(ends)
+                    ends.append(b)
+                    track = f'{g.pid},"tid":{self._new_lane(g.key, lane, g.pid, g.label, g.sort_base)}'
+                    g.tracks.append(track)
+            parts.append(f'{sep}{prefix}{ts}e-3,"dur":{dur}e-3,"pid":{track}{tail}')
+            sep = ",\n"
+        self._write("".join(parts) if parts else sep)   # (no groups: as before, a separator alone)
         self._sep = ",\n"
         self.events += len(groups)
 
@@ -376,7 +379,7 @@ class Tracer:
         fl = float(flops)
         end = self.kb.book(d, fl, overhead)
         self.rec._event(self.prefix(name, replica, category), _ns(self.kb.last_start), _ns(end),
-                        self.tracks[d.ordinal], ',"args":{"flops":' + num(fl) + "}}")
+                        self.tracks[d.ordinal], f',"args":{{"flops":{num(fl)}}}}}')
         return end
 
     def route(self, path: Any) -> _Route:
@@ -400,7 +403,7 @@ class Tracer:
         f.hooked = True
         f.name = self.prefix(name if name is not None else f"transfer {format_bytes(nb, 1, '')}", replica, category)
         r = self.route(path)
-        f.args = ',"args":{"bytes":' + num(nb) + r.ends + str(args) + "}}"
+        f.args = f',"args":{{"bytes":{num(nb)}{r.ends}{args}}}}}'
         f.lanes = r.lanes
         return f
 
