@@ -27,7 +27,7 @@ from .clock import Clock
 from .kernels import KernelBook
 from .network import Flow, Network
 from .topology import Device
-from .trace import Tracer
+from .trace import Route, Tracer
 
 if TYPE_CHECKING:
     from .engine import Simulator
@@ -106,7 +106,12 @@ class _Exec:
 class RingExec(_Exec):
     __slots__ = ("chunk", "total", "launched", "sending", "sent", "arrived", "recvd", "reducing",
                  "finished", "left", "red_flops", "rs_label", "ag_label", "paths", "half", "direct", "sent_cb",
-                 "reduced_cb")
+                 "reduced_cb", "rs_pre", "ag_pre", "red_pre", "routes")
+
+    rs_pre: list[str]   # traced: each rank's span prefixes (reduce-scatter, all-gather sends; reductions)
+    ag_pre: list[str]
+    red_pre: list[str]
+    routes: list[Route]   # traced: each rank's route to the next (`Tracer.route`)
     # per rank i: launched (collective kernel started), sending (a send in flight), sent (sends
     # completed), arrived (chunks received from rank i-1), recvd (chunks taken in, i.e. reduced if
     # needed), reducing (a reduction kernel queued), finished.
@@ -133,6 +138,12 @@ class RingExec(_Exec):
         self.paths = paths if paths is not None else ring_paths(sim, devs)   # rank i -> i+1 (read only)
         fast = self.fast
         self.direct = [fast and bool(p.chans) for p in self.paths]   # untraced sends with links: to the network
+        tr = self.tr
+        if tr is not None:   # (formatted once per rank, not per chunk)
+            self.rs_pre = [tr.prefix(self.rs_label, r, "collective") for r in labels]
+            self.ag_pre = [tr.prefix(self.ag_label, r, "collective") for r in labels]
+            self.red_pre = [tr.prefix(self.red_label, r, "collective") for r in labels]
+            self.routes = [tr.route(p) for p in self.paths]
         # (bound once; the cycle through self is broken when the ring finishes)
         self.sent_cb: Callable[[Any], None] = self._sent
         self.reduced_cb: Callable[[Any], None] = self._reduced
@@ -156,8 +167,13 @@ class RingExec(_Exec):
                 if self.direct[i]:  # untraced: straight to the network
                     self.net.start(self.paths[i], self.chunk, self.sent_cb, i)
                 else:
-                    self._send(self.paths[i], i, self.chunk, self.rs_label if s < self.half else self.ag_label,
-                               self.sent_cb, s)
+                    tr = self.tr
+                    if tr is not None and self.paths[i].chans:   # traced: the span's pieces made once
+                        tr.send(self.paths[i], self.routes[i], self.chunk, self.sent_cb, i,
+                                self.rs_pre[i] if s < self.half else self.ag_pre[i], s)
+                    else:
+                        self._send(self.paths[i], i, self.chunk, self.rs_label if s < self.half else self.ag_label,
+                                   self.sent_cb, s)
         elif self.recvd[i] == self.total and not self.finished[i]:
             self.finished[i] = True
             self.left -= 1
@@ -182,7 +198,12 @@ class RingExec(_Exec):
             if r < self.half:
                 self.recvd[j] = r
                 self.reducing[j] = True
-                self._reduce(j, self.red_flops, self.reduced_cb)
+                tr = self.tr
+                if tr is None:
+                    self._reduce(j, self.red_flops, self.reduced_cb)
+                else:   # traced: the span's prefix made once
+                    self.clock.call_at(tr.kernel_p(self.devs[j], self.red_flops, False, self.red_pre[j]),
+                                       self.reduced_cb, j)
                 return
             r += 1
         self.recvd[j] = r

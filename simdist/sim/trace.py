@@ -328,7 +328,7 @@ class TraceRecorder:
         return v.encode("utf-8") if isinstance(v, str) else v
 
 
-class _Route:
+class Route:
     """A route's part of its transfers' spans: '"src":..,"dst":..' and its links' lane groups."""
 
     __slots__ = ("ends", "lanes")
@@ -352,7 +352,7 @@ class Tracer:
     net: Network
     tracks: list[str]
     prefixes: dict[tuple[Any, Any, Any], str]
-    routes: dict[Any, _Route]
+    routes: dict[Any, Route]
     steps: list[str]
 
     def __init__(self, rec: TraceRecorder, env: Any, kb: KernelBook, net: Network, tracks: list[str]) -> None:
@@ -382,7 +382,7 @@ class Tracer:
                         self.tracks[d.ordinal], f',"args":{{"flops":{num(fl)}}}}}')
         return end
 
-    def route(self, path: Any) -> _Route:
+    def route(self, path: Any) -> Route:
         """``path``'s part of its transfers' spans."""
         r = self.routes.get(path)
         if r is None:
@@ -392,7 +392,7 @@ class Tracer:
                     f',"src":{_jstr(path.src.name)},"dst":{_jstr(path.dst.name)}',
                     [(ln.index, ln.host.index + 1, ln.name[len(ln.host.name) + 1:], 10_000 + ln.index * 100)
                      for ln in path.links])
-            r = self.routes[path] = _Route(info[0], [self.rec.group(k, pid, label, sb) for k, pid, label, sb in info[1]])
+            r = self.routes[path] = Route(info[0], [self.rec.group(k, pid, label, sb) for k, pid, label, sb in info[1]])
         return r
 
     def start_flow(self, path: Any, nbytes: Any, on_done: Any, tag: Any, name: Any, replica: Any,
@@ -406,6 +406,22 @@ class Tracer:
         f.args = f',"args":{{"bytes":{num(nb)}{r.ends}{args}}}}}'
         f.lanes = r.lanes
         return f
+
+    def send(self, path: Any, route: Route, nbytes: float, on_done: Any, tag: Any, prefix: str, step: int) -> None:
+        """`start_flow` of a chunked collective's chunk: ``route`` is ``path``'s (`route`), ``prefix``
+        the event's (`prefix`), ``step`` the chunk's step (its ``"step"`` argument)."""
+        f = self.net.start(path, nbytes, on_done, tag)
+        f.hooked = True
+        f.name = prefix
+        f.args = f',"args":{{"bytes":{num(nbytes)}{route.ends}{self.step(step)}}}}}'
+        f.lanes = route.lanes
+
+    def kernel_p(self, d: Any, flops: float, overhead: bool, prefix: str) -> float:
+        """`kernel` with the event's ``prefix`` (`prefix`) given: a chunked collective's reduction."""
+        end = self.kb.book(d, flops, overhead)
+        self.rec._event(prefix, _ns(self.kb.last_start), _ns(end), self.tracks[d.ordinal],
+                        f',"args":{{"flops":{num(flops)}}}}}')
+        return end
 
     def step(self, k: int) -> str:
         """',"step":k' (a chunked collective's per-chunk argument)."""
