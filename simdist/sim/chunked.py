@@ -27,6 +27,7 @@ from .clock import Clock
 from .kernels import KernelBook
 from .network import Flow, Network
 from .topology import Device
+from .trace import Route, Tracer
 
 if TYPE_CHECKING:
     from .engine import Simulator
@@ -46,9 +47,10 @@ class _Instant:
 
 
 class _Exec:
-    __slots__ = ("sim", "devs", "labels", "n", "nbytes", "name", "on_done", "launch", "flow", "red_label", "fast",
-                 "book", "kb", "clock", "net")
+    __slots__ = ("sim", "devs", "labels", "n", "nbytes", "name", "on_done", "launch", "red_label", "fast",
+                 "tr", "kb", "clock", "net")
 
+    tr: Tracer | None
     kb: KernelBook
     clock: Clock
     net: Network
@@ -64,28 +66,29 @@ class _Exec:
         self.launch = launch
         self.on_done = on_done
         self.red_label = f"{name}:reduce"
-        self.fast = sim.trace is None
-        self.flow = sim.flow_starter()
-        self.book = sim.kernel_booker()   # (devices and FLOPs are checked once, by the collective)
-        self.kb = sim.kernel_book()   # (untraced: kernels booked directly)
+        self.tr = sim.tracer()   # (traced: kernels booked and flows started through it, with their spans)
+        self.fast = self.tr is None
+        self.kb = sim.kernel_book()   # (untraced: kernels booked directly; devices and FLOPs checked once, by the collective)
         self.clock = sim.clock
         self.net = sim.network()
 
     def _launch(self, i: int, callback: Any) -> None:
         if self.launch:
-            if self.fast:
+            tr = self.tr
+            if tr is None:
                 end = self.kb.book(self.devs[i], 0.0, True)
             else:
-                end = self.book(self.devs[i], 0.0, True, self.name, self.labels[i], "collective")
+                end = tr.kernel(self.devs[i], 0.0, True, self.name, self.labels[i], "collective")
             self.clock.call_at(end, callback, i)
         else:
             self.clock.call_at(self.sim.now, callback, i)
 
     def _reduce(self, i: int, flops: float, callback: Any) -> None:
-        if self.fast:
+        tr = self.tr
+        if tr is None:
             end = self.kb.book(self.devs[i], flops, False)
         else:
-            end = self.book(self.devs[i], flops, False, self.red_label, self.labels[i], "collective")
+            end = tr.kernel(self.devs[i], flops, False, self.red_label, self.labels[i], "collective")
         self.clock.call_at(end, callback, i)
 
     def _send(self, path: Any, i: int, nbytes: float, label: str, on_done: Any, step: int) -> None:
@@ -93,13 +96,22 @@ class _Exec:
         if not path.chans:  # same device / same-host CPUs: instantaneous
             sim.call_at(sim.now, lambda ev: on_done(ev._value), _Instant(i))
         else:
-            sim.start_flow(path, nbytes, on_done, i, label, self.labels[i], "collective", f',"step":{step}')
+            tr = self.tr
+            if tr is None:
+                sim.start_flow(path, nbytes, on_done, i, label, self.labels[i], "collective", f',"step":{step}')
+            else:
+                tr.start_flow(path, nbytes, on_done, i, label, self.labels[i], "collective", tr.step(step))
 
 
 class RingExec(_Exec):
     __slots__ = ("chunk", "total", "launched", "sending", "sent", "arrived", "recvd", "reducing",
                  "finished", "left", "red_flops", "rs_label", "ag_label", "paths", "half", "direct", "sent_cb",
-                 "reduced_cb")
+                 "reduced_cb", "rs_pre", "ag_pre", "red_pre", "routes")
+
+    rs_pre: list[str]   # traced: each rank's span prefixes (reduce-scatter, all-gather sends; reductions)
+    ag_pre: list[str]
+    red_pre: list[str]
+    routes: list[Route]   # traced: each rank's route to the next (`Tracer.route`)
     # per rank i: launched (collective kernel started), sending (a send in flight), sent (sends
     # completed), arrived (chunks received from rank i-1), recvd (chunks taken in, i.e. reduced if
     # needed), reducing (a reduction kernel queued), finished.
@@ -126,6 +138,12 @@ class RingExec(_Exec):
         self.paths = paths if paths is not None else ring_paths(sim, devs)   # rank i -> i+1 (read only)
         fast = self.fast
         self.direct = [fast and bool(p.chans) for p in self.paths]   # untraced sends with links: to the network
+        tr = self.tr
+        if tr is not None:   # (formatted once per rank, not per chunk)
+            self.rs_pre = [tr.prefix(self.rs_label, r, "collective") for r in labels]
+            self.ag_pre = [tr.prefix(self.ag_label, r, "collective") for r in labels]
+            self.red_pre = [tr.prefix(self.red_label, r, "collective") for r in labels]
+            self.routes = [tr.route(p) for p in self.paths]
         # (bound once; the cycle through self is broken when the ring finishes)
         self.sent_cb: Callable[[Any], None] = self._sent
         self.reduced_cb: Callable[[Any], None] = self._reduced
@@ -149,8 +167,13 @@ class RingExec(_Exec):
                 if self.direct[i]:  # untraced: straight to the network
                     self.net.start(self.paths[i], self.chunk, self.sent_cb, i)
                 else:
-                    self._send(self.paths[i], i, self.chunk, self.rs_label if s < self.half else self.ag_label,
-                               self.sent_cb, s)
+                    tr = self.tr
+                    if tr is not None and self.paths[i].chans:   # traced: the span's pieces made once
+                        tr.send(self.paths[i], self.routes[i], self.chunk, self.sent_cb, i,
+                                self.rs_pre[i] if s < self.half else self.ag_pre[i], s)
+                    else:
+                        self._send(self.paths[i], i, self.chunk, self.rs_label if s < self.half else self.ag_label,
+                                   self.sent_cb, s)
         elif self.recvd[i] == self.total and not self.finished[i]:
             self.finished[i] = True
             self.left -= 1
@@ -175,7 +198,12 @@ class RingExec(_Exec):
             if r < self.half:
                 self.recvd[j] = r
                 self.reducing[j] = True
-                self._reduce(j, self.red_flops, self.reduced_cb)
+                tr = self.tr
+                if tr is None:
+                    self._reduce(j, self.red_flops, self.reduced_cb)
+                else:   # traced: the span's prefix made once
+                    self.clock.call_at(tr.kernel_p(self.devs[j], self.red_flops, False, self.red_pre[j]),
+                                       self.reduced_cb, j)
                 return
             r += 1
         self.recvd[j] = r

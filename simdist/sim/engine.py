@@ -39,25 +39,12 @@ from .metrics import StepRecord
 from .network import Flow, Network, group_done
 from .rng import Streams, check_seed
 from .topology import Cluster, Device, Host, Link
-from .trace import TraceRecorder, _jstr, num
-from .units import format_bytes, parse_bandwidth, parse_time
+from .trace import TraceRecorder, Tracer, _label
+from .units import parse_bandwidth, parse_time
 
 __all__ = ["Simulator", "SimulationStalled", "PROGRESS_EVERY"]
 
 PROGRESS_EVERY = 1 << 16   # drive(progress=...): events between two progress calls
-
-
-def _label(name: str, replica: int | None, _cache: dict[tuple[str, int], str] = {}) -> str:  # noqa: B006
-    """Trace name: ``name[replica r]`` (unless ``name`` already says so)."""
-    if replica is None:
-        return name
-    out = _cache.get((name, replica))
-    if out is None:
-        tag = f"[replica {replica}]"
-        out = name if name.endswith(tag) else name + tag
-        if len(_cache) < 65536:
-            _cache[(name, replica)] = out
-    return out
 
 
 class SimulationStalled(RuntimeError):
@@ -126,7 +113,6 @@ class Simulator:
         self._kernels = kb.kernels
         self._degraded: dict[int, list[tuple[int, float, float]]] = {}   # link -> active windows (degrade_link)
         self._link_windows = 0   # degrade_link windows given so far (each one's number)
-        self._prefixes: dict[tuple[str, Any, str], str] = {}  # trace: (name, replica, category) -> event prefix
         self._pid = [d.host.index + 1 for d in self._devices]  # type: ignore[union-attr]
         self._tid = [d.host.devices.index(d) + 1 for d in self._devices]  # type: ignore[union-attr]
         self._track = [f'{p},"tid":{t}' for p, t in zip(self._pid, self._tid)]  # trace: device tracks
@@ -143,10 +129,13 @@ class Simulator:
             self.trace: TraceRecorder | None = trace
         else:
             self.trace = TraceRecorder(trace)
+        self._tracer: Tracer | None = None   # the traced hot paths (kernels', transfers' spans)
         if self.trace is not None:
             self.trace.bind(cluster)
             if self.trace.path is not None:  # a file we opened: finish it even if close() is forgotten
                 weakref.finalize(self, self.trace.close)
+            self._tracer = Tracer(self.trace, self.env, kb, self._net, self._track)
+            self._net.finish_hook = self._tracer.finished
         self._closed = False
 
     # -- clock ----------------------------------------------------------------------------------
@@ -197,7 +186,12 @@ class Simulator:
         """`kernel` for a schedule's hot loop: ``book(device, flops, overhead, name, replica,
         category) -> end time``, taking a Device of this cluster and FLOPs already checked (no
         name lookup, no check): what chunked collectives call for every reduction."""
-        return self._kernel
+        return self._kernel if self._tracer is None else self._tracer.kernel
+
+    def tracer(self) -> Tracer | None:
+        """The traced hot paths (`trace.Tracer`: kernels' and transfers' spans), None untraced:
+        for schedules that trace each kernel and transfer themselves (chunked collectives)."""
+        return self._tracer
 
     def kernel_book(self) -> KernelBook:
         """The devices' kernel queues (`kernels.KernelBook`): ``book(device, flops, overhead) ->
@@ -235,16 +229,9 @@ class Simulator:
                 category: str) -> float:
         """Book a kernel on ``d``; returns its end time."""
         # (checked numbers: a float or int as is, others, e.g. NumPy scalars, as the float they equal)
-        end = self._kbook.book(d, flops if type(flops) is float or type(flops) is int else float(flops), overhead)
-        if self.trace is not None:
-            start = self._kbook.last_start
-            o = d.ordinal
-            key = (name, replica, category)
-            prefix = self._prefixes.get(key)
-            if prefix is None:
-                prefix = self._prefixes[key] = TraceRecorder.prefix(_label(name, replica), category)
-            self.trace.event_raw(prefix, start, end, self._track[o], f',"args":{{"flops":{num(float(flops))}}}}}')
-        return end
+        if self._tracer is not None:
+            return self._tracer.kernel(d, flops, overhead, name, replica, category)
+        return self._kbook.book(d, flops if type(flops) is float or type(flops) is int else float(flops), overhead)
 
     # -- booking ahead (schedules that compute their timing arithmetically) ------------------------
     def kernel_state(self, devices: list[Device]) -> tuple[list[float], list[float]]:
@@ -359,7 +346,7 @@ class Simulator:
     def flow_starter(self) -> Callable[..., Flow]:
         """`start_flow` for a schedule's hot loop: ``start(path, nbytes, on_done, tag)``; without
         tracing, the network's own start (nothing to label), one call less per flow."""
-        return self.start_flow if self.trace is not None else self._net.start
+        return self._net.start if self._tracer is None else self.start_flow
 
     @staticmethod
     def _transfer_done(f: Flow) -> None:
@@ -430,29 +417,12 @@ class Simulator:
         ``tag``). ``name``/``replica``/``category`` label its trace event, ``args`` is extra JSON
         for it (``',"step":3'``). The bare flow API under `transfer`, for schedules such as
         collectives that react to each arrival without an event per flow."""
-        f = self._net.start(path, nbytes, on_done, tag)
-        if self.trace is not None:
-            f.hooked = True
-            label = name if name is not None else f"transfer {format_bytes(nbytes, 1, '')}"
-            key = (label, replica, category)
-            prefix = self._prefixes.get(key)
-            if prefix is None:
-                prefix = self._prefixes[key] = TraceRecorder.prefix(_label(label, replica), category)
-            f.name = prefix
-            info = path.trace_info
-            if info is None:
-                info = path.trace_info = (
-                    f',"src":{_jstr(path.src.name)},"dst":{_jstr(path.dst.name)}',
-                    [(ln.index, ln.host.index + 1, ln.name[len(ln.host.name) + 1:], 10_000 + ln.index * 100)
-                     for ln in path.links])
-            f.args = f',"args":{{"bytes":{num(nbytes)}{info[0]}{args}}}}}'
-            f.lanes = info[1]
-        return f
+        if self._tracer is not None:
+            return self._tracer.start_flow(path, nbytes, on_done, tag, name, replica, category, args)
+        return self._net.start(path, nbytes, on_done, tag)
 
     def _flow_finished(self, f: Flow) -> None:
-        now = self.env._now
-        if self.trace is not None:
-            self.trace.laned_raw(f.name, f.t0, now, f.lanes, f.args)
+        """The network's finish hook untraced (traced, the `Tracer`'s): nothing to do."""
 
     # -- hardware faults ----------------------------------------------------------------------------
     def slow_device(self, device: str | Device, slowdown: float, start: float | str = 0.0,
