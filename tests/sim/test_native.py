@@ -19,8 +19,10 @@ from simdist.sim import _native
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-COMPILED = _native.state()["compiled"]
-needs_build = pytest.mark.skipif(not COMPILED, reason="no up-to-date compiled build here (pip install -e . builds one)")
+STATE = _native.state()
+COMPILED = STATE["compiled"]
+needs_build = pytest.mark.skipif(not COMPILED, reason=f"the compiled build is not in use: {STATE['reason']} "
+                                                      "(`pip install -e .` builds one)")
 
 # Each workload's metrics, trace and process wake-up order, as one JSON document (a fresh process).
 WORKLOADS = r'''
