@@ -176,7 +176,11 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
     lbytes = np.array([book.lbytes[k] for k in slots])
     sbusy = np.array([book.lbusy[slots[k]] for k in single])
     dbusy = np.array([book.lbusy[slots[k]] for k in double])
-    more = [per_link > k for k in range(1, most)]
+    # bytes per link, grouped by the number of the step's transfers crossing it: each group a
+    # contiguous array that gets `chunk` added that many times per step (the chunked model's
+    # order of adds, without a masked add over every link per step)
+    by_count = [(c, np.flatnonzero(per_link == c)) for c in range(1, most + 1)]
+    by_count = [(c, idx, lbytes[idx]) for c, idx in by_count if len(idx)]
     slast = np.full(len(single), -np.inf)   # per link: the end of the busy time counted so far
     dlast = np.full(len(double), -np.inf)
     track = sim.has_open_steps
@@ -185,7 +189,6 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
     S = np.empty((R, n))
     J = np.empty((R, n))
     Ar = np.empty((R, n))
-    D = np.empty((R, n))
     start = np.empty((R, n))
     first = None
     Tred = T
@@ -214,17 +217,17 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
             T = np.maximum(Ar, T)
         # links: bytes (one add per transfer crossing, as each arrival adds), busy (the union of
         # the step's transfers on it: one per direction on a ring)
-        lbytes += chunk
-        for m in more:
-            lbytes[m] += chunk
-        np.subtract(A, J, out=D)
-        Jf, Af, Df = J.ravel(), A.ravel(), D.ravel()
+        for c, _, lb in by_count:
+            for _ in range(c):
+                lb += chunk
+        Jf, Af = J.ravel(), A.ravel()
         if len(s1):
             j1, a1 = Jf[s1], Af[s1]
+            d = a1 - j1   # (a transfer's time on the link: A - J, for these edges only)
             if (j1 >= slast).all():
-                sbusy += Df[s1]
+                sbusy += d
             else:   # (a period reaching back into the last one: only what is new)
-                sbusy += np.where(j1 >= slast, Df[s1], np.maximum(a1 - slast, 0.0))
+                sbusy += np.where(j1 >= slast, d, np.maximum(a1 - slast, 0.0))
             np.maximum(slast, a1, out=slast)
         if len(d1):
             j1, a1, j2, a2 = Jf[d1], Af[d1], Jf[d2], Af[d2]
@@ -233,21 +236,24 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
                 lo, hi = np.minimum(j1, j2), np.maximum(a1, a2)
                 dbusy += _new_busy(lo, hi, dlast)
                 np.maximum(dlast, hi, out=dlast)
-            else:   # two busy periods this step, in time order
+            else:   # two busy periods this step, in time order (the earlier one starts at min(j1, j2))
                 early = j1 <= j2
-                lo = np.where(overlap, np.minimum(j1, j2), np.where(early, j1, j2))
+                lo = np.minimum(j1, j2)
                 hi = np.where(overlap, np.maximum(a1, a2), np.where(early, a1, a2))
                 dbusy += _new_busy(lo, hi, dlast)
                 np.maximum(dlast, hi, out=dlast)
-                lo2 = np.where(overlap, hi, np.where(early, j2, j1))
+                lo2 = np.where(overlap, hi, np.maximum(j1, j2))
                 hi2 = np.where(overlap, hi, np.where(early, a2, a1))
-                dbusy += np.where(overlap, 0.0, _new_busy(lo2, hi2, dlast))
+                # (where the two overlap, [hi, hi] adds 0.0: hi - hi, or hi - dlast <= 0 clipped to 0)
+                dbusy += _new_busy(lo2, hi2, dlast)
                 np.maximum(dlast, hi2, out=dlast)
         if track:
             if exact_intervals:
                 book.inflight += zip(S.ravel().tolist(), A.ravel().tolist())
             else:
                 book.inflight.append((float(S.min()), float(A.max())))
+    for _, idx, lb in by_count:
+        lbytes[idx] = lb
     lbusy = np.empty(len(lids))
     lbusy[single] = sbusy
     lbusy[double] = dbusy
@@ -269,7 +275,10 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
 def _new_busy(lo: np.ndarray, hi: np.ndarray, last: np.ndarray) -> np.ndarray:
     """Busy time a period [lo, hi] adds to a link already counted up to ``last``: all of it
     (hi - lo, as the chunked model adds a period) when it starts after, else what is new."""
-    return np.where(lo >= last, hi - lo, np.maximum(hi - last, 0.0))
+    after = lo >= last
+    if after.all():   # (the usual case: every period starts after the last one counted)
+        return hi - lo
+    return np.where(after, hi - lo, np.maximum(hi - last, 0.0))
 
 
 def _send(sim: "Simulator", book: _Book, path: Any, t: float, nbytes: float, also: dict[int, int]) -> float:
