@@ -45,7 +45,7 @@ def _compiled_extensions() -> list:
         return mypycify(["--ignore-missing-imports", "--follow-imports=silent"]
                         + [os.path.join(PACKAGE_DIR, f"{m}.py") for m in COMPILED],
                         opt_level="3", group_name="simdist_sim")
-    except BaseException as e:   # (mypy's type errors exit via SystemExit)
+    except (Exception, SystemExit) as e:   # (mypy's type errors exit via SystemExit; Ctrl-C still stops the build)
         _say(f"mypyc could not compile the simulator ({type(e).__name__}: {e}): pure Python")
         return []
     finally:
