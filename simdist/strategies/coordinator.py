@@ -138,15 +138,7 @@ class ClusterCoordinator:
                              "function is not yet supported.")
         if self._error is not None:
             self._raise_pending_error()
-        self._seq = seq = self._seq + 1
-        # (`_enqueue` and `_notify`, inlined: this runs once per closure)
-        closure = Closure(seq, fn, args, kwargs, getattr(fn, "__name__", "fn"))
-        closure.remote = remote = RemoteValue(self, closure)
-        self._closures.append(closure)
-        self._queue.append(closure)
-        if self._wakeup._value is PENDING:
-            self._wakeup.succeed()
-        return remote
+        return self._enqueue(Closure(self._next_seq(), fn, args, kwargs, getattr(fn, "__name__", "fn")))
 
     def schedule_synthetic(self, flops: float, reads: Any = (), writes: Any = (), name: str = "step") -> RemoteValue:
         """Timing-only mode: a closure with no Python function, charging reads of `reads`, `flops`
