@@ -6,7 +6,9 @@
 Out of the box: no environment variable tunes either side (benchmarks/default_env.py).
 
 1. The same job on both, side by side: 2 workers, 2 ps, a 256x256 dense layer, N closures of
-   `w.assign_add(x @ w * 0 + 1)`-style commutative updates. Reports wall time and closures/s for
+   `w.assign_add(x @ w * 0 + 1)`-style commutative updates (simdist replays the recorded step, its
+   update `tf.ones(shape) + scalar` on the scalar: runtime/uniform.py; the line "simdist's step"
+   says so, and SIMDIST_SINK_UNIFORM=0 on ps_job-style runs gives the figure without it). Reports wall time and closures/s for
    each, the ratio, each side's CPU time (all its threads) and that ratio, the load average, and
    whether the final values are equal. On a loaded machine the CPU ratio is the one that does
    not depend on how the OS shares the cores between simdist's one thread and TF's many. TF runs on an in-process gRPC
@@ -74,10 +76,11 @@ wall, cpu = time.perf_counter() - t0, time.process_time() - c0
 out = {"wall_s": wall, "cpu_s": cpu, "w00": float(w.numpy()[0, 0]), "b0": float(b.numpy()[0]),
        "w_sum": float(np.sum(w.numpy())), "b_sum": float(np.sum(b.numpy()))}
 if backend == "simdist":
-    from simdist.runtime import threads
+    from simdist.runtime import graph, threads
     out["simulated_s"] = simdist.now()
     out["blas_threads"] = threads.current()
     out["simdist"] = simdist.__file__
+    out["replay"] = graph.explain(step)
 print("RESULT " + json.dumps(out), flush=True)
 os._exit(0)
 '''
@@ -160,6 +163,7 @@ def small_job(args: argparse.Namespace, busy: int) -> None:
                           for k, v in runs.items() if v) + ")")
     print(f"   simdist     wall {sim['wall_s']:.3f}s  ({args.closures / sim['wall_s']:.0f} closures/s wall; "
           f"{sim['simulated_s']:.4f}s simulated; {os.path.dirname(os.path.dirname(sim['simdist']))})")
+    print(f"   simdist's step: {sim['replay']} (runtime/graph.py, runtime/uniform.py)")
     if tf_ is not None:
         print(f"   tensorflow  wall {tf_['wall_s']:.3f}s  ({args.closures / tf_['wall_s']:.0f} closures/s)")
         same = all(np.isclose(sim[k], tf_[k]) for k in ("w00", "b0", "w_sum", "b_sum"))

@@ -17,65 +17,9 @@ from hypothesis import strategies as st
 import simdist
 from simdist import tf
 from simdist.faults import FaultPlan, Preemption, PSFailure
-from simdist.runtime import graph
+from simdist.runtime import graph, uniform
+from graph_helpers import N, assert_same, run
 from ps_helpers import coordinator, pss
-
-N = 12
-
-
-def _run(build: Callable[[], tuple[Any, dict[str, Any]]], traced: bool, faults: Any = None,
-         n: int = N) -> dict[str, Any]:
-    """Build a program on a fresh 2-worker, 2-ps cluster, schedule its function n times, and
-    return what a user can observe: variables, results, coordinator metrics, the clock."""
-    simdist.reset()
-    old = graph.enabled
-    graph.enabled = traced
-    try:
-        strategy = pss(workers=2, ps=2, faults=faults, seed=3 if faults is not None else 0)
-        with strategy.scope():
-            fn, variables = build()
-        coord = coordinator(strategy)
-        results = [coord.schedule(fn) for _ in range(n)]
-        coord.join()
-        return {"vars": {k: v.numpy().copy() for k, v in variables.items()},
-                "results": [_numpy(r.fetch()) for r in results],
-                "devices": [_devices(r._value) for r in results],
-                "metrics": coord.metrics(), "now": simdist.now(),
-                "explain": graph.explain(fn)}
-    finally:
-        graph.enabled = old
-
-
-def _devices(x: Any) -> Any:
-    """Where each result tensor was made (the worker for ops, the ps for a variable's read)."""
-    if isinstance(x, dict):
-        return {k: _devices(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_devices(v) for v in x]
-    return getattr(x, "device", None)
-
-
-def _numpy(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _numpy(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_numpy(v) for v in x]
-    return None if x is None else np.asarray(x)
-
-
-def _assert_same(eager: dict[str, Any], replayed: dict[str, Any], what: str) -> None:
-    for k, v in eager["vars"].items():
-        got = replayed["vars"][k]
-        assert got.dtype == v.dtype and got.shape == v.shape and got.tobytes() == v.tobytes(), \
-            f"{k}={got.ravel()[:4]}..., but should be {v.ravel()[:4]}... (eager) [{what}]"
-    assert repr(replayed["results"]) == repr(eager["results"]), \
-        f"results={replayed['results']!r}, but should be {eager['results']!r} (eager) [{what}]"
-    assert replayed["devices"] == eager["devices"], \
-        f"result devices={replayed['devices']}, but should be {eager['devices']} (eager) [{what}]"
-    assert replayed["metrics"] == eager["metrics"], \
-        f"metrics={replayed['metrics']}, but should be {eager['metrics']} (eager) [{what}]"
-    assert replayed["now"] == eager["now"], f"now={replayed['now']!r}, but should be {eager['now']!r} [{what}]"
-
 
 def _dense() -> tuple[Any, dict[str, Any]]:
     """The benchmark's step: matmul, bias, a folded constant, a deduplicated reduce_sum."""
@@ -203,20 +147,20 @@ def _sgd_sparse_train_step() -> tuple[Any, dict[str, Any]]:
 @pytest.mark.parametrize("build", [_dense, _mixed, _numbers, _random, _scoped],
                          ids=["dense", "mixed", "numbers", "random", "device-scopes"])
 def test_replay_matches_eager_bit_for_bit(build: Callable[[], Any]) -> None:
-    eager = _run(build, traced=False)
-    replayed = _run(build, traced=True)
+    eager = run(build, traced=False)
+    replayed = run(build, traced=True)
     assert replayed["explain"].startswith("replays"), f"explain={replayed['explain']!r}, but should replay [{build.__name__}]"
-    _assert_same(eager, replayed, build.__name__)
+    assert_same(eager, replayed, build.__name__)
 
 
 @pytest.mark.clause("optim.pss-updates")
 @pytest.mark.parametrize("build", [_adam_train_step, _sgd_sparse_train_step], ids=["adam", "sgd-sparse"])
 def test_scheduled_train_step_replays_like_eager(build: Callable[[], Any]) -> None:
-    eager = _run(build, traced=False)
-    replayed = _run(build, traced=True)
+    eager = run(build, traced=False)
+    replayed = run(build, traced=True)
     assert replayed["explain"].startswith("replays"), \
         f"explain={replayed['explain']!r}, but a train step with a tape and an optimizer should replay"
-    _assert_same(eager, replayed, build.__name__)
+    assert_same(eager, replayed, build.__name__)
     assert eager["metrics"]["ps_bytes_written"] > 0, f"metrics={eager['metrics']}: the step should write to the ps"
 
 
@@ -224,13 +168,13 @@ def test_scheduled_train_step_replays_like_eager(build: Callable[[], Any]) -> No
 def test_replay_matches_eager_under_preemption() -> None:
     plan = FaultPlan(preemptions=[Preemption(worker=1, at_closure=4, downtime=0.01),
                                   Preemption(worker=0, at_time=0.0005, downtime=0.002)])
-    eager = _run(_dense, traced=False, faults=plan)
-    replayed = _run(_dense, traced=True, faults=plan)
+    eager = run(_dense, traced=False, faults=plan)
+    replayed = run(_dense, traced=True, faults=plan)
     assert replayed["metrics"]["retries"] >= 1, f"retries={replayed['metrics']['retries']}, but should be >= 1"
-    _assert_same(eager, replayed, "dense with preemptions")
+    assert_same(eager, replayed, "dense with preemptions")
 
 
-def _ps_failure_run(traced: bool) -> dict[str, Any]:
+def _ps_failurerun(traced: bool) -> dict[str, Any]:
     """Three rounds of the dense step across a ps failure and restart: what each join raised."""
     simdist.reset()
     old = graph.enabled
@@ -259,8 +203,8 @@ def _ps_failure_run(traced: bool) -> dict[str, Any]:
 def test_replay_fails_like_eager_when_a_ps_fails() -> None:
     """Reads of a failed or restarted ps raise inside the replay; the coordinator then runs the
     replay again observing its traffic, so errors and accounting are eager's."""
-    eager = _ps_failure_run(traced=False)
-    replayed = _ps_failure_run(traced=True)
+    eager = _ps_failurerun(traced=False)
+    replayed = _ps_failurerun(traced=True)
     assert any(r and r.startswith("UnavailableError") for r in eager["raised"]), \
         f"raised={eager['raised']}, but a join should raise UnavailableError [ps failure]"
     assert replayed == eager, f"replayed={replayed}, but should be {eager} (eager) [ps failure]"
@@ -278,7 +222,7 @@ def test_python_body_runs_once_as_in_tf() -> None:
             calls.append(1)          # a Python side effect: TF runs it when tracing only
             v.assign_add(tf.ones([]))
         return step, {"v": v}
-    out = _run(build, traced=True)
+    out = run(build, traced=True)
     assert len(calls) == 1, f"the Python body ran {len(calls)} times, but should run once (then replay)"
     assert float(out["vars"]["v"]) == N, f"v={out['vars']['v']}, but should be {N} [replayed assign_add]"
 
@@ -289,7 +233,7 @@ def _eager_every_time(make_step: Callable[[Any, list[int]], Any]) -> tuple[int, 
     def build() -> tuple[Any, dict[str, Any]]:
         v = tf.Variable(tf.ones([2]), name="v")
         return make_step(v, calls), {"v": v}
-    out = _run(build, traced=True)
+    out = run(build, traced=True)
     return len(calls), out["explain"], out
 
 
@@ -378,6 +322,7 @@ _SWITCH = """
 import sys
 sys.path.insert(0, {tests!r})
 from simdist import tf
+from graph_helpers import N, assert_same, run
 from ps_helpers import coordinator, pss
 s = pss(workers=2, ps=1)
 with s.scope():
@@ -485,6 +430,9 @@ _INSTR = st.one_of(
               st.just("t")),
     st.tuples(st.just("number"), st.sampled_from(["assign", "assign_add", "assign_sub"]), st.just("d"), _SCALARS),
     st.tuples(st.just("const"), st.sampled_from(["ones", "zeros"]), st.just(None), _SCALARS),
+    # the temporary with a computed scalar (a uniform value when the temporary is one: runtime/uniform.py)
+    st.tuples(st.just("scalar"), st.sampled_from(["+", "-", "*", "/", "r-", "r/"]), st.sampled_from("abt"),
+              st.sampled_from("abd")),
 )
 
 
@@ -505,6 +453,10 @@ def _program(instrs: list[tuple]) -> Callable[[], tuple[Any, dict[str, Any]]]:
                          "r-": lambda p: z - p, "r*": lambda p: z * p}[x](env[y])
                 elif op == "binvv":
                     t = {"+": lambda p, q: p + q, "-": lambda p, q: p - q, "*": lambda p, q: p * q}[x](env[y], env[z])
+                elif op == "scalar":
+                    c, p = tf.reduce_sum(env[z]) * 0.125, env[y]
+                    t = {"+": lambda: p + c, "-": lambda: p - c, "*": lambda: p * c, "/": lambda: p / c,
+                         "r-": lambda: c - p, "r/": lambda: c / p}[x]()
                 elif op == "const":      # folded when recorded
                     t = getattr(tf, x)([3, 3]) + z
                 elif op == "matmul":
@@ -522,11 +474,17 @@ def _program(instrs: list[tuple]) -> Callable[[], tuple[Any, dict[str, Any]]]:
     return build
 
 
+@pytest.mark.parametrize("min_elements", [uniform.MIN_ELEMENTS, 2], ids=["as-shipped", "3x3-uniform-sunk"])
 @settings(max_examples=60, deadline=None)
 @given(instrs=st.lists(_INSTR, min_size=1, max_size=10))
-def test_random_programs_replay_as_they_run_eagerly(instrs: list[tuple]) -> None:
-    eager = _run(_program(instrs), traced=False, n=6)
-    replayed = _run(_program(instrs), traced=True, n=6)
+def test_random_programs_replay_as_they_run_eagerly(min_elements: int, instrs: list[tuple]) -> None:
+    """Also with the programs' 3x3 uniform values replayed as scalars (MIN_ELEMENTS lowered)."""
+    old, uniform.MIN_ELEMENTS = uniform.MIN_ELEMENTS, min_elements
+    try:
+        eager = run(_program(instrs), traced=False, n=6)
+        replayed = run(_program(instrs), traced=True, n=6)
+    finally:
+        uniform.MIN_ELEMENTS = old
     assert replayed["explain"].startswith("replays"), \
         f"explain={replayed['explain']!r}, but every op of the program is recorded [program {instrs}]"
-    _assert_same(eager, replayed, f"program {instrs}")
+    assert_same(eager, replayed, f"program {instrs}")

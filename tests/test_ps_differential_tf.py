@@ -116,6 +116,27 @@ def commutative(closures: int, shards: int):
     return prog
 
 
+def uniform_updates(tf, r):
+    """The benchmark's kind of update (a uniform tensor and a scalar; runtime/uniform.py replays it
+    on the scalar) from every closure: the ps values after the closures, bit for bit."""
+    s = _pss(tf, r)
+    with s.scope():
+        c = tf.Variable(0.5)                      # read by every closure, never written: any order gives the same sums
+        w = tf.Variable(tf.zeros([64, 64]))
+        u = tf.Variable(tf.ones([64, 64]))
+    coord = tf.distribute.experimental.coordinator.ClusterCoordinator(s)
+
+    @tf.function
+    def step():
+        x = c.read_value()
+        w.assign_add(tf.ones([64, 64]) * x + x * 0.25)
+        u.assign_sub(tf.fill([64, 64], 0.75) / (x + 0.5))
+        return x * 0.0 + 1.0
+    rvs = [coord.schedule(step) for _ in range(9)]
+    coord.join()
+    return {"w": w.numpy(), "u": u.numpy(), "fetched": [rv.fetch() for rv in rvs]}
+
+
 def embedding(tf, r):
     s = _pss(tf, r, tf.distribute.experimental.partitioners.FixedShardsPartitioner(3))
     with s.scope():
@@ -219,7 +240,7 @@ for _res in ([2, 2], [0, 1], None, []):
 PROGRAMS += [("colocate", 2, 2, colocate), ("embedding", 2, 3, embedding), ("app-error", 2, 2, app_error),
              ("schedule-plain-function", 2, 2, schedule_plain_function),
              ("remote-value-arg", 2, 2, remote_value_arg), ("needs-initial-value", 2, 2, needs_initial_value),
-             ("fetch-nest", 2, 2, fetch_nest)]
+             ("fetch-nest", 2, 2, fetch_nest), ("uniform-updates", 2, 2, uniform_updates)]
 for _sh, _ids in [(2, [0, 4, 4, 1]), (3, [6, 6, 0]), (3, [[2, 5], [5, 3]]), (1, [3, 3])]:
     PROGRAMS.append((f"sharded-gradients-{_sh}-{_ids}", 2, 2, sharded_gradients(_sh, _ids)))
 for _n, _sh in [(1, 1), (5, 2), (12, 3), (20, 1)]:

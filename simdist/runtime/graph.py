@@ -40,8 +40,10 @@ shares.
 
 Graph optimisations, as TF's grappler does them, none of which changes a value: ops whose
 inputs are all constants are folded (`tf.ones`), identical pure ops on the same inputs are
-computed once, and pure ops whose results nobody uses are dropped. The FLOPs charged stay
-those of the eager call (the cost model describes the simulated device, not this host).
+computed once, and pure ops whose results nobody uses are dropped; elementwise ops on uniform
+values (`tf.ones(shape) + scalar`) replay on their one element where every consumer allows it,
+as XLA sinks broadcasts (simdist.runtime.uniform). The FLOPs charged stay those of the eager
+call (the cost model describes the simulated device, not this host).
 """
 
 from __future__ import annotations
@@ -392,7 +394,7 @@ class Graph:
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
                  "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
-                 "unfused")
+                 "unfused", "uniform")
 
     def __init__(self, nodes: list[_Node], template: Any, flops: float, outputs: Callable[[Any], Any],
                  args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
@@ -494,6 +496,17 @@ class Graph:
         # holds any more is updated in place by its write (ResourceVariable._apply_op), as when
         # no tensor read from it is alive eagerly; the values are the same either way.
         kept = set(_slots(self.template)) | set(self.args)
+        from simdist.runtime import uniform   # (it reads this module's node kinds)
+        sink = self.uniform = uniform.plan(self.steps, nodes, self.env0, kept, _PURE, _WRITE) if uniform.enabled \
+            else uniform.Sinking()
+
+        def operand(j: int, st: tuple) -> str:
+            """A write's operand: a uniform value as a stride-0 view of its element."""
+            if j in sink.ops:
+                return f"ndarray({k(sink.shapes[j][0])}, {k(sink.shapes[j][1])}, v{j}, 0, {k((0,) * len(sink.shapes[j][0]))})"
+            if j in sink.scalars and uniform.takes(st, _WRITE):
+                return k(sink.view(j, sink.scalars[j]))
+            return val(j)
         last: dict[int, int] = {}
         for s, st in enumerate(self.steps):
             if st[0] in (_PURE, _READ):
@@ -511,6 +524,10 @@ class Graph:
                 lines.append("del " + ", ".join(f"v{i}" for i in sorted(drop[s - 1])))
             if st[0] == _PURE:
                 n = nodes[st[1]]
+                if st[1] in sink.ops:     # on the elements of uniform values (runtime/uniform.py)
+                    args = [k(sink.scalars[j]) if j in sink.scalars else val(j) for j in st[3:]]
+                    lines.append(f"v{st[1]} = {k(st[2])}({', '.join(args)})")
+                    continue
                 args = [val(j) for j in st[3:]]
                 parts = getattr(st[2], "parts", None)
                 if n.inline is not None:
@@ -541,7 +558,7 @@ class Graph:
             elif len(st) > 4:    # a scatter: (indices, updates), checked as eagerly (they may differ)
                 lines.append(f"{k(st[2])}._write_scatter({st[3]!r}, ({val(st[1])}, {val(st[4])}))")
             else:
-                lines.append(f"{k(st[2])}._write({st[3]!r}, {val(st[1])})")
+                lines.append(f"{k(st[2])}._write({st[3]!r}, {operand(st[1], st)})")
         if len(self.steps) - 1 in drop:
             lines.append("del " + ", ".join(f"v{i}" for i in sorted(drop[len(self.steps) - 1])))
         lines.append(f"tally.flops += {k(self.flops)}")
@@ -691,6 +708,13 @@ def explain(fn: Any) -> str:
 
 
 def _fused_note(g: "Graph") -> str:
+    if g.uniform.ops:
+        n = len(g.uniform.ops)
+        return f", {n} op{'s' if n > 1 else ''} on uniform values as scalars" + _fused_note_only(g)
+    return _fused_note_only(g)
+
+
+def _fused_note_only(g: "Graph") -> str:
     if g.fused is not None:
         return f" ({len(g.fused.steps)} with its replicas fused)"
     return f" (its replicas one by one: {g.unfused})" if g.unfused else ""

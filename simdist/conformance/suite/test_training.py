@@ -621,3 +621,44 @@ n_traces = len(traces)
     # the loss is (rows in the batch) * sum(w); each step subtracts 0.5 * (rows in the batch) from every weight
     assert_close(ns["losses"], np.array([24.0, 0.0, -12.0]), call=call, what="losses")
     assert_close(ns["result"], np.array([-4.0, -3.0, -2.0]), call=call, what="w")
+
+
+# -- function.graph-rewrites -------------------------------------------------------------------------------------
+@clause("function.graph-rewrites", ref="tf221")
+def test_graph_updates_with_uniform_tensors_round_as_elementwise_arithmetic(backend):
+    """A tf.function updating variables with `fill + scalar`-style tensors (what graph rewrites such
+    as broadcast sinking may turn into scalar arithmetic) gives each element's IEEE result, bit for bit."""
+    prog = Program(backend, """
+k = tf.Variable(0.1)
+w = tf.Variable(np.linspace(-1.0, 1.0, 64 * 64, dtype=np.float32).reshape(64, 64))
+u = tf.Variable(tf.ones([64, 64]))
+z = tf.Variable(tf.zeros([64, 64]))
+
+@tf.function
+def step():
+    c = k.read_value()
+    w.assign_add(tf.ones([64, 64]) * c + c * 3.0)
+    u.assign_sub(tf.fill([64, 64], 1.0 / 3.0) / (c + 0.7) - c)
+    z.assign(tf.maximum(tf.zeros([64, 64]) - c, tf.fill([64, 64], -0.5)))
+    k.assign_add(0.2)
+
+for _ in range(6):
+    step()
+result = {"w": w.numpy(), "u": u.numpy(), "z": z.numpy()}
+""")
+    ns = prog.run()
+    f = np.float32
+    k = f(0.1)
+    w = np.linspace(-1.0, 1.0, 64 * 64, dtype=f).reshape(64, 64)
+    u, z = np.ones((64, 64), f), np.zeros((64, 64), f)
+    for _ in range(6):       # the same ops on whole float32 arrays, one IEEE rounding per element and op
+        w = w + (np.ones((64, 64), f) * k + k * f(3.0))
+        u = u - (np.full((64, 64), f(1.0 / 3.0)) / (k + f(0.7)) - k)
+        z = np.maximum(np.zeros((64, 64), f) - k, np.full((64, 64), f(-0.5)))
+        k = k + f(0.2)
+    call = "6 calls of a tf.function whose updates are uniform tensors combined with a scalar read from a variable"
+    for name, want in (("w", w), ("u", u), ("z", z)):
+        got = np.asarray(ns["result"][name])
+        assert_equal(got, want, call=call, what=name)
+        assert_true(got.dtype == want.dtype and got.tobytes() == want.tobytes(),
+                    f"{name}'s bits differ from the elementwise float32 result's (dtype {got.dtype})", call=call)
