@@ -126,6 +126,51 @@ def test_uniform_updates_replay_bit_for_bit(build: Any, ops: int) -> None:
     assert_same(eager, replayed, build.__name__)
 
 
+# --- a uniform operand beside a whole one ------------------------------------------------------------
+def _mean_gradient() -> tuple[Any, dict[str, Any]]:
+    """A train step with a mean loss: its gradient multiplies by a uniform 1/n (a folded constant),
+    which the replay reads as one element."""
+    rng = np.random.default_rng(5)
+    a = tf.Variable(rng.normal(size=S).astype(np.float32), name="a")
+    x = tf.constant(rng.normal(size=S).astype(np.float32))
+    y = tf.constant(rng.normal(size=S).astype(np.float32))
+
+    def replica() -> Any:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(a * x - y))
+        a.assign_sub(tape.gradient(loss, a) * 0.5)
+        return loss
+
+    @tf.function
+    def step():
+        strategy = tf.distribute.get_strategy()
+        return strategy.run(replica)
+    return step, {"a": a}
+
+
+def _scaled() -> tuple[Any, dict[str, Any]]:
+    """fill(v) * a variable's value, and a variable's value / fill(v): the fill read as its element."""
+    k = tf.Variable(tf.ones(S) * 3.0, name="k")
+    w = tf.Variable(tf.zeros(S), name="w")
+
+    @tf.function
+    def step():
+        v = k.read_value()
+        w.assign_add(tf.fill(S, 0.1) * v + v / tf.fill(S, 7.0))
+        k.assign_add(tf.fill(S, 0.3))
+        return tf.reduce_sum(w)
+    return step, {"k": k, "w": w}
+
+
+@pytest.mark.parametrize("build, operands", [(_mean_gradient, 1), (_scaled, 2)], ids=["mean-gradient", "scaled"])
+def test_uniform_operands_beside_whole_ones_read_as_elements(build: Any, operands: int) -> None:
+    eager = run(build, traced=False)
+    replayed = run(build, traced=True)
+    want = f"{operands} reading a uniform operand as its element"
+    assert want in replayed["explain"], f"explain={replayed['explain']!r}, but should say {want!r} [{build.__name__}]"
+    assert_same(eager, replayed, build.__name__)
+
+
 # --- where a uniform value must stay an array -------------------------------------------------------
 def _into_matmul() -> tuple[Any, dict[str, Any]]:
     k = tf.Variable(0.5, name="k")

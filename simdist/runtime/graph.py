@@ -528,7 +528,8 @@ class Graph:
                     args = [k(sink.scalars[j]) if j in sink.scalars else val(j) for j in st[3:]]
                     lines.append(f"v{st[1]} = {k(st[2])}({', '.join(args)})")
                     continue
-                args = [val(j) for j in st[3:]]
+                whole = sink.operands.get(st[1], ())   # uniform operands read as their elements
+                args = [k(sink.scalars[j]) if p in whole else val(j) for p, j in enumerate(st[3:])]
                 parts = getattr(st[2], "parts", None)
                 if n.inline is not None:
                     expr = n.inline[0].format(*args, *[k(c) for c in n.inline[1:]])
@@ -708,10 +709,13 @@ def explain(fn: Any) -> str:
 
 
 def _fused_note(g: "Graph") -> str:
-    if g.uniform.ops:
-        n = len(g.uniform.ops)
-        return f", {n} op{'s' if n > 1 else ''} on uniform values as scalars" + _fused_note_only(g)
-    return _fused_note_only(g)
+    out = ""
+    n, m = len(g.uniform.ops), len(g.uniform.operands)
+    if n:
+        out += f", {n} op{'s' if n > 1 else ''} on uniform values as scalars"
+    if m:
+        out += f", {m} reading a uniform operand as its element"
+    return out + _fused_note_only(g)
 
 
 def _fused_note_only(g: "Graph") -> str:

@@ -11,7 +11,10 @@ and an update `w += broadcast(s)` reads s, not a whole array. A recorded graph d
 - it is replayed that way only when every consumer takes a uniform operand: another such op,
   or a dense write (assign, assign_add, assign_sub) to a variable of its shape and dtype, which
   gets a read-only full-shape view of the scalar (stride 0: no array is filled).
-Elsewhere (a matmul, a reduction, a result of the call) the value is computed as recorded.
+Elsewhere (a matmul, a reduction, a result of the call) the value is computed as recorded. An
+elementwise op of OPS that stays whole reads a uniform constant operand of its output's shape as
+the element when another operand has that shape (NumPy broadcasts it: `g * broadcast(1/n)`, the
+gradient of a mean, reads no array of 1/n).
 
 Every element of `broadcast(a) op broadcast(b)` is `a op b`, rounded once, and adding a
 stride-0 view adds that same value to each element, so the values are bit-identical to the
@@ -40,12 +43,14 @@ WRITES = ("assign", "assign_add", "assign_sub")
 class Sinking:
     """Which nodes of a graph replay as scalars, and the full shape each stands for."""
 
-    __slots__ = ("scalars", "ops", "shapes")
+    __slots__ = ("scalars", "ops", "shapes", "operands")
 
     def __init__(self) -> None:
         self.scalars: dict[int, np.ndarray] = {}   # a uniform constant -> its element, 0-d, read-only
         self.ops: set[int] = set()                 # ops replayed on scalars (their value is a NumPy scalar)
         self.shapes: dict[int, tuple[tuple[int, ...], np.dtype]] = {}   # uniform node -> (shape, dtype)
+        # other elementwise ops -> positions of their uniform constant operands read as elements
+        self.operands: dict[int, frozenset[int]] = {}
 
     def view(self, i: int, scalar: Any) -> np.ndarray:
         """The full value of uniform node i: a read-only stride-0 view of its scalar."""
@@ -89,15 +94,10 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
     # Candidates, in step order: ops of OPS over uniform operands of their shape and 0-d ones.
     cand: set[int] = set()
     for st in steps:
-        if st[0] != pure or st[1] in kept:
+        full = _elementwise(st, nodes, pure, kept)
+        if full is None:
             continue
-        n = nodes[st[1]]
-        out = n.value
-        if n.op is None or n.op.name not in OPS or n.inline is not None or type(out) is not np.ndarray \
-                or out.size < MIN_ELEMENTS or out.dtype.kind != "f":
-            continue
-        full = (out.shape, out.dtype)
-        operands = [s.shapes.get(j) == full or _zero_d(nodes[j].value, out.dtype) for j in st[3:]]
+        operands = [s.shapes.get(j) == full or _zero_d(nodes[j].value, full[1]) for j in st[3:]]
         if all(operands) and any(j in s.shapes for j in st[3:]):
             cand.add(st[1])
             s.shapes[st[1]] = full
@@ -117,7 +117,31 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
         refused.update(j for j in uses if j in cand)
     for i in cand - s.ops:
         del s.shapes[i]
+    # The other ops of OPS: a uniform constant operand of the output's shape beside an operand
+    # of that very shape is read as its element (`g * broadcast(1/n)`, a mean's gradient).
+    for st in steps:
+        full = _elementwise(st, nodes, pure, set())
+        if full is None or st[1] in s.ops:
+            continue
+        whole = [j not in s.scalars and type(nodes[j].value) is np.ndarray
+                 and (nodes[j].value.shape, nodes[j].value.dtype) == full for j in st[3:]]
+        if any(whole):
+            pos = frozenset(p for p, j in enumerate(st[3:]) if j in s.scalars and s.shapes[j] == full)
+            if pos:
+                s.operands[st[1]] = pos
     return s
+
+
+def _elementwise(st: tuple, nodes: list[Any], pure: int, kept: set[int]) -> tuple[tuple[int, ...], np.dtype] | None:
+    """(shape, dtype) of step st's result if st is an op of OPS on floats of at least MIN_ELEMENTS."""
+    if st[0] != pure or st[1] in kept:
+        return None
+    n = nodes[st[1]]
+    out = n.value
+    if n.op is None or n.op.name not in OPS or n.inline is not None or type(out) is not np.ndarray \
+            or out.size < MIN_ELEMENTS or out.dtype.kind != "f":
+        return None
+    return out.shape, out.dtype
 
 
 def _zero_d(value: Any, dtype: np.dtype) -> bool:
