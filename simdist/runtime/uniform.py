@@ -9,8 +9,8 @@ and an update `w += broadcast(s)` reads s, not a whole array. A recorded graph d
   values of its output's shape or 0-d values, all of its output's dtype, is uniform: the replay
   computes it on the scalars (the same NumPy function on one element);
 - it is replayed that way only when every consumer takes a uniform operand: another such op,
-  or a dense write (assign, assign_add, assign_sub) to a variable of its shape and dtype, which
-  gets a read-only full-shape view of the scalar (stride 0: no array is filled).
+  or a dense write (assign, assign_add, assign_sub), which gets a read-only full-shape view of
+  the scalar (stride 0: no array is filled; a write treats it as any operand of that shape).
 Elsewhere (a matmul, a reduction, a result of the call) the value is computed as recorded. An
 elementwise op of OPS that stays whole reads a uniform constant operand of its output's shape as
 the element when another operand has that shape (NumPy broadcasts it: `g * broadcast(1/n)`, the
@@ -56,9 +56,6 @@ class Sinking:
         """The full value of uniform node i: a read-only stride-0 view of its scalar."""
         shape, dtype = self.shapes[i]
         return np.ndarray(shape, dtype, scalar, 0, (0,) * len(shape))
-
-    def __len__(self) -> int:
-        return len(self.ops)
 
 
 def element(value: Any) -> np.ndarray | None:
