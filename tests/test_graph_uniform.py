@@ -172,41 +172,23 @@ def test_uniform_operands_beside_whole_ones_read_as_elements(build: Any, operand
 
 
 # --- where a uniform value must stay an array -------------------------------------------------------
-def _into_matmul() -> tuple[Any, dict[str, Any]]:
-    k = tf.Variable(0.5, name="k")
-    w = tf.Variable(tf.ones(S), name="w")
+def _whole_for(consumer: str) -> Any:
+    """A uniform update that a matmul, the call's result or a reduction also uses: they need the array."""
+    def build() -> tuple[Any, dict[str, Any]]:
+        k = tf.Variable(0.5, name="k")
+        w = tf.Variable(tf.ones(S), name="w")
 
-    @tf.function
-    def step():
-        u = tf.ones(S) * k
-        w.assign_add(u)
-        w.assign_sub(tf.matmul(u, tf.ones(S)) * 0.001)      # a matmul needs the array
-        return k.read_value()
-    return step, {"w": w}
-
-
-def _returned() -> tuple[Any, dict[str, Any]]:
-    k = tf.Variable(0.5, name="k")
-    w = tf.Variable(tf.ones(S), name="w")
-
-    @tf.function
-    def step():
-        u = tf.ones(S) + k
-        w.assign_add(u)
-        return u                                              # a result is a full tensor
-    return step, {"w": w}
-
-
-def _reduced() -> tuple[Any, dict[str, Any]]:
-    k = tf.Variable(0.5, name="k")
-    w = tf.Variable(tf.ones(S), name="w")
-
-    @tf.function
-    def step():
-        u = tf.ones(S) - k
-        w.assign_add(u)
-        return tf.reduce_sum(u)                               # so does a reduction
-    return step, {"w": w}
+        @tf.function
+        def step():
+            u = tf.ones(S) * k
+            w.assign_add(u)
+            if consumer == "matmul":
+                w.assign_sub(tf.matmul(u, tf.ones(S)) * 0.001)
+                return k.read_value()
+            return u if consumer == "returned" else tf.reduce_sum(u)
+        return step, {"w": w}
+    build.__name__ = f"_whole_for_{consumer}"
+    return build
 
 
 def _small() -> tuple[Any, dict[str, Any]]:
@@ -243,7 +225,8 @@ def _not_uniform() -> tuple[Any, dict[str, Any]]:
     return step, {"w": w}
 
 
-@pytest.mark.parametrize("build", [_into_matmul, _returned, _reduced, _small, _integers, _not_uniform],
+@pytest.mark.parametrize("build", [_whole_for("matmul"), _whole_for("returned"), _whole_for("reduced"), _small,
+                                   _integers, _not_uniform],
                          ids=["matmul-consumer", "returned", "reduced", "under-min-elements", "int32", "not-uniform"])
 def test_uniform_values_stay_arrays_where_a_consumer_needs_one(build: Any) -> None:
     eager = run(build, traced=False)
