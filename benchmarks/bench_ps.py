@@ -6,10 +6,11 @@
 Out of the box: no environment variable tunes either side (benchmarks/default_env.py).
 
 1. The same job on both, side by side: 2 workers, 2 ps, a 256x256 dense layer, N closures of
-   `w.assign_add(x @ w * 0 + 1)`-style commutative updates (simdist replays the recorded step, its
-   update `tf.ones(shape) + scalar` on the scalar: runtime/uniform.py; the line "simdist's step"
-   says so, and SIMDIST_SINK_UNIFORM=0 on ps_job-style runs gives the figure without it). Reports wall time and closures/s for
-   each, the ratio, each side's CPU time (all its threads) and that ratio, the load average, and
+   `w.assign_add(x @ w * 0 + 1)`-style commutative updates. simdist replays the recorded step,
+   its update `tf.ones(shape) + scalar` on the scalar (runtime/uniform.py), and the line
+   "simdist's step" says so; this script clears SIMDIST_* variables, so for the figure without
+   that rewrite run `JOB` as a script with SIMDIST_SINK_UNIFORM=0 (docs/benchmarks.md). Reports
+   wall time and closures/s for each, the ratio, each side's CPU time (all its threads) and that ratio, the load average, and
    whether the final values are equal. On a loaded machine the CPU ratio is the one that does
    not depend on how the OS shares the cores between simdist's one thread and TF's many. TF runs on an in-process gRPC
    cluster in a subprocess (its servers cannot be shut down in-process). Run on a quiet machine,
