@@ -21,7 +21,8 @@ reduction time of a chunk on rank i's device, L_i the time rank i is ready):
   taken in    T[i,s] = max(A[i-1,s], T[i,s-1]) + d_i   (reducing steps; T[i,-1] = device busy-until)
               T[i,s] = max(A[i-1,s], T[i,s-1])         (other steps)
 and the phase ends at max over ranks of max(A[i,last], T[i,last]). It is vectorised over the
-ranks (and over the rings of a phase with the same shape): 2(n-1) NumPy steps for n ranks.
+ranks (and over the rings of a phase with the same shape): 2(n-1) NumPy steps for n ranks. When
+the ranks' inputs repeat every q ranks (hosts alike), the steps run on q ranks (`_period`).
 """
 
 from __future__ import annotations
@@ -166,16 +167,39 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
                 link_edges.setdefault(li, []).append(a * n + i)
     lids = list(link_edges)
     slots = book.slots(tuple(lids))
-    per_link = np.array([len(link_edges[li]) for li in lids], dtype=np.int64)
+    # Ranks whose inputs repeat with period q (hosts alike, ready alike) compute alike at every
+    # step (the recurrence is elementwise, plus a shift by one rank around the ring): the
+    # recurrence runs on the first q ranks of each ring, and each result stands for its period.
+    q = _period(n, (lat, cb, red, L, busy, T))
+    full: Any = (lambda x: x) if q == n else (lambda x: np.tile(x, (1, n // q)))
+    if q < n:
+        lat, cb, red, L, busy, T = (x[:, :q].copy() for x in (lat, cb, red, L, busy, T))
+    # Link classes: links crossed by the same reduced edges, in the same order, from the same
+    # counters get the same updates; each class is computed once.
+    classes: dict[tuple, int] = {}
+    cls_of: list[int] = []
+    cls_edges: list[tuple[int, ...]] = []
+    cls_bytes: list[float] = []
+    cls_busy: list[float] = []
+    for k, li in enumerate(lids):
+        key = (tuple((e // n) * q + e % n % q for e in link_edges[li]), book.lbytes[slots[k]], book.lbusy[slots[k]])
+        c = classes.get(key)
+        if c is None:
+            c = classes[key] = len(cls_edges)
+            cls_edges.append(key[0])
+            cls_bytes.append(key[1])
+            cls_busy.append(key[2])
+        cls_of.append(c)
+    per_link = np.array([len(e) for e in cls_edges], dtype=np.int64)
     most = int(per_link.max()) if len(per_link) else 0
     single = np.flatnonzero(per_link == 1)
     double = np.flatnonzero(per_link >= 2)   # (more than two: busy counts the first two's union)
-    s1 = np.array([link_edges[lids[k]][0] for k in single], dtype=np.int64)
-    d1 = np.array([link_edges[lids[k]][0] for k in double], dtype=np.int64)
-    d2 = np.array([link_edges[lids[k]][1] for k in double], dtype=np.int64)
-    lbytes = np.array([book.lbytes[k] for k in slots])
-    sbusy = np.array([book.lbusy[slots[k]] for k in single])
-    dbusy = np.array([book.lbusy[slots[k]] for k in double])
+    s1 = np.array([cls_edges[k][0] for k in single], dtype=np.int64)
+    d1 = np.array([cls_edges[k][0] for k in double], dtype=np.int64)
+    d2 = np.array([cls_edges[k][1] for k in double], dtype=np.int64)
+    lbytes = np.array(cls_bytes)
+    sbusy = np.array([cls_busy[k] for k in single])
+    dbusy = np.array([cls_busy[k] for k in double])
     # bytes per link, grouped by the number of the step's transfers crossing it: each group a
     # contiguous array that gets `chunk` added that many times per step (the chunked model's
     # order of adds, without a masked add over every link per step)
@@ -186,10 +210,10 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
     track = sim.has_open_steps
     exact_intervals = R * n * steps <= _EXACT_INTERVALS
     A = L.copy()
-    S = np.empty((R, n))
-    J = np.empty((R, n))
-    Ar = np.empty((R, n))
-    start = np.empty((R, n))
+    S = np.empty((R, q))
+    J = np.empty((R, q))
+    Ar = np.empty((R, q))
+    start = np.empty((R, q))
     first = None
     Tred = T
     for s in range(steps):
@@ -210,7 +234,7 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
                 first = start.copy()
             if track:
                 if exact_intervals:
-                    book.compute += zip(start.ravel().tolist(), T.ravel().tolist())
+                    book.compute += zip(full(start).ravel().tolist(), full(T).ravel().tolist())
                 else:
                     book.compute.append((float(start.min()), float(T.max())))
         else:
@@ -249,27 +273,41 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
                 np.maximum(dlast, hi2, out=dlast)
         if track:
             if exact_intervals:
-                book.inflight += zip(S.ravel().tolist(), A.ravel().tolist())
+                book.inflight += zip(full(S).ravel().tolist(), full(A).ravel().tolist())
             else:
                 book.inflight.append((float(S.min()), float(A.max())))
     for _, idx, lb in by_count:
         lbytes[idx] = lb
-    lbusy = np.empty(len(lids))
+    lbusy = np.empty(len(cls_edges))
     lbusy[single] = sbusy
     lbusy[double] = dbusy
     done = np.maximum(A, T)
     end = float(done.max())
     for k, slot in enumerate(slots):
-        book.lbytes[slot] = float(lbytes[k])
-        book.lbusy[slot] = float(lbusy[k])
-        book.ltransfers[slot] += steps * int(per_link[k])
+        c = cls_of[k]
+        book.lbytes[slot] = float(lbytes[c])
+        book.lbusy[slot] = float(lbusy[c])
+        book.ltransfers[slot] += steps * int(per_link[c])
     book.count += R * n * steps
     book.total += R * n * steps * chunk
     if K:
-        spans = list(zip(first.ravel().tolist(), Tred.ravel().tolist())) if first is not None else None
-        sim.book_kernels(flat, busy.ravel().tolist(), Tred.ravel().tolist(), K, spans, f"{name}:reduce",
+        Tred = full(Tred)
+        spans = list(zip(full(first).ravel().tolist(), Tred.ravel().tolist())) if first is not None else None
+        sim.book_kernels(flat, full(busy).ravel().tolist(), Tred.ravel().tolist(), K, spans, f"{name}:reduce",
                          [r for rk in ranks for r in rk])
     return end
+
+
+def _period(n: int, arrays: tuple[np.ndarray, ...]) -> int:
+    """The smallest q dividing n such that every (rings, n) array repeats every q ranks, bit for
+    bit (n when none does)."""
+    for q in range(1, n // 2 + 1):
+        if n % q:
+            continue
+        m = n // q
+        if all((x.reshape(x.shape[0], m, q) == x[:, None, :q]).all() for x in arrays):
+            return q
+    return n
 
 
 def _new_busy(lo: np.ndarray, hi: np.ndarray, last: np.ndarray) -> np.ndarray:

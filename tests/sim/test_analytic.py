@@ -91,3 +91,42 @@ def test_analytic_falls_back_to_chunked_for_two_ranks_on_one_device():
     ref = Simulator(presets.gpu_host(2), collectives="chunked")
     ref.drive(ref.all_reduce(["GPU:0", "GPU:0", "GPU:1"], 3 * 2**20))
     assert sim.now == ref.now and sim.events == ref.events, (sim.now, ref.now, sim.events, ref.events)
+
+
+@pytest.mark.parametrize("hosts,gpus,skew,degrade,period", [
+    (16, 8, False, False, 8),       # hosts alike: one host's ranks stand for all
+    (16, 8, True, False, 8),        # ranks ready at different times, alike from host to host
+    (6, 4, True, False, 4),
+    (4, 8, False, True, 32),        # one slow NVLink port on host 0: no period, all ranks computed
+])
+def test_rings_alike_by_host_run_one_period_with_identical_results(monkeypatch, tmp_path, hosts, gpus, skew,
+                                                                   degrade, period):
+    """A ring whose ranks' inputs repeat every q ranks is computed on q ranks: the metrics, the
+    step records and the Chrome trace are byte-identical to computing every rank."""
+    from simdist.sim import analytic
+
+    def once(name: str) -> tuple:
+        cluster = presets.gpu_cluster(hosts=hosts, gpus_per_host=gpus)
+        sim = Simulator(cluster, collectives="analytic", trace=str(tmp_path / f"{name}.json"))
+        if degrade:
+            sim.set_link(cluster.hosts[0].nvlink[3].name, bandwidth=cluster.hosts[0].nvlink[3].bandwidth * 0.1)
+        g = [d.name for d in cluster.devices() if d.kind == "GPU"]
+        for k in range(2):
+            with sim.step(f"step {k}"):
+                sim.drive(sim.all_of([sim.compute(d, 1e12 * (1 + (i % gpus if skew else 0)), "f")
+                                      for i, d in enumerate(g)]))
+                sim.drive(sim.all_reduce(g, 400e6 + k, algorithm="ring"))
+        sim.close()
+        return sim.now, sim.metrics(), (tmp_path / f"{name}.json").read_bytes()
+
+    found = []
+    real = analytic._period
+    monkeypatch.setattr(analytic, "_period", lambda n, arrays: found.append(real(n, arrays)) or found[-1])
+    reduced = once("reduced")
+    assert found and set(found) == {period}, f"periods found={found}, but should be [{period}, ...]"
+    monkeypatch.setattr(analytic, "_period", lambda n, arrays: n)
+    whole = once("whole")
+    assert reduced[0] == whole[0], f"finish {reduced[0]!r} on one period, {whole[0]!r} on every rank"
+    for key in ("devices", "links", "steps", "collectives"):
+        assert reduced[1][key] == whole[1][key], f"metrics[{key!r}] differ between one period and every rank"
+    assert reduced[2] == whole[2], "the Chrome trace differs between one period and every rank"
