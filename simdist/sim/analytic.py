@@ -301,11 +301,12 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
 def _period(n: int, arrays: tuple[np.ndarray, ...]) -> int:
     """The smallest q dividing n such that every (rings, n) array repeats every q ranks, bit for
     bit (n when none does)."""
+    bits = [np.ascontiguousarray(x, dtype=np.float64).view(np.uint64) for x in arrays]   # (-0.0 is not 0.0)
     for q in range(1, n // 2 + 1):
         if n % q:
             continue
         m = n // q
-        if all((x.reshape(x.shape[0], m, q) == x[:, None, :q]).all() for x in arrays):
+        if all((b.reshape(b.shape[0], m, q) == b[:, None, :q]).all() for b in bits):
             return q
     return n
 
