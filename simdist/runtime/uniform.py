@@ -88,11 +88,12 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
             s.shapes[i] = (v.shape, v.dtype)
     if not s.scalars:
         return s
-    # Candidates, in step order: ops of OPS over uniform operands of their shape and 0-d ones.
+    # The steps that are ops of OPS on floats of at least MIN_ELEMENTS: (step, its (shape, dtype)).
+    elementwise = [(st, full) for st in steps if (full := _elementwise(st, nodes, pure)) is not None]
+    # Candidates, in step order: such ops over uniform operands of their shape and 0-d ones.
     cand: set[int] = set()
-    for st in steps:
-        full = _elementwise(st, nodes, pure, kept)
-        if full is None:
+    for st, full in elementwise:
+        if st[1] in kept:
             continue
         operands = [s.shapes.get(j) == full or _zero_d(nodes[j].value, full[1]) for j in st[3:]]
         if all(operands) and any(j in s.shapes for j in st[3:]):
@@ -116,9 +117,8 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
         del s.shapes[i]
     # The other ops of OPS: a uniform constant operand of the output's shape beside an operand
     # of that very shape is read as its element (`g * broadcast(1/n)`, a mean's gradient).
-    for st in steps:
-        full = _elementwise(st, nodes, pure, set())
-        if full is None or st[1] in s.ops:
+    for st, full in elementwise:
+        if st[1] in s.ops:
             continue
         whole = [j not in s.scalars and type(nodes[j].value) is np.ndarray
                  and (nodes[j].value.shape, nodes[j].value.dtype) == full for j in st[3:]]
@@ -129,9 +129,9 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
     return s
 
 
-def _elementwise(st: tuple, nodes: list[Any], pure: int, kept: set[int]) -> tuple[tuple[int, ...], np.dtype] | None:
+def _elementwise(st: tuple, nodes: list[Any], pure: int) -> tuple[tuple[int, ...], np.dtype] | None:
     """(shape, dtype) of step st's result if st is an op of OPS on floats of at least MIN_ELEMENTS."""
-    if st[0] != pure or st[1] in kept:
+    if st[0] != pure:
         return None
     n = nodes[st[1]]
     out = n.value

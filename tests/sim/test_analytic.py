@@ -119,9 +119,13 @@ def test_rings_alike_by_host_run_one_period_with_identical_results(monkeypatch, 
         sim.close()
         return sim.now, sim.metrics(), (tmp_path / f"{name}.json").read_bytes()
 
-    found = []
+    found: list[int] = []
     real = analytic._period
-    monkeypatch.setattr(analytic, "_period", lambda n, arrays: found.append(real(n, arrays)) or found[-1])
+
+    def spy(n: int, arrays: tuple) -> int:
+        found.append(real(n, arrays))
+        return found[-1]
+    monkeypatch.setattr(analytic, "_period", spy)
     reduced = once("reduced")
     assert found and set(found) == {period}, f"periods found={found}, but should be [{period}, ...]"
     monkeypatch.setattr(analytic, "_period", lambda n, arrays: n)
