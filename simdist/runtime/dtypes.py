@@ -81,11 +81,13 @@ int32 = DType("int32", np.int32, 4)
 int64 = DType("int64", np.int64, 8)
 uint8 = DType("uint8", np.uint8, 1)
 uint16 = DType("uint16", np.uint16, 2)
+uint32 = DType("uint32", np.uint32, 4)
+uint64 = DType("uint64", np.uint64, 8)
 bool_ = DType("bool", np.bool_, 1)
 # TF's tf.string.size is 0 (variable-length); partitioners use bytes_per_string instead.
 string = DType("string", object, 0)
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool_, string)
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NP = {d.np: d for d in ALL if d is not string}
 half, double = float16, float64

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import convert, dtypes
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -257,19 +257,6 @@ class TensorRef:
         return isinstance(other, TensorRef) and other._t is self._t
 
 
-def _to_numpy(value: Any, dtype: dtypes.DType | None) -> np.ndarray:
-    if dtype is dtypes.string:
-        arr = np.asarray(value, dtype=object)
-        return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr) \
-            if arr.size else arr
-    if dtype is None:
-        return np.asarray(value)
-    if isinstance(value, (float, int)) and not isinstance(value, bool) and dtype.is_integer:
-        if isinstance(value, float) and value != int(value):
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
-    return np.asarray(value, dtype=dtype.np)
-
-
 def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Tensor:
     """TF's `convert_to_tensor`: Python floats become float32, ints int32, arrays keep their dtype."""
     if isinstance(value, Tensor):
@@ -284,20 +271,8 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value):
         from simdist.runtime.ops import array
         return array.stack([convert_to_tensor(v, dtype=dtype, dtype_hint=dtype_hint) for v in value])
-    if dtype is not None:
-        dt = dtypes.as_dtype(dtype)
-    elif isinstance(value, (np.ndarray, np.generic)):
-        dt = dtypes.as_dtype(value.dtype)
-    else:
-        dt = dtypes.infer_dtype(value)
-        if dtype_hint is not None:
-            hint = dtypes.as_dtype(dtype_hint)
-            if (hint.is_floating and dt in (dtypes.int32, dtypes.float32)) or hint == dt:
-                dt = hint
-    arr = _to_numpy(value, dt)
-    if arr.dtype.kind in "US":
-        dt = dtypes.string
-        arr = _to_numpy(arr.tolist(), dt)
+    arr, dt = convert.to_array(value, None if dtype is None else dtypes.as_dtype(dtype),
+                               None if dtype_hint is None else dtypes.as_dtype(dtype_hint))
     if _REC is not None:    # a Const node of the call being recorded
         return _REC.constant(Tensor(arr, dt))
     return Tensor(arr, dt)

@@ -250,6 +250,55 @@ class Variable(metaclass=_VariableMeta):
     def __pow__(self, o: Any) -> Tensor:
         return self._as_tensor() ** o
 
+    def __rpow__(self, o: Any) -> Tensor:
+        return self._as_tensor().__rpow__(o)
+
+    def __floordiv__(self, o: Any) -> Tensor:
+        return self._as_tensor() // o
+
+    def __rfloordiv__(self, o: Any) -> Tensor:
+        return self._as_tensor().__rfloordiv__(o)
+
+    def __mod__(self, o: Any) -> Tensor:
+        return self._as_tensor() % o
+
+    def __rmod__(self, o: Any) -> Tensor:
+        return self._as_tensor().__rmod__(o)
+
+    def __abs__(self) -> Tensor:
+        return abs(self._as_tensor())
+
+    def __and__(self, o: Any) -> Tensor:
+        return self._as_tensor() & o
+
+    def __rand__(self, o: Any) -> Tensor:
+        return self._as_tensor().__rand__(o)
+
+    def __or__(self, o: Any) -> Tensor:
+        return self._as_tensor() | o
+
+    def __ror__(self, o: Any) -> Tensor:
+        return self._as_tensor().__ror__(o)
+
+    def __xor__(self, o: Any) -> Tensor:
+        return self._as_tensor() ^ o
+
+    def __rxor__(self, o: Any) -> Tensor:
+        return self._as_tensor().__rxor__(o)
+
+    def __invert__(self) -> Tensor:
+        return ~self._as_tensor()
+
+    def __eq__(self, o: Any) -> Any:   # type: ignore[override]
+        # TF's BaseResourceVariable.__eq__: elementwise Equal (incompatible_shape_error=False);
+        # unlike a tensor's, None is converted, and refused (clause ops.tensor-equality)
+        from simdist.runtime.ops import math
+        return math.equality(math.EQUAL, self._as_tensor(), _not_none(o))
+
+    def __ne__(self, o: Any) -> Any:   # type: ignore[override]
+        from simdist.runtime.ops import math
+        return math.equality(math.NOT_EQUAL, self._as_tensor(), _not_none(o))
+
     def __getitem__(self, key: Any) -> Tensor:
         return self._as_tensor()[key]
 
@@ -278,6 +327,12 @@ class Variable(metaclass=_VariableMeta):
 
     def ref(self) -> "Variable":
         return self
+
+
+def _not_none(o: Any) -> Any:
+    if o is None:
+        raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
+    return o
 
 
 def _bind_args(args: tuple, kwargs: dict) -> dict:

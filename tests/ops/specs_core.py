@@ -110,6 +110,9 @@ SPECS: list[OpSpec] = [
 # Registry op types no spec exercises, with the reason (the coverage test checks this list).
 UNTESTED_OPS: dict[str, str] = {
     "FloorDiv": "integer-valued; not differentiable (TF registers no gradient); covered by tests/test_runtime_ops.py",
+    **dict.fromkeys(("BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "Invert"),
+                    "integer-only, not differentiable: values, dtypes and refusals against TF 2.21 in "
+                    "tests/ops/test_op_edges_tf.py (ops.bitwise)"),
     "Less": "comparison: not differentiable; forward covered by the Tensor operator tests",
     "LessEqual": "comparison: not differentiable; forward covered by the Tensor operator tests",
     "GreaterEqual": "comparison: not differentiable; forward covered by the Tensor operator tests",

@@ -240,3 +240,110 @@ def test_einsum_common_contractions(tf):
     assert_close(tf.einsum("ii->", sq), np.float32(12.0), call="einsum('ii->')")
     with raises(ValueError, match="expecting 2", call="einsum('ij,jk->ik', one operand)"):
         tf.einsum("ij,jk->ik", a)
+
+
+def _bits_equal(got, want, call):
+    """Same dtype, shape and bits (NaN equal to NaN, -0.0 not equal to 0.0)."""
+    g, w = to_numpy(got), np.asarray(want)
+    same = g.dtype == w.dtype and g.shape == w.shape
+    if same and g.dtype.kind == "f":
+        u = f"u{g.dtype.itemsize}"
+        same = bool(np.all((np.isnan(g) & np.isnan(w)) | (g.view(u) == w.view(u))))
+    elif same:
+        same = bool(np.array_equal(g, w))
+    assert_true(same, f"out={g!r}, but should be {w!r} (bit for bit)", call=call)
+
+
+@clause("ops.floor-division-float", ref="tf221")
+def test_float_floor_division_is_floor_of_the_quotient(tf):
+    # floor(x / y) of the rounded float32 quotient, computed here with NumPy's own division
+    x = np.array([1.0, 1.0, -1.0, 0.0, -0.0, 1.0, np.inf, 7.5], np.float32)
+    y = np.array([0.2, 0.0, 0.0, 5.0, 5.0, np.inf, 2.0, -0.2], np.float32)
+    with np.errstate(all="ignore"):
+        want_div = np.floor(x / y)
+        r = np.fmod(x, y)
+        want_mod = np.where((r != 0) & ((x < 0) != (y < 0)), r + y, r)
+    _bits_equal(tf.math.floordiv(tf.constant(x), tf.constant(y)), want_div, call="floordiv over zeros/infs")
+    _bits_equal(tf.math.floormod(tf.constant(x), tf.constant(y)), want_mod, call="floormod over zeros/infs")
+    _bits_equal(tf.math.floordiv(1.0, 0.2), np.float32(5.0), call="floordiv(1.0, 0.2)")
+    v = tf.Variable([1.0, -2.5, 3.0])
+    _bits_equal(v % 2.0, np.array([1.0, 1.5, 1.0], np.float32), call="Variable % 2.0")
+    _bits_equal(v // 2.0, np.array([0.0, -2.0, 1.0], np.float32), call="Variable // 2.0")
+    _bits_equal(abs(v), np.array([1.0, 2.5, 3.0], np.float32), call="abs(Variable)")
+
+
+@clause("ops.bitwise", ref="tf221")
+def test_bitwise_on_integers_logical_on_bools(tf):
+    t = tf.constant([6, -7, 5])
+    a = np.array([6, -7, 5], np.int32)
+    _bits_equal(t & 3, a & 3, call="int32 & 3")
+    _bits_equal(3 | t, a | 3, call="3 | int32")
+    _bits_equal(t ^ 3, a ^ 3, call="int32 ^ 3")
+    _bits_equal(~t, ~a, call="~int32")
+    _bits_equal(tf.constant([True, False]) & tf.constant([True, True]), np.array([True, False]), call="bool & bool")
+    _bits_equal(~tf.constant([True, False]), np.array([False, True]), call="~bool")
+    _bits_equal(tf.bitwise.left_shift(tf.constant([1, 5]), tf.constant([40, 2])),
+                np.array([np.iinfo(np.int32).min, 20], np.int32), call="left_shift clamps to 31 and wraps")
+    _bits_equal(tf.bitwise.right_shift(tf.constant([-8, 8]), tf.constant([40, -2])), np.array([-1, 8], np.int32),
+                call="right_shift clamps to [0, 31]")
+    _bits_equal(tf.Variable([6, -7, 5]) & 3, a & 3, call="Variable & 3")
+    with raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of float", call="float & float"):
+        tf.constant([1.0]) & tf.constant([2.0])
+
+
+@clause("ops.conversion", ref="tf221")
+def test_python_values_convert_as_tf(tf):
+    _bits_equal(tf.constant(2**33 + 5, tf.int32), np.int32(5), call="2**33 + 5 as int32 (wraps)")
+    _bits_equal(tf.constant([-1, 300], tf.uint8), np.array([255, 44], np.uint8), call="[-1, 300] as uint8")
+    _bits_equal(tf.constant([1]) + 2**40, np.array([1], np.int32), call="int32 + 2**40")
+    _bits_equal(tf.constant([1, 2]) + np.float64(2.5), np.array([3, 4], np.int32), call="int32 + np.float64(2.5)")
+    for call, fn in [("constant([1.0], int64)", lambda: tf.constant([1.0], dtype=tf.int64)),
+                     ("range(0.5, 5, int64)", lambda: tf.range(0.5, 5, dtype=tf.int64)),
+                     ("constant([0, 1], bool)", lambda: tf.constant([0, 1], tf.bool))]:
+        with raises(TypeError, call=call):
+            fn()
+    for call, fn in [("constant([1e40])", lambda: tf.constant([1e40])), ("constant([True, 2])", lambda: tf.constant([True, 2])),
+                     ("constant(2**63)", lambda: tf.constant(2**63))]:
+        with raises(ValueError, call=call):
+            fn()
+    _bits_equal(tf.constant([1e40], tf.float32), np.array([np.inf], np.float32), call="constant([1e40], float32)")
+    _bits_equal(tf.where(tf.constant([True, False]), 3, tf.constant([1.0, 2.0])), np.array([3.0, 2.0], np.float32),
+                call="where(c, 3, float32)")
+    _bits_equal(-3 / tf.constant([2], tf.int64), np.array([-1.5]), call="-3 / int64")
+
+
+@clause("ops.tensor-equality", ref="tf221")
+def test_equality_is_elementwise(tf):
+    v, w = tf.Variable([1.0, 2.0, 3.0]), tf.Variable([1.0, 0.0, 3.0])
+    _bits_equal(v == w, np.array([True, False, True]), call="Variable == Variable")
+    _bits_equal(v != w, np.array([False, True, False]), call="Variable != Variable")
+    _bits_equal(tf.constant([1, 2]) == [1, 2, 3], np.bool_(False), call="[2] == [3] (shapes do not broadcast)")
+    assert_true((tf.constant([1.0]) == None) is False, "tensor == None should be False", call="tensor == None")  # noqa: E711
+    with raises(ValueError, call="Variable == None"):
+        v == None  # noqa: B015, E711
+    with raises(TypeError, call="int32 tensor == 1.5"):
+        tf.constant([1, 2]) == 1.5  # noqa: B015
+
+
+@clause("ops.integer-mean", ref="tf221")
+def test_integer_mean_is_exact(tf):
+    vals = [2**62 + 1, 2**62 + 3, 2**61 + 7]
+    s = (sum(vals) + 2**63) % 2**64 - 2**63         # the sum wraps in int64
+    want = abs(s) // 3 * (1 if s >= 0 else -1)      # exact division, truncated toward zero
+    _bits_equal(tf.reduce_mean(tf.constant(vals, tf.int64)), np.int64(want), call="mean of int64 near 2**62")
+    _bits_equal(tf.reduce_mean(tf.constant([2**30] * 3, tf.int32)), np.int32(2**30), call="mean of int32 (no wrap)")
+    _bits_equal(tf.reduce_mean(tf.constant([-7, 0])), np.int32(-3), call="mean([-7, 0]) truncates toward zero")
+
+
+@clause("ops.empty-inputs", ref="tf221")
+def test_empty_inputs(tf):
+    _bits_equal(tf.reduce_max(tf.constant([], tf.int32)), np.int32(np.iinfo(np.int32).min), call="reduce_max([] int32)")
+    _bits_equal(tf.reduce_min(tf.zeros([0, 2]), axis=0), np.array([np.inf, np.inf], np.float32),
+                call="reduce_min of [0, 2] on axis 0")
+    _bits_equal(tf.cumsum(tf.constant([], tf.float32), exclusive=True), np.zeros([0], np.float32),
+                call="exclusive cumsum of []")
+    parts = tf.split(tf.constant([1.0, 2.0]), [2, -1])
+    assert_true(len(parts) == 2, f"split gave {len(parts)} parts, but should give 2", call="split([1, 2], [2, -1])")
+    _bits_equal(parts[1], np.zeros([0], np.float32), call="split([1, 2], [2, -1])[1]")
+    with raises(tf.errors.InvalidArgumentError, match="only be one -1", call="split(x, [-1, -1, 3])"):
+        tf.split(tf.constant([1.0, 2.0, 3.0]), [-1, -1, 3])

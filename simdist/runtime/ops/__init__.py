@@ -28,4 +28,5 @@ from simdist.runtime.ops.slicing import pad, slice_, strided_slice_fn, tile  # n
 from simdist.runtime.ops.clip import clip_by_global_norm, clip_by_norm, clip_by_value, global_norm  # noqa: F401
 from simdist.runtime.ops.generators import eye, linspace, meshgrid, one_hot, sequence_mask  # noqa: F401
 from simdist.runtime.ops import random  # noqa: F401
+from simdist.runtime.ops import bitwise  # noqa: F401  (installs &, |, ^, ~ on tensors)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import convert, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
@@ -67,6 +67,9 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         dt = max(kinds, key=lambda k: order.index(k) if k in order else 0)
     else:
         dt = dtypes.as_dtype(dtype)
+        for v in vals:      # TF converts each argument to dtype: 0.5 is refused for an integer range
+            if not isinstance(v, Tensor) and not hasattr(v, "_as_tensor"):
+                convert.to_array(v, dt)
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
     if d == 0:
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
@@ -343,9 +346,20 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
                 f"{ax} (size = {n}) and num_split {k} [Op:Split]")
         sizes = (n // k,) * k
     else:
-        sizes = tuple(int(s) for s in (num_or_size_splits._v if isinstance(num_or_size_splits, Tensor)
-                                       else num_or_size_splits))
-        if sum(sizes) != n:
+        given = [int(s) for s in (num_or_size_splits._v if isinstance(num_or_size_splits, Tensor)
+                                  else num_or_size_splits)]
+        unknown = [i for i, s in enumerate(given) if s == -1]    # SplitV: one size may be -1 (the rest)
+        if len(unknown) > 1:
+            raise errors.InvalidArgumentError(None, None, "There can only be one -1 in the input. [Op:SplitV]")
+        for i, s in enumerate(given):
+            if s < -1:
+                raise errors.InvalidArgumentError(None, None, f"Split size at index {i} must be >= 0. Got: {s} "
+                                                  "[Op:SplitV]")
+        known = sum(s for s in given if s != -1)
+        if unknown:
+            given[unknown[0]] = n - known    # negative when the known sizes exceed n: refused below
+        sizes = tuple(given)
+        if sum(sizes) != n or min(sizes, default=0) < 0:
             raise errors.InvalidArgumentError(
                 None, None, f"Determined shape must either match input shape along split_dim exactly if fully "
                 f"specified, or be less than the size of the input along split_dim if not fully specified.  Got: "

@@ -27,8 +27,9 @@ def _matmul_flops(arrays: Any, out: np.ndarray, attrs: Any) -> float:
     return 2.0 * out.size * k
 
 
-MATMUL = register("MatMul", _matmul, args.same_dtype("MatMul"), _matmul_flops)
-BATCH_MATMUL = register("BatchMatMulV2", _matmul, args.same_dtype("BatchMatMulV2"), _matmul_flops)
+_MATMUL_T = "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128"
+MATMUL = register("MatMul", _matmul, args.allowed("MatMul", "fiuc", _MATMUL_T), _matmul_flops)
+BATCH_MATMUL = register("BatchMatMulV2", _matmul, args.allowed("BatchMatMulV2", "fiuc", _MATMUL_T), _matmul_flops)
 
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import tensor as _tm
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops.unary import negative
@@ -45,13 +45,37 @@ REAL = ("fiu", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint1
 
 
 # --- binary arithmetic ------------------------------------------------------------------------------
-def _int_div_checked(fn: Any) -> Any:
-    """An integer division that raises as TF does on a zero divisor (NumPy warns and returns 0)."""
-    name = {np.floor_divide: "FloorDiv", np.remainder: "FloorMod"}[fn]
+def _float_floordiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """TF's float FloorDiv (Eigen's google_floor_div_real): floor(a / b) of the rounded quotient.
+    NumPy's floor_divide is Python's divmod, exact on the real quotient: 1.0 // 0.2 is 4.0 there
+    and 5.0 in TF; and at infinities and zeros it gives NaN where floor(a / b) is +-inf or -0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.floor(np.true_divide(a, b))
+
+
+def _float_floormod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """TF's float FloorMod (Eigen's google_floor_fmod): fmod, then + b where the signs of a and b
+    differ and the remainder is not 0. NumPy's remainder differs at infinities (1 % -inf)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.fmod(a, b)
+        fix = (r != 0) & ((a < 0) != (b < 0))
+        if fix.any():
+            r = np.where(fix, r + b, r)
+    return r
+
+
+def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
+    """A floor division/modulo: integers raise as TF does on a zero divisor (NumPy warns and returns
+    0) and wrap as C does (INT_MIN // -1); floats follow TF's Eigen functors (`float_fn`)."""
 
     def forward(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        if b.dtype.kind in "iu" and not np.all(b):
-            raise errors.InvalidArgumentError(None, None, f"Integer division by zero [Op:{name}]")
+        if b.dtype.kind in "iu":
+            if not np.all(b):
+                raise errors.InvalidArgumentError(None, None, f"Integer division by zero [Op:{name}]")
+            with np.errstate(over="ignore"):
+                return fn(a, b)
+        if b.dtype.kind == "f":
+            return float_fn(a, b)
         return fn(a, b)
     forward.__name__ = fn.__name__
     return forward
@@ -69,21 +93,59 @@ def _realdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.true_divide(a, b)
 
 
-ADD = register("AddV2", np.add, args.same_dtype("AddV2"))
-SUB = register("Sub", np.subtract, args.same_dtype("Sub"))
+# TF's attr-T lists of the binary ops that refuse bools (Mul, Equal and NotEqual take them; `binary`
+# checks a bool operand against this table, since its fast path skips the dtype rules).
+_NO_BOOL = {
+    "AddV2": "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, int32, int64, complex64, "
+             "complex128",
+    "Sub": "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, complex64, complex128, uint32, "
+           "uint64",
+    "FloorDiv": "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, "
+                "complex128",
+    "FloorMod": "int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double",
+    "Pow": "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128",
+    "Maximum": "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64",
+    "Minimum": "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64",
+    "RealDiv": "bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, complex64, complex128",
+}
+_NO_BOOL.update(dict.fromkeys(("Less", "LessEqual", "Greater", "GreaterEqual"),
+                              "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64"))
+
+
+def _numeric(name: str) -> Any:
+    """The dtype rule of a binary op that takes every number but no bool (TF's attr list)."""
+    return args.allowed(name, "fiuc", _NO_BOOL[name])
+
+
+ADD = register("AddV2", np.add, _numeric("AddV2"))
+SUB = register("Sub", np.subtract, _numeric("Sub"))
 MUL = register("Mul", np.multiply, args.same_dtype("Mul"))
-FLOORDIV = register("FloorDiv", _int_div_checked(np.floor_divide), args.same_dtype("FloorDiv"))
-FLOORMOD = register("FloorMod", _int_div_checked(np.remainder), args.same_dtype("FloorMod"))
-POW = register("Pow", _pow, args.same_dtype("Pow"))
-MAXIMUM = register("Maximum", np.maximum, args.same_dtype("Maximum"))
-MINIMUM = register("Minimum", np.minimum, args.same_dtype("Minimum"))
-REALDIV = register("RealDiv", _realdiv, args.same_dtype("RealDiv"))
+FLOORDIV = register("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _float_floordiv),
+                    _numeric("FloorDiv"))
+FLOORMOD = register("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
+                    _numeric("FloorMod"))
+POW = register("Pow", _pow, _numeric("Pow"))
+MAXIMUM = register("Maximum", np.maximum, _numeric("Maximum"))
+MINIMUM = register("Minimum", np.minimum, _numeric("Minimum"))
+REALDIV = register("RealDiv", _realdiv, _numeric("RealDiv"))
 
 _CMP_FLOPS = args.zero_flops
-LESS = register("Less", np.less, args.bool_out("Less"), _CMP_FLOPS)
-LESS_EQUAL = register("LessEqual", np.less_equal, args.bool_out("LessEqual"), _CMP_FLOPS)
-GREATER = register("Greater", np.greater, args.bool_out("Greater"), _CMP_FLOPS)
-GREATER_EQUAL = register("GreaterEqual", np.greater_equal, args.bool_out("GreaterEqual"), _CMP_FLOPS)
+
+
+def _ordered(name: str) -> Any:
+    """The dtype rule of an order comparison: real numbers in, bool out (no bools, TF's list)."""
+    check = _numeric(name)
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        check(dts, attrs)
+        return dtypes.bool_
+    return rule
+
+
+LESS = register("Less", np.less, _ordered("Less"), _CMP_FLOPS)
+LESS_EQUAL = register("LessEqual", np.less_equal, _ordered("LessEqual"), _CMP_FLOPS)
+GREATER = register("Greater", np.greater, _ordered("Greater"), _CMP_FLOPS)
+GREATER_EQUAL = register("GreaterEqual", np.greater_equal, _ordered("GreaterEqual"), _CMP_FLOPS)
 EQUAL = register("Equal", np.equal, args.bool_out("Equal"), _CMP_FLOPS)
 NOT_EQUAL = register("NotEqual", np.not_equal, args.bool_out("NotEqual"), _CMP_FLOPS)
 for _name in ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "FloorDiv"):
@@ -97,7 +159,11 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
     if tp is Tensor or isinstance(y, Tensor):
         return y
     if (tp is float and dt._np.kind == "f") or (tp is int and dt._np.kind in "fiu"):
-        out = Tensor(np.asarray(y, dtype=dt._np), dt)   # what convert_to_tensor gives, without its checks
+        try:
+            arr = np.asarray(y, dtype=dt._np)   # what convert_to_tensor gives, without its checks
+        except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it
+            arr = convert.to_array(y, dt)[0]
+        out = Tensor(arr, dt)
         return out if _tm._REC is None else dispatch.constant_made(out)
     conv = getattr(y, "_as_tensor", None)
     if conv is not None:
@@ -119,6 +185,8 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         raise
     if yt.dtype is not dt and yt.dtype != dt:
         raise args.dtype_error(op.name, 1, dt, yt.dtype)
+    if dt._np.kind == "b" and op.name in _NO_BOOL:
+        op.dtype((dt, dt), None)    # raises TF's error: the fast path below skips the dtype rules
     a, b = (yt, x) if reflected else (x, yt)
     arrays = (a._v, b._v) if _tm._REC is None else (_raw(a), _raw(b))
     try:
@@ -197,9 +265,13 @@ _TRUEDIV_DT = {dtypes.int8: dtypes.float32, dtypes.int16: dtypes.float32, dtypes
 def _truediv_operands(x: Any, y: Any) -> tuple[Tensor, Tensor]:
     """TF's truediv operands: the same dtype, integers cast by the truediv table."""
     x = convert_to_tensor(x)
-    y = convert_to_tensor(y, dtype=x.dtype) if not isinstance(y, Tensor) else y
+    y = convert_to_tensor(y, dtype_hint=x.dtype) if not isinstance(y, Tensor) else y
     if y.dtype != x.dtype:
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    if x.dtype.is_bool or x.dtype is dtypes.string:
+        raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__. Expected one of {{tf.uint8, tf.int8, tf.uint16, "
+                        "tf.int16, tf.uint32, tf.int32, tf.uint64, tf.int64, tf.bfloat16, tf.float16, tf.float32, "
+                        "tf.float64, tf.complex64, tf.complex128}.")
     out_dt = _TRUEDIV_DT.get(x.dtype)
     if out_dt is not None:
         x, y = cast(x, out_dt), cast(y, out_dt)
@@ -243,19 +315,39 @@ def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
 def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     """Integer inputs give the truncated integer mean, like TF."""
     if v.dtype.kind in "iu":
+        # summed in int64 (wrapping there, as TF's int64 mean does near 2**63), then divided exactly
+        # with truncation toward zero: no float64 round trip, which is off by units near 2**62
         s = np.sum(v, axis=axis, keepdims=keepdims, dtype=np.int64)
         n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
-        return np.trunc(s / max(n, 1)).astype(v.dtype) if n else np.zeros_like(s, dtype=v.dtype)
+        if not n:
+            return np.zeros_like(s, dtype=v.dtype)
+        q, r = np.divmod(s, n)
+        return (q + ((r != 0) & (s < 0))).astype(v.dtype)
+    if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
+        return np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype) * np.array(np.nan, v.dtype)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
 
 SUM = register("Sum", _sum, args.allowed("Sum", *NUMERIC), args.input_size_flops)
 MEAN = register("Mean", _mean, args.allowed("Mean", *NUMERIC), args.input_size_flops)
-MAX = register("Max", lambda v, axis, keepdims: np.max(v, axis=axis, keepdims=keepdims), args.allowed("Max", *REAL),
-               args.zero_flops)
-MIN = register("Min", lambda v, axis, keepdims: np.min(v, axis=axis, keepdims=keepdims), args.allowed("Min", *REAL),
-               args.zero_flops)
+def _extreme(fn: Any, lowest: bool) -> Any:
+    """Max/Min: over nothing they give the reduction's identity, the dtype's lowest (Max) or
+    highest (Min) value (-inf/+inf for floats), as TF's Eigen reducers do; NumPy raises."""
+    def forward(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
+        if v.size:
+            return fn(v, axis=axis, keepdims=keepdims)
+        if v.dtype.kind == "f":
+            init: Any = -np.inf if lowest else np.inf
+        else:
+            info = np.iinfo(v.dtype)
+            init = info.min if lowest else info.max
+        return fn(v, axis=axis, keepdims=keepdims, initial=init)
+    return forward
+
+
+MAX = register("Max", _extreme(np.max, True), args.allowed("Max", *REAL), args.zero_flops)
+MIN = register("Min", _extreme(np.min, False), args.allowed("Min", *REAL), args.zero_flops)
 
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
@@ -288,7 +380,7 @@ def _add_n(*arrays: np.ndarray) -> np.ndarray:
     return out
 
 
-ADD_N = register("AddN", _add_n, args.same_dtype("AddN"), lambda arrays, out, attrs: out.size * (len(arrays) - 1))
+ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", variant"), lambda arrays, out, attrs: out.size * (len(arrays) - 1))
 
 
 def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
@@ -334,8 +426,12 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     if c.dtype is not dtypes.bool_:
         raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was expected "
                                           f"to be a bool tensor but is a {c.dtype.name} tensor [Op:SelectV2]")
-    xt = _t(x)
-    yt = _operand(y, xt.dtype)
+    if isinstance(y, Tensor) and not isinstance(x, Tensor):   # the first tensor of x, y sets the dtype
+        yt = y                                                 # (TF's args_to_matching_eager)
+        xt = _operand(x, yt.dtype)
+    else:
+        xt = _t(x)
+        yt = _operand(y, xt.dtype)
     return dispatch.execute(SELECT, (c, xt, yt))
 
 
@@ -617,6 +713,19 @@ def _select_grad(op: Any, grad: Any) -> list:
             unbroadcast(where(c, zeros, grad), y.shape.as_list())]
 
 
+def equality(op: Any, x: Tensor, o: Any) -> Tensor:
+    """`x == o` / `x != o` as TF's tensor_equals: Equal/NotEqual with incompatible_shape_error=False.
+    Operands that do not broadcast give one bool (False for ==, True for !=) instead of an error;
+    an operand that cannot be converted to x's dtype raises TF's TypeError/ValueError, and one of
+    another dtype its InvalidArgumentError (clause ops.tensor-equality)."""
+    try:
+        return binary(op, x, o, out_dtype=dtypes.bool_)
+    except errors.InvalidArgumentError as e:
+        if not e.message.startswith("Incompatible shapes"):
+            raise
+    return convert_to_tensor(op is NOT_EQUAL)
+
+
 # --- Tensor's operators ---------------------------------------------------------------------------------
 def _install_operators() -> None:
     def op2(op: Any) -> tuple[Any, Any]:
@@ -642,33 +751,12 @@ def _install_operators() -> None:
         setattr(Tensor, f"__{name}__", cmp(op))
 
     def eq(self: Tensor, o: Any) -> Any:
-        if o is None:
-            return False
-        try:
-            return binary(EQUAL, self, o, out_dtype=dtypes.bool_)
-        except (TypeError, ValueError, errors.InvalidArgumentError):
-            return False
+        return False if o is None else equality(EQUAL, self, o)
 
     def ne(self: Tensor, o: Any) -> Any:
-        if o is None:
-            return True
-        try:
-            return binary(NOT_EQUAL, self, o, out_dtype=dtypes.bool_)
-        except (TypeError, ValueError, errors.InvalidArgumentError):
-            return True
+        return True if o is None else equality(NOT_EQUAL, self, o)
 
-    def bool_op(fn: Any, reflected: bool = False) -> Any:
-        def f(self: Tensor, o: Any) -> Tensor:
-            return fn(o, self) if reflected else fn(self, o)
-        return f
-
-    Tensor.__and__ = bool_op(logical_and)    # type: ignore[assignment]
-    Tensor.__rand__ = bool_op(logical_and, True)   # type: ignore[assignment]
-    Tensor.__or__ = bool_op(logical_or)      # type: ignore[assignment]
-    Tensor.__ror__ = bool_op(logical_or, True)   # type: ignore[assignment]
-    Tensor.__xor__ = bool_op(logical_xor)    # type: ignore[assignment]
-    Tensor.__rxor__ = bool_op(logical_xor, True)   # type: ignore[assignment]
-    Tensor.__invert__ = lambda self: logical_not(self)   # type: ignore[assignment]
+    # &, |, ^, ~: logical on bools, bitwise on integers (ops/bitwise.py installs them)
     Tensor.__eq__ = eq   # type: ignore[assignment]
     Tensor.__ne__ = ne   # type: ignore[assignment]
     Tensor.__truediv__ = lambda self, o: truediv(self, o)   # type: ignore[assignment]

@@ -153,7 +153,7 @@ def _scan(ufunc: Any, identity: int) -> Any:
     def forward(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
         v = np.flip(x, axis) if reverse else x
         out = ufunc.accumulate(v, axis=axis, dtype=x.dtype)
-        if exclusive:
+        if exclusive and out.shape[axis]:   # an empty scan stays empty
             out = np.moveaxis(out, axis, 0)
             shifted = np.empty_like(out)
             shifted[0] = identity

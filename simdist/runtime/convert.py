@@ -1,0 +1,165 @@
+"""Python and NumPy values to arrays of a TF dtype, as TF 2.21's eager conversion does them
+(clause ops.conversion; the C++ is tensorflow/python/lib/core/py_seq_tensor.cc).
+
+- NumPy arrays and scalars are cast with NumPy's rules (`astype`): floats truncate, integers
+  wrap, as TF converts an ndarray.
+- Python scalars and (nested) sequences are checked element by element:
+  - a float (Python or NumPy floating) is refused for an integer or bool dtype, even 1.0
+    (TypeError "Cannot convert [1.0] to EagerTensor of dtype int64");
+  - a Python int wraps into the integer dtype (2**33 as int32 is 0, -1 as uint8 is 255), and
+    in a sequence it must fit 64 bits (ValueError "... out-of-range integer ...");
+  - bools mixed with numbers, None or other objects in a sequence: ValueError "mixed types";
+  - a bool dtype takes only bools, a string dtype only str/bytes (TypeError);
+  - with no dtype given, Python floats are float32 and must fit it: 1e40 is refused (TF's
+    message speaks of "a double-precision float"); an explicit float32 makes it inf.
+- A dtype hint is tried first and dropped when the value does not convert to it (TF's
+  `preferred_dtype`): 2.5 with an int32 hint is float32, a float64 array with a float32 hint is
+  float32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes
+
+__all__ = ["to_array"]
+
+_F32_MAX = float(np.finfo(np.float32).max)
+_MIXED = "Can't convert Python sequence with mixed types to Tensor."
+_INT_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+_FLOAT_RANGE = "Can't convert Python sequence with a value out of range for a double-precision float."
+
+
+def _cannot(value: Any, dt: dtypes.DType) -> TypeError:
+    return TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dt.name}")
+
+
+def _unsupported(value: Any) -> ValueError:
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a "
+                      "Tensor.")
+
+
+def _leaf_kind(x: Any) -> str:
+    """'b' bool, 'i' int, 'f' float, 'c' complex, 's' text, '?' anything else."""
+    if isinstance(x, (bool, np.bool_)):
+        return "b"
+    if isinstance(x, (int, np.integer)):
+        return "i"
+    if isinstance(x, (float, np.floating)):
+        return "f"
+    if isinstance(x, (complex, np.complexfloating)):
+        return "c"
+    if isinstance(x, (str, bytes, np.str_, np.bytes_)):
+        return "s"
+    return "?"
+
+
+def _leaves(value: Any) -> tuple[np.ndarray, str]:
+    """The value as an object array of its leaves, and the set of leaf kinds (sorted string)."""
+    try:
+        obj = np.array(value, dtype=object)
+    except ValueError:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+    if obj.dtype == object and obj.ndim and any(isinstance(x, (list, tuple)) for x in obj.flat):
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+    kinds = "".join(sorted({_leaf_kind(x) for x in obj.flat}))
+    return obj, kinds
+
+
+def _wrap_ints(obj: np.ndarray, dt: dtypes.DType) -> np.ndarray:
+    """Python ints wrapped into dt's width (two's complement), as TF's C conversion casts them;
+    each must fit 64 bits."""
+    lo, hi = (-(2**63), 2**64) if dt.np == np.uint64 else (-(2**63), 2**63)
+    flat = [int(x) for x in obj.flat]
+    if any(not lo <= x < hi for x in flat):
+        raise ValueError(_INT_RANGE)
+    bits = dt.np.itemsize * 8
+    mask = (1 << bits) - 1
+    signed = dt.np.kind == "i"
+    out = []
+    for x in flat:
+        x &= mask
+        if signed and x >> (bits - 1):
+            x -= 1 << bits
+        out.append(x)
+    return np.array(out, dtype=dt.np).reshape(obj.shape)
+
+
+def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.DType]:
+    sequence = isinstance(value, (list, tuple))
+    obj, kinds = _leaves(value)
+    if "?" in kinds or ("b" in kinds and kinds != "b") or ("s" in kinds and kinds != "s"):
+        if not sequence:
+            raise _unsupported(value)
+        raise ValueError(_MIXED)
+    inferred = dt is None
+    if dt is None:
+        dt = dtypes.infer_dtype(value)
+    return _converted(value, obj, kinds, dt, inferred, sequence), dt
+
+
+def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferred: bool,
+               sequence: bool) -> np.ndarray:
+    if dt is dtypes.string:
+        if kinds not in ("s", ""):
+            raise _cannot(value, dt)
+        return np.vectorize(lambda s: s.encode() if isinstance(s, str) else bytes(s), otypes=[object])(obj) \
+            if obj.size else obj
+    if kinds == "s":
+        raise _cannot(value, dt)
+    if dt.is_bool:
+        if kinds not in ("b", ""):
+            raise _cannot(value, dt)
+        return obj.astype(np.bool_)
+    if dt.is_integer:
+        if "f" in kinds or "c" in kinds:
+            raise _cannot(value, dt)
+        return _wrap_ints(obj, dt) if "i" in kinds else obj.astype(dt.np)
+    if "i" in kinds and sequence:
+        for x in obj.flat:
+            if isinstance(x, int) and not isinstance(x, bool) and not -(2**63) <= x < 2**63:
+                raise ValueError(_INT_RANGE)
+    if dt.is_floating and "c" in kinds:
+        raise _cannot(value, dt)
+    with np.errstate(over="ignore"):   # 1e5 as float16 is inf, silently as in TF
+        arr = obj.astype(dt.np)
+    if inferred and dt.np == np.float32 and "f" in kinds:
+        wide = obj.astype(np.float64)
+        if np.any(np.isfinite(wide) & (np.abs(wide) > _F32_MAX)):
+            raise ValueError(_FLOAT_RANGE)
+    return arr
+
+
+def to_array(value: Any, dt: dtypes.DType | None, hint: dtypes.DType | None = None) -> tuple[np.ndarray, dtypes.DType]:
+    """`value` (not a tensor or variable) as an array of TF dtype `dt` (inferred when None, the
+    hint tried first), with the DType it has."""
+    if dt is None and hint is not None:
+        try:
+            return to_array(value, hint)
+        except (TypeError, ValueError):
+            pass
+    numpy_value = isinstance(value, (np.ndarray, np.generic))
+    if numpy_value:
+        if dt is None:
+            dt = dtypes.as_dtype(value.dtype)
+            if dt is dtypes.string:
+                return _python_to(value.tolist(), dt)
+            return np.asarray(value), dt
+        if dt is dtypes.string or value.dtype.kind in "USO":
+            return _python_to(value.tolist(), dt)
+        with np.errstate(all="ignore"):
+            return np.asarray(value).astype(dt.np, copy=False), dt
+    tp = type(value)
+    if tp is float and (dt is None or dt.is_floating):       # the common scalars, without the walk
+        if dt is None:
+            if value - value == 0 and abs(value) > _F32_MAX:   # finite and beyond float32
+                raise ValueError(_FLOAT_RANGE)
+            dt = dtypes.float32
+        with np.errstate(over="ignore"):
+            return np.asarray(value, dtype=dt.np), dt
+    if tp is int and dt is None and -(2**31) <= value < 2**31:
+        return np.asarray(value, dtype=np.int32), dtypes.int32
+    return _python_to(value, dt)

@@ -1,0 +1,286 @@
+"""Edge values and operand conversion against real TensorFlow 2.21: the same program on both
+backends gives the same dtype and the same bits (NaN matches NaN), or raises the same exception
+class. Float floor division and modulo over a grid of signed zeros, infinities, NaN and ordinary
+values; bitwise ops and `&`, `|`, `^`, `~`; Python values converted to tensors (wrap-around, refused
+floats, mixed sequences, out-of-range literals); `==` on tensors and variables; bools refused by
+arithmetic; empty inputs. Needs the `tf` extra.
+
+Subnormal floats are left out of the grids on purpose: TF's CPU kernels run with flush-to-zero
+and denormals-are-zero (1e-45 + 0.0 is 0.0 in TF), which simdist does not model (docs/spec.md,
+`ops.floor-division-float`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import tf_workers
+
+pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
+                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+clause = pytest.mark.clause
+
+_EDGES = [1.0, -1.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 0.2, 5.5, -5.5, 3.0, 1e30]
+
+
+def _grid(dt: Any) -> tuple[np.ndarray, np.ndarray]:
+    with np.errstate(over="ignore"):   # 1e30 is inf in float16
+        v = np.array(_EDGES, dtype=dt)
+    return np.repeat(v, len(v)), np.tile(v, len(v))
+
+
+def _int_grid(dt: Any) -> tuple[np.ndarray, np.ndarray]:
+    info = np.iinfo(dt)
+    v = np.array([7, -7, 1, -1, 3, info.max, info.min if info.min else 2], dtype=dt)
+    x, y = np.repeat(v, len(v)), np.tile(v, len(v))
+    return x, y
+
+
+def _var(tf: Any, value: Any) -> Any:
+    return tf.Variable(value)
+
+
+# (id, clause, program): each program gets a `tf` module and returns a tensor (or a list of them).
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # float floor division and modulo: floor(x / y), and fmod corrected toward y's sign
+    *[(f"floordiv-{np.dtype(d).name}", "ops.floor-division-float",
+       (lambda d: lambda tf: tf.math.floordiv(*map(tf.constant, _grid(d))))(d)) for d in (np.float32, np.float64)],
+    *[(f"floormod-{np.dtype(d).name}", "ops.floor-division-float",
+       (lambda d: lambda tf: tf.math.floormod(*map(tf.constant, _grid(d))))(d)) for d in (np.float32, np.float64)],
+    ("floordiv-float16", "ops.floor-division-float",
+     lambda tf: tf.math.floordiv(*map(tf.constant, _grid(np.float16)))),
+    ("floordiv-1-by-0.2", "ops.floor-division-float", lambda tf: tf.math.floordiv(1.0, 0.2)),
+    ("floordiv-operator", "ops.floor-division-float", lambda tf: tf.constant([1.0, -1.0, 7.5]) // 0.2),
+    ("floordiv-int32-grid", "ops.floor-division-float",
+     lambda tf: tf.math.floordiv(*map(tf.constant, _int_grid(np.int32)))),
+    ("floormod-int64-grid", "ops.floor-division-float",
+     lambda tf: tf.math.floormod(*map(tf.constant, _int_grid(np.int64)))),
+    # bitwise
+    ("and-int32", "ops.bitwise", lambda tf: tf.constant([6, -7, 5]) & 3),
+    ("rand-int32", "ops.bitwise", lambda tf: 3 & tf.constant([6, -7, 5])),
+    ("or-int32", "ops.bitwise", lambda tf: tf.constant([6, -7, 5]) | tf.constant([1, 1, 8])),
+    ("xor-uint8", "ops.bitwise", lambda tf: tf.constant([5, 255], tf.uint8) ^ tf.constant([3, 1], tf.uint8)),
+    ("invert-int64", "ops.bitwise", lambda tf: ~tf.constant([0, -1, 2**40], tf.int64)),
+    ("invert-uint8", "ops.bitwise", lambda tf: tf.bitwise.invert(tf.constant([0, 255], tf.uint8))),
+    ("and-bool-is-logical", "ops.bitwise", lambda tf: tf.constant([True, False]) & tf.constant([True, True])),
+    ("invert-bool-is-logical", "ops.bitwise", lambda tf: ~tf.constant([True, False])),
+    ("and-broadcast", "ops.bitwise", lambda tf: tf.bitwise.bitwise_and(tf.constant([[1], [3]]), tf.constant([1, 2]))),
+    ("left-shift-clamped", "ops.bitwise",
+     lambda tf: tf.bitwise.left_shift(tf.constant([1, 1, 3, -1, 5]), tf.constant([40, -1, 31, 3, 2]))),
+    ("right-shift-clamped", "ops.bitwise",
+     lambda tf: tf.bitwise.right_shift(tf.constant([-8, 8, -8, 255]), tf.constant([40, -2, 2, 1]))),
+    ("left-shift-uint8-wraps", "ops.bitwise",
+     lambda tf: tf.bitwise.left_shift(tf.constant([200], tf.uint8), tf.constant([1], tf.uint8))),
+    ("and-float-refused", "ops.bitwise", lambda tf: tf.constant([1.0]) & tf.constant([2.0])),
+    ("invert-float-refused", "ops.bitwise", lambda tf: ~tf.constant([1.0])),
+    ("bitwise-and-bool-refused", "ops.bitwise",
+     lambda tf: tf.bitwise.bitwise_and(tf.constant([True]), tf.constant([False]))),
+    ("and-mixed-int-refused", "ops.bitwise", lambda tf: tf.constant([1]) & tf.constant([1], tf.int64)),
+    # operators on variables read the variable
+    ("variable-and", "ops.bitwise", lambda tf: _var(tf, [6, -7, 5]) & 3),
+    ("variable-invert", "ops.bitwise", lambda tf: ~_var(tf, [6, -7, 5])),
+    ("variable-xor-reflected", "ops.bitwise", lambda tf: 3 ^ _var(tf, [6, -7, 5])),
+    ("variable-mod", "ops.floor-division-float", lambda tf: _var(tf, [1.0, -2.5, 3.0]) % 2.0),
+    ("variable-rmod", "ops.floor-division-float", lambda tf: 2.0 % _var(tf, [1.0, -2.5, 3.0])),
+    ("variable-floordiv", "ops.floor-division-float", lambda tf: _var(tf, [1.0, -2.5, 3.0]) // 0.2),
+    ("variable-rfloordiv", "ops.floor-division-float", lambda tf: 7.0 // _var(tf, [1.0, -2.5, 3.0])),
+    ("variable-abs", "ops.floor-division-float", lambda tf: abs(_var(tf, [1.0, -2.5, -0.0]))),
+    ("variable-rpow", "ops.floor-division-float", lambda tf: 2.0 ** _var(tf, [1.0, -2.5, 3.0])),
+    # equality
+    ("variable-eq-variable", "ops.tensor-equality", lambda tf: _var(tf, [1.0, 2.0, 3.0]) == _var(tf, [1.0, 0.0, 3.0])),
+    ("variable-ne-variable", "ops.tensor-equality", lambda tf: _var(tf, [1.0, 2.0, 3.0]) != _var(tf, [1.0, 0.0, 3.0])),
+    ("variable-eq-scalar", "ops.tensor-equality", lambda tf: _var(tf, [1.0, 2.0]) == 1.0),
+    ("variable-eq-none", "ops.tensor-equality", lambda tf: _var(tf, [1.0, 2.0]) == None),  # noqa: E711
+    ("variable-eq-other-shape", "ops.tensor-equality", lambda tf: _var(tf, [1.0, 2.0]) == _var(tf, [1.0, 2.0, 3.0])),
+    ("variable-ne-other-shape", "ops.tensor-equality", lambda tf: _var(tf, [1.0, 2.0]) != _var(tf, [1.0, 2.0, 3.0])),
+    ("tensor-eq-other-shape", "ops.tensor-equality", lambda tf: tf.constant([1, 2]) == [1, 2, 3]),
+    ("tensor-eq-float-of-int", "ops.tensor-equality", lambda tf: tf.constant([1, 2]) == 1.5),
+    ("tensor-eq-string", "ops.tensor-equality", lambda tf: tf.constant([1, 2]) == "a"),
+    ("tensor-eq-other-dtype", "ops.tensor-equality", lambda tf: tf.constant([1, 2]) == tf.constant([1.0, 2.0])),
+    ("tensor-eq-numpy", "ops.tensor-equality", lambda tf: tf.constant([1.0, 2.0]) == np.array([1.0, 3.0])),
+    # conversion of Python and NumPy values
+    ("float-list-to-int64", "ops.conversion", lambda tf: tf.constant([1.0], dtype=tf.int64)),
+    ("integral-float-to-int32", "ops.conversion", lambda tf: tf.constant(1.0, dtype=tf.int32)),
+    ("int-wraps-int32", "ops.conversion", lambda tf: tf.constant(2**33 + 5, tf.int32)),
+    ("int-list-wraps-int32", "ops.conversion", lambda tf: tf.constant([2**33, -(2**31) - 1], tf.int32)),
+    ("int-wraps-uint8", "ops.conversion", lambda tf: tf.constant([-1, 300], tf.uint8)),
+    ("int-beyond-int64", "ops.conversion", lambda tf: tf.constant(2**63)),
+    ("int-2**31-is-int64", "ops.conversion", lambda tf: tf.constant([1, 2**31])),
+    ("uint64-max", "ops.conversion", lambda tf: tf.constant(2**64 - 1, tf.uint64)),
+    ("float-beyond-float32", "ops.conversion", lambda tf: tf.constant([1e40])),
+    ("float-beyond-float32-explicit", "ops.conversion", lambda tf: tf.constant([1e40, 1.0], tf.float32)),
+    ("float-beyond-float16", "ops.conversion", lambda tf: tf.constant(7e4, tf.float16)),
+    ("nan-to-int", "ops.conversion", lambda tf: tf.constant(float("nan"), tf.int32)),
+    ("int-to-bool", "ops.conversion", lambda tf: tf.constant([0, 1], tf.bool)),
+    ("bool-to-int", "ops.conversion", lambda tf: tf.constant(True, tf.int32)),
+    ("bool-int-mixed", "ops.conversion", lambda tf: tf.constant([True, 2])),
+    ("int-string-mixed", "ops.conversion", lambda tf: tf.constant([1, "a"])),
+    ("none-in-list", "ops.conversion", lambda tf: tf.constant([1, None])),
+    ("ragged-list", "ops.conversion", lambda tf: tf.constant([[1, 2], [3]])),
+    ("numpy-float-truncates", "ops.conversion", lambda tf: tf.constant(np.array([1.5, -2.7]), tf.int32)),
+    ("numpy-int-wraps", "ops.conversion", lambda tf: tf.constant(np.array([2**40 + 3]), tf.int32)),
+    ("numpy-scalar-in-list-to-int", "ops.conversion", lambda tf: tf.constant([np.float64(1.5)], tf.int32)),
+    ("numpy-float64-in-list", "ops.conversion", lambda tf: tf.constant([np.float64(1e40)])),
+    ("hint-refused-falls-back", "ops.conversion", lambda tf: tf.convert_to_tensor(2.5, dtype_hint=tf.int32)),
+    ("hint-numpy-array", "ops.conversion", lambda tf: tf.convert_to_tensor(np.array([1.5]), dtype_hint=tf.int32)),
+    ("hint-int-wraps", "ops.conversion", lambda tf: tf.convert_to_tensor(300, dtype_hint=tf.int8)),
+    ("range-float-to-int64", "ops.conversion", lambda tf: tf.range(0.5, 5, dtype=tf.int64)),
+    ("int32-plus-numpy-float", "ops.conversion", lambda tf: tf.constant([1, 2]) + np.float64(2.5)),
+    ("int32-plus-huge-int", "ops.conversion", lambda tf: tf.constant([1]) + 2**40),
+    ("int8-plus-300", "ops.conversion", lambda tf: tf.constant([1], tf.int8) + 300),
+    ("int-over-int64", "ops.conversion", lambda tf: -3 / tf.constant([2], tf.int64)),
+    ("where-int-and-float", "ops.conversion",
+     lambda tf: tf.where(tf.constant([True, False]), 3, tf.constant([1.0, 2.0]))),
+    ("where-float-into-int", "ops.conversion",
+     lambda tf: tf.where(tf.constant([True, False]), 3.5, tf.constant([1, 2]))),
+    # bools refused by arithmetic (Mul, Equal and NotEqual take them)
+    *[(f"bool-{name}", "ops.dtype-refusal", fn) for name, fn in [
+        ("add", lambda tf: tf.constant([True]) + tf.constant([False])),
+        ("sub", lambda tf: tf.constant([True]) - tf.constant([False])),
+        ("mul", lambda tf: tf.constant([True]) * tf.constant([False])),
+        ("truediv", lambda tf: tf.constant([True]) / tf.constant([True])),
+        ("floordiv", lambda tf: tf.constant([True]) // tf.constant([True])),
+        ("pow", lambda tf: tf.constant([True]) ** tf.constant([True])),
+        ("maximum", lambda tf: tf.maximum(tf.constant([True]), tf.constant([False]))),
+        ("less", lambda tf: tf.constant([True]) < tf.constant([False])),
+        ("greater-equal", lambda tf: tf.math.greater_equal(tf.constant([True]), tf.constant([False]))),
+        ("add-n", lambda tf: tf.add_n([tf.constant([True]), tf.constant([False])])),
+        ("equal", lambda tf: tf.equal(tf.constant([True]), tf.constant([False]))),
+        ("matmul", lambda tf: tf.matmul(tf.constant([[True]]), tf.constant([[True]]))),
+    ]],
+    # integer means: summed in int64, divided exactly, truncated toward zero
+    ("mean-int32-no-wrap", "ops.integer-mean", lambda tf: tf.reduce_mean(tf.constant([2**30] * 3, tf.int32))),
+    ("mean-int64-near-2**62", "ops.integer-mean",
+     lambda tf: tf.reduce_mean(tf.constant([2**62 + 1, 2**62 + 3, 2**61 + 7], tf.int64))),
+    ("mean-int64-wraps", "ops.integer-mean", lambda tf: tf.reduce_mean(tf.constant([2**62 + 1, 2**62 + 3], tf.int64))),
+    ("mean-int32-truncates", "ops.integer-mean",
+     lambda tf: tf.reduce_mean(tf.constant([[-7, 1], [3, 4]], tf.int32), axis=0)),
+    ("mean-uint8", "ops.integer-mean", lambda tf: tf.reduce_mean(tf.constant([250, 10, 3], tf.uint8))),
+    # empty inputs
+    ("reduce-max-empty-int32", "ops.empty-inputs", lambda tf: tf.reduce_max(tf.constant([], tf.int32))),
+    ("reduce-max-empty-float", "ops.empty-inputs", lambda tf: tf.reduce_max(tf.zeros([0, 3]), axis=0)),
+    ("reduce-min-empty-int64", "ops.empty-inputs", lambda tf: tf.reduce_min(tf.zeros([2, 0], tf.int64), axis=1)),
+    ("reduce-min-empty-float", "ops.empty-inputs", lambda tf: tf.reduce_min(tf.constant([], tf.float32))),
+    ("reduce-mean-empty", "ops.empty-inputs", lambda tf: tf.reduce_mean(tf.zeros([0]))),
+    ("cumsum-exclusive-empty", "ops.empty-inputs", lambda tf: tf.cumsum(tf.constant([], tf.float32), exclusive=True)),
+    ("cumprod-exclusive-reverse-empty", "ops.empty-inputs",
+     lambda tf: tf.math.cumprod(tf.zeros([0, 2]), axis=0, exclusive=True, reverse=True)),
+    ("split-rest-is-empty", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0]), [2, -1])),
+    ("split-rest", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [1, -1])),
+    ("split-zero-piece", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [0, 3])),
+    ("split-two-unknown", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [-1, -1, 3])),
+    ("split-negative-size", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [1, -2, 4])),
+    ("split-rest-too-big", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [4, -1])),
+]
+
+
+def _result(tf: Any, k: int) -> Any:
+    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
+    try:
+        out = CASES[k][2](tf)
+    except Exception as e:  # noqa: BLE001 - the error class is the result
+        return ("err", type(e).__name__)
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    return ("ok", [(getattr(o, "dtype", type(o)).name if hasattr(o, "dtype") else type(o).__name__,
+                    np.asarray(o.numpy() if hasattr(o, "numpy") else o)) for o in outs])
+
+
+def _tf_worker(indices: list[int]) -> dict[int, Any]:
+    import tensorflow as tf
+    return {k: _result(tf, k) for k in indices}
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return tf_workers.spawn(__file__, list(range(len(CASES))))
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind == "f":
+        nan = np.isnan(a) & np.isnan(b)
+        width = f"u{a.dtype.itemsize}"
+        return bool(np.all(nan | (a.view(width) == b.view(width))))
+    return bool(np.array_equal(a, b))
+
+
+def _check(k: int, tf_results: dict[int, Any]) -> None:
+    from simdist import tf
+    name = CASES[k][0]
+    want, got = tf_results[k], _result(tf, k)
+    if want[0] == "err":
+        assert got == want, f"simdist gives {got[1] if got[0] == 'err' else got[1]}, but TF 2.21 raises {want[1]} [{name}]"
+        return
+    assert got[0] == "ok", f"simdist raises {got[1]}, but TF 2.21 returns {want[1]} [{name}]"
+    assert len(got[1]) == len(want[1]), f"{len(got[1])} outputs, but TF 2.21 gives {len(want[1])} [{name}]"
+    for j, ((gd, ga), (wd, wa)) in enumerate(zip(got[1], want[1])):
+        assert gd == wd, f"out[{j}].dtype={gd}, but TF 2.21 gives {wd} [{name}]"
+        bad = ga.shape == wa.shape and ga.dtype == wa.dtype and ga.dtype.kind == "f" and \
+            ~((np.isnan(ga) & np.isnan(wa)) | (ga.view(f"u{ga.dtype.itemsize}") == wa.view(f"u{wa.dtype.itemsize}")))
+        where = f"; first differences at {np.argwhere(bad)[:3].tolist()}" if isinstance(bad, np.ndarray) else ""
+        assert _same_bits(ga, wa), \
+            f"out[{j}]={ga.ravel()[:8]} (shape {ga.shape}), but TF 2.21 gives {wa.ravel()[:8]} (shape {wa.shape}){where} [{name}]"
+
+
+def _cases(cid: str) -> Any:
+    ks = [k for k, (_, c, _) in enumerate(CASES) if c == cid]
+    assert ks, f"no case for clause {cid}"
+    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+
+
+@clause("ops.floor-division-float")
+@_cases("ops.floor-division-float")
+def test_floor_division(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.bitwise")
+@_cases("ops.bitwise")
+def test_bitwise(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.tensor-equality")
+@_cases("ops.tensor-equality")
+def test_tensor_equality(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.conversion")
+@_cases("ops.conversion")
+def test_conversion(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.dtype-refusal")
+@_cases("ops.dtype-refusal")
+def test_bools_refused(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.integer-mean")
+@_cases("ops.integer-mean")
+def test_integer_mean(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.empty-inputs")
+@_cases("ops.empty-inputs")
+def test_empty_inputs(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    tested = {"ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
+              "ops.empty-inputs", "ops.integer-mean"}
+    untested = sorted({c for _, c, _ in CASES} - tested)
+    assert not untested, f"cases of clauses {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_op_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(_tf_worker)
