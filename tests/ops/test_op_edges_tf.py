@@ -44,6 +44,41 @@ def _var(tf: Any, value: Any) -> Any:
     return tf.Variable(value)
 
 
+def _max_pool_grad(tf: Any, values: list[float]) -> Any:
+    x = tf.Variable(np.array(values, np.float32).reshape(1, 2, 2, 1))
+    with tf.GradientTape() as tape:
+        y = tf.nn.max_pool2d(x, 2, 1, "VALID")
+    return [y, tape.gradient(y, x)]
+
+
+def _sort_rows(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded rows with NaN, infinities and ties, sorted, argsorted and top-k'd every way TF's
+    TopKV2 kernel branches (k == 1, k == n, 1 < k < n, sorted or not; rows shorter and longer
+    than a SIMD packet and than libstdc++'s insertion-sort threshold)."""
+    rng = np.random.default_rng(7)
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        n = int(rng.choice([2, 3, 5, 8, 15, 16, 17, 33, 64, 100, 257]))
+        row = rng.normal(size=n).astype(np.float32)
+        if rng.random() < 0.5:
+            row = np.round(row * 2) / 2
+        row[rng.random(n) < rng.choice([0.0, 0.05, 0.2, 0.5, 0.9])] = np.nan
+        if rng.random() < 0.2:
+            row[rng.random(n) < 0.1] = np.inf
+        kind, k = int(rng.integers(6)), int(rng.integers(0, n + 1))
+        programs = [
+            (f"top_k[k={k}]", lambda tf, r=row, k=k: list(tf.math.top_k(tf.constant(r), k))),
+            (f"top_k[k={k},unsorted]", lambda tf, r=row, k=k: list(tf.math.top_k(tf.constant(r), k, sorted=False))),
+            ("sort", lambda tf, r=row: tf.sort(tf.constant(r))),
+            ("sort[descending]", lambda tf, r=row: tf.sort(tf.constant(r), direction="DESCENDING")),
+            ("argsort", lambda tf, r=row: tf.argsort(tf.constant(r))),
+            ("top_k[k=1]", lambda tf, r=row: list(tf.math.top_k(tf.constant(r), 1))),
+        ]
+        name, fn = programs[kind]
+        out.append((f"row{i}-n{n}-{name}", "ops.sort", fn))
+    return out
+
+
 # (id, clause, program): each program gets a `tf` module and returns a tensor (or a list of them).
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # float floor division and modulo: floor(x / y), and fmod corrected toward y's sign
@@ -160,6 +195,31 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("mean-int32-truncates", "ops.integer-mean",
      lambda tf: tf.reduce_mean(tf.constant([[-7, 1], [3, 4]], tf.int32), axis=0)),
     ("mean-uint8", "ops.integer-mean", lambda tf: tf.reduce_mean(tf.constant([250, 10, 3], tf.uint8))),
+    # NaN, infinities and ties through TF's TopKV2 kernel
+    *_sort_rows(150),
+    ("sort-nan-small", "ops.sort", lambda tf: tf.sort(tf.constant([3.0, np.nan, 1.0, -np.nan, 2.0]))),
+    ("argsort-descending-nan", "ops.sort",
+     lambda tf: tf.argsort(tf.constant([3.0, np.nan, 1.0, 2.0]), direction="DESCENDING")),
+    ("top_k-nan-float64", "ops.sort", lambda tf: list(tf.math.top_k(tf.constant([3.0, np.nan, 1.0], tf.float64), 2))),
+    ("sort-int-extremes", "ops.sort",
+     lambda tf: tf.sort(tf.constant([0, np.iinfo(np.int32).min, -1, np.iinfo(np.int32).max], tf.int32))),
+    # MaxPool skips NaN and starts at the lowest finite value; its gradient's argmax
+    *[(f"max-pool-{name}", "nn.max-pool-nan",
+       (lambda v: lambda tf: tf.nn.max_pool2d(tf.constant(np.array(v, np.float32).reshape(1, 2, 2, 1)), 2, 1, "VALID"))(v))
+      for name, v in [("nan-second", [1.0, np.nan, 3.0, 2.0]), ("nan-first", [np.nan, 1.0, 3.0, 2.0]),
+                      ("all-nan", [np.nan] * 4), ("all-minus-inf", [-np.inf] * 4),
+                      ("nan-and-minus-inf", [-np.inf, np.nan, -np.inf, -np.inf])]],
+    *[(f"max-pool-grad-{name}", "nn.max-pool-nan", (lambda v: lambda tf: _max_pool_grad(tf, v))(v))
+      for name, v in [("nan-first", [np.nan, 1.0, 5.0, 2.0]), ("nan-between", [1.0, np.nan, 5.0, np.nan]),
+                      ("all-minus-inf", [-np.inf] * 4), ("ties", [1.0, 2.0, 2.0, 1.0])]],
+    ("max-pool-same-padding-nan", "nn.max-pool-nan",
+     lambda tf: tf.nn.max_pool2d(tf.constant(np.array([np.nan, 1.0, 3.0, np.nan], np.float32).reshape(1, 2, 2, 1)),
+                                 2, 1, "SAME")),
+    # float attrs are 32-bit, and a cast to the same dtype is the input itself
+    ("leaky-relu-alpha-float64", "nn.float-attrs",
+     lambda tf: tf.nn.leaky_relu(tf.constant([-1.0, 2.0], tf.float64), alpha=0.1)),
+    ("leaky-relu-alpha-float16", "nn.float-attrs",
+     lambda tf: tf.nn.leaky_relu(tf.constant([-1.0], tf.float16), alpha=0.1)),
     # empty inputs
     ("reduce-max-empty-int32", "ops.empty-inputs", lambda tf: tf.reduce_max(tf.constant([], tf.int32))),
     ("reduce-max-empty-float", "ops.empty-inputs", lambda tf: tf.reduce_max(tf.zeros([0, 3]), axis=0)),
@@ -269,6 +329,24 @@ def test_integer_mean(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.sort")
+@_cases("ops.sort")
+def test_sort_order(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("nn.max-pool-nan")
+@_cases("nn.max-pool-nan")
+def test_max_pool_nan(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("nn.float-attrs")
+@_cases("nn.float-attrs")
+def test_float_attrs(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.empty-inputs")
 @_cases("ops.empty-inputs")
 def test_empty_inputs(k: int, tf_results: dict[int, Any]) -> None:
@@ -277,7 +355,8 @@ def test_empty_inputs(k: int, tf_results: dict[int, Any]) -> None:
 
 def test_every_case_has_a_test() -> None:
     tested = {"ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
-              "ops.empty-inputs", "ops.integer-mean"}
+              "ops.empty-inputs", "ops.integer-mean", "ops.sort",
+              "nn.max-pool-nan", "nn.float-attrs"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 

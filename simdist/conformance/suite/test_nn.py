@@ -1,5 +1,5 @@
 """tf.nn semantics training programs rely on — clauses nn.compute-average-loss,
-nn.xent-labels-range, nn.dropout-seeding (docs/spec.md, "tf.nn")."""
+nn.xent-labels-range, nn.dropout-seeding, nn.max-pool-nan, nn.float-attrs (docs/spec.md, "tf.nn")."""
 
 from __future__ import annotations
 
@@ -143,3 +143,26 @@ def test_dropout_noise_shape_broadcasts(backend, tf):
         assert_true(len(set(out[r].tolist())) == 1, f"row {r} = {out[r].tolist()} is not all kept or all dropped",
                     call=call)
     assert_true(set(np.unique(out).tolist()) <= {0.0, 2.0}, f"values {np.unique(out)} are not 0 or 2", call=call)
+
+
+# -- nn.max-pool-nan -------------------------------------------------------------------------------
+@clause("nn.max-pool-nan", ref="tf221")
+def test_max_pool_skips_nan(tf):
+    lowest = np.finfo(np.float32).min
+    for vals, want in [([1.0, np.nan, 3.0, 2.0], 3.0), ([np.nan, 1.0, 3.0, 2.0], 3.0), ([np.nan] * 4, lowest),
+                       ([-np.inf] * 4, lowest)]:
+        x = tf.constant(np.array(vals, np.float32).reshape(1, 2, 2, 1))
+        assert_equal(to_numpy(tf.nn.max_pool2d(x, 2, 1, "VALID")).reshape(()), np.float32(want),
+                     call=f"max_pool2d over {vals}")
+    x = tf.Variable(np.array([np.nan, 1.0, 5.0, 2.0], np.float32).reshape(1, 2, 2, 1))
+    with tf.GradientTape() as tape:
+        y = tf.nn.max_pool2d(x, 2, 1, "VALID")
+    assert_equal(to_numpy(tape.gradient(y, x)).ravel(), np.array([1.0, 0.0, 0.0, 0.0], np.float32),
+                 call="gradient of max_pool2d over [nan, 1, 5, 2] (to the NaN in first place)")
+
+
+# -- nn.float-attrs --------------------------------------------------------------------------------
+@clause("nn.float-attrs", ref="tf221")
+def test_float_attrs_are_32_bit(tf):
+    out = tf.nn.leaky_relu(tf.constant([-1.0], tf.float64), alpha=0.1)
+    assert_equal(to_numpy(out), np.array([-float(np.float32(0.1))]), call="leaky_relu(float64 -1.0, alpha=0.1)")

@@ -95,6 +95,21 @@ def test_single_replica_gives_plain_values(backend, tf, kind):
     assert_type_name(out, ("Tensor", "EagerTensor"), call=f"{kind}(1).run(lambda: tf.constant(1.0))")
 
 
+@clause("run.merged-result", ref="tf221")
+def test_same_object_from_every_replica_is_returned_itself(backend, tf):
+    """tf.cast to a tensor's own dtype returns that tensor (TF's cast), so every replica returns the
+    same object and run gives it back as a plain tensor, not a PerReplica."""
+    strategy = backend.make_strategy("mirrored", 2)
+    x = tf.constant([1.0, 2.0])
+    out = strategy.run(lambda: tf.cast(x, x.dtype))
+    call = "mirrored(2).run(lambda: tf.cast(x, x.dtype))"
+    assert_type_name(out, ("Tensor", "EagerTensor"), call=call)
+    assert_equal(len(strategy.experimental_local_results(out)), 1, what="len(local results)", call=call)
+    # a plain value reduces to itself (clause reduce.plain-value), not to a mean over replicas
+    assert_equal(to_numpy(strategy.reduce("MEAN", out, axis=None)), np.array([1.0, 2.0], np.float32),
+                 what="reduce MEAN", call=call)
+
+
 @clause("run.merged-result")
 def test_doc_constant_tensor_input(backend):
     prog = Program(backend, """

@@ -177,7 +177,8 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Te
         alpha = alpha.item()
     if isinstance(alpha, Tensor) or not isinstance(alpha, (int, float, np.floating, np.integer)):
         raise TypeError(f"Expected float for argument 'alpha' not {alpha!r}.")
-    return dispatch.execute(LEAKY_RELU, (x,), {"alpha": float(alpha)})
+    # alpha is a `float` attr of the LeakyRelu op: 32 bits, so 0.1 is 0.10000000149... in a float64 program
+    return dispatch.execute(LEAKY_RELU, (x,), {"alpha": float(np.float32(alpha))})
 
 
 def sigmoid(x: Any, name: str | None = None) -> Tensor:

@@ -295,10 +295,19 @@ def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
         return a.astype(dt._np)
 
 
+def _variables() -> Any:
+    from simdist.runtime import variables
+    return variables
+
+
 def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
-    """`tf.cast`: float to int truncates toward zero, like TF."""
-    t = _t(x)
+    """`tf.cast`: float to int truncates toward zero, like TF. A tensor or variable that already
+    has the dtype is returned itself, as TF's cast does (so `strategy.run(lambda: tf.cast(x,
+    x.dtype))` gives x back, not a per-replica value)."""
     dt = dtypes.as_dtype(dtype)
+    if (isinstance(x, Tensor) or isinstance(x, _variables().Variable)) and x.dtype == dt:
+        return x
+    t = _t(x)
     if dt is dtypes.string or t.dtype is dtypes.string:
         if dt is t.dtype:
             return t

@@ -59,15 +59,34 @@ def _flat_windows(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], o
     return win.reshape(n, oh, ow, kh * kw, c)
 
 
+def _first_greatest(flat: np.ndarray) -> np.ndarray:
+    """The window position TF's MaxPoolGrad routes the gradient to: it starts at the window's first
+    element and moves on a strictly greater value, so a NaN never wins, except a NaN in first place,
+    which nothing is greater than (ties: the first)."""
+    if flat.dtype.kind != "f":
+        return np.argmax(flat, axis=3)
+    nan = np.isnan(flat)
+    if not nan.any():
+        return np.argmax(flat, axis=3)
+    idx = np.argmax(np.where(nan, -np.inf, flat), axis=3)
+    return np.where(nan[:, :, :, 0, :], 0, idx)
+
+
 def _argmax(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explicit: tuple, op: str) -> tuple:
     out_hw, pads = _geometry(x.shape, ksize, strides, padding, explicit, op)
     flat = _flat_windows(x, ksize, strides, out_hw, pads, _lowest(x.dtype))
-    return flat, np.argmax(flat, axis=3)[:, :, :, None, :], out_hw, pads
+    return flat, _first_greatest(flat)[:, :, :, None, :], out_hw, pads
 
 
 def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explicit_paddings: tuple = ()) -> np.ndarray:
+    """TF's MaxPool starts each window at the dtype's lowest finite value and keeps a strictly
+    greater one: NaNs are skipped, and a window of only NaN or -inf gives -FLT_MAX (not NaN/-inf)."""
     out_hw, pads = _geometry(x.shape, ksize, strides, padding, explicit_paddings, "MaxPool")
-    return np.max(_flat_windows(x, ksize, strides, out_hw, pads, _lowest(x.dtype)), axis=3)
+    flat = _flat_windows(x, ksize, strides, out_hw, pads, _lowest(x.dtype))
+    if flat.dtype.kind != "f":
+        return np.max(flat, axis=3)
+    lowest = np.finfo(flat.dtype).min
+    return np.fmax(np.fmax.reduce(flat, axis=3), flat.dtype.type(lowest))
 
 
 def _max_pool_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,

@@ -1,8 +1,9 @@
 """top_k (TopKV2), sort and argsort (TF's sort_ops: composites of TopKV2, as TF builds them).
 
 Ties keep the lower index first (TF's TopKV2), so sort and argsort are stable in both
-directions. Known difference: `top_k(sorted=False)` returns the k largest in descending order
-(TF's CPU kernel leaves them in an unspecified order).
+directions. Rows holding NaN, whose order TF's C++ comparisons leave to the algorithm, and
+`top_k(sorted=False)`, which TF returns in its heap's order, follow TF's kernel step for step
+(topk_kernel.py).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, topk_kernel
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -23,12 +24,20 @@ _TOPK_TYPES = ("fiu", "float, double, int32, uint8, int16, int8, int64, bfloat16
 
 
 def _top_k(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]:  # noqa: A002 - TF's attr
-    # a stable argsort of the negated keys: the largest first, ties in index order (TF's TopKV2)
+    # a stable argsort of the negated keys: the largest first, ties in index order (TF's TopKV2 on
+    # rows whose comparisons are an order); rows holding NaN, and unsorted top-k (TF's heap order),
+    # run TF's kernel step for step (topk_kernel)
+    n = x.shape[-1] if x.ndim else 0
     key = -x if x.dtype.kind == "f" else -x.astype(np.int64) if x.dtype.kind in "iu" else ~x
-    if x.dtype.kind == "f":
-        key = np.where(np.isnan(x), np.inf, key)   # NaN sorts as the smallest, as TF's kernel compares
-    idx = np.argsort(key, axis=-1, kind="stable")[..., :k]
-    return np.take_along_axis(x, idx, axis=-1), idx.astype(np.int32)
+    idx = np.argsort(key, axis=-1, kind="stable")[..., :k].astype(np.int32)
+    exact = np.isnan(x).any(axis=-1) if x.dtype.kind == "f" else np.zeros(x.shape[:-1], bool)
+    if not sorted and 1 < k < n:
+        exact = np.ones(x.shape[:-1], bool)
+    if k and exact.any():
+        rows, out = x.reshape(-1, n), idx.reshape(-1, k)
+        for r in np.flatnonzero(exact.reshape(-1)):
+            out[r] = topk_kernel.row_top_k(rows[r].tolist(), k, sorted, 8 if x.dtype == np.float32 else 0)
+    return np.take_along_axis(x, idx, axis=-1), idx
 
 
 TOPK = register("TopKV2", _top_k, lambda dts, attrs: (args.allowed("TopKV2", *_TOPK_TYPES)(dts, attrs),
@@ -128,7 +137,7 @@ def _descending(x: Tensor, axis: int, return_argsort: bool) -> Tensor:
 
 
 def sort(values: Any, axis: int = -1, direction: str = "ASCENDING", name: str | None = None) -> Tensor:
-    """`tf.sort`: sorted along axis; NaN sorts last ascending (as TF's TopKV2 ranks it lowest)."""
+    """`tf.sort`: sorted along axis; NaNs land where TF's kernel leaves them (topk_kernel)."""
     return _sort_or_argsort(values, axis, direction, False)
 
 
