@@ -1,0 +1,66 @@
+"""The training-throughput validation rows (simdist/validation/training.py): derivations from the
+layer shapes, the bounds on simdist's error, and the fitted efficiency factors."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from simdist.sim import hardware
+from simdist.validation import training, workloads
+
+
+def test_resnet50_forward_is_4_1_gmacs_per_image_from_its_conv_shapes():
+    macs = workloads.resnet50_forward_macs()
+    assert abs(macs / 4.1e9 - 1) <= 0.02, f"ResNet-50 v1.5 forward: expected ~4.1 G multiply-adds, got {macs:.4g}"
+    params = workloads.resnet50(1, mixed=False).params
+    assert abs(params / 25.6e6 - 1) <= 0.02, f"ResNet-50 has ~25.6M parameters, the derivation has {params}"
+
+
+def test_bert_large_shapes():
+    s = workloads.bert_large(1, 128, mixed=False, masked=20)
+    assert abs(s.params / 335e6 - 1) <= 0.02, f"BERT-large has ~335M parameters, the derivation has {s.params}"
+    # the encoder's forward matmuls: 24 layers x (24 H^2 + 4 S H) FLOPs per token, H = 1024, S = 128
+    encoder = 24 * (24 * 1024**2 + 4 * 128 * 1024) * 128
+    assert encoder < s.forward_matmul_flops < encoder * 1.1, (encoder, s.forward_matmul_flops)
+
+
+def test_mixed_precision_halves_activation_bytes_and_runs_on_tensor_cores():
+    f32, f16 = workloads.resnet50(8, mixed=False), workloads.resnet50(8, mixed=True)
+    conv32 = [k for k in f32.kernels if k.kind == "matmul"]
+    conv16 = [k for k in f16.kernels if k.kind == "matmul"]
+    assert {k.dtype for k in conv32} == {"float32"} and {k.dtype for k in conv16} == {"float16"}
+    assert sum(k.bytes for k in conv16) == sum(k.bytes for k in conv32) / 2
+
+
+def test_rows_are_cited_and_split():
+    rows = training.measurements()
+    assert len(rows) >= 10 and len({m.id for m in rows}) == len(rows)
+    assert {m.split for m in rows} == {"fit", "holdout"} and {m.kind for m in rows} == {"training"}
+    for m in rows:
+        c = m.citation
+        assert c.url.startswith("https://github.com/NVIDIA/DeepLearningExamples/blob/") and c.date and "row:" in c.where
+        assert str(m.published).rstrip("0").rstrip(".") in c.where.replace(",", ""), (m.id, m.published, c.where)
+        assert "GFLOP" in m.derivation
+
+
+def test_errors_within_the_issue_bounds_overall_fit_and_holdout():
+    errs = {m.id: (m.split, abs(m.error(m.simulate()))) for m in training.measurements()}
+    for split in ("fit", "holdout", None):
+        v = [e for s, e in errs.values() if split is None or s == split]
+        assert statistics.median(v) <= 0.10, f"{split or 'all'}: median |error| {statistics.median(v):.1%} > 10%: {errs}"
+        assert max(v) <= 0.25, f"{split or 'all'}: max |error| {max(v):.1%} > 25%: {errs}"
+
+
+def test_hardware_efficiencies_are_the_fit_on_the_fit_rows():
+    t, c, m = training.fit()
+    got = (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY)
+    assert got == pytest.approx((t, c, m), abs=0.0051), f"hardware has {got}, the fit gives {(t, c, m)}"
+
+
+def test_fit_does_not_leave_the_factors_changed():
+    before = (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY)
+    with training.efficiencies(0.1, 0.2, 0.3):
+        assert hardware.TENSOR_EFFICIENCY == 0.1
+    assert (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY) == before
