@@ -96,9 +96,27 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
     if _m.sim is not None:
         _m.sim.close()
     _m = machine
+    _install_cost_model(machine)
     from simdist.runtime.ops import random as random_ops
     random_ops.reset(int(seed))
     _refresh_default_device()
+
+
+def _install_cost_model(machine: _Machine) -> None:
+    """Under the roofline cost model every op's tally entry is its roofline time on its device
+    (runtime/cost.py ``roofline``); under the FLOP model the tally counts FLOPs, as always."""
+    from simdist.runtime import cost
+    if machine.cost_model != "roofline":
+        cost.roofline = None
+        return
+    from simdist.sim.roofline import op_charge
+
+    def device_of(name: str) -> Any:
+        try:
+            return machine.cluster.device(sim_device(name))
+        except (KeyError, ValueError):
+            return None   # a device this machine does not simulate
+    cost.roofline = op_charge(device_of, cost.op_kind)
 
 
 def faults() -> Any:

@@ -22,11 +22,13 @@ registry's FLOPs, and the bytes it reads and writes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from . import hardware
 from .hardware import ComputeRates
 
-__all__ = ["Kernel", "KINDS", "DTYPES", "COST_MODELS", "check_cost_model", "rate", "kernel_seconds"]
+__all__ = ["Kernel", "KINDS", "DTYPES", "COST_MODELS", "check_cost_model", "rate", "kernel_seconds", "seconds",
+           "op_charge"]
 
 KINDS = ("matmul", "elementwise")
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int32", "int64", "int8", "uint8", "bool")
@@ -76,6 +78,38 @@ def rate(rates: ComputeRates, dtype: str, kind: str, tf32: bool = True) -> float
 
 def kernel_seconds(rates: ComputeRates, k: Kernel, tf32: bool = True) -> float:
     """The roofline time of kernel ``k`` on a device with ``rates``, without launch overhead."""
-    compute = k.flops / rate(rates, k.dtype, k.kind, tf32)
-    memory = k.bytes / (rates.memory_bandwidth * hardware.MEMORY_EFFICIENCY)
+    return seconds(rates, k.flops, k.bytes, k.dtype, k.kind, tf32)
+
+
+def seconds(rates: ComputeRates, flops: float, nbytes: float, dtype: str, kind: str, tf32: bool = True) -> float:
+    """`kernel_seconds` of an unchecked kernel (the per-op path: the caller's figures are valid)."""
+    compute = flops / rate(rates, dtype, kind, tf32)
+    memory = nbytes / (rates.memory_bandwidth * hardware.MEMORY_EFFICIENCY)
     return compute if compute >= memory else memory
+
+
+def op_charge(device_of: Callable[[str], Any], kind_of: Callable[[Any], str],
+              tf32: bool = True) -> Callable[..., float]:
+    """The per-op charge of the roofline for the FLOP tally (runtime/cost.py's ``roofline``):
+    ``charge(op, flops, inputs, outputs, dtype, device)`` -> the op's roofline seconds on the
+    device ``device_of(device)`` (a `topology.Device`, or None when the name is not simulated)
+    times that device's nominal FLOP/s; the FLOPs themselves where the device has no rates. The
+    op's bytes are its input and output arrays' (each read or written once); its kind is
+    ``kind_of(op)``; its dtype the output's (a non-float output: float32)."""
+    devices: dict[str, Any] = {}
+
+    def charge(op: Any, flops: float, inputs: Any, outputs: Any, dtype: Any, device: str) -> float:
+        d = devices.get(device)
+        if d is None:
+            d = devices[device] = device_of(device) or False
+        if d is False or d.rates is None or not flops:
+            return flops
+        nbytes = 0
+        for a in inputs:
+            nbytes += getattr(a, "nbytes", 0)
+        for a in outputs:
+            nbytes += getattr(a, "nbytes", 0)
+        name = getattr(dtype, "name", "float32")
+        return seconds(d.rates, float(flops), float(nbytes), name if name in DTYPES else "float32",
+                       kind_of(op), tf32) * d.flops
+    return charge

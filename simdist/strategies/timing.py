@@ -18,7 +18,6 @@ from simdist import session
 from simdist.runtime import tensor as _tm, variables
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor
-from simdist.sim.roofline import Kernel
 
 # While a run executes, charges are collected here instead of being driven immediately.
 _collect: list[list[Callable[[Any], Any]]] = []
@@ -215,30 +214,19 @@ def _run_charge(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
 _SECTION_NAMES = ("forward", "backward", "update")
 
 
-def _charged(sim: Any, device: str, flops: float, label: str) -> float:
-    """The FLOPs to charge for a section of ``flops`` FLOPs under the simulator's cost model.
-    The FLOP tally gives no dtype or byte split yet, so under the roofline the forward and
-    backward sections are float32 matmul work and the update section float32 elementwise work,
-    each without a byte term (sim/roofline.py; docs/simulator.md)."""
-    if sim.cost_model == "flops":
-        return flops
-    return sim.kernel_flops(device, Kernel(flops, 0.0, "float32", "elementwise" if label == "update" else "matmul"))
-
-
 def _replica_compute(sim: Any, device: str, flops: float, phase: Any, i: int, name: str) -> Any:
     """Replica i's compute in a phase: one kernel, or (a training step) its forward, backward
     and update kernels in turn, each its own span in the trace."""
     parts = phase.sections[i] if phase.sections is not None else None
     if parts is None or (parts[1] == 0 and parts[2] == 0):
-        return sim.compute(device, _charged(sim, device, flops, "forward"), f"{name}[replica {i}]", replica=i)
+        return sim.compute(device, flops, f"{name}[replica {i}]", replica=i)
     total = sum(parts)
     scale = flops / total if total else 0.0
 
     def run() -> Any:
         for label, fl in zip(_SECTION_NAMES, parts):
             if fl:
-                yield sim.compute(device, _charged(sim, device, fl * scale, label),
-                                  f"{name}/{label}[replica {i}]", replica=i)
+                yield sim.compute(device, fl * scale, f"{name}/{label}[replica {i}]", replica=i)
     return sim.env.process(run())
 
 
