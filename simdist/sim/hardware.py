@@ -31,9 +31,9 @@ LINK_EFFICIENCY = 0.8
 # by least squares on log error over the "fit" rows of simdist/validation/training.py
 # (`python -m simdist.validation.training --fit` prints the fit; tests/test_validation_training.py
 # checks these values are that fit, rounded to two digits).
-TENSOR_EFFICIENCY = 0.47  # tensor-core matmul/conv (FP16/BF16/TF32)
-CUDA_EFFICIENCY = 0.9     # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
-MEMORY_EFFICIENCY = 0.62  # HBM bandwidth
+TENSOR_EFFICIENCY = 0.56  # tensor-core matmul/conv (FP16/BF16/TF32)
+CUDA_EFFICIENCY = 0.92    # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
+MEMORY_EFFICIENCY = 0.57  # HBM bandwidth
 
 GiB = 2**30
 

@@ -28,7 +28,7 @@ from simdist.sim.engine import Simulator
 from simdist.sim.roofline import Kernel
 
 from .table import Citation, Measurement
-from .workloads import Step, bert_large, resnet50
+from .workloads import Step, bert_large, gpt2, resnet50
 
 __all__ = ["measurements", "Experiment", "EXPERIMENTS", "simulate", "fit"]
 
@@ -65,6 +65,8 @@ class Experiment:
     accumulation: int = 1
     citation: Citation = RN50
     table_row: str = ""
+    grad_bytes: int = 4   # bytes per parameter of the gradients all-reduced
+    size: str = ""        # GPT-2 size
 
 
 EXPERIMENTS: tuple[Experiment, ...] = (
@@ -108,6 +110,33 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "DGX-2, GPUs 16, seq 128, Throughput - mixed precision: 3077.99"),
 )
 
+LLMC = "https://github.com/karpathy/llm.c/blob/{commit}/{path}"
+
+
+def _llmc(path: str, commit: str, line: str) -> Citation:
+    return Citation(source="karpathy/llm.c, GPT-2 reproduction script (train_gpt2cu, USE_CUDNN=1: bfloat16, cuDNN "
+                           "flash attention, ZeRO-1 AdamW; 8 GPUs with MPI)",
+                    where=f"{path}, header comment: \"{line}\"", date="2024-06",
+                    url=LLMC.format(commit=commit, path=path))
+
+
+EXPERIMENTS += (
+    # GPT-2 on llm.c: tokens/s = tokens per step / seconds per step, both from the script's header
+    Experiment("gpt2-124m-a100-8gpu-bf16", "gpt2", "A100-80GB", 8, 64, True, 524288 / 0.300, "holdout", 1024, 1,
+               _llmc("scripts/run_gpt2_124M.sh", "039904ee9fb925be226116d08b0e4c73e6518b7e",
+                     "18,865 steps of 524,288 tokens/step on 8X A100 80GB SXM ($14/hr) steps in ~300ms/iter"),
+               "524,288 tokens / ~300 ms", grad_bytes=2, size="124M"),
+    Experiment("gpt2-350m-a100-8gpu-bf16", "gpt2", "A100-80GB", 8, 64, True, 524288 / 0.820, "fit", 1024, 1,
+               _llmc("scripts/run_gpt2_350M.sh", "100bba032911b5d2b9307c4ae5dde4d4ffc59131",
+                     "60K steps on 524,288 tokens/step on 8X A100 80GB SXM ($14/hr) steps in ~820ms/iter"),
+               "524,288 tokens / ~820 ms", grad_bytes=2, size="350M"),
+    Experiment("gpt2-1558m-h100-8gpu-bf16", "gpt2", "H100", 8, 16, True, 1048576 / 2.80, "holdout", 1024, 8,
+               _llmc("scripts/run_gpt2_1558M.sh", "039904ee9fb925be226116d08b0e4c73e6518b7e",
+                     "32,000 steps on ~1M tokens/step (1,048,576 to be precise) on 8X H100 80GB SXM ($28/hr) "
+                     "steps in 2.80s/iter"),
+               "1,048,576 tokens / 2.80 s", grad_bytes=2, size="1558M"),
+)
+
 # masked positions per sequence in NVIDIA's BERT pre-training data (max_predictions_per_seq)
 _MASKED = {128: 20, 512: 80}
 
@@ -117,6 +146,8 @@ def step_of(e: Experiment) -> Step:
     """The row's per-GPU step (a micro-batch for BERT), derived from the model's shapes."""
     if e.model == "resnet50":
         return resnet50(e.batch, e.mixed)
+    if e.model == "gpt2":
+        return gpt2(e.size, e.batch, e.seq, shards=e.gpus)
     return bert_large(e.batch, e.seq, e.mixed, _MASKED[e.seq])
 
 
@@ -138,36 +169,39 @@ def _run(sim: Simulator, devs: list[str], kernels: list[Kernel]) -> None:
 
 
 def simulate(e: Experiment, cost_model: str = "roofline") -> float:
-    """simdist's throughput (examples/s over all GPUs) for experiment ``e``, on the simulator."""
+    """simdist's throughput (examples/s, or tokens/s for GPT-2, over all GPUs) for experiment
+    ``e``, on the simulator: ``accumulation`` micro-batches on every GPU, then (several GPUs) the
+    gradients' all-reduce, then the update."""
     s = step_of(e)
     sim = Simulator(presets.gpu_host(e.gpus, e.gpu), cost_model=cost_model)
     devs = [f"GPU:{i}" for i in range(e.gpus)]
-    grad_bytes = 4.0 * s.params
-    if e.model == "resnet50":
+    if e.model == "bert":   # (its last kernel is the per-micro-batch gradient accumulation)
+        body, update = s.kernels, _update(e, s)
+    else:
         body, update = s.kernels[:-1], s.kernels[-1]
-        _run(sim, devs, body)
-        if e.gpus > 1:
-            sim.drive(sim.all_reduce(devs, grad_bytes, name="all-reduce gradients"))
-        _run(sim, devs, [update])
-        return e.batch * e.gpus / sim.now
-    _run(sim, devs, s.kernels)   # one micro-batch (with its gradient accumulation)
+    _run(sim, devs, body)
     micro = sim.now
     if e.gpus > 1:
-        sim.drive(sim.all_reduce(devs, grad_bytes, name="all-reduce gradients"))
-    _run(sim, devs, [_update(e, s)])
+        sim.drive(sim.all_reduce(devs, float(e.grad_bytes * s.params), name="all-reduce gradients"))
+    _run(sim, devs, [update])
     optimizer = sim.now - micro
-    return e.batch * e.gpus * e.accumulation / (micro * e.accumulation + optimizer)
+    per_example = e.seq if e.model == "gpt2" else 1
+    return e.batch * e.gpus * e.accumulation * per_example / (micro * e.accumulation + optimizer)
 
 
 def _derivation(e: Experiment) -> str:
     s = step_of(e)
+    n = e.batch * (e.seq if e.model == "gpt2" else 1)
     fwd = s.forward_matmul_flops / e.batch
     what = "image" if e.model == "resnet50" else "sequence"
+    if e.model == "gpt2":
+        what, fwd = "token", fwd / e.seq
     return (f"{s.name} ({'mixed precision' if e.mixed else 'float32'}{', TF32 matmuls' if not e.mixed and e.gpu != 'V100' else ''}), "
             f"batch {e.batch}/GPU{f', seq {e.seq}' if e.seq else ''}: forward matmul/conv {fwd / 1e9:.2f} GFLOP per {what} "
-            f"from the layer shapes, training step {s.flops / e.batch / 1e9:.1f} GFLOP and {s.bytes / e.batch / 1e6:.0f} MB "
+            f"from the layer shapes, training step {s.flops / n / 1e9:.1f} GFLOP and {s.bytes / n / 1e6:.2f} MB "
             f"per {what} in {len(s.kernels)} kernels; {s.params / 1e6:.1f}M parameters"
-            + (f"; {e.gpus} GPUs, ring all-reduce of {4 * s.params / 1e6:.0f} MB float32 gradients" if e.gpus > 1 else "")
+            + (f"; {e.gpus} GPUs, ring all-reduce of {e.grad_bytes * s.params / 1e6:.0f} MB "
+               f"{'bfloat16' if e.grad_bytes == 2 else 'float32'} gradients" if e.gpus > 1 else "")
             + (f"; optimizer step every {e.accumulation} micro-batches" if e.accumulation > 1 else ""))
 
 
@@ -175,9 +209,12 @@ def measurements() -> list[Measurement]:
     """The training-throughput rows (kind "training")."""
     out = []
     for e in EXPERIMENTS:
-        unit = "images/s" if e.model == "resnet50" else "sequences/s"
-        desc = (f"{'ResNet-50 v1.5' if e.model == 'resnet50' else f'BERT-large pre-training, seq {e.seq}'} training "
-                f"throughput, {e.gpus}x {e.gpu}, {'mixed precision' if e.mixed else ('FP32' if e.gpu == 'V100' else 'TF32')}")
+        unit = {"resnet50": "images/s", "bert": "sequences/s", "gpt2": "tokens/s"}[e.model]
+        model = {"resnet50": "ResNet-50 v1.5", "bert": f"BERT-large pre-training, seq {e.seq}",
+                 "gpt2": f"GPT-2 {e.size} (llm.c), seq {e.seq}"}[e.model]
+        prec = "bfloat16 mixed precision" if e.model == "gpt2" else (
+            "mixed precision" if e.mixed else ("FP32" if e.gpu == "V100" else "TF32"))
+        desc = f"{model} training throughput, {e.gpus}x {e.gpu}, {prec}"
         cit = Citation(e.citation.source, f"{e.citation.where}; row: {e.table_row}", e.citation.date, e.citation.url)
         out.append(Measurement(id=e.id, kind="training", description=desc, published=e.published, unit=unit,
                                citation=cit, simulate=(lambda e=e: simulate(e)), split=e.split,  # type: ignore[misc]

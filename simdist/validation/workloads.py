@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from simdist.sim.roofline import Kernel
 
-__all__ = ["Step", "resnet50", "bert_large", "resnet50_forward_macs"]
+__all__ = ["Step", "resnet50", "bert_large", "gpt2", "GPT2", "resnet50_forward_macs"]
 
 
 @dataclass
@@ -68,6 +68,15 @@ class _Builder:
         # weight gradient: reads x and dy, writes dw
         self.backward.append(Kernel(flops, e * (in_elems + out_elems + w_elems), self.act, "matmul"))
 
+    def attention(self, flops: float, qkv_elems: float, out_elems: float) -> None:
+        """Fused (flash) attention: scores never reach memory; it reads Q, K, V and writes the
+        output; its backward recomputes the scores (2.5x the forward's FLOPs: five matmuls to
+        two), reading Q, K, V, the output and its gradient and writing dQ, dK, dV."""
+        e = self.e
+        self.s.forward_matmul_flops += flops
+        self.s.kernels.append(Kernel(flops, e * (qkv_elems + out_elems), self.act, "matmul"))
+        self.backward.append(Kernel(2.5 * flops, e * (2 * qkv_elems + 2 * out_elems), self.act, "matmul"))
+
     def elementwise(self, elems: float, fwd_passes: int, bwd_passes: int, flops_per_elem: float = 5.0) -> None:
         e = self.e
         self.s.kernels.append(Kernel(flops_per_elem * elems, e * fwd_passes * elems, self.act, "elementwise"))
@@ -80,11 +89,12 @@ class _Builder:
     def add_act(self, elems: float) -> None:
         self.elementwise(elems, 3, 3, 2.0)
 
-    def finish(self, slot_copies: int, update_flops_per_param: float) -> Step:
-        """Backward kernels in reverse order, then the mixed-precision weight cast and the update."""
+    def finish(self, slot_copies: int, update_flops_per_param: float, shards: int = 1) -> Step:
+        """Backward kernels in reverse order, then the mixed-precision weight cast and the update
+        (of 1/``shards`` of the parameters: an optimizer sharded over that many GPUs)."""
         s = self.s
         s.kernels.extend(reversed(self.backward))
-        p = float(s.params)
+        p = float(s.params) / shards
         if self.mixed:
             s.kernels.insert(0, Kernel(p, 6.0 * p, "float32", "elementwise"))
         # update: read w, g and the slots, write w and the slots (float32)
@@ -178,3 +188,35 @@ def bert_large(batch: int, seq: int, mixed: bool, masked: int) -> Step:
     # (finish's update is the gradient accumulation: read the accumulator and the gradient, write the
     # accumulator: 3 x 4 bytes per parameter, which slot_copies=0 gives)
     return s
+
+
+# GPT-2 (OpenAI's sizes): layers, width, heads; vocabulary 50,257 padded to 50,304 (llm.c), 1,024 positions.
+GPT2 = {"124M": (12, 768, 12), "350M": (24, 1024, 16), "774M": (36, 1280, 20), "1558M": (48, 1600, 25)}
+
+
+def gpt2(size: str, batch: int, seq: int, shards: int = 1) -> Step:
+    """One GPT-2 training micro-batch as llm.c runs it (bfloat16 mixed precision, cuDNN flash
+    attention with a causal mask: half the score FLOPs; tied input/output embeddings; AdamW with
+    the optimizer state sharded over ``shards`` GPUs, ZeRO-1) on one GPU."""
+    L, d, _heads = GPT2[size]
+    V, P = 50304, 1024
+    b = _Builder(Step(f"GPT-2 {size}", batch), mixed=True)
+    N = batch * seq
+    b.s.params += (V + P) * d            # token and position embeddings (the token table is also the LM head)
+    b.elementwise(N * d, 3, 3, 1.0)      # embedding lookups and their sum
+    for _ in range(L):
+        b.elementwise(N * d, 2, 4)                                   # layer norm
+        b.matmul(2.0 * N * d * 3 * d, N * d, 3 * d * d + 3 * d, 3 * N * d)
+        b.attention(2.0 * batch * seq * seq * d, 3 * N * d, N * d)  # causal: half of 4 B S^2 d
+        b.matmul(2.0 * N * d * d, N * d, d * d + d, N * d)
+        b.add_act(N * d)                                             # residual
+        b.elementwise(N * d, 2, 4)                                   # layer norm
+        b.matmul(2.0 * N * d * 4 * d, N * d, 4 * d * d + 4 * d, 4 * N * d)
+        b.elementwise(4 * N * d, 2, 3, 8.0)                          # GELU
+        b.matmul(2.0 * N * 4 * d * d, 4 * N * d, 4 * d * d + d, N * d)
+        b.add_act(N * d)                                             # residual
+        b.s.params += 4 * d                                          # the two layer norms
+    b.elementwise(N * d, 2, 4)                                       # final layer norm
+    b.matmul(2.0 * N * d * V, N * d, 0, N * V)                       # LM head (tied weights)
+    b.elementwise(N * V, 1, 1)                                       # fused softmax cross-entropy: reads logits, writes their gradient
+    return b.finish(slot_copies=2, update_flops_per_param=10.0, shards=shards)
