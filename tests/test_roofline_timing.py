@@ -3,7 +3,6 @@ starts relative to the backward pass (TF 2.21: after it, with the default single
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pytest
@@ -12,27 +11,11 @@ import simdist
 from simdist import tf
 from simdist.runtime.cost import tally
 from simdist.sim import hardware
-from tests.test_training_cost import _trace_spans
+from tests.test_training_cost import two_layer_step_spans
 
 
 def _step_spans(cost_model: str, graph: bool, gpu: str = "A100") -> list[dict[str, Any]]:
-    buf = io.BytesIO()
-    simdist.configure(gpus=2, gpu=gpu, trace=buf, cost_model=cost_model)
-    s = tf.distribute.MirroredStrategy()
-    with s.scope():
-        w1 = tf.Variable(tf.ones([256, 128]))
-        w2 = tf.Variable(tf.ones([128, 128]))
-    x = tf.ones([64, 256])
-
-    def step() -> Any:
-        with tf.GradientTape() as t:
-            loss = tf.reduce_sum(tf.matmul(tf.matmul(x, w1), w2))
-        g = t.gradient(loss, [w1, w2])
-        return tf.distribute.get_replica_context().all_reduce("sum", g)
-    run = tf.function(lambda: s.run(step)) if graph else (lambda: s.run(step))
-    run()
-    run()
-    return _trace_spans(buf)
+    return two_layer_step_spans(graph, calls=2, gpu=gpu, cost_model=cost_model)
 
 
 @pytest.mark.parametrize("graph", [False, True], ids=["eager", "tf.function"])

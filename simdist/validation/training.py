@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator
 
-from simdist.sim import hardware, presets, roofline
+from simdist.sim import hardware, presets
 from simdist.sim.engine import Simulator
 from simdist.sim.roofline import Kernel
 
