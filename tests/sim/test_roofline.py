@@ -115,3 +115,14 @@ def test_scenario_records_its_cost_model_and_flops_is_byte_identical_to_the_defa
                                  sort_keys=True)
     assert strip(default) == strip(explicit), "an explicit flops cost model must not change the metrics"
     assert roof["summary"]["simulated_time_s"] != default["summary"]["simulated_time_s"]
+
+
+def test_a_gpu_flops_override_is_timed_by_its_flops_under_the_roofline():
+    """A scenario that sets cluster.gpu_flops gives up the datasheet rates: both models agree."""
+    from pathlib import Path
+    from simdist.scenario.loader import load
+    from simdist.scenario.runner import run
+    path = Path(__file__).resolve().parents[2] / "scenarios" / "mirrored_allreduce.toml"
+    times = [run(load(path, quick=True, overrides=[("cluster.gpu_flops", "100TFLOPS"), ("cluster.cost_model", m)]))
+             .metrics["summary"]["simulated_time_s"] for m in ("flops", "roofline")]
+    assert times[0] == times[1], f"gpu_flops override: flops model {times[0]}, roofline {times[1]}"
