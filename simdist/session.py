@@ -51,6 +51,7 @@ class _Machine:
     sim: Any = None                          # simdist.sim.Simulator, built lazily
     faults: Any = None                       # simdist.faults.FaultPlan (hardware part: the simulator)
     collectives: str = "auto"                # the simulator's collective fidelity
+    cost_model: str = "flops"                # the simulator's compute cost model (sim/roofline.py)
     names: dict[tuple[str, str], str] = field(default_factory=dict)   # memo of canonical/sim_device
 
 
@@ -65,10 +66,12 @@ def _build_default_cluster(cpus: int = 1, gpus: int = 0, gpu: str = "A100") -> A
 
 
 def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = None, seed: int = 0,
-              trace: Any = None, faults: Any = None, collectives: str = "auto") -> None:
+              trace: Any = None, faults: Any = None, collectives: str = "auto", cost_model: str = "flops") -> None:
     """Replace the simulated machine: `configure(gpus=4)` gives the local host 4 GPUs;
     `configure(cluster=presets.cpu_cluster(...), faults=FaultPlan(...), seed=7)` a cluster for
-    ParameterServerStrategy, with faults to inject.
+    ParameterServerStrategy, with faults to inject. ``cost_model``: how compute is timed,
+    "flops" (every kernel at the device's FLOP/s) or "roofline" (per precision and memory
+    bandwidth, `simdist.sim.roofline`).
 
     Resets the clock, the logical device split and the distribution context. Strategies made
     before the call keep referring to the old machine; make new ones after it.
@@ -83,17 +86,37 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
         if not isinstance(faults, FaultPlan):
             raise TypeError(f"configure(faults=...): expected a simdist.faults.FaultPlan, got {faults!r}")
     from simdist.sim.collectives import check_fidelity
+    from simdist.sim.roofline import check_cost_model
     machine = _Machine(cluster=cluster if cluster is not None else _build_default_cluster(cpus, gpus, gpu),
                        seed=int(seed), trace=trace, faults=faults,
-                       collectives=check_fidelity(collectives, "configure(collectives=...)"))
+                       collectives=check_fidelity(collectives, "configure(collectives=...)"),
+                       cost_model=check_cost_model(cost_model, "configure(cost_model=...)"))
     if faults is not None:
         faults.hardware_targets(machine.cluster)   # an unknown straggler device or link: an error now
     if _m.sim is not None:
         _m.sim.close()
     _m = machine
+    _install_cost_model(machine)
     from simdist.runtime.ops import random as random_ops
     random_ops.reset(int(seed))
     _refresh_default_device()
+
+
+def _install_cost_model(machine: _Machine) -> None:
+    """Under the roofline cost model every op's tally entry is its roofline time on its device
+    (runtime/cost.py ``roofline``); under the FLOP model the tally counts FLOPs, as always."""
+    from simdist.runtime import cost
+    if machine.cost_model != "roofline":
+        cost.roofline = None
+        return
+    from simdist.sim.roofline import op_charge
+
+    def device_of(name: str) -> Any:
+        try:
+            return machine.cluster.device(sim_device(name))
+        except (KeyError, ValueError):
+            return None   # a device this machine does not simulate
+    cost.roofline = op_charge(device_of, cost.op_kind)
 
 
 def faults() -> Any:
@@ -123,7 +146,8 @@ def ensure_jobs(jobs: dict[str, int]) -> None:
         hosts = [presets.make_cpu_host(len(local.cpus), job="chief", task=0) if (h.job, h.task) == ("chief", 0)
                  else presets.make_cpu_host(len(h.cpus), job=h.job, task=h.task) for h in new.hosts]
         new = Cluster(hosts, network=new.network)
-    configure(cluster=new, seed=_m.seed, trace=_m.trace, faults=_m.faults, collectives=_m.collectives)
+    configure(cluster=new, seed=_m.seed, trace=_m.trace, faults=_m.faults, collectives=_m.collectives,
+              cost_model=_m.cost_model)
     _m.logical = logical
 
 
@@ -143,7 +167,8 @@ def simulator() -> Any:
     """The simulator of this machine (created on first use)."""
     if _m.sim is None:
         from simdist.sim import Simulator
-        sim = Simulator(cluster(), seed=_m.seed, trace=_m.trace, collectives=_m.collectives)
+        sim = Simulator(cluster(), seed=_m.seed, trace=_m.trace, collectives=_m.collectives,
+                        cost_model=_m.cost_model)
         if _m.faults is not None:
             _m.faults.apply_hardware(sim)   # stragglers and degraded links, for every strategy
         _m.sim = sim

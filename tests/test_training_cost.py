@@ -57,9 +57,11 @@ def _trace_spans(buf: io.BytesIO) -> list[dict[str, Any]]:
     return spans
 
 
-def test_a_training_step_shows_forward_backward_and_all_reduce_spans_in_order() -> None:
+def two_layer_step_spans(graph: bool = False, calls: int = 1, **configure: Any) -> list[dict[str, Any]]:
+    """The trace spans of ``calls`` MirroredStrategy(2 GPUs) steps of a two-layer model whose
+    gradients are all-reduced (in a tf.function when ``graph``); ``configure``: simdist.configure's."""
     buf = io.BytesIO()
-    simdist.configure(gpus=2, trace=buf)
+    simdist.configure(gpus=2, trace=buf, **configure)
     s = tf.distribute.MirroredStrategy()
     with s.scope():
         w1 = tf.Variable(tf.ones([256, 128]))
@@ -72,8 +74,14 @@ def test_a_training_step_shows_forward_backward_and_all_reduce_spans_in_order() 
             loss = tf.reduce_sum(tf.matmul(tf.matmul(x, w1), w2))
         g = t.gradient(loss, [w1, w2])
         return tf.distribute.get_replica_context().all_reduce("sum", g)
-    s.run(step)
-    spans = _trace_spans(buf)
+    run = tf.function(lambda: s.run(step)) if graph else (lambda: s.run(step))
+    for _ in range(calls):
+        run()
+    return _trace_spans(buf)
+
+
+def test_a_training_step_shows_forward_backward_and_all_reduce_spans_in_order() -> None:
+    spans = two_layer_step_spans()
     for r in (0, 1):
         fwd = [e for e in spans if e["name"] == f"step/forward[replica {r}]"]
         bwd = [e for e in spans if e["name"] == f"step/backward[replica {r}]"]

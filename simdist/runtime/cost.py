@@ -15,9 +15,29 @@ one at a time, so a replica's FLOPs are the tally's growth between its turns.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Callable
 
 SECTIONS = ("backward", "update")
+
+# The roofline cost model's per-op charge (installed by `simdist.session.configure` when the cost
+# model is "roofline", else None): roofline(op, flops, input arrays, output arrays, output dtype,
+# device name) -> the FLOPs to tally, i.e. the op's roofline time on its device x the device's
+# nominal FLOP/s, so that the sections, phases and recorded graphs built on the tally charge that
+# time unchanged (sim/roofline.py).
+roofline: Callable[..., float] | None = None
+
+# Ops that run on tensor cores (matmul/conv), by TF op name; every other op is elementwise work.
+MATMUL_OPS = frozenset({"MatMul", "BatchMatMulV2", "Einsum", "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter",
+                        "DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
+                        "DepthwiseConv2dNativeBackpropFilter"})
+
+
+def op_kind(op: Any) -> str:
+    """The roofline kind of an OpDef: its own ``kind`` when it declares a matmul/conv one, else by name."""
+    kind = getattr(op, "kind", None)
+    if kind in ("matmul", "conv", "convolution", "contraction") or op.name in MATMUL_OPS:
+        return "matmul"
+    return "elementwise"
 
 
 class _Tally:

@@ -28,8 +28,9 @@ def build_cluster(sc: Scenario) -> Any:
 
     cl = sc.config["cluster"]
     gpu = hardware.GPUS[cl["gpu"]]
+    # (a gpu_flops override leaves the GPUs without datasheet rates: the roofline times them by it)
     gpu_kw = dict(flops=cl.get("gpu_flops", gpu.flops), memory=cl.get("gpu_memory", gpu.memory),
-                  launch_overhead=gpu.launch_overhead)
+                  launch_overhead=gpu.launch_overhead, rates=None if "gpu_flops" in cl else gpu.rates)
     cpu_kw = dict(flops=cl.get("cpu_flops", hardware.CPU.flops), memory=hardware.CPU.memory,
                   launch_overhead=hardware.CPU.launch_overhead)
     pcie = cl.get("pcie")
@@ -55,3 +56,8 @@ def build_cluster(sc: Scenario) -> Any:
         ln.bandwidth = ln.bandwidth * d["bandwidth_factor"]
         ln.latency = ln.latency * d["latency_factor"]
     return cluster
+
+
+def cost_model(sc: Scenario) -> str:
+    """The scenario's compute cost model (cluster.cost_model; "flops" when not given)."""
+    return sc.config["cluster"].get("cost_model") or "flops"

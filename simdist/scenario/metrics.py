@@ -106,12 +106,13 @@ METRICS_SCHEMA: dict[str, Any] = {
         "schema": {"const": SCHEMA_ID},
         "scenario": {
             "type": "object", "additionalProperties": False,
-            "required": ["name", "digest", "strategy", "overrides"],
+            "required": ["name", "digest", "strategy", "overrides", "cost_model"],
             "properties": {
                 "name": {"type": "string"},
                 "digest": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                 "strategy": {"enum": ["one_device", "mirrored", "central_storage", "parameter_server"]},
                 "overrides": {"type": "object"},
+                "cost_model": {"enum": ["flops", "roofline"]},
             },
         },
         "seed": _NINT,

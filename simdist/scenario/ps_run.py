@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from .build import build_cluster
+from .build import build_cluster, cost_model
 from .run_context import RunFailure, _Ctx, expand_variables, fault_plan
 
 __all__ = ["PSJob", "run_ps", "partitioner"]
@@ -66,7 +66,8 @@ class PSJob:
         plan = sc.plan
         self.nw, self.nps = plan["workers"], plan["ps"]
         cluster = build_cluster(sc)
-        simdist.configure(cluster=cluster, seed=ctx.seed, trace=trace, faults=fault_plan(sc))
+        simdist.configure(cluster=cluster, seed=ctx.seed, trace=trace, faults=fault_plan(sc),
+                          cost_model=cost_model(sc))
         session.set_local_task("chief", 0)
         self.sim = ctx.sim = session.simulator()
         spec = tf.train.ClusterSpec({"chief": ["chief0:2222"],

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from .build import build_cluster
+from .build import build_cluster, cost_model
 from .loader import Scenario, loads
 from .metrics import SCHEMA_ID, digest_of
 from .run_context import (RunFailure, RunResult, Var, _Ctx, _simulation_errors, expand_variables, fault_plan,
@@ -78,7 +78,8 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
             else:
                 cluster = build_cluster(sc)
                 simdist.configure(cluster=cluster, seed=seed, trace=trace, faults=fault_plan(sc, replica_devices(sc)),
-                                  collectives=sc.config["strategy"].get("collectives") or "auto")
+                                  collectives=sc.config["strategy"].get("collectives") or "auto",
+                                  cost_model=cost_model(sc))
                 ctx.sim = session.simulator()
                 if training:
                     from .train.sync import run_sync_training
@@ -193,7 +194,7 @@ def _assemble(ctx: _Ctx, status: str, error: str | None) -> dict[str, Any]:
     doc = {
         "schema": SCHEMA_ID,
         "scenario": {"name": sc.name, "digest": sc.digest, "strategy": sc.strategy,
-                     "overrides": {p: v for p, v in sc.overrides}},
+                     "overrides": {p: v for p, v in sc.overrides}, "cost_model": cost_model(sc)},
         "seed": ctx.seed,
         "status": status,
         "error": error,

@@ -34,7 +34,7 @@ REQUIRED: Any = _Required()
 STRATEGIES = ("one_device", "mirrored", "central_storage", "parameter_server")
 PRESETS = ("gpu_host", "cpu_cluster", "gpu_cluster")
 DTYPES = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int32": 4, "int64": 8}
-GPU_MODELS = ("A100", "H100", "H200", "V100")  # simdist.sim.hardware.GPUS (kept here so validation imports nothing)
+GPU_MODELS = ("A100", "A100-40GB", "A100-80GB", "H100", "H200", "V100")  # simdist.sim.hardware.GPUS (kept here so validation imports nothing)
 MAX_GPUS_PER_HOST = 16   # simdist.sim.topology.MAX_GPUS_PER_HOST (likewise; a test checks they agree)
 PARTITIONERS = ("none", "fixed", "min_size", "max_size")
 ZOO = ("mlp", "cnn", "wide_deep")          # simdist.scenario.train.zoo.ZOO (a test checks they agree)
@@ -117,6 +117,9 @@ SCHEMA: dict[str, Field] = {
                            example='"150TFLOPS"'),
         "cpu_flops": Field("flops", "override: sustained FLOP/s of every CPU device", None, minimum=1),
         "gpu_memory": Field("bytes", "override: memory of every GPU", None, above=0, example='"40GiB"'),
+        "cost_model": Field("str", "how compute is timed: flops (every kernel at the GPU's FLOP/s) or roofline "
+                                   "(per-precision peaks and memory bandwidth of the GPU model, docs/simulator.md); default flops",
+                            None, choices=("flops", "roofline")),
         "pcie": _link("override: the per-GPU PCIe link"),
         "nvlink": _link("override: the per-GPU NVLink port"),
         "host": Field("tables", "custom hosts instead of a preset (`[[cluster.host]]`, one entry per job)", None, fields={

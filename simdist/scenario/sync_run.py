@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from simdist.sim.roofline import Kernel
+
 from .run_context import _Ctx, expand_variables, fault_windows, replica_devices, sync_checkpoint
 
 __all__ = ["run_sync"]
@@ -44,6 +46,20 @@ def _run_sync(ctx: _Ctx) -> None:
     steps = tr["steps"]
     every = tr["checkpoint_every"]
     state_bytes = var_bytes * (1 + slots)
+    # Under the roofline cost model: the forward+backward pass is matmul work at the trainable
+    # variables' widest-held dtype (no byte figure: FLOP-only models give none), the update an
+    # elementwise pass reading gradients, variables and slots and writing variables and slots.
+    train_bytes = sum(v.nbytes for v in variables if v.trainable)
+    mm_dtype = max(((v.nbytes, v.dtype) for v in variables if v.trainable), default=(0, "float32"))[1]
+    roofline = sim.cost_model == "roofline"
+    update_kernel = Kernel(update, grad_bytes + 2 * train_bytes * (1 + slots), "float32", "elementwise")
+
+    def work(d: str, flops: float) -> float:
+        """FLOPs to charge on d for forward+backward work of ``flops`` FLOPs."""
+        return sim.kernel_flops(d, Kernel(flops, 0.0, mm_dtype, "matmul")) if roofline else flops
+
+    def update_work(d: str) -> float:
+        return sim.kernel_flops(d, update_kernel) if roofline else update
 
     fault_windows(ctx, devs)   # (the simulator applies them: see _fault_plan)
 
@@ -88,17 +104,17 @@ def _run_sync(ctx: _Ctx) -> None:
         pending[0] = sim.process(input_proc()) if k + 1 < steps else None
         factors = _jitter(ctx, n)   # (a straggler's slowdown is the simulator's)
         if kind == "mirrored":
-            yield sim.all_of([sim.compute(d, fwd_bwd * factors[i], "forward+backward", replica=i)
+            yield sim.all_of([sim.compute(d, work(d, fwd_bwd * factors[i]), "forward+backward", replica=i)
                               for i, d in enumerate(devs)])
             if n > 1 and grad_bytes:
                 yield sim.all_reduce(devs, grad_bytes, algorithm=algorithm, name="all-reduce gradients")
-            yield sim.all_of([sim.compute(d, update, "apply gradients", replica=i) for i, d in enumerate(devs)])
+            yield sim.all_of([sim.compute(d, update_work(d), "apply gradients", replica=i) for i, d in enumerate(devs)])
         else:
             reads = [sim.transfer(pd, d, var_bytes, "read variables", replica=i) for i, d in enumerate(devs)
                      if d != pd and var_bytes]
             if reads:
                 yield sim.all_of(reads)
-            yield sim.all_of([sim.compute(d, fwd_bwd * factors[i], "forward+backward", replica=i)
+            yield sim.all_of([sim.compute(d, work(d, fwd_bwd * factors[i]), "forward+backward", replica=i)
                               for i, d in enumerate(devs)])
             grads = [sim.transfer(d, pd, grad_bytes, "gradients", replica=i) for i, d in enumerate(devs)
                      if d != pd and grad_bytes]

@@ -227,7 +227,8 @@ class _Validator:
                         "pod_size": None, "oversubscription": 1.0},
         None: {"host": REQUIRED, "network": "25Gbps", "latency": 50e-6},
     }
-    _ANY_PRESET = ("preset", "gpu", "gpu_flops", "cpu_flops", "gpu_memory", "pcie", "nvlink", "max_gpus_per_host")
+    _ANY_PRESET = ("preset", "gpu", "gpu_flops", "cpu_flops", "gpu_memory", "pcie", "nvlink", "max_gpus_per_host",
+                   "cost_model")
 
     def cluster(self, cl: dict) -> Topology | None:
         self.cluster_cfg = cl

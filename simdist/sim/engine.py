@@ -31,7 +31,7 @@ import simpy
 from simpy.core import StopSimulation
 from simpy.events import Event
 
-from . import collectives as _collectives
+from . import collectives as _collectives, roofline as _roofline
 from .clock import Clock, Wake, relaxed_gc
 from .memory import MemoryTracker
 from .kernels import KernelBook
@@ -94,7 +94,8 @@ class Simulator:
     trace is streamed there), a file object, or a `TraceRecorder`.
     """
 
-    def __init__(self, cluster: Cluster, seed: int = 0, trace: Any = None, collectives: str = "auto") -> None:
+    def __init__(self, cluster: Cluster, seed: int = 0, trace: Any = None, collectives: str = "auto",
+                 cost_model: str = "flops", tf32: bool = True) -> None:
         if isinstance(cluster, Host):
             cluster = Cluster([cluster])
         if not isinstance(cluster, Cluster):
@@ -102,6 +103,10 @@ class Simulator:
                             f"got {type(cluster).__name__}")
         self.seed = check_seed(seed, "Simulator.seed")
         self.collective_fidelity = _collectives.check_fidelity(collectives, "Simulator.collectives")
+        self.cost_model = _roofline.check_cost_model(cost_model, "Simulator.cost_model")
+        if not isinstance(tf32, bool):
+            raise TypeError(f"Simulator.tf32: expected a bool, got {tf32!r}")
+        self.tf32 = tf32   # float32 matmuls on TF32 tensor cores where the device has them (TF's default)
         self.env = simpy.Environment()
         self.clock = Clock(self.env)
         self.cluster = cluster
@@ -173,6 +178,23 @@ class Simulator:
         elif self.trace is None:   # untraced: the kernel book alone
             return self.clock.at(self._kbook.book(d, flops, overhead))
         return self.clock.at(self._kernel(d, flops, overhead, name, replica, category))
+
+    def compute_kernel(self, device: str | Device, kernel: _roofline.Kernel, name: str = "compute",
+                       replica: int | None = None, category: str = "compute", *, overhead: bool = True) -> Event:
+        """`compute` for a kernel described by its FLOPs, bytes, dtype and kind (`roofline.Kernel`),
+        timed by the simulator's cost model: ``"flops"`` charges ``kernel.flops`` as `compute`
+        does; ``"roofline"`` charges the roofline time on the device's `hardware.ComputeRates`
+        (a device without rates: its FLOP/s, as `compute`). The kernel book and the trace see the
+        FLOPs that take that time at the device's nominal FLOP/s."""
+        return self.compute(device, self.kernel_flops(device, kernel), name, replica, category, overhead=overhead)
+
+    def kernel_flops(self, device: str | Device, kernel: _roofline.Kernel) -> float:
+        """The FLOPs `compute` is charged for ``kernel`` under the cost model: ``kernel.flops``
+        (FLOP model, or a device without rates), else its roofline seconds x the device's FLOP/s."""
+        d = self.cluster.device(device)
+        if self.cost_model == "flops" or d.rates is None:
+            return kernel.flops
+        return _roofline.kernel_seconds(d.rates, kernel, self.tf32) * d.flops
 
     def kernel(self, device: str | Device, flops: float, name: str = "compute", replica: int | None = None,
                category: str = "compute", *, overhead: bool = True) -> float:

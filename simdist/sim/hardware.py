@@ -1,8 +1,15 @@
-"""Hardware figures behind the presets (from /shared/reference/hardware.md), and the efficiency
-factors that turn datasheet peaks into the sustained rates the simulator charges.
+"""Hardware figures behind the presets (from /shared/reference/hardware.md and NVIDIA's datasheets),
+and the efficiency factors that turn datasheet peaks into the sustained rates the simulator charges.
 
-- Compute: a preset device runs at ``peak dense BF16/FP16 tensor rate x COMPUTE_EFFICIENCY``
-  (0.5; well-tuned large-model training reaches 35-55% of peak, "MFU").
+- Compute, FLOP-only cost model (``cost_model="flops"``, the default): a preset device runs every
+  kernel at ``peak dense BF16/FP16 tensor rate x COMPUTE_EFFICIENCY`` (0.5; well-tuned large-model
+  training reaches 35-55% of peak, "MFU").
+- Compute, roofline cost model (``cost_model="roofline"``, `roofline`): each GPU model's
+  `ComputeRates` (dense tensor-core FP16/BF16 and TF32, FP32 and FP64 CUDA cores, memory
+  bandwidth, from the datasheets cited at `GPUS`) times three global efficiency factors,
+  `TENSOR_EFFICIENCY`, `CUDA_EFFICIENCY` and `MEMORY_EFFICIENCY`, fitted once on the "fit" rows of
+  the training-throughput validation table (simdist/validation/training.py; docs/validation.md)
+  and the same for every device and model.
 - Built-in links (NVLink, PCIe): ``nominal per-direction bandwidth x LINK_EFFICIENCY`` (0.8;
   nccl-tests reach ~80% of nominal on NVLink and PCIe). A bandwidth the user passes (e.g. a
   cluster's ``network="100Gbps"``) is taken literally.
@@ -13,13 +20,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["COMPUTE_EFFICIENCY", "LINK_EFFICIENCY", "GPUSpec", "CPUSpec", "GPUS", "CPU", "PCIE",
+__all__ = ["COMPUTE_EFFICIENCY", "LINK_EFFICIENCY", "TENSOR_EFFICIENCY", "CUDA_EFFICIENCY", "MEMORY_EFFICIENCY",
+           "ComputeRates", "GPUSpec", "CPUSpec", "GPUS", "CPU", "PCIE",
            "ETHERNET_LATENCY", "RDMA_LATENCY", "NETWORKS"]
 
 COMPUTE_EFFICIENCY = 0.5
 LINK_EFFICIENCY = 0.8
 
+# The roofline's global efficiency factors (fraction of the datasheet peak a kernel sustains), fitted
+# by least squares on log error over the "fit" rows of simdist/validation/training.py
+# (`python -m simdist.validation.training --fit` prints the fit; tests/test_validation_training.py
+# checks these values are that fit, rounded to two digits).
+TENSOR_EFFICIENCY = 0.56  # tensor-core matmul/conv (FP16/BF16/TF32)
+CUDA_EFFICIENCY = 0.92    # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
+MEMORY_EFFICIENCY = 0.57  # HBM bandwidth
+
 GiB = 2**30
+
+
+@dataclass(frozen=True)
+class ComputeRates:
+    """Datasheet peaks of one GPU model for the roofline cost model: dense (no sparsity) FLOP/s of
+    its tensor cores at FP16/BF16 and TF32 (0: none), of its CUDA cores at FP32 and FP64, and its
+    memory bandwidth in bytes/s. ``bf16``: whether its tensor cores take BF16 (V100's do not)."""
+
+    tensor16: float
+    tensor_tf32: float
+    fp32: float
+    fp64: float
+    memory_bandwidth: float
+    bf16: bool = True
 
 
 @dataclass(frozen=True)
@@ -34,6 +64,7 @@ class GPUSpec:
     launch_overhead: float = 5e-6  # seconds per kernel launch
     nvlink_latency: float = 2e-6   # GPU-to-GPU over NVLink, seconds
     pcie_latency: float = 2e-6     # one PCIe crossing, seconds
+    rates: ComputeRates | None = None  # the roofline's per-precision peaks and memory bandwidth
 
     @property
     def flops(self) -> float:
@@ -62,16 +93,34 @@ class CPUSpec:
         return self.peak_flops * COMPUTE_EFFICIENCY
 
 
+# Datasheet figures (dense; the datasheets' "with sparsity" figures are twice these):
+# - V100 SXM2: NVIDIA Tesla V100 datasheet (2018): 125 TFLOP/s tensor (FP16), 15.7 FP32, 7.8 FP64,
+#   900 GB/s HBM2; no TF32 or BF16 tensor cores.
+# - A100 SXM4: NVIDIA A100 datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf, 2021):
+#   312 TFLOP/s BF16/FP16 tensor, 156 TF32 tensor, 19.5 FP32, 9.7 FP64; 1,555 GB/s (40GB HBM2),
+#   2,039 GB/s (80GB HBM2e).
+# - H100 SXM5: NVIDIA H100 datasheet (2023): 989 TFLOP/s BF16/FP16 tensor (1,979 with sparsity),
+#   494.7 TF32 tensor (989 sparse), 67 FP32, 34 FP64; 3.35 TB/s HBM3.
+# - H200 SXM: NVIDIA H200 datasheet (2024): H100's compute, 141 GB HBM3e at 4.8 TB/s.
+_V100 = ComputeRates(tensor16=125e12, tensor_tf32=0.0, fp32=15.7e12, fp64=7.8e12, memory_bandwidth=900e9, bf16=False)
+_A100_40 = ComputeRates(tensor16=312e12, tensor_tf32=156e12, fp32=19.5e12, fp64=9.7e12, memory_bandwidth=1555e9)
+_A100_80 = ComputeRates(tensor16=312e12, tensor_tf32=156e12, fp32=19.5e12, fp64=9.7e12, memory_bandwidth=2039e9)
+_H100 = ComputeRates(tensor16=989e12, tensor_tf32=494.7e12, fp32=67e12, fp64=34e12, memory_bandwidth=3.35e12)
+_H200 = ComputeRates(tensor16=989e12, tensor_tf32=494.7e12, fp32=67e12, fp64=34e12, memory_bandwidth=4.8e12)
+
 GPUS: dict[str, GPUSpec] = {
     # V100 SXM2: 125 TFLOP/s FP16 tensor, 32 GB, NVLink 2 300 GB/s both directions, PCIe 3.0
     # (~16 GB/s each way, half of PCIe 4.0).
-    "V100": GPUSpec("V100", 125e12, 32 * GiB, 150e9, 16e9),
+    "V100": GPUSpec("V100", 125e12, 32 * GiB, 150e9, 16e9, rates=_V100),
     # A100 SXM4 80GB: 312 TFLOP/s BF16, NVLink 3 600 GB/s both directions, PCIe 4.0 ~32 GB/s each way.
-    "A100": GPUSpec("A100", 312e12, 80 * GiB, 300e9, 32e9),
+    "A100": GPUSpec("A100", 312e12, 80 * GiB, 300e9, 32e9, rates=_A100_80),
+    # The two A100 SXM4 parts by name: 40 GB HBM2 (1,555 GB/s) and 80 GB HBM2e (2,039 GB/s).
+    "A100-40GB": GPUSpec("A100-40GB", 312e12, 40 * GiB, 300e9, 32e9, rates=_A100_40),
+    "A100-80GB": GPUSpec("A100-80GB", 312e12, 80 * GiB, 300e9, 32e9, rates=_A100_80),
     # H100 SXM5: 989 TFLOP/s BF16, 80 GB, NVLink 4 900 GB/s both directions, PCIe 5.0 ~64 GB/s.
-    "H100": GPUSpec("H100", 989e12, 80 * GiB, 450e9, 64e9),
+    "H100": GPUSpec("H100", 989e12, 80 * GiB, 450e9, 64e9, rates=_H100),
     # H200 SXM: as H100 with 141 GB HBM3e.
-    "H200": GPUSpec("H200", 989e12, 141 * GiB, 450e9, 64e9),
+    "H200": GPUSpec("H200", 989e12, 141 * GiB, 450e9, 64e9, rates=_H200),
 }
 
 CPU = CPUSpec()

@@ -1,6 +1,7 @@
 """Ready-made hosts and clusters built from the datasheet figures in `hardware`.
 
-Preset devices run at peak x `hardware.COMPUTE_EFFICIENCY` (0.5); preset NVLink/PCIe links at
+Preset devices run at peak x `hardware.COMPUTE_EFFICIENCY` (0.5) under the FLOP-only cost model and
+carry their model's per-precision `hardware.ComputeRates` for the roofline; preset NVLink/PCIe links at
 nominal x `hardware.LINK_EFFICIENCY` (0.8). Network bandwidths passed by the caller are literal.
 """
 
@@ -27,7 +28,7 @@ def _gpu_spec(gpu: str) -> hardware.GPUSpec:
 def gpu_device(index: int, gpu: str = "A100") -> Device:
     """One preset GPU device (sustained FLOP/s, memory, launch overhead of the model)."""
     s = _gpu_spec(gpu)
-    return Device("GPU", index, flops=s.flops, memory=s.memory, launch_overhead=s.launch_overhead)
+    return Device("GPU", index, flops=s.flops, memory=s.memory, launch_overhead=s.launch_overhead, rates=s.rates)
 
 
 def cpu_device(index: int = 0) -> Device:

@@ -120,13 +120,17 @@ class Device:
     """A compute device. ``flops`` is the sustained FLOP/s charged, ``memory`` its capacity in
     bytes, ``launch_overhead`` the fixed seconds added to every kernel. Unit strings accepted.
     Omitted figures default to the preset CPU / A100 (see `hardware`). ``name`` is set by the Host.
+    ``rates`` (`hardware.ComputeRates`) are the per-precision peaks the roofline cost model uses;
+    a GPU whose ``flops`` is omitted gets the A100's, a device without rates is timed by ``flops``
+    under either cost model (`roofline`).
     """
 
     __slots__ = ("kind", "index", "flops", "memory", "launch_overhead", "name", "host", "ordinal",
-                 "short_name")
+                 "short_name", "rates")
 
     def __init__(self, kind: str, index: int, flops: float | str | None = None,
-                 memory: int | str | None = None, launch_overhead: float | str | None = None) -> None:
+                 memory: int | str | None = None, launch_overhead: float | str | None = None,
+                 rates: hardware.ComputeRates | None = None) -> None:
         if not isinstance(kind, str) or kind.upper() not in ("CPU", "GPU"):
             raise ValueError(f"Device.kind: expected 'CPU' or 'GPU', got {kind!r}")
         self.kind = kind.upper()
@@ -139,6 +143,11 @@ class Device:
         self.memory = parse_bytes(default.memory if memory is None else memory, field=f"{label}.memory")
         self.launch_overhead = parse_time(default.launch_overhead if launch_overhead is None
                                           else launch_overhead, field=f"{label}.launch_overhead")
+        if rates is None and flops is None and self.kind == "GPU":
+            rates = default.rates
+        if rates is not None and not isinstance(rates, hardware.ComputeRates):
+            raise TypeError(f"{label}.rates: expected a simdist.sim.hardware.ComputeRates or None, got {rates!r}")
+        self.rates = rates
         self.name = ""
         self.short_name = f"{self.kind}:{self.index}"
         self.host: Host | None = None

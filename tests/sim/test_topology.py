@@ -121,7 +121,7 @@ def test_presets():
     assert h.pcie[0].bandwidth == 32e9 * hardware.LINK_EFFICIENCY, "A100 preset is PCIe 4.0"
     assert spec.flops == 156e12
     assert set(presets.GPUS) >= {"V100", "A100", "H100"}
-    with pytest.raises(ValueError, match="unknown GPU model 'Z80'; known models: A100, H100, H200, V100"):
+    with pytest.raises(ValueError, match="unknown GPU model 'Z80'; known models: A100, A100-40GB, A100-80GB, H100, H200, V100"):
         presets.gpu_host(gpu="Z80")
 
     g = presets.gpu_cluster(hosts=4, gpus_per_host=8, network="100Gbps")

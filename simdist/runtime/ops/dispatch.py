@@ -21,6 +21,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes
 from simdist.runtime import tensor as _tm
+from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
@@ -91,8 +92,10 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if out.dtype is not npd and out.dtype != npd and dt is not _STRING:
         out = out.astype(npd, copy=False)
     fl = op.flops
-    tally.flops += out.size if fl is None else fl(arrays, out, attrs)
+    n = out.size if fl is None else fl(arrays, out, attrs)
     d = _cstate.device
+    rl = _cost.roofline
+    tally.flops += n if rl is None else rl(op, n, arrays, (out,), dt, context._default_device if d is None else d)
     t = Tensor(out, dt, context._default_device if d is None else d)
     if _tm._REC is None and not _tls.tapes:
         return t
@@ -110,8 +113,10 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
             out = out.astype(dt._np, copy=False)
         fixed.append(out)
     fl = op.flops
-    tally.flops += sum(o.size for o in fixed) if fl is None else fl(arrays, fixed, attrs)
+    n = sum(o.size for o in fixed) if fl is None else fl(arrays, fixed, attrs)
     dev = context.current_device()
+    rl = _cost.roofline
+    tally.flops += n if rl is None else rl(op, n, arrays, fixed, dts[0], dev)
     ts = tuple(Tensor(o, dt, dev) for o, dt in zip(fixed, dts))
     if _tm._REC is None and not _tls.tapes:
         return ts

@@ -1,0 +1,291 @@
+"""Training-throughput rows of the validation table: published single- and multi-GPU training
+throughput of ResNet-50 and BERT-large, and simdist's figure for the same experiment.
+
+Each row's workload is a model's training step as kernels derived from its layer shapes
+(`workloads`), run on a simulated DGX (`presets.gpu_host` of the row's GPU model) under the
+roofline cost model: every GPU runs its kernels, then (several GPUs) the gradients' all-reduce
+(float32, MirroredStrategy's order: after the backward pass, docs/simulator.md), then the update.
+BERT's published runs accumulate gradients over many micro-batches per optimizer step: one
+micro-batch is simulated, and the optimizer step (all-reduce and LAMB update) is charged once per
+``accumulation`` micro-batches.
+
+``python -m simdist.validation.training`` prints the rows; ``--fit`` refits the three global
+efficiency factors of `hardware` on the "fit" rows (least squares on log error).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import statistics
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator
+
+from simdist.sim import hardware, presets
+from simdist.sim.engine import Simulator
+from simdist.sim.roofline import Kernel
+
+from .table import Citation, Measurement
+from .workloads import Step, bert_large, gpt2, resnet50
+
+__all__ = ["measurements", "Experiment", "EXPERIMENTS", "simulate", "fit"]
+
+_DLE = "https://github.com/NVIDIA/DeepLearningExamples/blob/{commit}/{path}"
+RN50 = Citation(
+    source="NVIDIA DeepLearningExamples, TensorFlow ResNet-50 v1.5 README (TensorFlow 20.06-tf1-py3 NGC container, XLA)",
+    where="Results > Training performance results: tables 'NVIDIA DGX A100 (8x A100 40GB)' and "
+          "'NVIDIA DGX-1 (8x V100 16G)' (images/s averaged over an epoch)",
+    date="2020-06",
+    url=_DLE.format(commit="1d4211fe9d94550d7bc72bb9b0ac4f576533ca52",
+                    path="TensorFlow/Classification/ConvNets/resnet50v1.5/README.md"))
+BERT = Citation(
+    source="NVIDIA DeepLearningExamples, TensorFlow2 BERT README (TensorFlow 21.02-py3 NGC container, LAMB)",
+    where="Results > Training performance results: 'Pre-training training performance: Single-node on NVIDIA "
+          "DGX A100 (8x A100 80GB)' and 'Single-node on NVIDIA DGX-2 V100 (16x V100 32GB)' (sequences/s)",
+    date="2021-04",
+    url=_DLE.format(commit="49e23b4597a6fca461321a085d8eb8abf1e215e2",
+                    path="TensorFlow2/LanguageModeling/BERT/README.md"))
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A published training-throughput figure and the setup that produced it."""
+
+    id: str
+    model: str            # "resnet50" or "bert"
+    gpu: str              # a hardware.GPUS key
+    gpus: int
+    batch: int            # per GPU (per micro-batch for BERT)
+    mixed: bool           # mixed precision (AMP) or the float32 default (TF32 on A100)
+    published: float
+    split: str
+    seq: int = 0
+    accumulation: int = 1
+    citation: Citation = RN50
+    table_row: str = ""
+    grad_bytes: int = 4   # bytes per parameter of the gradients all-reduced
+    size: str = ""        # GPT-2 size
+
+
+EXPERIMENTS: tuple[Experiment, ...] = (
+    # ResNet-50 v1.5, TF1 NGC 20.06 + XLA: A100 40GB batch 256; V100 16GB batch 128 (FP32) / 256 (AMP)
+    Experiment("rn50-a100-1gpu-tf32", "resnet50", "A100-40GB", 1, 256, False, 909.0, "fit",
+               table_row="DGX A100, GPUs 1, Throughput - TF32 + XLA: 909 img/s"),
+    Experiment("rn50-a100-1gpu-amp", "resnet50", "A100-40GB", 1, 256, True, 2375.0, "holdout",
+               table_row="DGX A100, GPUs 1, Throughput - mixed precision + XLA: 2375 img/s"),
+    Experiment("rn50-a100-8gpu-tf32", "resnet50", "A100-40GB", 8, 256, False, 7000.0, "holdout",
+               table_row="DGX A100, GPUs 8, Throughput - TF32 + XLA: 7000 img/s"),
+    Experiment("rn50-a100-8gpu-amp", "resnet50", "A100-40GB", 8, 256, True, 17400.0, "fit",
+               table_row="DGX A100, GPUs 8, Throughput - mixed precision + XLA: 17400 img/s"),
+    Experiment("rn50-v100-1gpu-fp32", "resnet50", "V100", 1, 128, False, 412.0, "fit",
+               table_row="DGX-1, GPUs 1, Throughput - FP32 + XLA: 412 img/s"),
+    Experiment("rn50-v100-1gpu-amp", "resnet50", "V100", 1, 256, True, 1270.0, "holdout",
+               table_row="DGX-1, GPUs 1, Throughput - mixed precision + XLA: 1270 img/s"),
+    Experiment("rn50-v100-8gpu-fp32", "resnet50", "V100", 8, 128, False, 3170.0, "holdout",
+               table_row="DGX-1, GPUs 8, Throughput - FP32 + XLA: 3170 img/s"),
+    Experiment("rn50-v100-8gpu-amp", "resnet50", "V100", 8, 256, True, 9510.0, "fit",
+               table_row="DGX-1, GPUs 8, Throughput - mixed precision + XLA: 9510 img/s"),
+    # BERT-large pre-training, TF2 NGC 21.02: A100 80GB (AMP batch 312 / TF32 176 at seq 128, 40 / 22 at
+    # 512); V100 32GB in a DGX-2 (AMP 60 / FP32 32 at seq 128, 10 / 6 at 512); gradient accumulation
+    # as published (the 1-GPU rows: 256/512 at 128 and 768/1536 at 512 on A100; 1024/2048, 3072/5120 on V100)
+    Experiment("bert-a100-1gpu-s128-amp", "bert", "A100-80GB", 1, 312, True, 485.59, "fit", 128, 256, BERT,
+               "DGX A100, GPUs 1, seq 128, Throughput - mixed precision: 485.59"),
+    Experiment("bert-a100-1gpu-s128-tf32", "bert", "A100-80GB", 1, 176, False, 282.98, "holdout", 128, 512, BERT,
+               "DGX A100, GPUs 1, seq 128, Throughput - TF32: 282.98"),
+    Experiment("bert-a100-1gpu-s512-amp", "bert", "A100-80GB", 1, 40, True, 96.52, "holdout", 512, 768, BERT,
+               "DGX A100, GPUs 1, seq 512, Throughput - mixed precision: 96.52"),
+    Experiment("bert-a100-1gpu-s512-tf32", "bert", "A100-80GB", 1, 22, False, 54.92, "fit", 512, 1536, BERT,
+               "DGX A100, GPUs 1, seq 512, Throughput - TF32: 54.92"),
+    Experiment("bert-a100-8gpu-s128-amp", "bert", "A100-80GB", 8, 312, True, 3799.24, "holdout", 128, 32, BERT,
+               "DGX A100, GPUs 8, seq 128, Throughput - mixed precision: 3799.24"),
+    Experiment("bert-v100-1gpu-s128-amp", "bert", "V100", 1, 60, True, 206.5, "holdout", 128, 1024, BERT,
+               "DGX-2, GPUs 1, seq 128, Throughput - mixed precision: 206.5"),
+    Experiment("bert-v100-1gpu-s128-fp32", "bert", "V100", 1, 32, False, 49.97, "fit", 128, 2048, BERT,
+               "DGX-2, GPUs 1, seq 128, Throughput - FP32: 49.97"),
+    Experiment("bert-v100-1gpu-s512-amp", "bert", "V100", 1, 10, True, 40.95, "fit", 512, 3072, BERT,
+               "DGX-2, GPUs 1, seq 512, Throughput - mixed precision: 40.95"),
+    Experiment("bert-v100-16gpu-s128-amp", "bert", "V100", 16, 60, True, 3077.99, "holdout", 128, 64, BERT,
+               "DGX-2, GPUs 16, seq 128, Throughput - mixed precision: 3077.99"),
+)
+
+LLMC = "https://github.com/karpathy/llm.c/blob/{commit}/{path}"
+
+
+def _llmc(path: str, commit: str, line: str) -> Citation:
+    return Citation(source="karpathy/llm.c, GPT-2 reproduction script (train_gpt2cu, USE_CUDNN=1: bfloat16, cuDNN "
+                           "flash attention, ZeRO-1 AdamW; 8 GPUs with MPI)",
+                    where=f"{path}, header comment: \"{line}\"", date="2024-06",
+                    url=LLMC.format(commit=commit, path=path))
+
+
+EXPERIMENTS += (
+    # GPT-2 on llm.c: tokens/s = tokens per step / seconds per step, both from the script's header
+    Experiment("gpt2-124m-a100-8gpu-bf16", "gpt2", "A100-80GB", 8, 64, True, 524288 / 0.300, "holdout", 1024, 1,
+               _llmc("scripts/run_gpt2_124M.sh", "039904ee9fb925be226116d08b0e4c73e6518b7e",
+                     "18,865 steps of 524,288 tokens/step on 8X A100 80GB SXM ($14/hr) steps in ~300ms/iter"),
+               "524,288 tokens / ~300 ms", grad_bytes=2, size="124M"),
+    Experiment("gpt2-350m-a100-8gpu-bf16", "gpt2", "A100-80GB", 8, 64, True, 524288 / 0.820, "fit", 1024, 1,
+               _llmc("scripts/run_gpt2_350M.sh", "100bba032911b5d2b9307c4ae5dde4d4ffc59131",
+                     "60K steps on 524,288 tokens/step on 8X A100 80GB SXM ($14/hr) steps in ~820ms/iter"),
+               "524,288 tokens / ~820 ms", grad_bytes=2, size="350M"),
+    Experiment("gpt2-1558m-h100-8gpu-bf16", "gpt2", "H100", 8, 16, True, 1048576 / 2.80, "holdout", 1024, 8,
+               _llmc("scripts/run_gpt2_1558M.sh", "039904ee9fb925be226116d08b0e4c73e6518b7e",
+                     "32,000 steps on ~1M tokens/step (1,048,576 to be precise) on 8X H100 80GB SXM ($28/hr) "
+                     "steps in 2.80s/iter"),
+               "1,048,576 tokens / 2.80 s", grad_bytes=2, size="1558M"),
+)
+
+# masked positions per sequence in NVIDIA's BERT pre-training data (max_predictions_per_seq)
+_MASKED = {128: 20, 512: 80}
+
+
+@lru_cache(maxsize=None)
+def step_of(e: Experiment) -> Step:
+    """The row's per-GPU step (a micro-batch for BERT), derived from the model's shapes."""
+    if e.model == "resnet50":
+        return resnet50(e.batch, e.mixed)
+    if e.model == "gpt2":
+        return gpt2(e.size, e.batch, e.seq, shards=e.gpus)
+    return bert_large(e.batch, e.seq, e.mixed, _MASKED[e.seq])
+
+
+def _update(e: Experiment, s: Step) -> Kernel:
+    """BERT's LAMB update (once per optimizer step): reads weights, gradients and two moments, writes
+    weights and moments (float32), ~20 FLOPs per parameter."""
+    return Kernel(20.0 * s.params, 4.0 * s.params * 7, "float32", "elementwise")
+
+
+def _run(sim: Simulator, devs: list[str], kernels: list[Kernel]) -> None:
+    """Every device runs ``kernels`` (FIFO on each device); returns when all have finished."""
+    ends = []
+    for d in devs:
+        ev = None
+        for k in kernels:
+            ev = sim.compute_kernel(d, k)
+        ends.append(ev)
+    sim.drive(sim.all_of(ends))
+
+
+def simulate(e: Experiment, cost_model: str = "roofline") -> float:
+    """simdist's throughput (examples/s, or tokens/s for GPT-2, over all GPUs) for experiment
+    ``e``, on the simulator: ``accumulation`` micro-batches on every GPU, then (several GPUs) the
+    gradients' all-reduce, then the update."""
+    s = step_of(e)
+    sim = Simulator(presets.gpu_host(e.gpus, e.gpu), cost_model=cost_model)
+    devs = [f"GPU:{i}" for i in range(e.gpus)]
+    if e.model == "bert":   # (its last kernel is the per-micro-batch gradient accumulation)
+        body, update = s.kernels, _update(e, s)
+    else:
+        body, update = s.kernels[:-1], s.kernels[-1]
+    _run(sim, devs, body)
+    micro = sim.now
+    if e.gpus > 1:
+        sim.drive(sim.all_reduce(devs, float(e.grad_bytes * s.params), name="all-reduce gradients"))
+    _run(sim, devs, [update])
+    optimizer = sim.now - micro
+    per_example = e.seq if e.model == "gpt2" else 1
+    return e.batch * e.gpus * e.accumulation * per_example / (micro * e.accumulation + optimizer)
+
+
+def _derivation(e: Experiment) -> str:
+    s = step_of(e)
+    n = e.batch * (e.seq if e.model == "gpt2" else 1)
+    fwd = s.forward_matmul_flops / e.batch
+    what = "image" if e.model == "resnet50" else "sequence"
+    if e.model == "gpt2":
+        what, fwd = "token", fwd / e.seq
+    return (f"{s.name} ({'mixed precision' if e.mixed else 'float32'}{', TF32 matmuls' if not e.mixed and e.gpu != 'V100' else ''}), "
+            f"batch {e.batch}/GPU{f', seq {e.seq}' if e.seq else ''}: forward matmul/conv {fwd / 1e9:.2f} GFLOP per {what} "
+            f"from the layer shapes, training step {s.flops / n / 1e9:.1f} GFLOP and {s.bytes / n / 1e6:.2f} MB "
+            f"per {what} in {len(s.kernels)} kernels; {s.params / 1e6:.1f}M parameters"
+            + (f"; {e.gpus} GPUs, ring all-reduce of {e.grad_bytes * s.params / 1e6:.0f} MB "
+               f"{'bfloat16' if e.grad_bytes == 2 else 'float32'} gradients" if e.gpus > 1 else "")
+            + (f"; optimizer step every {e.accumulation} micro-batches" if e.accumulation > 1 else ""))
+
+
+def measurements() -> list[Measurement]:
+    """The training-throughput rows (kind "training")."""
+    out = []
+    for e in EXPERIMENTS:
+        unit = {"resnet50": "images/s", "bert": "sequences/s", "gpt2": "tokens/s"}[e.model]
+        model = {"resnet50": "ResNet-50 v1.5", "bert": f"BERT-large pre-training, seq {e.seq}",
+                 "gpt2": f"GPT-2 {e.size} (llm.c), seq {e.seq}"}[e.model]
+        prec = "bfloat16 mixed precision" if e.model == "gpt2" else (
+            "mixed precision" if e.mixed else ("FP32" if e.gpu == "V100" else "TF32"))
+        desc = f"{model} training throughput, {e.gpus}x {e.gpu}, {prec}"
+        cit = Citation(e.citation.source, f"{e.citation.where}; row: {e.table_row}", e.citation.date, e.citation.url)
+        out.append(Measurement(id=e.id, kind="training", description=desc, published=e.published, unit=unit,
+                               citation=cit, simulate=(lambda e=e: simulate(e)), split=e.split,  # type: ignore[misc]
+                               derivation=_derivation(e)))
+    return out
+
+
+# -- fitting the global efficiency factors ----------------------------------------------------------
+@contextlib.contextmanager
+def efficiencies(tensor: float, cuda: float, memory: float) -> Iterator[None]:
+    """Temporarily set `hardware`'s three roofline efficiency factors (for the fit)."""
+    old = (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY)
+    hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY = tensor, cuda, memory
+    try:
+        yield
+    finally:
+        hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY = old
+
+
+def _loss(rows: list[Experiment], x: tuple[float, float, float]) -> float:
+    with efficiencies(*x):
+        return sum(math.log(simulate(e) / e.published) ** 2 for e in rows)
+
+
+def fit(rows: list[Experiment] | None = None) -> tuple[float, float, float]:
+    """The (tensor, cuda, memory) efficiencies minimising the squared log error on ``rows`` (default:
+    the "fit" rows): a deterministic coordinate search over [0.05, 1] refined to 0.005."""
+    rows = [e for e in EXPERIMENTS if e.split == "fit"] if rows is None else rows
+    x = [0.5, 0.5, 0.5]
+    for step in (0.1, 0.05, 0.02, 0.01, 0.005):
+        improved = True
+        while improved:
+            improved = False
+            best = _loss(rows, tuple(x))   # type: ignore[arg-type]
+            for i in range(3):
+                for d in (-step, step):
+                    y = list(x)
+                    y[i] = min(1.0, max(0.05, round(y[i] + d, 4)))
+                    v = _loss(rows, tuple(y))   # type: ignore[arg-type]
+                    if v < best - 1e-12:
+                        best, x, improved = v, y, True
+    return (x[0], x[1], x[2])
+
+
+def report() -> str:
+    """The rows' published and simulated figures, errors, and median/max |error| overall, on the
+    fit rows and on the held-out rows."""
+    lines = [f"{'id':28} {'split':7} {'published':>10} {'simdist':>10} {'error':>8}"]
+    errs: dict[str, list[float]] = {"fit": [], "holdout": []}
+    for m in measurements():
+        sim = m.simulate()
+        err = m.error(sim)
+        errs[m.split].append(abs(err))
+        lines.append(f"{m.id:28} {m.split:7} {m.published:10.2f} {sim:10.2f} {err:+8.1%}")
+    allv = errs["fit"] + errs["holdout"]
+    for name, v in (("all", allv), ("fit", errs["fit"]), ("holdout", errs["holdout"])):
+        lines.append(f"{name:8} n={len(v):2}  median |error| {statistics.median(v):6.1%}  max {max(v):6.1%}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    if "--fit" in argv:
+        t, c, m = fit()
+        print(f"fitted on {sum(e.split == 'fit' for e in EXPERIMENTS)} rows: TENSOR_EFFICIENCY = {t:.3f}, "
+              f"CUDA_EFFICIENCY = {c:.3f}, MEMORY_EFFICIENCY = {m:.3f}")
+        return 0
+    print(f"efficiencies: tensor {hardware.TENSOR_EFFICIENCY}, cuda {hardware.CUDA_EFFICIENCY}, "
+          f"memory {hardware.MEMORY_EFFICIENCY}")
+    print(report())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,222 @@
+"""The training steps of standard models as kernel lists, derived from their layer shapes.
+
+Each model gives the kernels of one training step on one GPU (`roofline.Kernel`: FLOPs, bytes,
+dtype, kind): forward, backward and the optimizer's update, with the FLOPs of every matmul and
+convolution from its shapes (2 FLOPs per multiply-add) and the bytes every kernel reads and writes
+from its tensors' sizes. Nothing here is fitted.
+
+Conventions (the same for every model, documented in docs/validation.md):
+- a matmul/conv reads its input and weights and writes its output once; its backward pass is two
+  kernels of the forward's FLOPs each (the input gradient, except for a first layer, whose input
+  needs none, and the weight gradient);
+- XLA-fused elementwise chains (the published runs use XLA): a normalisation fused with its
+  activation reads its input twice (statistics, then normalise) and writes once (3 passes over the
+  tensor); its backward reads the output gradient, the input and the output and writes the input
+  gradient, plus one pass for the statistics' reduction (5 passes); a residual add with its
+  activation reads two tensors and writes one (3 passes), backward the same;
+- mixed precision: matmuls and activations in float16, weights kept in float32 and cast once per
+  step (read 4, write 2 bytes per parameter), gradients and the update in float32;
+- the update reads the weights, gradients and optimizer slots and writes weights and slots, in
+  float32.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simdist.sim.roofline import Kernel
+
+__all__ = ["Step", "resnet50", "bert_large", "gpt2", "GPT2", "resnet50_forward_macs"]
+
+
+@dataclass
+class Step:
+    """One training step's kernels on one GPU, and what the step is made of."""
+
+    name: str
+    examples: int                       # examples per GPU per step
+    kernels: list[Kernel] = field(default_factory=list)
+    params: int = 0                     # trainable parameters (the gradient all-reduce: 4 bytes each)
+    forward_matmul_flops: float = 0.0   # FLOPs of the forward pass's matmuls/convs (the derivation)
+
+    @property
+    def flops(self) -> float:
+        return float(sum(k.flops for k in self.kernels))
+
+    @property
+    def bytes(self) -> float:
+        return float(sum(k.bytes for k in self.kernels))
+
+
+class _Builder:
+    """Appends a model's kernels to a Step; ``act`` is the activation dtype."""
+
+    def __init__(self, step: Step, mixed: bool) -> None:
+        self.s = step
+        self.mixed = mixed
+        self.act = "float16" if mixed else "float32"
+        self.e = 2 if mixed else 4
+        self.backward: list[Kernel] = []
+
+    def matmul(self, flops: float, in_elems: float, w_elems: float, out_elems: float, first: bool = False) -> None:
+        e = self.e
+        self.s.forward_matmul_flops += flops
+        self.s.params += int(w_elems)
+        self.s.kernels.append(Kernel(flops, e * (in_elems + w_elems + out_elems), self.act, "matmul"))
+        if not first:   # input gradient: reads dy and w, writes dx
+            self.backward.append(Kernel(flops, e * (out_elems + w_elems + in_elems), self.act, "matmul"))
+        # weight gradient: reads x and dy, writes dw
+        self.backward.append(Kernel(flops, e * (in_elems + out_elems + w_elems), self.act, "matmul"))
+
+    def attention(self, flops: float, qkv_elems: float, out_elems: float) -> None:
+        """Fused (flash) attention: scores never reach memory; it reads Q, K, V and writes the
+        output; its backward recomputes the scores (2.5x the forward's FLOPs: five matmuls to
+        two), reading Q, K, V, the output and its gradient and writing dQ, dK, dV."""
+        e = self.e
+        self.s.forward_matmul_flops += flops
+        self.s.kernels.append(Kernel(flops, e * (qkv_elems + out_elems), self.act, "matmul"))
+        self.backward.append(Kernel(2.5 * flops, e * (2 * qkv_elems + 2 * out_elems), self.act, "matmul"))
+
+    def elementwise(self, elems: float, fwd_passes: int, bwd_passes: int, flops_per_elem: float = 5.0) -> None:
+        e = self.e
+        self.s.kernels.append(Kernel(flops_per_elem * elems, e * fwd_passes * elems, self.act, "elementwise"))
+        if bwd_passes:
+            self.backward.append(Kernel(flops_per_elem * elems, e * bwd_passes * elems, self.act, "elementwise"))
+
+    def norm_act(self, elems: float) -> None:
+        self.elementwise(elems, 3, 5)
+
+    def add_act(self, elems: float) -> None:
+        self.elementwise(elems, 3, 3, 2.0)
+
+    def finish(self, slot_copies: int, update_flops_per_param: float, shards: int = 1) -> Step:
+        """Backward kernels in reverse order, then the mixed-precision weight cast and the update
+        (of 1/``shards`` of the parameters: an optimizer sharded over that many GPUs)."""
+        s = self.s
+        s.kernels.extend(reversed(self.backward))
+        p = float(s.params) / shards
+        if self.mixed:
+            s.kernels.insert(0, Kernel(p, 6.0 * p, "float32", "elementwise"))
+        # update: read w, g and the slots, write w and the slots (float32)
+        s.kernels.append(Kernel(update_flops_per_param * p, 4.0 * p * (2 + 2 * slot_copies + 1), "float32",
+                                "elementwise"))
+        return s
+
+
+def _conv(b: _Builder, n: int, hw_in: int, cin: int, cout: int, k: int, stride: int, first: bool = False) -> int:
+    """A k x k convolution ('same' padding) of a batch of n; returns the output's height/width."""
+    hw = -(-hw_in // stride)
+    macs = n * hw * hw * cout * cin * k * k
+    b.matmul(2.0 * macs, n * hw_in * hw_in * cin, cin * cout * k * k, n * hw * hw * cout, first)
+    return hw
+
+
+# ResNet-50 v1.5: (blocks, bottleneck width, output channels, stride of the stage's first block);
+# v1.5 puts the stride on the 3x3 convolution (NVIDIA DeepLearningExamples' RN50 v1.5).
+_RN50_STAGES = ((3, 64, 256, 1), (4, 128, 512, 2), (6, 256, 1024, 2), (3, 512, 2048, 2))
+
+
+def resnet50(batch: int, mixed: bool) -> Step:
+    """One ResNet-50 v1.5 training step (224x224 images, SGD with momentum) on one GPU."""
+    b = _Builder(Step("ResNet-50 v1.5", batch), mixed)
+    n = batch
+    hw = _conv(b, n, 224, 3, 64, 7, 2, first=True)
+    b.norm_act(n * hw * hw * 64)
+    hw2 = hw // 2   # 3x3/2 max pool: reads once, writes once; backward reads dy and x, writes dx
+    b.elementwise(n * hw * hw * 64 + n * hw2 * hw2 * 64, 1, 2, 9.0)
+    hw, cin = hw2, 64
+    for blocks, mid, cout, stride in _RN50_STAGES:
+        for i in range(blocks):
+            s = stride if i == 0 else 1
+            _conv(b, n, hw, cin, mid, 1, 1)
+            b.norm_act(n * hw * hw * mid)
+            out_hw = _conv(b, n, hw, mid, mid, 3, s)
+            b.norm_act(n * out_hw * out_hw * mid)
+            _conv(b, n, out_hw, mid, cout, 1, 1)
+            b.elementwise(n * out_hw * out_hw * cout, 3, 5)   # batch norm without activation
+            if i == 0:   # projection shortcut and its batch norm
+                _conv(b, n, hw, cin, cout, 1, s)
+                b.elementwise(n * out_hw * out_hw * cout, 3, 5)
+            b.add_act(n * out_hw * out_hw * cout)
+            hw, cin = out_hw, cout
+    b.elementwise(n * hw * hw * cin, 1, 1, 1.0)   # global average pool
+    b.matmul(2.0 * n * cin * 1000, n * cin, cin * 1000 + 1000, n * 1000)
+    b.elementwise(n * 1000, 3, 2)                  # softmax cross-entropy
+    return b.finish(slot_copies=1, update_flops_per_param=4.0)
+
+
+def resnet50_forward_macs() -> float:
+    """Multiply-adds of one 224x224 image's forward pass through ResNet-50 v1.5's convolutions and
+    classifier (the figure usually quoted as "4.1 GFLOPs")."""
+    return resnet50(1, mixed=False).forward_matmul_flops / 2.0
+
+
+# BERT-large: 24 layers, hidden 1024, 16 heads, feed-forward 4096, vocabulary 30,522 (padded to 30,528
+# by NVIDIA's implementation), 512 positions; pre-training heads: masked LM on the masked positions
+# (max_predictions_per_seq: 20 at sequence 128, 80 at 512) and next-sentence prediction.
+_BERT = dict(layers=24, hidden=1024, heads=16, ff=4096, vocab=30528, positions=512)
+
+
+def bert_large(batch: int, seq: int, mixed: bool, masked: int) -> Step:
+    """One BERT-large pre-training micro-batch (forward, backward, gradient accumulation) on one
+    GPU; the LAMB update runs once every many micro-batches and is left out (see `training`)."""
+    c = _BERT
+    H, F, A, L, V = c["hidden"], c["ff"], c["heads"], c["layers"], c["vocab"]
+    b = _Builder(Step("BERT-large", batch), mixed)
+    T = batch * seq   # tokens
+    # embeddings: word + position + type lookups, add, layer norm
+    b.s.params += (V + c["positions"] + 2) * H
+    b.elementwise(T * H, 4, 5)
+    for _ in range(L):
+        b.matmul(2.0 * T * H * 3 * H, T * H, 3 * H * H, 3 * T * H)               # Q, K, V
+        b.matmul(2.0 * T * seq * H, 2 * T * H, 0, batch * A * seq * seq)         # Q K^T
+        b.elementwise(batch * A * seq * seq, 3, 3)                               # scale, mask, softmax, dropout
+        b.matmul(2.0 * T * seq * H, batch * A * seq * seq + T * H, 0, T * H)     # attention x V
+        b.matmul(2.0 * T * H * H, T * H, H * H, T * H)                           # output projection
+        b.elementwise(T * H, 4, 5)                                               # dropout, residual, layer norm
+        b.matmul(2.0 * T * H * F, T * H, H * F, T * F)                           # feed-forward in
+        b.elementwise(T * F, 2, 3, 8.0)                                          # GELU
+        b.matmul(2.0 * T * F * H, T * F, F * H, T * H)                           # feed-forward out
+        b.elementwise(T * H, 4, 5)                                               # dropout, residual, layer norm
+    P = batch * masked   # masked-LM head on the masked positions: transform, layer norm, decoder to the vocabulary
+    b.matmul(2.0 * P * H * H, P * H, H * H, P * H)
+    b.elementwise(P * H, 4, 5)
+    b.matmul(2.0 * P * H * V, P * H, 0, P * V)   # (the decoder's weights are the word embeddings)
+    b.elementwise(P * V, 3, 2)                   # softmax cross-entropy
+    b.matmul(2.0 * batch * H * H, batch * H, H * H + 2 * H, batch * H)   # pooler + next-sentence head
+    s = b.finish(slot_copies=0, update_flops_per_param=1.0)
+    # (finish's update is the gradient accumulation: read the accumulator and the gradient, write the
+    # accumulator: 3 x 4 bytes per parameter, which slot_copies=0 gives)
+    return s
+
+
+# GPT-2 (OpenAI's sizes): layers, width, heads; vocabulary 50,257 padded to 50,304 (llm.c), 1,024 positions.
+GPT2 = {"124M": (12, 768, 12), "350M": (24, 1024, 16), "774M": (36, 1280, 20), "1558M": (48, 1600, 25)}
+
+
+def gpt2(size: str, batch: int, seq: int, shards: int = 1) -> Step:
+    """One GPT-2 training micro-batch as llm.c runs it (bfloat16 mixed precision, cuDNN flash
+    attention with a causal mask: half the score FLOPs; tied input/output embeddings; AdamW with
+    the optimizer state sharded over ``shards`` GPUs, ZeRO-1) on one GPU."""
+    L, d, _heads = GPT2[size]
+    V, P = 50304, 1024
+    b = _Builder(Step(f"GPT-2 {size}", batch), mixed=True)
+    N = batch * seq
+    b.s.params += (V + P) * d            # token and position embeddings (the token table is also the LM head)
+    b.elementwise(N * d, 3, 3, 1.0)      # embedding lookups and their sum
+    for _ in range(L):
+        b.elementwise(N * d, 2, 4)                                   # layer norm
+        b.matmul(2.0 * N * d * 3 * d, N * d, 3 * d * d + 3 * d, 3 * N * d)
+        b.attention(2.0 * batch * seq * seq * d, 3 * N * d, N * d)  # causal: half of 4 B S^2 d
+        b.matmul(2.0 * N * d * d, N * d, d * d + d, N * d)
+        b.add_act(N * d)                                             # residual
+        b.elementwise(N * d, 2, 4)                                   # layer norm
+        b.matmul(2.0 * N * d * 4 * d, N * d, 4 * d * d + 4 * d, 4 * N * d)
+        b.elementwise(4 * N * d, 2, 3, 8.0)                          # GELU
+        b.matmul(2.0 * N * 4 * d * d, 4 * N * d, 4 * d * d + d, N * d)
+        b.add_act(N * d)                                             # residual
+        b.s.params += 4 * d                                          # the two layer norms
+    b.elementwise(N * d, 2, 4)                                       # final layer norm
+    b.matmul(2.0 * N * d * V, N * d, 0, N * V)                       # LM head (tied weights)
+    b.elementwise(N * V, 1, 1)                                       # fused softmax cross-entropy: reads logits, writes their gradient
+    return b.finish(slot_copies=2, update_flops_per_param=10.0, shards=shards)

@@ -1,0 +1,128 @@
+"""The roofline cost model (sim/roofline.py): per-precision rates, the memory bound, and the
+FLOP-only model left as it was."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from simdist.sim import hardware, presets, roofline
+from simdist.sim.engine import Simulator
+from simdist.sim.roofline import Kernel
+from simdist.sim.topology import Cluster, Device, Host
+
+A100 = hardware.GPUS["A100-40GB"].rates
+V100 = hardware.GPUS["V100"].rates
+
+
+def _run(sim: Simulator, *kernels: Kernel) -> float:
+    for k in kernels:
+        sim.drive(sim.compute_kernel("GPU:0", k))
+    return sim.now
+
+
+def test_compute_bound_kernel_takes_flops_over_the_precision_rate():
+    k = Kernel(1e12, 1e3, "float16", "matmul")
+    want = 1e12 / (312e12 * hardware.TENSOR_EFFICIENCY)
+    assert roofline.kernel_seconds(A100, k) == pytest.approx(want, rel=1e-12)
+
+
+def test_memory_bound_kernel_takes_bytes_over_bandwidth():
+    k = Kernel(1e6, 1e9, "float32", "elementwise")
+    want = 1e9 / (1555e9 * hardware.MEMORY_EFFICIENCY)
+    got = roofline.kernel_seconds(A100, k)
+    assert got == pytest.approx(want, rel=1e-12), (got, want)
+    assert got > 1e6 / roofline.rate(A100, "float32", "elementwise")
+
+
+def test_precision_changes_the_rate():
+    r16 = roofline.rate(A100, "float16", "matmul")
+    rbf = roofline.rate(A100, "bfloat16", "matmul")
+    rtf32 = roofline.rate(A100, "float32", "matmul")
+    r32 = roofline.rate(A100, "float32", "matmul", tf32=False)
+    r64 = roofline.rate(A100, "float64", "matmul")
+    assert r16 == rbf == 312e12 * hardware.TENSOR_EFFICIENCY
+    assert rtf32 == 156e12 * hardware.TENSOR_EFFICIENCY, "float32 matmul runs on TF32 tensor cores (TF default)"
+    assert r32 == 19.5e12 * hardware.CUDA_EFFICIENCY
+    assert r64 == 9.7e12 * hardware.CUDA_EFFICIENCY
+    # V100: no TF32 and no BF16 tensor cores
+    assert roofline.rate(V100, "float32", "matmul") == 15.7e12 * hardware.CUDA_EFFICIENCY
+    assert roofline.rate(V100, "bfloat16", "matmul") == 15.7e12 * hardware.CUDA_EFFICIENCY
+    assert roofline.rate(V100, "float16", "matmul") == 125e12 * hardware.TENSOR_EFFICIENCY
+    # elementwise work never uses tensor cores
+    assert roofline.rate(A100, "float16", "elementwise") == 19.5e12 * hardware.CUDA_EFFICIENCY
+
+
+def test_simulator_charges_roofline_time_plus_launch_overhead():
+    sim = Simulator(presets.gpu_host(1, "A100-40GB"), cost_model="roofline")
+    k16 = Kernel(1e12, 0.0, "float16")
+    t16 = _run(sim, k16)
+    lo = sim.device("GPU:0").launch_overhead
+    assert t16 == pytest.approx(roofline.kernel_seconds(A100, k16) + lo, rel=1e-9)
+    sim32 = Simulator(presets.gpu_host(1, "A100-40GB"), cost_model="roofline")
+    t32 = _run(sim32, Kernel(1e12, 0.0, "float32"))
+    assert (t32 - lo) == pytest.approx(2 * (t16 - lo), rel=1e-9), "TF32 is half the FP16 tensor rate on A100"
+    off = Simulator(presets.gpu_host(1, "A100-40GB"), cost_model="roofline", tf32=False)
+    assert _run(off, Kernel(1e12, 0.0, "float32")) - lo == pytest.approx(1e12 / (19.5e12 * hardware.CUDA_EFFICIENCY))
+
+
+def test_flops_model_charges_the_kernels_flops_as_compute_does():
+    a = Simulator(presets.gpu_host(1, "V100"))
+    b = Simulator(presets.gpu_host(1, "V100"))
+    ta = _run(a, Kernel(3e12, 5e9, "float16"), Kernel(1e9, 1e10, "float32", "elementwise"))
+    b.drive(b.compute("GPU:0", 3e12))
+    b.drive(b.compute("GPU:0", 1e9))
+    assert a.cost_model == "flops" and ta == b.now
+
+
+def test_device_without_rates_is_timed_by_its_flops():
+    d = Device("GPU", 0, flops="100TFLOPS")
+    assert d.rates is None
+    sim = Simulator(Cluster([Host(gpus=[d])]), cost_model="roofline")
+    t = _run(sim, Kernel(1e12, 1e12, "float16"))
+    assert t == pytest.approx(1e12 / 100e12 + d.launch_overhead)
+    assert Device("GPU", 0).rates is hardware.GPUS["A100"].rates, "a default GPU is the preset A100"
+    assert Device("CPU", 0).rates is None
+
+
+@pytest.mark.parametrize("bad, match", [
+    (dict(flops=-1.0), "Kernel.flops"), (dict(flops=1.0, bytes=float("nan")), "Kernel.bytes"),
+    (dict(flops=1.0, kind="conv"), "Kernel.kind"), (dict(flops=1.0, dtype="float8"), "Kernel.dtype")])
+def test_bad_kernels_are_refused(bad, match):
+    with pytest.raises(ValueError, match=match):
+        Kernel(**bad)
+
+
+def test_unknown_cost_model_is_refused():
+    with pytest.raises(ValueError, match="Simulator.cost_model: unknown cost model 'exact'"):
+        Simulator(presets.gpu_host(1), cost_model="exact")
+    import simdist
+    with pytest.raises(ValueError, match=r"configure\(cost_model=...\)"):
+        simdist.configure(gpus=1, cost_model="Roofline")
+
+
+def test_scenario_records_its_cost_model_and_flops_is_byte_identical_to_the_default():
+    from simdist.scenario.loader import load
+    from simdist.scenario.runner import run
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "scenarios" / "mirrored_allreduce.toml"
+    default = run(load(path, quick=True)).metrics
+    explicit = run(load(path, quick=True, overrides=[("cluster.cost_model", "flops")])).metrics
+    roof = run(load(path, quick=True, overrides=[("cluster.cost_model", "roofline")])).metrics
+    assert default["scenario"]["cost_model"] == "flops" and roof["scenario"]["cost_model"] == "roofline"
+    strip = lambda m: json.dumps({**m, "digest": None, "scenario": {**m["scenario"], "overrides": {}, "digest": None}},
+                                 sort_keys=True)
+    assert strip(default) == strip(explicit), "an explicit flops cost model must not change the metrics"
+    assert roof["summary"]["simulated_time_s"] != default["summary"]["simulated_time_s"]
+
+
+def test_a_gpu_flops_override_is_timed_by_its_flops_under_the_roofline():
+    """A scenario that sets cluster.gpu_flops gives up the datasheet rates: both models agree."""
+    from pathlib import Path
+    from simdist.scenario.loader import load
+    from simdist.scenario.runner import run
+    path = Path(__file__).resolve().parents[2] / "scenarios" / "mirrored_allreduce.toml"
+    times = [run(load(path, quick=True, overrides=[("cluster.gpu_flops", "100TFLOPS"), ("cluster.cost_model", m)]))
+             .metrics["summary"]["simulated_time_s"] for m in ("flops", "roofline")]
+    assert times[0] == times[1], f"gpu_flops override: flops model {times[0]}, roofline {times[1]}"

@@ -1,0 +1,96 @@
+"""The training-throughput validation rows (simdist/validation/training.py): derivations from the
+layer shapes, the bounds on simdist's error, and the fitted efficiency factors."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from simdist.sim import hardware
+from simdist.validation import training, workloads
+
+
+def test_resnet50_forward_is_4_1_gmacs_per_image_from_its_conv_shapes():
+    macs = workloads.resnet50_forward_macs()
+    assert abs(macs / 4.1e9 - 1) <= 0.02, f"ResNet-50 v1.5 forward: expected ~4.1 G multiply-adds, got {macs:.4g}"
+    params = workloads.resnet50(1, mixed=False).params
+    assert abs(params / 25.6e6 - 1) <= 0.02, f"ResNet-50 has ~25.6M parameters, the derivation has {params}"
+
+
+def test_bert_large_shapes():
+    s = workloads.bert_large(1, 128, mixed=False, masked=20)
+    assert abs(s.params / 335e6 - 1) <= 0.02, f"BERT-large has ~335M parameters, the derivation has {s.params}"
+    # the encoder's forward matmuls: 24 layers x (24 H^2 + 4 S H) FLOPs per token, H = 1024, S = 128
+    encoder = 24 * (24 * 1024**2 + 4 * 128 * 1024) * 128
+    assert encoder < s.forward_matmul_flops < encoder * 1.1, (encoder, s.forward_matmul_flops)
+
+
+def test_gpt2_shapes():
+    for size, params in (("124M", 124e6), ("350M", 355e6), ("1558M", 1558e6)):
+        s = workloads.gpt2(size, 1, 1024)
+        assert abs(s.params / params - 1) <= 0.02, f"GPT-2 {size}: the derivation has {s.params} parameters"
+    # forward matmul FLOPs per token: 2 x (12 d^2 per layer + d V for the head) + causal attention 2 S d per layer
+    L, d = 12, 768
+    want = 2 * (12 * d * d * L + d * 50304) + 2 * 1024 * d * L
+    got = workloads.gpt2("124M", 1, 1024).forward_matmul_flops / 1024
+    assert abs(got / want - 1) < 0.01, (got, want)
+
+
+def test_mixed_precision_halves_activation_bytes_and_runs_on_tensor_cores():
+    f32, f16 = workloads.resnet50(8, mixed=False), workloads.resnet50(8, mixed=True)
+    conv32 = [k for k in f32.kernels if k.kind == "matmul"]
+    conv16 = [k for k in f16.kernels if k.kind == "matmul"]
+    assert {k.dtype for k in conv32} == {"float32"} and {k.dtype for k in conv16} == {"float16"}
+    assert sum(k.bytes for k in conv16) == sum(k.bytes for k in conv32) / 2
+
+
+def test_rows_are_cited_and_split():
+    rows = training.measurements()
+    assert len(rows) >= 10 and len({m.id for m in rows}) == len(rows)
+    assert {m.split for m in rows} == {"fit", "holdout"} and {m.kind for m in rows} == {"training"}
+    for m in rows:
+        c = m.citation
+        assert c.url.startswith("https://github.com/") and "/blob/" in c.url and c.date and "row:" in c.where
+        if not m.id.startswith("gpt2"):   # (GPT-2's figure is tokens per step / seconds per step, both quoted)
+            assert str(m.published).rstrip("0").rstrip(".") in c.where.replace(",", ""), (m.id, m.published, c.where)
+        assert "GFLOP" in m.derivation
+
+
+@pytest.fixture(scope="module")
+def errors() -> dict[str, tuple[str, float]]:
+    return {m.id: (m.split, abs(m.error(m.simulate()))) for m in training.measurements()}
+
+
+def _split(errors: dict[str, tuple[str, float]], split: str | None) -> list[float]:
+    return [e for s, e in errors.values() if split is None or s == split]
+
+
+@pytest.mark.parametrize("split", ["fit", "holdout", None])
+def test_max_error_within_the_issue_bound(errors, split):
+    v = _split(errors, split)
+    assert max(v) <= 0.25, f"{split or 'all'}: max |error| {max(v):.1%} > 25%: {errors}"
+
+
+@pytest.mark.xfail(strict=True, reason="median |error| 11.7% overall, 14.0% held out (target 10%): the three "
+                   "global efficiencies cannot fit TensorFlow's ResNet-50/BERT runs and llm.c's GPT-2 runs together "
+                   "(docs/simulator.md, 'The cost model')")
+def test_median_error_within_the_issue_bound(errors):
+    for split in ("fit", "holdout", None):
+        v = _split(errors, split)
+        assert statistics.median(v) <= 0.10, f"{split or 'all'}: median |error| {statistics.median(v):.1%} > 10%"
+
+
+def test_hardware_efficiencies_are_the_fit_on_the_fit_rows():
+    t, c, m = training.fit()
+    got = (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY)
+    # (within the search's last step, 0.005, plus the constants' rounding to two digits: a change elsewhere,
+    # e.g. in the collectives that time the multi-GPU rows, may move the optimum by one step)
+    assert got == pytest.approx((t, c, m), abs=0.0101), f"hardware has {got}, the fit gives {(t, c, m)}"
+
+
+def test_fit_does_not_leave_the_factors_changed():
+    before = (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY)
+    with training.efficiencies(0.1, 0.2, 0.3):
+        assert hardware.TENSOR_EFFICIENCY == 0.1
+    assert (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY) == before
