@@ -584,11 +584,10 @@ def run_update(device: str | None, fn: Callable[..., Any], *args: Any, **kwargs:
 
 
 def _identity_reduce(op: ReduceOp, v: Any) -> bool:
-    """Whether reducing v over one replica gives v itself: a tensor or slices, unless a MEAN of
-    integers (that is a float division)."""
-    if isinstance(v, IndexedSlices):
-        return True
-    return isinstance(v, Tensor) and (op is ReduceOp.SUM or not v.dtype.is_integer)
+    """Whether reducing v over one replica gives v itself: a tensor or slices, whatever the op.
+    TF 2.21 returns a lone replica's value untouched, so a MEAN of integers stays integer there
+    (with two replicas it is a float64 division)."""
+    return isinstance(v, (IndexedSlices, Tensor))
 
 
 def _local_results(value: Any) -> Any:

@@ -196,3 +196,16 @@ def test_small_integers_gather_on_central_storage_only(backend, tf, dtype):
     strategy = backend.make_strategy("mirrored", 2)
     with raises(TypeError, match="not in list of allowed values", call=f"mirrored(2).run(all_gather({dtype}))"):
         strategy.run(fn)
+
+
+@clause("reduce.dtypes", ref="tf221")
+@pytest.mark.parametrize("kind", ["mirrored", "one_device"])
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_one_replica_all_reduce_mean_keeps_integers(backend, tf, kind, dtype):
+    """A lone replica's all_reduce returns its value untouched: MEAN of integers stays integer."""
+    strategy = backend.make_strategy(kind, 1)
+    out = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(
+        "MEAN", tf.constant([3, 4], getattr(tf, dtype))))
+    call = f"{kind}(1).run(all_reduce(MEAN, {dtype} [3, 4]))"
+    assert_dtype(out, dtype, call=call)
+    assert_equal(out, np.array([3, 4], dtype=dtype), call=call)

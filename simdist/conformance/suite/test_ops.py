@@ -196,12 +196,14 @@ def test_gather_gradients_are_indexed_slices(tf):
         n = tf.reduce_sum(tf.gather_nd(p, [[1]]))
         m = tf.reduce_sum(tf.boolean_mask(p, [True, False, True]))
         d = tf.reduce_sum(tf.gather(p, [1], axis=1))
+        e = tf.reduce_sum(tf.gather(p, 0, axis=-2))   # the first axis, but not literally 0: dense
     for what, loss, want in (("gather", g, [[2, 2], [0, 0], [4, 4]]), ("gather_nd [N,1]", n, [[0, 0], [1, 1], [0, 0]])):
         grad = tape.gradient(loss, p)
         assert_true(type(grad).__name__ == "IndexedSlices", f"{what}'s gradient is {type(grad).__name__}",
                     call=f"tape.gradient({what})")
         assert_equal(tf.convert_to_tensor(grad), np.array(want, np.float32), call=f"dense {what} gradient")
     for what, loss, want in (("gather(axis=1)", d, [[0, 1], [0, 1], [0, 1]]),
+                             ("gather(axis=-2)", e, [[1, 1], [0, 0], [0, 0]]),
                              ("boolean_mask", m, [[1, 1], [0, 0], [1, 1]])):
         grad = tape.gradient(loss, p)   # boolean_mask gathers from a Reshape, whose gradient is dense
         assert_true(type(grad).__name__ != "IndexedSlices", f"{what}'s gradient should be dense",

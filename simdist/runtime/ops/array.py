@@ -165,12 +165,35 @@ def expand_dims(x: Any, axis: int, name: str | None = None) -> Tensor:
 def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Tensor:
     t = _t(x)
     ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
+    if ax is not None:      # TF's Squeeze kernel checks, in the order given (NumPy's errors would leak)
+        shape, nd = t.shape.as_list(), t.ndim
+        for a in (ax if isinstance(ax, tuple) else (ax,)):
+            if not -nd <= a < nd:
+                raise errors.InvalidArgumentError(None, None, f"Tried to squeeze dim index {a} for tensor with {nd} "
+                                                  "dimensions. [Op:Squeeze]")
+            if shape[a % nd] != 1:
+                raise errors.InvalidArgumentError(None, None, f"Can not squeeze dim[{a % nd}], expected a dimension of "
+                                                  f"1, got {shape[a % nd]} [Op:Squeeze]")
     return dispatch.execute(SQUEEZE, (t,), {"axis": ax})
 
 
 def transpose(a: Any, perm: Any = None, name: str | None = None) -> Tensor:
     t = _t(a)
     p = tuple(range(t.ndim))[::-1] if perm is None else tuple(int(i) for i in perm)
+    nd = t.ndim
+    if len(p) != nd:        # TF's Transpose kernel checks (NumPy's errors would leak)
+        raise errors.InvalidArgumentError(None, None, f"transpose expects a vector of size {nd}. But input(1) is a "
+                                          f"vector of size {len(p)} [Op:Transpose]")
+    seen = set()
+    for d in p:
+        q = d + nd if d < 0 else d
+        if not 0 <= q < nd:
+            raise errors.InvalidArgumentError(None, None, f"{d} is out of range [0 .. {nd}) [Op:Transpose]")
+        seen.add(q)
+    for i in range(nd):
+        if i not in seen:
+            raise errors.InvalidArgumentError(None, None, f"{i} is missing from {{{','.join(map(str, p))}}}. "
+                                              "[Op:Transpose]")
     return dispatch.execute(TRANSPOSE, (t,), {"perm": p})
 
 
@@ -414,7 +437,13 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     if not idx.dtype.is_integer:
         raise TypeError(f"Value passed to parameter 'indices' has DataType {idx.dtype.name} not in list of allowed "
                         "values: int16, int32, int64")
-    return dispatch.execute(GATHER, (p, idx), {"axis": ax % max(p.ndim, 1)})
+    if not -p.ndim <= ax < p.ndim:
+        need = ax + 1 if ax >= 0 else -ax
+        raise errors.InvalidArgumentError(None, None, f"Shape must be at least rank {need} but is rank {p.ndim} "
+                                          "[Op:GatherV2]")
+    # the axis as given: the gradient is IndexedSlices only for a literal axis 0 (TF's _GatherV2Grad
+    # tests `constant_value(axis) == 0`; axis=-2 of a matrix has a dense gradient)
+    return dispatch.execute(GATHER, (p, idx), {"axis": ax})
 
 
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | None = None) -> Tensor:
@@ -432,12 +461,13 @@ def _gather_grad(op: Any, grad: Any) -> list:
     params, indices = op.inputs
     axis = op.get_attr("axis")
     pshape = params.shape.as_list()
-    if axis == 0:
+    if axis == 0:    # literally 0 (a negative axis naming the first dimension gets a dense gradient)
         n = int(np.prod(indices.shape.as_list(), dtype=np.int64))
         values = reshape(grad, [n] + pshape[1:])
         flat = reshape(indices, [n])
         return [IndexedSlices(values, flat, _made(np.asarray(pshape, dtype=np.int32), dtypes.int32)), None]
-    return [dispatch.execute(GATHER_GRAD, (grad, indices), {"axis": axis, "shape": tuple(pshape)}), None]
+    return [dispatch.execute(GATHER_GRAD, (grad, indices), {"axis": axis % len(pshape), "shape": tuple(pshape)}),
+            None]
 
 
 def _gather_grad_dense(g: np.ndarray, idx: np.ndarray, axis: int, shape: tuple[int, ...]) -> np.ndarray:

@@ -420,6 +420,12 @@ WHERE = register("Where", lambda c: np.argwhere(c), _where_rule, args.input_size
 NotDifferentiable("Where")
 
 
+def _static_shape(v: Any) -> list[int]:
+    """A tensor's or variable's shape without reading its value (a traced value must not be read)."""
+    shape = getattr(v, "shape", None)
+    return shape.as_list() if hasattr(shape, "as_list") else list(np.shape(v))
+
+
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
     """`tf.where(condition, x, y)`: elements of x where condition, else of y (broadcasting).
     `tf.where(condition)`: the int64 coordinates [n, rank] of the true (non-zero) elements, in
@@ -435,6 +441,13 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     if c.dtype is not dtypes.bool_:
         raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was expected "
                                           f"to be a bool tensor but is a {c.dtype.name} tensor [Op:SelectV2]")
+    xs, ys = _static_shape(x), _static_shape(y)
+    try:
+        np.broadcast_shapes(c.shape.as_list(), xs, ys)
+    except ValueError:
+        raise errors.InvalidArgumentError(None, None, f"condition {args.dims(c.shape.as_list())}, then "
+                                          f"{args.dims(xs)}, and else {args.dims(ys)} must be broadcastable "
+                                          "[Op:SelectV2]") from None
     if isinstance(y, Tensor) and not isinstance(x, Tensor):   # the first tensor of x, y sets the dtype
         yt = y                                                 # (TF's args_to_matching_eager)
         xt = _operand(x, yt.dtype)
