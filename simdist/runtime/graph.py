@@ -67,9 +67,6 @@ __all__ = ["Graph", "Recorder", "enabled", "explain", "record", "record_call", "
 enabled = os.environ.get("SIMDIST_TRACE_FUNCTIONS", "1") != "0"
 
 _CONST, _PURE, _READ, _WRITE, _ARG, _CHARGE = 0, 1, 2, 3, 4, 5
-# Ops whose value depends on their input's shape only (fixed for a recording: replays have the
-# same shapes), so they are static even when their input is not.
-_SHAPE_OPS = frozenset({"Shape", "Size", "Rank"})
 
 class _Node:
     __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline", "stateful", "lane",
@@ -152,7 +149,8 @@ class Recorder:
             static.append(True)
         elif kind == _PURE and not node.stateful:
             key = node.key
-            static.append(all(static[j] for j in node.ins) or (key[0] == "op" and key[1] in _SHAPE_OPS))
+            # (an op of kind shape-query depends on its input's shape only, fixed for a recording)
+            static.append(all(static[j] for j in node.ins) or (key[0] == "op" and node.op.kind == "shape-query"))
         else:
             static.append(False)
         self.nodes.append(node)
@@ -363,13 +361,13 @@ def _freeze(attrs: dict | None) -> Any:
 
 def _op_impl(opdef: Any, attrs: dict | None, out: Any, tensors: Any) -> Callable[..., Any]:
     """What dispatch.run computes for this op, on arrays: the forward, then the result made an
-    array of the output dtype. A NumPy ufunc or matmul whose result already is such an array
-    (known from the recorded call: shapes and dtypes do not change between replays) is used
-    as it is, without a Python wrapper."""
+    array of the output dtype. An op's bare NumPy function (OpDef.bare: matmul) or a ufunc
+    forward whose result already is such an array (known from the recorded call: shapes and
+    dtypes do not change between replays) is used as it is, without a Python wrapper."""
     fwd = opdef.forward
     if out is not None and not attrs and out.ndim and all(t.dtype is out.dtype for t in tensors):
-        if opdef.name == "MatMul":
-            return np.matmul
+        if opdef.bare is not None:
+            return opdef.bare
         if isinstance(fwd, np.ufunc) and _same_dtype(fwd, out.dtype, len(tensors)):
             return fwd
     if opdef.num_outputs != 1:

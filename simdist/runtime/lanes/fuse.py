@@ -141,7 +141,7 @@ class _Fuser:
             kinds = [self._kind(x) for x in ins]
             if "split" in kinds:
                 self.state.append("split")
-            elif all(x == "shared" for x in kinds) or n0.key[1] in forms.SHAPE_OPS:
+            elif all(x == "shared" for x in kinds) or forms.form(n0) == "shape":
                 self.state.append("shared")
             else:
                 self.state.append("stacked")
@@ -292,7 +292,7 @@ class _Fuser:
         if st in ("write", "split"):
             self.split[p] = [self._emit(self._copy(ns[r], tuple(self._per_lane(x, r) for x in ins)))
                              for r in range(self.R)]
-        elif st == "shared" and n0.kind == _PURE and n0.key[1] in forms.SHAPE_OPS and any(x[0] != "node" for x in ins):
+        elif st == "shared" and n0.kind == _PURE and forms.form(n0) == "shape" and any(x[0] != "node" for x in ins):
             c = np.array(n0.value, copy=True)      # (a shape: the same for every lane and replay)
             c.flags.writeable = False
             self.fused[p] = self._emit(_Node(_CONST, value=c, dtype=n0.dtype, key=None))
@@ -336,7 +336,7 @@ class _Fuser:
             if any(self.uses.get(idx[r][cur], 0) != 1 for r in range(R)):
                 return None
             n0, src = nodes[idx[0][cur]], self.srcs[cur]
-            if n0.key[0] == "op" and n0.key[1] in forms.RESHAPES and src and src[0][0] == "lane" \
+            if forms.form(n0) == "reshape" and src and src[0][0] == "lane" \
                     and self.state[src[0][1]] == "stacked":
                 cur = src[0][1]
                 continue

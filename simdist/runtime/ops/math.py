@@ -17,7 +17,8 @@ from simdist.runtime import tensor as _tm
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
+from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "pow_",
@@ -69,23 +70,23 @@ def _realdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.true_divide(a, b)
 
 
-ADD = register("AddV2", np.add, args.same_dtype("AddV2"))
-SUB = register("Sub", np.subtract, args.same_dtype("Sub"))
-MUL = register("Mul", np.multiply, args.same_dtype("Mul"))
-FLOORDIV = register("FloorDiv", _int_div_checked(np.floor_divide), args.same_dtype("FloorDiv"))
-FLOORMOD = register("FloorMod", _int_div_checked(np.remainder), args.same_dtype("FloorMod"))
-POW = register("Pow", _pow, args.same_dtype("Pow"))
-MAXIMUM = register("Maximum", np.maximum, args.same_dtype("Maximum"))
-MINIMUM = register("Minimum", np.minimum, args.same_dtype("Minimum"))
-REALDIV = register("RealDiv", _realdiv, args.same_dtype("RealDiv"))
+ADD = binary_op("AddV2", np.add, args.same_dtype("AddV2"), exact=True)
+SUB = binary_op("Sub", np.subtract, args.same_dtype("Sub"), exact=True)
+MUL = binary_op("Mul", np.multiply, args.same_dtype("Mul"), exact=True)
+FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide), args.same_dtype("FloorDiv"))
+FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder), args.same_dtype("FloorMod"))
+POW = binary_op("Pow", _pow, args.same_dtype("Pow"))
+MAXIMUM = binary_op("Maximum", np.maximum, args.same_dtype("Maximum"), exact=True)
+MINIMUM = binary_op("Minimum", np.minimum, args.same_dtype("Minimum"), exact=True)
+REALDIV = binary_op("RealDiv", _realdiv, args.same_dtype("RealDiv"), exact=True)
 
 _CMP_FLOPS = args.zero_flops
-LESS = register("Less", np.less, args.bool_out("Less"), _CMP_FLOPS)
-LESS_EQUAL = register("LessEqual", np.less_equal, args.bool_out("LessEqual"), _CMP_FLOPS)
-GREATER = register("Greater", np.greater, args.bool_out("Greater"), _CMP_FLOPS)
-GREATER_EQUAL = register("GreaterEqual", np.greater_equal, args.bool_out("GreaterEqual"), _CMP_FLOPS)
-EQUAL = register("Equal", np.equal, args.bool_out("Equal"), _CMP_FLOPS)
-NOT_EQUAL = register("NotEqual", np.not_equal, args.bool_out("NotEqual"), _CMP_FLOPS)
+LESS = binary_op("Less", np.less, args.bool_out("Less"), _CMP_FLOPS)
+LESS_EQUAL = binary_op("LessEqual", np.less_equal, args.bool_out("LessEqual"), _CMP_FLOPS)
+GREATER = binary_op("Greater", np.greater, args.bool_out("Greater"), _CMP_FLOPS)
+GREATER_EQUAL = binary_op("GreaterEqual", np.greater_equal, args.bool_out("GreaterEqual"), _CMP_FLOPS)
+EQUAL = binary_op("Equal", np.equal, args.bool_out("Equal"), _CMP_FLOPS)
+NOT_EQUAL = binary_op("NotEqual", np.not_equal, args.bool_out("NotEqual"), _CMP_FLOPS)
 for _name in ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "FloorDiv"):
     NotDifferentiable(_name)
 
@@ -215,7 +216,7 @@ divide = truediv
 
 
 # --- casts ------------------------------------------------------------------------------------------------
-CAST = register("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("DstT"))
+CAST = unary_op("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("DstT"))
 
 
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
@@ -250,11 +251,17 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
 
-SUM = register("Sum", _sum, args.allowed("Sum", *NUMERIC), args.input_size_flops)
-MEAN = register("Mean", _mean, args.allowed("Mean", *NUMERIC), args.input_size_flops)
-MAX = register("Max", lambda v, axis, keepdims: np.max(v, axis=axis, keepdims=keepdims), args.allowed("Max", *REAL),
+def _leading_axis(attrs: dict, lane_shapes: list) -> bool:
+    """A sum over the first axis only contracts over the batch rows."""
+    k = len(lane_shapes[0])
+    return k >= 1 and attrs.get("axis") in (0, (0,), -k, (-k,))
+
+
+SUM = reduction("Sum", _sum, args.allowed("Sum", *NUMERIC), args.input_size_flops, sums=_leading_axis)
+MEAN = reduction("Mean", _mean, args.allowed("Mean", *NUMERIC), args.input_size_flops)
+MAX = reduction("Max", lambda v, axis, keepdims: np.max(v, axis=axis, keepdims=keepdims), args.allowed("Max", *REAL),
                args.zero_flops)
-MIN = register("Min", lambda v, axis, keepdims: np.min(v, axis=axis, keepdims=keepdims), args.allowed("Min", *REAL),
+MIN = reduction("Min", lambda v, axis, keepdims: np.min(v, axis=axis, keepdims=keepdims), args.allowed("Min", *REAL),
                args.zero_flops)
 
 
@@ -288,7 +295,8 @@ def _add_n(*arrays: np.ndarray) -> np.ndarray:
     return out
 
 
-ADD_N = register("AddN", _add_n, args.same_dtype("AddN"), lambda arrays, out, attrs: out.size * (len(arrays) - 1))
+ADD_N = register("AddN", _add_n, args.same_dtype("AddN"), lambda arrays, out, attrs: out.size * (len(arrays) - 1),
+                 kind="elementwise", fusion=SAME_SHAPES)
 
 
 def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
@@ -304,7 +312,7 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     return dispatch.execute(ADD_N, ts)
 
 
-SELECT = register("SelectV2", lambda c, a, b: np.where(c, a, b),
+SELECT = binary_op("SelectV2", lambda c, a, b: np.where(c, a, b),
                   lambda dts, attrs: args.same_dtype("SelectV2")(dts[1:], attrs))
 
 
@@ -315,7 +323,8 @@ def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
     return dtypes.int64
 
 
-WHERE = register("Where", lambda c: np.argwhere(c), _where_rule, args.input_size_flops)
+WHERE = register("Where", lambda c: np.argwhere(c), _where_rule, args.input_size_flops, kind="gather/scatter",
+                 fusion=lanes("its output's length depends on the lane's values"))
 NotDifferentiable("Where")
 
 
@@ -349,9 +358,9 @@ def _logical_rule(name: str) -> Any:
     return rule
 
 
-LOGICAL_AND = register("LogicalAnd", np.logical_and, _logical_rule("LogicalAnd"), args.zero_flops)
-LOGICAL_OR = register("LogicalOr", np.logical_or, _logical_rule("LogicalOr"), args.zero_flops)
-LOGICAL_NOT = register("LogicalNot", np.logical_not, _logical_rule("LogicalNot"), args.zero_flops)
+LOGICAL_AND = binary_op("LogicalAnd", np.logical_and, _logical_rule("LogicalAnd"), args.zero_flops)
+LOGICAL_OR = binary_op("LogicalOr", np.logical_or, _logical_rule("LogicalOr"), args.zero_flops)
+LOGICAL_NOT = unary_op("LogicalNot", np.logical_not, _logical_rule("LogicalNot"), args.zero_flops)
 for _name in ("LogicalAnd", "LogicalOr", "LogicalNot"):
     NotDifferentiable(_name)
 
@@ -388,9 +397,9 @@ def _div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.where(b == 0, np.zeros((), a.dtype), np.true_divide(a, b))
 
 
-DIV_NO_NAN = register("DivNoNan", _div_no_nan,
+DIV_NO_NAN = binary_op("DivNoNan", _div_no_nan,
                       args.allowed("DivNoNan", "f", "half, float, bfloat16, double, complex64, complex128"))
-SQUARED_DIFFERENCE = register("SquaredDifference", lambda a, b: np.square(a - b),
+SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b),
                               args.allowed("SquaredDifference", "fi", "bfloat16, half, float, double, int32, int64, "
                                            "complex64, complex128"),
                               lambda arrays, out, attrs: 2 * out.size)

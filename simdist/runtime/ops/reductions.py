@@ -15,7 +15,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, reduction, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["reduce_prod", "reduce_any", "reduce_all", "argmax", "argmin", "cumsum", "cumprod", "reduce_logsumexp",
@@ -34,10 +34,10 @@ def _prod(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     return np.multiply.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims)
 
 
-PROD = register("Prod", _prod, args.allowed("Prod", *NUMERIC), args.input_size_flops)
-ANY = register("Any", lambda v, axis, keepdims: np.logical_or.reduce(v, axis=axis, keepdims=keepdims),
+PROD = reduction("Prod", _prod, args.allowed("Prod", *NUMERIC), args.input_size_flops)
+ANY = reduction("Any", lambda v, axis, keepdims: np.logical_or.reduce(v, axis=axis, keepdims=keepdims),
                _bool_only("Any"), args.zero_flops)
-ALL = register("All", lambda v, axis, keepdims: np.logical_and.reduce(v, axis=axis, keepdims=keepdims),
+ALL = reduction("All", lambda v, axis, keepdims: np.logical_and.reduce(v, axis=axis, keepdims=keepdims),
                _bool_only("All"), args.zero_flops)
 NotDifferentiable("Any")
 NotDifferentiable("All")
@@ -119,8 +119,8 @@ def _arg_rule(name: str) -> Any:
     return rule
 
 
-ARGMAX = register("ArgMax", _arg(np.argmax, -np.inf, "ArgMax"), _arg_rule("ArgMax"), args.input_size_flops)
-ARGMIN = register("ArgMin", _arg(np.argmin, np.inf, "ArgMin"), _arg_rule("ArgMin"), args.input_size_flops)
+ARGMAX = reduction("ArgMax", _arg(np.argmax, -np.inf, "ArgMax"), _arg_rule("ArgMax"), args.input_size_flops)
+ARGMIN = reduction("ArgMin", _arg(np.argmin, np.inf, "ArgMin"), _arg_rule("ArgMin"), args.input_size_flops)
 NotDifferentiable("ArgMax")
 NotDifferentiable("ArgMin")
 
@@ -163,8 +163,10 @@ def _scan(ufunc: Any, identity: int) -> Any:
     return forward
 
 
-CUMSUM = register("Cumsum", _scan(np.add, 0), args.allowed("Cumsum", *NUMERIC), args.input_size_flops)
-CUMPROD = register("Cumprod", _scan(np.multiply, 1), args.allowed("Cumprod", *NUMERIC), args.input_size_flops)
+CUMSUM = register("Cumsum", _scan(np.add, 0), args.allowed("Cumsum", *NUMERIC), args.input_size_flops, kind="scan",
+                  fusion=lanes("its axis operand indexes one lane's axes: no stacked form written"))
+CUMPROD = register("Cumprod", _scan(np.multiply, 1), args.allowed("Cumprod", *NUMERIC), args.input_size_flops,
+                   kind="scan", fusion=lanes("its axis operand indexes one lane's axes: no stacked form written"))
 
 
 def _cum(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:

@@ -18,8 +18,11 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
 from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+# Why these ops run lane by lane in a fused replay (OpDef.fusion).
+_LANE_ROWS = lanes("its indices address one lane's rows: no stacked form written")
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
            "tensor_scatter_nd_sub", "segment_sum", "unsorted_segment_sum"]
@@ -55,7 +58,8 @@ def _gather_nd(p: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return p[_check_nd(idx, p.shape, "param shape", "GatherNd")]
 
 
-GATHER_ND = register("GatherNd", _gather_nd, args.first, lambda arrays, out, attrs: out.size)
+GATHER_ND = register("GatherNd", _gather_nd, args.first, lambda arrays, out, attrs: out.size, kind="gather/scatter",
+                     fusion=_LANE_ROWS, bytes=selected_bytes)
 
 
 def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None = None) -> Tensor:
@@ -132,16 +136,21 @@ def _tensor_scatter(mode: str, opname: str) -> Any:
     return forward
 
 
-SCATTER_ND = register("ScatterNd", _scatter_nd, lambda dts, attrs: dts[1], lambda arrays, out, attrs: arrays[1].size)
+SCATTER_ND = register("ScatterNd", _scatter_nd, lambda dts, attrs: dts[1], lambda arrays, out, attrs: arrays[1].size,
+                      kind="gather/scatter",
+                      fusion=_LANE_ROWS)
 TENSOR_SCATTER_UPDATE = register("TensorScatterUpdate", _tensor_scatter("update", "TensorScatterUpdate"),
                                  lambda dts, attrs: args.same_dtype("TensorScatterUpdate")((dts[0], dts[2]), attrs),
-                                 args.zero_flops)
+                                 args.zero_flops, kind="gather/scatter",
+                                 fusion=_LANE_ROWS)
 TENSOR_SCATTER_ADD = register("TensorScatterAdd", _tensor_scatter("add", "TensorScatterAdd"),
                               lambda dts, attrs: args.same_dtype("TensorScatterAdd")((dts[0], dts[2]), attrs),
-                              lambda arrays, out, attrs: arrays[2].size)
+                              lambda arrays, out, attrs: arrays[2].size, kind="gather/scatter",
+                              fusion=_LANE_ROWS)
 TENSOR_SCATTER_SUB = register("TensorScatterSub", _tensor_scatter("sub", "TensorScatterSub"),
                               lambda dts, attrs: args.same_dtype("TensorScatterSub")((dts[0], dts[2]), attrs),
-                              lambda arrays, out, attrs: arrays[2].size)
+                              lambda arrays, out, attrs: arrays[2].size, kind="gather/scatter",
+                              fusion=_LANE_ROWS)
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Tensor:
@@ -219,7 +228,9 @@ def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
 
 _SEGMENT_RULE = args.allowed("SegmentSum", *NUMERIC)
 SEGMENT_SUM = register("SegmentSum", _segment_sum, lambda dts, attrs: _SEGMENT_RULE(dts[:1], attrs),
-                       lambda arrays, out, attrs: arrays[0].size)
+                       lambda arrays, out, attrs: arrays[0].size, kind="gather/scatter",
+                       fusion=_LANE_ROWS)
+
 
 
 def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:

@@ -11,8 +11,11 @@ import numpy as np
 from simdist.runtime import errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
 from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+# Why these ops run lane by lane in a fused replay (OpDef.fusion).
+_LANE_AXES = lanes("its attributes index one lane's axes: no stacked form written")
 
 __all__ = ["slice_", "strided_slice_fn", "tile", "pad"]
 
@@ -41,7 +44,9 @@ def _paddings(p: Any) -> tuple[tuple[int, int], ...]:
 
 # --- Slice ---------------------------------------------------------------------------------------------------
 SLICE = register("Slice", lambda a, begin, size: a[tuple(slice(b, b + s) for b, s in zip(begin, size))], args.first,
-                 _ZERO)
+                 _ZERO, kind="shape",
+                 fusion=_LANE_AXES,
+                 bytes=selected_bytes)
 
 
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
@@ -100,7 +105,8 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
 
 
 # --- Tile ------------------------------------------------------------------------------------------------------
-TILE = register("Tile", lambda a, multiples: np.tile(a, multiples), args.first, _ZERO)
+TILE = register("Tile", lambda a, multiples: np.tile(a, multiples), args.first, _ZERO, kind="shape",
+                fusion=_LANE_AXES)
 
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
@@ -149,10 +155,15 @@ def _mirror_pad_grad(g: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
     return np.ascontiguousarray(out)
 
 
-PAD = register("Pad", _pad_const, args.first, _ZERO)
-PADV2 = register("PadV2", lambda a, c, paddings: _pad_const(a, paddings, c), args.same_dtype("PadV2"), _ZERO)
-MIRROR_PAD = register("MirrorPad", _mirror_pad, args.first, _ZERO)
-MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first)
+PAD = register("Pad", _pad_const, args.first, _ZERO, kind="shape",
+               fusion=_LANE_AXES)
+PADV2 = register("PadV2", lambda a, c, paddings: _pad_const(a, paddings, c), args.same_dtype("PadV2"), _ZERO,
+                 kind="shape",
+                 fusion=_LANE_AXES)
+MIRROR_PAD = register("MirrorPad", _mirror_pad, args.first, _ZERO, kind="shape",
+                      fusion=_LANE_AXES)
+MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first, kind="shape",
+                           fusion=_LANE_AXES)
 
 
 def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str) -> None:
@@ -208,6 +219,7 @@ RegisterGradient("PadV2")(_pad_grad)
 def _mirror_pad_grad_fn(op: Any, grad: Any) -> list:
     return [dispatch.execute(MIRROR_PAD_GRAD, (grad,), {"paddings": op.get_attr("paddings"),
                                                         "mode": op.get_attr("mode")})]
+
 
 
 @RegisterGradient("MirrorPadGrad")

@@ -14,7 +14,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["top_k", "sort", "argsort"]
@@ -34,7 +34,8 @@ def _top_k(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]
 TOPK = register("TopKV2", _top_k, lambda dts, attrs: (args.allowed("TopKV2", *_TOPK_TYPES)(dts, attrs),
                                                        dtypes.int32),
                 lambda arrays, out, attrs: arrays[0].size * max(1, int(np.log2(max(arrays[0].shape[-1], 2)))),
-                num_outputs=2)
+                num_outputs=2, kind="sort",
+                fusion=lanes("no stacked form written (k and the last axis are one lane's)"))
 
 
 def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.int32,  # noqa: A002
