@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from simdist.runtime.graph.ir import PURE, WRITE
+
 # SIMDIST_SINK_UNIFORM=0 replays uniform values as full arrays, as recorded (a switch for comparisons).
 enabled = os.environ.get("SIMDIST_SINK_UNIFORM", "1") != "0"
 # Below this many elements an array pass costs less than making the view at each replay.
@@ -69,14 +71,13 @@ def element(value: Any) -> np.ndarray | None:
     return out
 
 
-def takes(st: tuple, write: int) -> bool:
+def takes(st: tuple) -> bool:
     """Whether step st is a dense write (a stride-0 view serves as its operand)."""
-    return st[0] == write and len(st) == 4 and st[3] in WRITES
+    return st[0] == WRITE and len(st) == 4 and st[3] in WRITES
 
 
-def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
-         pure: int, write: int) -> Sinking:
-    """The sinking of a graph's steps (`pure`, `write`: the step kinds of simdist.runtime.graph).
+def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int]) -> Sinking:
+    """The sinking of a graph's steps (as simdist.runtime.graph.optimize plans them).
     `kept`: nodes the replay returns or takes as arguments, which stay full arrays."""
     s = Sinking()
     for i, v in enumerate(env0):
@@ -87,7 +88,7 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
     if not s.scalars:
         return s
     # The steps that are exact elementwise ops on floats of at least MIN_ELEMENTS: (step, its (shape, dtype)).
-    elementwise = [(st, full) for st in steps if (full := _elementwise(st, nodes, pure)) is not None]
+    elementwise = [(st, full) for st in steps if (full := _elementwise(st, nodes)) is not None]
     # Candidates, in step order: such ops over uniform operands of their shape and 0-d ones.
     cand: set[int] = set()
     for st, full in elementwise:
@@ -101,13 +102,13 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
     # one pass from the last step back settles each candidate after everything that uses it.
     refused: set[int] = set()
     for st in reversed(steps):
-        if st[0] == pure:
+        if st[0] == PURE:
             sunk = st[1] in cand and st[1] not in refused
             if sunk:
                 s.ops.add(st[1])
             uses = () if sunk else st[3:]
-        elif st[0] == write:
-            uses = st[4:] if takes(st, write) else (st[1],) + st[4:]
+        elif st[0] == WRITE:
+            uses = st[4:] if takes(st) else (st[1],) + st[4:]
         else:
             continue
         refused.update(j for j in uses if j in cand)
@@ -127,10 +128,10 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
     return s
 
 
-def _elementwise(st: tuple, nodes: list[Any], pure: int) -> tuple[tuple[int, ...], np.dtype] | None:
+def _elementwise(st: tuple, nodes: list[Any]) -> tuple[tuple[int, ...], np.dtype] | None:
     """(shape, dtype) of step st's result if st is an exact elementwise op (OpDef.exact) on floats of
     at least MIN_ELEMENTS."""
-    if st[0] != pure:
+    if st[0] != PURE:
         return None
     n = nodes[st[1]]
     out = n.value

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime.graph import _Node
+from simdist.runtime.graph.ir import Node
 
 def shapes(value: Any) -> Any:
     if type(value) is tuple:
@@ -67,18 +67,18 @@ def stack_args(*arrays: np.ndarray) -> np.ndarray:
     return np.stack(arrays)
 
 
-def rule(n: _Node) -> Any:
+def rule(n: Node) -> Any:
     """The Stacking declared by the op of node n (None: n is not an op node of the registry)."""
     return n.op.fusion if type(n.key) is tuple and n.key[0] == "op" and n.op is not None else None
 
 
-def form(n: _Node) -> str | None:
+def form(n: Node) -> str | None:
     """The name of the stacked form n's op declares (None: n is not an op node of the registry)."""
     r = rule(n)
     return None if r is None else r.form
 
 
-def stacked_form(n: _Node, stacked: tuple[bool, ...], lane_shapes: list[Any], out_shape: Any, R: int,
+def stacked_form(n: Node, stacked: tuple[bool, ...], lane_shapes: list[Any], out_shape: Any, R: int,
                   multi: bool) -> Callable[..., Any] | None:
     """The op of lane node n run once on stacked inputs (`stacked[j]`: input j is stacked, of lane
     shape lane_shapes[j]; else shared), or None when its op declares no such form for them."""
@@ -146,7 +146,7 @@ def stacked_form(n: _Node, stacked: tuple[bool, ...], lane_shapes: list[Any], ou
     return None
 
 
-def contraction(n: _Node, stacked: tuple[bool, ...], lane_shapes: list[Any], R: int) -> Callable[..., Any] | None:
+def contraction(n: Node, stacked: tuple[bool, ...], lane_shapes: list[Any], R: int) -> Callable[..., Any] | None:
     """For a lane op contracting over its batch rows (summed over the lanes next; its OpDef's
     `sums`): the same op on all lanes' rows at once, which is that sum. None when n is not such
     an op for these inputs."""
@@ -170,7 +170,7 @@ def close(fused: np.ndarray, want: np.ndarray) -> bool:
     return bool(np.all(np.abs(fused.astype(np.float64) - want) <= 1e-4 * scale + 1e-30))
 
 
-def reproduces(rule: Callable[..., Any], inputs: list[Any], ns: list[_Node], multi: bool) -> bool:
+def reproduces(rule: Callable[..., Any], inputs: list[Any], ns: list[Node], multi: bool) -> bool:
     """Whether the stacked form reproduces the recorded lanes' values bit for bit."""
     try:
         got = rule(*inputs)
