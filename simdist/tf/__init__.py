@@ -30,6 +30,7 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.autodiff import GradientTape, UnconnectedGradients, custom_gradient
 from simdist.runtime.ops import stop_gradient
 from simdist.runtime.ops.nn import sigmoid, tanh  # noqa: F401
+from simdist.runtime.ops.special import asinh, atan, cos, cosh, sin, sinh, tan  # noqa: F401
 from simdist.runtime.ops.registry import RegisterGradient, NotDifferentiable as no_gradient
 from simdist.runtime import nest
 from simdist.tf import compat, config, data, debugging, distribute, errors, linalg, math, nn, train

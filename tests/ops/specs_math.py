@@ -13,6 +13,11 @@ import numpy as np
 from op_specs import OpSpec, _idx, _inputs, away_from, distinct, rand
 
 
+def _special():
+    import scipy.special
+    return scipy.special
+
+
 def _bools(shape: tuple[int, ...]):
     return lambda rng, dt: (rng.uniform(size=shape) > 0.5)
 
@@ -97,6 +102,25 @@ SPECS: list[OpSpec] = [
            _inputs(rand((2, 3)), _with_zeros((3,))), ("DivNoNan",),
            lambda x, y: np.where(y == 0, 0, x / np.where(y == 0, 1, y)), diff=(0, 1), fd=False,
            notes="0 where y is 0; its gradient there is 0 (TF's), not the derivative: TF comparison only"),
+    # --- trigonometric, hyperbolic and special functions (runtime/ops/special.py) -----------------------------
+    OpSpec("sin", lambda tf, x: tf.math.sin(x), _inputs(rand((2, 3), -4, 4)), ("Sin",), np.sin),
+    OpSpec("cos", lambda tf, x: tf.cos(x), _inputs(rand((2, 3), -4, 4)), ("Cos",), np.cos),
+    OpSpec("tan", lambda tf, x: tf.tan(x), _inputs(rand((2, 3), -1.2, 1.2)), ("Tan",), np.tan),
+    OpSpec("atan", lambda tf, x: tf.math.atan(x), _inputs(rand((2, 3), -3, 3)), ("Atan",), np.arctan),
+    OpSpec("sinh", lambda tf, x: tf.sinh(x), _inputs(rand((2, 3), -3, 3)), ("Sinh",), np.sinh),
+    OpSpec("cosh", lambda tf, x: tf.math.cosh(x), _inputs(rand((2, 3), -3, 3)), ("Cosh",), np.cosh),
+    OpSpec("asinh", lambda tf, x: tf.math.asinh(x), _inputs(rand((2, 3), -3, 3)), ("Asinh",), np.arcsinh),
+    OpSpec("expm1", lambda tf, x: tf.math.expm1(x), _inputs(rand((2, 3), -2, 2)), ("Expm1",), np.expm1),
+    OpSpec("erf", lambda tf, x: tf.math.erf(x), _inputs(rand((2, 3), -2, 2)), ("Erf",), lambda x: _special().erf(x)),
+    OpSpec("lgamma", lambda tf, x: tf.math.lgamma(x), _inputs(rand((2, 3), 0.3, 4)), ("Lgamma",),
+           lambda x: _special().gammaln(x), rtol=1e-4),
+    OpSpec("digamma", lambda tf, x: tf.math.digamma(x), _inputs(rand((2, 3), 0.3, 4)), ("Digamma", "Polygamma"),
+           lambda x: _special().psi(x), rtol=1e-4, grad_rtol=1e-3),
+    OpSpec("polygamma[broadcast n]", lambda tf, n, x: tf.math.polygamma(n, x),
+           _inputs(_fixed([1.0, 2.0, 3.0]), rand((2, 3), 0.5, 4)), ("Polygamma",),
+           lambda n, x: _special().polygamma(n.astype(int), x), diff=(1,), rtol=1e-4, grad_rtol=1e-3),
+    OpSpec("log_sigmoid", lambda tf, x: tf.math.log_sigmoid(x), _inputs(rand((2, 3), -4, 4)), ("Softplus", "Neg"),
+           lambda x: -np.log1p(np.exp(-x))),
     # --- logical (bool in, bool out) ---------------------------------------------------------------------------
     OpSpec("logical_and/or/xor/not", lambda tf, x, y: tf.stack([tf.logical_and(x, y), tf.logical_or(x, y),
                                                                tf.math.logical_xor(x, y), tf.logical_not(x),

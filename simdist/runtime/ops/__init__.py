@@ -8,6 +8,8 @@ from simdist.runtime.ops import registry, dispatch  # noqa: F401
 from simdist.runtime.ops.args import shape_arg as _shape_arg, t as _t  # noqa: F401
 from simdist.runtime.ops.unary import (abs_, ceil, exp, floor, is_finite, is_inf, is_nan, log, log1p,  # noqa: F401
                                        negative, reciprocal, round_, rsqrt, sign, sqrt, square)
+from simdist.runtime.ops.special import (asinh, atan, cos, cosh, digamma, erf, expm1, lgamma,  # noqa: F401
+                                        log_sigmoid, polygamma, sin, sinh, tan)
 from simdist.runtime.ops.math import (add, add_n, cast, divide, divide_no_nan, equal, floordiv, floormod,  # noqa: F401
                                       greater, greater_equal, less, less_equal, logical_and, logical_not,
                                       logical_or, logical_xor, maximum, minimum, multiply, not_equal, pow_,
