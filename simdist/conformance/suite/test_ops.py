@@ -226,6 +226,30 @@ def test_which_gradients_are_none_and_which_zeros(tf):
             assert_equal(g, np.zeros(3, np.float32), call=f"tape.gradient({name}) (zeros, not None)")
 
 
+@clause("ops.special-functions", ref="tf221")
+def test_special_functions_poles_gradients_and_dtypes(tf):
+    x = tf.constant([0.0, -1.0, 0.5, -np.inf], tf.float32)
+    assert_same(tf.math.lgamma(x), np.array([np.inf, np.inf, 0.5723649, np.inf], np.float32), call="lgamma")
+    d = to_numpy(tf.math.digamma(x))
+    assert_true(bool(np.isnan(d[[0, 1, 3]]).all()), f"digamma={d!r}: NaN at 0, -1 and -inf", call="digamma")
+    assert_close(tf.math.erf(tf.constant([np.inf, -np.inf], tf.float32)), np.array([1.0, -1.0], np.float32),
+                 call="erf(±inf) in float32")
+    v = tf.constant([0.3, -1.2, 2.0], tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(v)
+        ys = {"sin": tf.sin(v), "cos": tf.cos(v), "tan": tf.tan(v), "atan": tf.math.atan(v),
+              "asinh": tf.math.asinh(v), "expm1": tf.math.expm1(v), "erf": tf.math.erf(v)}
+    nv = to_numpy(v)
+    want = {"sin": np.cos(nv), "cos": -np.sin(nv), "tan": 1 / np.cos(nv) ** 2, "atan": 1 / (1 + nv * nv),
+            "asinh": 1 / np.sqrt(1 + nv * nv), "expm1": np.exp(nv), "erf": 2 / np.sqrt(np.pi) * np.exp(-nv * nv)}
+    for name, y in ys.items():
+        assert_close(tape.gradient(y, v), want[name], call=f"d/dx {name}(x)")
+    with raises(tf.errors.InvalidArgumentError, match="not in the list of allowed values", call="sin(int32)"):
+        tf.sin(tf.constant([1, 2]))
+    with raises(tf.errors.InvalidArgumentError, match="float, double", call="polygamma(float16)"):
+        tf.math.polygamma(tf.constant([1.0], tf.float16), tf.constant([2.0], tf.float16))
+
+
 @clause("ops.einsum", ref="tf221")
 def test_einsum_common_contractions(tf):
     a = tf.reshape(tf.range(6.0), [2, 3])
