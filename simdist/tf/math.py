@@ -13,3 +13,4 @@ from simdist.runtime.ops.nn import (l2_normalize, log_softmax, sigmoid, softmax,
                                     tanh)
 from simdist.runtime.ops.special import (asinh, atan, cos, cosh, digamma, erf, expm1, lgamma,  # noqa: F401,E402
                                         log_sigmoid, polygamma, sin, sinh, tan)
+from simdist.runtime.ops import cumulative_logsumexp, reduce_euclidean_norm  # noqa: F401,E402

@@ -250,6 +250,35 @@ def test_special_functions_poles_gradients_and_dtypes(tf):
         tf.math.polygamma(tf.constant([1.0], tf.float16), tf.constant([2.0], tf.float16))
 
 
+@clause("ops.reverse-norm-scan", ref="tf221")
+def test_reverse_euclidean_norm_and_cumulative_logsumexp(tf):
+    x = tf.reshape(tf.range(6.0), [2, 3])
+    assert_equal(tf.reverse(x, [-1, 0]), np.array([[5.0, 4.0, 3.0], [2.0, 1.0, 0.0]], np.float32),
+                 call="reverse(x, [-1, 0])")
+    with raises(tf.errors.InvalidArgumentError, match="more than once", call="reverse(x, [0, -2])"):
+        tf.reverse(x, [0, -2])
+    assert_equal(tf.math.reduce_euclidean_norm(tf.constant([3, 5])), np.int32(5), call="reduce_euclidean_norm([3, 5])")
+    assert_close(tf.math.reduce_euclidean_norm(x, axis=1), np.sqrt([5.0, 50.0]).astype(np.float32),
+                 call="reduce_euclidean_norm(x, axis=1)")
+    v = tf.constant([1.0, 2.0, 3.0])
+    assert_close(tf.math.cumulative_logsumexp(v), np.logaddexp.accumulate(np.float32([1, 2, 3])),
+                 call="cumulative_logsumexp")
+    assert_same(tf.math.cumulative_logsumexp(v, exclusive=True)[:1], np.float32([-np.inf]),
+                call="cumulative_logsumexp(exclusive=True)[0]")
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        tape.watch(v)
+        norm = tf.math.reduce_euclidean_norm(x, axis=1)
+        scan = tf.math.cumulative_logsumexp(v)
+        rev = tf.reduce_sum(tf.reverse(x, [1]) * tf.constant([1.0, 2.0, 3.0]))
+    nx = to_numpy(x)
+    assert_close(tape.gradient(norm, x), nx / np.sqrt((nx * nx).sum(1, keepdims=True)), call="d norm / dx")
+    e = np.exp(np.float32([1, 2, 3]))
+    assert_close(tape.gradient(scan, v), e * (1 / np.cumsum(e))[::-1].cumsum()[::-1], call="d cumulative_logsumexp / dv")
+    assert_equal(tape.gradient(rev, x), np.float32([[3, 2, 1], [3, 2, 1]]), call="d reverse / dx")
+    assert_true(tf.nn.top_k is tf.math.top_k, "tf.nn.top_k should be tf.math.top_k", call="tf.nn.top_k")
+
+
 @clause("ops.einsum", ref="tf221")
 def test_einsum_common_contractions(tf):
     a = tf.reshape(tf.range(6.0), [2, 3])
