@@ -139,6 +139,16 @@ def test_segment_ids(tf):
         tf.math.segment_sum(d, [1, 0, 2, 2])
     with raises(tf.errors.InvalidArgumentError, match=r"is out of range \[0, 2\)", call="unsorted id 5 of 2"):
         tf.math.unsorted_segment_sum(d, [0, 5, 0, 1], 2)
+    assert_equal(tf.math.segment_max(d, [0, 0, 2, 2]), np.array([2, 0, 4], np.float32),
+                 call="segment_max with a missing id (a zero row)")
+    assert_equal(tf.math.segment_mean(tf.constant([1, 2, 4]), [0, 0, 1]), np.array([1, 4], np.int32),
+                 call="segment_mean of int32 (truncated)")
+    assert_equal(tf.math.unsorted_segment_max(d, [1, -1, 1, 1], 2),
+                 np.array([np.finfo(np.float32).min, 4], np.float32), call="unsorted_segment_max (empty: lowest)")
+    assert_equal(tf.math.unsorted_segment_prod(d, [1, 0, 1, -1], 3), np.array([2, 3, 1], np.float32),
+                 call="unsorted_segment_prod (empty: 1)")
+    assert_close(tf.math.unsorted_segment_sqrt_n(d, [0, 0, 0, 1], 2), np.float32([6 / np.sqrt(3), 4]),
+                 call="unsorted_segment_sqrt_n")
 
 
 @clause("ops.sort", ref="tf221")

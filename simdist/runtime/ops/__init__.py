@@ -26,6 +26,9 @@ from simdist.runtime.ops.linalg import matmul, matrix_transpose, matvec, norm, t
 from simdist.runtime.ops.einsum import einsum  # noqa: F401
 from simdist.runtime.ops.scatter import (gather_nd, scatter_nd, segment_sum, tensor_scatter_nd_add,  # noqa: F401
                                          tensor_scatter_nd_sub, tensor_scatter_nd_update, unsorted_segment_sum)
+from simdist.runtime.ops.segments import (segment_max, segment_mean, segment_min, segment_prod,  # noqa: F401
+                                          unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min,
+                                          unsorted_segment_prod, unsorted_segment_sqrt_n)
 from simdist.runtime.ops.sorting import argsort, sort, top_k  # noqa: F401
 from simdist.runtime.ops.slicing import pad, reverse, slice_, strided_slice_fn, tile  # noqa: F401
 from simdist.runtime.ops.clip import clip_by_global_norm, clip_by_norm, clip_by_value, global_norm  # noqa: F401

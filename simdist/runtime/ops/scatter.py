@@ -210,17 +210,24 @@ def _tensor_scatter_sub_grad(op: Any, grad: Any) -> list:
 
 
 # --- segment sums ---------------------------------------------------------------------------------------------
-def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
+def sorted_segments(data: np.ndarray, ids: np.ndarray, opname: str) -> int:
+    """The number of segments of sorted `ids` over data's rows (the last id + 1), or the error TF's
+    sorted segment kernels (SegmentSum, SegmentMax, ...) raise."""
     if ids.ndim != 1 or ids.shape[0] != data.shape[0]:
         raise errors.InvalidArgumentError(None, None, "segment_ids should be the same size as dimension 0 of input. "
-                                          "[Op:SegmentSum]")
+                                          f"[Op:{opname}]")
     n = int(ids[-1]) + 1 if ids.size else 0
     if ids.size:
         if np.any(np.diff(ids) < 0):
-            raise errors.InvalidArgumentError(None, None, "segment ids are not increasing [Op:SegmentSum]")
+            raise errors.InvalidArgumentError(None, None, f"segment ids are not increasing [Op:{opname}]")
         if ids[0] < 0:
             raise errors.InvalidArgumentError(None, None, f"Segment id {int(ids[0])} out of range [0, {n}), possibly "
-                                              "because 'segment_ids' input is not sorted. [Op:SegmentSum]")
+                                              f"because 'segment_ids' input is not sorted. [Op:{opname}]")
+    return n
+
+
+def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    n = sorted_segments(data, ids, "SegmentSum")
     out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
     np.add.at(out, ids, data)
     return out
@@ -244,16 +251,23 @@ def _segment_sum_grad(op: Any, grad: Any) -> list:
     return [array.gather(grad, op.inputs[1]), None]
 
 
-def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
-    """`tf.math.unsorted_segment_sum`: out[k] = sum of data[i...] with segment_ids[i...] = k;
-    negative ids are dropped, ids >= num_segments raise (TF's CPU kernel)."""
-    from simdist.runtime.ops import array
+def unsorted_segment_args(data: Any, segment_ids: Any, num_segments: Any, opname: str) -> tuple[Tensor, Tensor, tuple]:
+    """(data, ids, the output shape) of an unsorted segment op, or TF's error for ids that are not
+    a prefix of data's shape."""
     d = _t(data)
-    ids = _indices(segment_ids, "UnsortedSegmentSum", "int16, int32, int64")
+    ids = _indices(segment_ids, opname, "int16, int32, int64")
     n = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
     ishape, dshape = ids.shape.as_list(), d.shape.as_list()
     if dshape[:len(ishape)] != ishape:
         raise errors.InvalidArgumentError(
             None, None, f"data.shape = [{','.join(map(str, dshape))}] does not start with segment_ids.shape = "
-            f"[{','.join(map(str, ishape))}] [Op:UnsortedSegmentSum]")
-    return dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": (n,) + tuple(dshape[len(ishape):])})
+            f"[{','.join(map(str, ishape))}] [Op:{opname}]")
+    return d, ids, (n,) + tuple(dshape[len(ishape):])
+
+
+def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
+    """`tf.math.unsorted_segment_sum`: out[k] = sum of data[i...] with segment_ids[i...] = k;
+    negative ids are dropped, ids >= num_segments raise (TF's CPU kernel)."""
+    from simdist.runtime.ops import array
+    d, ids, shape = unsorted_segment_args(data, segment_ids, num_segments, "UnsortedSegmentSum")
+    return dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": shape})
