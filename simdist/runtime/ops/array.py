@@ -600,16 +600,22 @@ _install_operators()
 
 
 # --- sparse rows (IndexedSlices) -----------------------------------------------------------------------------
-def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """UnsortedSegmentSum: each row of values added at its segment id; negative ids are dropped,
-    ids >= num_segments raise, as TF's CPU kernel."""
-    n = shape[0]
+def segment_ids_below(indices: np.ndarray, n: int, opname: str) -> np.ndarray:
+    """The ids of an unsorted segment op as int64, or TF's CPU kernel error for the first id >= n
+    (negative ids are the caller's: dropped)."""
     ids = indices.astype(np.int64, copy=False)
     bad = ids >= n
     if bad.any():
         j = int(np.argmax(bad.reshape(-1)))
         raise errors.InvalidArgumentError(None, None, f"segment_ids[{j}] = {int(ids.reshape(-1)[j])} is out of range "
-                                          f"[0, {n}) [Op:UnsortedSegmentSum]")
+                                          f"[0, {n}) [Op:{opname}]")
+    return ids
+
+
+def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """UnsortedSegmentSum: each row of values added at its segment id; negative ids are dropped,
+    ids >= num_segments raise, as TF's CPU kernel."""
+    ids = segment_ids_below(indices, shape[0], "UnsortedSegmentSum")
     out = np.zeros(shape, dtype=values.dtype)
     neg = ids < 0
     if neg.any():

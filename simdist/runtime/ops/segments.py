@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.array import segment_ids_below
 from simdist.runtime.ops.math import NUMERIC, REAL
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.ops.scatter import _indices, sorted_segments, unsorted_segment_args, unsorted_segment_sum
@@ -69,13 +70,7 @@ def _sorted(kind: str, name: str) -> Any:
 
 def _unsorted(kind: str, name: str) -> Any:
     def forward(data: np.ndarray, ids: np.ndarray, shape: tuple) -> np.ndarray:
-        n = shape[0]
-        flat = ids.astype(np.int64, copy=False)
-        bad = flat >= n
-        if bad.any():
-            j = int(np.argmax(bad.reshape(-1)))
-            raise errors.InvalidArgumentError(None, None, f"segment_ids[{j}] = {int(flat.reshape(-1)[j])} is out of "
-                                              f"range [0, {n}) [Op:{name}]")
+        flat = segment_ids_below(ids, shape[0], name)
         out = _start(shape, data.dtype, kind, finite=True)
         keep = flat >= 0
         with np.errstate(all="ignore"):
