@@ -175,7 +175,7 @@ class OpDef:
             read, written = self.bytes(arrays, out, attrs)
         elif self.kind == "shape-query":
             read, written = 0, sum(int(o.nbytes) for o in outs)      # its input's metadata only
-        elif self.fusion is RESHAPED:
+        elif self.fusion is not None and self.fusion.form == "reshape":
             read, written = 0, 0                                      # the input's buffer, re-viewed
         else:
             read = sum(int(a.nbytes) for a in arrays)
