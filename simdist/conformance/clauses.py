@@ -239,6 +239,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'the trigonometric, hyperbolic and special functions (sin ... lgamma, erf, digamma, polygamma) give TF 2.21\'s values at edge inputs (poles, ±inf, NaN), accept its dtypes, refuse others with its errors, and differentiate as its math_grad.py.'),
     Clause('ops.reverse-norm-scan', 'ops', False, (),
            'TF 2.21: tf.reverse reverses along a 1-D int axis (duplicates, out-of-range and scalar axes are InvalidArgumentError); reduce_euclidean_norm is sqrt(sum(x^2)) in the input dtype (integers truncate); cumulative_logsumexp is log(cumsum(exp(x))) (exclusive starts at -inf); tf.nn.top_k is tf.math.top_k; gradients as TF registers them.'),
+    Clause('ops.bfloat16', 'ops', False, (),
+           'TF 2.21: tf.bfloat16 is a 2-byte floating dtype; constants, casts, arithmetic, matmul and reductions compute in float and round to bfloat16; gradients flow through it.'),
     Clause('nn.compute-average-loss', 'nn', False, (),
            'TF 2.21: `tf.nn.compute_average_loss(per_example_loss, sample_weight, global_batch_size)` is sum(loss * weight) / global_batch_size (0 when it is 0); without global_batch_size it divides by the per-replica batch times `num_replicas_in_sync`, in replica context only (RuntimeError in cross-replica context); `scale_regularization_loss` divides the sum by `num_replicas_in_sync`.'),
     Clause('nn.xent-labels-range', 'nn', False, (),

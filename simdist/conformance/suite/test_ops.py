@@ -289,6 +289,19 @@ def test_reverse_euclidean_norm_and_cumulative_logsumexp(tf):
     assert_true(tf.nn.top_k is tf.math.top_k, "tf.nn.top_k should be tf.math.top_k", call="tf.nn.top_k")
 
 
+@clause("ops.bfloat16", ref="tf221")
+def test_bfloat16_rounds_results(tf):
+    x = tf.constant([1.0, 2.7, 1e3], tf.bfloat16)
+    assert_true(x.dtype == tf.bfloat16, f"dtype {x.dtype!r}, but should be tf.bfloat16", call="tf.constant(..., tf.bfloat16)")
+    assert_true(tf.bfloat16.is_floating and tf.bfloat16.size == 2, "tf.bfloat16 should be a 2-byte float",
+                call="tf.bfloat16")
+    assert_equal(tf.cast(x, tf.float32), np.float32([1.0, 2.703125, 1000.0]), call="bfloat16 values of 1, 2.7, 1e3")
+    assert_equal(tf.cast(x * x, tf.float32), np.float32([1.0, 7.3125, 999424.0]), call="bfloat16 x * x (rounded)")
+    m = tf.matmul(tf.reshape(x, [1, 3]), tf.reshape(x, [3, 1]))
+    assert_true(m.dtype == tf.bfloat16, f"dtype {m.dtype!r}, but should be tf.bfloat16", call="matmul of bfloat16")
+    assert_equal(tf.cast(m, tf.float32), np.float32([[999424.0]]), call="bfloat16 matmul (float sum, rounded once)")
+
+
 @clause("ops.einsum", ref="tf221")
 def test_einsum_common_contractions(tf):
     a = tf.reshape(tf.range(6.0), [2, 3])

@@ -97,13 +97,13 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
     tp = type(y)
     if tp is Tensor or isinstance(y, Tensor):
         return y
-    if (tp is float and dt._np.kind == "f") or (tp is int and dt._np.kind in "fiu"):
+    if (tp is float and dt.kind == "f") or (tp is int and dt.kind in "fiu"):
         out = Tensor(np.asarray(y, dtype=dt._np), dt)   # what convert_to_tensor gives, without its checks
         return out if _tm._REC is None else dispatch.constant_made(out)
     conv = getattr(y, "_as_tensor", None)
     if conv is not None:
         return _operand(conv(), dt)   # a variable: its value
-    if (tp is float and dt._np.kind in "iub") or (tp is int and dt._np.kind == "b"):
+    if (tp is float and dt.kind in "iub") or (tp is int and dt.kind == "b"):
         raise TypeError(f"Cannot convert {y!r} to EagerTensor of dtype {dt.name}")
     return convert_to_tensor(y, dtype=dt)
 
@@ -317,7 +317,7 @@ SELECT = binary_op("SelectV2", lambda c, a, b: np.where(c, a, b),
 
 
 def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
-    if dts[0]._np.kind not in "fiub":
+    if dts[0].kind not in "fiub":
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(dts[0])} is not in the "
                                           "list of allowed values: numeric types and bool [Op:Where]")
     return dtypes.int64
@@ -568,7 +568,7 @@ _DIFFERENTIABLE_CAST = "fc"
 @RegisterGradient("Cast")
 def _cast_grad(op: Any, grad: Any) -> list:
     src = op.inputs[0].dtype
-    if src._np.kind in _DIFFERENTIABLE_CAST and op.get_attr("DstT")._np.kind in _DIFFERENTIABLE_CAST:
+    if src.kind in _DIFFERENTIABLE_CAST and op.get_attr("DstT").kind in _DIFFERENTIABLE_CAST:
         return [cast(grad, src)]
     return [None]
 

@@ -111,7 +111,7 @@ def _arg(fn: Any, fill: float, name: str) -> Any:
 def _arg_rule(name: str) -> Any:
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         d = dts[0]
-        if d._np.kind not in "fiub":
+        if d.kind not in "fiub":
             raise errors.InvalidArgumentError(
                 None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of allowed values: "
                 "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "

@@ -101,11 +101,11 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, return_argsort: boo
     if direction == "DESCENDING":
         return _descending(x, ax, return_argsort)
     dt = x.dtype
-    if dt._np.kind == "u":
+    if dt.kind == "u":
         off = convert_to_tensor(np.iinfo(dt._np).max, dtype=dt)
         r = _descending(math.subtract(off, x), ax, return_argsort)
         return r if return_argsort else math.subtract(off, r)
-    if dt._np.kind == "i":
+    if dt.kind == "i":
         r = _descending(math.subtract(unary.negative(x), 1), ax, return_argsort)
         return r if return_argsort else math.subtract(unary.negative(r), 1)
     r = _descending(unary.negative(x), ax, return_argsort)

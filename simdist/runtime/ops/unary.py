@@ -47,7 +47,7 @@ def _quiet(fn: Any) -> Any:
 def _reciprocal_rule(dts: Any, attrs: Any) -> dtypes.DType:
     """Reciprocal's op def allows integers, but TF's CPU kernels are floating only: NotFoundError."""
     d = _rule("Reciprocal", _SIGNED)(dts, attrs)
-    if d._np.kind != "f":
+    if d.kind != "f":
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node Reciprocal}} = "
                                    f"Reciprocal[T=DT_{d.name.upper()}] [Op:Reciprocal]")
     return d
