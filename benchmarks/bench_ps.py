@@ -164,7 +164,7 @@ def small_job(args: argparse.Namespace, busy: int) -> None:
                           for k, v in runs.items() if v) + ")")
     print(f"   simdist     wall {sim['wall_s']:.3f}s  ({args.closures / sim['wall_s']:.0f} closures/s wall; "
           f"{sim['simulated_s']:.4f}s simulated; {os.path.dirname(os.path.dirname(sim['simdist']))})")
-    print(f"   simdist's step: {sim['replay']} (runtime/graph.py, runtime/uniform.py)")
+    print(f"   simdist's step: {sim['replay']} (runtime/graph/, runtime/uniform.py)")
     if tf_ is not None:
         print(f"   tensorflow  wall {tf_['wall_s']:.3f}s  ({args.closures / tf_['wall_s']:.0f} closures/s)")
         same = all(np.isclose(sim[k], tf_[k]) for k in ("w00", "b0", "w_sum", "b_sum"))

@@ -84,8 +84,16 @@ def _conv_gradients(tf: Any, x: Any, y: Any, w: Any, b: Any) -> tuple:
     return tuple(tape.gradient(loss, [img, w, b])) + (tf.argmax(tf.reshape(out, [N, -1]), axis=1),)
 
 
+def _declared_ops(tf: Any, x: Any, y: Any, w: Any, b: Any) -> tuple:
+    """Ops added as one declaration each (runtime/ops/special.py, reductions.py, slicing.py): their
+    stacked forms come from the declaration, forms.py names none of them."""
+    return (tf.sin(x), tf.cos(x), tf.tan(x), tf.math.atan(x), tf.math.asinh(x), tf.math.erf(x), tf.math.expm1(x),
+            tf.math.lgamma(x + 0.5), tf.math.digamma(x + 0.5), tf.math.log_sigmoid(x), tf.reverse(x, [1]),
+            tf.math.reduce_euclidean_norm(x, axis=1), tf.math.cumulative_logsumexp(x, axis=1, exclusive=True))
+
+
 PROGRAMS: list[Callable[..., tuple]] = [_dense, _reductions, _shapes, _elementwise, _matmuls, _images, _gradients,
-                                        _conv_gradients]
+                                        _conv_gradients, _declared_ops]
 
 
 def _run(program: Callable[..., tuple], fused: bool, replicas: int = 4, between: Callable[..., None] | None = None,
@@ -135,6 +143,21 @@ def test_each_replica_sees_what_it_computes_alone(program: Callable[..., tuple])
                 assert a == e, (f"{program.__name__}: output {i} of replica {r} in call {call}: fused "
                                 f"{np.frombuffer(a[0], np.uint8)[:16]}..., {a[1:]} but replica by replica "
                                 f"{np.frombuffer(e[0], np.uint8)[:16]}..., {e[1:]}")
+
+
+def test_declared_ops_run_stacked_not_lane_by_lane(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new op's fusion rule is its declaration: none of them falls back to the lane loop."""
+    from simdist.runtime.lanes import forms
+    looped: list[str] = []
+    loop = forms.lane_loop
+
+    def spy(impl: Any, stacked: tuple, R: int, multi: bool) -> Any:
+        looped.append(getattr(impl, "__qualname__", repr(impl)))
+        return loop(impl, stacked, R, multi)
+    monkeypatch.setattr(forms, "lane_loop", spy)
+    fused = _run(_declared_ops, True)
+    assert "with its replicas fused" in fused["explain"], fused["explain"]
+    assert looped == [], f"ops run lane by lane instead of stacked: {looped}"
 
 
 def test_two_replicas_fuse_too() -> None:

@@ -4,32 +4,35 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 
 class DType:
     """A tensor element type: TF's name, the NumPy dtype that stores it, its size in bytes."""
 
-    __slots__ = ("name", "as_numpy_dtype", "size", "_np", "np")
+    __slots__ = ("name", "as_numpy_dtype", "size", "_np", "np", "kind")
 
-    def __init__(self, name: str, np_dtype: Any, size: int) -> None:
+    def __init__(self, name: str, np_dtype: Any, size: int, kind: str | None = None) -> None:
         self.name = name
         self._np = np.dtype(np_dtype)
+        # NumPy's kind letter ("f", "i", "u", "b", "O"); ml_dtypes' bfloat16 is "V" to NumPy, "f" here
+        self.kind = self._np.kind if kind is None else kind
         self.np: np.dtype = self._np     # the NumPy dtype that stores it
         self.as_numpy_dtype = self._np.type
         self.size = size
 
     @property
     def is_floating(self) -> bool:
-        return self._np.kind == "f"
+        return self.kind == "f"
 
     @property
     def is_integer(self) -> bool:
-        return self._np.kind in "iu"
+        return self.kind in "iu"
 
     @property
     def is_bool(self) -> bool:
-        return self._np.kind == "b"
+        return self.kind == "b"
 
     @property
     def base_dtype(self) -> "DType":
@@ -46,9 +49,9 @@ class DType:
         return self._limit("maximum", "max")
 
     def _limit(self, word: str, attr: str) -> Any:
-        if self._np.kind == "f":
-            return getattr(np.finfo(self._np), attr)
-        if self._np.kind in "iu":
+        if self.kind == "f":
+            return getattr((ml_dtypes.finfo if self is bfloat16 else np.finfo)(self._np), attr)
+        if self.kind in "iu":
             return int(getattr(np.iinfo(self._np), attr))
         raise TypeError(f"Cannot find {word} value of <dtype: '{self.name}'> with type <dtype: '{self.name}'>.")
 
@@ -73,6 +76,9 @@ class DType:
 
 
 float16 = DType("float16", np.float16, 2)
+# TF's brain float (8 exponent bits, 7 mantissa bits), stored as ml_dtypes' NumPy type: its ufuncs
+# compute in float32 and round to bfloat16 once, as TF's CPU kernels do.
+bfloat16 = DType("bfloat16", ml_dtypes.bfloat16, 2, kind="f")
 float32 = DType("float32", np.float32, 4)
 float64 = DType("float64", np.float64, 8)
 int8 = DType("int8", np.int8, 1)
@@ -87,7 +93,7 @@ bool_ = DType("bool", np.bool_, 1)
 # TF's tf.string.size is 0 (variable-length); partitioners use bytes_per_string instead.
 string = DType("string", object, 0)
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string)
+ALL = (bfloat16, float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NP = {d.np: d for d in ALL if d is not string}
 half, double = float16, float64

@@ -5,14 +5,15 @@ A tensor whose elements are all the same value (`tf.ones([256, 256])`, `tf.fill(
 broadcasts below elementwise ops: `broadcast(a) + b`, with b a scalar, becomes `broadcast(a + b)`,
 and an update `w += broadcast(s)` reads s, not a whole array. A recorded graph does the same:
 - a constant of at least MIN_ELEMENTS floating-point elements, bit for bit equal, is *uniform*;
-- an elementwise add, subtract, multiply, divide, maximum or minimum whose operands are uniform
-  values of its output's shape or 0-d values, all of its output's dtype, is uniform: the replay
-  computes it on the scalars (the same NumPy function on one element);
+- an elementwise op declared `exact` on its OpDef (one correctly rounded IEEE operation or
+  selection per element: add, subtract, multiply, divide, maximum, minimum) whose operands are
+  uniform values of its output's shape or 0-d values, all of its output's dtype, is uniform: the
+  replay computes it on the scalars (the same NumPy function on one element);
 - it is replayed that way only when every consumer takes a uniform operand: another such op,
   or a dense write (assign, assign_add, assign_sub), which gets a read-only full-shape view of
   the scalar (stride 0: no array is filled; a write treats it as any operand of that shape).
 Elsewhere (a matmul, a reduction, a result of the call) the value is computed as recorded. An
-elementwise op of OPS that stays whole reads a uniform constant operand of its output's shape as
+exact elementwise op that stays whole reads a uniform constant operand of its output's shape as
 the element when another operand has that shape (NumPy broadcasts it: `g * broadcast(1/n)`, the
 gradient of a mean, reads no array of 1/n).
 
@@ -29,13 +30,12 @@ from typing import Any
 
 import numpy as np
 
+from simdist.runtime.graph.ir import PURE, WRITE
+
 # SIMDIST_SINK_UNIFORM=0 replays uniform values as full arrays, as recorded (a switch for comparisons).
 enabled = os.environ.get("SIMDIST_SINK_UNIFORM", "1") != "0"
 # Below this many elements an array pass costs less than making the view at each replay.
 MIN_ELEMENTS = 1024
-# Elementwise ops that are one IEEE operation (or selection) per element, correctly rounded:
-# applied to one element they give each element of the full computation, bit for bit.
-OPS = frozenset({"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum"})
 # Dense writes that take a full-shape operand (a stride-0 view serves).
 WRITES = ("assign", "assign_add", "assign_sub")
 
@@ -71,14 +71,13 @@ def element(value: Any) -> np.ndarray | None:
     return out
 
 
-def takes(st: tuple, write: int) -> bool:
+def takes(st: tuple) -> bool:
     """Whether step st is a dense write (a stride-0 view serves as its operand)."""
-    return st[0] == write and len(st) == 4 and st[3] in WRITES
+    return st[0] == WRITE and len(st) == 4 and st[3] in WRITES
 
 
-def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
-         pure: int, write: int) -> Sinking:
-    """The sinking of a graph's steps (`pure`, `write`: the step kinds of simdist.runtime.graph).
+def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int]) -> Sinking:
+    """The sinking of a graph's steps (as simdist.runtime.graph.optimize plans them).
     `kept`: nodes the replay returns or takes as arguments, which stay full arrays."""
     s = Sinking()
     for i, v in enumerate(env0):
@@ -88,8 +87,8 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
             s.shapes[i] = (v.shape, v.dtype)
     if not s.scalars:
         return s
-    # The steps that are ops of OPS on floats of at least MIN_ELEMENTS: (step, its (shape, dtype)).
-    elementwise = [(st, full) for st in steps if (full := _elementwise(st, nodes, pure)) is not None]
+    # The steps that are exact elementwise ops on floats of at least MIN_ELEMENTS: (step, its (shape, dtype)).
+    elementwise = [(st, full) for st in steps if (full := _elementwise(st, nodes)) is not None]
     # Candidates, in step order: such ops over uniform operands of their shape and 0-d ones.
     cand: set[int] = set()
     for st, full in elementwise:
@@ -103,19 +102,19 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
     # one pass from the last step back settles each candidate after everything that uses it.
     refused: set[int] = set()
     for st in reversed(steps):
-        if st[0] == pure:
+        if st[0] == PURE:
             sunk = st[1] in cand and st[1] not in refused
             if sunk:
                 s.ops.add(st[1])
             uses = () if sunk else st[3:]
-        elif st[0] == write:
-            uses = st[4:] if takes(st, write) else (st[1],) + st[4:]
+        elif st[0] == WRITE:
+            uses = st[4:] if takes(st) else (st[1],) + st[4:]
         else:
             continue
         refused.update(j for j in uses if j in cand)
     for i in cand - s.ops:
         del s.shapes[i]
-    # The other ops of OPS: a uniform constant operand of the output's shape beside an operand
+    # The other exact ops: a uniform constant operand of the output's shape beside an operand
     # of that very shape is read as its element (`g * broadcast(1/n)`, a mean's gradient).
     for st, full in elementwise:
         if st[1] in s.ops:
@@ -129,13 +128,14 @@ def plan(steps: list[tuple], nodes: list[Any], env0: list[Any], kept: set[int],
     return s
 
 
-def _elementwise(st: tuple, nodes: list[Any], pure: int) -> tuple[tuple[int, ...], np.dtype] | None:
-    """(shape, dtype) of step st's result if st is an op of OPS on floats of at least MIN_ELEMENTS."""
-    if st[0] != pure:
+def _elementwise(st: tuple, nodes: list[Any]) -> tuple[tuple[int, ...], np.dtype] | None:
+    """(shape, dtype) of step st's result if st is an exact elementwise op (OpDef.exact) on floats of
+    at least MIN_ELEMENTS."""
+    if st[0] != PURE:
         return None
     n = nodes[st[1]]
     out = n.value
-    if n.op is None or n.op.name not in OPS or n.inline is not None or type(out) is not np.ndarray \
+    if n.op is None or not n.op.exact or n.inline is not None or type(out) is not np.ndarray \
             or out.size < MIN_ELEMENTS or out.dtype.kind != "f":
         return None
     return out.shape, out.dtype

@@ -6,7 +6,7 @@ The same program runs under `import tensorflow as tf` and `from simdist import t
 from __future__ import annotations
 
 from simdist.runtime.context import device_scope as _device_scope
-from simdist.runtime.dtypes import (DType, as_dtype, bool_ as bool, float16, float32, float64, half, double,  # noqa: A001
+from simdist.runtime.dtypes import (DType, as_dtype, bfloat16, bool_ as bool, float16, float32, float64, half, double,  # noqa: A001
                                     int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
 from simdist.runtime.ops import (add, add_n, broadcast_to, cast, concat, constant,  # noqa: F401
                                  embedding_lookup as _embedding_lookup, equal, exp, expand_dims, fill, gather,
@@ -30,6 +30,8 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.autodiff import GradientTape, UnconnectedGradients, custom_gradient
 from simdist.runtime.ops import stop_gradient
 from simdist.runtime.ops.nn import sigmoid, tanh  # noqa: F401
+from simdist.runtime.ops.special import asinh, atan, cos, cosh, sin, sinh, tan  # noqa: F401
+from simdist.runtime.ops.slicing import reverse  # noqa: F401
 from simdist.runtime.ops.registry import RegisterGradient, NotDifferentiable as no_gradient
 from simdist.runtime import nest
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, linalg, math, nn, train

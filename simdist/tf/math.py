@@ -11,3 +11,9 @@ from simdist.runtime.ops import (abs_ as abs, add, add_n, argmax, argmin, ceil, 
 from simdist.runtime.ops import segment_sum, top_k, unsorted_segment_sum  # noqa: F401
 from simdist.runtime.ops.nn import (l2_normalize, log_softmax, sigmoid, softmax, softplus, softsign,  # noqa: F401,E402
                                     tanh)
+from simdist.runtime.ops.special import (asinh, atan, cos, cosh, digamma, erf, expm1, lgamma,  # noqa: F401,E402
+                                        log_sigmoid, polygamma, sin, sinh, tan)
+from simdist.runtime.ops import cumulative_logsumexp, reduce_euclidean_norm  # noqa: F401,E402
+from simdist.runtime.ops.segments import (segment_max, segment_mean, segment_min, segment_prod,  # noqa: F401,E402
+                                          unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min,
+                                          unsorted_segment_prod, unsorted_segment_sqrt_n)

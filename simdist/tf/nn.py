@@ -13,3 +13,4 @@ from simdist.runtime.ops.nn import (avg_pool, avg_pool2d, batch_normalization, b
                                     swish, tanh, weighted_cross_entropy_with_logits)
 
 experimental = _NS(stateless_dropout=_stateless_dropout)
+from simdist.runtime.ops.sorting import top_k  # noqa: F401,E402  (tf.nn.top_k is tf.math.top_k)

@@ -139,6 +139,16 @@ def test_segment_ids(tf):
         tf.math.segment_sum(d, [1, 0, 2, 2])
     with raises(tf.errors.InvalidArgumentError, match=r"is out of range \[0, 2\)", call="unsorted id 5 of 2"):
         tf.math.unsorted_segment_sum(d, [0, 5, 0, 1], 2)
+    assert_equal(tf.math.segment_max(d, [0, 0, 2, 2]), np.array([2, 0, 4], np.float32),
+                 call="segment_max with a missing id (a zero row)")
+    assert_equal(tf.math.segment_mean(tf.constant([1, 2, 4]), [0, 0, 1]), np.array([1, 4], np.int32),
+                 call="segment_mean of int32 (truncated)")
+    assert_equal(tf.math.unsorted_segment_max(d, [1, -1, 1, 1], 2),
+                 np.array([np.finfo(np.float32).min, 4], np.float32), call="unsorted_segment_max (empty: lowest)")
+    assert_equal(tf.math.unsorted_segment_prod(d, [1, 0, 1, -1], 3), np.array([2, 3, 1], np.float32),
+                 call="unsorted_segment_prod (empty: 1)")
+    assert_close(tf.math.unsorted_segment_sqrt_n(d, [0, 0, 0, 1], 2), np.float32([6 / np.sqrt(3), 4]),
+                 call="unsorted_segment_sqrt_n")
 
 
 @clause("ops.sort", ref="tf221")
@@ -226,6 +236,72 @@ def test_which_gradients_are_none_and_which_zeros(tf):
             assert_true(g is None, f"d {name} / dx should be None, got {g!r}", call=f"tape.gradient({name})")
         else:
             assert_equal(g, np.zeros(3, np.float32), call=f"tape.gradient({name}) (zeros, not None)")
+
+
+@clause("ops.special-functions", ref="tf221")
+def test_special_functions_poles_gradients_and_dtypes(tf):
+    x = tf.constant([0.0, -1.0, 0.5, -np.inf], tf.float32)
+    assert_same(tf.math.lgamma(x), np.array([np.inf, np.inf, 0.5723649, np.inf], np.float32), call="lgamma")
+    d = to_numpy(tf.math.digamma(x))
+    assert_true(bool(np.isnan(d[[0, 1, 3]]).all()), f"digamma={d!r}: NaN at 0, -1 and -inf", call="digamma")
+    assert_close(tf.math.erf(tf.constant([np.inf, -np.inf], tf.float32)), np.array([1.0, -1.0], np.float32),
+                 call="erf(±inf) in float32")
+    v = tf.constant([0.3, -1.2, 2.0], tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(v)
+        ys = {"sin": tf.sin(v), "cos": tf.cos(v), "tan": tf.tan(v), "atan": tf.math.atan(v),
+              "asinh": tf.math.asinh(v), "expm1": tf.math.expm1(v), "erf": tf.math.erf(v)}
+    nv = to_numpy(v)
+    want = {"sin": np.cos(nv), "cos": -np.sin(nv), "tan": 1 / np.cos(nv) ** 2, "atan": 1 / (1 + nv * nv),
+            "asinh": 1 / np.sqrt(1 + nv * nv), "expm1": np.exp(nv), "erf": 2 / np.sqrt(np.pi) * np.exp(-nv * nv)}
+    for name, y in ys.items():
+        assert_close(tape.gradient(y, v), want[name], call=f"d/dx {name}(x)")
+    with raises(tf.errors.InvalidArgumentError, match="not in the list of allowed values", call="sin(int32)"):
+        tf.sin(tf.constant([1, 2]))
+    with raises(tf.errors.InvalidArgumentError, match="float, double", call="polygamma(float16)"):
+        tf.math.polygamma(tf.constant([1.0], tf.float16), tf.constant([2.0], tf.float16))
+
+
+@clause("ops.reverse-norm-scan", ref="tf221")
+def test_reverse_euclidean_norm_and_cumulative_logsumexp(tf):
+    x = tf.reshape(tf.range(6.0), [2, 3])
+    assert_equal(tf.reverse(x, [-1, 0]), np.array([[5.0, 4.0, 3.0], [2.0, 1.0, 0.0]], np.float32),
+                 call="reverse(x, [-1, 0])")
+    with raises(tf.errors.InvalidArgumentError, match="more than once", call="reverse(x, [0, -2])"):
+        tf.reverse(x, [0, -2])
+    assert_equal(tf.math.reduce_euclidean_norm(tf.constant([3, 5])), np.int32(5), call="reduce_euclidean_norm([3, 5])")
+    assert_close(tf.math.reduce_euclidean_norm(x, axis=1), np.sqrt([5.0, 50.0]).astype(np.float32),
+                 call="reduce_euclidean_norm(x, axis=1)")
+    v = tf.constant([1.0, 2.0, 3.0])
+    assert_close(tf.math.cumulative_logsumexp(v), np.logaddexp.accumulate(np.float32([1, 2, 3])),
+                 call="cumulative_logsumexp")
+    assert_same(tf.math.cumulative_logsumexp(v, exclusive=True)[:1], np.float32([-np.inf]),
+                call="cumulative_logsumexp(exclusive=True)[0]")
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        tape.watch(v)
+        norm = tf.math.reduce_euclidean_norm(x, axis=1)
+        scan = tf.math.cumulative_logsumexp(v)
+        rev = tf.reduce_sum(tf.reverse(x, [1]) * tf.constant([1.0, 2.0, 3.0]))
+    nx = to_numpy(x)
+    assert_close(tape.gradient(norm, x), nx / np.sqrt((nx * nx).sum(1, keepdims=True)), call="d norm / dx")
+    e = np.exp(np.float32([1, 2, 3]))
+    assert_close(tape.gradient(scan, v), e * (1 / np.cumsum(e))[::-1].cumsum()[::-1], call="d cumulative_logsumexp / dv")
+    assert_equal(tape.gradient(rev, x), np.float32([[3, 2, 1], [3, 2, 1]]), call="d reverse / dx")
+    assert_true(tf.nn.top_k is tf.math.top_k, "tf.nn.top_k should be tf.math.top_k", call="tf.nn.top_k")
+
+
+@clause("ops.bfloat16", ref="tf221")
+def test_bfloat16_rounds_results(tf):
+    x = tf.constant([1.0, 2.7, 1e3], tf.bfloat16)
+    assert_true(x.dtype == tf.bfloat16, f"dtype {x.dtype!r}, but should be tf.bfloat16", call="tf.constant(..., tf.bfloat16)")
+    assert_true(tf.bfloat16.is_floating and tf.bfloat16.size == 2, "tf.bfloat16 should be a 2-byte float",
+                call="tf.bfloat16")
+    assert_equal(tf.cast(x, tf.float32), np.float32([1.0, 2.703125, 1000.0]), call="bfloat16 values of 1, 2.7, 1e3")
+    assert_equal(tf.cast(x * x, tf.float32), np.float32([1.0, 7.3125, 999424.0]), call="bfloat16 x * x (rounded)")
+    m = tf.matmul(tf.reshape(x, [1, 3]), tf.reshape(x, [3, 1]))
+    assert_true(m.dtype == tf.bfloat16, f"dtype {m.dtype!r}, but should be tf.bfloat16", call="matmul of bfloat16")
+    assert_equal(tf.cast(m, tf.float32), np.float32([[999424.0]]), call="bfloat16 matmul (float sum, rounded once)")
 
 
 @clause("ops.einsum", ref="tf221")

@@ -37,7 +37,7 @@ TRAINABLE_KINDS = "fc"   # TF's IsTrainable: float16/32/64, bfloat16, complex (a
 
 
 def trainable(dt: dtypes.DType) -> bool:
-    return dt._np.kind in TRAINABLE_KINDS
+    return dt.kind in TRAINABLE_KINDS
 
 
 class UnconnectedGradients:

@@ -1,6 +1,9 @@
 """The stacked forms of ops: one op run once for all replica lanes, on their values stacked
 along a new leading axis, giving each lane exactly what the lane's own op gives; and the
-contractions over the batch rows whose cross-replica sum is one contraction over all rows."""
+contractions over the batch rows whose cross-replica sum is one contraction over all rows.
+
+Which form an op has is declared on its OpDef (`fusion`, a registry.Stacking, and `sums`):
+this module implements each form; it names no op."""
 
 from __future__ import annotations
 
@@ -8,27 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime.graph import _Node
-
-# Ops whose forward is elementwise with NumPy broadcasting: run on the stacked arrays directly.
-ELEMENTWISE = frozenset({
-    "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "FloorDiv", "FloorMod", "DivNoNan",
-    "SquaredDifference", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
-    "LogicalOr", "LogicalNot", "SelectV2", "Neg", "Abs", "Sign", "Sqrt", "Exp", "Log", "Square", "Log1p",
-    "Reciprocal", "Floor", "Ceil", "Round", "Rsqrt", "IsNan", "IsFinite", "IsInf", "Cast", "Relu", "Relu6",
-    "Elu", "Selu", "LeakyRelu", "Sigmoid", "Tanh", "Softplus", "Softsign", "Erfc", "ReluGrad", "Relu6Grad",
-    "EluGrad", "SeluGrad", "LeakyReluGrad", "SigmoidGrad", "TanhGrad", "SoftsignGrad", "OnesLike", "ZerosLike"})
-# Ops over the last axis only (a lane of rank >= 1 keeps it last when stacked).
-LAST_AXIS = frozenset({"Softmax", "LogSoftmax"})
-# Ops whose output rows are computed from the same rows of the `rows` inputs (the others shared):
-# the lanes' rows concatenated are one whole batch.
-ROWWISE = {"SparseSoftmaxCrossEntropyWithLogits": (0, 1), "SoftmaxCrossEntropyWithLogits": (0, 1),
-            "BiasAdd": (0,), "Conv2D": (0,), "DepthwiseConv2dNative": (0,), "MaxPool": (0,), "AvgPool": (0,),
-            "MaxPoolGrad": (0, 1, 2)}
-REDUCTIONS = frozenset({"Sum", "Mean", "Max", "Min", "Prod", "Any", "All"})
-RESHAPES = frozenset({"Reshape", "ExpandDims", "Squeeze", "Identity", "StopGradient"})
-SHAPE_OPS = frozenset({"Shape", "Size", "Rank"})
-
+from simdist.runtime.graph.ir import Node
 
 def shapes(value: Any) -> Any:
     if type(value) is tuple:
@@ -84,34 +67,46 @@ def stack_args(*arrays: np.ndarray) -> np.ndarray:
     return np.stack(arrays)
 
 
-def stacked_form(n: _Node, stacked: tuple[bool, ...], lane_shapes: list[Any], out_shape: Any, R: int,
+def rule(n: Node) -> Any:
+    """The Stacking declared by the op of node n (None: n is not an op node of the registry)."""
+    return n.op.fusion if type(n.key) is tuple and n.key[0] == "op" and n.op is not None else None
+
+
+def form(n: Node) -> str | None:
+    """The name of the stacked form n's op declares (None: n is not an op node of the registry)."""
+    r = rule(n)
+    return None if r is None else r.form
+
+
+def stacked_form(n: Node, stacked: tuple[bool, ...], lane_shapes: list[Any], out_shape: Any, R: int,
                   multi: bool) -> Callable[..., Any] | None:
     """The op of lane node n run once on stacked inputs (`stacked[j]`: input j is stacked, of lane
-    shape lane_shapes[j]; else shared), or None when simdist knows no such form for it."""
-    name = n.key[1] if type(n.key) is tuple and n.key[0] == "op" else None
+    shape lane_shapes[j]; else shared), or None when its op declares no such form for them."""
     impl = n.impl
     if type(n.key) is tuple and n.key[0] == "item":
         return impl
-    if name is None:
+    r = rule(n)
+    if r is None:
         return None
+    form = r.form
     attrs = n.attrs or {}
     npd = None if multi else n.dtype._np
-    if name in ELEMENTWISE or (name == "AddN" and all(stacked) and len(set(lane_shapes)) == 1):
+    if form == "broadcast" or (form == "same-shapes" and all(stacked) and len(set(lane_shapes)) == 1):
         rank = max(len(s) for s in lane_shapes)
         pads = [(R,) + (1,) * (rank - len(s)) + tuple(s) if st and len(s) < rank else None
                 for s, st in zip(lane_shapes, stacked)]
         if not any(p is not None for p in pads):
             return impl
         return lambda *a: impl(*[x if p is None else x.reshape(p) for x, p in zip(a, pads)])
-    if name in LAST_AXIS and all(stacked) and len(lane_shapes[0]) >= 1:
+    if form == "last-axis" and all(stacked) and len(lane_shapes[0]) >= 1:
         return impl
-    if name in RESHAPES and stacked[0]:
+    if form == "reshape" and stacked[0]:
         shape = (R,) + tuple(out_shape)
         return lambda a, *rest: np.reshape(a, shape)
-    if name == "Transpose" and stacked[0]:
+    if form == "permute" and stacked[0]:
         perm = (0,) + tuple(int(p) + 1 for p in attrs["perm"])
         return typed(n.op.forward, {"perm": perm}, npd)
-    if name in REDUCTIONS and stacked[0] and len(lane_shapes[0]) >= 1:
+    if form == "axis" and stacked[0] and len(lane_shapes[0]) >= 1:
         k = len(lane_shapes[0])
         axis = attrs.get("axis")
         if axis is None:
@@ -121,24 +116,23 @@ def stacked_form(n: _Node, stacked: tuple[bool, ...], lane_shapes: list[Any], ou
         else:
             ax = int(axis) % k + 1
         return typed(n.op.forward, dict(attrs, axis=ax), npd)
-    if name in ("ArgMax", "ArgMin") and stacked[0] and len(lane_shapes[0]) >= 1:
-        return typed(n.op.forward, dict(attrs, axis=int(attrs["axis"]) % len(lane_shapes[0]) + 1), npd)
-    if name == "Conv2DBackpropInput" and stacked == (False, True):
+    if form == "conv-backprop-input" and stacked == (False, True):
         sizes = tuple(attrs["input_sizes"])
         flat = (R * lane_shapes[1][0],) + tuple(lane_shapes[1][1:])
         back = typed(n.op.forward, dict(attrs, input_sizes=(R * sizes[0],) + sizes[1:]), npd)
         outs = (R,) + tuple(out_shape)
         return lambda f, dy: back(f, dy.reshape(flat)).reshape(outs)
-    if name in ("MatMul", "BatchMatMulV2"):
+    if form in ("matmul", "batch-matmul"):
         if stacked[0] and not stacked[1] and not attrs.get("transpose_a") and len(lane_shapes[0]) == 2:
             rows, k = lane_shapes[0]
             flat = (R * rows, k)
             outs = (R,) + tuple(out_shape)
             return lambda a, b: impl(a.reshape(flat), b).reshape(outs)
-        if name == "MatMul":
+        if form == "matmul":
             return impl        # stacked operands: NumPy's batched matmul, lane by lane
-    rows_in = ROWWISE.get(name)
-    if rows_in is not None and all(stacked[j] == (j in rows_in) for j in range(len(stacked))):
+        return None
+    rows_in = r.rows
+    if form == "rows" and all(stacked[j] == (j in rows_in) for j in range(len(stacked))):
         if any(len(lane_shapes[j]) < 1 for j in rows_in) or len({lane_shapes[j][0] for j in rows_in}) != 1:
             return None
         flats = [(R * lane_shapes[j][0],) + tuple(lane_shapes[j][1:]) if j in rows_in else None
@@ -152,29 +146,17 @@ def stacked_form(n: _Node, stacked: tuple[bool, ...], lane_shapes: list[Any], ou
     return None
 
 
-def contraction(n: _Node, stacked: tuple[bool, ...], lane_shapes: list[Any], R: int) -> Callable[..., Any] | None:
-    """For a lane op contracting over its batch rows (summed over the lanes next): the same op
-    on all lanes' rows at once, which is that sum. None when n is not such an op."""
-    if type(n.key) is not tuple or n.key[0] != "op":
+def contraction(n: Node, stacked: tuple[bool, ...], lane_shapes: list[Any], R: int) -> Callable[..., Any] | None:
+    """For a lane op contracting over its batch rows (summed over the lanes next; its OpDef's
+    `sums`): the same op on all lanes' rows at once, which is that sum. None when n is not such
+    an op for these inputs."""
+    if type(n.key) is not tuple or n.key[0] != "op" or n.op is None or n.op.sums is None:
         return None
-    name, attrs, impl = n.key[1], n.attrs or {}, n.impl
-    if name == "MatMul" and all(stacked) and attrs.get("transpose_a") and not attrs.get("transpose_b") \
-            and len(lane_shapes[0]) == 2 and len(lane_shapes[1]) == 2:
-        fa = (R * lane_shapes[0][0], lane_shapes[0][1])
-        fb = (R * lane_shapes[1][0], lane_shapes[1][1])
-        return lambda a, b: impl(a.reshape(fa), b.reshape(fb))
-    if name == "Sum" and stacked == (True,) and len(lane_shapes[0]) >= 1 and \
-            attrs.get("axis") in (0, (0,), -len(lane_shapes[0]), (-len(lane_shapes[0]),)):
-        flat = (R * lane_shapes[0][0],) + tuple(lane_shapes[0][1:])
-        return lambda a: impl(a.reshape(flat))
-    if name == "Conv2DBackpropFilter" and stacked == (True, True):
-        fx = (R * lane_shapes[0][0],) + tuple(lane_shapes[0][1:])
-        fdy = (R * lane_shapes[1][0],) + tuple(lane_shapes[1][1:])
-        return lambda x, dy: impl(x.reshape(fx), dy.reshape(fdy))
-    if name == "BiasAddGrad" and stacked == (True,) and len(lane_shapes[0]) >= 2:
-        flat = (R * lane_shapes[0][0],) + tuple(lane_shapes[0][1:])
-        return lambda a: impl(a.reshape(flat))
-    return None
+    if not all(stacked) or any(len(s) < 1 for s in lane_shapes) or not n.op.sums(n.attrs or {}, lane_shapes):
+        return None
+    impl = n.impl
+    flats = [(R * s[0],) + tuple(s[1:]) for s in lane_shapes]
+    return lambda *a: impl(*[x.reshape(f) for x, f in zip(a, flats)])
 
 
 def close(fused: np.ndarray, want: np.ndarray) -> bool:
@@ -188,7 +170,7 @@ def close(fused: np.ndarray, want: np.ndarray) -> bool:
     return bool(np.all(np.abs(fused.astype(np.float64) - want) <= 1e-4 * scale + 1e-30))
 
 
-def reproduces(rule: Callable[..., Any], inputs: list[Any], ns: list[_Node], multi: bool) -> bool:
+def reproduces(rule: Callable[..., Any], inputs: list[Any], ns: list[Node], multi: bool) -> bool:
     """Whether the stacked form reproduces the recorded lanes' values bit for bit."""
     try:
         got = rule(*inputs)

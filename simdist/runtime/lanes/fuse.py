@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime.graph import _ARG, _CHARGE, _CONST, _PURE, _READ, _WRITE, _Node, _slots
+from simdist.runtime.graph.ir import ARG, CHARGE, CONST, PURE, READ, WRITE, Node, map_leaves, slots
 from simdist.runtime.lanes import forms, mirrors
 from simdist.runtime.lanes.guard import Guard
 
@@ -18,7 +18,7 @@ class Fusion:
 
     __slots__ = ("nodes", "template", "args", "guard")
 
-    def __init__(self, nodes: list[_Node], template: Any, args: list[int], guard: Guard) -> None:
+    def __init__(self, nodes: list[Node], template: Any, args: list[int], guard: Guard) -> None:
         self.nodes = nodes
         self.template = template
         self.args = args
@@ -34,11 +34,10 @@ class _NoFusion(Exception):
 _Src = tuple
 
 
-def fuse(nodes: list[_Node], template: Any, args: list[int], R: int,
-         map_template: Callable[[Any, Callable[[Any], Any]], Any]) -> Fusion | str:
+def fuse(nodes: list[Node], template: Any, args: list[int], R: int) -> Fusion | str:
     """The recorded call's nodes with its R replica lanes fused, or why they cannot be."""
     try:
-        return _Fuser(nodes, template, R).run(args, map_template)
+        return _Fuser(nodes, template, R).run(args)
     except _NoFusion as e:
         return str(e)
 
@@ -52,7 +51,7 @@ class _Fuser:
     (each lane writes its own variable). The call's other nodes (constants, arguments, the
     collectives' reductions, the simulator charges) keep their place between the positions."""
 
-    def __init__(self, nodes: list[_Node], template: Any, R: int) -> None:
+    def __init__(self, nodes: list[Node], template: Any, R: int) -> None:
         if R < 2:
             raise _NoFusion("one replica")
         self.nodes, self.template, self.R = nodes, template, R
@@ -66,7 +65,7 @@ class _Fuser:
         if self.L == 0 or any(len(x) != self.L for x in self.idx):
             raise _NoFusion("the replicas recorded different numbers of ops")
         self.pos = {i: (r, p) for r in range(R) for p, i in enumerate(self.idx[r])}
-        self.slot = self._slots()
+        self.slot = self.slots()
         self.srcs: list[list[_Src]] = []
         self.state: list[str] = []
         self.groups: dict[tuple[int, ...], int] = {}     # ids of copies read as one -> group number
@@ -75,29 +74,29 @@ class _Fuser:
         for n in nodes:
             for j in n.ins:
                 self.uses[j] = self.uses.get(j, 0) + 1
-        for j in _slots(template):
+        for j in slots(template):
             self.uses[j] = self.uses.get(j, 0) + 1
         # the fused graph being built
-        self.out: list[_Node] = []
+        self.out: list[Node] = []
         self.new_of: dict[int, int] = {}            # a node outside the lanes -> its new node
         self.fused = [-1] * self.L                  # a shared or stacked position -> its node
         self.split: list[list[int]] = [[] for _ in range(self.L)]
         self.views: dict[tuple[int, int], int] = {}
         self.stacks: dict[tuple[int, ...], int] = {}
 
-    def run(self, args: list[int], map_template: Callable[[Any, Callable[[Any], Any]], Any]) -> Fusion:
+    def run(self, args: list[int]) -> Fusion:
         for p in range(self.L):
             self._classify(p)
         self._check_order()
         self._emit_all()
-        template = map_template(self.template, lambda t: ("t", self._leaf(t[1])) + tuple(t[2:]) if t[0] == "t" else t)
+        template = map_leaves(self.template, lambda t: ("t", self._leaf(t[1])) + tuple(t[2:]) if t[0] == "t" else t)
         mirrors.alias_mirror_reads(self.out, template, self.groups, self.group_vars)
         keeps = mirrors.keeps(self.out, self.group_vars)
         mirrors.share_mirror_writes(self.out, self.group_vars)
         return Fusion(self.out, template, [self.new_of[a] for a in args], Guard(self.group_vars, keeps))
 
     # -- analysis --------------------------------------------------------------------------------
-    def _slots(self) -> dict[int, int]:
+    def slots(self) -> dict[int, int]:
         """Where each node outside the lanes (a collective's reduction, a charge) falls between
         the lanes' positions; every lane must have made as many nodes by then (the collective
         points are the same)."""
@@ -105,7 +104,7 @@ class _Fuser:
         counts = [0] * self.R
         for i, n in enumerate(self.nodes):
             if n.lane is None:
-                if n.kind not in (_CONST, _ARG):
+                if n.kind not in (CONST, ARG):
                     if any(c != counts[0] for c in counts):
                         raise _NoFusion("the replicas reach a collective at different points")
                     slot[i] = counts[0]
@@ -113,35 +112,35 @@ class _Fuser:
                 counts[n.lane] += 1
         return slot
 
-    def _lane_nodes(self, p: int) -> list[_Node]:
+    def _lane_nodes(self, p: int) -> list[Node]:
         return [self.nodes[self.idx[r][p]] for r in range(self.R)]
 
     def _classify(self, p: int) -> None:
         """Position p's inputs and state (the positions before it are classified)."""
         ns = self._lane_nodes(p)
         n0, k = ns[0], ns[0].kind
-        if any(n.kind != k for n in ns) or k in (_ARG, _CHARGE, _CONST):
+        if any(n.kind != k for n in ns) or k in (ARG, CHARGE, CONST):
             raise _NoFusion("the replicas' ops differ in kind")
-        if k == _PURE:
+        if k == PURE:
             if n0.stateful or type(n0.key) is not tuple or n0.key[0] == "unique" or \
                     any(n.key != n0.key for n in ns) or any(forms.shapes(n.value) != forms.shapes(n0.value) for n in ns):
                 raise _NoFusion("an op is stateful (random) or differs between replicas")
-        elif k == _READ:
+        elif k == READ:
             if any(n.dtype is not n0.dtype or np.shape(n.value) != np.shape(n0.value) for n in ns):
                 raise _NoFusion("a variable read differs between replicas")
         elif any(n.write_kind != n0.write_kind or len(n.ins) != len(n0.ins) for n in ns):
             raise _NoFusion("a variable write differs between replicas")
         ins = [self._source([n.ins[j] for n in ns]) for j in range(len(n0.ins))]
         self.srcs.append(ins)
-        if k == _WRITE:
+        if k == WRITE:
             self.state.append("write")
-        elif k == _READ:
+        elif k == READ:
             self.state.append(self._read_state(p, ns))
         else:
             kinds = [self._kind(x) for x in ins]
             if "split" in kinds:
                 self.state.append("split")
-            elif all(x == "shared" for x in kinds) or n0.key[1] in forms.SHAPE_OPS:
+            elif all(x == "shared" for x in kinds) or forms.form(n0) == "shape":
                 self.state.append("shared")
             else:
                 self.state.append("stacked")
@@ -159,23 +158,23 @@ class _Fuser:
         if all(x == s[0] for x in s):
             return ("node", s[0])
         nodes = self.nodes
-        if all(nodes[x].kind == _ARG for x in s):
+        if all(nodes[x].kind == ARG for x in s):
             return ("args", tuple(s))
-        if all(nodes[x].kind == _CONST and forms.same(nodes[x].value, nodes[s[0]].value) for x in s):
+        if all(nodes[x].kind == CONST and forms.same(nodes[x].value, nodes[s[0]].value) for x in s):
             return ("node", s[0])
         raise _NoFusion("an op uses different values of the call in each replica")
 
     def _kind(self, x: _Src) -> str:
         return self.state[x[1]] if x[0] == "lane" else "stacked" if x[0] == "args" else "shared"
 
-    def _read_state(self, p: int, ns: list[_Node]) -> str:
+    def _read_state(self, p: int, ns: list[Node]) -> str:
         """A read position is one shared read unless one of its variables is written between
         the first lane's read and the last's; distinct variables (mirrored copies) join the
         guard's groups."""
         vs = tuple(n.var for n in ns)
         lo, hi = self.idx[0][p], self.idx[self.R - 1][p]
         ids = {id(v) for v in vs}
-        if any(n.kind == _WRITE and id(n.var) in ids for n in self.nodes[lo + 1:hi]):
+        if any(n.kind == WRITE and id(n.var) in ids for n in self.nodes[lo + 1:hi]):
             return "split"
         if any(v is not vs[0] for v in vs):
             key = tuple(id(v) for v in vs)
@@ -196,8 +195,8 @@ class _Fuser:
         """Every variable's writes keep their order among its reads and writes."""
         accesses: dict[int, list[tuple[int, bool]]] = {}
         for i, n in enumerate(self.nodes):
-            if n.kind in (_READ, _WRITE):
-                accesses.setdefault(id(n.var), []).append((i, n.kind == _WRITE))
+            if n.kind in (READ, WRITE):
+                accesses.setdefault(id(n.var), []).append((i, n.kind == WRITE))
         for acc in accesses.values():
             for a in range(len(acc)):
                 for b in range(a + 1, len(acc)):
@@ -205,20 +204,20 @@ class _Fuser:
                         raise _NoFusion("fusing would reorder a variable's reads and writes")
 
     # -- the fused nodes -------------------------------------------------------------------------
-    def _emit(self, node: _Node) -> int:
+    def _emit(self, node: Node) -> int:
         self.out.append(node)
         return len(self.out) - 1
 
     @staticmethod
-    def _copy(n: _Node, ins: tuple[int, ...]) -> _Node:
-        c = _Node(n.kind, n.impl, ins, n.dtype, n.value, n.key, n.var, n.write_kind, n.stateful)
+    def _copy(n: Node, ins: tuple[int, ...]) -> Node:
+        c = Node(n.kind, n.impl, ins, n.dtype, n.value, n.key, n.var, n.write_kind, n.stateful)
         c.op, c.attrs, c.reduce = n.op, n.attrs, n.reduce
         return c
 
     def _stack_of(self, s: tuple[int, ...]) -> int:
         """The lanes' arguments `s` stacked (one node, made where first needed)."""
         if s not in self.stacks:
-            self.stacks[s] = self._emit(_Node(_PURE, forms.stack_args, tuple(self.new_of[x] for x in s),
+            self.stacks[s] = self._emit(Node(PURE, forms.stack_args, tuple(self.new_of[x] for x in s),
                                               self.nodes[s[0]].dtype, key=("unique", len(self.out))))
         return self.stacks[s]
 
@@ -226,7 +225,7 @@ class _Fuser:
         """Lane r's value of stacked position p (a view)."""
         if (p, r) not in self.views:
             src = self.nodes[self.idx[r][p]]
-            self.views[(p, r)] = self._emit(_Node(_PURE, lambda a, r=r: a[r, ...], (self.fused[p],), src.dtype,
+            self.views[(p, r)] = self._emit(Node(PURE, lambda a, r=r: a[r, ...], (self.fused[p],), src.dtype,
                                                   src.value, key=("lane", r)))
         return self.views[(p, r)]
 
@@ -275,7 +274,7 @@ class _Fuser:
         """Constants and arguments first (their place does not matter), then the positions and
         the call's other nodes in their order."""
         for i, n in enumerate(self.nodes):
-            if n.lane is None and n.kind in (_CONST, _ARG):
+            if n.lane is None and n.kind in (CONST, ARG):
                 self.new_of[i] = self._emit(self._copy(n, n.ins))
         outside: dict[int, list[int]] = {}
         for i, s in self.slot.items():
@@ -292,10 +291,10 @@ class _Fuser:
         if st in ("write", "split"):
             self.split[p] = [self._emit(self._copy(ns[r], tuple(self._per_lane(x, r) for x in ins)))
                              for r in range(self.R)]
-        elif st == "shared" and n0.kind == _PURE and n0.key[1] in forms.SHAPE_OPS and any(x[0] != "node" for x in ins):
+        elif st == "shared" and n0.kind == PURE and forms.form(n0) == "shape" and any(x[0] != "node" for x in ins):
             c = np.array(n0.value, copy=True)      # (a shape: the same for every lane and replay)
             c.flags.writeable = False
-            self.fused[p] = self._emit(_Node(_CONST, value=c, dtype=n0.dtype, key=None))
+            self.fused[p] = self._emit(Node(CONST, value=c, dtype=n0.dtype, key=None))
         elif st == "shared":
             self.fused[p] = self._emit(self._copy(n0, tuple(self._as_one(x) for x in ins)))
         else:
@@ -307,7 +306,7 @@ class _Fuser:
                 form = None
             if form is None:
                 form = forms.lane_loop(n0.impl, stacked, self.R, multi)
-            self.fused[p] = self._emit(_Node(_PURE, form, tuple(self._as_one(x) for x in ins), n0.dtype, None,
+            self.fused[p] = self._emit(Node(PURE, form, tuple(self._as_one(x) for x in ins), n0.dtype, None,
                                              key=("unique", len(self.out))))
 
     def _emit_outside(self, i: int) -> None:
@@ -315,7 +314,7 @@ class _Fuser:
         (fused with the contraction that made it when it can)."""
         n = self.nodes[i]
         lanes = [self.pos.get(j) for j in n.ins]
-        if n.kind == _PURE and n.reduce in ("SUM", "MEAN") and lanes and all(lanes):
+        if n.kind == PURE and n.reduce in ("SUM", "MEAN") and lanes and all(lanes):
             q = lanes[0][1]
             if lanes == [(r, q) for r in range(self.R)] and self.state[q] == "stacked":
                 done = self._fused_sum(i, q) if n.reduce == "SUM" else None
@@ -336,7 +335,7 @@ class _Fuser:
             if any(self.uses.get(idx[r][cur], 0) != 1 for r in range(R)):
                 return None
             n0, src = nodes[idx[0][cur]], self.srcs[cur]
-            if n0.key[0] == "op" and n0.key[1] in forms.RESHAPES and src and src[0][0] == "lane" \
+            if forms.form(n0) == "reshape" and src and src[0][0] == "lane" \
                     and self.state[src[0][1]] == "stacked":
                 cur = src[0][1]
                 continue
@@ -357,7 +356,7 @@ class _Fuser:
             ok = False
         if not ok:
             return None
-        return self._emit(_Node(_PURE, run, tuple(self._as_one(x) for x in ins), nodes[i].dtype, None,
+        return self._emit(Node(PURE, run, tuple(self._as_one(x) for x in ins), nodes[i].dtype, None,
                                 key=("unique", len(self.out))))
 
     def _leaf(self, i: int) -> int:

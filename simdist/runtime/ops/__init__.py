@@ -8,13 +8,16 @@ from simdist.runtime.ops import registry, dispatch  # noqa: F401
 from simdist.runtime.ops.args import shape_arg as _shape_arg, t as _t  # noqa: F401
 from simdist.runtime.ops.unary import (abs_, ceil, exp, floor, is_finite, is_inf, is_nan, log, log1p,  # noqa: F401
                                        negative, reciprocal, round_, rsqrt, sign, sqrt, square)
+from simdist.runtime.ops.special import (asinh, atan, cos, cosh, digamma, erf, expm1, lgamma,  # noqa: F401
+                                        log_sigmoid, polygamma, sin, sinh, tan)
 from simdist.runtime.ops.math import (add, add_n, cast, divide, divide_no_nan, equal, floordiv, floormod,  # noqa: F401
                                       greater, greater_equal, less, less_equal, logical_and, logical_not,
                                       logical_or, logical_xor, maximum, minimum, multiply, not_equal, pow_,
                                       reduce_max, reduce_mean, reduce_min, reduce_sum, squared_difference, subtract,
                                       truediv, where)
 from simdist.runtime.ops.reductions import (argmax, argmin, cumprod, cumsum, reduce_all, reduce_any,  # noqa: F401
-                                            reduce_logsumexp, reduce_prod, reduce_std, reduce_variance)
+                                            reduce_logsumexp, reduce_prod, reduce_std, reduce_variance,
+                                            cumulative_logsumexp, reduce_euclidean_norm)
 from simdist.runtime.ops.array import (broadcast_to, concat, concat_arrays, constant, embedding_lookup,  # noqa: F401
                                        expand_dims, fill, gather, identity, ones, ones_like, range_, rank, reshape,
                                        shape, size, split, squeeze, stack, stop_gradient, strided_slice, transpose,
@@ -23,8 +26,11 @@ from simdist.runtime.ops.linalg import matmul, matrix_transpose, matvec, norm, t
 from simdist.runtime.ops.einsum import einsum  # noqa: F401
 from simdist.runtime.ops.scatter import (gather_nd, scatter_nd, segment_sum, tensor_scatter_nd_add,  # noqa: F401
                                          tensor_scatter_nd_sub, tensor_scatter_nd_update, unsorted_segment_sum)
+from simdist.runtime.ops.segments import (segment_max, segment_mean, segment_min, segment_prod,  # noqa: F401
+                                          unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min,
+                                          unsorted_segment_prod, unsorted_segment_sqrt_n)
 from simdist.runtime.ops.sorting import argsort, sort, top_k  # noqa: F401
-from simdist.runtime.ops.slicing import pad, slice_, strided_slice_fn, tile  # noqa: F401
+from simdist.runtime.ops.slicing import pad, reverse, slice_, strided_slice_fn, tile  # noqa: F401
 from simdist.runtime.ops.clip import clip_by_global_norm, clip_by_norm, clip_by_value, global_norm  # noqa: F401
 from simdist.runtime.ops.generators import eye, linspace, meshgrid, one_hot, sequence_mask  # noqa: F401
 from simdist.runtime.ops import random  # noqa: F401

@@ -20,7 +20,8 @@ from simdist.runtime import errors
 from simdist.runtime.ops import array, dispatch, math, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
+from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "sigmoid", "tanh", "softplus", "softsign", "erfc",
@@ -117,31 +118,32 @@ def _five_per_element(arrays: Any, out: Any, attrs: Any) -> float:
     return 5.0 * out.size
 
 
-RELU = register("Relu", _relu, typed("Relu", REAL_NUMBERS + ", qint8"))
-RELU6 = register("Relu6", _relu6, typed("Relu6", REAL_NUMBERS))
-ELU = register("Elu", _elu, typed("Elu", FLOATS))
-SELU = register("Selu", _selu, typed("Selu", FLOATS))
-LEAKY_RELU = register("LeakyRelu", _leaky_relu, typed("LeakyRelu", FLOATS))
-SIGMOID = register("Sigmoid", _sigmoid, typed("Sigmoid", FLOATS_COMPLEX))
-TANH = register("Tanh", np.tanh, typed("Tanh", FLOATS_COMPLEX))
-SOFTPLUS = register("Softplus", _softplus, typed("Softplus", FLOATS))
-SOFTSIGN = register("Softsign", _softsign, typed("Softsign", FLOATS))
-ERFC = register("Erfc", _erfc, typed("Erfc", "bfloat16, half, float, double"))
-SOFTMAX = register("Softmax", _softmax, typed("Softmax", FLOATS), _five_per_element)
-LOG_SOFTMAX = register("LogSoftmax", _log_softmax, typed("LogSoftmax", FLOATS), _five_per_element)
+RELU = unary_op("Relu", _relu, typed("Relu", REAL_NUMBERS + ", qint8"))
+RELU6 = unary_op("Relu6", _relu6, typed("Relu6", REAL_NUMBERS))
+ELU = unary_op("Elu", _elu, typed("Elu", FLOATS))
+SELU = unary_op("Selu", _selu, typed("Selu", FLOATS))
+LEAKY_RELU = unary_op("LeakyRelu", _leaky_relu, typed("LeakyRelu", FLOATS))
+SIGMOID = unary_op("Sigmoid", _sigmoid, typed("Sigmoid", FLOATS_COMPLEX))
+TANH = unary_op("Tanh", np.tanh, typed("Tanh", FLOATS_COMPLEX))
+SOFTPLUS = unary_op("Softplus", _softplus, typed("Softplus", FLOATS))
+SOFTSIGN = unary_op("Softsign", _softsign, typed("Softsign", FLOATS))
+ERFC = unary_op("Erfc", _erfc, typed("Erfc", "bfloat16, half, float, double"))
+SOFTMAX = register("Softmax", _softmax, typed("Softmax", FLOATS), _five_per_element, kind="nn", fusion=LAST_AXIS)
+LOG_SOFTMAX = register("LogSoftmax", _log_softmax, typed("LogSoftmax", FLOATS), _five_per_element, kind="nn",
+                       fusion=LAST_AXIS)
 
 # --- the gradient kernels (TF's ReluGrad(gradients, features) & co.) ------------------------------------
 # TF's CPU kernels multiply by the mask (so an inf upstream gradient at a masked element is NaN)
-RELU_GRAD = register("ReluGrad", lambda g, y: g * (y > 0), typed("ReluGrad", REAL_NUMBERS))
-RELU6_GRAD = register("Relu6Grad", lambda g, y: g * ((y > 0) & (y < 6)), typed("Relu6Grad", REAL_NUMBERS))
-ELU_GRAD = register("EluGrad", lambda g, y: np.where(y < 0, g * (y + 1), g), typed("EluGrad", FLOATS))
-SELU_GRAD = register("SeluGrad", lambda g, y: np.where(y < 0, g * (y + y.dtype.type(SELU_SCALE * SELU_ALPHA)),
+RELU_GRAD = binary_op("ReluGrad", lambda g, y: g * (y > 0), typed("ReluGrad", REAL_NUMBERS))
+RELU6_GRAD = binary_op("Relu6Grad", lambda g, y: g * ((y > 0) & (y < 6)), typed("Relu6Grad", REAL_NUMBERS))
+ELU_GRAD = binary_op("EluGrad", lambda g, y: np.where(y < 0, g * (y + 1), g), typed("EluGrad", FLOATS))
+SELU_GRAD = binary_op("SeluGrad", lambda g, y: np.where(y < 0, g * (y + y.dtype.type(SELU_SCALE * SELU_ALPHA)),
                                                        g * y.dtype.type(SELU_SCALE)), typed("SeluGrad", FLOATS))
-LEAKY_RELU_GRAD = register("LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * x.dtype.type(alpha)),
+LEAKY_RELU_GRAD = binary_op("LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * x.dtype.type(alpha)),
                            typed("LeakyReluGrad", FLOATS))
-SIGMOID_GRAD = register("SigmoidGrad", lambda y, dy: dy * (y * (1 - y)), typed("SigmoidGrad", FLOATS_COMPLEX))
-TANH_GRAD = register("TanhGrad", lambda y, dy: dy * (1 - y * y), typed("TanhGrad", FLOATS_COMPLEX))
-SOFTSIGN_GRAD = register("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), typed("SoftsignGrad", FLOATS))
+SIGMOID_GRAD = binary_op("SigmoidGrad", lambda y, dy: dy * (y * (1 - y)), typed("SigmoidGrad", FLOATS_COMPLEX))
+TANH_GRAD = binary_op("TanhGrad", lambda y, dy: dy * (1 - y * y), typed("TanhGrad", FLOATS_COMPLEX))
+SOFTSIGN_GRAD = binary_op("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), typed("SoftsignGrad", FLOATS))
 
 
 def _op1(op: Any, x: Any, attrs: dict | None = None) -> Tensor:

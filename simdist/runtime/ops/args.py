@@ -94,7 +94,7 @@ def allowed(name: str, kinds: str, what: str) -> Any:
 
     def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
         d = base(dts, attrs)
-        if d._np.kind not in kinds:
+        if d.kind not in kinds:
             raise errors.InvalidArgumentError(
                 None, None, f"Value for attr 'T' of {tf_name(d)} is not in the list of allowed values: {what} "
                 f"[Op:{name}]")

@@ -10,8 +10,13 @@ from simdist.runtime import convert, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.ops.registry import (BROADCAST, PERMUTED, RESHAPED, NotDifferentiable, RegisterGradient, lanes,
+                                          register, selected_bytes)
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
+
+# Why these ops run lane by lane in a fused replay (OpDef.fusion).
+_LANE_AXES = lanes("its attributes index one lane's axes: no stacked form written")
+_LANE_ROWS = lanes("its indices address one lane's rows: no stacked form written")
 
 __all__ = ["constant", "range_", "reshape", "identity", "expand_dims", "squeeze", "ones", "zeros", "fill",
            "ones_like", "zeros_like", "concat", "concat_arrays", "stack", "unstack", "split", "transpose", "shape",
@@ -80,12 +85,16 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
     return _made(np.arange(s, lim, d, dtype=dt.np), dt)
 
 
-ONES = register("Ones", lambda shape, dtype: np.ones(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO)
-ZEROS = register("Zeros", lambda shape, dtype: np.zeros(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO)
-FILL = register("Fill", lambda value, shape: np.full(shape, value, dtype=value.dtype), args.first, _ZERO)
-ONES_LIKE = register("OnesLike", lambda x, dtype: np.ones(x.shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO)
+ONES = register("Ones", lambda shape, dtype: np.ones(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
+                kind="generator", fusion=lanes("made from its attributes only: shared by every lane"))
+ZEROS = register("Zeros", lambda shape, dtype: np.zeros(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
+                 kind="generator", fusion=lanes("made from its attributes only: shared by every lane"))
+FILL = register("Fill", lambda value, shape: np.full(shape, value, dtype=value.dtype), args.first, _ZERO,
+                kind="generator", fusion=lanes("its shape attribute is one lane's: no stacked form written"))
+ONES_LIKE = register("OnesLike", lambda x, dtype: np.ones(x.shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
+                     kind="generator", fusion=BROADCAST)
 ZEROS_LIKE = register("ZerosLike", lambda x, dtype: np.zeros(x.shape, dtype=dtype._np), lambda dts, a: a["dtype"],
-                      _ZERO)
+                      _ZERO, kind="generator", fusion=BROADCAST)
 for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
     NotDifferentiable(_n)
 
@@ -128,13 +137,17 @@ def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
             f"{int(np.prod(shape))} [Op:Reshape]") from None
 
 
-RESHAPE = register("Reshape", _reshape, args.first, _ZERO)
-IDENTITY = register("Identity", lambda a: a, args.first, _ZERO)
-STOP_GRADIENT = register("StopGradient", lambda a: a, args.first, _ZERO)
-EXPAND_DIMS = register("ExpandDims", lambda a, axis: np.expand_dims(a, axis), args.first, _ZERO)
-SQUEEZE = register("Squeeze", lambda a, axis: np.squeeze(a, axis=axis), args.first, _ZERO)
-TRANSPOSE = register("Transpose", lambda a, perm: np.transpose(a, perm), args.first, _ZERO)
-BROADCAST_TO = register("BroadcastTo", lambda a, shape: np.broadcast_to(a, shape), args.first, _ZERO)
+RESHAPE = register("Reshape", _reshape, args.first, _ZERO, kind="shape", fusion=RESHAPED)
+IDENTITY = register("Identity", lambda a: a, args.first, _ZERO, kind="shape", fusion=RESHAPED)
+STOP_GRADIENT = register("StopGradient", lambda a: a, args.first, _ZERO, kind="shape", fusion=RESHAPED)
+EXPAND_DIMS = register("ExpandDims", lambda a, axis: np.expand_dims(a, axis), args.first, _ZERO, kind="shape",
+                       fusion=RESHAPED)
+SQUEEZE = register("Squeeze", lambda a, axis: np.squeeze(a, axis=axis), args.first, _ZERO, kind="shape",
+                   fusion=RESHAPED)
+TRANSPOSE = register("Transpose", lambda a, perm: np.transpose(a, perm), args.first, _ZERO, kind="shape",
+                     fusion=PERMUTED)
+BROADCAST_TO = register("BroadcastTo", lambda a, shape: np.broadcast_to(a, shape), args.first, _ZERO, kind="shape",
+                        fusion=_LANE_AXES)
 NotDifferentiable("StopGradient")
 
 
@@ -237,9 +250,12 @@ def _broadcast_to_grad(op: Any, grad: Any) -> list:
     return [math.unbroadcast(grad, _in_shape(op))]
 
 
-SHAPE = register("Shape", lambda a, dtype: np.asarray(a.shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO)
-SIZE = register("Size", lambda a, dtype: np.asarray(a.size, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO)
-RANK = register("Rank", lambda a: np.asarray(a.ndim, dtype=np.int32), args.fixed(dtypes.int32), _ZERO)
+SHAPE = register("Shape", lambda a, dtype: np.asarray(a.shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
+                 kind="shape-query")
+SIZE = register("Size", lambda a, dtype: np.asarray(a.size, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
+                kind="shape-query")
+RANK = register("Rank", lambda a: np.asarray(a.ndim, dtype=np.int32), args.fixed(dtypes.int32), _ZERO,
+                kind="shape-query")
 for _n in ("Shape", "Size", "Rank"):
     NotDifferentiable(_n)
 
@@ -286,7 +302,9 @@ def concat_arrays(arrays: Sequence[np.ndarray], axis: int, op: str = "ConcatV2")
     return np.concatenate(arrays, axis=ax)
 
 
-CONCAT = register("ConcatV2", lambda *arrays, axis: concat_arrays(arrays, axis), args.same_dtype("ConcatV2"), _ZERO)
+CONCAT = register("ConcatV2", lambda *arrays, axis: concat_arrays(arrays, axis), args.same_dtype("ConcatV2"), _ZERO,
+                  kind="shape",
+                  fusion=_LANE_AXES)
 
 
 def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
@@ -338,10 +356,14 @@ def _stack(*arrays: np.ndarray, axis: int) -> np.ndarray:
         raise errors.InvalidArgumentError(None, None, f"{e} [Op:Pack]") from None
 
 
-PACK = register("Pack", _stack, args.same_dtype("Pack"), _ZERO)
-UNPACK = register("Unpack", lambda a, axis: tuple(np.moveaxis(a, axis, 0)), args.first, _ZERO, num_outputs=-1)
+PACK = register("Pack", _stack, args.same_dtype("Pack"), _ZERO, kind="shape",
+                fusion=_LANE_AXES)
+UNPACK = register("Unpack", lambda a, axis: tuple(np.moveaxis(a, axis, 0)), args.first, _ZERO, num_outputs=-1,
+                  kind="shape",
+                  fusion=_LANE_AXES)
 SPLIT = register("SplitV", lambda a, sizes, axis: tuple(np.split(a, np.cumsum(sizes)[:-1], axis=axis)), args.first,
-                 _ZERO, num_outputs=-1)
+                 _ZERO, num_outputs=-1, kind="shape",
+                 fusion=_LANE_AXES)
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
@@ -419,7 +441,8 @@ def _gather(p: np.ndarray, idx: np.ndarray, axis: int) -> np.ndarray:
     return np.take(p, idx, axis=axis)
 
 
-GATHER = register("GatherV2", _gather, args.first, lambda arrays, out, attrs: arrays[1].size)
+GATHER = register("GatherV2", _gather, args.first, lambda arrays, out, attrs: arrays[1].size, kind="gather/scatter",
+                  fusion=_LANE_ROWS, bytes=selected_bytes)
 
 
 def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
@@ -478,7 +501,8 @@ def _gather_grad_dense(g: np.ndarray, idx: np.ndarray, axis: int, shape: tuple[i
     return out
 
 
-GATHER_GRAD = register("GatherV2Grad", _gather_grad_dense, args.first)
+GATHER_GRAD = register("GatherV2Grad", _gather_grad_dense, args.first, kind="gather/scatter",
+                       fusion=_LANE_ROWS)
 
 
 @RegisterGradient("GatherV2Grad")
@@ -552,8 +576,11 @@ def _strided_slice_grad(g: np.ndarray, shape: tuple[int, ...], key: tuple) -> np
     return out
 
 
-STRIDED_SLICE = register("StridedSlice", _strided_slice, args.first, _ZERO)
-STRIDED_SLICE_GRAD = register("StridedSliceGrad", _strided_slice_grad, args.first, _ZERO)
+STRIDED_SLICE = register("StridedSlice", _strided_slice, args.first, _ZERO, kind="shape",
+                         fusion=_LANE_AXES,
+                         bytes=selected_bytes)
+STRIDED_SLICE_GRAD = register("StridedSliceGrad", _strided_slice_grad, args.first, _ZERO, kind="shape",
+                              fusion=_LANE_AXES)
 
 
 def strided_slice(x: Any, key: Any) -> Tensor:
@@ -617,16 +644,22 @@ _install_operators()
 
 
 # --- sparse rows (IndexedSlices) -----------------------------------------------------------------------------
-def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """UnsortedSegmentSum: each row of values added at its segment id; negative ids are dropped,
-    ids >= num_segments raise, as TF's CPU kernel."""
-    n = shape[0]
+def segment_ids_below(indices: np.ndarray, n: int, opname: str) -> np.ndarray:
+    """The ids of an unsorted segment op as int64, or TF's CPU kernel error for the first id >= n
+    (negative ids are the caller's: dropped)."""
     ids = indices.astype(np.int64, copy=False)
     bad = ids >= n
     if bad.any():
         j = int(np.argmax(bad.reshape(-1)))
         raise errors.InvalidArgumentError(None, None, f"segment_ids[{j}] = {int(ids.reshape(-1)[j])} is out of range "
-                                          f"[0, {n}) [Op:UnsortedSegmentSum]")
+                                          f"[0, {n}) [Op:{opname}]")
+    return ids
+
+
+def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """UnsortedSegmentSum: each row of values added at its segment id; negative ids are dropped,
+    ids >= num_segments raise, as TF's CPU kernel."""
+    ids = segment_ids_below(indices, shape[0], "UnsortedSegmentSum")
     out = np.zeros(shape, dtype=values.dtype)
     neg = ids < 0
     if neg.any():
@@ -638,7 +671,9 @@ def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...
 
 
 SCATTER_ROWS = register("UnsortedSegmentSum", _scatter_rows, args.first,
-                        lambda arrays, out, attrs: arrays[0].size)
+                        lambda arrays, out, attrs: arrays[0].size, kind="gather/scatter",
+                        fusion=_LANE_ROWS)
+
 
 
 def scatter_rows(values: Any, indices: Any, dense_shape: Any) -> Tensor:

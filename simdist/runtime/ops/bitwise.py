@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime.ops import args, dispatch, math
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, register
+from simdist.runtime.ops.registry import NotDifferentiable, binary, unary
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift"]
@@ -37,12 +37,12 @@ def _right_shift(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.right_shift(x, _clamped(x, y))
 
 
-BITWISE_AND = register("BitwiseAnd", np.bitwise_and, args.allowed("BitwiseAnd", *_INTS))
-BITWISE_OR = register("BitwiseOr", np.bitwise_or, args.allowed("BitwiseOr", *_INTS))
-BITWISE_XOR = register("BitwiseXor", np.bitwise_xor, args.allowed("BitwiseXor", *_INTS))
-LEFT_SHIFT = register("LeftShift", _left_shift, args.allowed("LeftShift", *_INTS))
-RIGHT_SHIFT = register("RightShift", _right_shift, args.allowed("RightShift", *_INTS))
-INVERT = register("Invert", np.invert, args.allowed("Invert", *_INTS))
+BITWISE_AND = binary("BitwiseAnd", np.bitwise_and, args.allowed("BitwiseAnd", *_INTS))
+BITWISE_OR = binary("BitwiseOr", np.bitwise_or, args.allowed("BitwiseOr", *_INTS))
+BITWISE_XOR = binary("BitwiseXor", np.bitwise_xor, args.allowed("BitwiseXor", *_INTS))
+LEFT_SHIFT = binary("LeftShift", _left_shift, args.allowed("LeftShift", *_INTS))
+RIGHT_SHIFT = binary("RightShift", _right_shift, args.allowed("RightShift", *_INTS))
+INVERT = unary("Invert", np.invert, args.allowed("Invert", *_INTS))
 for _name in ("BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "Invert"):
     NotDifferentiable(_name)
 

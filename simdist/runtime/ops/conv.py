@@ -23,7 +23,7 @@ from simdist.runtime import errors
 from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import CONV_INPUT_ROWS, RegisterGradient, lanes, register, rows
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["conv2d", "depthwise_conv2d", "convolution", "window_geometry", "normalize_padding", "spatial_sequence",
@@ -207,14 +207,24 @@ def _conv_flops(x_shape: Sequence[int], f_shape: Sequence[int], out_pixels: int)
     return 2.0 * out_pixels * kh * kw * fin * cout
 
 
+def _summed_rows(attrs: dict, lane_shapes: list) -> bool:
+    """The filter gradient sums over the batch rows of x and dy, whatever its attributes."""
+    return True
+
+
 CONV2D = register("Conv2D", _conv2d, typed("Conv2D", CONV),
-                  lambda a, out, at: _conv_flops(a[0].shape, a[1].shape, out.size // out.shape[-1]))
+                  lambda a, out, at: _conv_flops(a[0].shape, a[1].shape, out.size // out.shape[-1]),
+                  kind="contraction", fusion=rows(0))
 CONV2D_BACKPROP_INPUT = register(
     "Conv2DBackpropInput", _conv2d_backprop_input, typed("Conv2DBackpropInput", CONV),
-    lambda a, out, at: _conv_flops(out.shape, a[0].shape, a[1].size // a[1].shape[-1]))
+    lambda a, out, at: _conv_flops(out.shape, a[0].shape, a[1].size // a[1].shape[-1]),
+    kind="contraction", fusion=CONV_INPUT_ROWS)
 CONV2D_BACKPROP_FILTER = register(
     "Conv2DBackpropFilter", _conv2d_backprop_filter, typed("Conv2DBackpropFilter", FLOATS),
-    lambda a, out, at: _conv_flops(a[0].shape, out.shape, a[1].size // a[1].shape[-1]))
+    lambda a, out, at: _conv_flops(a[0].shape, out.shape, a[1].size // a[1].shape[-1]),
+    kind="contraction",
+    fusion=lanes("sums over the lane's rows: no stacked form; its cross-replica sum is fused (sums)"),
+    sums=_summed_rows)
 
 
 # --- DepthwiseConv2dNative ------------------------------------------------------------------------------
@@ -270,15 +280,18 @@ def _dw_flops(f_shape: Sequence[int], out_pixels: int) -> float:
 
 
 DEPTHWISE = register("DepthwiseConv2dNative", _depthwise, typed("DepthwiseConv2dNative", FLOATS),
-                     lambda a, out, at: _dw_flops(a[1].shape, out.size // out.shape[-1]))
+                     lambda a, out, at: _dw_flops(a[1].shape, out.size // out.shape[-1]),
+                  kind="contraction", fusion=rows(0))
 DEPTHWISE_BACKPROP_INPUT = register(
     "DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input,
     typed("DepthwiseConv2dNativeBackpropInput", FLOATS), lambda a, out, at: _dw_flops(a[0].shape,
-                                                                                      a[1].size // a[1].shape[-1]))
+                                                                                      a[1].size // a[1].shape[-1]),
+    kind="contraction", fusion=lanes("its input_sizes attribute is one lane's batch: no stacked form written"))
 DEPTHWISE_BACKPROP_FILTER = register(
     "DepthwiseConv2dNativeBackpropFilter", _depthwise_backprop_filter,
     typed("DepthwiseConv2dNativeBackpropFilter", FLOATS), lambda a, out, at: _dw_flops(out.shape,
-                                                                                       a[1].size // a[1].shape[-1]))
+                                                                                       a[1].size // a[1].shape[-1]),
+    kind="contraction", fusion=lanes("a stacked form would sum the lanes together; no fused sum written"))
 
 
 # --- argument handling (nn_ops.py's _get_sequence and convert_padding) --------------------------------------

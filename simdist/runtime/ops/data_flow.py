@@ -10,8 +10,12 @@ import numpy as np
 
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
+
+# Why these ops run lane by lane in a fused replay (OpDef.fusion).
+_LANE_ROWS = lanes("its indices address one lane's rows: no stacked form written")
+
 
 __all__ = ["dynamic_partition", "dynamic_stitch"]
 
@@ -30,8 +34,10 @@ def _stitch(*arrays: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-PARTITION = register("DynamicPartition", _partition, args.first, args.zero_flops, num_outputs=-1)
-STITCH = register("DynamicStitch", _stitch, lambda dts, attrs: dts[attrs["n"]], args.zero_flops)
+PARTITION = register("DynamicPartition", _partition, args.first, args.zero_flops, num_outputs=-1, kind="gather/scatter",
+                     fusion=lanes("its outputs' lengths depend on the lane's values"))
+STITCH = register("DynamicStitch", _stitch, lambda dts, attrs: dts[attrs["n"]], args.zero_flops, kind="gather/scatter",
+                  fusion=_LANE_ROWS)
 
 
 def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str | None = None) -> list[Tensor]:
@@ -66,4 +72,3 @@ def _stitch_grad(op: Any, grad: Any) -> list:
     idx = op.inputs[:n]
     return [None] * n + [array.reshape(array.gather(grad, i), d.shape.as_list())
                          for i, d in zip(idx, op.inputs[n:])]
-

@@ -20,7 +20,7 @@ import numpy as np
 from simdist.runtime import errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["einsum"]
@@ -63,7 +63,8 @@ def _einsum_flops(arrays: Any, out: Any, attrs: Any) -> float:
     return 2.0 * total if contracted else total
 
 
-EINSUM = register("Einsum", _einsum, args.allowed("Einsum", *_EINSUM_TYPES), _einsum_flops)
+EINSUM = register("Einsum", _einsum, args.allowed("Einsum", *_EINSUM_TYPES), _einsum_flops, kind="contraction",
+                  fusion=lanes("its equation names one lane's axes: no stacked form written"))
 
 
 def _parse(equation: str, ranks: Sequence[int]) -> tuple[list[str], str]:

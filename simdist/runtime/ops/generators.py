@@ -14,7 +14,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, array, dispatch, math
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, register
+from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["one_hot", "eye", "linspace", "sequence_mask", "meshgrid"]
@@ -35,7 +35,8 @@ def _one_hot_rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
     return args.same_dtype("OneHot")(dts[1:], attrs)
 
 
-ONE_HOT = register("OneHot", _one_hot, _one_hot_rule, args.zero_flops)
+ONE_HOT = register("OneHot", _one_hot, _one_hot_rule, args.zero_flops, kind="generator",
+                   fusion=lanes("its axis attribute indexes one lane's axes: no stacked form written"))
 NotDifferentiable("OneHot")
 
 
@@ -81,7 +82,8 @@ def _eye(num_rows: int, num_columns: int, batch_shape: tuple[int, ...], dtype: d
     return np.broadcast_to(m, batch_shape + m.shape).copy() if batch_shape else m
 
 
-EYE = register("Eye", _eye, lambda dts, attrs: attrs["dtype"], args.zero_flops)
+EYE = register("Eye", _eye, lambda dts, attrs: attrs["dtype"], args.zero_flops, kind="generator",
+               fusion=lanes("made from its attributes only: shared by every lane"))
 NotDifferentiable("Eye")
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from simdist.runtime import errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import BATCH_MATMUL_ROWS, MATMUL_ROWS, RegisterGradient, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["matmul", "matvec", "matrix_transpose", "trace", "tensordot", "norm"]
@@ -28,8 +28,18 @@ def _matmul_flops(arrays: Any, out: np.ndarray, attrs: Any) -> float:
 
 
 _MATMUL_T = "bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, complex64, complex128"
-MATMUL = register("MatMul", _matmul, args.allowed("MatMul", "fiuc", _MATMUL_T), _matmul_flops)
-BATCH_MATMUL = register("BatchMatMulV2", _matmul, args.allowed("BatchMatMulV2", "fiuc", _MATMUL_T), _matmul_flops)
+
+
+def _rows_contracted(attrs: dict, lane_shapes: list) -> bool:
+    """x^T·g of two matrices (transpose_a only) contracts over the batch rows."""
+    return bool(attrs.get("transpose_a")) and not attrs.get("transpose_b") and len(lane_shapes[0]) == 2 \
+        and len(lane_shapes[1]) == 2
+
+
+MATMUL = register("MatMul", _matmul, args.allowed("MatMul", "fiuc", _MATMUL_T), _matmul_flops, kind="contraction",
+                  fusion=MATMUL_ROWS, sums=_rows_contracted, bare=np.matmul)
+BATCH_MATMUL = register("BatchMatMulV2", _matmul, args.allowed("BatchMatMulV2", "fiuc", _MATMUL_T), _matmul_flops,
+                        kind="contraction", fusion=BATCH_MATMUL_ROWS)
 
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,

@@ -18,7 +18,7 @@ from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import activations, array, dispatch, math, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, typed
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits",
@@ -107,11 +107,12 @@ def _sparse_xent_dtype(dts: Any, attrs: Any) -> tuple:
 
 
 XENT = register("SoftmaxCrossEntropyWithLogits", _xent, _xent_dtype, _xent_flops, num_outputs=2,
-                none_grad_ok=(1,))
+                none_grad_ok=(1,), kind="nn", fusion=rows(0, 1))
 SPARSE_XENT = register("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent, _sparse_xent_dtype, _xent_flops,
-                       num_outputs=2, none_grad_ok=(1,))
+                       num_outputs=2, none_grad_ok=(1,), kind="nn", fusion=rows(0, 1))
 L2LOSS = register("L2Loss", lambda a: np.asarray(np.sum(np.square(a)) * a.dtype.type(0.5), dtype=a.dtype),
-                  typed("L2Loss", FLOATS), lambda arrays, out, attrs: 2.0 * arrays[0].size)
+                  typed("L2Loss", FLOATS), lambda arrays, out, attrs: 2.0 * arrays[0].size, kind="reduction",
+                  fusion=lanes("it reduces every axis and has no axis attribute to shift: no stacked form written"))
 
 
 def _cast(x: Tensor, dt: dtypes.DType) -> Tensor:

@@ -17,7 +17,8 @@ from simdist.runtime import tensor as _tm
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
+from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "pow_",
@@ -117,17 +118,17 @@ def _numeric(name: str) -> Any:
     return args.allowed(name, "fiuc", _NO_BOOL[name])
 
 
-ADD = register("AddV2", np.add, _numeric("AddV2"))
-SUB = register("Sub", np.subtract, _numeric("Sub"))
-MUL = register("Mul", np.multiply, args.same_dtype("Mul"))
-FLOORDIV = register("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _float_floordiv),
-                    _numeric("FloorDiv"))
-FLOORMOD = register("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
-                    _numeric("FloorMod"))
-POW = register("Pow", _pow, _numeric("Pow"))
-MAXIMUM = register("Maximum", np.maximum, _numeric("Maximum"))
-MINIMUM = register("Minimum", np.minimum, _numeric("Minimum"))
-REALDIV = register("RealDiv", _realdiv, _numeric("RealDiv"))
+ADD = binary_op("AddV2", np.add, _numeric("AddV2"), exact=True)
+SUB = binary_op("Sub", np.subtract, _numeric("Sub"), exact=True)
+MUL = binary_op("Mul", np.multiply, args.same_dtype("Mul"), exact=True)
+FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _float_floordiv),
+                     _numeric("FloorDiv"))
+FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
+                     _numeric("FloorMod"))
+POW = binary_op("Pow", _pow, _numeric("Pow"))
+MAXIMUM = binary_op("Maximum", np.maximum, _numeric("Maximum"), exact=True)
+MINIMUM = binary_op("Minimum", np.minimum, _numeric("Minimum"), exact=True)
+REALDIV = binary_op("RealDiv", _realdiv, _numeric("RealDiv"), exact=True)
 
 _CMP_FLOPS = args.zero_flops
 
@@ -142,12 +143,12 @@ def _ordered(name: str) -> Any:
     return rule
 
 
-LESS = register("Less", np.less, _ordered("Less"), _CMP_FLOPS)
-LESS_EQUAL = register("LessEqual", np.less_equal, _ordered("LessEqual"), _CMP_FLOPS)
-GREATER = register("Greater", np.greater, _ordered("Greater"), _CMP_FLOPS)
-GREATER_EQUAL = register("GreaterEqual", np.greater_equal, _ordered("GreaterEqual"), _CMP_FLOPS)
-EQUAL = register("Equal", np.equal, args.bool_out("Equal"), _CMP_FLOPS)
-NOT_EQUAL = register("NotEqual", np.not_equal, args.bool_out("NotEqual"), _CMP_FLOPS)
+LESS = binary_op("Less", np.less, _ordered("Less"), _CMP_FLOPS)
+LESS_EQUAL = binary_op("LessEqual", np.less_equal, _ordered("LessEqual"), _CMP_FLOPS)
+GREATER = binary_op("Greater", np.greater, _ordered("Greater"), _CMP_FLOPS)
+GREATER_EQUAL = binary_op("GreaterEqual", np.greater_equal, _ordered("GreaterEqual"), _CMP_FLOPS)
+EQUAL = binary_op("Equal", np.equal, args.bool_out("Equal"), _CMP_FLOPS)
+NOT_EQUAL = binary_op("NotEqual", np.not_equal, args.bool_out("NotEqual"), _CMP_FLOPS)
 for _name in ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "FloorDiv"):
     NotDifferentiable(_name)
 
@@ -158,7 +159,7 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
     tp = type(y)
     if tp is Tensor or isinstance(y, Tensor):
         return y
-    if (tp is float and dt._np.kind == "f") or (tp is int and dt._np.kind in "fiu"):
+    if (tp is float and dt.kind == "f") or (tp is int and dt.kind in "fiu"):
         try:
             arr = np.asarray(y, dtype=dt._np)   # what convert_to_tensor gives, without its checks
         except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it
@@ -168,7 +169,7 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
     conv = getattr(y, "_as_tensor", None)
     if conv is not None:
         return _operand(conv(), dt)   # a variable: its value
-    if (tp is float and dt._np.kind in "iub") or (tp is int and dt._np.kind == "b"):
+    if (tp is float and dt.kind in "iub") or (tp is int and dt.kind == "b"):
         raise TypeError(f"Cannot convert {y!r} to EagerTensor of dtype {dt.name}")
     return convert_to_tensor(y, dtype=dt)
 
@@ -287,7 +288,7 @@ divide = truediv
 
 
 # --- casts ------------------------------------------------------------------------------------------------
-CAST = register("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("DstT"))
+CAST = unary_op("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("DstT"))
 
 
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
@@ -338,8 +339,16 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
 
-SUM = register("Sum", _sum, args.allowed("Sum", *NUMERIC), args.input_size_flops)
-MEAN = register("Mean", _mean, args.allowed("Mean", *NUMERIC), args.input_size_flops)
+def _leading_axis(attrs: dict, lane_shapes: list) -> bool:
+    """A sum over the first axis only contracts over the batch rows."""
+    k = len(lane_shapes[0])
+    return k >= 1 and attrs.get("axis") in (0, (0,), -k, (-k,))
+
+
+SUM = reduction("Sum", _sum, args.allowed("Sum", *NUMERIC), args.input_size_flops, sums=_leading_axis)
+MEAN = reduction("Mean", _mean, args.allowed("Mean", *NUMERIC), args.input_size_flops)
+
+
 def _extreme(fn: Any, lowest: bool) -> Any:
     """Max/Min: over nothing they give the reduction's identity, the dtype's lowest (Max) or
     highest (Min) value (-inf/+inf for floats), as TF's Eigen reducers do; NumPy raises."""
@@ -355,8 +364,8 @@ def _extreme(fn: Any, lowest: bool) -> Any:
     return forward
 
 
-MAX = register("Max", _extreme(np.max, True), args.allowed("Max", *REAL), args.zero_flops)
-MIN = register("Min", _extreme(np.min, False), args.allowed("Min", *REAL), args.zero_flops)
+MAX = reduction("Max", _extreme(np.max, True), args.allowed("Max", *REAL), args.zero_flops)
+MIN = reduction("Min", _extreme(np.min, False), args.allowed("Min", *REAL), args.zero_flops)
 
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
@@ -389,7 +398,8 @@ def _add_n(*arrays: np.ndarray) -> np.ndarray:
     return out
 
 
-ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", variant"), lambda arrays, out, attrs: out.size * (len(arrays) - 1))
+ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", variant"),
+                 lambda arrays, out, attrs: out.size * (len(arrays) - 1), kind="elementwise", fusion=SAME_SHAPES)
 
 
 def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
@@ -405,18 +415,19 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     return dispatch.execute(ADD_N, ts)
 
 
-SELECT = register("SelectV2", lambda c, a, b: np.where(c, a, b),
+SELECT = binary_op("SelectV2", lambda c, a, b: np.where(c, a, b),
                   lambda dts, attrs: args.same_dtype("SelectV2")(dts[1:], attrs))
 
 
 def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
-    if dts[0]._np.kind not in "fiub":
+    if dts[0].kind not in "fiub":
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(dts[0])} is not in the "
                                           "list of allowed values: numeric types and bool [Op:Where]")
     return dtypes.int64
 
 
-WHERE = register("Where", lambda c: np.argwhere(c), _where_rule, args.input_size_flops)
+WHERE = register("Where", lambda c: np.argwhere(c), _where_rule, args.input_size_flops, kind="gather/scatter",
+                 fusion=lanes("its output's length depends on the lane's values"))
 NotDifferentiable("Where")
 
 
@@ -467,9 +478,9 @@ def _logical_rule(name: str) -> Any:
     return rule
 
 
-LOGICAL_AND = register("LogicalAnd", np.logical_and, _logical_rule("LogicalAnd"), args.zero_flops)
-LOGICAL_OR = register("LogicalOr", np.logical_or, _logical_rule("LogicalOr"), args.zero_flops)
-LOGICAL_NOT = register("LogicalNot", np.logical_not, _logical_rule("LogicalNot"), args.zero_flops)
+LOGICAL_AND = binary_op("LogicalAnd", np.logical_and, _logical_rule("LogicalAnd"), args.zero_flops)
+LOGICAL_OR = binary_op("LogicalOr", np.logical_or, _logical_rule("LogicalOr"), args.zero_flops)
+LOGICAL_NOT = unary_op("LogicalNot", np.logical_not, _logical_rule("LogicalNot"), args.zero_flops)
 for _name in ("LogicalAnd", "LogicalOr", "LogicalNot"):
     NotDifferentiable(_name)
 
@@ -506,9 +517,9 @@ def _div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.where(b == 0, np.zeros((), a.dtype), np.true_divide(a, b))
 
 
-DIV_NO_NAN = register("DivNoNan", _div_no_nan,
+DIV_NO_NAN = binary_op("DivNoNan", _div_no_nan,
                       args.allowed("DivNoNan", "f", "half, float, bfloat16, double, complex64, complex128"))
-SQUARED_DIFFERENCE = register("SquaredDifference", lambda a, b: np.square(a - b),
+SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b),
                               args.allowed("SquaredDifference", "fi", "bfloat16, half, float, double, int32, int64, "
                                            "complex64, complex128"),
                               lambda arrays, out, attrs: 2 * out.size)
@@ -677,7 +688,7 @@ _DIFFERENTIABLE_CAST = "fc"
 @RegisterGradient("Cast")
 def _cast_grad(op: Any, grad: Any) -> list:
     src = op.inputs[0].dtype
-    if src._np.kind in _DIFFERENTIABLE_CAST and op.get_attr("DstT")._np.kind in _DIFFERENTIABLE_CAST:
+    if src.kind in _DIFFERENTIABLE_CAST and op.get_attr("DstT").kind in _DIFFERENTIABLE_CAST:
         return [cast(grad, src)]
     return [None]
 

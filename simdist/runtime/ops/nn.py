@@ -27,7 +27,7 @@ from simdist.runtime.ops.losses import (compute_average_loss, l2_loss, scale_reg
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, attr_error, tf_repr, typed
 from simdist.runtime.ops.normalization import batch_normalization, l2_normalize, moments  # noqa: F401
 from simdist.runtime.ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["bias_add", "dropout", "stateless_dropout", "embedding_lookup"]
@@ -65,9 +65,16 @@ def _dims(shape: Sequence[int]) -> str:
     return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
-BIAS_ADD = register("BiasAdd", _bias_add, typed("BiasAdd", _BIAS_TYPES))
+def _rank_at_least_2(attrs: dict, lane_shapes: list) -> bool:
+    """BiasAddGrad of a lane of rank >= 2 sums over its batch rows (the first axis)."""
+    return len(lane_shapes[0]) >= 2
+
+
+BIAS_ADD = register("BiasAdd", _bias_add, typed("BiasAdd", _BIAS_TYPES), kind="nn", fusion=rows(0))
 BIAS_ADD_GRAD = register("BiasAddGrad", _bias_add_grad, typed("BiasAddGrad", _BIAS_TYPES),
-                         lambda arrays, out, attrs: float(arrays[0].size))
+                         lambda arrays, out, attrs: float(arrays[0].size), kind="reduction",
+                         fusion=lanes("sums over the lane's rows: no stacked form; its cross-replica sum is fused (sums)"),
+                         sums=_rank_at_least_2)
 
 
 def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | None = None) -> Tensor:

@@ -21,7 +21,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import (check_data_format, normalize_padding, scatter_windows, spatial_sequence,
                                       window_geometry, windows)
 from simdist.runtime.ops.nn_rules import FLOATS, REAL_NUMBERS, typed
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["max_pool2d", "avg_pool2d", "max_pool", "avg_pool"]
@@ -63,7 +63,7 @@ def _first_greatest(flat: np.ndarray) -> np.ndarray:
     """The window position TF's MaxPoolGrad routes the gradient to: it starts at the window's first
     element and moves on a strictly greater value, so a NaN never wins, except a NaN in first place,
     which nothing is greater than (ties: the first)."""
-    if flat.dtype.kind != "f":
+    if flat.dtype.kind != "f" and flat.dtype.name != "bfloat16":
         return np.argmax(flat, axis=3)
     nan = np.isnan(flat)
     if not nan.any():
@@ -83,7 +83,7 @@ def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explici
     greater one: NaNs are skipped, and a window of only NaN or -inf gives -FLT_MAX (not NaN/-inf)."""
     out_hw, pads = _geometry(x.shape, ksize, strides, padding, explicit_paddings, "MaxPool")
     flat = _flat_windows(x, ksize, strides, out_hw, pads, _lowest(x.dtype))
-    if flat.dtype.kind != "f":
+    if flat.dtype.kind != "f" and flat.dtype.name != "bfloat16":
         return np.max(flat, axis=3)
     lowest = np.finfo(flat.dtype).min
     return np.fmax(np.fmax.reduce(flat, axis=3), flat.dtype.type(lowest))
@@ -141,13 +141,16 @@ def _grad_window_flops(arrays: Any, out: Any, attrs: Any) -> float:
 
 
 _MAXPOOL_TYPES = "half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8"
-MAX_POOL = register("MaxPool", _max_pool, typed("MaxPool", _MAXPOOL_TYPES), _window_flops)
+MAX_POOL = register("MaxPool", _max_pool, typed("MaxPool", _MAXPOOL_TYPES), _window_flops, kind="window",
+                    fusion=rows(0))
 MAX_POOL_GRAD = register("MaxPoolGrad", _max_pool_grad, typed("MaxPoolGrad", REAL_NUMBERS),
-                         lambda a, out, at: float(a[2].size))
+                         lambda a, out, at: float(a[2].size), kind="window", fusion=rows(0, 1, 2))
 MAX_POOL_GRAD_GRAD = register("MaxPoolGradGrad", _max_pool_grad_grad, typed("MaxPoolGradGrad", REAL_NUMBERS),
-                              lambda a, out, at: float(out.size))
-AVG_POOL = register("AvgPool", _avg_pool, typed("AvgPool", FLOATS), _window_flops)
-AVG_POOL_GRAD = register("AvgPoolGrad", _avg_pool_grad, typed("AvgPoolGrad", FLOATS), _grad_window_flops)
+                              lambda a, out, at: float(out.size), kind="window",
+                              fusion=lanes("no stacked form written (a second-order gradient)"))
+AVG_POOL = register("AvgPool", _avg_pool, typed("AvgPool", FLOATS), _window_flops, kind="window", fusion=rows(0))
+AVG_POOL_GRAD = register("AvgPoolGrad", _avg_pool_grad, typed("AvgPoolGrad", FLOATS), _grad_window_flops, kind="window",
+                         fusion=lanes("its orig_input_shape operand is one lane's batch: no stacked form written"))
 
 
 def _pool_args(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any, op: str,

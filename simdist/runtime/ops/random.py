@@ -68,8 +68,8 @@ def _uniform(shape: tuple[int, ...], minval: Any, maxval: Any, dtype: dtypes.DTy
     return g.uniform(minval, maxval, size=shape).astype(dtype._np)
 
 
-NORMAL = register("RandomStandardNormal", _normal, lambda dts, a: a["dtype"], stateful=True)
-UNIFORM = register("RandomUniform", _uniform, lambda dts, a: a["dtype"], stateful=True)
+NORMAL = register("RandomStandardNormal", _normal, lambda dts, a: a["dtype"], stateful=True, kind="random")
+UNIFORM = register("RandomUniform", _uniform, lambda dts, a: a["dtype"], stateful=True, kind="random")
 NotDifferentiable("RandomStandardNormal")
 NotDifferentiable("RandomUniform")
 
@@ -128,7 +128,7 @@ def _scaled(r: np.ndarray, scale: float, shift: float, dt: dtypes.DType) -> np.n
 TRUNCATED = register("TruncatedNormal",
                      lambda shape, mean, stddev, dtype, seed: _scaled(_truncated(_gen(seed), shape), stddev, mean,
                                                                       dtype),
-                     lambda dts, a: a["dtype"], stateful=True)
+                     lambda dts, a: a["dtype"], stateful=True, kind="random")
 NotDifferentiable("TruncatedNormal")
 
 
@@ -167,7 +167,7 @@ def _categorical_rule(name: str) -> Any:
 
 MULTINOMIAL = register("Multinomial", lambda logits, num_samples, dtype, seed: _categorical(_gen(seed), logits,
                                                                                              num_samples),
-                       _categorical_rule("Multinomial"), stateful=True)
+                       _categorical_rule("Multinomial"), stateful=True, kind="random")
 NotDifferentiable("Multinomial")
 
 
@@ -195,7 +195,8 @@ def _shuffle(a: np.ndarray, seed: int | None) -> np.ndarray:
     return a if a.ndim == 0 else a[_gen(seed).permutation(a.shape[0])]
 
 
-SHUFFLE = register("RandomShuffle", _shuffle, lambda dts, a: dts[0], lambda arrays, out, attrs: 0, stateful=True)
+SHUFFLE = register("RandomShuffle", _shuffle, lambda dts, a: dts[0], lambda arrays, out, attrs: 0, stateful=True,
+                   kind="random")
 NotDifferentiable("RandomShuffle")
 
 
@@ -252,14 +253,15 @@ def _categorical_sl(logits: np.ndarray, seed: np.ndarray, num_samples: int, dtyp
 
 
 _OUT_DTYPE = lambda dts, a: a["dtype"]   # noqa: E731
-STATELESS_NORMAL = register("StatelessRandomNormalV2", _normal_sl, _seed_rule("StatelessRandomNormalV2", _OUT_DTYPE))
+STATELESS_NORMAL = register("StatelessRandomNormalV2", _normal_sl, _seed_rule("StatelessRandomNormalV2", _OUT_DTYPE),
+                            kind="random")
 STATELESS_TRUNCATED = register("StatelessTruncatedNormalV2", _truncated_sl,
-                               _seed_rule("StatelessTruncatedNormalV2", _OUT_DTYPE))
+                               _seed_rule("StatelessTruncatedNormalV2", _OUT_DTYPE), kind="random")
 STATELESS_UNIFORM = register("StatelessRandomUniformV2", _uniform_sl,
-                             _seed_rule("StatelessRandomUniformV2", _OUT_DTYPE))
+                             _seed_rule("StatelessRandomUniformV2", _OUT_DTYPE), kind="random")
 STATELESS_CATEGORICAL = register("StatelessMultinomial", _categorical_sl,
                                  _seed_rule("StatelessMultinomial", lambda dts, a: (
-                                     _categorical_rule("StatelessMultinomial")(dts, a))))
+                                     _categorical_rule("StatelessMultinomial")(dts, a))), kind="random")
 for _n in ("StatelessRandomNormalV2", "StatelessTruncatedNormalV2", "StatelessRandomUniformV2",
            "StatelessMultinomial"):
     NotDifferentiable(_n)

@@ -15,10 +15,11 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.ops.registry import OVER_AXIS, NotDifferentiable, RegisterGradient, lanes, reduction, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["reduce_prod", "reduce_any", "reduce_all", "argmax", "argmin", "cumsum", "cumprod", "reduce_logsumexp",
+           "reduce_euclidean_norm", "cumulative_logsumexp",
            "reduce_variance", "reduce_std"]
 
 
@@ -34,10 +35,10 @@ def _prod(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     return np.multiply.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims)
 
 
-PROD = register("Prod", _prod, args.allowed("Prod", *NUMERIC), args.input_size_flops)
-ANY = register("Any", lambda v, axis, keepdims: np.logical_or.reduce(v, axis=axis, keepdims=keepdims),
+PROD = reduction("Prod", _prod, args.allowed("Prod", *NUMERIC), args.input_size_flops)
+ANY = reduction("Any", lambda v, axis, keepdims: np.logical_or.reduce(v, axis=axis, keepdims=keepdims),
                _bool_only("Any"), args.zero_flops)
-ALL = register("All", lambda v, axis, keepdims: np.logical_and.reduce(v, axis=axis, keepdims=keepdims),
+ALL = reduction("All", lambda v, axis, keepdims: np.logical_and.reduce(v, axis=axis, keepdims=keepdims),
                _bool_only("All"), args.zero_flops)
 NotDifferentiable("Any")
 NotDifferentiable("All")
@@ -110,7 +111,7 @@ def _arg(fn: Any, fill: float, name: str) -> Any:
 def _arg_rule(name: str) -> Any:
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         d = dts[0]
-        if d._np.kind not in "fiub":
+        if d.kind not in "fiub":
             raise errors.InvalidArgumentError(
                 None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of allowed values: "
                 "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
@@ -119,8 +120,8 @@ def _arg_rule(name: str) -> Any:
     return rule
 
 
-ARGMAX = register("ArgMax", _arg(np.argmax, -np.inf, "ArgMax"), _arg_rule("ArgMax"), args.input_size_flops)
-ARGMIN = register("ArgMin", _arg(np.argmin, np.inf, "ArgMin"), _arg_rule("ArgMin"), args.input_size_flops)
+ARGMAX = reduction("ArgMax", _arg(np.argmax, -np.inf, "ArgMax"), _arg_rule("ArgMax"), args.input_size_flops)
+ARGMIN = reduction("ArgMin", _arg(np.argmin, np.inf, "ArgMin"), _arg_rule("ArgMin"), args.input_size_flops)
 NotDifferentiable("ArgMax")
 NotDifferentiable("ArgMin")
 
@@ -163,8 +164,10 @@ def _scan(ufunc: Any, identity: int) -> Any:
     return forward
 
 
-CUMSUM = register("Cumsum", _scan(np.add, 0), args.allowed("Cumsum", *NUMERIC), args.input_size_flops)
-CUMPROD = register("Cumprod", _scan(np.multiply, 1), args.allowed("Cumprod", *NUMERIC), args.input_size_flops)
+CUMSUM = register("Cumsum", _scan(np.add, 0), args.allowed("Cumsum", *NUMERIC), args.input_size_flops, kind="scan",
+                  fusion=lanes("its axis operand indexes one lane's axes: no stacked form written"))
+CUMPROD = register("Cumprod", _scan(np.multiply, 1), args.allowed("Cumprod", *NUMERIC), args.input_size_flops,
+                   kind="scan", fusion=lanes("its axis operand indexes one lane's axes: no stacked form written"))
 
 
 def _cum(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
@@ -229,3 +232,73 @@ def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
 def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
     from simdist.runtime.ops import unary
     return unary.sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
+
+
+# --- EuclideanNorm: one declaration (a reduction: stacked over lanes with its axis shifted) -----------------
+def _euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
+    """sqrt(sum(x*x)) in the input's dtype; for integers the square root truncates (Eigen's)."""
+    sq = np.add.reduce(v * v, axis=axis, dtype=v.dtype, keepdims=keepdims)
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(sq) if v.dtype.kind == "f" else np.sqrt(sq.astype(np.float64)).astype(v.dtype)
+
+
+EUCLIDEAN_NORM = reduction("EuclideanNorm", _euclidean_norm, args.allowed("EuclideanNorm", *NUMERIC),
+                           lambda arrays, out, attrs: 2.0 * arrays[0].size)
+
+
+def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+                          name: str | None = None) -> Tensor:
+    """`tf.math.reduce_euclidean_norm`: sqrt of the sum of squares over `axis` (all axes for None)."""
+    return _reduce(EUCLIDEAN_NORM, input_tensor, axis, keepdims)
+
+
+@RegisterGradient("EuclideanNorm")
+def _euclidean_norm_grad(op: Any, grad: Any) -> list:
+    """TF's _EuclideanNormGrad: x / (norm / grad), norm and grad with the reduced axes kept."""
+    from simdist.runtime.ops import array, math
+    x, out = op.inputs[0], op.outputs[0]
+    if not op.get_attr("keepdims"):
+        kept = math.reduced_shape(x.shape.as_list(), op.get_attr("axis"))
+        out, grad = array.reshape(out, kept), array.reshape(grad, kept)
+    return [math.truediv(x, out / grad)]
+
+
+# --- CumulativeLogsumexp: one declaration (a scan whose axis attribute the stacked form shifts) -------------
+def _cumulative_logsumexp(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
+    """log(cumsum(exp(x))) as a running logaddexp; exclusive starts from -inf (log 0)."""
+    v = np.flip(x, axis) if reverse else x
+    with np.errstate(all="ignore"):
+        out = np.logaddexp.accumulate(v, axis=axis, dtype=x.dtype)
+    if exclusive:
+        out = np.moveaxis(out, axis, 0)
+        shifted = np.empty_like(out)
+        shifted[:1] = -np.inf
+        shifted[1:] = out[:-1]
+        out = np.moveaxis(shifted, 0, axis)
+    return np.flip(out, axis) if reverse else out
+
+
+CUMULATIVE_LOGSUMEXP = register("CumulativeLogsumexp", _cumulative_logsumexp,
+                                args.allowed("CumulativeLogsumexp", "f", "bfloat16, half, float, double"),
+                                lambda arrays, out, attrs: 3.0 * arrays[0].size, kind="scan", fusion=OVER_AXIS)
+
+
+def cumulative_logsumexp(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
+                         name: str | None = None) -> Tensor:
+    """`tf.math.cumulative_logsumexp`: log(cumsum(exp(x))) along axis, without overflow."""
+    return _cum(CUMULATIVE_LOGSUMEXP, x, axis, exclusive, reverse)
+
+
+@RegisterGradient("CumulativeLogsumexp")
+def _cumulative_logsumexp_grad(op: Any, grad: Any) -> list:
+    """TF's _CumulativeLogsumexpGrad: the upstream gradient split into its positive and negative
+    parts, each carried in log space through the reversed scan."""
+    from simdist.runtime.ops import math, unary
+    x, out = op.inputs[0], op.outputs[0]
+    axis, exclusive, reverse = op.get_attr("axis"), op.get_attr("exclusive"), op.get_attr("reverse")
+    lowest = grad.dtype.min
+    log_pos = math.where(math.greater(grad, 0), unary.log(grad), lowest)
+    log_neg = math.where(math.less(grad, 0), unary.log(-grad), lowest)
+    pos = unary.exp(cumulative_logsumexp(log_pos - out, axis=axis, reverse=not reverse, exclusive=exclusive) + x)
+    neg = unary.exp(cumulative_logsumexp(log_neg - out, axis=axis, reverse=not reverse, exclusive=exclusive) + x)
+    return [pos - neg]

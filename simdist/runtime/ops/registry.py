@@ -3,8 +3,15 @@
 An OpDef holds what TF keeps in its op registry and gradient registry for one op type: the
 forward computation (pure NumPy on arrays), the rule that gives the output dtype (and rejects
 bad input dtypes), the FLOP formula the cost model charges, and the gradient function (or an
-explicit "not differentiable"). Every op runs through `dispatch.execute`, the only place that
-makes a Tensor from an op; the tape and the graph recorder are observers of that one place.
+explicit "not differentiable"); and, as a JAX primitive carries its rules for every
+transformation, what each consumer of a recorded graph needs to know about the op: its kind,
+how it runs over stacked replica lanes (`Stacking`, for simdist.runtime.lanes) or why it runs
+lane by lane, whether its cross-replica sum is one contraction over all lanes' rows, whether it
+is one exactly rounded operation per element (simdist.runtime.uniform), and its cost in FLOPs
+and bytes. The registration helpers (`unary`, `binary`, `reduction`) set them from the op's
+kind, so a new elementwise op gets all of them by being declared one.
+
+Every op runs through `dispatch.execute`, the only place that makes a Tensor from an op; the tape and the graph recorder are observers of that one place.
 
 Gradient functions are registered as TF registers them (`@RegisterGradient("MatMul")`), next to
 the op they differentiate, and written with the public ops, so the backward pass is itself made
@@ -16,8 +23,80 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["OpDef", "OpCall", "register", "get", "RegisterGradient", "NotDifferentiable", "gradient_function",
-           "NO_GRADIENT", "registered_ops"]
+__all__ = ["OpDef", "OpCall", "register", "unary", "binary", "reduction", "get", "RegisterGradient",
+           "NotDifferentiable", "gradient_function", "NO_GRADIENT", "registered_ops", "KINDS", "Stacking", "lanes",
+           "rows", "selected_bytes", "BROADCAST", "SAME_SHAPES", "LAST_AXIS", "RESHAPED", "PERMUTED", "OVER_AXIS",
+           "MATMUL_ROWS", "BATCH_MATMUL_ROWS", "CONV_INPUT_ROWS", "SHAPE_ONLY"]
+
+# What an op computes, as its consumers group ops (fusion, rewrites, the cost model):
+# elementwise (each output element from the same elements of its inputs, NumPy broadcasting),
+# reduction (over axes), scan (cumulative along an axis), contraction (matmul, einsum, convolution),
+# shape (moves or copies elements: reshape, transpose, slice, pad, concat), shape-query (a value
+# of its input's shape only: Shape, Size, Rank), generator (an array from attributes: ones,
+# eye, one_hot), gather/scatter (indexed reads and writes, segments), sort, window (pooling), nn
+# (fused neural-network kernels: softmax, cross-entropy, bias add), random (draws numbers), and
+# collective (a cross-replica communication; declared by the ops the strategies run).
+KINDS = ("elementwise", "reduction", "scan", "contraction", "shape", "shape-query", "generator", "gather/scatter",
+         "sort", "window", "nn", "random", "collective")
+
+
+class Stacking:
+    """How an op runs once for R replica lanes, on their values stacked along a new leading axis,
+    giving each lane exactly what its own op gives (simdist.runtime.lanes.forms implements each
+    form); or, as form "lanes", the reason it runs lane by lane.
+
+    Forms: broadcast (elementwise with NumPy broadcasting: lower-rank stacked operands get
+    their lane axis padded), same-shapes (elementwise over operands that must all be stacked and
+    of one shape: AddN), last-axis (over the last axis only: a stacked lane keeps it last),
+    reshape (the output is the input's elements reshaped), permute (Transpose: perm shifted by
+    one), axis (over the `axis` attribute: shifted by one; None means every lane axis), matmul
+    (stacked rows times shared weights is one matmul over all rows; stacked operands use NumPy's
+    batched matmul), batch-matmul (the rows form only), rows (output rows are computed from the
+    same rows of the inputs `rows`, the others shared: all lanes' rows are one batch),
+    conv-backprop-input (the lanes' output gradients as one batch), shape (a value of the input's
+    shape only: computed once for every lane)."""
+
+    __slots__ = ("form", "rows", "reason")
+
+    def __init__(self, form: str, rows: tuple[int, ...] = (), reason: str = "") -> None:
+        self.form = form
+        self.rows = rows
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        if self.form == "lanes":
+            return f"lanes({self.reason!r})"
+        return f"Stacking({self.form!r}{', ' + repr(self.rows) if self.rows else ''})"
+
+
+BROADCAST = Stacking("broadcast")
+SAME_SHAPES = Stacking("same-shapes")
+LAST_AXIS = Stacking("last-axis")
+RESHAPED = Stacking("reshape")
+PERMUTED = Stacking("permute")
+OVER_AXIS = Stacking("axis")
+MATMUL_ROWS = Stacking("matmul")
+BATCH_MATMUL_ROWS = Stacking("batch-matmul")
+CONV_INPUT_ROWS = Stacking("conv-backprop-input")
+SHAPE_ONLY = Stacking("shape")
+
+
+def rows(*inputs: int) -> Stacking:
+    """The rows form: the op's output rows come from the same rows of `inputs` (the others shared)."""
+    return Stacking("rows", tuple(inputs))
+
+
+def selected_bytes(arrays: Any, out: Any, attrs: Any) -> tuple[int, int]:
+    """The bytes of an op that reads only the elements it outputs from its first input (a gather,
+    a slice), and its other inputs (indices) whole: (read, written)."""
+    return int(out.nbytes) + sum(int(a.nbytes) for a in arrays[1:]), int(out.nbytes)
+
+
+def lanes(reason: str) -> Stacking:
+    """No stacked form: the op runs lane by lane, for `reason` (shown by the coverage test)."""
+    if not reason:
+        raise ValueError("an op that runs lane by lane needs a stated reason")
+    return Stacking("lanes", reason=reason)
 
 
 class _NoGradient:
@@ -40,14 +119,37 @@ class OpDef:
     stateful: the op has effects beyond its output (random draws): never folded, merged or dropped
       by the graph recorder's optimisations;
     none_grad_ok: indices of outputs whose missing upstream gradient is passed as None (not zeros),
-      as TF's backprop does for a few ops (the second output of the cross-entropy ops).
+      as TF's backprop does for a few ops (the second output of the cross-entropy ops);
+    kind: one of KINDS;
+    fusion: its Stacking over replica lanes, or lanes(reason) (None: not declared, which the
+      coverage test refuses);
+    sums(attrs, lane_shapes) -> bool: the op contracts over the batch rows: when every input is
+      stacked and sums(...) holds, the lanes' results summed are the op on all lanes' rows at once
+      (each input's lanes flattened into one batch); None: not such an op;
+    exact: one exactly rounded IEEE operation (or a selection) per element, so that applied to
+      one element of uniform operands it gives every element of the whole computation bit for
+      bit (the uniform rewrite's condition, simdist.runtime.uniform);
+    bare: a NumPy function computing the op without attributes whose result already has the
+      output's dtype when every input has it (the replay calls it without a wrapper); a ufunc
+      forward is found bare by itself;
+    bytes(arrays, outs, attrs) -> (bytes read, bytes written), for a roofline cost (None: every
+      input's and output's nbytes; a shape-query reads none, a reshape-like op neither reads nor
+      writes, as TF's kernels forward the buffer; see `cost` and `selected_bytes`).
     """
 
-    __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok")
+    __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
+                 "fusion", "sums", "exact", "bare", "bytes")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
-                 none_grad_ok: tuple[int, ...] = ()) -> None:
+                 none_grad_ok: tuple[int, ...] = (), *, kind: str, fusion: Stacking | None = None,
+                 sums: Callable[[dict, list[Any]], bool] | None = None, exact: bool = False,
+                 bare: Callable[..., Any] | None = None,
+                 bytes: Callable[..., tuple[int, int]] | None = None) -> None:  # noqa: A002 - the cost's name
+        if kind not in KINDS:
+            raise ValueError(f"op {name!r}: kind {kind!r} is not one of {KINDS}")
+        if exact and kind != "elementwise":
+            raise ValueError(f"op {name!r}: only an elementwise op can be exactly rounded per element")
         self.name = name
         self.forward = forward
         self.dtype = dtype
@@ -56,6 +158,29 @@ class OpDef:
         self.num_outputs = num_outputs
         self.stateful = stateful
         self.none_grad_ok = none_grad_ok
+        self.kind = kind
+        self.fusion = fusion if fusion is not None else _DEFAULT_FUSION.get(kind)
+        self.sums = sums
+        self.exact = exact
+        self.bare = bare
+        self.bytes = bytes
+
+    def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:
+        """(FLOPs, bytes read, bytes written) of one run on `arrays` giving `out` (an array, or a
+        tuple of them for a multi-output op), as dispatch charges the FLOPs."""
+        outs = out if type(out) in (tuple, list) else (out,)
+        fl = self.flops
+        flops = sum(o.size for o in outs) if fl is None else fl(arrays, out, attrs)
+        if self.bytes is not None:
+            read, written = self.bytes(arrays, out, attrs)
+        elif self.kind == "shape-query":
+            read, written = 0, sum(int(o.nbytes) for o in outs)      # its input's metadata only
+        elif self.fusion is not None and self.fusion.form == "reshape":
+            read, written = 0, 0                                      # the input's buffer, re-viewed
+        else:
+            read = sum(int(a.nbytes) for a in arrays)
+            written = sum(int(o.nbytes) for o in outs)
+        return flops, int(read), int(written)
 
     def __repr__(self) -> str:
         return f"<OpDef {self.name}>"
@@ -96,9 +221,18 @@ _OPS: dict[str, OpDef] = {}
 _PENDING_GRADS: dict[str, Any] = {}
 
 
+# The stacking an op of a kind has unless it states another.
+_DEFAULT_FUSION: dict[str, Stacking] = {
+    "elementwise": BROADCAST,
+    "reduction": OVER_AXIS,
+    "shape-query": SHAPE_ONLY,
+    "random": Stacking("lanes", reason="each lane draws its own numbers, from its own seed or generator state"),
+}
+
+
 def register(name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
              flops: Callable[..., float] | None = None, **kw: Any) -> OpDef:
-    """Define op type `name` (once)."""
+    """Define op type `name` (once); `kind=` is required, the other rules as OpDef takes them."""
     if name in _OPS:
         raise KeyError(f"op type {name!r} is registered twice")
     op = OpDef(name, forward, dtype, flops, **kw)
@@ -106,6 +240,27 @@ def register(name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
         op.grad = _PENDING_GRADS.pop(name)
     _OPS[name] = op
     return op
+
+
+def unary(name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
+          flops: Callable[..., float] | None = None, **kw: Any) -> OpDef:
+    """An elementwise op of one tensor: stacked over lanes as is, one FLOP per output element
+    unless `flops` says otherwise, bytes read and written its input's and output's."""
+    return register(name, forward, dtype, flops, kind="elementwise", **kw)
+
+
+def binary(name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
+           flops: Callable[..., float] | None = None, **kw: Any) -> OpDef:
+    """An elementwise op of several tensors with NumPy broadcasting (`exact=True` when it is
+    one correctly rounded operation per element)."""
+    return register(name, forward, dtype, flops, kind="elementwise", **kw)
+
+
+def reduction(name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
+              flops: Callable[..., float] | None = None, **kw: Any) -> OpDef:
+    """A reduction over its `axis` attribute (None: every axis): stacked over lanes with the
+    axis shifted past the lane axis."""
+    return register(name, forward, dtype, flops, kind="reduction", **kw)
 
 
 def get(name: str) -> OpDef:

@@ -18,8 +18,11 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
 from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+# Why these ops run lane by lane in a fused replay (OpDef.fusion).
+_LANE_ROWS = lanes("its indices address one lane's rows: no stacked form written")
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add",
            "tensor_scatter_nd_sub", "segment_sum", "unsorted_segment_sum"]
@@ -55,7 +58,8 @@ def _gather_nd(p: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return p[_check_nd(idx, p.shape, "param shape", "GatherNd")]
 
 
-GATHER_ND = register("GatherNd", _gather_nd, args.first, lambda arrays, out, attrs: out.size)
+GATHER_ND = register("GatherNd", _gather_nd, args.first, lambda arrays, out, attrs: out.size, kind="gather/scatter",
+                     fusion=_LANE_ROWS, bytes=selected_bytes)
 
 
 def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None = None) -> Tensor:
@@ -132,16 +136,21 @@ def _tensor_scatter(mode: str, opname: str) -> Any:
     return forward
 
 
-SCATTER_ND = register("ScatterNd", _scatter_nd, lambda dts, attrs: dts[1], lambda arrays, out, attrs: arrays[1].size)
+SCATTER_ND = register("ScatterNd", _scatter_nd, lambda dts, attrs: dts[1], lambda arrays, out, attrs: arrays[1].size,
+                      kind="gather/scatter",
+                      fusion=_LANE_ROWS)
 TENSOR_SCATTER_UPDATE = register("TensorScatterUpdate", _tensor_scatter("update", "TensorScatterUpdate"),
                                  lambda dts, attrs: args.same_dtype("TensorScatterUpdate")((dts[0], dts[2]), attrs),
-                                 args.zero_flops)
+                                 args.zero_flops, kind="gather/scatter",
+                                 fusion=_LANE_ROWS)
 TENSOR_SCATTER_ADD = register("TensorScatterAdd", _tensor_scatter("add", "TensorScatterAdd"),
                               lambda dts, attrs: args.same_dtype("TensorScatterAdd")((dts[0], dts[2]), attrs),
-                              lambda arrays, out, attrs: arrays[2].size)
+                              lambda arrays, out, attrs: arrays[2].size, kind="gather/scatter",
+                              fusion=_LANE_ROWS)
 TENSOR_SCATTER_SUB = register("TensorScatterSub", _tensor_scatter("sub", "TensorScatterSub"),
                               lambda dts, attrs: args.same_dtype("TensorScatterSub")((dts[0], dts[2]), attrs),
-                              lambda arrays, out, attrs: arrays[2].size)
+                              lambda arrays, out, attrs: arrays[2].size, kind="gather/scatter",
+                              fusion=_LANE_ROWS)
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Tensor:
@@ -201,17 +210,24 @@ def _tensor_scatter_sub_grad(op: Any, grad: Any) -> list:
 
 
 # --- segment sums ---------------------------------------------------------------------------------------------
-def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
+def sorted_segments(data: np.ndarray, ids: np.ndarray, opname: str) -> int:
+    """The number of segments of sorted `ids` over data's rows (the last id + 1), or the error TF's
+    sorted segment kernels (SegmentSum, SegmentMax, ...) raise."""
     if ids.ndim != 1 or ids.shape[0] != data.shape[0]:
         raise errors.InvalidArgumentError(None, None, "segment_ids should be the same size as dimension 0 of input. "
-                                          "[Op:SegmentSum]")
+                                          f"[Op:{opname}]")
     n = int(ids[-1]) + 1 if ids.size else 0
     if ids.size:
         if np.any(np.diff(ids) < 0):
-            raise errors.InvalidArgumentError(None, None, "segment ids are not increasing [Op:SegmentSum]")
+            raise errors.InvalidArgumentError(None, None, f"segment ids are not increasing [Op:{opname}]")
         if ids[0] < 0:
             raise errors.InvalidArgumentError(None, None, f"Segment id {int(ids[0])} out of range [0, {n}), possibly "
-                                              "because 'segment_ids' input is not sorted. [Op:SegmentSum]")
+                                              f"because 'segment_ids' input is not sorted. [Op:{opname}]")
+    return n
+
+
+def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    n = sorted_segments(data, ids, "SegmentSum")
     out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
     np.add.at(out, ids, data)
     return out
@@ -219,7 +235,9 @@ def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
 
 _SEGMENT_RULE = args.allowed("SegmentSum", *NUMERIC)
 SEGMENT_SUM = register("SegmentSum", _segment_sum, lambda dts, attrs: _SEGMENT_RULE(dts[:1], attrs),
-                       lambda arrays, out, attrs: arrays[0].size)
+                       lambda arrays, out, attrs: arrays[0].size, kind="gather/scatter",
+                       fusion=_LANE_ROWS)
+
 
 
 def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
@@ -233,16 +251,23 @@ def _segment_sum_grad(op: Any, grad: Any) -> list:
     return [array.gather(grad, op.inputs[1]), None]
 
 
-def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
-    """`tf.math.unsorted_segment_sum`: out[k] = sum of data[i...] with segment_ids[i...] = k;
-    negative ids are dropped, ids >= num_segments raise (TF's CPU kernel)."""
-    from simdist.runtime.ops import array
+def unsorted_segment_args(data: Any, segment_ids: Any, num_segments: Any, opname: str) -> tuple[Tensor, Tensor, tuple]:
+    """(data, ids, the output shape) of an unsorted segment op, or TF's error for ids that are not
+    a prefix of data's shape."""
     d = _t(data)
-    ids = _indices(segment_ids, "UnsortedSegmentSum", "int16, int32, int64")
+    ids = _indices(segment_ids, opname, "int16, int32, int64")
     n = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
     ishape, dshape = ids.shape.as_list(), d.shape.as_list()
     if dshape[:len(ishape)] != ishape:
         raise errors.InvalidArgumentError(
             None, None, f"data.shape = [{','.join(map(str, dshape))}] does not start with segment_ids.shape = "
-            f"[{','.join(map(str, ishape))}] [Op:UnsortedSegmentSum]")
-    return dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": (n,) + tuple(dshape[len(ishape):])})
+            f"[{','.join(map(str, ishape))}] [Op:{opname}]")
+    return d, ids, (n,) + tuple(dshape[len(ishape):])
+
+
+def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
+    """`tf.math.unsorted_segment_sum`: out[k] = sum of data[i...] with segment_ids[i...] = k;
+    negative ids are dropped, ids >= num_segments raise (TF's CPU kernel)."""
+    from simdist.runtime.ops import array
+    d, ids, shape = unsorted_segment_args(data, segment_ids, num_segments, "UnsortedSegmentSum")
+    return dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": shape})

@@ -11,10 +11,13 @@ import numpy as np
 from simdist.runtime import errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register, selected_bytes
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["slice_", "strided_slice_fn", "tile", "pad"]
+# Why these ops run lane by lane in a fused replay (OpDef.fusion).
+_LANE_AXES = lanes("its attributes index one lane's axes: no stacked form written")
+
+__all__ = ["slice_", "strided_slice_fn", "tile", "pad", "reverse"]
 
 _ZERO = args.zero_flops
 
@@ -41,7 +44,9 @@ def _paddings(p: Any) -> tuple[tuple[int, int], ...]:
 
 # --- Slice ---------------------------------------------------------------------------------------------------
 SLICE = register("Slice", lambda a, begin, size: a[tuple(slice(b, b + s) for b, s in zip(begin, size))], args.first,
-                 _ZERO)
+                 _ZERO, kind="shape",
+                 fusion=_LANE_AXES,
+                 bytes=selected_bytes)
 
 
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
@@ -100,7 +105,8 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
 
 
 # --- Tile ------------------------------------------------------------------------------------------------------
-TILE = register("Tile", lambda a, multiples: np.tile(a, multiples), args.first, _ZERO)
+TILE = register("Tile", lambda a, multiples: np.tile(a, multiples), args.first, _ZERO, kind="shape",
+                fusion=_LANE_AXES)
 
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
@@ -149,10 +155,15 @@ def _mirror_pad_grad(g: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
     return np.ascontiguousarray(out)
 
 
-PAD = register("Pad", _pad_const, args.first, _ZERO)
-PADV2 = register("PadV2", lambda a, c, paddings: _pad_const(a, paddings, c), args.same_dtype("PadV2"), _ZERO)
-MIRROR_PAD = register("MirrorPad", _mirror_pad, args.first, _ZERO)
-MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first)
+PAD = register("Pad", _pad_const, args.first, _ZERO, kind="shape",
+               fusion=_LANE_AXES)
+PADV2 = register("PadV2", lambda a, c, paddings: _pad_const(a, paddings, c), args.same_dtype("PadV2"), _ZERO,
+                 kind="shape",
+                 fusion=_LANE_AXES)
+MIRROR_PAD = register("MirrorPad", _mirror_pad, args.first, _ZERO, kind="shape",
+                      fusion=_LANE_AXES)
+MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first, kind="shape",
+                           fusion=_LANE_AXES)
 
 
 def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str) -> None:
@@ -210,6 +221,39 @@ def _mirror_pad_grad_fn(op: Any, grad: Any) -> list:
                                                         "mode": op.get_attr("mode")})]
 
 
+
 @RegisterGradient("MirrorPadGrad")
 def _mirror_pad_grad_grad(op: Any, grad: Any) -> list:
     return [dispatch.execute(MIRROR_PAD, (grad,), {"paddings": op.get_attr("paddings"), "mode": op.get_attr("mode")})]
+
+
+# --- ReverseV2: one declaration (a shape op whose axis attribute the stacked form shifts) -------------------
+REVERSE = register("ReverseV2", lambda a, axis: np.flip(a, axis), args.first, args.zero_flops, kind="shape",
+                   fusion=OVER_AXIS)
+
+
+def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
+    """`tf.reverse`: the elements reversed along each axis of the 1-D `axis` (int32 or int64)."""
+    t = _t(tensor)
+    ax = _t(axis)
+    if ax.dtype.name not in ("int32", "int64"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(ax.dtype)} is not in "
+                                          "the list of allowed values: int32, int64 [Op:ReverseV2]")
+    dims = dispatch.static_value(ax)
+    if dims.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]")
+    nd = t.ndim
+    seen: set[int] = set()
+    for i, d in enumerate(int(v) for v in dims):
+        if not -nd <= d < nd:
+            raise errors.InvalidArgumentError(None, None, f"'axis'[{i}] = {d} is out of valid range [0, {nd - 1} "
+                                              "[Op:ReverseV2]")
+        if d % nd in seen:
+            raise errors.InvalidArgumentError(None, None, f"axis {d % nd} specified more than once. [Op:ReverseV2]")
+        seen.add(d % nd)
+    return dispatch.execute(REVERSE, (t,), {"axis": tuple(int(v) % nd for v in dims)})
+
+
+@RegisterGradient("ReverseV2")
+def _reverse_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(REVERSE, (grad,), {"axis": op.get_attr("axis")})]

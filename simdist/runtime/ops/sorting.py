@@ -15,7 +15,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch, topk_kernel
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["top_k", "sort", "argsort"]
@@ -28,9 +28,10 @@ def _top_k(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]
     # rows whose comparisons are an order); rows holding NaN, and unsorted top-k (TF's heap order),
     # run TF's kernel step for step (topk_kernel)
     n = x.shape[-1] if x.ndim else 0
-    key = -x if x.dtype.kind == "f" else -x.astype(np.int64) if x.dtype.kind in "iu" else ~x
+    floating = x.dtype.kind == "f" or x.dtype.name == "bfloat16"    # (ml_dtypes' bfloat16 is kind "V")
+    key = -x if floating else -x.astype(np.int64) if x.dtype.kind in "iu" else ~x
     idx = np.argsort(key, axis=-1, kind="stable")[..., :k].astype(np.int32)
-    exact = np.isnan(x).any(axis=-1) if x.dtype.kind == "f" else np.zeros(x.shape[:-1], bool)
+    exact = np.isnan(x).any(axis=-1) if floating else np.zeros(x.shape[:-1], bool)
     if not sorted and 1 < k < n:
         exact = np.ones(x.shape[:-1], bool)
     if k and exact.any():
@@ -43,7 +44,8 @@ def _top_k(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]
 TOPK = register("TopKV2", _top_k, lambda dts, attrs: (args.allowed("TopKV2", *_TOPK_TYPES)(dts, attrs),
                                                        dtypes.int32),
                 lambda arrays, out, attrs: arrays[0].size * max(1, int(np.log2(max(arrays[0].shape[-1], 2)))),
-                num_outputs=2)
+                num_outputs=2, kind="sort",
+                fusion=lanes("no stacked form written (k and the last axis are one lane's)"))
 
 
 def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.int32,  # noqa: A002
@@ -109,11 +111,11 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, return_argsort: boo
     if direction == "DESCENDING":
         return _descending(x, ax, return_argsort)
     dt = x.dtype
-    if dt._np.kind == "u":
+    if dt.kind == "u":
         off = convert_to_tensor(np.iinfo(dt._np).max, dtype=dt)
         r = _descending(math.subtract(off, x), ax, return_argsort)
         return r if return_argsort else math.subtract(off, r)
-    if dt._np.kind == "i":
+    if dt.kind == "i":
         r = _descending(math.subtract(unary.negative(x), 1), ax, return_argsort)
         return r if return_argsort else math.subtract(unary.negative(r), 1)
     r = _descending(unary.negative(x), ax, return_argsort)

@@ -12,7 +12,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, unary
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["negative", "abs_", "sign", "sqrt", "exp", "log", "square", "log1p", "reciprocal", "floor", "ceil",
@@ -47,7 +47,7 @@ def _quiet(fn: Any) -> Any:
 def _reciprocal_rule(dts: Any, attrs: Any) -> dtypes.DType:
     """Reciprocal's op def allows integers, but TF's CPU kernels are floating only: NotFoundError."""
     d = _rule("Reciprocal", _SIGNED)(dts, attrs)
-    if d._np.kind != "f":
+    if d.kind != "f":
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node Reciprocal}} = "
                                    f"Reciprocal[T=DT_{d.name.upper()}] [Op:Reciprocal]")
     return d
@@ -62,19 +62,19 @@ def _round(a: np.ndarray) -> np.ndarray:
     return a if a.dtype.kind in "iu" else np.round(a)
 
 
-NEG = register("Neg", np.negative, _rule("Neg", _SIGNED))
-ABS = register("Abs", np.abs, _rule("Abs", _ABS))
-SIGN = register("Sign", np.sign, _rule("Sign", _SIGNED))
-SQRT = register("Sqrt", _quiet(np.sqrt), _rule("Sqrt", _FLOAT_C))
-EXP = register("Exp", _quiet(np.exp), _rule("Exp", _FLOAT_C))
-LOG = register("Log", _quiet(np.log), _rule("Log", _FLOAT_C))
-SQUARE = register("Square", np.square, _rule("Square", _SQUARE))
-LOG1P = register("Log1p", _quiet(np.log1p), _rule("Log1p", _FLOAT_C))
-RECIPROCAL = register("Reciprocal", _quiet(np.reciprocal), _reciprocal_rule)
-FLOOR = register("Floor", np.floor, _rule("Floor", _FLOAT))
-CEIL = register("Ceil", np.ceil, _rule("Ceil", _FLOAT))
-ROUND = register("Round", _round, _rule("Round", _SIGNED))
-RSQRT = register("Rsqrt", _quiet(_rsqrt), _rule("Rsqrt", _FLOAT_C))
+NEG = unary("Neg", np.negative, _rule("Neg", _SIGNED))
+ABS = unary("Abs", np.abs, _rule("Abs", _ABS))
+SIGN = unary("Sign", np.sign, _rule("Sign", _SIGNED))
+SQRT = unary("Sqrt", _quiet(np.sqrt), _rule("Sqrt", _FLOAT_C))
+EXP = unary("Exp", _quiet(np.exp), _rule("Exp", _FLOAT_C))
+LOG = unary("Log", _quiet(np.log), _rule("Log", _FLOAT_C))
+SQUARE = unary("Square", np.square, _rule("Square", _SQUARE))
+LOG1P = unary("Log1p", _quiet(np.log1p), _rule("Log1p", _FLOAT_C))
+RECIPROCAL = unary("Reciprocal", _quiet(np.reciprocal), _reciprocal_rule)
+FLOOR = unary("Floor", np.floor, _rule("Floor", _FLOAT))
+CEIL = unary("Ceil", np.ceil, _rule("Ceil", _FLOAT))
+ROUND = unary("Round", _round, _rule("Round", _SIGNED))
+RSQRT = unary("Rsqrt", _quiet(_rsqrt), _rule("Rsqrt", _FLOAT_C))
 _BOOL_FLAG = args.zero_flops
 
 
@@ -87,9 +87,9 @@ def _flag_rule(name: str) -> Any:
     return rule
 
 
-IS_NAN = register("IsNan", np.isnan, _flag_rule("IsNan"), _BOOL_FLAG)
-IS_FINITE = register("IsFinite", np.isfinite, _flag_rule("IsFinite"), _BOOL_FLAG)
-IS_INF = register("IsInf", np.isinf, _flag_rule("IsInf"), _BOOL_FLAG)
+IS_NAN = unary("IsNan", np.isnan, _flag_rule("IsNan"), _BOOL_FLAG)
+IS_FINITE = unary("IsFinite", np.isfinite, _flag_rule("IsFinite"), _BOOL_FLAG)
+IS_INF = unary("IsInf", np.isinf, _flag_rule("IsInf"), _BOOL_FLAG)
 for _n in ("Floor", "Ceil", "Round"):   # TF's gradients of these return [None]
     RegisterGradient(_n)(lambda op, grad: [None])
 for _n in ("IsNan", "IsFinite", "IsInf"):

@@ -1,0 +1,139 @@
+"""The replay of a recorded graph as one generated Python function (as torch.fx emits code for
+its graphs): the same NumPy calls, variable reads and writes and FLOP tally as the eager call,
+with no per-op dispatch."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import context, cost, uniform
+from simdist.runtime.cost import tally
+from simdist.runtime.graph.ir import CHARGE, PURE, READ, WRITE, Node, has_numbers, slots
+from simdist.runtime.tensor import Tensor
+from simdist.runtime.values import Mirrored, PerReplica
+
+__all__ = ["compile_replay"]
+
+
+def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
+    """The replay of `graph` (a replay.Graph being built: its steps, constants and template) as one
+    generated Python function (as torch.fx emits code for its graphs):
+    the same NumPy calls, variable reads and writes, and FLOP tally as the eager call, with
+    no per-op dispatch. Constants, ops and variables are bound as closure variables."""
+    bound: list[Any] = []
+
+    def k(obj: Any) -> str:
+        bound.append(obj)
+        return f"k{len(bound) - 1}"
+
+    def val(i: int) -> str:
+        return k(graph.env0[i]) if graph.env0[i] is not None else f"v{i}"
+    # Each value is dropped after its last use: a variable's buffer that no replayed value
+    # holds any more is updated in place by its write (ResourceVariable._apply_op), as when
+    # no tensor read from it is alive eagerly; the values are the same either way.
+    kept = set(slots(graph.template)) | set(graph.args)
+    sink = graph.uniform = uniform.plan(graph.steps, nodes, graph.env0, kept) if uniform.enabled \
+        else uniform.Sinking()
+
+    def operand(j: int, st: tuple) -> str:
+        """A write's operand: a uniform value as a stride-0 view of its element."""
+        if j in sink.ops:
+            return f"ndarray({k(sink.shapes[j][0])}, {k(sink.shapes[j][1])}, v{j}, 0, {k((0,) * len(sink.shapes[j][0]))})"
+        if j in sink.scalars and uniform.takes(st):
+            return k(sink.view(j, sink.scalars[j]))
+        return val(j)
+    last: dict[int, int] = {}
+    for s, st in enumerate(graph.steps):
+        if st[0] in (PURE, READ):
+            last.setdefault(st[1], s)
+        used = st[3:] if st[0] == PURE else (st[1],) + st[4:] if st[0] == WRITE else ()
+        for j in used:
+            last[j] = s
+    drop: dict[int, list[int]] = {}
+    for i, s in last.items():
+        if i not in kept and graph.env0[i] is None:
+            drop.setdefault(s, []).append(i)
+    lines = []
+    for s, st in enumerate(graph.steps):
+        if s > 0 and s - 1 in drop:
+            lines.append("del " + ", ".join(f"v{i}" for i in sorted(drop[s - 1])))
+        if st[0] == PURE:
+            n = nodes[st[1]]
+            if st[1] in sink.ops:     # on the elements of uniform values (runtime/uniform.py)
+                args = [k(sink.scalars[j]) if j in sink.scalars else val(j) for j in st[3:]]
+                lines.append(f"v{st[1]} = {k(st[2])}({', '.join(args)})")
+                continue
+            whole = sink.operands.get(st[1], ())   # uniform operands read as their elements
+            args = [k(sink.scalars[j]) if p in whole else val(j) for p, j in enumerate(st[3:])]
+            parts = getattr(st[2], "parts", None)
+            if n.inline is not None:
+                expr = n.inline[0].format(*args, *[k(c) for c in n.inline[1:]])
+            elif parts is not None:
+                # `run` of _op_impl as statements (one Python call less per op and replay):
+                # the forward, then the result made an array of the output dtype.
+                fwd, kw, npd, keep = parts
+                v = f"v{st[1]}"
+                call = ", ".join(args + [f"{name}={k(val)}" for name, val in kw.items()])
+                lines.append(f"{v} = {k(fwd)}({call})")
+                lines.append(f"if type({v}) is not ndarray:")
+                lines.append(f"    {v} = asarray({v})")
+                if not keep:
+                    d = k(npd)
+                    lines.append(f"if {v}.dtype is not {d} and {v}.dtype != {d}:")
+                    lines.append(f"    {v} = {v}.astype({d}, copy=False)")
+                continue
+            else:
+                expr = f"{k(st[2])}({', '.join(args)})"
+            lines.append(f"v{st[1]} = {expr}")
+        elif st[0] == READ:
+            lines.append(f"v{st[1]} = {k(st[2])}._read_array()")
+        elif st[0] == CHARGE:
+            lines.append(f"{k(st[2])}()")
+        elif st[3] == "share":   # a mirrored copy taking its twin's buffer (runtime/lanes/)
+            lines.append(f"{k(st[2])}._share({val(st[1])})")
+        elif len(st) > 4:    # a scatter: (indices, updates), checked as eagerly (they may differ)
+            lines.append(f"{k(st[2])}._write_scatter({st[3]!r}, ({val(st[1])}, {val(st[4])}))")
+        else:
+            lines.append(f"{k(st[2])}._write({st[3]!r}, {operand(st[1], st)})")
+    if len(graph.steps) - 1 in drop:
+        lines.append("del " + ", ".join(f"v{i}" for i in sorted(drop[len(graph.steps) - 1])))
+    lines.append(f"tally.flops += {k(graph.flops)}")
+    for name, fl in zip(("backward", "update"), graph.sections):
+        if fl:
+            lines.append(f"tally.{name} += {k(fl)}")
+    if graph.held_rise:
+        lines.append(f"if held.bytes + {k(graph.held_rise)} > held.peak:")
+        lines.append(f"    held.peak = held.bytes + {k(graph.held_rise)}")
+    lines.append("if dev is None:")
+    lines.append("    dev = current_device()")
+    out = _emit(graph, graph.template, k, val)
+    if has_numbers(graph.template):    # tf.function makes tensors of the Python numbers it returns
+        out = f"{k(graph.outputs)}({out})"
+    lines.append(f"return {out}")
+    names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
+    params = "".join(f"v{i}, " for i in graph.args)
+    src = f"def make({names}):\n    def run({params}dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
+    ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
+                          "ndarray": np.ndarray, "asarray": np.asarray, "held": cost.held}
+    exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
+    graph.source = src
+    return ns["make"](*bound)
+
+def _emit(graph: Any, template: Any, k: Callable[[Any], str], val: Callable[[int], str]) -> str:
+    kind = template[0]
+    if kind == "t":
+        i = template[1]
+        arr = val(i) + (".copy()" if i in graph.folded else "")
+        return f"Tensor({arr}, {k(template[2])}, {'dev' if template[3] is None else k(template[3])})"
+    if kind in ("py", "obj"):
+        return k(template[1])
+    if kind is dict:
+        return "{" + ", ".join(f"{k(key)}: {_emit(graph, v, k, val)}" for key, v in template[1]) + "}"
+    items = [_emit(graph, v, k, val) for v in template[1]]
+    if kind is list:
+        return "[" + ", ".join(items) + "]"
+    if kind is PerReplica or kind is Mirrored:
+        return f"{k(kind)}((" + "".join(f"{x}, " for x in items) + "))"
+    return "(" + "".join(f"{x}, " for x in items) + ")"

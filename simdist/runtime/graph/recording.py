@@ -1,0 +1,401 @@
+"""Graph recording: a `Recorder` notes the ops of one eager call as it runs (an observer of the op
+dispatch), and `record` / `record_call` run a call under one and return its Graph or why not."""
+
+from __future__ import annotations
+
+import operator
+import threading
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from simdist.runtime import context, tensor as _tm, variables
+from simdist.runtime import cost
+from simdist.runtime.cost import tally
+from simdist.runtime.graph.ir import ARG, CHARGE, CONST, PURE, READ, WRITE, Node, NotRecordable, Untraceable
+from simdist.runtime.graph.replay import Graph
+from simdist.runtime.tensor import Tensor, _Traced
+from simdist.runtime.values import Mirrored, PerReplica
+
+__all__ = ["Recorder", "record", "record_call", "signature"]
+
+
+class Recorder:
+    """Notes the ops of one eager call (installed as `tensor._REC` while it runs)."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+        # per node: its value is the same in every replay (a constant, or computed from
+        # constants and shapes only), so Python may read it (see is_constant)
+        self.static: list[bool] = []
+        self.slot_of: dict[int, int] = {}     # id(tensor) -> node index (tensors kept in `keep`)
+        self.keep: list[Any] = []
+        self.created = 0                      # Tensor.__init__ calls while recording
+        self.expected = 0                     # ... of which the recorded ops account for
+        self.reason: str | None = None
+        self.live = True
+        self.device = context.current_device()   # the call's device: its ops' results replay on theirs
+        # Whether the simulator charges made in the call are replayed by the graph itself (a
+        # tf.function called with arguments, see record_call), rather than kept by the
+        # ClusterCoordinator for the closure (a scheduled function).
+        self.charges_in_graph = False
+        self.args: list[int] = []             # the nodes of the call's tensor arguments, in order
+        # The replica whose ops are being recorded (set by a MirroredStrategy-style run as it hands
+        # each replica its turn), and how many replicas the call's strategy.run has (-1: runs of
+        # different sizes). Replicas' ops form lanes that simdist.runtime.lanes fuses.
+        self.lane: int | None = None
+        self.lanes = 0
+        # The recorder is process-wide (ops need no thread lookup): an op, write or charge made
+        # by another thread while it records abandons the recording (see other_thread).
+        self.thread = threading.get_ident()
+
+    def invalidate(self, reason: str) -> None:
+        if self.reason is None:
+            self.reason = reason
+
+    def other_thread(self) -> None:
+        """Called where another thread may act during the recording (a tensor made, a variable
+        written, a charge): the recording is abandoned if it is not the recording thread."""
+        if threading.get_ident() != self.thread:
+            self.invalidate("another thread ran ops while it recorded")
+
+    # --- inputs -------------------------------------------------------------------------------
+    def _add(self, node: Node, out: Any = None) -> int:
+        kind = node.kind
+        static = self.static
+        if kind != CONST and kind != ARG:
+            node.lane = self.lane
+        if kind == CONST:
+            static.append(True)
+        elif kind == PURE and not node.stateful:
+            key = node.key
+            # (an op of kind shape-query depends on its input's shape only, fixed for a recording)
+            static.append(all(static[j] for j in node.ins) or (key[0] == "op" and node.op.kind == "shape-query"))
+        else:
+            static.append(False)
+        self.nodes.append(node)
+        i = len(self.nodes) - 1
+        if out is not None:
+            self.slot_of[id(out)] = i
+            self.keep.append(out)
+        return i
+
+    def ref(self, t: Tensor) -> int:
+        """The node of a tensor: a recorded op's output, else a constant captured from outside."""
+        i = self.slot_of.get(id(t))
+        if i is None:
+            i = self._add(Node(CONST, value=t._a if type(t) is _Traced else t._v, dtype=t.dtype,
+                                 key="capture"), t)
+        return i
+
+    def _traced(self, t: Tensor, node: Node) -> _Traced:
+        out = _Traced(t._v, t.dtype, t._device)
+        self.expected += 2    # t, and its traced twin
+        node.value = t._v
+        self._add(node, out)
+        return out
+
+    # --- hooks called by dispatch (simdist.runtime.ops.dispatch) ----------------------------------
+    def op(self, opdef: Any, tensors: Any, outs: tuple, attrs: dict | None) -> tuple:
+        """An op ran on tensors giving outs: note it; its outputs become traced tensors."""
+        ins = tuple(self.ref(t) for t in tensors)
+        multi = opdef.num_outputs != 1
+        dt = tuple(o.dtype for o in outs) if multi else outs[0].dtype
+        try:
+            key = ("op", opdef.name, _freeze(attrs), dt)
+            hash(key)
+        except TypeError:
+            key = ("unique", len(self.nodes))
+        node = Node(PURE, _op_impl(opdef, attrs, None if multi else outs[0], tensors), ins, dt, key=key,
+                     stateful=opdef.stateful)
+        node.op = opdef
+        node.attrs = attrs
+        if not multi:
+            return (self._traced(outs[0], node),)
+        node.value = tuple(o._v for o in outs)
+        i = self._add(node)
+        return tuple(self._traced(o, Node(PURE, operator.itemgetter(j), (i,), o.dtype, key=("item", j)))
+                     for j, o in enumerate(outs))
+
+    def constant(self, t: Tensor) -> Tensor:
+        return self._traced(t, Node(CONST, dtype=t.dtype))
+
+    def is_constant(self, t: Tensor) -> bool:
+        """Whether t's value is the same in every replay of this recording: made outside the
+        call, a constant, or computed from those and from shapes only. Python code may read the
+        value of such a tensor (an attribute such as one_hot's depth); reading any other means
+        the call depends on values a replay would not see again."""
+        i = self.slot_of.get(id(t))
+        return i is None or self.static[i]
+
+    def read_value(self, t: Tensor, where: str) -> None:
+        """Python reads t's value (`where`): the recording is abandoned unless it is constant."""
+        if self.live and not self.is_constant(t):
+            self.invalidate(f"it reads a tensor's value in {where}")
+
+    def arg(self, t: Tensor) -> _Traced:
+        """A tensor argument of the call: a placeholder the replay binds to each call's value.
+        The function sees a traced twin, so a read of its value in Python is noticed."""
+        arr = t._a if type(t) is _Traced else t._v
+        twin = _Traced(arr, t.dtype, t._device)
+        self.expected += 1
+        i = self._add(Node(ARG, value=arr, dtype=t.dtype), twin)
+        self.args.append(i)
+        return twin
+
+    def computed(self, fn: Callable[..., np.ndarray], tensors: Any, out: Tensor, reduce: str | None = None) -> _Traced:
+        """out = fn(*arrays of tensors), computed outside the op registry (a collective's
+        reduction): a node replaying fn, never merged with another. `reduce` ("SUM" or "MEAN"):
+        fn is that cross-replica reduction of one tensor per replica, in replica order."""
+        ins = tuple(self.ref(t) for t in tensors)
+        node = Node(PURE, fn, ins, out.dtype, key=("unique", len(self.nodes)))
+        node.reduce = reduce
+        return self._traced(out, node)
+
+    def alias(self, src: Tensor, device: str) -> _Traced:
+        """src's value as a tensor on another device (a collective's result handed to each
+        replica: the same array): the same node."""
+        i = self.ref(src)
+        out = _Traced(src._a if type(src) is _Traced else src._v, src.dtype, device)
+        self.expected += 1
+        self.slot_of[id(out)] = i
+        self.keep.append(out)
+        return out
+
+    def charge(self, fn: Callable[[], Any]) -> None:
+        """A simulator charge the call made (a strategy.run's time): `fn()` makes it again at
+        the same point of every replay."""
+        self.other_thread()
+        self._add(Node(CHARGE, impl=fn))
+
+    def read(self, var: Any, t: Tensor) -> Tensor:
+        if type(var) is not variables.ResourceVariable:
+            self.invalidate(f"a read of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
+                            "are recorded)")
+            return t
+        return self._traced(t, Node(READ, dtype=t.dtype, var=var))
+
+    def write(self, var: Any, kind: str, value: Any, arr: np.ndarray) -> None:
+        self.other_thread()
+        if type(var) is not variables.ResourceVariable:
+            self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
+                            "are recorded)")
+        elif hasattr(value, "_as_tensor"):
+            # another variable: _coerce read it (the last node recorded), or it is not recordable
+            last = self.nodes[-1] if self.nodes else None
+            if last is None or last.kind != READ or last.value is not arr:
+                self.invalidate(f"{kind} of {type(value).__name__} to {var.name}: its read was not recorded")
+                return
+            self._add(Node(WRITE, ins=(len(self.nodes) - 1,), var=var, write_kind=kind))
+        elif not isinstance(value, Tensor):
+            # A Python value, as in v.assign_add(1.0) or v.assign([1, 2]): a constant, as TF's
+            # tracing makes it, kept as a private read-only copy.
+            const = np.array(arr, copy=True)
+            const.flags.writeable = False
+            i = self._add(Node(CONST, value=const, dtype=var.dtype, key="scalar"))
+            self._add(Node(WRITE, ins=(i,), var=var, write_kind=kind))
+        else:
+            i = self.ref(value)
+            if self.nodes[i].value is not arr and type(value) is _Traced:
+                self.invalidate(f"{kind} to {var.name}: its value is not the tensor's")
+            self._add(Node(WRITE, ins=(i,), var=var, write_kind=kind))
+
+    def scatter(self, var: Any, kind: str, indices: Tensor, updates: Tensor, operand: tuple) -> None:
+        """A sparse write (scatter_add & co.): a write node with two inputs, indices and updates."""
+        self.other_thread()
+        if type(var) is not variables.ResourceVariable:
+            self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
+                            "are recorded)")
+            return
+        ins = []
+        for t, arr in ((indices, operand[0]), (updates, operand[1])):
+            i = self.ref(t)
+            if self.nodes[i].value is not arr and type(t) is _Traced:
+                self.invalidate(f"{kind} to {var.name}: its operand is not the tensor's")
+            ins.append(i)
+        self._add(Node(WRITE, ins=tuple(ins), var=var, write_kind=kind))
+
+    # --- the graph ----------------------------------------------------------------------------
+    def _template(self, out: Any) -> Any:
+        if out is None or type(out) in (bool, int, float, str):
+            return ("py", out)
+        if isinstance(out, Tensor):
+            i = self.slot_of.get(id(out))
+            if i is None or self.nodes[i].key == "capture":
+                return ("obj", out)    # made outside the call: eager returns that very object
+            return ("t", i, None if out._device == self.device else out._device)
+        if type(out) in (tuple, list):
+            return (type(out), [self._template(v) for v in out])
+        if type(out) in (PerReplica, Mirrored):
+            return (type(out), [self._template(v) for v in out._values])
+        if type(out) is dict:
+            return (dict, [(k, self._template(v)) for k, v in out.items()])
+        raise NotRecordable(f"it returns a {type(out).__name__} (only tensors, None, and lists, tuples "
+                             "and dicts of them are recorded)")
+
+    def finish(self, result: Any, flops: float, outputs: Callable[[Any], Any], **graph_kw: Any) -> "Graph | Untraceable":
+        """The graph of the recorded call, or why there is none."""
+        if self.reason is None and self.created != self.expected:
+            self.reason = (f"it creates {self.created - self.expected} tensor(s) outside the op registry "
+                           "(e.g. strategy or dataset values; every tf op is recorded)")
+        if self.reason is not None:
+            return Untraceable(self.reason)
+        try:
+            template = self._template(result)
+        except NotRecordable as e:
+            return Untraceable(str(e))
+        fusion = None
+        if self.lanes > 1:      # a strategy.run of several replicas: their lanes fused (runtime/lanes/)
+            from simdist.runtime import lanes
+            if lanes.enabled:
+                fusion = lanes.fuse(self.nodes, template, self.args, self.lanes)
+        g = Graph(self.nodes, template, flops, outputs, self.args, **graph_kw)
+        if type(fusion) is str:
+            g.unfused = fusion
+        elif fusion is not None:
+            g.use_fused(Graph(fusion.nodes, fusion.template, flops, outputs, fusion.args, **graph_kw), fusion.guard)
+        return g
+
+
+def _same_dtype(fn: np.ufunc, dt: Any, nin: int) -> bool:
+    """Whether the ufunc maps nin arrays of dtype dt to dt (so dispatch's cast is a no-op)."""
+    if dt is _tm.dtypes.string:
+        return False
+    try:
+        with np.errstate(all="ignore"):
+            return fn(*[np.zeros(0, dt._np)] * nin).dtype == dt._np
+    except TypeError:
+        return False
+
+
+def _freeze(attrs: dict | None) -> Any:
+    """Attrs as a hashable key (sorted by name)."""
+    if not attrs:
+        return ()
+    return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in attrs.items()))
+
+
+def _op_impl(opdef: Any, attrs: dict | None, out: Any, tensors: Any) -> Callable[..., Any]:
+    """What dispatch.run computes for this op, on arrays: the forward, then the result made an
+    array of the output dtype. An op's bare NumPy function (OpDef.bare: matmul) or a ufunc
+    forward whose result already is such an array (known from the recorded call: shapes and
+    dtypes do not change between replays) is used as it is, without a Python wrapper."""
+    fwd = opdef.forward
+    if out is not None and not attrs and out.ndim and all(t.dtype is out.dtype for t in tensors):
+        if opdef.bare is not None:
+            return opdef.bare
+        if isinstance(fwd, np.ufunc) and _same_dtype(fwd, out.dtype, len(tensors)):
+            return fwd
+    if opdef.num_outputs != 1:
+        return (lambda *a: fwd(*a, **attrs)) if attrs else fwd
+    npd = out.dtype._np
+    keep = out.dtype is _tm.dtypes.string
+    kw = attrs or {}
+
+    def run(*arrays: np.ndarray) -> np.ndarray:
+        r = fwd(*arrays, **kw)
+        if type(r) is not np.ndarray:
+            r = np.asarray(r)
+        if r.dtype is not npd and r.dtype != npd and not keep:
+            r = r.astype(npd, copy=False)
+        return r
+    run.parts = (fwd, kw, npd, keep)   # type: ignore[attr-defined]  # (the replay code inlines run: see _compile)
+    return run
+
+
+def record(call: Callable[[], Any], outputs: Callable[[Any], Any]) -> tuple["Graph | Untraceable", Any]:
+    """Run `call()` eagerly while recording its ops: (its graph or why not, its raw result). An
+    exception from the call propagates (nothing is recorded). `outputs` is what the caller makes
+    of a result with Python numbers in it (tf.function makes them tensors); replays apply it."""
+    if _tm._REC is not None:       # a scheduled function calling another: the outer one records
+        return Untraceable("it ran inside another recorded call"), call()
+    rec = Recorder()
+    t0 = tally.flops
+    _tm._REC = rec
+    try:
+        result = call()
+    finally:
+        _tm._REC = None
+        rec.live = False
+    return rec.finish(result, tally.flops - t0, outputs), result
+
+
+# --- tf.function calls with arguments ------------------------------------------------------------------
+_SCALARS = (type(None), bool, int, float, str)
+
+
+def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
+    """The input signature of a call, as TF 2.21's tracing keys it, and its tensor arguments in
+    order: each tensor by dtype, shape (and device: where simdist's inputs are copied from),
+    Python scalars by value (equal values share a trace: 1, 1.0 and True, as on TF), lists,
+    tuples and PerReplica/Mirrored values by structure, dicts by their sorted keys. None when
+    an argument is anything else (the call then runs eagerly)."""
+    leaves: list[Tensor] = []
+
+    def sig(x: Any) -> Any:
+        t = type(x)
+        if t is Tensor or t is _Traced:
+            leaves.append(x)
+            return (x.dtype, (x._a if t is _Traced else x._v).shape, x._device)
+        if t in _SCALARS:
+            return x
+        if t is tuple or t is list:
+            return (t, tuple(sig(v) for v in x))
+        if t is dict:
+            return (t, tuple((k, sig(x[k])) for k in sorted(x)))
+        if t is PerReplica or t is Mirrored:
+            return (t, tuple(sig(v) for v in x._values))
+        raise NotRecordable(t.__name__)
+
+    try:
+        key = (sig(args), sig(kwargs))
+        hash(key)
+    except (NotRecordable, TypeError):
+        return None
+    return key, leaves
+
+
+def _substitute(x: Any, twins: Iterator[Tensor]) -> Any:
+    """x with its tensors replaced by `twins`, taken in the order `signature` lists them (each
+    position its own placeholder, as TF's, even when the same tensor is passed twice)."""
+    t = type(x)
+    if t is Tensor or t is _Traced:
+        return next(twins)
+    if t is tuple or t is list:
+        return t([_substitute(v, twins) for v in x])
+    if t is dict:
+        done = {k: _substitute(x[k], twins) for k in sorted(x)}
+        return {k: done[k] for k in x}
+    if t is PerReplica or t is Mirrored:
+        return t(tuple(_substitute(v, twins) for v in x._values))
+    return x
+
+
+def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[Tensor],
+                outputs: Callable[[Any], Any]) -> tuple["Graph | Untraceable", Any]:
+    """Run `fn(*args, **kwargs)` eagerly while recording it, as TF traces a tf.function for an
+    input signature: (its graph or why not, its raw result). The tensor arguments (`leaves`,
+    from `signature`) become the graph's parameters, and the simulator charges the call makes
+    (a strategy.run's time) become steps of the graph, so that `graph.run(*arrays)` does what
+    calling fn again on tensors of the same signature would: the same values, variable writes,
+    FLOP tally (sections included), tape peak and simulated time. Must be called with no
+    recording, no gradient tape and no open cost section (see tf.function)."""
+    rec = Recorder()
+    rec.charges_in_graph = True
+    t0 = tally.snapshot()
+    held = cost.held
+    bytes0, peak0 = held.bytes, held.peak
+    held.peak = bytes0
+    _tm._REC = rec
+    try:
+        twins = iter([rec.arg(t) for t in leaves])
+        result = fn(*_substitute(args, twins), **_substitute(kwargs, twins))
+    finally:
+        _tm._REC = None
+        rec.live = False
+        rise = held.peak - bytes0
+        held.peak = max(peak0, held.peak)
+    if held.bytes != bytes0:
+        rec.invalidate("gradient tapes it opened still keep tensors after it returned")
+    return rec.finish(result, tally.flops - t0[0], outputs, sections=(tally.backward - t0[1], tally.update - t0[2]),
+                      held_rise=rise), result

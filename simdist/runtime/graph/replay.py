@@ -1,0 +1,108 @@
+"""A recorded call ready to replay (`Graph`: optimised, compiled, fused when its replicas'
+lanes fuse), and `explain`, which says what a tf.function's calls do."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from simdist.runtime import variables
+from simdist.runtime.graph.codegen import compile_replay
+from simdist.runtime.graph.ir import READ, WRITE, Node, Untraceable, bind_dtypes
+from simdist.runtime.graph.optimize import plan
+
+__all__ = ["Graph", "explain"]
+
+
+class Graph:
+    """A recorded call, optimised (folded, deduplicated, pruned) and ready to replay."""
+
+    __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
+                 "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
+                 "unfused", "uniform")
+
+    def __init__(self, nodes: list[Node], template: Any, flops: float, outputs: Callable[[Any], Any],
+                 args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
+                 held_rise: int = 0) -> None:
+        self.flops = flops
+        self.fused: Graph | None = None     # the same call with its replicas fused (use_fused)
+        self.unfused = ""                   # why its replicas' lanes are not fused (runtime/lanes/)
+        self.held_rise = held_rise         # how far above its start the call's tapes kept bytes (peak)
+        self.args = list(args or ())       # the argument nodes: the replay's parameters, in order
+        self.sections = sections           # the FLOPs of the call's backward and update sections
+        # What the recorded call charged the simulator besides its own ops (a strategy.run's
+        # phases, set by the coordinator), and the FLOPs those charges include.
+        self.charges: list[Any] = []
+        self.run_flops = 0.0
+        self.outputs = outputs       # what the caller makes of the function's results (see record)
+        p = plan(nodes, template)    # folded, deduplicated, pruned (graph/optimize.py)
+        self.env0: list[Any] = p.env0
+        self.folded: set[int] = p.folded
+        self.steps = steps = p.steps
+        # The variables it reads and writes, each once, in order of first read / first write.
+        self.reads = list({id(st[2]): st[2] for st in steps if st[0] == READ}.values())
+        self.writes = list({id(st[2]): st[2] for st in steps if st[0] == WRITE}.values())
+        self.write_bytes = self._write_bytes(nodes)
+        self.template = bind_dtypes(p.template, nodes)
+        self.run = compile_replay(self, nodes)
+
+    def use_fused(self, fused: "Graph", guard: Any) -> None:
+        """Replay `fused` (this call with its replicas' lanes fused, simdist.runtime.lanes)
+        whenever its guard allows, else this graph lane by lane."""
+        self.fused = fused
+        plain, fast, ok, done = self.run, fused.run, guard.ok, guard.done
+
+        def run(*arrays: Any, dev: Any = None) -> Any:
+            if ok():
+                out = fast(*arrays, dev=dev)
+                done()
+                return out
+            return plain(*arrays, dev=dev)
+        self.run = run
+
+    def _write_bytes(self, nodes: list[Node]) -> list[tuple[Any, int]]:
+        """(variable, bytes sent to it) per variable written, as Transaction.written_bytes
+        counts them: the whole variable, or only the rows of its scatter writes."""
+        sizes: dict[int, int] = {}
+        for st in self.steps:
+            if st[0] != WRITE:
+                continue
+            k = id(st[2])
+            if sizes.get(k, 0) < 0:
+                continue
+            if st[3] in variables.SCATTER_KINDS:
+                sizes[k] = sizes.get(k, 0) + variables.scatter_bytes((nodes[st[1]].value, nodes[st[4]].value))
+            else:
+                sizes[k] = -1
+        return [(v, int(v.nbytes) if sizes[id(v)] < 0 else min(sizes[id(v)], int(v.nbytes))) for v in self.writes]
+
+
+def explain(fn: Any) -> str:
+    """Whether a tf.function's calls replay a recorded graph, and if not, why: its scheduled
+    calls (ClusterCoordinator), else each input signature its direct calls recorded."""
+    g = getattr(fn, "_graph", None)
+    calls = getattr(fn, "_calls", None)
+    if g is None and calls:
+        return "; ".join("runs eagerly every time: " + e.reason if isinstance(e, Untraceable)
+                         else f"replays a recorded graph of {len(e.steps)} steps" + _fused_note(e)
+                         for e in calls.values())
+    if g is None:
+        return "not recorded yet (it records on its first scheduled call without arguments)"
+    if isinstance(g, Untraceable):
+        return "runs eagerly every time: " + g.reason
+    return f"replays a recorded graph of {len(g.steps)} steps" + _fused_note(g)
+
+
+def _fused_note(g: "Graph") -> str:
+    out = ""
+    n, m = len(g.uniform.ops), len(g.uniform.operands)
+    if n:
+        out += f", {n} op{'s' if n > 1 else ''} on uniform values as scalars"
+    if m:
+        out += f", {m} reading a uniform operand as its element"
+    return out + _fused_note_only(g)
+
+
+def _fused_note_only(g: "Graph") -> str:
+    if g.fused is not None:
+        return f" ({len(g.fused.steps)} with its replicas fused)"
+    return f" (its replicas one by one: {g.unfused})" if g.unfused else ""

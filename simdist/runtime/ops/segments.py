@@ -1,0 +1,240 @@
+"""Segment reductions beyond the sums (scatter.py): tf.math.segment_max/min/prod/mean over sorted
+ids, unsorted_segment_max/min/prod, and the composites unsorted_segment_mean/sqrt_n as TF 2.21's
+math_ops builds them. Each op is one declaration (kind gather/scatter: its ids address one
+lane's rows, so a fused replay runs it lane by lane) with its gradient as math_grad.py registers it.
+
+Empty segments, as TF's CPU kernels fill them: 0 for the sorted max, min and mean, 1 for the
+products; the dtype's lowest (max) or highest (min) finite value for the unsorted max and min.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.array import segment_ids_below
+from simdist.runtime.ops.math import NUMERIC, REAL
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.ops.scatter import _indices, sorted_segments, unsorted_segment_args, unsorted_segment_sum
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["segment_max", "segment_min", "segment_prod", "segment_mean", "unsorted_segment_max",
+           "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_mean", "unsorted_segment_sqrt_n"]
+
+_PER_LANE = lanes("its ids address one lane's rows: no stacked form written")
+_UFUNC = {"max": np.maximum, "min": np.minimum, "prod": np.multiply, "mean": np.add}
+
+
+def _extreme(dt: np.dtype, kind: str, finite: bool) -> Any:
+    """The start of a max (lowest) or min (highest) reduction: ±inf, or the finite limit."""
+    if dt.kind == "f":
+        info = np.finfo(dt)
+        return (info.min if kind == "max" else info.max) if finite else (-np.inf if kind == "max" else np.inf)
+    info = np.iinfo(dt)
+    return info.min if kind == "max" else info.max
+
+
+def _start(shape: tuple, dt: np.dtype, kind: str, finite: bool) -> np.ndarray:
+    if kind in ("max", "min"):
+        return np.full(shape, _extreme(dt, kind, finite), dtype=dt)
+    return np.ones(shape, dtype=dt) if kind == "prod" else np.zeros(shape, dtype=dt)
+
+
+def _mean_of(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """sums / counts in the sums' dtype; integers truncate toward zero (C++ division), 0 when empty."""
+    c = np.maximum(counts, 1).reshape((-1,) + (1,) * (sums.ndim - 1))
+    if sums.dtype.kind in "iu":
+        return (np.sign(sums) * (np.abs(sums) // c.astype(sums.dtype))).astype(sums.dtype)
+    with np.errstate(all="ignore"):
+        return (sums / c.astype(sums.dtype)).astype(sums.dtype)
+
+
+def _sorted(kind: str, name: str) -> Any:
+    def forward(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        n = sorted_segments(data, ids, name)
+        out = _start((n,) + data.shape[1:], data.dtype, kind, finite=False)
+        with np.errstate(all="ignore"):
+            _UFUNC[kind].at(out, ids, data)
+        counts = np.bincount(ids.astype(np.int64), minlength=n)
+        if kind == "mean":
+            return _mean_of(out, counts)
+        if kind in ("max", "min"):
+            out[counts == 0] = 0
+        return out
+    return forward
+
+
+def _unsorted(kind: str, name: str) -> Any:
+    def forward(data: np.ndarray, ids: np.ndarray, shape: tuple) -> np.ndarray:
+        flat = segment_ids_below(ids, shape[0], name)
+        out = _start(shape, data.dtype, kind, finite=True)
+        keep = flat >= 0
+        with np.errstate(all="ignore"):
+            _UFUNC[kind].at(out, flat[keep], data[keep])
+        return out
+    return forward
+
+
+def _rows_read(arrays: Any, out: Any, attrs: Any) -> float:
+    return float(arrays[0].size)
+
+
+SEGMENT_MAX = register("SegmentMax", _sorted("max", "SegmentMax"),
+                       lambda dts, attrs: args.allowed("SegmentMax", *REAL)(dts[:1], attrs), _rows_read,
+                       kind="gather/scatter", fusion=_PER_LANE)
+SEGMENT_MIN = register("SegmentMin", _sorted("min", "SegmentMin"),
+                       lambda dts, attrs: args.allowed("SegmentMin", *REAL)(dts[:1], attrs), _rows_read,
+                       kind="gather/scatter", fusion=_PER_LANE)
+SEGMENT_PROD = register("SegmentProd", _sorted("prod", "SegmentProd"),
+                        lambda dts, attrs: args.allowed("SegmentProd", *NUMERIC)(dts[:1], attrs), _rows_read,
+                        kind="gather/scatter", fusion=_PER_LANE)
+SEGMENT_MEAN = register("SegmentMean", _sorted("mean", "SegmentMean"),
+                        lambda dts, attrs: args.allowed("SegmentMean", *NUMERIC)(dts[:1], attrs), _rows_read,
+                        kind="gather/scatter", fusion=_PER_LANE)
+UNSORTED_SEGMENT_MAX = register("UnsortedSegmentMax", _unsorted("max", "UnsortedSegmentMax"),
+                                lambda dts, attrs: args.allowed("UnsortedSegmentMax", *REAL)(dts[:1], attrs),
+                                _rows_read, kind="gather/scatter", fusion=_PER_LANE)
+UNSORTED_SEGMENT_MIN = register("UnsortedSegmentMin", _unsorted("min", "UnsortedSegmentMin"),
+                                lambda dts, attrs: args.allowed("UnsortedSegmentMin", *REAL)(dts[:1], attrs),
+                                _rows_read, kind="gather/scatter", fusion=_PER_LANE)
+UNSORTED_SEGMENT_PROD = register("UnsortedSegmentProd", _unsorted("prod", "UnsortedSegmentProd"),
+                                 lambda dts, attrs: args.allowed("UnsortedSegmentProd", *NUMERIC)(dts[:1], attrs),
+                                 _rows_read, kind="gather/scatter", fusion=_PER_LANE)
+
+
+def _sorted_call(op: Any, data: Any, segment_ids: Any) -> Tensor:
+    return dispatch.execute(op, (_t(data), _indices(segment_ids, op.name, "int32, int64")))
+
+
+def _unsorted_call(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> Tensor:
+    d, ids, shape = unsorted_segment_args(data, segment_ids, num_segments, op.name)
+    return dispatch.execute(op, (d, ids), {"shape": shape})
+
+
+def segment_max(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
+    return _sorted_call(SEGMENT_MAX, data, segment_ids)
+
+
+def segment_min(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
+    return _sorted_call(SEGMENT_MIN, data, segment_ids)
+
+
+def segment_prod(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
+    return _sorted_call(SEGMENT_PROD, data, segment_ids)
+
+
+def segment_mean(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
+    """`tf.math.segment_mean`: integer data give the truncated mean; empty segments 0."""
+    return _sorted_call(SEGMENT_MEAN, data, segment_ids)
+
+
+def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
+    return _unsorted_call(UNSORTED_SEGMENT_MAX, data, segment_ids, num_segments)
+
+
+def unsorted_segment_min(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
+    return _unsorted_call(UNSORTED_SEGMENT_MIN, data, segment_ids, num_segments)
+
+
+def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
+    return _unsorted_call(UNSORTED_SEGMENT_PROD, data, segment_ids, num_segments)
+
+
+def _segment_n(data: Tensor, ids: Tensor, num_segments: Any) -> Tensor:
+    """TF's _unsorted_segment_N: each segment's entry count (at least 1), shaped to broadcast."""
+    from simdist.runtime.ops import array, math
+    n = unsorted_segment_sum(array.ones(ids.shape.as_list(), dtype=data.dtype), ids, num_segments)
+    k = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
+    n = array.reshape(n, [k] + [1] * (data.ndim - ids.ndim))
+    return math.maximum(n, 1)
+
+
+def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
+    """`tf.math.unsorted_segment_mean`: the segment sums over the counts (a truediv: integer data
+    give float64, as TF's composite)."""
+    from simdist.runtime.ops import math
+    d, ids = _t(data), _t(segment_ids)
+    return math.truediv(unsorted_segment_sum(d, ids, num_segments), _segment_n(d, ids, num_segments))
+
+
+def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
+    """`tf.math.unsorted_segment_sqrt_n`: the segment sums over sqrt(count) (floats only: Sqrt's)."""
+    from simdist.runtime.ops import math, unary
+    d, ids = _t(data), _t(segment_ids)
+    return math.truediv(unsorted_segment_sum(d, ids, num_segments), unary.sqrt(_segment_n(d, ids, num_segments)))
+
+
+# --- gradients, as TF 2.21's math_grad.py --------------------------------------------------------------------
+def _gather_drop_negatives(params: Any, ids: Any) -> tuple[Any, Any]:
+    """TF's _GatherDropNegatives: params' rows at the ids (zeros for negative ids), and the mask."""
+    from simdist.runtime.ops import array, math
+    gathered = array.gather(params, math.maximum(ids, array.zeros_like(ids)))
+    positive = array.reshape(math.greater_equal(ids, 0), ids.shape.as_list() + [1] * (gathered.ndim - ids.ndim))
+    positive = math.logical_and(positive, array.ones_like(gathered, dtype=dtypes.bool_))
+    return math.where(positive, gathered, array.zeros_like(gathered)), positive
+
+
+@RegisterGradient("SegmentMax")
+@RegisterGradient("SegmentMin")
+def _segment_min_or_max_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import array, math, scatter
+    x, ids = op.inputs
+    selected = math.equal(x, array.gather(op.outputs[0], ids))
+    count = scatter.segment_sum(math.cast(selected, grad.dtype), ids)
+    return [math.where(selected, array.gather(math.divide(grad, count), ids), array.zeros_like(x)), None]
+
+
+@RegisterGradient("UnsortedSegmentMax")
+@RegisterGradient("UnsortedSegmentMin")
+def _unsorted_segment_min_or_max_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import array, math
+    x, ids = op.inputs
+    gathered, positive = _gather_drop_negatives(op.outputs[0], ids)
+    selected = math.logical_and(math.equal(x, gathered), positive)
+    count = unsorted_segment_sum(math.cast(selected, grad.dtype), ids, op.get_attr("shape")[0])
+    spread, _ = _gather_drop_negatives(math.divide(grad, count), ids)
+    return [math.where(selected, spread, array.zeros_like(spread)), None]
+
+
+@RegisterGradient("SegmentMean")
+def _segment_mean_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import array, math, scatter
+    x, ids = op.inputs
+    ones = array.ones(ids.shape.as_list() + [1] * (x.ndim - 1), dtype=grad.dtype)
+    return [array.gather(math.divide(grad, scatter.segment_sum(ones, ids)), ids), None]
+
+
+@RegisterGradient("SegmentProd")
+def _segment_prod_grad(op: Any, grad: Any) -> list:
+    """TF's _SegmentProdGrad: prod / x where x is not 0; the product of the others for a segment's
+    one zero; 0 for segments with two zeros or more."""
+    from simdist.runtime.ops import array, math, scatter
+    x, ids = op.inputs
+    zero = math.equal(x, 0)
+    zeros = scatter.segment_sum(math.cast(zero, dtypes.int32), ids)
+    grad = math.where(math.greater(zeros, 1), array.zeros_like(grad), grad)
+    nonzero = math.where(zero, array.ones_like(x), x)
+    nonzero_prod = segment_prod(nonzero, ids)
+    partial = math.where(zero, array.gather(nonzero_prod, ids), array.gather(op.outputs[0], ids) / nonzero)
+    return [array.gather(grad, ids) * partial, None]
+
+
+@RegisterGradient("UnsortedSegmentProd")
+def _unsorted_segment_prod_grad(op: Any, grad: Any) -> list:
+    """TF's _UnsortedSegmentProdGrad (the unsorted form of _SegmentProdGrad; negative ids get 0)."""
+    from simdist.runtime.ops import array, math
+    x, ids = op.inputs
+    n = op.get_attr("shape")[0]
+    zero = math.equal(x, 0)
+    zeros = unsorted_segment_sum(math.cast(zero, dtypes.int32), ids, n)
+    grad = math.where(math.greater(zeros, 1), array.zeros_like(grad), grad)
+    nonzero = math.where(zero, array.ones_like(x), x)
+    nonzero_prod = unsorted_segment_prod(nonzero, ids, n)
+    clipped = math.maximum(ids, array.zeros_like(ids))
+    partial = math.where(zero, array.gather(nonzero_prod, clipped), array.gather(op.outputs[0], clipped) / x)
+    spread, _ = _gather_drop_negatives(grad, ids)
+    return [spread * partial, None]

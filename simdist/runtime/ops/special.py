@@ -1,0 +1,224 @@
+"""Trigonometric, hyperbolic and special functions of one tensor (tf.math.sin ... lgamma, erf),
+each one declaration: the op (`unary`: elementwise, so it stacks over replica lanes, costs one
+FLOP per element and its operands' bytes, and is not exact for the uniform rewrite), its
+gradient as TF 2.21's math_grad.py registers it, and its facade function.
+
+Values are NumPy's and SciPy's (TF's Eigen kernels may differ in the last bits for float32);
+the special functions follow TF at their poles: lgamma(-inf) = inf, digamma of 0 and of negative
+integers is NaN, erf(±inf) is NaN in float64 (TF's double kernel; ±1 in float32).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import RegisterGradient, binary, unary
+from simdist.runtime.ops.args import dtype_error, tf_name
+from simdist.runtime.ops.array import constant
+from simdist.runtime.ops.unary import _FLOAT, _FLOAT_C, _quiet, _rule, exp, reciprocal, square
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["sin", "cos", "tan", "atan", "sinh", "cosh", "asinh", "erf", "expm1", "lgamma", "digamma", "polygamma",
+           "log_sigmoid"]
+
+
+def _scipy_special() -> Any:
+    import scipy.special   # (imported on first use: only the special functions need it)
+    return scipy.special
+
+
+def _lgamma(a: np.ndarray) -> np.ndarray:
+    r = _scipy_special().gammaln(a)
+    return np.where(np.isneginf(a), np.inf, r) if a.size else r   # TF: lgamma(-inf) = inf (SciPy: -inf)
+
+
+def _digamma(a: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        r = _scipy_special().psi(a)
+        return np.where((a <= 0) & (a == np.floor(a)), np.nan, r)   # TF: NaN at 0, -0 and negative integers
+
+
+def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return _scipy_special().polygamma(n, x)
+
+
+def _erf(a: np.ndarray) -> np.ndarray:
+    r = _scipy_special().erf(a)
+    if a.dtype == np.float64 and a.size:      # TF 2.21's double Erf kernel gives NaN at ±inf (float: ±1)
+        r = np.where(np.isinf(a), np.nan, r)
+    return r
+
+
+def _no_bfloat16_kernel(name: str) -> Any:
+    """TF's op def allows bfloat16, but its CPU kernels do not: NotFoundError."""
+    base = _rule(name, _FLOAT)
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = base(dts, attrs)
+        if d.name == "bfloat16":
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_BFLOAT16] [Op:{name}]")
+        return d
+    return rule
+
+
+def _polygamma_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    """Polygamma(a, x): a and x of one dtype (TF's attr T), float or double only."""
+    a, x = dts
+    if a is not x:
+        raise dtype_error("Polygamma", 1, a, x)
+    if a not in (dtypes.float32, dtypes.float64):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {tf_name(a)} is not in the list of "
+                                          "allowed values: float, double [Op:Polygamma]")
+    return a
+
+
+SIN = unary("Sin", _quiet(np.sin), _rule("Sin", _FLOAT_C))
+COS = unary("Cos", _quiet(np.cos), _rule("Cos", _FLOAT_C))
+TAN = unary("Tan", _quiet(np.tan), _rule("Tan", _FLOAT_C))
+ATAN = unary("Atan", np.arctan, _rule("Atan", _FLOAT_C))
+SINH = unary("Sinh", _quiet(np.sinh), _rule("Sinh", _FLOAT_C))
+COSH = unary("Cosh", _quiet(np.cosh), _rule("Cosh", _FLOAT_C))
+ASINH = unary("Asinh", np.arcsinh, _rule("Asinh", _FLOAT_C))
+EXPM1 = unary("Expm1", _quiet(np.expm1), _rule("Expm1", _FLOAT_C))
+ERF = unary("Erf", _erf, _rule("Erf", _FLOAT))
+LGAMMA = unary("Lgamma", _quiet(_lgamma), _no_bfloat16_kernel("Lgamma"))
+DIGAMMA = unary("Digamma", _digamma, _no_bfloat16_kernel("Digamma"))
+POLYGAMMA = binary("Polygamma", _polygamma, _polygamma_rule)
+
+
+def _unary(op: Any, x: Any) -> Tensor:
+    return dispatch.execute(op, (_t(x),))
+
+
+def sin(x: Any, name: str | None = None) -> Tensor:
+    return _unary(SIN, x)
+
+
+def cos(x: Any, name: str | None = None) -> Tensor:
+    return _unary(COS, x)
+
+
+def tan(x: Any, name: str | None = None) -> Tensor:
+    return _unary(TAN, x)
+
+
+def atan(x: Any, name: str | None = None) -> Tensor:
+    return _unary(ATAN, x)
+
+
+def sinh(x: Any, name: str | None = None) -> Tensor:
+    return _unary(SINH, x)
+
+
+def cosh(x: Any, name: str | None = None) -> Tensor:
+    return _unary(COSH, x)
+
+
+def asinh(x: Any, name: str | None = None) -> Tensor:
+    return _unary(ASINH, x)
+
+
+def expm1(x: Any, name: str | None = None) -> Tensor:
+    return _unary(EXPM1, x)
+
+
+def erf(x: Any, name: str | None = None) -> Tensor:
+    return _unary(ERF, x)
+
+
+def lgamma(x: Any, name: str | None = None) -> Tensor:
+    return _unary(LGAMMA, x)
+
+
+def digamma(x: Any, name: str | None = None) -> Tensor:
+    return _unary(DIGAMMA, x)
+
+
+def polygamma(a: Any, x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.polygamma(a, x)`: the a-th derivative of digamma (a, x of one float dtype)."""
+    return dispatch.execute(POLYGAMMA, (_t(a), _t(x)))
+
+
+def log_sigmoid(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.log_sigmoid`: -softplus(-x), composed of ops as TF 2.21's math_ops writes it (so its
+    gradient and its dtype errors are Softplus's)."""
+    from simdist.runtime.ops.activations import softplus
+    from simdist.runtime.ops.unary import negative
+    return negative(softplus(-_t(x)))
+
+
+# --- gradients, as TF 2.21's math_grad.py ----------------------------------------------------------------
+@RegisterGradient("Sin")
+def _sin_grad(op: Any, grad: Any) -> list:
+    return [grad * cos(op.inputs[0])]
+
+
+@RegisterGradient("Cos")
+def _cos_grad(op: Any, grad: Any) -> list:
+    return [-grad * sin(op.inputs[0])]
+
+
+@RegisterGradient("Tan")
+def _tan_grad(op: Any, grad: Any) -> list:
+    return [square(reciprocal(cos(op.inputs[0]))) * grad]   # sec^2(x) * grad
+
+
+@RegisterGradient("Atan")
+def _atan_grad(op: Any, grad: Any) -> list:
+    x = op.inputs[0]
+    one = constant(1, dtype=grad.dtype)
+    return [grad * reciprocal(one + square(x))]
+
+
+@RegisterGradient("Sinh")
+def _sinh_grad(op: Any, grad: Any) -> list:
+    return [grad * cosh(op.inputs[0])]
+
+
+@RegisterGradient("Cosh")
+def _cosh_grad(op: Any, grad: Any) -> list:
+    return [grad * sinh(op.inputs[0])]
+
+
+@RegisterGradient("Asinh")
+def _asinh_grad(op: Any, grad: Any) -> list:
+    return [grad / cosh(op.outputs[0])]   # 1 / cosh(y), y = asinh(x)
+
+
+@RegisterGradient("Expm1")
+def _expm1_grad(op: Any, grad: Any) -> list:
+    return [grad * exp(op.inputs[0])]
+
+
+@RegisterGradient("Erf")
+def _erf_grad(op: Any, grad: Any) -> list:
+    x = op.inputs[0]
+    two_over_root_pi = constant(2 / np.sqrt(np.pi), dtype=grad.dtype)
+    return [grad * two_over_root_pi * exp(-square(x))]
+
+
+@RegisterGradient("Lgamma")
+def _lgamma_grad(op: Any, grad: Any) -> list:
+    return [grad * digamma(op.inputs[0])]
+
+
+@RegisterGradient("Digamma")
+def _digamma_grad(op: Any, grad: Any) -> list:
+    x = op.inputs[0]
+    return [grad * polygamma(constant(1, dtype=x.dtype), x)]
+
+
+@RegisterGradient("Polygamma")
+def _polygamma_grad(op: Any, grad: Any) -> list:
+    """d/dx psi(n, x) = psi(n + 1, x), reduced over x's broadcast axes; no gradient for n (TF's TODO)."""
+    from simdist.runtime.ops import math
+    n, x = op.inputs
+    return [None, math.unbroadcast(grad * polygamma(n + 1, x), x.shape.as_list())]
+
