@@ -392,9 +392,10 @@ def plot_run(trace: str | os.PathLike, metrics: dict[str, Any], out_dir: str | o
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     timeline = out / "timeline.png"
-    draw_timeline(rows, metrics, end, max_rows, width, step_starts(events, rows)).savefig(timeline, dpi=DPI)
+    from .outputs import save_figure
+    save_figure(draw_timeline(rows, metrics, end, max_rows, width, step_starts(events, rows)), timeline, DPI)
     util = out / "utilisation.png"
-    draw_utilisation(rows, metrics, end, max_rows, width).savefig(util, dpi=DPI)
+    save_figure(draw_utilisation(rows, metrics, end, max_rows, width), util, DPI)
     return [str(timeline), str(util)]
 
 

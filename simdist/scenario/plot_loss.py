@@ -142,5 +142,5 @@ def plot_loss(metrics: dict[str, Any], out_dir: str | Path) -> str:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "loss.png"
-    draw_loss([metrics]).savefig(path, dpi=DPI)
-    return str(path)
+    from .outputs import save_figure
+    return save_figure(draw_loss([metrics]), path, DPI)

@@ -84,7 +84,8 @@ def main(args: argparse.Namespace) -> int:
                                   f"(one of {', '.join(SUMMARY_METRICS)})")
         if not plan.grid:
             raise usage_error("--plot needs at least one swept --param")
-    out = args.out or f"out/{sc.name}-sweep"
+    from simdist.scenario.outputs import default_out
+    out = args.out or default_out(sc.name, "-sweep")
     from .driver import run_sweep
     bar = None if args.no_progress else progress_bar(len(plan.runs), "run", f"sweep {sc.name}")
     t0 = time.perf_counter()

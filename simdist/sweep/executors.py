@@ -56,18 +56,38 @@ def _process(payload: Any, chunks: list[list[Any]], workers: int, fn: Callable[.
              ) -> Iterator[list[dict[str, Any]]]:
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from simdist.scenario.interrupts import ignore_in_worker
 
     # fork (where available) starts workers with simdist already imported; spawn elsewhere
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    # Workers ignore Ctrl-C (it reaches the whole process group): this process ends them.
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=ignore_in_worker)
+    try:
         futs = [pool.submit(fn, payload, c) for c in chunks]
-        try:
-            for f in as_completed(futs):
-                yield f.result()
-        except BaseException:
-            for f in futs:
-                f.cancel()
-            raise
+        for f in as_completed(futs):
+            yield f.result()
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop_pool(pool: Any) -> None:
+    """End a process pool now (an interrupt, an error, the consumer gone): terminate its workers
+    rather than wait for their running tasks (a sweep run can take minutes), shielded from a
+    second Ctrl-C so that no worker is left behind."""
+    from simdist.scenario.interrupts import shielded
+    with shielded():
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=2)
+            if p.is_alive():
+                p.kill()
+                p.join(timeout=1)
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _dask(payload: Any, chunks: list[list[Any]], workers: int, scheduler: str | None,

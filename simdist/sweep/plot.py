@@ -83,8 +83,8 @@ def plot_sweep(out: str | Path, metric: str | Sequence[str], params: Sequence[st
     out = Path(out)
     fig = draw_sweep(read_table(out / "results.csv"), metric, params)
     path = out / "sweep.png"
-    fig.savefig(path, dpi=130)
-    return str(path)
+    from simdist.scenario.outputs import save_figure
+    return save_figure(fig, path, 130)
 
 
 def draw_sweep(table: list[dict[str, Any]], metric: str | Sequence[str], params: Sequence[str]) -> Any:
