@@ -81,6 +81,8 @@ def main(args: argparse.Namespace) -> int:
             close = difflib.get_close_matches(args.metric, known_metrics(), n=1, cutoff=0.5)
             raise usage_error(f"--metric {args.metric}: not a summary metric" +
                               (f"; did you mean '{close[0]}'?" if close else ""))
+    from simdist.sweep.executors import check_available
+    check_available(args.executor)
     plot = not args.no_plot
     if plot:
         try:

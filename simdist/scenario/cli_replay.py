@@ -61,6 +61,11 @@ def main(args: argparse.Namespace) -> int:
             raise usage_error(str(e)) from None
     sweep = Path(args.sweep or default_out(sc.name, "-sweep"))
     expected = args.digest
+    if expected is not None:
+        import re
+        if not re.fullmatch(r"[0-9a-f]{64}", expected):
+            raise usage_error(f"--digest {expected}: expected a sha256 as 64 hexadecimal digits (lower case), as "
+                              "metrics.json's `digest` or results.csv's `digest` column holds it")
     spec_params: list[tuple[str, Any]] = list(fixed)
     seed = args.seed
     label = ""
@@ -80,6 +85,9 @@ def main(args: argparse.Namespace) -> int:
                               "same file")
         if args.run is not None:
             cands = [r for r in plan.runs if r.index == args.run]
+            if not cands:
+                raise usage_error(f"--run {args.run}: the sweep in {sweep} has runs 0..{len(plan.runs) - 1} (the `run` "
+                                  "column of its results.csv)")
         else:
             if seed is None:
                 raise usage_error("give --seed N (with --param for swept values) or --run N")

@@ -14,9 +14,19 @@ from typing import Any, Callable, Iterator, Sequence
 
 from .worker import run_batch
 
-__all__ = ["EXECUTORS", "execute", "batches", "default_batch_size"]
+__all__ = ["EXECUTORS", "execute", "batches", "default_batch_size", "check_available"]
 
 EXECUTORS = ("serial", "process", "dask")
+
+
+def check_available(executor: str) -> None:
+    """Refuse (usage error) an executor whose package is missing, before anything is written."""
+    if executor == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            from simdist.scenario.outputs import usage_error
+            raise usage_error("--executor dask needs dask.distributed (pip install 'simdist[sweep]')") from None
 
 
 def default_batch_size(n_runs: int, workers: int) -> int:
