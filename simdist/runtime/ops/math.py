@@ -246,6 +246,9 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         s = np.sum(v, axis=axis, keepdims=keepdims, dtype=np.int64)
         n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
         return np.trunc(s / max(n, 1)).astype(v.dtype) if n else np.zeros_like(s, dtype=v.dtype)
+    n = v.size if axis is None else int(np.prod([v.shape[a] for a in np.atleast_1d(axis)]))
+    if n == 0:   # TF: NaN, silently (np.mean would warn "Mean of empty slice")
+        return np.full(np.sum(v, axis=axis, keepdims=keepdims).shape, np.nan, dtype=v.dtype)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
