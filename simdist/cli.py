@@ -121,7 +121,7 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     debug = getattr(args, "debug", False)
-    from simdist.scenario.interrupts import note, sigterm_as_interrupt
+    from simdist.scenario.interrupts import sigterm_as_interrupt
     try:
         with sigterm_as_interrupt():
             return int(args.func(args) or 0)
@@ -130,26 +130,50 @@ def _main(argv: Sequence[str] | None) -> int:
             traceback.print_exc()
         print(f"simdist {args.command}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt as e:
-        # Ctrl-C or SIGTERM: the command's cleanup has run (children ended, partial files removed).
-        # A further Ctrl-C now would only kill the interpreter on its way out (exit -2, a
-        # traceback): the command is over, so interrupts are ignored from here on (in-process
-        # callers get their handlers back from `main`).
-        from simdist.scenario.interrupts import ignore_interrupts
-        ignore_interrupts()
-        if debug:
-            traceback.print_exc()
-        how = f" ({e.args[0]})" if e.args and isinstance(e.args[0], str) and e.args[0].startswith("SIG") else ""
-        print(f"simdist {args.command}: interrupted{how}; {note()}", file=sys.stderr)
-        return EXIT_INTERRUPTED
     except Exception as e:  # noqa: BLE001 - the CLI boundary turns bugs into one line + exit 3
-        if debug:
-            traceback.print_exc()
-            print(f"simdist {args.command}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
-        else:
-            print(f"simdist {args.command}: internal error: {type(e).__name__}: {e} (rerun with --debug for the "
-                  "traceback)", file=sys.stderr)
-        return EXIT_INTERNAL
+        cause = _interrupt_in(e)
+        if cause is None:
+            return _internal(args.command, e, debug)
+        return _interrupted(args.command, cause, debug)
+    except KeyboardInterrupt as e:
+        return _interrupted(args.command, e, debug)
+
+
+def _interrupt_in(e: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt an exception wraps (Python turns one raised while a class is being
+    made, e.g. during an import, into a RuntimeError), or None."""
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt):
+            return cur
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return None
+
+
+def _interrupted(command: str, e: KeyboardInterrupt, debug: bool) -> int:
+    """Ctrl-C or SIGTERM: the command's cleanup has run (children ended, partial files removed).
+    A further Ctrl-C now would only kill the interpreter on its way out (exit -2, a traceback):
+    the command is over, so interrupts are ignored from here on (in-process callers get their
+    handlers back from `main`)."""
+    from simdist.scenario.interrupts import ignore_interrupts, note
+    ignore_interrupts()
+    if debug:
+        traceback.print_exc()
+    how = f" ({e.args[0]})" if e.args and isinstance(e.args[0], str) and e.args[0].startswith("SIG") else ""
+    print(f"simdist {command}: interrupted{how}; {note()}", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
+def _internal(command: str, e: Exception, debug: bool) -> int:
+    if debug:
+        traceback.print_exc()
+        print(f"simdist {command}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+    else:
+        print(f"simdist {command}: internal error: {type(e).__name__}: {e} (rerun with --debug for the "
+              "traceback)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

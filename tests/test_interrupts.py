@@ -178,8 +178,13 @@ def test_explore_ctrl_c_exits_130_without_traceback(tmp_path: Path) -> None:
     p = _start(["explore", str(SCEN / "ps_spot_preemption.toml"), "--plans", "400", "--workers", "2",
                 "--out", str(out), "--no-progress", "--no-plot"], tmp_path)
     _wait_for(lambda: len(_descendants(p.pid)) >= 2, 60, "explore's workers to start")
-    time.sleep(1.0)
-    kids = _descendants(p.pid)
+    seen: dict[int, psutil.Process] = {}
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 3.0:   # every process of the tree, fresh-process re-runs included
+        for c in _descendants(p.pid):
+            seen.setdefault(c.pid, c)
+        time.sleep(0.05)
+    kids = list(seen.values())
     os.killpg(p.pid, signal.SIGINT)
     code, _, err, dt = _finish(p, 20)
     time.sleep(0.5)

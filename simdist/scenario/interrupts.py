@@ -8,6 +8,7 @@ the last note. Cleanup that must not itself be interrupted by a second Ctrl-C ru
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from typing import Any, Iterator
@@ -96,3 +97,33 @@ def ignore_in_worker() -> None:
     the pool and print a traceback per worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:   # its own process group: ending the worker ends what it started (a fresh-process re-run)
+        os.setpgid(0, 0)
+    except (AttributeError, OSError):
+        pass
+
+
+def end_process_tree(procs: list[Any], grace_s: float = 2.0) -> None:
+    """Terminate pool worker processes and their process groups (`ignore_in_worker` made each
+    its group's leader), then kill what is left after ``grace_s``."""
+    def signal_all(sig: int) -> None:
+        for p in procs:
+            pid = getattr(p, "pid", None)
+            if pid is None:
+                continue
+            try:
+                os.killpg(pid, sig)
+            except (ProcessLookupError, PermissionError, AttributeError, OSError):
+                try:
+                    os.kill(pid, sig)
+                except (ProcessLookupError, OSError):
+                    pass
+    signal_all(signal.SIGTERM)
+    for p in procs:
+        p.join(timeout=grace_s)
+    if any(p.is_alive() for p in procs):
+        signal_all(signal.SIGKILL)
+        for p in procs:
+            p.join(timeout=1)
+    else:   # the workers are gone; their groups may not be (a grandchild between signals)
+        signal_all(signal.SIGKILL)

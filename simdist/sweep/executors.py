@@ -86,17 +86,9 @@ def _stop_pool(pool: Any) -> None:
     """End a process pool now (an interrupt, an error, the consumer gone): terminate its workers
     rather than wait for their running tasks (a sweep run can take minutes), shielded from a
     second Ctrl-C so that no worker is left behind."""
-    from simdist.scenario.interrupts import shielded
+    from simdist.scenario.interrupts import end_process_tree, shielded
     with shielded():
-        procs = list((getattr(pool, "_processes", None) or {}).values())
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-        for p in procs:
-            p.join(timeout=2)
-            if p.is_alive():
-                p.kill()
-                p.join(timeout=1)
+        end_process_tree(list((getattr(pool, "_processes", None) or {}).values()))
         pool.shutdown(wait=False, cancel_futures=True)
 
 
