@@ -1,5 +1,5 @@
-"""`Sequential.from_config(model.get_config())` and `Model.from_config` as Keras 3.15 (issue 28
-item 5): the same probe runs on simdist in-process and on real Keras 3.15 in a subprocess, and
+"""`Sequential.from_config(model.get_config())` and `Model.from_config` (functional models: a
+chain, and two inputs through a shared layer) as Keras 3.15 (issue 28 item 5): the same probe runs on simdist in-process and on real Keras 3.15 in a subprocess, and
 the results (layer classes and names, built state, weight shapes, the errors) must be equal."""
 
 from __future__ import annotations
@@ -46,6 +46,15 @@ def probe(keras: Any) -> dict[str, Any]:
     out["roundtrip_build"] = _outcome(lambda: _describe(keras.Sequential.from_config(stacked.get_config())))
     out["model_from_sequential_config"] = _outcome(lambda: _describe(keras.Model.from_config(cfg)))
     out["no_name"] = _outcome(lambda: _describe(keras.Sequential.from_config({"layers": []})))
+    inp = keras.Input((4,), name="x")
+    h = keras.layers.Dense(3, activation="relu", name="hidden")(inp)
+    chain = keras.Model(inp, keras.layers.Dense(2, name="out")(h), name="chain")
+    out["functional_keys"] = sorted(chain.get_config())
+    out["functional_roundtrip"] = _outcome(lambda: _describe(keras.Model.from_config(chain.get_config())))
+    a, b = keras.Input((3,), name="a"), keras.Input((3,), name="b")
+    shared = keras.layers.Dense(2, name="shared")
+    two = keras.Model([a, b], keras.layers.Add(name="sum")([shared(a), shared(b)]), name="two")
+    out["shared_roundtrip"] = _outcome(lambda: _describe(keras.Model.from_config(two.get_config())))
     return out
 
 
