@@ -192,3 +192,17 @@ def test_explore_ctrl_c_exits_130_without_traceback(tmp_path: Path) -> None:
     _one_line(err, "explore")
     assert _alive(kids) == [], f"explore's workers {_alive(kids)} still alive"
     _check_files(out)
+
+
+def test_explore_serial_ctrl_c_is_an_interrupt_not_a_broken_invariant(tmp_path: Path) -> None:
+    """In-process runs: the KeyboardInterrupt must not be recorded as a plan's failure (exit 1)."""
+    out = tmp_path / "ex"
+    p = _start(["explore", str(SCEN / "ps_spot_preemption.toml"), "--plans", "400", "--executor", "serial",
+                "--out", str(out), "--no-progress", "--no-plot"], tmp_path)
+    _wait_for(out.is_dir, 60, "explore to start")
+    time.sleep(2.0)
+    os.killpg(p.pid, signal.SIGINT)
+    code, _, err, _ = _finish(p, 20)
+    assert code == 130, f"exit code {code} (1 would mean an invariant broke); stderr:\n{err}"
+    _one_line(err, "explore")
+    _check_files(out)
