@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("keras") is None,
+pytestmark = [pytest.mark.tf, pytest.mark.clause("keras.model.call"), pytest.mark.skipif(importlib.util.find_spec("keras") is None,
                                                  reason="real Keras is not installed (pip install -e .[tf])")]
 
 

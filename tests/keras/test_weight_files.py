@@ -12,6 +12,7 @@ import simdist
 from simdist import tf
 
 keras = tf.keras
+pytestmark = pytest.mark.clause("keras.model.save-weights")
 
 
 def _seq(widths: list[int], seed: int = 0):
