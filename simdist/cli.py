@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 1 the command ran and found a failure (a regression, a failing
 conformance clause, a determinism mismatch); 2 bad input (usage, scenario or file errors);
-3 an internal error (a bug in simdist: rerun with --debug and report the traceback).
+3 an internal error (a bug in simdist: rerun with --debug and report the traceback); 130 interrupted
+(Ctrl-C or SIGTERM: one line says what was kept and how to resume).
 `--debug` (before or after the subcommand) adds the traceback without changing the code; a reader
 that closes stdout early (`| head`) never changes it either.
 """
@@ -26,7 +27,7 @@ SUBCOMMAND_MODULES = (
     "simdist.conformance.cli",
 )
 
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 class UsageError(Exception):
@@ -37,7 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="simdist",
         description="Deterministic simulator and conformance suite for tf.distribute.",
-        epilog="Exit codes: 0 ok, 1 failure found (regression, failing clause), 2 bad input, 3 internal error.",
+        epilog="Exit codes: 0 ok, 1 failure found (regression, failing clause), 2 bad input, 3 internal error, "
+               "130 interrupted.",
     )
     parser.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -99,7 +101,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _PipeSafe(out), _PipeSafe(err)
     try:
-        return _main(argv)
+        from simdist.scenario.interrupts import saved_handlers
+        with saved_handlers(restore=argv is not None):
+            return _main(argv)
+    except KeyboardInterrupt:   # before a subcommand started (while importing it)
+        print("simdist: interrupted; nothing was written", file=sys.stderr)
+        return EXIT_INTERRUPTED
     finally:
         try:
             sys.stdout.flush()
@@ -114,23 +121,59 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     debug = getattr(args, "debug", False)
+    from simdist.scenario.interrupts import sigterm_as_interrupt
     try:
-        return int(args.func(args) or 0)
+        with sigterm_as_interrupt():
+            return int(args.func(args) or 0)
     except UsageError as e:
         if debug:
             traceback.print_exc()
         print(f"simdist {args.command}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        return 130
     except Exception as e:  # noqa: BLE001 - the CLI boundary turns bugs into one line + exit 3
-        if debug:
-            traceback.print_exc()
-            print(f"simdist {args.command}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
-        else:
-            print(f"simdist {args.command}: internal error: {type(e).__name__}: {e} (rerun with --debug for the "
-                  "traceback)", file=sys.stderr)
-        return EXIT_INTERNAL
+        cause = _interrupt_in(e)
+        if cause is None:
+            return _internal(args.command, e, debug)
+        return _interrupted(args.command, cause, debug)
+    except KeyboardInterrupt as e:
+        return _interrupted(args.command, e, debug)
+
+
+def _interrupt_in(e: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt an exception wraps (Python turns one raised while a class is being
+    made, e.g. during an import, into a RuntimeError), or None."""
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt):
+            return cur
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return None
+
+
+def _interrupted(command: str, e: KeyboardInterrupt, debug: bool) -> int:
+    """Ctrl-C or SIGTERM: the command's cleanup has run (children ended, partial files removed).
+    A further Ctrl-C now would only kill the interpreter on its way out (exit -2, a traceback):
+    the command is over, so interrupts are ignored from here on (in-process callers get their
+    handlers back from `main`)."""
+    from simdist.scenario.interrupts import ignore_interrupts, note
+    ignore_interrupts()
+    if debug:
+        traceback.print_exc()
+    how = f" ({e.args[0]})" if e.args and isinstance(e.args[0], str) and e.args[0].startswith("SIG") else ""
+    print(f"simdist {command}: interrupted{how}; {note()}", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
+def _internal(command: str, e: Exception, debug: bool) -> int:
+    if debug:
+        traceback.print_exc()
+        print(f"simdist {command}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+    else:
+        print(f"simdist {command}: internal error: {type(e).__name__}: {e} (rerun with --debug for the "
+              "traceback)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -37,3 +37,17 @@ def test_conformance_simdist_full_suite():
 def test_conformance_tensorflow_ci_profile():
     data = run_suite("tensorflow", "--profile", "ci")
     assert data["backend"]["name"] == "tensorflow", data["backend"]
+
+
+def test_cli_doc_conformance_example_counts_every_clause():
+    """docs/cli.md's example output of `simdist conformance` counts as many clauses as the suite
+    has (issue 28: it showed 69 of 192), in both columns."""
+    import re
+    from pathlib import Path
+    from simdist.conformance.clauses import CLAUSES
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    for col in ("documented", "TF 2.21"):
+        m = re.search(rf"^clauses vs {re.escape(col)}: (.*)$", doc, flags=re.M)
+        assert m, f"docs/cli.md has no 'clauses vs {col}:' line"
+        total = sum(int(n) for n in re.findall(r"(\d+) [a-z/]+", m.group(1)))
+        assert total == len(CLAUSES), f"docs/cli.md 'clauses vs {col}' counts {total} clauses, the suite has {len(CLAUSES)}"

@@ -64,6 +64,10 @@ def _check_inputs(args: argparse.Namespace) -> None:
         raise UsageError(f"--max-examples {args.max_examples}: expected >= 1")
     if args.xfails and args.xfails.lower() != "none" and not Path(args.xfails).is_file():
         raise UsageError(f"--xfails {args.xfails}: no such file")
+    from simdist.scenario.outputs import check_file_path
+    for flag, path in (("--report", args.report), ("--junit", args.junit), ("--markdown", args.markdown)):
+        if path:
+            check_file_path(path, flag)   # before the suite runs, not after
     try:
         preload(args.backend)
     except BackendNotFound as e:

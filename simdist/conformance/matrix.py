@@ -313,19 +313,43 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(p)
     args = p.parse_args(argv)
-    return run(args, command_line(args, "python -m simdist.conformance.matrix"))
+    from simdist.cli import UsageError
+    try:
+        return run(args, command_line(args, "python -m simdist.conformance.matrix"))
+    except UsageError as e:
+        print(f"simdist conformance-matrix: error: {e}", file=sys.stderr)
+        return 2
 
 
 def _tf_version_of(python: str) -> str:
     out = subprocess.run([python, "-c", "import tensorflow as tf; print(tf.__version__)"], capture_output=True,
                          text=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     if out.returncode != 0:
-        raise SystemExit(f"--python {python}: cannot import tensorflow: {out.stderr.strip()[-500:]}")
+        from simdist.cli import UsageError
+        raise UsageError(f"--python {python}: cannot import tensorflow: {out.stderr.strip()[-500:]}")
     return out.stdout.strip().splitlines()[-1]
+
+
+def _read_report(path: Path, flag: str, backend: str) -> dict[str, Any]:
+    """A conformance JSON report of ``backend``, or a one-line usage error naming the file."""
+    from simdist.cli import UsageError
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise UsageError(f"{flag} {path}: not a readable conformance report ({e})") from None
+    b = report.get("backend") if isinstance(report, dict) else None
+    if not isinstance(b, dict) or not all(k in report for k in ("clauses", "summary", "tests")):
+        raise UsageError(f"{flag} {path}: not a conformance report (made by `simdist conformance --report`)")
+    if b.get("name") != backend:
+        raise UsageError(f"{flag} {path}: a report of the {b.get('name')!r} backend; {flag} takes a report of the "
+                         f"{backend!r} backend")
+    return report
 
 
 def run(args: argparse.Namespace, command: str) -> int:
     out = Path(args.output)
+    from simdist.scenario.outputs import check_file_path
+    check_file_path(out, "-o")
     if args.run:
         import tempfile  # noqa: PLC0415
 
@@ -346,14 +370,14 @@ def run(args: argparse.Namespace, command: str) -> int:
         tf_paths = [Path(p) for p in args.tf_report]
     else:
         tf_paths = sorted(reports.glob("tensorflow*.json"))
+    from simdist.cli import UsageError
     missing = [p for p in tf_paths if not p.exists()]
     if not tf_paths or missing:
-        print(f"no TensorFlow report at {', '.join(map(str, missing)) or reports}; use --run or --tf-report",
-              file=sys.stderr)
-        return 2
-    tf_reports = [json.loads(p.read_text()) for p in tf_paths]
-    sd_report = json.loads(sd_path.read_text()) if sd_path.exists() else None
-    out.write_text(render(tf_reports, sd_report, command), encoding="utf-8")
+        raise UsageError(f"no TensorFlow report at {', '.join(map(str, missing)) or reports}; use --run or --tf-report")
+    tf_reports = [_read_report(p, "--tf-report", "tensorflow") for p in tf_paths]
+    sd_report = _read_report(sd_path, "--simdist-report", "simdist") if sd_path.exists() else None
+    from simdist.scenario.outputs import write_text
+    write_text(out, render(tf_reports, sd_report, command))
     print(f"wrote {out}")
     return 0
 

@@ -121,9 +121,19 @@ def _counts_verdicts(vs: list[str]) -> dict[str, int]:
 
 
 def write_json(report: dict[str, Any], path: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(report, f, indent=2, sort_keys=False)
-        f.write("\n")
+    """Written whole under a temporary name, then renamed: an interrupted suite never leaves a
+    truncated report."""
+    import os
+    tmp = f"{path}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=2, sort_keys=False)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 _MD_ESC = str.maketrans({"|": "\\|", "\n": " "})

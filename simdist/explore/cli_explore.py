@@ -51,7 +51,7 @@ def register(sub: Any) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from simdist.scenario.loader import ScenarioError, load
-    from simdist.scenario.outputs import MARKER, prepare_out_dir, progress_bar, usage_error
+    from simdist.scenario.outputs import MARKER, default_out, prepare_out_dir, progress_bar, usage_error
     from simdist.sim.units import parse_time
     from .driver import ExploreError, explore
     from .report import PRODUCED, write_report
@@ -81,6 +81,8 @@ def main(args: argparse.Namespace) -> int:
             close = difflib.get_close_matches(args.metric, known_metrics(), n=1, cutoff=0.5)
             raise usage_error(f"--metric {args.metric}: not a summary metric" +
                               (f"; did you mean '{close[0]}'?" if close else ""))
+    from simdist.sweep.executors import check_available
+    check_available(args.executor)
     plot = not args.no_plot
     if plot:
         try:
@@ -88,9 +90,12 @@ def main(args: argparse.Namespace) -> int:
         except ImportError:
             raise usage_error("the histogram and timelines need matplotlib (pip install 'simdist[plot]'); or pass "
                               "--no-plot") from None
-    out = prepare_out_dir(args.out or f"out/{sc.name}-explore", args.force, PRODUCED, "explore")
+    out = prepare_out_dir(args.out or default_out(sc.name, "-explore"), args.force, PRODUCED, "explore")
     if args.force and (out / "failures").is_dir() and (out / MARKER).exists():
         shutil.rmtree(out / "failures")
+    from simdist.scenario.interrupts import set_note
+    set_note(f"the exploration was not finished and {out} holds no report; rerun the same command with --force to "
+             "start over")
     total = args.plans or (sc.config.get("explore") or {}).get("plans", 200)
     bar = None if args.no_progress else progress_bar(total, "plan", f"explore {sc.name}")
     try:

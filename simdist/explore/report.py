@@ -225,7 +225,8 @@ def histogram(exp: Exploration, path: Path) -> Path:
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=130)
+    from simdist.scenario.outputs import save_figure
+    save_figure(fig, path, 130)
     return path
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 
@@ -13,7 +12,7 @@ def register(sub: Any) -> None:
         description="Compare CURRENT with BASELINE: two metrics.json files (or run directories) or two sweep "
                     "tables (results.csv / results.parquet / sweep directories; compared per parameter "
                     "combination on the mean over successful runs). Prints a diff table, writes a JUnit XML "
-                    "report, and exits 0 if nothing regressed, 1 on a regression (a metric worse than its "
+                    "report on request (--junit), and exits 0 if nothing regressed, 1 on a regression (a metric worse than its "
                     "tolerance in its bad direction, or runs that failed or are missing), 2 for bad input.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
@@ -27,8 +26,9 @@ def register(sub: Any) -> None:
                         "default; naming a neutral metric (e.g. preemptions) gates it in both directions")
     p.add_argument("--default-tolerance", default="5%", help="tolerance of metrics not named (default 5%%)")
     p.add_argument("--metrics", default=None, help="compare only these metrics (comma-separated)")
-    p.add_argument("--junit", default="simdist-gate.xml", metavar="PATH",
-                   help="JUnit XML report path (default: simdist-gate.xml; '-' to skip)")
+    p.add_argument("--junit", default=None, metavar="PATH",
+                   help="also write a JUnit XML report to PATH (default: none; nothing is written into the working "
+                        "directory unless asked)")
     p.add_argument("--only-changes", action="store_true", help="list only the metrics that changed")
     p.add_argument("--allow-different-scenario", action="store_true",
                    help="compare even when CURRENT and BASELINE come from different scenarios (name or sha256); "
@@ -39,7 +39,8 @@ def register(sub: Any) -> None:
 def main(args: argparse.Namespace) -> int:
     from .gate import compare, diff_table, junit_xml, load_side, parse_tolerance, parse_tolerances, same_scenario
     from .metrics import SUMMARY_METRICS
-    from .outputs import usage_error, write_text
+    from .outputs import check_file_path, usage_error, write_text
+    junit = None if args.junit in (None, "-") else check_file_path(args.junit, "--junit")   # before any work
     try:
         tolerances = parse_tolerances(args.tolerance)
         default = parse_tolerance(args.default_tolerance)
@@ -66,12 +67,9 @@ def main(args: argparse.Namespace) -> int:
     print(diff_table(rows, args.only_changes))
     failed = [r for r in rows if r.failed]
     improved = [r for r in rows if r.verdict == "improved"]
-    if args.junit != "-":
-        path = Path(args.junit)
-        if path.parent and not path.parent.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-        write_text(path, junit_xml(rows, cur.path, base.path))
-        print(f"junit: {path}")
+    if junit is not None:
+        write_text(junit, junit_xml(rows, cur.path, base.path))
+        print(f"junit: {junit}")
     if failed:
         print(f"gate: FAILED: {len(failed)} regression(s) of {len(rows)} checks: "
               + ", ".join(f"{r.metric}" + (f" [{r.group}]" if len({x.group for x in rows}) > 1 else "")

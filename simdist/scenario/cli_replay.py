@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ def _rows(sweep: Path) -> list[dict[str, Any]]:
 def main(args: argparse.Namespace) -> int:
     from simdist.scenario.loader import ScenarioError, load, parse_override
     from simdist.sweep.plan import make_plan
-    from .outputs import prepare_out_dir, usage_error, write_json, write_text
+    from .outputs import default_out, prepare_out_dir, temp_name, usage_error
 
     try:
         sc = load(args.file, quick=args.quick)
@@ -58,8 +59,13 @@ def main(args: argparse.Namespace) -> int:
             fixed.append(parse_override(spec))
         except ValueError as e:
             raise usage_error(str(e)) from None
-    sweep = Path(args.sweep or f"out/{sc.name}-sweep")
+    sweep = Path(args.sweep or default_out(sc.name, "-sweep"))
     expected = args.digest
+    if expected is not None:
+        import re
+        if not re.fullmatch(r"[0-9a-f]{64}", expected):
+            raise usage_error(f"--digest {expected}: expected a sha256 as 64 hexadecimal digits (lower case), as "
+                              "metrics.json's `digest` or results.csv's `digest` column holds it")
     spec_params: list[tuple[str, Any]] = list(fixed)
     seed = args.seed
     label = ""
@@ -79,6 +85,9 @@ def main(args: argparse.Namespace) -> int:
                               "same file")
         if args.run is not None:
             cands = [r for r in plan.runs if r.index == args.run]
+            if not cands:
+                raise usage_error(f"--run {args.run}: the sweep in {sweep} has runs 0..{len(plan.runs) - 1} (the `run` "
+                                  "column of its results.csv)")
         else:
             if seed is None:
                 raise usage_error("give --seed N (with --param for swept values) or --run N")
@@ -106,11 +115,23 @@ def main(args: argparse.Namespace) -> int:
         run_sc = sc.with_overrides(spec_params) if spec_params else sc
     except ScenarioError as e:
         raise usage_error(str(e)) from None
-    out = prepare_out_dir(args.out or f"out/{sc.name}-replay-{label or seed}", args.force,
+    out = prepare_out_dir(args.out or default_out(sc.name, f"-replay-{label or seed}"), args.force,
                           ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "loss.png", "summary.txt"),
                           "replay")
+    from .interrupts import set_note
+    set_note(f"the replay was not finished and {out} holds no result; rerun the same command with --force")
+    trace_path = temp_name(out / "trace.json") if args.trace or args.plot else None
+    try:
+        return _replay(args, sc, run_sc, seed, out, trace_path, expected, spec_params)
+    finally:
+        if trace_path is not None:
+            trace_path.unlink(missing_ok=True)
+
+
+def _replay(args: argparse.Namespace, sc: Any, run_sc: Any, seed: int, out: Path, trace_path: Path | None,
+            expected: str, spec_params: list[tuple[str, Any]]) -> int:
+    from .outputs import write_json, write_text
     from .runner import run
-    trace_path = out / "trace.json" if args.trace else (out / ".trace.tmp.json" if args.plot else None)
     res = run(run_sc, seed, trace=str(trace_path) if trace_path else None)
     write_json(out / "metrics.json", res.metrics)
     from .metrics import summary_table
@@ -123,8 +144,8 @@ def main(args: argparse.Namespace) -> int:
         if res.metrics.get("training"):
             from .plot_loss import plot_loss
             pictures.append(plot_loss(res.metrics, out))
-        if not args.trace:
-            trace_path.unlink(missing_ok=True)
+    if args.trace and trace_path is not None:
+        os.replace(trace_path, out / "trace.json")   # whole: an interrupted replay leaves no trace.json
     params = " ".join(f"{k}={v}" for k, v in spec_params)
     print(f"replay {sc.name} seed {seed}{' ' + params if params else ''}: status {res.status}")
     if not args.quiet:

@@ -4,12 +4,14 @@ trace, the timeline picture and the utilisation chart on request)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from .outputs import prepare_out_dir, progress_bar, usage_error, write_json, write_text
+from .interrupts import set_note
+from .outputs import default_out, prepare_out_dir, progress_bar, temp_name, usage_error, write_json, write_text
 
 PRODUCED = ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "loss.png", "scenario.toml", "summary.txt")
 
@@ -68,9 +70,21 @@ def main(args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             raise usage_error("--plot needs matplotlib (pip install 'simdist[plot]')") from None
-    out = prepare_out_dir(args.out or f"out/{sc.name}", args.force, PRODUCED, "run")
-    trace_path = out / "trace.json" if want_trace else (out / ".trace.tmp.json" if want_plot else None)
+    out = prepare_out_dir(args.out or default_out(sc.name), args.force, PRODUCED, "run")
+    # The trace streams into a temporary name and gets its own only when the run is over: an
+    # interrupted run never leaves a trace.json that looks whole (nor a half-written one).
+    trace_path = temp_name(out / "trace.json") if want_trace or want_plot else None
+    set_note(f"the run was not finished and {out} holds no result; rerun the same command with --force "
+             "to start over")
+    try:
+        return _run(args, sc, seed, out, trace_path, want_trace, want_plot)
+    finally:
+        if trace_path is not None:
+            trace_path.unlink(missing_ok=True)
 
+
+def _run(args: argparse.Namespace, sc: Any, seed: int, out: Path, trace_path: Path | None, want_trace: bool,
+         want_plot: bool) -> int:
     from .runner import run
     bar = None if args.no_progress else progress_bar(sc.config["training"]["steps"], "step", sc.name)
     try:
@@ -84,6 +98,8 @@ def main(args: argparse.Namespace) -> int:
             bar.close()
     m = result.metrics
     write_json(out / "metrics.json", m)
+    set_note(f"{out / 'metrics.json'} was written (the run finished) and some of its other files may be missing; "
+             "rerun the same command with --force to write them all")
     write_text(out / "scenario.toml", sc.text)
     from .metrics import summary_table
     table = summary_table(m)
@@ -95,8 +111,8 @@ def main(args: argparse.Namespace) -> int:
         if m.get("training"):
             from .plot_loss import plot_loss
             pictures.append(plot_loss(m, out))
-        if not want_trace:
-            Path(trace_path).unlink(missing_ok=True)
+    if want_trace and trace_path is not None:
+        os.replace(trace_path, out / "trace.json")
     if not args.quiet:
         print(table)
         print()

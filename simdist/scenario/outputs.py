@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-__all__ = ["prepare_out_dir", "write_json", "write_text", "progress_bar", "LineProgress", "usage_error"]
+__all__ = ["prepare_out_dir", "make_dir", "check_file_path", "default_out", "write_json", "write_text", "write_atomic", "save_figure", "temp_name", "progress_bar", "LineProgress", "usage_error"]
 
 MARKER = ".simdist-output"
 
@@ -40,15 +40,77 @@ def prepare_out_dir(path: str | os.PathLike, force: bool, produced: Iterable[str
             f = p / name
             if f.is_file():
                 f.unlink()
-    p.mkdir(parents=True, exist_ok=True)
+    make_dir(p, "--out")
     (p / MARKER).write_text(f"{what}\n", encoding="utf-8")
     return p
 
 
-def write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+def make_dir(p: Path, flag: str, given: str | os.PathLike | None = None) -> None:
+    """``mkdir -p`` that reports a path that cannot be a directory as bad input (exit 2), before
+    any work, naming the path given (``given``, default ``p``) and the reason."""
+    head = f"{flag} {given if given is not None else p}"
+    where = "" if given is None else f" {p}"
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        blocker = next((a for a in (p, *p.parents) if a.exists() and not a.is_dir()), None)
+        why = f"{blocker} is a file, not a directory" if blocker is not None else (e.strerror or str(e))
+        raise usage_error(f"{head}: cannot create the directory{where} ({why})") from None
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise usage_error(f"{head}: the directory{where} is not writable")
+
+
+def check_file_path(path: str | os.PathLike, flag: str) -> Path:
+    """Check, before any work, that a file can be written at ``path`` (its directory is created);
+    the file itself is written later, atomically."""
+    p = Path(path)
+    if p.is_dir():
+        raise usage_error(f"{flag} {p}: is a directory; expected a file name")
+    make_dir(p.parent, flag, given=p)
+    if p.exists() and not os.access(p, os.W_OK):
+        raise usage_error(f"{flag} {p}: file is not writable")
+    return p
+
+
+def default_out(name: str, suffix: str = "") -> str:
+    """The default output directory of a scenario, ``out/<name><suffix>``; a name that would put
+    it anywhere but directly under out/ (``../x``, ``a/b``, an absolute path) is refused."""
+    leaf = f"{name}{suffix}"
+    if not leaf or "/" in leaf or "\\" in leaf or leaf in (".", "..") or leaf.startswith(".."):
+        raise usage_error(f"scenario.name {name!r}: the default output directory out/{leaf} would not be directly "
+                          "under out/; pass --out, or use a name without '/', '\\' or a leading '..'")
+    return f"out/{leaf}"
+
+
+def temp_name(path: str | os.PathLike) -> Path:
+    """The temporary name a file is written under before `os.replace` gives it its own: in the
+    same directory (a rename is atomic only within one file system), hidden, ending in .tmp."""
+    p = Path(path)
+    return p.with_name(f".{p.name}.tmp")
+
+
+def write_atomic(path: str | os.PathLike, write: Any) -> Path:
+    """Call ``write(tmp)`` to write a temporary file, then rename it to ``path``: an interrupt or
+    an error leaves the previous file or none, never a half-written one (the temporary is removed)."""
+    p = Path(path)
+    tmp = temp_name(p)
+    try:
+        write(tmp)
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return p
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def save_figure(fig: Any, path: str | os.PathLike, dpi: int) -> str:
+    """``fig.savefig`` to ``path`` atomically, as PNG (a Figure on an Agg canvas)."""
+    write_atomic(path, lambda tmp: fig.savefig(tmp, dpi=dpi, format="png"))
+    return str(path)
 
 
 def write_json(path: Path, obj: Any) -> None:

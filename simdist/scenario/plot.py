@@ -6,7 +6,10 @@ Timeline rows are the devices of the trace (grouped by host). On each row: compu
 (blue), communication touching that device (orange: transfers and collectives whose source or
 destination it is, drawn in the lower band so overlap with compute stays visible), checkpoint
 I/O (purple), time the device was down (preempted worker, failed ps: dark red, from the trace's
-`downtime` spans; never counted as communication) and idle time (grey). Fault windows from the
+`downtime` spans; never counted as communication) and time it was not busy (grey; "idle" is the
+summary's word for time with nothing running anywhere). A ps applying optimizer updates
+computes. Intervals narrower than two pixels are not widened: they are summed per two-pixel
+column, drawn as a bar as high as the share of the column they cover (`split_short`). Fault windows from the
 metrics are shaded: preemptions and ps failures (hatched red), stragglers (yellow), degraded
 links (blue-grey), checkpoint restores. Synchronous runs get a tick at each step's start.
 
@@ -39,6 +42,20 @@ SHADE = {"preemption": ("#C44E52", 0.28, "preempted (window)"), "ps_failure": ("
          "straggler": ("#E5C100", 0.30, "straggler"), "degraded_link": ("#5F7A8A", 0.22, "degraded link"),
          "restore": ("#8172B3", 0.25, "checkpoint restore")}
 KINDS = ("compute", "comm", "ckpt", "down")
+# A device's grey: it is neither computing nor communicating (waiting for others). Not "idle":
+# the summary's idle_fraction is the share of step time with nothing running anywhere.
+NOT_BUSY = "not busy (waiting)"
+
+
+def summary_line(metrics: dict[str, Any]) -> str:
+    """The summary's step-time shares, worded as summary.txt words them (one definition of idle)."""
+    s = metrics["summary"]
+    parts = [(k, label) for k, label in (("compute_fraction", "some device computing"),
+                                         ("communication_fraction", "only communicating"),
+                                         ("idle_fraction", "idle (nothing running)")) if s.get(k) is not None]
+    if not parts:   # (a parameter-server run has no synchronous steps to share out)
+        return ""
+    return "share of step time (summary.txt): " + ", ".join(f"{label} {100 * s[k]:.1f}%" for k, label in parts)
 DPI = 130
 
 
@@ -53,7 +70,7 @@ def _merge(iv: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 
 def _category(cat: str, name: str) -> str:
-    if cat == "compute":
+    if cat in ("compute", "update"):   # a ps applying the optimizer update computes
         return "compute"
     if cat == "checkpoint" or name.startswith("checkpoint"):
         return "ckpt"
@@ -125,6 +142,29 @@ def timeline_rows(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], f
             r[k] = _merge(r[k])
         out.append(r)
     return out, end
+
+
+def split_short(iv: list[tuple[float, float]], scale: float, min_w: float
+                ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """Merged intervals (seconds) as drawn: ``(long, cols)``. ``long``: (x, width) in plot units of
+    the intervals at least ``min_w`` wide; ``cols``: (x, share) of each ``min_w``-wide column that
+    shorter intervals touch, share = the part of the column they cover. Sum of widths plus
+    sum of share x min_w = the intervals' total length (times ``scale``): nothing is widened."""
+    long: list[tuple[float, float]] = []
+    acc: dict[int, float] = {}
+    for a, b in iv:
+        x0, x1 = a * scale, b * scale
+        if x1 - x0 >= min_w:
+            long.append((x0, x1 - x0))
+            continue
+        c = int(x0 // min_w)
+        while x0 < x1:
+            edge = (c + 1) * min_w
+            part = min(x1, edge) - x0
+            if part > 0:
+                acc[c] = acc.get(c, 0.0) + part
+            x0, c = edge, c + 1
+    return long, [(c * min_w, min(1.0, v / min_w)) for c, v in sorted(acc.items())]
 
 
 def step_starts(events: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[float]:
@@ -248,11 +288,22 @@ def draw_timeline(rows: list[dict[str, Any]], metrics: dict[str, Any], end: floa
     fig = Figure(figsize=(width, 2.2 + 0.32 * max(len(shown), 1)))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
-    # at least 2 pixels wide, so short transfers and all-reduces are visible, not hairlines
+    # Two pixels: intervals at least this wide are drawn at their real width; shorter ones (a ~20 ms
+    # transfer in a 10-minute run) are summed per 2-pixel column and drawn as a bar whose height
+    # is the share of that column they cover, so the ink on a row is the time the trace says
+    # (widening each to a pixel made a row 3% busy look 100% busy).
     min_w = span * scale * 2.0 / (width * DPI * 0.85)
 
-    def bars(iv: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        return [(a * scale, max((b - a) * scale, min_w)) for a, b in iv]
+    def draw(iv: list[tuple[float, float]], y0: float, h: float, color: str, gid: str, z: int) -> None:
+        long, cols = split_short(iv, scale, min_w)
+        ax.broken_barh(long, (y0, h), facecolors=color, linewidth=0, zorder=z, gid=gid)
+        if cols:
+            from matplotlib.collections import PolyCollection
+            bottom = y0 + h   # the axis is inverted: the band's lower edge
+            verts = [[(x, bottom), (x + min_w, bottom), (x + min_w, bottom - h * s), (x, bottom - h * s)]
+                     for x, s in cols]
+            ax.add_collection(PolyCollection(verts, facecolors=color, linewidths=0, zorder=z,
+                                             gid=gid.replace(":", "-short:", 1)))
 
     nb = 400
     xs = [span * scale * (i + 0.5) / nb for i in range(nb)]
@@ -260,14 +311,10 @@ def draw_timeline(rows: list[dict[str, Any]], metrics: dict[str, Any], end: floa
         ax.broken_barh([(0, span * scale)], (y - 0.4, 0.8), facecolors=C_IDLE, linewidth=0, zorder=1,
                        gid=f"idle:{r['label']}")
         if len(r["members"]) == 1:
-            ax.broken_barh(bars(r["compute"]), (y - 0.4, 0.8), facecolors=C_COMPUTE, linewidth=0, zorder=2,
-                           gid=f"compute:{r['label']}")
-            ax.broken_barh(bars(r["ckpt"]), (y - 0.4, 0.8), facecolors=C_CKPT, linewidth=0, zorder=2,
-                           gid=f"ckpt:{r['label']}")
-            ax.broken_barh(bars(r["down"]), (y - 0.4, 0.8), facecolors=C_DOWN, linewidth=0, zorder=2,
-                           gid=f"down:{r['label']}")
-            ax.broken_barh(bars(r["comm"]), (y + 0.05, 0.35), facecolors=C_COMM, linewidth=0, zorder=3,
-                           gid=f"comm:{r['label']}")
+            draw(r["compute"], y - 0.4, 0.8, C_COMPUTE, f"compute:{r['label']}", 2)
+            draw(r["ckpt"], y - 0.4, 0.8, C_CKPT, f"ckpt:{r['label']}", 2)
+            draw(r["down"], y - 0.4, 0.8, C_DOWN, f"down:{r['label']}", 2)
+            draw(r["comm"], y + 0.05, 0.35, C_COMM, f"comm:{r['label']}", 3)
         else:   # a group: stacked shares per time bin, from the bottom of the band up
             sh = _shares(r["members"], span, nb)
             base = [y + 0.4] * nb
@@ -299,7 +346,7 @@ def draw_timeline(rows: list[dict[str, Any]], metrics: dict[str, Any], end: floa
     ax.set_xlabel(f"simulated time ({unit})")
     ax.grid(axis="x", alpha=0.3, zorder=0)
     handles = [Patch(facecolor=C_COMPUTE, label="compute"), Patch(facecolor=C_COMM, label="communication"),
-               Patch(facecolor=C_IDLE, edgecolor=C_EDGE, label="idle")]
+               Patch(facecolor=C_IDLE, edgecolor=C_EDGE, label=NOT_BUSY)]
     if any(r["ckpt"] for r in rows):
         handles.append(Patch(facecolor=C_CKPT, label="checkpoint I/O"))
     if any(r["down"] for r in rows):
@@ -341,7 +388,7 @@ def draw_utilisation(rows: list[dict[str, Any]], metrics: dict[str, Any], end: f
     layers = [(u["compute"], C_COMPUTE, "compute"), (u["comm"], C_COMM, "communication only")]
     if any(u["down"]):
         layers.append((u["down"], C_DOWN, "down"))
-    layers.append((u["idle"], C_IDLE, "idle"))
+    layers.append((u["idle"], C_IDLE, NOT_BUSY))
     polys = ax1.stackplot(xs, *[v for v, _, _ in layers], colors=[c for _, c, _ in layers],
                           labels=[lab for _, _, lab in layers])
     for p, (_, _, lab) in zip(polys, layers):
@@ -367,8 +414,7 @@ def draw_utilisation(rows: list[dict[str, Any]], metrics: dict[str, Any], end: f
     for r in shown:
         fr = [metrics["devices"].get(m["name"], {}).get("busy_fraction", 0.0) for m in r["members"]]
         devs.append((r["label"] + (" mean" if len(fr) > 1 else ""), sum(fr) / len(fr)))
-    links = sorted(((n_, d["busy_fraction"]) for n_, d in metrics["links"].items() if d["bytes"]),
-                   key=lambda kv: (-kv[1], kv[0]))[:8]
+    links = busiest_links(metrics, 8)
     labels = [d for d, _ in devs] + [_short_link(n_) for n_, _ in links]
     vals = [v for _, v in devs] + [v for _, v in links]
     colors = [C_COMPUTE] * len(devs) + [C_COMM] * len(links)
@@ -380,7 +426,8 @@ def draw_utilisation(rows: list[dict[str, Any]], metrics: dict[str, Any], end: f
     ax2.set_xlabel("busy (% of the run)")
     ax2.set_title("devices (compute) and busiest links", fontsize=9)
     fig.suptitle(f"{metrics['scenario']['name']}: utilisation (seed {metrics['seed']})", fontsize=10)
-    fig.tight_layout()
+    fig.text(0.5, 0.005, summary_line(metrics), ha="center", va="bottom", fontsize=7, gid="summary-fractions")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
 
 
@@ -392,10 +439,34 @@ def plot_run(trace: str | os.PathLike, metrics: dict[str, Any], out_dir: str | o
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     timeline = out / "timeline.png"
-    draw_timeline(rows, metrics, end, max_rows, width, step_starts(events, rows)).savefig(timeline, dpi=DPI)
+    from .outputs import save_figure
+    save_figure(draw_timeline(rows, metrics, end, max_rows, width, step_starts(events, rows)), timeline, DPI)
     util = out / "utilisation.png"
-    draw_utilisation(rows, metrics, end, max_rows, width).savefig(util, dpi=DPI)
+    save_figure(draw_utilisation(rows, metrics, end, max_rows, width), util, DPI)
     return [str(timeline), str(util)]
+
+
+def link_class(name: str) -> str:
+    """A link's class from its name: ``.../nvlink:GPU:0`` -> "nvlink", ``.../pcie:GPU:3`` -> "pcie"."""
+    leaf = name.rstrip("/").rsplit("/", 1)[-1]
+    return leaf.split(":", 1)[0]
+
+
+def busiest_links(metrics: dict[str, Any], n: int) -> list[tuple[str, float]]:
+    """Up to ``n`` (link, busy fraction) pairs for the chart: the busiest link of every class that
+    carried traffic first (so NVLink, which carries a ring all-reduce, is never crowded out by
+    eight slightly busier PCIe links), then the busiest of the rest; busiest first."""
+    used = sorted(((k, d["busy_fraction"]) for k, d in metrics["links"].items() if d["bytes"]),
+                  key=lambda kv: (-kv[1], kv[0]))
+    picked: list[tuple[str, float]] = []
+    classes: set[str] = set()
+    for k, f in used:
+        if link_class(k) not in classes:
+            classes.add(link_class(k))
+            picked.append((k, f))
+    picked = picked[:n]
+    picked += [kv for kv in used if kv not in picked][:n - len(picked)]
+    return sorted(picked, key=lambda kv: (-kv[1], kv[0]))
 
 
 def _subtract(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -20,9 +20,18 @@ from typing import Any, Sequence
 
 from .plot import DPI, SHADE, _scale
 
-__all__ = ["plot_loss", "draw_loss", "running_mean"]
+__all__ = ["plot_loss", "draw_loss", "running_mean", "run_label"]
 
 COLORS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860")
+
+
+def run_label(m: dict[str, Any]) -> str:
+    """A run's legend label: what sets it apart (strategy, seed, the values overridden), not the
+    scenario's name, which every run of a comparison or a sweep shares."""
+    sc = m.get("scenario") or {}
+    over = sc.get("overrides") or {}
+    parts = [str(sc.get("strategy", "")), f"seed {m.get('seed')}"] + [f"{k}={v}" for k, v in sorted(over.items())]
+    return " ".join(p for p in parts if p)
 
 
 def running_mean(xs: Sequence[float], n: int) -> list[float]:
@@ -74,7 +83,7 @@ def draw_loss(runs: Sequence[dict[str, Any]], labels: Sequence[str] | None = Non
     runs = [m for m in runs if m.get("training")]
     if not runs:
         raise ValueError("no training run to draw (metrics without a 'training' section: a FLOP-only model)")
-    labels = list(labels) if labels is not None else [m["scenario"]["name"] for m in runs]
+    labels = list(labels) if labels is not None else [run_label(m) for m in runs]
     span = max(max(m["summary"]["simulated_time_s"] for m in runs), 1e-12)
     scale, unit = _scale(span)
     fig = Figure(figsize=(width, 6.4))
@@ -97,10 +106,12 @@ def draw_loss(runs: Sequence[dict[str, Any]], labels: Sequence[str] | None = Non
             for a, b in _segments(ev["time_s"], breaks):
                 ax.plot(ets[a:b], ev[key][a:b], "o--", color=color, markersize=3.5, linewidth=0.8, alpha=0.9,
                         gid=f"eval-{name}:{label}")
+        handles.append(Line2D([0], [0], color=color, linewidth=1.8, label=label))
         tta = tr.get("time_to_accuracy_s")
         if tta is not None:
-            ax2.axvline(tta * scale, color=color, linewidth=0.8, linestyle=":", gid=f"reached:{label}")
-        handles.append(Line2D([0], [0], color=color, linewidth=1.8, label=label))
+            what = f"{label}: target reached at {tta * scale:.3g} {unit}"
+            ax2.axvline(tta * scale, color=color, linewidth=0.8, linestyle=":", gid=f"reached:{label}", label=what)
+            handles.append(Line2D([0], [0], color=color, linewidth=0.8, linestyle=":", label=what))
     targets = sorted({m["training"]["target_accuracy"] for m in runs if m["training"].get("target_accuracy")})
     for t in targets:
         ax2.axhline(t, color="#555555", linewidth=0.8, linestyle="--", gid="target")
@@ -131,8 +142,8 @@ def draw_loss(runs: Sequence[dict[str, Any]], labels: Sequence[str] | None = Non
     ax1.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(len(handles), 6), fontsize=7,
                frameon=False)
     m0 = runs[0]
-    fig.suptitle(title or f"{m0['scenario']['name']}: loss and accuracy vs simulated time (seed {m0['seed']})",
-                 fontsize=10)
+    fig.suptitle(title or f"{m0['scenario']['name']}: loss and accuracy vs simulated time"
+                 + (f" ({labels[0]})" if len(runs) == 1 else f" ({len(runs)} runs)"), fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -142,5 +153,5 @@ def plot_loss(metrics: dict[str, Any], out_dir: str | Path) -> str:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "loss.png"
-    draw_loss([metrics]).savefig(path, dpi=DPI)
-    return str(path)
+    from .outputs import save_figure
+    return save_figure(draw_loss([metrics]), path, DPI)

@@ -263,8 +263,7 @@ class _Validator:
                 self.err(where, f"{n} GPUs on one host (rule: at most {limit} GPUs per host"
                                 + (", as in the largest real machine (an HGX-2 / DGX-2)" if limit == MAX_GPUS_PER_HOST
                                    else ", cluster.max_gpus_per_host")
-                                + f"; spread them over hosts: cluster.preset = \"gpu_cluster\" with hosts = "
-                                  f"{-(-n // 8)} and gpus_per_host = 8, or set cluster.max_gpus_per_host = {n} to "
+                                + f"; {self._spread_hint(cl, preset, n)}set cluster.max_gpus_per_host = {n} to "
                                   f"model a larger hypothetical machine)")
                 ok = False
         if not ok:
@@ -355,6 +354,20 @@ class _Validator:
         elif kind == "one_device":
             plan["parameter_device"] = devs[0]
         self.plan = plan
+
+    def _spread_hint(self, cl: dict, preset: Any, n: int) -> str:
+        """"spread them over hosts: ..., or " when that fits the scenario (same GPU count; a
+        strategy that runs over hosts: mirrored without strategy.devices), else ""."""
+        st = self.raw.get("strategy") if isinstance(self.raw, dict) else None
+        st = st if isinstance(st, dict) else {}
+        if preset not in ("gpu_host", "gpu_cluster") or st.get("kind") != "mirrored" or "devices" in st:
+            return ""
+        hosts = cl.get("hosts", 1) if preset == "gpu_cluster" else 1
+        total = n * hosts if isinstance(hosts, int) else n
+        if total % 8:
+            return ""
+        return (f"spread them over hosts: cluster.preset = \"gpu_cluster\" with hosts = {total // 8} and "
+                "gpus_per_host = 8, or ")
 
     def _multi_host_mirrored(self, st: dict, topo: Topology) -> None:
         """Data parallel over every GPU of a gpu_cluster: a replica per GPU, each host's CPU:0

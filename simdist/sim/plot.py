@@ -100,6 +100,13 @@ def plot_trace(trace: str | os.PathLike | dict | list, out: str | os.PathLike | 
         ax.set_title(title, fontsize=10)
     fig.tight_layout()
     if out is not None:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(out, dpi=150)
+        p = Path(out)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_name(f".{p.name}.tmp")   # written whole, then renamed: never a half-written picture
+        try:
+            fig.savefig(tmp, dpi=150, format=p.suffix.lstrip(".") or "png")
+            os.replace(tmp, p)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
     return fig

@@ -31,23 +31,46 @@ def _save_leaf(arrays: dict[str, np.ndarray], key: str, v: Any) -> None:
         arrays[key] = np.asarray(v.numpy())
 
 
-def _restore_leaf(saved: dict[str, np.ndarray], key: str, v: Any, path: str) -> bool:
-    """Restore one unpartitioned variable; False if the checkpoint lacks it."""
+def _restore_leaf(saved: dict[str, np.ndarray], key: str, v: Any, path: str,
+                  todo: list[tuple[Any, np.ndarray | None]]) -> bool:
+    """Check one unpartitioned variable against the checkpoint and queue its restore in ``todo``
+    (applied by `Checkpoint.read` once every variable has been checked); False if the
+    checkpoint lacks it."""
     if _is_shape_only(v):
         if key + _SHAPE_ONLY not in saved:
             return False
-        fault = getattr(v, "_fault", None)
-        if fault is not None:
-            fault.check_write(v, "assign")   # raises while its ps is down, else clears the lost state
+        todo.append((v, None))
         return True
     if key not in saved:
         return False
     arr = saved[key]
     if tuple(arr.shape) != tuple(v.shape.as_list()):
         raise ValueError(f"Checkpoint {path}: {key!r} has shape {list(arr.shape)} in the checkpoint but "
-                         f"{v.shape.as_list()} in the program")
-    v.assign(Tensor(arr.astype(v.dtype.np, copy=False), v.dtype))
+                         f"{v.shape.as_list()} in the program; nothing was restored")
+    todo.append((v, arr))
     return True
+
+
+def _apply(todo: list[tuple[Any, np.ndarray | None]]) -> None:
+    for v, arr in todo:
+        if arr is None:   # a shape-only variable: nothing to copy
+            fault = getattr(v, "_fault", None)
+            if fault is not None:
+                fault.check_write(v, "assign")   # raises while its ps is down, else clears the lost state
+        else:
+            v.assign(Tensor(arr.astype(v.dtype.np, copy=False), v.dtype))
+
+
+def _read_npz(save_path: str, path: str) -> dict[str, np.ndarray]:
+    """Every array of the checkpoint file, read whole; a damaged file is TF's DataLossError naming it."""
+    import zipfile
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except (zipfile.BadZipFile, EOFError, ValueError, OSError, KeyError) as e:
+        from simdist.runtime import errors
+        raise errors.DataLossError(None, None, f"Checkpoint {save_path}: the file {path} is damaged or not a "
+                                               f"checkpoint ({type(e).__name__}: {e}); nothing was restored") from None
 
 
 def _walk(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
@@ -177,8 +200,15 @@ class Checkpoint:
             else:
                 _save_leaf(arrays, key, v)
         os.makedirs(os.path.dirname(os.path.abspath(file_prefix)), exist_ok=True)
-        with open(file_prefix + ".npz", "wb") as f:
-            np.savez(f, **arrays)
+        final = file_prefix + ".npz"
+        tmp = final + ".tmp"   # written whole, then renamed: an interrupted save never leaves half a file
+        try:
+            with open(tmp, "wb") as f:
+                np.savez(f, **arrays)
+            os.replace(tmp, final)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
         return file_prefix
 
     def restore(self, save_path: str | None, options: Any = None) -> Any:
@@ -193,10 +223,10 @@ class Checkpoint:
         if not os.path.exists(path):
             from simdist.runtime import errors
             raise errors.NotFoundError(None, None, f"Failed to find any matching files for {save_path}")
-        with np.load(path, allow_pickle=False) as data:
-            saved = {k: data[k] for k in data.files}
+        saved = _read_npz(save_path, path)
         pairs = list(_walk(self, ""))
         missing, used = [], set()
+        todo: list[tuple[Any, np.ndarray | None]] = []
         for key, v in pairs:
             if isinstance(v, ShardedVariable) or key + _PARTS in saved:
                 k_saved = int(saved[key + _PARTS][0]) if key + _PARTS in saved else (1 if key in saved else None)
@@ -204,7 +234,7 @@ class Checkpoint:
                 if k_saved is None:
                     missing.append(key)
                     continue
-                if k_saved != k_now:
+                if k_saved != k_now:   # (before any assignment: nothing restored)
                     raise ValueError(
                         f"Checkpoint {save_path}: {key!r} was saved in {k_saved} partition(s) but the variable now has "
                         f"{k_now}; the number of partitions must not change across save and restore (clause "
@@ -212,15 +242,16 @@ class Checkpoint:
                 if isinstance(v, ShardedVariable):
                     for i, part in enumerate(v.variables):
                         k = f"{key}/part_{i}"
-                        if not _restore_leaf(saved, k, part, save_path):
+                        if not _restore_leaf(saved, k, part, save_path, todo):
                             missing.append(k)
                         used.update((k, k + _SHAPE_ONLY))
                     used.add(key + _PARTS)
                     continue
-            if not _restore_leaf(saved, key, v, save_path):
+            if not _restore_leaf(saved, key, v, save_path, todo):
                 missing.append(key)
                 continue
             used.update((key, key + _SHAPE_ONLY))
+        _apply(todo)   # every variable checked: now assign (a mismatch above changed nothing)
         _charge([(k, v) for k, v in pairs if k not in missing], to_chief=False)
         return _Status(missing, sorted(k for k in saved if k not in used))
 
@@ -272,8 +303,10 @@ class CheckpointManager:
 def _write_state(directory: str, paths: list[str]) -> None:
     lines = [f'model_checkpoint_path: "{os.path.basename(paths[-1])}"']
     lines += [f'all_model_checkpoint_paths: "{os.path.basename(p)}"' for p in paths]
-    with open(os.path.join(directory, "checkpoint"), "w", encoding="utf-8") as f:
+    path = os.path.join(directory, "checkpoint")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
+    os.replace(path + ".tmp", path)   # whole: an interrupted save never leaves a torn state file
 
 
 def _read_state(directory: str) -> tuple[str | None, list[str]]:

@@ -84,7 +84,10 @@ def main(args: argparse.Namespace) -> int:
                                   f"(one of {', '.join(SUMMARY_METRICS)})")
         if not plan.grid:
             raise usage_error("--plot needs at least one swept --param")
-    out = args.out or f"out/{sc.name}-sweep"
+    from simdist.scenario.outputs import default_out
+    out = args.out or default_out(sc.name, "-sweep")
+    from .executors import check_available
+    check_available(args.executor)   # before sweep.json is written
     from .driver import run_sweep
     bar = None if args.no_progress else progress_bar(len(plan.runs), "run", f"sweep {sc.name}")
     t0 = time.perf_counter()

@@ -59,15 +59,16 @@ def check_resumable(out: Path, plan: SweepPlan, force: bool) -> None:
 def run_sweep(plan: SweepPlan, out: str | Path, executor: str = "serial", workers: int | None = None,
               batch_size: int | None = None, scheduler: str | None = None, force: bool = False,
               progress: Callable[[int], None] | None = None, parquet: bool = True) -> SweepResult:
-    from simdist.scenario.outputs import MARKER
+    from simdist.scenario.outputs import MARKER, write_text
     out = Path(out)
     if out.exists() and not out.is_dir():
         from simdist.scenario.outputs import usage_error
         raise usage_error(f"--out {out}: exists and is not a directory")
     check_resumable(out, plan, force)
-    out.mkdir(parents=True, exist_ok=True)
+    from simdist.scenario.outputs import make_dir
+    make_dir(out, "--out")
     (out / MARKER).write_text("sweep\n", encoding="utf-8")
-    (out / "sweep.json").write_text(json.dumps(plan.manifest(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    write_text(out / "sweep.json", json.dumps(plan.manifest(), indent=2, sort_keys=True) + "\n")
     journal = Journal(out / "runs.jsonl")
     have = journal.read()
     wanted = {r.run_id for r in plan.runs}
@@ -75,10 +76,19 @@ def run_sweep(plan: SweepPlan, out: str | Path, executor: str = "serial", worker
     skipped = len(plan.runs) - len(todo)
     if progress is not None and skipped:
         progress(skipped)
+    from simdist.scenario.interrupts import set_note
+    done = len(wanted.intersection(have))
+
+    def _note() -> None:
+        set_note(f"{done} of {len(plan.runs)} runs are finished and kept in {out / 'runs.jsonl'}; rerun the same "
+                 "command to resume (finished runs are skipped)")
+    _note()
     for rows in execute(plan.payload(), todo, executor, workers, batch_size, scheduler):
         journal.append(rows)
         for r in rows:
+            done += r["run_id"] not in have and r["run_id"] in wanted
             have[r["run_id"]] = r
+        _note()
         if progress is not None:
             progress(len(rows))
     index = {r.run_id: r for r in plan.runs}

@@ -14,9 +14,19 @@ from typing import Any, Callable, Iterator, Sequence
 
 from .worker import run_batch
 
-__all__ = ["EXECUTORS", "execute", "batches", "default_batch_size"]
+__all__ = ["EXECUTORS", "execute", "batches", "default_batch_size", "check_available"]
 
 EXECUTORS = ("serial", "process", "dask")
+
+
+def check_available(executor: str) -> None:
+    """Refuse (usage error) an executor whose package is missing, before anything is written."""
+    if executor == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            from simdist.scenario.outputs import usage_error
+            raise usage_error("--executor dask needs dask.distributed (pip install 'simdist[sweep]')") from None
 
 
 def default_batch_size(n_runs: int, workers: int) -> int:
@@ -56,18 +66,30 @@ def _process(payload: Any, chunks: list[list[Any]], workers: int, fn: Callable[.
              ) -> Iterator[list[dict[str, Any]]]:
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from simdist.scenario.interrupts import ignore_in_worker
 
     # fork (where available) starts workers with simdist already imported; spawn elsewhere
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    # Workers ignore Ctrl-C (it reaches the whole process group): this process ends them.
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=ignore_in_worker)
+    try:
         futs = [pool.submit(fn, payload, c) for c in chunks]
-        try:
-            for f in as_completed(futs):
-                yield f.result()
-        except BaseException:
-            for f in futs:
-                f.cancel()
-            raise
+        for f in as_completed(futs):
+            yield f.result()
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop_pool(pool: Any) -> None:
+    """End a process pool now (an interrupt, an error, the consumer gone): terminate its workers
+    rather than wait for their running tasks (a sweep run can take minutes), shielded from a
+    second Ctrl-C so that no worker is left behind."""
+    from simdist.scenario.interrupts import end_process_tree, shielded
+    with shielded():
+        end_process_tree(list((getattr(pool, "_processes", None) or {}).values()))
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _dask(payload: Any, chunks: list[list[Any]], workers: int, scheduler: str | None,

@@ -1,6 +1,8 @@
 """`simdist sweep --plot METRIC[,METRIC...]`: each METRIC against the first swept parameter (one
 panel each), one point per run, the mean per value as a line and the spread over seeds (min..max)
-as a band, one line per combination of the other parameters. A run without the metric (e.g.
+as a band, one line per combination of the other parameters (named in the legend and the title).
+Categorical values (strategy names) have no order, so no line joins them: the mean is a wide
+tick and the spread an error bar. A run without the metric (e.g.
 time_to_accuracy_s of a run that never reached its target) is left out, and the title says how
 many were.
 
@@ -83,8 +85,8 @@ def plot_sweep(out: str | Path, metric: str | Sequence[str], params: Sequence[st
     out = Path(out)
     fig = draw_sweep(read_table(out / "results.csv"), metric, params)
     path = out / "sweep.png"
-    fig.savefig(path, dpi=130)
-    return str(path)
+    from simdist.scenario.outputs import save_figure
+    return save_figure(fig, path, 130)
 
 
 def draw_sweep(table: list[dict[str, Any]], metric: str | Sequence[str], params: Sequence[str]) -> Any:
@@ -113,13 +115,23 @@ def _panel(ax: Any, table: list[dict[str, Any]], metric: str, params: Sequence[s
     ngroups = len(stats)
     for gi, (key, st) in enumerate(stats.items()):
         label = ", ".join(f"{p}={v}" for p, v in zip(others, json.loads(key))) or None
-        line = ax.plot([pos[i] for i in order], [st["mean"][i] for i in order], "-", linewidth=2, label=label,
-                       gid=f"{gid}mean:{key}")[0]
-        color = line.get_color()
-        ax.fill_between([pos[i] for i in order], [st["min"][i] for i in order], [st["max"][i] for i in order],
-                        color=color, alpha=0.15, linewidth=0, gid=f"{gid}band:{key}")
-        rs = [r for r in rows if json.dumps([r[p] for p in others]) == key]
         jitter = 0.0 if numeric else (gi - (ngroups - 1) / 2) * 0.08
+        if numeric:   # a line through ordered values, the spread as a band
+            line = ax.plot([pos[i] for i in order], [st["mean"][i] for i in order], "-", linewidth=2, label=label,
+                           gid=f"{gid}mean:{key}")[0]
+            color = line.get_color()
+            ax.fill_between([pos[i] for i in order], [st["min"][i] for i in order], [st["max"][i] for i in order],
+                            color=color, alpha=0.15, linewidth=0, gid=f"{gid}band:{key}")
+        else:   # categories have no order between them: no line joins them; the mean as a bar-like tick
+            xs = [pos[i] + jitter for i in order]
+            means = [st["mean"][i] for i in order]
+            line = ax.plot(xs, means, linestyle="none", marker="_", markersize=22, markeredgewidth=2.5, label=label,
+                           gid=f"{gid}mean:{key}")[0]
+            color = line.get_color()
+            ax.errorbar(xs, means, yerr=[[m - st["min"][i] for m, i in zip(means, order)],
+                                         [st["max"][i] - m for m, i in zip(means, order)]],
+                        fmt="none", ecolor=color, alpha=0.5, capsize=4, gid=f"{gid}band:{key}")
+        rs = [r for r in rows if json.dumps([r[p] for p in others]) == key]
         ax.plot([pos[xs_order.index(r[x_param])] + jitter for r in rs],
                 [r[metric] for r in rs], "o", color=color, alpha=0.35, markersize=4, gid=f"{gid}runs:{key}")
     if log:
@@ -135,7 +147,9 @@ def _panel(ax: Any, table: list[dict[str, Any]], metric: str, params: Sequence[s
         ax.legend(fontsize=7)
     seeds = len({r["seed"] for r in rows})
     missing = len([r for r in table if r["status"] == "ok"]) - len(rows)
-    ax.set_title(f"{metric} vs {x_param}\n({seeds} seed(s) per point; line = mean, band = min..max over seeds"
+    how = "line = mean, band = min..max" if numeric else "tick = mean, bar = min..max"
+    ax.set_title(f"{metric} vs {x_param}" + (f" (per {', '.join(others)})" if others else "")
+                 + f"\n({seeds} seed(s) per point; {how} over seeds"
                  + (f"; {missing} run(s) without a value" if missing else "") + ")", fontsize=9)
 
 

@@ -129,10 +129,8 @@ def write_tables(out: Path, rows: Sequence[dict[str, Any]], params: Sequence[str
 
 
 def _atomic(path: Path, text: str) -> None:
-    import os
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    from simdist.scenario.outputs import write_text
+    write_text(path, text)
 
 
 def _parquet(path: Path, flat: list[dict[str, Any]], cols: list[str], params: Sequence[str]) -> Path | None:
@@ -152,10 +150,8 @@ def _parquet(path: Path, flat: list[dict[str, Any]], cols: list[str], params: Se
         else:
             arrays.append(pa.array([None if v is None else float(v) for v in vals], type=pa.float64()))
     table = pa.Table.from_arrays(arrays, names=cols)
-    tmp = path.with_name(path.name + ".tmp")
-    pq.write_table(table, tmp, compression="zstd", write_statistics=False)
-    import os
-    os.replace(tmp, path)
+    from simdist.scenario.outputs import write_atomic
+    write_atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd", write_statistics=False))
     return path
 
 

@@ -181,3 +181,13 @@ def test_docs_reference_lists_every_key():
     doc = (ROOT / "docs/scenarios.md").read_text()
     for path, *_ in reference_rows():
         assert f"`{path}`" in doc, f"docs/scenarios.md does not document {path}"
+
+
+def test_docs_scenarios_table_lists_every_ready_scenario():
+    """The table of ready scenarios names each scenarios/*.toml (issue 28: it listed 6 of 9)."""
+    import re
+    doc = (ROOT / "docs/scenarios.md").read_text()
+    table = set(re.findall(r"^\| `([\w.]+\.toml)` \|", doc, flags=re.M))
+    files = {p.name for p in (ROOT / "scenarios").glob("*.toml")}
+    assert files <= table, f"docs/scenarios.md's table lacks {sorted(files - table)}"
+    assert table <= files, f"docs/scenarios.md's table names missing files {sorted(table - files)}"

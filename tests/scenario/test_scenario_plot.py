@@ -91,7 +91,7 @@ def test_downtime_is_drawn_as_down_never_as_communication(tmp_path):
             bad = [(x, y) for x, y in comm.get(label, []) if x > a + 1e-6 and y < b - 1e-6]
             assert not bad, f"{label}: communication bars drawn inside the down window {a:.3f}..{b:.3f}: {bad}"
     handles = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert "down" in handles and "preempted (window)" in handles and "idle" in handles, handles
+    assert "down" in handles and "preempted (window)" in handles and "not busy (waiting)" in handles, handles
 
 
 def test_utilisation_counts_down_apart_from_communication(tmp_path):
@@ -127,7 +127,7 @@ def test_many_devices_are_grouped_with_a_note_and_all_counted(tmp_path):
     assert all(len(r["members"]) == 1 for r in few)
 
 
-def test_synchronous_steps_are_marked_and_short_bars_are_visible(tmp_path):
+def test_synchronous_steps_are_marked(tmp_path):
     from simdist.scenario.plot import DPI, draw_timeline, step_starts
     sc = load(ROOT / "scenarios/mirrored_allreduce.toml", quick=True)
     trace = tmp_path / "t.json"
@@ -138,6 +138,82 @@ def test_synchronous_steps_are_marked_and_short_bars_are_visible(tmp_path):
     assert len(steps) == m["steps"]["count"], (steps, m["steps"]["count"])
     fig = draw_timeline(rows, m, end, steps=steps)
     assert len([ln for ln in fig.axes[0].lines if ln.get_gid() == "step"]) == len(steps)
-    comm = _rects(fig, "comm:")["GPU:0"]
-    px_per_unit = fig.get_figwidth() * DPI * 0.85 / fig.axes[0].get_xlim()[1]
-    assert min(b - a for a, b in comm) * px_per_unit >= 1.99, "communication bars narrower than 2 pixels"
+
+
+def _ink(fig, gid: str) -> float:
+    """Area (plot x units x band fraction) of every polygon whose gid is ``gid`` or its short-event
+    columns (``kind-short:label``)."""
+    kind, _, label = gid.partition(":")
+    total = 0.0
+    for coll in fig.axes[0].collections:
+        g = coll.get_gid() or ""
+        if g in (gid, f"{kind}-short:{label}"):
+            for path in coll.get_paths():
+                v = path.vertices
+                total += (v[:, 0].max() - v[:, 0].min()) * (v[:, 1].max() - v[:, 1].min())
+    return total
+
+
+def test_timeline_ink_is_the_traced_time_short_events_are_not_widened(tmp_path):
+    """The issue's ps rows: ~20 ms transfers in a minutes-long run were each widened to a pixel
+    (~3 s) and the rows looked 100% busy. Drawn area per row and kind = the trace's time."""
+    from simdist.scenario.plot import _scale, draw_timeline
+    m, rows, end = _spot_run(tmp_path)
+    fig = draw_timeline(rows, m, end)
+    scale, _ = _scale(max(end, m["summary"]["simulated_time_s"]))
+    span = max(end, m["summary"]["simulated_time_s"])
+    for r in rows:
+        for kind, band in (("compute", 0.8), ("comm", 0.35), ("down", 0.8)):
+            want = sum(b - a for a, b in r[kind]) * scale
+            got = _ink(fig, f"{kind}:{r['label']}") / band
+            assert abs(got - want) <= 1e-6 * max(1.0, want), \
+                f"{r['label']} {kind}: drawn {got / scale:.4f} s, the trace has {want / scale:.4f} s"
+    ps = [r for r in rows if r["job"] == "ps"]
+    assert ps
+    for r in ps:
+        drawn = _ink(fig, f"comm:{r['label']}") / 0.35 / scale / span
+        assert drawn < 0.2, f"{r['label']}: drawn {drawn:.0%} busy communicating"
+
+
+def test_ps_optimizer_updates_are_compute(tmp_path):
+    sc = load(ROOT / "scenarios/train_ps_failure.toml", ["training.steps=4"], quick=True)
+    trace = tmp_path / "t.json"
+    run(sc, trace=str(trace))
+    events = json.loads(trace.read_text())["traceEvents"]
+    rows, _ = timeline_rows(events)
+    ps = [r for r in rows if r["job"] == "ps"]
+    from simdist.scenario.plot import _merge
+    pname = {e["pid"]: e["args"]["name"] for e in events if e.get("ph") == "M" and e["name"] == "process_name"}
+    for r in ps:
+        spans = _merge([(float(e["ts"]) * 1e-6, (float(e["ts"]) + float(e["dur"])) * 1e-6) for e in events
+                        if e.get("ph") == "X" and e.get("cat") == "update" and pname.get(e["pid"]) == r["host"]
+                        and e["tid"] < 1000])   # (the device track; lanes >= 1000 are transfers)
+        assert spans, f"{r['label']}: the run has no ps update spans to check"
+        want, got = sum(b - a for a, b in spans), sum(b - a for a, b in r["compute"])
+        assert abs(got - want) <= 1e-9, f"{r['label']}: {want:.6f} s of optimizer updates, {got:.6f} s drawn as compute"
+        inside = [c for c in r["comm"] if c in spans]
+        assert not inside, f"{r['label']}: updates drawn as communication: {inside[:3]}"
+
+
+def test_utilisation_shows_every_link_class_with_traffic_and_the_summary_idle(tmp_path):
+    from simdist.scenario.plot import NOT_BUSY, draw_utilisation, link_class
+    sc = load(ROOT / "scenarios/mirrored_allreduce.toml", quick=True)
+    trace = tmp_path / "t.json"
+    m = run(sc, trace=str(trace)).metrics
+    rows, end = timeline_rows(json.loads(trace.read_text())["traceEvents"])
+    fig = draw_utilisation(rows, m, end)
+    ax = fig.axes[1]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    widths = [p.get_width() for p in ax.patches]
+    carrying = sorted({link_class(k) for k, d in m["links"].items() if d["bytes"]})
+    assert "nvlink" in carrying
+    for cls in carrying:
+        assert any(lab.startswith(cls + ":") for lab in labels), f"no {cls} link among the bars: {labels}"
+    for lab, w in zip(labels, widths):
+        if ":" in lab and not lab.startswith(("GPU", "CPU")):
+            full = next(k for k in m["links"] if k.endswith("/" + lab))
+            assert abs(w - 100 * m["links"][full]["busy_fraction"]) < 1e-9, (lab, w)
+    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "idle" not in legend and NOT_BUSY in legend, legend
+    note = next(t.get_text() for t in fig.texts if t.get_gid() == "summary-fractions")
+    assert f"idle (nothing running) {100 * m['summary']['idle_fraction']:.1f}%" in note, note

@@ -312,12 +312,12 @@ def test_run_prints_loss_and_accuracy_next_to_time_and_draws_loss_png(tmp_path: 
 
 def test_loss_png_shades_the_fault_windows_and_breaks_at_a_restore() -> None:
     pytest.importorskip("matplotlib")
-    from simdist.scenario.plot_loss import draw_loss
+    from simdist.scenario.plot_loss import draw_loss, run_label
     m = run(load(ROOT / "scenarios/train_ps_failure.toml", quick=True)).metrics
     fig = draw_loss([m])
     gids = [a.get_gid() for ax in fig.axes for a in ax.get_children() if a.get_gid()]
     assert "fault:ps_failure" in gids and "fault:restore" in gids, sorted(set(gids))
-    label = m["scenario"]["name"]
+    label = run_label(m)
     assert gids.count(f"loss:{label}") == 2, "the training-loss curve is in two pieces: before and after the restore"
 
 

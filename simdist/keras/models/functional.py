@@ -28,6 +28,44 @@ from simdist.keras.variables import convert_to_tensor
 __all__ = ["Functional", "map_graph"]
 
 
+def _map_refs(struct: Any, fn: Callable[[Any], Any]) -> Any:
+    """``fn`` applied to each ``[layer name, node index, tensor index]`` of a nested structure."""
+    if isinstance(struct, (list, tuple)) and len(struct) == 3 and isinstance(struct[0], str) \
+            and all(isinstance(v, int) for v in struct[1:]):
+        return fn(struct)
+    if isinstance(struct, dict):
+        return {k: _map_refs(v, fn) for k, v in struct.items()}
+    if isinstance(struct, (list, tuple)):
+        return [_map_refs(v, fn) for v in struct]
+    return struct
+
+
+def _refs(struct: Any, index: dict[int, int]) -> Any:
+    """Call arguments as config: KerasTensors become Keras's ``__keras_tensor__`` references."""
+    if isinstance(struct, KerasTensor):
+        op, node_index, tensor_index = struct._keras_history
+        return {"class_name": "__keras_tensor__",
+                "config": {"shape": list(struct.shape), "dtype": struct.dtype,
+                           "keras_history": [op.name, index.get(id(op._inbound_nodes[node_index]), 0), tensor_index]}}
+    if isinstance(struct, dict):
+        return {k: _refs(v, index) for k, v in struct.items()}
+    if isinstance(struct, (list, tuple)):
+        return [_refs(v, index) for v in struct]
+    return struct
+
+
+def _resolve(struct: Any, outputs: dict[tuple[str, int], list]) -> Any:
+    """The inverse of `_refs` once the referenced tensors exist (KeyError while they do not)."""
+    if isinstance(struct, dict) and struct.get("class_name") == "__keras_tensor__":
+        name, node_index, tensor_index = struct["config"]["keras_history"]
+        return outputs[(name, node_index)][tensor_index]
+    if isinstance(struct, dict):
+        return {k: _resolve(v, outputs) for k, v in struct.items()}
+    if isinstance(struct, list):
+        return [_resolve(v, outputs) for v in struct]
+    return struct
+
+
 def _build_map(inputs: list, outputs: list) -> tuple[list, dict]:
     finished: set[int] = set()
     in_progress: set[int] = set()
@@ -392,4 +430,66 @@ class Functional(Model):
         super()._assert_input_compatibility(arg_0)
 
     def get_config(self) -> dict[str, Any]:
-        return {"name": self.name, "trainable": self.trainable}
+        """Keras 3.15's functional config: every layer serialized with its name and the calls
+        (inbound nodes) made in this model, each argument a KerasTensor reference
+        ``[layer name, node index, tensor index]``; ``input_layers`` and ``output_layers``."""
+        from simdist.keras.serialization import serialize_keras_object
+        kept = {id(n) for n in self._nodes} if isinstance(self._nodes, (set, list, tuple)) else set(self._nodes)
+        index: dict[int, int] = {}   # id(node) -> its index among the kept nodes of its layer
+        layers = []
+        for op in self._operations:
+            nodes = [n for n in op._inbound_nodes if id(n) in kept or isinstance(op, InputLayer)]
+            for i, n in enumerate(nodes):
+                index[id(n)] = i
+        for op in self._operations:
+            entry = serialize_keras_object(op, "keras.layers")
+            entry["name"] = op.name
+            nodes = [n for n in op._inbound_nodes if id(n) in kept and not n.is_input]
+            entry["inbound_nodes"] = [{"args": _refs(n.call_args, index), "kwargs": _refs(n.call_kwargs, index)}
+                                      for n in nodes]
+            layers.append(entry)
+
+        def ref(x: Any) -> list:
+            op, node_index, tensor_index = x._keras_history
+            return [op.name, index.get(id(op._inbound_nodes[node_index]), 0), tensor_index]
+        return {"name": self.name, "trainable": self.trainable, "layers": layers,
+                "input_layers": map_structure(ref, self._inputs_struct),
+                "output_layers": map_structure(ref, self._outputs_struct)}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "Functional":
+        """The model `get_config()` describes (Keras 3.15's functional_from_config): each layer
+        re-made from its config, then called on the tensors its inbound nodes name, in order."""
+        from simdist.keras import layers as layers_mod
+        from simdist.keras.serialization import deserialize_keras_object
+        names = {n: getattr(layers_mod, n) for n in dir(layers_mod) if not n.startswith("_")}
+        made: dict[str, Any] = {}
+        for lc in config["layers"]:
+            made[lc["name"]] = deserialize_keras_object(lc, names, "layer", custom_objects, base=Layer)
+        outputs: dict[tuple[str, int], list] = {}
+        for name, layer in made.items():
+            if isinstance(layer, InputLayer):
+                outputs[(name, 0)] = [layer.output]
+        pending = [(lc["name"], i, node) for lc in config["layers"] for i, node in enumerate(lc.get("inbound_nodes", []))]
+        while pending:
+            progressed, later = False, []
+            for name, i, node in pending:
+                try:
+                    args = _resolve(node.get("args", []), outputs)
+                    kwargs = _resolve(node.get("kwargs", {}), outputs)
+                except KeyError:
+                    later.append((name, i, node))
+                    continue
+                out = made[name](*args, **kwargs)
+                outputs[(name, i)] = flatten(out)
+                progressed = True
+            if not progressed:
+                raise ValueError(f"Functional config {config.get('name')!r}: the layers "
+                                 f"{sorted({n for n, _, _ in later})} are called on tensors no layer makes")
+            pending = later
+
+        def get(r: Any) -> Any:
+            return outputs[(r[0], r[1])][r[2]]
+        ins = _map_refs(config["input_layers"], get)
+        outs = _map_refs(config["output_layers"], get)
+        return cls(ins, outs, name=config.get("name"), trainable=config.get("trainable", True))

@@ -99,3 +99,13 @@ class Model(Trainer, Layer):
 
     def get_config(self) -> dict[str, Any]:
         return {"name": self.name, "trainable": self.trainable}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> Any:
+        """Keras 3.15's Model.from_config: a functional config (layers with their inbound nodes,
+        input_layers, output_layers) gives a functional model; any other config is passed to the
+        constructor (so a Sequential's config is refused: "Unrecognized keyword arguments")."""
+        if isinstance(config, dict) and all(k in config for k in ("layers", "input_layers", "output_layers")):
+            from simdist.keras.models.functional import Functional
+            return Functional.from_config(config, custom_objects)
+        return super().from_config(config)

@@ -154,8 +154,21 @@ def save_weights(model: Any, filepath: Any, overwrite: bool = True, max_shard_si
         raise ValueError("You are saving a model that has not yet been built. Try building the model first by calling "
                          "it on some data or by using `build()`.")
     h5py = _h5py()
-    with h5py.File(path, "w") as h5:
-        _save(model, h5, "", set())
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(f"save_weights: cannot write {path}: the directory {directory} does not exist")
+    # written whole under a temporary name, then renamed: an interrupted save never leaves a
+    # half-written weights file (nor destroys the previous one)
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.tmp")
+    try:
+        with h5py.File(tmp, "w") as h5:
+            _save(model, h5, "", set())
+        os.replace(tmp, path)
+    except OSError as e:
+        raise OSError(f"save_weights: cannot write {path} ({e})") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 class _Store:
@@ -176,7 +189,9 @@ class _Store:
         return np.asarray(self.group[key])
 
 
-def _load_own(obj: Any, store: _Store) -> None:
+def _load_own(obj: Any, store: _Store, pending: list[tuple[Any, np.ndarray]]) -> None:
+    """Check ``obj``'s variables against the file and queue their values in ``pending`` (nothing
+    is assigned here: `load_weights` assigns once every object has been checked)."""
     from simdist.keras.optimizers import Optimizer
     own = _own_variables(obj)
     if isinstance(obj, Optimizer):
@@ -195,34 +210,43 @@ def _load_own(obj: Any, store: _Store) -> None:
         raise ValueError(f"Layer '{obj.name}' expected {len(own)} variables, but received {len(store.keys())} "
                          "variables during loading. "
                          f"Expected: {[v.name for v in own]}")
+    mine = []
     for i, v in enumerate(own):
         value = store[str(i)]
         if tuple(v.shape.as_list()) != tuple(value.shape):
             raise ValueError("The shape of the target variable and the shape of the target value in "
                              f"`variable.assign(value)` must match. variable.shape={v.shape}, Received: "
                              f"value.shape={value.shape}. Target variable: {v}")
-        v.assign(value)
+        mine.append((v, value))
+    pending.extend(mine)   # all of this object's variables, or none
 
 
-def _load(obj: Any, h5: Any, path: str, visited: set[int], errors: list[tuple[Any, Exception]],
-          skip_mismatch: bool) -> None:
+class _Ctx:
+    """One load: the values checked so far, the objects that failed, the mode."""
+
+    def __init__(self, skip_mismatch: bool) -> None:
+        self.pending: list[tuple[Any, np.ndarray]] = []
+        self.errors: list[tuple[Any, Exception]] = []
+        self.skip_mismatch = skip_mismatch
+
+
+def _load(obj: Any, h5: Any, path: str, visited: set[int], ctx: _Ctx) -> None:
     if id(obj) in visited:
         return
     if _is_saveable(obj):
         try:
-            _load_own(obj, _Store(h5, path))
-        except Exception as e:  # noqa: BLE001 - collected, then raised (or warned) together as Keras does
-            errors.append((obj, e))
+            _load_own(obj, _Store(h5, path), ctx.pending)
+        except (ValueError, KeyError, TypeError) as e:   # collected, then raised (or warned) together as Keras does
+            ctx.errors.append((obj, e))
     visited.add(id(obj))
     for attr, child in _children(obj):
         if _is_saveable(child):
-            _load(child, h5, _join(path, attr), visited, errors, skip_mismatch)
+            _load(child, h5, _join(path, attr), visited, ctx)
         elif isinstance(child, (list, tuple, dict)):
-            _load_container(child, h5, _join(path, attr), visited, errors, skip_mismatch, set())
+            _load_container(child, h5, _join(path, attr), visited, ctx, set())
 
 
-def _load_container(container: Any, h5: Any, path: str, visited: set[int], errors: list, skip_mismatch: bool,
-                    seen: set[int]) -> None:
+def _load_container(container: Any, h5: Any, path: str, visited: set[int], ctx: _Ctx, seen: set[int]) -> None:
     if id(container) in seen:
         return
     seen.add(id(container))
@@ -230,12 +254,11 @@ def _load_container(container: Any, h5: Any, path: str, visited: set[int], error
     items = list(container.values()) if isinstance(container, dict) else list(container)
     for item in items:
         if _is_saveable(item):
-            _load(item, h5, _join(path, _unique(to_snake_case(type(item).__name__), used)), visited, errors,
-                  skip_mismatch)
+            _load(item, h5, _join(path, _unique(to_snake_case(type(item).__name__), used)), visited, ctx)
         elif isinstance(item, (list, tuple, dict)):
             nested = _join(path, _unique("container", used))
             if nested in h5:
-                _load_container(item, h5, nested, visited, errors, skip_mismatch, seen)
+                _load_container(item, h5, nested, visited, ctx, seen)
 
 
 def load_weights(model: Any, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
@@ -251,15 +274,25 @@ def load_weights(model: Any, filepath: Any, skip_mismatch: bool = False, **kwarg
         raise ValueError("You are loading weights into a model that has not yet been built. Try building the model "
                          "first by calling it on some data or by using `build()`.")
     h5py = _h5py()
-    errors: list[tuple[Any, Exception]] = []
-    with h5py.File(path, "r") as h5:
-        _load(model, h5, "", set(), errors, skip_mismatch)
-    if errors:
-        obj, err = errors[0]
-        msg = (f"A total of {len(errors)} objects could not be loaded. Example error message for object {obj}:\n\n"
-               f"{err}\n\nList of objects that could not be loaded:\n{[o for o, _ in errors]}")
-        if skip_mismatch:
-            import warnings
-            warnings.warn(msg)
-        else:
-            raise ValueError(msg)
+    ctx = _Ctx(skip_mismatch)
+    # Every object is checked, and every value read, before anything is assigned: a file that does
+    # not fit (or cannot be read) leaves the model as it was. (Keras 3.15 assigns object by object
+    # and raises at the end, with the earlier layers overwritten; a deliberate deviation, see
+    # docs/keras.md.)
+    try:
+        with h5py.File(path, "r") as h5:
+            _load(model, h5, "", set(), ctx)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"load_weights: no such file: {path}") from None
+    except OSError as e:   # h5py: not an HDF5 file, truncated, unreadable
+        raise OSError(f"load_weights: {path} is not a readable .weights.h5 file ({e})") from None
+    if ctx.errors:
+        obj, err = ctx.errors[0]
+        msg = (f"A total of {len(ctx.errors)} objects could not be loaded from {path}. Example error message for "
+               f"object {obj}:\n\n{err}\n\nList of objects that could not be loaded:\n{[o for o, _ in ctx.errors]}")
+        if not skip_mismatch:
+            raise ValueError(msg + "\n\nNo weight was changed.")
+        import warnings
+        warnings.warn(msg)
+    for v, value in ctx.pending:
+        v.assign(value)

@@ -196,7 +196,33 @@ class Sequential(Model):
         return super().input_dtype
 
     def get_config(self) -> dict[str, Any]:
-        return {"name": self.name, "trainable": self.trainable,
-                "layers": [{"class_name": type(l).__name__, "config": l.get_config()} for l in self._layers]}
+        """Keras 3.15's: name, trainable, dtype, every layer serialized (the InputLayer too), and
+        `build_input_shape` once built from a known input shape."""
+        from simdist.keras import dtype_policies
+        from simdist.keras.serialization import serialize_keras_object
+        config: dict[str, Any] = {"name": self.name, "trainable": self.trainable,
+                                  "dtype": dtype_policies.serialize(self.dtype_policy),
+                                  "layers": [serialize_keras_object(l, "keras.layers") for l in self._layers]}
+        if self._functional is not None:
+            config["build_input_shape"] = self._layers[0].batch_shape
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "Sequential":
+        """A new model from `get_config()`'s dict (Keras 3.15's Sequential.from_config): the layers
+        re-made from their configs and added in order, then built from `build_input_shape`."""
+        if not isinstance(config, dict) or "name" not in config:
+            raise ValueError("A Sequential model configuration must be a dictionary containing the 'name' and "
+                             f"'layers' keys. Received: config={config}")
+        from simdist.keras import layers as layers_mod
+        from simdist.keras.serialization import deserialize_keras_object
+        names = {n: getattr(layers_mod, n) for n in dir(layers_mod) if not n.startswith("_")}
+        model = cls(name=config["name"])
+        for layer_config in config["layers"]:
+            model.add(deserialize_keras_object(layer_config, names, "layer", custom_objects, base=Layer))
+        shape = config.get("build_input_shape")
+        if model._functional is None and shape and isinstance(shape, (tuple, list)):
+            model.build(shape)
+        return model
 
 

@@ -1,0 +1,129 @@
+"""Interrupts (Ctrl-C, SIGTERM) for the commands: both end the command the same way, as a
+KeyboardInterrupt, so that every `finally` runs (child processes ended, temporary files removed)
+and the CLI exits 130 with one line saying what was kept and how to resume (`note`).
+
+A command states, as it goes, what an interrupt would leave behind (`set_note`); the CLI prints
+the last note. Cleanup that must not itself be interrupted by a second Ctrl-C runs `shielded`."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from typing import Any, Iterator
+
+__all__ = ["set_note", "note", "sigterm_as_interrupt", "shielded", "ignore_interrupts", "saved_handlers",
+           "ignore_in_worker", "DEFAULT_NOTE"]
+
+DEFAULT_NOTE = "nothing was written"
+_note = [DEFAULT_NOTE]
+
+
+def set_note(text: str) -> None:
+    """What an interrupt from now on would keep, and how to resume (one clause, no full stop)."""
+    _note[0] = text
+
+
+def note() -> str:
+    return _note[0]
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block SIGTERM raises KeyboardInterrupt like Ctrl-C (the default would end the
+    process at once: no cleanup, pool workers orphaned, half-written files)."""
+    if not _main_thread():
+        yield
+        return
+    _note[0] = DEFAULT_NOTE
+    old = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+@contextlib.contextmanager
+def shielded() -> Iterator[None]:
+    """Ignore SIGINT and SIGTERM during cleanup after a first interrupt (a second Ctrl-C must not
+    abandon the cleanup half-way, e.g. leave pool workers running); restored afterwards."""
+    if not _main_thread():
+        yield
+        return
+    old = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def ignore_interrupts() -> None:
+    """Ignore SIGINT and SIGTERM from now on (a command that has been interrupted and cleaned up)."""
+    if _main_thread():
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def saved_handlers(restore: bool) -> Iterator[None]:
+    """Give the SIGINT/SIGTERM handlers back after the block when ``restore`` (a caller that
+    goes on running: `simdist.cli.main(argv)` called in-process); the command line's own entry
+    point (argv None) exits right after, and keeps a second Ctrl-C ignored until it has."""
+    if not (restore and _main_thread()):
+        yield
+        return
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            if h is not None:
+                signal.signal(s, h)
+
+
+def ignore_in_worker() -> None:
+    """Pool worker initializer: the parent handles interrupts and ends its workers itself (a
+    terminal's Ctrl-C reaches the whole process group; a worker dying of it mid-task would break
+    the pool and print a traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:   # its own process group: ending the worker ends what it started (a fresh-process re-run)
+        os.setpgid(0, 0)
+    except (AttributeError, OSError):
+        pass
+
+
+def end_process_tree(procs: list[Any], grace_s: float = 2.0) -> None:
+    """Terminate pool worker processes and their process groups (`ignore_in_worker` made each
+    its group's leader), then kill what is left after ``grace_s``."""
+    def signal_all(sig: int) -> None:
+        for p in procs:
+            pid = getattr(p, "pid", None)
+            if pid is None:
+                continue
+            try:
+                os.killpg(pid, sig)
+            except (ProcessLookupError, PermissionError, AttributeError, OSError):
+                try:
+                    os.kill(pid, sig)
+                except (ProcessLookupError, OSError):
+                    pass
+    signal_all(signal.SIGTERM)
+    for p in procs:
+        p.join(timeout=grace_s)
+    if any(p.is_alive() for p in procs):
+        signal_all(signal.SIGKILL)
+        for p in procs:
+            p.join(timeout=1)
+    else:   # the workers are gone; their groups may not be (a grandchild between signals)
+        signal_all(signal.SIGKILL)
