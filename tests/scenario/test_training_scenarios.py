@@ -352,3 +352,17 @@ def test_the_ready_training_studies_validate() -> None:
     for name in ("train_ps_preemption", "train_mirrored_vs_cs", "train_ps_failure"):
         sc = load(ROOT / "scenarios" / f"{name}.toml")
         assert sc.config["training"].get("target_accuracy"), name
+
+
+def test_each_parameter_server_worker_reads_its_own_stream() -> None:
+    # Under ParameterServerStrategy every worker's dataset_fn gets InputContext(1, 0, n), as in TF:
+    # sharding by it does nothing. A real job's workers shuffle with their own seeds; here each
+    # worker's seed is the stream data/shuffle/worker{i} of the root seed.
+    m = run(loads(PS, "t.toml")).metrics
+    st = m["training"]["steps"]
+    first = [(loss, s) for loss, s in zip(st["loss"][:4], st["staleness"][:4])]
+    losses = [loss for loss, _ in first]
+    assert len(set(losses)) == 4, f"the 4 workers' first steps read the initial weights; with their own batches " \
+                                   f"their losses differ, got {losses}"
+    again = run(loads(PS, "t.toml")).metrics
+    assert again["training"]["steps"]["loss"] == st["loss"], "the same seed gives the same per-worker streams"
