@@ -92,6 +92,7 @@ def _err(text: str, *overrides: str) -> str:
     ("training.compute_jitter=0.1", "training.compute_jitter", "jitter is for FLOP-only models"),
     ('training.optimizer="rmsprop"', "training.optimizer", '"rmsprop" is not one of "sgd", "adam"'),
     ("training.target_accuracy=1.5", "training.target_accuracy", "above the maximum"),
+    ("data.categorical_buckets=9", "data.categorical_buckets", "the mlp model takes x only"),
 ])
 def test_bad_model_and_data_values_are_clear_errors(override: str, where: str, says: str) -> None:
     msg = _err(SYNC, override)

@@ -39,7 +39,7 @@ def setup(tf: Any, ctx: Any, strategy: Any, ps: bool) -> Setup:
     # process: a run's names and initial weights depend on its scenario and seed only.
     tf.keras.backend.clear_session()
     with strategy.scope():
-        model = build(tf, cfg["model"], data.input_shape, data.num_classes, data.buckets)
+        model = build(tf, cfg["model"], data.input_shape, data.num_classes, data.buckets, sc.file)
         optimizer = S.make_optimizer(tf, tr)
         variables = S.train_variables(model)
         optimizer.build(variables)
