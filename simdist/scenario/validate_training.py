@@ -75,6 +75,12 @@ def check_training(v: Any, c: dict, st: dict, topo: Any) -> None:
     if isinstance(b, int) and b % r:
         v.err("data.batch_size", f"{b} does not split evenly over {r} {who} (rule: batch_size % {who} == 0; e.g. "
                                  f"{max(r, (b // r) * r)} or {(b // r + 1) * r})")
+    pipeline = (b // r if kind == "parameter_server" else b) if isinstance(b, int) and r and b % r == 0 else 0
+    if pipeline > facts["train"]:
+        each = "" if r == 1 or kind != "parameter_server" else f" ({b // r:,} per worker)"
+        v.err("data.batch_size", f"{b:,}{each} is larger than the {facts['train']:,} training examples (rule: a "
+                                 f"batch draws distinct examples: {'batch_size / workers' if kind == 'parameter_server' else 'batch_size'}"
+                                 f" <= training examples; {pipeline:,} > {facts['train']:,})")
     if zoo == "wide_deep" and d.get("categorical_buckets") is None:
         d["categorical_buckets"] = DEFAULT_BUCKETS
     if zoo == "wide_deep" and d.get("categorical_buckets") == 0:
