@@ -63,11 +63,12 @@ def main(args: argparse.Namespace) -> int:
     outs = sc.config.get("outputs") or {}
     want_trace = args.trace or outs.get("trace", False)
     want_plot = args.plot or outs.get("plot", False)
+    no_pictures = None
     if want_plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise usage_error("--plot needs matplotlib (pip install 'simdist[plot]')") from None
+        from simdist.extras import have, missing_note
+        if not have("matplotlib"):   # the base install: the run without its pictures, and how to get them
+            want_plot = False
+            no_pictures = missing_note("run", "timeline.png, utilisation.png and loss.png", "matplotlib")
     out = prepare_out_dir(args.out or f"out/{sc.name}", args.force, PRODUCED, "run")
     trace_path = out / "trace.json" if want_trace else (out / ".trace.tmp.json" if want_plot else None)
 
@@ -106,6 +107,8 @@ def main(args: argparse.Namespace) -> int:
     for pic in pictures:
         print(f"{'timeline:' if pic.endswith('timeline.png') else 'loss:    ' if pic.endswith('loss.png') else 'chart:   '} "
               f"{pic}")
+    if no_pictures:
+        print(no_pictures)
     code = 0 if result.status == "ok" else 1
     if result.status != "ok":
         print(f"simdist run: the simulated training failed: {result.error}", file=sys.stderr)

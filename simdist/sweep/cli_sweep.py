@@ -105,7 +105,12 @@ def main(args: argparse.Namespace) -> int:
     _print_summary(res.out)
     for f in res.files:
         print(f"wrote {f}")
-    if args.plot:
+    from simdist.extras import have, missing_note
+    if not args.no_parquet and not have("pyarrow"):
+        print(missing_note("sweep", "results.parquet", "pyarrow"))
+    if args.plot and not have("matplotlib"):
+        print(missing_note("sweep", "sweep.png", "matplotlib"))
+    elif args.plot:
         from .plot import plot_sweep
         print(f"wrote {plot_sweep(res.out, plot_metrics, plan.param_names)}")
     bad = [r for r in res.rows if r["status"] != "ok"]
