@@ -1,7 +1,7 @@
 """The `simdist` command: one subcommand per module, each registering itself.
 
 Exit codes: 0 success; 1 the command ran and found a failure (a regression, a failing
-conformance clause, a determinism mismatch); 2 bad input (usage, scenario or file errors);
+conformance clause, a determinism mismatch) or ran out of memory; 2 bad input (usage, scenario or file errors);
 3 an internal error (a bug in simdist: rerun with --debug and report the traceback).
 `--debug` (before or after the subcommand) adds the traceback without changing the code; a reader
 that closes stdout early (`| head`) never changes it either.
@@ -123,6 +123,13 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except MemoryError:   # the machine's limit, not a bug: say so and how to size the run (exit 1)
+        if debug:
+            traceback.print_exc()
+        print(f"simdist {args.command}: error: out of memory (the process could not allocate what the work needs; "
+              "`simdist run FILE --dry-run` estimates a scenario's memory: make the model, batch, cluster or number "
+              "of steps smaller)", file=sys.stderr)
+        return EXIT_FAILURE
     except Exception as e:  # noqa: BLE001 - the CLI boundary turns bugs into one line + exit 3
         if debug:
             traceback.print_exc()

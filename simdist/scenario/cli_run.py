@@ -40,6 +40,9 @@ def register(sub: Any) -> None:
     p.add_argument("--force", action="store_true", help="overwrite the output directory of a previous run")
     p.add_argument("--dry-run", action="store_true", help="parse, validate and build the cluster, estimate the "
                                                              "run's events, memory and time, then stop")
+    p.add_argument("--memory-limit", default=None, metavar="SIZE",
+                   help="refuse a run whose --dry-run memory estimate exceeds SIZE (e.g. 8GiB; default: the memory "
+                        "available now; 0: no check)")
     p.add_argument("--quiet", action="store_true", help="print only the output paths")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=main)
@@ -58,8 +61,13 @@ def main(args: argparse.Namespace) -> int:
         raise usage_error(f"--seed {args.seed}: expected an int >= 0")
     sc = _load(args.file, args.param, args.quick)
     seed = sc.seed if args.seed is None else args.seed
+    limit = _memory_limit(args.memory_limit)
     if args.dry_run:
         return _dry_run(sc, seed)
+    from .memory_check import check_memory
+    refused = check_memory(sc, limit)
+    if refused:
+        raise usage_error(refused)
     outs = sc.config.get("outputs") or {}
     want_trace = args.trace or outs.get("trace", False)
     want_plot = args.plot or outs.get("plot", False)
@@ -117,6 +125,19 @@ def main(args: argparse.Namespace) -> int:
     return code
 
 
+def _memory_limit(text: str | None) -> int | None:
+    if text is None:
+        return None
+    from simdist.sim.units import parse_bytes
+    try:
+        n = parse_bytes(text, field="--memory-limit")
+    except ValueError as e:
+        raise usage_error(str(e)) from None
+    if n < 0:
+        raise usage_error(f"--memory-limit {text}: expected a size >= 0")
+    return n
+
+
 def _check(sc: Any, seed: int) -> int:
     from simdist.sim import DeterminismError, check_determinism
     from .runner import determinism_probe
@@ -163,6 +184,16 @@ def _dry_run(sc: Any, seed: int) -> int:
           f"{'' if whi <= 1.5 * wlo else ' to ' + _duration(whi)} on the project's machine")
     if e["collective"]:
         print(f"            {e['collective']}")
+    t = e.get("training")
+    if t:
+        print(f"            model {t['parameters']:,} parameters: {format_bytes(t['model_bytes'])} with gradients, "
+              f"optimizer slots and the strategy's copies; activations {format_bytes(t['activation_bytes'])}; data "
+              f"{format_bytes(t['data_bytes'])}")
+    from .memory_check import available_bytes
+    have = available_bytes()
+    if have is not None and e["memory_bytes"] > have:
+        print(f"            more than the {format_bytes(have)} available: `simdist run` will refuse it "
+              "(--memory-limit 0 runs it anyway)")
     return 0
 
 
