@@ -68,6 +68,7 @@ def main(args: argparse.Namespace) -> int:
     refused = check_memory(sc, limit)
     if refused:
         raise usage_error(refused)
+    _note_long(sc)
     outs = sc.config.get("outputs") or {}
     want_trace = args.trace or outs.get("trace", False)
     want_plot = args.plot or outs.get("plot", False)
@@ -123,6 +124,19 @@ def main(args: argparse.Namespace) -> int:
     if args.check_determinism:
         code = max(code, _check(sc, seed))
     return code
+
+
+LONG_RUN_S = 3600.0
+
+
+def _note_long(sc: Any) -> None:
+    """A run estimated to take over an hour says so before it starts (Ctrl-C stops it cleanly)."""
+    from .build import build_cluster
+    from .estimate import estimate
+    lo, _ = estimate(sc, build_cluster(sc))["wall_s"]
+    if lo > LONG_RUN_S:
+        print(f"simdist run: note: this run is estimated to take at least {_duration(lo)} of wall time "
+              "(simdist run FILE --dry-run shows the estimate; Ctrl-C stops it)", file=sys.stderr)
 
 
 def _memory_limit(text: str | None) -> int | None:

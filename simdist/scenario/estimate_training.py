@@ -29,28 +29,31 @@ def _dense(dims: list[int]) -> int:
     return sum(a * b + b for a, b in zip(dims, dims[1:]))
 
 
-def zoo_parameters(model: dict, x_shape: list[int], classes: int, buckets: int) -> tuple[int, int]:
-    """(parameters, activation floats per example) of a zoo model, from its options and the data's shape."""
+def zoo_parameters(model: dict, x_shape: list[int], classes: int, buckets: int) -> tuple[int, int, int]:
+    """(parameters, activation floats per example, multiply-adds per example of the forward pass)
+    of a zoo model, from its options and the data's shape."""
     kind = model.get("zoo")
     features = math.prod(x_shape) if x_shape else 1
     hidden = [int(h) for h in (model.get("hidden") or [64])]
     if kind == "mlp":
-        return _dense([features] + hidden + [classes]), features + sum(hidden) + classes
+        dense = _dense([features] + hidden + [classes])
+        return dense, features + sum(hidden) + classes, dense
     if kind == "cnn":
         h, w = (x_shape + [1, 1])[:2]
         c = x_shape[2] if len(x_shape) > 2 else 1
-        params, acts = 0, h * w * c
+        params, acts, macs = 0, h * w * c, 0
         for f in (int(f) for f in (model.get("filters") or [16, 32])):
             params += 9 * c * f + f
+            macs += 9 * c * f * h * w
             acts += h * w * f
             h, w, c = -(-h // 2), -(-w // 2), f
             acts += h * w * f
-        return params + c * classes + classes, acts + c + classes
+        return params + c * classes + classes, acts + c + classes, macs + c * classes
     if kind == "wide_deep":
         dim = int(model.get("embedding_dim") or 8)
-        params = buckets * dim + _dense([features + dim] + hidden + [classes]) + buckets * classes
-        return params, features + 2 * dim + sum(hidden) + 3 * classes
-    return 0, 0
+        dense = _dense([features + dim] + hidden + [classes])
+        return buckets * dim + dense + buckets * classes, features + 2 * dim + sum(hidden) + 3 * classes, dense
+    return 0, 0, 0
 
 
 def _copies(sc: Any, adam: bool, checkpoints: bool) -> float:
@@ -71,14 +74,16 @@ def _copies(sc: Any, adam: bool, checkpoints: bool) -> float:
 
 
 def training_memory(sc: Any) -> dict[str, int]:
-    """{"parameters", "model_bytes", "activation_bytes", "data_bytes"} of a validated training scenario."""
+    """{"parameters", "flops", "bytes_moved", "model_bytes", "activation_bytes", "data_bytes"} of a
+    validated training scenario (flops and bytes_moved: the NumPy work of the whole run)."""
     cfg, facts = sc.config, sc.plan["training"]
     d, tr = cfg["data"], cfg["training"]
     buckets = int(d.get("categorical_buckets") or 0)
-    params, per_example = zoo_parameters(cfg["model"], list(facts["x_shape"]), int(facts["classes"]), buckets)
+    params, per_example, macs = zoo_parameters(cfg["model"], list(facts["x_shape"]), int(facts["classes"]), buckets)
     if cfg["model"].get("function") is not None:
         params = int((sc.plan.get("model_probe") or {}).get("parameters", 0))
         per_example = math.prod(facts["x_shape"]) + int(facts["classes"])
+        macs = params
     copies = _copies(sc, tr.get("optimizer") == "adam", bool(tr.get("checkpoint_every")))
     batch = int(d["batch_size"])
     if sc.strategy == "parameter_server":
@@ -86,6 +91,10 @@ def training_memory(sc: Any) -> dict[str, int]:
     pipelines = int(sc.plan["workers"]) if sc.strategy == "parameter_server" else 1
     examples = int(facts["examples"])
     return {"parameters": params,
+            # forward, backward (x3), 2 FLOPs a multiply-add, every example of the run's steps
+            "flops": int(6 * macs * int(d["batch_size"]) * int(tr["steps"])),
+            # Keras's Embedding and the variable reads copy every variable each step (and replica)
+            "bytes_moved": int(params * FLOAT * int(tr["steps"]) * max(1, int(sc.plan["replicas"]))),
             "model_bytes": int(params * FLOAT * copies),
             "activation_bytes": int(max(batch, min(EVAL_BATCH, examples)) * per_example * FLOAT * ACTIVATION_COPIES),
             "data_bytes": int(examples * max(1, math.prod(facts["x_shape"])) * FLOAT * (3 + pipelines))}
