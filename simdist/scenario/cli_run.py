@@ -43,6 +43,9 @@ def register(sub: Any) -> None:
     p.add_argument("--memory-limit", default=None, metavar="SIZE",
                    help="refuse a run whose --dry-run memory estimate exceeds SIZE (e.g. 8GiB; default: the memory "
                         "available now; 0: no check)")
+    p.add_argument("--time-limit", default=None, metavar="DURATION",
+                   help="refuse a run whose --dry-run time estimate (its low end) exceeds DURATION (default 1h; 0: "
+                        "no limit)")
     p.add_argument("--quiet", action="store_true", help="print only the output paths")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=main)
@@ -62,13 +65,13 @@ def main(args: argparse.Namespace) -> int:
     sc = _load(args.file, args.param, args.quick)
     seed = sc.seed if args.seed is None else args.seed
     limit = _memory_limit(args.memory_limit)
+    _time_limit(args.time_limit)
     if args.dry_run:
         return _dry_run(sc, seed)
     from .memory_check import check_memory
-    refused = check_memory(sc, limit)
+    refused = check_memory(sc, limit) or _too_long(sc, _time_limit(args.time_limit))
     if refused:
         raise usage_error(refused)
-    _note_long(sc)
     outs = sc.config.get("outputs") or {}
     want_trace = args.trace or outs.get("trace", False)
     want_plot = args.plot or outs.get("plot", False)
@@ -126,17 +129,35 @@ def main(args: argparse.Namespace) -> int:
     return code
 
 
-LONG_RUN_S = 3600.0
+TIME_LIMIT_S = 3600.0   # the default --time-limit
 
 
-def _note_long(sc: Any) -> None:
-    """A run estimated to take over an hour says so before it starts (Ctrl-C stops it cleanly)."""
+def _time_limit(text: str | None) -> float:
+    if text is None:
+        return TIME_LIMIT_S
+    from simdist.sim.units import parse_time
+    try:
+        t = float(parse_time(text, field="--time-limit"))
+    except ValueError as e:
+        raise usage_error(str(e)) from None
+    if not t >= 0:
+        raise usage_error(f"--time-limit {text}: expected a duration >= 0")
+    return t
+
+
+def _too_long(sc: Any, limit: float) -> str | None:
+    """Why a run must not start: even its low time estimate exceeds ``limit`` seconds (0: no limit)."""
+    if not limit:
+        return None
     from .build import build_cluster
     from .estimate import estimate
-    lo, _ = estimate(sc, build_cluster(sc))["wall_s"]
-    if lo > LONG_RUN_S:
-        print(f"simdist run: note: this run is estimated to take at least {_duration(lo)} of wall time "
-              "(simdist run FILE --dry-run shows the estimate; Ctrl-C stops it)", file=sys.stderr)
+    lo, hi = estimate(sc, build_cluster(sc))["wall_s"]
+    if lo <= limit:
+        return None
+    return (f"the run is estimated to take {_duration(lo)} to {_duration(hi)} of wall time, more than the "
+            f"--time-limit of {_duration(limit)} (rule: make the model, batch, cluster or number of steps smaller, "
+            "or pass --time-limit DURATION to allow it, --time-limit 0 for no limit; simdist run FILE --dry-run "
+            "shows the estimate)")
 
 
 def _memory_limit(text: str | None) -> int | None:

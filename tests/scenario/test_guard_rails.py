@@ -93,9 +93,34 @@ def test_the_time_estimate_counts_the_models_arithmetic() -> None:
     assert big["wall_s"][0] > 3 * small["wall_s"][0], (small["wall_s"], big["wall_s"])
 
 
-def test_a_run_estimated_at_hours_says_so_before_it_starts(tmp_path: Path, monkeypatch) -> None:
-    import simdist.scenario.cli_run as cli_run
-    monkeypatch.setattr(cli_run, "LONG_RUN_S", 0.0)
-    f = write(tmp_path, TINY)
-    code, out, err = cli("run", str(f), "--out", str(tmp_path / "o"), "--no-progress", "--quiet")
-    assert code == 0 and "simdist run: note: this run is estimated to take at least" in err, (code, err)
+def test_a_run_estimated_at_hours_is_refused_with_the_flag_that_allows_it(tmp_path: Path) -> None:
+    f = write(tmp_path, """
+[scenario]
+name = "cnn-huge"
+seed = 0
+
+[cluster]
+preset = "gpu_host"
+gpus = 4
+
+[strategy]
+kind = "mirrored"
+
+[model]
+zoo = "cnn"
+filters = [4096, 4096, 4096]
+
+[data]
+dataset = "digits"
+batch_size = 256
+
+[training]
+steps = 300
+""")
+    code, out, err = cli("run", str(f), "--out", str(tmp_path / "o"), "--no-progress", "--memory-limit", "0")
+    assert code == 2 and "more than the --time-limit of" in err and "--time-limit 0 for no limit" in err, (code, err)
+    assert not (tmp_path / "o").exists()
+    code, out, err = cli("run", str(f), "--dry-run")
+    assert code == 0 and "302,080,010 parameters" in out, (code, out, err)
+    code, _, err = cli("run", str(f), "--time-limit", "soon", "--dry-run")
+    assert code == 2 and "--time-limit" in err, err
