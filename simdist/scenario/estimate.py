@@ -6,7 +6,8 @@ hours or not fit in memory), calibrated on measured runs (docs/benchmarks.md):
 - synchronous strategies, per step: the kernels and copies of the step, plus the collective's
   events: a chunked all-reduce takes 1 (an 8-GPU host: chunks of a step end together) to 2.5
   events per chunk transfer (bench_sim: 1,309,188 events for 523,264 transfers at 512 GPUs), an
-  analytic one a wake-up per phase;
+  analytic one a wake-up per phase, and wall time ~2e-6 x n^1.5 s per step over n GPUs (its
+  arrays over every rank: 10,000 GPUs 2.1 s a step, 20,000 GPUs 6.0 s);
 - parameter server: ~3 events per closure (lockstep rounds share timers: 302,636 events for
   100,000 closures at 1,024 workers) to ~10 (desynchronised workers, faults);
 - memory: ~60 MiB of interpreter and libraries, ~1 KB per synchronous step's record, ~4 KiB
@@ -32,6 +33,9 @@ PER_STEP_BYTES = 1000          # a synchronous step's record (20,000 steps of a 
 PER_TRAIN_STEP_BYTES = 200     # a training step's loss, accuracy, time (and staleness) in the record
 WALL_PER_EVENT_S = 5e-6   # bench_sim: ~4.5 us per event on the project's machine
 WALL_PER_FLOW_S = 4e-6    # a pooled PS transfer, start to end
+# an analytic all-reduce step over n GPUs (gpu_cluster, 3 steps: 10,000 GPUs 6.2 s, 20,000 GPUs
+# 18.1 s of CPU: 2.1e-6 x n^1.5 per step)
+WALL_ANALYTIC_N15_S = (1.5e-6, 3e-6)
 WALL_PER_TRAIN_STEP_S = (2e-3, 8e-3)   # a training model's step through the facade (digits, Keras models)
 NUMPY_FLOPS = 1.5e10       # the facade's NumPy matmuls, one BLAS thread (4.35M-parameter MLP, 20 steps of 256: 9.9 s)
 NUMPY_BYTES_PER_S = 2e9    # copies of the variables (reads, Embedding's convert_to_tensor)
@@ -93,5 +97,9 @@ def _estimate(sc: Any, cluster: Any) -> dict[str, Any]:
             (" (simulated one by one)" if fidelity == "chunked" else " (computed per phase)")
     lo, hi = per_step * steps, per_step_hi * steps
     mem = BASE_BYTES + PER_GPU_BYTES * len(cluster.devices()) + PER_STEP_BYTES * steps
+    scale = 0.0
+    if what is not None and "analytic" in what:   # each phase's arrays over every rank: ~n^1.5 per step
+        scale = steps * n ** 1.5
     return {"events": (lo, hi), "memory_bytes": mem, "collective": what,
-            "wall_s": (lo * WALL_PER_EVENT_S, hi * WALL_PER_EVENT_S * 2)}
+            "wall_s": (lo * WALL_PER_EVENT_S + scale * WALL_ANALYTIC_N15_S[0],
+                       hi * WALL_PER_EVENT_S * 2 + scale * WALL_ANALYTIC_N15_S[1])}

@@ -124,3 +124,15 @@ steps = 300
     assert code == 0 and "302,080,010 parameters" in out, (code, out, err)
     code, _, err = cli("run", str(f), "--time-limit", "soon", "--dry-run")
     assert code == 2 and "--time-limit" in err, err
+
+
+def test_the_time_estimate_of_a_huge_analytic_all_reduce_grows_with_the_cluster(tmp_path: Path) -> None:
+    # measured (3 steps, analytic ring): 10,000 GPUs 6.2 s, 20,000 GPUs 18.1 s of CPU
+    def est(hosts: int) -> tuple[float, float]:
+        text = TINY.replace('preset = "gpu_host"\ngpus = 2', f'preset = "gpu_cluster"\nhosts = {hosts}\ngpus_per_host = 8')
+        text = text.replace("global_batch = 8", f"global_batch = {hosts * 64}")
+        sc = loads(text, "t.toml")
+        return estimate(sc, build_cluster(sc))["wall_s"]
+    for hosts, measured in ((1250, 6.2), (2500, 18.1)):
+        lo, hi = est(hosts)
+        assert lo <= measured <= hi * 1.5, f"{hosts * 8} GPUs: estimate {lo:.1f} to {hi:.1f} s, measured {measured} s"
