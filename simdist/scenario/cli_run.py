@@ -69,7 +69,10 @@ def main(args: argparse.Namespace) -> int:
     if args.dry_run:
         return _dry_run(sc, seed)
     from .memory_check import check_memory
-    refused = check_memory(sc, limit) or _too_long(sc, _time_limit(args.time_limit))
+    from .build import build_cluster
+    from .estimate import estimate
+    e = estimate(sc, build_cluster(sc))
+    refused = check_memory(sc, limit, e) or _too_long(e, _time_limit(args.time_limit))
     if refused:
         raise usage_error(refused)
     outs = sc.config.get("outputs") or {}
@@ -145,13 +148,12 @@ def _time_limit(text: str | None) -> float:
     return t
 
 
-def _too_long(sc: Any, limit: float) -> str | None:
-    """Why a run must not start: even its low time estimate exceeds ``limit`` seconds (0: no limit)."""
+def _too_long(e: dict[str, Any], limit: float) -> str | None:
+    """Why a run must not start: even the low end of its time estimate ``e`` exceeds ``limit``
+    seconds (0: no limit)."""
     if not limit:
         return None
-    from .build import build_cluster
-    from .estimate import estimate
-    lo, hi = estimate(sc, build_cluster(sc))["wall_s"]
+    lo, hi = e["wall_s"]
     if lo <= limit:
         return None
     return (f"the run is estimated to take {_duration(lo)} to {_duration(hi)} of wall time, more than the "

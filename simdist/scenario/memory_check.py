@@ -28,15 +28,16 @@ def available_bytes() -> int | None:
     return None
 
 
-def check_memory(sc: Any, limit: int | None) -> str | None:
-    """Why ``sc`` must not run (its estimate exceeds ``limit`` bytes, or the available memory when
-    ``limit`` is None), or None. ``limit`` 0: no check."""
+def check_memory(sc: Any, limit: int | None, e: dict[str, Any] | None = None) -> str | None:
+    """Why ``sc`` must not run (its estimate ``e``, made here when None, exceeds ``limit`` bytes, or
+    the available memory when ``limit`` is None), or None. ``limit`` 0: no check."""
     if limit == 0:
         return None
     from simdist.sim.units import format_bytes
-    from .build import build_cluster
-    from .estimate import estimate
-    e = estimate(sc, build_cluster(sc))
+    if e is None:
+        from .build import build_cluster
+        from .estimate import estimate
+        e = estimate(sc, build_cluster(sc))
     need = int(e["memory_bytes"])
     have, what = (limit, f"the {FLAG} of") if limit is not None else (available_bytes(), "the available")
     if have is None or need <= have:
