@@ -63,11 +63,11 @@ def _use_dirs(dirs: Sequence[str]) -> None:
 
 def _user_frame(tb: TracebackType | None) -> str | None:
     """file:line of the innermost traceback frame in user code (not simdist, not the standard
-    library, not importlib's machinery)."""
+    library or installed packages, not importlib's machinery)."""
     found = None
     for frame, line in traceback.walk_tb(tb):
         f = frame.f_code.co_filename
-        if f.startswith("<") or f.startswith(_SIMDIST) or f.startswith(_STDLIB):
+        if f.startswith(("<", _SIMDIST, _STDLIB)) or "site-packages" in f or "dist-packages" in f:
             continue
         found = f"{_short(f)}:{line}"
     return found
@@ -110,10 +110,9 @@ def message(e: BaseException) -> str:
 
 def raised(e: BaseException) -> str:
     """What ``e`` says user code did: 'raised ValueError: ...', 'called sys.exit(0)'."""
-    text = message(e)
     if isinstance(e, SystemExit):
-        text = f"sys.exit({e.code!r})"
-        return f"called {text}"
+        return f"called sys.exit({e.code!r})"
+    text = message(e)
     return f"raised {type(e).__name__}" + (f": {text}" if text else "")
 
 
