@@ -1,7 +1,7 @@
 """The `simdist` command: one subcommand per module, each registering itself.
 
 Exit codes: 0 success; 1 the command ran and found a failure (a regression, a failing
-conformance clause, a determinism mismatch); 2 bad input (usage, scenario or file errors);
+conformance clause, a determinism mismatch) or ran out of memory; 2 bad input (usage, scenario or file errors);
 3 an internal error (a bug in simdist: rerun with --debug and report the traceback); 130 interrupted
 (Ctrl-C or SIGTERM: one line says what was kept and how to resume).
 `--debug` (before or after the subcommand) adds the traceback without changing the code; a reader
@@ -108,6 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("simdist: interrupted; nothing was written", file=sys.stderr)
         return EXIT_INTERRUPTED
     finally:
+        if argv is None:   # a process of its own: the command is over, a late Ctrl-C must not
+            from simdist.scenario.interrupts import ignore_interrupts   # kill its exit (-2)
+            ignore_interrupts()
         try:
             sys.stdout.flush()
         finally:
@@ -130,6 +133,13 @@ def _main(argv: Sequence[str] | None) -> int:
             traceback.print_exc()
         print(f"simdist {args.command}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except MemoryError:   # the machine's limit, not a bug: say so and how to size the run (exit 1)
+        if debug:
+            traceback.print_exc()
+        print(f"simdist {args.command}: error: out of memory (the process could not allocate what the work needs; "
+              "`simdist run FILE --dry-run` estimates a scenario's memory: make the model, batch, cluster or number "
+              "of steps smaller)", file=sys.stderr)
+        return EXIT_FAILURE
     except Exception as e:  # noqa: BLE001 - the CLI boundary turns bugs into one line + exit 3
         cause = _interrupt_in(e)
         if cause is None:

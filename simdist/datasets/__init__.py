@@ -54,6 +54,7 @@ def load(name: str) -> tuple[np.ndarray, np.ndarray]:
 def read_npz(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     """(x, y) of an .npz file, checked by `check_arrays`; DatasetError says what is wrong."""
     p = Path(path)
+    _check_npz_file(p)
     try:
         with np.load(p, allow_pickle=False) as f:
             keys = list(f.files)
@@ -76,6 +77,32 @@ def read_npz(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def _check_npz_file(p: Path) -> None:
+    """Refuse, without opening it for long, what is not an .npz file: a FIFO or device (whose
+    read would block), an .npy file (one array, not x and y), anything that is not a zip."""
+    import stat
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise DatasetError(f"{p}: no such file") from None
+    except OSError as e:
+        raise DatasetError(f"{p}: cannot be read ({e.strerror or e})") from None
+    if stat.S_ISDIR(mode):
+        raise DatasetError(f"{p}: is a directory, expected an .npz file")
+    if not stat.S_ISREG(mode):
+        raise DatasetError(f"{p}: not a regular file (a FIFO, socket or device; rule: an .npz file)")
+    try:
+        with open(p, "rb") as f:
+            head = f.read(6)
+    except OSError as e:
+        raise DatasetError(f"{p}: cannot be read ({e.strerror or e})") from None
+    if head == b"\x93NUMPY":
+        raise DatasetError(f"{p}: an .npy file (one array), not an .npz (rule: arrays x and y in one file: "
+                           "np.savez(path, x=features, y=labels))")
+    if not head.startswith(b"PK"):
+        raise DatasetError(f"{p}: not an .npz file (rule: a zip of arrays x and y, as np.savez writes)")
+
+
 def check_arrays(x: Any, y: Any) -> list[str]:
     """Every problem of (x, y) as training data: x numeric with one row per example, y integer
     labels >= 0 of shape (examples,), at least 2 examples."""
@@ -85,6 +112,8 @@ def check_arrays(x: Any, y: Any) -> list[str]:
                    "or float)")
     elif x.ndim < 1:
         out.append("x is a scalar (rule: x has one row per example: shape (examples, ...))")
+    elif 0 in x.shape[1:]:
+        out.append(f"x has shape {x.shape}: an example without features (rule: at least one feature per example)")
     elif x.dtype.kind == "f" and not np.all(np.isfinite(x)):
         out.append("x holds NaN or infinite values (rule: finite features)")
     if not isinstance(y, np.ndarray) or y.dtype.kind not in "iu":

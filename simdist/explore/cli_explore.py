@@ -51,6 +51,7 @@ def register(sub: Any) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from simdist.scenario.loader import ScenarioError, load
+    from simdist.extras import have, missing_note
     from simdist.scenario.outputs import MARKER, default_out, prepare_out_dir, progress_bar, usage_error
     from simdist.sim.units import parse_time
     from .driver import ExploreError, explore
@@ -84,12 +85,10 @@ def main(args: argparse.Namespace) -> int:
     from simdist.sweep.executors import check_available
     check_available(args.executor)
     plot = not args.no_plot
-    if plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise usage_error("the histogram and timelines need matplotlib (pip install 'simdist[plot]'); or pass "
-                              "--no-plot") from None
+    no_pictures = None
+    if plot and not have("matplotlib"):   # the base install: the report without its pictures, and how to get them
+        plot = False
+        no_pictures = missing_note("explore", "histogram.png and the failures' timelines", "matplotlib")
     out = prepare_out_dir(args.out or default_out(sc.name, "-explore"), args.force, PRODUCED, "explore")
     if args.force and (out / "failures").is_dir() and (out / MARKER).exists():
         shutil.rmtree(out / "failures")
@@ -110,5 +109,7 @@ def main(args: argparse.Namespace) -> int:
     text, _ = write_report(exp, out, args.quick, plot)
     workers = 1 if args.executor == "serial" else (args.workers or os.cpu_count() or 1)
     print(text.replace("\nexplore: ", f"\n{args.executor} x {workers}\nexplore: ", 1))
+    if no_pictures:
+        print(no_pictures)
     sys.stdout.flush()
     return 1 if exp.failures else 0

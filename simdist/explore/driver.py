@@ -122,25 +122,32 @@ def explore(sc: Any, *, plans_n: int | None = None, seed: int | None = None, met
     _check_metrics(s, base_summary)
     job = dataclasses.replace(job, baseline=base_summary, max_simulated_time=s.max_simulated_time)
     row0, _ = run_plan(job, empty)
-    specs = [PlanSpec(i, plans.draw(s, i)) for i in range(1, s.plans + 1)]
 
     from simdist.sweep.executors import execute
     rows: dict[int, dict[str, Any]] = {0: row0}
     deadline = None if budget is None else t0 + 0.8 * budget
     budget_hit = False
-    gen = execute(job, specs, executor, workers, batch_size, scheduler, fn=run_plans)
-    try:
-        for batch in gen:
-            for r in batch:
-                rows[r["plan"]] = r
-            if progress is not None:
-                progress(len(batch))
-            if deadline is not None and time.monotonic() > deadline and len(rows) <= len(specs):
-                budget_hit = True
-                break
-    finally:
-        gen.close()
-    ran = [spec for spec in specs if spec.index in rows]
+    ran: list[PlanSpec] = []
+    # Plans are drawn a window at a time (plan i from its own stream, so the windows change
+    # nothing): --plans 10**9 with a budget draws only what the budget lets run.
+    window = _window(s.plans, executor, workers, batch_size)
+    first = 1
+    while first <= s.plans and not budget_hit:
+        specs = [PlanSpec(i, plans.draw(s, i)) for i in range(first, min(s.plans, first + window - 1) + 1)]
+        first += len(specs)
+        gen = execute(job, specs, executor, workers, batch_size, scheduler, fn=run_plans)
+        try:
+            for batch in gen:
+                for r in batch:
+                    rows[r["plan"]] = r
+                if progress is not None:
+                    progress(len(batch))
+                if deadline is not None and time.monotonic() > deadline and len(rows) <= s.plans:
+                    budget_hit = True
+                    break
+        finally:
+            gen.close()
+        ran += [spec for spec in specs if spec.index in rows]
     ordered = [rows[0]] + [rows[spec.index] for spec in ran]
 
     det = _determinism(job, s, ran, rows)
@@ -150,6 +157,19 @@ def explore(sc: Any, *, plans_n: int | None = None, seed: int | None = None, met
     for f in failures:
         _shrink(job, f, by_index, shrink_tests, (lambda: time.monotonic() > end) if end is not None else None)
     return Exploration(sc, job, s, ran, ordered, failures, det, time.monotonic() - t0, budget_hit)
+
+
+WINDOW_BATCHES = 16   # batches per worker drawn at a time
+
+
+def _window(n_plans: int, executor: str, workers: int | None, batch_size: int | None) -> int:
+    """How many plans to draw and hand to the executor at a time: enough batches to keep every
+    worker busy (as one call with every plan would), never all of a huge --plans up front."""
+    import os
+    from simdist.sweep.executors import default_batch_size
+    n = 1 if executor == "serial" else (workers or os.cpu_count() or 1)
+    size = batch_size or default_batch_size(n_plans, n)
+    return max(1, size * n * WINDOW_BATCHES)
 
 
 def _determinism(job: Job, s: config.Settings, ran: list[PlanSpec], rows: dict[int, dict[str, Any]]

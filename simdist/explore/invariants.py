@@ -21,10 +21,8 @@ AssertionError (violated, with its message).
 
 from __future__ import annotations
 
-import importlib
-import sys
+
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 __all__ = ["BUILTIN", "Violation", "first", "accounting", "remote_values", "run_error", "load_check", "call_check",
@@ -128,7 +126,7 @@ def run_error(metrics: dict[str, Any]) -> str | None:
     if name == "SimulationStalled":
         return f"deadlock: {err}"
     documented = {n for n in dir(errors) if isinstance(getattr(errors, n), type)
-                  and issubclass(getattr(errors, n), errors.OpError)} | {"RunFailure"}
+                  and issubclass(getattr(errors, n), errors.OpError)} | {"RunFailure", "UserCodeError"}
     if name not in documented:
         return f"failed with an undocumented error: {err}"
     return None
@@ -140,38 +138,34 @@ class CheckError(ValueError):
 
 
 def load_check(ref: str, search: Sequence[str] = ()) -> Callable[..., Any]:
-    """Import the check ``module:function``; ``search`` directories (the scenario's) go first on sys.path."""
-    for d in reversed(list(search)):
-        if d not in sys.path:
-            sys.path.insert(0, d)
-    mod_name, _, qual = ref.partition(":")
+    """Import the check ``module:function`` by the rule of `simdist.scenario.usercode` (``search``:
+    the scenario's directory and the working directory, as `search_dirs` gave them)."""
+    from simdist.scenario.usercode import UserCodeError, resolve
     try:
-        obj: Any = importlib.import_module(mod_name)
-    except ImportError as e:
-        raise CheckError(f"check {ref!r}: cannot import {mod_name!r}: {e} (rule: the module must be importable "
-                         "from the scenario's directory or PYTHONPATH)") from None
-    for part in qual.split("."):
-        if not hasattr(obj, part):
-            import difflib
-            names = [n for n in dir(obj) if not n.startswith("_")]
-            close = [n for n in names if n.startswith(part)][:1] or difflib.get_close_matches(part, names, n=1)
-            raise CheckError(f"check {ref!r}: {mod_name} has no {part!r}" +
-                             (f"; did you mean '{close[0]}'?" if close else ""))
-        obj = getattr(obj, part)
-    if not callable(obj):
-        raise CheckError(f"check {ref!r}: {qual} is a {type(obj).__name__}, not a function")
-    return obj
+        return resolve(ref, f"check {ref!r}", None, list(search))
+    except UserCodeError as e:
+        raise CheckError(str(e)) from None
 
 
-def call_check(ref: str, fn: Callable[..., Any], metrics: dict[str, Any], variables: dict[str, Any]
-               ) -> Violation | None:
-    """Run one user check; a Violation if it says the run broke it (or the check itself crashed)."""
-    try:
-        got = fn(metrics, variables)
-    except AssertionError as e:
-        return Violation(f"check: {ref}", str(e) or "assertion failed")
-    except Exception as e:  # noqa: BLE001 - a crashing check is reported against its own name
-        return Violation(f"check: {ref}", f"the check raised {type(e).__name__}: {e}")
+CHECK_TIME_S = 60.0   # a check's own limit when the run's wall-time limit leaves it less than this: the rest
+
+
+def call_check(ref: str, fn: Callable[..., Any], metrics: dict[str, Any], variables: dict[str, Any],
+               timeout_s: float = CHECK_TIME_S) -> Violation | None:
+    """Run one user check on a copy of the metrics (what it changes changes nothing else), within
+    ``timeout_s`` seconds of wall time; a Violation if it says the run broke it, or if it crashed
+    (SystemExit and KeyboardInterrupt included) or did not return in time."""
+    import copy
+    from simdist.scenario.usercode import blame, call_bounded, raised
+    how, got = call_bounded(fn, (copy.deepcopy(metrics), variables), timeout_s)
+    if how == "timeout":
+        return Violation(f"check: {ref}", f"the check did not return within {timeout_s:.3g} s of wall time "
+                                          "(rule: a check returns within [explore] max_wall_time)")
+    if how == "raised":
+        if isinstance(got, AssertionError):
+            return Violation(f"check: {ref}", str(got) or "assertion failed")
+        where = blame(got)
+        return Violation(f"check: {ref}", f"the check {raised(got)}" + (f" (at {where})" if where else ""))
     if got is None or got is True:
         return None
     if got is False:
@@ -180,5 +174,7 @@ def call_check(ref: str, fn: Callable[..., Any], metrics: dict[str, Any], variab
 
 
 def search_dirs(file: str) -> list[str]:
-    """Where user checks are imported from: the scenario file's directory."""
-    return [str(Path(file).resolve().parent)]
+    """Where user checks are imported from: the scenario file's directory, then the working
+    directory (`simdist.scenario.usercode.search_dirs`, the rule of every user module)."""
+    from simdist.scenario.usercode import search_dirs as dirs
+    return dirs(file)

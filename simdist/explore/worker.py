@@ -13,6 +13,7 @@ import os
 import pickle
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -96,12 +97,14 @@ def run_plan(job: Job, spec: PlanSpec, trace: Any = None, user: bool = True) -> 
             found.append(inv.Violation("ends", bad))
         if user:
             for ref, fn in _checks(job):
-                v = inv.call_check(ref, fn, metrics, dict(ctx.variables))
+                left = job.max_wall_time - (time.monotonic() - t0)
+                v = inv.call_check(ref, fn, metrics, dict(ctx.variables), max(0.05, min(inv.CHECK_TIME_S, left)))
                 if v is not None:
                     found.append(v)
 
     metrics = None
     w = watch(job.max_wall_time, job.max_simulated_time)
+    t0 = time.monotonic()
     try:
         sc = scenario_of(job, spec)
         try:

@@ -42,6 +42,12 @@ def register(sub: Any) -> None:
     p.add_argument("--force", action="store_true", help="overwrite the output directory of a previous run")
     p.add_argument("--dry-run", action="store_true", help="parse, validate and build the cluster, estimate the "
                                                              "run's events, memory and time, then stop")
+    p.add_argument("--memory-limit", default=None, metavar="SIZE",
+                   help="refuse a run whose --dry-run memory estimate exceeds SIZE (e.g. 8GiB; default: the memory "
+                        "available now; 0: no check)")
+    p.add_argument("--time-limit", default=None, metavar="DURATION",
+                   help="refuse a run whose --dry-run time estimate (its low end) exceeds DURATION (default 1h; 0: "
+                        "no limit)")
     p.add_argument("--quiet", action="store_true", help="print only the output paths")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=main)
@@ -60,16 +66,26 @@ def main(args: argparse.Namespace) -> int:
         raise usage_error(f"--seed {args.seed}: expected an int >= 0")
     sc = _load(args.file, args.param, args.quick)
     seed = sc.seed if args.seed is None else args.seed
+    limit = _memory_limit(args.memory_limit)
+    _time_limit(args.time_limit)
     if args.dry_run:
         return _dry_run(sc, seed)
+    from .memory_check import check_memory
+    from .build import build_cluster
+    from .estimate import estimate
+    e = estimate(sc, build_cluster(sc))
+    refused = check_memory(sc, limit, e) or _too_long(e, _time_limit(args.time_limit))
+    if refused:
+        raise usage_error(refused)
     outs = sc.config.get("outputs") or {}
     want_trace = args.trace or outs.get("trace", False)
     want_plot = args.plot or outs.get("plot", False)
+    no_pictures = None
     if want_plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise usage_error("--plot needs matplotlib (pip install 'simdist[plot]')") from None
+        from simdist.extras import have, missing_note
+        if not have("matplotlib"):   # the base install: the run without its pictures, and how to get them
+            want_plot = False
+            no_pictures = missing_note("run", "timeline.png, utilisation.png and loss.png", "matplotlib")
     out = prepare_out_dir(args.out or default_out(sc.name), args.force, PRODUCED, "run")
     # The trace streams into a temporary name and gets its own only when the run is over: an
     # interrupted run never leaves a trace.json that looks whole (nor a half-written one).
@@ -77,14 +93,14 @@ def main(args: argparse.Namespace) -> int:
     set_note(f"the run was not finished and {out} holds no result; rerun the same command with --force "
              "to start over")
     try:
-        return _run(args, sc, seed, out, trace_path, want_trace, want_plot)
+        return _run(args, sc, seed, out, trace_path, want_trace, want_plot, no_pictures)
     finally:
         if trace_path is not None:
             trace_path.unlink(missing_ok=True)
 
 
 def _run(args: argparse.Namespace, sc: Any, seed: int, out: Path, trace_path: Path | None, want_trace: bool,
-         want_plot: bool) -> int:
+         want_plot: bool, no_pictures: str | None) -> int:
     from .runner import run
     bar = None if args.no_progress else progress_bar(sc.config["training"]["steps"], "step", sc.name)
     try:
@@ -122,12 +138,57 @@ def _run(args: argparse.Namespace, sc: Any, seed: int, out: Path, trace_path: Pa
     for pic in pictures:
         print(f"{'timeline:' if pic.endswith('timeline.png') else 'loss:    ' if pic.endswith('loss.png') else 'chart:   '} "
               f"{pic}")
+    if no_pictures:
+        print(no_pictures)
     code = 0 if result.status == "ok" else 1
     if result.status != "ok":
         print(f"simdist run: the simulated training failed: {result.error}", file=sys.stderr)
     if args.check_determinism:
         code = max(code, _check(sc, seed))
     return code
+
+
+TIME_LIMIT_S = 3600.0   # the default --time-limit
+
+
+def _time_limit(text: str | None) -> float:
+    if text is None:
+        return TIME_LIMIT_S
+    from simdist.sim.units import parse_time
+    try:
+        t = float(parse_time(text, field="--time-limit"))
+    except ValueError as e:
+        raise usage_error(str(e)) from None
+    if not t >= 0:
+        raise usage_error(f"--time-limit {text}: expected a duration >= 0")
+    return t
+
+
+def _too_long(e: dict[str, Any], limit: float) -> str | None:
+    """Why a run must not start: even the low end of its time estimate ``e`` exceeds ``limit``
+    seconds (0: no limit)."""
+    if not limit:
+        return None
+    lo, hi = e["wall_s"]
+    if lo <= limit:
+        return None
+    return (f"the run is estimated to take {_duration(lo)} to {_duration(hi)} of wall time, more than the "
+            f"--time-limit of {_duration(limit)} (rule: make the model, batch, cluster or number of steps smaller, "
+            "or pass --time-limit DURATION to allow it, --time-limit 0 for no limit; simdist run FILE --dry-run "
+            "shows the estimate)")
+
+
+def _memory_limit(text: str | None) -> int | None:
+    if text is None:
+        return None
+    from simdist.sim.units import parse_bytes
+    try:
+        n = parse_bytes(text, field="--memory-limit")
+    except ValueError as e:
+        raise usage_error(str(e)) from None
+    if n < 0:
+        raise usage_error(f"--memory-limit {text}: expected a size >= 0")
+    return n
 
 
 def _check(sc: Any, seed: int) -> int:
@@ -176,6 +237,16 @@ def _dry_run(sc: Any, seed: int) -> int:
           f"{'' if whi <= 1.5 * wlo else ' to ' + _duration(whi)} on the project's machine")
     if e["collective"]:
         print(f"            {e['collective']}")
+    t = e.get("training")
+    if t:
+        print(f"            model {t['parameters']:,} parameters: {format_bytes(t['model_bytes'])} with gradients, "
+              f"optimizer slots and the strategy's copies; activations {format_bytes(t['activation_bytes'])}; data "
+              f"{format_bytes(t['data_bytes'])}")
+    from .memory_check import available_bytes
+    have = available_bytes()
+    if have is not None and e["memory_bytes"] > have:
+        print(f"            more than the {format_bytes(have)} available: `simdist run` will refuse it "
+              "(--memory-limit 0 runs it anyway)")
     return 0
 
 

@@ -42,6 +42,7 @@ from .metrics import SCHEMA_ID, digest_of
 from .run_context import (RunFailure, RunResult, Var, _Ctx, _simulation_errors, expand_variables, fault_plan,
                           replica_devices)
 from .schema import is_training_model
+from .usercode import user_failure
 
 __all__ = ["RunResult", "RunFailure", "run", "run_text", "determinism_probe", "expand_variables", "Var"]
 
@@ -91,6 +92,13 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
             status, error = "failed", f"{type(e).__name__}: {e}"
             if ctx.sim is None:
                 raise
+        except (Exception, SystemExit) as e:   # user code (the model's layers) failing during the run
+            failure = user_failure(e)
+            if failure is None:
+                raise
+            if ctx.sim is None:
+                raise failure from None
+            status, error = "failed", f"{type(failure).__name__}: {failure}"
         metrics = _assemble(ctx, status, error)
         if observe is not None:
             observe(ctx, metrics)

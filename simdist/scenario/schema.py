@@ -318,7 +318,7 @@ SCHEMA: dict[str, Field] = {
             "rate": Field("float", "expected events per plan (default 0.5; synchronous: 1)", None, minimum=0),
             "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
             "slowdown": Field("list", "[min, max] slowdown factor", [1.5, 4.0], item=Field("float", "factor",
-                                                                                            minimum=1.0),
+                                                                                            minimum=1.0, maximum=1e6),
                               min_items=2),
             "duration": Field("list", "[min, max] length of the window (default: 5% to 50% of the window)", None,
                               item=Field("time", "time"), min_items=2),

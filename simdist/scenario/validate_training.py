@@ -41,8 +41,7 @@ def check_training(v: Any, c: dict, st: dict, topo: Any) -> None:
     if m.get("zoo") is not None and m.get("function") is not None:
         v.err("model.function", "give model.zoo or model.function, not both (rule: one model)")
     fn = m.get("function")
-    if fn is not None:
-        _check_function(v, fn)
+    fn_ok = fn is not None and _check_function(v, fn)
     for key in FLOP_MODEL_KEYS:
         if key in raw_model:
             v.err(f"model.{key}", "describes a FLOP-only model; a training model's sizes and FLOPs come from its layers "
@@ -66,40 +65,64 @@ def check_training(v: Any, c: dict, st: dict, topo: Any) -> None:
             v.err("data", "missing (rule: a training model needs a [data] table: dataset = \"digits\" or path = "
                           "\"file.npz\")")
         return
-    facts = _check_data(v, d)
-    if facts is None:
+    checked = _check_data(v, d)
+    if checked is None:
         return
+    facts, x = checked
     b = d.get("batch_size")
     r = v.plan["replicas"]
     who = "workers" if kind == "parameter_server" else "replicas"
     if isinstance(b, int) and b % r:
         v.err("data.batch_size", f"{b} does not split evenly over {r} {who} (rule: batch_size % {who} == 0; e.g. "
                                  f"{max(r, (b // r) * r)} or {(b // r + 1) * r})")
+    pipeline = (b // r if kind == "parameter_server" else b) if isinstance(b, int) and r and b % r == 0 else 0
+    if pipeline > facts["train"]:
+        each = "" if r == 1 or kind != "parameter_server" else f" ({b // r:,} per worker)"
+        v.err("data.batch_size", f"{b:,}{each} is larger than the {facts['train']:,} training examples (rule: a "
+                                 f"batch draws distinct examples: {'batch_size / workers' if kind == 'parameter_server' else 'batch_size'}"
+                                 f" <= training examples; {pipeline:,} > {facts['train']:,})")
     if zoo == "wide_deep" and d.get("categorical_buckets") is None:
         d["categorical_buckets"] = DEFAULT_BUCKETS
     if zoo == "wide_deep" and d.get("categorical_buckets") == 0:
         v.err("data.categorical_buckets", "wide_deep learns from a categorical feature (rule: > 0, or omit it for "
                                           f"{DEFAULT_BUCKETS})")
+    if zoo in ("mlp", "cnn") and d.get("categorical_buckets"):
+        v.err("data.categorical_buckets", f"the {zoo} model takes x only, not a categorical feature (rule: "
+                                          "categorical_buckets is for model.zoo = \"wide_deep\" or a model.function "
+                                          "taking (x, category id))")
     if zoo == "cnn" and len(facts["x_shape"]) not in (2, 3):
         v.err("model.zoo", f"cnn needs images: x of shape (examples, height, width[, channels]), the data's x has "
                            f"shape {tuple([facts['examples']] + facts['x_shape'])} (rule: image data)")
     v.plan["training"] = facts
+    if fn_ok and not any(i.path.startswith(("data", "model")) for i in v.issues):
+        _probe_function(v, fn, x, int(d.get("categorical_buckets") or 0), facts["classes"])
 
 
-def _check_function(v: Any, fn: str) -> None:
+def _check_function(v: Any, fn: str) -> bool:
     if not _FUNCTION.match(fn):
         v.err("model.function", f"{fn!r} is not \"module:function\" (rule: a dotted module path, a colon, a function "
                                 "name; e.g. \"mymodels:build\")")
-        return
-    import importlib.util
-    module = fn.split(":")[0]
+        return False
+    from .usercode import UserCodeError, resolve
     try:
-        found = importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
-        v.err("model.function", f"module {module!r} cannot be found (rule: importable from the working directory or "
-                                "PYTHONPATH)")
+        resolve(fn, "model.function", v.file)
+    except UserCodeError as e:
+        v.err(e.key, e.detail)
+        return False
+    return True
+
+
+def _probe_function(v: Any, fn: str, x: Any, buckets: int, classes: int) -> None:
+    """Build the model of ``model.function`` and call it on two examples (`train.zoo.probe_function`):
+    what the user code does wrong is an error at model.function, before any run."""
+    from .train.zoo import probe_function
+    from .usercode import UserCodeError
+    try:
+        v.plan.setdefault("model_probe", {})["parameters"] = probe_function(fn, v.file, x, buckets, classes)
+    except UserCodeError as e:
+        v.err(e.key, e.detail)
+    except MemoryError:
+        v.err("model.function", f"{fn!r}: building the model ran out of memory (rule: a model that fits in memory)")
 
 
 def _check_training_table(v: Any, tr: dict) -> None:
@@ -113,7 +136,7 @@ def _check_training_table(v: Any, tr: dict) -> None:
         tr.setdefault("eval_every", max(1, math.ceil(steps / EVALS_PER_RUN)))
 
 
-def _check_data(v: Any, d: dict) -> dict[str, Any] | None:
+def _check_data(v: Any, d: dict) -> tuple[dict[str, Any], Any] | None:
     from simdist import datasets
     given = [k for k in ("dataset", "path") if d.get(k) is not None]
     raw = (getattr(v, "raw", {}) or {}).get("data") or {}
@@ -145,4 +168,4 @@ def _check_data(v: Any, d: dict) -> dict[str, Any] | None:
         return None
     return {"source": source, "path": str(path) if path is not None else None, "examples": n, "test": n_test,
             "train": n - n_test, "x_shape": [int(s) for s in x.shape[1:]], "classes": classes,
-            "sha256": datasets.content_digest(x, y)}
+            "sha256": datasets.content_digest(x, y)}, x

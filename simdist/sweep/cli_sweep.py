@@ -66,11 +66,13 @@ def main(args: argparse.Namespace) -> int:
             params.append(parse_override(spec, many=True))
         except ValueError as e:
             raise usage_error(str(e)) from None
-    from .plan import make_plan
+    from .plan import TooManyRuns, make_plan
     try:
         sc = load(args.file, quick=args.quick)
         plan = make_plan(sc, args.seeds, params)
     except ScenarioError as e:
+        raise usage_error(str(e)) from None
+    except TooManyRuns as e:
         raise usage_error(str(e)) from None
     except ValueError as e:
         raise usage_error(f"--seeds {args.seeds}: {e}") from None
@@ -108,7 +110,12 @@ def main(args: argparse.Namespace) -> int:
     _print_summary(res.out)
     for f in res.files:
         print(f"wrote {f}")
-    if args.plot:
+    from simdist.extras import have, missing_note
+    if not args.no_parquet and not have("pyarrow"):
+        print(missing_note("sweep", "results.parquet", "pyarrow"))
+    if args.plot and not have("matplotlib"):
+        print(missing_note("sweep", "sweep.png", "matplotlib"))
+    elif args.plot:
         from .plot import plot_sweep
         print(f"wrote {plot_sweep(res.out, plot_metrics, plan.param_names)}")
     bad = [r for r in res.rows if r["status"] != "ok"]

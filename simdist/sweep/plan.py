@@ -11,12 +11,19 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from simdist.scenario.loader import Scenario, ScenarioError, parse_seeds
 
-__all__ = ["RunSpec", "SweepPlan", "make_plan"]
+__all__ = ["RunSpec", "SweepPlan", "make_plan", "MAX_RUNS", "TooManyRuns"]
+
+MAX_RUNS = 1_000_000   # the plan lists its runs (ids, journal, table): a bound that keeps it in memory
+
+
+class TooManyRuns(ValueError):
+    """A sweep over MAX_RUNS runs (the message gives the count and the rule)."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +108,11 @@ def make_plan(sc: Scenario, seeds: str | Sequence[int] | None = None,
                 seen.add((i.path, i.message))
                 uniq.append(i)
         raise ScenarioError(uniq)
+    n_combos = math.prod(len(vals) for _, vals in grid_list)
+    if n_combos * len(seed_list) > MAX_RUNS:
+        raise TooManyRuns(f"{n_combos:,} parameter combination(s) x {len(seed_list):,} seed(s) = "
+                         f"{n_combos * len(seed_list):,} runs, more than {MAX_RUNS:,} (rule: a sweep is at most "
+                         f"{MAX_RUNS:,} runs; split it into several --out directories)")
     combos = list(itertools.product(*[vals for _, vals in grid_list])) if grid_list else [()]
     runs = []
     for combo in combos:

@@ -113,3 +113,35 @@ def test_budget_cuts_the_exploration_short_and_says_so(tmp_path):
     m = json.loads((tmp_path / "b" / "explore.json").read_text())
     assert m["budget_hit"] and m["plans_run"] < 400 and m["plans_run"] % 5 == 0, (stdout, err)
     assert f"the budget stopped it after {m['plans_run']} of 400" in stdout
+
+
+def test_without_matplotlib_explore_writes_its_report_and_says_how_to_get_the_pictures(tmp_path, monkeypatch):
+    # the base install (no `plot` extra): `import matplotlib` fails
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    f = write(tmp_path, TINY + '\n[explore]\nplans = 3\ndeterminism_sample = 0\n')
+    code, stdout, err = cli("explore", str(f), "--executor", "serial", "--out", str(tmp_path / "o"), "--no-progress",
+                            "--metric", "step_time_mean_s")
+    assert code == 0, f"explore must run without matplotlib; got {code}\n{stdout}\n{err}"
+    assert (tmp_path / "o" / "explore.json").is_file() and (tmp_path / "o" / "results.csv").is_file()
+    assert not (tmp_path / "o" / "histogram.png").exists()
+    assert "pip install 'simdist[plot]'" in stdout, stdout
+
+
+def test_a_billion_plans_with_a_budget_draws_only_what_the_budget_runs(tmp_path):
+    import time
+    import tracemalloc
+    f = write(tmp_path, TINY + '\n[explore]\ndeterminism_sample = 0\n')
+    tracemalloc.start()
+    t0 = time.monotonic()
+    code, stdout, err = cli("explore", str(f), "--plans", str(10 ** 9), "--budget", "3s", "--executor", "serial",
+                            "--no-plot", "--no-progress", "--out", str(tmp_path / "o"), "--metric", "step_time_mean_s")
+    took = time.monotonic() - t0
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert code == 0, (code, stdout, err)
+    assert took < 30, f"--budget 3s: explore took {took:.1f} s"
+    assert peak < 200 << 20, f"explore drew plans it never ran: {peak / 2 ** 20:.0f} MiB traced"
+    m = json.loads((tmp_path / "o" / "explore.json").read_text())
+    assert m["budget_hit"] and 0 < m["plans_run"] < 10 ** 6, m["plans_run"]
+    assert f"the budget stopped it after {m['plans_run']} of 1000000000" in stdout, stdout

@@ -92,6 +92,7 @@ def _err(text: str, *overrides: str) -> str:
     ("training.compute_jitter=0.1", "training.compute_jitter", "jitter is for FLOP-only models"),
     ('training.optimizer="rmsprop"', "training.optimizer", '"rmsprop" is not one of "sgd", "adam"'),
     ("training.target_accuracy=1.5", "training.target_accuracy", "above the maximum"),
+    ("data.categorical_buckets=9", "data.categorical_buckets", "the mlp model takes x only"),
 ])
 def test_bad_model_and_data_values_are_clear_errors(override: str, where: str, says: str) -> None:
     msg = _err(SYNC, override)
@@ -138,6 +139,7 @@ def test_cnn_needs_image_data_and_wide_deep_a_categorical_feature(tmp_path: Path
     ({"x": np.array(["a"] * 10), "y": np.zeros(10, "int64")}, "x has dtype <U1 (rule: x holds numbers"),
     ({"x": np.full((10, 4), np.nan, "float32"), "y": np.zeros(10, "int64")}, "NaN or infinite"),
     ({"x": np.zeros((10, 4), "float32"), "y": np.zeros(10, "int64")}, "every label is 0 (rule: at least 2 classes)"),
+    ({"x": np.zeros((10, 0), "float32"), "y": np.arange(10) % 2}, "x has shape (10, 0): an example without features"),
 ])
 def test_a_bad_npz_file_names_the_key_path_and_the_rule(tmp_path: Path, arrays: dict, says: str) -> None:
     np.savez(tmp_path / "d.npz", **arrays)
@@ -147,6 +149,54 @@ def test_a_bad_npz_file_names_the_key_path_and_the_rule(tmp_path: Path, arrays: 
         load(path)
     msg = str(e.value)
     assert "data.path: " in msg and says in msg, f"expected data.path: ... {says!r}, got:\n{msg}"
+
+
+def _npz_scenario(tmp_path: Path, name: str) -> Path:
+    return write(tmp_path, SYNC.replace('dataset = "digits"', f'path = "{name}"').replace("batch_size = 64",
+                                                                                         "batch_size = 2"))
+
+
+def test_an_npy_file_is_not_taken_for_an_npz(tmp_path: Path) -> None:
+    np.save(tmp_path / "d.npy", np.zeros((10, 4), "float32"))
+    with pytest.raises(ScenarioError) as e:
+        load(_npz_scenario(tmp_path, "d.npy"))
+    msg = str(e.value)
+    assert "data.path: " in msg and "an .npy file" in msg and "np.savez" in msg, msg
+
+
+def test_a_fifo_as_data_path_is_refused_without_blocking(tmp_path: Path) -> None:
+    import os
+    import threading
+    os.mkfifo(tmp_path / "d.npz")
+    box: dict = {}
+
+    def attempt() -> None:
+        try:
+            load(_npz_scenario(tmp_path, "d.npz"))
+        except ScenarioError as e:
+            box["msg"] = str(e)
+
+    t = threading.Thread(target=attempt, daemon=True)
+    t.start()
+    t.join(30)
+    if t.is_alive():   # unblock the reader so that the test process can end
+        fd = os.open(tmp_path / "d.npz", os.O_WRONLY | os.O_NONBLOCK)
+        os.close(fd)
+    assert not t.is_alive() and "not a regular file" in box.get("msg", ""), \
+        f"a FIFO must be refused at data.path at once; got {box.get('msg')!r} (still waiting: {t.is_alive()})"
+
+
+def test_a_batch_larger_than_the_training_split_is_refused(tmp_path: Path) -> None:
+    msg = _err(SYNC, "data.batch_size=2000")
+    assert "data.batch_size: " in msg and "2,000 is larger than the 1,438 training examples" in msg, msg
+    msg = _err(PS, "data.batch_size=8000")
+    assert "data.batch_size: " in msg and "2,000 per worker" in msg, msg
+
+
+def test_explore_straggler_slowdown_has_the_limit_of_a_straggler_fault() -> None:
+    from scenario_helpers import TINY
+    msg = _err(TINY + "\n[explore]\nstragglers = { slowdown = [2.0, 1e9] }\n")
+    assert "explore.stragglers.slowdown[1]: " in msg and "above the maximum" in msg, msg
 
 
 def test_an_npz_path_is_relative_to_the_scenario_file(tmp_path: Path) -> None:
@@ -352,3 +402,17 @@ def test_the_ready_training_studies_validate() -> None:
     for name in ("train_ps_preemption", "train_mirrored_vs_cs", "train_ps_failure"):
         sc = load(ROOT / "scenarios" / f"{name}.toml")
         assert sc.config["training"].get("target_accuracy"), name
+
+
+def test_each_parameter_server_worker_reads_its_own_stream() -> None:
+    # Under ParameterServerStrategy every worker's dataset_fn gets InputContext(1, 0, n), as in TF:
+    # sharding by it does nothing. A real job's workers shuffle with their own seeds; here each
+    # worker's seed is the stream data/shuffle/worker{i} of the root seed.
+    m = run(loads(PS, "t.toml")).metrics
+    st = m["training"]["steps"]
+    first = [(loss, s) for loss, s in zip(st["loss"][:4], st["staleness"][:4])]
+    losses = [loss for loss, _ in first]
+    assert len(set(losses)) == 4, f"the 4 workers' first steps read the initial weights; with their own batches " \
+                                   f"their losses differ, got {losses}"
+    again = run(loads(PS, "t.toml")).metrics
+    assert again["training"]["steps"]["loss"] == st["loss"], "the same seed gives the same per-worker streams"

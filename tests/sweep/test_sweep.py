@@ -198,3 +198,12 @@ def test_failed_runs_leave_metric_cells_empty(tmp_path):
     for r in rows:
         vals = {k: v for k, v in r.items() if k in ("simulated_time_s", "examples_per_s", "compute_fraction")}
         assert vals and all(v is None for v in vals.values()), f"a failed run has metric values {vals}"
+
+
+def test_a_sweep_of_more_than_a_million_runs_is_refused_before_anything_runs(tmp_path):
+    from scenario_helpers import TINY, cli, write
+    f = write(tmp_path, TINY)
+    code, out, err = cli("sweep", str(f), "--seeds", "0..999999", "--param", "training.steps=1,2",
+                         "--out", str(tmp_path / "o"), "--no-progress")
+    assert code == 2 and "2 parameter combination(s) x 1,000,000 seed(s) = 2,000,000 runs" in err, (code, err)
+    assert not (tmp_path / "o").exists()

@@ -11,7 +11,7 @@ from .data import TrainingData, prepare
 from .record import TrainingRecord
 from .zoo import build
 
-__all__ = ["Setup", "setup"]
+__all__ = ["Setup", "setup", "shuffle_seed", "worker_shuffle_seeds"]
 
 
 class Setup:
@@ -39,7 +39,7 @@ def setup(tf: Any, ctx: Any, strategy: Any, ps: bool) -> Setup:
     # process: a run's names and initial weights depend on its scenario and seed only.
     tf.keras.backend.clear_session()
     with strategy.scope():
-        model = build(tf, cfg["model"], data.input_shape, data.num_classes, data.buckets)
+        model = build(tf, cfg["model"], data.input_shape, data.num_classes, data.buckets, sc.file)
         optimizer = S.make_optimizer(tf, tr)
         variables = S.train_variables(model)
         optimizer.build(variables)
@@ -60,3 +60,8 @@ def setup(tf: Any, ctx: Any, strategy: Any, ps: bool) -> Setup:
 def shuffle_seed(ctx: Any) -> int:
     """The seed of the training split's shuffle (stream data/shuffle of the root seed)."""
     return int(ctx.sim.rng("data/shuffle").integers(0, 2 ** 31 - 1))
+
+
+def worker_shuffle_seeds(ctx: Any, workers: int) -> list[int]:
+    """Each parameter-server worker's shuffle seed (stream data/shuffle/worker{i} of the root seed)."""
+    return [int(ctx.sim.rng(f"data/shuffle/worker{i}").integers(0, 2 ** 31 - 1)) for i in range(workers)]

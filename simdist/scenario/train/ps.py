@@ -3,7 +3,13 @@
 The model and optimizer are built in the strategy's scope (variables on the ps tasks, the
 embedding tables split by the scenario's partitioner); each worker gets its own dataset through
 ``ClusterCoordinator.create_per_worker_dataset`` of ``strategy.distribute_datasets_from_function``
-(worker i reads shard i of the shuffled training split, batch_size / workers examples per step).
+(batch_size / workers examples per step). As in TF 2.21, the dataset function gets the same
+``InputContext(num_input_pipelines=1, input_pipeline_id=0)`` on every worker, so sharding by it
+does nothing; a real job's workers each shuffle the whole training split with their own
+(unseeded, hence different) shuffle. Here worker i shuffles with the seed drawn from the stream
+``data/shuffle/worker{i}`` of the root seed: each worker reads its own order, and a seed gives
+the same orders on every run. ``create_per_worker_dataset`` calls the function once per worker,
+in worker order; a worker rebuilt after a preemption restarts its own stream.
 Each step is a ``tf.function`` scheduled with the per-worker iterator: ``strategy.run`` of the
 train step on whichever worker takes it, reading the variables committed at that moment and
 committing its updates when its writes reach the ps tasks (asynchronous training: see
@@ -27,7 +33,7 @@ import numpy as np
 from ..ps_run import PSJob
 from ..run_context import RunFailure, _Ctx
 from . import step as S
-from .common import setup, shuffle_seed
+from .common import setup, worker_shuffle_seeds
 
 __all__ = ["run_ps_training"]
 
@@ -42,13 +48,17 @@ def run_ps_training(ctx: _Ctx, trace: Any) -> None:
     per_worker = int(sc.config["data"]["batch_size"]) // job.nw
     coord = job.start(per_worker)
     inputs, labels = data.train_inputs(), data.y_train
-    seed = shuffle_seed(ctx)
+    seeds = worker_shuffle_seeds(ctx, job.nw)
     n_train = len(labels)
+    built: list[int] = []
 
     def dataset_fn(input_context: Any) -> Any:
+        worker = len(built)   # called once per worker, in worker order (create_per_worker_dataset)
+        if worker >= len(seeds):
+            raise RuntimeError(f"simdist: the dataset function was called {worker + 1} times for {len(seeds)} workers")
+        built.append(worker)
         ds = tf.data.Dataset.from_tensor_slices((inputs, labels))
-        ds = ds.shard(input_context.num_input_pipelines, input_context.input_pipeline_id)
-        return ds.shuffle(n_train, seed=seed).repeat().batch(per_worker, drop_remainder=True)
+        return ds.shuffle(n_train, seed=seeds[worker]).repeat().batch(per_worker, drop_remainder=True)
 
     per_worker_ds = coord.create_per_worker_dataset(lambda: strategy.distribute_datasets_from_function(dataset_fn))
     iterator = iter(per_worker_ds)

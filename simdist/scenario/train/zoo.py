@@ -14,33 +14,79 @@ Keras's defaults (Glorot uniform kernels, zero biases, uniform(-0.05, 0.05) embe
 part's embedding starts at zero), drawn from streams of the run's root seed, so the same seed
 gives the same model. A ``model.function`` gets ``(input_shape, num_classes)`` and returns a
 model that maps the inputs (x, or (x, category id) with ``data.categorical_buckets``) to logits.
+Validation builds it once and calls it on two examples (`probe_function`): what it does wrong
+is a scenario error at ``model.function`` with the file:line of the user code
+(`simdist.scenario.usercode`), before any run.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable
 
-__all__ = ["ZOO", "build", "load_function"]
+import numpy as np
+
+from ..usercode import UserCodeError, call_user, check_signature, describe, resolve
+
+__all__ = ["ZOO", "build", "load_function", "probe_function", "KEY"]
+
+KEY = "model.function"
+_RULE = "rule: return a tf.keras Model built with `from simdist import tf`, mapping the inputs to logits"
 
 ZOO = ("mlp", "cnn", "wide_deep")
 
 
-def load_function(spec: str) -> Callable[..., Any]:
-    """The callable named by "module:function" (ImportError/AttributeError say which part is missing)."""
-    module, _, name = spec.partition(":")
-    mod = importlib.import_module(module)
-    fn = getattr(mod, name, None)
-    if not callable(fn):
-        raise AttributeError(f"model.function {spec!r}: module {module!r} has no function {name!r}")
-    return fn
+def load_function(spec: str, scenario_file: str | None = None) -> Callable[..., Any]:
+    """The callable named by "module:function" (a UserCodeError at model.function says what is wrong)."""
+    return resolve(spec, KEY, scenario_file)
 
 
-def build(tf: Any, model_cfg: dict, input_shape: tuple[int, ...], num_classes: int, buckets: int) -> Any:
+def _call_function(tf: Any, spec: str, scenario_file: str | None, input_shape: tuple[int, ...],
+                   num_classes: int) -> Any:
+    fn = load_function(spec, scenario_file)
+    check_signature(fn, (input_shape, num_classes), spec, KEY, "function(input_shape, num_classes)")
+    model = call_user(fn, (input_shape, num_classes), spec, KEY)
+    if not isinstance(model, tf.keras.Model):
+        what = "None" if model is None else f"a {type(model).__module__}.{type(model).__name__}"
+        hint = ""
+        if isinstance(model, tf.keras.layers.Layer):
+            hint = " (a layer: wrap it, e.g. tf.keras.Sequential([tf.keras.Input(shape=input_shape), layer]))"
+        elif model is not None and not type(model).__module__.startswith("simdist"):
+            hint = " (built outside simdist: use `from simdist import tf`, not `import tensorflow`)"
+        raise UserCodeError(KEY, f"{spec!r} ({describe(fn)}) returned {what}, not a tf.keras Model{hint} ({_RULE})")
+    return model
+
+
+def probe_function(spec: str, scenario_file: str | None, x: np.ndarray, buckets: int, num_classes: int) -> int:
+    """Build the model of ``spec`` and call it on the first two examples of ``x`` (with category
+    ids 0 when ``buckets``); its parameter count. A UserCodeError says what the function or its
+    model did wrong: not importable or callable, a wrong signature, a call that raises, a result
+    that is not a Model, logits of another shape than (batch, num_classes)."""
+    from simdist import tf
+    sample = np.ascontiguousarray(x[:2].astype(np.float32))
+    inputs: Any = (sample, np.zeros(len(sample), np.int32)) if buckets else sample
+    input_shape = tuple(int(s) for s in x.shape[1:])
+    tf.keras.backend.clear_session()
+    try:
+        model = _call_function(tf, spec, scenario_file, input_shape, num_classes)
+        out = call_user(model, (inputs,), f"{spec} -> model", KEY, {"training": False})
+        shape = tuple(getattr(out, "shape", ()) or ())
+        want = (len(sample), num_classes)
+        if tuple(int(d) if d is not None else -1 for d in shape) != want:
+            got = f"{type(out).__name__} of shape {tuple(shape)}" if hasattr(out, "shape") else type(out).__name__
+            raise UserCodeError(KEY, f"the model of {spec!r} maps a batch of {len(sample)} examples of shape "
+                                     f"{input_shape} to {got}, not logits of shape {want} (rule: one logit per "
+                                     f"class, num_classes = {num_classes})")
+        return int(sum(int(np.prod(v.shape)) for v in model.variables))
+    finally:
+        tf.keras.backend.clear_session()
+
+
+def build(tf: Any, model_cfg: dict, input_shape: tuple[int, ...], num_classes: int, buckets: int,
+          scenario_file: str | None = None) -> Any:
     """The scenario's model, built now (call it inside the strategy's scope)."""
     fn = model_cfg.get("function")
     if fn is not None:
-        return load_function(fn)(input_shape, num_classes)
+        return _call_function(tf, fn, scenario_file, input_shape, num_classes)
     kind = model_cfg["zoo"]
     keras = tf.keras
     layers = keras.layers
