@@ -22,10 +22,12 @@ and are the same for every system and message size.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterator
 
 __all__ = ["ALGORITHMS", "PROTOCOLS", "ARCHS", "System", "Fabric", "Factors", "FACTORS", "Choice", "choose",
-           "options", "bus_bandwidth_factor", "parse_algorithm", "GPU_ARCH"]
+           "options", "bus_bandwidth_factor", "parse_algorithm", "GPU_ARCH", "using"]
 
 ALGORITHMS = ("ring", "tree", "nvls", "nvls_tree")
 PROTOCOLS = ("LL", "LL128", "Simple")
@@ -78,8 +80,9 @@ class Factors:
     - ``net_efficiency``: the share of a NIC's line rate a collective sustains.
     - ``nvls_efficiency``: multiplies NCCL's own NVLS bandwidth (its model is for ranking, and
       overestimates what NVLink SHARP delivers).
-    - ``ramp_bytes``: bytes per channel at which a channel reaches half its bandwidth (pipeline
-      fill of medium messages: a Hockney n_1/2 per channel, the same for every system).
+    - ``ramp_bytes``: with the Simple protocol, bytes per channel at which a channel reaches half
+      its bandwidth (Simple moves large chunks with a synchronisation each: medium messages do
+      not fill the pipeline; a Hockney n_1/2 per channel, the same for every system).
     """
 
     overhead: float = 0.0
@@ -89,7 +92,7 @@ class Factors:
 
 
 # Fitted on the fit half of docs/validation.md (`simdist validate --fit`); see that page.
-FACTORS = Factors(overhead=25e-6, net_efficiency=0.9, nvls_efficiency=0.8, ramp_bytes=0.0)
+FACTORS = Factors(overhead=25e-6, net_efficiency=0.8, nvls_efficiency=0.8, ramp_bytes=262144.0)
 
 
 # GPU generation of each preset model (hardware.GPUS), for NCCL's per-generation constants.
@@ -270,14 +273,17 @@ def _time(collective: str, algorithm: str, protocol: str, system: System, nbytes
         while run > 1 and nbytes < run * per_channel:
             run -= 1
     eff = bw * run / nch
-    if factors.ramp_bytes > 0:
+    if factors.ramp_bytes > 0 and protocol == "Simple":
         per_ch = nbytes / run
         eff *= per_ch / (per_ch + factors.ramp_bytes)
     return lat + nbytes / (1000.0 * eff), run
 
 
-def options(collective: str, nbytes: float, system: System, factors: Factors = FACTORS) -> list[Choice]:
-    """Every (algorithm, protocol) NCCL would consider, with its model time, in NCCL's order."""
+def options(collective: str, nbytes: float, system: System, factors: Factors | None = None) -> list[Choice]:
+    """Every (algorithm, protocol) NCCL would consider, with its model time, in NCCL's order
+    (``factors``: default `FACTORS`, read at the call)."""
+    if factors is None:
+        factors = FACTORS
     if collective not in COLLECTIVES:
         raise ValueError(f"nccl: unknown collective {collective!r}; known: {', '.join(COLLECTIVES)}")
     out = []
@@ -294,7 +300,7 @@ def options(collective: str, nbytes: float, system: System, factors: Factors = F
 
 
 def choose(collective: str, nbytes: float, system: System, algorithm: str | None = None,
-           protocol: str | None = None, factors: Factors = FACTORS) -> Choice:
+           protocol: str | None = None, factors: Factors | None = None) -> Choice:
     """NCCL's choice for ``collective`` of ``nbytes`` on ``system``: the fastest (algorithm,
     protocol) by its model, or the fastest within an explicit ``algorithm`` and/or ``protocol``
     (NCCL_ALGO / NCCL_PROTO). Ties go to NCCL's order (ring/tree/nvls, LL/LL128/Simple)."""
@@ -329,6 +335,14 @@ def parse_algorithm(spec: str) -> tuple[str | None, str | None]:
     return algo, proto
 
 
-def with_factors(**kw: float) -> Factors:
-    """`FACTORS` with some fields replaced (for fitting and tests)."""
-    return replace(FACTORS, **kw)
+@contextmanager
+def using(factors: Factors) -> Iterator[None]:
+    """Within the block, `FACTORS` is ``factors`` (for fitting them: every simulated NCCL
+    collective started inside uses them)."""
+    global FACTORS
+    saved = FACTORS
+    FACTORS = factors
+    try:
+        yield
+    finally:
+        FACTORS = saved
