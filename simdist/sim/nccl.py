@@ -92,7 +92,7 @@ class Factors:
 
 
 # Fitted on the fit half of docs/validation.md (`simdist validate --fit`); see that page.
-FACTORS = Factors(overhead=25e-6, net_efficiency=0.8, nvls_efficiency=0.8, ramp_bytes=262144.0)
+FACTORS = Factors(overhead=20e-6, net_efficiency=0.8, nvls_efficiency=0.85, ramp_bytes=1048576.0)
 
 
 # GPU generation of each preset model (hardware.GPUS), for NCCL's per-generation constants.
@@ -160,8 +160,9 @@ class System:
 
 @dataclass(frozen=True)
 class Choice:
-    """One (algorithm, protocol) for a collective: NCCL's model latency (s) and algorithm
-    bandwidth (bytes/s), the channels it runs, and the predicted time (s) for the message."""
+    """One (algorithm, protocol) for a collective: the channels it runs, its latency (s) and
+    effective algorithm bandwidth (bytes/s), simdist's predicted ``time`` (s) for the message and
+    NCCL's own estimate ``model_time`` (s), by which NCCL chooses."""
 
     algorithm: str
     protocol: str
@@ -169,6 +170,7 @@ class Choice:
     latency: float
     bandwidth: float
     time: float
+    model_time: float
 
 
 def bus_bandwidth_factor(collective: str, nranks: int) -> float:
@@ -254,10 +256,10 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
     return lat, bw, nch
 
 
-def _time(collective: str, algorithm: str, protocol: str, system: System, nbytes: float, lat: float,
-          bw: float, nch: int, factors: Factors) -> tuple[float, int]:
-    """NCCL's ncclTopoGetAlgoTime (us) with the channels actually run (enqueue.cc trims them for
-    small messages) and the global ramp; returns (time us, channels run)."""
+def _nccl_time(collective: str, algorithm: str, protocol: str, system: System, nbytes: float, lat: float,
+               bw: float, nch: int) -> tuple[float, float]:
+    """NCCL's ncclTopoGetAlgoTime: (latency us, algorithm bandwidth GB/s) for this message (tree
+    correction factors, the ring plateau latency across nodes)."""
     pi = _P[protocol]
     if algorithm == "tree" and collective == "all_reduce":
         log_size = _log2i(int(nbytes) >> 6)
@@ -266,22 +268,29 @@ def _time(collective: str, algorithm: str, protocol: str, system: System, nbytes
     if algorithm == "ring" and protocol == "Simple" and system.nodes > 1 and collective == "all_reduce" \
             and nbytes / (nch * system.nranks) >= 64:
         lat *= 1.9 if _ARCH[system.arch] == 0 else 1.4   # plateau effect of ring (tuning.cc)
+    return lat, bw
+
+
+def _run_channels(algorithm: str, protocol: str, system: System, nbytes: float, nch: int) -> int:
+    """The channels NCCL runs the collective on: enqueue.cc drops channels while the message gives
+    each fewer than threads x threshold bytes (ring and tree; NVLS keeps its own)."""
     run = nch
     if algorithm in ("ring", "tree"):
+        pi = _P[protocol]
         threshold = _THREAD_THRESHOLD[pi] * (system.nranks if algorithm == "ring" and protocol == "LL" else 1)
         per_channel = _MAX_THREADS[pi] * threshold
         while run > 1 and nbytes < run * per_channel:
             run -= 1
-    eff = bw * run / nch
-    if factors.ramp_bytes > 0 and protocol == "Simple":
-        per_ch = nbytes / run
-        eff *= per_ch / (per_ch + factors.ramp_bytes)
-    return lat + nbytes / (1000.0 * eff), run
+    return run
+
+
+_NEUTRAL = Factors()
 
 
 def options(collective: str, nbytes: float, system: System, factors: Factors | None = None) -> list[Choice]:
-    """Every (algorithm, protocol) NCCL would consider, with its model time, in NCCL's order
-    (``factors``: default `FACTORS`, read at the call)."""
+    """Every (algorithm, protocol) NCCL would consider, in NCCL's order, each with NCCL's own time
+    estimate (``model_time``, what it selects by) and simdist's predicted time (``time``: the
+    channels NCCL actually runs, the global ``factors``, default `FACTORS` read at the call)."""
     if factors is None:
         factors = FACTORS
     if collective not in COLLECTIVES:
@@ -289,21 +298,29 @@ def options(collective: str, nbytes: float, system: System, factors: Factors | N
     out = []
     for a in ALGORITHMS:
         for p in PROTOCOLS:
-            m = _model(collective, a, p, system, factors)
+            m = _model(collective, a, p, system, _NEUTRAL)
             if m is None:
                 continue
-            lat, bw, nch = m
-            t, run = _time(collective, a, p, system, nbytes, lat, bw, nch, factors)
-            t_s = t * 1e-6 + factors.overhead
-            out.append(Choice(a, p, run, lat * 1e-6, bw * 1e9 * run / nch, t_s))
+            lat, bw = _nccl_time(collective, a, p, system, nbytes, *m)
+            model_time = (lat + nbytes / (1000.0 * bw)) * 1e-6
+            lat, bw, nch = _model(collective, a, p, system, factors)  # type: ignore[misc]
+            lat, bw = _nccl_time(collective, a, p, system, nbytes, lat, bw, nch)
+            run = _run_channels(a, p, system, nbytes, nch)
+            eff = bw * run / nch
+            if factors.ramp_bytes > 0 and p == "Simple":
+                per_ch = nbytes / run
+                eff *= per_ch / (per_ch + factors.ramp_bytes)
+            t = (lat + nbytes / (1000.0 * eff)) * 1e-6 + factors.overhead
+            out.append(Choice(a, p, run, lat * 1e-6, eff * 1e9, t, model_time))
     return out
 
 
 def choose(collective: str, nbytes: float, system: System, algorithm: str | None = None,
            protocol: str | None = None, factors: Factors | None = None) -> Choice:
-    """NCCL's choice for ``collective`` of ``nbytes`` on ``system``: the fastest (algorithm,
-    protocol) by its model, or the fastest within an explicit ``algorithm`` and/or ``protocol``
-    (NCCL_ALGO / NCCL_PROTO). Ties go to NCCL's order (ring/tree/nvls, LL/LL128/Simple)."""
+    """NCCL's choice for ``collective`` of ``nbytes`` on ``system``: the (algorithm, protocol)
+    with the least NCCL model time, or the least within an explicit ``algorithm`` and/or
+    ``protocol`` (NCCL_ALGO / NCCL_PROTO); ties go to NCCL's order (ring, tree, nvls, nvls_tree;
+    LL, LL128, Simple). Its ``time`` is simdist's prediction for what was chosen."""
     if algorithm is not None and algorithm not in ALGORITHMS:
         raise ValueError(f"nccl: unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
     if protocol is not None and protocol not in PROTOCOLS:
@@ -312,7 +329,7 @@ def choose(collective: str, nbytes: float, system: System, algorithm: str | None
     for c in options(collective, nbytes, system, factors):
         if (algorithm is not None and c.algorithm != algorithm) or (protocol is not None and c.protocol != protocol):
             continue
-        if best is None or c.time < best.time:
+        if best is None or c.model_time < best.model_time:
             best = c
     if best is None:
         raise ValueError(f"nccl: no algorithm/protocol for {collective} with algorithm={algorithm!r} "
