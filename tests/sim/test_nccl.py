@@ -135,3 +135,23 @@ def test_nccl_all_gather_and_bad_inputs():
     s3 = Simulator(uneven)
     with pytest.raises(ValueError, match=r"same number of ranks, got \[1, 4\]"):
         s3.all_reduce(_gpus(uneven)[:5], 10, algorithm="nccl")
+
+
+def test_many_nodes_small_messages_take_the_tree():
+    # NCCL's tree latency grows with log2(nodes), the ring's with 2(n-1) steps: at 512 ranks on
+    # 64 nodes a small all-reduce is a tree (NCCL 2.4's motivation for trees).
+    big = nccl.System(nranks=512, nodes=64, intra_bw=240e9, net_bw=200e9, arch="ampere")
+    c = nccl.choose("all_reduce", 8, big)
+    assert c.algorithm == "tree", f"8 B over 512 ranks: expected tree, got {c.algorithm}/{c.protocol}"
+    ring = nccl.choose("all_reduce", 8, big, algorithm="ring")
+    assert ring.latency > 10 * c.latency, (ring.latency, c.latency)
+
+
+def test_intra_and_inter_node_traffic_overlap():
+    # NCCL's ring across nodes is one pipeline through NVLink and the NICs: its bandwidth is the
+    # narrower of the two (not the two phases one after another, as the link-level
+    # "hierarchical" plan runs them).
+    f = nccl.Factors(net_efficiency=1.0)
+    two = nccl.System(nranks=16, nodes=2, intra_bw=240e9, net_bw=100e9, arch="ampere")
+    c = nccl.choose("all_reduce", 16 * 2**30, two, algorithm="ring", protocol="Simple", factors=f)
+    assert c.bandwidth == pytest.approx(100e9 * 16 / 30), f"ring bus bandwidth = min(NVLink, NICs): {c.bandwidth}"
