@@ -20,10 +20,10 @@ tree from devices[0]. One rank or zero bytes: nothing to do, the event fires at 
 ``nccl`` (all-reduce, all-gather; also ``nccl:<algorithm>[:<protocol>]`` to force NCCL_ALGO /
 NCCL_PROTO): the collective as NCCL runs it, timed by NCCL's own tuning model (`nccl`: ring, tree,
 NVLS and NVLS-tree, protocols LL / LL128 / Simple, channels, the hosts' NICs) with the global
-factors fitted in docs/validation.md. Every rank's collective kernel starts when the last rank
-is ready (a collective synchronises its ranks) and all end together after the model's time; the
-collective loads no simulated link (its time is the model's, whatever else runs), at every
-fidelity.
+factors fitted in docs/validation.md. Every rank's collective kernel runs from when it is ready
+until the last rank is ready plus the model's time (a collective synchronises its ranks; a
+straggler window stretches its rank's kernel, and the collective ends with it); the collective
+loads no simulated link (its time is the model's, whatever else runs), at every fidelity.
 
 Fidelity (``Simulator(collectives=...)``, or per call): ``chunked``, ``analytic``, or ``auto``
 (default): chunked while the plan issues at most `AUTO_CHUNKED_MAX` transfers (every ready
@@ -214,14 +214,22 @@ def _start_nccl(sim: "Simulator", kind: str, algorithm: str, devs: list[Device],
         cached = (nccl.choose(kind, nbytes, nccl_system(devs), algo, proto),)
         _remember(sim, key, cached)
     choice: nccl.Choice = cached[0]
-    _, busy = sim.kernel_state(devs)
+    busy_s, busy = sim.kernel_state(devs)
     now = sim.now
     starts = [b if b > now else now for b in busy]
-    t0 = max(starts)
-    end = t0 + choice.time
-    for i, d in enumerate(devs):   # every rank's kernel lasts until the collective ends
-        dur = end - starts[i] - d.launch_overhead
-        sim.kernel(d, dur * d.flops if dur > 0 else 0.0, name, i, "collective")
+    end = max(starts) + choice.time   # every rank's kernel lasts until the collective ends
+    if sim.has_slowdowns(devs):   # a straggler window stretches its rank's kernel (and the end)
+        ends = []
+        for i, d in enumerate(devs):
+            dur = end - starts[i] - d.launch_overhead
+            ends.append(sim.kernel(d, dur * d.flops if dur > 0 else 0.0, name, i, "collective"))
+        end = max(ends)
+    else:
+        spans = [(a, end) for a in starts]
+        sim.book_kernels(devs, [b + end - a for b, a in zip(busy_s, starts)], [end] * len(devs), 1, spans, name,
+                         list(range(len(devs))), "collective")
+        if sim.has_open_steps:
+            sim.record_intervals(spans, [])
     args = {"algorithm": algorithm, "nccl": f"{choice.algorithm}/{choice.protocol}", "channels": choice.channels,
             "bytes": nbytes, "ranks": len(devs)}
     sim.call_at(end, _NcclDone(sim, devs, name, args, now, done))

@@ -259,7 +259,7 @@ class Simulator:
                 if b > a:
                     rep = labels[i] if labels is not None else None
                     prefix = TraceRecorder.prefix(_label(name, rep), category)
-                    self.trace.event_raw(prefix, a, b, self._track[o], "")
+                    self.trace.event_raw(prefix, a, b, self._track[o], "}")
 
     @property
     def has_open_steps(self) -> bool:

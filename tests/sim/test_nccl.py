@@ -155,3 +155,34 @@ def test_intra_and_inter_node_traffic_overlap():
     two = nccl.System(nranks=16, nodes=2, intra_bw=240e9, net_bw=100e9, arch="ampere")
     c = nccl.choose("all_reduce", 16 * 2**30, two, algorithm="ring", protocol="Simple", factors=f)
     assert c.bandwidth == pytest.approx(100e9 * 16 / 30), f"ring bus bandwidth = min(NVLink, NICs): {c.bandwidth}"
+
+
+def test_a_straggler_stretches_the_collective_and_steps_see_it():
+    cluster = presets.gpu_host(gpus=4, gpu="A100")
+    sim = Simulator(cluster)
+    devs = _gpus(cluster)
+    t = collectives.nccl_choice(sim, "all_reduce", devs, 2**24).time
+    with sim.step("s") as rec:
+        sim.drive(sim.all_reduce(devs, 2**24, algorithm="nccl"))
+    assert rec.compute_intervals() == ([0.0], [pytest.approx(t, rel=1e-12)]), \
+        f"the open step sees the collective's kernels: {rec.compute_intervals()}"
+    slow = Simulator(cluster)
+    slow.slow_device(devs[1], 2.0)
+    slow.drive(slow.all_reduce(devs, 2**24, algorithm="nccl"))
+    assert slow.now > sim.now * 1.5, f"a 2x straggler stretches its kernel: {slow.now} vs {sim.now}"
+
+
+def test_traced_nccl_and_analytic_collectives_write_valid_json(tmp_path):
+    import json
+    cluster = presets.gpu_host(gpus=4, gpu="H100")
+    devs = _gpus(cluster)
+    for algorithm, fidelity in (("nccl", "auto"), ("ring", "analytic")):
+        path = tmp_path / f"{algorithm}.json"
+        sim = Simulator(cluster, trace=str(path), collectives=fidelity)
+        sim.drive(sim.all_reduce(devs, 2**24, algorithm=algorithm))
+        sim.close()
+        doc = json.loads(path.read_text())
+        events = doc["traceEvents"] if isinstance(doc, dict) else doc
+        spans = [e for e in events if e.get("cat") == "collective" and e.get("name") == "all_reduce"]
+        assert spans and spans[-1]["args"]["algorithm"] == algorithm, spans
+    assert spans[-1]["args"].get("fidelity") == "analytic"
