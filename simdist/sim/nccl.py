@@ -235,7 +235,6 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
             if p == "LL128":
                 bw = min(bw * (7.0 / 9.0 if nodes == 1 else 120.0 / 128.0), nch * _PER_CH_TREE_LL128[arch][index2])
     bw *= (n / nsteps) if a != "tree" else 0.5   # bus -> algorithm bandwidth
-    hw = "net" if nodes > 1 else system.intra
     intra_lat = _HW_LAT[system.intra][a][pi]
     inter_lat = _HW_LAT["net"]["tree" if ppn == 1 else a][pi]
     lat = _BASE_LAT[a][pi]
@@ -246,7 +245,6 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
         intra_lat = max(intra_lat, net_overhead)
         inter_steps = 0 if nodes == 1 else (2 * (nodes - 1) if collective == "all_reduce" else nodes - 1)
         lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat
-        del hw
     elif a == "tree":
         lat += 2 * ((ppn - 1) * intra_lat + _log2i(nodes) * inter_lat)
     elif a == "nvls":
