@@ -25,6 +25,7 @@ SUBCOMMAND_MODULES = (
     "simdist.scenario.cli_replay",
     "simdist.explore.cli_explore",
     "simdist.conformance.cli",
+    "simdist.validation.cli",
 )
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130

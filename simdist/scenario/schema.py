@@ -135,8 +135,9 @@ SCHEMA: dict[str, Field] = {
                          None, item=Field("str", "device, e.g. \"GPU:0\""), min_items=1,
                          example='["GPU:0", "GPU:1"]'),
         "all_reduce": Field("str", "mirrored: cross-device ops (ring = NcclAllReduce, reduce_to_one = "
-                                   "ReductionToOneDevice; tree, hierarchical: NCCL's tree and 2D algorithms)", None,
-                            choices=("ring", "reduce_to_one", "tree", "hierarchical")),
+                                   "ReductionToOneDevice; tree, hierarchical: NCCL's tree and 2D algorithms; "
+                                   "nccl: timed by NCCL's own tuning model, see docs/validation.md)", None,
+                            choices=("ring", "reduce_to_one", "tree", "hierarchical", "nccl")),
         "collectives": Field("str", "mirrored: collective fidelity (auto: chunked up to 20,000 transfers, then "
                                     "analytic)", None, choices=("auto", "chunked", "analytic")),
         "parameter_device": Field("str", "central_storage: where variables live (default: CPU:0 with several "

@@ -17,6 +17,14 @@ uniform ring with no other traffic the time is
 ``launch_overhead + (N-1) * (latency + (B/N) / bandwidth)``. ``broadcast``: B bytes down a binary
 tree from devices[0]. One rank or zero bytes: nothing to do, the event fires at once.
 
+``nccl`` (all-reduce, all-gather; also ``nccl:<algorithm>[:<protocol>]`` to force NCCL_ALGO /
+NCCL_PROTO): the collective as NCCL runs it, timed by NCCL's own tuning model (`nccl`: ring, tree,
+NVLS and NVLS-tree, protocols LL / LL128 / Simple, channels, the hosts' NICs) with the global
+factors fitted in docs/validation.md. Every rank's collective kernel runs from when it is ready
+until the last rank is ready plus the model's time (a collective synchronises its ranks; a
+straggler window stretches its rank's kernel, and the collective ends with it); the collective
+loads no simulated link (its time is the model's, whatever else runs), at every fidelity.
+
 Fidelity (``Simulator(collectives=...)``, or per call): ``chunked``, ``analytic``, or ``auto``
 (default): chunked while the plan issues at most `AUTO_CHUNKED_MAX` transfers (every ready
 scenario's collectives), analytic above. Analytic equals chunked to the last bit on uncontended
@@ -31,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from simpy.events import Event
 
-from . import analytic, chunked, plans
+from . import analytic, chunked, nccl, plans
 from .topology import Device
 from .trace import args_json
 
@@ -39,9 +47,9 @@ if TYPE_CHECKING:
     from .engine import Simulator
 
 __all__ = ["ALGORITHMS", "FIDELITIES", "AUTO_CHUNKED_MAX", "all_reduce", "all_gather", "broadcast",
-           "resolve_devices", "plan_for"]
+           "resolve_devices", "plan_for", "nccl_system", "nccl_choice"]
 
-ALGORITHMS = plans.ALL_REDUCE_ALGORITHMS
+ALGORITHMS = plans.ALL_REDUCE_ALGORITHMS + ("nccl",)   # and "nccl:<algorithm>[:<protocol>]"
 FIDELITIES = ("analytic", "auto", "chunked")
 AUTO_CHUNKED_MAX = 20_000   # `auto`: plans issuing more transfers than this run analytically
 BYTES_PER_ELEMENT = chunked.BYTES_PER_ELEMENT
@@ -114,21 +122,37 @@ def plan_for(kind: str, devs: list[Device], nbytes: float, algorithm: str = "rin
     return plans.broadcast_plan(len(devs), nbytes)
 
 
+def _is_nccl(algorithm: Any) -> bool:
+    return isinstance(algorithm, str) and (algorithm == "nccl" or algorithm.startswith("nccl:"))
+
+
 def all_reduce(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, algorithm: str = "ring",
                name: str = "all_reduce", fidelity: str | None = None) -> Event:
-    if algorithm not in ALGORITHMS:
+    if _is_nccl(algorithm):
+        nccl.parse_algorithm(algorithm)
+    elif algorithm not in ALGORITHMS:
         raise ValueError(f"all_reduce.algorithm: unknown algorithm {algorithm!r}; known algorithms: "
-                         + ", ".join(repr(a) for a in ALGORITHMS))
+                         + ", ".join(repr(a) for a in ALGORITHMS) + ", 'nccl:<algorithm>[:<protocol>]'")
     devs = _devices(sim, devices, "all_reduce.devices")
     b = _check_bytes(nbytes, "all_reduce.nbytes")
+    if _is_nccl(algorithm):
+        return _start_nccl(sim, "all_reduce", algorithm, devs, b, name)
     return _start(sim, "all_reduce", algorithm, algorithm, devs, b, name, fidelity)
 
 
 def all_gather(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, name: str = "all_gather",
-               fidelity: str | None = None) -> Event:
-    """Every rank ends with all ``nbytes`` (each contributed nbytes/N): a ring all-gather."""
+               fidelity: str | None = None, algorithm: str = "ring") -> Event:
+    """Every rank ends with all ``nbytes`` (each contributed nbytes/N): a ring all-gather, or
+    NCCL's (``algorithm="nccl"``, see the module doc)."""
+    if _is_nccl(algorithm):
+        nccl.parse_algorithm(algorithm)
+    elif algorithm != "ring":
+        raise ValueError(f"all_gather.algorithm: unknown algorithm {algorithm!r}; known algorithms: 'ring', "
+                         f"'nccl', 'nccl:<algorithm>[:<protocol>]'")
     devs = _devices(sim, devices, "all_gather.devices")
     b = _check_bytes(nbytes, "all_gather.nbytes")
+    if _is_nccl(algorithm):
+        return _start_nccl(sim, "all_gather", algorithm, devs, b, name)
     return _start(sim, "all_gather", "all_gather", "ring", devs, b, name, fidelity)
 
 
@@ -138,6 +162,96 @@ def broadcast(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, 
     devs = _devices(sim, devices, "broadcast.devices")
     b = _check_bytes(nbytes, "broadcast.nbytes")
     return _start(sim, "broadcast", "broadcast", "tree", devs, b, name, fidelity)
+
+
+def nccl_system(devs: list[Device]) -> nccl.System:
+    """What NCCL's tuner sees of a communicator over ``devs``: ranks, hosts, the GPUs' NVLink
+    (else PCIe) bandwidth, the host's NIC link (all its NICs) and its `nccl.Fabric`."""
+    counts: dict[int, int] = {}
+    for d in devs:
+        if d.kind != "GPU":
+            raise ValueError(f"algorithm 'nccl': NCCL runs on GPUs, got {d.short_name} of {d.host.name}")  # type: ignore[union-attr]
+        h = d.host
+        assert h is not None
+        counts[h.index] = counts.get(h.index, 0) + 1
+    per = sorted(set(counts.values()))
+    if len(per) > 1:
+        raise ValueError(f"algorithm 'nccl': every host must hold the same number of ranks, got {per} ranks "
+                         f"on the {len(counts)} hosts")
+    h0 = devs[0].host
+    assert h0 is not None
+    fabric = h0.fabric if h0.fabric is not None else nccl.Fabric()
+    nodes = len(counts)
+    if h0.nvlink:
+        intra, bw = "nvlink", min(ln.bandwidth for ln in h0.nvlink)
+    else:
+        intra, bw = "pci", min(ln.bandwidth for ln in h0.pcie)
+    net = h0.nic.bandwidth if (nodes > 1 and h0.nic is not None) else 0.0
+    return nccl.System(nranks=len(devs), nodes=nodes, intra_bw=bw, net_bw=net, intra=intra, arch=fabric.arch,
+                       nvls=fabric.nvls, nic_affinity=fabric.nic_affinity)
+
+
+def nccl_choice(sim: "Simulator", kind: str, devices: Iterable[str | Device], nbytes: float,
+                algorithm: str = "nccl") -> nccl.Choice:
+    """NCCL's (algorithm, protocol, channels, time) for this collective on the simulated cluster:
+    what ``all_reduce``/``all_gather(..., algorithm="nccl")`` charges."""
+    devs = _devices(sim, devices, f"{kind}.devices")
+    algo, proto = nccl.parse_algorithm(algorithm)
+    return nccl.choose(kind, _check_bytes(nbytes, f"{kind}.nbytes"), nccl_system(devs), algo, proto)
+
+
+def _start_nccl(sim: "Simulator", kind: str, algorithm: str, devs: list[Device], nbytes: float,
+                name: str) -> Event:
+    sim.count_collective(kind if kind == "all_gather" else algorithm.split(":")[0])
+    done = Event(sim.env)
+    if len(devs) == 1 or nbytes == 0:
+        done.succeed()
+        return done
+    key = ("nccl", kind, algorithm, nbytes, tuple([d.ordinal for d in devs]))
+    cached = sim.collective_plans.get(key)
+    if cached is None:   # (the same collective recurs every training step)
+        algo, proto = nccl.parse_algorithm(algorithm)
+        cached = (nccl.choose(kind, nbytes, nccl_system(devs), algo, proto),)
+        _remember(sim, key, cached)
+    choice: nccl.Choice = cached[0]
+    busy_s, busy = sim.kernel_state(devs)
+    now = sim.now
+    starts = [b if b > now else now for b in busy]
+    end = max(starts) + choice.time   # every rank's kernel lasts until the collective ends
+    if sim.has_slowdowns(devs):   # a straggler window stretches its rank's kernel (and the end)
+        ends = []
+        for i, d in enumerate(devs):
+            dur = end - starts[i] - d.launch_overhead
+            ends.append(sim.kernel(d, dur * d.flops if dur > 0 else 0.0, name, i, "collective"))
+        end = max(ends)
+    else:
+        spans = [(a, end) for a in starts]
+        sim.book_kernels(devs, [b + end - a for b, a in zip(busy_s, starts)], [end] * len(devs), 1, spans, name,
+                         list(range(len(devs))), "collective")
+        if sim.has_open_steps:
+            sim.record_intervals(spans, [])
+    args = {"algorithm": algorithm, "nccl": f"{choice.algorithm}/{choice.protocol}", "channels": choice.channels,
+            "bytes": nbytes, "ranks": len(devs)}
+    sim.call_at(end, _NcclDone(sim, devs, name, args, now, done))
+    return done
+
+
+class _NcclDone:
+    """Ends an NCCL-model collective: its trace span, then its event."""
+
+    __slots__ = ("sim", "devs", "name", "args", "t0", "done")
+
+    def __init__(self, sim: "Simulator", devs: list[Device], name: str, args: dict, t0: float, done: Event) -> None:
+        self.sim, self.devs, self.name, self.args, self.t0, self.done = sim, devs, name, args, t0, done
+
+    def __call__(self, wake: Any) -> None:
+        sim = self.sim
+        if sim.trace is not None:
+            h = self.devs[0].host
+            assert h is not None
+            sim.trace.laned(self.name, "collective", self.t0, sim.now,
+                            [(("collectives", h.index), h.index + 1, "collectives", 1_000)], args_json(self.args))
+        self.done.succeed()
 
 
 def _start(sim: "Simulator", kind: str, counted: str, algorithm: str, devs: list[Device], nbytes: float,

@@ -281,7 +281,7 @@ class Simulator:
                 if b > a:
                     rep = labels[i] if labels is not None else None
                     prefix = TraceRecorder.prefix(_label(name, rep), category)
-                    self.trace.event_raw(prefix, a, b, self._track[o], "")
+                    self.trace.event_raw(prefix, a, b, self._track[o], "}")
 
     @property
     def has_open_steps(self) -> bool:
@@ -552,14 +552,15 @@ class Simulator:
                    name: str = "all_reduce", fidelity: str | None = None) -> Event:
         """All-reduce ``nbytes`` across ``devices`` with ``algorithm`` ("ring", "tree",
         "hierarchical" or "reduce_to_one"), chunked or analytic (``fidelity``; default: the
-        simulator's ``collectives``); see `collectives` for the schedules and what they charge."""
+        simulator's ``collectives``), or as NCCL runs it ("nccl", "nccl:<algorithm>[:<protocol>]",
+        NCCL's tuning model); see `collectives` for the schedules and what they charge."""
         return _collectives.all_reduce(self, devices, nbytes, algorithm, name, fidelity)
 
     def all_gather(self, devices: Iterable[str | Device], nbytes: float, name: str = "all_gather",
-                   fidelity: str | None = None) -> Event:
+                   fidelity: str | None = None, algorithm: str = "ring") -> Event:
         """All-gather across ``devices``: each rank contributes ``nbytes``/N and ends with all
-        ``nbytes`` (a ring, N-1 steps, no arithmetic; see `collectives`)."""
-        return _collectives.all_gather(self, devices, nbytes, name, fidelity)
+        ``nbytes`` (a ring, N-1 steps, no arithmetic; or "nccl": NCCL's model; see `collectives`)."""
+        return _collectives.all_gather(self, devices, nbytes, name, fidelity, algorithm)
 
     def broadcast(self, devices: Iterable[str | Device], nbytes: float, name: str = "broadcast",
                   fidelity: str | None = None) -> Event:

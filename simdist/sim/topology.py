@@ -164,12 +164,12 @@ class Host:
     ``cpus``/``gpus`` are a count (default devices, see `Device`) or a list of Devices.
     ``pcie`` is the per-GPU PCIe link spec (default: PCIe 4.0 x16 x LINK_EFFICIENCY, 2 us);
     ``nvlink`` the GPU-to-GPU NVLink spec (bandwidth per GPU per direction, end-to-end latency)
-    or None.
+    or None. ``fabric``: what NCCL's tuner needs beyond the links (`nccl.Fabric`), or None.
     """
 
     def __init__(self, job: str = "localhost", task: int = 0, cpus: int | Sequence[Device] = 1,
                  gpus: int | Sequence[Device] = 0, pcie: Any = None, nvlink: Any = None,
-                 max_gpus: int | None = None) -> None:
+                 max_gpus: int | None = None, fabric: Any = None) -> None:
         if not isinstance(job, str) or not _JOB_RE.match(job):
             raise ValueError(f"Host.job: expected a name of letters, digits and '_', got {job!r}")
         self.job = job
@@ -211,6 +211,9 @@ class Host:
             for ln in self.nvlink:
                 ln.kind = nv.kind
         self.nic: Link | None = None  # set by the Cluster
+        # what NCCL's tuner needs beyond the links (GPU generation, NVLS, NICs): an `nccl.Fabric`,
+        # set by the presets; None: `nccl.Fabric()`'s defaults
+        self.fabric = fabric
         self.index = -1
         self.cluster: Cluster | None = None
 
@@ -219,7 +222,7 @@ class Host:
         def dup(d: Device) -> Device:
             return Device(d.kind, d.index, d.flops, d.memory, d.launch_overhead)
         return Host(self.job, self.task, cpus=[dup(d) for d in self.cpus], gpus=[dup(d) for d in self.gpus],
-                    pcie=self.pcie_spec, nvlink=self.nvlink_spec, max_gpus=self.max_gpus)
+                    pcie=self.pcie_spec, nvlink=self.nvlink_spec, max_gpus=self.max_gpus, fabric=self.fabric)
 
     @staticmethod
     def _devices(spec: int | Sequence[Device], kind: str, field: str) -> list[Device]:

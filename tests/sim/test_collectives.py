@@ -104,7 +104,8 @@ def test_bad_arguments():
     with pytest.raises(ValueError) as e:
         sim.all_reduce(cpus(2), 10, algorithm="butterfly")
     assert str(e.value) == ("all_reduce.algorithm: unknown algorithm 'butterfly'; known algorithms: "
-                            "'hierarchical', 'reduce_to_one', 'ring', 'tree'"), str(e.value)
+                            "'hierarchical', 'reduce_to_one', 'ring', 'tree', 'nccl', "
+                            "'nccl:<algorithm>[:<protocol>]'"), str(e.value)
     with pytest.raises(ValueError, match=r"all_reduce\.nbytes: expected a number >= 0, got -3"):
         sim.all_reduce(cpus(2), -3)
     with pytest.raises(KeyError, match="unknown device"):

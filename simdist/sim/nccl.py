@@ -1,0 +1,364 @@
+"""NCCL's cost model: which algorithm and protocol NCCL picks for a collective, and how long it
+takes, following NCCL's own tuner (src/graph/tuning.cc, `ncclTopoTuneModel` and
+`ncclTopoGetAlgoTime`; channel trimming from src/enqueue.cc), read at NVIDIA/nccl 5067397
+(2026-06-11).
+
+For each (algorithm, protocol) NCCL computes a latency (a base per algorithm/protocol plus a
+per-hop latency of the hop's hardware: NVLink, PCI or network) and a bus bandwidth (channels x
+per-channel bandwidth, then each protocol's refinements: LL moves 8 bytes per 4 of data and is
+capped by ``llMaxBw``, LL128 moves 128 per 120 and is capped per channel, Tree all-reduce is
+capped per channel; NVLS reduces inside the NVSwitch), converts the bus bandwidth to an
+algorithm bandwidth (ring: nRanks/nSteps, tree: 1/2), and picks the pair with the least
+``latency + bytes / bandwidth``. This module does the same arithmetic on a `System` (ranks,
+nodes, per-GPU NVLink/PCI bandwidth, the node's NIC bandwidth, GPU generation, NVLS) that
+`collectives` derives from the simulated topology. What is simplified (graph search, channel
+counts) is listed in docs/simulator.md.
+
+A handful of GLOBAL factors (`Factors`) turn NCCL's selection model into a predictor of measured
+times; they are fitted on the fit half of docs/validation.md's table (`simdist validate --fit`)
+and are the same for every system and message size.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterator
+
+__all__ = ["ALGORITHMS", "PROTOCOLS", "ARCHS", "System", "Fabric", "Factors", "FACTORS", "Choice", "choose",
+           "options", "bus_bandwidth_factor", "parse_algorithm", "GPU_ARCH", "using"]
+
+ALGORITHMS = ("ring", "tree", "nvls", "nvls_tree")
+PROTOCOLS = ("LL", "LL128", "Simple")
+ARCHS = ("volta", "ampere", "hopper")
+COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter")
+
+_P = {p: i for i, p in enumerate(PROTOCOLS)}
+
+# -- NCCL's tuner constants (tuning.cc, ncclTunerConstantsDefaults), microseconds and GB/s --------
+_BASE_LAT = {"tree": (6.8, 14.0, 8.4), "ring": (6.6, 14.0, 8.4), "nvls": (0.0, 0.0, 0.0),
+             "nvls_tree": (0.0, 0.0, 0.0)}
+_HW_LAT = {   # hop latency by hardware, algorithm, protocol (LL, LL128, Simple)
+    "nvlink": {"tree": (0.6, 1.25, 4.0), "ring": (0.6, 1.9, 3.4), "nvls": (0.0, 0.0, 25.0),
+               "nvls_tree": (0.0, 0.0, 25.0)},
+    "pci": {"tree": (1.0, 1.9, 4.0), "ring": (1.0, 2.5, 5.7), "nvls": (0.0, 0.0, 0.0), "nvls_tree": (0.0, 0.0, 0.0)},
+    "net": {"tree": (5.0, 8.5, 14.0), "ring": (2.7, 4.0, 14.0), "nvls": (0.0, 0.0, 18.0),
+            "nvls_tree": (0.0, 0.0, 20.9)},
+}
+_ARCH = {"volta": 0, "ampere": 1, "hopper": 2}
+# llMaxBws: [single node by GPU arch | multi-node Intel CPU] x [1 node, 2 nodes, >2 nodes]
+_LL_MAX_BW_1NODE = (39.0, 87.7, 141.0)
+_LL_MAX_BW_INTEL = (39.0, 39.0, 20.4)
+_PER_CH_RING_LL128 = ((20.0, 20.0, 20.0), (20.0, 20.0, 20.0), (36.7, 36.7, 36.7))
+_PER_CH_TREE_LL128 = ((20.0, 20.0, 20.0), (20.0, 20.0, 20.0), (36.7, 36.7, 29.0))
+_PER_CH_TREE = ((26.5, 18.5, 10.0), (24.0, 23.6, 17.8), (38.7, 41.4, 36.0))
+_PER_CH_NVLS_TREE = ((26.5, 18.5, 10.0), (24.0, 23.6, 17.8), (0.0, 57.7, 45.5))
+_NVLS_EFFICIENCY = (0.0, 0.0, 0.85)
+# Bandwidth of one NVLink as NCCL's topology search counts it (topo.h SM70/SM80/SM90_NVLINK_BW):
+# a channel's share, used here to count channels.
+_CHANNEL_BW = (20.0, 20.0, 20.6)
+_NET_OVERHEAD_US = 1.0   # getNetOverhead, Intel x86 host
+# Tree correction factors (tuning.cc treeCorrectionFactor), by protocol, for log2(bytes/64) = 0..23.
+_TREE_CORRECTION = (
+    (1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0),
+    (1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0),
+    (.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9),
+)
+# Threads per channel and bytes per thread below which NCCL runs fewer channels (enqueue.cc:
+# maxThreads, NCCL_{LL,LL128,SIMPLE}_THREAD_THRESHOLD; ring LL's threshold is x nRanks).
+_MAX_THREADS = (512, 640, 512)
+_THREAD_THRESHOLD = (8, 8, 64)
+
+
+@dataclass(frozen=True)
+class Factors:
+    """The global factors that make NCCL's selection model a predictor of measured times.
+
+    - ``overhead``: seconds added to every collective: the host side of launching a collective
+      and waiting for it (what a benchmark's timer sees and NCCL's model leaves out).
+    - ``net_efficiency``: the share of a NIC's line rate a collective sustains.
+    - ``nvls_efficiency``: multiplies NCCL's own NVLS bandwidth (its model is for ranking, and
+      overestimates what NVLink SHARP delivers).
+    - ``ramp_bytes``: with the Simple protocol, bytes per channel at which a channel reaches half
+      its bandwidth (Simple moves large chunks with a synchronisation each: medium messages do
+      not fill the pipeline; a Hockney n_1/2 per channel, the same for every system).
+    """
+
+    overhead: float = 0.0
+    net_efficiency: float = 1.0
+    nvls_efficiency: float = 1.0
+    ramp_bytes: float = 0.0
+
+
+# Fitted on the fit half of docs/validation.md (`simdist validate --fit`); see that page.
+FACTORS = Factors(overhead=20e-6, net_efficiency=0.8, nvls_efficiency=0.85, ramp_bytes=1048576.0)
+
+
+# GPU generation of each preset model (hardware.GPUS), for NCCL's per-generation constants.
+GPU_ARCH = {"V100": "volta", "A100": "ampere", "A100-40GB": "ampere", "A100-80GB": "ampere", "H100": "hopper",
+            "H200": "hopper"}
+
+
+@dataclass(frozen=True)
+class Fabric:
+    """A host's collective fabric beyond its links: GPU generation (``arch``), whether its
+    NVSwitch does NVLink SHARP (``nvls``; NCCL uses it on Hopper NVSwitch systems), its NICs
+    (``nics``; their bandwidth together is the host's NIC link, rail-optimised) and whether each
+    GPU shares a PCIe switch with a NIC (``nic_affinity``)."""
+
+    arch: str = "ampere"
+    nvls: bool = False
+    nics: int = 1
+    nic_affinity: bool = True
+
+    def __post_init__(self) -> None:
+        if self.arch not in _ARCH:
+            raise ValueError(f"nccl.Fabric.arch: unknown GPU generation {self.arch!r}; known: {', '.join(ARCHS)}")
+        if isinstance(self.nics, bool) or not isinstance(self.nics, int) or self.nics < 1:
+            raise ValueError(f"nccl.Fabric.nics: expected an int >= 1, got {self.nics!r}")
+        if self.nvls and self.arch != "hopper":
+            raise ValueError(f"nccl.Fabric.nvls: NVLink SHARP needs Hopper NVSwitches, got arch={self.arch!r}")
+
+
+@dataclass(frozen=True)
+class System:
+    """What NCCL's tuner sees of a communicator.
+
+    ``nranks`` ranks on ``nodes`` nodes (``nranks / nodes`` per node); ``intra`` the GPUs' link
+    inside a node ("nvlink" or "pci") and ``intra_bw`` its sustained per-GPU, per-direction
+    bandwidth in bytes/s; ``net_bw`` the node's NIC bandwidth per direction in bytes/s (all its
+    NICs together; rail-optimised: every GPU reaches a NIC of its own rail without crossing
+    another's); ``arch`` the GPU generation; ``nvls`` whether the node's NVSwitch does NVLink
+    SHARP; ``nic_affinity`` whether each GPU shares a PCIe switch with a NIC (NCCL then enables
+    LL128 across nodes)."""
+
+    nranks: int
+    nodes: int
+    intra_bw: float
+    net_bw: float = 0.0
+    intra: str = "nvlink"
+    arch: str = "ampere"
+    nvls: bool = False
+    nic_affinity: bool = True
+
+    def __post_init__(self) -> None:
+        if self.nranks < 1 or self.nodes < 1 or self.nranks % self.nodes:
+            raise ValueError(f"nccl.System: expected nranks a multiple of nodes >= 1, got nranks={self.nranks} "
+                             f"nodes={self.nodes}")
+        if self.arch not in _ARCH:
+            raise ValueError(f"nccl.System.arch: unknown GPU generation {self.arch!r}; known: {', '.join(ARCHS)}")
+        if self.intra not in ("nvlink", "pci"):
+            raise ValueError(f"nccl.System.intra: expected 'nvlink' or 'pci', got {self.intra!r}")
+        if not self.intra_bw > 0 or (self.nodes > 1 and not self.net_bw > 0):
+            raise ValueError(f"nccl.System: bandwidths must be > 0 (intra_bw={self.intra_bw!r}, "
+                             f"net_bw={self.net_bw!r} with {self.nodes} nodes)")
+
+    @property
+    def ppn(self) -> int:
+        return self.nranks // self.nodes
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One (algorithm, protocol) for a collective: the channels it runs, its latency (s) and
+    effective algorithm bandwidth (bytes/s), simdist's predicted ``time`` (s) for the message and
+    NCCL's own estimate ``model_time`` (s), by which NCCL chooses."""
+
+    algorithm: str
+    protocol: str
+    channels: int
+    latency: float
+    bandwidth: float
+    time: float
+    model_time: float
+
+
+def bus_bandwidth_factor(collective: str, nranks: int) -> float:
+    """nccl-tests' busbw / algbw: 2(n-1)/n for all-reduce, (n-1)/n for all-gather/reduce-scatter."""
+    if collective == "all_reduce":
+        return 2.0 * (nranks - 1) / nranks
+    return (nranks - 1) / nranks
+
+
+def _log2i(n: int) -> int:
+    return n.bit_length() - 1 if n > 0 else -1
+
+
+def _channels(system: System, ring_bus_gbs: float) -> int:
+    """NCCL's graph search finds channels of one NVLink's bandwidth each until the GPU's links
+    are used up; here: the per-GPU bandwidth over one link's channel bandwidth, at least 2."""
+    return max(2, int(math.ceil(ring_bus_gbs / _CHANNEL_BW[_ARCH[system.arch]] - 1e-9)))
+
+
+def _model(collective: str, algorithm: str, protocol: str, system: System,
+           factors: Factors) -> tuple[float, float, int] | None:
+    """(latency us, algorithm bandwidth GB/s, channels) of NCCL's model, or None where NCCL does
+    not run this (algorithm, protocol) for this collective and system."""
+    a, p, pi = algorithm, protocol, _P[protocol]
+    arch = _ARCH[system.arch]
+    n, nodes, ppn = system.nranks, system.nodes, system.ppn
+    if collective != "all_reduce" and a in ("tree", "nvls_tree"):
+        return None
+    if a in ("nvls", "nvls_tree") and (p != "Simple" or not system.nvls or arch < 2):
+        return None
+    if a == "nvls" and nodes > 1:
+        return None   # NVLS across nodes needs CollNet (SHARP switches): not modelled
+    if a == "nvls" and collective != "all_reduce":
+        return None   # NCCL's NVLS all-gather/reduce-scatter: not modelled
+    if a == "nvls_tree" and nodes == 1:
+        return None
+    if p == "LL128" and (system.intra != "nvlink" or (nodes > 1 and not system.nic_affinity)):
+        return None   # NCCL enables LL128 only on NVLink and NIC paths within a PCIe switch
+    index2 = min(nodes, 3) - 1
+    intra_gbs = system.intra_bw / 1e9
+    net_gbs = system.net_bw * factors.net_efficiency / 1e9
+    bus = intra_gbs if nodes == 1 else min(intra_gbs, net_gbs)
+    nch = _channels(system, bus)
+    nsteps = 2 * (n - 1) if collective == "all_reduce" else n - 1
+    ll_max = _LL_MAX_BW_1NODE[arch] if nodes == 1 else _LL_MAX_BW_INTEL[index2]
+    if a in ("nvls", "nvls_tree"):
+        per_ch = intra_gbs / nch * _NVLS_EFFICIENCY[arch] * (nch - 1) / nch * 2.0 * factors.nvls_efficiency
+        if a == "nvls_tree":
+            per_net = net_gbs / nch * (2 if nodes <= 2 else 1)
+            per_ch = min(per_ch, per_net, _PER_CH_NVLS_TREE[arch][index2])
+        bw = nch * per_ch
+    else:
+        bw = bus
+        if a == "ring" and p == "LL":
+            bw = min(ll_max, bw * 0.5)
+        if a == "ring" and p == "LL128":
+            bw = min(bw * 0.92, nch * _PER_CH_RING_LL128[arch][index2])
+        if a == "tree":
+            bw = min(bw * 0.92, nch * _PER_CH_TREE[arch][index2])
+            if p == "LL":
+                bw = min(bw / 3.8, ll_max)
+            if p == "LL128":
+                bw = min(bw * (7.0 / 9.0 if nodes == 1 else 120.0 / 128.0), nch * _PER_CH_TREE_LL128[arch][index2])
+    bw *= (n / nsteps) if a != "tree" else 0.5   # bus -> algorithm bandwidth
+    intra_lat = _HW_LAT[system.intra][a][pi]
+    inter_lat = _HW_LAT["net"]["tree" if ppn == 1 else a][pi]
+    lat = _BASE_LAT[a][pi]
+    if a == "ring":
+        net_overhead = 0.0
+        if nodes > 1:
+            net_overhead = _NET_OVERHEAD_US * (3 if p == "Simple" else 1)
+        intra_lat = max(intra_lat, net_overhead)
+        inter_steps = 0 if nodes == 1 else (2 * (nodes - 1) if collective == "all_reduce" else nodes - 1)
+        lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat
+    elif a == "tree":
+        lat += 2 * ((ppn - 1) * intra_lat + _log2i(nodes) * inter_lat)
+    elif a == "nvls":
+        lat = intra_lat
+    else:
+        lat += intra_lat + 2 * _log2i(nodes) * inter_lat
+    return lat, bw, nch
+
+
+def _nccl_time(collective: str, algorithm: str, protocol: str, system: System, nbytes: float, lat: float,
+               bw: float, nch: int) -> tuple[float, float]:
+    """NCCL's ncclTopoGetAlgoTime: (latency us, algorithm bandwidth GB/s) for this message (tree
+    correction factors, the ring plateau latency across nodes)."""
+    pi = _P[protocol]
+    if algorithm == "tree" and collective == "all_reduce":
+        log_size = _log2i(int(nbytes) >> 6)
+        if 0 <= log_size < 23:
+            bw *= _TREE_CORRECTION[pi][log_size]
+    if algorithm == "ring" and protocol == "Simple" and system.nodes > 1 and collective == "all_reduce" \
+            and nbytes / (nch * system.nranks) >= 64:
+        lat *= 1.9 if _ARCH[system.arch] == 0 else 1.4   # plateau effect of ring (tuning.cc)
+    return lat, bw
+
+
+def _run_channels(algorithm: str, protocol: str, system: System, nbytes: float, nch: int) -> int:
+    """The channels NCCL runs the collective on: enqueue.cc drops channels while the message gives
+    each fewer than threads x threshold bytes (ring and tree; NVLS keeps its own)."""
+    run = nch
+    if algorithm in ("ring", "tree"):
+        pi = _P[protocol]
+        threshold = _THREAD_THRESHOLD[pi] * (system.nranks if algorithm == "ring" and protocol == "LL" else 1)
+        per_channel = _MAX_THREADS[pi] * threshold
+        while run > 1 and nbytes < run * per_channel:
+            run -= 1
+    return run
+
+
+_NEUTRAL = Factors()
+
+
+def options(collective: str, nbytes: float, system: System, factors: Factors | None = None) -> list[Choice]:
+    """Every (algorithm, protocol) NCCL would consider, in NCCL's order, each with NCCL's own time
+    estimate (``model_time``, what it selects by) and simdist's predicted time (``time``: the
+    channels NCCL actually runs, the global ``factors``, default `FACTORS` read at the call)."""
+    if factors is None:
+        factors = FACTORS
+    if collective not in COLLECTIVES:
+        raise ValueError(f"nccl: unknown collective {collective!r}; known: {', '.join(COLLECTIVES)}")
+    out = []
+    for a in ALGORITHMS:
+        for p in PROTOCOLS:
+            m = _model(collective, a, p, system, _NEUTRAL)
+            if m is None:
+                continue
+            lat, bw = _nccl_time(collective, a, p, system, nbytes, *m)
+            model_time = (lat + nbytes / (1000.0 * bw)) * 1e-6
+            lat, bw, nch = _model(collective, a, p, system, factors)  # type: ignore[misc]
+            lat, bw = _nccl_time(collective, a, p, system, nbytes, lat, bw, nch)
+            run = _run_channels(a, p, system, nbytes, nch)
+            eff = bw * run / nch
+            if factors.ramp_bytes > 0 and p == "Simple":
+                per_ch = nbytes / run
+                eff *= per_ch / (per_ch + factors.ramp_bytes)
+            t = (lat + nbytes / (1000.0 * eff)) * 1e-6 + factors.overhead
+            out.append(Choice(a, p, run, lat * 1e-6, eff * 1e9, t, model_time))
+    return out
+
+
+def choose(collective: str, nbytes: float, system: System, algorithm: str | None = None,
+           protocol: str | None = None, factors: Factors | None = None) -> Choice:
+    """NCCL's choice for ``collective`` of ``nbytes`` on ``system``: the (algorithm, protocol)
+    with the least NCCL model time, or the least within an explicit ``algorithm`` and/or
+    ``protocol`` (NCCL_ALGO / NCCL_PROTO); ties go to NCCL's order (ring, tree, nvls, nvls_tree;
+    LL, LL128, Simple). Its ``time`` is simdist's prediction for what was chosen."""
+    if algorithm is not None and algorithm not in ALGORITHMS:
+        raise ValueError(f"nccl: unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
+    if protocol is not None and protocol not in PROTOCOLS:
+        raise ValueError(f"nccl: unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
+    best: Choice | None = None
+    for c in options(collective, nbytes, system, factors):
+        if (algorithm is not None and c.algorithm != algorithm) or (protocol is not None and c.protocol != protocol):
+            continue
+        if best is None or c.model_time < best.model_time:
+            best = c
+    if best is None:
+        raise ValueError(f"nccl: no algorithm/protocol for {collective} with algorithm={algorithm!r} "
+                         f"protocol={protocol!r} on {system}")
+    return best
+
+
+def parse_algorithm(spec: str) -> tuple[str | None, str | None]:
+    """A simulator algorithm name "nccl", "nccl:<algorithm>" or "nccl:<algorithm>:<protocol>"
+    (``<algorithm>`` may be "auto") -> (algorithm or None, protocol or None)."""
+    parts = spec.split(":")
+    if parts[0] != "nccl" or len(parts) > 3:
+        raise ValueError(f"nccl: expected 'nccl', 'nccl:<algorithm>' or 'nccl:<algorithm>:<protocol>', got {spec!r}")
+    algo = parts[1] if len(parts) > 1 and parts[1] != "auto" else None
+    proto = parts[2] if len(parts) > 2 else None
+    if algo is not None and algo not in ALGORITHMS:
+        raise ValueError(f"{spec!r}: unknown NCCL algorithm {algo!r}; known: auto, {', '.join(ALGORITHMS)}")
+    if proto is not None and proto not in PROTOCOLS:
+        raise ValueError(f"{spec!r}: unknown NCCL protocol {proto!r}; known: {', '.join(PROTOCOLS)}")
+    return algo, proto
+
+
+@contextmanager
+def using(factors: Factors) -> Iterator[None]:
+    """Within the block, `FACTORS` is ``factors`` (for fitting them: every simulated NCCL
+    collective started inside uses them)."""
+    global FACTORS
+    saved = FACTORS
+    FACTORS = factors
+    try:
+        yield
+    finally:
+        FACTORS = saved

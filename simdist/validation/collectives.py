@@ -1,0 +1,159 @@
+"""Published measurements of NCCL collectives (nccl-tests and nccl-tests-like all-reduce/all-gather
+bus bandwidth, 32 KiB to 16 GiB, one node and several) and the simdist workloads that express
+them: a preset cluster of the same GPUs, NVLink, NICs and ranks, the same collective run with
+``algorithm="nccl"`` (NCCL's own algorithm choice, or the one the measurement forced) on the
+simulator, its simulated time turned into bus bandwidth the way nccl-tests does.
+
+Every figure below was read from the cited page; nothing is estimated. Rows alternate between
+"fit" (may be used to fit `nccl.Factors`) and "holdout" (only reported) in table order: the
+first row is fit, the second holdout, and so on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from simdist.sim import Simulator, collectives, nccl, presets
+
+from .table import Citation, Measurement
+
+__all__ = ["measurements", "Setup", "simulate_busbw"]
+
+KiB, MiB, GiB = 2**10, 2**20, 2**30
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A measured system as simdist builds it: ``hosts`` x ``gpus`` GPUs of model ``gpu`` (preset
+    NVLink), ``nics`` NICs of ``network`` per host, NVLink SHARP on/off (None: the preset's)."""
+
+    gpu: str
+    gpus: int = 8
+    hosts: int = 1
+    network: str = "infiniband_hdr"
+    nics: int = 1
+    nvls: bool | None = None
+
+    def describe(self) -> str:
+        s = f"{self.hosts}x{self.gpus} {self.gpu}"
+        if self.hosts > 1:
+            s += f", {self.nics}x {self.network} per host"
+        if self.nvls is False:
+            s += ", NVLS off"
+        return s
+
+
+def simulate_busbw(setup: Setup, collective: str, nbytes: int, algorithm: str = "nccl") -> float:
+    """Run ``collective`` of ``nbytes`` over every GPU of ``setup`` on the simulator; return the
+    bus bandwidth nccl-tests would print (GB/s: bytes / time x busbw factor / 1e9)."""
+    cluster = presets.gpu_cluster(hosts=setup.hosts, gpus_per_host=setup.gpus, gpu=setup.gpu,
+                                  network=setup.network, nics=setup.nics, nvls=setup.nvls)
+    sim = Simulator(cluster)
+    devs = [d for d in cluster.devices() if d.kind == "GPU"]
+    if collective == "all_reduce":
+        ev = sim.all_reduce(devs, nbytes, algorithm=algorithm, name="validate")
+    else:
+        ev = sim.all_gather(devs, nbytes, name="validate", algorithm=algorithm)
+    sim.drive(ev)
+    return nbytes / sim.now * nccl.bus_bandwidth_factor(collective, len(devs)) / 1e9
+
+
+def _choice(setup: Setup, collective: str, nbytes: int, algorithm: str) -> str:
+    cluster = presets.gpu_cluster(hosts=setup.hosts, gpus_per_host=setup.gpus, gpu=setup.gpu,
+                                  network=setup.network, nics=setup.nics, nvls=setup.nvls)
+    devs = [d for d in cluster.devices() if d.kind == "GPU"]
+    c = collectives.nccl_choice(Simulator(cluster), collective, devs, nbytes, algorithm)
+    return f"{c.algorithm}/{c.protocol}, {c.channels} channels"
+
+
+def _size(n: int) -> str:
+    for unit, v in (("GiB", GiB), ("MiB", MiB), ("KiB", KiB)):
+        if n >= v and n % v == 0:
+            return f"{n // v}{unit}"
+    return f"{n}B"
+
+
+# -- sources -------------------------------------------------------------------------------------
+_ML_ENG = "https://github.com/stas00/ml-engineering/blob/master/network"
+A100_SWEEP = Citation(
+    "stas00/ml-engineering, network/README.md, 'Real network throughput': nccl-tests "
+    "`all_reduce_perf -b 32k -e 16G -f 2 -g 8` on one 8x A100 (NVLink 3, NVSwitch) node",
+    "the busbw column of the printed sweep (row of the given size)", "2023-12-15",
+    f"{_ML_ENG}/README.md#real-network-throughput")
+H200_SWEEP = Citation(
+    "stas00/ml-engineering, network/benchmarks/results/all-reduce-8xH200.md: all_reduce_bench.py "
+    "(nccl-tests' busbw) on one 8x H200 SXM node, NVSwitch, nccl 2.27.7",
+    "the busbw column of the table (row of the given payload)", "2026-08-05",
+    f"{_ML_ENG}/benchmarks/results/all-reduce-8xH200.md")
+H200_SHARP = Citation(
+    "stas00/ml-engineering, network/README.md, 'SHARP': 8x H200, nccl 2.27.7, 16GiB payload, "
+    "NCCL_NVLS_ENABLE=0 (ring) and the all-gather row of the table measured on the same node",
+    "'482.26GBps against 367.61GBps at a 16GiB payload'; table row 'all-gather | Ring | 361.4GBps'",
+    "2026-08-04", f"{_ML_ENG}/README.md#sharp")
+H100_MAINTAINER = Citation(
+    "NVIDIA/nccl-tests issue #212 'H100 all reduce performance is poor', comment by sjeaugey "
+    "(NCCL maintainer) on 8x H100 NVLink 4",
+    "'NCCL can get an effective NVLink bandwidth of 370GB/s ... when running with NCCL_ALGO=RING'; "
+    "'On 8 GPUs, you should reach a peak busBw of ~480GB/s' (NVLS, large sizes)",
+    "2024-05-06", "https://github.com/NVIDIA/nccl-tests/issues/212")
+A100_3NODE = Citation(
+    "NVIDIA/nccl-tests issue #119 'Evaluation of NCCL test result': 3 servers x 8 A100-SXM4-40GB, "
+    "4x Mellanox HDR InfiniBand per server, `all_reduce_perf -b 8 -e 128M` over 24 ranks",
+    "'peak performance reaches about 96GB/s' (busbw; the sweep ends at 128MiB)", "2022-11-17",
+    "https://github.com/NVIDIA/nccl-tests/issues/119")
+H200_4NODE = Citation(
+    "stas00/ml-engineering, network/README.md, 'Need for speed' footnote: 4-node 8x H200 "
+    "p5en.48xlarge (16x 200Gbps EFA per node), nccl 2.27.7, 4GiB all-reduce over 32 ranks",
+    "'NCCL_ALGO=allreduce:ring ... 364.65 ... GBps busbw'; 'NCCL_ALGO=allreduce:nvlstree ... 310.07GBps'",
+    "2026-08-07", f"{_ML_ENG}/README.md")
+
+A100 = Setup("A100")
+H200 = Setup("H200")
+H200_RING = Setup("H200", nvls=False)
+H100 = Setup("H100")
+A100_IB = Setup("A100", hosts=3, network="infiniband_hdr", nics=4)
+H200_EFA = Setup("H200", hosts=4, network="200Gbps", nics=16)
+
+# (citation, setup, collective, bytes, published busbw GB/s, algorithm)
+_ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
+    (A100_SWEEP, A100, "all_reduce", 32 * KiB, 1.31, "nccl"),
+    (A100_SWEEP, A100, "all_reduce", 1 * MiB, 18.00, "nccl"),
+    (A100_SWEEP, A100, "all_reduce", 32 * MiB, 138.49, "nccl"),
+    (A100_SWEEP, A100, "all_reduce", 1 * GiB, 229.04, "nccl"),
+    (A100_SWEEP, A100, "all_reduce", 16 * GiB, 234.89, "nccl"),
+    (H200_SWEEP, H200, "all_reduce", 32 * KiB, 1.44, "nccl"),
+    (H200_SWEEP, H200, "all_reduce", 1 * MiB, 39.93, "nccl"),
+    (H200_SWEEP, H200, "all_reduce", 32 * MiB, 275.84, "nccl"),
+    (H200_SWEEP, H200, "all_reduce", 1 * GiB, 463.58, "nccl"),
+    (H200_SWEEP, H200, "all_reduce", 16 * GiB, 482.26, "nccl"),
+    (H200_SHARP, H200_RING, "all_reduce", 16 * GiB, 367.61, "nccl"),
+    (H200_SHARP, H200, "all_gather", 16 * GiB, 361.4, "nccl"),
+    (H100_MAINTAINER, H100, "all_reduce", 8 * GiB, 370.0, "nccl:ring"),
+    (H100_MAINTAINER, H100, "all_reduce", 8 * GiB, 480.0, "nccl"),
+    (A100_3NODE, A100_IB, "all_reduce", 128 * MiB, 96.0, "nccl"),
+    (H200_4NODE, H200_EFA, "all_reduce", 4 * GiB, 364.65, "nccl:ring"),
+    (H200_4NODE, H200_EFA, "all_reduce", 4 * GiB, 310.07, "nccl:nvls_tree"),
+]
+
+
+def _row(cit: Citation, setup: Setup, coll: str, nbytes: int, pub: float, algorithm: str,
+         split: str) -> Measurement:
+    forced = "" if algorithm == "nccl" else f", {algorithm.split(':', 1)[1]} forced"
+    rid = f"nccl-{coll.replace('_', '')}-{setup.gpu.lower()}-{setup.hosts}x{setup.gpus}-{_size(nbytes)}"
+    if setup.nvls is False:
+        rid += "-nvls-off"
+    if algorithm != "nccl":
+        rid += "-" + algorithm.split(":", 1)[1].replace("_", "")
+    sim: Callable[[], float] = lambda: simulate_busbw(setup, coll, nbytes, algorithm)  # noqa: E731
+    derivation = (f"{coll} of {_size(nbytes)} over {setup.describe()}{forced}; NCCL model picks "
+                  f"{_choice(setup, coll, nbytes, algorithm)}")
+    return Measurement(id=rid, kind="collective",
+                       description=f"{coll.replace('_', '-')} busbw, {_size(nbytes)}, {setup.describe()}{forced}",
+                       published=pub, unit="GB/s busbw", citation=cit, simulate=sim, split=split,  # type: ignore[arg-type]
+                       derivation=derivation)
+
+
+def measurements() -> list[Measurement]:
+    """The collective rows of docs/validation.md, in table order."""
+    return [_row(*r, "fit" if i % 2 == 0 else "holdout") for i, r in enumerate(_ROWS)]

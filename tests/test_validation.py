@@ -1,0 +1,116 @@
+"""The validation harness (simdist.validation.harness, `simdist validate`) and the table's claims."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import types
+
+import pytest
+
+from simdist.cli import main
+from simdist.sim import nccl
+from simdist.validation import harness
+from simdist.validation.table import Citation, Measurement
+
+CIT = Citation("a test", "nowhere", "2026-01-01")
+DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "validation.md")
+
+
+def _m(id: str, published: float, sim: float, split: str = "fit", kind: str = "collective") -> Measurement:
+    return Measurement(id=id, kind=kind, description=id, published=published, unit="x", citation=CIT,  # type: ignore[arg-type]
+                       simulate=lambda: sim, split=split)  # type: ignore[arg-type]
+
+
+def test_errors_and_summary_are_computed_right():
+    rows = [_m("a", 100, 110, "fit"), _m("b", 100, 80, "holdout"), _m("c", 200, 190, "fit"),
+            _m("d", 10, 10, "holdout", kind="training")]
+    res = harness.evaluate(rows)
+    assert [round(r.error, 12) for r in res] == [0.1, -0.2, -0.05, 0.0]
+    s = harness.summarize(res)
+    assert s["overall"] == {"n": 4, "median": pytest.approx(0.075), "max": pytest.approx(0.2)}, s["overall"]
+    assert s["fit"] == {"n": 2, "median": pytest.approx(0.075), "max": pytest.approx(0.1)}, s["fit"]
+    assert s["holdout"] == {"n": 2, "median": pytest.approx(0.1), "max": pytest.approx(0.2)}, s["holdout"]
+    assert s["training"]["n"] == 1 and s["collective"]["n"] == 3, s
+    text = harness.format_table(res)
+    assert "+10.0%" in text and "-20.0%" in text, text
+    md = harness.markdown(res, s, ["simdist.validation.nothing"])
+    assert "| `b` |" in md and "missing: no rows" in md, md
+
+
+def test_a_broken_row_names_itself():
+    def boom() -> float:
+        raise ZeroDivisionError("division by zero")
+    bad = Measurement(id="bad-row", kind="collective", description="", published=1.0, unit="x", citation=CIT,
+                      simulate=boom, split="fit")
+    with pytest.raises(harness.ValidationError, match=r"bad-row: simulate\(\) failed: ZeroDivisionError"):
+        harness.evaluate([_m("ok", 1, 1), bad])
+    with pytest.raises(harness.ValidationError, match=r"neg: simulate\(\) returned -1.0; expected a finite"):
+        harness.evaluate([_m("neg", 1, -1.0)])
+
+
+def test_missing_row_module_is_reported_not_invented(monkeypatch):
+    mod = types.ModuleType("simdist_test_rows")
+    mod.measurements = lambda: [_m("x", 1, 1)]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "simdist_test_rows", mod)
+    rows, missing = harness.collect(modules=("simdist_test_rows", "simdist_test_absent_rows"))
+    assert [m.id for m in rows] == ["x"] and missing == ["simdist_test_absent_rows"], (rows, missing)
+    mod.measurements = lambda: [_m("x", 1, 1), _m("x", 2, 2)]  # type: ignore[attr-defined]
+    with pytest.raises(harness.ValidationError, match="duplicate measurement id 'x'"):
+        harness.collect(modules=("simdist_test_rows",))
+    with pytest.raises(ValueError, match=r"unknown kind\(s\) \['network'\]"):
+        harness.collect(kinds=["network"])
+
+
+def test_collective_rows_are_cited_and_split_in_halves():
+    rows, _ = harness.collect(kinds=["collective"])
+    assert len(rows) >= 15, f"at least 15 collective measurements, got {len(rows)}"
+    for m in rows:
+        assert m.citation.source and m.citation.where and re.match(r"\d{4}-\d{2}(-\d{2})?$", m.citation.date), m
+        assert m.published > 0 and m.derivation, m
+    fit = sum(m.split == "fit" for m in rows)
+    assert abs(fit - (len(rows) - fit)) <= 1, f"fit/holdout halves: {fit} fit of {len(rows)}"
+
+
+def _doc_claims() -> dict[str, float]:
+    """The bounds docs/validation.md claims for the collective table ("median <= X%", "max <= Y%")."""
+    text = open(DOC, encoding="utf-8").read()
+    got = re.search(r"CI holds: median \|error\| <= (\d+(?:\.\d+)?)%, max \|error\| <= (\d+(?:\.\d+)?)%", text)
+    assert got, "docs/validation.md states the bounds CI holds"
+    return {"median": float(got.group(1)) / 100, "max": float(got.group(2)) / 100}
+
+
+def test_the_table_meets_the_bounds_the_doc_claims():
+    claims = _doc_claims()
+    rows, _ = harness.collect(kinds=["collective"])
+    s = harness.summarize(harness.evaluate(rows))
+    for part in ("overall", "fit", "holdout"):
+        assert s[part]["median"] <= claims["median"], f"{part}: median |error| {s[part]['median']:.1%} > claim"
+        assert s[part]["max"] <= claims["max"], f"{part}: max |error| {s[part]['max']:.1%} > claim"
+
+
+def test_the_doc_shows_the_table_this_simdist_computes():
+    rows, _ = harness.collect(kinds=["collective"])
+    res = harness.evaluate(rows)
+    text = open(DOC, encoding="utf-8").read().splitlines()
+    for line in harness.markdown(res, harness.summarize(res)).splitlines():
+        assert line in text, (f"docs/validation.md's collective table is stale (no line {line!r}): rerun "
+                              "`simdist validate --kind collective --out docs/validation` and paste the table")
+
+
+@pytest.mark.slow   # (~25 s: the whole grid)
+def test_fitted_factors_are_the_ones_in_use():
+    rows, _ = harness.collect(kinds=["collective"])
+    factors, _ = harness.fit_factors(rows)
+    assert factors == nccl.FACTORS, f"refitting gives {factors}, simdist uses {nccl.FACTORS}"
+
+
+def test_cli_prints_writes_and_checks(tmp_path, capsys):
+    code = main(["validate", "--kind", "collective", "--out", str(tmp_path), "--max-error", "0.0001"])
+    out = capsys.readouterr().out
+    assert code == 1 and "FAIL: overall max |error|" in out, (code, out)
+    assert "median |error|" in out and "holdout" in out, out
+    assert (tmp_path / "validation-table.md").read_text().startswith("| | n |")
+    assert (tmp_path / "validation.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["validate", "--kind", "collective", "--max-median", "0.5"]) == 0
