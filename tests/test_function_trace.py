@@ -124,13 +124,12 @@ def tf_results() -> dict[int, Any]:
 
 @pytest.fixture(autouse=True)
 def _no_outer_tape() -> Any:
-    """Each test starts with no gradient tape open on the thread (a tape another test left open
-    would make every call here run eagerly, as it must under a tape)."""
-    from simdist.runtime.ops import dispatch
-    saved = dispatch._tls.tapes
-    dispatch._tls.tapes = []
+    """Each test starts in a fresh execution context, with no gradient tape open (a tape another
+    test left open would be seen by every call here)."""
+    from simdist.runtime import execution
+    saved = execution.switch(execution.ExecutionContext(execution.current().client))
     yield
-    dispatch._tls.tapes = saved
+    execution.switch(saved)
 
 
 def _simdist() -> Any:

@@ -55,8 +55,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from simdist.runtime import context, tensor as _tm, variables
-from simdist.runtime import cost
+from simdist.runtime import context, dtypes, execution, variables
 from simdist.runtime.cost import tally
 from simdist.runtime.tensor import Tensor, _Traced
 from simdist.runtime.values import Mirrored, PerReplica
@@ -103,8 +102,9 @@ class Untraceable:
         self.reason = reason
 
 
-class Recorder:
-    """Notes the ops of one eager call (installed as `tensor._REC` while it runs)."""
+class Recorder(execution.Interpreter):
+    """Notes the ops of one eager call (the first interpreter of its execution context while it
+    runs: execution.begin_recording)."""
 
     def __init__(self) -> None:
         self.nodes: list[_Node] = []
@@ -128,8 +128,8 @@ class Recorder:
         # different sizes). Replicas' ops form lanes that simdist.runtime.lanes fuses.
         self.lane: int | None = None
         self.lanes = 0
-        # The recorder is process-wide (ops need no thread lookup): an op, write or charge made
-        # by another thread while it records abandons the recording (see other_thread).
+        # A tensor made by another thread while it records abandons the recording (the tensor
+        # module counts the process's tensors: see other_thread), as does a write or charge.
         self.thread = threading.get_ident()
 
     def invalidate(self, reason: str) -> None:
@@ -244,11 +244,24 @@ class Recorder:
         self.keep.append(out)
         return out
 
-    def charge(self, fn: Callable[[], Any]) -> None:
+    def charge(self, fn: Callable[[], Any], refusal: str | None = None) -> None:
         """A simulator charge the call made (a strategy.run's time): `fn()` makes it again at
-        the same point of every replay."""
+        the same point of every replay, when the graph replays its charges (a direct call; a
+        scheduled function's are kept by the coordinator). `refusal`: why this charge cannot
+        be replayed (the call then stays eager)."""
+        if not self.charges_in_graph:
+            return
+        if refusal is not None:
+            self.invalidate(refusal)
+            return
         self.other_thread()
         self._add(_Node(_CHARGE, impl=fn))
+
+    def gathered(self, var: Any, indices: Tensor, t: Tensor) -> Tensor:
+        """Rows of a variable were read: row lookups are not recorded yet (their traffic depends
+        on the ids), so the call stays eager."""
+        self.invalidate(f"it reads rows of {getattr(var, 'name', 'a variable')} (row lookups are not recorded)")
+        return t
 
     def read(self, var: Any, t: Tensor) -> Tensor:
         if type(var) is not variables.ResourceVariable:
@@ -345,7 +358,7 @@ class _NotRecordable(Exception):
 
 def _same_dtype(fn: np.ufunc, dt: Any, nin: int) -> bool:
     """Whether the ufunc maps nin arrays of dtype dt to dt (so dispatch's cast is a no-op)."""
-    if dt is _tm.dtypes.string:
+    if dt is dtypes.string:
         return False
     try:
         with np.errstate(all="ignore"):
@@ -375,7 +388,7 @@ def _op_impl(opdef: Any, attrs: dict | None, out: Any, tensors: Any) -> Callable
     if opdef.num_outputs != 1:
         return (lambda *a: fwd(*a, **attrs)) if attrs else fwd
     npd = out.dtype._np
-    keep = out.dtype is _tm.dtypes.string
+    keep = out.dtype is dtypes.string
     kw = attrs or {}
 
     def run(*arrays: np.ndarray) -> np.ndarray:
@@ -567,6 +580,7 @@ class Graph:
             if fl:
                 lines.append(f"tally.{name} += {k(fl)}")
         if self.held_rise:
+            lines.append("held = _cur.ctx.held")
             lines.append(f"if held.bytes + {k(self.held_rise)} > held.peak:")
             lines.append(f"    held.peak = held.bytes + {k(self.held_rise)}")
         lines.append("if dev is None:")
@@ -579,7 +593,7 @@ class Graph:
         params = "".join(f"v{i}, " for i in self.args)
         src = f"def make({names}):\n    def run({params}dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
         ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
-                              "ndarray": np.ndarray, "asarray": np.asarray, "held": cost.held}
+                              "ndarray": np.ndarray, "asarray": np.asarray, "_cur": execution._current}
         exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
         self.source = src
         return ns["make"](*bound)
@@ -679,15 +693,16 @@ def record(call: Callable[[], Any], outputs: Callable[[Any], Any]) -> tuple["Gra
     """Run `call()` eagerly while recording its ops: (its graph or why not, its raw result). An
     exception from the call propagates (nothing is recorded). `outputs` is what the caller makes
     of a result with Python numbers in it (tf.function makes them tensors); replays apply it."""
-    if _tm._REC is not None:       # a scheduled function calling another: the outer one records
+    ctx = execution.current()
+    if ctx.recorder is not None:       # a scheduled function calling another: the outer one records
         return Untraceable("it ran inside another recorded call"), call()
     rec = Recorder()
     t0 = tally.flops
-    _tm._REC = rec
+    execution.begin_recording(ctx, rec)
     try:
         result = call()
     finally:
-        _tm._REC = None
+        execution.end_recording(ctx, rec)
         rec.live = False
     return rec.finish(result, tally.flops - t0, outputs), result
 
@@ -787,15 +802,16 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
     rec = Recorder()
     rec.charges_in_graph = True
     t0 = tally.snapshot()
-    held = cost.held
+    ctx = execution.current()
+    held = ctx.held
     bytes0, peak0 = held.bytes, held.peak
     held.peak = bytes0
-    _tm._REC = rec
+    execution.begin_recording(ctx, rec)
     try:
         twins = iter([rec.arg(t) for t in leaves])
         result = fn(*_substitute(args, twins), **_substitute(kwargs, twins))
     finally:
-        _tm._REC = None
+        execution.end_recording(ctx, rec)
         rec.live = False
         rise = held.peak - bytes0
         held.peak = max(peak0, held.peak)

@@ -8,12 +8,23 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import dtypes, execution
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
-# The graph recorder of the tf.function call running now (simdist.runtime.graph), else None.
+# The recorder of a tf.function call being recorded in the process (on any thread), else None:
+# Tensor() counts the tensors made while it records, and notes those made by another thread
+# (see runtime/graph.py). Told by the execution context (execution.begin_recording); read here only.
 _REC: Any = None
+
+
+def _recording(rec: Any) -> None:
+    global _REC
+    _REC = rec
+
+
+execution.on_recording(_recording)
+_current = execution._current
 
 
 class TensorShape:
@@ -214,7 +225,7 @@ class _Traced(Tensor):
 
     @property   # type: ignore[override]
     def _v(self) -> np.ndarray:
-        rec = _REC
+        rec = _current.ctx.recorder
         if rec is not None and rec.live and not rec.is_constant(self):
             f = sys._getframe(1)
             rec.invalidate(f"it reads a tensor's value in {f.f_code.co_name} ({f.f_code.co_filename}:{f.f_lineno})")
@@ -298,8 +309,9 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     if arr.dtype.kind in "US":
         dt = dtypes.string
         arr = _to_numpy(arr.tolist(), dt)
-    if _REC is not None:    # a Const node of the call being recorded
-        return _REC.constant(Tensor(arr, dt))
+    rec = _current.ctx.recorder
+    if rec is not None:    # a Const node of the call being recorded
+        return rec.constant(Tensor(arr, dt))
     return Tensor(arr, dt)
 
 

@@ -169,12 +169,10 @@ def _can_trace() -> bool:
     """Whether a call may record or replay here: not inside another recording, a gradient tape,
     an open cost section, a strategy.run replica, or a coordinator closure (transaction or
     collected charges), where the call must run as plain Python."""
-    from simdist.runtime import cost, tensor, variables
-    from simdist.runtime.ops import dispatch
-    from simdist.strategies import timing
-    from simdist.strategies.replica_run import current_runner
-    return (tensor._REC is None and not dispatch._tls.tapes and not cost._open.stack and not variables._txn
-            and not timing._collect and current_runner() is None)
+    from simdist.runtime import execution
+    c = execution.current()
+    return (not execution.recording_anywhere() and not c.observers and not c.sections and not c.transactions
+            and not c.charges and c.runner is None)
 
 
 def _context_key() -> Any:

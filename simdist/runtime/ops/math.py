@@ -13,12 +13,14 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime import tensor as _tm
+from simdist.runtime import execution
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+_cur = execution._current
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "pow_",
            "maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater",
@@ -98,7 +100,7 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
         return y
     if (tp is float and dt._np.kind == "f") or (tp is int and dt._np.kind in "fiu"):
         out = Tensor(np.asarray(y, dtype=dt._np), dt)   # what convert_to_tensor gives, without its checks
-        return out if _tm._REC is None else dispatch.constant_made(out)
+        return out if _cur.ctx.recorder is None else dispatch.constant_made(out)
     conv = getattr(y, "_as_tensor", None)
     if conv is not None:
         return _operand(conv(), dt)   # a variable: its value
@@ -120,7 +122,7 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     if yt.dtype is not dt and yt.dtype != dt:
         raise args.dtype_error(op.name, 1, dt, yt.dtype)
     a, b = (yt, x) if reflected else (x, yt)
-    arrays = (a._v, b._v) if _tm._REC is None else (_raw(a), _raw(b))
+    arrays = (a._v, b._v) if _cur.ctx.recorder is None else (_raw(a), _raw(b))
     try:
         return dispatch.run(op, (a, b), arrays, dt if out_dtype is None else out_dtype)
     except ValueError as e:
