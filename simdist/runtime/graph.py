@@ -128,6 +128,7 @@ class Recorder(execution.Interpreter):
         # different sizes). Replicas' ops form lanes that simdist.runtime.lanes fuses.
         self.lane: int | None = None
         self.lanes = 0
+        self.custom_seen = False     # a function with its own gradient ran (see custom)
         # A tensor made by another thread while it records abandons the recording (the tensor
         # module counts the process's tensors: see other_thread), as does a write or charge.
         self.thread = threading.get_ident()
@@ -256,6 +257,11 @@ class Recorder(execution.Interpreter):
             return
         self.other_thread()
         self._add(_Node(_CHARGE, impl=fn))
+
+    def custom(self, op_type: str, inputs: Any, outputs: Any, backward: Any) -> None:
+        """A function with its own gradient ran (its ops are recorded): a replay under a tape
+        must run the Python again to give the tape its backward (runtime/interpret.py)."""
+        self.custom_seen = True
 
     def gathered(self, var: Any, indices: Tensor, t: Tensor) -> Tensor:
         """Rows of a variable were read: row lookups are not recorded yet (their traffic depends
@@ -407,12 +413,13 @@ class Graph:
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
                  "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
-                 "unfused", "uniform")
+                 "unfused", "uniform", "program")
 
     def __init__(self, nodes: list[_Node], template: Any, flops: float, outputs: Callable[[Any], Any],
                  args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
                  held_rise: int = 0) -> None:
         self.flops = flops
+        self.program: Any = None            # the call op by op, for replays under a tape (runtime/interpret.py)
         self.fused: Graph | None = None     # the same call with its replicas fused (use_fused)
         self.unfused = ""                   # why its replicas' lanes are not fused (runtime/lanes/)
         self.held_rise = held_rise         # how far above its start the call's tapes kept bytes (peak)
@@ -791,14 +798,15 @@ def _substitute(x: Any, twins: Iterator[Tensor]) -> Any:
 
 
 def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[Tensor],
-                outputs: Callable[[Any], Any]) -> tuple["Graph | Untraceable", Any]:
+                outputs: Callable[[Any], Any], twins: list | None = None) -> tuple["Graph | Untraceable", Any]:
     """Run `fn(*args, **kwargs)` eagerly while recording it, as TF traces a tf.function for an
     input signature: (its graph or why not, its raw result). The tensor arguments (`leaves`,
     from `signature`) become the graph's parameters, and the simulator charges the call makes
     (a strategy.run's time) become steps of the graph, so that `graph.run(*arrays)` does what
     calling fn again on tensors of the same signature would: the same values, variable writes,
     FLOP tally (sections included), tape peak and simulated time. Must be called with no
-    recording, no gradient tape and no open cost section (see tf.function)."""
+    recording, no gradient tape and no open cost section (see tf.function). `twins`, if given,
+    receives the traced twins the function saw of `leaves`, in order."""
     rec = Recorder()
     rec.charges_in_graph = True
     t0 = tally.snapshot()
@@ -808,8 +816,11 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
     held.peak = bytes0
     execution.begin_recording(ctx, rec)
     try:
-        twins = iter([rec.arg(t) for t in leaves])
-        result = fn(*_substitute(args, twins), **_substitute(kwargs, twins))
+        made = [rec.arg(t) for t in leaves]
+        if twins is not None:
+            twins.extend(made)
+        it = iter(made)
+        result = fn(*_substitute(args, it), **_substitute(kwargs, it))
     finally:
         execution.end_recording(ctx, rec)
         rec.live = False
@@ -817,5 +828,9 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
         held.peak = max(peak0, held.peak)
     if held.bytes != bytes0:
         rec.invalidate("gradient tapes it opened still keep tensors after it returned")
-    return rec.finish(result, tally.flops - t0[0], outputs, sections=(tally.backward - t0[1], tally.update - t0[2]),
-                      held_rise=rise), result
+    g = rec.finish(result, tally.flops - t0[0], outputs, sections=(tally.backward - t0[1], tally.update - t0[2]),
+                   held_rise=rise)
+    if type(g) is Graph:
+        from simdist.runtime import interpret
+        g.program = interpret.build(rec, result)
+    return g, result

@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 import greenlet
 
 from simdist.runtime import context, cost, execution
+from simdist.runtime.ops import dispatch
 from simdist.runtime.cost import tally
 
 
@@ -107,6 +108,10 @@ class ReplicaRunner:
 
     # --- called in a replica ----------------------------------------------------------------
     def sync(self, replica_id: int, point: SyncPoint, payload: Any) -> Any:
+        if _current.ctx.recorder is not self._outer_recorder:
+            # a tf.function called in the replica reached the collective: its replays would not
+            # meet the other replicas (nor split the run's phases), so it stays eager
+            dispatch.unrecordable(f"it calls {point.kind} inside strategy.run (the replicas meet inside it)")
         cost.flush_open_sections()          # (the phase ending here gets its sections' FLOPs)
         if self._inline:
             self._close_phase_inline(point)
@@ -150,6 +155,7 @@ class ReplicaRunner:
         self._inline = True
         # As on a thread of its own: no tapes, sections or kept bytes of the caller's; else on the
         # caller's thread (OneDevice): its tapes and sections see the ops.
+        self._outer_recorder = _current.ctx.recorder
         ctx = execution.child(_current.ctx, list(self.frames[0]), self, self.own_thread)
         outer = execution.switch(ctx)
         base = ctx.held.bytes
@@ -168,6 +174,7 @@ class ReplicaRunner:
             return self._run_inline()
         self._parent = greenlet.getcurrent()
         parent = _current.ctx
+        self._outer_recorder = parent.recorder
         self._ctxs = [execution.child(parent, list(self.frames[i]), self) for i in range(self.n)]
         self._greenlets = [greenlet.greenlet(self._replica_main) for _ in range(self.n)]
         try:
@@ -184,10 +191,9 @@ class ReplicaRunner:
         """Run replica i until it parks at a sync point or returns, in its own context."""
         ctx = self._ctxs[i]
         outer = execution.switch(ctx)
-        rec = ctx.recorder
-        if rec is not None:     # (a tf.function records: replica i's ops form its lane, runtime/lanes/)
-            rec.lane = i
-            rec.lanes = self.n if rec.lanes in (0, self.n) else -1
+        rec = ctx.recorder is not None
+        if rec:     # (a tf.function records: replica i's ops form its lane, runtime/lanes/)
+            dispatch.replica_turn(i, self.n)
         try:
             g = self._greenlets[i]
             if throw:
@@ -197,8 +203,8 @@ class ReplicaRunner:
             else:
                 g.switch(i)
         finally:
-            if rec is not None:
-                rec.lane = None
+            if rec:
+                dispatch.replica_turn(None, self.n)
             execution.switch(outer)
 
     def _loop(self) -> None:

@@ -29,7 +29,7 @@ from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
 __all__ = ["execute", "run", "static_value", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
-           "constant_made", "raw", "tapes", "recorder", "custom", "recording", "reduced", "placed", "charged"]
+           "constant_made", "raw", "tapes", "recorder", "custom", "recording", "replica_turn", "unrecordable", "reduced", "placed", "charged"]
 
 _STRING = dtypes.string
 _current = execution._current
@@ -167,6 +167,25 @@ def custom(op_type: str, inputs: Sequence[Any], outputs: Sequence[Tensor], backw
 def recording() -> bool:
     """Whether a tf.function call is being recorded in the current context."""
     return _current.ctx.recorder is not None
+
+
+def replica_turn(lane: int | None, lanes: int) -> None:
+    """Replica `lane` of a strategy.run of `lanes` replicas runs now (None: its turn ended): the
+    recorder of the call being recorded keeps each replica's ops as its lane (runtime/lanes/)."""
+    rec = _current.ctx.recorder
+    if rec is None:
+        return
+    rec.lane = lane
+    if lane is not None:
+        rec.lanes = lanes if rec.lanes in (0, lanes) else -1
+
+
+def unrecordable(reason: str) -> None:
+    """What happens now cannot be replayed: the call being recorded in the current context (if
+    any) stays eager, for `reason`."""
+    rec = _current.ctx.recorder
+    if rec is not None:
+        rec.invalidate(reason)
 
 
 def reduced(fn: Any, tensors: Sequence[Tensor], out: Tensor, reduce: str | None = None) -> Tensor:
