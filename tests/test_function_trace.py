@@ -402,6 +402,63 @@ def test_a_call_under_an_outer_tape_replays_its_trace_for_the_tape() -> None:
     assert len(log) == 1, f"traced once (as TF traces once per signature): the body ran {len(log)} times, not 1"
 
 
+def _tape_uses(traced: bool) -> dict[str, Any]:
+    """A tf.function that stops the tape it is called under, and one first called under two
+    nested tapes: gradients, and how often the Python ran."""
+    tf = _simdist()
+    from simdist.runtime import graph
+    old = graph.enabled
+    graph.enabled = traced
+    try:
+        x = tf.constant([1.0, 2.0])
+        log: list[int] = []
+
+        @tf.function
+        def f(a: Any) -> Any:
+            log.append(1)
+            y = a * a
+            with outer.stop_recording():
+                z = y * 3.0
+            return y + z
+
+        stopped = []
+        for _ in range(2):
+            with tf.GradientTape() as outer:
+                outer.watch(x)
+                r = f(x)
+            stopped.append(outer.gradient(r, x).numpy().tolist())
+
+        @tf.function
+        def h(a: Any) -> Any:
+            return tf.reduce_sum(a * a * 2.0)
+
+        nested = []
+        for _ in range(2):
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                with tf.GradientTape() as t2:
+                    t2.watch(x)
+                    r = h(x)
+                g = t2.gradient(r, x)
+            nested.append((g.numpy().tolist(), t1.gradient(g, x).numpy().tolist()))
+        return {"stopped": stopped, "runs": len(log), "nested": nested, "explain": graph.explain(f) if traced else ""}
+    finally:
+        graph.enabled = old
+
+
+def test_a_call_that_uses_its_outer_tape_gets_the_eager_gradients() -> None:
+    """A first call under tapes hands them its ops when it returns; one that stops (or watches
+    with, or takes a gradient of) a tape it was called under gets it up to date first, and then
+    stays eager: gradients are the eager call's either way."""
+    eager, traced = _tape_uses(False), _tape_uses(True)
+    assert traced["stopped"] == eager["stopped"] == [[2.0, 4.0]] * 2, \
+        f"gradients with the tape stopped inside: traced {traced['stopped']}, eager {eager['stopped']}"
+    assert traced["runs"] == 2 and "uses a gradient tape it was called under" in traced["explain"], \
+        f"a call that stops its outer tape should stay eager: {traced['runs']} runs, {traced['explain']}"
+    assert traced["nested"] == eager["nested"] == [([4.0, 8.0], [4.0, 4.0])] * 2, \
+        f"first and second order through nested tapes: traced {traced['nested']}, eager {eager['nested']}"
+
+
 def test_device_scope_is_part_of_the_signature() -> None:
     tf = _simdist()
 

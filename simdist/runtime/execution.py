@@ -101,7 +101,7 @@ class ExecutionContext:
     """The state of one thread of control (a thread, or one replica of `strategy.run`)."""
 
     __slots__ = ("stack", "device", "tapes", "observers", "recorder", "sections", "held", "runner", "client",
-                 "transactions", "charges", "rng")
+                 "transactions", "charges", "rng", "aside")
 
     def __init__(self, client: Client, stack: list[Any] | None = None) -> None:
         self.client = client
@@ -115,6 +115,9 @@ class ExecutionContext:
         self.sections: list[list[Any]] = []   # open cost sections: [name, FLOPs at entry, inner FLOPs]
         self.held = Held()
         self.runner: Any = None            # the ReplicaRunner whose replica this is, else None
+        # the interpreters set aside while a tf.function call records under tapes, and what they
+        # would see (runtime/interpret.Deferred), else None
+        self.aside: Any = None
         self.transactions = client.transactions
         self.charges = client.charges
         self.rng = client.rng
@@ -122,11 +125,15 @@ class ExecutionContext:
     # --- the interpreters ---------------------------------------------------------------------
     def push_tape(self, tape: Any) -> None:
         """A tape (or variable watcher) starts observing: innermost last."""
+        if self.aside is not None and self.aside.resume(tape):
+            return
         self.tapes.append(tape)
         self.observers.append(tape)
 
     def pop_tape(self, tape: Any) -> None:
         """The innermost occurrence of `tape` stops observing."""
+        if self.aside is not None and self.aside.pause(tape):
+            return
         for stack in (self.tapes, self.observers):
             for i in range(len(stack) - 1, -1, -1):
                 if stack[i] is tape:

@@ -24,7 +24,7 @@ every time, when it:
   is the same in every replay (a constant, or computed from constants and shapes only);
 - creates a variable, touches a variable that is not a plain ResourceVariable, or returns
   anything else;
-- runs alongside another thread that makes tensors, writes variables or charges the simulator.
+- runs alongside another thread that makes tensors (the tensor module counts the process's).
 `explain(fn)` says which, for a tf.function that was not recorded.
 
 Contexts entered inside the call (device scopes, strategy scopes, a ParameterServerStrategy's

@@ -136,46 +136,82 @@ def _identity_grad(g: Any) -> list[Any]:
 
 
 class Deferred(execution.Interpreter):
-    """Notes what the set-aside interpreters would have seen, to hand it to them after."""
+    """Notes what the set-aside interpreters `targets` would have seen, to hand it to them after.
+    A target the call stops or restarts (`tape.stop_recording()`, `gradient` of a non-persistent
+    tape) is paused and resumed here (ExecutionContext.push_tape/pop_tape), so each event goes
+    to the targets active when it happened."""
 
-    __slots__ = ("events",)
+    __slots__ = ("events", "targets", "active", "leaves", "twins")
 
-    def __init__(self) -> None:
+    def __init__(self, targets: Sequence[Any], leaves: Sequence[Any] = ()) -> None:
         self.events: list[tuple] = []
+        self.leaves = list(leaves)   # the call's tensor arguments
+        self.twins: list[Any] = []   # the traced twins the recorded call saw of them (graph.record_call fills it)
+        self.targets = list(targets)
+        self.active = tuple(self.targets)
+
+    def _has(self, x: Any) -> bool:
+        return any(t is x for t in self.targets)
+
+    def touch(self, x: Any) -> bool:
+        """Whether x is a target. The call uses it (watches with it, stops it, takes a gradient):
+        it is handed the events so far, so it is up to date, and the recording is abandoned
+        (its replays could not use the tape as the call did)."""
+        if not self._has(x):
+            return False
+        self.hand_to_targets()
+        dispatch.unrecordable("it uses a gradient tape it was called under")
+        return True
+
+    def pause(self, x: Any) -> bool:
+        """Whether x is a target (then it stops seeing events)."""
+        if not self.touch(x):
+            return False
+        self.active = tuple(t for t in self.active if t is not x)
+        return True
+
+    def resume(self, x: Any) -> bool:
+        """Whether x is a target (then it sees events again)."""
+        if not self.touch(x):
+            return False
+        self.active = tuple(t for t in self.targets if t is x or any(a is t for a in self.active))
+        return True
 
     def op(self, opdef: Any, tensors: Any, outs: tuple, attrs: dict | None) -> tuple:
-        self.events.append(("op", opdef, tuple(tensors), outs, attrs))
+        self.events.append((self.active, "op", opdef, tuple(tensors), outs, attrs))
         return outs
 
     def read(self, var: Any, t: Any) -> Any:
-        self.events.append(("read", var, t))
+        self.events.append((self.active, "read", var, t))
         return t
 
     def gathered(self, var: Any, indices: Any, t: Any) -> Any:
-        self.events.append(("gathered", var, indices, t))
+        self.events.append((self.active, "gathered", var, indices, t))
         return t
 
     def write(self, var: Any, kind: str, value: Any, arr: Any) -> None:
-        self.events.append(("write", var, kind, value, arr))
+        self.events.append((self.active, "write", var, kind, value, arr))
 
     def scatter(self, var: Any, kind: str, indices: Any, updates: Any, operand: tuple) -> None:
-        self.events.append(("scatter", var, kind, indices, updates, operand))
+        self.events.append((self.active, "scatter", var, kind, indices, updates, operand))
 
     def custom(self, op_type: str, inputs: Any, outputs: Any, backward: Any) -> None:
-        self.events.append(("custom", op_type, inputs, outputs, backward))
+        self.events.append((self.active, "custom", op_type, inputs, outputs, backward))
 
     def charge(self, fn: Any, refusal: str | None = None) -> None:
-        self.events.append(("charge", fn, refusal))
+        self.events.append((self.active, "charge", fn, refusal))
 
-    def hand_to(self, interpreters: Sequence[Any], args: Sequence[tuple[Any, Any]] = ()) -> None:
-        """Give each event to the interpreters, in order (each event to all, as dispatch does).
-        `args`: (argument, the twin the recorded call saw of it) pairs, each handed first as an
-        identity (the tapes connect the twin's ops to the argument)."""
-        for arg, twin in args:
-            for o in interpreters:
+    def hand_to_targets(self) -> None:
+        """Give each event to the targets active when it happened, in order (as dispatch gives
+        each event to every interpreter), after each argument and the twin the recorded call
+        saw of it, handed first as an identity (the tapes connect the twin's ops to the
+        argument)."""
+        for arg, twin in zip(self.leaves, self.twins):
+            for o in self.targets:
                 o.custom("Identity", (arg,), (twin,), _identity_grad)
+        self.leaves = []
         for ev in self.events:
-            name, a = ev[0], ev[1:]
-            for o in interpreters:
+            active, name, a = ev[0], ev[1], ev[2:]
+            for o in active:
                 getattr(o, name)(*a)
         self.events = []

@@ -203,14 +203,16 @@ def _record_under_tapes(g: Any, fn: Callable[..., Any], args: tuple, kwargs: dic
     from simdist.runtime import execution, interpret
     c = execution.current()
     tapes, observers = c.tapes, c.observers
-    deferred = interpret.Deferred()
-    twins: list = []
-    c.tapes, c.observers = [], [deferred]
+    deferred = interpret.Deferred(observers, leaves)
+    c.tapes, c.observers, c.aside = [], [deferred], deferred
     try:
-        return g.record_call(fn, args, kwargs, leaves, _outputs_to_tensors, twins)
+        return g.record_call(fn, args, kwargs, leaves, _outputs_to_tensors, deferred.twins)
     finally:
-        c.tapes, c.observers = tapes, observers
-        deferred.hand_to(observers, list(zip(leaves, twins)))
+        c.tapes, c.observers, c.aside = tapes, observers, None
+        for t in deferred.targets:      # (stopped inside the call and not restarted)
+            if all(a is not t for a in deferred.active):
+                c.pop_tape(t)
+        deferred.hand_to_targets()
 
 
 def _context_key() -> Any:

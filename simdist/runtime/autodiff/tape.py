@@ -291,6 +291,9 @@ class GradientTape:
             if not trainable(t.dtype):
                 _log.warning("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r", t.dtype)
             assert self._tape is not None
+            aside = execution.current().aside
+            if aside is not None:   # (a tf.function recording under this tape: runtime/interpret.Deferred)
+                aside.touch(self._tape)
             if isinstance(t, Tensor):
                 self._tape.watch(t)
             else:
