@@ -23,20 +23,21 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
+
 from simdist.runtime import execution
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["build", "run", "Deferred"]
 
-_CONST, _OP, _ITEM, _FN, _READ, _WRITE, _SCATTER, _CHARGE, _ARG = range(9)
+_CONST, _OP, _ITEM, _READ, _WRITE, _SCATTER, _ARG = range(7)
 
 
 def build(rec: Any, result: Any) -> tuple | None:
     """The program of a finished recording `rec` (a graph.Recorder) whose call returned
-    `result`, or None (see the module;
-    also a call with a strategy.run inside: its replicas' ops are each replica's tapes', not
-    the caller's)."""
+    `result`, or None (see the module; also a call with a strategy.run inside: its replicas'
+    ops are each replica's tapes', not the caller's, and its time is charged by the run)."""
     from simdist.runtime import graph as g
     if getattr(rec, "custom_seen", False) or rec.lanes:
         return None
@@ -54,16 +55,18 @@ def build(rec: Any, result: Any) -> tuple | None:
         dev = None if t is None or t._device == rec.device else t._device
         if n.kind == g._ARG:
             prog.append((_ARG, i, args[i]))
+        elif n.kind == g._CONST and n.key == "capture":
+            prog.append((_CONST, i, t, None, None, None))   # (made outside the call: the same object, so tapes connect it)
         elif n.kind == g._CONST:
-            # a tensor made outside the call (the same object, so tapes connect it), else a
-            # constant of the call (a fresh tensor of its value, as the eager call makes one)
-            prog.append((_CONST, i, t if n.key == "capture" else None, n.value, n.dtype, dev))
+            # a constant of the call: a fresh tensor of (a private read-only copy of) its value
+            # on every replay, as the eager call makes one
+            value = np.array(n.value, copy=True)
+            value.flags.writeable = False
+            prog.append((_CONST, i, None, value, n.dtype, dev))
         elif n.kind == g._PURE and n.op is not None:
             prog.append((_OP, i, n.op, n.attrs, n.ins, dev))
         elif n.kind == g._PURE and n.key is not None and n.key[0] == "item":
             prog.append((_ITEM, i, n.ins[0], n.key[1]))
-        elif n.kind == g._PURE:
-            prog.append((_FN, i, n.impl, n.ins, n.dtype, dev))
         elif n.kind == g._READ:
             prog.append((_READ, i, n.var))
         elif n.kind == g._WRITE:
@@ -71,8 +74,6 @@ def build(rec: Any, result: Any) -> tuple | None:
                 prog.append((_SCATTER, i, n.var, n.write_kind, n.ins))
             else:
                 prog.append((_WRITE, i, n.var, n.write_kind, n.ins[0]))
-        elif n.kind == g._CHARGE:
-            prog.append((_CHARGE, i, n.impl))
         else:   # (a node kind this module does not know: replay by re-running the Python)
             return None
     return (len(rec.nodes), prog, rec._template(result))
@@ -99,16 +100,11 @@ def run(program: tuple, tensors: Sequence[Tensor]) -> Any:
         elif kind == _READ:
             var = st[2]
             env[i] = dispatch.variable_read(var, Tensor(var._read_array(), var._dtype, var._device))
-        elif kind == _FN:
-            arrays = [dispatch.raw(env[j]) for j in st[3]]
-            env[i] = Tensor(st[2](*arrays), st[4], st[5] or _device())
         elif kind == _WRITE:
             src = env[st[4]]
             st[2]._write(st[3], dispatch.raw(src) if isinstance(src, Tensor) else src)
         elif kind == _SCATTER:
             st[2]._write_scatter(st[3], tuple(dispatch.raw(env[j]) for j in st[4]))
-        elif kind == _CHARGE:
-            st[2]()
     return _result(template, env)
 
 
