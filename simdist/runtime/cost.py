@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 from simdist.runtime import execution
-from simdist.runtime.execution import Held
 
 SECTIONS = ("backward", "update")
 
@@ -107,29 +106,25 @@ def open_sections() -> list[list[Any]]:
     return _current.ctx.sections
 
 
-def held() -> Held:
-    """Bytes of tensors the current context's gradient tapes keep for their backward pass."""
-    return _current.ctx.held
-
-
 def hold(nbytes: int) -> None:
-    """A tape keeps nbytes more (an op's inputs and outputs it will need for the gradient)."""
-    h = _current.ctx.held
-    h.bytes += nbytes
-    if h.bytes > h.peak:
-        h.peak = h.bytes
+    """A tape keeps nbytes more (an op's inputs and outputs it will need for the gradient), in
+    the current context's count (ExecutionContext.held_bytes, held_peak)."""
+    c = _current.ctx
+    c.held_bytes += nbytes
+    if c.held_bytes > c.held_peak:
+        c.held_peak = c.held_bytes
 
 
 def release(nbytes: int) -> None:
     """A tape let go of nbytes (its gradient was taken, it was reset or collected)."""
-    h = _current.ctx.held
-    h.bytes = max(0, h.bytes - nbytes)
+    c = _current.ctx
+    c.held_bytes = max(0, c.held_bytes - nbytes)
 
 
 def peak_held_since_reset() -> int:
-    return _current.ctx.held.peak
+    return _current.ctx.held_peak
 
 
 def reset_peak() -> None:
-    h = _current.ctx.held
-    h.peak = h.bytes
+    c = _current.ctx
+    c.held_peak = c.held_bytes

@@ -31,7 +31,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-__all__ = ["Client", "ExecutionContext", "Interpreter", "Held", "current", "switch", "child", "begin_recording", "end_recording",
+__all__ = ["Client", "ExecutionContext", "Interpreter", "current", "switch", "child", "begin_recording", "end_recording",
            "recording_anywhere", "on_recording"]
 
 
@@ -47,16 +47,6 @@ class Client:
         self.charges: list[Any] = []
         # tf.random's streams (runtime/ops/random.py)
         self.rng: dict[str, Any] = {"root": 0, "global": None, "gen": None, "op": {}}
-
-
-class Held:
-    """Bytes of tensors a context's gradient tapes keep for their backward pass, and their peak."""
-
-    __slots__ = ("bytes", "peak")
-
-    def __init__(self, nbytes: int = 0, peak: int = 0) -> None:
-        self.bytes = nbytes
-        self.peak = peak
 
 
 class Interpreter:
@@ -100,7 +90,7 @@ class Interpreter:
 class ExecutionContext:
     """The state of one thread of control (a thread, or one replica of `strategy.run`)."""
 
-    __slots__ = ("stack", "device", "tapes", "observers", "recorder", "sections", "held", "runner", "client",
+    __slots__ = ("stack", "device", "tapes", "observers", "recorder", "sections", "held_bytes", "held_peak", "runner", "client",
                  "transactions", "charges", "rng", "aside")
 
     def __init__(self, client: Client, stack: list[Any] | None = None) -> None:
@@ -113,7 +103,9 @@ class ExecutionContext:
         self.observers: list[Any] = []
         self.recorder: Any = None          # the graph recorder of the tf.function call traced here
         self.sections: list[list[Any]] = []   # open cost sections: [name, FLOPs at entry, inner FLOPs]
-        self.held = Held()
+        # bytes of tensors the context's tapes keep for their backward pass, and their peak
+        self.held_bytes = 0
+        self.held_peak = 0
         self.runner: Any = None            # the ReplicaRunner whose replica this is, else None
         # the interpreters set aside while a tf.function call records under tapes, and what they
         # would see (runtime/interpret.Deferred), else None
@@ -172,20 +164,28 @@ def child(parent: ExecutionContext, stack: list[Any], runner: Any, own_thread: b
     recording, and (as a new TF replica thread has) no tapes, cost sections or kept bytes. With
     own_thread False (OneDevice runs its replica on the caller's thread) it shares the parent's
     tapes and sections, and starts its kept-bytes peak from the parent's bytes."""
-    c = ExecutionContext(parent.client, stack)
+    c = _new(ExecutionContext)   # (made field by field: strategy.run makes one per replica per call)
+    c.client = parent.client
+    c.transactions, c.charges, c.rng = parent.transactions, parent.charges, parent.rng
+    c.stack = stack
+    c.device = stack[-1].device if stack else None
     c.runner = runner
-    rec = parent.recorder
+    c.aside = None
+    rec = c.recorder = parent.recorder
     if own_thread:
-        if rec is not None:
-            c.recorder = rec
-            c.observers.append(rec)
+        c.tapes = []
+        c.observers = [] if rec is None else [rec]
+        c.sections = []
+        c.held_bytes = c.held_peak = 0
     else:
-        c.recorder = rec
         c.tapes = parent.tapes
         c.observers = parent.observers
         c.sections = parent.sections
-        c.held = Held(parent.held.bytes, parent.held.bytes)
+        c.held_bytes = c.held_peak = parent.held_bytes
     return c
+
+
+_new = object.__new__
 
 
 _live: list[Any] = []   # the recorders recording now, in the process

@@ -587,9 +587,9 @@ class Graph:
             if fl:
                 lines.append(f"tally.{name} += {k(fl)}")
         if self.held_rise:
-            lines.append("held = _cur.ctx.held")
-            lines.append(f"if held.bytes + {k(self.held_rise)} > held.peak:")
-            lines.append(f"    held.peak = held.bytes + {k(self.held_rise)}")
+            lines.append("ctx_ = _cur.ctx")
+            lines.append(f"if ctx_.held_bytes + {k(self.held_rise)} > ctx_.held_peak:")
+            lines.append(f"    ctx_.held_peak = ctx_.held_bytes + {k(self.held_rise)}")
         lines.append("if dev is None:")
         lines.append("    dev = current_device()")
         out = self._emit(self.template, k, val)
@@ -811,9 +811,8 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
     rec.charges_in_graph = True
     t0 = tally.snapshot()
     ctx = execution.current()
-    held = ctx.held
-    bytes0, peak0 = held.bytes, held.peak
-    held.peak = bytes0
+    bytes0, peak0 = ctx.held_bytes, ctx.held_peak
+    ctx.held_peak = bytes0
     execution.begin_recording(ctx, rec)
     try:
         made = [rec.arg(t) for t in leaves]
@@ -824,9 +823,9 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
     finally:
         execution.end_recording(ctx, rec)
         rec.live = False
-        rise = held.peak - bytes0
-        held.peak = max(peak0, held.peak)
-    if held.bytes != bytes0:
+        rise = ctx.held_peak - bytes0
+        ctx.held_peak = max(peak0, ctx.held_peak)
+    if ctx.held_bytes != bytes0:
         rec.invalidate("gradient tapes it opened still keep tensors after it returned")
     g = rec.finish(result, tally.flops - t0[0], outputs, sections=(tally.backward - t0[1], tally.update - t0[2]),
                    held_rise=rise)

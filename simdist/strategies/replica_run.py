@@ -135,7 +135,7 @@ class ReplicaRunner:
             if self._abort:
                 raise _Abort()
             res = self.body(i)
-            self._held[i] = cost.held().peak
+            self._held[i] = cost.peak_held_since_reset()
             self._flops[i] = _add(self._flops[i], _spent(self._mark))
             self._results[i] = res
             self._status[i] = "done"
@@ -158,11 +158,11 @@ class ReplicaRunner:
         self._outer_recorder = _current.ctx.recorder
         ctx = execution.child(_current.ctx, list(self.frames[0]), self, self.own_thread)
         outer = execution.switch(ctx)
-        base = ctx.held.bytes
+        base = ctx.held_bytes
         self._mark = tally.snapshot()
         try:
             res = self.body(0)
-            self._held[0] = ctx.held.peak - base
+            self._held[0] = ctx.held_peak - base
         finally:
             execution.switch(outer)
         self.phases.append(_phase([_spent(self._mark)], None))
