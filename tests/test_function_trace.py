@@ -105,7 +105,72 @@ def mirrored_traces(tf: Any) -> dict[str, Any]:
     return {"traces": len(log), "values": values}
 
 
-PROGRAMS = [retracing, frozen_capture, mirrored_traces]
+def under_tape(tf: Any) -> dict[str, Any]:
+    """A tf.function called under GradientTapes: traced once, values and gradients (first and
+    second order) as the eager call's."""
+    log: list[int] = []
+    w = tf.Variable([0.5, -1.0, 2.0])
+
+    @tf.function
+    def f(x: Any) -> Any:
+        log.append(1)
+        h = x * w + 1.0
+        return tf.reduce_sum(h * h)
+
+    x = tf.constant([1.0, 2.0, 3.0])
+    steps = []
+    for k in range(3):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = f(x * float(k + 1))
+        gw, gx = tape.gradient(y, [w, x])
+        steps.append((y.numpy().item(), gw.numpy().tolist(), gx.numpy().tolist(), len(log)))
+        w.assign_sub(0.01 * gw)
+    after = (f(x).numpy().item(), len(log))          # (no tape: the same trace)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        s = tf.reduce_sum(inner.gradient(y, x))
+    second = outer.gradient(s, x).numpy().tolist()
+    return {"steps": steps, "after": after, "second": second, "traces": len(log)}
+
+
+def inside_run(tf: Any) -> dict[str, Any]:
+    """A tf.function called inside MirroredStrategy.run, under the replica's tape and without:
+    traced once per replica (each its own device), values and gradients as the eager call's."""
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    log: list[int] = []
+    with strategy.scope():
+        v = tf.Variable([0.5, -1.0])
+
+    @tf.function
+    def g(x: Any) -> Any:
+        log.append(1)
+        return x * v + 1.0
+
+    def step(x: Any) -> Any:
+        # (both arguments made on the replica's device: simdist's signature has the argument's
+        # device, where TF's has not; here that is the replica's device either way)
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(g(x * 1.0) * g(x * 2.0))
+        return y, tape.gradient(y, v)
+
+    def plain(x: Any) -> Any:
+        return g(x + 0.0) * 2.0
+
+    steps = []
+    for k in range(3):
+        y, grad = strategy.run(step, args=(tf.constant([1.0, 3.0]) * float(k + 1),))
+        steps.append(([c.numpy().item() for c in strategy.experimental_local_results(y)],
+                      [c.numpy().tolist() for c in strategy.experimental_local_results(grad)], len(log)))
+    z = strategy.run(plain, args=(tf.constant([2.0, 2.0]),))
+    return {"steps": steps, "plain": [c.numpy().tolist() for c in strategy.experimental_local_results(z)],
+            "traces": len(log)}
+
+
+PROGRAMS = [retracing, frozen_capture, mirrored_traces, under_tape, inside_run]
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
@@ -124,13 +189,12 @@ def tf_results() -> dict[int, Any]:
 
 @pytest.fixture(autouse=True)
 def _no_outer_tape() -> Any:
-    """Each test starts with no gradient tape open on the thread (a tape another test left open
-    would make every call here run eagerly, as it must under a tape)."""
-    from simdist.runtime.ops import dispatch
-    saved = dispatch._tls.tapes
-    dispatch._tls.tapes = []
+    """Each test starts in a fresh execution context, with no gradient tape open (a tape another
+    test left open would be seen by every call here)."""
+    from simdist.runtime import execution
+    saved = execution.switch(execution.ExecutionContext(execution.current().client))
     yield
-    dispatch._tls.tapes = saved
+    execution.switch(saved)
 
 
 def _simdist() -> Any:
@@ -144,8 +208,18 @@ def _simdist() -> Any:
 
 @pytest.mark.tf
 @pytest.mark.clause("function.trace-once")
-@pytest.mark.parametrize("k", range(len(PROGRAMS)), ids=[p.__name__ for p in PROGRAMS])
+@pytest.mark.parametrize("k", range(3), ids=[p.__name__ for p in PROGRAMS[:3]])
 def test_traces_and_values_as_tf(tf_results: dict[int, Any], k: int) -> None:
+    got = PROGRAMS[k](_simdist())
+    assert got == tf_results[k], f"{PROGRAMS[k].__name__}: simdist {got}, but TF 2.21 gives {tf_results[k]}"
+
+
+@pytest.mark.tf
+@pytest.mark.clause("function.trace-under-tape-and-in-run")
+@pytest.mark.parametrize("k", range(3, len(PROGRAMS)), ids=[p.__name__ for p in PROGRAMS[3:]])
+def test_traces_under_a_tape_and_in_run_as_tf(tf_results: dict[int, Any], k: int) -> None:
+    """Under a GradientTape and inside strategy.run a tf.function traces as on TF: its Python
+    runs once per signature (per replica in run), values and gradients equal TF's."""
     got = PROGRAMS[k](_simdist())
     assert got == tf_results[k], f"{PROGRAMS[k].__name__}: simdist {got}, but TF 2.21 gives {tf_results[k]}"
 
@@ -221,6 +295,49 @@ def test_mirrored_training_replay_is_bit_identical_to_eager(tmp_path: Path) -> N
     assert a == b, f"the Chrome trace differs: {len(a)} bytes replayed vs {len(b)} eager"
 
 
+def _tape_and_run(traced: bool, trace_path: Path) -> dict[str, Any]:
+    """under_tape and inside_run on simdist with recorded graphs on or off: their values, the
+    simulated time, metrics (and, written to trace_path, the Chrome trace)."""
+    import simdist
+    from simdist import tf
+    from simdist.runtime import graph
+    old = graph.enabled
+    graph.enabled = traced
+    try:
+        simdist.configure(trace=str(trace_path))
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
+        out = {"under_tape": under_tape(tf), "inside_run": inside_run(tf), "now": simdist.now(),
+               "metrics": simdist.session.simulator().metrics()}
+        simdist.reset()   # (closes the trace)
+        return out
+    finally:
+        graph.enabled = old
+
+
+@pytest.mark.clause("function.trace-under-tape-and-in-run")
+def test_traced_under_a_tape_and_in_run_is_bit_identical_to_eager(tmp_path: Path) -> None:
+    """Calls under a tape (replayed op by op for it) and in replicas (replayed in the replica's
+    context) give the eager calls' values, simulated time, metrics and trace, bit for bit."""
+    eager = _tape_and_run(False, tmp_path / "eager.json")
+    traced = _tape_and_run(True, tmp_path / "traced.json")
+    assert traced["under_tape"]["traces"] == 1 and traced["inside_run"]["traces"] == 2, \
+        f"expected 1 trace under the tape and 2 in run (one per replica), got {traced}"
+    for key in ("now", "metrics"):
+        assert traced[key] == eager[key], f"{key} with traced calls differs from the eager run: {traced[key]!r:.300} " \
+                                          f"vs {eager[key]!r:.300}"
+    for prog in ("under_tape", "inside_run"):
+        t, e = dict(traced[prog]), dict(eager[prog])
+        t.pop("traces"), e.pop("traces")
+        t["steps"] = [st[:-1] for st in t["steps"]]
+        e["steps"] = [st[:-1] for st in e["steps"]]
+        if "after" in t:
+            t["after"], e["after"] = t["after"][0], e["after"][0]
+        assert t == e, f"{prog}: values with traced calls {t} differ from the eager run's {e}"
+    a, b = (tmp_path / "traced.json").read_bytes(), (tmp_path / "eager.json").read_bytes()
+    assert a == b, f"the Chrome trace differs: {len(a)} bytes traced vs {len(b)} eager"
+
+
 @pytest.mark.clause("function.trace-once")
 def test_fused_replicas_change_only_the_rounding_of_gradient_sums(tmp_path: Path) -> None:
     """With the replicas' lanes fused, simulated time, metrics and the trace are the eager run's
@@ -264,7 +381,9 @@ def test_reading_a_value_in_python_keeps_the_function_eager() -> None:
     assert "runs eagerly every time: it reads a tensor's value" in graph.explain(f), graph.explain(f)
 
 
-def test_a_call_under_an_outer_tape_runs_eagerly() -> None:
+def test_a_call_under_an_outer_tape_replays_its_trace_for_the_tape() -> None:
+    """Traced outside a tape, the call under a tape runs no Python: its ops replay through
+    dispatch and the tape differentiates them (clause function.trace-under-tape)."""
     tf = _simdist()
     log: list[int] = []
 
@@ -280,7 +399,64 @@ def test_a_call_under_an_outer_tape_runs_eagerly() -> None:
         y = f(x)
     g = tape.gradient(y, x)
     assert g is not None and g.numpy().tolist() == [2.0, 6.0], f"gradient through the call: {g}"
-    assert len(log) == 2, f"traced once, then run eagerly under the tape: the body ran {len(log)} times, not 2"
+    assert len(log) == 1, f"traced once (as TF traces once per signature): the body ran {len(log)} times, not 1"
+
+
+def _tape_uses(traced: bool) -> dict[str, Any]:
+    """A tf.function that stops the tape it is called under, and one first called under two
+    nested tapes: gradients, and how often the Python ran."""
+    tf = _simdist()
+    from simdist.runtime import graph
+    old = graph.enabled
+    graph.enabled = traced
+    try:
+        x = tf.constant([1.0, 2.0])
+        log: list[int] = []
+
+        @tf.function
+        def f(a: Any) -> Any:
+            log.append(1)
+            y = a * a
+            with outer.stop_recording():
+                z = y * 3.0
+            return y + z
+
+        stopped = []
+        for _ in range(2):
+            with tf.GradientTape() as outer:
+                outer.watch(x)
+                r = f(x)
+            stopped.append(outer.gradient(r, x).numpy().tolist())
+
+        @tf.function
+        def h(a: Any) -> Any:
+            return tf.reduce_sum(a * a * 2.0)
+
+        nested = []
+        for _ in range(2):
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                with tf.GradientTape() as t2:
+                    t2.watch(x)
+                    r = h(x)
+                g = t2.gradient(r, x)
+            nested.append((g.numpy().tolist(), t1.gradient(g, x).numpy().tolist()))
+        return {"stopped": stopped, "runs": len(log), "nested": nested, "explain": graph.explain(f) if traced else ""}
+    finally:
+        graph.enabled = old
+
+
+def test_a_call_that_uses_its_outer_tape_gets_the_eager_gradients() -> None:
+    """A first call under tapes hands them its ops when it returns; one that stops (or watches
+    with, or takes a gradient of) a tape it was called under gets it up to date first, and then
+    stays eager: gradients are the eager call's either way."""
+    eager, traced = _tape_uses(False), _tape_uses(True)
+    assert traced["stopped"] == eager["stopped"] == [[2.0, 4.0]] * 2, \
+        f"gradients with the tape stopped inside: traced {traced['stopped']}, eager {eager['stopped']}"
+    assert traced["runs"] == 2 and "uses a gradient tape it was called under" in traced["explain"], \
+        f"a call that stops its outer tape should stay eager: {traced['runs']} runs, {traced['explain']}"
+    assert traced["nested"] == eager["nested"] == [([4.0, 8.0], [4.0, 4.0])] * 2, \
+        f"first and second order through nested tapes: traced {traced['nested']}, eager {eager['nested']}"
 
 
 def test_device_scope_is_part_of_the_signature() -> None:

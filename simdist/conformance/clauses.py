@@ -432,6 +432,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: the gradient of a gather from a concatenation is IndexedSlices per concatenated input (rows re-based along axis 0, columns sliced along another axis); gradients reaching one tensor aggregate in the order of TF\'s tape walk.'),
     Clause('function.trace-once', 'training', False, (),
            'TF 2.21: a tf.function runs its Python body once per input signature (tensors by dtype and shape, distributed values by their components, Python values by value, keyword arguments bound to their parameters) and its graph after: Python side effects happen at trace time only, and a Python value the body reads is the one it had then; a distributed step over a dataset with a partial last batch traces twice.'),
+    Clause('function.trace-under-tape-and-in-run', 'training', False, (),
+           'TF 2.21: a tf.function called under a GradientTape traces once per input signature as outside one (a call without a tape reuses the trace), with the eager gradients, first and second order; inside MirroredStrategy.run it traces once per replica on the first step and not again.'),
     Clause('function.graph-rewrites', 'training', False, (),
            'TF 2.21: a tf.function\'s graph optimisations (constant folding, common subexpressions, pruning, and in XLA broadcast sinking) do not change values: an update with a uniform tensor combined with a scalar (`tf.ones(shape) * c + s`) gives each element the elementwise float result, bit for bit.'),
 ]}

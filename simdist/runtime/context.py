@@ -1,15 +1,16 @@
 """Distribution context: which strategy is current, cross-replica vs replica context, device scope.
 
-State is per thread (TF keeps it thread-local too), and per replica of `run` (its greenlets swap
-it: runtime/replica_state.py): replicas begin
+State is per thread (TF keeps it thread-local too), and per replica of `run`: it lives in the
+execution context (runtime/execution.py), which a replica switch swaps whole; replicas begin
 with a copy of their parent's stack plus their own replica context.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import Any
+
+from simdist.runtime import execution
 
 _DEVICE_NESTING = "Device scope nesting error: move call to tf.distribute.set_strategy() out of `with` scope."
 _CREATOR_NESTING = ("Variable creator scope nesting error: move call to tf.distribute.set_strategy() "
@@ -25,15 +26,9 @@ class Frame:
     device: str | None       # current device scope (tf.device / strategy device), None = default
 
 
-class _State(threading.local):
-    def __init__(self) -> None:
-        self.stack: list[Frame] = []
-        # The top frame's device (None when the stack is empty), kept by push/pop/adopt so that
-        # current_device(), called by every op, reads one attribute instead of the stack.
-        self.device: str | None = None
-
-
-_state = _State()
+# (the execution context keeps the top frame's device in `device`, set by push/pop/adopt, so
+# that current_device(), called by every op, reads one attribute instead of the stack)
+_current = execution._current
 _default_strategy: Any = None
 _default_replica_context: Any = None
 _default_device = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -50,26 +45,26 @@ def install_defaults(strategy: Any, replica_context: Any) -> None:
     global _default_strategy, _default_replica_context
     _default_strategy = strategy
     _default_replica_context = replica_context
-    st = _state.stack
+    st = _current.ctx.stack
     if st and st[0].strategy is None:   # a bottom frame made before the defaults existed
         st[0] = Frame(strategy, replica_context, st[0].device)
 
 
 def _stack() -> list[Frame]:
-    st = _state.stack
+    st = _current.ctx.stack
     if not st:
         st.append(Frame(_default_strategy, _default_replica_context, None))
     return st
 
 
 def current() -> Frame:
-    st = _state.stack
+    st = _current.ctx.stack
     return st[-1] if st else _stack()[-1]
 
 
 def push(frame: Frame) -> None:
     _stack().append(frame)
-    _state.device = frame.device
+    _current.ctx.device = frame.device
 
 
 def pop(expected: Frame, nesting_message: str = _CREATOR_NESTING) -> None:
@@ -77,7 +72,7 @@ def pop(expected: Frame, nesting_message: str = _CREATOR_NESTING) -> None:
     if len(st) < 2 or st[-1] is not expected:
         raise RuntimeError(nesting_message)
     st.pop()
-    _state.device = st[-1].device
+    _current.ctx.device = st[-1].device
 
 
 def snapshot() -> list[Frame]:
@@ -87,8 +82,9 @@ def snapshot() -> list[Frame]:
 
 def adopt(frames: list[Frame]) -> None:
     """Install a stack copied from another thread (used at the start of a replica thread)."""
-    _state.stack = list(frames)
-    _state.device = frames[-1].device if frames else None
+    c = _current.ctx
+    c.stack = list(frames)
+    c.device = frames[-1].device if frames else None
 
 
 def get_strategy() -> Any:
@@ -132,8 +128,13 @@ def get_replica_context() -> Any:
 
 def current_device() -> str:
     """The device new tensors are placed on: the innermost device scope, else the default."""
-    d = _state.device   # = the top frame's device (see _State)
+    d = _current.ctx.device   # = the top frame's device
     return _default_device if d is None else d
+
+
+def scoped_device() -> str | None:
+    """The innermost device scope's device, None outside any (no default filled in)."""
+    return _current.ctx.device
 
 
 class device_scope:

@@ -8,14 +8,16 @@ The tally also keeps the FLOPs of two sections of a training step: `backward` (w
 tape's `gradient` computes) and `update` (what an optimizer applies); the forward pass is the
 rest. A section counts its own FLOPs only (a section inside another is not counted twice), so
 the simulator can charge forward, backward and update as separate kernels (and trace spans).
-Sections are per replica (runtime/replica_state.py), the tally is shared: replicas run
-one at a time, so a replica's FLOPs are the tally's growth between its turns.
+Sections are per replica (they live in the execution context, runtime/execution.py), the
+tally is shared: replicas run one at a time, so a replica's FLOPs are the tally's growth
+between their turns.
 """
 
 from __future__ import annotations
 
-import threading
 from typing import Any, Callable
+
+from simdist.runtime import execution
 
 SECTIONS = ("backward", "update")
 
@@ -69,12 +71,7 @@ class measure:
         self.flops = tally.flops - self.start
 
 
-class _Open(threading.local):
-    def __init__(self) -> None:
-        self.stack: list[list[Any]] = []   # [name, FLOPs at entry, FLOPs of inner sections]
-
-
-_open = _Open()
+_current = execution._current
 
 
 class section:
@@ -89,15 +86,16 @@ class section:
         self.name = name
 
     def __enter__(self) -> "section":
-        _open.stack.append([self.name, tally.flops, 0.0])
+        _current.ctx.sections.append([self.name, tally.flops, 0.0])
         return self
 
     def __exit__(self, *exc: object) -> None:
-        name, start, inner = _open.stack.pop()
+        stack = _current.ctx.sections
+        name, start, inner = stack.pop()
         spent = tally.flops - start
         setattr(tally, name, getattr(tally, name) + spent - inner)
-        if _open.stack:
-            _open.stack[-1][2] += spent
+        if stack:
+            stack[-1][2] += spent
 
 
 def flush_open_sections() -> None:
@@ -107,7 +105,7 @@ def flush_open_sections() -> None:
     resumes, so the other replicas' FLOPs meanwhile are not charged to its sections."""
     now = tally.flops
     child_spent = 0.0
-    for entry in reversed(_open.stack):
+    for entry in reversed(_current.ctx.sections):
         name, start, inner = entry
         spent = now - start
         setattr(tally, name, getattr(tally, name) + spent - inner - child_spent)
@@ -119,36 +117,34 @@ def restart_open_sections() -> None:
     """Restart the open sections from now without counting what happened since they were
     flushed (the other replicas' FLOPs while this one was parked)."""
     now = tally.flops
-    for entry in _open.stack:
+    for entry in _current.ctx.sections:
         entry[1], entry[2] = now, 0.0
 
 
-class _Held(threading.local):
-    """Bytes of tensors this thread's gradient tapes keep for their backward pass."""
-
-    def __init__(self) -> None:
-        self.bytes = 0
-        self.peak = 0
-
-
-held = _Held()
+def open_sections() -> list[list[Any]]:
+    """The current context's open sections, innermost last."""
+    return _current.ctx.sections
 
 
 def hold(nbytes: int) -> None:
-    """A tape keeps nbytes more (an op's inputs and outputs it will need for the gradient)."""
-    held.bytes += nbytes
-    if held.bytes > held.peak:
-        held.peak = held.bytes
+    """A tape keeps nbytes more (an op's inputs and outputs it will need for the gradient), in
+    the current context's count (ExecutionContext.held_bytes, held_peak)."""
+    c = _current.ctx
+    c.held_bytes += nbytes
+    if c.held_bytes > c.held_peak:
+        c.held_peak = c.held_bytes
 
 
 def release(nbytes: int) -> None:
     """A tape let go of nbytes (its gradient was taken, it was reset or collected)."""
-    held.bytes = max(0, held.bytes - nbytes)
+    c = _current.ctx
+    c.held_bytes = max(0, c.held_bytes - nbytes)
 
 
 def peak_held_since_reset() -> int:
-    return held.peak
+    return _current.ctx.held_peak
 
 
 def reset_peak() -> None:
-    held.peak = held.bytes
+    c = _current.ctx
+    c.held_peak = c.held_bytes

@@ -8,12 +8,23 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from simdist.runtime import convert, dtypes
+from simdist.runtime import convert, dtypes, execution
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
-# The graph recorder of the tf.function call running now (simdist.runtime.graph), else None.
+# The recorder of a tf.function call being recorded in the process (on any thread), else None:
+# Tensor() counts the tensors made while it records, and notes those made by another thread
+# (see runtime/graph/recording.py). Told by the execution context (execution.begin_recording); read here only.
 _REC: Any = None
+
+
+def _recording(rec: Any) -> None:
+    global _REC
+    _REC = rec
+
+
+execution.on_recording(_recording)
+_current = execution._current
 
 
 class TensorShape:
@@ -120,7 +131,7 @@ class Tensor:
         self._v = value
         self.dtype = dtype
         self._device = device
-        if _REC is not None:    # (a call being recorded: see runtime/graph.py)
+        if _REC is not None:    # (a call being recorded: see runtime/graph/recording.py)
             _REC.created += 1
             if _REC.thread != _thread_id():
                 _REC.other_thread()
@@ -214,7 +225,7 @@ class _Traced(Tensor):
 
     @property   # type: ignore[override]
     def _v(self) -> np.ndarray:
-        rec = _REC
+        rec = _current.ctx.recorder
         if rec is not None and rec.live and not rec.is_constant(self):
             f = sys._getframe(1)
             rec.invalidate(f"it reads a tensor's value in {f.f_code.co_name} ({f.f_code.co_filename}:{f.f_lineno})")
@@ -273,8 +284,9 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         return array.stack([convert_to_tensor(v, dtype=dtype, dtype_hint=dtype_hint) for v in value])
     arr, dt = convert.to_array(value, None if dtype is None else dtypes.as_dtype(dtype),
                                None if dtype_hint is None else dtypes.as_dtype(dtype_hint))
-    if _REC is not None:    # a Const node of the call being recorded
-        return _REC.constant(Tensor(arr, dt))
+    rec = _current.ctx.recorder
+    if rec is not None:    # a Const node of the call being recorded
+        return rec.constant(Tensor(arr, dt))
     return Tensor(arr, dt)
 
 

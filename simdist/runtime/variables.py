@@ -8,8 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import context, dtypes
-from simdist.runtime import tensor as _tm
+from simdist.runtime import context, dtypes, execution
 from simdist.runtime.ops import dispatch as _dispatch
 from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tensor
 
@@ -145,7 +144,12 @@ def _unshared_refcount() -> int:
 
 
 _UNSHARED = _unshared_refcount()
-_txn: list[Transaction] = []
+_cur = execution._current
+
+
+def transactions() -> list[Transaction]:
+    """The open transactions of the current client, innermost last (the list itself)."""
+    return _cur.ctx.transactions
 
 
 class transaction:
@@ -155,11 +159,11 @@ class transaction:
         self.t = Transaction()
 
     def __enter__(self) -> Transaction:
-        _txn.append(self.t)
+        _cur.ctx.transactions.append(self.t)
         return self.t
 
     def __exit__(self, *exc: object) -> None:
-        _txn.remove(self.t)
+        _cur.ctx.transactions.remove(self.t)
 
 
 def resolve_initial_value(initial_value: Any, dtype: Any = None) -> Tensor:
@@ -360,8 +364,9 @@ class ResourceVariable(Variable):
                  dtype: Any = None, shape: Any = None, device: str | None = None,
                  aggregation: Any = VariableAggregation.NONE, synchronization: Any = VariableSynchronization.AUTO,
                  **unused: Any) -> None:
-        if _tm._REC is not None:   # (a recorded call would create it once: it stays eager, see runtime/graph)
-            _tm._REC.invalidate(f"it creates a variable ({name or 'Variable'})")
+        rec = _cur.ctx.recorder
+        if rec is not None:   # (a recorded call would create it once: it stays eager, see runtime/graph)
+            rec.invalidate(f"it creates a variable ({name or 'Variable'})")
         init = resolve_initial_value(initial_value, dtype)
         self._value = np.array(init._v, copy=True)
         self._dtype = init.dtype
@@ -403,7 +408,7 @@ class ResourceVariable(Variable):
 
     def _as_tensor(self) -> Tensor:
         t = Tensor(self._read_array(), self._dtype, self._device)
-        if _tm._REC is not None or _dispatch._tls.tapes:
+        if _cur.ctx.observers:
             return _dispatch.variable_read(self, t)
         return t
 
@@ -417,8 +422,9 @@ class ResourceVariable(Variable):
                     o.read(self)
                 else:
                     o.read(self, nbytes)
-        if _txn:
-            t = _txn[-1]
+        txn = _cur.ctx.transactions
+        if txn:
+            t = txn[-1]
             if id(self) in t.overlay:   # (Transaction.value is None for a variable it never wrote)
                 pending = t.value(self)
                 if pending is not None:
@@ -446,7 +452,7 @@ class ResourceVariable(Variable):
         from simdist.runtime.cost import tally
         tally.flops += idx.size
         t = Tensor(np.take(value, idx, axis=0), self._dtype, self._device)   # (gathered where it lives)
-        if _tm._REC is not None or _dispatch._tls.tapes:
+        if _cur.ctx.observers:
             return _dispatch.variable_gathered(self, idx_t, t)
         return t
 
@@ -495,8 +501,9 @@ class ResourceVariable(Variable):
             self._assign_np(_updated(self._current(), kind, operand))
 
     def _write(self, kind: str, operand: np.ndarray) -> None:
-        if _txn:
-            t = _txn[-1]
+        txn = _cur.ctx.transactions
+        if txn:
+            t = txn[-1]
             if id(self) not in t.overlay:
                 if kind != "assign" and self._fault is not None:
                     self._fault.check_read(self)   # a read-modify-write of a failed ps fails here, as eagerly
@@ -528,21 +535,21 @@ class ResourceVariable(Variable):
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(value, "AssignVariableOp")
         self._write("assign", arr)
-        if _tm._REC is not None:
+        if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign", value, arr)
         return self if read_value else None
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(delta, "AssignAddVariableOp")
         self._write("assign_add", arr)
-        if _tm._REC is not None:
+        if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign_add", delta, arr)
         return self if read_value else None
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(delta, "AssignSubVariableOp")
         self._write("assign_sub", arr)
-        if _tm._REC is not None:
+        if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign_sub", delta, arr)
         return self if read_value else None
 
@@ -562,7 +569,7 @@ class ResourceVariable(Variable):
         _check_scatter(kind, idx, upd, tuple(self._shape.as_list()), op)
         operand = (idx, upd)
         self._write(kind, operand)
-        if _tm._REC is not None:
+        if _cur.ctx.observers:
             _dispatch.variable_scattered(self, kind, idx_t, upd_t, operand)
         return self
 
@@ -608,7 +615,8 @@ class ResourceVariable(Variable):
         return self._scatter("scatter_nd_update", indices, updates, "ResourceScatterNdUpdate")
 
     def _numpy_text(self) -> str:
-        pending = _txn[-1].value(self) if _txn else None
+        txn = _cur.ctx.transactions
+        pending = txn[-1].value(self) if txn else None
         value = self._current() if pending is None else pending
         return Tensor(value, self._dtype, self._device)._numpy_text(True)
 

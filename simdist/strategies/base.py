@@ -13,11 +13,9 @@ import numpy as np
 
 from simdist import session
 from simdist.runtime import context, dtypes, errors, variables
-from simdist.runtime import tensor as _tm
 from simdist.runtime import cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import dispatch
-from simdist.runtime.autodiff.tape import record_operation
 from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-exported)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
@@ -111,7 +109,7 @@ class ReplicaContext:
         def backward(*dys: Any) -> list[Any]:
             return _flatten(self.all_reduce(op, list(dys)))[0]
 
-        record_operation("CollectiveReduceV2", outputs, inputs, backward)
+        dispatch.custom("CollectiveReduceV2", inputs, outputs, backward)
 
     def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
         """Every replica receives the concatenation of all replicas' values along `axis`."""
@@ -542,10 +540,9 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     in_dt = ts[0].dtype
     arr, dt = reduce_rules.reduce_components(op, [dispatch.raw(t) for t in ts], in_dt)
     out = Tensor(arr, dt, device or context.current_device())
-    rec = _tm._REC
-    if rec is not None:   # (a tf.function call being recorded: its replays reduce the same way)
-        out = rec.computed(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt)[0], ts, out,
-                           reduce=op.name if op in (ReduceOp.SUM, ReduceOp.MEAN) else None)
+    if dispatch.recording():   # (a tf.function call being recorded: its replays reduce the same way)
+        out = dispatch.reduced(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt)[0], ts, out,
+                               reduce=op.name if op in (ReduceOp.SUM, ReduceOp.MEAN) else None)
     if strategy is not None:
         timing.charge_reduce(strategy, ts, out, "reduce")
     return out
@@ -624,10 +621,7 @@ def _place(t: Any, device: str | None) -> Any:
         shape = t.dense_shape
         return IndexedSlices(_place(t.values, device), _place(t.indices, device),
                              None if shape is None else _place(shape, device))
-    rec = _tm._REC
-    if rec is not None:   # (the same array on another device: the same node of the recorded call)
-        return rec.alias(t, device)
-    return Tensor(t._v, t.dtype, device)
+    return dispatch.placed(t, device)   # (the same array: in a recorded call, the same node)
 
 
 def _nbytes(v: Any) -> int:

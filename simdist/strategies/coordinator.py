@@ -24,7 +24,7 @@ import simpy
 from simpy.events import PENDING
 
 from simdist import session
-from simdist.runtime import context, errors, variables
+from simdist.runtime import context, errors, execution, variables
 from simdist.runtime.cost import tally
 from simdist.runtime.sharded import ShardedVariable
 from simdist.runtime.values import PerWorker
@@ -454,14 +454,15 @@ class ClusterCoordinator:
             if plan is None or plan[0] is not fn._graph:
                 plan = self._replay_plan(fn, w, wcpu)
             txn = variables.Transaction()
-            variables._txn.append(txn)
+            txns = variables.transactions()
+            txns.append(txn)
             result = error = None
             try:
                 result = fn._replay(wcpu)    # (its results are made on the worker: no device scope needed)
             except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
                 error = e
             finally:
-                variables._txn.remove(txn)
+                txns.remove(txn)
             # (what a strategy.run inside it charged when it recorded, charged again on this worker)
             gch = fn._graph.charges
             if gch:
@@ -563,16 +564,17 @@ class ClusterCoordinator:
         frame = context.Frame(self._strategy, None, wcpu)   # ops in the function run on the worker
         context.push(frame)
         txn = variables.Transaction()
-        variables._txn.append(txn)          # (variables.transaction() and timing.collect(),
-        timing._collect.append(charges)     # inlined: this runs once per closure)
+        ctx = execution.current()           # (variables.transaction() and timing.collect(),
+        ctx.transactions.append(txn)        # inlined: this runs once per closure)
+        ctx.charges.append(charges)
         recorded = fn._graph
         try:
             result = fn._scheduled(args, kwargs)
         except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
             error = e
         finally:
-            timing._collect.pop()
-            variables._txn.remove(txn)
+            ctx.charges.pop()
+            ctx.transactions.remove(txn)
             context.pop(frame)
             variables.observers.remove(traffic)
             ext._current_worker = None

@@ -159,7 +159,7 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
         if rid is None:
             rid = _update_state.replica
             if rid is None:
-                dev = context._state.device
+                dev = context.scoped_device()
                 if dev is not None:
                     for c in self._values:
                         if c.device == dev:

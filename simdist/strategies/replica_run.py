@@ -1,8 +1,9 @@
 """Runs a function once per replica, with collective sync points (all_reduce, merge_call).
 
 Replicas run as greenlets of the caller's thread (TF runs them on threads of their own; the
-per-thread state TF keeps — context stack, device scope, gradient tapes, cost sections — is
-swapped at each switch, runtime/replica_state.py), strictly one at a time in replica order,
+per-thread state TF keeps — context stack, device scope, gradient tapes, cost sections — is each
+replica's execution context, runtime/execution.py, and a switch swaps that one reference),
+strictly one at a time in replica order,
 handing control back at each sync point, so results never depend on a scheduler and a switch
 costs a microsecond rather than an OS thread hand-off. When every replica has reached
 the same sync point, the merge runs on the caller's thread (in cross-replica context, as TF's
@@ -13,14 +14,13 @@ in the order they happened.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import greenlet
 
-from simdist.runtime import context, cost, replica_state
-from simdist.runtime import tensor as _tm
+from simdist.runtime import context, cost, execution
+from simdist.runtime.ops import dispatch
 from simdist.runtime.cost import tally
 
 
@@ -76,11 +76,12 @@ class _Abort(BaseException):
     """Unwinds a replica whose peers failed or diverged."""
 
 
-_local = threading.local()
+_current = execution._current
 
 
 def current_runner() -> "ReplicaRunner | None":
-    return getattr(_local, "runner", None)
+    """The runner whose replica is running now (in the current execution context), else None."""
+    return _current.ctx.runner
 
 
 class ReplicaRunner:
@@ -107,6 +108,10 @@ class ReplicaRunner:
 
     # --- called in a replica ----------------------------------------------------------------
     def sync(self, replica_id: int, point: SyncPoint, payload: Any) -> Any:
+        if _current.ctx.recorder is not self._outer_recorder:
+            # a tf.function called in the replica reached the collective: its replays would not
+            # meet the other replicas (nor split the run's phases), so it stays eager
+            dispatch.unrecordable(f"it calls {point.kind} inside strategy.run (the replicas meet inside it)")
         cost.flush_open_sections()          # (the phase ending here gets its sections' FLOPs)
         if self._inline:
             self._close_phase_inline(point)
@@ -130,7 +135,7 @@ class ReplicaRunner:
             if self._abort:
                 raise _Abort()
             res = self.body(i)
-            self._held[i] = cost.held.peak
+            self._held[i] = cost.peak_held_since_reset()
             self._flops[i] = _add(self._flops[i], _spent(self._mark))
             self._results[i] = res
             self._status[i] = "done"
@@ -148,22 +153,18 @@ class ReplicaRunner:
 
     def _run_inline(self) -> RunRecord:
         self._inline = True
-        prev = current_runner()
-        _local.runner = self
-        outer = replica_state.capture()
-        if self.own_thread:   # as on a thread of its own: no tapes, sections or kept bytes of the caller's
-            replica_state.install(replica_state.fresh(self.frames[0]))
-        else:                 # on the caller's thread (OneDevice): its tapes see the ops
-            context.adopt(self.frames[0])
-            cost.reset_peak()
-        base = cost.held.bytes
+        # As on a thread of its own: no tapes, sections or kept bytes of the caller's; else on the
+        # caller's thread (OneDevice): its tapes and sections see the ops.
+        self._outer_recorder = _current.ctx.recorder
+        ctx = execution.child(_current.ctx, list(self.frames[0]), self, self.own_thread)
+        outer = execution.switch(ctx)
+        base = ctx.held_bytes
         self._mark = tally.snapshot()
         try:
             res = self.body(0)
-            self._held[0] = cost.held.peak - base
+            self._held[0] = ctx.held_peak - base
         finally:
-            replica_state.install(outer)
-            _local.runner = prev
+            execution.switch(outer)
         self.phases.append(_phase([_spent(self._mark)], None))
         return RunRecord([res], self.phases, self._held)
 
@@ -172,7 +173,9 @@ class ReplicaRunner:
         if self.n == 1:
             return self._run_inline()
         self._parent = greenlet.getcurrent()
-        self._states = [replica_state.fresh(self.frames[i]) for i in range(self.n)]
+        parent = _current.ctx
+        self._outer_recorder = parent.recorder
+        self._ctxs = [execution.child(parent, list(self.frames[i]), self) for i in range(self.n)]
         self._greenlets = [greenlet.greenlet(self._replica_main) for _ in range(self.n)]
         try:
             self._loop()
@@ -185,15 +188,12 @@ class ReplicaRunner:
         return RunRecord(self._results, self.phases, self._held)
 
     def _give_turn(self, i: int, throw: bool = False) -> None:
-        """Run replica i until it parks at a sync point or returns, in its own state."""
-        outer = replica_state.capture()
-        prev = current_runner()
-        replica_state.install(self._states[i])
-        _local.runner = self
-        rec = _tm._REC
-        if rec is not None:     # (a tf.function records: replica i's ops form its lane, runtime/lanes/)
-            rec.lane = i
-            rec.lanes = self.n if rec.lanes in (0, self.n) else -1
+        """Run replica i until it parks at a sync point or returns, in its own context."""
+        ctx = self._ctxs[i]
+        outer = execution.switch(ctx)
+        rec = ctx.recorder is not None
+        if rec:     # (a tf.function records: replica i's ops form its lane, runtime/lanes/)
+            dispatch.replica_turn(i, self.n)
         try:
             g = self._greenlets[i]
             if throw:
@@ -203,11 +203,9 @@ class ReplicaRunner:
             else:
                 g.switch(i)
         finally:
-            if rec is not None:
-                rec.lane = None
-            self._states[i] = replica_state.capture()
-            replica_state.install(outer)
-            _local.runner = prev
+            if rec:
+                dispatch.replica_turn(None, self.n)
+            execution.switch(outer)
 
     def _loop(self) -> None:
         """Hand turns to the replicas and run each collective's merge until all have returned."""

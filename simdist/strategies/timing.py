@@ -15,12 +15,13 @@ import weakref
 from typing import Any, Callable, Iterator, Sequence
 
 from simdist import session
-from simdist.runtime import tensor as _tm, variables
+from simdist.runtime import execution, variables
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor
 
-# While a run executes, charges are collected here instead of being driven immediately.
-_collect: list[list[Callable[[Any], Any]]] = []
+# While a run executes, charges are collected (into the innermost list of the client's
+# `charges`, runtime/execution.py) instead of being driven immediately.
+_cur = execution._current
 # FLOPs charged by strategy.run calls since the coordinator last reset it (so a scheduled
 # function's own compute is not counted twice).
 run_flops_accum = [0.0]
@@ -28,31 +29,38 @@ run_flops_accum = [0.0]
 
 @contextlib.contextmanager
 def collect(into: list) -> Iterator[None]:
-    _collect.append(into)
+    charges = _cur.ctx.charges
+    charges.append(into)
     try:
         yield
     finally:
-        _collect.pop()
+        charges.pop()
+
+
+def collecting() -> bool:
+    """Whether charges are being collected (inside a run's merge or a coordinator closure)."""
+    return bool(_cur.ctx.charges)
 
 
 def _emit(make_process: Callable[[Any], Any]) -> None:
     """Drive a process (or event) now, or record it for replay when inside a run's merge or a
     scheduled function. `make_process(sim)` returns a process generator or a SimPy event. In a
     tf.function call being recorded (runtime/graph.record_call), its replays charge it again."""
-    if _collect:
-        _collect[-1].append(make_process)
+    collect = _cur.ctx.charges
+    if collect:
+        collect[-1].append(make_process)
         return
-    rec = _tm._REC
-    if rec is not None and rec.charges_in_graph:
-        rec.charge(lambda: _emit_now(make_process))
+    if _cur.ctx.observers:
+        dispatch.charged(lambda: _emit_now(make_process))
     sim = session.simulator()
     sim.drive(make_process(sim))
 
 
 def _emit_now(make_process: Callable[[Any], Any]) -> None:
     """_emit, without telling a recorder (a replay's charge, or one the caller recorded)."""
-    if _collect:
-        _collect[-1].append(make_process)
+    collect = _cur.ctx.charges
+    if collect:
+        collect[-1].append(make_process)
         return
     sim = session.simulator()
     sim.drive(make_process(sim))
@@ -117,12 +125,8 @@ def charge_run(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
     In a tf.function call being recorded, the graph keeps the charge (`_run_charge`) and its
     replays make it again, with each call's pending inputs and FLOP override."""
     emit = _run_charge(strategy, fn, record, args, kwargs, traffic)
-    rec = _tm._REC
-    if rec is not None and rec.charges_in_graph:
-        if _collect:
-            rec.invalidate("it calls strategy.run inside a merge call")
-        else:
-            rec.charge(emit)
+    if _cur.ctx.observers:
+        dispatch.charged(emit, "it calls strategy.run inside a merge call" if _cur.ctx.charges else None)
     emit()
 
 
@@ -265,7 +269,7 @@ def charge_updates(work: list[tuple[str, float]], name: str = "update") -> None:
     those, like any other eager op, it is not charged). Its FLOPs leave the replica phases
     and the closure's own compute (run_flops_accum)."""
     work = [(d, f) for d, f in work if f]
-    if not _collect or not work:
+    if not _cur.ctx.charges or not work:
         return
     devices = [(session.sim_device(d), f) for d, f in work]
     run_flops_accum[0] += float(sum(f for _, f in work))

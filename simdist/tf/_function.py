@@ -7,9 +7,14 @@ value) in a context (strategy and replica context, device scope); later calls wi
 signature replay the recorded ops, collectives, variable writes and simulator charges, without
 running the Python again: its side effects happen at trace time only, as on TF. A call whose
 Python reads a tensor's value, takes other arguments, or does anything else the recorder
-cannot see runs eagerly every time, as do calls inside a gradient tape, a strategy.run replica,
-another recorded call or a ClusterCoordinator closure (the coordinator replays those itself:
-see `Function._scheduled`). `SIMDIST_TRACE_FUNCTIONS=0` runs every call eagerly.
+cannot see runs eagerly every time, as do calls inside another recorded call, an open cost
+section or a ClusterCoordinator closure (the coordinator replays those itself: see
+`Function._scheduled`). Calls under a GradientTape and inside a strategy.run replica trace
+as TF's do (once per signature, and per replica, whose device is part of the context): under a
+tape the first call records with the tapes set aside and hands them its ops after, and later
+calls replay op by op through dispatch so the tapes see each op (runtime/interpret.py); in a
+replica the call records and replays in the replica's execution context.
+`SIMDIST_TRACE_FUNCTIONS=0` runs every call eagerly.
 """
 
 from __future__ import annotations
@@ -62,7 +67,8 @@ class Function:
         """The call's result from its recorded graph (recording it on the signature's first
         call), or _EAGER when it must run as plain Python (see the module's docstring)."""
         g = _graph_mod()
-        if not _can_trace():
+        mode = _trace_mode()
+        if mode is None:
             return _EAGER
         npos = self._positional()
         if npos >= 0 and (kwargs or len(args) < npos):
@@ -89,13 +95,22 @@ class Function:
             from simdist.strategies import timing
             run0 = timing.run_flops_accum[0]
             with context.in_function_call():
-                entry, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
+                if mode is _UNDER_TAPE:
+                    entry, result = _record_under_tapes(g, self.python_function, args, kwargs, found[1])
+                else:
+                    entry, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
             if type(entry) is g.Graph:
                 entry.run_flops = timing.run_flops_accum[0] - run0
             self._calls[key] = entry
             return _outputs_to_tensors(result)
         if type(entry) is not g.Graph:
             return _EAGER
+        if mode is _UNDER_TAPE:
+            # (op by op through dispatch, so that the tapes record each op: runtime/interpret.py)
+            if entry.program is None:
+                return _EAGER
+            from simdist.runtime import interpret
+            return _outputs_to_tensors(interpret.run(entry.program, found[1]))
         out = entry.run(*[t._v if type(t) is _tensor_type() else t._a for t in found[1]])
         if entry.run_flops:
             from simdist.strategies import timing
@@ -165,16 +180,39 @@ def _tensor_type() -> type:
     return Tensor
 
 
-def _can_trace() -> bool:
-    """Whether a call may record or replay here: not inside another recording, a gradient tape,
-    an open cost section, a strategy.run replica, or a coordinator closure (transaction or
-    collected charges), where the call must run as plain Python."""
-    from simdist.runtime import cost, tensor, variables
-    from simdist.runtime.ops import dispatch
-    from simdist.strategies import timing
-    from simdist.strategies.replica_run import current_runner
-    return (tensor._REC is None and not dispatch._tls.tapes and not cost._open.stack and not variables._txn
-            and not timing._collect and current_runner() is None)
+_PLAIN, _UNDER_TAPE = "plain", "under tape"
+
+
+def _trace_mode() -> Any:
+    """How a call may record or replay here: None inside another recording, an open cost
+    section, or a coordinator closure (transaction or collected charges), where the call must
+    run as plain Python; _UNDER_TAPE under gradient tapes (or a variable watcher), whose
+    interpreters must see its ops; else _PLAIN. A strategy.run replica is a context like any
+    other: a call there records and replays in the replica's context."""
+    from simdist.runtime import execution
+    c = execution.current()
+    if execution.recording_anywhere() or c.sections or c.transactions or c.charges:
+        return None
+    return _UNDER_TAPE if c.observers else _PLAIN
+
+
+def _record_under_tapes(g: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list) -> tuple:
+    """record_call with the context's tapes set aside (the recording's own accounting of kept
+    bytes is then the call's, as without a tape), handing them what they would have seen when
+    the call returns (runtime/interpret.Deferred)."""
+    from simdist.runtime import execution, interpret
+    c = execution.current()
+    tapes, observers = c.tapes, c.observers
+    deferred = interpret.Deferred(observers, leaves)
+    c.tapes, c.observers, c.aside = [], [deferred], deferred
+    try:
+        return g.record_call(fn, args, kwargs, leaves, _outputs_to_tensors, deferred.twins)
+    finally:
+        c.tapes, c.observers, c.aside = tapes, observers, None
+        for t in deferred.targets:      # (stopped inside the call and not restarted)
+            if all(a is not t for a in deferred.active):
+                c.pop_tape(t)
+        deferred.hand_to_targets()
 
 
 def _context_key() -> Any:
@@ -182,7 +220,17 @@ def _context_key() -> Any:
     (strategy, replica context, device scope) and the copy an extended.update is updating."""
     from simdist.runtime import context
     from simdist.strategies.dist_variables import update_replica_id
-    return (tuple(context._stack()), update_replica_id())
+    return (tuple(_frame_key(f) for f in context._stack()), update_replica_id())
+
+
+def _frame_key(f: Any) -> Any:
+    """A context frame as a key: a replica context by its strategy and replica id (each
+    strategy.run makes new ReplicaContext objects; TF keys a replica's trace by its device)."""
+    rc = f.replica_context
+    rid = getattr(rc, "_replica_id", None) if rc is not None else None
+    if rid is None:
+        return f
+    return (f.strategy, type(rc), rid, f.device)
 
 
 def _graph_mod() -> Any:

@@ -623,6 +623,57 @@ n_traces = len(traces)
     assert_close(ns["result"], np.array([-4.0, -3.0, -2.0]), call=call, what="w")
 
 
+# -- function.trace-under-tape-and-in-run ------------------------------------------------------------------------
+@clause("function.trace-under-tape-and-in-run", ref="tf221")
+def test_function_traces_once_under_a_tape_and_once_per_replica_in_run(backend):
+    prog = Program(backend, """
+strategy = backend.make_strategy("mirrored", 2)
+with strategy.scope():
+    v = tf.Variable([0.5, -1.0])
+traces = []
+
+@tf.function
+def g(x):
+    traces.append(1)
+    return x * v + 1.0
+
+def step(x):
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(g(x * 1.0))
+    return tape.gradient(y, v)
+
+run_grads = [[c.numpy().tolist() for c in strategy.experimental_local_results(
+    strategy.run(step, args=(tf.constant([1.0, 3.0]),)))] for _ in range(3)]
+in_run = len(traces)
+traces.clear()
+w = tf.Variable([2.0, -1.0])
+
+@tf.function
+def f(x):
+    traces.append(1)
+    h = x * w
+    return tf.reduce_sum(h * h)
+
+tape_grads = []
+for k in range(3):
+    with tf.GradientTape() as tape:
+        y = f(tf.constant([1.0, 2.0]) * float(k + 1))
+    tape_grads.append(tape.gradient(y, w).numpy().tolist())
+f(tf.constant([1.0, 2.0]))
+under_tape = len(traces)
+""")
+    ns = prog.run()
+    call = "a tf.function called 3 times under the replica's tape in MirroredStrategy.run on 2 replicas"
+    assert_equal(ns["in_run"], 2, call=call, what="Python runs of the body (one per replica)")
+    # d/dv sum(x * v + 1) = x on each replica
+    assert_close(np.array(ns["run_grads"]), np.array([[[1.0, 3.0]] * 2] * 3), call=call, what="gradients")
+    call = "f(x) = sum((x * w)^2) called under a tape for x = k * [1, 2], k = 1, 2, 3, then without"
+    assert_equal(ns["under_tape"], 1, call=call, what="Python runs of the body")
+    # d/dw = 2 x^2 w = [4 k^2, -8 k^2] for w = [2, -1]
+    assert_close(np.array(ns["tape_grads"]), np.array([[4.0 * k * k, -8.0 * k * k] for k in (1, 2, 3)]),
+                 call=call, what="gradients")
+
+
 # -- function.graph-rewrites -------------------------------------------------------------------------------------
 @clause("function.graph-rewrites", ref="tf221")
 def test_graph_updates_with_uniform_tensors_round_as_elementwise_arithmetic(backend):

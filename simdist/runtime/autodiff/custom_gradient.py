@@ -13,7 +13,8 @@ import inspect
 from typing import Any, Callable
 
 from simdist.runtime import nest
-from simdist.runtime.autodiff.tape import VariableWatcher, record_operation
+from simdist.runtime.autodiff.tape import VariableWatcher
+from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["custom_gradient"]
@@ -58,6 +59,6 @@ def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
             return [None if g is None else (g if not isinstance(g, (int, float)) else convert_to_tensor(g))
                     for g in flat] + list(variable_grads)
 
-        record_operation(getattr(f, "__name__", "CustomGradient"), flat_result, inputs, backward)
+        dispatch.custom(getattr(f, "__name__", "CustomGradient"), inputs, flat_result, backward)
         return nest.pack_sequence_as(result, flat_result)
     return decorated

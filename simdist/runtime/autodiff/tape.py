@@ -3,9 +3,10 @@
 TF's imperative tape, in Python: a tape records an op when one of its inputs is watched (a
 tensor passed to `watch`, a trainable variable read while the tape watches accessed variables,
 or the output of an op it recorded) and that input's dtype is trainable (floating or complex).
-Tapes are per replica (a replica of `strategy.run` starts with none, as in TF, whose
-MirroredStrategy runs each replica on its own thread), innermost last; every active tape of
-the thread sees every op. `gradient` walks the recorded ops backwards (backprop.py) calling
+Tapes are per execution context (runtime/execution.py: a replica of `strategy.run` starts with
+none, as in TF, whose MirroredStrategy runs each replica on its own thread), innermost last;
+every active tape of the context sees every op: what a tape records (`_Tape`) is one of the
+context's interpreters of dispatch. `gradient` walks the recorded ops backwards (backprop.py) calling
 each op's registered gradient, themselves dispatched ops: an outer tape records them, which
 gives higher-order gradients, and the FLOP tally counts them as the backward pass.
 
@@ -21,7 +22,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from simdist.runtime import cost, dtypes
+from simdist.runtime import cost, dtypes, execution
 from simdist.runtime import nest
 from simdist.runtime.autodiff import backprop
 from simdist.runtime.ops import dispatch
@@ -84,8 +85,8 @@ class _Entry:
         self.none_ok = none_ok
 
 
-class _Tape:
-    """What one GradientTape has recorded."""
+class _Tape(execution.Interpreter):
+    """What one GradientTape has recorded: while the tape records, an interpreter of dispatch."""
 
     __slots__ = ("tensor_tape", "op_tape", "next_id", "leaves", "watched_vars", "watch_accessed", "persistent",
                  "kept", "kept_bytes", "__weakref__")
@@ -152,6 +153,60 @@ class _Tape:
         self.keep(inputs)
         self.keep(outputs)
 
+    # --- interpreter of dispatch (execution.Interpreter) ------------------------------------------------
+    def op(self, op: OpDef, tensors: Sequence[Tensor], outs: tuple, attrs: dict | None) -> tuple:
+        if not self.should_record(tensors):
+            return outs
+        tt = self.tensor_tape
+        skip = tuple(i for i, t in enumerate(tensors) if id(t) not in tt or not trainable(t.dtype))
+        call = OpCall(op, tuple(tensors), outs, attrs, skip)
+
+        def backward(*out_grads: Any) -> Any:
+            from simdist.runtime.ops.registry import NO_GRADIENT, gradient_function
+            fn = gradient_function(op)
+            if fn is NO_GRADIENT:
+                return [None] * len(call.inputs)
+            return fn(call, *out_grads)
+        self.record(op.name, tensors, tuple(id(t) for t in tensors), outs, backward, op.none_grad_ok)
+        return outs
+
+    def _accessed(self, var: Any, t: Tensor) -> bool:
+        """A variable was read into t: watch it if this tape watches accessed trainable
+        variables; whether the read is to be recorded."""
+        owner = getattr(var, "_distributed_container", None)
+        if owner is None:
+            owner = var
+        if self.watch_accessed and getattr(owner, "trainable", True):
+            self.watch_variable(var, owner)
+        return id(var) in self.tensor_tape and trainable(t.dtype)
+
+    def read(self, var: Any, t: Tensor) -> Tensor:
+        if self._accessed(var, t):
+            self.record("ReadVariableOp", (var,), (id(var),), (t,), lambda g: [g])
+        return t
+
+    def gathered(self, var: Any, indices: Tensor, t: Tensor) -> Tensor:
+        if not self._accessed(var, t):
+            return t
+        shape = var.shape.as_list()
+
+        def backward(g: Any) -> list:
+            # TF's _GatherGrad for ResourceGather: the rows' gradient as IndexedSlices
+            from simdist.runtime.indexed_slices import IndexedSlices
+            from simdist.runtime.ops import array
+            n = int(np.prod(indices.shape.as_list(), dtype=np.int64))
+            return [IndexedSlices(array.reshape(g, [n] + shape[1:]), array.reshape(indices, [n]),
+                                  array.constant(shape, dtype="int32")), None]
+        self.record("ResourceGather", (var, indices), (id(var), id(indices)), (t,), backward)
+        return t
+
+    def custom(self, op_type: str, inputs: Sequence[Any], outputs: Sequence[Tensor],
+               backward: Callable[..., Any]) -> None:
+        """Recorded when it uses a watched input (TF's record.record_operation)."""
+        keys = tuple(id(variable_key(x)) if _is_variable(x) else id(x) for x in inputs)
+        if any(k in self.tensor_tape and trainable(x.dtype) for k, x in zip(keys, inputs)):
+            self.record(op_type, inputs, keys, tuple(outputs), backward)
+
 
 class GradientTape:
     """`tf.GradientTape(persistent=False, watch_accessed_variables=True)`."""
@@ -186,17 +241,13 @@ class GradientTape:
                              "tape.")
         if self._tape is None:
             self._tape = _Tape(self._persistent, self._watch_accessed_variables)
-        dispatch.tapes().append(self)
+        execution.current().push_tape(self._tape)
         self._recording = True
 
     def _pop_tape(self) -> None:
         if not self._recording:
             raise ValueError("Tape is not recording.")
-        stack = dispatch.tapes()
-        for i in range(len(stack) - 1, -1, -1):
-            if stack[i] is self:
-                del stack[i]
-                break
+        execution.current().pop_tape(self._tape)
         self._recording = False
 
     @contextlib.contextmanager
@@ -240,6 +291,9 @@ class GradientTape:
             if not trainable(t.dtype):
                 _log.warning("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r", t.dtype)
             assert self._tape is not None
+            aside = execution.current().aside
+            if aside is not None:   # (a tf.function recording under this tape: runtime/interpret.Deferred)
+                aside.touch(self._tape)
             if isinstance(t, Tensor):
                 self._tape.watch(t)
             else:
@@ -250,56 +304,6 @@ class GradientTape:
         if self._tape is not None:
             self._watched_variables = tuple(self._tape.watched_vars)
         return self._watched_variables
-
-    # --- observer of dispatch ----------------------------------------------------------------------------
-    def _record_op(self, op: OpDef, tensors: Sequence[Tensor], outs: tuple, attrs: dict | None) -> None:
-        tape = self._tape
-        if tape is None or not tape.should_record(tensors):
-            return
-        tt = tape.tensor_tape
-        skip = tuple(i for i, t in enumerate(tensors) if id(t) not in tt or not trainable(t.dtype))
-        call = OpCall(op, tuple(tensors), outs, attrs, skip)
-
-        def backward(*out_grads: Any) -> Any:
-            from simdist.runtime.ops.registry import NO_GRADIENT, gradient_function
-            fn = gradient_function(op)
-            if fn is NO_GRADIENT:
-                return [None] * len(call.inputs)
-            return fn(call, *out_grads)
-        tape.record(op.name, tensors, tuple(id(t) for t in tensors), outs, backward, op.none_grad_ok)
-
-    def _accessed(self, var: Any, t: Tensor) -> _Tape | None:
-        """A variable was read into t: watch it if this tape watches accessed trainable
-        variables; the tape, when the read is to be recorded."""
-        tape = self._tape
-        if tape is None:
-            return None
-        owner = getattr(var, "_distributed_container", None)
-        if owner is None:
-            owner = var
-        if tape.watch_accessed and getattr(owner, "trainable", True):
-            tape.watch_variable(var, owner)
-        return tape if id(var) in tape.tensor_tape and trainable(t.dtype) else None
-
-    def _variable_read(self, var: Any, t: Tensor) -> None:
-        tape = self._accessed(var, t)
-        if tape is not None:
-            tape.record("ReadVariableOp", (var,), (id(var),), (t,), lambda g: [g])
-
-    def _variable_gathered(self, var: Any, indices: Tensor, t: Tensor) -> None:
-        tape = self._accessed(var, t)
-        if tape is None:
-            return
-        shape = var.shape.as_list()
-
-        def backward(g: Any) -> list:
-            # TF's _GatherGrad for ResourceGather: the rows' gradient as IndexedSlices
-            from simdist.runtime.indexed_slices import IndexedSlices
-            from simdist.runtime.ops import array
-            n = int(np.prod(indices.shape.as_list(), dtype=np.int64))
-            return [IndexedSlices(array.reshape(g, [n] + shape[1:]), array.reshape(indices, [n]),
-                                  array.constant(shape, dtype="int32")), None]
-        tape.record("ResourceGather", (var, indices), (id(var), id(indices)), (t,), backward)
 
     # --- gradients -------------------------------------------------------------------------------------------
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
@@ -441,42 +445,29 @@ def _dense(g: Any) -> Tensor:
 def record_operation(op_type: str, outputs: Sequence[Tensor], inputs: Sequence[Any],
                      backward: Callable[..., Any]) -> None:
     """Record an op on every active tape that watches one of its inputs (TF's
-    record.record_operation): `backward(*output_grads)` returns one gradient per input."""
-    for tape in dispatch.tapes():
-        impl = tape._tape
-        if impl is None:
-            continue
-        keys = tuple(id(variable_key(x)) if _is_variable(x) else id(x) for x in inputs)
-        if any(k in impl.tensor_tape and trainable(x.dtype) for k, x in zip(keys, inputs)):
-            impl.record(op_type, inputs, keys, tuple(outputs), backward)
+    record.record_operation): `backward(*output_grads)` returns one gradient per input. It enters
+    through dispatch like any other op (dispatch.custom)."""
+    dispatch.custom(op_type, inputs, outputs, backward)
 
 
-class VariableWatcher:
+class VariableWatcher(execution.Interpreter):
     """Notes the variables read inside (TF's record.VariableWatcher), whether or not a tape records."""
 
     def __enter__(self) -> "VariableWatcher":
         self._seen: list[Any] = []
-        dispatch.tapes().append(self)
+        execution.current().push_tape(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        stack = dispatch.tapes()
-        for i in range(len(stack) - 1, -1, -1):
-            if stack[i] is self:
-                del stack[i]
-                break
+        execution.current().pop_tape(self)
 
-    def _record_op(self, op: Any, tensors: Any, outs: Any, attrs: Any) -> None:
-        pass
-
-    def _variable_read(self, var: Any, t: Tensor) -> None:
+    def read(self, var: Any, t: Tensor) -> Tensor:
         owner = getattr(var, "_distributed_container", None)
         if owner is None:
             owner = var
         if getattr(owner, "trainable", True) and all(s is not owner for s in self._seen):
             self._seen.append(owner)
-
-    _tape = None   # (record_operation skips it)
+        return t
 
     def watched_variables(self) -> list[Any]:
         return list(self._seen)

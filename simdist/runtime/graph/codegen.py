@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import context, cost, uniform
+from simdist.runtime import context, execution, uniform
 from simdist.runtime.cost import tally
 from simdist.runtime.graph.ir import CHARGE, PURE, READ, WRITE, Node, has_numbers, slots
 from simdist.runtime.tensor import Tensor
@@ -104,8 +104,9 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
         if fl:
             lines.append(f"tally.{name} += {k(fl)}")
     if graph.held_rise:
-        lines.append(f"if held.bytes + {k(graph.held_rise)} > held.peak:")
-        lines.append(f"    held.peak = held.bytes + {k(graph.held_rise)}")
+        lines.append("ctx_ = _cur.ctx")
+        lines.append(f"if ctx_.held_bytes + {k(graph.held_rise)} > ctx_.held_peak:")
+        lines.append(f"    ctx_.held_peak = ctx_.held_bytes + {k(graph.held_rise)}")
     lines.append("if dev is None:")
     lines.append("    dev = current_device()")
     out = _emit(graph, graph.template, k, val)
@@ -116,7 +117,7 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
     params = "".join(f"v{i}, " for i in graph.args)
     src = f"def make({names}):\n    def run({params}dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
     ns: dict[str, Any] = {"np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
-                          "ndarray": np.ndarray, "asarray": np.asarray, "held": cost.held}
+                          "ndarray": np.ndarray, "asarray": np.asarray, "_cur": execution._current}
     exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
     graph.source = src
     return ns["make"](*bound)

@@ -9,8 +9,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from simdist.runtime import context, tensor as _tm, variables
-from simdist.runtime import cost
+from simdist.runtime import context, dtypes, execution, variables
 from simdist.runtime.cost import tally
 from simdist.runtime.graph.ir import ARG, CHARGE, CONST, PURE, READ, WRITE, Node, NotRecordable, Untraceable
 from simdist.runtime.graph.replay import Graph
@@ -20,8 +19,9 @@ from simdist.runtime.values import Mirrored, PerReplica
 __all__ = ["Recorder", "record", "record_call", "signature"]
 
 
-class Recorder:
-    """Notes the ops of one eager call (installed as `tensor._REC` while it runs)."""
+class Recorder(execution.Interpreter):
+    """Notes the ops of one eager call (the first interpreter of its execution context while it
+    runs: execution.begin_recording)."""
 
     def __init__(self) -> None:
         self.nodes: list[Node] = []
@@ -45,8 +45,9 @@ class Recorder:
         # different sizes). Replicas' ops form lanes that simdist.runtime.lanes fuses.
         self.lane: int | None = None
         self.lanes = 0
-        # The recorder is process-wide (ops need no thread lookup): an op, write or charge made
-        # by another thread while it records abandons the recording (see other_thread).
+        self.custom_seen = False     # a function with its own gradient ran (see custom)
+        # A tensor made by another thread while it records abandons the recording (the tensor
+        # module counts the process's tensors: see other_thread), as does a write or charge.
         self.thread = threading.get_ident()
 
     def invalidate(self, reason: str) -> None:
@@ -162,11 +163,29 @@ class Recorder:
         self.keep.append(out)
         return out
 
-    def charge(self, fn: Callable[[], Any]) -> None:
+    def charge(self, fn: Callable[[], Any], refusal: str | None = None) -> None:
         """A simulator charge the call made (a strategy.run's time): `fn()` makes it again at
-        the same point of every replay."""
+        the same point of every replay, when the graph replays its charges (a direct call; a
+        scheduled function's are kept by the coordinator). `refusal`: why this charge cannot
+        be replayed (the call then stays eager)."""
+        if not self.charges_in_graph:
+            return
+        if refusal is not None:
+            self.invalidate(refusal)
+            return
         self.other_thread()
         self._add(Node(CHARGE, impl=fn))
+
+    def custom(self, op_type: str, inputs: Any, outputs: Any, backward: Any) -> None:
+        """A function with its own gradient ran (its ops are recorded): a replay under a tape
+        must run the Python again to give the tape its backward (runtime/interpret.py)."""
+        self.custom_seen = True
+
+    def gathered(self, var: Any, indices: Tensor, t: Tensor) -> Tensor:
+        """Rows of a variable were read: row lookups are not recorded yet (their traffic depends
+        on the ids), so the call stays eager."""
+        self.invalidate(f"it reads rows of {getattr(var, 'name', 'a variable')} (row lookups are not recorded)")
+        return t
 
     def read(self, var: Any, t: Tensor) -> Tensor:
         if type(var) is not variables.ResourceVariable:
@@ -259,7 +278,7 @@ class Recorder:
 
 def _same_dtype(fn: np.ufunc, dt: Any, nin: int) -> bool:
     """Whether the ufunc maps nin arrays of dtype dt to dt (so dispatch's cast is a no-op)."""
-    if dt is _tm.dtypes.string:
+    if dt is dtypes.string:
         return False
     try:
         with np.errstate(all="ignore"):
@@ -289,7 +308,7 @@ def _op_impl(opdef: Any, attrs: dict | None, out: Any, tensors: Any) -> Callable
     if opdef.num_outputs != 1:
         return (lambda *a: fwd(*a, **attrs)) if attrs else fwd
     npd = out.dtype._np
-    keep = out.dtype is _tm.dtypes.string
+    keep = out.dtype is dtypes.string
     kw = attrs or {}
 
     def run(*arrays: np.ndarray) -> np.ndarray:
@@ -307,15 +326,16 @@ def record(call: Callable[[], Any], outputs: Callable[[Any], Any]) -> tuple["Gra
     """Run `call()` eagerly while recording its ops: (its graph or why not, its raw result). An
     exception from the call propagates (nothing is recorded). `outputs` is what the caller makes
     of a result with Python numbers in it (tf.function makes them tensors); replays apply it."""
-    if _tm._REC is not None:       # a scheduled function calling another: the outer one records
+    ctx = execution.current()
+    if ctx.recorder is not None:       # a scheduled function calling another: the outer one records
         return Untraceable("it ran inside another recorded call"), call()
     rec = Recorder()
     t0 = tally.flops
-    _tm._REC = rec
+    execution.begin_recording(ctx, rec)
     try:
         result = call()
     finally:
-        _tm._REC = None
+        execution.end_recording(ctx, rec)
         rec.live = False
     return rec.finish(result, tally.flops - t0, outputs), result
 
@@ -372,30 +392,38 @@ def _substitute(x: Any, twins: Iterator[Tensor]) -> Any:
 
 
 def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[Tensor],
-                outputs: Callable[[Any], Any]) -> tuple["Graph | Untraceable", Any]:
+                outputs: Callable[[Any], Any], twins: list | None = None) -> tuple["Graph | Untraceable", Any]:
     """Run `fn(*args, **kwargs)` eagerly while recording it, as TF traces a tf.function for an
     input signature: (its graph or why not, its raw result). The tensor arguments (`leaves`,
     from `signature`) become the graph's parameters, and the simulator charges the call makes
     (a strategy.run's time) become steps of the graph, so that `graph.run(*arrays)` does what
     calling fn again on tensors of the same signature would: the same values, variable writes,
     FLOP tally (sections included), tape peak and simulated time. Must be called with no
-    recording, no gradient tape and no open cost section (see tf.function)."""
+    recording, no gradient tape and no open cost section (see tf.function). `twins`, if given,
+    receives the traced twins the function saw of `leaves`, in order."""
     rec = Recorder()
     rec.charges_in_graph = True
     t0 = tally.snapshot()
-    held = cost.held
-    bytes0, peak0 = held.bytes, held.peak
-    held.peak = bytes0
-    _tm._REC = rec
+    ctx = execution.current()
+    bytes0, peak0 = ctx.held_bytes, ctx.held_peak
+    ctx.held_peak = bytes0
+    execution.begin_recording(ctx, rec)
     try:
-        twins = iter([rec.arg(t) for t in leaves])
-        result = fn(*_substitute(args, twins), **_substitute(kwargs, twins))
+        made = [rec.arg(t) for t in leaves]
+        if twins is not None:
+            twins.extend(made)
+        it = iter(made)
+        result = fn(*_substitute(args, it), **_substitute(kwargs, it))
     finally:
-        _tm._REC = None
+        execution.end_recording(ctx, rec)
         rec.live = False
-        rise = held.peak - bytes0
-        held.peak = max(peak0, held.peak)
-    if held.bytes != bytes0:
+        rise = ctx.held_peak - bytes0
+        ctx.held_peak = max(peak0, ctx.held_peak)
+    if ctx.held_bytes != bytes0:
         rec.invalidate("gradient tapes it opened still keep tensors after it returned")
-    return rec.finish(result, tally.flops - t0[0], outputs, sections=(tally.backward - t0[1], tally.update - t0[2]),
-                      held_rise=rise), result
+    g = rec.finish(result, tally.flops - t0[0], outputs, sections=(tally.backward - t0[1], tally.update - t0[2]),
+                   held_rise=rise)
+    if type(g) is Graph:
+        from simdist.runtime import interpret
+        g.program = interpret.build(rec, result)
+    return g, result

@@ -18,12 +18,13 @@ class Graph:
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
                  "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
-                 "unfused", "uniform")
+                 "unfused", "uniform", "program")
 
     def __init__(self, nodes: list[Node], template: Any, flops: float, outputs: Callable[[Any], Any],
                  args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
                  held_rise: int = 0) -> None:
         self.flops = flops
+        self.program: Any = None            # the call op by op, for replays under a tape (runtime/interpret.py)
         self.fused: Graph | None = None     # the same call with its replicas fused (use_fused)
         self.unfused = ""                   # why its replicas' lanes are not fused (runtime/lanes/)
         self.held_rise = held_rise         # how far above its start the call's tapes kept bytes (peak)

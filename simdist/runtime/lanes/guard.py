@@ -22,7 +22,7 @@ class Guard:
         self.all_vars = [v for g in groups for v in g]
 
     def ok(self) -> bool:
-        if variables.observers or variables._txn:
+        if variables.observers or variables.transactions():
             return False
         for v in self.all_vars:
             if v._fault is not None:

@@ -2,51 +2,48 @@
 
 `execute(op, tensors, attrs)` checks the input dtypes (the op's dtype rule), computes the
 forward on the tensors' arrays, casts the result to the rule's dtype, adds the op's FLOPs to the
-tally, places the result on the current device and tells the observers: the graph recorder of
-the tf.function call being recorded (simdist.runtime.graph) and the gradient tapes recording on
-this thread (simdist.runtime.autodiff). Nothing else makes a Tensor from an op.
+tally, places the result on the current device and tells the observers: the interpreters of
+the current execution context (runtime/execution.py), i.e. the graph recorder of the
+tf.function call being recorded (simdist.runtime.graph) and the gradient tapes recording in
+this context (simdist.runtime.autodiff). Nothing else makes a Tensor from an op.
 
 Variable reads and writes are not ops of the registry (they go through transactions and the
 coordinator's traffic observers, see runtime/variables.py) but pass here too, so that the same
-two observers see them: `variable_read` and `variable_written`.
+observers see them: `variable_read`, `variable_gathered`, `variable_written`,
+`variable_scattered`; so do functions with their own gradient (`custom`: custom_gradient, the
+collectives), values computed outside the registry (`reduced`, `placed`: a merge's reductions
+and their copies) and simulator charges (`charged`). Nothing outside runtime reaches a recorder
+or a tape but through here.
 """
 
 from __future__ import annotations
 
 import sys
-import threading
 from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import context, dtypes
-from simdist.runtime import tensor as _tm
+from simdist.runtime import context, dtypes, execution
 from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
 __all__ = ["execute", "run", "static_value", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
-           "constant_made", "raw", "tapes"]
+           "constant_made", "raw", "tapes", "recorder", "custom", "recording", "replica_turn", "unrecordable", "reduced", "placed", "charged"]
 
 _STRING = dtypes.string
-_cstate = context._state
-
-
-class _TapeStack(threading.local):
-    """The gradient tapes active on this thread, innermost last (each replica of strategy.run has
-    its own: runtime/replica_state.py swaps them)."""
-
-    def __init__(self) -> None:
-        self.tapes: list[Any] = []
-
-
-_tls = _TapeStack()
+_current = execution._current
 
 
 def tapes() -> list[Any]:
-    """This thread's active tapes (the list itself: autodiff pushes and pops on it)."""
-    return _tls.tapes
+    """The current context's active tapes (and variable watchers), innermost last."""
+    return _current.ctx.tapes
+
+
+def recorder() -> Any:
+    """The graph recorder of the tf.function call being recorded in the current context, or None."""
+    return _current.ctx.recorder
 
 
 def raw(t: Tensor) -> np.ndarray:
@@ -60,7 +57,7 @@ def static_value(t: Tensor) -> np.ndarray:
     (one_hot's depth, a slice's bounds, scatter indices): a recorded call keeps such a read only
     when the value is the same in every replay (see Recorder.is_constant), else it stays eager."""
     if type(t) is _Traced:
-        rec = _tm._REC
+        rec = _current.ctx.recorder
         if rec is not None:
             f = sys._getframe(1)
             rec.read_value(t, f"{f.f_code.co_name} ({f.f_code.co_filename}:{f.f_lineno})")
@@ -70,7 +67,7 @@ def static_value(t: Tensor) -> np.ndarray:
 
 def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> Any:
     """Run op on tensors (already converted): its Tensor, or a tuple for multi-output ops."""
-    if _tm._REC is None:
+    if _current.ctx.recorder is None:
         arrays = [t._v for t in tensors]
     else:
         arrays = [raw(t) for t in tensors]
@@ -93,13 +90,17 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         out = out.astype(npd, copy=False)
     fl = op.flops
     n = out.size if fl is None else fl(arrays, out, attrs)
-    d = _cstate.device
+    c = _current.ctx
+    d = c.device
     rl = _cost.roofline
     tally.flops += n if rl is None else rl(op, n, arrays, (out,), dt, context._default_device if d is None else d)
     t = Tensor(out, dt, context._default_device if d is None else d)
-    if _tm._REC is None and not _tls.tapes:
+    if not c.observers:
         return t
-    return _observed(op, tensors, (t,), attrs)[0]
+    outs = (t,)
+    for o in c.observers:
+        outs = o.op(op, tensors, outs, attrs)
+    return outs[0]
 
 
 def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], outs: Any, dts: Any,
@@ -118,27 +119,15 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
     rl = _cost.roofline
     tally.flops += n if rl is None else rl(op, n, arrays, fixed, dts[0], dev)
     ts = tuple(Tensor(o, dt, dev) for o, dt in zip(fixed, dts))
-    if _tm._REC is None and not _tls.tapes:
-        return ts
-    return _observed(op, tensors, ts, attrs)
-
-
-def _observed(op: OpDef, tensors: Sequence[Tensor], outs: tuple[Tensor, ...], attrs: dict | None) -> tuple:
-    rec = _tm._REC
-    if rec is not None:
-        outs = rec.op(op, tensors, outs, attrs)
-    for tape in _tls.tapes:
-        tape._record_op(op, tensors, outs, attrs)
-    return outs
+    for o in _current.ctx.observers:
+        ts = o.op(op, tensors, ts, attrs)
+    return ts
 
 
 def variable_read(var: Any, t: Tensor) -> Tensor:
     """A variable's value was read into tensor t (ReadVariableOp): tell the observers."""
-    rec = _tm._REC
-    if rec is not None:
-        t = rec.read(var, t)
-    for tape in _tls.tapes:
-        tape._variable_read(var, t)
+    for o in _current.ctx.observers:
+        t = o.read(var, t)
     return t
 
 
@@ -146,32 +135,85 @@ def variable_gathered(var: Any, indices: Tensor, t: Tensor) -> Tensor:
     """Rows `indices` of a variable were read into t (ResourceGather): tell the observers. The
     recorder does not record row reads yet (their traffic depends on the ids): the call stays
     eager."""
-    rec = _tm._REC
-    if rec is not None:
-        rec.invalidate(f"it reads rows of {getattr(var, 'name', 'a variable')} (row lookups are not recorded)")
-    for tape in _tls.tapes:
-        tape._variable_gathered(var, indices, t)
+    for o in _current.ctx.observers:
+        t = o.gathered(var, indices, t)
     return t
 
 
 def variable_written(var: Any, kind: str, value: Any, arr: np.ndarray) -> None:
-    """`var.<kind>(value)` wrote arr (AssignVariableOp & co.): tell the graph recorder."""
-    rec = _tm._REC
-    if rec is not None:
-        rec.write(var, kind, value, arr)
+    """`var.<kind>(value)` wrote arr (AssignVariableOp & co.): tell the observers."""
+    for o in _current.ctx.observers:
+        o.write(var, kind, value, arr)
 
 
 def variable_scattered(var: Any, kind: str, indices: Tensor, updates: Tensor, operand: tuple) -> None:
     """`var.<kind>(...)` wrote `operand` = (indices, updates) arrays (ResourceScatterAdd & co.):
-    tell the graph recorder."""
-    rec = _tm._REC
-    if rec is not None:
-        rec.scatter(var, kind, indices, updates, operand)
+    tell the observers."""
+    for o in _current.ctx.observers:
+        o.scatter(var, kind, indices, updates, operand)
 
 
 def constant_made(t: Tensor) -> Tensor:
     """A tensor made from a Python or NumPy value (a Const node): the recorder captures it."""
-    rec = _tm._REC
+    rec = _current.ctx.recorder
     if rec is not None:
         return rec.constant(t)
     return t
+
+
+def custom(op_type: str, inputs: Sequence[Any], outputs: Sequence[Tensor], backward: Any) -> None:
+    """A function with its own gradient (tf.custom_gradient, a collective: TF's
+    record.record_operation) computed `outputs` from `inputs`: tell the observers (the tapes
+    record it when they watch one of its inputs)."""
+    for o in _current.ctx.observers:
+        o.custom(op_type, inputs, outputs, backward)
+
+
+def recording() -> bool:
+    """Whether a tf.function call is being recorded in the current context."""
+    return _current.ctx.recorder is not None
+
+
+def replica_turn(lane: int | None, lanes: int) -> None:
+    """Replica `lane` of a strategy.run of `lanes` replicas runs now (None: its turn ended): the
+    recorder of the call being recorded keeps each replica's ops as its lane (runtime/lanes/)."""
+    rec = _current.ctx.recorder
+    if rec is None:
+        return
+    rec.lane = lane
+    if lane is not None:
+        rec.lanes = lanes if rec.lanes in (0, lanes) else -1
+
+
+def unrecordable(reason: str) -> None:
+    """What happens now cannot be replayed: the call being recorded in the current context (if
+    any) stays eager, for `reason`."""
+    rec = _current.ctx.recorder
+    if rec is not None:
+        rec.invalidate(reason)
+
+
+def reduced(fn: Any, tensors: Sequence[Tensor], out: Tensor, reduce: str | None = None) -> Tensor:
+    """`out` = fn(*arrays of tensors), computed outside the registry (a cross-replica reduction
+    in a merge): the recorder of the call being recorded notes it as one node (`reduce`: "SUM"
+    or "MEAN", a reduction replica fusion can fuse), so its replays compute it the same way."""
+    rec = _current.ctx.recorder
+    if rec is not None:
+        return rec.computed(fn, tensors, out, reduce=reduce)
+    return out
+
+
+def placed(t: Tensor, device: str) -> Tensor:
+    """t's value as a tensor on `device` (a collective's result handed to a replica: the same
+    array; in a recorded call, the same node)."""
+    rec = _current.ctx.recorder
+    if rec is not None:
+        return rec.alias(t, device)
+    return Tensor(t._v, t.dtype, device)
+
+
+def charged(fn: Any, refusal: str | None = None) -> None:
+    """A simulator charge was made; `fn()` makes it again (a recorded call replays it at this
+    point). `refusal`: why a recorded call could not replay it here (it then stays eager)."""
+    for o in _current.ctx.observers:
+        o.charge(fn, refusal)

@@ -13,13 +13,15 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
-from simdist.runtime import tensor as _tm
+from simdist.runtime import execution
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
 from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+_cur = execution._current
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "pow_",
            "maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater",
@@ -165,7 +167,7 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
         except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it
             arr = convert.to_array(y, dt)[0]
         out = Tensor(arr, dt)
-        return out if _tm._REC is None else dispatch.constant_made(out)
+        return out if _cur.ctx.recorder is None else dispatch.constant_made(out)
     conv = getattr(y, "_as_tensor", None)
     if conv is not None:
         return _operand(conv(), dt)   # a variable: its value
@@ -189,7 +191,7 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     if dt._np.kind == "b" and op.name in _NO_BOOL:
         op.dtype((dt, dt), None)    # raises TF's error: the fast path below skips the dtype rules
     a, b = (yt, x) if reflected else (x, yt)
-    arrays = (a._v, b._v) if _tm._REC is None else (_raw(a), _raw(b))
+    arrays = (a._v, b._v) if _cur.ctx.recorder is None else (_raw(a), _raw(b))
     try:
         return dispatch.run(op, (a, b), arrays, dt if out_dtype is None else out_dtype)
     except ValueError as e:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
@@ -28,22 +28,26 @@ from simdist.runtime.tensor import Tensor
 __all__ = ["reset", "set_seed", "normal", "uniform", "truncated_normal", "categorical", "shuffle", "stateless_normal",
            "stateless_uniform", "stateless_truncated_normal", "stateless_categorical"]
 
-_state: dict[str, Any] = {"root": 0, "global": None, "gen": None, "op": {}}
+# The streams' state is the client's (runtime/execution.Client.rng: every thread and replica
+# of one TF program draws from the same global stream, as TF's global generator is per process).
+_cur = execution._current
 
 
 def reset(root_seed: int = 0) -> None:
     """Restart the streams (called when the simulated machine is configured)."""
-    _state.update({"root": int(root_seed), "global": None, "gen": None, "op": {}})
+    _cur.ctx.rng.update({"root": int(root_seed), "global": None, "gen": None, "op": {}})
 
 
 def set_seed(seed: int | None) -> None:
     """`tf.random.set_seed`: restart the streams from this global seed."""
+    _state = _cur.ctx.rng
     _state["global"] = None if seed is None else int(seed)
     _state["gen"] = None
     _state["op"] = {}
 
 
 def _gen(op_seed: int | None) -> np.random.Generator:
+    _state = _cur.ctx.rng
     if op_seed is not None:
         g = _state["global"] if _state["global"] is not None else 87654321
         key = (g, int(op_seed))
