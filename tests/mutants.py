@@ -395,7 +395,7 @@ CATALOGUE: list[Mutant] = [
            "c.remote._fail(errors.AbortedError(None, None, _CANCELLED_QUEUED))",
            "queued closures cancelled by an error fail with AbortedError instead of CancelledError"),
     Mutant("coord-schedule-accepts-python-functions", "missing-error", CO,
-           "        if not isinstance(fn, self._function_type):\n            raise TypeError(",
+           "        if not isinstance(fn, function_type()):\n            raise TypeError(",
            "        if not callable(fn):\n            raise TypeError(",
            "schedule accepts a plain Python function"),
     Mutant("coord-new-per-call", "state", CO,

@@ -26,6 +26,7 @@ from simpy.events import PENDING
 from simdist import session
 from simdist.runtime import context, errors, variables
 from simdist.runtime.cost import tally
+from simdist.runtime.function_type import function_type
 from simdist.runtime.sharded import ShardedVariable
 from simdist.runtime.values import PerWorker
 from simdist.strategies import timing
@@ -81,8 +82,6 @@ class ClusterCoordinator:
         if not isinstance(strategy, ParameterServerStrategy):
             raise ValueError("Only `tf.distribute.experimental.ParameterServerStrategy` is supported to work with "
                              "`tf.distribute.experimental.coordinator.ClusterCoordinator` currently.")
-        from simdist.tf._function import Function   # (simdist.tf imports this module)
-        self._function_type = Function
         self._strategy = strategy
         self._sim = session.simulator()
         self._env: simpy.Environment = self._sim.env
@@ -128,7 +127,7 @@ class ClusterCoordinator:
 
     def schedule(self, fn: Any, args: Any = None, kwargs: Any = None) -> RemoteValue:
         """Clause coord.schedule-async: queue fn (a tf.function) and return a RemoteValue at once."""
-        if not isinstance(fn, self._function_type):
+        if not isinstance(fn, function_type()):
             raise TypeError("`tf.distribute.experimental.coordinator.ClusterCoordinator.schedule` only accepts a "
                             "`tf.function` or a concrete function.")
         args = tuple(args) if args else ()

@@ -39,14 +39,14 @@ def register(sub: Any) -> None:
 
 def _rows(sweep: Path) -> list[dict[str, Any]]:
     journal = sweep / "runs.jsonl"
-    from simdist.sweep.table import Journal
+    from simdist.scenario.table import Journal
     return list(Journal(journal).read().values()) if journal.exists() else []
 
 
 def main(args: argparse.Namespace) -> int:
     from simdist.scenario.loader import ScenarioError, load, parse_override
-    from simdist.sweep.plan import make_plan
-    from .outputs import prepare_out_dir, usage_error, write_json, write_text
+    from .plan import make_plan
+    from simdist.scenario.outputs import prepare_out_dir, usage_error, write_json, write_text
 
     try:
         sc = load(args.file, quick=args.quick)
@@ -109,19 +109,19 @@ def main(args: argparse.Namespace) -> int:
     out = prepare_out_dir(args.out or f"out/{sc.name}-replay-{label or seed}", args.force,
                           ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "loss.png", "summary.txt"),
                           "replay")
-    from .runner import run
+    from simdist.scenario.runner import run
     trace_path = out / "trace.json" if args.trace else (out / ".trace.tmp.json" if args.plot else None)
     res = run(run_sc, seed, trace=str(trace_path) if trace_path else None)
     write_json(out / "metrics.json", res.metrics)
-    from .metrics import summary_table
+    from simdist.scenario.metrics import summary_table
     table = summary_table(res.metrics)
     write_text(out / "summary.txt", table + "\n")
     pictures: list[str] = []
     if args.plot and trace_path is not None:
-        from .plot import plot_run
+        from simdist.scenario.plot import plot_run
         pictures = plot_run(trace_path, res.metrics, out)
         if res.metrics.get("training"):
-            from .plot_loss import plot_loss
+            from simdist.scenario.plot_loss import plot_loss
             pictures.append(plot_loss(res.metrics, out))
         if not args.trace:
             trace_path.unlink(missing_ok=True)
