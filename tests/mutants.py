@@ -71,6 +71,8 @@ B = "simdist/strategies/base.py"
 PT = "simdist/strategies/partitioners.py"
 PS = "simdist/strategies/parameter_server.py"
 CO = "simdist/strategies/coordinator.py"
+CQ = "simdist/strategies/closure_queue.py"
+CC = "simdist/strategies/cluster.py"
 CS = "simdist/strategies/central_storage.py"
 DV = "simdist/strategies/dist_variables.py"
 IN = "simdist/strategies/input.py"
@@ -384,15 +386,15 @@ CATALOGUE: list[Mutant] = [
            "        return i\n",
            "TF_CONFIG task index strings are not converted to int"),
     # -- coordinator: retries and errors -------------------------------------------------------------------------
-    Mutant("coord-preempted-closure-dropped", "retry", CO,
-           "        closure.state = \"queued\"\n        self._queue.appendleft(closure)",
+    Mutant("coord-preempted-closure-dropped", "retry", CQ,
+           "        closure.state = \"queued\"\n        self.queue.appendleft(closure)",
            "        closure.state = \"queued\"",
            "a preempted closure is not put back in the queue"),
-    Mutant("coord-error-sticky", "retry", CO,
-           "        self._error = None\n        self._notify()\n        raise err",
-           "        self._notify()\n        raise err",
+    Mutant("coord-error-sticky", "retry", CC,
+           "        queue.error = None\n        self.pool.notify()\n        raise err",
+           "        self.pool.notify()\n        raise err",
            "an application error is raised on every later call, not once"),
-    Mutant("coord-cancelled-queued-aborted", "error-class", CO,
+    Mutant("coord-cancelled-queued-aborted", "error-class", CQ,
            "c.remote._fail(errors.CancelledError(None, None, _CANCELLED_QUEUED))",
            "c.remote._fail(errors.AbortedError(None, None, _CANCELLED_QUEUED))",
            "queued closures cancelled by an error fail with AbortedError instead of CancelledError"),
@@ -425,8 +427,8 @@ CATALOGUE: list[Mutant] = [
            "        if False:\n",
            "a RemoteValue passed as an argument to schedule is accepted"),
     Mutant("coord-done-ignores-inflight", "state", CO,
-           "        return not self._queue and not self._inflight\n",
-           "        return not self._queue\n",
+           "        return not q.queue and not q.inflight\n",
+           "        return not q.queue\n",
            "done() is True while functions are still running"),
     Mutant("coord-aborted-fetch-error-class", "error-class", RV,
            "            raise errors.CancelledError(None, None, _ABORTED)\n        if self._error is not None:\n"
