@@ -327,7 +327,7 @@ class Network:
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self, path: Any, nbytes: float, on_done: Callable[[Flow], None], tag: Any = None) -> Flow:
         """Issue a transfer of ``nbytes`` over ``path`` (a non-empty topology._Path) now."""
-        now = self.env._now
+        now = self.clock.now
         self.seq += 1
         self.issued_bytes += nbytes
         f = Flow(self.seq, path, nbytes, on_done, tag, now)
@@ -359,7 +359,7 @@ class Network:
         """`start` for every (path, nbytes, name) of ``moves`` whose path has links, in order,
         each tagged ``group`` after counting it in ``group[1]``: the engine's untraced
         `transfers` of a prepared list in one call (the PS coordinator's per-closure traffic)."""
-        now = self.env._now
+        now = self.clock.now
         if self.pooling and self.batching and on_done is group_done and not self.modified:
             # While pools exist (their transfers will likely join them), one Batch when every
             # transfer with links has the same latency (> 0): the same counts, sequence numbers
@@ -435,7 +435,7 @@ class Network:
         ``wake`` event, already processed by SimPy, is reused as the first completion timer."""
         if wake is self._join_wake:
             self._join_wake = None
-        now = self.env._now
+        now = self.clock.now
         on = self.on
         contended = False
         pooled = False
@@ -630,7 +630,7 @@ class Network:
             self.stale -= 1
             return   # superseded
         pool.timer = False
-        now = self.env._now
+        now = self.clock.now
         pool.advance(now)
         heap = pool.heap
         v = pool.v
@@ -746,7 +746,7 @@ class Network:
         completion timers for the changed pools."""
         pd = self.pdirty
         self.pdirty = {}
-        now = self.env._now
+        now = self.clock.now
         cap = self.cap
         pt = self.ptype
         pq = self.pq
@@ -999,7 +999,7 @@ class Network:
                     break
             else:
                 live = flows   # (the usual case: no list built)
-        now = self.env._now
+        now = self.clock.now
         on = self.on
         pc = self.pc
         busy_s, busy_since, nbytes, ntransfers = self.busy_s, self.busy_since, self.bytes, self.transfers
@@ -1057,7 +1057,7 @@ class Network:
 
     def open_period(self) -> tuple[float, float] | None:
         """The in-flight period still open now, as (start, now), or None."""
-        return (self.inflight_since, self.env._now) if self.inflight else None
+        return (self.inflight_since, self.clock.now) if self.inflight else None
 
     def set_link(self, li: int, bandwidth: float | None, latency: float | None) -> None:
         """Change link ``li`` from now on: flows on it are re-rated at this instant (see `_settle`);
@@ -1067,7 +1067,7 @@ class Network:
             self.lat[li] = latency
         if bandwidth is not None:
             if self.pooling and (self.ptype[2 * li] or self.ptype[2 * li + 1]):
-                self._dissolve(self.env._now)   # pooled shares assumed the old capacity
+                self._dissolve(self.clock.now)   # pooled shares assumed the old capacity
             self._memo.clear()   # remembered rates assumed the old capacities
             for c in (2 * li, 2 * li + 1):
                 self.cap[c] = bandwidth
@@ -1084,7 +1084,7 @@ class Network:
             return
         if self.clock.due_now():
             self.flush_pending = True
-            self._push(self.env._now, Wake(self._flush, None), LOW)
+            self._push(self.clock.now, Wake(self._flush, None), LOW)
         else:   # `_apply`, inlined (two calls per re-rating saved on the hot path)
             if self.pdirty:
                 self._pflush()
@@ -1140,10 +1140,10 @@ class Network:
         else:
             self._fill(chans, cap)
             if n >= self.pool_min and self._poolable(flows):
-                self._enter_pools(flows, self.env._now)
+                self._enter_pools(flows, self.clock.now)
                 return
             rates = [f.new for f in flows]
-        now = self.env._now
+        now = self.clock.now
         push = self._push
         cb = self._timer_cb
         timers: dict[float, Wake] = {}   # end time -> the timer of the flows ending then
@@ -1189,5 +1189,5 @@ class Network:
     def busy_until_now(self, li: int) -> float:
         b = self.busy_s[li]
         if self.on[2 * li] or self.on[2 * li + 1] or self.pc[2 * li] or self.pc[2 * li + 1]:
-            b += self.env._now - self.busy_since[li]
+            b += self.clock.now - self.busy_since[li]
         return b
