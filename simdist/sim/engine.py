@@ -36,7 +36,8 @@ from .clock import Clock, Wake, relaxed_gc
 from .memory import MemoryTracker
 from .kernels import KernelBook
 from .metrics import StepRecord
-from .network import Flow, Network, group_done
+from .flows import Flow, group_done
+from .network import Network
 from .rng import Streams, check_seed
 from .topology import Cluster, Device, Host, Link
 from .trace import TraceRecorder, Tracer, _label

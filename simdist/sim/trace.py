@@ -27,7 +27,8 @@ from typing import Any
 
 from .clock import Clock
 from .kernels import KernelBook
-from .network import Flow, Network
+from .flows import Flow
+from .network import Network
 from .units import format_bytes
 
 __all__ = ["TraceRecorder", "Tracer", "args_json", "num"]
