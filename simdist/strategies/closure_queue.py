@@ -44,6 +44,10 @@ class ClosureQueue:
         self.queue.append(closure)
         self.notify()
 
+    def has_work(self) -> bool:
+        """Whether a closure waits to be taken and no error stopped the workers."""
+        return bool(self.queue) and self.error is None
+
     def take(self, w: int) -> Closure:
         """The next closure, now running on worker w (its attempt, start and commits so far noted)."""
         closure = self.queue.popleft()
@@ -53,6 +57,10 @@ class ClosureQueue:
         self.started += 1
         closure.worker, closure.started_at, closure.commits_before = w, self._clock.now, self.commits
         return closure
+
+    def drop(self, w: int) -> Closure | None:
+        """Worker w no longer runs its closure: the closure (None if it ran none)."""
+        return self.inflight.pop(w, None)
 
     def requeue(self, closure: Closure) -> None:
         """A closure lost to a preemption: back to the head of the queue, to run again."""

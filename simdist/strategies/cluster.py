@@ -39,29 +39,18 @@ class Cluster:
         self.faults = WorkerPreemptionHandler(sim, self.num_workers, plan)
         self.pool = WorkerPool(sim, self.num_workers, self, self.faults)
         self.faults.attach(self.pool, self)
-        self.queue.notify = self.pool.notify
         self.workers = Workers(strategy, sim, self.queue, self.faults)
+        # The worker service's client calls it makes once or more per closure are the queue's and
+        # the workers' own methods, bound here (no extra frame each); the others are below.
+        q = self.queue
+        self.has_work, self.take, self.drop, self.requeue = q.has_work, q.take, q.drop, q.requeue
+        self.run = self.workers.execute
+        q.notify = self.pool.signal.notify
         self.iterators: list[Any] = []   # the coordinator's per-worker iterators
         self.pool.start()
         self.faults.start()
 
-    # --- the worker service's client ---------------------------------------------------------------------
-    def has_work(self) -> bool:
-        q = self.queue
-        return bool(q.queue) and q.error is None
-
-    def take(self, w: int) -> Closure:
-        return self.queue.take(w)
-
-    def run(self, w: int, closure: Closure) -> Any:
-        return self.workers.execute(w, closure)
-
-    def drop(self, w: int) -> Closure | None:
-        return self.queue.inflight.pop(w, None)
-
-    def requeue(self, closure: Closure) -> None:
-        self.queue.requeue(closure)
-
+    # --- the worker service's client (has_work, take, run, drop, requeue: bound in __init__) ------------
     def interrupted(self, w: int, running: Closure | None, kind: str, payload: Any) -> None:
         """The coordinator's interrupts: "cancel" (another function failed: ``payload`` is its
         error) and "ps_failure" (``payload`` is the UnavailableError of the failed task)."""
