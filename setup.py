@@ -21,7 +21,7 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_DIR = os.path.join("simdist", "sim")
-COMPILED = ("clock", "sharing", "network", "chunked", "metrics", "kernels", "trace")   # = simdist/sim/_native.py's COMPILED
+COMPILED = ("clock", "sharing", "flows", "batches", "pools", "network", "chunked", "metrics", "kernels", "trace")   # = simdist/sim/_native.py's COMPILED
 MANIFEST = "_native.json"
 
 

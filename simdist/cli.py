@@ -17,22 +17,22 @@ import sys
 import traceback
 from typing import Any, Sequence
 
+from simdist.usage import UsageError
+
+__all__ = ["UsageError", "build_parser", "main"]
+
 # Each module exposes `register(subparsers) -> None`, setting `func(args) -> int` as default.
 SUBCOMMAND_MODULES = (
     "simdist.scenario.cli_run",
     "simdist.sweep.cli_sweep",
     "simdist.scenario.cli_gate",
-    "simdist.scenario.cli_replay",
+    "simdist.sweep.cli_replay",
     "simdist.explore.cli_explore",
     "simdist.conformance.cli",
     "simdist.validation.cli",
 )
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-
-
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -188,7 +188,6 @@ def _internal(command: str, e: Exception, debug: bool) -> int:
 
 
 if __name__ == "__main__":
-    # Run through the importable module, so `except UsageError` matches the class that
-    # subcommands raise (simdist.cli.UsageError, not __main__.UsageError).
+    # Run through the importable module, so that its globals (not __main__'s copy) are the ones used.
     from simdist.cli import main as _main
     sys.exit(_main())

@@ -71,13 +71,17 @@ B = "simdist/strategies/base.py"
 PT = "simdist/strategies/partitioners.py"
 PS = "simdist/strategies/parameter_server.py"
 CO = "simdist/strategies/coordinator.py"
+CQ = "simdist/strategies/closure_queue.py"
+CC = "simdist/strategies/cluster.py"
 CS = "simdist/strategies/central_storage.py"
 DV = "simdist/strategies/dist_variables.py"
 IN = "simdist/strategies/input.py"
 CR = "simdist/strategies/cluster_resolver.py"
 SV = "simdist/runtime/sharded.py"
 V = "simdist/runtime/values.py"
-D = "simdist/runtime/data.py"
+DBA = "simdist/runtime/data/batching.py"
+RBK = "simdist/runtime/data/rebatch.py"
+SHK = "simdist/runtime/data/shard.py"
 CK = "simdist/strategies/checkpoint.py"
 RV = "simdist/strategies/remote_value.py"
 
@@ -331,11 +335,11 @@ CATALOGUE: list[Mutant] = [
            "MirroredStrategy gathers and all-reduces 8/16-bit integers, which TF 2.21's CPU collectives reject "
            "(simdist's own behaviour before issue 17)"),
     # -- input pipelines ------------------------------------------------------------------------------------
-    Mutant("legacy-split-floor", "shard-size", RB,
+    Mutant("legacy-split-floor", "shard-size", RBK,
            "m = -(-batch_dim // num_replicas) if batch_dim > 0 else 0",
            "m = batch_dim // num_replicas if batch_dim > 0 else 0",
            "the legacy split gives each replica floor(b/R) rows instead of ceil(b/R)"),
-    Mutant("rebatch-v2-drops-partial", "boundary", RB,
+    Mutant("rebatch-v2-drops-partial", "boundary", RBK,
            "if (got == 0 and desired > 0) or (drop_remainder and got < desired):",
            "if (got == 0 and desired > 0) or got < desired:",
            "the new-style split drops a short final per-replica batch"),
@@ -355,11 +359,11 @@ CATALOGUE: list[Mutant] = [
            "        return ShardPlan(policy, insert_shard=True, rewrite_rebatch_v2=True)\n",
            "        return ShardPlan(policy, insert_shard=True, rewrite_rebatch_v2=False)\n",
            "DATA sharding keeps the new-style split (in-memory data split [0..3]|[4,5] under DATA)"),
-    Mutant("shard-keeps-blocks", "order", AS,
+    Mutant("shard-keeps-blocks", "order", SHK,
            "return position % num_shards == index",
            "return (position // 2) % num_shards == index",
            "Dataset.shard keeps pairs of elements instead of every num_shards-th"),
-    Mutant("batch-drops-remainder-always", "boundary", D,
+    Mutant("batch-drops-remainder-always", "boundary", DBA,
            "        if buf and not drop:\n            yield _stack(buf)\n",
            "        if buf and drop:\n            yield _stack(buf)\n",
            "Dataset.batch drops the final short batch unless drop_remainder=True (inverted)"),
@@ -382,20 +386,20 @@ CATALOGUE: list[Mutant] = [
            "        return i\n",
            "TF_CONFIG task index strings are not converted to int"),
     # -- coordinator: retries and errors -------------------------------------------------------------------------
-    Mutant("coord-preempted-closure-dropped", "retry", CO,
-           "        closure.state = \"queued\"\n        self._queue.appendleft(closure)",
+    Mutant("coord-preempted-closure-dropped", "retry", CQ,
+           "        closure.state = \"queued\"\n        self.queue.appendleft(closure)",
            "        closure.state = \"queued\"",
            "a preempted closure is not put back in the queue"),
-    Mutant("coord-error-sticky", "retry", CO,
-           "        self._error = None\n        self._notify()\n        raise err",
-           "        self._notify()\n        raise err",
+    Mutant("coord-error-sticky", "retry", CC,
+           "        queue.error = None\n        self.pool.notify()\n        raise err",
+           "        self.pool.notify()\n        raise err",
            "an application error is raised on every later call, not once"),
-    Mutant("coord-cancelled-queued-aborted", "error-class", CO,
+    Mutant("coord-cancelled-queued-aborted", "error-class", CQ,
            "c.remote._fail(errors.CancelledError(None, None, _CANCELLED_QUEUED))",
            "c.remote._fail(errors.AbortedError(None, None, _CANCELLED_QUEUED))",
            "queued closures cancelled by an error fail with AbortedError instead of CancelledError"),
     Mutant("coord-schedule-accepts-python-functions", "missing-error", CO,
-           "        if not isinstance(fn, self._function_type):\n            raise TypeError(",
+           "        if not isinstance(fn, function_type()):\n            raise TypeError(",
            "        if not callable(fn):\n            raise TypeError(",
            "schedule accepts a plain Python function"),
     Mutant("coord-new-per-call", "state", CO,
@@ -414,7 +418,7 @@ CATALOGUE: list[Mutant] = [
            "        return dims[0] if all(d == dims[0] for d in dims) else -1\n",
            "        return dims[0]\n",
            "components with different batch sizes take the first one's size (new-style split instead of legacy)"),
-    Mutant("legacy-rebatch-dim-always-divides", "shard-size", RB,
+    Mutant("legacy-rebatch-dim-always-divides", "shard-size", RBK,
            "    if dim0 is not None and dim0 % num_replicas == 0:\n        return dim0 // num_replicas\n",
            "    if dim0 is not None:\n        return dim0 // num_replicas\n",
            "the element_spec after a legacy rebatch claims a static batch size although the batch does not divide"),
@@ -423,8 +427,8 @@ CATALOGUE: list[Mutant] = [
            "        if False:\n",
            "a RemoteValue passed as an argument to schedule is accepted"),
     Mutant("coord-done-ignores-inflight", "state", CO,
-           "        return not self._queue and not self._inflight\n",
-           "        return not self._queue\n",
+           "        return not q.queue and not q.inflight\n",
+           "        return not q.queue\n",
            "done() is True while functions are still running"),
     Mutant("coord-aborted-fetch-error-class", "error-class", RV,
            "            raise errors.CancelledError(None, None, _ABORTED)\n        if self._error is not None:\n"
@@ -446,7 +450,7 @@ CATALOGUE: list[Mutant] = [
            "            self.input_pipeline_id, self.num_input_pipelines)",
            "            self.num_input_pipelines, self.input_pipeline_id)",
            "str(InputContext) swaps the pipeline id and the pipeline count"),
-    Mutant("shard-cardinality-off-by-one", "boundary", D,
+    Mutant("shard-cardinality-off-by-one", "boundary", SHK,
            "return _cdiv(n, shards) + (1 if index < _cmod(n, shards) else 0)",
            "return _cdiv(n, shards) + (1 if index <= _cmod(n, shards) else 0)",
            "Dataset.shard's cardinality counts one element too many for the shard at index n mod k"),

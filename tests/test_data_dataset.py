@@ -10,7 +10,7 @@ import collections
 import numpy as np
 import pytest
 
-from simdist.runtime import data, errors
+from simdist.runtime import data, dtypes, errors
 from simdist.runtime.spec import PerReplicaSpec, TensorSpec
 from simdist.runtime.tensor import Tensor
 
@@ -50,9 +50,9 @@ def test_tensor_spec_equality_and_compatibility() -> None:
     assert TensorSpec([None], "int64") != TensorSpec([2], "int64"), "(None,) != (2,)"
     assert len({TensorSpec([None], "int64"), TensorSpec([None], "int64")}) == 1, "equal specs hash equal"
     assert TensorSpec([None]).is_compatible_with(TensorSpec([2])), "(None,) is compatible with (2,)"
-    t32 = Tensor(np.asarray([1.0, 2.0], np.float32), data.dtypes.float32)
+    t32 = Tensor(np.asarray([1.0, 2.0], np.float32), dtypes.float32)
     assert TensorSpec([None]).is_compatible_with(t32), "float32 (2,) tensor is compatible with (None,) float32"
-    t_int = Tensor(np.asarray([1, 2], np.int32), data.dtypes.int32)
+    t_int = Tensor(np.asarray([1, 2], np.int32), dtypes.int32)
     assert not TensorSpec([None]).is_compatible_with(t_int), "dtype must match"
     assert not TensorSpec([None], "int32").is_compatible_with([1, 2]), "lists are not tensors (TF 2.21: False)"
     assert repr(TensorSpec.from_tensor(t_int)) == "TensorSpec(shape=(2,), dtype=tf.int32, name=None)"

@@ -1,4 +1,5 @@
-"""Unit tests of the pure rebatch / auto-shard rules (simdist.semantics.rebatch, .autoshard).
+"""Unit tests of the pure rebatch / auto-shard rules (simdist.semantics.rebatch, .autoshard) and of the
+rebatch and shard kernels' rules (simdist.runtime.data.rebatch, .shard).
 
 Expected values are TF 2.21's (tf-2.21-semantics.md §3 and TF's own rebatch/auto-shard tests).
 """
@@ -11,6 +12,8 @@ import numpy as np
 import pytest
 
 from simdist.runtime import errors
+from simdist.runtime.data import rebatch as rebatch_op
+from simdist.runtime.data import shard as shard_op
 from simdist.semantics import autoshard, rebatch
 
 
@@ -90,29 +93,29 @@ def test_graph_batch_size_walks_pass_through_ops() -> None:
     (8, 4, [(0, 2), (2, 4), (4, 6), (6, 8)]),
 ])
 def test_legacy_split_bounds(b: int, r: int, expected: list[tuple[int, int]]) -> None:
-    got = rebatch.legacy_split_bounds(b, r)
+    got = rebatch_op.legacy_split_bounds(b, r)
     assert got == expected, f"legacy_split_bounds({b}, {r}) = {got}, but should be {expected}"
 
 
 def test_legacy_rebatch_example_from_tf_docstring() -> None:
-    got = rows(rebatch.iter_legacy_rebatch(arrays([[0, 1, 2, 3], [4, 5, 6, 7]]), 3))
+    got = rows(rebatch_op.iter_legacy_rebatch(arrays([[0, 1, 2, 3], [4, 5, 6, 7]]), 3))
     assert got == [[0, 1], [2, 3], [], [4, 5], [6, 7], []], f"legacy rebatch of range(8).batch(4) over 3 = {got}"
 
 
 def test_legacy_rebatch_slices_components_independently() -> None:
-    out = list(rebatch.iter_legacy_rebatch([[np.arange(4), np.arange(2)]], 2))
+    out = list(rebatch_op.iter_legacy_rebatch([[np.arange(4), np.arange(2)]], 2))
     got = [[c.tolist() for c in o] for o in out]
     assert got == [[[0, 1], [0]], [[2, 3], [1]]], f"per-component legacy split = {got}"
 
 
 def test_legacy_rebatch_scalar_component_error() -> None:
     with pytest.raises(errors.InvalidArgumentError, match="Component 0 is scalar"):
-        list(rebatch.iter_legacy_rebatch([[np.asarray(3)]], 2))
+        list(rebatch_op.iter_legacy_rebatch([[np.asarray(3)]], 2))
 
 
 # --- RebatchV2 ----------------------------------------------------------------------------------------
 def v2(batches: list[list[int]], sizes: list[int], drop: bool = False) -> list[list[int]]:
-    return rows(rebatch.iter_rebatch_v2(arrays(batches), sizes, drop, [[None]], [np.int64]))
+    return rows(rebatch_op.iter_rebatch_v2(arrays(batches), sizes, drop, [[None]], [np.int64]))
 
 
 def test_rebatch_v2_concatenates_across_batches() -> None:
@@ -132,15 +135,15 @@ def test_rebatch_v2_drop_remainder_and_zero_sizes() -> None:
 def test_rebatch_v2_mismatched_components_error() -> None:
     bad = [[np.arange(3), np.arange(2)]]
     with pytest.raises(errors.InvalidArgumentError, match="Component 0 had size 3 but component 1 had size, 2"):
-        list(rebatch.iter_rebatch_v2(bad, [2], False, [[None], [None]], [np.int64, np.int64]))
+        list(rebatch_op.iter_rebatch_v2(bad, [2], False, [[None], [None]], [np.int64, np.int64]))
 
 
 def test_rebatch_v2_static_dim() -> None:
-    assert rebatch.rebatch_v2_static_dim([2, 2], [4], False) == 2, "4 into [2,2] is static 2"
-    assert rebatch.rebatch_v2_static_dim([2, 2], [None], False) is None, "unknown input dim gives None"
-    assert rebatch.rebatch_v2_static_dim([2, 1], [3], False) is None, "unequal sizes give None"
-    assert rebatch.rebatch_v2_static_dim([3], [4], False) is None, "4 % 3 != 0 gives None"
-    assert rebatch.rebatch_v2_static_dim([3], [4], True) == 3, "drop_remainder makes it static"
+    assert rebatch_op.rebatch_v2_static_dim([2, 2], [4], False) == 2, "4 into [2,2] is static 2"
+    assert rebatch_op.rebatch_v2_static_dim([2, 2], [None], False) is None, "unknown input dim gives None"
+    assert rebatch_op.rebatch_v2_static_dim([2, 1], [3], False) is None, "unequal sizes give None"
+    assert rebatch_op.rebatch_v2_static_dim([3], [4], False) is None, "4 % 3 != 0 gives None"
+    assert rebatch_op.rebatch_v2_static_dim([3], [4], True) == 3, "drop_remainder makes it static"
 
 
 # --- partial steps / dummies ----------------------------------------------------------------------------
@@ -236,5 +239,5 @@ def test_trailing_count() -> None:
 ])
 def test_shard_argument_errors(n: int, i: int, msg: str) -> None:
     with pytest.raises(errors.InvalidArgumentError) as e:
-        autoshard.check_shard_args(n, i)
+        shard_op.check_shard_args(n, i)
     assert str(e.value) == msg, f"message {str(e.value)!r}, but should be {msg!r}"

@@ -57,7 +57,7 @@ def pytest_argv(args: argparse.Namespace) -> list[str]:
 def _check_inputs(args: argparse.Namespace) -> None:
     """Bad input found before pytest starts, so it is reported like every other command's
     (``simdist conformance: error: ...``, exit 2) instead of as a pytest INTERNALERROR."""
-    from simdist.cli import UsageError
+    from simdist.usage import UsageError
     from simdist.conformance.registry import BackendNotFound, preload
 
     if args.max_examples is not None and args.max_examples < 1:
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     _check_inputs(args)
     code = int(pytest.main(pytest_argv(args)))
     if code == 5:   # pytest: no test collected or selected
-        from simdist.cli import UsageError
+        from simdist.usage import UsageError
         what = f"-k {args.keyword}" if args.keyword else "the arguments " + " ".join(args.pytest_args or [])
         raise UsageError(f"{what} selected no test of the suite (rule: -k takes a pytest keyword expression over "
                          "test names, e.g. -k 'gather and not rank0' or -k partial_batch)")
@@ -110,7 +110,7 @@ def register(subparsers: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from simdist.cli import UsageError
+    from simdist.usage import UsageError
 
     parser = argparse.ArgumentParser(prog="python -m simdist.conformance", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -313,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(p)
     args = p.parse_args(argv)
-    from simdist.cli import UsageError
+    from simdist.usage import UsageError
     try:
         return run(args, command_line(args, "python -m simdist.conformance.matrix"))
     except UsageError as e:
@@ -325,14 +325,14 @@ def _tf_version_of(python: str) -> str:
     out = subprocess.run([python, "-c", "import tensorflow as tf; print(tf.__version__)"], capture_output=True,
                          text=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     if out.returncode != 0:
-        from simdist.cli import UsageError
+        from simdist.usage import UsageError
         raise UsageError(f"--python {python}: cannot import tensorflow: {out.stderr.strip()[-500:]}")
     return out.stdout.strip().splitlines()[-1]
 
 
 def _read_report(path: Path, flag: str, backend: str) -> dict[str, Any]:
     """A conformance JSON report of ``backend``, or a one-line usage error naming the file."""
-    from simdist.cli import UsageError
+    from simdist.usage import UsageError
     try:
         report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -370,7 +370,7 @@ def run(args: argparse.Namespace, command: str) -> int:
         tf_paths = [Path(p) for p in args.tf_report]
     else:
         tf_paths = sorted(reports.glob("tensorflow*.json"))
-    from simdist.cli import UsageError
+    from simdist.usage import UsageError
     missing = [p for p in tf_paths if not p.exists()]
     if not tf_paths or missing:
         raise UsageError(f"no TensorFlow report at {', '.join(map(str, missing)) or reports}; use --run or --tf-report")

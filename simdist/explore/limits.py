@@ -26,7 +26,7 @@ class LimitExceeded(BaseException):
 def _clock() -> float | None:
     from simdist import session
     sim = getattr(session._m, "sim", None)   # the running simulation's, without creating one
-    return None if sim is None else float(sim.env._now)
+    return None if sim is None else float(sim.now)
 
 
 class watch:

@@ -95,7 +95,7 @@ def _plan_line(exp: Exploration, r: dict[str, Any], events: tuple[plans.Event, .
 
 def _csv(exp: Exploration) -> str:
     from simdist.scenario.metrics import SUMMARY_METRICS
-    from simdist.sweep.table import fmt
+    from simdist.scenario.table import fmt
     present = {k for r in exp.rows for k in r["summary"]}
     metrics = [k for k in SUMMARY_METRICS if k in present] + sorted(present - set(SUMMARY_METRICS))
     buf = io.StringIO()

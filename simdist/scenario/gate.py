@@ -127,7 +127,7 @@ def load_side(path: str | Path) -> Side:
         ok = doc.get("status") == "ok"
         return Side("run", str(p), {label: {"metrics": dict(doc["summary"]), "ok": ok, "runs": 1,
                                             "failed": 0 if ok else 1}}, [label], sc.get("name"), sc.get("digest"))
-    from simdist.sweep.table import read_table
+    from .table import read_table
     try:
         rows = read_table(p)
     except Exception as e:  # noqa: BLE001 - any unreadable table is bad input

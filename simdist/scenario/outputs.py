@@ -15,7 +15,7 @@ MARKER = ".simdist-output"
 
 
 def usage_error(msg: str) -> Exception:
-    from simdist.cli import UsageError
+    from simdist.usage import UsageError
     return UsageError(msg)
 
 

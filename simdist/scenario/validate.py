@@ -217,7 +217,7 @@ class _Validator:
                 self._probe(f"quick.{key}", key, val)
         ex = c.get("explore")
         if isinstance(ex, dict):
-            from simdist.explore.config import check_table   # the [explore] table's own rules
+            from .explore_table import check_table   # the [explore] table's own rules
             check_table(ex, c, self.plan, topo, self.err)
 
     _PRESET_KEYS = {

@@ -10,25 +10,12 @@ does for in-memory sources (range, from_tensor_slices, from_generator).
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import Any
 
 from simdist.runtime import errors
+from simdist.runtime.data.options import AutoShardPolicy   # tf.data's enum (its ShardDataset: runtime/data/shard.py)
 from simdist.semantics.rebatch import matches_any_version
-
-SHARD_HINT = -1
-
-
-class AutoShardPolicy(enum.IntEnum):
-    """`tf.data.experimental.AutoShardPolicy` (values as TF 2.21)."""
-
-    OFF = -1
-    AUTO = 0
-    FILE = 1
-    DATA = 2
-    HINT = 3
-
 
 _READER_OPS = ("ArrayRecordDataset", "FixedLengthRecordDataset", "RecordIODataset", "SSTableDataset",
                "TextLineDataset", "TFRecordDataset")
@@ -148,39 +135,3 @@ def trailing_count(kinds_from_sink: list[str]) -> int:
         else:
             break
     return n
-
-
-def shard_keeps(position: int, num_shards: int, index: int) -> bool:
-    """`shard(n, i)` keeps the elements whose position p satisfies p mod n == i.
-
-    Clause dataset.autoshard ("each worker gets a non-overlapping subset").
-    """
-    return position % num_shards == index
-
-
-def check_shard_args(num_shards: int, index: int) -> None:
-    """`Dataset.shard` argument errors, TF's messages (InvalidArgumentError at creation).
-
-    Clause dataset.autoshard.
-    """
-    if not (num_shards > 0 or num_shards == SHARD_HINT):
-        raise errors.InvalidArgumentError(
-            None, None, f"Number of shards must be greater than zero (currently num_shards = {num_shards}).")
-    if not ((0 <= index < num_shards) or num_shards == SHARD_HINT):
-        raise errors.InvalidArgumentError(
-            None, None, f"Index must be between 0 and {num_shards - 1} (currently index = {index}).")
-
-
-def shard_too_small_error(seen: int, num_shards: int) -> errors.OpError:
-    """A shard added by auto-sharding (require_non_empty) found fewer elements than workers.
-
-    Clause dataset.autoshard (TF's ShardDataset kernel message, typo-for-typo).
-    """
-    return errors.InvalidArgumentError(
-        None, None,
-        f"Could not apply FILE based sharding: the dataset only has {seen} file(s), which is not enough for the "
-        f"required {num_shards} shards/workers.If you are using datasets with distribution strategy, consider "
-        "setting the auto sharding policy to either DATA or OFF using the "
-        "`experimental_distribute.auto_shard_policy` optionof `tf.data.Options()`. Or, split your input files "
-        "into a larger number of small files such that number of files is greater than number of "
-        "shards/workers.")

@@ -27,7 +27,7 @@ __all__ = ["COMPILED", "MANIFEST", "state", "check"]
 PACKAGE = "simdist.sim"
 # The modules setup.py compiles, in this package (names without .py; setup.py's list must equal
 # this one: tests/sim/test_native.py).
-COMPILED = ("clock", "sharing", "network", "chunked", "metrics", "kernels", "trace")
+COMPILED = ("clock", "sharing", "flows", "batches", "pools", "network", "chunked", "metrics", "kernels", "trace")
 MANIFEST = "_native.json"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _state: dict[str, Any] = {}

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .clock import Clock
 from .kernels import KernelBook
-from .network import Flow, Network
+from .flows import Flow
+from .network import Network
 from .topology import Device
 from .trace import Route, Tracer
 

@@ -19,9 +19,9 @@ from typing import Any, Callable
 
 import simpy
 from simpy.core import URGENT, EventPriority, StopSimulation
-from simpy.events import Event
+from simpy.events import PENDING, Event
 
-__all__ = ["Clock", "Wake", "NORMAL", "LOW", "relaxed_gc"]
+__all__ = ["Clock", "Wake", "Signal", "NORMAL", "LOW", "relaxed_gc"]
 
 NORMAL = 1
 LOW = 2
@@ -73,6 +73,32 @@ class Wake:
         self._ok = True
         self._value = value
         self.g = g
+
+
+class Signal:
+    """A re-armable wake-up for processes that wait for a condition (the PS workers waiting for
+    work): `notify()` triggers the current event, at most once; `wait()` gives the event to yield,
+    a fresh one once the last has fired. Waiters re-check their condition when it fires."""
+
+    __slots__ = ("env", "event")
+
+    env: Any
+    event: Event
+
+    def __init__(self, env: simpy.Environment) -> None:
+        self.env = env
+        self.event = env.event()
+
+    def notify(self) -> None:
+        """Wake the waiters (once per event: notifying twice before they run wakes them once)."""
+        if self.event._value is PENDING:   # (not `triggered`, a property: this runs once per closure)
+            self.event.succeed()
+
+    def wait(self) -> Event:
+        """The event to yield to be woken by the next `notify`."""
+        if self.event.triggered:
+            self.event = self.env.event()
+        return self.event
 
 
 class Clock:

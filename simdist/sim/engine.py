@@ -36,7 +36,8 @@ from .clock import Clock, Wake, relaxed_gc
 from .memory import MemoryTracker
 from .kernels import KernelBook
 from .metrics import StepRecord
-from .network import Flow, Network, group_done
+from .flows import Flow, group_done
+from .network import Network
 from .rng import Streams, check_seed
 from .topology import Cluster, Device, Host, Link
 from .trace import TraceRecorder, Tracer, _label
@@ -112,7 +113,7 @@ class Simulator:
         self.cluster = cluster
         self._devices = cluster.devices()
         nd = len(self._devices)
-        kb = self._kbook = KernelBook(self.env, nd)   # the devices' kernel queues (`kernels`)
+        kb = self._kbook = KernelBook(self.clock, nd)   # the devices' kernel queues (`kernels`)
         self._busy_until = kb.busy_until   # (the book's lists, shared: updated in place)
         self._busy_s = kb.busy_s
         self._kernels = kb.kernels
@@ -139,7 +140,7 @@ class Simulator:
             self.trace.bind(cluster)
             if self.trace.path is not None:  # a file we opened: finish it even if close() is forgotten
                 weakref.finalize(self, self.trace.close)
-            self._tracer = Tracer(self.trace, self.env, kb, self._net, self._track)
+            self._tracer = Tracer(self.trace, self.clock, kb, self._net, self._track)
             self._net.finish_hook = self._tracer.finished
         self._closed = False
 
@@ -147,7 +148,7 @@ class Simulator:
     @property
     def now(self) -> float:
         """Simulated seconds since the start."""
-        return float(self.env._now)
+        return float(self.clock.now)
 
     def call_at(self, t: float, callback: Callable[[Wake], None], value: Any = None) -> None:
         """Call ``callback(wake)`` at absolute simulated time ``t`` >= now (``wake._value`` is
@@ -338,7 +339,7 @@ class Simulator:
         returned. The cut kernels' trace spans keep their booked length."""
         d = self.cluster.device(device)
         o = d.ordinal
-        now = self.env._now
+        now = self.clock.now
         cut = self._busy_until[o] - now
         if cut <= 0.0:
             return 0.0
@@ -360,7 +361,7 @@ class Simulator:
         if not ((t is int or t is float) and nbytes >= 0.0):
             _check_amount(nbytes, "transfer", name, "nbytes")
         if not path.chans:
-            return self.clock.at(self.env._now)
+            return self.clock.at(self.clock.now)
         ev = Event(self.env)
         self.start_flow(path, float(nbytes), self._transfer_done, ev, name, replica, category)
         return ev
@@ -396,7 +397,7 @@ class Simulator:
         if type(moves) is Prepared and not traced:   # (the coordinator's hot path)
             self._net.start_group(moves, group_done, group)
             if group[1] == 0:
-                self.clock.at(env._now, None, ev)
+                self.clock.at(self.clock.now, None, ev)
             return ev
         start = self._net.start
         done = self._group_done
@@ -426,7 +427,7 @@ class Simulator:
                 else:
                     start(path, float(nbytes), done, group)
         if group[1] == 0:
-            self.clock.at(env._now, None, ev)
+            self.clock.at(self.clock.now, None, ev)
         return ev
 
     _group_done = staticmethod(group_done)   # (a pooled Batch member runs it inline: see network)
@@ -480,7 +481,7 @@ class Simulator:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
                 raise ValueError(f"{where}.{field}: expected a number > 0, got {v!r}")
         a, b = self._window(where, start, end)
-        now = self.env._now
+        now = self.clock.now
         self._link_windows += 1
         window = (self._link_windows, float(bandwidth_factor), float(latency_factor))
         self.clock.call_at(a if a > now else now, lambda _w: self._link_window(ln, window, True))
@@ -592,7 +593,7 @@ class Simulator:
         ``progress(events)``, if given, is called every `PROGRESS_EVERY` events processed (a long
         step's progress; the same events in the same order either way)."""
         env = self.env
-        if env._active_proc is not None:
+        if env.active_process is not None:
             raise RuntimeError("sim.drive() called from inside a simulated process; yield the event instead")
         if isinstance(what, Event):
             ev = what
@@ -683,7 +684,7 @@ class Simulator:
     def _trace_memory(self, d: Device, used: int) -> None:
         assert self.trace is not None
         o = d.ordinal
-        self.trace.counter(f"memory {d.short_name}", self.env._now, self._pid[o], self._tid[o], bytes=used)
+        self.trace.counter(f"memory {d.short_name}", self.clock.now, self._pid[o], self._tid[o], bytes=used)
 
     # -- randomness -----------------------------------------------------------------------------
     def rng(self, name: str) -> np.random.Generator:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .clock import Clock
 from .metrics import StepRecord
 
 __all__ = ["KernelBook"]
@@ -24,9 +25,9 @@ class KernelBook:
     or None) windows of device o, or None); the open steps' records (``steps``, shared with the
     Simulator and the network). ``last_start`` is the start of the kernel booked last."""
 
-    __slots__ = ("env", "busy_until", "busy_s", "kernels", "max_busy", "slow", "steps", "last_start")
+    __slots__ = ("clock", "busy_until", "busy_s", "kernels", "max_busy", "slow", "steps", "last_start")
 
-    env: Any
+    clock: Clock
     busy_until: list[float]
     busy_s: list[float]
     kernels: list[int]
@@ -35,8 +36,8 @@ class KernelBook:
     steps: list[StepRecord]
     last_start: float
 
-    def __init__(self, env: Any, n: int) -> None:
-        self.env = env   # (a simpy.Environment: `_now` is the current time)
+    def __init__(self, clock: Clock, n: int) -> None:
+        self.clock = clock   # (its `now` is the current time)
         self.busy_until = [0.0] * n
         self.busy_s = [0.0] * n
         self.kernels = [0] * n
@@ -50,7 +51,7 @@ class KernelBook:
         end time (its start is then in ``last_start``). ``overhead``: whether to add the device's
         launch overhead (any truth value, as the caller's)."""
         o: int = d.ordinal
-        now: float = self.env._now
+        now: float = self.clock.now
         bu = self.busy_until[o]
         start = bu if bu > now else now
         rate: float = d.flops   # (Device figures are floats: units.parse_rate, parse_time)

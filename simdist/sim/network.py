@@ -55,209 +55,31 @@ once per batch, and a pool's own channel once per node when its members leave. M
 pooled flow when the pools dissolve, become `Flow`s, back in their channels' dicts in join order
 (the order they would have kept there), so the per-flow model sees what it saw before: the same
 rates, times, events and order (tests/sim/test_batches.py against a `Flow` each).
+
+Where the parts live: this module is the network (max-min fair rating of flows by progressive
+filling, their joins, completion timers, link accounting); `flows.py` is one transfer (`Flow`,
+`group_done`); `pools.py` is the pooled regime (`Pool` and the functions that enter, settle,
+complete and dissolve pools, called with the network); `batches.py` is a group's transfers
+joining as one (`BatchPlan`, `Batch`).
 """
 
 from __future__ import annotations
 
-from heapq import heappop, heappush
-from typing import Any, Callable, final
+from heapq import heappush
+from typing import Any, Callable
 
 from . import sharing
+from .batches import Batch, _interned, _member, _plan
 from .clock import LOW, Clock, Wake
+from .flows import _EXACT, _SNAP, Flow, group_done
+from .pools import POOL_MIN, Pool, dissolve, enter_pools, pflush, pool_done, poolable
 
 __all__ = ["Flow", "Batch", "Network", "Wake", "LOW", "group_done"]
 
 _COMPACT_AT = 50_000   # superseded timers tolerated in the queue before it is compacted
-POOL_MIN = 256  # components of at least this many flows move into pools when they qualify
-_REBASE = float(2**32)  # a pool's virtual time is rebased to 0 past this many bytes (precision)
 _MEMO_FLOWS = 16  # components of at most this many flows have their rates remembered by routes
 _MEMO_SIZE = 4096  # ... up to this many components (then the memo starts again)
 _SHARE_TIMERS = True  # flows ending at the same instant (same re-rating or join) share one timer
-_EXACT = 2.0 ** 53   # floats hold every integer up to this one exactly
-_SNAP = 1e-9   # a flow with <= 1e-9 of its bytes left when re-rated finishes at that instant
-
-
-class Flow:
-    """One transfer. ``on_done(flow)`` is called when its last byte arrives."""
-
-    __slots__ = ("seq", "path", "chans", "nbytes", "remaining", "rate", "last", "gen",
-                 "on_done", "tag", "t0", "hooked", "lanes", "name", "args", "mark", "new", "bn", "pool", "jn")
-
-    # (declared for compiled builds, whose classes take no attributes not declared)
-    chans: tuple[int, ...]   # its route's channels (``path.chans``)
-    new: float   # its rate from the last progressive filling (`sharing.fill`)
-    bn: int      # the channel it was frozen at there (its bottleneck)
-    jn: int      # its join number
-    lanes: Any   # the trace's lanes, name (event prefix) and args (tail): set by the engine when hooked
-    name: str
-    args: str
-
-    def __init__(self, seq: int, path: Any, nbytes: float, on_done: Callable[["Flow"], None], tag: Any,
-                 t0: float) -> None:
-        self.seq = seq
-        self.path = path
-        self.chans = path.chans
-        self.nbytes = nbytes
-        self.remaining = nbytes
-        self.rate = 0.0
-        self.last = t0
-        self.gen = 0
-        self.on_done = on_done
-        self.tag = tag
-        self.t0 = t0
-        self.hooked = False  # True when the engine traces it: see Network.finish_hook
-        self.mark = 0        # the re-rating round that last gave it a rate (`new`, bottleneck `bn`)
-        self.pool = -1       # the channel whose Pool it is in, or -1 (rated one by one)
-        # jn: its join number (the order of its channels' flows), set when it joins.
-        # lanes, name (the trace event's prefix), args (its tail): set by the engine only when hooked.
-
-
-def group_done(f: Any) -> None:
-    """The `on_done` of a `Network.start_group` transfer: one fewer of its group (``f.tag``,
-    ``[event, transfers in flight]``) in flight; the group's event succeeds with the last."""
-    group = f.tag
-    group[1] -= 1
-    if group[1] == 0:
-        group[0].succeed()
-
-
-class BatchPlan:
-    """What `start_group` and `_join` need of a transfer list, worked out once per list (kept on
-    it: a prepared list is not changed after `Simulator.prepare`): its transfers with links, their
-    latency (None: not one latency > 0, so no Batch), the channels all of them cross (`common`)
-    and each one's others (`own`), their bytes' exact sum (`total`, see __init__), and the pools
-    its members joined, valid while the network's routes epoch is ``epoch``."""
-
-    __slots__ = ("paths", "sizes", "lat", "common", "own", "net", "epoch", "pools", "members", "total")
-
-    def __init__(self, moves: Any) -> None:
-        self.paths = [p for p, _, _ in moves if p.chans]
-        self.sizes = [float(b) for p, b, _ in moves if p.chans]
-        lats = {p.latency for p in self.paths}
-        self.lat = lats.pop() if len(lats) == 1 and min(lats) > 0.0 else None
-        # The sizes' sum when they are whole numbers of bytes summing to at most 2**53 (else
-        # None): adding it at once to a whole count gives exactly what adding them one by one
-        # does while that stays within 2**53 (every partial sum is then an integer a float holds).
-        whole = all(0.0 <= b <= _EXACT and b.is_integer() for b in self.sizes)
-        total = sum(int(b) for b in self.sizes) if whole else None
-        self.total = float(total) if total is not None and total <= _EXACT else None
-        first = self.paths[0].chans if self.paths else ()
-        self.common = tuple(c for c in first if all(c in p.chans for p in self.paths))
-        self.own = [_interned(tuple([c for c in p.chans if c not in self.common])) for p in self.paths]
-        self.net: Any = None
-        self.epoch = -1
-        self.pools: list[Pool] = []
-        # with pools: each member's entry (see `_member`)
-        self.members: list[tuple] = []
-
-
-_TUPLES: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-
-def _interned(t: tuple[int, ...]) -> tuple[int, ...]:
-    """One tuple object per channel tuple (plans of 10,000 workers hold millions of them)."""
-    return _TUPLES.setdefault(t, t)
-
-
-def _plan(moves: Any) -> BatchPlan:
-    plan = getattr(moves, "_netplan", None)
-    if plan is None:
-        plan = BatchPlan(moves)
-        try:
-            moves._netplan = plan
-        except AttributeError:   # (a plain list: worked out each time)
-            pass
-    return plan
-
-
-@final   # (no subclasses: `type(f) is Batch` tells Flows from Batches, also to the type checker)
-class Batch:
-    """The transfers of one `Network.start_group` call (``group_done`` as their `on_done`, the
-    same route latency), queued to join as one entry of their join event. Those that join a pool
-    there stay in its nodes as members (the pair: this batch, its plan's entry for member i), with
-    no `Flow` and no channel-dict entry each: a lockstep round of 65,536 transfers spent most of
-    its time making, filing and freeing those (docs/benchmarks.md). A member becomes a `Flow`
-    (``flow(i)``, join number ``jn0 + i``) when it joins as a rated flow, or when the pools
-    dissolve."""
-
-    __slots__ = ("plan", "paths", "sizes", "seq0", "tag", "t0", "jn0")
-
-    def __init__(self, plan: BatchPlan, seq0: int, tag: Any, t0: float) -> None:
-        self.plan = plan
-        self.paths = plan.paths
-        self.sizes = plan.sizes
-        self.seq0 = seq0     # member i's flow sequence number is seq0 + i
-        self.tag = tag
-        self.t0 = t0
-        self.jn0 = 0   # its first member's join number, when its members join pools
-
-    def flow(self, i: int) -> Flow:
-        return Flow(self.seq0 + i, self.paths[i], self.sizes[i], group_done, self.tag, self.t0)
-
-    def flows(self) -> list[Flow]:
-        return [self.flow(i) for i in range(len(self.paths))]
-
-
-def _member(nb: float, others: tuple[int, ...], own: tuple[int, ...], i: int) -> tuple:
-    """A plan's entry for member i: (bytes, its channels but its pool's, its own channels (not
-    the plan's common ones), i, then the only channel of ``others`` and of ``own``, each -1 when
-    there are not exactly one: the hot loops' case, taken without an inner loop)."""
-    return (nb, others, own, i, others[0] if len(others) == 1 else -1, own[0] if len(own) == 1 else -1)
-
-
-# A pool node's entries are pairs in one flat list: (flow, None) for a Flow, (batch, its plan's
-# member entry: see `_member`) for a Batch member.
-def _chans(x: Any, ms: Any) -> tuple[int, ...]:
-    """The channels of a pool node's entry."""
-    return x.chans if ms is None else x.paths[ms[3]].chans
-
-
-def _avoids(pool: "Pool", c: int) -> bool:
-    """Whether none of ``pool``'s flows crosses channel ``c``."""
-    for node in pool.heap:
-        lst = node[2]
-        for k in range(0, len(lst), 2):
-            if c in _chans(lst[k], lst[k + 1]):
-                return False
-    return True
-
-
-class Pool:
-    """The flows bottlenecked at one channel, sharing it equally (rate ``q = capacity / n``):
-    ``v`` is the bytes each has sent since the pool's origin, as of time ``t``; ``heap`` holds
-    (v at which they are done, first flow's seq, their entries: see `_chans`); ``gen`` numbers
-    its completion timer."""
-
-    __slots__ = ("c", "v", "t", "q", "heap", "gen", "timer", "last", "nflows")
-
-    def __init__(self, c: int, now: float) -> None:
-        self.c = c
-        self.v = 0.0
-        self.t = now
-        self.q = 0.0
-        # (Nodes typed Any: a compiled build unboxes tuples it knows the shape of, and a new box is
-        # a new object; `_pool_cb` tells `last` by its list, which stays one object.)
-        self.heap: list[Any] = []   # flows done at the same v share a node
-        self.gen = 0
-        self.timer = False   # a completion timer of generation `gen` is queued
-        self.last: Any = None   # the node pushed last, if still queued
-        self.nflows = 0   # entries that are Flows (the others are Batch members)
-
-    def add(self, f: Flow, left: float) -> None:
-        self.nflows += 1
-        tag = self.v + left
-        last = self.last
-        if last is not None and last[0] == tag:
-            last[2].append(f)
-            last[2].append(None)
-        else:
-            self.last = last = (tag, f.seq, [f, None])
-            heappush(self.heap, last)
-
-    def advance(self, now: float) -> None:
-        if self.t != now:
-            self.v += self.q * (now - self.t)
-            self.t = now
 
 
 class Network:
@@ -327,7 +149,7 @@ class Network:
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self, path: Any, nbytes: float, on_done: Callable[[Flow], None], tag: Any = None) -> Flow:
         """Issue a transfer of ``nbytes`` over ``path`` (a non-empty topology._Path) now."""
-        now = self.env._now
+        now = self.clock.now
         self.seq += 1
         self.issued_bytes += nbytes
         f = Flow(self.seq, path, nbytes, on_done, tag, now)
@@ -359,7 +181,7 @@ class Network:
         """`start` for every (path, nbytes, name) of ``moves`` whose path has links, in order,
         each tagged ``group`` after counting it in ``group[1]``: the engine's untraced
         `transfers` of a prepared list in one call (the PS coordinator's per-closure traffic)."""
-        now = self.env._now
+        now = self.clock.now
         if self.pooling and self.batching and on_done is group_done and not self.modified:
             # While pools exist (their transfers will likely join them), one Batch when every
             # transfer with links has the same latency (> 0): the same counts, sequence numbers
@@ -435,7 +257,7 @@ class Network:
         ``wake`` event, already processed by SimPy, is reused as the first completion timer."""
         if wake is self._join_wake:
             self._join_wake = None
-        now = self.env._now
+        now = self.clock.now
         on = self.on
         contended = False
         pooled = False
@@ -542,7 +364,7 @@ class Network:
                     routed.clear()
                     self._routes_epoch += 1
                 elif b < 0 or rated:
-                    self._dissolve(now)
+                    dissolve(self, now)
                     pools, pd = self.pools, self.pdirty
                 else:
                     pool = pools[b]
@@ -623,336 +445,9 @@ class Network:
 
     # -- pools ------------------------------------------------------------------------------------
     def _pool_cb(self, w: Wake) -> None:
-        """A pool's earliest flows are done: they leave (as `_timer_cb` handles rated flows),
-        then the pooled domain is settled once for the instant."""
-        pool = w._value
-        if w.g != pool.gen:
-            self.stale -= 1
-            return   # superseded
-        pool.timer = False
-        now = self.env._now
-        pool.advance(now)
-        heap = pool.heap
-        v = pool.v
-        done: list[Any] = []
-        while heap:
-            node = heap[0]
-            left = node[0] - v
-            first = node[2]
-            if left > (first[0].nbytes if first[1] is None else first[1][0]) * _SNAP and now + left / pool.q > now:
-                break
-            heappop(heap)
-            last = pool.last
-            if last is not None and last[2] is node[2]:   # (node is pool.last; by its list, which a
-                pool.last = None                            # compiled build keeps one object: see Pool)
-            done += node[2]
-        pending = self.flush_pending
-        self.flush_pending = True   # one settle after all of them, as for a shared timer
-        on = self.on
-        pc = self.pc
-        b = pool.c
-        pd = self.pdirty
-        busy_s, busy_since, nbytes, ntransfers = self.busy_s, self.busy_since, self.bytes, self.transfers
-        if not pool.nflows:
-            # Batch members only (the lockstep rounds' case): the pool's own channel, which every
-            # one of them crosses, counted for all at once — its bytes added member by member, in
-            # order, as below — then each member's other channels; their group counts down as
-            # group_done does. The same arithmetic and order as the loop below (a group's event
-            # only queues itself: nothing starts or ends a flow in between).
-            lb = b >> 1
-            x = nbytes[lb]
-            it = iter(done)
-            for bt, ms in zip(it, it):
-                nb = ms[0]
-                x += nb
-                c = ms[4]
-                if c >= 0:   # (its one channel but the pool's: the loop below without the loop)
-                    n = pc[c] - 1
-                    pc[c] = n
-                    if c not in pd:
-                        pd[c] = False
-                    li = c >> 1
-                    if not n and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
-                        busy_s[li] += now - busy_since[li]   # the link is idle now
-                    nbytes[li] += nb
-                    ntransfers[li] += 1
-                else:
-                    for c in ms[1]:
-                        n = pc[c] - 1
-                        pc[c] = n
-                        if c not in pd:
-                            pd[c] = False
-                        li = c >> 1
-                        if not n and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
-                            busy_s[li] += now - busy_since[li]   # the link is idle now
-                        nbytes[li] += nb
-                        ntransfers[li] += 1
-                group = bt.tag
-                n = group[1] - 1
-                group[1] = n
-                if not n:
-                    group[0].succeed()
-            k = len(done) >> 1
-            nbytes[lb] = x
-            ntransfers[lb] += k
-            n = pc[b] = pc[b] - k
-            if b not in pd:
-                pd[b] = False
-            if not n and not on[b] and not pc[b ^ 1] and not on[b ^ 1]:
-                busy_s[lb] += now - busy_since[lb]   # the link is idle now
-            self.inflight -= k   # (0 only with the last of them: the period ends with it)
-            if self.inflight == 0 and self.period_sinks:
-                self._period_end(now)
-            done = []
-        it = iter(done)
-        for f, ms in zip(it, it):
-            if ms is not None:   # a Batch member: as a Flow below, with group_done inlined
-                nb = ms[0]
-                chans = f.paths[ms[3]].chans
-            else:
-                pool.nflows -= 1
-                nb = f.nbytes
-                chans = f.chans
-            for c in chans:
-                n = pc[c] - 1
-                pc[c] = n
-                li = c >> 1
-                if c not in pd:
-                    pd[c] = False
-                if not n and not on[c] and not pc[c ^ 1] and not on[c ^ 1]:
-                    busy_s[li] += now - busy_since[li]   # the link is idle now
-                nbytes[li] += nb
-                ntransfers[li] += 1
-            self.inflight -= 1
-            if self.inflight == 0 and self.period_sinks:
-                self._period_end(now)
-            if ms is not None:
-                group = f.tag
-                group[1] -= 1
-                if group[1] == 0:
-                    group[0].succeed()
-                continue
-            f.pool = -1
-            if f.hooked:
-                self.finish_hook(f)
-            f.on_done(f)
-        pd[pool.c] = pd.get(pool.c, False)   # (its timer is set again at the settle)
-        self.flush_pending = pending
-        self._settle()
+        """A pool's completion timer (`pools.pool_done`)."""
+        pool_done(self, w)
 
-    def _pflush(self) -> None:
-        """Settle the pooled domain's changes of this instant: new shares, the pooled rule checked
-        where it can have broken (else every pooled flow goes back to per-flow rating), new
-        completion timers for the changed pools."""
-        pd = self.pdirty
-        self.pdirty = {}
-        now = self.env._now
-        cap = self.cap
-        pt = self.ptype
-        pq = self.pq
-        ver = self.pver
-        hB, hN = self._hB, self._hN
-        pools = self.pools
-        rising: list[tuple[int, float]] = []    # pool channels whose share rose
-        falling: list[tuple[int, float]] = []   # other channels whose share fell or that a flow joined
-        pc = self.pc
-        for c, joined in pd.items():
-            n = pc[c]   # (a marked channel holds pooled flows only)
-            q = cap[c] / n if n else 0.0
-            old = pq[c]
-            pq[c] = q
-            v = ver[c] = ver[c] + 1
-            if pt[c] == 1:
-                if n:
-                    heappush(hB, (-q, c, v))
-                    if q > old:
-                        rising.append((c, q))
-            elif n:
-                heappush(hN, (q, c, v))
-                if joined or q < old:
-                    falling.append((c, q))
-        ok = True
-        if rising:
-            qn = self._top(hN, 1)
-            for c, q in rising:
-                if q > qn:   # exact: every flow of pool c must still have it as its narrowest share
-                    for node in pools[c].heap:
-                        lst = node[2]
-                        for k in range(0, len(lst), 2):
-                            for c2 in _chans(lst[k], lst[k + 1]):
-                                if c2 != c and pq[c2] < q:
-                                    ok = False
-                                    break
-                            if not ok:
-                                break
-                        if not ok:
-                            break
-                if not ok:
-                    break
-        if ok and falling:
-            qb = self._top(hB, -1)
-            for c, q in falling:
-                if q < qb:   # exact: no flow on c may have a pool share above c's
-                    for b, pool in pools.items():   # (pooled flows are not filed by channel)
-                        if pq[b] > q and not _avoids(pool, c):
-                            ok = False
-                            break
-                    if not ok:
-                        break
-        if not ok:
-            self._dissolve(now)
-            return
-        for c in pd:
-            if pt[c] == 1:
-                pool = pools[c]
-                pool.q = pq[c]
-                if pool.timer:
-                    self.stale += 1
-                pool.gen += 1
-                pool.timer = False
-                if pool.heap:
-                    if pool.v > _REBASE:
-                        v0 = pool.v
-                        pool.heap = [(tag - v0, sq, fs) for tag, sq, fs in pool.heap]   # (order kept)
-                        pool.v = 0.0
-                        pool.last = None
-                    left = pool.heap[0][0] - pool.v
-                    t = now + left / pool.q if left > 0.0 else now
-                    w = Wake(self._pool_cb, pool, pool.gen)
-                    pool.timer = True
-                    self._push(t, w)
-                else:
-                    pool.v = 0.0
-        if len(hB) + len(hN) > 4 * len(self._typed) + 64:
-            self._hB = [e for e in hB if e[2] == ver[e[1]]]
-            self._hN = [e for e in hN if e[2] == ver[e[1]]]
-            self._hB.sort()
-            self._hN.sort()
-
-    def _top(self, h: list[tuple[float, int, int]], sign: int) -> float:
-        """The current extreme share of a lazy heap (``sign`` -1: the max-heap of pool channels;
-        1: the min-heap of the others); +-inf when empty."""
-        ver = self.pver
-        pc = self.pc
-        while h:
-            q, c, v = h[0]
-            if v == ver[c] and pc[c]:
-                return q * sign
-            heappop(h)
-        return float("inf") * sign
-
-    def _enter_pools(self, flows: list[Flow], now: float) -> None:
-        """Move a re-rated component whose filling came out pooled into pools."""
-        pools = self.pools
-        pt = self.ptype
-        pd = self.pdirty
-        on = self.on
-        pc = self.pc
-        for f in flows:
-            if f.rate > 0.0:
-                self.stale += 1   # its completion timer is superseded
-                f.remaining -= f.rate * (now - f.last)
-            f.last = now
-            f.gen += 1
-            f.rate = 0.0
-            b = f.bn
-            pool = pools.get(b)
-            if pool is None:
-                pool = pools[b] = Pool(b, now)
-            pool.advance(now)
-            pool.add(f, f.remaining if f.remaining > f.nbytes * _SNAP else 0.0)
-            f.pool = b
-            seq = f.seq
-            for c in f.chans:
-                del on[c][seq]   # (counted as pooled instead: see pc)
-                pc[c] += 1
-                if pt[c] == 0:
-                    pt[c] = 1 if c == b else 2
-                    self._typed.append(c)
-                pd[c] = True
-        routed = self._pool_routes
-        routed.clear()   # (a channel marked 2 may be a pool's now)
-        self._routes_epoch += 1
-        for f in flows:   # (the routes that now join their pool directly, as `_join` files them)
-            b = f.bn
-            if pt[b] == 1:
-                for c in f.chans:
-                    if c != b and pt[c] != 2:
-                        break
-                else:
-                    routed[f.path] = b
-        self.pooling = True
-        self._pflush()
-
-    def _poolable(self, flows: list[Flow]) -> bool:
-        """Whether a filled component came out pooled (see the module doc)."""
-        on = self.on
-        cap = self.cap
-        frozen: dict[int, int] = {}
-        for f in flows:
-            frozen[f.bn] = frozen.get(f.bn, 0) + 1
-        for c, k in frozen.items():
-            if k != len(on[c]):
-                return False
-        for f in flows:
-            b = f.bn
-            qb = cap[b] / len(on[b])
-            for c in f.chans:
-                if c != b and cap[c] / len(on[c]) < qb:
-                    return False
-        return True
-
-    def _dissolve(self, now: float) -> None:
-        """Every pooled flow back to per-flow rating (re-rated by progressive filling at the
-        settle), every sticky pool mark forgotten."""
-        self.dissolved += 1
-        dirty = self.dirty
-        back: list[Flow] = []
-        for pool in self.pools.values():
-            if pool.timer:
-                self.stale += 1
-                pool.timer = False
-            pool.gen += 1
-            if pool.heap:
-                pool.advance(now)
-                v = pool.v
-                for tag, _, fs in sorted(pool.heap, key=lambda e: e[1]):
-                    left = tag - v
-                    it = iter(fs)
-                    for f, ms in zip(it, it):
-                        if ms is not None:   # a Batch member becomes the Flow it stood for
-                            i = ms[3]
-                            bt = f
-                            f = bt.flow(i)
-                            f.jn = bt.jn0 + i
-                        f.remaining = left if left > 0.0 else 0.0
-                        f.rate = 0.0    # (no timer: the re-rating gives it one)
-                        f.last = now
-                        f.pool = -1
-                        for c in f.chans:
-                            dirty[c] = True
-                        back.append(f)
-        # Back into their channels' dicts in join order: each dict as it would have been had
-        # they stayed in it (the order progressive filling visits them in).
-        back.sort(key=lambda f: f.jn)
-        on = self.on
-        for f in back:
-            seq = f.seq
-            for c in f.chans:
-                on[c][seq] = f
-        self.pools = {}
-        pc = self.pc
-        for c in self._typed:
-            self.ptype[c] = 0
-            self.pq[c] = 0.0
-            pc[c] = 0
-        self._typed = []
-        self._pool_routes.clear()
-        self._routes_epoch += 1
-        self._hB = []
-        self._hN = []
-        self.pdirty = {}
-        self.pooling = False
 
     def _compact(self) -> None:
         """Drop superseded completion timers from the event queue (each re-rating leaves one
@@ -999,7 +494,7 @@ class Network:
                     break
             else:
                 live = flows   # (the usual case: no list built)
-        now = self.env._now
+        now = self.clock.now
         on = self.on
         pc = self.pc
         busy_s, busy_since, nbytes, ntransfers = self.busy_s, self.busy_since, self.bytes, self.transfers
@@ -1057,7 +552,7 @@ class Network:
 
     def open_period(self) -> tuple[float, float] | None:
         """The in-flight period still open now, as (start, now), or None."""
-        return (self.inflight_since, self.env._now) if self.inflight else None
+        return (self.inflight_since, self.clock.now) if self.inflight else None
 
     def set_link(self, li: int, bandwidth: float | None, latency: float | None) -> None:
         """Change link ``li`` from now on: flows on it are re-rated at this instant (see `_settle`);
@@ -1067,7 +562,7 @@ class Network:
             self.lat[li] = latency
         if bandwidth is not None:
             if self.pooling and (self.ptype[2 * li] or self.ptype[2 * li + 1]):
-                self._dissolve(self.env._now)   # pooled shares assumed the old capacity
+                dissolve(self, self.clock.now)   # pooled shares assumed the old capacity
             self._memo.clear()   # remembered rates assumed the old capacities
             for c in (2 * li, 2 * li + 1):
                 self.cap[c] = bandwidth
@@ -1084,10 +579,10 @@ class Network:
             return
         if self.clock.due_now():
             self.flush_pending = True
-            self._push(self.env._now, Wake(self._flush, None), LOW)
+            self._push(self.clock.now, Wake(self._flush, None), LOW)
         else:   # `_apply`, inlined (two calls per re-rating saved on the hot path)
             if self.pdirty:
-                self._pflush()
+                pflush(self)
             if self.dirty:
                 self._rerate()
 
@@ -1097,7 +592,7 @@ class Network:
 
     def _apply(self) -> None:
         if self.pdirty:
-            self._pflush()   # (may send the pooled flows back to rating: then dirty)
+            pflush(self)   # (may send the pooled flows back to rating: then dirty)
         if self.dirty:
             self._rerate()
 
@@ -1139,11 +634,11 @@ class Network:
                 rates = self._memo[key] = tuple([f.new for f in flows])
         else:
             self._fill(chans, cap)
-            if n >= self.pool_min and self._poolable(flows):
-                self._enter_pools(flows, self.env._now)
+            if n >= self.pool_min and poolable(self, flows):
+                enter_pools(self, flows, self.clock.now)
                 return
             rates = [f.new for f in flows]
-        now = self.env._now
+        now = self.clock.now
         push = self._push
         cb = self._timer_cb
         timers: dict[float, Wake] = {}   # end time -> the timer of the flows ending then
@@ -1189,5 +684,5 @@ class Network:
     def busy_until_now(self, li: int) -> float:
         b = self.busy_s[li]
         if self.on[2 * li] or self.on[2 * li + 1] or self.pc[2 * li] or self.pc[2 * li + 1]:
-            b += self.env._now - self.busy_since[li]
+            b += self.clock.now - self.busy_since[li]
         return b

@@ -15,7 +15,7 @@ from heapq import heapify, heappop, heappush
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .network import Flow
+    from .flows import Flow
 
 __all__ = ["fill", "SCAN_MAX"]
 

@@ -25,8 +25,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .clock import Clock
 from .kernels import KernelBook
-from .network import Flow, Network
+from .flows import Flow
+from .network import Network
 from .units import format_bytes
 
 __all__ = ["TraceRecorder", "Tracer", "args_json", "num"]
@@ -347,7 +349,7 @@ class Tracer:
     category) and each route's part of the event; collectives call it directly."""
 
     rec: TraceRecorder
-    env: Any
+    clock: Clock
     kb: KernelBook
     net: Network
     tracks: list[str]
@@ -355,9 +357,9 @@ class Tracer:
     routes: dict[Any, Route]
     steps: list[str]
 
-    def __init__(self, rec: TraceRecorder, env: Any, kb: KernelBook, net: Network, tracks: list[str]) -> None:
+    def __init__(self, rec: TraceRecorder, clock: Clock, kb: KernelBook, net: Network, tracks: list[str]) -> None:
         self.rec = rec
-        self.env = env   # (a simpy.Environment: `_now` is the current time)
+        self.clock = clock   # (its `now` is the current time)
         self.kb = kb
         self.net = net
         self.tracks = tracks   # device ordinal -> its track, '<pid>,"tid":<tid>'
@@ -432,4 +434,4 @@ class Tracer:
 
     def finished(self, f: Flow) -> None:
         """The network's finish hook: a traced flow's spans, from its start to now."""
-        self.rec._laned(f.name, _ns(f.t0), _ns(float(self.env._now)), f.lanes, f.args)
+        self.rec._laned(f.name, _ns(f.t0), _ns(float(self.clock.now)), f.lanes, f.args)

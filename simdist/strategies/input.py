@@ -369,7 +369,7 @@ def _insert_data_shard(ds: DatasetV2, num_workers: int, index: int, num_replicas
 def _replace_shard_hint(ds: DatasetV2, num_workers: int, index: int) -> DatasetV2:
     """ShardByHint: every shard(SHARD_HINT, *) becomes shard(W, i) (require_non_empty)."""
     new_inputs = tuple(_replace_shard_hint(i, num_workers, index) for i in ds.inputs)
-    if ds.kind == "ShardDataset" and ds.params["num_shards"] == autoshard.SHARD_HINT:
+    if ds.kind == "ShardDataset" and ds.params["num_shards"] == _data.SHARD_HINT:
         return _data._ShardDataset(new_inputs[0], num_workers, index, require_non_empty=True)
     if any(a is not b for a, b in zip(new_inputs, ds.inputs)):
         return ds._with_inputs(new_inputs)

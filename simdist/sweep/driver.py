@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from .executors import execute
 from .plan import SweepPlan
-from .table import Journal, write_tables
+from simdist.scenario.table import Journal, write_tables
 
 __all__ = ["run_sweep", "SweepResult", "SWEEP_FILES"]
 

@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
-from .table import read_table
+from simdist.scenario.table import read_table
 
 __all__ = ["plot_sweep", "draw_sweep", "x_positions", "series"]
 

@@ -27,7 +27,7 @@ def _base(payload: tuple[str, str, list]) -> Any:
 
 
 def run_one(payload: tuple[str, str, list], spec: Any) -> dict[str, Any]:
-    """The table row of one run (see `simdist.sweep.table` for the columns)."""
+    """The table row of one run (see `simdist.scenario.table` for the columns)."""
     row: dict[str, Any] = {"run": spec.index, "run_id": spec.run_id, "seed": spec.seed,
                            "params": {p: v for p, v in spec.params}}
     try:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
+from simdist.runtime.function_type import register_function_type
+
 
 class Function:
     """A `tf.function`-decorated callable. `python_function` is the undecorated function."""
@@ -169,6 +171,8 @@ class Function:
 
 _PASS: tuple[type, ...] = ()
 _GRAPH: Any = None
+register_function_type(Function)   # the strategies recognise tf.functions through the runtime
+
 _EAGER = object()
 # Recorded signatures per function, at most (TF warns about retracing long before this); calls
 # with further signatures run eagerly.

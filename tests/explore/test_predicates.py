@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simdist.explore.predicates import PredicateError, parse
+from simdist.scenario.predicates import PredicateError, parse
 from simdist.scenario.metrics import SUMMARY_METRICS
 
 KNOWN = list(SUMMARY_METRICS)

@@ -376,7 +376,7 @@ def test_sweep_and_gate_take_the_training_metrics(tmp_path: Path) -> None:
     code, out, err = cli("sweep", str(path), "--param", "training.learning_rate=0.05,0.2", "--seeds", "0",
                          "--out", str(tmp_path / "sw"), "--no-progress", "--no-parquet")
     assert code == 0, err
-    from simdist.sweep.table import read_table
+    from simdist.scenario.table import read_table
     rows = read_table(tmp_path / "sw" / "results.csv")
     for col in ("final_loss", "final_accuracy"):
         assert all(isinstance(r[col], float) for r in rows), (col, rows)

@@ -10,7 +10,7 @@ from scenario_helpers import ROOT, TINY, cli, write
 from simdist.scenario import load, loads
 from simdist.sweep import make_plan, run_sweep
 from simdist.sweep.executors import batches, default_batch_size
-from simdist.sweep.table import read_table
+from simdist.scenario.table import read_table
 
 MIRRORED = ROOT / "scenarios/mirrored_allreduce.toml"
 
@@ -190,7 +190,7 @@ def test_numeric_parameters_are_placed_by_value_and_the_spread_is_drawn():
 
 
 def test_failed_runs_leave_metric_cells_empty(tmp_path):
-    from simdist.sweep.table import read_table
+    from simdist.scenario.table import read_table
     oom = loads(TINY, "t.toml", ['cluster.gpu_memory="1MiB"'])
     run_sweep(make_plan(oom, "0..1", []), tmp_path / "oom", "serial")
     rows = read_table(tmp_path / "oom" / "results.csv")

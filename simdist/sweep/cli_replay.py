@@ -40,14 +40,14 @@ def register(sub: Any) -> None:
 
 def _rows(sweep: Path) -> list[dict[str, Any]]:
     journal = sweep / "runs.jsonl"
-    from simdist.sweep.table import Journal
+    from simdist.scenario.table import Journal
     return list(Journal(journal).read().values()) if journal.exists() else []
 
 
 def main(args: argparse.Namespace) -> int:
     from simdist.scenario.loader import ScenarioError, load, parse_override
-    from simdist.sweep.plan import make_plan
-    from .outputs import default_out, prepare_out_dir, temp_name, usage_error
+    from .plan import make_plan
+    from simdist.scenario.outputs import default_out, prepare_out_dir, temp_name, usage_error
 
     try:
         sc = load(args.file, quick=args.quick)
@@ -118,7 +118,7 @@ def main(args: argparse.Namespace) -> int:
     out = prepare_out_dir(args.out or default_out(sc.name, f"-replay-{label or seed}"), args.force,
                           ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "loss.png", "summary.txt"),
                           "replay")
-    from .interrupts import set_note
+    from simdist.scenario.interrupts import set_note
     set_note(f"the replay was not finished and {out} holds no result; rerun the same command with --force")
     trace_path = temp_name(out / "trace.json") if args.trace or args.plot else None
     try:
@@ -130,19 +130,19 @@ def main(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace, sc: Any, run_sc: Any, seed: int, out: Path, trace_path: Path | None,
             expected: str, spec_params: list[tuple[str, Any]]) -> int:
-    from .outputs import write_json, write_text
-    from .runner import run
+    from simdist.scenario.outputs import write_json, write_text
+    from simdist.scenario.runner import run
     res = run(run_sc, seed, trace=str(trace_path) if trace_path else None)
     write_json(out / "metrics.json", res.metrics)
-    from .metrics import summary_table
+    from simdist.scenario.metrics import summary_table
     table = summary_table(res.metrics)
     write_text(out / "summary.txt", table + "\n")
     pictures: list[str] = []
     if args.plot and trace_path is not None:
-        from .plot import plot_run
+        from simdist.scenario.plot import plot_run
         pictures = plot_run(trace_path, res.metrics, out)
         if res.metrics.get("training"):
-            from .plot_loss import plot_loss
+            from simdist.scenario.plot_loss import plot_loss
             pictures.append(plot_loss(res.metrics, out))
     if args.trace and trace_path is not None:
         os.replace(trace_path, out / "trace.json")   # whole: an interrupted replay leaves no trace.json

@@ -9,6 +9,9 @@ Files in a sweep directory:
 Columns of results.csv: ``run, seed, <one column per parameter>, status, error, digest``, then
 the summary metrics in the order of `simdist.scenario.metrics.SUMMARY_METRICS`. Numbers are
 written with Python's shortest round-trip repr, so the bytes depend only on the values.
+
+The format belongs to the scenario room: `simdist sweep` and `simdist explore` write these tables,
+`simdist gate` and `simdist replay` read them.
 """
 
 from __future__ import annotations

@@ -1,0 +1,70 @@
+"""`tf.data` for simdist: a lazy pipeline of dataset nodes whose values are NumPy arrays.
+
+Every transformation returns a new node that keeps its inputs (`.inputs`), TF's op name
+(`.kind`, e.g. "BatchDatasetV2") and its parameters (`.params`), so the input pipeline can be
+analysed and rewritten the way TF's graph rewrites do (compute_batch_size, auto-shard).
+Nothing runs until the dataset is iterated; iteration is eager and single-threaded.
+
+Elements are nested structures (tuple / namedtuple / dict / single) of `Tensor`s on the host CPU.
+Dtype inference follows TF: Python ints -> int32, floats -> float32, NumPy arrays keep their dtype,
+`Dataset.range` gives int64.
+
+Deviations from TF, by design:
+- `map`/`filter` functions run once per element (eager), not once at trace time. To infer the
+  output spec the function is also called on two probe elements (unknown dims 2 and values 0,
+  then dims 3 and values 1; output dims that differ become None); if a probe raises, the spec
+  comes from the first real element with every dim unknown. A shape that depends on values in a
+  way both probes miss comes out static where TF's tracing would say None.
+- `shuffle` is deterministic: the permutation comes from NumPy's PCG64 seeded with
+  SeedSequence([seed or a fixed name-derived root, epoch]); an unseeded shuffle uses the root
+  derived from the name "simdist.data.shuffle" (so two unseeded shuffles of equally long inputs
+  give the same order). `reshuffle_each_iteration` advances the epoch per new iterator. The orders
+  differ from TF's Philox-based ones.
+
+Layout (one module per kind of dataset, as TF's data/ops are laid out): `dataset` (the base node
+and its methods), `iterators`, `options`, `elements` (conversion, argument checks, cardinality
+constants), `sources`, `batching`, `shard`, `map_filter`, `counting` (repeat/take/skip),
+`buffering` (prefetch/cache), `shuffle`, `combine` (zip/concatenate), `rebatch` (tf.distribute's
+rebatching, with its kernels' rules) and `pipeline` (utilities of tf.distribute's input pipeline).
+"""
+
+from __future__ import annotations
+
+import types
+
+# The base first: its module imports the kinds (which subclass it) once DatasetV2 is defined.
+from simdist.runtime.data.dataset import Dataset, DatasetV2, _OptionsDataset, _UnaryDataset  # isort: skip
+from simdist.runtime.data.batching import _BatchDataset, _PaddedBatchDataset, _stack, _UnbatchDataset
+from simdist.runtime.data.buffering import _CacheDataset, _PrefetchDataset, _read_ahead
+from simdist.runtime.data.combine import _ConcatenateDataset, _ZipDataset
+from simdist.runtime.data.counting import _RepeatDataset, _SkipDataset, _TakeDataset
+from simdist.runtime.data.elements import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, _zeros,
+                                           host_device)
+from simdist.runtime.data.iterators import Iterator, Optional, OwnedIterator
+from simdist.runtime.data.map_filter import _FilterDataset, _MapDataset, _ParallelMapDataset
+from simdist.runtime.data.options import (AutoShardPolicy, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
+                                          OptimizationOptions, Options, ThreadingOptions)
+from simdist.runtime.data.pipeline import cardinality, component_shapes, replicate
+from simdist.runtime.data.rebatch import _LegacyRebatchDataset, _RebatchDataset
+from simdist.runtime.data.shard import SHARD_HINT, _ShardDataset
+from simdist.runtime.data.shuffle import _ShuffleDataset
+from simdist.runtime.data.sources import _FlatMapDataset, _RangeDataset, _TensorDataset, _TensorSliceDataset
+from simdist.runtime.spec import TensorSpec
+
+__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "DatasetV2", "Options",
+           "Iterator", "OwnedIterator", "Optional", "TensorSpec", "ThreadingOptions", "experimental"]
+
+experimental = types.SimpleNamespace(
+    AUTOTUNE=AUTOTUNE,
+    INFINITE_CARDINALITY=INFINITE_CARDINALITY,
+    UNKNOWN_CARDINALITY=UNKNOWN_CARDINALITY,
+    SHARD_HINT=SHARD_HINT,
+    AutoShardPolicy=AutoShardPolicy,
+    AutotuneOptions=AutotuneOptions,
+    DistributeOptions=DistributeOptions,
+    ExternalStatePolicy=ExternalStatePolicy,
+    OptimizationOptions=OptimizationOptions,
+    ThreadingOptions=ThreadingOptions,
+    Optional=Optional,
+    cardinality=cardinality,
+)

@@ -1,0 +1,187 @@
+"""Batching: `batch`, `padded_batch` and `unbatch` (with TF's BatchDataset cardinality arithmetic)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.data.dataset import _flatten_shapes, _UnaryDataset
+from simdist.runtime.data.elements import _as_array, _cdiv, _cmod, _fmt_shape, UNKNOWN_CARDINALITY, _unknown_or_infinite
+from simdist.runtime.data.sources import _TensorSliceDataset
+from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
+from simdist.runtime.tensor import Tensor, TensorShape
+
+if TYPE_CHECKING:
+    from simdist.runtime.data.dataset import DatasetV2
+
+
+def _batch_card(n: int, size: int, drop: bool) -> int:
+    """TF's BatchDataset cardinality, C++ arithmetic included (odd inputs such as SHARD_HINT's -n stay odd)."""
+    if _unknown_or_infinite(n):
+        return n
+    return _cdiv(n, size) + (0 if _cmod(n, size) == 0 or drop else 1)
+
+
+class _BatchDataset(_UnaryDataset):
+    _KIND = "BatchDatasetV2"
+
+    def __init__(self, input_dataset: DatasetV2, batch_size: int, drop_remainder: bool,
+                 num_parallel_calls: Any = None) -> None:
+        if batch_size <= 0:
+            raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+        dim = batch_size if drop_remainder else None
+        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)
+        super().__init__((input_dataset,), {"batch_size": batch_size, "drop_remainder": drop_remainder,
+                                            "num_parallel_calls": num_parallel_calls}, spec)
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        size, drop = self._params["batch_size"], self._params["drop_remainder"]
+        src = self._input
+        if type(src) is _TensorSliceDataset and src._arrays:
+            # Batches of slices are copies of consecutive rows: the arrays np.stack would build
+            # from the rows one by one (the same values, dtype and layout), without a Python
+            # step per row.
+            n = src._arrays[0].shape[0]
+            stop = n - n % size if drop else n
+            for start in range(0, stop, size):
+                yield [a[start:start + size].copy() for a in src._arrays]
+            return
+        buf: list[list[np.ndarray]] = []
+        for flat in self._input._iter_flat():
+            buf.append(flat)
+            if len(buf) == size:
+                yield _stack(buf)
+                buf = []
+        if buf and not drop:
+            yield _stack(buf)
+
+    def _card(self) -> int:
+        return _batch_card(self._input._card(), self._params["batch_size"], self._params["drop_remainder"])
+
+
+def _stack(rows: list[list[np.ndarray]]) -> list[np.ndarray]:
+    out = []
+    for i in range(len(rows[0])):
+        first = rows[0][i].shape
+        for k, r in enumerate(rows[1:], start=1):
+            if r[i].shape != first:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Cannot batch tensors with different shapes in component {i}. First element "
+                    f"had shape {_fmt_shape(first)} and element {k} had shape {_fmt_shape(r[i].shape)}.")
+        out.append(np.stack([r[i] for r in rows]))
+    return out
+
+
+class _PaddedBatchDataset(_UnaryDataset):
+    _KIND = "PaddedBatchDatasetV2"
+
+    def __init__(self, input_dataset: DatasetV2, batch_size: int, padded_shapes: Any, padding_values: Any,
+                 drop_remainder: bool) -> None:
+        if batch_size <= 0:
+            raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+        in_spec = input_dataset.element_spec
+        in_specs = flatten(in_spec)
+        if padded_shapes is None:
+            for s in in_specs:
+                if s.shape.rank is None:
+                    raise ValueError("You must provide `padded_shapes` argument because component "
+                                     f"{in_specs.index(s)} has unknown rank.")
+            shapes = [s.shape for s in in_specs]
+        else:
+            raw = _flatten_shapes(padded_shapes, in_spec) if isinstance(in_spec, (tuple, dict)) else [padded_shapes]
+            shapes = []
+            for p, s in zip(raw, in_specs):
+                p = p.numpy().tolist() if isinstance(p, Tensor) else p
+                shape = TensorShape(None if p is None else [None if d is None or int(d) < 0 else int(d) for d in p])
+                if not shape.is_compatible_with(s.shape):
+                    raise ValueError(f"The padded shape {shape} is not compatible with the shape {s.shape} of the "
+                                     "corresponding input component.")
+                shapes.append(shape)
+        if padding_values is None:
+            pads = [b"" if s.dtype is dtypes.string else 0 for s in in_specs]
+        elif isinstance(in_spec, (tuple, dict)):
+            pads = flatten(padding_values)
+        else:
+            pads = [padding_values]
+        pads = [_as_array(p, s.dtype)[()] for p, s in zip(pads, in_specs)]
+        dim = batch_size if drop_remainder else None
+        spec = pack_as(in_spec, [TensorSpec(TensorShape([dim]).concatenate(sh), s.dtype)
+                                 for sh, s in zip(shapes, in_specs)])
+        super().__init__((input_dataset,), {"batch_size": batch_size, "drop_remainder": drop_remainder,
+                                            "padded_shapes": tuple(shapes), "padding_values": tuple(pads)}, spec)
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        size, drop = self._params["batch_size"], self._params["drop_remainder"]
+        src = self._input
+        if type(src) is _TensorSliceDataset and src._arrays:
+            # Batches of slices are copies of consecutive rows: the arrays np.stack would build
+            # from the rows one by one (the same values, dtype and layout), without a Python
+            # step per row.
+            n = src._arrays[0].shape[0]
+            stop = n - n % size if drop else n
+            for start in range(0, stop, size):
+                yield [a[start:start + size].copy() for a in src._arrays]
+            return
+        buf: list[list[np.ndarray]] = []
+        for flat in self._input._iter_flat():
+            buf.append(flat)
+            if len(buf) == size:
+                yield self._pad(buf)
+                buf = []
+        if buf and not drop:
+            yield self._pad(buf)
+
+    def _pad(self, rows: list[list[np.ndarray]]) -> list[np.ndarray]:
+        out = []
+        for i, (shape, pad, spec) in enumerate(zip(self._params["padded_shapes"], self._params["padding_values"],
+                                                   self._flat_specs)):
+            comps = [r[i] for r in rows]
+            rank = comps[0].ndim
+            dims = shape.as_list() if shape.rank is not None else [None] * rank
+            target = tuple(d if d is not None else max(c.shape[k] for c in comps) for k, d in enumerate(dims))
+            arr = np.full((len(comps),) + target, pad, dtype=object if spec.dtype is dtypes.string else spec.dtype.np)
+            for j, c in enumerate(comps):
+                if c.ndim != len(target) or any(a > t for a, t in zip(c.shape, target)):
+                    raise errors.DataLossError(None, None, "Attempted to pad to a smaller size than the input element.")
+                arr[(j,) + tuple(slice(0, a) for a in c.shape)] = c
+            out.append(arr)
+        return out
+
+    def _card(self) -> int:
+        return _batch_card(self._input._card(), self._params["batch_size"], self._params["drop_remainder"])
+
+
+class _UnbatchDataset(_UnaryDataset):
+    _KIND = "UnbatchDataset"
+
+    def __init__(self, input_dataset: DatasetV2) -> None:
+        specs = flatten(input_dataset.element_spec)
+        if any(s.shape.rank == 0 for s in specs):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        spec = map_structure(lambda s: TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype),
+                             input_dataset.element_spec)
+        super().__init__((input_dataset,), {}, spec)
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        for flat in self._input._iter_flat():
+            for i, c in enumerate(flat):
+                if c.ndim == 0:
+                    raise errors.InvalidArgumentError(
+                        None, None, "Input element must have a non-scalar value in each component.")
+                if c.shape[0] != flat[0].shape[0]:
+                    raise errors.InvalidArgumentError(
+                        None, None, "Input element must have the same batch size in each component. Component "
+                        f"0 had size {flat[0].shape[0]} but component {i} had size, {c.shape[0]}.")
+            for j in range(flat[0].shape[0] if flat else 0):
+                yield [c[j, ...] for c in flat]
+
+    def _card(self) -> int:
+        n = self._input._card()
+        if _unknown_or_infinite(n):
+            return n
+        dims = [s.shape[0] if s.shape.rank else None for s in flatten(self._input.element_spec)]
+        if dims and all(d is not None and d == dims[0] for d in dims):
+            return n * dims[0]
+        return UNKNOWN_CARDINALITY

@@ -1,0 +1,82 @@
+"""Buffering: `prefetch` (a read-ahead buffer) and `cache` (in memory)."""
+
+from __future__ import annotations
+
+import collections
+from typing import TYPE_CHECKING, Any, Iterator
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.data.dataset import _UnaryDataset
+from simdist.runtime.data.elements import AUTOTUNE
+
+if TYPE_CHECKING:
+    from simdist.runtime.data.dataset import DatasetV2
+
+
+class _PrefetchDataset(_UnaryDataset):
+    """Prefetch: reads `buffer_size` elements ahead of the consumer (AUTOTUNE reads 1 ahead).
+
+    TF fills the buffer on a background thread; simdist fills it synchronously when an element is
+    handed out, so upstream side effects happen in the same order, deterministically.
+    """
+
+    _KIND = "PrefetchDataset"
+
+    def __init__(self, input_dataset: DatasetV2, buffer_size: int) -> None:
+        if buffer_size < -1:
+            raise errors.InvalidArgumentError(
+                None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning")
+        super().__init__((input_dataset,), {"buffer_size": buffer_size}, input_dataset.element_spec)
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        size = self._params["buffer_size"]
+        return _read_ahead(self._input._iter_flat(), 1 if size == AUTOTUNE else size)
+
+    def _card(self) -> int:
+        return self._input._card()
+
+
+def _read_ahead(it: Iterator[Any], ahead: int) -> Iterator[Any]:
+    """Yield from `it`, keeping `ahead` more elements pulled than handed out."""
+    if ahead <= 0:
+        yield from it
+        return
+    buf: collections.deque = collections.deque()
+    done = False
+    while True:
+        while not done and len(buf) < ahead + 1:
+            try:
+                buf.append(next(it))
+            except StopIteration:
+                done = True
+        if not buf:
+            return
+        yield buf.popleft()
+
+
+class _CacheDataset(_UnaryDataset):
+    """In-memory cache: the first complete pass is recorded and replayed by later iterations."""
+
+    _KIND = "CacheDatasetV2"
+
+    def __init__(self, input_dataset: DatasetV2) -> None:
+        super().__init__((input_dataset,), {"filename": ""}, input_dataset.element_spec)
+        self._cache: list[list[np.ndarray]] | None = None
+
+    def _reset_state(self) -> None:
+        self._cache = None
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        if self._cache is not None:
+            yield from self._cache
+            return
+        seen = []
+        for flat in self._input._iter_flat():
+            seen.append(flat)
+            yield flat
+        self._cache = seen
+
+    def _card(self) -> int:
+        return self._input._card()

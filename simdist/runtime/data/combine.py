@@ -1,0 +1,72 @@
+"""Datasets of several inputs: `zip` and `concatenate`."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import numpy as np
+
+from simdist.runtime.data.dataset import DatasetV2
+from simdist.runtime.data.elements import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
+from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
+                                  most_specific_compatible_shape, pack_as)
+
+
+class _ZipDataset(DatasetV2):
+    _KIND = "ZipDataset"
+
+    def __init__(self, datasets: Any) -> None:
+        if isinstance(datasets, list):
+            raise TypeError("Invalid input to `zip`. Inputs are expected to be (nested) structures of "
+                            "`tf.data.Dataset` objects. Python `list` is not supported and you should use "
+                            "`tuple` instead.")
+        leaves = flatten(datasets)
+        for d in leaves:
+            if not isinstance(d, DatasetV2):
+                raise TypeError("Invalid input to `zip`. Inputs are expected to be (nested) structures of "
+                                f"`tf.data.Dataset` objects but encountered object of type {type(d)}.")
+        spec = pack_as(datasets, [d.element_spec for d in leaves])
+        super().__init__(tuple(leaves), {"structure": map_structure(lambda _: None, datasets)}, spec)
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        for parts in zip(*(d._iter_flat() for d in self._inputs)):
+            yield [a for p in parts for a in p]
+
+    def _card(self) -> int:
+        result = INFINITE_CARDINALITY
+        for d in self._inputs:
+            n = d._card()
+            if n == UNKNOWN_CARDINALITY:
+                return n
+            if n != INFINITE_CARDINALITY and (result == INFINITE_CARDINALITY or n < result):
+                result = n
+        return result
+
+
+class _ConcatenateDataset(DatasetV2):
+    _KIND = "ConcatenateDataset"
+
+    def __init__(self, first: DatasetV2, second: DatasetV2) -> None:
+        a, b = first.element_spec, second.element_spec
+        try:
+            assert_same_structure(a, b)
+            ok = all(x.dtype == y.dtype for x, y in zip(flatten(a), flatten(b)))
+        except ValueError:
+            ok = False
+        if not ok:
+            raise TypeError(f"Incompatible dataset elements:\n  {a!r} vs.   {b!r}")
+        spec = pack_as(a, [TensorSpec(most_specific_compatible_shape(x.shape, y.shape), x.dtype)
+                           for x, y in zip(flatten(a), flatten(b))])
+        super().__init__((first, second), {}, spec)
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        yield from self._inputs[0]._iter_flat()
+        yield from self._inputs[1]._iter_flat()
+
+    def _card(self) -> int:
+        n, m = self._inputs[0]._card(), self._inputs[1]._card()
+        if INFINITE_CARDINALITY in (n, m):
+            return INFINITE_CARDINALITY
+        if UNKNOWN_CARDINALITY in (n, m):
+            return UNKNOWN_CARDINALITY
+        return n + m

@@ -1,0 +1,300 @@
+"""The dataset base, `tf.data.Dataset` (TF's dataset_ops.py): the node every transformation makes,
+its methods (which build the kinds defined in the sibling modules), and the unary and options nodes."""
+
+from __future__ import annotations
+
+import copy
+import types
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from simdist.runtime import dtypes
+from simdist.runtime.data.elements import (_bool_arg, host_device, INFINITE_CARDINALITY, _INT64_MAX, _int_arg,
+                                           _normalize_fn_output, _to_tensor, UNKNOWN_CARDINALITY)
+from simdist.runtime.data.iterators import _NumpyIterator, OwnedIterator
+from simdist.runtime.data.options import Options
+from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
+from simdist.runtime.tensor import Tensor
+
+
+class DatasetV2:
+    """`tf.data.Dataset`: a node of a lazy input pipeline.
+
+    `kind` is TF's op name, `inputs` the upstream datasets, `params` the op's parameters.
+    """
+
+    _KIND = "Dataset"
+
+    def __init__(self, inputs: tuple["DatasetV2", ...], params: dict[str, Any], element_spec: Any) -> None:
+        self._inputs = tuple(inputs)
+        self._params = dict(params)
+        self._element_spec = element_spec
+        self._flat_specs: list[TensorSpec] = flatten(element_spec)
+
+    # --- pipeline introspection ---------------------------------------------------------------------
+    @property
+    def kind(self) -> str:
+        return self._KIND
+
+    @property
+    def inputs(self) -> tuple["DatasetV2", ...]:
+        return self._inputs
+
+    @property
+    def params(self) -> types.MappingProxyType:
+        return types.MappingProxyType(self._params)
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    def _with_inputs(self, inputs: tuple["DatasetV2", ...]) -> "DatasetV2":
+        """A copy of this node reading from other inputs (same kind, params and element spec)."""
+        node = copy.copy(self)
+        node._inputs = tuple(inputs)
+        node._reset_state()
+        return node
+
+    def _reset_state(self) -> None:
+        """Forget per-dataset iteration state (shuffle epochs, caches) in a copy."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} element_spec={self._element_spec!r}>"
+
+    def __bool__(self) -> bool:
+        return True
+
+    # --- iteration -----------------------------------------------------------------------------------
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        """Yield each element as the flat list of its component arrays (flatten order)."""
+        raise NotImplementedError
+
+    def _check_iterable(self) -> None:
+        """Errors TF raises when an iterator is created (not at the first element)."""
+        for inp in self._inputs:
+            inp._check_iterable()
+
+    def _pack(self, flat: list[np.ndarray], device: str | None = None) -> Any:
+        device = host_device() if device is None else device
+        leaves = [Tensor(a, s.dtype, device) for a, s in zip(flat, self._flat_specs)]
+        return pack_as(self._element_spec, leaves)
+
+    def __iter__(self) -> "OwnedIterator":
+        return OwnedIterator(self)
+
+    def as_numpy_iterator(self) -> "_NumpyIterator":
+        """Iterate elements as NumPy values (scalars as NumPy scalars, strings as bytes)."""
+        return _NumpyIterator(self)
+
+    # --- cardinality -------------------------------------------------------------------------------
+    def _card(self) -> int:
+        raise NotImplementedError
+
+    def cardinality(self) -> Tensor:
+        """Number of elements as an int64 scalar tensor; -1 infinite, -2 unknown (like TF)."""
+        return Tensor(np.asarray(self._card(), dtype=np.int64), dtypes.int64)
+
+    def __len__(self) -> int:
+        n = self._card()
+        if n == INFINITE_CARDINALITY:
+            raise TypeError("The dataset is infinite.")
+        if n == UNKNOWN_CARDINALITY:
+            raise TypeError("The dataset length is unknown.")
+        return n
+
+    # --- options -----------------------------------------------------------------------------------
+    def options(self) -> Options:
+        """The options of this pipeline: every upstream `with_options`, later ones overriding."""
+        out = Options()
+        for inp in self._inputs:
+            out = out.merge(inp.options())
+        own = self._params.get("options") if self._KIND == "OptionsDataset" else None
+        if own is not None:
+            out = out.merge(own)
+        return out
+
+    def with_options(self, options: Options, name: str | None = None) -> "DatasetV2":
+        if not isinstance(options, Options):
+            raise TypeError(f"`options` must be a `tf.data.Options`, got {type(options).__name__}")
+        return _OptionsDataset(self, options)
+
+    # --- sources -----------------------------------------------------------------------------------
+    @staticmethod
+    def range(*args: Any, output_type: Any = dtypes.int64, name: str | None = None) -> "DatasetV2":
+        """`range(stop)`, `range(start, stop[, step])` like Python's, as int64 scalars by default."""
+        if not 1 <= len(args) <= 3:
+            raise ValueError("Invalid arguments to `range`: expected 1 to 3 arguments, got %d" % len(args))
+        ints = [_int_arg(a) for a in args]
+        start, stop, step = (0, ints[0], 1) if len(ints) == 1 else (ints + [1])[:3] if len(ints) == 2 else ints
+        return _RangeDataset(start, stop, step, dtypes.as_dtype(output_type))
+
+    @staticmethod
+    def from_tensor_slices(tensors: Any, name: str | None = None) -> "DatasetV2":
+        """One element per row (dim 0) of each component; all components need the same dim 0."""
+        return _TensorSliceDataset(tensors)
+
+    @staticmethod
+    def from_tensors(tensors: Any, name: str | None = None) -> "DatasetV2":
+        """A single element: the given structure."""
+        return _TensorDataset(tensors)
+
+    @staticmethod
+    def from_generator(generator: Callable[..., Any], output_types: Any = None, output_shapes: Any = None,
+                       args: Any = None, output_signature: Any = None, name: str | None = None) -> "DatasetV2":
+        """Elements yielded by `generator(*args)`, called anew for every iteration."""
+        if not callable(generator):
+            raise TypeError("`generator` must be a Python callable.")
+        if output_signature is not None:
+            if output_types is not None or output_shapes is not None:
+                raise TypeError("The `output_types` and `output_shapes` arguments must not be specified if "
+                                "`output_signature` is specified.")
+            for s in flatten(output_signature):
+                if not isinstance(s, TensorSpec):
+                    raise TypeError(f"`output_signature` must contain objects that are subclass of "
+                                    f"`tf.TypeSpec` but found {type(s)} which is not.")
+            spec = output_signature
+        else:
+            if output_types is None:
+                raise TypeError("To specify the output signature you need to provide either the "
+                                "`output_signature` argument or the `output_types` argument.")
+            if output_shapes is None:
+                spec = map_structure(lambda t: TensorSpec(None, t), output_types)
+            else:
+                flat_t, flat_s = flatten(output_types), _flatten_shapes(output_shapes, output_types)
+                spec = pack_as(output_types, [TensorSpec(s, t) for t, s in zip(flat_t, flat_s)])
+        return _FlatMapDataset(generator, tuple(args) if args is not None else (), spec)
+
+    @staticmethod
+    def zip(*args: Any, datasets: Any = None, name: str | None = None) -> "DatasetV2":
+        """Zip a (nested) structure of datasets; stops with the shortest."""
+        if datasets is not None:
+            if args:
+                raise TypeError("Both `*args` and `datasets` cannot be set.")
+            structure = datasets
+        elif len(args) == 1:
+            structure = args[0]
+        elif not args:
+            raise TypeError("Must pass at least one dataset to `zip`.")
+        else:
+            structure = tuple(args)
+        return _ZipDataset(structure)
+
+    # --- transformations ---------------------------------------------------------------------------
+    def batch(self, batch_size: Any, drop_remainder: Any = False, num_parallel_calls: Any = None,
+              deterministic: Any = None, name: str | None = None) -> "DatasetV2":
+        return _BatchDataset(self, _int_arg(batch_size), _bool_arg(drop_remainder), num_parallel_calls)
+
+    def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
+                     drop_remainder: Any = False, name: str | None = None) -> "DatasetV2":
+        """Batch, padding each component to `padded_shapes` (unknown dims: the longest in the batch)."""
+        return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,
+                                   _bool_arg(drop_remainder))
+
+    def unbatch(self, name: str | None = None) -> "DatasetV2":
+        return _UnbatchDataset(self)
+
+    def rebatch(self, batch_size: Any, drop_remainder: bool = False, name: str | None = None) -> "DatasetV2":
+        """Rebatch into `batch_size` (an int or a list cycled through): like unbatch().batch(n)."""
+        sizes = [int(b) for b in np.atleast_1d(np.asarray(batch_size._v if isinstance(batch_size, Tensor)
+                                                          else batch_size))]
+        return _RebatchDataset(self, sizes, bool(drop_remainder))
+
+    def repeat(self, count: Any = None, name: str | None = None) -> "DatasetV2":
+        return _RepeatDataset(self, -1 if count is None else _int_arg(count))
+
+    def shard(self, num_shards: Any, index: Any, name: str | None = None) -> "DatasetV2":
+        return _ShardDataset(self, _int_arg(num_shards), _int_arg(index))
+
+    def map(self, map_func: Callable[..., Any], num_parallel_calls: Any = None, deterministic: Any = None,
+            synchronous: Any = None, use_unbounded_threadpool: bool = False, name: str | None = None) -> "DatasetV2":
+        if num_parallel_calls is None:
+            return _MapDataset(self, map_func)
+        return _ParallelMapDataset(self, map_func, num_parallel_calls)
+
+    def filter(self, predicate: Callable[..., Any], name: str | None = None) -> "DatasetV2":
+        return _FilterDataset(self, predicate)
+
+    def take(self, count: Any, name: str | None = None) -> "DatasetV2":
+        return _TakeDataset(self, _int_arg(count))
+
+    def skip(self, count: Any, name: str | None = None) -> "DatasetV2":
+        return _SkipDataset(self, _int_arg(count))
+
+    def prefetch(self, buffer_size: Any, name: str | None = None) -> "DatasetV2":
+        return _PrefetchDataset(self, _int_arg(buffer_size))
+
+    def cache(self, filename: str = "", name: str | None = None) -> "DatasetV2":
+        if filename:
+            raise NotImplementedError("simdist datasets cache in memory only (filename must be '')")
+        return _CacheDataset(self)
+
+    def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: Any = None,
+                name: str | None = None) -> "DatasetV2":
+        return _ShuffleDataset(self, _int_arg(buffer_size), None if seed is None else _int_arg(seed),
+                               True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration))
+
+    def enumerate(self, start: Any = 0, name: str | None = None) -> "DatasetV2":
+        """(index, element) pairs, index int64 from `start` (TF builds it as zip(range, self))."""
+        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int64), self))
+
+    def concatenate(self, dataset: "DatasetV2", name: str | None = None) -> "DatasetV2":
+        return _ConcatenateDataset(self, dataset)
+
+    def apply(self, transformation_func: Callable[["DatasetV2"], "DatasetV2"]) -> "DatasetV2":
+        out = transformation_func(self)
+        if not isinstance(out, DatasetV2):
+            raise TypeError("`transformation_func` must return a `tf.data.Dataset` object. "
+                            f"Got {type(out)}.")
+        return out
+
+    def reduce(self, initial_state: Any, reduce_func: Callable[[Any, Any], Any], name: str | None = None) -> Any:
+        """Fold the elements into a state: `state = reduce_func(state, element)`."""
+        state = map_structure(_to_tensor, initial_state)
+        for flat in self._iter_flat():
+            state = _normalize_fn_output(reduce_func(state, self._pack(flat)))
+        return state
+
+
+Dataset = DatasetV2
+
+
+def _flatten_shapes(shapes: Any, types_: Any) -> list[Any]:
+    """Shapes given alongside `output_types`: a shape may be a list/tuple of dims at a leaf position."""
+    if isinstance(types_, dict):
+        return [s for k in sorted(types_) for s in _flatten_shapes(shapes[k], types_[k])]
+    if isinstance(types_, tuple):
+        return [s for sh, t in zip(shapes, types_) for s in _flatten_shapes(sh, t)]
+    return [shapes]
+
+
+class _UnaryDataset(DatasetV2):
+    @property
+    def _input(self) -> DatasetV2:
+        return self._inputs[0]
+
+
+class _OptionsDataset(_UnaryDataset):
+    _KIND = "OptionsDataset"
+
+    def __init__(self, input_dataset: DatasetV2, options: Options) -> None:
+        super().__init__((input_dataset,), {"options": options}, input_dataset.element_spec)
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        return self._input._iter_flat()
+
+    def _card(self) -> int:
+        return self._input._card()
+
+
+# The kinds subclass DatasetV2, whose methods build them: imported once the base is defined.
+from simdist.runtime.data.batching import _BatchDataset, _PaddedBatchDataset, _UnbatchDataset  # noqa: E402
+from simdist.runtime.data.buffering import _CacheDataset, _PrefetchDataset  # noqa: E402
+from simdist.runtime.data.combine import _ConcatenateDataset, _ZipDataset  # noqa: E402
+from simdist.runtime.data.counting import _RepeatDataset, _SkipDataset, _TakeDataset  # noqa: E402
+from simdist.runtime.data.map_filter import _FilterDataset, _MapDataset, _ParallelMapDataset  # noqa: E402
+from simdist.runtime.data.rebatch import _RebatchDataset  # noqa: E402
+from simdist.runtime.data.shard import _ShardDataset  # noqa: E402
+from simdist.runtime.data.shuffle import _ShuffleDataset  # noqa: E402
+from simdist.runtime.data.sources import (_FlatMapDataset, _RangeDataset, _TensorDataset,  # noqa: E402
+                                         _TensorSliceDataset)

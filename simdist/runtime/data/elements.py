@@ -1,0 +1,115 @@
+"""Elements of tf.data pipelines: conversion of Python and NumPy values to the flat lists of arrays
+a dataset yields, argument checks, TF's cardinality constants and C++ integer arithmetic."""
+
+from __future__ import annotations
+
+import types
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import context, devices, dtypes, errors
+from simdist.runtime.spec import TensorSpec, flatten, map_structure
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
+
+AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
+_INT64_MAX = 2 ** 63 - 1
+
+
+def host_device() -> str:
+    """Where iterated elements live: the CPU of the task the current device belongs to."""
+    return devices.host_cpu(context.current_device())
+
+
+def _to_tensor(value: Any) -> Tensor:
+    from simdist.runtime.data.dataset import DatasetV2   # (the dataset module imports this one)
+    if isinstance(value, DatasetV2):
+        raise TypeError("tf.data datasets cannot be elements of another dataset in simdist "
+                        f"(got {type(value).__name__})")
+    try:
+        return convert_to_tensor(value)
+    except ValueError as e:
+        if "inhomogeneous" in str(e) or "sequence" in str(e):
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+        raise
+
+
+def _normalize(value: Any) -> tuple[Any, list[np.ndarray]]:
+    """A structure of values -> (structure of TensorSpec, flat list of arrays). Lists become tensors."""
+    tensors = map_structure(_to_tensor, value)
+    spec = map_structure(lambda t: TensorSpec(t.shape, t.dtype), tensors)
+    return spec, [np.asarray(t._v) for t in flatten(tensors)]
+
+
+def _zeros(shape: tuple[int, ...], dtype: dtypes.DType) -> np.ndarray:
+    if dtype is dtypes.string:
+        return np.full(shape, b"", dtype=object)
+    return np.zeros(shape, dtype=dtype.np)
+
+
+def _as_array(value: Any, dtype: dtypes.DType) -> np.ndarray:
+    arr = np.asarray(value._v if isinstance(value, Tensor) else value)
+    if dtype is dtypes.string:
+        return arr.astype(object)
+    return arr.astype(dtype.np, copy=False)
+
+
+def _shape_list(shape: TensorShape) -> list[int | None] | None:
+    return None if shape.rank is None else shape.as_list()
+
+
+def _fmt_shape(shape: tuple[int, ...]) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _int_arg(value: Any, what: str = "") -> int:
+    """An int64 scalar argument (Python int, NumPy integer or integer tensor), TF's TypeError otherwise."""
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
+
+
+def _bool_arg(value: Any) -> bool:
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    return bool(value)
+
+
+def _cdiv(a: int, b: int) -> int:
+    """C++ integer division (truncates toward zero), as TF's cardinality arithmetic uses."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def _cmod(a: int, b: int) -> int:
+    return a - b * _cdiv(a, b)
+
+
+def _unknown_or_infinite(n: int) -> bool:
+    return n in (INFINITE_CARDINALITY, UNKNOWN_CARDINALITY)
+
+
+def _call_with_element(fn: Callable[..., Any], element: Any) -> Any:
+    """Call a tf.data function: a plain tuple element is unpacked into positional arguments (TF's rule)."""
+    if type(element) is tuple:
+        return fn(*element)
+    return fn(element)
+
+
+def _normalize_fn_output(out: Any) -> Any:
+    """A map function's return value as a structure of Tensors (a top-level list becomes a tuple)."""
+    if out is None:
+        raise errors.InvalidArgumentError(
+            None, None, "The tf.data function returned None; it must return a (nested structure of) tensors.")
+    if isinstance(out, list):
+        warnings.warn("The tf.data function returned a list; converting it to a tuple, as TF does.",
+                      stacklevel=3)
+        out = tuple(out)
+    return map_structure(_to_tensor, out)

@@ -1,0 +1,118 @@
+"""Source datasets: `range`, `from_tensor_slices`, `from_tensors` and `from_generator`."""
+
+from __future__ import annotations
+
+import types
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.data.dataset import DatasetV2
+from simdist.runtime.data.elements import _as_array, _normalize, _to_tensor, UNKNOWN_CARDINALITY
+from simdist.runtime.spec import TensorSpec, assert_same_structure, flatten, map_structure
+from simdist.runtime.tensor import TensorShape
+
+
+class _RangeDataset(DatasetV2):
+    _KIND = "RangeDataset"
+
+    def __init__(self, start: int, stop: int, step: int, output_type: dtypes.DType) -> None:
+        if step == 0:
+            raise errors.InvalidArgumentError(None, None, "step must be a non-zero integer.")
+        super().__init__((), {"start": start, "stop": stop, "step": step, "output_type": output_type},
+                         TensorSpec([], output_type))
+        self._dt = output_type.np
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        p = self._params
+        for v in range(p["start"], p["stop"], p["step"]):
+            yield [np.asarray(v, dtype=self._dt)]
+
+    def _card(self) -> int:
+        p = self._params
+        return len(range(p["start"], p["stop"], p["step"]))
+
+
+class _TensorSliceDataset(DatasetV2):
+    _KIND = "TensorSliceDataset"
+
+    def __init__(self, tensors: Any) -> None:
+        spec, arrays = _normalize(tensors)
+        for a in arrays:
+            if a.ndim == 0:
+                raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+        for a in arrays[1:]:
+            if a.shape[0] != arrays[0].shape[0]:
+                raise ValueError(f"Dimensions {arrays[0].shape[0]} and {a.shape[0]} are not compatible")
+        row_spec = map_structure(lambda s: TensorSpec(s.shape[1:], s.dtype), spec)
+        super().__init__((), {"tensors": arrays}, row_spec)
+        self._arrays = arrays
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        n = self._arrays[0].shape[0] if self._arrays else 0
+        for i in range(n):
+            yield [a[i, ...] for a in self._arrays]
+
+    def _card(self) -> int:
+        return int(self._arrays[0].shape[0]) if self._arrays else 0
+
+
+class _TensorDataset(DatasetV2):
+    _KIND = "TensorDataset"
+
+    def __init__(self, tensors: Any) -> None:
+        spec, arrays = _normalize(tensors)
+        super().__init__((), {"tensors": arrays}, spec)
+        self._arrays = arrays
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        yield list(self._arrays)
+
+    def _card(self) -> int:
+        return 1
+
+
+class _FlatMapDataset(DatasetV2):
+    """`from_generator` (TF builds it as a FlatMapDataset around a GeneratorDataset)."""
+
+    _KIND = "FlatMapDataset"
+
+    def __init__(self, generator: Callable[..., Any], args: tuple, spec: Any) -> None:
+        super().__init__((), {"generator": generator, "args": args}, spec)
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        p = self._params
+        for value in p["generator"](*p["args"]):
+            yield self._convert(value)
+
+    def _convert(self, value: Any) -> list[np.ndarray]:
+        spec = self._element_spec
+        if isinstance(value, list) and isinstance(spec, tuple):
+            value = tuple(value)
+        try:
+            assert_same_structure(spec, value) if isinstance(spec, (tuple, dict)) else None
+            leaves = flatten(value) if isinstance(spec, (tuple, dict)) else [value]
+        except (ValueError, TypeError):
+            raise errors.InvalidArgumentError(
+                None, None, "TypeError: `generator` yielded an element that did not match the expected "
+                f"structure. The expected structure was {map_structure(lambda s: s.dtype, spec)}, but the "
+                f"yielded element was {value}.") from None
+        out = []
+        for leaf, s in zip(leaves, self._flat_specs):
+            try:
+                arr = _as_array(leaf, s.dtype) if s.dtype is not dtypes.string else _to_tensor(leaf)._v
+            except (ValueError, TypeError):
+                raise errors.InvalidArgumentError(
+                    None, None, "TypeError: `generator` yielded an element that could not be converted to the "
+                    f"expected type. The expected type was {s.dtype.name}, but the yielded element was "
+                    f"{leaf}.") from None
+            if not s.shape.is_compatible_with(arr.shape):
+                raise errors.InvalidArgumentError(
+                    None, None, f"TypeError: `generator` yielded an element of shape {TensorShape(arr.shape)} "
+                    f"where an element of shape {s.shape} was expected.")
+            out.append(arr)
+        return out
+
+    def _card(self) -> int:
+        return UNKNOWN_CARDINALITY

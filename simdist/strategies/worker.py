@@ -1,0 +1,373 @@
+"""Closures on the workers of a ParameterServerStrategy: what running one does and costs (TF's
+`Worker._process_closure` and `Closure.execute_on`, on the simulated cluster).
+
+A closure's Python function runs (values, with NumPy) when a worker starts it, its variable
+writes buffered in a transaction (a recorded tf.function replays its graph instead, with the
+traffic its graph fixes). Its simulated cost is then charged in order: reads from the ps tasks
+over the network, compute on the worker (FLOPs from the tally or a `simdist.sim.flops` annotation;
+a straggler's slowdown is the simulator's, as for every kernel), writes back to the ps tasks; the
+writes are committed when they arrive. `Workers.execute(w, closure)` is that, as the generator the
+simulator's worker service (`simdist.sim.workers`) runs on worker w; a preemption planned at a
+closure count raises `Preempted` part-way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist import session
+from simdist.runtime import context, errors, execution, variables
+from simdist.runtime.cost import tally
+from simdist.runtime.sharded import ShardedVariable
+from simdist.runtime.values import PerWorker
+from simdist.sim.workers import Preempted
+from simdist.strategies import timing
+from simdist.strategies.closure import Closure
+from simdist.strategies.parameter_server import worker_host
+from simdist.strategies.per_worker import PerWorkerIterator
+from simdist.strategies.remote_value import _map
+
+__all__ = ["Workers"]
+
+
+class _Traffic:
+    """Variables a closure reads (with bytes) while its function runs."""
+
+    def __init__(self) -> None:
+        self.reads: dict[int, list[Any]] = {}
+
+    def read(self, var: Any, nbytes: int | None = None) -> None:
+        entry = self.reads.get(id(var))
+        b = int(var.nbytes if nbytes is None else nbytes)
+        if entry is None:
+            self.reads[id(var)] = [var, b]
+        elif nbytes is None:
+            entry[1] = max(entry[1], b)
+        else:
+            entry[1] += b
+
+    def write(self, var: Any, value: Any) -> None:
+        pass
+
+
+class Workers:
+    """Runs closures on the workers of ``strategy`` on simulator ``sim``: ``queue`` (a
+    `closure_queue.ClosureQueue`) is told of commits and failures, ``faults`` (a
+    `simdist.sim.preemption.WorkerPreemptionHandler`) says which ps tasks failed and which
+    closure a planned preemption cuts. Counts the bytes read from and written to the ps tasks."""
+
+    def __init__(self, strategy: Any, sim: Any, queue: Any, faults: Any) -> None:
+        self._strategy = strategy
+        self._sim = sim
+        self._clock = sim.clock
+        self._queue = queue
+        self._faults = faults
+        self.ps_bytes_read = 0
+        self.ps_bytes_written = 0
+        self._traffic_cache: dict[tuple, tuple] = {}
+        self._wdevs: dict[int, tuple[str, str]] = {}
+        self._ps_vars: dict[int, tuple[Any, str | None, str, str]] = {}   # see _ps_var
+        self._grouped_cache: dict[tuple[int, str], list[tuple[str, int, str]]] = {}
+        self._synth_moves: dict[tuple[int, int, str], tuple[Any, int]] = {}   # see _synthetic_moves
+        self._traffic_items: dict[tuple, tuple[tuple, list]] = {}   # see traffic
+        self._plans: dict[tuple[int, int], tuple] = {}   # (id(tf.function), worker) -> see _replay_plan
+
+    def traffic(self, vs: Any) -> tuple[tuple[Any, int], ...]:
+        """The (shard, bytes) list of a synthetic closure, shared between closures with the same
+        traffic, so 100,000 queued closures do not hold 100,000 copies of it. Found by the
+        items given (variables, (variable, bytes) pairs) before splitting them into shards; the
+        entry keeps the items, so the ids it is filed under stay theirs."""
+        items = vs if isinstance(vs, (list, tuple)) and not _is_pair(vs) else [vs]
+        key = tuple([(id(it[0]), it[1]) if type(it) is tuple and _is_pair(it) else (id(it), None) for it in items])
+        hit = self._traffic_items.get(key)
+        if hit is not None:
+            return hit[0]
+        pairs = tuple(_shards(vs))
+        shard_key = tuple((id(v), b) for v, b in pairs)
+        cached = self._traffic_cache.get(shard_key)
+        if cached is None:
+            cached = self._traffic_cache[shard_key] = pairs
+        if len(self._traffic_items) >= 4096:
+            self._traffic_items.clear()
+        self._traffic_items[key] = (cached, list(items))
+        return cached
+
+    def _grouped(self, pairs: Any, verb: str) -> list[tuple[str, int, str]]:
+        """A synthetic closure's traffic as (ps device, bytes, trace name) per device; cached per
+        traffic tuple (those are shared and kept by `traffic`, so their ids stay valid)."""
+        key = (id(pairs), verb)
+        out = self._grouped_cache.get(key)
+        if out is None:
+            out = self._grouped_cache[key] = [(d, b, f"{verb} {n} vars") for d, b, n in _per_device(pairs)]
+        return out
+
+    def _synthetic_moves(self, w: int, wcpu: str, pairs: Any, verb: str) -> tuple[Any, int]:
+        """A synthetic closure's transfers on worker w (one per ps task: `_grouped`), routed once
+        (`Simulator.prepare`), and their bytes; cached per worker and traffic tuple."""
+        key = (w, id(pairs), verb)
+        out = self._synth_moves.get(key)
+        if out is None:
+            grouped = self._grouped(pairs, verb)
+            moves = [(dev, wcpu, b, name) for dev, b, name in grouped] if verb == "read" else \
+                [(wcpu, dev, b, name) for dev, b, name in grouped]
+            nbytes = 0
+            for _, b in pairs:
+                nbytes += b
+            out = self._synth_moves[key] = (self._sim.prepare(moves), nbytes)
+        return out
+
+    def _ps_var(self, v: Any) -> tuple[Any, str | None, str, str]:
+        """(v, its ps device or None when it is not on a ps task, "read <name>", "write <name>"),
+        remembered per variable: closures touch the same few variables every time. The entry
+        holds the variable, so the id it is filed under stays that variable's."""
+        if len(self._ps_vars) >= 65_536:
+            self._ps_vars.clear()
+        e = self._ps_vars[id(v)] = ((v, v.device, "read " + v.name, "write " + v.name) if _on_ps(v)
+                                    else (v, None, "", ""))
+        return e
+
+    def worker_device(self, w: int) -> str:
+        return self._worker_devices(w)[0]
+
+    def _worker_devices(self, w: int) -> tuple[str, str]:
+        """(the device worker w computes on, its CPU:0), canonical names."""
+        out = self._wdevs.get(w)
+        if out is None:
+            out = self._wdevs[w] = (session.canonical(worker_host(w) + self._strategy._worker_devices[0]),
+                                    session.canonical(worker_host(w) + "/device:CPU:0"))
+        return out
+
+    def execute(self, w: int, closure: Closure) -> Any:
+        """Run one closure on worker w: Python values now, then its simulated cost, then commit."""
+        sim = self._sim
+        wdev, wcpu = self._wdevs.get(w) or self._worker_devices(w)
+        charges: list[Any] = []
+        rbytes = wbytes = -1   # a recorded function's read and write bytes (from its plan)
+        if closure.synthetic is not None:
+            flops, read_list, write_list = closure.synthetic
+            txn = None
+            result, error = None, None
+        elif closure.fn._replay is not None and not closure.args and not closure.kwargs:
+            # A recorded function: its replay, and the plan of its traffic (see _replay_plan).
+            fn = closure.fn
+            plan = self._plans.get((id(fn), w))
+            if plan is None or plan[0] is not fn._graph:
+                plan = self._replay_plan(fn, w, wcpu)
+            txn = variables.Transaction()
+            txns = variables.transactions()
+            txns.append(txn)
+            result = error = None
+            try:
+                result = fn._replay(wcpu)    # (its results are made on the worker: no device scope needed)
+            except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
+                error = e
+            finally:
+                txns.remove(txn)
+            # (what a strategy.run inside it charged when it recorded, charged again on this worker)
+            gch = fn._graph.charges
+            if gch:
+                charges = [c.for_worker(w) if hasattr(c, "for_worker") else c for c in gch]
+            if error is None:
+                _, flops, read_list, write_list, read_moves, write_moves, rbytes, wbytes = plan
+            else:   # again, with the traffic observed up to the error (a replay is deterministic)
+                result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
+                    self._run_function(w, closure, wcpu, charges)
+        else:
+            result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
+                self._run_function(w, closure, wcpu, charges)
+        if self._faults.ps_down and error is None:
+            for v, _ in read_list + write_list:
+                f = getattr(v, "_fault", None)
+                if f is not None and f.down:
+                    error = errors.UnavailableError(
+                        None, None, f"/job:ps/replica:0/task:{f.task} is unavailable while running {closure.name} "
+                        f"on {worker_host(w)}: the parameter server failed at t={f.at:.6g}s")
+                    break
+        # 1. reads from the ps tasks
+        nbytes = 0
+        if closure.synthetic is not None:   # timing-only: one transfer per ps task each way
+            moves, nbytes = self._synthetic_moves(w, wcpu, read_list, "read")
+        elif rbytes >= 0:
+            moves, nbytes = read_moves, rbytes
+        else:
+            moves = read_moves
+            for _, b in read_list:
+                nbytes += b
+        self.ps_bytes_read += nbytes
+        if moves:
+            yield sim.transfers(moves)
+        # 2. compute (with any strategy.run inside, replayed in order)
+        for make in charges:
+            yield timing.replay(sim, make)
+        preempt_mid = self._faults.due(w, self._queue.started) if self._faults.at_unit else None
+        if preempt_mid is not None:
+            half = flops / 2.0
+            yield sim.compute(wdev, half, closure.name, category="compute")
+            raise Preempted(preempt_mid)
+        if error is not None:
+            yield sim.compute(wdev, flops, closure.name, category="compute")
+            self._queue.fail(closure, error)
+            return
+        # 3. writes back to the ps tasks, started when the compute ends, committed when they arrive
+        nbytes = 0
+        if closure.synthetic is not None:
+            moves, nbytes = self._synthetic_moves(w, wcpu, write_list, "write")
+        elif wbytes >= 0:
+            moves, nbytes = write_moves, wbytes
+        else:
+            moves = write_moves
+            for _, b in write_list:
+                nbytes += b
+        if moves:
+            attempt = closure.attempts
+            yield sim.compute_then_transfers(
+                wdev, flops, closure.name, moves,
+                lambda: self._writes_start(w, closure, attempt, nbytes))
+        else:
+            yield sim.compute(wdev, flops, closure.name, category="compute")
+            self.ps_bytes_written += nbytes
+        if txn is not None:
+            try:
+                txn.commit()
+            except errors.OpError as e:
+                self._queue.fail(closure, e)
+                return
+        closure.state = "completed"
+        queue = self._queue
+        queue.commits += 1
+        closure.commit, closure.ended_at = queue.commits, self._clock.now
+        assert closure.remote is not None
+        closure.remote._set(result)
+        closure.release()
+
+    def _writes_start(self, w: int, closure: Closure, attempt: int, nbytes: int) -> bool:
+        """At the end of a closure's compute: whether its writes go out (not if it was preempted,
+        cancelled or failed meanwhile: it is then no longer this attempt running on w)."""
+        if self._queue.inflight.get(w) is not closure or closure.attempts != attempt:
+            return False
+        self.ps_bytes_written += nbytes
+        return True
+
+    def _run_function(self, w: int, closure: Closure, wcpu: str, charges: list[Any]) -> tuple:
+        """Call a closure's function on worker w, observing its variable traffic: (result, error,
+        transaction, FLOPs, ps reads and writes as (variable, bytes), and their transfers)."""
+        traffic = _Traffic()
+        ext = self._strategy._extended
+        ext._current_worker = w
+        args = _select_worker(w, closure.args) if closure.args else ()
+        kwargs = _select_worker(w, closure.kwargs) if closure.kwargs else {}
+        fn = closure.fn
+        result = error = None
+        t_before = tally.flops
+        timing.run_flops_accum[0] = 0.0
+        variables.observers.append(traffic)
+        frame = context.Frame(self._strategy, None, wcpu)   # ops in the function run on the worker
+        context.push(frame)
+        txn = variables.Transaction()
+        ctx = execution.current()           # (variables.transaction() and timing.collect(),
+        ctx.transactions.append(txn)        # inlined: this runs once per closure)
+        ctx.charges.append(charges)
+        recorded = fn._graph
+        try:
+            result = fn._scheduled(args, kwargs)
+        except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
+            error = e
+        finally:
+            ctx.charges.pop()
+            ctx.transactions.remove(txn)
+            context.pop(frame)
+            variables.observers.remove(traffic)
+            ext._current_worker = None
+        if recorded is None and fn._replay is not None:   # it recorded now: replays charge what this call did
+            fn._graph.charges = list(charges)
+            fn._graph.run_flops = timing.run_flops_accum[0]
+        flops = _annotated_flops(fn, max(0.0, tally.flops - t_before - timing.run_flops_accum[0]))
+        return (result, error, txn, flops) + self._ps_traffic(traffic.reads.values(), txn.written_bytes(), wcpu)
+
+    def _ps_traffic(self, reads: Any, writes: Any, wcpu: str) -> tuple:
+        """A closure's ps traffic from worker CPU wcpu: (variable, bytes) of its reads and of its
+        writes (both given as (variable, bytes) pairs: a sparse write sends only its rows), and
+        their transfers (src, dst, bytes, name)."""
+        read_list, write_list, read_moves, write_moves = [], [], [], []
+        pv = self._ps_vars
+        for v, b in reads:
+            e = pv.get(id(v)) or self._ps_var(v)
+            if e[1] is not None:
+                read_list.append((v, b))
+                if b:
+                    read_moves.append((e[1], wcpu, b, e[2]))
+        for v, b in writes:
+            e = pv.get(id(v)) or self._ps_var(v)
+            if e[1] is not None:
+                write_list.append((v, b))
+                if b:
+                    write_moves.append((wcpu, e[1], b, e[3]))
+        return read_list, write_list, read_moves, write_moves
+
+    def _replay_plan(self, fn: Any, w: int, wcpu: str) -> tuple:
+        """What `_run_function` would observe of a recorded function on worker w, fixed by its
+        graph: its FLOPs, and each variable it reads or writes, in order of first use, whole."""
+        g = fn._graph
+        read_list, write_list, read_moves, write_moves = self._ps_traffic(
+            [(v, int(v.nbytes)) for v in g.reads], g.write_bytes, wcpu)
+        flops = _annotated_flops(fn, max(0.0, g.flops - g.run_flops))
+        rbytes = wbytes = 0
+        for _, b in read_list:   # (summed in the order _execute summed them per closure)
+            rbytes += b
+        for _, b in write_list:
+            wbytes += b
+        plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list, self._sim.prepare(read_moves),
+                                           self._sim.prepare(write_moves), rbytes, wbytes)
+        return plan
+
+
+def _per_device(pairs: list[tuple[Any, int]]) -> list[tuple[str, int, int]]:
+    """(device, total bytes, variables) per device, in first-seen order."""
+    out: dict[str, list[int]] = {}
+    for v, b in pairs:
+        if b:
+            e = out.setdefault(v.device, [0, 0])
+            e[0] += b
+            e[1] += 1
+    return [(d, b, n) for d, (b, n) in out.items()]
+
+
+def _on_ps(v: Any) -> bool:
+    return isinstance(getattr(v, "device", None), str) and v.device.startswith("/job:ps/")
+
+
+def _shards(vs: Any) -> list[tuple[Any, int]]:
+    """(variable, bytes) for each shard of the given variables; an item may itself be a
+    (variable, bytes) pair, e.g. the rows a sparse embedding lookup touches."""
+    out: list[tuple[Any, int]] = []
+    items = vs if isinstance(vs, (list, tuple)) and not _is_pair(vs) else [vs]
+    for item in items:
+        if _is_pair(item):
+            v, nbytes = item
+            if isinstance(v, ShardedVariable):
+                total = max(1, v.nbytes)
+                out.extend((p, int(nbytes * p.nbytes / total)) for p in v.variables)
+            else:
+                out.append((v, int(nbytes)))
+        elif isinstance(item, ShardedVariable):
+            out.extend((p, int(p.nbytes)) for p in item.variables)
+        else:
+            out.append((item, int(item.nbytes)))
+    return out
+
+
+def _is_pair(x: Any) -> bool:
+    return isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], (int, float)) and not isinstance(x[1], bool)
+
+
+def _annotated_flops(fn: Any, counted: float) -> float:
+    """A function's FLOPs: its `simdist.sim.flops` annotation if it has one, else those counted."""
+    ann = getattr(fn, "__simdist_flops__", None)
+    if ann is None:
+        ann = getattr(fn.python_function, "__simdist_flops__", None)
+    return counted if ann is None else float(ann)
+
+
+def _select_worker(w: int, x: Any) -> Any:
+    return _map(x, lambda v: v._get_worker(w) if isinstance(v, PerWorkerIterator) else
+                (v.values[w] if isinstance(v, PerWorker) else v))
