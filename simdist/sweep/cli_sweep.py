@@ -47,6 +47,9 @@ def register(sub: Any) -> None:
                    help="also draw METRIC (e.g. examples_per_s; several, comma-separated: a panel each) against the "
                         "first swept parameter (sweep.png)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.add_argument("--budget", default=None, metavar="TIME",
+                   help="stop taking results after this much wall time (e.g. 20s, 10min): finished runs are kept and "
+                        "tabled, running ones ended; the same command resumes")
     p.set_defaults(func=main)
 
 
@@ -76,6 +79,15 @@ def main(args: argparse.Namespace) -> int:
         raise usage_error(str(e)) from None
     except ValueError as e:
         raise usage_error(f"--seeds {args.seeds}: {e}") from None
+    budget = None
+    if args.budget is not None:
+        from simdist.sim.units import parse_time
+        try:
+            budget = float(parse_time(args.budget, field="--budget"))
+        except ValueError as e:
+            raise usage_error(str(e)) from None
+        if not budget > 0:
+            raise usage_error(f"--budget {args.budget}: expected a time > 0")
     plot_metrics = [m.strip() for m in args.plot.split(",") if m.strip()] if args.plot else []
     if args.plot:
         from simdist.scenario.metrics import SUMMARY_METRICS
@@ -95,7 +107,8 @@ def main(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     try:
         res = run_sweep(plan, out, args.executor, args.workers, args.batch_size, args.scheduler, args.force,
-                        progress=bar.update if bar is not None else None, parquet=not args.no_parquet)
+                        progress=bar.update if bar is not None else None, parquet=not args.no_parquet,
+                        budget=budget)
     finally:
         if bar is not None:
             bar.close()
@@ -107,6 +120,9 @@ def main(args: argparse.Namespace) -> int:
           f"combination(s) x {len(plan.seeds)} seed(s)); {res.ran} ran now, {res.skipped} already done; "
           f"{c.get('ok', 0)} ok, {c.get('failed', 0)} failed, {c.get('error', 0)} error; "
           f"{args.executor} x {workers}, {wall:.1f} s")
+    if res.budget_hit:
+        print(f"sweep {sc.name}: the --budget of {args.budget} ended the sweep with {n} of {res.planned} runs finished "
+              f"(kept in {res.out / 'runs.jsonl'}); run the same command again to resume")
     _print_summary(res.out)
     for f in res.files:
         print(f"wrote {f}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -16,12 +17,15 @@ SWEEP_FILES = ("sweep.json", "runs.jsonl", "results.csv", "results.parquet", "su
 
 
 class SweepResult:
-    def __init__(self, out: Path, rows: list[dict[str, Any]], skipped: int, ran: int, files: list[Path]) -> None:
+    def __init__(self, out: Path, rows: list[dict[str, Any]], skipped: int, ran: int, files: list[Path],
+                 planned: int = 0, budget_hit: bool = False) -> None:
         self.out = out
-        self.rows = rows
+        self.rows = rows                # the finished runs of the plan (all of them unless budget_hit)
         self.skipped = skipped
         self.ran = ran
         self.files = files
+        self.planned = planned          # the plan's runs
+        self.budget_hit = budget_hit    # the wall-clock budget ended the sweep before every run finished
 
     @property
     def counts(self) -> dict[str, int]:
@@ -58,7 +62,12 @@ def check_resumable(out: Path, plan: SweepPlan, force: bool) -> None:
 
 def run_sweep(plan: SweepPlan, out: str | Path, executor: str = "serial", workers: int | None = None,
               batch_size: int | None = None, scheduler: str | None = None, force: bool = False,
-              progress: Callable[[int], None] | None = None, parquet: bool = True) -> SweepResult:
+              progress: Callable[[int], None] | None = None, parquet: bool = True,
+              budget: float | None = None) -> SweepResult:
+    """Run the plan's runs not yet in ``out``'s journal and write the tables. ``budget``: seconds
+    of wall time after which no further result is taken (running workers are ended, finished
+    runs kept): the tables then hold the finished runs, and the same command resumes. The
+    budget decides how many runs finish, never what a run computes."""
     from simdist.scenario.outputs import MARKER, write_text
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -74,6 +83,7 @@ def run_sweep(plan: SweepPlan, out: str | Path, executor: str = "serial", worker
     wanted = {r.run_id for r in plan.runs}
     todo = [r for r in plan.runs if r.run_id not in have]
     skipped = len(plan.runs) - len(todo)
+    skipped_ids = {r.run_id for r in plan.runs if r.run_id in have}
     if progress is not None and skipped:
         progress(skipped)
     from simdist.scenario.interrupts import set_note
@@ -83,14 +93,23 @@ def run_sweep(plan: SweepPlan, out: str | Path, executor: str = "serial", worker
         set_note(f"{done} of {len(plan.runs)} runs are finished and kept in {out / 'runs.jsonl'}; rerun the same "
                  "command to resume (finished runs are skipped)")
     _note()
-    for rows in execute(plan.payload(), todo, executor, workers, batch_size, scheduler):
-        journal.append(rows)
-        for r in rows:
-            done += r["run_id"] not in have and r["run_id"] in wanted
-            have[r["run_id"]] = r
-        _note()
-        if progress is not None:
-            progress(len(rows))
+    deadline = None if budget is None else time.monotonic() + budget
+    budget_hit = False
+    results = execute(plan.payload(), todo, executor, workers, batch_size, scheduler)
+    try:
+        for rows in results:
+            journal.append(rows)
+            for r in rows:
+                done += r["run_id"] not in have and r["run_id"] in wanted
+                have[r["run_id"]] = r
+            _note()
+            if progress is not None:
+                progress(len(rows))
+            if deadline is not None and time.monotonic() > deadline and done < len(wanted):
+                budget_hit = True
+                break
+    finally:
+        results.close()     # (a pool's workers are ended, not waited for)
     index = {r.run_id: r for r in plan.runs}
     final = []
     for rid, row in have.items():
@@ -101,4 +120,5 @@ def run_sweep(plan: SweepPlan, out: str | Path, executor: str = "serial", worker
             final.append(row)
     final.sort(key=lambda r: r["run"])
     files = write_tables(out, final, plan.param_names, parquet=parquet)
-    return SweepResult(out, final, skipped, len(todo), files)
+    ran = len(todo) if not budget_hit else sum(1 for r in final if r["run_id"] not in skipped_ids)
+    return SweepResult(out, final, skipped, ran, files, planned=len(plan.runs), budget_hit=budget_hit)

@@ -207,3 +207,30 @@ def test_a_sweep_of_more_than_a_million_runs_is_refused_before_anything_runs(tmp
                          "--out", str(tmp_path / "o"), "--no-progress")
     assert code == 2 and "2 parameter combination(s) x 1,000,000 seed(s) = 2,000,000 runs" in err, (code, err)
     assert not (tmp_path / "o").exists()
+
+
+def test_a_budget_stops_the_sweep_keeps_finished_runs_and_the_same_command_resumes(tmp_path):
+    """--budget ends a sweep between results (its workers ended), the tables hold the finished runs,
+    and a rerun finishes the rest: the final table equals an unbudgeted sweep's."""
+    sc = load(MIRRORED, quick=True)
+    plan = make_plan(sc, "0..5")
+    cut = run_sweep(plan, tmp_path / "cut", "serial", batch_size=1, budget=1e-9)
+    assert cut.budget_hit, "a budget of 1 ns should end the sweep after its first result"
+    assert 1 <= len(cut.rows) < len(plan.runs), f"{len(cut.rows)} runs kept, expected 1..{len(plan.runs) - 1}"
+    assert (tmp_path / "cut" / "results.csv").read_text().count("\n") == len(cut.rows) + 1, \
+        "results.csv should table exactly the finished runs"
+    rest = run_sweep(plan, tmp_path / "cut", "serial", batch_size=1)
+    assert not rest.budget_hit and rest.skipped == len(cut.rows) and len(rest.rows) == len(plan.runs), \
+        f"resume: skipped {rest.skipped} (expected {len(cut.rows)}), {len(rest.rows)} rows (expected {len(plan.runs)})"
+    whole = run_sweep(plan, tmp_path / "whole", "serial", batch_size=1)
+    assert (tmp_path / "cut" / "results.csv").read_text() == (tmp_path / "whole" / "results.csv").read_text(), \
+        "a budgeted sweep resumed to the end should give the same table as one run whole"
+
+
+def test_sweep_budget_on_the_command_line(tmp_path):
+    code, so, se = cli("sweep", str(MIRRORED), "--quick", "--seeds", "0..3", "--batch-size", "1", "--budget", "1ns",
+                       "--out", str(tmp_path / "b"), "--no-progress", "--no-parquet")
+    assert code == 0, se
+    assert "--budget of 1ns ended the sweep" in so and "run the same command again to resume" in so, so
+    code, _, se = cli("sweep", str(MIRRORED), "--quick", "--seeds", "0", "--budget", "0s", "--out", str(tmp_path / "z"))
+    assert code == 2 and "--budget 0s: expected a time > 0" in se, se
