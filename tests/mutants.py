@@ -455,8 +455,8 @@ CATALOGUE: list[Mutant] = [
            "return _cdiv(n, shards) + (1 if index <= _cmod(n, shards) else 0)",
            "Dataset.shard's cardinality counts one element too many for the shard at index n mod k"),
     Mutant("checkpoint-partition-count-unchecked", "missing-error", CK,
-           "                if k_saved != k_now:\n                    raise ValueError(",
-           "                if k_saved < 0:\n                    raise ValueError(",
+           "                if k_saved != k_now:   # (before any assignment: nothing restored)\n                    raise ValueError(",
+           "                if k_saved < 0:   # (before any assignment: nothing restored)\n                    raise ValueError(",
            "restoring into a different number of partitions is not an error (the documented rule simdist keeps)",
            unobservable="the documented rule only asks that such a restore fail, and it still does: the first shard "
                         "whose shape differs raises ValueError (\"has shape [2, 2] in the checkpoint but [1, 2]\"); "
