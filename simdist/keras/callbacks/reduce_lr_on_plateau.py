@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.keras.callbacks.learning_rate_scheduler import _as_float
+from simdist.keras.callbacks.learning_rate_scheduler import _as_float, log_learning_rates
 from simdist.keras.callbacks.monitor_callback import MonitorCallback
 from simdist.keras.utils.progbar import print_msg
 
@@ -55,12 +55,8 @@ class ReduceLROnPlateau(MonitorCallback):
         if self.monitor_op is None:
             self._set_monitor_op()
         logs = logs or {}
+        log_learning_rates(self.model.optimizer, logs)
         optimizers = getattr(self.model.optimizer, "optimizers", None)
-        if optimizers is not None:
-            for opt in optimizers:
-                logs[f"learning_rate_{opt.name}"] = _as_float(opt.learning_rate)
-        else:
-            logs["learning_rate"] = _as_float(self.model.optimizer.learning_rate)
         current = logs.get(self.monitor)
         if current is None:
             warnings.warn(f"Learning rate reduction is conditioned on metric `{self.monitor}` which is not available. "
