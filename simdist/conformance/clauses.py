@@ -359,6 +359,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: TopKCategoricalAccuracy / SparseTopKCategoricalAccuracy (k=5) count a sample when fewer than k classes score strictly above its label (ties count for the label; a non-finite row counts as a miss), as the mean over samples.'),
     Clause('keras.metric.f-score', 'keras', False, (),
            'TF 2.21 + Keras 3.15: FBetaScore / F1Score binarize y_pred by threshold (or the row maximum), accumulate per-class tp, fp, fn and support, and give (1+b^2)PR/(b^2P+R) with epsilons, averaged None/micro/macro/weighted.'),
+    Clause('keras.metric.iou', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: IoU / MeanIoU accumulate a num_classes x num_classes confusion matrix (true rows, predicted columns) in the metric dtype (default int64: float weights truncated), skipping out-of-range ids and ignore_class; the result is the mean of tp/(row+col-tp) over the target classes with a nonzero denominator.'),
     Clause('keras.metric.get', 'keras', False, (),
            'TF 2.21 + Keras 3.15: metrics.get resolves class names and their snake_case (and mse/mae/bce) to metric instances.'),
     Clause('keras.metric.accuracy-resolution', 'keras', False, (),

@@ -46,7 +46,8 @@ DATA_KIND = {"Mean": "values", "Sum": "values", "SparseCategoricalAccuracy": "sp
              "FalseNegatives": "binary", "PrecisionAtRecall": "binary", "RecallAtPrecision": "binary",
              "SensitivityAtSpecificity": "binary", "SpecificityAtSensitivity": "binary", "F1Score": "binary",
              "FBetaScore": "binary", "TopKCategoricalAccuracy": "categorical",
-             "SparseTopKCategoricalAccuracy": "sparse", "get:precision": "binary", "get:f1_score": "binary"}
+             "SparseTopKCategoricalAccuracy": "sparse", "get:precision": "binary", "get:f1_score": "binary",
+             "MeanIoU": "ids", "IoU": "ids"}
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,9 @@ def make_batches(case: Case) -> list[dict[str, Any]]:
                 yt, yp = yt[:, :1], yp[:, :1]
             if b and not case.logits:
                 yp[0, 0] = 0.5    # exactly on a threshold
+        elif kind == "ids":        # class ids, -1 (out of range) among the labels
+            yt = rng.integers(-1, c, (b, c)).astype(np.int32)
+            yp = rng.integers(0, c, (b, c)).astype(np.int32)
         elif kind == "exact":
             yt = rng.integers(0, 3, (b, c)).astype(np.float32)
             yp = np.where(rng.random((b, c)) < 0.5, yt, rng.integers(0, 3, (b, c))).astype(np.float32)
@@ -380,6 +384,18 @@ def _cases() -> list[Case]:
         Case("F1Score-mirrored2", "F1Score", kwargs=(("average", "macro"),), context="mirrored2", tags=(fs,)),
         Case("F1Score-cross2", "F1Score", context="cross2", tags=(fs,)),
     ]
+    iou = "keras.metric.iou"
+    out += [
+        Case("MeanIoU-eager", "MeanIoU", kwargs=(("num_classes", 4),), tags=(iou,)),
+        Case("MeanIoU-weighted-int-truncation", "MeanIoU", kwargs=(("num_classes", 4),), weights="elementwise",
+             tags=(iou,)),
+        Case("MeanIoU-float32-weighted", "MeanIoU", kwargs=(("num_classes", 4), ("dtype", "float32")),
+             weights="elementwise", tags=(iou,)),
+        Case("IoU-targets-ignore", "IoU", kwargs=(("num_classes", 4), ("target_class_ids", (0, 2)),
+                                                  ("ignore_class", 1)), tags=(iou,)),
+        Case("MeanIoU-mirrored2", "MeanIoU", kwargs=(("num_classes", 4), ("dtype", "float32")), context="mirrored2",
+             tags=(iou,)),
+    ]
     for name in ("precision", "f1_score"):
         out.append(Case(f"get-{name}", f"get:{name}", tags=("keras.metric.get",)))
     for name in ("sparse_categorical_accuracy", "mse", "auc", "accuracy", "BinaryAccuracy", "mean_absolute_error"):
@@ -437,7 +453,7 @@ DEFAULT_DISTRIBUTED = {"Mean-mirrored2", "custom-metric-mirrored2", "SparseCateg
                        "BinaryAccuracy-mirrored3", "SparseCategoricalCrossentropy-logits-mirrored2", "Mean-named",
                        "AUC-multi-label-num-labels-mirrored2", "MeanSquaredError-mirrored4-weighted-uneven",
                        "Precision-mirrored2", "Recall-top_k-mirrored4-weighted-uneven", "Precision-central_storage2",
-                       "SparseTopKCategoricalAccuracy-mirrored4-uneven", "F1Score-mirrored2"}
+                       "SparseTopKCategoricalAccuracy-mirrored4-uneven", "F1Score-mirrored2", "MeanIoU-mirrored2"}
 
 
 def _in_default(case: Case) -> bool:
@@ -530,6 +546,12 @@ def test_top_k_accuracy(index: int, tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("keras.metric.f-score")
 @pytest.mark.parametrize("index", _params("keras.metric.f-score"))
 def test_f_score(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("keras.metric.iou")
+@pytest.mark.parametrize("index", _params("keras.metric.iou"))
+def test_iou(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results)
 
 

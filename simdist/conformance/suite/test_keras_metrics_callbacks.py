@@ -150,6 +150,43 @@ def test_f_scores(backend, keras, average):
     assert_close(f2.result().numpy(), score(by_max, 2.0), call=call, what="F2 (each row's maximum)")
 
 
+@clause("keras.metric.iou", ref="tf221")
+def test_mean_iou_and_iou(backend, keras):
+    m = keras.metrics
+    yt = np.array([0, 1, 2, 2, 1, 3, -1, 0], dtype=np.int32)
+    yp = np.array([0, 2, 2, 1, 1, 0, 2, 0], dtype=np.int32)
+    w = np.array([1.0, 0.5, 2.0, 1.0, 1.0, 1.0, 3.0, 2.7], dtype=np.float32)
+    mean_iou, iou = m.MeanIoU(num_classes=4), m.IoU(num_classes=4, target_class_ids=[1, 2], ignore_class=0)
+    mean_iou.update_state(yt, yp, sample_weight=w)
+    iou.update_state(yt, yp)
+    strategy = backend.make_strategy("mirrored", 2)
+    with strategy.scope():
+        mirrored = m.MeanIoU(num_classes=4)
+    mirrored.update_state(yt, yp, sample_weight=w)     # cross-replica: each int64 copy gets cm // 2
+
+    def expected(weights: np.ndarray, targets: list[int], ignore: int | None, halves: bool = False) -> float:
+        cm = np.zeros((4, 4))
+        for t, p_, w_ in zip(yt, yp, weights):
+            if 0 <= t < 4 and 0 <= p_ < 4 and t != ignore:
+                cm[t, p_] += w_
+        if halves:
+            cm = np.floor(cm / 2) * 2
+        tp = np.diag(cm)
+        den = (cm.sum(axis=0) + cm.sum(axis=1) - tp)[targets]
+        valid = den > 1e-9
+        return float(np.where(valid, tp[targets] / (den + 1e-7), 0).sum() / (valid.sum() + 1e-7))
+
+    call = "MeanIoU(num_classes=4) with float weights (int64 matrix) / IoU(4, [1, 2], ignore_class=0)"
+    assert_close(float(mean_iou.result().numpy()), expected(np.trunc(w), [0, 1, 2, 3], None), call=call,
+                 what="MeanIoU (weights truncated to integers, label -1 skipped)")
+    assert_close(float(iou.result().numpy()), expected(np.ones(8), [1, 2], 0), call=call, what="IoU of classes 1, 2")
+    assert_close(float(mirrored.result().numpy()), expected(np.trunc(w), [0, 1, 2, 3], None, halves=True),
+                 call="MeanIoU made in MirroredStrategy(2)'s scope, update_state in cross-replica context",
+                 what="MeanIoU (a SUM sync-on-read int64 variable assigned cross-replica: each copy gets value // 2)")
+    with raises(ValueError, match="out of range", call="IoU(num_classes=2, target_class_ids=[2])"):
+        m.IoU(num_classes=2, target_class_ids=[2])
+
+
 def _fit_model(keras, lr: float):
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, use_bias=False)])
     model.set_weights([np.array([[0.5], [-1.0], [2.0]], np.float32)])

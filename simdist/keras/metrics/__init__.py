@@ -30,6 +30,8 @@ from simdist.keras.metrics.accuracy_metrics import top_k_categorical_accuracy  #
 from simdist.keras.metrics.confusion_metrics import AUC
 from simdist.keras.metrics.f_score_metrics import F1Score
 from simdist.keras.metrics.f_score_metrics import FBetaScore
+from simdist.keras.metrics.iou_metrics import IoU
+from simdist.keras.metrics.iou_metrics import MeanIoU
 from simdist.keras.metrics.metric import Metric
 from simdist.keras.metrics.precision_recall import FalseNegatives
 from simdist.keras.metrics.precision_recall import FalsePositives
@@ -60,7 +62,7 @@ ALL_OBJECTS = (
     MeanSquaredError, RootMeanSquaredError, MeanAbsoluteError,
     AUC, FalsePositives, FalseNegatives, TrueNegatives, TruePositives, Precision, Recall,
     SensitivityAtSpecificity, SpecificityAtSensitivity, PrecisionAtRecall, RecallAtPrecision,
-    F1Score, FBetaScore,
+    F1Score, FBetaScore, IoU, MeanIoU,
     BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy,
     Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
     TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy,
