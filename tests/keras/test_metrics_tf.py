@@ -41,7 +41,13 @@ DATA_KIND = {"Mean": "values", "Sum": "values", "SparseCategoricalAccuracy": "sp
              "CategoricalCrossentropy": "categorical", "SparseCategoricalCrossentropy": "sparse",
              "get:sparse_categorical_accuracy": "sparse", "get:mse": "regression", "get:auc": "binary",
              "get:accuracy": "exact", "get:BinaryAccuracy": "binary", "get:mean_absolute_error": "regression",
-             "custom:BinaryTruePositives": "binary"}
+             "custom:BinaryTruePositives": "binary", "Precision": "binary", "Recall": "binary",
+             "TruePositives": "binary", "FalsePositives": "binary", "TrueNegatives": "binary",
+             "FalseNegatives": "binary", "PrecisionAtRecall": "binary", "RecallAtPrecision": "binary",
+             "SensitivityAtSpecificity": "binary", "SpecificityAtSensitivity": "binary", "F1Score": "binary",
+             "FBetaScore": "binary", "TopKCategoricalAccuracy": "categorical",
+             "SparseTopKCategoricalAccuracy": "sparse", "get:precision": "binary", "get:f1_score": "binary",
+             "MeanIoU": "ids", "IoU": "ids"}
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,9 @@ def make_batches(case: Case) -> list[dict[str, Any]]:
                 yt, yp = yt[:, :1], yp[:, :1]
             if b and not case.logits:
                 yp[0, 0] = 0.5    # exactly on a threshold
+        elif kind == "ids":        # class ids, -1 (out of range) among the labels
+            yt = rng.integers(-1, c, (b, c)).astype(np.int32)
+            yp = rng.integers(0, c, (b, c)).astype(np.int32)
         elif kind == "exact":
             yt = rng.integers(0, 3, (b, c)).astype(np.float32)
             yp = np.where(rng.random((b, c)) < 0.5, yt, rng.integers(0, 3, (b, c))).astype(np.float32)
@@ -324,6 +333,71 @@ def _cases() -> list[Case]:
                  tags=("keras.metric.update-result-reset",)),
             Case("custom-metric-mirrored2", "custom:BinaryTruePositives", context="mirrored2",
                  tags=("keras.metric.cross-replica",))]
+    pr, topk, fs = "keras.metric.precision-recall", "keras.metric.top-k", "keras.metric.f-score"
+    out += [
+        Case("Precision-eager", "Precision", weights="per_sample", tags=(pr,)),
+        Case("Recall-eager", "Recall", tags=(pr,)),
+        Case("Precision-thresholds", "Precision", kwargs=(("thresholds", [0.2, 0.5, 0.7]),), tags=(pr,)),
+        # (Keras wraps a tuple of thresholds as one threshold and fails comparing it: TypeError)
+        Case("Precision-thresholds-tuple", "Precision", kwargs=(("thresholds", (0.2, 0.5)),), tags=(pr,)),
+        Case("Recall-even-thresholds", "Recall", kwargs=(("thresholds", [0.0, 0.5, 1.0]),), weights="per_sample",
+             tags=(pr,)),
+        Case("Precision-top_k", "Precision", kwargs=(("top_k", 2),), tags=(pr,)),
+        Case("Recall-top_k-class_id", "Recall", kwargs=(("top_k", 2), ("class_id", 1)), weights="per_sample",
+             tags=(pr,)),
+        Case("Precision-class_id", "Precision", kwargs=(("class_id", 2),), tags=(pr,)),
+        Case("Precision-single-output", "Precision", label_rank="keepdim", weights="column", tags=(pr,)),
+        Case("TruePositives-eager", "TruePositives", weights="per_sample", tags=(pr,)),
+        Case("FalsePositives-thresholds", "FalsePositives", kwargs=(("thresholds", [0.3, 0.6]),), tags=(pr,)),
+        Case("TrueNegatives-eager", "TrueNegatives", tags=(pr,)),
+        Case("FalseNegatives-even-thresholds", "FalseNegatives", kwargs=(("thresholds", [0.0, 0.5, 1.0]),),
+             weights="per_sample", tags=(pr,)),
+        Case("PrecisionAtRecall", "PrecisionAtRecall", kwargs=(("recall", 0.5),), weights="per_sample", tags=(pr,)),
+        Case("RecallAtPrecision-11", "RecallAtPrecision", kwargs=(("precision", 0.6), ("num_thresholds", 11)),
+             tags=(pr,)),
+        Case("SensitivityAtSpecificity-class_id", "SensitivityAtSpecificity",
+             kwargs=(("specificity", 0.4), ("class_id", 1)), tags=(pr,)),
+        Case("SpecificityAtSensitivity-one-threshold", "SpecificityAtSensitivity",
+             kwargs=(("sensitivity", 0.3), ("num_thresholds", 1)), tags=(pr,)),
+        Case("Precision-mirrored2", "Precision", context="mirrored2", tags=(pr,)),
+        Case("Recall-top_k-mirrored4-weighted-uneven", "Recall", kwargs=(("top_k", 2),), context="mirrored4",
+             weights="per_sample", batches=(7, 3, 9), tags=(pr,)),
+        Case("Precision-central_storage2", "Precision", context="central_storage2", tags=(pr,)),
+        Case("PrecisionAtRecall-mirrored2", "PrecisionAtRecall", kwargs=(("recall", 0.5),), context="mirrored2",
+             tags=(pr,)),
+        Case("TopKCategoricalAccuracy-k2", "TopKCategoricalAccuracy", kwargs=(("k", 2),), weights="per_sample",
+             tags=(topk,)),
+        Case("TopKCategoricalAccuracy-default", "TopKCategoricalAccuracy", classes=7, tags=(topk,)),
+        Case("SparseTopKCategoricalAccuracy-k2", "SparseTopKCategoricalAccuracy", kwargs=(("k", 2),), tags=(topk,)),
+        Case("SparseTopKCategoricalAccuracy-keepdim", "SparseTopKCategoricalAccuracy", kwargs=(("k", 3),),
+             label_rank="keepdim", weights="column", tags=(topk,)),
+        Case("SparseTopKCategoricalAccuracy-mirrored4-uneven", "SparseTopKCategoricalAccuracy", kwargs=(("k", 2),),
+             context="mirrored4", weights="per_sample", batches=(7, 3, 9), tags=(topk,)),
+        Case("TopKCategoricalAccuracy-central_storage2", "TopKCategoricalAccuracy", kwargs=(("k", 2),),
+             context="central_storage2", tags=(topk,)),
+        Case("F1Score-none", "F1Score", tags=(fs,)),
+        Case("F1Score-macro-threshold", "F1Score", kwargs=(("average", "macro"), ("threshold", 0.5)),
+             weights="per_sample", tags=(fs,)),
+        Case("F1Score-micro", "F1Score", kwargs=(("average", "micro"),), tags=(fs,)),
+        Case("FBetaScore-weighted-beta2", "FBetaScore", kwargs=(("average", "weighted"), ("beta", 2.0)),
+             weights="per_sample", tags=(fs,)),
+        Case("F1Score-mirrored2", "F1Score", kwargs=(("average", "macro"),), context="mirrored2", tags=(fs,)),
+        Case("F1Score-cross2", "F1Score", context="cross2", tags=(fs,)),
+    ]
+    iou = "keras.metric.iou"
+    out += [
+        Case("MeanIoU-eager", "MeanIoU", kwargs=(("num_classes", 4),), tags=(iou,)),
+        Case("MeanIoU-weighted-int-truncation", "MeanIoU", kwargs=(("num_classes", 4),), weights="elementwise",
+             tags=(iou,)),
+        Case("MeanIoU-float32-weighted", "MeanIoU", kwargs=(("num_classes", 4), ("dtype", "float32")),
+             weights="elementwise", tags=(iou,)),
+        Case("IoU-targets-ignore", "IoU", kwargs=(("num_classes", 4), ("target_class_ids", (0, 2)),
+                                                  ("ignore_class", 1)), tags=(iou,)),
+        Case("MeanIoU-mirrored2", "MeanIoU", kwargs=(("num_classes", 4), ("dtype", "float32")), context="mirrored2",
+             tags=(iou,)),
+    ]
+    for name in ("precision", "f1_score"):
+        out.append(Case(f"get-{name}", f"get:{name}", tags=("keras.metric.get",)))
     for name in ("sparse_categorical_accuracy", "mse", "auc", "accuracy", "BinaryAccuracy", "mean_absolute_error"):
         out.append(Case(f"get-{name}", f"get:{name}", tags=("keras.metric.get",)))
     return out
@@ -377,7 +451,9 @@ DEFAULT_DISTRIBUTED = {"Mean-mirrored2", "custom-metric-mirrored2", "SparseCateg
                        "AUC-mirrored4-weighted-uneven", "SparseCategoricalAccuracy-mirrored4-empty-replica",
                        "Mean-mirrored2-function", "Mean-central_storage2", "AUC-central_storage2",
                        "BinaryAccuracy-mirrored3", "SparseCategoricalCrossentropy-logits-mirrored2", "Mean-named",
-                       "AUC-multi-label-num-labels-mirrored2", "MeanSquaredError-mirrored4-weighted-uneven"}
+                       "AUC-multi-label-num-labels-mirrored2", "MeanSquaredError-mirrored4-weighted-uneven",
+                       "Precision-mirrored2", "Recall-top_k-mirrored4-weighted-uneven", "Precision-central_storage2",
+                       "SparseTopKCategoricalAccuracy-mirrored4-uneven", "F1Score-mirrored2", "MeanIoU-mirrored2"}
 
 
 def _in_default(case: Case) -> bool:
@@ -452,6 +528,30 @@ def test_accuracy_variants(index: int, tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("keras.metric.auc")
 @pytest.mark.parametrize("index", _params("keras.metric.auc"))
 def test_auc(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("keras.metric.precision-recall")
+@pytest.mark.parametrize("index", _params("keras.metric.precision-recall"))
+def test_precision_recall(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("keras.metric.top-k")
+@pytest.mark.parametrize("index", _params("keras.metric.top-k"))
+def test_top_k_accuracy(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("keras.metric.f-score")
+@pytest.mark.parametrize("index", _params("keras.metric.f-score"))
+def test_f_score(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+@pytest.mark.clause("keras.metric.iou")
+@pytest.mark.parametrize("index", _params("keras.metric.iou"))
+def test_iou(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results)
 
 

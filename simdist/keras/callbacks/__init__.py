@@ -1,17 +1,20 @@
 """`tf.keras.callbacks` (Keras 3.15): Callback, CallbackList, History, ProgbarLogger,
-EarlyStopping, LearningRateScheduler, ModelCheckpoint, LambdaCallback, TerminateOnNaN."""
+EarlyStopping, LearningRateScheduler, ModelCheckpoint, LambdaCallback, TerminateOnNaN, CSVLogger,
+ReduceLROnPlateau."""
 
 from __future__ import annotations
 
 from simdist.keras.callbacks.callback import Callback
 from simdist.keras.callbacks.callback_list import CallbackList
+from simdist.keras.callbacks.csv_logger import CSVLogger
 from simdist.keras.callbacks.early_stopping import EarlyStopping
 from simdist.keras.callbacks.history import History
 from simdist.keras.callbacks.lambda_callback import LambdaCallback
 from simdist.keras.callbacks.learning_rate_scheduler import LearningRateScheduler
 from simdist.keras.callbacks.model_checkpoint import ModelCheckpoint
 from simdist.keras.callbacks.progbar_logger import ProgbarLogger
+from simdist.keras.callbacks.reduce_lr_on_plateau import ReduceLROnPlateau
 from simdist.keras.callbacks.terminate_on_nan import TerminateOnNaN
 
-__all__ = ["Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler",
-           "ModelCheckpoint", "ProgbarLogger", "TerminateOnNaN"]
+__all__ = ["CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler",
+           "ModelCheckpoint", "ProgbarLogger", "ReduceLROnPlateau", "TerminateOnNaN"]

@@ -16,6 +16,17 @@ def _as_float(x: Any) -> float:
     return float(x.numpy() if hasattr(x, "numpy") else np.asarray(x))
 
 
+def log_learning_rates(optimizer: Any, logs: dict) -> None:
+    """logs["learning_rate"] (or "learning_rate_<name>" per optimizer of a multi-optimizer), as
+    Keras 3's LearningRateScheduler and ReduceLROnPlateau write it at each epoch's end."""
+    optimizers = getattr(optimizer, "optimizers", None)
+    if optimizers is not None:
+        for opt in optimizers:
+            logs[f"learning_rate_{opt.name}"] = _as_float(opt.learning_rate)
+    else:
+        logs["learning_rate"] = _as_float(optimizer.learning_rate)
+
+
 class LearningRateScheduler(Callback):
     """Learning rate per epoch from a Python function."""
 
@@ -49,10 +60,4 @@ class LearningRateScheduler(Callback):
                 print_msg(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {lr}.")
 
     def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
-        logs = logs if logs is not None else {}
-        optimizers = getattr(self.model.optimizer, "optimizers", None)
-        if optimizers is not None:
-            for opt in optimizers:
-                logs[f"learning_rate_{opt.name}"] = _as_float(opt.learning_rate)
-        else:
-            logs["learning_rate"] = _as_float(self.model.optimizer.learning_rate)
+        log_learning_rates(self.model.optimizer, logs if logs is not None else {})

@@ -20,17 +20,35 @@ from simdist.keras.metrics.accuracy_metrics import Accuracy
 from simdist.keras.metrics.accuracy_metrics import BinaryAccuracy
 from simdist.keras.metrics.accuracy_metrics import CategoricalAccuracy
 from simdist.keras.metrics.accuracy_metrics import SparseCategoricalAccuracy
+from simdist.keras.metrics.accuracy_metrics import SparseTopKCategoricalAccuracy
+from simdist.keras.metrics.accuracy_metrics import TopKCategoricalAccuracy
 from simdist.keras.metrics.accuracy_metrics import binary_accuracy  # noqa: F401
 from simdist.keras.metrics.accuracy_metrics import categorical_accuracy  # noqa: F401
 from simdist.keras.metrics.accuracy_metrics import sparse_categorical_accuracy  # noqa: F401
+from simdist.keras.metrics.accuracy_metrics import sparse_top_k_categorical_accuracy  # noqa: F401
+from simdist.keras.metrics.accuracy_metrics import top_k_categorical_accuracy  # noqa: F401
 from simdist.keras.metrics.confusion_metrics import AUC
+from simdist.keras.metrics.f_score_metrics import F1Score
+from simdist.keras.metrics.f_score_metrics import FBetaScore
+from simdist.keras.metrics.iou_metrics import IoU
+from simdist.keras.metrics.iou_metrics import MeanIoU
 from simdist.keras.metrics.metric import Metric
+from simdist.keras.metrics.precision_recall import FalseNegatives
+from simdist.keras.metrics.precision_recall import FalsePositives
+from simdist.keras.metrics.precision_recall import Precision
+from simdist.keras.metrics.precision_recall import Recall
+from simdist.keras.metrics.precision_recall import TrueNegatives
+from simdist.keras.metrics.precision_recall import TruePositives
 from simdist.keras.metrics.probabilistic_metrics import BinaryCrossentropy
 from simdist.keras.metrics.probabilistic_metrics import CategoricalCrossentropy
 from simdist.keras.metrics.probabilistic_metrics import SparseCategoricalCrossentropy
 from simdist.keras.metrics.reduction_metrics import Mean
 from simdist.keras.metrics.reduction_metrics import MeanMetricWrapper
 from simdist.keras.metrics.reduction_metrics import Sum
+from simdist.keras.metrics.sensitivity_specificity import PrecisionAtRecall
+from simdist.keras.metrics.sensitivity_specificity import RecallAtPrecision
+from simdist.keras.metrics.sensitivity_specificity import SensitivityAtSpecificity
+from simdist.keras.metrics.sensitivity_specificity import SpecificityAtSensitivity
 from simdist.keras.metrics.regression_metrics import MeanAbsoluteError
 from simdist.keras.metrics.regression_metrics import MeanSquaredError
 from simdist.keras.metrics.regression_metrics import RootMeanSquaredError
@@ -42,9 +60,12 @@ MAE = mae = _loss_fns.mean_absolute_error
 ALL_OBJECTS = (
     Metric, Mean, Sum, MeanMetricWrapper,
     MeanSquaredError, RootMeanSquaredError, MeanAbsoluteError,
-    AUC,
+    AUC, FalsePositives, FalseNegatives, TrueNegatives, TruePositives, Precision, Recall,
+    SensitivityAtSpecificity, SpecificityAtSensitivity, PrecisionAtRecall, RecallAtPrecision,
+    F1Score, FBetaScore, IoU, MeanIoU,
     BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy,
     Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
+    TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy,
 )
 ALL_OBJECTS_DICT: dict[str, Any] = {cls.__name__: cls for cls in ALL_OBJECTS}
 ALL_OBJECTS_DICT.update({to_snake_case(cls.__name__): cls for cls in ALL_OBJECTS})

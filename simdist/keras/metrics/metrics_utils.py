@@ -1,6 +1,9 @@
 """Keras 3.15's confusion-matrix accumulation (keras/src/metrics/metrics_utils.py) for the
-threshold metrics (AUC): predictions above each threshold count as positive; true/false
-positives/negatives are summed (weighted) per threshold into the metric's variables.
+threshold metrics (AUC, Precision, Recall, the confusion counts, PrecisionAtRecall and kin):
+predictions above each threshold count as positive; true/false positives/negatives are summed
+(weighted) per threshold into the metric's variables. With `top_k`, only each row's k largest
+predictions keep their value (the rest become -1e10, below every threshold); with `class_id`,
+only that column counts.
 
 Evenly spaced thresholds (AUC's default 200) take Keras's bucketed path: each prediction
 (clipped to [0, 1]) falls in bucket ceil(p * (T - 1)) - 1 (bucket 0 when the first threshold is
@@ -21,6 +24,34 @@ from simdist.keras.losses import _ops as ops
 from simdist.keras.losses.loss import squeeze_or_expand_to_same_rank
 
 NEG_INF = -1e10
+
+
+def assert_thresholds_range(thresholds: Any) -> None:
+    """Every threshold must be a number in [0, 1] (Keras's message)."""
+    if thresholds is not None:
+        invalid = [t for t in thresholds if t is None or t < 0 or t > 1]
+        if invalid:
+            raise ValueError(f"Threshold values must be in [0, 1]. Received: {invalid}")
+
+
+def _to_list(x: Any) -> list:
+    """Keras's python_utils.to_list: a list stays, anything else (a tuple too) is wrapped."""
+    return x if isinstance(x, list) else [x]
+
+
+def parse_init_thresholds(thresholds: Any, default_threshold: float = 0.5) -> list:
+    """The thresholds as a list (one float given: a list of it; None: [default_threshold])."""
+    if thresholds is not None:
+        assert_thresholds_range(_to_list(thresholds))
+    return _to_list(default_threshold if thresholds is None else thresholds)
+
+
+def filter_top_k(x: Any, k: int) -> Any:
+    """x with all but the k largest values of each row (ties: the lower index) set to NEG_INF,
+    as Keras's `_filter_top_k` (a top_k mask built from one_hot)."""
+    _, top_k_idx = tf.math.top_k(x, k)
+    top_k_mask = ops.sum(tf.one_hot(top_k_idx, int(x.shape[-1]), axis=-1, dtype=x.dtype), axis=-2)
+    return x * top_k_mask + NEG_INF * (1 - top_k_mask)
 
 
 class ConfusionMatrix(Enum):
@@ -159,8 +190,6 @@ def update_confusion_matrix_variables(variables_to_update: dict, y_true: Any, y_
                          f'options are: "{list(ConfusionMatrix)}". Received: "{variables_to_update.keys()}"')
     if invalid:
         raise ValueError(f'Invalid keys: "{invalid}". Valid variable key options are: "{list(ConfusionMatrix)}"')
-    if top_k is not None:
-        raise NotImplementedError("simdist's metrics do not implement top_k (Keras's _filter_top_k needs top_k)")
     variable_dtype = list(variables_to_update.values())[0].dtype
     y_true = ops.cast(y_true, variable_dtype)
     y_pred = ops.cast(y_pred, variable_dtype)
@@ -173,6 +202,8 @@ def update_confusion_matrix_variables(variables_to_update: dict, y_true: Any, y_
     if sample_weight is not None:
         sample_weight = tf.expand_dims(ops.cast(sample_weight, variable_dtype), -1)
         _, sample_weight = squeeze_or_expand_to_same_rank(y_true, sample_weight, expand_rank_1=False)
+    if top_k is not None:
+        y_pred = filter_top_k(y_pred, top_k)
     if class_id is not None:
         if len(y_pred.shape) == 1:
             raise ValueError("When class_id is provided, y_pred must be a 2D array with shape (num_samples, "
