@@ -39,6 +39,13 @@ class Function:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return self._call(args, kwargs)
+        except Exception as e:  # noqa: BLE001 - re-raised, as TF's trace-time error when it is one
+            _raise_as_traced(e)
+            raise
+
+    def _call(self, args: tuple, kwargs: dict) -> Any:
         from simdist.runtime import context
         if _graph_mod().enabled:
             traced = self._traced_call(args, kwargs)
@@ -123,6 +130,13 @@ class Function:
         """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a
         traced function: the Python body on the first call, its recorded graph after (see
         simdist.runtime.graph); otherwise eagerly."""
+        try:
+            return self._scheduled_call(args, kwargs)
+        except Exception as e:  # noqa: BLE001 - re-raised, as TF's trace-time error when it is one
+            _raise_as_traced(e)
+            raise
+
+    def _scheduled_call(self, args: tuple, kwargs: dict) -> Any:
         if self._graph is None and not args and not kwargs and _graph_mod().enabled:
             from simdist.runtime import context
             with context.in_function_call():
@@ -217,6 +231,16 @@ def _record_under_tapes(g: Any, fn: Callable[..., Any], args: tuple, kwargs: dic
             if all(a is not t for a in deferred.active):
                 c.pop_tape(t)
         deferred.hand_to_targets()
+
+
+def _raise_as_traced(e: Exception) -> None:
+    """Raise TF's trace-time ValueError/TypeError for an op error TF finds while it builds the
+    graph (runtime/ops/trace_errors.py; clause function.trace-time-errors). Only a call whose
+    Python runs raises one: a replayed graph met its shapes and dtypes when it was recorded."""
+    from simdist.runtime.ops import trace_errors
+    traced = trace_errors.at_trace(e)
+    if traced is not None:
+        raise traced from None
 
 
 def _context_key() -> Any:

@@ -15,6 +15,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import execution
 from simdist.runtime.ops import args, dispatch, unary
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -184,10 +185,12 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         yt = _operand(y, dt)
     except TypeError:
         if op is ADD and type(y) is float and not reflected:   # TF's add converts the float, then refuses it
-            raise args.dtype_error("AddV2", 1, dt, dtypes.float32) from None
+            raise args.mismatch_error("AddV2", 1, dt, dtypes.float32) from None
         raise
     if yt.dtype is not dt and yt.dtype != dt:
-        raise args.dtype_error(op.name, 1, dt, yt.dtype)
+        if reflected:
+            raise args.dtype_error(op.name, 1, dt, yt.dtype)
+        raise args.mismatch_error(op.name, 1, dt, yt.dtype)
     if dt._np.kind == "b" and op.name in _NO_BOOL:
         op.dtype((dt, dt), None)    # raises TF's error: the fast path below skips the dtype rules
     a, b = (yt, x) if reflected else (x, yt)
@@ -198,7 +201,8 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if "broadcast" not in str(e):
             raise errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]") from None
         sa, sb = list(np.shape(arrays[0])), list(np.shape(arrays[1]))
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} [Op:{op.name}]") from None
+        raise trace_errors.shape_error(f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} [Op:{op.name}]",
+                                       trace_errors.broadcast_text(sa, sb), op.name, (sa, sb)) from None
 
 
 def add(x: Any, y: Any, name: str | None = None) -> Tensor:
