@@ -39,11 +39,7 @@ class Function:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return self._call(args, kwargs)
-        except Exception as e:  # noqa: BLE001 - re-raised, as TF's trace-time error when it is one
-            _raise_as_traced(e)
-            raise
+        return _as_traced(self._call, args, kwargs)
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         from simdist.runtime import context
@@ -130,11 +126,7 @@ class Function:
         """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a
         traced function: the Python body on the first call, its recorded graph after (see
         simdist.runtime.graph); otherwise eagerly."""
-        try:
-            return self._scheduled_call(args, kwargs)
-        except Exception as e:  # noqa: BLE001 - re-raised, as TF's trace-time error when it is one
-            _raise_as_traced(e)
-            raise
+        return _as_traced(self._scheduled_call, args, kwargs)
 
     def _scheduled_call(self, args: tuple, kwargs: dict) -> Any:
         if self._graph is None and not args and not kwargs and _graph_mod().enabled:
@@ -233,13 +225,18 @@ def _record_under_tapes(g: Any, fn: Callable[..., Any], args: tuple, kwargs: dic
         deferred.hand_to_targets()
 
 
-def _raise_as_traced(e: Exception) -> None:
-    """Raise TF's trace-time ValueError/TypeError for an op error TF finds while it builds the
-    graph (runtime/ops/trace_errors.py; clause function.trace-time-errors). Only a call whose
-    Python runs raises one: a replayed graph met its shapes and dtypes when it was recorded."""
-    from simdist.runtime.ops import trace_errors
-    traced = trace_errors.at_trace(e)
-    if traced is not None:
+def _as_traced(call: Callable[[tuple, dict], Any], args: tuple, kwargs: dict) -> Any:
+    """call(args, kwargs), raising an op error TF finds while it builds the graph as TF's
+    trace-time ValueError/TypeError (runtime/ops/trace_errors.py; clause
+    function.trace-time-errors). Only a call whose Python runs meets one: a replayed graph met
+    its shapes and dtypes when it was recorded."""
+    try:
+        return call(args, kwargs)
+    except Exception as e:  # noqa: BLE001 - re-raised as it is unless it is a marked op error
+        from simdist.runtime.ops import trace_errors
+        traced = trace_errors.at_trace(e)
+        if traced is None:
+            raise
         raise traced from None
 
 
