@@ -237,7 +237,8 @@ def _as_traced(call: Callable[[tuple, dict], Any], args: tuple, kwargs: dict) ->
         traced = trace_errors.at_trace(e)
         if traced is None:
             raise
-        raise traced from None
+        # (the op's traceback kept: it leads to the user's code, as TF's "in user code" frame does)
+        raise traced.with_traceback(e.__traceback__) from None
 
 
 def _context_key() -> Any:

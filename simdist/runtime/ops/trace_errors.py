@@ -87,7 +87,8 @@ def at_trace(err: BaseException) -> BaseException | None:
     user = [f for f in traceback.extract_tb(err.__traceback__) if not os.path.abspath(f.filename).startswith(_PACKAGE)]
     if user:
         f = user[-1]
-        where = f"    File \"{f.filename}\", line {f.lineno}, in {f.name}  *\n        {(f.line or '').strip()}\n\n"
+        line = (f.line or "").strip()
+        where = f"    File \"{f.filename}\", line {f.lineno}, in {f.name}  *\n" + (f"        {line}\n" if line else "") + "\n"
     body = f"{cls.__name__}: {text}".replace("\n", "\n    ")
     return cls(f"in user code:\n\n{where}    {body}\n")
 
