@@ -178,8 +178,9 @@ def expand_dims(x: Any, axis: int, name: str | None = None) -> Tensor:
     t = _t(x)
     nd = t.ndim
     if not -nd - 1 <= int(axis) <= nd:
-        raise errors.InvalidArgumentError(
-            None, None, f"Tried to expand dim index {int(axis)} for tensor with {nd} dimensions. [Op:ExpandDims]")
+        raise trace_errors.shape_error(
+            f"Tried to expand dim index {int(axis)} for tensor with {nd} dimensions. [Op:ExpandDims]",
+            f"dim {int(axis)} not in the interval [{-nd - 1}, {nd}].", "ExpandDims", (t.shape.as_list(), ()))
     return dispatch.execute(EXPAND_DIMS, (t,), {"axis": int(axis)})
 
 

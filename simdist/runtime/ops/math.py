@@ -413,9 +413,13 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     shp = ts[0].shape
     for i, x in enumerate(ts[1:], 1):
         if x.shape != shp:
-            raise errors.InvalidArgumentError(
-                None, None, "Inputs to operation AddN of type AddN must have the same size and shape.  "
-                f"Input 0: {args.dims(shp.as_list())} != input {i}: {args.dims(x.shape.as_list())} [Op:AddN]")
+            s0, si = shp.as_list(), x.shape.as_list()
+            text = (trace_errors.merge_text(s0, si) if len(si) == len(s0) else
+                    f"Shapes must be equal rank, but are {len(s0)} and {len(si)}")
+            raise trace_errors.shape_error(
+                "Inputs to operation AddN of type AddN must have the same size and shape.  "
+                f"Input 0: {args.dims(s0)} != input {i}: {args.dims(si)} [Op:AddN]",
+                f"{text}\n\tFrom merging shape {i - 1} with other shapes.", "AddN", [u.shape.as_list() for u in ts])
     if len(ts) == 1:
         return ts[0]
     return dispatch.execute(ADD_N, ts)
@@ -462,9 +466,13 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     try:
         np.broadcast_shapes(c.shape.as_list(), xs, ys)
     except ValueError:
-        raise errors.InvalidArgumentError(None, None, f"condition {args.dims(c.shape.as_list())}, then "
-                                          f"{args.dims(xs)}, and else {args.dims(ys)} must be broadcastable "
-                                          "[Op:SelectV2]") from None
+        cs = c.shape.as_list()
+        try:     # (SelectV2's shape function broadcasts the condition with then, that with else)
+            text = trace_errors.broadcast_text(np.broadcast_shapes(cs, xs), ys)
+        except ValueError:
+            text = trace_errors.broadcast_text(cs, xs)
+        raise trace_errors.shape_error(f"condition {args.dims(cs)}, then {args.dims(xs)}, and else {args.dims(ys)} "
+                                       "must be broadcastable [Op:SelectV2]", text, "SelectV2", (cs, xs, ys)) from None
     if isinstance(y, Tensor) and not isinstance(x, Tensor):   # the first tensor of x, y sets the dtype
         yt = y                                                 # (TF's args_to_matching_eager)
         xt = _operand(x, yt.dtype)
