@@ -450,6 +450,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: a tf.function called under a GradientTape traces once per input signature as outside one (a call without a tape reuses the trace), with the eager gradients, first and second order; inside MirroredStrategy.run it traces once per replica on the first step and not again.'),
     Clause('function.graph-rewrites', 'training', False, (),
            'TF 2.21: a tf.function\'s graph optimisations (constant folding, common subexpressions, pruning, and in XLA broadcast sinking) do not change values: an update with a uniform tensor combined with a scalar (`tf.ones(shape) * c + s`) gives each element the elementwise float result, bit for bit.'),
+    Clause('function.trace-time-errors', 'training', False, (),
+           'TF 2.21: inside a tf.function, shape errors its ops\' shape functions find (reshape, matmul, broadcasting, concat, stack, transpose, squeeze, gather axis) raise ValueError and operand dtype mismatches TypeError when the function traces, with TF\'s graph-construction messages; errors only kernels find (indices out of range, integer division by zero) stay InvalidArgumentError; eagerly all are InvalidArgumentError.'),
 ]}
 
 

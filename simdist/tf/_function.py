@@ -39,6 +39,9 @@ class Function:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _as_traced(self._call, args, kwargs)
+
+    def _call(self, args: tuple, kwargs: dict) -> Any:
         from simdist.runtime import context
         if _graph_mod().enabled:
             traced = self._traced_call(args, kwargs)
@@ -123,6 +126,9 @@ class Function:
         """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a
         traced function: the Python body on the first call, its recorded graph after (see
         simdist.runtime.graph); otherwise eagerly."""
+        return _as_traced(self._scheduled_call, args, kwargs)
+
+    def _scheduled_call(self, args: tuple, kwargs: dict) -> Any:
         if self._graph is None and not args and not kwargs and _graph_mod().enabled:
             from simdist.runtime import context
             with context.in_function_call():
@@ -217,6 +223,22 @@ def _record_under_tapes(g: Any, fn: Callable[..., Any], args: tuple, kwargs: dic
             if all(a is not t for a in deferred.active):
                 c.pop_tape(t)
         deferred.hand_to_targets()
+
+
+def _as_traced(call: Callable[[tuple, dict], Any], args: tuple, kwargs: dict) -> Any:
+    """call(args, kwargs), raising an op error TF finds while it builds the graph as TF's
+    trace-time ValueError/TypeError (runtime/ops/trace_errors.py; clause
+    function.trace-time-errors). Only a call whose Python runs meets one: a replayed graph met
+    its shapes and dtypes when it was recorded."""
+    try:
+        return call(args, kwargs)
+    except Exception as e:  # noqa: BLE001 - re-raised as it is unless it is a marked op error
+        from simdist.runtime.ops import trace_errors
+        traced = trace_errors.at_trace(e)
+        if traced is None:
+            raise
+        # (the op's traceback kept: it leads to the user's code, as TF's "in user code" frame does)
+        raise traced.with_traceback(e.__traceback__) from None
 
 
 def _context_key() -> Any:

@@ -7,10 +7,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["t", "shape_arg", "axes", "same_dtype", "fixed", "bool_out", "attr_dtype", "first", "zero_flops",
-           "input_size_flops", "dtype_error", "allowed", "tf_name", "dims"]
+           "input_size_flops", "dtype_error", "mismatch_error", "allowed", "tf_name", "dims"]
 
 
 def t(x: Any) -> Tensor:
@@ -75,6 +76,13 @@ def dtype_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DType) 
         f"tensor but is a {tf_name(got)} tensor [Op:{opname}]")
 
 
+def mismatch_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DType,
+                   all_dtypes: Sequence[dtypes.DType] | None = None) -> errors.InvalidArgumentError:
+    """dtype_error for an input whose dtype differs from the one the op's type attr took from an
+    earlier input: TF catches it when it builds a graph (a TypeError at trace time)."""
+    return trace_errors.dtype_mismatch(dtype_error(opname, index, want, got), opname, index, want, got, all_dtypes)
+
+
 # --- dtype rules (OpDef.dtype): (input dtypes, attrs) -> output dtype --------------------------------
 def same_dtype(name: str) -> Any:
     """All inputs share the first input's dtype, which the output has (TF's attr T)."""
@@ -83,7 +91,7 @@ def same_dtype(name: str) -> Any:
         for i in range(1, len(dts)):
             d = dts[i]
             if d is not d0 and d != d0:
-                raise dtype_error(name, i, d0, d)
+                raise mismatch_error(name, i, d0, d, dts)
         return d0
     return rule
 

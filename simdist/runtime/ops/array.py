@@ -9,6 +9,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.registry import (BROADCAST, PERMUTED, RESHAPED, NotDifferentiable, RegisterGradient, lanes,
                                           register, selected_bytes)
@@ -132,9 +133,16 @@ def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     try:
         return a.reshape(shape)
     except ValueError:
-        raise errors.InvalidArgumentError(
-            None, None, f"Input to reshape is a tensor with {a.size} values, but the requested shape has "
-            f"{int(np.prod(shape))} [Op:Reshape]") from None
+        known = int(np.prod([d for d in shape if d != -1]))
+        if -1 in shape:     # (Reshape's shape function: an unknown dimension must divide the size)
+            eager = f"requires a multiple of {known}"
+            traced = f"Dimension size must be evenly divisible by {known} but is {a.size}"
+        else:
+            eager = f"has {known}"
+            traced = f"Cannot reshape a tensor with {a.size} elements to shape {args.dims(shape)} ({known} elements)"
+        raise trace_errors.shape_error(
+            f"Input to reshape is a tensor with {a.size} values, but the requested shape {eager} [Op:Reshape]",
+            traced, "Reshape", (a.shape, (len(shape),))) from None
 
 
 RESHAPE = register("Reshape", _reshape, args.first, _ZERO, kind="shape", fusion=RESHAPED)
@@ -170,8 +178,9 @@ def expand_dims(x: Any, axis: int, name: str | None = None) -> Tensor:
     t = _t(x)
     nd = t.ndim
     if not -nd - 1 <= int(axis) <= nd:
-        raise errors.InvalidArgumentError(
-            None, None, f"Tried to expand dim index {int(axis)} for tensor with {nd} dimensions. [Op:ExpandDims]")
+        raise trace_errors.shape_error(
+            f"Tried to expand dim index {int(axis)} for tensor with {nd} dimensions. [Op:ExpandDims]",
+            f"dim {int(axis)} not in the interval [{-nd - 1}, {nd}].", "ExpandDims", (t.shape.as_list(), ()))
     return dispatch.execute(EXPAND_DIMS, (t,), {"axis": int(axis)})
 
 
@@ -180,13 +189,14 @@ def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Tensor:
     ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
     if ax is not None:      # TF's Squeeze kernel checks, in the order given (NumPy's errors would leak)
         shape, nd = t.shape.as_list(), t.ndim
-        for a in (ax if isinstance(ax, tuple) else (ax,)):
+        for k, a in enumerate(ax if isinstance(ax, tuple) else (ax,)):
             if not -nd <= a < nd:
-                raise errors.InvalidArgumentError(None, None, f"Tried to squeeze dim index {a} for tensor with {nd} "
-                                                  "dimensions. [Op:Squeeze]")
+                raise trace_errors.shape_error(f"Tried to squeeze dim index {a} for tensor with {nd} dimensions. "
+                                               "[Op:Squeeze]", f"squeeze_dims[{k}] not in [{-nd},{nd}).", "Squeeze",
+                                               (shape,))
             if shape[a % nd] != 1:
-                raise errors.InvalidArgumentError(None, None, f"Can not squeeze dim[{a % nd}], expected a dimension of "
-                                                  f"1, got {shape[a % nd]} [Op:Squeeze]")
+                text = f"Can not squeeze dim[{a % nd}], expected a dimension of 1, got {shape[a % nd]}"
+                raise trace_errors.shape_error(f"{text} [Op:Squeeze]", text, "Squeeze", (shape,))
     return dispatch.execute(SQUEEZE, (t,), {"axis": ax})
 
 
@@ -195,13 +205,16 @@ def transpose(a: Any, perm: Any = None, name: str | None = None) -> Tensor:
     p = tuple(range(t.ndim))[::-1] if perm is None else tuple(int(i) for i in perm)
     nd = t.ndim
     if len(p) != nd:        # TF's Transpose kernel checks (NumPy's errors would leak)
-        raise errors.InvalidArgumentError(None, None, f"transpose expects a vector of size {nd}. But input(1) is a "
-                                          f"vector of size {len(p)} [Op:Transpose]")
+        raise trace_errors.shape_error(f"transpose expects a vector of size {nd}. But input(1) is a vector of size "
+                                       f"{len(p)} [Op:Transpose]", f"Dimension must be {nd} but is {len(p)}",
+                                       "Transpose", (t.shape.as_list(), (len(p),)))
     seen = set()
     for d in p:
         q = d + nd if d < 0 else d
         if not 0 <= q < nd:
-            raise errors.InvalidArgumentError(None, None, f"{d} is out of range [0 .. {nd}) [Op:Transpose]")
+            raise trace_errors.shape_error(f"{d} is out of range [0 .. {nd}) [Op:Transpose]",
+                                           f"perm dim {d} is out of range of input rank {nd}", "Transpose",
+                                           (t.shape.as_list(), (len(p),)))
         seen.add(q)
     for i in range(nd):
         if i not in seen:
@@ -273,32 +286,37 @@ def rank(x: Any, name: str | None = None) -> Tensor:
 
 
 # --- joining and splitting -----------------------------------------------------------------------------------
-def _axis_check(axis: int, rank_: int, op: str) -> int:
+def _axis_check(axis: int, rank_: int, op: str, shapes: Any = ()) -> int:
     if not -rank_ <= axis < rank_:
-        raise errors.InvalidArgumentError(
-            None, None, f"ConcatOp : Expected concatenating dimensions in the range [{-rank_}, {rank_}), "
-            f"but got {axis} [Op:{op}]")
+        raise trace_errors.shape_error(
+            f"ConcatOp : Expected concatenating dimensions in the range [{-rank_}, {rank_}), but got {axis} [Op:{op}]",
+            f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is rank {rank_}", op, shapes)
     return axis % rank_
 
 
 def concat_arrays(arrays: Sequence[np.ndarray], axis: int, op: str = "ConcatV2") -> np.ndarray:
     """np.concatenate with TF's ConcatOp checks and messages."""
     r0 = arrays[0].ndim
+    shapes = [a.shape for a in arrays] + [()]   # (the shape function's inputs: the values, the axis)
     if r0 == 0:
-        raise errors.InvalidArgumentError(None, None, f"ConcatOp : Can't concatenate scalars (use tf.stack instead) "
-                                          f"[Op:{op}]")
-    ax = _axis_check(axis, r0, op)
+        raise trace_errors.shape_error(f"ConcatOp : Can't concatenate scalars (use tf.stack instead) [Op:{op}]",
+                                       "Can't concatenate scalars (use tf.stack instead)", op, shapes)
+    ax = _axis_check(axis, r0, op, shapes)
     s0 = arrays[0].shape
     for i, a in enumerate(arrays[1:], 1):
         if a.ndim != r0:
-            raise errors.InvalidArgumentError(
-                None, None, f"ConcatOp : Ranks of all input tensors should match: shape[0] = {args.dims(s0)} vs. "
-                f"shape[{i}] = {args.dims(a.shape)} [Op:{op}]")
+            raise trace_errors.shape_error(
+                f"ConcatOp : Ranks of all input tensors should match: shape[0] = {args.dims(s0)} vs. "
+                f"shape[{i}] = {args.dims(a.shape)} [Op:{op}]", f"Shape must be rank {r0} but is rank {a.ndim}", op,
+                shapes)
         for d in range(r0):
             if d != ax and a.shape[d] != s0[d]:
-                raise errors.InvalidArgumentError(
-                    None, None, f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {args.dims(s0)} "
-                    f"vs. shape[{i}] = {args.dims(a.shape)} [Op:{op}]")
+                # (the shape function merges the dimensions before the axis, then those after)
+                part = slice(0, ax) if d < ax else slice(ax + 1, r0)
+                raise trace_errors.shape_error(
+                    f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {args.dims(s0)} "
+                    f"vs. shape[{i}] = {args.dims(a.shape)} [Op:{op}]",
+                    trace_errors.merge_text(s0[part], a.shape[part]), op, shapes)
     return np.concatenate(arrays, axis=ax)
 
 
@@ -350,6 +368,15 @@ def _concat_grad(op: Any, grad: Any) -> list:
 
 
 def _stack(*arrays: np.ndarray, axis: int) -> np.ndarray:
+    s0 = arrays[0].shape
+    for i, a in enumerate(arrays[1:], 1):
+        if a.shape != s0:      # (Pack's shape function merges the shapes in order)
+            text = (trace_errors.merge_text(s0, a.shape) if a.ndim == len(s0) else
+                    f"Shapes must be equal rank, but are {len(s0)} and {a.ndim}")
+            raise trace_errors.shape_error(
+                f"Shapes of all inputs must match: values[0].shape = {args.dims(s0)} != values[{i}].shape = "
+                f"{args.dims(a.shape)} [Op:Pack]", f"{text}\n\tFrom merging shape {i - 1} with other shapes.", "Pack",
+                [x.shape for x in arrays])
     try:
         return np.stack(arrays, axis=axis)
     except ValueError as e:
@@ -368,6 +395,8 @@ SPLIT = register("SplitV", lambda a, sizes, axis: tuple(np.split(a, np.cumsum(si
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     ts = [_t(v) for v in values]
+    if ts and not -ts[0].ndim - 1 <= int(axis) <= ts[0].ndim:   # (tf.stack checks it in Python)
+        raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-ts[0].ndim - 1}, {ts[0].ndim + 1})")
     return dispatch.execute(PACK, ts, {"axis": int(axis)})
 
 
@@ -462,8 +491,9 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
                         "values: int16, int32, int64")
     if not -p.ndim <= ax < p.ndim:
         need = ax + 1 if ax >= 0 else -ax
-        raise errors.InvalidArgumentError(None, None, f"Shape must be at least rank {need} but is rank {p.ndim} "
-                                          "[Op:GatherV2]")
+        text = f"Shape must be at least rank {need} but is rank {p.ndim}"
+        raise trace_errors.shape_error(f"{text} [Op:GatherV2]", text, "GatherV2", (p.shape.as_list(),
+                                                                                  idx.shape.as_list(), ()))
     # the axis as given: the gradient is IndexedSlices only for a literal axis 0 (TF's _GatherV2Grad
     # tests `constant_value(axis) == 0`; axis=-2 of a matrix has a dense gradient)
     return dispatch.execute(GATHER, (p, idx), {"axis": ax})

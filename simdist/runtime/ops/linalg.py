@@ -8,6 +8,7 @@ import numpy as np
 
 from simdist.runtime import errors
 from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import BATCH_MATMUL_ROWS, MATMUL_ROWS, RegisterGradient, register
 from simdist.runtime.tensor import Tensor
@@ -50,9 +51,11 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     ta, tb = _t(a), _t(b)
     transpose_a = bool(transpose_a or adjoint_a)
     transpose_b = bool(transpose_b or adjoint_b)
-    if tb.dtype is not ta.dtype and tb.dtype != ta.dtype:
-        raise args.dtype_error("MatMul", 1, ta.dtype, tb.dtype)
     sa, sb = ta.shape.as_list(), tb.shape.as_list()
+    if tb.dtype is not ta.dtype and tb.dtype != ta.dtype:
+        err = args.dtype_error("MatMul", 1, ta.dtype, tb.dtype)
+        op = "BatchMatMulV2" if len(sa) > 2 or len(sb) > 2 else "MatMul"
+        raise trace_errors.dtype_mismatch(err, op, 1, ta.dtype, tb.dtype)
     if len(sa) < 2 or len(sb) < 2:
         raise errors.InvalidArgumentError(None, None, f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} "
                                           "[Op:MatMul]")
@@ -60,21 +63,22 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     xb = sb[:-2] + (sb[-2:][::-1] if transpose_b else sb[-2:])
     batched = len(sa) > 2 or len(sb) > 2
     if xa[-1] != xb[-2]:
+        traced = f"Dimensions must be equal, but are {xa[-1]} and {xb[-2]}"
         if batched:
-            raise errors.InvalidArgumentError(
-                None, None, f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: {args.dims(sb)} "
-                f"{int(transpose_a)} {int(transpose_b)} [Op:BatchMatMulV2]")
-        raise errors.InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: "
-                                          f"{args.dims(sb)} "
-                                          "[Op:MatMul]")
+            raise trace_errors.shape_error(
+                f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: {args.dims(sb)} "
+                f"{int(transpose_a)} {int(transpose_b)} [Op:BatchMatMulV2]", traced, "BatchMatMulV2", (sa, sb))
+        raise trace_errors.shape_error(f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: {args.dims(sb)} "
+                                       "[Op:MatMul]", traced, "MatMul", (sa, sb))
     attrs = {"transpose_a": transpose_a, "transpose_b": transpose_b} if transpose_a or transpose_b else None
     if batched:
         try:
             np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))
         except ValueError:
-            raise errors.InvalidArgumentError(
-                None, None, f"In[0] and In[1] must have compatible batch dimensions: {args.dims(sa)} vs. {args.dims(sb)} "
-                "[Op:BatchMatMulV2]") from None
+            raise trace_errors.shape_error(
+                f"In[0] and In[1] must have compatible batch dimensions: {args.dims(sa)} vs. {args.dims(sb)} "
+                "[Op:BatchMatMulV2]", trace_errors.broadcast_text(sa[:-2], sb[:-2]), "BatchMatMulV2",
+                (sa, sb)) from None
         return dispatch.execute(BATCH_MATMUL, (ta, tb), attrs)
     return dispatch.execute(MATMUL, (ta, tb), attrs)
 

@@ -15,6 +15,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import execution
 from simdist.runtime.ops import args, dispatch, unary
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -184,10 +185,12 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         yt = _operand(y, dt)
     except TypeError:
         if op is ADD and type(y) is float and not reflected:   # TF's add converts the float, then refuses it
-            raise args.dtype_error("AddV2", 1, dt, dtypes.float32) from None
+            raise args.mismatch_error("AddV2", 1, dt, dtypes.float32) from None
         raise
     if yt.dtype is not dt and yt.dtype != dt:
-        raise args.dtype_error(op.name, 1, dt, yt.dtype)
+        if reflected:
+            raise args.dtype_error(op.name, 1, dt, yt.dtype)
+        raise args.mismatch_error(op.name, 1, dt, yt.dtype)
     if dt._np.kind == "b" and op.name in _NO_BOOL:
         op.dtype((dt, dt), None)    # raises TF's error: the fast path below skips the dtype rules
     a, b = (yt, x) if reflected else (x, yt)
@@ -198,7 +201,8 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if "broadcast" not in str(e):
             raise errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]") from None
         sa, sb = list(np.shape(arrays[0])), list(np.shape(arrays[1]))
-        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} [Op:{op.name}]") from None
+        raise trace_errors.shape_error(f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} [Op:{op.name}]",
+                                       trace_errors.broadcast_text(sa, sb), op.name, (sa, sb)) from None
 
 
 def add(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -409,9 +413,13 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     shp = ts[0].shape
     for i, x in enumerate(ts[1:], 1):
         if x.shape != shp:
-            raise errors.InvalidArgumentError(
-                None, None, "Inputs to operation AddN of type AddN must have the same size and shape.  "
-                f"Input 0: {args.dims(shp.as_list())} != input {i}: {args.dims(x.shape.as_list())} [Op:AddN]")
+            s0, si = shp.as_list(), x.shape.as_list()
+            text = (trace_errors.merge_text(s0, si) if len(si) == len(s0) else
+                    f"Shapes must be equal rank, but are {len(s0)} and {len(si)}")
+            raise trace_errors.shape_error(
+                "Inputs to operation AddN of type AddN must have the same size and shape.  "
+                f"Input 0: {args.dims(s0)} != input {i}: {args.dims(si)} [Op:AddN]",
+                f"{text}\n\tFrom merging shape {i - 1} with other shapes.", "AddN", [u.shape.as_list() for u in ts])
     if len(ts) == 1:
         return ts[0]
     return dispatch.execute(ADD_N, ts)
@@ -458,9 +466,13 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     try:
         np.broadcast_shapes(c.shape.as_list(), xs, ys)
     except ValueError:
-        raise errors.InvalidArgumentError(None, None, f"condition {args.dims(c.shape.as_list())}, then "
-                                          f"{args.dims(xs)}, and else {args.dims(ys)} must be broadcastable "
-                                          "[Op:SelectV2]") from None
+        cs = c.shape.as_list()
+        try:     # (SelectV2's shape function broadcasts the condition with then, that with else)
+            text = trace_errors.broadcast_text(np.broadcast_shapes(cs, xs), ys)
+        except ValueError:
+            text = trace_errors.broadcast_text(cs, xs)
+        raise trace_errors.shape_error(f"condition {args.dims(cs)}, then {args.dims(xs)}, and else {args.dims(ys)} "
+                                       "must be broadcastable [Op:SelectV2]", text, "SelectV2", (cs, xs, ys)) from None
     if isinstance(y, Tensor) and not isinstance(x, Tensor):   # the first tensor of x, y sets the dtype
         yt = y                                                 # (TF's args_to_matching_eager)
         xt = _operand(x, yt.dtype)

@@ -17,6 +17,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import array, dispatch, math, random, unary
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.activations import (elu, gelu, leaky_relu, log_softmax, relu, relu6, selu, sigmoid,  # noqa: F401
                                              silu, softmax, softplus, softsign, swish, tanh)
 from simdist.runtime.ops.args import t as _t
@@ -48,9 +49,10 @@ def _bias_add(x: np.ndarray, b: np.ndarray, data_format: str = "NHWC") -> np.nda
         raise errors.InvalidArgumentError(None, None, f"Biases must be 1D: {_dims(b.shape)} [Op:BiasAdd]")
     ax = _channel_axis(x.ndim, data_format)
     if b.shape[0] != x.shape[ax]:
-        raise errors.InvalidArgumentError(
-            None, None, f"Must provide as many biases as the {'channel' if data_format == 'NCHW' else 'last'} "
-            f"dimension of the input tensor: {_dims(b.shape)} vs. {_dims(x.shape)} [Op:BiasAdd]")
+        raise trace_errors.shape_error(
+            f"Must provide as many biases as the {'channel' if data_format == 'NCHW' else 'last'} "
+            f"dimension of the input tensor: {_dims(b.shape)} vs. {_dims(x.shape)} [Op:BiasAdd]",
+            f"Dimensions must be equal, but are {x.shape[ax]} and {b.shape[0]}", "BiasAdd", (x.shape, b.shape))
     if ax == x.ndim - 1:
         return x + b
     return x + b.reshape((b.shape[0],) + (1,) * (x.ndim - 2))

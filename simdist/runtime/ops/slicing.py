@@ -10,6 +10,7 @@ import numpy as np
 
 from simdist.runtime import errors
 from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register, selected_bytes
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -113,8 +114,9 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa
     t = _t(input)
     m = _ints(multiples, "Tmultiples", "Tile")
     if len(m) != t.ndim:
-        raise errors.InvalidArgumentError(None, None, f"Expected multiples argument to be a vector of length "
-                                          f"{t.ndim} but got length {len(m)} [Op:Tile]")
+        raise trace_errors.shape_error(f"Expected multiples argument to be a vector of length {t.ndim} but got length "
+                                       f"{len(m)} [Op:Tile]", f"Shape must be rank {t.ndim} but is rank {len(m)}",
+                                       "Tile", (t.shape.as_list(), (len(m),)))
     for i, k in enumerate(m):
         if k < 0:
             raise errors.InvalidArgumentError(None, None, f"Expected multiples[{i}] >= 0, but got {k} [Op:Tile]")

@@ -1,0 +1,114 @@
+"""Errors TF raises while it builds a tf.function's graph, not when the graph runs.
+
+When TF adds an op to a graph it converts and checks the operands' dtypes (op_def_library:
+TypeError) and runs the op's shape function (tensorflow/core/ops/*.cc: ValueError); eagerly the
+same mistakes reach the kernel and raise InvalidArgumentError. simdist runs a tf.function's
+Python eagerly while it records, so an op raises its eager error and marks it with the error TF
+would have raised at trace time (`static`, `shape_error`, `dtype_mismatch`, `list_mismatch`);
+a tf.function whose Python is running (tracing) converts marked errors (`at_trace`). Errors
+TF only finds at run time (an index out of range, integer division by zero, a repeated perm
+entry) are not marked and keep their class. Clause function.trace-time-errors.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from typing import Any, Sequence
+
+from simdist.runtime import dtypes, errors
+
+__all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text"]
+
+_ATTR = "_simdist_trace_error"
+# Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
+# rule sees t and e, not the condition); other ops have TF's usual binary names x, y.
+_ARG_NAMES = {"MatMul": ("a", "b"), "SelectV2": ("t", "e")}
+# List-input ops and their list argument's name.
+_LIST_ARGS = {"ConcatV2": "values", "Pack": "values", "AddN": "inputs"}
+
+
+def static(err: BaseException, cls: type, text: str) -> Any:
+    """`err`, marked as an error TF raises as `cls(text)` while it builds the graph."""
+    setattr(err, _ATTR, (cls, text))
+    return err
+
+
+def _dims(shape: Sequence[int]) -> str:
+    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+
+
+def shapes_text(shapes: Sequence[Sequence[int]]) -> str:
+    """Input shapes as TF's shape-inference messages list them: "[2,3], [1]"."""
+    return ", ".join(_dims(s) for s in shapes)
+
+
+def mark_shape(err: BaseException, text: str, op: str, shapes: Sequence[Sequence[int]]) -> Any:
+    """`err` marked with the shape function's ValueError: `text` for the node and its input shapes."""
+    return static(err, ValueError, f"{text} for '{{{{node {op}}}}}' with input shapes: {shapes_text(shapes)}.")
+
+
+def shape_error(eager: str, text: str, op: str, shapes: Sequence[Sequence[int]]) -> errors.InvalidArgumentError:
+    """The eager InvalidArgumentError(`eager`), marked with the shape function's ValueError."""
+    return mark_shape(errors.InvalidArgumentError(None, None, eager), text, op, shapes)
+
+
+def dtype_mismatch(err: BaseException, op: str, index: int, want: dtypes.DType, got: dtypes.DType,
+                   all_dtypes: Sequence[dtypes.DType] | None = None) -> Any:
+    """`err` marked with op_def_library's TypeError for input `index` of dtype `got` where the
+    first input's `want` fixed the type attr (a list input: the list's dtypes)."""
+    if op in _LIST_ARGS and all_dtypes is not None:
+        return list_mismatch(err, op, all_dtypes)
+    names = _ARG_NAMES.get(op, ("x", "y"))
+    if index >= len(names):
+        return err
+    return static(err, TypeError, f"Input '{names[index]}' of '{op}' Op has type {got.name} that does not match "
+                                  f"type {want.name} of argument '{names[0]}'.")
+
+
+def list_mismatch(err: BaseException, op: str, dts: Sequence[dtypes.DType]) -> Any:
+    """`err` marked with op_def_library's TypeError for a list input whose dtypes differ."""
+    return static(err, TypeError, f"Tensors in list passed to '{_LIST_ARGS[op]}' of '{op}' Op have types "
+                                  f"[{', '.join(d.name for d in dts)}] that don't all match.")
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def at_trace(err: BaseException) -> BaseException | None:
+    """The error a tracing tf.function raises for `err`: TF's trace-time ValueError/TypeError,
+    with TF's "in user code:" frame (the innermost frame outside simdist), or None when TF
+    raises `err` as it is."""
+    mark = getattr(err, _ATTR, None)
+    if mark is None:
+        return None
+    cls, text = mark
+    where = ""
+    user = [f for f in traceback.extract_tb(err.__traceback__) if not os.path.abspath(f.filename).startswith(_PACKAGE)]
+    if user:
+        f = user[-1]
+        line = (f.line or "").strip()
+        where = f"    File \"{f.filename}\", line {f.lineno}, in {f.name}  *\n" + (f"        {line}\n" if line else "") + "\n"
+    body = f"{cls.__name__}: {text}".replace("\n", "\n    ")
+    return cls(f"in user code:\n\n{where}    {body}\n")
+
+
+def broadcast_text(sa: Sequence[int], sb: Sequence[int]) -> str:
+    """The broadcasting shape function's message for shapes that do not broadcast: the first
+    pair of right-aligned dimensions (from the left) that differ with neither 1."""
+    n = max(len(sa), len(sb))
+    pa = [1] * (n - len(sa)) + list(sa)
+    pb = [1] * (n - len(sb)) + list(sb)
+    for a, b in zip(pa, pb):
+        if a != b and a != 1 and b != 1:
+            return f"Dimensions must be equal, but are {a} and {b}"
+    return "Dimensions must be equal"
+
+
+def merge_text(s0: Sequence[int], s1: Sequence[int]) -> str:
+    """InferenceContext::Merge's message for two known shapes of one rank that differ."""
+    for d, (a, b) in enumerate(zip(s0, s1)):
+        if a != b:
+            return (f"Dimension {d} in both shapes must be equal, but are {a} and {b}. "
+                    f"Shapes are {_dims(s0)} and {_dims(s1)}.")
+    return "Shapes are not equal"

@@ -1,0 +1,83 @@
+"""The optimizer's `iterations` under concurrent ParameterServerStrategy closures: simdist vs
+real TF 2.21 on an in-process gRPC cluster (clause optim.pss-updates).
+
+Keras 3.15 increments `iterations` with `assign_add(1)` on a Keras variable, which is
+`self.assign(self + 1)` (keras/src/backend/common/variables.py): in the traced step a
+ReadVariableOp of `iterations` with no control inputs, an Add, then an AssignVariableOp. Closures
+running at once on several workers can read the same value, and one assign overwrites the other:
+increments are lost. On TF how many depends on the threads' timing (the measured counts differ
+from run to run), so this test checks bounds: every count lies between steps / workers (every
+round of concurrent steps counted once) and steps, TF loses some, and simdist's count, the same
+on every run, lies within the bounds. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+import pytest
+
+import tf_workers
+
+pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
+                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+
+WORKERS, STEPS, RUNS = 4, 40, 3
+
+
+def count_iterations(tf: Any, strategy: Any) -> int:
+    """`STEPS` scheduled SGD steps over `WORKERS` workers: the optimizer's final iterations."""
+    with strategy.scope():
+        w = tf.Variable(tf.ones([64, 64]))
+        opt = tf.keras.optimizers.SGD(0.01)
+        opt.build([w])
+
+    @tf.function
+    def step() -> None:
+        def replica() -> None:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(tf.matmul(w, w))
+            opt.apply_gradients([(tape.gradient(loss, w), w)])
+        strategy.run(replica)
+    coord = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+    for _ in range(STEPS):
+        coord.schedule(step)
+    coord.join()
+    return int(opt.iterations.numpy())
+
+
+def _tf_worker(indices: list[int]) -> dict[int, Any]:
+    import tensorflow as tf
+
+    from simdist.conformance.backends.tf_backend import start_in_process_servers
+    spec, servers = start_in_process_servers(tf, WORKERS, 1, inter_op_threads=max(8, WORKERS + 2))
+    resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(tf.train.ClusterSpec(spec), rpc_layer="grpc")
+    strategy = tf.distribute.experimental.ParameterServerStrategy(resolver)
+    out = {k: count_iterations(tf, strategy) for k in indices}
+    del servers
+    return out
+
+
+def _simdist_count() -> int:
+    from ps_helpers import pss
+
+    from simdist import tf
+    return count_iterations(tf, pss(workers=WORKERS, ps=1))
+
+
+@pytest.mark.clause("optim.pss-updates")
+def test_concurrent_steps_lose_iterations_within_tf_bounds() -> None:
+    tf_counts = sorted(tf_workers.spawn(__file__, list(range(RUNS))).values())
+    low = STEPS // WORKERS
+    assert all(low <= c < STEPS for c in tf_counts), \
+        f"TF 2.21 counted {tf_counts} of {STEPS} steps on {WORKERS} workers; expected each in [{low}, {STEPS})"
+    got = [_simdist_count() for _ in range(2)]
+    assert got[0] == got[1], f"simdist counted {got} on two identical runs (must be deterministic)"
+    assert low <= got[0] < STEPS, \
+        f"simdist counted {got[0]} of {STEPS} steps on {WORKERS} workers, outside TF's bounds [{low}, {STEPS}) " \
+        f"(TF 2.21 counted {tf_counts})"
+
+
+if __name__ == "__main__":
+    tf_workers.serve(_tf_worker)
