@@ -189,31 +189,31 @@ def _params(clause: str) -> list[Any]:
     return [pytest.param(i, id=c.name) for i, c in enumerate(CASES) if c.clause == clause]
 
 
-@pytest.mark.clause(C1)
+@pytest.mark.clause("keras.layer.conv1d")
 @pytest.mark.parametrize("index", _params(C1))
 def test_conv1d(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results)
 
 
-@pytest.mark.clause(DS)
+@pytest.mark.clause("keras.layer.depthwise-separable")
 @pytest.mark.parametrize("index", _params(DS))
 def test_depthwise_and_separable(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results)
 
 
-@pytest.mark.clause(UP)
+@pytest.mark.clause("keras.layer.upsampling-padding")
 @pytest.mark.parametrize("index", _params(UP))
 def test_upsampling_and_zero_padding(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results)
 
 
-@pytest.mark.clause(SYM)
+@pytest.mark.clause("keras.layer.conv-family.symbolic")
 @pytest.mark.parametrize("index", _params(SYM))
 def test_output_shapes(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results)
 
 
-@pytest.mark.clause(ARGS)
+@pytest.mark.clause("keras.layer.conv-family.arguments")
 @pytest.mark.parametrize("index", _params(ARGS))
 def test_argument_and_shape_errors(index: int, tf_results: dict[int, Any]) -> None:
     want = tf_results[index]
@@ -221,7 +221,7 @@ def test_argument_and_shape_errors(index: int, tf_results: dict[int, Any]) -> No
     _check(index, tf_results)
 
 
-@pytest.mark.clause(FIT)
+@pytest.mark.clause("keras.layer.conv-family.fit")
 @pytest.mark.parametrize("index", _params(FIT))
 def test_fit_default_and_mirrored(index: int, tf_results: dict[int, Any]) -> None:
     _check(index, tf_results, rtol=1e-4)
