@@ -46,6 +46,10 @@ def _cases() -> list[Case]:
                                                      ("use_bias", False)), shape=(2, 6, 4)),
         Case("conv1d-valid-dilation3", C1, "Conv1D", (("filters", 2), ("kernel_size", 2), ("dilation_rate", 3)),
              shape=(1, 8, 3)),
+        Case("conv1d-channels-first-same", C1, "Conv1D", (("filters", 3), ("kernel_size", 3), ("padding", "same"),
+                                                          ("data_format", "channels_first")), shape=(2, 3, 7)),
+        Case("conv1d-channels-first-causal", C1, "Conv1D", (("filters", 2), ("kernel_size", 2), ("padding", "causal"),
+                                                            ("data_format", "channels_first")), shape=(2, 3, 6)),
         # DepthwiseConv2D
         Case("depthwise-valid-3", DS, "DepthwiseConv2D", (("kernel_size", 3),)),
         Case("depthwise-same-stride2-dm2", DS, "DepthwiseConv2D", (("kernel_size", 3), ("strides", 2),

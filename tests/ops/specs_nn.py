@@ -322,6 +322,12 @@ SPECS: list[OpSpec] = [
     OpSpec("convolution[1-d]", lambda tf, x, w: tf.nn.convolution(x, w, padding="SAME"),
            _conv_in((2, 7, 2), (3, 2, 3)), ("Conv2D", "ExpandDims", "Squeeze"),
            lambda x, w: _ref_conv(x[:, None], w[None], 1, ((0, 0), (1, 1)))[:, 0], diff=(0, 1)),
+    OpSpec("convolution[1-d,NCW]", lambda tf, x, w: tf.nn.convolution(x, w, padding="SAME", data_format="NCW"),
+           _conv_in((2, 2, 7), (3, 2, 3)), ("Conv2D", "ExpandDims", "Squeeze", "Transpose"),
+           lambda x, w: _ref_conv(x.transpose(0, 2, 1)[:, None], w[None], 1, ((0, 0), (1, 1)))[:, 0].transpose(0, 2, 1),
+           diff=(0, 1), dtypes=(np.float32,), fd=False,
+           notes="TF runs NCW as an NCHW Conv2D (oneDNN: float32/float16/bfloat16; float64 raises), so no float64 "
+                 "finite differences; gradients checked against TF"),
     OpSpec("conv1d[SAME,stride 2]", lambda tf, x, w: tf.nn.conv1d(x, w, 2, "SAME"),
            _conv_in((2, 7, 2), (3, 2, 3)), ("Conv2D", "ExpandDims", "Squeeze"),
            lambda x, w: _ref_conv(x[:, None], w[None], 2, ((0, 0), _same_pads(7, 3, 2)))[:, 0], diff=(0, 1)),

@@ -449,6 +449,8 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
                          f"strides={_np_list(st)} and dilation_rate={_np_list(dl)}")
     if nsp == 2:
         return conv2d(x, filters, list(st), padding, data_format or "NHWC", list(dl))
+    if data_format == "NCW":
+        return _ncw_convolution(x, filters, st[0], padding, dl[0])
     check_data_format(data_format, "NWC")
     f = _t(filters)
     out = conv2d(array.expand_dims(x, 1), array.expand_dims(f, 0), [1, st[0]], padding, None, [1, dl[0]])
@@ -483,6 +485,16 @@ def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, s
             raise ValueError(f"Dimensions {p.shape[i]} and 1 are not compatible")
     depthwise = depthwise_conv2d(input, d, strides, padding, data_format, dilations)
     return conv2d(depthwise, p, [1, 1, 1, 1], "VALID", "NHWC")
+
+
+def _ncw_convolution(x: Tensor, filters: Any, stride: int, padding: Any, dilation: int) -> Tensor:
+    """A channels-first 1-D convolution: TF runs it as an NCHW Conv2D (oneDNN: float32, float16,
+    bfloat16 only); simdist computes the NWC one between two transposes, the same values."""
+    if x.dtype.name not in _NCHW_DTYPES:
+        raise errors.UnimplementedError(None, None, "The Conv2D op currently only supports the NHWC tensor format "
+                                        "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
+    out = convolution(array.transpose(x, [0, 2, 1]), filters, [stride], padding, "NWC", [dilation])
+    return array.transpose(out, [0, 2, 1])
 
 
 def _np_list(v: Sequence[int]) -> str:
