@@ -35,7 +35,7 @@ from simdist.runtime.ops.slicing import reverse  # noqa: F401
 from simdist.runtime.ops.repeat import repeat  # noqa: F401
 from simdist.runtime.ops.registry import RegisterGradient, NotDifferentiable as no_gradient
 from simdist.runtime import nest
-from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, linalg, math, nn, train
+from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, linalg, math, nn, train
 from simdist.tf._module import Module
 from simdist.runtime.ops import random as _random_ops
 from simdist.tf._function import function
