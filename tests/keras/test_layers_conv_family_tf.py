@@ -142,6 +142,7 @@ def _model(tf: Any, rank: int, input_shape: tuple) -> Any:
     else:
         body = [layers.ZeroPadding2D(1), layers.DepthwiseConv2D(3, depth_multiplier=2, activation="relu"),
                 layers.SeparableConv2D(4, 2, strides=2, activation="tanh"), layers.UpSampling2D(2),
+                layers.UpSampling2D((1, 2), interpolation="bilinear"),
                 layers.GlobalAveragePooling2D()]
     return tf.keras.Sequential([tf.keras.Input(input_shape)] + body + [layers.Dense(3)])
 
