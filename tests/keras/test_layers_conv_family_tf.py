@@ -6,7 +6,8 @@ docs/spec.md).
 The layer programs are test_layers_conv_norm_tf's (`run_case`): a layer built by a first call,
 its weights set from arrays drawn from the case's seed, then the output and the gradients of
 sum(output * r) with respect to the input and every trainable weight, the weights' paths, or the
-error's class and message; "symbolic" cases compare compute_output_shape through a
+error's class and message; "config" cases compare get_config (less the name) and its
+from_config round trip; "symbolic" cases compare compute_output_shape through a
 keras.Input. The "fit" cases train a small Sequential made of these layers with `model.fit`
 (SGD, sparse categorical cross-entropy, unshuffled batches) under the default strategy and
 MirroredStrategy over 2 CPUs, from the same weights, and compare the History losses and the
@@ -16,6 +17,7 @@ weights after (rtol 1e-4). TF runs in a subprocess (tf_workers.spawn; this modul
 from __future__ import annotations
 
 import importlib.util
+import json
 from typing import Any
 
 import numpy as np
@@ -90,6 +92,18 @@ def _cases() -> list[Case]:
         Case("zeropadding2d-asymmetric", UP, "ZeroPadding2D", (("padding", ((1, 0), (2, 1))),)),
         Case("zeropadding2d-cf", UP, "ZeroPadding2D", (("padding", (2, 1)), ("data_format", "channels_first")),
              shape=(2, 3, 4, 2)),
+        # get_config (without the name) and from_config(get_config()) round trips
+        Case("config-conv1d-causal", C1, "Conv1D", (("filters", 3), ("kernel_size", 2), ("padding", "causal"),
+                                                    ("groups", 1)), program="config"),
+        Case("config-depthwise", DS, "DepthwiseConv2D", (("kernel_size", 3), ("depth_multiplier", 2)),
+             program="config"),
+        Case("config-separable2d", DS, "SeparableConv2D", (("filters", 3), ("kernel_size", 2), ("strides", 2)),
+             program="config"),
+        Case("config-separable1d", DS, "SeparableConv1D", (("filters", 3), ("kernel_size", 2)), program="config"),
+        Case("config-upsampling2d-bilinear", UP, "UpSampling2D", (("interpolation", "bilinear"),), program="config"),
+        Case("config-zeropadding2d", UP, "ZeroPadding2D", (("padding", ((1, 2), (0, 1))),), program="config"),
+        Case("config-upsampling1d", UP, "UpSampling1D", (("size", 3),), program="config"),
+        Case("config-zeropadding1d", UP, "ZeroPadding1D", (("padding", (2, 0)),), program="config"),
         # symbolic calls (compute_output_shape)
         Case("sym-conv1d-causal-stride2", SYM, "Conv1D", (("filters", 3), ("kernel_size", 3), ("strides", 2),
                                                           ("padding", "causal")), shape=(2, 9, 2), program="symbolic"),
@@ -167,8 +181,22 @@ def run_fit(tf: Any, case: Case) -> Any:
         return ("error", type(e).__name__, str(e).split("\n")[0][:400], "")
 
 
+def run_config(tf: Any, case: Case) -> dict[str, Any]:
+    """The layer's get_config without its name (as JSON), and whether from_config(get_config())
+    gives the same config."""
+    tf.keras.backend.clear_session()
+    cls = getattr(tf.keras.layers, case.layer)
+    layer = cls(**dict(case.kwargs))
+    config = dict(layer.get_config())
+    config.pop("name")
+    return {"config": json.dumps(config, sort_keys=True, default=str),
+            "round_trip": cls.from_config(layer.get_config()).get_config() == layer.get_config()}
+
+
 def run(tf: Any, case: Case) -> Any:
-    return run_fit(tf, case) if case.program == "fit" else run_case(tf, case)
+    if case.program == "fit":
+        return run_fit(tf, case)
+    return run_config(tf, case) if case.program == "config" else run_case(tf, case)
 
 
 # --- TF side ---------------------------------------------------------------------------------------------
