@@ -59,6 +59,10 @@ PER_CLAUSE: dict[str, Tolerance] = {
     # Keras layers (float32 sums over windows and batches against a float64 reference)
     "keras.layer.conv2d": Tolerance(rtol=1e-5, atol=1e-6),
     "keras.layer.conv2d.channels-first": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.conv1d": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.depthwise-separable": Tolerance(rtol=1e-5, atol=1e-6),
+    "keras.layer.upsampling-padding": Tolerance(rtol=1e-6, atol=1e-7),
+    "keras.layer.conv-family.fit": Tolerance(rtol=1e-4, atol=1e-6),
     "keras.layer.pooling.window": Tolerance(rtol=1e-6, atol=1e-7),
     "keras.layer.pooling.global": Tolerance(rtol=1e-6, atol=1e-7),
     "keras.layer.layernorm": Tolerance(rtol=1e-5, atol=1e-6),

@@ -32,9 +32,10 @@ from simdist.runtime.ops import stop_gradient
 from simdist.runtime.ops.nn import sigmoid, tanh  # noqa: F401
 from simdist.runtime.ops.special import asinh, atan, cos, cosh, sin, sinh, tan  # noqa: F401
 from simdist.runtime.ops.slicing import reverse  # noqa: F401
+from simdist.runtime.ops.repeat import repeat  # noqa: F401
 from simdist.runtime.ops.registry import RegisterGradient, NotDifferentiable as no_gradient
 from simdist.runtime import nest
-from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, linalg, math, nn, train
+from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, linalg, math, nn, train
 from simdist.tf._module import Module
 from simdist.runtime.ops import random as _random_ops
 from simdist.tf._function import function

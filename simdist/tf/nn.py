@@ -4,9 +4,10 @@
 from types import SimpleNamespace as _NS
 
 from simdist.runtime.ops.nn import (avg_pool, avg_pool2d, batch_normalization, bias_add,  # noqa: F401
-                                    compute_average_loss, conv2d, convolution, depthwise_conv2d, dropout, elu,
+                                    compute_average_loss, conv1d, conv2d, convolution, depthwise_conv2d, dropout, elu,
                                     embedding_lookup, gelu, l2_loss, l2_normalize, leaky_relu, log_softmax, max_pool,
-                                    max_pool2d, moments, relu, relu6, scale_regularization_loss, selu, sigmoid,
+                                    max_pool2d, moments, relu, relu6, scale_regularization_loss, selu,
+                                    separable_conv2d, sigmoid,
                                     sigmoid_cross_entropy_with_logits, silu, softmax,
                                     softmax_cross_entropy_with_logits, softplus, softsign,
                                     sparse_softmax_cross_entropy_with_logits, stateless_dropout as _stateless_dropout,

@@ -211,6 +211,10 @@ SPECS: list[OpSpec] = [
     OpSpec("global_norm", lambda tf, a, b: tf.linalg.global_norm([a, b]), _inputs(rand((2, 2)), rand((3,))),
            ("Square", "Sum", "Pack", "Sqrt"), lambda a, b: np.sqrt(np.sum(a * a) + np.sum(b * b)), diff=(0, 1)),
     # --- tile, pad, slice, strided slices -------------------------------------------------------------------
+    OpSpec("repeat[axis=1]", lambda tf, x: tf.repeat(x, 3, axis=1), _inputs(rand((2, 3, 2))),
+           ("ExpandDims", "Tile", "Reshape"), lambda x: np.repeat(x, 3, axis=1)),
+    OpSpec("repeat[axis=None]", lambda tf, x: tf.repeat(x, 2), _inputs(rand((2, 3))),
+           ("ExpandDims", "Tile", "Reshape"), lambda x: np.repeat(x, 2)),
     OpSpec("tile", lambda tf, x: tf.tile(x, [2, 1, 3]), _inputs(rand((2, 3, 1))), ("Tile",),
            lambda x: np.tile(x, (2, 1, 3))),
     OpSpec("pad[CONSTANT]", lambda tf, x: tf.pad(x, [[1, 0], [2, 1]]), _inputs(rand((2, 3))), ("Pad",),

@@ -117,6 +117,36 @@ def _ref_depthwise(x: np.ndarray, w: np.ndarray, s: int = 1, pad: str = "VALID")
     return _ref_conv(x, full, s, pad)
 
 
+def _ref_bilinear(x: np.ndarray, oh: int, ow: int) -> np.ndarray:
+    """Half-pixel-centre bilinear resize by loops over output pixels (float64)."""
+    n, h, w, c = x.shape
+    out = np.zeros((n, oh, ow, c))
+
+    def src(i: int, size: int, osize: int) -> tuple[int, int, float]:
+        s = (i + 0.5) * size / osize - 0.5
+        f = np.floor(s)
+        return max(int(f), 0), min(int(np.ceil(s)), size - 1), s - f
+    for i in range(oh):
+        y0, y1, fy = src(i, h, oh)
+        for j in range(ow):
+            x0, x1, fx = src(j, w, ow)
+            top = x[:, y0, x0] * (1 - fx) + x[:, y0, x1] * fx
+            bottom = x[:, y1, x0] * (1 - fx) + x[:, y1, x1] * fx
+            out[:, i, j] = top * (1 - fy) + bottom * fy
+    return out
+
+
+def _ref_bilinear_vjp(x: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """The adjoint of _ref_bilinear: sum over output pixels of g times d(out)/d(x), by columns
+    of the (linear) map."""
+    out = np.zeros(x.shape)
+    for idx in np.ndindex(*x.shape):
+        e = np.zeros(x.shape)
+        e[idx] = 1.0
+        out[idx] = (_ref_bilinear(e, g.shape[1], g.shape[2]) * g).sum()
+    return out
+
+
 def _ref_pool(x: np.ndarray, k: int, s: int, pad: str, kind: str) -> np.ndarray:
     n, h, wd, c = x.shape
     (pt, _), (pl, _) = (_same_pads(h, k, s), _same_pads(wd, k, s)) if pad == "SAME" else ((0, 0), (0, 0))
@@ -322,6 +352,38 @@ SPECS: list[OpSpec] = [
     OpSpec("convolution[1-d]", lambda tf, x, w: tf.nn.convolution(x, w, padding="SAME"),
            _conv_in((2, 7, 2), (3, 2, 3)), ("Conv2D", "ExpandDims", "Squeeze"),
            lambda x, w: _ref_conv(x[:, None], w[None], 1, ((0, 0), (1, 1)))[:, 0], diff=(0, 1)),
+    OpSpec("image.resize[bilinear,up]", lambda tf, x: tf.image.resize(x, (6, 7)), _inputs(rand((2, 3, 4, 2))),
+           ("ResizeBilinear",), lambda x: _ref_bilinear(x, 6, 7), dtypes=(np.float32,), fd=False,
+           notes="ResizeBilinear computes in float32 whatever the input (float64 in, float32 out), so no float64 "
+                 "finite differences; its gradient (ResizeBilinearGrad) is checked against TF"),
+    OpSpec("image.resize backprop'", _vjp(lambda tf, x: tf.image.resize(x, (5, 3)), n_params=1),
+           _inputs(rand((1, 3, 4, 2)), rand((1, 5, 3, 2))), ("ResizeBilinear", "ResizeBilinearGrad"),
+           lambda x, g: _ref_bilinear_vjp(x, g), diff=(), dtypes=(np.float32,), fd=False,
+           notes="the upstream gradient spread over each output pixel's four input pixels; ResizeBilinearGrad "
+                 "is not differentiable (TF's NotDifferentiable)"),
+    OpSpec("image.resize[bilinear,down,3-d]", lambda tf, x: tf.image.resize(x, (2, 3)), _inputs(rand((5, 4, 3))),
+           ("ResizeBilinear", "ExpandDims", "Squeeze"), lambda x: _ref_bilinear(x[None], 2, 3)[0],
+           dtypes=(np.float32,), fd=False),
+    OpSpec("convolution[1-d,NCW]", lambda tf, x, w: tf.nn.convolution(x, w, padding="SAME", data_format="NCW"),
+           _conv_in((2, 2, 7), (3, 2, 3)), ("Conv2D", "ExpandDims", "Squeeze", "Transpose"),
+           lambda x, w: _ref_conv(x.transpose(0, 2, 1)[:, None], w[None], 1, ((0, 0), (1, 1)))[:, 0].transpose(0, 2, 1),
+           diff=(0, 1), dtypes=(np.float32,), fd=False,
+           notes="TF runs NCW as an NCHW Conv2D (oneDNN: float32/float16/bfloat16; float64 raises), so no float64 "
+                 "finite differences; gradients checked against TF"),
+    OpSpec("conv1d[SAME,stride 2]", lambda tf, x, w: tf.nn.conv1d(x, w, 2, "SAME"),
+           _conv_in((2, 7, 2), (3, 2, 3)), ("Conv2D", "ExpandDims", "Squeeze"),
+           lambda x, w: _ref_conv(x[:, None], w[None], 2, ((0, 0), _same_pads(7, 3, 2)))[:, 0], diff=(0, 1)),
+    OpSpec("conv1d[VALID,dilations=2]", lambda tf, x, w: tf.nn.conv1d(x, w, 1, "VALID", dilations=2),
+           _conv_in((1, 8, 3), (2, 3, 2)), ("Conv2D", "ExpandDims", "Squeeze"),
+           lambda x, w: _ref_conv(x[:, None], w[None], 1, "VALID", 2)[:, 0], diff=(0, 1)),
+    OpSpec("separable_conv2d[SAME]",
+           lambda tf, x, d, p: tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "SAME"),
+           _conv_in((2, 5, 5, 2), (3, 3, 2, 2), (1, 1, 4, 3)), ("DepthwiseConv2dNative", "Conv2D"),
+           lambda x, d, p: _ref_conv(_ref_depthwise(x, d, 1, "SAME"), p), diff=(0, 1, 2)),
+    OpSpec("separable_conv2d[VALID,stride 2]",
+           lambda tf, x, d, p: tf.nn.separable_conv2d(x, d, p, [1, 2, 2, 1], "VALID"),
+           _conv_in((1, 6, 7, 3), (2, 2, 3, 1), (1, 1, 3, 2)), ("DepthwiseConv2dNative", "Conv2D"),
+           lambda x, d, p: _ref_conv(_ref_depthwise(x, d, 2, "VALID"), p), diff=(0, 1, 2)),
     OpSpec("conv2d backprop input'", _vjp(lambda tf, x, w: tf.nn.conv2d(x, w, 2, "SAME"), n_params=2),
            _conv_in((1, 5, 5, 2), (3, 3, 2, 3), (1, 3, 3, 3)), ("Conv2D", "Conv2DBackpropInput"),
            lambda x, w, g: _conv_vjp_x(x, w, g, 2, "SAME"), diff=(1, 2)),

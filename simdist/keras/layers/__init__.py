@@ -34,3 +34,14 @@ from simdist.keras.layers.global_pooling1d import GlobalAveragePooling1D  # noqa
 from simdist.keras.layers.global_pooling1d import GlobalAvgPool1D  # noqa: F401
 from simdist.keras.layers.global_pooling1d import GlobalMaxPool1D  # noqa: F401
 from simdist.keras.layers.global_pooling1d import GlobalMaxPooling1D  # noqa: F401
+from simdist.keras.layers.convolutional import Conv1D  # noqa: F401
+from simdist.keras.layers.convolutional import Convolution1D  # noqa: F401
+from simdist.keras.layers.depthwise_separable import DepthwiseConv2D  # noqa: F401
+from simdist.keras.layers.depthwise_separable import SeparableConv1D  # noqa: F401
+from simdist.keras.layers.depthwise_separable import SeparableConv2D  # noqa: F401
+from simdist.keras.layers.depthwise_separable import SeparableConvolution1D  # noqa: F401
+from simdist.keras.layers.depthwise_separable import SeparableConvolution2D  # noqa: F401
+from simdist.keras.layers.upsampling_padding import UpSampling1D  # noqa: F401
+from simdist.keras.layers.upsampling_padding import UpSampling2D  # noqa: F401
+from simdist.keras.layers.upsampling_padding import ZeroPadding1D  # noqa: F401
+from simdist.keras.layers.upsampling_padding import ZeroPadding2D  # noqa: F401

@@ -1,4 +1,5 @@
-"""`keras.layers.Conv2D` (keras/src/layers/convolutional/base_conv.py, conv2d.py), computed as
+"""`keras.layers.Conv1D` and `Conv2D` (keras/src/layers/convolutional/base_conv.py, conv1d.py,
+conv2d.py), computed as
 Keras 3.15's TensorFlow backend computes it (backend/tensorflow/nn.py `conv`, numpy.py `add`):
 `tf.nn.convolution` in NHWC or NCHW, then the bias through Keras's `ops.add`, then the
 activation."""
@@ -15,7 +16,7 @@ from simdist.keras.layers.argument_validation import (compute_conv_output_shape,
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 
-__all__ = ["BaseConv", "Conv2D", "Convolution2D", "keras_add", "conv"]
+__all__ = ["BaseConv", "Conv1D", "Convolution1D", "Conv2D", "Convolution2D", "keras_add", "conv", "add_bias"]
 
 
 def _tf_data_format(data_format: str, ndim: int) -> str:
@@ -66,8 +67,22 @@ def keras_add(x1: Any, x2: Any) -> Any:
     return tf.add(x1, x2)
 
 
+def add_bias(layer: Any, outputs: Any, channels: int) -> Any:
+    """The tail of Keras's convolution layers' `call`: the bias reshaped to broadcast along the
+    channel axis and added by `ops.add`, then the activation."""
+    if layer.use_bias:
+        if layer.data_format == "channels_last":
+            bias_shape = (1,) * (layer.rank + 1) + (channels,)
+        else:
+            bias_shape = (1, channels) + (1,) * layer.rank
+        outputs = keras_add(outputs, tf.reshape(layer.bias, bias_shape))
+    if layer.activation is not None:
+        return layer.activation(outputs)
+    return outputs
+
+
 class BaseConv(Layer):
-    """Keras's abstract N-D convolution layer (simdist ships its rank-2 subclass, Conv2D)."""
+    """Keras's abstract N-D convolution layer (simdist ships its rank-1 and rank-2 subclasses)."""
 
     def __init__(self, rank: int, filters: int, kernel_size: Any, strides: Any = 1, padding: str = "valid",
                  data_format: str | None = None, dilation_rate: Any = 1, groups: int = 1, activation: Any = None,
@@ -114,8 +129,6 @@ class BaseConv(Layer):
         if max(self.strides) > 1 and max(self.dilation_rate) > 1:
             raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                              f"strides={self.strides} and dilation_rate={self.dilation_rate}")
-        if self.padding == "causal":
-            raise NotImplementedError("padding='causal': simdist's Conv1D does not implement causal padding")
 
     def build(self, input_shape: Any) -> None:
         if self.data_format == "channels_last":
@@ -152,16 +165,7 @@ class BaseConv(Layer):
 
     def call(self, inputs: Any) -> Any:
         outputs = self.convolution_op(inputs, self.kernel)
-        if self.use_bias:
-            if self.data_format == "channels_last":
-                bias_shape = (1,) * (self.rank + 1) + (self.filters,)
-            else:
-                bias_shape = (1, self.filters) + (1,) * self.rank
-            bias = tf.reshape(self.bias, bias_shape)
-            outputs = keras_add(outputs, bias)
-        if self.activation is not None:
-            return self.activation(outputs)
-        return outputs
+        return add_bias(self, outputs, self.filters)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return compute_conv_output_shape(input_shape, self.filters, self.kernel_size, strides=self.strides,
@@ -202,3 +206,40 @@ class Conv2D(BaseConv):
 
 
 Convolution2D = Conv2D
+
+
+class Conv1D(BaseConv):
+    """`keras.layers.Conv1D(filters, kernel_size, strides=1, padding="valid", data_format=None,
+    dilation_rate=1, groups=1, ...)`: a 1-D cross-correlation with a (k, in/groups, filters)
+    kernel; padding "causal" left-pads the steps by dilation_rate * (kernel_size - 1) zeros (an
+    `ops.pad`) and convolves "valid", so output t sees inputs up to t only."""
+
+    def __init__(self, filters: int, kernel_size: Any, strides: Any = 1, padding: str = "valid",
+                 data_format: str | None = None, dilation_rate: Any = 1, groups: int = 1, activation: Any = None,
+                 use_bias: bool = True, kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
+                 kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
+                 kernel_constraint: Any = None, bias_constraint: Any = None, **kwargs: Any) -> None:
+        super().__init__(rank=1, filters=filters, kernel_size=kernel_size, strides=strides, padding=padding,
+                         data_format=data_format, dilation_rate=dilation_rate, groups=groups, activation=activation,
+                         use_bias=use_bias, kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
+                         kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
+                         activity_regularizer=activity_regularizer, kernel_constraint=kernel_constraint,
+                         bias_constraint=bias_constraint, **kwargs)
+
+    def _compute_causal_padding(self) -> list[list[int]]:
+        left_pad = self.dilation_rate[0] * (self.kernel_size[0] - 1)
+        if self.data_format == "channels_last":
+            return [[0, 0], [left_pad, 0], [0, 0]]
+        return [[0, 0], [0, 0], [left_pad, 0]]
+
+    def call(self, inputs: Any) -> Any:
+        padding = self.padding
+        if padding == "causal":
+            inputs = tf.pad(inputs, tf.constant(self._compute_causal_padding(), "int32"), "CONSTANT")
+            padding = "valid"
+        outputs = conv(inputs, self.kernel, strides=list(self.strides), padding=padding,
+                       dilation_rate=self.dilation_rate, data_format=self.data_format)
+        return add_bias(self, outputs, self.filters)
+
+
+Convolution1D = Conv1D

@@ -26,7 +26,7 @@ from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
 from simdist.runtime.ops.registry import CONV_INPUT_ROWS, RegisterGradient, lanes, register, rows
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["conv2d", "depthwise_conv2d", "convolution", "window_geometry", "normalize_padding", "spatial_sequence",
+__all__ = ["conv1d", "conv2d", "depthwise_conv2d", "separable_conv2d", "convolution", "window_geometry", "normalize_padding", "spatial_sequence",
            "windows", "scatter_windows"]
 
 
@@ -449,10 +449,52 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
                          f"strides={_np_list(st)} and dilation_rate={_np_list(dl)}")
     if nsp == 2:
         return conv2d(x, filters, list(st), padding, data_format or "NHWC", list(dl))
+    if data_format == "NCW":
+        return _ncw_convolution(x, filters, st[0], padding, dl[0])
     check_data_format(data_format, "NWC")
     f = _t(filters)
     out = conv2d(array.expand_dims(x, 1), array.expand_dims(f, 0), [1, st[0]], padding, None, [1, dl[0]])
     return array.squeeze(out, [1])
+
+
+def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
+           dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.conv1d` as TF builds it (nn_ops.conv1d): ExpandDims of the input at its width's
+    axis and of the filter at 0, Conv2D with strides [1, 1, stride, 1], Squeeze; stride and
+    dilations an int or a list of 1 or 3."""
+    check_data_format(data_format, "NWC")
+    st = spatial_sequence(stride, 1, "stride")
+    dl = spatial_sequence(dilations, 1, "dilations")
+    x, f = _t(input), _t(filters)
+    out = conv2d(array.expand_dims(x, -3), array.expand_dims(f, 0), [1, 1, st[1], 1], padding, "NHWC",
+                 [1, 1, dl[1], 1])
+    return array.squeeze(out, [-3])
+
+
+def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, strides: Any,  # noqa: A002
+                     padding: Any, data_format: Any = None, dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.separable_conv2d` (nn_impl.py): a DepthwiseConv2dNative with the strides, then a
+    1x1 Conv2D (strides 1, VALID) by pointwise_filter [1, 1, in*multiplier, out]."""
+    d, p = _t(depthwise_filter), _t(pointwise_filter)
+    if d.ndim != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {d.ndim} (depthwise_filter)")
+    if p.ndim != 4:
+        raise ValueError(f"Shape must be rank 4 but is rank {p.ndim} (pointwise_filter)")
+    for i in (0, 1):
+        if p.shape[i] != 1:
+            raise ValueError(f"Dimensions {p.shape[i]} and 1 are not compatible")
+    depthwise = depthwise_conv2d(input, d, strides, padding, data_format, dilations)
+    return conv2d(depthwise, p, [1, 1, 1, 1], "VALID", "NHWC")
+
+
+def _ncw_convolution(x: Tensor, filters: Any, stride: int, padding: Any, dilation: int) -> Tensor:
+    """A channels-first 1-D convolution: TF runs it as an NCHW Conv2D (oneDNN: float32, float16,
+    bfloat16 only); simdist computes the NWC one between two transposes, the same values."""
+    if x.dtype.name not in _NCHW_DTYPES:
+        raise errors.UnimplementedError(None, None, "The Conv2D op currently only supports the NHWC tensor format "
+                                        "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
+    out = convolution(array.transpose(x, [0, 2, 1]), filters, [stride], padding, "NWC", [dilation])
+    return array.transpose(out, [0, 2, 1])
 
 
 def _np_list(v: Sequence[int]) -> str:

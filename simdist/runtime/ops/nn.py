@@ -21,7 +21,7 @@ from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.activations import (elu, gelu, leaky_relu, log_softmax, relu, relu6, selu, sigmoid,  # noqa: F401
                                              silu, softmax, softplus, softsign, swish, tanh)
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.conv import conv2d, convolution, depthwise_conv2d  # noqa: F401
+from simdist.runtime.ops.conv import conv1d, conv2d, convolution, depthwise_conv2d, separable_conv2d  # noqa: F401
 from simdist.runtime.ops.losses import (compute_average_loss, l2_loss, scale_regularization_loss,  # noqa: F401
                                         sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits,
                                         sparse_softmax_cross_entropy_with_logits, weighted_cross_entropy_with_logits)
