@@ -225,6 +225,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: `==`/`!=` on tensors and variables are elementwise Equal/NotEqual; operands that do not broadcast give one bool tensor; a tensor == None is False, a variable == None a ValueError; an operand that does not convert is a TypeError.'),
     Clause('ops.integer-mean', 'ops', False, (),
            'TF 2.21: reduce_mean of integers sums in int64 (wrapping near 2**63) and divides exactly, truncating toward zero.'),
+    Clause('ops.gather-batch-dims', 'ops', False, (),
+           'TF 2.21: tf.gather(params, indices, axis, batch_dims=b) gathers each of the first b dimensions\' elements by its own indices (out.shape = params.shape[:axis] + indices.shape[b:] + params.shape[axis+1:]); axis defaults to b, a negative b counts from the indices\' rank, and the batch dimensions must match.'),
     Clause('ops.empty-inputs', 'ops', False, (),
            'TF 2.21: reduce_max/min of nothing give the dtype\'s lowest/highest value (-inf/inf), reduce_mean of nothing nan, an exclusive scan of nothing nothing; split takes one -1 size (the rest, possibly empty) and zero sizes.'),
     Clause('ops.nonfinite-silent', 'ops', False, (),

@@ -44,6 +44,13 @@ def _var(tf: Any, value: Any) -> Any:
     return tf.Variable(value)
 
 
+def _batch_gather_grad(tf: Any) -> Any:
+    v = tf.Variable(tf.reshape(tf.range(24.0), [2, 3, 4]))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.gather(v, tf.constant([[0, 2, 2], [1, 3, 0]]), axis=2, batch_dims=1) * 3.0)
+    return tf.convert_to_tensor(tape.gradient(y, v))
+
+
 def _max_pool_grad(tf: Any, values: list[float]) -> Any:
     x = tf.Variable(np.array(values, np.float32).reshape(1, 2, 2, 1))
     with tf.GradientTape() as tape:
@@ -220,6 +227,21 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.nn.leaky_relu(tf.constant([-1.0, 2.0], tf.float64), alpha=0.1)),
     ("leaky-relu-alpha-float16", "nn.float-attrs",
      lambda tf: tf.nn.leaky_relu(tf.constant([-1.0], tf.float16), alpha=0.1)),
+    # gather with batch_dims
+    ("gather-batch-dims-1", "ops.gather-batch-dims",
+     lambda tf: tf.gather(tf.constant([[.1, .5, .3], [.9, .2, .4]]), [2, 0], axis=1, batch_dims=1)),
+    ("gather-batch-dims-axis2", "ops.gather-batch-dims",
+     lambda tf: tf.gather(tf.reshape(tf.range(24.0), [2, 3, 4]), tf.constant([[0, 2], [1, 1]]), axis=2, batch_dims=1)),
+    ("gather-batch-dims-default-axis", "ops.gather-batch-dims",
+     lambda tf: tf.gather(tf.reshape(tf.range(24.0), [2, 3, 4]), tf.constant([[0, 2], [1, 1]]), batch_dims=1)),
+    ("gather-batch-dims-negative", "ops.gather-batch-dims",
+     lambda tf: tf.gather(tf.reshape(tf.range(24), [2, 3, 4]), tf.constant([[0, 2], [1, 1]]), axis=1, batch_dims=-1)),
+    ("gather-batch-dims-2", "ops.gather-batch-dims",
+     lambda tf: tf.gather(tf.reshape(tf.range(24.0), [2, 3, 4]), tf.constant([[[3], [0], [1]], [[2], [2], [0]]]),
+                          axis=2, batch_dims=2)),
+    ("gather-batch-dims-mismatch", "ops.gather-batch-dims",
+     lambda tf: tf.gather(tf.reshape(tf.range(24.0), [2, 3, 4]), tf.constant([[0], [1], [2]]), axis=1, batch_dims=1)),
+    ("gather-batch-dims-gradient", "ops.gather-batch-dims", lambda tf: _batch_gather_grad(tf)),
     # empty inputs
     ("reduce-max-empty-int32", "ops.empty-inputs", lambda tf: tf.reduce_max(tf.constant([], tf.int32))),
     ("reduce-max-empty-float", "ops.empty-inputs", lambda tf: tf.reduce_max(tf.zeros([0, 3]), axis=0)),
@@ -347,6 +369,12 @@ def test_float_attrs(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.gather-batch-dims")
+@_cases("ops.gather-batch-dims")
+def test_gather_batch_dims(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.empty-inputs")
 @_cases("ops.empty-inputs")
 def test_empty_inputs(k: int, tf_results: dict[int, Any]) -> None:
@@ -356,7 +384,7 @@ def test_empty_inputs(k: int, tf_results: dict[int, Any]) -> None:
 def test_every_case_has_a_test() -> None:
     tested = {"ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
               "ops.empty-inputs", "ops.integer-mean", "ops.sort",
-              "nn.max-pool-nan", "nn.float-attrs"}
+              "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 

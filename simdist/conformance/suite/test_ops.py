@@ -425,3 +425,17 @@ def test_empty_inputs(tf):
     _bits_equal(parts[1], np.zeros([0], np.float32), call="split([1, 2], [2, -1])[1]")
     with raises(tf.errors.InvalidArgumentError, match="only be one -1", call="split(x, [-1, -1, 3])"):
         tf.split(tf.constant([1.0, 2.0, 3.0]), [-1, -1, 3])
+
+
+@clause("ops.gather-batch-dims", ref="tf221")
+def test_gather_with_batch_dims(tf):
+    p = np.array([[0.1, 0.5, 0.3], [0.9, 0.2, 0.4]], np.float32)
+    assert_equal(tf.gather(tf.constant(p), [2, 0], axis=1, batch_dims=1), np.array([p[0, 2], p[1, 0]], np.float32),
+                 call="gather(p, [2, 0], axis=1, batch_dims=1)")
+    q = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    i = np.array([[0, 2], [1, 1]])
+    want = np.stack([q[k][:, i[k]] for k in range(2)])          # batch k: its params gathered on axis 2 by i[k]
+    assert_equal(tf.gather(tf.constant(q), tf.constant(i), axis=2, batch_dims=1), want,
+                 call="gather([2,3,4], [[0,2],[1,1]], axis=2, batch_dims=1)")
+    with raises(tf.errors.InvalidArgumentError, match="should be equal to", call="batch dimensions 2 vs 3"):
+        tf.gather(tf.constant(q), tf.constant([[0], [1], [2]]), axis=1, batch_dims=1)

@@ -479,6 +479,9 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     """`tf.gather`; out-of-range indices raise InvalidArgumentError like TF on CPU. On a
     variable it reads the variable; on a ShardedVariable it is TF 2.21's `sparse_read` (the
     shards' rows in shard order: clause pss.sharded-gather)."""
+    bd = int(batch_dims)
+    if bd != 0:
+        return _batch_gather(params, indices, axis, bd)
     ax = 0 if axis is None else int(axis)
     if ax == 0 and batch_dims == 0 and hasattr(params, "sparse_read"):
         # a variable: ResourceGather reads only the rows; a ShardedVariable: its sparse_read,
@@ -497,6 +500,37 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     # the axis as given: the gradient is IndexedSlices only for a literal axis 0 (TF's _GatherV2Grad
     # tests `constant_value(axis) == 0`; axis=-2 of a matrix has a dense gradient)
     return dispatch.execute(GATHER, (p, idx), {"axis": ax})
+
+
+def _batch_gather(params: Any, indices: Any, axis: Any, batch_dims: int) -> Tensor:
+    """`tf.gather(..., batch_dims=b)`: for each index of the first b dimensions (which params and
+    indices share), a gather of that batch element's params on `axis` by its own indices, as TF's
+    GatherV2 with batch_dims: out.shape = params.shape[:axis] + indices.shape[b:] +
+    params.shape[axis + 1:]. Built from unstack, gather and stack, so its gradient is theirs
+    (dense, as TF's batch gather gradient is)."""
+    p, idx = _t(params), _t(indices)
+    b = batch_dims + idx.ndim if batch_dims < 0 else batch_dims
+    ax = b if axis is None else int(axis)
+    ax = ax + p.ndim if ax < 0 else ax
+    if not 0 <= b <= idx.ndim:
+        raise errors.InvalidArgumentError(None, None, f"batch_dims ({batch_dims}) must be in [-{idx.ndim}, "
+                                          f"{idx.ndim}] for indices of rank {idx.ndim} [Op:GatherV2]")
+    if not b <= ax < p.ndim:
+        raise errors.InvalidArgumentError(None, None, f"axis ({ax}) must be in [batch_dims ({b}), rank of params "
+                                          f"({p.ndim})) for a gather with batch_dims [Op:GatherV2]")
+    ps, ids = p.shape.as_list(), idx.shape.as_list()
+    for d in range(b):
+        if ps[d] != ids[d]:
+            raise errors.InvalidArgumentError(None, None, f"params.shape[{d}]: {ps[d]} should be equal to "
+                                              f"indices.shape[{d}]: {ids[d]} [Op:GatherV2]")
+    n = int(np.prod(ps[:b], dtype=np.int64))
+    out_shape = ps[:ax] + ids[b:] + ps[ax + 1:]
+    if n == 0:
+        return zeros(out_shape, dtype=p.dtype)
+    flat_p = reshape(p, [n] + ps[b:])
+    flat_i = reshape(idx, [n] + ids[b:])
+    rows = [gather(pk, ik, axis=ax - b) for pk, ik in zip(unstack(flat_p, num=n), unstack(flat_i, num=n))]
+    return reshape(stack(rows), out_shape)
 
 
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | None = None) -> Tensor:
