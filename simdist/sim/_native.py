@@ -29,6 +29,7 @@ PACKAGE = "simdist.sim"
 # this one: tests/sim/test_native.py).
 COMPILED = ("clock", "sharing", "flows", "batches", "pools", "network", "chunked", "metrics", "kernels", "trace")
 MANIFEST = "_native.json"
+GROUP_RUNTIME = "simdist_sim__mypyc"   # the shared module mypyc builds for the group (setup.py's group name)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _state: dict[str, Any] = {}
 
@@ -80,7 +81,14 @@ def check() -> dict[str, Any]:
             built = {}
         stale = [name for name in COMPILED
                  if found[name] is None or built.get(name) != _sha256(os.path.join(_HERE, name + ".py"))]
-        if stale:
+        if not stale and importlib.util.find_spec(GROUP_RUNTIME) is None:
+            # the extensions were built for another environment sharing this source tree (a second
+            # editable install, a venv): their shared runtime module is not importable here
+            reason = (f"the compiled build's runtime module {GROUP_RUNTIME} is not importable in this environment "
+                      "(built by another installation of this source tree)")
+            warnings.warn(f"simdist.sim: {reason}; using the pure-Python sources. Rebuild with "
+                          f"`pip install -e .` in this environment.", RuntimeWarning, stacklevel=3)
+        elif stale:
             reason = (f"compiled modules out of date with their sources ({', '.join(stale)} changed since the "
                       f"build, or the build is incomplete)")
             warnings.warn(f"simdist.sim: {reason}; using the pure-Python sources. Rebuild with "

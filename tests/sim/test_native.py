@@ -128,3 +128,23 @@ def test_the_manifest_records_the_sources_of_a_build() -> None:
     for name in _native.COMPILED:
         digest = hashlib.sha256((ROOT / "simdist" / "sim" / f"{name}.py").read_bytes()).hexdigest()
         assert built.get(name) == digest, f"{manifest}: {name} recorded {built.get(name)}, source has {digest}"
+
+
+@needs_build
+def test_a_build_whose_runtime_module_is_missing_falls_back_to_the_sources() -> None:
+    """A tree built by another installation (a second editable install, a venv) has extension
+    modules whose shared runtime module this environment cannot import: simdist runs the sources,
+    with a warning, instead of failing at import (it used to be an internal error, exit 3)."""
+    code = ("import sys, warnings\n"
+            "sys.modules['simdist_sim__mypyc'] = None   # as if not installed in this environment\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    import simdist.sim._native as n\n"
+            "    st = n.state()\n"
+            "from simdist import tf\n"
+            "print(st['compiled'], 'not importable' in st['reason'], any('not importable' in str(x.message) for x in w),\n"
+            "      float(tf.reduce_sum(tf.ones([3]))))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, f"import failed:\n{proc.stderr[-2000:]}"
+    assert proc.stdout.split() == ["False", "True", "True", "3.0"], \
+        f"expected the sources in use, the reason and a warning, and a working facade; got {proc.stdout!r}"
