@@ -235,6 +235,35 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("split-two-unknown", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [-1, -1, 3])),
     ("split-negative-size", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [1, -2, 4])),
     ("split-rest-too-big", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [4, -1])),
+    # NaN in folds: segment max/min and cumulative_logsumexp fold as TF's C++ comparisons pick
+    *[(f"{name}", "ops.nan-folds", fn) for name, fn in [
+        ("segment-max-nan", lambda tf: tf.math.segment_max(tf.constant([0.0, np.nan, np.nan, 3.0, 1.0, np.nan],
+                                                                      tf.float64), [1, 1, 2, 2, 3, 3])),
+        ("segment-min-nan", lambda tf: tf.math.segment_min(tf.constant([0.0, np.nan, np.nan, -3.0, 1.0, np.nan]),
+                                                           [0, 0, 1, 1, 1, 2])),
+        ("unsorted-segment-max-nan", lambda tf: tf.math.unsorted_segment_max(
+            tf.constant([[np.nan, 1.0], [1.0, np.nan], [3.0, 2.0], [np.nan, np.inf]]), [0, 0, 1, 1], 3)),
+        ("unsorted-segment-min-nan-float16", lambda tf: tf.math.unsorted_segment_min(
+            tf.constant([np.nan, 1.0, 3.0, np.nan, 2.0], tf.float16), [1, 1, 0, 0, 0], 2)),
+        ("cumulative-logsumexp-nan-skipped", lambda tf: tf.math.cumulative_logsumexp(tf.constant([1.0, np.nan, 1.0]))),
+        ("cumulative-logsumexp-inf-inf", lambda tf: tf.math.cumulative_logsumexp(tf.constant([np.inf, np.inf, 1.0]))),
+        ("cumulative-logsumexp-minus-inf", lambda tf: tf.math.cumulative_logsumexp(
+            tf.constant([-np.inf, -np.inf, 6.0], tf.float64), exclusive=True)),
+        ("cumulative-logsumexp-leading-nan", lambda tf: tf.math.cumulative_logsumexp(
+            tf.constant([[np.nan, 2.0], [-np.inf, np.nan]]), axis=1, reverse=True)),
+    ]],
+    # argument errors raised with TF's classes
+    *[(f"{name}", "ops.argument-errors", fn) for name, fn in [
+        ("argmax-scalar", lambda tf: tf.argmax(tf.constant(1.0))),
+        ("argmin-scalar-axis0", lambda tf: tf.argmin(tf.constant(1), axis=0)),
+        ("broadcast-to-not-to", lambda tf: tf.broadcast_to(tf.constant([1, 2]), [3, 1])),
+        ("broadcast-to-ok", lambda tf: tf.broadcast_to(tf.constant([1, 2]), [3, 2])),
+        ("unstack-axis-out-of-range", lambda tf: tf.unstack(tf.constant([[True, False]]), axis=3)),
+        ("unstack-axis-negative", lambda tf: tf.unstack(tf.constant([[1, 2]]), axis=-2)),
+        ("gather-float-indices", lambda tf: tf.gather(tf.constant([[1.0, 2.0]]), [], axis=1)),
+        ("squared-difference-int8", lambda tf: tf.math.squared_difference(tf.constant([1], tf.int8), 2)),
+        ("squared-difference-int64", lambda tf: tf.math.squared_difference(tf.constant([1], tf.int64), 3)),
+    ]],
 ]
 
 
@@ -347,6 +376,18 @@ def test_float_attrs(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.nan-folds")
+@_cases("ops.nan-folds")
+def test_nan_folds(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@_cases("ops.argument-errors")
+def test_argument_errors(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.empty-inputs")
 @_cases("ops.empty-inputs")
 def test_empty_inputs(k: int, tf_results: dict[int, Any]) -> None:
@@ -355,7 +396,7 @@ def test_empty_inputs(k: int, tf_results: dict[int, Any]) -> None:
 
 def test_every_case_has_a_test() -> None:
     tested = {"ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
-              "ops.empty-inputs", "ops.integer-mean", "ops.sort",
+              "ops.empty-inputs", "ops.integer-mean", "ops.sort", "ops.nan-folds", "ops.argument-errors",
               "nn.max-pool-nan", "nn.float-attrs"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"

@@ -214,10 +214,13 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # 
     t = _t(input)
     shp = shape_arg(shape)
     try:
-        np.broadcast_shapes(t.shape.as_list(), shp)
+        fits = list(np.broadcast_shapes(t.shape.as_list(), shp)) == list(shp)
     except ValueError:
         raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(t.shape.as_list())} vs. {args.dims(shp)} "
                                           "[Op:BroadcastTo]") from None
+    if not fits:   # [2] and [3, 1] broadcast together, but [2] does not broadcast *to* [3, 1]
+        raise errors.InvalidArgumentError(None, None, f"Unable to broadcast tensor of shape {args.dims(t.shape.as_list())} "
+                                          f"to tensor of shape {args.dims(shp)} [Op:BroadcastTo]")
     return dispatch.execute(BROADCAST_TO, (t,), {"shape": shp})
 
 
@@ -375,6 +378,8 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     t = _t(value)
     if t.ndim == 0:
         raise ValueError("Input shape axis 0 must equal 0, got shape []")
+    if not -t.ndim <= int(axis) < t.ndim:
+        raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
     ax = int(axis) % t.ndim
     return list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
 
@@ -457,9 +462,9 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
         return params.sparse_read(indices)
     p = _t(params)
     idx = _t(indices)
-    if not idx.dtype.is_integer:
-        raise TypeError(f"Value passed to parameter 'indices' has DataType {idx.dtype.name} not in list of allowed "
-                        "values: int16, int32, int64")
+    if idx.dtype not in (dtypes.int16, dtypes.int32, dtypes.int64):   # checked by the kernel's attrs in eager
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tindices' of {args.tf_name(idx.dtype)} is not in "
+                                          "the list of allowed values: int16, int32, int64 [Op:GatherV2]")
     if not -p.ndim <= ax < p.ndim:
         need = ax + 1 if ax >= 0 else -ax
         raise errors.InvalidArgumentError(None, None, f"Shape must be at least rank {need} but is rank {p.ndim} "
