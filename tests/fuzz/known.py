@@ -31,9 +31,6 @@ KNOWN_OPEN: dict[tuple[str, str], str] = {
     ("nn.relu6", "value"): "relu6(-0.0): TF keeps -0.0 (Eigen max(x, 0) returns its first operand on ties); simdist 0.0",
     ("sort", "value"): "int64 sort with INT64_MIN in a DESCENDING row: TF puts it last, simdist first",
     ("argsort", "value"): "int64 argsort with INT64_MIN (as sort)",
-    ("math.segment_mean", "value"): "int32 segment mean whose sum wraps to INT32_MIN: TF divides the wrapped sum "
-                                    "(-2**31 / 2 = -2**30); simdist's abs() of INT32_MIN wraps again (+2**30)",
-    ("math.unsorted_segment_mean", "value"): "as math.segment_mean",
     ("reverse", "rejects"): "reverse(x, []): TF converts [] with ReverseV2's default Tidx int32 and returns x; "
                             "simdist converts [] to float32 and raises InvalidArgumentError",
     ("slice", "accepts"): "slice(scalar, [], []): TF converts [] to float32 and refuses (attr Index); simdist returns x",
@@ -43,7 +40,6 @@ KNOWN_OPEN: dict[tuple[str, str], str] = {
     ("strategy.mean", "accepts"): "strategy.reduce('MEAN', bool per-replica value): as strategy.sum",
     ("math.erf", "value"): "seed=20261129 index=8 (dist): TF gives NaN for one element of erf inside "
                            "MirroredStrategy.run where simdist gives 1.0; not reproduced eagerly; not yet explained",
-    ("stack", "error-class"): "stack with axis outside [-rank-1, rank]: TF ValueError, simdist InvalidArgumentError",
 }
 
 

@@ -194,6 +194,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("mean-int64-wraps", "ops.integer-mean", lambda tf: tf.reduce_mean(tf.constant([2**62 + 1, 2**62 + 3], tf.int64))),
     ("mean-int32-truncates", "ops.integer-mean",
      lambda tf: tf.reduce_mean(tf.constant([[-7, 1], [3, 4]], tf.int32), axis=0)),
+    ("segment-mean-int32-wrapped-sum", "ops.integer-mean",
+     lambda tf: tf.math.segment_mean(tf.constant([2**30, 2**30, 7, -7, -8], tf.int32), [0, 0, 1, 1, 2])),
+    ("unsorted-segment-mean-int8", "ops.integer-mean",
+     lambda tf: tf.math.unsorted_segment_mean(tf.constant([-7, 2, 100, 100], tf.int8), [0, 0, 1, 1], 2)),
     ("mean-uint8", "ops.integer-mean", lambda tf: tf.reduce_mean(tf.constant([250, 10, 3], tf.uint8))),
     # NaN, infinities and ties through TF's TopKV2 kernel
     *_sort_rows(150),
@@ -262,6 +266,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("unstack-axis-negative", lambda tf: tf.unstack(tf.constant([[1, 2]]), axis=-2)),
         ("gather-float-indices", lambda tf: tf.gather(tf.constant([[1.0, 2.0]]), [], axis=1)),
         ("squared-difference-int8", lambda tf: tf.math.squared_difference(tf.constant([1], tf.int8), 2)),
+        ("stack-axis-out-of-range", lambda tf: tf.stack([tf.constant([1.0]), tf.constant([2.0])], axis=6)),
+        ("stack-axis-last", lambda tf: tf.stack([tf.constant([1.0]), tf.constant([2.0])], axis=-2)),
         ("squared-difference-int64", lambda tf: tf.math.squared_difference(tf.constant([1], tf.int64), 3)),
     ]],
 ]

@@ -371,6 +371,10 @@ SPLIT = register("SplitV", lambda a, sizes, axis: tuple(np.split(a, np.cumsum(si
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     ts = [_t(v) for v in values]
+    if ts:   # TF's array_ops.stack checks the axis against the first value's rank, in Python
+        n = ts[0].ndim + 1
+        if not -n <= int(axis) < n:
+            raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-n}, {n})")
     return dispatch.execute(PACK, ts, {"axis": int(axis)})
 
 

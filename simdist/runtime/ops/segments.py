@@ -47,8 +47,11 @@ def _start(shape: tuple, dt: np.dtype, kind: str, finite: bool) -> np.ndarray:
 def _mean_of(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """sums / counts in the sums' dtype; integers truncate toward zero (C++ division), 0 when empty."""
     c = np.maximum(counts, 1).reshape((-1,) + (1,) * (sums.ndim - 1))
-    if sums.dtype.kind in "iu":
-        return (np.sign(sums) * (np.abs(sums) // c.astype(sums.dtype))).astype(sums.dtype)
+    if sums.dtype.kind in "iu":   # truncated C++ division of the (wrapped) sum; no abs(), which wraps at the minimum
+        s64, c64 = sums.astype(np.int64), c.astype(np.int64)
+        q = s64 // c64
+        q = np.where((s64 % c64 != 0) & (s64 < 0), q + 1, q)
+        return q.astype(sums.dtype)
     with np.errstate(all="ignore"):
         return (sums / c.astype(sums.dtype)).astype(sums.dtype)
 
