@@ -198,6 +198,17 @@ def describe(prog: Program, where: tuple[str, Any, Any]) -> str:
     return f"{loc}{line}: simdist gives {_fmt(got)}, but TF 2.21 gives {_fmt(want)}"
 
 
+def disagreements(worker: TFWorker, seed: int, indices: list[int], mode: str | None = None,
+                  batch: int = 25) -> Any:
+    """(program, first disagreement) for each program of `indices` that disagrees, in batches."""
+    for lo in range(0, len(indices), batch):
+        progs = [generate(seed, i, mode) for i in indices[lo:lo + batch]]
+        for p, g, w in zip(progs, run_simdist(progs), worker.run(progs)):
+            where = first_disagreement(p, g, w)
+            if where is not None:
+                yield p, where
+
+
 # ---------------------------------------------------------------- minimizing
 
 def _refs(a: Any) -> list[int]:

@@ -15,8 +15,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from differ import TFWorker, describe, first_disagreement, minimize, run_simdist  # noqa: E402
-from programs import generate  # noqa: E402
+from differ import TFWorker, describe, disagreements, minimize  # noqa: E402
 
 
 def fuzz(seed: int, count: int, start: int = 0, mode: str | None = None, batch: int = 20,
@@ -26,18 +25,12 @@ def fuzz(seed: int, count: int, start: int = 0, mode: str | None = None, batch: 
     worker = worker or TFWorker()
     reports = []
     try:
-        for lo in range(start, start + count, batch):
-            progs = [generate(seed, i, mode) for i in range(lo, min(lo + batch, start + count))]
-            sims, tfs = run_simdist(progs), worker.run(progs)
-            for p, g, w in zip(progs, sims, tfs):
-                where = first_disagreement(p, g, w)
-                if where is None:
-                    continue
-                small, small_where = minimize(p, worker) if minimized else (p, where)
-                report = (f"program seed={seed} index={p.index} mode={p.mode} ({len(p.steps)} steps; minimized to "
-                          f"{len(small.steps)}): {describe(small, small_where)}\n--- reproducer ---\n{small.source()}\n")
-                reports.append(report)
-                print(report, file=out, flush=True)
+        for p, where in disagreements(worker, seed, list(range(start, start + count)), mode, batch):
+            small, small_where = minimize(p, worker) if minimized else (p, where)
+            report = (f"program seed={seed} index={p.index} mode={p.mode} ({len(p.steps)} steps; minimized to "
+                      f"{len(small.steps)}): {describe(small, small_where)}\n--- reproducer ---\n{small.source()}\n")
+            reports.append(report)
+            print(report, file=out, flush=True)
     finally:
         if own:
             worker.close()

@@ -5,22 +5,16 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-from differ import TFWorker, describe, first_disagreement, run_simdist  # noqa: E402
+from differ import TFWorker, describe, disagreements  # noqa: E402
 from known import key_of  # noqa: E402
-from programs import generate  # noqa: E402
 
 seed, start, n = map(int, sys.argv[1:4])
 w = TFWorker()
 seen: dict = {}
-for lo in range(start, start + n, 25):
-    progs = [generate(seed, i) for i in range(lo, min(lo + 25, start + n))]
-    for p, g, t in zip(progs, run_simdist(progs), w.run(progs)):
-        where = first_disagreement(p, g, t)
-        if where is None:
-            continue
-        k = key_of(p, where)
-        if k not in seen:
-            print(k, f"seed={seed} index={p.index} mode={p.mode}", describe(p, where)[:400], flush=True)
-        seen[k] = seen.get(k, 0) + 1
+for p, where in disagreements(w, seed, list(range(start, start + n))):
+    k = key_of(p, where)
+    if k not in seen:
+        print(k, f"seed={seed} index={p.index} mode={p.mode}", describe(p, where)[:400], flush=True)
+    seen[k] = seen.get(k, 0) + 1
 w.close()
 print("COUNTS", sorted(seen.items(), key=lambda kv: -kv[1]))

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from catalogue import OPS
-from differ import TFWorker, describe, first_disagreement, minimize, run_simdist, subset, _ancestors
+from differ import TFWorker, _ancestors, describe, disagreements, minimize, run_simdist, subset
 from known import open_class
 from programs import generate
 
@@ -35,19 +35,14 @@ def worker() -> Iterator[TFWorker]:
 
 def _run(worker: TFWorker, seed: int, indices: list[int], mode: str | None = None) -> tuple[list[str], dict[str, int]]:
     failures, known = [], {}
-    for lo in range(0, len(indices), 25):
-        progs = [generate(seed, i, mode) for i in indices[lo:lo + 25]]
-        for p, g, w in zip(progs, run_simdist(progs), worker.run(progs)):
-            where = first_disagreement(p, g, w)
-            if where is None:
-                continue
-            cls = open_class(p, where)
-            if cls is not None:
-                known[cls] = known.get(cls, 0) + 1
-                continue
-            small, small_where = minimize(p, worker, budget=60)
-            failures.append(f"program seed={seed} index={p.index} mode={p.mode}: {describe(small, small_where)}\n"
-                            f"{small.source()}")
+    for p, where in disagreements(worker, seed, indices, mode):
+        cls = open_class(p, where)
+        if cls is not None:
+            known[cls] = known.get(cls, 0) + 1
+            continue
+        small, small_where = minimize(p, worker, budget=60)
+        failures.append(f"program seed={seed} index={p.index} mode={p.mode}: {describe(small, small_where)}\n"
+                        f"{small.source()}")
     return failures, known
 
 
