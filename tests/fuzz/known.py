@@ -12,7 +12,7 @@ from typing import Any
 
 _LITERAL_TO_BOOL = ("a Python int or float converted for a bool operand: TF raises TypeError (\"Cannot convert 2 "
                     "to EagerTensor of dtype bool\"); simdist converts it to int32/float32 and the op raises "
-                    "InvalidArgumentError")
+                    "InvalidArgumentError; `bool_tensor | 1e30` is AttributeError in TF, TypeError in simdist")
 _BOOL_TO_NUMBER = ("a Python bool converted for a numeric operand (x / True, x % True, x ^ True, bitwise_xor(x, True)): "
                    "TF raises TypeError; simdist converts True to 1 and computes")
 KNOWN_OPEN: dict[tuple[str, str], str] = {
@@ -28,8 +28,12 @@ KNOWN_OPEN: dict[tuple[str, str], str] = {
     ("operator**", "accepts"): "uint8 ** uint8 (Pow has no uint8 kernel): TF raises InvalidArgumentError; simdist computes",
     ("nn.softmax", "value"): "rows holding NaN or inf: oneDNN's softmax (documented deviation, docs/spec.md)",
     ("nn.log_softmax", "value"): "rows holding NaN or inf: oneDNN's softmax (documented deviation, docs/spec.md)",
+    ("nn.relu", "value"): "relu(-0.0): TF keeps -0.0 (Eigen max(x, 0) returns its first operand on ties); simdist 0.0",
+    ("math.top_k", "rejects"): "seed=5 index=37 (grad) step 74 top_k(v17, 1, sorted=True) of a float64 row: TF returns "
+                               "([1.0], [1]); simdist raises ValueError; not yet minimized",
     ("nn.relu6", "value"): "relu6(-0.0): TF keeps -0.0 (Eigen max(x, 0) returns its first operand on ties); simdist 0.0",
-    ("sort", "value"): "int64 sort with INT64_MIN in a DESCENDING row: TF puts it last, simdist first",
+    ("sort", "value"): "int64 rows holding INT64_MIN or INT64_MAX: TF orders them right ([7, MAX, MAX] ascending, "
+                       "MIN last descending); simdist's key for the int64 extremes wraps (seed=5 index=16, seed=3 index=216)",
     ("argsort", "value"): "int64 argsort with INT64_MIN (as sort)",
     ("reverse", "rejects"): "reverse(x, []): TF converts [] with ReverseV2's default Tidx int32 and returns x; "
                             "simdist converts [] to float32 and raises InvalidArgumentError",
