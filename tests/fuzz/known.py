@@ -29,8 +29,6 @@ KNOWN_OPEN: dict[tuple[str, str], str] = {
     ("nn.softmax", "value"): "rows holding NaN or inf: oneDNN's softmax (documented deviation, docs/spec.md)",
     ("nn.log_softmax", "value"): "rows holding NaN or inf: oneDNN's softmax (documented deviation, docs/spec.md)",
     ("nn.relu", "value"): "relu(-0.0): TF keeps -0.0 (Eigen max(x, 0) returns its first operand on ties); simdist 0.0",
-    ("math.top_k", "rejects"): "seed=5 index=37 (grad) step 74 top_k(v17, 1, sorted=True) of a float64 row: TF returns "
-                               "([1.0], [1]); simdist raises ValueError; not yet minimized",
     ("nn.relu6", "value"): "relu6(-0.0): TF keeps -0.0 (Eigen max(x, 0) returns its first operand on ties); simdist 0.0",
     ("sort", "value"): "int64 rows holding INT64_MIN or INT64_MAX: TF orders them right ([7, MAX, MAX] ascending, "
                        "MIN last descending); simdist's key for the int64 extremes wraps (seed=5 index=16, seed=3 index=216)",
