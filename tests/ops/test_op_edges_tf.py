@@ -225,6 +225,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # float attrs are 32-bit, and a cast to the same dtype is the input itself
     ("leaky-relu-alpha-float64", "nn.float-attrs",
      lambda tf: tf.nn.leaky_relu(tf.constant([-1.0, 2.0], tf.float64), alpha=0.1)),
+    ("elu-tiny-negative", "nn.float-attrs", lambda tf: tf.nn.elu(tf.constant([-5e-31, -6.4e-29, 1.5e-30, -1e-8]))),
+    ("selu-tiny-negative", "nn.float-attrs",
+     lambda tf: tf.nn.selu(tf.constant([-5e-31, -1e-300, 2.0], tf.float64))),
     ("leaky-relu-alpha-float16", "nn.float-attrs",
      lambda tf: tf.nn.leaky_relu(tf.constant([-1.0], tf.float16), alpha=0.1)),
     # empty inputs
