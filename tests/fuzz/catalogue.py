@@ -76,8 +76,8 @@ def operator(symbol: str) -> Callable[..., Any]:
 OPS: list[Op] = [
     # unary, exact
     *[_u(n, SIGNED) for n in ("math.negative", "math.abs", "math.sign", "math.square")],
-    *[_u(n, FLOATS) for n in ("math.floor", "math.ceil", "math.round", "math.sqrt", "math.reciprocal",
-                              "nn.relu6", "nn.softsign")],
+    *[_u(n, FLOATS) for n in ("math.floor", "math.ceil", "math.round", "math.sqrt", "nn.relu6", "nn.softsign")],
+    _u("math.reciprocal", FLOATS, exact=False),   # TF's float32 Reciprocal is rcpps + a Newton step: 1/2 is 0.49999997
     _u("nn.relu", NUMERIC), _u("math.logical_not", ("bool",)), _u("bitwise.invert", INTS),
     *[_u(n, FLOATS) for n in ("math.is_nan", "math.is_inf", "math.is_finite")],
     *[_u(n, ALL) for n in ("zeros_like", "ones_like", "identity", "stop_gradient")],

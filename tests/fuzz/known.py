@@ -29,6 +29,13 @@ KNOWN_OPEN: dict[tuple[str, str], str] = {
     ("nn.softmax", "value"): "rows holding NaN or inf: oneDNN's softmax (documented deviation, docs/spec.md)",
     ("nn.log_softmax", "value"): "rows holding NaN or inf: oneDNN's softmax (documented deviation, docs/spec.md)",
     ("nn.relu", "value"): "relu(-0.0): TF keeps -0.0 (Eigen max(x, 0) returns its first operand on ties); simdist 0.0",
+    ("reduce_max", "value"): "seed=5 index=82: float16 reduce_max over a column holding -0.0 and 0.0: TF 0.0, "
+                             "simdist -0.0 (which signed zero a vectorized max keeps)",
+    ("reduce_min", "value"): "as reduce_max, for signed zeros",
+    ("math.unsorted_segment_sqrt_n", "error-class"): "seed=5 index=100: TF InvalidArgumentError, simdist TypeError "
+                                                     "(not minimized)",
+    ("math.unsorted_segment_max", "value"): "seed=5 index=128: float16 segment holding -inf: TF -inf, simdist the "
+                                            "lowest finite value -65504 (the fold's start for unsorted segments)",
     ("nn.relu6", "value"): "relu6(-0.0): TF keeps -0.0 (Eigen max(x, 0) returns its first operand on ties); simdist 0.0",
     ("sort", "value"): "int64 rows holding INT64_MIN or INT64_MAX: TF orders them right ([7, MAX, MAX] ascending, "
                        "MIN last descending); simdist's key for the int64 extremes wraps (seed=5 index=16, seed=3 index=216)",
