@@ -201,12 +201,19 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("mean-int64-wraps", "ops.integer-mean", lambda tf: tf.reduce_mean(tf.constant([2**62 + 1, 2**62 + 3], tf.int64))),
     ("mean-int32-truncates", "ops.integer-mean",
      lambda tf: tf.reduce_mean(tf.constant([[-7, 1], [3, 4]], tf.int32), axis=0)),
+    ("segment-mean-int32-wrapped-sum", "ops.integer-mean",
+     lambda tf: tf.math.segment_mean(tf.constant([2**30, 2**30, 7, -7, -8], tf.int32), [0, 0, 1, 1, 2])),
+    ("unsorted-segment-mean-int8", "ops.integer-mean",
+     lambda tf: tf.math.unsorted_segment_mean(tf.constant([-7, 2, 100, 100], tf.int8), [0, 0, 1, 1], 2)),
     ("mean-uint8", "ops.integer-mean", lambda tf: tf.reduce_mean(tf.constant([250, 10, 3], tf.uint8))),
     # NaN, infinities and ties through TF's TopKV2 kernel
     *_sort_rows(150),
     ("sort-nan-small", "ops.sort", lambda tf: tf.sort(tf.constant([3.0, np.nan, 1.0, -np.nan, 2.0]))),
     ("argsort-descending-nan", "ops.sort",
      lambda tf: tf.argsort(tf.constant([3.0, np.nan, 1.0, 2.0]), direction="DESCENDING")),
+    ("top_k-1-nan-float64", "ops.sort", lambda tf: list(tf.math.top_k(tf.constant([np.nan, 1.0], tf.float64), 1))),
+    ("top_k-1-nan-float16-rows", "ops.sort",
+     lambda tf: list(tf.math.top_k(tf.constant([[np.nan, 2.0, 1.0], [0.5, np.nan, np.nan]], tf.float16), 1))),
     ("top_k-nan-float64", "ops.sort", lambda tf: list(tf.math.top_k(tf.constant([3.0, np.nan, 1.0], tf.float64), 2))),
     ("sort-int-extremes", "ops.sort",
      lambda tf: tf.sort(tf.constant([0, np.iinfo(np.int32).min, -1, np.iinfo(np.int32).max], tf.int32))),
@@ -225,6 +232,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # float attrs are 32-bit, and a cast to the same dtype is the input itself
     ("leaky-relu-alpha-float64", "nn.float-attrs",
      lambda tf: tf.nn.leaky_relu(tf.constant([-1.0, 2.0], tf.float64), alpha=0.1)),
+    ("elu-tiny-negative", "nn.float-attrs", lambda tf: tf.nn.elu(tf.constant([-5e-31, -6.4e-29, 1.5e-30, -1e-8]))),
+    ("selu-tiny-negative", "nn.float-attrs",
+     lambda tf: tf.nn.selu(tf.constant([-5e-31, -1e-300, 2.0], tf.float64))),
     ("leaky-relu-alpha-float16", "nn.float-attrs",
      lambda tf: tf.nn.leaky_relu(tf.constant([-1.0], tf.float16), alpha=0.1)),
     # gather with batch_dims
@@ -257,6 +267,37 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("split-two-unknown", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [-1, -1, 3])),
     ("split-negative-size", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [1, -2, 4])),
     ("split-rest-too-big", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [4, -1])),
+    # NaN in folds: segment max/min and cumulative_logsumexp fold as TF's C++ comparisons pick
+    *[(f"{name}", "ops.nan-folds", fn) for name, fn in [
+        ("segment-max-nan", lambda tf: tf.math.segment_max(tf.constant([0.0, np.nan, np.nan, 3.0, 1.0, np.nan],
+                                                                      tf.float64), [1, 1, 2, 2, 3, 3])),
+        ("segment-min-nan", lambda tf: tf.math.segment_min(tf.constant([0.0, np.nan, np.nan, -3.0, 1.0, np.nan]),
+                                                           [0, 0, 1, 1, 1, 2])),
+        ("unsorted-segment-max-nan", lambda tf: tf.math.unsorted_segment_max(
+            tf.constant([[np.nan, 1.0], [1.0, np.nan], [3.0, 2.0], [np.nan, np.inf]]), [0, 0, 1, 1], 3)),
+        ("unsorted-segment-min-nan-float16", lambda tf: tf.math.unsorted_segment_min(
+            tf.constant([np.nan, 1.0, 3.0, np.nan, 2.0], tf.float16), [1, 1, 0, 0, 0], 2)),
+        ("cumulative-logsumexp-nan-skipped", lambda tf: tf.math.cumulative_logsumexp(tf.constant([1.0, np.nan, 1.0]))),
+        ("cumulative-logsumexp-inf-inf", lambda tf: tf.math.cumulative_logsumexp(tf.constant([np.inf, np.inf, 1.0]))),
+        ("cumulative-logsumexp-minus-inf", lambda tf: tf.math.cumulative_logsumexp(
+            tf.constant([-np.inf, -np.inf, 6.0], tf.float64), exclusive=True)),
+        ("cumulative-logsumexp-leading-nan", lambda tf: tf.math.cumulative_logsumexp(
+            tf.constant([[np.nan, 2.0], [-np.inf, np.nan]]), axis=1, reverse=True)),
+    ]],
+    # argument errors raised with TF's classes
+    *[(f"{name}", "ops.argument-errors", fn) for name, fn in [
+        ("argmax-scalar", lambda tf: tf.argmax(tf.constant(1.0))),
+        ("argmin-scalar-axis0", lambda tf: tf.argmin(tf.constant(1), axis=0)),
+        ("broadcast-to-not-to", lambda tf: tf.broadcast_to(tf.constant([1, 2]), [3, 1])),
+        ("broadcast-to-ok", lambda tf: tf.broadcast_to(tf.constant([1, 2]), [3, 2])),
+        ("unstack-axis-out-of-range", lambda tf: tf.unstack(tf.constant([[True, False]]), axis=3)),
+        ("unstack-axis-negative", lambda tf: tf.unstack(tf.constant([[1, 2]]), axis=-2)),
+        ("gather-float-indices", lambda tf: tf.gather(tf.constant([[1.0, 2.0]]), [], axis=1)),
+        ("squared-difference-int8", lambda tf: tf.math.squared_difference(tf.constant([1], tf.int8), 2)),
+        ("stack-axis-out-of-range", lambda tf: tf.stack([tf.constant([1.0]), tf.constant([2.0])], axis=6)),
+        ("stack-axis-last", lambda tf: tf.stack([tf.constant([1.0]), tf.constant([2.0])], axis=-2)),
+        ("squared-difference-int64", lambda tf: tf.math.squared_difference(tf.constant([1], tf.int64), 3)),
+    ]],
 ]
 
 
@@ -369,6 +410,18 @@ def test_float_attrs(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.nan-folds")
+@_cases("ops.nan-folds")
+def test_nan_folds(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@_cases("ops.argument-errors")
+def test_argument_errors(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.gather-batch-dims")
 @_cases("ops.gather-batch-dims")
 def test_gather_batch_dims(k: int, tf_results: dict[int, Any]) -> None:
@@ -383,7 +436,7 @@ def test_empty_inputs(k: int, tf_results: dict[int, Any]) -> None:
 
 def test_every_case_has_a_test() -> None:
     tested = {"ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
-              "ops.empty-inputs", "ops.integer-mean", "ops.sort",
+              "ops.empty-inputs", "ops.integer-mean", "ops.sort", "ops.nan-folds", "ops.argument-errors",
               "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"

@@ -439,3 +439,45 @@ def test_gather_with_batch_dims(tf):
                  call="gather([2,3,4], [[0,2],[1,1]], axis=2, batch_dims=1)")
     with raises(tf.errors.InvalidArgumentError, match="should be equal to", call="batch dimensions 2 vs 3"):
         tf.gather(tf.constant(q), tf.constant([[0], [1], [2]]), axis=1, batch_dims=1)
+
+
+@clause("ops.nan-folds", ref="tf221")
+def test_nan_folds(tf):
+    assert_same(tf.math.segment_max(tf.constant([0.0, np.nan, np.nan, 3.0], tf.float64), [1, 1, 2, 2]),
+                np.array([0.0, np.nan, 3.0]), call="segment_max([0, nan, nan, 3], [1, 1, 2, 2])")
+    assert_same(tf.math.unsorted_segment_min(tf.constant([np.nan, 1.0, 3.0, np.nan]), [0, 0, 1, 1], 2),
+                np.array([1.0, np.nan], np.float32), call="unsorted_segment_min([nan, 1, 3, nan], [0, 0, 1, 1])")
+    assert_close(tf.math.cumulative_logsumexp(tf.constant([1.0, np.nan, 1.0], tf.float64)),
+                 np.array([1.0, 1.0 + np.log(2.0), 1.0 + np.log(3.0)]),
+                 call="cumulative_logsumexp([1, nan, 1]) skips the NaN")
+    got = to_numpy(tf.math.cumulative_logsumexp(tf.constant([np.inf, np.inf, 1.0])))
+    assert_true(got[0] == np.inf and np.isnan(got[1:]).all(), f"out={got!r}, but should be [inf, nan, nan]",
+                call="cumulative_logsumexp([inf, inf, 1])")
+
+
+@clause("ops.argument-errors", ref="tf221")
+def test_argument_errors(tf):
+    with raises(tf.errors.InvalidArgumentError, match=r"range \[0, 0\)", call="argmax of a scalar"):
+        tf.argmax(tf.constant(1.0))
+    with raises(tf.errors.InvalidArgumentError, call="broadcast_to([2] -> [3, 1])"):
+        tf.broadcast_to(tf.constant([1, 2]), [3, 1])
+    with raises(ValueError, match="not in range", call="unstack(axis=3) of a matrix"):
+        tf.unstack(tf.constant([[1, 2]]), axis=3)
+    with raises(tf.errors.InvalidArgumentError, call="gather with float indices"):
+        tf.gather(tf.constant([[1.0, 2.0]]), tf.constant([0.0]), axis=1)
+    with raises(tf.errors.InvalidArgumentError, call="squared_difference of int8"):
+        tf.math.squared_difference(tf.constant([1], tf.int8), tf.constant([2], tf.int8))
+
+
+@clause("ops.fuzz", ref="tf221")
+def test_fuzz_program(tf):
+    """One program of the kind the fuzzer draws: edge values through exact ops, values and dtypes
+    computed here with NumPy."""
+    x = tf.constant([1.0, -0.0, np.inf, np.nan, -2.5, 7.25])
+    y = tf.reverse(tf.maximum(tf.reshape(x, [2, 3]), -1.0), [1])
+    assert_same(y, np.array([[np.inf, -0.0, 1.0], [7.25, -1.0, np.nan]], np.float32), call="reverse(maximum(...))")
+    z = tf.gather(tf.math.floordiv(y, 2.0), [1, 0], axis=0)
+    assert_same(z, np.array([[3.0, -1.0, np.nan], [np.inf, -0.0, 0.0]], np.float32), call="gather(floordiv(y, 2))")
+    i = tf.argmax(tf.where(tf.math.is_nan(z), -np.inf, z), axis=1)
+    assert_dtype(i, "int64", call="argmax")
+    assert_same(i, np.array([0, 0]), call="argmax(where(is_nan(z), -inf, z), axis=1)")

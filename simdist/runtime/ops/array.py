@@ -227,10 +227,13 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # 
     t = _t(input)
     shp = shape_arg(shape)
     try:
-        np.broadcast_shapes(t.shape.as_list(), shp)
+        fits = list(np.broadcast_shapes(t.shape.as_list(), shp)) == list(shp)
     except ValueError:
         raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(t.shape.as_list())} vs. {args.dims(shp)} "
                                           "[Op:BroadcastTo]") from None
+    if not fits:   # [2] and [3, 1] broadcast together, but [2] does not broadcast *to* [3, 1]
+        raise errors.InvalidArgumentError(None, None, f"Unable to broadcast tensor of shape {args.dims(t.shape.as_list())} "
+                                          f"to tensor of shape {args.dims(shp)} [Op:BroadcastTo]")
     return dispatch.execute(BROADCAST_TO, (t,), {"shape": shp})
 
 
@@ -395,8 +398,10 @@ SPLIT = register("SplitV", lambda a, sizes, axis: tuple(np.split(a, np.cumsum(si
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     ts = [_t(v) for v in values]
-    if ts and not -ts[0].ndim - 1 <= int(axis) <= ts[0].ndim:   # (tf.stack checks it in Python)
-        raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-ts[0].ndim - 1}, {ts[0].ndim + 1})")
+    if ts:   # TF's array_ops.stack checks the axis against the first value's rank, in Python
+        n = ts[0].ndim + 1
+        if not -n <= int(axis) < n:
+            raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-n}, {n})")
     return dispatch.execute(PACK, ts, {"axis": int(axis)})
 
 
@@ -404,6 +409,8 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     t = _t(value)
     if t.ndim == 0:
         raise ValueError("Input shape axis 0 must equal 0, got shape []")
+    if not -t.ndim <= int(axis) < t.ndim:
+        raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
     ax = int(axis) % t.ndim
     return list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
 
@@ -489,9 +496,9 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
         return params.sparse_read(indices)
     p = _t(params)
     idx = _t(indices)
-    if not idx.dtype.is_integer:
-        raise TypeError(f"Value passed to parameter 'indices' has DataType {idx.dtype.name} not in list of allowed "
-                        "values: int16, int32, int64")
+    if idx.dtype not in (dtypes.int16, dtypes.int32, dtypes.int64):   # checked by the kernel's attrs in eager
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tindices' of {args.tf_name(idx.dtype)} is not in "
+                                          "the list of allowed values: int16, int32, int64 [Op:GatherV2]")
     if not -p.ndim <= ax < p.ndim:
         need = ax + 1 if ax >= 0 else -ax
         text = f"Shape must be at least rank {need} but is rank {p.ndim}"

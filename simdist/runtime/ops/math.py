@@ -533,9 +533,17 @@ def _div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 DIV_NO_NAN = binary_op("DivNoNan", _div_no_nan,
                       args.allowed("DivNoNan", "f", "half, float, bfloat16, double, complex64, complex128"))
-SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b),
-                              args.allowed("SquaredDifference", "fi", "bfloat16, half, float, double, int32, int64, "
-                                           "complex64, complex128"),
+def _squared_difference_rule(dts: Any, attrs: Any) -> Any:
+    """SquaredDifference's T: floats, int32 and int64 (not int8/16 or unsigned)."""
+    d = args.allowed("SquaredDifference", "fi", _SQDIFF_TYPES)(dts, attrs)
+    if d.kind == "i" and d not in (dtypes.int32, dtypes.int64):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of "
+                                          f"allowed values: {_SQDIFF_TYPES} [Op:SquaredDifference]")
+    return d
+
+
+_SQDIFF_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
+SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b), _squared_difference_rule,
                               lambda arrays, out, attrs: 2 * out.size)
 
 

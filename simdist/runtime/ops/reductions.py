@@ -129,7 +129,7 @@ NotDifferentiable("ArgMin")
 def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
     ax = 0 if axis is None else int(axis._v if isinstance(axis, Tensor) else axis)
-    nd = max(t.ndim, 1)
+    nd = t.ndim   # a scalar has no dimension to reduce: [0, 0) in TF's message
     if not -nd <= ax < nd:
         raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [{-nd}, {nd}), but got "
                                           f"{ax} [Op:{op.name}]")
@@ -265,10 +265,20 @@ def _euclidean_norm_grad(op: Any, grad: Any) -> list:
 
 # --- CumulativeLogsumexp: one declaration (a scan whose axis attribute the stacked form shifts) -------------
 def _cumulative_logsumexp(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
-    """log(cumsum(exp(x))) as a running logaddexp; exclusive starts from -inf (log 0)."""
-    v = np.flip(x, axis) if reverse else x
+    """log(cumsum(exp(x))) as TF's LogSumExp reducer folds it (tensorflow/core/kernels/scan_ops.h),
+    from -inf: acc = ma + log1p(exp(mi - ma)) with mi = min(acc, x), ma = max(acc, x) as C++'s
+    std::min/max pick them (a NaN x loses both comparisons, so it is skipped; inf - inf is NaN), and
+    acc = ma when ma is -inf. Exclusive starts from -inf (log 0)."""
+    v = np.moveaxis(np.flip(x, axis) if reverse else x, axis, 0)
+    out = np.empty_like(v)
+    acc = np.full(v.shape[1:], -np.inf, dtype=v.dtype)
     with np.errstate(all="ignore"):
-        out = np.logaddexp.accumulate(v, axis=axis, dtype=x.dtype)
+        for i in range(v.shape[0]):
+            mi = np.where(v[i] < acc, v[i], acc)
+            ma = np.where(acc < v[i], v[i], acc)
+            acc = np.where(ma < np.finfo(v.dtype).min, ma, np.log1p(np.exp(mi - ma)) + ma).astype(v.dtype)
+            out[i] = acc
+    out = np.moveaxis(out, 0, axis)
     if exclusive:
         out = np.moveaxis(out, axis, 0)
         shifted = np.empty_like(out)

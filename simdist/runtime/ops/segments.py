@@ -47,10 +47,31 @@ def _start(shape: tuple, dt: np.dtype, kind: str, finite: bool) -> np.ndarray:
 def _mean_of(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """sums / counts in the sums' dtype; integers truncate toward zero (C++ division), 0 when empty."""
     c = np.maximum(counts, 1).reshape((-1,) + (1,) * (sums.ndim - 1))
-    if sums.dtype.kind in "iu":
-        return (np.sign(sums) * (np.abs(sums) // c.astype(sums.dtype))).astype(sums.dtype)
+    if sums.dtype.kind in "iu":   # truncated C++ division of the (wrapped) sum; no abs(), which wraps at the minimum
+        s64, c64 = sums.astype(np.int64), c.astype(np.int64)
+        q = s64 // c64
+        q = np.where((s64 % c64 != 0) & (s64 < 0), q + 1, q)
+        return q.astype(sums.dtype)
     with np.errstate(all="ignore"):
         return (sums / c.astype(sums.dtype)).astype(sums.dtype)
+
+
+def _fold_at(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> None:
+    """`out[ids] op= data` row by row in order. Float max and min fold as TF's kernels do, as
+    `acc = x unless x < acc` (max) or `unless acc < x` (min): a NaN replaces the running value and
+    the next element replaces the NaN, so a segment is NaN only when its last NaN is its last
+    element, and otherwise the extreme of what follows its last NaN."""
+    if kind not in ("max", "min") or data.dtype.kind != "f" or not np.isnan(data).any():
+        _UFUNC[kind].at(out, ids, data)
+        return
+    pos = np.arange(data.shape[0]).reshape((-1,) + (1,) * (data.ndim - 1)) * np.ones_like(data, dtype=np.int64)
+    last_nan = np.full(out.shape, -1, dtype=np.int64)
+    np.maximum.at(last_nan, ids, np.where(np.isnan(data), pos, -1))
+    after = pos > last_nan[ids]
+    _UFUNC[kind].at(out, ids, np.where(after, data, _extreme(data.dtype, kind, finite=False)))
+    n_after = np.zeros(out.shape, dtype=np.int64)
+    np.add.at(n_after, ids, after.astype(np.int64))
+    out[(last_nan >= 0) & (n_after == 0)] = np.nan
 
 
 def _sorted(kind: str, name: str) -> Any:
@@ -58,7 +79,7 @@ def _sorted(kind: str, name: str) -> Any:
         n = sorted_segments(data, ids, name)
         out = _start((n,) + data.shape[1:], data.dtype, kind, finite=False)
         with np.errstate(all="ignore"):
-            _UFUNC[kind].at(out, ids, data)
+            _fold_at(kind, out, ids, data)
         counts = np.bincount(ids.astype(np.int64), minlength=n)
         if kind == "mean":
             return _mean_of(out, counts)
@@ -74,7 +95,7 @@ def _unsorted(kind: str, name: str) -> Any:
         out = _start(shape, data.dtype, kind, finite=True)
         keep = flat >= 0
         with np.errstate(all="ignore"):
-            _UFUNC[kind].at(out, flat[keep], data[keep])
+            _fold_at(kind, out, flat[keep], data[keep])
         return out
     return forward
 

@@ -175,7 +175,7 @@ def _eigen_max(row: list[float], packet: int) -> float:
     n = len(row)
     whole = (n // packet) * packet if packet else 0
     lanes = [low] * packet
-    for j in range(0, whole, packet):
+    for j in range(0, whole, packet or 1):   # packet=0: no whole packets (range() refuses a 0 step)
         lanes = [_mm_max(row[j + i], lanes[i]) for i in range(packet)]
     acc = low
     for j in range(whole, n):

@@ -1,0 +1,302 @@
+"""Running fuzz programs on both backends and comparing them: a persistent TF 2.21 worker
+process (batched requests over a pipe), the comparison rules, and the minimizer that shrinks a
+disagreeing program to the fewest steps that still disagree.
+
+Comparison: dtypes, shapes and error classes always exactly; values of exact ops bit for bit
+(any NaN matches any NaN; -0.0 and 0.0 differ); values of inexact ops, gradients and cross-replica
+results within RTOL[dtype] of TF's, with an absolute floor of RTOL * max|TF's value| (norm-wise:
+a summation order may move a cancelling sum by that much), non-finite entries exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+
+from catalogue import BY_NAME
+from programs import Program, execute, generate, make_strategy
+
+RTOL = {"float16": 4e-3, "bfloat16": 2e-2, "float32": 2e-5, "float64": 1e-11}
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# ---------------------------------------------------------------- the TF side
+
+def _send(stream: Any, obj: Any) -> None:
+    data = pickle.dumps(obj)
+    stream.write(struct.pack("<Q", len(data)) + data)
+    stream.flush()
+
+
+def _recv(stream: Any) -> Any:
+    head = stream.read(8)
+    if len(head) < 8:
+        raise EOFError("the TF worker closed its pipe")
+    (n,) = struct.unpack("<Q", head)
+    return pickle.loads(stream.read(n))
+
+
+class TFWorker:
+    """Real TensorFlow in a subprocess that serves batches of programs until closed."""
+
+    def __init__(self) -> None:
+        self.env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join([HERE] + sys.path))
+        self._start()
+
+    def _start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, env=self.env, cwd=HERE)
+
+    def run(self, programs: list[Program]) -> list[Any]:
+        """TF's results; a program that kills TF itself (a segfault in a kernel) gets
+        ("tf-died", exit code), found by rerunning the batch one program at a time."""
+        try:
+            _send(self.proc.stdin, programs)
+            return _recv(self.proc.stdout)
+        except (EOFError, BrokenPipeError):
+            code = self.proc.wait()
+            self._start()
+        if len(programs) == 1:
+            return [("tf-died", code)]
+        return [r for p in programs for r in self.run([p])]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=60)
+
+
+def _run_all(tf: Any, programs: list[Program], strategy: Any) -> list[Any]:
+    out = []
+    for p in programs:
+        try:
+            out.append(("ran", execute(tf, p, strategy)))
+        except Exception as e:  # noqa: BLE001 - a crash of the harness itself is a result too
+            out.append(("crashed", f"{type(e).__name__}: {e}"))
+    return out
+
+
+def _worker_main() -> None:
+    import tensorflow as tf
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    strategy = make_strategy(tf)
+    while True:
+        try:
+            programs = _recv(sys.stdin.buffer)
+        except EOFError:
+            return
+        _send(sys.stdout.buffer, _run_all(tf, programs, strategy))
+
+
+def run_simdist(programs: list[Program]) -> list[Any]:
+    import simdist
+    from simdist import tf
+    out = []
+    for p in programs:
+        strategy = None
+        if p.mode == "dist":
+            simdist.reset()
+            cpu = tf.config.list_physical_devices("CPU")[0]
+            tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+            strategy = make_strategy(tf)
+        out.extend(_run_all(tf, [p], strategy))
+    return out
+
+
+# ---------------------------------------------------------------- comparison
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, tuple) and x and x[0] == "T":
+        return f"{x[1]}{list(x[2])} {np.array2string(x[3].ravel()[:12], precision=8)}"
+    if isinstance(x, tuple) and x and x[0] == "err":
+        return f"raises {x[1]}"
+    if isinstance(x, tuple) and x and x[0] == "ok":
+        return _fmt(x[1])
+    if isinstance(x, tuple) and x and x[0] == "list":
+        return "[" + ", ".join(_fmt(v) for v in x[1]) + "]"
+    return repr(x)
+
+
+def _values_differ(g: np.ndarray, w: np.ndarray, exact: bool) -> bool:
+    if w.dtype.kind != "f" and w.dtype.name != "bfloat16":
+        return not np.array_equal(g, w)
+    gf, wf = g.astype(np.float64), w.astype(np.float64)
+    both_nan = np.isnan(gf) & np.isnan(wf)
+    if exact:
+        width = f"u{w.dtype.itemsize}"
+        return not bool(np.all(both_nan | (g.view(width) == w.view(width))))
+    rtol = RTOL.get(w.dtype.name, 1e-5)
+    finite = np.isfinite(wf)
+    if not np.array_equal(np.isfinite(gf), finite) or not np.all(both_nan | ~np.isnan(wf) & (gf == wf) | finite):
+        return True
+    scale = float(np.max(np.abs(wf[finite]))) if finite.any() else 0.0
+    return not bool(np.all(np.abs(gf[finite] - wf[finite]) <= rtol * np.abs(wf[finite]) + rtol * scale
+                           + np.finfo(w.dtype).tiny))
+
+
+def diff(got: Any, want: Any, exact: bool) -> bool:
+    """Whether two normalised results disagree."""
+    if isinstance(want, tuple) and want and want[0] == "T":
+        if not (isinstance(got, tuple) and got and got[0] == "T" and got[1:3] == want[1:3]):
+            return True
+        return _values_differ(got[3], want[3], exact)
+    if isinstance(want, tuple) and isinstance(got, tuple):
+        if len(got) != len(want):
+            return True
+        return any(diff(g, w, exact) for g, w in zip(got, want))
+    return bool(got != want)
+
+
+def first_disagreement(prog: Program, got: Any, want: Any) -> tuple[str, Any, Any] | None:
+    """(where, simdist's result, TF's result) of the first disagreement, or None."""
+    if want[0] == "tf-died":   # TF's own crash (a segfault in a kernel): nothing to compare
+        return None
+    if want[0] != "ran" or got[0] != "ran":
+        same = got[0] == want[0] and got[1].split(":")[0] == want[1].split(":")[0]
+        return None if same else ("the program", got, want)
+    g, w = got[1], want[1]
+    if prog.mode == "dist":
+        (_, g0, g1), (_, w0, w1) = g[0], w[0]
+        for rid, gs, ws in ((0, g0, w0), (1, g1, w1)):
+            for k, (a, b) in enumerate(zip(gs, ws)):
+                if diff(a, b, _exact(prog, k)):
+                    return (f"replica {rid}, step {k}", a, b)
+        cross_g, cross_w = g[1:], w[1:]
+        if len(cross_g) != len(cross_w):
+            return ("cross-replica results", cross_g, cross_w)
+        for i, (a, b) in enumerate(zip(cross_g, cross_w)):
+            if diff(a, b, False):
+                return (f"strategy.{'experimental_local_results' if a[0] == 'local' else a[0]} of returned value {i // 4}",
+                        a[1], b[1])
+        return None
+    for k, (a, b) in enumerate(zip(g, w)):
+        if k == len(prog.steps):
+            return ("the gradients", a[1], b[1]) if diff(a, b, False) else None
+        if diff(a, b, _exact(prog, k)):
+            return (f"step {k}", a, b)
+    return None
+
+
+def _exact(prog: Program, k: int) -> bool:
+    name = prog.steps[k][0]
+    return name in BY_NAME and BY_NAME[name].exact
+
+
+def describe(prog: Program, where: tuple[str, Any, Any]) -> str:
+    loc, got, want = where
+    line = ""
+    if loc.startswith("step") or ", step" in loc:
+        k = int(loc.rsplit(" ", 1)[1])
+        line = " `" + prog.source().splitlines()[3 + len(prog.inputs) + len(prog.inputs2) + k] + "`"
+    return f"{loc}{line}: simdist gives {_fmt(got)}, but TF 2.21 gives {_fmt(want)}"
+
+
+def disagreements(worker: TFWorker, seed: int, indices: list[int], mode: str | None = None,
+                  batch: int = 25) -> Any:
+    """(program, first disagreement) for each program of `indices` that disagrees, in batches."""
+    for lo in range(0, len(indices), batch):
+        progs = [generate(seed, i, mode) for i in indices[lo:lo + batch]]
+        for p, g, w in zip(progs, run_simdist(progs), worker.run(progs)):
+            where = first_disagreement(p, g, w)
+            if where is not None:
+                yield p, where
+
+
+# ---------------------------------------------------------------- minimizing
+
+def _refs(a: Any) -> list[int]:
+    if a[0] == "v":
+        return [a[1]]
+    if a[0] == "vl":
+        return [r[1] for r in a[1]]
+    return []
+
+
+def _step_refs(step: tuple) -> list[int]:
+    out = []
+    for a in list(step[1]) + list(step[2].values()):
+        out += _refs(a)
+    return out
+
+
+def subset(prog: Program, keep: list[int], mode: str | None = None) -> Program:
+    """The program with only steps `keep` (each kept step's references must be kept) and the
+    inputs they use, references renumbered."""
+    n = len(prog.inputs)
+    used_inputs = sorted({r for k in keep for r in _step_refs(prog.steps[k]) if r < n})
+    slot = {old: new for new, old in enumerate(used_inputs)}
+    slot.update({n + old: len(used_inputs) + new for new, old in enumerate(keep)})
+
+    def re(a: Any) -> Any:
+        if a[0] == "v":
+            return ("v", slot[a[1]], a[2])
+        if a[0] == "vl":
+            return ("vl", [re(r) for r in a[1]])
+        return a
+    steps = [(prog.steps[k][0], tuple(re(a) for a in prog.steps[k][1]), {key: re(v) for key, v in prog.steps[k][2].items()})
+             for k in keep]
+    mode = mode or prog.mode
+    return Program(prog.seed, prog.index, mode, [prog.inputs[i] for i in used_inputs],
+                   [prog.inputs2[i] for i in used_inputs] if mode == "dist" else [], steps)
+
+
+def _closure_without(prog: Program, keep: list[int], drop: int) -> list[int]:
+    n, gone = len(prog.inputs), {drop}
+    for k in keep:
+        if k in gone:
+            continue
+        if any(r - n in gone for r in _step_refs(prog.steps[k]) if r >= n):
+            gone.add(k)
+    return [k for k in keep if k not in gone]
+
+
+def _ancestors(prog: Program, k: int) -> list[int]:
+    n, need, todo = len(prog.inputs), {k}, [k]
+    while todo:
+        for r in _step_refs(prog.steps[todo.pop()]):
+            if r >= n and r - n not in need:
+                need.add(r - n)
+                todo.append(r - n)
+    return sorted(need)
+
+
+def minimize(prog: Program, worker: TFWorker, budget: int = 300) -> tuple[Program, tuple[str, Any, Any]]:
+    """The smallest program found that still disagrees, and its disagreement."""
+    def check(p: Program) -> tuple[str, Any, Any] | None:
+        return first_disagreement(p, run_simdist([p])[0], worker.run([p])[0])
+
+    where = check(prog)
+    assert where is not None, "the program no longer disagrees"
+    best = prog
+    loc = where[0]
+    if loc.startswith("step ") or ", step " in loc:
+        k = int(loc.rsplit(" ", 1)[1])
+        for mode in (["eager", prog.mode] if prog.mode != "eager" else ["eager"]):
+            cand = subset(prog, _ancestors(prog, k), mode)
+            w = check(cand)
+            if w is not None:
+                best, where = cand, w
+                break
+    i = len(best.steps) - 1
+    while i >= 0 and budget > 0:
+        keep = _closure_without(best, list(range(len(best.steps))), i)
+        if keep:
+            budget -= 1
+            cand = subset(best, keep)
+            w = check(cand)
+            if w is not None:
+                best, where = cand, w
+                i = min(i, len(best.steps))
+        i -= 1
+    return best, where
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--worker"]:
+    _worker_main()
