@@ -1,7 +1,7 @@
 """Deliberately broken conformance backends, for the meta-tests of the suite.
 
 Each wraps a working backend (``base``: "simdist" or "tensorflow") and breaks one documented
-rule, so tests/test_conformance_meta.py can check that the suite fails exactly the clauses that
+rule, so tests/conformance/test_conformance_meta.py can check that the suite fails exactly the clauses that
 rule belongs to, and no others.
 
     --backend conformance_broken:mean_of_means?base=simdist

@@ -461,7 +461,7 @@ CATALOGUE: list[Mutant] = [
            unobservable="the documented rule only asks that such a restore fail, and it still does: the first shard "
                         "whose shape differs raises ValueError (\"has shape [2, 2] in the checkpoint but [1, 2]\"); "
                         "only the message naming both partition counts is lost, which is simdist's own promise, "
-                        "checked by tests/test_faults.py::test_checkpoint_partitions_must_not_change (it kills this "
+                        "checked by tests/strategies/test_faults.py::test_checkpoint_partitions_must_not_change (it kills this "
                         "mutant)"),
     Mutant("pss-zero-ps-accepted", "missing-error", PS,
            "        if not jobs.get(\"ps\"):\n            raise ValueError(\"There must be at least one ps.\")\n",

@@ -6,7 +6,7 @@ One training step of a model with 25M float32 parameters (100 MB) and a global b
 6 GFLOP per example, on an A100 host with 1, 2, 4 and 8 GPUs: each replica reads the variables
 from the parameter device, computes its share of the batch, and the MEAN-aggregated update is
 gathered on the parameter device. The time of each part comes from the cost model; nothing is
-special-cased per GPU count (tests/test_timing.py checks the step time against the model).
+special-cased per GPU count (tests/strategies/test_timing.py checks the step time against the model).
 """
 
 from __future__ import annotations

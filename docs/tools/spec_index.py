@@ -3,7 +3,7 @@
 Every clause of docs/spec.md has a block
 
     <!-- tests:reduce.partial-batch -->
-    - `tests/test_reduce.py::test_partial_batch_mean` 
+    - `tests/strategies/test_reduce.py::test_partial_batch_mean` 
     <!-- /tests -->
 
 (and, for the documentation examples, ``<!-- examples:ID --> ... <!-- /examples -->``) that this

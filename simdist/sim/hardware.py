@@ -29,7 +29,7 @@ LINK_EFFICIENCY = 0.8
 
 # The roofline's global efficiency factors (fraction of the datasheet peak a kernel sustains), fitted
 # by least squares on log error over the "fit" rows of simdist/validation/training.py
-# (`python -m simdist.validation.training --fit` prints the fit; tests/test_validation_training.py
+# (`python -m simdist.validation.training --fit` prints the fit; tests/validation/test_validation_training.py
 # checks these values are that fit, rounded to two digits).
 TENSOR_EFFICIENCY = 0.56  # tensor-core matmul/conv (FP16/BF16/TF32)
 CUDA_EFFICIENCY = 0.92    # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)

@@ -394,7 +394,7 @@ SPECS += [
 ]
 
 # Registry op types no spec exercises, with the reason (the coverage test checks this list).
-_RANDOM = "random draws (NumPy's streams, not TF's): laws, determinism and errors in tests/test_random_ops.py"
+_RANDOM = "random draws (NumPy's streams, not TF's): laws, determinism and errors in tests/runtime/test_random_ops.py"
 UNTESTED_OPS: dict[str, str] = {
     "TruncatedNormal": _RANDOM, "Multinomial": _RANDOM, "RandomShuffle": _RANDOM,
     "StatelessRandomNormalV2": _RANDOM, "StatelessTruncatedNormalV2": _RANDOM, "StatelessRandomUniformV2": _RANDOM,

@@ -476,5 +476,5 @@ def _conv_vjp_w(x: np.ndarray, w: np.ndarray, g: np.ndarray, s: int, pad: str, d
 UNTESTED_OPS: dict[str, str] = {
     "SoftsignGrad": "TF 2.21 has no gradient for SoftsignGrad (no TF comparison of a second derivative); its "
                     "value is checked by softsign's gradient specs, its gradient by "
-                    "tests/test_nn_ops.py::test_softsign_second_derivative_matches_finite_differences",
+                    "tests/runtime/test_nn_ops.py::test_softsign_second_derivative_matches_finite_differences",
 }

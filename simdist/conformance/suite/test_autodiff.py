@@ -1,7 +1,7 @@
 """GradientTape — clauses autodiff.* (TF 2.21's tf.GradientTape; no seed document states them).
 
 Expected values are computed here (calculus on small programs); the rules come from TF 2.21's
-backprop.py/tape.h and from runs of it (tests/test_autodiff_differential_tf.py compares whole
+backprop.py/tape.h and from runs of it (tests/runtime/test_autodiff_differential_tf.py compares whole
 results with TF 2.21).
 """
 

@@ -2,7 +2,7 @@
 
 Each test runs on the backend's `tf` alone (no strategy): the value, dtype, gradient or error a
 TF user relies on. The error messages are compared word for word against TF 2.21 in
-tests/test_ops_errors_tf.py; here the class and the gist are checked.
+tests/runtime/test_ops_errors_tf.py; here the class and the gist are checked.
 """
 
 from __future__ import annotations

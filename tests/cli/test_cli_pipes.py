@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MIRRORED = str(ROOT / "scenarios/mirrored_allreduce.toml")
 DEGRADED = str(ROOT / "scenarios/degraded_link.toml")
 

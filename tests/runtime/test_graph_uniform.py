@@ -263,9 +263,9 @@ def test_direct_calls_update_in_place_as_eager() -> None:
 @pytest.mark.parametrize("switch, ops", [("1", 1), ("0", 0)])
 def test_switch_off_by_environment(switch: str, ops: int) -> None:
     """SIMDIST_SINK_UNIFORM=0 replays uniform values as full arrays, as recorded."""
-    code = ("import sys; sys.path.insert(0, {tests!r})\n"
+    code = ("import sys; sys.path[:0] = [{tests!r}, {here!r}]\n"
             "import test_graph_uniform as T\nfrom graph_helpers import run\n"
-            "print(run(T._benchmark, traced=True)['explain'])\n").format(tests=os.path.dirname(__file__))
+            "print(run(T._benchmark, traced=True)['explain'])\n").format(tests=os.path.dirname(os.path.dirname(__file__)), here=os.path.dirname(__file__))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          env={**os.environ, "SIMDIST_SINK_UNIFORM": switch})
     assert out.returncode == 0, f"exit {out.returncode}: {out.stderr[-1500:]}"

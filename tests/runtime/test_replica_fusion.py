@@ -2,7 +2,7 @@
 
 A MirroredStrategy step recorded by a tf.function replays each op once for all replicas. What a
 replica computes must stay what it computes alone, bit for bit (only cross-replica sums of
-contractions may round differently: tests/test_function_trace.py), and when the mirrored copies
+contractions may round differently: tests/runtime/test_function_trace.py), and when the mirrored copies
 are not known equal the replay must go replica by replica.
 """
 

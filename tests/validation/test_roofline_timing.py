@@ -11,7 +11,7 @@ import simdist
 from simdist import tf
 from simdist.runtime.cost import tally
 from simdist.sim import hardware
-from tests.test_training_cost import two_layer_step_spans
+from test_training_cost import two_layer_step_spans
 
 
 def _step_spans(cost_model: str, graph: bool, gpu: str = "A100") -> list[dict[str, Any]]:

@@ -31,10 +31,10 @@ from simdist.conformance.assertions import (ConformanceFailure, assert_close, as
 from simdist.conformance.report import TestResult, build_report, verdict
 from simdist.conformance.xfails import XfailFileError, parse_xfails
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "simdist" / "conformance" / "suite"
 REFERENCE = ROOT.parent / "shared" / "reference" / "clauses.md"
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]   # tests/
 
 
 # -- the catalog and the markers ---------------------------------------------------------------------

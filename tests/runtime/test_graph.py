@@ -346,7 +346,7 @@ def test_switch_off_by_environment(switch: str, runs: int) -> None:
     import os
     import subprocess
     import sys
-    code = _SWITCH.format(tests=os.path.dirname(__file__))
+    code = _SWITCH.format(tests=os.path.dirname(os.path.dirname(__file__)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          env={**os.environ, "SIMDIST_TRACE_FUNCTIONS": switch})
     assert out.returncode == 0, f"exit {out.returncode}: {out.stderr[-1500:]}"

@@ -15,7 +15,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCEN = ROOT / "scenarios"
 LONG = ["--param", "training.steps=100000"]
 

@@ -15,7 +15,7 @@ from simdist.validation import harness
 from simdist.validation.table import Citation, Measurement
 
 CIT = Citation("a test", "nowhere", "2026-01-01")
-DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "validation.md")
+DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "validation.md")
 
 
 def _m(id: str, published: float, sim: float, split: str = "fit", kind: str = "collective") -> Measurement:

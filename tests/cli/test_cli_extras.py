@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "scenario"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scenario"))
 from scenario_helpers import TINY, cli, write  # noqa: E402
 
 

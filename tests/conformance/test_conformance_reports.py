@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-REPORTS = Path(__file__).resolve().parents[1] / "reports"
+REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
 
 def run_suite(backend: str, *extra: str) -> dict:
@@ -45,7 +45,7 @@ def test_cli_doc_conformance_example_counts_every_clause():
     import re
     from pathlib import Path
     from simdist.conformance.clauses import CLAUSES
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
     for col in ("documented", "TF 2.21"):
         m = re.search(rf"^clauses vs {re.escape(col)}: (.*)$", doc, flags=re.M)
         assert m, f"docs/cli.md has no 'clauses vs {col}:' line"
