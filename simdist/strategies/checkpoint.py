@@ -128,6 +128,13 @@ def _charge(pairs: list[tuple[str, Any]], to_chief: bool) -> None:
     timing._emit(process)
 
 
+def charge_storage_io(variables: list[Any], save: bool) -> None:
+    """Charge the copies a file of ``variables`` costs (a Keras `.weights.h5` save or load): the
+    same copies as `Checkpoint.write`/`read`, each variable's device to or from the host."""
+    pairs = list(_walk(list(variables), ""))
+    _charge(pairs, to_chief=save)
+
+
 class _Status:
     """What `restore` returns: checks on what was matched."""
 
