@@ -182,6 +182,20 @@ class Checkpoint:
             self._objects["root"] = root
         self._counter = 0
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """An attribute is a tracked object, saved and restored under its name (as TF's
+        `checkpoint.x = variable`; PreemptionCheckpointHandler adds its run count so)."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            self._objects[name] = value
+
+    def __getattr__(self, name: str) -> Any:
+        objects = self.__dict__.get("_objects")
+        if objects is not None and name in objects:
+            return objects[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
     @property
     def save_counter(self) -> int:
         return self._counter
@@ -277,6 +291,7 @@ class CheckpointManager:
         self._max_to_keep = max_to_keep
         self._prefix = os.path.join(self._directory, checkpoint_name)
         self._checkpoints: list[str] = []
+        self._init_fn = init_fn
         latest = latest_checkpoint(self._directory)
         if latest is not None:
             self._checkpoints = _read_state(self._directory)[1]
@@ -292,6 +307,21 @@ class CheckpointManager:
     @property
     def latest_checkpoint(self) -> str | None:
         return self._checkpoints[-1] if self._checkpoints else None
+
+    @property
+    def checkpoint(self) -> Checkpoint:
+        return self._checkpoint
+
+    def restore_or_initialize(self) -> str | None:
+        """Restore the newest checkpoint of the directory and return its path; with none, call
+        `init_fn` (if given) and return None (TF's CheckpointManager.restore_or_initialize)."""
+        latest = self.latest_checkpoint
+        if latest is not None:
+            self._checkpoint.restore(latest)
+            return latest
+        if self._init_fn is not None:
+            self._init_fn()
+        return None
 
     def save(self, checkpoint_number: int | None = None, check_interval: bool = True, options: Any = None) -> str:
         if checkpoint_number is None:
