@@ -100,6 +100,39 @@ def _walk(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
                          "ShardedVariables, or lists/dicts/Checkpoints of them")
 
 
+def _unbuilt(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
+    """(prefix, object) of the tree's objects that have not made all their variables yet (a Keras
+    optimizer before its first step: `built` False), whose later variables a restore defers."""
+    if getattr(obj, "_simdist_variable", None) is not None or isinstance(obj, ShardedVariable):
+        return
+    if isinstance(obj, Checkpoint):
+        for k in sorted(obj._objects):
+            yield from _unbuilt(obj._objects[k], f"{prefix}{k}/")
+    elif isinstance(obj, dict):
+        for k in sorted(obj):
+            yield from _unbuilt(obj[k], f"{prefix}{k}/")
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            yield from _unbuilt(v, f"{prefix}{i}/")
+    elif hasattr(obj, "variables") and not callable(obj.variables) and getattr(obj, "built", True) is False:
+        yield prefix, obj
+
+
+def _defer(root: "Checkpoint", saved: dict[str, np.ndarray]) -> None:
+    """Hand each unbuilt object the saved values of the variables it has yet to make, by position
+    (`_checkpoint_pending`: the Keras optimizer creates its slots from them, as TF restores a
+    variable created after `restore` when it is created; clause pch.deferred-restore)."""
+    for prefix, obj in _unbuilt(root, ""):
+        have = len(list(obj.variables))
+        pending = {}
+        for key, arr in saved.items():
+            rest = key[len(prefix):] if key.startswith(prefix) else ""
+            if rest.isdigit() and int(rest) >= have:
+                pending[int(rest)] = arr
+        if pending:
+            obj._checkpoint_pending = pending
+
+
 def _leaf_vars(v: Any) -> list[Any]:
     if isinstance(v, ShardedVariable):
         return v.variables
@@ -273,6 +306,7 @@ class Checkpoint:
                 continue
             used.update((key, key + _SHAPE_ONLY))
         _apply(todo)   # every variable checked: now assign (a mismatch above changed nothing)
+        _defer(self, {k: saved[k] for k in saved if k not in used})
         _charge([(k, v) for k, v in pairs if k not in missing], to_chief=False)
         return _Status(missing, sorted(k for k in saved if k not in used))
 
