@@ -181,8 +181,9 @@ class PreemptionCheckpointHandler:
                                                                os.path.join(dirpath, base), max_to_keep=1)
 
     def _planned_notice(self) -> tuple[float | None, float | None]:
-        """(notice time, kill time) of this worker's first preemption at or after now in the
-        session's fault plan, or (None, None)."""
+        """(notice time, kill time) of this worker's first preemption after now in the session's
+        fault plan, or (None, None). A notice delivered before this handler was made went to the
+        process before it (a restarted job does not get it again): the kill still comes."""
         plan = session.faults()
         if plan is None or self._worker is None:
             return None, None
@@ -192,7 +193,7 @@ class PreemptionCheckpointHandler:
         if not due:
             return None, None
         at, notice = due[0]
-        return (at - notice if notice else None), at
+        return (at - notice if notice and at - notice >= now else None), at
 
     # -- the notice -------------------------------------------------------------------------------
     def _poll_termination_signal(self) -> None:
