@@ -56,6 +56,7 @@ case("default-steps2-same-callback", save_freq=2, stop=("batch_end", 2, 1), same
 # double_checkpoint: a damaged latest weights file falls back to the previous backup
 case("default-double-corrupt", double=True, corrupt=True, stop=("batch_end", 3, 1), save_freq=2)
 case("default-keep", delete=False)
+case("error-save-freq", save_freq="batch")
 
 
 def _data() -> dict[str, Any]:

@@ -235,9 +235,21 @@ def tf_results() -> dict[int, Any]:
     return out
 
 
+def _params(errors: bool) -> list[Any]:
+    return [pytest.param(i, id=n) for i, (n, c) in enumerate(CASES.items()) if (c["api"] in ("no_dir", "ps")) == errors]
+
+
 @pytest.mark.clause("pch.local-save-step")
-@pytest.mark.parametrize("index", [pytest.param(i, id=n) for i, n in enumerate(CASES)])
+@pytest.mark.clause("pch.deferred-restore")
+@pytest.mark.parametrize("index", _params(errors=False))
 def test_preemption_checkpoint_handler(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    name = list(CASES)[index]
+    compare(_simdist(CASES[name], str(tmp_path)), tf_results[index], name)
+
+
+@pytest.mark.clause("pch.errors")
+@pytest.mark.parametrize("index", _params(errors=True))
+def test_preemption_checkpoint_handler_errors(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     name = list(CASES)[index]
     compare(_simdist(CASES[name], str(tmp_path)), tf_results[index], name)
 
