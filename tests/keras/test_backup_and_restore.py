@@ -27,7 +27,7 @@ def _on_gpu() -> None:
     tf.keras.backend.clear_session()
 
 
-@pytest.mark.clause("keras.backup-and-restore.cost")
+@pytest.mark.clause("keras.backup-and-restore.resume")
 def test_weight_files_cost_what_a_checkpoint_of_the_same_variables_costs(tmp_path: Any) -> None:
     def cost(write: Any) -> float:
         _on_gpu()
@@ -50,7 +50,7 @@ def test_weight_files_cost_what_a_checkpoint_of_the_same_variables_costs(tmp_pat
                                           "(the same copies, the other way)"
 
 
-@pytest.mark.clause("keras.backup-and-restore.cost")
+@pytest.mark.clause("keras.backup-and-restore.resume")
 @pytest.mark.parametrize("save_freq,saves", [("epoch", 3), (2, 6)])
 def test_a_fit_with_backups_takes_one_save_longer_per_backup(tmp_path: Any, save_freq: Any, saves: int) -> None:
     rng = np.random.default_rng(0)

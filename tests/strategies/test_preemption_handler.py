@@ -63,7 +63,7 @@ def _saved_runs(ckpt_dir: str) -> int | None:
         return int(z["checkpointed_runs"])
 
 
-@pytest.mark.clause("pch.simulated-notice")
+@pytest.mark.clause("pch.local-save-step")
 def test_notice_from_the_fault_plan_saves_at_the_next_step_and_exits(tmp_path: Any) -> None:
     d = _step_time()
     at, notice = 10.5 * d, 4.0 * d
@@ -90,7 +90,7 @@ def test_notice_from_the_fault_plan_saves_at_the_next_step_and_exits(tmp_path: A
     assert simdist.now() < at, f"the save ended at {simdist.now():g} s, after the kill at {at:g} s"
 
 
-@pytest.mark.clause("pch.simulated-notice")
+@pytest.mark.clause("pch.local-save-step")
 def test_without_notice_the_kill_loses_the_unsaved_work(tmp_path: Any) -> None:
     d = _step_time()
     at = 5.5 * d
@@ -148,7 +148,7 @@ def test_grace_period_saves_then_trains_on_then_saves_before_the_end(tmp_path: A
     assert saves[-1][0] < notice_at + grace, f"the final save at {saves[-1][0]:g} s is after the termination"
 
 
-@pytest.mark.clause("pch.simulated-notice")
+@pytest.mark.clause("pch.local-save-step")
 def test_termination_watcher_fn_on_simulated_time(tmp_path: Any) -> None:
     d = _step_time()
     exits: list[int] = []
@@ -174,7 +174,7 @@ def _resolver(task: int) -> Any:
     return tf.distribute.cluster_resolver.SimpleClusterResolver(spec, task_type="worker", task_id=task)
 
 
-@pytest.mark.clause("pch.cluster-agreement")
+@pytest.mark.clause("pch.local-save-step")
 @pytest.mark.parametrize("order", [(0, 1), (1, 0)], ids=["chief-first", "preempted-first"])
 @pytest.mark.parametrize("noticed", [(1,), (1, 0)], ids=["one-notice", "both-noticed"])
 def test_workers_of_a_cluster_save_at_the_same_step(tmp_path: Any, order: tuple[int, int],

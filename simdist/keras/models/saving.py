@@ -174,7 +174,7 @@ def save_weights(model: Any, filepath: Any, overwrite: bool = True, max_shard_si
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    # the copies to the host it cost, as a tf.train.Checkpoint save's (clause keras.backup-and-restore.cost)
+    # the copies to the host it cost, as a tf.train.Checkpoint save's (clause keras.backup-and-restore.resume)
     tf.train._simdist_charge_storage_io(written, save=True)
 
 
