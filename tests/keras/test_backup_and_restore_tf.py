@@ -220,11 +220,25 @@ def compare(got: dict, want: dict, name: str) -> None:
         _close(g, w, f"{name}: final weight {i}")
 
 
+# The default run keeps a slice of the cases (one per kind of behaviour); the rest are slow.
+SLOW = ['default-epoch-midway', 'default-steps4-adam', 'one_device-steps2', 'mirrored2-epoch', 'default-steps2-same-callback', 'default-keep']
+
+
+def _param(i: int, name: str) -> Any:
+    return pytest.param(i, id=name, marks=[pytest.mark.slow] if name in SLOW else [])
+
+
 @pytest.fixture(scope="module")
-def tf_results() -> dict[int, Any]:
-    """One TF process per MirroredStrategy size (TF reuses collective keys across strategies)."""
+def tf_results(request: Any) -> dict[int, Any]:
+    """TF's results of the selected cases: one TF process per MirroredStrategy size (TF reuses
+    its collective keys across strategies in a process)."""
+    here = os.path.abspath(__file__)
+    selected = sorted({item.callspec.params["index"] for item in request.session.items
+                       if os.path.abspath(str(item.fspath)) == here and hasattr(item, "callspec")})
     groups: dict[str, list[int]] = {}
-    for i, c in enumerate(CASES.values()):
+    names = list(CASES)
+    for i in selected:
+        c = CASES[names[i]]
         groups.setdefault(c["strategy"] if c["strategy"].startswith("mirrored") else "other", []).append(i)
     out: dict[int, Any] = {}
     for indices in groups.values():
@@ -233,7 +247,7 @@ def tf_results() -> dict[int, Any]:
 
 
 @pytest.mark.clause("keras.backup-and-restore.resume")
-@pytest.mark.parametrize("index", [pytest.param(i, id=n) for i, n in enumerate(CASES)])
+@pytest.mark.parametrize("index", [_param(i, n) for i, n in enumerate(CASES)])
 def test_backup_and_restore(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     name = list(CASES)[index]
     compare(_simdist(CASES[name], str(tmp_path)), tf_results[index], name)

@@ -223,11 +223,25 @@ def compare(got: dict, want: dict, name: str) -> None:
             _close(gw, ww, f"{name}: {key}[{i}]")
 
 
+# The default run keeps a slice of the cases (one per kind of behaviour); the rest are slow.
+SLOW = ['one_device-run-manager', 'mirrored2-run-manager', 'default-save-fn', 'mirrored2-no-signal', 'default-build-before-step']
+
+
+def _param(i: int, name: str) -> Any:
+    return pytest.param(i, id=name, marks=[pytest.mark.slow] if name in SLOW else [])
+
+
 @pytest.fixture(scope="module")
-def tf_results() -> dict[int, Any]:
-    """One TF process per MirroredStrategy size (TF reuses collective keys across strategies)."""
+def tf_results(request: Any) -> dict[int, Any]:
+    """TF's results of the selected cases: one TF process per MirroredStrategy size (TF reuses
+    its collective keys across strategies in a process)."""
+    here = os.path.abspath(__file__)
+    selected = sorted({item.callspec.params["index"] for item in request.session.items
+                       if os.path.abspath(str(item.fspath)) == here and hasattr(item, "callspec")})
     groups: dict[str, list[int]] = {}
-    for i, c in enumerate(CASES.values()):
+    names = list(CASES)
+    for i in selected:
+        c = CASES[names[i]]
         groups.setdefault(c["strategy"] if c["strategy"].startswith("mirrored") else "other", []).append(i)
     out: dict[int, Any] = {}
     for indices in groups.values():
@@ -236,7 +250,7 @@ def tf_results() -> dict[int, Any]:
 
 
 def _params(errors: bool) -> list[Any]:
-    return [pytest.param(i, id=n) for i, (n, c) in enumerate(CASES.items()) if (c["api"] in ("no_dir", "ps")) == errors]
+    return [_param(i, n) for i, (n, c) in enumerate(CASES.items()) if (c["api"] in ("no_dir", "ps")) == errors]
 
 
 @pytest.mark.clause("pch.local-save-step")
