@@ -84,9 +84,10 @@ def _complete(config: TerminationConfig | None) -> TerminationConfig:
     """TF's `_complete_config_for_environment` on a non-GCP CPU/GPU machine (BorgTerminationConfig)."""
     config = config or TerminationConfig()
     grace = config.grace_period or 0
-    if isinstance(grace, bool) or not isinstance(grace, (int, float, np.integer, np.floating)) or not grace >= 0:
-        raise ValueError(f"TerminationConfig(grace_period={config.grace_period!r}): expected a number of seconds "
-                         ">= 0 (or None)")
+    if isinstance(grace, bool) or not isinstance(grace, (int, float, np.integer, np.floating)) or grace != grace:
+        # (TF 2.21 fails at the first comparison with 0; a grace period <= 0 means none, as on TF)
+        raise TypeError(f"TerminationConfig(grace_period={config.grace_period!r}): expected a number of seconds "
+                        "(or None)")
     return TerminationConfig(config.termination_watcher_fn, config.exit_fn or _default_exit_fn, float(grace),
                              config.save_fn)
 

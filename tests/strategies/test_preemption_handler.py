@@ -216,8 +216,8 @@ def test_workers_of_a_cluster_save_at_the_same_step(tmp_path: Any, order: tuple[
 def test_bad_input_is_refused_with_the_rule(tmp_path: Any) -> None:
     simdist.reset()
     ck = tf.train.Checkpoint(v=tf.Variable(1.0))
-    with pytest.raises(ValueError, match="grace_period=-1"):
-        PCH(None, ck, str(tmp_path), Config(grace_period=-1))
+    with pytest.raises(TypeError, match="grace_period='1 hour'"):
+        PCH(None, ck, str(tmp_path), Config(grace_period="1 hour"))
     with pytest.raises(TypeError, match="tf.train.Checkpoint or tf.train.CheckpointManager"):
         PCH(None, {"v": 1}, str(tmp_path))
     with pytest.raises(ValueError, match="notice=5 is longer than at_time=2"):
