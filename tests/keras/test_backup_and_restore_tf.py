@@ -7,14 +7,14 @@ program then builds a *new* model (as a restarted job would), fits it again with
 BackupAndRestore on the same directory, and records what Keras restored and did: the files of the
 backup directory and their metadata after the interruption, the (epoch, batch) pairs each fit
 trained and their losses, the optimizer's iteration count, the final weights, and whether the
-directory is left. TF runs in a subprocess (tf_workers.spawn; this module is its worker).
+directory is left. TF runs in a subprocess (tf_workers.spawn; this module is its worker); its
+answers are kept in tests/goldens/ for installs without TensorFlow.
 
 Tolerances as tests/keras/test_fit_tf.py: rtol 1e-4, atol 1e-6.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import tempfile
@@ -25,8 +25,7 @@ import pytest
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 RTOL, ATOL = 1e-4, 1e-6
 N, D, H, C = 48, 8, 16, 4   # batch 16: 3 batches an epoch
