@@ -472,6 +472,16 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: a tf.function\'s graph optimisations (constant folding, common subexpressions, pruning, and in XLA broadcast sinking) do not change values: an update with a uniform tensor combined with a scalar (`tf.ones(shape) * c + s`) gives each element the elementwise float result, bit for bit.'),
     Clause('function.trace-time-errors', 'training', False, (),
            'TF 2.21: inside a tf.function, shape errors its ops\' shape functions find (reshape, matmul, broadcasting, concat, stack, transpose, squeeze, gather axis) raise ValueError and operand dtype mismatches TypeError when the function traces, with TF\'s graph-construction messages; errors only kernels find (indices out of range, integer division by zero) stay InvalidArgumentError; eagerly all are InvalidArgumentError.'),
+    Clause('keras.backup-and-restore.resume', 'keras', True, ('API',),
+           'TF 2.21 + Keras 3.15: BackupAndRestore writes latest.weights.h5 (model and optimizer) and training_metadata.json {epoch: epochs finished, batch} each epoch or every save_freq batches; the next fit loads them and starts at that epoch from its first batch (a mid-epoch backup replays the epoch with the mid-epoch weights); double_checkpoint falls back to the .bkp files; delete_checkpoint removes the directory at the end.'),
+    Clause('pch.local-save-step', 'training', True, ('API',),
+           'TF 2.21: PreemptionCheckpointHandler in local mode (default, OneDevice, Mirrored) restores the latest checkpoint with its checkpointed_runs when created; after a termination signal seen at run count j it saves at the start of run j+1 and calls exit_fn (default sys.exit(42)); save_checkpoint_if_preempted runs the same check and counts a run; save_fn replaces the save.'),
+    Clause('pch.deferred-restore', 'training', False, (),
+           'TF 2.21: a checkpoint restored before a Keras optimizer built its slots restores them when they are created, so training resumes with the saved optimizer state.'),
+    Clause('pch.errors', 'training', False, (),
+           'TF 2.21: PreemptionCheckpointHandler with a Checkpoint and no checkpoint_dir raises TypeError (its InvalidArgumentError is built without op and message); a cluster with a ps job raises NotImplementedError.'),
+    Clause('pch.grace-period', 'training', False, (),
+           'TF 2.21: with grace_period > 0 the handler saves at the agreed step, trains on, and makes a final save at the first run after notice + grace_period - 6 x the estimated run time, then calls exit_fn (simdist: on simulated time).'),
 ]}
 
 

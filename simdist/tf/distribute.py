@@ -19,6 +19,7 @@ from simdist.strategies import partitioners as _partitioners  # noqa: E402
 from simdist.strategies.coordinator import ClusterCoordinator as _ClusterCoordinator  # noqa: E402
 from simdist.strategies.coordinator import RemoteValue as _RemoteValue  # noqa: E402
 from simdist.strategies.parameter_server import ParameterServerStrategy as _PSS  # noqa: E402
+from simdist.strategies import preemption_handler as _pch  # noqa: E402
 
 from simdist.strategies.server import Server  # noqa: E402,F401
 
@@ -33,6 +34,8 @@ ParameterServerStrategy = _PSS   # TF 2.21 exports it beside experimental.Parame
 experimental = _NS(
     CentralStorageStrategy=_CentralStorageStrategy,
     ParameterServerStrategy=_PSS,
+    PreemptionCheckpointHandler=_pch.PreemptionCheckpointHandler,
+    TerminationConfig=_pch.TerminationConfig,
     ValueContext=_ValueContext,
     coordinator=_coordinator_ns,
     partitioners=_NS(
