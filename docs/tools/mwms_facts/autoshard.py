@@ -1,6 +1,6 @@
 """Fact d: auto-sharding across 2 MWMS workers per AutoShardPolicy and source (TF 2.21).
 
-    python docs/tools/mwms_facts/autoshard.py [--workers 2]
+    python docs/tools/mwms_facts/autoshard.py [--workers 2] [--sources a,b] [--policies P,Q]
 
 The driver writes 4 TFRecord files (file k holds the int64 values 4k..4k+3) into a temporary
 directory. Each worker then distributes, with ``strategy.experimental_distribute_dataset`` and
@@ -11,7 +11,9 @@ each policy (AUTO, DATA, OFF, then FILE last, as it can fail), these datasets, g
   list_files     Dataset.from_tensor_slices(<4 files>).interleave(TFRecordDataset).map(parse).batch(4)
   one_file       tf.data.TFRecordDataset(<file 0 only>).map(parse).batch(4)
 and prints ``SHARD source policy -> [per-step local values]`` or the error. TF's log lines
-(auto-shard warnings) are printed as they come.
+(auto-shard warnings) are printed as they come. ``--sources`` / ``--policies`` choose (and order)
+the cases: a case that fails on one worker only leaves the workers' collectives out of step, so
+the results of later cases in the same run are not trustworthy; run such cases last or alone.
 """
 
 import os
@@ -27,7 +29,7 @@ def _msg(e: BaseException) -> str:
     return " | ".join(ln.strip() for ln in str(e).splitlines() if ln.strip())[:400]
 
 
-def worker(directory: str) -> None:
+def worker(directory: str, sources: tuple, policies: tuple) -> None:
     import numpy as np
     import tensorflow as tf
 
@@ -49,8 +51,8 @@ def worker(directory: str) -> None:
                 tf.data.TFRecordDataset, cycle_length=1).map(parse).batch(4)
         return tf.data.TFRecordDataset(files[:1]).map(parse).batch(4)
 
-    for policy in POLICIES:
-        for source in SOURCES:
+    for policy in policies:
+        for source in sources:
             options = tf.data.Options()
             options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, policy)
             try:
@@ -78,10 +80,13 @@ def main() -> None:
 
     p = argparse.ArgumentParser()
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--sources", default=",".join(SOURCES))
+    p.add_argument("--policies", default=",".join(POLICIES))
     p.add_argument("directory", nargs="?")
     a = p.parse_args()
+    sources, policies = tuple(a.sources.split(",")), tuple(a.policies.split(","))
     if "TF_CONFIG" in os.environ:
-        worker(a.directory)
+        worker(a.directory, sources, policies)
         return
     sys.path.insert(0, HERE)
     import cluster
@@ -90,7 +95,8 @@ def main() -> None:
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
         write_files(d)
         os.environ["TF_CPP_MIN_LOG_LEVEL"] = "0"
-        cluster.run(os.path.abspath(__file__), a.workers, False, [d], timeout=300,
+        cluster.run(os.path.abspath(__file__), a.workers, False,
+                    ["--sources", a.sources, "--policies", a.policies, d], timeout=300,
                     grep=("SHARD", "shard", "Shard", "Traceback"))
 
 
