@@ -478,7 +478,7 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('mwms.roles', 'mwms', False, (),
            'TF 2.21: cluster_resolver.task_type / task_id are the client\'s TF_CONFIG task; the chief task, or worker 0 when the cluster has no chief, is the chief: extended.should_checkpoint and should_save_summary are True there and False on every other task.'),
     Clause('mwms.all-reduce', 'mwms', False, (),
-           'TF 2.21: ReplicaContext.all_reduce (SUM, MEAN, MAX) and all_gather combine every task\'s replicas; every task gets the same result, all_gather concatenated in task order.'),
+           'TF 2.21: ReplicaContext.all_reduce (SUM, MEAN) and all_gather combine every task\'s replicas; every task gets the same result, all_gather concatenated in task order.'),
     Clause('mwms.reduce', 'mwms', False, (),
            'TF 2.21: strategy.reduce (axis=None elementwise; axis=0 over the global batch, MEAN with the true count) and strategy.gather (concatenation in task order) reduce across every task; every task gets the same result; experimental_local_results gives only the task\'s own components.'),
     Clause('mwms.variables', 'mwms', False, (),

@@ -54,11 +54,10 @@ v = float(pos + 1)
 def fn():
     ctx = tf.distribute.get_replica_context()
     return (ctx.all_reduce("SUM", tf.constant(v)), ctx.all_reduce("MEAN", tf.constant(v)),
-            ctx.all_reduce("MAX", tf.constant([v, -v])),
             ctx.replica_id_in_sync_group, ctx.num_replicas_in_sync,
             ctx.all_gather(tf.constant([v, 10 * v]), axis=0))
 
-s, m, mx, rid, n, g = strategy.run(fn)
+s, m, rid, n, g = strategy.run(fn)
 per = strategy.run(lambda: tf.constant([v, 2 * v]))
 with strategy.scope():
     w = tf.Variable([1.0, 2.0])
@@ -81,8 +80,7 @@ result = {
     "num_replicas_in_sync": int(strategy.num_replicas_in_sync),
     "should_checkpoint": bool(ext.should_checkpoint), "should_save_summary": bool(ext.should_save_summary),
     "replica_id_in_sync_group": int(rid), "ctx_num_replicas": int(n),
-    "all_reduce_sum": float(s), "all_reduce_mean": float(m), "all_reduce_max": [float(x) for x in mx.numpy()],
-    "all_gather": [float(x) for x in g.numpy()],
+    "all_reduce_sum": float(s), "all_reduce_mean": float(m),     "all_gather": [float(x) for x in g.numpy()],
     "reduce_sum": [float(x) for x in strategy.reduce("SUM", per, axis=None).numpy()],
     "reduce_mean_axis0": float(strategy.reduce("MEAN", per, axis=0)),
     "reduce_sum_axis0": float(strategy.reduce("SUM", per, axis=0)),
@@ -140,7 +138,7 @@ def test_mwms_roles_and_chief_duties(backend, chief):
 @clause("mwms.all-reduce")
 @pytest.mark.parametrize("chief", SHAPES)
 def test_mwms_replica_all_reduce_and_all_gather_across_workers(backend, chief):
-    """Task at position p contributes p + 1: every client gets the same SUM, MEAN, MAX and the
+    """Task at position p contributes p + 1: every client gets the same SUM and MEAN and the
     all_gather concatenated in task order."""
     out = _facts(backend, chief)
     vals = [float(p + 1) for p in range(len(out))]
@@ -148,7 +146,6 @@ def test_mwms_replica_all_reduce_and_all_gather_across_workers(backend, chief):
         call = f"replica_ctx.all_reduce on {task[0]} {task[1]}"
         assert_equal(facts["all_reduce_sum"], sum(vals), what="all_reduce(SUM)", call=call)
         assert_equal(facts["all_reduce_mean"], sum(vals) / len(vals), what="all_reduce(MEAN)", call=call)
-        assert_equal(facts["all_reduce_max"], [max(vals), max(-v for v in vals)], what="all_reduce(MAX)", call=call)
         assert_equal(facts["all_gather"], [x for v in vals for x in (v, 10 * v)], what="all_gather(axis=0)",
                      call=call)
 
@@ -203,7 +200,7 @@ def attempt(fn):
         o = fn()
     except Exception as e:
         return [type(e).__name__, str(e)]
-    if isinstance(o, CO):
+    if hasattr(o, "bytes_per_pack"):  # TF's CommunicationOptions(...) is an _OptionsImpl, not a CO
         return ["ok", [o.bytes_per_pack, o.timeout_seconds, o.implementation.name]]
     return ["ok", type(o).__name__]
 
