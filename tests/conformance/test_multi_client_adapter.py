@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import os
 from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 

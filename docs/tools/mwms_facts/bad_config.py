@@ -11,7 +11,6 @@ CASE is one of:
 Each process prints what constructing MultiWorkerMirroredStrategy and one reduce did, and when.
 """
 
-import json
 import os
 import sys
 import time
@@ -24,7 +23,6 @@ def _msg(e: BaseException) -> str:
 
 
 def worker() -> None:
-    t = time.time()
     import tensorflow as tf
 
     print(f"TF_CONFIG {os.environ['TF_CONFIG']}", flush=True)
