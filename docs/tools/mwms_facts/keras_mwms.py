@@ -1,6 +1,7 @@
 """Fact c: Keras 3.15 model APIs under a 2-worker MultiWorkerMirroredStrategy (TF 2.21).
 
     python docs/tools/mwms_facts/keras_mwms.py [--workers 2]
+    python docs/tools/mwms_facts/keras_mwms.py --local     (this process, no TF_CONFIG)
 
 Each worker builds and compiles a Dense(1) model (kernel 0.5, bias 0) inside the strategy's
 scope, then calls, in this order: predict, a custom training loop step (strategy.run of a
@@ -71,8 +72,12 @@ def main() -> None:
 
     p = argparse.ArgumentParser()
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--local", action="store_true", help="run one client here, without TF_CONFIG")
     a = p.parse_args()
-    if "TF_CONFIG" in os.environ:
+    if "TF_CONFIG" in os.environ or a.local:
+        if a.local:
+            os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+            os.environ["CUDA_VISIBLE_DEVICES"] = ""
         worker()
         return
     sys.path.insert(0, HERE)
