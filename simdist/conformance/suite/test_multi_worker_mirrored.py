@@ -217,7 +217,20 @@ bad = {
     "type-not-in-cluster": with_tf_config({"cluster": two, "task": {"type": "ps", "index": 0}}),
     "no-task": with_tf_config({"cluster": two}),
 }
+keras = tf.keras
+with s.scope():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(
+        1, kernel_initializer=keras.initializers.Constant(0.5), bias_initializer="zeros")])
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+try:
+    history = model.fit(np.arange(16, dtype="float32").reshape(8, 2) / 10.0, np.ones((8, 1), dtype="float32"),
+                        batch_size=4, epochs=1, shuffle=False, verbose=0).history
+    one_worker_fit = ["ok", [float(x) for x in history["loss"]],
+                      [float(x) for x in np.ravel(model.layers[0].get_weights()[0])]]
+except Exception as e:
+    one_worker_fit = [type(e).__name__, str(e)[:300]]
 result = {
+    "one_worker_fit": one_worker_fit,
     "bad_tf_config": bad,
     "num_replicas_in_sync": int(s.num_replicas_in_sync),
     "resolver": type(r).__name__, "cluster": r.cluster_spec().as_dict(), "task": [r.task_type, r.task_id],
@@ -513,3 +526,16 @@ def test_mwms_dataset_fn_input_context_per_worker(backend):
                           "get_per_replica_batch_size(4)] per call", call=call)
         mine = list(range(8))[i::2]
         assert_equal(got["fn-steps"], [mine[j:j + 2] for j in range(0, len(mine), 2)], what="steps", call=call)
+
+
+@clause("mwms.keras", ref="tf221")
+def test_mwms_keras_fit_works_with_one_worker(backend):
+    """With a single worker (here: no TF_CONFIG) Keras's multi-worker path is not taken and fit
+    trains: its loss is the mean of the two batches' losses, as in the custom loop above."""
+    ref = _reference_custom_loop()
+    got = _single(backend)["one_worker_fit"]
+    call = "model.fit(X, Y, batch_size=4, epochs=1, shuffle=False) under MultiWorkerMirroredStrategy() without TF_CONFIG"
+    assert_equal(got[0], "ok", what="fit outcome", call=call + f": {got}")
+    tol = Tolerance(rtol=1e-5, atol=1e-6)
+    assert_close(got[1], [sum(ref["losses"]) / 2], what="history['loss']", call=call, tolerance=tol)
+    assert_close(got[2], ref["kernel"], what="kernel after fit", call=call, tolerance=tol)
