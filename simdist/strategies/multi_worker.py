@@ -422,8 +422,9 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
 
     def gather(self, value: Any, axis: int) -> Any:
         """Every worker's replicas' components concatenated along `axis`, in global replica order."""
+        from simdist.strategies.base import default_strategy
         f = context.current()
-        if f.replica_context is not None:
+        if f.replica_context is not None and f.strategy is not default_strategy():
             raise RuntimeError("tf.distribute.Strategy.gather method requires cross-replica context, use "
                                "get_replica_context().all_gather() instead")
         self._check_cross_replica_or_default()
