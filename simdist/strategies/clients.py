@@ -7,7 +7,8 @@ replicas of `strategy.run` one level down): each client has its own root executi
 `Client` (tf.random streams, charge collectors, its simulated timeline), runs until it reaches a
 cross-worker collective (`meet`) or returns, and when every live client waits at the same
 collective the first client's `combine` computes every client's share, once. Deterministic, no
-threads; a switch swaps the execution context, the session's local task and whatever the
+threads; a switch swaps the execution context, the FLOP tally (each program counts its own,
+so a replica's phase never holds another worker's compute), the session's local task and whatever the
 launcher installs (`on_switch`: the TF_CONFIG environment view, stdout).
 
 A client that raises while others wait makes their pending collective fail, as a lost peer
@@ -24,6 +25,7 @@ import greenlet
 
 from simdist import session
 from simdist.runtime import errors, execution
+from simdist.runtime.cost import tally
 
 __all__ = ["ClientGroup", "current_group", "current_index", "meet"]
 
@@ -41,6 +43,7 @@ class _State:
     result: Any = None
     error: BaseException | None = None
     value: Any = None
+    flops: tuple[float, float, float] = (0.0, 0.0, 0.0)   # its own FLOP tally (swapped in at each turn)
 
 
 class PeerFailed(errors.UnavailableError):
@@ -146,12 +149,16 @@ class ClientGroup:
             self._on_switch(i)
         execution.switch(c.ctx)
         g, c.parked = c.parked or c.glet, None
+        outside = tally.snapshot()
+        tally.flops, tally.backward, tally.update = c.flops   # (each program counts its own FLOPs)
         try:
             if throw is not None:
                 g.throw(throw)
             else:
                 g.switch()
         finally:
+            c.flops = tally.snapshot()
+            tally.flops, tally.backward, tally.update = outside
             self.current = None
             execution.switch(self._hub_ctx)
             if self._on_switch is not None:

@@ -157,8 +157,12 @@ class VariableTraffic:
     def __init__(self) -> None:
         self.reads: dict[tuple[int, int], Any] = {}   # (replica, order) -> variable, insertion-ordered
         self._seen: set[tuple[int, int]] = set()
+        # the program whose run this is: a launch's other workers read their own variables meanwhile
+        self._client = _cur.ctx.client
 
     def read(self, var: Any, nbytes: int | None = None) -> None:
+        if _cur.ctx.client is not self._client:
+            return
         from simdist.runtime import context
         rc = context.get_replica_context()
         rid = getattr(rc, "_replica_id", 0) if rc is not None else 0
