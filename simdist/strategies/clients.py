@@ -85,14 +85,14 @@ class ClientGroup:
         self._hub: Any = None
         self.clients = [_State(t, execution.ExecutionContext(execution.Client())) for t in self.tasks]
         self.rounds = 0                # collectives met (every client's share computed once)
+        self._gone: list[_State] = []  # clients that returned or raised, in the order they did
 
     # --- called in a client -------------------------------------------------------------------
     def _meet(self, kind: str, payload: Any, combine: Callable[[list[Any]], list[Any]]) -> Any:
         i = self.current
         assert i is not None
-        gone = [c for c in self.clients if c.status in ("error", "done")]
-        if gone:
-            raise self._peer_error(kind, gone[0])
+        if self._gone:   # (a peer that raised is named before one that returned)
+            raise self._peer_error(kind, next((c for c in self._gone if c.status == "error"), self._gone[0]))
         me = self.clients[i]
         me.status, me.kind, me.payload, me.combine = "waiting", kind, payload, combine
         ctx = execution.current()
@@ -118,6 +118,7 @@ class ClientGroup:
         except BaseException as e:  # noqa: BLE001 - reported in the launch's result
             c.error = e
             c.status = "error"
+        self._gone.append(c)
 
     # --- called by the launcher ---------------------------------------------------------------
     def run(self, mains: Sequence[Callable[[], Any]]) -> None:
@@ -171,7 +172,7 @@ class ClientGroup:
             waiting = [i for i, c in enumerate(self.clients) if c.status == "waiting"]
             if not waiting:
                 return
-            gone = [c for c in self.clients if c.status in ("error", "done")]
+            gone = [c for c in self._gone if c.status == "error"] or self._gone
             kinds = sorted({self.clients[i].kind for i in waiting})
             if gone or len(kinds) > 1:
                 for i in waiting:

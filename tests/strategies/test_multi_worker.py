@@ -296,3 +296,18 @@ def test_sixteen_hosts_of_eight_gpus():
     vals = {tuple(v) for v in r.results.values()}
     assert len(vals) == 1, f"workers disagree on the losses: {sorted(vals)[:2]}"
     assert r.sim_time > 0
+
+
+@pytest.mark.clause("mwms.launch-required")
+def test_a_tf_config_whose_cluster_is_not_the_launchs():
+    def main():
+        cfg = json.loads(os.environ["TF_CONFIG"])
+        cfg["cluster"]["worker"].append("worker-2.simdist:2222")   # 3 workers in a 2-worker launch
+        os.environ["TF_CONFIG"] = json.dumps(cfg)
+        tf.distribute.MultiWorkerMirroredStrategy()
+
+    r = launch(main, workers=2)
+    for i in (0, 1):
+        e = r.errors.get(("worker", i))
+        assert isinstance(e, ValueError) and "the launch runs tasks" in str(e), \
+            f"worker {i}: {e!r}, but should be a ValueError naming the launch's tasks"
