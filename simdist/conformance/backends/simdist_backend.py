@@ -107,7 +107,29 @@ class SimdistBackend(Backend):
         train = getattr(self._tf, "train", None)
         if train is not None and hasattr(train, "Checkpoint"):
             caps.add(Capability.CHECKPOINT)
+        if dist is not None and hasattr(dist, "MultiWorkerMirroredStrategy"):
+            caps.add(Capability.MULTI_CLIENT)
         return frozenset(caps)
+
+    def run_multi_worker(self, program: str, num_workers: int) -> list[Any]:
+        """The program on each client of a `simdist launch` of `num_workers` workers (in this
+        process), with tf, np, backend and a MultiWorkerMirroredStrategy bound; each `result`."""
+        import textwrap  # noqa: PLC0415
+
+        from simdist.launch import launch  # noqa: PLC0415
+        tf = self.tf
+        code = compile(textwrap.dedent(program), "<multi-worker program>", "exec")
+
+        def main() -> Any:
+            ns = {"tf": tf, "np": np, "backend": self, "strategy": tf.distribute.MultiWorkerMirroredStrategy()}
+            exec(code, ns)  # noqa: S102 - the suite's own program
+            return ns.get("result")
+
+        out = launch(main, workers=num_workers)
+        if out.errors:
+            task, err = next(iter(out.errors.items()))
+            raise RuntimeError(f"worker {task} failed: {type(err).__name__}: {err}") from err
+        return [out.results[("worker", i)] for i in range(num_workers)]
 
     def describe(self) -> dict[str, Any]:
         self.setup()
