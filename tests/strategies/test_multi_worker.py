@@ -311,3 +311,29 @@ def test_a_tf_config_whose_cluster_is_not_the_launchs():
         e = r.errors.get(("worker", i))
         assert isinstance(e, ValueError) and "the launch runs tasks" in str(e), \
             f"worker {i}: {e!r}, but should be a ValueError naming the launch's tasks"
+
+
+@pytest.mark.clause("mwms.collectives")
+def test_two_workers_of_two_gpus_compute_what_one_mirrored_host_of_four_does():
+    """Global replica order (worker, then local GPU) makes 2 x 2 replicas compute what MirroredStrategy
+    on 4 GPUs of one host computes: all_gather order, all_reduce, reduce. (Distributed datasets
+    differ on purpose: each worker takes every other rebatched piece, clause mwms.input.)"""
+    def program(strategy):
+        def fn():
+            ctx = tf.distribute.get_replica_context()
+            x = tf.cast(ctx.replica_id_in_sync_group, tf.float32) * 10.0 + 1.0
+            return ctx.all_gather(tf.reshape(x, [1]), 0), ctx.all_reduce("MEAN", x * x), x
+        gathered, mean, x = strategy.run(fn)
+        return (strategy.experimental_local_results(gathered)[0].numpy().tolist(),
+                float(strategy.experimental_local_results(mean)[0]),
+                float(strategy.reduce("SUM", x, axis=None)), strategy.gather(gathered, axis=0).numpy().tolist())
+
+    r = launch(lambda: program(tf.distribute.MultiWorkerMirroredStrategy()), workers=2, gpus_per_worker=2)
+    import simdist
+    simdist.configure(gpus=4)
+    try:
+        want = program(tf.distribute.MirroredStrategy())
+    finally:
+        simdist.configure()
+    for task, got in r.results.items():
+        assert got == want, f"{task} computed {got}, but MirroredStrategy on 4 GPUs computes {want}"
