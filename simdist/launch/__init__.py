@@ -285,7 +285,6 @@ def _launch(main: Any, *, workers: int, gpus_per_worker: int = 0, chief: bool = 
             sim.drive(sim.all_of(pending))
 
     group = ClientGroup(tasks, on_switch=on_switch, on_round=on_round)
-    from simdist.runtime.ops import random as random_ops
     for c, tl in zip(group.clients, timelines):
         c.ctx.client.timeline = tl
         c.ctx.client.rng["root"] = int(seed)
@@ -307,7 +306,6 @@ def _launch(main: Any, *, workers: int, gpus_per_worker: int = 0, chief: bool = 
         globs.switch(None)
         out.close_all()
     on_round()
-    del random_ops
     result = LaunchResult(stdout="".join(out.lines), sim_time=float(sim.now))
     for t, c in zip(tasks, group.clients):
         result.results[t] = c.value

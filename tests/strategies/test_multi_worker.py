@@ -14,7 +14,6 @@ import subprocess
 import sys
 import socket
 
-import numpy as np
 import pytest
 
 import mw_program
