@@ -293,16 +293,18 @@ def _launch(main: Any, *, workers: int, gpus_per_worker: int = 0, chief: bool = 
     else:
         path = str(main)
         mains = [lambda: _run_script(path)] * len(tasks)
-    saved_env, saved_out, saved_argv = os.environ, sys.stdout, sys.argv
+    saved_env, saved_out, saved_argv, saved_path = os.environ, sys.stdout, sys.argv, list(sys.path)
     os.environ = env  # type: ignore[assignment]
     sys.stdout = out
     if not callable(main):
         sys.argv = [str(main), *args]
+        sys.path.insert(0, str(Path(main).resolve().parent))   # (as `python script.py` does)
     try:
         group.run(mains)
     finally:
         os.environ = saved_env
         sys.stdout, sys.argv = saved_out, saved_argv
+        sys.path[:] = saved_path
         globs.switch(None)
         out.close_all()
     on_round()
