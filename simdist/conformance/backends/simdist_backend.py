@@ -113,7 +113,7 @@ class SimdistBackend(Backend):
         train = getattr(self._tf, "train", None)
         if train is not None and hasattr(train, "Checkpoint"):
             caps.add(Capability.CHECKPOINT)
-        if _launcher() is not None:
+        if _launcher() is not None and dist is not None and hasattr(dist, "MultiWorkerMirroredStrategy"):
             caps.add(Capability.MULTI_CLIENT)
         return frozenset(caps)
 
