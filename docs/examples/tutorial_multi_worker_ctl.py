@@ -25,7 +25,7 @@
 # InputContext sharding, distribute_datasets_from_function, RMSprop, the tf.function train step
 # with strategy.run and strategy.reduce, the chief/worker checkpoint paths with
 # CheckpointManager and the non-chief's temporary directory removed.
-# Clauses: mwms.roles, mwms.input, mwms.collectives, mwms.variables
+# Clauses: mwms.roles, mwms.autoshard, mwms.all-reduce, mwms.variables
 from _backend import tf, B  # noqa: F401  (B: the shared prelude; unused here)
 
 import os

@@ -505,18 +505,6 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'distribute_datasets_from_function calls the function once per worker with an InputContext: num_input_pipelines = number of worker tasks (chief included), input_pipeline_id = the task\'s position, num_replicas_in_sync the global count, get_per_replica_batch_size(global) = global / num_replicas_in_sync.'),
     Clause('mwms.keras', 'mwms', True, ('API',),
            'Keras models under MultiWorkerMirroredStrategy: the API docs show model.fit on every worker; TF 2.21 + Keras 3.15 (keras-team/keras#20585) raise ValueError from fit and evaluate (a PerReplica batch converted to a tensor) and from train_on_batch / test_on_batch (the scalar loss reduced with axis=0), while predict and custom training loops with Keras models and optimizers work; with a single worker (no TF_CONFIG, or a one-worker cluster) fit and the others work too.'),
-    Clause('mwms.collectives', 'mwms', False, (),
-           "TF 2.21: under MultiWorkerMirroredStrategy all_reduce, all_gather, reduce and gather span every worker's replicas in global replica order; a custom training loop trains the same model on every worker."),
-    Clause('mwms.input', 'mwms', False, (),
-           'TF 2.21: under MultiWorkerMirroredStrategy each worker reads its own auto-sharded pipeline; distribute_datasets_from_function calls dataset_fn with InputContext(workers, task, replicas).'),
-    Clause('mwms.keras-fit', 'mwms', False, (),
-           "TF 2.21 + Keras 3.15: with several MultiWorkerMirroredStrategy workers fit/evaluate/train_on_batch/test_on_batch raise ValueError (keras-team/keras#20585); predict returns every worker's rows."),
-    Clause('mwms.peer-failure', 'mwms', False, (),
-           "simdist: a launched worker that fails makes its peers' pending collectives raise UnavailableError naming it; nothing hangs."),
-    Clause('mwms.launch-required', 'mwms', False, (),
-           "simdist: a multi-worker TF_CONFIG outside simdist launch is a ValueError saying how to launch it; a task beyond the cluster is TF's ValueError."),
-    Clause('mwms.timing', 'mwms', False, (),
-           "simdist: cross-worker collectives start when the last worker arrives and run over every worker's devices, packed by bytes_per_pack, RING or NCCL; a straggler delays every worker."),
 ]}
 
 

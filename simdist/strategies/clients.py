@@ -12,7 +12,7 @@ so a replica's phase never holds another worker's compute), the session's local 
 launcher installs (`on_switch`: the TF_CONFIG environment view, stdout).
 
 A client that raises while others wait makes their pending collective fail, as a lost peer
-fails a real worker's collectives (clause mwms.peer-failure): `errors.UnavailableError` naming
+fails a real worker's collectives (clause mwms.all-reduce): `errors.UnavailableError` naming
 the failed task, raised where the peer waits, so no client is left suspended.
 """
 

@@ -8,7 +8,7 @@ clients of one launch (simdist/launch.py, strategies/clients.py) and every cross
 collective is a `clients.meet`: the values are combined once when every worker has arrived, and
 the simulated collective (`timing.CrossBarrier`) runs over every worker's devices when the last
 worker's timeline reaches it. Outside a launch, a TF_CONFIG naming several workers waits for
-peers that never come (TF blocks); simdist refuses it at once (clause mwms.launch-required).
+peers that never come (TF blocks); simdist refuses it at once (clause mwms.bad-tf-config).
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ class MultiWorkerReplicaContext(ReplicaContext):
 
     def all_reduce(self, reduce_op: Any, value: Any, options: Any = None) -> Any:
         """Every replica of every worker receives the reduction of all replicas' values, combined
-        in global replica order (clause mwms.collectives); IndexedSlices are gathered."""
+        in global replica order (clause mwms.all-reduce); IndexedSlices are gathered."""
         op = reduce_rules.parse_reduce_op(reduce_op)
         leaves, rebuild = _flatten(value)
         strategy = self._strategy
@@ -327,13 +327,13 @@ def _check_launched(jobs: dict[str, Any], task_type: str, task_id: int, num_work
             f"MultiWorkerMirroredStrategy: the cluster has {num_workers} workers ({jobs}) and this program is "
             f"task {task_type}:{task_id}, but no other worker runs in this process; TensorFlow would wait for "
             "its peers. Run the program once per worker with `simdist launch --workers N script.py` "
-            "(or simdist.launch.launch(main, workers=N)) [clause mwms.launch-required]")
+            "(or simdist.launch.launch(main, workers=N)) [clause mwms.bad-tf-config]")
     want = [("chief", 0)] * len(jobs.get("chief", [])) + [("worker", i) for i in range(len(jobs.get("worker", [])))]
     if sorted(group.tasks) != sorted(want) or group.tasks[group.current] != (task_type, task_id):
         raise ValueError(
             f"MultiWorkerMirroredStrategy: TF_CONFIG's cluster has tasks {want} and names this program "
             f"{task_type}:{task_id}, but the launch runs tasks {group.tasks} and this is "
-            f"{group.tasks[group.current]}: the cluster must be the launch's [clause mwms.launch-required]")
+            f"{group.tasks[group.current]}: the cluster must be the launch's [clause mwms.bad-tf-config]")
 
 
 class MultiWorkerMirroredStrategy(MirroredStrategy):
@@ -460,7 +460,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
     # --- input ----------------------------------------------------------------------------------
     def _input_layout(self) -> Any:
         """This worker's pipeline only (index id_in_cluster of num_workers), with a cross-worker
-        check each step of whether any worker still has data (clause mwms.input)."""
+        check each step of whether any worker still has data (clause mwms.autoshard)."""
         from simdist.strategies.input import InputLayout
         ext = self._extended
         w, me = ext._num_workers, ext._id_in_cluster

@@ -87,11 +87,11 @@ def _diff(got: list[str], want: list[str], who: str) -> None:
 
 
 @pytest.mark.clause("mwms.roles")
-@pytest.mark.clause("mwms.collectives")
+@pytest.mark.clause("mwms.all-reduce")
 @pytest.mark.clause("mwms.variables")
 @pytest.mark.clause("mwms.reduce")
-@pytest.mark.clause("mwms.input")
-@pytest.mark.clause("mwms.keras-fit")
+@pytest.mark.clause("mwms.autoshard")
+@pytest.mark.clause("mwms.keras")
 def test_simdist_prints_what_tf_printed():
     r = launch(lambda: mw_program.run(tf), workers=2)
     assert not r.errors, f"the launch failed: {r.errors}"
@@ -153,7 +153,7 @@ def test_group_by_size_is_tfs():
 
 
 # --- the launcher's rules -----------------------------------------------------------------------------
-@pytest.mark.clause("mwms.peer-failure")
+@pytest.mark.clause("mwms.all-reduce")
 def test_a_failed_worker_fails_its_peers_pending_collective():
     def main():
         s = tf.distribute.MultiWorkerMirroredStrategy()
@@ -169,7 +169,7 @@ def test_a_failed_worker_fails_its_peers_pending_collective():
         assert "task:1" in str(e), f"worker {i}'s error should name the lost task: {e}"
 
 
-@pytest.mark.clause("mwms.launch-required")
+@pytest.mark.clause("mwms.bad-tf-config")
 def test_multi_worker_tf_config_outside_a_launch(monkeypatch):
     monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"worker": ["a:1", "b:1"]},
                                                 "task": {"type": "worker", "index": 0}}))
@@ -177,7 +177,7 @@ def test_multi_worker_tf_config_outside_a_launch(monkeypatch):
         tf.distribute.MultiWorkerMirroredStrategy()
 
 
-@pytest.mark.clause("mwms.launch-required")
+@pytest.mark.clause("mwms.bad-tf-config")
 def test_tf_config_naming_a_missing_task():
     def main():
         cfg = json.loads(os.environ["TF_CONFIG"])
@@ -252,7 +252,7 @@ def _train(steps: int = 3, width: int = 256, options=None):
     return main
 
 
-@pytest.mark.clause("mwms.timing")
+@pytest.mark.clause("mwms.communication-options")
 def test_a_straggler_slows_every_worker_at_the_next_collective():
     """Worker 2 computes 4x slower: every step's all-reduce waits for it, so the job takes at least
     3x worker 2's forward-pass time longer (its compute is on every worker's critical path)."""
@@ -274,7 +274,7 @@ def test_a_straggler_slows_every_worker_at_the_next_collective():
         f"it should take at least 3 x its forward passes ({forward}s) longer"
 
 
-@pytest.mark.clause("mwms.timing")
+@pytest.mark.clause("mwms.communication-options")
 def test_launch_is_deterministic_and_packs_cost_latency():
     a = launch(_train(), workers=2, gpus_per_worker=2)
     b = launch(_train(), workers=2, gpus_per_worker=2)
@@ -297,7 +297,7 @@ def test_sixteen_hosts_of_eight_gpus():
     assert r.sim_time > 0
 
 
-@pytest.mark.clause("mwms.launch-required")
+@pytest.mark.clause("mwms.bad-tf-config")
 def test_a_tf_config_whose_cluster_is_not_the_launchs():
     def main():
         cfg = json.loads(os.environ["TF_CONFIG"])
@@ -312,11 +312,11 @@ def test_a_tf_config_whose_cluster_is_not_the_launchs():
             f"worker {i}: {e!r}, but should be a ValueError naming the launch's tasks"
 
 
-@pytest.mark.clause("mwms.collectives")
+@pytest.mark.clause("mwms.all-reduce")
 def test_two_workers_of_two_gpus_compute_what_one_mirrored_host_of_four_does():
     """Global replica order (worker, then local GPU) makes 2 x 2 replicas compute what MirroredStrategy
     on 4 GPUs of one host computes: all_gather order, all_reduce, reduce. (Distributed datasets
-    differ on purpose: each worker takes every other rebatched piece, clause mwms.input.)"""
+    differ on purpose: each worker takes every other rebatched piece, clause mwms.autoshard.)"""
     def program(strategy):
         def fn():
             ctx = tf.distribute.get_replica_context()

@@ -40,7 +40,7 @@ def _same(lines: list[str], who: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.clause("mwms.collectives")
+@pytest.mark.clause("mwms.all-reduce")
 def test_tutorial_on_simdist_prints_tfs_losses(monkeypatch):
     monkeypatch.chdir(EXAMPLES)
     monkeypatch.syspath_prepend(str(EXAMPLES))

@@ -698,7 +698,7 @@ def _map_up_to(shallow: Any, fn: Callable[[list[Any]], Any], deep: Any) -> Any:
 # on TF 2.21 `fit` and `evaluate` fail in their first step with ValueError "Attempt to convert a
 # value (PerReplica:{...}) with an unsupported type (<class '...PerReplica'>) to a Tensor.", and
 # `train_on_batch` / `test_on_batch` with ValueError "Invalid reduction dimension 0 for input
-# with 0 dimensions. ..." (clause mwms.keras-fit). `predict` and custom training loops work.
+# with 0 dimensions. ..." (clause mwms.keras). `predict` and custom training loops work.
 _MULTI_WORKER_BROKEN = ("fit", "evaluate", "train_on_batch", "test_on_batch")
 
 
