@@ -31,12 +31,12 @@ LINK_EFFICIENCY = 0.8
 # The roofline's global efficiency factors (fraction of the datasheet peak a kernel sustains), fitted
 # by least squares on log error over the "fit" rows of simdist/validation/training.py
 # (`python -m simdist.validation.training --fit` prints the fit; tests/validation/test_validation_training.py
-# checks these values are that fit, rounded to two digits).
+# checks these values are that fit: a local minimum of its loss at the search's last step, 0.005).
 # TENSOR_EFFICIENCY is the TensorFlow stack's (TF/XLA kernels, the programs simdist runs); the
 # validation's llm.c rows (hand-fused CUDA) have their own, `validation.training.STACK_TENSOR_EFFICIENCY`.
-TENSOR_EFFICIENCY = 0.47  # tensor-core matmul/conv (FP16/BF16/TF32)
-CUDA_EFFICIENCY = 0.9     # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
-MEMORY_EFFICIENCY = 0.62  # HBM bandwidth
+TENSOR_EFFICIENCY = 0.45   # tensor-core matmul/conv (FP16/BF16/TF32)
+CUDA_EFFICIENCY = 0.895   # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
+MEMORY_EFFICIENCY = 0.63   # HBM bandwidth
 
 GiB = 2**30
 

@@ -42,7 +42,7 @@ __all__ = ["measurements", "Experiment", "EXPERIMENTS", "simulate", "fit", "STAC
 
 # Tensor-core efficiency of the software stacks other than TensorFlow's (which is
 # hardware.TENSOR_EFFICIENCY), fitted with it on the "fit" rows (`fit`).
-STACK_TENSOR_EFFICIENCY = {"llm.c": 0.705}
+STACK_TENSOR_EFFICIENCY = {"llm.c": 0.7}
 
 _DLE = "https://github.com/NVIDIA/DeepLearningExamples/blob/{commit}/{path}"
 RN50 = Citation(
@@ -80,6 +80,9 @@ class Experiment:
     grad_bytes: int = 4   # bytes per parameter of the gradients all-reduced
     size: str = ""        # GPT-2 size
     stack: str = "tensorflow"   # the software stack that ran it ("tensorflow" or "llm.c")
+    hosts: int = 1        # nodes of gpus / hosts GPUs each (several: a gpu_cluster on `network`)
+    network: str = ""     # the nodes' NICs (a hardware.NETWORKS name), ``nics`` per node
+    nics: int = 0
 
 
 EXPERIMENTS: tuple[Experiment, ...] = (
@@ -150,6 +153,29 @@ EXPERIMENTS += (
                "1,048,576 tokens / 2.80 s", grad_bytes=2, size="1558M", stack="llm.c"),
 )
 
+BERT_MULTI = Citation(
+    source="NVIDIA DeepLearningExamples, TensorFlow2 BERT README (TensorFlow 21.02-py3 NGC container, LAMB)",
+    where="Results > Training performance results: 'Pre-training training performance: Multi-node on NVIDIA "
+          "DGX A100 (8x A100 80GB)' (sequences/s; the paragraph under it says 8x A100 40GB, the batch sizes "
+          "are the 80GB single-node table's)",
+    date="2021-04",
+    url=BERT.url)
+
+EXPERIMENTS += (
+    # BERT-large pre-training across DGX A100 nodes (8 GPUs and 8 HDR InfiniBand NICs each, one per
+    # GPU), gradient accumulation as published: 16 (2 nodes) and 1 (32 nodes) at seq 128, mixed precision;
+    # 4 x 2 (8 nodes) at seq 128, TF32 batch 176
+    Experiment("bert-a100-2node-s128-amp", "bert", "A100-80GB", 16, 312, True, 7551.37, "fit", 128, 16,
+               BERT_MULTI, "Num Nodes 2, seq 128, Throughput - mixed precision: 7551.37", hosts=2,
+               network="infiniband_hdr", nics=8),
+    Experiment("bert-a100-8node-s128-tf32", "bert", "A100-80GB", 64, 176, False, 16134.02, "holdout", 128, 8,
+               BERT_MULTI, "Num Nodes 8, seq 128, Throughput - TF32: 16134.02", hosts=8,
+               network="infiniband_hdr", nics=8),
+    Experiment("bert-a100-32node-s128-amp", "bert", "A100-80GB", 256, 312, True, 110280.73, "fit", 128, 1,
+               BERT_MULTI, "Num Nodes 32, seq 128, Throughput - mixed precision: 110280.73", hosts=32,
+               network="infiniband_hdr", nics=8),
+)
+
 # masked positions per sequence in NVIDIA's BERT pre-training data (max_predictions_per_seq)
 _MASKED = {128: 20, 512: 80}
 
@@ -171,12 +197,19 @@ def _update(e: Experiment, s: Step) -> Kernel:
 
 
 def _run(sim: Simulator, devs: list[str], kernels: list[Kernel]) -> None:
-    """Every device runs ``kernels`` (FIFO on each device); returns when all have finished."""
+    """Every device runs ``kernels`` (FIFO on each device); returns when all have finished. (Each
+    kernel's charge is computed once per GPU model: the same value `compute_kernel` would charge.)"""
     ends = []
+    charges: dict[tuple, list[float]] = {}
     for d in devs:
+        dev = sim.cluster.device(d)
+        key = (dev.rates, dev.flops)
+        fl = charges.get(key)
+        if fl is None:
+            fl = charges[key] = [sim.kernel_flops(dev, k) for k in kernels]
         ev = None
-        for k in kernels:
-            ev = sim.compute_kernel(d, k)
+        for f in fl:
+            ev = sim.compute(dev, f)
         ends.append(ev)
     sim.drive(sim.all_of(ends))
 
@@ -193,8 +226,10 @@ def simulate(e: Experiment, cost_model: str = "roofline") -> float:
 
 def _simulate(e: Experiment, cost_model: str) -> float:
     s = step_of(e)
-    sim = Simulator(presets.gpu_host(e.gpus, e.gpu), cost_model=cost_model)
-    devs = [f"GPU:{i}" for i in range(e.gpus)]
+    cluster = presets.gpu_host(e.gpus, e.gpu) if e.hosts == 1 else presets.gpu_cluster(
+        hosts=e.hosts, gpus_per_host=e.gpus // e.hosts, gpu=e.gpu, network=e.network, nics=e.nics)
+    sim = Simulator(cluster, cost_model=cost_model)
+    devs = [d.name for d in cluster.devices() if d.kind == "GPU"]
     if e.model == "bert":   # (its last kernel is the per-micro-batch gradient accumulation)
         body, update = s.kernels, _update(e, s)
     else:
@@ -202,7 +237,10 @@ def _simulate(e: Experiment, cost_model: str) -> float:
     _run(sim, devs, body)
     micro = sim.now
     if e.gpus > 1:
-        sim.drive(sim.all_reduce(devs, float(e.grad_bytes * s.params), name="all-reduce gradients"))
+        # (across nodes as NCCL runs it, a ring per NIC rail: the published multi-node runs are Horovod over
+        # NCCL, and the simulator's flat ring would be bound by one GPU's PCIe path to one NIC)
+        sim.drive(sim.all_reduce(devs, float(e.grad_bytes * s.params), name="all-reduce gradients",
+                                 algorithm="nccl" if e.hosts > 1 else "ring"))
     _run(sim, devs, [update])
     optimizer = sim.now - micro
     per_example = e.seq if e.model == "gpt2" else 1
@@ -220,7 +258,8 @@ def _derivation(e: Experiment) -> str:
             f"batch {e.batch}/GPU{f', seq {e.seq}' if e.seq else ''}: forward matmul/conv {fwd / 1e9:.2f} GFLOP per {what} "
             f"from the layer shapes, training step {s.flops / n / 1e9:.1f} GFLOP and {s.bytes / n / 1e6:.2f} MB "
             f"per {what} in {len(s.kernels)} kernels; {s.params / 1e6:.1f}M parameters"
-            + (f"; {e.gpus} GPUs, ring all-reduce of {e.grad_bytes * s.params / 1e6:.0f} MB "
+            + (f"; {e.hosts} nodes of {e.gpus // e.hosts} GPUs, {e.nics}x {e.network} per node" if e.hosts > 1 else "")
+            + (f"; {e.gpus} GPUs, {'NCCL' if e.hosts > 1 else 'ring'} all-reduce of {e.grad_bytes * s.params / 1e6:.0f} MB "
                f"{'bfloat16' if e.grad_bytes == 2 else 'float32'} gradients" if e.gpus > 1 else "")
             + (f"; optimizer step every {e.accumulation} micro-batches" if e.accumulation > 1 else ""))
 
