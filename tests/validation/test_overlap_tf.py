@@ -18,6 +18,7 @@ does: `replica_context.all_reduce(SUM, grads)` without options).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import socket
@@ -26,6 +27,10 @@ import sys
 from typing import Any
 
 import pytest
+
+# TF's own graphs are the subject (nothing of simdist runs): live TF only, no golden.
+pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
+                                                 reason="needs TensorFlow 2.21 (the tf extra)")]
 
 LAYERS = 6            # dense 64x64 float32 layers: 16 KiB of gradient each
 PACK = 16 * 1024      # group_by_size closes a pack once it holds more than this: 2 gradients per pack
