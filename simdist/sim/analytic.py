@@ -23,6 +23,9 @@ reduction time of a chunk on rank i's device, L_i the time rank i is ready):
 and the phase ends at max over ranks of max(A[i,last], T[i,last]). It is vectorised over the
 ranks (and over the rings of a phase with the same shape): 2(n-1) NumPy steps for n ranks. When
 the ranks' inputs repeat every q ranks (hosts alike), the steps run on q ranks (`_period`).
+Only the recurrence runs step by step; the links' byte and busy counters and the open step's
+intervals (running maxima and sums in step order) are booked a block of steps at a time
+(`_Links`, `_book_block`): the same adds in the same order, a few NumPy calls per step.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ __all__ = ["run_phase"]
 # An open step's breakdown gets every transfer's and kernel's interval up to this many per ring
 # group (then, per step, the span from the first start to the last end: an upper bound).
 _EXACT_INTERVALS = 200_000
+# A ring's per-step rows are booked in blocks of at most about this many float64s per array.
+_BLOCK_ELEMENTS = 1 << 18
 
 
 class _Book:
@@ -209,74 +214,62 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
     dlast = np.full(len(double), -np.inf)
     track = sim.has_open_steps
     exact_intervals = R * n * steps <= _EXACT_INTERVALS
+    # The recurrence is sequential in the steps; the link bookkeeping and the step intervals are
+    # not (running maxima and sums in step order), so each step's J, A (and S, start, T when
+    # tracked) go to a block of rows, and a block is booked at once (`_Links.block`): a handful
+    # of NumPy calls per step instead of dozens, the same arithmetic in the same order.
+    width = R * q
+    rows = max(1, min(steps, _BLOCK_ELEMENTS // max(1, width * (5 if track else 2), most * len(lbytes))))
+    links = _Links(s1, d1, d2, sbusy, slast, dbusy, dlast, by_count, chunk)
     A = L.copy()
-    S = np.empty((R, q))
-    J = np.empty((R, q))
     Ar = np.empty((R, q))
     start = np.empty((R, q))
+    S = np.empty((R, q))
     first = None
     Tred = T
+    b = rows
+    Jb = Ab = Sb = STb = TTb = np.empty((0, R, q))
+    s0 = 0
     for s in range(steps):
+        if b == rows:
+            if s:
+                _book_block(links, book, Jb, Ab, Sb, STb, TTb, b, s0, K, track, exact_intervals, full)
+            b, s0 = 0, s
+            Jb, Ab = np.empty((rows, R, q)), np.empty((rows, R, q))
+            if track:
+                Sb, STb, TTb = np.empty((rows, R, q)), np.empty((rows, R, q)), np.empty((rows, R, q))
+        if track:
+            S = Sb[b]
         if s == 0:
             S[...] = L
         else:
             np.maximum(A, T, out=S)
+        J = Jb[b]
         np.add(S, lat, out=J)
+        A = Ab[b]
         np.add(J, cb, out=A)
         Ar[:, 1:] = A[:, :-1]   # rank i receives what rank i-1 sent
         Ar[:, 0] = A[:, -1]
         if s < K:
-            np.maximum(Ar, T, out=start)
-            T = start + red
+            if track:
+                start = STb[b]
+                np.maximum(Ar, T, out=start)
+                T = TTb[b]
+                np.add(start, red, out=T)
+            else:
+                np.maximum(Ar, T, out=start)
+                T = start + red
             busy += red
             Tred = T
             if first is None:
                 first = start.copy()
-            if track:
-                if exact_intervals:
-                    book.compute += zip(full(start).ravel().tolist(), full(T).ravel().tolist())
-                else:
-                    book.compute.append((float(start.min()), float(T.max())))
         else:
             T = np.maximum(Ar, T)
-        # links: bytes (one add per transfer crossing, as each arrival adds), busy (the union of
-        # the step's transfers on it: one per direction on a ring)
-        for c, _, lb in by_count:
-            for _ in range(c):
-                lb += chunk
-        Jf, Af = J.ravel(), A.ravel()
-        if len(s1):
-            j1, a1 = Jf[s1], Af[s1]
-            d = a1 - j1   # (a transfer's time on the link: A - J, for these edges only)
-            if (j1 >= slast).all():
-                sbusy += d
-            else:   # (a period reaching back into the last one: only what is new)
-                sbusy += np.where(j1 >= slast, d, np.maximum(a1 - slast, 0.0))
-            np.maximum(slast, a1, out=slast)
-        if len(d1):
-            j1, a1, j2, a2 = Jf[d1], Af[d1], Jf[d2], Af[d2]
-            overlap = (j2 <= a1) & (j1 <= a2)
-            if overlap.all():
-                lo, hi = np.minimum(j1, j2), np.maximum(a1, a2)
-                dbusy += _new_busy(lo, hi, dlast)
-                np.maximum(dlast, hi, out=dlast)
-            else:   # two busy periods this step, in time order (the earlier one starts at min(j1, j2))
-                early = j1 <= j2
-                lo = np.minimum(j1, j2)
-                hi = np.where(overlap, np.maximum(a1, a2), np.where(early, a1, a2))
-                dbusy += _new_busy(lo, hi, dlast)
-                np.maximum(dlast, hi, out=dlast)
-                lo2 = np.where(overlap, hi, np.maximum(j1, j2))
-                hi2 = np.where(overlap, hi, np.where(early, a2, a1))
-                # (where the two overlap, [hi, hi] adds 0.0: hi - hi, or hi - dlast <= 0 clipped to 0)
-                dbusy += _new_busy(lo2, hi2, dlast)
-                np.maximum(dlast, hi2, out=dlast)
-        if track:
-            if exact_intervals:
-                book.inflight += zip(full(S).ravel().tolist(), full(A).ravel().tolist())
-            else:
-                book.inflight.append((float(S.min()), float(A.max())))
-    for _, idx, lb in by_count:
+        b += 1
+    if steps:
+        _book_block(links, book, Jb, Ab, Sb, STb, TTb, b, s0, K, track, exact_intervals, full)
+    sbusy, dbusy = links.sbusy, links.dbusy
+    for (_, idx, _), lb in zip(by_count, links.lbytes):
         lbytes[idx] = lb
     lbusy = np.empty(len(cls_edges))
     lbusy[single] = sbusy
@@ -298,6 +291,86 @@ def _rings(sim: "Simulator", devs: list[Device], group: list[tuple[Ring, list[An
     return end
 
 
+class _Links:
+    """A ring group's link counters, booked a block of steps at a time: per link class, the bytes
+    (``chunk`` added once per transfer crossing, as each arrival adds), and the busy time (the
+    union of the step's transfers on it: one per direction on a ring) of links crossed by one
+    edge (``s1``) or two (``d1``, ``d2``: more than two count the first two's union), each with
+    the end of the busy time counted so far (``slast``, ``dlast``)."""
+
+    def __init__(self, s1: np.ndarray, d1: np.ndarray, d2: np.ndarray, sbusy: np.ndarray, slast: np.ndarray,
+                 dbusy: np.ndarray, dlast: np.ndarray, by_count: list, chunk: float) -> None:
+        self.s1, self.d1, self.d2 = s1, d1, d2
+        self.sbusy, self.slast, self.dbusy, self.dlast = sbusy, slast, dbusy, dlast
+        self.counts = [c for c, _, _ in by_count]
+        self.lbytes = [lb for _, _, lb in by_count]
+        self.chunk = chunk
+
+    def block(self, J: np.ndarray, A: np.ndarray) -> None:
+        """Book the steps whose transfer starts on the link (J) and arrivals (A) are the rows of
+        (steps, edges) arrays, in step order: the same adds, in the same order, as a step at a time."""
+        rows = J.shape[0]
+        for k, c in enumerate(self.counts):
+            self.lbytes[k] = _added(self.lbytes[k], self.chunk, rows * c)
+        if len(self.s1):
+            j, a = J[:, self.s1], A[:, self.s1]
+            self.sbusy, self.slast = _busy(j, a, self.sbusy, self.slast)
+        if len(self.d1):
+            j1, a1, j2, a2 = J[:, self.d1], A[:, self.d1], J[:, self.d2], A[:, self.d2]
+            overlap = (j2 <= a1) & (j1 <= a2)
+            early = j1 <= j2
+            # two busy periods per step, in time order (where the two transfers overlap, one:
+            # the second is [hi, hi], which adds exactly 0.0)
+            hi = np.where(overlap, np.maximum(a1, a2), np.where(early, a1, a2))
+            lo = np.empty((2 * rows, j1.shape[1]))
+            up = np.empty((2 * rows, j1.shape[1]))
+            lo[0::2] = np.minimum(j1, j2)
+            up[0::2] = hi
+            lo[1::2] = np.where(overlap, hi, np.maximum(j1, j2))
+            up[1::2] = np.where(overlap, hi, np.where(early, a2, a1))
+            self.dbusy, self.dlast = _busy(lo, up, self.dbusy, self.dlast)
+
+
+def _added(x: np.ndarray, chunk: float, times: int) -> np.ndarray:
+    """x + chunk + chunk + ... (``times`` adds, one after another: float sums depend on the order)."""
+    seq = np.empty((times + 1, len(x)))
+    seq[0] = x
+    seq[1:] = chunk
+    return np.add.accumulate(seq, axis=0)[-1].copy()
+
+
+def _busy(lo: np.ndarray, hi: np.ndarray, busy: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Add the busy periods [lo, hi] (rows in time order) to links counted up to ``last``: each
+    adds all of it (hi - lo, as the chunked model adds a period) when it starts after what was
+    counted, else what is new; returns (busy, last) after the rows."""
+    upto = np.maximum.accumulate(np.vstack([last[None, :], hi]), axis=0)   # max is exact in any order
+    prev = upto[:-1]
+    inc = np.where(lo >= prev, hi - lo, np.maximum(hi - prev, 0.0))
+    seq = np.vstack([busy[None, :], inc])
+    return np.add.accumulate(seq, axis=0)[-1].copy(), upto[-1].copy()
+
+
+def _book_block(links: _Links, book: _Book, Jb: np.ndarray, Ab: np.ndarray, Sb: np.ndarray, STb: np.ndarray,
+                TTb: np.ndarray, rows: int, s0: int, K: int, track: bool, exact: bool, full: Any) -> None:
+    """Book rows ``[0, rows)`` of a block whose first row is step ``s0``: the links' counters and,
+    in an open step, the transfers' and reductions' intervals (each one, or per step the span)."""
+    links.block(Jb[:rows].reshape(rows, -1), Ab[:rows].reshape(rows, -1))
+    if not track:
+        return
+    red = max(0, min(rows, K - s0))   # this block's reducing steps come first
+    if exact:
+        for b in range(red):
+            book.compute += zip(full(STb[b]).ravel().tolist(), full(TTb[b]).ravel().tolist())
+        for b in range(rows):
+            book.inflight += zip(full(Sb[b]).ravel().tolist(), full(Ab[b]).ravel().tolist())
+    else:
+        if red:
+            book.compute += zip(STb[:red].reshape(red, -1).min(axis=1).tolist(),
+                                TTb[:red].reshape(red, -1).max(axis=1).tolist())
+        book.inflight += zip(Sb[:rows].reshape(rows, -1).min(axis=1).tolist(),
+                             Ab[:rows].reshape(rows, -1).max(axis=1).tolist())
+
+
 def _period(n: int, arrays: tuple[np.ndarray, ...]) -> int:
     """The smallest q dividing n such that every (rings, n) array repeats every q ranks, bit for
     bit (n when none does)."""
@@ -309,15 +382,6 @@ def _period(n: int, arrays: tuple[np.ndarray, ...]) -> int:
         if all((b.reshape(b.shape[0], m, q) == b[:, None, :q]).all() for b in bits):
             return q
     return n
-
-
-def _new_busy(lo: np.ndarray, hi: np.ndarray, last: np.ndarray) -> np.ndarray:
-    """Busy time a period [lo, hi] adds to a link already counted up to ``last``: all of it
-    (hi - lo, as the chunked model adds a period) when it starts after, else what is new."""
-    after = lo >= last
-    if after.all():   # (the usual case: every period starts after the last one counted)
-        return hi - lo
-    return np.where(after, hi - lo, np.maximum(hi - last, 0.0))
 
 
 def _send(sim: "Simulator", book: _Book, path: Any, t: float, nbytes: float, also: dict[int, int]) -> float:

@@ -9,8 +9,16 @@ BERT's published runs accumulate gradients over many micro-batches per optimizer
 micro-batch is simulated, and the optimizer step (all-reduce and LAMB update) is charged once per
 ``accumulation`` micro-batches.
 
-``python -m simdist.validation.training`` prints the rows; ``--fit`` refits the three global
-efficiency factors of `hardware` on the "fit" rows (least squares on log error).
+Each row names its software stack: NVIDIA's TensorFlow containers ("tensorflow") or llm.c's
+hand-written CUDA ("llm.c"). How much of the tensor-core peak a stack's kernels sustain is a
+property of the stack (XLA/cuDNN kernels, their launches and the framework around them, against
+llm.c's fused kernels), not of a model or a row: `hardware.TENSOR_EFFICIENCY` is TensorFlow's
+(the programs simdist simulates), `STACK_TENSOR_EFFICIENCY` holds the others'. The CUDA-core and
+memory efficiencies are shared.
+
+``python -m simdist.validation.training`` prints the rows; ``--fit`` refits the four global
+efficiency factors (tensor per stack, CUDA cores, memory) on the "fit" rows (least squares on
+log error).
 """
 
 from __future__ import annotations
@@ -30,7 +38,11 @@ from simdist.sim.roofline import Kernel
 from .table import Citation, Measurement
 from .workloads import Step, bert_large, gpt2, resnet50
 
-__all__ = ["measurements", "Experiment", "EXPERIMENTS", "simulate", "fit"]
+__all__ = ["measurements", "Experiment", "EXPERIMENTS", "simulate", "fit", "STACK_TENSOR_EFFICIENCY"]
+
+# Tensor-core efficiency of the software stacks other than TensorFlow's (which is
+# hardware.TENSOR_EFFICIENCY), fitted with it on the "fit" rows (`fit`).
+STACK_TENSOR_EFFICIENCY = {"llm.c": 0.7}
 
 _DLE = "https://github.com/NVIDIA/DeepLearningExamples/blob/{commit}/{path}"
 RN50 = Citation(
@@ -67,6 +79,10 @@ class Experiment:
     table_row: str = ""
     grad_bytes: int = 4   # bytes per parameter of the gradients all-reduced
     size: str = ""        # GPT-2 size
+    stack: str = "tensorflow"   # the software stack that ran it ("tensorflow" or "llm.c")
+    hosts: int = 1        # nodes of gpus / hosts GPUs each (several: a gpu_cluster on `network`)
+    network: str = ""     # the nodes' NICs (a hardware.NETWORKS name), ``nics`` per node
+    nics: int = 0
 
 
 EXPERIMENTS: tuple[Experiment, ...] = (
@@ -125,16 +141,39 @@ EXPERIMENTS += (
     Experiment("gpt2-124m-a100-8gpu-bf16", "gpt2", "A100-80GB", 8, 64, True, 524288 / 0.300, "holdout", 1024, 1,
                _llmc("scripts/run_gpt2_124M.sh", "039904ee9fb925be226116d08b0e4c73e6518b7e",
                      "18,865 steps of 524,288 tokens/step on 8X A100 80GB SXM ($14/hr) steps in ~300ms/iter"),
-               "524,288 tokens / ~300 ms", grad_bytes=2, size="124M"),
+               "524,288 tokens / ~300 ms", grad_bytes=2, size="124M", stack="llm.c"),
     Experiment("gpt2-350m-a100-8gpu-bf16", "gpt2", "A100-80GB", 8, 64, True, 524288 / 0.820, "fit", 1024, 1,
                _llmc("scripts/run_gpt2_350M.sh", "100bba032911b5d2b9307c4ae5dde4d4ffc59131",
                      "60K steps on 524,288 tokens/step on 8X A100 80GB SXM ($14/hr) steps in ~820ms/iter"),
-               "524,288 tokens / ~820 ms", grad_bytes=2, size="350M"),
+               "524,288 tokens / ~820 ms", grad_bytes=2, size="350M", stack="llm.c"),
     Experiment("gpt2-1558m-h100-8gpu-bf16", "gpt2", "H100", 8, 16, True, 1048576 / 2.80, "holdout", 1024, 8,
                _llmc("scripts/run_gpt2_1558M.sh", "039904ee9fb925be226116d08b0e4c73e6518b7e",
                      "32,000 steps on ~1M tokens/step (1,048,576 to be precise) on 8X H100 80GB SXM ($28/hr) "
                      "steps in 2.80s/iter"),
-               "1,048,576 tokens / 2.80 s", grad_bytes=2, size="1558M"),
+               "1,048,576 tokens / 2.80 s", grad_bytes=2, size="1558M", stack="llm.c"),
+)
+
+BERT_MULTI = Citation(
+    source="NVIDIA DeepLearningExamples, TensorFlow2 BERT README (TensorFlow 21.02-py3 NGC container, LAMB)",
+    where="Results > Training performance results: 'Pre-training training performance: Multi-node on NVIDIA "
+          "DGX A100 (8x A100 80GB)' (sequences/s; the paragraph under it says 8x A100 40GB, the batch sizes "
+          "are the 80GB single-node table's)",
+    date="2021-04",
+    url=BERT.url)
+
+EXPERIMENTS += (
+    # BERT-large pre-training across DGX A100 nodes (8 GPUs and 8 HDR InfiniBand NICs each, one per
+    # GPU), gradient accumulation as published: 16 (2 nodes) and 1 (32 nodes) at seq 128, mixed precision;
+    # 4 x 2 (8 nodes) at seq 128, TF32 batch 176
+    Experiment("bert-a100-2node-s128-amp", "bert", "A100-80GB", 16, 312, True, 7551.37, "fit", 128, 16,
+               BERT_MULTI, "Num Nodes 2, seq 128, Throughput - mixed precision: 7551.37", hosts=2,
+               network="infiniband_hdr", nics=8),
+    Experiment("bert-a100-8node-s128-tf32", "bert", "A100-80GB", 64, 176, False, 16134.02, "holdout", 128, 8,
+               BERT_MULTI, "Num Nodes 8, seq 128, Throughput - TF32: 16134.02", hosts=8,
+               network="infiniband_hdr", nics=8),
+    Experiment("bert-a100-32node-s128-amp", "bert", "A100-80GB", 256, 312, True, 110280.73, "fit", 128, 1,
+               BERT_MULTI, "Num Nodes 32, seq 128, Throughput - mixed precision: 110280.73", hosts=32,
+               network="infiniband_hdr", nics=8),
 )
 
 # masked positions per sequence in NVIDIA's BERT pre-training data (max_predictions_per_seq)
@@ -158,12 +197,19 @@ def _update(e: Experiment, s: Step) -> Kernel:
 
 
 def _run(sim: Simulator, devs: list[str], kernels: list[Kernel]) -> None:
-    """Every device runs ``kernels`` (FIFO on each device); returns when all have finished."""
+    """Every device runs ``kernels`` (FIFO on each device); returns when all have finished. (Each
+    kernel's charge is computed once per GPU model: the same value `compute_kernel` would charge.)"""
     ends = []
+    charges: dict[tuple, list[float]] = {}
     for d in devs:
+        dev = sim.cluster.device(d)
+        key = (dev.rates, dev.flops)
+        fl = charges.get(key)
+        if fl is None:
+            fl = charges[key] = [sim.kernel_flops(dev, k) for k in kernels]
         ev = None
-        for k in kernels:
-            ev = sim.compute_kernel(d, k)
+        for f in fl:
+            ev = sim.compute(dev, f)
         ends.append(ev)
     sim.drive(sim.all_of(ends))
 
@@ -171,10 +217,19 @@ def _run(sim: Simulator, devs: list[str], kernels: list[Kernel]) -> None:
 def simulate(e: Experiment, cost_model: str = "roofline") -> float:
     """simdist's throughput (examples/s, or tokens/s for GPT-2, over all GPUs) for experiment
     ``e``, on the simulator: ``accumulation`` micro-batches on every GPU, then (several GPUs) the
-    gradients' all-reduce, then the update."""
+    gradients' all-reduce, then the update; tensor cores at the row's stack's efficiency."""
+    if e.stack not in STACK_TENSOR_EFFICIENCY:
+        return _simulate(e, cost_model)
+    with efficiencies(STACK_TENSOR_EFFICIENCY[e.stack], hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY):
+        return _simulate(e, cost_model)
+
+
+def _simulate(e: Experiment, cost_model: str) -> float:
     s = step_of(e)
-    sim = Simulator(presets.gpu_host(e.gpus, e.gpu), cost_model=cost_model)
-    devs = [f"GPU:{i}" for i in range(e.gpus)]
+    cluster = presets.gpu_host(e.gpus, e.gpu) if e.hosts == 1 else presets.gpu_cluster(
+        hosts=e.hosts, gpus_per_host=e.gpus // e.hosts, gpu=e.gpu, network=e.network, nics=e.nics)
+    sim = Simulator(cluster, cost_model=cost_model)
+    devs = [d.name for d in cluster.devices() if d.kind == "GPU"]
     if e.model == "bert":   # (its last kernel is the per-micro-batch gradient accumulation)
         body, update = s.kernels, _update(e, s)
     else:
@@ -182,7 +237,10 @@ def simulate(e: Experiment, cost_model: str = "roofline") -> float:
     _run(sim, devs, body)
     micro = sim.now
     if e.gpus > 1:
-        sim.drive(sim.all_reduce(devs, float(e.grad_bytes * s.params), name="all-reduce gradients"))
+        # (across nodes as NCCL runs it, a ring per NIC rail: the published multi-node runs are Horovod over
+        # NCCL, and the simulator's flat ring would be bound by one GPU's PCIe path to one NIC)
+        sim.drive(sim.all_reduce(devs, float(e.grad_bytes * s.params), name="all-reduce gradients",
+                                 algorithm="nccl" if e.hosts > 1 else "ring"))
     _run(sim, devs, [update])
     optimizer = sim.now - micro
     per_example = e.seq if e.model == "gpt2" else 1
@@ -200,7 +258,8 @@ def _derivation(e: Experiment) -> str:
             f"batch {e.batch}/GPU{f', seq {e.seq}' if e.seq else ''}: forward matmul/conv {fwd / 1e9:.2f} GFLOP per {what} "
             f"from the layer shapes, training step {s.flops / n / 1e9:.1f} GFLOP and {s.bytes / n / 1e6:.2f} MB "
             f"per {what} in {len(s.kernels)} kernels; {s.params / 1e6:.1f}M parameters"
-            + (f"; {e.gpus} GPUs, ring all-reduce of {e.grad_bytes * s.params / 1e6:.0f} MB "
+            + (f"; {e.hosts} nodes of {e.gpus // e.hosts} GPUs, {e.nics}x {e.network} per node" if e.hosts > 1 else "")
+            + (f"; {e.gpus} GPUs, {'NCCL' if e.hosts > 1 else 'ring'} all-reduce of {e.grad_bytes * s.params / 1e6:.0f} MB "
                f"{'bfloat16' if e.grad_bytes == 2 else 'float32'} gradients" if e.gpus > 1 else "")
             + (f"; optimizer step every {e.accumulation} micro-batches" if e.accumulation > 1 else ""))
 
@@ -234,29 +293,42 @@ def efficiencies(tensor: float, cuda: float, memory: float) -> Iterator[None]:
         hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY = old
 
 
-def _loss(rows: list[Experiment], x: tuple[float, float, float]) -> float:
-    with efficiencies(*x):
+def _loss(rows: list[Experiment], x: tuple[float, ...]) -> float:
+    tensor, cuda, memory, *stacks = x
+    with efficiencies(tensor, cuda, memory), _stacks(dict(zip(sorted(STACK_TENSOR_EFFICIENCY), stacks))):
         return sum(math.log(simulate(e) / e.published) ** 2 for e in rows)
 
 
-def fit(rows: list[Experiment] | None = None) -> tuple[float, float, float]:
-    """The (tensor, cuda, memory) efficiencies minimising the squared log error on ``rows`` (default:
-    the "fit" rows): a deterministic coordinate search over [0.05, 1] refined to 0.005."""
+@contextlib.contextmanager
+def _stacks(values: dict[str, float]) -> Iterator[None]:
+    old = dict(STACK_TENSOR_EFFICIENCY)
+    STACK_TENSOR_EFFICIENCY.update(values)
+    try:
+        yield
+    finally:
+        STACK_TENSOR_EFFICIENCY.clear()
+        STACK_TENSOR_EFFICIENCY.update(old)
+
+
+def fit(rows: list[Experiment] | None = None) -> tuple[float, ...]:
+    """The (tensor, cuda, memory, then each other stack's tensor efficiency in name order)
+    minimising the squared log error on ``rows`` (default: the "fit" rows): a deterministic
+    coordinate search over [0.05, 1] refined to 0.005."""
     rows = [e for e in EXPERIMENTS if e.split == "fit"] if rows is None else rows
-    x = [0.5, 0.5, 0.5]
+    x = [0.5] * (3 + len(STACK_TENSOR_EFFICIENCY))
     for step in (0.1, 0.05, 0.02, 0.01, 0.005):
         improved = True
         while improved:
             improved = False
-            best = _loss(rows, tuple(x))   # type: ignore[arg-type]
-            for i in range(3):
+            best = _loss(rows, tuple(x))
+            for i in range(len(x)):
                 for d in (-step, step):
                     y = list(x)
                     y[i] = min(1.0, max(0.05, round(y[i] + d, 4)))
-                    v = _loss(rows, tuple(y))   # type: ignore[arg-type]
+                    v = _loss(rows, tuple(y))
                     if v < best - 1e-12:
                         best, x, improved = v, y, True
-    return (x[0], x[1], x[2])
+    return tuple(x)
 
 
 def report() -> str:
@@ -277,12 +349,14 @@ def report() -> str:
 
 def main(argv: list[str]) -> int:
     if "--fit" in argv:
-        t, c, m = fit()
+        t, c, m, *st = fit()
         print(f"fitted on {sum(e.split == 'fit' for e in EXPERIMENTS)} rows: TENSOR_EFFICIENCY = {t:.3f}, "
-              f"CUDA_EFFICIENCY = {c:.3f}, MEMORY_EFFICIENCY = {m:.3f}")
+              f"CUDA_EFFICIENCY = {c:.3f}, MEMORY_EFFICIENCY = {m:.3f}, STACK_TENSOR_EFFICIENCY = "
+              + str({k: round(v, 3) for k, v in zip(sorted(STACK_TENSOR_EFFICIENCY), st)}))
         return 0
-    print(f"efficiencies: tensor {hardware.TENSOR_EFFICIENCY}, cuda {hardware.CUDA_EFFICIENCY}, "
-          f"memory {hardware.MEMORY_EFFICIENCY}")
+    print(f"efficiencies: tensor {hardware.TENSOR_EFFICIENCY} (tensorflow), "
+          + ", ".join(f"{v} ({k})" for k, v in sorted(STACK_TENSOR_EFFICIENCY.items()))
+          + f"; cuda {hardware.CUDA_EFFICIENCY}, memory {hardware.MEMORY_EFFICIENCY}")
     print(report())
     return 0
 
