@@ -168,7 +168,8 @@ class Embedding(Layer):
                 "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
                 "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
                 "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                "mask_zero": self.mask_zero}
+                "embeddings_constraint": self.embeddings_constraint, "mask_zero": self.mask_zero,
+                "quantization_config": None}
 
 
 class Activation(Layer):

@@ -535,6 +535,8 @@ class Layer:
 
     def _set_mask_metadata(self, outputs: Any, previous_mask: Any, first_arg: Any) -> None:
         flat_outputs = flatten(outputs)
+        if not any(isinstance(x, tf.Tensor) for x in flat_outputs):
+            return          # a symbolic call: KerasTensors carry no masks here (masks follow real tensors)
         if all(get_keras_mask(x) is not None for x in flat_outputs):
             return
         output_masks = self.compute_mask(first_arg, previous_mask)
