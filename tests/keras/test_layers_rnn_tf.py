@@ -40,6 +40,7 @@ pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tenso
 
 LAYERS, BI, MASK = "keras.rnn.layers", "keras.rnn.bidirectional", "keras.mask.propagation"
 CONFIG, SYM, ARGS, FIT = "keras.rnn.config", "keras.rnn.symbolic", "keras.rnn.arguments", "keras.rnn.fit"
+FILES = "keras.rnn.weight-files"
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,33 @@ def run_custom_loop(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, 
     return {"losses": losses, "weights": [_arr(w) for w in model.weights]}
 
 
+def _h5_layout(path: str) -> list:
+    """(dataset path, shape) of every dataset in a .weights.h5 file, in file order."""
+    import h5py
+    out: list = []
+    with h5py.File(path, "r") as f:
+        f.visititems(lambda name, obj: out.append((name, tuple(obj.shape))) if isinstance(obj, h5py.Dataset) else None)
+    return out
+
+
+def run_weights_file(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
+    """A model with the layer saved to .weights.h5: the file's bytes, its layout, and the
+    model's output on a fixed input. (The simdist side loads TF's bytes instead; see
+    test_weight_files_load_both_ways.)"""
+    import os
+    import tempfile
+    model = tf.keras.Sequential([tf.keras.Input(case.shape[1:]), build(tf, case.spec), tf.keras.layers.Dense(2)])
+    model.set_weights(_weights(model, rng))
+    x = rng.standard_normal(case.shape).astype("float32")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.weights.h5")
+        model.save_weights(path)
+        with open(path, "rb") as f:
+            data = f.read()
+        layout = _h5_layout(path)
+    return {"file": data, "layout": layout, "y": _arr(model(tf.constant(x))), "x": x}
+
+
 def run_config(tf: Any, case: Case) -> dict[str, Any]:
     layer = build(tf, case.spec)
     config = dict(layer.get_config())
@@ -212,6 +240,8 @@ def run(tf: Any, case: Case) -> Any:
             return run_fit(tf, case, rng)
         if case.program == "custom_loop":
             return run_custom_loop(tf, case, rng)
+        if case.program == "weights_file":
+            return run_weights_file(tf, case, rng)
         return run_layer(tf, case, rng)
     except Exception as e:  # noqa: BLE001 - the error is part of the result
         return ("error", type(e).__name__, _first_line(str(e)), _wrapped(str(e)))
@@ -319,6 +349,10 @@ def _cases() -> list[Case]:
         Case("fit-bi-gru-default", FIT, _bi(_gru(units=2, reset_after=False), merge_mode="sum"), program="fit",
              rtol=1e-4),
         Case("loop-lstm-mirrored2", FIT, _lstm(units=3), program="custom_loop", strategy="mirrored2", rtol=1e-4),
+        Case("file-lstm", FILES, _lstm(units=3, return_sequences=True), program="weights_file"),
+        Case("file-bi-gru", FILES, _bi(_gru(units=2)), program="weights_file"),
+        Case("file-rnn-simplecell", FILES, ("RNN", (("cell", ("SimpleRNNCell", (("units", 2),))),)),
+             program="weights_file"),
         Case("loop-gru-central2", FIT, _gru(units=3, return_sequences=False), program="custom_loop",
              strategy="central2", rtol=1e-4),
     ]
@@ -404,8 +438,29 @@ def test_training_under_strategies(index: int, tf_results: dict[int, Any]) -> No
     _check(index, tf_results)
 
 
+@pytest.mark.clause("keras.rnn.weight-files")
+@pytest.mark.parametrize("index", _params(FILES))
+def test_weight_files_load_both_ways(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    """TF's .weights.h5 loads into simdist's model and gives TF's output; simdist's own file
+    has the same datasets (paths, shapes, order) as TF's, so TF loads it too."""
+    import simdist
+    from simdist import tf
+    simdist.reset()
+    case, want = CASES[index], tf_results[index]
+    assert isinstance(want, dict), f"{case.name}: TF 2.21 failed: {want!r}"
+    model = tf.keras.Sequential([tf.keras.Input(case.shape[1:]), build(tf, case.spec), tf.keras.layers.Dense(2)])
+    theirs = tmp_path / "tf.weights.h5"
+    theirs.write_bytes(want["file"])
+    model.load_weights(str(theirs))
+    assert_same(_arr(model(tf.constant(want["x"]))), want["y"], f"{case.name}: output after loading TF's file")
+    ours = tmp_path / "simdist.weights.h5"
+    model.save_weights(str(ours))
+    assert _h5_layout(str(ours)) == want["layout"], \
+        f"{case.name}: simdist writes {_h5_layout(str(ours))}, but TF 2.21 writes {want['layout']}"
+
+
 def test_every_case_is_checked_under_its_clause() -> None:
-    stray = sorted({c.clause for c in CASES} - {LAYERS, BI, MASK, CONFIG, SYM, ARGS, FIT})
+    stray = sorted({c.clause for c in CASES} - {LAYERS, BI, MASK, CONFIG, SYM, ARGS, FIT, FILES})
     assert not stray, f"cases under clauses {stray} have no test function: add one"
 
 
