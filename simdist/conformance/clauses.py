@@ -410,6 +410,12 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: these layers on a KerasTensor give compute_output_shape\'s shapes; pooling compares padding as given (uppercase refused there).'),
     Clause('keras.layer.arguments', 'keras', False, (),
            'TF 2.21 + Keras 3.15: bad arguments and input shapes of these layers raise Keras\'s errors (classes and messages).'),
+    Clause('keras.rnn.layers', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: SimpleRNN, LSTM and GRU (and RNN of their cells) run the cell over the steps (on a CPU the generic loop, not cuDNN): LSTM gates i, f, c, o from x@kernel + h@recurrent_kernel + bias; GRU gates z, r, h with reset_after (bias (2, 3*units)) or before; go_backwards reads the steps last to first and returns them in that order; weights <layer>/<cell>/kernel, recurrent_kernel, bias.'),
+    Clause('keras.rnn.bidirectional', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: Bidirectional(layer) runs copies named forward_<name> and backward_<name> (go_backwards=True), flips the backward sequences to time order and merges them (concat, sum, mul, ave, None); both copies output zeros at masked steps when returning sequences.'),
+    Clause('keras.mask.propagation', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: Embedding(mask_zero=True) and Masking attach a mask to their output; a layer with a mask argument receives it, layers that support masking pass it on, recurrent layers keep the states and repeat the last output at masked steps.'),
     # Keras: compile, fit, evaluate, predict (K3)
     Clause('keras.compile.scope', 'keras', True, ('CSS24', 'ODS', 'PSS'),
            "`model.compile` can be called inside or outside the scope. TF 2.21 + Keras 3.15: compile enters no scope: what it makes at once (the loss tracker, an optimizer named by a string) is made in the caller's scope, and an optimizer with slots made outside the model's scope makes fit raise RuntimeError \"Mixing different tf.distribute.Strategy objects\"."),

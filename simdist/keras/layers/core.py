@@ -155,7 +155,7 @@ class Embedding(Layer):
         return out if out.dtype.name == self.compute_dtype else tf.cast(out, self.compute_dtype)
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
-        """With mask_zero, True where the index is not 0 (clause keras.mask.embedding)."""
+        """With mask_zero, True where the index is not 0 (clause keras.mask.propagation)."""
         if not self.mask_zero:
             return None
         return tf.not_equal(inputs, tf.zeros_like(inputs))

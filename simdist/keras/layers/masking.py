@@ -18,7 +18,7 @@ def _keep(inputs: Any, mask_value: Any, keepdims: bool) -> Any:
 
 
 class Masking(Layer):
-    """`keras.layers.Masking(mask_value=0.0)` (clause keras.mask.masking)."""
+    """`keras.layers.Masking(mask_value=0.0)` (clause keras.mask.propagation)."""
 
     def __init__(self, mask_value: Any = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)

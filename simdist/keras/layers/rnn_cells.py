@@ -5,7 +5,7 @@ tanh, slices) so the tape differentiates through time and the cost model counts 
 Weights (names, shapes and order as Keras's, so weight files load): kernel (input_dim, k*units),
 recurrent_kernel (units, k*units), bias (k*units,) — GRU with reset_after=True (the default) has
 bias (2, 3*units): its input and recurrent biases. Gate order: LSTM i, f, c, o; GRU z, r, h.
-Clauses keras.rnn.cells, keras.rnn.dropout in docs/spec.md.
+Clauses keras.rnn.layers, keras.rnn.dropout in docs/spec.md.
 """
 
 from __future__ import annotations

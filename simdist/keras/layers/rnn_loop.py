@@ -2,7 +2,7 @@
 rnn.rnn`), as a Python loop of simdist.tf ops: the tape records each step, so gradients flow
 through time, and a tf.function records the unrolled steps.
 
-The rules it keeps (clause keras.rnn.loop in docs/spec.md):
+The rules it keeps (clauses keras.rnn.layers, keras.mask.propagation in docs/spec.md):
 - steps are read along axis 1; `go_backwards` reads them last to first and the outputs stay in
   that reversed order;
 - with a mask (batch, steps), a masked step keeps the previous states and emits the previous
