@@ -141,6 +141,16 @@ def run_masked_model(tf: Any, case: Case, rng: np.random.Generator) -> dict[str,
             "grads": [_arr(tf.convert_to_tensor(g)) for g in grads]}
 
 
+def run_functional_mask(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
+    """A functional model called with `mask=`: the mask reaches the recurrent layer inside."""
+    inp = tf.keras.Input(case.shape[1:])
+    model = tf.keras.Model(inp, build(tf, case.spec)(inp))
+    model.set_weights(_weights(model, rng))
+    x = rng.standard_normal(case.shape).astype("float32")
+    return {"masked": _arr(model(tf.constant(x), mask=tf.constant(_mask(case.shape)))),
+            "unmasked": _arr(model(tf.constant(x)))}
+
+
 def _model(tf: Any, case: Case) -> Any:
     steps, vocab = 6, 9
     return tf.keras.Sequential([tf.keras.Input((steps,), dtype="int32"),
@@ -240,6 +250,8 @@ def run(tf: Any, case: Case) -> Any:
             return run_fit(tf, case, rng)
         if case.program == "custom_loop":
             return run_custom_loop(tf, case, rng)
+        if case.program == "functional_mask":
+            return run_functional_mask(tf, case, rng)
         if case.program == "weights_file":
             return run_weights_file(tf, case, rng)
         return run_layer(tf, case, rng)
@@ -307,6 +319,7 @@ def _cases() -> list[Case]:
         Case("masking-simple-seq", MASK, _simple(units=3, return_sequences=True), shape=("masking", 0.0),
              program="masked_model"),
         Case("masking-value-gru", MASK, _gru(units=2), shape=("masking", -1.0), program="masked_model"),
+        Case("functional-mask-argument", MASK, _gru(units=3, return_sequences=True), program="functional_mask"),
         Case("embed-dense-keeps-mask", MASK, ("Dense", (("units", 2),)), shape=("embedding",),
              program="masked_model"),
         # Bidirectional
