@@ -115,6 +115,7 @@ def test_recurrent_dropout_uses_split_gates_and_trains() -> None:
     assert not np.allclose(y.numpy(), layer(x, training=False).numpy()), "training=True should apply the masks"
 
 
+@pytest.mark.clause("keras.rnn.arguments")
 def test_stateful_is_refused_by_name() -> None:
     with pytest.raises(NotImplementedError, match="stateful"):
         tf.keras.layers.LSTM(2, stateful=True)
