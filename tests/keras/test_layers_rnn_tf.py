@@ -151,6 +151,19 @@ def run_functional_mask(tf: Any, case: Case, rng: np.random.Generator) -> dict[s
             "unmasked": _arr(model(tf.constant(x)))}
 
 
+def run_merge_masks(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
+    """Masks through Add and Concatenate into a recurrent layer (a functional model): the
+    embedding's mask reaches the GRU only if both merge layers pass it on."""
+    layers = tf.keras.layers
+    inp = tf.keras.Input((6,), dtype="int32")
+    e = layers.Embedding(9, 4, mask_zero=True)(inp)
+    s = layers.Add()([layers.Dense(4)(e), layers.LSTM(4, return_sequences=True)(e)])
+    out = build(tf, case.spec)(layers.Concatenate()([s, e]))
+    model = tf.keras.Model(inp, out)
+    model.set_weights(_weights(model, rng))
+    return {"y": _arr(model(tf.constant(_tokens(rng, 4, 6, 9))))}
+
+
 def _model(tf: Any, case: Case) -> Any:
     steps, vocab = 6, 9
     return tf.keras.Sequential([tf.keras.Input((steps,), dtype="int32"),
@@ -252,6 +265,8 @@ def run(tf: Any, case: Case) -> Any:
             return run_custom_loop(tf, case, rng)
         if case.program == "functional_mask":
             return run_functional_mask(tf, case, rng)
+        if case.program == "merge_masks":
+            return run_merge_masks(tf, case, rng)
         if case.program == "weights_file":
             return run_weights_file(tf, case, rng)
         return run_layer(tf, case, rng)
@@ -320,6 +335,7 @@ def _cases() -> list[Case]:
              program="masked_model"),
         Case("masking-value-gru", MASK, _gru(units=2), shape=("masking", -1.0), program="masked_model"),
         Case("functional-mask-argument", MASK, _gru(units=3, return_sequences=True), program="functional_mask"),
+        Case("merge-add-concatenate-masks", MASK, _gru(units=3), program="merge_masks"),
         Case("embed-dense-keeps-mask", MASK, ("Dense", (("units", 2),)), shape=("embedding",),
              program="masked_model"),
         # Bidirectional
