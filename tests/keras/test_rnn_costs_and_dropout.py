@@ -119,3 +119,31 @@ def test_recurrent_dropout_uses_split_gates_and_trains() -> None:
 def test_stateful_is_refused_by_name() -> None:
     with pytest.raises(NotImplementedError, match="stateful"):
         tf.keras.layers.LSTM(2, stateful=True)
+
+
+def _gpu_lstm_tally(cost_model: str, steps: int) -> float:
+    """What one LSTM(U) call on (B, steps, D) adds to the tally on a simulated A100."""
+    simdist.configure(gpus=1, cost_model=cost_model)
+    try:
+        with tf.device("GPU:0"):
+            layer = tf.keras.layers.LSTM(U, return_sequences=True)
+            x = tf.constant(np.ones((B, steps, D), np.float32))
+            layer(x)
+            with measure() as m:
+                layer(x)
+        return m.flops
+    finally:
+        simdist.configure()
+
+
+@pytest.mark.clause("keras.rnn.cost")
+def test_roofline_charges_each_step_by_its_bytes() -> None:
+    """Under the roofline cost model the steps' small kernels are memory bound: each op is charged
+    its bytes' time (expressed in the tally as time x peak FLOP/s), far above its FLOPs, and each
+    step again costs the same."""
+    flops = _gpu_lstm_tally("flops", 4)
+    roof2, roof4, roof6 = (_gpu_lstm_tally("roofline", n) for n in (2, 4, 6))
+    assert roof6 - roof4 == pytest.approx(roof4 - roof2), \
+        f"roofline tally grows by {roof4 - roof2} then {roof6 - roof4} per 2 steps: each step should cost the same"
+    assert roof4 > 10 * flops, \
+        f"the roofline tally of 4 steps ({roof4}) should far exceed their {flops} FLOPs (tiny memory-bound kernels)"
