@@ -245,6 +245,24 @@ def run_config(tf: Any, case: Case) -> dict[str, Any]:
             "round_trip": again.get_config() == layer.get_config()}
 
 
+def run_model_config(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
+    """A Sequential with the layer: the layer's entry in the model's get_config (JSON; the
+    "build_config" entries left out: simdist's serialization does not write them yet) and whether
+    Sequential.from_config of it, given the same weights, computes the same outputs."""
+    model = _model(tf, case)
+    model.set_weights(_weights(model, rng))
+    again = tf.keras.Sequential.from_config(model.get_config())
+    again.set_weights(model.get_weights())
+    x = tf.constant(_tokens(rng, 3, 6, 9))
+    def strip(c: Any) -> Any:
+        if isinstance(c, dict):
+            return {k: strip(v) for k, v in c.items() if k != "build_config"}
+        return [strip(v) for v in c] if isinstance(c, list) else c
+    entry = strip(model.get_config()["layers"][2])
+    return {"config": json.dumps(entry, sort_keys=True, default=str),
+            "same_outputs": bool(np.allclose(_arr(model(x)), _arr(again(x)), rtol=1e-6, atol=1e-7))}
+
+
 def run(tf: Any, case: Case) -> Any:
     tf.keras.backend.clear_session()
     rng = np.random.default_rng(_seed(case))
@@ -254,6 +272,8 @@ def run(tf: Any, case: Case) -> Any:
             return {"constructed": True}
         if case.program == "config":
             return run_config(tf, case)
+        if case.program == "model_config":
+            return run_model_config(tf, case, rng)
         if case.program == "symbolic":
             out = build(tf, case.spec)(tf.keras.Input(case.shape[1:], batch_size=case.shape[0]))
             return {"shapes": [tuple(o.shape) for o in _flat(out)]}
@@ -357,6 +377,9 @@ def _cases() -> list[Case]:
         Case("config-masking", CONFIG, ("Masking", (("mask_value", -1.0),))),
         Case("config-embedding-mask-zero", CONFIG, ("Embedding", (("input_dim", 5), ("output_dim", 2),
                                                                   ("mask_zero", True)))),
+        Case("model-config-bi-lstm", "keras.rnn.config-model", _bi(_lstm(units=3), merge_mode="ave"),
+             program="model_config"),
+        Case("model-config-gru", "keras.rnn.config-model", _gru(units=2, reset_after=False), program="model_config"),
         # symbolic calls
         Case("sym-lstm-seq-state", SYM, _lstm(units=3, return_sequences=True, return_state=True), shape=(None, 7, 2)),
         Case("sym-gru-last", SYM, _gru(units=5), shape=(4, 7, 2)),
@@ -390,6 +413,8 @@ def _cases() -> list[Case]:
 def _program(case: Case) -> Case:
     """Config and symbolic cases run their program (by clause)."""
     from dataclasses import replace
+    if case.clause == "keras.rnn.config-model":
+        return replace(case, clause=CONFIG)
     return replace(case, program={CONFIG: "config", SYM: "symbolic"}.get(case.clause, case.program))
 
 
