@@ -51,6 +51,7 @@ class Case:
     shape: tuple = (2, 5, 3)
     program: str = "layer"
     mask: bool = False                   # layer: call with mask=
+    mask_states: tuple = ()              # initial_state: (number of states, units)
     strategy: str = "default"
     rtol: float = 1e-5
 
@@ -245,6 +246,25 @@ def run_config(tf: Any, case: Case) -> dict[str, Any]:
             "round_trip": again.get_config() == layer.get_config()}
 
 
+def run_initial_state(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
+    """The layer called with `initial_state=` (one (batch, units) array per state; Bidirectional:
+    the forward's then the backward's): outputs and the gradients w.r.t. the input, the initial
+    states and the weights."""
+    x = tf.constant(rng.standard_normal(case.shape).astype("float32"))
+    layer = build(tf, case.spec)
+    n_states, units = case.mask_states
+    states = [tf.constant(rng.standard_normal((case.shape[0], units)).astype("float32")) for _ in range(n_states)]
+    layer(x, initial_state=states)
+    layer.set_weights(_weights(layer, rng))
+    with tf.GradientTape() as tape:
+        tape.watch([x] + states)
+        outs = _flat(layer(x, initial_state=states))
+        loss = tf.add_n([tf.reduce_sum(o * tf.constant(rng.standard_normal(tuple(o.shape)).astype("float32")))
+                         for o in outs])
+    grads = tape.gradient(loss, [x] + states + list(layer.trainable_weights))
+    return {"outputs": [_arr(o) for o in outs], "grads": [_arr(tf.convert_to_tensor(g)) for g in grads]}
+
+
 def run_model_config(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
     """A Sequential with the layer: the layer's entry in the model's get_config (JSON; the
     "build_config" entries left out: simdist's serialization does not write them yet) and whether
@@ -272,6 +292,8 @@ def run(tf: Any, case: Case) -> Any:
             return {"constructed": True}
         if case.program == "config":
             return run_config(tf, case)
+        if case.program == "initial_state":
+            return run_initial_state(tf, case, rng)
         if case.program == "model_config":
             return run_model_config(tf, case, rng)
         if case.program == "symbolic":
@@ -336,6 +358,11 @@ def _cases() -> list[Case]:
                                                    ("return_state", True)))),
         Case("rnn-simplecell-backwards", LAYERS, ("RNN", (("cell", ("SimpleRNNCell", (("units", 3),))),
                                                           ("go_backwards", True), ("return_sequences", True)))),
+        # initial states
+        Case("init-lstm-seq", LAYERS, _lstm(units=3, return_sequences=True), program="initial_state",
+             mask_states=(2, 3)),
+        Case("init-gru-state", LAYERS, _gru(units=2, return_state=True), program="initial_state", mask_states=(1, 2)),
+        Case("init-bi-lstm", BI, _bi(_lstm(units=2)), program="initial_state", mask_states=(4, 2)),
         # explicit masks
         Case("mask-lstm-seq", MASK, _lstm(units=3, return_sequences=True), mask=True),
         Case("mask-lstm-last-state", MASK, _lstm(units=3, return_state=True), mask=True),
