@@ -265,6 +265,36 @@ def run_initial_state(tf: Any, case: Case, rng: np.random.Generator) -> dict[str
     return {"outputs": [_arr(o) for o in outs], "grads": [_arr(tf.convert_to_tensor(g)) for g in grads]}
 
 
+def run_custom_cell(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
+    """RNN of a user's cell (Keras's MinimalRNNCell example): outputs, gradients, weight paths."""
+    keras = tf.keras
+
+    class MinimalRNNCell(keras.layers.Layer):
+        def __init__(self, units: int, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.units = units
+            self.state_size = units
+
+        def build(self, input_shape: Any) -> None:
+            self.kernel = self.add_weight(shape=(input_shape[-1], self.units), name="kernel")
+            self.recurrent_kernel = self.add_weight(shape=(self.units, self.units), name="recurrent_kernel")
+
+        def call(self, inputs: Any, states: Any) -> Any:
+            output = tf.matmul(inputs, self.kernel) + tf.tanh(tf.matmul(states[0], self.recurrent_kernel))
+            return output, [output]
+
+    layer = keras.layers.RNN(MinimalRNNCell(3), return_sequences=True, go_backwards=True)
+    x = tf.constant(rng.standard_normal(case.shape).astype("float32"))
+    layer(x)
+    layer.set_weights(_weights(layer, rng))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = layer(x)
+        loss = tf.reduce_sum(y * tf.constant(rng.standard_normal(tuple(y.shape)).astype("float32")))
+    grads = tape.gradient(loss, [x] + list(layer.trainable_weights))
+    return {"y": _arr(y), "grads": [_arr(g) for g in grads], "names": [w.path for w in layer.weights]}
+
+
 def run_model_config(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
     """A Sequential with the layer: the layer's entry in the model's get_config (JSON; the
     "build_config" entries left out: simdist's serialization does not write them yet) and whether
@@ -294,6 +324,8 @@ def run(tf: Any, case: Case) -> Any:
             return run_config(tf, case)
         if case.program == "initial_state":
             return run_initial_state(tf, case, rng)
+        if case.program == "custom_cell":
+            return run_custom_cell(tf, case, rng)
         if case.program == "model_config":
             return run_model_config(tf, case, rng)
         if case.program == "symbolic":
@@ -358,6 +390,7 @@ def _cases() -> list[Case]:
                                                    ("return_state", True)))),
         Case("rnn-simplecell-backwards", LAYERS, ("RNN", (("cell", ("SimpleRNNCell", (("units", 3),))),
                                                           ("go_backwards", True), ("return_sequences", True)))),
+        Case("rnn-user-cell", LAYERS, program="custom_cell"),
         # initial states
         Case("init-lstm-seq", LAYERS, _lstm(units=3, return_sequences=True), program="initial_state",
              mask_states=(2, 3)),
