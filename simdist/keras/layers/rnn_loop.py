@@ -41,20 +41,25 @@ def rnn(step_function: Callable[[Any, tuple], tuple[Any, Any]], inputs: Any, ini
         raise ValueError("simdist: a recurrent layer needs a known number of time steps (axis 1) when it runs; "
                          f"got inputs of shape {inputs.shape}")
     order = range(steps - 1, -1, -1) if go_backwards else range(steps)
+    # One Unpack of the steps (as TF's TensorArray.unstack): its gradient is one Pack, where a
+    # slice per step would scatter each step's gradient into a zero tensor of the whole input.
+    step_inputs = tf.unstack(inputs, axis=1)
+    step_masks: list[Any] = []
     if mask is not None:
         mask = tf.convert_to_tensor(mask)
         if mask.dtype != tf.bool:
             mask = tf.cast(mask, tf.bool)
         if len(mask.shape) == 3:
             mask = tf.squeeze(mask, axis=-1)
+        step_masks = tf.unstack(mask, axis=1)
     states = list(initial_states)
     outputs: list[Any] = []
     prev_output: Any = None
     for t in order:
-        output, new_states = step_function(inputs[:, t], tuple(states))
+        output, new_states = step_function(step_inputs[t], tuple(states))
         new_states = list(new_states) if isinstance(new_states, (list, tuple)) else [new_states]
         if mask is not None:
-            mask_t = mask[:, t]
+            mask_t = step_masks[t]
             if prev_output is None or zero_output_for_mask:
                 fallback = tf.zeros_like(output)
             else:
