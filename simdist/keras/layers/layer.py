@@ -10,8 +10,11 @@ What a layer does when called (`__call__`), in Keras's order:
    is then locked;
 5. resolves `training`: the value passed, else the enclosing layer call's, else the default
    of `call`'s signature; passed down to nested layer calls;
-6. runs `call` (under an autocast scope when the compute and variable dtypes differ); on
-   KerasTensors it infers the output specs instead and records a Node (functional graphs).
+6. fills a `mask` argument left at None from the input's Keras mask, runs `call` (under an
+   autocast scope when the compute and variable dtypes differ), then attaches
+   `compute_mask(inputs, mask)` to the outputs when the layer supports masking (else warns that
+   the mask is dropped, as Keras); on KerasTensors it infers the output specs instead and records
+   a Node (functional graphs).
 Weights and sub-layers assigned to attributes are tracked (tracking.py); `weights`,
 `trainable_weights`, `non_trainable_weights`, `variables` list the layer's own then its
 sub-layers', without duplicates; a non-trainable layer has no trainable weights.
