@@ -1,5 +1,5 @@
 """simdist-only checks of the recurrent layers: what the cost model counts for them (clause
-keras.rnn.cost) and Keras's dropout masks for cells (clause keras.rnn.dropout), whose random
+keras.rnn.layers, its cost) and Keras's dropout masks for cells (clause keras.rnn.dropout), whose random
 values are simdist's streams and so cannot be compared with TF's."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _lstm_flops(steps: int) -> tuple[float, float]:
     return m.flops, tally.backward - back0
 
 
-@pytest.mark.clause("keras.rnn.cost")
+@pytest.mark.clause("keras.rnn.layers")
 def test_every_step_is_counted_with_its_matmuls() -> None:
     f2, b2 = _lstm_flops(2)
     f4, b4 = _lstm_flops(4)
@@ -48,7 +48,7 @@ def test_every_step_is_counted_with_its_matmuls() -> None:
         f"least the input- and weight-gradient matmuls ({4 * matmuls})"
 
 
-@pytest.mark.clause("keras.rnn.cost")
+@pytest.mark.clause("keras.rnn.layers")
 def test_training_step_advances_simulated_time_with_the_sequence_length() -> None:
     """A fit step under MirroredStrategy(2) (strategy.run charges the simulated clock)."""
     times = []
@@ -136,7 +136,7 @@ def _gpu_lstm_tally(cost_model: str, steps: int) -> float:
         simdist.configure()
 
 
-@pytest.mark.clause("keras.rnn.cost")
+@pytest.mark.clause("keras.rnn.layers")
 def test_roofline_charges_each_step_by_its_bytes() -> None:
     """Under the roofline cost model the steps' small kernels are memory bound: each op is charged
     its bytes' time (expressed in the tally as time x peak FLOP/s), far above its FLOPs, and each
