@@ -23,7 +23,7 @@ from simdist.keras.naming import to_snake_case
 
 __all__ = ["Initializer", "Constant", "Zeros", "Ones", "Identity", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeNormal", "HeUniform",
-           "LecunNormal", "LecunUniform", "get", "serialize", "deserialize", "compute_fans"]
+           "LecunNormal", "LecunUniform", "Orthogonal", "get", "serialize", "deserialize", "compute_fans"]
 
 
 class Initializer:
@@ -140,6 +140,35 @@ class RandomUniform(RandomInitializer):
         return {**super().get_config(), "minval": self.minval, "maxval": self.maxval}
 
 
+class Orthogonal(RandomInitializer):
+    """`keras.initializers.Orthogonal(gain=1.0, seed=None)`: a normal matrix, flattened to
+    (rows = prod(shape[:-1]), cols = shape[-1]), made orthogonal by its QR factorization (Q with
+    the signs of diag(R), transposed when rows < cols), times gain. The QR is NumPy's: Keras's
+    sign fix makes Q unique, so only the normal draw (simdist's) differs from TF."""
+
+    def __init__(self, gain: float = 1.0, seed: Any = None) -> None:
+        self.gain = gain
+        super().__init__(seed=seed)
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Any:
+        if len(shape) < 2:
+            raise ValueError("The tensor to initialize must be at least two-dimensional. Received: "
+                             f"shape={shape} of rank {len(shape)}.")
+        num_rows = int(np.prod([int(d) for d in shape[:-1]]))
+        num_cols = int(shape[-1])
+        flat_shape = (max(num_cols, num_rows), min(num_cols, num_rows))
+        a = np.asarray(random.normal(flat_shape, seed=self.seed, dtype=dtype).numpy(), np.float64)
+        q, r = np.linalg.qr(a)
+        q = q * np.sign(np.diag(r))
+        if num_rows < num_cols:
+            q = q.T
+        dtype = dtypes.standardize_dtype(dtype)
+        return tf.cast(self.gain, dtype) * tf.constant(q.reshape(tuple(int(d) for d in shape)), dtype=dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "gain": self.gain}
+
+
 def _set_text(items: tuple) -> str:
     """A set literal in sorted order (Keras formats a set, whose order varies between processes)."""
     return "{" + ", ".join(repr(i) for i in sorted(items)) + "}"
@@ -249,17 +278,18 @@ class HeUniform(_Preset):
 
 
 _CLASSES = [Initializer, Constant, Identity, Ones, Zeros, GlorotNormal, GlorotUniform, HeNormal, HeUniform,
-            LecunNormal, LecunUniform, RandomNormal, RandomUniform, TruncatedNormal, VarianceScaling]
+            LecunNormal, LecunUniform, Orthogonal, RandomNormal, RandomUniform, TruncatedNormal, VarianceScaling]
 ALL_OBJECTS_DICT: dict[str, type] = {c.__name__: c for c in _CLASSES}
 ALL_OBJECTS_DICT.update({to_snake_case(c.__name__): c for c in _CLASSES})
 ALL_OBJECTS_DICT.update({"IdentityInitializer": Identity, "normal": RandomNormal, "one": Ones,
-                         "uniform": RandomUniform, "zero": Zeros})
+                         "uniform": RandomUniform, "zero": Zeros, "OrthogonalInitializer": Orthogonal})
 
 # Keras's lower-case aliases of the classes (keras.initializers.glorot_uniform, ...)
 constant, zeros, ones, identity = Constant, Zeros, Ones, Identity
 glorot_normal, glorot_uniform, he_normal, he_uniform = GlorotNormal, GlorotUniform, HeNormal, HeUniform
 lecun_normal, lecun_uniform, variance_scaling = LecunNormal, LecunUniform, VarianceScaling
 random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
+orthogonal = Orthogonal
 
 
 def serialize(initializer: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 NAMES = ["glorot_uniform", "GlorotUniform", "glorot_normal", "he_normal", "he_uniform", "lecun_normal",
          "lecun_uniform", "random_normal", "random_uniform", "truncated_normal", "zeros", "ones", "zero", "one",
-         "uniform", "normal", "variance_scaling", "identity"]
+         "uniform", "normal", "variance_scaling", "identity", "orthogonal", "Orthogonal"]
 
 DISTS: list[tuple[str, str, dict]] = [
     ("glorot_uniform", "GlorotUniform", {}), ("glorot_normal", "GlorotNormal", {}), ("he_normal", "HeNormal", {}),
@@ -33,11 +33,12 @@ DISTS: list[tuple[str, str, dict]] = [
     ("zeros", "Zeros", {}), ("ones", "Ones", {}), ("constant", "Constant", {"value": 3.0}),
     ("vs_fan_out_uniform", "VarianceScaling", {"scale": 2.0, "mode": "fan_out", "distribution": "uniform"}),
     ("vs_untruncated", "VarianceScaling", {"scale": 1.0, "mode": "fan_avg", "distribution": "untruncated_normal"}),
+    ("orthogonal_of_normal_gain2", "Orthogonal", {"gain": 2.0}),   # (unbounded like a normal)
 ]
 
 ERRORS = [("VarianceScaling", {"scale": -1.0}), ("VarianceScaling", {"mode": "fan_sideways"}),
           ("VarianceScaling", {"distribution": "cauchy"}), ("RandomNormal", {"seed": "abc"}),
-          ("Identity", {}, (2, 3, 4))]
+          ("Identity", {}, (2, 3, 4)), ("Orthogonal", {}, (3,))]
 
 
 def program(tf: Any) -> dict[str, Any]:
@@ -81,6 +82,11 @@ def program(tf: Any) -> dict[str, Any]:
             out["unknown"].append(None)
         except Exception as ex:  # noqa: BLE001
             out["unknown"].append((type(ex).__name__, str(ex)))
+    out["orthogonal"] = {}
+    for shape in ((5, 3), (3, 5), (2, 2, 4)):
+        q = np.asarray(keras.initializers.Orthogonal(gain=1.5, seed=3)(shape)).reshape(-1, shape[-1])
+        small = q.T @ q if q.shape[0] >= q.shape[1] else q @ q.T
+        out["orthogonal"][shape] = bool(np.allclose(small, 2.25 * np.eye(len(small)), atol=1e-5))
     layer = keras.layers.Dense(7)
     layer.build((None, 11))
     k = np.asarray(layer.kernel.numpy())
@@ -139,6 +145,14 @@ def test_repeatability_matches_tf(results: tuple) -> None:
     assert got["repeat"] == want["repeat"], f"simdist {got['repeat']} vs TF 2.21 {want['repeat']}"
     assert got["dense_default"] == want["dense_default"] == {"max_abs_le_limit": True, "bias_zero": True}, \
         f"Dense defaults: {got['dense_default']} vs TF's {want['dense_default']}"
+
+
+@pytest.mark.clause("keras.init.distributions")
+def test_orthogonal_is_orthogonal_as_in_tf(results: tuple) -> None:
+    want, got = results
+    assert got["orthogonal"] == want["orthogonal"] and all(want["orthogonal"].values()), \
+        f"Orthogonal(gain=1.5): rows/columns orthogonal with norm 1.5 by shape: simdist {got['orthogonal']}, " \
+        f"TF 2.21 {want['orthogonal']}"
 
 
 @pytest.mark.clause("keras.init.names")

@@ -45,3 +45,12 @@ from simdist.keras.layers.upsampling_padding import UpSampling1D  # noqa: F401
 from simdist.keras.layers.upsampling_padding import UpSampling2D  # noqa: F401
 from simdist.keras.layers.upsampling_padding import ZeroPadding1D  # noqa: F401
 from simdist.keras.layers.upsampling_padding import ZeroPadding2D  # noqa: F401
+from simdist.keras.layers.masking import Masking  # noqa: F401
+from simdist.keras.layers.rnn_cells import GRUCell  # noqa: F401
+from simdist.keras.layers.rnn_cells import LSTMCell  # noqa: F401
+from simdist.keras.layers.rnn_cells import SimpleRNNCell  # noqa: F401
+from simdist.keras.layers.rnn import GRU  # noqa: F401
+from simdist.keras.layers.rnn import LSTM  # noqa: F401
+from simdist.keras.layers.rnn import RNN  # noqa: F401
+from simdist.keras.layers.rnn import SimpleRNN  # noqa: F401
+from simdist.keras.layers.bidirectional import Bidirectional  # noqa: F401

@@ -56,6 +56,7 @@ class Dense(Layer):
         self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
         self.input_spec = InputSpec(min_ndim=2)
+        self.supports_masking = True
 
     def build(self, input_shape: Any) -> None:
         kernel_shape = (input_shape[-1], self.units)
@@ -111,9 +112,6 @@ class Embedding(Layer):
                                  f"(of type {type(value).__name__}).")
         if lora_rank or quantization_config is not None:
             raise NotImplementedError("Embedding(lora_rank=..., quantization_config=...): not implemented by simdist")
-        if mask_zero:
-            raise NotImplementedError("Embedding(mask_zero=True): simdist's Keras does not propagate masks "
-                                      "(docs/spec.md, keras.layer.call)")
         if kwargs.pop("input_length", None) is not None:
             import warnings
             warnings.warn("Argument `input_length` is deprecated. Just remove it.")
@@ -124,6 +122,7 @@ class Embedding(Layer):
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.embeddings_constraint = embeddings_constraint
         self.mask_zero = mask_zero
+        self.supports_masking = mask_zero
         self.autocast = False
         if weights is not None:
             self.build()
@@ -155,6 +154,12 @@ class Embedding(Layer):
         out = tf.gather(table, indices, axis=0)
         return out if out.dtype.name == self.compute_dtype else tf.cast(out, self.compute_dtype)
 
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """With mask_zero, True where the index is not 0 (clause keras.mask.propagation)."""
+        if not self.mask_zero:
+            return None
+        return tf.not_equal(inputs, tf.zeros_like(inputs))
+
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return (*input_shape, self.output_dim)
 
@@ -163,7 +168,8 @@ class Embedding(Layer):
                 "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
                 "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
                 "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                "mask_zero": self.mask_zero}
+                "embeddings_constraint": self.embeddings_constraint, "mask_zero": self.mask_zero,
+                "quantization_config": None}
 
 
 class Activation(Layer):
@@ -172,6 +178,7 @@ class Activation(Layer):
     def __init__(self, activation: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
+        self.supports_masking = True
         self._build_at_init()
 
     def call(self, inputs: Any) -> Any:
@@ -201,6 +208,7 @@ class ReLU(Layer):
         self.max_value = max_value
         self.negative_slope = negative_slope
         self.threshold = threshold
+        self.supports_masking = True
         self._build_at_init()
 
     def call(self, inputs: Any) -> Any:
@@ -222,6 +230,7 @@ class Softmax(Layer):
     def __init__(self, axis: Any = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.axis = axis
+        self.supports_masking = True
         self._build_at_init()
 
     def call(self, inputs: Any, mask: Any = None) -> Any:
@@ -265,6 +274,7 @@ class Dropout(Layer):
         if rate > 0:
             from simdist.keras.random import SeedGenerator
             self.seed_generator = SeedGenerator(seed)
+        self.supports_masking = True
         self._build_at_init()
 
     @staticmethod

@@ -10,8 +10,11 @@ What a layer does when called (`__call__`), in Keras's order:
    is then locked;
 5. resolves `training`: the value passed, else the enclosing layer call's, else the default
    of `call`'s signature; passed down to nested layer calls;
-6. runs `call` (under an autocast scope when the compute and variable dtypes differ); on
-   KerasTensors it infers the output specs instead and records a Node (functional graphs).
+6. fills a `mask` argument left at None from the input's Keras mask, runs `call` (under an
+   autocast scope when the compute and variable dtypes differ), then attaches
+   `compute_mask(inputs, mask)` to the outputs when the layer supports masking (else warns that
+   the mask is dropped, as Keras); on KerasTensors it infers the output specs instead and records
+   a Node (functional graphs).
 Weights and sub-layers assigned to attributes are tracked (tracking.py); `weights`,
 `trainable_weights`, `non_trainable_weights`, `variables` list the layer's own then its
 sub-layers', without duplicates; a non-trainable layer has no trainable weights.
@@ -33,6 +36,7 @@ from simdist.keras.keras_tensor import (KerasTensor, Node, any_symbolic_tensors,
 from simdist.keras.layers.input_spec import InputSpec, assert_input_compatibility
 from simdist.keras.naming import auto_name, current_path, name_scope
 from simdist.keras.random import SeedGenerator
+from simdist.keras.tensor_attributes import get_keras_mask, set_keras_mask
 from simdist.keras.tracking import Tracker, no_tracking
 from simdist.keras.traceback_utils import call_with_argument_info
 from simdist.keras.variables import StatelessScope, Variable, standardize_shape
@@ -99,6 +103,28 @@ class CallSpec:
                                      f"invalid mixed argument: {name}={value}")
         self.first_arg = self.arguments_dict[self.argument_names[0]] if self.argument_names else None
         self.eager = all(isinstance(x, tf.Tensor) for x in flatten(list(self.tensor_arguments_dict.values())))
+
+
+def _mask_of(x: Any) -> Any:
+    return get_keras_mask(x) if isinstance(x, tf.Tensor) else None
+
+
+def _populate_masks(call_spec: "CallSpec", kwargs: dict) -> None:
+    """Keras's step 6: with one tensor argument, its mask fills `mask`; with several, each
+    argument `<name>`'s mask fills `<name>_mask` (when `call` has it and it was left None)."""
+    tensors = call_spec.tensor_arguments_dict
+    if len(tensors) == 1:
+        if "mask" in call_spec.argument_names and call_spec.arguments_dict["mask"] is None:
+            mask = map_structure(_mask_of, next(iter(tensors.values())))
+            if any(m is not None for m in flatten(mask)):
+                kwargs["mask"] = mask
+    elif len(tensors) > 1:
+        for name, value in tensors.items():
+            key = f"{name}_mask"
+            if key in call_spec.argument_names and call_spec.arguments_dict[key] is None:
+                mask = map_structure(_mask_of, value)
+                if any(m is not None for m in flatten(mask)):
+                    kwargs[key] = mask
 
 
 def _shape_or_none(x: Any) -> Any:
@@ -206,6 +232,7 @@ class Layer:
         self.call_signature_parameters = [p.name for p in self._call_signature.parameters.values()]
         self._call_has_training_arg = "training" in self.call_signature_parameters
         self._call_has_mask_arg = "mask" in self.call_signature_parameters
+        self._supports_masking = not _is_default(type(self).compute_mask, Layer.compute_mask)
         self._call_context_args = {"training"}
         self._convert_input_args = True
         self._allow_non_tensor_positional_args = False
@@ -497,7 +524,30 @@ class Layer:
 
     @property
     def supports_masking(self) -> bool:
-        return False
+        """Whether the layer passes a mask on (`compute_mask`); by default, whether it defines
+        its own `compute_mask` (Keras 3.15)."""
+        return self._supports_masking
+
+    @supports_masking.setter
+    def supports_masking(self, value: bool) -> None:
+        object.__setattr__(self, "_supports_masking", value)
+
+    def compute_mask(self, inputs: Any, previous_mask: Any) -> Any:
+        """The mask of the outputs: by default the input's (clause keras.mask.propagation)."""
+        return previous_mask
+
+    def _set_mask_metadata(self, outputs: Any, previous_mask: Any, first_arg: Any) -> None:
+        flat_outputs = flatten(outputs)
+        if not any(isinstance(x, tf.Tensor) for x in flat_outputs):
+            return          # a symbolic call: KerasTensors carry no masks here (masks follow real tensors)
+        if all(get_keras_mask(x) is not None for x in flat_outputs):
+            return
+        output_masks = self.compute_mask(first_arg, previous_mask)
+        if output_masks is None:
+            return
+        for tensor, mask in zip(flat_outputs, flatten(output_masks)):
+            if get_keras_mask(tensor) is None and mask is not None and isinstance(tensor, tf.Tensor):
+                set_keras_mask(tensor, mask)
 
     # --- losses -------------------------------------------------------------------------------------
     def add_loss(self, loss: Any) -> None:
@@ -534,7 +584,11 @@ class Layer:
 
         # 1. arrays to tensors, floats autocast to the compute dtype
         def maybe_convert(x: Any) -> Any:
-            return self._dtype_policy.convert_input(x, self.autocast, self.input_dtype)
+            mask = get_keras_mask(x) if isinstance(x, tf.Tensor) else None
+            y = self._dtype_policy.convert_input(x, self.autocast, self.input_dtype)
+            if mask is not None and y is not x:
+                set_keras_mask(y, mask)
+            return y
 
         if (kwargs or len(args) != 1 or not _is_tensor_or_symbolic(args[0])
                 or dtype_policies.standardize_dtype(args[0].dtype) != self.input_dtype) and self._convert_input_args:
@@ -573,6 +627,13 @@ class Layer:
             if self._call_has_training_arg and value is not None:
                 kwargs["training"] = value
 
+            # 5b. masks: an input's Keras mask fills a `mask` argument left at None
+            _populate_masks(call_spec, kwargs)
+            if kwargs.get("mask") is not None:
+                previous_mask = kwargs["mask"]
+            else:
+                previous_mask = map_structure(_mask_of, call_spec.first_arg)
+
             # 6. call
             with self._open_name_scope():
                 scope = dtype_policies.get_autocast_scope()
@@ -590,6 +651,12 @@ class Layer:
                 else:
                     outputs = self._call_or_spec(args, kwargs)
                 self.built = True
+                if self.supports_masking:
+                    self._set_mask_metadata(outputs, previous_mask, call_spec.first_arg)
+                elif any(m is not None for m in flatten(previous_mask)):
+                    warnings.warn(f"Layer '{self.name}' (of type {type(self).__name__}) was passed an input with a "
+                                  "mask attached to it. However, this layer does not support masking and will "
+                                  "therefore destroy the mask information. Downstream layers will not see the mask.")
                 if self.activity_regularizer is not None:
                     for output in flatten(outputs):
                         if isinstance(output, tf.Tensor):

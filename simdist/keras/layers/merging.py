@@ -12,14 +12,40 @@ from simdist.keras.layers.layer import Layer
 __all__ = ["Merge", "Add", "Concatenate", "add", "concatenate"]
 
 
+def _check_masks(inputs: Any, mask: Any) -> Any:
+    """Keras's argument checks of a merge layer's compute_mask; the masks as a list, or None."""
+    if mask is None:
+        return None
+    if not isinstance(mask, (tuple, list)):
+        raise ValueError(f"`mask` should be a list. Received: mask={mask}")
+    if not isinstance(inputs, (tuple, list)):
+        raise ValueError(f"`inputs` should be a list. Received: inputs={inputs}")
+    if len(mask) != len(inputs):
+        raise ValueError("The lists `inputs` and `mask` should have the same length. Received: inputs="
+                         f"{inputs} of length {len(inputs)}, and mask={mask} of length {len(mask)}")
+    return [None if m is None else tf.convert_to_tensor(m) for m in mask]
+
+
 class Merge(Layer):
     """The base of merge layers: inputs of different ranks get axes of size 1 inserted after the batch axis."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.supports_masking = True
 
     def _merge_function(self, inputs: list[Any]) -> Any:
         raise NotImplementedError
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """Keras's merge mask: None unless every input has one, then their OR
+        (clause keras.mask.propagation)."""
+        masks = _check_masks(inputs, mask)
+        if masks is None or any(m is None for m in masks):
+            return None
+        output_mask = masks[0]
+        for m in masks[1:]:
+            output_mask = tf.logical_or(output_mask, m)
+        return output_mask
 
     def _compute_elemwise_op_output_shape(self, shape1: Any, shape2: Any) -> Any:
         if shape1 is None or shape2 is None:
@@ -137,6 +163,23 @@ class Concatenate(Merge):
 
     def _merge_function(self, inputs: list[Any]) -> Any:
         return tf.concat(_same_dtype(inputs), axis=self.axis)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """Keras's Concatenate mask: each input's mask (all True when it has none, broadcast to
+        the input's shape when of lower rank) concatenated along `axis`, then any() over the last
+        axis (as Keras 3.15 computes it)."""
+        masks = _check_masks(inputs, mask)
+        if masks is None or all(m is None for m in masks):
+            return None
+        full = []
+        for x, m in zip(inputs, masks):
+            if m is None:
+                full.append(tf.ones_like(x, dtype=tf.bool))
+            elif len(m.shape) < len(x.shape):
+                full.append(tf.logical_or(tf.expand_dims(m, axis=-1), tf.zeros_like(x, dtype=tf.bool)))
+            else:
+                full.append(m)
+        return tf.reduce_any(tf.concat(full, axis=self.axis), axis=-1, keepdims=False)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         if not isinstance(input_shape, (tuple, list)) or not isinstance(input_shape[0], (tuple, list)):

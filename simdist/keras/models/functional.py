@@ -389,8 +389,14 @@ class Functional(Model):
         return adjusted
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None, **kwargs: Any) -> Any:
-        """Run the graph on `inputs`, passing `training` to the layers that take it."""
+        """Run the graph on `inputs`, passing `training` to the layers that take it; a `mask`
+        is attached to the inputs (clause keras.mask.propagation)."""
         flat = self._standardize_inputs(inputs)
+        if mask is not None:
+            from simdist.keras.tensor_attributes import set_keras_mask
+            for x, m in zip(flat, flatten(mask)):
+                if m is not None and isinstance(x, tf.Tensor):
+                    set_keras_mask(x, m)
 
         def operation_fn(op: Any) -> Callable[..., Any]:
             def run(*args: Any, **kw: Any) -> Any:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from simdist import tf
 from simdist.keras.layers.core import InputLayer
 from simdist.keras.layers.layer import Layer
 from simdist.keras.models.model import Model
@@ -126,11 +127,16 @@ class Sequential(Model):
     def call(self, inputs: Any, training: Any = None, mask: Any = None, **kwargs: Any) -> Any:
         if self._functional:
             return self._functional.call(inputs, training=training, mask=mask, **kwargs)
+        from simdist.keras.keras_tensor import map_structure
+        from simdist.keras.tensor_attributes import get_keras_mask
         for layer in self.layers:
             layer_kwargs = {}
+            if layer._call_has_mask_arg:
+                layer_kwargs["mask"] = mask
             if layer._call_has_training_arg and training is not None:
                 layer_kwargs["training"] = training
             inputs = layer(inputs, **layer_kwargs)
+            mask = map_structure(lambda t: get_keras_mask(t) if isinstance(t, tf.Tensor) else None, inputs)
         return inputs
 
     @property

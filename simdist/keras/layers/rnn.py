@@ -1,0 +1,339 @@
+"""`keras.layers.RNN(cell)` and the recurrent layers SimpleRNN, LSTM and GRU (Keras 3.15's
+keras/src/layers/rnn/): a cell run over the time steps by rnn_loop.rnn. On a CPU Keras's TF
+backend takes this generic loop for LSTM and GRU too (its cuDNN kernels need a GPU), so these
+are the values TF 2.21 gives there.
+
+- `return_sequences`: every step's output (batch, steps, units), else the last (batch, units);
+  `return_state`: the final states follow the output.
+- `go_backwards`: the steps are read last to first; returned sequences stay in that order.
+- Masks (an `Embedding(mask_zero=True)` or `Masking` before, or `mask=`): masked steps carry
+  the states and the previous output; the output mask is the input's when returning sequences.
+- `unroll=True` computes the same values (the loop is a Python loop either way); `stateful=True`
+  is not implemented (NotImplementedError naming it).
+Clauses keras.rnn.* in docs/spec.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist import tf
+from simdist.keras import activations, initializers, regularizers
+from simdist.keras.keras_tensor import flatten
+from simdist.keras.layers.input_spec import InputSpec
+from simdist.keras.layers.layer import Layer
+from simdist.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, DropoutRNNCell
+from simdist.keras.layers.rnn_loop import rnn
+
+__all__ = ["RNN", "SimpleRNN", "LSTM", "GRU"]
+
+
+def _cell_names() -> dict[str, Any]:
+    from simdist.keras import layers as layers_mod
+    return {n: getattr(layers_mod, n) for n in dir(layers_mod) if not n.startswith("_")}
+
+
+class RNN(Layer):
+    """`keras.layers.RNN(cell, return_sequences=False, return_state=False, go_backwards=False,
+    stateful=False, unroll=False, zero_output_for_mask=False)`."""
+
+    def __init__(self, cell: Any, return_sequences: bool = False, return_state: bool = False,
+                 go_backwards: bool = False, stateful: bool = False, unroll: bool = False,
+                 zero_output_for_mask: bool = False, **kwargs: Any) -> None:
+        if isinstance(cell, (list, tuple)):
+            raise NotImplementedError("simdist: keras.layers.RNN of a list of cells (StackedRNNCells) is not "
+                                      "implemented; stack RNN layers with return_sequences=True instead")
+        if "call" not in dir(cell):
+            raise ValueError(f"Argument `cell` should have a `call` method. Received: cell={cell}")
+        if "state_size" not in dir(cell):
+            raise ValueError("The RNN cell should have a `state_size` attribute (single integer or list of integers, "
+                             f"one integer per RNN state). Received: cell={cell}")
+        if stateful:
+            raise NotImplementedError("simdist: stateful recurrent layers (stateful=True) are not implemented; "
+                                      "pass the final states back with return_state=True and initial_state=")
+        super().__init__(**kwargs)
+        self.zero_output_for_mask = zero_output_for_mask
+        self.cell = cell
+        self.return_sequences = return_sequences
+        self.return_state = return_state
+        self.go_backwards = go_backwards
+        self.stateful = stateful
+        self.unroll = unroll
+        self.supports_masking = True
+        self.input_spec = None
+        self.states: Any = None
+        state_size = getattr(self.cell, "state_size", None)
+        if state_size is None:
+            raise ValueError("state_size must be specified as property on the RNN cell.")
+        if not isinstance(state_size, (list, tuple, int)):
+            raise ValueError("state_size must be an integer, or a list/tuple of integers (one for each state tensor).")
+        if isinstance(state_size, int):
+            self.state_size = [state_size]
+            self.single_state = True
+        else:
+            self.state_size = list(state_size)
+            self.single_state = False
+
+    def compute_output_shape(self, sequences_shape: Any, initial_state_shape: Any = None) -> Any:
+        batch_size, length = sequences_shape[0], sequences_shape[1]
+        states_shape = [(batch_size, s) for s in self.state_size]
+        output_size = getattr(self.cell, "output_size", None)
+        if output_size is None:
+            output_size = self.state_size[0]
+        if not isinstance(output_size, int):
+            raise ValueError("output_size must be an integer.")
+        output_shape = (batch_size, length, output_size) if self.return_sequences else (batch_size, output_size)
+        if self.return_state:
+            return (output_shape, *states_shape)
+        return output_shape
+
+    def compute_mask(self, _: Any, mask: Any) -> Any:
+        mask = flatten(mask)[0] if mask is not None else None
+        output_mask = mask if self.return_sequences else None
+        if self.return_state:
+            return [output_mask] + [None for _ in self.state_size]
+        return output_mask
+
+    def build(self, sequences_shape: Any, initial_state_shape: Any = None) -> None:
+        step_input_shape = (sequences_shape[0],) + tuple(sequences_shape[2:])
+        if isinstance(self.cell, Layer) and not self.cell.built:
+            self.cell.build(step_input_shape)
+            self.cell.built = True
+
+    def get_initial_state(self, batch_size: Any) -> list:
+        fn = getattr(self.cell, "get_initial_state", None)
+        if fn is None:
+            return [tf.zeros((batch_size, d), dtype=self.cell.compute_dtype) for d in self.state_size]
+        init_state = fn(batch_size=batch_size)
+        return list(init_state) if isinstance(init_state, (list, tuple)) else [init_state]
+
+    def inner_loop(self, sequences: Any, initial_state: Any, mask: Any, training: Any = False) -> Any:
+        cell_kwargs = {}
+        if isinstance(self.cell, Layer) and self.cell._call_has_training_arg:
+            cell_kwargs["training"] = training
+
+        def step(inputs: Any, states: tuple) -> Any:
+            output, new_states = self.cell(inputs, list(states), **cell_kwargs)
+            return output, new_states if isinstance(new_states, (list, tuple)) else [new_states]
+
+        if not isinstance(initial_state, (list, tuple)):
+            initial_state = [initial_state]
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        return rnn(step, sequences, initial_state, go_backwards=self.go_backwards, mask=mask,
+                   zero_output_for_mask=self.zero_output_for_mask, return_all_outputs=self.return_sequences)
+
+    def call(self, sequences: Any, initial_state: Any = None, mask: Any = None, training: Any = False) -> Any:
+        if initial_state is None:
+            initial_state = self.get_initial_state(batch_size=tf.shape(sequences)[0])
+        if not isinstance(initial_state, (list, tuple)):
+            initial_state = [initial_state]
+        initial_state = [tf.cast(tf.convert_to_tensor(x), self.cell.compute_dtype) for x in initial_state]
+        self._maybe_config_dropout_masks(self.cell, sequences[:, 0, :], initial_state)
+        last_output, outputs, states = self.inner_loop(sequences=sequences, initial_state=initial_state,
+                                                       mask=mask, training=training)
+        last_output = tf.cast(last_output, self.compute_dtype)
+        outputs = tf.cast(outputs, self.compute_dtype)
+        states = [tf.cast(x, self.compute_dtype) for x in states]
+        self._maybe_reset_dropout_masks(self.cell)
+        output = outputs if self.return_sequences else last_output
+        if self.return_state:
+            return (output, *states)
+        return output
+
+    @staticmethod
+    def _maybe_config_dropout_masks(cell: Any, input_sequence: Any, input_state: Any) -> None:
+        state = input_state[0] if isinstance(input_state, (list, tuple)) else input_state
+        if isinstance(cell, DropoutRNNCell):
+            cell.get_dropout_mask(input_sequence)
+            cell.get_recurrent_dropout_mask(state)
+
+    @staticmethod
+    def _maybe_reset_dropout_masks(cell: Any) -> None:
+        if isinstance(cell, DropoutRNNCell):
+            cell.reset_dropout_mask()
+            cell.reset_recurrent_dropout_mask()
+
+    def get_config(self) -> dict[str, Any]:
+        from simdist.keras.serialization import serialize_keras_object
+        return {**super().get_config(), "return_sequences": self.return_sequences,
+                "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": self.stateful,
+                "unroll": self.unroll, "zero_output_for_mask": self.zero_output_for_mask,
+                "cell": serialize_keras_object(self.cell, "keras.layers")}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "RNN":
+        from simdist.keras.serialization import deserialize_keras_object
+        config = dict(config)
+        cell = deserialize_keras_object(config.pop("cell"), _cell_names(), "layer", custom_objects)
+        return super().from_config({**config, "cell": cell})
+
+
+_CELL_ARGS = ("units", "activation", "use_bias", "kernel_initializer", "recurrent_initializer", "bias_initializer",
+              "kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "kernel_constraint",
+              "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout")
+
+
+class _CellLayer(RNN):
+    """A recurrent layer that owns its cell: the cell's arguments read through, and Keras's
+    config (the cell's arguments inline, no "cell" entry)."""
+
+    _cell_name = ""
+    _extra: tuple[str, ...] = ()
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _CELL_ARGS or name in type(self)._extra:
+            cell = self.__dict__.get("cell")
+            if cell is not None:
+                return getattr(cell, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def call(self, sequences: Any, initial_state: Any = None, mask: Any = None, training: Any = False) -> Any:
+        return super().call(sequences, mask=mask, training=training, initial_state=initial_state)
+
+    def _layer_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        del config["cell"]
+        cell = self.cell
+        config.update({"units": cell.units, "activation": activations.serialize(cell.activation),
+                       "use_bias": cell.use_bias,
+                       "kernel_initializer": initializers.serialize(cell.kernel_initializer),
+                       "recurrent_initializer": initializers.serialize(cell.recurrent_initializer),
+                       "bias_initializer": initializers.serialize(cell.bias_initializer),
+                       "kernel_regularizer": regularizers.serialize(cell.kernel_regularizer),
+                       "recurrent_regularizer": regularizers.serialize(cell.recurrent_regularizer),
+                       "bias_regularizer": regularizers.serialize(cell.bias_regularizer),
+                       "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+                       "kernel_constraint": cell.kernel_constraint,
+                       "recurrent_constraint": cell.recurrent_constraint, "bias_constraint": cell.bias_constraint,
+                       "dropout": cell.dropout, "recurrent_dropout": cell.recurrent_dropout})
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "RNN":
+        return Layer.from_config.__func__(cls, config)  # type: ignore[attr-defined]
+
+
+def _check_use_cudnn(use_cudnn: Any) -> Any:
+    if use_cudnn not in ("auto", True, False):
+        raise ValueError("Invalid valid received for argument `use_cudnn`. Expected one of {'auto', True, False}. "
+                         f"Received: use_cudnn={use_cudnn}")
+    return use_cudnn
+
+
+def _rnn_kwargs(kwargs: dict, go_backwards: bool, return_sequences: bool, return_state: bool, stateful: bool,
+                unroll: bool) -> dict:
+    return dict(return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
+                stateful=stateful, unroll=unroll, **kwargs)
+
+
+class SimpleRNN(_CellLayer):
+    """`keras.layers.SimpleRNN(units, activation="tanh", ...)`: a SimpleRNNCell named
+    "simple_rnn_cell" over the steps."""
+
+    def __init__(self, units: int, activation: Any = "tanh", use_bias: bool = True,
+                 kernel_initializer: Any = "glorot_uniform", recurrent_initializer: Any = "orthogonal",
+                 bias_initializer: Any = "zeros", kernel_regularizer: Any = None, recurrent_regularizer: Any = None,
+                 bias_regularizer: Any = None, activity_regularizer: Any = None, kernel_constraint: Any = None,
+                 recurrent_constraint: Any = None, bias_constraint: Any = None, dropout: float = 0.0,
+                 recurrent_dropout: float = 0.0, return_sequences: bool = False, return_state: bool = False,
+                 go_backwards: bool = False, stateful: bool = False, unroll: bool = False, seed: Any = None,
+                 **kwargs: Any) -> None:
+        cell = SimpleRNNCell(units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
+                             recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
+                             kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+                             bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
+                             recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
+                             dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed,
+                             dtype=kwargs.get("dtype", None), trainable=kwargs.get("trainable", True),
+                             name="simple_rnn_cell")
+        # (Keras 3.15's SimpleRNN takes activity_regularizer but does not pass it on)
+        super().__init__(cell, **_rnn_kwargs(kwargs, go_backwards, return_sequences, return_state, stateful, unroll))
+        self.input_spec = [InputSpec(ndim=3)]
+
+    def get_config(self) -> dict[str, Any]:
+        return self._layer_config()
+
+
+class LSTM(_CellLayer):
+    """`keras.layers.LSTM(units, activation="tanh", recurrent_activation="sigmoid",
+    unit_forget_bias=True, ...)`: an LSTMCell named "lstm_cell" over the steps."""
+
+    _extra = ("recurrent_activation", "unit_forget_bias", "implementation")
+
+    def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
+                 use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
+                 recurrent_initializer: Any = "orthogonal", bias_initializer: Any = "zeros",
+                 unit_forget_bias: bool = True, kernel_regularizer: Any = None, recurrent_regularizer: Any = None,
+                 bias_regularizer: Any = None, activity_regularizer: Any = None, kernel_constraint: Any = None,
+                 recurrent_constraint: Any = None, bias_constraint: Any = None, dropout: float = 0.0,
+                 recurrent_dropout: float = 0.0, seed: Any = None, return_sequences: bool = False,
+                 return_state: bool = False, go_backwards: bool = False, stateful: bool = False, unroll: bool = False,
+                 use_cudnn: Any = "auto", **kwargs: Any) -> None:
+        cell = LSTMCell(units, activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
+                        kernel_initializer=kernel_initializer, unit_forget_bias=unit_forget_bias,
+                        recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
+                        kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+                        bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
+                        recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint, dropout=dropout,
+                        recurrent_dropout=recurrent_dropout, dtype=kwargs.get("dtype", None),
+                        trainable=kwargs.get("trainable", True), name="lstm_cell", seed=seed,
+                        implementation=kwargs.pop("implementation", 2))
+        super().__init__(cell, activity_regularizer=activity_regularizer,
+                         **_rnn_kwargs(kwargs, go_backwards, return_sequences, return_state, stateful, unroll))
+        self.input_spec = InputSpec(ndim=3)
+        self.use_cudnn = _check_use_cudnn(use_cudnn)
+
+    def inner_loop(self, sequences: Any, initial_state: Any, mask: Any, training: Any = False) -> Any:
+        if self.use_cudnn is True:
+            raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer configuration "
+                             "with this backend. Pass use_cudnn='auto' to fallback to a non-cuDNN implementation.")
+        return super().inner_loop(sequences, initial_state, mask=mask, training=training)
+
+    def get_config(self) -> dict[str, Any]:
+        cell = self.cell
+        return {**self._layer_config(), "recurrent_activation": activations.serialize(cell.recurrent_activation),
+                "unit_forget_bias": cell.unit_forget_bias, "seed": cell.seed}
+
+
+class GRU(_CellLayer):
+    """`keras.layers.GRU(units, activation="tanh", recurrent_activation="sigmoid",
+    reset_after=True, ...)`: a GRUCell named "gru_cell" over the steps (one state)."""
+
+    _extra = ("recurrent_activation", "reset_after", "implementation")
+
+    def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
+                 use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
+                 recurrent_initializer: Any = "orthogonal", bias_initializer: Any = "zeros",
+                 kernel_regularizer: Any = None, recurrent_regularizer: Any = None, bias_regularizer: Any = None,
+                 activity_regularizer: Any = None, kernel_constraint: Any = None, recurrent_constraint: Any = None,
+                 bias_constraint: Any = None, dropout: float = 0.0, recurrent_dropout: float = 0.0, seed: Any = None,
+                 return_sequences: bool = False, return_state: bool = False, go_backwards: bool = False,
+                 stateful: bool = False, unroll: bool = False, reset_after: bool = True, use_cudnn: Any = "auto",
+                 **kwargs: Any) -> None:
+        cell = GRUCell(units, activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
+                       kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
+                       bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
+                       recurrent_regularizer=recurrent_regularizer, bias_regularizer=bias_regularizer,
+                       kernel_constraint=kernel_constraint, recurrent_constraint=recurrent_constraint,
+                       bias_constraint=bias_constraint, dropout=dropout, recurrent_dropout=recurrent_dropout,
+                       reset_after=reset_after, dtype=kwargs.get("dtype", None),
+                       trainable=kwargs.get("trainable", True), name="gru_cell", seed=seed,
+                       implementation=kwargs.pop("implementation", 2))
+        super().__init__(cell, activity_regularizer=activity_regularizer,
+                         **_rnn_kwargs(kwargs, go_backwards, return_sequences, return_state, stateful, unroll))
+        self.input_spec = InputSpec(ndim=3)
+        self.use_cudnn = _check_use_cudnn(use_cudnn)
+
+    def inner_loop(self, sequences: Any, initial_state: Any, mask: Any, training: Any = False) -> Any:
+        if isinstance(initial_state, (list, tuple)):
+            initial_state = initial_state[0]
+        if self.use_cudnn is True:
+            raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer configuration "
+                             "with this backend. Pass use_cudnn='auto' to fallback to a non-cuDNN implementation.")
+        return super().inner_loop(sequences, initial_state, mask=mask, training=training)
+
+    def get_config(self) -> dict[str, Any]:
+        cell = self.cell
+        return {**self._layer_config(), "recurrent_activation": activations.serialize(cell.recurrent_activation),
+                "reset_after": cell.reset_after, "seed": cell.seed}
