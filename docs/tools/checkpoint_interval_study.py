@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 STEP_FLOPS = 1e12          # per example; 2 examples per replica at 1 TFLOP/s: a 2 s step
+STEP_SECONDS = 2.0         # (what simdist then measures: 2 s of compute + a small all-reduce)
 STATE_BYTES = 4_000_000    # the model's one variable (float32 x 1e6): what a checkpoint writes
 DELAY = 20.0               # platform restart delay (s)
 PAIRS = ((300.0, 5.0), (200.0, 10.0), (600.0, 20.0))     # (M, delta) in seconds
@@ -137,8 +138,10 @@ def fit_optimum(taus: Sequence[float], times: Sequence[float]) -> tuple[float, f
 
 
 def study_pair(m: float, delta: float, steps: int, seeds: Sequence[int], multipliers: Sequence[float],
-               workers: int, tmp: Path) -> dict[str, Any]:
+               workers: int, tmp: Path, min_segments: float = 0.0) -> dict[str, Any]:
     """Sweep the checkpoint interval for one (M, delta): the simulated and Daly's curves and optima."""
+    if min_segments:   # T_s >= min_segments x tau_opt: the last, partial segment weighs little
+        steps = max(steps, math.ceil(min_segments * daly_tau(m, delta) / STEP_SECONDS))
     ts, d, r = measure(m, delta, steps, tmp)
     step = ts / steps
     tau_d = daly_tau(m, d)
@@ -256,19 +259,21 @@ def table_b(rows: list[dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="6 seeds, 5 points, part A only")
-    ap.add_argument("--seeds", type=int, default=None, help="seeds per point (default 12; --quick 6)")
-    ap.add_argument("--steps", type=int, default=600, help="steps of the part A job (T_s = steps x 2 s)")
+    ap.add_argument("--seeds", type=int, default=None, help="seeds per point (default 16; --quick 6)")
+    ap.add_argument("--steps", type=int, default=600, help="at least this many steps in the part A job (T_s = steps x 2 s)")
+    ap.add_argument("--segments", type=float, default=25.0,
+                    help="at least this many checkpoint intervals of Daly's tau_opt in T_s (more steps if needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes")
     ap.add_argument("--img", default=str(ROOT / "docs" / "img" / "mwms-checkpoint-interval.png"))
     ap.add_argument("--no-misses", action="store_true", help="skip part B")
     a = ap.parse_args(argv)
-    seeds = range(a.seeds or (6 if a.quick else 12))
+    seeds = range(a.seeds or (6 if a.quick else 16))
     mult = (0.5, 0.7, 1.0, 1.4, 2.0) if a.quick else MULTIPLIERS
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         results = []
         for m, delta in PAIRS:
-            r = study_pair(m, delta, a.steps, seeds, mult, a.workers, tmp)
+            r = study_pair(m, delta, a.steps, seeds, mult, a.workers, tmp, min_segments=a.segments)
             print(f"M={m:g} s delta={r['delta']:.3g} s: Daly tau_opt {r['tau_daly']:.1f} s, simulated "
                   f"{r['tau_sim']:.1f} s ({100 * r['tau_err']:+.1f}%); T {r['T_daly']:.0f} s vs {r['T_sim']:.0f} s "
                   f"({100 * r['T_err']:+.1f}%)", flush=True)
