@@ -71,7 +71,8 @@ def accounting(metrics: dict[str, Any], steps: int) -> list[str]:
         applied, redone, done = int(s["steps_applied"]), int(s["steps_redone"]), int(s["steps_completed"])
         if applied != done + redone:
             out.append(f"steps_applied {applied} != steps_completed {done} + steps_redone {redone}: "
-                       + ("a step was applied more than once" if applied > done + redone else "an applied step was lost"))
+                       + ("a step was applied more than once" if applied > done + redone
+                          else "an applied step was lost"))
         if s.get("restore_mismatches"):
             out.append(f"{int(s['restore_mismatches'])} restore(s) brought back a state that differs from the saved "
                        "checkpoint")

@@ -135,11 +135,13 @@ SCHEMA: dict[str, Field] = {
         "devices": Field("list", "one_device/mirrored: devices of the local host (default: every GPU, else CPU:0)",
                          None, item=Field("str", "device, e.g. \"GPU:0\""), min_items=1,
                          example='["GPU:0", "GPU:1"]'),
-        "all_reduce": Field("str", "mirrored / multi_worker_mirrored: cross-device ops (ring = NcclAllReduce, reduce_to_one = "
+        "all_reduce": Field("str", "mirrored / multi_worker_mirrored: cross-device ops (ring = NcclAllReduce, "
+                                   "reduce_to_one = "
                                    "ReductionToOneDevice; tree, hierarchical: NCCL's tree and 2D algorithms; "
                                    "nccl: timed by NCCL's own tuning model, see docs/validation.md)", None,
                             choices=("ring", "reduce_to_one", "tree", "hierarchical", "nccl")),
-        "collectives": Field("str", "mirrored / multi_worker_mirrored: collective fidelity (auto: chunked up to 20,000 transfers, then "
+        "collectives": Field("str", "mirrored / multi_worker_mirrored: collective fidelity (auto: chunked up to "
+                                    "20,000 transfers, then "
                                     "analytic)", None, choices=("auto", "chunked", "analytic")),
         "restart": Field("table", "multi_worker_mirrored: what the cluster manager does when a worker is lost "
                                   "(docs/faults.md, synchronous jobs)", None, fields={

@@ -89,7 +89,8 @@ def test_training_models_are_refused_for_now_with_a_clear_rule():
 # ------------------------------------------------------------------------------------------ semantics
 def test_fault_free_job_times_like_mirrored_over_the_same_hosts():
     mw = _run()["summary"]
-    mi = run(loads(BASE.replace('kind = "multi_worker_mirrored"', 'kind = "mirrored"'), "mi.toml", [])).metrics["summary"]
+    mirrored = BASE.replace('kind = "multi_worker_mirrored"', 'kind = "mirrored"')
+    mi = run(loads(mirrored, "mi.toml", [])).metrics["summary"]
     for k in ("step_time_mean_s", "checkpoint_time_s", "simulated_time_s", "bytes_transferred"):
         assert mw[k] == pytest.approx(mi[k], rel=1e-9), f"{k}={mw[k]}, but mirrored on the same cluster gives {mi[k]}"
     assert (mw["restarts"], mw["steps_redone"], mw["steps_applied"], mw["checkpoints"]) == (0, 0, 40, 4)
@@ -104,7 +105,7 @@ def test_a_preemption_rolls_back_to_the_last_checkpoint_and_the_time_adds_up():
     step, save = _clean_step()
     t = 15.5 * step + save        # during step 16 (after the checkpoint at step 10)
     m = _run(f"[faults]\npreemptions = [{{worker = 1, at_time = {t!r}, downtime = 7.0}}]\n"
-             "[strategy.restart]\ndelay = 11.0\n".replace("[strategy.restart]", "[strategy.restart]"), None)
+             "[strategy.restart]\ndelay = 11.0\n")
     s = m["summary"]
     assert (s["restarts"], s["preemptions"], s["steps_redone"]) == (1, 1, 5), \
         f"restarts/preemptions/steps_redone = {s['restarts']}/{s['preemptions']}/{s['steps_redone']}, but should " \
