@@ -1,7 +1,7 @@
 """The checkpoint-interval study of docs/failure-injection.md (part 5): simdist's
 multi_worker_mirrored engine against Young's and Daly's optimum checkpoint interval.
 
-    python docs/tools/checkpoint_interval_study.py            # the figure + both tables (~6 min of CPU)
+    python docs/tools/checkpoint_interval_study.py            # the figure + both tables (~17 min on a loaded 2-core machine)
     python docs/tools/checkpoint_interval_study.py --quick    # fewer seeds and points, for a look
 
 Part A: a small MWMS job (2 hosts x 1 GPU, 2 s steps, T_s = steps x step time) whose worker 0 is
