@@ -227,6 +227,10 @@ def draw(results: list[dict[str, Any]], path: Path) -> None:
         ax.axvline(r["tau_daly"], color="#DD8452", linestyle="--", linewidth=1, label=f"Daly τ_opt {r['tau_daly']:.0f} s")
         ax.axvline(r["tau_sim"], color="#4C72B0", linestyle=":", linewidth=1.5, label=f"simulated τ* {r['tau_sim']:.0f} s")
         ax.set_xscale("log")
+        from matplotlib.ticker import NullFormatter, ScalarFormatter
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xticks([t for t in (20, 50, 100, 200, 400) if min(r["taus"]) * 0.9 <= t <= max(r["taus"]) * 1.1])
         ax.set_xlabel("checkpoint interval τ (s of compute)")
         ax.set_ylabel("completion time (s)")
         ax.set_title(f"M = {r['M']:g} s, δ = {r['delta']:.3g} s, R = {r['R']:.3g} s")

@@ -98,7 +98,7 @@ def settings(sc: Any, baseline_time: float, plans: int | None = None, seed: int 
         rates=rates, caps={k: int(kind(k).get("max", ex.get("max_events", 4))) for k in KINDS}, workers=int(sc.plan["replicas"]), ps=int(sc.plan.get("ps", 0)),
         steps=int(sc.config["training"]["steps"]),
         preemption_downtime=_pair(kind("preemptions").get("downtime"), down),
-        at_closure=float(kind("preemptions").get("at_closure", 0.0 if mw else 0.3)),
+        at_closure=0.0 if mw else float(kind("preemptions").get("at_closure", 0.3)),   # mwms: at a time only
         preempt_workers=int(sc.plan.get("workers", sc.plan["replicas"])),
         ps_downtime=_pair(kind("ps_failures").get("downtime"), down),
         slowdown=_pair(kind("stragglers").get("slowdown"), (1.5, 4.0)),

@@ -49,11 +49,7 @@ def check_table(ex: dict, config: dict, plan: dict, topo: Any, err: Callable[[st
                           f"{'; a window has min < max' if where == 'window' else ''})")
     mw = config.get("strategy", {}).get("kind") == "multi_worker_mirrored"
     for kind in PS_ONLY:
-        if mw and kind == "preemptions":
-            pre = ex.get(kind)
-            if isinstance(pre, dict) and pre.get("at_closure", 0.0):
-                err("explore.preemptions.at_closure", "multi_worker_mirrored preemptions are at a time (rule: "
-                                                      "at_closure = 0; at_closure counts parameter_server functions)")
+        if mw and kind == "preemptions":   # (drawn at a time: at_closure is not used, see explore.config)
             continue
         if not ps and isinstance(ex.get(kind), dict) and ex[kind].get("rate", 1.0) != 0:
             err(f"explore.{kind}", f"{config['strategy']['kind']} has no workers to preempt or ps tasks to fail "

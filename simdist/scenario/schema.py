@@ -331,7 +331,8 @@ SCHEMA: dict[str, Field] = {
             "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
             "downtime": Field("list", "[min, max] downtime (default: 1% to 20% of the window)", None,
                               item=Field("time", "time"), min_items=2),
-            "at_closure": Field("float", "share triggered during the N-th function started instead of at a time",
+            "at_closure": Field("float", "share triggered during the N-th function started instead of at a time "
+                                          "(parameter_server; multi_worker_mirrored draws every one at a time)",
                                 0.3, minimum=0),
         }),
         "ps_failures": Field("table", "parameter_server: ps failures to draw", None, fields={
