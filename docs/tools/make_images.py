@@ -57,6 +57,13 @@ PICTURES: dict[str, tuple[list[list[str]], dict[str, str]]] = {
     "train-ps-failure": ([["simdist", "run", "scenarios/train_ps_failure.toml", "--plot", "--out", "{tmp}/train-psf",
                            "--quiet", "--no-progress"]],
                          {"{tmp}/train-psf/loss.png": "train-ps-failure.png"}),
+    # Part 5: synchronous multi-worker jobs (the study: docs/tools/checkpoint_interval_study.py)
+    "mwms-preemption-timeline": ([["simdist", "run", "scenarios/train_mwms_preemption.toml", "--plot", "--out",
+                                   "{tmp}/mwms-run", "--quiet", "--no-progress"]],
+                                 {"{tmp}/mwms-run/timeline.png": "mwms-preemption-timeline.png"}),
+    "mwms-checkpoint-interval": ([["python", "docs/tools/checkpoint_interval_study.py", "--img",
+                                   "{tmp}/mwms-checkpoint-interval.png"]],
+                                 {"{tmp}/mwms-checkpoint-interval.png": "mwms-checkpoint-interval.png"}),
 }
 
 

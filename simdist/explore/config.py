@@ -48,6 +48,7 @@ class Settings:
     bandwidth_factor: tuple[float, float]
     latency_factor: tuple[float, float]
     link_duration: tuple[float, float]
+    preempt_workers: int = 0      # workers a preemption can hit (multi_worker_mirrored: hosts; else = workers)
 
     def manifest(self) -> dict[str, Any]:
         from dataclasses import asdict
@@ -76,8 +77,9 @@ def settings(sc: Any, baseline_time: float, plans: int | None = None, seed: int 
     def kind(name: str) -> dict:
         return ex.get(name) or {}
 
+    mw = sc.strategy == "multi_worker_mirrored"
     default_rates = {"preemptions": 1.0, "ps_failures": 0.3, "stragglers": 0.5, "links": 0.5} if ps else \
-        {"preemptions": 0.0, "ps_failures": 0.0, "stragglers": 1.0, "links": 1.0}
+        {"preemptions": 1.0 if mw else 0.0, "ps_failures": 0.0, "stragglers": 1.0, "links": 1.0}
     rates = {k: float(kind(k).get("rate") if kind(k).get("rate") is not None else default_rates[k]) for k in KINDS}
     links = tuple(kind("links").get("names") or _default_links(sc))
     if not links:
@@ -96,7 +98,8 @@ def settings(sc: Any, baseline_time: float, plans: int | None = None, seed: int 
         rates=rates, caps={k: int(kind(k).get("max", ex.get("max_events", 4))) for k in KINDS}, workers=int(sc.plan["replicas"]), ps=int(sc.plan.get("ps", 0)),
         steps=int(sc.config["training"]["steps"]),
         preemption_downtime=_pair(kind("preemptions").get("downtime"), down),
-        at_closure=float(kind("preemptions").get("at_closure", 0.3)),
+        at_closure=0.0 if mw else float(kind("preemptions").get("at_closure", 0.3)),   # mwms: at a time only
+        preempt_workers=int(sc.plan.get("workers", sc.plan["replicas"])),
         ps_downtime=_pair(kind("ps_failures").get("downtime"), down),
         slowdown=_pair(kind("stragglers").get("slowdown"), (1.5, 4.0)),
         straggler_duration=_pair(kind("stragglers").get("duration"), lasting),

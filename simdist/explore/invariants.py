@@ -5,7 +5,10 @@ Built in (docs/faults.md states the promises they check):
 - ``accounting``: no function lost or applied twice. Every scheduled function ended
   (completed, failed or cancelled; none pending); a function is put back only by a preemption
   (retries <= preemptions); a completed run completed every step, and its completed functions
-  are its steps plus those redone after a checkpoint restore, no more, no fewer.
+  are its steps plus those redone after a checkpoint restore, no more, no fewer. A
+  multi_worker_mirrored job: its step applications are its steps plus those a restart rolled
+  back (``steps_applied = steps_completed + steps_redone``), and every restore brought back
+  exactly the saved state (``restore_mismatches = 0``).
 - ``remote_values``: every RemoteValue is resolved: a completed function's holds a value, a
   failed one's a `tf.errors` error, a cancelled one's the CancelledError TF documents.
 - ``ends``: the run ends: no deadlock, no error of simdist itself, a failed run fails with a
@@ -30,7 +33,8 @@ __all__ = ["BUILTIN", "Violation", "first", "accounting", "remote_values", "run_
 
 BUILTIN = {
     "accounting": "no function lost or applied twice (every scheduled function ended; retries <= preemptions; "
-                  "completed = steps + redone)",
+                  "completed = steps + redone; multi_worker_mirrored: steps_applied = steps_completed + steps_redone "
+                  "and every restore brought back the saved state)",
     "remote_values": "every RemoteValue resolved: a value, a tf.errors error, or TF's CancelledError",
     "determinism": "a re-run in a fresh process with another PYTHONHASHSEED gives byte-identical metrics",
     "ends": "the run ends: no deadlock, no internal error, within the simulated-time and wall-time limits",
@@ -63,6 +67,15 @@ def accounting(metrics: dict[str, Any], steps: int) -> list[str]:
     ok = metrics["status"] == "ok"
     if ok and s.get("steps_completed") != steps:
         out.append(f"the run completed but steps_completed = {s.get('steps_completed')} != training.steps = {steps}")
+    if "steps_applied" in s:   # a synchronous job with restarts (multi_worker_mirrored)
+        applied, redone, done = int(s["steps_applied"]), int(s["steps_redone"]), int(s["steps_completed"])
+        if applied != done + redone:
+            out.append(f"steps_applied {applied} != steps_completed {done} + steps_redone {redone}: "
+                       + ("a step was applied more than once" if applied > done + redone
+                          else "an applied step was lost"))
+        if s.get("restore_mismatches"):
+            out.append(f"{int(s['restore_mismatches'])} restore(s) brought back a state that differs from the saved "
+                       "checkpoint")
     if c is None:
         return out
     cl = c["closures"]

@@ -110,7 +110,7 @@ def _window_time(s: Settings, rng: Any) -> float:
 
 
 def _preemption(s: Settings, rng: Any) -> Event:
-    w = int(rng.integers(0, s.workers))
+    w = int(rng.integers(0, s.preempt_workers or s.workers))
     if rng.random() < s.at_closure:
         trigger: tuple[str, Any] = ("at_closure", int(rng.integers(1, s.steps + 1)))
     else:

@@ -80,11 +80,12 @@ def _estimate(sc: Any, cluster: Any) -> dict[str, Any]:
         per_step += 2 * n
     per_step_hi = per_step
     what = None
-    if sc.strategy == "mirrored" and n > 1 and sc.plan.get("all_reduce", "ring") == "nccl":
+    all_reduces = sc.strategy in ("mirrored", "multi_worker_mirrored")   # (mwms: restarts redo steps, not counted)
+    if all_reduces and n > 1 and sc.plan.get("all_reduce", "ring") == "nccl":
         per_step += n + 1   # NCCL's model: a kernel per rank, one wake-up
         per_step_hi += n + 1
         what = "nccl all-reduce (NCCL's tuning model: one kernel per rank, one wake-up per step)"
-    elif sc.strategy == "mirrored" and n > 1:
+    elif all_reduces and n > 1:
         algorithm = sc.plan.get("all_reduce", "ring")
         plan = collectives.plan_for("all_reduce", devs, 1.0, algorithm)
         transfers = plans.transfer_count(plan)

@@ -47,7 +47,10 @@ def check_table(ex: dict, config: dict, plan: dict, topo: Any, err: Callable[[st
             elif r[0] > r[1] or (where == "window" and r[0] == r[1]):
                 err(path, f"{r[0]!r} is above {r[1]!r} (rule: [min, max] with min <= max"
                           f"{'; a window has min < max' if where == 'window' else ''})")
+    mw = config.get("strategy", {}).get("kind") == "multi_worker_mirrored"
     for kind in PS_ONLY:
+        if mw and kind == "preemptions":   # (drawn at a time: at_closure is not used, see explore.config)
+            continue
         if not ps and isinstance(ex.get(kind), dict) and ex[kind].get("rate", 1.0) != 0:
             err(f"explore.{kind}", f"{config['strategy']['kind']} has no workers to preempt or ps tasks to fail "
                                    "(rule: preemptions and ps_failures are for parameter_server)")

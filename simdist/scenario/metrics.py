@@ -54,6 +54,19 @@ SUMMARY_METRICS: dict[str, tuple[str, str, str]] = {
     "recoveries": ("", "neutral", "restores from a checkpoint after a ps failure"),
     "redone_closures": ("", "lower", "completed functions lost to a restore and run again"),
     "recovery_time_s": ("s", "lower", "time from a ps failure to training resuming"),
+    "restarts": ("", "lower", "multi_worker_mirrored: times the job stopped and was restarted from its last "
+                              "checkpoint"),
+    "steps_redone": ("", "lower", "multi_worker_mirrored: applied steps a restart rolled back (computed again)"),
+    "steps_applied": ("", "neutral", "multi_worker_mirrored: step applications, redone ones included "
+                                     "(= steps_completed + steps_redone)"),
+    "time_lost_restart_s": ("s", "lower", "multi_worker_mirrored: for each restart, from when the state was last "
+                                          "the restored checkpoint's to the end of the restore"),
+    "time_checkpointing_s": ("s", "lower", "multi_worker_mirrored: simulated time of the checkpoint saves that "
+                                           "completed"),
+    "preemption_checkpoints": ("", "neutral", "multi_worker_mirrored: checkpoints saved in a preemption's grace "
+                                              "period"),
+    "restore_mismatches": ("", "lower", "multi_worker_mirrored: restores whose state differs from the saved one "
+                                        "(0 unless simdist is wrong)"),
     "final_loss": ("", "lower", "training models: loss of the trained model on the held-out split (last evaluation)"),
     "final_accuracy": ("", "higher", "training models: accuracy of the trained model on the held-out split"),
     "time_to_accuracy_s": ("s", "lower", "training models: simulated time of the first evaluation at or above "
@@ -110,7 +123,8 @@ METRICS_SCHEMA: dict[str, Any] = {
             "properties": {
                 "name": {"type": "string"},
                 "digest": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-                "strategy": {"enum": ["one_device", "mirrored", "central_storage", "parameter_server"]},
+                "strategy": {"enum": ["one_device", "mirrored", "central_storage", "parameter_server",
+                                              "multi_worker_mirrored"]},
                 "overrides": {"type": "object"},
                 "cost_model": {"enum": ["flops", "roofline"]},
             },
@@ -162,7 +176,7 @@ METRICS_SCHEMA: dict[str, Any] = {
         "faults": {"type": "array", "items": {
             "type": "object", "additionalProperties": False, "required": ["kind", "target", "start", "end"],
             "properties": {"kind": {"enum": ["preemption", "straggler", "degraded_link", "ps_failure", "checkpoint",
-                                             "restore"]},
+                                             "restore", "restart"]},
                            "target": {"type": "string"}, "start": _NNUM, "end": _NUM}}},
         "training": _TRAINING,
         "digest": {"type": "string", "pattern": "^[0-9a-f]{64}$"},

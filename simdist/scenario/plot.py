@@ -40,7 +40,8 @@ C_IDLE = "#E6E6E6"
 C_EDGE = "#9A9A9A"
 SHADE = {"preemption": ("#C44E52", 0.28, "preempted (window)"), "ps_failure": ("#8B0000", 0.30, "ps failed (window)"),
          "straggler": ("#E5C100", 0.30, "straggler"), "degraded_link": ("#5F7A8A", 0.22, "degraded link"),
-         "restore": ("#8172B3", 0.25, "checkpoint restore")}
+         "restore": ("#8172B3", 0.25, "checkpoint restore"),
+         "restart": ("#7B1E1E", 0.18, "job restarting (every worker)")}
 KINDS = ("compute", "comm", "ckpt", "down")
 # A device's grey: it is neither computing nor communicating (waiting for others). Not "idle":
 # the summary's idle_fraction is the share of step time with nothing running anywhere.
@@ -259,6 +260,8 @@ def _rows_for(f: dict[str, Any], rows: list[dict[str, Any]]) -> list[int]:
 
     if f["kind"] in ("preemption", "ps_failure"):
         return [i for i, r in enumerate(rows) if hit(r, lambda m: m["host"] == tgt)]
+    if f["kind"] == "restart":   # a synchronous job's restart stops every worker
+        return list(range(len(rows)))
     if f["kind"] == "degraded_link":
         host, _, link = tgt.rpartition("/")
         m = re.search(r"GPU:\d+$", link)

@@ -82,7 +82,10 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
                                   collectives=sc.config["strategy"].get("collectives") or "auto",
                                   cost_model=cost_model(sc))
                 ctx.sim = session.simulator()
-                if training:
+                if sc.strategy == "multi_worker_mirrored":
+                    from .mwms_run import run_mwms
+                    run_mwms(ctx)
+                elif training:
                     from .train.sync import run_sync_training
                     run_sync_training(ctx)
                 else:
@@ -140,7 +143,7 @@ def _assemble(ctx: _Ctx, status: str, error: str | None) -> dict[str, Any]:
     parts = ctx.parts
     summary: dict[str, Any] = {"simulated_time_s": now}
     completed = int(parts.get("completed", 0))
-    if status != "ok" and sc.strategy != "parameter_server":
+    if status != "ok" and sc.strategy not in ("parameter_server", "multi_worker_mirrored"):
         completed = len(sm["steps"])
     summary["steps_completed"] = completed
     summary["examples_per_s"] = completed * parts.get("examples_per_step", 0) / now if now > 0 else 0.0

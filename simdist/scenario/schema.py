@@ -31,7 +31,7 @@ class _Required:
 
 REQUIRED: Any = _Required()
 
-STRATEGIES = ("one_device", "mirrored", "central_storage", "parameter_server")
+STRATEGIES = ("one_device", "mirrored", "central_storage", "parameter_server", "multi_worker_mirrored")
 PRESETS = ("gpu_host", "cpu_cluster", "gpu_cluster")
 DTYPES = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int32": 4, "int64": 8}
 GPU_MODELS = ("A100", "A100-40GB", "A100-80GB", "H100", "H200", "V100")  # simdist.sim.hardware.GPUS (kept here so validation imports nothing)
@@ -45,6 +45,7 @@ FLOP_MODEL_KEYS = ("flops_per_example", "global_batch", "example_bytes", "input_
                    "update_flops_per_param", "optimizer_slots", "variables")
 _TRAINING_MODEL = ("zoo", "function")
 RECOVERY = ("fail", "restore_checkpoint")
+RESTART_WORKERS = ("all", "lost")
 
 
 #: Every quantity of a kind lies in this range unless its Field says otherwise: wide enough for any
@@ -134,12 +135,26 @@ SCHEMA: dict[str, Field] = {
         "devices": Field("list", "one_device/mirrored: devices of the local host (default: every GPU, else CPU:0)",
                          None, item=Field("str", "device, e.g. \"GPU:0\""), min_items=1,
                          example='["GPU:0", "GPU:1"]'),
-        "all_reduce": Field("str", "mirrored: cross-device ops (ring = NcclAllReduce, reduce_to_one = "
+        "all_reduce": Field("str", "mirrored / multi_worker_mirrored: cross-device ops (ring = NcclAllReduce, "
+                                   "reduce_to_one = "
                                    "ReductionToOneDevice; tree, hierarchical: NCCL's tree and 2D algorithms; "
                                    "nccl: timed by NCCL's own tuning model, see docs/validation.md)", None,
                             choices=("ring", "reduce_to_one", "tree", "hierarchical", "nccl")),
-        "collectives": Field("str", "mirrored: collective fidelity (auto: chunked up to 20,000 transfers, then "
+        "collectives": Field("str", "mirrored / multi_worker_mirrored: collective fidelity (auto: chunked up to "
+                                    "20,000 transfers, then "
                                     "analytic)", None, choices=("auto", "chunked", "analytic")),
+        "restart": Field("table", "multi_worker_mirrored: what the cluster manager does when a worker is lost "
+                                  "(docs/faults.md, synchronous jobs)", None, fields={
+            "delay": Field("time", "platform restart delay: from the job stopping (or the lost worker's replacement "
+                                   "being ready) to the restarted workers running again", 0.0, example='"90s"'),
+            "workers": Field("str", "all: every worker is restarted once the replacement is ready (the job "
+                                    "resumes delay after it); lost: only the lost worker is, on its replacement (the "
+                                    "job resumes when it is ready + delay)", "all", choices=RESTART_WORKERS),
+            "max_restarts": Field("int", "more restarts than this fail the run", 100, minimum=0, maximum=10**6),
+            "detection": Field("time", "from a worker's loss reaching the collective to the job stopping (the "
+                                       "collective's timeout or the coordination service's heartbeat)", 0.0,
+                               example='"10s"'),
+        }),
         "parameter_device": Field("str", "central_storage: where variables live (default: CPU:0 with several "
                                          "GPUs, else the one GPU)", None, example='"CPU:0"'),
         "partitioner": Field("table", "parameter_server: the variable_partitioner", None, fields={
@@ -218,17 +233,27 @@ SCHEMA: dict[str, Field] = {
         "checkpoint_every": Field("int", "save a checkpoint every N steps / closures (0: never)", 0, minimum=0, maximum=10**9),
         "checkpoint_bandwidth": Field("bandwidth", "storage write/read bandwidth for checkpoints", 2e9, above=0,
                                       example='"2GB/s"'),
+        "checkpoint_interval": Field("time", "multi_worker_mirrored: also save a checkpoint after the first step that "
+                                             "ends this long after the last checkpoint or (re)start", None, above=0,
+                                     example='"10min"'),
+        "grace_period": Field("time", "multi_worker_mirrored: PreemptionCheckpointHandler with "
+                                      "TerminationConfig(grace_period): a preemption is noticed this long before the "
+                                      "worker is killed, and the job saves a checkpoint after the step running then "
+                                      "and exits (omit or 0: killed without notice)", None, minimum=0, example='"30s"'),
         "compute_jitter": Field("float", "sigma of a log-normal factor on each step's compute (seeded stream "
                                          "'scenario/jitter'); 0 = none", 0.0, minimum=0, maximum=3.0),
     }),
     "faults": Field("table", "what goes wrong", None, fields={
-        "preemptions": Field("tables", "parameter_server: scheduled worker preemptions", None, fields={
-            "worker": Field("int", "worker task index", REQUIRED, minimum=0),
-            "at_time": Field("time", "preempt at this simulated time ...", None),
-            "at_closure": Field("int", "... or during the N-th function started (1-based)", None, minimum=1, maximum=10**9),
+        "preemptions": Field("tables", "parameter_server / multi_worker_mirrored: scheduled worker preemptions", None,
+                             fields={
+            "worker": Field("int", "worker task index (multi_worker_mirrored: the host)", REQUIRED, minimum=0),
+            "at_time": Field("time", "preempt at this simulated time (multi_worker_mirrored: the notice) ...", None),
+            "at_closure": Field("int", "... or during the N-th function started (1-based; parameter_server)", None,
+                                minimum=1, maximum=10**9),
             "downtime": Field("time", "how long the worker stays down", REQUIRED),
         }),
-        "preemption_process": Field("table", "parameter_server: random preemptions (spot instances)", None, fields={
+        "preemption_process": Field("table", "parameter_server / multi_worker_mirrored: random preemptions (spot "
+                                             "instances)", None, fields={
             "mtbf": Field("time", "mean time between preemptions of one worker (exponential); at least one function's "
                                   "compute, and 1 s for FLOP-only models (1 ms for training models, whose runs are "
                                   "short)", REQUIRED, minimum=1e-3, example='"30min"'),
@@ -306,7 +331,8 @@ SCHEMA: dict[str, Field] = {
             "max": Field("int", "at most this many per plan (default: max_events)", None, minimum=0),
             "downtime": Field("list", "[min, max] downtime (default: 1% to 20% of the window)", None,
                               item=Field("time", "time"), min_items=2),
-            "at_closure": Field("float", "share triggered during the N-th function started instead of at a time",
+            "at_closure": Field("float", "share triggered during the N-th function started instead of at a time "
+                                          "(parameter_server; multi_worker_mirrored draws every one at a time)",
                                 0.3, minimum=0),
         }),
         "ps_failures": Field("table", "parameter_server: ps failures to draw", None, fields={

@@ -205,6 +205,11 @@ class _Validator:
                     if isinstance(tr, dict) and tr.get(key) is not None:
                         self.err(f"training.{key}", "only for training models (rule: name one with model.zoo or "
                                                     "model.function)")
+        if st["kind"] != "multi_worker_mirrored" and isinstance(tr, dict):
+            for key in ("checkpoint_interval", "grace_period"):
+                if tr.get(key) is not None:
+                    self.err(f"training.{key}", f"only for multi_worker_mirrored (rule: {st['kind']} checkpoints "
+                                                "with training.checkpoint_every)")
         faults = c.get("faults")
         if isinstance(faults, dict):
             self.faults(faults, st, topo, tr if isinstance(tr, dict) else {})
@@ -297,13 +302,23 @@ class _Validator:
     def strategy(self, st: dict, topo: Topology, c: dict) -> None:
         kind = st["kind"]
         allowed = {"one_device": {"devices"}, "mirrored": {"devices", "all_reduce", "collectives"},
-                   "central_storage": {"devices", "parameter_device"}, "parameter_server": {"partitioner"}}[kind]
+                   "central_storage": {"devices", "parameter_device"}, "parameter_server": {"partitioner"},
+                   "multi_worker_mirrored": {"all_reduce", "collectives", "restart"}}[kind]
         for k in st:
             if k != "kind" and k not in allowed:
                 self.err(f"strategy.{k}", f"not an option of {kind} (rule: {kind} takes "
                                           f"{', '.join(sorted(allowed)) or 'no options'})")
         if kind == "parameter_server":
             self.ps_strategy(st, topo)
+            return
+        if kind == "multi_worker_mirrored":
+            if self.cluster_cfg.get("preset") != "gpu_cluster":
+                self.err("strategy.kind", "multi_worker_mirrored runs on cluster.preset = \"gpu_cluster\" (rule: N "
+                                          "hosts x G GPUs, one worker per host; cluster.hosts and "
+                                          "cluster.gpus_per_host)")
+                return
+            self._multi_host_mirrored(st, topo)
+            self.plan["workers"] = len(topo.hosts)
             return
         if len(topo.hosts) != 1:
             if kind == "mirrored" and self.cluster_cfg.get("preset") == "gpu_cluster" and "devices" not in st:
@@ -448,24 +463,31 @@ class _Validator:
 
     def faults(self, f: dict, st: dict, topo: Topology, tr: dict) -> None:
         ps = st["kind"] == "parameter_server"
+        mw = st["kind"] == "multi_worker_mirrored"
         nw = self.plan["replicas"]
+        nwk = self.plan.get("workers", nw)   # workers to preempt (multi_worker_mirrored: hosts)
         who = "workers" if ps else "replicas"
         if not ps:
-            for key in ("preemptions", "preemption_process", "ps_failures", "recovery"):
+            for key in ("ps_failures", "recovery") if mw else ("preemptions", "preemption_process", "ps_failures",
+                                                                 "recovery"):
                 if f.get(key):
                     self.err(f"faults.{key}", f"only parameter_server runs have workers to preempt or ps tasks to "
-                                              f"fail (rule: {st['kind']} supports faults.stragglers and faults.links)")
+                                              f"fail (rule: {st['kind']} supports faults.stragglers and faults.links"
+                                              + (", faults.preemptions and faults.preemption_process)" if mw else ")"))
         for i, p in enumerate(f.get("preemptions") or []):
-            if ("at_time" in p) == ("at_closure" in p):
+            if mw and "at_closure" in p:
+                self.err(f"faults.preemptions[{i}].at_closure", "counts parameter_server functions (rule: a "
+                                                                "multi_worker_mirrored preemption is at_time)")
+            elif ("at_time" in p) == ("at_closure" in p):
                 self.err(f"faults.preemptions[{i}]", "give exactly one of at_time or at_closure (rule: one trigger)")
-            if p.get("worker", 0) >= nw:
-                self.err(f"faults.preemptions[{i}].worker", f"worker {p['worker']} does not exist (rule: < {nw} "
-                                                            "workers)")
+            if p.get("worker", 0) >= nwk:
+                self.err(f"faults.preemptions[{i}].worker", f"worker {p['worker']} does not exist (rule: < {nwk} "
+                                                            "workers" + (", one per host)" if mw else ")"))
         proc = f.get("preemption_process")
         if proc:
             for j, w in enumerate(proc.get("workers") or []):
-                if w >= nw:
-                    self.err(f"faults.preemption_process.workers[{j}]", f"worker {w} does not exist (rule: < {nw} "
+                if w >= nwk:
+                    self.err(f"faults.preemption_process.workers[{j}]", f"worker {w} does not exist (rule: < {nwk} "
                                                                         "workers)")
             if proc.get("workers") is not None and proc.get("worker_fraction") is not None:
                 self.err("faults.preemption_process.worker_fraction", "give workers or worker_fraction, not both "
