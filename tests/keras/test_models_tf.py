@@ -25,7 +25,10 @@ import pytest
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+# Live TF only (no golden): TF and simdist exchange weight files through a shared directory,
+# which recorded answers cannot stand in for.
+pytestmark = [pytest.mark.tf, pytest.mark.skipif(not tf_workers.HAS_TF,
+                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
 
 RTOL, ATOL_SCALE = 1e-5, 1e-6
 WEIGHTS_DIR_ENV = "SIMDIST_TEST_WEIGHTS_DIR"
