@@ -45,3 +45,5 @@ from simdist.keras.layers.upsampling_padding import UpSampling1D  # noqa: F401
 from simdist.keras.layers.upsampling_padding import UpSampling2D  # noqa: F401
 from simdist.keras.layers.upsampling_padding import ZeroPadding1D  # noqa: F401
 from simdist.keras.layers.upsampling_padding import ZeroPadding2D  # noqa: F401
+from simdist.keras.layers.einsum_dense import EinsumDense  # noqa: F401
+from simdist.keras.layers.attention import MultiHeadAttention  # noqa: F401
