@@ -170,5 +170,20 @@ def test_transformer_options_are_checked(override: str, key: str, says: str) -> 
     assert key in str(e.value) and says in str(e.value), f"{override}: {e.value}"
 
 
+@pytest.mark.clause("scenario.zoo.transformer")
+@pytest.mark.parametrize("cfg", [{}, {"embedding_dim": 32, "heads": 4, "blocks": 2},
+                                 {"embedding_dim": 10, "heads": 3, "ff_dim": 7, "tokens": 4}])
+def test_the_estimate_counts_the_transformers_parameters(cfg: dict) -> None:
+    """estimate_training's closed form (what --dry-run and the memory check use) equals the
+    parameters of the model the zoo builds."""
+    from simdist import tf
+    from simdist.scenario.estimate_training import zoo_parameters
+    from simdist.scenario.train.zoo import build
+    model_cfg = {"zoo": "transformer", **cfg}
+    tf.keras.backend.clear_session()
+    built = sum(int(np.prod(v.shape)) for v in build(tf, model_cfg, (64,), 10, 0).variables)
+    assert zoo_parameters(model_cfg, [64], 10, 0)[0] == built, f"{cfg}: estimate vs the built model's {built}"
+
+
 if __name__ == "__main__":  # TF worker
     tf_workers.serve(_tf_worker)
