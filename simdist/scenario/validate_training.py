@@ -100,6 +100,11 @@ def check_training(v: Any, c: dict, st: dict, topo: Any) -> None:
     if m.get("mixed_precision") == "mixed_float16" and kind == "parameter_server":
         v.err("model.mixed_precision", "mixed_float16 needs a LossScaleOptimizer, which simdist does not run under "
                                        "parameter_server (rule: float32 or mixed_bfloat16 with parameter_server)")
+    if m.get("mixed_precision") == "mixed_float16" and kind == "central_storage":
+        v.err("model.mixed_precision", "mixed_float16's LossScaleOptimizer fails at its first finite step under "
+                                       "CentralStorageStrategy, on TF 2.21 + Keras 3.15 as on simdist (its step "
+                                       "counter is an AggregatingVariable updated in a replica context: ValueError) "
+                                       "(rule: float32 or mixed_bfloat16 with central_storage)")
     v.plan["training"] = facts
     if fn_ok and not any(i.path.startswith(("data", "model")) for i in v.issues):
         _probe_function(v, fn, x, int(d.get("categorical_buckets") or 0), facts["classes"])

@@ -161,6 +161,7 @@ def test_mixed_precision_changes_the_simulated_step_time_under_the_roofline() ->
     ("model.hidden=[8]", "model.hidden", "an option of the zoo models mlp, wide_deep"),
     ("data.categorical_buckets=16", "data.categorical_buckets", "the transformer model takes x only"),
     ('model.mixed_precision="mixed_float32"', "model.mixed_precision", "mixed_float16"),
+    ('strategy.kind="central_storage"', "model.mixed_precision", "fails at its first finite step"),
 ])
 def test_transformer_options_are_checked(override: str, key: str, says: str) -> None:
     from scenario_helpers import ROOT
