@@ -30,6 +30,7 @@ SUBCOMMAND_MODULES = (
     "simdist.explore.cli_explore",
     "simdist.conformance.cli",
     "simdist.validation.cli",
+    "simdist.launch.cli_launch",
 )
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130

@@ -37,12 +37,18 @@ def _index(value: int, where: str) -> int:
 class Preemption:
     """Worker `worker` goes down for `downtime` seconds, either at simulated time `at_time` or
     halfway through the compute of the `at_closure`-th function started cluster-wide (1-based)
-    if it runs on that worker (else as soon as that worker next computes)."""
+    if it runs on that worker (else as soon as that worker next computes).
+
+    `notice` (with `at_time` only): the platform's advance notice, the SIGTERM a
+    `tf.distribute.experimental.PreemptionCheckpointHandler` watches for, delivered to the worker
+    at `at_time - notice` (0: none, the worker is killed without warning). ParameterServerStrategy
+    workers have no handler and ignore it (docs/faults.md)."""
 
     worker: int
     at_time: float | str | None = None
     at_closure: int | None = None
     downtime: float | str = 1.0
+    notice: float | str = 0.0
 
     def __post_init__(self) -> None:
         _index(self.worker, "Preemption.worker")
@@ -53,6 +59,14 @@ class Preemption:
         if self.at_closure is not None and (not isinstance(self.at_closure, int) or self.at_closure < 1):
             raise ValueError(f"Preemption.at_closure: expected an int >= 1, got {self.at_closure!r}")
         object.__setattr__(self, "downtime", _time(self.downtime, "Preemption.downtime"))
+        notice = _time(self.notice, "Preemption.notice")
+        if notice and self.at_time is None:
+            raise ValueError(f"Preemption(worker={self.worker}): notice={self.notice!r} needs at_time (a notice is "
+                             "delivered at at_time - notice)")
+        if notice and notice > self.at_time:   # type: ignore[operator]
+            raise ValueError(f"Preemption(worker={self.worker}): notice={self.notice!r} is longer than at_time="
+                             f"{self.at_time!r}: the notice would come before the run starts")
+        object.__setattr__(self, "notice", notice)
 
 
 @dataclass(frozen=True)

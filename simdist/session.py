@@ -53,6 +53,7 @@ class _Machine:
     collectives: str = "auto"                # the simulator's collective fidelity
     cost_model: str = "flops"                # the simulator's compute cost model (sim/roofline.py)
     names: dict[tuple[str, str], str] = field(default_factory=dict)   # memo of canonical/sim_device
+    task_names: dict[tuple[str, int], dict] = field(default_factory=dict)   # the memo of each task (enter_task)
 
 
 _m = _Machine()
@@ -151,6 +152,13 @@ def ensure_jobs(jobs: dict[str, int]) -> None:
     _m.logical = logical
 
 
+def reconfigure(cluster: Any, seed: int) -> None:
+    """A fresh machine on `cluster` with `seed`, keeping the trace, fault plan, collective
+    fidelity and cost model configured now (the launcher's machine, simdist/launch)."""
+    configure(cluster=cluster, seed=seed, trace=_m.trace, faults=_m.faults, collectives=_m.collectives,
+              cost_model=_m.cost_model)
+
+
 def reset(seed: int = 0) -> None:
     """Back to the default machine (one host, one CPU) with a fresh clock."""
     configure(seed=seed)
@@ -197,6 +205,25 @@ def set_local_task(job: str, task: int) -> None:
     """Which host of the cluster this process is (the chief for ParameterServerStrategy)."""
     _m.local_job, _m.local_task = job, int(task)
     _m.names.clear()
+    _m.task_names.clear()
+    _refresh_default_device()
+
+
+def local_task() -> tuple[str, int]:
+    """(job, task) of the task this program is (its devices are named relative to it)."""
+    return _m.local_job, _m.local_task
+
+
+def enter_task(job: str, task: int) -> None:
+    """Switch which task the running program is, keeping each task's memo of device names: the
+    launcher (simdist/launch.py) runs N worker programs in one process and switches between them
+    at every cross-worker collective, so this is the cheap form of `set_local_task`."""
+    if (_m.local_job, _m.local_task) == (job, task):
+        return
+    memos = _m.task_names
+    memos[(_m.local_job, _m.local_task)] = _m.names
+    _m.local_job, _m.local_task = job, int(task)
+    _m.names = memos.get((job, int(task))) or {}
     _refresh_default_device()
 
 
@@ -247,6 +274,7 @@ def set_logical_device_configuration(device: PhysicalDevice, logical_devices: li
             raise ValueError("logical_devices must not be empty; pass None to remove the configuration")
         _m.logical[key] = list(logical_devices)
     _m.names.clear()
+    _m.task_names.clear()
     _refresh_default_device()
 
 

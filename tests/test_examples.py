@@ -565,9 +565,20 @@ def _diff(name: str, got: str, want: str) -> str:
 
 # -- inventory -----------------------------------------------------------------------------------
 
+# Worker programs of multi-worker tutorials: one process cannot run them alone (each worker needs
+# its TF_CONFIG and its peers), so their differential tests launch them (simdist launch / two TF
+# worker processes) in the module named here.
+MULTI_WORKER = {"tutorial_multi_worker_ctl.py": "tests/strategies/test_multi_worker_tutorial.py"}
+
+
 def test_inventory():
     """Every program is listed, every listed program exists, and its header names its sources."""
-    on_disk = {p.name for p in EXAMPLES_DIR.glob("*.py") if not p.name.startswith("_")}
+    on_disk = {p.name for p in EXAMPLES_DIR.glob("*.py") if not p.name.startswith("_")} - set(MULTI_WORKER)
+    for name, test in MULTI_WORKER.items():
+        header = (EXAMPLES_DIR / name).read_text().split("\nfrom _backend import", 1)[0]
+        assert header.startswith("# Source: TF tutorial") and "Documented output" in header and test in header, \
+            f"{name}: header must name its TF tutorial, its documented output and its test {test}"
+        assert (ROOT / test).is_file(), f"{name}: its test {test} does not exist"
     assert on_disk == set(EXAMPLES), f"unlisted: {sorted(on_disk - set(EXAMPLES))}, " \
                                      f"missing: {sorted(set(EXAMPLES) - on_disk)}"
     assert {f for _, _, f in INVENTORY} == set(EXAMPLES)

@@ -3,26 +3,136 @@
 A differential test module doubles as its own worker script: `python module.py 0,1,2` computes
 the TF results of those cases and writes them pickled to stdout. TF runs out of process because
 its collectives and in-process servers keep state that later cases would trip over.
+
+Goldens. A module that declares `pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]`
+keeps TF's answers as a fixture in tests/goldens/ (one gzip'd pickle per module, stamped with
+the SHA-256 of the module's source), so that a base install without TensorFlow still checks
+simdist's values against TF's:
+- with TensorFlow installed, `spawn` runs TF live, as always, and refreshes the golden when its
+  answers or the module's source changed (commit tests/goldens/ with the test change);
+- without TensorFlow, `spawn` returns the golden's answers if its stamp matches the module's
+  source and it holds every case asked for; otherwise the module's tests are skipped, saying
+  which golden is missing or stale and how to record it (run the module once with TF).
+Modules whose TF answers vary from run to run (a race measured in TF) stay live-only.
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import io
+import importlib.util
 import os
 import pickle
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+GOLDENS = HERE / "goldens"
+HAS_TF = importlib.util.find_spec("tensorflow") is not None
+_opted: set[str] = set()
+
+
+def _key(module_file: str) -> str:
+    return str(Path(module_file).resolve())
+
+
+def golden_path(module_file: str) -> Path:
+    """tests/goldens/<path under tests/, slashes as '__'>.pkl.gz"""
+    rel = Path(module_file).resolve().relative_to(HERE).with_suffix("")
+    return GOLDENS / (rel.as_posix().replace("/", "__") + ".pkl.gz")
+
+
+def source_stamp(module_file: str) -> str:
+    return hashlib.sha256(Path(module_file).read_bytes()).hexdigest()
+
+
+def _load(module_file: str) -> dict[str, Any] | None:
+    path = golden_path(module_file)
+    if not path.exists():
+        return None
+    with gzip.open(path, "rb") as f:
+        return pickle.load(f)
+
+
+def golden_state(module_file: str) -> str | None:
+    """None when the module's golden is current, else why it cannot be used."""
+    g = _load(module_file)
+    rel = golden_path(module_file).relative_to(HERE.parent)
+    if g is None:
+        return f"no golden {rel}"
+    if g["stamp"] != source_stamp(module_file):
+        return f"golden {rel} is stale (the module changed since it was recorded)"
+    return None
+
+
+def tf_or_golden(module_file: str) -> Any:
+    """The module's skip mark: run with TF, or (without TF) from a current golden."""
+    _opted.add(_key(module_file))
+    why = None if HAS_TF else golden_state(module_file)
+    return pytest.mark.skipif(why is not None, reason=(
+        f"real TensorFlow is not installed and {why}: record it by running this module once where "
+        f"TensorFlow is installed (pip install -e .[tf])"))
+
+
+def _golden_answers(module_file: str, indices: list[int]) -> dict[int, Any]:
+    why = golden_state(module_file)
+    g = _load(module_file)
+    missing = [] if g is None else [i for i in indices if i not in g["results"]]
+    if why is not None or missing:
+        pytest.skip(f"real TensorFlow is not installed and {why or f'the golden lacks cases {missing[:5]}'}")
+    assert g is not None
+    return {i: g["results"][i] for i in indices}
+
+
+class _PlainOnly(pickle.Unpickler):
+    """Refuses answers that would need TensorFlow or Keras to unpickle (a base install has neither)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module.split(".")[0] in ("tensorflow", "keras", "tf_keras"):
+            raise AssertionError(f"a golden must hold plain Python/NumPy values, but TF's answers pickle "
+                                 f"{module}.{name}: convert it in the module's worker")
+        return super().find_class(module, name)
+
+
+def _refresh(module_file: str, results: dict[int, Any]) -> None:
+    stamp = source_stamp(module_file)
+    g = _load(module_file)
+    merged = dict(g["results"]) if g is not None and g["stamp"] == stamp else {}
+    before = pickle.dumps(sorted(merged.items(), key=lambda kv: kv[0]))
+    merged.update(results)
+    if g is not None and g["stamp"] == stamp and pickle.dumps(sorted(merged.items(), key=lambda kv: kv[0])) == before:
+        return
+    data = pickle.dumps({"stamp": stamp, "results": dict(sorted(merged.items()))}, protocol=4)
+    _PlainOnly(io.BytesIO(data)).load()
+    GOLDENS.mkdir(exist_ok=True)
+    path = golden_path(module_file)
+    tmp = path.with_suffix(".tmp")
+    with gzip.GzipFile(tmp, "wb", mtime=0) as f:   # mtime 0: the same answers give the same bytes
+        f.write(data)
+    os.replace(tmp, path)
 
 
 def spawn(module_file: str, indices: list[int], timeout: float = 900) -> dict[int, Any]:
-    """TF results of `indices` from a fresh `python module_file i,j,k` process."""
+    """TF results of `indices` from a fresh `python module_file i,j,k` process (or, without TF, from
+    the module's golden: see the module docstring)."""
+    golden = _key(module_file) in _opted
+    if golden and not HAS_TF:
+        return _golden_answers(module_file, indices)
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.run([sys.executable, module_file, ",".join(map(str, indices))], capture_output=True, env=env,
                           cwd=os.path.dirname(module_file), timeout=timeout)
     if proc.returncode != 0:
         raise RuntimeError(f"TF worker for {os.path.basename(module_file)} failed (exit {proc.returncode}):\n"
                            f"{proc.stderr.decode()[-3000:]}")
-    return pickle.loads(proc.stdout)
+    results = pickle.loads(proc.stdout)
+    if golden:
+        _refresh(module_file, results)
+    return results
 
 
 def serve(worker: Any) -> None:

@@ -22,7 +22,7 @@ class Clause:
 
 
 AREAS = ('scope', 'run_values', 'reduce', 'gather', 'input', 'placement', 'pss', 'coordinator', 'cluster',
-         'autodiff', 'ops', 'nn', 'training', 'keras')
+         'autodiff', 'ops', 'nn', 'training', 'keras', 'mwms')
 
 CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('scope.current', 'scope', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
@@ -492,6 +492,51 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: a tf.function\'s graph optimisations (constant folding, common subexpressions, pruning, and in XLA broadcast sinking) do not change values: an update with a uniform tensor combined with a scalar (`tf.ones(shape) * c + s`) gives each element the elementwise float result, bit for bit.'),
     Clause('function.trace-time-errors', 'training', False, (),
            'TF 2.21: inside a tf.function, shape errors its ops\' shape functions find (reshape, matmul, broadcasting, concat, stack, transpose, squeeze, gather axis) raise ValueError and operand dtype mismatches TypeError when the function traces, with TF\'s graph-construction messages; errors only kernels find (indices out of range, integer division by zero) stay InvalidArgumentError; eagerly all are InvalidArgumentError.'),
+    Clause('keras.backup-and-restore.resume', 'keras', True, ('API',),
+           'TF 2.21 + Keras 3.15: BackupAndRestore writes latest.weights.h5 (model and optimizer) and training_metadata.json {epoch: epochs finished, batch} each epoch or every save_freq batches; the next fit loads them and starts at that epoch from its first batch (a mid-epoch backup replays the epoch with the mid-epoch weights); double_checkpoint falls back to the .bkp files; delete_checkpoint removes the directory at the end.'),
+    Clause('pch.local-save-step', 'training', True, ('API',),
+           'TF 2.21: PreemptionCheckpointHandler in local mode (default, OneDevice, Mirrored) restores the latest checkpoint with its checkpointed_runs when created; after a termination signal seen at run count j it saves at the start of run j+1 and calls exit_fn (default sys.exit(42)); save_checkpoint_if_preempted runs the same check and counts a run; save_fn replaces the save.'),
+    Clause('pch.deferred-restore', 'training', False, (),
+           'TF 2.21: a checkpoint restored before a Keras optimizer built its slots restores them when they are created, so training resumes with the saved optimizer state.'),
+    Clause('pch.errors', 'training', False, (),
+           'TF 2.21: PreemptionCheckpointHandler with a Checkpoint and no checkpoint_dir raises TypeError (its InvalidArgumentError is built without op and message); a cluster with a ps job raises NotImplementedError.'),
+    Clause('pch.grace-period', 'training', False, (),
+           'TF 2.21: with grace_period > 0 the handler saves at the agreed step, trains on, and makes a final save at the first run after notice + grace_period - 6 x the estimated run time, then calls exit_fn (simdist: on simulated time).'),
+    # MultiWorkerMirroredStrategy across clients (issue 30; facts: docs/reference/mwms-tf-2.21.md)
+    Clause('mwms.num-replicas', 'mwms', True, ('API',),
+           'MultiWorkerMirroredStrategy replicates over every worker\'s devices: num_replicas_in_sync = (chief + worker tasks) x local devices (one CPU per task without GPUs); a task\'s replicas have replica_id_in_sync_group from its position (the chief first, then workers by index); strategy.run returns a plain tensor when the task has one device.'),
+    Clause('mwms.roles', 'mwms', False, (),
+           'TF 2.21: cluster_resolver.task_type / task_id are the client\'s TF_CONFIG task; the chief task, or worker 0 when the cluster has no chief, is the chief: extended.should_checkpoint and should_save_summary are True there and False on every other task.'),
+    Clause('mwms.all-reduce', 'mwms', False, (),
+           'TF 2.21: ReplicaContext.all_reduce (SUM, MEAN) and all_gather combine every task\'s replicas; every task gets the same result, all_gather concatenated in task order.'),
+    Clause('mwms.reduce', 'mwms', False, (),
+           'TF 2.21: strategy.reduce (axis=None elementwise; axis=0 over the global batch, MEAN with the true count) and strategy.gather (concatenation in task order) reduce across every task; every task gets the same result; experimental_local_results gives only the task\'s own components.'),
+    Clause('mwms.variables', 'mwms', False, (),
+           'TF 2.21: variables made in the strategy\'s scope are mirrored on every task; updated with all-reduced gradients in a tf.function step they hold the same values everywhere.'),
+    Clause('mwms.single-worker', 'mwms', False, (),
+           'TF 2.21: without TF_CONFIG, MultiWorkerMirroredStrategy() is a one-worker strategy over the local devices: a TFConfigClusterResolver with an empty cluster and task None/None, should_checkpoint and should_save_summary True.'),
+    Clause('mwms.communication-options', 'mwms', True, ('API',),
+           'CommunicationOptions(bytes_per_pack=0, timeout_seconds=None, implementation=AUTO): implementation is a CommunicationImplementation or its name in any case; bytes_per_pack < 0 and an unknown implementation raise ValueError (TF 2.21: a non-numeric bytes_per_pack fails the `< 0` check with TypeError; timeout_seconds is not checked); MultiWorkerMirroredStrategy rejects communication_options / cluster_resolver of other types with ValueError.'),
+    Clause('mwms.bad-tf-config', 'mwms', False, (),
+           'TF 2.21: a TF_CONFIG naming a task its cluster does not have (an index past the job\'s tasks, a job not in the cluster) or a cluster without a task makes MultiWorkerMirroredStrategy() raise ValueError at once, before contacting any peer (a cluster larger than the tasks that run is not detected: construction waits for them).'),
+    Clause('mwms.autoshard', 'mwms', False, (),
+           'TF 2.21: experimental_distribute_dataset under MWMS shards the dataset across workers by its AutoShardPolicy: AUTO and DATA on in-memory sources give worker i the elements of every global batch that fall to it (the workers\' shares of each global batch are disjoint and together make it), OFF gives every worker the whole global batch; FILE on a source without files fails.'),
+    Clause('mwms.dataset-fn', 'mwms', True, ('API',),
+           'distribute_datasets_from_function calls the function once per worker with an InputContext: num_input_pipelines = number of worker tasks (chief included), input_pipeline_id = the task\'s position, num_replicas_in_sync the global count, get_per_replica_batch_size(global) = global / num_replicas_in_sync.'),
+    Clause('mwms.keras', 'mwms', True, ('API',),
+           'Keras models under MultiWorkerMirroredStrategy: the API docs show model.fit on every worker; TF 2.21 + Keras 3.15 (keras-team/keras#20585) raise ValueError from fit and evaluate (a PerReplica batch converted to a tensor) and from train_on_batch / test_on_batch (the scalar loss reduced with axis=0), while predict and custom training loops with Keras models and optimizers work; with a single worker (no TF_CONFIG, or a one-worker cluster) fit and the others work too.'),
+    Clause('mwms.collectives', 'mwms', False, (),
+           "TF 2.21: under MultiWorkerMirroredStrategy all_reduce, all_gather, reduce and gather span every worker's replicas in global replica order; a custom training loop trains the same model on every worker."),
+    Clause('mwms.input', 'mwms', False, (),
+           'TF 2.21: under MultiWorkerMirroredStrategy each worker reads its own auto-sharded pipeline; distribute_datasets_from_function calls dataset_fn with InputContext(workers, task, replicas).'),
+    Clause('mwms.keras-fit', 'mwms', False, (),
+           "TF 2.21 + Keras 3.15: with several MultiWorkerMirroredStrategy workers fit/evaluate/train_on_batch/test_on_batch raise ValueError (keras-team/keras#20585); predict returns every worker's rows."),
+    Clause('mwms.peer-failure', 'mwms', False, (),
+           "simdist: a launched worker that fails makes its peers' pending collectives raise UnavailableError naming it; nothing hangs."),
+    Clause('mwms.launch-required', 'mwms', False, (),
+           "simdist: a multi-worker TF_CONFIG outside simdist launch is a ValueError saying how to launch it; a task beyond the cluster is TF's ValueError."),
+    Clause('mwms.timing', 'mwms', False, (),
+           "simdist: cross-worker collectives start when the last worker arrives and run over every worker's devices, packed by bytes_per_pack, RING or NCCL; a straggler delays every worker."),
 ]}
 
 

@@ -53,8 +53,9 @@ class Capability:
     FAULT_INJECTION = "fault_injection"
     #: ``tf.train.Checkpoint`` save/restore of (sharded) variables.
     CHECKPOINT = "checkpoint"
-    #: ``run_multi_worker(program, num_workers)``: a MultiWorkerMirroredStrategy program run by
-    #: several clients (processes), for multi-worker input sharding.
+    #: ``run_multi_worker(program, num_workers, chief=, make_strategy=)``: a
+    #: MultiWorkerMirroredStrategy program run by every client (process, or simulated client) of
+    #: a cluster, each with its own TF_CONFIG (the mwms.* clauses, multi-worker input sharding).
     MULTI_CLIENT = "multi_client"
 
     ALL = (GPUS, HOST_CONFIG, MULTI_WORKER, FAULT_INJECTION, CHECKPOINT, MULTI_CLIENT)
@@ -197,10 +198,16 @@ class Backend:
         coordinator runs functions. Needs ``multi_worker``."""
         raise Unsupported("this backend has no ParameterServerStrategy clusters")
 
-    def run_multi_worker(self, program: str, num_workers: int) -> list[Any]:
-        """Run ``program`` on each of ``num_workers`` clients of a MultiWorkerMirroredStrategy
-        cluster, with ``tf``, ``np``, ``backend`` and ``strategy`` bound; return each worker's
-        ``result`` variable, in task order. Needs ``multi_client``."""
+    def run_multi_worker(self, program: str, num_workers: int, *, chief: bool = False,
+                         make_strategy: bool = True) -> list[Any]:
+        """Run ``program`` on every client of a MultiWorkerMirroredStrategy cluster of
+        ``num_workers`` workers (plus one chief when ``chief``), each client with its own
+        ``TF_CONFIG`` in ``os.environ`` and with ``tf``, ``np``, ``backend`` and ``strategy``
+        bound (``strategy`` is ``tf.distribute.MultiWorkerMirroredStrategy()``, or None when
+        ``make_strategy`` is False: the program builds its own). Return each client's ``result``
+        variable after a JSON round trip (tuples become lists), in task order: the chief first,
+        then workers 0..N-1. A client that fails makes the call raise RuntimeError naming it.
+        Needs ``multi_client``."""
         raise Unsupported("this backend cannot run multi-client programs")
 
     def device_names(self, n: int, device_type: str = "CPU") -> list[str]:

@@ -38,7 +38,7 @@ __all__ = ["Client", "ExecutionContext", "Interpreter", "current", "switch", "ch
 class Client:
     """What one TF client program shares across its threads and replicas."""
 
-    __slots__ = ("transactions", "charges", "rng")
+    __slots__ = ("transactions", "charges", "rng", "timeline")
 
     def __init__(self) -> None:
         # open variable transactions, innermost last (runtime/variables.py)
@@ -47,6 +47,9 @@ class Client:
         self.charges: list[Any] = []
         # tf.random's streams (runtime/ops/random.py)
         self.rng: dict[str, Any] = {"root": 0, "global": None, "gen": None, "op": {}}
+        # a launched worker's own simulated timeline (strategies/timing.Timeline), else None: its
+        # charges run after each other, concurrently with the other workers', not driven at once
+        self.timeline: Any = None
 
 
 class Interpreter:

@@ -100,6 +100,39 @@ def _walk(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
                          "ShardedVariables, or lists/dicts/Checkpoints of them")
 
 
+def _unbuilt(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
+    """(prefix, object) of the tree's objects that have not made all their variables yet (a Keras
+    optimizer before its first step: `built` False), whose later variables a restore defers."""
+    if getattr(obj, "_simdist_variable", None) is not None or isinstance(obj, ShardedVariable):
+        return
+    if isinstance(obj, Checkpoint):
+        for k in sorted(obj._objects):
+            yield from _unbuilt(obj._objects[k], f"{prefix}{k}/")
+    elif isinstance(obj, dict):
+        for k in sorted(obj):
+            yield from _unbuilt(obj[k], f"{prefix}{k}/")
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            yield from _unbuilt(v, f"{prefix}{i}/")
+    elif hasattr(obj, "variables") and not callable(obj.variables) and getattr(obj, "built", True) is False:
+        yield prefix, obj
+
+
+def _defer(root: "Checkpoint", saved: dict[str, np.ndarray]) -> None:
+    """Hand each unbuilt object the saved values of the variables it has yet to make, by position
+    (`_checkpoint_pending`: the Keras optimizer creates its slots from them, as TF restores a
+    variable created after `restore` when it is created; clause pch.deferred-restore)."""
+    for prefix, obj in _unbuilt(root, ""):
+        have = len(list(obj.variables))
+        pending = {}
+        for key, arr in saved.items():
+            rest = key[len(prefix):] if key.startswith(prefix) else ""
+            if rest.isdigit() and int(rest) >= have:
+                pending[int(rest)] = arr
+        if pending:
+            obj._checkpoint_pending = pending
+
+
 def _leaf_vars(v: Any) -> list[Any]:
     if isinstance(v, ShardedVariable):
         return v.variables
@@ -126,6 +159,13 @@ def _charge(pairs: list[tuple[str, Any]], to_chief: bool) -> None:
                           for s, d, b, n in moves])
 
     timing._emit(process)
+
+
+def charge_storage_io(variables: list[Any], save: bool) -> None:
+    """Charge the copies a file of ``variables`` costs (a Keras `.weights.h5` save or load): the
+    same copies as `Checkpoint.write`/`read`, each variable's device to or from the host."""
+    pairs = list(_walk(list(variables), ""))
+    _charge(pairs, to_chief=save)
 
 
 class _Status:
@@ -174,6 +214,20 @@ class Checkpoint:
         if root is not None:
             self._objects["root"] = root
         self._counter = 0
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """An attribute is a tracked object, saved and restored under its name (as TF's
+        `checkpoint.x = variable`; PreemptionCheckpointHandler adds its run count so)."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            self._objects[name] = value
+
+    def __getattr__(self, name: str) -> Any:
+        objects = self.__dict__.get("_objects")
+        if objects is not None and name in objects:
+            return objects[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property
     def save_counter(self) -> int:
@@ -252,6 +306,7 @@ class Checkpoint:
                 continue
             used.update((key, key + _SHAPE_ONLY))
         _apply(todo)   # every variable checked: now assign (a mismatch above changed nothing)
+        _defer(self, {k: saved[k] for k in saved if k not in used})
         _charge([(k, v) for k, v in pairs if k not in missing], to_chief=False)
         return _Status(missing, sorted(k for k in saved if k not in used))
 
@@ -270,6 +325,7 @@ class CheckpointManager:
         self._max_to_keep = max_to_keep
         self._prefix = os.path.join(self._directory, checkpoint_name)
         self._checkpoints: list[str] = []
+        self._init_fn = init_fn
         latest = latest_checkpoint(self._directory)
         if latest is not None:
             self._checkpoints = _read_state(self._directory)[1]
@@ -285,6 +341,21 @@ class CheckpointManager:
     @property
     def latest_checkpoint(self) -> str | None:
         return self._checkpoints[-1] if self._checkpoints else None
+
+    @property
+    def checkpoint(self) -> Checkpoint:
+        return self._checkpoint
+
+    def restore_or_initialize(self) -> str | None:
+        """Restore the newest checkpoint of the directory and return its path; with none, call
+        `init_fn` (if given) and return None (TF's CheckpointManager.restore_or_initialize)."""
+        latest = self.latest_checkpoint
+        if latest is not None:
+            self._checkpoint.restore(latest)
+            return latest
+        if self._init_fn is not None:
+            self._init_fn()
+        return None
 
     def save(self, checkpoint_number: int | None = None, check_interval: bool = True, options: Any = None) -> str:
         if checkpoint_number is None:

@@ -125,6 +125,11 @@ class InputLayout:
     wrap_single: the strategy returns plain values with one replica (OneDevice). TF 2.21 yields
       plain values for every single-worker, single-replica strategy (Mirrored with one device
       included), so a single replica always gives plain values; the flag is kept for the strategies.
+    local_worker: the one input worker this client is (MultiWorkerMirroredStrategy: each worker's
+      program builds and reads its own pipeline only, with its index), else None (all of them).
+    sync_has: with local_worker, whether each of this worker's replicas has data this step ->
+      the same flags of every worker in task order (a cross-worker collective, as TF's multi-worker
+      iterator all-reduces whether any worker still has data).
     """
 
     worker_devices: tuple[tuple[str, ...], ...]
@@ -132,6 +137,8 @@ class InputLayout:
     rebatch: bool = True
     partial_batches: bool = True
     wrap_single: bool = False
+    local_worker: int | None = None
+    sync_has: Callable[[list[bool]], list[bool]] | None = None
 
 
 @dataclass
@@ -187,9 +194,11 @@ class _DistributedInputBase:
         self._enable_get_next_as_optional = rebatch.partial_batches_enabled(
             layout.partial_batches, int(self._cardinality), is_fully_static(source.element_spec), multi_worker)
         self._wrap = multi_worker or len(pipes) * len(pipes[0].devices) > 1
+        self._sync_has = layout.sync_has
         per_replica_spec = pipes[0].dataset.element_spec
+        self._local_replicas = nloc = sum(len(p.devices) for p in pipes)   # (this client's replicas)
         if self._wrap:
-            self._element_spec = map_structure(lambda s: PerReplicaSpec(*[s] * num_replicas), per_replica_spec)
+            self._element_spec = map_structure(lambda s: PerReplicaSpec(*[s] * nloc), per_replica_spec)
         else:
             self._element_spec = per_replica_spec
         self._per_replica_buffer_size = options.experimental_per_replica_buffer_size
@@ -266,7 +275,7 @@ class DistributedDataset(_DistributedInputBase):
         pipes = []
         self._cloned_datasets: list[DatasetV2] = []
         self._autoshard_plans: list[autoshard.ShardPlan] = []
-        for i in range(w):
+        for i in _workers_of(layout, w):
             cloned = _data.replicate(dataset)
             if rebatch_fn is not None:
                 cloned = rebatch_fn(cloned, i)
@@ -297,12 +306,14 @@ class DistributedDatasetsFromFunction(_DistributedInputBase):
         w, r = _check_layout(layout)
         num_replicas = w * r
         slots: list[tuple[str, tuple[str, ...]]] = []   # (host, devices) per input pipeline
-        for i in range(w):
+        for i in _workers_of(layout, w):
             if per_replica:
                 for d in layout.worker_devices[i]:
                     slots.append((d if opts.experimental_place_dataset_on_device else layout.host_devices[i], (d,)))
             else:
                 slots.append((layout.host_devices[i], tuple(layout.worker_devices[i])))
+        if input_contexts is None and layout.local_worker is not None:
+            input_contexts = [InputContext(w, layout.local_worker, num_replicas)]
         if input_contexts is None:
             input_contexts = [InputContext(len(slots), k, num_replicas) for k in range(len(slots))]
         if len(input_contexts) != len(slots):
@@ -326,8 +337,17 @@ class DistributedDatasetsFromFunction(_DistributedInputBase):
         self._setup(pipes, layout, opts, on_step, self._datasets[0], num_replicas, w > 1)
         # TF takes the element spec from the last dataset_fn call.
         last = self._datasets[-1].element_spec
-        self._element_spec = (map_structure(lambda s: PerReplicaSpec(*[s] * num_replicas), last)
+        self._element_spec = (map_structure(lambda s: PerReplicaSpec(*[s] * self._local_replicas), last)
                               if self._wrap else last)
+
+
+def _workers_of(layout: InputLayout, w: int) -> list[int]:
+    """The input workers whose pipelines this client builds: all, or its own (multi-worker)."""
+    if layout.local_worker is None:
+        return list(range(w))
+    if not 0 <= layout.local_worker < w:
+        raise ValueError(f"InputLayout.local_worker={layout.local_worker} is not one of the {w} input workers")
+    return [layout.local_worker]
 
 
 def _auto_shard(ds: DatasetV2, num_workers: int, index: int, num_replicas: int) -> tuple[DatasetV2, autoshard.ShardPlan]:
@@ -444,6 +464,8 @@ class DistributedIterator:
         owner = self._owner
         pulled = [self._pull(w) for w in range(len(owner._pipes))]
         has = [flat is not None for per_worker in pulled for flat in per_worker]
+        if owner._sync_has is not None:
+            has = owner._sync_has(has)     # (every worker's flags: the step ends for all or none)
         if rebatch.step_outcome(has, partial) == "end":
             raise errors.OutOfRangeError(None, None, "End of sequence")
         elements = []

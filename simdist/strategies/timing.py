@@ -52,6 +52,10 @@ def _emit(make_process: Callable[[Any], Any]) -> None:
         return
     if _cur.ctx.observers:
         dispatch.charged(lambda: _emit_now(make_process))
+    tl = _cur.ctx.client.timeline
+    if tl is not None:
+        tl.after(make_process)
+        return
     sim = session.simulator()
     sim.drive(make_process(sim))
 
@@ -62,8 +66,66 @@ def _emit_now(make_process: Callable[[Any], Any]) -> None:
     if collect:
         collect[-1].append(make_process)
         return
+    tl = _cur.ctx.client.timeline
+    if tl is not None:
+        tl.after(make_process)
+        return
     sim = session.simulator()
     sim.drive(make_process(sim))
+
+
+class Timeline:
+    """One launched worker's simulated work, in program order: each charge starts when the
+    worker's previous one has ended, concurrently with the other workers' timelines (which it
+    meets at cross-worker collectives, `CrossBarrier`). The launcher drives the simulator to
+    every timeline's end whenever all workers wait at a collective (simdist/launch.py)."""
+
+    __slots__ = ("sim", "tail")
+
+    def __init__(self, sim: Any) -> None:
+        self.sim = sim
+        self.tail: Any = None          # the event of the last charge, None when nothing is pending
+
+    def after(self, make_process: Callable[[Any], Any]) -> None:
+        prev, sim = self.tail, self.sim
+
+        def proc() -> Any:
+            if prev is not None and not prev.processed:
+                yield prev
+            yield replay(sim, make_process)
+        self.tail = sim.env.process(proc())
+
+    def pending(self) -> Any:
+        """The event that fires when everything charged so far has ended (None: nothing pending)."""
+        t = self.tail
+        return None if t is None or t.processed else t
+
+
+class CrossBarrier:
+    """A cross-worker collective in simulated time: it starts when the last of the `n` workers
+    arrives (each when its own timeline reaches it) and every worker's wait ends with it, so a
+    straggler or a slow link delays every worker. `start(sim)` returns the collective's event."""
+
+    __slots__ = ("n", "start", "arrived", "done")
+
+    def __init__(self, n: int, start: Callable[[Any], Any]) -> None:
+        self.n = n
+        self.start = start
+        self.arrived = 0
+        self.done: Any = None
+
+    def arrive(self, sim: Any) -> Any:
+        if self.done is None:
+            self.done = sim.env.event()
+        self.arrived += 1
+        if self.arrived == self.n:
+            done = self.done
+
+            def run() -> Any:
+                yield replay(sim, self.start)
+                done.succeed()
+            sim.env.process(run())
+        return self.done
 
 
 def replay(sim: Any, make_process: Callable[[Any], Any]) -> Any:
@@ -95,8 +157,12 @@ class VariableTraffic:
     def __init__(self) -> None:
         self.reads: dict[tuple[int, int], Any] = {}   # (replica, order) -> variable, insertion-ordered
         self._seen: set[tuple[int, int]] = set()
+        # the program whose run this is: a launch's other workers read their own variables meanwhile
+        self._client = _cur.ctx.client
 
     def read(self, var: Any, nbytes: int | None = None) -> None:
+        if _cur.ctx.client is not self._client:
+            return
         from simdist.runtime import context
         rc = context.get_replica_context()
         rid = getattr(rc, "_replica_id", 0) if rc is not None else 0

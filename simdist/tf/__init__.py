@@ -35,13 +35,18 @@ from simdist.runtime.ops.slicing import reverse  # noqa: F401
 from simdist.runtime.ops.repeat import repeat  # noqa: F401
 from simdist.runtime.ops.registry import RegisterGradient, NotDifferentiable as no_gradient
 from simdist.runtime import nest
-from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, linalg, math, nn, train
+from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
 from simdist.tf._module import Module
 from simdist.runtime.ops import random as _random_ops
 from simdist.tf._function import function
 from simdist.runtime.spec import TensorSpec
 from simdist.runtime.data import Optional as _Optional
 from types import SimpleNamespace as _NS
+
+# `tf.dtypes`: the dtypes and their helpers, as the module TF programs spell them through
+dtypes = _NS(DType=DType, as_dtype=as_dtype, bfloat16=bfloat16, bool=bool, float16=float16, float32=float32,
+             float64=float64, half=half, double=double, int8=int8, int16=int16, int32=int32, int64=int64,
+             string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64)
 
 experimental = _NS(Optional=_Optional)
 autodiff = _NS(GradientTape=GradientTape)

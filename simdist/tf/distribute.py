@@ -13,12 +13,15 @@ from simdist.strategies.input import ValueContext as _ValueContext
 from simdist.strategies.mirrored import (HierarchicalCopyAllReduce, MirroredStrategy, NcclAllReduce,  # noqa: F401
                                          ReductionToOneDevice)
 from simdist.strategies.one_device import OneDeviceStrategy  # noqa: F401
+from simdist.strategies.multi_worker import MultiWorkerMirroredStrategy  # noqa: F401
+from simdist.strategies import multi_worker as _mw
 
 from simdist.strategies import cluster_resolver as _cr  # noqa: E402
 from simdist.strategies import partitioners as _partitioners  # noqa: E402
 from simdist.strategies.coordinator import ClusterCoordinator as _ClusterCoordinator  # noqa: E402
 from simdist.strategies.coordinator import RemoteValue as _RemoteValue  # noqa: E402
 from simdist.strategies.parameter_server import ParameterServerStrategy as _PSS  # noqa: E402
+from simdist.strategies import preemption_handler as _pch  # noqa: E402
 
 from simdist.strategies.server import Server  # noqa: E402,F401
 
@@ -32,7 +35,13 @@ coordinator = _coordinator_ns
 ParameterServerStrategy = _PSS   # TF 2.21 exports it beside experimental.ParameterServerStrategy (the same class)
 experimental = _NS(
     CentralStorageStrategy=_CentralStorageStrategy,
+    CommunicationImplementation=_mw.CommunicationImplementation,
+    CommunicationOptions=_mw.CommunicationOptions,
+    CollectiveCommunication=_mw.CommunicationImplementation,   # (TF 2.21's deprecated alias)
+    MultiWorkerMirroredStrategy=MultiWorkerMirroredStrategy,
     ParameterServerStrategy=_PSS,
+    PreemptionCheckpointHandler=_pch.PreemptionCheckpointHandler,
+    TerminationConfig=_pch.TerminationConfig,
     ValueContext=_ValueContext,
     coordinator=_coordinator_ns,
     partitioners=_NS(

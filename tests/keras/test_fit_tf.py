@@ -15,7 +15,6 @@ about 1e-6 in practice).
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 import sys
@@ -27,8 +26,7 @@ import pytest
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 RTOL, ATOL = 1e-4, 1e-6
 N, D, H, C = 50, 8, 16, 3

@@ -10,7 +10,6 @@ instances differ, a SeedGenerator seed advances); the errors of bad arguments.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from typing import Any
 
@@ -19,8 +18,7 @@ import pytest
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 NAMES = ["glorot_uniform", "GlorotUniform", "glorot_normal", "he_normal", "he_uniform", "lecun_normal",
          "lecun_uniform", "random_normal", "random_uniform", "truncated_normal", "zeros", "ones", "zero", "one",

@@ -16,7 +16,6 @@ weights after (rtol 1e-4). TF runs in a subprocess (tf_workers.spawn; this modul
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from typing import Any
 
@@ -26,8 +25,7 @@ import pytest
 import tf_workers
 from test_layers_conv_norm_tf import Case, _seed, _strategy, _weights_for, assert_same, run_case
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 C1, DS, UP = "keras.layer.conv1d", "keras.layer.depthwise-separable", "keras.layer.upsampling-padding"
 SYM, ARGS, FIT = "keras.layer.conv-family.symbolic", "keras.layer.conv-family.arguments", "keras.layer.conv-family.fit"

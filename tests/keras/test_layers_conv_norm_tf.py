@@ -20,7 +20,6 @@ sums).
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -31,8 +30,7 @@ import pytest
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 RTOL, ATOL_SCALE = 1e-5, 1e-5
 

@@ -15,7 +15,6 @@ NumPy instead of Eigen/oneDNN); exact for shapes, dtypes, names and messages.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import zlib
 from dataclasses import dataclass
@@ -26,8 +25,7 @@ import pytest
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 RTOL, ATOL_SCALE = 1e-5, 1e-6
 

@@ -14,7 +14,6 @@ largest magnitude (docs/spec.md, "Keras: losses and metrics").
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 import zlib
@@ -28,8 +27,7 @@ from hypothesis import strategies as st
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 RTOL, ATOL_SCALE = 1e-5, 1e-6
 

@@ -6,7 +6,6 @@ cross-entropy, compute_average_loss, apply_gradients inside strategy.run). Needs
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import numpy as np
@@ -14,8 +13,7 @@ import pytest
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 STEPS, GB, D, H, C, LR = 200, 256, 784, 256, 10, 0.1
 

@@ -15,7 +15,6 @@ Tolerance as tests/keras/test_layers_core_tf.py (docs/spec.md, keras.layer.forwa
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 import zlib
@@ -26,8 +25,7 @@ import pytest
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 RTOL, ATOL_SCALE = 1e-5, 1e-6
 WEIGHTS_DIR_ENV = "SIMDIST_TEST_WEIGHTS_DIR"

@@ -16,7 +16,6 @@ last bits; 5 steps do not amplify that beyond a few ulps in these cases.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -28,8 +27,7 @@ import simdist
 import tf_workers
 from simdist import tf as sim_tf
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 RTOL, ATOL = 2e-5, 2e-6
 GLOBAL_BATCH = 8

@@ -11,7 +11,6 @@ Clauses keras.reg.*, keras.loss.reduction-legacy, keras.layer.global-pooling-1d.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 from typing import Any, Callable
@@ -22,8 +21,7 @@ import pytest
 import tf_workers
 from diff_helpers import compare_with_tf
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 RTOL, ATOL_SCALE = 1e-5, 1e-6
 

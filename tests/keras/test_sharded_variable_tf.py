@@ -14,7 +14,6 @@ Floats within rtol 1e-5 (a 16384-long dot product summed in another order); all 
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import sys
@@ -27,8 +26,7 @@ import pytest
 import tf_workers
 from diff_helpers import compare_with_tf
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 RTOL, ATOL_SCALE = 1e-5, 1e-6
 

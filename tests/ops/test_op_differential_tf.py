@@ -3,7 +3,6 @@ sum(out * w), on seeded float32 inputs (two cases per spec). Needs the `tf` extr
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import numpy as np
@@ -15,8 +14,7 @@ from op_specs import all_specs
 
 SPECS = all_specs()
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 CASES = [(spec, seed) for spec in SPECS for seed in (1, 2)]
 

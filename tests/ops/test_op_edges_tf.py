@@ -12,7 +12,6 @@ and denormals-are-zero (1e-45 + 0.0 is 0.0 in TF), which simdist does not model 
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any, Callable
 
 import numpy as np
@@ -20,8 +19,7 @@ import pytest
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
 
 _EDGES = [1.0, -1.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 0.2, 5.5, -5.5, 3.0, 1e30]

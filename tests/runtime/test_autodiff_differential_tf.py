@@ -11,7 +11,6 @@ from gather, and tapes inside and around `strategy.run`. Needs the `tf` extra.
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any, Callable
 
 import numpy as np
@@ -21,8 +20,7 @@ import tf_workers
 from diff_helpers import assert_same, make_strategy, normalise
 from simdist import tf as sim_tf
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 PROGRAMS: list[tuple[str, str, Callable[[Any, Any], Any]]] = []   # (name, clause, program(tf, strategy_or_None))
 

@@ -7,7 +7,6 @@ from one seeded RNG, so the set is the same on every run. Needs the `tf` extra.
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any, Callable
 
 import numpy as np
@@ -16,8 +15,7 @@ import pytest
 import tf_workers
 from simdist import tf as sim_tf
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 from diff_helpers import KINDS, assert_same, make_strategy, normalise, run_program  # noqa: F401
 

@@ -8,7 +8,6 @@ Each case is a program written once against a `tf` module. Needs the `tf` extra.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from typing import Any, Callable
 
@@ -17,8 +16,7 @@ import pytest
 
 import tf_workers
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 
 def _x(tf: Any) -> Any:

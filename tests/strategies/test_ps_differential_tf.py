@@ -8,7 +8,6 @@ commutative updates, and exception classes. Needs the `tf` extra.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from typing import Any, Callable
 
@@ -19,8 +18,7 @@ import simdist
 import tf_workers
 from simdist import tf as sim_tf
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 
 def _norm(x: Any) -> Any:

@@ -10,7 +10,6 @@ assign_sub and what each copy then holds; scatter errors; a checkpoint save and 
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import tempfile
@@ -22,8 +21,7 @@ import pytest
 import tf_workers
 from diff_helpers import assert_same, normalise
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 AGGREGATIONS = ("SUM", "MEAN", "ONLY_FIRST_REPLICA", "NONE")
 

@@ -18,7 +18,6 @@ magnitude); everything else exactly.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import sys
@@ -31,8 +30,7 @@ import pytest
 import tf_workers
 from diff_helpers import compare_with_tf
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 
 def _try(fn: Callable[[], Any]) -> Any:

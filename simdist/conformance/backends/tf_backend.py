@@ -462,30 +462,45 @@ class TensorFlowBackend(Backend):
         self._clusters.append(cluster)
         return cluster
 
-    def run_multi_worker(self, program: str, num_workers: int) -> list[Any]:
+    def run_multi_worker(self, program: str, num_workers: int, *, chief: bool = False,
+                         make_strategy: bool = True) -> list[Any]:
         import tempfile  # noqa: PLC0415
         import textwrap  # noqa: PLC0415
 
-        cluster = {"worker": [f"localhost:{_free_port()}" for _ in range(num_workers)]}
+        cluster: dict[str, list[str]] = {}
+        if chief:
+            cluster["chief"] = [f"localhost:{_free_port()}"]
+        cluster["worker"] = [f"localhost:{_free_port()}" for _ in range(num_workers)]
+        tasks = [(job, i) for job in ("chief", "worker") for i in range(len(cluster.get(job, ())))]
         env = dict(os.environ)
         env["CUDA_VISIBLE_DEVICES"] = ""
+        env.pop("TF_CONFIG", None)
         with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
             f.write(textwrap.dedent(program))
             path = f.name
+        procs: list[subprocess.Popen] = []
         try:
             procs = [subprocess.Popen([sys.executable, "-m", "simdist.conformance.backends._tf_mwms",
-                                       json.dumps(cluster), str(i), path],
+                                       json.dumps(cluster), job, str(i), path, "1" if make_strategy else "0"],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-                     for i in range(num_workers)]
+                     for job, i in tasks]
             results = []
-            for i, p in enumerate(procs):
-                out, err = p.communicate(timeout=300)
+            deadline = time.monotonic() + 300
+            for (job, i), p in zip(tasks, procs):
+                try:
+                    out, err = p.communicate(timeout=max(deadline - time.monotonic(), 1.0))
+                except subprocess.TimeoutExpired:
+                    raise RuntimeError(f"{job} {i} did not finish within 300 s (the cluster was killed)") from None
                 lines = [ln for ln in out.splitlines() if ln.startswith("RESULT ")]
                 if p.returncode != 0 or not lines:
-                    raise RuntimeError(f"worker {i} failed (exit {p.returncode}): {err.strip()[-2000:]}")
+                    raise RuntimeError(f"{job} {i} failed (exit {p.returncode}): {err.strip()[-2000:]}")
                 results.append(json.loads(lines[-1][len("RESULT "):]))
             return results
         finally:
+            for p in procs:  # every client is ended, by pid, whatever happened
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
             os.unlink(path)
 
     def to_numpy(self, value: Any) -> np.ndarray:

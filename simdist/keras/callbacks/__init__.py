@@ -1,9 +1,10 @@
 """`tf.keras.callbacks` (Keras 3.15): Callback, CallbackList, History, ProgbarLogger,
-EarlyStopping, LearningRateScheduler, ModelCheckpoint, LambdaCallback, TerminateOnNaN, CSVLogger,
+BackupAndRestore, EarlyStopping, LearningRateScheduler, ModelCheckpoint, LambdaCallback, TerminateOnNaN, CSVLogger,
 ReduceLROnPlateau."""
 
 from __future__ import annotations
 
+from simdist.keras.callbacks.backup_and_restore import BackupAndRestore
 from simdist.keras.callbacks.callback import Callback
 from simdist.keras.callbacks.callback_list import CallbackList
 from simdist.keras.callbacks.csv_logger import CSVLogger
@@ -16,5 +17,5 @@ from simdist.keras.callbacks.progbar_logger import ProgbarLogger
 from simdist.keras.callbacks.reduce_lr_on_plateau import ReduceLROnPlateau
 from simdist.keras.callbacks.terminate_on_nan import TerminateOnNaN
 
-__all__ = ["CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler",
+__all__ = ["BackupAndRestore", "CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler",
            "ModelCheckpoint", "ProgbarLogger", "ReduceLROnPlateau", "TerminateOnNaN"]

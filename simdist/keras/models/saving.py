@@ -18,6 +18,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from simdist import tf
+
 from simdist.keras.layers.layer import Layer, is_metric
 from simdist.keras.naming import to_snake_case
 
@@ -98,7 +100,7 @@ def _join(a: str, b: str) -> str:
     return f"{a}/{b}" if a else b
 
 
-def _save(obj: Any, h5: Any, path: str, visited: set[int]) -> None:
+def _save(obj: Any, h5: Any, path: str, visited: set[int], written: list[Any]) -> None:
     if id(obj) in visited:
         return
     if _is_saveable(obj):
@@ -107,12 +109,13 @@ def _save(obj: Any, h5: Any, path: str, visited: set[int]) -> None:
         group.attrs["name"] = obj.name
         for i, v in enumerate(own):
             group[str(i)] = np.asarray(v)   # Keras: backend.convert_to_numpy(variable) = np.array(variable)
+        written.extend(own)
     visited.add(id(obj))
     for attr, child in _children(obj):
         if _is_saveable(child):
-            _save(child, h5, _join(path, attr), visited)
+            _save(child, h5, _join(path, attr), visited, written)
         elif isinstance(child, (list, tuple, dict)):
-            _save_container(child, h5, _join(path, attr), visited, set())
+            _save_container(child, h5, _join(path, attr), visited, set(), written)
 
 
 def _unique(name: str, used: dict[str, int]) -> str:
@@ -123,7 +126,8 @@ def _unique(name: str, used: dict[str, int]) -> str:
     return name
 
 
-def _save_container(container: Any, h5: Any, path: str, visited: set[int], seen: set[int]) -> None:
+def _save_container(container: Any, h5: Any, path: str, visited: set[int], seen: set[int],
+                    written: list[Any]) -> None:
     if id(container) in seen:
         return
     seen.add(id(container))
@@ -131,9 +135,9 @@ def _save_container(container: Any, h5: Any, path: str, visited: set[int], seen:
     items = list(container.values()) if isinstance(container, dict) else list(container)
     for item in items:
         if _is_saveable(item):
-            _save(item, h5, _join(path, _unique(to_snake_case(type(item).__name__), used)), visited)
+            _save(item, h5, _join(path, _unique(to_snake_case(type(item).__name__), used)), visited, written)
         elif isinstance(item, (list, tuple, dict)):
-            _save_container(item, h5, _join(path, _unique("container", used)), visited, seen)
+            _save_container(item, h5, _join(path, _unique("container", used)), visited, seen, written)
 
 
 def _check_path(filepath: Any) -> str:
@@ -160,15 +164,18 @@ def save_weights(model: Any, filepath: Any, overwrite: bool = True, max_shard_si
     # written whole under a temporary name, then renamed: an interrupted save never leaves a
     # half-written weights file (nor destroys the previous one)
     tmp = os.path.join(directory, f".{os.path.basename(path)}.tmp")
+    written: list[Any] = []
     try:
         with h5py.File(tmp, "w") as h5:
-            _save(model, h5, "", set())
+            _save(model, h5, "", set(), written)
         os.replace(tmp, path)
     except OSError as e:
         raise OSError(f"save_weights: cannot write {path} ({e})") from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+    # the copies to the host it cost, as a tf.train.Checkpoint save's (clause keras.backup-and-restore.resume)
+    tf.train._simdist_charge_storage_io(written, save=True)
 
 
 class _Store:
@@ -296,3 +303,4 @@ def load_weights(model: Any, filepath: Any, skip_mismatch: bool = False, **kwarg
         warnings.warn(msg)
     for v, value in ctx.pending:
         v.assign(value)
+    tf.train._simdist_charge_storage_io([v for v, _ in ctx.pending], save=False)

@@ -92,6 +92,15 @@ class Optimizer:
     # Variables ---------------------------------------------------------------------------------
     def _make_variable(self, initial_value: Any, shape: Any, dtype: Any, name: str,
                        aggregation: str = "none") -> OptimizerVariable:
+        pending = self.__dict__.get("_checkpoint_pending")
+        if pending:   # a tf.train.Checkpoint restored before this variable existed: created with its value
+            value = pending.pop(len(self._variables), None)
+            if value is not None:
+                want = list(tf.TensorShape(shape).as_list())
+                if list(value.shape) != want:
+                    raise ValueError(f"Checkpoint restore of optimizer '{self.name}' variable {name!r}: the checkpoint "
+                                     f"has shape {list(value.shape)}, the variable {want}")
+                initial_value = value
         v = make_variable(self, initial_value, dtype, name, aggregation)
         self._variables.append(v)
         return v

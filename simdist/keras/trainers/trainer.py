@@ -345,6 +345,8 @@ class Trainer:
     def _assert_compile_called(self, method_name: str | None = None) -> None:
         if not self.compiled:
             raise ValueError("You must call `compile()` before using the model.")
+        if method_name in _MULTI_WORKER_BROKEN:
+            _refuse_multi_worker(self.distribute_strategy, method_name)
 
     def _epoch_iterator(self, **kwargs: Any) -> Any:
         return data_adapter_module.EpochIterator(distribute_strategy=self.distribute_strategy,
@@ -633,7 +635,11 @@ def reduce_per_replica(values: Any, strategy: Any, reduction: str) -> Any:
     if reduction == "auto":
         reduction = "mean"
 
+    multi_worker = reduction == "concat" and _multi_worker(strategy)
+
     def _reduce(v: Any) -> Any:
+        if multi_worker and (_is_per_replica(v) or isinstance(v, tf.Tensor)):
+            return _multi_worker_concat(v, strategy)
         if not _is_per_replica(v):
             return v
         local = strategy.experimental_local_results(v)
@@ -649,6 +655,26 @@ def reduce_per_replica(values: Any, strategy: Any, reduction: str) -> Any:
                          f"Received: reduction={reduction}.")
 
     return tf.nest.map_structure(_reduce, values)
+
+
+def _multi_worker(strategy: Any) -> bool:
+    in_multi = getattr(getattr(strategy, "extended", None), "_in_multi_worker_mode", None)
+    return isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) and in_multi is not None and in_multi()
+
+
+def _multi_worker_concat(v: Any, strategy: Any) -> Any:
+    """backend/tensorflow/trainer.py `_multi_worker_concat`: every worker's replicas' rows, gathered
+    across workers, split per replica and put in (local replica, worker) order (as Keras 3.15)."""
+    replicas = strategy.gather(v, axis=0)
+    local = strategy.experimental_local_results(v)
+    shapes = tf.concat([tf.expand_dims(tf.shape(x)[0], axis=0) for x in local], axis=0)
+    all_shapes = strategy.gather(shapes, axis=0)
+    parts = tf.split(replicas, num_or_size_splits=all_shapes, num=strategy.num_replicas_in_sync)
+    ordered: list[Any] = []
+    per_worker = len(strategy.extended.worker_devices)
+    for replica_id in range(per_worker):
+        ordered += parts[replica_id::per_worker]
+    return concat(ordered)
 
 
 def _append_outputs(outputs: Any, batch_outputs: Any) -> None:
@@ -670,3 +696,26 @@ def _map_up_to(shallow: Any, fn: Callable[[list[Any]], Any], deep: Any) -> Any:
     if isinstance(shallow, (list, tuple)):
         return type(shallow)(_map_up_to(s, fn, d) for s, d in zip(shallow, deep))
     return fn(deep)
+
+
+# Keras 3.15 under a MultiWorkerMirroredStrategy with more than one worker (keras-team/keras#20585):
+# on TF 2.21 `fit` and `evaluate` fail in their first step with ValueError "Attempt to convert a
+# value (PerReplica:{...}) with an unsupported type (<class '...PerReplica'>) to a Tensor.", and
+# `train_on_batch` / `test_on_batch` with ValueError "Invalid reduction dimension 0 for input
+# with 0 dimensions. ..." (clause mwms.keras-fit). `predict` and custom training loops work.
+_MULTI_WORKER_BROKEN = ("fit", "evaluate", "train_on_batch", "test_on_batch")
+
+
+def _refuse_multi_worker(strategy: Any, method: str) -> None:
+    in_multi = getattr(getattr(strategy, "extended", None), "_in_multi_worker_mode", None)
+    if not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) or in_multi is None or not in_multi():
+        return
+    tf_error = ("Attempt to convert a value (PerReplica:{...}) with an unsupported type "
+                "(<class 'tensorflow.python.distribute.values.PerReplica'>) to a Tensor."
+                if method in ("fit", "evaluate") else
+                "Invalid reduction dimension 0 for input with 0 dimensions.")
+    raise ValueError(
+        f"{tf_error} [simdist: `Model.{method}` under a MultiWorkerMirroredStrategy with "
+        f"{strategy.extended._num_workers} workers fails on TF 2.21 + Keras 3.15 (keras-team/keras#20585); "
+        "`predict` works. Train with a custom loop instead: strategy.run(step_fn) with tf.GradientTape and "
+        "optimizer.apply_gradients, as docs/examples/tutorial_multi_worker_ctl.py and docs/multi-worker.md show]")

@@ -1,0 +1,495 @@
+"""`tf.distribute.MultiWorkerMirroredStrategy`: synchronous replicas on every worker's devices.
+
+TF 2.21's CollectiveAllReduceStrategy (collective_all_reduce_strategy.py): each worker runs the
+same program with its own TF_CONFIG; the strategy mirrors variables on the worker's local
+devices (its GPUs, else one CPU) and every collective spans all workers, in global replica order
+(replica id = id_in_cluster * local replicas + local id). In simdist the workers are the
+clients of one launch (simdist/launch.py, strategies/clients.py) and every cross-worker
+collective is a `clients.meet`: the values are combined once when every worker has arrived, and
+the simulated collective (`timing.CrossBarrier`) runs over every worker's devices when the last
+worker's timeline reaches it. Outside a launch, a TF_CONFIG naming several workers waits for
+peers that never come (TF blocks); simdist refuses it at once (clause mwms.launch-required).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, Callable, Sequence
+
+from simdist import session
+from simdist.runtime import context, nest, variables
+from simdist.runtime.indexed_slices import IndexedSlices
+from simdist.runtime.ops import dispatch
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.values import DistributedValues, Mirrored, regroup
+from simdist.semantics import cluster as cluster_rules
+from simdist.semantics import gather as gather_rules
+from simdist.semantics import reduce as reduce_rules
+from simdist.semantics.reduce import ReduceOp
+from simdist.strategies import clients, timing
+from simdist.strategies.base import (ReplicaContext, _flatten, _nbytes, _place, _reduce_axis_none, _reduce_slices,
+                                     _strip)
+from simdist.strategies.cluster_resolver import ClusterResolver, TFConfigClusterResolver
+from simdist.strategies.mirrored import MirroredExtended, MirroredStrategy
+from simdist.strategies.replica_run import SyncPoint
+from simdist.strategies.sync_on_read import SyncOnReadVariable
+from simdist.strategies.dist_variables import MirroredVariable
+
+
+class CommunicationImplementation(enum.Enum):
+    """`tf.distribute.experimental.CommunicationImplementation`."""
+
+    AUTO = "AUTO"
+    RING = "RING"
+    NCCL = "NCCL"
+
+
+class CommunicationOptions:
+    """`tf.distribute.experimental.CommunicationOptions` (TF's collective_util.Options): clause
+    mwms.communication-options. bytes_per_pack < 0 is a ValueError; an implementation given as
+    a string is looked up by its upper-cased name; timeout_seconds is kept as given."""
+
+    def __init__(self, bytes_per_pack: int = 0, timeout_seconds: float | None = None,
+                 implementation: Any = CommunicationImplementation.AUTO) -> None:
+        if bytes_per_pack < 0:
+            raise ValueError(f"Argument `bytes_per_pack` must be >=0, Received {bytes_per_pack}.")
+        if isinstance(implementation, str):
+            implementation = CommunicationImplementation(implementation.upper())
+        if not isinstance(implementation, CommunicationImplementation):
+            raise ValueError("Argument `implementation` must be instance of "
+                             "`tf.distribute.experimental.CommunicationImplementation`.")
+        self.bytes_per_pack = bytes_per_pack
+        self.timeout_seconds = timeout_seconds
+        self.implementation = implementation
+
+    def merge(self, options: "CommunicationOptions | None") -> "CommunicationOptions":
+        """These options with every field `options` sets to a non-default value replaced (TF's merge)."""
+        if options is None:
+            return self
+        out = CommunicationOptions(self.bytes_per_pack, self.timeout_seconds, self.implementation)
+        if options.bytes_per_pack != 0:
+            out.bytes_per_pack = options.bytes_per_pack
+        if options.timeout_seconds is not None:
+            out.timeout_seconds = options.timeout_seconds
+        if options.implementation != CommunicationImplementation.AUTO:
+            out.implementation = options.implementation
+        return out
+
+
+def group_by_size(sizes: Sequence[int], bytes_per_pack: int) -> list[list[int]]:
+    """TF's cross_device_utils.group_by_size on byte sizes: indices of the values in each pack.
+    0 gives one pack; otherwise a pack is closed once it holds more than bytes_per_pack."""
+    if bytes_per_pack == 0 or not sizes:
+        return [list(range(len(sizes)))]
+    packs: list[list[int]] = []
+    last = 0
+    for i, size in enumerate(sizes):
+        if not packs or last > bytes_per_pack:
+            packs.append([])
+            last = 0
+        packs[-1].append(i)
+        last += size
+    return packs
+
+
+class _Group:
+    """The cross-worker side of a strategy: where a collective meets, and what it costs."""
+
+    def __init__(self, extended: "MultiWorkerMirroredExtended") -> None:
+        self.ext = extended
+
+    def algorithm(self, sim_devices: Sequence[str]) -> str:
+        """The simulated implementation: RING is TF's ring; NCCL (and AUTO, as TF's runtime picks
+        NCCL for GPU collectives) on GPUs is NCCL's model; CPUs run the ring (TF warns for NCCL)."""
+        impl = self.ext._communication_options.implementation
+        gpus = all("/device:GPU:" in d for d in sim_devices)
+        if impl is not CommunicationImplementation.RING and gpus:
+            return "nccl"
+        return "ring"
+
+    def cross(self, kind: str, payload: Any, combine: Callable[[list[Any]], Any], sizes: Sequence[int],
+              options: CommunicationOptions | None = None) -> Any:
+        """Meet the other workers: every worker gets `combine(payloads in task order)`; the
+        simulated collective over every worker's devices is charged where this worker is now
+        (a run's merge: at its phase; else next on the worker's timeline)."""
+        local = [session.sim_device(d) for d in self.ext.worker_devices]
+        opts = self.ext._communication_options.merge(options)
+        packs = group_by_size(list(sizes), int(opts.bytes_per_pack))
+
+        def joint(parts: list[tuple[Any, list[str]]]) -> list[Any]:
+            values = combine([p[0] for p in parts])
+            devices = [d for p in parts for d in p[1]]
+            pack_bytes = [float(sum(sizes[i] for i in pack)) for pack in packs]
+            barrier = timing.CrossBarrier(len(parts), _collective(kind, devices, pack_bytes, self.algorithm(devices)))
+            return [(v, barrier) for v in values]
+
+        value, barrier = clients.meet(kind, (payload, local), joint)
+        timing._emit(barrier.arrive)
+        return value
+
+
+def _collective(kind: str, devices: list[str], pack_bytes: list[float], algorithm: str) -> Callable[[Any], Any]:
+    """The simulated collective: one per pack, in order (TF chains NCCL packs; a ring's packs
+    share the links, so running them one after another costs about the same)."""
+    def start(sim: Any) -> Any:
+        if len(devices) < 2:
+            return
+        for b in pack_bytes:
+            if not b:
+                continue
+            if kind == "all_gather":
+                yield sim.all_gather(devices, b, name="cross-worker all_gather", algorithm=algorithm)
+            elif kind == "broadcast":
+                yield sim.broadcast(devices, b, name="cross-worker broadcast")
+            else:
+                yield sim.all_reduce(devices, b, algorithm=algorithm, name=f"cross-worker {kind}")
+    return lambda sim: sim.env.process(start(sim))
+
+
+class MultiWorkerReplicaContext(ReplicaContext):
+    """A replica of a MultiWorkerMirroredStrategy run: `_replica_id` is the local replica (this
+    worker's devices), `replica_id_in_sync_group` the global one; collectives span every worker."""
+
+    @property
+    def replica_id_in_sync_group(self) -> Any:
+        ext = self._strategy.extended
+        rid = ext._id_in_cluster * len(ext.worker_devices) + int(self._replica_id)
+        from simdist.runtime import dtypes
+        import numpy as np
+        return dispatch.constant_made(Tensor(np.asarray(rid, dtype=np.int32), dtypes.int32, self._device()))
+
+    def all_reduce(self, reduce_op: Any, value: Any, options: Any = None) -> Any:
+        """Every replica of every worker receives the reduction of all replicas' values, combined
+        in global replica order (clause mwms.collectives); IndexedSlices are gathered."""
+        op = reduce_rules.parse_reduce_op(reduce_op)
+        leaves, rebuild = _flatten(value)
+        strategy = self._strategy
+        strategy.extended._check_collective_dtypes("all_reduce", leaves)
+        sizes = [_nbytes(v) for v in reversed(leaves)]   # (TF packs the gradients in backprop order)
+        _unrecordable("all_reduce")
+
+        def combine(per_worker: list[list[list[Any]]]) -> list[Any]:
+            flat = [rep for w in per_worker for rep in w]
+            out = []
+            for k in range(len(leaves)):
+                comps = [p[k] for p in flat]
+                if len(comps) == 1 and isinstance(comps[0], (Tensor, IndexedSlices)):
+                    out.append(comps[0])
+                elif any(isinstance(c, IndexedSlices) for c in comps):
+                    out.append(_reduce_slices(op, comps))
+                else:
+                    out.append(_reduce_axis_none(op, comps))
+            return [out] * len(per_worker)
+
+        def merge(payloads: list[list[Any]]) -> list[Any]:
+            per_leaf = strategy.extended._group.cross("all_reduce", payloads, combine, sizes, options)
+            devs = strategy.extended.worker_devices
+            return [rebuild([_place(t, devs[i]) for t in per_leaf]) for i in range(len(payloads))]
+
+        nbytes = float(sum(sizes))
+        out = self._sync(SyncPoint("all_reduce", merge, nbytes, "ring"), leaves)
+        if dispatch.tapes() and all(type(v) is Tensor for v in leaves):
+            self._record_all_reduce_gradient(op, leaves, _flatten(out)[0])
+        return out
+
+    def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
+        """Every replica receives every replica's value (all workers, global order) concatenated on `axis`."""
+        leaves, rebuild = _flatten(value)
+        if any(isinstance(v, IndexedSlices) for v in leaves):
+            raise NotImplementedError("all_gather does not support IndexedSlices")
+        strategy = self._strategy
+        strategy.extended._check_collective_dtypes("all_gather", leaves)
+        sizes = [_nbytes(v) * strategy.num_replicas_in_sync for v in leaves]
+        _unrecordable("all_gather")
+
+        def combine(per_worker: list[list[list[Any]]]) -> list[Any]:
+            flat = [rep for w in per_worker for rep in w]
+            out = []
+            for k in range(len(leaves)):
+                comps = [convert_to_tensor(p[k]) for p in flat]
+                gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, True, context.in_function())
+                out.append(Tensor(gather_rules.gather_components([c._v for c in comps], axis), comps[0].dtype))
+            return [out] * len(per_worker)
+
+        def merge(payloads: list[list[Any]]) -> list[Any]:
+            per_leaf = strategy.extended._group.cross("all_gather", payloads, combine, sizes, options)
+            devs = strategy.extended.worker_devices
+            return [rebuild([_place(t, devs[i]) for t in per_leaf]) for i in range(len(payloads))]
+
+        return self._sync(SyncPoint("all_gather", merge, float(sum(sizes)), "gather"), leaves)
+
+
+def _unrecordable(what: str) -> None:
+    """A tf.function that meets the other workers stays eager: a replay of its recording would
+    compute the collective from this worker's values alone."""
+    if dispatch.recording():
+        dispatch.unrecordable(f"it calls a cross-worker {what} (MultiWorkerMirroredStrategy)")
+
+
+class MultiWorkerMirroredExtended(MirroredExtended):
+    """TF's CollectiveAllReduceExtended: this worker's devices, and the job's roles."""
+
+    def __init__(self, strategy: "MultiWorkerMirroredStrategy", resolver: ClusterResolver,
+                 options: CommunicationOptions) -> None:
+        self._cluster_resolver = resolver
+        self._communication_options = options
+        jobs = {j: resolver.cluster_spec().job_tasks(j) for j in resolver.cluster_spec().jobs}
+        if not jobs:
+            # single worker (TF's _initialize_local): the local GPUs, else one CPU
+            self._task_type, self._task_id = None, None
+            self._cluster_spec = None
+            self._num_workers, self._is_chief, self._id_in_cluster = 1, True, 0
+        else:
+            task_type, task_id = resolver.task_type, resolver.task_id
+            if task_type is None or task_id is None:
+                raise ValueError("When `cluster_spec` is given, you must also specify `task_type` and `task_id`.")
+            task_id = int(task_id)
+            cluster_rules.validate_cluster_spec(jobs, task_type, task_id, repr(resolver.cluster_spec()))
+            self._task_type, self._task_id = task_type, task_id
+            self._cluster_spec = resolver.cluster_spec()
+            self._id_in_cluster = cluster_rules.id_in_cluster(jobs, task_type, task_id)
+            self._num_workers = cluster_rules.worker_count(jobs, task_type)
+            if not self._num_workers:
+                raise ValueError("No `worker`, `chief` or `evaluator` tasks can be found in `cluster_spec`.")
+            self._is_chief = cluster_rules.is_chief(jobs, task_type, task_id)
+            _check_launched(jobs, task_type, task_id, self._num_workers)
+        gpus, cpus = session.local_compute_devices()
+        n_gpu = len(gpus)
+        if not isinstance(resolver, TFConfigClusterResolver) and jobs:
+            n_gpu = int(resolver.num_accelerators().get("GPU", 0))
+        devices = tuple(gpus[:n_gpu]) if n_gpu else tuple(cpus[:1])
+        super().__init__(strategy, devices, "ring")
+        self._local_device_type = "GPU" if n_gpu else "CPU"
+        self._group = _Group(self)
+
+    @property
+    def _num_replicas(self) -> int:
+        return len(self._devices) * self._num_workers
+
+    @property
+    def should_checkpoint(self) -> bool:
+        return self._is_chief
+
+    @property
+    def should_save_summary(self) -> bool:
+        return self._is_chief
+
+    @property
+    def experimental_should_init(self) -> bool:
+        return True
+
+    @property
+    def experimental_between_graph(self) -> bool:
+        return True
+
+    def _in_multi_worker_mode(self) -> bool:
+        return self._num_workers > 1
+
+    @property
+    def _host_device(self) -> str:
+        return session.canonical("/device:CPU:0")
+
+    def _create_variable(self, **kwargs: Any) -> Any:
+        """Clause mwms.variables: as MirroredStrategy's on this worker's devices, with the
+        initial value every worker computes replaced by worker 0's (TF broadcasts the chief's
+        value, group leader task 0, before the variable exists)."""
+        kw = _strip(kwargs)
+        agg = variables._as_aggregation(kw.pop("aggregation", None))
+        sync = variables._as_synchronization(kw.pop("synchronization", None))
+        if sync is variables.VariableSynchronization.NONE:
+            raise ValueError("`NONE` variable synchronization mode is not supported with tf.distribute strategy. "
+                             f"Please change the `synchronization` for variable: {kwargs.get('name')}")
+        if sync is variables.VariableSynchronization.AUTO:
+            sync = variables.VariableSynchronization.ON_WRITE
+        name = kw.pop("name", None) or "Variable"
+        init = variables.resolve_initial_value(kw.pop("initial_value", None), kw.pop("dtype", None))
+        if self._num_workers > 1:
+            t = convert_to_tensor(init)
+            init = self._group.cross("broadcast", t, lambda parts: [parts[0]] * len(parts), [_nbytes(t)])
+        comps = [variables.ResourceVariable(init, name=name if i == 0 else f"{name}/replica_{i}", device=d,
+                                            aggregation=agg, synchronization=sync, **kw)
+                 for i, d in enumerate(self._devices)]
+        if sync is variables.VariableSynchronization.ON_READ:
+            return SyncOnReadVariable(comps, self._container_strategy, agg)
+        if len(comps) == 1:
+            comps[0]._distribute_strategy = self._container_strategy
+        return MirroredVariable(comps, self._container_strategy, agg)
+
+
+def _check_launched(jobs: dict[str, Any], task_type: str, task_id: int, num_workers: int) -> None:
+    """A multi-worker cluster needs its peers: inside a launch, the launch's tasks must be the
+    cluster's; outside one, TF would wait for peers forever, simdist says how to run it."""
+    group = clients.current_group()
+    if num_workers < 2:
+        return
+    if group is None or group.current is None:
+        raise ValueError(
+            f"MultiWorkerMirroredStrategy: the cluster has {num_workers} workers ({jobs}) and this program is "
+            f"task {task_type}:{task_id}, but no other worker runs in this process; TensorFlow would wait for "
+            "its peers. Run the program once per worker with `simdist launch --workers N script.py` "
+            "(or simdist.launch.launch(main, workers=N)) [clause mwms.launch-required]")
+    want = [("chief", 0)] * len(jobs.get("chief", [])) + [("worker", i) for i in range(len(jobs.get("worker", [])))]
+    if sorted(group.tasks) != sorted(want) or group.tasks[group.current] != (task_type, task_id):
+        raise ValueError(
+            f"MultiWorkerMirroredStrategy: TF_CONFIG's cluster has tasks {want} and names this program "
+            f"{task_type}:{task_id}, but the launch runs tasks {group.tasks} and this is "
+            f"{group.tasks[group.current]}: the cluster must be the launch's [clause mwms.launch-required]")
+
+
+class MultiWorkerMirroredStrategy(MirroredStrategy):
+    """`tf.distribute.MultiWorkerMirroredStrategy(cluster_resolver=None, communication_options=None)`."""
+
+    def __init__(self, cluster_resolver: Any = None, communication_options: Any = None) -> None:
+        if communication_options is None:
+            communication_options = CommunicationOptions()
+        if not isinstance(communication_options, CommunicationOptions):
+            raise ValueError("communication_options must be an instance of "
+                             "tf.distribute.experimental.CommunicationOptions")
+        resolver = cluster_resolver or TFConfigClusterResolver()
+        if not isinstance(resolver, ClusterResolver):
+            raise ValueError("cluster_resolver must be an instance of tf.distribute.cluster_resolver.ClusterResolver")
+        self._resolver = resolver
+        self._options = communication_options
+        self._collective = True
+        from simdist.strategies.base import Strategy
+        Strategy.__init__(self)
+        self._devs = self._extended._devices
+
+    def _make_extended(self) -> MultiWorkerMirroredExtended:
+        return MultiWorkerMirroredExtended(self, self._resolver, self._options)
+
+    @property
+    def cluster_resolver(self) -> Any:
+        return self._extended._cluster_resolver
+
+    def __repr__(self) -> str:
+        return f"<simdist MultiWorkerMirroredStrategy {self._extended._task_type}:{self._extended._task_id}>"
+
+    # --- run and collectives --------------------------------------------------------------------
+    def _make_replica_context(self, i: int) -> ReplicaContext:
+        return MultiWorkerReplicaContext(self, i)
+
+    def run(self, fn: Callable[..., Any], args: Any = (), kwargs: dict | None = None, options: Any = None) -> Any:
+        """Call fn once per local replica (this worker's devices); collectives inside span every worker."""
+        if not isinstance(args, (list, tuple)):
+            raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
+        from simdist.runtime.values import select_replica
+        from simdist.strategies.replica_run import ReplicaRunner
+        kwargs = kwargs or {}
+        with self.scope():
+            devices = self._replica_devices()
+            n = len(devices)
+            base = context.snapshot()
+            frames = [base + [context.Frame(self, self._make_replica_context(i), devices[i])] for i in range(n)]
+
+            def body(i: int) -> Any:
+                return fn(*select_replica(i, tuple(args)), **select_replica(i, kwargs))
+
+            with timing.observe_variables() as traffic:
+                record = ReplicaRunner(n, body, frames, self._replica_threads).run()
+            timing.charge_run(self, fn, record, args, kwargs, traffic)
+            return self._regroup(record.results)
+
+    def _cross_components(self, kind: str, comps: list[Any]) -> list[Any]:
+        """Every worker's components of a distributed value, in global replica order."""
+        ts = [convert_to_tensor(c) for c in comps]
+        _unrecordable(kind)
+        return self._extended._group.cross(kind, ts, lambda parts: [[t for p in parts for t in p]] * len(parts),
+                                           [sum(_nbytes(t) for t in ts)])
+
+    def _reduce_no_axis(self, op: ReduceOp, value: Any) -> Any:
+        """Clause mwms.reduce: a PerReplica is reduced over every worker's replicas; a value that
+        is not distributed counts once per worker (TF makes it a one-component PerReplica)."""
+        if isinstance(value, Mirrored):
+            if op is ReduceOp.SUM:
+                raise AssertionError()
+            return value.values[0]
+        if isinstance(value, (list, tuple, dict)) and not isinstance(value, DistributedValues):
+            return nest.map_structure(lambda v: self._reduce_no_axis(op, v), value)
+        ext = self._extended
+        if not isinstance(value, DistributedValues):
+            if ext._num_workers == 1:
+                return reduce_rules.reduce_plain_value(op, value, len(ext.worker_devices), str(value))
+            value = regroup([convert_to_tensor(value)], always_wrap=True)
+        comps = self._cross_components("reduce", list(value.values))
+        if len(comps) == 1:
+            return comps[0]
+        return _reduce_axis_none(op, comps, self._reduce_destination(), None)
+
+    def _components_for_axis_reduce(self, value: Any) -> list[Any]:
+        local = list(value.values) if isinstance(value, DistributedValues) else [value] * len(self._devs)
+        return self._cross_components("reduce", local)
+
+    def gather(self, value: Any, axis: int) -> Any:
+        """Every worker's replicas' components concatenated along `axis`, in global replica order."""
+        from simdist.strategies.base import default_strategy
+        f = context.current()
+        if f.replica_context is not None and f.strategy is not default_strategy():
+            raise RuntimeError("tf.distribute.Strategy.gather method requires cross-replica context, use "
+                               "get_replica_context().all_gather() instead")
+        self._check_cross_replica_or_default()
+        if isinstance(value, IndexedSlices):
+            raise NotImplementedError("gather does not support IndexedSlices")
+        local = list(value.values) if isinstance(value, DistributedValues) else [value]
+        comps = [convert_to_tensor(c) for c in self._cross_components("gather", local)]
+        if len(comps) == 1:
+            return comps[0]
+        gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, True, context.in_function())
+        self._extended._check_collective_dtypes("gather", comps)
+        arr = gather_rules.gather_components([c._v for c in comps], axis)
+        return Tensor(arr, comps[0].dtype, self._reduce_destination())
+
+    def experimental_local_results(self, value: Any) -> tuple[Any, ...]:
+        if isinstance(value, DistributedValues):
+            return value.values
+        from simdist.runtime.values import contains_distributed, select_replica
+        if isinstance(value, (list, tuple, dict)) or contains_distributed(value):
+            return tuple(select_replica(i, value) for i in range(len(self._devs)))
+        return (value,)
+
+    def experimental_distribute_values_from_function(self, value_fn: Callable[[Any], Any]) -> Any:
+        """value_fn once per local replica, with the global replica id (TF's id_in_cluster * local + i)."""
+        from simdist.strategies.input import ValueContext
+        n, local = self.num_replicas_in_sync, len(self._devs)
+        outs = []
+        for i, d in enumerate(self._devs):
+            with context.device_scope(d):
+                outs.append(value_fn(ValueContext(self._extended._id_in_cluster * local + i, n)))
+        return regroup(outs, always_wrap=True)
+
+    # --- input ----------------------------------------------------------------------------------
+    def _input_layout(self) -> Any:
+        """This worker's pipeline only (index id_in_cluster of num_workers), with a cross-worker
+        check each step of whether any worker still has data (clause mwms.input)."""
+        from simdist.strategies.input import InputLayout
+        ext = self._extended
+        w, me = ext._num_workers, ext._id_in_cluster
+        devs = tuple(self._devs)
+        # (other workers' pipelines are built by their own programs: only their shape matters here)
+        workers = tuple(devs if k == me else tuple(f"{d}#worker{k}" for d in devs) for k in range(w))
+        hosts = tuple(ext._host_device if k == me else f"{ext._host_device}#worker{k}" for k in range(w))
+
+        def sync_has(has: list[bool]) -> list[bool]:
+            _unrecordable("input step")
+            return ext._group.cross("input", has, lambda parts: [[h for p in parts for h in p]] * len(parts), [1])
+
+        return InputLayout(worker_devices=workers, host_devices=hosts, rebatch=True,
+                           partial_batches=True, local_worker=me, sync_has=sync_has if w > 1 else None)
+
+    def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> Any:
+        _refuse_per_replica(options)
+        return super().experimental_distribute_dataset(dataset, options)
+
+    def distribute_datasets_from_function(self, dataset_fn: Callable[[Any], Any], options: Any = None) -> Any:
+        _refuse_per_replica(options)
+        return super().distribute_datasets_from_function(dataset_fn, options)
+
+    experimental_distribute_datasets_from_function = distribute_datasets_from_function
+
+
+def _refuse_per_replica(options: Any) -> None:
+    from simdist.strategies.input import InputReplicationMode
+    if options is not None and getattr(options, "experimental_replication_mode", None) == \
+            InputReplicationMode.PER_REPLICA:
+        raise NotImplementedError("InputReplicationMode.PER_REPLICA is only supported in "
+                                  "`distribute_datasets_from_function` of tf.distribute.MirroredStrategy")

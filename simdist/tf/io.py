@@ -1,0 +1,59 @@
+"""`tf.io.gfile`: the file operations TF programs use around checkpoints, on the local disk.
+
+TF's gfile reaches many filesystems; a simulated job has only this machine's, so these are
+the os/shutil calls TF's local filesystem makes (makedirs creates parents and accepts an
+existing directory; rmtree and remove raise NotFoundError for a missing path, as TF does).
+"""
+
+from __future__ import annotations
+
+import glob as _glob
+import os
+import shutil
+from types import SimpleNamespace as _NS
+
+from simdist.runtime import errors as _errors
+
+
+def _missing(path: str) -> _errors.NotFoundError:
+    return _errors.NotFoundError(None, None, f"{path}; No such file or directory")
+
+
+def makedirs(path: str) -> None:
+    """Create `path` and its missing parents (an existing directory is fine)."""
+    os.makedirs(os.fspath(path), exist_ok=True)
+
+
+def rmtree(path: str) -> None:
+    """Delete a directory and everything under it."""
+    if not os.path.exists(path):
+        raise _missing(os.fspath(path))
+    shutil.rmtree(path)
+
+
+def exists(path: str) -> bool:
+    return os.path.exists(path)
+
+
+def isdir(path: str) -> bool:
+    return os.path.isdir(path)
+
+
+def listdir(path: str) -> list[str]:
+    if not os.path.isdir(path):
+        raise _missing(os.fspath(path))
+    return sorted(os.listdir(path))
+
+
+def remove(path: str) -> None:
+    if not os.path.exists(path):
+        raise _missing(os.fspath(path))
+    os.remove(path)
+
+
+def glob(pattern: str) -> list[str]:
+    return sorted(_glob.glob(pattern))
+
+
+gfile = _NS(makedirs=makedirs, rmtree=rmtree, exists=exists, isdir=isdir, listdir=listdir, remove=remove,
+            glob=glob)
