@@ -15,7 +15,6 @@ TF runs in a subprocess (tf_workers.spawn; this module is its worker).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import zlib
 from dataclasses import dataclass
@@ -27,8 +26,7 @@ import pytest
 import tf_workers
 from test_layers_conv_norm_tf import _first_line, _strategy, assert_same
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 VALUES, MASKS, CONFIG, ERRORS, TRAIN = ("keras.mha.values", "keras.mha.masks", "keras.mha.config",
                                         "keras.mha.arguments", "keras.mha.distributed")

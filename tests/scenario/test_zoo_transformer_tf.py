@@ -15,7 +15,6 @@ TF runs in a subprocess (tf_workers.spawn; this module is its worker).
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import numpy as np
@@ -28,8 +27,6 @@ ROOT_CASES = [("default", "float32"), ("mirrored2", "float32"), ("default", "mix
 MODEL = {"zoo": "transformer", "embedding_dim": 16, "heads": 2, "blocks": 2, "tokens": 8}
 STEPS, BATCH = 4, 32
 
-tf_only = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                              reason="real TensorFlow is not installed (pip install -e .[tf])")]
 
 
 def train(tf: Any, strategy_name: str, precision: str) -> dict[str, Any]:
@@ -86,9 +83,8 @@ def tf_results() -> dict[int, Any]:
 @pytest.mark.clause("scenario.zoo.transformer")
 @pytest.mark.parametrize("index", range(len(ROOT_CASES)), ids=[f"{s}-{p}" for s, p in ROOT_CASES])
 @pytest.mark.tf
+@tf_workers.tf_or_golden(__file__)
 def test_zoo_transformer_losses_equal_tf(index: int, tf_results: dict[int, Any]) -> None:
-    if importlib.util.find_spec("tensorflow") is None:
-        pytest.skip("real TensorFlow is not installed")
     import simdist
     from simdist import tf
     simdist.reset()
