@@ -27,3 +27,4 @@ from simdist.keras import callbacks  # noqa: F401
 from simdist.keras import utils  # noqa: F401
 from simdist.keras import regularizers  # noqa: F401
 from simdist.keras.regularizers import Regularizer  # noqa: F401
+from simdist.keras import mixed_precision  # noqa: F401

@@ -1,4 +1,5 @@
-"""`keras.config` (and `keras.backend`'s) global numeric settings: `floatx` and `epsilon`.
+"""`keras.config` (and `keras.backend`'s) global numeric settings: `floatx`, `epsilon` and the
+global dtype policy (`dtype_policy`/`set_dtype_policy`, kept in dtype_policies.py).
 
 Keras 3.15 keeps them as module globals (keras/src/backend/config.py): floatx "float32", epsilon
 1e-7, the fuzz factor the crossentropies clip probabilities with.
@@ -38,3 +39,15 @@ def set_epsilon(value: float) -> None:
 def backend() -> str:
     """The backend's name: simdist's Keras is Keras on its TensorFlow facade."""
     return "tensorflow"
+
+
+def dtype_policy() -> object:
+    """The global dtype policy (`keras.config.dtype_policy`; dtype_policies.py holds it)."""
+    from simdist.keras import dtype_policies
+    return dtype_policies.dtype_policy()
+
+
+def set_dtype_policy(policy: object) -> None:
+    """Set the global dtype policy: a DTypePolicy or its name ("mixed_float16", "float32", ...)."""
+    from simdist.keras import dtype_policies
+    dtype_policies.set_dtype_policy(policy)

@@ -53,6 +53,19 @@ def zoo_parameters(model: dict, x_shape: list[int], classes: int, buckets: int) 
         dim = int(model.get("embedding_dim") or 8)
         dense = _dense([features + dim] + hidden + [classes])
         return buckets * dim + dense + buckets * classes, features + 2 * dim + sum(hidden) + 3 * classes, dense
+    if kind == "transformer":
+        from .train.zoo import transformer_options
+        o = transformer_options(model)
+        t, d, ff = o["tokens"], o["embedding_dim"], o["ff_dim"]
+        kd = max(1, d // o["heads"])
+        per_token = features // max(t, 1)
+        attn = 3 * (d * o["heads"] * kd + o["heads"] * kd) + o["heads"] * kd * d + d
+        block = attn + 2 * 2 * d + (d * ff + ff) + (ff * d + d)
+        params = per_token * d + d + t * d + o["blocks"] * block + d * classes + classes
+        macs = t * per_token * d + o["blocks"] * (t * (4 * d * o["heads"] * kd + 2 * d * ff)
+                                                  + 2 * o["heads"] * t * t * kd) + d * classes
+        acts = t * per_token + 2 * t * d + o["blocks"] * (t * (6 * d + ff) + o["heads"] * t * t) + d + classes
+        return params, acts, macs
     return 0, 0, 0
 
 

@@ -91,6 +91,7 @@ _TRAINING: dict[str, Any] = {
     "properties": {
         "model": {"type": "string"}, "parameters": _NINT, "optimizer": {"enum": ["sgd", "adam"]},
         "learning_rate": _NNUM, "batch_size": _NINT, "eval_every": _NINT,
+        "mixed_precision": {"enum": ["float32", "mixed_float16", "mixed_bfloat16"]},
         "data": {"type": "object", "additionalProperties": False,
                  "required": ["source", "sha256", "train", "test", "classes", "input_shape", "categorical_buckets"],
                  "properties": {"source": {"type": "string"}, "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},

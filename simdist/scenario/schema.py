@@ -32,12 +32,13 @@ class _Required:
 REQUIRED: Any = _Required()
 
 STRATEGIES = ("one_device", "mirrored", "central_storage", "parameter_server", "multi_worker_mirrored")
+PRECISIONS = ("float32", "mixed_float16", "mixed_bfloat16")   # simdist.scenario.train.zoo.PRECISIONS
 PRESETS = ("gpu_host", "cpu_cluster", "gpu_cluster")
 DTYPES = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int32": 4, "int64": 8}
 GPU_MODELS = ("A100", "A100-40GB", "A100-80GB", "H100", "H200", "V100")  # simdist.sim.hardware.GPUS (kept here so validation imports nothing)
 MAX_GPUS_PER_HOST = 16   # simdist.sim.topology.MAX_GPUS_PER_HOST (likewise; a test checks they agree)
 PARTITIONERS = ("none", "fixed", "min_size", "max_size")
-ZOO = ("mlp", "cnn", "wide_deep")          # simdist.scenario.train.zoo.ZOO (a test checks they agree)
+ZOO = ("mlp", "cnn", "wide_deep", "transformer")   # simdist.scenario.train.zoo.ZOO (a test checks they agree)
 SHIPPED_DATASETS = ("digits",)             # simdist.datasets.DATASETS (likewise)
 OPTIMIZERS = ("sgd", "adam")
 #: keys of [model] that describe a FLOP-only model (a training model's sizes and FLOPs come from its layers)
@@ -168,8 +169,9 @@ SCHEMA: dict[str, Field] = {
     }),
     "model": Field("table", "what is trained: a FLOP-only model (its sizes and FLOPs, for scale runs) or a real "
                             "Keras model (`zoo` or `function`) trained on `[data]`", REQUIRED, fields={
-        "zoo": Field("str", "a built-in Keras model trained for real on [data]: mlp, cnn (small CNN) or wide_deep "
-                            "(wide-and-deep; its embedding is partitioned under parameter_server)", None, choices=ZOO,
+        "zoo": Field("str", "a built-in Keras model trained for real on [data]: mlp, cnn (small CNN), wide_deep "
+                            "(wide-and-deep; its embedding is partitioned under parameter_server) or transformer "
+                            "(a small attention encoder over the rows of x)", None, choices=ZOO,
                      example='"mlp"'),
         "function": Field("str", "\"module:function\" returning a Keras model (called as function(input_shape, "
                                  "num_classes)), trained for real on [data]", None, example='"mymodels:build"'),
@@ -177,8 +179,21 @@ SCHEMA: dict[str, Field] = {
                         item=Field("int", "units", minimum=1, maximum=65536), min_items=1, example="[64, 32]"),
         "filters": Field("list", "zoo cnn: filters of each conv + pooling block (default [16, 32])", None,
                          item=Field("int", "filters", minimum=1, maximum=4096), min_items=1, example="[16, 32]"),
-        "embedding_dim": Field("int", "zoo wide_deep: width of the categorical feature's embedding (default 8)",
+        "embedding_dim": Field("int", "zoo wide_deep: width of the categorical feature's embedding (default 8); "
+                                      "zoo transformer: width of the token embeddings (default 32)",
                                None, minimum=1, maximum=4096),
+        "heads": Field("int", "zoo transformer: attention heads (key_dim = embedding_dim / heads; default 2)", None,
+                       minimum=1, maximum=256),
+        "blocks": Field("int", "zoo transformer: encoder blocks (default 1)", None, minimum=1, maximum=64),
+        "ff_dim": Field("int", "zoo transformer: width of each block's feed-forward layer (default 2 x "
+                               "embedding_dim)", None, minimum=1, maximum=65536),
+        "tokens": Field("int", "zoo transformer: tokens per example; x's features are split into this many equal "
+                               "tokens (default 8: the digits' rows)", None, minimum=1, maximum=65536),
+        "mixed_precision": Field("str", "training models: the Keras global dtype policy the model is built under "
+                                        "(mixed_float16: float16 compute with dynamic loss scaling; mixed_bfloat16; "
+                                        "float32, the default); under cluster.cost_model = \"roofline\" 16-bit "
+                                        "matmuls run at the GPU's tensor-core rate", None, choices=PRECISIONS,
+                                 example='"mixed_float16"'),
         "flops_per_example": Field("flops", "FLOP-only model: training FLOPs (forward + backward) per example",
                                    REQUIRED, minimum=0, example='"24GFLOP"', required_unless=_TRAINING_MODEL),
         "global_batch": Field("int", "FLOP-only model: examples per step, split evenly over replicas (or workers); "

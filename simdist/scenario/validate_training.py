@@ -21,7 +21,9 @@ DEFAULT_LR = {"sgd": 0.01, "adam": 0.001}   # Keras 3's defaults
 DEFAULT_BUCKETS = 4096
 EVALS_PER_RUN = 20
 _FUNCTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$")
-_OPTIONS = {"hidden": ("mlp", "wide_deep"), "filters": ("cnn",), "embedding_dim": ("wide_deep",)}
+_OPTIONS = {"hidden": ("mlp", "wide_deep"), "filters": ("cnn",), "embedding_dim": ("wide_deep", "transformer"),
+            "heads": ("transformer",), "blocks": ("transformer",), "ff_dim": ("transformer",),
+            "tokens": ("transformer",)}
 
 
 def resolve_data_path(path: str, scenario_file: str) -> Path:
@@ -90,16 +92,39 @@ def check_training(v: Any, c: dict, st: dict, topo: Any) -> None:
     if zoo == "wide_deep" and d.get("categorical_buckets") == 0:
         v.err("data.categorical_buckets", "wide_deep learns from a categorical feature (rule: > 0, or omit it for "
                                           f"{DEFAULT_BUCKETS})")
-    if zoo in ("mlp", "cnn") and d.get("categorical_buckets"):
+    if zoo in ("mlp", "cnn", "transformer") and d.get("categorical_buckets"):
         v.err("data.categorical_buckets", f"the {zoo} model takes x only, not a categorical feature (rule: "
                                           "categorical_buckets is for model.zoo = \"wide_deep\" or a model.function "
                                           "taking (x, category id))")
     if zoo == "cnn" and len(facts["x_shape"]) not in (2, 3):
         v.err("model.zoo", f"cnn needs images: x of shape (examples, height, width[, channels]), the data's x has "
                            f"shape {tuple([facts['examples']] + facts['x_shape'])} (rule: image data)")
+    if zoo == "transformer":
+        _check_transformer(v, m, facts)
+    if m.get("mixed_precision") == "mixed_float16" and kind == "parameter_server":
+        v.err("model.mixed_precision", "mixed_float16 needs a LossScaleOptimizer, which simdist does not run under "
+                                       "parameter_server (rule: float32 or mixed_bfloat16 with parameter_server)")
+    if m.get("mixed_precision") == "mixed_float16" and kind == "central_storage":
+        v.err("model.mixed_precision", "mixed_float16's LossScaleOptimizer fails at its first finite step under "
+                                       "CentralStorageStrategy, on TF 2.21 + Keras 3.15 as on simdist (its step "
+                                       "counter is an AggregatingVariable updated in a replica context: ValueError) "
+                                       "(rule: float32 or mixed_bfloat16 with central_storage)")
     v.plan["training"] = facts
     if fn_ok and not any(i.path.startswith(("data", "model")) for i in v.issues):
         _probe_function(v, fn, x, int(d.get("categorical_buckets") or 0), facts["classes"])
+
+
+def _check_transformer(v: Any, m: dict, facts: dict) -> None:
+    """The transformer's tokens must split x's features evenly; key_dim = embedding_dim / heads >= 1."""
+    from .train.zoo import transformer_options
+    o = transformer_options(m)
+    features = math.prod(facts["x_shape"]) if facts["x_shape"] else 1
+    if features % o["tokens"]:
+        v.err("model.tokens", f"{o['tokens']} tokens do not split the data's {features} features evenly (rule: "
+                              f"features % tokens == 0; e.g. a divisor of {features})")
+    if o["heads"] > o["embedding_dim"]:
+        v.err("model.heads", f"{o['heads']} heads of a {o['embedding_dim']}-wide embedding leave no key dimension "
+                             "(rule: heads <= embedding_dim; key_dim = embedding_dim // heads)")
 
 
 def _check_function(v: Any, fn: str) -> bool:

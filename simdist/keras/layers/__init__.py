@@ -54,3 +54,5 @@ from simdist.keras.layers.rnn import LSTM  # noqa: F401
 from simdist.keras.layers.rnn import RNN  # noqa: F401
 from simdist.keras.layers.rnn import SimpleRNN  # noqa: F401
 from simdist.keras.layers.bidirectional import Bidirectional  # noqa: F401
+from simdist.keras.layers.einsum_dense import EinsumDense  # noqa: F401
+from simdist.keras.layers.attention import MultiHeadAttention  # noqa: F401

@@ -238,7 +238,7 @@ class Softmax(Layer):
             mask = tf.convert_to_tensor(mask)
             if mask.dtype != tf.bool:
                 mask = tf.greater(mask, tf.cast(0.5, mask.dtype))
-            big = -1e9 if inputs.dtype.name in ("float32", "float64") else -3e4
+            big = -3e4 if inputs.dtype.name == "float16" else -1e9   # (Keras's _large_negative_number)
             inputs = tf.where(mask, inputs, tf.cast(big, inputs.dtype))
         if isinstance(self.axis, (tuple, list)):
             if len(self.axis) > 1:

@@ -13,8 +13,9 @@ from simdist.keras.optimizers.adamw import AdamW
 from simdist.keras.optimizers.base_optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
 from simdist.keras.optimizers.sgd import SGD
+from simdist.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "schedules", "get", "serialize", "deserialize"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "LossScaleOptimizer", "schedules", "get", "serialize", "deserialize"]
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "adagrad": Adagrad, "rmsprop": RMSprop}
 
@@ -27,7 +28,8 @@ def serialize(optimizer: Optimizer) -> dict[str, Any]:
 def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> Optimizer:
     """The optimizer a `serialize` dict describes."""
     name = config.get("class_name", "")
-    classes = {c.__name__: c for c in _BY_NAME.values()}
+    classes: dict[str, Any] = {c.__name__: c for c in _BY_NAME.values()}
+    classes["LossScaleOptimizer"] = LossScaleOptimizer
     classes.update(custom_objects or {})
     cls = classes.get(name) or _BY_NAME.get(name.lower())
     if cls is None:

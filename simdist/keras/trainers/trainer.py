@@ -132,6 +132,10 @@ class Trainer:
                              f"steps_per_execution={steps_per_execution!r} (in Model.compile)")
         with no_tracking():   # (Keras: @no_automatic_dependency_tracking) not the model's own metrics
             self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
+            # (clause keras.mixed-precision.auto-loss-scale: Keras wraps the optimizer under mixed_float16)
+            if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and self.optimizer \
+                    and not isinstance(self.optimizer, optimizers_module.LossScaleOptimizer):
+                self.optimizer = optimizers_module.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
             output_names = getattr(self, "output_names", None)
             if loss is not None:
                 self._compile_loss = CompileLoss(loss, loss_weights, output_names=output_names)

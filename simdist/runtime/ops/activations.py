@@ -105,6 +105,8 @@ def _softmax(a: np.ndarray) -> np.ndarray:
     _check_rank(a, "Softmax")
     if a.size == 0:
         return a.copy()
+    if a.dtype.itemsize == 2:   # float16/bfloat16: TF 2.21's CPU kernel computes in float32, rounds once
+        return _softmax(a.astype(np.float32)).astype(a.dtype)
     e = np.exp(a - np.max(a, axis=-1, keepdims=True))
     return e / np.sum(e, axis=-1, keepdims=True)
 

@@ -43,6 +43,12 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
     sizes = _sizes(ins, arrays)
     work = int(np.prod([sizes[c] for c in sizes], dtype=np.int64)) if sizes else 1
     uniq = "".join(dict.fromkeys(out))
+    if arrays and arrays[0].dtype.name in ("bfloat16", "float16"):
+        # NumPy's einsum has no bfloat16 loop and may accumulate float16 in float16; TF 2.21's
+        # CPU kernels (MatMul/BatchMatMul underneath) accumulate in float32 and round once
+        # (measured bit-exact on TF 2.21), which this is.
+        wide = _einsum(*(a.astype(np.float32) for a in arrays), equation=equation)
+        return wide.astype(arrays[0].dtype)
     r = np.einsum(f"{lhs}->{uniq}", *arrays, optimize=len(arrays) > 1 and work > _BIG)
     if uniq == out:
         return r

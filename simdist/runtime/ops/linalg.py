@@ -19,6 +19,10 @@ __all__ = ["matmul", "matvec", "matrix_transpose", "trace", "tensordot", "norm"]
 def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
     x = np.swapaxes(a, -1, -2) if transpose_a else a
     y = np.swapaxes(b, -1, -2) if transpose_b else b
+    if x.dtype.itemsize == 2 and x.dtype.kind == "f" or x.dtype.name == "bfloat16":
+        # float16/bfloat16: TF 2.21's CPU kernels accumulate in float32 and round once (measured
+        # bit-exact); NumPy has no BLAS for them (its float16 loop is ~100x slower), so float32 BLAS.
+        return np.matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
     return np.matmul(x, y)
 
 

@@ -59,8 +59,13 @@ def _bias_add(x: np.ndarray, b: np.ndarray, data_format: str = "NHWC") -> np.nda
 
 
 def _bias_add_grad(g: np.ndarray, data_format: str = "NHWC") -> np.ndarray:
+    """The sum over every axis but the channel's; float16 accumulates in float32 and rounds once
+    (TF's AccumulatorType<half>, measured bit-exact on TF 2.21; bfloat16 does not: summed as is)."""
     ax = _channel_axis(g.ndim, data_format)
-    return np.add.reduce(g, axis=tuple(i for i in range(g.ndim) if i != ax), dtype=g.dtype)
+    axes = tuple(i for i in range(g.ndim) if i != ax)
+    if g.dtype == np.float16:
+        return np.add.reduce(g.astype(np.float32), axis=axes).astype(np.float16)
+    return np.add.reduce(g, axis=axes, dtype=g.dtype)
 
 
 def _dims(shape: Sequence[int]) -> str:

@@ -38,14 +38,22 @@ def setup(tf: Any, ctx: Any, strategy: Any, ps: bool) -> Setup:
     # Keras's global state (object names, the global seed generator) starts afresh, as in a new
     # process: a run's names and initial weights depend on its scenario and seed only.
     tf.keras.backend.clear_session()
+    precision = cfg["model"].get("mixed_precision") or "float32"
+    previous = tf.keras.mixed_precision.global_policy()
     with strategy.scope():
-        model = build(tf, cfg["model"], data.input_shape, data.num_classes, data.buckets, sc.file)
-        optimizer = S.make_optimizer(tf, tr)
+        # (the layers take the global policy when made: set it for the build only)
+        tf.keras.mixed_precision.set_global_policy(precision)
+        try:
+            model = build(tf, cfg["model"], data.input_shape, data.num_classes, data.buckets, sc.file)
+        finally:
+            tf.keras.mixed_precision.set_global_policy(previous)
+        optimizer = S.make_optimizer(tf, tr, precision)
         variables = S.train_variables(model)
         optimizer.build(variables)
     params = int(sum(math.prod(int(d) for d in S.tf_variable(v).shape) for v in model.variables))
     d = cfg["data"]
     info = {"model": cfg["model"].get("zoo") or cfg["model"]["function"], "parameters": params,
+            "mixed_precision": precision,
             "optimizer": tr["optimizer"], "learning_rate": tr["learning_rate"], "batch_size": d["batch_size"],
             "eval_every": tr["eval_every"],
             "data": {"source": d.get("dataset") or d.get("path"), "sha256": facts["sha256"], "train": len(data.y_train),

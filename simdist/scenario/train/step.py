@@ -2,7 +2,9 @@
 training loop tutorial): inside ``strategy.run``, a GradientTape around the model's forward pass
 and the sparse softmax cross entropy of its logits, averaged over the global batch with
 ``tf.nn.compute_average_loss``; the gradients of the trainable variables applied by a
-``tf.keras.optimizers`` optimizer; and the count of correct predictions of the batch.
+``tf.keras.optimizers`` optimizer (under mixed_float16 a LossScaleOptimizer: the loss is scaled
+inside the tape, as Keras's mixed-precision guide writes a custom loop); and the count of
+correct predictions of the batch.
 
 Evaluation reads the model's current variables on the chief (held-out split, in batches); it is
 what a sidecar evaluator sees and is not charged to the simulated cluster.
@@ -19,11 +21,17 @@ __all__ = ["make_optimizer", "train_variables", "replica_step", "evaluate", "all
 EVAL_BATCH = 512
 
 
-def make_optimizer(tf: Any, training: dict) -> Any:
+def make_optimizer(tf: Any, training: dict, precision: str = "float32") -> Any:
+    """The [training] optimizer; under mixed_float16 wrapped in a LossScaleOptimizer (what Keras's
+    compile does, and what its mixed-precision guide does in a custom loop)."""
     lr = float(training["learning_rate"])
     if training["optimizer"] == "adam":
-        return tf.keras.optimizers.Adam(learning_rate=lr)
-    return tf.keras.optimizers.SGD(learning_rate=lr)
+        opt = tf.keras.optimizers.Adam(learning_rate=lr)
+    else:
+        opt = tf.keras.optimizers.SGD(learning_rate=lr)
+    if precision == "mixed_float16":
+        opt = tf.keras.mixed_precision.LossScaleOptimizer(opt)
+    return opt
 
 
 def tf_variable(v: Any) -> Any:
@@ -60,7 +68,8 @@ def replica_step(tf: Any, model: Any, optimizer: Any, variables: list[Any], inpu
         logits = model(inputs, training=True)
         per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
         loss = tf.nn.compute_average_loss(per_example, global_batch_size=global_batch)
-    grads = tape.gradient(loss, variables)
+        scaled = optimizer.scale_loss(loss) if hasattr(optimizer, "dynamic_scale") else loss
+    grads = tape.gradient(scaled, variables)
     optimizer.apply_gradients(zip(grads, variables))
     predicted = tf.cast(tf.argmax(logits, axis=1), labels.dtype)
     correct = tf.reduce_sum(tf.cast(tf.equal(predicted, labels), tf.float32))

@@ -3,10 +3,22 @@
     mlp        Dense(h, relu) for each h in model.hidden (default [64]), then Dense(classes)
     cnn        per f in model.filters (default [16, 32]): Conv2D(f, 3x3, same, relu) and
                MaxPooling2D(2); then GlobalAveragePooling2D and Dense(classes)
+    transformer  a small encoder (ViT-style on rows): x (features) reshaped into model.tokens
+               tokens (default 8: the digits' image rows) of features/tokens values;
+               Dense(embedding_dim) token embedding plus a learned position embedding
+               (`PositionEmbedding`, one vector per token); model.blocks (default 1) blocks of
+               MultiHeadAttention(heads, embedding_dim // heads) + residual + LayerNormalization
+               and Dense(ff_dim, relu) + Dense(embedding_dim) + residual + LayerNormalization;
+               GlobalAveragePooling1D, then Dense(classes). Defaults: embedding_dim 32, heads 2,
+               ff_dim 2 x embedding_dim.
     wide_deep  inputs (x, category id): deep = the MLP on concat(x, Embedding(buckets,
                embedding_dim)(id)); wide = Embedding(buckets, classes)(id) (a linear model of
                the one-hot id); logits = deep + wide. Under ParameterServerStrategy the
                scenario's partitioner splits the embedding tables over the ps tasks.
+
+``model.mixed_precision`` ("mixed_float16" / "mixed_bfloat16") builds the model under that
+Keras global policy (16-bit compute, float32 variables); its logits layer is float32, as the
+Keras mixed-precision guide advises, so the loss is computed in float32.
 
 Every model outputs logits and is a `tf.keras` model (`simdist.keras`, Keras 3.15's layers),
 built inside the strategy's scope, so its variables are the strategy's. Initial weights are
@@ -32,7 +44,9 @@ __all__ = ["ZOO", "build", "load_function", "probe_function", "KEY"]
 KEY = "model.function"
 _RULE = "rule: return a tf.keras Model built with `from simdist import tf`, mapping the inputs to logits"
 
-ZOO = ("mlp", "cnn", "wide_deep")
+ZOO = ("mlp", "cnn", "wide_deep", "transformer")
+PRECISIONS = ("float32", "mixed_float16", "mixed_bfloat16")
+TRANSFORMER_DEFAULTS = {"embedding_dim": 32, "heads": 2, "blocks": 1, "tokens": 8}
 
 
 def load_function(spec: str, scenario_file: str | None = None) -> Callable[..., Any]:
@@ -94,14 +108,15 @@ def build(tf: Any, model_cfg: dict, input_shape: tuple[int, ...], num_classes: i
     if kind == "mlp":
         return keras.Sequential([keras.Input(shape=input_shape)] +
                                 [layers.Dense(h, activation="relu", name=f"dense_{i}") for i, h in enumerate(hidden)] +
-                                [layers.Dense(num_classes, name="logits")], name="mlp")
+                                [layers.Dense(num_classes, name="logits", dtype="float32")], name="mlp")
     if kind == "cnn":
         blocks: list[Any] = []
         for i, f in enumerate(model_cfg.get("filters") or [16, 32]):
             blocks += [layers.Conv2D(f, 3, padding="same", activation="relu", name=f"conv_{i}"),
                        layers.MaxPooling2D(2, padding="same", name=f"pool_{i}")]
         return keras.Sequential([keras.Input(shape=input_shape)] + blocks +
-                                [layers.GlobalAveragePooling2D(name="gap"), layers.Dense(num_classes, name="logits")],
+                                [layers.GlobalAveragePooling2D(name="gap"),
+                                 layers.Dense(num_classes, name="logits", dtype="float32")],
                                 name="cnn")
     if kind == "wide_deep":
         dim = int(model_cfg.get("embedding_dim") or 8)
@@ -112,5 +127,54 @@ def build(tf: Any, model_cfg: dict, input_shape: tuple[int, ...], num_classes: i
             h = layers.Dense(units, activation="relu", name=f"dense_{i}")(h)
         deep = layers.Dense(num_classes, name="deep_logits")(h)
         wide = layers.Embedding(buckets, num_classes, embeddings_initializer="zeros", name="wide")(ids)
-        return keras.Model([x_in, ids], layers.Add(name="logits")([deep, wide]), name="wide_deep")
+        return keras.Model([x_in, ids], layers.Add(name="logits", dtype="float32")([deep, wide]), name="wide_deep")
+    if kind == "transformer":
+        return transformer(tf, model_cfg, input_shape, num_classes)
     raise ValueError(f"model.zoo {kind!r}: not one of {', '.join(ZOO)}")
+
+
+def transformer_options(model_cfg: dict) -> dict[str, int]:
+    """The transformer's sizes, defaults filled: embedding_dim, heads, blocks, tokens, ff_dim."""
+    o = {k: int(model_cfg.get(k) or v) for k, v in TRANSFORMER_DEFAULTS.items()}
+    o["ff_dim"] = int(model_cfg.get("ff_dim") or 2 * o["embedding_dim"])
+    return o
+
+
+def position_embedding_class(tf: Any) -> Any:
+    """A Keras layer adding one learned vector per position (weight "embeddings", (tokens, dim),
+    uniform(-0.05, 0.05) as Embedding's): keras_hub's PositionEmbedding, for sequences of a fixed
+    length."""
+    keras = tf.keras
+
+    class PositionEmbedding(keras.layers.Layer):
+        def build(self, input_shape: Any) -> None:
+            self.embeddings = self.add_weight(name="embeddings", shape=(int(input_shape[-2]), int(input_shape[-1])),
+                                              initializer=keras.initializers.RandomUniform(-0.05, 0.05))
+
+        def call(self, inputs: Any) -> Any:
+            return inputs + tf.cast(self.embeddings, inputs.dtype)
+
+        def compute_output_shape(self, input_shape: Any) -> Any:
+            return input_shape
+
+    return PositionEmbedding
+
+
+def transformer(tf: Any, model_cfg: dict, input_shape: tuple[int, ...], num_classes: int) -> Any:
+    """The zoo's transformer encoder classifier (see the module's docstring)."""
+    keras, layers = tf.keras, tf.keras.layers
+    o = transformer_options(model_cfg)
+    features = int(np.prod(input_shape))
+    tokens, dim = o["tokens"], o["embedding_dim"]
+    x_in = keras.Input(shape=input_shape, name="features")
+    h = layers.Reshape((tokens, features // tokens), name="tokens")(x_in)
+    h = layers.Dense(dim, name="token_embedding")(h)
+    h = position_embedding_class(tf)(name="position_embedding")(h)
+    for i in range(o["blocks"]):
+        a = layers.MultiHeadAttention(o["heads"], max(1, dim // o["heads"]), name=f"attention_{i}")(h, h)
+        h = layers.LayerNormalization(epsilon=1e-6, name=f"norm_{i}a")(layers.Add(name=f"residual_{i}a")([h, a]))
+        f = layers.Dense(o["ff_dim"], activation="relu", name=f"ffn_{i}_1")(h)
+        f = layers.Dense(dim, name=f"ffn_{i}_2")(f)
+        h = layers.LayerNormalization(epsilon=1e-6, name=f"norm_{i}b")(layers.Add(name=f"residual_{i}b")([h, f]))
+    h = layers.GlobalAveragePooling1D(name="pool")(h)
+    return keras.Model(x_in, layers.Dense(num_classes, name="logits", dtype="float32")(h), name="transformer")
