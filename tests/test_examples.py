@@ -1,5 +1,6 @@
 """Every code example of the seed documents, run as a program (docs/examples/*.py), and three
-TensorFlow tutorials (tutorial_*.py: custom training, parameter server training, Keras).
+TensorFlow tutorials (tutorial_*.py: custom training, parameter server training, Keras), and the
+Keras guides' model patterns (guide_*.py).
 
 Each example prints its results; the expected stdout below is what TensorFlow 2.21 printed
 (tensorflow-cpu, logical CPUs standing in for GPUs, an in-process gRPC cluster for
@@ -459,6 +460,22 @@ loss ['2.301', '2.277', '2.275']
 checkpoints: ['ckpt_1.weights.h5', 'ckpt_2.weights.h5', 'ckpt_3.weights.h5']
 Eval loss: 2.2708, Eval accuracy: 0.2188
 """),
+    # Keras guides (keras.io/guides), as TF 2.21's tf.keras runs them: synthetic data of the guides'
+    # shapes, seeded initial weights, shuffle=False; each header lists what was changed.
+    Example('guide_customizing_fit.py', 'Keras guide Customizing what happens in fit()', """\
+1. A first simple example
+  class: CustomModel functional base: Functional layers: ['input_layer', 'dense']
+  loss ['0.55859', '0.40065', '0.28317']
+  mae ['0.67115', '0.54998', '0.45274']
+2. Going lower-level
+  loss ['1.62574', '1.31457', '1.04577']
+  mae ['1.22768', '1.09435', '0.96439']
+3. Supporting sample_weight & class_weight
+  loss ['0.14039', '0.09781', '0.07342']
+  mae ['0.43736', '0.35948', '0.31622']
+4. Providing your own evaluation step
+  evaluate: ['0.12883', '0.29711']
+"""),
 ]
 
 EXAMPLES: dict[str, Example] = {e.file: e for e in _ENTRIES}
@@ -541,10 +558,11 @@ INVENTORY: list[tuple[str, str, str]] = [
     ("tutorial", "Custom training with tf.distribute.Strategy", "tutorial_custom_training.py"),
     ("tutorial", "Parameter server training with ParameterServerStrategy", "tutorial_parameter_server_training.py"),
     ("tutorial", "Distributed training with Keras", "tutorial_keras_distributed.py"),
+    ("guide", "Customizing what happens in fit()", "guide_customizing_fit.py"),
 ]
 
 _DOC_LABEL = {"CSS24": "CSS24", "CSS20": "CSS20", "ODS": "ODS", "PSS": "PSS r2.4", "translated": "translated",
-              "tutorial": "TF tutorial"}
+              "tutorial": "TF tutorial", "guide": "Keras guide"}
 
 
 def _params(backend_mark=None):

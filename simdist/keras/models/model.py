@@ -14,12 +14,24 @@ from typing import Any, Callable
 from simdist.keras.layers.layer import Layer
 from simdist.keras.trainers.trainer import Trainer
 
-__all__ = ["Model", "functional_init_arguments"]
+__all__ = ["Model", "functional_init_arguments", "inject_functional_model_class"]
 
 
 def functional_init_arguments(args: tuple, kwargs: dict) -> bool:
     """Whether Model(...) was given inputs and outputs (the functional API)."""
     return len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or ("inputs" in kwargs and "outputs" in kwargs)
+
+
+def inject_functional_model_class(cls: type) -> type:
+    """Keras 3.15's inject_functional_model_class: replace Model by Functional in the bases of
+    ``cls`` (recursively; classes outside Model's hierarchy are left alone)."""
+    from simdist.keras.models.functional import Functional
+    if cls is Model:
+        return Functional
+    if cls is object:
+        return object
+    cls.__bases__ = tuple(inject_functional_model_class(base) for base in cls.__bases__)
+    return cls
 
 
 class Model(Trainer, Layer):
@@ -33,9 +45,13 @@ class Model(Trainer, Layer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if functional_init_arguments(args, kwargs):
-            raise NotImplementedError(
-                f"{type(self).__name__}(inputs, outputs): a subclass of Model built with the functional API is not "
-                "supported by simdist; use keras.Model(inputs, outputs) or a subclassed model with call()")
+            # Keras 3.15: a subclass of Model called with inputs and outputs becomes a functional
+            # model: Functional is put in place of Model among its bases (for the class itself,
+            # as Keras does), then Functional.__init__ runs on it (clause keras.model.functional-subclass)
+            from simdist.keras.models.functional import Functional
+            inject_functional_model_class(type(self))
+            Functional.__init__(self, *args, **kwargs)   # type: ignore[arg-type]
+            return
         self._init_model(*args, **kwargs)
 
     def _init_model(self, *args: Any, **kwargs: Any) -> None:
