@@ -10,9 +10,12 @@ from typing import Any
 
 
 def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
-    """An object with `get_config()` as Keras serializes it."""
-    return {"module": module, "class_name": type(obj).__name__, "config": obj.get_config(),
-            "registered_name": None}
+    """An object with `get_config()` as Keras serializes it (a class registered with
+    `register_keras_serializable` under its "package>name", module null, as Keras 3.15 writes it)."""
+    from simdist.keras.object_registration import registered_name_or_none
+    registered = registered_name_or_none(type(obj))
+    return {"module": None if registered else module, "class_name": type(obj).__name__, "config": obj.get_config(),
+            "registered_name": registered}
 
 
 def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, custom_objects: dict | None = None,
@@ -30,7 +33,10 @@ def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, cu
             raise ValueError(f"Could not interpret {kind} identifier: {config}")
         return obj() if instantiate_names and inspect.isclass(obj) else obj
     if isinstance(config, dict) and "class_name" in config:
-        cls = lookup.get(config["class_name"])
+        from simdist.keras.object_registration import get_registered_object
+        registered = config.get("registered_name")
+        cls = (get_registered_object(registered, custom_objects) if isinstance(registered, str) else None) \
+            or lookup.get(config["class_name"]) or get_registered_object(config["class_name"], custom_objects)
         if cls is None or (base is not None and not (inspect.isclass(cls) and issubclass(cls, base))):
             raise ValueError(f"Could not interpret {kind} identifier: {config}")
         return cls.from_config(dict(config.get("config") or {}))

@@ -106,22 +106,53 @@ class Model(Trainer, Layer):
         save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
 
     def load_weights(self, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
-        """Read the weights from a Keras 3 `.weights.h5` file (made by simdist or by Keras)."""
+        """Read the weights from a Keras 3 `.weights.h5` or `.keras` file (made by simdist or by Keras)."""
+        import os
+        if str(os.fspath(filepath)).endswith(".keras") and not kwargs:
+            from simdist.keras.models.keras_file import load_weights_from_keras_file
+            if not self.built:
+                raise ValueError("You are loading weights into a model that has not yet been built. Try building the "
+                                 "model first by calling it on some data or by using `build()`.")
+            load_weights_from_keras_file(self, filepath, skip_mismatch=skip_mismatch)
+            return
         from simdist.keras.models.saving import load_weights
         load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
+
+    def save(self, filepath: Any, overwrite: bool = True, zipped: Any = None, **kwargs: Any) -> None:
+        """Write the whole model (config, compile config, weights) to a Keras 3 `.keras` file
+        (models/keras_file.py) that Keras 3 loads."""
+        from simdist.keras.models.keras_file import save_model
+        save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
 
     def _obj_type(self) -> str:
         return "Layer"
 
     def get_config(self) -> dict[str, Any]:
-        return {"name": self.name, "trainable": self.trainable}
+        """Keras 3.15's base config of a subclassed model: name, trainable, dtype policy."""
+        from simdist.keras import dtype_policies
+        return {"name": self.name, "trainable": self.trainable, "dtype": dtype_policies.serialize(self.dtype_policy)}
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> Any:
         """Keras 3.15's Model.from_config: a functional config (layers with their inbound nodes,
         input_layers, output_layers) gives a functional model; any other config is passed to the
         constructor (so a Sequential's config is refused: "Unrecognized keyword arguments")."""
-        if isinstance(config, dict) and all(k in config for k in ("layers", "input_layers", "output_layers")):
-            from simdist.keras.models.functional import Functional
-            return Functional.from_config(config, custom_objects)
-        return super().from_config(config)
+        import inspect
+        from simdist.keras.models.functional import Functional
+        functional_config = isinstance(config, dict) and all(
+            k in config for k in ("name", "layers", "input_layers", "output_layers"))
+        spec = inspect.getfullargspec(cls.__init__)
+        revivable = cls in (Functional, Model) or spec.args[1:] == ["inputs", "outputs", "name"] \
+            or (spec.varargs == "args" and spec.varkw == "kwargs")
+        if functional_config and revivable:
+            # (Keras: functional_from_config(cls, ...): a subclass comes back as itself, made functional)
+            return Functional.from_config.__func__(Functional if cls is Model else cls, config, custom_objects)
+        try:
+            return super().from_config(config)
+        except TypeError as e:
+            raise TypeError("Unable to revive model from config. When overriding the `get_config()` method, make sure "
+                            "that the returned config contains all items used as arguments in the  constructor to "
+                            f"{cls}, which is the default behavior. You can override this default behavior by "
+                            "defining a `from_config(cls, config)` class method to specify how to create an instance "
+                            f"of {cls.__name__} from its config.\n\nReceived config={config}\n\nError encountered "
+                            f"during deserialization: {e}") from None
