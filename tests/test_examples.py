@@ -575,20 +575,20 @@ Training acc: 0.1172
    weights: 2
    trainable_weights: 0
    non_trainable_weights: 2
-   layer2 kernel after one step: ['-2.32602', '-0.21780', '-1.24691']
+   layer2 kernel after one step: ['-2.3260', '-0.2178', '-1.2469']
 3. Recursive setting of the trainable attribute
    frozen: False False 0
 4. The typical transfer-learning workflow
    trainable weights: 2 non-trainable: 11
-   binary_accuracy ['0.43750', '0.43750']
-   loss ['0.68809', '0.68791']
+   binary_accuracy ['0.4375', '0.4375']
+   loss ['0.6881', '0.6879']
    base unchanged (moving statistics included): True
 5. Fine-tuning
    trainable weights: 9 non-trainable: 4
-   binary_accuracy ['0.43750', '0.43750']
-   loss ['0.69012', '0.69010']
+   binary_accuracy ['0.4375', '0.4375']
+   loss ['0.6901', '0.6901']
    moving statistics unchanged: False kernels changed: True
-   predictions: ['0.12553', '0.12717', '0.12596', '0.12047']
+   predictions: ['0.1255', '0.1272', '0.1260', '0.1205']
 """),
 ]
 

@@ -35,7 +35,7 @@ rng = np.random.default_rng(0)
 
 
 def r(a):
-  return [f"{v:.5f}" for v in np.ravel(np.asarray(a))]
+  return [f"{v:.4f}" for v in np.ravel(np.asarray(a))]
 
 
 print("1. Layers & models have three weight attributes")
@@ -186,4 +186,4 @@ after = base_model.get_weights()
 print("   moving statistics unchanged:",
       all(np.array_equal(np.asarray(v), b) for v, b in zip([bn.moving_mean, bn.moving_variance], bn_stats_before)),
       "kernels changed:", not np.array_equal(after[0], moving_before[0]))
-print("   predictions:", r(model.predict(images[:4], verbose=0)))
+print("   predictions:", [f"{v:.4f}" for v in np.ravel(model.predict(images[:4], verbose=0))])
