@@ -14,7 +14,7 @@
 #   `compute_loss`, `optimizer.apply`, the compiled metrics) built with the functional API as
 #   `CustomModel(inputs, outputs)`; the lower-level version with its own loss tracker, metric and
 #   `metrics` property; sample_weight unpacked in `train_step`; and `test_step` for `evaluate`.
-# Clauses: keras.model.functional-subclass, keras.fit.custom-train-step.
+# Clauses: keras.model.functional-subclass, keras.guides.
 from _backend import tf, B
 
 import numpy as np

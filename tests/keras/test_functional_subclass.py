@@ -77,3 +77,28 @@ def test_own_init_and_from_config_give_the_subclass_back() -> None:
     again = WithInit.from_config(model.get_config())
     assert type(again) is WithInit and [l.name for l in again.layers] == [l.name for l in model.layers], \
         f"from_config gave {type(again).__name__} with layers {[l.name for l in again.layers]}"
+
+
+@pytest.mark.clause("keras.functional.training-override")
+def test_outer_training_overrides_a_recorded_training_false() -> None:
+    """Keras 3.15 (functional.py operation_fn): the `training` a functional model is called with
+    is passed to every layer that takes it, over the `training=False` recorded at graph build, so
+    an unfrozen BatchNormalization inside `base(inputs, training=False)` updates its statistics
+    in fit (TF 2.21's run: docs/examples/guide_transfer_learning.py, "moving statistics
+    unchanged: False"); a frozen one (trainable=False) stays in inference mode."""
+    _fresh()
+    inner_in = keras.Input((2,))
+    bn = keras.layers.BatchNormalization()
+    base = keras.Model(inner_in, bn(inner_in))
+    outer_in = keras.Input((2,))
+    model = keras.Model(outer_in, base(outer_in, training=False))
+    x = np.array([[1.0, 2.0], [3.0, 6.0]], "float32")
+    model(x, training=True)
+    mean = np.asarray(bn.moving_mean)
+    want = 0.01 * x.mean(axis=0)   # momentum 0.99 from zeros
+    assert np.allclose(mean, want, rtol=1e-6), f"moving_mean={mean}, but should be {want} (training=True passed down)"
+    base.trainable = False
+    model(x * 10, training=True)
+    assert np.array_equal(np.asarray(bn.moving_mean), mean), "a frozen BatchNormalization updated its statistics"
+    model(x, training=None)
+    assert np.array_equal(np.asarray(bn.moving_mean), mean), "training=None updated the statistics"
