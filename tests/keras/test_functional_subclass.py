@@ -13,7 +13,6 @@ import simdist
 from simdist import tf
 
 keras = tf.keras
-pytestmark = pytest.mark.clause("keras.model.functional-subclass")
 
 
 def _fresh() -> None:
@@ -21,6 +20,7 @@ def _fresh() -> None:
     keras.backend.clear_session()
 
 
+@pytest.mark.clause("keras.model.functional-subclass")
 def test_subclass_becomes_functional_and_runs_its_graph() -> None:
     _fresh()
     from simdist.keras.models.functional import Functional
@@ -41,6 +41,7 @@ def test_subclass_becomes_functional_and_runs_its_graph() -> None:
     assert np.allclose(got, want, rtol=1e-6), f"model(x)={got}, but should be {want} (x @ kernel + bias)"
 
 
+@pytest.mark.clause("keras.model.functional-subclass")
 def test_overridden_steps_are_what_fit_and_evaluate_run() -> None:
     _fresh()
     calls: list[str] = []
@@ -63,6 +64,7 @@ def test_overridden_steps_are_what_fit_and_evaluate_run() -> None:
     assert calls == ["train", "train", "test", "test"], f"steps run: {calls}, but should be 2 train then 2 test"
 
 
+@pytest.mark.clause("keras.model.functional-subclass")
 def test_own_init_and_from_config_give_the_subclass_back() -> None:
     _fresh()
 
