@@ -14,8 +14,25 @@ def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
     `register_keras_serializable` under its "package>name", module null, as Keras 3.15 writes it)."""
     from simdist.keras.object_registration import registered_name_or_none
     registered = registered_name_or_none(type(obj))
-    return {"module": None if registered else module, "class_name": type(obj).__name__, "config": obj.get_config(),
-            "registered_name": registered}
+    out = {"module": None if registered else module, "class_name": type(obj).__name__, "config": obj.get_config(),
+           "registered_name": registered}
+    # a built layer's build_config (Keras: get_build_and_compile_config), from which it is built again
+    # when deserialized, before any model adds it
+    from simdist.keras.layers.layer import Layer, is_metric
+    if isinstance(obj, Layer) and not is_metric(obj) and module == "keras.layers":
+        build = obj.get_build_config()
+        if build is not None:
+            out["build_config"] = _plain(build)
+    return out
+
+
+def _plain(x: Any) -> Any:
+    """Shapes as lists (what Keras's serialize_dict gives)."""
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
 
 
 def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, custom_objects: dict | None = None,
@@ -39,7 +56,11 @@ def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, cu
             or lookup.get(config["class_name"]) or get_registered_object(config["class_name"], custom_objects)
         if cls is None or (base is not None and not (inspect.isclass(cls) and issubclass(cls, base))):
             raise ValueError(f"Could not interpret {kind} identifier: {config}")
-        return cls.from_config(dict(config.get("config") or {}))
+        obj = cls.from_config(dict(config.get("config") or {}))
+        build = config.get("build_config")
+        if build and hasattr(obj, "build_from_config") and not getattr(obj, "built", True):
+            obj.build_from_config(build)   # (Keras's deserialize_keras_object builds a layer from its build_config)
+        return obj
     raise ValueError(f"Could not interpret {kind} identifier: {config}")
 
 
