@@ -1,5 +1,6 @@
 """Every code example of the seed documents, run as a program (docs/examples/*.py), and three
-TensorFlow tutorials (tutorial_*.py: custom training, parameter server training, Keras).
+TensorFlow tutorials (tutorial_*.py: custom training, parameter server training, Keras), and the
+Keras guides' model patterns (guide_*.py).
 
 Each example prints its results; the expected stdout below is what TensorFlow 2.21 printed
 (tensorflow-cpu, logical CPUs standing in for GPUs, an in-process gRPC cluster for
@@ -459,6 +460,136 @@ loss ['2.301', '2.277', '2.275']
 checkpoints: ['ckpt_1.weights.h5', 'ckpt_2.weights.h5', 'ckpt_3.weights.h5']
 Eval loss: 2.2708, Eval accuracy: 0.2188
 """),
+    # Keras guides (keras.io/guides), as TF 2.21's tf.keras runs them: synthetic data of the guides'
+    # shapes, seeded initial weights, shuffle=False; each header lists what was changed.
+    Example('guide_customizing_fit.py', 'Keras guide Customizing what happens in fit()', """\
+1. A first simple example
+  class: CustomModel functional base: Functional layers: ['input_layer', 'dense']
+  loss ['0.55859', '0.40065', '0.28317']
+  mae ['0.67115', '0.54998', '0.45274']
+2. Going lower-level
+  loss ['1.62574', '1.31457', '1.04577']
+  mae ['1.22768', '1.09435', '0.96439']
+3. Supporting sample_weight & class_weight
+  loss ['0.14039', '0.09781', '0.07342']
+  mae ['0.43736', '0.35948', '0.31622']
+4. Providing your own evaluation step
+  evaluate: ['0.12883', '0.29711']
+"""),
+    # the ticket model encodes text with Embedding + GlobalAveragePooling1D (the guide: LSTM)
+    Example('guide_functional_api.py', 'Keras guide The Functional API', """\
+1. Training, evaluation, and inference
+   mnist_model params: 55050 layers: ['input_layer', 'dense', 'dense_1', 'dense_2']
+  loss ['2.4009', '2.1750']
+  sparse_categorical_accuracy ['0.1667', '0.2917']
+  val_loss ['2.4429', '2.5018']
+  val_sparse_categorical_accuracy ['0.0000', '0.0625']
+  Test loss: 1.9681
+  Test accuracy: 0.3125
+2. All models are callable, just like layers
+   autoencoder output: (None, 28, 28, 1) params: 18682 layers: ['img', 'encoder', 'decoder']
+  encoded sum: 13.3849 decoded shape: (4, 28, 28, 1)
+  ensemble: ['-0.5561', '-0.5347', '-0.6746']
+3. Models with multiple inputs and outputs
+  params: 1280705 outputs: ['department', 'priority']
+  department_loss ['2.6587', '2.6462']
+  loss ['1.2420', '1.2353']
+  priority_loss ['0.7102', '0.7060']
+4. A toy ResNet model
+   toy_resnet params: 223242
+  evaluate: 2.3003
+5. Shared layers
+  shared weights: 1 same vectors: True
+"""),
+    Example('guide_subclassing.py', 'Keras guide Making new layers and models via subclassing', """\
+1. The Layer class: the combination of state (weights) and some computation
+   ['-0.28561', '-0.03299', '-0.05835', '-0.01179', '-0.23586', '-0.02249', '-0.12028', '-0.06928']
+   weights: 2 [(2, 4), (4,)]
+2. Layers can have non-trainable weights
+   ['2.00000', '2.00000']
+   ['4.00000', '4.00000']
+   weights: 1 non-trainable weights: 1 trainable_weights: []
+3. Deferring weight creation until the shape of the inputs is known
+   built: True sum after set_weights: 0.85627
+4. Layers are recursively composable
+   weights: 6
+   trainable weights: 6
+   ['-0.09684', '-0.08840', '-0.04573']
+5. The add_loss() method
+   losses after two calls: 1
+   regularization loss: ['0.00025']
+   step loss: 0.20128 extra losses: 1
+   step loss: 0.24329 extra losses: 1
+   step loss: 0.19190 extra losses: 1
+   step loss: 0.23735 extra losses: 1
+6. You can optionally enable serialization on your layers
+   {'dtype': {'module': 'keras', 'class_name': 'DTypePolicy', 'config': {'name': 'float32'}, 'registered_name': None}, 'trainable': True, 'units': 64}
+   from_config units: 64
+7. Privileged training argument in the call() method
+   inference: ['0.62924', '0.31650', '0.02236', '0.38523', '0.86033', '0.52172']
+   training, rate 0: ['0.62924', '0.31650', '0.02236', '0.38523', '0.86033', '0.52172']
+8. The Model class
+   weights: 8 ['mlp/mlp_block_1/linear_6/variable_11', 'mlp/mlp_block_1/linear_6/variable_12', 'mlp/mlp_block_1/linear_7/variable_13']
+   loss ['0.22108', '0.21698']
+"""),
+    Example('guide_training_loop.py', 'Keras guide Writing a training loop from scratch', """\
+1. Using the GradientTape: a first end-to-end example
+Start of epoch 0
+Training loss (for 1 batch) at step 0: 2.30190
+Seen so far: 64 samples
+Training loss (for 1 batch) at step 2: 2.30599
+Seen so far: 192 samples
+Start of epoch 1
+Training loss (for 1 batch) at step 0: 2.30183
+Seen so far: 64 samples
+Training loss (for 1 batch) at step 2: 2.30590
+Seen so far: 192 samples
+2. Low-level handling of metrics, speeding-up with tf.function
+Start of epoch 0
+Training loss (for 1 batch) at step 0: 2.30618
+Training loss (for 1 batch) at step 2: 2.31967
+Training acc over epoch: 0.0859
+Validation acc: 0.1250
+Start of epoch 1
+Training loss (for 1 batch) at step 0: 2.30605
+Training loss (for 1 batch) at step 2: 2.31945
+Training acc over epoch: 0.0898
+Validation acc: 0.1250
+3. Low-level handling of losses tracked by the model
+Training loss (for 1 batch) at step 0: 14.17727
+Training loss (for 1 batch) at step 1: 12.63754
+Training loss (for 1 batch) at step 2: 10.61816
+Training loss (for 1 batch) at step 3: 9.42497
+Training acc: 0.1172
+"""),
+    # guide: unfrozen BatchNormalization called with training=False keeps its statistics; TF 2.21 + Keras 3.15: fit's training=True overrides it (clause keras.functional.training-override)
+    Example('guide_transfer_learning.py', 'Keras guide Transfer learning & fine-tuning', """\
+1. Layers & models have three weight attributes
+   weights: 2
+   trainable_weights: 2
+   non_trainable_weights: 0
+   weights: 4
+   trainable_weights: 2
+   non_trainable_weights: 2
+2. Set layer.trainable to False to freeze it
+   weights: 2
+   trainable_weights: 0
+   non_trainable_weights: 2
+   layer2 kernel after one step: ['-2.3260', '-0.2178', '-1.2469']
+3. Recursive setting of the trainable attribute
+   frozen: False False 0
+4. The typical transfer-learning workflow
+   trainable weights: 2 non-trainable: 11
+   binary_accuracy ['0.4375', '0.4375']
+   loss ['0.6881', '0.6879']
+   base unchanged (moving statistics included): True
+5. Fine-tuning
+   trainable weights: 9 non-trainable: 4
+   binary_accuracy ['0.4375', '0.4375']
+   loss ['0.6901', '0.6901']
+   moving statistics unchanged: False kernels changed: True
+   predictions: ['0.1255', '0.1272', '0.1260', '0.1205']
+"""),
 ]
 
 EXAMPLES: dict[str, Example] = {e.file: e for e in _ENTRIES}
@@ -541,10 +672,15 @@ INVENTORY: list[tuple[str, str, str]] = [
     ("tutorial", "Custom training with tf.distribute.Strategy", "tutorial_custom_training.py"),
     ("tutorial", "Parameter server training with ParameterServerStrategy", "tutorial_parameter_server_training.py"),
     ("tutorial", "Distributed training with Keras", "tutorial_keras_distributed.py"),
+    ("guide", "Customizing what happens in fit()", "guide_customizing_fit.py"),
+    ("guide", "The Functional API", "guide_functional_api.py"),
+    ("guide", "Making new layers and models via subclassing", "guide_subclassing.py"),
+    ("guide", "Writing a training loop from scratch", "guide_training_loop.py"),
+    ("guide", "Transfer learning & fine-tuning", "guide_transfer_learning.py"),
 ]
 
 _DOC_LABEL = {"CSS24": "CSS24", "CSS20": "CSS20", "ODS": "ODS", "PSS": "PSS r2.4", "translated": "translated",
-              "tutorial": "TF tutorial"}
+              "tutorial": "TF tutorial", "guide": "Keras guide"}
 
 
 def _params(backend_mark=None):
@@ -639,6 +775,18 @@ def _reset_keras() -> None:
 def test_example_on_simdist(name):
     got, want = run_in_process(name), expected_output(name)
     assert got == want, _diff(name, got, want)
+
+
+GUIDES = [f for doc, _, f in INVENTORY if doc == "guide"]
+
+
+@pytest.mark.clause("keras.guides")
+def test_the_five_keras_guides_run_on_simdist_as_on_tf():
+    """The Keras guides' patterns (clause keras.guides): every guide example prints TF 2.21's output."""
+    assert len(GUIDES) == 5, f"expected the five Keras guides of issue 27, found {GUIDES}"
+    failures = [_diff(name, got, expected_output(name)) for name in GUIDES
+                if (got := run_in_process(name)) != expected_output(name)]
+    assert not failures, "\n".join(failures)
 
 
 # -- TensorFlow 2.21 -------------------------------------------------------------------------------

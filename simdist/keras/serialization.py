@@ -10,9 +10,29 @@ from typing import Any
 
 
 def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
-    """An object with `get_config()` as Keras serializes it."""
-    return {"module": module, "class_name": type(obj).__name__, "config": obj.get_config(),
-            "registered_name": None}
+    """An object with `get_config()` as Keras serializes it (a class registered with
+    `register_keras_serializable` under its "package>name", module null, as Keras 3.15 writes it)."""
+    from simdist.keras.object_registration import registered_name_or_none
+    registered = registered_name_or_none(type(obj))
+    out = {"module": None if registered else module, "class_name": type(obj).__name__, "config": obj.get_config(),
+           "registered_name": registered}
+    # a built layer's build_config (Keras: get_build_and_compile_config), from which it is built again
+    # when deserialized, before any model adds it
+    from simdist.keras.layers.layer import Layer, is_metric
+    if isinstance(obj, Layer) and not is_metric(obj) and module == "keras.layers":
+        build = obj.get_build_config()
+        if build is not None:
+            out["build_config"] = _plain(build)
+    return out
+
+
+def _plain(x: Any) -> Any:
+    """Shapes as lists (what Keras's serialize_dict gives)."""
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
 
 
 def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, custom_objects: dict | None = None,
@@ -30,10 +50,17 @@ def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, cu
             raise ValueError(f"Could not interpret {kind} identifier: {config}")
         return obj() if instantiate_names and inspect.isclass(obj) else obj
     if isinstance(config, dict) and "class_name" in config:
-        cls = lookup.get(config["class_name"])
+        from simdist.keras.object_registration import get_registered_object
+        registered = config.get("registered_name")
+        cls = (get_registered_object(registered, custom_objects) if isinstance(registered, str) else None) \
+            or lookup.get(config["class_name"]) or get_registered_object(config["class_name"], custom_objects)
         if cls is None or (base is not None and not (inspect.isclass(cls) and issubclass(cls, base))):
             raise ValueError(f"Could not interpret {kind} identifier: {config}")
-        return cls.from_config(dict(config.get("config") or {}))
+        obj = cls.from_config(dict(config.get("config") or {}))
+        build = config.get("build_config")
+        if build and hasattr(obj, "build_from_config") and not getattr(obj, "built", True):
+            obj.build_from_config(build)   # (Keras's deserialize_keras_object builds a layer from its build_config)
+        return obj
     raise ValueError(f"Could not interpret {kind} identifier: {config}")
 
 

@@ -26,7 +26,8 @@ def _outcome(fn: Any) -> Any:
 def _describe(m: Any) -> dict[str, Any]:
     return {"class": type(m).__name__, "name": m.name, "built": bool(m.built),
             "layers": [[type(l).__name__, l.name] for l in m.layers],
-            "weights": [list(w.shape) for w in m.weights] if m.built else None}
+            "weights": [list(w.shape) for w in m.weights] if m.built else None,
+            "paths": [w.path for w in m.weights] if m.built else None}
 
 
 def probe(keras: Any) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Weight files and checkpoints that do not fit (issue 28 item 5): a load from another
 architecture is checked whole before anything is assigned, so a failed load changes no weight; a
-corrupt or truncated file is an error naming its path; `.keras` paths are refused by
-ModelCheckpoint at construction (simdist writes no `.keras` files yet); save errors are clear."""
+corrupt or truncated file is an error naming its path; legacy `.h5` whole-model paths are refused by
+ModelCheckpoint at construction (`.keras` ones are saved: tests/keras/test_keras_files.py); save
+errors are clear."""
 
 from __future__ import annotations
 
@@ -106,7 +107,8 @@ def test_corrupt_checkpoint_names_its_path(tmp_path, cut) -> None:
     assert path in str(ei.value), f"the error does not name the checkpoint: {ei.value}"
 
 
-def test_model_checkpoint_refuses_keras_paths_at_construction(tmp_path) -> None:
-    with pytest.raises(ValueError, match=r"\.keras.*save_weights_only=True"):
-        keras.callbacks.ModelCheckpoint(str(tmp_path / "best.keras"))
+def test_model_checkpoint_refuses_legacy_h5_model_paths_at_construction(tmp_path) -> None:
+    with pytest.raises(ValueError, match=r"legacy `\.h5` whole-model"):
+        keras.callbacks.ModelCheckpoint(str(tmp_path / "best.h5"))
+    keras.callbacks.ModelCheckpoint(str(tmp_path / "best.keras"))
     keras.callbacks.ModelCheckpoint(str(tmp_path / "best.weights.h5"), save_weights_only=True)

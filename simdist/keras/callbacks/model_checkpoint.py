@@ -1,6 +1,6 @@
 """`keras.callbacks.ModelCheckpoint` (Keras 3.15): save the model (`.keras`) or its weights
-(`save_weights_only=True`, `.weights.h5`; whole-model `.keras` files are refused at
-construction until simdist can write them) every epoch or every `save_freq` batches, optionally only
+(`save_weights_only=True`, `.weights.h5`; whole-model `.keras` files through `model.save`,
+models/keras_file.py; legacy `.h5` model files are refused at construction) every epoch or every `save_freq` batches, optionally only
 when the monitored quantity improved (`save_best_only`). The path may hold `{epoch}`, `{batch}`
 and any logged name (`{val_loss:.2f}`), formatted as Keras does.
 
@@ -52,12 +52,11 @@ class ModelCheckpoint(MonitorCallback):
         elif not any(self.filepath.endswith(ext) for ext in (".keras", ".h5")):
             raise ValueError("The filepath provided must end in `.keras` (Keras model format). Received: "
                              f"filepath={self.filepath}")
-        else:
-            # Keras would save the whole model here (`model.save`); simdist cannot write `.keras` (or
-            # legacy `.h5`) model files yet, so refuse now rather than fail after the first epoch.
-            raise ValueError(f"ModelCheckpoint({self.filepath!r}): simdist cannot save whole models (`.keras`, `.h5`) "
-                             "yet; save the weights instead with save_weights_only=True and a path ending in "
-                             "`.weights.h5`, or pass checkpoint=tf.train.Checkpoint(...)")
+        elif not self.filepath.endswith(".keras"):
+            # Keras would save a legacy HDF5 model file here; simdist does not write that format, so
+            # refuse now rather than fail after the first epoch.
+            raise ValueError(f"ModelCheckpoint({self.filepath!r}): simdist does not write legacy `.h5` whole-model "
+                             "files; use a path ending in `.keras`, or save_weights_only=True with `.weights.h5`")
 
     def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
         if self._should_save_on_batch(batch):

@@ -13,7 +13,9 @@ from simdist.keras.layers.core import Softmax  # noqa: F401
 from simdist.keras.layers.input_spec import InputSpec  # noqa: F401
 from simdist.keras.layers.layer import Layer  # noqa: F401
 from simdist.keras.layers.merging import Add  # noqa: F401
+from simdist.keras.layers.merging import Average  # noqa: F401
 from simdist.keras.layers.merging import Concatenate  # noqa: F401
+from simdist.keras.layers.merging import average  # noqa: F401
 from simdist.keras.layers.merging import add  # noqa: F401
 from simdist.keras.layers.merging import concatenate  # noqa: F401
 from simdist.keras.layers.reshaping import Flatten  # noqa: F401

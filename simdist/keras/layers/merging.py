@@ -9,7 +9,7 @@ from typing import Any
 from simdist import tf
 from simdist.keras.layers.layer import Layer
 
-__all__ = ["Merge", "Add", "Concatenate", "add", "concatenate"]
+__all__ = ["Merge", "Add", "Average", "Concatenate", "add", "average", "concatenate"]
 
 
 def _check_masks(inputs: Any, mask: Any) -> Any:
@@ -125,6 +125,18 @@ class Add(Merge):
         return out
 
 
+class Average(Merge):
+    """`keras.layers.Average()`: the elementwise mean of its inputs (Keras 3.15: the running sum
+    of the inputs in order, divided by their number)."""
+
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        inputs = _same_dtype(inputs)
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = tf.add(out, x)
+        return tf.divide(out, tf.cast(len(inputs), out.dtype))
+
+
 class Concatenate(Merge):
     """`keras.layers.Concatenate(axis=-1)`: inputs joined along `axis`."""
 
@@ -200,6 +212,11 @@ class Concatenate(Merge):
 def add(inputs: list[Any], **kwargs: Any) -> Any:
     """`keras.layers.add(inputs)`: Add()(inputs)."""
     return Add(**kwargs)(inputs)
+
+
+def average(inputs: list[Any], **kwargs: Any) -> Any:
+    """`keras.layers.average(inputs)`: Average()(inputs)."""
+    return Average(**kwargs)(inputs)
 
 
 def concatenate(inputs: list[Any], axis: int = -1, **kwargs: Any) -> Any:

@@ -448,6 +448,11 @@ class Functional(Model):
             for i, n in enumerate(nodes):
                 index[id(n)] = i
         for op in self._operations:
+            if not hasattr(op, "get_config"):
+                raise NotImplementedError(
+                    f"get_config of functional model '{self.name}': its graph holds the operation '{op.name}' "
+                    f"({type(op).__name__}, an op applied to a KerasTensor), which simdist cannot serialize; "
+                    "use a layer for that step")
             entry = serialize_keras_object(op, "keras.layers")
             entry["name"] = op.name
             nodes = [n for n in op._inbound_nodes if id(n) in kept and not n.is_input]

@@ -14,12 +14,24 @@ from typing import Any, Callable
 from simdist.keras.layers.layer import Layer
 from simdist.keras.trainers.trainer import Trainer
 
-__all__ = ["Model", "functional_init_arguments"]
+__all__ = ["Model", "functional_init_arguments", "inject_functional_model_class"]
 
 
 def functional_init_arguments(args: tuple, kwargs: dict) -> bool:
     """Whether Model(...) was given inputs and outputs (the functional API)."""
     return len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or ("inputs" in kwargs and "outputs" in kwargs)
+
+
+def inject_functional_model_class(cls: type) -> type:
+    """Keras 3.15's inject_functional_model_class: replace Model by Functional in the bases of
+    ``cls`` (recursively; classes outside Model's hierarchy are left alone)."""
+    from simdist.keras.models.functional import Functional
+    if cls is Model:
+        return Functional
+    if cls is object:
+        return object
+    cls.__bases__ = tuple(inject_functional_model_class(base) for base in cls.__bases__)
+    return cls
 
 
 class Model(Trainer, Layer):
@@ -33,9 +45,13 @@ class Model(Trainer, Layer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if functional_init_arguments(args, kwargs):
-            raise NotImplementedError(
-                f"{type(self).__name__}(inputs, outputs): a subclass of Model built with the functional API is not "
-                "supported by simdist; use keras.Model(inputs, outputs) or a subclassed model with call()")
+            # Keras 3.15: a subclass of Model called with inputs and outputs becomes a functional
+            # model: Functional is put in place of Model among its bases (for the class itself,
+            # as Keras does), then Functional.__init__ runs on it (clause keras.model.functional-subclass)
+            from simdist.keras.models.functional import Functional
+            inject_functional_model_class(type(self))
+            Functional.__init__(self, *args, **kwargs)   # type: ignore[arg-type]
+            return
         self._init_model(*args, **kwargs)
 
     def _init_model(self, *args: Any, **kwargs: Any) -> None:
@@ -90,22 +106,53 @@ class Model(Trainer, Layer):
         save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
 
     def load_weights(self, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
-        """Read the weights from a Keras 3 `.weights.h5` file (made by simdist or by Keras)."""
+        """Read the weights from a Keras 3 `.weights.h5` or `.keras` file (made by simdist or by Keras)."""
+        import os
+        if str(os.fspath(filepath)).endswith(".keras") and not kwargs:
+            from simdist.keras.models.keras_file import load_weights_from_keras_file
+            if not self.built:
+                raise ValueError("You are loading weights into a model that has not yet been built. Try building the "
+                                 "model first by calling it on some data or by using `build()`.")
+            load_weights_from_keras_file(self, filepath, skip_mismatch=skip_mismatch)
+            return
         from simdist.keras.models.saving import load_weights
         load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
+
+    def save(self, filepath: Any, overwrite: bool = True, zipped: Any = None, **kwargs: Any) -> None:
+        """Write the whole model (config, compile config, weights) to a Keras 3 `.keras` file
+        (models/keras_file.py) that Keras 3 loads."""
+        from simdist.keras.models.keras_file import save_model
+        save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
 
     def _obj_type(self) -> str:
         return "Layer"
 
     def get_config(self) -> dict[str, Any]:
-        return {"name": self.name, "trainable": self.trainable}
+        """Keras 3.15's base config of a subclassed model: name, trainable, dtype policy."""
+        from simdist.keras import dtype_policies
+        return {"name": self.name, "trainable": self.trainable, "dtype": dtype_policies.serialize(self.dtype_policy)}
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> Any:
         """Keras 3.15's Model.from_config: a functional config (layers with their inbound nodes,
         input_layers, output_layers) gives a functional model; any other config is passed to the
         constructor (so a Sequential's config is refused: "Unrecognized keyword arguments")."""
-        if isinstance(config, dict) and all(k in config for k in ("layers", "input_layers", "output_layers")):
-            from simdist.keras.models.functional import Functional
-            return Functional.from_config(config, custom_objects)
-        return super().from_config(config)
+        import inspect
+        from simdist.keras.models.functional import Functional
+        functional_config = isinstance(config, dict) and all(
+            k in config for k in ("name", "layers", "input_layers", "output_layers"))
+        spec = inspect.getfullargspec(cls.__init__)
+        revivable = cls in (Functional, Model) or spec.args[1:] == ["inputs", "outputs", "name"] \
+            or (spec.varargs == "args" and spec.varkw == "kwargs")
+        if functional_config and revivable:
+            # (Keras: functional_from_config(cls, ...): a subclass comes back as itself, made functional)
+            return Functional.from_config.__func__(Functional if cls is Model else cls, config, custom_objects)
+        try:
+            return super().from_config(config)
+        except TypeError as e:
+            raise TypeError("Unable to revive model from config. When overriding the `get_config()` method, make sure "
+                            "that the returned config contains all items used as arguments in the  constructor to "
+                            f"{cls}, which is the default behavior. You can override this default behavior by "
+                            "defining a `from_config(cls, config)` class method to specify how to create an instance "
+                            f"of {cls.__name__} from its config.\n\nReceived config={config}\n\nError encountered "
+                            f"during deserialization: {e}") from None

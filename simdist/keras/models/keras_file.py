@@ -1,0 +1,312 @@
+"""Whole-model `.keras` files (Keras 3.15's native format, keras/src/saving/saving_lib.py):
+`model.save("x.keras")`, `keras.models.save_model`, `keras.models.load_model`, and
+`load_weights("x.keras")`.
+
+The file is a zip archive (entries stored, not compressed) of `metadata.json` (the Keras
+version and the date saved), `config.json` (the model serialized as Keras serializes it: module,
+class_name, config, registered_name, build_config, compile_config) and `model.weights.h5` (the
+weights in the `.weights.h5` layout of models/saving.py). simdist writes the date from the
+simulated clock (the wall clock would make the bytes depend on when the program ran), and every
+zip entry with the zip epoch's timestamp; Keras reads neither. Loading re-makes the model from the
+config (Sequential, functional, or a class registered with `register_keras_serializable` or
+given in `custom_objects`), builds it from `build_config`, compiles it from `compile_config`
+(optimizer variables made, as Keras's compile_from_config does), then reads and checks every
+variable before assigning any (a bad file raises and changes nothing).
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import os
+import zipfile
+from typing import Any
+
+from simdist import tf
+
+__all__ = ["save_model", "load_model", "load_weights_from_keras_file", "serialize_model"]
+
+KERAS_VERSION = "3.15.1"
+_CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
+_ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+def _check_extension(path: str, what: str) -> None:
+    if path.endswith(".h5") or path.endswith(".hdf5"):
+        raise NotImplementedError(f"{what}: {path}: the legacy HDF5 whole-model format (.h5) is not implemented by "
+                                  "simdist; use a `.keras` file (Keras 3's native format)")
+    if not path.endswith(".keras"):
+        raise ValueError("Invalid filepath extension for saving. Please add either a `.keras` extension for the native "
+                         "Keras format (recommended) or a `.h5` extension. Use `model.export(filepath)` if you want to "
+                         f"export a SavedModel for use with TFLite/TFServing/etc. Received: filepath={path}.")
+
+
+def _jsonable(x: Any) -> Any:
+    """Tuples as lists, NumPy scalars as numbers (what json.dumps of Keras's serialized dicts gives)."""
+    import numpy as np
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+def _serialize_compile_arg(x: Any) -> Any:
+    from simdist.keras import losses, metrics, optimizers
+    from simdist.keras.losses import Loss
+    from simdist.keras.metrics import Metric
+    from simdist.keras.optimizers import Optimizer
+    if x is None or isinstance(x, (str, bool, int, float)):
+        return x
+    if isinstance(x, Optimizer):
+        return optimizers.serialize(x)
+    if isinstance(x, Loss):
+        return losses.serialize(x)
+    if isinstance(x, Metric):
+        return metrics.serialize(x)
+    if isinstance(x, dict):
+        return {k: _serialize_compile_arg(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_serialize_compile_arg(v) for v in x]
+    if callable(x) and hasattr(x, "__name__"):
+        return x.__name__
+    raise ValueError(f"save: cannot serialize the compile argument {x!r} for a .keras file")
+
+
+def _compile_config(model: Any) -> dict[str, Any]:
+    """Keras's get_compile_config(): {} for a model never compiled."""
+    if not getattr(model, "compiled", False) or not hasattr(model, "_compile_config"):
+        return {}
+    raw = dict(model._compile_config)
+    raw["optimizer"] = model.optimizer
+    return {k: _serialize_compile_arg(v) for k, v in raw.items()}
+
+
+def serialize_model(model: Any) -> dict[str, Any]:
+    """The model as config.json holds it (Keras 3.15's serialize_keras_object of a model)."""
+    from simdist.keras.models.functional import Functional
+    from simdist.keras.models.sequential import Sequential
+    from simdist.keras.object_registration import registered_name_or_none
+    cls = type(model)
+    registered = registered_name_or_none(cls)
+    if registered:
+        module, registered_name = None, registered
+    elif cls is Sequential:
+        module, registered_name = "keras", None
+    elif cls is Functional:
+        module, registered_name = "keras.src.models.functional", "Functional"
+    else:
+        module, registered_name = cls.__module__, cls.__name__
+    out: dict[str, Any] = {"module": module, "class_name": cls.__name__, "config": model.get_config(),
+                           "registered_name": registered_name}
+    build = model.get_build_config() if isinstance(model, (Sequential, Functional)) or model.built else None
+    if isinstance(model, Functional):
+        build = {"input_shape": None}
+    if build is not None:
+        out["build_config"] = build
+    out["compile_config"] = _compile_config(model)
+    return _jsonable(out)
+
+
+def _date_saved() -> str:
+    """Keras writes the wall-clock date; simdist the simulated time since the Unix epoch."""
+    import simdist
+    when = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=float(simdist.now()))
+    return when.strftime("%Y-%m-%d@%H:%M:%S")
+
+
+def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: Any = None, **kwargs: Any) -> None:
+    """Write `model` (config, compile config, weights, its optimizer's variables) to a `.keras` file."""
+    from simdist.keras.models.saving import _h5py, _save
+    if kwargs:
+        raise ValueError(f"The following argument(s) are not supported with the native Keras format: {list(kwargs)}")
+    if zipped is False:
+        raise NotImplementedError("save(zipped=False): the unzipped .keras directory layout is not implemented")
+    path = str(os.fspath(filepath))
+    _check_extension(path, "save")
+    if not overwrite and os.path.exists(path):
+        raise FileExistsError(f"{path} exists and overwrite=False (Keras asks the user to confirm here)")
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(f"save: cannot write {path}: the directory {directory} does not exist")
+    config = json.dumps(serialize_model(model))
+    metadata = json.dumps({"keras_version": KERAS_VERSION, "date_saved": _date_saved()})
+    weights = io.BytesIO()
+    written: list[Any] = []
+    with _h5py().File(weights, "w") as h5:
+        _save(model, h5, "", set(), written)
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.tmp")
+    try:
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as zf:
+            for name, data in ((_METADATA, metadata.encode()), (_CONFIG, config.encode()),
+                               (_WEIGHTS, weights.getvalue())):
+                zf.writestr(zipfile.ZipInfo(name, date_time=_ZIP_EPOCH), data)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise OSError(f"save: cannot write {path} ({e})") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    tf.train._simdist_charge_storage_io(written, save=True)
+
+
+def _read_archive(path: str) -> tuple[dict[str, Any], bytes]:
+    """(config, weights bytes) of a `.keras` file, with an error naming the path if it is not one."""
+    if not os.path.exists(path):
+        raise ValueError(f"File not found: filepath={path}. Please ensure the file is an accessible `.keras` zip file.")
+    try:
+        with zipfile.ZipFile(path, "r") as zf:
+            names = set(zf.namelist())
+            missing = [n for n in (_CONFIG, _WEIGHTS) if n not in names]
+            if missing:
+                raise ValueError(f"load_model: {path} is not a Keras 3 `.keras` file: it has no {missing[0]} "
+                                 f"(entries: {sorted(names)})")
+            config = json.loads(zf.read(_CONFIG).decode("utf-8"))
+            weights = zf.read(_WEIGHTS)
+    except zipfile.BadZipFile as e:
+        raise ValueError(f"load_model: {path} is not a readable `.keras` zip file ({e})") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"load_model: {path}: config.json is not valid JSON ({e})") from None
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise ValueError(f"load_model: {path}: config.json does not describe a model (no class_name)")
+    return config, weights
+
+
+def _model_class(config: dict[str, Any], custom_objects: dict | None) -> type:
+    from simdist.keras.models.functional import Functional
+    from simdist.keras.models.model import Model
+    from simdist.keras.models.sequential import Sequential
+    from simdist.keras.object_registration import get_registered_object
+    builtin = {"Sequential": Sequential, "Functional": Functional, "Model": Model}
+    name, registered = config["class_name"], config.get("registered_name")
+    cls = get_registered_object(registered, custom_objects) if isinstance(registered, str) else None
+    cls = cls or get_registered_object(name, custom_objects) or builtin.get(name)
+    if cls is None:
+        raise TypeError(f"Could not locate class '{name}'. Make sure custom classes are decorated with "
+                        "`@keras.saving.register_keras_serializable()`. "
+                        f"Full object config: {config}")
+    return cls
+
+
+def deserialize_model(config: dict[str, Any], custom_objects: dict | None = None, compile: bool = True) -> Any:
+    """The model a config.json describes, built from its build_config and compiled from its
+    compile_config (Keras 3.15's deserialize_keras_object for a model)."""
+    import inspect as _inspect
+    cls = _model_class(config, custom_objects)
+    inner = dict(config.get("config") or {})
+    params = _inspect.signature(cls.from_config).parameters
+    model = cls.from_config(inner, custom_objects=custom_objects) if "custom_objects" in params \
+        else cls.from_config(inner)
+    build_config = config.get("build_config")
+    if build_config and not model.built:
+        _build_from_config(model, build_config)
+    compile_config = config.get("compile_config")
+    if compile and compile_config:
+        _compile_from_config(model, compile_config, custom_objects)
+    return model
+
+
+def _build_from_config(model: Any, build_config: dict[str, Any]) -> None:
+    """Keras's Model.build_from_config: a model without its own build() is built by a symbolic
+    call on its input shape."""
+    from simdist.keras.keras_tensor import KerasTensor
+    from simdist.keras.layers.layer import Layer
+    from simdist.keras.models.model import Model
+    shape = build_config.get("input_shape")
+    if shape is None:
+        return
+    own_build = type(model).build not in (Layer.build, Model.build)
+    if own_build:
+        model.build(shape)
+        return
+    model(KerasTensor(tuple(shape)))
+
+
+def _compile_from_config(model: Any, compile_config: dict[str, Any], custom_objects: dict | None) -> None:
+    from simdist.keras import losses, metrics, optimizers
+    from simdist.keras.trainers.trainer import Trainer
+    if type(model).compile is not Trainer.compile:
+        import warnings
+        warnings.warn("`compile()` was not called as part of model loading because the model's `compile()` method is "
+                      "custom. All subclassed Models that have `compile()` overridden should also override "
+                      "`get_compile_config()` and `compile_from_config(config)`. Alternatively, you can call "
+                      "`compile()` manually after loading.", stacklevel=3)
+        return
+
+    def loss_of(x: Any) -> Any:
+        if isinstance(x, dict) and "class_name" in x:
+            return losses.deserialize(x, custom_objects)
+        if isinstance(x, dict):
+            return {k: loss_of(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [loss_of(v) for v in x]
+        return x
+
+    def metric_of(x: Any) -> Any:
+        if isinstance(x, dict) and "class_name" in x:
+            return metrics.deserialize(x, custom_objects)
+        if isinstance(x, dict):
+            return {k: metric_of(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [metric_of(v) for v in x]
+        return x
+
+    cfg = dict(compile_config)
+    opt = cfg.get("optimizer")
+    kwargs: dict[str, Any] = {
+        "optimizer": optimizers.deserialize(opt, custom_objects) if isinstance(opt, dict) else opt,
+        "loss": loss_of(cfg.get("loss")), "loss_weights": cfg.get("loss_weights"),
+        "metrics": metric_of(cfg.get("metrics")), "weighted_metrics": metric_of(cfg.get("weighted_metrics")),
+        "run_eagerly": bool(cfg.get("run_eagerly", False)), "steps_per_execution": int(cfg.get("steps_per_execution", 1)),
+    }
+    model.compile(**kwargs)
+    if getattr(model, "optimizer", None) is not None and model.built:
+        model.optimizer.build(model.trainable_variables)
+
+
+def _load_checked(model: Any, weights: bytes, path: str, skip_mismatch: bool = False) -> None:
+    """Read and check every variable of `model` against the archive's weights, then assign them
+    all (none if anything does not fit)."""
+    from simdist.keras.models.saving import _Ctx, _h5py, _load
+    ctx = _Ctx(skip_mismatch)
+    try:
+        with _h5py().File(io.BytesIO(weights), "r") as h5:
+            _load(model, h5, "", set(), ctx)
+    except OSError as e:
+        raise ValueError(f"load: {path}: model.weights.h5 is not a readable HDF5 file ({e})") from None
+    if ctx.errors:
+        obj, err = ctx.errors[0]
+        msg = (f"A total of {len(ctx.errors)} objects could not be loaded from {path}. Example error message for "
+               f"object {obj}:\n\n{err}\n\nList of objects that could not be loaded:\n{[o for o, _ in ctx.errors]}")
+        if not skip_mismatch:
+            raise ValueError(msg + "\n\nNo weight was changed.")
+        import warnings
+        warnings.warn(msg)
+    for v, value in ctx.pending:
+        v.assign(value)
+    tf.train._simdist_charge_storage_io([v for v, _ in ctx.pending], save=False)
+
+
+def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool = True, safe_mode: bool = True) -> Any:
+    """The model a `.keras` file holds (written by simdist or by Keras 3), weights and optimizer state included."""
+    path = str(os.fspath(filepath))
+    if path.endswith(".h5") or path.endswith(".hdf5"):
+        raise NotImplementedError(f"load_model: {path}: the legacy HDF5 whole-model format (.h5) is not implemented "
+                                  "by simdist; use a `.keras` file")
+    if not path.endswith(".keras"):
+        raise ValueError(f"File format not supported: filepath={path}. Keras 3 only supports V3 `.keras` files and "
+                         "legacy H5 format files (`.h5` extension). (simdist: no SavedModel directories)")
+    config, weights = _read_archive(path)
+    model = deserialize_model(config, custom_objects, compile=compile)
+    _load_checked(model, weights, path)
+    return model
+
+
+def load_weights_from_keras_file(model: Any, filepath: Any, skip_mismatch: bool = False) -> None:
+    """`model.load_weights("x.keras")`: the weights (and optimizer variables) of a `.keras` file."""
+    path = str(os.fspath(filepath))
+    _, weights = _read_archive(path)
+    _load_checked(model, weights, path, skip_mismatch=skip_mismatch)
