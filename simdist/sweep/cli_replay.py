@@ -84,7 +84,7 @@ def main(args: argparse.Namespace) -> int:
                               f"{manifest.get('scenario_digest', '')[:12]} vs {sc.digest[:12]}); replay needs the "
                               "same file")
         if args.run is not None:
-            cands = [r for r in plan.runs if r.index == args.run]
+            cands = [plan.runs[args.run]] if 0 <= args.run < len(plan.runs) else []
             if not cands:
                 raise usage_error(f"--run {args.run}: the sweep in {sweep} has runs 0..{len(plan.runs) - 1} (the `run` "
                                   "column of its results.csv)")
@@ -92,13 +92,14 @@ def main(args: argparse.Namespace) -> int:
             if seed is None:
                 raise usage_error("give --seed N (with --param for swept values) or --run N")
             want = dict(fixed)
-            cands = [r for r in plan.runs if r.seed == seed and all(dict(r.params).get(k) == v for k, v in want.items())]
+            cands = plan.runs.find(seed, want)
         if not cands:
             shown = " ".join(f"{k}={v}" for k, v in fixed) or "no --param values"
             raise usage_error(f"no run of the sweep in {sweep} has seed {seed} and {shown}")
         if len(cands) > 1:
             opts = "; ".join(" ".join(f"--param {k}={v}" for k, v in r.params) for r in cands[:6])
-            raise usage_error(f"{len(cands)} runs have seed {seed}; pick one with {opts}")
+            raise usage_error(f"{'more than 6' if len(cands) > 6 else len(cands)} runs have seed {seed}; pick one "
+                              f"with {opts}")
         spec = cands[0]
         rows = {r["run_id"]: r for r in _rows(sweep)}
         if spec.run_id not in rows:

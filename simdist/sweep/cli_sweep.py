@@ -69,13 +69,11 @@ def main(args: argparse.Namespace) -> int:
             params.append(parse_override(spec, many=True))
         except ValueError as e:
             raise usage_error(str(e)) from None
-    from .plan import TooManyRuns, make_plan
+    from .plan import make_plan
     try:
         sc = load(args.file, quick=args.quick)
         plan = make_plan(sc, args.seeds, params)
     except ScenarioError as e:
-        raise usage_error(str(e)) from None
-    except TooManyRuns as e:
         raise usage_error(str(e)) from None
     except ValueError as e:
         raise usage_error(f"--seeds {args.seeds}: {e}") from None
