@@ -35,6 +35,8 @@ def register(sub: Any) -> None:
     p.add_argument("--plot", action="store_true", help="write timeline.png and utilisation.png")
     p.add_argument("--force", action="store_true", help="overwrite --out")
     p.add_argument("--quiet", action="store_true", help="do not print the run's summary table")
+    from simdist.scenario.guard import add_arguments
+    add_arguments(p, "the run")
     p.set_defaults(func=main)
 
 
@@ -49,6 +51,8 @@ def main(args: argparse.Namespace) -> int:
     from .plan import make_plan
     from simdist.scenario.outputs import default_out, prepare_out_dir, temp_name, usage_error
 
+    from simdist.scenario.guard import limits_from, refuse
+    limits = limits_from(args)
     try:
         sc = load(args.file, quick=args.quick)
     except ScenarioError as e:
@@ -116,6 +120,7 @@ def main(args: argparse.Namespace) -> int:
         run_sc = sc.with_overrides(spec_params) if spec_params else sc
     except ScenarioError as e:
         raise usage_error(str(e)) from None
+    refuse(run_sc, limits)   # before --out is touched
     out = prepare_out_dir(args.out or default_out(sc.name, f"-replay-{label or seed}"), args.force,
                           ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "loss.png", "summary.txt"),
                           "replay")

@@ -63,11 +63,12 @@ def check_resumable(out: Path, plan: SweepPlan, force: bool) -> None:
 def run_sweep(plan: SweepPlan, out: str | Path, executor: str = "serial", workers: int | None = None,
               batch_size: int | None = None, scheduler: str | None = None, force: bool = False,
               progress: Callable[[int], None] | None = None, parquet: bool = True,
-              budget: float | None = None) -> SweepResult:
+              budget: float | None = None, limits: Any = None) -> SweepResult:
     """Run the plan's runs not yet in ``out``'s journal and write the tables. ``budget``: seconds
     of wall time after which no further result is taken (running workers are ended, finished
     runs kept): the tables then hold the finished runs, and the same command resumes. The
-    budget decides how many runs finish, never what a run computes."""
+    budget decides how many runs finish, never what a run computes. ``limits``: the guard rails
+    (`simdist.scenario.guard.Limits`) each worker checks before a run; None: the defaults."""
     from simdist.scenario.outputs import MARKER, write_text
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -101,7 +102,9 @@ def run_sweep(plan: SweepPlan, out: str | Path, executor: str = "serial", worker
     deadline = None if budget is None else time.monotonic() + budget
     budget_hit = False
     ran = 0
-    results = execute(plan.payload(), todo, executor, workers, batch_size, scheduler, total=planned - skipped)
+    from simdist.scenario.guard import Limits
+    payload = (*plan.payload(), limits if limits is not None else Limits())
+    results = execute(payload, todo, executor, workers, batch_size, scheduler, total=planned - skipped)
     try:
         for rows in results:
             journal.append(rows)
