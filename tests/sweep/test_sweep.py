@@ -282,3 +282,17 @@ def test_sweep_budget_on_the_command_line(tmp_path):
     assert "--budget of 1ns ended the sweep" in so and "run the same command again to resume" in so, so
     code, _, se = cli("sweep", str(MIRRORED), "--quick", "--seeds", "0", "--budget", "0s", "--out", str(tmp_path / "z"))
     assert code == 2 and "--budget 0s: expected a time > 0" in se, se
+
+
+def test_a_pool_fed_a_few_batches_at_a_time_gives_the_serial_table(tmp_path):
+    """The process pool is fed lazily (at most IN_FLIGHT batches per worker outstanding): with many
+    more batches than that, every run is done once and the table equals the serial one."""
+    from simdist.sweep.executors import IN_FLIGHT
+    sc = load(MIRRORED, quick=True)
+    plan = make_plan(sc, "0..5")
+    assert len(plan.runs) > 2 * IN_FLIGHT * 2, "the plan must outnumber the batches in flight"
+    ser = run_sweep(plan, tmp_path / "serial", "serial", parquet=False)
+    pro = run_sweep(plan, tmp_path / "process", "process", workers=2, batch_size=1, parquet=False)
+    assert pro.ran == len(plan.runs) and [r["run"] for r in pro.rows] == list(range(len(plan.runs))), \
+        f"process pool ran {pro.ran} runs, rows {[r['run'] for r in pro.rows]}; should run each of {len(plan.runs)} once"
+    assert _files(tmp_path / "serial") == _files(tmp_path / "process")
