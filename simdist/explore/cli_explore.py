@@ -46,6 +46,8 @@ def register(sub: Any) -> None:
     p.add_argument("--no-plot", action="store_true", help="skip histogram.png and the failures' timelines")
     p.add_argument("--force", action="store_true", help="overwrite a previous exploration in --out")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    from simdist.scenario.guard import add_arguments
+    add_arguments(p, "each run (checked once, on the fault-free scenario every plan adds faults to)")
     p.set_defaults(func=main)
 
 
@@ -63,6 +65,8 @@ def main(args: argparse.Namespace) -> int:
                         ("--batch-size", args.batch_size, 1)):
         if v is not None and v < lo:
             raise usage_error(f"{flag} {v}: expected an int >= {lo}")
+    from simdist.scenario.guard import limits_from, refuse
+    limits = limits_from(args)
     budget = None
     if args.budget is not None:
         try:
@@ -82,6 +86,10 @@ def main(args: argparse.Namespace) -> int:
             close = difflib.get_close_matches(args.metric, known_metrics(), n=1, cutoff=0.5)
             raise usage_error(f"--metric {args.metric}: not a summary metric" +
                               (f"; did you mean '{close[0]}'?" if close else ""))
+    # Every plan runs this scenario with faults added: faults change neither the model nor the
+    # cluster, so its memory estimate is each run's; the time estimate is the fault-free run's.
+    # One check before the first run; nothing is written when it refuses.
+    refuse(sc, limits, "the scenario every plan runs: ")
     from simdist.sweep.executors import check_available
     check_available(args.executor)
     plot = not args.no_plot

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .interrupts import set_note
+from .guard import duration as _duration
 from .outputs import default_out, prepare_out_dir, progress_bar, temp_name, usage_error, write_json, write_text
 
 PRODUCED = ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "loss.png", "scenario.toml", "summary.txt")
@@ -42,12 +43,8 @@ def register(sub: Any) -> None:
     p.add_argument("--force", action="store_true", help="overwrite the output directory of a previous run")
     p.add_argument("--dry-run", action="store_true", help="parse, validate and build the cluster, estimate the "
                                                              "run's events, memory and time, then stop")
-    p.add_argument("--memory-limit", default=None, metavar="SIZE",
-                   help="refuse a run whose --dry-run memory estimate exceeds SIZE (e.g. 8GiB; default: the memory "
-                        "available now; 0: no check)")
-    p.add_argument("--time-limit", default=None, metavar="DURATION",
-                   help="refuse a run whose --dry-run time estimate (its low end) exceeds DURATION (default 1h; 0: "
-                        "no limit)")
+    from .guard import add_arguments
+    add_arguments(p, "the run")
     p.add_argument("--quiet", action="store_true", help="print only the output paths")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=main)
@@ -66,17 +63,11 @@ def main(args: argparse.Namespace) -> int:
         raise usage_error(f"--seed {args.seed}: expected an int >= 0")
     sc = _load(args.file, args.param, args.quick)
     seed = sc.seed if args.seed is None else args.seed
-    limit = _memory_limit(args.memory_limit)
-    _time_limit(args.time_limit)
+    from .guard import limits_from, refuse
+    limits = limits_from(args)
     if args.dry_run:
         return _dry_run(sc, seed)
-    from .memory_check import check_memory
-    from .build import build_cluster
-    from .estimate import estimate
-    e = estimate(sc, build_cluster(sc))
-    refused = check_memory(sc, limit, e) or _too_long(e, _time_limit(args.time_limit))
-    if refused:
-        raise usage_error(refused)
+    refuse(sc, limits)
     outs = sc.config.get("outputs") or {}
     want_trace = args.trace or outs.get("trace", False)
     want_plot = args.plot or outs.get("plot", False)
@@ -148,49 +139,6 @@ def _run(args: argparse.Namespace, sc: Any, seed: int, out: Path, trace_path: Pa
     return code
 
 
-TIME_LIMIT_S = 3600.0   # the default --time-limit
-
-
-def _time_limit(text: str | None) -> float:
-    if text is None:
-        return TIME_LIMIT_S
-    from simdist.sim.units import parse_time
-    try:
-        t = float(parse_time(text, field="--time-limit"))
-    except ValueError as e:
-        raise usage_error(str(e)) from None
-    if not t >= 0:
-        raise usage_error(f"--time-limit {text}: expected a duration >= 0")
-    return t
-
-
-def _too_long(e: dict[str, Any], limit: float) -> str | None:
-    """Why a run must not start: even the low end of its time estimate ``e`` exceeds ``limit``
-    seconds (0: no limit)."""
-    if not limit:
-        return None
-    lo, hi = e["wall_s"]
-    if lo <= limit:
-        return None
-    return (f"the run is estimated to take {_duration(lo)} to {_duration(hi)} of wall time, more than the "
-            f"--time-limit of {_duration(limit)} (rule: make the model, batch, cluster or number of steps smaller, "
-            "or pass --time-limit DURATION to allow it, --time-limit 0 for no limit; simdist run FILE --dry-run "
-            "shows the estimate)")
-
-
-def _memory_limit(text: str | None) -> int | None:
-    if text is None:
-        return None
-    from simdist.sim.units import parse_bytes
-    try:
-        n = parse_bytes(text, field="--memory-limit")
-    except ValueError as e:
-        raise usage_error(str(e)) from None
-    if n < 0:
-        raise usage_error(f"--memory-limit {text}: expected a size >= 0")
-    return n
-
-
 def _check(sc: Any, seed: int) -> int:
     from simdist.sim import DeterminismError, check_determinism
     from .runner import determinism_probe
@@ -255,11 +203,3 @@ def _approx(n: float) -> str:
         if n >= k:
             return f"~{n / k:.3g}{unit}"
     return f"~{int(n)}"
-
-
-def _duration(s: float) -> str:
-    if s < 60:
-        return f"{s:.2g} s"
-    if s < 3600:
-        return f"{s / 60:.2g} min"
-    return f"{s / 3600:.2g} h"

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from .tomlread import MAX_DEPTH, tomllib
 
-__all__ = ["parse_value", "split_values", "parse_override", "apply_override", "parse_seeds"]
+__all__ = ["parse_value", "split_values", "parse_override", "apply_override", "parse_seeds", "seed_ranges"]
 
 
 def parse_value(text: str) -> Any:
@@ -109,14 +109,20 @@ def apply_override(doc: dict, path: str, value: Any) -> None:
 
 def parse_seeds(text: str | Sequence[int]) -> list[int]:
     """``"0..999"`` (inclusive), ``"1,5,9"``, ``"0..9,20"`` or a list of ints -> sorted unique seeds."""
+    return [s for a, b in seed_ranges(text) for s in range(a, b + 1)]
+
+
+def seed_ranges(text: str | Sequence[int]) -> list[tuple[int, int]]:
+    """The seeds of ``text`` (as `parse_seeds` reads it) as sorted, disjoint, non-adjacent inclusive
+    ranges: a sweep over ``0..9999999`` holds one pair, not ten million ints."""
     if isinstance(text, (list, tuple)):
         items = list(text)
         if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in items):
             raise ValueError(f"seeds: expected ints >= 0, got {text!r}")
-        return sorted(set(items))
+        return _merge([(s, s) for s in items])
     if not isinstance(text, str):
         raise ValueError(f"seeds: expected a string like \"0..99\", got {text!r}")
-    seeds: set[int] = set()
+    ranges: list[tuple[int, int]] = []
     for part in text.split(","):
         part = part.strip()
         m = re.match(r"^([0-9]+)\s*\.\.\s*([0-9]+)$", part)
@@ -126,9 +132,19 @@ def parse_seeds(text: str | Sequence[int]) -> list[int]:
                 raise ValueError(f"seeds {text!r}: empty range {part!r} (end < start)")
             if b - a > 10_000_000:
                 raise ValueError(f"seeds {text!r}: range {part!r} is too large")
-            seeds.update(range(a, b + 1))
+            ranges.append((a, b))
         elif re.match(r"^[0-9]+$", part):
-            seeds.add(int(part))
+            ranges.append((int(part), int(part)))
         else:
             raise ValueError(f"seeds {text!r}: {part!r} is not N or A..B (inclusive, A <= B)")
-    return sorted(seeds)
+    return _merge(ranges)
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out

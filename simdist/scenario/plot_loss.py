@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from .plot import DPI, SHADE, _scale
 
-__all__ = ["plot_loss", "draw_loss", "running_mean", "run_label"]
+__all__ = ["plot_loss", "draw_loss", "running_mean", "run_label", "runs_title"]
 
 COLORS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860")
 
@@ -32,6 +32,25 @@ def run_label(m: dict[str, Any]) -> str:
     over = sc.get("overrides") or {}
     parts = [str(sc.get("strategy", "")), f"seed {m.get('seed')}"] + [f"{k}={v}" for k, v in sorted(over.items())]
     return " ".join(p for p in parts if p)
+
+
+def runs_title(runs: Sequence[dict[str, Any]]) -> str:
+    """What a title says of several runs: how many, what they vary (seed, strategy, each overridden
+    value that differs: a sweep's parameters) and the values they share."""
+    def facts(m: dict[str, Any]) -> dict[str, str]:
+        sc = m.get("scenario") or {}
+        f = {"strategy": str(sc.get("strategy", "")), "seed": str(m.get("seed"))}
+        f.update({k: str(v) for k, v in sorted((sc.get("overrides") or {}).items())})
+        return f
+    all_facts = [facts(m) for m in runs]
+    keys: list[str] = []
+    for f in all_facts:
+        keys += [k for k in f if k not in keys]
+    varying = [k for k in keys if len({f.get(k, "-") for f in all_facts}) > 1]
+    shared = [f"{k}={all_facts[0][k]}" for k in keys
+              if k not in varying and k not in ("strategy", "seed") and all(k in f for f in all_facts)]
+    text = f"{len(runs)} runs" + (f" varying {', '.join(varying)}" if varying else "")
+    return text + (f"; {' '.join(shared)}" if shared else "")
 
 
 def running_mean(xs: Sequence[float], n: int) -> list[float]:
@@ -143,7 +162,7 @@ def draw_loss(runs: Sequence[dict[str, Any]], labels: Sequence[str] | None = Non
                frameon=False)
     m0 = runs[0]
     fig.suptitle(title or f"{m0['scenario']['name']}: loss and accuracy vs simulated time"
-                 + (f" ({labels[0]})" if len(runs) == 1 else f" ({len(runs)} runs)"), fontsize=10)
+                 + (f" ({labels[0]})" if len(runs) == 1 else f" ({runs_title(runs)})"), fontsize=10)
     fig.tight_layout()
     return fig
 

@@ -35,6 +35,8 @@ def register(sub: Any) -> None:
     p.add_argument("--plot", action="store_true", help="write timeline.png and utilisation.png")
     p.add_argument("--force", action="store_true", help="overwrite --out")
     p.add_argument("--quiet", action="store_true", help="do not print the run's summary table")
+    from simdist.scenario.guard import add_arguments
+    add_arguments(p, "the run")
     p.set_defaults(func=main)
 
 
@@ -49,6 +51,8 @@ def main(args: argparse.Namespace) -> int:
     from .plan import make_plan
     from simdist.scenario.outputs import default_out, prepare_out_dir, temp_name, usage_error
 
+    from simdist.scenario.guard import limits_from, refuse
+    limits = limits_from(args)
     try:
         sc = load(args.file, quick=args.quick)
     except ScenarioError as e:
@@ -84,7 +88,7 @@ def main(args: argparse.Namespace) -> int:
                               f"{manifest.get('scenario_digest', '')[:12]} vs {sc.digest[:12]}); replay needs the "
                               "same file")
         if args.run is not None:
-            cands = [r for r in plan.runs if r.index == args.run]
+            cands = [plan.runs[args.run]] if 0 <= args.run < len(plan.runs) else []
             if not cands:
                 raise usage_error(f"--run {args.run}: the sweep in {sweep} has runs 0..{len(plan.runs) - 1} (the `run` "
                                   "column of its results.csv)")
@@ -92,13 +96,14 @@ def main(args: argparse.Namespace) -> int:
             if seed is None:
                 raise usage_error("give --seed N (with --param for swept values) or --run N")
             want = dict(fixed)
-            cands = [r for r in plan.runs if r.seed == seed and all(dict(r.params).get(k) == v for k, v in want.items())]
+            cands = plan.runs.find(seed, want)
         if not cands:
             shown = " ".join(f"{k}={v}" for k, v in fixed) or "no --param values"
             raise usage_error(f"no run of the sweep in {sweep} has seed {seed} and {shown}")
         if len(cands) > 1:
             opts = "; ".join(" ".join(f"--param {k}={v}" for k, v in r.params) for r in cands[:6])
-            raise usage_error(f"{len(cands)} runs have seed {seed}; pick one with {opts}")
+            raise usage_error(f"{'more than 6' if len(cands) > 6 else len(cands)} runs have seed {seed}; pick one "
+                              f"with {opts}")
         spec = cands[0]
         rows = {r["run_id"]: r for r in _rows(sweep)}
         if spec.run_id not in rows:
@@ -115,6 +120,7 @@ def main(args: argparse.Namespace) -> int:
         run_sc = sc.with_overrides(spec_params) if spec_params else sc
     except ScenarioError as e:
         raise usage_error(str(e)) from None
+    refuse(run_sc, limits)   # before --out is touched
     out = prepare_out_dir(args.out or default_out(sc.name, f"-replay-{label or seed}"), args.force,
                           ("metrics.json", "trace.json", "timeline.png", "utilisation.png", "loss.png", "summary.txt"),
                           "replay")

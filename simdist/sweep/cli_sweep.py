@@ -50,6 +50,9 @@ def register(sub: Any) -> None:
     p.add_argument("--budget", default=None, metavar="TIME",
                    help="stop taking results after this much wall time (e.g. 20s, 10min): finished runs are kept and "
                         "tabled, running ones ended; the same command resumes")
+    from simdist.scenario.guard import add_arguments
+    add_arguments(p, "each run (run 0 before the sweep starts, exit 2; the others by their worker: status "
+                      "refused, run again when the sweep resumes)")
     p.set_defaults(func=main)
 
 
@@ -69,13 +72,13 @@ def main(args: argparse.Namespace) -> int:
             params.append(parse_override(spec, many=True))
         except ValueError as e:
             raise usage_error(str(e)) from None
-    from .plan import TooManyRuns, make_plan
+    from simdist.scenario.guard import limits_from, refuse
+    limits = limits_from(args)
+    from .plan import make_plan
     try:
         sc = load(args.file, quick=args.quick)
         plan = make_plan(sc, args.seeds, params)
     except ScenarioError as e:
-        raise usage_error(str(e)) from None
-    except TooManyRuns as e:
         raise usage_error(str(e)) from None
     except ValueError as e:
         raise usage_error(f"--seeds {args.seeds}: {e}") from None
@@ -98,6 +101,11 @@ def main(args: argparse.Namespace) -> int:
                                   f"(one of {', '.join(SUMMARY_METRICS)})")
         if not plan.grid:
             raise usage_error("--plot needs at least one swept --param")
+    # The first run is checked here (a sweep of oversized runs is refused before anything is
+    # written); every run is checked again by its worker before it runs (status "refused").
+    first = plan.runs[0]
+    refuse(sc.with_overrides(first.overrides()) if first.params else sc, limits,
+           f"run 0 of the sweep (seed {first.seed}{''.join(f', {k}={v}' for k, v in first.params)}): ")
     from simdist.scenario.outputs import default_out
     out = args.out or default_out(sc.name, "-sweep")
     from .executors import check_available
@@ -108,7 +116,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         res = run_sweep(plan, out, args.executor, args.workers, args.batch_size, args.scheduler, args.force,
                         progress=bar.update if bar is not None else None, parquet=not args.no_parquet,
-                        budget=budget)
+                        budget=budget, limits=limits)
     finally:
         if bar is not None:
             bar.close()
@@ -118,7 +126,8 @@ def main(args: argparse.Namespace) -> int:
     workers = 1 if args.executor == "serial" else (args.workers or os.cpu_count() or 1)
     print(f"sweep {sc.name}: {n} runs ({len(plan.grid) and len(plan.runs) // len(plan.seeds)} parameter "
           f"combination(s) x {len(plan.seeds)} seed(s)); {res.ran} ran now, {res.skipped} already done; "
-          f"{c.get('ok', 0)} ok, {c.get('failed', 0)} failed, {c.get('error', 0)} error; "
+          f"{c.get('ok', 0)} ok, {c.get('failed', 0)} failed, {c.get('error', 0)} error"
+          f"{', %d refused by the guard rails' % c['refused'] if c.get('refused') else ''}; "
           f"{args.executor} x {workers}, {wall:.1f} s")
     if res.budget_hit:
         print(f"sweep {sc.name}: the --budget of {args.budget} ended the sweep with {n} of {res.planned} runs finished "

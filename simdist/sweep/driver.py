@@ -63,11 +63,12 @@ def check_resumable(out: Path, plan: SweepPlan, force: bool) -> None:
 def run_sweep(plan: SweepPlan, out: str | Path, executor: str = "serial", workers: int | None = None,
               batch_size: int | None = None, scheduler: str | None = None, force: bool = False,
               progress: Callable[[int], None] | None = None, parquet: bool = True,
-              budget: float | None = None) -> SweepResult:
+              budget: float | None = None, limits: Any = None) -> SweepResult:
     """Run the plan's runs not yet in ``out``'s journal and write the tables. ``budget``: seconds
     of wall time after which no further result is taken (running workers are ended, finished
     runs kept): the tables then hold the finished runs, and the same command resumes. The
-    budget decides how many runs finish, never what a run computes."""
+    budget decides how many runs finish, never what a run computes. ``limits``: the guard rails
+    (`simdist.scenario.guard.Limits`) each worker checks before a run; None: the defaults."""
     from simdist.scenario.outputs import MARKER, write_text
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -80,45 +81,50 @@ def run_sweep(plan: SweepPlan, out: str | Path, executor: str = "serial", worker
     write_text(out / "sweep.json", json.dumps(plan.manifest(), indent=2, sort_keys=True) + "\n")
     journal = Journal(out / "runs.jsonl")
     have = journal.read()
-    wanted = {r.run_id for r in plan.runs}
-    todo = [r for r in plan.runs if r.run_id not in have]
-    skipped = len(plan.runs) - len(todo)
-    skipped_ids = {r.run_id for r in plan.runs if r.run_id in have}
+    # The plan's finished runs, by index: each journal row is mapped back through its values and
+    # seed (the plan is lazy: nothing here is proportional to the runs not yet finished).
+    kept: dict[int, dict[str, Any]] = {}
+    for rid, row in have.items():
+        spec = plan.runs.locate(row.get("params"), row.get("seed"))
+        if spec is not None and spec.run_id == rid and not _retry(row):
+            kept[spec.index] = row
+    planned = len(plan.runs)
+    skipped = len(kept)
+    todo = (r for r in plan.runs if r.index not in kept)
     if progress is not None and skipped:
         progress(skipped)
     from simdist.scenario.interrupts import set_note
-    done = len(wanted.intersection(have))
 
     def _note() -> None:
-        set_note(f"{done} of {len(plan.runs)} runs are finished and kept in {out / 'runs.jsonl'}; rerun the same "
+        set_note(f"{len(kept)} of {planned} runs are finished and kept in {out / 'runs.jsonl'}; rerun the same "
                  "command to resume (finished runs are skipped)")
     _note()
     deadline = None if budget is None else time.monotonic() + budget
     budget_hit = False
-    results = execute(plan.payload(), todo, executor, workers, batch_size, scheduler)
+    ran = 0
+    from simdist.scenario.guard import Limits
+    payload = (*plan.payload(), limits if limits is not None else Limits())
+    results = execute(payload, todo, executor, workers, batch_size, scheduler, total=planned - skipped)
     try:
         for rows in results:
             journal.append(rows)
             for r in rows:
-                done += r["run_id"] not in have and r["run_id"] in wanted
-                have[r["run_id"]] = r
+                kept[r["run"]] = r
+            ran += len(rows)
             _note()
             if progress is not None:
                 progress(len(rows))
-            if deadline is not None and time.monotonic() > deadline and done < len(wanted):
+            if deadline is not None and time.monotonic() > deadline and len(kept) < planned:
                 budget_hit = True
                 break
     finally:
         results.close()     # (a pool's workers are ended, not waited for)
-    index = {r.run_id: r for r in plan.runs}
-    final = []
-    for rid, row in have.items():
-        if rid in wanted:
-            row = dict(row)
-            spec = index[rid]
-            row["run"] = spec.index  # the position in this plan (a resumed plan may be larger)
-            final.append(row)
-    final.sort(key=lambda r: r["run"])
+    final = [dict(kept[i], run=i) for i in sorted(kept)]   # run: the position in this plan
     files = write_tables(out, final, plan.param_names, parquet=parquet)
-    ran = len(todo) if not budget_hit else sum(1 for r in final if r["run_id"] not in skipped_ids)
-    return SweepResult(out, final, skipped, ran, files, planned=len(plan.runs), budget_hit=budget_hit)
+    return SweepResult(out, final, skipped, ran, files, planned=planned, budget_hit=budget_hit)
+
+
+def _retry(row: dict[str, Any]) -> bool:
+    """A journalled run to run again on resume: one the guard rails refused (it never ran; a
+    rerun with a larger --memory-limit or --time-limit runs it)."""
+    return row.get("status") == "refused"

@@ -3,14 +3,17 @@
 Each takes the runs still to do, cuts them into batches (one task per batch, so per-task
 overhead does not dominate short runs) and yields result rows as batches finish, in whatever
 order they finish; the table is sorted by run index afterwards, so the result does not depend
-on the executor, the number of workers or the batch size.
+on the executor, the number of workers or the batch size. The runs may be a lazy iterable (a
+sweep's plan): batches are cut as they are needed and a pool holds at most a few batches per
+worker in flight, so memory does not grow with the number of runs.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .worker import run_batch
 
@@ -36,23 +39,38 @@ def default_batch_size(n_runs: int, workers: int) -> int:
     return max(1, min(64, math.ceil(n_runs / (max(1, workers) * 8))))
 
 
-def batches(specs: Sequence[Any], size: int) -> list[list[Any]]:
-    return [list(specs[i:i + size]) for i in range(0, len(specs), size)]
+def batches(specs: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """``specs`` in lists of ``size`` (the last may be shorter), cut lazily."""
+    it = iter(specs)
+    while True:
+        chunk = list(itertools.islice(it, size))
+        if not chunk:
+            return
+        yield chunk
 
 
-def execute(payload: Any, specs: Sequence[Any], executor: str = "serial", workers: int | None = None,
+IN_FLIGHT = 2   # batches per worker submitted ahead of the results taken
+
+
+def execute(payload: Any, specs: Iterable[Any], executor: str = "serial", workers: int | None = None,
             batch_size: int | None = None, scheduler: str | None = None,
-            fn: Callable[[Any, list[Any]], list[dict[str, Any]]] = run_batch) -> Iterator[list[dict[str, Any]]]:
+            fn: Callable[[Any, list[Any]], list[dict[str, Any]]] = run_batch,
+            total: int | None = None) -> Iterator[list[dict[str, Any]]]:
     """Yield lists of result rows (one list per finished batch). ``fn(payload, batch)`` makes a
     batch's rows (a module-level function, so that process and Dask workers can import it):
-    a sweep's runs by default, or another kind of job (simdist explore's fault plans)."""
+    a sweep's runs by default, or another kind of job (simdist explore's fault plans).
+    ``total``: how many runs ``specs`` holds, when it is a lazy iterable (it sets the batch size)."""
     if executor not in EXECUTORS:
         raise ValueError(f"executor {executor!r}: expected one of {', '.join(EXECUTORS)}")
-    if not specs:
-        return
+    if total is None:
+        total = len(specs) if isinstance(specs, Sequence) else 0
     n = workers or (os.cpu_count() or 1)
-    size = batch_size or default_batch_size(len(specs), 1 if executor == "serial" else n)
+    size = batch_size or default_batch_size(total, 1 if executor == "serial" else n)
     chunks = batches(specs, size)
+    first = next(chunks, None)
+    if first is None:
+        return
+    chunks = itertools.chain([first], chunks)
     if executor == "serial":
         for c in chunks:
             yield fn(payload, c)
@@ -62,10 +80,10 @@ def execute(payload: Any, specs: Sequence[Any], executor: str = "serial", worker
         yield from _dask(payload, chunks, n, scheduler, fn)
 
 
-def _process(payload: Any, chunks: list[list[Any]], workers: int, fn: Callable[..., Any] = run_batch
+def _process(payload: Any, chunks: Iterator[list[Any]], workers: int, fn: Callable[..., Any] = run_batch
              ) -> Iterator[list[dict[str, Any]]]:
     import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from simdist.scenario.interrupts import ignore_in_worker
 
     # fork (where available) starts workers with simdist already imported; spawn elsewhere
@@ -73,9 +91,16 @@ def _process(payload: Any, chunks: list[list[Any]], workers: int, fn: Callable[.
     # Workers ignore Ctrl-C (it reaches the whole process group): this process ends them.
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=ignore_in_worker)
     try:
-        futs = [pool.submit(fn, payload, c) for c in chunks]
-        for f in as_completed(futs):
-            yield f.result()
+        seq = itertools.count()
+        running = {pool.submit(fn, payload, c): next(seq) for c in itertools.islice(chunks, IN_FLIGHT * workers)}
+        while running:
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for f in sorted(finished, key=running.__getitem__):   # in submission order
+                del running[f]
+                nxt = next(chunks, None)
+                if nxt is not None:
+                    running[pool.submit(fn, payload, nxt)] = next(seq)
+                yield f.result()
     except BaseException:
         _stop_pool(pool)
         raise
@@ -92,7 +117,7 @@ def _stop_pool(pool: Any) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _dask(payload: Any, chunks: list[list[Any]], workers: int, scheduler: str | None,
+def _dask(payload: Any, chunks: Iterator[list[Any]], workers: int, scheduler: str | None,
           fn: Callable[..., Any] = run_batch) -> Iterator[list[dict[str, Any]]]:
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -110,12 +135,20 @@ def _dask(payload: Any, chunks: list[list[Any]], workers: int, scheduler: str | 
         client = Client(cluster)
     try:
         pl = client.scatter([payload], broadcast=True)[0]
-        futs = [client.submit(fn, pl, c, pure=False) for c in chunks]
+        futs = [client.submit(fn, pl, c, pure=False) for c in itertools.islice(chunks, IN_FLIGHT * workers)]
+        pending = as_completed(futs)
+        live = set(futs)   # the futures not yet taken (cancelled on an interrupt)
         try:
-            for f in as_completed(futs):
+            for f in pending:
+                live.discard(f)
+                nxt = next(chunks, None)
+                if nxt is not None:
+                    nf = client.submit(fn, pl, nxt, pure=False)
+                    live.add(nf)
+                    pending.add(nf)
                 yield f.result()
         except BaseException:
-            client.cancel(futs)
+            client.cancel(list(live))
             raise
     finally:
         client.close()

@@ -1,29 +1,31 @@
-"""A sweep: one scenario, a grid of parameter values, a list of seeds -> an ordered list of runs.
+"""A sweep: one scenario, a grid of parameter values, a list of seeds -> an ordered sequence of runs.
 
 Run order is fixed by the plan (parameter combinations in the order given, then seeds
 ascending), never by which executor finishes first. Each run has a stable id, derived from the
 scenario's digest, its parameter values and its seed, so a resumed sweep recognises the runs
 it already has.
+
+The plan is lazy: run i is computed from i when asked for (its combination is i's mixed-radix
+digits over the grid, its seed a position in the seed ranges), and a finished row is mapped back
+to its index from its parameter values and seed. Nothing the plan holds grows with the number of
+runs, so a sweep of 10^7 runs starts at once and one with --budget stops with what it finished;
+there is no cap on a sweep's size (the journal and tables grow only with the runs that finish).
 """
 
 from __future__ import annotations
 
 import hashlib
+import bisect
 import itertools
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence, overload
 
-from simdist.scenario.loader import Scenario, ScenarioError, parse_seeds
+from simdist.scenario.loader import Scenario, ScenarioError
+from simdist.scenario.overrides import seed_ranges
 
-__all__ = ["RunSpec", "SweepPlan", "make_plan", "MAX_RUNS", "TooManyRuns"]
-
-MAX_RUNS = 1_000_000   # the plan lists its runs (ids, journal, table): a bound that keeps it in memory
-
-
-class TooManyRuns(ValueError):
-    """A sweep over MAX_RUNS runs (the message gives the count and the rule)."""
+__all__ = ["RunSpec", "SweepPlan", "Seeds", "Runs", "make_plan", "run_id"]
 
 
 @dataclass(frozen=True)
@@ -41,8 +43,8 @@ class RunSpec:
 class SweepPlan:
     scenario: Scenario
     grid: list[tuple[str, list[Any]]]
-    seeds: list[int]
-    runs: list[RunSpec]
+    seeds: "Seeds"
+    runs: "Runs"
 
     @property
     def param_names(self) -> list[str]:
@@ -54,7 +56,7 @@ class SweepPlan:
 
     def manifest(self) -> dict[str, Any]:
         return {"scenario": self.scenario.name, "scenario_digest": self.scenario.digest,
-                "params": {p: v for p, v in self.grid}, "seeds": _ranges(self.seeds), "runs": len(self.runs)}
+                "params": {p: v for p, v in self.grid}, "seeds": self.seeds.text(), "runs": len(self.runs)}
 
 
 def _canon(v: Any) -> str:
@@ -66,15 +68,132 @@ def run_id(scenario_digest: str, params: Sequence[tuple[str, Any]], seed: int) -
     return h.hexdigest()[:20]
 
 
-def _ranges(seeds: list[int]) -> str:
-    out, i = [], 0
-    while i < len(seeds):
-        j = i
-        while j + 1 < len(seeds) and seeds[j + 1] == seeds[j] + 1:
-            j += 1
-        out.append(str(seeds[i]) if i == j else f"{seeds[i]}..{seeds[j]}")
-        i = j + 1
-    return ",".join(out)
+class Seeds(Sequence[int]):
+    """Sorted unique seeds held as inclusive ranges: indexable, iterable, and able to tell a
+    seed's position, without listing them."""
+
+    def __init__(self, ranges: Sequence[tuple[int, int]]) -> None:
+        self.ranges = [(int(a), int(b)) for a, b in ranges]
+        self._starts: list[int] = []       # index of each range's first seed
+        n = 0
+        for a, b in self.ranges:
+            self._starts.append(n)
+            n += b - a + 1
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | list[int]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        j = i + self._n if i < 0 else i
+        if not 0 <= j < self._n:
+            raise IndexError(f"seed index {i} out of range 0..{self._n - 1}")
+        k = bisect.bisect_right(self._starts, j) - 1
+        return self.ranges[k][0] + (j - self._starts[k])
+
+    def __iter__(self) -> Iterator[int]:
+        for a, b in self.ranges:
+            yield from range(a, b + 1)
+
+    def position(self, seed: Any) -> int | None:
+        """The index of ``seed``, or None when it is not one of these seeds."""
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            return None
+        k = bisect.bisect_right([a for a, _ in self.ranges], seed) - 1
+        if k < 0 or seed > self.ranges[k][1]:
+            return None
+        return self._starts[k] + seed - self.ranges[k][0]
+
+    def text(self) -> str:
+        """As the manifest and --seeds write them: ``0..9,20``."""
+        return ",".join(str(a) if a == b else f"{a}..{b}" for a, b in self.ranges)
+
+
+class Runs(Sequence[RunSpec]):
+    """The plan's runs, computed on demand: combination-major (the last swept parameter varies
+    fastest, as itertools.product), then seeds ascending."""
+
+    def __init__(self, digest: str, grid: Sequence[tuple[str, Sequence[Any]]], seeds: Seeds) -> None:
+        self.digest = digest
+        self.names = [p for p, _ in grid]
+        self.values = [list(v) for _, v in grid]
+        self.seeds = seeds
+        self.combos = math.prod(len(v) for v in self.values)
+        # value -> its index per parameter, by canonical JSON (so 1, 1.0 and true stay apart)
+        self._where = [{_canon(v): i for i, v in reversed(list(enumerate(vals)))} for vals in self.values]
+
+    def __len__(self) -> int:
+        return self.combos * len(self.seeds)
+
+    @overload
+    def __getitem__(self, i: int) -> RunSpec: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[RunSpec]: ...
+
+    def __getitem__(self, i: int | slice) -> RunSpec | list[RunSpec]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        j = i + n if i < 0 else i
+        if not 0 <= j < n:
+            raise IndexError(f"run {i} out of range 0..{n - 1}")
+        c, s = divmod(j, len(self.seeds))
+        return self._spec(j, self._combo(c), self.seeds[s])
+
+    def __iter__(self) -> Iterator[RunSpec]:
+        for j in range(len(self)):
+            yield self[j]
+
+    def _combo(self, c: int) -> tuple[tuple[str, Any], ...]:
+        digits = []
+        for vals in reversed(self.values):
+            c, d = divmod(c, len(vals))
+            digits.append(d)
+        digits.reverse()
+        return tuple((p, vals[d]) for p, vals, d in zip(self.names, self.values, digits))
+
+    def _spec(self, index: int, pv: tuple[tuple[str, Any], ...], seed: int) -> RunSpec:
+        return RunSpec(index, pv, seed, run_id(self.digest, pv, seed))
+
+    def locate(self, params: dict[str, Any], seed: Any) -> RunSpec | None:
+        """The run with these swept values (all of them, none other) and seed, or None."""
+        if not isinstance(params, dict) or set(params) != set(self.names):
+            return None
+        s = self.seeds.position(seed)
+        if s is None:
+            return None
+        c = 0
+        for p, vals, where in zip(self.names, self.values, self._where):
+            d = where.get(_canon(params[p]))
+            if d is None:
+                return None
+            c = c * len(vals) + d
+        return self[c * len(self.seeds) + s]
+
+    def find(self, seed: int, fixed: dict[str, Any], limit: int = 7) -> list[RunSpec]:
+        """Up to ``limit`` runs with ``seed`` whose swept values agree with ``fixed``, in plan order
+        (a key of ``fixed`` that is not swept matches no run)."""
+        s = self.seeds.position(seed)
+        if s is None or any(k not in self.names for k in fixed):
+            return []
+        out: list[RunSpec] = []
+        choices = [[d for d, v in enumerate(vals) if p not in fixed or _canon(v) == _canon(fixed[p])]
+                   for p, vals in zip(self.names, self.values)]
+        for digits in itertools.product(*choices):
+            c = 0
+            for vals, d in zip(self.values, digits):
+                c = c * len(vals) + d
+            out.append(self[c * len(self.seeds) + s])
+            if len(out) >= limit:
+                break
+        return out
 
 
 def make_plan(sc: Scenario, seeds: str | Sequence[int] | None = None,
@@ -85,8 +204,8 @@ def make_plan(sc: Scenario, seeds: str | Sequence[int] | None = None,
     sw = sc.config.get("sweep") or {}
     if seeds is None:
         seeds = sw.get("seeds")
-    seed_list = [sc.seed] if seeds is None else parse_seeds(seeds)
-    if not seed_list:
+    seed_list = Seeds([(sc.seed, sc.seed)] if seeds is None else seed_ranges(seeds))
+    if not len(seed_list):
         raise ValueError("no seeds to run")
     grid: dict[str, list[Any]] = {k: list(v) for k, v in (sw.get("params") or {}).items()}
     for k, v in params:
@@ -108,15 +227,4 @@ def make_plan(sc: Scenario, seeds: str | Sequence[int] | None = None,
                 seen.add((i.path, i.message))
                 uniq.append(i)
         raise ScenarioError(uniq)
-    n_combos = math.prod(len(vals) for _, vals in grid_list)
-    if n_combos * len(seed_list) > MAX_RUNS:
-        raise TooManyRuns(f"{n_combos:,} parameter combination(s) x {len(seed_list):,} seed(s) = "
-                         f"{n_combos * len(seed_list):,} runs, more than {MAX_RUNS:,} (rule: a sweep is at most "
-                         f"{MAX_RUNS:,} runs; split it into several --out directories)")
-    combos = list(itertools.product(*[vals for _, vals in grid_list])) if grid_list else [()]
-    runs = []
-    for combo in combos:
-        pv = tuple(zip([p for p, _ in grid_list], combo))
-        for s in seed_list:
-            runs.append(RunSpec(len(runs), pv, s, run_id(sc.digest, pv, s)))
-    return SweepPlan(sc, grid_list, seed_list, runs)
+    return SweepPlan(sc, grid_list, seed_list, Runs(sc.digest, grid_list, seed_list))

@@ -1,6 +1,10 @@
 """`simdist sweep --plot METRIC[,METRIC...]`: each METRIC against the first swept parameter (one
 panel each), one point per run, the mean per value as a line and the spread over seeds (min..max)
 as a band, one line per combination of the other parameters (named in the legend and the title).
+Each run's point is marked by its seed (a marker per seed, in the legend) when a sweep has at
+most six seeds; with more, the points are plain and aggregated. The title gives the number of
+seeds behind each point, and where that number differs between points (runs failed or lack the
+metric) each mean is annotated with its own ``n``.
 Categorical values (strategy names) have no order, so no line joins them: the mean is a wide
 tick and the spread an error bar. A run without the metric (e.g.
 time_to_accuracy_s of a run that never reached its target) is left out, and the title says how
@@ -90,8 +94,9 @@ def plot_sweep(out: str | Path, metric: str | Sequence[str], params: Sequence[st
 
 
 def draw_sweep(table: list[dict[str, Any]], metric: str | Sequence[str], params: Sequence[str]) -> Any:
-    """The Figure (artists' gids: ``mean:<group>``, ``band:<group>``, ``runs:<group>``; with several
-    metrics, prefixed ``<metric>/``)."""
+    """The Figure (artists' gids: ``mean:<group>``, ``band:<group>``, ``runs:<group>`` (or
+    ``runs:<group>:seed<S>`` when points are marked by seed), ``n:<group>`` for a point's seed count;
+    with several metrics, prefixed ``<metric>/``)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -104,6 +109,9 @@ def draw_sweep(table: list[dict[str, Any]], metric: str | Sequence[str], params:
     return fig
 
 
+SEED_MARKERS = ("o", "s", "^", "D", "v", "P")   # points marked by seed up to this many seeds
+
+
 def _panel(ax: Any, table: list[dict[str, Any]], metric: str, params: Sequence[str], gid: str) -> None:
     from simdist.scenario.metrics import SUMMARY_METRICS
 
@@ -113,6 +121,12 @@ def _panel(ax: Any, table: list[dict[str, Any]], metric: str, params: Sequence[s
     pos, numeric, log = x_positions(x_param, xs_order)
     order = sorted(range(len(xs_order)), key=lambda i: pos[i])
     ngroups = len(stats)
+    seeds = sorted({r["seed"] for r in rows})
+    by_seed = 1 < len(seeds) <= len(SEED_MARKERS)
+    counts = {(json.dumps([r[p] for p in others]), json.dumps(r[x_param])): 0 for r in rows}
+    for r in rows:
+        counts[(json.dumps([r[p] for p in others]), json.dumps(r[x_param]))] += 1
+    uneven = len(set(counts.values())) > 1
     for gi, (key, st) in enumerate(stats.items()):
         label = ", ".join(f"{p}={v}" for p, v in zip(others, json.loads(key))) or None
         jitter = 0.0 if numeric else (gi - (ngroups - 1) / 2) * 0.08
@@ -132,8 +146,18 @@ def _panel(ax: Any, table: list[dict[str, Any]], metric: str, params: Sequence[s
                                          [st["max"][i] - m for m, i in zip(means, order)]],
                         fmt="none", ecolor=color, alpha=0.5, capsize=4, gid=f"{gid}band:{key}")
         rs = [r for r in rows if json.dumps([r[p] for p in others]) == key]
-        ax.plot([pos[xs_order.index(r[x_param])] + jitter for r in rs],
-                [r[metric] for r in rs], "o", color=color, alpha=0.35, markersize=4, gid=f"{gid}runs:{key}")
+        for si, seed in enumerate(seeds if by_seed else [None]):
+            mine = [r for r in rs if seed is None or r["seed"] == seed]
+            ax.plot([pos[xs_order.index(r[x_param])] + jitter for r in mine], [r[metric] for r in mine],
+                    SEED_MARKERS[si] if by_seed else "o", color=color, alpha=0.5 if by_seed else 0.35,
+                    markersize=5 if by_seed else 4, linestyle="none",
+                    gid=f"{gid}runs:{key}" + (f":seed{seed}" if by_seed else ""))
+        if uneven:   # points rest on different numbers of seeds: say how many at each
+            for i in order:
+                n = counts.get((key, json.dumps(xs_order[i])), 0)
+                if n:
+                    ax.annotate(f"n={n}", (pos[i] + jitter, st["mean"][i]), textcoords="offset points",
+                                xytext=(4, 4), fontsize=6, color=color, gid=f"{gid}n:{key}")
     if log:
         ax.set_xscale("log")
     ax.set_xticks(pos)
@@ -143,13 +167,20 @@ def _panel(ax: Any, table: list[dict[str, Any]], metric: str, params: Sequence[s
     unit = SUMMARY_METRICS.get(metric, ("",))[0]
     ax.set_ylabel(metric + (f" ({unit})" if unit else ""))
     ax.grid(alpha=0.3)
-    if others:
-        ax.legend(fontsize=7)
-    seeds = len({r["seed"] for r in rows})
+    handles, _ = ax.get_legend_handles_labels()
+    if by_seed:
+        from matplotlib.lines import Line2D
+        handles += [Line2D([0], [0], marker=m, color="#555555", linestyle="none", markersize=5, label=f"seed {s}")
+                    for m, s in zip(SEED_MARKERS, seeds)]
+    if handles:
+        ax.legend(handles=handles, fontsize=7)
     missing = len([r for r in table if r["status"] == "ok"]) - len(rows)
     how = "line = mean, band = min..max" if numeric else "tick = mean, bar = min..max"
+    ns = sorted(set(counts.values()))
+    per = (f"{ns[0]} seed(s) per point" if len(ns) == 1 else f"{ns[0]}..{ns[-1]} seeds per point (n at each)") \
+        if ns else "no run with a value"
     ax.set_title(f"{metric} vs {x_param}" + (f" (per {', '.join(others)})" if others else "")
-                 + f"\n({seeds} seed(s) per point; {how} over seeds"
+                 + f"\n({per}; {how} over seeds"
                  + (f"; {missing} run(s) without a value" if missing else "") + ")", fontsize=9)
 
 

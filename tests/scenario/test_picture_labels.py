@@ -64,3 +64,47 @@ def test_sweep_categorical_values_are_points_and_the_parameter_is_named():
     assert any("strategy.all_reduce" in t for t in texts), texts
     ticks = [t.get_text() for t in ax.get_xticklabels()]
     assert "ring" in ticks and "reduce_to_one" in ticks, ticks
+
+
+def test_sweep_points_are_marked_by_seed_with_the_seeds_in_the_legend():
+    from simdist.sweep.plot import SEED_MARKERS, draw_sweep
+    fig = draw_sweep(_sweep_rows(["ring", "reduce_to_one"], seeds=(3, 7)), "examples_per_s", ["strategy.all_reduce"])
+    ax = fig.axes[0]
+    marks = {ln.get_gid().rsplit(":", 1)[1]: (ln.get_marker(), list(ln.get_ydata()))
+             for ln in ax.lines if (ln.get_gid() or "").startswith("runs:")}
+    assert marks == {"seed3": (SEED_MARKERS[0], [103.0, 113.0]), "seed7": (SEED_MARKERS[1], [107.0, 117.0])}, \
+        f"run points {marks}, but should be one marker per seed, each at its runs' values"
+    assert {"seed 3", "seed 7"} <= set(_legend(fig)), _legend(fig)
+    assert "2 seed(s) per point" in ax.get_title(), ax.get_title()
+
+
+def test_sweep_points_of_many_seeds_are_aggregated_and_counted():
+    from simdist.sweep.plot import draw_sweep
+    fig = draw_sweep(_sweep_rows(["ring", "reduce_to_one"], seeds=range(8)), "examples_per_s", ["strategy.all_reduce"])
+    ax = fig.axes[0]
+    runs = [ln for ln in ax.lines if (ln.get_gid() or "").startswith("runs:")]
+    assert len(runs) == 1 and len(runs[0].get_xdata()) == 16, [ln.get_gid() for ln in runs]
+    assert "8 seed(s) per point" in ax.get_title() and not any("seed " in t for t in _legend(fig)), ax.get_title()
+
+
+def test_sweep_points_resting_on_different_seed_counts_say_n():
+    from simdist.sweep.plot import draw_sweep
+    rows = _sweep_rows(["ring", "reduce_to_one"], seeds=(0, 1, 2))
+    rows[0]["status"], rows[1]["examples_per_s"] = "failed", None     # ring: 1 of 3 seeds has a value
+    fig = draw_sweep(rows, "examples_per_s", ["strategy.all_reduce"])
+    ax = fig.axes[0]
+    ns = sorted(t.get_text() for t in ax.texts if (t.get_gid() or "").startswith("n:"))
+    assert ns == ["n=1", "n=3"], f"point annotations {ns}, but should be ['n=1', 'n=3']"
+    assert "1..3 seeds per point (n at each)" in ax.get_title() and "1 run(s) without a value" in ax.get_title(), \
+        ax.get_title()
+
+
+def test_loss_title_of_several_runs_names_the_swept_parameters(trained):
+    a, b = copy.deepcopy(trained[0]), copy.deepcopy(trained[0])
+    a["scenario"]["overrides"] = {"data.batch_size": 16, "training.steps": 6}
+    b["scenario"]["overrides"] = {"data.batch_size": 32, "training.steps": 6}
+    title = draw_loss([a, b])._suptitle.get_text()
+    assert "2 runs varying data.batch_size" in title and "training.steps=6" in title, title
+    assert "seed" not in title, f"both runs have seed 0: the title should not say seed varies: {title}"
+    single = draw_loss([a])._suptitle.get_text()
+    assert "data.batch_size=16" in single, single

@@ -26,7 +26,7 @@ def test_plan_order_ids_and_validation():
     assert [(dict(r.params)["strategy.all_reduce"], dict(r.params)["cluster.gpus"], r.seed) for r in plan.runs][:4] == \
         [("ring", 2, 0), ("ring", 2, 1), ("ring", 2, 2), ("ring", 4, 0)]
     assert len(plan.runs) == 2 * 2 * 3 and len({r.run_id for r in plan.runs}) == 12
-    assert make_plan(sc, "0..2", [("cluster.gpus", [2, 4])]).runs == plan.runs
+    assert list(make_plan(sc, "0..2", [("cluster.gpus", [2, 4])]).runs) == list(plan.runs)
     from simdist.scenario import ScenarioError
     with pytest.raises(ScenarioError) as ei:
         make_plan(sc, "0", [("cluster.gpus", [3, "x"]), ("training.steps", [0])])
@@ -200,13 +200,61 @@ def test_failed_runs_leave_metric_cells_empty(tmp_path):
         assert vals and all(v is None for v in vals.values()), f"a failed run has metric values {vals}"
 
 
-def test_a_sweep_of_more_than_a_million_runs_is_refused_before_anything_runs(tmp_path):
-    from scenario_helpers import TINY, cli, write
+def test_the_plan_is_lazy_run_i_is_computed_from_i_and_rows_map_back():
+    """Run i of a 10^7-run plan is its combination's mixed-radix digits and its seed's position,
+    in the order itertools.product + seeds ascending gives; a row maps back to its index."""
+    import itertools
+    sc = load(MIRRORED, quick=True)
+    grid = [("cluster.gpus", [2, 4]), ("training.steps", [1, 2, 3])]
+    plan = make_plan(sc, "0..2,5,9..10", grid)
+    want = [(tuple(zip(["strategy.all_reduce", "cluster.gpus", "training.steps"], c)), s)
+            for c in itertools.product(["ring", "reduce_to_one"], [2, 4], [1, 2, 3]) for s in (0, 1, 2, 5, 9, 10)]
+    got = [(r.params, r.seed) for r in plan.runs]
+    assert got == want, f"plan order {got[:3]}..., but should be {want[:3]}... (product of values, then seeds)"
+    for r in plan.runs:
+        assert plan.runs[r.index] == r and plan.runs.locate(dict(r.params), r.seed) == r, f"run {r.index} round trip"
+    assert plan.runs.locate({"cluster.gpus": 2, "training.steps": 1, "strategy.all_reduce": "ring"}, 3) is None
+    assert plan.runs.locate({"cluster.gpus": 2.0, "training.steps": 1, "strategy.all_reduce": "ring"}, 0) is None
+    big = make_plan(sc, "0..2499999", [("training.steps", [1, 2])])   # x 2 all_reduce values in the file
+    assert len(big.runs) == 10_000_000, f"len={len(big.runs)}, but should be 10,000,000"
+    last = big.runs[-1]
+    assert (dict(last.params), last.seed, last.index) == \
+        ({"strategy.all_reduce": "reduce_to_one", "training.steps": 2}, 2_499_999, 9_999_999), last
+    assert big.manifest()["seeds"] == "0..2499999" and big.manifest()["runs"] == 10_000_000
+
+
+def test_a_ten_million_run_sweep_with_a_budget_starts_at_once_in_bounded_memory(tmp_path):
+    """10^7 planned runs (5M seeds x 2 values) with a tiny --budget: the sweep runs its first
+    batch, stops at the budget and tables what finished, its peak Python allocation a few MiB
+    (listing the plan's RunSpecs alone would take gigabytes). Resuming skips the finished runs."""
+    import tracemalloc
     f = write(tmp_path, TINY)
-    code, out, err = cli("sweep", str(f), "--seeds", "0..999999", "--param", "training.steps=1,2",
-                         "--out", str(tmp_path / "o"), "--no-progress")
-    assert code == 2 and "2 parameter combination(s) x 1,000,000 seed(s) = 2,000,000 runs" in err, (code, err)
-    assert not (tmp_path / "o").exists()
+    sc = load(f)
+    tracemalloc.start()
+    try:
+        plan = make_plan(sc, "0..4999999", [("training.steps", [1, 2])])
+        res = run_sweep(plan, tmp_path / "big", "serial", batch_size=2, budget=1e-9, parquet=False)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert res.budget_hit and res.planned == 10_000_000 and res.ran == 2 and len(res.rows) == 2, \
+        f"budget_hit={res.budget_hit} planned={res.planned} ran={res.ran} rows={len(res.rows)}, but should be " \
+        "True, 10,000,000, 2, 2 (one batch of 2, then the budget)"
+    assert peak < 64 * 2**20, f"peak traced memory {peak / 2**20:.1f} MiB, but should stay under 64 MiB"
+    assert [r["run"] for r in res.rows] == [0, 1] and [r["seed"] for r in res.rows] == [0, 1]
+    again = run_sweep(plan, tmp_path / "big", "serial", batch_size=2, budget=1e-9, parquet=False)
+    assert again.skipped == 2 and [r["run"] for r in again.rows] == [0, 1, 2, 3], \
+        f"resume: skipped {again.skipped}, rows {[r['run'] for r in again.rows]}, but should be 2, [0, 1, 2, 3]"
+    manifest = json.loads((tmp_path / "big" / "sweep.json").read_text())
+    assert manifest["runs"] == 10_000_000 and manifest["seeds"] == "0..4999999", manifest
+
+
+def test_a_ten_million_run_sweep_on_the_command_line_is_accepted_and_budgeted(tmp_path):
+    f = write(tmp_path, TINY)
+    code, out, err = cli("sweep", str(f), "--seeds", "0..4999999", "--param", "training.steps=1,2", "--budget", "1ns",
+                         "--batch-size", "1", "--out", str(tmp_path / "o"), "--no-progress", "--no-parquet")
+    assert code == 0, (code, err)
+    assert "with 1 of 10000000 runs finished" in out, out
 
 
 def test_a_budget_stops_the_sweep_keeps_finished_runs_and_the_same_command_resumes(tmp_path):
@@ -234,3 +282,17 @@ def test_sweep_budget_on_the_command_line(tmp_path):
     assert "--budget of 1ns ended the sweep" in so and "run the same command again to resume" in so, so
     code, _, se = cli("sweep", str(MIRRORED), "--quick", "--seeds", "0", "--budget", "0s", "--out", str(tmp_path / "z"))
     assert code == 2 and "--budget 0s: expected a time > 0" in se, se
+
+
+def test_a_pool_fed_a_few_batches_at_a_time_gives_the_serial_table(tmp_path):
+    """The process pool is fed lazily (at most IN_FLIGHT batches per worker outstanding): with many
+    more batches than that, every run is done once and the table equals the serial one."""
+    from simdist.sweep.executors import IN_FLIGHT
+    sc = load(MIRRORED, quick=True)
+    plan = make_plan(sc, "0..5")
+    assert len(plan.runs) > 2 * IN_FLIGHT * 2, "the plan must outnumber the batches in flight"
+    ser = run_sweep(plan, tmp_path / "serial", "serial", parquet=False)
+    pro = run_sweep(plan, tmp_path / "process", "process", workers=2, batch_size=1, parquet=False)
+    assert pro.ran == len(plan.runs) and [r["run"] for r in pro.rows] == list(range(len(plan.runs))), \
+        f"process pool ran {pro.ran} runs, rows {[r['run'] for r in pro.rows]}; should run each of {len(plan.runs)} once"
+    assert _files(tmp_path / "serial") == _files(tmp_path / "process")
