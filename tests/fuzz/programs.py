@@ -394,6 +394,38 @@ def build(op: Op, rng: np.random.Generator, pool: _Pool) -> tuple[tuple, dict] |
         if rng.random() < 0.05:
             ids = ids[::-1]
         return (_ref(x), ("l", ids)), {}
+    if n in ("unique", "unique_with_counts"):
+        if rank != 1:
+            return None
+        return (_ref(x),), ({"out_idx": ("dt", "int64")} if rng.random() < 0.3 else {})
+    if n == "math.bincount":
+        kw = {"maxlength": ("l", int(rng.choice([1, 4, 8])))}   # bounded: the pool holds INT_MAX
+        if rng.random() < 0.4:
+            kw["minlength"] = ("l", int(rng.choice([0, 3, 6])))
+        if rank == 2 and rng.random() < 0.5:
+            kw["axis"] = ("l", -1)
+        if rng.random() < 0.2:
+            kw["binary_output"] = ("l", True)
+        return (_ref(x),), kw
+    if n == "math.in_top_k":
+        if rank != 2:
+            return None
+        targets = [int(t) for t in rng.integers(-1, shape[1] + 1, shape[0])]
+        return (("l", targets), _ref(x), ("l", int(rng.integers(0, 4)))), {}
+    if n == "linalg.diag_part":
+        if rank < 2:
+            return None
+        ks = [0, 1, -1, [-1, 1], [0, 1]]
+        kw = {"k": ("l", ks[int(rng.integers(len(ks)))])}
+        if rng.random() < 0.3 and x[1] != "bool":
+            kw["padding_value"] = ("l", 9)
+        return (_ref(x),), kw
+    if n == "linalg.diag":
+        if rank < 1 or rank > 2:
+            return None
+        return (_ref(x),), ({"k": ("l", int(rng.choice([1, -1, 2])))} if rng.random() < 0.4 else {})
+    if n == "dtypes.saturate_cast":
+        return (_ref(x), ("dt", _dtype(rng))), {}
     raise AssertionError(f"no argument builder for {n}")
 
 

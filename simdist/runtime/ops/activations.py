@@ -47,12 +47,25 @@ def _zero(a: np.ndarray) -> Any:
 
 
 # --- forwards ---------------------------------------------------------------------------------------
+def _signed_zeros(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """relu(-0.0): Eigen's scalar max(x, 0) keeps -0.0, its packets give +0.0 (simd.py)."""
+    if a.dtype.kind != "f" or not a.size:
+        return out
+    neg_zero = (a == 0) & np.signbit(a)
+    if not neg_zero.any():
+        return out
+    from simdist.runtime.ops.simd import RELU_LANES, packet_mask
+    packet = packet_mask(a.shape, a.dtype, RELU_LANES)
+    keep = neg_zero if packet is None else neg_zero & ~packet
+    return np.where(keep, a, np.where(neg_zero, _zero(a), out))
+
+
 def _relu(a: np.ndarray) -> np.ndarray:
-    return np.maximum(a, _zero(a))
+    return _signed_zeros(a, np.maximum(a, _zero(a)))
 
 
 def _relu6(a: np.ndarray) -> np.ndarray:
-    return np.minimum(np.maximum(a, _zero(a)), a.dtype.type(6))
+    return _signed_zeros(a, np.minimum(np.maximum(a, _zero(a)), a.dtype.type(6)))
 
 
 def _elu(a: np.ndarray) -> np.ndarray:

@@ -52,16 +52,23 @@ def _binary(op: Any, x: Tensor, y: Any, reflected: bool = False) -> Tensor:
     return math.binary(op, x, y, reflected)
 
 
+def _call(op: Any, x: Any, y: Any) -> Tensor:
+    """A Python value x beside a tensor y takes y's dtype (math.call2)."""
+    if not math._tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and math._tensorlike(y):
+        return _binary(op, _t(y), x, True)
+    return _binary(op, _t(x), y)
+
+
 def bitwise_and(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return _binary(BITWISE_AND, _t(x), y)
+    return _call(BITWISE_AND, x, y)
 
 
 def bitwise_or(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return _binary(BITWISE_OR, _t(x), y)
+    return _call(BITWISE_OR, x, y)
 
 
 def bitwise_xor(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return _binary(BITWISE_XOR, _t(x), y)
+    return _call(BITWISE_XOR, x, y)
 
 
 def left_shift(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -80,6 +87,9 @@ def invert(x: Any, name: str | None = None) -> Tensor:
 def _install_operators() -> None:
     def choose(logical: Any, bitwise: Any) -> tuple[Any, Any]:
         def fwd(self: Tensor, o: Any) -> Tensor:
+            if self.dtype.is_bool and logical is math.logical_or and type(o) is float:
+                # TF's `|` wrapper, its conversion refused, looks up float.__ror__ (a TF quirk)
+                raise AttributeError("'float' object has no attribute '__ror__'")
             return logical(self, o) if self.dtype.is_bool else _binary(bitwise, self, o)
 
         def rev(self: Tensor, o: Any) -> Tensor:

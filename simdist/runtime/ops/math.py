@@ -128,7 +128,7 @@ FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _
                      _numeric("FloorDiv"))
 FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
                      _numeric("FloorMod"))
-POW = binary_op("Pow", _pow, _numeric("Pow"))
+POW = binary_op("Pow", _pow, args.allowed("Pow", "fic", _NO_BOOL["Pow"]))   # no unsigned kernels either
 MAXIMUM = binary_op("Maximum", np.maximum, _numeric("Maximum"), exact=True)
 MINIMUM = binary_op("Minimum", np.minimum, _numeric("Minimum"), exact=True)
 REALDIV = binary_op("RealDiv", _realdiv, _numeric("RealDiv"), exact=True)
@@ -184,14 +184,15 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     try:
         yt = _operand(y, dt)
     except TypeError:
-        if op is ADD and type(y) is float and not reflected:   # TF's add converts the float, then refuses it
-            raise args.mismatch_error("AddV2", 1, dt, dtypes.float32) from None
+        # TF's add converts a refused float or bool without the dtype, then refuses the pair
+        if op is ADD and type(y) in (float, bool) and not reflected:
+            raise args.mismatch_error("AddV2", 1, dt, dtypes.float32 if type(y) is float else dtypes.bool_) from None
         raise
     if yt.dtype is not dt and yt.dtype != dt:
         if reflected:
             raise args.dtype_error(op.name, 1, dt, yt.dtype)
         raise args.mismatch_error(op.name, 1, dt, yt.dtype)
-    if dt._np.kind == "b" and op.name in _NO_BOOL:
+    if (dt._np.kind == "b" and op.name in _NO_BOOL) or (op is POW and dt._np.kind == "u"):
         op.dtype((dt, dt), None)    # raises TF's error: the fast path below skips the dtype rules
     a, b = (yt, x) if reflected else (x, yt)
     arrays = (a._v, b._v) if _cur.ctx.recorder is None else (_raw(a), _raw(b))
@@ -205,40 +206,60 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
                                        trace_errors.broadcast_text(sa, sb), op.name, (sa, sb)) from None
 
 
+def _tensorlike(v: Any) -> bool:
+    return isinstance(v, Tensor) or getattr(v, "_as_tensor", None) is not None
+
+
+def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Tensor:
+    """A binary op function (tf.math.subtract(x, y), ...): a Python value x beside a tensor y
+    takes y's dtype, as TF's eager fallback converts every argument to the first tensor's dtype
+    (`tf.math.subtract(2, int8)` is int8; `tf.math.less(True, int8)` is TypeError)."""
+    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
+        yt = _t(y)
+        if op is ADD and type(x) in (float, bool):
+            try:
+                _operand(x, yt.dtype)
+            except TypeError:   # tf.math.add converts a refused literal without the dtype, then refuses the pair
+                raise args.dtype_error("AddV2", 1, dtypes.float32 if type(x) is float else dtypes.bool_,
+                                       yt.dtype) from None
+        return binary(op, yt, x, True, out_dtype)
+    return binary(op, _t(x), y, out_dtype=out_dtype)
+
+
 def add(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(ADD, _t(x), y)
+    return call2(ADD, x, y)
 
 
 def subtract(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(SUB, _t(x), y)
+    return call2(SUB, x, y)
 
 
 def multiply(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(MUL, _t(x), y)
+    return call2(MUL, x, y)
 
 
 def floordiv(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(FLOORDIV, _t(x), y)
+    return call2(FLOORDIV, x, y)
 
 
 def floormod(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(FLOORMOD, _t(x), y)
+    return call2(FLOORMOD, x, y)
 
 
 def pow_(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(POW, _t(x), y)
+    return call2(POW, x, y)
 
 
 def maximum(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(MAXIMUM, _t(x), y)
+    return call2(MAXIMUM, x, y)
 
 
 def minimum(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(MINIMUM, _t(x), y)
+    return call2(MINIMUM, x, y)
 
 
 def _cmp(op: Any, x: Any, y: Any) -> Tensor:
-    return binary(op, _t(x), y, out_dtype=dtypes.bool_)
+    return call2(op, x, y, out_dtype=dtypes.bool_)
 
 
 def equal(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -499,9 +520,23 @@ for _name in ("LogicalAnd", "LogicalOr", "LogicalNot"):
     NotDifferentiable(_name)
 
 
+def _logical_operand(v: Any, dt: dtypes.DType) -> Tensor:
+    """The other operand of a logical op beside a tensor of dtype dt: a Python int or float for a
+    bool tensor is TF's conversion TypeError; other values as convert_to_tensor gives them."""
+    if _tensorlike(v):
+        return _t(v)
+    if type(v) in (int, float) and dt is dtypes.bool_:
+        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
+    return convert_to_tensor(v, dtype_hint=dtypes.bool_)
+
+
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
-    xt = _t(x)
-    yt = y if isinstance(y, Tensor) else convert_to_tensor(y, dtype_hint=dtypes.bool_)
+    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
+        yt = _t(y)
+        xt = _logical_operand(x, yt.dtype)
+    else:
+        xt = _t(x)
+        yt = _logical_operand(y, xt.dtype)
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt, out_dtype=dtypes.bool_)
 
@@ -549,8 +584,12 @@ SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b
 
 def _checked_binary(op: Any, x: Any, y: Any) -> Tensor:
     """binary() after the op's dtype rule (the operators' fast path skips it: their ops take all types)."""
-    xt = _t(x)
-    yt = _operand(y, xt.dtype)
+    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
+        yt = _t(y)
+        xt = _operand(x, yt.dtype)
+    else:
+        xt = _t(x)
+        yt = _operand(y, xt.dtype)
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt)
 
@@ -782,9 +821,26 @@ def equality(op: Any, x: Tensor, o: Any) -> Tensor:
 
 
 # --- Tensor's operators ---------------------------------------------------------------------------------
+def _truth_of(v: Any) -> Tensor:
+    """`bool_tensor * 2` and `bool_tensor + 2`: TF's operator converts the Python number to a bool
+    through int32 (ints keep their low 32 bits, floats truncate toward zero, NaN and floats beyond
+    int32 are INT_MIN), so 2 is True, 0.5 and 2**32 are False; then Mul is logical and, AddV2
+    refuses bools. Other operators and tf.math.multiply refuse the number (TypeError)."""
+    if type(v) is int:
+        if not -(2 ** 63) <= v < 2 ** 63:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+        truth = (v & 0xFFFFFFFF) != 0
+    else:
+        truth = v != v or not -2.0 ** 31 < v < 2.0 ** 31 or int(v) != 0
+    out = Tensor(np.asarray(truth), dtypes.bool_)
+    return out if _cur.ctx.recorder is None else dispatch.constant_made(out)
+
+
 def _install_operators() -> None:
     def op2(op: Any) -> tuple[Any, Any]:
         def fwd(self: Tensor, o: Any) -> Tensor:
+            if (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (int, float):
+                o = _truth_of(o)
             return binary(op, self, o)
 
         def rev(self: Tensor, o: Any) -> Tensor:

@@ -4,9 +4,9 @@ math_grad.py registers it, and its facade function.
 
 The guards follow TF's Eigen functors: xlogy/xdivy/xlog1py give 0 where x == 0 (even for
 y = 0, inf or NaN), multiply_no_nan gives +0 where y == 0 (even for x = inf or NaN). A zero x
-gives +0.0: TF's scalar path does; its vectorized path returns x itself, so -0.0 stays -0.0 for
-the elements of full SIMD packets (8 float32 lanes on AVX2), a hardware-dependent sign that
-simdist does not model (docs/spec.md `ops.xfunctions`).
+gives +0.0 in TF's scalar path and x itself in its SIMD packets, so -0.0 stays -0.0 for the
+elements of full packets (simd.py; modelled when no operand is broadcast; docs/spec.md
+`ops.xfunctions`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import numpy as np
 
 from simdist.runtime.ops import args
 from simdist.runtime.ops.registry import RegisterGradient, binary
+from simdist.runtime.ops.simd import XFUNC_LANES, packet_mask
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["xlogy", "xdivy", "xlog1py", "multiply_no_nan", "atan2"]
@@ -28,7 +29,12 @@ def _zero_where_x_zero(fn: Any) -> Any:
     def forward(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
             r = np.asarray(fn(x, y))
-            return np.where(x == 0, np.zeros((), r.dtype), r).astype(r.dtype, copy=False)
+            zero = np.zeros((), r.dtype)
+            if x.shape == r.shape and y.shape == r.shape:   # no broadcast: Eigen's packets return x itself
+                packet = packet_mask(r.shape, r.dtype, XFUNC_LANES)
+                if packet is not None:
+                    zero = np.where(packet, x, zero)
+            return np.where(x == 0, zero, r).astype(r.dtype, copy=False)
     forward.__name__ = fn.__name__
     return forward
 
