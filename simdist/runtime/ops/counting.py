@@ -22,12 +22,22 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
-from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["unique", "unique_with_counts", "bincount", "count_nonzero", "in_top_k"]
 
 _PER_LANE = lanes("its output's length depends on the lane's values")
+
+
+def no_tf_gradient(op_type: str) -> None:
+    """TF 2.21 registers no gradient for op_type (nor declares it not differentiable): a tape
+    that reaches it raises LookupError, as registry.gradient_function words it."""
+    def grad(op: Any, *grads: Any) -> list:
+        from simdist.runtime.ops import registry
+        registry.gradient_function(registry.OpDef(op_type, lambda: None, lambda d, a: None, kind="shape"))
+        return []
+    RegisterGradient(op_type)(grad)
 
 
 def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple[np.ndarray, ...]:
@@ -68,8 +78,8 @@ UNIQUE = register("Unique", lambda x, out_idx: _unique(x, out_idx), _idx_rule("U
 UNIQUE_WITH_COUNTS = register("UniqueWithCounts", lambda x, out_idx: _unique(x, out_idx, True),
                               _idx_rule("UniqueWithCounts", 3), num_outputs=3, kind="gather/scatter",
                               fusion=_PER_LANE)
-NotDifferentiable("Unique")
-NotDifferentiable("UniqueWithCounts")
+no_tf_gradient("Unique")
+no_tf_gradient("UniqueWithCounts")
 
 
 def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor]:
@@ -118,7 +128,7 @@ def _bincount_rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 DENSE_BINCOUNT = register("DenseBincount", _dense_bincount, _bincount_rule, lambda arrays, out, attrs: arrays[0].size,
                           kind="gather/scatter", fusion=_PER_LANE)
-NotDifferentiable("DenseBincount")
+no_tf_gradient("DenseBincount")
 
 
 def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None, dtype: Any = dtypes.int32,
@@ -196,7 +206,7 @@ def _in_top_k_rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_rule, lambda arrays, out, attrs: arrays[0].size,
                     kind="sort", fusion=lanes("k and the class axis are one lane's"))
-NotDifferentiable("InTopKV2")
+no_tf_gradient("InTopKV2")
 
 
 def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) -> Tensor:

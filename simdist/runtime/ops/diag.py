@@ -119,6 +119,15 @@ def _align(align: Any, op: str) -> str:
     return str(align)
 
 
+def _padding(value: Any, like: Tensor) -> Tensor:
+    """padding_value in the input's dtype: array_ops casts it (`0` pads a bool matrix with False)."""
+    if isinstance(value, Tensor):
+        from simdist.runtime.ops import math
+        return math.cast(value, like.dtype)
+    with np.errstate(all="ignore"):
+        return Tensor(np.asarray(value).astype(like.dtype._np), like.dtype)
+
+
 def _k(k: Any) -> Any:
     return dispatch.static_value(k) if isinstance(k, Tensor) else k
 
@@ -127,7 +136,7 @@ def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: An
               align: str = "RIGHT_LEFT") -> Tensor:
     """`tf.linalg.diag_part`: diagonal k (or the band k = (lo, hi)) of each innermost matrix."""
     x = convert_to_tensor(input)
-    pad = convert_to_tensor(padding_value, dtype=x.dtype)
+    pad = _padding(padding_value, x)
     return dispatch.execute(DIAG_PART, (x, pad), {"k": _band(_k(k), "MatrixDiagPartV3"),
                                                   "align": _align(align, "MatrixDiagPartV3")})
 
@@ -137,7 +146,7 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
     """`tf.linalg.diag`: matrices with `diagonal` on diagonal k (or the band k = (lo, hi)),
     padding_value elsewhere; the size is inferred when num_rows/num_cols are -1."""
     v = convert_to_tensor(diagonal)
-    pad = convert_to_tensor(padding_value, dtype=v.dtype)
+    pad = _padding(padding_value, v)
     return dispatch.execute(DIAG, (v, pad), {"k": _band(_k(k), "MatrixDiagV3"), "num_rows": int(_k(num_rows)),
                                              "num_cols": int(_k(num_cols)), "align": _align(align, "MatrixDiagV3")})
 

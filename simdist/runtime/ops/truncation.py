@@ -3,9 +3,10 @@ tf.realdiv, tf.dtypes.saturate_cast), as TF 2.21's kernels and math_ops.py compu
 
 - TruncateDiv: integers divide as C does (toward zero; INT_MIN / -1 wraps), floats give
   trunc(x / y); an integer zero divisor is TF's InternalError ("only integer div and mod
-  should have errors"). No gradient (TF registers [None, None]).
+  should have errors"). Its gradient is [None, None], as TF registers it.
 - TruncateMod: C's % and fmod (the remainder has the dividend's sign); int32, int64, float and
-  double only (int8 is refused by the op def, half by the CPU kernels).
+  double only (int8 is refused by the op def, half by the CPU kernels). TF registers no gradient:
+  a tape reaching it raises LookupError.
 - RealDiv: x / y for floats; integers have no CPU kernel (NotFoundError).
 - saturate_cast: clip to the output dtype's range nudged toward zero until it is representable
   in the input dtype (math_ops.saturate_cast, line for line), then cast; NaN is not clipped
@@ -81,8 +82,15 @@ def _realdiv_rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 TRUNCATE_DIV = binary("TruncateDiv", _truncdiv, args.allowed("TruncateDiv", "fiu", _TRUNCDIV_TYPES))
 TRUNCATE_MOD = binary("TruncateMod", _truncmod, _truncmod_rule)
-NotDifferentiable("TruncateDiv")
-NotDifferentiable("TruncateMod")
+NotDifferentiable("TruncateDiv")   # TF's gradient: [None, None]
+
+
+def _register_truncate_mod_gradient() -> None:
+    from simdist.runtime.ops.counting import no_tf_gradient
+    no_tf_gradient("TruncateMod")    # TF registers none: LookupError at backprop
+
+
+_register_truncate_mod_gradient()
 
 
 def _call(op: Any, x: Any, y: Any) -> Tensor:
