@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, trace_errors
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -42,7 +42,9 @@ def no_tf_gradient(op_type: str) -> None:
 
 def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple[np.ndarray, ...]:
     if x.ndim != 1:
-        raise errors.InvalidArgumentError(None, None, f"unique expects a 1D vector. [Op:Unique{'WithCounts' * counts}]")
+        op = f"Unique{'WithCounts' * counts}"
+        raise trace_errors.shape_error(f"unique expects a 1D vector. [Op:{op}]",
+                                       f"Shape must be rank 1 but is rank {x.ndim}", op, [list(x.shape)])
     first: dict[Any, int] = {}
     idx = np.empty(x.shape[0], dtype=out_idx._np)
     keep: list[int] = []
@@ -95,8 +97,9 @@ def unique_with_counts(x: Any, out_idx: Any = dtypes.int32, name: str | None = N
 # --- bincount ----------------------------------------------------------------------------------------------
 def _dense_bincount(arr: np.ndarray, weights: np.ndarray, size: int, binary_output: bool) -> np.ndarray:
     if arr.ndim > 2:
-        raise errors.InvalidArgumentError(None, None, f"Shape must be at most rank 2 but is rank {arr.ndim} "
-                                          "[Op:DenseBincount]")
+        raise trace_errors.shape_error(f"Shape must be at most rank 2 but is rank {arr.ndim} [Op:DenseBincount]",
+                                       f"Shape must be at most rank 2 but is rank {arr.ndim}", "DenseBincount",
+                                       [list(arr.shape), [], list(weights.shape)])
     if arr.size and arr.min() < 0:
         raise errors.InvalidArgumentError(None, None, "Input 'in' must be non-negative! Negative input value found: "
                                           f"{int(arr.min())} [Op:DenseBincount]")
@@ -174,13 +177,21 @@ def count_nonzero(input: Any, axis: Any = None, keepdims: Any = None, dtype: Any
 
 # --- in_top_k ----------------------------------------------------------------------------------------------
 def _in_top_k(predictions: np.ndarray, targets: np.ndarray, k: np.ndarray) -> np.ndarray:
+    shapes = [list(predictions.shape), list(targets.shape), list(np.shape(k))]
     if predictions.ndim != 2:
-        raise errors.InvalidArgumentError(None, None, "predictions must be 2-dimensional [Op:InTopKV2]")
+        raise trace_errors.shape_error("predictions must be 2-dimensional [Op:InTopKV2]",
+                                       f"Shape must be rank 2 but is rank {predictions.ndim}", "InTopKV2", shapes)
     if targets.ndim != 1:
-        raise errors.InvalidArgumentError(None, None, "targets must be 1-dimensional [Op:InTopKV2]")
+        raise trace_errors.shape_error("targets must be 1-dimensional [Op:InTopKV2]",
+                                       f"Shape must be rank 1 but is rank {targets.ndim}", "InTopKV2", shapes)
+    if np.ndim(k) != 0:
+        raise trace_errors.shape_error("k must be 0-D, got shape " + args.dims(list(np.shape(k))) + " [Op:InTopKV2]",
+                                       f"Shape must be rank 0 but is rank {np.ndim(k)}", "InTopKV2", shapes)
     if predictions.shape[0] != targets.shape[0]:
-        raise errors.InvalidArgumentError(None, None, f"First dimension of predictions {predictions.shape[0]} must "
-                                          f"match length of targets {targets.shape[0]} [Op:InTopKV2]")
+        raise trace_errors.shape_error(
+            f"First dimension of predictions {predictions.shape[0]} must match length of targets "
+            f"{targets.shape[0]} [Op:InTopKV2]",
+            f"Dimensions must be equal, but are {predictions.shape[0]} and {targets.shape[0]}", "InTopKV2", shapes)
     kk = int(k)
     n, classes = predictions.shape
     out = np.zeros(n, dtype=bool)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, trace_errors
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -48,8 +48,9 @@ def _offset(d: int, diag_len: int, max_len: int, align: str) -> int:
 
 def _diag_part(x: np.ndarray, pad: np.ndarray, k: tuple[int, int], align: str) -> np.ndarray:
     if x.ndim < 2:
-        raise errors.InvalidArgumentError(None, None, f"input must be at least 2-dim, received shape: "
-                                          f"{args.dims(list(x.shape))} [Op:MatrixDiagPartV3]")
+        raise trace_errors.shape_error(f"input must be at least 2-dim, received shape: {args.dims(list(x.shape))} "
+                                       "[Op:MatrixDiagPartV3]", f"Shape must be at least rank 2 but is rank {x.ndim}",
+                                       "MatrixDiagPartV3", [list(x.shape), [], []])
     m, n = x.shape[-2:]
     lo, hi = k
     if (lo != 0 and (lo <= -m or lo >= n)) or (hi != 0 and (hi <= -m or hi >= n)):

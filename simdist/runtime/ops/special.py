@@ -5,7 +5,8 @@ gradient as TF 2.21's math_grad.py registers it, and its facade function.
 
 Values are NumPy's and SciPy's (TF's Eigen kernels may differ in the last bits for float32);
 the special functions follow TF at their poles: lgamma(-inf) = inf, digamma of 0 and of negative
-integers is NaN, erf(±inf) is NaN in float64 (TF's double kernel; ±1 in float32).
+integers is NaN, erf(x) is NaN in float64 for |x| >= 1.3407807830046643e154 and ±inf (TF's double
+kernel; ±1 in float32).
 """
 
 from __future__ import annotations
@@ -48,10 +49,15 @@ def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
         return _scipy_special().polygamma(n, x)
 
 
+# TF 2.21's double Erf kernel (Eigen's erf<double>) gives NaN from |x| = 1.3407807830046643e154 up (its
+# x * x overflows there: found by bisection on TF 2.21; ±inf included); float32's gives ±1.
+_ERF64_NAN_FROM = 1.3407807830046643e154
+
+
 def _erf(a: np.ndarray) -> np.ndarray:
     r = _scipy_special().erf(a)
-    if a.dtype == np.float64 and a.size:      # TF 2.21's double Erf kernel gives NaN at ±inf (float: ±1)
-        r = np.where(np.isinf(a), np.nan, r)
+    if a.dtype == np.float64 and a.size:
+        r = np.where(np.abs(a) >= _ERF64_NAN_FROM, np.nan, r)
     return r
 
 
