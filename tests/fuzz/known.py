@@ -11,10 +11,6 @@ from typing import Any
 
 
 KNOWN_OPEN: dict[tuple[str, str], str] = {
-    ("nn.softmax", "value"): "rows holding NaN or inf: oneDNN's softmax (documented deviation, docs/spec.md "
-                             "nn.softmax-nonfinite): which entries of a non-finite row come out NaN depends on "
-                             "oneDNN's kernel for the CPU it runs on",
-    ("nn.log_softmax", "value"): "as nn.softmax (oneDNN)",
     ("reduce_max", "value"): "seed=5 index=82: float16 reduce_max over a column holding -0.0 and 0.0: TF 0.0, "
                              "simdist -0.0 (which signed zero Eigen's vectorized float16 reduction keeps depends on "
                              "its packet order, not modelled)",

@@ -502,6 +502,14 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.math.erf(tf.constant([1.3e154, 1.3407807830046642e154, 1.3407807830046643e154, 1e300,
                                          1.7976931348623157e308, np.inf, -1e200, 26.0], tf.float64))),
     ("erf-float32-large", "ops.nan-folds", lambda tf: tf.math.erf(tf.constant([1e30, np.inf, -3e38]))),
+    # oneDNN's float32/float16 softmax of rows holding NaN or +inf
+    *[(f"{fn}-nonfinite-{dt}", "nn.softmax-nonfinite",
+       (lambda fn, dt: lambda tf: getattr(tf.nn, fn)(tf.constant(
+           [[np.nan, 1.0, -np.inf], [1.0, np.inf, 2.0], [np.inf, np.nan, 0.0], [-np.inf, -np.inf, np.inf],
+            [np.nan, np.nan, np.nan], [-np.inf, 1.0, -np.inf]], getattr(tf, dt))))(fn, dt))
+      for fn in ("softmax", "log_softmax") for dt in ("float16", "float32", "float64")],
+    ("softmax-nonfinite-axis0", "nn.softmax-nonfinite",
+     lambda tf: tf.nn.softmax(tf.constant([[np.nan, -np.inf], [1.0, 1.0]]), axis=0)),
     # argument errors raised with TF's classes
     *[(f"{name}", "ops.argument-errors", fn) for name, fn in [
         ("argmax-scalar", lambda tf: tf.argmax(tf.constant(1.0))),
@@ -682,8 +690,14 @@ def test_simd_signed_zeros(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("nn.softmax-nonfinite")
+@_cases("nn.softmax-nonfinite")
+def test_softmax_nonfinite(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 def test_every_case_has_a_test() -> None:
-    tested = {"ops.xfunctions", "ops.truncation", "ops.counting", "ops.matrix-diag", "ops.simd-signed-zeros",
+    tested = {"nn.softmax-nonfinite", "ops.xfunctions", "ops.truncation", "ops.counting", "ops.matrix-diag", "ops.simd-signed-zeros",
               "ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
               "ops.empty-inputs", "ops.integer-mean", "ops.sort", "ops.nan-folds", "ops.argument-errors",
               "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims"}

@@ -119,7 +119,21 @@ def _softmax(a: np.ndarray) -> np.ndarray:
     if a.size == 0:
         return a.copy()
     e = np.exp(a - np.max(a, axis=-1, keepdims=True))
-    return e / np.sum(e, axis=-1, keepdims=True)
+    out = e / np.sum(e, axis=-1, keepdims=True)
+    if a.dtype in (np.float32, np.float16):
+        out = _onednn_nonfinite_rows(a, out)
+    return out
+
+
+def _onednn_nonfinite_rows(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """TF 2.21's float32/float16 Softmax is oneDNN's: in a row holding NaN or +inf, those entries
+    are NaN and every other entry 0 (-inf included), where the formula gives NaN throughout
+    (float64 runs Eigen's kernel: all NaN, as NumPy). Clause nn.softmax-nonfinite."""
+    bad = np.isnan(a) | np.isposinf(a)
+    rows = bad.any(axis=-1, keepdims=True)
+    if not rows.any():
+        return out
+    return np.where(rows, np.where(bad, np.array(np.nan, out.dtype), np.zeros((), out.dtype)), out)
 
 
 def _log_softmax(a: np.ndarray) -> np.ndarray:
