@@ -223,7 +223,10 @@ no_tf_gradient("InTopKV2")
 def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) -> Tensor:
     """`tf.math.in_top_k` / `tf.nn.in_top_k`: whether each target is among its row's k largest
     predictions (ties count for the target; a non-finite row or an out-of-range target: False)."""
-    t = convert_to_tensor(targets)
     p = convert_to_tensor(predictions)
+    if not isinstance(targets, Tensor) and not isinstance(k, Tensor) and p.dtype is not dtypes.float32:
+        # no tensor fixes T: TF's eager fallback converts every input to its op-def type first
+        raise ValueError(f"Tensor conversion requested dtype float32 for Tensor with dtype {p.dtype.name}: {p!r}")
+    t = convert_to_tensor(targets)
     kt = convert_to_tensor(k, dtype=t.dtype)
     return dispatch.execute(IN_TOP_K, (p, t, kt))
