@@ -11,13 +11,6 @@ from typing import Any
 
 
 KNOWN_OPEN: dict[tuple[str, str], str] = {
-    ("reduce_max", "value"): "seed=5 index=82: float16 reduce_max over a column holding -0.0 and 0.0: TF 0.0, "
-                             "simdist -0.0 (which signed zero Eigen's vectorized float16 reduction keeps depends on "
-                             "its packet order, not modelled)",
-    ("reduce_min", "value"): "as reduce_max, for signed zeros (seed=101 index=47)",
-    ("operator*", "rejects"): "seed=202 index=4 (dist): inside MirroredStrategy.run, which TF traces, float64 * bool "
-                              "gives a bool product in TF (its `*` wrapper, the Mul refused at trace time, falls back "
-                              "to the bool tensor's __rmul__); simdist raises InvalidArgumentError, as eager TF does",
 }
 
 

@@ -454,11 +454,34 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("logical-xor-bool-1e30", lambda tf: tf.math.logical_xor(tf.constant([True, False]), 1e30)),
         ("logical-or-bool-int", lambda tf: tf.math.logical_or(tf.constant([True]), tf.constant([1]))),
         ("equal-bool-1", lambda tf: tf.math.equal(tf.constant([True, False]), 1)),
+        ("float-times-bool", lambda tf: tf.constant([0.5, -0.0, 1e30, 2.0, np.nan]) * tf.constant([True] * 4 + [False])),
+        ("int64-times-bool", lambda tf: tf.constant([2**32, 2**32 + 1, 0, 5], tf.int64) * tf.constant([True] * 4)),
+        ("bool-times-float16", lambda tf: tf.constant([True, True, False]) * tf.constant([0.5, np.nan, 2.0], tf.float16)),
+        ("bool-times-int8-broadcast", lambda tf: tf.constant([[True], [False]]) * tf.constant([0, 1, -1], tf.int8)),
+        ("multiply-float-bool", lambda tf: tf.math.multiply(tf.constant([0.5]), tf.constant([True]))),
+        ("float-plus-bool", lambda tf: tf.constant([0.5]) + tf.constant([True])),
+        ("float-div-bool", lambda tf: tf.constant([0.5]) / tf.constant([True])),
     ]],
     # SIMD packets and the sign of zero (simdist/runtime/ops/simd.py)
     *[(f"{fn}-minus-zero-{np.dtype(d).name}-{n}", "ops.simd-signed-zeros",
        (lambda fn, d, n: lambda tf: getattr(tf.nn, fn)(tf.constant(np.full(n, -0.0, d))))(fn, d, n))
       for fn in ("relu", "relu6") for d in (np.float32, np.float64, np.float16) for n in (3, 8, 9, 19)],
+    *[(f"{f}-float16-zero-ties-{i}", "ops.simd-signed-zeros",
+       (lambda f, v: lambda tf: [getattr(tf, f)(tf.constant(v, tf.float16)),
+                                 getattr(tf, f)(tf.reshape(tf.constant(v * 2, tf.float16), [2, -1]), axis=1),
+                                 getattr(tf, f)(tf.reshape(tf.constant(v * 2, tf.float16), [-1, 2]), axis=0),
+                                 getattr(tf, f)(tf.reshape(tf.constant(v * 3, tf.float16), [3, -1]), axis=[0, 1],
+                                                keepdims=True)])(f, v))
+      for f in ("reduce_max", "reduce_min")
+      for i, v in enumerate([[-0.0, 0.0], [0.0, -0.0], [-0.0, -0.0, 0.0], [0.0] + [-0.0] * 9, [-1.0, -0.0, 0.0, -0.0],
+                             [1.0, 0.0, -0.0, -2.0]])],
+    *[(f"{name}-zero-ties-{np.dtype(d).name}-{n}", "ops.simd-signed-zeros",
+       (lambda fn, d, n: lambda tf: fn(tf, np.full(n, -0.0, d), np.full(n, 0.0, d)))(fn, d, n))
+      for name, fn in [("maximum", lambda tf, m, p: [tf.maximum(m, p), tf.maximum(p, m), tf.maximum(m, p.dtype.type(0))]),
+                       ("minimum", lambda tf, m, p: [tf.minimum(m, p), tf.minimum(p, m)]),
+                       ("maximum-broadcast", lambda tf, m, p: tf.maximum(tf.constant(m)[:, None], tf.constant(p[:2]))),
+                       ("clip-by-value", lambda tf, m, p: tf.clip_by_value(tf.constant(m), 0.0, 2.0))]
+      for d in (np.float32, np.float64, np.float16) for n in (3, 9, 19)],
     ("relu-minus-zero-3x3", "ops.simd-signed-zeros", lambda tf: tf.nn.relu(tf.constant(np.full((3, 3), -0.0, np.float32)))),
     *[(f"{fn}-minus-zero-{np.dtype(d).name}-{n}", "ops.simd-signed-zeros",
        (lambda fn, d, n: lambda tf: getattr(tf.math, fn)(tf.constant(np.full(n, -0.0, d)),

@@ -129,8 +129,28 @@ FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _
 FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
                      _numeric("FloorMod"))
 POW = binary_op("Pow", _pow, args.allowed("Pow", "fic", _NO_BOOL["Pow"]))   # no unsigned kernels either
-MAXIMUM = binary_op("Maximum", np.maximum, _numeric("Maximum"), exact=True)
-MINIMUM = binary_op("Minimum", np.minimum, _numeric("Minimum"), exact=True)
+def _zero_ties(fn: Any) -> Any:
+    """Maximum/Minimum with TF's choice between tied zeros (-0.0 and 0.0): Eigen's scalar
+    std::max/min returns the first operand, its SIMD packets (_mm256_max_ps) the second; which
+    elements run in packets: simd.py (float16: none). Clause ops.simd-signed-zeros."""
+    def forward(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        out = fn(a, b)
+        if out.dtype.kind != "f" or not out.size:
+            return out
+        za, zb = a == 0, b == 0
+        if not (za.any() and zb.any()):
+            return out
+        tie = za & zb
+        from simdist.runtime.ops.simd import RELU_LANES, packet_mask
+        packet = packet_mask(out.shape, out.dtype, RELU_LANES)
+        pick = np.broadcast_to(a, out.shape) if packet is None else np.where(packet, b, a)
+        return np.where(tie, pick, out).astype(out.dtype, copy=False)
+    forward.__name__ = fn.__name__
+    return forward
+
+
+MAXIMUM = binary_op("Maximum", _zero_ties(np.maximum), _numeric("Maximum"), exact=True)
+MINIMUM = binary_op("Minimum", _zero_ties(np.minimum), _numeric("Minimum"), exact=True)
 REALDIV = binary_op("RealDiv", _realdiv, _numeric("RealDiv"), exact=True)
 
 _CMP_FLOPS = args.zero_flops
@@ -381,7 +401,8 @@ def _extreme(fn: Any, lowest: bool) -> Any:
     highest (Min) value (-inf/+inf for floats), as TF's Eigen reducers do; NumPy raises."""
     def forward(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         if v.size:
-            return fn(v, axis=axis, keepdims=keepdims)
+            out = fn(v, axis=axis, keepdims=keepdims)
+            return _half_zero_ties(v, axis, out) if v.dtype == np.float16 else out
         if v.dtype.kind == "f":
             init: Any = -np.inf if lowest else np.inf
         else:
@@ -389,6 +410,22 @@ def _extreme(fn: Any, lowest: bool) -> Any:
             init = info.min if lowest else info.max
         return fn(v, axis=axis, keepdims=keepdims, initial=init)
     return forward
+
+
+def _half_zero_ties(v: np.ndarray, axis: Any, out: Any) -> Any:
+    """float16 Max/Min of a slice whose extreme is zero: TF 2.21's half reducer keeps the last of
+    the tied zeros (flat order of the reduced axes), so max([-0.0, 0.0]) is 0.0 and max([0.0,
+    -0.0]) is -0.0; NumPy (and TF's float32/float64) keep the first. Clause ops.simd-signed-zeros."""
+    out = np.asarray(out)
+    zero = out == 0
+    if not zero.any():
+        return out
+    axes = tuple(range(v.ndim)) if axis is None else tuple(a % v.ndim for a in axis)
+    keep = [a for a in range(v.ndim) if a not in axes]
+    rows = np.transpose(v, keep + list(axes)).reshape([v.shape[a] for a in keep] + [-1])
+    last = rows.shape[-1] - 1 - np.argmax((rows == 0)[..., ::-1], axis=-1)
+    neg = np.signbit(np.take_along_axis(rows, last[..., None], -1)[..., 0]).reshape(out.shape)
+    return np.where(zero, np.where(neg, np.float16(-0.0), np.float16(0.0)), out).astype(np.float16)
 
 
 MAX = reduction("Max", _extreme(np.max, True), args.allowed("Max", *REAL), args.zero_flops)
@@ -836,11 +873,22 @@ def _truth_of(v: Any) -> Tensor:
     return out if _cur.ctx.recorder is None else dispatch.constant_made(out)
 
 
+def _truth_tensor(t: Tensor) -> Tensor:
+    """`number_tensor * bool_tensor` (the operator, either order; not tf.math.multiply): TF's Mul
+    refuses the pair, its `*` wrapper retries through the bool operand, which converts the other
+    through int32 as `_truth_of` does a Python number: the product is their logical and."""
+    if t.dtype is dtypes.bool_:
+        return t
+    return not_equal(cast(t, dtypes.int32), 0)
+
+
 def _install_operators() -> None:
     def op2(op: Any) -> tuple[Any, Any]:
         def fwd(self: Tensor, o: Any) -> Tensor:
             if (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (int, float):
                 o = _truth_of(o)
+            elif op is MUL and isinstance(o, Tensor) and (self.dtype is dtypes.bool_) != (o.dtype is dtypes.bool_):
+                self, o = _truth_tensor(self), _truth_tensor(o)
             return binary(op, self, o)
 
         def rev(self: Tensor, o: Any) -> Tensor:
