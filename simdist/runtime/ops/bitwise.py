@@ -87,10 +87,13 @@ def invert(x: Any, name: str | None = None) -> Tensor:
 def _install_operators() -> None:
     def choose(logical: Any, bitwise: Any) -> tuple[Any, Any]:
         def fwd(self: Tensor, o: Any) -> Tensor:
-            if self.dtype.is_bool and logical is math.logical_or and type(o) is float:
-                # TF's `|` wrapper, its conversion refused, looks up float.__ror__ (a TF quirk)
-                raise AttributeError("'float' object has no attribute '__ror__'")
-            return logical(self, o) if self.dtype.is_bool else _binary(bitwise, self, o)
+            try:
+                return logical(self, o) if self.dtype.is_bool else _binary(bitwise, self, o)
+            except TypeError:
+                if logical is math.logical_or and type(o) is float:
+                    # TF's `|` wrapper, the float's conversion refused, looks up float.__ror__ (a TF quirk)
+                    raise AttributeError("'float' object has no attribute '__ror__'") from None
+                raise
 
         def rev(self: Tensor, o: Any) -> Tensor:
             # TF converts the left operand to the tensor's dtype, then applies the same choice

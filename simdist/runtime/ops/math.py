@@ -558,13 +558,16 @@ for _name in ("LogicalAnd", "LogicalOr", "LogicalNot"):
 
 
 def _logical_operand(v: Any, dt: dtypes.DType) -> Tensor:
-    """The other operand of a logical op beside a tensor of dtype dt: a Python int or float for a
-    bool tensor is TF's conversion TypeError; other values as convert_to_tensor gives them."""
+    """An operand of a logical op: LogicalAnd/Or's inputs are typed bool in the op def, so a
+    Python or NumPy value is converted with dtype bool (a number: TF's TypeError "Cannot convert
+    2 to EagerTensor of dtype bool", whatever the other operand is); tensors as they are."""
     if _tensorlike(v):
         return _t(v)
-    if type(v) in (int, float) and dt is dtypes.bool_:
+    if type(v) in (int, float):
         raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
-    return convert_to_tensor(v, dtype_hint=dtypes.bool_)
+    if isinstance(v, (np.ndarray, np.generic)):
+        return convert_to_tensor(v, dtype_hint=dtypes.bool_)
+    return convert_to_tensor(v, dtype=dtypes.bool_)
 
 
 def _logical(op: Any, x: Any, y: Any) -> Tensor:

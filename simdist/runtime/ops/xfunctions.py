@@ -18,7 +18,7 @@ import numpy as np
 from simdist.runtime.ops import args
 from simdist.runtime.ops.registry import RegisterGradient, binary
 from simdist.runtime.ops.simd import XFUNC_LANES, packet_mask
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["xlogy", "xdivy", "xlog1py", "multiply_no_nan", "atan2"]
 
@@ -95,8 +95,19 @@ def xlog1py(x: Any, y: Any, name: str | None = None) -> Tensor:
 
 
 def multiply_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """`tf.math.multiply_no_nan`: x * y, and 0 where y == 0 (even for x = inf or NaN)."""
-    return _call(MUL_NO_NAN, x, y)
+    """`tf.math.multiply_no_nan`: x * y, and 0 where y == 0 (even for x = inf or NaN). As TF's
+    wrapper, x is converted first and y to x's dtype: a tensor y of another dtype is ValueError."""
+    from simdist.runtime.ops import math
+    xt = args.t(x)
+    if math._tensorlike(y):
+        yt = args.t(y)
+        if yt.dtype != xt.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {xt.dtype.name} for Tensor with dtype "
+                             f"{yt.dtype.name}: {yt!r}")
+    else:
+        yt = convert_to_tensor(y, dtype=xt.dtype)
+    MUL_NO_NAN.dtype((xt.dtype, yt.dtype), None)
+    return math.binary(MUL_NO_NAN, xt, yt)
 
 
 def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
