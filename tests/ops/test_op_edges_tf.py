@@ -325,6 +325,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.truncatemod(tf.constant([1.0], tf.float16), tf.constant([2.0], tf.float16))),
     ("truncatediv-zero", "ops.truncation", lambda tf: tf.truncatediv(tf.constant([7]), tf.constant([0]))),
     ("truncatemod-zero", "ops.truncation", lambda tf: tf.truncatemod(tf.constant([7]), tf.constant([0]))),
+    ("truncatemod-empty-by-zero", "ops.truncation", lambda tf: tf.truncatemod(tf.zeros([0], tf.int64), 0)),
+    ("truncatediv-empty-by-zero", "ops.truncation", lambda tf: tf.truncatediv(tf.zeros([2, 0], tf.int32), [[0], [0]])),
+    ("floordiv-empty-by-zero", "ops.truncation", lambda tf: tf.math.floordiv(tf.zeros([0], tf.int32), 0)),
     *[(f"{fn}-float-{np.dtype(d).name}", "ops.truncation",
        (lambda fn, d: lambda tf: getattr(tf, fn)(*map(tf.constant, _grid(d))))(fn, d))
       for fn in ("truncatediv", "truncatemod") for d in (np.float32, np.float64)],
@@ -557,6 +560,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("unstack-axis-out-of-range", lambda tf: tf.unstack(tf.constant([[True, False]]), axis=3)),
         ("unstack-axis-negative", lambda tf: tf.unstack(tf.constant([[1, 2]]), axis=-2)),
         ("gather-float-indices", lambda tf: tf.gather(tf.constant([[1.0, 2.0]]), [], axis=1)),
+        ("gather-variable-float-indices", lambda tf: tf.gather(tf.Variable([[1.0, 2.0]]), [], axis=0)),
+        ("gather-variable-float-indices-axis1", lambda tf: tf.gather(tf.Variable([[1.0, 2.0]]), [], axis=1)),
         ("squared-difference-int8", lambda tf: tf.math.squared_difference(tf.constant([1], tf.int8), 2)),
         ("stack-axis-out-of-range", lambda tf: tf.stack([tf.constant([1.0]), tf.constant([2.0])], axis=6)),
         ("stack-axis-last", lambda tf: tf.stack([tf.constant([1.0]), tf.constant([2.0])], axis=-2)),
