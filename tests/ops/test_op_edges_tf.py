@@ -473,6 +473,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("bool-times-float16", lambda tf: tf.constant([True, True, False]) * tf.constant([0.5, np.nan, 2.0], tf.float16)),
         ("bool-times-int8-broadcast", lambda tf: tf.constant([[True], [False]]) * tf.constant([0, 1, -1], tf.int8)),
         ("multiply-float-bool", lambda tf: tf.math.multiply(tf.constant([0.5]), tf.constant([True]))),
+        ("multiply-bool-bool", lambda tf: tf.math.multiply(tf.constant([True, False]), tf.constant([True, True]))),
+        ("bool-times-bool", lambda tf: tf.constant([True, False]) * tf.constant([True, True])),
         ("float-plus-bool", lambda tf: tf.constant([0.5]) + tf.constant([True])),
         ("float-div-bool", lambda tf: tf.constant([0.5]) / tf.constant([True])),
     ]],

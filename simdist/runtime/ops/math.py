@@ -254,8 +254,17 @@ def subtract(x: Any, y: Any, name: str | None = None) -> Tensor:
     return call2(SUB, x, y)
 
 
+_MUL_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, "
+              "complex128")
+
+
 def multiply(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return call2(MUL, x, y)
+    """`tf.math.multiply`: Mul's op def has no bool (the `*` operator on bools is a logical and)."""
+    out = call2(MUL, x, y)
+    if out.dtype is dtypes.bool_:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of bool is not in the list of allowed "
+                                          f"values: {_MUL_TYPES} [Op:Mul]")
+    return out
 
 
 def floordiv(x: Any, y: Any, name: str | None = None) -> Tensor:
