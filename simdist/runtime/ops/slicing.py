@@ -242,6 +242,8 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
     if ax.dtype.name not in ("int32", "int64"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(ax.dtype)} is not in "
                                           "the list of allowed values: int32, int64 [Op:ReverseV2]")
+    if t.shape.num_elements() == 0:
+        return t   # ReverseV2's kernel returns an empty input before it checks the axes (TF 2.21)
     dims = dispatch.static_value(ax)
     if dims.ndim != 1:
         raise errors.InvalidArgumentError(None, None, f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]")
