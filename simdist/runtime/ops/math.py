@@ -53,8 +53,14 @@ def _float_floordiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """TF's float FloorDiv (Eigen's google_floor_div_real): floor(a / b) of the rounded quotient.
     NumPy's floor_divide is Python's divmod, exact on the real quotient: 1.0 // 0.2 is 4.0 there
     and 5.0 in TF; and at infinities and zeros it gives NaN where floor(a / b) is +-inf or -0."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.floor(np.true_divide(a, b))
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        q = np.true_divide(a, b)
+        if q.dtype in (np.float32, np.float64) and q.size:
+            # TF's CPU kernels run with flush-to-zero: a subnormal quotient is ±0 before the floor
+            # (-1e-30 // 1e10 is -0.0 there, -1.0 in NumPy)
+            tiny = np.finfo(q.dtype).tiny
+            q = np.where(np.abs(q) < tiny, np.copysign(np.zeros((), q.dtype), q), q)
+        return np.floor(q)
 
 
 def _float_floormod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
