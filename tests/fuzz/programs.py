@@ -6,7 +6,8 @@ and of steps `(op name, args, kwargs)`; an argument is a reference to an earlier
 a list of references or a dtype name. Generation is value-aware: each candidate step runs on
 simdist as it is drawn, and a step whose float result holds subnormals is dropped, because TF's
 CPU kernels flush them to zero (docs/spec.md `ops.floor-division-float`), which simdist does not
-model. Results of inexact ops never feed later steps (catalogue.py).
+model (in "dist" mode on both replicas' inputs). Results of inexact ops never feed later steps
+(catalogue.py).
 
 Modes: "eager" runs the steps; "grad" runs them under a GradientTape with the float inputs as
 Variables and takes the gradient of every float result; "dist" runs them in
@@ -452,6 +453,8 @@ def generate(seed: int, index: int, mode: str | None = None, max_steps: int = 15
         if mode == "dist":
             prog.inputs2.append(_array(rng, dt, shape))
     vals: list[Any] = [_constant(tf, a) for a in prog.inputs]
+    # dist: replica 1's values too, so that a step giving replica 1 subnormals is dropped as well
+    vals2: list[Any] | None = [_constant(tf, a) for a in prog.inputs2] if mode == "dist" else None
     pool = _Pool()
     for i, v in enumerate(vals):
         pool.add((i, None), v)
@@ -460,6 +463,7 @@ def generate(seed: int, index: int, mode: str | None = None, max_steps: int = 15
             if a.dtype.name in _COLLECTIVE_DTYPES and a.size and rng.random() < 0.5:  # TF segfaults on empty ones
                 prog.steps.append(("all_reduce", (("l", str(rng.choice(["SUM", "MEAN"]))), ("v", i, None)), {}))
                 vals.append(None)
+                vals2.append(None)
     target = int(rng.integers(20, max_steps + 1))
     attempts = 0
     while len(prog.steps) < target and attempts < 4 * target:
@@ -472,6 +476,11 @@ def generate(seed: int, index: int, mode: str | None = None, max_steps: int = 15
         out, res = _outcome(tf, vals, step)
         if res[0] == "ok" and _has_subnormal(out):
             continue
+        if vals2 is not None:
+            out2, res2 = _outcome(tf, vals2, step)
+            if res2[0] == "ok" and _has_subnormal(out2):
+                continue
+            vals2.append(out2)
         prog.steps.append(step)
         vals.append(out)
         if res[0] == "ok" and op.exact:
