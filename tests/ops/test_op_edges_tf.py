@@ -138,6 +138,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("invert-float-refused", "ops.bitwise", lambda tf: ~tf.constant([1.0])),
     ("bitwise-and-bool-refused", "ops.bitwise",
      lambda tf: tf.bitwise.bitwise_and(tf.constant([True]), tf.constant([False]))),
+    ("bitwise-or-bool-literal", "ops.bitwise", lambda tf: tf.bitwise.bitwise_or(tf.constant([True]), 2)),
+    ("bitwise-xor-float-literal", "ops.bitwise", lambda tf: tf.bitwise.bitwise_xor(tf.constant([1.5]), 2)),
+    ("bitwise-and-int-float-literal", "ops.bitwise", lambda tf: tf.bitwise.bitwise_and(tf.constant([3]), 2.5)),
     ("and-mixed-int-refused", "ops.bitwise", lambda tf: tf.constant([1]) & tf.constant([1], tf.int64)),
     # operators on variables read the variable
     ("variable-and", "ops.bitwise", lambda tf: _var(tf, [6, -7, 5]) & 3),
@@ -403,6 +406,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.math.in_top_k([1], tf.constant([[0.1, 0.9]], tf.float64), 1)),
     ("in-top-k-uint8-list-targets", "ops.counting",
      lambda tf: tf.math.in_top_k([2], tf.constant([[1, 2, 3]], tf.uint8), 3)),
+    ("in-top-k-empty-list-targets", "ops.counting",
+     lambda tf: tf.math.in_top_k([], tf.zeros([0, 3]), 2)),
     ("in-top-k-shape-refused", "ops.counting",
      lambda tf: tf.math.in_top_k(tf.constant([1, 0]), tf.constant([[0.1, 0.9]]), 1)),
     ("diag-part", "ops.matrix-diag", lambda tf: tf.linalg.diag_part(tf.reshape(tf.range(12.0), [2, 2, 3]))),

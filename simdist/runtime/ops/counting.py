@@ -227,6 +227,9 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) ->
     if not isinstance(targets, Tensor) and not isinstance(k, Tensor) and p.dtype is not dtypes.float32:
         # no tensor fixes T: TF's eager fallback converts every input to its op-def type first
         raise ValueError(f"Tensor conversion requested dtype float32 for Tensor with dtype {p.dtype.name}: {p!r}")
-    t = convert_to_tensor(targets)
+    if isinstance(targets, Tensor):
+        t = targets
+    else:   # T comes from k when it is a tensor, else int32 (a Python [] is not float32 here)
+        t = convert_to_tensor(targets, dtype=k.dtype if isinstance(k, Tensor) else dtypes.int32)
     kt = convert_to_tensor(k, dtype=t.dtype)
     return dispatch.execute(IN_TOP_K, (p, t, kt))
