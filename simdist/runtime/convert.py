@@ -10,6 +10,7 @@
     in a sequence it must fit 64 bits (ValueError "... out-of-range integer ...");
   - bools mixed with numbers, None or other objects in a sequence: ValueError "mixed types";
   - a bool dtype takes only bools, a string dtype only str/bytes (TypeError);
+  - a Python bool converts to bool, the floats but bfloat16, int32 and int64 only (TypeError);
   - with no dtype given, Python floats are float32 and must fit it: 1e40 is refused (TF's
     message speaks of "a double-precision float"); an explicit float32 makes it inf.
 - A dtype hint is tried first and dropped when the value does not convert to it (TF's
@@ -28,6 +29,9 @@ from simdist.runtime import dtypes
 __all__ = ["to_array"]
 
 _F32_MAX = float(np.finfo(np.float32).max)
+# dtypes a Python bool does not convert to (TF's py_seq_tensor.cc has bool converters only for bool,
+# the floats, int32 and int64): TypeError "Cannot convert True to EagerTensor of dtype int8"
+_NO_PYTHON_BOOL = frozenset({"int8", "uint8", "int16", "uint16", "uint32", "uint64", "bfloat16"})
 _MIXED = "Can't convert Python sequence with mixed types to Tensor."
 _INT_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
 _FLOAT_RANGE = "Can't convert Python sequence with a value out of range for a double-precision float."
@@ -108,7 +112,7 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
             raise _cannot(value, dt)
         return np.vectorize(lambda s: s.encode() if isinstance(s, str) else bytes(s), otypes=[object])(obj) \
             if obj.size else obj
-    if kinds == "s":
+    if kinds == "s" or ("b" in kinds and dt.name in _NO_PYTHON_BOOL):
         raise _cannot(value, dt)
     if dt.is_bool:
         if kinds not in ("b", ""):

@@ -435,10 +435,16 @@ class ResourceVariable(Variable):
         """Rows `indices` of the variable (TF's ResourceGather): reads only those rows (a
         parameter server sends only them), and its gradient is IndexedSlices."""
         from simdist.runtime import errors
+        from simdist.runtime.ops import args, trace_errors
         idx_t = indices if isinstance(indices, Tensor) else convert_to_tensor(indices)
         if not idx_t.dtype.is_integer:
-            raise TypeError(f"Value passed to parameter 'indices' has DataType {idx_t.dtype.name} not in list of "
-                            "allowed values: int32, int64")
+            # eagerly ResourceGather's attr check (InvalidArgumentError, as TF 2.21 raises it for
+            # `tf.gather(variable, [])`); a traced function gets op_def_library's TypeError
+            raise trace_errors.static(
+                errors.InvalidArgumentError(None, None, f"Value for attr 'Tindices' of {args.tf_name(idx_t.dtype)} is "
+                                            "not in the list of allowed values: int32, int64 [Op:ResourceGather]"),
+                TypeError, f"Value passed to parameter 'indices' has DataType {idx_t.dtype.name} not in list of "
+                "allowed values: int32, int64")
         idx = _dispatch.raw(idx_t)
         n = self._shape[0] if self._shape.rank else 0
         bad = (idx < 0) | (idx >= n)

@@ -63,7 +63,14 @@ def _truediv_dtype(dt: dtypes.DType) -> dtypes.DType:
 
 def reduce_components(op: ReduceOp, arrays: Sequence[np.ndarray], dtype: dtypes.DType) -> tuple[np.ndarray, dtypes.DType]:
     """Clause reduce.axis-none: SUM adds the components elementwise; MEAN divides by the number of
-    components (empty/dummy replicas included) with truediv, so integer MEAN is float64 [2.21]."""
+    components (empty/dummy replicas included) with truediv, so integer MEAN is float64 [2.21].
+    Clause reduce.bool-refused: TF sums the components with AddN, which takes no bools
+    (InvalidArgumentError for SUM and MEAN alike) [2.21]."""
+    if dtype.is_bool and len(arrays) > 1:
+        raise errors.InvalidArgumentError(None, None, "Value for attr 'T' of bool is not in the list of allowed "
+                                          "values: float, double, int32, uint8, int16, int8, complex64, int64, "
+                                          "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, "
+                                          "half, uint32, uint64, variant [Op:AddN]")
     total = sum_arrays(arrays)
     if op is ReduceOp.SUM:
         return total, dtype

@@ -33,6 +33,11 @@ from simdist.runtime.ops.nn import sigmoid, tanh  # noqa: F401
 from simdist.runtime.ops.special import asinh, atan, cos, cosh, sin, sinh, tan  # noqa: F401
 from simdist.runtime.ops.slicing import reverse  # noqa: F401
 from simdist.runtime.ops.repeat import repeat  # noqa: F401
+# issue 29's ops (simdist/runtime/ops/{xfunctions,truncation,counting,diag}.py, special.py)
+from simdist.runtime.ops.special import acos, acosh, asin, atanh  # noqa: F401,E402
+from simdist.runtime.ops.xfunctions import atan2  # noqa: F401,E402
+from simdist.runtime.ops.truncation import realdiv, saturate_cast, truncatediv, truncatemod  # noqa: F401,E402
+from simdist.runtime.ops.counting import unique, unique_with_counts  # noqa: F401,E402
 from simdist.runtime.ops.registry import RegisterGradient, NotDifferentiable as no_gradient
 from simdist.runtime import nest
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
@@ -49,6 +54,9 @@ dtypes = _NS(DType=DType, as_dtype=as_dtype, bfloat16=bfloat16, bool=bool, float
              string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64)
 
 experimental = _NS(Optional=_Optional)
+dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_cast, bfloat16=bfloat16, bool=bool,
+             float16=float16, float32=float32, float64=float64, half=half, double=double, int8=int8, int16=int16,
+             int32=int32, int64=int64, string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64)
 autodiff = _NS(GradientTape=GradientTape)
 random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,
              truncated_normal=_random_ops.truncated_normal, categorical=_random_ops.categorical,

@@ -2,3 +2,4 @@
 
 from simdist.runtime.ops import (einsum, eye, global_norm, matmul, matrix_transpose, matvec, norm,  # noqa: F401
                                  tensordot, trace)
+from simdist.runtime.ops.diag import diag, diag_part  # noqa: F401,E402

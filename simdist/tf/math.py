@@ -17,3 +17,8 @@ from simdist.runtime.ops import cumulative_logsumexp, reduce_euclidean_norm  # n
 from simdist.runtime.ops.segments import (segment_max, segment_mean, segment_min, segment_prod,  # noqa: F401,E402
                                           unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min,
                                           unsorted_segment_prod, unsorted_segment_sqrt_n)
+from simdist.runtime.ops.special import acos, acosh, asin, atanh, rint  # noqa: F401,E402
+from simdist.runtime.ops.activations import erfc  # noqa: F401,E402
+from simdist.runtime.ops.xfunctions import atan2, multiply_no_nan, xdivy, xlog1py, xlogy  # noqa: F401,E402
+from simdist.runtime.ops.counting import bincount, count_nonzero, in_top_k  # noqa: F401,E402
+from simdist.runtime.ops import floormod as mod  # noqa: F401,E402  (tf.math.mod is FloorMod)

@@ -15,3 +15,4 @@ from simdist.runtime.ops.nn import (avg_pool, avg_pool2d, batch_normalization, b
 
 experimental = _NS(stateless_dropout=_stateless_dropout)
 from simdist.runtime.ops.sorting import top_k  # noqa: F401,E402  (tf.nn.top_k is tf.math.top_k)
+from simdist.runtime.ops.counting import in_top_k  # noqa: F401,E402  (tf.nn.in_top_k is tf.math.in_top_k)

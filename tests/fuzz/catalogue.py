@@ -118,4 +118,17 @@ OPS: list[Op] = [
         "math.unsorted_segment_mean", "math.unsorted_segment_prod", "math.unsorted_segment_sqrt_n")],
 ]
 
+# issue 29's ops (simdist/runtime/ops/xfunctions.py, truncation.py, counting.py, diag.py, special.py)
+OPS += [
+    *[_u(n, FLOATS, exact=False) for n in ("math.asin", "math.acos", "math.acosh", "math.atanh", "math.erfc")],
+    _u("math.rint", ("float32", "float64")),
+    *[_b(n, FLOATS, exact=False) for n in ("math.xlogy", "math.xdivy", "math.xlog1py", "math.atan2")],
+    _b("math.multiply_no_nan", FLOATS), _b("realdiv", FLOATS), _b("math.mod", NUMERIC),
+    _b("truncatediv", NUMERIC), _b("truncatemod", ("int32", "int64", "float32", "float64")),
+    _r("math.count_nonzero", ALL),
+    *[_x(n, ALL) for n in ("unique", "unique_with_counts", "linalg.diag_part", "linalg.diag")],
+    _x("math.bincount", ("int32", "int64")), _x("math.in_top_k", ("float32",)),
+    _x("dtypes.saturate_cast", NUMERIC),
+]
+
 BY_NAME = {op.name: op for op in OPS}

@@ -6,7 +6,8 @@ and of steps `(op name, args, kwargs)`; an argument is a reference to an earlier
 a list of references or a dtype name. Generation is value-aware: each candidate step runs on
 simdist as it is drawn, and a step whose float result holds subnormals is dropped, because TF's
 CPU kernels flush them to zero (docs/spec.md `ops.floor-division-float`), which simdist does not
-model. Results of inexact ops never feed later steps (catalogue.py).
+model (in "dist" mode on both replicas' inputs). Results of inexact ops never feed later steps
+(catalogue.py).
 
 Modes: "eager" runs the steps; "grad" runs them under a GradientTape with the float inputs as
 Variables and takes the gradient of every float result; "dist" runs them in
@@ -394,6 +395,38 @@ def build(op: Op, rng: np.random.Generator, pool: _Pool) -> tuple[tuple, dict] |
         if rng.random() < 0.05:
             ids = ids[::-1]
         return (_ref(x), ("l", ids)), {}
+    if n in ("unique", "unique_with_counts"):
+        if rank != 1:
+            return None
+        return (_ref(x),), ({"out_idx": ("dt", "int64")} if rng.random() < 0.3 else {})
+    if n == "math.bincount":
+        kw = {"maxlength": ("l", int(rng.choice([1, 4, 8])))}   # bounded: the pool holds INT_MAX
+        if rng.random() < 0.4:
+            kw["minlength"] = ("l", int(rng.choice([0, 3, 6])))
+        if rank == 2 and rng.random() < 0.5:
+            kw["axis"] = ("l", -1)
+        if rng.random() < 0.2:
+            kw["binary_output"] = ("l", True)
+        return (_ref(x),), kw
+    if n == "math.in_top_k":
+        if rank != 2:
+            return None
+        targets = [int(t) for t in rng.integers(-1, shape[1] + 1, shape[0])]
+        return (("l", targets), _ref(x), ("l", int(rng.integers(0, 4)))), {}
+    if n == "linalg.diag_part":
+        if rank < 2:
+            return None
+        ks = [0, 1, -1, [-1, 1], [0, 1]]
+        kw = {"k": ("l", ks[int(rng.integers(len(ks)))])}
+        if rng.random() < 0.3 and x[1] != "bool":
+            kw["padding_value"] = ("l", 9)
+        return (_ref(x),), kw
+    if n == "linalg.diag":
+        if rank < 1 or rank > 2:
+            return None
+        return (_ref(x),), ({"k": ("l", int(rng.choice([1, -1, 2])))} if rng.random() < 0.4 else {})
+    if n == "dtypes.saturate_cast":
+        return (_ref(x), ("dt", _dtype(rng))), {}
     raise AssertionError(f"no argument builder for {n}")
 
 
@@ -420,6 +453,8 @@ def generate(seed: int, index: int, mode: str | None = None, max_steps: int = 15
         if mode == "dist":
             prog.inputs2.append(_array(rng, dt, shape))
     vals: list[Any] = [_constant(tf, a) for a in prog.inputs]
+    # dist: replica 1's values too, so that a step giving replica 1 subnormals is dropped as well
+    vals2: list[Any] | None = [_constant(tf, a) for a in prog.inputs2] if mode == "dist" else None
     pool = _Pool()
     for i, v in enumerate(vals):
         pool.add((i, None), v)
@@ -428,6 +463,7 @@ def generate(seed: int, index: int, mode: str | None = None, max_steps: int = 15
             if a.dtype.name in _COLLECTIVE_DTYPES and a.size and rng.random() < 0.5:  # TF segfaults on empty ones
                 prog.steps.append(("all_reduce", (("l", str(rng.choice(["SUM", "MEAN"]))), ("v", i, None)), {}))
                 vals.append(None)
+                vals2.append(None)
     target = int(rng.integers(20, max_steps + 1))
     attempts = 0
     while len(prog.steps) < target and attempts < 4 * target:
@@ -440,6 +476,11 @@ def generate(seed: int, index: int, mode: str | None = None, max_steps: int = 15
         out, res = _outcome(tf, vals, step)
         if res[0] == "ok" and _has_subnormal(out):
             continue
+        if vals2 is not None:
+            out2, res2 = _outcome(tf, vals2, step)
+            if res2[0] == "ok" and _has_subnormal(out2):
+                continue
+            vals2.append(out2)
         prog.steps.append(step)
         vals.append(out)
         if res[0] == "ok" and op.exact:

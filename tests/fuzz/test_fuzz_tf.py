@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from catalogue import OPS
-from differ import TFWorker, _ancestors, describe, disagreements, minimize, run_simdist, subset
+from differ import TFWorker, _ancestors, describe, disagreements, first_disagreement, minimize, run_simdist, subset
 from known import open_class
-from programs import generate
+from programs import Program, generate
 
 needs_tf = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
                               reason="real TensorFlow is not installed (pip install -e .[tf])")
@@ -67,6 +67,21 @@ def test_fuzz_long(worker: TFWorker, chunk: int) -> None:
     failures, known = _run(worker, SEED + 1, list(range(chunk * 500, chunk * 500 + 500)))
     assert not failures, f"{len(failures)} of 500 programs disagree with TF 2.21 (open classes seen: {known}):\n" + \
         "\n\n".join(failures[:3])
+
+
+@needs_tf
+@pytest.mark.tf
+@clause("reduce.dtypes")
+def test_reduce_of_bool_per_replica_values(worker: TFWorker) -> None:
+    """strategy.reduce(SUM/MEAN, axis=None) of bool per-replica values: TF's AddN refuses bools."""
+    prog = Program(0, 0, "dist", [np.array([True, False])], [np.array([False, False])],
+                   [("identity", (("v", 0, None),), {})])
+    got, want = run_simdist([prog])[0], worker.run([prog])[0]
+    assert want[0] == "ran", f"TF 2.21 failed to run the program: {want}"
+    cross = dict(want[1][1:])
+    assert cross["sum"] == ("err", "InvalidArgumentError"), f"TF 2.21 gives {cross['sum']} for SUM (test premise)"
+    where = first_disagreement(prog, got, want)
+    assert where is None, f"simdist disagrees with TF 2.21: {describe(prog, where)}"
 
 
 def test_generation_is_seeded() -> None:

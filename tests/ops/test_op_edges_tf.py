@@ -49,6 +49,19 @@ def _batch_gather_grad(tf: Any) -> Any:
     return tf.convert_to_tensor(tape.gradient(y, v))
 
 
+def _guards(tf: Any, r: Any) -> Any:
+    """r with its finite non-zero entries set to 0: the zero guards' signed zeros, infinities and
+    NaNs compared bit for bit, not the last bits of log (values: test_op_differential_tf.py)."""
+    return tf.where(tf.math.is_finite(r) & tf.math.not_equal(r, 0), tf.zeros_like(r), r)
+
+
+def _diag_part_grad(tf: Any) -> Any:
+    v = tf.Variable(tf.reshape(tf.range(12.0), [3, 4]))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.diag_part(v, k=(-1, 1)) * tf.constant([[1.0], [2.0], [3.0]]))
+    return tape.gradient(y, v)
+
+
 def _max_pool_grad(tf: Any, values: list[float]) -> Any:
     x = tf.Variable(np.array(values, np.float32).reshape(1, 2, 2, 1))
     with tf.GradientTape() as tape:
@@ -94,6 +107,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("floordiv-float16", "ops.floor-division-float",
      lambda tf: tf.math.floordiv(*map(tf.constant, _grid(np.float16)))),
     ("floordiv-1-by-0.2", "ops.floor-division-float", lambda tf: tf.math.floordiv(1.0, 0.2)),
+    ("floordiv-subnormal-quotient", "ops.floor-division-float",
+     lambda tf: tf.constant([-1.5, 1.5, -7.25, -1e-30]) // tf.constant([1e38, 1e38, 1e38, 1e10])),
+    ("floordiv-subnormal-quotient-float64", "ops.floor-division-float",
+     lambda tf: tf.constant([-1.5, 2.0], tf.float64) // tf.constant([1e308, -1e308], tf.float64)),
     ("floordiv-operator", "ops.floor-division-float", lambda tf: tf.constant([1.0, -1.0, 7.5]) // 0.2),
     ("floordiv-int32-grid", "ops.floor-division-float",
      lambda tf: tf.math.floordiv(*map(tf.constant, _int_grid(np.int32)))),
@@ -119,6 +136,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("invert-float-refused", "ops.bitwise", lambda tf: ~tf.constant([1.0])),
     ("bitwise-and-bool-refused", "ops.bitwise",
      lambda tf: tf.bitwise.bitwise_and(tf.constant([True]), tf.constant([False]))),
+    ("bitwise-or-bool-literal", "ops.bitwise", lambda tf: tf.bitwise.bitwise_or(tf.constant([True]), 2)),
+    ("bitwise-xor-float-literal", "ops.bitwise", lambda tf: tf.bitwise.bitwise_xor(tf.constant([1.5]), 2)),
+    ("bitwise-and-int-float-literal", "ops.bitwise", lambda tf: tf.bitwise.bitwise_and(tf.constant([3]), 2.5)),
     ("and-mixed-int-refused", "ops.bitwise", lambda tf: tf.constant([1]) & tf.constant([1], tf.int64)),
     # operators on variables read the variable
     ("variable-and", "ops.bitwise", lambda tf: _var(tf, [6, -7, 5]) & 3),
@@ -282,6 +302,267 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("cumulative-logsumexp-leading-nan", lambda tf: tf.math.cumulative_logsumexp(
             tf.constant([[np.nan, 2.0], [-np.inf, np.nan]]), axis=1, reverse=True)),
     ]],
+    # issue 29: x-functions, truncation, counting, diagonals (simdist/runtime/ops/xfunctions.py ...)
+    *[(f"{fn}-{np.dtype(d).name}", "ops.xfunctions",
+       (lambda fn, d: lambda tf: _guards(tf, getattr(tf.math, fn)(*map(tf.constant, _grid(d)))))(fn, d))
+      for fn in ("xlogy", "xdivy", "xlog1py", "multiply_no_nan") for d in (np.float32, np.float64)],
+    ("xlogy-float16", "ops.xfunctions", lambda tf: _guards(tf, tf.math.xlogy(*map(tf.constant, _grid(np.float16))))),
+    ("xlogy-broadcast-zero", "ops.xfunctions",
+     lambda tf: tf.math.xlogy(tf.constant([[0.0], [-0.0]]), tf.constant([0.0, np.nan, 2.0]))),
+    ("xdivy-int-refused", "ops.xfunctions", lambda tf: tf.math.xdivy(tf.constant([1]), tf.constant([2]))),
+    ("multiply-no-nan-int-refused", "ops.xfunctions", lambda tf: tf.math.multiply_no_nan(tf.constant([1]), 2)),
+    ("multiply-no-nan-int64-y", "ops.xfunctions",
+     lambda tf: tf.math.multiply_no_nan(tf.constant([1.0]), tf.constant([2], tf.int64))),
+    ("multiply-no-nan-python-x", "ops.xfunctions", lambda tf: tf.math.multiply_no_nan(2, tf.constant([1.0]))),
+    ("multiply-no-nan-python-y", "ops.xfunctions", lambda tf: tf.math.multiply_no_nan(tf.constant([1.5]), 2)),
+    ("xlogy-int64-y", "ops.xfunctions", lambda tf: tf.math.xlogy(tf.constant([1.0]), tf.constant([2], tf.int64))),
+    ("atan2-quadrants", "ops.xfunctions",
+     lambda tf: tf.math.atan2(tf.constant([0.0, -0.0, 0.0, -0.0, 1.0, -np.inf, np.nan, 2.0]),
+                              tf.constant([0.0, 0.0, -0.0, -0.0, np.inf, -np.inf, 1.0, np.nan]))),
+    ("atan2-int-refused", "ops.xfunctions", lambda tf: tf.math.atan2(tf.constant([1]), tf.constant([2]))),
+    *[(f"{fn}-{np.dtype(d).name}", "ops.truncation",
+       (lambda fn, d: lambda tf: getattr(tf, fn)(*map(tf.constant, _int_grid(d))))(fn, d))
+      for fn in ("truncatediv", "truncatemod") for d in (np.int32, np.int64)],
+    ("truncatediv-int8", "ops.truncation", lambda tf: tf.truncatediv(*map(tf.constant, _int_grid(np.int8)))),
+    ("truncatediv-uint8", "ops.truncation", lambda tf: tf.truncatediv(tf.constant([7, 255], tf.uint8), tf.constant([2, 3], tf.uint8))),
+    ("truncatemod-int8-refused", "ops.truncation", lambda tf: tf.truncatemod(*map(tf.constant, _int_grid(np.int8)))),
+    ("truncatemod-float16-refused", "ops.truncation",
+     lambda tf: tf.truncatemod(tf.constant([1.0], tf.float16), tf.constant([2.0], tf.float16))),
+    ("truncatediv-zero", "ops.truncation", lambda tf: tf.truncatediv(tf.constant([7]), tf.constant([0]))),
+    ("truncatemod-zero", "ops.truncation", lambda tf: tf.truncatemod(tf.constant([7]), tf.constant([0]))),
+    ("truncatemod-empty-by-zero", "ops.truncation", lambda tf: tf.truncatemod(tf.zeros([0], tf.int64), 0)),
+    ("truncatediv-empty-by-zero", "ops.truncation", lambda tf: tf.truncatediv(tf.zeros([2, 0], tf.int32), [[0], [0]])),
+    ("floordiv-empty-by-zero", "ops.truncation", lambda tf: tf.math.floordiv(tf.zeros([0], tf.int32), 0)),
+    *[(f"{fn}-float-{np.dtype(d).name}", "ops.truncation",
+       (lambda fn, d: lambda tf: getattr(tf, fn)(*map(tf.constant, _grid(d))))(fn, d))
+      for fn in ("truncatediv", "truncatemod") for d in (np.float32, np.float64)],
+    ("realdiv-float", "ops.truncation", lambda tf: tf.realdiv(*map(tf.constant, _grid(np.float32)))),
+    ("realdiv-int-refused", "ops.truncation", lambda tf: tf.realdiv(tf.constant([7]), tf.constant([2]))),
+    ("math-mod-is-floormod", "ops.truncation", lambda tf: tf.math.mod(*map(tf.constant, _grid(np.float32)))),
+    *[(f"saturate-cast-{src}-{dst}", "ops.truncation",
+       (lambda v, src, dst: lambda tf: tf.dtypes.saturate_cast(tf.constant(v, getattr(tf, src)), getattr(tf, dst)))(v, src, dst))
+      for v, src, dst in [([-1.0, 300.0, np.nan, np.inf, -np.inf, 2.7], "float32", "uint8"),
+                          ([1e10, -1e10, np.nan, 2.1e9, 3e9], "float32", "int32"),
+                          ([np.nan, 1e30, -1e30], "float32", "int64"),
+                          ([1e300, -1e300, np.nan], "float64", "float32"),
+                          ([200, 5], "uint8", "int8"), ([-100, 5], "int8", "uint8"),
+                          ([2**40, -2**40], "int64", "int32"), ([300, -3, np.inf], "float16", "uint8"),
+                          ([100000, -100000], "int32", "float16"), ([1.5], "float32", "float32")]],
+    ("saturate-cast-to-bool", "ops.truncation", lambda tf: tf.saturate_cast(tf.constant([-5]), tf.bool)),
+    ("saturate-cast-list", "ops.truncation", lambda tf: tf.saturate_cast([1.5, 300.0], tf.uint8)),
+    ("rint", "ops.truncation",
+     lambda tf: tf.math.rint(tf.constant([0.5, 1.5, 2.5, -0.5, -2.5, np.nan, -0.0, 3.7, np.inf, 1e30]))),
+    ("rint-float16-refused", "ops.truncation", lambda tf: tf.math.rint(tf.constant([0.5], tf.float16))),
+    ("rint-int-refused", "ops.truncation", lambda tf: tf.math.rint(tf.constant([1]))),
+    ("unique", "ops.counting", lambda tf: list(tf.unique(tf.constant([3, 1, 3, 2, 1])))),
+    ("unique-nan-signed-zero", "ops.counting",
+     lambda tf: list(tf.unique(tf.constant([np.nan, 1.0, np.nan, -0.0, 0.0, 1.0])))),
+    ("unique-int64-idx", "ops.counting", lambda tf: list(tf.unique(tf.constant([3, 1, 3]), out_idx=tf.int64))),
+    ("unique-bool", "ops.counting", lambda tf: list(tf.unique(tf.constant([True, False, True])))),
+    ("unique-empty", "ops.counting", lambda tf: list(tf.unique(tf.constant([], tf.float32)))),
+    ("unique-2d-refused", "ops.counting", lambda tf: list(tf.unique(tf.constant([[1, 2]])))),
+    ("unique-float-idx-refused", "ops.counting", lambda tf: list(tf.unique(tf.constant([1]), out_idx=tf.float32))),
+    ("unique-with-counts", "ops.counting",
+     lambda tf: list(tf.unique_with_counts(tf.constant([3.0, 1.0, 3.0, 2.0, 1.0, 3.0])))),
+    ("bincount", "ops.counting", lambda tf: tf.math.bincount(tf.constant([1, 1, 3, 0]))),
+    ("bincount-weights", "ops.counting",
+     lambda tf: tf.math.bincount(tf.constant([1, 1, 3, 0]), weights=tf.constant([0.5, 1.0, 2.0, 3.0]))),
+    ("bincount-min-max-length", "ops.counting",
+     lambda tf: tf.math.bincount(tf.constant([1, 2, 9]), minlength=5, maxlength=3)),
+    ("bincount-negative", "ops.counting", lambda tf: tf.math.bincount(tf.constant([1, -1]))),
+    ("bincount-empty", "ops.counting", lambda tf: tf.math.bincount(tf.constant([], tf.int32))),
+    ("bincount-2d-flat", "ops.counting", lambda tf: tf.math.bincount(tf.constant([[1, 2], [2, 2]]))),
+    ("bincount-2d-rows", "ops.counting", lambda tf: tf.math.bincount(tf.constant([[1, 2], [2, 2]]), axis=-1)),
+    ("bincount-rows-weights", "ops.counting",
+     lambda tf: tf.math.bincount(tf.constant([[1, 2], [2, 2]]), weights=tf.constant([[1., 2.], [3., 4.]]), axis=-1)),
+    ("bincount-empty-rows", "ops.counting", lambda tf: tf.math.bincount(tf.zeros([2, 0], tf.int32), axis=-1)),
+    ("bincount-binary", "ops.counting", lambda tf: tf.math.bincount(tf.constant([1, 1, 2]), binary_output=True)),
+    ("bincount-float-input", "ops.counting", lambda tf: tf.math.bincount(tf.constant([1.0, 2.7]))),
+    ("bincount-int8-refused", "ops.counting", lambda tf: tf.math.bincount(tf.constant([1, 2], tf.int8))),
+    ("bincount-dtype-float16-refused", "ops.counting",
+     lambda tf: tf.math.bincount(tf.constant([1, 2]), dtype=tf.float16)),
+    ("bincount-rank3-rows-refused", "ops.counting", lambda tf: tf.math.bincount(tf.constant([[[1, 2]]]), axis=-1)),
+    ("count-nonzero", "ops.counting",
+     lambda tf: tf.math.count_nonzero(tf.constant([[0.0, 1.0, np.nan], [-0.0, 2.0, 0.0]]))),
+    ("count-nonzero-axis", "ops.counting",
+     lambda tf: tf.math.count_nonzero(tf.constant([[0, 1, 3], [0, 2, 0]]), axis=1, keepdims=True, dtype=tf.int32)),
+    ("count-nonzero-bool", "ops.counting", lambda tf: tf.math.count_nonzero(tf.constant([True, False]))),
+    ("count-nonzero-empty", "ops.counting", lambda tf: tf.math.count_nonzero(tf.zeros([0, 3]), axis=0)),
+    ("in-top-k", "ops.counting",
+     lambda tf: tf.math.in_top_k(tf.constant([1, 0]), tf.constant([[0.1, 0.9], [0.5, 0.5]]), 1)),
+    ("in-top-k-nonfinite-rows", "ops.counting",
+     lambda tf: tf.math.in_top_k(tf.constant([1, 0, 2]), tf.constant([[np.nan, 0.9, 0.1], [0.5, np.inf, 0.5],
+                                                                        [1.0, 2.0, 3.0]]), 2)),
+    ("in-top-k-out-of-range", "ops.counting",
+     lambda tf: tf.nn.in_top_k(tf.constant([5, -1]), tf.constant([[0.1, 0.9], [0.5, 0.5]]), 1)),
+    ("in-top-k-ties-and-k", "ops.counting",
+     lambda tf: [tf.math.in_top_k(tf.constant([0, 1, 2]), tf.constant([[0.5, 0.5, 0.5]] * 3), k)
+                 for k in (-1, 0, 1, 5)]),
+    ("in-top-k-float64-refused", "ops.counting",
+     lambda tf: tf.math.in_top_k(tf.constant([1]), tf.constant([[0.1, 0.9]], tf.float64), 1)),
+    ("in-top-k-float64-list-targets", "ops.counting",
+     lambda tf: tf.math.in_top_k([1], tf.constant([[0.1, 0.9]], tf.float64), 1)),
+    ("in-top-k-uint8-list-targets", "ops.counting",
+     lambda tf: tf.math.in_top_k([2], tf.constant([[1, 2, 3]], tf.uint8), 3)),
+    ("in-top-k-empty-list-targets", "ops.counting",
+     lambda tf: tf.math.in_top_k([], tf.zeros([0, 3]), 2)),
+    ("in-top-k-shape-refused", "ops.counting",
+     lambda tf: tf.math.in_top_k(tf.constant([1, 0]), tf.constant([[0.1, 0.9]]), 1)),
+    ("diag-part", "ops.matrix-diag", lambda tf: tf.linalg.diag_part(tf.reshape(tf.range(12.0), [2, 2, 3]))),
+    ("diag-part-k", "ops.matrix-diag", lambda tf: tf.linalg.diag_part(tf.reshape(tf.range(12.0), [3, 4]), k=1)),
+    ("diag-part-band", "ops.matrix-diag",
+     lambda tf: tf.linalg.diag_part(tf.reshape(tf.range(12.0), [3, 4]), k=(-1, 1), padding_value=9)),
+    ("diag-part-band-tall", "ops.matrix-diag",
+     lambda tf: tf.linalg.diag_part(tf.reshape(tf.range(15), [5, 3]), k=(-2, 1), padding_value=-1)),
+    *[(f"diag-part-align-{a}", "ops.matrix-diag",
+       (lambda a: lambda tf: tf.linalg.diag_part(tf.reshape(tf.range(15), [3, 5]), k=(-1, 2), align=a))(a))
+      for a in ("LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT", "RIGHT_LEFT")],
+    ("diag-part-bool-band", "ops.matrix-diag",
+     lambda tf: tf.linalg.diag_part(tf.constant([[[True, False], [True, True]]]), k=[0, 1])),
+    ("diag-part-1d-refused", "ops.matrix-diag", lambda tf: tf.linalg.diag_part(tf.range(3.0))),
+    ("diag", "ops.matrix-diag", lambda tf: tf.linalg.diag(tf.constant([[1, 2], [3, 4]]))),
+    ("diag-k", "ops.matrix-diag", lambda tf: tf.linalg.diag(tf.constant([1.0, 2.0]), k=1)),
+    ("diag-k-rows-padding", "ops.matrix-diag",
+     lambda tf: tf.linalg.diag(tf.constant([1.0, 2.0]), k=1, num_rows=4, padding_value=-1)),
+    ("diag-band", "ops.matrix-diag",
+     lambda tf: tf.linalg.diag(tf.constant([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), k=(-1, 1))),
+    ("diag-band-align", "ops.matrix-diag",
+     lambda tf: tf.linalg.diag(tf.constant([[1, 2, 0], [4, 5, 6], [7, 8, 0]]), k=(-1, 1), align="LEFT_RIGHT")),
+    ("diag-bool-k", "ops.matrix-diag", lambda tf: tf.linalg.diag(tf.constant([True]), k=-1)),
+    ("diag-part-gradient", "ops.matrix-diag", lambda tf: _diag_part_grad(tf)),
+    # a Python bool or number converted for a tensor operand (issue 29: the fuzzer's classes)
+    *[(f"bool-literal-{name}", "ops.conversion", fn) for name, fn in [
+        ("int8-plus-true", lambda tf: tf.constant([1], tf.int8) + True),
+        ("true-plus-int8", lambda tf: True + tf.constant([1], tf.int8)),
+        ("add-int8-true", lambda tf: tf.math.add(tf.constant([1], tf.int8), True)),
+        ("add-true-int8", lambda tf: tf.math.add(True, tf.constant([1], tf.int8))),
+        ("uint8-minus-true", lambda tf: tf.constant([3], tf.uint8) - True),
+        ("uint8-div-true", lambda tf: tf.constant([3], tf.uint8) / True),
+        ("int32-div-true", lambda tf: tf.constant([3]) / True),
+        ("float-mul-true", lambda tf: tf.constant([1.5]) * True),
+        ("int32-xor-true", lambda tf: tf.constant([3]) ^ True),
+        ("bitwise-xor-uint8-true", lambda tf: tf.bitwise.bitwise_xor(tf.constant([3], tf.uint8), True)),
+        ("constant-true-int16", lambda tf: tf.constant(True, tf.int16)),
+        ("constant-bools-uint8", lambda tf: tf.constant([True, False], tf.uint8)),
+        ("where-int8-true", lambda tf: tf.where(tf.constant([True, False]), tf.constant([1, 2], tf.int8), True)),
+        ("less-true-int8", lambda tf: tf.math.less(True, tf.constant([1], tf.int8))),
+        ("subtract-2-int8", lambda tf: tf.math.subtract(2, tf.constant([1], tf.int8))),
+        ("maximum-2.5-int8", lambda tf: tf.math.maximum(2.5, tf.constant([1], tf.int8))),
+        ("bool-times-2", lambda tf: tf.constant([True, False]) * 2),
+        ("bool-times-half", lambda tf: tf.constant([True, False]) * 0.5),
+        ("bool-times-2**32", lambda tf: tf.constant([True, False]) * 2**32),
+        ("bool-times-2**32+1", lambda tf: tf.constant([True, False]) * (2**32 + 1)),
+        ("bool-times-1e30", lambda tf: tf.constant([True, False]) * 1e30),
+        ("bool-times-nan", lambda tf: tf.constant([True, False]) * float("nan")),
+        ("bool-times-2**63", lambda tf: tf.constant([True, False]) * 2**63),
+        ("bool-plus-1", lambda tf: tf.constant([True, False]) + 1),
+        ("bool-minus-1", lambda tf: tf.constant([True, False]) - 1),
+        ("2-times-bool", lambda tf: 2 * tf.constant([True, False])),
+        ("multiply-bool-2", lambda tf: tf.math.multiply(tf.constant([True, False]), 2)),
+        ("bool-and-1", lambda tf: tf.constant([True, False]) & 1),
+        ("1-and-bool", lambda tf: 1 & tf.constant([True, False])),
+        ("bool-or-2.5", lambda tf: tf.constant([True, False]) | 2.5),
+        ("bool-xor-0", lambda tf: tf.constant([True, False]) ^ 0),
+        ("bool-xor-true", lambda tf: tf.constant([True, False]) ^ True),
+        ("logical-and-bool-2", lambda tf: tf.math.logical_and(tf.constant([True, False]), 2)),
+        ("logical-and-2-bool", lambda tf: tf.math.logical_and(2, tf.constant([True, False]))),
+        ("logical-xor-bool-1e30", lambda tf: tf.math.logical_xor(tf.constant([True, False]), 1e30)),
+        ("logical-or-bool-int", lambda tf: tf.math.logical_or(tf.constant([True]), tf.constant([1]))),
+        ("logical-or-int-float-literal", lambda tf: tf.math.logical_or(tf.constant([1]), -3.0)),
+        ("logical-and-float-int-literal", lambda tf: tf.math.logical_and(tf.constant([1.0]), 2)),
+        ("logical-and-int-bool-literal", lambda tf: tf.math.logical_and(tf.constant([1]), True)),
+        ("logical-and-bool-int-list", lambda tf: tf.math.logical_and(tf.constant([True]), [1])),
+        ("int-or-float-literal", lambda tf: tf.constant([1]) | 2.5),
+        ("float-or-float-literal", lambda tf: tf.constant([1.0]) | 2.5),
+        ("equal-bool-1", lambda tf: tf.math.equal(tf.constant([True, False]), 1)),
+        ("float-times-bool", lambda tf: tf.constant([0.5, -0.0, 1e30, 2.0, np.nan]) * tf.constant([True] * 4 + [False])),
+        ("int64-times-bool", lambda tf: tf.constant([2**32, 2**32 + 1, 0, 5], tf.int64) * tf.constant([True] * 4)),
+        ("bool-times-float16", lambda tf: tf.constant([True, True, False]) * tf.constant([0.5, np.nan, 2.0], tf.float16)),
+        ("bool-times-int8-broadcast", lambda tf: tf.constant([[True], [False]]) * tf.constant([0, 1, -1], tf.int8)),
+        ("multiply-float-bool", lambda tf: tf.math.multiply(tf.constant([0.5]), tf.constant([True]))),
+        ("multiply-bool-bool", lambda tf: tf.math.multiply(tf.constant([True, False]), tf.constant([True, True]))),
+        ("bool-times-bool", lambda tf: tf.constant([True, False]) * tf.constant([True, True])),
+        ("float-plus-bool", lambda tf: tf.constant([0.5]) + tf.constant([True])),
+        ("float-div-bool", lambda tf: tf.constant([0.5]) / tf.constant([True])),
+    ]],
+    # SIMD packets and the sign of zero (simdist/runtime/ops/simd.py)
+    *[(f"{fn}-minus-zero-{np.dtype(d).name}-{n}", "ops.simd-signed-zeros",
+       (lambda fn, d, n: lambda tf: getattr(tf.nn, fn)(tf.constant(np.full(n, -0.0, d))))(fn, d, n))
+      for fn in ("relu", "relu6") for d in (np.float32, np.float64, np.float16) for n in (3, 8, 9, 19)],
+    *[(f"{f}-float16-zero-ties-{i}", "ops.simd-signed-zeros",
+       (lambda f, v: lambda tf: [getattr(tf, f)(tf.constant(v, tf.float16)),
+                                 getattr(tf, f)(tf.reshape(tf.constant(v * 2, tf.float16), [2, -1]), axis=1),
+                                 getattr(tf, f)(tf.reshape(tf.constant(v * 2, tf.float16), [-1, 2]), axis=0),
+                                 getattr(tf, f)(tf.reshape(tf.constant(v * 3, tf.float16), [3, -1]), axis=[0, 1],
+                                                keepdims=True)])(f, v))
+      for f in ("reduce_max", "reduce_min")
+      for i, v in enumerate([[-0.0, 0.0], [0.0, -0.0], [-0.0, -0.0, 0.0], [0.0] + [-0.0] * 9, [-1.0, -0.0, 0.0, -0.0],
+                             [1.0, 0.0, -0.0, -2.0]])],
+    *[(f"{name}-zero-ties-{np.dtype(d).name}-{n}", "ops.simd-signed-zeros",
+       (lambda fn, d, n: lambda tf: fn(tf, np.full(n, -0.0, d), np.full(n, 0.0, d)))(fn, d, n))
+      for name, fn in [("maximum", lambda tf, m, p: [tf.maximum(m, p), tf.maximum(p, m), tf.maximum(m, p.dtype.type(0))]),
+                       ("minimum", lambda tf, m, p: [tf.minimum(m, p), tf.minimum(p, m)]),
+                       ("maximum-broadcast", lambda tf, m, p: tf.maximum(tf.constant(m)[:, None], tf.constant(p[:2]))),
+                       ("clip-by-value", lambda tf, m, p: tf.clip_by_value(tf.constant(m), 0.0, 2.0))]
+      for d in (np.float32, np.float64, np.float16) for n in (3, 9, 19)],
+    ("relu-minus-zero-3x3", "ops.simd-signed-zeros", lambda tf: tf.nn.relu(tf.constant(np.full((3, 3), -0.0, np.float32)))),
+    *[(f"{fn}-minus-zero-{np.dtype(d).name}-{n}", "ops.simd-signed-zeros",
+       (lambda fn, d, n: lambda tf: getattr(tf.math, fn)(tf.constant(np.full(n, -0.0, d)),
+                                                         tf.constant(np.full(n, 2.0, d))))(fn, d, n))
+      for fn in ("xlogy", "xdivy", "xlog1py") for d in (np.float32, np.float64, np.float16) for n in (3, 8, 9, 17)],
+    # kernels' dtype lists (no kernel: NotFoundError; not in the op def: InvalidArgumentError)
+    *[(f"kernel-dtypes-{name}", "ops.dtype-refusal", fn) for name, fn in [
+        ("pow-uint8", lambda tf: tf.constant([3], tf.uint8) ** tf.constant([2], tf.uint8)),
+        ("pow-uint8-literal", lambda tf: tf.constant([3], tf.uint8) ** 2),
+        ("pow-uint16", lambda tf: tf.math.pow(tf.constant([3], tf.uint16), tf.constant([2], tf.uint16))),
+        ("pow-int8", lambda tf: tf.constant([3], tf.int8) ** tf.constant([2], tf.int8)),
+        ("einsum-int8", lambda tf: tf.einsum("ij->", tf.constant([[1, 2]], tf.int8))),
+        ("einsum-uint8", lambda tf: tf.einsum("ij,kj->ik", tf.constant([[1]], tf.uint8), tf.constant([[1]], tf.uint8))),
+        ("einsum-bool", lambda tf: tf.einsum("ij->ji", tf.constant([[True]]))),
+        ("einsum-int16", lambda tf: tf.einsum("ij->j", tf.constant([[1]], tf.int16))),
+        ("matmul-int8", lambda tf: tf.matmul(tf.constant([[1]], tf.int8), tf.constant([[1]], tf.int8))),
+        ("matmul-uint8", lambda tf: tf.matmul(tf.constant([[1]], tf.uint8), tf.constant([[1]], tf.uint8))),
+        ("batch-matmul-int16", lambda tf: tf.matmul(tf.constant([[[2]]], tf.int16), tf.constant([[[3]]], tf.int16))),
+        ("unsorted-segment-sum-bool", lambda tf: tf.math.unsorted_segment_sum(tf.constant([True, False]), [0, 0], 2)),
+        ("unsorted-segment-mean-bool", lambda tf: tf.math.unsorted_segment_mean(tf.constant([True, False]), [0, 1], 2)),
+        ("unsorted-segment-sqrt-n-bool",
+         lambda tf: tf.math.unsorted_segment_sqrt_n(tf.constant([True, False]), [0, 1], 2)),
+        ("unsorted-segment-sqrt-n-int", lambda tf: tf.math.unsorted_segment_sqrt_n(tf.constant([3, 4]), [0, 1], 2)),
+    ]],
+    # int64 extremes sort without wrapping; empty axis lists; -1 beside 0 in reshape; erf's float64 overflow
+    ("sort-int64-extremes", "ops.sort",
+     lambda tf: tf.sort(tf.constant([7, 2**63 - 1, -2**63, 2**63 - 1, 0], tf.int64))),
+    ("sort-int64-extremes-descending", "ops.sort",
+     lambda tf: tf.sort(tf.constant([7, 2**63 - 1, -2**63, 2**63 - 1, 0], tf.int64), direction="DESCENDING")),
+    ("argsort-int64-extremes", "ops.sort",
+     lambda tf: [tf.argsort(tf.constant([7, 2**63 - 1, -2**63, 2**63 - 1, 0], tf.int64), direction=d)
+                 for d in ("ASCENDING", "DESCENDING")]),
+    ("top-k-int64-min", "ops.sort", lambda tf: list(tf.math.top_k(tf.constant([-2**63, 2, 0], tf.int64), 2))),
+    ("sort-int8-extremes", "ops.sort", lambda tf: tf.sort(tf.constant([7, 127, -128, 1], tf.int8), direction="DESCENDING")),
+    ("reverse-empty-axes", "ops.empty-inputs", lambda tf: tf.reverse(tf.constant([1.0, 2.0]), [])),
+    ("reverse-scalar-empty-axes", "ops.empty-inputs", lambda tf: tf.reverse(tf.constant(7.0), [])),
+    ("reverse-empty-input-bad-axis", "ops.empty-inputs", lambda tf: tf.reverse(tf.zeros([0]), [2])),
+    ("reverse-empty-input-repeated-axis", "ops.empty-inputs", lambda tf: tf.reverse(tf.zeros([0, 2]), [0, 0])),
+    ("reverse-empty-input-float-axis", "ops.empty-inputs", lambda tf: tf.reverse(tf.zeros([0]), [1.0])),
+    ("slice-scalar-empty-lists", "ops.empty-inputs", lambda tf: tf.slice(tf.constant(1), [], [])),
+    ("slice-scalar-empty-tensors", "ops.empty-inputs",
+     lambda tf: tf.slice(tf.constant(1), tf.constant([], tf.int32), tf.constant([], tf.int32))),
+    *[(f"reshape-zero-{src}-to-{dst}", "ops.empty-inputs",
+       (lambda src, dst: lambda tf: tf.reshape(tf.zeros(src), dst))(src, dst))
+      for src, dst in [([0, 2], [0, 1, -1]), ([0], [0, -1]), ([2, 0], [-1, 0]), ([3, 0], [0, 5, -1]),
+                       ([0], [2, -1]), ([0, 3], [-1, 3]), ([2, 0, 3], [0, -1])]],
+    ("erf-float64-overflow", "ops.nan-folds",
+     lambda tf: tf.math.erf(tf.constant([1.3e154, 1.3407807830046642e154, 1.3407807830046643e154, 1e300,
+                                         1.7976931348623157e308, np.inf, -1e200, 26.0], tf.float64))),
+    ("erf-float32-large", "ops.nan-folds", lambda tf: tf.math.erf(tf.constant([1e30, np.inf, -3e38]))),
+    # oneDNN's float32/float16 softmax of rows holding NaN or +inf
+    *[(f"{fn}-nonfinite-{dt}", "nn.softmax-nonfinite",
+       (lambda fn, dt: lambda tf: getattr(tf.nn, fn)(tf.constant(
+           [[np.nan, 1.0, -np.inf], [1.0, np.inf, 2.0], [np.inf, np.nan, 0.0], [-np.inf, -np.inf, np.inf],
+            [np.nan, np.nan, np.nan], [-np.inf, 1.0, -np.inf]], getattr(tf, dt))))(fn, dt))
+      for fn in ("softmax", "log_softmax") for dt in ("float16", "float32", "float64")],
+    ("softmax-nonfinite-axis0", "nn.softmax-nonfinite",
+     lambda tf: tf.nn.softmax(tf.constant([[np.nan, -np.inf], [1.0, 1.0]]), axis=0)),
     # argument errors raised with TF's classes
     *[(f"{name}", "ops.argument-errors", fn) for name, fn in [
         ("argmax-scalar", lambda tf: tf.argmax(tf.constant(1.0))),
@@ -291,6 +572,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("unstack-axis-out-of-range", lambda tf: tf.unstack(tf.constant([[True, False]]), axis=3)),
         ("unstack-axis-negative", lambda tf: tf.unstack(tf.constant([[1, 2]]), axis=-2)),
         ("gather-float-indices", lambda tf: tf.gather(tf.constant([[1.0, 2.0]]), [], axis=1)),
+        ("gather-variable-float-indices", lambda tf: tf.gather(tf.Variable([[1.0, 2.0]]), [], axis=0)),
+        ("gather-variable-float-indices-axis1", lambda tf: tf.gather(tf.Variable([[1.0, 2.0]]), [], axis=1)),
         ("squared-difference-int8", lambda tf: tf.math.squared_difference(tf.constant([1], tf.int8), 2)),
         ("stack-axis-out-of-range", lambda tf: tf.stack([tf.constant([1.0]), tf.constant([2.0])], axis=6)),
         ("stack-axis-last", lambda tf: tf.stack([tf.constant([1.0]), tf.constant([2.0])], axis=-2)),
@@ -432,8 +715,45 @@ def test_empty_inputs(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.xfunctions")
+@_cases("ops.xfunctions")
+def test_xfunctions(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.truncation")
+@_cases("ops.truncation")
+def test_truncation(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.counting")
+@_cases("ops.counting")
+def test_counting(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.matrix-diag")
+@_cases("ops.matrix-diag")
+def test_matrix_diag(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.simd-signed-zeros")
+@_cases("ops.simd-signed-zeros")
+def test_simd_signed_zeros(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("nn.softmax-nonfinite")
+@_cases("nn.softmax-nonfinite")
+def test_softmax_nonfinite(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 def test_every_case_has_a_test() -> None:
-    tested = {"ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
+    tested = {"nn.softmax-nonfinite", "ops.xfunctions", "ops.truncation", "ops.counting", "ops.matrix-diag", "ops.simd-signed-zeros",
+              "ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
               "ops.empty-inputs", "ops.integer-mean", "ops.sort", "ops.nan-folds", "ops.argument-errors",
               "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims"}
     untested = sorted({c for _, c, _ in CASES} - tested)

@@ -47,12 +47,25 @@ def _zero(a: np.ndarray) -> Any:
 
 
 # --- forwards ---------------------------------------------------------------------------------------
+def _signed_zeros(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """relu(-0.0): Eigen's scalar max(x, 0) keeps -0.0, its packets give +0.0 (simd.py)."""
+    if a.dtype.kind != "f" or not a.size:
+        return out
+    neg_zero = (a == 0) & np.signbit(a)
+    if not neg_zero.any():
+        return out
+    from simdist.runtime.ops.simd import RELU_LANES, packet_mask
+    packet = packet_mask(a.shape, a.dtype, RELU_LANES)
+    keep = neg_zero if packet is None else neg_zero & ~packet
+    return np.where(keep, a, np.where(neg_zero, _zero(a), out))
+
+
 def _relu(a: np.ndarray) -> np.ndarray:
-    return np.maximum(a, _zero(a))
+    return _signed_zeros(a, np.maximum(a, _zero(a)))
 
 
 def _relu6(a: np.ndarray) -> np.ndarray:
-    return np.minimum(np.maximum(a, _zero(a)), a.dtype.type(6))
+    return _signed_zeros(a, np.minimum(np.maximum(a, _zero(a)), a.dtype.type(6)))
 
 
 def _elu(a: np.ndarray) -> np.ndarray:
@@ -108,7 +121,21 @@ def _softmax(a: np.ndarray) -> np.ndarray:
     if a.dtype.itemsize == 2:   # float16/bfloat16: TF 2.21's CPU kernel computes in float32, rounds once
         return _softmax(a.astype(np.float32)).astype(a.dtype)
     e = np.exp(a - np.max(a, axis=-1, keepdims=True))
-    return e / np.sum(e, axis=-1, keepdims=True)
+    out = e / np.sum(e, axis=-1, keepdims=True)
+    if a.dtype in (np.float32, np.float16):
+        out = _onednn_nonfinite_rows(a, out)
+    return out
+
+
+def _onednn_nonfinite_rows(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """TF 2.21's float32/float16 Softmax is oneDNN's: in a row holding NaN or +inf, those entries
+    are NaN and every other entry 0 (-inf included), where the formula gives NaN throughout
+    (float64 runs Eigen's kernel: all NaN, as NumPy). Clause nn.softmax-nonfinite."""
+    bad = np.isnan(a) | np.isposinf(a)
+    rows = bad.any(axis=-1, keepdims=True)
+    if not rows.any():
+        return out
+    return np.where(rows, np.where(bad, np.array(np.nan, out.dtype), np.zeros((), out.dtype)), out)
 
 
 def _log_softmax(a: np.ndarray) -> np.ndarray:

@@ -129,7 +129,30 @@ def _fill_grad(op: Any, grad: Any) -> list:
 
 
 # --- shapes ---------------------------------------------------------------------------------------------
+def _zero_size_shape(dims: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Reshape's -1 beside a 0 in the requested shape (reshape_op.h ValidateSizes): the zero
+    sizes, and the input's zero dimensions, are left out of both products, so reshaping a
+    [0, 2] tensor to [0, 1, -1] gives [0, 1, 2] (NumPy refuses: -1 is ambiguous)."""
+    product = 1
+    for d in shape:
+        if d > 0:
+            product *= d
+    n = 1
+    has_zero_dim = False
+    for d in dims:
+        if d > 0:
+            n *= d
+        else:
+            has_zero_dim = True
+    missing = n // product if product else 0
+    if not has_zero_dim and product * missing != n:
+        return shape
+    return tuple(missing if d == -1 else d for d in shape)
+
+
 def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    if a.size == 0 and -1 in shape and 0 in shape:
+        shape = _zero_size_shape(a.shape, shape)
     try:
         return a.reshape(shape)
     except ValueError:

@@ -48,20 +48,28 @@ for _name in ("BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift"
 
 
 def _binary(op: Any, x: Tensor, y: Any, reflected: bool = False) -> Tensor:
+    yt = math._operand(y, x.dtype)        # converted first, as TF does: `bitwise_or(bool, 2)` is TypeError
     op.dtype((x.dtype, x.dtype), None)    # integers only: `binary`'s fast path skips the dtype rules
-    return math.binary(op, x, y, reflected)
+    return math.binary(op, x, yt, reflected)
+
+
+def _call(op: Any, x: Any, y: Any) -> Tensor:
+    """A Python value x beside a tensor y takes y's dtype (math.call2)."""
+    if not math._tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and math._tensorlike(y):
+        return _binary(op, _t(y), x, True)
+    return _binary(op, _t(x), y)
 
 
 def bitwise_and(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return _binary(BITWISE_AND, _t(x), y)
+    return _call(BITWISE_AND, x, y)
 
 
 def bitwise_or(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return _binary(BITWISE_OR, _t(x), y)
+    return _call(BITWISE_OR, x, y)
 
 
 def bitwise_xor(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return _binary(BITWISE_XOR, _t(x), y)
+    return _call(BITWISE_XOR, x, y)
 
 
 def left_shift(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -80,7 +88,13 @@ def invert(x: Any, name: str | None = None) -> Tensor:
 def _install_operators() -> None:
     def choose(logical: Any, bitwise: Any) -> tuple[Any, Any]:
         def fwd(self: Tensor, o: Any) -> Tensor:
-            return logical(self, o) if self.dtype.is_bool else _binary(bitwise, self, o)
+            try:
+                return logical(self, o) if self.dtype.is_bool else _binary(bitwise, self, o)
+            except TypeError:
+                if logical is math.logical_or and type(o) is float:
+                    # TF's `|` wrapper, the float's conversion refused, looks up float.__ror__ (a TF quirk)
+                    raise AttributeError("'float' object has no attribute '__ror__'") from None
+                raise
 
         def rev(self: Tensor, o: Any) -> Tensor:
             # TF converts the left operand to the tensor's dtype, then applies the same choice

@@ -69,7 +69,16 @@ def _einsum_flops(arrays: Any, out: Any, attrs: Any) -> float:
     return 2.0 * total if contracted else total
 
 
-EINSUM = register("Einsum", _einsum, args.allowed("Einsum", *_EINSUM_TYPES), _einsum_flops, kind="contraction",
+def _einsum_rule(dts: Any, attrs: Any) -> Any:
+    """Einsum's op def takes every type; TF's CPU kernels only those of _EINSUM_TYPES: NotFoundError."""
+    d = args.same_dtype("Einsum")(dts, attrs)
+    if d.kind not in _EINSUM_TYPES[0] or d.name in ("int8", "int16"):
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node Einsum}}}} = "
+                                   f"Einsum[N={len(dts)}, T=DT_{d.name.upper()}] [Op:Einsum]")
+    return d
+
+
+EINSUM = register("Einsum", _einsum, _einsum_rule, _einsum_flops, kind="contraction",
                   fusion=lanes("its equation names one lane's axes: no stacked form written"))
 
 

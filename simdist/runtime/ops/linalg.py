@@ -41,9 +41,26 @@ def _rows_contracted(attrs: dict, lane_shapes: list) -> bool:
         and len(lane_shapes[1]) == 2
 
 
-MATMUL = register("MatMul", _matmul, args.allowed("MatMul", "fiuc", _MATMUL_T), _matmul_flops, kind="contraction",
+def _matmul_rule(name: str, ints: tuple[str, ...]) -> Any:
+    """MatMul's op def takes the floats, int32, int64 and the unsigned types (BatchMatMulV2 int16
+    too), but TF's CPU kernels no unsigned type: NotFoundError; int8 and bool: InvalidArgumentError."""
+    base = args.allowed(name, "fiuc", _MATMUL_T if name == "MatMul" else _MATMUL_T + ", int16")
+
+    def rule(dts: Any, attrs: Any) -> Any:
+        d = base(dts, attrs)
+        if d.kind == "i" and d.name not in ints:
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list "
+                                              f"of allowed values: {_MATMUL_T} [Op:{name}]")
+        if d.kind == "u":
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_{d.name.upper()}] [Op:{name}]")
+        return d
+    return rule
+
+
+MATMUL = register("MatMul", _matmul, _matmul_rule("MatMul", ("int32", "int64")), _matmul_flops, kind="contraction",
                   fusion=MATMUL_ROWS, sums=_rows_contracted, bare=np.matmul)
-BATCH_MATMUL = register("BatchMatMulV2", _matmul, args.allowed("BatchMatMulV2", "fiuc", _MATMUL_T), _matmul_flops,
+BATCH_MATMUL = register("BatchMatMulV2", _matmul, _matmul_rule("BatchMatMulV2", ("int16", "int32", "int64")), _matmul_flops,
                         kind="contraction", fusion=BATCH_MATMUL_ROWS)
 
 

@@ -53,8 +53,14 @@ def _float_floordiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """TF's float FloorDiv (Eigen's google_floor_div_real): floor(a / b) of the rounded quotient.
     NumPy's floor_divide is Python's divmod, exact on the real quotient: 1.0 // 0.2 is 4.0 there
     and 5.0 in TF; and at infinities and zeros it gives NaN where floor(a / b) is +-inf or -0."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.floor(np.true_divide(a, b))
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        q = np.true_divide(a, b)
+        if q.dtype in (np.float32, np.float64) and q.size:
+            # TF's CPU kernels run with flush-to-zero: a subnormal quotient is ±0 before the floor
+            # (-1e-30 // 1e10 is -0.0 there, -1.0 in NumPy)
+            tiny = np.finfo(q.dtype).tiny
+            q = np.where(np.abs(q) < tiny, np.copysign(np.zeros((), q.dtype), q), q)
+        return np.floor(q)
 
 
 def _float_floormod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -74,7 +80,7 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
 
     def forward(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if b.dtype.kind in "iu":
-            if not np.all(b):
+            if not np.all(b) and 0 not in np.broadcast_shapes(np.shape(a), np.shape(b)):   # (an empty output divides nothing)
                 raise errors.InvalidArgumentError(None, None, f"Integer division by zero [Op:{name}]")
             with np.errstate(over="ignore"):
                 return fn(a, b)
@@ -128,9 +134,29 @@ FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _
                      _numeric("FloorDiv"))
 FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
                      _numeric("FloorMod"))
-POW = binary_op("Pow", _pow, _numeric("Pow"))
-MAXIMUM = binary_op("Maximum", np.maximum, _numeric("Maximum"), exact=True)
-MINIMUM = binary_op("Minimum", np.minimum, _numeric("Minimum"), exact=True)
+POW = binary_op("Pow", _pow, args.allowed("Pow", "fic", _NO_BOOL["Pow"]))   # no unsigned kernels either
+def _zero_ties(fn: Any) -> Any:
+    """Maximum/Minimum with TF's choice between tied zeros (-0.0 and 0.0): Eigen's scalar
+    std::max/min returns the first operand, its SIMD packets (_mm256_max_ps) the second; which
+    elements run in packets: simd.py (float16: none). Clause ops.simd-signed-zeros."""
+    def forward(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        out = fn(a, b)
+        if out.dtype.kind != "f" or not out.size:
+            return out
+        za, zb = a == 0, b == 0
+        if not (za.any() and zb.any()):
+            return out
+        tie = za & zb
+        from simdist.runtime.ops.simd import RELU_LANES, packet_mask
+        packet = packet_mask(out.shape, out.dtype, RELU_LANES)
+        pick = np.broadcast_to(a, out.shape) if packet is None else np.where(packet, b, a)
+        return np.where(tie, pick, out).astype(out.dtype, copy=False)
+    forward.__name__ = fn.__name__
+    return forward
+
+
+MAXIMUM = binary_op("Maximum", _zero_ties(np.maximum), _numeric("Maximum"), exact=True)
+MINIMUM = binary_op("Minimum", _zero_ties(np.minimum), _numeric("Minimum"), exact=True)
 REALDIV = binary_op("RealDiv", _realdiv, _numeric("RealDiv"), exact=True)
 
 _CMP_FLOPS = args.zero_flops
@@ -184,14 +210,15 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     try:
         yt = _operand(y, dt)
     except TypeError:
-        if op is ADD and type(y) is float and not reflected:   # TF's add converts the float, then refuses it
-            raise args.mismatch_error("AddV2", 1, dt, dtypes.float32) from None
+        # TF's add converts a refused float or bool without the dtype, then refuses the pair
+        if op is ADD and type(y) in (float, bool) and not reflected:
+            raise args.mismatch_error("AddV2", 1, dt, dtypes.float32 if type(y) is float else dtypes.bool_) from None
         raise
     if yt.dtype is not dt and yt.dtype != dt:
         if reflected:
             raise args.dtype_error(op.name, 1, dt, yt.dtype)
         raise args.mismatch_error(op.name, 1, dt, yt.dtype)
-    if dt._np.kind == "b" and op.name in _NO_BOOL:
+    if (dt._np.kind == "b" and op.name in _NO_BOOL) or (op is POW and dt._np.kind == "u"):
         op.dtype((dt, dt), None)    # raises TF's error: the fast path below skips the dtype rules
     a, b = (yt, x) if reflected else (x, yt)
     arrays = (a._v, b._v) if _cur.ctx.recorder is None else (_raw(a), _raw(b))
@@ -205,40 +232,69 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
                                        trace_errors.broadcast_text(sa, sb), op.name, (sa, sb)) from None
 
 
+def _tensorlike(v: Any) -> bool:
+    return isinstance(v, Tensor) or getattr(v, "_as_tensor", None) is not None
+
+
+def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Tensor:
+    """A binary op function (tf.math.subtract(x, y), ...): a Python value x beside a tensor y
+    takes y's dtype, as TF's eager fallback converts every argument to the first tensor's dtype
+    (`tf.math.subtract(2, int8)` is int8; `tf.math.less(True, int8)` is TypeError)."""
+    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
+        yt = _t(y)
+        if op is ADD and type(x) in (float, bool):
+            try:
+                _operand(x, yt.dtype)
+            except TypeError:   # tf.math.add converts a refused literal without the dtype, then refuses the pair
+                raise args.dtype_error("AddV2", 1, dtypes.float32 if type(x) is float else dtypes.bool_,
+                                       yt.dtype) from None
+        return binary(op, yt, x, True, out_dtype)
+    return binary(op, _t(x), y, out_dtype=out_dtype)
+
+
 def add(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(ADD, _t(x), y)
+    return call2(ADD, x, y)
 
 
 def subtract(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(SUB, _t(x), y)
+    return call2(SUB, x, y)
+
+
+_MUL_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, "
+              "complex128")
 
 
 def multiply(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(MUL, _t(x), y)
+    """`tf.math.multiply`: Mul's op def has no bool (the `*` operator on bools is a logical and)."""
+    out = call2(MUL, x, y)
+    if out.dtype is dtypes.bool_:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of bool is not in the list of allowed "
+                                          f"values: {_MUL_TYPES} [Op:Mul]")
+    return out
 
 
 def floordiv(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(FLOORDIV, _t(x), y)
+    return call2(FLOORDIV, x, y)
 
 
 def floormod(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(FLOORMOD, _t(x), y)
+    return call2(FLOORMOD, x, y)
 
 
 def pow_(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(POW, _t(x), y)
+    return call2(POW, x, y)
 
 
 def maximum(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(MAXIMUM, _t(x), y)
+    return call2(MAXIMUM, x, y)
 
 
 def minimum(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return binary(MINIMUM, _t(x), y)
+    return call2(MINIMUM, x, y)
 
 
 def _cmp(op: Any, x: Any, y: Any) -> Tensor:
-    return binary(op, _t(x), y, out_dtype=dtypes.bool_)
+    return call2(op, x, y, out_dtype=dtypes.bool_)
 
 
 def equal(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -360,7 +416,8 @@ def _extreme(fn: Any, lowest: bool) -> Any:
     highest (Min) value (-inf/+inf for floats), as TF's Eigen reducers do; NumPy raises."""
     def forward(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         if v.size:
-            return fn(v, axis=axis, keepdims=keepdims)
+            out = fn(v, axis=axis, keepdims=keepdims)
+            return _half_zero_ties(v, axis, out) if v.dtype == np.float16 else out
         if v.dtype.kind == "f":
             init: Any = -np.inf if lowest else np.inf
         else:
@@ -368,6 +425,22 @@ def _extreme(fn: Any, lowest: bool) -> Any:
             init = info.min if lowest else info.max
         return fn(v, axis=axis, keepdims=keepdims, initial=init)
     return forward
+
+
+def _half_zero_ties(v: np.ndarray, axis: Any, out: Any) -> Any:
+    """float16 Max/Min of a slice whose extreme is zero: TF 2.21's half reducer keeps the last of
+    the tied zeros (flat order of the reduced axes), so max([-0.0, 0.0]) is 0.0 and max([0.0,
+    -0.0]) is -0.0; NumPy (and TF's float32/float64) keep the first. Clause ops.simd-signed-zeros."""
+    out = np.asarray(out)
+    zero = out == 0
+    if not zero.any():
+        return out
+    axes = tuple(range(v.ndim)) if axis is None else tuple(a % v.ndim for a in axis)
+    keep = [a for a in range(v.ndim) if a not in axes]
+    rows = np.transpose(v, keep + list(axes)).reshape([v.shape[a] for a in keep] + [-1])
+    last = rows.shape[-1] - 1 - np.argmax((rows == 0)[..., ::-1], axis=-1)
+    neg = np.signbit(np.take_along_axis(rows, last[..., None], -1)[..., 0]).reshape(out.shape)
+    return np.where(zero, np.where(neg, np.float16(-0.0), np.float16(0.0)), out).astype(np.float16)
 
 
 MAX = reduction("Max", _extreme(np.max, True), args.allowed("Max", *REAL), args.zero_flops)
@@ -499,9 +572,26 @@ for _name in ("LogicalAnd", "LogicalOr", "LogicalNot"):
     NotDifferentiable(_name)
 
 
+def _logical_operand(v: Any, dt: dtypes.DType) -> Tensor:
+    """An operand of a logical op: LogicalAnd/Or's inputs are typed bool in the op def, so a
+    Python or NumPy value is converted with dtype bool (a number: TF's TypeError "Cannot convert
+    2 to EagerTensor of dtype bool", whatever the other operand is); tensors as they are."""
+    if _tensorlike(v):
+        return _t(v)
+    if type(v) in (int, float):
+        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
+    if isinstance(v, (np.ndarray, np.generic)):
+        return convert_to_tensor(v, dtype_hint=dtypes.bool_)
+    return convert_to_tensor(v, dtype=dtypes.bool_)
+
+
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
-    xt = _t(x)
-    yt = y if isinstance(y, Tensor) else convert_to_tensor(y, dtype_hint=dtypes.bool_)
+    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
+        yt = _t(y)
+        xt = _logical_operand(x, yt.dtype)
+    else:
+        xt = _t(x)
+        yt = _logical_operand(y, xt.dtype)
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt, out_dtype=dtypes.bool_)
 
@@ -549,8 +639,12 @@ SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b
 
 def _checked_binary(op: Any, x: Any, y: Any) -> Tensor:
     """binary() after the op's dtype rule (the operators' fast path skips it: their ops take all types)."""
-    xt = _t(x)
-    yt = _operand(y, xt.dtype)
+    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
+        yt = _t(y)
+        xt = _operand(x, yt.dtype)
+    else:
+        xt = _t(x)
+        yt = _operand(y, xt.dtype)
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt)
 
@@ -782,9 +876,37 @@ def equality(op: Any, x: Tensor, o: Any) -> Tensor:
 
 
 # --- Tensor's operators ---------------------------------------------------------------------------------
+def _truth_of(v: Any) -> Tensor:
+    """`bool_tensor * 2` and `bool_tensor + 2`: TF's operator converts the Python number to a bool
+    through int32 (ints keep their low 32 bits, floats truncate toward zero, NaN and floats beyond
+    int32 are INT_MIN), so 2 is True, 0.5 and 2**32 are False; then Mul is logical and, AddV2
+    refuses bools. Other operators and tf.math.multiply refuse the number (TypeError)."""
+    if type(v) is int:
+        if not -(2 ** 63) <= v < 2 ** 63:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+        truth = (v & 0xFFFFFFFF) != 0
+    else:
+        truth = v != v or not -2.0 ** 31 < v < 2.0 ** 31 or int(v) != 0
+    out = Tensor(np.asarray(truth), dtypes.bool_)
+    return out if _cur.ctx.recorder is None else dispatch.constant_made(out)
+
+
+def _truth_tensor(t: Tensor) -> Tensor:
+    """`number_tensor * bool_tensor` (the operator, either order; not tf.math.multiply): TF's Mul
+    refuses the pair, its `*` wrapper retries through the bool operand, which converts the other
+    through int32 as `_truth_of` does a Python number: the product is their logical and."""
+    if t.dtype is dtypes.bool_:
+        return t
+    return not_equal(cast(t, dtypes.int32), 0)
+
+
 def _install_operators() -> None:
     def op2(op: Any) -> tuple[Any, Any]:
         def fwd(self: Tensor, o: Any) -> Tensor:
+            if (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (int, float):
+                o = _truth_of(o)
+            elif op is MUL and isinstance(o, Tensor) and (self.dtype is dtypes.bool_) != (o.dtype is dtypes.bool_):
+                self, o = _truth_tensor(self), _truth_tensor(o)
             return binary(op, self, o)
 
         def rev(self: Tensor, o: Any) -> Tensor:

@@ -270,4 +270,6 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: s
     negative ids are dropped, ids >= num_segments raise (TF's CPU kernel)."""
     from simdist.runtime.ops import array
     d, ids, shape = unsorted_segment_args(data, segment_ids, num_segments, "UnsortedSegmentSum")
+    if d.dtype.is_bool:   # (SCATTER_ROWS takes bools for other callers; UnsortedSegmentSum's T does not)
+        _SEGMENT_RULE((d.dtype,), None)
     return dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": shape})

@@ -166,7 +166,8 @@ def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any, name: 
 
 
 def _segment_n(data: Tensor, ids: Tensor, num_segments: Any) -> Tensor:
-    """TF's _unsorted_segment_N: each segment's entry count (at least 1), shaped to broadcast."""
+    """TF's _unsorted_segment_N: each segment's entry count (at least 1), shaped to broadcast
+    (bool data: the count's UnsortedSegmentSum refuses bools, InvalidArgumentError as in TF)."""
     from simdist.runtime.ops import array, math
     n = unsorted_segment_sum(array.ones(ids.shape.as_list(), dtype=data.dtype), ids, num_segments)
     k = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)

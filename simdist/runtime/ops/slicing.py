@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -23,10 +23,11 @@ __all__ = ["slice_", "strided_slice_fn", "tile", "pad", "reverse"]
 _ZERO = args.zero_flops
 
 
-def _ints(v: Any, what: str, opname: str) -> tuple[int, ...]:
-    """A shape-like argument (list, tuple, int tensor) as ints; a float one is refused as TF does."""
+def _ints(v: Any, what: str, opname: str, empty_ok: bool = True) -> tuple[int, ...]:
+    """A shape-like argument (list, tuple, int tensor) as ints; a float one is refused as TF does
+    (and, unless `empty_ok`, an empty Python list, which TF converts to float32: Slice's begin)."""
     arr = np.asarray(dispatch.static_value(v)) if isinstance(v, Tensor) else np.asarray(v)
-    if arr.dtype.kind not in "iu" and arr.size:
+    if arr.dtype.kind not in "iu" and (arr.size or not empty_ok):
         name = args.tf_name(v.dtype) if isinstance(v, Tensor) else "float"
         raise errors.InvalidArgumentError(None, None, f"Value for attr '{what}' of {name} is not in the list of "
                                           f"allowed values: int32, int64 [Op:{opname}]")
@@ -53,7 +54,7 @@ SLICE = register("Slice", lambda a, begin, size: a[tuple(slice(b, b + s) for b, 
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """`tf.slice`: size -1 takes the rest of the dimension; out-of-range begin/size raise as TF."""
     t = _t(input_)
-    b, s = _ints(begin, "Index", "Slice"), _ints(size, "Index", "Slice")
+    b, s = _ints(begin, "Index", "Slice", False), _ints(size, "Index", "Slice", False)
     shp = t.shape.as_list()
     if len(b) != len(shp) or len(s) != len(shp):
         raise errors.InvalidArgumentError(
@@ -237,10 +238,12 @@ REVERSE = register("ReverseV2", lambda a, axis: np.flip(a, axis), args.first, ar
 def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
     """`tf.reverse`: the elements reversed along each axis of the 1-D `axis` (int32 or int64)."""
     t = _t(tensor)
-    ax = _t(axis)
+    ax = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, dtype_hint=dtypes.int32)   # Tidx's default
     if ax.dtype.name not in ("int32", "int64"):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(ax.dtype)} is not in "
                                           "the list of allowed values: int32, int64 [Op:ReverseV2]")
+    if t.shape.num_elements() == 0:
+        return t   # ReverseV2's kernel returns an empty input before it checks the axes (TF 2.21)
     dims = dispatch.static_value(ax)
     if dims.ndim != 1:
         raise errors.InvalidArgumentError(None, None, f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]")

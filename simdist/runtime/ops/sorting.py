@@ -29,7 +29,7 @@ def _top_k(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]
     # run TF's kernel step for step (topk_kernel)
     n = x.shape[-1] if x.ndim else 0
     floating = x.dtype.kind == "f" or x.dtype.name == "bfloat16"    # (ml_dtypes' bfloat16 is kind "V")
-    key = -x if floating else -x.astype(np.int64) if x.dtype.kind in "iu" else ~x
+    key = -x if floating else ~x   # ints: ~x = -x - 1 reverses the order without wrapping at INT64_MIN
     idx = np.argsort(key, axis=-1, kind="stable")[..., :k].astype(np.int32)
     exact = np.isnan(x).any(axis=-1) if floating else np.zeros(x.shape[:-1], bool)
     if not sorted and 1 < k < n:

@@ -5,7 +5,8 @@ gradient as TF 2.21's math_grad.py registers it, and its facade function.
 
 Values are NumPy's and SciPy's (TF's Eigen kernels may differ in the last bits for float32);
 the special functions follow TF at their poles: lgamma(-inf) = inf, digamma of 0 and of negative
-integers is NaN, erf(±inf) is NaN in float64 (TF's double kernel; ±1 in float32).
+integers is NaN, erf(x) is NaN in float64 for |x| >= 1.3407807830046643e154 and ±inf (TF's double
+kernel; ±1 in float32).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from simdist.runtime.ops.unary import _FLOAT, _FLOAT_C, _quiet, _rule, exp, reci
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["sin", "cos", "tan", "atan", "sinh", "cosh", "asinh", "erf", "expm1", "lgamma", "digamma", "polygamma",
-           "log_sigmoid"]
+           "log_sigmoid", "asin", "acos", "acosh", "atanh", "rint"]
 
 
 def _scipy_special() -> Any:
@@ -48,10 +49,15 @@ def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
         return _scipy_special().polygamma(n, x)
 
 
+# TF 2.21's double Erf kernel (Eigen's erf<double>) gives NaN from |x| = 1.3407807830046643e154 up (its
+# x * x overflows there: found by bisection on TF 2.21; ±inf included); float32's gives ±1.
+_ERF64_NAN_FROM = 1.3407807830046643e154
+
+
 def _erf(a: np.ndarray) -> np.ndarray:
     r = _scipy_special().erf(a)
-    if a.dtype == np.float64 and a.size:      # TF 2.21's double Erf kernel gives NaN at ±inf (float: ±1)
-        r = np.where(np.isinf(a), np.nan, r)
+    if a.dtype == np.float64 and a.size:
+        r = np.where(np.abs(a) >= _ERF64_NAN_FROM, np.nan, r)
     return r
 
 
@@ -91,6 +97,22 @@ ERF = unary("Erf", _erf, _rule("Erf", _FLOAT))
 LGAMMA = unary("Lgamma", _quiet(_lgamma), _no_bfloat16_kernel("Lgamma"))
 DIGAMMA = unary("Digamma", _digamma, _no_bfloat16_kernel("Digamma"))
 POLYGAMMA = binary("Polygamma", _polygamma, _polygamma_rule)
+ASIN = unary("Asin", _quiet(np.arcsin), _rule("Asin", _FLOAT_C))
+ACOS = unary("Acos", _quiet(np.arccos), _rule("Acos", _FLOAT_C))
+ACOSH = unary("Acosh", _quiet(np.arccosh), _rule("Acosh", _FLOAT_C))
+ATANH = unary("Atanh", _quiet(np.arctanh), _rule("Atanh", _FLOAT_C))
+
+
+def _rint_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    """Rint's op def takes bfloat16, half, float and double; TF's CPU kernels only float and double."""
+    d = _rule("Rint", _FLOAT)(dts, attrs)
+    if d.name in ("float16", "bfloat16"):
+        raise errors.NotFoundError(None, None, "Could not find device for node: {{node Rint}} = "
+                                   f"Rint[T=DT_{'HALF' if d.name == 'float16' else 'BFLOAT16'}] [Op:Rint]")
+    return d
+
+
+RINT = unary("Rint", np.rint, _rint_rule, exact=True)   # half to even, as C's rint in the default rounding mode
 
 
 def _unary(op: Any, x: Any) -> Tensor:
@@ -144,6 +166,27 @@ def digamma(x: Any, name: str | None = None) -> Tensor:
 def polygamma(a: Any, x: Any, name: str | None = None) -> Tensor:
     """`tf.math.polygamma(a, x)`: the a-th derivative of digamma (a, x of one float dtype)."""
     return dispatch.execute(POLYGAMMA, (_t(a), _t(x)))
+
+
+def asin(x: Any, name: str | None = None) -> Tensor:
+    return _unary(ASIN, x)
+
+
+def acos(x: Any, name: str | None = None) -> Tensor:
+    return _unary(ACOS, x)
+
+
+def acosh(x: Any, name: str | None = None) -> Tensor:
+    return _unary(ACOSH, x)
+
+
+def atanh(x: Any, name: str | None = None) -> Tensor:
+    return _unary(ATANH, x)
+
+
+def rint(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.rint`: the nearest integer, halves to even (float and double only)."""
+    return _unary(RINT, x)
 
 
 def log_sigmoid(x: Any, name: str | None = None) -> Tensor:
@@ -222,3 +265,36 @@ def _polygamma_grad(op: Any, grad: Any) -> list:
     n, x = op.inputs
     return [None, math.unbroadcast(grad * polygamma(n + 1, x), x.shape.as_list())]
 
+
+
+@RegisterGradient("Asin")
+def _asin_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops.unary import sqrt
+    x = op.inputs[0]
+    one = constant(1, dtype=grad.dtype)
+    return [grad * reciprocal(sqrt(one - square(x)))]
+
+
+@RegisterGradient("Acos")
+def _acos_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops.unary import sqrt
+    x = op.inputs[0]
+    one = constant(1, dtype=grad.dtype)
+    return [-grad * reciprocal(sqrt(one - square(x)))]
+
+
+@RegisterGradient("Acosh")
+def _acosh_grad(op: Any, grad: Any) -> list:
+    return [grad / sinh(op.outputs[0])]
+
+
+@RegisterGradient("Atanh")
+def _atanh_grad(op: Any, grad: Any) -> list:
+    x = op.inputs[0]
+    one = constant(1, dtype=grad.dtype)
+    return [grad * reciprocal(one - square(x))]
+
+
+@RegisterGradient("Rint")
+def _rint_grad(op: Any, grad: Any) -> list:
+    return [None]   # TF: "the gradient of Rint is zero", as [None]

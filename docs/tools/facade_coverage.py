@@ -1,0 +1,49 @@
+"""List the public functions of TF 2.21's `tf`, `tf.math`, `tf.nn` and `tf.linalg` namespaces
+that simdist's facade (`from simdist import tf`) does not have, as docs/ops-coverage.md shows:
+
+    python docs/tools/facade_coverage.py            # print the Markdown table
+    python docs/tools/facade_coverage.py --write    # rewrite docs/ops-coverage.md's table
+
+Needs real TensorFlow (the `tf` extra). Classes and private names are left out.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+DOC = Path(__file__).resolve().parents[1] / "ops-coverage.md"
+BEGIN, END = "<!-- coverage -->", "<!-- /coverage -->"
+
+
+def missing() -> list[tuple[str, int, list[str]]]:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as real
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from simdist import tf as ours
+    out = []
+    for ns in ("", "math", "nn", "linalg"):
+        t = getattr(real, ns) if ns else real
+        s = getattr(ours, ns, None) if ns else ours
+        names = sorted(n for n in dir(t) if not n.startswith("_") and callable(getattr(t, n))
+                       and not isinstance(getattr(t, n), type))
+        out.append((f"tf.{ns}" if ns else "tf", len(names), [n for n in names if s is None or not hasattr(s, n)]))
+    return out
+
+
+def table() -> str:
+    rows = ["| namespace | TF 2.21 functions | missing in simdist | missing |", "|---|---|---|---|"]
+    for ns, total, miss in missing():
+        rows.append(f"| `{ns}` | {total} | {len(miss)} | {', '.join(f'`{m}`' for m in miss)} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    text = table()
+    if sys.argv[1:] == ["--write"]:
+        doc = DOC.read_text()
+        a, b = doc.index(BEGIN) + len(BEGIN), doc.index(END)
+        DOC.write_text(doc[:a] + "\n" + text + "\n" + doc[b:])
+    else:
+        print(text)

@@ -1,0 +1,235 @@
+"""Counting ops: tf.unique, tf.unique_with_counts, tf.math.bincount, tf.math.count_nonzero and
+tf.math.in_top_k (= tf.nn.in_top_k), as TF 2.21's kernels and Python wrappers compute them.
+
+- Unique / UniqueWithCounts: 1-D input; values in order of first appearance, each input's index
+  into them (out_idx int32 or int64), the counts. Equality is C++'s: -0.0 and 0.0 are one value
+  (the first seen is kept), every NaN is a value of its own.
+- DenseBincount (bincount_ops.bincount): non-integer input is cast to int32; the size is
+  max(arr) + 1 (0 when empty), at least minlength, at most maxlength; values >= size are
+  dropped, a negative value is InvalidArgumentError; axis None/0 flattens, -1 counts each row of
+  a rank-2 input; weights (a Tensor of arr's shape) give the output dtype, else `dtype`.
+- count_nonzero: reduce_sum(cast(x != 0, int64)) cast to `dtype` (math_ops.count_nonzero_v2).
+- InTopKV2: float32 predictions [batch, classes], int32/int64 targets; a target is in the top k
+  when fewer than k classes predict strictly more than it; a row holding a non-finite
+  prediction, or a target out of range, gives False (in_topk_op.h).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import args, dispatch, trace_errors
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["unique", "unique_with_counts", "bincount", "count_nonzero", "in_top_k"]
+
+_PER_LANE = lanes("its output's length depends on the lane's values")
+
+
+def no_tf_gradient(op_type: str) -> None:
+    """TF 2.21 registers no gradient for op_type (nor declares it not differentiable): a tape
+    that reaches it raises LookupError, as registry.gradient_function words it."""
+    def grad(op: Any, *grads: Any) -> list:
+        from simdist.runtime.ops import registry
+        registry.gradient_function(registry.OpDef(op_type, lambda: None, lambda d, a: None, kind="shape"))
+        return []
+    RegisterGradient(op_type)(grad)
+
+
+def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple[np.ndarray, ...]:
+    if x.ndim != 1:
+        op = f"Unique{'WithCounts' * counts}"
+        raise trace_errors.shape_error(f"unique expects a 1D vector. [Op:{op}]",
+                                       f"Shape must be rank 1 but is rank {x.ndim}", op, [list(x.shape)])
+    first: dict[Any, int] = {}
+    idx = np.empty(x.shape[0], dtype=out_idx._np)
+    keep: list[int] = []
+    items = x.tolist()
+    for i, v in enumerate(items):
+        if isinstance(v, float) and v != v:     # NaN: a value of its own
+            idx[i] = len(keep)
+            keep.append(i)
+            continue
+        j = first.get(v)
+        if j is None:
+            j = first[v] = len(keep)
+            keep.append(i)
+        idx[i] = j
+    y = x[np.asarray(keep, dtype=np.int64)]
+    if not counts:
+        return y, idx
+    return y, idx, np.bincount(idx.astype(np.int64), minlength=len(keep)).astype(out_idx._np)
+
+
+def _idx_rule(name: str, n: int) -> Any:
+    def rule(dts: Any, attrs: Any) -> tuple:
+        o = attrs["out_idx"]
+        if o not in (dtypes.int32, dtypes.int64):
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_idx' of {args.tf_name(o)} is not in the "
+                                              f"list of allowed values: int32, int64 [Op:{name}]")
+        return (dts[0],) + (o,) * (n - 1)
+    return rule
+
+
+UNIQUE = register("Unique", lambda x, out_idx: _unique(x, out_idx), _idx_rule("Unique", 2),
+                  num_outputs=2, kind="gather/scatter", fusion=_PER_LANE)
+UNIQUE_WITH_COUNTS = register("UniqueWithCounts", lambda x, out_idx: _unique(x, out_idx, True),
+                              _idx_rule("UniqueWithCounts", 3), num_outputs=3, kind="gather/scatter",
+                              fusion=_PER_LANE)
+no_tf_gradient("Unique")
+no_tf_gradient("UniqueWithCounts")
+
+
+def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """`tf.unique`: (values in order of first appearance, index of each input into them)."""
+    return dispatch.execute(UNIQUE, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx)})
+
+
+def unique_with_counts(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.unique_with_counts`: unique's two outputs and how often each value occurs."""
+    return dispatch.execute(UNIQUE_WITH_COUNTS, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx)})
+
+
+# --- bincount ----------------------------------------------------------------------------------------------
+def _dense_bincount(arr: np.ndarray, weights: np.ndarray, size: int, binary_output: bool) -> np.ndarray:
+    if arr.ndim > 2:
+        raise trace_errors.shape_error(f"Shape must be at most rank 2 but is rank {arr.ndim} [Op:DenseBincount]",
+                                       f"Shape must be at most rank 2 but is rank {arr.ndim}", "DenseBincount",
+                                       [list(arr.shape), [], list(weights.shape)])
+    if arr.size and arr.min() < 0:
+        raise errors.InvalidArgumentError(None, None, "Input 'in' must be non-negative! Negative input value found: "
+                                          f"{int(arr.min())} [Op:DenseBincount]")
+    rows = arr if arr.ndim == 2 else arr.reshape(1, -1)
+    w = weights.reshape(rows.shape) if weights.size else None
+    out = np.zeros((rows.shape[0], size), dtype=weights.dtype)
+    for r in range(rows.shape[0]):
+        keep = rows[r] < size
+        ids = rows[r][keep].astype(np.int64)
+        if binary_output:
+            out[r, ids] = 1
+        elif w is None:
+            np.add.at(out[r], ids, 1)
+        else:
+            np.add.at(out[r], ids, w[r][keep])
+    return out if arr.ndim == 2 else out[0]
+
+
+def _bincount_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    tidx, t = dts
+    if tidx not in (dtypes.int32, dtypes.int64):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(tidx)} is not in the "
+                                          "list of allowed values: int32, int64 [Op:DenseBincount]")
+    if t not in (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(t)} is not in the list of "
+                                          "allowed values: int32, int64, float, double [Op:DenseBincount]")
+    return t
+
+
+DENSE_BINCOUNT = register("DenseBincount", _dense_bincount, _bincount_rule, lambda arrays, out, attrs: arrays[0].size,
+                          kind="gather/scatter", fusion=_PER_LANE)
+no_tf_gradient("DenseBincount")
+
+
+def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None, dtype: Any = dtypes.int32,
+             name: str | None = None, axis: Any = None, binary_output: bool = False) -> Tensor:
+    """`tf.math.bincount`: how often each value 0..size-1 occurs in `arr` (or the sum of its weights)."""
+    from simdist.runtime.ops import array, math
+    a = convert_to_tensor(arr)
+    w = convert_to_tensor(weights) if weights is not None else None
+    if w is not None and binary_output:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify only one.")
+    if not a.dtype.is_integer:
+        a = math.cast(a, dtypes.int32)
+    axis = 0 if axis is None else axis
+    if axis not in (0, -1):
+        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
+    v = dispatch.static_value(a)
+    size = (int(v.max()) + 1) if v.size else 0
+    with np.errstate(over="ignore"):
+        size = int(np.asarray(size).astype(a.dtype._np))   # reduce_max(arr) + 1 in arr's dtype
+    if minlength is not None:
+        size = max(int(minlength), size)
+    if maxlength is not None:
+        size = min(int(maxlength), size)
+    if axis == 0:
+        if w is not None:
+            w = array.reshape(w, [-1])
+        a = array.reshape(a, [-1])
+    if w is None:
+        w = array.constant(np.zeros([0], dtypes.as_dtype(dtype)._np), dtype=dtypes.as_dtype(dtype))
+    if size < 0:
+        raise errors.InvalidArgumentError(None, None, f"size ({size}) must be non-negative [Op:DenseBincount]")
+    return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": bool(binary_output)})
+
+
+def count_nonzero(input: Any, axis: Any = None, keepdims: Any = None, dtype: Any = dtypes.int64,  # noqa: A002
+                  name: str | None = None) -> Tensor:
+    """`tf.math.count_nonzero`: reduce_sum(cast(input != 0, int64)), cast to `dtype`."""
+    from simdist.runtime.ops import math
+    t = convert_to_tensor(input)
+    pred = t if t.dtype is dtypes.bool_ else math.not_equal(t, math.cast(0, t.dtype))
+    return math.cast(math.reduce_sum(math.cast(pred, dtypes.int64), axis=axis, keepdims=bool(keepdims)), dtype)
+
+
+# --- in_top_k ----------------------------------------------------------------------------------------------
+def _in_top_k(predictions: np.ndarray, targets: np.ndarray, k: np.ndarray) -> np.ndarray:
+    shapes = [list(predictions.shape), list(targets.shape), list(np.shape(k))]
+    if predictions.ndim != 2:
+        raise trace_errors.shape_error("predictions must be 2-dimensional [Op:InTopKV2]",
+                                       f"Shape must be rank 2 but is rank {predictions.ndim}", "InTopKV2", shapes)
+    if targets.ndim != 1:
+        raise trace_errors.shape_error("targets must be 1-dimensional [Op:InTopKV2]",
+                                       f"Shape must be rank 1 but is rank {targets.ndim}", "InTopKV2", shapes)
+    if np.ndim(k) != 0:
+        raise trace_errors.shape_error("k must be 0-D, got shape " + args.dims(list(np.shape(k))) + " [Op:InTopKV2]",
+                                       f"Shape must be rank 0 but is rank {np.ndim(k)}", "InTopKV2", shapes)
+    if predictions.shape[0] != targets.shape[0]:
+        raise trace_errors.shape_error(
+            f"First dimension of predictions {predictions.shape[0]} must match length of targets "
+            f"{targets.shape[0]} [Op:InTopKV2]",
+            f"Dimensions must be equal, but are {predictions.shape[0]} and {targets.shape[0]}", "InTopKV2", shapes)
+    kk = int(k)
+    n, classes = predictions.shape
+    out = np.zeros(n, dtype=bool)
+    for b in range(n):
+        t = int(targets[b])
+        row = predictions[b]
+        if not 0 <= t < classes or not np.all(np.isfinite(row)):
+            continue
+        out[b] = int(np.count_nonzero(row > row[t])) < kk
+    return out
+
+
+def _in_top_k_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    p, t, k = dts
+    if t not in (dtypes.int32, dtypes.int64):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(t)} is not in the list of "
+                                          "allowed values: int32, int64 [Op:InTopKV2]")
+    if p is not dtypes.float32:
+        raise errors.InvalidArgumentError(None, None, "cannot compute InTopKV2 as input #0(zero-based) was expected "
+                                          f"to be a float tensor but is a {args.tf_name(p)} tensor [Op:InTopKV2]")
+    return dtypes.bool_
+
+
+IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_rule, lambda arrays, out, attrs: arrays[0].size,
+                    kind="sort", fusion=lanes("k and the class axis are one lane's"))
+no_tf_gradient("InTopKV2")
+
+
+def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) -> Tensor:
+    """`tf.math.in_top_k` / `tf.nn.in_top_k`: whether each target is among its row's k largest
+    predictions (ties count for the target; a non-finite row or an out-of-range target: False)."""
+    p = convert_to_tensor(predictions)
+    if not isinstance(targets, Tensor) and not isinstance(k, Tensor) and p.dtype is not dtypes.float32:
+        # no tensor fixes T: TF's eager fallback converts every input to its op-def type first
+        raise ValueError(f"Tensor conversion requested dtype float32 for Tensor with dtype {p.dtype.name}: {p!r}")
+    if isinstance(targets, Tensor):
+        t = targets
+    else:   # T comes from k when it is a tensor, else int32 (a Python [] is not float32 here)
+        t = convert_to_tensor(targets, dtype=k.dtype if isinstance(k, Tensor) else dtypes.int32)
+    kt = convert_to_tensor(k, dtype=t.dtype)
+    return dispatch.execute(IN_TOP_K, (p, t, kt))

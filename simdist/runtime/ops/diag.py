@@ -1,0 +1,163 @@
+"""Batched matrix diagonals: tf.linalg.diag_part (MatrixDiagPartV3) and tf.linalg.diag
+(MatrixDiagV3), with k a diagonal offset or a band (lo, hi), padding_value and align, as TF
+2.21's matrix_diag_op.cc computes them; each op's gradient is the other (array_grad.py).
+
+Diagonal d of an M x N matrix has min(M + min(0, d), N - max(0, d)) elements, starting at
+(max(0, -d), max(0, d)). A band is stacked from d = hi down to lo, each row max_diag_len long;
+a shorter diagonal is left-aligned (padded after) when d >= 0 and align's first word is LEFT or
+d <= 0 and its second word is LEFT, else right-aligned (padded before).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.ops import args, dispatch, trace_errors
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["diag_part", "diag"]
+
+_ALIGNS = ("LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT")
+
+
+def _band(k: Any, op: str) -> tuple[int, int]:
+    ks = np.asarray(k).reshape(-1).tolist()
+    if not 1 <= len(ks) <= 2:
+        raise errors.InvalidArgumentError(None, None, f"diag_index must have only one or two elements, received "
+                                          f"{len(ks)} elements. [Op:{op}]")
+    lo, hi = int(ks[0]), int(ks[-1])
+    if lo > hi:
+        raise errors.InvalidArgumentError(None, None, f"lower_diag_index must not be larger than upper_diag_index: "
+                                          f"{lo} > {hi} [Op:{op}]")
+    return lo, hi
+
+
+def _diag_len(m: int, n: int, d: int) -> int:
+    return min(m + min(0, d), n - max(0, d))
+
+
+def _offset(d: int, diag_len: int, max_len: int, align: str) -> int:
+    sup, sub = align.split("_")
+    left = (d >= 0 and sup == "LEFT") or (d <= 0 and sub == "LEFT")
+    return 0 if left else max_len - diag_len
+
+
+def _diag_part(x: np.ndarray, pad: np.ndarray, k: tuple[int, int], align: str) -> np.ndarray:
+    if x.ndim < 2:
+        raise trace_errors.shape_error(f"input must be at least 2-dim, received shape: {args.dims(list(x.shape))} "
+                                       "[Op:MatrixDiagPartV3]", f"Shape must be at least rank 2 but is rank {x.ndim}",
+                                       "MatrixDiagPartV3", [list(x.shape), [], []])
+    m, n = x.shape[-2:]
+    lo, hi = k
+    if (lo != 0 and (lo <= -m or lo >= n)) or (hi != 0 and (hi <= -m or hi >= n)):
+        raise errors.InvalidArgumentError(None, None, f"lower_diag_index is out of bound: {lo}. It must be between "
+                                          f"{-m} and {n} [Op:MatrixDiagPartV3]")
+    max_len = max(_diag_len(m, n, d) for d in range(lo, hi + 1))
+    out = np.full(x.shape[:-2] + (hi - lo + 1, max_len), pad, dtype=x.dtype)
+    for j, d in enumerate(range(hi, lo - 1, -1)):
+        ln = _diag_len(m, n, d)
+        if ln <= 0:
+            continue
+        r0, c0 = max(0, -d), max(0, d)
+        off = _offset(d, ln, max_len, align)
+        out[..., j, off:off + ln] = x[..., np.arange(r0, r0 + ln), np.arange(c0, c0 + ln)]
+    return out[..., 0, :] if lo == hi else out
+
+
+def _diag(v: np.ndarray, pad: np.ndarray, k: tuple[int, int], num_rows: int, num_cols: int,
+          align: str) -> np.ndarray:
+    lo, hi = k
+    if lo != hi:
+        if v.ndim < 2 or v.shape[-2] != hi - lo + 1:
+            raise errors.InvalidArgumentError(None, None, "The number of diagonals provided in the input does not "
+                                              "match the lower_diag_index and upper_diag_index range. "
+                                              "[Op:MatrixDiagV3]")
+        bands = v
+    else:
+        if v.ndim < 1:
+            raise errors.InvalidArgumentError(None, None, "diagonal must be at least 1-dim, received shape: [] "
+                                              "[Op:MatrixDiagV3]")
+        bands = v[..., None, :]
+    max_len = bands.shape[-1]
+    min_rows = max_len - min(hi, 0)
+    min_cols = max_len + max(lo, 0)
+    if num_rows == -1 and num_cols == -1:
+        num_rows = num_cols = max(min_rows, min_cols)
+    elif num_rows == -1:
+        num_rows = min_rows
+    elif num_cols == -1:
+        num_cols = min_cols
+    if num_rows != min_rows and num_cols != min_cols:
+        raise errors.InvalidArgumentError(None, None, f"The number of rows or columns is not consistent with the "
+                                          f"specified d_lower, d_upper, and diagonal. [Op:MatrixDiagV3]")
+    out = np.full(bands.shape[:-2] + (num_rows, num_cols), pad, dtype=v.dtype)
+    for j, d in enumerate(range(hi, lo - 1, -1)):
+        ln = _diag_len(num_rows, num_cols, d)
+        if ln <= 0:
+            continue
+        r0, c0 = max(0, -d), max(0, d)
+        off = _offset(d, ln, max_len, align)
+        out[..., np.arange(r0, r0 + ln), np.arange(c0, c0 + ln)] = bands[..., j, off:off + ln]
+    return out
+
+
+_PER_LANE = lanes("no stacked form written (the diagonal's geometry is one lane's)")
+DIAG_PART = register("MatrixDiagPartV3", _diag_part, args.same_dtype("MatrixDiagPartV3"), args.zero_flops,
+                     kind="shape", fusion=_PER_LANE)
+DIAG = register("MatrixDiagV3", _diag, args.same_dtype("MatrixDiagV3"), args.zero_flops, kind="shape",
+                fusion=_PER_LANE)
+
+
+def _align(align: Any, op: str) -> str:
+    if align not in _ALIGNS:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'align' of \"{align}\" is not in the list of "
+                                          f"allowed values: \"LEFT_RIGHT\", \"RIGHT_LEFT\", \"LEFT_LEFT\", "
+                                          f"\"RIGHT_RIGHT\" [Op:{op}]")
+    return str(align)
+
+
+def _padding(value: Any, like: Tensor) -> Tensor:
+    """padding_value in the input's dtype: array_ops casts it (`0` pads a bool matrix with False)."""
+    if isinstance(value, Tensor):
+        from simdist.runtime.ops import math
+        return math.cast(value, like.dtype)
+    with np.errstate(all="ignore"):
+        return Tensor(np.asarray(value).astype(like.dtype._np), like.dtype)
+
+
+def _k(k: Any) -> Any:
+    return dispatch.static_value(k) if isinstance(k, Tensor) else k
+
+
+def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: Any = 0,  # noqa: A002
+              align: str = "RIGHT_LEFT") -> Tensor:
+    """`tf.linalg.diag_part`: diagonal k (or the band k = (lo, hi)) of each innermost matrix."""
+    x = convert_to_tensor(input)
+    pad = _padding(padding_value, x)
+    return dispatch.execute(DIAG_PART, (x, pad), {"k": _band(_k(k), "MatrixDiagPartV3"),
+                                                  "align": _align(align, "MatrixDiagPartV3")})
+
+
+def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_cols: Any = -1,
+         padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
+    """`tf.linalg.diag`: matrices with `diagonal` on diagonal k (or the band k = (lo, hi)),
+    padding_value elsewhere; the size is inferred when num_rows/num_cols are -1."""
+    v = convert_to_tensor(diagonal)
+    pad = _padding(padding_value, v)
+    return dispatch.execute(DIAG, (v, pad), {"k": _band(_k(k), "MatrixDiagV3"), "num_rows": int(_k(num_rows)),
+                                             "num_cols": int(_k(num_cols)), "align": _align(align, "MatrixDiagV3")})
+
+
+@RegisterGradient("MatrixDiagPartV3")
+def _diag_part_grad(op: Any, grad: Any) -> list:
+    m, n = op.inputs[0].shape.as_list()[-2:]
+    return [diag(grad, k=op.get_attr("k"), num_rows=m, num_cols=n, align=op.get_attr("align")), None]
+
+
+@RegisterGradient("MatrixDiagV3")
+def _diag_grad(op: Any, grad: Any) -> list:
+    return [diag_part(grad, k=op.get_attr("k"), align=op.get_attr("align")), None]

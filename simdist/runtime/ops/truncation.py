@@ -1,0 +1,160 @@
+"""Division rounded toward zero and the casts that saturate (tf.truncatediv, tf.truncatemod,
+tf.realdiv, tf.dtypes.saturate_cast), as TF 2.21's kernels and math_ops.py compute them.
+
+- TruncateDiv: integers divide as C does (toward zero; INT_MIN / -1 wraps), floats give
+  trunc(x / y); an integer zero divisor is TF's InternalError ("only integer div and mod
+  should have errors"). Its gradient is [None, None], as TF registers it.
+- TruncateMod: C's % and fmod (the remainder has the dividend's sign); int32, int64, float and
+  double only (int8 is refused by the op def, half by the CPU kernels). TF registers no gradient:
+  a tape reaching it raises LookupError.
+- RealDiv: x / y for floats; integers have no CPU kernel (NotFoundError).
+- saturate_cast: clip to the output dtype's range nudged toward zero until it is representable
+  in the input dtype (math_ops.saturate_cast, line for line), then cast; NaN is not clipped
+  and casts as tf.cast casts it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import args
+from simdist.runtime.ops.registry import NotDifferentiable, binary
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["truncatediv", "truncatemod", "realdiv", "saturate_cast"]
+
+_TRUNCDIV_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, "
+                   "complex64, complex128")
+_TRUNCMOD_TYPES = "int32, int64, bfloat16, half, float, double"
+
+
+def _zero_divisor(name: str) -> errors.InternalError:
+    return errors.InternalError(None, None, "Unexpected error in binary operator (only integer div and mod should "
+                                f"have errors) [Op:{name}]")
+
+
+def _empty(a: np.ndarray, b: np.ndarray) -> bool:
+    """No output element: TF's kernel divides nothing and checks no divisor."""
+    return 0 in np.broadcast_shapes(a.shape, b.shape)
+
+
+def _truncdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind in "iu":
+        if not _empty(a, b) and not np.all(b):
+            raise _zero_divisor("TruncateDiv")
+        with np.errstate(over="ignore"):
+            q = np.floor_divide(a, b)
+            fix = (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
+            return np.where(fix, q + np.ones((), a.dtype), q).astype(a.dtype, copy=False)
+    with np.errstate(all="ignore"):
+        return np.trunc(np.true_divide(a, b))
+
+
+def _truncmod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind in "iu":
+        if not _empty(a, b) and not np.all(b):
+            raise _zero_divisor("TruncateMod")
+        with np.errstate(over="ignore"):
+            r = np.fmod(a, np.where(b == -1, np.ones((), b.dtype), b))   # INT_MIN % -1 is 0 (x86 would trap)
+            return r.astype(a.dtype, copy=False)
+    with np.errstate(all="ignore"):
+        return np.fmod(a, b)
+
+
+def _truncmod_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    d = args.allowed("TruncateMod", "fi", _TRUNCMOD_TYPES)(dts, attrs)
+    if d.kind == "i" and d not in (dtypes.int32, dtypes.int64):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of "
+                                          f"allowed values: {_TRUNCMOD_TYPES} [Op:TruncateMod]")
+    if d.name in ("float16", "bfloat16"):
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node TruncateMod}}}} = "
+                                   f"TruncateMod[T=DT_{'HALF' if d.name == 'float16' else 'BFLOAT16'}] [Op:TruncateMod]")
+    return d
+
+
+def _realdiv_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    """RealDiv's op def takes integers, TF's CPU kernels do not: NotFoundError."""
+    from simdist.runtime.ops import math
+    d = math._numeric("RealDiv")(dts, attrs)
+    if d.kind in "iu":
+        raise errors.NotFoundError(None, None, "Could not find device for node: {{node RealDiv}} = "
+                                   f"RealDiv[T=DT_{d.name.upper()}] [Op:RealDiv]")
+    return d
+
+
+TRUNCATE_DIV = binary("TruncateDiv", _truncdiv, args.allowed("TruncateDiv", "fiu", _TRUNCDIV_TYPES))
+TRUNCATE_MOD = binary("TruncateMod", _truncmod, _truncmod_rule)
+NotDifferentiable("TruncateDiv")   # TF's gradient: [None, None]
+
+
+def _register_truncate_mod_gradient() -> None:
+    from simdist.runtime.ops.counting import no_tf_gradient
+    no_tf_gradient("TruncateMod")    # TF registers none: LookupError at backprop
+
+
+_register_truncate_mod_gradient()
+
+
+def _call(op: Any, x: Any, y: Any) -> Tensor:
+    from simdist.runtime.ops import math
+    return math._checked_binary(op, x, y)
+
+
+def truncatediv(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.truncatediv`: x / y rounded toward zero."""
+    return _call(TRUNCATE_DIV, x, y)
+
+
+def truncatemod(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.truncatemod`: the remainder of truncatediv (the dividend's sign), as C's % and fmod."""
+    return _call(TRUNCATE_MOD, x, y)
+
+
+def realdiv(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.realdiv`: x / y of one float dtype (integers: TF's NotFoundError)."""
+    from simdist.runtime.ops import math
+    xt = args.t(x)
+    yt = math._operand(y, xt.dtype)
+    _realdiv_rule((xt.dtype, yt.dtype), None)
+    return math.binary(math.REALDIV, xt, yt)
+
+
+def _limits(d: dtypes.DType) -> tuple[Any, Any]:
+    if d.kind == "f":
+        info = np.finfo(d._np)
+        return info.min, info.max
+    if d.kind == "b":
+        raise TypeError(f"Cannot find minimum value of {d!r} with type {d!r}.")
+    info2 = np.iinfo(d._np)
+    return info2.min, info2.max
+
+
+def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
+    """`tf.dtypes.saturate_cast`: clip to the output dtype's range (nudged toward zero where the
+    limit is not representable in the input dtype, as math_ops.saturate_cast), then cast."""
+    from simdist.runtime.ops import math
+    value = convert_to_tensor(value)
+    out = dtypes.as_dtype(dtype)
+    in_dt = value.dtype
+    if in_dt.kind == "c" or out.kind == "c":
+        raise NotImplementedError(f"saturate_cast of complex values ({in_dt.name} to {out.name}) is not simdist's")
+    in_min, in_max = _limits(in_dt)
+    out_min, out_max = _limits(out)
+    np_dtype = in_dt._np.type
+    try:
+        promoted = np.promote_types(in_dt._np, out._np)
+    except TypeError:
+        promoted = np.dtype(float)
+    with np.errstate(over="ignore"):
+        min_limit = np_dtype(np.maximum(in_min, out_min))
+        if np.array([min_limit, out_min], dtype=promoted)[0] < np.array([min_limit, out_min], dtype=promoted)[1]:
+            min_limit = np.nextafter(min_limit, np_dtype(0), dtype=np_dtype)
+        max_limit = np_dtype(np.minimum(float(in_max), float(out_max)))
+        if np.array([max_limit, out_max], dtype=promoted)[0] > np.array([max_limit, out_max], dtype=promoted)[1]:
+            max_limit = np.nextafter(max_limit, np_dtype(0), dtype=np_dtype)
+    from simdist.runtime.ops import clip
+    value = clip.clip_by_value(value, convert_to_tensor(min_limit, dtype=in_dt), convert_to_tensor(max_limit, dtype=in_dt))
+    return math.cast(value, out)

@@ -1,0 +1,159 @@
+"""Binary functions with a zero guard and two-argument arctangent (tf.math.xlogy, xdivy,
+xlog1py, multiply_no_nan, atan2), each one declaration with its gradient as TF 2.21's
+math_grad.py registers it, and its facade function.
+
+The guards follow TF's Eigen functors: xlogy/xdivy/xlog1py give 0 where x == 0 (even for
+y = 0, inf or NaN), multiply_no_nan gives +0 where y == 0 (even for x = inf or NaN). A zero x
+gives +0.0 in TF's scalar path and x itself in its SIMD packets, so -0.0 stays -0.0 for the
+elements of full packets (simd.py; modelled when no operand is broadcast; docs/spec.md
+`ops.xfunctions`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime.ops import args
+from simdist.runtime.ops.registry import RegisterGradient, binary
+from simdist.runtime.ops.simd import XFUNC_LANES, packet_mask
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["xlogy", "xdivy", "xlog1py", "multiply_no_nan", "atan2"]
+
+_HALF_UP = "half, bfloat16, float, double, complex64, complex128"
+
+
+def _zero_where_x_zero(fn: Any) -> Any:
+    def forward(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            r = np.asarray(fn(x, y))
+            zero = np.zeros((), r.dtype)
+            if x.shape == r.shape and y.shape == r.shape:   # no broadcast: Eigen's packets return x itself
+                packet = packet_mask(r.shape, r.dtype, XFUNC_LANES)
+                if packet is not None:
+                    zero = np.where(packet, x, zero)
+            return np.where(x == 0, zero, r).astype(r.dtype, copy=False)
+    forward.__name__ = fn.__name__
+    return forward
+
+
+def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return x * np.log(y)
+
+
+def _xdivy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return x / y
+
+
+def _xlog1py(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return x * np.log1p(y)
+
+
+def _mul_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        r = np.multiply(x, y)
+        return np.where(y == 0, np.zeros((), r.dtype), r).astype(r.dtype, copy=False)
+
+
+def _atan2(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return np.arctan2(y, x)
+
+
+def _flops(n: int) -> Any:
+    return lambda arrays, out, attrs: n * out.size
+
+
+XLOGY = binary("Xlogy", _zero_where_x_zero(_xlogy), args.allowed("Xlogy", "f", _HALF_UP), _flops(2))
+XDIVY = binary("Xdivy", _zero_where_x_zero(_xdivy), args.allowed("Xdivy", "f", _HALF_UP), _flops(1))
+XLOG1PY = binary("Xlog1py", _zero_where_x_zero(_xlog1py), args.allowed("Xlog1py", "f", _HALF_UP), _flops(2))
+MUL_NO_NAN = binary("MulNoNan", _mul_no_nan,
+                    args.allowed("MulNoNan", "f", "bfloat16, half, float, double, complex64, complex128"), _flops(1))
+ATAN2 = binary("Atan2", _atan2, args.allowed("Atan2", "f", "bfloat16, half, float, double"), _flops(1))
+
+
+def _call(op: Any, x: Any, y: Any) -> Tensor:
+    from simdist.runtime.ops import math
+    return math._checked_binary(op, x, y)
+
+
+def xlogy(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.math.xlogy`: x * log(y), and 0 where x == 0."""
+    return _call(XLOGY, x, y)
+
+
+def xdivy(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.math.xdivy`: x / y, and 0 where x == 0."""
+    return _call(XDIVY, x, y)
+
+
+def xlog1py(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.math.xlog1py`: x * log1p(y), and 0 where x == 0."""
+    return _call(XLOG1PY, x, y)
+
+
+def multiply_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.math.multiply_no_nan`: x * y, and 0 where y == 0 (even for x = inf or NaN). As TF's
+    wrapper, x is converted first and y to x's dtype: a tensor y of another dtype is ValueError."""
+    from simdist.runtime.ops import math
+    xt = args.t(x)
+    if math._tensorlike(y):
+        yt = args.t(y)
+        if yt.dtype != xt.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {xt.dtype.name} for Tensor with dtype "
+                             f"{yt.dtype.name}: {yt!r}")
+    else:
+        yt = convert_to_tensor(y, dtype=xt.dtype)
+    MUL_NO_NAN.dtype((xt.dtype, yt.dtype), None)
+    return math.binary(MUL_NO_NAN, xt, yt)
+
+
+def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.atan2(y, x)`: the angle of (x, y), as C's atan2."""
+    return _call(ATAN2, y, x)
+
+
+# --- gradients, as TF 2.21's math_grad.py -------------------------------------------------------------
+def _not_zero(x: Any) -> Any:
+    from simdist.runtime.ops import math
+    return math.cast(math.not_equal(x, math.cast(0.0, x.dtype)), x.dtype)
+
+
+def _reduced(op: Any, gx: Any, gy: Any) -> list:
+    from simdist.runtime.ops import math
+    sx, sy = math._shapes(op)
+    return [math.unbroadcast(gx, sx), math.unbroadcast(gy, sy)]
+
+
+@RegisterGradient("Xlogy")
+def _xlogy_grad(op: Any, grad: Any) -> list:
+    x, y = op.inputs
+    return _reduced(op, xlogy(_not_zero(x), y) * grad, xdivy(x, y) * grad)
+
+
+@RegisterGradient("Xlog1py")
+def _xlog1py_grad(op: Any, grad: Any) -> list:
+    x, y = op.inputs
+    return _reduced(op, xlog1py(_not_zero(x), y) * grad, xdivy(x, y + 1.0) * grad)
+
+
+@RegisterGradient("Xdivy")
+def _xdivy_grad(op: Any, grad: Any) -> list:
+    x, y = op.inputs
+    return _reduced(op, xdivy(_not_zero(x), y) * grad, xdivy(-x, y ** 2) * grad)
+
+
+@RegisterGradient("MulNoNan")
+def _mul_no_nan_grad(op: Any, grad: Any) -> list:
+    x, y = op.inputs
+    return _reduced(op, multiply_no_nan(grad, y), multiply_no_nan(x, grad))
+
+
+@RegisterGradient("Atan2")
+def _atan2_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops.unary import square
+    y, x = op.inputs
+    grad_inv = grad / (square(y) + square(x))
+    return _reduced(op, x * grad_inv, -y * grad_inv)
