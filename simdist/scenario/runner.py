@@ -82,7 +82,10 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
                                   collectives=sc.config["strategy"].get("collectives") or "auto",
                                   cost_model=cost_model(sc))
                 ctx.sim = session.simulator()
-                if sc.strategy == "multi_worker_mirrored":
+                if sc.strategy == "multi_worker_mirrored" and training:
+                    from .train.mwms import run_mwms_training
+                    run_mwms_training(ctx)
+                elif sc.strategy == "multi_worker_mirrored":
                     from .mwms_run import run_mwms
                     run_mwms(ctx)
                 elif training:
