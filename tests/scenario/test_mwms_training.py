@@ -92,3 +92,132 @@ def test_values_engine_equals_the_facade_mwms_under_launch():
         assert np.array_equal(b, c), f"variable {i}: MWMS workers 0 and 1 disagree"
         assert a.dtype == b.dtype and np.array_equal(a, b), \
             f"variable {i}: {a.ravel()[:4]}, but MWMS gives {b.ravel()[:4]} (max diff {np.max(np.abs(a - b))})"
+
+
+# ------------------------------------------------------------------ runs: restore, accounting, determinism
+SMALL = """
+[scenario]
+name = "mwt"
+seed = 2
+[cluster]
+preset = "gpu_cluster"
+hosts = 2
+gpus_per_host = 2
+gpu = "A100"
+[strategy]
+kind = "multi_worker_mirrored"
+restart = { delay = "1ms", workers = "all" }
+[model]
+zoo = "mlp"
+hidden = [16]
+[data]
+dataset = "digits"
+batch_size = 64
+[training]
+steps = 40
+optimizer = "adam"
+learning_rate = 0.01
+eval_every = 5
+checkpoint_every = 10
+checkpoint_bandwidth = "200MB/s"
+"""
+
+
+def _run(extra: str = "", overrides: list | None = None) -> dict:
+    m = run(loads(SMALL + extra, "mwt.toml", overrides or [])).metrics
+    assert validate_metrics(m) == [], validate_metrics(m)
+    return m
+
+
+def _preempted(at_step: float, m_clean: dict) -> dict:
+    """A run with host 1 preempted while step ``at_step`` runs (from the clean run's step ends)."""
+    steps = m_clean["training"]["steps"]
+    t = steps["time_s"][int(at_step) - 1] + 0.5 * (steps["time_s"][1] - steps["time_s"][0])
+    return _run(f"[faults]\npreemptions = [{{ worker = 1, at_time = {t!r}, downtime = \"2ms\" }}]\n")
+
+
+def test_a_preemption_restores_the_checkpoint_exactly_and_the_accounting_holds():
+    clean = _run()
+    m = _preempted(16, clean)
+    s, tr, c = m["summary"], m["training"], clean["training"]
+    assert (s["restarts"], s["preemptions"], s["restore_mismatches"]) == (1, 1, 0), \
+        f"restarts/preemptions/restore_mismatches = {s['restarts']}/{s['preemptions']}/{s['restore_mismatches']}, " \
+        "but should be 1/1/0"
+    assert s["steps_redone"] == 6, f"steps_redone={s['steps_redone']}, but should be 6 (steps 11..16 after the " \
+                                   "step-10 checkpoint)"
+    assert s["steps_applied"] == s["steps_completed"] + s["steps_redone"] == 46
+    # before the preemption the run is the clean run's, value for value
+    k = tr["steps"]["step"].index(16)
+    assert tr["steps"]["loss"][:k] == c["steps"]["loss"][:k], "the steps before the preemption differ from the clean run"
+    # the evaluation right after the restore sees exactly the step-10 model: the same loss and accuracy
+    ev = tr["evals"]
+    at10 = [(loss, acc) for st, loss, acc in zip(ev["step"], ev["loss"], ev["accuracy"]) if st == 10]
+    assert len(at10) == 2 and at10[0] == at10[1], \
+        f"evaluations of the step-10 model {at10}, but should be two equal ones (saved, then restored)"
+    # the iterator is not restored (TF 2.21 cannot checkpoint it): step 11 is redone on the first batch
+    # again, so the redone steps differ from the first time
+    redo = [i for i, st in enumerate(tr["steps"]["step"]) if st == 11]
+    assert len(redo) == 2 and tr["steps"]["loss"][redo[0]] != tr["steps"]["loss"][redo[1]], \
+        f"step 11's losses {[tr['steps']['loss'][i] for i in redo]}: the redone step should read batch 1 again"
+    assert tr["steps"]["loss"][redo[1]] != clean["training"]["steps"]["loss"][0]   # (other weights than step 0's)
+    assert s["simulated_time_s"] == pytest.approx(40 * s["step_time_p50_s"] + s["time_checkpointing_s"]
+                                                  + s["time_lost_restart_s"], rel=1e-3), \
+        "simulated time != kept steps + saves + time lost to restarts"
+
+
+def test_grace_period_save_loses_no_step():
+    clean = _run()
+    steps = clean["training"]["steps"]
+    t = steps["time_s"][15] - 0.5 * (steps["time_s"][1] - steps["time_s"][0])
+    m = _run(f"[faults]\npreemptions = [{{ worker = 1, at_time = {t!r}, downtime = \"2ms\" }}]\n",
+             ["training.grace_period=1ms"])
+    s = m["summary"]
+    assert (s["restarts"], s["preemption_checkpoints"], s["steps_redone"], s["restore_mismatches"]) == (1, 1, 0, 0), \
+        f"restarts/preemption_checkpoints/steps_redone/restore_mismatches = {s['restarts']}/" \
+        f"{s['preemption_checkpoints']}/{s['steps_redone']}/{s['restore_mismatches']}, but should be 1/1/0/0"
+
+
+def _digests(overrides: list[str]) -> list[str]:
+    code = ("import sys, hashlib; from simdist.scenario.runner import determinism_probe; "
+            f"t = open({str(SHIPPED)!r}).read(); "
+            f"sys.stdout.write(hashlib.sha256(determinism_probe(t, {str(SHIPPED)!r}, {overrides!r}, 0)).hexdigest())")
+    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600)
+            for _ in range(2)]
+    for o in outs:
+        assert o.returncode == 0, o.stderr[-2000:]
+    return [o.stdout for o in outs]
+
+
+def _check_shipped(s: dict, preemptions: int) -> None:
+    assert (s["preemptions"], s["restarts"], s["restore_mismatches"]) == (preemptions, preemptions, 0), \
+        f"preemptions/restarts/restore_mismatches = {s['preemptions']}/{s['restarts']}/{s['restore_mismatches']}, " \
+        f"but should be {preemptions}/{preemptions}/0"
+    assert s["steps_redone"] > 0 and s["steps_applied"] == s["steps_completed"] + s["steps_redone"], s
+    assert s["time_lost_restart_s"] > 0, s
+
+
+def test_shipped_scenario_quick_slice_is_deterministic_across_processes():
+    """The first 60 steps of scenarios/train_mwms_zoo.toml (its first preemption and restart): two
+    fresh interpreters give byte-identical metrics and traces."""
+    a, b = _digests(["training.steps=60"])
+    assert a == b, f"digests {a} and {b} differ across processes"
+    _check_shipped(run(load(str(SHIPPED), ["training.steps=60"])).metrics["summary"], 1)
+
+
+@pytest.mark.slow
+def test_shipped_scenario_runs_deterministically_across_processes():
+    """scenarios/train_mwms_zoo.toml as shipped: two preemptions, restarts from the last checkpoint,
+    the target accuracy reached; byte-identical across two fresh interpreters."""
+    a, b = _digests([])
+    assert a == b, f"digests {a} and {b} differ across processes"
+    s = run(load(str(SHIPPED), [])).metrics["summary"]
+    _check_shipped(s, 2)
+    assert "time_to_accuracy_s" in s, "the shipped scenario should reach its target accuracy"
+
+
+def test_training_scenario_errors_name_the_key():
+    with pytest.raises(ScenarioError) as e:
+        loads(SMALL.replace("batch_size = 64", "batch_size = 66"), "mwt.toml", [])
+    got = [(i.path, i.message) for i in e.value.issues]
+    assert any(p == "data.batch_size" and "4 replicas" in msg for p, msg in got), \
+        f"issues {got}, but should say data.batch_size does not split over the 4 replicas"
