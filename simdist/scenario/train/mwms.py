@@ -17,8 +17,8 @@ the values), so one measurement holds for the run. Preemptions, checkpoints and 
 
 Restore: a checkpoint holds every model and optimizer variable (slots and ``iterations``) and
 restores them exactly (the driver compares digests). The input iterator is not in it: TF 2.21's
-tf.train.Checkpoint refuses a distributed iterator (ValueError, clause mwms.iterator-not-
-checkpointable), so a restarted job, like TF's multi-worker custom-loop tutorial, rebuilds its
+tf.train.Checkpoint refuses a distributed iterator (ValueError, clause
+mwms.iterator-checkpoint), so a restarted job, like TF's multi-worker custom-loop tutorial, rebuilds its
 dataset: after a restart the data starts again at the first batch of the (seeded) shuffle.
 """
 
@@ -49,7 +49,7 @@ def values_strategy(tf: Any, devices: list[str]) -> Any:
 
 def distributed_iterator(strategy: Any, dataset: Any, workers: int) -> Iterator[Any]:
     """Per-replica batches as MultiWorkerMirroredStrategy's ``experimental_distribute_dataset``
-    gives them to ``workers`` workers (clause mwms.auto-shard, DATA): each global batch of the
+    gives them to ``workers`` workers (clause mwms.autoshard, DATA): each global batch of the
     (batched) ``dataset`` is rebatched into one piece per replica, worker w takes pieces w, w + W,
     w + 2W, ... and its local replica l the l-th of them: global replica w x G + l gets piece
     l x W + w. Read from the dataset's own iterator, so no simulated input charges (the MWMS
