@@ -5,7 +5,7 @@ scenarios/train_mwms_zoo.toml runs deterministically across processes."""
 
 from __future__ import annotations
 
-import json
+import os
 import subprocess
 import sys
 
@@ -165,6 +165,23 @@ def test_a_preemption_restores_the_checkpoint_exactly_and_the_accounting_holds()
         "simulated time != kept steps + saves + time lost to restarts"
 
 
+def test_a_wrong_restore_is_counted_and_breaks_explores_accounting(monkeypatch):
+    """The restore is checked, not assumed: a restore that leaves the weights as they were (the
+    lost steps' updates kept) is a restore_mismatch, and explore's accounting invariant says so."""
+    from simdist.explore.invariants import accounting
+    from simdist.scenario.train import mwms
+    clean = _run()
+    good = _preempted(16, clean)
+    assert accounting(good, 40) == [], accounting(good, 40)
+
+    def restore_without_values(self, step, snap):
+        yield from mwms._FlopJob.restore(self, step, snap[0])
+    monkeypatch.setattr(mwms._TrainJob, "restore", restore_without_values)
+    bad = _preempted(16, clean)
+    assert bad["summary"]["restore_mismatches"] == 1, bad["summary"]
+    assert any("restore" in p for p in accounting(bad, 40)), accounting(bad, 40)
+
+
 def test_grace_period_save_loses_no_step():
     clean = _run()
     steps = clean["training"]["steps"]
@@ -181,8 +198,8 @@ def _digests(overrides: list[str]) -> list[str]:
     code = ("import sys, hashlib; from simdist.scenario.runner import determinism_probe; "
             f"t = open({str(SHIPPED)!r}).read(); "
             f"sys.stdout.write(hashlib.sha256(determinism_probe(t, {str(SHIPPED)!r}, {overrides!r}, 0)).hexdigest())")
-    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600)
-            for _ in range(2)]
+    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                           env=dict(os.environ, PYTHONHASHSEED=str(h))) for h in (1, 2)]
     for o in outs:
         assert o.returncode == 0, o.stderr[-2000:]
     return [o.stdout for o in outs]
