@@ -213,12 +213,10 @@ def _check_shipped(s: dict, preemptions: int) -> None:
     assert s["time_lost_restart_s"] > 0, s
 
 
-def test_shipped_scenario_quick_slice_is_deterministic_across_processes():
-    """The first 60 steps of scenarios/train_mwms_zoo.toml (its first preemption and restart): two
-    fresh interpreters give byte-identical metrics and traces."""
-    a, b = _digests(["training.steps=60"])
-    assert a == b, f"digests {a} and {b} differ across processes"
-    _check_shipped(run(load(str(SHIPPED), ["training.steps=60"])).metrics["summary"], 1)
+def test_shipped_scenario_quick_slice_restarts_once():
+    """The [quick] variant of scenarios/train_mwms_zoo.toml (60 steps) sees its first preemption and
+    restart (test_scenario_runs checks it byte for byte in a fresh process)."""
+    _check_shipped(run(load(str(SHIPPED), quick=True)).metrics["summary"], 1)
 
 
 @pytest.mark.slow
