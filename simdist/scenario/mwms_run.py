@@ -10,6 +10,8 @@ a lost worker never joins. A checkpoint copies the state (variables + optimizer 
 chief's first GPU to its CPU and writes it at ``training.checkpoint_bandwidth``; a restore reads it
 back at that bandwidth on every worker and copies it to each GPU. The job's state is its step
 count (a FLOP-only model has no values): a restore must bring back exactly the saved count.
+A step's figures are a `Costs` (`flop_costs`: the [model] table's); a training model's run
+(train/mwms.py) reuses the job with its model's measured figures and real values.
 """
 
 from __future__ import annotations

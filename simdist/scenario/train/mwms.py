@@ -29,7 +29,10 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from simdist import session
 from simdist.runtime import cost
+from simdist.sim.sync_faults import PreemptionTimeline
+from simdist.strategies import timing
 
 from ..mwms_run import Costs, _FlopJob
 from ..resilience import policy_of, run_job
@@ -84,7 +87,6 @@ class _TrainJob(_FlopJob):
         self.iterator = self._new_iterator()
         self.eval_every = int(self.tr["eval_every"])
         self.out: tuple[float, float] | None = None
-        self.batches_read = 0
         self.measured = False
 
     def _new_iterator(self) -> Any:
@@ -97,10 +99,8 @@ class _TrainJob(_FlopJob):
         def replica(inputs: Any, labels: Any) -> Any:
             return S.replica_step(tf, run.model, run.optimizer, run.variables, inputs, labels, self.gb)
 
-        from simdist.strategies import timing
         with timing.collect([]):
             inputs, labels = next(self.iterator)
-            self.batches_read += 1
             loss, correct = self.strategy.run(replica, args=(inputs, labels))
             loss = self.strategy.reduce("SUM", loss, axis=None)
             correct = self.strategy.reduce("SUM", correct, axis=None)
@@ -162,6 +162,7 @@ def _byte_costs(run: Any, gb: int, n: int) -> Costs:
     x = run.data.train_inputs()
     first = [np.asarray(a)[:1] for a in (x if isinstance(x, tuple) else (x,))]
     in_bytes = float(sum(a.nbytes for a in first)) * (gb // n)
+    # (roofline False: under the roofline cost model the tally already holds each op's roofline time)
     return Costs(grad_bytes, state_bytes, 0.0, 0.0, 0.0, in_bytes, "float32", 3.0 * state_bytes, False)
 
 
@@ -172,7 +173,6 @@ def run_mwms_training(ctx: _Ctx) -> None:
     sc, sim = ctx.sc, ctx.sim
     devs = replica_devices(sc)
     fault_windows(ctx, devs)
-    from simdist import session
     session.set_local_task("worker", 0)   # the program is worker 0's (MWMS's chief when chief-less)
     strategy = values_strategy(tf, devs)
     run = setup(tf, ctx, strategy, ps=False)
@@ -180,7 +180,6 @@ def run_mwms_training(ctx: _Ctx) -> None:
     costs = _byte_costs(run, gb, len(devs))
     job = _TrainJob(ctx, tf, strategy, run, costs)
     policy = policy_of(sc.config)
-    from simdist.sim.sync_faults import PreemptionTimeline
     timeline = PreemptionTimeline(sim.rng, len(job.hosts), fault_plan(sc, devs), policy.grace)
     ctx.parts["examples_per_step"] = gb
     ctx.parts["compute_devices"] = devs
