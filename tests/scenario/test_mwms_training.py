@@ -230,6 +230,19 @@ def test_shipped_scenario_runs_deterministically_across_processes():
     assert "time_to_accuracy_s" in s, "the shipped scenario should reach its target accuracy"
 
 
+def test_time_to_target_loss_is_the_first_evaluation_at_or_below_it():
+    m = _run("", ["training.target_loss=0.9", "training.target_accuracy=0.85"])
+    ev, s = m["training"]["evals"], m["summary"]
+    want_l = next(t for t, loss in zip(ev["time_s"], ev["loss"]) if loss <= 0.9)
+    want_a = next(t for t, acc in zip(ev["time_s"], ev["accuracy"]) if acc >= 0.85)
+    assert s["time_to_loss_s"] == want_l == m["training"]["time_to_loss_s"], \
+        f"time_to_loss_s={s['time_to_loss_s']}, but the first evaluation at or below 0.9 is at {want_l}"
+    assert s["time_to_accuracy_s"] == want_a, f"time_to_accuracy_s={s['time_to_accuracy_s']}, but should be {want_a}"
+    assert m["training"]["target_loss"] == 0.9
+    never = _run("", ["training.target_loss=1e-6"])
+    assert "time_to_loss_s" not in never["summary"] and never["training"]["time_to_loss_s"] is None
+
+
 def test_training_scenario_errors_name_the_key():
     with pytest.raises(ScenarioError) as e:
         loads(SMALL.replace("batch_size = 64", "batch_size = 66"), "mwt.toml", [])
