@@ -20,6 +20,9 @@ Two engines, chosen by ``strategy.kind``:
   (reads of every variable, FLOPs of the per-worker batch, writes of the trainable ones;
   embedding tables with ``rows_read_per_example`` move only the expected unique rows). Faults
   run through `simdist.faults.FaultPlan`.
+- multi_worker_mirrored: `mwms_run` (FLOP-only models) and `train.mwms` (training models: real
+  values, the same MWMS timing), both under `resilience.run_job`'s preemptions, checkpoints and
+  restarts.
 
 Recovery from a ps failure (``faults.recovery.on_ps_failure = "restore_checkpoint"``): the
 coordinator raises UnavailableError; the runner keeps the same strategy and coordinator,

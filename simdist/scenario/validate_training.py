@@ -56,7 +56,8 @@ def check_training(v: Any, c: dict, st: dict, topo: Any) -> None:
     kind = st["kind"]
     if "replica_full" in v.plan and kind != "multi_worker_mirrored":
         v.err("strategy.kind", "a training model runs mirrored on one host's devices (rule: cluster.preset = "
-                               "\"gpu_cluster\" with several hosts is for FLOP-only models)")
+                               "\"gpu_cluster\" with several hosts is for FLOP-only models, or for a training model "
+                               "under strategy.kind = \"multi_worker_mirrored\")")
         return
     tr = c.get("training")
     if isinstance(tr, dict):
