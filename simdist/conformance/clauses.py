@@ -543,6 +543,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'distribute_datasets_from_function calls the function once per worker with an InputContext: num_input_pipelines = number of worker tasks (chief included), input_pipeline_id = the task\'s position, num_replicas_in_sync the global count, get_per_replica_batch_size(global) = global / num_replicas_in_sync.'),
     Clause('mwms.keras', 'mwms', True, ('API',),
            'Keras models under MultiWorkerMirroredStrategy: the API docs show model.fit on every worker; TF 2.21 + Keras 3.15 (keras-team/keras#20585) raise ValueError from fit and evaluate (a PerReplica batch converted to a tensor) and from train_on_batch / test_on_batch (the scalar loss reduced with axis=0), while predict and custom training loops with Keras models and optimizers work; with a single worker (no TF_CONFIG, or a one-worker cluster) fit and the others work too.'),
+    Clause('mwms.iterator-checkpoint', 'mwms', False, (),
+           'TF 2.21: a tf.train.Checkpoint cannot hold the iterator of a distributed dataset (input_lib.DistributedIterator is not Trackable): Checkpoint(iterator=it) raises ValueError when the Checkpoint is made, under MultiWorkerMirroredStrategy as under MirroredStrategy; a restored job rebuilds its dataset.'),
 ]}
 
 

@@ -71,6 +71,8 @@ SUMMARY_METRICS: dict[str, tuple[str, str, str]] = {
     "final_accuracy": ("", "higher", "training models: accuracy of the trained model on the held-out split"),
     "time_to_accuracy_s": ("s", "lower", "training models: simulated time of the first evaluation at or above "
                                          "training.target_accuracy (absent if none reached it)"),
+    "time_to_loss_s": ("s", "lower", "training models: simulated time of the first evaluation at or below "
+                                     "training.target_loss (absent if none reached it)"),
     "staleness_mean": ("", "lower", "parameter_server training: mean updates committed by other functions between a "
                                     "function's reads and its commit"),
     "staleness_max": ("", "neutral", "parameter_server training: the largest staleness of a function"),
@@ -99,6 +101,8 @@ _TRAINING: dict[str, Any] = {
                                 "input_shape": {"type": "array", "items": _NINT}, "categorical_buckets": _NINT}},
         "target_accuracy": {"type": ["number", "null"]},
         "time_to_accuracy_s": {"type": ["number", "null"]},
+        "target_loss": _NNUM,
+        "time_to_loss_s": {"type": ["number", "null"]},
         "steps": {"type": "object", "additionalProperties": False, "required": ["step", "time_s", "loss", "accuracy"],
                   "properties": {"step": {"type": "array", "items": _NINT}, "time_s": _NSERIES, "loss": _SERIES,
                                  "accuracy": _NSERIES, "staleness": {"type": "array", "items": _NINT}}},
@@ -323,6 +327,10 @@ def training_table(doc: dict, rows: int = 12) -> list[str]:
         tta = tr.get("time_to_accuracy_s")
         out.append(f"  target accuracy {100 * tr['target_accuracy']:.1f} %: " +
                    (f"reached at {format_time(tta) if tta else '0 s'}" if tta is not None else "not reached"))
+    if tr.get("target_loss") is not None:
+        ttl = tr.get("time_to_loss_s")
+        out.append(f"  target loss {tr['target_loss']:.4g}: " +
+                   (f"reached at {format_time(ttl) if ttl else '0 s'}" if ttl is not None else "not reached"))
     return out
 
 

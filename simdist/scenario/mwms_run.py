@@ -10,6 +10,8 @@ a lost worker never joins. A checkpoint copies the state (variables + optimizer 
 chief's first GPU to its CPU and writes it at ``training.checkpoint_bandwidth``; a restore reads it
 back at that bandwidth on every worker and copies it to each GPU. The job's state is its step
 count (a FLOP-only model has no values): a restore must bring back exactly the saved count.
+A step's figures are a `Costs` (`flop_costs`: the [model] table's); a training model's run
+(train/mwms.py) reuses the job with its model's measured figures and real values.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from simdist.sim.sync_faults import PreemptionTimeline
 from .resilience import policy_of, run_job
 from .run_context import _Ctx, expand_variables, fault_plan, fault_windows, replica_devices, sync_checkpoint
 
-__all__ = ["run_mwms", "worker_hosts"]
+__all__ = ["Costs", "flop_costs", "run_mwms", "worker_hosts"]
 
 
 def worker_hosts(sc: Any) -> list[str]:
@@ -30,36 +32,54 @@ def worker_hosts(sc: Any) -> list[str]:
     return list(dict.fromkeys(d.split("/device:")[0] for d in replica_devices(sc)))
 
 
+class Costs:
+    """What one MWMS step and checkpoint cost: bytes all-reduced, checkpoint bytes, FLOPs per
+    replica (forward+backward) and per device (update), input FLOPs and bytes per step."""
+
+    def __init__(self, grad_bytes: float, state_bytes: float, fwd_bwd: float, update: float, in_flops: float,
+                 in_bytes: float, mm_dtype: str, update_bytes: float, roofline: bool) -> None:
+        self.grad_bytes, self.state_bytes, self.fwd_bwd, self.update = grad_bytes, state_bytes, fwd_bwd, update
+        self.in_flops, self.in_bytes, self.mm_dtype, self.update_bytes = in_flops, in_bytes, mm_dtype, update_bytes
+        self.roofline = roofline   # FLOPs are converted to roofline time (FLOP-only models' figures)
+
+
+def flop_costs(sc: Any, n: int, roofline: bool) -> Costs:
+    """The costs of a FLOP-only model's step over ``n`` replicas (its [model] figures)."""
+    model = sc.config["model"]
+    variables = expand_variables(model)
+    var_bytes = sum(v.nbytes for v in variables)
+    grad_bytes = sum(v.nbytes for v in variables if v.trainable)
+    n_train = sum(v.params for v in variables if v.trainable)
+    per_replica = model["global_batch"] // n
+    mm_dtype = max(((v.nbytes, v.dtype) for v in variables if v.trainable), default=(0, "float32"))[1]
+    return Costs(grad_bytes, var_bytes * (1 + model["optimizer_slots"]), model["flops_per_example"] * per_replica,
+                 model["update_flops_per_param"] * n_train, model["input_flops_per_example"] * model["global_batch"],
+                 model["example_bytes"] * per_replica, mm_dtype,
+                 grad_bytes + 2 * grad_bytes * (1 + model["optimizer_slots"]), roofline)
+
+
 class _FlopJob:
-    def __init__(self, ctx: _Ctx) -> None:
+    def __init__(self, ctx: _Ctx, costs: Costs | None = None) -> None:
         sc, sim = ctx.sc, ctx.sim
         self.ctx, self.sim = ctx, sim
-        cfg, plan = sc.config, sc.plan
+        plan = sc.plan
         self.devs = devs = replica_devices(sc)
         self.hosts = worker_hosts(sc)
         n = len(devs)
-        model, self.tr = cfg["model"], cfg["training"]
-        variables = expand_variables(model)
-        var_bytes = sum(v.nbytes for v in variables)
-        self.grad_bytes = sum(v.nbytes for v in variables if v.trainable)
-        n_train = sum(v.params for v in variables if v.trainable)
-        self.state_bytes = var_bytes * (1 + model["optimizer_slots"])
-        per_replica = model["global_batch"] // n
-        self.fwd_bwd = model["flops_per_example"] * per_replica
-        update = model["update_flops_per_param"] * n_train
-        in_flops = model["input_flops_per_example"] * model["global_batch"]
-        self.in_bytes = model["example_bytes"] * per_replica
+        self.tr = sc.config["training"]
+        c = costs if costs is not None else flop_costs(sc, n, sim.cost_model == "roofline")
+        self.grad_bytes, self.state_bytes, self.fwd_bwd = c.grad_bytes, c.state_bytes, c.fwd_bwd
+        self.in_bytes = c.in_bytes
         self.algorithm = plan.get("all_reduce", "ring")
         self.feeders = plan["input_cpus"]
-        self.share = {h: in_flops * self.feeders.count(h) / n for h in dict.fromkeys(self.feeders)}
-        mm_dtype = max(((v.nbytes, v.dtype) for v in variables if v.trainable), default=(0, "float32"))[1]
-        roofline = sim.cost_model == "roofline"
-        kern = Kernel(update, self.grad_bytes + 2 * self.grad_bytes * (1 + model["optimizer_slots"]), "float32",
-                      "elementwise")
-        self.work = (lambda d, f: sim.kernel_flops(d, Kernel(f, 0.0, mm_dtype, "matmul"))) if roofline \
+        self.share = {h: c.in_flops * self.feeders.count(h) / n for h in dict.fromkeys(self.feeders)}
+        update = c.update
+        kern = Kernel(update, c.update_bytes, "float32", "elementwise")
+        mm_dtype = c.mm_dtype
+        self.work = (lambda d, f: sim.kernel_flops(d, Kernel(f, 0.0, mm_dtype, "matmul"))) if c.roofline \
             else (lambda d, f: f)
-        self.update_work = (lambda d: sim.kernel_flops(d, kern)) if roofline else (lambda d: update)
-        self.sigma = self.tr["compute_jitter"]
+        self.update_work = (lambda d: sim.kernel_flops(d, kern)) if c.roofline else (lambda d: update)
+        self.sigma = self.tr.get("compute_jitter") or 0.0
         self.pending: Any = None
         self.step_count = 0
         for d in devs:

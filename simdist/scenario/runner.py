@@ -20,6 +20,9 @@ Two engines, chosen by ``strategy.kind``:
   (reads of every variable, FLOPs of the per-worker batch, writes of the trainable ones;
   embedding tables with ``rows_read_per_example`` move only the expected unique rows). Faults
   run through `simdist.faults.FaultPlan`.
+- multi_worker_mirrored: `mwms_run` (FLOP-only models) and `train.mwms` (training models: real
+  values, the same MWMS timing), both under `resilience.run_job`'s preemptions, checkpoints and
+  restarts.
 
 Recovery from a ps failure (``faults.recovery.on_ps_failure = "restore_checkpoint"``): the
 coordinator raises UnavailableError; the runner keeps the same strategy and coordinator,
@@ -82,7 +85,10 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
                                   collectives=sc.config["strategy"].get("collectives") or "auto",
                                   cost_model=cost_model(sc))
                 ctx.sim = session.simulator()
-                if sc.strategy == "multi_worker_mirrored":
+                if sc.strategy == "multi_worker_mirrored" and training:
+                    from .train.mwms import run_mwms_training
+                    run_mwms_training(ctx)
+                elif sc.strategy == "multi_worker_mirrored":
                     from .mwms_run import run_mwms
                     run_mwms(ctx)
                 elif training:

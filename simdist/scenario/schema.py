@@ -245,6 +245,8 @@ SCHEMA: dict[str, Field] = {
                                    "about 20 evaluations per run)", None, minimum=1, maximum=10**9),
         "target_accuracy": Field("float", "training models: time_to_accuracy_s is the first evaluation at or above "
                                           "this held-out accuracy", None, above=0, maximum=1.0, example="0.9"),
+        "target_loss": Field("float", "training models: time_to_loss_s is the first evaluation at or below this "
+                                      "held-out loss", None, above=0, example="0.5"),
         "checkpoint_every": Field("int", "save a checkpoint every N steps / closures (0: never)", 0, minimum=0, maximum=10**9),
         "checkpoint_bandwidth": Field("bandwidth", "storage write/read bandwidth for checkpoints", 2e9, above=0,
                                       example='"2GB/s"'),

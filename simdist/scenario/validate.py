@@ -201,7 +201,7 @@ class _Validator:
                     if c.get(key) is not None:
                         self.err(key, "[data] is for training models (rule: name one with model.zoo or "
                                       "model.function, or drop [data] for a FLOP-only model)")
-                for key in ("optimizer", "learning_rate", "eval_every", "target_accuracy"):
+                for key in ("optimizer", "learning_rate", "eval_every", "target_accuracy", "target_loss"):
                     if isinstance(tr, dict) and tr.get(key) is not None:
                         self.err(f"training.{key}", "only for training models (rule: name one with model.zoo or "
                                                     "model.function)")

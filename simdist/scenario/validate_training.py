@@ -54,13 +54,10 @@ def check_training(v: Any, c: dict, st: dict, topo: Any) -> None:
             v.err(f"model.{key}", f"an option of the zoo model{'s' if len(kinds) > 1 else ''} {', '.join(kinds)} "
                                   f"(rule: this model is {zoo or fn!r})")
     kind = st["kind"]
-    if kind == "multi_worker_mirrored":
-        v.err("strategy.kind", "multi_worker_mirrored scenarios take FLOP-only models for now (rule: training models "
-                               "run under one_device, mirrored, central_storage or parameter_server; docs/scenarios.md)")
-        return
-    if "replica_full" in v.plan:
+    if "replica_full" in v.plan and kind != "multi_worker_mirrored":
         v.err("strategy.kind", "a training model runs mirrored on one host's devices (rule: cluster.preset = "
-                               "\"gpu_cluster\" with several hosts is for FLOP-only models)")
+                               "\"gpu_cluster\" with several hosts is for FLOP-only models, or for a training model "
+                               "under strategy.kind = \"multi_worker_mirrored\")")
         return
     tr = c.get("training")
     if isinstance(tr, dict):

@@ -206,10 +206,23 @@ class _InitializationOnlyStatus:
         return self
 
 
+def _check_trackable(name: str, value: Any) -> None:
+    """Clause mwms.iterator-checkpoint: a distributed dataset's iterator is not Trackable in TF 2.21
+    (input_lib.DistributedIterator), so `Checkpoint(name=iterator)` is TF's ValueError at once."""
+    from simdist.strategies.input import DistributedIterator
+    if isinstance(value, DistributedIterator):
+        raise ValueError(f"`Checkpoint` was expecting {name} to be a trackable object (an object derived from "
+                         f"`Trackable`), got {value!r}. If you believe this object should be trackable (i.e. it is "
+                         "part of the TensorFlow Python API and manages state), please open an issue. (simdist: TF "
+                         "2.21 cannot checkpoint a distributed iterator; a restored job rebuilds its dataset)")
+
+
 class Checkpoint:
     """`tf.train.Checkpoint(**objects)`: `save(prefix)` -> path, `restore(path)`."""
 
     def __init__(self, root: Any = None, **kwargs: Any) -> None:
+        for k, v in kwargs.items():
+            _check_trackable(k, v)
         self._objects = dict(kwargs)
         if root is not None:
             self._objects["root"] = root
@@ -221,6 +234,7 @@ class Checkpoint:
         if name.startswith("_"):
             object.__setattr__(self, name, value)
         else:
+            _check_trackable(name, value)
             self._objects[name] = value
 
     def __getattr__(self, name: str) -> Any:

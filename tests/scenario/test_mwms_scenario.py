@@ -80,12 +80,6 @@ def test_mwms_needs_a_gpu_cluster_and_its_keys_belong_to_it():
     assert any(p == "strategy.restart.workers" and '"all"' in m for p, m in got), got
 
 
-def test_training_models_are_refused_for_now_with_a_clear_rule():
-    text = BASE.split("[model]")[0] + '[model]\nzoo = "mlp"\n[data]\ndataset = "digits"\n[training]\nsteps = 5\n'
-    got = _issues(text)
-    assert any(p == "strategy.kind" and "FLOP-only" in m for p, m in got), got
-
-
 # ------------------------------------------------------------------------------------------ semantics
 def test_fault_free_job_times_like_mirrored_over_the_same_hosts():
     mw = _run()["summary"]

@@ -229,8 +229,11 @@ try:
                       [float(x) for x in np.ravel(model.layers[0].get_weights()[0])]]
 except Exception as e:
     one_worker_fit = [type(e).__name__, str(e)[:300]]
+iterator_checkpoint = attempt(lambda: tf.train.Checkpoint(
+    iterator=iter(s.experimental_distribute_dataset(tf.data.Dataset.range(8).batch(2)))))
 result = {
     "one_worker_fit": one_worker_fit,
+    "iterator_checkpoint": iterator_checkpoint,
     "bad_tf_config": bad,
     "num_replicas_in_sync": int(s.num_replicas_in_sync),
     "resolver": type(r).__name__, "cluster": r.cluster_spec().as_dict(), "task": [r.task_type, r.task_id],
@@ -272,6 +275,16 @@ def test_mwms_without_tf_config_is_one_local_worker(backend):
     assert_equal(out["should_checkpoint"], True, what="extended.should_checkpoint", call=call)
     assert_equal(out["should_save_summary"], True, what="extended.should_save_summary", call=call)
     assert_equal(out["reduce"], 2.0, what="reduce(SUM, run(lambda: 2.0))", call=call)
+
+
+@clause("mwms.iterator-checkpoint", ref="tf221")
+def test_mwms_distributed_iterator_is_not_checkpointable(backend):
+    """A distributed dataset's iterator is not Trackable: tf.train.Checkpoint refuses it at once."""
+    got = _single(backend)["iterator_checkpoint"]
+    call = "tf.train.Checkpoint(iterator=iter(strategy.experimental_distribute_dataset(ds)))"
+    assert_equal(got[0], "ValueError", what=f"outcome ({got})", call=call)
+    assert_true("`Checkpoint` was expecting iterator to be a trackable object" in got[1],
+                f"the message {got[1]!r} should say the iterator is not a trackable object", call=call)
 
 
 @clause("mwms.communication-options")

@@ -59,7 +59,7 @@ def setup(tf: Any, ctx: Any, strategy: Any, ps: bool) -> Setup:
             "data": {"source": d.get("dataset") or d.get("path"), "sha256": facts["sha256"], "train": len(data.y_train),
                      "test": len(data.y_test), "classes": data.num_classes, "input_shape": list(data.input_shape),
                      "categorical_buckets": data.buckets}}
-    record = TrainingRecord(info, tr.get("target_accuracy"), staleness=ps)
+    record = TrainingRecord(info, tr.get("target_accuracy"), staleness=ps, target_loss=tr.get("target_loss"))
     ctx.training = record
     ctx.variables = {getattr(v, "path", None) or v.name: v for v in model.variables}
     return Setup(data, model, optimizer, record, variables)

@@ -8,7 +8,9 @@ the held-out split, and the summary metrics made of them.
   restore, and at the end: loss and accuracy of the current model on the held-out split;
 - ``final_loss`` / ``final_accuracy``: the last evaluation (the trained model on held-out data);
   ``time_to_accuracy_s``: the simulated time of the first evaluation whose accuracy is at least
-  ``training.target_accuracy`` (absent when no evaluation reached it);
+  ``training.target_accuracy`` (absent when no evaluation reached it); ``time_to_loss_s``: the
+  same for the first evaluation whose loss is at most ``training.target_loss`` (with the target,
+  metrics.json's training section has ``target_loss`` and ``time_to_loss_s``);
 - staleness (parameter_server): a function that read the variables when ``commits_before``
   updates had committed and committed its own as the ``commit``-th has staleness
   ``commit - 1 - commits_before``: the updates other functions committed between its reads and its
@@ -24,9 +26,11 @@ __all__ = ["TrainingRecord"]
 
 
 class TrainingRecord:
-    def __init__(self, info: dict[str, Any], target: float | None, staleness: bool) -> None:
+    def __init__(self, info: dict[str, Any], target: float | None, staleness: bool,
+                 target_loss: float | None = None) -> None:
         self.info = info
         self.target = target
+        self.target_loss = target_loss
         self.with_staleness = staleness
         self.step: list[int] = []
         self.time_s: list[float] = []
@@ -60,6 +64,14 @@ class TrainingRecord:
                 return t
         return None
 
+    def time_to_loss(self) -> float | None:
+        if self.target_loss is None:
+            return None
+        for t, loss in zip(self.evals["time_s"], self.evals["loss"]):
+            if loss <= self.target_loss:
+                return t
+        return None
+
     def summary(self) -> dict[str, float]:
         out: dict[str, float] = {}
         if self.evals["loss"]:
@@ -68,6 +80,9 @@ class TrainingRecord:
         tta = self.time_to_accuracy()
         if tta is not None:
             out["time_to_accuracy_s"] = tta
+        ttl = self.time_to_loss()
+        if ttl is not None:
+            out["time_to_loss_s"] = ttl
         if self.with_staleness and self.staleness:
             out["staleness_mean"] = math.fsum(self.staleness) / len(self.staleness)
             out["staleness_max"] = float(max(self.staleness))
@@ -78,8 +93,11 @@ class TrainingRecord:
                                  "accuracy": self.accuracy}
         if self.with_staleness:
             steps["staleness"] = self.staleness
-        return dict(self.info, target_accuracy=self.target, time_to_accuracy_s=self.time_to_accuracy(),
-                    steps=steps, evals=self.evals)
+        out = dict(self.info, target_accuracy=self.target, time_to_accuracy_s=self.time_to_accuracy(),
+                   steps=steps, evals=self.evals)
+        if self.target_loss is not None:
+            out.update(target_loss=self.target_loss, time_to_loss_s=self.time_to_loss())
+        return out
 
 
 def _finite(x: float) -> float:
