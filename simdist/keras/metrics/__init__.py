@@ -30,8 +30,11 @@ from simdist.keras.metrics.accuracy_metrics import top_k_categorical_accuracy  #
 from simdist.keras.metrics.confusion_metrics import AUC
 from simdist.keras.metrics.f_score_metrics import F1Score
 from simdist.keras.metrics.f_score_metrics import FBetaScore
+from simdist.keras.metrics.iou_metrics import BinaryIoU
 from simdist.keras.metrics.iou_metrics import IoU
 from simdist.keras.metrics.iou_metrics import MeanIoU
+from simdist.keras.metrics.iou_metrics import OneHotIoU
+from simdist.keras.metrics.iou_metrics import OneHotMeanIoU
 from simdist.keras.metrics.metric import Metric
 from simdist.keras.metrics.precision_recall import FalseNegatives
 from simdist.keras.metrics.precision_recall import FalsePositives
@@ -62,7 +65,7 @@ ALL_OBJECTS = (
     MeanSquaredError, RootMeanSquaredError, MeanAbsoluteError,
     AUC, FalsePositives, FalseNegatives, TrueNegatives, TruePositives, Precision, Recall,
     SensitivityAtSpecificity, SpecificityAtSensitivity, PrecisionAtRecall, RecallAtPrecision,
-    F1Score, FBetaScore, IoU, MeanIoU,
+    F1Score, FBetaScore, IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU,
     BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy,
     Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
     TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy,
