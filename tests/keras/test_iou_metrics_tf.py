@@ -62,7 +62,7 @@ def tf_results() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(CASES))))
 
 
-@pytest.mark.clause(IOU)
+@pytest.mark.clause("keras.metric.iou")
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c.name for c in CASES])
 def test_iou_variants(index: int, tf_results: dict[int, Any]) -> None:
     base.assert_same(base.simdist_run(CASES[index]), tf_results[index], CASES[index].name)
