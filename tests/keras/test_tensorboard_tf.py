@@ -5,7 +5,8 @@ arrays, fit (and evaluated) with a TensorBoard callback under a strategy; both l
 are read back with TensorBoard's own EventAccumulator and compared run by run (train/,
 validation/): the tags, and per tag the steps and values (scalars rtol 1e-4; histograms'
 bucket edges and counts rtol 1e-4), the plugin each tag belongs to, the model config's
-class under the "keras" tag, the number of event files and whether a run has an op graph
+class under the "keras" tag (the steps-per-second rates: only tags and steps, TF's are wall-clock
+rates and simdist's simulated ones), the number of event files and whether a run has an op graph
 (Keras 3.15's train_function has no `function_spec` on TF 2.21, so TF writes none either).
 """
 
@@ -40,6 +41,8 @@ case("default-batch-evaluate", tb={"update_freq": "batch", "write_graph": False}
 case("mirrored2-update3-histograms2", strategy="mirrored2", tb={"update_freq": 3, "histogram_freq": 2},
      validation=True, epochs=4)
 case("central_storage2-epoch-evaluate", strategy="central_storage2", evaluate=True)
+case("mirrored2-steps-per-second", strategy="mirrored2", tb={"write_steps_per_second": True, "update_freq": 1})
+RATE_TAGS = ("batch_steps_per_second", "epoch_steps_per_second")   # (TF: wall clock, simdist: simulated)
 
 
 def _strategy(tf: Any, kind: str) -> Any:
@@ -149,6 +152,9 @@ def compare(got: dict, want: dict, name: str) -> None:
             assert gt["plugin"] == wt["plugin"], f"{where} {tag}: plugin {gt['plugin']!r}, TF 2.21 {wt['plugin']!r}"
             assert gt["steps"] == wt["steps"], f"{where} {tag}: steps {gt['steps']}, TF 2.21 {wt['steps']}"
             for i, (gv, wv) in enumerate(zip(gt["values"], wt["values"])):
+                if tag in RATE_TAGS:
+                    assert np.isfinite(gv) and gv > 0, f"{where} {tag} step {gt['steps'][i]}: {gv}, not a rate"
+                    continue
                 if isinstance(wv, str):
                     assert gv == wv, f"{where} {tag}: model class {gv!r}, TF 2.21 {wv!r}"
                     continue
