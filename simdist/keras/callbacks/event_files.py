@@ -3,14 +3,13 @@ record writer and summary builders (no hand-written protobuf or record framing).
 
 Why not `tensorboard.summary.Writer`: its EventFileWriter names the file after the wall clock,
 host and pid and stamps each event with `time.time()`. Here the file is named
-`events.out.tfevents.<simulated seconds, 10 digits>.simdist.<n>.v2` and every event's
+`events.out.tfevents.<simulated seconds, 10 digits>.simdist.<n>.v2` (n: the first number free) and every event's
 `wall_time` is the simulated time (`simdist.now()`), so two runs write the same bytes.
 The `tensorboard` package is the optional extra `simdist[tensorboard]`.
 """
 
 from __future__ import annotations
 
-import itertools
 import os
 from typing import Any
 
@@ -19,7 +18,6 @@ import numpy as np
 from simdist import now as simulated_now
 
 EXTRA_HINT = "pip install 'simdist[tensorboard]' (or pip install tensorboard)"
-_serial = itertools.count()
 
 
 def tensorboard_modules() -> dict[str, Any]:
@@ -45,10 +43,9 @@ class EventFileWriter:
         self._tb = tensorboard_modules()
         os.makedirs(logdir, exist_ok=True)
         stamp = int(simulated_now())
-        while True:
-            path = os.path.join(logdir, f"events.out.tfevents.{stamp:010d}.simdist.{next(_serial)}.v2")
-            if not os.path.exists(path):
-                break
+        n = 0   # (the first free number: the same names every run, whatever ran before in the process)
+        while os.path.exists(path := os.path.join(logdir, f"events.out.tfevents.{stamp:010d}.simdist.{n}.v2")):
+            n += 1
         self.path = path
         self._file: Any = open(path, "wb")  # noqa: SIM115 - kept open across epochs, closed by close()
         self._records = self._tb["RecordWriter"](self._file)
