@@ -1,6 +1,6 @@
 """`tf.keras.callbacks` (Keras 3.15): Callback, CallbackList, History, ProgbarLogger,
 BackupAndRestore, EarlyStopping, LearningRateScheduler, ModelCheckpoint, LambdaCallback, TerminateOnNaN, CSVLogger,
-ReduceLROnPlateau."""
+ReduceLROnPlateau, TensorBoard."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from simdist.keras.callbacks.learning_rate_scheduler import LearningRateSchedule
 from simdist.keras.callbacks.model_checkpoint import ModelCheckpoint
 from simdist.keras.callbacks.progbar_logger import ProgbarLogger
 from simdist.keras.callbacks.reduce_lr_on_plateau import ReduceLROnPlateau
+from simdist.keras.callbacks.tensorboard import TensorBoard
 from simdist.keras.callbacks.terminate_on_nan import TerminateOnNaN
 
 __all__ = ["BackupAndRestore", "CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler",
-           "ModelCheckpoint", "ProgbarLogger", "ReduceLROnPlateau", "TerminateOnNaN"]
+           "ModelCheckpoint", "ProgbarLogger", "ReduceLROnPlateau", "TensorBoard", "TerminateOnNaN"]

@@ -28,10 +28,23 @@ from simdist.keras.metrics.accuracy_metrics import sparse_categorical_accuracy  
 from simdist.keras.metrics.accuracy_metrics import sparse_top_k_categorical_accuracy  # noqa: F401
 from simdist.keras.metrics.accuracy_metrics import top_k_categorical_accuracy  # noqa: F401
 from simdist.keras.metrics.confusion_metrics import AUC
+from simdist.keras.metrics.correlation_metrics import ConcordanceCorrelation
+from simdist.keras.metrics.correlation_metrics import PearsonCorrelation
+from simdist.keras.metrics.correlation_metrics import concordance_correlation  # noqa: F401
+from simdist.keras.metrics.correlation_metrics import pearson_correlation  # noqa: F401
 from simdist.keras.metrics.f_score_metrics import F1Score
 from simdist.keras.metrics.f_score_metrics import FBetaScore
+from simdist.keras.metrics.hinge_metrics import CategoricalHinge
+from simdist.keras.metrics.hinge_metrics import Hinge
+from simdist.keras.metrics.hinge_metrics import SquaredHinge
+from simdist.keras.metrics.hinge_metrics import categorical_hinge  # noqa: F401
+from simdist.keras.metrics.hinge_metrics import hinge  # noqa: F401
+from simdist.keras.metrics.hinge_metrics import squared_hinge  # noqa: F401
+from simdist.keras.metrics.iou_metrics import BinaryIoU
 from simdist.keras.metrics.iou_metrics import IoU
 from simdist.keras.metrics.iou_metrics import MeanIoU
+from simdist.keras.metrics.iou_metrics import OneHotIoU
+from simdist.keras.metrics.iou_metrics import OneHotMeanIoU
 from simdist.keras.metrics.metric import Metric
 from simdist.keras.metrics.precision_recall import FalseNegatives
 from simdist.keras.metrics.precision_recall import FalsePositives
@@ -62,7 +75,8 @@ ALL_OBJECTS = (
     MeanSquaredError, RootMeanSquaredError, MeanAbsoluteError,
     AUC, FalsePositives, FalseNegatives, TrueNegatives, TruePositives, Precision, Recall,
     SensitivityAtSpecificity, SpecificityAtSensitivity, PrecisionAtRecall, RecallAtPrecision,
-    F1Score, FBetaScore, IoU, MeanIoU,
+    F1Score, FBetaScore, IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU,
+    Hinge, SquaredHinge, CategoricalHinge, PearsonCorrelation, ConcordanceCorrelation,
     BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy,
     Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
     TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy,

@@ -120,3 +120,50 @@ class MeanIoU(IoU):
         cfg = super().get_config()
         del cfg["target_class_ids"]
         return cfg
+
+
+class BinaryIoU(IoU):
+    """IoU of classes 0/1 with the predictions thresholded first (`y_pred >= threshold` -> 1,
+    compared in float32, as Keras 3.15's BinaryIoU)."""
+
+    def __init__(self, target_class_ids: Any = (0, 1), threshold: float = 0.5, name: str | None = None,
+                 dtype: Any = None) -> None:
+        super().__init__(num_classes=2, target_class_ids=target_class_ids, name=name, dtype=dtype)
+        self.threshold = threshold
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        y_true = ops.convert_to_tensor(y_true, dtype=self.dtype)
+        y_pred = ops.convert_to_tensor(y_pred, dtype="float32")
+        y_pred = ops.cast(tf.greater_equal(y_pred, tf.constant(self.threshold, tf.float32)), self.dtype)
+        super().update_state(y_true, y_pred, sample_weight)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"target_class_ids": self.target_class_ids, "threshold": self.threshold, "name": self.name,
+                "dtype": self.dtype}
+
+
+class OneHotIoU(IoU):
+    """IoU with one-hot `y_true` (argmax over `axis`); `y_pred` argmaxed unless `sparse_y_pred`."""
+
+    def __init__(self, num_classes: int, target_class_ids: Any, name: str | None = None, dtype: Any = None,
+                 ignore_class: int | None = None, sparse_y_pred: bool = False, axis: int = -1) -> None:
+        super().__init__(num_classes=num_classes, target_class_ids=target_class_ids, name=name, dtype=dtype,
+                         ignore_class=ignore_class, sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"num_classes": self.num_classes, "target_class_ids": self.target_class_ids, "name": self.name,
+                "dtype": self.dtype, "ignore_class": self.ignore_class, "sparse_y_pred": self.sparse_y_pred,
+                "axis": self.axis}
+
+
+class OneHotMeanIoU(MeanIoU):
+    """MeanIoU with one-hot `y_true`; `y_pred` argmaxed unless `sparse_y_pred`."""
+
+    def __init__(self, num_classes: int, name: str | None = None, dtype: Any = None, ignore_class: int | None = None,
+                 sparse_y_pred: bool = False, axis: int = -1) -> None:
+        super().__init__(num_classes=num_classes, name=name, dtype=dtype, ignore_class=ignore_class,
+                         sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"num_classes": self.num_classes, "name": self.name, "dtype": self.dtype,
+                "ignore_class": self.ignore_class, "sparse_y_pred": self.sparse_y_pred, "axis": self.axis}
