@@ -104,21 +104,26 @@ iterations = int(opt.iterations.numpy())
 STRATEGIES = [("default", 1), ("one_device", 1), ("mirrored", 2), ("central_storage", 2)]
 OPTIMIZERS = [("SGD", {"learning_rate": 0.5, "momentum": 0.9, "nesterov": True}),
               ("Adam", {"learning_rate": 0.05}),
-              ("SGD", {"learning_rate": 0.5, "clipnorm": 0.05})]
+              ("SGD", {"learning_rate": 0.5, "clipnorm": 0.05}),
+              ("SGD", {"learning_rate": 0.5, "global_clipnorm": 0.08}),
+              ("SGD", {"learning_rate": 0.5, "clipvalue": 0.01})]
 NAMES = ["w1", "b1", "w2", "b2", "w3"]
 
 
 @clause("training.nonlinear-models", ref="tf221")
 @pytest.mark.parametrize("kind,n", STRATEGIES, ids=[f"{k}{n}" for k, n in STRATEGIES])
-@pytest.mark.parametrize("head,opt_i", [("logits", 0), ("probabilities", 1), ("logits", 2)],
-                         ids=["sparse-logits-sgd-nesterov", "softmax-smoothing-adam", "sparse-logits-clipnorm"])
+@pytest.mark.parametrize("head,opt_i", [("logits", 0), ("probabilities", 1), ("logits", 2), ("logits", 3),
+                                       ("logits", 4)],
+                         ids=["sparse-logits-sgd-nesterov", "softmax-smoothing-adam", "sparse-logits-clipnorm",
+                              "sparse-logits-global-clipnorm", "sparse-logits-clipvalue"])
 def test_nonlinear_network_trains_like_numpy(backend, kind, n, head, opt_i):
     name, kw = OPTIMIZERS[opt_i]
     smoothing = 0.2 if head == "probabilities" else 0.0
-    if "clipnorm" in kw:
+    if {"clipnorm", "global_clipnorm", "clipvalue"} & set(kw):
         if n > 1:
-            pytest.skip("clipnorm clips each replica's gradient before the sum: its reference is the one-replica one")
-        want = _reference_clipnorm(kw)
+            pytest.skip("clipping applies to each replica's gradient before the sum: its reference is the one-replica "
+                        "one (the per-replica rule is clause optim.clipping's)")
+        want = _reference_clipped(kw)
     else:
         want = reference_training(name, kw, smoothing)
     prog = Program(backend, NONLINEAR_STEP, kind=kind, n=n, w1=W1, b1=B1, w2=W2, b2=B2, w3=W3, xs=XS, ys=YS,
@@ -131,12 +136,20 @@ def test_nonlinear_network_trains_like_numpy(backend, kind, n, head, opt_i):
     assert_equal(ns["iterations"], 3, call=call, what="optimizer.iterations")
 
 
-def _reference_clipnorm(kw: dict) -> list[np.ndarray]:
-    """SGD where each gradient is first rescaled to norm <= clipnorm (tf.clip_by_norm), one replica."""
+def _reference_clipped(kw: dict) -> list[np.ndarray]:
+    """SGD with clipped gradients, one replica: clipnorm rescales each gradient to norm <= clipnorm
+    (tf.clip_by_norm), global_clipnorm all of them by the norm of their concatenation, clipvalue clips
+    each element to [-v, v]."""
     params = [p.astype(np.float64) for p in (W1, B1, W2, B2, W3)]
     for x, y in zip(XS, YS):
         gs = net_gradients(params, x, y, 0.0)
-        gs = [g * min(1.0, kw["clipnorm"] / np.sqrt((g * g).sum())) for g in gs]
+        if "clipnorm" in kw:
+            gs = [g * min(1.0, kw["clipnorm"] / np.sqrt((g * g).sum())) for g in gs]
+        elif "global_clipnorm" in kw:
+            norm = np.sqrt(sum((g * g).sum() for g in gs))
+            gs = [g * min(1.0, kw["global_clipnorm"] / norm) for g in gs]
+        else:
+            gs = [np.clip(g, -kw["clipvalue"], kw["clipvalue"]) for g in gs]
         params = [p - kw["learning_rate"] * g for p, g in zip(params, gs)]
     return params
 
