@@ -11,13 +11,18 @@ gradient (`output_gradients`) makes every rule visible, not only its sum.
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_close
+from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
 RNG = np.random.default_rng(29)
+#: float64 central differences with h = 1e-6: truncation and rounding errors stay below 1e-6.
+NUMERIC_TOL = Tolerance(rtol=1e-5, atol=1e-6)
 
 
 def _upstream(shape: tuple[int, ...]) -> np.ndarray:
@@ -210,3 +215,125 @@ def test_a_tensor_used_twice_sums_its_gradients(backend, tf):
     (g,) = _grads(tf, lambda t: tf.tanh(t) * t + tf.square(t), x)
     th = np.tanh(x)
     assert_close(g, (1 - th ** 2) * x + th + 2 * x, call="tape.gradient(tanh(x)*x + x**2, x)", what="d/dx")
+
+
+# -- every differentiable op against central differences of the backend's own forward pass -------------
+def _pos(shape):
+    return lambda rng: np.round(rng.uniform(0.3, 1.7, size=shape), 3)
+
+
+def _any(shape):
+    """Values away from 0 (kinks of abs/relu-like ops sit there) with both signs."""
+    def make(rng):
+        v = np.round(rng.uniform(0.2, 1.5, size=shape), 3)
+        return v * np.where(rng.uniform(size=shape) < 0.5, -1.0, 1.0)
+    return make
+
+
+def _distinct(shape):
+    """Distinct values (no ties for max/min/sort/pooling)."""
+    return lambda rng: (rng.permutation(int(np.prod(shape))).reshape(shape) * 0.37 - 1.1).astype(np.float64)
+
+
+NUMERIC = {
+    # unary math
+    "exp": (lambda tf, x: tf.exp(x), [_any((2, 3))]),
+    "log": (lambda tf, x: tf.math.log(x), [_pos((2, 3))]),
+    "log1p": (lambda tf, x: tf.math.log1p(x), [_pos((2, 3))]),
+    "expm1": (lambda tf, x: tf.math.expm1(x), [_any((2, 3))]),
+    "sqrt": (lambda tf, x: tf.sqrt(x), [_pos((2, 3))]),
+    "rsqrt": (lambda tf, x: tf.math.rsqrt(x), [_pos((2, 3))]),
+    "reciprocal": (lambda tf, x: tf.math.reciprocal(x), [_any((2, 3))]),
+    "square": (lambda tf, x: tf.square(x), [_any((2, 3))]),
+    "sin": (lambda tf, x: tf.sin(x), [_any((2, 3))]),
+    "cos": (lambda tf, x: tf.cos(x), [_any((2, 3))]),
+    "tan": (lambda tf, x: tf.tan(x), [_any((2, 3))]),
+    "atan": (lambda tf, x: tf.atan(x), [_any((2, 3))]),
+    "sinh": (lambda tf, x: tf.sinh(x), [_any((2, 3))]),
+    "cosh": (lambda tf, x: tf.cosh(x), [_any((2, 3))]),
+    "asinh": (lambda tf, x: tf.asinh(x), [_any((2, 3))]),
+    "erf": (lambda tf, x: tf.math.erf(x), [_any((2, 3))]),
+    "lgamma": (lambda tf, x: tf.math.lgamma(x), [_pos((2, 3))]),
+    "abs": (lambda tf, x: tf.abs(x), [_any((2, 3))]),
+    "negative": (lambda tf, x: tf.negative(x), [_any((2, 3))]),
+    "log_sigmoid": (lambda tf, x: tf.math.log_sigmoid(x), [_any((2, 3))]),
+    # activations
+    "softsign": (lambda tf, x: tf.nn.softsign(x), [_any((2, 3))]),
+    "elu": (lambda tf, x: tf.nn.elu(x), [_any((2, 3))]),
+    "selu": (lambda tf, x: tf.nn.selu(x), [_any((2, 3))]),
+    "relu6": (lambda tf, x: tf.nn.relu6(x * 4.0 + 2.5), [_any((2, 3))]),
+    "gelu": (lambda tf, x: tf.nn.gelu(x), [_any((2, 3))]),
+    "silu": (lambda tf, x: tf.nn.silu(x), [_any((2, 3))]),
+    "l2_normalize": (lambda tf, x: tf.math.l2_normalize(x, axis=1), [_any((2, 3))]),
+    "sigmoid_xent": (lambda tf, x, z: tf.nn.sigmoid_cross_entropy_with_logits(labels=x, logits=z),
+                     [_pos((2, 3)), _any((2, 3))]),
+    # binary
+    "squared_difference": (lambda tf, x, y: tf.math.squared_difference(x, y), [_any((2, 3)), _any((3,))]),
+    "truediv": (lambda tf, x, y: x / y, [_any((3, 1)), _any((1, 4))]),
+    "pow": (lambda tf, x, y: tf.pow(x, y), [_pos((2, 3)), _any((2, 1))]),
+    "where": (lambda tf, x, y: tf.where(tf.constant([[True, False, True], [False, True, True]]), x, y),
+              [_any((2, 3)), _any((1, 3))]),
+    "clip_by_value": (lambda tf, x: tf.clip_by_value(x, -0.8, 0.9), [_distinct((2, 4))]),
+    # reductions and scans
+    "reduce_prod": (lambda tf, x: tf.reduce_prod(x, axis=1), [_any((2, 3))]),
+    "reduce_logsumexp": (lambda tf, x: tf.reduce_logsumexp(x, axis=0), [_any((2, 3))]),
+    "reduce_min": (lambda tf, x: tf.reduce_min(x, axis=1), [_distinct((2, 3))]),
+    "reduce_variance": (lambda tf, x: tf.math.reduce_variance(x, axis=1), [_any((2, 3))]),
+    "norm": (lambda tf, x: tf.norm(x), [_any((2, 3))]),
+    "cumsum": (lambda tf, x: tf.cumsum(x, axis=1, exclusive=True, reverse=True), [_any((2, 4))]),
+    "cumprod": (lambda tf, x: tf.math.cumprod(x, axis=1), [_any((2, 4))]),
+    "cumulative_logsumexp": (lambda tf, x: tf.math.cumulative_logsumexp(x, axis=1), [_any((2, 4))]),
+    # shape and data movement
+    "concat": (lambda tf, x, y: tf.concat([x, y, x], axis=1), [_any((2, 2)), _any((2, 3))]),
+    "stack": (lambda tf, x, y: tf.stack([x, y], axis=1), [_any((2, 3)), _any((2, 3))]),
+    "unstack": (lambda tf, x: tf.unstack(x, axis=1)[1] * 2.0 + tf.unstack(x, axis=1)[2], [_any((2, 3))]),
+    "split": (lambda tf, x: tf.split(x, [1, 3], axis=1)[1], [_any((2, 4))]),
+    "tile": (lambda tf, x: tf.tile(x, [2, 3]), [_any((2, 2))]),
+    "pad": (lambda tf, x: tf.pad(x, [[1, 0], [2, 1]]), [_any((2, 2))]),
+    "reverse": (lambda tf, x: tf.reverse(x, axis=[1]), [_any((2, 3))]),
+    "strided_slice": (lambda tf, x: x[::-2, 1:], [_any((3, 3))]),
+    "broadcast_to": (lambda tf, x: tf.broadcast_to(x, [2, 3, 4]), [_any((3, 1))]),
+    "gather_nd": (lambda tf, x: tf.gather_nd(x, [[0, 1], [2, 0], [0, 1]]), [_any((3, 2))]),
+    "unsorted_segment_sum": (lambda tf, x: tf.math.unsorted_segment_sum(x, [2, 0, 2], 3), [_any((3, 2))]),
+    "segment_mean": (lambda tf, x: tf.math.segment_mean(x, [0, 0, 1]), [_any((3, 2))]),
+    "einsum": (lambda tf, x, y: tf.einsum("bij,jk->bki", x, y), [_any((2, 2, 3)), _any((3, 2))]),
+    "batch_matmul_broadcast": (lambda tf, x, y: tf.matmul(x, y), [_any((2, 2, 3)), _any((3, 2))]),
+    "tensordot": (lambda tf, x, y: tf.tensordot(x, y, axes=[[1], [0]]), [_any((2, 3)), _any((3, 2))]),
+    "sort": (lambda tf, x: tf.sort(x, axis=1, direction="DESCENDING"), [_distinct((2, 3))]),
+    "top_k": (lambda tf, x: tf.math.top_k(x, k=2).values, [_distinct((2, 4))]),
+    # nn
+    "bias_add": (lambda tf, x, b: tf.nn.bias_add(x, b), [_any((2, 2, 3)), _any((3,))]),
+    "conv2d": (lambda tf, x, f: tf.nn.conv2d(x, f, strides=1, padding="SAME"), [_any((1, 3, 3, 2)), _any((2, 2, 2, 2))]),
+    "max_pool2d": (lambda tf, x: tf.nn.max_pool2d(x, 2, 1, "VALID"), [_distinct((1, 3, 3, 1))]),
+    "avg_pool2d": (lambda tf, x: tf.nn.avg_pool2d(x, 2, 1, "SAME"), [_any((1, 3, 3, 1))]),
+    "moments": (lambda tf, x: tf.nn.moments(x, axes=[0])[1], [_any((3, 2))]),
+}
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("name", list(NUMERIC))
+def test_gradient_matches_central_differences(backend, tf, name):
+    """The tape's gradient of sum(R * f(x...)) (R a fixed non-uniform weighting) equals central differences
+    of the backend's own forward pass, in float64, element by element of every input."""
+    fn, makers = NUMERIC[name]
+    rng = np.random.default_rng(zlib.crc32(name.encode()))   # the same inputs whichever tests run
+    xs = [m(rng) for m in makers]
+    out_shape = tuple(fn(tf, *[tf.constant(x, dtype=tf.float64) for x in xs]).shape)
+    R = tf.constant(np.round(rng.uniform(-2.0, 2.0, size=out_shape), 2), dtype=tf.float64)
+
+    def objective(vals):
+        return float(tf.reduce_sum(R * fn(tf, *[tf.constant(v, dtype=tf.float64) for v in vals])).numpy())
+
+    grads = _grads(tf, lambda *ts: fn(tf, *ts), *xs, upstream=R.numpy())
+    h = 1e-6
+    for k, (x, g) in enumerate(zip(xs, grads)):
+        want = np.zeros_like(x)
+        for idx in np.ndindex(x.shape):
+            up = [v.copy() for v in xs]
+            dn = [v.copy() for v in xs]
+            up[k][idx] += h
+            dn[k][idx] -= h
+            want[idx] = (objective(up) - objective(dn)) / (2 * h)
+        got = np.zeros_like(x) if g is None else tf.convert_to_tensor(g).numpy()
+        assert_close(got, want, call=f"tape.gradient(sum(R * {name}(...)), input {k}) vs central differences",
+                     what=f"d/dinput{k}", tolerance=NUMERIC_TOL)
