@@ -511,6 +511,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: a dense relu/tanh network with a softmax cross-entropy loss trained a few steps (custom loop with strategy.run and Keras losses scaled per replica, or fit) under the default, OneDevice, Mirrored and CentralStorage strategies gives the weights of a NumPy forward/backward reference of the global batch: gradients summed across replicas of the per-replica-scaled losses.'),
     Clause('optim.state-round-trip', 'training', False, (),
            'TF 2.21 + Keras 3.15: save_weights/load_weights of a compiled, trained model restore the optimizer\'s iterations and every slot into a fresh compiled model with a built optimizer, and training continues as if never interrupted; tf.train.Checkpoint(model=..., optimizer=...) does the same.'),
+    Clause('function.replay-diverging-copies', 'training', False, (),
+           'TF 2.21: a traced distributed step replayed several times, where each replica writes a different value to its own copy (a MirroredVariable without aggregation, an ON_READ SUM variable), keeps every copy apart across calls: replica r reads its own running total, and the ON_READ variable reads as the sum of its copies.'),
     Clause('ops.random-across-calls', 'ops', False, (),
            'TF 2.21: a stateful random op (with or without an op seed) draws new values on each call, eagerly and on each call of a tf.function; tf.random.set_seed restarts the sequences, so a program run twice after set_seed gives the same values.'),
 ]}

@@ -282,3 +282,42 @@ def test_random_ops_draw_anew_on_each_call(backend, tf):
     assert_true(not np.array_equal(eager[0], eager[1]),
                 f"two eager calls of uniform([4], seed=11) gave the same values {eager[0]}; TF's kernel counter "
                 "advances", call="tf.random.uniform([4], seed=11) twice")
+
+
+# -- function.replay-diverging-copies -----------------------------------------------------------------
+REPLAY = """
+strategy = backend.make_strategy("mirrored", 2)
+with strategy.scope():
+    v = tf.Variable(0.0)
+    s = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                    aggregation=tf.VariableAggregation.SUM)
+
+@tf.function
+def step(k):
+    def fn():
+        rid = tf.distribute.get_replica_context().replica_id_in_sync_group
+        inc = tf.cast(rid + 1, tf.float32) * k
+        v.assign_add(inc)
+        s.assign_add(inc * 10.0)
+        return v.read_value()
+    return strategy.run(fn)
+
+reads = [[float(x.numpy()) for x in strategy.experimental_local_results(step(tf.constant(k)))] for k in ks]
+v_copies = [float(c.numpy()) for c in strategy.experimental_local_results(v)]
+s_copies = [float(c.numpy()) for c in strategy.experimental_local_results(s)]
+s_read = float(s.read_value().numpy())
+"""
+
+
+@clause("function.replay-diverging-copies", ref="tf221")
+def test_replayed_step_keeps_each_replicas_copy(backend):
+    ks = [1.0, 2.0, 3.0]
+    ns = Program(backend, REPLAY, ks=ks).run()
+    call = ("MirroredStrategy(2): a tf.function step run 3 times (k = 1, 2, 3) where replica r adds (r+1)*k to a "
+            "MirroredVariable (aggregation NONE) and 10*(r+1)*k to an ON_READ SUM variable")
+    totals = np.cumsum(ks)
+    want_reads = [[(r + 1) * t for r in range(2)] for t in totals]
+    assert_close(np.array(ns["reads"]), np.array(want_reads), call=call, what="each replica's read after each call")
+    assert_close(np.array(ns["v_copies"]), np.array(want_reads[-1]), call=call, what="the MirroredVariable's copies")
+    assert_close(np.array(ns["s_copies"]), 10 * np.array(want_reads[-1]), call=call, what="the ON_READ copies")
+    assert_close(np.float64(ns["s_read"]), 10 * sum(want_reads[-1]), call=call, what="the ON_READ variable read (SUM)")
