@@ -16,6 +16,7 @@ import pytest
 
 from simdist.conformance.assertions import assert_close, assert_equal, assert_true
 from simdist.conformance.repro import Program
+from simdist.conformance.tolerances import Tolerance
 from simdist.conformance.suite.test_training import reference
 
 clause = pytest.mark.clause
@@ -321,3 +322,34 @@ def test_replayed_step_keeps_each_replicas_copy(backend):
     assert_close(np.array(ns["v_copies"]), np.array(want_reads[-1]), call=call, what="the MirroredVariable's copies")
     assert_close(np.array(ns["s_copies"]), 10 * np.array(want_reads[-1]), call=call, what="the ON_READ copies")
     assert_close(np.float64(ns["s_read"]), 10 * sum(want_reads[-1]), call=call, what="the ON_READ variable read (SUM)")
+
+
+SCHEDULED_FIT = """
+inputs = tf.keras.Input((3,))
+h = tf.keras.layers.Dense(5, activation="relu")(inputs)
+h = tf.keras.layers.Dense(4, activation="tanh")(h)
+out = tf.keras.layers.Dense(3, use_bias=False)(h)
+model = tf.keras.Model(inputs, out)
+model.set_weights([w1, b1, w2, b2, w3])
+model.compile(optimizer=tf.keras.optimizers.SGD(0.01),
+              loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+sched = tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: rates[epoch])
+hist = model.fit(x, y, batch_size=8, epochs=len(rates), shuffle=False, callbacks=[sched], verbose=0)
+final = model.get_weights()
+logged = hist.history["learning_rate"]
+"""
+
+
+@clause("keras.fit.callbacks", ref="tf221")
+def test_learning_rate_scheduler_sets_each_epochs_rate(backend):
+    """LearningRateScheduler(schedule) calls schedule(epoch, lr) before epoch `epoch` (from 0): one SGD
+    step per epoch of a relu/tanh network with the rate of that epoch, against NumPy."""
+    rates = [0.5, 1.5, 0.25]
+    ns = Program(backend, SCHEDULED_FIT, w1=W1, b1=B1, w2=W2, b2=B2, w3=W3, x=XS[0], y=YS[0], rates=rates).run()
+    params = [p.astype(np.float64) for p in (W1, B1, W2, B2, W3)]
+    for lr in rates:
+        params = [p - lr * g for p, g in zip(params, net_gradients(params, XS[0], YS[0], 0.0))]
+    call = f"fit(epochs=3, LearningRateScheduler(epoch -> {rates}[epoch])) of a relu/tanh network, one batch"
+    assert_close(np.array(ns["logged"]), np.array(rates), call=call, what="history['learning_rate']")
+    for pname, got, w in zip(NAMES, ns["final"], params):
+        assert_close(got, w, call=call, what=pname, tolerance=Tolerance(rtol=1e-4, atol=1e-5))
