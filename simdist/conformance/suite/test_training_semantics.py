@@ -353,3 +353,22 @@ def test_learning_rate_scheduler_sets_each_epochs_rate(backend):
     assert_close(np.array(ns["logged"]), np.array(rates), call=call, what="history['learning_rate']")
     for pname, got, w in zip(NAMES, ns["final"], params):
         assert_close(got, w, call=call, what=pname, tolerance=Tolerance(rtol=1e-4, atol=1e-5))
+
+
+@clause("keras.loss.epsilon-clipping", ref="tf221")
+def test_categorical_crossentropy_renormalises_probabilities(backend, tf):
+    """Probabilities that do not sum to 1 are divided by their sum before the log (and the gradient
+    flows through that division)."""
+    p = np.array([[0.2, 0.3, 0.9], [0.05, 0.05, 0.1], [0.5, 0.25, 0.25]])
+    t = np.array([[0.0, 0.0, 1.0], [0.2, 0.3, 0.5], [1.0, 0.0, 0.0]])
+    pt = tf.constant(p, dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(pt)
+        loss = tf.keras.losses.categorical_crossentropy(tf.constant(t, dtype=tf.float64), pt)
+    g = tape.gradient(loss, pt)
+    q = p / p.sum(axis=1, keepdims=True)
+    call = "keras.losses.categorical_crossentropy(t, p) with rows of p summing to 1.4, 0.2 and 1.0"
+    assert_close(loss, -(t * np.log(q)).sum(axis=1), call=call, what="loss per sample")
+    s = p.sum(axis=1, keepdims=True)
+    # d/dp_j of -sum_i t_i (log p_i - log s) = -t_j / p_j + sum(t) / s
+    assert_close(g, -t / p + t.sum(axis=1, keepdims=True) / s, call=call, what="d/dp")
