@@ -1,7 +1,8 @@
 """How strong is the conformance suite? Plant realistic bugs in simdist and count how many it catches.
 
-    python benchmarks/mutation_score.py [--jobs N] [--only ID,ID] [--timeout S] [--min-score 0.97]
-                                        [--json out.json] [--hypothesis-seed SEED]
+    python benchmarks/mutation_score.py [--jobs N] [--only ID,ID] [--layer training|distribution]
+                                        [--timeout S] [--min-score 0.97] [--json out.json]
+                                        [--hypothesis-seed SEED]
 
 For each mutant of the catalogue (tests/mutants.py) the script plants it in a private copy of
 the `simdist` package, runs `python -m simdist.conformance --backend simdist -x` against that
@@ -11,6 +12,9 @@ suite fails (exit status 1: some clause test failed, or a listed deviation now p
 machinery: detected, but not by an assertion), *timeout* when it runs past --timeout, and
 *survived* when the suite passes. The score is (killed + crashed + timeout) / observable
 mutants; mutants marked unobservable in the catalogue (no public-API effect) are listed apart.
+The training layer's mutants (gradients, tape, optimizers, losses, metrics, fit, weight files,
+random ops; `layer="training"`, issue 29) get their own score line (and `training_score` in the
+JSON); `--layer` runs one layer only.
 
 The unmutated copy is run first and must pass; every mutant's anchor is checked before any
 run, so a catalogue that no longer fits the code fails at once (exit 2). Hypothesis runs with
@@ -51,6 +55,7 @@ class Outcome:
     id: str
     kind: str
     status: str          # killed | crashed | timeout | survived | unobservable-survived | unobservable-killed
+    layer: str
     seconds: float
     first_failure: str   # the first failing test (killed) or the tail of the output
     why: str
@@ -113,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", type=int, default=2, help="mutants run in parallel (default 2)")
     ap.add_argument("--only", help="comma-separated mutant ids")
+    ap.add_argument("--layer", choices=("training", "distribution"), help="run this layer's mutants only")
     ap.add_argument("--timeout", type=float, default=180.0, help="seconds per suite run (default 180)")
     ap.add_argument("--min-score", type=float, default=0.97)
     ap.add_argument("--hypothesis-seed", default="0")
@@ -128,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"unknown mutant id(s): {sorted(unknown)}", file=sys.stderr)
             return 2
         mutants = [m for m in mutants if m.id in wanted]
+    if args.layer:
+        mutants = [m for m in mutants if m.layer == args.layer]
     problems = []
     for m in mutants:   # every anchor first: a stale catalogue fails before any run
         try:
@@ -165,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                     free.append(slot)
             if m.unobservable:
                 st = "unobservable-" + ("survived" if st == "survived" else "killed")
-            o = Outcome(m.id, m.kind, st, secs, det, m.why)
+            o = Outcome(m.id, m.kind, st, m.layer, secs, det, m.why)
             print(f"{o.status:>9}  {o.seconds:5.1f} s  {m.id}" + (f"  <- {det}" if det and st != "survived" else ""),
                   flush=True)
             return o
@@ -181,12 +189,18 @@ def main(argv: list[str] | None = None) -> int:
     detected = [o for o in observable if o.status in ("killed", "crashed", "timeout")]
     survived = [o for o in observable if o.status == "survived"]
     score = len(detected) / len(observable) if observable else 1.0
+    t_obs = [o for o in observable if o.layer == "training"]
+    t_det = [o for o in t_obs if o.status in ("killed", "crashed", "timeout")]
+    t_score = len(t_det) / len(t_obs) if t_obs else None
     print()
     print(f"mutants: {len(outcomes)} ({len(observable)} observable); detected {len(detected)} "
           f"(killed {sum(o.status == 'killed' for o in observable)}, crashed "
           f"{sum(o.status == 'crashed' for o in observable)}, timeout {sum(o.status == 'timeout' for o in observable)})"
           f"; survived {len(survived)}")
     print(f"mutation score: {score:.1%} (required {args.min_score:.0%}); {wall:.0f} s wall with {args.jobs} job(s)")
+    if t_score is not None:
+        print(f"training-layer mutants: {len(t_obs)} observable, detected {len(t_det)}: "
+              f"training score {t_score:.1%}")
     for o in survived:
         print(f"  SURVIVED {o.id}: {o.why}")
     for o in outcomes:
@@ -194,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
             m = next(x for x in mutants if x.id == o.id)
             print(f"  unobservable {o.id} ({o.status}): {m.unobservable}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"score": score, "mutants": len(outcomes),
+        Path(args.json).write_text(json.dumps({"score": score, "training_score": t_score, "mutants": len(outcomes),
                                                "observable": len(observable), "detected": len(detected),
                                                "wall_s": wall, "outcomes": [asdict(o) for o in outcomes]},
                                               indent=1), encoding="utf-8")

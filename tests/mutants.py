@@ -8,8 +8,11 @@ Each mutant replaces an exact code snippet (`old`, whitespace included) by a wro
 in one file. The snippet must occur exactly `count` times (default once): when a refactor
 moves or rewrites the code, `apply` raises `AnchorGone` naming the mutant and the file, and
 tests/test_mutation.py fails in the default test run, so the catalogue is kept in step with
-the code instead of silently testing nothing. Mutants live in the stable semantic layers
-(semantics/, strategies/, runtime/data.py, values.py, sharded.py), not in the op layer.
+the code instead of silently testing nothing. Distribution mutants live in the stable semantic
+layers (semantics/, strategies/, runtime/data/, values.py, sharded.py). Training mutants
+(`layer="training"`, TRAINING below, issue 29) live in the gradient functions of runtime/ops/,
+the tape (runtime/autodiff/), the Keras optimizers, losses, metrics, trainer, callbacks and
+weight files; the mutation score reports them apart.
 
 A mutant the suite cannot detect has `unobservable` set to the reason: it changes nothing a
 program can see through the public API (e.g. a simulated cost only). Those are reported apart
@@ -23,7 +26,9 @@ from pathlib import Path
 
 #: Categories of bugs, as the issue lists them.
 KINDS = ("denominator", "dtype", "order", "axis", "placement", "shard-size", "missing-error", "error-class",
-         "retry", "boundary", "state")
+         "retry", "boundary", "state", "gradient", "formula")
+#: Layers a mutant may belong to; the training layer's score is reported apart (issue 29).
+LAYERS = ("distribution", "training")
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,7 @@ class Mutant:
     why: str           # the mistake it models
     count: int = 1     # how many times `old` must occur (all are replaced)
     unobservable: str = ""
+    layer: str = "distribution"   # "training": gradients, tape, optimizers, losses, metrics, fit, saving
 
 
 class AnchorGone(RuntimeError):
@@ -478,3 +484,231 @@ CATALOGUE: list[Mutant] = [
            unobservable="dead code: semantics.cluster.is_chief (like id_in_cluster and worker_count) is not called "
                         "by any public API simdist ships (they serve MultiWorkerMirroredStrategy, which it lacks)"),
 ]
+
+
+# -- the training layer (issue 29): gradients, tape, optimizers, losses, metrics, fit, saving ---------------
+AR = "simdist/runtime/ops/array.py"
+AC = "simdist/runtime/ops/activations.py"
+LA = "simdist/runtime/ops/linalg.py"
+MA = "simdist/runtime/ops/math.py"
+UN = "simdist/runtime/ops/unary.py"
+LO = "simdist/runtime/ops/losses.py"
+RA = "simdist/runtime/ops/random.py"
+BP = "simdist/runtime/autodiff/backprop.py"
+TP = "simdist/runtime/autodiff/tape.py"
+BO = "simdist/keras/optimizers/base_optimizer.py"
+KL = "simdist/keras/losses/losses.py"
+KLL = "simdist/keras/losses/loss.py"
+KNN = "simdist/keras/losses/_nn.py"
+
+
+def _t(id: str, kind: str, path: str, old: str, new: str, why: str, **kw) -> Mutant:
+    return Mutant(id, kind, path, old, new, why, layer="training", **kw)
+
+
+TRAINING: list[Mutant] = [
+    # -- gradient functions ----------------------------------------------------------------------------
+    _t("grad-matmul-transpose-a-b", "gradient", LA,
+       "    if t_a and not t_b:\n        return _mm(a, grad)\n",
+       "    if t_a and not t_b:\n        return _mm(a, grad, ta=True)\n",
+       "the gradient of b in matmul(a, b, transpose_a=True) forgets that a is already transposed"),
+    _t("grad-matmul-a-transposed-b", "gradient", LA,
+       "    if not t_a and t_b:\n        return _mm(grad, b)\n",
+       "    if not t_a and t_b:\n        return _mm(grad, b, tb=True)\n",
+       "the gradient of a in matmul(a, b, transpose_b=True) transposes b once more"),
+    _t("grad-relu-at-zero", "gradient", AC,
+       "lambda g, y: g * (y > 0)", "lambda g, y: g * (y >= 0)",
+       "relu passes the gradient where its output is 0 (every negative input and 0), TF passes none"),
+    _t("grad-leaky-relu-at-zero", "gradient", AC,
+       "np.where(x > 0, g, g * x.dtype.type(alpha))", "np.where(x >= 0, g, g * x.dtype.type(alpha))",
+       "leaky_relu's gradient at exactly 0 is 1 instead of TF's alpha"),
+    _t("grad-tanh-of-output", "gradient", AC,
+       "lambda y, dy: dy * (1 - y * y)", "lambda y, dy: dy * (1 - np.tanh(y) ** 2)",
+       "tanh's gradient applies the derivative to the output as if it were the input"),
+    _t("grad-sigmoid-no-one-minus", "gradient", AC,
+       "lambda y, dy: dy * (y * (1 - y))", "lambda y, dy: dy * y",
+       "sigmoid's gradient drops the (1 - y) factor"),
+    _t("grad-softmax-no-centering", "gradient", AC,
+       "    return [(grad_softmax - sum_channels) * s]", "    return [grad_softmax * s]",
+       "softmax's gradient forgets to subtract the weighted sum over the classes"),
+    _t("grad-log-softmax-unweighted", "gradient", AC,
+       "    return [grad - math.reduce_sum(grad, -1, keepdims=True) * s]", "    return [grad - s]",
+       "log_softmax's gradient assumes the upstream gradient sums to 1 over the classes"),
+    _t("grad-sparse-xent-ignores-upstream", "gradient", LO,
+       "def _sparse_xent_grad(op: Any, grad_loss: Any, grad_grad: Any) -> list:\n"
+       "    grad = _broadcast_mul(grad_loss, op.outputs[1])",
+       "def _sparse_xent_grad(op: Any, grad_loss: Any, grad_grad: Any) -> list:\n"
+       "    grad = op.outputs[1]",
+       "the sparse cross-entropy gradient ignores the upstream gradient (the loss's 1/batch and weights)"),
+    _t("grad-xent-labels-sign", "gradient", LO,
+       "labels_grad = _broadcast_mul(grad_loss, -activations.log_softmax(logits))",
+       "labels_grad = _broadcast_mul(grad_loss, activations.log_softmax(logits))",
+       "the cross-entropy gradient with respect to the labels has the wrong sign"),
+    _t("grad-l2loss-doubled", "gradient", LO,
+       "    return [op.inputs[0] * grad]", "    return [2.0 * op.inputs[0] * grad]",
+       "l2_loss's gradient forgets the 1/2 of sum(x**2)/2"),
+    _t("grad-mean-axis-whole-size", "gradient", MA,
+       "factor = in_size // max(out_size, 1)", "factor = in_size",
+       "reduce_mean along an axis divides the gradient by the whole input's size"),
+    _t("grad-unbroadcast-keeps-size-one-dims", "gradient", MA,
+       "axes = list(range(lead)) + [lead + i for i, d in enumerate(shape) if d == 1 and gs[lead + i] != 1]",
+       "axes = list(range(lead))",
+       "undoing a broadcast sums the leading dimensions only, not the size-1 ones"),
+    _t("grad-sub-broadcast-sign", "gradient", MA,
+       "None if 1 in skip else unbroadcast(negative(grad), sy)]",
+       "None if 1 in skip else unbroadcast(grad, sy)]",
+       "x - y with broadcasting gives y the gradient +1 instead of -1"),
+    _t("grad-mul-broadcast-wrong-factor", "gradient", MA,
+       "None if 1 in skip else unbroadcast(multiply(x, grad), sy)]",
+       "None if 1 in skip else unbroadcast(multiply(y, grad), sy)]",
+       "x * y with broadcasting multiplies y's gradient by y instead of x"),
+    _t("grad-div-denominator-once", "gradient", MA,
+       "gy = multiply(grad, binary(REALDIV, binary(REALDIV, negative(x), y), y))",
+       "gy = multiply(grad, binary(REALDIV, negative(x), y))",
+       "d(x/y)/dy is -x/y instead of -x/y**2"),
+    _t("grad-pow-exponent", "gradient", MA,
+       "gx = multiply(multiply(grad, y), pow_(x, subtract(y, 1)))",
+       "gx = multiply(multiply(grad, y), pow_(x, y))",
+       "d(x**y)/dx uses x**y instead of x**(y-1)"),
+    _t("grad-max-ties-not-shared", "gradient", MA,
+       "    return [multiply(binary(REALDIV, indicators, num_selected), g)]",
+       "    return [multiply(indicators, g)]",
+       "reduce_max's gradient gives every tied maximum the full gradient instead of sharing it"),
+    _t("grad-maximum-ties-to-y", "gradient", MA,
+       "    return _max_min_grad(op, grad, greater_equal)", "    return _max_min_grad(op, grad, greater)",
+       "tf.maximum(x, y) sends the gradient of a tie to y instead of x"),
+    _t("grad-transpose-not-inverted", "gradient", AR,
+       "    return [transpose(grad, tuple(int(i) for i in np.argsort(op.get_attr(\"perm\"))))]",
+       "    return [transpose(grad, tuple(int(i) for i in op.get_attr(\"perm\")))]",
+       "transpose's gradient applies perm again instead of its inverse"),
+    _t("grad-gather-duplicates-overwrite", "gradient", AR,
+       "    np.add.at(moved, idx, gm)", "    moved[idx] = gm",
+       "gathering the same index twice (on an axis other than 0) keeps one gradient instead of their sum"),
+    _t("grad-sqrt-of-input", "gradient", UN,
+       "    return [grad * 0.5 / op.outputs[0]]", "    return [grad * 0.5 / op.inputs[0]]",
+       "sqrt's gradient divides by x instead of sqrt(x)"),
+    _t("grad-cumsum-same-direction", "gradient", "simdist/runtime/ops/reductions.py",
+       "exclusive=op.get_attr(\"exclusive\"), reverse=not op.get_attr(\"reverse\"))]",
+       "exclusive=op.get_attr(\"exclusive\"), reverse=op.get_attr(\"reverse\"))]",
+       "cumsum's gradient scans in the same direction as the forward pass instead of the opposite one"),
+    _t("grad-bias-add-sums-channels", "gradient", "simdist/runtime/ops/nn.py",
+       "    return np.add.reduce(g, axis=tuple(i for i in range(g.ndim) if i != ax), dtype=g.dtype)",
+       "    return np.add.reduce(g, axis=tuple(i for i in range(1, g.ndim) if i != ax), dtype=g.dtype)[0]",
+       "bias_add's gradient takes the first example's sum instead of summing over the batch"),
+    _t("grad-concat-equal-pieces", "gradient", AR,
+       "        return list(split(grad, sizes, axis=axis))",
+       "        return list(split(grad, len(sizes), axis=axis)) if len(set(sizes)) == 1 else "
+       "list(split(grad, sorted(sizes), axis=axis))",
+       "concat's gradient splits by the input sizes sorted, not in the inputs' order"),
+    # -- the tape ---------------------------------------------------------------------------------------
+    _t("tape-aggregate-keeps-last", "gradient", BP,
+       "    if all(isinstance(g, Tensor) for g in grads):\n        return math.add_n(grads)\n",
+       "    if all(isinstance(g, Tensor) for g in grads):\n        return grads[-1]\n",
+       "a tensor used twice gets only its last use's gradient"),
+    _t("tape-unconnected-zero-ignored", "state", BP,
+       "        elif unconnected == \"zero\":\n", "        elif unconnected == \"zeros\":\n",
+       "unconnected_gradients=ZERO still returns None"),
+    _t("tape-persistent-released", "state", TP,
+       "        if not self._persistent:\n            self._watched_variables = tuple(self._tape.watched_vars)\n"
+       "            self._tape.release()\n            self._tape = None\n        return nest.pack_sequence_as(sources, grads)",
+       "        if True:\n            self._watched_variables = tuple(self._tape.watched_vars)\n"
+       "            self._tape.release()\n            self._tape = None\n        return nest.pack_sequence_as(sources, grads)",
+       "a persistent tape is released after its first gradient"),
+    # -- optimizers -------------------------------------------------------------------------------------
+    _t("adam-no-beta2-correction", "formula", "simdist/keras/optimizers/adam.py",
+       "alpha = lr * ops.sqrt(1 - beta_2_power) / (1 - beta_1_power)", "alpha = lr / (1 - beta_1_power)",
+       "Adam's bias correction forgets sqrt(1 - beta_2^t)"),
+    _t("sgd-nesterov-ignored", "formula", "simdist/keras/optimizers/sgd.py",
+       "            if self.nesterov:\n", "            if self.nesterov and False:\n",
+       "SGD(nesterov=True) takes plain momentum steps"),
+    _t("sgd-momentum-ignored-in-velocity", "formula", "simdist/keras/optimizers/sgd.py",
+       "self.assign(m, ops.subtract(ops.multiply(m, momentum), ops.multiply(gradient, learning_rate)))",
+       "self.assign(m, ops.subtract(m, ops.multiply(gradient, learning_rate)))",
+       "SGD's velocity accumulates without decaying by the momentum"),
+    _t("adagrad-epsilon-outside-sqrt", "formula", "simdist/keras/optimizers/adagrad.py",
+       "ops.sqrt(ops.add(accumulator, self.epsilon))", "ops.add(ops.sqrt(accumulator), self.epsilon)",
+       "Adagrad adds epsilon after the square root (Keras 2's placement) instead of inside it"),
+    _t("weight-decay-without-lr", "formula", BO,
+       "variable.assign_sub(variable * wd * lr)", "variable.assign_sub(variable * wd)",
+       "decoupled weight decay forgets the learning rate"),
+    _t("weight-decay-after-update", "order", BO,
+       "        self._apply_weight_decay(trainable_variables)\n"
+       "        self._backend_update_step(grads, trainable_variables, self.learning_rate)\n",
+       "        self._backend_update_step(grads, trainable_variables, self.learning_rate)\n"
+       "        self._apply_weight_decay(trainable_variables)\n",
+       "weight decay is applied after the gradient step instead of before"),
+    _t("clipnorm-as-clipvalue", "formula", BO,
+       "return [ops.clip_by_norm(g, self.clipnorm) if g is not None else g for g in grads]",
+       "return [ops.clip(g, -self.clipnorm, self.clipnorm) if g is not None else g for g in grads]",
+       "clipnorm clips each element instead of rescaling the gradient's norm"),
+    _t("global-clipnorm-per-tensor", "formula", BO,
+       "return clip_by_global_norm(grads, self.global_clipnorm)",
+       "return [ops.clip_by_norm(g, self.global_clipnorm) if g is not None else g for g in grads]",
+       "global_clipnorm clips each gradient by its own norm instead of the global norm"),
+    _t("clipvalue-lower-bound-zero", "boundary", BO,
+       "return [ops.clip(g, -v, v) if g is not None else g for g in grads]",
+       "return [ops.clip(g, 0.0, v) if g is not None else g for g in grads]",
+       "clipvalue clips to [0, v] instead of [-v, v]"),
+    _t("iterations-assigned-not-incremented", "state", BO,
+       "        self._iterations.assign_add(1)\n", "        self._iterations.assign(1)\n",
+       "apply sets iterations to 1 instead of incrementing it (Adam's bias correction and schedules stall)"),
+    _t("grads-all-reduced-as-mean", "denominator", "simdist/keras/optimizers/_distribute.py",
+       "reduced = rc.all_reduce(tf.distribute.ReduceOp.SUM, [g for g, _ in filtered]) if filtered else []",
+       "reduced = rc.all_reduce(tf.distribute.ReduceOp.MEAN, [g for g, _ in filtered]) if filtered else []",
+       "apply_gradients averages the replicas' gradients instead of summing them"),
+    # -- losses -----------------------------------------------------------------------------------------
+    _t("loss-not-scaled-per-replica", "denominator", KLL,
+       "    if n > 1:\n        value = value * ops.cast(1.0 / n, value.dtype)\n",
+       "    if n > 1 and False:\n        value = value * ops.cast(1.0 / n, value.dtype)\n",
+       "a Keras loss in a replica context is not divided by num_replicas_in_sync (summed gradients are R times the mean)"),
+    _t("loss-mean-divides-by-weights", "denominator", KLL,
+       "        if reduction == \"mean_with_sample_weight\" and sample_weight is not None:",
+       "        if sample_weight is not None:",
+       "sum_over_batch_size divides by the sum of the sample weights instead of the number of values"),
+    _t("cce-label-smoothing-not-per-class", "formula", KL,
+       "(label_smoothing / num_classes)", "label_smoothing",
+       "categorical label smoothing adds the whole smoothing to every class"),
+    _t("bce-label-smoothing-full", "formula", KL,
+       "+ 0.5 * label_smoothing", "+ label_smoothing",
+       "binary label smoothing adds the whole smoothing instead of half"),
+    _t("cce-probabilities-not-normalised", "formula", KNN,
+       "    output = output / tf.reduce_sum(output, axis, keepdims=True)\n", "",
+       "categorical_crossentropy of probabilities that do not sum to 1 is not renormalised"),
+    _t("scce-from-logits-ignored", "formula", KNN,
+       "    if not from_logits:\n        eps = config.epsilon()\n        output = tf.math.log(",
+       "    if True:\n        eps = config.epsilon()\n        output = tf.math.log(",
+       "sparse_categorical_crossentropy(from_logits=True) treats the logits as probabilities"),
+    # -- metrics ----------------------------------------------------------------------------------------
+    _t("mean-metric-weights-not-counted", "denominator", "simdist/keras/metrics/reduction_metrics.py",
+       "            num_samples: Any = ops.sum(sample_weight)\n",
+       "            num_samples: Any = ops.shape(values)[0]\n",
+       "a weighted Mean divides by the number of samples instead of the sum of the weights"),
+    _t("mean-metric-reset-keeps-count", "state", "simdist/keras/metrics/reduction_metrics.py",
+       "        self.total.assign(0)\n        self.count.assign(0)\n", "        self.total.assign(0)\n",
+       "Mean.reset_state forgets the count (the next epoch's mean is too small)"),
+    # -- fit, callbacks, weight files, random ops -----------------------------------------------------
+    _t("fit-validation-split-takes-head", "order", "simdist/keras/trainers/data_adapter.py",
+       "    return split(0, split_at), split(split_at, batch_dim)",
+       "    return split(batch_dim - split_at, batch_dim), split(0, batch_dim - split_at)",
+       "validation_split holds out the first samples instead of the last"),
+    _t("fit-shuffle-false-shuffles", "order", "simdist/keras/trainers/data_adapter.py",
+       "        if not self._shuffle:\n            dataset = tf.data.Dataset.from_tensor_slices(inputs)",
+       "        if False:\n            dataset = tf.data.Dataset.from_tensor_slices(inputs)",
+       "fit(shuffle=False) still shuffles the samples"),
+    _t("callbacks-called-in-reverse", "order", "simdist/keras/callbacks/callback_list.py",
+       "        for callback in self.callbacks:\n            getattr(callback, hook)(*args, logs)",
+       "        for callback in self.callbacks[::-1]:\n            getattr(callback, hook)(*args, logs)",
+       "callbacks run in reverse order"),
+    _t("lr-scheduler-next-epoch", "boundary", "simdist/keras/callbacks/learning_rate_scheduler.py",
+       "learning_rate = self.schedule(epoch, _as_float(", "learning_rate = self.schedule(epoch + 1, _as_float(",
+       "LearningRateScheduler asks the schedule for the next epoch's rate (epochs counted from 1)"),
+    _t("save-weights-optimizer-iterations-only", "state", "simdist/keras/models/saving.py",
+       "    if isinstance(obj, Optimizer):\n        return list(obj.variables)\n",
+       "    if isinstance(obj, Optimizer):\n        return list(obj.variables)[:1]\n",
+       "save_weights/load_weights keep the optimizer's iterations but not its slots"),
+    _t("random-op-seed-restarts-each-call", "state", RA,
+       "        gen = _state[\"op\"].get(key)\n", "        gen = None\n",
+       "a random op with an op seed draws the same values on every call (TF's kernel counter advances)"),
+]
+
+CATALOGUE += TRAINING

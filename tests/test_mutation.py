@@ -13,9 +13,9 @@ import pytest
 import mutants
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The runtime op layer is being reorganised (simdist/runtime/ops/...): no mutant may live there.
-MOVING = ("simdist/runtime/tensor.py", "simdist/runtime/ops.py", "simdist/runtime/graph/",
-          "simdist/runtime/cost.py", "simdist/runtime/random_ops.py", "simdist/runtime/ops/")
+#: The op layer's kernels and the graph recorder change often (fuzzer fixes): distribution mutants stay
+#: out of them; training mutants may live in runtime/ops/ (gradient functions and random streams only).
+MOVING = ("simdist/runtime/tensor.py", "simdist/runtime/graph/", "simdist/runtime/cost.py", "simdist/runtime/ops/")
 
 
 def test_every_mutant_still_applies():
@@ -39,8 +39,23 @@ def test_catalogue_shape():
     wanted = {"denominator", "order", "axis", "placement", "shard-size", "missing-error", "error-class", "retry"}
     assert wanted <= kinds, f"no mutant of kind(s) {sorted(wanted - kinds)}"
     for m in mutants.CATALOGUE:
-        assert not m.path.startswith(MOVING), f"mutant {m.id} lives in the op layer being moved: {m.path}"
+        assert m.layer in mutants.LAYERS, f"mutant {m.id} has unknown layer {m.layer!r}, not one of {mutants.LAYERS}"
+        if m.layer != "training":
+            assert not m.path.startswith(MOVING), f"mutant {m.id} lives in the op layer: {m.path}"
         assert m.why, f"mutant {m.id} says nothing about the bug it models"
+
+
+def test_training_mutants_cover_the_training_layer():
+    """Issue 29: 30-50 training mutants across gradients, the tape, optimizers, losses, metrics,
+    fit, weight files and random ops, reported apart."""
+    training = [m for m in mutants.CATALOGUE if m.layer == "training"]
+    assert 30 <= len(training) <= 60, f"{len(training)} training mutants, but issue 29 asks for 30-50 (a few more welcome)"
+    assert training == mutants.TRAINING, "every training mutant is in mutants.TRAINING, and only those"
+    areas = {"simdist/runtime/ops/", "simdist/runtime/autodiff/", "simdist/keras/optimizers/",
+             "simdist/keras/losses/", "simdist/keras/metrics/", "simdist/keras/trainers/",
+             "simdist/keras/callbacks/", "simdist/keras/models/saving.py"}
+    missing = {a for a in areas if not any(m.path.startswith(a) for m in training)}
+    assert not missing, f"no training mutant in {sorted(missing)}"
 
 
 def test_a_missing_anchor_fails_loudly():

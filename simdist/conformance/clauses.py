@@ -549,6 +549,16 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'Keras models under MultiWorkerMirroredStrategy: the API docs show model.fit on every worker; TF 2.21 + Keras 3.15 (keras-team/keras#20585) raise ValueError from fit and evaluate (a PerReplica batch converted to a tensor) and from train_on_batch / test_on_batch (the scalar loss reduced with axis=0), while predict and custom training loops with Keras models and optimizers work; with a single worker (no TF_CONFIG, or a one-worker cluster) fit and the others work too.'),
     Clause('mwms.iterator-checkpoint', 'mwms', False, (),
            'TF 2.21: a tf.train.Checkpoint cannot hold the iterator of a distributed dataset (input_lib.DistributedIterator is not Trackable): Checkpoint(iterator=it) raises ValueError when the Checkpoint is made, under MultiWorkerMirroredStrategy as under MirroredStrategy; a restored job rebuilds its dataset.'),
+    Clause('autodiff.op-gradients', 'autodiff', False, (),
+           'TF 2.21: the registered gradients (math_grad.py, nn_grad.py, array_grad.py) of matmul under each transpose combination, of binary ops under broadcasting (summed over the leading and size-1 dimensions; ties of maximum go to x, of minimum to x), of reductions along axes (ties of max share the gradient), of activations at negative inputs and at exactly 0 (relu 0, leaky_relu alpha), softmax/log_softmax and the fused cross-entropies (logits and labels), l2_loss, transpose, reshape and gather with repeated indices equal the calculus of the op for any upstream gradient.'),
+    Clause('training.nonlinear-models', 'training', False, (),
+           'TF 2.21 + Keras 3.15: a dense relu/tanh network with a softmax cross-entropy loss trained a few steps (custom loop with strategy.run and Keras losses scaled per replica, or fit) under the default, OneDevice, Mirrored and CentralStorage strategies gives the weights of a NumPy forward/backward reference of the global batch: gradients summed across replicas of the per-replica-scaled losses.'),
+    Clause('optim.state-round-trip', 'training', False, (),
+           'TF 2.21 + Keras 3.15: save_weights/load_weights of a compiled, trained model restore the optimizer\'s iterations and every slot into a fresh compiled model with a built optimizer, and training continues as if never interrupted; tf.train.Checkpoint(model=..., optimizer=...) does the same.'),
+    Clause('function.replay-diverging-copies', 'training', False, (),
+           'TF 2.21: a traced distributed step replayed several times, where each replica writes a different value to its own copy (a MirroredVariable without aggregation, an ON_READ SUM variable), keeps every copy apart across calls: replica r reads its own running total, and the ON_READ variable reads as the sum of its copies.'),
+    Clause('ops.random-across-calls', 'ops', False, (),
+           'TF 2.21: a stateful random op (with or without an op seed) draws new values on each call, eagerly and on each call of a tf.function; tf.random.set_seed restarts the sequences, so a program run twice after set_seed gives the same values.'),
 ]}
 
 

@@ -48,6 +48,10 @@ PER_CLAUSE: dict[str, Tolerance] = {
     "optim.build-in-function": Tolerance(rtol=1e-5, atol=1e-6),
     "optim.clipping": Tolerance(rtol=1e-5, atol=1e-6),
     "optim.update": Tolerance(rtol=1e-6, atol=1e-7),
+    # A float32 relu/tanh network, 3 steps (Adam's division amplifies float32 rounding) vs float64.
+    "training.nonlinear-models": Tolerance(rtol=1e-4, atol=1e-5),
+    # Two runs of the same backend (restored vs never interrupted): only summation order may differ.
+    "optim.state-round-trip": Tolerance(rtol=1e-6, atol=1e-7),
     # Keras losses and metrics: float32 logs, exps and means against float64 references.
     **{c: Tolerance(rtol=1e-5, atol=1e-6) for c in (
         "keras.loss.reductions", "keras.loss.sample-weight", "keras.loss.distribution-scaling", "keras.loss.dtype",

@@ -82,7 +82,10 @@ RULES = [("SGD", {"learning_rate": 0.1}), ("SGD", {"learning_rate": 0.1, "moment
          ("Adagrad", {"learning_rate": 0.1}), ("Adagrad", {"learning_rate": 0.1, "initial_accumulator_value": 1.0}),
          ("RMSprop", {"learning_rate": 0.01}), ("RMSprop", {"learning_rate": 0.01, "momentum": 0.5}),
          ("RMSprop", {"learning_rate": 0.01, "rho": 0.8, "centered": True}),
-         ("SGD", {"learning_rate": 0.1, "weight_decay": 0.2})]
+         ("SGD", {"learning_rate": 0.1, "weight_decay": 0.2}),
+         # a large epsilon shows where each rule adds it (inside or outside the square root)
+         ("Adagrad", {"learning_rate": 0.1, "epsilon": 0.5}), ("Adam", {"learning_rate": 0.05, "epsilon": 0.5}),
+         ("RMSprop", {"learning_rate": 0.01, "epsilon": 0.5})]
 
 
 @clause("optim.update-rules", ref="tf221")
