@@ -1,5 +1,5 @@
-"""The scenario zoo's transformer (clause scenario.zoo.transformer) and [model] mixed_precision
-(clause keras.mixed-precision.cost):
+"""The scenario zoo's transformer and [model] mixed_precision (simdist-only rules, folded into the
+simdist sections of clauses keras.mha.distributed and, for the cost, keras.mixed-precision.policy):
 
 - differential: the zoo's `build` and the scenario's `replica_step` (the same code) run on simdist
   and on TF 2.21 + Keras 3.15 from the same weights, on the digits rows, under the default
@@ -80,7 +80,7 @@ def tf_results() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(ROOT_CASES))))
 
 
-@pytest.mark.clause("scenario.zoo.transformer")
+@pytest.mark.clause("keras.mha.distributed")
 @pytest.mark.parametrize("index", range(len(ROOT_CASES)), ids=[f"{s}-{p}" for s, p in ROOT_CASES])
 @pytest.mark.tf
 @tf_workers.tf_or_golden(__file__)
@@ -116,7 +116,7 @@ def _run(text_or_path: Any, overrides: list[str]) -> dict[str, Any]:
     return m
 
 
-@pytest.mark.clause("scenario.zoo.transformer")
+@pytest.mark.clause("keras.mha.distributed")
 def test_the_transformer_scenario_runs_under_faults_and_reports_loss_against_time() -> None:
     from scenario_helpers import ROOT
     m = _run(ROOT / "scenarios" / "train_transformer.toml", ["training.steps=12", "training.eval_every=6"])
@@ -140,7 +140,7 @@ def _step_time(tmp_cost_model: str, precision: str) -> float:
     return t[1] - t[0]
 
 
-@pytest.mark.clause("keras.mixed-precision.cost")
+@pytest.mark.clause("keras.mixed-precision.policy")
 def test_mixed_precision_changes_the_simulated_step_time_under_the_roofline() -> None:
     f32, f16 = _step_time("roofline", "float32"), _step_time("roofline", "mixed_float16")
     assert f16 < 0.95 * f32, (f"roofline: a mixed_float16 step takes {f16:.3e} s, a float32 one {f32:.3e} s: 16-bit "
@@ -150,7 +150,7 @@ def test_mixed_precision_changes_the_simulated_step_time_under_the_roofline() ->
                         "charges every FLOP at one rate (and mixed precision adds casts)")
 
 
-@pytest.mark.clause("scenario.zoo.transformer")
+@pytest.mark.clause("keras.mha.distributed")
 @pytest.mark.parametrize("override, key, says", [
     ("model.tokens=7", "model.tokens", "features % tokens == 0"),
     ("model.heads=64", "model.heads", "heads <= embedding_dim"),
@@ -167,7 +167,7 @@ def test_transformer_options_are_checked(override: str, key: str, says: str) -> 
     assert key in str(e.value) and says in str(e.value), f"{override}: {e.value}"
 
 
-@pytest.mark.clause("scenario.zoo.transformer")
+@pytest.mark.clause("keras.mha.distributed")
 @pytest.mark.parametrize("cfg", [{}, {"embedding_dim": 32, "heads": 4, "blocks": 2},
                                  {"embedding_dim": 10, "heads": 3, "ff_dim": 7, "tokens": 4}])
 def test_the_estimate_counts_the_transformers_parameters(cfg: dict) -> None:

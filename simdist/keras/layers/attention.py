@@ -3,7 +3,7 @@
 "value" to (batch, ..., heads, dim), scaled dot-product attention over `attention_axes`, and the
 "attention_output" EinsumDense back to the query's feature size (or `output_shape`).
 
-Two attention paths, as Keras 3.15 takes them (clause keras.mha.paths):
+Two attention paths, as Keras 3.15 takes them (clause keras.mha.values):
 - rank-3 inputs with dropout 0 and no attention scores returned: the backend's
   `dot_product_attention` (keras/src/backend/tensorflow/nn.py): logits einsum
   "BTNH,BSNH->BNTS" cast to float32 (at least), times 1/sqrt(key_dim), masked positions
