@@ -14,7 +14,7 @@
 #   `compute_loss`, `optimizer.apply`, the compiled metrics) built with the functional API as
 #   `CustomModel(inputs, outputs)`; the lower-level version with its own loss tracker, metric and
 #   `metrics` property; sample_weight unpacked in `train_step`; and `test_step` for `evaluate`.
-# Clauses: keras.model.functional-subclass, keras.guides.
+# Clauses: keras.model.functional-subclass, keras.model.call.
 from _backend import tf, B
 
 import numpy as np

@@ -18,7 +18,7 @@
 #   autoencoder, a model called inside another), the ensembling of three models, the
 #   multi-input multi-output ticket model with loss dicts and loss_weights, the toy ResNet with
 #   `layers.add`, and shared layers.
-# Clauses: keras.guides, keras.model.call.
+# Clauses: keras.model.call.
 from _backend import tf, B
 
 import numpy as np

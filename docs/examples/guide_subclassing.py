@@ -16,7 +16,7 @@
 #   weights, nested layers tracked as attributes, `add_loss` (cleared at each top-level call) and a
 #   kernel regularizer's loss in `losses`, a custom training loop using them, `get_config`, and a
 #   `keras.Model` subclass trained with `fit`.
-# Clauses: keras.guides, keras.layer.tracking.
+# Clauses: keras.model.call, keras.layer.tracking.
 from _backend import tf, B
 
 import numpy as np

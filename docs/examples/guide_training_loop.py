@@ -13,7 +13,7 @@
 #   SparseCategoricalCrossentropy loss, the loop with GradientTape and `optimizer.apply`, the
 #   metrics updated and reset per epoch, the validation loop, the same steps in a `tf.function`,
 #   and `add_loss` from an ActivityRegularizationLayer summed into the loss.
-# Clauses: keras.guides.
+# Clauses: keras.model.call.
 from _backend import tf, B
 
 import numpy as np

@@ -24,7 +24,7 @@
 #   frozen base called with `training=False` (its BatchNormalization stays in inference mode and its
 #   moving statistics do not change), and fine-tuning after `base_model.trainable = True` with a
 #   recompile and a low learning rate (the BatchNormalization still in inference mode).
-# Clauses: keras.functional.training-override, keras.guides.
+# Clauses: keras.functional.training-override, keras.model.call.
 from _backend import tf, B
 
 import numpy as np
