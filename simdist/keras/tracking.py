@@ -1,31 +1,39 @@
 """Keras's attribute tracking (keras/src/utils/tracking.py): a layer puts the variables, sub-layers,
 metrics and seed generators assigned to its attributes into its stores, in assignment order,
 including those inside lists, tuples and dicts (kept as tracking containers so later appends are
-tracked too). Once a layer is built its tracker is locked: new state raises ValueError."""
+tracked too). Once a layer is built its tracker is locked: new state raises ValueError.
+
+Whether tracking is on (`no_tracking`, Keras's DotNotTrackScope) is per thread of control, as in
+Keras (its global_state is thread-local): a context variable, so each thread and each greenlet
+has its own. The in-process clients of a multi-worker launch (simdist.launch) are greenlets of
+one thread that switch at collectives; a process-wide flag saved and restored around a block let
+one client's restore of another's "off" outlive both, leaving tracking off for the rest of the
+process (every later model had no weights)."""
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from typing import Any, Callable, Iterator
 
 __all__ = ["Tracker", "TrackedList", "TrackedDict", "no_tracking", "is_tracking_enabled"]
 
-_state = {"on": True}
+_tracking: contextvars.ContextVar[bool] = contextvars.ContextVar("simdist.keras.tracking", default=True)
 
 
 def is_tracking_enabled() -> bool:
-    return _state["on"]
+    return _tracking.get()
 
 
 @contextlib.contextmanager
 def no_tracking() -> Iterator[None]:
-    """Attributes set inside are not tracked (Keras's DotNotTrackScope)."""
-    before = _state["on"]
-    _state["on"] = False
+    """Attributes set inside are not tracked (Keras's DotNotTrackScope), in this thread of
+    control only (thread or greenlet)."""
+    token = _tracking.set(False)
     try:
         yield
     finally:
-        _state["on"] = before
+        _tracking.reset(token)
 
 
 def _remove_by_id(seq: list, value: Any) -> None:

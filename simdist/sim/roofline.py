@@ -95,7 +95,14 @@ def op_charge(device_of: Callable[[str], Any], kind_of: Callable[[Any], str],
     device ``device_of(device)`` (a `topology.Device`, or None when the name is not simulated)
     times that device's nominal FLOP/s; the FLOPs themselves where the device has no rates. The
     op's bytes are its input and output arrays' (each read or written once); its kind is
-    ``kind_of(op)``; its dtype the output's (a non-float output: float32)."""
+    ``kind_of(op)``; its dtype the output's (a non-float output: float32).
+
+    The charge is rounded to whole FLOPs: the tally is a running float sum read by differences
+    (sections, replica phases, recorded graphs), and fractional entries made each reading depend
+    on the sum's magnitude, i.e. on whatever ran earlier in the process (issue: a run in a fresh
+    interpreter gave other last bits than the same run after another). Whole-number entries keep
+    every partial sum exact (below 2**53), so a reading is the same wherever the tally stands;
+    the rounding is at most half a FLOP per op (about 1e-14 s on a datacenter GPU)."""
     devices: dict[str, Any] = {}
 
     def charge(op: Any, flops: float, inputs: Any, outputs: Any, dtype: Any, device: str) -> float:
@@ -110,6 +117,6 @@ def op_charge(device_of: Callable[[str], Any], kind_of: Callable[[Any], str],
         for a in outputs:
             nbytes += getattr(a, "nbytes", 0)
         name = getattr(dtype, "name", "float32")
-        return seconds(d.rates, float(flops), float(nbytes), name if name in DTYPES else "float32",
-                       kind_of(op), tf32) * d.flops
+        return float(round(seconds(d.rates, float(flops), float(nbytes), name if name in DTYPES else "float32",
+                                   kind_of(op), tf32) * d.flops))
     return charge

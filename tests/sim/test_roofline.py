@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from simdist.sim import hardware, presets, roofline
@@ -126,3 +127,35 @@ def test_a_gpu_flops_override_is_timed_by_its_flops_under_the_roofline():
     times = [run(load(path, quick=True, overrides=[("cluster.gpu_flops", "100TFLOPS"), ("cluster.cost_model", m)]))
              .metrics["summary"]["simulated_time_s"] for m in ("flops", "roofline")]
     assert times[0] == times[1], f"gpu_flops override: flops model {times[0]}, roofline {times[1]}"
+
+
+def _step_flops(tf, start: float) -> float:
+    """The tally's reading of a small float16/float32 step on GPU:0 begun with the tally at ``start``."""
+    from simdist.runtime import cost
+    cost.tally.flops = start
+    with tf.device("/GPU:0"), cost.measure() as m:
+        x = tf.constant(np.linspace(-1.0, 1.0, 48 * 40).reshape(48, 40), dtype=tf.float16)
+        w = tf.constant(np.linspace(0.5, -0.5, 40 * 24).reshape(40, 24), dtype=tf.float16)
+        y = tf.nn.softmax(tf.cast(tf.matmul(x, w), tf.float32) + 0.1)
+        tf.reduce_sum(y * y)
+    return m.flops
+
+
+def test_roofline_tally_readings_do_not_depend_on_what_ran_before():
+    """Regression (train_transformer.toml gave other last bits in a fresh process): the roofline's
+    per-op charges are whole FLOPs, so a reading of the tally (a section, a replica's phase, a
+    recorded graph) is exact and the same whatever the tally held before (earlier runs)."""
+    import simdist
+    from simdist import tf
+    from simdist.runtime import cost
+    saved = cost.tally.flops
+    simdist.configure(gpus=1, cost_model="roofline")
+    try:
+        got = {start: _step_flops(tf, start) for start in (0.0, 1e12 + 0.375, 3.3e13 + 0.7)}
+    finally:
+        cost.tally.flops = saved
+        simdist.reset()
+    first = got[0.0]
+    for start, fl in got.items():
+        assert fl == first, f"the step read {fl!r} FLOPs from a tally at {start!r}, but {first!r} from 0 [roofline]"
+    assert first > 0 and first == int(first), f"a roofline step's FLOPs {first!r}, but should be a whole number"
