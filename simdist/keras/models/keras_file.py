@@ -113,8 +113,8 @@ def serialize_model(model: Any) -> dict[str, Any]:
 
 def _date_saved() -> str:
     """Keras writes the wall-clock date; simdist the simulated time since the Unix epoch."""
-    import simdist
-    when = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=float(simdist.now()))
+    from simdist import now
+    when = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=float(now()))
     return when.strftime("%Y-%m-%d@%H:%M:%S")
 
 
