@@ -23,3 +23,16 @@ def fresh_machine():
     simdist.reset()
     yield
     simdist.reset()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--tf-live", choices=("slice", "all", "none"), default="slice",
+        help="differential modules with a current TF golden (tests/goldens/): ask live TF for a bounded "
+             "slice of their cases and take the rest from the golden (slice, the default), ask it for every "
+             "case (all: the full differential run, and what a TF upgrade needs), or use the goldens only (none)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    import tf_workers
+    tf_workers.live_mode = config.getoption("--tf-live")

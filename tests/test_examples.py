@@ -14,7 +14,8 @@ and what TF 2.21 does, and the example's header explains it.
   and the test starts failing as soon as simdist prints what TF prints.
 * ``test_example_on_tensorflow`` (marker ``tf``) runs each example under real TensorFlow, one
   subprocess per example, a few at a time, and compares against the same expected output, so
-  the expectations are observed, not invented.
+  the expectations are observed, not invented. The default run keeps the first example of each
+  family (``tf_slice``); ``-m slow`` runs the rest.
 * ``test_inventory`` checks that every example of every seed document has its program.
 """
 
@@ -683,12 +684,25 @@ _DOC_LABEL = {"CSS24": "CSS24", "CSS20": "CSS20", "ODS": "ODS", "PSS": "PSS r2.4
               "tutorial": "TF tutorial", "guide": "Keras guide"}
 
 
+def tf_slice(names) -> list[str]:
+    """The examples the default run also runs under real TF: the first of each family (css20, css24,
+    guide, ods, pss, translated, tutorial). Every example's expected output was observed on TF 2.21;
+    the whole set re-runs under TF with `-m slow` (each one is a TF process of 5-15 s of CPU)."""
+    first: dict[str, str] = {}
+    for name in sorted(names):
+        first.setdefault(name.split("_", 1)[0], name)
+    return sorted(first.values())
+
+
 def _params(backend_mark=None):
     out = []
+    live = set(tf_slice(EXAMPLES))
     for name in EXAMPLES:
         marks = []
         if backend_mark == "simdist" and deviation(name):
             marks.append(pytest.mark.xfail(strict=True, reason="simdist deviates from TF 2.21: " + deviation(name)))
+        if backend_mark == "tensorflow" and name not in live:
+            marks.append(pytest.mark.slow)
         out.append(pytest.param(name, id=name[:-3], marks=marks))
     return out
 
@@ -816,7 +830,7 @@ def tf_runs(request):
 
 @pytest.mark.tf
 @pytest.mark.skipif(not _HAVE_TF, reason="needs the `tf` extra (tensorflow-cpu 2.21)")
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", _params("tensorflow"))
 def test_example_on_tensorflow(name, tf_runs):
     proc = tf_runs[name].result() if name in tf_runs else run_subprocess(name)
     assert proc.returncode == 0, f"{name} exited with {proc.returncode}:\n{proc.stderr[-3000:]}"

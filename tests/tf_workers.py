@@ -8,9 +8,14 @@ Goldens. A module that declares `pytestmark = [pytest.mark.tf, tf_workers.tf_or_
 keeps TF's answers as a fixture in tests/goldens/ (one gzip'd pickle per module, stamped with
 the SHA-256 of the module's source), so that a base install without TensorFlow still checks
 simdist's values against TF's:
-- with TensorFlow installed, `spawn` runs TF live, as always, and records the golden when the
-  module's source changed or cases are missing (commit tests/goldens/ with the test change); a
-  current golden is not rewritten when TF's answers merely vary between runs;
+- with TensorFlow installed and the golden stale or short of cases, `spawn` runs TF live for every
+  case and records the golden (commit tests/goldens/ with the test change); a current golden is
+  not rewritten when TF's answers merely vary between runs;
+- with TensorFlow installed and a current golden, the default run (`--tf-live slice`) asks live
+  TF only for a bounded slice (the first and last case of the module's first `spawn`) and takes
+  the other answers from the golden: live TF still checks simdist in every run, and the golden,
+  recorded from the same TF release, stands in for the rest. `--tf-live all` (the long profile,
+  and what a TF upgrade needs) runs every case live; `--tf-live none` uses the goldens only;
 - without TensorFlow, `spawn` returns the golden's answers if its stamp matches the module's
   source and it holds every case asked for; otherwise the module's tests are skipped, saying
   which golden is missing or stale and how to record it (run the module once with TF).
@@ -36,6 +41,9 @@ HERE = Path(__file__).resolve().parent
 GOLDENS = HERE / "goldens"
 HAS_TF = importlib.util.find_spec("tensorflow") is not None
 _opted: set[str] = set()
+LIVE_MODES = ("slice", "all", "none")
+live_mode = "slice"          # set from pytest's --tf-live by tests/conftest.py
+_sliced: set[str] = set()    # modules whose live slice already ran in this session
 
 
 def _key(module_file: str) -> str:
@@ -60,6 +68,23 @@ def _load(module_file: str) -> dict[str, Any] | None:
         return pickle.load(f)
 
 
+# The release that recorded the goldens written before each golden named its own (all of them:
+# this machine's only TF); a golden recorded since carries "release" itself.
+LEGACY_RELEASE = "tensorflow-cpu 2.21.0, keras 3.15.1"
+
+
+def installed_release() -> str | None:
+    """'tensorflow-cpu 2.21.0, keras 3.15.1' for the installed TF (None without TF)."""
+    import importlib.metadata as md
+    names = []
+    for dist in ("tensorflow", "tensorflow-cpu", "keras"):
+        try:
+            names.append(f"{dist} {md.version(dist)}")
+        except md.PackageNotFoundError:
+            continue
+    return ", ".join(names) if HAS_TF and names else None
+
+
 def golden_state(module_file: str) -> str | None:
     """None when the module's golden is current, else why it cannot be used."""
     g = _load(module_file)
@@ -68,6 +93,10 @@ def golden_state(module_file: str) -> str | None:
         return f"no golden {rel}"
     if g["stamp"] != source_stamp(module_file):
         return f"golden {rel} is stale (the module changed since it was recorded)"
+    release = installed_release()
+    recorded = g.get("release", LEGACY_RELEASE)
+    if release is not None and recorded != release:
+        return f"golden {rel} was recorded with {recorded}, but {release} is installed"
     return None
 
 
@@ -103,7 +132,8 @@ class _PlainOnly(pickle.Unpickler):
 def _refresh(module_file: str, results: dict[int, Any]) -> None:
     stamp = source_stamp(module_file)
     g = _load(module_file)
-    current = g is not None and g["stamp"] == stamp
+    release = installed_release()
+    current = g is not None and g["stamp"] == stamp and g.get("release", LEGACY_RELEASE) == release
     merged = dict(g["results"]) if current else {}
     # A current golden only gains the cases it lacks: answers TF varies from run to run (timings,
     # temporary paths) must not rewrite the file on every live run.
@@ -111,7 +141,7 @@ def _refresh(module_file: str, results: dict[int, Any]) -> None:
     if current and not added:
         return
     merged.update(added)
-    data = pickle.dumps({"stamp": stamp, "results": dict(sorted(merged.items()))}, protocol=4)
+    data = pickle.dumps({"stamp": stamp, "release": release, "results": dict(sorted(merged.items()))}, protocol=4)
     _PlainOnly(io.BytesIO(data)).load()
     GOLDENS.mkdir(exist_ok=True)
     path = golden_path(module_file)
@@ -121,12 +151,29 @@ def _refresh(module_file: str, results: dict[int, Any]) -> None:
     os.replace(tmp, path)
 
 
+def _usable(module_file: str, indices: list[int]) -> bool:
+    g = _load(module_file)
+    return golden_state(module_file) is None and g is not None and all(i in g["results"] for i in indices)
+
+
 def spawn(module_file: str, indices: list[int], timeout: float = 900) -> dict[int, Any]:
-    """TF results of `indices` from a fresh `python module_file i,j,k` process (or, without TF, from
-    the module's golden: see the module docstring)."""
+    """TF results of `indices` from a fresh `python module_file i,j,k` process, or from the
+    module's golden (see the module docstring: without TF, or beside a live slice)."""
     golden = _key(module_file) in _opted
     if golden and not HAS_TF:
         return _golden_answers(module_file, indices)
+    if golden and live_mode != "all" and indices and _usable(module_file, indices):
+        out = _golden_answers(module_file, indices)
+        key = _key(module_file)
+        if live_mode == "slice" and key not in _sliced:
+            _sliced.add(key)
+            live = sorted({indices[0], indices[-1]})
+            out.update(_run_live(module_file, live, timeout))
+        return out
+    return _run_live(module_file, indices, timeout, record=golden)
+
+
+def _run_live(module_file: str, indices: list[int], timeout: float, record: bool = False) -> dict[int, Any]:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.run([sys.executable, module_file, ",".join(map(str, indices))], capture_output=True, env=env,
                           cwd=os.path.dirname(module_file), timeout=timeout)
@@ -134,7 +181,7 @@ def spawn(module_file: str, indices: list[int], timeout: float = 900) -> dict[in
         raise RuntimeError(f"TF worker for {os.path.basename(module_file)} failed (exit {proc.returncode}):\n"
                            f"{proc.stderr.decode()[-3000:]}")
     results = pickle.loads(proc.stdout)
-    if golden:
+    if record:
         _refresh(module_file, results)
     return results
 
