@@ -11,7 +11,10 @@ is one exactly rounded operation per element (simdist.runtime.uniform), and its 
 and bytes. The registration helpers (`unary`, `binary`, `reduction`) set them from the op's
 kind, so a new elementwise op gets all of them by being declared one.
 
-Every op runs through `dispatch.execute`, the only place that makes a Tensor from an op; the tape and the graph recorder are observers of that one place.
+Every op runs through `dispatch.execute`, the only place that makes a Tensor from an op; the tape
+and the graph recorder are observers of that one place. Ops whose outputs are computed elsewhere
+(a collective, by the replicas' merge; a tf.custom_gradient call, by its function's own ops) are
+registered the same way and reach the same observers through `dispatch.bind` (`OpDef.bound`).
 
 Gradient functions are registered as TF registers them (`@RegisterGradient("MatMul")`), next to
 the op they differentiate, and written with the public ops, so the backward pass is itself made
