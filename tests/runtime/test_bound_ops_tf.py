@@ -163,6 +163,30 @@ def _p(tf, s):
     return [_locals(s, s.run(rep, args=(tf.constant(ws),))) for ws in ([0.2, -0.3], [0.6, 0.05], [0.2, -0.3])]
 
 
+def _outer_tape(collective: str) -> Callable[[Any, Any], Any]:
+    """A tape around a tf.function whose strategy.run squares x (and all-reduces it)."""
+    def prog(tf, s):
+        @tf.function
+        def fn(x):
+            def rep(x):
+                y = x * x
+                if collective:
+                    y = tf.distribute.get_replica_context().all_reduce("SUM", y)
+                return y
+            return s.run(rep, args=(x,))
+        x = tf.constant([1.0, 2.0])
+        with tf.GradientTape() as t:
+            t.watch(x)
+            z = tf.reduce_sum(s.experimental_local_results(fn(x))[0])
+        return [z, t.gradient(z, x)]
+    return prog
+
+
+# (not yet as TF: see test_outer_tape_around_a_traced_run)
+program("outer-tape-around-traced-run", "outer-tape", "mirrored", 2)(_outer_tape(""))
+program("outer-tape-around-traced-run-all-reduce", "outer-tape", "mirrored", 2)(_outer_tape("all_reduce"))
+
+
 def _all_gather(axis: int) -> Callable[[Any, Any], Any]:
     def prog(tf, s):
         def rep():
@@ -276,9 +300,24 @@ def test_all_gather_op_same_as_tf(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@pytest.mark.clause("function.trace-under-tape-and-in-run")
+@_of("outer-tape")
+@pytest.mark.xfail(strict=True, reason="not done: a tape around a tf.function whose strategy.run computes sees the "
+                   "replicas' ops on TF 2.21 (the function graph's gradient: d/dx sum(x*x) = 2x) and raises "
+                   "RuntimeError 'Mismatching tf.distribute.Strategy objects' when they all-reduce; simdist's "
+                   "replicas keep their own tapes there as eagerly, so the gradient is None (docs/spec.md, "
+                   "function.trace-under-tape-and-in-run)")
+def test_outer_tape_around_a_traced_run(k: int, tf_results: dict[int, Any]) -> None:
+    want, got = tf_results[k], run(sim_tf, k)
+    if isinstance(want, tuple) and want and want[0] == "error":
+        assert isinstance(got, tuple) and got[:2] == want[:2], f"simdist gave {got!r}, but TF 2.21 raised {want!r}"
+        return
+    assert_same(got, want, PROGRAMS[k][0], rtol=1e-6)
+
+
 def test_every_program_is_checked_under_its_clause() -> None:
     tested = {"autodiff.custom-gradient", "function.trace-under-tape-and-in-run", "replica.all-reduce-gradient",
-              "replica.all-gather-gradient"}
+              "replica.all-gather-gradient", "outer-tape"}
     stray = sorted({c for _, c, _ in PROGRAMS} - tested)
     assert not stray, f"programs under clauses {stray} have no test function: add one"
 
@@ -286,7 +325,9 @@ def test_every_program_is_checked_under_its_clause() -> None:
 def test_results_are_not_trivial() -> None:
     """The programs' gradients are not all None or zero on simdist (a test that could not fail
     otherwise: a dropped gradient would agree with a dropped gradient)."""
-    for k, (name, _clause, _) in enumerate(PROGRAMS):
+    for k, (name, clause, _) in enumerate(PROGRAMS):
+        if clause == "outer-tape":
+            continue   # (its gradient is None on simdist: not yet as TF)
         got = run(sim_tf, k)
         arrays = [a for a in _arrays(got)]
         assert arrays and any(np.any(a != 0) for a in arrays), f"{name} gave {got!r}, but should hold gradients"
