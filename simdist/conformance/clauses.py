@@ -414,6 +414,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: under CentralStorageStrategy with several replicas, BatchNormalization in training mode raises ValueError (an AggregatingVariable needs an aggregation to be assigned in replica context); inference works.'),
     Clause('replica.all-reduce-gradient', 'autodiff', False, (),
            'TF 2.21: the gradient of ReplicaContext.all_reduce(op, x) is all_reduce(op) of the replicas\' upstream gradients.'),
+    Clause('replica.all-gather-gradient', 'autodiff', False, (),
+           'TF 2.21: the gradient of ReplicaContext.all_gather(x, axis) is each replica\'s part, along axis, of the all-sum of the replicas\' upstream gradients.'),
     Clause('keras.layer.conv1d', 'keras', False, (),
            'TF 2.21 + Keras 3.15: Conv1D (padding valid/same/causal, strides, dilation_rate, groups) is tf.nn.convolution on rank-3 input (Conv2D with a unit height); "causal" left-pads dilation_rate*(kernel_size-1) zeros (tf.pad) and convolves "valid"; kernel (k, in/groups, filters).'),
     Clause('keras.layer.depthwise-separable', 'keras', False, (),

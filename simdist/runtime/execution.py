@@ -54,9 +54,9 @@ class Client:
 
 class Interpreter:
     """An observer of dispatch (as a JAX trace sees every primitive `bind` hands it): the graph
-    recorder of a tf.function call and each gradient tape. Every op, variable read and write,
-    function with its own gradient (custom_gradient, a collective) and simulator charge made in
-    a context passes through its interpreters in order (the recorder first, then the tapes,
+    recorder of a tf.function call and each gradient tape. Every op (those dispatch computes, and
+    those bound to outputs computed elsewhere: a collective, a custom-gradient call; see
+    OpDef.bound), variable read and write and simulator charge made in a context passes through its interpreters in order (the recorder first, then the tapes,
     innermost last). `op` and the reads return the tensors later interpreters and the caller
     see (the recorder's traced twins); the defaults observe nothing."""
 
@@ -79,11 +79,6 @@ class Interpreter:
 
     def scatter(self, var: Any, kind: str, indices: Any, updates: Any, operand: tuple) -> None:
         """A sparse write of (indices, updates) `operand` (ResourceScatterAdd & co.)."""
-
-    def custom(self, op_type: str, inputs: Any, outputs: Any, backward: Any) -> None:
-        """A function with its own gradient (tf.custom_gradient, a collective) computed `outputs`
-        from `inputs` (whose ops the interpreters saw); `backward(*output_grads)` gives one
-        gradient per input."""
 
     def charge(self, fn: Any, refusal: str | None = None) -> None:
         """A simulator charge was made; `fn()` makes it again. `refusal`: why it cannot be

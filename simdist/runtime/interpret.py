@@ -9,10 +9,10 @@ order the first call ran them, so each active tape records each op (and watches 
 it reads) exactly as it would the eager call: values, gradients, FLOP tally and kept bytes are
 those of running the Python again, only the Python does not run.
 
-`build(recorder)` makes the program from a finished recording (None when it cannot replay this
-way: the call ran a function with its own gradient, tf.custom_gradient or a collective, whose
-backward closes over the first call's Python values); `run(program, tensors)` replays it on
-the call's tensor arguments.
+`build(recorder)` makes the program from a finished recording, or says why it cannot replay
+this way (the call bound an op whose OpDef.tape_replay says why: a tf.custom_gradient call,
+whose backward closes over the first call's tensors; or it runs strategy.run, whose replicas'
+tapes are their own); `run(program, tensors)` replays it on the call's tensor arguments.
 
 `Deferred` is the other half: while a call records under tapes, the tapes are set aside (the
 recording's kept-bytes accounting must be the call's own, as without a tape) and a Deferred
@@ -34,15 +34,20 @@ __all__ = ["build", "run", "Deferred"]
 _CONST, _OP, _ITEM, _READ, _WRITE, _SCATTER, _ARG = range(7)
 
 
-def build(rec: Any, result: Any) -> tuple | None:
+_RUNS = ("it runs strategy.run, whose replicas' ops are each replica's tapes', not the caller's, and whose time "
+         "the run charges")
+
+
+def build(rec: Any, result: Any) -> tuple | str:
     """The program of a finished recording `rec` (a graph.Recorder) whose call returned
-    `result`, or None (see the module; also a call with a strategy.run inside: its replicas'
-    ops are each replica's tapes', not the caller's, and its time is charged by the run)."""
+    `result`, or why there is none (see the module)."""
     from simdist.runtime.graph import ir as g
-    if getattr(rec, "custom_seen", False) or rec.lanes:
-        return None
+    if rec.lanes:
+        return _RUNS
+    if rec.untaped is not None:
+        return rec.untaped
     if any(n.kind == g.CHARGE or (n.kind == g.PURE and n.op is None and n.key[0] != "item") for n in rec.nodes):
-        return None   # (a strategy.run inside: its replicas' ops are their own tapes', not the caller's)
+        return _RUNS
     kept: dict[int, Any] = {}
     for t in rec.keep:
         i = rec.slot_of.get(id(t))
@@ -75,7 +80,7 @@ def build(rec: Any, result: Any) -> tuple | None:
             else:
                 prog.append((_WRITE, i, n.var, n.write_kind, n.ins[0]))
         else:   # (a node kind this module does not know: replay by re-running the Python)
-            return None
+            return f"it records a step of kind {n.kind} that a replay op by op does not know"
     return (len(rec.nodes), prog, rec._template(result))
 
 
@@ -125,10 +130,6 @@ def _result(template: Any, env: list[Any]) -> Any:
 def _device() -> str:
     from simdist.runtime import context
     return context.current_device()
-
-
-def _identity_grad(g: Any) -> list[Any]:
-    return [g]
 
 
 class Deferred(execution.Interpreter):
@@ -191,9 +192,6 @@ class Deferred(execution.Interpreter):
     def scatter(self, var: Any, kind: str, indices: Any, updates: Any, operand: tuple) -> None:
         self.events.append((self.active, "scatter", var, kind, indices, updates, operand))
 
-    def custom(self, op_type: str, inputs: Any, outputs: Any, backward: Any) -> None:
-        self.events.append((self.active, "custom", op_type, inputs, outputs, backward))
-
     def charge(self, fn: Any, refusal: str | None = None) -> None:
         self.events.append((self.active, "charge", fn, refusal))
 
@@ -202,9 +200,10 @@ class Deferred(execution.Interpreter):
         each event to every interpreter), after each argument and the twin the recorded call
         saw of it, handed first as an identity (the tapes connect the twin's ops to the
         argument)."""
+        from simdist.runtime.ops.array import IDENTITY
         for arg, twin in zip(self.leaves, self.twins):
             for o in self.targets:
-                o.custom("Identity", (arg,), (twin,), _identity_grad)
+                o.op(IDENTITY, (arg,), (twin,), None)
         self.leaves = []
         for ev in self.events:
             active, name, a = ev[0], ev[1], ev[2:]

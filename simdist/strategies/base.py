@@ -15,7 +15,7 @@ from simdist import session
 from simdist.runtime import context, dtypes, errors, variables
 from simdist.runtime import cost
 from simdist.runtime.cost import tally
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import collective, dispatch
 from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-exported)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
@@ -96,20 +96,17 @@ class ReplicaContext:
             return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) for i in range(len(payloads))]
 
         out = self._sync(SyncPoint("all_reduce", merge, nbytes, strategy.extended._all_reduce_algorithm), leaves)
-        if dispatch.tapes() and all(type(v) is Tensor for v in leaves):
-            self._record_all_reduce_gradient(op, leaves, _flatten(out)[0])
+        if dispatch.tapes() and all(isinstance(v, Tensor) for v in leaves):   # (a traced tensor too)
+            self._bind_all_reduce(op, leaves, _flatten(out)[0])
         return out
 
-    def _record_all_reduce_gradient(self, op: ReduceOp, inputs: list[Tensor], outputs: list[Any]) -> None:
-        """TF's all_reduce is a custom gradient: the gradient of an all-sum is an all-sum of the
-        upstream gradients (an all-mean's an all-mean), so a tape differentiates through it."""
+    def _bind_all_reduce(self, op: ReduceOp, inputs: list[Tensor], outputs: list[Any]) -> None:
+        """The all-reduce as an op (CollectiveReduceV2, runtime/ops/collective.py) bound to this
+        replica's values, so a tape differentiates through it: as TF's all_reduce (a custom
+        gradient there), its gradient is the same all-reduce of the upstream gradients."""
         if all(o is x for o, x in zip(outputs, inputs)):
             return   # one replica: the values themselves (already connected)
-
-        def backward(*dys: Any) -> list[Any]:
-            return _flatten(self.all_reduce(op, list(dys)))[0]
-
-        dispatch.custom("CollectiveReduceV2", inputs, outputs, backward)
+        collective.bind_all_reduce(self, op, inputs, outputs)
 
     def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
         """Every replica receives the concatenation of all replicas' values along `axis`."""
@@ -131,7 +128,10 @@ class ReplicaContext:
             devs = strategy.extended.worker_devices
             return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) for i in range(len(payloads))]
 
-        return self._sync(SyncPoint("all_gather", merge, nbytes, "gather"), leaves)
+        out = self._sync(SyncPoint("all_gather", merge, nbytes, "gather"), leaves)
+        if dispatch.tapes() and all(isinstance(v, Tensor) for v in leaves):   # (a traced tensor too)
+            collective.bind_all_gather(self, axis, leaves, _flatten(out)[0])
+        return out
 
     def merge_call(self, merge_fn: Callable[..., Any], args: Sequence[Any] = (), kwargs: dict | None = None) -> Any:
         """Run `merge_fn(strategy, *args)` once in cross-replica context with args merged across replicas."""

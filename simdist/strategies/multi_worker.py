@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 from simdist import session
 from simdist.runtime import context, nest, variables
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import collective, dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, regroup
 from simdist.semantics import cluster as cluster_rules
@@ -188,8 +188,8 @@ class MultiWorkerReplicaContext(ReplicaContext):
 
         nbytes = float(sum(sizes))
         out = self._sync(SyncPoint("all_reduce", merge, nbytes, "ring"), leaves)
-        if dispatch.tapes() and all(type(v) is Tensor for v in leaves):
-            self._record_all_reduce_gradient(op, leaves, _flatten(out)[0])
+        if dispatch.tapes() and all(isinstance(v, Tensor) for v in leaves):   # (a traced tensor too)
+            self._bind_all_reduce(op, leaves, _flatten(out)[0])
         return out
 
     def all_gather(self, value: Any, axis: int, options: Any = None) -> Any:
@@ -216,7 +216,10 @@ class MultiWorkerReplicaContext(ReplicaContext):
             devs = strategy.extended.worker_devices
             return [rebuild([_place(t, devs[i]) for t in per_leaf]) for i in range(len(payloads))]
 
-        return self._sync(SyncPoint("all_gather", merge, float(sum(sizes)), "gather"), leaves)
+        out = self._sync(SyncPoint("all_gather", merge, float(sum(sizes)), "gather"), leaves)
+        if dispatch.tapes() and all(isinstance(v, Tensor) for v in leaves):   # (a traced tensor too)
+            collective.bind_all_gather(self, axis, leaves, _flatten(out)[0])
+        return out
 
 
 def _unrecordable(what: str) -> None:

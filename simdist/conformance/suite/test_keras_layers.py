@@ -1,6 +1,7 @@
-"""BatchNormalization across replicas and the gradient through `ReplicaContext.all_reduce` —
-clauses keras.layer.batchnorm.replicas, keras.layer.batchnorm.synchronized,
-keras.layer.batchnorm.central-storage, replica.all-reduce-gradient (TF 2.21 + Keras 3.15).
+"""BatchNormalization across replicas and the gradients through `ReplicaContext.all_reduce` and
+`all_gather` — clauses keras.layer.batchnorm.replicas, keras.layer.batchnorm.synchronized,
+keras.layer.batchnorm.central-storage, replica.all-reduce-gradient, replica.all-gather-gradient
+(TF 2.21 + Keras 3.15).
 
 Expected values come from NumPy references written here (the moving-average rule, batch
 statistics per replica or of the global batch, the chain rule through an all-sum), never from
@@ -98,6 +99,30 @@ grads = [g.numpy() for g in strategy.experimental_local_results(strategy.run(fn,
     call = f"MirroredStrategy(2): tape.gradient(sum(all_reduce({op}, x*x) * w), x) in strategy.run"
     for r in range(2):
         assert_close(ns["grads"][r], 2 * X[r].astype(np.float64) * total, call=call, what=f"replica {r}'s gradient")
+
+
+@clause("replica.all-gather-gradient", ref="tf221")
+@pytest.mark.parametrize("axis", [0, 1])
+def test_gradient_through_all_gather_keeps_each_replicas_part(backend, axis):
+    prog = Program(backend, """
+strategy = backend.make_strategy("mirrored", 2)
+def fn(xr):
+    with tf.GradientTape() as tape:
+        tape.watch(xr)
+        y = tf.distribute.get_replica_context().all_gather(xr * xr, axis=axis)
+        loss = tf.reduce_sum(y * tf.constant(w))
+    return tape.gradient(loss, xr)
+xs = strategy.experimental_distribute_values_from_function(lambda ctx: tf.constant(x[ctx.replica_id_in_sync_group]))
+grads = [g.numpy() for g in strategy.experimental_local_results(strategy.run(fn, args=(xs,)))]
+""", axis=axis, x=X[:4].reshape(2, 2, 3), w=np.concatenate([X[4:6], X[6:8]], axis=axis))
+    ns = prog.run()
+    # d loss_r / d x_r = 2 x_r * (the all-sum of the replicas' upstream w), this replica's part along axis
+    w = 2 * np.concatenate([X[4:6], X[6:8]], axis=axis).astype(np.float64)
+    x = X[:4].reshape(2, 2, 3).astype(np.float64)
+    call = f"MirroredStrategy(2): tape.gradient(sum(all_gather(x*x, axis={axis}) * w), x) in strategy.run"
+    for r in range(2):
+        part = w[2 * r:2 * r + 2] if axis == 0 else w[:, 3 * r:3 * r + 3]
+        assert_close(ns["grads"][r], 2 * x[r] * part, call=call, what=f"replica {r}'s gradient")
 
 
 # -- one-device layers: NumPy references of Keras 3.15's formulas ----------------------------------------

@@ -1,9 +1,10 @@
 """`tf.custom_gradient`: a function that returns its value and its own gradient function.
 
 As TF's eager decorator: the function runs (its ops may be recorded too), its results pass
-through Identity ops, and one op is recorded on the active tapes from its inputs (and the
-trainable variables it read, which `grad_fn` then differentiates through its `variables=`
-keyword) to those results, whose gradient is `grad_fn`.
+through Identity ops, and one op, CustomGradient (runtime/ops/custom.py), is bound through
+dispatch from its inputs (and the trainable variables it read, which `grad_fn` then
+differentiates through its `variables=` keyword) to those results: the tapes record it with
+`grad_fn` as its gradient.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import inspect
 from typing import Any, Callable
 
 from simdist.runtime import nest
-from simdist.runtime.autodiff.tape import VariableWatcher
-from simdist.runtime.ops import dispatch
+from simdist.runtime.autodiff.tape import VariableWatcher, keyed
+from simdist.runtime.ops import custom
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["custom_gradient"]
@@ -59,6 +60,6 @@ def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
             return [None if g is None else (g if not isinstance(g, (int, float)) else convert_to_tensor(g))
                     for g in flat] + list(variable_grads)
 
-        dispatch.custom(getattr(f, "__name__", "CustomGradient"), inputs, flat_result, backward)
+        custom.bind(getattr(f, "__name__", "CustomGradient"), keyed(inputs), flat_result, backward)
         return nest.pack_sequence_as(result, flat_result)
     return decorated

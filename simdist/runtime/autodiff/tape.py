@@ -25,7 +25,6 @@ import numpy as np
 from simdist.runtime import cost, dtypes, execution
 from simdist.runtime import nest
 from simdist.runtime.autodiff import backprop
-from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.registry import OpCall, OpDef
 from simdist.runtime.tensor import Tensor
 
@@ -200,12 +199,6 @@ class _Tape(execution.Interpreter):
         self.record("ResourceGather", (var, indices), (id(var), id(indices)), (t,), backward)
         return t
 
-    def custom(self, op_type: str, inputs: Sequence[Any], outputs: Sequence[Tensor],
-               backward: Callable[..., Any]) -> None:
-        """Recorded when it uses a watched input (TF's record.record_operation)."""
-        keys = tuple(id(variable_key(x)) if _is_variable(x) else id(x) for x in inputs)
-        if any(k in self.tensor_tape and trainable(x.dtype) for k, x in zip(keys, inputs)):
-            self.record(op_type, inputs, keys, tuple(outputs), backward)
 
 
 class GradientTape:
@@ -442,12 +435,19 @@ def _dense(g: Any) -> Tensor:
 
 
 # --- recording user-defined ops (tf.custom_gradient) -----------------------------------------------------
+def keyed(inputs: Sequence[Any]) -> list[Any]:
+    """Inputs of a custom-gradient op as the tapes key them: tensors themselves, a variable by
+    the object its reads are keyed by (variable_key: the replica's own copy)."""
+    return [variable_key(x) if _is_variable(x) else x for x in inputs]
+
+
 def record_operation(op_type: str, outputs: Sequence[Tensor], inputs: Sequence[Any],
                      backward: Callable[..., Any]) -> None:
     """Record an op on every active tape that watches one of its inputs (TF's
-    record.record_operation): `backward(*output_grads)` returns one gradient per input. It enters
-    through dispatch like any other op (dispatch.custom)."""
-    dispatch.custom(op_type, inputs, outputs, backward)
+    record.record_operation): `backward(*output_grads)` returns one gradient per input. It is
+    the CustomGradient op (runtime/ops/custom.py), bound through dispatch like any other op."""
+    from simdist.runtime.ops import custom
+    custom.bind(op_type, keyed(inputs), outputs, backward)
 
 
 class VariableWatcher(execution.Interpreter):

@@ -45,7 +45,9 @@ class Recorder(execution.Interpreter):
         # different sizes). Replicas' ops form lanes that simdist.runtime.lanes fuses.
         self.lane: int | None = None
         self.lanes = 0
-        self.custom_seen = False     # a function with its own gradient ran (see custom)
+        # why a replay under a gradient tape cannot give the tapes an op it bound (OpDef.tape_replay:
+        # a custom gradient's backward closes over the first call's tensors), else None
+        self.untaped: str | None = None
         # A tensor made by another thread while it records abandons the recording (the tensor
         # module counts the process's tensors: see other_thread), as does a write or charge.
         self.thread = threading.get_ident()
@@ -98,7 +100,12 @@ class Recorder(execution.Interpreter):
 
     # --- hooks called by dispatch (simdist.runtime.ops.dispatch) ----------------------------------
     def op(self, opdef: Any, tensors: Any, outs: tuple, attrs: dict | None) -> tuple:
-        """An op ran on tensors giving outs: note it; its outputs become traced tensors."""
+        """An op ran on tensors giving outs: note it; its outputs become traced tensors. An op
+        bound to outputs computed elsewhere (OpDef.bound) adds no node: those computations were
+        recorded where they ran (the merge's reductions, the function's ops)."""
+        if opdef.bound:
+            self._bound(opdef, attrs)
+            return outs
         ins = tuple(self.ref(t) for t in tensors)
         multi = opdef.num_outputs != 1
         dt = tuple(o.dtype for o in outs) if multi else outs[0].dtype
@@ -176,10 +183,12 @@ class Recorder(execution.Interpreter):
         self.other_thread()
         self._add(Node(CHARGE, impl=fn))
 
-    def custom(self, op_type: str, inputs: Any, outputs: Any, backward: Any) -> None:
-        """A function with its own gradient ran (its ops are recorded): a replay under a tape
-        must run the Python again to give the tape its backward (runtime/interpret.py)."""
-        self.custom_seen = True
+    def _bound(self, opdef: Any, attrs: dict | None) -> None:
+        """A bound op (a collective, a custom-gradient call): a replay op by op under a tape
+        (runtime/interpret.py) could not give the tapes this op when its OpDef says why."""
+        if opdef.tape_replay and self.untaped is None:
+            name = (attrs or {}).get("name")
+            self.untaped = f"it runs {opdef.name}{f' ({name})' if name else ''}, and {opdef.tape_replay}"
 
     def gathered(self, var: Any, indices: Tensor, t: Tensor) -> Tensor:
         """Rows of a variable were read: row lookups are not recorded yet (their traffic depends
@@ -425,5 +434,9 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
                    held_rise=rise)
     if type(g) is Graph:
         from simdist.runtime import interpret
-        g.program = interpret.build(rec, result)
+        program = interpret.build(rec, result)
+        if type(program) is str:
+            g.untaped = program
+        else:
+            g.program = program
     return g, result

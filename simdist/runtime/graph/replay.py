@@ -18,13 +18,14 @@ class Graph:
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
                  "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
-                 "unfused", "uniform", "program")
+                 "unfused", "uniform", "program", "untaped")
 
     def __init__(self, nodes: list[Node], template: Any, flops: float, outputs: Callable[[Any], Any],
                  args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
                  held_rise: int = 0) -> None:
         self.flops = flops
         self.program: Any = None            # the call op by op, for replays under a tape (runtime/interpret.py)
+        self.untaped = ""                   # ... or why there is none (its calls under a tape run the Python)
         self.fused: Graph | None = None     # the same call with its replicas fused (use_fused)
         self.unfused = ""                   # why its replicas' lanes are not fused (runtime/lanes/)
         self.held_rise = held_rise         # how far above its start the call's tapes kept bytes (peak)
@@ -94,13 +95,18 @@ def explain(fn: Any) -> str:
 
 
 def _fused_note(g: "Graph") -> str:
+    return _uniform_note(g) + _fused_note_only(g) + (
+        f" (under a gradient tape its calls run the Python again: {g.untaped})" if g.untaped else "")
+
+
+def _uniform_note(g: "Graph") -> str:
     out = ""
     n, m = len(g.uniform.ops), len(g.uniform.operands)
     if n:
         out += f", {n} op{'s' if n > 1 else ''} on uniform values as scalars"
     if m:
         out += f", {m} reading a uniform operand as its element"
-    return out + _fused_note_only(g)
+    return out
 
 
 def _fused_note_only(g: "Graph") -> str:

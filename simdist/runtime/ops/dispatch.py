@@ -10,9 +10,12 @@ this context (simdist.runtime.autodiff). Nothing else makes a Tensor from an op.
 Variable reads and writes are not ops of the registry (they go through transactions and the
 coordinator's traffic observers, see runtime/variables.py) but pass here too, so that the same
 observers see them: `variable_read`, `variable_gathered`, `variable_written`,
-`variable_scattered`; so do functions with their own gradient (`custom`: custom_gradient, the
-collectives), values computed outside the registry (`reduced`, `placed`: a merge's reductions
-and their copies) and simulator charges (`charged`). Nothing outside runtime reaches a recorder
+`variable_scattered`. Ops whose outputs are computed elsewhere (a collective, computed by the
+replicas' merge; a custom-gradient call, by its function's own ops) are registered ops like any
+other and reach the observers through `bind`, as JAX's `bind` hands a primitive to the current
+trace. Values computed outside the registry (`reduced`, `placed`: a merge's reductions and
+their copies, which a collective's op is then bound to) and simulator charges (`charged`) pass
+here too. Nothing outside runtime reaches a recorder
 or a tape but through here.
 """
 
@@ -30,7 +33,7 @@ from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
 __all__ = ["execute", "run", "static_value", "variable_read", "variable_gathered", "variable_written", "variable_scattered",
-           "constant_made", "raw", "tapes", "recorder", "custom", "recording", "replica_turn", "unrecordable", "reduced", "placed", "charged"]
+           "constant_made", "raw", "tapes", "recorder", "bind", "recording", "replica_turn", "unrecordable", "reduced", "placed", "charged"]
 
 _STRING = dtypes.string
 _current = execution._current
@@ -161,12 +164,15 @@ def constant_made(t: Tensor) -> Tensor:
     return t
 
 
-def custom(op_type: str, inputs: Sequence[Any], outputs: Sequence[Tensor], backward: Any) -> None:
-    """A function with its own gradient (tf.custom_gradient, a collective: TF's
-    record.record_operation) computed `outputs` from `inputs`: tell the observers (the tapes
-    record it when they watch one of its inputs)."""
+def bind(op: OpDef, inputs: Sequence[Any], outputs: tuple, attrs: dict | None = None) -> tuple:
+    """Bind op `op`, whose `outputs` were computed outside execute (op.bound says where: a
+    collective's merge across replicas, a custom-gradient function's own ops), to `inputs`: the
+    interpreters see it as any op (a tape records it with its registered gradient; the recorder
+    keeps where its values came from, see Recorder.op). Nothing is computed or counted here:
+    the values' ops and the simulator charged them where they ran. Returns the outputs."""
     for o in _current.ctx.observers:
-        o.custom(op_type, inputs, outputs, backward)
+        outputs = o.op(op, inputs, outputs, attrs)
+    return outputs
 
 
 def recording() -> bool:

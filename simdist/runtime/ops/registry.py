@@ -11,7 +11,10 @@ is one exactly rounded operation per element (simdist.runtime.uniform), and its 
 and bytes. The registration helpers (`unary`, `binary`, `reduction`) set them from the op's
 kind, so a new elementwise op gets all of them by being declared one.
 
-Every op runs through `dispatch.execute`, the only place that makes a Tensor from an op; the tape and the graph recorder are observers of that one place.
+Every op runs through `dispatch.execute`, the only place that makes a Tensor from an op; the tape
+and the graph recorder are observers of that one place. Ops whose outputs are computed elsewhere
+(a collective, by the replicas' merge; a tf.custom_gradient call, by its function's own ops) are
+registered the same way and reach the same observers through `dispatch.bind` (`OpDef.bound`).
 
 Gradient functions are registered as TF registers them (`@RegisterGradient("MatMul")`), next to
 the op they differentiate, and written with the public ops, so the backward pass is itself made
@@ -35,9 +38,10 @@ __all__ = ["OpDef", "OpCall", "register", "unary", "binary", "reduction", "get",
 # of its input's shape only: Shape, Size, Rank), generator (an array from attributes: ones,
 # eye, one_hot), gather/scatter (indexed reads and writes, segments), sort, window (pooling), nn
 # (fused neural-network kernels: softmax, cross-entropy, bias add), random (draws numbers), and
-# collective (a cross-replica communication; declared by the ops the strategies run).
+# collective (a cross-replica communication: runtime/ops/collective.py), custom (a function with
+# its own gradient, tf.custom_gradient: runtime/ops/custom.py).
 KINDS = ("elementwise", "reduction", "scan", "contraction", "shape", "shape-query", "generator", "gather/scatter",
-         "sort", "window", "nn", "random", "collective")
+         "sort", "window", "nn", "random", "collective", "custom")
 
 
 class Stacking:
@@ -134,18 +138,26 @@ class OpDef:
       forward is found bare by itself;
     bytes(arrays, outs, attrs) -> (bytes read, bytes written), for a roofline cost (None: every
       input's and output's nbytes; a shape-query reads none, a reshape-like op neither reads nor
-      writes, as TF's kernels forward the buffer; see `cost` and `selected_bytes`).
+      writes, as TF's kernels forward the buffer; see `cost` and `selected_bytes`);
+    bound: "" for an op dispatch.execute computes; for an op whose outputs are computed outside it
+      and then bound (dispatch.bind: a collective's merge across replicas, a custom-gradient
+      function's own ops), where those values come from: the graph recorder keeps them there,
+      not as a node of this op (its forward is never called);
+    tape_replay: "" when a recorded tf.function call holding the op can replay op by op under a
+      gradient tape (runtime/interpret.py); else why such a call runs its Python again there
+      (graph.explain says it).
     """
 
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
-                 "fusion", "sums", "exact", "bare", "bytes")
+                 "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
                  none_grad_ok: tuple[int, ...] = (), *, kind: str, fusion: Stacking | None = None,
                  sums: Callable[[dict, list[Any]], bool] | None = None, exact: bool = False,
                  bare: Callable[..., Any] | None = None,
-                 bytes: Callable[..., tuple[int, int]] | None = None) -> None:  # noqa: A002 - the cost's name
+                 bytes: Callable[..., tuple[int, int]] | None = None,  # noqa: A002 - the cost's name
+                 bound: str = "", tape_replay: str = "") -> None:
         if kind not in KINDS:
             raise ValueError(f"op {name!r}: kind {kind!r} is not one of {KINDS}")
         if exact and kind != "elementwise":
@@ -164,6 +176,8 @@ class OpDef:
         self.exact = exact
         self.bare = bare
         self.bytes = bytes
+        self.bound = bound
+        self.tape_replay = tape_replay
 
     def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:
         """(FLOPs, bytes read, bytes written) of one run on `arrays` giving `out` (an array, or a
