@@ -486,14 +486,11 @@ CASES = [_program(c) for c in _cases()]
 assert len({c.name for c in CASES}) == len(CASES), "duplicate case names"
 
 
-@pytest.fixture(scope="module")
-def tf_results() -> dict[int, Any]:
-    return tf_cases.spawn(__file__, CASES)
+tf_results = tf_cases.results_fixture(__file__, CASES)
 
 
 def _check(index: int, tf_results: dict[int, Any]) -> None:
-    case = CASES[index]
-    assert_same(tf_cases.on_simdist(run, case), tf_results[index], case.name, case.rtol)
+    tf_cases.check(CASES, run, index, tf_results)
 
 
 def _params(clause: str) -> list[Any]:

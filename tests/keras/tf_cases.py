@@ -41,6 +41,21 @@ def spawn(module_file: str, cases: Sequence[Any]) -> dict[int, Any]:
     return out
 
 
+def results_fixture(module_file: str, cases: Sequence[Any]) -> Any:
+    """A module's `tf_results` fixture: TF's answers to its cases, spawned once per module."""
+    @pytest.fixture(scope="module")
+    def tf_results() -> dict[int, Any]:
+        return spawn(module_file, cases)
+    return tf_results
+
+
+def check(cases: Sequence[Any], run: Callable[[Any, Any], Any], index: int, tf_results: dict[int, Any]) -> None:
+    """simdist's answer to case `index` against TF's (test_layers_conv_norm_tf.assert_same, the case's rtol)."""
+    from test_layers_conv_norm_tf import assert_same
+    case = cases[index]
+    assert_same(on_simdist(run, case), tf_results[index], case.name, case.rtol)
+
+
 def on_simdist(run: Callable[[Any, Any], Any], case: Any) -> Any:
     """simdist's answer to a case, on a fresh simulated machine with 4 CPUs."""
     import simdist
