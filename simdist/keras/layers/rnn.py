@@ -112,8 +112,20 @@ class RNN(Layer):
         if isinstance(self.cell, Layer) and self.cell._call_has_training_arg:
             cell_kwargs["training"] = training
 
+        cell = self.cell
+        # The first step calls the cell through Layer.__call__ (its checks, conversions, error
+        # wrapping); a built cell of Keras's own then runs `call` directly at the later steps:
+        # inside the RNN's call, __call__ does nothing more for it (same autocast scope and
+        # training, no masks, no losses), and it is a good part of each step's Python time.
+        direct = type(cell) in (SimpleRNNCell, LSTMCell, GRUCell) and cell.activity_regularizer is None
+        called: list[bool] = []
+
         def step(inputs: Any, states: tuple) -> Any:
-            output, new_states = self.cell(inputs, list(states), **cell_kwargs)
+            if direct and called:
+                output, new_states = cell.call(inputs, list(states), **cell_kwargs)
+            else:
+                output, new_states = cell(inputs, list(states), **cell_kwargs)
+                called.append(True)
             return output, new_states if isinstance(new_states, (list, tuple)) else [new_states]
 
         if not isinstance(initial_state, (list, tuple)):
