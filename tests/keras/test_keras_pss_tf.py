@@ -27,7 +27,7 @@ import pytest
 
 import tf_cases
 import tf_workers
-from test_layers_conv_norm_tf import _first_line, assert_same
+from test_layers_conv_norm_tf import _first_line
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
@@ -175,14 +175,11 @@ CASES = [
 assert len({c.name for c in CASES}) == len(CASES), "duplicate case names"
 
 
-@pytest.fixture(scope="module")
-def tf_results() -> dict[int, Any]:
-    return tf_cases.spawn(__file__, CASES)
+tf_results = tf_cases.results_fixture(__file__, CASES)
 
 
 def _check(index: int, tf_results: dict[int, Any]) -> None:
-    case = CASES[index]
-    assert_same(tf_cases.on_simdist(run, case), tf_results[index], case.name, case.rtol)
+    tf_cases.check(CASES, run, index, tf_results)
 
 
 @pytest.mark.clause("keras.metric.pss")
