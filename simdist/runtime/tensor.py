@@ -32,6 +32,14 @@ class TensorShape:
 
     __slots__ = ("_dims",)
 
+    @classmethod
+    def _of_array(cls, shape: tuple[int, ...]) -> "TensorShape":
+        """The shape of a NumPy array (a tuple of Python ints already): no per-dimension
+        conversion, for the hot path of `Tensor.shape`."""
+        s = cls.__new__(cls)
+        s._dims = shape
+        return s
+
     def __init__(self, dims: Iterable[int | None] | None) -> None:
         if dims is None:
             self._dims = None
@@ -139,7 +147,7 @@ class Tensor:
     # --- introspection -------------------------------------------------------------------
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(self._v.shape)
+        return TensorShape._of_array(self._v.shape)
 
     @property
     def ndim(self) -> int:
@@ -238,7 +246,7 @@ class _Traced(Tensor):
     # (a traced graph knows its static shapes too)
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(self._a.shape)
+        return TensorShape._of_array(self._a.shape)
 
     @property
     def ndim(self) -> int:

@@ -99,8 +99,10 @@ def check_training(v: Any, c: dict, st: dict, topo: Any) -> None:
     if zoo == "transformer":
         _check_transformer(v, m, facts)
     if m.get("mixed_precision") == "mixed_float16" and kind == "parameter_server":
-        v.err("model.mixed_precision", "mixed_float16 needs a LossScaleOptimizer, which simdist does not run under "
-                                       "parameter_server (rule: float32 or mixed_bfloat16 with parameter_server)")
+        v.err("model.mixed_precision", "mixed_float16 with parameter_server is not offered by scenarios yet: its "
+                                       "LossScaleOptimizer runs in PS custom loops as on TF, but the scenario trainer's "
+                                       "parameter_server step is not tested with it "
+                                       "(rule: float32 or mixed_bfloat16 with parameter_server)")
     if m.get("mixed_precision") == "mixed_float16" and kind == "central_storage":
         v.err("model.mixed_precision", "mixed_float16's LossScaleOptimizer fails at its first finite step under "
                                        "CentralStorageStrategy, on TF 2.21 + Keras 3.15 as on simdist (its step "

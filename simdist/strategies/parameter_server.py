@@ -224,10 +224,10 @@ class ParameterServerStrategy(Strategy):
         return [session.canonical(worker_host(task) + d) for d in self._worker_devices]
 
     def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> Any:
-        return _CoordinatorOnlyDataset(self, dataset, options)
+        return DistributedDataset(self, dataset, options)
 
     def distribute_datasets_from_function(self, dataset_fn: Any, options: Any = None) -> Any:
-        return _CoordinatorOnlyDataset(self, None, options, dataset_fn)
+        return DistributedDatasetsFromFunction(self, None, options, dataset_fn)
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
@@ -245,9 +245,25 @@ class _CoordinatorOnlyDataset:
         raise ValueError("To use this dataset, you need to pass this dataset to "
                          "ClusterCoordinator.create_per_worker_dataset.")
 
+    @property
+    def cardinality(self) -> Any:
+        """TF 2.21: a PSS distributed dataset is never built on the coordinator, so its
+        cardinality raises (Keras's fit/evaluate/predict given one fail on it: clause
+        keras.fit.pss-refused)."""
+        raise ValueError("Cannot get the cardinality of a dataset that is not built")
+
     def _make_for_worker(self, worker: int) -> Any:
         from simdist.strategies.input import InputContext
         if self._dataset_fn is not None:
             n = self._strategy.num_replicas_in_sync
             return self._dataset_fn(InputContext(1, 0, n))
         return self._dataset
+
+
+class DistributedDataset(_CoordinatorOnlyDataset):
+    """`experimental_distribute_dataset` under PSS (TF's class name: Keras's data adapters
+    recognise a distributed dataset by it)."""
+
+
+class DistributedDatasetsFromFunction(_CoordinatorOnlyDataset):
+    """`distribute_datasets_from_function` under PSS (TF's class name, as DistributedDataset)."""

@@ -8,8 +8,10 @@ weights' paths. "config" cases compare get_config (less the name) and the from_c
 trip; "symbolic" cases a functional call's output shapes; "error" cases the error's class and
 message. "train" cases train a small attention classifier (MultiHeadAttention, residual Add,
 LayerNormalization, GlobalAveragePooling1D, Dense) with a custom loop over a distributed
-dataset (default strategy, MirroredStrategy(2), CentralStorageStrategy(2)) or with `fit`, from
-the same weights, and compare the per-step losses and the weights after (rtol 1e-4).
+dataset (default strategy, MirroredStrategy(2), CentralStorageStrategy(2); under
+ParameterServerStrategy each step scheduled by a ClusterCoordinator) or with `fit`, from the same
+weights, and compare the per-step losses and the weights after (rtol 1e-4); `fit` under
+ParameterServerStrategy compares Keras 3's refusal.
 TF runs in a subprocess (tf_workers.spawn; this module is its worker).
 """
 
@@ -23,8 +25,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+import tf_cases
 import tf_workers
-from test_layers_conv_norm_tf import _first_line, _strategy, assert_same
+from test_layers_conv_norm_tf import _first_line
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
@@ -156,7 +159,7 @@ def _classifier(tf: Any, case: Case) -> Any:
 
 def run_train(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
     """Three SGD steps of a custom loop over a distributed dataset: losses and weights."""
-    strategy = tf.distribute.get_strategy() if case.strategy == "default" else _strategy(tf, case.strategy)
+    strategy = tf_cases.strategy(tf, case.strategy)
     gb = case.q[0]
     x = rng.standard_normal((3 * gb,) + case.q[1:]).astype("float32")
     y = rng.integers(0, 3, 3 * gb).astype("int32")
@@ -174,13 +177,12 @@ def run_train(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
         opt.apply_gradients(zip(grads, model.trainable_variables))
         return loss
 
-    data = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(gb))
-    losses = [_arr(strategy.reduce("SUM", strategy.run(step, args=(xb, yb)), axis=None)) for xb, yb in data]
+    losses = tf_cases.train_steps(tf, strategy, step, x, y, gb)
     return {"losses": losses, "weights": [_arr(w) for w in model.get_weights()]}
 
 
 def run_fit(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
-    strategy = tf.distribute.get_strategy() if case.strategy == "default" else _strategy(tf, case.strategy)
+    strategy = tf_cases.strategy(tf, case.strategy)
     gb = case.q[0]
     x = rng.standard_normal((2 * gb,) + case.q[1:]).astype("float32")
     y = rng.integers(0, 3, 2 * gb).astype("int32")
@@ -286,6 +288,10 @@ def _cases() -> list[Case]:
         Case("fit-default", TRAIN, "fit", mha, q=(4, 5, 3), rtol=1e-4),
         Case("fit-mirrored2", TRAIN, "fit", mha, q=(4, 5, 3), strategy="mirrored2", rtol=1e-4),
         Case("fit-central2", TRAIN, "fit", mha, q=(4, 5, 3), strategy="central2", rtol=1e-4),
+        Case("train-pss", TRAIN, "train", mha, q=(4, 5, 3), strategy="pss", rtol=1e-4),
+        Case("train-causal-pss", TRAIN, "train", mha, q=(4, 5, 3), strategy="pss", call=(("use_causal_mask", True),),
+             rtol=1e-4),
+        Case("fit-pss-refused", TRAIN, "fit", mha, q=(4, 5, 3), strategy="pss"),
     ]
 
 
@@ -293,30 +299,15 @@ CASES = _cases()
 assert len({c.name for c in CASES}) == len(CASES), "duplicate case names"
 
 
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
-    return {i: run(tf, CASES[i]) for i in indices}
-
-
-@pytest.fixture(scope="module")
-def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(CASES))))
+tf_results = tf_cases.results_fixture(__file__, CASES)
 
 
 def _check(index: int, tf_results: dict[int, Any]) -> None:
-    import simdist
-    from simdist import tf
-    simdist.reset()
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
-    case = CASES[index]
-    assert_same(run(tf, case), tf_results[index], case.name, case.rtol)
+    tf_cases.check(CASES, run, index, tf_results)
 
 
 def _params(clause: str) -> list[Any]:
-    return [pytest.param(i, id=c.name) for i, c in enumerate(CASES) if c.clause == clause]
+    return tf_cases.params(CASES, clause)
 
 
 @pytest.mark.clause("keras.mha.values")
@@ -351,10 +342,19 @@ def test_training_under_strategies(index: int, tf_results: dict[int, Any]) -> No
     _check(index, tf_results)
 
 
+def test_fit_under_pss_is_refused_by_tf_too(tf_results: dict[int, Any]) -> None:
+    """The refused-fit case is only meaningful if TF 2.21 + Keras 3 itself refused."""
+    want = tf_results[next(i for i, c in enumerate(CASES) if c.name == "fit-pss-refused")]
+    assert isinstance(want, tuple) and want[0] == "error" and want[1] == "ValueError", \
+        f"TF 2.21 + Keras 3 now gives {str(want)[:300]} for fit under ParameterServerStrategy: update keras.mha.distributed"
+
+
 def test_every_case_is_checked_under_its_clause() -> None:
     stray = sorted({c.clause for c in CASES} - {VALUES, MASKS, CONFIG, ERRORS, TRAIN})
     assert not stray, f"cases under clauses {stray} have no test function: add one"
 
 
 if __name__ == "__main__":  # TF worker
-    tf_workers.serve(_tf_worker)
+    import os
+    tf_workers.serve(tf_cases.worker(CASES, run))
+    os._exit(0)  # (in-process servers and coordinator threads never shut down cleanly)

@@ -16,14 +16,13 @@ from __future__ import annotations
 import io
 import os
 import re
-import sys
-import tempfile
 from contextlib import redirect_stdout
 from typing import Any
 
 import numpy as np
 import pytest
 
+import tf_programs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -139,36 +138,11 @@ def program(tf: Any, c: dict, workdir: str) -> dict[str, Any]:
     return out
 
 
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
-    names = list(CASES)
-    out = {}
-    for i in indices:
-        tf.keras.backend.clear_session()
-        with tempfile.TemporaryDirectory() as wd:
-            out[i] = program(tf, CASES[names[i]], wd)
-    return out
-
-
-def _simdist(c: dict, workdir: str) -> dict[str, Any]:
-    import simdist
-    from simdist import tf
-    simdist.reset()
-    tf.keras.backend.clear_session()
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
-    return program(tf, c, workdir)
-
-
 _NUMBER = re.compile(rb"-?(?:\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+|nan|inf)")
 
 
 def _close(got: Any, want: Any, where: str) -> None:
-    g, w = np.asarray(got, np.float64), np.asarray(want, np.float64)
-    assert g.shape == w.shape and np.allclose(g, w, rtol=RTOL, atol=ATOL, equal_nan=True), \
-        f"{where}: simdist {g.tolist()}, TF 2.21 {w.tolist()}"
+    tf_programs.close(got, want, where, RTOL, ATOL)
 
 
 def compare(got: dict, want: dict, name: str) -> None:
@@ -200,15 +174,8 @@ def compare(got: dict, want: dict, name: str) -> None:
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    """One TF process per MirroredStrategy size: TF reuses its collective keys across
-    MirroredStrategies in a process, and one of another size then aborts (InternalError)."""
-    groups: dict[str, list[int]] = {}
-    for i, c in enumerate(CASES.values()):
-        groups.setdefault(c["strategy"] if c["strategy"].startswith("mirrored") else "other", []).append(i)
-    out: dict[int, Any] = {}
-    for indices in groups.values():
-        out.update(tf_workers.spawn(__file__, indices))
-    return out
+    """TF's results (tf_programs.spawn: a TF process per strategy size)."""
+    return tf_programs.spawn(__file__, CASES)
 
 
 CLAUSE = {"csv": "keras.callback.csv-logger", "plateau": "keras.callback.reduce-lr-on-plateau",
@@ -224,7 +191,7 @@ def _params(kind: str) -> list[Any]:
 
 def _check(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     name = list(CASES)[index]
-    compare(_simdist(CASES[name], str(tmp_path)), tf_results[index], name)
+    compare(tf_programs.on_simdist(program, CASES[name], str(tmp_path)), tf_results[index], name)
 
 
 @pytest.mark.clause("keras.callback.csv-logger")
@@ -257,5 +224,5 @@ def test_every_case_has_a_test() -> None:
 
 
 if __name__ == "__main__":  # TF worker
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(tf_programs.worker(CASES, program))
     os._exit(0)

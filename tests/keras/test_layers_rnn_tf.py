@@ -14,8 +14,10 @@ Every case is one program run on both backends (`run(tf, case)`):
 - "fit": a small Sequential (Embedding(mask_zero=True), a recurrent layer, Dense) trained by
   `model.fit` for 2 epochs under the default strategy, MirroredStrategy(2) and
   CentralStorageStrategy(2) from the same weights: History's losses and the weights after;
-- "custom_loop": a tf.function training step run by strategy.run (MirroredStrategy(2)) over a
-  distributed dataset: per-step losses and the weights after;
+- "custom_loop": a tf.function training step run by strategy.run (MirroredStrategy(2),
+  CentralStorageStrategy(2)) over a distributed dataset, or under ParameterServerStrategy (2
+  workers, 1 ps) scheduled by a ClusterCoordinator: per-step losses and the weights after;
+- "fit" under ParameterServerStrategy: the error Keras 3 raises (fit is not supported there);
 - "construct"/errors: the error class and message.
 TF runs in a subprocess (tf_workers.spawn; this module is its worker). Values agree to rtol 1e-5
 (fit and custom loops 1e-4) with test_layers_conv_norm_tf's absolute floor.
@@ -32,15 +34,16 @@ from typing import Any
 import numpy as np
 import pytest
 
+import tf_cases
 import tf_workers
-from test_layers_conv_norm_tf import _arr, _first_line, _strategy, _wrapped, assert_same
+from test_layers_conv_norm_tf import _arr, _first_line, _wrapped, assert_same
 
 pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
                                                  reason="real TensorFlow is not installed (pip install -e .[tf])")]
 
 LAYERS, BI, MASK = "keras.rnn.layers", "keras.rnn.bidirectional", "keras.mask.propagation"
 CONFIG, SYM, ARGS, FIT = "keras.rnn.config", "keras.rnn.symbolic", "keras.rnn.arguments", "keras.rnn.fit"
-FILES = "keras.rnn.weight-files"
+FILES, PSS = "keras.rnn.weight-files", "keras.rnn.pss"
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,7 @@ def _model(tf: Any, case: Case) -> Any:
 def run_fit(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
     x = _tokens(rng, 16, 6, 9)
     y = rng.integers(0, 3, 16).astype("int32")
-    strategy = tf.distribute.get_strategy() if case.strategy == "default" else _strategy(tf, case.strategy)
+    strategy = tf_cases.strategy(tf, case.strategy)
     with strategy.scope():
         model = _model(tf, case)
         model.set_weights(_weights(model, rng))
@@ -188,25 +191,21 @@ def run_fit(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
 def run_custom_loop(tf: Any, case: Case, rng: np.random.Generator) -> dict[str, Any]:
     x = rng.standard_normal((16, 5, 3)).astype("float32")
     y = rng.standard_normal((16, 2)).astype("float32")
-    strategy = _strategy(tf, case.strategy)
+    strategy = tf_cases.strategy(tf, case.strategy)
     with strategy.scope():
         model = tf.keras.Sequential([tf.keras.Input((5, 3)), build(tf, case.spec), tf.keras.layers.Dense(2)])
         model.set_weights(_weights(model, rng))
         opt = tf.keras.optimizers.SGD(0.1)
 
-    @tf.function
-    def step(xb: Any, yb: Any) -> Any:
-        def replica(xr: Any, yr: Any) -> Any:
-            with tf.GradientTape() as tape:
-                per_example = tf.reduce_mean(tf.square(model(xr, training=True) - yr), axis=-1)
-                loss = tf.nn.compute_average_loss(per_example, global_batch_size=8)
-            grads = tape.gradient(loss, model.trainable_variables)
-            opt.apply_gradients(zip(grads, model.trainable_variables))
-            return loss
-        return strategy.reduce("SUM", strategy.run(replica, args=(xb, yb)), axis=None)
+    def replica(xr: Any, yr: Any) -> Any:
+        with tf.GradientTape() as tape:
+            per_example = tf.reduce_mean(tf.square(model(xr, training=True) - yr), axis=-1)
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=8)
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
 
-    data = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(8))
-    losses = [_arr(step(xb, yb)) for xb, yb in data]
+    losses = tf_cases.train_steps(tf, strategy, replica, x, y, 8, function=True)
     return {"losses": losses, "weights": [_arr(w) for w in model.weights]}
 
 
@@ -467,6 +466,11 @@ def _cases() -> list[Case]:
              program="weights_file"),
         Case("loop-gru-central2", FIT, _gru(units=3, return_sequences=False), program="custom_loop",
              strategy="central2", rtol=1e-4),
+        # ParameterServerStrategy: custom loops train (variables on the ps), fit is refused
+        Case("loop-lstm-pss", PSS, _lstm(units=3), program="custom_loop", strategy="pss", rtol=1e-4),
+        Case("loop-gru-pss", PSS, _gru(units=3), program="custom_loop", strategy="pss", rtol=1e-4),
+        Case("loop-bi-simple-pss", PSS, _bi(_simple(units=2)), program="custom_loop", strategy="pss", rtol=1e-4),
+        Case("fit-lstm-pss-refused", PSS, _lstm(units=4), program="fit", strategy="pss"),
     ]
 
 
@@ -482,30 +486,15 @@ CASES = [_program(c) for c in _cases()]
 assert len({c.name for c in CASES}) == len(CASES), "duplicate case names"
 
 
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
-    return {i: run(tf, CASES[i]) for i in indices}
-
-
-@pytest.fixture(scope="module")
-def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(CASES))))
+tf_results = tf_cases.results_fixture(__file__, CASES)
 
 
 def _check(index: int, tf_results: dict[int, Any]) -> None:
-    import simdist
-    from simdist import tf
-    simdist.reset()
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
-    case = CASES[index]
-    assert_same(run(tf, case), tf_results[index], case.name, case.rtol)
+    tf_cases.check(CASES, run, index, tf_results)
 
 
 def _params(clause: str) -> list[Any]:
-    return [pytest.param(i, id=c.name) for i, c in enumerate(CASES) if c.clause == clause]
+    return tf_cases.params(CASES, clause)
 
 
 @pytest.mark.clause("keras.rnn.layers")
@@ -573,10 +562,25 @@ def test_weight_files_load_both_ways(index: int, tf_results: dict[int, Any], tmp
         f"{case.name}: simdist writes {_h5_layout(str(ours))}, but TF 2.21 writes {want['layout']}"
 
 
+@pytest.mark.clause("keras.rnn.pss")
+@pytest.mark.parametrize("index", _params(PSS))
+def test_parameter_server_custom_loops_and_refused_fit(index: int, tf_results: dict[int, Any]) -> None:
+    _check(index, tf_results)
+
+
+def test_pss_refusal_is_tf_own(tf_results: dict[int, Any]) -> None:
+    """The refused-fit case is only meaningful if TF 2.21 + Keras 3 itself refused."""
+    want = tf_results[next(i for i, c in enumerate(CASES) if c.name == "fit-lstm-pss-refused")]
+    assert isinstance(want, tuple) and want[0] == "error" and want[1] == "ValueError", \
+        f"TF 2.21 + Keras 3 now gives {str(want)[:300]} for fit under ParameterServerStrategy: update keras.rnn.pss"
+
+
 def test_every_case_is_checked_under_its_clause() -> None:
-    stray = sorted({c.clause for c in CASES} - {LAYERS, BI, MASK, CONFIG, SYM, ARGS, FIT, FILES})
+    stray = sorted({c.clause for c in CASES} - {LAYERS, BI, MASK, CONFIG, SYM, ARGS, FIT, FILES, PSS})
     assert not stray, f"cases under clauses {stray} have no test function: add one"
 
 
 if __name__ == "__main__":  # TF worker
-    tf_workers.serve(_tf_worker)
+    import os
+    tf_workers.serve(tf_cases.worker(CASES, run))
+    os._exit(0)  # (in-process servers and coordinator threads never shut down cleanly)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from typing import Any
 
 import numpy as np
 import pytest
 
+import tf_programs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -110,31 +110,12 @@ def program(tf: Any, c: dict, workdir: str) -> dict[str, Any]:
     return read_logs(log_dir)
 
 
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
-    names = list(CASES)
-    out = {}
-    for i in indices:
-        tf.keras.backend.clear_session()
-        with tempfile.TemporaryDirectory() as wd:
-            out[i] = program(tf, CASES[names[i]], wd)
-        for run in out[i].values() if "error" not in out[i] else ():
-            for tag in RATE_TAGS:   # (wall-clock rates: kept as NaN so the golden is the same every recording)
-                if tag in run["tags"]:
-                    run["tags"][tag]["values"] = [np.full_like(v, np.nan) for v in run["tags"][tag]["values"]]
-    return out
-
-
-def _simdist(c: dict, workdir: str) -> dict[str, Any]:
-    import simdist
-    from simdist import tf
-    simdist.reset()
-    tf.keras.backend.clear_session()
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
-    return program(tf, c, workdir)
+def _blank_rates(answer: dict) -> None:
+    """TF's wall-clock rates kept as NaN, so that the golden is the same every recording."""
+    for run in answer.values() if "error" not in answer else ():
+        for tag in RATE_TAGS:
+            if tag in run["tags"]:
+                run["tags"][tag]["values"] = [np.full_like(v, np.nan) for v in run["tags"][tag]["values"]]
 
 
 def compare(got: dict, want: dict, name: str) -> None:
@@ -168,23 +149,17 @@ def compare(got: dict, want: dict, name: str) -> None:
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    """One TF process per MirroredStrategy size (TF reuses collective keys across strategies)."""
-    groups: dict[str, list[int]] = {}
-    for i, c in enumerate(CASES.values()):
-        groups.setdefault(c["strategy"] if c["strategy"].startswith("mirrored") else "other", []).append(i)
-    out: dict[int, Any] = {}
-    for indices in groups.values():
-        out.update(tf_workers.spawn(__file__, indices))
-    return out
+    """TF's results (tf_programs.spawn: a TF process per strategy size)."""
+    return tf_programs.spawn(__file__, CASES)
 
 
 @pytest.mark.clause("keras.callback.tensorboard")
 @pytest.mark.parametrize("index", range(len(CASES)), ids=list(CASES))
 def test_tensorboard_logs(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     name = list(CASES)[index]
-    compare(_simdist(CASES[name], str(tmp_path)), tf_results[index], name)
+    compare(tf_programs.on_simdist(program, CASES[name], str(tmp_path)), tf_results[index], name)
 
 
 if __name__ == "__main__":  # TF worker
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(tf_programs.worker(CASES, program, after=_blank_rates))
     os._exit(0)

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import tempfile
 import time
 from typing import Any
 
 import numpy as np
 import pytest
 
+import tf_programs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
@@ -178,33 +178,8 @@ def program(tf: Any, c: dict, workdir: str, settle: Any) -> dict[str, Any]:
     return out
 
 
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
-    names = list(CASES)
-    out = {}
-    for i in indices:
-        tf.keras.backend.clear_session()
-        with tempfile.TemporaryDirectory() as wd:
-            out[i] = program(tf, CASES[names[i]], wd, lambda: time.sleep(1.5))
-    return out
-
-
-def _simdist(c: dict, workdir: str) -> dict[str, Any]:
-    import simdist
-    from simdist import tf
-    simdist.reset()
-    tf.keras.backend.clear_session()
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
-    return program(tf, c, workdir, lambda: None)
-
-
 def _close(got: Any, want: Any, where: str) -> None:
-    g, w = np.asarray(got, np.float64), np.asarray(want, np.float64)
-    assert g.shape == w.shape and np.allclose(g, w, rtol=RTOL, atol=ATOL, equal_nan=True), \
-        f"{where}: simdist {g.tolist()}, TF 2.21 {w.tolist()}"
+    tf_programs.close(got, want, where, RTOL, ATOL)
 
 
 def compare(got: dict, want: dict, name: str) -> None:
@@ -235,20 +210,8 @@ def _param(i: int, name: str) -> Any:
 
 @pytest.fixture(scope="module")
 def tf_results(request: Any) -> dict[int, Any]:
-    """TF's results of the selected cases: one TF process per MirroredStrategy size (TF reuses
-    its collective keys across strategies in a process)."""
-    here = os.path.abspath(__file__)
-    selected = sorted({item.callspec.params["index"] for item in request.session.items
-                       if os.path.abspath(str(item.fspath)) == here and hasattr(item, "callspec")})
-    groups: dict[str, list[int]] = {}
-    names = list(CASES)
-    for i in selected:
-        c = CASES[names[i]]
-        groups.setdefault(c["strategy"] if c["strategy"].startswith("mirrored") else "other", []).append(i)
-    out: dict[int, Any] = {}
-    for indices in groups.values():
-        out.update(tf_workers.spawn(__file__, indices))
-    return out
+    """TF's results of the selected cases (tf_programs.spawn: a TF process per strategy size)."""
+    return tf_programs.spawn(__file__, CASES, tf_programs.selected(request, __file__))
 
 
 def _params(errors: bool) -> list[Any]:
@@ -260,16 +223,16 @@ def _params(errors: bool) -> list[Any]:
 @pytest.mark.parametrize("index", _params(errors=False))
 def test_preemption_checkpoint_handler(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     name = list(CASES)[index]
-    compare(_simdist(CASES[name], str(tmp_path)), tf_results[index], name)
+    compare(tf_programs.on_simdist(program, CASES[name], str(tmp_path), lambda: None), tf_results[index], name)
 
 
 @pytest.mark.clause("pch.errors")
 @pytest.mark.parametrize("index", _params(errors=True))
 def test_preemption_checkpoint_handler_errors(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     name = list(CASES)[index]
-    compare(_simdist(CASES[name], str(tmp_path)), tf_results[index], name)
+    compare(tf_programs.on_simdist(program, CASES[name], str(tmp_path), lambda: None), tf_results[index], name)
 
 
 if __name__ == "__main__":  # TF worker
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(tf_programs.worker(CASES, program, lambda: time.sleep(1.5)))
     os._exit(0)

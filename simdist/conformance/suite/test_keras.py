@@ -151,6 +151,24 @@ def test_pss_refuses_the_keras_loop(backend, keras, method):
         getattr(model, method)(*args, batch_size=4, verbose=0)
 
 
+@clause("keras.fit.pss-refused", ref="tf221")
+@needs_cluster
+@pytest.mark.parametrize("method", ["fit", "evaluate", "predict"])
+def test_pss_refuses_its_distributed_datasets(backend, keras, method):
+    """TF 2.21: a PSS distributed dataset is never built on the coordinator; Keras's dataset
+    adapter asks for its cardinality and fails."""
+    tf = backend.tf
+    cluster = backend.make_ps_cluster(workers=1, ps=1)
+    with cluster.strategy.scope():
+        model = _linear(keras)
+        model.compile(optimizer=keras.optimizers.SGD(LR), loss="mse")
+    dataset = tf.data.Dataset.from_tensor_slices((X, Y)).batch(4)
+    distributed = cluster.strategy.distribute_datasets_from_function(lambda ctx: dataset)
+    with raises(ValueError, match="Cannot get the cardinality of a dataset that is not built",
+                call=f"model.{method}(strategy.distribute_datasets_from_function(...)) under PSS"):
+        getattr(model, method)(distributed, verbose=0)
+
+
 # -- the distributed step --------------------------------------------------------------------------------
 @clause("keras.fit.distributed-step", ref="tf221")
 @pytest.mark.parametrize("kind,replicas", [("mirrored", 2), ("mirrored", 4), ("central_storage", 2)])

@@ -264,6 +264,55 @@ def test_fit_under_mirrored_matches_one_device(backend):
                  what="History losses (one device's as reference)")
 
 
+_LOOP_PROGRAM = """
+cluster = backend.make_ps_cluster(workers=2, ps=1) if kind == "pss" else None
+strategy = tf.distribute.get_strategy() if cluster is None else cluster.strategy
+with strategy.scope():
+    model = tf.keras.Sequential([tf.keras.Input((5, 3)), tf.keras.layers.LSTM(3), tf.keras.layers.Dense(2)])
+    model.set_weights(weights)
+    opt = tf.keras.optimizers.SGD(0.1)
+
+def replica(xb, yb):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(xb, training=True) - yb))
+    grads = tape.gradient(loss, model.trainable_variables)
+    opt.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+
+@tf.function
+def step(xb, yb):
+    return strategy.run(replica, args=(xb, yb))
+
+losses = []
+for k in range(0, 16, 8):
+    xb, yb = tf.constant(x[k:k + 8]), tf.constant(y[k:k + 8])
+    if cluster is None:
+        losses.append(float(step(xb, yb)))
+    else:
+        rv = cluster.coordinator.schedule(step, args=(xb, yb))
+        cluster.coordinator.join()
+        losses.append(float(rv.fetch()))
+after = [w.numpy() for w in model.weights]
+"""
+
+
+@clause("keras.rnn.pss", ref="tf221")
+@pytest.mark.requires("multi_worker")
+def test_custom_loop_under_pss_matches_the_default_strategy(backend):
+    """An LSTM model made under ParameterServerStrategy (weights on the ps) trained by steps a
+    ClusterCoordinator schedules (each joined) follows the default strategy's loop."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((16, 5, 3)).astype(np.float32)
+    y = rng.standard_normal((16, 2)).astype(np.float32)
+    weights = [(rng.standard_normal(s) * 0.5).astype(np.float32) for s in [(3, 12), (3, 12), (12,), (3, 2), (2,)]]
+    one = Program(backend, _LOOP_PROGRAM, kind="default", x=x, y=y, weights=weights).run()
+    ps = Program(backend, _LOOP_PROGRAM, kind="pss", x=x, y=y, weights=weights).run()
+    assert_close(ps["losses"], one["losses"], call="custom loop of LSTM/Dense under PSS (2 workers, 1 ps)",
+                 what="per-step losses (the default strategy's as reference)")
+    for i, (a, b) in enumerate(zip(ps["after"], one["after"])):
+        assert_close(a, b, call="custom loop of LSTM/Dense under PSS", what=f"weight {i} after 2 steps")
+
+
 @clause("keras.rnn.weight-files", ref="tf221")
 def test_weight_file_round_trip(backend, tmp_path):
     ns = Program(backend, """

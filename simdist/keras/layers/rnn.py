@@ -112,8 +112,20 @@ class RNN(Layer):
         if isinstance(self.cell, Layer) and self.cell._call_has_training_arg:
             cell_kwargs["training"] = training
 
+        cell = self.cell
+        # The first step calls the cell through Layer.__call__ (its checks, conversions, error
+        # wrapping); a built cell of Keras's own then runs `call` directly at the later steps:
+        # inside the RNN's call, __call__ does nothing more for it (same autocast scope and
+        # training, no masks, no losses), and it is a good part of each step's Python time.
+        direct = type(cell) in (SimpleRNNCell, LSTMCell, GRUCell) and cell.activity_regularizer is None
+        called: list[bool] = []
+
         def step(inputs: Any, states: tuple) -> Any:
-            output, new_states = self.cell(inputs, list(states), **cell_kwargs)
+            if direct and called:
+                output, new_states = cell.call(inputs, list(states), **cell_kwargs)
+            else:
+                output, new_states = cell(inputs, list(states), **cell_kwargs)
+                called.append(True)
             return output, new_states if isinstance(new_states, (list, tuple)) else [new_states]
 
         if not isinstance(initial_state, (list, tuple)):
@@ -178,18 +190,21 @@ class _CellLayer(RNN):
     """A recurrent layer that owns its cell: the cell's arguments read through, and Keras's
     config (the cell's arguments inline, no "cell" entry)."""
 
-    _cell_name = ""
-    _extra: tuple[str, ...] = ()
-
     def __getattr__(self, name: str) -> Any:
-        if name in _CELL_ARGS or name in type(self)._extra:
-            cell = self.__dict__.get("cell")
-            if cell is not None:
-                return getattr(cell, name)
+        cell = self.__dict__.get("cell")
+        if cell is not None and (name in _CELL_ARGS or name in type(cell)._extra_args):
+            return getattr(cell, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def call(self, sequences: Any, initial_state: Any = None, mask: Any = None, training: Any = False) -> Any:
         return super().call(sequences, mask=mask, training=training, initial_state=initial_state)
+
+    def inner_loop(self, sequences: Any, initial_state: Any, mask: Any, training: Any = False) -> Any:
+        # (LSTM and GRU: Keras's TF backend has their cuDNN kernels on GPUs only)
+        if getattr(self, "use_cudnn", "auto") is True:
+            raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer configuration "
+                             "with this backend. Pass use_cudnn='auto' to fallback to a non-cuDNN implementation.")
+        return super().inner_loop(sequences, initial_state, mask=mask, training=training)
 
     def _layer_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -227,6 +242,18 @@ def _rnn_kwargs(kwargs: dict, go_backwards: bool, return_sequences: bool, return
                 stateful=stateful, unroll=unroll, **kwargs)
 
 
+def _own_cell(cell_cls: type, name: str, args: dict[str, Any], kwargs: dict[str, Any],
+              extra: tuple[str, ...] = ()) -> Any:
+    """The cell a recurrent layer makes for itself (Keras's SimpleRNN/LSTM/GRU): the layer's cell
+    arguments (`args`: its __init__'s locals) and `extra` ones, its dtype and trainable, and
+    `implementation` (popped from the layer's kwargs) for cells that have one; named as Keras
+    names it ("lstm_cell", ...), so the weights' paths are Keras's."""
+    cell_args = {k: args[k] for k in _CELL_ARGS + ("seed",) + extra}
+    if "implementation" in cell_cls._extra_args:
+        cell_args["implementation"] = kwargs.pop("implementation", 2)
+    return cell_cls(**cell_args, dtype=kwargs.get("dtype", None), trainable=kwargs.get("trainable", True), name=name)
+
+
 class SimpleRNN(_CellLayer):
     """`keras.layers.SimpleRNN(units, activation="tanh", ...)`: a SimpleRNNCell named
     "simple_rnn_cell" over the steps."""
@@ -239,14 +266,7 @@ class SimpleRNN(_CellLayer):
                  recurrent_dropout: float = 0.0, return_sequences: bool = False, return_state: bool = False,
                  go_backwards: bool = False, stateful: bool = False, unroll: bool = False, seed: Any = None,
                  **kwargs: Any) -> None:
-        cell = SimpleRNNCell(units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
-                             recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
-                             kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-                             bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-                             recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
-                             dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed,
-                             dtype=kwargs.get("dtype", None), trainable=kwargs.get("trainable", True),
-                             name="simple_rnn_cell")
+        cell = _own_cell(SimpleRNNCell, "simple_rnn_cell", locals(), kwargs)
         # (Keras 3.15's SimpleRNN takes activity_regularizer but does not pass it on)
         super().__init__(cell, **_rnn_kwargs(kwargs, go_backwards, return_sequences, return_state, stateful, unroll))
         self.input_spec = [InputSpec(ndim=3)]
@@ -259,8 +279,6 @@ class LSTM(_CellLayer):
     """`keras.layers.LSTM(units, activation="tanh", recurrent_activation="sigmoid",
     unit_forget_bias=True, ...)`: an LSTMCell named "lstm_cell" over the steps."""
 
-    _extra = ("recurrent_activation", "unit_forget_bias", "implementation")
-
     def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
                  use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
                  recurrent_initializer: Any = "orthogonal", bias_initializer: Any = "zeros",
@@ -270,25 +288,11 @@ class LSTM(_CellLayer):
                  recurrent_dropout: float = 0.0, seed: Any = None, return_sequences: bool = False,
                  return_state: bool = False, go_backwards: bool = False, stateful: bool = False, unroll: bool = False,
                  use_cudnn: Any = "auto", **kwargs: Any) -> None:
-        cell = LSTMCell(units, activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
-                        kernel_initializer=kernel_initializer, unit_forget_bias=unit_forget_bias,
-                        recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
-                        kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-                        bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-                        recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint, dropout=dropout,
-                        recurrent_dropout=recurrent_dropout, dtype=kwargs.get("dtype", None),
-                        trainable=kwargs.get("trainable", True), name="lstm_cell", seed=seed,
-                        implementation=kwargs.pop("implementation", 2))
+        cell = _own_cell(LSTMCell, "lstm_cell", locals(), kwargs, ("recurrent_activation", "unit_forget_bias"))
         super().__init__(cell, activity_regularizer=activity_regularizer,
                          **_rnn_kwargs(kwargs, go_backwards, return_sequences, return_state, stateful, unroll))
         self.input_spec = InputSpec(ndim=3)
         self.use_cudnn = _check_use_cudnn(use_cudnn)
-
-    def inner_loop(self, sequences: Any, initial_state: Any, mask: Any, training: Any = False) -> Any:
-        if self.use_cudnn is True:
-            raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer configuration "
-                             "with this backend. Pass use_cudnn='auto' to fallback to a non-cuDNN implementation.")
-        return super().inner_loop(sequences, initial_state, mask=mask, training=training)
 
     def get_config(self) -> dict[str, Any]:
         cell = self.cell
@@ -300,8 +304,6 @@ class GRU(_CellLayer):
     """`keras.layers.GRU(units, activation="tanh", recurrent_activation="sigmoid",
     reset_after=True, ...)`: a GRUCell named "gru_cell" over the steps (one state)."""
 
-    _extra = ("recurrent_activation", "reset_after", "implementation")
-
     def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
                  use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
                  recurrent_initializer: Any = "orthogonal", bias_initializer: Any = "zeros",
@@ -311,15 +313,7 @@ class GRU(_CellLayer):
                  return_sequences: bool = False, return_state: bool = False, go_backwards: bool = False,
                  stateful: bool = False, unroll: bool = False, reset_after: bool = True, use_cudnn: Any = "auto",
                  **kwargs: Any) -> None:
-        cell = GRUCell(units, activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
-                       kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
-                       bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
-                       recurrent_regularizer=recurrent_regularizer, bias_regularizer=bias_regularizer,
-                       kernel_constraint=kernel_constraint, recurrent_constraint=recurrent_constraint,
-                       bias_constraint=bias_constraint, dropout=dropout, recurrent_dropout=recurrent_dropout,
-                       reset_after=reset_after, dtype=kwargs.get("dtype", None),
-                       trainable=kwargs.get("trainable", True), name="gru_cell", seed=seed,
-                       implementation=kwargs.pop("implementation", 2))
+        cell = _own_cell(GRUCell, "gru_cell", locals(), kwargs, ("recurrent_activation", "reset_after"))
         super().__init__(cell, activity_regularizer=activity_regularizer,
                          **_rnn_kwargs(kwargs, go_backwards, return_sequences, return_state, stateful, unroll))
         self.input_spec = InputSpec(ndim=3)
@@ -328,9 +322,6 @@ class GRU(_CellLayer):
     def inner_loop(self, sequences: Any, initial_state: Any, mask: Any, training: Any = False) -> Any:
         if isinstance(initial_state, (list, tuple)):
             initial_state = initial_state[0]
-        if self.use_cudnn is True:
-            raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer configuration "
-                             "with this backend. Pass use_cudnn='auto' to fallback to a non-cuDNN implementation.")
         return super().inner_loop(sequences, initial_state, mask=mask, training=training)
 
     def get_config(self) -> dict[str, Any]:

@@ -67,6 +67,8 @@ class DropoutRNNCell:
 class _Cell(Layer, DropoutRNNCell):
     """The arguments every Keras cell shares, stored as Keras stores them."""
 
+    _extra_args: tuple[str, ...] = ()      # the cell's arguments beyond those (the layers pass them on)
+
     def __init__(self, units: int, activation: Any, use_bias: bool, kernel_initializer: Any,
                  recurrent_initializer: Any, bias_initializer: Any, kernel_regularizer: Any,
                  recurrent_regularizer: Any, bias_regularizer: Any, kernel_constraint: Any, recurrent_constraint: Any,
@@ -167,6 +169,8 @@ class LSTMCell(_Cell):
     split into i, f, c, o; c' = f*c + i*act(z_c); h' = o*act(c'). `implementation=1` (forced by
     recurrent_dropout) computes each gate with its own slice of the kernels."""
 
+    _extra_args = ("recurrent_activation", "unit_forget_bias", "implementation")
+
     def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
                  use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
                  recurrent_initializer: Any = "orthogonal", bias_initializer: Any = "zeros",
@@ -240,6 +244,8 @@ class GRUCell(_Cell):
     """`keras.layers.GRUCell(units, activation="tanh", recurrent_activation="sigmoid",
     reset_after=True, ...)`: z, r from x and h; hh = act(x_h + r * (h @ R_h + b_rh)) when
     reset_after, else act(x_h + (r*h) @ R_h); h' = z*h + (1-z)*hh."""
+
+    _extra_args = ("recurrent_activation", "reset_after", "implementation")
 
     def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "sigmoid",
                  use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",

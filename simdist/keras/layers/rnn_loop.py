@@ -20,11 +20,24 @@ from simdist import tf
 __all__ = ["rnn"]
 
 
-def _expand(mask_t: Any, like: Any) -> Any:
-    """A (batch,) boolean step mask broadcastable against `like` (batch, ...)."""
-    for _ in range(len(like.shape) - 1):
-        mask_t = tf.expand_dims(mask_t, -1)
-    return mask_t
+class _StepMasks:
+    """The (batch, steps) mask's step slices, broadcastable against a (batch, ...) tensor of
+    a given rank: the mask is expanded once per rank and unstacked once, not expanded at every
+    step for every state (the same booleans, fewer ops per step)."""
+
+    def __init__(self, mask: Any) -> None:
+        self._mask = mask
+        self._by_rank: dict[int, list[Any]] = {}
+
+    def at(self, t: int, like: Any) -> Any:
+        rank = len(like.shape)
+        steps = self._by_rank.get(rank)
+        if steps is None:
+            mask = self._mask
+            for _ in range(rank - 1):
+                mask = tf.expand_dims(mask, -1)
+            steps = self._by_rank[rank] = tf.unstack(mask, axis=1)
+        return steps[t]
 
 
 def rnn(step_function: Callable[[Any, tuple], tuple[Any, Any]], inputs: Any, initial_states: Sequence[Any],
@@ -44,28 +57,27 @@ def rnn(step_function: Callable[[Any, tuple], tuple[Any, Any]], inputs: Any, ini
     # One Unpack of the steps (as TF's TensorArray.unstack): its gradient is one Pack, where a
     # slice per step would scatter each step's gradient into a zero tensor of the whole input.
     step_inputs = tf.unstack(inputs, axis=1)
-    step_masks: list[Any] = []
+    step_masks: _StepMasks | None = None
     if mask is not None:
         mask = tf.convert_to_tensor(mask)
         if mask.dtype != tf.bool:
             mask = tf.cast(mask, tf.bool)
         if len(mask.shape) == 3:
             mask = tf.squeeze(mask, axis=-1)
-        step_masks = tf.unstack(mask, axis=1)
+        step_masks = _StepMasks(mask)
     states = list(initial_states)
     outputs: list[Any] = []
     prev_output: Any = None
     for t in order:
         output, new_states = step_function(step_inputs[t], tuple(states))
         new_states = list(new_states) if isinstance(new_states, (list, tuple)) else [new_states]
-        if mask is not None:
-            mask_t = step_masks[t]
+        if step_masks is not None:
             if prev_output is None or zero_output_for_mask:
                 fallback = tf.zeros_like(output)
             else:
                 fallback = prev_output
-            output = tf.where(_expand(mask_t, output), output, fallback)
-            new_states = [tf.where(_expand(mask_t, s), s, ps) for s, ps in zip(new_states, states)]
+            output = tf.where(step_masks.at(t, output), output, fallback)
+            new_states = [tf.where(step_masks.at(t, s), s, ps) for s, ps in zip(new_states, states)]
             prev_output = output
         states = new_states
         if return_all_outputs:
