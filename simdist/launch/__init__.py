@@ -40,12 +40,14 @@ PORT = 2222
 @dataclass
 class LaunchResult:
     """What a launch gives back: each task's return value (None for a script), the combined
-    prefixed stdout, the simulated seconds the job took, and each failed task's exception."""
+    prefixed stdout, the simulated seconds the job took, each failed task's exception, and
+    when each task's own work ended (simulated seconds)."""
 
     results: dict[tuple[str, int], Any] = field(default_factory=dict)
     stdout: str = ""
     sim_time: float = 0.0
     errors: dict[tuple[str, int], BaseException] = field(default_factory=dict)
+    end_times: dict[tuple[str, int], float] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -279,7 +281,7 @@ def _launch(main: Any, *, workers: int, gpus_per_worker: int = 0, chief: bool = 
         out.current = i
         globs.switch(i)
 
-    def on_round() -> None:
+    def on_round() -> None:   # (at `clients.settle` and at the end)
         pending = [e for e in (tl.pending() for tl in timelines) if e is not None]
         if pending:
             sim.drive(sim.all_of(pending))
@@ -309,8 +311,9 @@ def _launch(main: Any, *, workers: int, gpus_per_worker: int = 0, chief: bool = 
         out.close_all()
     on_round()
     result = LaunchResult(stdout="".join(out.lines), sim_time=float(sim.now))
-    for t, c in zip(tasks, group.clients):
+    for t, c, tl in zip(tasks, group.clients, timelines):
         result.results[t] = c.value
+        result.end_times[t] = tl.end
         if c.error is not None:
             result.errors[t] = c.error
     return result

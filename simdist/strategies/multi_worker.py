@@ -26,7 +26,7 @@ from simdist.semantics import cluster as cluster_rules
 from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
-from simdist.strategies import clients, timing
+from simdist.strategies import clients, collective_timeout, timing
 from simdist.strategies.base import (ReplicaContext, _flatten, _nbytes, _place, _reduce_axis_none, _reduce_slices,
                                      _strip)
 from simdist.strategies.cluster_resolver import ClusterResolver, TFConfigClusterResolver
@@ -97,6 +97,8 @@ class _Group:
 
     def __init__(self, extended: "MultiWorkerMirroredExtended") -> None:
         self.ext = extended
+        self.resolved = False   # a collective of this group completed (TF resolved the group: timeouts now
+        #                         say "during execution", before "waiting for other workers")
 
     def algorithm(self, sim_devices: Sequence[str]) -> str:
         """The simulated implementation: RING is TF's ring; NCCL (and AUTO, as TF's runtime picks
@@ -111,21 +113,57 @@ class _Group:
               options: CommunicationOptions | None = None) -> Any:
         """Meet the other workers: every worker gets `combine(payloads in task order)`; the
         simulated collective over every worker's devices is charged where this worker is now
-        (a run's merge: at its phase; else next on the worker's timeline)."""
+        (a run's merge: at its phase; else next on the worker's timeline). With an armed
+        `timeout_seconds` (clause mwms.collective-timeout) a collective its peers do not all
+        reach within it raises DeadlineExceededError, here or at the end of the run it is in."""
         local = [session.sim_device(d) for d in self.ext.worker_devices]
         opts = self.ext._communication_options.merge(options)
+        timeout = collective_timeout.seconds(opts.timeout_seconds)
+        me = clients.current_client()
+        if me is not None and me.aborted:   # the executor stays aborted (facts A.2, A.3)
+            raise collective_timeout.aborted(me.aborted)
         packs = group_by_size(list(sizes), int(opts.bytes_per_pack))
 
-        def joint(parts: list[tuple[Any, list[str]]]) -> list[Any]:
+        def joint(parts: list[tuple[Any, list[str], float | None]]) -> list[Any]:
             values = combine([p[0] for p in parts])
             devices = [d for p in parts for d in p[1]]
             pack_bytes = [float(sum(sizes[i] for i in pack)) for pack in packs]
-            barrier = timing.CrossBarrier(len(parts), _collective(kind, devices, pack_bytes, self.algorithm(devices)))
+            start = _collective(kind, devices, pack_bytes, self.algorithm(devices))
+            timeouts = [p[2] for p in parts]
+            barrier: Any = (collective_timeout.TimedBarrier(len(parts), start, timeouts) if any(timeouts)
+                            else timing.CrossBarrier(len(parts), start))
             return [(v, barrier) for v in values]
 
-        value, barrier = clients.meet(kind, (payload, local), joint)
-        timing._emit(barrier.arrive)
+        phase = collective_timeout.TIMED_OUT if self.resolved else collective_timeout.WAITING
+        value, barrier = clients.meet(kind, (payload, local, timeout), joint, timeout=timeout, timeout_message=phase)
+        self.resolved = True
+        if isinstance(barrier, collective_timeout.TimedBarrier) and me is not None:
+            index = clients.current_index()
+            timing._emit(lambda sim: barrier.arrive(sim, index))
+            me.timed.append((barrier, index, phase))
+            if not timing.collecting():
+                check_timeouts()
+        else:
+            timing._emit(barrier.arrive)
         return value
+
+
+def check_timeouts() -> None:
+    """Raise the DeadlineExceededError of a timed collective this client charged and whose
+    outcome it has not read yet (after every worker's timeline ran past it)."""
+    me = clients.current_client()
+    if me is None or not me.timed:
+        return
+    clients.settle()
+    timed, me.timed = me.timed, []
+    for barrier, index, phase in timed:
+        outcome = barrier.outcome[index]
+        if outcome == "timed_out":
+            me.aborted = collective_timeout.aborted_by(phase)
+            raise collective_timeout.timed_out(phase)
+        if outcome == "aborted":   # (the aborted peer's message, wrapped once more)
+            me.aborted = "Collective ops is aborted by: " + collective_timeout.aborted_by(phase)
+            raise collective_timeout.aborted(me.aborted)
 
 
 def _collective(kind: str, devices: list[str], pack_bytes: list[float], algorithm: str) -> Callable[[Any], Any]:
@@ -388,6 +426,8 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
             with timing.observe_variables() as traffic:
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
+            if not timing.collecting():
+                check_timeouts()   # a timed collective inside the run: its outcome (clause mwms.collective-timeout)
             return self._regroup(record.results)
 
     def _cross_components(self, kind: str, comps: list[Any]) -> list[Any]:

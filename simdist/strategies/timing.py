@@ -78,13 +78,16 @@ class Timeline:
     """One launched worker's simulated work, in program order: each charge starts when the
     worker's previous one has ended, concurrently with the other workers' timelines (which it
     meets at cross-worker collectives, `CrossBarrier`). The launcher drives the simulator to
-    every timeline's end whenever all workers wait at a collective (simdist/launch.py)."""
+    every timeline's end when every worker waits in `clients.settle` and when the launch ends
+    (simdist/launch.py), not at every collective: a worker's next charge must start when its
+    own previous one ended, whatever the slowest worker's timeline holds."""
 
-    __slots__ = ("sim", "tail")
+    __slots__ = ("sim", "tail", "end")
 
     def __init__(self, sim: Any) -> None:
         self.sim = sim
         self.tail: Any = None          # the event of the last charge, None when nothing is pending
+        self.end = 0.0                 # when the last charge that ran ended (simulated seconds)
 
     def after(self, make_process: Callable[[Any], Any]) -> None:
         prev, sim = self.tail, self.sim
@@ -93,6 +96,7 @@ class Timeline:
             if prev is not None and not prev.processed:
                 yield prev
             yield replay(sim, make_process)
+            self.end = float(sim.now)
         self.tail = sim.env.process(proc())
 
     def pending(self) -> Any:

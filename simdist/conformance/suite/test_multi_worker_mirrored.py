@@ -552,3 +552,47 @@ def test_mwms_keras_fit_works_with_one_worker(backend):
     tol = Tolerance(rtol=1e-5, atol=1e-6)
     assert_close(got[1], [sum(ref["losses"]) / 2], what="history['loss']", call=call, tolerance=tol)
     assert_close(got[2], ref["kernel"], what="kernel after fit", call=call, tolerance=tol)
+
+
+# -- timeout_seconds: a peer that never joins the collective -------------------------------------
+TIMEOUT_PROGRAM = """
+import json, os, time
+idx = json.loads(os.environ["TF_CONFIG"])["task"]["index"]
+opts = tf.distribute.experimental.CommunicationOptions(timeout_seconds=0.5)
+strategy = tf.distribute.MultiWorkerMirroredStrategy(communication_options=opts)
+
+@tf.function
+def step():
+    return strategy.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.0)))
+
+def outcome():
+    try:
+        return ["ok", float(step())]
+    except Exception as e:  # the observation
+        lines = [ln.strip() for ln in str(e).splitlines()]
+        return [type(e).__name__, [ln for ln in lines if ln.startswith("Collective")]]
+
+if idx == 0:
+    result = {"first": outcome(), "second": outcome()}
+else:
+    time.sleep(3)    # alive and silent past worker 0's timeout (no heartbeat failure), then done
+    result = {}
+"""
+
+
+@clause("mwms.collective-timeout", ref="tf221")
+def test_mwms_collective_times_out_and_stays_aborted(backend):
+    """CommunicationOptions(timeout_seconds=0.5), worker 1 never joins worker 0's all-reduce (their
+    first collective: the group is still being resolved): worker 0's collective fails with
+    DeadlineExceededError "Collective has timed out waiting for other workers." (before the
+    coordination service's 10 s heartbeat could report anything), and the next collective fails
+    at once with the executor's abort by that error."""
+    got = _run(backend, "timeout", TIMEOUT_PROGRAM, 2, make_strategy=False)[0]
+    call = "worker 0's all_reduce, timeout_seconds=0.5, worker 1 never joins"
+    assert_equal(got["first"][0], "DeadlineExceededError", what=f"first outcome ({got['first']})", call=call)
+    assert_equal(got["first"][1], ["Collective has timed out waiting for other workers."], what="message lines",
+                 call=call)
+    assert_equal(got["second"][0], "DeadlineExceededError", what=f"next outcome ({got['second']})", call=call)
+    want = "Collective ops is aborted by: Collective has timed out waiting for other workers."
+    assert_true(any(ln.startswith(want) for ln in got["second"][1]),
+                f"the next collective's message {got['second'][1]!r} should start {want!r}", call=call)
