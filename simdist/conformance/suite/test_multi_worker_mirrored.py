@@ -596,3 +596,40 @@ def test_mwms_collective_times_out_and_stays_aborted(backend):
     want = "Collective ops is aborted by: Collective has timed out waiting for other workers."
     assert_true(any(ln.startswith(want) for ln in got["second"][1]),
                 f"the next collective's message {got['second'][1]!r} should start {want!r}", call=call)
+
+
+# -- each client's process-wide Keras state --------------------------------------------------------
+STATE_PROGRAM = """
+import json, os, random
+idx = json.loads(os.environ["TF_CONFIG"])["task"]["index"]
+keras = tf.keras
+if idx == 0:
+    keras.mixed_precision.set_global_policy("mixed_float16")
+keras.utils.set_random_seed(10 + idx)
+draws = [random.random(), float(np.random.rand())]
+strategy.reduce("SUM", tf.constant(1.0), axis=None)     # the other client runs in between
+names = [keras.layers.Dense(2).name for _ in range(idx + 1)]
+strategy.reduce("SUM", tf.constant(1.0), axis=None)
+last = keras.layers.Dense(1)
+result = {"draws": draws, "names": names + [last.name], "compute_dtype": last.compute_dtype,
+          "policy": keras.mixed_precision.global_policy().name}
+"""
+
+
+@clause("mwms.process-state", ref="tf221")
+def test_mwms_each_client_has_its_own_keras_state(backend):
+    """Each worker is its own process: worker 0's global policy and names do not reach worker 1;
+    keras.utils.set_random_seed seeds each worker's own Python and NumPy generators."""
+    import random
+
+    import numpy as np
+    out = _run(backend, "process-state", STATE_PROGRAM, 2)
+    for i, got in enumerate(out):
+        call = f"worker {i} of 2 (worker 0 sets the mixed_float16 policy; each seeds 10 + its index)"
+        want_draws = [random.Random(10 + i).random(), float(np.random.RandomState(10 + i).rand())]
+        assert_equal(got["draws"], want_draws, what="[random.random(), np.random.rand()] after set_random_seed",
+                     call=call)
+        assert_equal(got["names"], ["dense", "dense_1", "dense_2"][:i + 2], what="layer names", call=call)
+        policy = "mixed_float16" if i == 0 else "float32"
+        assert_equal(got["policy"], policy, what="global_policy().name", call=call)
+        assert_equal(got["compute_dtype"], "float16" if i == 0 else "float32", what="Dense.compute_dtype", call=call)
