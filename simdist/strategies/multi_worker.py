@@ -110,7 +110,7 @@ class _Group:
         return "ring"
 
     def cross(self, kind: str, payload: Any, combine: Callable[[list[Any]], Any], sizes: Sequence[int],
-              options: CommunicationOptions | None = None) -> Any:
+              options: CommunicationOptions | None = None, overlap: bool = False) -> Any:
         """Meet the other workers: every worker gets `combine(payloads in task order)`; the
         simulated collective over every worker's devices is charged where this worker is now
         (a run's merge: at its phase; else next on the worker's timeline). With an armed
@@ -130,8 +130,16 @@ class _Group:
             pack_bytes = [float(sum(sizes[i] for i in pack)) for pack in packs]
             start = _collective(kind, devices, pack_bytes, self.algorithm(devices))
             timeouts = [p[2] for p in parts]
-            barrier: Any = (collective_timeout.TimedBarrier(len(parts), start, timeouts) if any(timeouts)
-                            else timing.CrossBarrier(len(parts), start))
+            barrier: Any
+            if any(timeouts):
+                barrier = collective_timeout.TimedBarrier(len(parts), start, timeouts)
+            elif overlap and len(packs) > 1:   # clause mwms.pack-overlap
+                total = float(sum(sizes)) or 1.0
+                cum = [float(sum(sizes[i] for p in packs[:k + 1] for i in p)) / total for k in range(len(packs))]
+                barrier = timing.PackChain(len(parts), cum, [
+                    _collective(kind, devices, [b], self.algorithm(devices), own_stream=True) for b in pack_bytes])
+            else:
+                barrier = timing.CrossBarrier(len(parts), start)
             return [(v, barrier) for v in values]
 
         phase = collective_timeout.TIMED_OUT if self.resolved else collective_timeout.WAITING
@@ -143,6 +151,8 @@ class _Group:
             me.timed.append((barrier, index, phase))
             if not timing.collecting():
                 check_timeouts()
+        elif isinstance(barrier, timing.PackChain):
+            timing._emit(barrier)
         else:
             timing._emit(barrier.arrive)
         return value
@@ -166,9 +176,11 @@ def check_timeouts() -> None:
             raise collective_timeout.aborted(me.aborted)
 
 
-def _collective(kind: str, devices: list[str], pack_bytes: list[float], algorithm: str) -> Callable[[Any], Any]:
+def _collective(kind: str, devices: list[str], pack_bytes: list[float], algorithm: str,
+                own_stream: bool = False) -> Callable[[Any], Any]:
     """The simulated collective: one per pack, in order (TF chains NCCL packs; a ring's packs
-    share the links, so running them one after another costs about the same)."""
+    share the links, so running them one after another costs about the same). ``own_stream``:
+    an NCCL all-reduce beside the backward pass (PackChain)."""
     def start(sim: Any) -> Any:
         if len(devices) < 2:
             return
@@ -180,7 +192,8 @@ def _collective(kind: str, devices: list[str], pack_bytes: list[float], algorith
             elif kind == "broadcast":
                 yield sim.broadcast(devices, b, name="cross-worker broadcast")
             else:
-                yield sim.all_reduce(devices, b, algorithm=algorithm, name=f"cross-worker {kind}")
+                yield sim.all_reduce(devices, b, algorithm=algorithm, name=f"cross-worker {kind}",
+                                     own_stream=own_stream and algorithm == "nccl")
     return lambda sim: sim.env.process(start(sim))
 
 
@@ -219,8 +232,11 @@ class MultiWorkerReplicaContext(ReplicaContext):
                     out.append(_reduce_axis_none(op, comps))
             return [out] * len(per_worker)
 
+        # TF overlaps the packs with the backward pass only in a tf.function (docs/simulator.md)
+        overlap = context.in_function()
+
         def merge(payloads: list[list[Any]]) -> list[Any]:
-            per_leaf = strategy.extended._group.cross("all_reduce", payloads, combine, sizes, options)
+            per_leaf = strategy.extended._group.cross("all_reduce", payloads, combine, sizes, options, overlap)
             devs = strategy.extended.worker_devices
             return [rebuild([_place(t, devs[i]) for t in per_leaf]) for i in range(len(payloads))]
 
