@@ -131,7 +131,7 @@ class _Group:
             start = _collective(kind, devices, pack_bytes, self.algorithm(devices))
             timeouts = [p[2] for p in parts]
             barrier: Any
-            if any(timeouts):
+            if any(timeouts) and me is not None:   # (outside a launch nothing can be late)
                 barrier = collective_timeout.TimedBarrier(len(parts), start, timeouts)
             elif overlap and len(packs) > 1:   # clause mwms.pack-overlap
                 total = float(sum(sizes)) or 1.0

@@ -246,3 +246,11 @@ def test_tf_faults_script_still_observes_them(mode, args):
         w1 = _tf_errors(p.stdout, 1)
         assert [c for c, _ in w1] == ["DeadlineExceededError"] * 2 and \
             TF_ABORTED_LATE[1].split(" The error")[0] in w1[0][1], f"TF worker 1: {w1}"
+
+
+def test_a_timeout_outside_a_launch_changes_nothing():
+    """One worker (no TF_CONFIG): no peer can be late; the collectives run as without a timeout."""
+    opts = tf.distribute.experimental.CommunicationOptions(timeout_seconds=0.001, bytes_per_pack=1)
+    s = tf.distribute.MultiWorkerMirroredStrategy(communication_options=opts)
+    got = s.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", [tf.constant(1.0), tf.constant(2.0)]))
+    assert [float(x) for x in got] == [1.0, 2.0] and float(s.reduce("SUM", tf.constant(2.0), axis=None)) == 2.0
