@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import random as _pyrandom
 from typing import Any
+
+import numpy as np
 
 from simdist import tf
 from simdist.keras import dtype_policies, naming, random
@@ -28,9 +31,12 @@ def clear_session(free_memory: bool = True) -> None:
 
 
 def set_random_seed(seed: Any) -> None:
-    """`keras.utils.set_random_seed`: seeds TF's streams (and so the seeds unseeded Keras objects
-    draw, see simdist/keras/random.py); Python's and NumPy's global generators are not touched."""
+    """`keras.utils.set_random_seed` (keras/src/utils/rng_utils.py): seeds Python's `random`,
+    NumPy's global generator and TF's streams (and so the seeds unseeded Keras objects draw, see
+    simdist/keras/random.py), and drops the global seed generator."""
     if not isinstance(seed, int):
         raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed} (of type {type(seed)})")
-    tf.random.set_seed(seed)
     random.reset_global_generator()
+    _pyrandom.seed(seed)
+    np.random.seed(seed)
+    tf.random.set_seed(seed)

@@ -7,9 +7,9 @@ host with `gpus_per_worker` GPUs, or one CPU), then runs `main` once per task as
 `strategies.clients.ClientGroup` (each client its own execution context, meeting the others at
 the collectives), strictly in task order. While a client runs, `os.environ` shows its own
 `TF_CONFIG` (reads, writes and `os.getenv` are per client), its `print`s go to its own stream,
-prefixed by its task in the combined output (`[worker 0] ...`), and Keras's layer-name counters
-and Python's/NumPy's global random states are its own, as in a process of its own. See
-docs/multi-worker.md.
+prefixed by its task in the combined output (`[worker 0] ...`), and Keras's globals (dtype
+policy, floatx, layer-name counters, global seed generator, ...) and Python's/NumPy's global
+random states are its own, as in a process of its own. See docs/multi-worker.md.
 """
 
 from __future__ import annotations
@@ -40,12 +40,14 @@ PORT = 2222
 @dataclass
 class LaunchResult:
     """What a launch gives back: each task's return value (None for a script), the combined
-    prefixed stdout, the simulated seconds the job took, and each failed task's exception."""
+    prefixed stdout, the simulated seconds the job took, each failed task's exception, and
+    when each task's own work ended (simulated seconds)."""
 
     results: dict[tuple[str, int], Any] = field(default_factory=dict)
     stdout: str = ""
     sim_time: float = 0.0
     errors: dict[tuple[str, int], BaseException] = field(default_factory=dict)
+    end_times: dict[tuple[str, int], float] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -169,39 +171,48 @@ class _Output(io.TextIOBase):
 
 class _ClientGlobals:
     """Process-wide state a real worker process keeps to itself, swapped at each switch:
-    Python's and NumPy's global random states and Keras's layer-name counters."""
+    Python's and NumPy's global random states (each client starts from the launcher's) and,
+    once Keras is loaded, Keras's globals (`simdist.keras.process_state`: dtype policy, floatx,
+    name counters and scopes, global seed generator, traced-step depth; each client starts from
+    a fresh Keras's, as a new process does)."""
 
     def __init__(self, n: int) -> None:
         py, npst = random.getstate(), np.random.get_state()
         self.py = [py] * n
         self.np = [npst] * n
-        self.uids: list[Any] = [None] * n
+        self.keras: list[Any] = [None] * n
         self.active: int | None = None
         self.outside: Any = None
+        self.outside_taken = False
 
-    def _naming(self) -> Any:
-        return sys.modules.get("simdist.keras.naming")
+    @staticmethod
+    def _keras() -> Any:
+        if "simdist.keras" not in sys.modules:
+            return None
+        from simdist.keras import process_state
+        return process_state
 
     def switch(self, i: int | None) -> None:
         if i == self.active:
             return
-        naming = self._naming()
+        ks = self._keras()
         if self.active is not None:
             self.py[self.active] = random.getstate()
             self.np[self.active] = np.random.get_state()
-            if naming is not None:
-                self.uids[self.active] = naming._uids
-        elif naming is not None:
-            self.outside = naming._uids
+            if ks is not None:
+                self.keras[self.active] = ks.capture()
+        elif not self.outside_taken:
+            self.outside = ks.capture() if ks is not None else None
+            self.outside_taken = True
         if i is not None:
             random.setstate(self.py[i])
             np.random.set_state(self.np[i])
-            if naming is not None:
-                if self.uids[i] is None:
-                    self.uids[i] = type(naming._uids)(int)
-                naming._uids = self.uids[i]
-        elif naming is not None and self.outside is not None:
-            naming._uids = self.outside
+            if ks is not None:
+                if self.keras[i] is None:
+                    self.keras[i] = ks.fresh()
+                ks.install(self.keras[i])
+        elif ks is not None:   # back to the launcher: its own Keras state (a fresh one if Keras came later)
+            ks.install(self.outside if self.outside is not None else ks.fresh())
         self.active = i
 
 
@@ -279,7 +290,7 @@ def _launch(main: Any, *, workers: int, gpus_per_worker: int = 0, chief: bool = 
         out.current = i
         globs.switch(i)
 
-    def on_round() -> None:
+    def on_round() -> None:   # (at `clients.settle` and at the end)
         pending = [e for e in (tl.pending() for tl in timelines) if e is not None]
         if pending:
             sim.drive(sim.all_of(pending))
@@ -309,8 +320,9 @@ def _launch(main: Any, *, workers: int, gpus_per_worker: int = 0, chief: bool = 
         out.close_all()
     on_round()
     result = LaunchResult(stdout="".join(out.lines), sim_time=float(sim.now))
-    for t, c in zip(tasks, group.clients):
+    for t, c, tl in zip(tasks, group.clients, timelines):
         result.results[t] = c.value
+        result.end_times[t] = tl.end
         if c.error is not None:
             result.errors[t] = c.error
     return result

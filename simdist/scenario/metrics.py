@@ -65,6 +65,9 @@ SUMMARY_METRICS: dict[str, tuple[str, str, str]] = {
                                            "completed"),
     "preemption_checkpoints": ("", "neutral", "multi_worker_mirrored: checkpoints saved in a preemption's grace "
                                               "period"),
+    "collective_timeouts": ("", "lower", "multi_worker_mirrored: steps whose gradient all-reduce timed out "
+                                         "(strategy.timeout_seconds: a replica more than that late) and restarted "
+                                         "the job"),
     "restore_mismatches": ("", "lower", "multi_worker_mirrored: restores whose state differs from the saved one "
                                         "(0 unless simdist is wrong)"),
     "final_loss": ("", "lower", "training models: loss of the trained model on the held-out split (last evaluation)"),

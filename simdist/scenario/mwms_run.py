@@ -82,6 +82,8 @@ class _FlopJob:
         self.sigma = self.tr.get("compute_jitter") or 0.0
         self.pending: Any = None
         self.step_count = 0
+        self.timed = bool(sc.config["strategy"].get("timeout_seconds"))
+        self.arrivals: list[float] = []   # (with a timeout) when each replica reached the last step's all-reduce
         for d in devs:
             sim.allocate(d, self.state_bytes + self.grad_bytes, "variables, optimizer slots and gradients")
 
@@ -107,8 +109,17 @@ class _FlopJob:
         n = len(devs)
         factors = [float(x) for x in sim.rng("scenario/jitter").lognormal(0.0, self.sigma, size=n)] \
             if self.sigma else [1.0] * n
-        yield sim.all_of([sim.compute(d, self.work(d, self.fwd_bwd * factors[i]), "forward+backward", replica=i)
-                          for i, d in enumerate(devs)])
+        kernels = [sim.compute(d, self.work(d, self.fwd_bwd * factors[i]), "forward+backward", replica=i)
+                   for i, d in enumerate(devs)]
+        if not self.timed:
+            yield sim.all_of(kernels)
+            return
+        self.arrivals = [0.0] * n
+
+        def arrive(i: int, ev: Any) -> Iterator[Any]:
+            yield ev
+            self.arrivals[i] = sim.now
+        yield sim.all_of([sim.process(arrive(i, ev)) for i, ev in enumerate(kernels)])
 
     def collective(self, k: int) -> Iterator[Any]:
         sim, devs = self.sim, self.devs

@@ -7,8 +7,14 @@ checkpoint and restart policies (`Policy`) against the preemption notices of a
 - A step is two phases: up to its gradient all-reduce (input, forward and backward), then the
   all-reduce and the update. A worker killed before the end of a phase stops the job at the end
   of that phase: its peers wait at the collective it never joins (phase 1), or the collective it
-  was part of fails (phase 2). The job stops ``detection`` seconds later (the collective's
-  timeout / the coordination service's heartbeat). The step is not applied.
+  was part of fails (phase 2). The job stops ``detection`` seconds later (the coordination
+  service's heartbeat), or ``timeout`` seconds later when that is shorter (the collective's
+  ``timeout_seconds``). The step is not applied.
+- Collective timeout (``timeout`` > 0, clause mwms.collective-timeout): a step whose last
+  replica reaches the gradient all-reduce more than ``timeout`` after the first (a straggler)
+  fails on every worker when the late one arrives; the step is not applied and the job
+  restarts as after a loss (``collective_timeouts`` counts them). The all-reduce's own duration
+  is not counted against the timeout here (launched programs count it).
 - Checkpoints: after every ``every`` steps and/or when ``interval`` simulated seconds passed
   since the last checkpoint (or the job's (re)start), the state after the step is saved (the
   job's ``save`` charges its cost). A worker killed during a save loses that save.
@@ -52,6 +58,7 @@ class Policy:
     workers: str          # "all" | "lost"
     max_restarts: int
     detection: float      # from a worker's loss to the job stopping
+    timeout: float = 0.0  # CommunicationOptions(timeout_seconds) of the gradient all-reduce (0: none)
 
 
 def policy_of(config: dict[str, Any]) -> Policy:
@@ -61,13 +68,15 @@ def policy_of(config: dict[str, Any]) -> Policy:
     return Policy(every=int(tr["checkpoint_every"]), interval=float(tr.get("checkpoint_interval") or 0.0),
                   grace=float(tr.get("grace_period") or 0.0), delay=float(rs.get("delay", 0.0)),
                   workers=rs.get("workers", "all"), max_restarts=int(rs.get("max_restarts", 100)),
-                  detection=float(rs.get("detection", 0.0)))
+                  detection=float(rs.get("detection", 0.0)),
+                  timeout=float(config["strategy"].get("timeout_seconds") or 0.0))
 
 
 class SyncJob(Protocol):
     """What the driver needs of a job: its step's two phases, its state, saving and restoring it."""
 
     def compute(self, k: int) -> Iterator[Any]: ...       # step k up to its collective (a process)
+    arrivals: list[float]                                  # when each replica reached step k's collective
     def collective(self, k: int) -> Iterator[Any]: ...    # the collective and the update of step k
     def committed(self, k: int) -> None: ...               # step k (0-based) applied: record it
     def snapshot(self) -> Any: ...                         # an exact copy of the state
@@ -89,7 +98,7 @@ class _Driver:
         self.acct = acct
         acct.update({"restarts": 0, "preemptions": 0, "steps_redone": 0, "steps_applied": 0,
                      "time_lost_restart_s": 0.0, "time_checkpointing_s": 0.0, "checkpoints": 0,
-                     "preemption_checkpoints": 0, "restore_mismatches": 0})
+                     "preemption_checkpoints": 0, "restore_mismatches": 0, "collective_timeouts": 0})
 
     # -- notices ----------------------------------------------------------------------------------
     def _arrived(self) -> None:
@@ -113,6 +122,11 @@ class _Driver:
                 sim.drive(job.compute(k), progress=self.ctx.detail)
                 self._arrived()
                 lost = self._killed()
+                late = self._late() if not lost else None
+                if late is not None:
+                    self.acct["collective_timeouts"] += 1
+                    self._restart(sim.now, list(self.noticed), late)
+                    continue
                 if not lost:
                     sim.drive(job.collective(k), progress=self.ctx.detail)
                     self._arrived()
@@ -132,6 +146,19 @@ class _Driver:
             if self._due():
                 self._periodic_save()
         return self.acct
+
+    def _late(self) -> str | None:
+        """Clause mwms.collective-timeout: the gradient all-reduce times out when its last
+        replica arrives more than ``timeout`` after the first (TF 2.21: DeadlineExceededError on
+        the waiting workers at first + timeout, the abort at once on the late one when it
+        arrives, which is now): the step is not applied and the job stops now."""
+        t = self.p.timeout
+        arr = self.job.arrivals if t else ()
+        if not arr or max(arr) - min(arr) <= t:
+            return None
+        last = max(range(len(arr)), key=lambda i: arr[i])
+        return (f"step {self.k + 1}'s all-reduce timed out (replica {last} arrived {max(arr) - min(arr):.6g}s after "
+                f"the first; timeout_seconds = {t:g})")
 
     def _due(self) -> bool:
         p = self.p
@@ -170,9 +197,10 @@ class _Driver:
 
     # -- stopping and restarting ------------------------------------------------------------------
     def _stop(self, lost: list[Any], why: str) -> None:
-        sim = self.sim
-        if self.p.detection:
-            sim.drive(_wait(sim, self.p.detection))
+        sim, p = self.sim, self.p
+        wait = min(p.detection, p.timeout) if p.timeout else p.detection   # the first of heartbeat and timeout
+        if wait:
+            sim.drive(_wait(sim, wait))
         self._restart(sim.now, list(self.noticed), why)
 
     def _restart(self, stop: float, lost: list[Any], why: str) -> None:

@@ -144,6 +144,12 @@ SCHEMA: dict[str, Field] = {
         "collectives": Field("str", "mirrored / multi_worker_mirrored: collective fidelity (auto: chunked up to "
                                     "20,000 transfers, then "
                                     "analytic)", None, choices=("auto", "chunked", "analytic")),
+        "timeout_seconds": Field("time", "multi_worker_mirrored: CommunicationOptions(timeout_seconds): a gradient "
+                                         "all-reduce whose last replica arrives more than this after the first fails "
+                                         "the step on every worker (DeadlineExceededError) and the job restarts; also "
+                                         "stops the job this long after a lost worker's peers reach the collective, "
+                                         "when restart.detection is not shorter (0 or omitted: no timeout)", None,
+                                 example='"30s"'),
         "restart": Field("table", "multi_worker_mirrored: what the cluster manager does when a worker is lost "
                                   "(docs/faults.md, synchronous jobs)", None, fields={
             "delay": Field("time", "platform restart delay: from the job stopping (or the lost worker's replacement "

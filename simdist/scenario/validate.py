@@ -303,7 +303,7 @@ class _Validator:
         kind = st["kind"]
         allowed = {"one_device": {"devices"}, "mirrored": {"devices", "all_reduce", "collectives"},
                    "central_storage": {"devices", "parameter_device"}, "parameter_server": {"partitioner"},
-                   "multi_worker_mirrored": {"all_reduce", "collectives", "restart"}}[kind]
+                   "multi_worker_mirrored": {"all_reduce", "collectives", "restart", "timeout_seconds"}}[kind]
         for k in st:
             if k != "kind" and k not in allowed:
                 self.err(f"strategy.{k}", f"not an option of {kind} (rule: {kind} takes "

@@ -127,7 +127,7 @@ def _is_nccl(algorithm: Any) -> bool:
 
 
 def all_reduce(sim: "Simulator", devices: Iterable[str | Device], nbytes: float, algorithm: str = "ring",
-               name: str = "all_reduce", fidelity: str | None = None) -> Event:
+               name: str = "all_reduce", fidelity: str | None = None, own_stream: bool = False) -> Event:
     if _is_nccl(algorithm):
         nccl.parse_algorithm(algorithm)
     elif algorithm not in ALGORITHMS:
@@ -136,7 +136,7 @@ def all_reduce(sim: "Simulator", devices: Iterable[str | Device], nbytes: float,
     devs = _devices(sim, devices, "all_reduce.devices")
     b = _check_bytes(nbytes, "all_reduce.nbytes")
     if _is_nccl(algorithm):
-        return _start_nccl(sim, "all_reduce", algorithm, devs, b, name)
+        return _start_nccl(sim, "all_reduce", algorithm, devs, b, name, own_stream)
     return _start(sim, "all_reduce", algorithm, algorithm, devs, b, name, fidelity)
 
 
@@ -201,7 +201,10 @@ def nccl_choice(sim: "Simulator", kind: str, devices: Iterable[str | Device], nb
 
 
 def _start_nccl(sim: "Simulator", kind: str, algorithm: str, devs: list[Device], nbytes: float,
-                name: str) -> Event:
+                name: str, own_stream: bool = False) -> Event:
+    """``own_stream``: the collective runs on its own stream, beside the ranks' compute kernels
+    (it neither waits for them nor holds their devices): the gradient packs TF overlaps with the
+    backward pass (strategies/timing.PackChain). Otherwise a rank's kernel queues on its device."""
     sim.count_collective(kind if kind == "all_gather" else algorithm.split(":")[0])
     done = Event(sim.env)
     if len(devs) == 1 or nbytes == 0:
@@ -214,8 +217,13 @@ def _start_nccl(sim: "Simulator", kind: str, algorithm: str, devs: list[Device],
         cached = (nccl.choose(kind, nbytes, nccl_system(devs), algo, proto),)
         _remember(sim, key, cached)
     choice: nccl.Choice = cached[0]
-    busy_s, busy = sim.kernel_state(devs)
     now = sim.now
+    if own_stream:
+        args = {"algorithm": algorithm, "nccl": f"{choice.algorithm}/{choice.protocol}", "channels": choice.channels,
+                "bytes": nbytes, "ranks": len(devs), "stream": "own"}
+        sim.call_at(now + choice.time, _NcclDone(sim, devs, name, args, now, done))
+        return done
+    busy_s, busy = sim.kernel_state(devs)
     starts = [b if b > now else now for b in busy]
     end = max(starts) + choice.time   # every rank's kernel lasts until the collective ends
     if sim.has_slowdowns(devs):   # a straggler window stretches its rank's kernel (and the end)

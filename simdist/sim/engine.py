@@ -550,12 +550,13 @@ class Simulator:
         self._collectives[kind] = self._collectives.get(kind, 0) + 1
 
     def all_reduce(self, devices: Iterable[str | Device], nbytes: float, algorithm: str = "ring",
-                   name: str = "all_reduce", fidelity: str | None = None) -> Event:
+                   name: str = "all_reduce", fidelity: str | None = None, own_stream: bool = False) -> Event:
         """All-reduce ``nbytes`` across ``devices`` with ``algorithm`` ("ring", "tree",
         "hierarchical" or "reduce_to_one"), chunked or analytic (``fidelity``; default: the
         simulator's ``collectives``), or as NCCL runs it ("nccl", "nccl:<algorithm>[:<protocol>]",
-        NCCL's tuning model); see `collectives` for the schedules and what they charge."""
-        return _collectives.all_reduce(self, devices, nbytes, algorithm, name, fidelity)
+        NCCL's tuning model); see `collectives` for the schedules and what they charge.
+        ``own_stream`` (NCCL only): beside the ranks' compute, not queued behind it."""
+        return _collectives.all_reduce(self, devices, nbytes, algorithm, name, fidelity, own_stream)
 
     def all_gather(self, devices: Iterable[str | Device], nbytes: float, name: str = "all_gather",
                    fidelity: str | None = None, algorithm: str = "ring") -> Event:

@@ -18,7 +18,7 @@ the failed task, raised where the peer waits, so no client is left suspended.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import greenlet
@@ -26,8 +26,9 @@ import greenlet
 from simdist import session
 from simdist.runtime import errors, execution
 from simdist.runtime.cost import tally
+from simdist.strategies import collective_timeout
 
-__all__ = ["ClientGroup", "current_group", "current_index", "meet"]
+__all__ = ["ClientGroup", "current_client", "current_group", "current_index", "meet", "settle"]
 
 
 @dataclass
@@ -44,10 +45,10 @@ class _State:
     error: BaseException | None = None
     value: Any = None
     flops: tuple[float, float, float] = (0.0, 0.0, 0.0)   # its own FLOP tally (swapped in at each turn)
-
-
-class PeerFailed(errors.UnavailableError):
-    """(What a waiting client raises when a peer failed or returned: TF's UnavailableError.)"""
+    timeout: float | None = None   # the collective's armed timeout_seconds (collective_timeout.seconds)
+    timeout_message: str = ""      # what its timer says (collective_timeout.WAITING or TIMED_OUT)
+    aborted: str | None = None     # its collective executor's abort message (a timeout): later collectives fail
+    timed: list = field(default_factory=list)   # TimedBarriers charged inside a run, outcome not read yet
 
 
 _group: list["ClientGroup"] = []   # the launch running now (one at a time), innermost last
@@ -63,13 +64,32 @@ def current_index() -> int | None:
     return None if g is None else g.current
 
 
-def meet(kind: str, payload: Any, combine: Callable[[list[Any]], list[Any]]) -> Any:
+def current_client() -> "_State | None":
+    """The running client's state in the current launch, else None."""
+    g = current_group()
+    return None if g is None or g.current is None else g.clients[g.current]
+
+
+def meet(kind: str, payload: Any, combine: Callable[[list[Any]], list[Any]], timeout: float | None = None,
+         timeout_message: str = collective_timeout.TIMED_OUT) -> Any:
     """Wait until every client of the launch reaches this collective; return this client's
-    share of `combine(payloads in task order)`. Outside a launch: `combine([payload])[0]`."""
+    share of `combine(payloads in task order)`. Outside a launch: `combine([payload])[0]`.
+    ``timeout``: the collective's armed timeout_seconds; a peer that is gone then makes this
+    client's collective time out (DeadlineExceededError after ``timeout`` simulated seconds)
+    instead of failing with the heartbeat's UnavailableError, when it is the shorter."""
     g = current_group()
     if g is None or g.current is None:
         return combine([payload])[0]
-    return g._meet(kind, payload, combine)
+    return g._meet(kind, payload, combine, timeout, timeout_message)
+
+
+def settle() -> None:
+    """Wait until every client has charged everything it did so far and the simulator ran
+    it (a meeting without values, at which the launcher drives every timeline to its end;
+    other meetings leave the timelines alone, so a worker's work after a meeting starts when
+    its own earlier work ended, not when the slowest worker's did). Then every cross-worker
+    collective charged before has its simulated outcome."""
+    meet("timeline", None, lambda parts: [None] * len(parts))
 
 
 class ClientGroup:
@@ -77,6 +97,8 @@ class ClientGroup:
 
     def __init__(self, tasks: Sequence[tuple[str, int]], on_switch: Callable[[int | None], None] | None = None,
                  on_round: Callable[[], None] | None = None) -> None:
+        """``on_round``: called when every client waits in `settle` (the launcher drives the
+        simulator to the end of every client's timeline)."""
         self.tasks = list(tasks)
         self.n = len(self.tasks)
         self.current: int | None = None
@@ -88,25 +110,48 @@ class ClientGroup:
         self._gone: list[_State] = []  # clients that returned or raised, in the order they did
 
     # --- called in a client -------------------------------------------------------------------
-    def _meet(self, kind: str, payload: Any, combine: Callable[[list[Any]], list[Any]]) -> Any:
+    def _meet(self, kind: str, payload: Any, combine: Callable[[list[Any]], list[Any]],
+              timeout: float | None = None, timeout_message: str = collective_timeout.TIMED_OUT) -> Any:
         i = self.current
         assert i is not None
-        if self._gone:   # (a peer that raised is named before one that returned)
-            raise self._peer_error(kind, next((c for c in self._gone if c.status == "error"), self._gone[0]))
         me = self.clients[i]
+        me.timeout, me.timeout_message = timeout, timeout_message
+        if self._gone:   # (a peer that raised is named before one that returned)
+            peer = next((c for c in self._gone if c.status == "error"), self._gone[0])
+            self._fail_waiting(me, self._peer_error(kind, peer, me))
         me.status, me.kind, me.payload, me.combine = "waiting", kind, payload, combine
         ctx = execution.current()
         me.parked = greenlet.getcurrent()
-        self._hub.switch()          # until every client is here and the combine ran (or a peer failed)
+        try:
+            self._hub.switch()      # until every client is here and the combine ran (or a peer failed)
+        except collective_timeout.errors.DeadlineExceededError as e:
+            execution.switch(ctx)
+            self._fail_waiting(me, e)
         execution.switch(ctx)
         out, me.result = me.result, None
         return out
 
-    def _peer_error(self, kind: str, peer: _State) -> BaseException:
+    @staticmethod
+    def _fail_waiting(me: _State, err: BaseException) -> None:
+        """Raise ``err`` where ``me`` waits; a timeout first spends its seconds on the client's
+        own timeline (not a run's collected charges: a failed run's charges are dropped)."""
+        if isinstance(err, collective_timeout.errors.DeadlineExceededError):
+            me.aborted = collective_timeout.aborted_by(str(err))
+            tl, t = me.ctx.client.timeline, me.timeout
+            if tl is not None and t:
+                tl.after(lambda sim: sim.timeout(t))
+        raise err
+
+    def _peer_error(self, kind: str, peer: _State, waiting: _State) -> BaseException:
+        """What a client waiting in a collective raises when ``peer`` is gone: its own timeout
+        when it is armed and shorter than the coordination service's heartbeat (TF 2.21, facts
+        A.1 and A.2), else the UnavailableError of the heartbeat."""
+        if waiting.timeout and waiting.timeout < collective_timeout.HEARTBEAT_TIMEOUT:
+            return collective_timeout.timed_out(waiting.timeout_message)
         job, t = peer.task
         why = (f"{type(peer.error).__name__}: {peer.error}" if peer.status == "error"
                else "it returned without joining")
-        return PeerFailed(None, None, f"Collective ops is aborted by: task /job:{job}/replica:0/task:{t} is gone "
+        return errors.UnavailableError(None, None, f"Collective ops is aborted by: task /job:{job}/replica:0/task:{t} is gone "
                                       f"({why}); this {kind} cannot complete. [simdist: a peer of the "
                                       "MultiWorkerMirroredStrategy job failed]")
 
@@ -176,12 +221,12 @@ class ClientGroup:
             kinds = sorted({self.clients[i].kind for i in waiting})
             if gone or len(kinds) > 1:
                 for i in waiting:
-                    err = (self._peer_error(self.clients[i].kind, gone[0]) if gone else RuntimeError(
+                    err = (self._peer_error(self.clients[i].kind, gone[0], self.clients[i]) if gone else RuntimeError(
                         f"the workers reached different collectives {kinds}: every worker of a "
                         "MultiWorkerMirroredStrategy job must make the same collective calls in the same order"))
                     self._turn(i, throw=err)
                 continue
-            if self._on_round is not None:
+            if self._on_round is not None and kinds[0] == "timeline":
                 self._on_round()
             first = self.clients[waiting[0]]
             outs = first.combine([c.payload for c in self.clients])

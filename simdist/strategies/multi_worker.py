@@ -26,7 +26,7 @@ from simdist.semantics import cluster as cluster_rules
 from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
-from simdist.strategies import clients, timing
+from simdist.strategies import clients, collective_timeout, timing
 from simdist.strategies.base import (ReplicaContext, _flatten, _nbytes, _place, _reduce_axis_none, _reduce_slices,
                                      _strip)
 from simdist.strategies.cluster_resolver import ClusterResolver, TFConfigClusterResolver
@@ -97,6 +97,8 @@ class _Group:
 
     def __init__(self, extended: "MultiWorkerMirroredExtended") -> None:
         self.ext = extended
+        self.resolved = False   # a collective of this group completed (TF resolved the group: timeouts now
+        #                         say "during execution", before "waiting for other workers")
 
     def algorithm(self, sim_devices: Sequence[str]) -> str:
         """The simulated implementation: RING is TF's ring; NCCL (and AUTO, as TF's runtime picks
@@ -108,29 +110,77 @@ class _Group:
         return "ring"
 
     def cross(self, kind: str, payload: Any, combine: Callable[[list[Any]], Any], sizes: Sequence[int],
-              options: CommunicationOptions | None = None) -> Any:
+              options: CommunicationOptions | None = None, overlap: bool = False) -> Any:
         """Meet the other workers: every worker gets `combine(payloads in task order)`; the
         simulated collective over every worker's devices is charged where this worker is now
-        (a run's merge: at its phase; else next on the worker's timeline)."""
+        (a run's merge: at its phase; else next on the worker's timeline). With an armed
+        `timeout_seconds` (clause mwms.collective-timeout) a collective its peers do not all
+        reach within it raises DeadlineExceededError, here or at the end of the run it is in."""
         local = [session.sim_device(d) for d in self.ext.worker_devices]
         opts = self.ext._communication_options.merge(options)
+        timeout = collective_timeout.seconds(opts.timeout_seconds)
+        me = clients.current_client()
+        if me is not None and me.aborted:   # the executor stays aborted (facts A.2, A.3)
+            raise collective_timeout.aborted(me.aborted)
         packs = group_by_size(list(sizes), int(opts.bytes_per_pack))
 
-        def joint(parts: list[tuple[Any, list[str]]]) -> list[Any]:
+        def joint(parts: list[tuple[Any, list[str], float | None]]) -> list[Any]:
             values = combine([p[0] for p in parts])
             devices = [d for p in parts for d in p[1]]
             pack_bytes = [float(sum(sizes[i] for i in pack)) for pack in packs]
-            barrier = timing.CrossBarrier(len(parts), _collective(kind, devices, pack_bytes, self.algorithm(devices)))
+            start = _collective(kind, devices, pack_bytes, self.algorithm(devices))
+            timeouts = [p[2] for p in parts]
+            barrier: Any
+            if any(timeouts) and me is not None:   # (outside a launch nothing can be late)
+                barrier = collective_timeout.TimedBarrier(len(parts), start, timeouts)
+            elif overlap and len(packs) > 1:   # clause mwms.pack-overlap
+                total = float(sum(sizes)) or 1.0
+                cum = [float(sum(sizes[i] for p in packs[:k + 1] for i in p)) / total for k in range(len(packs))]
+                barrier = timing.PackChain(len(parts), cum, [
+                    _collective(kind, devices, [b], self.algorithm(devices), own_stream=True) for b in pack_bytes])
+            else:
+                barrier = timing.CrossBarrier(len(parts), start)
             return [(v, barrier) for v in values]
 
-        value, barrier = clients.meet(kind, (payload, local), joint)
-        timing._emit(barrier.arrive)
+        phase = collective_timeout.TIMED_OUT if self.resolved else collective_timeout.WAITING
+        value, barrier = clients.meet(kind, (payload, local, timeout), joint, timeout=timeout, timeout_message=phase)
+        self.resolved = True
+        if isinstance(barrier, collective_timeout.TimedBarrier) and me is not None:
+            index = clients.current_index()
+            timing._emit(lambda sim: barrier.arrive(sim, index))
+            me.timed.append((barrier, index, phase))
+            if not timing.collecting():
+                check_timeouts()
+        elif isinstance(barrier, timing.PackChain):
+            timing._emit(barrier)
+        else:
+            timing._emit(barrier.arrive)
         return value
 
 
-def _collective(kind: str, devices: list[str], pack_bytes: list[float], algorithm: str) -> Callable[[Any], Any]:
+def check_timeouts() -> None:
+    """Raise the DeadlineExceededError of a timed collective this client charged and whose
+    outcome it has not read yet (after every worker's timeline ran past it)."""
+    me = clients.current_client()
+    if me is None or not me.timed:
+        return
+    clients.settle()
+    timed, me.timed = me.timed, []
+    for barrier, index, phase in timed:
+        outcome = barrier.outcome[index]
+        if outcome == "timed_out":
+            me.aborted = collective_timeout.aborted_by(phase)
+            raise collective_timeout.timed_out(phase)
+        if outcome == "aborted":   # (the aborted peer's message, wrapped once more)
+            me.aborted = "Collective ops is aborted by: " + collective_timeout.aborted_by(phase)
+            raise collective_timeout.aborted(me.aborted)
+
+
+def _collective(kind: str, devices: list[str], pack_bytes: list[float], algorithm: str,
+                own_stream: bool = False) -> Callable[[Any], Any]:
     """The simulated collective: one per pack, in order (TF chains NCCL packs; a ring's packs
-    share the links, so running them one after another costs about the same)."""
+    share the links, so running them one after another costs about the same). ``own_stream``:
+    an NCCL all-reduce beside the backward pass (PackChain)."""
     def start(sim: Any) -> Any:
         if len(devices) < 2:
             return
@@ -142,7 +192,8 @@ def _collective(kind: str, devices: list[str], pack_bytes: list[float], algorith
             elif kind == "broadcast":
                 yield sim.broadcast(devices, b, name="cross-worker broadcast")
             else:
-                yield sim.all_reduce(devices, b, algorithm=algorithm, name=f"cross-worker {kind}")
+                yield sim.all_reduce(devices, b, algorithm=algorithm, name=f"cross-worker {kind}",
+                                     own_stream=own_stream and algorithm == "nccl")
     return lambda sim: sim.env.process(start(sim))
 
 
@@ -181,8 +232,11 @@ class MultiWorkerReplicaContext(ReplicaContext):
                     out.append(_reduce_axis_none(op, comps))
             return [out] * len(per_worker)
 
+        # TF overlaps the packs with the backward pass only in a tf.function (docs/simulator.md)
+        overlap = context.in_function()
+
         def merge(payloads: list[list[Any]]) -> list[Any]:
-            per_leaf = strategy.extended._group.cross("all_reduce", payloads, combine, sizes, options)
+            per_leaf = strategy.extended._group.cross("all_reduce", payloads, combine, sizes, options, overlap)
             devs = strategy.extended.worker_devices
             return [rebuild([_place(t, devs[i]) for t in per_leaf]) for i in range(len(payloads))]
 
@@ -391,6 +445,8 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
             with timing.observe_variables() as traffic:
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
+            if not timing.collecting():
+                check_timeouts()   # a timed collective inside the run: its outcome (clause mwms.collective-timeout)
             return self._regroup(record.results)
 
     def _cross_components(self, kind: str, comps: list[Any]) -> list[Any]:

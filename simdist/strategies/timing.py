@@ -78,13 +78,16 @@ class Timeline:
     """One launched worker's simulated work, in program order: each charge starts when the
     worker's previous one has ended, concurrently with the other workers' timelines (which it
     meets at cross-worker collectives, `CrossBarrier`). The launcher drives the simulator to
-    every timeline's end whenever all workers wait at a collective (simdist/launch.py)."""
+    every timeline's end when every worker waits in `clients.settle` and when the launch ends
+    (simdist/launch.py), not at every collective: a worker's next charge must start when its
+    own previous one ended, whatever the slowest worker's timeline holds."""
 
-    __slots__ = ("sim", "tail")
+    __slots__ = ("sim", "tail", "end")
 
     def __init__(self, sim: Any) -> None:
         self.sim = sim
         self.tail: Any = None          # the event of the last charge, None when nothing is pending
+        self.end = 0.0                 # when the last charge that ran ended (simulated seconds)
 
     def after(self, make_process: Callable[[Any], Any]) -> None:
         prev, sim = self.tail, self.sim
@@ -93,6 +96,7 @@ class Timeline:
             if prev is not None and not prev.processed:
                 yield prev
             yield replay(sim, make_process)
+            self.end = float(sim.now)
         self.tail = sim.env.process(proc())
 
     def pending(self) -> Any:
@@ -126,6 +130,44 @@ class CrossBarrier:
                 done.succeed()
             sim.env.process(run())
         return self.done
+
+
+class PackChain:
+    """The packs of one cross-worker all-reduce that overlap the backward pass (TF 2.21 in a
+    tf.function with `bytes_per_pack > 0`, docs/simulator.md): pack k's collective starts when
+    every worker has produced its gradients (``fractions[k]``: the share of the backward pass
+    after which they exist) and pack k-1's collective has ended (TF chains the packs by their
+    ordering token). ``starts[k](sim)`` runs pack k's collective. Charged as one charge whose
+    `overlap` is this chain (`charge_run` interleaves it with the backward pass); run on its
+    own (outside a run) the packs simply follow each other."""
+
+    __slots__ = ("fractions", "barriers", "_done")
+
+    def __init__(self, n: int, fractions: list[float], starts: list[Callable[[Any], Any]]) -> None:
+        self.fractions = fractions
+        self._done: list[Any] = [None] * len(starts)
+        self.barriers = [CrossBarrier(n, self._chained(k, start)) for k, start in enumerate(starts)]
+
+    def _chained(self, k: int, start: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def run(sim: Any) -> Any:
+            if k > 0:
+                yield self.barriers[k - 1].done
+            yield replay(sim, start)
+        return run
+
+    def arrive(self, sim: Any, k: int) -> Any:
+        """This worker reached pack k: the event of pack k's end."""
+        return self.barriers[k].arrive(sim)
+
+    @property
+    def overlap(self) -> "PackChain":
+        return self
+
+    def __call__(self, sim: Any) -> Any:
+        def every() -> Any:
+            for k in range(len(self.barriers)):
+                yield self.arrive(sim, k)
+        return sim.env.process(every())
 
 
 def replay(sim: Any, make_process: Callable[[Any], Any]) -> Any:
@@ -240,8 +282,12 @@ def _run_charge(strategy: Any, fn: Any, record: Any, args: Any, kwargs: Any,
             if copies:
                 yield sim.all_of([sim.transfer(s, d, b, nm) for s, d, b, nm in copies])
             for k, phase in enumerate(phases):
-                yield sim.all_of([_replica_compute(sim, devices[i], scaled[k][i], phase, i, name) for i in range(n)])
                 sync = phase.sync
+                chain = _overlapped(sync)
+                if chain is not None:   # packs all-reduced as the backward pass produces them
+                    yield from _overlapped_phase(sim, devices, scaled[k], phase, name, chain)
+                    continue
+                yield sim.all_of([_replica_compute(sim, devices[i], scaled[k][i], phase, i, name) for i in range(n)])
                 if sync is None:
                     continue
                 if sync.charges:
@@ -298,6 +344,52 @@ def _replica_compute(sim: Any, device: str, flops: float, phase: Any, i: int, na
             if fl:
                 yield sim.compute(device, fl * scale, f"{name}/{label}[replica {i}]", replica=i)
     return sim.env.process(run())
+
+
+def _overlapped(sync: Any) -> "PackChain | None":
+    """The PackChain a phase's collective charged, when it is its only charge."""
+    if sync is None or len(sync.charges) != 1:
+        return None
+    return getattr(sync.charges[0], "overlap", None)
+
+
+def _overlapped_phase(sim: Any, devices: list[str], flops: list[float], phase: Any, name: str,
+                      chain: PackChain) -> Any:
+    """A phase whose all-reduce packs overlap the backward pass: each replica runs its forward
+    kernel, then its backward pass in one kernel per pack (pack k's share of it: the gradients of
+    pack k exist when it ends), then the rest; this worker arrives at pack k when every local
+    replica has ended its k-th backward kernel; the phase ends when every replica and the last
+    pack have."""
+    n = len(devices)
+    fr = chain.fractions
+    ready = [[sim.env.event() for _ in fr] for _ in range(n)]
+
+    def replica(i: int) -> Any:
+        parts = phase.sections[i] if phase.sections is not None else (flops[i], 0.0, 0.0)
+        total = sum(parts)
+        scale = flops[i] / total if total else 0.0
+        fwd, bwd, rest = (p * scale for p in parts)
+        if fwd:
+            yield sim.compute(devices[i], fwd, f"{name}/forward[replica {i}]", replica=i)
+        prev, first = 0.0, True
+        for k, f in enumerate(fr):   # (the backward kernel, cut where each pack's gradients exist)
+            if bwd * (f - prev) > 0:
+                yield sim.compute(devices[i], bwd * (f - prev), f"{name}/backward (pack {k})[replica {i}]", replica=i,
+                                  overhead=first)
+                first = False
+            prev = f
+            ready[i][k].succeed()
+        if rest:
+            yield sim.compute(devices[i], rest, f"{name}/update[replica {i}]", replica=i)
+
+    def packs() -> Any:
+        done = None
+        for k in range(len(fr)):
+            yield sim.all_of([ready[i][k] for i in range(n)])
+            done = chain.arrive(sim, k)
+        yield done
+
+    yield sim.all_of([sim.env.process(replica(i)) for i in range(n)] + [sim.env.process(packs())])
 
 
 def _leaves(x: Any) -> Iterator[Any]:

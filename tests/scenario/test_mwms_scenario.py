@@ -201,3 +201,50 @@ def test_shipped_job_full_is_byte_identical_across_processes():
     assert a == b, f"two processes gave different metrics:\n{a}\n{b}"
     s = json.loads(a.splitlines()[1])
     assert s["steps_completed"] == 1500 and s["restarts"] >= 1, s
+
+
+# ------------------------------------------------------------------------------------ timeout_seconds
+STRAGGLER = "[faults]\nstragglers = [{worker = 3, slowdown = 3.0, start = 2.0, end = 4.0}]\n"
+
+
+def _timeout(t: str) -> str:
+    return BASE.replace('collectives = "analytic"', f'collectives = "analytic"\ntimeout_seconds = "{t}"')
+
+
+@pytest.mark.clause("mwms.collective-timeout")
+def test_a_straggler_later_than_the_timeout_restarts_the_job():
+    """Replica 3 computes 3x slower for 2 s (its step's compute ends ~2 s after the others'):
+    with timeout_seconds 0.5 that step's all-reduce times out on every worker and the job
+    restarts from its last checkpoint; with 5 s (or none) the job only waits for it."""
+    from simdist.scenario.runner import run as run_sc
+    got = {}
+    for t in ("0.5s", "5s", None):
+        text = (_timeout(t) if t else BASE) + STRAGGLER
+        got[t] = run_sc(loads(text, "mw.toml", []), None).metrics["summary"]
+    short, long_, none = got["0.5s"], got["5s"], got[None]
+    assert short["collective_timeouts"] >= 1 and short["restarts"] == short["collective_timeouts"], \
+        f"timeout 0.5 s: {short['collective_timeouts']} timeouts, {short['restarts']} restarts, but the straggler's " \
+        "step should time out and restart the job"
+    assert short["steps_completed"] == 40 and short["steps_redone"] > 0, short
+    assert long_["collective_timeouts"] == none["collective_timeouts"] == 0 and \
+        long_["simulated_time_s"] == none["simulated_time_s"], \
+        f"a 5 s timeout should change nothing: {long_['simulated_time_s']} vs {none['simulated_time_s']}"
+    assert short["simulated_time_s"] > none["simulated_time_s"], "the timed-out step and the redone ones cost time"
+
+
+@pytest.mark.clause("mwms.collective-timeout")
+def test_a_lost_worker_stops_the_job_after_the_shorter_of_timeout_and_heartbeat():
+    lost = "[faults]\npreemptions = [{worker = 1, at_time = 5.0, downtime = 1.0}]\n"
+    both = _timeout("2s").replace('kind = "multi_worker_mirrored"',
+                                  'kind = "multi_worker_mirrored"\nrestart = {detection = "10s"}') + lost
+    heartbeat_2s = BASE.replace('kind = "multi_worker_mirrored"',
+                                'kind = "multi_worker_mirrored"\nrestart = {detection = "2s"}') + lost
+    a, b = _run_text(both), _run_text(heartbeat_2s)
+    assert a["simulated_time_s"] == b["simulated_time_s"] and a["restarts"] == b["restarts"] == 1, \
+        f"detection 10 s + timeout 2 s took {a['simulated_time_s']}s, detection 2 s alone {b['simulated_time_s']}s: " \
+        "the job should stop after the shorter (the timeout)"
+
+
+def _run_text(text: str) -> dict:
+    from simdist.scenario.runner import run as run_sc
+    return run_sc(loads(text, "mw.toml", []), None).metrics["summary"]

@@ -7,8 +7,9 @@ waits for: its ancestors (data and control inputs, transitively) are the MatMuls
 gradients and the packs before it (chained by the launcher's ordering token through automatic
 control dependencies). One pack (``bytes_per_pack=0``, the default) waits for the whole backward
 pass; several packs wait for the part of it that produces their gradients, so the first can run
-while backprop computes the earlier layers' gradients. simdist does not model packs yet (the
-test pins TF's behaviour for the helper who will: docs/simulator.md).
+while backprop computes the earlier layers' gradients. simdist models this for
+MultiWorkerMirroredStrategy (timing.PackChain; tests/strategies/test_pack_overlap.py checks that the
+time changes only in that case; docs/simulator.md).
 
 The module doubles as its TF worker (tests/tf_workers.py): case 0 is MirroredStrategy on two
 logical CPUs; case 1 is MultiWorkerMirroredStrategy with two local worker processes, the pack

@@ -552,3 +552,84 @@ def test_mwms_keras_fit_works_with_one_worker(backend):
     tol = Tolerance(rtol=1e-5, atol=1e-6)
     assert_close(got[1], [sum(ref["losses"]) / 2], what="history['loss']", call=call, tolerance=tol)
     assert_close(got[2], ref["kernel"], what="kernel after fit", call=call, tolerance=tol)
+
+
+# -- timeout_seconds: a peer that never joins the collective -------------------------------------
+TIMEOUT_PROGRAM = """
+import json, os, time
+idx = json.loads(os.environ["TF_CONFIG"])["task"]["index"]
+opts = tf.distribute.experimental.CommunicationOptions(timeout_seconds=0.5)
+strategy = tf.distribute.MultiWorkerMirroredStrategy(communication_options=opts)
+
+@tf.function
+def step():
+    return strategy.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.0)))
+
+def outcome():
+    try:
+        return ["ok", float(step())]
+    except Exception as e:  # the observation
+        lines = [ln.strip() for ln in str(e).splitlines()]
+        return [type(e).__name__, [ln for ln in lines if ln.startswith("Collective")]]
+
+if idx == 0:
+    result = {"first": outcome(), "second": outcome()}
+else:
+    time.sleep(3)    # alive and silent past worker 0's timeout (no heartbeat failure), then done
+    result = {}
+"""
+
+
+@clause("mwms.collective-timeout", ref="tf221")
+def test_mwms_collective_times_out_and_stays_aborted(backend):
+    """CommunicationOptions(timeout_seconds=0.5), worker 1 never joins worker 0's all-reduce (their
+    first collective: the group is still being resolved): worker 0's collective fails with
+    DeadlineExceededError "Collective has timed out waiting for other workers." (before the
+    coordination service's 10 s heartbeat could report anything), and the next collective fails
+    at once with the executor's abort by that error."""
+    got = _run(backend, "timeout", TIMEOUT_PROGRAM, 2, make_strategy=False)[0]
+    call = "worker 0's all_reduce, timeout_seconds=0.5, worker 1 never joins"
+    assert_equal(got["first"][0], "DeadlineExceededError", what=f"first outcome ({got['first']})", call=call)
+    assert_equal(got["first"][1], ["Collective has timed out waiting for other workers."], what="message lines",
+                 call=call)
+    assert_equal(got["second"][0], "DeadlineExceededError", what=f"next outcome ({got['second']})", call=call)
+    want = "Collective ops is aborted by: Collective has timed out waiting for other workers."
+    assert_true(any(ln.startswith(want) for ln in got["second"][1]),
+                f"the next collective's message {got['second'][1]!r} should start {want!r}", call=call)
+
+
+# -- each client's process-wide Keras state --------------------------------------------------------
+STATE_PROGRAM = """
+import json, os, random
+idx = json.loads(os.environ["TF_CONFIG"])["task"]["index"]
+keras = tf.keras
+if idx == 0:
+    keras.mixed_precision.set_global_policy("mixed_float16")
+keras.utils.set_random_seed(10 + idx)
+draws = [random.random(), float(np.random.rand())]
+strategy.reduce("SUM", tf.constant(1.0), axis=None)     # the other client runs in between
+names = [keras.layers.Dense(2).name for _ in range(idx + 1)]
+strategy.reduce("SUM", tf.constant(1.0), axis=None)
+last = keras.layers.Dense(1)
+result = {"draws": draws, "names": names + [last.name], "compute_dtype": last.compute_dtype,
+          "policy": keras.mixed_precision.global_policy().name}
+"""
+
+
+@clause("mwms.process-state", ref="tf221")
+def test_mwms_each_client_has_its_own_keras_state(backend):
+    """Each worker is its own process: worker 0's global policy and names do not reach worker 1;
+    keras.utils.set_random_seed seeds each worker's own Python and NumPy generators."""
+    import random
+
+    import numpy as np
+    out = _run(backend, "process-state", STATE_PROGRAM, 2)
+    for i, got in enumerate(out):
+        call = f"worker {i} of 2 (worker 0 sets the mixed_float16 policy; each seeds 10 + its index)"
+        want_draws = [random.Random(10 + i).random(), float(np.random.RandomState(10 + i).rand())]
+        assert_equal(got["draws"], want_draws, what="[random.random(), np.random.rand()] after set_random_seed",
+                     call=call)
+        assert_equal(got["names"], ["dense", "dense_1", "dense_2"][:i + 2], what="layer names", call=call)
+        policy = "mixed_float16" if i == 0 else "float32"
+        assert_equal(got["policy"], policy, what="global_policy().name", call=call)
+        assert_equal(got["compute_dtype"], "float16" if i == 0 else "float32", what="Dense.compute_dtype", call=call)
