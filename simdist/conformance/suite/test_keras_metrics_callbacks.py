@@ -261,3 +261,54 @@ def test_terminate_on_nan_stops_after_the_batch(backend, keras):
     assert_equal(seen, [(0, 0), (0, 1)], call=call, what="the (epoch, batch) pairs trained")
     assert_equal(list(history.epoch), [0], call=call, what="the epochs History records")
     assert_equal(out.getvalue().strip(), "Batch 1: Invalid loss, terminating training", call=call, what="the message")
+
+
+_PSS_METRICS_PROGRAM = """
+cluster = backend.make_ps_cluster(workers=2, ps=1) if kind == "pss" else None
+strategy = tf.distribute.get_strategy() if cluster is None else cluster.strategy
+with strategy.scope():
+    metrics = [tf.keras.metrics.Precision(), tf.keras.metrics.Recall(),
+               tf.keras.metrics.SparseTopKCategoricalAccuracy(k=2)]
+places = [[getattr(v, "device", None) or v.value.device for v in m.variables] for m in metrics]
+
+@tf.function
+def update(yt, yp, yc, pc):
+    def replica(yt, yp, yc, pc):
+        metrics[0].update_state(yt, yp)
+        metrics[1].update_state(yt, yp)
+        metrics[2].update_state(yc, pc)
+        return tf.constant(0.0)
+    return strategy.run(replica, args=(yt, yp, yc, pc))
+
+for k in range(0, 8, 4):
+    args = (tf.constant(yt[k:k + 4]), tf.constant(yp[k:k + 4]), tf.constant(yc[k:k + 4]), tf.constant(pc[k:k + 4]))
+    if cluster is None:
+        update(*args)
+    else:
+        cluster.coordinator.schedule(update, args=args)
+        cluster.coordinator.join()
+results = [float(m.result()) for m in metrics]
+for m in metrics:
+    m.reset_state()
+after_reset = [float(m.result()) for m in metrics]
+"""
+
+
+@clause("keras.metric.pss", ref="tf221")
+@pytest.mark.requires("multi_worker")
+def test_metrics_under_pss_follow_the_default_strategy(backend):
+    """Precision, Recall and SparseTopKCategoricalAccuracy made in a ParameterServerStrategy's scope
+    (variables on the ps), updated in functions a ClusterCoordinator schedules, give the default
+    strategy's results; reset_state clears them."""
+    from simdist.conformance.repro import Program
+    rng = np.random.default_rng(11)
+    data = dict(yt=(rng.random((8, 3)) > 0.5).astype(np.float32), yp=rng.random((8, 3)).astype(np.float32),
+                yc=rng.integers(0, 4, size=(8,)).astype(np.int32), pc=rng.random((8, 4)).astype(np.float32))
+    one = Program(backend, _PSS_METRICS_PROGRAM, kind="default", **data).run()
+    ps = Program(backend, _PSS_METRICS_PROGRAM, kind="pss", **data).run()
+    call = "Precision/Recall/SparseTopKCategoricalAccuracy(k=2) updated in 2 scheduled steps under PSS (2 workers, 1 ps)"
+    assert_close(np.float32(ps["results"]), np.float32(one["results"]), call=call,
+                 what="result() after the steps (the default strategy's as reference)")
+    assert_equal(ps["after_reset"], [0.0, 0.0, 0.0], call=call, what="result() after reset_state()")
+    assert all("ps" in d for ds in ps["places"] for d in ds), (
+        f"metric variables placed on {ps['places']}, but should be on /job:ps [{call}]")
