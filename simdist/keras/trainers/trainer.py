@@ -120,7 +120,7 @@ class Trainer:
         creates at once (the loss tracker, an optimizer named by a string) is created in the
         caller's scope; the compiled metrics and losses, which Keras builds lazily, and the
         optimizer's slots are built in the captured scope by fit/evaluate (clause
-        keras.compile.scope). `jit_compile` is accepted and ignored (simdist runs eagerly).
+        keras.compile.scope). `jit_compile` is accepted and ignored (no XLA).
         """
         from simdist.keras import optimizers as optimizers_module
         from simdist.keras.trainers.compile_utils import CompileLoss, CompileMetrics, make_mean_metric
