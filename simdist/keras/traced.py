@@ -5,8 +5,9 @@ Keras 3's TF trainer runs train/test/predict steps as `tf.function`s (unless
 because the input dataset's element spec leaves it unknown. Keras code that branches on a
 static shape then takes the unknown-shape branch: e.g. a loss over an empty replica batch is
 `divide_no_nan(0, 0) = 0` inside fit, but the empty values themselves when called eagerly
-(losses/loss.py `reduce_values`). simdist runs everything eagerly, so the trainer says when a
-step runs "traced" and such shape checks ask `batch_dim_unknown()` (clause keras.fit.traced-shapes).
+(losses/loss.py `reduce_values`). simdist records the step from a run on concrete batches (clause
+keras.fit.step-replay), so the trainer says when a step runs "traced" and such shape checks ask
+`batch_dim_unknown()` (clause keras.fit.traced-shapes).
 """
 
 from __future__ import annotations

@@ -106,6 +106,12 @@ class Function:
                     entry, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
             if type(entry) is g.Graph:
                 entry.run_flops = timing.run_flops_accum[0] - run0
+            elif entry.reason.startswith(_CREATES_VARIABLE) and not self.__dict__.get("_created_variables"):
+                # TF lets a function create its variables on its first call (Keras's optimizer
+                # slots and metrics built in the first step): that call ran eagerly, the next
+                # call of the signature records again; later creations keep it eager.
+                self._created_variables = True
+                return _outputs_to_tensors(result)
             self._calls[key] = entry
             return _outputs_to_tensors(result)
         if type(entry) is not g.Graph:
@@ -165,6 +171,7 @@ class Function:
         state["_calls"] = {}
         state["_machine"] = None
         state.pop("_pysig", None)
+        state.pop("_created_variables", None)
         state.pop("_npos", None)
         return state
 
@@ -180,6 +187,7 @@ _GRAPH: Any = None
 register_function_type(Function)   # the strategies recognise tf.functions through the runtime
 
 _EAGER = object()
+_CREATES_VARIABLE = "it creates a variable"    # (runtime/variables.py: ResourceVariable.__init__)
 # Recorded signatures per function, at most (TF warns about retracing long before this); calls
 # with further signatures run eagerly.
 _MAX_TRACES = 64

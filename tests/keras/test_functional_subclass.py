@@ -61,7 +61,10 @@ def test_overridden_steps_are_what_fit_and_evaluate_run() -> None:
     x, y = np.ones((8, 3), "float32"), np.ones((8, 1), "float32")
     model.fit(x, y, batch_size=4, epochs=1, verbose=0)
     model.evaluate(x, y, batch_size=4, verbose=0)
-    assert calls == ["train", "train", "test", "test"], f"steps run: {calls}, but should be 2 train then 2 test"
+    # The overridden steps are what fit and evaluate run, as tf.functions: their Python runs when
+    # the step is recorded (traced, on TF 2.21: the same ['train', 'test'] there), not per batch
+    # (tests/keras/test_fit_step_traces_tf.py counts them against TF).
+    assert calls == ["train", "test"], f"steps run: {calls}, but should be 1 train (recorded) then 1 test"
 
 
 @pytest.mark.clause("keras.model.functional-subclass")

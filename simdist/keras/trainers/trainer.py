@@ -120,7 +120,7 @@ class Trainer:
         creates at once (the loss tracker, an optimizer named by a string) is created in the
         caller's scope; the compiled metrics and losses, which Keras builds lazily, and the
         optimizer's slots are built in the captured scope by fit/evaluate (clause
-        keras.compile.scope). `jit_compile` is accepted and ignored (simdist runs eagerly).
+        keras.compile.scope). `jit_compile` is accepted and ignored (no XLA).
         """
         from simdist.keras import optimizers as optimizers_module
         from simdist.keras.trainers.compile_utils import CompileLoss, CompileMetrics, make_mean_metric
@@ -289,10 +289,18 @@ class Trainer:
 
     # -- step functions -------------------------------------------------------------------------
     def _make_function(self, step_function: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        """The train or test function: `one_step_on_data` (the strategy's run of the step and
+        the reduction of its outputs) wrapped in `tf.function(reduce_retracing=True)` unless
+        `run_eagerly`, as Keras 3.15's TF trainer does, so that it records once per input
+        signature and replays after (simdist/tf/_function.py); `function(iterator)` takes up to
+        `steps_per_execution` batches and runs the step on each (clause keras.fit.step-replay)."""
         def one_step_on_data(data: Any) -> Any:
             with traced_step(not self.run_eagerly):
                 outputs = self.distribute_strategy.run(step_function, args=(data,))
                 return reduce_per_replica(outputs, self.distribute_strategy, reduction="auto")
+
+        if not self.run_eagerly:
+            one_step_on_data = tf.function(one_step_on_data, reduce_retracing=True)
 
         def function(iterator: Any) -> Any:
             outputs = None
@@ -308,6 +316,7 @@ class Trainer:
                 ran = True
             return outputs
 
+        function.__wrapped__ = one_step_on_data   # type: ignore[attr-defined]  # (what explain reads)
         return function
 
     def make_train_function(self, force: bool = False) -> Any:
@@ -338,6 +347,8 @@ class Trainer:
                 outputs = tf.nest.map_structure(lambda a, b: concat([a, b]), outputs, step_outputs)
             return outputs
 
+        if not self.run_eagerly:
+            predict_function = tf.function(predict_function, reduce_retracing=True)
         self.predict_function = predict_function
         return predict_function
 

@@ -22,8 +22,9 @@ every time, when it:
 - reads a recorded tensor's value other than as an op's input (`numpy()`, `bool()`, `float()`,
   printing, tf.debugging assertions, an op attribute such as one_hot's depth), unless that value
   is the same in every replay (a constant, or computed from constants and shapes only);
-- creates a variable, touches a variable that is not a plain ResourceVariable, or returns
-  anything else;
+- creates a variable (a tf.function's first call may: it runs eagerly and the next call
+  records, as TF lets a function create its variables on its first call only), touches a
+  variable that is not a plain ResourceVariable, or returns anything else;
 - runs alongside another thread that makes tensors, writes variables or charges the simulator.
 `explain(fn)` says which, for a tf.function that was not recorded.
 

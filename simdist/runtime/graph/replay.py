@@ -80,7 +80,17 @@ class Graph:
 
 def explain(fn: Any) -> str:
     """Whether a tf.function's calls replay a recorded graph, and if not, why: its scheduled
-    calls (ClusterCoordinator), else each input signature its direct calls recorded."""
+    calls (ClusterCoordinator), else each input signature its direct calls recorded. A function
+    that wraps a tf.function (`__wrapped__`: a Keras model's `train_function`) is explained by
+    it; any other callable runs eagerly."""
+    if not hasattr(fn, "_calls"):
+        inner = getattr(fn, "__wrapped__", None)
+        if inner is not None and inner is not fn:
+            return explain(inner)
+        return "runs eagerly every time: not a tf.function (e.g. compile(run_eagerly=True))"
+    from simdist.runtime import graph
+    if not graph.enabled:
+        return "runs eagerly every time: SIMDIST_TRACE_FUNCTIONS=0"
     g = getattr(fn, "_graph", None)
     calls = getattr(fn, "_calls", None)
     if g is None and calls:

@@ -176,6 +176,12 @@ class _Fuser:
         ids = {id(v) for v in vs}
         if any(n.kind == WRITE and id(n.var) in ids for n in self.nodes[lo + 1:hi]):
             return "split"
+        # Distinct variables read as one must be equal here, and the guard only knows they are
+        # when the replay starts: once the call wrote one of them (a metric's per-replica total
+        # before a collective, read for its result after), each lane reads its own.
+        if any(v is not vs[0] for v in vs) and \
+                any(n.kind == WRITE and id(n.var) in ids for n in self.nodes[:lo]):
+            return "split"
         if any(v is not vs[0] for v in vs):
             key = tuple(id(v) for v in vs)
             if key not in self.groups:
