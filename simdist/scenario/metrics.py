@@ -124,7 +124,7 @@ METRICS_SCHEMA: dict[str, Any] = {
         "schema": {"const": SCHEMA_ID},
         "scenario": {
             "type": "object", "additionalProperties": False,
-            "required": ["name", "digest", "strategy", "overrides", "cost_model"],
+            "required": ["name", "digest", "strategy", "overrides", "cost_model", "all_reduce"],
             "properties": {
                 "name": {"type": "string"},
                 "digest": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
@@ -132,6 +132,7 @@ METRICS_SCHEMA: dict[str, Any] = {
                                               "multi_worker_mirrored"]},
                 "overrides": {"type": "object"},
                 "cost_model": {"enum": ["flops", "roofline"]},
+                "all_reduce": {"type": ["string", "null"]},
             },
         },
         "seed": _NINT,
