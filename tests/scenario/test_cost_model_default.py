@@ -115,3 +115,12 @@ def test_a_mirrored_training_model_keeps_the_ring_and_refuses_nccl():
         "runs the facade's MirroredStrategy (NcclAllReduce timed as the ring)"
     with pytest.raises(ScenarioError, match=r"strategy\.all_reduce.*nccl is not available"):
         loads(zoo, "s.toml", [("strategy.all_reduce", "nccl")])
+
+
+def test_run_prints_the_cost_model_and_all_reduce(tmp_path):
+    from scenario_helpers import cli, write
+    code, out, err = cli("run", str(write(tmp_path, TINY)), "--out", str(tmp_path / "o"), "--no-progress")
+    assert code == 0, err
+    head = out.splitlines()[0]
+    assert head.endswith("cost model roofline  all-reduce nccl"), \
+        f"header {head!r}, but should end with the cost model and all-reduce the run used"
