@@ -98,6 +98,20 @@ def _check_metrics(s: config.Settings, summary: dict[str, Any]) -> None:
                                + (f"; did you mean '{close[0]}'?" if close else ""))
 
 
+def _link_level_all_reduce(sc: Any) -> tuple[tuple[str, Any], ...]:
+    """``(("strategy.all_reduce", "ring"),)`` when the plans may degrade links and the scenario's
+    all-reduce is NCCL's model by default only (docs/scenarios.md "Cost model and collectives"):
+    a plan with a link fault would run the link-level ring, the baseline NCCL's model, and the NCCL
+    model loads no link, so the baseline and every plan run the ring. Else ()."""
+    if sc.plan.get("all_reduce") != "nccl" or any(p == "strategy.all_reduce" for p, _ in sc.overrides):
+        return ()
+    from simdist.scenario.tomlread import read_toml
+    st = read_toml(sc.text, sc.file).get("strategy") or {}
+    if "all_reduce" in st or config.settings(sc, 1.0).rates.get("links", 0.0) <= 0.0:
+        return ()
+    return (("strategy.all_reduce", "ring"),)
+
+
 def explore(sc: Any, *, plans_n: int | None = None, seed: int | None = None, metric: str | None = None,
             executor: str = "process", workers: int | None = None, batch_size: int | None = None,
             scheduler: str | None = None, budget: float | None = None,
@@ -106,7 +120,7 @@ def explore(sc: Any, *, plans_n: int | None = None, seed: int | None = None, met
     ``plans_n``/``seed``/``metric`` override its [explore] table; ``budget`` is wall seconds."""
     t0 = time.monotonic()
     ex = sc.config.get("explore") or {}
-    job = Job(text=sc.text, file=sc.file, base_overrides=tuple(sc.overrides), seed=sc.seed,
+    job = Job(text=sc.text, file=sc.file, base_overrides=tuple(sc.overrides) + _link_level_all_reduce(sc), seed=sc.seed,
               base=plans.base_events(sc.config), base_faults=ex.get("base_faults", "keep"),
               steps=int(sc.config["training"]["steps"]), predicates=tuple(ex.get("invariants") or ()),
               checks=tuple(ex.get("checks") or ()), search=tuple(search_dirs(sc.file)),

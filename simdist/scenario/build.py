@@ -23,7 +23,7 @@ def static_degradations(sc: Scenario) -> list[dict[str, Any]]:
 
 
 def build_cluster(sc: Scenario) -> Any:
-    from simdist.sim import hardware
+    from simdist.sim import hardware, presets
     from simdist.sim.topology import Cluster, Device, Host, Link
 
     cl = sc.config["cluster"]
@@ -40,10 +40,13 @@ def build_cluster(sc: Scenario) -> Any:
     nv_spec = Link("nvlink", nvlink["bandwidth"], nvlink["latency"]) if nvlink else Link(
         "nvlink", gpu.nvlink_bandwidth, gpu.nvlink_latency)
 
+    fabric = presets.gpu_fabric(cl["gpu"])   # (NCCL's model: the GPU generation, NVLink SHARP on Hopper)
+
     def host(job: str, task: int, cpus: int, gpus: int) -> Host:
         return Host(job=job, task=task, cpus=[Device("CPU", i, **cpu_kw) for i in range(cpus)],
                     gpus=[Device("GPU", i, **gpu_kw) for i in range(gpus)], pcie=pcie_spec,
-                    nvlink=nv_spec if gpus > 1 else None, max_gpus=cl.get("max_gpus_per_host"))
+                    nvlink=nv_spec if gpus > 1 else None, max_gpus=cl.get("max_gpus_per_host"),
+                    fabric=fabric if gpus else None)
 
     assert sc.topology is not None
     hosts = [host(h.job, h.task, h.cpus, h.gpus) for h in sc.topology.hosts]
@@ -59,5 +62,13 @@ def build_cluster(sc: Scenario) -> Any:
 
 
 def cost_model(sc: Scenario) -> str:
-    """The scenario's compute cost model (cluster.cost_model; "flops" when not given)."""
-    return sc.config["cluster"].get("cost_model") or "flops"
+    """The scenario's compute cost model: cluster.cost_model, else "roofline" (the validated
+    model, docs/validation.md) when the cluster has GPUs with their model's datasheet rates, else
+    "flops" (a CPU-only cluster, or GPUs given by a gpu_flops override: nothing else to time
+    them by)."""
+    cl = sc.config["cluster"]
+    given = cl.get("cost_model")
+    if given:
+        return given
+    has_gpus = sc.topology is not None and any(h.gpus for h in sc.topology.hosts)
+    return "roofline" if has_gpus and "gpu_flops" not in cl else "flops"

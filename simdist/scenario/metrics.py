@@ -127,7 +127,7 @@ METRICS_SCHEMA: dict[str, Any] = {
         "schema": {"const": SCHEMA_ID},
         "scenario": {
             "type": "object", "additionalProperties": False,
-            "required": ["name", "digest", "strategy", "overrides", "cost_model"],
+            "required": ["name", "digest", "strategy", "overrides", "cost_model", "all_reduce"],
             "properties": {
                 "name": {"type": "string"},
                 "digest": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
@@ -135,6 +135,7 @@ METRICS_SCHEMA: dict[str, Any] = {
                                               "multi_worker_mirrored"]},
                 "overrides": {"type": "object"},
                 "cost_model": {"enum": ["flops", "roofline"]},
+                "all_reduce": {"type": ["string", "null"]},
             },
         },
         "seed": _NINT,
@@ -342,8 +343,11 @@ def summary_table(doc: dict) -> str:
     s = doc["summary"]
     rows = [(k, format_value(k, s[k])) for k in SUMMARY_METRICS if k in s]
     w = max(len(k) for k, _ in rows)
-    lines = [f"scenario {doc['scenario']['name']}  strategy {doc['scenario']['strategy']}  seed {doc['seed']}  "
-             f"status {doc['status']}"]
+    sc = doc["scenario"]
+    timed = f"  cost model {sc['cost_model']}" if sc.get("cost_model") else ""
+    if sc.get("all_reduce"):
+        timed += f"  all-reduce {sc['all_reduce']}"
+    lines = [f"scenario {sc['name']}  strategy {sc['strategy']}  seed {doc['seed']}  status {doc['status']}{timed}"]
     if doc.get("error"):
         lines.append(f"error: {doc['error']}")
     lines.append(f"{'metric':<{w}}  value")

@@ -211,7 +211,9 @@ def _assemble(ctx: _Ctx, status: str, error: str | None) -> dict[str, Any]:
     doc = {
         "schema": SCHEMA_ID,
         "scenario": {"name": sc.name, "digest": sc.digest, "strategy": sc.strategy,
-                     "overrides": {p: v for p, v in sc.overrides}, "cost_model": cost_model(sc)},
+                     "overrides": {p: v for p, v in sc.overrides}, "cost_model": cost_model(sc),
+                     "all_reduce": sc.plan.get("all_reduce") if sc.strategy in ("mirrored", "multi_worker_mirrored")
+                     else None},
         "seed": ctx.seed,
         "status": status,
         "error": error,

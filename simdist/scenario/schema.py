@@ -119,8 +119,10 @@ SCHEMA: dict[str, Field] = {
                            example='"150TFLOPS"'),
         "cpu_flops": Field("flops", "override: sustained FLOP/s of every CPU device", None, minimum=1),
         "gpu_memory": Field("bytes", "override: memory of every GPU", None, above=0, example='"40GiB"'),
-        "cost_model": Field("str", "how compute is timed: flops (every kernel at the GPU's FLOP/s) or roofline "
-                                   "(per-precision peaks and memory bandwidth of the GPU model, docs/simulator.md); default flops",
+        "cost_model": Field("str", "how compute is timed: roofline (per-precision peaks and memory bandwidth of "
+                                   "the GPU model, validated in docs/validation.md) or flops (every kernel at the "
+                                   "GPU's FLOP/s); default roofline on GPUs with their model's rates, flops on a "
+                                   "CPU-only cluster or with gpu_flops",
                             None, choices=("flops", "roofline")),
         "pcie": _link("override: the per-GPU PCIe link"),
         "nvlink": _link("override: the per-GPU NVLink port"),
@@ -139,7 +141,8 @@ SCHEMA: dict[str, Field] = {
         "all_reduce": Field("str", "mirrored / multi_worker_mirrored: cross-device ops (ring = NcclAllReduce, "
                                    "reduce_to_one = "
                                    "ReductionToOneDevice; tree, hierarchical: NCCL's tree and 2D algorithms; "
-                                   "nccl: timed by NCCL's own tuning model, see docs/validation.md)", None,
+                                   "nccl: timed by NCCL's own tuning model, see docs/validation.md); default "
+                                   "nccl when every replica is a GPU and no link is degraded, else ring", None,
                             choices=("ring", "reduce_to_one", "tree", "hierarchical", "nccl")),
         "collectives": Field("str", "mirrored / multi_worker_mirrored: collective fidelity (auto: chunked up to "
                                     "20,000 transfers, then "
@@ -197,8 +200,8 @@ SCHEMA: dict[str, Field] = {
                                "tokens (default 8: the digits' rows)", None, minimum=1, maximum=65536),
         "mixed_precision": Field("str", "training models: the Keras global dtype policy the model is built under "
                                         "(mixed_float16: float16 compute with dynamic loss scaling; mixed_bfloat16; "
-                                        "float32, the default); under cluster.cost_model = \"roofline\" 16-bit "
-                                        "matmuls run at the GPU's tensor-core rate", None, choices=PRECISIONS,
+                                        "float32, the default); under the roofline cost model (the GPU default) "
+                                        "16-bit matmuls run at the GPU's tensor-core rate", None, choices=PRECISIONS,
                                  example='"mixed_float16"'),
         "flops_per_example": Field("flops", "FLOP-only model: training FLOPs (forward + backward) per example",
                                    REQUIRED, minimum=0, example='"24GFLOP"', required_unless=_TRAINING_MODEL),

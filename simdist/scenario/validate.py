@@ -23,7 +23,25 @@ from .tomlread import locate_lines as _locate_lines
 from .validate_training import check_training
 from .values import _TYPE_NAMES, _parse_flops, _show, _strip_field_prefix, _tname, _unit_parser
 
-__all__ = ["Validator"]
+__all__ = ["Validator", "default_all_reduce"]
+
+
+def default_all_reduce(devices: list[str], config: dict) -> str:
+    """The all-reduce of a mirrored / multi_worker_mirrored scenario that does not name one
+    (docs/scenarios.md "Cost model and collectives"): "nccl" (NCCL's own tuning model, validated
+    in docs/validation.md) when every replica is a GPU and the scenario degrades no link, else
+    "ring" (the link-level simulation: a CPU replica has no NCCL, a link fault needs the
+    collective to load the simulated links, which the NCCL model does not, and a training model
+    under mirrored runs the facade's MirroredStrategy, whose NcclAllReduce is timed as the ring)."""
+    faults = config.get("faults")
+    if isinstance(faults, dict) and faults.get("links"):
+        return "ring"
+    st = config.get("strategy")
+    if isinstance(st, dict) and st.get("kind") == "mirrored" and is_training_model(config.get("model")):
+        return "ring"   # (a training model runs the facade's MirroredStrategy: NcclAllReduce as the ring)
+    if not devices or not all(str(d).startswith("GPU") for d in devices):
+        return "ring"
+    return "nccl"
 
 
 class _Validator:
@@ -352,8 +370,12 @@ class _Validator:
             return
         plan: dict[str, Any] = {"host": host.name, "replica_devices": devs, "replicas": len(devs)}
         if kind == "mirrored":
-            plan["all_reduce"] = st.get("all_reduce") or "ring"
+            plan["all_reduce"] = st.get("all_reduce") or default_all_reduce(devs, c)
             st.setdefault("all_reduce", plan["all_reduce"])
+            if plan["all_reduce"] == "nccl" and is_training_model(c.get("model")):
+                self.err("strategy.all_reduce", "nccl is not available to a training model under mirrored (rule: "
+                                                "its MirroredStrategy times NcclAllReduce as ring, or reduce_to_one; "
+                                                "nccl is for FLOP-only models and multi_worker_mirrored)")
         if kind == "central_storage":
             pd = st.get("parameter_device")
             if pd is not None:
@@ -389,10 +411,16 @@ class _Validator:
         feeding its own GPUs (MultiWorkerMirroredStrategy's shape, as the simulator sees it)."""
         full = [f"{h.name}/device:{d}" for h in topo.hosts for d in h.devices() if d.startswith("GPU")]
         cpus = [f"{h.name}/device:CPU:0" for h in topo.hosts for d in h.devices() if d.startswith("GPU")]
-        self.plan = {"host": topo.hosts[0].name, "replica_devices": [d.split("/device:")[1] for d in full],
+        short = [d.split("/device:")[1] for d in full]
+        self.plan = {"host": topo.hosts[0].name, "replica_devices": short,
                      "replica_full": full, "input_cpus": cpus, "replicas": len(full),
-                     "all_reduce": st.get("all_reduce") or "ring"}
+                     "all_reduce": st.get("all_reduce") or default_all_reduce(short, self.config)}
         st.setdefault("all_reduce", self.plan["all_reduce"])
+        if st.get("kind") == "mirrored" and self.plan["all_reduce"] == "nccl" \
+                and is_training_model(self.config.get("model")):
+            self.err("strategy.all_reduce", "nccl is not available to a training model under mirrored (rule: its "
+                                            "MirroredStrategy times NcclAllReduce as ring, or reduce_to_one; nccl is "
+                                            "for FLOP-only models and multi_worker_mirrored)")
 
     def ps_strategy(self, st: dict, topo: Topology) -> None:
         jobs = topo.jobs()

@@ -79,7 +79,9 @@ class Factors:
       and waiting for it (what a benchmark's timer sees and NCCL's model leaves out).
     - ``net_efficiency``: the share of a NIC's line rate a collective sustains.
     - ``nvls_efficiency``: multiplies NCCL's own NVLS bandwidth (its model is for ranking, and
-      overestimates what NVLink SHARP delivers).
+      overestimates what NVLink SHARP delivers); for NVLS-tree it multiplies both stages of the
+      pipeline, the NVSwitch reduction and the network tree (one kernel moves every chunk through
+      both, so the tree's network stage runs at the NVLS kernel's delivered rate too).
     - ``ramp_bytes``: with the Simple protocol, bytes per channel at which a channel reaches half
       its bandwidth (Simple moves large chunks with a synchronisation each: medium messages do
       not fill the pipeline; a Hockney n_1/2 per channel, the same for every system).
@@ -92,7 +94,7 @@ class Factors:
 
 
 # Fitted on the fit half of docs/validation.md (`simdist validate --fit`); see that page.
-FACTORS = Factors(overhead=20e-6, net_efficiency=0.8, nvls_efficiency=0.85, ramp_bytes=1048576.0)
+FACTORS = Factors(overhead=20e-6, net_efficiency=1.0, nvls_efficiency=0.8, ramp_bytes=1048576.0)
 
 
 # GPU generation of each preset model (hardware.GPUS), for NCCL's per-generation constants.
@@ -220,7 +222,7 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
     if a in ("nvls", "nvls_tree"):
         per_ch = intra_gbs / nch * _NVLS_EFFICIENCY[arch] * (nch - 1) / nch * 2.0 * factors.nvls_efficiency
         if a == "nvls_tree":
-            per_net = net_gbs / nch * (2 if nodes <= 2 else 1)
+            per_net = net_gbs / nch * (2 if nodes <= 2 else 1) * factors.nvls_efficiency
             per_ch = min(per_ch, per_net, _PER_CH_NVLS_TREE[arch][index2])
         bw = nch * per_ch
     else:

@@ -40,7 +40,7 @@ def test_tiny_loads_with_defaults_in_si_units():
     assert c["model"]["example_bytes"] == 4096
     assert c["model"]["flops_per_example"] == 1e9
     assert c["training"]["checkpoint_bandwidth"] == 2e9
-    assert c["strategy"]["all_reduce"] == "ring"
+    assert c["strategy"]["all_reduce"] == "nccl"   # (GPU replicas, no link fault: NCCL's model)
     assert sc.plan["replicas"] == 2 and sc.plan["replica_devices"] == ["GPU:0", "GPU:1"]
     assert len(sc.digest) == 64
 

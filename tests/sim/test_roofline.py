@@ -103,19 +103,22 @@ def test_unknown_cost_model_is_refused():
         simdist.configure(gpus=1, cost_model="Roofline")
 
 
-def test_scenario_records_its_cost_model_and_flops_is_byte_identical_to_the_default():
+def test_scenario_records_its_cost_model_and_roofline_is_byte_identical_to_the_default():
+    # (a GPU scenario's default is the roofline: docs/scenarios.md "Cost model and collectives")
     from simdist.scenario.loader import load
     from simdist.scenario.runner import run
     from pathlib import Path
     path = Path(__file__).resolve().parents[2] / "scenarios" / "mirrored_allreduce.toml"
     default = run(load(path, quick=True)).metrics
-    explicit = run(load(path, quick=True, overrides=[("cluster.cost_model", "flops")])).metrics
-    roof = run(load(path, quick=True, overrides=[("cluster.cost_model", "roofline")])).metrics
-    assert default["scenario"]["cost_model"] == "flops" and roof["scenario"]["cost_model"] == "roofline"
+    explicit = run(load(path, quick=True, overrides=[("cluster.cost_model", "roofline")])).metrics
+    flops = run(load(path, quick=True, overrides=[("cluster.cost_model", "flops")])).metrics
+    assert default["scenario"]["cost_model"] == "roofline" and flops["scenario"]["cost_model"] == "flops", \
+        f"cost models {default['scenario']['cost_model']} / {flops['scenario']['cost_model']}, but should be " \
+        "roofline (default) / flops (explicit)"
     strip = lambda m: json.dumps({**m, "digest": None, "scenario": {**m["scenario"], "overrides": {}, "digest": None}},
                                  sort_keys=True)
-    assert strip(default) == strip(explicit), "an explicit flops cost model must not change the metrics"
-    assert roof["summary"]["simulated_time_s"] != default["summary"]["simulated_time_s"]
+    assert strip(default) == strip(explicit), "an explicit roofline cost model must not change the metrics"
+    assert flops["summary"]["simulated_time_s"] != default["summary"]["simulated_time_s"]
 
 
 def test_a_gpu_flops_override_is_timed_by_its_flops_under_the_roofline():
