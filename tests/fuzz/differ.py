@@ -43,28 +43,53 @@ def _recv(stream: Any) -> Any:
 
 
 class TFWorker:
-    """Real TensorFlow in a subprocess that serves batches of programs until closed."""
+    """Real TensorFlow in a subprocess that serves batches of programs until closed. A batch is
+    submitted, then collected, so the caller can generate and run the next batch on simdist
+    while TF works (`disagreements`); results come back one program at a time, so a program
+    that kills TF costs only a restart and the rest of its batch."""
 
     def __init__(self) -> None:
         self.env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join([HERE] + sys.path))
+        self._pending: list[Program] = []
         self._start()
 
     def _start(self) -> None:
         self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env=self.env, cwd=HERE)
 
+    def submit(self, programs: list[Program]) -> None:
+        """Send a batch; `collect` returns its results."""
+        assert not self._pending, "collect the submitted batch first"
+        self._pending = list(programs)
+        if self._pending:
+            try:
+                _send(self.proc.stdin, self._pending)
+            except BrokenPipeError:
+                pass   # collect sees the dead worker and restarts it
+
+    def collect(self) -> list[Any]:
+        """TF's results of the submitted batch, in order; a program that kills TF itself (a
+        segfault in a kernel) gets ("tf-died", exit code) and the worker restarts on the rest."""
+        out: list[Any] = []
+        todo, self._pending = self._pending, []
+        while todo:
+            try:
+                for _ in range(len(todo)):
+                    out.append(_recv(self.proc.stdout))
+                    todo = todo[1:]
+            except (EOFError, BrokenPipeError):
+                out.append(("tf-died", self.proc.wait()))
+                todo = todo[1:]
+                self._start()
+                if todo:
+                    self._pending = []
+                    _send(self.proc.stdin, todo)
+        return out
+
     def run(self, programs: list[Program]) -> list[Any]:
-        """TF's results; a program that kills TF itself (a segfault in a kernel) gets
-        ("tf-died", exit code), found by rerunning the batch one program at a time."""
-        try:
-            _send(self.proc.stdin, programs)
-            return _recv(self.proc.stdout)
-        except (EOFError, BrokenPipeError):
-            code = self.proc.wait()
-            self._start()
-        if len(programs) == 1:
-            return [("tf-died", code)]
-        return [r for p in programs for r in self.run([p])]
+        """TF's results of `programs` (submit, then collect)."""
+        self.submit(programs)
+        return self.collect()
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -92,7 +117,8 @@ def _worker_main() -> None:
             programs = _recv(sys.stdin.buffer)
         except EOFError:
             return
-        _send(sys.stdout.buffer, _run_all(tf, programs, strategy))
+        for p in programs:   # one message a program: a crash loses only the program that caused it
+            _send(sys.stdout.buffer, _run_all(tf, [p], strategy)[0])
 
 
 def run_simdist(programs: list[Program]) -> list[Any]:
@@ -200,13 +226,21 @@ def describe(prog: Program, where: tuple[str, Any, Any]) -> str:
 
 def disagreements(worker: TFWorker, seed: int, indices: list[int], mode: str | None = None,
                   batch: int = 25) -> Any:
-    """(program, first disagreement) for each program of `indices` that disagrees, in batches."""
-    for lo in range(0, len(indices), batch):
-        progs = [generate(seed, i, mode) for i in indices[lo:lo + batch]]
-        for p, g, w in zip(progs, run_simdist(progs), worker.run(progs)):
-            where = first_disagreement(p, g, w)
-            if where is not None:
-                yield p, where
+    """(program, first disagreement) for each program of `indices` that disagrees, in batches:
+    while TF runs batch k, simdist runs batch k and generates batch k + 1 (2 cores, 2 processes)."""
+    chunks = [indices[lo:lo + batch] for lo in range(0, len(indices), batch)]
+    if not chunks:
+        return
+    progs = [generate(seed, i, mode) for i in chunks[0]]
+    worker.submit(progs)
+    for k in range(len(chunks)):
+        got = run_simdist(progs)
+        following = [generate(seed, i, mode) for i in chunks[k + 1]] if k + 1 < len(chunks) else []
+        want = worker.collect()
+        found = [(p, first_disagreement(p, g, w)) for p, g, w in zip(progs, got, want)]
+        yield from ((p, where) for p, where in found if where is not None)   # the caller may minimize on the worker
+        worker.submit(following)
+        progs = following
 
 
 # ---------------------------------------------------------------- minimizing

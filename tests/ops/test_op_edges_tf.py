@@ -382,6 +382,17 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("bincount-dtype-float16-refused", "ops.counting",
      lambda tf: tf.math.bincount(tf.constant([1, 2]), dtype=tf.float16)),
     ("bincount-rank3-rows-refused", "ops.counting", lambda tf: tf.math.bincount(tf.constant([[[1, 2]]]), axis=-1)),
+    # rank 2 (axis=-1): the sign check sees the last negative value's low 32 bits (fuzzer, seed 20261130 #10)
+    *[(f"bincount-rows-int64-negative-{i}", "ops.counting",
+       lambda tf, a=a: tf.math.bincount(tf.constant(a, tf.int64), axis=-1, minlength=1))
+      for i, a in enumerate([[[-2 ** 63, -1]], [[-1, -2 ** 63]], [[-1], [-2 ** 63]], [[-1, -2 ** 63, 2]],
+                             [[-2 ** 63, 2, -1, -1]], [[-1, -2 ** 32]], [[-1, -2 ** 32 - 1]], [[-1, -2]],
+                             [[-2 ** 31, 3]], [[-2 ** 32 + 1, 1]]])],
+    ("bincount-rows-int64-min-weights", "ops.counting",
+     lambda tf: tf.math.bincount(tf.constant([[-2 ** 63, 1], [2, 1]], tf.int64), weights=tf.constant([[1., 2.], [3., 4.]]),
+                                 axis=-1)),
+    ("bincount-rows-int64-min-maxlength", "ops.counting",
+     lambda tf: tf.math.bincount(tf.constant([[7, 3], [-2 ** 63, 3]], tf.int64), maxlength=1, minlength=6, axis=-1)),
     ("count-nonzero", "ops.counting",
      lambda tf: tf.math.count_nonzero(tf.constant([[0.0, 1.0, np.nan], [-0.0, 2.0, 0.0]]))),
     ("count-nonzero-axis", "ops.counting",

@@ -100,14 +100,16 @@ def _dense_bincount(arr: np.ndarray, weights: np.ndarray, size: int, binary_outp
         raise trace_errors.shape_error(f"Shape must be at most rank 2 but is rank {arr.ndim} [Op:DenseBincount]",
                                        f"Shape must be at most rank 2 but is rank {arr.ndim}", "DenseBincount",
                                        [list(arr.shape), [], list(weights.shape)])
-    if arr.size and arr.min() < 0:
+    if arr.ndim < 2 and arr.size and arr.min() < 0:
         raise errors.InvalidArgumentError(None, None, "Input 'in' must be non-negative! Negative input value found: "
                                           f"{int(arr.min())} [Op:DenseBincount]")
+    if arr.ndim == 2:
+        _rows_sign_check(arr)
     rows = arr if arr.ndim == 2 else arr.reshape(1, -1)
     w = weights.reshape(rows.shape) if weights.size else None
     out = np.zeros((rows.shape[0], size), dtype=weights.dtype)
     for r in range(rows.shape[0]):
-        keep = rows[r] < size
+        keep = (rows[r] >= 0) & (rows[r] < size)
         ids = rows[r][keep].astype(np.int64)
         if binary_output:
             out[r, ids] = 1
@@ -116,6 +118,21 @@ def _dense_bincount(arr: np.ndarray, weights: np.ndarray, size: int, binary_outp
         else:
             np.add.at(out[r], ids, w[r][keep])
     return out if arr.ndim == 2 else out[0]
+
+
+def _rows_sign_check(arr: np.ndarray) -> None:
+    """TF 2.21's rank-2 DenseBincount keeps the last negative value in row-major order in a 32-bit
+    int and raises when that int is negative: an int64 value whose low 32 bits are non-negative
+    (-2**32, the int64 minimum) passes the check, and hides any negative value before it. Values
+    that pass while negative are not counted (docs/spec.md `ops.counting`)."""
+    neg = arr[arr < 0]
+    if not neg.size:
+        return
+    last = int(neg[-1].astype(np.int64).astype(np.uint64) & np.uint64(0xFFFFFFFF))
+    last = last - (1 << 32) if last >= 1 << 31 else last
+    if last < 0:
+        raise errors.InvalidArgumentError(None, None, "Input 'in' must be non-negative! Negative input value found: "
+                                          f"{last} [Op:DenseBincount]")
 
 
 def _bincount_rule(dts: Any, attrs: Any) -> dtypes.DType:
