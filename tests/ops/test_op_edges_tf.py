@@ -285,6 +285,22 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("split-two-unknown", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [-1, -1, 3])),
     ("split-negative-size", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [1, -2, 4])),
     ("split-rest-too-big", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [4, -1])),
+    # gather checks no index when the slices around the axis are empty (fuzzer, seed 20261201 #20)
+    *[(f"gather-empty-slices-{i}", "ops.empty-inputs", lambda tf, s=s, ax=ax: tf.gather(tf.zeros(s), [5], axis=ax))
+      for i, (s, ax) in enumerate([([0, 0, 0], -1), ([0, 2], -1), ([2, 0], 0), ([2, 0], 1), ([0, 2], 0),
+                                   ([2, 0, 3], 2), ([2, 0, 3], 0)])],
+    # a non-zero constant_values is converted before the paddings are checked (fuzzer, seed 20261201 #168)
+    ("pad-bool-int-constant-empty-paddings", "ops.empty-inputs",
+     lambda tf: tf.pad(tf.constant(False), [], constant_values=1)),
+    ("pad-bool-bool-constant-empty-paddings", "ops.empty-inputs",
+     lambda tf: tf.pad(tf.constant(False), [], constant_values=False)),
+    # float16 segment max/min keep the later of equal values: signed zeros (fuzzer, seed 20261201 #127)
+    *[(f"segment-{kind}-signed-zeros-{dt}-{i}", "ops.nan-folds",
+       lambda tf, kind=kind, dt=dt, a=a: getattr(tf.math, f"unsorted_segment_{kind}")(
+           tf.constant(np.array(a).reshape(-1, 1), getattr(tf, dt)), [0] * len(a), 2) if i % 2 else
+       getattr(tf.math, f"segment_{kind}")(tf.constant(np.array(a).reshape(-1, 1), getattr(tf, dt)), [0] * len(a)))
+      for kind in ("min", "max") for dt in ("float16", "float32")
+      for i, a in enumerate([[0.0, -0.0], [-0.0, 0.0], [0.0, -0.0, 0.0], [np.nan, -0.0, 0.0], [-0.0, np.nan, 0.0, -0.0]])],
     # NaN in folds: segment max/min and cumulative_logsumexp fold as TF's C++ comparisons pick
     *[(f"{name}", "ops.nan-folds", fn) for name, fn in [
         ("segment-max-nan", lambda tf: tf.math.segment_max(tf.constant([0.0, np.nan, np.nan, 3.0, 1.0, np.nan],
