@@ -301,6 +301,19 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
        getattr(tf.math, f"segment_{kind}")(tf.constant(np.array(a).reshape(-1, 1), getattr(tf, dt)), [0] * len(a)))
       for kind in ("min", "max") for dt in ("float16", "float32")
       for i, a in enumerate([[0.0, -0.0], [-0.0, 0.0], [0.0, -0.0, 0.0], [np.nan, -0.0, 0.0], [-0.0, np.nan, 0.0, -0.0]])],
+    # RealDiv/TruncateMod look their kernel up by the first input's dtype before checking the second
+    # (fuzzer, seed 20261201 #355)
+    *[(f"{op}-{a}-{b}-kernel-first", "ops.argument-errors",
+       lambda tf, op=op, a=a, b=b: getattr(tf, op)(tf.constant([1], getattr(tf, a)), tf.constant([1], getattr(tf, b))))
+      for op, a, b in [("realdiv", "int64", "int32"), ("realdiv", "int32", "float32"), ("realdiv", "uint8", "int8"),
+                       ("realdiv", "float32", "int32"), ("truncatemod", "float16", "float32"),
+                       ("truncatemod", "float32", "float16")]],
+    # pow is C's pow for every exponent: pow(-inf, 0.5) = inf, pow(-0.0, 0.5) = 0.0 (fuzzer, seed 20261201 #314)
+    *[(f"pow-{dt}-{y}", "ops.special-functions",
+       lambda tf, dt=dt, y=y: tf.math.pow(tf.constant([-np.inf, np.inf, -0.0, 0.0, -1.0, np.nan, -4.0, 9.0],
+                                                      getattr(tf, dt)), y))
+      for dt in ("float16", "float32", "float64") for y in (0.5, 2.0, -1.0, 1.5)],
+    ("pow-scalar-half", "ops.special-functions", lambda tf: tf.math.pow(tf.constant(-np.inf), 0.5)),
     # NaN in folds: segment max/min and cumulative_logsumexp fold as TF's C++ comparisons pick
     *[(f"{name}", "ops.nan-folds", fn) for name, fn in [
         ("segment-max-nan", lambda tf: tf.math.segment_max(tf.constant([0.0, np.nan, np.nan, 3.0, 1.0, np.nan],
@@ -664,6 +677,12 @@ def _cases(cid: str) -> Any:
     return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
 
 
+@clause("ops.special-functions")
+@_cases("ops.special-functions")
+def test_special_functions(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.floor-division-float")
 @_cases("ops.floor-division-float")
 def test_floor_division(k: int, tf_results: dict[int, Any]) -> None:
@@ -782,7 +801,7 @@ def test_every_case_has_a_test() -> None:
     tested = {"nn.softmax-nonfinite", "ops.xfunctions", "ops.truncation", "ops.counting", "ops.matrix-diag", "ops.simd-signed-zeros",
               "ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
               "ops.empty-inputs", "ops.integer-mean", "ops.sort", "ops.nan-folds", "ops.argument-errors",
-              "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims"}
+              "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims", "ops.special-functions"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 
