@@ -5,7 +5,9 @@ disagreeing program to the fewest steps that still disagree.
 Comparison: dtypes, shapes and error classes always exactly; values of exact ops bit for bit
 (any NaN matches any NaN; -0.0 and 0.0 differ); values of inexact ops, gradients and cross-replica
 results within RTOL[dtype] of TF's, with an absolute floor of RTOL * max|TF's value| (norm-wise:
-a summation order may move a cancelling sum by that much), non-finite entries exactly.
+a summation order may move a cancelling sum by that much), non-finite entries exactly. Gradients: when both backends raise,
+any classes match, and a program whose gradient sums were order-sensitive compares their dtypes
+and shapes only (`_grads_differ`, docs/spec.md `ops.fuzz`).
 """
 
 from __future__ import annotations
