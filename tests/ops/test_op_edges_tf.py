@@ -314,6 +314,13 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       getattr(tf, dt)), y))
       for dt in ("float16", "float32", "float64") for y in (0.5, 2.0, -1.0, 1.5)],
     ("pow-scalar-half", "ops.special-functions", lambda tf: tf.math.pow(tf.constant(-np.inf), 0.5)),
+    # after a NaN an unsorted segment's fold restarts at the next element, not at its finite start
+    # (fuzzer, seed 20261201 #674)
+    *[(f"unsorted-segment-{k}-nan-then-inf-{dt}", "ops.nan-folds",
+       lambda tf, k=k, dt=dt: getattr(tf.math, f"unsorted_segment_{k}")(
+           tf.constant([[np.nan, 1.0], [np.inf if k == "min" else -np.inf, np.nan], [5.0, -np.inf]], getattr(tf, dt)),
+           [1, 1, 0], 3))
+      for k in ("min", "max") for dt in ("float16", "float32")],
     # NaN in folds: segment max/min and cumulative_logsumexp fold as TF's C++ comparisons pick
     *[(f"{name}", "ops.nan-folds", fn) for name, fn in [
         ("segment-max-nan", lambda tf: tf.math.segment_max(tf.constant([0.0, np.nan, np.nan, 3.0, 1.0, np.nan],

@@ -94,16 +94,15 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
 def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if b.dtype.kind in "iu" and np.any(b < 0):
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed [Op:Pow]")
-    if b.dtype.kind == "f" and (b.ndim == 0 or 0 in b.strides):
-        # whole 1-d operands: NumPy computes power by a scalar 0.5 as sqrt (sqrt(-inf) is nan,
-        # sqrt(-0.0) -0.0), where C's pow, TF's kernel, gives inf and 0.0
-        shape = np.broadcast_shapes(a.shape, b.shape)
-        a1 = np.ascontiguousarray(np.broadcast_to(a, shape)).reshape(-1)
-        b1 = np.ascontiguousarray(np.broadcast_to(b, shape)).reshape(-1)
-        with np.errstate(all="ignore"):
-            return np.power(a1, b1).reshape(shape)
     with np.errstate(all="ignore"):   # 0 ** -1 = inf, (-8) ** 0.5 = nan, silently as TF
-        return np.power(a, b)
+        out = np.power(a, b)
+    if a.dtype in (np.float32, np.float64) and (b.ndim == 0 or 0 in b.strides) and np.any(b == 0.5):
+        # NumPy computes power by a scalar 0.5 as sqrt: sqrt(-inf) is nan and sqrt(-0.0) -0.0, where
+        # TF's pow gives inf and 0.0 (its other values are NumPy's: square, reciprocal, ...)
+        half = np.broadcast_to(b == 0.5, out.shape)
+        out = np.where(half & (a == -np.inf), np.asarray(np.inf, out.dtype), out)
+        out = np.where(half & (a == 0), np.zeros((), out.dtype), out)
+    return out
 
 
 def _realdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:

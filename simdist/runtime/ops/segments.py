@@ -71,6 +71,9 @@ def _fold_at(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> N
     last_nan = np.full(out.shape, -1, dtype=np.int64)
     np.maximum.at(last_nan, ids, np.where(np.isnan(data), pos, -1))
     after = pos > last_nan[ids]
+    # after a NaN the running value is the next element itself, not the start: an unsorted
+    # segment's finite start (the lowest/highest finite value) no longer takes part
+    out[last_nan >= 0] = _extreme(data.dtype, kind, finite=False)
     _UFUNC[kind].at(out, ids, np.where(after, data, _extreme(data.dtype, kind, finite=False)))
     n_after = np.zeros(out.shape, dtype=np.int64)
     np.add.at(n_after, ids, after.astype(np.int64))
