@@ -594,6 +594,8 @@ def _gather_grad(op: Any, grad: Any) -> list:
 
 def _gather_grad_dense(g: np.ndarray, idx: np.ndarray, axis: int, shape: tuple[int, ...]) -> np.ndarray:
     out = np.zeros(shape, dtype=g.dtype)
+    if not g.size:   # empty slices: TF's UnsortedSegmentSum adds nothing and checks no index
+        return out
     moved = np.moveaxis(out, axis, 0)
     gm = np.moveaxis(g, list(range(axis, axis + idx.ndim)), list(range(idx.ndim)))
     np.add.at(moved, idx, gm)
