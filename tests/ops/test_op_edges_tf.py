@@ -172,6 +172,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("tensor-eq-numpy", "ops.tensor-equality", lambda tf: tf.constant([1.0, 2.0]) == np.array([1.0, 3.0])),
     # conversion of Python and NumPy values
     ("float-list-to-int64", "ops.conversion", lambda tf: tf.constant([1.0], dtype=tf.int64)),
+    # tf.math.add converts an int literal a bool tensor refuses without the dtype (int32), then refuses
+    # the pair: InvalidArgumentError, where subtract & co. raise TypeError (fuzzer, seed 20261201 #914)
+    *[(f"math-add-bool-int-literal-{i}", "ops.conversion", fn) for i, fn in enumerate([
+        lambda tf: tf.math.add(tf.constant([True, False]), 2), lambda tf: tf.math.add(2, tf.constant([True])),
+        lambda tf: tf.math.add(tf.constant([], tf.bool), 0), lambda tf: tf.math.subtract(tf.constant([True]), 2)])],
     ("integral-float-to-int32", "ops.conversion", lambda tf: tf.constant(1.0, dtype=tf.int32)),
     ("int-wraps-int32", "ops.conversion", lambda tf: tf.constant(2**33 + 5, tf.int32)),
     ("int-list-wraps-int32", "ops.conversion", lambda tf: tf.constant([2**33, -(2**31) - 1], tf.int32)),

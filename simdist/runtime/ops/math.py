@@ -218,8 +218,8 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         yt = _operand(y, dt)
     except TypeError:
         # TF's add converts a refused float or bool without the dtype, then refuses the pair
-        if op is ADD and type(y) in (float, bool) and not reflected:
-            raise args.mismatch_error("AddV2", 1, dt, dtypes.float32 if type(y) is float else dtypes.bool_) from None
+        if op is ADD and not reflected and (type(y) in (float, bool) or type(y) is int and dt.kind == "b"):
+            raise args.mismatch_error("AddV2", 1, dt, _literal_dtype(y)) from None
         raise
     if yt.dtype is not dt and yt.dtype != dt:
         if reflected:
@@ -239,6 +239,11 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
                                        trace_errors.broadcast_text(sa, sb), op.name, (sa, sb)) from None
 
 
+def _literal_dtype(v: Any) -> dtypes.DType:
+    """The dtype TF converts a Python literal to without a dtype (bool is an int: test it first)."""
+    return dtypes.bool_ if type(v) is bool else dtypes.float32 if type(v) is float else dtypes.int32
+
+
 def _tensorlike(v: Any) -> bool:
     return isinstance(v, Tensor) or getattr(v, "_as_tensor", None) is not None
 
@@ -249,12 +254,11 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
     (`tf.math.subtract(2, int8)` is int8; `tf.math.less(True, int8)` is TypeError)."""
     if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
         yt = _t(y)
-        if op is ADD and type(x) in (float, bool):
+        if op is ADD and (type(x) in (float, bool) or type(x) is int and yt.dtype.kind == "b"):
             try:
                 _operand(x, yt.dtype)
             except TypeError:   # tf.math.add converts a refused literal without the dtype, then refuses the pair
-                raise args.dtype_error("AddV2", 1, dtypes.float32 if type(x) is float else dtypes.bool_,
-                                       yt.dtype) from None
+                raise args.dtype_error("AddV2", 1, _literal_dtype(x), yt.dtype) from None
         return binary(op, yt, x, True, out_dtype)
     return binary(op, _t(x), y, out_dtype=out_dtype)
 
