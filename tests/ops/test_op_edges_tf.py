@@ -315,6 +315,14 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
        getattr(tf.math, f"segment_{kind}")(tf.constant(np.array(a).reshape(-1, 1), getattr(tf, dt)), [0] * len(a)))
       for kind in ("min", "max") for dt in ("float16", "float32")
       for i, a in enumerate([[0.0, -0.0], [-0.0, 0.0], [0.0, -0.0, 0.0], [np.nan, -0.0, 0.0], [-0.0, np.nan, 0.0, -0.0]])],
+    # fuzzer, seed 20261201 #1667, #1672, #1090: round of an integer tensor is the tensor (uint8 too);
+    # float16 unique keeps -0.0 and 0.0 apart; einsum reads each operand's .shape first
+    ("round-uint8-is-identity", "ops.truncation", lambda tf: tf.math.round(tf.zeros([2, 0], tf.uint8))),
+    ("round-uint8-values", "ops.truncation", lambda tf: tf.math.round(tf.constant([1, 255], tf.uint8))),
+    *[(f"unique-signed-zeros-{dt}", "ops.counting",
+       lambda tf, dt=dt: list(tf.unique_with_counts(tf.constant([0.0, -0.0, 1.0, -0.0], getattr(tf, dt)))))
+      for dt in ("float16", "float32", "float64")],
+    ("einsum-none-operand", "ops.argument-errors", lambda tf: tf.einsum("ij->ji", None)),
     # RealDiv/TruncateMod look their kernel up by the first input's dtype before checking the second
     # (fuzzer, seed 20261201 #355)
     *[(f"{op}-{a}-{b}-kernel-first", "ops.argument-errors",

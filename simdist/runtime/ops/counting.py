@@ -49,14 +49,16 @@ def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple
     idx = np.empty(x.shape[0], dtype=out_idx._np)
     keep: list[int] = []
     items = x.tolist()
-    for i, v in enumerate(items):
+    # float16: -0.0 and 0.0 are two values (TF hashes a half by its bits); other floats: one
+    keys = x.view(np.uint16).tolist() if x.dtype == np.float16 else items
+    for i, (v, key) in enumerate(zip(items, keys)):
         if isinstance(v, float) and v != v:     # NaN: a value of its own
             idx[i] = len(keep)
             keep.append(i)
             continue
-        j = first.get(v)
+        j = first.get(key)
         if j is None:
-            j = first[v] = len(keep)
+            j = first[key] = len(keep)
             keep.append(i)
         idx[i] = j
     y = x[np.asarray(keep, dtype=np.int64)]
