@@ -5,7 +5,9 @@ disagreeing program to the fewest steps that still disagree.
 Comparison: dtypes, shapes and error classes always exactly; values of exact ops bit for bit
 (any NaN matches any NaN; -0.0 and 0.0 differ); values of inexact ops, gradients and cross-replica
 results within RTOL[dtype] of TF's, with an absolute floor of RTOL * max|TF's value| (norm-wise:
-a summation order may move a cancelling sum by that much), non-finite entries exactly.
+a summation order may move a cancelling sum by that much), non-finite entries exactly. Gradients: when both backends raise,
+any classes match, and a program whose gradient sums were order-sensitive compares their dtypes
+and shapes only (`_grads_differ`, docs/spec.md `ops.fuzz`).
 """
 
 from __future__ import annotations
@@ -43,28 +45,53 @@ def _recv(stream: Any) -> Any:
 
 
 class TFWorker:
-    """Real TensorFlow in a subprocess that serves batches of programs until closed."""
+    """Real TensorFlow in a subprocess that serves batches of programs until closed. A batch is
+    submitted, then collected, so the caller can generate and run the next batch on simdist
+    while TF works (`disagreements`); results come back one program at a time, so a program
+    that kills TF costs only a restart and the rest of its batch."""
 
     def __init__(self) -> None:
         self.env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join([HERE] + sys.path))
+        self._pending: list[Program] = []
         self._start()
 
     def _start(self) -> None:
         self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, env=self.env, cwd=HERE)
 
+    def submit(self, programs: list[Program]) -> None:
+        """Send a batch; `collect` returns its results."""
+        assert not self._pending, "collect the submitted batch first"
+        self._pending = list(programs)
+        if self._pending:
+            try:
+                _send(self.proc.stdin, self._pending)
+            except BrokenPipeError:
+                pass   # collect sees the dead worker and restarts it
+
+    def collect(self) -> list[Any]:
+        """TF's results of the submitted batch, in order; a program that kills TF itself (a
+        segfault in a kernel) gets ("tf-died", exit code) and the worker restarts on the rest."""
+        out: list[Any] = []
+        todo, self._pending = self._pending, []
+        while todo:
+            try:
+                for _ in range(len(todo)):
+                    out.append(_recv(self.proc.stdout))
+                    todo = todo[1:]
+            except (EOFError, BrokenPipeError):
+                out.append(("tf-died", self.proc.wait()))
+                todo = todo[1:]
+                self._start()
+                if todo:
+                    self._pending = []
+                    _send(self.proc.stdin, todo)
+        return out
+
     def run(self, programs: list[Program]) -> list[Any]:
-        """TF's results; a program that kills TF itself (a segfault in a kernel) gets
-        ("tf-died", exit code), found by rerunning the batch one program at a time."""
-        try:
-            _send(self.proc.stdin, programs)
-            return _recv(self.proc.stdout)
-        except (EOFError, BrokenPipeError):
-            code = self.proc.wait()
-            self._start()
-        if len(programs) == 1:
-            return [("tf-died", code)]
-        return [r for p in programs for r in self.run([p])]
+        """TF's results of `programs` (submit, then collect)."""
+        self.submit(programs)
+        return self.collect()
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -92,13 +119,60 @@ def _worker_main() -> None:
             programs = _recv(sys.stdin.buffer)
         except EOFError:
             return
-        _send(sys.stdout.buffer, _run_all(tf, programs, strategy))
+        for p in programs:   # one message a program: a crash loses only the program that caused it
+            _send(sys.stdout.buffer, _run_all(tf, [p], strategy)[0])
+
+
+class _OrderProbe:
+    """Watches simdist's gradient aggregation (backprop.aggregate) during one program: `hit` when
+    some sum of three or more dense float gradients of one tensor could move by more than the
+    comparison's tolerance with the order of its terms alone ((n - 1) * eps * max|term| above
+    RTOL * max|sum|, e.g. terms of +-FLT_MAX that cancel and absorb the others). TF adds them in
+    the order its tape walk reaches them, which follows a std::unordered_map's iteration order."""
+
+    def __init__(self) -> None:
+        from simdist.runtime.autodiff import backprop
+        self.module, self.original, self.hit = backprop, backprop.aggregate, False
+
+    def __enter__(self) -> "_OrderProbe":
+        self.hit = False
+        self.module.aggregate = self._aggregate
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.module.aggregate = self.original
+
+    def _aggregate(self, grads: list[Any]) -> Any:
+        if not self.hit and len(grads) >= 3:
+            self.hit = _order_sensitive(grads)
+        return self.original(grads)
+
+
+def _order_sensitive(grads: list[Any]) -> bool:
+    from simdist.runtime.tensor import Tensor
+    if not all(isinstance(g, Tensor) and g.dtype.name in RTOL for g in grads):
+        return False
+    arrs = [np.asarray(g.numpy(), np.float64) for g in grads]
+    if any(a.shape != arrs[0].shape for a in arrs) or not arrs[0].size:
+        return False
+    terms = np.stack(arrs)
+    finite = np.isfinite(terms)
+    big = np.max(np.where(finite, np.abs(terms), 0.0), axis=0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        total = np.abs(np.sum(terms, axis=0))
+    scale = float(np.max(total[np.isfinite(total)], initial=0.0))
+    name = grads[0].dtype.name
+    eps, rtol = float(np.finfo(name).eps), RTOL[name]
+    return bool(np.any((len(grads) - 1) * eps * big > rtol * scale + float(np.finfo(name).tiny)))
 
 
 def run_simdist(programs: list[Program]) -> list[Any]:
+    """simdist's results; a "grad" program whose gradient sums were order-sensitive (_OrderProbe)
+    ends in ("grads", result, "order-sensitive")."""
     import simdist
     from simdist import tf
     out = []
+    probe = _OrderProbe()
     for p in programs:
         strategy = None
         if p.mode == "dist":
@@ -106,7 +180,11 @@ def run_simdist(programs: list[Program]) -> list[Any]:
             cpu = tf.config.list_physical_devices("CPU")[0]
             tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
             strategy = make_strategy(tf)
-        out.extend(_run_all(tf, [p], strategy))
+        with probe:
+            res = _run_all(tf, [p], strategy)[0]
+        if probe.hit and res[0] == "ran" and p.mode == "grad":
+            res = ("ran", res[1][:-1] + [res[1][-1] + ("order-sensitive",)])
+        out.append(res)
     return out
 
 
@@ -178,10 +256,30 @@ def first_disagreement(prog: Program, got: Any, want: Any) -> tuple[str, Any, An
         return None
     for k, (a, b) in enumerate(zip(g, w)):
         if k == len(prog.steps):
-            return ("the gradients", a[1], b[1]) if diff(a, b, False) else None
+            return ("the gradients", a[1], b[1]) if _grads_differ(a, b) else None
         if diff(a, b, _exact(prog, k)):
             return (f"step {k}", a, b)
     return None
+
+
+def _grads_differ(got: Any, want: Any) -> bool:
+    """The gradients compared: as any result, except (1) when both backends raise, the class may
+    differ (it is the first failing op TF's tape walk reaches, in a std::unordered_map's iteration
+    order), and (2) order-sensitive sums (_OrderProbe) compare dtypes and shapes only."""
+    g, w = got[1], want[1]
+    if g[:1] == ("err",) and w[:1] == ("err",):
+        return False
+    if got[2:] == ("order-sensitive",):
+        return _structure(g) != _structure(w)
+    return diff(g, w, False)
+
+
+def _structure(x: Any) -> Any:
+    if isinstance(x, tuple) and x[:1] == ("T",):
+        return x[:3]
+    if isinstance(x, tuple):
+        return tuple(_structure(v) for v in x)
+    return x
 
 
 def _exact(prog: Program, k: int) -> bool:
@@ -200,13 +298,21 @@ def describe(prog: Program, where: tuple[str, Any, Any]) -> str:
 
 def disagreements(worker: TFWorker, seed: int, indices: list[int], mode: str | None = None,
                   batch: int = 25) -> Any:
-    """(program, first disagreement) for each program of `indices` that disagrees, in batches."""
-    for lo in range(0, len(indices), batch):
-        progs = [generate(seed, i, mode) for i in indices[lo:lo + batch]]
-        for p, g, w in zip(progs, run_simdist(progs), worker.run(progs)):
-            where = first_disagreement(p, g, w)
-            if where is not None:
-                yield p, where
+    """(program, first disagreement) for each program of `indices` that disagrees, in batches:
+    while TF runs batch k, simdist runs batch k and generates batch k + 1 (2 cores, 2 processes)."""
+    chunks = [indices[lo:lo + batch] for lo in range(0, len(indices), batch)]
+    if not chunks:
+        return
+    progs = [generate(seed, i, mode) for i in chunks[0]]
+    worker.submit(progs)
+    for k in range(len(chunks)):
+        got = run_simdist(progs)
+        following = [generate(seed, i, mode) for i in chunks[k + 1]] if k + 1 < len(chunks) else []
+        want = worker.collect()
+        found = [(p, first_disagreement(p, g, w)) for p, g, w in zip(progs, got, want)]
+        yield from ((p, where) for p, where in found if where is not None)   # the caller may minimize on the worker
+        worker.submit(following)
+        progs = following
 
 
 # ---------------------------------------------------------------- minimizing

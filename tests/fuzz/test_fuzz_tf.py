@@ -51,7 +51,7 @@ def _run(worker: TFWorker, seed: int, indices: list[int], mode: str | None = Non
 @clause("ops.fuzz")
 @pytest.mark.parametrize("mode,count", [("eager", 10), ("grad", 6), ("dist", 2)])
 def test_fuzz_slice(worker: TFWorker, mode: str, count: int) -> None:
-    """A bounded slice (MirroredStrategy.run is slow on TF: ~10 s a program)."""
+    """A bounded slice (MirroredStrategy programs are the slow ones on TF: about 1.3 s of CPU each)."""
     failures, known = _run(worker, SEED, list(range(count)), mode)
     assert not failures, f"{len(failures)} of {count} {mode} programs disagree with TF 2.21 (open classes seen: {known}):\n" + \
         "\n\n".join(failures[:3])
@@ -110,3 +110,26 @@ def test_subset_keeps_a_runnable_program() -> None:
     assert got[0] == "ran", f"the subset program crashed: {got}"
     np.testing.assert_equal(got[1][-1], full[1][k], err_msg="the target step's result changed in the subset")
     assert tf is not None
+
+
+def test_eager_steps_use_earlier_results() -> None:
+    """Eager programs pass each step's result on (a step that reads one must not fail to find it)."""
+    from simdist import tf
+    from programs import execute
+    lost = []
+    for i in range(6):
+        prog = generate(SEED, i, "eager")
+        lost += [(i, k) for k, r in enumerate(execute(tf, prog)) if r == ("err", "IndexError")]
+    assert not lost, f"steps {lost[:5]} raised IndexError: they read a value the interpreter did not keep"
+
+
+def test_order_probe_flags_only_cancelling_sums() -> None:
+    """The comparison rule for gradient sums whose order moves them (differ._OrderProbe)."""
+    from differ import _order_sensitive
+    from simdist import tf
+    big = float(np.finfo(np.float32).max)
+    cases = {"+-FLT_MAX around 1": ([[big], [-big], [1.0]], True), "ordinary terms": ([[1.0], [2.5], [-3.0]], False),
+             "two terms (order-free)": ([[big], [-big]], False), "exact cancellation of small terms": ([[1.0], [-1.0], [0.5]], False)}
+    for name, (terms, want) in cases.items():
+        got = len(terms) >= 3 and _order_sensitive([tf.constant(t, tf.float32) for t in terms])
+        assert got == want, f"order-sensitive={got} for {name}, but should be {want}"

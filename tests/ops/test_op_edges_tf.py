@@ -42,6 +42,14 @@ def _var(tf: Any, value: Any) -> Any:
     return tf.Variable(value)
 
 
+def _gather_grad_empty(tf: Any) -> Any:
+    """The gradient of a gather whose slices are empty, with an index past the axis (fuzzer, seed 20261201 #20)."""
+    v = tf.Variable(tf.zeros([2, 0, 3]))
+    with tf.GradientTape() as tape:
+        y = tf.gather(v, [5], axis=2)
+    return tf.convert_to_tensor(tape.gradient(y, v))
+
+
 def _batch_gather_grad(tf: Any) -> Any:
     v = tf.Variable(tf.reshape(tf.range(24.0), [2, 3, 4]))
     with tf.GradientTape() as tape:
@@ -164,6 +172,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("tensor-eq-numpy", "ops.tensor-equality", lambda tf: tf.constant([1.0, 2.0]) == np.array([1.0, 3.0])),
     # conversion of Python and NumPy values
     ("float-list-to-int64", "ops.conversion", lambda tf: tf.constant([1.0], dtype=tf.int64)),
+    # tf.math.add converts an int literal a bool tensor refuses without the dtype (int32), then refuses
+    # the pair: InvalidArgumentError, where subtract & co. raise TypeError (fuzzer, seed 20261201 #914)
+    *[(f"math-add-bool-int-literal-{i}", "ops.conversion", fn) for i, fn in enumerate([
+        lambda tf: tf.math.add(tf.constant([True, False]), 2), lambda tf: tf.math.add(2, tf.constant([True])),
+        lambda tf: tf.math.add(tf.constant([], tf.bool), 0), lambda tf: tf.math.subtract(tf.constant([True]), 2)])],
     ("integral-float-to-int32", "ops.conversion", lambda tf: tf.constant(1.0, dtype=tf.int32)),
     ("int-wraps-int32", "ops.conversion", lambda tf: tf.constant(2**33 + 5, tf.int32)),
     ("int-list-wraps-int32", "ops.conversion", lambda tf: tf.constant([2**33, -(2**31) - 1], tf.int32)),
@@ -285,6 +298,52 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("split-two-unknown", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [-1, -1, 3])),
     ("split-negative-size", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [1, -2, 4])),
     ("split-rest-too-big", "ops.empty-inputs", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), [4, -1])),
+    # gather checks no index when the slices around the axis are empty (fuzzer, seed 20261201 #20)
+    *[(f"gather-empty-slices-{i}", "ops.empty-inputs", lambda tf, s=s, ax=ax: tf.gather(tf.zeros(s), [5], axis=ax))
+      for i, (s, ax) in enumerate([([0, 0, 0], -1), ([0, 2], -1), ([2, 0], 0), ([2, 0], 1), ([0, 2], 0),
+                                   ([2, 0, 3], 2), ([2, 0, 3], 0)])],
+    ("gather-grad-empty-slices", "ops.empty-inputs", lambda tf: _gather_grad_empty(tf)),
+    # a non-zero constant_values is converted before the paddings are checked (fuzzer, seed 20261201 #168)
+    ("pad-bool-int-constant-empty-paddings", "ops.empty-inputs",
+     lambda tf: tf.pad(tf.constant(False), [], constant_values=1)),
+    ("pad-bool-bool-constant-empty-paddings", "ops.empty-inputs",
+     lambda tf: tf.pad(tf.constant(False), [], constant_values=False)),
+    # float16 segment max/min keep the later of equal values: signed zeros (fuzzer, seed 20261201 #127)
+    *[(f"segment-{kind}-signed-zeros-{dt}-{i}", "ops.nan-folds",
+       lambda tf, kind=kind, dt=dt, a=a: getattr(tf.math, f"unsorted_segment_{kind}")(
+           tf.constant(np.array(a).reshape(-1, 1), getattr(tf, dt)), [0] * len(a), 2) if i % 2 else
+       getattr(tf.math, f"segment_{kind}")(tf.constant(np.array(a).reshape(-1, 1), getattr(tf, dt)), [0] * len(a)))
+      for kind in ("min", "max") for dt in ("float16", "float32")
+      for i, a in enumerate([[0.0, -0.0], [-0.0, 0.0], [0.0, -0.0, 0.0], [np.nan, -0.0, 0.0], [-0.0, np.nan, 0.0, -0.0]])],
+    # fuzzer, seed 20261201 #1667, #1672, #1090: round of an integer tensor is the tensor (uint8 too);
+    # float16 unique keeps -0.0 and 0.0 apart; einsum reads each operand's .shape first
+    ("round-uint8-is-identity", "ops.truncation", lambda tf: tf.math.round(tf.zeros([2, 0], tf.uint8))),
+    ("round-uint8-values", "ops.truncation", lambda tf: tf.math.round(tf.constant([1, 255], tf.uint8))),
+    *[(f"unique-signed-zeros-{dt}", "ops.counting",
+       lambda tf, dt=dt: list(tf.unique_with_counts(tf.constant([0.0, -0.0, 1.0, -0.0], getattr(tf, dt)))))
+      for dt in ("float16", "float32", "float64")],
+    ("einsum-none-operand", "ops.argument-errors", lambda tf: tf.einsum("ij->ji", None)),
+    # RealDiv/TruncateMod look their kernel up by the first input's dtype before checking the second
+    # (fuzzer, seed 20261201 #355)
+    *[(f"{op}-{a}-{b}-kernel-first", "ops.argument-errors",
+       lambda tf, op=op, a=a, b=b: getattr(tf, op)(tf.constant([1], getattr(tf, a)), tf.constant([1], getattr(tf, b))))
+      for op, a, b in [("realdiv", "int64", "int32"), ("realdiv", "int32", "float32"), ("realdiv", "uint8", "int8"),
+                       ("realdiv", "float32", "int32"), ("truncatemod", "float16", "float32"),
+                       ("truncatemod", "float32", "float16")]],
+    # pow by 0.5 at -inf and -0.0 is pow's, not sqrt's: inf and 0.0 (fuzzer, seed 20261201 #314); edge
+    # values only: TF's float32 pow of ordinary values is not correctly rounded (9 ** 2 is 81.00001)
+    *[(f"pow-{dt}-{y}", "ops.special-functions",
+       lambda tf, dt=dt, y=y: tf.math.pow(tf.constant([-np.inf, np.inf, -0.0, 0.0, -1.0, np.nan, -4.0],
+                                                      getattr(tf, dt)), y))
+      for dt in ("float16", "float32", "float64") for y in (0.5, 2.0, -1.0, 1.5)],
+    ("pow-scalar-half", "ops.special-functions", lambda tf: tf.math.pow(tf.constant(-np.inf), 0.5)),
+    # after a NaN an unsorted segment's fold restarts at the next element, not at its finite start
+    # (fuzzer, seed 20261201 #674)
+    *[(f"unsorted-segment-{k}-nan-then-inf-{dt}", "ops.nan-folds",
+       lambda tf, k=k, dt=dt: getattr(tf.math, f"unsorted_segment_{k}")(
+           tf.constant([[np.nan, 1.0], [np.inf if k == "min" else -np.inf, np.nan], [5.0, -np.inf]], getattr(tf, dt)),
+           [1, 1, 0], 3))
+      for k in ("min", "max") for dt in ("float16", "float32")],
     # NaN in folds: segment max/min and cumulative_logsumexp fold as TF's C++ comparisons pick
     *[(f"{name}", "ops.nan-folds", fn) for name, fn in [
         ("segment-max-nan", lambda tf: tf.math.segment_max(tf.constant([0.0, np.nan, np.nan, 3.0, 1.0, np.nan],
@@ -382,6 +441,17 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("bincount-dtype-float16-refused", "ops.counting",
      lambda tf: tf.math.bincount(tf.constant([1, 2]), dtype=tf.float16)),
     ("bincount-rank3-rows-refused", "ops.counting", lambda tf: tf.math.bincount(tf.constant([[[1, 2]]]), axis=-1)),
+    # rank 2 (axis=-1): the sign check sees the last negative value's low 32 bits (fuzzer, seed 20261130 #10)
+    *[(f"bincount-rows-int64-negative-{i}", "ops.counting",
+       lambda tf, a=a: tf.math.bincount(tf.constant(a, tf.int64), axis=-1, minlength=1))
+      for i, a in enumerate([[[-2 ** 63, -1]], [[-1, -2 ** 63]], [[-1], [-2 ** 63]], [[-1, -2 ** 63, 2]],
+                             [[-2 ** 63, 2, -1, -1]], [[-1, -2 ** 32]], [[-1, -2 ** 32 - 1]], [[-1, -2]],
+                             [[-2 ** 31, 3]], [[-2 ** 32 + 1, 1]]])],
+    ("bincount-rows-int64-min-weights", "ops.counting",
+     lambda tf: tf.math.bincount(tf.constant([[-2 ** 63, 1], [2, 1]], tf.int64), weights=tf.constant([[1., 2.], [3., 4.]]),
+                                 axis=-1)),
+    ("bincount-rows-int64-min-maxlength", "ops.counting",
+     lambda tf: tf.math.bincount(tf.constant([[7, 3], [-2 ** 63, 3]], tf.int64), maxlength=1, minlength=6, axis=-1)),
     ("count-nonzero", "ops.counting",
      lambda tf: tf.math.count_nonzero(tf.constant([[0.0, 1.0, np.nan], [-0.0, 2.0, 0.0]]))),
     ("count-nonzero-axis", "ops.counting",
@@ -637,6 +707,12 @@ def _cases(cid: str) -> Any:
     return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
 
 
+@clause("ops.special-functions")
+@_cases("ops.special-functions")
+def test_special_functions(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.floor-division-float")
 @_cases("ops.floor-division-float")
 def test_floor_division(k: int, tf_results: dict[int, Any]) -> None:
@@ -755,7 +831,7 @@ def test_every_case_has_a_test() -> None:
     tested = {"nn.softmax-nonfinite", "ops.xfunctions", "ops.truncation", "ops.counting", "ops.matrix-diag", "ops.simd-signed-zeros",
               "ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
               "ops.empty-inputs", "ops.integer-mean", "ops.sort", "ops.nan-folds", "ops.argument-errors",
-              "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims"}
+              "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims", "ops.special-functions"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 

@@ -372,3 +372,100 @@ def test_categorical_crossentropy_renormalises_probabilities(backend, tf):
     s = p.sum(axis=1, keepdims=True)
     # d/dp_j of -sum_i t_i (log p_i - log s) = -t_j / p_j + sum(t) / s
     assert_close(g, -t / p + t.sum(axis=1, keepdims=True) / s, call=call, what="d/dp")
+
+
+# -- function.rewrite-bits ---------------------------------------------------------------------------------
+_REWRITE_BITS = """
+f = np.float32
+N = 32 * 32   # at least the uniform-value rewrite's 1,024 elements
+# 0.0, -0.0, two NaN payloads, inf, -inf, 1, -1; built from bits (np.float32 scalars below, not Python
+# floats: TF's eager scalar cache would hand -0.0 the 0.0 converted first)
+x = tf.constant(np.tile(np.array(BITS, np.uint32), N // 8).view(np.float32).reshape(32, 32))
+mixed = tf.constant(np.tile(np.array([0, 0x80000000], np.uint32), N // 2).view(np.float32).reshape(32, 32))
+nans = tf.constant(np.tile(np.array(NANS, np.uint32), N // 4).view(np.float32).reshape(32, 32))
+
+def body(x, mixed, nans):
+    pz, nz, one = tf.constant(f(0.0)), tf.constant(f(-0.0)), tf.constant(f(1.0))
+    return {
+        "x + -0": x + nz, "x - 0": x - pz, "x * 1": x * one, "x * -0": x * nz,
+        "fold -0 + 0": nz + pz, "fold -0 * 0": nz * pz, "fold -0 - 0": nz - pz, "fold 1 / -0": one / nz,
+        "-zeros": -tf.zeros([32, 32]),
+        "fill(-0) + -0": tf.fill([32, 32], nz) + nz, "fill(-0) * x": tf.fill([32, 32], nz) * x,
+        "fill(-0) - 0": tf.fill([32, 32], nz) - pz,
+        "mixed * 1": mixed * one, "mixed + -0": mixed + nz, "mixed * -1": mixed * -one,
+        "nans * 2": nans * 2.0, "nans + x": nans + x,
+        "fill(inf) - fill(inf)": tf.fill([32, 32], f(np.inf)) - tf.fill([32, 32], f(np.inf)),
+    }
+
+def bits(d):
+    return {k: np.asarray(v.numpy()).view(np.uint32).copy() for k, v in d.items()}
+
+eager = bits(body(x, mixed, nans))
+traced = tf.function(body)
+calls = [bits(traced(x, mixed, nans)) for _ in range(3)]   # the trace, then replays
+
+w = tf.Variable(-tf.zeros([32, 32]))
+nzc = tf.constant(f(-0.0))
+
+@tf.function
+def update():
+    w.assign_add(mixed)                          # -0.0 + 0.0 and -0.0 + -0.0, element by element
+    w.assign_add(tf.fill([32, 32], nzc) + nzc)   # a uniform -0.0 added: every sign kept
+    return w.read_value()
+
+updates = [np.asarray(update().numpy()).view(np.uint32).copy() for _ in range(3)]
+result = {"eager": eager, "calls": calls, "updates": updates}
+"""
+_BITS = [0x00000000, 0x80000000, 0x7FC00001, 0xFFC0BEEF, 0x7F800000, 0xFF800000, 0x3F800000, 0xBF800000]
+_NANS = [0x7FC00001, 0x7FC00002, 0xFFC00003, 0x7FC0ABCD]
+
+
+def _ieee_expected() -> dict[str, np.ndarray]:
+    """The same expressions on whole NumPy float32 arrays: one IEEE operation per element (x86's
+    NaN rules: a NaN operand's payload is kept, quieted; inf - inf is the default NaN 0xFFC00000)."""
+    f = np.float32
+    n = 32 * 32
+    x = np.tile(np.array(_BITS, np.uint32), n // 8).view(f).reshape(32, 32)
+    mixed = np.tile(np.array([0, 0x80000000], np.uint32), n // 2).view(f).reshape(32, 32)
+    nans = np.tile(np.array(_NANS, np.uint32), n // 4).view(f).reshape(32, 32)
+    pz, nz, one = f(0.0), f(-0.0), f(1.0)
+    full = np.full((32, 32), nz, f)
+    with np.errstate(all="ignore"):
+        out = {
+            "x + -0": x + nz, "x - 0": x - pz, "x * 1": x * one, "x * -0": x * nz,
+            "fold -0 + 0": np.array(nz + pz), "fold -0 * 0": np.array(nz * pz), "fold -0 - 0": np.array(nz - pz),
+            "fold 1 / -0": np.array(one / nz),
+            "-zeros": -np.zeros((32, 32), f),
+            "fill(-0) + -0": full + nz, "fill(-0) * x": full * x, "fill(-0) - 0": full - pz,
+            "mixed * 1": mixed * one, "mixed + -0": mixed + nz, "mixed * -1": mixed * -one,
+            "nans * 2": nans * f(2.0), "nans + x": nans + x,
+            "fill(inf) - fill(inf)": np.full((32, 32), np.inf, f) - np.full((32, 32), np.inf, f),
+        }
+    return {k: np.asarray(v, f).view(np.uint32) for k, v in out.items()}
+
+
+def _hexes(a: np.ndarray) -> list[str]:
+    return [hex(int(v)) for v in np.asarray(a).ravel()[:8]]
+
+
+@clause("function.rewrite-bits", ref="tf221")
+def test_graph_rewrites_keep_every_bit(backend):
+    """A tf.function fed values equal in value but not in bits (0.0 and -0.0, NaN payloads, inf)
+    and expressions that tempt constant folding, CSE and the uniform-value rewrite gives, on its
+    trace and on each replay, the eager call's bits, which are each element's IEEE result."""
+    prog = Program(backend, _REWRITE_BITS, BITS=_BITS, NANS=_NANS)
+    ns = prog.run()
+    r = ns["result"]
+    want = _ieee_expected()
+    for k, bits_eager in r["eager"].items():
+        assert_true(np.array_equal(bits_eager, want[k]),
+                    f"eager `{k}` bits {_hexes(bits_eager)}, but should be {_hexes(want[k])} (IEEE, element by element)",
+                    call=f"eager {k}")
+        for i, c in enumerate(r["calls"]):
+            assert_true(np.array_equal(c[k], bits_eager),
+                        f"call {i} of the tf.function: `{k}` bits {_hexes(c[k])}, but the eager call's are "
+                        f"{_hexes(bits_eager)}", call=f"tf.function(body) call {i}")
+    w = np.tile(np.array([0, 0x80000000], np.uint32), 512).reshape(32, 32)   # -0+0 = 0, -0+-0 = -0, then + -0 keeps both
+    for i, u in enumerate(r["updates"]):
+        assert_true(np.array_equal(u, w), f"the variable's bits after call {i}: {_hexes(u)}, but should be {_hexes(w)}",
+                    call=f"update() call {i}: w += mixed zeros; w += fill(-0.0) + -0.0")

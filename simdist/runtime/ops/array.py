@@ -490,7 +490,12 @@ def _split_grad(op: Any, *grads: Any) -> list:
 
 # --- gather ------------------------------------------------------------------------------------------
 def _gather(p: np.ndarray, idx: np.ndarray, axis: int) -> np.ndarray:
+    axis = axis % p.ndim if p.ndim else 0
     n = p.shape[axis]
+    if 0 in p.shape[:axis] or 0 in p.shape[axis + 1:]:
+        # TF's GatherV2 kernel copies nothing and checks no index when the slices around the
+        # axis are empty (docs/spec.md `ops.empty-inputs`)
+        return np.zeros(p.shape[:axis] + idx.shape + p.shape[axis + 1:], p.dtype)
     badmask = (idx < 0) | (idx >= n)
     if badmask.any():
         pos = np.unravel_index(int(np.argmax(badmask)), idx.shape) if idx.ndim else ()
@@ -589,6 +594,8 @@ def _gather_grad(op: Any, grad: Any) -> list:
 
 def _gather_grad_dense(g: np.ndarray, idx: np.ndarray, axis: int, shape: tuple[int, ...]) -> np.ndarray:
     out = np.zeros(shape, dtype=g.dtype)
+    if not g.size:   # empty slices: TF's UnsortedSegmentSum adds nothing and checks no index
+        return out
     moved = np.moveaxis(out, axis, 0)
     gm = np.moveaxis(g, list(range(axis, axis + idx.ndim)), list(range(idx.ndim)))
     np.add.at(moved, idx, gm)

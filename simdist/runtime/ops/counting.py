@@ -49,14 +49,16 @@ def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple
     idx = np.empty(x.shape[0], dtype=out_idx._np)
     keep: list[int] = []
     items = x.tolist()
-    for i, v in enumerate(items):
+    # float16: -0.0 and 0.0 are two values (TF hashes a half by its bits); other floats: one
+    keys = x.view(np.uint16).tolist() if x.dtype == np.float16 else items
+    for i, (v, key) in enumerate(zip(items, keys)):
         if isinstance(v, float) and v != v:     # NaN: a value of its own
             idx[i] = len(keep)
             keep.append(i)
             continue
-        j = first.get(v)
+        j = first.get(key)
         if j is None:
-            j = first[v] = len(keep)
+            j = first[key] = len(keep)
             keep.append(i)
         idx[i] = j
     y = x[np.asarray(keep, dtype=np.int64)]
@@ -100,14 +102,16 @@ def _dense_bincount(arr: np.ndarray, weights: np.ndarray, size: int, binary_outp
         raise trace_errors.shape_error(f"Shape must be at most rank 2 but is rank {arr.ndim} [Op:DenseBincount]",
                                        f"Shape must be at most rank 2 but is rank {arr.ndim}", "DenseBincount",
                                        [list(arr.shape), [], list(weights.shape)])
-    if arr.size and arr.min() < 0:
+    if arr.ndim < 2 and arr.size and arr.min() < 0:
         raise errors.InvalidArgumentError(None, None, "Input 'in' must be non-negative! Negative input value found: "
                                           f"{int(arr.min())} [Op:DenseBincount]")
+    if arr.ndim == 2:
+        _rows_sign_check(arr)
     rows = arr if arr.ndim == 2 else arr.reshape(1, -1)
     w = weights.reshape(rows.shape) if weights.size else None
     out = np.zeros((rows.shape[0], size), dtype=weights.dtype)
     for r in range(rows.shape[0]):
-        keep = rows[r] < size
+        keep = (rows[r] >= 0) & (rows[r] < size)
         ids = rows[r][keep].astype(np.int64)
         if binary_output:
             out[r, ids] = 1
@@ -116,6 +120,21 @@ def _dense_bincount(arr: np.ndarray, weights: np.ndarray, size: int, binary_outp
         else:
             np.add.at(out[r], ids, w[r][keep])
     return out if arr.ndim == 2 else out[0]
+
+
+def _rows_sign_check(arr: np.ndarray) -> None:
+    """TF 2.21's rank-2 DenseBincount keeps the last negative value in row-major order in a 32-bit
+    int and raises when that int is negative: an int64 value whose low 32 bits are non-negative
+    (-2**32, the int64 minimum) passes the check, and hides any negative value before it. Values
+    that pass while negative are not counted (docs/spec.md `ops.counting`)."""
+    neg = arr[arr < 0]
+    if not neg.size:
+        return
+    last = int(neg[-1].astype(np.int64).astype(np.uint64) & np.uint64(0xFFFFFFFF))
+    last = last - (1 << 32) if last >= 1 << 31 else last
+    if last < 0:
+        raise errors.InvalidArgumentError(None, None, "Input 'in' must be non-negative! Negative input value found: "
+                                          f"{last} [Op:DenseBincount]")
 
 
 def _bincount_rule(dts: Any, attrs: Any) -> dtypes.DType:

@@ -146,6 +146,9 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
     kwargs.pop("optimize", None)
     if kwargs:
         raise TypeError(f"Invalid keyword arguments for this function: {', '.join(sorted(kwargs))}")
+    for x in inputs:   # TF's _einsum_v2 reads each operand's .shape first: None is AttributeError
+        if not hasattr(x, "shape"):
+            raise AttributeError(f"'{type(x).__name__}' object has no attribute 'shape'")
     ts = [_t(x) for x in inputs]
     for i in range(1, len(ts)):
         if ts[i].dtype != ts[0].dtype:

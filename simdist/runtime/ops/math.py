@@ -95,7 +95,14 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if b.dtype.kind in "iu" and np.any(b < 0):
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed [Op:Pow]")
     with np.errstate(all="ignore"):   # 0 ** -1 = inf, (-8) ** 0.5 = nan, silently as TF
-        return np.power(a, b)
+        out = np.power(a, b)
+    if a.dtype in (np.float32, np.float64) and (b.ndim == 0 or 0 in b.strides) and np.any(b == 0.5):
+        # NumPy computes power by a scalar 0.5 as sqrt: sqrt(-inf) is nan and sqrt(-0.0) -0.0, where
+        # TF's pow gives inf and 0.0 (its other values are NumPy's: square, reciprocal, ...)
+        half = np.broadcast_to(b == 0.5, out.shape)
+        out = np.where(half & (a == -np.inf), np.asarray(np.inf, out.dtype), out)
+        out = np.where(half & (a == 0), np.zeros((), out.dtype), out)
+    return out
 
 
 def _realdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -211,8 +218,8 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         yt = _operand(y, dt)
     except TypeError:
         # TF's add converts a refused float or bool without the dtype, then refuses the pair
-        if op is ADD and type(y) in (float, bool) and not reflected:
-            raise args.mismatch_error("AddV2", 1, dt, dtypes.float32 if type(y) is float else dtypes.bool_) from None
+        if op is ADD and not reflected and (type(y) in (float, bool) or type(y) is int and dt.kind == "b"):
+            raise args.mismatch_error("AddV2", 1, dt, _literal_dtype(y)) from None
         raise
     if yt.dtype is not dt and yt.dtype != dt:
         if reflected:
@@ -232,6 +239,11 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
                                        trace_errors.broadcast_text(sa, sb), op.name, (sa, sb)) from None
 
 
+def _literal_dtype(v: Any) -> dtypes.DType:
+    """The dtype TF converts a Python literal to without a dtype (bool is an int: test it first)."""
+    return dtypes.bool_ if type(v) is bool else dtypes.float32 if type(v) is float else dtypes.int32
+
+
 def _tensorlike(v: Any) -> bool:
     return isinstance(v, Tensor) or getattr(v, "_as_tensor", None) is not None
 
@@ -242,12 +254,11 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
     (`tf.math.subtract(2, int8)` is int8; `tf.math.less(True, int8)` is TypeError)."""
     if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
         yt = _t(y)
-        if op is ADD and type(x) in (float, bool):
+        if op is ADD and (type(x) in (float, bool) or type(x) is int and yt.dtype.kind == "b"):
             try:
                 _operand(x, yt.dtype)
             except TypeError:   # tf.math.add converts a refused literal without the dtype, then refuses the pair
-                raise args.dtype_error("AddV2", 1, dtypes.float32 if type(x) is float else dtypes.bool_,
-                                       yt.dtype) from None
+                raise args.dtype_error("AddV2", 1, _literal_dtype(x), yt.dtype) from None
         return binary(op, yt, x, True, out_dtype)
     return binary(op, _t(x), y, out_dtype=out_dtype)
 

@@ -61,6 +61,9 @@ def _fold_at(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> N
     `acc = x unless x < acc` (max) or `unless acc < x` (min): a NaN replaces the running value and
     the next element replaces the NaN, so a segment is NaN only when its last NaN is its last
     element, and otherwise the extreme of what follows its last NaN."""
+    if kind in ("max", "min") and data.dtype == np.float16:
+        _fold_half(kind, out, ids, data)
+        return
     if kind not in ("max", "min") or data.dtype.kind != "f" or not np.isnan(data).any():
         _UFUNC[kind].at(out, ids, data)
         return
@@ -68,10 +71,28 @@ def _fold_at(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> N
     last_nan = np.full(out.shape, -1, dtype=np.int64)
     np.maximum.at(last_nan, ids, np.where(np.isnan(data), pos, -1))
     after = pos > last_nan[ids]
+    # after a NaN the running value is the next element itself, not the start: an unsorted
+    # segment's finite start (the lowest/highest finite value) no longer takes part
+    out[last_nan >= 0] = _extreme(data.dtype, kind, finite=False)
     _UFUNC[kind].at(out, ids, np.where(after, data, _extreme(data.dtype, kind, finite=False)))
     n_after = np.zeros(out.shape, dtype=np.int64)
     np.add.at(n_after, ids, after.astype(np.int64))
     out[(last_nan >= 0) & (n_after == 0)] = np.nan
+
+
+def _fold_half(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> None:
+    """float16 max/min: as the other floats, except that of equal values the later one is kept
+    (TF's half comparison), so a segment whose extreme is a zero takes the sign of its last zero
+    (after its last NaN); float32/64 keep the first."""
+    _fold_at(kind, out, ids, data.astype(np.float32))   # the same extremes, exactly; then the zeros' signs
+    pos = np.arange(data.shape[0]).reshape((-1,) + (1,) * (data.ndim - 1)) * np.ones_like(data, dtype=np.int64)
+    last_nan = np.full(out.shape, -1, dtype=np.int64)
+    np.maximum.at(last_nan, ids, np.where(np.isnan(data), pos, -1))
+    zero = (data == 0) & (pos > last_nan[ids])
+    code = np.full(out.shape, -1, dtype=np.int64)
+    np.maximum.at(code, ids, np.where(zero, 2 * pos + np.signbit(data), -1))
+    fix = (out == 0) & (code >= 0)
+    out[fix] = np.where(code[fix] % 2 == 1, np.float16(-0.0), np.float16(0.0))
 
 
 def _sorted(kind: str, name: str) -> Any:

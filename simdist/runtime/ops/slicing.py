@@ -189,16 +189,20 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
     """`tf.pad`: CONSTANT (Pad, or PadV2 for a non-zero or tensor value), REFLECT and SYMMETRIC
     (MirrorPad); the mode is case-insensitive, as in TF."""
     t = _t(tensor)
-    p = _paddings(paddings)
     m = str(mode).upper()
+    zero = not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and constant_values == 0
+    # a non-zero constant_values is converted before the paddings: pad(False, [], constant_values=1)
+    # is TF's TypeError, pad(False, [], constant_values=False) its InvalidArgumentError (float paddings)
+    c = None if m != "CONSTANT" or zero or isinstance(constant_values, Tensor) else \
+        convert_to_tensor(constant_values, dtype=t.dtype)
+    p = _paddings(paddings)
     shp = t.shape.as_list()
     if m == "CONSTANT":
-        if not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and constant_values == 0:
+        if zero:
             _check_paddings(p, shp, "Pad", m)
             return dispatch.execute(PAD, (t,), {"paddings": p})
+        c = constant_values if c is None else c
         _check_paddings(p, shp, "PadV2", m)
-        c = constant_values if isinstance(constant_values, Tensor) else \
-            convert_to_tensor(constant_values, dtype=t.dtype)
         return dispatch.execute(PADV2, (t, c), {"paddings": p})
     if m in ("REFLECT", "SYMMETRIC"):
         _check_paddings(p, shp, "MirrorPad", m)

@@ -65,7 +65,10 @@ def _truncmod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _truncmod_rule(dts: Any, attrs: Any) -> dtypes.DType:
-    d = args.allowed("TruncateMod", "fi", _TRUNCMOD_TYPES)(dts, attrs)
+    # the kernel is looked up by the first input's dtype before the second input is checked against
+    # it: truncatemod(float16, float32) is NotFoundError, not a dtype mismatch
+    d = dts[0] if dts and dts[0].name in ("float16", "bfloat16") else \
+        args.allowed("TruncateMod", "fi", _TRUNCMOD_TYPES)(dts, attrs)
     if d.kind == "i" and d not in (dtypes.int32, dtypes.int64):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of "
                                           f"allowed values: {_TRUNCMOD_TYPES} [Op:TruncateMod]")
@@ -78,7 +81,9 @@ def _truncmod_rule(dts: Any, attrs: Any) -> dtypes.DType:
 def _realdiv_rule(dts: Any, attrs: Any) -> dtypes.DType:
     """RealDiv's op def takes integers, TF's CPU kernels do not: NotFoundError."""
     from simdist.runtime.ops import math
-    d = math._numeric("RealDiv")(dts, attrs)
+    # the first input's dtype selects the kernel before the second is checked against it:
+    # realdiv(int64, int32) is NotFoundError, not a dtype mismatch
+    d = dts[0] if dts and dts[0].kind in "iu" else math._numeric("RealDiv")(dts, attrs)
     if d.kind in "iu":
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node RealDiv}} = "
                                    f"RealDiv[T=DT_{d.name.upper()}] [Op:RealDiv]")

@@ -145,8 +145,12 @@ def ceil(x: Any, name: str | None = None) -> Tensor:
 
 
 def round_(x: Any, name: str | None = None) -> Tensor:
-    """`tf.round`: half to even (0.5 -> 0, 1.5 -> 2, -2.5 -> -2), as TF; integers unchanged."""
-    return _unary(ROUND, x)
+    """`tf.round`: half to even (0.5 -> 0, 1.5 -> 2, -2.5 -> -2), as TF; an integer tensor is
+    returned itself (TF's wrapper runs no op: uint8, which has no Round kernel, too)."""
+    t = x if isinstance(x, Tensor) else _t(x)
+    if t.dtype.is_integer:
+        return t
+    return _unary(ROUND, t)
 
 
 def rsqrt(x: Any, name: str | None = None) -> Tensor:
