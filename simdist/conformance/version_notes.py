@@ -54,6 +54,16 @@ NOTES: tuple[VersionNote, ...] = (
         "checks is written against Keras 3, as TF 2.16+ ships it, so these tests fail on 2.15 by design: a "
         "program relying on the Keras clauses needs TF >= 2.16.",
         ("2.15",), ("keras.*",)),
+    VersionNote(
+        "Keras 2.15 trains under a multi-worker MultiWorkerMirroredStrategy",
+        "With TF 2.15's Keras 2, `fit`, `evaluate`, `train_on_batch` and `test_on_batch` on a 2-worker MWMS "
+        "cluster return normally, as the MWMS documents say (the documented `fit` test passes there, an "
+        "unexpected pass of TF 2.21's known deviation). Keras 2.15's engine distributes the data itself "
+        "(keras/src/engine/data_adapter.py: `strategy.experimental_distribute_dataset`) and reduces each "
+        "step's per-replica outputs with `reduce_per_replica` (keras/src/engine/training.py, with its "
+        "`_multi_worker_concat` path). The ValueErrors clause `mwms.keras` records for TF 2.21 come from "
+        "Keras 3's TensorFlow trainer (keras-team/keras#20585), which TF 2.16+ installs.",
+        ("2.15",), ("mwms.keras",)),
 )
 
 
