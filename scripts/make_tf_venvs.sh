@@ -34,6 +34,9 @@ with open(sys.argv[1], "rb") as f:
             print(dep)
 PY
 )
-  "$dir/bin/python" -m pip install -q --progress-bar off "tensorflow-cpu==$v.*" "${deps[@]}"
+  # the same pytest as the interpreter that runs simdist's column: pytest releases name some
+  # parametrized tests differently (9.0.3 and 9.2.0 do), which the matrix would show as changes
+  pin=$("$PY" -c "import pytest; print('pytest==' + pytest.__version__)" 2>/dev/null || echo pytest)
+  "$dir/bin/python" -m pip install -q --progress-bar off "tensorflow-cpu==$v.*" "${deps[@]}" "$pin"
   "$dir/bin/python" -c "import tensorflow as tf, numpy; print('$dir: TensorFlow', tf.__version__, 'numpy', numpy.__version__)"
 done
