@@ -174,7 +174,8 @@ def render(tf_reports: list[dict[str, Any]] | dict[str, Any], sd_report: dict[st
     ]
     for r in tf_reports:
         b = r["backend"]
-        lines.append(f"- TensorFlow {b['version']} (`--backend tensorflow`, {b['details'].get('logical_cpus', '?')} "
+        keras = f"Keras {b['details']['keras']}, " if b["details"].get("keras") else ""
+        lines.append(f"- TensorFlow {b['version']} (`--backend tensorflow`, {keras}{b['details'].get('logical_cpus', '?')} "
                      f"logical CPUs, capabilities {', '.join(b['capabilities'])}): started {r['started']}, "
                      f"{r['duration_s']:.0f} s, hypothesis seed {r['hypothesis']['seed']}, "
                      f"max_examples {r['hypothesis']['max_examples']}; tests {json.dumps(r['summary']['tests'])}.")
@@ -242,12 +243,10 @@ def render(tf_reports: list[dict[str, Any]] | dict[str, Any], sd_report: dict[st
             lines.append("None: every test has the same outcome on " + ", ".join(versions) + ".")
         else:
             lines.append("Every test whose outcome is not the same on all of " + ", ".join(versions)
-                         + " (outcome per version; the message of the first one that is not a pass):")
-            lines.append("")
-            for ids, nodeid, per in changes:
-                outcomes = ", ".join(f"{v} {o}" for v, o, _ in per)
-                msg = next((m for _, o, m in per if o not in ("passed",) and m), "")
-                lines.append(f"- `{ids}` — `{nodeid}`: {outcomes}." + (f" {_md(msg, 400)}" if msg else ""))
+                         + " (outcome per version; the message of the first one that is not a pass), grouped by "
+                         "why it changed (simdist/conformance/version_notes.py: each reason found in the "
+                         "release's source):")
+            lines += _explained_changes(changes, _version(ref))
     lines += ["", f"## Where TensorFlow {_version(ref)} deviates from its own documentation", ""]
     lines += [f"{i}. `{cid}` — {_md(text, _WHOLE)}" for i, (cid, text) in enumerate(deviations, 1)]
     lines += ["", "## TF 2.21 observations that correct the reference semantics", "",
@@ -274,6 +273,35 @@ def render(tf_reports: list[dict[str, Any]] | dict[str, Any], sd_report: dict[st
         lines.append(f"- {name}: tests {json.dumps(s['tests'])}; clause verdicts vs documents {json.dumps(s['doc'])}, "
                      f"vs TF 2.21 {json.dumps(s['tf221'])}")
     return "\n".join(lines) + "\n"
+
+
+def _change_line(ids: str, nodeid: str, per: list[tuple[str, str, str]]) -> str:
+    outcomes = ", ".join(f"{v} {o}" for v, o, _ in per)
+    msg = next((m for _, o, m in per if o not in ("passed",) and m), "")
+    return f"- `{ids}` — `{nodeid}`: {outcomes}." + (f" {_md(msg, 400)}" if msg else "")
+
+
+def _explained_changes(changes: list[tuple[str, str, list[tuple[str, str, str]]]], newest: str) -> list[str]:
+    """The changes grouped under the version note that explains each (in the notes' order), then
+    the ones no note explains."""
+    from .version_notes import NOTES, explain
+    groups: dict[Any, list[str]] = {}
+    for ids, nodeid, per in changes:
+        ref_outcome = next((_norm(o) for v, o, _ in per if v == newest), None)
+        differing = [v for v, o, _ in per if v != newest and _norm(o) != ref_outcome]
+        note = explain(ids.split(", "), nodeid, differing)
+        groups.setdefault(note, []).append(_change_line(ids, nodeid, per))
+    out: list[str] = []
+    for note in [n for n in NOTES if n in groups] + ([None] if None in groups else []):
+        items = groups[note]
+        if note is None:
+            out += ["", f"### Not explained ({len(items)} test(s))", "",
+                    "No note in simdist/conformance/version_notes.py covers these: each is a finding to "
+                    "investigate.", ""]
+        else:
+            out += ["", f"### {note.title} ({len(items)} test(s))", "", _md(note.text, _WHOLE), ""]
+        out += items
+    return out
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -65,7 +65,7 @@ def main(args: argparse.Namespace) -> int:
                         ("--batch-size", args.batch_size, 1)):
         if v is not None and v < lo:
             raise usage_error(f"{flag} {v}: expected an int >= {lo}")
-    from simdist.scenario.guard import limits_from, refuse
+    from simdist.scenario.guard import limits_from
     limits = limits_from(args)
     budget = None
     if args.budget is not None:
@@ -87,9 +87,10 @@ def main(args: argparse.Namespace) -> int:
             raise usage_error(f"--metric {args.metric}: not a summary metric" +
                               (f"; did you mean '{close[0]}'?" if close else ""))
     # Every plan runs this scenario with faults added: faults change neither the model nor the
-    # cluster, so its memory estimate is each run's; the time estimate is the fault-free run's.
-    # One check before the first run; nothing is written when it refuses.
-    refuse(sc, limits, "the scenario every plan runs: ")
+    # cluster, so its memory estimate is each run's; its time estimate adds the most work a drawn
+    # plan's faults can make the run redo (estimate_faults.worst_plan). One check before the first
+    # run; nothing is written when it refuses.
+    _refuse_worst_plan(sc, limits, args)
     from simdist.sweep.executors import check_available
     check_available(args.executor)
     plot = not args.no_plot
@@ -121,3 +122,32 @@ def main(args: argparse.Namespace) -> int:
         print(no_pictures)
     sys.stdout.flush()
     return 1 if exp.failures else 0
+
+
+def _refuse_worst_plan(sc: Any, limits: Any, args: argparse.Namespace) -> None:
+    """Refuse (usage error, exit 2) when the scenario every plan runs is over the memory limit, or
+    when its time estimate with the most work a plan's faults can add is over the time limit."""
+    from simdist.scenario.build import build_cluster
+    from simdist.scenario.estimate import estimate
+    from simdist.scenario.estimate_faults import add_redo, worst_plan
+    from simdist.scenario.guard import Limits, refusal
+    from simdist.scenario.outputs import usage_error
+    from .config import settings
+    e = estimate(sc, build_cluster(sc))
+    if (sc.config.get("explore") or {}).get("base_faults", "keep") == "drop":   # plans replace the file's faults
+        e = add_redo(e, sc, (-e["redo"][0], -e["redo"][1]))
+    why = refusal(sc, Limits(limits.memory, 0.0), e) if limits.memory != 0 else None
+    if why:
+        raise usage_error("the scenario every plan runs: " + why)
+    s = settings(sc, 1.0, args.plans, args.seed, args.metric)   # (rates and caps do not depend on the baseline)
+    worst = worst_plan(sc, s.rates, s.caps, s.max_events)
+    lo, hi = worst["steps"]
+    what = "the scenario every plan runs"
+    if hi > 0:
+        e = add_redo(e, sc, worst["steps"])
+        unit = "functions" if sc.strategy == "parameter_server" else "steps"
+        faults = ", ".join(f"{n} {k}" for k, n in worst["faults"].items())
+        what += f", with the most a plan's faults can add ({faults}: {lo:g} to {hi:g} {unit} redone)"
+    why = refusal(sc, Limits(0, limits.time), e)
+    if why:
+        raise usage_error(what + ": " + why)

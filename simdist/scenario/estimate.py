@@ -43,7 +43,9 @@ NUMPY_BYTES_PER_S = 2e9    # copies of the variables (reads, Embedding's convert
 
 def estimate(sc: Any, cluster: Any) -> dict[str, Any]:
     """{"events": (low, high), "memory_bytes": int, "wall_s": (low, high), "collective": str | None,
-    "training": None or the training model's parameters and bytes (`estimate_training`)}."""
+    "training": None or the training model's parameters and bytes (`estimate_training`), "redo": (low, high)
+    steps or functions the listed faults make the run do again, "faults": {kind: count}
+    (`estimate_faults`)}."""
     out = _estimate(sc, cluster)
     out["training"] = None
     from .schema import is_training_model
@@ -59,6 +61,10 @@ def estimate(sc: Any, cluster: Any) -> dict[str, Any]:
         numpy_s = parts["flops"] / NUMPY_FLOPS + parts["bytes_moved"] / NUMPY_BYTES_PER_S
         lo, hi = out["wall_s"]
         out["wall_s"] = (lo + numpy_s, hi + 2 * numpy_s)
+    from .estimate_faults import add_redo, redo
+    r = redo(sc)   # the listed faults' redone steps/functions (stragglers and links add none)
+    out = add_redo(out, sc, r["steps"])
+    out["faults"] = r["faults"]
     return out
 
 
@@ -80,7 +86,7 @@ def _estimate(sc: Any, cluster: Any) -> dict[str, Any]:
         per_step += 2 * n
     per_step_hi = per_step
     what = None
-    all_reduces = sc.strategy in ("mirrored", "multi_worker_mirrored")   # (mwms: restarts redo steps, not counted)
+    all_reduces = sc.strategy in ("mirrored", "multi_worker_mirrored")   # (restarts' redone steps: estimate_faults)
     if all_reduces and n > 1 and sc.plan.get("all_reduce", "ring") == "nccl":
         per_step += n + 1   # NCCL's model: a kernel per rank, one wake-up
         per_step_hi += n + 1

@@ -320,7 +320,13 @@ class TensorFlowBackend(Backend):
 
     def describe(self) -> dict[str, Any]:
         tf = self.tf
-        return {"logical_cpus": self.default_cpus, "context_resets": self.resets,
+        try:   # tf.keras's release: Keras 2 (TF <= 2.15) or Keras 3, whichever pip resolved beside TF
+            # (TF 2.15's tf.keras, keras.api._v2.keras, has no __version__; the keras package does)
+            import keras  # noqa: PLC0415
+            keras_version = str(getattr(tf.keras, "__version__", None) or keras.__version__)
+        except Exception:  # noqa: BLE001 - a TF without Keras
+            keras_version = "none"
+        return {"logical_cpus": self.default_cpus, "keras": keras_version, "context_resets": self.resets,
                 "cluster_connections": self.connections,
                 "physical_devices": [d.name for d in tf.config.list_physical_devices()]}
 
