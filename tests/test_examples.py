@@ -15,7 +15,7 @@ and what TF 2.21 does, and the example's header explains it.
 * ``test_example_on_tensorflow`` (marker ``tf``) runs each example under real TensorFlow, one
   subprocess per example, a few at a time, and compares against the same expected output, so
   the expectations are observed, not invented. The default run keeps the first example of each
-  family (``tf_slice``); ``-m slow`` runs the rest.
+  family of short examples (``tf_slice``); ``-m slow`` runs the rest.
 * ``test_inventory`` checks that every example of every seed document has its program.
 """
 
@@ -685,12 +685,14 @@ _DOC_LABEL = {"CSS24": "CSS24", "CSS20": "CSS20", "ODS": "ODS", "PSS": "PSS r2.4
 
 
 def tf_slice(names) -> list[str]:
-    """The examples the default run also runs under real TF: the first of each family (css20, css24,
-    guide, ods, pss, translated, tutorial). Every example's expected output was observed on TF 2.21;
-    the whole set re-runs under TF with `-m slow` (each one is a TF process of 5-15 s of CPU)."""
+    """The examples the default run also runs under real TF: the first of each family of short
+    examples (css20, css24, guide, ods, pss, translated; the tutorials train for a minute or more
+    under TF). Every example's expected output was observed on TF 2.21; the whole set, tutorials
+    included, re-runs under TF with `-m slow` (each one is a TF process of 5-15 s of CPU or more)."""
     first: dict[str, str] = {}
     for name in sorted(names):
-        first.setdefault(name.split("_", 1)[0], name)
+        if not name.startswith("tutorial_"):
+            first.setdefault(name.split("_", 1)[0], name)
     return sorted(first.values())
 
 

@@ -268,7 +268,9 @@ BROKEN = [
 ]
 
 
-@pytest.mark.parametrize("factory,breaks", BROKEN, ids=[b[0] for b in BROKEN])
+# Each broken backend runs the whole suite (minutes): the default run checks the first, `-m slow` both.
+@pytest.mark.parametrize("factory,breaks", [pytest.param(*b, id=b[0], marks=() if i == 0 else pytest.mark.slow)
+                                            for i, b in enumerate(BROKEN)])
 def test_broken_backend_fails_exactly_what_it_breaks(baseline, tmp_path, factory, breaks):
     base, base_report = baseline
     if factory == "remainder_last" and base != "simdist":

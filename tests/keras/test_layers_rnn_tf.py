@@ -25,7 +25,6 @@ TF runs in a subprocess (tf_workers.spawn; this module is its worker). Values ag
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import zlib
 from dataclasses import dataclass
@@ -38,8 +37,7 @@ import tf_cases
 import tf_workers
 from test_layers_conv_norm_tf import _arr, _first_line, _wrapped, assert_same
 
-pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 LAYERS, BI, MASK = "keras.rnn.layers", "keras.rnn.bidirectional", "keras.mask.propagation"
 CONFIG, SYM, ARGS, FIT = "keras.rnn.config", "keras.rnn.symbolic", "keras.rnn.arguments", "keras.rnn.fit"

@@ -5,7 +5,6 @@ intermediate step (sigmoid, softmax: within one bfloat16 step). Needs the `tf` e
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any, Callable
 
 import numpy as np
@@ -14,8 +13,7 @@ import pytest
 import tf_workers
 
 pytestmark = [pytest.mark.tf, pytest.mark.clause("ops.bfloat16", ref="tf221"),
-              pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
-                                 reason="real TensorFlow is not installed (pip install -e .[tf])")]
+              tf_workers.tf_or_golden(__file__)]
 
 A = np.array([[1.5, -2.25, 3.0], [0.1, 1e3, -7.7]], np.float32)
 B = np.array([[0.3, 2.0, -1.0], [5.0, 0.25, 3.3]], np.float32)
