@@ -4,7 +4,6 @@ with no per-op dispatch."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -14,12 +13,6 @@ from simdist.runtime.cost import tally
 from simdist.runtime.graph.ir import CHARGE, PURE, READ, WRITE, Node, has_numbers, slots
 from simdist.runtime.tensor import Tensor
 from simdist.runtime.values import Mirrored, PerReplica
-
-# The generated replay runs the ops' forwards (some inline, as `a * b`) in a module of this name: the
-# NumPy floating-point warnings the eager ops do not show (runtime/ops/math.py) are not shown here either.
-RECORDED_MODULE = "simdist.runtime.graph.recorded"
-warnings.filterwarnings("ignore", r"(invalid value|divide by zero|overflow|underflow) encountered",
-                        RuntimeWarning, r"simdist\.runtime\.graph\.recorded$")
 
 __all__ = ["compile_replay"]
 
@@ -122,8 +115,11 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
     lines.append(f"return {out}")
     names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
     params = "".join(f"v{i}, " for i in graph.args)
-    src = f"def make({names}):\n    def run({params}dev=None):\n" + "".join(f"        {ln}\n" for ln in lines) + "    return run\n"
-    ns: dict[str, Any] = {"__name__": RECORDED_MODULE, "np": np, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
+    # NumPy's floating-point warnings off for the whole replay (one errstate per call, not per op):
+    # the eager ops do not show them either (runtime/ops/math.py)
+    src = (f"def make({names}):\n    def run({params}dev=None):\n        with errstate(all='ignore'):\n"
+           + "".join(f"            {ln}\n" for ln in lines) + "    return run\n")
+    ns: dict[str, Any] = {"np": np, "errstate": np.errstate, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
                           "ndarray": np.ndarray, "asarray": np.asarray, "_cur": execution._current}
     exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
     graph.source = src
