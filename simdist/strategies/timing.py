@@ -18,6 +18,7 @@ from simdist import session
 from simdist.runtime import execution, variables
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor
+from simdist.sim import gc_phase
 
 # While a run executes, charges are collected (into the innermost list of the client's
 # `charges`, runtime/execution.py) instead of being driven immediately.
@@ -472,7 +473,11 @@ def input_step_charger(strategy: Any) -> Callable[[str, list[Any], list[str]], N
 
 
 def allocate_variable(var: Any) -> None:
-    """Charge a new variable's bytes to its device's memory; freed when the variable is collected."""
+    """Charge a new variable's bytes to its device's memory; freed when reference counting deletes
+    the variable. A variable that only Python's cyclic collector reclaims (one in a reference
+    cycle, e.g. a Keras optimizer's) stays charged until the simulation ends: the collector runs
+    when the process's allocation counts say so, and frees at those moments would make the
+    memory counters and the trace depend on what the process ran before (gc_phase)."""
     sim = session.simulator()
     dev = session.sim_device(var.device)
     try:
@@ -485,5 +490,5 @@ def allocate_variable(var: Any) -> None:
 
 
 def _free(sim: Any, dev: str, nbytes: int, what: str) -> None:
-    if not sim.closed:
+    if not sim.closed and not gc_phase.collecting():
         sim.free(dev, nbytes, what)
