@@ -6,7 +6,7 @@ its collectives and in-process servers keep state that later cases would trip ov
 
 Goldens. A module that declares `pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]`
 keeps TF's answers as a fixture in tests/goldens/ (one gzip'd pickle per module, stamped with
-the SHA-256 of the module's source), so that a base install without TensorFlow still checks
+the SHA-256 of the module's source and of the tests/ modules it imports, where cases often live), so that a base install without TensorFlow still checks
 simdist's values against TF's:
 - with TensorFlow installed and the golden stale or short of cases, `spawn` runs TF live for every
   case and records the golden (commit tests/goldens/ with the test change); a current golden is
@@ -56,8 +56,39 @@ def golden_path(module_file: str) -> Path:
     return GOLDENS / (rel.as_posix().replace("/", "__") + ".pkl.gz")
 
 
+def _test_imports(path: Path) -> list[Path]:
+    """The modules of the tests/ tree that `path` imports (`import x`, `from x import y`), found
+    beside it or at the top of tests/ as pytest's import path finds them."""
+    import ast
+    found: list[Path] = []
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else [])
+        for name in names:
+            top = name.split(".")[0]
+            for where in (path.parent, HERE):
+                candidate = where / f"{top}.py"
+                if candidate.exists() and candidate.name != "tf_workers.py":
+                    found.append(candidate.resolve())
+                    break
+    return found
+
+
 def source_stamp(module_file: str) -> str:
-    return hashlib.sha256(Path(module_file).read_bytes()).hexdigest()
+    """SHA-256 over the module's source and the sources of the tests/ modules it imports,
+    transitively (its cases often live there: tests/ops/op_specs.py …), so a golden goes stale when
+    any of them changes."""
+    digest = hashlib.sha256()
+    seen: set[Path] = set()
+    todo = [Path(module_file).resolve()]
+    while todo:
+        path = todo.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        digest.update(path.relative_to(HERE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        todo.extend(sorted(_test_imports(path)))
+    return digest.hexdigest()
 
 
 def _load(module_file: str) -> dict[str, Any] | None:

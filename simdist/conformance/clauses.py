@@ -471,6 +471,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: predict concatenates the replicas' outputs in replica order, batch after batch, giving the examples' order back (partial last batch included)."),
     Clause('keras.fit.validation', 'keras', False, (),
            "TF 2.21 + Keras 3.15: validation_data (or the last validation_split fraction of the arrays, taken before shuffling) is evaluated after each epoch; History holds the epoch's metrics and their val_ counterparts."),
+    Clause('keras.fit.step-replay', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: unless compile(run_eagerly=True), fit/evaluate/predict run their step as a tf.function (reduce_retracing=True): the step's Python runs when it is traced, not once per batch; run eagerly it runs per batch; the values are the same."),
     Clause('keras.fit.traced-shapes', 'keras', False, (),
            "TF 2.21 + Keras 3.15: fit's step is traced with an unknown batch dimension, so an empty replica's loss is divide_no_nan(0, 0) = 0; with run_eagerly=True Keras returns the empty per-example values and the epoch loss is NaN."),
     Clause('keras.fit.data', 'keras', False, (),

@@ -421,3 +421,39 @@ def test_mirrored_reduces_a_nested_structure_leaf_by_leaf(backend, tf):
     assert_true(isinstance(out, tuple) and isinstance(out[1], dict), f"structure {type(out)}", call=call)
     assert_close(out[0], [3.0, 6.0], call=call, what="out[0]")
     assert_close(out[1]["b"], 9.0, call=call, what="out[1]['b']")
+
+
+# -- the step fit runs -------------------------------------------------------------------------------------
+def _counting_fit(keras, run_eagerly: bool) -> tuple[int, list[float]]:
+    """fit of 48 examples in batches of 16 for 3 epochs (9 batches) by a functional-API Model subclass
+    whose train_step counts how often its Python runs."""
+    calls = [0]
+
+    class Counting(keras.Model):
+        def train_step(self, data):
+            calls[0] += 1
+            return super().train_step(data)
+
+    inputs = keras.Input((3,))
+    model = Counting(inputs, keras.layers.Dense(1, use_bias=False)(inputs))
+    model.set_weights([W0])
+    model.compile(optimizer=keras.optimizers.SGD(LR), loss="mse", run_eagerly=run_eagerly)
+    x = np.tile(X, (10, 1))[:48]
+    y = np.tile(Y, (10, 1))[:48]
+    history = model.fit(x, y, batch_size=16, epochs=3, verbose=0, shuffle=False)
+    return calls[0], [float(v) for v in history.history["loss"]]
+
+
+@clause("keras.fit.step-replay", ref="tf221")
+def test_fit_runs_its_step_as_a_function_not_per_batch(backend, keras):
+    """Unless compile(run_eagerly=True), fit's step is a tf.function: its Python runs when the
+    step is traced, not once per batch; run eagerly it runs per batch. The losses are the same."""
+    traced_calls, traced_losses = _counting_fit(keras, run_eagerly=False)
+    keras.backend.clear_session()
+    eager_calls, eager_losses = _counting_fit(keras, run_eagerly=True)
+    call = "fit(48 examples, batch_size=16, epochs=3) of a Model subclass counting train_step's Python calls"
+    assert_equal(eager_calls, 9, call=call + ", run_eagerly=True", what="train_step Python calls (one per batch)")
+    assert_true(1 <= traced_calls <= 3, f"train_step Python calls: {traced_calls}, but should be a trace or two "
+                f"(a tf.function), not one per batch (9)", call=call + ", compiled")
+    assert_close(np.float32(traced_losses), np.float32(eager_losses), call=call,
+                 what="per-epoch losses, compiled vs run_eagerly=True")
