@@ -160,7 +160,7 @@ class _PlainOnly(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def _refresh(module_file: str, results: dict[int, Any]) -> None:
+def _refresh(module_file: str, results: dict[int, Any], replace: bool = False) -> None:
     stamp = source_stamp(module_file)
     g = _load(module_file)
     release = installed_release()
@@ -168,7 +168,7 @@ def _refresh(module_file: str, results: dict[int, Any]) -> None:
     merged = dict(g["results"]) if current else {}
     # A current golden only gains the cases it lacks: answers TF varies from run to run (timings,
     # temporary paths) must not rewrite the file on every live run.
-    added = {i: r for i, r in results.items() if i not in merged}
+    added = {i: r for i, r in results.items() if replace or i not in merged}
     if current and not added:
         return
     merged.update(added)
@@ -187,12 +187,16 @@ def _usable(module_file: str, indices: list[int]) -> bool:
     return golden_state(module_file) is None and g is not None and all(i in g["results"] for i in indices)
 
 
-def spawn(module_file: str, indices: list[int], timeout: float = 900) -> dict[int, Any]:
+def spawn(module_file: str, indices: list[int], timeout: float = 900, fresh: bool = False) -> dict[int, Any]:
     """TF results of `indices` from a fresh `python module_file i,j,k` process, or from the
-    module's golden (see the module docstring: without TF, or beside a live slice)."""
+    module's golden (see the module docstring: without TF, or beside a live slice). `fresh`: ask
+    live TF whatever the golden holds and let these answers replace the golden's (a module
+    re-asking cases whose first answers were artifacts of sharing a TF process)."""
     golden = _key(module_file) in _opted
     if golden and not HAS_TF:
         return _golden_answers(module_file, indices)
+    if fresh:
+        return _run_live(module_file, indices, timeout, record=golden, replace=True)
     if golden and live_mode != "all" and indices and _usable(module_file, indices):
         out = _golden_answers(module_file, indices)
         key = _key(module_file)
@@ -204,7 +208,8 @@ def spawn(module_file: str, indices: list[int], timeout: float = 900) -> dict[in
     return _run_live(module_file, indices, timeout, record=golden)
 
 
-def _run_live(module_file: str, indices: list[int], timeout: float, record: bool = False) -> dict[int, Any]:
+def _run_live(module_file: str, indices: list[int], timeout: float, record: bool = False,
+              replace: bool = False) -> dict[int, Any]:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.run([sys.executable, module_file, ",".join(map(str, indices))], capture_output=True, env=env,
                           cwd=os.path.dirname(module_file), timeout=timeout)
@@ -213,7 +218,7 @@ def _run_live(module_file: str, indices: list[int], timeout: float, record: bool
                            f"{proc.stderr.decode()[-3000:]}")
     results = pickle.loads(proc.stdout)
     if record:
-        _refresh(module_file, results)
+        _refresh(module_file, results, replace)
     return results
 
 
