@@ -270,24 +270,14 @@ def _compile_from_config(model: Any, compile_config: dict[str, Any], custom_obje
 def _load_checked(model: Any, weights: bytes, path: str, skip_mismatch: bool = False) -> None:
     """Read and check every variable of `model` against the archive's weights, then assign them
     all (none if anything does not fit)."""
-    from simdist.keras.models.saving import _Ctx, _h5py, _load
+    from simdist.keras.models.saving import _apply_loaded, _Ctx, _h5py, _load
     ctx = _Ctx(skip_mismatch)
     try:
         with _h5py().File(io.BytesIO(weights), "r") as h5:
             _load(model, h5, "", set(), ctx)
     except OSError as e:
         raise ValueError(f"load: {path}: model.weights.h5 is not a readable HDF5 file ({e})") from None
-    if ctx.errors:
-        obj, err = ctx.errors[0]
-        msg = (f"A total of {len(ctx.errors)} objects could not be loaded from {path}. Example error message for "
-               f"object {obj}:\n\n{err}\n\nList of objects that could not be loaded:\n{[o for o, _ in ctx.errors]}")
-        if not skip_mismatch:
-            raise ValueError(msg + "\n\nNo weight was changed.")
-        import warnings
-        warnings.warn(msg)
-    for v, value in ctx.pending:
-        v.assign(value)
-    tf.train._simdist_charge_storage_io([v for v, _ in ctx.pending], save=False)
+    _apply_loaded(ctx, path, skip_mismatch)
 
 
 def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool = True, safe_mode: bool = True) -> Any:

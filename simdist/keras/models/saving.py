@@ -293,6 +293,12 @@ def load_weights(model: Any, filepath: Any, skip_mismatch: bool = False, **kwarg
         raise FileNotFoundError(f"load_weights: no such file: {path}") from None
     except OSError as e:   # h5py: not an HDF5 file, truncated, unreadable
         raise OSError(f"load_weights: {path} is not a readable .weights.h5 file ({e})") from None
+    _apply_loaded(ctx, path, skip_mismatch)
+
+
+def _apply_loaded(ctx: Any, path: Any, skip_mismatch: bool) -> None:
+    """Assign what a load read, only once everything was read: on any error nothing changes
+    (or, with skip_mismatch, Keras's warning and the rest assigned); the reads cost storage time."""
     if ctx.errors:
         obj, err = ctx.errors[0]
         msg = (f"A total of {len(ctx.errors)} objects could not be loaded from {path}. Example error message for "
