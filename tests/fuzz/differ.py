@@ -297,21 +297,35 @@ def describe(prog: Program, where: tuple[str, Any, Any]) -> str:
 
 
 def disagreements(worker: TFWorker, seed: int, indices: list[int], mode: str | None = None,
-                  batch: int = 25) -> Any:
+                  batch: int = 25, answers: Any = None) -> Any:
     """(program, first disagreement) for each program of `indices` that disagrees, in batches:
-    while TF runs batch k, simdist runs batch k and generates batch k + 1 (2 cores, 2 processes)."""
+    while TF runs batch k, simdist runs batch k and generates batch k + 1 (2 cores, 2 processes).
+    With `answers` (answers.Answers), TF is asked only for programs it has no kept answer for,
+    and its new answers are kept."""
     chunks = [indices[lo:lo + batch] for lo in range(0, len(indices), batch)]
     if not chunks:
         return
+
+    def submit(progs: list[Program]) -> list[Any]:
+        kept = [answers.get(p) if answers is not None else None for p in progs]
+        worker.submit([p for p, k in zip(progs, kept) if k is None])
+        return kept
+
     progs = [generate(seed, i, mode) for i in chunks[0]]
-    worker.submit(progs)
+    kept = submit(progs)
     for k in range(len(chunks)):
         got = run_simdist(progs)
         following = [generate(seed, i, mode) for i in chunks[k + 1]] if k + 1 < len(chunks) else []
-        want = worker.collect()
+        live = iter(worker.collect())
+        want = [next(live) if a is None else a for a in kept]
+        if answers is not None:
+            for p, a, w in zip(progs, kept, want):
+                if a is None:
+                    answers.put(p, w)
+            answers.flush()
         found = [(p, first_disagreement(p, g, w)) for p, g, w in zip(progs, got, want)]
         yield from ((p, where) for p, where in found if where is not None)   # the caller may minimize on the worker
-        worker.submit(following)
+        kept = submit(following)
         progs = following
 
 

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 import numpy as np
 import pytest
 
+from answers import Answers
 from catalogue import OPS
 from differ import TFWorker, _ancestors, describe, disagreements, first_disagreement, minimize, run_simdist, subset
 from known import open_class
@@ -33,9 +34,10 @@ def worker() -> Iterator[TFWorker]:
     w.close()
 
 
-def _run(worker: TFWorker, seed: int, indices: list[int], mode: str | None = None) -> tuple[list[str], dict[str, int]]:
+def _run(worker: TFWorker, seed: int, indices: list[int], mode: str | None = None,
+         answers: Answers | None = None) -> tuple[list[str], dict[str, int]]:
     failures, known = [], {}
-    for p, where in disagreements(worker, seed, indices, mode):
+    for p, where in disagreements(worker, seed, indices, mode, answers=answers):
         cls = open_class(p, where)
         if cls is not None:
             known[cls] = known.get(cls, 0) + 1
@@ -63,8 +65,9 @@ def test_fuzz_slice(worker: TFWorker, mode: str, count: int) -> None:
 @clause("ops.fuzz")
 @pytest.mark.parametrize("chunk", range(40))
 def test_fuzz_long(worker: TFWorker, chunk: int) -> None:
-    """20,000 programs in 40 chunks of 500 (mode drawn per program)."""
-    failures, known = _run(worker, SEED + 1, list(range(chunk * 500, chunk * 500 + 500)))
+    """20,000 programs in 40 chunks of 500 (mode drawn per program). TF's answers are kept
+    (answers.py): a re-run asks TF only for the programs whose text changed since."""
+    failures, known = _run(worker, SEED + 1, list(range(chunk * 500, chunk * 500 + 500)), answers=Answers())
     assert not failures, f"{len(failures)} of 500 programs disagree with TF 2.21 (open classes seen: {known}):\n" + \
         "\n\n".join(failures[:3])
 
@@ -133,3 +136,22 @@ def test_order_probe_flags_only_cancelling_sums() -> None:
     for name, (terms, want) in cases.items():
         got = len(terms) >= 3 and _order_sensitive([tf.constant(t, tf.float32) for t in terms])
         assert got == want, f"order-sensitive={got} for {name}, but should be {want}"
+
+
+def test_kept_answers_follow_the_program(tmp_path) -> None:
+    """A kept TF answer is returned for the same program only: a changed step or input bit misses."""
+    prog = generate(SEED, 2, "eager")
+    answers = Answers(str(tmp_path))
+    assert answers.get(prog) is None, "an empty directory returned an answer"
+    answers.put(prog, ("ran", ["tf's result"]))
+    answers.flush()
+    again = Answers(str(tmp_path))
+    assert again.get(generate(SEED, 2, "eager")) == ("ran", ["tf's result"]), "the kept answer was not read back"
+    changed = generate(SEED, 2, "eager")
+    changed.steps = changed.steps[:-1]
+    assert again.get(changed) is None, "a program with one step fewer got the kept answer"
+    flipped = generate(SEED, 2, "eager")
+    flipped.inputs[0] = flipped.inputs[0].copy()
+    flipped.inputs[0].reshape(-1).view(np.uint8)[:1] ^= 1 if flipped.inputs[0].size else 0
+    if flipped.inputs[0].size:
+        assert again.get(flipped) is None, "a program whose input changed by one bit got the kept answer"

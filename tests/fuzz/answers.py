@@ -1,0 +1,100 @@
+"""TF's answers to fuzz programs, kept on disk so that a long run asks TensorFlow once per program.
+
+TF's result for a program depends only on the program (inputs, steps, mode) and TF's release,
+never on simdist; so the slow profile's 20,000 programs need TF once, and a later run (after a
+fix to simdist) compares simdist against the kept answers and asks TF live only for programs
+whose text changed (generation drops candidate steps by simdist's results, so a fix can change a
+program). A kept answer is found by the program's key: the SHA-256 of its pickled content and of
+the TF release. Files: `<dir>/<seed>-<index // 500>.pkl.gz`, a dict index -> (key, answer); the
+default directory is `.cache/fuzz-answers` at the repository root (not committed: about 1 MB per
+500 programs).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.metadata
+import os
+import pickle
+from typing import Any
+
+CHUNK = 500
+DEFAULT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                           ".cache", "fuzz-answers")
+
+
+def tf_release() -> str:
+    """The installed TF's distribution and version (no import of TF: the parent process stays light)."""
+    for dist in ("tensorflow-cpu", "tensorflow"):
+        try:
+            return f"{dist} {importlib.metadata.version(dist)}"
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return "no tensorflow"
+
+
+def program_key(prog: Any, release: str) -> str:
+    """The SHA-256 of everything TF's answer depends on: the mode, the inputs' dtypes, shapes and
+    bytes (NaN payloads and signed zeros included), the steps, and TF's release."""
+    h = hashlib.sha256(release.encode())
+    h.update(prog.mode.encode())
+    for group in (prog.inputs, prog.inputs2):
+        h.update(b"|")
+        for a in group:
+            h.update(f"{a.dtype.str}{a.shape}".encode())
+            h.update(a.tobytes())
+    h.update(pickle.dumps(prog.steps, protocol=4))
+    return h.hexdigest()
+
+
+class Answers:
+    """A directory of kept answers: `get` a program's answer (None when missing or stale),
+    `put` one; `flush` writes the chunks changed since the last flush."""
+
+    def __init__(self, directory: str = DEFAULT_DIR) -> None:
+        self.directory = directory
+        self.release = tf_release()
+        self._chunks: dict[tuple[int, int], dict[int, tuple[str, Any]]] = {}
+        self._dirty: set[tuple[int, int]] = set()
+        self.hits = self.misses = 0
+
+    def _path(self, cid: tuple[int, int]) -> str:
+        return os.path.join(self.directory, f"{cid[0]}-{cid[1]}.pkl.gz")
+
+    def _chunk(self, prog: Any) -> tuple[tuple[int, int], dict[int, tuple[str, Any]]]:
+        cid = (prog.seed, prog.index // CHUNK)
+        if cid not in self._chunks:
+            try:
+                with gzip.open(self._path(cid), "rb") as f:
+                    self._chunks[cid] = pickle.load(f)
+            except FileNotFoundError:
+                self._chunks[cid] = {}
+        return cid, self._chunks[cid]
+
+    def get(self, prog: Any) -> Any | None:
+        _, chunk = self._chunk(prog)
+        kept = chunk.get(prog.index)
+        if kept is not None and kept[0] == program_key(prog, self.release):
+            self.hits += 1
+            return kept[1]
+        self.misses += 1
+        return None
+
+    def put(self, prog: Any, answer: Any) -> None:
+        """Keep TF's answer for a whole generated program (a minimizer's subsets are not kept:
+        they share the index of the program they came from)."""
+        if isinstance(answer, tuple) and answer[:1] == ("tf-died",):
+            return   # a crash of the worker is not an answer worth keeping
+        cid, chunk = self._chunk(prog)
+        chunk[prog.index] = (program_key(prog, self.release), answer)
+        self._dirty.add(cid)
+
+    def flush(self) -> None:
+        os.makedirs(self.directory, exist_ok=True)
+        for cid in sorted(self._dirty):
+            tmp = self._path(cid) + ".tmp"
+            with gzip.open(tmp, "wb", compresslevel=3) as f:
+                pickle.dump(self._chunks[cid], f, protocol=4)
+            os.replace(tmp, self._path(cid))
+        self._dirty.clear()
