@@ -146,6 +146,12 @@ OCI_A100_UBUNTU = Citation(
     "oracle-japan/ocitutorials, run-nccltests-ubuntu.md: nccl-tests `mpirun -n 8 all_reduce_perf -b 10G -e 10G "
     "-t 1 -g 1` on one BM.GPU4.8 (8x A100-SXM4-40GB, NVSwitch), Ubuntu 24.04, NCCL 2.26.5 (HPC SDK 25.5)",
     "the out-of-place busbw of the printed 1-node run (its only size)", "2025-05", f"{_OCI}/run-nccltests-ubuntu.md")
+NDMV4 = Citation(
+    "microsoft/mscclpp, docs/performance-ndmv4.md: NCCL 2.17.1 (nccl-tests with CUDA graphs, `-G 1`, one "
+    "process per GPU) on Azure NDm A100 v4 (8x A100 80GB SXM4, NVSwitch; 8x 200 Gb/s HDR InfiniBand per VM, "
+    "one per GPU), 1 node and 2 nodes of 8 GPUs",
+    "the in-place BusBW tables, NCCL AllReduce / NCCL AllGather columns (row of the given size)", "2023-06-05",
+    "https://github.com/microsoft/mscclpp/blob/main/docs/performance-ndmv4.md")
 
 A100 = Setup("A100")
 H200 = Setup("H200")
@@ -156,6 +162,8 @@ H200_EFA = Setup("H200", hosts=4, network="200Gbps", nics=16)
 H200_B2B = Setup("H200", pipelined=True)
 A100_ROCE = Setup("A100", hosts=2, network="100Gbps", nics=16)
 H100_ROCE = Setup("H100", hosts=2, network="200Gbps", nics=16)
+NDMV4_1 = Setup("A100-80GB", pipelined=True)
+NDMV4_2 = Setup("A100-80GB", hosts=2, network="infiniband_hdr", nics=8, pipelined=True)
 
 # (citation, setup, collective, bytes, published busbw GB/s, algorithm)
 _ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
@@ -191,6 +199,11 @@ _ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
     (OCI_H100_2NODE, H100_ROCE, "all_reduce", 1 * GiB, 446.28, "nccl"),
     (OCI_H100_2NODE, H100_ROCE, "all_reduce", 16 * GiB, 464.57, "nccl"),
     (OCI_A100_UBUNTU, A100, "all_reduce", 10 * GiB, 232.20, "nccl"),
+    (NDMV4, NDMV4_1, "all_reduce", 1 * GiB, 231.45, "nccl"),
+    (NDMV4, NDMV4_2, "all_reduce", 1 * GiB, 183.82, "nccl"),
+    (NDMV4, NDMV4_2, "all_reduce", 4 * GiB, 188.18, "nccl"),
+    (NDMV4, NDMV4_2, "all_gather", 1 * GiB, 177.05, "nccl"),
+    (NDMV4, NDMV4_2, "all_gather", 4 * GiB, 186.01, "nccl"),
 ]
 
 
