@@ -143,6 +143,7 @@ class Workers:
         wdev, wcpu = self._wdevs.get(w) or self._worker_devices(w)
         charges: list[Any] = []
         rbytes = wbytes = -1   # a recorded function's read and write bytes (from its plan)
+        early: _Early | None = None   # its writes that do not wait for its compute (see _Early)
         if closure.synthetic is not None:
             flops, read_list, write_list = closure.synthetic
             txn = None
@@ -168,13 +169,20 @@ class Workers:
             if gch:
                 charges = [c.for_worker(w) if hasattr(c, "for_worker") else c for c in gch]
             if error is None:
-                _, flops, read_list, write_list, read_moves, write_moves, rbytes, wbytes = plan
+                _, flops, read_list, write_list, read_moves, write_moves, rbytes, wbytes, early = plan
             else:   # again, with the traffic observed up to the error (a replay is deterministic)
                 result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
                     self._run_function(w, closure, wcpu, charges)
         else:
+            recorded = closure.fn._replay is not None
             result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
                 self._run_function(w, closure, wcpu, charges)
+            fn = closure.fn
+            if not recorded and error is None and fn._replay is not None and not closure.args and not closure.kwargs:
+                # it recorded now: the traffic its graph fixes, and its early writes (as a replay's)
+                plan = self._replay_plan(fn, w, wcpu)
+                if plan[8] is not None and len(txn.ops) == len(fn._graph.early):
+                    _, _, read_list, write_list, read_moves, write_moves, rbytes, wbytes, early = plan
         if self._faults.ps_down and error is None:
             for v, _ in read_list + write_list:
                 f = getattr(v, "_fault", None)
@@ -185,6 +193,7 @@ class Workers:
                     break
         # 1. reads from the ps tasks
         nbytes = 0
+        sent: _Sent | None = None
         if closure.synthetic is not None:   # timing-only: one transfer per ps task each way
             moves, nbytes = self._synthetic_moves(w, wcpu, read_list, "read")
         elif rbytes >= 0:
@@ -194,7 +203,14 @@ class Workers:
             for _, b in read_list:
                 nbytes += b
         self.ps_bytes_read += nbytes
-        if moves:
+        if early is not None and error is None and txn is not None:
+            # the reads the early writes need, then those writes, each committed when it arrives
+            # (TF's executor runs that chain as soon as its reads are back); the other reads at once
+            sent = _Sent(txn.split(early.ops), closure.attempts)
+            ev = sim.transfers(early.dep_moves)
+            ev.callbacks.append(lambda _: self._send_early(w, closure, early, sent))
+            yield sim.all_of([ev, sim.transfers(early.rest_moves)]) if early.rest_moves else ev
+        elif moves:
             yield sim.transfers(moves)
         # 2. compute (with any strategy.run inside, replayed in order)
         for make in charges:
@@ -226,6 +242,14 @@ class Workers:
         else:
             yield sim.compute(wdev, flops, closure.name, category="compute")
             self.ps_bytes_written += nbytes
+        if sent is not None:
+            if sent.events:
+                live = [ev for ev in sent.events if not ev.processed]
+                if live:   # (an early write still on its way: the closure ends when it arrives)
+                    yield sim.all_of(live)
+            if sent.error is not None:
+                self._queue.fail(closure, sent.error)
+                return
         if txn is not None:
             try:
                 txn.commit()
@@ -239,6 +263,27 @@ class Workers:
         assert closure.remote is not None
         closure.remote._set(result)
         closure.release()
+
+    def _send_early(self, w: int, closure: Closure, early: "_Early", sent: "_Sent") -> None:
+        """The early writes' reads are back: send each early-written variable's writes (if this
+        attempt still runs on w), committed in op order when its transfer arrives."""
+        if self._queue.inflight.get(w) is not closure or closure.attempts != sent.attempt:
+            return
+        self.ps_bytes_written += early.nbytes
+        for moves, positions in early.sends:
+            ops = [sent.ops[p] for p in positions]
+            ev = self._sim.transfers(moves)
+            ev.callbacks.append(lambda _, ops=ops: self._commit_early(ops, sent))
+            sent.events.append(ev)
+
+    @staticmethod
+    def _commit_early(ops: list[tuple[Any, str, Any]], sent: "_Sent") -> None:
+        """An early write arrived at its ps: applied there now (a failed ps: the closure fails)."""
+        try:
+            variables.apply(ops)
+        except errors.OpError as e:
+            if sent.error is None:
+                sent.error = e
 
     def _writes_start(self, w: int, closure: Closure, attempt: int, nbytes: int) -> bool:
         """At the end of a closure's compute: whether its writes go out (not if it was preempted,
@@ -314,11 +359,77 @@ class Workers:
         rbytes = wbytes = 0
         for _, b in read_list:   # (summed in the order _execute summed them per closure)
             rbytes += b
-        for _, b in write_list:
-            wbytes += b
+        early = self._early_plan(g, read_list, wcpu)
+        if early is not None:   # the writes that wait for the compute: the others'
+            late = [k for k, d in enumerate(g.early) if k not in early.ops_set]
+            write_moves = self._ps_traffic((), g._write_bytes(set(late)), wcpu)[3]
+            wbytes = sum(b for _, _, b, _ in write_moves)
+        else:
+            for _, b in write_list:
+                wbytes += b
         plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list, self._sim.prepare(read_moves),
-                                           self._sim.prepare(write_moves), rbytes, wbytes)
+                                           self._sim.prepare(write_moves), rbytes, wbytes, early)
         return plan
+
+    def _early_plan(self, g: Any, read_list: list[tuple[Any, int]], wcpu: str) -> "_Early | None":
+        """A recorded function's early writes on a worker (`g.early`: those whose values come from
+        reads and constants only), to variables on ps tasks: None when it has none."""
+        if g.fused is not None:
+            return None
+        pv = self._ps_vars
+        ops = [k for k, d in enumerate(g.early)
+               if d is not None and (pv.get(id(g.write_vars[k])) or self._ps_var(g.write_vars[k]))[1] is not None]
+        if not ops:
+            return None
+        need: dict[int, Any] = {}
+        for k in ops:
+            for v in g.early[k]:
+                need.setdefault(id(v), v)
+        dep = [(e[1], wcpu, b, e[2]) for v, b in read_list if id(v) in need and b
+               for e in [pv.get(id(v)) or self._ps_var(v)]]
+        rest = [(e[1], wcpu, b, e[2]) for v, b in read_list if id(v) not in need and b
+                for e in [pv.get(id(v)) or self._ps_var(v)]]
+        groups: dict[int, list[int]] = {}      # id(var) -> positions in ops, in op order
+        for p, k in enumerate(ops):
+            groups.setdefault(id(g.write_vars[k]), []).append(p)
+        sends, nbytes = [], 0
+        for (v, b) in g._write_bytes(set(ops)):
+            e = pv.get(id(v)) or self._ps_var(v)
+            sends.append((self._sim.prepare([(wcpu, e[1], b, e[3])] if b else []), groups[id(v)]))
+            nbytes += b
+        prep = self._sim.prepare
+        return _Early(tuple(ops), prep(dep), prep(rest) if rest else None, sends, nbytes)
+
+
+class _Early:
+    """A recorded function's early writes on one worker (clause optim.pss-updates): their
+    transaction ops (`ops`, ascending), the reads they wait for (`dep_moves`) and the others
+    (`rest_moves`, None: none), per variable written early its transfer and the positions of its
+    ops in `ops` (`sends`), and their bytes."""
+
+    __slots__ = ("ops", "ops_set", "dep_moves", "rest_moves", "sends", "nbytes")
+
+    def __init__(self, ops: tuple[int, ...], dep_moves: Any, rest_moves: Any, sends: list[tuple[Any, list[int]]],
+                 nbytes: int) -> None:
+        self.ops = ops
+        self.ops_set = frozenset(ops)
+        self.dep_moves = dep_moves
+        self.rest_moves = rest_moves
+        self.sends = sends
+        self.nbytes = nbytes
+
+
+class _Sent:
+    """One closure's early writes: the ops taken out of its transaction, its attempt, the
+    transfers sent, and the first error a commit met (a failed ps)."""
+
+    __slots__ = ("ops", "attempt", "events", "error")
+
+    def __init__(self, ops: list[tuple[Any, str, Any]], attempt: int) -> None:
+        self.ops = ops
+        self.attempt = attempt
+        self.events: list[Any] = []
+        self.error: Exception | None = None
 
 
 def _per_device(pairs: list[tuple[Any, int]]) -> list[tuple[str, int, int]]:
