@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import session
-from simdist.runtime import context, errors, execution, variables
+from simdist.runtime import context, errors, execution, graph, variables
+from simdist.runtime.graph import dataflow
 from simdist.runtime.cost import tally
 from simdist.runtime.sharded import ShardedVariable
 from simdist.runtime.values import PerWorker
@@ -71,6 +72,7 @@ class Workers:
         self._synth_moves: dict[tuple[int, int, str], tuple[Any, int]] = {}   # see _synthetic_moves
         self._traffic_items: dict[tuple, tuple[tuple, list]] = {}   # see traffic
         self._plans: dict[tuple[int, int], tuple] = {}   # (id(tf.function), worker) -> see _replay_plan
+        self._seen: Any = None   # the last eager call's (early writes, written variables): see _run_function
 
     def traffic(self, vs: Any) -> tuple[tuple[Any, int], ...]:
         """The (shard, bytes) list of a synthetic closure, shared between closures with the same
@@ -183,6 +185,10 @@ class Workers:
                 plan = self._replay_plan(fn, w, wcpu)
                 if plan[8] is not None and len(txn.ops) == len(fn._graph.early):
                     _, _, read_list, write_list, read_moves, write_moves, rbytes, wbytes, early = plan
+            elif error is None and self._seen is not None and self._seen[0] is not None:
+                early = self._eager_early(self._seen, txn, read_list, wcpu)
+                if early is not None:
+                    write_moves, wbytes = early.late_moves, early.late_bytes
         if self._faults.ps_down and error is None:
             for v, _ in read_list + write_list:
                 f = getattr(v, "_fault", None)
@@ -313,8 +319,16 @@ class Workers:
         ctx.transactions.append(txn)        # inlined: this runs once per closure)
         ctx.charges.append(charges)
         recorded = fn._graph
+        # a call that does not record now runs under a recorder only to find its early writes
+        # (the graph a recording call makes says it for this one and its replays)
+        watched = recorded is not None or args or kwargs or not graph.enabled
+        seen: Any = None
         try:
-            result = fn._scheduled(args, kwargs)
+            if watched:
+                early, wvars, result = dataflow.watch(lambda: fn._scheduled(args, kwargs))
+                seen = (early, wvars)
+            else:
+                result = fn._scheduled(args, kwargs)
         except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
             error = e
         finally:
@@ -327,7 +341,9 @@ class Workers:
             fn._graph.charges = list(charges)
             fn._graph.run_flops = timing.run_flops_accum[0]
         flops = _annotated_flops(fn, max(0.0, tally.flops - t_before - timing.run_flops_accum[0]))
-        return (result, error, txn, flops) + self._ps_traffic(traffic.reads.values(), txn.written_bytes(), wcpu)
+        out = (result, error, txn, flops) + self._ps_traffic(traffic.reads.values(), txn.written_bytes(), wcpu)
+        self._seen = seen if error is None else None
+        return out
 
     def _ps_traffic(self, reads: Any, writes: Any, wcpu: str) -> tuple:
         """A closure's ps traffic from worker CPU wcpu: (variable, bytes) of its reads and of its
@@ -359,60 +375,75 @@ class Workers:
         rbytes = wbytes = 0
         for _, b in read_list:   # (summed in the order _execute summed them per closure)
             rbytes += b
-        early = self._early_plan(g, read_list, wcpu)
+        early = None if g.fused is not None else \
+            self._early_of(g.early, g.write_vars, g._write_bytes, read_list, wcpu, self._sim.prepare)
         if early is not None:   # the writes that wait for the compute: the others'
-            late = [k for k, d in enumerate(g.early) if k not in early.ops_set]
-            write_moves = self._ps_traffic((), g._write_bytes(set(late)), wcpu)[3]
-            wbytes = sum(b for _, _, b, _ in write_moves)
+            write_moves, wbytes = early.late_moves, early.late_bytes
         else:
             for _, b in write_list:
                 wbytes += b
         plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list, self._sim.prepare(read_moves),
-                                           self._sim.prepare(write_moves), rbytes, wbytes, early)
+                                           write_moves if early is not None else self._sim.prepare(write_moves),
+                                           rbytes, wbytes, early)
         return plan
 
-    def _early_plan(self, g: Any, read_list: list[tuple[Any, int]], wcpu: str) -> "_Early | None":
-        """A recorded function's early writes on a worker (`g.early`: those whose values come from
-        reads and constants only), to variables on ps tasks: None when it has none."""
-        if g.fused is not None:
-            return None
+    def _early_of(self, early: Any, write_vars: list[Any], write_bytes: Any, read_list: list[tuple[Any, int]],
+                  wcpu: str, prep: Any) -> "_Early | None":
+        """A function's early writes on a worker: `early` per write (dataflow.early_writes: the
+        variables its value was read from, or None), of those to variables on ps tasks; None
+        when it has none. `write_bytes(which)`: (variable, bytes) of the writes numbered in
+        `which`; `prep`: how moves are kept (Simulator.prepare, or as they are)."""
         pv = self._ps_vars
-        ops = [k for k, d in enumerate(g.early)
-               if d is not None and (pv.get(id(g.write_vars[k])) or self._ps_var(g.write_vars[k]))[1] is not None]
+        ops = [k for k, d in enumerate(early)
+               if d is not None and (pv.get(id(write_vars[k])) or self._ps_var(write_vars[k]))[1] is not None]
         if not ops:
             return None
         need: dict[int, Any] = {}
         for k in ops:
-            for v in g.early[k]:
+            for v in early[k]:
                 need.setdefault(id(v), v)
-        dep = [(e[1], wcpu, b, e[2]) for v, b in read_list if id(v) in need and b
-               for e in [pv.get(id(v)) or self._ps_var(v)]]
-        rest = [(e[1], wcpu, b, e[2]) for v, b in read_list if id(v) not in need and b
-                for e in [pv.get(id(v)) or self._ps_var(v)]]
+        dep, rest = [], []
+        for v, b in read_list:
+            if b:
+                e = pv.get(id(v)) or self._ps_var(v)
+                (dep if id(v) in need else rest).append((e[1], wcpu, b, e[2]))
         groups: dict[int, list[int]] = {}      # id(var) -> positions in ops, in op order
         for p, k in enumerate(ops):
-            groups.setdefault(id(g.write_vars[k]), []).append(p)
+            groups.setdefault(id(write_vars[k]), []).append(p)
         sends, nbytes = [], 0
-        for (v, b) in g._write_bytes(set(ops)):
+        for v, b in write_bytes(set(ops)):
             e = pv.get(id(v)) or self._ps_var(v)
-            sends.append((self._sim.prepare([(wcpu, e[1], b, e[3])] if b else []), groups[id(v)]))
+            sends.append((prep([(wcpu, e[1], b, e[3])] if b else []), groups[id(v)]))
             nbytes += b
-        prep = self._sim.prepare
-        return _Early(tuple(ops), prep(dep), prep(rest) if rest else None, sends, nbytes)
+        chosen = set(ops)
+        late = self._ps_traffic((), write_bytes({k for k in range(len(early)) if k not in chosen}), wcpu)[3]
+        return _Early(tuple(ops), prep(dep), prep(rest) if rest else None, sends, nbytes, prep(late),
+                      sum(m[2] for m in late))
+
+    def _eager_early(self, seen: Any, txn: Any, read_list: list[tuple[Any, int]], wcpu: str) -> "_Early | None":
+        """An eager call's early writes (`seen`: what dataflow.watch saw), when its recorded
+        writes are the transaction's (a write the recorder could not follow: none early)."""
+        early, wvars = seen
+        ops = txn.ops
+        if len(wvars) != len(ops) or any(v is not op[0] for v, op in zip(wvars, ops)):
+            return None
+        return self._early_of(early, wvars, lambda which: _ops_bytes([op for k, op in enumerate(ops) if k in which]),
+                              read_list, wcpu, list)
 
 
 class _Early:
     """A recorded function's early writes on one worker (clause optim.pss-updates): their
     transaction ops (`ops`, ascending), the reads they wait for (`dep_moves`) and the others
     (`rest_moves`, None: none), per variable written early its transfer and the positions of its
-    ops in `ops` (`sends`), and their bytes."""
+    ops in `ops` (`sends`), their bytes, and the transfers of the writes that wait and their bytes."""
 
-    __slots__ = ("ops", "ops_set", "dep_moves", "rest_moves", "sends", "nbytes")
+    __slots__ = ("ops", "dep_moves", "rest_moves", "sends", "nbytes", "late_moves", "late_bytes")
 
     def __init__(self, ops: tuple[int, ...], dep_moves: Any, rest_moves: Any, sends: list[tuple[Any, list[int]]],
-                 nbytes: int) -> None:
+                 nbytes: int, late_moves: Any, late_bytes: int) -> None:
         self.ops = ops
-        self.ops_set = frozenset(ops)
+        self.late_moves = late_moves
+        self.late_bytes = late_bytes
         self.dep_moves = dep_moves
         self.rest_moves = rest_moves
         self.sends = sends
@@ -430,6 +461,16 @@ class _Sent:
         self.attempt = attempt
         self.events: list[Any] = []
         self.error: Exception | None = None
+
+
+def _ops_bytes(ops: list[tuple[Any, str, Any]]) -> list[tuple[Any, int]]:
+    """(variable, bytes sent to it) per variable the transaction ops write, as
+    Transaction.written_bytes counts them."""
+    t = variables.Transaction()
+    for op in ops:
+        t.ops.append(op)
+        t.overlay.setdefault(id(op[0]), [None, 0, op[0]])
+    return t.written_bytes()
 
 
 def _per_device(pairs: list[tuple[Any, int]]) -> list[tuple[str, int, int]]:

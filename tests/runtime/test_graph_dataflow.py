@@ -71,4 +71,4 @@ def test_random_draws_and_expensive_kinds_are_compute() -> None:
     assert got == [("r:0", None), ("v:0", None)], f"early writes {got}, but a draw and an nn op are compute"
     assert {"contraction", "window", "nn", "random", "collective", "custom", "sort"}.isdisjoint(CHEAP_KINDS), \
         f"CHEAP_KINDS={sorted(CHEAP_KINDS)} holds an expensive kind"
-    assert early_writes([], [], []) == (), "a graph without writes has no early writes"
+    assert early_writes([], []) == (), "a graph without writes has no early writes"

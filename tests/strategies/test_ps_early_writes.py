@@ -12,7 +12,7 @@ from ps_helpers import coordinator, pss
 
 import simdist
 from simdist import tf
-from simdist.faults import FaultPlan, Straggler
+from simdist.faults import FaultPlan, Preemption, Straggler
 
 
 def _step(s: Any, w: Any, c: Any, flops: float) -> Any:
@@ -94,3 +94,23 @@ def test_workers_out_of_step_lose_fewer_increments() -> None:
         assert got[0] == got[1], f"iterations={got} on two identical runs of {args}: must be deterministic"
         assert low < got[0] < high, f"iterations={got[0]} for (workers, steps, chain, n, straggler, flops)={args}, " \
                                     f"but should lie strictly between {low} and {high}"
+
+
+@pytest.mark.clause("optim.pss-updates")
+@pytest.mark.clause("coord.worker-failure")
+def test_an_early_write_outlives_its_attempts_preemption() -> None:
+    """A closure preempted during its compute: its early write had arrived and stays applied
+    (TF's at-least-once: the ps ran the assign), the retry adds its own; its other writes were
+    never sent, so they land once."""
+    plan = FaultPlan(preemptions=[Preemption(worker=0, at_time=0.005, downtime=0.01)])
+    s = pss(workers=1, ps=1, faults=plan, seed=1)
+    with s.scope():
+        w = tf.Variable(np.zeros((8, 8), np.float32), name="w")
+        c = tf.Variable(0.0, name="c")
+    coord = coordinator(s)
+    coord.schedule(_step(s, w, c, 1e10))
+    coord.join()
+    m = coord.metrics()
+    assert m["retries"] == 1, f"retries={m['retries']}, but the preemption at 5 ms should cut the 20 ms closure"
+    assert (float(c.numpy()), float(w.numpy()[0, 0])) == (2.0, 1.0), \
+        f"c={c.numpy()}, w[0,0]={w.numpy()[0, 0]}, but should be 2 (both attempts' early writes) and 1 (the retry's)"

@@ -7,8 +7,11 @@ ReadVariableOp of `iterations` with no control inputs, an Add, then an AssignVar
 running at once on several workers can read the same value, and one assign overwrites the other:
 increments are lost. On TF how many depends on the threads' timing (the measured counts differ
 from run to run), so this test checks bounds: every count lies between steps / workers (every
-round of concurrent steps counted once) and steps, TF loses some, and simdist's count, the same
-on every run, lies within the bounds. Needs the `tf` extra.
+round of concurrent steps counted once) and steps, and TF loses some. simdist sends that assign
+as soon as its read is back and commits it when it arrives (runtime/graph/dataflow.py), the same
+on every run: lockstep workers (the 64x64 step) count each round once, the model's prediction and
+TF's lower bound; a heavier step (30 chained 256x256 matmuls) puts the workers out of step and
+counts more, within TF's bounds and above the light step's count, as on TF. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -24,12 +27,15 @@ pytestmark = [pytest.mark.tf, pytest.mark.skipif(importlib.util.find_spec("tenso
                                                  reason="real TensorFlow is not installed (pip install -e .[tf])")]
 
 WORKERS, STEPS, RUNS = 4, 40, 3
+CHAIN = 100   # TF case indices from CHAIN on: the chained step
 
 
-def count_iterations(tf: Any, strategy: Any) -> int:
-    """`STEPS` scheduled SGD steps over `WORKERS` workers: the optimizer's final iterations."""
+def count_iterations(tf: Any, strategy: Any, chain: int = 0) -> int:
+    """`STEPS` scheduled SGD steps over `WORKERS` workers: the optimizer's final iterations. The
+    step is one 64x64 matmul, or (`chain`) that many chained 256x256 matmuls."""
+    n = 256 if chain else 64
     with strategy.scope():
-        w = tf.Variable(tf.ones([64, 64]))
+        w = tf.Variable(tf.ones([n, n]) * (1.0 / n))
         opt = tf.keras.optimizers.SGD(0.01)
         opt.build([w])
 
@@ -37,7 +43,10 @@ def count_iterations(tf: Any, strategy: Any) -> int:
     def step() -> None:
         def replica() -> None:
             with tf.GradientTape() as tape:
-                loss = tf.reduce_sum(tf.matmul(w, w))
+                x = w
+                for _ in range(max(chain, 1)):
+                    x = tf.matmul(x, w)
+                loss = tf.reduce_sum(x)
             opt.apply_gradients([(tape.gradient(loss, w), w)])
         strategy.run(replica)
     coord = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
@@ -54,7 +63,7 @@ def _tf_worker(indices: list[int]) -> dict[int, Any]:
     spec, servers = start_in_process_servers(tf, WORKERS, 1, inter_op_threads=max(8, WORKERS + 2))
     resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(tf.train.ClusterSpec(spec), rpc_layer="grpc")
     strategy = tf.distribute.experimental.ParameterServerStrategy(resolver)
-    out = {k: count_iterations(tf, strategy) for k in indices}
+    out = {k: count_iterations(tf, strategy, 30 if k >= CHAIN else 0) for k in indices}
     del servers
     return out
 

@@ -49,7 +49,7 @@ class Graph:
         self.write_bytes = self._write_bytes()
         # per write step: the variables its value was read from, or None when it waits for the
         # call's compute (graph/dataflow.py: what a ClusterCoordinator closure sends early)
-        self.early = early_writes(steps, nodes, self.env0)
+        self.early = early_writes(steps, nodes)
         self.template = bind_dtypes(p.template, nodes)
         self.run = compile_replay(self, nodes)
 
