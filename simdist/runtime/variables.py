@@ -70,9 +70,13 @@ class Transaction:
         (`apply`: a ClusterCoordinator closure's early writes, clause optim.pss-updates); the
         rest commit with `commit()`. For a transaction whose function has returned."""
         ops = self.ops
-        taken = [ops[i] for i in indices]
-        out = set(indices)
-        self.ops = [op for i, op in enumerate(ops) if i not in out]
+        if len(indices) == len(ops):   # (all of them)
+            self.ops = []
+            taken = ops
+        else:
+            taken = [ops[i] for i in indices]
+            out = set(indices)
+            self.ops = [op for i, op in enumerate(ops) if i not in out]
         for entry in self.overlay.values():   # (values folded from the ops before the split)
             entry[0], entry[1] = None, 0
         return taken

@@ -6,7 +6,9 @@ writes buffered in a transaction (a recorded tf.function replays its graph inste
 traffic its graph fixes). Its simulated cost is then charged in order: reads from the ps tasks
 over the network, compute on the worker (FLOPs from the tally or a `simdist.sim.flops` annotation;
 a straggler's slowdown is the simulator's, as for every kernel), writes back to the ps tasks; the
-writes are committed when they arrive. `Workers.execute(w, closure)` is that, as the generator the
+writes are committed when they arrive. Its early writes (values from reads and constants only:
+runtime/graph/dataflow.py, clause optim.pss-updates) are sent when the reads they depend on are
+back, each committed when it arrives. `Workers.execute(w, closure)` is that, as the generator the
 simulator's worker service (`simdist.sim.workers`) runs on worker w; a preemption planned at a
 closure count raises `Preempted` part-way.
 """
@@ -17,9 +19,10 @@ from typing import Any
 
 from simdist import session
 from simdist.runtime import context, errors, execution, graph, variables
-from simdist.runtime.graph import dataflow
 from simdist.runtime.cost import tally
+from simdist.runtime.graph import dataflow
 from simdist.runtime.sharded import ShardedVariable
+from simdist.runtime.tensor import Tensor
 from simdist.runtime.values import PerWorker
 from simdist.sim.workers import Preempted
 from simdist.strategies import timing
@@ -73,6 +76,8 @@ class Workers:
         self._traffic_items: dict[tuple, tuple[tuple, list]] = {}   # see traffic
         self._plans: dict[tuple[int, int], tuple] = {}   # (id(tf.function), worker) -> see _replay_plan
         self._seen: Any = None   # the last eager call's (early writes, written variables): see _run_function
+        self._flows: dict[tuple, tuple] = {}   # (id(fn), argument signature) -> (fn, its dataflow's `seen`)
+        self._eager_plans: dict[tuple, tuple] = {}   # see _eager_early
 
     def traffic(self, vs: Any) -> tuple[tuple[Any, int], ...]:
         """The (shard, bytes) list of a synthetic closure, shared between closures with the same
@@ -186,7 +191,7 @@ class Workers:
                 if plan[8] is not None and len(txn.ops) == len(fn._graph.early):
                     _, _, read_list, write_list, read_moves, write_moves, rbytes, wbytes, early = plan
             elif error is None and self._seen is not None and self._seen[0] is not None:
-                early = self._eager_early(self._seen, txn, read_list, wcpu)
+                early = self._eager_early(self._seen, txn, read_list, w, wcpu)
                 if early is not None:
                     write_moves, wbytes = early.late_moves, early.late_bytes
         if self._faults.ps_down and error is None:
@@ -213,9 +218,16 @@ class Workers:
             # the reads the early writes need, then those writes, each committed when it arrives
             # (TF's executor runs that chain as soon as its reads are back); the other reads at once
             sent = _Sent(txn.split(early.ops), closure.attempts)
-            ev = sim.transfers(early.dep_moves)
-            ev.callbacks.append(lambda _: self._send_early(w, closure, early, sent))
-            yield sim.all_of([ev, sim.transfers(early.rest_moves)]) if early.rest_moves else ev
+            if early.dep_moves:
+                ev = sim.transfers(early.dep_moves)
+                ev.callbacks.append(lambda _: self._send_early(w, closure, early, sent))
+            else:   # (constants only: sent at once)
+                ev = None
+                self._send_early(w, closure, early, sent)
+            if early.rest_moves:
+                yield sim.transfers(early.rest_moves)
+            if ev is not None and not ev.processed:   # (no Condition event: one wake-up each at most)
+                yield ev
         elif moves:
             yield sim.transfers(moves)
         # 2. compute (with any strategy.run inside, replayed in order)
@@ -319,12 +331,18 @@ class Workers:
         ctx.transactions.append(txn)        # inlined: this runs once per closure)
         ctx.charges.append(charges)
         recorded = fn._graph
-        # a call that does not record now runs under a recorder only to find its early writes
-        # (the graph a recording call makes says it for this one and its replays)
-        watched = recorded is not None or args or kwargs or not graph.enabled
+        # A call that does not record now: its early writes are those of its function's first such
+        # call with this input signature, which ran under a recorder only to see its dataflow (as
+        # TF traces a function once per signature); a recording call's graph says it for itself.
         seen: Any = None
+        key: Any = None
+        if recorded is not None or args or kwargs or not graph.enabled:
+            key = (id(fn), _arg_key(args), _arg_key(kwargs))
+            hit = self._flows.get(key)
+            if hit is not None and hit[0] is fn:
+                seen, key = hit[1], None
         try:
-            if watched:
+            if key is not None:
                 early, wvars, result = dataflow.watch(lambda: fn._scheduled(args, kwargs))
                 seen = (early, wvars)
             else:
@@ -342,7 +360,13 @@ class Workers:
             fn._graph.run_flops = timing.run_flops_accum[0]
         flops = _annotated_flops(fn, max(0.0, tally.flops - t_before - timing.run_flops_accum[0]))
         out = (result, error, txn, flops) + self._ps_traffic(traffic.reads.values(), txn.written_bytes(), wcpu)
-        self._seen = seen if error is None else None
+        if error is not None:
+            seen = None
+        elif key is not None:
+            if len(self._flows) >= 1024:
+                self._flows.clear()
+            self._flows[key] = (fn, seen)   # (the entry holds fn: the id it is filed under stays its)
+        self._seen = seen
         return out
 
     def _ps_traffic(self, reads: Any, writes: Any, wcpu: str) -> tuple:
@@ -420,15 +444,30 @@ class Workers:
         return _Early(tuple(ops), prep(dep), prep(rest) if rest else None, sends, nbytes, prep(late),
                       sum(m[2] for m in late))
 
-    def _eager_early(self, seen: Any, txn: Any, read_list: list[tuple[Any, int]], wcpu: str) -> "_Early | None":
-        """An eager call's early writes (`seen`: what dataflow.watch saw), when its recorded
-        writes are the transaction's (a write the recorder could not follow: none early)."""
-        early, wvars = seen
+    def _eager_early(self, seen: Any, txn: Any, read_list: list[tuple[Any, int]], w: int, wcpu: str) -> "_Early | None":
+        """An eager call's early writes (`seen`: what dataflow.watch saw of its function's first
+        call with its signature), when those recorded writes (variables and kinds) are this
+        call's transaction's: else none early (a write the recorder could not follow, or Python
+        that took another path)."""
+        early, writes = seen
         ops = txn.ops
-        if len(wvars) != len(ops) or any(v is not op[0] for v, op in zip(wvars, ops)):
+        if len(writes) != len(ops) or any(v is not op[0] or k != op[1] for (v, k), op in zip(writes, ops)):
             return None
-        return self._early_of(early, wvars, lambda which: _ops_bytes([op for k, op in enumerate(ops) if k in which]),
+        # (dense writes send whole variables: the same plan for the same reads, kept per worker)
+        key = None if any(k in variables.SCATTER_KINDS for _, k in writes) else \
+            (id(seen), w, tuple([(id(v), b) for v, b in read_list]))
+        if key is not None:
+            hit = self._eager_plans.get(key)
+            if hit is not None and hit[0] is seen:
+                return hit[1]
+        wvars = [v for v, _ in writes]
+        out = self._early_of(early, wvars, lambda which: _ops_bytes([op for k, op in enumerate(ops) if k in which]),
                               read_list, wcpu, list)
+        if key is not None:
+            if len(self._eager_plans) >= 4096:
+                self._eager_plans.clear()
+            self._eager_plans[key] = (seen, out)
+        return out
 
 
 class _Early:
@@ -461,6 +500,23 @@ class _Sent:
         self.attempt = attempt
         self.events: list[Any] = []
         self.error: Exception | None = None
+
+
+def _arg_key(x: Any) -> Any:
+    """A closure's arguments as a cache key: tensors by dtype and shape, Python scalars by value,
+    containers by structure, anything else (an iterator) by its type."""
+    t = type(x)
+    if t is Tensor:
+        return (x.dtype, x._v.shape)
+    if t is tuple or t is list:
+        return (t, tuple([_arg_key(v) for v in x]))
+    if t is dict:
+        return (t, tuple(sorted((repr(k), _arg_key(v)) for k, v in x.items())))
+    if t in (type(None), bool, int, float, str):
+        return (t, x)
+    if isinstance(x, Tensor):
+        return (x.dtype, tuple(x.shape.as_list()) if x.shape.rank is not None else None)
+    return t
 
 
 def _ops_bytes(ops: list[tuple[Any, str, Any]]) -> list[tuple[Any, int]]:

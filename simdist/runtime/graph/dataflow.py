@@ -87,10 +87,10 @@ def _union(parts: list[tuple[Any, ...] | None]) -> tuple[Any, ...] | None:
     return tuple(seen.values())
 
 
-def watch(call: Callable[[], Any]) -> tuple[tuple[tuple[Any, ...] | None, ...] | None, list[Any], Any]:
+def watch(call: Callable[[], Any]) -> tuple[tuple[tuple[Any, ...] | None, ...] | None, list[tuple[Any, str]], Any]:
     """Run `call()` eagerly under a graph recorder only to see its dataflow: (its early writes as
-    `early_writes` gives them, None when it runs inside another recording; the variable of each
-    recorded write, in order; its result). The recorder's traced tensors are what the call sees,
+    `early_writes` gives them, None when it runs inside another recording; the variable and kind
+    of each recorded write, in order; its result). The recorder's traced tensors are what the call sees,
     as on a recording call. An exception from the call propagates."""
     from simdist.runtime import execution
     from simdist.runtime.graph.optimize import plan
@@ -107,4 +107,4 @@ def watch(call: Callable[[], Any]) -> tuple[tuple[tuple[Any, ...] | None, ...] |
         rec.live = False
     nodes = rec.nodes
     p = plan(nodes, ("py", None))
-    return early_writes(p.steps, nodes), [st[2] for st in p.steps if st[0] == WRITE], result
+    return early_writes(p.steps, nodes), [(st[2], st[3]) for st in p.steps if st[0] == WRITE], result
