@@ -72,3 +72,18 @@ def test_random_draws_and_expensive_kinds_are_compute() -> None:
     assert {"contraction", "window", "nn", "random", "collective", "custom", "sort"}.isdisjoint(CHEAP_KINDS), \
         f"CHEAP_KINDS={sorted(CHEAP_KINDS)} holds an expensive kind"
     assert early_writes([], []) == (), "a graph without writes has no early writes"
+
+
+@pytest.mark.clause("optim.pss-updates")
+def test_a_tensor_made_outside_the_call_is_an_input() -> None:
+    """A captured tensor is fed to the call (as TF's captures are): a write of it waits, while
+    the same value made inside the call is a constant."""
+    v = tf.Variable(np.zeros(3, np.float32), name="v")
+    u = tf.Variable(np.zeros(3, np.float32), name="u")
+    outside = tf.ones([3])
+
+    def step() -> None:
+        v.assign_add(outside * 2.0)
+        u.assign_add(tf.ones([3]) * 2.0)
+    got = _named(_graph(step))
+    assert got == [("v:0", None), ("u:0", ())], f"early writes {got}, but only the write of the call's own constant is"

@@ -114,3 +114,32 @@ def test_an_early_write_outlives_its_attempts_preemption() -> None:
     assert m["retries"] == 1, f"retries={m['retries']}, but the preemption at 5 ms should cut the 20 ms closure"
     assert (float(c.numpy()), float(w.numpy()[0, 0])) == (2.0, 1.0), \
         f"c={c.numpy()}, w[0,0]={w.numpy()[0, 0]}, but should be 2 (both attempts' early writes) and 1 (the retry's)"
+
+
+@pytest.mark.clause("optim.pss-updates")
+def test_a_closure_with_arguments_sends_the_same_early_writes() -> None:
+    """A closure with arguments runs its Python every time; its function's first call with that
+    signature ran under a recorder to see its dataflow: a write of an argument waits for the
+    end, a read-then-assign does not."""
+    s = pss(workers=1, ps=1)
+    with s.scope():
+        w = tf.Variable(np.zeros((8, 8), np.float32), name="w")
+        c = tf.Variable(0.0, name="c")
+
+    @tf.function
+    @simdist.sim.flops(1e10)
+    def step(x: Any) -> None:
+        w.assign_add(x)          # an argument: waits
+        c.assign(c + 1.0)        # early
+    coord = coordinator(s)
+    x = tf.ones([8, 8])
+    for k in range(3):
+        t0 = simdist.now()
+        coord.schedule(step, args=(x,))
+        assert coord.run_until(lambda: float(c.numpy()) == k + 1), f"c={c.numpy()}: the early write never came"
+        t_early = simdist.now()
+        assert float(w.numpy()[0, 0]) == k, f"call {k}: w[0,0]={w.numpy()[0, 0]} when c's write arrived, but the " \
+                                            "write of the argument waits for the compute"
+        coord.join()
+        assert float(w.numpy()[0, 0]) == k + 1 and t_early - t0 < 0.05 * (simdist.now() - t0), \
+            f"call {k}: w[0,0]={w.numpy()[0, 0]}, c committed at {t_early - t0:.6g}s of {simdist.now() - t0:.6g}s"
