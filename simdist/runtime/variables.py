@@ -71,14 +71,15 @@ class Transaction:
         rest commit with `commit()`. For a transaction whose function has returned."""
         ops = self.ops
         if len(indices) == len(ops):   # (all of them)
-            self.ops = []
-            taken = ops
+            self.ops, taken = [], ops
+        elif len(indices) == 1:
+            i = indices[0]
+            self.ops, taken = ops[:i] + ops[i + 1:], [ops[i]]
         else:
             taken = [ops[i] for i in indices]
             out = set(indices)
             self.ops = [op for i, op in enumerate(ops) if i not in out]
-        for entry in self.overlay.values():   # (values folded from the ops before the split)
-            entry[0], entry[1] = None, 0
+        self.overlay = {}   # (its folded values included the ops taken: nothing reads them any more)
         return taken
 
     def written(self) -> list[Any]:
