@@ -471,7 +471,7 @@ class Workers:
 
 
 class _Early:
-    """A recorded function's early writes on one worker (clause optim.pss-updates): their
+    """A function's early writes on one worker (clause optim.pss-updates): their
     transaction ops (`ops`, ascending), the reads they wait for (`dep_moves`) and the others
     (`rest_moves`, None: none), per variable written early its transfer and the positions of its
     ops in `ops` (`sends`), their bytes, and the transfers of the writes that wait and their bytes."""

@@ -43,7 +43,8 @@ def test_an_early_write_commits_when_it_arrives_and_the_others_at_the_end() -> N
         t_end = simdist.now()
         assert float(w.numpy()[0, 0]) == k + 1, f"w[0,0]={w.numpy()[0, 0]} after the closure, but should be {k + 1}"
         assert t_early - t0 < 0.05 * (t_end - t0), \
-            f"call {k}: c committed at {t_early - t0:.6g}s of a {t_end - t0:.6g}s closure, but should right after its read"
+            f"call {k}: c committed at {t_early - t0:.6g}s of a {t_end - t0:.6g}s closure, but should right " \
+            "after its read"
     assert coord.metrics()["ps_bytes_written"] == 2 * (8 * 8 * 4 + 4), \
         f"ps_bytes_written={coord.metrics()['ps_bytes_written']}, but two closures send w and c once each"
 
