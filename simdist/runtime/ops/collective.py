@@ -14,7 +14,9 @@ gradients ("the gradient of an all-sum is itself an all-sum (all-mean, likewise)
 gradient of an all-gather is the all-sum of the upstream gradients, of which each replica keeps
 the rows its own input gave (their offset: the sum of the lower replicas' sizes along `axis`,
 all-gathered). Both run in the replica context that bound the op (its `replica_context`
-attribute), so the backward pass meets the other replicas as TF's does.
+attribute), so the backward pass meets the other replicas as TF's does; elsewhere they raise
+TF's require_replica_context error (as when a tape around a tf.function call differentiates a
+collective of the strategy.run inside: runtime/function_tapes.py).
 
 Their rules: kind "collective"; they run lane by lane as ops (replica fusion stacks the merge's
 SUM/MEAN reduction node itself, runtime/lanes/); no FLOPs in the tally and the bytes of their
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from simdist.runtime import context, function_tapes
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 
@@ -65,16 +68,20 @@ def bind_all_reduce(replica_context: Any, reduce_op: Any, inputs: Sequence[Any],
     """Replica `replica_context`'s all_reduce(reduce_op) gave `outputs` for its `inputs`."""
     dispatch.bind(COLLECTIVE_REDUCE, inputs, tuple(outputs),
                   {"reduce_op": reduce_op, "replica_context": replica_context})
+    function_tapes.noted(replica_context, outputs)
 
 
 def bind_all_gather(replica_context: Any, axis: int, inputs: Sequence[Any], outputs: Sequence[Any]) -> None:
     """Replica `replica_context`'s all_gather(axis) gave `outputs` for its `inputs`."""
     dispatch.bind(COLLECTIVE_GATHER, inputs, tuple(outputs), {"axis": axis, "replica_context": replica_context})
+    function_tapes.noted(replica_context, outputs)
 
 
 @RegisterGradient("CollectiveReduceV2")
 def _all_reduce_grad(op: Any, *grads: Any) -> list[Any]:
-    """The same all-reduce of the upstream gradients, in the replica context (TF's grad_wrapper)."""
+    """The same all-reduce of the upstream gradients, in the replica context (TF's grad_wrapper;
+    its merge_call requires that replica context)."""
+    context.require_replica_context(op.get_attr("replica_context"))
     return list(op.get_attr("replica_context").all_reduce(op.get_attr("reduce_op"), list(grads)))
 
 
@@ -84,6 +91,7 @@ def _all_gather_grad(op: Any, *grads: Any) -> list[Any]:
     along `axis`, from the sum of the sizes the lower replicas gave to that plus its own size."""
     from simdist.runtime.ops import array, math
     ctx = op.get_attr("replica_context")
+    context.require_replica_context(ctx)
     axis = op.get_attr("axis")
     summed = ctx.all_reduce("SUM", list(grads))
     rid = ctx.replica_id_in_sync_group
