@@ -1,5 +1,7 @@
-"""The collectives of `strategy.run` replicas as registered ops: `CollectiveReduceV2` (the
-replica context's `all_reduce`: SUM, MEAN, MAX, MIN) and `CollectiveGatherV2` (`all_gather`),
+"""The collectives as registered ops: those of `strategy.run` replicas, `CollectiveReduceV2`
+(the replica context's `all_reduce`: SUM, MEAN, MAX, MIN) and `CollectiveGatherV2`
+(`all_gather`), and MultiWorkerMirroredStrategy's broadcast of a variable's initial value,
+`CollectiveBcastSend` (the group leader's) and `CollectiveBcastRecv` (every other worker's),
 named after the kernels TF 2.21's MirroredStrategy and MultiWorkerMirroredStrategy run.
 
 A collective's values are computed once for all replicas, in the merge the replicas meet at
@@ -18,6 +20,13 @@ attribute), so the backward pass meets the other replicas as TF's does; elsewher
 TF's require_replica_context error (as when a tape around a tf.function call differentiates a
 collective of the strategy.run inside: runtime/function_tapes.py).
 
+The broadcast (TF: collective_all_reduce_strategy's `_get_variable_creator_initial_value`, with
+collective_ops.broadcast_send / broadcast_recv, the V1 kernels) is computed where the workers
+meet (strategies/multi_worker.py, the leader's value for every worker) and bound here as the
+leader's send (its value in, the same value out; TF then makes the variable from an Identity
+of it) or another worker's receive (no input). TF's gradient registry has no entry for either:
+neither has a gradient here (a tape reaching one raises LookupError, as TF's).
+
 Their rules: kind "collective"; they run lane by lane as ops (replica fusion stacks the merge's
 SUM/MEAN reduction node itself, runtime/lanes/); no FLOPs in the tally and the bytes of their
 operands (the simulator times the transfer and the reduction: strategies/timing.py).
@@ -31,7 +40,8 @@ from simdist.runtime import context, function_tapes
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 
-__all__ = ["COLLECTIVE_REDUCE", "COLLECTIVE_GATHER", "bind_all_reduce", "bind_all_gather"]
+__all__ = ["COLLECTIVE_REDUCE", "COLLECTIVE_GATHER", "COLLECTIVE_BCAST_SEND", "COLLECTIVE_BCAST_RECV", "bind_all_reduce",
+           "bind_all_gather", "bind_broadcast"]
 
 
 def _not_run(*arrays: Any, **attrs: Any) -> Any:
@@ -62,6 +72,29 @@ COLLECTIVE_GATHER = register(
     fusion=lanes("bound to the replicas' merge, which concatenates every replica's value"),
     bound="the replicas' merge (the concatenation, a value made outside the registry)",
     tape_replay="its replicas meet inside strategy.run, whose replicas' tapes are their own")
+
+
+_INITIAL_VALUE = ("made once per variable, outside any replica (MultiWorkerMirroredStrategy's initial-value "
+                  "broadcast)")
+_MET = "the workers' meeting (strategies/multi_worker.py): the group leader's value, every worker's copy"
+
+COLLECTIVE_BCAST_SEND = register(
+    "CollectiveBcastSend", _not_run, _same_dtypes, _timed_by_the_simulator, kind="collective",
+    fusion=lanes(_INITIAL_VALUE), bound=_MET)
+
+COLLECTIVE_BCAST_RECV = register(
+    "CollectiveBcastRecv", _not_run, _same_dtypes, _timed_by_the_simulator, kind="collective",
+    fusion=lanes(_INITIAL_VALUE), bound=_MET)
+
+
+def bind_broadcast(leader: bool, value: Any, received: Any, group_size: int) -> None:
+    """This worker's side of a broadcast among `group_size` workers that gave it `received`:
+    the leader's send of `value`, or another worker's receive."""
+    attrs = {"group_size": group_size, "shape": tuple(received.shape.as_list())}
+    if leader:
+        dispatch.bind(COLLECTIVE_BCAST_SEND, [value], (received,), attrs)
+    else:
+        dispatch.bind(COLLECTIVE_BCAST_RECV, [], (received,), attrs)
 
 
 def bind_all_reduce(replica_context: Any, reduce_op: Any, inputs: Sequence[Any], outputs: Sequence[Any]) -> None:
