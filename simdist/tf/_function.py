@@ -13,8 +13,9 @@ section or a ClusterCoordinator closure (the coordinator replays those itself: s
 as TF's do (once per signature, and per replica, whose device is part of the context): under a
 tape the first call records with the tapes set aside and hands them its ops after, and later
 calls replay op by op through dispatch so the tapes see each op (runtime/interpret.py); in a
-replica the call records and replays in the replica's execution context.
-`SIMDIST_TRACE_FUNCTIONS=0` runs every call eagerly.
+replica the call records and replays in the replica's execution context. The tapes around a
+call see into the replicas of a strategy.run it runs, as TF's tape differentiates the
+function's graph (runtime/function_tapes.py). `SIMDIST_TRACE_FUNCTIONS=0` runs every call eagerly.
 """
 
 from __future__ import annotations

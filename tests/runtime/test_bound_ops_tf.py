@@ -1,8 +1,9 @@
 """Collectives and custom gradients as ops bound through dispatch (runtime/ops/collective.py,
 runtime/ops/custom.py), differentially against TF 2.21: a custom-gradient op and the replica
 collectives (all_reduce, all_gather) under nested tapes, inside a tf.function under a tape
-(first call and replays) and inside strategy.run, values and gradients. Needs the `tf` extra
-(or its golden, tests/goldens/).
+(first call and replays) and inside strategy.run, values and gradients; and a tape around a
+tf.function whose strategy.run computes (the function graph's gradient through the replicas, TF's
+RuntimeError where it meets a collective). Needs the `tf` extra (or its golden, tests/goldens/).
 """
 
 from __future__ import annotations
@@ -243,30 +244,30 @@ def _p(tf, s):
     return out
 
 
-@program("outer-tape-unwatched-all-reduce", "outer-tape", "mirrored", 2)
-def _p(tf, s):
-    """A tape that watches nothing the function reads: no backward function, no error."""
+def _all_reduce_run(tf: Any, s: Any, watch: bool) -> Any:
+    """A tape (watching x or not) around a tf.function whose strategy.run all-reduces x*x."""
     @tf.function
     def fr(x):
         return s.run(lambda x: tf.distribute.get_replica_context().all_reduce("SUM", x * x), args=(x,))
     x = tf.constant([1.0, 2.0])
     with tf.GradientTape() as t:
+        if watch:
+            t.watch(x)
         z = tf.reduce_sum(s.experimental_local_results(fr(x))[0])
     return [z, t.gradient(z, x)]
+
+
+@program("outer-tape-unwatched-all-reduce", "outer-tape", "mirrored", 2)
+def _p(tf, s):
+    """A tape that watches nothing the function reads: no backward function, no error."""
+    return _all_reduce_run(tf, s, watch=False)
 
 
 @program("outer-tape-all-reduce-in-scope", "outer-tape", "mirrored", 2)
 def _p(tf, s):
     """Called in cross-replica context (the strategy's scope): TF's other require_replica_context error."""
-    @tf.function
-    def fr(x):
-        return s.run(lambda x: tf.distribute.get_replica_context().all_reduce("SUM", x * x), args=(x,))
-    x = tf.constant([1.0, 2.0])
     with s.scope():
-        with tf.GradientTape() as t:
-            t.watch(x)
-            z = tf.reduce_sum(s.experimental_local_results(fr(x))[0])
-    return [z, t.gradient(z, x)]
+        return _all_reduce_run(tf, s, watch=True)
 
 
 def _all_gather(axis: int) -> Callable[[Any, Any], Any]:

@@ -220,6 +220,7 @@ def test_chief_is_id_0_and_should_checkpoint():
         f"results={r.results}"
 
 
+@pytest.mark.clause("mwms.variables")
 def test_initial_value_broadcast_is_an_op_the_interpreters_see():
     """Each worker's variable starts from the group leader's value (the chief's), and the
     broadcast reaches the worker's interpreters as TF's ops: the leader's CollectiveBcastSend

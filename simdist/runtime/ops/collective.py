@@ -24,8 +24,10 @@ The broadcast (TF: collective_all_reduce_strategy's `_get_variable_creator_initi
 collective_ops.broadcast_send / broadcast_recv, the V1 kernels) is computed where the workers
 meet (strategies/multi_worker.py, the leader's value for every worker) and bound here as the
 leader's send (its value in, the same value out; TF then makes the variable from an Identity
-of it) or another worker's receive (no input). TF's gradient registry has no entry for either:
-neither has a gradient here (a tape reaching one raises LookupError, as TF's).
+of it) or another worker's receive (no input). TF's gradient registry has no entry for either,
+and no TF tape records them (TF makes a variable's initial value under init_scope, where the
+tapes pause): they are not differentiable here (a tape that reaches one gives None, what TF's
+unrecorded path gives).
 
 Their rules: kind "collective"; they run lane by lane as ops (replica fusion stacks the merge's
 SUM/MEAN reduction node itself, runtime/lanes/); no FLOPs in the tally and the bytes of their
@@ -38,7 +40,7 @@ from typing import Any, Sequence
 
 from simdist.runtime import context, function_tapes
 from simdist.runtime.ops import dispatch
-from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 
 __all__ = ["COLLECTIVE_REDUCE", "COLLECTIVE_GATHER", "COLLECTIVE_BCAST_SEND", "COLLECTIVE_BCAST_RECV", "bind_all_reduce",
            "bind_all_gather", "bind_broadcast"]
@@ -65,13 +67,13 @@ COLLECTIVE_REDUCE = register(
     "CollectiveReduceV2", _not_run, _same_dtypes, _timed_by_the_simulator, num_outputs=-1, kind="collective",
     fusion=lanes("bound to the replicas' merge: replica fusion stacks the merge's reduction node, not this op"),
     bound=_MERGED,
-    tape_replay="its replicas meet inside strategy.run, whose replicas' tapes are their own")
+    tape_replay="its replicas meet inside strategy.run, whose replicas run in their own contexts")
 
 COLLECTIVE_GATHER = register(
     "CollectiveGatherV2", _not_run, _same_dtypes, _timed_by_the_simulator, num_outputs=-1, kind="collective",
     fusion=lanes("bound to the replicas' merge, which concatenates every replica's value"),
     bound="the replicas' merge (the concatenation, a value made outside the registry)",
-    tape_replay="its replicas meet inside strategy.run, whose replicas' tapes are their own")
+    tape_replay="its replicas meet inside strategy.run, whose replicas run in their own contexts")
 
 
 _INITIAL_VALUE = ("made once per variable, outside any replica (MultiWorkerMirroredStrategy's initial-value "
@@ -85,6 +87,10 @@ COLLECTIVE_BCAST_SEND = register(
 COLLECTIVE_BCAST_RECV = register(
     "CollectiveBcastRecv", _not_run, _same_dtypes, _timed_by_the_simulator, kind="collective",
     fusion=lanes(_INITIAL_VALUE), bound=_MET)
+
+
+NotDifferentiable("CollectiveBcastSend")
+NotDifferentiable("CollectiveBcastRecv")
 
 
 def bind_broadcast(leader: bool, value: Any, received: Any, group_size: int) -> None:
