@@ -28,21 +28,23 @@ __all__ = ["Through", "seeing", "noted", "check"]
 
 
 class Through:
-    """The tapes a tf.function call lets see into its replicas, and the collectives its replicas
-    bound while those tapes saw them (replica context, outputs)."""
+    """The tapes a tf.function call lets see into its replicas, the collectives its replicas
+    bound while those tapes saw them (replica context, outputs), and the Through of the call
+    it runs in (a tf.function called inside another's replicas), else None."""
 
-    __slots__ = ("tapes", "collectives")
+    __slots__ = ("tapes", "collectives", "outer")
 
-    def __init__(self, tapes: Sequence[Any]) -> None:
+    def __init__(self, tapes: Sequence[Any], outer: "Through | None" = None) -> None:
         self.tapes = list(tapes)
         self.collectives: list[tuple[Any, tuple]] = []
+        self.outer = outer
 
 
 @contextlib.contextmanager
 def seeing(ctx: execution.ExecutionContext, tapes: Sequence[Any]) -> Iterator[Through]:
     """While a tf.function call runs in `ctx`, `tapes` see the ops of the replicas it runs."""
     prev = ctx.through
-    th = ctx.through = Through(tapes)
+    th = ctx.through = Through(tapes, prev)
     try:
         yield th
     finally:
@@ -50,11 +52,12 @@ def seeing(ctx: execution.ExecutionContext, tapes: Sequence[Any]) -> Iterator[Th
 
 
 def noted(replica_context: Any, outputs: Sequence[Any]) -> None:
-    """A replica bound a collective (runtime/ops/collective.py): note it when the tapes of an
-    enclosing tf.function call see it."""
+    """A replica bound a collective (runtime/ops/collective.py): note it for each enclosing
+    tf.function call whose tapes see it (each checks it as it returns)."""
     th = execution.current().through
-    if th is not None:
+    while th is not None:
         th.collectives.append((replica_context, tuple(outputs)))
+        th = th.outer
 
 
 def check(th: Through, tapes: Sequence[Any]) -> None:

@@ -441,7 +441,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         from simdist.runtime.values import select_replica
-        from simdist.strategies.replica_run import ReplicaRunner
+        from simdist.strategies.replica_run import ReplicaRunner, function_run
         kwargs = kwargs or {}
         with self.scope():
             devices = self._replica_devices()
@@ -452,7 +452,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
             def body(i: int) -> Any:
                 return fn(*select_replica(i, tuple(args)), **select_replica(i, kwargs))
 
-            with timing.observe_variables() as traffic:
+            with timing.observe_variables() as traffic, function_run(fn, self._replica_threads):
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
             if not timing.collecting():

@@ -270,6 +270,32 @@ def _p(tf, s):
         return _all_reduce_run(tf, s, watch=True)
 
 
+def _run_of_a_function(collective: bool) -> Callable[[Any, Any], Any]:
+    """A tape around an eager strategy.run of a tf.function (TF's mirrored_run runs its replicas
+    inside one tf.function, so the tape sees into them; a run of a plain function it does not:
+    test_autodiff_differential_tf.py's outer-tape-around-run), with an all-reduce inside or not."""
+    def prog(tf, s):
+        with s.scope():
+            v = tf.Variable([0.5, -1.0])
+            w = tf.Variable(2.0)
+
+        @tf.function
+        def f(x):
+            y = x * x * v * w
+            return tf.distribute.get_replica_context().all_reduce("SUM", y) if collective else y
+        x = tf.constant([1.0, 2.0])
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = s.experimental_local_results(s.run(f, args=(x,)))
+            z = tf.reduce_sum(y[0] + 3.0 * y[1])
+        return [z, t.gradient(z, [x, v, w])]
+    return prog
+
+
+program("outer-tape-around-run-of-a-traced-function", "outer-tape", "mirrored", 2)(_run_of_a_function(False))
+program("outer-tape-around-run-of-a-traced-function-all-reduce", "outer-tape", "mirrored", 2)(_run_of_a_function(True))
+
+
 def _all_gather(axis: int) -> Callable[[Any, Any], Any]:
     def prog(tf, s):
         def rep():
