@@ -86,18 +86,25 @@ def current_runner() -> "ReplicaRunner | None":
     return _current.ctx.runner
 
 
-@contextlib.contextmanager
-def function_run(fn: Any, own_threads: bool) -> Iterator[None]:
-    """The replicas of a run of `fn` as TF 2.21 runs them: mirrored_run.call_for_each_replica
-    runs a tf.function's replicas inside one tf.function (a clone whose Python calls the
-    function's on each replica), so the tapes around the run see into its replicas as around
-    any tf.function call (runtime/function_tapes.py, clause function.trace-under-tape-and-in-run).
-    Strategies whose replicas run on the caller's thread (`own_threads` False: OneDevice, TF's
-    too) share its tapes already."""
+def function_run(fn: Any, own_threads: bool) -> Any:
+    """The replicas of a run of `fn` as TF 2.21 runs them, as a context manager around the run:
+    mirrored_run.call_for_each_replica runs a tf.function's replicas inside one tf.function (a
+    clone whose Python calls the function's on each replica), so the tapes around the run see
+    into its replicas as around any tf.function call (runtime/function_tapes.py, clause
+    function.trace-under-tape-and-in-run). Strategies whose replicas run on the caller's thread
+    (`own_threads` False: OneDevice, TF's too) share its tapes already; without tapes there is
+    nothing to see (a shared no-op context, as strategy.run is a hot path)."""
     c = execution.current()
     if not own_threads or not c.tapes or not isinstance(fn, function_type()):
-        yield
-        return
+        return _NO_TAPES
+    return _seen_through(c)
+
+
+_NO_TAPES = contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _seen_through(c: execution.ExecutionContext) -> Iterator[None]:
     with function_tapes.seeing(c, c.tapes) as th:
         yield
     function_tapes.check(th, th.tapes)
