@@ -137,13 +137,18 @@ def under_tape(tf: Any) -> dict[str, Any]:
     return {"steps": steps, "after": after, "second": second, "traces": len(log)}
 
 
+def _two_replicas_and_a_variable(tf: Any) -> tuple[Any, Any, list[int]]:
+    """A MirroredStrategy over two CPUs, a mirrored variable [0.5, -1.0] and an empty trace log."""
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    with strategy.scope():
+        v = tf.Variable([0.5, -1.0])
+    return strategy, v, []
+
+
 def inside_run(tf: Any) -> dict[str, Any]:
     """A tf.function called inside MirroredStrategy.run, under the replica's tape and without:
     traced once per replica (each its own device), values and gradients as the eager call's."""
-    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-    log: list[int] = []
-    with strategy.scope():
-        v = tf.Variable([0.5, -1.0])
+    strategy, v, log = _two_replicas_and_a_variable(tf)
 
     @tf.function
     def g(x: Any) -> Any:
@@ -174,10 +179,7 @@ def around_run(tf: Any) -> dict[str, Any]:
     """A tape around a tf.function whose MirroredStrategy.run computes (simdist only: a call under
     the tape runs its Python again, where TF's replays its trace): values and gradients through
     the replicas, with a variable each replica reads."""
-    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-    log: list[int] = []
-    with strategy.scope():
-        v = tf.Variable([0.5, -1.0])
+    strategy, v, log = _two_replicas_and_a_variable(tf)
 
     @tf.function
     def f(x: Any) -> Any:
