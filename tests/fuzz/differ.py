@@ -71,17 +71,26 @@ class TFWorker:
 
     def collect(self) -> list[Any]:
         """TF's results of the submitted batch, in order; a program that kills TF itself (a
-        segfault in a kernel) gets ("tf-died", exit code) and the worker restarts on the rest."""
+        segfault in a kernel) gets ("tf-died", exit code) and the worker restarts on the rest, as
+        it does after a program that left TF's collectives aborted (`_collectives_healthy`)."""
         out: list[Any] = []
         todo, self._pending = self._pending, []
         while todo:
+            restart = False
             try:
                 for _ in range(len(todo)):
-                    out.append(_recv(self.proc.stdout))
+                    result, healthy = _recv(self.proc.stdout)
+                    out.append(result)
                     todo = todo[1:]
-            except (EOFError, BrokenPipeError):
+                    if not healthy:   # its collectives are aborted: a fresh worker for the rest
+                        restart = True
+                        self.proc.wait(timeout=60)
+                        break
+            except (EOFError, BrokenPipeError):   # it died inside a program, which gets this answer
                 out.append(("tf-died", self.proc.wait()))
                 todo = todo[1:]
+                restart = True
+            if restart:
                 self._start()
                 if todo:
                     self._pending = []
@@ -120,7 +129,23 @@ def _worker_main() -> None:
         except EOFError:
             return
         for p in programs:   # one message a program: a crash loses only the program that caused it
-            _send(sys.stdout.buffer, _run_all(tf, [p], strategy)[0])
+            result = _run_all(tf, [p], strategy)[0]
+            healthy = p.mode != "dist" or _collectives_healthy(tf, strategy)
+            _send(sys.stdout.buffer, (result, healthy))
+            if not healthy:
+                return   # the parent restarts the worker for the rest of the batch
+
+
+def _collectives_healthy(tf: Any, strategy: Any) -> bool:
+    """Whether TF's collectives still run after a program: a collective that failed (replicas
+    all-reducing different shapes) aborts the process's collective executor for good ("Collective
+    ops is aborted by: Shape mismatch ..."), and every later collective of the process fails;
+    without this probe every later MirroredStrategy program would get that poisoned answer."""
+    try:
+        strategy.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.0)))
+        return True
+    except Exception:  # noqa: BLE001 - any failure means the executor is gone
+        return False
 
 
 class _OrderProbe:
