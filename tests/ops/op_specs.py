@@ -78,7 +78,7 @@ def _idx(values: list[int]) -> Callable[[np.random.Generator, Any], np.ndarray]:
 
 
 # --- the table, gathered from the area modules ---------------------------------------------------------
-AREAS = ("specs_core", "specs_math", "specs_nn", "specs_fidelity")
+AREAS = ("specs_core", "specs_math", "specs_nn", "specs_fidelity", "specs_gap")
 
 
 def _modules() -> list[Any]:
