@@ -140,7 +140,8 @@ SPECS: list[OpSpec] = [
            _inputs(_fixed([1.0, 2.0, 2.0])), ("Greater", "All"), lambda x: np.all(np.diff(x) > 0), diff=(), grad=False),
     OpSpec("zero_fraction (gradient None)", lambda tf, x: tf.math.zero_fraction(x),
            _inputs(_fixed([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]])), ("NotEqual", "Cast", "Sum", "Size"),
-           lambda x: np.float32(np.mean(x == 0)), grad=False),
+           lambda x: np.float32(np.mean(x == 0)), grad=False, dtypes=(np.float32,),
+           notes="float32 whatever the input's dtype"),
     OpSpec("accumulate_n", lambda tf, a, b: tf.math.accumulate_n([a, b]), _inputs(rand((2, 3)), rand((2, 3))),
            ("AddN",), np.add, diff=(0, 1)),
     # --- array ops (runtime/ops/array_more.py) --------------------------------------------------------------------------
@@ -187,9 +188,9 @@ SPECS: list[OpSpec] = [
     # --- tf.nn (runtime/ops/nn_more.py) -----------------------------------------------------------------------------------
     OpSpec("crelu", lambda tf, x: tf.nn.crelu(x), lambda rng, dt: [away_from(rand((2, 3))(rng, dt))],
            ("Relu", "ConcatV2", "Neg"), lambda x: np.concatenate([np.maximum(x, 0), np.maximum(-x, 0)], -1)),
-    OpSpec("normalize_moments", lambda tf, m, v, s: tf.nn.normalize_moments(tf.constant(4.0, m.dtype), m, v, s)[1],
+    OpSpec("normalize_moments", lambda tf, m, v, s: tf.add(*tf.nn.normalize_moments(tf.constant(4.0, m.dtype), m, v, s)),
            _inputs(rand((3,)), rand((3,), 2, 4), rand((3,))), ("Reciprocal", "Mul", "Square", "Sub"),
-           lambda m, v, s: v / 4 - (m / 4) ** 2, diff=(0, 1, 2)),
+           lambda m, v, s: m / 4 + s + v / 4 - (m / 4) ** 2, diff=(0, 1, 2)),
     OpSpec("sufficient_statistics", lambda tf, x, s: tf.add(*tf.nn.sufficient_statistics(x, [0, 2], shift=s)[1:3]),
            _inputs(rand((2, 3, 2)), rand(())), ("Sub", "SquaredDifference", "Sum"),
            lambda x, s: np.sum(x - s, (0, 2)) + np.sum((x - s) ** 2, (0, 2)), diff=(0, 1)),
