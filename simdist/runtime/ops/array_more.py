@@ -147,11 +147,23 @@ def _reverse_sequence_grad(op: Any, grad: Any) -> list:
 
 # --- LowerBound / UpperBound (searchsorted) ----------------------------------------------------------------------
 def _bound(side: str) -> Any:
+    """std::lower_bound (side left: the first element e with !(e < v)) or std::upper_bound (right:
+    the first with v < e) per row, by the same binary search, so NaN compares as C++ compares it."""
     def forward(seq: np.ndarray, vals: np.ndarray, out_type: dtypes.DType) -> np.ndarray:
-        out = np.empty(vals.shape, dtype=out_type.as_numpy_dtype)
-        for r in range(seq.shape[0]):
-            out[r] = np.searchsorted(seq[r], vals[r], side=side)
-        return out
+        rows, n = seq.shape
+        first = np.zeros(vals.shape, np.int64)
+        count = np.full(vals.shape, n, np.int64)
+        r = np.arange(rows)[:, None]
+        with np.errstate(invalid="ignore"):
+            while (count > 0).any():
+                step = count // 2
+                it = first + step
+                e = seq[r, np.minimum(it, max(n - 1, 0))] if n else np.zeros(vals.shape, seq.dtype)
+                go = (e < vals) if side == "left" else ~(vals < e)
+                go &= count > 0
+                first = np.where(go, it + 1, first)
+                count = np.where(go, count - step - 1, np.where(count > 0, step, 0))
+        return first.astype(out_type.as_numpy_dtype)
     return forward
 
 
@@ -200,8 +212,13 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
 
 # --- UnravelIndex -----------------------------------------------------------------------------------------------
 def _unravel(idx: np.ndarray, dims: np.ndarray) -> np.ndarray:
-    out = np.stack(np.unravel_index(idx.reshape(-1), tuple(dims.tolist())), 0).astype(idx.dtype) if idx.size else \
-        np.zeros((dims.size, 0), idx.dtype)
+    """Coordinate j is (idx / stride_j) % dims[j] in C's integer arithmetic (truncating toward zero:
+    a negative index, which TF does not refuse, gives negative coordinates)."""
+    flat = idx.reshape(-1).astype(np.int64)
+    d = dims.astype(np.int64)
+    strides = np.concatenate([np.cumprod(d[::-1])[::-1][1:], [1]]).astype(np.int64) if d.size else d
+    q = np.sign(flat[None, :]) * (np.abs(flat[None, :]) // strides[:, None])   # C's truncating division
+    out = np.fmod(q, d[:, None]).astype(idx.dtype)
     return out.reshape((dims.size,) + idx.shape) if idx.ndim else out.reshape(dims.size)
 
 
@@ -225,20 +242,29 @@ def unravel_index(indices: Any, dims: Any, name: str | None = None) -> Tensor:
     if (dv <= 0).any() if dv.size else False:
         raise errors.InvalidArgumentError(None, None, "Input dims must be > 0 [Op:UnravelIndex]")
     total = int(np.prod(dv, dtype=np.int64))
-    if iv.size and ((iv < 0).any() or (iv >= total).any()):
+    if iv.size and (iv >= total).any():   # (TF checks the upper bound only)
         raise errors.InvalidArgumentError(None, None, f"index out of bounds [Op:UnravelIndex]")
     return dispatch.execute(UNRAVEL_INDEX, (i, d))
 
 
 # --- TensorScatterMax / TensorScatterMin ---------------------------------------------------------------------------
-def _tensor_scatter_extreme(ufunc: Any, opname: str) -> Any:
+def _tensor_scatter_extreme(wins: Any, opname: str) -> Any:
+    """out[i] = u if wins(u, out[i]) else out[i], update by update (TF's functor: u > out for max, u <
+    out for min, so a NaN already there stays and a NaN update is dropped)."""
     from simdist.runtime.ops.scatter import _check_nd, _check_updates
 
     def forward(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> np.ndarray:
         _check_updates(idx, upd.shape, x.shape, opname)
         pos = _check_nd(idx, x.shape, "shape", opname)
         out = x.copy()
-        ufunc.at(out, pos, upd)
+        k = idx.shape[-1]
+        flat_pos = [p.reshape(-1) for p in pos]
+        flat_upd = upd.reshape((-1,) + x.shape[k:])
+        with np.errstate(invalid="ignore"):
+            for j in range(flat_upd.shape[0]):
+                at = tuple(p[j] for p in flat_pos)
+                cur = out[at]
+                out[at] = np.where(wins(flat_upd[j], cur), flat_upd[j], cur)
         return out
     return forward
 
@@ -249,10 +275,10 @@ def _scatter_rule(name: str) -> Any:
 
 
 _SCATTER_LANES = lanes("its indices address one lane's rows: no stacked form written")
-TENSOR_SCATTER_MAX = register("TensorScatterMax", _tensor_scatter_extreme(np.fmax, "TensorScatterMax"),
+TENSOR_SCATTER_MAX = register("TensorScatterMax", _tensor_scatter_extreme(np.greater, "TensorScatterMax"),
                               _scatter_rule("TensorScatterMax"), lambda arrays, out, attrs: arrays[2].size,
                               kind="gather/scatter", fusion=_SCATTER_LANES)
-TENSOR_SCATTER_MIN = register("TensorScatterMin", _tensor_scatter_extreme(np.fmin, "TensorScatterMin"),
+TENSOR_SCATTER_MIN = register("TensorScatterMin", _tensor_scatter_extreme(np.less, "TensorScatterMin"),
                               _scatter_rule("TensorScatterMin"), lambda arrays, out, attrs: arrays[2].size,
                               kind="gather/scatter", fusion=_SCATTER_LANES)
 

@@ -26,15 +26,22 @@ _PER_MATRIX = lanes("a factorization of each matrix: no stacked form written")
 _LINALG_FLOATS = "double, float, half, complex64, complex128"
 
 
-def _linalg_rule(name: str) -> Any:
-    """float16/32/64 (TF's lists add complex, which simdist has not); bfloat16 and integers refused."""
+def _linalg_rule(name: str, half_kernel: bool = False, bfloat16_listed: bool = False) -> Any:
+    """The op def's list (half, float, double and complex, which simdist has not; bfloat16 for
+    MatrixTriangularSolve): else InvalidArgumentError. TF's CPU kernels: float and double, half for
+    MatrixInverse and Qr only: else NotFoundError."""
     base = args.same_dtype(name)
+    listed = ("float16", "float32", "float64") + (("bfloat16",) if bfloat16_listed else ())
+    kernels = ("float32", "float64") + (("float16",) if half_kernel else ())
 
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         d = base(dts, attrs)
-        if d.name not in ("float16", "float32", "float64"):
+        if d.name not in listed:
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list "
                                               f"of allowed values: {_LINALG_FLOATS} [Op:{name}]")
+        if d.name not in kernels:
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_{args.tf_name(d).upper()}] [Op:{name}]")
         return d
     return rule
 
@@ -186,7 +193,7 @@ def cross(a: Any, b: Any, name: str | None = None) -> Tensor:
         raise errors.InvalidArgumentError(None, None, f"a and b must be the same shape: {at.shape.as_list()} vs "
                                           f"{bt.shape.as_list()} [Op:Cross]")
     if at.ndim < 1 or at.shape.as_list()[-1] != 3:
-        raise errors.InvalidArgumentError(None, None, f"Dimension -1 in both shapes must be of size 3, got "
+        raise errors.FailedPreconditionError(None, None, f"Dimension -1 in both shapes must be of size 3, got "
                                           f"{at.shape.as_list()[-1] if at.ndim else 0} [Op:Cross]")
     return dispatch.execute(CROSS, (at, bt))
 
@@ -328,15 +335,20 @@ def _solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> np.ndarray:
 
 
 def _cholesky(a: np.ndarray) -> np.ndarray:
+    """Per matrix, from its lower triangle; a matrix that is not positive definite gives NaN in its
+    lower triangle and zeros above (TF 2.21's kernel: no error)."""
     if not a.size:
         return a.copy()
-    low = np.tril(a)
-    sym = low + np.swapaxes(np.tril(a, -1), -1, -2)   # (the kernel reads the lower triangle only)
-    try:
-        return np.linalg.cholesky(sym)
-    except np.linalg.LinAlgError:
-        raise errors.InvalidArgumentError(None, None, "Cholesky decomposition was not successful. The input might not "
-                                          "be valid. [Op:Cholesky]") from None
+    sym = np.tril(a) + np.swapaxes(np.tril(a, -1), -1, -2)   # (the kernel reads the lower triangle only)
+    flat = sym.reshape((-1,) + sym.shape[-2:])
+    out = np.empty_like(flat)
+    failed = np.where(np.tri(flat.shape[-1], dtype=bool), np.nan, 0.0).astype(a.dtype)
+    for i, m in enumerate(flat):
+        try:
+            out[i] = np.linalg.cholesky(m)
+        except np.linalg.LinAlgError:
+            out[i] = failed
+    return out.reshape(a.shape)
 
 
 def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint: bool = False) -> np.ndarray:
@@ -373,16 +385,16 @@ DET = register("MatrixDeterminant", _wide(_det), _linalg_rule("MatrixDeterminant
                fusion=_PER_MATRIX)
 SLOGDET = register("LogMatrixDeterminant", _wide(_slogdet), _linalg_rule("LogMatrixDeterminant"), _cube_flops,
                    num_outputs=2, kind="contraction", fusion=_PER_MATRIX, none_grad_ok=(0,))
-INV = register("MatrixInverse", _wide(_inv), _linalg_rule("MatrixInverse"), _cube_flops, kind="contraction",
+INV = register("MatrixInverse", _wide(_inv), _linalg_rule("MatrixInverse", half_kernel=True), _cube_flops, kind="contraction",
                fusion=_PER_MATRIX)
 SOLVE = register("MatrixSolve", _wide(_solve), _linalg_rule("MatrixSolve"), _cube_flops, kind="contraction",
                  fusion=_PER_MATRIX)
 CHOLESKY = register("Cholesky", _wide(_cholesky), _linalg_rule("Cholesky"), _cube_flops, kind="contraction",
                     fusion=_PER_MATRIX)
-TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _wide(_triangular_solve), _linalg_rule("MatrixTriangularSolve"),
+TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _wide(_triangular_solve), _linalg_rule("MatrixTriangularSolve", bfloat16_listed=True),
                             lambda arrays, out, attrs: out.size * arrays[0].shape[-1], kind="contraction",
                             fusion=_PER_MATRIX)
-QR = register("Qr", _wide(_qr), _linalg_rule("Qr"), _cube_flops, num_outputs=2, kind="contraction",
+QR = register("Qr", _wide(_qr), _linalg_rule("Qr", half_kernel=True), _cube_flops, num_outputs=2, kind="contraction",
               fusion=_PER_MATRIX)
 
 

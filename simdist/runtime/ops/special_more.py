@@ -63,13 +63,25 @@ def _elementwise(fn: Any) -> Any:
 
 
 def _igamma(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    r = _sp().gammainc(a, x)
-    return np.where((a <= 0) | (x < 0), np.nan, r)   # Eigen: NaN outside a > 0, x >= 0
+    """Eigen's order of cases: x == 0 gives 0 (whatever a, NaN too), then NaN outside a > 0, x >= 0
+    and for a NaN operand, 0 for a = inf (x = inf too), 1 for x = inf."""
+    a, x = np.broadcast_arrays(a, x)
+    r = _sp().gammainc(np.where(np.isinf(a), 1.0, a), x)
+    r = np.where(np.isposinf(x), 1.0, r)
+    r = np.where(np.isposinf(a), 0.0, r)
+    r = np.where((x < 0) | (a <= 0) | np.isnan(a) | np.isnan(x), np.nan, r)
+    return np.where(x == 0, 0.0, r)
 
 
 def _igammac(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    r = _sp().gammaincc(a, x)
-    return np.where((a <= 0) | (x < 0), np.nan, r)
+    """Eigen's cases: NaN outside a > 0, x >= 0 and for a NaN operand; for a = inf, 1 (0 at x =
+    inf); 0 at x = inf; 1 at x = 0."""
+    a, x = np.broadcast_arrays(a, x)
+    r = _sp().gammaincc(np.where(np.isinf(a), 1.0, a), x)
+    r = np.where(x == 0, 1.0, r)
+    r = np.where(np.isposinf(x), 0.0, r)
+    r = np.where(np.isposinf(a), np.where(np.isposinf(x), 0.0, 1.0), r)
+    return np.where((x < 0) | (a <= 0) | np.isnan(a) | np.isnan(x), np.nan, r)
 
 
 def _igamma_grad_a(a: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -85,15 +97,37 @@ def _igamma_grad_a(a: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 def _betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
-    r = _sp().betainc(a, b, x)
+    """In float64, rounded once (TF's float32 kernel gives the float64 value rounded; SciPy's float32
+    loop is ulps away)."""
+    dt = np.result_type(a, b, x)
+    r = _sp().betainc(a.astype(np.float64), b.astype(np.float64), x.astype(np.float64)).astype(dt)
     return np.where((a <= 0) | (b <= 0) | (x < 0) | (x > 1), np.nan, r)
 
 
 def _zeta(x: np.ndarray, q: np.ndarray) -> np.ndarray:
-    return _sp().zeta(x, q)
+    """Eigen's zeta_impl domain: x == 1 is inf (any q), x < 1 NaN; q <= 0 an integer: inf when x is
+    an even integer (inf included), else NaN; q <= 0 not an integer: NaN unless x is an integer."""
+    x, q = np.broadcast_arrays(x, q)
+    r = _sp().zeta(x, q)
+    q_int = (q <= 0) & (q == np.floor(q))
+    x_int = x == np.floor(x)
+    even = x_int & (np.where(np.isinf(x), 0, np.fmod(np.where(x_int, x, 0), 2)) == 0)
+    r = np.where(q_int, np.where(even, np.inf, np.nan), r)
+    r = np.where((q <= 0) & ~q_int & ~x_int, np.nan, r)
+    r = np.where(x < 1, np.nan, r)
+    return np.where(x == 1, np.inf, r)
 
 
-ERFINV = unary("Erfinv", _elementwise(lambda a: _sp().erfinv(a)), _kernel_rule("Erfinv", _OPDEF_FLOATS, _F32_F64))
+def _erfinv(a: np.ndarray) -> np.ndarray:
+    """Eigen computes erfinv(x) as ndtri((x + 1) / 2) / sqrt(2), the halving in the input's dtype: in
+    float32 that rounding shows near 0 (erfinv(1e-3) is 0.0008862685, not 0.00088622724)."""
+    if a.dtype == np.float32:
+        p = ((a + np.float32(1)) / np.float32(2)).astype(np.float32)
+        return (_sp().ndtri(p.astype(np.float64)) / np.sqrt(2.0)).astype(np.float32)
+    return _sp().erfinv(a)
+
+
+ERFINV = unary("Erfinv", _elementwise(_erfinv), _kernel_rule("Erfinv", _OPDEF_FLOATS, _F32_F64))
 NDTRI = unary("Ndtri", _elementwise(lambda a: _sp().ndtri(a)), _kernel_rule("Ndtri", _OPDEF_FLOATS, _F32_F64))
 BESSEL_I0 = unary("BesselI0", _elementwise(lambda a: _sp().i0(a)), _kernel_rule("BesselI0", _OPDEF_FLOATS, _HALF_UP))
 BESSEL_I0E = unary("BesselI0e", _elementwise(lambda a: _sp().i0e(a)),
@@ -103,16 +137,25 @@ BESSEL_I1E = unary("BesselI1e", _elementwise(lambda a: _sp().i1e(a)),
                    _kernel_rule("BesselI1e", _OPDEF_FLOATS, _HALF_UP))
 IGAMMA = binary("Igamma", _elementwise(_igamma), _kernel_rule("Igamma", _OPDEF_FLOATS, _F32_F64))
 IGAMMAC = binary("Igammac", _elementwise(_igammac), _kernel_rule("Igammac", _OPDEF_FLOATS, _F32_F64))
-IGAMMA_GRAD_A = binary("IgammaGradA", _elementwise(_igamma_grad_a), args.allowed("IgammaGradA", "f", "float, double"))
-ZETA = binary("Zeta", _elementwise(_zeta), args.allowed("Zeta", "f", "float, double"))
-NEXTAFTER = binary("NextAfter", np.nextafter, args.allowed("NextAfter", "f", "double, float"), exact=True)
 
 
-def _betainc_rule(dts: Any, attrs: Any) -> dtypes.DType:
-    return args.allowed("Betainc", "f", "float, double")(dts, attrs)
+def _float_double(name: str, listed: str = "float, double") -> Any:
+    """The op def's list holds float and double only: half and bfloat16 are InvalidArgumentError."""
+    base = args.same_dtype(name)
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = base(dts, attrs)
+        if d.name not in _F32_F64:
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {tf_name(d)} is not in the list of "
+                                              f"allowed values: {listed} [Op:{name}]")
+        return d
+    return rule
 
 
-BETAINC = register("Betainc", _elementwise(_betainc), _betainc_rule, kind="elementwise")
+IGAMMA_GRAD_A = binary("IgammaGradA", _elementwise(_igamma_grad_a), _float_double("IgammaGradA"))
+ZETA = binary("Zeta", _elementwise(_zeta), _float_double("Zeta"))
+NEXTAFTER = binary("NextAfter", np.nextafter, _float_double("NextAfter", "double, float"), exact=True)
+BETAINC = register("Betainc", _elementwise(_betainc), _float_double("Betainc"), kind="elementwise")
 NotDifferentiable("IgammaGradA")
 
 

@@ -1,0 +1,459 @@
+"""Issue 29's second batch of ops against real TensorFlow 2.21 at their edges: the dtypes each op
+accepts or refuses (and with which error class), edge values (NaN, ±inf, ±0, the ends of each
+function's domain, empty inputs) and argument errors. Each program runs on both backends and
+gives the same dtype and values (the special functions within a few float32 ulps: their kernels
+are Eigen's in TF and SciPy's here; everything else bit for bit, NaN matching NaN), or raises the
+same exception class. Values and gradients on smooth inputs: specs_gap.py through
+test_op_differential_tf.py. Needs the `tf` extra."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_DTYPES = ("int32", "float16", "bfloat16", "float32", "float64")
+
+
+def _c(tf: Any, values: Any, dt: str = "float32") -> Any:
+    return tf.constant(values, getattr(tf, dt))
+
+
+def _by_dtype(name: str, cid: str, fn: Callable[[Any, Any], Any], values: Any = (0.5, 0.25)) -> list:
+    """fn(tf, x) for x of each dtype (ints from the values' integer parts)."""
+    out = []
+    for dt in _DTYPES:
+        vals = [int(v) for v in values] if dt == "int32" else list(values)
+        out.append((f"{name}-{dt}", cid, lambda tf, dt=dt, vals=vals: fn(tf, tf.constant(vals, getattr(tf, dt)))))
+    return out
+
+
+_SPECIAL_EDGES = [-np.inf, -2.0, -1.0, -0.5, -0.0, 0.0, 1e-3, 0.5, 1.0, 2.0, 30.0, np.inf, np.nan]
+
+
+def _edges(dt: str = "float32") -> Callable[[Any], Any]:
+    return lambda tf: tf.constant(_SPECIAL_EDGES, getattr(tf, dt))
+
+
+def _grid2(tf: Any, dt: str, a: list, b: list) -> tuple:
+    x = np.repeat(np.array(a, np.float64), len(b))
+    y = np.tile(np.array(b, np.float64), len(a))
+    return tf.constant(x, getattr(tf, dt)), tf.constant(y, getattr(tf, dt))
+
+
+_GAMMA_A = [-1.0, 0.0, 0.5, 1.0, 3.0, np.inf, np.nan]
+_GAMMA_X = [-1.0, 0.0, 0.5, 2.0, 50.0, np.inf, np.nan]
+
+
+def _grads(tf: Any, fn: Callable[..., Any], values: list) -> list:
+    """The gradients of sum(fn(*variables)) for variables of `values` (float32)."""
+    vs = [tf.Variable(tf.constant(v, tf.float32)) for v in values]
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(fn(*vs))
+    return [tf.convert_to_tensor(g) for g in tape.gradient(y, vs)]
+
+
+def _grad(tf: Any, fn: Callable[[Any], Any], x: Any) -> Any:
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(fn(v))
+    return tf.convert_to_tensor(tape.gradient(y, v))
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return tf_workers.spawn(__file__, list(range(len(CASES))))
+
+
+def _parallel_stack_in_function(tf: Any) -> Any:
+    @tf.function
+    def f(a: Any, b: Any) -> Any:
+        return tf.parallel_stack([a, b])
+    return f(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]))
+
+
+# (id, clause, program, rtol): rtol 0 compares bits; else values within rtol (non-finite positions exact).
+_RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # --- special functions: dtypes accepted and refused, edge values, gradients at the edges ------------------------
+    *[c for n in ("erfinv", "ndtri", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e")
+      for c in _by_dtype(n, "ops.special-more", (lambda n: lambda tf, x: getattr(tf.math, n)(x))(n))],
+    *_by_dtype("nextafter", "ops.special-more", lambda tf, x: tf.math.nextafter(x, x * 0 + 2)),
+    *_by_dtype("igamma", "ops.special-more", lambda tf, x: tf.math.igamma(x, x)),
+    *_by_dtype("igammac", "ops.special-more", lambda tf, x: tf.math.igammac(x, x)),
+    *_by_dtype("betainc", "ops.special-more", lambda tf, x: tf.math.betainc(x, x, x)),
+    *_by_dtype("zeta", "ops.special-more", lambda tf, x: tf.math.zeta(x + 2, x)),
+    *[(f"{n}-edges-{dt}", "ops.special-more", (lambda n, dt: lambda tf: getattr(tf.math, n)(_edges(dt)(tf)))(n, dt))
+      for n in ("erfinv", "ndtri", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e") for dt in ("float32", "float64")],
+    ("bessel-i0-float16-edges", "ops.special-more", lambda tf: tf.math.bessel_i0(_edges("float16")(tf))),
+    *[(f"{n}-grid-{dt}", "ops.special-more",
+       (lambda n, dt: lambda tf: getattr(tf.math, n)(*_grid2(tf, dt, _GAMMA_A, _GAMMA_X)))(n, dt))
+      for n in ("igamma", "igammac") for dt in ("float32", "float64")],
+    *[(f"zeta-grid-{dt}", "ops.special-more",
+       (lambda dt: lambda tf: tf.math.zeta(*_grid2(tf, dt, [0.5, 1.0, 2.0, 3.5, np.inf, np.nan],
+                                                   [-2.0, -1.5, 0.0, 0.5, 1.0, np.inf, np.nan])))(dt))
+      for dt in ("float32", "float64")],
+    *[(f"betainc-grid-{dt}", "ops.special-more",
+       (lambda dt: lambda tf: tf.math.betainc(*[tf.constant(np.array(v, np.float64), getattr(tf, dt)) for v in (
+           [0.5, 1.0, 2.0, -1.0, 0.0, 1.0, np.nan, 2.0, 3.0, 1.0],
+           [0.5, 2.0, 1.0, 1.0, 1.0, -1.0, 1.0, np.nan, 3.0, 1.0],
+           [0.3, 0.0, 1.0, 0.5, 0.5, 0.5, 0.5, 0.5, 1.5, -0.1])]))(dt))
+      for dt in ("float32", "float64")],
+    ("betainc-shapes-inconsistent", "ops.special-more",
+     lambda tf: tf.math.betainc(tf.ones([2]), tf.ones([3]), tf.ones([2]))),
+    ("betainc-scalar-a", "ops.special-more", lambda tf: tf.math.betainc(2.0, tf.constant([1.0, 3.0]), 0.5)),
+    *[(f"nextafter-edges-{dt}", "ops.special-more",
+       (lambda dt: lambda tf: tf.math.nextafter(*_grid2(tf, dt, [0.0, -0.0, 1.0, np.inf, -np.inf, np.nan],
+                                                        [0.0, -0.0, 2.0, -np.inf, np.nan])))(dt))
+      for dt in ("float32", "float64")],
+    ("igamma-grad-a-and-x", "ops.special-more",
+     lambda tf: _grads(tf, tf.math.igamma, [[0.5, 1.5, 4.0], [1.0, 0.5, 3.0]])),
+    ("igammac-grad-a-and-x", "ops.special-more",
+     lambda tf: _grads(tf, tf.math.igammac, [[0.25, 2.5, 10.0], [2.0, 0.5, 12.0]])),
+    ("bessel-i1-grad-at-zero", "ops.special-more",
+     lambda tf: _grad(tf, tf.math.bessel_i1, tf.constant([0.0, 1.0, -2.0]))),
+    ("bessel-i1e-grad-at-zero", "ops.special-more",
+     lambda tf: _grad(tf, tf.math.bessel_i1e, tf.constant([0.0, 1.0, -2.0]))),
+    ("erfinv-grad-edges", "ops.special-more", lambda tf: _grad(tf, tf.math.erfinv, tf.constant([0.0, 0.5, -0.9]))),
+    # --- tf.math composites ---------------------------------------------------------------------------------------------
+    *_by_dtype("reciprocal-no-nan", "ops.math-composites", lambda tf, x: tf.math.reciprocal_no_nan(x), (0.0, 2.0)),
+    ("reciprocal-no-nan-edges", "ops.math-composites",
+     lambda tf: tf.math.reciprocal_no_nan(tf.constant([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-30, 4.0]))),
+    *_by_dtype("is-non-decreasing", "ops.math-composites", lambda tf, x: tf.math.is_non_decreasing(x), (1.0, 1.0, 2.0)),
+    *_by_dtype("is-strictly-increasing", "ops.math-composites", lambda tf, x: tf.math.is_strictly_increasing(x),
+               (1.0, 1.0, 2.0)),
+    ("is-non-decreasing-nan", "ops.math-composites", lambda tf: tf.math.is_non_decreasing([1.0, np.nan, 2.0])),
+    ("is-non-decreasing-one", "ops.math-composites", lambda tf: tf.math.is_non_decreasing([5])),
+    ("is-non-decreasing-empty", "ops.math-composites", lambda tf: tf.math.is_non_decreasing(tf.zeros([0]))),
+    ("is-non-decreasing-matrix", "ops.math-composites", lambda tf: tf.math.is_non_decreasing([[1, 2], [2, 3]])),
+    ("is-non-decreasing-bool", "ops.math-composites", lambda tf: tf.math.is_non_decreasing([True, False])),
+    *_by_dtype("zero-fraction", "ops.math-composites", lambda tf, x: tf.math.zero_fraction(x), (0.0, 1.0, 0.0)),
+    ("zero-fraction-empty", "ops.math-composites", lambda tf: tf.math.zero_fraction(tf.zeros([0]))),
+    ("zero-fraction-nan", "ops.math-composites", lambda tf: tf.nn.zero_fraction([np.nan, -0.0, 0.0, 1.0])),
+    ("zero-fraction-bool", "ops.math-composites", lambda tf: tf.math.zero_fraction([True, False, False])),
+    *_by_dtype("lbeta", "ops.math-composites", lambda tf, x: tf.math.lbeta(x), (0.5, 2.0)),
+    ("lbeta-empty-last-axis", "ops.math-composites", lambda tf: tf.math.lbeta(tf.zeros([2, 0]))),
+    ("lbeta-edges", "ops.math-composites",
+     lambda tf: tf.math.lbeta(tf.constant([[0.0, 1.0], [np.inf, 1.0], [-1.5, 2.0], [np.nan, 1.0]]))),
+    ("polyval-ints", "ops.math-composites", lambda tf: tf.math.polyval([2, 1, 0], 3)),
+    ("polyval-empty", "ops.math-composites", lambda tf: tf.math.polyval([], tf.constant([1.5, 2.0]))),
+    ("polyval-broadcast", "ops.math-composites",
+     lambda tf: tf.math.polyval([tf.constant([1.0, 2.0]), 3.0], tf.constant([[1.0], [2.0]]))),
+    ("polyval-not-a-list", "ops.math-composites", lambda tf: tf.math.polyval((1.0, 2.0), 3.0)),
+    ("polyval-mixed-dtypes", "ops.math-composites", lambda tf: tf.math.polyval([1, 2.5], tf.constant(2.0))),
+    ("scalar-mul", "ops.math-composites", lambda tf: tf.scalar_mul(3, tf.constant([1.5, 2.0]))),
+    ("scalar-mul-int", "ops.math-composites", lambda tf: tf.math.scalar_mul(2, tf.constant([1, 2]))),
+    ("scalar-mul-float-on-int", "ops.math-composites", lambda tf: tf.math.scalar_mul(2.5, tf.constant([1, 2]))),
+    ("scalar-mul-vector", "ops.math-composites", lambda tf: tf.math.scalar_mul([2.0, 3.0], tf.constant([1.0, 2.0]))),
+    ("scalar-mul-tensor-other-dtype", "ops.math-composites",
+     lambda tf: tf.math.scalar_mul(tf.constant(2.0, tf.float64), tf.constant([1.0]))),
+    ("accumulate-n", "ops.math-composites", lambda tf: tf.math.accumulate_n([[1, 2], [3, 4], [5, 6]])),
+    ("accumulate-n-one", "ops.math-composites", lambda tf: tf.math.accumulate_n([tf.constant([1.5])])),
+    ("accumulate-n-empty", "ops.math-composites", lambda tf: tf.math.accumulate_n([])),
+    ("accumulate-n-dtypes", "ops.math-composites",
+     lambda tf: tf.math.accumulate_n([tf.constant([1.0]), tf.constant([1.0], tf.float64)])),
+    ("accumulate-n-shapes", "ops.math-composites",
+     lambda tf: tf.math.accumulate_n([tf.constant([1.0]), tf.constant([1.0, 2.0])])),
+    ("accumulate-n-tensor-dtype", "ops.math-composites",
+     lambda tf: tf.math.accumulate_n([tf.constant([1.0])], tensor_dtype=tf.float64)),
+    ("invert-permutation-int64", "ops.math-composites",
+     lambda tf: tf.math.invert_permutation(tf.constant([2, 0, 1], tf.int64))),
+    ("invert-permutation-empty", "ops.math-composites", lambda tf: tf.math.invert_permutation(tf.zeros([0], tf.int32))),
+    ("invert-permutation-duplicate", "ops.math-composites", lambda tf: tf.math.invert_permutation([0, 0, 1])),
+    ("invert-permutation-out-of-range", "ops.math-composites", lambda tf: tf.math.invert_permutation([0, 3, 1])),
+    ("invert-permutation-matrix", "ops.math-composites", lambda tf: tf.math.invert_permutation([[0, 1]])),
+    ("invert-permutation-float", "ops.math-composites", lambda tf: tf.math.invert_permutation([0.0, 1.0])),
+    # --- array ops -----------------------------------------------------------------------------------------------------
+    ("roll-scalar", "ops.array-more", lambda tf: tf.roll([1, 2, 3, 4, 5], 2, 0)),
+    ("roll-negative-axis-big-shift", "ops.array-more", lambda tf: tf.roll(tf.reshape(tf.range(12), [3, 4]), 7, -1)),
+    ("roll-repeated-axis", "ops.array-more", lambda tf: tf.roll(tf.reshape(tf.range(6.0), [2, 3]), [1, 1], [1, 1])),
+    ("roll-bool", "ops.array-more", lambda tf: tf.roll([True, False, False], 1, 0)),
+    ("roll-int64-shift", "ops.array-more", lambda tf: tf.roll([1, 2, 3], tf.constant(-1, tf.int64), 0)),
+    ("roll-mismatched", "ops.array-more", lambda tf: tf.roll([1, 2, 3], [1, 2], [0])),
+    ("roll-axis-out-of-range", "ops.array-more", lambda tf: tf.roll([1, 2, 3], 1, 1)),
+    ("roll-scalar-input", "ops.array-more", lambda tf: tf.roll(tf.constant(3.0), 1, 0)),
+    ("roll-float-shift", "ops.array-more", lambda tf: tf.roll([1, 2, 3], 1.0, 0)),
+    ("roll-empty", "ops.array-more", lambda tf: tf.roll(tf.zeros([0, 2]), 3, 0)),
+    ("roll-grad", "ops.array-more", lambda tf: _grad(tf, lambda v: tf.roll(v, 1, 0) * [1.0, 2.0, 3.0],
+                                                     tf.constant([1.0, 2.0, 3.0]))),
+    ("reverse-sequence", "ops.array-more",
+     lambda tf: tf.reverse_sequence(tf.reshape(tf.range(12), [3, 4]), [4, 0, 2], seq_axis=1, batch_axis=0)),
+    ("reverse-sequence-batch-last", "ops.array-more",
+     lambda tf: tf.reverse_sequence(tf.reshape(tf.range(12.0), [4, 3]), tf.constant([1, 3, 2], tf.int32), 0, 1)),
+    ("reverse-sequence-too-long", "ops.array-more",
+     lambda tf: tf.reverse_sequence(tf.zeros([2, 3]), [4, 1], seq_axis=1, batch_axis=0)),
+    ("reverse-sequence-negative", "ops.array-more",
+     lambda tf: tf.reverse_sequence(tf.zeros([2, 3]), [-1, 1], seq_axis=1, batch_axis=0)),
+    ("reverse-sequence-wrong-count", "ops.array-more",
+     lambda tf: tf.reverse_sequence(tf.zeros([2, 3]), [1, 1, 1], seq_axis=1, batch_axis=0)),
+    ("reverse-sequence-same-axes", "ops.array-more",
+     lambda tf: tf.reverse_sequence(tf.zeros([2, 3]), [1, 1], seq_axis=0, batch_axis=0)),
+    ("reverse-sequence-float-lengths", "ops.array-more",
+     lambda tf: tf.reverse_sequence(tf.zeros([2, 3]), [1.0, 1.0], seq_axis=1, batch_axis=0)),
+    ("searchsorted-ties", "ops.array-more",
+     lambda tf: [tf.searchsorted([1, 2, 2, 2, 5], [2, 0, 6, 5]),
+                 tf.searchsorted([1, 2, 2, 2, 5], [2, 0, 6, 5], side="right")]),
+    ("searchsorted-int64", "ops.array-more",
+     lambda tf: tf.searchsorted([[0.0, 1.0], [2.0, 3.0]], [[0.5, 2.0, 9.0], [0.0, 2.5, 3.0]], out_type=tf.int64)),
+    ("searchsorted-nan", "ops.array-more", lambda tf: tf.searchsorted([0.0, 1.0, np.nan], [np.nan, 0.5, np.inf])),
+    ("searchsorted-bad-side", "ops.array-more", lambda tf: tf.searchsorted([1.0, 2.0], [1.5], side="middle")),
+    ("searchsorted-leading-mismatch", "ops.array-more", lambda tf: tf.searchsorted([[1.0, 2.0]], [[1.5], [0.5]])),
+    ("searchsorted-dtype-mismatch", "ops.array-more", lambda tf: tf.searchsorted([1.0, 2.0], [1])),
+    ("unravel-index", "ops.array-more", lambda tf: tf.unravel_index([0, 5, 11], [3, 4])),
+    ("unravel-index-scalar", "ops.array-more", lambda tf: tf.unravel_index(tf.constant(7, tf.int64), tf.constant([2, 5], tf.int64))),
+    ("unravel-index-out-of-range", "ops.array-more", lambda tf: tf.unravel_index([12], [3, 4])),
+    ("unravel-index-negative", "ops.array-more", lambda tf: tf.unravel_index([-1], [3, 4])),
+    ("unravel-index-zero-dim", "ops.array-more", lambda tf: tf.unravel_index([0], [3, 0])),
+    ("unravel-index-dtype-mismatch", "ops.array-more",
+     lambda tf: tf.unravel_index(tf.constant([1], tf.int64), tf.constant([3], tf.int32))),
+    ("tensor-scatter-max-nan", "ops.array-more",
+     lambda tf: tf.tensor_scatter_nd_max(tf.constant([1.0, np.nan, 3.0, 0.0]), [[0], [1], [2], [2]],
+                                         tf.constant([np.nan, 2.0, 5.0, 4.0]))),
+    ("tensor-scatter-min-int", "ops.array-more",
+     lambda tf: tf.tensor_scatter_nd_min(tf.constant([[5, 5], [5, 5]]), [[0, 1], [1, 0], [0, 1]], [3, 7, 1])),
+    ("tensor-scatter-max-out-of-range", "ops.array-more",
+     lambda tf: tf.tensor_scatter_nd_max(tf.zeros([3]), [[3]], [1.0])),
+    ("tensor-scatter-max-tie-grad", "ops.array-more",
+     lambda tf: _grads(tf, lambda x, u: tf.tensor_scatter_nd_max(x, [[0], [1], [1]], u) * [1.0, 2.0, 3.0],
+                       [[2.0, 1.0, 0.0], [2.0, 4.0, 4.0]])),
+    ("tensor-scatter-min-grad", "ops.array-more",
+     lambda tf: _grads(tf, lambda x, u: tf.tensor_scatter_nd_min(x, [[2], [0]], u) * [1.0, 2.0, 3.0],
+                       [[2.0, 1.0, 0.0], [-1.0, 3.0]])),
+    ("shape-n", "ops.array-more", lambda tf: tf.shape_n([tf.zeros([2, 3]), 5.0, [[1], [2]]], out_type=tf.int64)),
+    ("shape-n-float-out", "ops.array-more", lambda tf: tf.shape_n([tf.zeros([2])], out_type=tf.float32)),
+    ("identity-n", "ops.array-more", lambda tf: tf.identity_n([tf.constant([1, 2]), 3.5, True])),
+    ("broadcast-dynamic-shape", "ops.array-more",
+     lambda tf: tf.broadcast_dynamic_shape(tf.constant([1, 3], tf.int64), tf.constant([5, 2, 1], tf.int64))),
+    ("broadcast-dynamic-shape-bad", "ops.array-more", lambda tf: tf.broadcast_dynamic_shape([2, 3], [4, 3])),
+    ("broadcast-dynamic-shape-mixed", "ops.array-more",
+     lambda tf: tf.broadcast_dynamic_shape(tf.constant([2], tf.int32), tf.constant([2], tf.int64))),
+    ("broadcast-dynamic-shape-zero", "ops.array-more", lambda tf: tf.broadcast_dynamic_shape([0, 1], [1, 4])),
+    ("broadcast-static-shape", "ops.array-more",
+     lambda tf: tf.constant(tf.broadcast_static_shape(tf.TensorShape([1, 3]), tf.TensorShape([4, 1, 1])).as_list())),
+    ("broadcast-static-shape-bad", "ops.array-more",
+     lambda tf: tf.constant(tf.broadcast_static_shape(tf.TensorShape([2]), tf.TensorShape([3])).as_list())),
+    ("ensure-shape", "ops.array-more", lambda tf: tf.ensure_shape(tf.zeros([2, 3]), [2, None])),
+    ("ensure-shape-bad", "ops.array-more", lambda tf: tf.ensure_shape(tf.zeros([2, 3]), [3, 2])),
+    ("ensure-shape-rank", "ops.array-more", lambda tf: tf.ensure_shape(tf.zeros([2, 3]), [6])),
+    ("ensure-shape-grad", "ops.array-more",
+     lambda tf: _grad(tf, lambda v: tf.ensure_shape(v, [3]) * 2.0, tf.constant([1.0, 2.0, 3.0]))),
+    ("get-static-value", "ops.array-more", lambda tf: tf.constant(tf.get_static_value(tf.constant([1.5, 2.0])))),
+    ("parallel-stack-eager", "ops.array-more", lambda tf: tf.parallel_stack([tf.constant(1.0), tf.constant(2.0)])),
+    ("parallel-stack-in-function", "ops.array-more", _parallel_stack_in_function),
+    ("bitcast-float-to-int", "ops.array-more", lambda tf: tf.bitcast(tf.constant([1.0, -0.0, np.nan]), tf.int32)),
+    ("bitcast-int-to-uint8", "ops.array-more", lambda tf: tf.bitcast(tf.constant([1, -2]), tf.uint8)),
+    ("bitcast-uint8-to-int32", "ops.array-more",
+     lambda tf: tf.bitcast(tf.constant([[1, 0, 0, 0], [255, 255, 255, 255]], tf.uint8), tf.int32)),
+    ("bitcast-bad-shape", "ops.array-more", lambda tf: tf.bitcast(tf.constant([1, 2, 3], tf.uint8), tf.int32)),
+    ("bitcast-float64-to-float16", "ops.array-more", lambda tf: tf.bitcast(tf.constant([1.5], tf.float64), tf.float16)),
+    ("bitcast-bool", "ops.array-more", lambda tf: tf.bitcast(tf.constant([True]), tf.uint8)),
+    # --- space, batch and depth -------------------------------------------------------------------------------------------
+    ("space-to-batch-nd-int", "ops.space-batch",
+     lambda tf: tf.space_to_batch_nd(tf.reshape(tf.range(16), [1, 4, 4, 1]), [2, 2], [[0, 0], [0, 0]])),
+    ("space-to-batch-padded", "ops.space-batch",
+     lambda tf: tf.space_to_batch(tf.reshape(tf.range(12.0), [2, 3, 2]), [2], [[1, 0]])),
+    ("space-to-batch-not-divisible", "ops.space-batch",
+     lambda tf: tf.space_to_batch_nd(tf.zeros([1, 3, 3, 1]), [2, 2], [[0, 0], [0, 0]])),
+    ("space-to-batch-negative-pad", "ops.space-batch",
+     lambda tf: tf.space_to_batch_nd(tf.zeros([1, 4, 1]), [2], [[-1, 1]])),
+    ("space-to-batch-zero-block", "ops.space-batch", lambda tf: tf.space_to_batch_nd(tf.zeros([1, 4, 1]), [0], [[0, 0]])),
+    ("batch-to-space-cropped", "ops.space-batch",
+     lambda tf: tf.batch_to_space(tf.reshape(tf.range(16), [4, 2, 2, 1]), [2, 2], [[0, 1], [1, 0]])),
+    ("batch-to-space-int-block", "ops.space-batch",
+     lambda tf: tf.batch_to_space(tf.reshape(tf.range(8), [4, 1, 2, 1]), 2, [[0, 0], [0, 0]])),
+    ("batch-to-space-bad-batch", "ops.space-batch",
+     lambda tf: tf.batch_to_space(tf.zeros([3, 1, 1, 1]), [2, 2], [[0, 0], [0, 0]])),
+    ("batch-to-space-over-crop", "ops.space-batch",
+     lambda tf: tf.batch_to_space(tf.zeros([4, 1, 1, 1]), [2, 2], [[2, 1], [0, 0]])),
+    ("depth-to-space", "ops.space-batch", lambda tf: tf.nn.depth_to_space(tf.reshape(tf.range(16), [1, 1, 2, 8]), 2)),
+    ("space-to-depth", "ops.space-batch", lambda tf: tf.nn.space_to_depth(tf.reshape(tf.range(16), [1, 2, 4, 2]), 2)),
+    ("depth-to-space-not-divisible", "ops.space-batch", lambda tf: tf.nn.depth_to_space(tf.zeros([1, 1, 1, 6]), 2)),
+    ("space-to-depth-not-divisible", "ops.space-batch", lambda tf: tf.nn.space_to_depth(tf.zeros([1, 3, 2, 1]), 2)),
+    ("space-to-depth-block-1", "ops.space-batch", lambda tf: tf.nn.space_to_depth(tf.zeros([1, 2, 2, 1]), 1)),
+    ("space-to-depth-rank-3", "ops.space-batch", lambda tf: tf.nn.space_to_depth(tf.zeros([2, 2, 1]), 2)),
+    ("depth-to-space-bool", "ops.space-batch",
+     lambda tf: tf.nn.depth_to_space(tf.constant([[[[True, False, False, True]]]]), 2)),
+    # --- tf.nn --------------------------------------------------------------------------------------------------------------
+    ("crelu-axis-0", "ops.nn-more", lambda tf: tf.nn.crelu(tf.constant([[1.0, -2.0], [-0.0, np.nan]]), axis=0)),
+    ("crelu-int", "ops.nn-more", lambda tf: tf.nn.crelu(tf.constant([1, -2]))),
+    ("normalize-moments-no-shift", "ops.nn-more",
+     lambda tf: list(tf.nn.normalize_moments(tf.constant(2.0), tf.constant([3.0]), tf.constant([5.0]), None))),
+    ("sufficient-statistics", "ops.nn-more",
+     lambda tf: list(tf.nn.sufficient_statistics(tf.reshape(tf.range(6.0), [2, 3]), [0, 1, 0], keepdims=True)[:3])),
+    ("sufficient-statistics-int", "ops.nn-more",
+     lambda tf: list(tf.nn.sufficient_statistics(tf.constant([[1, 2], [3, 4]]), [1])[:3])),
+    ("weighted-moments-float16", "ops.nn-more",
+     lambda tf: list(tf.nn.weighted_moments(tf.constant([[1.0, 2.0, 4.0]], tf.float16), [1], [1.0, 2.0, 0.0]))),
+    ("weighted-moments-zero-weights", "ops.nn-more",
+     lambda tf: list(tf.nn.weighted_moments(tf.constant([[1.0, 2.0]]), [1], tf.constant([[0.0, 0.0]]), keepdims=True))),
+    ("max-pool1d-same-nan", "ops.nn-more",
+     lambda tf: tf.nn.max_pool1d(tf.constant([[[1.0], [np.nan], [3.0], [-np.inf], [2.0]]]), 2, 2, "SAME")),
+    ("avg-pool1d-valid", "ops.nn-more",
+     lambda tf: tf.nn.avg_pool1d(tf.reshape(tf.range(10.0), [1, 5, 2]), [2], [1], "VALID")),
+    ("log-poisson-loss", "ops.nn-more",
+     lambda tf: tf.nn.log_poisson_loss(tf.constant([0.0, 0.5, 1.0, 3.0]), tf.constant([0.5, -1.0, 0.0, 2.0]))),
+    ("log-poisson-loss-full", "ops.nn-more",
+     lambda tf: tf.nn.log_poisson_loss(tf.constant([0.0, 0.5, 1.0, 3.0, 1.5]), tf.constant([0.5, -1.0, 0.0, 2.0, 1.0]),
+                                       compute_full_loss=True)),
+    ("log-poisson-loss-shapes", "ops.nn-more",
+     lambda tf: tf.nn.log_poisson_loss(tf.zeros([2]), tf.zeros([3]))),
+    *[(f"lrn-{dt}", "ops.nn-more",
+       (lambda dt: lambda tf: tf.nn.local_response_normalization(
+           tf.constant(np.linspace(-2, 2, 24).reshape(1, 2, 2, 6), getattr(tf, dt)), 2, 0.5, 0.25, 0.6))(dt))
+      for dt in ("float16", "float32", "float64")],
+    ("lrn-int", "ops.nn-more", lambda tf: tf.nn.lrn(tf.ones([1, 1, 1, 2], tf.int32))),
+    ("lrn-rank-3", "ops.nn-more", lambda tf: tf.nn.lrn(tf.ones([1, 1, 2]))),
+    ("lrn-defaults", "ops.nn-more", lambda tf: tf.nn.lrn(tf.reshape(tf.range(-6.0, 6.0), [1, 1, 1, 12]))),
+    # --- tf.linalg -------------------------------------------------------------------------------------------------------
+    ("band-part-negative", "ops.linalg-more",
+     lambda tf: tf.linalg.band_part(tf.reshape(tf.range(12), [3, 4]), -1, 1)),
+    ("band-part-too-many-rows", "ops.linalg-more", lambda tf: tf.linalg.band_part(tf.zeros([3, 4]), 4, 0)),
+    ("band-part-int64-bounds", "ops.linalg-more",
+     lambda tf: tf.linalg.band_part(tf.ones([2, 2]), tf.constant(0, tf.int64), tf.constant(0, tf.int64))),
+    ("band-part-rank-1", "ops.linalg-more", lambda tf: tf.linalg.band_part(tf.ones([3]), 0, 0)),
+    ("set-diag-k-negative", "ops.linalg-more",
+     lambda tf: tf.linalg.set_diag(tf.zeros([3, 3], tf.int32), [7, 8], k=-1)),
+    ("set-diag-band-align", "ops.linalg-more",
+     lambda tf: tf.linalg.set_diag(tf.zeros([3, 4]), [[1.0, 2.0, 3.0], [4.0, 5.0, 9.0]], k=(-1, 0), align="LEFT_LEFT")),
+    ("set-diag-bad-shape", "ops.linalg-more", lambda tf: tf.linalg.set_diag(tf.zeros([3, 3]), [1.0, 2.0])),
+    ("cross-int", "ops.linalg-more", lambda tf: tf.linalg.cross([1, 0, 0], [0, 1, 0])),
+    ("cross-bad-size", "ops.linalg-more", lambda tf: tf.linalg.cross([1.0, 0.0], [0.0, 1.0])),
+    ("cross-broadcast", "ops.linalg-more", lambda tf: tf.linalg.cross(tf.ones([2, 3]), tf.ones([3]))),
+    ("normalize-ord-1", "ops.linalg-more", lambda tf: list(tf.linalg.normalize(tf.constant([[3.0, -4.0], [0.0, 0.0]]), 1, 1))),
+    ("tensor-diag-int", "ops.linalg-more", lambda tf: tf.linalg.tensor_diag([1, 2, 3])),
+    ("tensor-diag-part-bad", "ops.linalg-more", lambda tf: tf.linalg.tensor_diag_part(tf.zeros([2, 3]))),
+    ("tensor-diag-bool", "ops.linalg-more", lambda tf: tf.linalg.tensor_diag([True])),
+    ("tensor-diag-scalar", "ops.linalg-more", lambda tf: tf.linalg.tensor_diag(1.0)),
+    ("det-singular", "ops.linalg-more", lambda tf: tf.linalg.det(tf.constant([[1.0, 2.0], [2.0, 4.0]]))),
+    ("det-empty", "ops.linalg-more", lambda tf: tf.linalg.det(tf.zeros([2, 0, 0]))),
+    ("det-not-square", "ops.linalg-more", lambda tf: tf.linalg.det(tf.zeros([2, 3]))),
+    ("det-int", "ops.linalg-more", lambda tf: tf.linalg.det(tf.constant([[1, 2], [3, 4]]))),
+    ("det-float16", "ops.linalg-more", lambda tf: tf.linalg.det(tf.constant([[1.0, 2.0], [3.0, 4.5]], tf.float16))),
+    ("slogdet-negative", "ops.linalg-more", lambda tf: list(tf.linalg.slogdet(tf.constant([[0.0, 2.0], [3.0, 1.0]])))),
+    ("slogdet-singular", "ops.linalg-more", lambda tf: list(tf.linalg.slogdet(tf.constant([[1.0, 2.0], [2.0, 4.0]])))),
+    ("inv-singular", "ops.linalg-more", lambda tf: tf.linalg.inv(tf.constant([[1.0, 2.0], [2.0, 4.0]]))),
+    ("inv-adjoint", "ops.linalg-more", lambda tf: tf.linalg.inv(tf.constant([[2.0, 1.0], [0.0, 4.0]]), adjoint=True)),
+    ("inv-empty", "ops.linalg-more", lambda tf: tf.linalg.inv(tf.zeros([0, 0]))),
+    ("solve-singular", "ops.linalg-more", lambda tf: tf.linalg.solve(tf.constant([[1.0, 2.0], [2.0, 4.0]]), tf.ones([2, 1]))),
+    ("solve-batch-broadcast", "ops.linalg-more", lambda tf: tf.linalg.solve(tf.eye(2, batch_shape=[3]), tf.ones([2, 1]))),
+    ("solve-bad-rows", "ops.linalg-more", lambda tf: tf.linalg.solve(tf.eye(2), tf.ones([3, 1]))),
+    ("cholesky-not-pd", "ops.linalg-more", lambda tf: tf.linalg.cholesky(tf.constant([[1.0, 2.0], [2.0, 1.0]]))),
+    ("cholesky-upper-ignored", "ops.linalg-more",
+     lambda tf: tf.linalg.cholesky(tf.constant([[4.0, 100.0], [2.0, 5.0]], tf.float64))),
+    ("triangular-solve-upper-ignored", "ops.linalg-more",
+     lambda tf: tf.linalg.triangular_solve(tf.constant([[2.0, 9.0], [1.0, 4.0]], tf.float64),
+                                           tf.constant([[2.0], [5.0]], tf.float64))),
+    ("triangular-solve-zero-pivot", "ops.linalg-more",
+     lambda tf: tf.linalg.triangular_solve(tf.constant([[0.0, 0.0], [1.0, 1.0]]), tf.constant([[1.0], [1.0]]))),
+    ("qr-full", "ops.linalg-more",
+     lambda tf: list(tf.linalg.qr(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]], tf.float64), full_matrices=True))),
+    ("qr-int", "ops.linalg-more", lambda tf: list(tf.linalg.qr(tf.constant([[1, 2], [3, 4]])))),
+    ("qr-rank-1", "ops.linalg-more", lambda tf: list(tf.linalg.qr(tf.constant([1.0, 2.0])))),
+]
+
+# the special functions, LRN and the factorizations compare within a few float32 ulps (their kernels are
+# Eigen's in TF, SciPy's and LAPACK's here); igamma's gradient in a (IgammaGradA: a numerical derivative
+# here) within 1e-4; the rest bit for bit
+_RTOL = {"ops.special-more": 2e-6, "ops.linalg-more": 1e-5, "ops.nn-more": 1e-6}
+_RTOL_CASE = {"igamma-grad-a-and-x": 1e-4, "igammac-grad-a-and-x": 1e-4, "bessel-i1e-grad-at-zero": 1e-5,
+              **{f"lbeta-{dt}": 1e-6 for dt in _DTYPES}, "lbeta-edges": 1e-6}
+CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [
+    (n, c, f, _RTOL_CASE.get(n, _RTOL.get(c, 0.0))) for n, c, f in _RAW]
+
+
+def _result(tf: Any, k: int) -> Any:
+    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
+    try:
+        out = CASES[k][2](tf)
+    except Exception as e:  # noqa: BLE001 - the error class is the result
+        return ("err", type(e).__name__)
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    return ("ok", [(o.dtype.name, np.asarray(o.numpy() if hasattr(o, "numpy") else o)) for o in outs])
+
+
+def _tf_worker(indices: list[int]) -> dict[int, Any]:
+    import tensorflow as tf
+    return {k: _result(tf, k) for k in indices}
+
+
+def _same(a: np.ndarray, b: np.ndarray, rtol: float) -> bool:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind != "f" and a.dtype.name != "bfloat16":
+        return bool(np.array_equal(a, b))
+    x, y = a.astype(np.float64), b.astype(np.float64)
+    if not np.array_equal(np.isnan(x), np.isnan(y)) or not np.array_equal(np.where(np.isinf(x), np.sign(x), 0),
+                                                                         np.where(np.isinf(y), np.sign(y), 0)):
+        return False
+    if rtol == 0:   # bit for bit, any NaN matching any NaN
+        same = (np.signbit(x) == np.signbit(y)) & ((x == y) | np.isnan(x))
+        return bool(same.all())
+    fin = np.isfinite(x)
+    tol = rtol if a.dtype != np.float16 else max(rtol, 1e-3)
+    return bool(np.allclose(x[fin], y[fin], rtol=tol, atol=tol * 1e-3))
+
+
+def _check(k: int, tf_results: dict[int, Any]) -> None:
+    from simdist import tf
+    name, _, _, rtol = CASES[k]
+    want, got = tf_results[k], _result(tf, k)
+    if want[0] == "err":
+        assert got == want, f"simdist gives {got[0]} {got[1] if got[0] == 'err' else ''}, but TF 2.21 raises " \
+                            f"{want[1]} [{name}]"
+        return
+    assert got[0] == "ok", f"simdist raises {got[1]}, but TF 2.21 returns {want[1]} [{name}]"
+    assert len(got[1]) == len(want[1]), f"{len(got[1])} outputs, but TF 2.21 gives {len(want[1])} [{name}]"
+    for j, ((gd, ga), (wd, wa)) in enumerate(zip(got[1], want[1])):
+        assert gd == wd, f"out[{j}].dtype={gd}, but TF 2.21 gives {wd} [{name}]"
+        assert _same(ga, wa, rtol), f"out[{j}]={ga.ravel()[:8]}, but TF 2.21 gives {wa.ravel()[:8]} [{name}]"
+
+
+def _cases(cid: str) -> Any:
+    ks = [k for k, c in enumerate(CASES) if c[1] == cid]
+    assert ks, f"no case for clause {cid}"
+    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+
+
+@clause("ops.special-more")
+@_cases("ops.special-more")
+def test_special_functions_more(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.math-composites")
+@_cases("ops.math-composites")
+def test_math_composites(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.array-more")
+@_cases("ops.array-more")
+def test_array_ops_more(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.space-batch")
+@_cases("ops.space-batch")
+def test_space_batch_depth(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.nn-more")
+@_cases("ops.nn-more")
+def test_nn_more(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.linalg-more")
+@_cases("ops.linalg-more")
+def test_linalg_more(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+if __name__ == "__main__":  # TF worker: python test_op_gap_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(_tf_worker)
