@@ -25,6 +25,6 @@ from simdist.runtime.ops import floormod as mod  # noqa: F401,E402  (tf.math.mod
 # issue 29's second batch (runtime/ops/{special_more,math_more}.py; clauses ops.special-more, ops.composites)
 from simdist.runtime.ops.special_more import (bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, betainc,  # noqa: F401,E402
                                              erfinv, igamma, igammac, ndtri, nextafter, zeta)
-from simdist.runtime.ops.math_more import (accumulate_n, invert_permutation, is_non_decreasing,  # noqa: F401,E402
+from simdist.runtime.ops.math_more import (accumulate_n, erfcinv, invert_permutation, is_non_decreasing,  # noqa: F401,E402
                                           is_strictly_increasing, lbeta, polyval, reciprocal_no_nan, scalar_mul,
                                           zero_fraction)

@@ -302,6 +302,21 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
                                        compute_full_loss=True)),
     ("log-poisson-loss-shapes", "ops.nn-more",
      lambda tf: tf.nn.log_poisson_loss(tf.zeros([2]), tf.zeros([3]))),
+    *[(f"conv2d-transpose-{dt}", "ops.nn-more",
+       (lambda dt: lambda tf: tf.nn.conv2d_transpose(tf.reshape(tf.range(18, dtype=getattr(tf, dt)), [1, 3, 3, 2]),
+                                                     tf.ones([2, 2, 1, 2], getattr(tf, dt)), [1, 6, 6, 1], 2))(dt))
+      for dt in ("float32", "float64", "float16", "int32")],
+    *[(f"conv2d-transpose-wrong-output-{dt}", "ops.nn-more",
+       (lambda dt: lambda tf: tf.nn.conv2d_transpose(tf.zeros([2, 3, 3, 4], getattr(tf, dt)),
+                                                     tf.zeros([3, 3, 5, 4], getattr(tf, dt)), [2, 7, 7, 5], 2))(dt))
+      for dt in ("float32", "float64")],
+    ("conv2d-transpose-wrong-channels", "ops.nn-more",
+     lambda tf: tf.nn.conv2d_transpose(tf.zeros([2, 3, 3, 4]), tf.zeros([3, 3, 5, 4]), [2, 6, 6, 4], 2)),
+    ("conv1d-transpose-same", "ops.nn-more",
+     lambda tf: tf.nn.conv1d_transpose(tf.reshape(tf.range(6.0), [1, 3, 2]), tf.ones([3, 1, 2]), [1, 6, 1], 2)),
+    ("erfcinv-edges", "ops.special-more",
+     lambda tf: tf.math.erfcinv(tf.constant([0.0, 0.2, 1.0, 1.5, 2.0, 2.5, -1.0, np.nan]))),
+    ("erfcinv-int", "ops.special-more", lambda tf: tf.math.erfcinv(tf.constant([1]))),
     *[(f"lrn-{dt}", "ops.nn-more",
        (lambda dt: lambda tf: tf.nn.local_response_normalization(
            tf.constant(np.linspace(-2, 2, 24).reshape(1, 2, 2, 6), getattr(tf, dt)), 2, 0.5, 0.25, 0.6))(dt))

@@ -17,8 +17,14 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["reciprocal_no_nan", "lbeta", "polyval", "scalar_mul", "is_non_decreasing", "is_strictly_increasing",
+__all__ = ["erfcinv", "reciprocal_no_nan", "lbeta", "polyval", "scalar_mul", "is_non_decreasing", "is_strictly_increasing",
            "zero_fraction", "accumulate_n", "invert_permutation"]
+
+
+def erfcinv(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.erfcinv`: -ndtri(0.5 * x) * sqrt(0.5), as math_ops.py writes it."""
+    from simdist.runtime.ops.special_more import ndtri
+    return -ndtri(0.5 * _t(x)) * float(np.sqrt(0.5))
 
 
 def reciprocal_no_nan(x: Any, name: str | None = None) -> Tensor:

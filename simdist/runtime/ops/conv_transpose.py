@@ -1,0 +1,54 @@
+"""tf.nn.conv2d_transpose and conv1d_transpose: TF 2.21's nn_ops.py runs the Conv2DBackpropInput
+op with the input as its out_backprop and output_shape as its input_sizes (conv1d_transpose
+through a unit height), so these are that op's declaration (runtime/ops/conv.py: its dtypes,
+cost, stacking over replica lanes and gradient) called as TF calls it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist.runtime import errors
+from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops.args import shape_arg, t as _t
+from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, normalize_padding,
+                                      spatial_sequence)
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["conv2d_transpose", "conv1d_transpose"]
+
+
+def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                     data_format: str = "NHWC", dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.conv2d_transpose` (NHWC): the gradient of conv2d with respect to its input, of
+    shape output_shape; filters are [h, w, out_channels, in_channels]."""
+    check_data_format(data_format or "NHWC")
+    pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
+    attrs = {"strides": spatial_sequence(strides, 2, "strides"), "padding": pad, "explicit_paddings": explicit,
+             "dilations": spatial_sequence(dilations, 2, "dilations"), "input_sizes": shape_arg(output_shape)}
+    x = _t(input)
+    try:
+        return dispatch.execute(CONV2D_BACKPROP_INPUT, (_t(filters), x), attrs)
+    except errors.InvalidArgumentError as e:
+        # TF 2.21's x86 build runs float32 and bfloat16 through oneDNN (_MklNativeConv2DBackpropInput), which
+        # fails an out_backprop of the wrong size with AbortedError; its Eigen kernels (float64, half) with this
+        if "Size of out_backprop doesn't match" in str(e) and x.dtype.name in ("float32", "bfloat16"):
+            raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
+                                      "create a primitive descriptor for the convolution forward propagation "
+                                      "primitive. [Op:Conv2DBackpropInput]") from None
+        raise
+
+
+def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                     data_format: str = "NWC", dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.conv1d_transpose` (NWC): conv2d_transpose over the input with a unit height inserted."""
+    if data_format not in (None, "NWC"):
+        if data_format == "NCW":
+            check_data_format("NCHW")
+        raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
+    st = spatial_sequence(strides, 1, "stride")
+    dl = spatial_sequence(dilations, 1, "dilations")
+    shp = list(shape_arg(output_shape))
+    x = array.expand_dims(_t(input), 1)
+    f = array.expand_dims(_t(filters), 0)
+    out = conv2d_transpose(x, f, shp[:1] + [1] + shp[1:], [1, 1, st[1], 1], padding, "NHWC", [1, 1, dl[1], 1])
+    return array.squeeze(out, [1])
