@@ -273,6 +273,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: crelu, normalize_moments, sufficient_statistics, weighted_moments, max_pool1d, avg_pool1d and log_poisson_loss are nn_ops.py/nn_impl.py\'s compositions, conv2d_transpose/conv1d_transpose the Conv2DBackpropInput op; local_response_normalization (lrn) is x / (bias + alpha * windowed sum of x^2)^beta for half, bfloat16 and float, with LRNGrad as its gradient.'),
     Clause('ops.linalg-more', 'ops', False, (),
            'TF 2.21: adjoint, band_part, set_diag, cross, normalize, tensor_diag(_part), det, slogdet, inv, solve, cholesky (NaN for a matrix that is not positive definite), triangular_solve and qr compute per innermost matrix with its dtype lists and differentiate as linalg_grad.py.'),
+    Clause('ops.control-flow', 'ops', False, (),
+           'TF 2.21 (eager and in a tf.function\'s values): tf.cond runs the branch its predicate selects and returns what it returns; tf.while_loop keeps loop_vars\' structure (maximum_iterations bounds it); map_fn, scan, foldl and foldr loop over the first axis with TensorArray dtype and shape checks; gradients flow through the iterations taken.'),
     Clause('ops.xfunctions', 'ops', False, (),
            'TF 2.21: xlogy, xdivy and xlog1py are x*log(y), x/y, x*log1p(y) and 0 where x == 0 whatever y is; multiply_no_nan is x*y and 0 where y == 0 whatever x is; integer inputs are InvalidArgumentError, a y of another dtype in multiply_no_nan a ValueError; gradients as math_grad.py.'),
     Clause('ops.truncation', 'ops', False, (),

@@ -373,6 +373,102 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("qr-rank-1", "ops.linalg-more", lambda tf: list(tf.linalg.qr(tf.constant([1.0, 2.0])))),
 ]
 
+
+def _cf_grads(tf: Any, fn: Callable[..., Any], values: list) -> list:
+    """[fn's result, the gradients of sum(fn(*variables)) for variables of `values`]."""
+    vs = [tf.Variable(tf.constant(v, tf.float32)) for v in values]
+    with tf.GradientTape() as tape:
+        y = fn(*vs)
+        total = tf.add_n([tf.reduce_sum(t) for t in tf.nest.flatten(y)])
+    gs = tape.gradient(total, vs)
+    return [tf.convert_to_tensor(t) for t in tf.nest.flatten(y)] + [
+        tf.zeros([0]) if g is None else tf.convert_to_tensor(g) for g in gs]
+
+
+def _flat(tf: Any, r: Any) -> list:
+    return [tf.convert_to_tensor(t) for t in tf.nest.flatten(r)]
+
+
+def _control_flow_in_function(tf: Any) -> list:
+    """cond, while_loop, map_fn and scan inside one tf.function, called with predicates going both ways."""
+    @tf.function
+    def f(x: Any) -> Any:
+        y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: -x)
+        z = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a + y), (0, tf.zeros_like(y)))[1]
+        return tf.map_fn(lambda r: r + 1.0, z) + tf.scan(lambda a, v: a + v, z)
+    return [f(tf.constant(v)) for v in ([1.0, 2.0], [-1.0, -2.0], [3.0, -1.0], [1.0, 2.0])]
+
+
+_CONTROL_FLOW: list[tuple[str, str, Callable[[Any], Any]]] = [(n, "ops.control-flow", f) for n, f in [
+    ("in-tf-function", _control_flow_in_function),
+    ("cond-tensor", lambda tf: tf.cond(tf.constant(True), lambda: tf.constant(1), lambda: tf.constant(2))),
+    ("cond-python-values", lambda tf: tf.constant(tf.cond(False, lambda: 1.5, lambda: 2))),
+    ("cond-tuple", lambda tf: _flat(tf, tf.cond(tf.constant(1.5) > 1, lambda: (1, 2.0), lambda: (3, 4.0)))),
+    ("cond-singleton-list", lambda tf: tf.constant(len(tf.cond(True, lambda: [tf.constant(1)], lambda: [tf.constant(2)])))),
+    ("cond-vector-pred", lambda tf: tf.constant(tf.cond(tf.constant([True]), lambda: 1, lambda: 2))),
+    ("cond-empty-pred", lambda tf: tf.cond(tf.constant([], tf.bool), lambda: 1, lambda: 2)),
+    ("cond-two-element-pred", lambda tf: tf.cond(tf.constant([True, False]), lambda: 1, lambda: 2)),
+    ("cond-not-callable", lambda tf: tf.cond(tf.constant(True), 1, lambda: 2)),
+    ("cond-grad", lambda tf: _cf_grads(tf, lambda x: tf.cond(tf.reduce_sum(x) > 0, lambda: x * x, lambda: -x),
+                                       [[1.0, -0.5]])),
+    ("while-tuple", lambda tf: _flat(tf, tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2.0), (0, 1.0)))),
+    ("while-list", lambda tf: _flat(tf, tf.while_loop(lambda i: i < 3, lambda i: [i + 1], [0]))),
+    ("while-not-a-list", lambda tf: tf.while_loop(lambda i: i < 5, lambda i: i + 2, [0])),
+    ("while-scalar-tensor-body", lambda tf: tf.while_loop(lambda v: v < 3.0, lambda v: v + 1.0, [tf.Variable(0.0)])),
+    ("while-no-vars", lambda tf: tf.while_loop(lambda: True, lambda: (), [])),
+    ("while-maximum-iterations", lambda tf: _flat(tf, tf.while_loop(lambda i: True, lambda i: [i + 1], [tf.constant(0)],
+                                                                    maximum_iterations=4))),
+    ("while-maximum-iterations-zero", lambda tf: _flat(tf, tf.while_loop(lambda i: i < 3, lambda i: (i + 1,),
+                                                                         (tf.constant(0),), maximum_iterations=0))),
+    ("while-structure-change", lambda tf: tf.while_loop(lambda i: i < 3, lambda i: (i + 1, 1), [tf.constant(0)])),
+    ("while-cond-not-callable", lambda tf: tf.while_loop(1, lambda v: v, [1])),
+    ("while-grad", lambda tf: _cf_grads(tf, lambda x: tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x),
+                                                                    (0, tf.ones([2])))[1], [[1.5, -0.5]])),
+    ("map-fn", lambda tf: tf.map_fn(lambda x: x * 2, tf.constant([1, 2, 3]))),
+    ("map-fn-signature", lambda tf: tf.map_fn(lambda x: tf.cast(x, tf.float32) / 2, tf.constant([1, 2, 3]),
+                                              fn_output_signature=tf.float32)),
+    ("map-fn-dtype-arg", lambda tf: tf.map_fn(lambda x: tf.cast(x, tf.int64), tf.constant([1.0]), dtype=tf.int64)),
+    ("map-fn-wrong-dtype", lambda tf: tf.map_fn(lambda x: tf.cast(x, tf.float32) / 2, tf.constant([1, 2, 3]))),
+    ("map-fn-tuple-in", lambda tf: tf.map_fn(lambda xy: xy[0] + xy[1], (tf.constant([1., 2.]), tf.constant([3., 4.])),
+                                             fn_output_signature=tf.float32)),
+    ("map-fn-tuple-out", lambda tf: _flat(tf, tf.map_fn(lambda x: (x, x * 2.0), tf.constant([1.0, 2.0]),
+                                                        fn_output_signature=(tf.float32, tf.float32)))),
+    ("map-fn-tuple-out-no-signature", lambda tf: tf.map_fn(lambda x: (x, x * 2.0), tf.constant([1.0, 2.0]))),
+    ("map-fn-python-out", lambda tf: tf.map_fn(lambda x: 1, tf.constant([1.0, 2.0]))),
+    ("map-fn-empty", lambda tf: tf.map_fn(lambda x: x * 2, tf.zeros([0, 3]))),
+    ("map-fn-scalar", lambda tf: tf.map_fn(lambda x: x * 2, tf.constant(3.0))),
+    ("map-fn-list-elems", lambda tf: tf.map_fn(lambda x: x + 1, [1, 2, 3])),
+    ("map-fn-ragged-out", lambda tf: tf.map_fn(lambda x: tf.range(x), tf.constant([1, 2]))),
+    ("map-fn-first-dims", lambda tf: tf.map_fn(lambda xy: xy[0], (tf.zeros([2]), tf.zeros([3])))),
+    ("map-fn-grad", lambda tf: _cf_grads(tf, lambda x: tf.map_fn(lambda r: tf.reduce_sum(r * r), x),
+                                         [[[1.0, 2.0], [3.0, -1.0]]])),
+    ("scan", lambda tf: tf.scan(lambda a, x: a + x, tf.constant([1, 2, 3, 4]))),
+    ("scan-initializer", lambda tf: tf.scan(lambda a, x: a * x, tf.constant([1., 2., 3.]), initializer=tf.constant(2.))),
+    ("scan-reverse", lambda tf: tf.scan(lambda a, x: a + x, tf.constant([1, 2, 3]), reverse=True)),
+    ("scan-reverse-initializer", lambda tf: tf.scan(lambda a, x: a * 10 + x, tf.constant([1, 2, 3]), initializer=0,
+                                                    reverse=True)),
+    ("scan-empty", lambda tf: tf.scan(lambda a, x: a + x, tf.zeros([0]))),
+    ("scan-empty-initializer", lambda tf: tf.scan(lambda a, x: a + x, tf.zeros([0]), initializer=1.0)),
+    ("scan-tuple", lambda tf: _flat(tf, tf.scan(lambda a, x: (a[0] + x, a[1] * x), tf.constant([1., 2., 3.]),
+                                                initializer=(0., 1.)))),
+    ("scan-shape-change", lambda tf: tf.scan(lambda a, x: tf.concat([a, [x]], 0), tf.constant([1., 2.]),
+                                             initializer=tf.constant([0.]))),
+    ("scan-dtype", lambda tf: tf.scan(lambda a, x: a + tf.cast(x, tf.float32), tf.constant([1, 2]), initializer=0.0)),
+    ("scan-wrong-dtype", lambda tf: tf.scan(lambda a, x: tf.cast(a, tf.float32) + 1.0, tf.constant([1, 2]))),
+    ("scan-grad", lambda tf: _cf_grads(tf, lambda x: tf.scan(lambda a, v: a * v + 1.0, x), [[1.5, 2.0, -1.0]])),
+    ("foldl", lambda tf: tf.foldl(lambda a, x: a + x, tf.constant([1, 2, 3]))),
+    ("foldr", lambda tf: tf.foldr(lambda a, x: a - x, tf.constant([1, 2, 3]))),
+    ("foldl-initializer", lambda tf: tf.foldl(lambda a, x: a * x, tf.constant([1., 2.]), initializer=3.0)),
+    ("foldr-initializer", lambda tf: tf.foldr(lambda a, x: a * 10 + x, tf.constant([1, 2, 3]), initializer=0)),
+    ("foldl-empty", lambda tf: tf.foldl(lambda a, x: a + x, tf.zeros([0]))),
+    ("foldl-empty-initializer", lambda tf: tf.foldl(lambda a, x: a + x, tf.zeros([0]), initializer=tf.constant(5.0))),
+    ("foldl-tuple", lambda tf: tf.foldl(lambda a, x: a + x[0] * x[1], (tf.constant([1., 2.]), tf.constant([3., 4.])),
+                                        initializer=0.0)),
+    ("foldl-scalar", lambda tf: tf.foldl(lambda a, x: a + x, tf.constant(3))),
+    ("foldr-grad", lambda tf: _cf_grads(tf, lambda x: tf.foldr(lambda a, v: a * v - 1.0, x), [[1.5, 2.0, -1.0]])),
+]]
+_RAW += _CONTROL_FLOW
+
 # the special functions, LRN and the factorizations compare within a few float32 ulps (their kernels are
 # Eigen's in TF, SciPy's and LAPACK's here); igamma's gradient in a (IgammaGradA: a numerical derivative
 # here) within 1e-4; the rest bit for bit
@@ -463,6 +559,12 @@ def test_space_batch_depth(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.nn-more")
 @_cases("ops.nn-more")
 def test_nn_more(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.control-flow")
+@_cases("ops.control-flow")
+def test_control_flow(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -1,5 +1,5 @@
 """Issue 29's second batch of ops — clauses ops.special-more, ops.math-composites, ops.array-more,
-ops.space-batch, ops.nn-more, ops.linalg-more (TF 2.21 only).
+ops.space-batch, ops.nn-more, ops.linalg-more, ops.control-flow (TF 2.21 only).
 
 Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
 from the rule each clause states (docs/spec.md); the comparison with TF 2.21 itself, case by
@@ -236,3 +236,38 @@ def test_linalg_additions(tf):
         tape.watch(v)
         d = tf.linalg.det(v)
     assert_close(tape.gradient(d, v), 10.0 * np.linalg.inv(a).T, call="d det(A)/dA = det(A) inv(A)^T")
+
+
+@clause("ops.control-flow", ref="tf221")
+def test_control_flow_eager_and_in_function(tf):
+    _same(tf.cond(tf.constant(2.0) > 1, lambda: tf.constant([1, 2]), lambda: tf.constant([3])), np.array([1, 2], np.int32),
+          call="cond(2 > 1, [1, 2], [3])")
+    assert_true(tf.cond(False, lambda: 1.5, lambda: 2) == 2, "cond(False, ...) should return the false branch's 2",
+                call="cond(False, lambda: 1.5, lambda: 2)")
+    with raises(TypeError, call="cond(pred, 1, fn)"):
+        tf.cond(tf.constant(True), 1, lambda: 2)
+    i, s = tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2.0), (0, 1.0))
+    _same(s, np.array(8.0, np.float32), call="while_loop doubling 3 times")
+    capped = tf.while_loop(lambda i: True, lambda i: [i + 1], [tf.constant(0)], maximum_iterations=4)
+    _same(capped[0], np.array(4, np.int32), call="while_loop(maximum_iterations=4)")
+    _same(tf.map_fn(lambda x: x * 2, tf.constant([1, 2, 3])), np.array([2, 4, 6], np.int32), call="map_fn(x * 2)")
+    with raises(tf.errors.InvalidArgumentError, call="map_fn writing float32 into an int32 TensorArray"):
+        tf.map_fn(lambda x: tf.cast(x, tf.float32), tf.constant([1, 2]))
+    _same(tf.scan(lambda a, x: a + x, tf.constant([1, 2, 3, 4])), np.array([1, 3, 6, 10], np.int32), call="scan(+)")
+    _same(tf.scan(lambda a, x: a + x, tf.constant([1, 2, 3]), reverse=True), np.array([6, 5, 3], np.int32),
+          call="scan(+, reverse=True)")
+    _same(tf.foldr(lambda a, x: a - x, tf.constant([1, 2, 3])), np.array(0, np.int32), call="foldr(a - x, [1, 2, 3])")
+    _same(tf.foldl(lambda a, x: a * 10 + x, tf.constant([1, 2, 3]), initializer=0), np.array(123, np.int32),
+          call="foldl(a * 10 + x, [1, 2, 3], 0)")
+    with raises(tf.errors.OutOfRangeError, call="foldl over empty elems without initializer"):
+        tf.foldl(lambda a, x: a + x, tf.zeros([0]))
+    v = tf.Variable([1.5, -0.5])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * v), (0, tf.ones([2])))[1])
+    _same(tape.gradient(y, v), np.array([3 * 1.5 ** 2, 3 * 0.25], np.float32), call="d sum(v^3) / dv through while_loop")
+
+    @tf.function
+    def f(x):
+        return tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: -x)
+    _same(f(tf.constant([1.0, 2.0])), np.array([2.0, 4.0], np.float32), call="tf.function cond, positive sum")
+    _same(f(tf.constant([-1.0, -2.0])), np.array([1.0, 2.0], np.float32), call="tf.function cond, negative sum")
