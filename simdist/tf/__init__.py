@@ -47,6 +47,7 @@ from simdist.runtime.ops.array_more import (bitcast, broadcast_dynamic_shape, br
 from simdist.runtime.ops.space_batch import batch_to_space, space_to_batch, space_to_batch_nd  # noqa: F401,E402
 from simdist.runtime.ops.math_more import scalar_mul  # noqa: F401,E402
 from simdist.runtime.ops.control_flow import cond, foldl, foldr, map_fn, scan, while_loop  # noqa: F401,E402
+from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402
 from simdist.runtime import nest
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
 from simdist.tf._module import Module

@@ -28,3 +28,4 @@ from simdist.runtime.ops.special_more import (bessel_i0, bessel_i0e, bessel_i1, 
 from simdist.runtime.ops.math_more import (accumulate_n, erfcinv, invert_permutation, is_non_decreasing,  # noqa: F401,E402
                                           is_strictly_increasing, lbeta, polyval, reciprocal_no_nan, scalar_mul,
                                           zero_fraction)
+from simdist.runtime.ops.misc_more import angle, confusion_matrix, conj, imag, real  # noqa: F401,E402

@@ -85,6 +85,12 @@ def _lrn_ref(x, r=2, bias=1.0, alpha=0.5, beta=0.75):
     return x / (bias + alpha * s) ** beta
 
 
+def _confusion_ref(labels, predictions, weights, n=3):
+    out = np.zeros((n, n), weights.dtype)
+    np.add.at(out, (labels, predictions), weights)
+    return out
+
+
 def _bitcast_ref(x):
     v = x.view(np.int32)
     return v.reshape(x.shape + (2,)) if x.dtype == np.float64 else v
@@ -146,6 +152,25 @@ SPECS: list[OpSpec] = [
            notes="float32 whatever the input's dtype"),
     OpSpec("accumulate_n", lambda tf, a, b: tf.math.accumulate_n([a, b]), _inputs(rand((2, 3)), rand((2, 3))),
            ("AddN",), np.add, diff=(0, 1)),
+    # --- more composites and HistogramFixedWidth (runtime/ops/misc_more.py) ------------------------------------------
+    OpSpec("real/imag/conj", lambda tf, x: tf.math.real(x) + tf.math.imag(x) + tf.math.conj(x), _inputs(rand((2, 3))),
+           ("ZerosLike", "AddV2"), lambda x: 2 * x),
+    OpSpec("angle (gradient None)", lambda tf, x: tf.math.angle(x),
+           lambda rng, dt: [away_from(rand((2, 3))(rng, dt))], ("SelectV2", "OnesLike", "ZerosLike"),
+           lambda x: np.where(x < 0, np.pi, 0.0), grad=False),
+    OpSpec("confusion_matrix[weights]", lambda tf, l, p, w: tf.math.confusion_matrix(l, p, 3, weights=w,
+                                                                                       dtype=w.dtype),
+           _inputs(_ints([0, 2, 1, 2]), _ints([0, 1, 1, 2]), rand((4,))), ("ScatterNd", "Cast", "Pack"),
+           lambda l, p, w: _confusion_ref(l, p, w), diff=(2,)),
+    OpSpec("histogram_fixed_width", lambda tf, v: tf.histogram_fixed_width(v, [-1.0, 1.0], nbins=4),
+           _inputs(rand((10,), -1.5, 1.5)), ("HistogramFixedWidth",),
+           lambda v: np.bincount(np.clip(np.floor((np.maximum(v, -1.0) + 1.0) / 0.5), 0, 3).astype(int),
+                                 minlength=4), diff=(), grad=False),
+    OpSpec("batch_norm_with_global_normalization",
+           lambda tf, x, m, v, b, g: tf.nn.batch_norm_with_global_normalization(x, m, v, b, g, 1e-3, True),
+           _inputs(rand((3, 2)), rand((2,)), rand((2,), 0.5, 2), rand((2,)), rand((2,))),
+           ("Rsqrt", "Mul", "Sub", "AddV2"), lambda x, m, v, b, g: (x - m) / np.sqrt(v + 1e-3) * g + b,
+           diff=(0, 1, 2, 3, 4), rtol=1e-4, grad_rtol=1e-3),
     # --- array ops (runtime/ops/array_more.py) --------------------------------------------------------------------------
     OpSpec("roll", lambda tf, x: tf.roll(x, [1, -2, 1], [0, 1, 0]), _inputs(rand((3, 4))), ("Roll",),
            lambda x: np.roll(x, (2, -2), (0, 1))),

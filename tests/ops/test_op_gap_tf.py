@@ -168,6 +168,39 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("invert-permutation-out-of-range", "ops.math-composites", lambda tf: tf.math.invert_permutation([0, 3, 1])),
     ("invert-permutation-matrix", "ops.math-composites", lambda tf: tf.math.invert_permutation([[0, 1]])),
     ("invert-permutation-float", "ops.math-composites", lambda tf: tf.math.invert_permutation([0.0, 1.0])),
+    ("real-imag-conj-angle", "ops.math-composites",
+     lambda tf: (lambda x: [tf.math.real(x), tf.math.imag(x), tf.math.conj(x), tf.math.angle(x)])(
+         tf.constant([-1.5, 0.0, -0.0, 2.0, np.nan, -np.inf]))),
+    ("real-int", "ops.math-composites", lambda tf: [tf.math.real([1, -2]), tf.math.conj([3]), tf.math.angle([-3, 4])]),
+    ("real-bool", "ops.math-composites", lambda tf: tf.math.real([True])),
+    ("conj-bool", "ops.math-composites", lambda tf: tf.math.conj(tf.constant([True]))),
+    ("imag-bool", "ops.math-composites", lambda tf: tf.math.imag([True])),
+    ("confusion-matrix", "ops.math-composites", lambda tf: tf.math.confusion_matrix([1, 2, 4], [2, 2, 4])),
+    ("confusion-matrix-num-classes-weights", "ops.math-composites",
+     lambda tf: tf.math.confusion_matrix([0, 1, 1], [1, 1, 0], num_classes=3, weights=[0.5, 1.5, 2.0],
+                                         dtype=tf.float32)),
+    ("confusion-matrix-negative", "ops.math-composites", lambda tf: tf.math.confusion_matrix([-1, 0], [0, 0])),
+    ("confusion-matrix-out-of-bound", "ops.math-composites",
+     lambda tf: tf.math.confusion_matrix([0, 3], [0, 0], num_classes=3)),
+    ("confusion-matrix-int64", "ops.math-composites",
+     lambda tf: tf.math.confusion_matrix(tf.constant([0, 1], tf.int64), [1, 1], dtype=tf.int64)),
+    ("histogram-fixed-width", "ops.math-composites",
+     lambda tf: tf.histogram_fixed_width([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0], [0.0, 5.0], nbins=5)),
+    ("histogram-fixed-width-int", "ops.math-composites",
+     lambda tf: tf.histogram_fixed_width(tf.constant([1, 2, 3, 9, -4]), [0, 10], nbins=3, dtype=tf.int64)),
+    ("histogram-fixed-width-int-float-range", "ops.math-composites",
+     lambda tf: tf.histogram_fixed_width(tf.constant([1, 2]), [0.0, 10.0], nbins=3)),
+    ("histogram-fixed-width-bad-range", "ops.math-composites",
+     lambda tf: tf.histogram_fixed_width([1.0], [5.0, 0.0], nbins=3)),
+    ("histogram-fixed-width-zero-bins", "ops.math-composites",
+     lambda tf: tf.histogram_fixed_width([1.0], [0.0, 5.0], nbins=0)),
+    ("histogram-fixed-width-float16", "ops.math-composites",
+     lambda tf: tf.histogram_fixed_width(tf.constant([1.0], tf.float16), tf.constant([0.0, 5.0], tf.float16))),
+    ("histogram-fixed-width-bins", "ops.math-composites",
+     lambda tf: tf.histogram_fixed_width_bins(tf.constant([[-1.0, 0.0], [1.5, 2.0], [5.0, 15.0]]), [0.0, 5.0],
+                                              nbins=5)),
+    ("histogram-fixed-width-bins-int", "ops.math-composites",
+     lambda tf: tf.histogram_fixed_width_bins(tf.constant([1, 5, 9]), [0, 10], nbins=3)),
     # --- array ops -----------------------------------------------------------------------------------------------------
     ("roll-scalar", "ops.array-more", lambda tf: tf.roll([1, 2, 3, 4, 5], 2, 0)),
     ("roll-negative-axis-big-shift", "ops.array-more", lambda tf: tf.roll(tf.reshape(tf.range(12), [3, 4]), 7, -1)),
@@ -317,6 +350,11 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("erfcinv-edges", "ops.special-more",
      lambda tf: tf.math.erfcinv(tf.constant([0.0, 0.2, 1.0, 1.5, 2.0, 2.5, -1.0, np.nan]))),
     ("erfcinv-int", "ops.special-more", lambda tf: tf.math.erfcinv(tf.constant([1]))),
+    ("batch-norm-global", "ops.nn-more",
+     lambda tf: [tf.nn.batch_norm_with_global_normalization(tf.constant([[1.0, 2.0], [3.0, 5.0]]),
+                                                            *map(tf.constant, ([1.0, 2.0], [4.0, 0.5], [0.1, 0.2],
+                                                                               [2.0, 3.0])), 1e-3, flag)
+                 for flag in (True, False)]),
     *[(f"lrn-{dt}", "ops.nn-more",
        (lambda dt: lambda tf: tf.nn.local_response_normalization(
            tf.constant(np.linspace(-2, 2, 24).reshape(1, 2, 2, 6), getattr(tf, dt)), 2, 0.5, 0.25, 0.6))(dt))
@@ -456,6 +494,14 @@ _CONTROL_FLOW: list[tuple[str, str, Callable[[Any], Any]]] = [(n, "ops.control-f
     ("scan-dtype", lambda tf: tf.scan(lambda a, x: a + tf.cast(x, tf.float32), tf.constant([1, 2]), initializer=0.0)),
     ("scan-wrong-dtype", lambda tf: tf.scan(lambda a, x: tf.cast(a, tf.float32) + 1.0, tf.constant([1, 2]))),
     ("scan-grad", lambda tf: _cf_grads(tf, lambda x: tf.scan(lambda a, v: a * v + 1.0, x), [[1.5, 2.0, -1.0]])),
+    ("switch-case", lambda tf: tf.switch_case(tf.constant(1), [lambda: tf.constant(10), lambda: tf.constant(20)])),
+    ("switch-case-out-of-range", lambda tf: tf.switch_case(tf.constant(7), [lambda: 10, lambda: 20])),
+    ("switch-case-negative-default", lambda tf: tf.switch_case(tf.constant(-1), [lambda: 10, lambda: 20],
+                                                               default=lambda: 30)),
+    ("switch-case-dict", lambda tf: tf.switch_case(tf.constant(0, tf.int64), {1: lambda: 1.5, 0: lambda: 2.5})),
+    ("switch-case-python-index", lambda tf: tf.switch_case(1, [lambda: 10, lambda: 20])),
+    ("switch-case-float-index", lambda tf: tf.switch_case(tf.constant(1.0), [lambda: 10, lambda: 20])),
+    ("switch-case-keys-gap", lambda tf: tf.switch_case(tf.constant(0), {0: lambda: 1, 2: lambda: 2})),
     ("foldl", lambda tf: tf.foldl(lambda a, x: a + x, tf.constant([1, 2, 3]))),
     ("foldr", lambda tf: tf.foldr(lambda a, x: a - x, tf.constant([1, 2, 3]))),
     ("foldl-initializer", lambda tf: tf.foldl(lambda a, x: a * x, tf.constant([1., 2.]), initializer=3.0)),
@@ -486,7 +532,8 @@ def _result(tf: Any, k: int) -> Any:
     except Exception as e:  # noqa: BLE001 - the error class is the result
         return ("err", type(e).__name__)
     outs = out if isinstance(out, (list, tuple)) else [out]
-    return ("ok", [(o.dtype.name, np.asarray(o.numpy() if hasattr(o, "numpy") else o)) for o in outs])
+    return ("ok", [(o.dtype.name if hasattr(o, "numpy") else type(o).__name__,   # a Python value: its type
+                    np.asarray(o.numpy() if hasattr(o, "numpy") else o)) for o in outs])
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
