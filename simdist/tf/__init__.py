@@ -46,10 +46,12 @@ from simdist.runtime.ops.array_more import (bitcast, broadcast_dynamic_shape, br
                                            tensor_scatter_nd_min, unravel_index)
 from simdist.runtime.ops.space_batch import batch_to_space, space_to_batch, space_to_batch_nd  # noqa: F401,E402
 from simdist.runtime.ops.math_more import scalar_mul  # noqa: F401,E402
-from simdist.runtime.ops.control_flow import cond, foldl, foldr, map_fn, scan, while_loop  # noqa: F401,E402
+from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies, foldl, foldr, group,  # noqa: F401,E402
+                                             map_fn, no_op, scan, tuple_ as tuple, vectorized_map, while_loop)
 from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402
 from simdist.runtime import nest
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
+assert_equal, assert_greater, assert_less = debugging.assert_equal, debugging.assert_greater, debugging.assert_less
 from simdist.tf._module import Module
 from simdist.runtime.ops import random as _random_ops
 from simdist.tf._function import function

@@ -266,6 +266,14 @@ def test_control_flow_eager_and_in_function(tf):
         y = tf.reduce_sum(tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * v), (0, tf.ones([2])))[1])
     _same(tape.gradient(y, v), np.array([3 * 1.5 ** 2, 3 * 0.25], np.float32), call="d sum(v^3) / dv through while_loop")
 
+    out = tf.vectorized_map(lambda r: (tf.reduce_sum(r), 2.0), tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    _same(out[0], np.array([3.0, 7.0], np.float32), call="vectorized_map(reduce_sum)")
+    _same(out[1], np.array([2.0, 2.0], np.float32), call="vectorized_map: a Python output broadcast")
+    _same(tf.switch_case(tf.constant(5), [lambda: tf.constant(1), lambda: tf.constant(2)]), np.array(2, np.int32),
+          call="switch_case(5, two branches) runs the last")
+    with raises(tf.errors.InvalidArgumentError, call="tf.Assert(False, ...)"):
+        tf.Assert(tf.constant(False), ["x"])
+
     @tf.function
     def f(x):
         return tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: -x)

@@ -20,7 +20,8 @@ from simdist.runtime import dtypes, errors, nest
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["cond", "while_loop", "map_fn", "scan", "foldl", "foldr"]
+__all__ = ["cond", "while_loop", "map_fn", "scan", "foldl", "foldr", "vectorized_map", "Assert", "no_op", "group",
+           "tuple_", "control_dependencies"]
 
 
 def _truth(value: Any) -> bool:
@@ -224,3 +225,80 @@ def foldr(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, pa
           back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """`tf.foldr`: a = fn(a, x) over the slices of elems from the last."""
     return _fold(fn, elems, initializer, from_end=True)
+
+
+def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop: bool = True,
+                   warn: bool = True) -> Any:
+    """`tf.vectorized_map`: the values of fn over the slices of elems stacked, the output
+    structure and dtypes fn's own (Python values converted, then broadcast over the slices, as
+    pfor does); for empty elems fn runs once on a zero slice to give the outputs' shapes."""
+    from simdist.runtime.ops.array import broadcast_to, stack, zeros
+    flat, n = _elems(elems)
+    rows = _rows(flat)
+    if n == 0:
+        probe = fn(nest.pack_sequence_as(elems, [zeros(e.shape.as_list()[1:], dtype=e.dtype) for e in flat]))
+        return nest.map_structure(lambda v: zeros([0] + _t0(v).shape.as_list(), dtype=_t0(v).dtype), probe)
+    outs = [fn(nest.pack_sequence_as(elems, [r[i] for r in rows])) for i in range(n)]
+    for o in outs[1:]:
+        nest.assert_same_structure(outs[0], o)
+    columns = zip(*[nest.flatten(o) for o in outs])
+    stacked = []
+    for col in columns:
+        ts = [_t0(v) for v in col]
+        shapes = {tuple(t.shape.as_list()) for t in ts}
+        if len(shapes) > 1:
+            raise errors.InvalidArgumentError(None, None, "Shapes of all inputs must match: values[0].shape = "
+                                              f"{ts[0].shape} != values[1].shape = {ts[1].shape}")
+        if all(not isinstance(v, Tensor) for v in col):   # a Python value: one, broadcast over the slices
+            stacked.append(broadcast_to(ts[0], [n] + ts[0].shape.as_list()))
+        else:
+            stacked.append(stack(ts))
+    return nest.pack_sequence_as(outs[0], stacked)
+
+
+def _t0(v: Any) -> Tensor:
+    return v if isinstance(v, Tensor) else convert_to_tensor(v)
+
+
+def Assert(condition: Any, data: Any, summarize: Any = None, name: str | None = None) -> None:  # noqa: N802
+    """`tf.Assert`: InvalidArgumentError when condition is false (NumPy's truth of its value:
+    a multi-element condition is ValueError); None otherwise, as TF's eager Assert returns."""
+    if not _truth(condition):
+        shown = []
+        for d in data:
+            if isinstance(d, Tensor):
+                shown.append(", ".join(str(v) for v in np.asarray(d.numpy()).reshape(-1).tolist()))
+            else:
+                shown.append(str(d.encode() if isinstance(d, str) else d))
+        raise errors.InvalidArgumentError(None, None, f"Expected '{condition}' to be true. Summarized data: "
+                                          + "\n".join(shown))
+    return None
+
+
+def no_op(name: str | None = None) -> None:
+    """`tf.no_op`: nothing, executing eagerly (None)."""
+    return None
+
+
+def group(*inputs: Any, name: str | None = None) -> None:
+    """`tf.group`: executing eagerly the inputs have already run: None."""
+    return None
+
+
+def tuple_(tensors: Any, control_inputs: Any = None, name: str | None = None) -> list:
+    """`tf.tuple`: the list of tensors as given (executing eagerly, Python values stay)."""
+    return list(tensors)
+
+
+class control_dependencies:  # noqa: N801 - TF's name
+    """`tf.control_dependencies(deps)`: executing eagerly, ops already ran in program order: a
+    context manager that does nothing (`as` gives None, as TF's eager NullContextmanager)."""
+
+    def __init__(self, control_inputs: Any) -> None:
+        self.control_inputs = control_inputs
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
