@@ -20,5 +20,5 @@ from simdist.runtime.ops.nn_more import (avg_pool1d, crelu, local_response_norma
                                         lrn, max_pool1d, normalize_moments, sufficient_statistics, weighted_moments)
 from simdist.runtime.ops.math_more import zero_fraction  # noqa: F401,E402  (tf.nn.zero_fraction is tf.math's)
 from simdist.runtime.ops.space_batch import depth_to_space, space_to_batch, space_to_depth  # noqa: F401,E402
-from simdist.runtime.ops.conv_transpose import conv1d_transpose, conv2d_transpose  # noqa: F401,E402
+from simdist.runtime.ops.conv_transpose import atrous_conv2d, conv1d_transpose, conv2d_transpose, conv_transpose  # noqa: F401,E402,E501
 from simdist.runtime.ops.misc_more import batch_norm_with_global_normalization  # noqa: F401,E402

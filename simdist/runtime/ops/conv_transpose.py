@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from simdist.runtime import errors
 from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
@@ -14,7 +16,7 @@ from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, 
                                       spatial_sequence)
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["conv2d_transpose", "conv1d_transpose"]
+__all__ = ["conv2d_transpose", "conv1d_transpose", "conv_transpose", "atrous_conv2d"]
 
 
 def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
@@ -52,3 +54,30 @@ def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     f = array.expand_dims(_t(filters), 0)
     out = conv2d_transpose(x, f, shp[:1] + [1] + shp[1:], [1, 1, st[1], 1], padding, "NHWC", [1, 1, dl[1], 1])
     return array.squeeze(out, [1])
+
+
+def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                   data_format: Any = None, dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.conv_transpose`: conv1d_transpose or conv2d_transpose by len(output_shape) (3 or 4);
+    a 3-D transposed convolution (length 5) is not computed by simdist."""
+    if isinstance(output_shape, Tensor):
+        n = int(output_shape.shape[0]) - 2
+    elif hasattr(output_shape, "__len__"):
+        n = len(output_shape) - 2
+    else:
+        raise ValueError(f"`output_shape` must be a tensor or sized collection. Received: output_shape={output_shape}")
+    if not 1 <= n <= 3:
+        raise ValueError(f"`output_shape` must be of length 3, 4 or 5. Received: output_shape={output_shape} of "
+                         f"length {n + 2}.")
+    if n == 3:
+        raise errors.UnimplementedError(None, None, "simdist: tf.nn.conv_transpose computes 1-D and 2-D transposed "
+                                        "convolutions (output_shape of length 3 or 4), got length 5")
+    fn = conv1d_transpose if n == 1 else conv2d_transpose
+    return fn(input, filters, output_shape, strides, padding=padding, data_format=data_format, dilations=dilations)
+
+
+def atrous_conv2d(value: Any, filters: Any, rate: Any, padding: Any, name: str | None = None) -> Tensor:
+    """`tf.nn.atrous_conv2d`: tf.nn.convolution with dilation_rate [rate, rate] (NHWC)."""
+    from simdist.runtime.ops.conv import convolution
+    r = [int(v) for v in np.broadcast_to(np.asarray(rate), (2,))]
+    return convolution(value, filters, padding=padding, dilations=r)

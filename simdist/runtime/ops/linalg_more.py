@@ -19,7 +19,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["adjoint", "band_part", "set_diag", "cross", "normalize", "tensor_diag", "tensor_diag_part", "det",
+__all__ = ["logdet", "cholesky_solve", "adjoint", "band_part", "set_diag", "cross", "normalize", "tensor_diag", "tensor_diag_part", "det",
            "slogdet", "inv", "solve", "cholesky", "triangular_solve", "qr"]
 
 _PER_MATRIX = lanes("a factorization of each matrix: no stacked form written")
@@ -571,3 +571,17 @@ def _qr_grad(op: Any, dq: Any, dr: Any) -> list:
     dy = _mm(q, dv)
     dx = square_and_deep(q, u, dq + _mm(y, dv, adjoint_b=True), du)
     return [concat([dx, dy], axis=-1)]
+
+
+def logdet(matrix: Any, name: str | None = None) -> Tensor:
+    """`tf.linalg.logdet` of Hermitian positive definite matrices: 2 * sum(log(diag(cholesky(m))))."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.diag import diag_part
+    from simdist.runtime.ops.unary import log
+    return 2.0 * math.reduce_sum(log(diag_part(cholesky(matrix))), axis=[-1])
+
+
+def cholesky_solve(chol: Any, rhs: Any, name: str | None = None) -> Tensor:
+    """`tf.linalg.cholesky_solve`: X with (L L^T) X = rhs, by two triangular solves with L = chol."""
+    y = triangular_solve(chol, rhs, lower=True, adjoint=False)
+    return triangular_solve(chol, y, lower=True, adjoint=True)
