@@ -547,6 +547,79 @@ _CONTROL_FLOW: list[tuple[str, str, Callable[[Any], Any]]] = [(n, "ops.control-f
 ]]
 _RAW += _CONTROL_FLOW
 
+
+# Every dtype through each op of the batch (ok with TF's dtype and values, or TF's error class): bool,
+# the integers, half, bfloat16, float, double on [1, 0, 2, 3]. Left out: max_pool1d and normalize, whose
+# bfloat16/bool paths are the existing MaxPool/tf.norm's (docs/spec.md, ops.nn-more).
+_SWEEP_DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")
+
+
+def _sweep_input(tf: Any, dt: str) -> Any:
+    v = np.array([1, 0, 2, 3])
+    if dt == "bool":
+        return tf.constant(v.astype(bool))
+    return tf.cast(tf.constant(v.astype(np.float64)), getattr(tf, dt))
+
+
+_SWEEP: dict[str, tuple[str, Callable[[Any, Any], Any]]] = {
+    "erfinv": ("ops.special-more", lambda tf, a: tf.math.erfinv(a)),
+    "ndtri": ("ops.special-more", lambda tf, a: tf.math.ndtri(a)),
+    "bessel_i0": ("ops.special-more", lambda tf, a: tf.math.bessel_i0(a)),
+    "bessel_i1e": ("ops.special-more", lambda tf, a: tf.math.bessel_i1e(a)),
+    "igamma": ("ops.special-more", lambda tf, a: tf.math.igamma(a, a)),
+    "zeta": ("ops.special-more", lambda tf, a: tf.math.zeta(a, a)),
+    "nextafter": ("ops.special-more", lambda tf, a: tf.math.nextafter(a, a)),
+    "betainc": ("ops.special-more", lambda tf, a: tf.math.betainc(a, a, a)),
+    "erfcinv": ("ops.special-more", lambda tf, a: tf.math.erfcinv(a)),
+    "reciprocal_no_nan": ("ops.math-composites", lambda tf, a: tf.math.reciprocal_no_nan(a)),
+    "lbeta": ("ops.math-composites", lambda tf, a: tf.math.lbeta(a)),
+    "polyval": ("ops.math-composites", lambda tf, a: tf.math.polyval([a, a], a)),
+    "scalar_mul": ("ops.math-composites", lambda tf, a: tf.math.scalar_mul(2, a)),
+    "invert_permutation": ("ops.math-composites", lambda tf, a: tf.math.invert_permutation(a)),
+    "is_non_decreasing": ("ops.math-composites", lambda tf, a: tf.math.is_non_decreasing(a)),
+    "zero_fraction": ("ops.math-composites", lambda tf, a: tf.math.zero_fraction(a)),
+    "accumulate_n": ("ops.math-composites", lambda tf, a: tf.math.accumulate_n([a, a])),
+    "histogram": ("ops.math-composites", lambda tf, a: tf.histogram_fixed_width(a, tf.cast(tf.constant([0, 3]), a.dtype), 3)),
+    "confusion_matrix": ("ops.math-composites", lambda tf, a: tf.math.confusion_matrix(a, a)),
+    "angle": ("ops.math-composites", lambda tf, a: tf.math.angle(a)),
+    "real": ("ops.math-composites", lambda tf, a: tf.math.real(a)),
+    "roll": ("ops.array-more", lambda tf, a: tf.roll(a, 1, 0)),
+    "reverse_sequence": ("ops.array-more", lambda tf, a: tf.reverse_sequence(tf.reshape(a, [2, 2]), [1, 2], 1, 0)),
+    "searchsorted": ("ops.array-more", lambda tf, a: tf.searchsorted(a, a)),
+    "tensor_scatter_nd_max": ("ops.array-more", lambda tf, a: tf.tensor_scatter_nd_max(a, [[0]], a[:1])),
+    "tensor_scatter_nd_min": ("ops.array-more", lambda tf, a: tf.tensor_scatter_nd_min(a, [[0]], a[:1])),
+    "ensure_shape": ("ops.array-more", lambda tf, a: tf.ensure_shape(a, [4])),
+    "bitcast": ("ops.array-more", lambda tf, a: tf.bitcast(a, tf.uint8)),
+    "unravel_index": ("ops.array-more", lambda tf, a: tf.unravel_index(a, tf.cast(tf.constant([2, 2]), a.dtype))),
+    "broadcast_dynamic_shape": ("ops.array-more", lambda tf, a: tf.broadcast_dynamic_shape(a, a)),
+    "shape_n": ("ops.array-more", lambda tf, a: tf.shape_n([a])[0]),
+    "identity_n": ("ops.array-more", lambda tf, a: tf.identity_n([a])[0]),
+    "space_to_batch_nd": ("ops.space-batch", lambda tf, a: tf.space_to_batch_nd(tf.reshape(a, [1, 4, 1]), [2], [[0, 0]])),
+    "batch_to_space": ("ops.space-batch", lambda tf, a: tf.batch_to_space(tf.reshape(a, [4, 1, 1, 1]), [2, 2], [[0, 0], [0, 0]])),
+    "depth_to_space": ("ops.space-batch", lambda tf, a: tf.nn.depth_to_space(tf.reshape(a, [1, 1, 1, 4]), 2)),
+    "space_to_depth": ("ops.space-batch", lambda tf, a: tf.nn.space_to_depth(tf.reshape(a, [1, 2, 2, 1]), 2)),
+    "crelu": ("ops.nn-more", lambda tf, a: tf.nn.crelu(a)),
+    "avg_pool1d": ("ops.nn-more", lambda tf, a: tf.nn.avg_pool1d(tf.reshape(a, [1, 4, 1]), 2, 2, "VALID")),
+    "log_poisson_loss": ("ops.nn-more", lambda tf, a: tf.nn.log_poisson_loss(a, a)),
+    "lrn": ("ops.nn-more", lambda tf, a: tf.nn.lrn(tf.reshape(a, [1, 1, 1, 4]))),
+    "conv2d_transpose": ("ops.nn-more", lambda tf, a: tf.nn.conv2d_transpose(
+        tf.reshape(a, [1, 2, 2, 1]), tf.reshape(a, [2, 2, 1, 1]), [1, 4, 4, 1], 2)),
+    "band_part": ("ops.linalg-more", lambda tf, a: tf.linalg.band_part(tf.reshape(a, [2, 2]), 0, 0)),
+    "set_diag": ("ops.linalg-more", lambda tf, a: tf.linalg.set_diag(tf.reshape(a, [2, 2]), a[:2])),
+    "cross": ("ops.linalg-more", lambda tf, a: tf.linalg.cross(a[:3], a[1:])),
+    "tensor_diag": ("ops.linalg-more", lambda tf, a: tf.linalg.tensor_diag(a)),
+    "tensor_diag_part": ("ops.linalg-more", lambda tf, a: tf.linalg.tensor_diag_part(tf.reshape(a, [2, 2]))),
+    "det": ("ops.linalg-more", lambda tf, a: tf.linalg.det(tf.reshape(a, [2, 2]))),
+    "inv": ("ops.linalg-more", lambda tf, a: tf.linalg.inv(tf.reshape(a, [2, 2]) + tf.cast(tf.eye(2), a.dtype) * 5)),
+    "qr": ("ops.linalg-more", lambda tf, a: tf.linalg.qr(tf.reshape(a, [2, 2]))[1]),
+    "adjoint": ("ops.linalg-more", lambda tf, a: tf.linalg.adjoint(tf.reshape(a, [2, 2]))),
+    "map_fn": ("ops.control-flow", lambda tf, a: tf.map_fn(lambda v: v, a)),
+    "scan": ("ops.control-flow", lambda tf, a: tf.scan(lambda p, v: v, a)),
+    "vectorized_map": ("ops.control-flow", lambda tf, a: tf.vectorized_map(lambda v: v, a)),
+}
+_RAW += [(f"dtype-sweep-{name}-{dt}", cid, (lambda f, dt: lambda tf: f(tf, _sweep_input(tf, dt)))(f, dt))
+         for name, (cid, f) in _SWEEP.items() for dt in _SWEEP_DTYPES]
+
 # the special functions, LRN and the factorizations compare within a few float32 ulps (their kernels are
 # Eigen's in TF, SciPy's and LAPACK's here); igamma's gradient in a (IgammaGradA: a numerical derivative
 # here) within 1e-4; the rest bit for bit

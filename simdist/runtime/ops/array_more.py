@@ -18,6 +18,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.math_more import _int32_int64
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
@@ -167,11 +168,18 @@ def _bound(side: str) -> Any:
     return forward
 
 
+def _no_bool_kernel(name: str, d: dtypes.DType) -> None:
+    """TF registers these kernels for the numeric types only: bool is NotFoundError."""
+    if d.name == "bool":
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                   f"{name}[T=DT_BOOL] [Op:{name}]")
+
+
 def _bound_rule(name: str) -> Any:
     same = args.same_dtype(name)
 
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
-        same(dts, attrs)
+        _no_bool_kernel(name, same(dts, attrs))
         return attrs["out_type"]
     return rule
 
@@ -222,7 +230,7 @@ def _unravel(idx: np.ndarray, dims: np.ndarray) -> np.ndarray:
     return out.reshape((dims.size,) + idx.shape) if idx.ndim else out.reshape(dims.size)
 
 
-UNRAVEL_INDEX = register("UnravelIndex", _unravel, args.allowed("UnravelIndex", "i", "int32, int64"),
+UNRAVEL_INDEX = register("UnravelIndex", _unravel, _int32_int64("UnravelIndex"),
                          args.zero_flops, kind="gather/scatter",
                          fusion=lanes("its output puts the coordinates first: no stacked form written"))
 no_tf_gradient("UnravelIndex")
@@ -271,7 +279,12 @@ def _tensor_scatter_extreme(wins: Any, opname: str) -> Any:
 
 def _scatter_rule(name: str) -> Any:
     same = args.same_dtype(name)
-    return lambda dts, attrs: same((dts[0], dts[2]), attrs)
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = same((dts[0], dts[2]), attrs)
+        _no_bool_kernel(name, d)
+        return d
+    return rule
 
 
 _SCATTER_LANES = lanes("its indices address one lane's rows: no stacked form written")
@@ -353,7 +366,7 @@ def _broadcast_args(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.asarray(np.broadcast_shapes(tuple(x.tolist()), tuple(y.tolist())), dtype=x.dtype)
 
 
-BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args, args.allowed("BroadcastArgs", "i", "int32, int64"),
+BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args, _int32_int64("BroadcastArgs"),
                           args.zero_flops, kind="shape-query")
 no_tf_gradient("BroadcastArgs")
 

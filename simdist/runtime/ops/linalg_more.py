@@ -169,12 +169,14 @@ def _set_diag_grad(op: Any, grad: Any) -> list:
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind not in "fiu":   # bfloat16 (ml_dtypes): computed in float32, rounded once
+        return np.cross(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
     return np.cross(a, b)
 
 
 def _cross_rule(dts: Any, attrs: Any) -> dtypes.DType:
     d = args.same_dtype("Cross")(dts, attrs)
-    if d.kind not in "fiu" or d.name == "bfloat16":
+    if d.kind not in "fiu":
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of "
                                           "allowed values: float, double, int32, uint8, int16, int8, int64, "
                                           "bfloat16, uint16, half, uint32, uint64 [Op:Cross]")
@@ -236,6 +238,9 @@ def _diag_rule(name: str) -> Any:
         if d.name not in ("bfloat16", "float16", "float32", "float64", "int32", "int64"):
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list "
                                               f"of allowed values: {_DIAG_TYPES} [Op:{name}]")
+        if d.name == "bfloat16":   # (listed by the op def, no CPU kernel)
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_BFLOAT16] [Op:{name}]")
         return d
     return rule
 

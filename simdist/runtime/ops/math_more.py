@@ -149,7 +149,20 @@ def _invert(p: np.ndarray) -> np.ndarray:
     return out
 
 
-INVERT_PERMUTATION = register("InvertPermutation", _invert, args.allowed("InvertPermutation", "i", "int32, int64"),
+def _int32_int64(name: str) -> Any:
+    """int32 or int64 only (int8/int16 and unsigned: InvalidArgumentError), one dtype for all inputs."""
+    base = args.same_dtype(name)
+
+    def rule(dts: Any, attrs: Any) -> Any:
+        d = base(dts, attrs)
+        if d.name not in ("int32", "int64"):
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list "
+                                              f"of allowed values: int32, int64 [Op:{name}]")
+        return d
+    return rule
+
+
+INVERT_PERMUTATION = register("InvertPermutation", _invert, _int32_int64("InvertPermutation"),
                               args.zero_flops, kind="gather/scatter",
                               fusion=lanes("its values must be checked as a permutation before it runs: run per lane"))
 NotDifferentiable("InvertPermutation")

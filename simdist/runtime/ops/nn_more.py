@@ -171,6 +171,9 @@ def _lrn_rule(name: str) -> Any:
         if d.name == "float64":
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of double is not in the list of allowed "
                                               f"values: half, bfloat16, float [Op:{name}]")
+        if d.name == "bfloat16":   # (the op def lists it; TF's CPU kernels are float and half)
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_BFLOAT16] [Op:{name}]")
         return d
     return rule
 

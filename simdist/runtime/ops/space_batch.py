@@ -54,8 +54,20 @@ def _b2s(a: np.ndarray, block: tuple[int, ...], crops: tuple[tuple[int, int], ..
     return r[key]
 
 
-SPACE_TO_BATCH_ND = register("SpaceToBatchND", _s2b, args.first, args.zero_flops, kind="shape", fusion=_BATCH_MOVES)
-BATCH_TO_SPACE_ND = register("BatchToSpaceND", _b2s, args.first, args.zero_flops, kind="shape", fusion=_BATCH_MOVES)
+def _numeric_kernels(name: str) -> Any:
+    """SpaceToBatchND and BatchToSpaceND have CPU kernels for the numeric types: bool is NotFoundError."""
+    def rule(dts: Any, attrs: Any) -> Any:
+        if dts[0].name == "bool":
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_BOOL] [Op:{name}]")
+        return dts[0]
+    return rule
+
+
+SPACE_TO_BATCH_ND = register("SpaceToBatchND", _s2b, _numeric_kernels("SpaceToBatchND"), args.zero_flops, kind="shape",
+                             fusion=_BATCH_MOVES)
+BATCH_TO_SPACE_ND = register("BatchToSpaceND", _b2s, _numeric_kernels("BatchToSpaceND"), args.zero_flops, kind="shape",
+                             fusion=_BATCH_MOVES)
 
 
 def _block_and_pairs(block_shape: Any, pairs: Any, what: str, op: str, rank: int) -> tuple[tuple[int, ...], tuple]:
