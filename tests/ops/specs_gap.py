@@ -171,6 +171,9 @@ SPECS: list[OpSpec] = [
            _inputs(rand((3, 2)), rand((2,)), rand((2,), 0.5, 2), rand((2,)), rand((2,))),
            ("Rsqrt", "Mul", "Sub", "AddV2"), lambda x, m, v, b, g: (x - m) / np.sqrt(v + 1e-3) * g + b,
            diff=(0, 1, 2, 3, 4), rtol=1e-4, grad_rtol=1e-3),
+    OpSpec("approx_max_k", lambda tf, x: tf.math.approx_max_k(x, 2)[0], _inputs(_distinct((2, 5))), ("TopKV2",),
+           lambda x: -np.sort(-x, axis=-1)[:, :2], dtypes=(np.float32,), fd=False,
+           notes="float32 only (TF's ApproxTopK: half, bfloat16, float); gradient checked against TF"),
     # --- array ops (runtime/ops/array_more.py) --------------------------------------------------------------------------
     OpSpec("roll", lambda tf, x: tf.roll(x, [1, -2, 1], [0, 1, 0]), _inputs(rand((3, 4))), ("Roll",),
            lambda x: np.roll(x, (2, -2), (0, 1))),

@@ -17,7 +17,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["erfcinv", "reciprocal_no_nan", "lbeta", "polyval", "scalar_mul", "is_non_decreasing", "is_strictly_increasing",
+__all__ = ["approx_max_k", "approx_min_k", "erfcinv", "reciprocal_no_nan", "lbeta", "polyval", "scalar_mul", "is_non_decreasing", "is_strictly_increasing",
            "zero_fraction", "accumulate_n", "invert_permutation"]
 
 
@@ -186,3 +186,33 @@ def invert_permutation(x: Any, name: str | None = None) -> Tensor:
             raise errors.InvalidArgumentError(None, None, f"{d} is duplicated in the input. [Op:InvertPermutation]")
         seen[d] = True
     return dispatch.execute(INVERT_PERMUTATION, (xt,))
+
+
+def _approx_top_k(operand: Any, k: Any, reduction_dimension: int, is_max_k: bool) -> Any:
+    """TF 2.21's ApproxTopK on CPU: float, half and bfloat16 (else InvalidArgumentError), CPU kernels only
+    for is_max_k and reduction_dimension == -1 (else NotFoundError), where it gives top_k's values and
+    indices exactly (ties and NaN included: checked against TF on random rows)."""
+    from simdist.runtime.ops.sorting import top_k
+    x = _t(operand)
+    if x.dtype.name not in ("float16", "bfloat16", "float32"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(x.dtype)} is not in the list "
+                                          "of allowed values: half, bfloat16, float [Op:ApproxTopK]")
+    if not is_max_k or int(reduction_dimension) != -1:
+        raise errors.NotFoundError(None, None, "Could not find device for node: {{node ApproxTopK}} = ApproxTopK["
+                                   f"T=DT_{args.tf_name(x.dtype).upper()}, is_max_k={str(is_max_k).lower()}, "
+                                   f"reduction_dimension={int(reduction_dimension)}] [Op:ApproxTopK]")
+    return top_k(x, k)
+
+
+def approx_max_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: str | None = None) -> Any:
+    """`tf.math.approx_max_k` (also tf.nn's): on TF 2.21's CPU, top_k over the last axis."""
+    return _approx_top_k(operand, k, reduction_dimension, True)
+
+
+def approx_min_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: str | None = None) -> Any:
+    """`tf.math.approx_min_k` (also tf.nn's): TF 2.21 has no CPU kernel for it (NotFoundError)."""
+    return _approx_top_k(operand, k, reduction_dimension, False)
