@@ -23,3 +23,5 @@ from simdist.runtime.ops.space_batch import depth_to_space, space_to_batch, spac
 from simdist.runtime.ops.conv_transpose import atrous_conv2d, conv1d_transpose, conv2d_transpose, conv_transpose  # noqa: F401,E402,E501
 from simdist.runtime.ops.misc_more import batch_norm_with_global_normalization  # noqa: F401,E402
 from simdist.runtime.ops.math_more import approx_max_k, approx_min_k  # noqa: F401,E402  (tf.nn's are tf.math's)
+from simdist.runtime.ops.conv_transpose import (depthwise_conv2d_backprop_filter,  # noqa: F401,E402
+                                                depthwise_conv2d_backprop_input)

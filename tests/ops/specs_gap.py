@@ -247,6 +247,14 @@ SPECS: list[OpSpec] = [
     OpSpec("conv_transpose[2-D]", lambda tf, x, f: tf.nn.conv_transpose(x, f, [1, 4, 4, 2], 2, "SAME"),
            _inputs(rand((1, 2, 2, 3)), rand((2, 2, 2, 3))), ("Conv2DBackpropInput",), None, diff=(0, 1), rtol=1e-4,
            grad_rtol=1e-3),
+    OpSpec("depthwise_conv2d_backprop_input", lambda tf, f, dy: tf.nn.depthwise_conv2d_backprop_input(
+        [1, 4, 4, 2], f, dy, [1, 2, 2, 1], "SAME"), _inputs(rand((3, 3, 2, 2)), rand((1, 2, 2, 4))),
+           ("DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropFilter"),
+           None, diff=(0, 1), rtol=1e-4, grad_rtol=1e-3),
+    OpSpec("depthwise_conv2d_backprop_filter", lambda tf, x, dy: tf.nn.depthwise_conv2d_backprop_filter(
+        x, [2, 2, 2, 1], dy, [1, 1, 1, 1], "VALID"), _inputs(rand((1, 3, 3, 2)), rand((1, 2, 2, 2))),
+           ("DepthwiseConv2dNativeBackpropFilter", "DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput"),
+           None, diff=(0, 1), rtol=1e-4, grad_rtol=1e-3),
     OpSpec("lrn", lambda tf, x: tf.nn.lrn(x, depth_radius=2, bias=1.0, alpha=0.5, beta=0.75),
            _inputs(rand((1, 2, 2, 6))), ("LRN", "LRNGrad"), _lrn_ref, dtypes=(np.float32,), fd=False, rtol=1e-4,
            grad_rtol=1e-3, notes="LRN has no float64 kernel: its gradient is checked against TF 2.21 only"),

@@ -16,7 +16,8 @@ from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, 
                                       spatial_sequence)
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["conv2d_transpose", "conv1d_transpose", "conv_transpose", "atrous_conv2d"]
+__all__ = ["conv2d_transpose", "conv1d_transpose", "conv_transpose", "atrous_conv2d", "depthwise_conv2d_backprop_input",
+           "depthwise_conv2d_backprop_filter"]
 
 
 def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
@@ -81,3 +82,35 @@ def atrous_conv2d(value: Any, filters: Any, rate: Any, padding: Any, name: str |
     from simdist.runtime.ops.conv import convolution
     r = [int(v) for v in np.broadcast_to(np.asarray(rate), (2,))]
     return convolution(value, filters, padding=padding, dilations=r)
+
+
+def _depthwise_attrs(strides: Any, padding: Any, dilations: Any, data_format: Any, op: str) -> dict:
+    check_data_format(data_format or "NHWC")
+    if not isinstance(strides, (list, tuple)) or len(strides) != 4:
+        raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 dimensions "
+                                          f"[Op:{op}]")
+    pad, explicit = normalize_padding(padding, op)
+    dl = tuple(int(v) for v in dilations) if dilations is not None else (1, 1, 1, 1)
+    return {"strides": tuple(int(v) for v in strides), "padding": pad, "explicit_paddings": explicit, "dilations": dl}
+
+
+def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
+                                    padding: Any, data_format: str = "NHWC", dilations: Any = None,
+                                    name: str | None = None) -> Tensor:
+    """`tf.nn.depthwise_conv2d_backprop_input` (DepthwiseConv2dNativeBackpropInput): the gradient of
+    depthwise_conv2d_native with respect to an input of input_sizes."""
+    from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_INPUT
+    attrs = _depthwise_attrs(strides, padding, dilations, data_format, "DepthwiseConv2dNativeBackpropInput")
+    attrs["input_sizes"] = shape_arg(input_sizes)
+    return dispatch.execute(DEPTHWISE_BACKPROP_INPUT, (_t(filter), _t(out_backprop)), attrs)
+
+
+def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, strides: Any,  # noqa: A002
+                                     padding: Any, data_format: str = "NHWC", dilations: Any = None,
+                                     name: str | None = None) -> Tensor:
+    """`tf.nn.depthwise_conv2d_backprop_filter` (DepthwiseConv2dNativeBackpropFilter): the gradient
+    of depthwise_conv2d_native with respect to a filter of filter_sizes."""
+    from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_FILTER
+    attrs = _depthwise_attrs(strides, padding, dilations, data_format, "DepthwiseConv2dNativeBackpropFilter")
+    attrs["filter_sizes"] = shape_arg(filter_sizes)
+    return dispatch.execute(DEPTHWISE_BACKPROP_FILTER, (_t(input), _t(out_backprop)), attrs)
