@@ -39,8 +39,19 @@ from simdist.runtime.ops.xfunctions import atan2  # noqa: F401,E402
 from simdist.runtime.ops.truncation import realdiv, saturate_cast, truncatediv, truncatemod  # noqa: F401,E402
 from simdist.runtime.ops.counting import unique, unique_with_counts  # noqa: F401,E402
 from simdist.runtime.ops.registry import RegisterGradient, NotDifferentiable as no_gradient
+# issue 29's second batch (runtime/ops/{array_more,space_batch,math_more}.py; clauses ops.array-more, ops.space-batch)
+from simdist.runtime.ops.array_more import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,  # noqa: F401,E402
+                                           ensure_shape, get_static_value, identity_n, parallel_stack,
+                                           reverse_sequence, roll, searchsorted, shape_n, tensor_scatter_nd_max,
+                                           tensor_scatter_nd_min, unravel_index)
+from simdist.runtime.ops.space_batch import batch_to_space, space_to_batch, space_to_batch_nd  # noqa: F401,E402
+from simdist.runtime.ops.math_more import scalar_mul  # noqa: F401,E402
+from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies, foldl, foldr, group,  # noqa: F401,E402
+                                             map_fn, no_op, scan, tuple_ as tuple, vectorized_map, while_loop)
+from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402
 from simdist.runtime import nest
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
+assert_equal, assert_greater, assert_less = debugging.assert_equal, debugging.assert_greater, debugging.assert_less
 from simdist.tf._module import Module
 from simdist.runtime.ops import random as _random_ops
 from simdist.tf._function import function

@@ -54,3 +54,5 @@ def assert_near(x: Any, y: Any, rtol: float | None = None, atol: float | None = 
     rt = 10 * eps if rtol is None else rtol
     at = 10 * eps if atol is None else atol
     _check(bool(np.all(np.abs(a - b) <= at + rt * np.abs(b))), message, "x and y are close", {"x": a, "y": b})
+
+from simdist.runtime.ops.control_flow import Assert  # noqa: E402,F401  (tf.debugging.Assert is tf.Assert)

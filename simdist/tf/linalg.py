@@ -3,3 +3,8 @@
 from simdist.runtime.ops import (einsum, eye, global_norm, matmul, matrix_transpose, matvec, norm,  # noqa: F401
                                  tensordot, trace)
 from simdist.runtime.ops.diag import diag, diag_part  # noqa: F401,E402
+from simdist.runtime.ops.linalg_more import (adjoint, band_part, cholesky, cholesky_solve, cross, det, inv,  # noqa: F401,E402
+                                            logdet, normalize, qr,
+                                            set_diag, slogdet, solve, tensor_diag, tensor_diag_part,
+                                            triangular_solve)
+from simdist.runtime.ops.normalization import l2_normalize  # noqa: F401,E402  (tf.linalg.l2_normalize is tf.nn's)

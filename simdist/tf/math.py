@@ -22,3 +22,11 @@ from simdist.runtime.ops.activations import erfc  # noqa: F401,E402
 from simdist.runtime.ops.xfunctions import atan2, multiply_no_nan, xdivy, xlog1py, xlogy  # noqa: F401,E402
 from simdist.runtime.ops.counting import bincount, count_nonzero, in_top_k  # noqa: F401,E402
 from simdist.runtime.ops import floormod as mod  # noqa: F401,E402  (tf.math.mod is FloorMod)
+# issue 29's second batch (runtime/ops/{special_more,math_more}.py; clauses ops.special-more, ops.composites)
+from simdist.runtime.ops.special_more import (bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, betainc,  # noqa: F401,E402
+                                             erfinv, igamma, igammac, ndtri, nextafter, zeta)
+from simdist.runtime.ops.math_more import (accumulate_n, erfcinv, invert_permutation, is_non_decreasing,  # noqa: F401,E402
+                                          is_strictly_increasing, lbeta, polyval, reciprocal_no_nan, scalar_mul,
+                                          zero_fraction)
+from simdist.runtime.ops.misc_more import angle, confusion_matrix, conj, imag, real  # noqa: F401,E402
+from simdist.runtime.ops.math_more import approx_max_k, approx_min_k  # noqa: F401,E402

@@ -16,3 +16,12 @@ from simdist.runtime.ops.nn import (avg_pool, avg_pool2d, batch_normalization, b
 experimental = _NS(stateless_dropout=_stateless_dropout)
 from simdist.runtime.ops.sorting import top_k  # noqa: F401,E402  (tf.nn.top_k is tf.math.top_k)
 from simdist.runtime.ops.counting import in_top_k  # noqa: F401,E402  (tf.nn.in_top_k is tf.math.in_top_k)
+from simdist.runtime.ops.nn_more import (avg_pool1d, crelu, local_response_normalization, log_poisson_loss,  # noqa: F401,E402
+                                        lrn, max_pool1d, normalize_moments, sufficient_statistics, weighted_moments)
+from simdist.runtime.ops.math_more import zero_fraction  # noqa: F401,E402  (tf.nn.zero_fraction is tf.math's)
+from simdist.runtime.ops.space_batch import depth_to_space, space_to_batch, space_to_depth  # noqa: F401,E402
+from simdist.runtime.ops.conv_transpose import atrous_conv2d, conv1d_transpose, conv2d_transpose, conv_transpose  # noqa: F401,E402,E501
+from simdist.runtime.ops.misc_more import batch_norm_with_global_normalization  # noqa: F401,E402
+from simdist.runtime.ops.math_more import approx_max_k, approx_min_k  # noqa: F401,E402  (tf.nn's are tf.math's)
+from simdist.runtime.ops.conv_transpose import (depthwise_conv2d_backprop_filter,  # noqa: F401,E402
+                                                depthwise_conv2d_backprop_input)

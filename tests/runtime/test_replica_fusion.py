@@ -92,8 +92,19 @@ def _declared_ops(tf: Any, x: Any, y: Any, w: Any, b: Any) -> tuple:
             tf.math.reduce_euclidean_norm(x, axis=1), tf.math.cumulative_logsumexp(x, axis=1, exclusive=True))
 
 
+def _declared_ops_more(tf: Any, x: Any, y: Any, w: Any, b: Any) -> tuple:
+    """Issue 29's second batch (runtime/ops/special_more.py, array_more.py, linalg_more.py, nn_more.py,
+    control_flow.py): the elementwise ones run stacked, the rest lane by lane for their stated reasons."""
+    sq = tf.matmul(x, x, transpose_a=True) + tf.eye(D)
+    return (tf.math.erfinv(x * 1.8 - 0.9), tf.math.ndtri(x * 0.9 + 0.05), tf.math.bessel_i0e(x), tf.math.bessel_i1(x),
+            tf.math.igamma(x + 0.5, x), tf.math.zeta(x + 2.0, x + 0.5), tf.math.nextafter(x, b[:D]),
+            tf.math.betainc(x + 0.5, x + 1.0, x * 0.9), tf.roll(x, [1, -2], [0, 1]), tf.searchsorted(tf.sort(x), x),
+            tf.nn.crelu(x - 0.5), tf.math.lbeta(x + 0.5), tf.linalg.cholesky(sq), tf.linalg.det(sq),
+            tf.map_fn(lambda r: tf.reduce_sum(r * r), x), tf.scan(lambda a, v: a * 0.5 + v, x))
+
+
 PROGRAMS: list[Callable[..., tuple]] = [_dense, _reductions, _shapes, _elementwise, _matmuls, _images, _gradients,
-                                        _conv_gradients, _declared_ops]
+                                        _conv_gradients, _declared_ops, _declared_ops_more]
 
 
 def _run(program: Callable[..., tuple], fused: bool, replicas: int = 4, between: Callable[..., None] | None = None,

@@ -1,0 +1,487 @@
+"""Array ops of TF 2.21's top-level namespace beyond array.py: tf.roll, reverse_sequence,
+searchsorted, unravel_index, tensor_scatter_nd_max/min, shape_n, identity_n, broadcast_static_shape,
+broadcast_dynamic_shape, ensure_shape, get_static_value, parallel_stack and bitcast. Each TF op is
+one declaration with its gradient as TF registers it (Roll: the gradient rolled back;
+ReverseSequence: the gradient reversed alike; TensorScatterMax/Min: the gradient split between the
+tied winners; IdentityN and EnsureShape: the gradient itself; LowerBound, UpperBound, UnravelIndex,
+BroadcastArgs, Bitcast: no gradient registered, a tape reaching one raises LookupError); the
+Python-level functions are composed as TF composes them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.math_more import _int32_int64
+from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
+
+__all__ = ["roll", "reverse_sequence", "searchsorted", "unravel_index", "tensor_scatter_nd_max",
+           "tensor_scatter_nd_min", "shape_n", "identity_n", "broadcast_static_shape", "broadcast_dynamic_shape",
+           "ensure_shape", "get_static_value", "parallel_stack", "bitcast"]
+
+_INT_INDEX = ("int32", "int64")
+
+
+def _int_arg(x: Any, attr: str, op: str) -> Tensor:
+    t = x if isinstance(x, Tensor) else convert_to_tensor(x, dtype_hint=dtypes.int32)
+    if t.dtype.name not in _INT_INDEX:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {args.tf_name(t.dtype)} is not in "
+                                          f"the list of allowed values: int32, int64 [Op:{op}]")
+    return t
+
+
+# --- Roll ------------------------------------------------------------------------------------------------------
+def _roll(a: np.ndarray, shift: tuple[int, ...], axis: tuple[int, ...]) -> np.ndarray:
+    return np.roll(a, shift, axis) if shift else a.copy()
+
+
+ROLL = register("Roll", _roll, args.first, args.zero_flops, kind="shape", fusion=OVER_AXIS)
+
+
+def roll(input: Any, shift: Any, axis: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    """`tf.roll`: elements shifted along axes (scalars or 1-D of one size; an axis named twice
+    has its shifts added), wrapping around."""
+    t = _t(input)
+    sh = dispatch.static_value(_int_arg(shift, "Tshift", "Roll"))
+    ax = dispatch.static_value(_int_arg(axis, "Taxis", "Roll"))
+    if sh.ndim > 1:
+        raise errors.InvalidArgumentError(None, None, f"shift must be a scalar or a 1-D vector. Found: "
+                                          f"{args.dims(sh.shape)} [Op:Roll]")
+    if ax.ndim > 1:
+        raise errors.InvalidArgumentError(None, None, f"axis must be a scalar or a 1-D vector. Found: "
+                                          f"{args.dims(ax.shape)} [Op:Roll]")
+    if sh.shape != ax.shape:
+        raise errors.InvalidArgumentError(None, None, f"shift and axis must have the same size [Op:Roll]")
+    nd = t.ndim
+    if nd == 0:
+        raise errors.InvalidArgumentError(None, None, "input must be 1-D or higher [Op:Roll]")
+    shifts, axes = [], []
+    for s, a in zip(sh.reshape(-1).tolist(), ax.reshape(-1).tolist()):
+        if not -nd <= a < nd:
+            raise errors.InvalidArgumentError(None, None, f"axis {a} is out of range [Op:Roll]")
+        shifts.append(int(s))
+        axes.append(int(a) % nd)
+    return dispatch.execute(ROLL, (t,), {"shift": tuple(shifts), "axis": tuple(axes)})
+
+
+@RegisterGradient("Roll")
+def _roll_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(ROLL, (grad,), {"shift": tuple(-s for s in op.get_attr("shift")),
+                                             "axis": op.get_attr("axis")})]
+
+
+# --- ReverseSequence -------------------------------------------------------------------------------------------
+def _reverse_sequence(a: np.ndarray, lengths: np.ndarray, seq_dim: int, batch_dim: int) -> np.ndarray:
+    out = a.copy()
+    for b, n in enumerate(lengths.tolist()):
+        if n <= 1:
+            continue
+        src = [slice(None)] * a.ndim
+        src[batch_dim] = b
+        src[seq_dim] = slice(0, n)
+        dst = list(src)
+        dst[seq_dim] = slice(n - 1, None, -1) if n - 1 >= 0 else slice(None)
+        idx_src = tuple(src)
+        seg = a[idx_src]
+        axis = seq_dim - (1 if batch_dim < seq_dim else 0)
+        out[idx_src] = np.flip(seg, axis)
+    return out
+
+
+REVERSE_SEQUENCE = register("ReverseSequence", _reverse_sequence, lambda dts, attrs: dts[0], args.zero_flops,
+                            kind="shape", fusion=lanes("its lengths index one lane's batch: no stacked form written"))
+
+
+def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Any = None, batch_axis: Any = None,  # noqa: A002
+                     name: str | None = None) -> Tensor:
+    """`tf.reverse_sequence`: for each batch entry b, its first seq_lengths[b] elements along
+    seq_axis reversed (the rest kept)."""
+    t = _t(input)
+    lens = seq_lengths if isinstance(seq_lengths, Tensor) else convert_to_tensor(seq_lengths, dtype_hint=dtypes.int64)
+    if lens.dtype.name not in _INT_INDEX:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tlen' of {args.tf_name(lens.dtype)} is not in "
+                                          "the list of allowed values: int32, int64 [Op:ReverseSequence]")
+    nd = t.ndim
+    seq_dim = int(seq_axis) if seq_axis is not None else 0
+    batch_dim = int(batch_axis) if batch_axis is not None else 0
+    if seq_dim < 0:
+        seq_dim += nd
+    if batch_dim < 0:
+        batch_dim += nd
+    ln = dispatch.static_value(lens)
+    if batch_dim == seq_dim:
+        raise errors.InvalidArgumentError(None, None, f"batch_dim == seq_dim == {seq_dim} [Op:ReverseSequence]")
+    if not 0 <= seq_dim < nd:
+        raise errors.InvalidArgumentError(None, None, f"seq_dim must be < input rank ( {seq_dim} vs. {nd}) "
+                                          "[Op:ReverseSequence]")
+    if not 0 <= batch_dim < nd:
+        raise errors.InvalidArgumentError(None, None, f"batch_dim must be < input rank ( {batch_dim} vs. {nd}) "
+                                          "[Op:ReverseSequence]")
+    if ln.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"seq_lengths must be 1-dim, not {ln.ndim} "
+                                          "[Op:ReverseSequence]")
+    shp = t.shape.as_list()
+    if ln.shape[0] != shp[batch_dim]:
+        raise errors.InvalidArgumentError(None, None, f"Length of seq_lengths != input.dims({batch_dim}), "
+                                          f"({ln.shape[0]} vs. {shp[batch_dim]}) [Op:ReverseSequence]")
+    for i, n in enumerate(ln.tolist()):
+        if n < 0:
+            raise errors.InvalidArgumentError(None, None, f"seq_lengths({i}) < 0 [Op:ReverseSequence]")
+        if n > shp[seq_dim]:
+            raise errors.InvalidArgumentError(None, None, f"seq_lengths({i}) > input.dims({seq_dim}) "
+                                              "[Op:ReverseSequence]")
+    return dispatch.execute(REVERSE_SEQUENCE, (t, lens), {"seq_dim": seq_dim, "batch_dim": batch_dim})
+
+
+@RegisterGradient("ReverseSequence")
+def _reverse_sequence_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(REVERSE_SEQUENCE, (grad, op.inputs[1]), {"seq_dim": op.get_attr("seq_dim"),
+                                                                      "batch_dim": op.get_attr("batch_dim")}), None]
+
+
+# --- LowerBound / UpperBound (searchsorted) ----------------------------------------------------------------------
+def _bound(side: str) -> Any:
+    """std::lower_bound (side left: the first element e with !(e < v)) or std::upper_bound (right:
+    the first with v < e) per row, by the same binary search, so NaN compares as C++ compares it."""
+    def forward(seq: np.ndarray, vals: np.ndarray, out_type: dtypes.DType) -> np.ndarray:
+        rows, n = seq.shape
+        first = np.zeros(vals.shape, np.int64)
+        count = np.full(vals.shape, n, np.int64)
+        r = np.arange(rows)[:, None]
+        with np.errstate(invalid="ignore"):
+            while (count > 0).any():
+                step = count // 2
+                it = first + step
+                e = seq[r, np.minimum(it, max(n - 1, 0))] if n else np.zeros(vals.shape, seq.dtype)
+                go = (e < vals) if side == "left" else ~(vals < e)
+                go &= count > 0
+                first = np.where(go, it + 1, first)
+                count = np.where(go, count - step - 1, np.where(count > 0, step, 0))
+        return first.astype(out_type.as_numpy_dtype)
+    return forward
+
+
+def _no_bool_kernel(name: str, d: dtypes.DType) -> None:
+    """TF registers these kernels for the numeric types only: bool is NotFoundError."""
+    if d.name == "bool":
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                   f"{name}[T=DT_BOOL] [Op:{name}]")
+
+
+def _bound_rule(name: str) -> Any:
+    same = args.same_dtype(name)
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        _no_bool_kernel(name, same(dts, attrs))
+        return attrs["out_type"]
+    return rule
+
+
+_BOUND_LANES = lanes("each row searches its own sorted row: run per lane")
+LOWER_BOUND = register("LowerBound", _bound("left"), _bound_rule("LowerBound"), args.zero_flops, kind="sort",
+                       fusion=_BOUND_LANES)
+UPPER_BOUND = register("UpperBound", _bound("right"), _bound_rule("UpperBound"), args.zero_flops, kind="sort",
+                       fusion=_BOUND_LANES)
+no_tf_gradient("LowerBound")
+no_tf_gradient("UpperBound")
+
+
+def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type: Any = dtypes.int32,
+                 name: str | None = None) -> Tensor:
+    """`tf.searchsorted`: per row of the innermost axis, where each value would be inserted in the
+    sorted row (left: before equal values; right: after); leading axes must match."""
+    from simdist.runtime.ops.array import reshape
+    s, v = _t(sorted_sequence), _t(values)
+    if side not in ("left", "right"):
+        raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = '{side}'.")
+    ot = dtypes.as_dtype(out_type)
+    if ot.name not in _INT_INDEX:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
+                                          f"list of allowed values: int32, int64 [Op:{'LowerBound' if side == 'left' else 'UpperBound'}]")
+    if s.ndim == 0 or v.ndim == 0:
+        raise errors.InvalidArgumentError(None, None, "Shape must be at least rank 1 but is rank 0 [Op:Slice]")
+    n, m = int(s.shape[-1]), int(v.shape[-1])
+    s2 = reshape(s, [-1, n])
+    v2 = reshape(v, [-1, m])
+    op = LOWER_BOUND if side == "left" else UPPER_BOUND
+    if s2.shape[0] != v2.shape[0]:
+        raise errors.InvalidArgumentError(None, None, "Leading dim_size of both tensors must match. "
+                                          f"[Op:{op.name}]")
+    out = dispatch.execute(op, (s2, v2), {"out_type": ot})
+    return reshape(out, v.shape.as_list())
+
+
+# --- UnravelIndex -----------------------------------------------------------------------------------------------
+def _unravel(idx: np.ndarray, dims: np.ndarray) -> np.ndarray:
+    """Coordinate j is (idx / stride_j) % dims[j] in C's integer arithmetic (truncating toward zero:
+    a negative index, which TF does not refuse, gives negative coordinates)."""
+    flat = idx.reshape(-1).astype(np.int64)
+    d = dims.astype(np.int64)
+    strides = np.concatenate([np.cumprod(d[::-1])[::-1][1:], [1]]).astype(np.int64) if d.size else d
+    q = np.sign(flat[None, :]) * (np.abs(flat[None, :]) // strides[:, None])   # C's truncating division
+    out = np.fmod(q, d[:, None]).astype(idx.dtype)
+    return out.reshape((dims.size,) + idx.shape) if idx.ndim else out.reshape(dims.size)
+
+
+UNRAVEL_INDEX = register("UnravelIndex", _unravel, _int32_int64("UnravelIndex"),
+                         args.zero_flops, kind="gather/scatter",
+                         fusion=lanes("its output puts the coordinates first: no stacked form written"))
+no_tf_gradient("UnravelIndex")
+
+
+def unravel_index(indices: Any, dims: Any, name: str | None = None) -> Tensor:
+    """`tf.unravel_index`: flat indices into coordinates of shape `dims`, shape [len(dims)] + indices.shape."""
+    i, d = _t(indices), _t(dims)
+    UNRAVEL_INDEX.dtype((i.dtype, d.dtype), None)
+    dv, iv = dispatch.static_value(d), dispatch.static_value(i)
+    if d.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"The dims argument must be a 1-D tensor, got shape "
+                                          f"{args.dims(dv.shape)} [Op:UnravelIndex]")
+    if i.ndim > 1:
+        raise errors.InvalidArgumentError(None, None, f"The indices can only be scalar or vector, got "
+                                          f"\"{args.dims(iv.shape)}\" [Op:UnravelIndex]")
+    if (dv <= 0).any() if dv.size else False:
+        raise errors.InvalidArgumentError(None, None, "Input dims must be > 0 [Op:UnravelIndex]")
+    total = int(np.prod(dv, dtype=np.int64))
+    if iv.size and (iv >= total).any():   # (TF checks the upper bound only)
+        raise errors.InvalidArgumentError(None, None, f"index out of bounds [Op:UnravelIndex]")
+    return dispatch.execute(UNRAVEL_INDEX, (i, d))
+
+
+# --- TensorScatterMax / TensorScatterMin ---------------------------------------------------------------------------
+def _tensor_scatter_extreme(wins: Any, opname: str) -> Any:
+    """out[i] = u if wins(u, out[i]) else out[i], update by update (TF's functor: u > out for max, u <
+    out for min, so a NaN already there stays and a NaN update is dropped)."""
+    from simdist.runtime.ops.scatter import _check_nd, _check_updates
+
+    def forward(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> np.ndarray:
+        _check_updates(idx, upd.shape, x.shape, opname)
+        pos = _check_nd(idx, x.shape, "shape", opname)
+        out = x.copy()
+        k = idx.shape[-1]
+        flat_pos = [p.reshape(-1) for p in pos]
+        flat_upd = upd.reshape((-1,) + x.shape[k:])
+        with np.errstate(invalid="ignore"):
+            for j in range(flat_upd.shape[0]):
+                at = tuple(p[j] for p in flat_pos)
+                cur = out[at]
+                out[at] = np.where(wins(flat_upd[j], cur), flat_upd[j], cur)
+        return out
+    return forward
+
+
+def _scatter_rule(name: str) -> Any:
+    same = args.same_dtype(name)
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = same((dts[0], dts[2]), attrs)
+        _no_bool_kernel(name, d)
+        return d
+    return rule
+
+
+_SCATTER_LANES = lanes("its indices address one lane's rows: no stacked form written")
+TENSOR_SCATTER_MAX = register("TensorScatterMax", _tensor_scatter_extreme(np.greater, "TensorScatterMax"),
+                              _scatter_rule("TensorScatterMax"), lambda arrays, out, attrs: arrays[2].size,
+                              kind="gather/scatter", fusion=_SCATTER_LANES)
+TENSOR_SCATTER_MIN = register("TensorScatterMin", _tensor_scatter_extreme(np.less, "TensorScatterMin"),
+                              _scatter_rule("TensorScatterMin"), lambda arrays, out, attrs: arrays[2].size,
+                              kind="gather/scatter", fusion=_SCATTER_LANES)
+
+
+def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any, name: str | None = None) -> Tensor:
+    """`tf.tensor_scatter_nd_max`: a copy of tensor with max(tensor[i], update) at each index."""
+    from simdist.runtime.ops.scatter import _tensor_scatter_call
+    return _tensor_scatter_call(TENSOR_SCATTER_MAX, tensor, indices, updates)
+
+
+def tensor_scatter_nd_min(tensor: Any, indices: Any, updates: Any, name: str | None = None) -> Tensor:
+    """`tf.tensor_scatter_nd_min`: a copy of tensor with min(tensor[i], update) at each index."""
+    from simdist.runtime.ops.scatter import _tensor_scatter_call
+    return _tensor_scatter_call(TENSOR_SCATTER_MIN, tensor, indices, updates)
+
+
+def _scatter_extreme_grad(op: Any, grad: Any) -> list:
+    """TF's _TensorScatterMinOrMaxGrad: the gradient split between x and the updates that equal the output."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import shape
+    from simdist.runtime.ops.scatter import gather_nd, scatter_nd
+    x, indices, y = op.inputs
+    output = op.outputs[0]
+    x_ind = math.cast(math.equal(x, output), grad.dtype)
+    y_out = gather_nd(output, indices)
+    y_ind = math.cast(math.equal(y, y_out), grad.dtype)
+    ys_ind = scatter_nd(indices, y_ind, shape(x, out_type=indices.dtype))
+    ind = x_ind + ys_ind
+    x_grad = grad * x_ind / ind
+    y_grad = y_ind * gather_nd(grad / ind, indices)
+    return [x_grad, None, y_grad]
+
+
+RegisterGradient("TensorScatterMax")(_scatter_extreme_grad)
+RegisterGradient("TensorScatterMin")(_scatter_extreme_grad)
+
+
+# --- ShapeN, IdentityN, BroadcastArgs, EnsureShape, Bitcast ----------------------------------------------------------
+def shape_n(input: Sequence[Any], out_type: Any = dtypes.int32, name: str | None = None) -> list[Tensor]:  # noqa: A002
+    """`tf.shape_n`: the shape of each tensor of the list (ShapeN: one Shape per input)."""
+    from simdist.runtime.ops.array import shape
+    ot = dtypes.as_dtype(out_type)
+    if ot.name not in _INT_INDEX:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
+                                          "list of allowed values: int32, int64 [Op:ShapeN]")
+    return [shape(x, out_type=ot) for x in input]
+
+
+def _identity_n(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    return tuple(arrays)
+
+
+IDENTITY_N = register("IdentityN", _identity_n, lambda dts, attrs: tuple(dts), args.zero_flops, num_outputs=-1,
+                      kind="shape", fusion=lanes("a list of outputs passed through"),
+                      bytes=lambda arrays, outs, attrs: (0, 0))
+
+
+@RegisterGradient("IdentityN")
+def _identity_n_grad(op: Any, *grads: Any) -> list:
+    return list(grads)
+
+
+def identity_n(input: Sequence[Any], name: str | None = None) -> list[Tensor]:  # noqa: A002
+    """`tf.identity_n`: each tensor of the list passed through (IdentityN; gradients pass through)."""
+    ts = tuple(_t(x) for x in input)
+    if not ts:
+        raise ValueError("Attr 'T' of 'IdentityN' Op passed list of length 0 less than minimum 1.")
+    return list(dispatch.execute(IDENTITY_N, ts))
+
+
+def _broadcast_args(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.asarray(np.broadcast_shapes(tuple(x.tolist()), tuple(y.tolist())), dtype=x.dtype)
+
+
+BROADCAST_ARGS = register("BroadcastArgs", _broadcast_args, _int32_int64("BroadcastArgs"),
+                          args.zero_flops, kind="shape-query")
+no_tf_gradient("BroadcastArgs")
+
+
+def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
+    """`tf.broadcast_dynamic_shape`: the broadcast shape of two 1-D shape tensors (BroadcastArgs)."""
+    x, y = _t(shape_x), _t(shape_y)
+    BROADCAST_ARGS.dtype((x.dtype, y.dtype), None)
+    xs, ys = dispatch.static_value(x), dispatch.static_value(y)
+    try:
+        np.broadcast_shapes(tuple(xs.tolist()), tuple(ys.tolist()))
+    except ValueError:
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(xs)} vs. {args.dims(ys)} "
+                                          "[Op:BroadcastArgs]") from None
+    return dispatch.execute(BROADCAST_ARGS, (x, y))
+
+
+def broadcast_static_shape(shape_x: Any, shape_y: Any) -> TensorShape:
+    """`tf.broadcast_static_shape`: the broadcast TensorShape of two TensorShapes (ValueError when
+    they do not broadcast)."""
+    sx, sy = TensorShape(shape_x), TensorShape(shape_y)
+    if sx.rank is None or sy.rank is None:
+        return TensorShape(None)
+    a, b = sx.as_list(), sy.as_list()
+    n = max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    out: list[Any] = []
+    for p, q in zip(a, b):
+        if p is None or q is None:   # (common_shapes: an unknown dim takes a known one > 1)
+            known = q if p is None else p
+            out.append(known if known is not None and known > 1 else None)
+        elif p == 1:
+            out.append(q)
+        elif q == 1 or p == q:
+            out.append(p)
+        else:
+            raise ValueError(f"Incompatible shapes for broadcasting. Two shapes are compatible if for each dimension "
+                             f"pair they are either equal or one of them is 1. Received: {sx} and {sy}.")
+    return TensorShape(out)
+
+
+ENSURE_SHAPE = register("EnsureShape", lambda a, shape: a, args.first, args.zero_flops, kind="shape",
+                        fusion=lanes("it checks one lane's shape"), bytes=lambda arrays, outs, attrs: (0, 0))
+
+
+@RegisterGradient("EnsureShape")
+def _ensure_shape_grad(op: Any, grad: Any) -> list:
+    return [grad]
+
+
+def ensure_shape(x: Any, shape: Any, name: str | None = None) -> Tensor:
+    """`tf.ensure_shape`: x itself when its shape is compatible with `shape` (None dims match any),
+    else InvalidArgumentError."""
+    t = _t(x)
+    want = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+    if not t.shape.is_compatible_with(want):
+        raise errors.InvalidArgumentError(None, None, f"Shape of tensor x {t.shape} is not compatible with expected "
+                                          f"shape {want}. [Op:EnsureShape]")
+    return dispatch.execute(ENSURE_SHAPE, (t,), {"shape": tuple(want.as_list()) if want.rank is not None else None})
+
+
+def get_static_value(tensor: Any, partial: bool = False) -> Any:
+    """`tf.get_static_value`: an eager tensor's value as a NumPy array (numpy() of a tensor, the
+    value of a NumPy array or Python value is not a tensor: TypeError as TF's constant_value)."""
+    if isinstance(tensor, np.ndarray):
+        return tensor
+    if not isinstance(tensor, Tensor):
+        from simdist.runtime.variables import Variable
+        if isinstance(tensor, Variable):
+            return None
+        raise TypeError(f"{tensor!r} is not a Tensor, but of type {type(tensor)}")
+    return tensor.numpy()
+
+
+def parallel_stack(values: Sequence[Any], name: str = "parallel_stack") -> Tensor:
+    """`tf.parallel_stack`: stack inside a recorded tf.function; executing eagerly it is TF's RuntimeError."""
+    if dispatch.recorder() is None:
+        raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
+    from simdist.runtime.ops.array import stack
+    return stack(list(values), axis=0)
+
+
+def _bitcast(a: np.ndarray, type: dtypes.DType) -> np.ndarray:  # noqa: A002 - TF's attr
+    to = np.dtype(type.as_numpy_dtype)
+    src = a.dtype.itemsize
+    if src == to.itemsize:
+        return a.view(to)
+    if src > to.itemsize:
+        return np.ascontiguousarray(a).view(to).reshape(a.shape + (src // to.itemsize,))
+    return np.ascontiguousarray(a).view(to).reshape(a.shape[:-1])
+
+
+BITCAST = register("Bitcast", _bitcast, args.attr_dtype("type"), args.zero_flops, kind="shape",
+                   fusion=lanes("it may add or drop the last axis: no stacked form written"),
+                   bytes=lambda arrays, outs, attrs: (0, 0))
+no_tf_gradient("Bitcast")
+
+_BITCASTABLE = ("bfloat16", "float16", "float32", "float64", "int64", "int32", "uint8", "uint16", "uint32",
+                "uint64", "int8", "int16")
+
+
+def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's names
+    """`tf.bitcast`: the bits reinterpreted as `type`; a wider input gains a last axis of the
+    size ratio, a narrower one loses its last axis (which must be that ratio)."""
+    t = _t(input)
+    to = dtypes.as_dtype(type)
+    for d, attr in ((t.dtype, "T"), (to, "type")):
+        if d.name not in _BITCASTABLE:
+            raise errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {args.tf_name(d)} is not in the "
+                                              "list of allowed values [Op:Bitcast]")
+    a, b = t.dtype.size, to.size
+    if a < b:
+        shp = t.shape.as_list()
+        if not shp or shp[-1] != b // a:
+            raise errors.InvalidArgumentError(None, None, "Cannot bitcast from "
+                                              f"{args.tf_name(t.dtype)} to "
+                                              f"{args.tf_name(to)}: shape {args.dims(shp)} [Op:Bitcast]")
+    return dispatch.execute(BITCAST, (t,), {"type": to})

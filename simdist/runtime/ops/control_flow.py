@@ -1,0 +1,304 @@
+"""tf.cond, tf.while_loop, tf.map_fn, tf.scan, tf.foldl and tf.foldr with TF 2.21's eager semantics
+(cond.py's _eager_cond_implementation, while_loop.py's eager branch, map_fn.py's and
+functional_ops.py's TensorArray loops): Python control flow over dispatched ops, so a gradient
+tape records the iterations taken and differentiates through them as TF's eager tape does.
+
+A predicate or loop condition is read with `dispatch.static_value`, so a tf.function recording
+knows its graph depends on that value (simdist.runtime.graph keeps such a call eager or records it
+per value). TF traces both branches of a tf.cond inside a tf.function (an error in the branch not
+taken, or branches of different structures, fail the trace); simdist runs the branch taken only
+(docs/spec.md `ops.control-flow`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors, nest
+from simdist.runtime.ops import dispatch
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["cond", "while_loop", "map_fn", "scan", "foldl", "foldr", "vectorized_map", "Assert", "no_op", "group",
+           "tuple_", "control_dependencies"]
+
+
+def _truth(value: Any) -> bool:
+    """TF's tensor_util.constant_value(pred) in a Python `if`: NumPy's truth of the array (an empty
+    or multi-element predicate is NumPy's ValueError)."""
+    t = value if isinstance(value, Tensor) else convert_to_tensor(value)
+    return bool(np.asarray(dispatch.static_value(t)))
+
+
+def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable[[], Any] | None = None,
+         name: str | None = None) -> Any:
+    """`tf.cond`: true_fn() if pred else false_fn(), its result returned as the branch returns it
+    (TF 2's strict cond: a singleton list stays a list, Python values stay Python values)."""
+    if true_fn is None:
+        raise TypeError("cond(): 'true_fn' argument required")
+    if false_fn is None:
+        raise TypeError("cond(): 'false_fn' argument required")
+    if not callable(true_fn):
+        raise TypeError("'true_fn' must be callable.")
+    if not callable(false_fn):
+        raise TypeError("'false_fn' must be callable.")
+    return true_fn() if _truth(pred) else false_fn()
+
+
+def _to_tensors(structure: Any) -> Any:
+    from simdist.runtime.variables import Variable
+    return nest.map_structure(lambda v: v.value() if isinstance(v, Variable) else v, structure)
+
+
+def _as_list(value: Any) -> list:
+    """list(value) as TF's eager loop takes it: a scalar tensor cannot be iterated."""
+    if isinstance(value, Tensor) and value.ndim == 0:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    return list(value)
+
+
+def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Any, shape_invariants: Any = None,
+               parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+               maximum_iterations: Any = None, name: str | None = None) -> Any:
+    """`tf.while_loop` (TF 2's: the result has loop_vars' structure): while cond(*vars): vars =
+    body(*vars), at most maximum_iterations times; the body's result must have loop_vars'
+    nested structure; the final values are converted to tensors."""
+    if not callable(cond):
+        raise TypeError("'cond' must be callable.")
+    if not callable(body):
+        raise TypeError("'body' must be callable.")
+    if parallel_iterations < 1:
+        raise TypeError("'parallel_iterations' must be a positive integer.")
+    loop_vars = _to_tensors(loop_vars)
+    if not loop_vars:
+        raise ValueError("'loop_vars' must be provided.")
+    limit = None
+    if maximum_iterations is not None:
+        m = maximum_iterations if isinstance(maximum_iterations, Tensor) else convert_to_tensor(maximum_iterations)
+        if m.ndim != 0:
+            raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: {m.shape}")
+        limit = int(dispatch.static_value(m))
+    structure = list(loop_vars)
+    count = 0
+    while (limit is None or count < limit) and _truth(cond(*loop_vars)):
+        loop_vars = body(*loop_vars)
+        nest.assert_same_structure(structure, _as_list(loop_vars))
+        count += 1
+    return nest.map_structure(lambda v: v if isinstance(v, Tensor) else convert_to_tensor(v), loop_vars)
+
+
+# --- map_fn, scan, foldl, foldr: loops over the first axis of elems --------------------------------------------
+def _elems(elems: Any, what: str = "elems") -> tuple[list[Tensor], int]:
+    flat = [e if isinstance(e, Tensor) else convert_to_tensor(e) for e in nest.flatten(_to_tensors(elems))]
+    if not flat:
+        raise ValueError(f"{what} must not be empty")
+    for e in flat:
+        if e.ndim == 0:
+            raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
+    n = int(flat[0].shape[0])
+    for e in flat[1:]:
+        if int(e.shape[0]) != n:
+            raise ValueError(f"Dimensions {n} and {int(e.shape[0])} are not compatible")
+    return flat, n
+
+
+def _rows(flat: list[Tensor]) -> list[list[Tensor]]:
+    from simdist.runtime.ops.array import unstack
+    return [unstack(e) for e in flat]
+
+
+class _Stack:
+    """An eager TensorArray of one dtype: writes checked as TF's (another dtype is
+    InvalidArgumentError, another shape than the first element's ValueError), then stacked."""
+
+    def __init__(self, dtype: dtypes.DType) -> None:
+        self.dtype = dtype
+        self.items: list[Tensor] = []
+
+    def write(self, value: Any) -> None:
+        if isinstance(value, Tensor):
+            if value.dtype != self.dtype:
+                raise errors.InvalidArgumentError(None, None, f"TensorArray dtype is {self.dtype.name} but Op is trying "
+                                                  f"to write dtype {value.dtype.name} ")
+            t = value
+        else:
+            t = convert_to_tensor(value, dtype=self.dtype)
+        if self.items and t.shape.as_list() != self.items[0].shape.as_list():
+            raise ValueError(f"Incompatible shape for value ({tuple(t.shape.as_list())}), expected "
+                             f"({tuple(self.items[0].shape.as_list())})")
+        self.items.append(t)
+
+    def stack(self) -> Tensor:
+        from simdist.runtime.ops.array import constant, stack
+        if not self.items:
+            return constant([], dtype=self.dtype)
+        return stack(self.items)
+
+
+def _signature_dtypes(signature: Any) -> Any:
+    from simdist.runtime.spec import TensorSpec
+    return nest.map_structure(lambda s: s.dtype if isinstance(s, TensorSpec) else dtypes.as_dtype(s), signature)
+
+
+def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_iterations: Any = None,
+           back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True, name: str | None = None,
+           fn_output_signature: Any = None) -> Any:
+    """`tf.map_fn`: fn applied to each slice of elems along its first axis (a nest of tensors of
+    one first dimension), the results stacked; fn_output_signature (or dtype) gives the output's
+    structure and dtypes (default: elems')."""
+    if not callable(fn):
+        raise TypeError(f"fn must be callable. Received: {fn}")
+    flat, n = _elems(elems)
+    sig = fn_output_signature if fn_output_signature is not None else dtype
+    out_dtypes = nest.pack_sequence_as(elems, [e.dtype for e in flat]) if sig is None else _signature_dtypes(sig)
+    rows = _rows(flat)
+    stacks = [_Stack(d) for d in nest.flatten(out_dtypes)]
+    for i in range(n):
+        out = fn(nest.pack_sequence_as(elems, [r[i] for r in rows]))
+        nest.assert_same_structure(out_dtypes, out)
+        for s, v in zip(stacks, nest.flatten(out)):
+            s.write(v)
+    return nest.pack_sequence_as(out_dtypes, [s.stack() for s in stacks])
+
+
+def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, parallel_iterations: int = 10,
+         back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True, reverse: bool = False,
+         name: str | None = None) -> Any:
+    """`tf.scan`: a = fn(a, x) over the slices of elems (from the end when reverse), each a
+    stacked in place of its x; without initializer a starts as the first (last) slice, which is
+    also the first (last) output. The accumulator's dtypes are fixed by its start."""
+    flat, n = _elems(elems)
+    rows = _rows(flat)
+    order = list(range(n - 1, -1, -1)) if reverse else list(range(n))
+    if initializer is None:
+        if n == 0:
+            raise errors.OutOfRangeError(None, None, "Tried to read from index 0 but array size is: 0 ")
+        a = nest.pack_sequence_as(elems, [r[order[0]] for r in rows])
+        first_is_output, order = True, order[1:]
+    else:
+        a = nest.map_structure(lambda v: v if isinstance(v, Tensor) else convert_to_tensor(v), _to_tensors(initializer))
+        first_is_output = False
+    stacks = [_Stack(v.dtype) for v in nest.flatten(a)]
+    outs: list[list[Any]] = []
+    if first_is_output:
+        outs.append(nest.flatten(a))
+    for i in order:
+        a = fn(a, nest.pack_sequence_as(elems, [r[i] for r in rows]))
+        outs.append(nest.flatten(a))
+    if reverse:
+        outs.reverse()
+    for vals in outs:
+        for s, v in zip(stacks, vals):
+            s.write(v)
+    structure = a if initializer is None or outs else initializer
+    return nest.pack_sequence_as(structure, [s.stack() for s in stacks])
+
+
+def _fold(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any, from_end: bool) -> Any:
+    flat = [e if isinstance(e, Tensor) else convert_to_tensor(e) for e in nest.flatten(_to_tensors(elems))]
+    if not flat or flat[0].ndim == 0:
+        raise IndexError("tuple index out of range")
+    n = int(flat[0].shape[0])
+    rows = _rows(flat)
+    order = list(range(n - 1, -1, -1)) if from_end else list(range(n))
+    if initializer is None:
+        if n == 0:
+            raise errors.OutOfRangeError(None, None, "Tried to read from index 0 but array size is: 0 ")
+        a = nest.pack_sequence_as(elems, [r[order[0]] for r in rows])
+        order = order[1:]
+    else:
+        a = _to_tensors(initializer)
+    for i in order:
+        a = fn(a, nest.pack_sequence_as(elems, [r[i] for r in rows]))
+    return nest.map_structure(lambda v: v if isinstance(v, Tensor) else convert_to_tensor(v), a)
+
+
+def foldl(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, parallel_iterations: int = 10,
+          back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
+    """`tf.foldl`: a = fn(a, x) over the slices of elems from the first (a starts as the first
+    slice without initializer; OutOfRangeError for empty elems then)."""
+    return _fold(fn, elems, initializer, from_end=False)
+
+
+def foldr(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, parallel_iterations: int = 10,
+          back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
+    """`tf.foldr`: a = fn(a, x) over the slices of elems from the last."""
+    return _fold(fn, elems, initializer, from_end=True)
+
+
+def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop: bool = True,
+                   warn: bool = True) -> Any:
+    """`tf.vectorized_map`: the values of fn over the slices of elems stacked, the output
+    structure and dtypes fn's own (Python values converted, then broadcast over the slices, as
+    pfor does); for empty elems fn runs once on a zero slice to give the outputs' shapes."""
+    from simdist.runtime.ops.array import broadcast_to, stack, zeros
+    flat, n = _elems(elems)
+    rows = _rows(flat)
+    if n == 0:
+        probe = fn(nest.pack_sequence_as(elems, [zeros(e.shape.as_list()[1:], dtype=e.dtype) for e in flat]))
+        return nest.map_structure(lambda v: zeros([0] + _t0(v).shape.as_list(), dtype=_t0(v).dtype), probe)
+    outs = [fn(nest.pack_sequence_as(elems, [r[i] for r in rows])) for i in range(n)]
+    for o in outs[1:]:
+        nest.assert_same_structure(outs[0], o)
+    columns = zip(*[nest.flatten(o) for o in outs])
+    stacked = []
+    for col in columns:
+        ts = [_t0(v) for v in col]
+        shapes = {tuple(t.shape.as_list()) for t in ts}
+        if len(shapes) > 1:
+            raise errors.InvalidArgumentError(None, None, "Shapes of all inputs must match: values[0].shape = "
+                                              f"{ts[0].shape} != values[1].shape = {ts[1].shape}")
+        if all(not isinstance(v, Tensor) for v in col):   # a Python value: one, broadcast over the slices
+            stacked.append(broadcast_to(ts[0], [n] + ts[0].shape.as_list()))
+        else:
+            stacked.append(stack(ts))
+    return nest.pack_sequence_as(outs[0], stacked)
+
+
+def _t0(v: Any) -> Tensor:
+    return v if isinstance(v, Tensor) else convert_to_tensor(v)
+
+
+def Assert(condition: Any, data: Any, summarize: Any = None, name: str | None = None) -> None:  # noqa: N802
+    """`tf.Assert`: InvalidArgumentError when condition is false (NumPy's truth of its value:
+    a multi-element condition is ValueError); None otherwise, as TF's eager Assert returns."""
+    if not _truth(condition):
+        shown = []
+        for d in data:
+            if isinstance(d, Tensor):
+                shown.append(", ".join(str(v) for v in np.asarray(d.numpy()).reshape(-1).tolist()))
+            else:
+                shown.append(str(d.encode() if isinstance(d, str) else d))
+        raise errors.InvalidArgumentError(None, None, f"Expected '{condition}' to be true. Summarized data: "
+                                          + "\n".join(shown))
+    return None
+
+
+def no_op(name: str | None = None) -> None:
+    """`tf.no_op`: nothing, executing eagerly (None)."""
+    return None
+
+
+def group(*inputs: Any, name: str | None = None) -> None:
+    """`tf.group`: executing eagerly the inputs have already run: None."""
+    return None
+
+
+def tuple_(tensors: Any, control_inputs: Any = None, name: str | None = None) -> list:
+    """`tf.tuple`: the list of tensors as given (executing eagerly, Python values stay)."""
+    return list(tensors)
+
+
+class control_dependencies:  # noqa: N801 - TF's name
+    """`tf.control_dependencies(deps)`: executing eagerly, ops already ran in program order: a
+    context manager that does nothing (`as` gives None, as TF's eager NullContextmanager)."""
+
+    def __init__(self, control_inputs: Any) -> None:
+        self.control_inputs = control_inputs
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None

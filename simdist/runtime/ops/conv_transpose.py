@@ -1,0 +1,116 @@
+"""tf.nn.conv2d_transpose and conv1d_transpose: TF 2.21's nn_ops.py runs the Conv2DBackpropInput
+op with the input as its out_backprop and output_shape as its input_sizes (conv1d_transpose
+through a unit height), so these are that op's declaration (runtime/ops/conv.py: its dtypes,
+cost, stacking over replica lanes and gradient) called as TF calls it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops.args import shape_arg, t as _t
+from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, normalize_padding,
+                                      spatial_sequence)
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["conv2d_transpose", "conv1d_transpose", "conv_transpose", "atrous_conv2d", "depthwise_conv2d_backprop_input",
+           "depthwise_conv2d_backprop_filter"]
+
+
+def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                     data_format: str = "NHWC", dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.conv2d_transpose` (NHWC): the gradient of conv2d with respect to its input, of
+    shape output_shape; filters are [h, w, out_channels, in_channels]."""
+    check_data_format(data_format or "NHWC")
+    pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
+    attrs = {"strides": spatial_sequence(strides, 2, "strides"), "padding": pad, "explicit_paddings": explicit,
+             "dilations": spatial_sequence(dilations, 2, "dilations"), "input_sizes": shape_arg(output_shape)}
+    x = _t(input)
+    try:
+        return dispatch.execute(CONV2D_BACKPROP_INPUT, (_t(filters), x), attrs)
+    except errors.InvalidArgumentError as e:
+        # TF 2.21's x86 build runs float32 and bfloat16 through oneDNN (_MklNativeConv2DBackpropInput), which
+        # fails an out_backprop of the wrong size with AbortedError; its Eigen kernels (float64, half) with this
+        if "Size of out_backprop doesn't match" in str(e) and x.dtype.name in ("float32", "bfloat16"):
+            raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
+                                      "create a primitive descriptor for the convolution forward propagation "
+                                      "primitive. [Op:Conv2DBackpropInput]") from None
+        raise
+
+
+def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                     data_format: str = "NWC", dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.conv1d_transpose` (NWC): conv2d_transpose over the input with a unit height inserted."""
+    if data_format not in (None, "NWC"):
+        if data_format == "NCW":
+            check_data_format("NCHW")
+        raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
+    st = spatial_sequence(strides, 1, "stride")
+    dl = spatial_sequence(dilations, 1, "dilations")
+    shp = list(shape_arg(output_shape))
+    x = array.expand_dims(_t(input), 1)
+    f = array.expand_dims(_t(filters), 0)
+    out = conv2d_transpose(x, f, shp[:1] + [1] + shp[1:], [1, 1, st[1], 1], padding, "NHWC", [1, 1, dl[1], 1])
+    return array.squeeze(out, [1])
+
+
+def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                   data_format: Any = None, dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.conv_transpose`: conv1d_transpose or conv2d_transpose by len(output_shape) (3 or 4);
+    a 3-D transposed convolution (length 5) is not computed by simdist."""
+    if isinstance(output_shape, Tensor):
+        n = int(output_shape.shape[0]) - 2
+    elif hasattr(output_shape, "__len__"):
+        n = len(output_shape) - 2
+    else:
+        raise ValueError(f"`output_shape` must be a tensor or sized collection. Received: output_shape={output_shape}")
+    if not 1 <= n <= 3:
+        raise ValueError(f"`output_shape` must be of length 3, 4 or 5. Received: output_shape={output_shape} of "
+                         f"length {n + 2}.")
+    if n == 3:
+        raise errors.UnimplementedError(None, None, "simdist: tf.nn.conv_transpose computes 1-D and 2-D transposed "
+                                        "convolutions (output_shape of length 3 or 4), got length 5")
+    fn = conv1d_transpose if n == 1 else conv2d_transpose
+    return fn(input, filters, output_shape, strides, padding=padding, data_format=data_format, dilations=dilations)
+
+
+def atrous_conv2d(value: Any, filters: Any, rate: Any, padding: Any, name: str | None = None) -> Tensor:
+    """`tf.nn.atrous_conv2d`: tf.nn.convolution with dilation_rate [rate, rate] (NHWC)."""
+    from simdist.runtime.ops.conv import convolution
+    r = [int(v) for v in np.broadcast_to(np.asarray(rate), (2,))]
+    return convolution(value, filters, padding=padding, dilations=r)
+
+
+def _depthwise_attrs(strides: Any, padding: Any, dilations: Any, data_format: Any, op: str) -> dict:
+    check_data_format(data_format or "NHWC")
+    if not isinstance(strides, (list, tuple)) or len(strides) != 4:
+        raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 dimensions "
+                                          f"[Op:{op}]")
+    pad, explicit = normalize_padding(padding, op)
+    dl = tuple(int(v) for v in dilations) if dilations is not None else (1, 1, 1, 1)
+    return {"strides": tuple(int(v) for v in strides), "padding": pad, "explicit_paddings": explicit, "dilations": dl}
+
+
+def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
+                                    padding: Any, data_format: str = "NHWC", dilations: Any = None,
+                                    name: str | None = None) -> Tensor:
+    """`tf.nn.depthwise_conv2d_backprop_input` (DepthwiseConv2dNativeBackpropInput): the gradient of
+    depthwise_conv2d_native with respect to an input of input_sizes."""
+    from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_INPUT
+    attrs = _depthwise_attrs(strides, padding, dilations, data_format, "DepthwiseConv2dNativeBackpropInput")
+    attrs["input_sizes"] = shape_arg(input_sizes)
+    return dispatch.execute(DEPTHWISE_BACKPROP_INPUT, (_t(filter), _t(out_backprop)), attrs)
+
+
+def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, strides: Any,  # noqa: A002
+                                     padding: Any, data_format: str = "NHWC", dilations: Any = None,
+                                     name: str | None = None) -> Tensor:
+    """`tf.nn.depthwise_conv2d_backprop_filter` (DepthwiseConv2dNativeBackpropFilter): the gradient
+    of depthwise_conv2d_native with respect to a filter of filter_sizes."""
+    from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_FILTER
+    attrs = _depthwise_attrs(strides, padding, dilations, data_format, "DepthwiseConv2dNativeBackpropFilter")
+    attrs["filter_sizes"] = shape_arg(filter_sizes)
+    return dispatch.execute(DEPTHWISE_BACKPROP_FILTER, (_t(input), _t(out_backprop)), attrs)

@@ -1,0 +1,592 @@
+"""tf.linalg beyond linalg.py and diag.py: adjoint, band_part, set_diag, cross, normalize,
+l2_normalize, tensor_diag, tensor_diag_part, det, slogdet, inv, solve, cholesky, triangular_solve
+and qr. Each TF op is one declaration with its gradient as TF 2.21's linalg_grad.py,
+array_grad.py and math_grad.py register it, written with the public ops (so the backward pass is
+dispatched ops too). Values are NumPy's LAPACK routines (TF's Eigen kernels compute the same
+factorizations; float32 results may differ in the last bits). The factorizations run per matrix
+over the batch axes: in a fused replay they run lane by lane (declared on each op).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["logdet", "cholesky_solve", "adjoint", "band_part", "set_diag", "cross", "normalize", "tensor_diag", "tensor_diag_part", "det",
+           "slogdet", "inv", "solve", "cholesky", "triangular_solve", "qr"]
+
+_PER_MATRIX = lanes("a factorization of each matrix: no stacked form written")
+_LINALG_FLOATS = "double, float, half, complex64, complex128"
+
+
+def _linalg_rule(name: str, half_kernel: bool = False, bfloat16_listed: bool = False) -> Any:
+    """The op def's list (half, float, double and complex, which simdist has not; bfloat16 for
+    MatrixTriangularSolve): else InvalidArgumentError. TF's CPU kernels: float and double, half for
+    MatrixInverse and Qr only: else NotFoundError."""
+    base = args.same_dtype(name)
+    listed = ("float16", "float32", "float64") + (("bfloat16",) if bfloat16_listed else ())
+    kernels = ("float32", "float64") + (("float16",) if half_kernel else ())
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = base(dts, attrs)
+        if d.name not in listed:
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list "
+                                              f"of allowed values: {_LINALG_FLOATS} [Op:{name}]")
+        if d.name not in kernels:
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_{args.tf_name(d).upper()}] [Op:{name}]")
+        return d
+    return rule
+
+
+def _square(t: Tensor, op: str) -> None:
+    shp = t.shape.as_list()
+    if len(shp) < 2:
+        raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {len(shp)} [Op:{op}]")
+    if shp[-1] != shp[-2]:
+        raise errors.InvalidArgumentError(None, None, f"Input matrix must be square. [Op:{op}]")
+
+
+def _wide(fn: Any) -> Any:
+    """fn computed in float32 for a float16 input (as TF's half kernels compute through float)."""
+    def forward(*arrays: np.ndarray, **attrs: Any) -> Any:
+        if arrays[0].dtype == np.float16:
+            out = fn(*(a.astype(np.float32) if a.dtype == np.float16 else a for a in arrays), **attrs)
+            return tuple(o.astype(np.float16) for o in out) if isinstance(out, tuple) else out.astype(np.float16)
+        return fn(*arrays, **attrs)
+    return forward
+
+
+# --- adjoint, band_part, set_diag, cross, normalize, tensor_diag(_part) ------------------------------------------
+def adjoint(matrix: Any, name: str | None = None) -> Tensor:
+    """`tf.linalg.adjoint`: the conjugate transpose of the innermost matrices (real: the transpose)."""
+    from simdist.runtime.ops.linalg import matrix_transpose
+    return matrix_transpose(_t(matrix))
+
+
+def _band_part(a: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    m, n = a.shape[-2:]
+    lo, up = int(lower), int(upper)
+    i = np.arange(m)[:, None]
+    j = np.arange(n)[None, :]
+    keep = ((lo < 0) | (i - j <= lo)) & ((up < 0) | (j - i <= up))
+    return np.where(keep, a, np.zeros((), a.dtype))
+
+
+BAND_PART = register("MatrixBandPart", _band_part, args.first, args.zero_flops, kind="shape",
+                     fusion=lanes("no stacked form written (the band is one lane's matrix geometry)"))
+
+
+def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.linalg.band_part`: the entries with i - j <= num_lower and j - i <= num_upper kept (a
+    negative bound keeps that whole triangle), the others zero."""
+    x = _t(input)
+    lo, up = _t(num_lower), _t(num_upper)
+    for v in (lo, up):
+        if v.dtype.name not in ("int32", "int64"):
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tindex' of {args.tf_name(v.dtype)} is not in "
+                                              "the list of allowed values: int32, int64 [Op:MatrixBandPart]")
+    if lo.dtype != up.dtype:
+        raise args.dtype_error("MatrixBandPart", 2, lo.dtype, up.dtype)
+    if x.ndim < 2:
+        raise errors.InvalidArgumentError(None, None, f"input must be at least 2-dim, received shape: "
+                                          f"{args.dims(x.shape.as_list())} [Op:MatrixBandPart]")
+    m, n = x.shape.as_list()[-2:]
+    lv, uv = int(dispatch.static_value(lo)), int(dispatch.static_value(up))
+    if lv > m:
+        raise errors.InvalidArgumentError(None, None, f"num_lower must be negative or less or equal to number of rows "
+                                          f"({m}) got: {lv} [Op:MatrixBandPart]")
+    if uv > n:
+        raise errors.InvalidArgumentError(None, None, f"num_upper must be negative or less or equal to number of "
+                                          f"columns ({n}) got: {uv} [Op:MatrixBandPart]")
+    return dispatch.execute(BAND_PART, (x, lo, up))
+
+
+@RegisterGradient("MatrixBandPart")
+def _band_part_grad(op: Any, grad: Any) -> list:
+    return [band_part(grad, op.inputs[1], op.inputs[2]), None, None]
+
+
+def _set_diag(x: np.ndarray, d: np.ndarray, k: tuple[int, int], align: str) -> np.ndarray:
+    from simdist.runtime.ops.diag import _diag_len, _offset
+    m, n = x.shape[-2:]
+    lo, hi = k
+    bands = d[..., None, :] if lo == hi else d
+    lens = [_diag_len(m, n, dd) for dd in range(lo, hi + 1)]
+    max_len = max(lens)
+    out = x.copy()
+    for j, dd in enumerate(range(hi, lo - 1, -1)):
+        ln = _diag_len(m, n, dd)
+        if ln <= 0:
+            continue
+        r0, c0 = max(0, -dd), max(0, dd)
+        off = _offset(dd, ln, max_len, align)
+        out[..., np.arange(r0, r0 + ln), np.arange(c0, c0 + ln)] = bands[..., j, off:off + ln]
+    return out
+
+
+SET_DIAG = register("MatrixSetDiagV3", _set_diag, args.same_dtype("MatrixSetDiagV3"), args.zero_flops, kind="shape",
+                    fusion=lanes("no stacked form written (the diagonal's geometry is one lane's)"))
+
+
+def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:  # noqa: A002
+    """`tf.linalg.set_diag`: the input with diagonal k (or the band k = (lo, hi)) replaced by
+    `diagonal` (shaped as diag_part's output for that k and align)."""
+    from simdist.runtime.ops.diag import _align, _band, _diag_len, _k
+    x, d = _t(input), _t(diagonal)
+    kk = _band(_k(k), "MatrixSetDiagV3")
+    al = _align(align, "MatrixSetDiagV3")
+    if x.ndim < 2:
+        raise errors.InvalidArgumentError(None, None, f"input must be at least 2-dim, received shape: "
+                                          f"{args.dims(x.shape.as_list())} [Op:MatrixSetDiagV3]")
+    m, n = x.shape.as_list()[-2:]
+    lo, hi = kk
+    if (lo != 0 and (lo <= -m or lo >= n)) or (hi != 0 and (hi <= -m or hi >= n)):
+        raise errors.InvalidArgumentError(None, None, f"lower_diag_index is out of bound: {lo} It must be between "
+                                          f"{-m} and {n} [Op:MatrixSetDiagV3]")
+    max_len = max(_diag_len(m, n, dd) for dd in range(lo, hi + 1))
+    want = x.shape.as_list()[:-2] + ([max_len] if lo == hi else [hi - lo + 1, max_len])
+    if d.shape.as_list() != want:
+        raise errors.InvalidArgumentError(None, None, f"diagonal must have shape {args.dims(want)}, got "
+                                          f"{args.dims(d.shape.as_list())} [Op:MatrixSetDiagV3]")
+    return dispatch.execute(SET_DIAG, (x, d), {"k": kk, "align": al})
+
+
+@RegisterGradient("MatrixSetDiagV3")
+def _set_diag_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops.array import zeros_like
+    from simdist.runtime.ops.diag import diag_part
+    k, align = op.get_attr("k"), op.get_attr("align")
+    grad_input = set_diag(grad, zeros_like(op.inputs[1]), k=k, align=align)
+    return [grad_input, diag_part(grad, k=k, align=align)]
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind not in "fiu":   # bfloat16 (ml_dtypes): computed in float32, rounded once
+        return np.cross(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+    return np.cross(a, b)
+
+
+def _cross_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    d = args.same_dtype("Cross")(dts, attrs)
+    if d.kind not in "fiu":
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of "
+                                          "allowed values: float, double, int32, uint8, int16, int8, int64, "
+                                          "bfloat16, uint16, half, uint32, uint64 [Op:Cross]")
+    return d
+
+
+CROSS = register("Cross", _cross, _cross_rule, lambda arrays, out, attrs: 3 * out.size, kind="elementwise",
+                 fusion=lanes("over the last axis of 3 with same-shaped operands: no stacked form written"))
+
+
+def cross(a: Any, b: Any, name: str | None = None) -> Tensor:
+    """`tf.linalg.cross`: the cross product of 3-vectors along the last axis (a and b of one shape)."""
+    at, bt = _t(a), _t(b)
+    CROSS.dtype((at.dtype, bt.dtype), None)
+    if at.shape.as_list() != bt.shape.as_list():
+        raise errors.InvalidArgumentError(None, None, f"a and b must be the same shape: {at.shape.as_list()} vs "
+                                          f"{bt.shape.as_list()} [Op:Cross]")
+    if at.ndim < 1 or at.shape.as_list()[-1] != 3:
+        raise errors.FailedPreconditionError(None, None, f"Dimension -1 in both shapes must be of size 3, got "
+                                          f"{at.shape.as_list()[-1] if at.ndim else 0} [Op:Cross]")
+    return dispatch.execute(CROSS, (at, bt))
+
+
+@RegisterGradient("Cross")
+def _cross_grad(op: Any, grad: Any) -> list:
+    u, v = op.inputs
+    return [cross(v, grad), cross(grad, u)]
+
+
+def normalize(tensor: Any, ord: Any = "euclidean", axis: Any = None, name: str | None = None) -> tuple:  # noqa: A002
+    """`tf.linalg.normalize`: (tensor / norm, norm), the norm tf.norm's with keepdims=True."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.linalg import norm
+    t = _t(tensor)
+    n = norm(t, ord=ord, axis=axis, keepdims=True)
+    return math.divide(t, n), n
+
+
+def _tensor_diag(a: np.ndarray) -> np.ndarray:
+    out = np.zeros(a.shape + a.shape, a.dtype)
+    n = a.size
+    out.reshape(n, n)[np.arange(n), np.arange(n)] = a.reshape(-1)
+    return out
+
+
+def _tensor_diag_part(a: np.ndarray) -> np.ndarray:
+    k = a.ndim // 2
+    shp = a.shape[:k]
+    n = int(np.prod(shp, dtype=np.int64))
+    return a.reshape(n, n)[np.arange(n), np.arange(n)].reshape(shp)
+
+
+_DIAG_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
+
+
+def _diag_rule(name: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = dts[0]
+        if d.name not in ("bfloat16", "float16", "float32", "float64", "int32", "int64"):
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list "
+                                              f"of allowed values: {_DIAG_TYPES} [Op:{name}]")
+        if d.name == "bfloat16":   # (listed by the op def, no CPU kernel)
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_BFLOAT16] [Op:{name}]")
+        return d
+    return rule
+
+
+TENSOR_DIAG = register("Diag", _tensor_diag, _diag_rule("Diag"), args.zero_flops, kind="shape",
+                       fusion=lanes("its output's rank doubles the input's: no stacked form written"))
+TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _diag_rule("DiagPart"), args.zero_flops, kind="shape",
+                            fusion=lanes("its input's rank is twice the output's: no stacked form written"))
+
+
+def tensor_diag(diagonal: Any, name: str | None = None) -> Tensor:
+    """`tf.linalg.tensor_diag`: out[i1..ik, i1..ik] = diagonal[i1..ik], zeros elsewhere (rank 2k)."""
+    d = _t(diagonal)
+    TENSOR_DIAG.dtype((d.dtype,), None)
+    if d.ndim < 1:
+        raise errors.InvalidArgumentError(None, None, "Input must be at least rank 1, got 0 [Op:Diag]")
+    return dispatch.execute(TENSOR_DIAG, (d,))
+
+
+def tensor_diag_part(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.linalg.tensor_diag_part`: out[i1..ik] = input[i1..ik, i1..ik] of a rank-2k input of
+    shape [D1..Dk, D1..Dk]."""
+    x = _t(input)
+    TENSOR_DIAG_PART.dtype((x.dtype,), None)
+    shp = x.shape.as_list()
+    k = len(shp) // 2
+    if not shp or len(shp) % 2:
+        raise errors.InvalidArgumentError(None, None, f"The rank of the tensor should be even and positive, got shape "
+                                          f"{args.dims(shp)} [Op:DiagPart]")
+    for i in range(k):
+        if shp[i] != shp[i + k]:
+            raise errors.InvalidArgumentError(None, None, f"Invalid shape {args.dims(shp)}: dimensions {i} and {i + k} "
+                                              "do not match. [Op:DiagPart]")
+    return dispatch.execute(TENSOR_DIAG_PART, (x,))
+
+
+@RegisterGradient("Diag")
+def _tensor_diag_grad(op: Any, grad: Any) -> list:
+    return [tensor_diag_part(grad)]
+
+
+@RegisterGradient("DiagPart")
+def _tensor_diag_part_grad(op: Any, grad: Any) -> list:
+    return [tensor_diag(grad)]
+
+
+# --- determinants, inverse, solves, factorizations ----------------------------------------------------------------
+def _cube_flops(arrays: Any, out: Any, attrs: Any) -> float:
+    a = arrays[0]
+    n = a.shape[-1] if a.ndim >= 2 else 1
+    batch = a.size // max(n * n, 1)
+    return batch * (2 * n ** 3) / 3 + (arrays[1].size * n * 2 if len(arrays) > 1 else 0)
+
+
+def _det(a: np.ndarray) -> np.ndarray:
+    return np.linalg.det(a) if a.size else np.ones(a.shape[:-2], a.dtype)
+
+
+def _slogdet(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if not a.size:
+        return np.ones(a.shape[:-2], a.dtype), np.zeros(a.shape[:-2], a.dtype)
+    s, ld = np.linalg.slogdet(a)
+    return s.astype(a.dtype), ld.astype(a.dtype)
+
+
+def _singular(a: np.ndarray) -> bool:
+    if not a.size:
+        return False
+    with np.errstate(all="ignore"):
+        try:
+            np.linalg.inv(a.astype(np.float64))
+        except np.linalg.LinAlgError:
+            return True
+    return False
+
+
+def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
+    if not a.size:
+        return a.copy()
+    if adjoint:
+        a = np.swapaxes(a, -1, -2)
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]") from None
+
+
+def _solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> np.ndarray:
+    if not a.size or not b.size:
+        return np.zeros(b.shape, b.dtype)
+    if adjoint:
+        a = np.swapaxes(a, -1, -2)
+    try:
+        return np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        raise errors.InvalidArgumentError(None, None, "Input matrix is not invertible. [Op:MatrixSolve]") from None
+
+
+def _cholesky(a: np.ndarray) -> np.ndarray:
+    """Per matrix, from its lower triangle; a matrix that is not positive definite gives NaN in its
+    lower triangle and zeros above (TF 2.21's kernel: no error)."""
+    if not a.size:
+        return a.copy()
+    sym = np.tril(a) + np.swapaxes(np.tril(a, -1), -1, -2)   # (the kernel reads the lower triangle only)
+    flat = sym.reshape((-1,) + sym.shape[-2:])
+    out = np.empty_like(flat)
+    failed = np.where(np.tri(flat.shape[-1], dtype=bool), np.nan, 0.0).astype(a.dtype)
+    for i, m in enumerate(flat):
+        try:
+            out[i] = np.linalg.cholesky(m)
+        except np.linalg.LinAlgError:
+            out[i] = failed
+    return out.reshape(a.shape)
+
+
+def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint: bool = False) -> np.ndarray:
+    tri = np.tril(a) if lower else np.triu(a)
+    if adjoint:
+        tri = np.swapaxes(tri, -1, -2)
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    tri = np.broadcast_to(tri, batch + tri.shape[-2:])
+    rhs = np.broadcast_to(b, batch + b.shape[-2:])
+    if not rhs.size:
+        return np.zeros(rhs.shape, b.dtype)
+    with np.errstate(all="ignore"):
+        out = np.empty(rhs.shape, dtype=np.result_type(a, b))
+        m = tri.shape[-1]
+        lower_eff = lower != adjoint
+        flat_t = tri.reshape(-1, m, m)
+        flat_b = rhs.reshape(-1, m, rhs.shape[-1])
+        flat_o = out.reshape(-1, m, rhs.shape[-1])
+        rows = range(m) if lower_eff else range(m - 1, -1, -1)
+        for k in range(flat_t.shape[0]):
+            t, r, o = flat_t[k], flat_b[k], flat_o[k]
+            for i in rows:
+                s = r[i] - (t[i, :i] @ o[:i] if lower_eff else t[i, i + 1:] @ o[i + 1:])
+                o[i] = s / t[i, i]
+    return out
+
+
+def _qr(a: np.ndarray, full_matrices: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    q, r = np.linalg.qr(a, mode="complete" if full_matrices else "reduced")
+    return q, r
+
+
+DET = register("MatrixDeterminant", _wide(_det), _linalg_rule("MatrixDeterminant"), _cube_flops, kind="contraction",
+               fusion=_PER_MATRIX)
+SLOGDET = register("LogMatrixDeterminant", _wide(_slogdet), _linalg_rule("LogMatrixDeterminant"), _cube_flops,
+                   num_outputs=2, kind="contraction", fusion=_PER_MATRIX, none_grad_ok=(0,))
+INV = register("MatrixInverse", _wide(_inv), _linalg_rule("MatrixInverse", half_kernel=True), _cube_flops, kind="contraction",
+               fusion=_PER_MATRIX)
+SOLVE = register("MatrixSolve", _wide(_solve), _linalg_rule("MatrixSolve"), _cube_flops, kind="contraction",
+                 fusion=_PER_MATRIX)
+CHOLESKY = register("Cholesky", _wide(_cholesky), _linalg_rule("Cholesky"), _cube_flops, kind="contraction",
+                    fusion=_PER_MATRIX)
+TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _wide(_triangular_solve), _linalg_rule("MatrixTriangularSolve", bfloat16_listed=True),
+                            lambda arrays, out, attrs: out.size * arrays[0].shape[-1], kind="contraction",
+                            fusion=_PER_MATRIX)
+QR = register("Qr", _wide(_qr), _linalg_rule("Qr", half_kernel=True), _cube_flops, num_outputs=2, kind="contraction",
+              fusion=_PER_MATRIX)
+
+
+def det(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.linalg.det`: the determinant of each innermost square matrix."""
+    x = _t(input)
+    DET.dtype((x.dtype,), None)
+    _square(x, "MatrixDeterminant")
+    return dispatch.execute(DET, (x,))
+
+
+def slogdet(input: Any, name: str | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
+    """`tf.linalg.slogdet`: (sign, log|det|) of each innermost square matrix."""
+    x = _t(input)
+    SLOGDET.dtype((x.dtype,), None)
+    _square(x, "LogMatrixDeterminant")
+    return tuple(dispatch.execute(SLOGDET, (x,)))   # type: ignore[return-value]
+
+
+def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.linalg.inv`: the inverse of each innermost square matrix (InvalidArgumentError when singular)."""
+    x = _t(input)
+    INV.dtype((x.dtype,), None)
+    _square(x, "MatrixInverse")
+    return dispatch.execute(INV, (x,), {"adjoint": bool(adjoint)})
+
+
+def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
+    """`tf.linalg.solve`: X with matrix @ X = rhs (batch shapes equal: MatrixSolve does not broadcast)."""
+    a, b = _t(matrix), _t(rhs)
+    SOLVE.dtype((a.dtype, b.dtype), None)
+    _square(a, "MatrixSolve")
+    sa, sb = a.shape.as_list(), b.shape.as_list()
+    if len(sb) < 2:
+        raise errors.InvalidArgumentError(None, None, f"Input tensor 1 must have rank >= 2, got {len(sb)} [Op:MatrixSolve]")
+    if sa[:-2] != sb[:-2] or sa[-2] != sb[-2]:
+        raise errors.InvalidArgumentError(None, None, f"Input matrix and right-hand side must have the same number of "
+                                          f"rows and batch dimensions: {args.dims(sa)} vs {args.dims(sb)} "
+                                          "[Op:MatrixSolve]")
+    return dispatch.execute(SOLVE, (a, b), {"adjoint": bool(adjoint)})
+
+
+def cholesky(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.linalg.cholesky`: the lower-triangular L with L @ L^T = input (read from its lower triangle)."""
+    x = _t(input)
+    CHOLESKY.dtype((x.dtype,), None)
+    _square(x, "Cholesky")
+    return dispatch.execute(CHOLESKY, (x,))
+
+
+def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False,
+                     name: str | None = None) -> Tensor:
+    """`tf.linalg.triangular_solve`: X with tri(matrix) @ X = rhs (only the lower or upper triangle
+    read; batch shapes broadcast)."""
+    a, b = _t(matrix), _t(rhs)
+    TRIANGULAR_SOLVE.dtype((a.dtype, b.dtype), None)
+    _square(a, "MatrixTriangularSolve")
+    sa, sb = a.shape.as_list(), b.shape.as_list()
+    if len(sb) < 2 or sb[-2] != sa[-1]:
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs {args.dims(sb)} "
+                                          "[Op:MatrixTriangularSolve]")
+    try:
+        np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))
+    except ValueError:
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs {args.dims(sb)} "
+                                          "[Op:MatrixTriangularSolve]") from None
+    return dispatch.execute(TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
+
+
+def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
+    """`tf.linalg.qr`: (q, r) of each innermost matrix, reduced unless full_matrices."""
+    x = _t(input)
+    QR.dtype((x.dtype,), None)
+    if x.ndim < 2:
+        raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Qr]")
+    return tuple(dispatch.execute(QR, (x,), {"full_matrices": bool(full_matrices)}))   # type: ignore[return-value]
+
+
+# --- gradients, as linalg_grad.py -------------------------------------------------------------------------------
+def _mm(a: Any, b: Any, adjoint_a: bool = False, adjoint_b: bool = False) -> Any:
+    from simdist.runtime.ops.linalg import matmul
+    return matmul(a, b, adjoint_a=adjoint_a, adjoint_b=adjoint_b)
+
+
+def _times_matrices(scalars: Any, mats: Any) -> Any:
+    from simdist.runtime.ops.array import reshape
+    return reshape(scalars, scalars.shape.as_list() + [1, 1]) * mats
+
+
+@RegisterGradient("MatrixDeterminant")
+def _det_grad(op: Any, grad: Any) -> list:
+    a, c = op.inputs[0], op.outputs[0]
+    return [_times_matrices(grad * c, inv(a, adjoint=True))]
+
+
+@RegisterGradient("LogMatrixDeterminant")
+def _slogdet_grad(op: Any, _: Any, grad_b: Any) -> list:
+    return [_times_matrices(grad_b, inv(op.inputs[0], adjoint=True))]
+
+
+@RegisterGradient("MatrixInverse")
+def _inv_grad(op: Any, grad: Any) -> list:
+    ainv = op.outputs[0]
+    adj = op.get_attr("adjoint")
+    return [-_mm(ainv, _mm(grad, ainv, adjoint_a=adj, adjoint_b=not adj), adjoint_a=not adj)]
+
+
+@RegisterGradient("MatrixSolve")
+def _solve_grad(op: Any, grad: Any) -> list:
+    a, c = op.inputs[0], op.outputs[0]
+    adj = op.get_attr("adjoint")
+    grad_b = solve(a, grad, adjoint=not adj)
+    grad_a = -_mm(c, grad_b, adjoint_b=True) if adj else -_mm(grad_b, c, adjoint_b=True)
+    return [grad_a, grad_b]
+
+
+@RegisterGradient("Cholesky")
+def _cholesky_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops.diag import diag_part
+    from simdist.runtime.ops.generators import eye
+    lo = op.outputs[0]
+    shp = lo.shape.as_list()
+    l_inverse = triangular_solve(lo, eye(shp[-1], batch_shape=shp[:-2], dtype=lo.dtype))
+    middle = _mm(lo, grad, adjoint_a=True)
+    middle = set_diag(middle, 0.5 * diag_part(middle))
+    middle = band_part(middle, -1, 0)
+    grad_a = _mm(_mm(l_inverse, middle, adjoint_a=True), l_inverse)
+    grad_a += adjoint(grad_a)
+    return [grad_a * 0.5]
+
+
+@RegisterGradient("MatrixTriangularSolve")
+def _triangular_solve_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import math
+    a, b = op.inputs
+    c = op.outputs[0]
+    adj, low = op.get_attr("adjoint"), op.get_attr("lower")
+    grad_b = triangular_solve(a, grad, lower=low, adjoint=not adj)
+    grad_a = -_mm(c, grad_b, adjoint_b=True) if adj else -_mm(grad_b, c, adjoint_b=True)
+    grad_a = band_part(grad_a, -1, 0) if low else band_part(grad_a, 0, -1)
+    sa, sb = a.shape.as_list(), b.shape.as_list()
+    if sa[:-2] == sb[:-2]:
+        return [grad_a, grad_b]
+    return [math.unbroadcast(grad_a, sa), math.unbroadcast(grad_b, sb)]
+
+
+@RegisterGradient("Qr")
+def _qr_grad(op: Any, dq: Any, dr: Any) -> list:
+    from simdist.runtime.ops.array import concat
+    q, r = op.outputs
+    m, n = q.shape.as_list()[-2], r.shape.as_list()[-1]
+    if r.shape.as_list()[-2] > n and q.shape.as_list()[-2] == q.shape.as_list()[-1]:
+        raise NotImplementedError(f"QrGrad not implemented when nrows > ncols and full_matrices is true. Received "
+                                  f"r.shape={r.shape} with nrows={r.shape.as_list()[-2]}and ncols={n}.")
+
+    def tri_solve(x: Any, rr: Any) -> Any:
+        return adjoint(triangular_solve(rr, adjoint(x), lower=False, adjoint=False))
+
+    def square_and_deep(q: Any, r: Any, dq: Any, dr: Any) -> Any:
+        qdq = _mm(q, dq, adjoint_a=True)
+        qdq_ = qdq - adjoint(qdq)
+        rdr = _mm(r, dr, adjoint_b=True)
+        rdr_ = rdr - adjoint(rdr)
+        tril = band_part(qdq_ + rdr_, -1, 0)
+        return _mm(q, dr + tri_solve(tril, r)) + tri_solve(dq - _mm(q, qdq), r)
+
+    if m >= n:
+        return [square_and_deep(q, r, dq, dr)]
+    a = op.inputs[0]
+    y = a[..., :, m:]
+    u = r[..., :, :m]
+    dv = dr[..., :, m:]
+    du = dr[..., :, :m]
+    dy = _mm(q, dv)
+    dx = square_and_deep(q, u, dq + _mm(y, dv, adjoint_b=True), du)
+    return [concat([dx, dy], axis=-1)]
+
+
+def logdet(matrix: Any, name: str | None = None) -> Tensor:
+    """`tf.linalg.logdet` of Hermitian positive definite matrices: 2 * sum(log(diag(cholesky(m))))."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.diag import diag_part
+    from simdist.runtime.ops.unary import log
+    return 2.0 * math.reduce_sum(log(diag_part(cholesky(matrix))), axis=[-1])
+
+
+def cholesky_solve(chol: Any, rhs: Any, name: str | None = None) -> Tensor:
+    """`tf.linalg.cholesky_solve`: X with (L L^T) X = rhs, by two triangular solves with L = chol."""
+    y = triangular_solve(chol, rhs, lower=True, adjoint=False)
+    return triangular_solve(chol, y, lower=True, adjoint=True)

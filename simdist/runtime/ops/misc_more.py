@@ -1,0 +1,204 @@
+"""More of TF 2.21's Python-level functions, composed of other ops as TF composes them: tf.math.real,
+imag, conj and angle (of simdist's real dtypes: simdist has no complex dtype), confusion_matrix,
+histogram_fixed_width_bins, tf.switch_case and tf.nn.batch_norm_with_global_normalization; and
+tf.histogram_fixed_width, the HistogramFixedWidth op (no gradient)."""
+
+from __future__ import annotations
+
+import math as _pymath
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["real", "imag", "conj", "angle", "confusion_matrix", "histogram_fixed_width_bins", "histogram_fixed_width",
+           "switch_case", "batch_norm_with_global_normalization"]
+
+
+def real(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.math.real`: a real (numeric) tensor itself; bool is TypeError."""
+    x = _t(input)
+    if x.dtype.kind not in "fiu":
+        raise TypeError(f"input must be a numeric tensor, but got tensor with dtype {x.dtype}")
+    return x
+
+
+def imag(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.math.imag` of a real tensor: zeros_like(input)."""
+    from simdist.runtime.ops.array import zeros_like
+    return zeros_like(_t(input))
+
+
+def conj(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.conj` of a real tensor: the tensor itself (bool and string are TypeError)."""
+    t = _t(x)
+    if t.dtype.kind not in "fiu":
+        raise TypeError(f"Expected numeric or variant tensor, got dtype {t.dtype!r}.")
+    return t
+
+
+def angle(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.math.angle` of a real tensor: where(x < 0, pi, 0) (NaN gives 0)."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import ones_like, zeros_like
+    x = _t(input)
+    return math.where(x < 0, _pymath.pi * ones_like(x), zeros_like(x))
+
+
+def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, weights: Any = None,
+                     dtype: Any = dtypes.int32, name: str | None = None) -> Tensor:
+    """`tf.math.confusion_matrix`: scatter_nd of ones (or weights) at [label, prediction] into a
+    num_classes square (default max(labels, predictions) + 1); negative or out-of-bound values are
+    InvalidArgumentError (check_ops' asserts)."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import ones_like, stack
+    from simdist.runtime.ops.scatter import scatter_nd
+    dt = dtypes.as_dtype(dtype)
+    lab = math.cast(_t(labels), dtypes.int64)
+    pred = math.cast(_t(predictions), dtypes.int64)
+    lv, pv = dispatch.static_value(lab), dispatch.static_value(pred)
+    for v, what in ((lv, "labels"), (pv, "predictions")):
+        if v.size and (v < 0).any():
+            raise errors.InvalidArgumentError(None, None, f"`{what}` contains negative values.")
+    if num_classes is None:
+        n = int(max(pv.max(initial=-1), lv.max(initial=-1))) + 1 if (pv.size and lv.size) else None
+        if n is None:
+            raise errors.InvalidArgumentError(None, None, "Can't reduce_max over an empty tensor")
+    else:
+        n = int(dispatch.static_value(_t(num_classes)) if isinstance(num_classes, Tensor) else num_classes)
+        for v, what in ((lv, "labels"), (pv, "predictions")):
+            if v.size and (v >= n).any():
+                raise errors.InvalidArgumentError(None, None, f"`{what}` out of bound.")
+    if weights is not None:
+        w = _t(weights)
+        if not pred.shape.is_compatible_with(w.shape):
+            raise ValueError(f"Shapes {pred.shape} and {w.shape} are incompatible")
+        values = math.cast(w, dt)
+    else:
+        values = ones_like(pred, dtype=dt)
+    return scatter_nd(stack([lab, pred], axis=1), values, [n, n])
+
+
+def histogram_fixed_width_bins(values: Any, value_range: Any, nbins: Any = 100, dtype: Any = dtypes.int32,
+                               name: str | None = None) -> Tensor:
+    """`tf.histogram_fixed_width_bins`: each value's bin, floor(nbins * (v - lo) / (hi - lo))
+    clipped to [0, nbins - 1], as histogram_ops.py computes it in the values' dtype."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import reshape, shape
+    from simdist.runtime.ops.clip import clip_by_value
+    from simdist.runtime.ops.unary import floor
+    v = _t(values)
+    shp = shape(v)
+    v = reshape(v, [-1])
+    rng = _t(value_range)
+    nb = convert_to_tensor(nbins, dtype=dtypes.int32)
+    if not int(dispatch.static_value(nb)) > 0:
+        raise errors.InvalidArgumentError(None, None, f"assertion failed: [nbins {nb!r} must > 0]")
+    nb_f = math.cast(nb, v.dtype)
+    scaled = math.truediv(v - rng[0], rng[1] - rng[0])
+    idx = floor(nb_f * scaled)
+    idx = math.cast(clip_by_value(idx, 0, nb_f - 1), dtypes.int32)
+    return reshape(idx, shp)
+
+
+def _histogram(values: np.ndarray, value_range: np.ndarray, nbins: np.ndarray, dtype: dtypes.DType) -> np.ndarray:
+    """histogram_op.cc: bin = min((max(v, lo) - lo) as double / step, nbins - 1) as int32, step =
+    (hi - lo) / nbins in double; counts in `dtype`."""
+    n = int(nbins)
+    lo, hi = value_range[0], value_range[1]
+    with np.errstate(all="ignore"):
+        step = float(hi - lo) / float(n)
+        shifted = (np.maximum(values.reshape(-1), lo) - lo).astype(np.float64)
+        idx = np.minimum(shifted / step, float(n - 1)).astype(np.int32)
+    return np.bincount(idx, minlength=n)[:n].astype(dtype.as_numpy_dtype)
+
+
+def _histogram_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    v, r, nb = dts
+    if v.name not in ("int32", "int64", "float32", "float64"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(v)} is not in the list of "
+                                          "allowed values: int32, int64, float, double [Op:HistogramFixedWidth]")
+    if r != v:
+        raise args.dtype_error("HistogramFixedWidth", 1, v, r)
+    return attrs["dtype"]
+
+
+HISTOGRAM = register("HistogramFixedWidth", _histogram, _histogram_rule, args.input_size_flops, kind="reduction",
+                     fusion=lanes("it counts over all of one lane's values: no stacked form written"))
+no_tf_gradient("HistogramFixedWidth")
+
+
+def histogram_fixed_width(values: Any, value_range: Any, nbins: Any = 100, dtype: Any = dtypes.int32,
+                          name: str | None = None) -> Tensor:
+    """`tf.histogram_fixed_width`: the counts of values in nbins equal bins of value_range (values
+    below lo count in the first bin, above hi in the last)."""
+    v = _t(values)
+    r = value_range if isinstance(value_range, Tensor) else convert_to_tensor(value_range, dtype=v.dtype)
+    nb = convert_to_tensor(nbins, dtype=dtypes.int32)
+    out = dtypes.as_dtype(dtype)
+    if out.name not in ("int32", "int64"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {args.tf_name(out)} is not in the list "
+                                          "of allowed values: int32, int64 [Op:HistogramFixedWidth]")
+    rv = dispatch.static_value(r)
+    if rv.shape != (2,):
+        raise errors.InvalidArgumentError(None, None, "value_range should be a vector. [Op:HistogramFixedWidth]")
+    n = int(dispatch.static_value(nb))
+    if n <= 0:
+        raise errors.InvalidArgumentError(None, None, f"nbins should be a positive number, but got '{n}' "
+                                          "[Op:HistogramFixedWidth]")
+    if not rv[0] < rv[1]:
+        raise errors.InvalidArgumentError(None, None, f"value_range should satisfy value_range[0] < value_range[1], "
+                                          f"but got '[{rv[0]}, {rv[1]}]' [Op:HistogramFixedWidth]")
+    return dispatch.execute(HISTOGRAM, (v, r, nb), {"dtype": out})
+
+
+def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] | None = None,
+                name: str = "switch_case") -> Any:
+    """`tf.switch_case`: branch_fns[branch_index]() (an index out of range runs default, or the
+    last branch), eagerly as control_flow_switch_case.py does."""
+    if not isinstance(branch_index, Tensor):
+        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    if not branch_index.dtype.is_integer:
+        raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")
+    if not branch_fns:
+        raise ValueError("Must provide at least one item in 'branch_fns'")
+    if not isinstance(branch_fns, (list, tuple, dict)):
+        raise TypeError("'branch_fns' must be a list, tuple, or dict")
+    pairs = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
+    if all(callable(fn) for fn in pairs):
+        pairs = list(enumerate(pairs))
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {pair}.")
+        key, fn = pair
+        if not isinstance(key, int):
+            raise TypeError(f"key must be a Python `int`, got {type(key)}")
+        if not callable(fn):
+            raise TypeError(f"fn for key {key} must be callable.")
+    keys = [p[0] for p in pairs]
+    if min(keys) < 0 or max(keys) >= len(keys) or len(set(keys)) != len(keys):
+        raise ValueError(f"branch indices (keys) must form contiguous range of [0 to {len(keys)}) but found "
+                         f"{{{','.join(map(str, sorted(keys)))}}}")
+    actions = [p[1] for p in sorted(pairs, key=lambda p: p[0])]
+    if default is not None:
+        actions.append(default)
+    i = int(np.asarray(dispatch.static_value(branch_index)))
+    if i < 0 or i >= len(actions):
+        i = len(actions) - 1
+    return actions[i]()
+
+
+def batch_norm_with_global_normalization(input: Any = None, mean: Any = None, variance: Any = None,  # noqa: A002
+                                         beta: Any = None, gamma: Any = None, variance_epsilon: Any = None,
+                                         scale_after_normalization: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.batch_norm_with_global_normalization`: batch_normalization(input, mean, variance,
+    beta, gamma if scale_after_normalization else None, variance_epsilon)."""
+    from simdist.runtime.ops.normalization import batch_normalization
+    return batch_normalization(input, mean, variance, beta, gamma if scale_after_normalization else None,
+                               variance_epsilon)

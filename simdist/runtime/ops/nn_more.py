@@ -1,0 +1,209 @@
+"""tf.nn functions beyond nn.py: crelu, normalize_moments, sufficient_statistics, weighted_moments,
+max_pool1d, avg_pool1d and log_poisson_loss, composed of other ops as TF 2.21's nn_ops.py and
+nn_impl.py compose them (so their values, dtypes and gradients are those ops'); and
+local_response_normalization (lrn: the LRN op, with TF's LRNGrad as its gradient).
+"""
+
+from __future__ import annotations
+
+import math as _pymath
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["crelu", "normalize_moments", "sufficient_statistics", "weighted_moments", "max_pool1d", "avg_pool1d",
+           "log_poisson_loss", "local_response_normalization", "lrn"]
+
+
+def crelu(features: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """`tf.nn.crelu`: relu(concat([x, -x], axis))."""
+    from simdist.runtime.ops.activations import relu
+    from simdist.runtime.ops.array import concat
+    x = _t(features)
+    return relu(concat([x, -x], axis))
+
+
+def normalize_moments(counts: Any, mean_ss: Any, variance_ss: Any, shift: Any, name: str | None = None) -> tuple:
+    """`tf.nn.normalize_moments`: (mean, variance) from sufficient statistics: mean_ss / counts
+    (+ shift), variance_ss / counts - (mean_ss / counts)^2."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.unary import reciprocal, square
+    divisor = reciprocal(counts)
+    shifted_mean = math.multiply(mean_ss, divisor)
+    mean = math.add(shifted_mean, shift) if shift is not None else shifted_mean
+    variance = math.subtract(math.multiply(variance_ss, divisor), square(shifted_mean))
+    return mean, variance
+
+
+def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None) -> tuple:
+    """`tf.nn.sufficient_statistics`: (count, sum(x - shift), sum((x - shift)^2), shift) over
+    axes; the count is a constant of x's dtype."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.unary import square
+    xt = _t(x)
+    ax = sorted(set(int(a) for a in (axes if isinstance(axes, (list, tuple)) else [axes])))
+    shp = xt.shape.as_list()
+    count = 1
+    for d in ax:
+        count *= shp[d]
+    counts = convert_to_tensor(count, dtype=xt.dtype)
+    if shift is not None:
+        shift = _t(shift)
+        m_ss = math.subtract(xt, shift)
+        v_ss = math.squared_difference(xt, shift)
+    else:
+        m_ss, v_ss = xt, square(xt)
+    return counts, math.reduce_sum(m_ss, ax, keepdims=keepdims), math.reduce_sum(v_ss, ax, keepdims=keepdims), shift
+
+
+def weighted_moments(x: Any, axes: Any, frequency_weights: Any, keepdims: bool = False,
+                     name: str | None = None) -> tuple:
+    """`tf.nn.weighted_moments`: the frequency-weighted mean and variance over axes (div_no_nan by
+    the summed weights; float16 computed in float32 and cast back)."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import squeeze, zeros_like
+    xt, w = _t(x), _t(frequency_weights)
+    needs_cast = xt.dtype == dtypes.float16
+    if needs_cast:
+        xt = math.cast(xt, dtypes.float32)
+    if w.dtype != xt.dtype:
+        w = math.cast(w, xt.dtype)
+    weighted_input_sum = math.reduce_sum(w * xt, axes, keepdims=True)
+    broadcasted_weights = w + zeros_like(xt)
+    sum_of_weights = math.reduce_sum(broadcasted_weights, axes, keepdims=True)
+    weighted_mean = math.divide_no_nan(weighted_input_sum, sum_of_weights)
+    weighted_distsq = math.reduce_sum(w * math.squared_difference(xt, weighted_mean), axes, keepdims=True)
+    weighted_variance = math.divide_no_nan(weighted_distsq, sum_of_weights)
+    if not keepdims:
+        weighted_mean = squeeze(weighted_mean, axis=axes)
+        weighted_variance = squeeze(weighted_variance, axis=axes)
+    if needs_cast:
+        weighted_mean = math.cast(weighted_mean, dtypes.float16)
+        weighted_variance = math.cast(weighted_variance, dtypes.float16)
+    return weighted_mean, weighted_variance
+
+
+def _pool1d(pool2d: Any, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any) -> Tensor:  # noqa: A002
+    from simdist.runtime.ops import array
+    from simdist.runtime.ops.conv import spatial_sequence
+    fmt = data_format or "NWC"
+    if fmt != "NWC":
+        raise errors.InvalidArgumentError(None, None, f"Default {'MaxPoolingOp' if 'max' in pool2d.__name__ else 'AvgPoolingOp'} "
+                                          "only supports NHWC on device type CPU")
+    k = spatial_sequence(ksize, 1, "ksize")[1]
+    s = spatial_sequence(strides, 1, "strides")[1]
+    x = array.expand_dims(_t(input), 1)
+    return array.squeeze(pool2d(x, [1, k], [1, s], padding), [1])
+
+
+def max_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
+               name: str | None = None) -> Tensor:
+    """`tf.nn.max_pool1d` (NWC): MaxPool over the input with a unit height inserted, as TF."""
+    from simdist.runtime.ops.pooling import max_pool2d
+    return _pool1d(max_pool2d, input, ksize, strides, padding, data_format)
+
+
+def avg_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
+               name: str | None = None) -> Tensor:
+    """`tf.nn.avg_pool1d` (NWC): AvgPool over the input with a unit height inserted, as TF."""
+    from simdist.runtime.ops.pooling import avg_pool2d
+    return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format)
+
+
+def log_poisson_loss(targets: Any, log_input: Any, compute_full_loss: bool = False, name: str | None = None) -> Tensor:
+    """`tf.nn.log_poisson_loss`: exp(log_input) - log_input * targets, plus Stirling's
+    approximation of log(targets!) where targets > 1 when compute_full_loss."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import constant, ones_like, zeros_like
+    from simdist.runtime.ops.unary import exp, log
+    li, tg = _t(log_input), _t(targets)
+    if not tg.shape.is_compatible_with(li.shape):
+        raise ValueError(f"`log_input` and `targets` must have the same shape, received ({li.shape} vs {tg.shape}).")
+    result = exp(li) - li * tg
+    if compute_full_loss:
+        point_five = constant(0.5, dtype=tg.dtype)
+        two_pi = constant(2 * _pymath.pi, dtype=tg.dtype)
+        stirling = (tg * log(tg)) - tg + (point_five * log(two_pi * tg))
+        zeros, ones = zeros_like(tg, dtype=tg.dtype), ones_like(tg, dtype=tg.dtype)
+        cond = math.logical_and(tg >= zeros, tg <= ones)
+        result += math.where(cond, zeros, stirling)
+    return result
+
+
+# --- LRN and LRNGrad --------------------------------------------------------------------------------------------
+def _window_sum(sq: np.ndarray, r: int) -> np.ndarray:
+    """sum of sq over [d - r, d + r] along the last axis (clipped at the edges)."""
+    c = np.concatenate([np.zeros(sq.shape[:-1] + (1,), sq.dtype), np.cumsum(sq, axis=-1)], axis=-1)
+    n = sq.shape[-1]
+    hi = np.minimum(np.arange(n) + r + 1, n)
+    lo = np.maximum(np.arange(n) - r, 0)
+    return c[..., hi] - c[..., lo]
+
+
+def _lrn(x: np.ndarray, depth_radius: int, bias: float, alpha: float, beta: float) -> np.ndarray:
+    x32 = x.astype(np.float32) if x.dtype != np.float32 else x
+    norm = bias + alpha * _window_sum(x32 * x32, depth_radius)
+    return (x32 * norm ** (-beta)).astype(x.dtype)
+
+
+def _lrn_grad(g: np.ndarray, x: np.ndarray, y: np.ndarray, depth_radius: int, bias: float, alpha: float,
+              beta: float) -> np.ndarray:
+    """d/dx_k: g_k N_k^-b - 2 a b x_k sum over i with |i - k| <= r of g_i x_i N_i^(-b-1)."""
+    g32, x32 = g.astype(np.float32), x.astype(np.float32)
+    norm = bias + alpha * _window_sum(x32 * x32, depth_radius)
+    inner = g32 * x32 * norm ** (-beta - 1)
+    out = g32 * norm ** (-beta) - 2 * alpha * beta * x32 * _window_sum(inner, depth_radius)
+    return out.astype(x.dtype)
+
+
+def _lrn_rule(name: str) -> Any:
+    base = args.allowed(name, "f", "half, bfloat16, float")
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = base(dts, attrs)
+        if d.name == "float64":
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of double is not in the list of allowed "
+                                              f"values: half, bfloat16, float [Op:{name}]")
+        if d.name == "bfloat16":   # (the op def lists it; TF's CPU kernels are float and half)
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_BFLOAT16] [Op:{name}]")
+        return d
+    return rule
+
+
+def _lrn_flops(arrays: Any, out: Any, attrs: Any) -> float:
+    return out.size * (2 * attrs["depth_radius"] + 5)
+
+
+LRN = register("LRN", _lrn, _lrn_rule("LRN"), _lrn_flops, kind="nn",
+               fusion=lanes("no stacked form written (its window runs along the depth of each lane's rows)"))
+LRN_GRAD = register("LRNGrad", _lrn_grad, _lrn_rule("LRNGrad"), _lrn_flops, kind="nn",
+                    fusion=lanes("no stacked form written (a gradient)"))
+no_tf_gradient("LRNGrad")
+
+
+def local_response_normalization(input: Any, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0,  # noqa: A002
+                                 beta: float = 0.5, name: str | None = None) -> Tensor:
+    """`tf.nn.local_response_normalization` (also `tf.nn.lrn`): x / (bias + alpha * sum of x^2 over
+    the depth window [d - r, d + r])^beta, on a 4-D input (half, bfloat16, float)."""
+    x = _t(input)
+    LRN.dtype((x.dtype,), None)
+    if x.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional [Op:LRN]")
+    return dispatch.execute(LRN, (x,), {"depth_radius": int(depth_radius), "bias": float(bias),
+                                        "alpha": float(alpha), "beta": float(beta)})
+
+
+lrn = local_response_normalization
+
+
+@RegisterGradient("LRN")
+def _lrn_grad_fn(op: Any, grad: Any) -> list:
+    return [dispatch.execute(LRN_GRAD, (grad, op.inputs[0], op.outputs[0]), dict(op.attrs))]

@@ -1,0 +1,209 @@
+"""Moving spatial blocks into the batch or the depth and back: tf.space_to_batch(_nd) and
+tf.batch_to_space (SpaceToBatchND, BatchToSpaceND), tf.nn.space_to_depth and depth_to_space
+(SpaceToDepth, DepthToSpace), as TF 2.21's array_ops.cc documents them; each op's gradient is
+the other (array_grad.py). Shape ops: no FLOPs; each runs lane by lane in a fused replay (its
+batch axis is the one that moves).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["space_to_batch_nd", "space_to_batch", "batch_to_space", "space_to_depth", "depth_to_space"]
+
+_BATCH_MOVES = lanes("it moves elements between the batch axis and others: no stacked form written")
+
+
+def _s2b(a: np.ndarray, block: tuple[int, ...], pads: tuple[tuple[int, int], ...]) -> np.ndarray:
+    m = len(block)
+    width = [(0, 0)] + list(pads) + [(0, 0)] * (a.ndim - 1 - m)
+    p = np.pad(a, width)
+    b = p.shape[0]
+    spatial = p.shape[1:1 + m]
+    rest = p.shape[1 + m:]
+    shape = [b]
+    for s, k in zip(spatial, block):
+        shape += [s // k, k]
+    r = p.reshape(shape + list(rest))
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + list(range(1 + 2 * m, r.ndim))
+    r = r.transpose(perm)
+    return r.reshape([b * int(np.prod(block))] + [s // k for s, k in zip(spatial, block)] + list(rest))
+
+
+def _b2s(a: np.ndarray, block: tuple[int, ...], crops: tuple[tuple[int, int], ...]) -> np.ndarray:
+    m = len(block)
+    prod = int(np.prod(block))
+    b = a.shape[0] // prod
+    spatial = a.shape[1:1 + m]
+    rest = a.shape[1 + m:]
+    r = a.reshape(list(block) + [b] + list(spatial) + list(rest))
+    perm = [m]
+    for i in range(m):
+        perm += [m + 1 + i, i]
+    perm += list(range(2 * m + 1, r.ndim))
+    r = r.transpose(perm).reshape([b] + [s * k for s, k in zip(spatial, block)] + list(rest))
+    key = (slice(None),) + tuple(slice(c0, r.shape[1 + i] - c1) for i, (c0, c1) in enumerate(crops))
+    return r[key]
+
+
+def _numeric_kernels(name: str) -> Any:
+    """SpaceToBatchND and BatchToSpaceND have CPU kernels for the numeric types: bool is NotFoundError."""
+    def rule(dts: Any, attrs: Any) -> Any:
+        if dts[0].name == "bool":
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_BOOL] [Op:{name}]")
+        return dts[0]
+    return rule
+
+
+SPACE_TO_BATCH_ND = register("SpaceToBatchND", _s2b, _numeric_kernels("SpaceToBatchND"), args.zero_flops, kind="shape",
+                             fusion=_BATCH_MOVES)
+BATCH_TO_SPACE_ND = register("BatchToSpaceND", _b2s, _numeric_kernels("BatchToSpaceND"), args.zero_flops, kind="shape",
+                             fusion=_BATCH_MOVES)
+
+
+def _block_and_pairs(block_shape: Any, pairs: Any, what: str, op: str, rank: int) -> tuple[tuple[int, ...], tuple]:
+    bs = np.asarray(dispatch.static_value(_t(block_shape)) if isinstance(block_shape, Tensor) else block_shape)
+    pr = np.asarray(dispatch.static_value(_t(pairs)) if isinstance(pairs, Tensor) else pairs)
+    if bs.dtype.kind not in "iu" or (pr.size and pr.dtype.kind not in "iu"):
+        raise errors.InvalidArgumentError(None, None, f"block_shape and {what} must be integer tensors [Op:{op}]")
+    if bs.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"block_shape must be one-dimensional, got shape "
+                                          f"{args.dims(bs.shape)} [Op:{op}]")
+    m = bs.shape[0]
+    pr = pr.reshape(-1, 2) if pr.size else np.zeros((0, 2), np.int64)
+    if pr.shape != (m, 2):
+        raise errors.InvalidArgumentError(None, None, f"{what} should have shape [{m}, 2] instead of "
+                                          f"{args.dims(pr.shape)} [Op:{op}]")
+    if rank < 1 + m:
+        raise errors.InvalidArgumentError(None, None, f"input rank should be >= {1 + m} instead of {rank} [Op:{op}]")
+    if (bs < 1).any():
+        raise errors.InvalidArgumentError(None, None, f"All values in block_shape must be positive, got value, "
+                                          f"{int(bs.min())} [Op:{op}]")
+    if (pr < 0).any():
+        raise errors.InvalidArgumentError(None, None, f"All values in {what} must be non-negative, got "
+                                          f"{args.dims(pr.reshape(-1))} [Op:{op}]")
+    return tuple(int(v) for v in bs), tuple((int(p), int(q)) for p, q in pr)
+
+
+def space_to_batch_nd(input: Any, block_shape: Any, paddings: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.space_to_batch_nd` (and `tf.space_to_batch`, `tf.nn.space_to_batch`): the spatial axes
+    zero-padded, cut into blocks of block_shape, the blocks moved into the batch axis."""
+    t = _t(input)
+    block, pads = _block_and_pairs(block_shape, paddings, "paddings", "SpaceToBatchND", t.ndim)
+    shp = t.shape.as_list()
+    for i, (k, (p0, p1)) in enumerate(zip(block, pads)):
+        if (shp[1 + i] + p0 + p1) % k:
+            raise errors.InvalidArgumentError(None, None, f"padded_shape[{i}]={shp[1 + i] + p0 + p1} is not divisible "
+                                              f"by block_shape[{i}]={k} [Op:SpaceToBatchND]")
+    return dispatch.execute(SPACE_TO_BATCH_ND, (t,), {"block": block, "pads": pads})
+
+
+def space_to_batch(input: Any, block_shape: Any, paddings: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.space_to_batch`: TF 2's is space_to_batch_nd (space_to_batch_v2)."""
+    return space_to_batch_nd(input, block_shape, paddings)
+
+
+def batch_to_space(input: Any, block_shape: Any, crops: Any, name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.batch_to_space`: the inverse of space_to_batch_nd: the batch split into blocks put
+    back along the spatial axes, then cropped (an int block_shape means [k, k])."""
+    if isinstance(block_shape, int):
+        block_shape = np.array([block_shape, block_shape], dtype=np.int64)
+    t = _t(input)
+    block, crop = _block_and_pairs(block_shape, crops, "crops", "BatchToSpaceND", t.ndim)
+    shp = t.shape.as_list()
+    prod = int(np.prod(block))
+    if shp[0] % prod:
+        raise errors.InvalidArgumentError(None, None, f"Input batch dimension ({shp[0]}) is not divisible by product "
+                                          f"of block sizes ({prod}) [Op:BatchToSpaceND]")
+    for i, (k, (c0, c1)) in enumerate(zip(block, crop)):
+        if c0 + c1 > shp[1 + i] * k:
+            raise errors.InvalidArgumentError(None, None, f"crops must be non-negative and not exceed the size of "
+                                              f"the output, got crop_start={c0}, crop_end={c1}, output size "
+                                              f"{shp[1 + i] * k} [Op:BatchToSpaceND]")
+    return dispatch.execute(BATCH_TO_SPACE_ND, (t,), {"block": block, "crops": crop})
+
+
+@RegisterGradient("SpaceToBatchND")
+def _s2b_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(BATCH_TO_SPACE_ND, (grad,), {"block": op.get_attr("block"), "crops": op.get_attr("pads")})]
+
+
+@RegisterGradient("BatchToSpaceND")
+def _b2s_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(SPACE_TO_BATCH_ND, (grad,), {"block": op.get_attr("block"), "pads": op.get_attr("crops")})]
+
+
+# --- SpaceToDepth / DepthToSpace (NHWC) ----------------------------------------------------------------------------
+def _s2d(a: np.ndarray, block_size: int) -> np.ndarray:
+    b, h, w, c = a.shape
+    k = block_size
+    return a.reshape(b, h // k, k, w // k, k, c).transpose(0, 1, 3, 2, 4, 5).reshape(b, h // k, w // k, k * k * c)
+
+
+def _d2s(a: np.ndarray, block_size: int) -> np.ndarray:
+    b, h, w, c = a.shape
+    k = block_size
+    return a.reshape(b, h, w, k, k, c // (k * k)).transpose(0, 1, 3, 2, 4, 5).reshape(b, h * k, w * k, c // (k * k))
+
+
+SPACE_TO_DEPTH = register("SpaceToDepth", _s2d, args.first, args.zero_flops, kind="shape",
+                          fusion=lanes("a fused replay stacks lanes on the batch axis, which this op keeps, but no "
+                                       "stacked form is written"))
+DEPTH_TO_SPACE = register("DepthToSpace", _d2s, args.first, args.zero_flops, kind="shape",
+                          fusion=lanes("a fused replay stacks lanes on the batch axis, which this op keeps, but no "
+                                       "stacked form is written"))
+
+
+def _depth_args(t: Tensor, block_size: Any, data_format: str, op: str) -> int:
+    k = int(block_size)
+    if k < 2:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'block_size' of {k} must be at least min value "
+                                          f"2 [Op:{op}]")
+    if data_format != "NHWC":
+        raise errors.InvalidArgumentError(None, None, f"Only NHWC data_format supported on CPU. Got {data_format} "
+                                          f"[Op:{op}]")
+    if t.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, f"Input rank should be: 4 instead of: {t.ndim} [Op:{op}]")
+    return k
+
+
+def space_to_depth(input: Any, block_size: Any, data_format: str = "NHWC", name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.nn.space_to_depth`: each k x k spatial block moved into the depth axis (NHWC)."""
+    t = _t(input)
+    k = _depth_args(t, block_size, data_format, "SpaceToDepth")
+    _, h, w, _ = t.shape.as_list()
+    if h % k or w % k:
+        raise errors.InvalidArgumentError(None, None, f"Image width {w} and height {h} should be divisible by "
+                                          f"block_size: {k} [Op:SpaceToDepth]")
+    return dispatch.execute(SPACE_TO_DEPTH, (t,), {"block_size": k})
+
+
+def depth_to_space(input: Any, block_size: Any, data_format: str = "NHWC", name: str | None = None) -> Tensor:  # noqa: A002
+    """`tf.nn.depth_to_space`: the depth split into k x k spatial blocks (NHWC)."""
+    t = _t(input)
+    k = _depth_args(t, block_size, data_format, "DepthToSpace")
+    c = t.shape.as_list()[3]
+    if c % (k * k):
+        raise errors.InvalidArgumentError(None, None, f"Input depth dimension {c} should be divisible by: {k * k} "
+                                          "[Op:DepthToSpace]")
+    return dispatch.execute(DEPTH_TO_SPACE, (t,), {"block_size": k})
+
+
+@RegisterGradient("SpaceToDepth")
+def _s2d_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(DEPTH_TO_SPACE, (grad,), {"block_size": op.get_attr("block_size")})]
+
+
+@RegisterGradient("DepthToSpace")
+def _d2s_grad(op: Any, grad: Any) -> list:
+    return [dispatch.execute(SPACE_TO_DEPTH, (grad,), {"block_size": op.get_attr("block_size")})]
+

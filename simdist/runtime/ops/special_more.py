@@ -1,0 +1,332 @@
+"""The special functions with their own TF kernels beyond special.py: tf.math.erfinv, ndtri,
+bessel_i0/i0e/i1/i1e, igamma/igammac (the regularized incomplete gamma functions), betainc (the
+regularized incomplete beta function), zeta (Hurwitz's) and nextafter; each one declaration (an
+elementwise op: stacked over replica lanes, one FLOP per element, not exact for the uniform
+rewrite) with its gradient as TF 2.21's math_grad.py registers it, and its facade function.
+
+Values are SciPy's and NumPy's (float32 may differ from Eigen's in the last bits). The dtype rules
+are TF 2.21's: the op def's list (InvalidArgumentError outside it) and, where the CPU kernels
+cover less of it, NotFoundError (erfinv, ndtri, igamma, igammac: float and double; the Bessel
+functions: half, float, double). TF's IgammaGradA (igamma's derivative in a) has no SciPy kernel:
+simdist computes it by a Richardson-extrapolated central difference in float64 (docs/spec.md
+`ops.special-more`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t, tf_name
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, binary, register, unary
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["erfinv", "ndtri", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "igamma", "igammac", "betainc",
+           "zeta", "nextafter"]
+
+_OPDEF_FLOATS = "bfloat16, half, float, double"
+
+
+def _sp() -> Any:
+    import scipy.special
+    return scipy.special
+
+
+def _kernel_rule(name: str, listed: str, kernels: tuple[str, ...]) -> Any:
+    """The op def's float list (InvalidArgumentError), then TF's CPU kernels (NotFoundError)."""
+    base = args.allowed(name, "f", listed)
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = base(dts, attrs)
+        if d.name not in kernels:
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_{tf_name(d).upper()}] [Op:{name}]")
+        return d
+    return rule
+
+
+_F32_F64 = ("float32", "float64")
+_HALF_UP = ("float16", "float32", "float64")
+
+
+def _elementwise(fn: Any) -> Any:
+    def forward(*arrays: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            dt = arrays[0].dtype
+            wide = [a.astype(np.float32) if dt == np.float16 else a for a in arrays]
+            return np.asarray(fn(*wide)).astype(dt, copy=False)
+    forward.__name__ = getattr(fn, "__name__", "forward")
+    return forward
+
+
+def _igamma(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Eigen's order of cases: x == 0 gives 0 (whatever a, NaN too), then NaN outside a > 0, x >= 0
+    and for a NaN operand, 0 for a = inf (x = inf too), 1 for x = inf."""
+    a, x = np.broadcast_arrays(a, x)
+    r = _sp().gammainc(np.where(np.isinf(a), 1.0, a), x)
+    r = np.where(np.isposinf(x), 1.0, r)
+    r = np.where(np.isposinf(a), 0.0, r)
+    r = np.where((x < 0) | (a <= 0) | np.isnan(a) | np.isnan(x), np.nan, r)
+    return np.where(x == 0, 0.0, r)
+
+
+def _igammac(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Eigen's cases: NaN outside a > 0, x >= 0 and for a NaN operand; for a = inf, 1 (0 at x =
+    inf); 0 at x = inf; 1 at x = 0."""
+    a, x = np.broadcast_arrays(a, x)
+    r = _sp().gammaincc(np.where(np.isinf(a), 1.0, a), x)
+    r = np.where(x == 0, 1.0, r)
+    r = np.where(np.isposinf(x), 0.0, r)
+    r = np.where(np.isposinf(a), np.where(np.isposinf(x), 0.0, 1.0), r)
+    return np.where((x < 0) | (a <= 0) | np.isnan(a) | np.isnan(x), np.nan, r)
+
+
+def _igamma_grad_a(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """d igamma(a, x) / da, by central differences of step h and h/2 combined (Richardson), in float64."""
+    a64, x64 = np.asarray(a, np.float64), np.asarray(x, np.float64)
+    h = 1e-3 * np.maximum(np.abs(a64), 1e-3)
+
+    def d(step: np.ndarray) -> np.ndarray:
+        lo = np.maximum(a64 - step, a64 * 1e-6)
+        return (_sp().gammainc(a64 + step, x64) - _sp().gammainc(lo, x64)) / (a64 + step - lo)
+    r = (4 * d(h / 2) - d(h)) / 3
+    return np.where((a64 <= 0) | (x64 < 0), np.nan, r).astype(np.result_type(a, x))
+
+
+def _betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """In float64, rounded once (TF's float32 kernel gives the float64 value rounded; SciPy's float32
+    loop is ulps away)."""
+    dt = np.result_type(a, b, x)
+    r = _sp().betainc(a.astype(np.float64), b.astype(np.float64), x.astype(np.float64)).astype(dt)
+    return np.where((a <= 0) | (b <= 0) | (x < 0) | (x > 1), np.nan, r)
+
+
+def _zeta(x: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Eigen's zeta_impl domain: x == 1 is inf (any q), x < 1 NaN; q <= 0 an integer: inf when x is
+    an even integer (inf included), else NaN; q <= 0 not an integer: NaN unless x is an integer."""
+    x, q = np.broadcast_arrays(x, q)
+    r = _sp().zeta(x, q)
+    q_int = (q <= 0) & (q == np.floor(q))
+    x_int = x == np.floor(x)
+    even = x_int & (np.where(np.isinf(x), 0, np.fmod(np.where(x_int, x, 0), 2)) == 0)
+    r = np.where(q_int, np.where(even, np.inf, np.nan), r)
+    r = np.where((q <= 0) & ~q_int & ~x_int, np.nan, r)
+    r = np.where(x < 1, np.nan, r)
+    return np.where(x == 1, np.inf, r)
+
+
+def _erfinv(a: np.ndarray) -> np.ndarray:
+    """Eigen computes erfinv(x) as ndtri((x + 1) / 2) / sqrt(2), the halving in the input's dtype: in
+    float32 that rounding shows near 0 (erfinv(1e-3) is 0.0008862685, not 0.00088622724)."""
+    if a.dtype == np.float32:
+        p = ((a + np.float32(1)) / np.float32(2)).astype(np.float32)
+        return (_sp().ndtri(p.astype(np.float64)) / np.sqrt(2.0)).astype(np.float32)
+    return _sp().erfinv(a)
+
+
+ERFINV = unary("Erfinv", _elementwise(_erfinv), _kernel_rule("Erfinv", _OPDEF_FLOATS, _F32_F64))
+NDTRI = unary("Ndtri", _elementwise(lambda a: _sp().ndtri(a)), _kernel_rule("Ndtri", _OPDEF_FLOATS, _F32_F64))
+BESSEL_I0 = unary("BesselI0", _elementwise(lambda a: _sp().i0(a)), _kernel_rule("BesselI0", _OPDEF_FLOATS, _HALF_UP))
+BESSEL_I0E = unary("BesselI0e", _elementwise(lambda a: _sp().i0e(a)),
+                   _kernel_rule("BesselI0e", _OPDEF_FLOATS, _HALF_UP))
+BESSEL_I1 = unary("BesselI1", _elementwise(lambda a: _sp().i1(a)), _kernel_rule("BesselI1", _OPDEF_FLOATS, _HALF_UP))
+BESSEL_I1E = unary("BesselI1e", _elementwise(lambda a: _sp().i1e(a)),
+                   _kernel_rule("BesselI1e", _OPDEF_FLOATS, _HALF_UP))
+IGAMMA = binary("Igamma", _elementwise(_igamma), _kernel_rule("Igamma", _OPDEF_FLOATS, _F32_F64))
+IGAMMAC = binary("Igammac", _elementwise(_igammac), _kernel_rule("Igammac", _OPDEF_FLOATS, _F32_F64))
+
+
+def _float_double(name: str, listed: str = "float, double") -> Any:
+    """The op def's list holds float and double only: half and bfloat16 are InvalidArgumentError."""
+    base = args.same_dtype(name)
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = base(dts, attrs)
+        if d.name not in _F32_F64:
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {tf_name(d)} is not in the list of "
+                                              f"allowed values: {listed} [Op:{name}]")
+        return d
+    return rule
+
+
+IGAMMA_GRAD_A = binary("IgammaGradA", _elementwise(_igamma_grad_a), _float_double("IgammaGradA"))
+ZETA = binary("Zeta", _elementwise(_zeta), _float_double("Zeta"))
+NEXTAFTER = binary("NextAfter", np.nextafter, _float_double("NextAfter", "double, float"), exact=True)
+BETAINC = register("Betainc", _elementwise(_betainc), _float_double("Betainc"), kind="elementwise")
+NotDifferentiable("IgammaGradA")
+
+
+def _unary(op: Any, x: Any) -> Tensor:
+    return dispatch.execute(op, (_t(x),))
+
+
+def _binary(op: Any, x: Any, y: Any) -> Tensor:
+    from simdist.runtime.ops import math
+    return math._checked_binary(op, x, y)
+
+
+def erfinv(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.erfinv`: the inverse of erf (±inf at ±1, NaN outside [-1, 1])."""
+    return _unary(ERFINV, x)
+
+
+def ndtri(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.ndtri`: the inverse of the standard normal CDF (±inf at 1 and 0)."""
+    return _unary(NDTRI, x)
+
+
+def bessel_i0(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.bessel_i0`: the modified Bessel function of order 0."""
+    return _unary(BESSEL_I0, x)
+
+
+def bessel_i0e(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.bessel_i0e`: exp(-|x|) * bessel_i0(x)."""
+    return _unary(BESSEL_I0E, x)
+
+
+def bessel_i1(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.bessel_i1`: the modified Bessel function of order 1."""
+    return _unary(BESSEL_I1, x)
+
+
+def bessel_i1e(x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.bessel_i1e`: exp(-|x|) * bessel_i1(x)."""
+    return _unary(BESSEL_I1E, x)
+
+
+def igamma(a: Any, x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.igamma(a, x)`: the lower regularized incomplete gamma function P(a, x)."""
+    return _binary(IGAMMA, a, x)
+
+
+def igammac(a: Any, x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.igammac(a, x)`: the upper regularized incomplete gamma function Q(a, x) = 1 - P(a, x)."""
+    return _binary(IGAMMAC, a, x)
+
+
+def zeta(x: Any, q: Any, name: str | None = None) -> Tensor:
+    """`tf.math.zeta(x, q)`: the Hurwitz zeta function, sum over n of (q + n)^-x."""
+    return _binary(ZETA, x, q)
+
+
+def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
+    """`tf.math.nextafter(x1, x2)`: the next representable value after x1 toward x2."""
+    return _binary(NEXTAFTER, x1, x2)
+
+
+def betainc(a: Any, b: Any, x: Any, name: str | None = None) -> Tensor:
+    """`tf.math.betainc(a, b, x)`: the regularized incomplete beta function I_x(a, b). As TF's
+    kernel, a, b and x have one shape, or some of them are scalars (no other broadcasting)."""
+    ts = [_t(a), _t(b), _t(x)]
+    BETAINC.dtype(tuple(t.dtype for t in ts), None)
+    shapes = [tuple(t.shape.as_list()) for t in ts]
+    full = [s for s in shapes if s != ()]
+    if any(s != full[0] for s in full):
+        raise errors.InvalidArgumentError(None, None, "Shapes of a, b, and x are inconsistent: "
+                                          f"{args.dims(shapes[0])} vs. {args.dims(shapes[1])} vs. "
+                                          f"{args.dims(shapes[2])} [Op:Betainc]")
+    return dispatch.execute(BETAINC, tuple(ts))
+
+
+# --- gradients, as TF 2.21's math_grad.py ------------------------------------------------------------------
+def _const(v: float, dtype: Any) -> Tensor:
+    from simdist.runtime.ops.array import constant
+    return constant(v, dtype=dtype)
+
+
+@RegisterGradient("Erfinv")
+def _erfinv_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops.unary import exp, square
+    return [grad * _const(np.sqrt(np.pi) / 2, grad.dtype) * exp(square(op.outputs[0]))]
+
+
+@RegisterGradient("Ndtri")
+def _ndtri_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops.unary import exp, square
+    return [grad * _const(np.sqrt(2 * np.pi), grad.dtype) * exp(square(op.outputs[0]) / 2.0)]
+
+
+@RegisterGradient("BesselI0")
+def _bessel_i0_grad(op: Any, grad: Any) -> list:
+    return [grad * bessel_i1(op.inputs[0])]
+
+
+@RegisterGradient("BesselI0e")
+def _bessel_i0e_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops.unary import sign
+    x, y = op.inputs[0], op.outputs[0]
+    return [grad * (bessel_i1e(x) - sign(x) * y)]
+
+
+@RegisterGradient("BesselI1")
+def _bessel_i1_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import math
+    x, y = op.inputs[0], op.outputs[0]
+    dy = math.where(math.equal(x, 0.0), math.cast(1.0, x.dtype), bessel_i0(x) - math.divide(y, x))
+    return [grad * dy]
+
+
+@RegisterGradient("BesselI1e")
+def _bessel_i1e_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.unary import reciprocal, sign
+    x, y = op.inputs[0], op.outputs[0]
+    dy = math.where(math.equal(x, 0.0), math.cast(0.5, x.dtype), bessel_i0e(x) - y * (sign(x) + reciprocal(x)))
+    return [grad * dy]
+
+
+def _igamma_partials(op: Any, grad: Any) -> tuple[Any, Any]:
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.special import lgamma
+    from simdist.runtime.ops.unary import exp, log
+    a, x = op.inputs
+    sa, sx = math._shapes(op)
+    partial_a = dispatch.execute(IGAMMA_GRAD_A, (a, x))
+    partial_x = exp(-x + (a - 1) * log(x) - lgamma(a))
+    return math.unbroadcast(partial_a * grad, sa), math.unbroadcast(partial_x * grad, sx)
+
+
+@RegisterGradient("Igamma")
+def _igamma_grad(op: Any, grad: Any) -> list:
+    return list(_igamma_partials(op, grad))
+
+
+@RegisterGradient("Igammac")
+def _igammac_grad(op: Any, grad: Any) -> list:
+    ga, gx = _igamma_partials(op, grad)
+    return [-ga, -gx]
+
+
+@RegisterGradient("Betainc")
+def _betainc_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.special import lgamma
+    from simdist.runtime.ops.unary import exp
+    from simdist.runtime.ops.xfunctions import xlog1py, xlogy
+    a, b, x = op.inputs
+    log_beta = lgamma(a) + lgamma(b) - lgamma(a + b)
+    partial_x = exp(xlog1py(b - 1, -x) + xlogy(a - 1, x) - log_beta)
+    sx = x.shape.as_list()
+    # TF reduces over broadcast_gradient_args(shape(a), shape(x)): a scalar x under full a sums
+    return [None, None, math.unbroadcast(partial_x * grad, sx)]
+
+
+@RegisterGradient("Zeta")
+def _zeta_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import math
+    x, q = op.inputs
+    partial_q = -x * zeta(x + 1, q)
+    return [None, math.unbroadcast(partial_q * grad, q.shape.as_list())]
+
+
+@RegisterGradient("NextAfter")
+def _nextafter_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import ones, zeros
+    x1, x2 = op.inputs
+    s1, s2 = math._shapes(op)
+    return [math.unbroadcast(ones(s1, dtype=x1.dtype) * grad, s1), math.unbroadcast(zeros(s2, dtype=x2.dtype) * grad, s2)]
