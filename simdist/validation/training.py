@@ -259,6 +259,76 @@ EXPERIMENTS += _cnn("se-resnext101", SERNXT, (
 ))
 
 
+BERT_DGX2 = Citation(
+    source=BERT.source,
+    where="Results > Training performance results: 'Pre-training training performance: Single-node on NVIDIA "
+          "DGX-2 V100 (16x V100 32GB)' (sequences/s)",
+    date=BERT.date, url=BERT.url)
+BERT_A100 = Citation(
+    source=BERT.source,
+    where="Results > Training performance results: 'Pre-training training performance: Single-node on NVIDIA "
+          "DGX A100 (8x A100 80GB)' (sequences/s)",
+    date=BERT.date, url=BERT.url)
+
+
+def _bert(cit: Citation, rows: tuple[tuple[str, int, int, int, int, int, bool, float, str], ...]) -> tuple[Experiment, ...]:
+    """Cells of the TF2 BERT README's pre-training tables: (system, GPUs, nodes, sequence length,
+    batch per GPU, gradient accumulation, mixed precision, published sequences/s, split); the
+    multi-node table's nodes are DGX A100s with 8 HDR InfiniBand NICs each (as the rows above)."""
+    out = []
+    for system, gpus, hosts, seq, batch, acc, mixed, published, split in rows:
+        gpu = {"DGX A100": "A100-80GB", "DGX-2": "V100"}[system]
+        prec = "mixed precision" if mixed else ("TF32" if gpu != "V100" else "FP32")
+        tag = "amp" if mixed else ("tf32" if gpu != "V100" else "fp32")
+        where = f"Num Nodes {hosts}" if hosts > 1 or cit is BERT_MULTI else f"GPUs {gpus}"
+        ident = f"{hosts}node" if hosts > 1 or cit is BERT_MULTI else f"{gpus}gpu"
+        out.append(Experiment(f"bert-{'a100' if gpu != 'V100' else 'v100'}-{ident}-s{seq}-{tag}", "bert", gpu, gpus,
+                              batch, mixed, published, split, seq, acc, cit,
+                              f"{system}, {where}, seq {seq}, batch {batch}/GPU, accumulation {acc}, "
+                              f"Throughput - {prec}: {published:g}",
+                              hosts=hosts, network="infiniband_hdr" if hosts > 1 else "", nics=8 if hosts > 1 else 0))
+    return tuple(out)
+
+
+EXPERIMENTS += _bert(BERT_A100, (
+    # the cells of the single-node A100 table the rows above leave out
+    ("DGX A100", 8, 1, 128, 176, 64, False, 1944.77, "fit"),
+    ("DGX A100", 8, 1, 512, 40, 96, True, 649.69, "holdout"),
+    ("DGX A100", 8, 1, 512, 22, 192, False, 427.39, "fit"),
+))
+EXPERIMENTS += _bert(BERT_DGX2, (
+    # DGX-2 (16x V100 32GB, NVSwitch): batch 60 / 32 at seq 128, 10 / 6 at 512 (16 GPUs FP32: 4)
+    ("DGX-2", 1, 1, 512, 6, 5120, False, 11.06, "holdout"),
+    ("DGX-2", 4, 1, 128, 60, 256, True, 789.75, "fit"),
+    ("DGX-2", 4, 1, 128, 32, 512, False, 194.02, "holdout"),
+    ("DGX-2", 4, 1, 512, 10, 768, True, 158.5, "fit"),
+    ("DGX-2", 4, 1, 512, 6, 1280, False, 43.05, "holdout"),
+    ("DGX-2", 8, 1, 128, 60, 128, True, 1561.77, "fit"),
+    ("DGX-2", 8, 1, 128, 32, 256, False, 367.9, "holdout"),
+    ("DGX-2", 8, 1, 512, 10, 384, True, 312.03, "fit"),
+    ("DGX-2", 8, 1, 512, 6, 640, False, 85.51, "holdout"),
+    ("DGX-2", 16, 1, 128, 32, 128, False, 762.22, "fit"),
+    ("DGX-2", 16, 1, 512, 10, 192, True, 614.94, "holdout"),
+    ("DGX-2", 16, 1, 512, 4, 512, False, 161.38, "fit"),
+))
+EXPERIMENTS += _bert(BERT_MULTI, (
+    # the multi-node A100 table's other cells (1 node: the 8 GPUs of one DGX A100)
+    ("DGX A100", 8, 1, 128, 312, 32, True, 3803.82, "holdout"),
+    ("DGX A100", 8, 1, 128, 176, 64, False, 2062.98, "fit"),
+    ("DGX A100", 16, 2, 128, 176, 32, False, 4084.76, "holdout"),
+    ("DGX A100", 64, 8, 128, 312, 4, True, 29711.11, "fit"),
+    ("DGX A100", 256, 32, 128, 176, 2, False, 59569.77, "holdout"),
+    ("DGX A100", 8, 1, 512, 40, 96, True, 749.73, "fit"),
+    ("DGX A100", 8, 1, 512, 22, 192, False, 431.89, "holdout"),
+    ("DGX A100", 16, 2, 512, 40, 48, True, 1491.87, "fit"),
+    ("DGX A100", 16, 2, 512, 22, 96, False, 739.14, "holdout"),
+    ("DGX A100", 64, 8, 512, 40, 12, True, 5870.83, "fit"),
+    ("DGX A100", 64, 8, 512, 22, 24, False, 2926.58, "holdout"),
+    ("DGX A100", 256, 32, 512, 40, 3, True, 22506.23, "fit"),
+    ("DGX A100", 256, 32, 512, 22, 6, False, 11240.5, "holdout"),
+))
+
+
 # masked positions per sequence in NVIDIA's BERT pre-training data (max_predictions_per_seq)
 _MASKED = {128: 20, 512: 80}
 
