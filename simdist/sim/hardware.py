@@ -1,13 +1,14 @@
 """Hardware figures behind the presets (from /shared/reference/hardware.md and NVIDIA's datasheets),
 and the efficiency factors that turn datasheet peaks into the sustained rates the simulator charges.
 
-- Compute, FLOP-only cost model (``cost_model="flops"``, the default): a preset device runs every
+- Compute, FLOP-only cost model (``cost_model="flops"``, a bare Simulator's default): a preset device runs every
   kernel at ``peak dense BF16/FP16 tensor rate x COMPUTE_EFFICIENCY`` (0.5; well-tuned large-model
   training reaches 35-55% of peak, "MFU").
 - Compute, roofline cost model (``cost_model="roofline"``, `roofline`): each GPU model's
   `ComputeRates` (dense tensor-core FP16/BF16 and TF32, FP32 and FP64 CUDA cores, memory
-  bandwidth, from the datasheets cited at `GPUS`) times three global efficiency factors,
-  `TENSOR_EFFICIENCY`, `CUDA_EFFICIENCY` and `MEMORY_EFFICIENCY`, fitted once on the "fit" rows of
+  bandwidth, from the datasheets cited at `GPUS`) times four global efficiency factors,
+  `TENSOR_EFFICIENCY`, `CUDA_EFFICIENCY`, `MEMORY_EFFICIENCY` and `GROUPED_EFFICIENCY` (grouped
+  convolutions, on the CUDA cores), fitted once on the "fit" rows of
   the training-throughput validation table (simdist/validation/training.py; docs/validation.md)
   and the same for every device and model; the tensor efficiency is the TensorFlow software
   stack's (the validation's llm.c rows, hand-fused CUDA kernels, fit one of their own).
@@ -34,14 +35,14 @@ LINK_EFFICIENCY = 0.8
 # checks these values are that fit: a local minimum of its loss at the search's last step, 0.005).
 # TENSOR_EFFICIENCY is the TensorFlow stack's (TF/XLA kernels, the programs simdist runs); the
 # validation's llm.c rows (hand-fused CUDA) have their own, `validation.training.STACK_TENSOR_EFFICIENCY`.
-TENSOR_EFFICIENCY = 0.45   # tensor-core matmul/conv (FP16/BF16/TF32)
-CUDA_EFFICIENCY = 0.895   # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
-MEMORY_EFFICIENCY = 0.63   # HBM bandwidth
+TENSOR_EFFICIENCY = 0.41   # tensor-core matmul/conv (FP16/BF16/TF32)
+CUDA_EFFICIENCY = 0.775   # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
+MEMORY_EFFICIENCY = 0.835   # HBM bandwidth
 # Grouped convolutions (few channels per group: ResNeXt's 32 groups of 4-32 channels) run as cuDNN's own
 # CUDA-core kernels, not as tensor-core GEMMs: their per-group GEMM is too narrow to fill a tensor-core
 # tile. Share of the CUDA cores' peak at the kernel's precision (FP16 for float16/bfloat16, else FP32)
 # they sustain; fitted with the others.
-GROUPED_EFFICIENCY = 0.2
+GROUPED_EFFICIENCY = 0.185
 
 GiB = 2**30
 

@@ -51,9 +51,10 @@ class Step:
 class _Builder:
     """Appends a model's kernels to a Step; ``act`` is the activation dtype."""
 
-    def __init__(self, step: Step, mixed: bool) -> None:
+    def __init__(self, step: Step, mixed: bool, nchw: bool = False) -> None:
         self.s = step
         self.mixed = mixed
+        self.nchw = nchw   # convolutions transpose their NCHW operands for NHWC tensor-core kernels
         self.act = "float16" if mixed else "float32"
         self.e = 2 if mixed else 4
         self.backward: list[Kernel] = []
@@ -68,6 +69,17 @@ class _Builder:
             self.backward.append(Kernel(flops, e * (out_elems + w_elems + in_elems), self.act, kind))
         # weight gradient: reads x and dy, writes dw
         self.backward.append(Kernel(flops, e * (in_elems + out_elems + w_elems), self.act, kind))
+
+    def transposes(self, in_elems: float, out_elems: float, first: bool = False) -> None:
+        """The layout transposes of a convolution run in NCHW on tensor cores (``nchw``): cuDNN's
+        tensor-core kernels work in NHWC, so each of the convolution's kernels (forward, input
+        gradient, weight gradient) transposes its activation operand in and its activation result
+        out (NCHW -> NHWC -> NCHW): one read and one write of each, a kernel of its own."""
+        e = self.e
+        moved = 2.0 * e * (in_elems + out_elems)
+        self.s.kernels.append(Kernel(0.0, moved, self.act, "elementwise"))
+        for _ in range(1 if first else 2):
+            self.backward.append(Kernel(0.0, moved, self.act, "elementwise"))
 
     def attention(self, flops: float, qkv_elems: float, out_elems: float) -> None:
         """Fused (flash) attention: scores never reach memory; it reads Q, K, V and writes the
@@ -113,6 +125,8 @@ def _conv(b: _Builder, n: int, hw_in: int, cin: int, cout: int, k: int, stride: 
     macs = n * hw * hw * cout * (cin // groups) * k * k
     b.matmul(2.0 * macs, n * hw_in * hw_in * cin, (cin // groups) * cout * k * k, n * hw * hw * cout, first,
              "grouped" if groups > 1 else "matmul")
+    if b.nchw and groups == 1:
+        b.transposes(n * hw_in * hw_in * cin, n * hw * hw * cout, first)
     return hw
 
 
@@ -121,9 +135,10 @@ def _conv(b: _Builder, n: int, hw_in: int, cin: int, cout: int, k: int, stride: 
 _RN50_STAGES = ((3, 64, 256, 1), (4, 128, 512, 2), (6, 256, 1024, 2), (3, 512, 2048, 2))
 
 
-def resnet50(batch: int, mixed: bool) -> Step:
-    """One ResNet-50 v1.5 training step (224x224 images, SGD with momentum) on one GPU."""
-    b = _Builder(Step("ResNet-50 v1.5", batch), mixed)
+def resnet50(batch: int, mixed: bool, nchw: bool = False) -> Step:
+    """One ResNet-50 v1.5 training step (224x224 images, SGD with momentum) on one GPU; ``nchw``:
+    its convolutions run in NCHW on tensor cores (`tensor_layout_nchw`)."""
+    b = _Builder(Step("ResNet-50 v1.5", batch), mixed, nchw)
     n = batch
     hw = _conv(b, n, 224, 3, 64, 7, 2, first=True)
     b.norm_act(n * hw * hw * 64)
@@ -156,14 +171,14 @@ def resnet50(batch: int, mixed: bool) -> Step:
 _RNXT101_STAGES = ((3, 128, 256, 1), (4, 256, 512, 2), (23, 512, 1024, 2), (3, 1024, 2048, 2))
 
 
-def resnext101(batch: int, mixed: bool, se: bool = False) -> Step:
+def resnext101(batch: int, mixed: bool, se: bool = False, nchw: bool = False) -> Step:
     """One ResNeXt-101 32x4d training step (224x224 images, SGD with momentum) on one GPU; ``se``:
     SE-ResNeXt-101 32x4d, a squeeze-and-excitation block (reduction 16) after each block's last
     batch norm: global average pool, two fully connected layers and a sigmoid on the pooled
     vector, then the block's tensor scaled per channel (fused: reads the tensor for the pool and
     again for the scale, writes it: 3 passes; backward: reads dy and x, writes dx, and reduces dy*x
     for the scale's gradient in the same pass: 3 passes)."""
-    b = _Builder(Step("SE-ResNeXt-101 32x4d" if se else "ResNeXt-101 32x4d", batch), mixed)
+    b = _Builder(Step("SE-ResNeXt-101 32x4d" if se else "ResNeXt-101 32x4d", batch), mixed, nchw)
     n = batch
     hw = _conv(b, n, 224, 3, 64, 7, 2, first=True)
     b.norm_act(n * hw * hw * 64)
