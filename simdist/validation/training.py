@@ -432,7 +432,12 @@ def _derivation(e: Experiment) -> str:
     return (f"{s.name} ({'mixed precision' if e.mixed else 'float32'}{', TF32 matmuls' if not e.mixed and e.gpu != 'V100' else ''}), "
             f"batch {e.batch}/GPU{f', seq {e.seq}' if e.seq else ''}: forward matmul/conv {fwd / 1e9:.2f} GFLOP per {what} "
             f"from the layer shapes, training step {s.flops / n / 1e9:.1f} GFLOP and {s.bytes / n / 1e6:.2f} MB "
-            f"per {what} in {len(s.kernels)} kernels; {s.params / 1e6:.1f}M parameters"
+            f"per {what} in {len(s.kernels)} kernels"
+            + ("" if e.model in ("bert", "gpt2") or not tensor_layout_nchw(e) else
+               " (convolutions in NCHW on TF32 tensor cores: their layout transposes included)")
+            + (f"; {sum(k.kind == 'grouped' for k in s.kernels)} of them grouped convolutions"
+               if e.model in ("resnext101", "se-resnext101") else "")
+            + f"; {s.params / 1e6:.1f}M parameters"
             + (f"; {e.hosts} nodes of {e.gpus // e.hosts} GPUs, {e.nics}x {e.network} per node" if e.hosts > 1 else "")
             + (f"; {e.gpus} GPUs, {'NCCL' if e.hosts > 1 else 'ring'} all-reduce of {e.grad_bytes * s.params / 1e6:.0f} MB "
                f"{'bfloat16' if e.grad_bytes == 2 else 'float32'} gradients" if e.gpus > 1 else "")
