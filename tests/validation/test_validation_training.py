@@ -156,3 +156,21 @@ def test_multi_node_rows_run_on_a_cluster_whose_network_carries_the_all_reduce()
     thin = training.simulate(dataclasses.replace(e, nics=1))
     assert thin < full * 0.9, f"32 nodes: 1 NIC per node gives {thin:.0f} sequences/s, 8 NICs {full:.0f}"
     assert "32 nodes of 8 GPUs, 8x infiniband_hdr per node" in training._derivation(e)
+
+
+def test_float32_convolutions_on_tf32_tensor_cores_carry_layout_transposes():
+    """TF's layout optimizer keeps a float32 training graph NCHW (its backward convolutions are
+    float32); on TF32 tensor cores each convolution kernel transposes its activation operand in
+    and its result out. Mixed precision (NHWC) and V100 float32 (CUDA cores, NCHW native) have none."""
+    rows = {e.id: e for e in training.EXPERIMENTS}
+    got = {i: training.tensor_layout_nchw(rows[i]) for i in
+           ("rn50-a100-1gpu-tf32", "rn50-a100-1gpu-amp", "rn50-v100-1gpu-fp32", "resnext101-a100-1gpu-tf32")}
+    assert got == {"rn50-a100-1gpu-tf32": True, "rn50-a100-1gpu-amp": False, "rn50-v100-1gpu-fp32": False,
+                   "resnext101-a100-1gpu-tf32": True}, got
+    plain, nchw = workloads.resnet50(4, mixed=False), workloads.resnet50(4, mixed=False, nchw=True)
+    extra = [k for k in nchw.kernels if k.flops == 0.0]
+    convs = [k for k in plain.kernels if k.kind == "matmul"]
+    # every convolution kernel (forward, dX, dW; the first layer has no dX) gets one transpose kernel;
+    # the classifier (a GEMM, 3 kernels) gets none
+    assert len(extra) == len(convs) - 3, f"{len(extra)} transpose kernels for {len(convs) - 3} convolution kernels"
+    assert nchw.flops == plain.flops and nchw.bytes > plain.bytes * 1.3, (nchw.bytes, plain.bytes)
