@@ -155,3 +155,16 @@ class device_scope:
 
 
 NESTING_MESSAGES = {"device": _DEVICE_NESTING, "creator": _CREATOR_NESTING}
+
+
+def require_replica_context(replica_context: Any) -> None:
+    """TF's distribute_lib.require_replica_context: the current replica context must be
+    `replica_context` (merge_call, and so a collective's gradient, runs only in its replica)."""
+    f = current()
+    if f.replica_context is replica_context:
+        return
+    if f.replica_context is None:
+        raise RuntimeError("Need to be inside `call_for_each_replica()`")
+    if f.strategy is replica_context.strategy:
+        raise RuntimeError("Mismatching ReplicaContext.")
+    raise RuntimeError(f"Mismatching tf.distribute.Strategy objects: {f.strategy} is not {replica_context.strategy}.")

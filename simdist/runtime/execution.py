@@ -89,7 +89,7 @@ class ExecutionContext:
     """The state of one thread of control (a thread, or one replica of `strategy.run`)."""
 
     __slots__ = ("stack", "device", "tapes", "observers", "recorder", "sections", "held_bytes", "held_peak", "runner", "client",
-                 "transactions", "charges", "rng", "aside")
+                 "transactions", "charges", "rng", "aside", "through")
 
     def __init__(self, client: Client, stack: list[Any] | None = None) -> None:
         self.client = client
@@ -108,6 +108,9 @@ class ExecutionContext:
         # the interpreters set aside while a tf.function call records under tapes, and what they
         # would see (runtime/interpret.Deferred), else None
         self.aside: Any = None
+        # the tapes of the tf.function call running here that see into the replicas of the
+        # strategy.run it runs (runtime/function_tapes.Through), else None
+        self.through: Any = None
         self.transactions = client.transactions
         self.charges = client.charges
         self.rng = client.rng
@@ -159,9 +162,11 @@ def switch(ctx: ExecutionContext) -> ExecutionContext:
 
 def child(parent: ExecutionContext, stack: list[Any], runner: Any, own_thread: bool = True) -> ExecutionContext:
     """A replica's context under `parent`: the context stack `stack`, the parent's client and
-    recording, and (as a new TF replica thread has) no tapes, cost sections or kept bytes. With
-    own_thread False (OneDevice runs its replica on the caller's thread) it shares the parent's
-    tapes and sections, and starts its kept-bytes peak from the parent's bytes."""
+    recording, and (as a new TF replica thread has) no tapes, cost sections or kept bytes, but
+    for the tapes of a tf.function call the run is part of (`through`: TF's function graph
+    holds the replicas' ops, which a tape around the call differentiates). With own_thread
+    False (OneDevice runs its replica on the caller's thread) it shares the parent's tapes and
+    sections, and starts its kept-bytes peak from the parent's bytes."""
     c = _new(ExecutionContext)   # (made field by field: strategy.run makes one per replica per call)
     c.client = parent.client
     c.transactions, c.charges, c.rng = parent.transactions, parent.charges, parent.rng
@@ -169,10 +174,11 @@ def child(parent: ExecutionContext, stack: list[Any], runner: Any, own_thread: b
     c.device = stack[-1].device if stack else None
     c.runner = runner
     c.aside = None
+    through = c.through = parent.through
     rec = c.recorder = parent.recorder
     if own_thread:
-        c.tapes = []
-        c.observers = [] if rec is None else [rec]
+        c.tapes = [] if through is None else list(through.tapes)
+        c.observers = ([] if rec is None else [rec]) + c.tapes
         c.sections = []
         c.held_bytes = c.held_peak = 0
     else:

@@ -11,8 +11,9 @@ those of running the Python again, only the Python does not run.
 
 `build(recorder)` makes the program from a finished recording, or says why it cannot replay
 this way (the call bound an op whose OpDef.tape_replay says why: a tf.custom_gradient call,
-whose backward closes over the first call's tensors; or it runs strategy.run, whose replicas'
-tapes are their own); `run(program, tensors)` replays it on the call's tensor arguments.
+whose backward closes over the first call's tensors; or it runs strategy.run, whose replicas
+run in their own contexts: the Python then runs again, runtime/function_tapes.py);
+`run(program, tensors)` replays it on the call's tensor arguments.
 
 `Deferred` is the other half: while a call records under tapes, the tapes are set aside (the
 recording's kept-bytes accounting must be the call's own, as without a tape) and a Deferred
@@ -34,8 +35,8 @@ __all__ = ["build", "run", "Deferred"]
 _CONST, _OP, _ITEM, _READ, _WRITE, _SCATTER, _ARG = range(7)
 
 
-_RUNS = ("it runs strategy.run, whose replicas' ops are each replica's tapes', not the caller's, and whose time "
-         "the run charges")
+_RUNS = ("it runs strategy.run, whose replicas run in their own contexts (the Python runs again, the tapes seeing "
+         "into its replicas: runtime/function_tapes.py), and whose time the run charges")
 
 
 def build(rec: Any, result: Any) -> tuple | str:

@@ -65,6 +65,23 @@ class Transaction:
         self.ops = []
         self.overlay = {}
 
+    def split(self, indices: tuple[int, ...]) -> list[tuple[Any, str, Any]]:
+        """Take the ops numbered `indices` (ascending) out: they commit on their own, earlier
+        (`apply`: a ClusterCoordinator closure's early writes, clause optim.pss-updates); the
+        rest commit with `commit()`. For a transaction whose function has returned."""
+        ops = self.ops
+        if len(indices) == len(ops):   # (all of them)
+            self.ops, taken = [], ops
+        elif len(indices) == 1:
+            i = indices[0]
+            self.ops, taken = ops[:i] + ops[i + 1:], [ops[i]]
+        else:
+            taken = [ops[i] for i in indices]
+            out = set(indices)
+            self.ops = [op for i, op in enumerate(ops) if i not in out]
+        self.overlay = {}   # (its folded values included the ops taken: nothing reads them any more)
+        return taken
+
     def written(self) -> list[Any]:
         """The variables written, each once, in the order of their first writes."""
         return [entry[2] for entry in self.overlay.values()]
@@ -84,6 +101,12 @@ class Transaction:
             b = sizes.get(id(var), -1)
             out.append((var, int(var.nbytes) if b < 0 else min(b, int(var.nbytes))))
         return out
+
+
+def apply(ops: list[tuple[Any, str, Any]]) -> None:
+    """Commit ops taken out of a transaction (`Transaction.split`), in order."""
+    for var, kind, operand in ops:
+        var._apply_op(kind, operand)
 
 
 # Sparse writes: `var.<kind>(...)` applies `operand` = (indices, updates) to rows (or, for the

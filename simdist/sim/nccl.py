@@ -58,6 +58,7 @@ _NVLS_EFFICIENCY = (0.0, 0.0, 0.85)
 # Bandwidth of one NVLink as NCCL's topology search counts it (topo.h SM70/SM80/SM90_NVLINK_BW):
 # a channel's share, used here to count channels.
 _CHANNEL_BW = (20.0, 20.0, 20.6)
+_MAX_NVLS_ARITY = 32   # device.h NCCL_MAX_NVLS_ARITY
 _NET_OVERHEAD_US = 1.0   # getNetOverhead, Intel x86 host
 # Tree correction factors (tuning.cc treeCorrectionFactor), by protocol, for log2(bytes/64) = 0..23.
 _TREE_CORRECTION = (
@@ -94,7 +95,7 @@ class Factors:
 
 
 # Fitted on the fit half of docs/validation.md (`simdist validate --fit`); see that page.
-FACTORS = Factors(overhead=20e-6, net_efficiency=1.0, nvls_efficiency=0.8, ramp_bytes=1048576.0)
+FACTORS = Factors(overhead=20e-6, net_efficiency=0.9, nvls_efficiency=0.85, ramp_bytes=1048576.0)
 
 
 # GPU generation of each preset model (hardware.GPUS), for NCCL's per-generation constants.
@@ -193,6 +194,14 @@ def _channels(system: System, ring_bus_gbs: float) -> int:
     return max(2, int(math.ceil(ring_bus_gbs / _CHANNEL_BW[_ARCH[system.arch]] - 1e-9)))
 
 
+def _nvls_channels(system: System) -> int:
+    """NCCL's NVLS graph has one channel per GPU of the node, each a GPU pulling from the
+    NVSwitch (search.cc: min/maxChannels = the node's GPU count, at most NCCL_MAX_NVLS_ARITY 32);
+    its channels share the GPU's NVLink, so NVLS's bus bandwidth carries the (n-1)/n of the
+    node's GPU count n and its algorithm bandwidth does not depend on n."""
+    return min(_MAX_NVLS_ARITY, system.ppn)
+
+
 def _model(collective: str, algorithm: str, protocol: str, system: System,
            factors: Factors) -> tuple[float, float, int] | None:
     """(latency us, algorithm bandwidth GB/s, channels) of NCCL's model, or None where NCCL does
@@ -216,7 +225,9 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
     intra_gbs = system.intra_bw / 1e9
     net_gbs = system.net_bw * factors.net_efficiency / 1e9
     bus = intra_gbs if nodes == 1 else min(intra_gbs, net_gbs)
-    nch = _channels(system, bus)
+    nch = _nvls_channels(system) if a in ("nvls", "nvls_tree") else _channels(system, bus)
+    if nch < 2:
+        return None   # NVLS needs at least 2 channels (tuning.cc)
     nsteps = 2 * (n - 1) if collective == "all_reduce" else n - 1
     ll_max = _LL_MAX_BW_1NODE[arch] if nodes == 1 else _LL_MAX_BW_INTEL[index2]
     if a in ("nvls", "nvls_tree"):
@@ -232,6 +243,11 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
         if a == "ring" and p == "LL128":
             bw = min(bw * 0.92, nch * _PER_CH_RING_LL128[arch][index2])
         if a == "tree":
+            if nodes == 2:
+                # On 2 nodes the tree's graph may run its NVLink side at up to twice the network
+                # rate (search.cc "increase bwIntra for trees (2 nodes or collnet)") and the tuner
+                # takes that intra bandwidth (tuning.cc: nNodes <= 2 ? bwIntra : bwInter).
+                bw = min(intra_gbs, 2.0 * net_gbs)
             bw = min(bw * 0.92, nch * _PER_CH_TREE[arch][index2])
             if p == "LL":
                 bw = min(bw / 3.8, ll_max)

@@ -23,7 +23,7 @@ from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
 from simdist.strategies import timing
-from simdist.strategies.replica_run import ReplicaRunner, SyncPoint, current_runner
+from simdist.strategies.replica_run import ReplicaRunner, SyncPoint, current_runner, function_run
 
 CROSS_REPLICA_REQUIRED = "Method requires being in cross-replica context, use get_replica_context().merge_call()"
 
@@ -378,7 +378,7 @@ class Strategy:
             def body(i: int) -> Any:
                 return fn(*select_replica(i, tuple(args)), **select_replica(i, kwargs))
 
-            with timing.observe_variables() as traffic:
+            with timing.observe_variables() as traffic, function_run(fn, self._replica_threads):
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
             return self._regroup(record.results)

@@ -361,8 +361,7 @@ class MultiWorkerMirroredExtended(MirroredExtended):
         name = kw.pop("name", None) or "Variable"
         init = variables.resolve_initial_value(kw.pop("initial_value", None), kw.pop("dtype", None))
         if self._num_workers > 1:
-            t = convert_to_tensor(init)
-            init = self._group.cross("broadcast", t, lambda parts: [parts[0]] * len(parts), [_nbytes(t)])
+            init = self._broadcast_initial_value(convert_to_tensor(init))
         comps = [variables.ResourceVariable(init, name=name if i == 0 else f"{name}/replica_{i}", device=d,
                                             aggregation=agg, synchronization=sync, **kw)
                  for i, d in enumerate(self._devices)]
@@ -371,6 +370,17 @@ class MultiWorkerMirroredExtended(MirroredExtended):
         if len(comps) == 1:
             comps[0]._distribute_strategy = self._container_strategy
         return MirroredVariable(comps, self._container_strategy, agg)
+
+    def _broadcast_initial_value(self, t: Tensor) -> Tensor:
+        """The group leader's (worker 0's, the chief's) value of `t` on every worker: the
+        workers meet (the simulator times the broadcast), and the CollectiveBcastSend (leader)
+        or CollectiveBcastRecv op is bound to the value received (runtime/ops/collective.py)."""
+        got = self._group.cross("broadcast", t, lambda parts: [parts[0]] * len(parts), [_nbytes(t)])
+        leader = self._id_in_cluster == 0
+        # (this worker's own tensor of the value, on its device; the leader's send outputs its own value)
+        received = Tensor(got._v, got.dtype, t._device)
+        collective.bind_broadcast(leader, t, received, self._num_workers)
+        return received
 
 
 def _check_launched(jobs: dict[str, Any], task_type: str, task_id: int, num_workers: int) -> None:
@@ -431,7 +441,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         from simdist.runtime.values import select_replica
-        from simdist.strategies.replica_run import ReplicaRunner
+        from simdist.strategies.replica_run import ReplicaRunner, function_run
         kwargs = kwargs or {}
         with self.scope():
             devices = self._replica_devices()
@@ -442,7 +452,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
             def body(i: int) -> Any:
                 return fn(*select_replica(i, tuple(args)), **select_replica(i, kwargs))
 
-            with timing.observe_variables() as traffic:
+            with timing.observe_variables() as traffic, function_run(fn, self._replica_threads):
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
             if not timing.collecting():

@@ -14,12 +14,14 @@ in the order they happened.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import greenlet
 
-from simdist.runtime import context, cost, execution
+from simdist.runtime import context, cost, execution, function_tapes
+from simdist.runtime.function_type import function_type
 from simdist.runtime.ops import dispatch
 from simdist.runtime.cost import tally
 
@@ -82,6 +84,30 @@ _current = execution._current
 def current_runner() -> "ReplicaRunner | None":
     """The runner whose replica is running now (in the current execution context), else None."""
     return _current.ctx.runner
+
+
+def function_run(fn: Any, own_threads: bool) -> Any:
+    """The replicas of a run of `fn` as TF 2.21 runs them, as a context manager around the run:
+    mirrored_run.call_for_each_replica runs a tf.function's replicas inside one tf.function (a
+    clone whose Python calls the function's on each replica), so the tapes around the run see
+    into its replicas as around any tf.function call (runtime/function_tapes.py, clause
+    function.trace-under-tape-and-in-run). Strategies whose replicas run on the caller's thread
+    (`own_threads` False: OneDevice, TF's too) share its tapes already; without tapes there is
+    nothing to see (a shared no-op context, as strategy.run is a hot path)."""
+    c = execution.current()
+    if not own_threads or not c.tapes or not isinstance(fn, function_type()):
+        return _NO_TAPES
+    return _seen_through(c)
+
+
+_NO_TAPES = contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _seen_through(c: execution.ExecutionContext) -> Iterator[None]:
+    with function_tapes.seeing(c, c.tapes) as th:
+        yield
+    function_tapes.check(th, th.tapes)
 
 
 class ReplicaRunner:

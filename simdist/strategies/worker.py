@@ -6,7 +6,9 @@ writes buffered in a transaction (a recorded tf.function replays its graph inste
 traffic its graph fixes). Its simulated cost is then charged in order: reads from the ps tasks
 over the network, compute on the worker (FLOPs from the tally or a `simdist.sim.flops` annotation;
 a straggler's slowdown is the simulator's, as for every kernel), writes back to the ps tasks; the
-writes are committed when they arrive. `Workers.execute(w, closure)` is that, as the generator the
+writes are committed when they arrive. Its early writes (values from reads and constants only:
+runtime/graph/dataflow.py, clause optim.pss-updates) are sent when the reads they depend on are
+back, each committed when it arrives. `Workers.execute(w, closure)` is that, as the generator the
 simulator's worker service (`simdist.sim.workers`) runs on worker w; a preemption planned at a
 closure count raises `Preempted` part-way.
 """
@@ -16,9 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import session
-from simdist.runtime import context, errors, execution, variables
+from simdist.runtime import context, errors, execution, graph, variables
 from simdist.runtime.cost import tally
+from simdist.runtime.graph import dataflow
 from simdist.runtime.sharded import ShardedVariable
+from simdist.runtime.tensor import Tensor
 from simdist.runtime.values import PerWorker
 from simdist.sim.workers import Preempted
 from simdist.strategies import timing
@@ -71,6 +75,9 @@ class Workers:
         self._synth_moves: dict[tuple[int, int, str], tuple[Any, int]] = {}   # see _synthetic_moves
         self._traffic_items: dict[tuple, tuple[tuple, list]] = {}   # see traffic
         self._plans: dict[tuple[int, int], tuple] = {}   # (id(tf.function), worker) -> see _replay_plan
+        self._seen: Any = None   # the last eager call's (early writes, written variables): see _run_function
+        self._flows: dict[tuple, tuple] = {}   # (id(fn), argument signature) -> (fn, its dataflow's `seen`)
+        self._eager_plans: dict[tuple, tuple] = {}   # see _eager_early
 
     def traffic(self, vs: Any) -> tuple[tuple[Any, int], ...]:
         """The (shard, bytes) list of a synthetic closure, shared between closures with the same
@@ -143,6 +150,7 @@ class Workers:
         wdev, wcpu = self._wdevs.get(w) or self._worker_devices(w)
         charges: list[Any] = []
         rbytes = wbytes = -1   # a recorded function's read and write bytes (from its plan)
+        early: _Early | None = None   # its writes that do not wait for its compute (see _Early)
         if closure.synthetic is not None:
             flops, read_list, write_list = closure.synthetic
             txn = None
@@ -168,13 +176,24 @@ class Workers:
             if gch:
                 charges = [c.for_worker(w) if hasattr(c, "for_worker") else c for c in gch]
             if error is None:
-                _, flops, read_list, write_list, read_moves, write_moves, rbytes, wbytes = plan
+                _, flops, read_list, write_list, read_moves, write_moves, rbytes, wbytes, early = plan
             else:   # again, with the traffic observed up to the error (a replay is deterministic)
                 result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
                     self._run_function(w, closure, wcpu, charges)
         else:
+            recorded = closure.fn._replay is not None
             result, error, txn, flops, read_list, write_list, read_moves, write_moves = \
                 self._run_function(w, closure, wcpu, charges)
+            fn = closure.fn
+            if not recorded and error is None and fn._replay is not None and not closure.args and not closure.kwargs:
+                # it recorded now: the traffic its graph fixes, and its early writes (as a replay's)
+                plan = self._replay_plan(fn, w, wcpu)
+                if plan[8] is not None and len(txn.ops) == len(fn._graph.early):
+                    _, _, read_list, write_list, read_moves, write_moves, rbytes, wbytes, early = plan
+            elif error is None and self._seen is not None and self._seen[0] is not None:
+                early = self._eager_early(self._seen, txn, read_list, w, wcpu)
+                if early is not None:
+                    write_moves, wbytes = early.late_moves, early.late_bytes
         if self._faults.ps_down and error is None:
             for v, _ in read_list + write_list:
                 f = getattr(v, "_fault", None)
@@ -185,6 +204,7 @@ class Workers:
                     break
         # 1. reads from the ps tasks
         nbytes = 0
+        sent: _Sent | None = None
         if closure.synthetic is not None:   # timing-only: one transfer per ps task each way
             moves, nbytes = self._synthetic_moves(w, wcpu, read_list, "read")
         elif rbytes >= 0:
@@ -194,7 +214,21 @@ class Workers:
             for _, b in read_list:
                 nbytes += b
         self.ps_bytes_read += nbytes
-        if moves:
+        if early is not None and error is None and txn is not None:
+            # the reads the early writes need, then those writes, each committed when it arrives
+            # (TF's executor runs that chain as soon as its reads are back); the other reads at once
+            sent = _Sent(txn.split(early.ops), closure.attempts)
+            if early.dep_moves:
+                ev = sim.transfers(early.dep_moves)
+                ev.callbacks.append(lambda _: self._send_early(w, closure, early, sent))
+            else:   # (constants only: sent at once)
+                ev = None
+                self._send_early(w, closure, early, sent)
+            if early.rest_moves:
+                yield sim.transfers(early.rest_moves)
+            if ev is not None and not ev.processed:   # (no Condition event: one wake-up each at most)
+                yield ev
+        elif moves:
             yield sim.transfers(moves)
         # 2. compute (with any strategy.run inside, replayed in order)
         for make in charges:
@@ -226,6 +260,14 @@ class Workers:
         else:
             yield sim.compute(wdev, flops, closure.name, category="compute")
             self.ps_bytes_written += nbytes
+        if sent is not None:
+            if sent.events:
+                live = [ev for ev in sent.events if not ev.processed]
+                if live:   # (an early write still on its way: the closure ends when it arrives)
+                    yield sim.all_of(live)
+            if sent.error is not None:
+                self._queue.fail(closure, sent.error)
+                return
         if txn is not None:
             try:
                 txn.commit()
@@ -239,6 +281,27 @@ class Workers:
         assert closure.remote is not None
         closure.remote._set(result)
         closure.release()
+
+    def _send_early(self, w: int, closure: Closure, early: "_Early", sent: "_Sent") -> None:
+        """The early writes' reads are back: send each early-written variable's writes (if this
+        attempt still runs on w), committed in op order when its transfer arrives."""
+        if self._queue.inflight.get(w) is not closure or closure.attempts != sent.attempt:
+            return
+        self.ps_bytes_written += early.nbytes
+        for moves, positions in early.sends:
+            ops = [sent.ops[p] for p in positions]
+            ev = self._sim.transfers(moves)
+            ev.callbacks.append(lambda _, ops=ops: self._commit_early(ops, sent))
+            sent.events.append(ev)
+
+    @staticmethod
+    def _commit_early(ops: list[tuple[Any, str, Any]], sent: "_Sent") -> None:
+        """An early write arrived at its ps: applied there now (a failed ps: the closure fails)."""
+        try:
+            variables.apply(ops)
+        except errors.OpError as e:
+            if sent.error is None:
+                sent.error = e
 
     def _writes_start(self, w: int, closure: Closure, attempt: int, nbytes: int) -> bool:
         """At the end of a closure's compute: whether its writes go out (not if it was preempted,
@@ -268,8 +331,22 @@ class Workers:
         ctx.transactions.append(txn)        # inlined: this runs once per closure)
         ctx.charges.append(charges)
         recorded = fn._graph
+        # A call that does not record now: its early writes are those of its function's first such
+        # call with this input signature, which ran under a recorder only to see its dataflow (as
+        # TF traces a function once per signature); a recording call's graph says it for itself.
+        seen: Any = None
+        key: Any = None
+        if recorded is not None or args or kwargs or not graph.enabled:
+            key = (id(fn), _arg_key(args), _arg_key(kwargs))
+            hit = self._flows.get(key)
+            if hit is not None and hit[0] is fn:
+                seen, key = hit[1], None
         try:
-            result = fn._scheduled(args, kwargs)
+            if key is not None:
+                early, wvars, result = dataflow.watch(lambda: fn._scheduled(args, kwargs))
+                seen = (early, wvars)
+            else:
+                result = fn._scheduled(args, kwargs)
         except Exception as e:  # noqa: BLE001 - an application error of the scheduled function
             error = e
         finally:
@@ -282,7 +359,15 @@ class Workers:
             fn._graph.charges = list(charges)
             fn._graph.run_flops = timing.run_flops_accum[0]
         flops = _annotated_flops(fn, max(0.0, tally.flops - t_before - timing.run_flops_accum[0]))
-        return (result, error, txn, flops) + self._ps_traffic(traffic.reads.values(), txn.written_bytes(), wcpu)
+        out = (result, error, txn, flops) + self._ps_traffic(traffic.reads.values(), txn.written_bytes(), wcpu)
+        if error is not None:
+            seen = None
+        elif key is not None:
+            if len(self._flows) >= 1024:
+                self._flows.clear()
+            self._flows[key] = (fn, seen)   # (the entry holds fn: the id it is filed under stays its)
+        self._seen = seen
+        return out
 
     def _ps_traffic(self, reads: Any, writes: Any, wcpu: str) -> tuple:
         """A closure's ps traffic from worker CPU wcpu: (variable, bytes) of its reads and of its
@@ -314,11 +399,134 @@ class Workers:
         rbytes = wbytes = 0
         for _, b in read_list:   # (summed in the order _execute summed them per closure)
             rbytes += b
-        for _, b in write_list:
-            wbytes += b
+        early = None if g.fused is not None else \
+            self._early_of(g.early, g.write_vars, g._write_bytes, read_list, wcpu, self._sim.prepare)
+        if early is not None:   # the writes that wait for the compute: the others'
+            write_moves, wbytes = early.late_moves, early.late_bytes
+        else:
+            for _, b in write_list:
+                wbytes += b
         plan = self._plans[(id(fn), w)] = (g, flops, read_list, write_list, self._sim.prepare(read_moves),
-                                           self._sim.prepare(write_moves), rbytes, wbytes)
+                                           write_moves if early is not None else self._sim.prepare(write_moves),
+                                           rbytes, wbytes, early)
         return plan
+
+    def _early_of(self, early: Any, write_vars: list[Any], write_bytes: Any, read_list: list[tuple[Any, int]],
+                  wcpu: str, prep: Any) -> "_Early | None":
+        """A function's early writes on a worker: `early` per write (dataflow.early_writes: the
+        variables its value was read from, or None), of those to variables on ps tasks; None
+        when it has none. `write_bytes(which)`: (variable, bytes) of the writes numbered in
+        `which`; `prep`: how moves are kept (Simulator.prepare, or as they are)."""
+        pv = self._ps_vars
+        ops = [k for k, d in enumerate(early)
+               if d is not None and (pv.get(id(write_vars[k])) or self._ps_var(write_vars[k]))[1] is not None]
+        if not ops:
+            return None
+        need: dict[int, Any] = {}
+        for k in ops:
+            for v in early[k]:
+                need.setdefault(id(v), v)
+        dep, rest = [], []
+        for v, b in read_list:
+            if b:
+                e = pv.get(id(v)) or self._ps_var(v)
+                (dep if id(v) in need else rest).append((e[1], wcpu, b, e[2]))
+        groups: dict[int, list[int]] = {}      # id(var) -> positions in ops, in op order
+        for p, k in enumerate(ops):
+            groups.setdefault(id(write_vars[k]), []).append(p)
+        sends, nbytes = [], 0
+        for v, b in write_bytes(set(ops)):
+            e = pv.get(id(v)) or self._ps_var(v)
+            sends.append((prep([(wcpu, e[1], b, e[3])] if b else []), groups[id(v)]))
+            nbytes += b
+        chosen = set(ops)
+        late = self._ps_traffic((), write_bytes({k for k in range(len(early)) if k not in chosen}), wcpu)[3]
+        return _Early(tuple(ops), prep(dep), prep(rest) if rest else None, sends, nbytes, prep(late),
+                      sum(m[2] for m in late))
+
+    def _eager_early(self, seen: Any, txn: Any, read_list: list[tuple[Any, int]], w: int, wcpu: str) -> "_Early | None":
+        """An eager call's early writes (`seen`: what dataflow.watch saw of its function's first
+        call with its signature), when those recorded writes (variables and kinds) are this
+        call's transaction's: else none early (a write the recorder could not follow, or Python
+        that took another path)."""
+        early, writes = seen
+        ops = txn.ops
+        if len(writes) != len(ops) or any(v is not op[0] or k != op[1] for (v, k), op in zip(writes, ops)):
+            return None
+        # (dense writes send whole variables: the same plan for the same reads, kept per worker)
+        key = None if any(k in variables.SCATTER_KINDS for _, k in writes) else \
+            (id(seen), w, tuple([(id(v), b) for v, b in read_list]))
+        if key is not None:
+            hit = self._eager_plans.get(key)
+            if hit is not None and hit[0] is seen:
+                return hit[1]
+        wvars = [v for v, _ in writes]
+        out = self._early_of(early, wvars, lambda which: _ops_bytes([op for k, op in enumerate(ops) if k in which]),
+                              read_list, wcpu, list)
+        if key is not None:
+            if len(self._eager_plans) >= 4096:
+                self._eager_plans.clear()
+            self._eager_plans[key] = (seen, out)
+        return out
+
+
+class _Early:
+    """A function's early writes on one worker (clause optim.pss-updates): their
+    transaction ops (`ops`, ascending), the reads they wait for (`dep_moves`) and the others
+    (`rest_moves`, None: none), per variable written early its transfer and the positions of its
+    ops in `ops` (`sends`), their bytes, and the transfers of the writes that wait and their bytes."""
+
+    __slots__ = ("ops", "dep_moves", "rest_moves", "sends", "nbytes", "late_moves", "late_bytes")
+
+    def __init__(self, ops: tuple[int, ...], dep_moves: Any, rest_moves: Any, sends: list[tuple[Any, list[int]]],
+                 nbytes: int, late_moves: Any, late_bytes: int) -> None:
+        self.ops = ops
+        self.late_moves = late_moves
+        self.late_bytes = late_bytes
+        self.dep_moves = dep_moves
+        self.rest_moves = rest_moves
+        self.sends = sends
+        self.nbytes = nbytes
+
+
+class _Sent:
+    """One closure's early writes: the ops taken out of its transaction, its attempt, the
+    transfers sent, and the first error a commit met (a failed ps)."""
+
+    __slots__ = ("ops", "attempt", "events", "error")
+
+    def __init__(self, ops: list[tuple[Any, str, Any]], attempt: int) -> None:
+        self.ops = ops
+        self.attempt = attempt
+        self.events: list[Any] = []
+        self.error: Exception | None = None
+
+
+def _arg_key(x: Any) -> Any:
+    """A closure's arguments as a cache key: tensors by dtype and shape, Python scalars by value,
+    containers by structure, anything else (an iterator) by its type."""
+    t = type(x)
+    if t is Tensor:
+        return (x.dtype, x._v.shape)
+    if t is tuple or t is list:
+        return (t, tuple([_arg_key(v) for v in x]))
+    if t is dict:
+        return (t, tuple(sorted((repr(k), _arg_key(v)) for k, v in x.items())))
+    if t in (type(None), bool, int, float, str):
+        return (t, x)
+    if isinstance(x, Tensor):
+        return (x.dtype, tuple(x.shape.as_list()) if x.shape.rank is not None else None)
+    return t
+
+
+def _ops_bytes(ops: list[tuple[Any, str, Any]]) -> list[tuple[Any, int]]:
+    """(variable, bytes sent to it) per variable the transaction ops write, as
+    Transaction.written_bytes counts them."""
+    t = variables.Transaction()
+    for op in ops:
+        t.ops.append(op)
+        t.overlay.setdefault(id(op[0]), [None, 0, op[0]])
+    return t.written_bytes()
 
 
 def _per_device(pairs: list[tuple[Any, int]]) -> list[tuple[str, int, int]]:

@@ -13,8 +13,9 @@ section or a ClusterCoordinator closure (the coordinator replays those itself: s
 as TF's do (once per signature, and per replica, whose device is part of the context): under a
 tape the first call records with the tapes set aside and hands them its ops after, and later
 calls replay op by op through dispatch so the tapes see each op (runtime/interpret.py); in a
-replica the call records and replays in the replica's execution context.
-`SIMDIST_TRACE_FUNCTIONS=0` runs every call eagerly.
+replica the call records and replays in the replica's execution context. The tapes around a
+call see into the replicas of a strategy.run it runs, as TF's tape differentiates the
+function's graph (runtime/function_tapes.py). `SIMDIST_TRACE_FUNCTIONS=0` runs every call eagerly.
 """
 
 from __future__ import annotations
@@ -42,13 +43,20 @@ class Function:
         return _as_traced(self._call, args, kwargs)
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
-        from simdist.runtime import context
+        from simdist.runtime import context, execution, function_tapes
         if _graph_mod().enabled:
             traced = self._traced_call(args, kwargs)
             if traced is not _EAGER:
                 return traced
         with context.in_function_call():
-            return _outputs_to_tensors(self.python_function(*args, **kwargs))
+            c = execution.current()
+            if not c.tapes:
+                return _outputs_to_tensors(self.python_function(*args, **kwargs))
+            # (as a traced call: the tapes see into the replicas of a strategy.run it runs)
+            with function_tapes.seeing(c, c.tapes) as th:
+                out = self.python_function(*args, **kwargs)
+            function_tapes.check(th, th.tapes)
+            return _outputs_to_tensors(out)
 
     def _positional(self) -> int:
         """How many positional parameters the Python function has when a call with that many
@@ -218,19 +226,23 @@ def _record_under_tapes(g: Any, fn: Callable[..., Any], args: tuple, kwargs: dic
     """record_call with the context's tapes set aside (the recording's own accounting of kept
     bytes is then the call's, as without a tape), handing them what they would have seen when
     the call returns (runtime/interpret.Deferred)."""
-    from simdist.runtime import execution, interpret
+    from simdist.runtime import execution, function_tapes, interpret
     c = execution.current()
     tapes, observers = c.tapes, c.observers
     deferred = interpret.Deferred(observers, leaves)
     c.tapes, c.observers, c.aside = [], [deferred], deferred
     try:
-        return g.record_call(fn, args, kwargs, leaves, _outputs_to_tensors, deferred.twins)
+        # (the deferred tapes see into the replicas of a strategy.run the call runs)
+        with function_tapes.seeing(c, [deferred]) as th:
+            out = g.record_call(fn, args, kwargs, leaves, _outputs_to_tensors, deferred.twins)
     finally:
         c.tapes, c.observers, c.aside = tapes, observers, None
         for t in deferred.targets:      # (stopped inside the call and not restarted)
             if all(a is not t for a in deferred.active):
                 c.pop_tape(t)
         deferred.hand_to_targets()
+    function_tapes.check(th, observers)
+    return out
 
 
 def _as_traced(call: Callable[[tuple, dict], Any], args: tuple, kwargs: dict) -> Any:

@@ -130,6 +130,10 @@ UNTESTED_OPS: dict[str, str] = {
     **dict.fromkeys(("CollectiveReduceV2", "CollectiveGatherV2"),
                     "a collective of strategy.run replicas (bound to the replicas' merge): values and gradients "
                     "against TF 2.21 under MirroredStrategy in tests/runtime/test_bound_ops.py"),
+    **dict.fromkeys(("CollectiveBcastSend", "CollectiveBcastRecv"),
+                    "MultiWorkerMirroredStrategy's initial-value broadcast (bound to the workers' meeting), no "
+                    "gradient as TF: rules in tests/runtime/test_bound_ops.py, the binding and the values under "
+                    "a launch in tests/strategies/test_multi_worker.py"),
     "FloorDiv": "integer-valued; not differentiable (TF registers no gradient); covered by tests/test_runtime_ops.py",
     **dict.fromkeys(("BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "Invert"),
                     "integer-only, not differentiable: values, dtypes and refusals against TF 2.21 in "

@@ -13,23 +13,30 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import numpy as np
 import pytest
 
 import tf_workers
-from diff_helpers import assert_same, make_strategy, normalise
-from simdist import tf as sim_tf
+from diff_helpers import normalise
+from program_suite import ProgramSuite
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
-PROGRAMS: list[tuple[str, str, Callable[[Any, Any], Any]]] = []   # (name, clause, program(tf, strategy_or_None))
+
+def _normalise_deep(x: Any) -> Any:
+    if isinstance(x, str):
+        return ("py", "str", x)
+    if isinstance(x, (list, tuple)) and x and isinstance(x[0], str) and x[0] in ("raised", "no error"):
+        return ("py", "str", repr(tuple(x)))
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, tuple(_normalise_deep(v) for v in x))
+    if isinstance(x, dict):
+        return ("dict", tuple((k, _normalise_deep(x[k])) for k in sorted(x)))
+    return normalise(x)
 
 
-def program(name: str, clause: str, strategy: str | None = None, n: int = 1) -> Callable[[Any], Any]:
-    def deco(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-        PROGRAMS.append((name, clause, (strategy, n, fn)))
-        return fn
-    return deco
+SUITE = ProgramSuite(__file__, normalise=_normalise_deep)
+PROGRAMS = SUITE.programs   # (name, clause, (strategy kind or None, replicas, program(tf, strategy_or_None)))
+program = SUITE.program
 
 
 def _err(fn: Callable[[], Any]) -> Any:
@@ -429,54 +436,16 @@ for _kind, _n in (("mirrored", 2), ("one_device", 1)):
 
 
 # --- running ----------------------------------------------------------------------------------------------------------
-def _normalise_deep(x: Any) -> Any:
-    if isinstance(x, str):
-        return ("py", "str", x)
-    if isinstance(x, (list, tuple)) and x and isinstance(x[0], str) and x[0] in ("raised", "no error"):
-        return ("py", "str", repr(tuple(x)))
-    if isinstance(x, (list, tuple)):
-        return (type(x).__name__, tuple(_normalise_deep(v) for v in x))
-    if isinstance(x, dict):
-        return ("dict", tuple((k, _normalise_deep(x[k])) for k in sorted(x)))
-    return normalise(x)
-
-
-def run(tf: Any, k: int) -> Any:
-    name, _clause, (kind, n, fn) = PROGRAMS[k]
-    try:
-        s = make_strategy(tf, kind, n) if kind is not None else None
-        if s is None and tf is sim_tf:
-            import simdist
-            simdist.reset()
-        return _normalise_deep(fn(tf, s))
-    except Exception as e:  # noqa: BLE001 - the exception class is part of the result
-        return ("error", type(e).__name__, str(e)[:200])
-
-
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as real_tf
-    cpu = real_tf.config.list_physical_devices("CPU")[0]
-    real_tf.config.set_logical_device_configuration(cpu, [real_tf.config.LogicalDeviceConfiguration()] * 4)
-    return {i: run(real_tf, i) for i in indices}
-
-
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(PROGRAMS))))
+    return SUITE.tf_results()
 
 
 def _check(k: int, tf_results: dict[int, Any]) -> None:
-    want = tf_results[k]
-    got = run(sim_tf, k)
-    if isinstance(want, tuple) and want and want[0] == "error":
-        assert isinstance(got, tuple) and got[:2] == want[:2], f"simdist gave {got!r}, but TF 2.21 raised {want!r}"
-        return
-    assert_same(got, want, PROGRAMS[k][0], rtol=1e-5)
+    SUITE.check(k, tf_results, rtol=1e-5)
 
 
-def _of(clause: str) -> Any:
-    ks = [k for k, p in enumerate(PROGRAMS) if p[1] == clause]
-    return pytest.mark.parametrize("k", ks, ids=[PROGRAMS[k][0] for k in ks])
+_of = SUITE.of
 
 
 @pytest.mark.clause("autodiff.watch")
@@ -552,12 +521,12 @@ def test_strategy_run_same_as_tf(k: int, tf_results: dict[int, Any]) -> None:
 
 
 def test_every_program_is_checked_under_its_clause() -> None:
-    tested = {"autodiff.watch", "autodiff.integer", "autodiff.persistent", "autodiff.stop-recording",
-              "autodiff.targets", "autodiff.unconnected", "autodiff.stop-gradient", "autodiff.custom-gradient",
-              "autodiff.higher-order", "autodiff.jacobian", "autodiff.indexed-slices", "autodiff.strategy-run"}
-    stray = sorted({c for _, c, _ in PROGRAMS} - tested)
+    stray = SUITE.stray_clauses({"autodiff.watch", "autodiff.integer", "autodiff.persistent", "autodiff.stop-recording",
+                                 "autodiff.targets", "autodiff.unconnected", "autodiff.stop-gradient",
+                                 "autodiff.custom-gradient", "autodiff.higher-order", "autodiff.jacobian",
+                                 "autodiff.indexed-slices", "autodiff.strategy-run"})
     assert not stray, f"programs under clauses {stray} have no test function: add one"
 
 
 if __name__ == "__main__":  # TF worker: python test_autodiff_differential_tf.py 0,1,2 -> pickled results
-    tf_workers.serve(_tf_worker)
+    SUITE.serve()

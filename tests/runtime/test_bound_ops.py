@@ -54,6 +54,25 @@ def test_bound_ops_carry_their_rules(name: str) -> None:
         op.forward(x)
 
 
+@pytest.mark.parametrize("name", ["CollectiveBcastSend", "CollectiveBcastRecv"])
+def test_broadcast_ops_carry_their_rules_and_no_gradient(name: str) -> None:
+    """MultiWorkerMirroredStrategy's initial-value broadcast: a collective bound to the workers'
+    meeting, lane by lane, no cost of its own, and not differentiable (TF 2.21's registry has no
+    entry, and TF's tapes never record it: a variable's initial value is made under init_scope)."""
+    op = registry.get(name)
+    assert op.kind == "collective", f"{name}.kind={op.kind!r}, but should be 'collective'"
+    assert op.fusion is not None and op.fusion.form == "lanes" and op.fusion.reason, \
+        f"{name}.fusion={op.fusion!r}, but should run lane by lane with a reason"
+    assert op.bound, f"{name}.bound={op.bound!r}, but should say where its values come from"
+    assert registry.gradient_function(op) is registry.NO_GRADIENT, \
+        f"{name}'s gradient={op.grad!r}, but should be NotDifferentiable"
+    x = np.ones((3, 4), np.float32)
+    flops, _read, _written = op.cost([x] if name.endswith("Send") else [], (x,), None)
+    assert flops == 0, f"{name}: cost FLOPs={flops}, but the simulator times it (0 in the tally)"
+    with pytest.raises(RuntimeError, match="never runs"):
+        op.forward(x)
+
+
 def test_interpreters_have_one_interface() -> None:
     """The side door is gone: no interpreter has a `custom` method, dispatch no `custom`."""
     for cls in (execution.Interpreter, tape_mod._Tape, recording.Recorder, interpret.Deferred,

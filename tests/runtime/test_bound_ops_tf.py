@@ -1,8 +1,9 @@
 """Collectives and custom gradients as ops bound through dispatch (runtime/ops/collective.py,
 runtime/ops/custom.py), differentially against TF 2.21: a custom-gradient op and the replica
 collectives (all_reduce, all_gather) under nested tapes, inside a tf.function under a tape
-(first call and replays) and inside strategy.run, values and gradients. Needs the `tf` extra
-(or its golden, tests/goldens/).
+(first call and replays) and inside strategy.run, values and gradients; and a tape around a
+tf.function whose strategy.run computes (the function graph's gradient through the replicas, TF's
+RuntimeError where it meets a collective). Needs the `tf` extra (or its golden, tests/goldens/).
 """
 
 from __future__ import annotations
@@ -13,20 +14,16 @@ import numpy as np
 import pytest
 
 import tf_workers
-from diff_helpers import assert_same, make_strategy, normalise
+from program_suite import ProgramSuite, is_error
 from simdist import tf as sim_tf
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
-# (name, clause, (strategy kind or None, replicas, program(tf, strategy)))
-PROGRAMS: list[tuple[str, str, tuple[str | None, int, Callable[[Any, Any], Any]]]] = []
-
-
-def program(name: str, clause: str, strategy: str | None = None, n: int = 1) -> Callable[[Any], Any]:
-    def deco(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-        PROGRAMS.append((name, clause, (strategy, n, fn)))
-        return fn
-    return deco
+# (TF: one strategy per (kind, replicas) in the worker process: a second MirroredStrategy's
+# all_gather after the first's collectives fails there with InternalError, its keys colliding)
+SUITE = ProgramSuite(__file__, share_strategies=True)
+PROGRAMS = SUITE.programs
+program = SUITE.program
 
 
 def _clipped_square(tf: Any) -> Any:
@@ -163,15 +160,22 @@ def _p(tf, s):
     return [_locals(s, s.run(rep, args=(tf.constant(ws),))) for ws in ([0.2, -0.3], [0.6, 0.05], [0.2, -0.3])]
 
 
+# --- a tape around a tf.function whose strategy.run computes: TF differentiates the function's graph,
+# which holds the replicas' ops (runtime/function_tapes.py) --------------------------------------------------
 def _outer_tape(collective: str) -> Callable[[Any, Any], Any]:
-    """A tape around a tf.function whose strategy.run squares x (and all-reduces it)."""
+    """A tape around a tf.function whose strategy.run squares x (and all-reduces or all-gathers
+    it: TF raises building the call's backward function, the collective's gradient running
+    outside its replica)."""
     def prog(tf, s):
         @tf.function
         def fn(x):
             def rep(x):
                 y = x * x
-                if collective:
-                    y = tf.distribute.get_replica_context().all_reduce("SUM", y)
+                ctx = tf.distribute.get_replica_context()
+                if collective == "all_reduce":
+                    y = ctx.all_reduce("SUM", y)
+                elif collective == "all_gather":
+                    y = ctx.all_gather(y, axis=0)
                 return y
             return s.run(rep, args=(x,))
         x = tf.constant([1.0, 2.0])
@@ -182,9 +186,114 @@ def _outer_tape(collective: str) -> Callable[[Any, Any], Any]:
     return prog
 
 
-# (not yet as TF: see test_outer_tape_around_a_traced_run)
 program("outer-tape-around-traced-run", "outer-tape", "mirrored", 2)(_outer_tape(""))
 program("outer-tape-around-traced-run-all-reduce", "outer-tape", "mirrored", 2)(_outer_tape("all_reduce"))
+program("outer-tape-around-traced-run-all-gather", "outer-tape", "mirrored", 2)(_outer_tape("all_gather"))
+
+
+def _cube_run(tf: Any, s: Any) -> Any:
+    @tf.function
+    def fn(x):
+        return s.run(lambda x: x * x * x, args=(x,))
+    return fn
+
+
+@program("outer-persistent-tape-two-calls", "outer-tape", "mirrored", 2)
+def _p(tf, s):
+    """Three calls of one signature under one persistent tape (the first records, the others
+    run the Python again, the tape seeing into the replicas each time)."""
+    fn = _cube_run(tf, s)
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        a = tf.reduce_sum(s.experimental_local_results(fn(x))[0])
+        b = tf.reduce_sum(s.experimental_local_results(fn(x * 2.0))[1])
+        c = tf.reduce_sum(s.experimental_local_results(fn(x + 1.0))[0]) * a
+    return [a, b, c, t.gradient(a, x), t.gradient(b, x), t.gradient(c, x)]
+
+
+@program("outer-nested-tapes-second-order", "outer-tape", "mirrored", 2)
+def _p(tf, s):
+    fn = _cube_run(tf, s)
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            z = tf.reduce_sum(s.experimental_local_results(fn(x))[0])
+        g = inner.gradient(z, x)
+    return [g, outer.gradient(g, x)]
+
+
+@program("outer-tape-mirrored-variable-read-in-run", "outer-tape", "mirrored", 2)
+def _p(tf, s):
+    """The function's gradient w.r.t. a MirroredVariable each replica reads (TF: its primary
+    copy's, the first replica's reads)."""
+    with s.scope():
+        v = tf.Variable([0.5, -1.0])
+
+    @tf.function
+    def fv(x):
+        return s.run(lambda x: v * x * v, args=(x,))
+    out = []
+    for xs in ([1.0, 2.0], [3.0, 1.0]):
+        with tf.GradientTape() as t:
+            y = s.experimental_local_results(fv(tf.constant(xs)))
+            z = tf.reduce_sum(y[0]) + 2.0 * tf.reduce_sum(y[1])
+        out.append([z, t.gradient(z, v)])
+    return out
+
+
+def _all_reduce_run(tf: Any, s: Any, watch: bool) -> Any:
+    """A tape (watching x or not) around a tf.function whose strategy.run all-reduces x*x."""
+    @tf.function
+    def fr(x):
+        return s.run(lambda x: tf.distribute.get_replica_context().all_reduce("SUM", x * x), args=(x,))
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        if watch:
+            t.watch(x)
+        z = tf.reduce_sum(s.experimental_local_results(fr(x))[0])
+    return [z, t.gradient(z, x)]
+
+
+@program("outer-tape-unwatched-all-reduce", "outer-tape", "mirrored", 2)
+def _p(tf, s):
+    """A tape that watches nothing the function reads: no backward function, no error."""
+    return _all_reduce_run(tf, s, watch=False)
+
+
+@program("outer-tape-all-reduce-in-scope", "outer-tape", "mirrored", 2)
+def _p(tf, s):
+    """Called in cross-replica context (the strategy's scope): TF's other require_replica_context error."""
+    with s.scope():
+        return _all_reduce_run(tf, s, watch=True)
+
+
+def _run_of_a_function(collective: bool) -> Callable[[Any, Any], Any]:
+    """A tape around an eager strategy.run of a tf.function (TF's mirrored_run runs its replicas
+    inside one tf.function, so the tape sees into them; a run of a plain function it does not:
+    test_autodiff_differential_tf.py's outer-tape-around-run), with an all-reduce inside or not."""
+    def prog(tf, s):
+        with s.scope():
+            v = tf.Variable([0.5, -1.0])
+            w = tf.Variable(2.0)
+
+        @tf.function
+        def f(x):
+            y = x * x * v * w
+            return tf.distribute.get_replica_context().all_reduce("SUM", y) if collective else y
+        x = tf.constant([1.0, 2.0])
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = s.experimental_local_results(s.run(f, args=(x,)))
+            z = tf.reduce_sum(y[0] + 3.0 * y[1])
+        return [z, t.gradient(z, [x, v, w])]
+    return prog
+
+
+program("outer-tape-around-run-of-a-traced-function", "outer-tape", "mirrored", 2)(_run_of_a_function(False))
+program("outer-tape-around-run-of-a-traced-function-all-reduce", "outer-tape", "mirrored", 2)(_run_of_a_function(True))
 
 
 def _all_gather(axis: int) -> Callable[[Any, Any], Any]:
@@ -226,54 +335,20 @@ def _p(tf, s):
 
 
 # --- running ----------------------------------------------------------------------------------------------------------
-_TF_STRATEGIES: dict[tuple[str, int], Any] = {}
-
-
-def _strategy(tf: Any, kind: str, n: int) -> Any:
-    """simdist: a fresh machine and strategy per program. TF: one strategy per (kind, replicas) in
-    the worker process (a second MirroredStrategy's all_gather after the first's collectives
-    fails there with InternalError: its collective keys collide)."""
-    if tf is sim_tf:
-        return make_strategy(tf, kind, n)
-    if (kind, n) not in _TF_STRATEGIES:
-        _TF_STRATEGIES[kind, n] = make_strategy(tf, kind, n)
-    return _TF_STRATEGIES[kind, n]
-
-
 def run(tf: Any, k: int) -> Any:
-    _name, _clause, (kind, n, fn) = PROGRAMS[k]
-    try:
-        s = _strategy(tf, kind, n) if kind is not None else None
-        if s is None and tf is sim_tf:
-            import simdist
-            simdist.reset()
-        return normalise(fn(tf, s))
-    except Exception as e:  # noqa: BLE001 - the exception class is part of the result
-        return ("error", type(e).__name__, str(e)[:200])
-
-
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as real_tf
-    cpu = real_tf.config.list_physical_devices("CPU")[0]
-    real_tf.config.set_logical_device_configuration(cpu, [real_tf.config.LogicalDeviceConfiguration()] * 4)
-    return {i: run(real_tf, i) for i in indices}
+    return SUITE.run(tf, k)
 
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(PROGRAMS))))
+    return SUITE.tf_results()
 
 
 def _check(k: int, tf_results: dict[int, Any]) -> None:
-    want = tf_results[k]
-    assert not (isinstance(want, tuple) and want and want[0] == "error"), f"TF 2.21 raised {want!r} [{PROGRAMS[k][0]}]"
-    got = run(sim_tf, k)
-    assert_same(got, want, PROGRAMS[k][0], rtol=1e-6)
+    SUITE.check(k, tf_results, rtol=1e-6, message=True)
 
 
-def _of(clause: str) -> Any:
-    ks = [k for k, p in enumerate(PROGRAMS) if p[1] == clause]
-    return pytest.mark.parametrize("k", ks, ids=[PROGRAMS[k][0] for k in ks])
+_of = SUITE.of
 
 
 @pytest.mark.clause("autodiff.custom-gradient")
@@ -302,33 +377,27 @@ def test_all_gather_op_same_as_tf(k: int, tf_results: dict[int, Any]) -> None:
 
 @pytest.mark.clause("function.trace-under-tape-and-in-run")
 @_of("outer-tape")
-@pytest.mark.xfail(strict=True, reason="not done: a tape around a tf.function whose strategy.run computes sees the "
-                   "replicas' ops on TF 2.21 (the function graph's gradient: d/dx sum(x*x) = 2x) and raises "
-                   "RuntimeError 'Mismatching tf.distribute.Strategy objects' when they all-reduce; simdist's "
-                   "replicas keep their own tapes there as eagerly, so the gradient is None (docs/spec.md, "
-                   "function.trace-under-tape-and-in-run)")
 def test_outer_tape_around_a_traced_run(k: int, tf_results: dict[int, Any]) -> None:
-    want, got = tf_results[k], run(sim_tf, k)
-    if isinstance(want, tuple) and want and want[0] == "error":
-        assert isinstance(got, tuple) and got[:2] == want[:2], f"simdist gave {got!r}, but TF 2.21 raised {want!r}"
-        return
-    assert_same(got, want, PROGRAMS[k][0], rtol=1e-6)
+    """A tape around a tf.function whose strategy.run computes: the function graph's gradient,
+    through the replicas' ops; TF's RuntimeError where that gradient meets a collective."""
+    _check(k, tf_results)
 
 
 def test_every_program_is_checked_under_its_clause() -> None:
-    tested = {"autodiff.custom-gradient", "function.trace-under-tape-and-in-run", "replica.all-reduce-gradient",
-              "replica.all-gather-gradient", "outer-tape"}
-    stray = sorted({c for _, c, _ in PROGRAMS} - tested)
+    stray = SUITE.stray_clauses({"autodiff.custom-gradient", "function.trace-under-tape-and-in-run",
+                                 "replica.all-reduce-gradient", "replica.all-gather-gradient", "outer-tape"})
     assert not stray, f"programs under clauses {stray} have no test function: add one"
 
 
-def test_results_are_not_trivial() -> None:
+def test_results_are_not_trivial(tf_results: dict[int, Any]) -> None:
     """The programs' gradients are not all None or zero on simdist (a test that could not fail
-    otherwise: a dropped gradient would agree with a dropped gradient)."""
-    for k, (name, clause, _) in enumerate(PROGRAMS):
-        if clause == "outer-tape":
-            continue   # (its gradient is None on simdist: not yet as TF)
+    otherwise: a dropped gradient would agree with a dropped gradient); a program that raises
+    raises on TF 2.21 too."""
+    for k, (name, _clause, _) in enumerate(PROGRAMS):
         got = run(sim_tf, k)
+        if is_error(got):
+            assert is_error(tf_results[k]), f"{name} raised {got!r}, but TF 2.21 gives {tf_results[k]!r}"
+            continue
         arrays = [a for a in _arrays(got)]
         assert arrays and any(np.any(a != 0) for a in arrays), f"{name} gave {got!r}, but should hold gradients"
 
@@ -336,12 +405,10 @@ def test_results_are_not_trivial() -> None:
 def _arrays(x: Any) -> Any:
     if isinstance(x, tuple) and x and x[0] == "Tensor":
         yield x[3]
-    elif isinstance(x, tuple) and x and x[0] == "error":
-        raise AssertionError(f"raised {x!r}")
     elif isinstance(x, tuple):
         for v in x:
             yield from _arrays(v)
 
 
 if __name__ == "__main__":  # TF worker: python test_bound_ops_tf.py 0,1,2 -> pickled results
-    tf_workers.serve(_tf_worker)
+    SUITE.serve()

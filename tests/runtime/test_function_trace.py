@@ -137,13 +137,18 @@ def under_tape(tf: Any) -> dict[str, Any]:
     return {"steps": steps, "after": after, "second": second, "traces": len(log)}
 
 
+def _two_replicas_and_a_variable(tf: Any) -> tuple[Any, Any, list[int]]:
+    """A MirroredStrategy over two CPUs, a mirrored variable [0.5, -1.0] and an empty trace log."""
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    with strategy.scope():
+        v = tf.Variable([0.5, -1.0])
+    return strategy, v, []
+
+
 def inside_run(tf: Any) -> dict[str, Any]:
     """A tf.function called inside MirroredStrategy.run, under the replica's tape and without:
     traced once per replica (each its own device), values and gradients as the eager call's."""
-    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-    log: list[int] = []
-    with strategy.scope():
-        v = tf.Variable([0.5, -1.0])
+    strategy, v, log = _two_replicas_and_a_variable(tf)
 
     @tf.function
     def g(x: Any) -> Any:
@@ -168,6 +173,29 @@ def inside_run(tf: Any) -> dict[str, Any]:
     z = strategy.run(plain, args=(tf.constant([2.0, 2.0]),))
     return {"steps": steps, "plain": [c.numpy().tolist() for c in strategy.experimental_local_results(z)],
             "traces": len(log)}
+
+
+def around_run(tf: Any) -> dict[str, Any]:
+    """A tape around a tf.function whose MirroredStrategy.run computes (simdist only: a call under
+    the tape runs its Python again, where TF's replays its trace): values and gradients through
+    the replicas, with a variable each replica reads."""
+    strategy, v, log = _two_replicas_and_a_variable(tf)
+
+    @tf.function
+    def f(x: Any) -> Any:
+        log.append(1)
+        return strategy.run(lambda x: tf.reduce_sum(x * x * v), args=(x,))
+
+    steps = []
+    for k in range(3):
+        x = tf.constant([1.0, 3.0]) * float(k + 1)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = strategy.experimental_local_results(f(x))
+            z = y[0] + 2.0 * y[1]
+        gx, gv = tape.gradient(z, [x, v])
+        steps.append((z.numpy().item(), gx.numpy().tolist(), gv.numpy().tolist()))
+    return {"steps": steps, "traces": len(log)}
 
 
 PROGRAMS = [retracing, frozen_capture, mirrored_traces, under_tape, inside_run]
@@ -336,6 +364,35 @@ def test_traced_under_a_tape_and_in_run_is_bit_identical_to_eager(tmp_path: Path
         assert t == e, f"{prog}: values with traced calls {t} differ from the eager run's {e}"
     a, b = (tmp_path / "traced.json").read_bytes(), (tmp_path / "eager.json").read_bytes()
     assert a == b, f"the Chrome trace differs: {len(a)} bytes traced vs {len(b)} eager"
+
+
+@pytest.mark.clause("function.trace-under-tape-and-in-run")
+def test_tape_around_a_traced_run_is_the_eager_calls() -> None:
+    """A tape around a tf.function whose strategy.run computes sees into the replicas whether the
+    call records (first call), runs its Python again (later calls) or runs eagerly: the same
+    values, gradients, simulated time and metrics. (The Chrome trace's memory counters differ on
+    the first call: its tapes keep the replicas' tensors when it returns, docs/spec.md.)"""
+    import simdist
+    from simdist import tf
+    from simdist.runtime import graph
+    runs = {}
+    for traced in (False, True):
+        old = graph.enabled
+        graph.enabled = traced
+        try:
+            simdist.reset()
+            cpu = tf.config.list_physical_devices("CPU")[0]
+            tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
+            runs[traced] = (around_run(tf), simdist.now(), simdist.session.simulator().metrics())
+        finally:
+            graph.enabled = old
+            simdist.reset()
+    assert runs[True] == runs[False], f"traced calls gave {runs[True]!r:.400}, the eager run {runs[False]!r:.400}"
+    steps = runs[True][0]["steps"]
+    assert steps[0][1:] == ([3.0, -18.0], [1.0, 9.0]), \
+        f"first gradients {steps[0][1:]}, but should be d/dx = 2·x·v·(1+2) (both replicas, through the " \
+        "function's graph) and d/dv = x², its primary copy's (replica 0's reads, as TF 2.21: " \
+        "test_bound_ops_tf.py outer-tape-mirrored-variable-read-in-run)"
 
 
 @pytest.mark.clause("function.trace-once")

@@ -13,30 +13,12 @@ from simdist.scenario import loads
 from simdist.scenario.runner import run
 from simdist.sim import roofline
 
-PS = """
-[scenario]
-name = "tiny-ps"
-seed = 1
+# (TINY on a CPU parameter-server cluster)
+PS = (TINY.replace('name = "tiny"', 'name = "tiny-ps"')
+      .replace('preset = "gpu_host"\ngpus = 2', 'preset = "cpu_cluster"\njobs = {chief = 1, worker = 2, ps = 1}')
+      .replace('kind = "mirrored"', 'kind = "parameter_server"'))
+assert PS.count("parameter_server") == 1 and "cpu_cluster" in PS, "scenario_helpers.TINY changed: rewrite PS"
 
-[cluster]
-preset = "cpu_cluster"
-jobs = {chief = 1, worker = 2, ps = 1}
-
-[strategy]
-kind = "parameter_server"
-
-[model]
-flops_per_example = "1GFLOP"
-global_batch = 8
-example_bytes = "4KiB"
-
-[[model.variables]]
-name = "w"
-shape = [1024, 1024]
-
-[training]
-steps = 3
-"""
 
 LINK_FAULT = TINY + """
 [[faults.links]]

@@ -47,6 +47,39 @@ def test_protocol_bandwidths_follow_ncclls_refinements():
     assert ll.bandwidth == pytest.approx(87.7e9 * ratio), "LL: half the links, capped by Ampere's llMaxBw 87.7 GB/s"
 
 
+def test_nvls_runs_one_channel_per_gpu_of_the_node():
+    # search.cc: the NVLS graph's min and max channels are the node's GPU count, so tuning.cc's
+    # NVLS bus bandwidth carries (n-1)/n of it and its algorithm bandwidth does not depend on n.
+    algbw = {}
+    for n in (4, 5, 6, 7, 8):
+        system = nccl.System(nranks=n, nodes=1, intra_bw=360e9, arch="hopper", nvls=True)
+        c = _opt(system, "all_reduce", 8 * 2**30, "nvls", "Simple")
+        assert c.channels == n, f"{n} GPUs: NVLS runs {n} channels, got {c.channels}"
+        bus = 360e9 * 0.85 * (n - 1) / n * 2.0   # nvlsEfficiency 0.85, AllReduce pipelines 2 ops
+        assert c.bandwidth == pytest.approx(bus * n / (2 * (n - 1))), \
+            f"{n} GPUs: NVLS algbw {c.bandwidth:.4g}, expected {bus * n / (2 * (n - 1)):.4g}"
+        algbw[n] = c.bandwidth
+    assert len({round(v) for v in algbw.values()}) == 1, f"NVLS algbw must not depend on the GPU count: {algbw}"
+    one = nccl.System(nranks=1 * 2, nodes=2, intra_bw=360e9, net_bw=400e9, arch="hopper", nvls=True)
+    assert not [c for c in nccl.options("all_reduce", 2**30, one) if c.algorithm.startswith("nvls")], \
+        "NVLS needs at least 2 channels: one GPU per node has none"
+
+
+def test_a_two_node_tree_runs_nvlink_at_up_to_twice_the_network():
+    # search.cc "increase bwIntra for trees (2 nodes or collnet)" up to 2x bwInter, and tuning.cc
+    # prices 1-2 node algorithms at bwIntra; from 3 nodes on the tree is network-bound again.
+    def tree_bw(nodes: int, net: float) -> float:
+        system = nccl.System(nranks=8 * nodes, nodes=nodes, intra_bw=240e9, net_bw=net, arch="ampere")
+        return _opt(system, "all_reduce", 2**30, "tree", "Simple").bandwidth
+    nch = 10   # channels from min(240, 200) GB/s at 20 GB/s each
+    assert tree_bw(2, 200e9) == pytest.approx(min(240e9 * 0.92, nch * 23.6e9) * 0.5), \
+        "2 nodes: NVLink side 240 GB/s (< 2 x 200), x0.92, capped per channel, x1/2 to algbw"
+    assert tree_bw(2, 100e9) == pytest.approx(min(200e9 * 0.92, 5 * 23.6e9) * 0.5), \
+        "2 nodes at 100 GB/s of NICs: the NVLink side is capped at twice the network (200 GB/s)"
+    assert tree_bw(3, 200e9) == pytest.approx(min(200e9 * 0.92, nch * 17.8e9) * 0.5), \
+        "3 nodes: the network's 200 GB/s, Ampere's >2-node per-channel tree cap 17.8 GB/s"
+
+
 def test_rules_on_which_algorithms_and_protocols_exist():
     pci = nccl.System(nranks=4, nodes=1, intra_bw=24e9, intra="pci", arch="ampere")
     assert not [c for c in nccl.options("all_reduce", 2**20, pci) if c.protocol == "LL128"], \

@@ -19,7 +19,9 @@ def counter_job(workers=2, ps=1, **kw):
 
     @tf.function
     def step():
-        v.assign_add(1.0)
+        # (the update depends on the step's compute, a matmul giving 0, so it commits with the
+        # closure; a constant one would go out as soon as the closure starts: clause optim.pss-updates)
+        v.assign_add(1.0 + tf.reduce_sum(tf.matmul(tf.reshape(v, [1, 1]), tf.zeros([1, 1]))))
         return v.read_value()
     return s, coordinator(s), v, step
 

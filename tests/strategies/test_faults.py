@@ -20,7 +20,8 @@ from simdist.faults import FaultPlan, Preemption, PreemptionProcess, PSFailure, 
 
 def run_job(closures: int = 20, workers: int = 3, faults: FaultPlan | None = None, seed: int = 0,
             flops: float = 2e11):
-    """assign_add(1.0) on a ps variable per closure; returns (final value, metrics, fetched results)."""
+    """assign_add(1.0) on a ps variable per closure, committed at its end; returns (final value,
+    metrics, fetched results)."""
     s = pss(workers=workers, ps=2, faults=faults if faults is not None else FaultPlan(), seed=seed)
     with s.scope():
         v = tf.Variable(0.0)
@@ -29,8 +30,12 @@ def run_job(closures: int = 20, workers: int = 3, faults: FaultPlan | None = Non
     @tf.function
     @simdist.sim.flops(flops)
     def step():
-        v.assign_add(1.0)
-        w.assign_add(tf.ones([64, 64]))
+        # (updates that depend on the step's compute, here a random draw times 0, commit with the
+        # closure; constant ones would go out as soon as it starts and outlive its preemption:
+        # clause optim.pss-updates)
+        z = tf.random.uniform([]) * 0.0
+        v.assign_add(1.0 + z)
+        w.assign_add(tf.ones([64, 64]) + z)
         return 1
     c = coordinator(s)
     rvs = [c.schedule(step) for _ in range(closures)]

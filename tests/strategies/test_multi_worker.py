@@ -220,6 +220,43 @@ def test_chief_is_id_0_and_should_checkpoint():
         f"results={r.results}"
 
 
+@pytest.mark.clause("mwms.variables")
+def test_initial_value_broadcast_is_an_op_the_interpreters_see():
+    """Each worker's variable starts from the group leader's value (the chief's), and the
+    broadcast reaches the worker's interpreters as TF's ops: the leader's CollectiveBcastSend
+    of its own value, every other worker's CollectiveBcastRecv (no input)."""
+    from simdist.runtime import execution
+
+    class Seen(execution.Interpreter):
+        def __init__(self):
+            self.ops = []
+
+        def op(self, opdef, tensors, outs, attrs):
+            self.ops.append((opdef.name, len(tensors), outs[0].numpy().tolist(), attrs["group_size"]))
+            return outs
+
+    def main():
+        cfg = json.loads(os.environ["TF_CONFIG"])
+        mine = 10.0 * (cfg["task"]["index"] + 1) + (5.0 if cfg["task"]["type"] == "chief" else 0.0)
+        s = tf.distribute.MultiWorkerMirroredStrategy()
+        seen = Seen()
+        ctx = execution.current()
+        ctx.push_tape(seen)
+        try:
+            with s.scope():
+                v = tf.Variable([mine, 1.0])
+        finally:
+            ctx.pop_tape(seen)
+        return [x for x in seen.ops if x[0].startswith("CollectiveBcast")], v.numpy().tolist()
+
+    r = launch(main, workers=2, chief=True)
+    assert r.ok, f"errors={r.errors}"
+    want = {("chief", 0): ([("CollectiveBcastSend", 1, [15.0, 1.0], 3)], [15.0, 1.0]),
+            ("worker", 0): ([("CollectiveBcastRecv", 0, [15.0, 1.0], 3)], [15.0, 1.0]),
+            ("worker", 1): ([("CollectiveBcastRecv", 0, [15.0, 1.0], 3)], [15.0, 1.0])}
+    assert r.results == want, f"results={r.results}, but should be {want}"
+
+
 def test_bad_launch_arguments():
     from simdist.usage import UsageError
     for kw, what in [(dict(workers=0), "workers=0"), (dict(workers=2, gpus_per_worker=-1), "gpus_per_worker"),

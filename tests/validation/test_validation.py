@@ -99,6 +99,31 @@ def test_the_doc_shows_the_table_this_simdist_computes():
                               "`simdist validate --kind collective --out docs/validation` and paste the table")
 
 
+def test_only_the_rows_the_doc_names_are_over_25_percent():
+    text = open(DOC, encoding="utf-8").read()
+    got = re.search(r"Rows over 25%: ((?:`[^`]+`(?:, )?)+)\.", text)
+    assert got, "docs/validation.md names the collective rows over 25% ('Rows over 25%: `id`, ...')"
+    named = set(re.findall(r"`([^`]+)`", got.group(1)))
+    rows, _ = harness.collect(kinds=["collective"])
+    over = {r.m.id for r in harness.evaluate(rows) if abs(r.error) > 0.25}
+    assert over == named, f"rows over 25%: {sorted(over)}, but the doc names {sorted(named)}"
+
+
+def test_back_to_back_rows_are_predicted_without_the_host_overhead():
+    from dataclasses import replace
+    from simdist.validation.collectives import Setup, simulate_busbw
+    per_call, b2b = Setup("H200"), Setup("H200", pipelined=True)
+    n, factor = 32 * 2**10, nccl.bus_bandwidth_factor("all_reduce", 8)
+    t_call = n * factor / (simulate_busbw(per_call, "all_reduce", n) * 1e9)
+    t_b2b = n * factor / (simulate_busbw(b2b, "all_reduce", n) * 1e9)
+    assert t_call - t_b2b == pytest.approx(nccl.FACTORS.overhead, rel=1e-9), \
+        f"per call {t_call * 1e6:.2f} us, back to back {t_b2b * 1e6:.2f} us: should differ by the overhead"
+    with nccl.using(replace(nccl.FACTORS, overhead=0.0)):
+        assert simulate_busbw(per_call, "all_reduce", n) == pytest.approx(simulate_busbw(b2b, "all_reduce", n)), \
+            "with no overhead the two timings agree"
+    assert "back-to-back timing" in b2b.describe() and "back-to-back" not in per_call.describe()
+
+
 @pytest.mark.slow   # (~25 s: the whole grid)
 def test_fitted_factors_are_the_ones_in_use():
     rows, _ = harness.collect(kinds=["collective"])

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from simdist.runtime import variables
 from simdist.runtime.graph.codegen import compile_replay
+from simdist.runtime.graph.dataflow import early_writes
 from simdist.runtime.graph.ir import READ, WRITE, Node, Untraceable, bind_dtypes
 from simdist.runtime.graph.optimize import plan
 
@@ -18,7 +19,7 @@ class Graph:
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
                  "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
-                 "unfused", "uniform", "program", "untaped")
+                 "unfused", "uniform", "program", "untaped", "early", "step_bytes", "write_vars")
 
     def __init__(self, nodes: list[Node], template: Any, flops: float, outputs: Callable[[Any], Any],
                  args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
@@ -43,7 +44,12 @@ class Graph:
         # The variables it reads and writes, each once, in order of first read / first write.
         self.reads = list({id(st[2]): st[2] for st in steps if st[0] == READ}.values())
         self.writes = list({id(st[2]): st[2] for st in steps if st[0] == WRITE}.values())
-        self.write_bytes = self._write_bytes(nodes)
+        self.write_vars = [st[2] for st in steps if st[0] == WRITE]   # per write step, its variable
+        self.step_bytes = self._step_bytes(nodes)
+        self.write_bytes = self._write_bytes()
+        # per write step: the variables its value was read from, or None when it waits for the
+        # call's compute (graph/dataflow.py: what a ClusterCoordinator closure sends early)
+        self.early = early_writes(steps, nodes)
         self.template = bind_dtypes(p.template, nodes)
         self.run = compile_replay(self, nodes)
 
@@ -61,21 +67,31 @@ class Graph:
             return plain(*arrays, dev=dev)
         self.run = run
 
-    def _write_bytes(self, nodes: list[Node]) -> list[tuple[Any, int]]:
-        """(variable, bytes sent to it) per variable written, as Transaction.written_bytes
-        counts them: the whole variable, or only the rows of its scatter writes."""
+    def _step_bytes(self, nodes: list[Node]) -> list[int]:
+        """Per write step: the bytes its scatter sends (indices and rows), -1 for a dense write."""
+        return [variables.scatter_bytes((nodes[st[1]].value, nodes[st[4]].value))
+                if st[3] in variables.SCATTER_KINDS else -1 for st in self.steps if st[0] == WRITE]
+
+    def _write_bytes(self, which: Any = None) -> list[tuple[Any, int]]:
+        """(variable, bytes sent to it) per variable written (by the write steps numbered in
+        `which`, else all), as Transaction.written_bytes counts them: the whole variable, or
+        only the rows of its scatter writes."""
         sizes: dict[int, int] = {}
+        order: dict[int, Any] = {}
+        k = -1
         for st in self.steps:
             if st[0] != WRITE:
                 continue
-            k = id(st[2])
-            if sizes.get(k, 0) < 0:
+            k += 1
+            if which is not None and k not in which:
                 continue
-            if st[3] in variables.SCATTER_KINDS:
-                sizes[k] = sizes.get(k, 0) + variables.scatter_bytes((nodes[st[1]].value, nodes[st[4]].value))
-            else:
-                sizes[k] = -1
-        return [(v, int(v.nbytes) if sizes[id(v)] < 0 else min(sizes[id(v)], int(v.nbytes))) for v in self.writes]
+            key = id(st[2])
+            order.setdefault(key, st[2])
+            if sizes.get(key, 0) < 0:
+                continue
+            b = self.step_bytes[k]
+            sizes[key] = -1 if b < 0 else sizes.get(key, 0) + b
+        return [(v, int(v.nbytes) if sizes[key] < 0 else min(sizes[key], int(v.nbytes))) for key, v in order.items()]
 
 
 def explain(fn: Any) -> str:
