@@ -8,11 +8,11 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from simdist.session import configure, now, reset  # noqa: E402,F401
+from simdist.session import configure, cost_model, now, reset  # noqa: E402,F401
 from simdist.runtime import malloc as _malloc  # noqa: E402
 from simdist.runtime import threads as _threads  # noqa: E402
 
 _malloc.tune()   # stable NumPy temporaries: see simdist/runtime/malloc.py
 _threads.apply_default()   # one BLAS thread (SIMDIST_BLAS_THREADS raises it): simdist/runtime/threads.py
 
-__all__ = ["configure", "now", "reset", "__version__"]
+__all__ = ["configure", "cost_model", "now", "reset", "__version__"]

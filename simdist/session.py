@@ -52,6 +52,7 @@ class _Machine:
     faults: Any = None                       # simdist.faults.FaultPlan (hardware part: the simulator)
     collectives: str = "auto"                # the simulator's collective fidelity
     cost_model: str = "flops"                # the simulator's compute cost model (sim/roofline.py)
+    cost_model_asked: str | None = None      # what configure() was given (None: `default_cost_model`)
     names: dict[tuple[str, str], str] = field(default_factory=dict)   # memo of canonical/sim_device
     task_names: dict[tuple[str, int], dict] = field(default_factory=dict)   # the memo of each task (enter_task)
 
@@ -67,12 +68,14 @@ def _build_default_cluster(cpus: int = 1, gpus: int = 0, gpu: str = "A100") -> A
 
 
 def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = None, seed: int = 0,
-              trace: Any = None, faults: Any = None, collectives: str = "auto", cost_model: str = "flops") -> None:
+              trace: Any = None, faults: Any = None, collectives: str = "auto", cost_model: str | None = None) -> None:
     """Replace the simulated machine: `configure(gpus=4)` gives the local host 4 GPUs;
     `configure(cluster=presets.cpu_cluster(...), faults=FaultPlan(...), seed=7)` a cluster for
     ParameterServerStrategy, with faults to inject. ``cost_model``: how compute is timed,
-    "flops" (every kernel at the device's FLOP/s) or "roofline" (per precision and memory
-    bandwidth, `simdist.sim.roofline`).
+    "roofline" (per precision and memory bandwidth, `simdist.sim.roofline`, the model
+    docs/validation.md checks) or "flops" (every kernel at the device's FLOP/s); None (default):
+    the scenarios' rule, `default_cost_model` (roofline on GPUs with their model's datasheet
+    rates, flops on a CPU-only machine). `cost_model()` says which one runs.
 
     Resets the clock, the logical device split and the distribution context. Strategies made
     before the call keep referring to the old machine; make new ones after it.
@@ -88,10 +91,11 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
             raise TypeError(f"configure(faults=...): expected a simdist.faults.FaultPlan, got {faults!r}")
     from simdist.sim.collectives import check_fidelity
     from simdist.sim.roofline import check_cost_model
-    machine = _Machine(cluster=cluster if cluster is not None else _build_default_cluster(cpus, gpus, gpu),
-                       seed=int(seed), trace=trace, faults=faults,
+    asked = None if cost_model is None else check_cost_model(cost_model, "configure(cost_model=...)")
+    cl = cluster if cluster is not None else _build_default_cluster(cpus, gpus, gpu)
+    machine = _Machine(cluster=cl, seed=int(seed), trace=trace, faults=faults,
                        collectives=check_fidelity(collectives, "configure(collectives=...)"),
-                       cost_model=check_cost_model(cost_model, "configure(cost_model=...)"))
+                       cost_model=asked if asked is not None else default_cost_model(cl), cost_model_asked=asked)
     if faults is not None:
         faults.hardware_targets(machine.cluster)   # an unknown straggler device or link: an error now
     if _m.sim is not None:
@@ -101,6 +105,23 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
     from simdist.runtime.ops import random as random_ops
     random_ops.reset(int(seed))
     _refresh_default_device()
+
+
+def default_cost_model(cluster: Any) -> str:
+    """The cost model a machine gets when `configure` is not told one, the scenarios' rule
+    (simdist/scenario/build.py ``cost_model``, docs/scenarios.md "Cost model and collectives"):
+    "roofline" when a GPU of ``cluster`` has its model's datasheet rates (`hardware.ComputeRates`:
+    the V100/A100/H100/H200 presets), else "flops" (a CPU-only machine, or GPUs given only a
+    FLOP/s figure: nothing else to time them by)."""
+    for d in cluster.devices():
+        if str(d.kind).upper() == "GPU" and getattr(d, "rates", None) is not None:
+            return "roofline"
+    return "flops"
+
+
+def cost_model() -> str:
+    """The compute cost model this machine's simulator times kernels with: "roofline" or "flops"."""
+    return _m.cost_model
 
 
 def _install_cost_model(machine: _Machine) -> None:
@@ -148,15 +169,16 @@ def ensure_jobs(jobs: dict[str, int]) -> None:
                  else presets.make_cpu_host(len(h.cpus), job=h.job, task=h.task) for h in new.hosts]
         new = Cluster(hosts, network=new.network)
     configure(cluster=new, seed=_m.seed, trace=_m.trace, faults=_m.faults, collectives=_m.collectives,
-              cost_model=_m.cost_model)
+              cost_model=_m.cost_model_asked)
     _m.logical = logical
 
 
 def reconfigure(cluster: Any, seed: int) -> None:
     """A fresh machine on `cluster` with `seed`, keeping the trace, fault plan, collective
-    fidelity and cost model configured now (the launcher's machine, simdist/launch)."""
+    fidelity and cost model configured now (the launcher's machine, simdist/launch; a cost model
+    left to the default is the default of the new cluster)."""
     configure(cluster=cluster, seed=seed, trace=_m.trace, faults=_m.faults, collectives=_m.collectives,
-              cost_model=_m.cost_model)
+              cost_model=_m.cost_model_asked)
 
 
 def reset(seed: int = 0) -> None:

@@ -41,13 +41,15 @@ PORT = 2222
 class LaunchResult:
     """What a launch gives back: each task's return value (None for a script), the combined
     prefixed stdout, the simulated seconds the job took, each failed task's exception, and
-    when each task's own work ended (simulated seconds)."""
+    when each task's own work ended (simulated seconds); ``cost_model``: how compute was timed
+    ("roofline" or "flops", `simdist.cost_model`)."""
 
     results: dict[tuple[str, int], Any] = field(default_factory=dict)
     stdout: str = ""
     sim_time: float = 0.0
     errors: dict[tuple[str, int], BaseException] = field(default_factory=dict)
     end_times: dict[tuple[str, int], float] = field(default_factory=dict)
+    cost_model: str = "flops"
 
     @property
     def ok(self) -> bool:
@@ -319,7 +321,7 @@ def _launch(main: Any, *, workers: int, gpus_per_worker: int = 0, chief: bool = 
         globs.switch(None)
         out.close_all()
     on_round()
-    result = LaunchResult(stdout="".join(out.lines), sim_time=float(sim.now))
+    result = LaunchResult(stdout="".join(out.lines), sim_time=float(sim.now), cost_model=session.cost_model())
     for t, c, tl in zip(tasks, group.clients, timelines):
         result.results[t] = c.value
         result.end_times[t] = tl.end

@@ -46,5 +46,5 @@ def main(args: argparse.Namespace) -> int:
         sys.stderr.write(f"[{task_label(task)}] failed:\n")
         sys.stderr.write("".join(traceback.format_exception(type(err), err, err.__traceback__)))
     sys.stderr.write(f"simdist launch: {len(result.results)} tasks, {len(result.errors)} failed, "
-                     f"{result.sim_time:.6f} simulated seconds\n")
+                     f"{result.sim_time:.6f} simulated seconds (cost model {result.cost_model})\n")
     return 1 if result.errors else 0

@@ -221,6 +221,8 @@ def _start_nccl(sim: "Simulator", kind: str, algorithm: str, devs: list[Device],
     if own_stream:
         args = {"algorithm": algorithm, "nccl": f"{choice.algorithm}/{choice.protocol}", "channels": choice.channels,
                 "bytes": nbytes, "ranks": len(devs), "stream": "own"}
+        if sim.has_open_steps:   # (communication in the step breakdown, beside the compute it overlaps)
+            sim.record_intervals([], [(now, now + choice.time)])
         sim.call_at(now + choice.time, _NcclDone(sim, devs, name, args, now, done))
         return done
     busy_s, busy = sim.kernel_state(devs)
@@ -228,16 +230,22 @@ def _start_nccl(sim: "Simulator", kind: str, algorithm: str, devs: list[Device],
     end = max(starts) + choice.time   # every rank's kernel lasts until the collective ends
     if sim.has_slowdowns(devs):   # a straggler window stretches its rank's kernel (and the end)
         ends = []
-        for i, d in enumerate(devs):
-            dur = end - starts[i] - d.launch_overhead
-            ends.append(sim.kernel(d, dur * d.flops if dur > 0 else 0.0, name, i, "collective"))
+        kb = sim.kernel_book()
+        steps, kb.steps = kb.steps, []   # (the kernels are communication: not the steps' compute)
+        try:
+            for i, d in enumerate(devs):
+                dur = end - starts[i] - d.launch_overhead
+                ends.append(sim.kernel(d, dur * d.flops if dur > 0 else 0.0, name, i, "collective"))
+        finally:
+            kb.steps = steps
+        spans = [(starts[i], e) for i, e in enumerate(ends)]
         end = max(ends)
     else:
         spans = [(a, end) for a in starts]
         sim.book_kernels(devs, [b + end - a for b, a in zip(busy_s, starts)], [end] * len(devs), 1, spans, name,
                          list(range(len(devs))), "collective")
-        if sim.has_open_steps:
-            sim.record_intervals(spans, [])
+    if sim.has_open_steps:   # the step breakdown: an NCCL kernel moves data, it is communication
+        sim.record_intervals([], spans)
     args = {"algorithm": algorithm, "nccl": f"{choice.algorithm}/{choice.protocol}", "channels": choice.channels,
             "bytes": nbytes, "ranks": len(devs)}
     sim.call_at(end, _NcclDone(sim, devs, name, args, now, done))

@@ -1,13 +1,14 @@
 """Hardware figures behind the presets (from /shared/reference/hardware.md and NVIDIA's datasheets),
 and the efficiency factors that turn datasheet peaks into the sustained rates the simulator charges.
 
-- Compute, FLOP-only cost model (``cost_model="flops"``, the default): a preset device runs every
+- Compute, FLOP-only cost model (``cost_model="flops"``, a bare Simulator's default): a preset device runs every
   kernel at ``peak dense BF16/FP16 tensor rate x COMPUTE_EFFICIENCY`` (0.5; well-tuned large-model
   training reaches 35-55% of peak, "MFU").
 - Compute, roofline cost model (``cost_model="roofline"``, `roofline`): each GPU model's
   `ComputeRates` (dense tensor-core FP16/BF16 and TF32, FP32 and FP64 CUDA cores, memory
-  bandwidth, from the datasheets cited at `GPUS`) times three global efficiency factors,
-  `TENSOR_EFFICIENCY`, `CUDA_EFFICIENCY` and `MEMORY_EFFICIENCY`, fitted once on the "fit" rows of
+  bandwidth, from the datasheets cited at `GPUS`) times four global efficiency factors,
+  `TENSOR_EFFICIENCY`, `CUDA_EFFICIENCY`, `MEMORY_EFFICIENCY` and `GROUPED_EFFICIENCY` (grouped
+  convolutions, on the CUDA cores), fitted once on the "fit" rows of
   the training-throughput validation table (simdist/validation/training.py; docs/validation.md)
   and the same for every device and model; the tensor efficiency is the TensorFlow software
   stack's (the validation's llm.c rows, hand-fused CUDA kernels, fit one of their own).
@@ -22,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["COMPUTE_EFFICIENCY", "LINK_EFFICIENCY", "TENSOR_EFFICIENCY", "CUDA_EFFICIENCY", "MEMORY_EFFICIENCY",
-           "ComputeRates", "GPUSpec", "CPUSpec", "GPUS", "CPU", "PCIE",
+           "GROUPED_EFFICIENCY", "ComputeRates", "GPUSpec", "CPUSpec", "GPUS", "CPU", "PCIE",
            "ETHERNET_LATENCY", "RDMA_LATENCY", "NETWORKS"]
 
 COMPUTE_EFFICIENCY = 0.5
@@ -34,9 +35,14 @@ LINK_EFFICIENCY = 0.8
 # checks these values are that fit: a local minimum of its loss at the search's last step, 0.005).
 # TENSOR_EFFICIENCY is the TensorFlow stack's (TF/XLA kernels, the programs simdist runs); the
 # validation's llm.c rows (hand-fused CUDA) have their own, `validation.training.STACK_TENSOR_EFFICIENCY`.
-TENSOR_EFFICIENCY = 0.45   # tensor-core matmul/conv (FP16/BF16/TF32)
-CUDA_EFFICIENCY = 0.895   # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
-MEMORY_EFFICIENCY = 0.63   # HBM bandwidth
+TENSOR_EFFICIENCY = 0.41   # tensor-core matmul/conv (FP16/BF16/TF32)
+CUDA_EFFICIENCY = 0.775   # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
+MEMORY_EFFICIENCY = 0.835   # HBM bandwidth
+# Grouped convolutions (few channels per group: ResNeXt's 32 groups of 4-32 channels) run as cuDNN's own
+# CUDA-core kernels, not as tensor-core GEMMs: their per-group GEMM is too narrow to fill a tensor-core
+# tile. Share of the CUDA cores' peak at the kernel's precision (FP16 for float16/bfloat16, else FP32)
+# they sustain; fitted with the others.
+GROUPED_EFFICIENCY = 0.185
 
 GiB = 2**30
 
@@ -45,7 +51,8 @@ GiB = 2**30
 class ComputeRates:
     """Datasheet peaks of one GPU model for the roofline cost model: dense (no sparsity) FLOP/s of
     its tensor cores at FP16/BF16 and TF32 (0: none), of its CUDA cores at FP32 and FP64, and its
-    memory bandwidth in bytes/s. ``bf16``: whether its tensor cores take BF16 (V100's do not)."""
+    memory bandwidth in bytes/s. ``bf16``: whether its tensor cores take BF16 (V100's do not).
+    ``fp16``: the CUDA cores' (not the tensor cores') FP16/BF16 peak (0: as FP32)."""
 
     tensor16: float
     tensor_tf32: float
@@ -53,6 +60,7 @@ class ComputeRates:
     fp64: float
     memory_bandwidth: float
     bf16: bool = True
+    fp16: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -105,11 +113,19 @@ class CPUSpec:
 # - H100 SXM5: NVIDIA H100 datasheet (2023): 989 TFLOP/s BF16/FP16 tensor (1,979 with sparsity),
 #   494.7 TF32 tensor (989 sparse), 67 FP32, 34 FP64; 3.35 TB/s HBM3.
 # - H200 SXM: NVIDIA H200 datasheet (2024): H100's compute, 141 GB HBM3e at 4.8 TB/s.
-_V100 = ComputeRates(tensor16=125e12, tensor_tf32=0.0, fp32=15.7e12, fp64=7.8e12, memory_bandwidth=900e9, bf16=False)
-_A100_40 = ComputeRates(tensor16=312e12, tensor_tf32=156e12, fp32=19.5e12, fp64=9.7e12, memory_bandwidth=1555e9)
-_A100_80 = ComputeRates(tensor16=312e12, tensor_tf32=156e12, fp32=19.5e12, fp64=9.7e12, memory_bandwidth=2039e9)
-_H100 = ComputeRates(tensor16=989e12, tensor_tf32=494.7e12, fp32=67e12, fp64=34e12, memory_bandwidth=3.35e12)
-_H200 = ComputeRates(tensor16=989e12, tensor_tf32=494.7e12, fp32=67e12, fp64=34e12, memory_bandwidth=4.8e12)
+# FP16 on the CUDA cores (not the tensor cores; `ComputeRates.fp16`), from the architecture whitepapers'
+# "Peak FP16 TFLOPS (non-Tensor)": V100 31.4 (Volta whitepaper, 2017), A100 78 (Ampere GA100
+# whitepaper, 2020), H100 SXM5 133.8 (Hopper whitepaper, 2022).
+_V100 = ComputeRates(tensor16=125e12, tensor_tf32=0.0, fp32=15.7e12, fp64=7.8e12, memory_bandwidth=900e9, bf16=False,
+                     fp16=31.4e12)
+_A100_40 = ComputeRates(tensor16=312e12, tensor_tf32=156e12, fp32=19.5e12, fp64=9.7e12, memory_bandwidth=1555e9,
+                        fp16=78e12)
+_A100_80 = ComputeRates(tensor16=312e12, tensor_tf32=156e12, fp32=19.5e12, fp64=9.7e12, memory_bandwidth=2039e9,
+                        fp16=78e12)
+_H100 = ComputeRates(tensor16=989e12, tensor_tf32=494.7e12, fp32=67e12, fp64=34e12, memory_bandwidth=3.35e12,
+                     fp16=133.8e12)
+_H200 = ComputeRates(tensor16=989e12, tensor_tf32=494.7e12, fp32=67e12, fp64=34e12, memory_bandwidth=4.8e12,
+                     fp16=133.8e12)
 
 GPUS: dict[str, GPUSpec] = {
     # V100 SXM2: 125 TFLOP/s FP16 tensor, 32 GB, NVLink 2 300 GB/s both directions, PCIe 3.0

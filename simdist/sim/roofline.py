@@ -11,6 +11,10 @@ for the kernel's precision and kind times a global efficiency factor (`hardware`
   (TF 2.21's default: ``tf.config.experimental.tensor_float_32_execution_enabled()`` is True), else
   FP32 CUDA cores; float64 on FP64 CUDA cores. Tensor cores at `hardware.TENSOR_EFFICIENCY`, CUDA
   cores at `hardware.CUDA_EFFICIENCY`.
+- ``kind="grouped"`` (grouped convolutions with few channels per group, e.g. ResNeXt's: cuDNN
+  runs them as CUDA-core kernels, their per-group GEMM too narrow for a tensor-core tile): the
+  CUDA cores' FP16 peak for float16 (`ComputeRates.fp16`), FP64 for float64, else FP32, at
+  `hardware.GROUPED_EFFICIENCY`.
 - ``kind="elementwise"`` (everything else: activations, normalisation, reductions, optimizer
   updates, casts): CUDA cores, FP64 for float64 and FP32 otherwise, at `hardware.CUDA_EFFICIENCY`;
   in practice bound by its bytes.
@@ -30,7 +34,7 @@ from .hardware import ComputeRates
 __all__ = ["Kernel", "KINDS", "DTYPES", "COST_MODELS", "check_cost_model", "rate", "kernel_seconds", "seconds",
            "op_charge"]
 
-KINDS = ("matmul", "elementwise")
+KINDS = ("matmul", "elementwise", "grouped")
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int32", "int64", "int8", "uint8", "bool")
 COST_MODELS = ("flops", "roofline")
 
@@ -71,6 +75,10 @@ def rate(rates: ComputeRates, dtype: str, kind: str, tf32: bool = True) -> float
             return rates.tensor16 * hardware.TENSOR_EFFICIENCY
         if dtype == "float32" and tf32 and rates.tensor_tf32 > 0.0:
             return rates.tensor_tf32 * hardware.TENSOR_EFFICIENCY
+    elif kind == "grouped":
+        if dtype == "float16" and rates.fp16 > 0.0:
+            return rates.fp16 * hardware.GROUPED_EFFICIENCY
+        return (rates.fp64 if dtype == "float64" else rates.fp32) * hardware.GROUPED_EFFICIENCY
     if dtype == "float64":
         return rates.fp64 * hardware.CUDA_EFFICIENCY
     return rates.fp32 * hardware.CUDA_EFFICIENCY

@@ -36,13 +36,13 @@ from simdist.sim.engine import Simulator
 from simdist.sim.roofline import Kernel
 
 from .table import Citation, Measurement
-from .workloads import Step, bert_large, gpt2, resnet50
+from .workloads import Step, bert_large, gpt2, resnet50, resnext101
 
 __all__ = ["measurements", "Experiment", "EXPERIMENTS", "simulate", "fit", "STACK_TENSOR_EFFICIENCY"]
 
 # Tensor-core efficiency of the software stacks other than TensorFlow's (which is
 # hardware.TENSOR_EFFICIENCY), fitted with it on the "fit" rows (`fit`).
-STACK_TENSOR_EFFICIENCY = {"llm.c": 0.7}
+STACK_TENSOR_EFFICIENCY = {"llm.c": 0.68}
 
 _DLE = "https://github.com/NVIDIA/DeepLearningExamples/blob/{commit}/{path}"
 RN50 = Citation(
@@ -151,6 +151,11 @@ EXPERIMENTS += (
                      "32,000 steps on ~1M tokens/step (1,048,576 to be precise) on 8X H100 80GB SXM ($28/hr) "
                      "steps in 2.80s/iter"),
                "1,048,576 tokens / 2.80 s", grad_bytes=2, size="1558M", stack="llm.c"),
+    # (-b 32 -t 1024 -d 524288 on 8 GPUs: 2 micro-batches per step)
+    Experiment("gpt2-774m-a100-8gpu-bf16", "gpt2", "A100-80GB", 8, 32, True, 524288 / 1.7, "fit", 1024, 2,
+               _llmc("scripts/run_gpt2_774M.sh", "039904ee9fb925be226116d08b0e4c73e6518b7e",
+                     "286,102 steps on 524,288 tokens/step on 8X A100 80GB SXM ($14/hr) steps in ~1.7s/iter"),
+               "524,288 tokens / ~1.7 s", grad_bytes=2, size="774M", stack="llm.c"),
 )
 
 BERT_MULTI = Citation(
@@ -176,15 +181,182 @@ EXPERIMENTS += (
                network="infiniband_hdr", nics=8),
 )
 
+def _rnxt(model: str) -> Citation:
+    path = f"TensorFlow/Classification/ConvNets/{model}/README.md"
+    hw = ("'NVIDIA DGX A100 (8x A100 40GB)' (TF32 + XLA / mixed precision + XLA), 'NVIDIA DGX-1 (8x V100 16G)' "
+          "and 'NVIDIA DGX-2 (16x V100 32G)'")
+    return Citation(
+        source=f"NVIDIA DeepLearningExamples, TensorFlow {model} README (TensorFlow 20.06-tf1-py3 NGC container)",
+        where=f"Results > Training performance results: tables {hw} (images/s averaged over an epoch)",
+        date="2020-06", url=_DLE.format(commit="06298be8c3ef5b5aba94ced1f8aff980c4c7ae73", path=path))
+
+
+RNXT = _rnxt("resnext101-32x4d")
+SERNXT = _rnxt("se-resnext101-32x4d")
+
+
+def _fig(x: float) -> str:
+    """A published figure as the README prints it (up to two decimals, no trailing zeros)."""
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+_MODEL = {"rn50": "resnet50"}   # (an id's prefix -> the model)
+_SYSTEMS = {"DGX A100": ("A100-40GB", "a100"), "DGX-1": ("V100", "v100"), "DGX-2": ("V100", "v100-32g")}
+
+
+def _cnn(model: str, cit: Citation, rows: tuple[tuple[str, int, int, bool, float, str], ...]) -> tuple[Experiment, ...]:
+    """Rows of a ConvNets README's training-performance tables: (system, GPUs, batch per GPU, mixed
+    precision, published images/s, split); the GPU model, id and table row follow from them."""
+    out = []
+    for system, gpus, batch, mixed, published, split in rows:
+        gpu, sysid = _SYSTEMS[system]
+        prec = "mixed precision" if mixed else ("TF32" if gpu != "V100" else "FP32")
+        tag = "amp" if mixed else ("tf32" if gpu != "V100" else "fp32")
+        out.append(Experiment(f"{model}-{sysid}-{gpus}gpu-{tag}", _MODEL.get(model, model), gpu, gpus, batch, mixed,
+                              published, split,
+                              citation=cit, table_row=f"{system}, GPUs {gpus}, batch {batch}/GPU, "
+                                                      f"Throughput - {prec}: {_fig(published)} img/s"))
+    return tuple(out)
+
+
+RN50_DGX2 = Citation(
+    source=RN50.source,
+    where="Results > Training performance results: table 'NVIDIA DGX-2 (16x V100 32G)' (FP32 + XLA / mixed "
+          "precision + XLA, images/s averaged over an epoch)",
+    date=RN50.date, url=RN50.url)
+
+EXPERIMENTS += _cnn("rn50", RN50_DGX2, (
+    # the same README's DGX-2 table: batch 128 (FP32) / 256 (AMP)
+    ("DGX-2", 1, 128, False, 432.0, "fit"),
+    ("DGX-2", 1, 256, True, 1300.0, "fit"),
+    ("DGX-2", 16, 128, False, 6500.0, "holdout"),
+    ("DGX-2", 16, 256, True, 17250.0, "holdout"),
+))
+EXPERIMENTS += _cnn("resnext101", RNXT, (
+    # TF1 NGC 20.06, XLA: A100 40GB batch 128 (TF32) / 256 (AMP); V100 batch 64 (FP32) / 128 (AMP)
+    ("DGX A100", 1, 128, False, 371.0, "fit"),
+    ("DGX A100", 1, 256, True, 1132.0, "fit"),
+    ("DGX A100", 8, 128, False, 2854.0, "holdout"),
+    ("DGX A100", 8, 256, True, 8500.0, "holdout"),
+    ("DGX-1", 1, 64, False, 166.0, "holdout"),
+    ("DGX-1", 1, 128, True, 566.0, "holdout"),
+    ("DGX-1", 8, 64, False, 1210.0, "fit"),
+    ("DGX-1", 8, 128, True, 4160.0, "fit"),
+    ("DGX-2", 1, 64, False, 170.0, "fit"),
+    ("DGX-2", 1, 128, True, 572.0, "fit"),
+    ("DGX-2", 16, 64, False, 2500.0, "holdout"),
+    ("DGX-2", 16, 128, True, 7750.0, "holdout"),
+))
+EXPERIMENTS += _cnn("se-resnext101", SERNXT, (
+    # TF1 NGC 20.06, XLA: A100 40GB batch 128 (TF32) / 256 (AMP); V100 batch 64 (FP32) / 96 (AMP)
+    ("DGX A100", 1, 128, False, 342.0, "holdout"),
+    ("DGX A100", 1, 256, True, 975.0, "holdout"),
+    ("DGX A100", 8, 128, False, 2610.0, "fit"),
+    ("DGX A100", 8, 256, True, 7230.0, "fit"),
+    ("DGX-1", 1, 64, False, 152.0, "fit"),
+    ("DGX-1", 1, 96, True, 475.0, "fit"),
+    ("DGX-1", 8, 64, False, 1120.0, "holdout"),
+    ("DGX-1", 8, 96, True, 3360.0, "holdout"),
+    ("DGX-2", 1, 64, False, 158.0, "holdout"),
+    ("DGX-2", 1, 96, True, 472.0, "holdout"),
+    ("DGX-2", 16, 64, False, 2270.0, "fit"),
+    ("DGX-2", 16, 96, True, 6580.0, "fit"),
+))
+
+
+BERT_DGX2 = Citation(
+    source=BERT.source,
+    where="Results > Training performance results: 'Pre-training training performance: Single-node on NVIDIA "
+          "DGX-2 V100 (16x V100 32GB)' (sequences/s)",
+    date=BERT.date, url=BERT.url)
+BERT_A100 = Citation(
+    source=BERT.source,
+    where="Results > Training performance results: 'Pre-training training performance: Single-node on NVIDIA "
+          "DGX A100 (8x A100 80GB)' (sequences/s)",
+    date=BERT.date, url=BERT.url)
+
+
+def _bert(cit: Citation, rows: tuple[tuple[str, int, int, int, int, int, bool, float, str], ...]) -> tuple[Experiment, ...]:
+    """Cells of the TF2 BERT README's pre-training tables: (system, GPUs, nodes, sequence length,
+    batch per GPU, gradient accumulation, mixed precision, published sequences/s, split); the
+    multi-node table's nodes are DGX A100s with 8 HDR InfiniBand NICs each (as the rows above)."""
+    out = []
+    for system, gpus, hosts, seq, batch, acc, mixed, published, split in rows:
+        gpu = {"DGX A100": "A100-80GB", "DGX-2": "V100"}[system]
+        prec = "mixed precision" if mixed else ("TF32" if gpu != "V100" else "FP32")
+        tag = "amp" if mixed else ("tf32" if gpu != "V100" else "fp32")
+        where = f"Num Nodes {hosts}" if hosts > 1 or cit is BERT_MULTI else f"GPUs {gpus}"
+        ident = f"{hosts}node" if hosts > 1 or cit is BERT_MULTI else f"{gpus}gpu"
+        out.append(Experiment(f"bert-{'a100' if gpu != 'V100' else 'v100'}-{ident}-s{seq}-{tag}", "bert", gpu, gpus,
+                              batch, mixed, published, split, seq, acc, cit,
+                              f"{system}, {where}, seq {seq}, batch {batch}/GPU, accumulation {acc}, "
+                              f"Throughput - {prec}: {_fig(published)}",
+                              hosts=hosts, network="infiniband_hdr" if hosts > 1 else "", nics=8 if hosts > 1 else 0))
+    return tuple(out)
+
+
+EXPERIMENTS += _bert(BERT_A100, (
+    # the cells of the single-node A100 table the rows above leave out
+    ("DGX A100", 8, 1, 128, 176, 64, False, 1944.77, "fit"),
+    # (8 GPUs, seq 512, mixed precision, 649.69, is left out: the multi-node table's 1-node cell of the
+    # same configuration reads 749.73, 15% more; docs/validation.md "Cells left out")
+    ("DGX A100", 8, 1, 512, 22, 192, False, 427.39, "fit"),
+))
+EXPERIMENTS += _bert(BERT_DGX2, (
+    # DGX-2 (16x V100 32GB, NVSwitch): batch 60 / 32 at seq 128, 10 / 6 at 512 (16 GPUs FP32: 4)
+    ("DGX-2", 1, 1, 512, 6, 5120, False, 11.06, "holdout"),
+    ("DGX-2", 4, 1, 128, 60, 256, True, 789.75, "fit"),
+    ("DGX-2", 4, 1, 128, 32, 512, False, 194.02, "holdout"),
+    ("DGX-2", 4, 1, 512, 10, 768, True, 158.5, "fit"),
+    ("DGX-2", 4, 1, 512, 6, 1280, False, 43.05, "holdout"),
+    ("DGX-2", 8, 1, 128, 60, 128, True, 1561.77, "fit"),
+    ("DGX-2", 8, 1, 128, 32, 256, False, 367.9, "holdout"),
+    ("DGX-2", 8, 1, 512, 10, 384, True, 312.03, "fit"),
+    ("DGX-2", 8, 1, 512, 6, 640, False, 85.51, "holdout"),
+    ("DGX-2", 16, 1, 128, 32, 128, False, 762.22, "fit"),
+    ("DGX-2", 16, 1, 512, 10, 192, True, 614.94, "holdout"),
+    ("DGX-2", 16, 1, 512, 4, 512, False, 161.38, "fit"),
+))
+EXPERIMENTS += _bert(BERT_MULTI, (
+    # the multi-node A100 table's other cells (1 node: the 8 GPUs of one DGX A100)
+    ("DGX A100", 8, 1, 128, 312, 32, True, 3803.82, "holdout"),
+    ("DGX A100", 8, 1, 128, 176, 64, False, 2062.98, "fit"),
+    ("DGX A100", 16, 2, 128, 176, 32, False, 4084.76, "holdout"),
+    ("DGX A100", 64, 8, 128, 312, 4, True, 29711.11, "fit"),
+    ("DGX A100", 256, 32, 128, 176, 2, False, 59569.77, "holdout"),
+    ("DGX A100", 8, 1, 512, 40, 96, True, 749.73, "fit"),
+    ("DGX A100", 8, 1, 512, 22, 192, False, 431.89, "holdout"),
+    ("DGX A100", 16, 2, 512, 40, 48, True, 1491.87, "fit"),
+    ("DGX A100", 16, 2, 512, 22, 96, False, 739.14, "holdout"),
+    ("DGX A100", 64, 8, 512, 40, 12, True, 5870.83, "fit"),
+    ("DGX A100", 64, 8, 512, 22, 24, False, 2926.58, "holdout"),
+    ("DGX A100", 256, 32, 512, 40, 3, True, 22506.23, "fit"),
+    ("DGX A100", 256, 32, 512, 22, 6, False, 11240.5, "holdout"),
+))
+
+
 # masked positions per sequence in NVIDIA's BERT pre-training data (max_predictions_per_seq)
 _MASKED = {128: 20, 512: 80}
+
+
+def tensor_layout_nchw(e: Experiment) -> bool:
+    """Whether the row's convolutions run on tensor cores in NCHW: float32 training on a GPU with
+    TF32 tensor cores. TensorFlow's layout optimizer (grappler/optimizers/generic_layout_optimizer.cc,
+    GetSrcAndDstDataFormats) converts a GPU graph to NCHW unless most convolutions are float16
+    (Volta+), bfloat16 or TF32 float32 (Ampere+) -- and float32 only "if no backward conv in fp32
+    exists": a float32 training graph has its backward convolutions in float32, so it runs NCHW.
+    Mixed precision runs NHWC; float32 on V100 runs NCHW on CUDA cores, their native layout."""
+    return not e.mixed and hardware.GPUS[e.gpu].rates.tensor_tf32 > 0.0   # type: ignore[union-attr]
 
 
 @lru_cache(maxsize=None)
 def step_of(e: Experiment) -> Step:
     """The row's per-GPU step (a micro-batch for BERT), derived from the model's shapes."""
+    nchw = tensor_layout_nchw(e)
     if e.model == "resnet50":
-        return resnet50(e.batch, e.mixed)
+        return resnet50(e.batch, e.mixed, nchw)
+    if e.model in ("resnext101", "se-resnext101"):
+        return resnext101(e.batch, e.mixed, se=e.model == "se-resnext101", nchw=nchw)
     if e.model == "gpt2":
         return gpt2(e.size, e.batch, e.seq, shards=e.gpus)
     return bert_large(e.batch, e.seq, e.mixed, _MASKED[e.seq])
@@ -198,20 +370,23 @@ def _update(e: Experiment, s: Step) -> Kernel:
 
 def _run(sim: Simulator, devs: list[str], kernels: list[Kernel]) -> None:
     """Every device runs ``kernels`` (FIFO on each device); returns when all have finished. (Each
-    kernel's charge is computed once per GPU model: the same value `compute_kernel` would charge.)"""
-    ends = []
+    kernel's charge is computed once per GPU model: the same value `compute_kernel` would charge;
+    the kernels are booked in the devices' kernel book, as `compute` books them, and one wake-up
+    waits for the last to end instead of an event per kernel.)"""
+    end = sim.now
     charges: dict[tuple, list[float]] = {}
+    book = sim.kernel_book()
     for d in devs:
         dev = sim.cluster.device(d)
         key = (dev.rates, dev.flops)
         fl = charges.get(key)
         if fl is None:
             fl = charges[key] = [sim.kernel_flops(dev, k) for k in kernels]
-        ev = None
         for f in fl:
-            ev = sim.compute(dev, f)
-        ends.append(ev)
-    sim.drive(sim.all_of(ends))
+            t = book.book(dev, f, True)
+            if t > end:
+                end = t
+    sim.drive(sim.timeout(end - sim.now))
 
 
 def simulate(e: Experiment, cost_model: str = "roofline") -> float:
@@ -251,13 +426,18 @@ def _derivation(e: Experiment) -> str:
     s = step_of(e)
     n = e.batch * (e.seq if e.model == "gpt2" else 1)
     fwd = s.forward_matmul_flops / e.batch
-    what = "image" if e.model == "resnet50" else "sequence"
+    what = "sequence" if e.model in ("bert", "gpt2") else "image"
     if e.model == "gpt2":
         what, fwd = "token", fwd / e.seq
     return (f"{s.name} ({'mixed precision' if e.mixed else 'float32'}{', TF32 matmuls' if not e.mixed and e.gpu != 'V100' else ''}), "
             f"batch {e.batch}/GPU{f', seq {e.seq}' if e.seq else ''}: forward matmul/conv {fwd / 1e9:.2f} GFLOP per {what} "
             f"from the layer shapes, training step {s.flops / n / 1e9:.1f} GFLOP and {s.bytes / n / 1e6:.2f} MB "
-            f"per {what} in {len(s.kernels)} kernels; {s.params / 1e6:.1f}M parameters"
+            f"per {what} in {len(s.kernels)} kernels"
+            + ("" if e.model in ("bert", "gpt2") or not tensor_layout_nchw(e) else
+               " (convolutions in NCHW on TF32 tensor cores: their layout transposes included)")
+            + (f"; {sum(k.kind == 'grouped' for k in s.kernels)} of them grouped convolutions"
+               if e.model in ("resnext101", "se-resnext101") else "")
+            + f"; {s.params / 1e6:.1f}M parameters"
             + (f"; {e.hosts} nodes of {e.gpus // e.hosts} GPUs, {e.nics}x {e.network} per node" if e.hosts > 1 else "")
             + (f"; {e.gpus} GPUs, {'NCCL' if e.hosts > 1 else 'ring'} all-reduce of {e.grad_bytes * s.params / 1e6:.0f} MB "
                f"{'bfloat16' if e.grad_bytes == 2 else 'float32'} gradients" if e.gpus > 1 else "")
@@ -268,8 +448,9 @@ def measurements() -> list[Measurement]:
     """The training-throughput rows (kind "training")."""
     out = []
     for e in EXPERIMENTS:
-        unit = {"resnet50": "images/s", "bert": "sequences/s", "gpt2": "tokens/s"}[e.model]
-        model = {"resnet50": "ResNet-50 v1.5", "bert": f"BERT-large pre-training, seq {e.seq}",
+        unit = {"bert": "sequences/s", "gpt2": "tokens/s"}.get(e.model, "images/s")
+        model = {"resnet50": "ResNet-50 v1.5", "resnext101": "ResNeXt-101 32x4d", "se-resnext101": "SE-ResNeXt-101 32x4d",
+                 "bert": f"BERT-large pre-training, seq {e.seq}",
                  "gpt2": f"GPT-2 {e.size} (llm.c), seq {e.seq}"}[e.model]
         prec = "bfloat16 mixed precision" if e.model == "gpt2" else (
             "mixed precision" if e.mixed else ("FP32" if e.gpu == "V100" else "TF32"))
@@ -283,19 +464,24 @@ def measurements() -> list[Measurement]:
 
 # -- fitting the global efficiency factors ----------------------------------------------------------
 @contextlib.contextmanager
-def efficiencies(tensor: float, cuda: float, memory: float) -> Iterator[None]:
-    """Temporarily set `hardware`'s three roofline efficiency factors (for the fit)."""
-    old = (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY)
+def efficiencies(tensor: float, cuda: float, memory: float, grouped: float | None = None) -> Iterator[None]:
+    """Temporarily set `hardware`'s roofline efficiency factors (for the fit); ``grouped`` None:
+    the grouped-convolution factor as it is."""
+    old = (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY,
+           hardware.GROUPED_EFFICIENCY)
     hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY = tensor, cuda, memory
+    if grouped is not None:
+        hardware.GROUPED_EFFICIENCY = grouped
     try:
         yield
     finally:
-        hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY = old
+        (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY,
+         hardware.GROUPED_EFFICIENCY) = old
 
 
 def _loss(rows: list[Experiment], x: tuple[float, ...]) -> float:
-    tensor, cuda, memory, *stacks = x
-    with efficiencies(tensor, cuda, memory), _stacks(dict(zip(sorted(STACK_TENSOR_EFFICIENCY), stacks))):
+    tensor, cuda, memory, grouped, *stacks = x
+    with efficiencies(tensor, cuda, memory, grouped), _stacks(dict(zip(sorted(STACK_TENSOR_EFFICIENCY), stacks))):
         return sum(math.log(simulate(e) / e.published) ** 2 for e in rows)
 
 
@@ -311,11 +497,11 @@ def _stacks(values: dict[str, float]) -> Iterator[None]:
 
 
 def fit(rows: list[Experiment] | None = None) -> tuple[float, ...]:
-    """The (tensor, cuda, memory, then each other stack's tensor efficiency in name order)
+    """The (tensor, cuda, memory, grouped, then each other stack's tensor efficiency in name order)
     minimising the squared log error on ``rows`` (default: the "fit" rows): a deterministic
     coordinate search over [0.05, 1] refined to 0.005."""
     rows = [e for e in EXPERIMENTS if e.split == "fit"] if rows is None else rows
-    x = [0.5] * (3 + len(STACK_TENSOR_EFFICIENCY))
+    x = [0.5] * (4 + len(STACK_TENSOR_EFFICIENCY))
     for step in (0.1, 0.05, 0.02, 0.01, 0.005):
         improved = True
         while improved:
@@ -349,14 +535,16 @@ def report() -> str:
 
 def main(argv: list[str]) -> int:
     if "--fit" in argv:
-        t, c, m, *st = fit()
+        t, c, m, g, *st = fit()
         print(f"fitted on {sum(e.split == 'fit' for e in EXPERIMENTS)} rows: TENSOR_EFFICIENCY = {t:.3f}, "
-              f"CUDA_EFFICIENCY = {c:.3f}, MEMORY_EFFICIENCY = {m:.3f}, STACK_TENSOR_EFFICIENCY = "
+              f"CUDA_EFFICIENCY = {c:.3f}, MEMORY_EFFICIENCY = {m:.3f}, GROUPED_EFFICIENCY = {g:.3f}, "
+              "STACK_TENSOR_EFFICIENCY = "
               + str({k: round(v, 3) for k, v in zip(sorted(STACK_TENSOR_EFFICIENCY), st)}))
         return 0
     print(f"efficiencies: tensor {hardware.TENSOR_EFFICIENCY} (tensorflow), "
           + ", ".join(f"{v} ({k})" for k, v in sorted(STACK_TENSOR_EFFICIENCY.items()))
-          + f"; cuda {hardware.CUDA_EFFICIENCY}, memory {hardware.MEMORY_EFFICIENCY}")
+          + f"; cuda {hardware.CUDA_EFFICIENCY}, memory {hardware.MEMORY_EFFICIENCY}, "
+            f"grouped conv {hardware.GROUPED_EFFICIENCY}")
     print(report())
     return 0
 

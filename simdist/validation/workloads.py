@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from simdist.sim.roofline import Kernel
 
-__all__ = ["Step", "resnet50", "bert_large", "gpt2", "GPT2", "resnet50_forward_macs"]
+__all__ = ["Step", "resnet50", "resnext101", "bert_large", "gpt2", "GPT2", "resnet50_forward_macs"]
 
 
 @dataclass
@@ -51,22 +51,35 @@ class Step:
 class _Builder:
     """Appends a model's kernels to a Step; ``act`` is the activation dtype."""
 
-    def __init__(self, step: Step, mixed: bool) -> None:
+    def __init__(self, step: Step, mixed: bool, nchw: bool = False) -> None:
         self.s = step
         self.mixed = mixed
+        self.nchw = nchw   # convolutions transpose their NCHW operands for NHWC tensor-core kernels
         self.act = "float16" if mixed else "float32"
         self.e = 2 if mixed else 4
         self.backward: list[Kernel] = []
 
-    def matmul(self, flops: float, in_elems: float, w_elems: float, out_elems: float, first: bool = False) -> None:
+    def matmul(self, flops: float, in_elems: float, w_elems: float, out_elems: float, first: bool = False,
+               kind: str = "matmul") -> None:
         e = self.e
         self.s.forward_matmul_flops += flops
         self.s.params += int(w_elems)
-        self.s.kernels.append(Kernel(flops, e * (in_elems + w_elems + out_elems), self.act, "matmul"))
+        self.s.kernels.append(Kernel(flops, e * (in_elems + w_elems + out_elems), self.act, kind))
         if not first:   # input gradient: reads dy and w, writes dx
-            self.backward.append(Kernel(flops, e * (out_elems + w_elems + in_elems), self.act, "matmul"))
+            self.backward.append(Kernel(flops, e * (out_elems + w_elems + in_elems), self.act, kind))
         # weight gradient: reads x and dy, writes dw
-        self.backward.append(Kernel(flops, e * (in_elems + out_elems + w_elems), self.act, "matmul"))
+        self.backward.append(Kernel(flops, e * (in_elems + out_elems + w_elems), self.act, kind))
+
+    def transposes(self, in_elems: float, out_elems: float, first: bool = False) -> None:
+        """The layout transposes of a convolution run in NCHW on tensor cores (``nchw``): cuDNN's
+        tensor-core kernels work in NHWC, so each of the convolution's kernels (forward, input
+        gradient, weight gradient) transposes its activation operand in and its activation result
+        out (NCHW -> NHWC -> NCHW): one read and one write of each, a kernel of its own."""
+        e = self.e
+        moved = 2.0 * e * (in_elems + out_elems)
+        self.s.kernels.append(Kernel(0.0, moved, self.act, "elementwise"))
+        for _ in range(1 if first else 2):
+            self.backward.append(Kernel(0.0, moved, self.act, "elementwise"))
 
     def attention(self, flops: float, qkv_elems: float, out_elems: float) -> None:
         """Fused (flash) attention: scores never reach memory; it reads Q, K, V and writes the
@@ -103,11 +116,17 @@ class _Builder:
         return s
 
 
-def _conv(b: _Builder, n: int, hw_in: int, cin: int, cout: int, k: int, stride: int, first: bool = False) -> int:
-    """A k x k convolution ('same' padding) of a batch of n; returns the output's height/width."""
+def _conv(b: _Builder, n: int, hw_in: int, cin: int, cout: int, k: int, stride: int, first: bool = False,
+          groups: int = 1) -> int:
+    """A k x k convolution ('same' padding) of a batch of n, its channels split into ``groups``
+    (each output channel sees cin/groups inputs; a grouped one is a "grouped" kernel, `roofline`);
+    returns the output's height/width."""
     hw = -(-hw_in // stride)
-    macs = n * hw * hw * cout * cin * k * k
-    b.matmul(2.0 * macs, n * hw_in * hw_in * cin, cin * cout * k * k, n * hw * hw * cout, first)
+    macs = n * hw * hw * cout * (cin // groups) * k * k
+    b.matmul(2.0 * macs, n * hw_in * hw_in * cin, (cin // groups) * cout * k * k, n * hw * hw * cout, first,
+             "grouped" if groups > 1 else "matmul")
+    if b.nchw and groups == 1:
+        b.transposes(n * hw_in * hw_in * cin, n * hw * hw * cout, first)
     return hw
 
 
@@ -116,9 +135,10 @@ def _conv(b: _Builder, n: int, hw_in: int, cin: int, cout: int, k: int, stride: 
 _RN50_STAGES = ((3, 64, 256, 1), (4, 128, 512, 2), (6, 256, 1024, 2), (3, 512, 2048, 2))
 
 
-def resnet50(batch: int, mixed: bool) -> Step:
-    """One ResNet-50 v1.5 training step (224x224 images, SGD with momentum) on one GPU."""
-    b = _Builder(Step("ResNet-50 v1.5", batch), mixed)
+def resnet50(batch: int, mixed: bool, nchw: bool = False) -> Step:
+    """One ResNet-50 v1.5 training step (224x224 images, SGD with momentum) on one GPU; ``nchw``:
+    its convolutions run in NCHW on tensor cores (`tensor_layout_nchw`)."""
+    b = _Builder(Step("ResNet-50 v1.5", batch), mixed, nchw)
     n = batch
     hw = _conv(b, n, 224, 3, 64, 7, 2, first=True)
     b.norm_act(n * hw * hw * 64)
@@ -142,6 +162,51 @@ def resnet50(batch: int, mixed: bool) -> Step:
     b.elementwise(n * hw * hw * cin, 1, 1, 1.0)   # global average pool
     b.matmul(2.0 * n * cin * 1000, n * cin, cin * 1000 + 1000, n * 1000)
     b.elementwise(n * 1000, 3, 2)                  # softmax cross-entropy
+    return b.finish(slot_copies=1, update_flops_per_param=4.0)
+
+
+# ResNeXt-101 32x4d (NVIDIA DeepLearningExamples' TF1 implementation, built on RN50 v1.5: stride on the
+# grouped 3x3 convolution): stages of 3, 4, 23, 3 blocks; 32 groups of 4 channels in the first stage's
+# 3x3 convolution (width 128), doubling per stage; outputs 256, 512, 1024, 2048.
+_RNXT101_STAGES = ((3, 128, 256, 1), (4, 256, 512, 2), (23, 512, 1024, 2), (3, 1024, 2048, 2))
+
+
+def resnext101(batch: int, mixed: bool, se: bool = False, nchw: bool = False) -> Step:
+    """One ResNeXt-101 32x4d training step (224x224 images, SGD with momentum) on one GPU; ``se``:
+    SE-ResNeXt-101 32x4d, a squeeze-and-excitation block (reduction 16) after each block's last
+    batch norm: global average pool, two fully connected layers and a sigmoid on the pooled
+    vector, then the block's tensor scaled per channel (fused: reads the tensor for the pool and
+    again for the scale, writes it: 3 passes; backward: reads dy and x, writes dx, and reduces dy*x
+    for the scale's gradient in the same pass: 3 passes)."""
+    b = _Builder(Step("SE-ResNeXt-101 32x4d" if se else "ResNeXt-101 32x4d", batch), mixed, nchw)
+    n = batch
+    hw = _conv(b, n, 224, 3, 64, 7, 2, first=True)
+    b.norm_act(n * hw * hw * 64)
+    hw2 = hw // 2
+    b.elementwise(n * hw * hw * 64 + n * hw2 * hw2 * 64, 1, 2, 9.0)
+    hw, cin = hw2, 64
+    for blocks, mid, cout, stride in _RNXT101_STAGES:
+        for i in range(blocks):
+            s = stride if i == 0 else 1
+            _conv(b, n, hw, cin, mid, 1, 1)
+            b.norm_act(n * hw * hw * mid)
+            out_hw = _conv(b, n, hw, mid, mid, 3, s, groups=32)
+            b.norm_act(n * out_hw * out_hw * mid)
+            _conv(b, n, out_hw, mid, cout, 1, 1)
+            b.elementwise(n * out_hw * out_hw * cout, 3, 5)   # batch norm without activation
+            if se:
+                r = cout // 16
+                b.matmul(2.0 * n * cout * r, n * cout, cout * r + r, n * r)
+                b.matmul(2.0 * n * r * cout, n * r, r * cout + cout, n * cout)
+                b.elementwise(n * out_hw * out_hw * cout, 3, 3, 2.0)
+            if i == 0:
+                _conv(b, n, hw, cin, cout, 1, s)
+                b.elementwise(n * out_hw * out_hw * cout, 3, 5)
+            b.add_act(n * out_hw * out_hw * cout)
+            hw, cin = out_hw, cout
+    b.elementwise(n * hw * hw * cin, 1, 1, 1.0)
+    b.matmul(2.0 * n * cin * 1000, n * cin, cin * 1000 + 1000, n * 1000)
+    b.elementwise(n * 1000, 3, 2)
     return b.finish(slot_copies=1, update_flops_per_param=4.0)
 
 

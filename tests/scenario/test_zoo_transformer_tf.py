@@ -131,10 +131,13 @@ def test_the_transformer_scenario_runs_under_faults_and_reports_loss_against_tim
 
 
 def _step_time(tmp_cost_model: str, precision: str) -> float:
+    # (width 256: at 128 the step is mostly memory-bound elementwise work and launches, whose time
+    # mixed precision barely changes -- 4.5% faster with the factors fitted on 40 training rows; at
+    # 256 its matmuls, which run at the FP16 tensor-core rate, are a larger share: 11% faster)
     from scenario_helpers import ROOT
     m = _run(ROOT / "scenarios" / "train_transformer.toml",
              [f'cluster.cost_model="{tmp_cost_model}"', f'model.mixed_precision="{precision}"',
-              "model.embedding_dim=128", "model.ff_dim=512", "model.blocks=1", "data.batch_size=256",
+              "model.embedding_dim=256", "model.ff_dim=1024", "model.blocks=1", "data.batch_size=256",
               "training.steps=2", "training.eval_every=2", "faults.stragglers=[]", "faults.links=[]"])
     t = m["training"]["steps"]["time_s"]
     return t[1] - t[0]

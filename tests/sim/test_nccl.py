@@ -197,12 +197,44 @@ def test_a_straggler_stretches_the_collective_and_steps_see_it():
     t = collectives.nccl_choice(sim, "all_reduce", devs, 2**24).time
     with sim.step("s") as rec:
         sim.drive(sim.all_reduce(devs, 2**24, algorithm="nccl"))
-    assert rec.compute_intervals() == ([0.0], [pytest.approx(t, rel=1e-12)]), \
-        f"the open step sees the collective's kernels: {rec.compute_intervals()}"
+    assert rec.compute_intervals() == ([], []), f"an NCCL collective is no compute: {rec.compute_intervals()}"
+    assert rec.transfers == [(0.0, pytest.approx(t, rel=1e-12))] * 4, \
+        f"the open step sees each rank's collective kernel as communication: {rec.transfers}"
     slow = Simulator(cluster)
     slow.slow_device(devs[1], 2.0)
-    slow.drive(slow.all_reduce(devs, 2**24, algorithm="nccl"))
+    with slow.step("s") as srec:
+        slow.drive(slow.all_reduce(devs, 2**24, algorithm="nccl"))
     assert slow.now > sim.now * 1.5, f"a 2x straggler stretches its kernel: {slow.now} vs {sim.now}"
+    got = srec.summary()
+    assert (got["compute_s"], got["communication_s"]) == (0.0, pytest.approx(slow.now, rel=1e-12)), \
+        f"the stretched collective is communication, not compute: {got}"
+
+
+@pytest.mark.parametrize("own_stream", [False, True])
+def test_step_breakdown_counts_nccl_collectives_as_communication(own_stream):
+    # A step of 1 ms of compute on every GPU, then the gradients' NCCL all-reduce: the breakdown
+    # splits it 1 ms compute / the collective's time communication (before: all of it compute).
+    # own_stream (the packs TF overlaps with the backward pass): the overlapped part is compute
+    # (some device computes), the rest communication.
+    cluster = presets.gpu_host(gpus=8, gpu="A100")
+    sim = Simulator(cluster)
+    devs = _gpus(cluster)
+    t = collectives.nccl_choice(sim, "all_reduce", devs, 2**30).time
+    assert t > 1e-3, f"the test needs a collective longer than the compute, got {t}"
+    with sim.step("s") as rec:
+        ends = [sim.compute(d, d.flops * 1e-3, overhead=False) for d in devs]
+        if own_stream:
+            ar = sim.all_reduce(devs, 2**30, algorithm="nccl", own_stream=True)
+            sim.drive(sim.all_of(ends + [ar]))
+        else:
+            sim.drive(sim.all_of(ends))
+            sim.drive(sim.all_reduce(devs, 2**30, algorithm="nccl"))
+    got = rec.summary()
+    want_comm = t - 1e-3 if own_stream else t
+    assert got["compute_s"] == pytest.approx(1e-3, rel=1e-12), f"compute_s={got['compute_s']}, but should be 1 ms: {got}"
+    assert got["communication_s"] == pytest.approx(want_comm, rel=1e-9), \
+        f"communication_s={got['communication_s']}, but should be {want_comm} (the NCCL all-reduce): {got}"
+    assert got["idle_s"] == pytest.approx(0.0, abs=1e-15), got
 
 
 def test_traced_nccl_and_analytic_collectives_write_valid_json(tmp_path):

@@ -55,6 +55,22 @@ def test_precision_changes_the_rate():
     assert roofline.rate(A100, "float16", "elementwise") == 19.5e12 * hardware.CUDA_EFFICIENCY
 
 
+def test_grouped_convolutions_run_on_cuda_cores_at_their_own_efficiency():
+    """kind="grouped": the CUDA cores' FP16 peak (whitepapers' "FP16 non-Tensor") for float16, FP32
+    otherwise (TF32 is no help), FP64 for float64, x GROUPED_EFFICIENCY; never the tensor cores."""
+    g = hardware.GROUPED_EFFICIENCY
+    for rates, fp16, fp32, fp64 in ((A100, 78e12, 19.5e12, 9.7e12), (V100, 31.4e12, 15.7e12, 7.8e12),
+                                    (hardware.GPUS["H100"].rates, 133.8e12, 67e12, 34e12)):
+        got = [roofline.rate(rates, dt, "grouped") for dt in ("float16", "float32", "bfloat16", "float64")]
+        assert got == [fp16 * g, fp32 * g, fp32 * g, fp64 * g], f"grouped rates {got}, but should be " \
+            f"{[fp16 * g, fp32 * g, fp32 * g, fp64 * g]} ({rates})"
+        assert got[0] < roofline.rate(rates, "float16", "matmul"), "a grouped conv is slower than a dense one"
+    k = Kernel(1e9, 1e3, "float16", "grouped")
+    assert roofline.kernel_seconds(A100, k) == pytest.approx(1e9 / (78e12 * g), rel=1e-12)
+    k = Kernel(1e6, 1e9, "float16", "grouped")   # memory-bound: its bytes' time, as any kernel
+    assert roofline.kernel_seconds(A100, k) == pytest.approx(1e9 / (1555e9 * hardware.MEMORY_EFFICIENCY), rel=1e-12)
+
+
 def test_simulator_charges_roofline_time_plus_launch_overhead():
     sim = Simulator(presets.gpu_host(1, "A100-40GB"), cost_model="roofline")
     k16 = Kernel(1e12, 0.0, "float16")

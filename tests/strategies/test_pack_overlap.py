@@ -10,7 +10,7 @@ import pytest
 
 from simdist import tf
 from simdist.launch import launch
-from simdist.sim import presets
+from simdist.sim import presets, roofline
 from simdist.strategies.multi_worker import CommunicationOptions
 
 LAYERS, WIDTH, BATCH, STEPS = 6, 256, 512, 2
@@ -44,6 +44,8 @@ def _times(gpus: int) -> dict:
         for fn in (False, True):
             r = launch(_job(pack, fn), workers=2, gpus_per_worker=gpus)
             assert not r.errors, r.errors
+            want = "roofline" if gpus else "flops"
+            assert r.cost_model == want, f"cost model {r.cost_model}, but should be {want} (configure's default)"
             out[(pack, fn)] = (r.sim_time, r.results)
     return out
 
@@ -56,8 +58,14 @@ def test_packs_overlap_the_backward_pass_only_in_a_tf_function():
     assert t[(0, True)][0] == t[(0, False)][0], \
         f"one pack: {t[(0, True)][0]}s in a tf.function, {t[(0, False)][0]}s eager: the same (no overlap)"
     saved = t[(PACK, False)][0] - t[(PACK, True)][0]
-    gpu_flops = presets.make_gpu_host(2).gpus[0].flops
-    backward = STEPS * LAYERS * 2 * (2 * BATCH * WIDTH * WIDTH) / gpu_flops   # dX and dW of each layer
+    # the backward pass under the roofline (configure's default on A100s): per layer and step, dX and dW
+    # (float32 matmuls: TF32 tensor cores; each reads two arrays and writes one) and tanh's gradient
+    # (reads y and dy, writes dx), each with its launch overhead
+    gpu = presets.make_gpu_host(2).gpus[0]
+    mm = roofline.seconds(gpu.rates, 2 * BATCH * WIDTH * WIDTH, 4 * (2 * BATCH * WIDTH + WIDTH * WIDTH), "float32",
+                          "matmul")
+    tanh_grad = roofline.seconds(gpu.rates, BATCH * WIDTH, 4 * 3 * BATCH * WIDTH, "float32", "elementwise")
+    backward = STEPS * LAYERS * (2 * mm + tanh_grad + 3 * gpu.launch_overhead)
     assert 0 < saved <= backward, \
         f"two packs in a tf.function saved {saved}s against eager, but should save some of the backward pass " \
         f"(at most its {backward}s): pack 0 runs while the earlier layers' gradients are computed"

@@ -101,3 +101,41 @@ def test_a_recorded_step_replays_the_roofline_time_of_the_eager_step() -> None:
     flops = _step_spans("flops", False)
     assert [s["dur"] for s in flops if s["name"] == "step/backward[replica 0]"] != \
         [s["dur"] for s in eager if s["name"] == "step/backward[replica 0]"], "the roofline changed nothing"
+
+
+@pytest.mark.parametrize("gpus, gpu, want", [(0, "A100", "flops"), (2, "A100", "roofline"), (1, "V100", "roofline"),
+                                             (4, "H200", "roofline")])
+def test_configure_defaults_to_the_scenarios_rule(gpus: int, gpu: str, want: str) -> None:
+    """`simdist.configure` without a cost model: roofline on a GPU preset (datasheet rates), flops
+    on a CPU-only machine, as a scenario's default; the op tally charges accordingly."""
+    simdist.configure(gpus=gpus, gpu=gpu)
+    assert simdist.cost_model() == want, f"configure(gpus={gpus}, gpu={gpu!r}): {simdist.cost_model()}, but should be {want}"
+    from simdist.runtime import cost
+    assert (cost.roofline is not None) == (want == "roofline"), f"the tally's per-op charge installed: {cost.roofline}"
+    if gpus:
+        default = _tallied(gpu, "roofline", _matmul("float32"))
+        simdist.configure(gpus=gpus, gpu=gpu)
+        with tf.device("GPU:0"):
+            args = _matmul("float32")(None)
+            t0 = tally.flops
+            _matmul("float32")(args)
+        got = tally.flops - t0
+        assert got == default, f"default tallied {got}, explicit roofline {default}"
+    simdist.configure(gpus=gpus, gpu=gpu, cost_model="flops")
+    assert simdist.cost_model() == "flops", "cost_model='flops' stays selectable"
+    simdist.configure()
+
+
+def test_a_cluster_without_rates_keeps_flops_and_reconfigure_rederives() -> None:
+    from simdist import session
+    from simdist.sim import presets
+    from simdist.sim.topology import Cluster, Device, Host
+    own = Cluster([Host(job="localhost", task=0, cpus=[Device("CPU", 0)], gpus=[Device("GPU", 0, flops=1e12)])])
+    simdist.configure(cluster=own)
+    assert simdist.cost_model() == "flops", f"GPUs given only a FLOP/s figure: {simdist.cost_model()}, but should be flops"
+    session.reconfigure(presets.gpu_host(gpus=2), seed=0)
+    assert simdist.cost_model() == "roofline", "a default cost model is re-derived for the new cluster"
+    simdist.configure(cost_model="flops")
+    session.reconfigure(presets.gpu_host(gpus=2), seed=0)
+    assert simdist.cost_model() == "flops", "an asked-for cost model is kept by reconfigure"
+    simdist.configure()

@@ -37,6 +37,21 @@ def test_gpt2_shapes():
     assert abs(got / want - 1) < 0.01, (got, want)
 
 
+def test_resnext101_shapes():
+    """ResNeXt-101 32x4d: ~7.8 G multiply-adds per 224x224 image and 44.2M parameters (Xie et al. 2017,
+    Table 5); its 3x3 convolutions are grouped (32 groups): "grouped" kernels, the rest "matmul";
+    SE-ResNeXt adds ~4.8M parameters (the SE blocks' fully connected layers) and few FLOPs."""
+    s = workloads.resnext101(1, mixed=False)
+    macs = s.forward_matmul_flops / 2
+    assert abs(macs / 7.8e9 - 1) <= 0.03, f"ResNeXt-101 32x4d forward: expected ~7.8 G multiply-adds, got {macs:.4g}"
+    assert abs(s.params / 44.2e6 - 1) <= 0.02, f"ResNeXt-101 32x4d has ~44.2M parameters, the derivation has {s.params}"
+    grouped = [k for k in s.kernels if k.kind == "grouped"]
+    assert len(grouped) == 33 * 3, f"33 blocks' grouped 3x3 convolutions (forward, dX, dW): {len(grouped)}"
+    se = workloads.resnext101(1, mixed=False, se=True)
+    assert 4.5e6 < se.params - s.params < 5.0e6, f"SE blocks add {se.params - s.params} parameters"
+    assert se.forward_matmul_flops < s.forward_matmul_flops * 1.01
+
+
 def test_mixed_precision_halves_activation_bytes_and_runs_on_tensor_cores():
     f32, f16 = workloads.resnet50(8, mixed=False), workloads.resnet50(8, mixed=True)
     conv32 = [k for k in f32.kernels if k.kind == "matmul"]
@@ -80,7 +95,7 @@ def test_median_error_within_the_issue_bound(errors):
 
 def _constants() -> tuple[float, ...]:
     return (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY,
-            *(training.STACK_TENSOR_EFFICIENCY[k] for k in sorted(training.STACK_TENSOR_EFFICIENCY)))
+            hardware.GROUPED_EFFICIENCY, *(training.STACK_TENSOR_EFFICIENCY[k] for k in sorted(training.STACK_TENSOR_EFFICIENCY)))
 
 
 def test_hardware_efficiencies_are_a_minimum_of_the_fit_on_the_fit_rows():
@@ -106,12 +121,12 @@ def test_hardware_efficiencies_are_the_fit_on_the_fit_rows():
 
 def test_fit_does_not_leave_the_factors_changed():
     before = (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY,
-              dict(training.STACK_TENSOR_EFFICIENCY))
-    with training.efficiencies(0.1, 0.2, 0.3):
-        assert hardware.TENSOR_EFFICIENCY == 0.1
-    training._loss([training.EXPERIMENTS[-1]], (0.1, 0.2, 0.3, 0.4))
+              hardware.GROUPED_EFFICIENCY, dict(training.STACK_TENSOR_EFFICIENCY))
+    with training.efficiencies(0.1, 0.2, 0.3, 0.25):
+        assert hardware.TENSOR_EFFICIENCY == 0.1 and hardware.GROUPED_EFFICIENCY == 0.25
+    training._loss([training.EXPERIMENTS[-1]], (0.1, 0.2, 0.3, 0.25, 0.4))
     after = (hardware.TENSOR_EFFICIENCY, hardware.CUDA_EFFICIENCY, hardware.MEMORY_EFFICIENCY,
-             dict(training.STACK_TENSOR_EFFICIENCY))
+             hardware.GROUPED_EFFICIENCY, dict(training.STACK_TENSOR_EFFICIENCY))
     assert after == before, f"after a fit evaluation the factors are {after}, but should be {before}"
 
 
@@ -141,3 +156,21 @@ def test_multi_node_rows_run_on_a_cluster_whose_network_carries_the_all_reduce()
     thin = training.simulate(dataclasses.replace(e, nics=1))
     assert thin < full * 0.9, f"32 nodes: 1 NIC per node gives {thin:.0f} sequences/s, 8 NICs {full:.0f}"
     assert "32 nodes of 8 GPUs, 8x infiniband_hdr per node" in training._derivation(e)
+
+
+def test_float32_convolutions_on_tf32_tensor_cores_carry_layout_transposes():
+    """TF's layout optimizer keeps a float32 training graph NCHW (its backward convolutions are
+    float32); on TF32 tensor cores each convolution kernel transposes its activation operand in
+    and its result out. Mixed precision (NHWC) and V100 float32 (CUDA cores, NCHW native) have none."""
+    rows = {e.id: e for e in training.EXPERIMENTS}
+    got = {i: training.tensor_layout_nchw(rows[i]) for i in
+           ("rn50-a100-1gpu-tf32", "rn50-a100-1gpu-amp", "rn50-v100-1gpu-fp32", "resnext101-a100-1gpu-tf32")}
+    assert got == {"rn50-a100-1gpu-tf32": True, "rn50-a100-1gpu-amp": False, "rn50-v100-1gpu-fp32": False,
+                   "resnext101-a100-1gpu-tf32": True}, got
+    plain, nchw = workloads.resnet50(4, mixed=False), workloads.resnet50(4, mixed=False, nchw=True)
+    extra = [k for k in nchw.kernels if k.flops == 0.0]
+    convs = [k for k in plain.kernels if k.kind == "matmul"]
+    # every convolution kernel (forward, dX, dW; the first layer has no dX) gets one transpose kernel;
+    # the classifier (a GEMM, 3 kernels) gets none
+    assert len(extra) == len(convs) - 3, f"{len(extra)} transpose kernels for {len(convs) - 3} convolution kernels"
+    assert nchw.flops == plain.flops and nchw.bytes > plain.bytes * 1.3, (nchw.bytes, plain.bytes)
