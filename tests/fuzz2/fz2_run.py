@@ -213,7 +213,7 @@ def kind_of(got: Any, want: Any) -> str:
         return "accepts"
     if first_err(got):
         return "rejects"
-    if want[:1] == ("grad",) and not got[2:3] == want[2:3]:
+    if want[:1] == ("grad",) and got[:1] == ("grad",) and not _differs(got[1], want[1], False):
         return "gradient"
     return "value"
 

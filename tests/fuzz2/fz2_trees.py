@@ -200,8 +200,9 @@ class _Grower:
             return self.choice(_NP_LITS)
         if r < 0.75 and x.value is not None and x.shape and 0 < len(x.shape) <= 2 and int(np.prod(x.shape)) <= 6:
             a = np.asarray(x.value.numpy()).astype(np.float64)
-            lit = np.where(np.isfinite(a), np.round(a) + 1, 2).astype(int if x.dtype not in FL else float)
-            return repr(lit.tolist())
+            with np.errstate(all="ignore"):
+                lit = np.where(np.isfinite(a), np.round(a) + 1, 2).astype(int if x.dtype not in FL else float)
+                return repr(lit.tolist())
         y = self.operand(depth, (x.dtype,) if self.r() < 0.6 else None)
         return y.text if y is not None else "2"
 

@@ -50,7 +50,7 @@ VOCAB: list[Fn] = [
                 "nn.log_softmax math.rsqrt math.reciprocal math.asin math.acos math.acosh math.atanh "
                 "math.l2_normalize", FL, exact=False),
     *_many("b", "math.add add math.subtract subtract math.multiply multiply math.maximum maximum math.minimum "
-                "minimum math.floordiv math.floormod math.truncatediv truncatediv math.truncatemod math.mod "
+                "minimum math.floordiv math.floormod truncatediv truncatemod math.mod "
                 "math.squared_difference math.divide divide truediv realdiv", REAL),
     *_many("b", "math.divide_no_nan math.multiply_no_nan", FL),
     *_many("b", "math.equal equal math.not_equal not_equal", ALLD),

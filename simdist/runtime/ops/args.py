@@ -103,9 +103,9 @@ def allowed(name: str, kinds: str, what: str) -> Any:
     def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
         d = base(dts, attrs)
         if d.kind not in kinds:
-            raise errors.InvalidArgumentError(
+            raise trace_errors.not_allowed(errors.InvalidArgumentError(
                 None, None, f"Value for attr 'T' of {tf_name(d)} is not in the list of allowed values: {what} "
-                f"[Op:{name}]")
+                f"[Op:{name}]"), name, d, what)
         return d
     return rule
 

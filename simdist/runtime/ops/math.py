@@ -332,8 +332,11 @@ def greater_equal(x: Any, y: Any, name: str | None = None) -> Tensor:
     return _cmp(GREATER_EQUAL, x, y)
 
 
+# math_ops._TRUEDIV_TABLE: the 8- and 16-bit integers divide in float32, the 32- and 64-bit ones
+# (unsigned too) in float64
 _TRUEDIV_DT = {dtypes.int8: dtypes.float32, dtypes.int16: dtypes.float32, dtypes.uint8: dtypes.float32,
-               dtypes.uint16: dtypes.float32, dtypes.int32: dtypes.float64, dtypes.int64: dtypes.float64}
+               dtypes.uint16: dtypes.float32, dtypes.int32: dtypes.float64, dtypes.int64: dtypes.float64,
+               dtypes.uint32: dtypes.float64, dtypes.uint64: dtypes.float64}
 
 
 def _truediv_operands(x: Any, y: Any) -> tuple[Tensor, Tensor]:
@@ -353,7 +356,7 @@ def _truediv_operands(x: Any, y: Any) -> tuple[Tensor, Tensor]:
 
 
 def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """TF's truediv: int8/16 and uint8/16 divide in float32, int32/int64 in float64."""
+    """TF's truediv: int8/16 and uint8/16 divide in float32, int32/int64 and uint32/uint64 in float64."""
     return binary(REALDIV, *_truediv_operands(x, y))
 
 
@@ -571,7 +574,7 @@ def _logical_rule(name: str) -> Any:
     def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
         for i, d in enumerate(dts):
             if d is not dtypes.bool_:
-                raise args.dtype_error(name, i, dtypes.bool_, d)
+                raise trace_errors.fixed_type(args.dtype_error(name, i, dtypes.bool_, d))
         return dtypes.bool_
     return rule
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import OVER_AXIS, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -112,10 +112,11 @@ def _arg_rule(name: str) -> Any:
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         d = dts[0]
         if d.kind not in "fiub":
-            raise errors.InvalidArgumentError(
+            allowed = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
+                       "qint16, quint16, uint16, complex128, half, uint32, uint64, bool")
+            raise trace_errors.not_allowed(errors.InvalidArgumentError(
                 None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of allowed values: "
-                "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
-                f"qint16, quint16, uint16, complex128, half, uint32, uint64, bool [Op:{name}]")
+                f"{allowed} [Op:{name}]"), name, d, allowed)
         return attrs["output_type"]
     return rule
 

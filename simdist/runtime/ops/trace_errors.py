@@ -18,7 +18,8 @@ from typing import Any, Sequence
 
 from simdist.runtime import dtypes, errors
 
-__all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text"]
+__all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
+           "not_allowed", "fixed_type"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -26,6 +27,37 @@ _ATTR = "_simdist_trace_error"
 _ARG_NAMES = {"MatMul": ("a", "b"), "SelectV2": ("t", "e")}
 # List-input ops and their list argument's name.
 _LIST_ARGS = {"ConcatV2": "values", "Pack": "values", "AddN": "inputs"}
+
+
+# The first input's name in TF's OpDef, where it is not "x" (op_def_library's messages name it),
+# for the ops whose type attr T simdist checks against an allowed list.
+_FIRST_INPUT = {"AddN": "inputs", "ArgMax": "input", "ArgMin": "input", "Atan2": "y", "AvgPool": "value",
+                "BiasAdd": "value", "Conv2D": "input", "DepthwiseConv2dNative": "input", "Elu": "features",
+                "EuclideanNorm": "input", "L2Loss": "t", "LeakyRelu": "features", "LogSoftmax": "logits",
+                "MatMul": "a", "Max": "input", "Mean": "input", "Min": "input", "Prod": "input", "Sum": "input",
+                "MaxPool": "input", "Polygamma": "a", "Relu": "features", "Relu6": "features", "Selu": "features",
+                "Softplus": "features", "Softsign": "features", "ResizeBilinear": "images", "Softmax": "logits",
+                "SoftmaxCrossEntropyWithLogits": "features", "TopKV2": "input",
+                **{op: "data" for op in ("SegmentMax", "SegmentMean", "SegmentMin", "SegmentProd", "SegmentSum",
+                                         "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd",
+                                         "UnsortedSegmentSum")}}
+# TF's C type names (kernel messages) and Python dtype names (op_def_library's messages)
+_PY_NAMES = {"half": "float16", "float": "float32", "double": "float64"}
+
+
+def not_allowed(err: BaseException, op: str, got: dtypes.DType, allowed: str) -> Any:
+    """`err` (the eager "Value for attr 'T' of ... is not in the list of allowed values"), marked
+    with op_def_library._SatisfiesTypeConstraint's TypeError, which a graph build raises
+    instead; `allowed` is the eager message's list (C names)."""
+    names = ", ".join(_PY_NAMES.get(n.strip(), n.strip()) for n in allowed.split(","))
+    return static(err, TypeError, f"Value passed to parameter '{_FIRST_INPUT.get(op, 'x')}' has DataType "
+                                  f"{got.name} not in list of allowed values: {names}")
+
+
+def fixed_type(err: BaseException) -> Any:
+    """`err` (an input of a fixed dtype, e.g. LogicalAnd's bool, given another), marked with what
+    a graph build raises: op_def_library's `assert False, "Unreachable"` (TF 2.21)."""
+    return static(err, AssertionError, "Unreachable")
 
 
 def static(err: BaseException, cls: type, text: str) -> Any:
