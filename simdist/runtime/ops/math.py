@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
-from simdist.runtime import execution
+from simdist.runtime import context, execution
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.unary import negative
@@ -252,15 +252,38 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
     """A binary op function (tf.math.subtract(x, y), ...): a Python value x beside a tensor y
     takes y's dtype, as TF's eager fallback converts every argument to the first tensor's dtype
     (`tf.math.subtract(2, int8)` is int8; `tf.math.less(True, int8)` is TypeError)."""
-    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
+    if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
-        if op is ADD and (type(x) in (float, bool) or type(x) is int and yt.dtype.kind == "b"):
-            try:
-                _operand(x, yt.dtype)
-            except TypeError:   # tf.math.add converts a refused literal without the dtype, then refuses the pair
-                raise args.dtype_error("AddV2", 1, _literal_dtype(x), yt.dtype) from None
+        if op is ADD or context.in_function():
+            _check_alone(op, x, yt.dtype)
+        if isinstance(x, (np.ndarray, np.generic)):
+            # eagerly, every argument is converted to the first tensor's dtype (args_to_matching_eager)
+            xt = _as_dtype_or_none(x, yt.dtype)
+            return binary(op, xt if xt is not None else _t(x), yt, out_dtype=out_dtype)
         return binary(op, yt, x, True, out_dtype)
     return binary(op, _t(x), y, out_dtype=out_dtype)
+
+
+def _check_alone(op: Any, x: Any, dt: dtypes.DType) -> None:
+    """Clause ops.operand-conversion: a non-tensor first operand converted on its own, as
+    `tf.math.add` always does (math_ops.add: convert_to_tensor(x) before y) and a graph build does
+    for every op (op_def_library converts the inputs of a type attr in order, the first without
+    a dtype): a Python int is int32, a float float32, a NumPy value keeps its dtype; one other
+    than the tensor's is refused (eagerly InvalidArgumentError, traced TypeError)."""
+    try:
+        xdt = convert_to_tensor(x).dtype
+    except (TypeError, ValueError):
+        return
+    if xdt is not dt and xdt != dt:
+        raise args.mismatch_error(op.name, 1, xdt, dt)
+
+
+def _as_dtype_or_none(x: Any, dt: dtypes.DType) -> Tensor | None:
+    """A NumPy value converted to dt as eager conversion does (None when it cannot be)."""
+    try:
+        return convert_to_tensor(x, dtype=dt)
+    except (TypeError, ValueError):
+        return None
 
 
 def add(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -360,7 +383,13 @@ def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
     return binary(REALDIV, *_truediv_operands(x, y))
 
 
-divide = truediv
+def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.math.divide` (math_ops.divide): without a name, a non-tensor x is converted to y's dtype
+    first, then `x / y` (so `divide(2, int64)` is float64 where truediv refuses the pair); with a
+    name it is truediv (clause ops.operand-conversion)."""
+    if name is None and not _tensorlike(x):
+        x = convert_to_tensor(x, dtype=_t(y).dtype if _tensorlike(y) else None)
+    return truediv(x, y)
 
 
 # --- casts ------------------------------------------------------------------------------------------------
@@ -651,21 +680,34 @@ SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b
                               lambda arrays, out, attrs: 2 * out.size)
 
 
+def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:
+    """The two operands of a generated op wrapper (gen_math_ops.sub, ...) as TF converts them
+    (clause ops.operand-conversion): eagerly every non-tensor takes the tensor's dtype, a NumPy
+    value too (execute.args_to_matching_eager); while a tf.function traces, a non-tensor first
+    operand is converted on its own first (`_check_alone`)."""
+    if not _tensorlike(x) and _tensorlike(y):
+        yt = _t(y)
+        if context.in_function():
+            _check_alone(op, x, yt.dtype)
+        xt = _as_dtype_or_none(x, yt.dtype) if isinstance(x, (np.ndarray, np.generic)) else None
+        return (xt if xt is not None else _operand(x, yt.dtype)), yt
+    xt = _t(x)
+    return xt, _operand(y, xt.dtype)
+
+
 def _checked_binary(op: Any, x: Any, y: Any) -> Tensor:
     """binary() after the op's dtype rule (the operators' fast path skips it: their ops take all types)."""
-    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
-        yt = _t(y)
-        xt = _operand(x, yt.dtype)
-    else:
-        xt = _t(x)
-        yt = _operand(y, xt.dtype)
+    xt, yt = gen_operands(op, x, y)
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt)
 
 
 def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
     """`tf.math.divide_no_nan`: x / y, and 0 where y is 0 (even for x = 0 or inf); integers are
-    cast first as truediv casts them (int32 -> float64, ...)."""
+    cast first as truediv casts them (int32 -> float64, ...). A non-tensor x beside a tensor y is
+    converted to y's dtype first, as `divide` does (math_ops.div_no_nan)."""
+    if not _tensorlike(x) and _tensorlike(y):
+        x = convert_to_tensor(x, dtype=_t(y).dtype)
     xt, yt = _truediv_operands(x, y)
     return _checked_binary(DIV_NO_NAN, xt, yt)
 

@@ -121,8 +121,7 @@ def truncatemod(x: Any, y: Any, name: str | None = None) -> Tensor:
 def realdiv(x: Any, y: Any, name: str | None = None) -> Tensor:
     """`tf.realdiv`: x / y of one float dtype (integers: TF's NotFoundError)."""
     from simdist.runtime.ops import math
-    xt = args.t(x)
-    yt = math._operand(y, xt.dtype)
+    xt, yt = math.gen_operands(math.REALDIV, x, y)
     _realdiv_rule((xt.dtype, yt.dtype), None)
     return math.binary(math.REALDIV, xt, yt)
 
