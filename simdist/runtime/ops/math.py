@@ -603,7 +603,7 @@ def _logical_rule(name: str) -> Any:
     def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
         for i, d in enumerate(dts):
             if d is not dtypes.bool_:
-                raise trace_errors.fixed_type(args.dtype_error(name, i, dtypes.bool_, d))
+                raise trace_errors.fixed_type(args.dtype_error(name, i, dtypes.bool_, d), name, i, d, dtypes.bool_)
         return dtypes.bool_
     return rule
 
@@ -628,6 +628,18 @@ def _logical_operand(v: Any, dt: dtypes.DType) -> Tensor:
     return convert_to_tensor(v, dtype=dtypes.bool_)
 
 
+def fallback_bool_check(ts: list[Tensor]) -> None:
+    """An eager call of an op with bool-typed inputs (LogicalAnd/Or, Any, All) given a Python list
+    or tuple leaves TF's fast path for the op's eager fallback, which converts every input with
+    dtype bool: a tensor of another dtype is a ValueError there (not the kernel's
+    InvalidArgumentError). Traced, op_def_library's TypeError (trace_errors.fixed_type)."""
+    if context.in_function():
+        return
+    for t in ts:
+        if t.dtype is not dtypes.bool_:
+            raise ValueError(f"Tensor conversion requested dtype bool for Tensor with dtype {t.dtype.name}: {t!r}")
+
+
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
     if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
         yt = _t(y)
@@ -635,6 +647,8 @@ def _logical(op: Any, x: Any, y: Any) -> Tensor:
     else:
         xt = _t(x)
         yt = _logical_operand(y, xt.dtype)
+    if isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)):
+        fallback_bool_check([xt, yt])
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt, out_dtype=dtypes.bool_)
 

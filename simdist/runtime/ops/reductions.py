@@ -26,7 +26,7 @@ __all__ = ["reduce_prod", "reduce_any", "reduce_all", "argmax", "argmin", "cumsu
 def _bool_only(name: str) -> Any:
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         if dts[0] is not dtypes.bool_:
-            raise args.dtype_error(name, 0, dtypes.bool_, dts[0])
+            raise trace_errors.fixed_type(args.dtype_error(name, 0, dtypes.bool_, dts[0]), name, 0, dts[0], dtypes.bool_)
         return dtypes.bool_
     return rule
 
@@ -56,12 +56,24 @@ def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False, nam
 
 def reduce_any(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
     """`tf.reduce_any`: bool input only (TF refuses others with InvalidArgumentError)."""
-    return _reduce(ANY, input_tensor, axis, keepdims)
+    return _reduce(ANY, _bool_input(input_tensor, axis), axis, keepdims)
 
 
 def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
     """`tf.reduce_all`: bool input only."""
-    return _reduce(ALL, input_tensor, axis, keepdims)
+    return _reduce(ALL, _bool_input(input_tensor, axis), axis, keepdims)
+
+
+def _bool_input(v: Any, axis: Any) -> Any:
+    """Any/All's input is typed bool in the op def: a non-tensor is converted with dtype bool (a
+    number: TF's TypeError "Cannot convert 1 to EagerTensor of dtype bool"); tensors as they are,
+    except that eagerly a Python list or tuple axis sends the call to the op's fallback, which
+    converts the input with dtype bool: ValueError (clause ops.operand-conversion)."""
+    from simdist.runtime.ops import math
+    t = math._logical_operand(v, dtypes.bool_)
+    if isinstance(axis, (list, tuple)):
+        math.fallback_bool_check([t])
+    return t
 
 
 @RegisterGradient("Prod")

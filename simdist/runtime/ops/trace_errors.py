@@ -54,10 +54,15 @@ def not_allowed(err: BaseException, op: str, got: dtypes.DType, allowed: str) ->
                                   f"{got.name} not in list of allowed values: {names}")
 
 
-def fixed_type(err: BaseException) -> Any:
-    """`err` (an input of a fixed dtype, e.g. LogicalAnd's bool, given another), marked with what
-    a graph build raises: op_def_library's `assert False, "Unreachable"` (TF 2.21)."""
-    return static(err, AssertionError, "Unreachable")
+def fixed_type(err: BaseException, op: str, index: int, got: dtypes.DType, want: dtypes.DType) -> Any:
+    """`err` (an input of a fixed dtype, e.g. LogicalAnd's or Any's bool, given another), marked
+    with op_def_library's TypeError for a graph tensor (a tf.function's argument or a variable's
+    value). A tensor captured from eager code raises `assert False, "Unreachable"` there instead
+    (AssertionError, TF 2.21), which simdist does not tell apart."""
+    names = {"Any": ("input",), "All": ("input",)}.get(op, ("x", "y"))
+    name = names[index] if index < len(names) else names[-1]
+    return static(err, TypeError, f"Input '{name}' of '{op}' Op has type {got.name} that does not match expected "
+                                  f"type of {want.name}.")
 
 
 def static(err: BaseException, cls: type, text: str) -> Any:
