@@ -265,7 +265,7 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
 
 
 def _check_alone(op: Any, x: Any, dt: dtypes.DType) -> None:
-    """Clause ops.operand-conversion: a non-tensor first operand converted on its own, as
+    """Clause ops.conversion: a non-tensor first operand converted on its own, as
     `tf.math.add` always does (math_ops.add: convert_to_tensor(x) before y) and a graph build does
     for every op (op_def_library converts the inputs of a type attr in order, the first without
     a dtype): a Python int is int32, a float float32, a NumPy value keeps its dtype; one other
@@ -386,7 +386,7 @@ def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
 def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
     """`tf.math.divide` (math_ops.divide): without a name, a non-tensor x is converted to y's dtype
     first, then `x / y` (so `divide(2, int64)` is float64 where truediv refuses the pair); with a
-    name it is truediv (clause ops.operand-conversion)."""
+    name it is truediv (clause ops.conversion)."""
     if name is None and not _tensorlike(x):
         x = convert_to_tensor(x, dtype=_t(y).dtype if _tensorlike(y) else None)
     return truediv(x, y)
@@ -696,7 +696,7 @@ SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b
 
 def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:
     """The two operands of a generated op wrapper (gen_math_ops.sub, ...) as TF converts them
-    (clause ops.operand-conversion): eagerly every non-tensor takes the tensor's dtype, a NumPy
+    (clause ops.conversion): eagerly every non-tensor takes the tensor's dtype, a NumPy
     value too (execute.args_to_matching_eager); while a tf.function traces, a non-tensor first
     operand is converted on its own first (`_check_alone`)."""
     if not _tensorlike(x) and _tensorlike(y):

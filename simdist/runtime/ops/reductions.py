@@ -68,7 +68,7 @@ def _bool_input(v: Any, axis: Any) -> Any:
     """Any/All's input is typed bool in the op def: a non-tensor is converted with dtype bool (a
     number: TF's TypeError "Cannot convert 1 to EagerTensor of dtype bool"); tensors as they are,
     except that eagerly a Python list or tuple axis sends the call to the op's fallback, which
-    converts the input with dtype bool: ValueError (clause ops.operand-conversion)."""
+    converts the input with dtype bool: ValueError (clause ops.conversion)."""
     from simdist.runtime.ops import math
     t = math._logical_operand(v, dtypes.bool_)
     if isinstance(axis, (list, tuple)):

@@ -145,6 +145,9 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
     in_dt = value.dtype
     if in_dt.kind == "c" or out.kind == "c":
         raise NotImplementedError(f"saturate_cast of complex values ({in_dt.name} to {out.name}) is not simdist's")
+    if in_dt in (dtypes.uint32, dtypes.uint64):   # TF clamps with the ClipByValue op: no CPU kernel for these
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node ClipByValue}}}} = "
+                                               f"ClipByValue[T=DT_{in_dt.name.upper()}] [Op:ClipByValue]")
     in_min, in_max = _limits(in_dt)
     out_min, out_max = _limits(out)
     np_dtype = in_dt._np.type

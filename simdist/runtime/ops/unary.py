@@ -12,7 +12,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, unary
+from simdist.runtime.ops.registry import RegisterGradient, unary
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["negative", "abs_", "sign", "sqrt", "exp", "log", "square", "log1p", "reciprocal", "floor", "ceil",
@@ -92,8 +92,8 @@ IS_FINITE = unary("IsFinite", np.isfinite, _flag_rule("IsFinite"), _BOOL_FLAG)
 IS_INF = unary("IsInf", np.isinf, _flag_rule("IsInf"), _BOOL_FLAG)
 for _n in ("Floor", "Ceil", "Round"):   # TF's gradients of these return [None]
     RegisterGradient(_n)(lambda op, grad: [None])
-for _n in ("IsNan", "IsFinite", "IsInf"):
-    NotDifferentiable(_n)
+# IsNan, IsFinite and IsInf have no gradient in TF (none registered, not NotDifferentiable): a
+# gradient reaching one is TF's LookupError; one through tf.where's condition never does
 
 
 def _unary(op: Any, x: Any) -> Tensor:
