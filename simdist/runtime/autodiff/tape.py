@@ -171,13 +171,16 @@ class _Tape(execution.Interpreter):
 
     def _accessed(self, var: Any, t: Tensor) -> bool:
         """A variable was read into t: watch it if this tape watches accessed trainable
-        variables; whether the read is to be recorded."""
+        variables; whether the read is to be recorded: whenever the variable is watched, of any
+        dtype (TF's ReadVariableOp takes the resource handle, which the tape records: the
+        gradient of an int32 variable's own read is ones, while ops on that read are not
+        recorded, their inputs being integers; docs/spec.md ops.gradient-none-or-zeros)."""
         owner = getattr(var, "_distributed_container", None)
         if owner is None:
             owner = var
         if self.watch_accessed and getattr(owner, "trainable", True):
             self.watch_variable(var, owner)
-        return id(var) in self.tensor_tape and trainable(t.dtype)
+        return id(var) in self.tensor_tape
 
     def read(self, var: Any, t: Tensor) -> Tensor:
         if self._accessed(var, t):

@@ -762,6 +762,8 @@ def unbroadcast(grad: Any, shape: Sequence[int]) -> Any:
     from simdist.runtime.ops import array
     if grad is None:
         return None
+    if not isinstance(grad, Tensor):   # IndexedSlices: TF's reduce_sum makes them dense, reduced or not
+        grad = convert_to_tensor(grad)
     gs = grad.shape.as_list()
     shape = list(shape)
     if gs == shape:
@@ -875,6 +877,9 @@ _DIFFERENTIABLE_CAST = "fc"
 def _cast_grad(op: Any, grad: Any) -> list:
     src = op.inputs[0].dtype
     if src.kind in _DIFFERENTIABLE_CAST and op.get_attr("DstT").kind in _DIFFERENTIABLE_CAST:
+        if not isinstance(grad, Tensor):   # IndexedSlices stay slices (TF's _CastGrad casts their values)
+            from simdist.runtime.indexed_slices import IndexedSlices
+            return [IndexedSlices(cast(grad.values, src), grad.indices, grad.dense_shape)]
         return [cast(grad, src)]
     return [None]
 
