@@ -31,10 +31,12 @@ _STRATEGIES: dict[str, Any] = {}
 
 
 def _strategy(tf: Any) -> Any:
-    """One MirroredStrategy on two logical CPUs per backend (TF's worker hung when each case made
-    its own: collective executors piling up)."""
-    if tf.__name__ not in _STRATEGIES:
-        if tf.__name__.startswith("simdist"):
+    """MirroredStrategy on two logical CPUs: simdist's on a fresh simulation for each case (the
+    test harness resets simdist between tests), TF's made once per worker (TF's worker hung when
+    each case made its own: collective executors piling up)."""
+    simdist_tf = tf.__name__.startswith("simdist")
+    if simdist_tf or tf.__name__ not in _STRATEGIES:
+        if simdist_tf:
             import simdist
             simdist.reset()
         cpu = tf.config.list_physical_devices("CPU")[0]
@@ -183,6 +185,7 @@ def _result(tf: Any, k: int) -> Any:
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
     import tensorflow as tf
+    _strategy(tf)   # the logical CPUs are configured before any op initializes TF's runtime
     return {k: _result(tf, k) for k in indices}
 
 
