@@ -94,6 +94,13 @@ for _n in ("Floor", "Ceil", "Round"):   # TF's gradients of these return [None]
     RegisterGradient(_n)(lambda op, grad: [None])
 # IsNan, IsFinite and IsInf have no gradient in TF (none registered, not NotDifferentiable): a
 # gradient reaching one is TF's LookupError; one through tf.where's condition never does
+def _register_flag_gradients() -> None:
+    from simdist.runtime.ops.counting import no_tf_gradient
+    for n in ("IsNan", "IsFinite", "IsInf"):
+        no_tf_gradient(n)
+
+
+_register_flag_gradients()
 
 
 def _unary(op: Any, x: Any) -> Tensor:
