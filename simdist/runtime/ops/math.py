@@ -256,12 +256,29 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
         yt = _t(y)
         if op is ADD or context.in_function():
             _check_alone(op, x, yt.dtype)
+        _check_beside_variable(x, y)
         if isinstance(x, (np.ndarray, np.generic)):
             # eagerly, every argument is converted to the first tensor's dtype (args_to_matching_eager)
             xt = _as_dtype_or_none(x, yt.dtype)
             return binary(op, xt if xt is not None else _t(x), yt, out_dtype=out_dtype)
         return binary(op, yt, x, True, out_dtype)
     return binary(op, _t(x), y, out_dtype=out_dtype)
+
+
+def _check_beside_variable(x: Any, y: Any) -> None:
+    """Eagerly, a list or NumPy first operand beside a variable (not a tensor) sends the call to
+    the op's eager fallback, which converts x on its own and then the variable to x's dtype:
+    another dtype is a ValueError (`squared_difference([[1.0]], float64_variable)`; a Python
+    number takes the variable's dtype, as beside a tensor). Clause ops.conversion."""
+    if context.in_function() or isinstance(y, Tensor) or not isinstance(x, (list, tuple, np.ndarray, np.generic)):
+        return
+    try:
+        xdt = convert_to_tensor(x).dtype
+    except (TypeError, ValueError):
+        return
+    ydt = _t(y).dtype
+    if xdt is not ydt and xdt != ydt:
+        raise ValueError(f"Tensor conversion requested dtype {xdt.name} for Tensor with dtype {ydt.name}: {y!r}")
 
 
 def _check_alone(op: Any, x: Any, dt: dtypes.DType) -> None:
@@ -703,6 +720,7 @@ def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:
         yt = _t(y)
         if context.in_function():
             _check_alone(op, x, yt.dtype)
+        _check_beside_variable(x, y)
         xt = _as_dtype_or_none(x, yt.dtype) if isinstance(x, (np.ndarray, np.generic)) else None
         return (xt if xt is not None else _operand(x, yt.dtype)), yt
     xt = _t(x)
