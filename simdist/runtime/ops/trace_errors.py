@@ -118,7 +118,7 @@ def at_trace(err: BaseException) -> BaseException | None:
     raises `err` as it is."""
     mark = getattr(err, _ATTR, None)
     if mark is None:
-        return None
+        return _no_kernel(err)
     cls, text = mark
     where = ""
     user = [f for f in traceback.extract_tb(err.__traceback__) if not os.path.abspath(f.filename).startswith(_PACKAGE)]
@@ -128,6 +128,20 @@ def at_trace(err: BaseException) -> BaseException | None:
         where = f"    File \"{f.filename}\", line {f.lineno}, in {f.name}  *\n" + (f"        {line}\n" if line else "") + "\n"
     body = f"{cls.__name__}: {text}".replace("\n", "\n    ")
     return cls(f"in user code:\n\n{where}    {body}\n")
+
+
+def _no_kernel(err: BaseException) -> BaseException | None:
+    """An op with no CPU kernel for its dtype: eagerly NotFoundError ("Could not find device for
+    node: {{node RealDiv}} = RealDiv[T=DT_INT32]"); in a tf.function the graph is built and its
+    run fails to place the node: InvalidArgumentError ("No OpKernel was registered to support Op
+    'RealDiv' used by {{node RealDiv}} with these attrs: [T=DT_INT32]"). None for other errors."""
+    import re
+    text = str(err)
+    m = re.search(r"Could not find device for node: \{\{node (\w+)\}\} = \w+\[([^\]]*)\]", text)
+    if not isinstance(err, errors.NotFoundError) or m is None:
+        return None
+    return errors.InvalidArgumentError(None, None, f"No OpKernel was registered to support Op '{m.group(1)}' used by "
+                                                   f"{{{{node {m.group(1)}}}}} with these attrs: [{m.group(2)}]")
 
 
 def broadcast_text(sa: Sequence[int], sb: Sequence[int]) -> str:
