@@ -46,7 +46,7 @@ NotDifferentiable("All")
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     t = _t(input_tensor)
-    ax = args.axes(axis, t.ndim, op.name)
+    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list())
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
 
 
@@ -143,9 +143,13 @@ def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa:
     t = _t(input)
     ax = 0 if axis is None else int(axis._v if isinstance(axis, Tensor) else axis)
     nd = t.ndim   # a scalar has no dimension to reduce: [0, 0) in TF's message
-    if not -nd <= ax < nd:
-        raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [{-nd}, {nd}), but got "
-                                          f"{ax} [Op:{op.name}]")
+    if not -nd <= ax < nd and nd == 0:
+        raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [0, 0), but got {ax} "
+                                          f"[Op:{op.name}]")
+    if not -nd <= ax < nd:   # traced: the shape function's ValueError (second fuzzer, seed 6 #130)
+        raise trace_errors.shape_error(f"Expected dimension in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]",
+                                       f"Dimension ({ax}) must be in the range [{-nd}, {nd}), where {nd} is the number "
+                                       "of dimensions in the input.", op.name, (t.shape.as_list(), []))
     out = dtypes.as_dtype(output_type)
     if out not in _ARG_OUT:
         raise TypeError(f"Value passed to parameter 'output_type' has DataType {out.name} not in list of allowed "
