@@ -143,9 +143,9 @@ def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa:
     t = _t(input)
     ax = 0 if axis is None else int(axis._v if isinstance(axis, Tensor) else axis)
     nd = t.ndim   # a scalar has no dimension to reduce: [0, 0) in TF's message
-    if not -nd <= ax < nd and nd == 0:
-        raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [0, 0), but got {ax} "
-                                          f"[Op:{op.name}]")
+    if not -nd <= ax < nd and nd < 2:   # ArgOp's shape function: a vector gives a scalar, unchecked
+        raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [{-nd}, {nd}), but got "
+                                          f"{ax} [Op:{op.name}]")
     if not -nd <= ax < nd:   # traced: the shape function's ValueError (second fuzzer, seed 6 #130)
         raise trace_errors.shape_error(f"Expected dimension in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]",
                                        f"Dimension ({ax}) must be in the range [{-nd}, {nd}), where {nd} is the number "
