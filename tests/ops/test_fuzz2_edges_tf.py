@@ -181,8 +181,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _traced(lambda tf, x: tf.argmin(x, axis=2), _c("float32"))),
     ("traced-argmin-matrix-axis-out-of-range", "function.trace-time-errors",
      _traced(lambda tf, x: tf.argmin(tf.reshape(x, [1, 2]), axis=2), _c("float32"))),
-    ("reduce-logsumexp-duplicate-axes", "ops.conversion", lambda tf: tf.reduce_logsumexp(_c("float32")(tf), [-1, 0])),
-    ("reduce-sum-duplicate-axes", "ops.conversion", lambda tf: tf.reduce_sum(tf.constant([[1.0, 2.0]]), [-1, 1])),
+    ("reduce-logsumexp-duplicate-axes", "ops.shape-errors", lambda tf: tf.reduce_logsumexp(_c("float32")(tf), [-1, 0])),
+    ("reduce-sum-duplicate-axes", "ops.shape-errors", lambda tf: tf.reduce_sum(tf.constant([[1.0, 2.0]]), [-1, 1])),
     ("traced-greater-equal-literal-first", "function.trace-time-errors",
      _traced(lambda tf, x: tf.greater_equal(2, x), _c("int64"))),
     ("traced-greater-equal-literal-second", "function.trace-time-errors",
@@ -291,6 +291,12 @@ def test_slices_through_gradients(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.shape-errors")
+@_cases("ops.shape-errors")
+def test_reduction_axes(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("function.trace-time-errors")
 @_cases("function.trace-time-errors")
 def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
@@ -299,7 +305,7 @@ def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
 
 def test_every_case_has_a_test() -> None:
     tested = {"ops.truediv-dtypes", "reduce.dtypes", "gather.dtypes", "ops.conversion", "function.trace-time-errors",
-              "ops.truncation", "ops.gradient-none-or-zeros", "ops.gather-gradient-indexed-slices"}
+              "ops.truncation", "ops.gradient-none-or-zeros", "ops.gather-gradient-indexed-slices", "ops.shape-errors"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 
