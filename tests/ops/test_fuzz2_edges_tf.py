@@ -160,7 +160,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
       for k, f in (("floormod", lambda tf, v: tf.math.floormod(v, 4.0)), ("mul", lambda tf, v: v * v),
                    ("sub-broadcast", lambda tf, v: v - tf.constant([1.0, 2.0])), ("cast", lambda tf, v: tf.cast(v, tf.float64)),
                    ("neg", lambda tf, v: -v), ("add-scalar", lambda tf, v: v + 1.0), ("sqrt", lambda tf, v: tf.sqrt(v)),
-                   ("tanh", lambda tf, v: tf.tanh(v)), ("reshape", lambda tf, v: tf.reshape(tf.reshape(v, [-1]), [3, 2])),
+                   ("square", lambda tf, v: tf.square(v)), ("reshape", lambda tf, v: tf.reshape(tf.reshape(v, [-1]), [3, 2])),
                    ("concat", lambda tf, v: tf.concat([v, v], axis=0)), ("identity", lambda tf, v: tf.identity(v)))],
     # -- a graph build's errors (op_def_library) inside tf.function, the operands as arguments
     ("traced-exp-int32", "function.trace-time-errors", _traced(lambda tf, x: tf.exp(x), _c("int32"))),
