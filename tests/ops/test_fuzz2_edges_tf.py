@@ -162,6 +162,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                    ("neg", lambda tf, v: -v), ("add-scalar", lambda tf, v: v + 1.0), ("sqrt", lambda tf, v: tf.sqrt(v)),
                    ("square", lambda tf, v: tf.square(v)), ("reshape", lambda tf, v: tf.reshape(tf.reshape(v, [-1]), [3, 2])),
                    ("concat", lambda tf, v: tf.concat([v, v], axis=0)), ("identity", lambda tf, v: tf.identity(v)))],
+    # -- argmax/argmin output types: ArgMin's op def has int32 and int64 only (seed 7 #31, #35)
+    *[(f"{fn}-output-{ot}", "ops.argument-errors",
+       lambda tf, fn=fn, ot=ot: getattr(tf, fn)(tf.constant([[3.0, 1.0]]), axis=1, output_type=getattr(tf, ot)))
+      for fn in ("argmax", "argmin") for ot in ("int8", "int16", "uint16", "int32")],
+    ("traced-argmin-output-int16", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.argmin(x, axis=0, output_type=tf.int16), _c("float32"))),
     # -- a graph build's errors (op_def_library) inside tf.function, the operands as arguments
     ("traced-exp-int32", "function.trace-time-errors", _traced(lambda tf, x: tf.exp(x), _c("int32"))),
     ("traced-relu-bool", "function.trace-time-errors", _traced(lambda tf, x: tf.nn.relu(x), _c("bool", (True, False)))),
@@ -302,6 +308,12 @@ def test_reduction_axes(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.argument-errors")
+@_cases("ops.argument-errors")
+def test_arg_output_types(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("function.trace-time-errors")
 @_cases("function.trace-time-errors")
 def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
@@ -310,7 +322,8 @@ def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
 
 def test_every_case_has_a_test() -> None:
     tested = {"ops.truediv-dtypes", "reduce.dtypes", "gather.dtypes", "ops.conversion", "function.trace-time-errors",
-              "ops.truncation", "ops.gradient-none-or-zeros", "ops.gather-gradient-indexed-slices", "ops.shape-errors"}
+              "ops.truncation", "ops.gradient-none-or-zeros", "ops.gather-gradient-indexed-slices", "ops.shape-errors",
+              "ops.argument-errors"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 

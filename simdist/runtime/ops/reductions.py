@@ -105,6 +105,7 @@ def _prod_grad(op: Any, grad: Any) -> list:
 
 # --- argmax / argmin -------------------------------------------------------------------------------------
 _ARG_OUT = (dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint16)
+_ARG_OUT_ORDER = [dtypes.int16, dtypes.uint16, dtypes.int32, dtypes.int64]   # as TF's messages list them
 
 
 def _arg(fn: Any, fill: float, name: str) -> Any:
@@ -151,9 +152,15 @@ def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa:
                                        f"Dimension ({ax}) must be in the range [{-nd}, {nd}), where {nd} is the number "
                                        "of dimensions in the input.", op.name, (t.shape.as_list(), []))
     out = dtypes.as_dtype(output_type)
-    if out not in _ARG_OUT:
-        raise TypeError(f"Value passed to parameter 'output_type' has DataType {out.name} not in list of allowed "
-                        "values: int16, uint16, int32, int64")
+    allowed = _ARG_OUT if op.name == "ArgMax" else (dtypes.int32, dtypes.int64)   # ArgMin: int32, int64 only
+    if out not in allowed:
+        names = ", ".join(d.name for d in sorted(allowed, key=_ARG_OUT_ORDER.index))
+        # the op def's attr check: eagerly InvalidArgumentError, traced op_def_library's TypeError (second
+        # fuzzer, seed 7 #31, #35)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'output_type' of {out.name} is not in the list of allowed values: {names} "
+                        f"[Op:{op.name}]"), TypeError,
+            f"Value passed to parameter 'output_type' has DataType {out.name} not in list of allowed values: {names}")
     return dispatch.execute(op, (t,), {"axis": ax % nd, "output_type": out})
 
 
