@@ -77,6 +77,14 @@ def _grad(tf: Any, fn: Callable[[Any], Any]) -> Any:
     return tape.gradient(y, v, unconnected_gradients=tf.UnconnectedGradients.ZERO)
 
 
+def _zero_upstream(tf: Any, name: str, dt: str) -> Any:
+    v = tf.Variable(tf.constant([0.0, -1.0, 4.0, np.inf], getattr(tf, dt)))
+    fn = {"sqrt": tf.sqrt, "rsqrt": tf.math.rsqrt, "reciprocal": tf.math.reciprocal}[name]
+    with tf.GradientTape() as tape:
+        y = fn(v)
+    return tape.gradient(y, v, output_gradients=tf.constant([0.0, 0.0, 1.0, 0.0], getattr(tf, dt)))
+
+
 def _int_grad(tf: Any, fn: Callable[[Any, Any], Any]) -> Any:
     v = tf.Variable([3, -1], dtype=tf.int32)
     with tf.GradientTape() as tape:
@@ -151,6 +159,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("grad-where-is-nan", "ops.gradient-none-or-zeros", lambda tf: _grad(tf, lambda v: tf.where(tf.math.is_nan(v), 0.0, v))),
     ("grad-cast-is-finite", "ops.gradient-none-or-zeros",
      lambda tf: _grad(tf, lambda v: tf.cast(tf.math.is_finite(v), tf.float32) * v)),
+    # -- SqrtGrad, RsqrtGrad and ReciprocalGrad give +0 where the incoming gradient is 0 (seed 8 #103)
+    *[(f"grad-{k}-zero-upstream", "ops.gradient-none-or-zeros", lambda tf, k=k, dt=dt: _zero_upstream(tf, k, dt))
+      for k in ("sqrt", "rsqrt", "reciprocal") for dt in ("float32", "float16")],
     # -- an integer variable's own read is recorded (ReadVariableOp takes the handle): fuzz2 seed 4 #250
     *[(f"grad-int-variable-{k}", "ops.gradient-none-or-zeros", lambda tf, f=f: _int_grad(tf, f))
       for k, f in (("read", lambda tf, v: tf.convert_to_tensor(v)), ("round", lambda tf, v: tf.round(v)),

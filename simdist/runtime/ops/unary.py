@@ -186,9 +186,16 @@ def _abs_grad(op: Any, grad: Any) -> list:
     return [grad * sign(op.inputs[0])]
 
 
+def _safe(grad: Any, value: Any) -> Any:
+    """TF's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels give +0 where the incoming gradient is
+    0, whatever y is (0 * inf and 0 / 0 are not NaN there: second fuzzer, seed 8 #103)."""
+    from simdist.runtime.ops import array, math
+    return math.where(math.equal(grad, 0), array.zeros_like(value), value)
+
+
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op: Any, grad: Any) -> list:
-    return [grad * 0.5 / op.outputs[0]]   # TF's SqrtGrad: grad * 0.5 / y
+    return [_safe(grad, grad * 0.5 / op.outputs[0])]   # TF's SqrtGrad: grad * 0.5 / y
 
 
 @RegisterGradient("Exp")
@@ -209,13 +216,13 @@ def _log1p_grad(op: Any, grad: Any) -> list:
 @RegisterGradient("Reciprocal")
 def _reciprocal_grad(op: Any, grad: Any) -> list:
     y = op.outputs[0]
-    return [-grad * (y * y)]   # TF's ReciprocalGrad: -grad * y^2
+    return [_safe(grad, -grad * (y * y))]   # TF's ReciprocalGrad: -grad * y^2
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op: Any, grad: Any) -> list:
     y = op.outputs[0]
-    return [grad * (y * y * y) * -0.5]   # TF's RsqrtGrad: -0.5 * grad * y^3
+    return [_safe(grad, grad * (y * y * y) * -0.5)]   # TF's RsqrtGrad: -0.5 * grad * y^3
 
 
 @RegisterGradient("Sign")
