@@ -215,6 +215,10 @@ class Variable(metaclass=_VariableMeta):
     """`tf.Variable`: constructing one asks the current strategy to create it (plain, mirrored,
     aggregating or partitioned), so the same program places variables as TF does."""
 
+    # as TF's BaseResourceVariable: a NumPy scalar or array on the left of an operator defers to
+    # the variable's reflected operator (`np.float32(0) >= v` is a Tensor, not an ndarray)
+    __array_priority__ = 100
+
     # Subclasses implement these -------------------------------------------------------
     def _as_tensor(self) -> Tensor:
         raise NotImplementedError

@@ -54,9 +54,10 @@ def sum_arrays(arrays: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def _truediv_dtype(dt: dtypes.DType) -> dtypes.DType:
+    """math_ops._TRUEDIV_TABLE: 8/16-bit integers -> float32, 32/64-bit ones (unsigned too) -> float64."""
     if dt in (dtypes.int8, dtypes.int16, dtypes.uint8, dtypes.uint16):
         return dtypes.float32
-    if dt in (dtypes.int32, dtypes.int64):
+    if dt in (dtypes.int32, dtypes.int64, dtypes.uint32, dtypes.uint64):
         return dtypes.float64
     return dt
 

@@ -161,6 +161,8 @@ class StrategyExtended:
     _all_reduce_algorithm: str | None = None
     #: dtypes the strategy's collectives (all_reduce, all_gather, gather) accept; None: every dtype
     _collective_dtypes: tuple[Any, ...] | None = None
+    #: dtypes the all-reduce takes beyond those (CollectiveReduceV2 has bfloat16, the gathers do not)
+    _all_reduce_extra_dtypes: tuple[Any, ...] = ()
 
     def __init__(self, strategy: "Strategy") -> None:
         self._container_strategy = strategy
@@ -177,7 +179,7 @@ class StrategyExtended:
             if kind != "all_reduce" and t.shape.rank == 0:
                 continue   # gathers reject rank 0 first (clause gather.rank0-error-class)
             dt = t.dtype
-            if dt not in allowed:
+            if dt not in allowed and not (kind == "all_reduce" and dt in self._all_reduce_extra_dtypes):
                 if kind == "all_reduce":
                     raise errors.InvalidArgumentError(
                         None, None, f"Value for attr 'T' of {dt.name} is not in the list of allowed values: "

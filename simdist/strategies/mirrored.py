@@ -18,6 +18,7 @@ ALL_REDUCE_ALGORITHMS = ("ring", "reduce_to_one")
 class MirroredExtended(StrategyExtended):
     # TF 2.21's CollectiveReduceV2 / CollectiveGatherV2 kernels (clause gather.dtypes)
     _collective_dtypes = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
+    _all_reduce_extra_dtypes = (dtypes.bfloat16,)
 
     def __init__(self, strategy: "MirroredStrategy", devices: tuple[str, ...], algorithm: str) -> None:
         super().__init__(strategy)

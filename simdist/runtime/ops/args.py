@@ -33,8 +33,11 @@ def shape_arg(shape: Any) -> tuple[int, ...]:
     return tuple(map(int, shape))
 
 
-def axes(axis: Any, rank: int, opname: str) -> tuple[int, ...] | None:
-    """A reduction's `axis` argument, checked against the rank and made non-negative."""
+def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None) -> tuple[int, ...] | None:
+    """A reduction's `axis` argument, checked against the rank and made non-negative. An axis out
+    of range is the kernel's InvalidArgumentError, marked with the shape function's ValueError
+    (a tf.function's trace; `shape`: the input's, for the message); a repeated axis is the
+    kernel's InvalidArgumentError in both modes (NumPy's ValueError must not leak)."""
     if axis is None:
         return None
     if isinstance(axis, Tensor):
@@ -50,8 +53,14 @@ def axes(axis: Any, rank: int, opname: str) -> tuple[int, ...] | None:
     for a in axs:
         a = int(a)
         if not -rank <= a < rank:
-            raise errors.InvalidArgumentError(
+            err = errors.InvalidArgumentError(
                 None, None, f"Invalid reduction dimension ({a} for input with {rank} dimension(s) [Op:{opname}]")
+            dims = list(shape) if shape is not None else [1] * rank
+            raise trace_errors.mark_shape(err, f"Invalid reduction dimension {a} for input with {rank} dimensions.",
+                                          opname, (dims, [len(axs)] if not isinstance(axis, (int, np.integer)) else []))
+        if a % rank in out:
+            raise errors.InvalidArgumentError(None, None, f"Invalid reduction arguments: Axes contains duplicate "
+                                                          f"dimension: {a % rank} [Op:{opname}]")
         out.append(a % rank)
     return tuple(out)
 
@@ -103,9 +112,9 @@ def allowed(name: str, kinds: str, what: str) -> Any:
     def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
         d = base(dts, attrs)
         if d.kind not in kinds:
-            raise errors.InvalidArgumentError(
+            raise trace_errors.not_allowed(errors.InvalidArgumentError(
                 None, None, f"Value for attr 'T' of {tf_name(d)} is not in the list of allowed values: {what} "
-                f"[Op:{name}]")
+                f"[Op:{name}]"), name, d, what)
         return d
     return rule
 

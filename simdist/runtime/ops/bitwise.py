@@ -54,10 +54,9 @@ def _binary(op: Any, x: Tensor, y: Any, reflected: bool = False) -> Tensor:
 
 
 def _call(op: Any, x: Any, y: Any) -> Tensor:
-    """A Python value x beside a tensor y takes y's dtype (math.call2)."""
-    if not math._tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and math._tensorlike(y):
-        return _binary(op, _t(y), x, True)
-    return _binary(op, _t(x), y)
+    """A non-tensor x beside a tensor y takes y's dtype (math.gen_operands)."""
+    xt, yt = math.gen_operands(op, x, y)
+    return _binary(op, xt, yt)
 
 
 def bitwise_and(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -73,11 +72,11 @@ def bitwise_xor(x: Any, y: Any, name: str | None = None) -> Tensor:
 
 
 def left_shift(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return _binary(LEFT_SHIFT, _t(x), y)
+    return _call(LEFT_SHIFT, x, y)
 
 
 def right_shift(x: Any, y: Any, name: str | None = None) -> Tensor:
-    return _binary(RIGHT_SHIFT, _t(x), y)
+    return _call(RIGHT_SHIFT, x, y)
 
 
 def invert(x: Any, name: str | None = None) -> Tensor:

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
-from simdist.runtime import execution
+from simdist.runtime import context, execution
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.unary import negative
@@ -252,15 +252,55 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
     """A binary op function (tf.math.subtract(x, y), ...): a Python value x beside a tensor y
     takes y's dtype, as TF's eager fallback converts every argument to the first tensor's dtype
     (`tf.math.subtract(2, int8)` is int8; `tf.math.less(True, int8)` is TypeError)."""
-    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
+    if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
-        if op is ADD and (type(x) in (float, bool) or type(x) is int and yt.dtype.kind == "b"):
-            try:
-                _operand(x, yt.dtype)
-            except TypeError:   # tf.math.add converts a refused literal without the dtype, then refuses the pair
-                raise args.dtype_error("AddV2", 1, _literal_dtype(x), yt.dtype) from None
+        if op is ADD or context.in_function():
+            _check_alone(op, x, yt.dtype)
+        _check_beside_variable(x, y)
+        if isinstance(x, (np.ndarray, np.generic)):
+            # eagerly, every argument is converted to the first tensor's dtype (args_to_matching_eager)
+            xt = _as_dtype_or_none(x, yt.dtype)
+            return binary(op, xt if xt is not None else _t(x), yt, out_dtype=out_dtype)
         return binary(op, yt, x, True, out_dtype)
     return binary(op, _t(x), y, out_dtype=out_dtype)
+
+
+def _check_beside_variable(x: Any, y: Any) -> None:
+    """Eagerly, a list or NumPy first operand beside a variable (not a tensor) sends the call to
+    the op's eager fallback, which converts x on its own and then the variable to x's dtype:
+    another dtype is a ValueError (`squared_difference([[1.0]], float64_variable)`; a Python
+    number takes the variable's dtype, as beside a tensor). Clause ops.conversion."""
+    if context.in_function() or isinstance(y, Tensor) or not isinstance(x, (list, tuple, np.ndarray, np.generic)):
+        return
+    try:
+        xdt = convert_to_tensor(x).dtype
+    except (TypeError, ValueError):
+        return
+    ydt = _t(y).dtype
+    if xdt is not ydt and xdt != ydt:
+        raise ValueError(f"Tensor conversion requested dtype {xdt.name} for Tensor with dtype {ydt.name}: {y!r}")
+
+
+def _check_alone(op: Any, x: Any, dt: dtypes.DType) -> None:
+    """Clause ops.conversion: a non-tensor first operand converted on its own, as
+    `tf.math.add` always does (math_ops.add: convert_to_tensor(x) before y) and a graph build does
+    for every op (op_def_library converts the inputs of a type attr in order, the first without
+    a dtype): a Python int is int32, a float float32, a NumPy value keeps its dtype; one other
+    than the tensor's is refused (eagerly InvalidArgumentError, traced TypeError)."""
+    try:
+        xdt = convert_to_tensor(x).dtype
+    except (TypeError, ValueError):
+        return
+    if xdt is not dt and xdt != dt:
+        raise args.mismatch_error(op.name, 1, xdt, dt)
+
+
+def _as_dtype_or_none(x: Any, dt: dtypes.DType) -> Tensor | None:
+    """A NumPy value converted to dt as eager conversion does (None when it cannot be)."""
+    try:
+        return convert_to_tensor(x, dtype=dt)
+    except (TypeError, ValueError):
+        return None
 
 
 def add(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -332,8 +372,11 @@ def greater_equal(x: Any, y: Any, name: str | None = None) -> Tensor:
     return _cmp(GREATER_EQUAL, x, y)
 
 
+# math_ops._TRUEDIV_TABLE: the 8- and 16-bit integers divide in float32, the 32- and 64-bit ones
+# (unsigned too) in float64
 _TRUEDIV_DT = {dtypes.int8: dtypes.float32, dtypes.int16: dtypes.float32, dtypes.uint8: dtypes.float32,
-               dtypes.uint16: dtypes.float32, dtypes.int32: dtypes.float64, dtypes.int64: dtypes.float64}
+               dtypes.uint16: dtypes.float32, dtypes.int32: dtypes.float64, dtypes.int64: dtypes.float64,
+               dtypes.uint32: dtypes.float64, dtypes.uint64: dtypes.float64}
 
 
 def _truediv_operands(x: Any, y: Any) -> tuple[Tensor, Tensor]:
@@ -353,11 +396,17 @@ def _truediv_operands(x: Any, y: Any) -> tuple[Tensor, Tensor]:
 
 
 def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """TF's truediv: int8/16 and uint8/16 divide in float32, int32/int64 in float64."""
+    """TF's truediv: int8/16 and uint8/16 divide in float32, int32/int64 and uint32/uint64 in float64."""
     return binary(REALDIV, *_truediv_operands(x, y))
 
 
-divide = truediv
+def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """`tf.math.divide` (math_ops.divide): without a name, a non-tensor x is converted to y's dtype
+    first, then `x / y` (so `divide(2, int64)` is float64 where truediv refuses the pair); with a
+    name it is truediv (clause ops.conversion)."""
+    if name is None and not _tensorlike(x):
+        x = convert_to_tensor(x, dtype=_t(y).dtype if _tensorlike(y) else None)
+    return truediv(x, y)
 
 
 # --- casts ------------------------------------------------------------------------------------------------
@@ -460,7 +509,7 @@ MIN = reduction("Min", _extreme(np.min, False), args.allowed("Min", *REAL), args
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     t = _t(input_tensor)
-    ax = args.axes(axis, t.ndim, op.name)
+    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list())
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
 
 
@@ -571,7 +620,7 @@ def _logical_rule(name: str) -> Any:
     def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
         for i, d in enumerate(dts):
             if d is not dtypes.bool_:
-                raise args.dtype_error(name, i, dtypes.bool_, d)
+                raise trace_errors.fixed_type(args.dtype_error(name, i, dtypes.bool_, d), name, i, d, dtypes.bool_)
         return dtypes.bool_
     return rule
 
@@ -596,6 +645,18 @@ def _logical_operand(v: Any, dt: dtypes.DType) -> Tensor:
     return convert_to_tensor(v, dtype=dtypes.bool_)
 
 
+def fallback_bool_check(ts: list[Tensor]) -> None:
+    """An eager call of an op with bool-typed inputs (LogicalAnd/Or, Any, All) given a Python list
+    or tuple leaves TF's fast path for the op's eager fallback, which converts every input with
+    dtype bool: a tensor of another dtype is a ValueError there (not the kernel's
+    InvalidArgumentError). Traced, op_def_library's TypeError (trace_errors.fixed_type)."""
+    if context.in_function():
+        return
+    for t in ts:
+        if t.dtype is not dtypes.bool_:
+            raise ValueError(f"Tensor conversion requested dtype bool for Tensor with dtype {t.dtype.name}: {t!r}")
+
+
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
     if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
         yt = _t(y)
@@ -603,6 +664,8 @@ def _logical(op: Any, x: Any, y: Any) -> Tensor:
     else:
         xt = _t(x)
         yt = _logical_operand(y, xt.dtype)
+    if isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)):
+        fallback_bool_check([xt, yt])
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt, out_dtype=dtypes.bool_)
 
@@ -648,21 +711,35 @@ SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b
                               lambda arrays, out, attrs: 2 * out.size)
 
 
+def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:
+    """The two operands of a generated op wrapper (gen_math_ops.sub, ...) as TF converts them
+    (clause ops.conversion): eagerly every non-tensor takes the tensor's dtype, a NumPy
+    value too (execute.args_to_matching_eager); while a tf.function traces, a non-tensor first
+    operand is converted on its own first (`_check_alone`)."""
+    if not _tensorlike(x) and _tensorlike(y):
+        yt = _t(y)
+        if context.in_function():
+            _check_alone(op, x, yt.dtype)
+        _check_beside_variable(x, y)
+        xt = _as_dtype_or_none(x, yt.dtype) if isinstance(x, (np.ndarray, np.generic)) else None
+        return (xt if xt is not None else _operand(x, yt.dtype)), yt
+    xt = _t(x)
+    return xt, _operand(y, xt.dtype)
+
+
 def _checked_binary(op: Any, x: Any, y: Any) -> Tensor:
     """binary() after the op's dtype rule (the operators' fast path skips it: their ops take all types)."""
-    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
-        yt = _t(y)
-        xt = _operand(x, yt.dtype)
-    else:
-        xt = _t(x)
-        yt = _operand(y, xt.dtype)
+    xt, yt = gen_operands(op, x, y)
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt)
 
 
 def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
     """`tf.math.divide_no_nan`: x / y, and 0 where y is 0 (even for x = 0 or inf); integers are
-    cast first as truediv casts them (int32 -> float64, ...)."""
+    cast first as truediv casts them (int32 -> float64, ...). A non-tensor x beside a tensor y is
+    converted to y's dtype first, as `divide` does (math_ops.div_no_nan)."""
+    if not _tensorlike(x) and _tensorlike(y):
+        x = convert_to_tensor(x, dtype=_t(y).dtype)
     xt, yt = _truediv_operands(x, y)
     return _checked_binary(DIV_NO_NAN, xt, yt)
 
@@ -703,6 +780,8 @@ def unbroadcast(grad: Any, shape: Sequence[int]) -> Any:
     from simdist.runtime.ops import array
     if grad is None:
         return None
+    if not isinstance(grad, Tensor):   # IndexedSlices: TF's reduce_sum makes them dense, reduced or not
+        grad = convert_to_tensor(grad)
     gs = grad.shape.as_list()
     shape = list(shape)
     if gs == shape:
@@ -816,6 +895,9 @@ _DIFFERENTIABLE_CAST = "fc"
 def _cast_grad(op: Any, grad: Any) -> list:
     src = op.inputs[0].dtype
     if src.kind in _DIFFERENTIABLE_CAST and op.get_attr("DstT").kind in _DIFFERENTIABLE_CAST:
+        if not isinstance(grad, Tensor):   # IndexedSlices stay slices (TF's _CastGrad casts their values)
+            from simdist.runtime.indexed_slices import IndexedSlices
+            return [IndexedSlices(cast(grad.values, src), grad.indices, grad.dense_shape)]
         return [cast(grad, src)]
     return [None]
 

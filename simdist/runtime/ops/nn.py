@@ -42,11 +42,13 @@ def _channel_axis(ndim: int, data_format: str) -> int:
 
 
 def _bias_add(x: np.ndarray, b: np.ndarray, data_format: str = "NHWC") -> np.ndarray:
-    if x.ndim < 2:
-        raise errors.InvalidArgumentError(None, None, f"Input tensor must be at least 2D: {_dims(x.shape)} "
-                                          "[Op:BiasAdd]")
+    if x.ndim < 2:   # traced: the shape function's ValueError (second fuzzer, seed 6 #69)
+        raise trace_errors.shape_error(f"Input tensor must be at least 2D: {_dims(x.shape)} [Op:BiasAdd]",
+                                       f"Shape must be at least rank 2 but is rank {x.ndim}", "BiasAdd",
+                                       (x.shape, b.shape))
     if b.ndim != 1:
-        raise errors.InvalidArgumentError(None, None, f"Biases must be 1D: {_dims(b.shape)} [Op:BiasAdd]")
+        raise trace_errors.shape_error(f"Biases must be 1D: {_dims(b.shape)} [Op:BiasAdd]",
+                                       f"Shape must be rank 1 but is rank {b.ndim}", "BiasAdd", (x.shape, b.shape))
     ax = _channel_axis(x.ndim, data_format)
     if b.shape[0] != x.shape[ax]:
         raise trace_errors.shape_error(

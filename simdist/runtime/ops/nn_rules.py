@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import _TF_NAMES as _C_NAMES, dtype_error as mismatch_error, tf_name as cname
 
 __all__ = ["cname", "tf_repr", "typed", "FLOATS", "FLOATS_COMPLEX", "REAL_NUMBERS", "CONV", "attr_error",
@@ -31,9 +32,11 @@ def tf_repr(dt: dtypes.DType) -> str:
 
 
 def attr_error(op: str, dt: dtypes.DType, allowed: str, attr: str = "T") -> errors.InvalidArgumentError:
-    return errors.InvalidArgumentError(
+    """The eager error; for attr T marked with the TypeError a graph build raises (trace_errors)."""
+    err = errors.InvalidArgumentError(
         None, None, f"Value for attr '{attr}' of {cname(dt)} is not in the list of allowed values: {allowed} "
         f"[Op:{op}]")
+    return trace_errors.not_allowed(err, op, dt, allowed) if attr == "T" else err
 
 
 def _allowed_set(allowed: str) -> frozenset[str]:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import OVER_AXIS, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -26,7 +26,7 @@ __all__ = ["reduce_prod", "reduce_any", "reduce_all", "argmax", "argmin", "cumsu
 def _bool_only(name: str) -> Any:
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         if dts[0] is not dtypes.bool_:
-            raise args.dtype_error(name, 0, dtypes.bool_, dts[0])
+            raise trace_errors.fixed_type(args.dtype_error(name, 0, dtypes.bool_, dts[0]), name, 0, dts[0], dtypes.bool_)
         return dtypes.bool_
     return rule
 
@@ -46,7 +46,7 @@ NotDifferentiable("All")
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     t = _t(input_tensor)
-    ax = args.axes(axis, t.ndim, op.name)
+    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list())
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
 
 
@@ -56,12 +56,24 @@ def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False, nam
 
 def reduce_any(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
     """`tf.reduce_any`: bool input only (TF refuses others with InvalidArgumentError)."""
-    return _reduce(ANY, input_tensor, axis, keepdims)
+    return _reduce(ANY, _bool_input(input_tensor, axis), axis, keepdims)
 
 
 def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
     """`tf.reduce_all`: bool input only."""
-    return _reduce(ALL, input_tensor, axis, keepdims)
+    return _reduce(ALL, _bool_input(input_tensor, axis), axis, keepdims)
+
+
+def _bool_input(v: Any, axis: Any) -> Any:
+    """Any/All's input is typed bool in the op def: a non-tensor is converted with dtype bool (a
+    number: TF's TypeError "Cannot convert 1 to EagerTensor of dtype bool"); tensors as they are,
+    except that eagerly a Python list or tuple axis sends the call to the op's fallback, which
+    converts the input with dtype bool: ValueError (clause ops.conversion)."""
+    from simdist.runtime.ops import math
+    t = math._logical_operand(v, dtypes.bool_)
+    if isinstance(axis, (list, tuple)):
+        math.fallback_bool_check([t])
+    return t
 
 
 @RegisterGradient("Prod")
@@ -93,6 +105,7 @@ def _prod_grad(op: Any, grad: Any) -> list:
 
 # --- argmax / argmin -------------------------------------------------------------------------------------
 _ARG_OUT = (dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint16)
+_ARG_OUT_ORDER = [dtypes.int16, dtypes.uint16, dtypes.int32, dtypes.int64]   # as TF's messages list them
 
 
 def _arg(fn: Any, fill: float, name: str) -> Any:
@@ -112,10 +125,11 @@ def _arg_rule(name: str) -> Any:
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         d = dts[0]
         if d.kind not in "fiub":
-            raise errors.InvalidArgumentError(
+            allowed = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
+                       "qint16, quint16, uint16, complex128, half, uint32, uint64, bool")
+            raise trace_errors.not_allowed(errors.InvalidArgumentError(
                 None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of allowed values: "
-                "float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, "
-                f"qint16, quint16, uint16, complex128, half, uint32, uint64, bool [Op:{name}]")
+                f"{allowed} [Op:{name}]"), name, d, allowed)
         return attrs["output_type"]
     return rule
 
@@ -130,13 +144,23 @@ def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa:
     t = _t(input)
     ax = 0 if axis is None else int(axis._v if isinstance(axis, Tensor) else axis)
     nd = t.ndim   # a scalar has no dimension to reduce: [0, 0) in TF's message
-    if not -nd <= ax < nd:
+    if not -nd <= ax < nd and nd < 2:   # ArgOp's shape function: a vector gives a scalar, unchecked
         raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [{-nd}, {nd}), but got "
                                           f"{ax} [Op:{op.name}]")
+    if not -nd <= ax < nd:   # traced: the shape function's ValueError (second fuzzer, seed 6 #130)
+        raise trace_errors.shape_error(f"Expected dimension in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]",
+                                       f"Dimension ({ax}) must be in the range [{-nd}, {nd}), where {nd} is the number "
+                                       "of dimensions in the input.", op.name, (t.shape.as_list(), []))
     out = dtypes.as_dtype(output_type)
-    if out not in _ARG_OUT:
-        raise TypeError(f"Value passed to parameter 'output_type' has DataType {out.name} not in list of allowed "
-                        "values: int16, uint16, int32, int64")
+    allowed = _ARG_OUT if op.name == "ArgMax" else (dtypes.int32, dtypes.int64)   # ArgMin: int32, int64 only
+    if out not in allowed:
+        names = ", ".join(d.name for d in sorted(allowed, key=_ARG_OUT_ORDER.index))
+        # the op def's attr check: eagerly InvalidArgumentError, traced op_def_library's TypeError (second
+        # fuzzer, seed 7 #31, #35)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'output_type' of {out.name} is not in the list of allowed values: {names} "
+                        f"[Op:{op.name}]"), TypeError,
+            f"Value passed to parameter 'output_type' has DataType {out.name} not in list of allowed values: {names}")
     return dispatch.execute(op, (t,), {"axis": ax % nd, "output_type": out})
 
 

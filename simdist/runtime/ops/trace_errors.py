@@ -18,7 +18,8 @@ from typing import Any, Sequence
 
 from simdist.runtime import dtypes, errors
 
-__all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text"]
+__all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
+           "not_allowed", "fixed_type"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -26,6 +27,42 @@ _ATTR = "_simdist_trace_error"
 _ARG_NAMES = {"MatMul": ("a", "b"), "SelectV2": ("t", "e")}
 # List-input ops and their list argument's name.
 _LIST_ARGS = {"ConcatV2": "values", "Pack": "values", "AddN": "inputs"}
+
+
+# The first input's name in TF's OpDef, where it is not "x" (op_def_library's messages name it),
+# for the ops whose type attr T simdist checks against an allowed list.
+_FIRST_INPUT = {"AddN": "inputs", "ArgMax": "input", "ArgMin": "input", "Atan2": "y", "AvgPool": "value",
+                "BiasAdd": "value", "Conv2D": "input", "DepthwiseConv2dNative": "input", "Elu": "features",
+                "EuclideanNorm": "input", "L2Loss": "t", "LeakyRelu": "features", "LogSoftmax": "logits",
+                "MatMul": "a", "Max": "input", "Mean": "input", "Min": "input", "Prod": "input", "Sum": "input",
+                "MaxPool": "input", "Polygamma": "a", "Relu": "features", "Relu6": "features", "Selu": "features",
+                "Softplus": "features", "Softsign": "features", "ResizeBilinear": "images", "Softmax": "logits",
+                "SoftmaxCrossEntropyWithLogits": "features", "TopKV2": "input",
+                **{op: "data" for op in ("SegmentMax", "SegmentMean", "SegmentMin", "SegmentProd", "SegmentSum",
+                                         "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd",
+                                         "UnsortedSegmentSum")}}
+# TF's C type names (kernel messages) and Python dtype names (op_def_library's messages)
+_PY_NAMES = {"half": "float16", "float": "float32", "double": "float64"}
+
+
+def not_allowed(err: BaseException, op: str, got: dtypes.DType, allowed: str) -> Any:
+    """`err` (the eager "Value for attr 'T' of ... is not in the list of allowed values"), marked
+    with op_def_library._SatisfiesTypeConstraint's TypeError, which a graph build raises
+    instead; `allowed` is the eager message's list (C names)."""
+    names = ", ".join(_PY_NAMES.get(n.strip(), n.strip()) for n in allowed.split(","))
+    return static(err, TypeError, f"Value passed to parameter '{_FIRST_INPUT.get(op, 'x')}' has DataType "
+                                  f"{got.name} not in list of allowed values: {names}")
+
+
+def fixed_type(err: BaseException, op: str, index: int, got: dtypes.DType, want: dtypes.DType) -> Any:
+    """`err` (an input of a fixed dtype, e.g. LogicalAnd's or Any's bool, given another), marked
+    with op_def_library's TypeError for a graph tensor (a tf.function's argument or a variable's
+    value). A tensor captured from eager code raises `assert False, "Unreachable"` there instead
+    (AssertionError, TF 2.21), which simdist does not tell apart."""
+    names = {"Any": ("input",), "All": ("input",)}.get(op, ("x", "y"))
+    name = names[index] if index < len(names) else names[-1]
+    return static(err, TypeError, f"Input '{name}' of '{op}' Op has type {got.name} that does not match expected "
+                                  f"type of {want.name}.")
 
 
 def static(err: BaseException, cls: type, text: str) -> Any:
@@ -81,7 +118,7 @@ def at_trace(err: BaseException) -> BaseException | None:
     raises `err` as it is."""
     mark = getattr(err, _ATTR, None)
     if mark is None:
-        return None
+        return _no_kernel(err)
     cls, text = mark
     where = ""
     user = [f for f in traceback.extract_tb(err.__traceback__) if not os.path.abspath(f.filename).startswith(_PACKAGE)]
@@ -91,6 +128,20 @@ def at_trace(err: BaseException) -> BaseException | None:
         where = f"    File \"{f.filename}\", line {f.lineno}, in {f.name}  *\n" + (f"        {line}\n" if line else "") + "\n"
     body = f"{cls.__name__}: {text}".replace("\n", "\n    ")
     return cls(f"in user code:\n\n{where}    {body}\n")
+
+
+def _no_kernel(err: BaseException) -> BaseException | None:
+    """An op with no CPU kernel for its dtype: eagerly NotFoundError ("Could not find device for
+    node: {{node RealDiv}} = RealDiv[T=DT_INT32]"); in a tf.function the graph is built and its
+    run fails to place the node: InvalidArgumentError ("No OpKernel was registered to support Op
+    'RealDiv' used by {{node RealDiv}} with these attrs: [T=DT_INT32]"). None for other errors."""
+    import re
+    text = str(err)
+    m = re.search(r"Could not find device for node: \{\{node (\w+)\}\} = \w+\[([^\]]*)\]", text)
+    if not isinstance(err, errors.NotFoundError) or m is None:
+        return None
+    return errors.InvalidArgumentError(None, None, f"No OpKernel was registered to support Op '{m.group(1)}' used by "
+                                                   f"{{{{node {m.group(1)}}}}} with these attrs: [{m.group(2)}]")
 
 
 def broadcast_text(sa: Sequence[int], sb: Sequence[int]) -> str:

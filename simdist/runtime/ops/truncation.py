@@ -121,8 +121,7 @@ def truncatemod(x: Any, y: Any, name: str | None = None) -> Tensor:
 def realdiv(x: Any, y: Any, name: str | None = None) -> Tensor:
     """`tf.realdiv`: x / y of one float dtype (integers: TF's NotFoundError)."""
     from simdist.runtime.ops import math
-    xt = args.t(x)
-    yt = math._operand(y, xt.dtype)
+    xt, yt = math.gen_operands(math.REALDIV, x, y)
     _realdiv_rule((xt.dtype, yt.dtype), None)
     return math.binary(math.REALDIV, xt, yt)
 
@@ -146,6 +145,9 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
     in_dt = value.dtype
     if in_dt.kind == "c" or out.kind == "c":
         raise NotImplementedError(f"saturate_cast of complex values ({in_dt.name} to {out.name}) is not simdist's")
+    if in_dt in (dtypes.uint32, dtypes.uint64):   # TF clamps with the ClipByValue op: no CPU kernel for these
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node ClipByValue}}}} = "
+                                               f"ClipByValue[T=DT_{in_dt.name.upper()}] [Op:ClipByValue]")
     in_min, in_max = _limits(in_dt)
     out_min, out_max = _limits(out)
     np_dtype = in_dt._np.type

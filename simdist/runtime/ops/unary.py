@@ -12,7 +12,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, unary
+from simdist.runtime.ops.registry import RegisterGradient, unary
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["negative", "abs_", "sign", "sqrt", "exp", "log", "square", "log1p", "reciprocal", "floor", "ceil",
@@ -92,8 +92,15 @@ IS_FINITE = unary("IsFinite", np.isfinite, _flag_rule("IsFinite"), _BOOL_FLAG)
 IS_INF = unary("IsInf", np.isinf, _flag_rule("IsInf"), _BOOL_FLAG)
 for _n in ("Floor", "Ceil", "Round"):   # TF's gradients of these return [None]
     RegisterGradient(_n)(lambda op, grad: [None])
-for _n in ("IsNan", "IsFinite", "IsInf"):
-    NotDifferentiable(_n)
+# IsNan, IsFinite and IsInf have no gradient in TF (none registered, not NotDifferentiable): a
+# gradient reaching one is TF's LookupError; one through tf.where's condition never does
+def _register_flag_gradients() -> None:
+    from simdist.runtime.ops.counting import no_tf_gradient
+    for n in ("IsNan", "IsFinite", "IsInf"):
+        no_tf_gradient(n)
+
+
+_register_flag_gradients()
 
 
 def _unary(op: Any, x: Any) -> Tensor:
@@ -179,9 +186,16 @@ def _abs_grad(op: Any, grad: Any) -> list:
     return [grad * sign(op.inputs[0])]
 
 
+def _safe(grad: Any, value: Any) -> Any:
+    """TF's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels give +0 where the incoming gradient is
+    0, whatever y is (0 * inf and 0 / 0 are not NaN there: second fuzzer, seed 8 #103)."""
+    from simdist.runtime.ops import array, math
+    return math.where(math.equal(grad, 0), array.zeros_like(value), value)
+
+
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op: Any, grad: Any) -> list:
-    return [grad * 0.5 / op.outputs[0]]   # TF's SqrtGrad: grad * 0.5 / y
+    return [_safe(grad, grad * 0.5 / op.outputs[0])]   # TF's SqrtGrad: grad * 0.5 / y
 
 
 @RegisterGradient("Exp")
@@ -202,13 +216,13 @@ def _log1p_grad(op: Any, grad: Any) -> list:
 @RegisterGradient("Reciprocal")
 def _reciprocal_grad(op: Any, grad: Any) -> list:
     y = op.outputs[0]
-    return [-grad * (y * y)]   # TF's ReciprocalGrad: -grad * y^2
+    return [_safe(grad, -grad * (y * y))]   # TF's ReciprocalGrad: -grad * y^2
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op: Any, grad: Any) -> list:
     y = op.outputs[0]
-    return [grad * (y * y * y) * -0.5]   # TF's RsqrtGrad: -0.5 * grad * y^3
+    return [_safe(grad, grad * (y * y * y) * -0.5)]   # TF's RsqrtGrad: -0.5 * grad * y^3
 
 
 @RegisterGradient("Sign")

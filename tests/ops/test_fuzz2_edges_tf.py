@@ -1,0 +1,343 @@
+"""The rules the second differential fuzzer (tests/fuzz2/) found wrong, each against real
+TensorFlow 2.21: the same call on both backends gives the same dtype and bits, or raises the
+same exception class. Integer truediv tables (uint32/uint64), cross-replica MEAN dtypes and the
+collectives' dtypes, operand conversion of binary op functions (eager and traced), and the
+errors a tf.function's graph build raises for refused dtypes. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _traced(fn: Callable[..., Any], *args: Any) -> Callable[[Any], Any]:
+    """fn(tf, *tensors) inside a tf.function that takes the tensors as arguments (graph tensors,
+    as a traced program's inputs are), called once."""
+    def run(tf: Any) -> Any:
+        made = [a(tf) for a in args]
+        return tf.function(lambda *xs: fn(tf, *xs), autograph=False)(*made)
+    return run
+
+
+_STRATEGIES: dict[str, Any] = {}
+
+
+def _strategy(tf: Any) -> Any:
+    """MirroredStrategy on two logical CPUs: simdist's on a fresh simulation for each case (the
+    test harness resets simdist between tests), TF's made once per worker (TF's worker hung when
+    each case made its own: collective executors piling up)."""
+    simdist_tf = tf.__name__.startswith("simdist")
+    if simdist_tf or tf.__name__ not in _STRATEGIES:
+        if simdist_tf:
+            import simdist
+            simdist.reset()
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        _STRATEGIES[tf.__name__] = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    return _STRATEGIES[tf.__name__]
+
+
+def _reduce(dt: str, how: str, axis: Any) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        s = _strategy(tf)
+        v = s.experimental_distribute_values_from_function(lambda ctx: tf.constant([1, 2 + ctx.replica_id_in_sync_group],
+                                                                                   dtype=getattr(tf, dt)))
+        return s.reduce(how, v, axis=axis)
+    return run
+
+
+def _all_reduce(dt: str, how: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        s = _strategy(tf)
+        out = s.run(lambda: tf.distribute.get_replica_context().all_reduce(how, tf.constant([1, 2], dtype=getattr(tf, dt))))
+        return list(s.experimental_local_results(out))
+    return run
+
+
+def _all_gather(dt: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        s = _strategy(tf)
+        out = s.run(lambda: tf.distribute.get_replica_context().all_gather(tf.constant([1, 2], dtype=getattr(tf, dt)), 0))
+        return list(s.experimental_local_results(out))
+    return run
+
+
+def _grad(tf: Any, fn: Callable[[Any], Any]) -> Any:
+    v = tf.Variable([1.0, np.nan, np.inf])
+    with tf.GradientTape() as tape:
+        y = fn(v)
+    return tape.gradient(y, v, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+
+
+def _zero_upstream(tf: Any, name: str, dt: str) -> Any:
+    v = tf.Variable(tf.constant([0.0, -1.0, 4.0, np.inf], getattr(tf, dt)))
+    fn = {"sqrt": tf.sqrt, "rsqrt": tf.math.rsqrt, "reciprocal": tf.math.reciprocal}[name]
+    with tf.GradientTape() as tape:
+        y = fn(v)
+    return tape.gradient(y, v, output_gradients=tf.constant([0.0, 0.0, 1.0, 0.0], getattr(tf, dt)))
+
+
+def _int_grad(tf: Any, fn: Callable[[Any, Any], Any]) -> Any:
+    v = tf.Variable([3, -1], dtype=tf.int32)
+    with tf.GradientTape() as tape:
+        y = fn(tf, v)
+    g = tape.gradient(y, v)
+    return tf.constant(-99) if g is None else g
+
+
+def _slices_grad(tf: Any, fn: Callable[[Any, Any], Any]) -> Any:
+    """The gradient of a gather of fn(v): its class (IndexedSlices or dense) as a string tensor's
+    length (2 or 1) and its dense value."""
+    v = tf.Variable(np.arange(6, dtype=np.float32).reshape(3, 2))
+    with tf.GradientTape() as tape:
+        y = tf.gather(fn(tf, v), [2, 0])
+    g = tape.gradient(y, v)
+    return [tf.constant(2 if type(g).__name__ == "IndexedSlices" else 1), tf.convert_to_tensor(g)]
+
+
+def _c(dt: str, values: Any = (1, 2)) -> Callable[[Any], Any]:
+    return lambda tf: tf.constant(list(values), dtype=getattr(tf, dt))
+
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- integer truediv: math_ops._TRUEDIV_TABLE (uint32/uint64 in float64: fuzz2 seed 1 #23)
+    *[(f"truediv-{dt}", "ops.truediv-dtypes", lambda tf, dt=dt: tf.constant([0, 3], getattr(tf, dt)) / tf.constant([0, 2], getattr(tf, dt)))
+      for dt in ("uint8", "uint16", "uint32", "uint64", "int16")],
+    ("divide-no-nan-uint64", "ops.truediv-dtypes", lambda tf: tf.math.divide_no_nan(tf.constant([3, 1], tf.uint64), tf.constant([2, 0], tf.uint64))),
+    # -- cross-replica MEAN of unsigned integers, bfloat16 collectives (fuzz2 seed 1 #23)
+    *[(f"reduce-{how}-{dt}-axis-{ax}", "reduce.dtypes", _reduce(dt, how, ax))
+      for dt in ("uint32", "uint64", "bfloat16") for how in ("SUM", "MEAN") for ax in (None, 0)],
+    *[(f"all-reduce-{how}-{dt}", "reduce.dtypes", _all_reduce(dt, how)) for dt in ("bfloat16", "uint32") for how in ("SUM", "MEAN")],
+    ("all-gather-bfloat16", "gather.dtypes", _all_gather("bfloat16")),
+    # -- operand conversion of op functions (fuzz2 seeds 2, 3)
+    ("add-int-literal-first-int64", "ops.conversion", lambda tf: tf.math.add(2, _c("int64")(tf))),
+    ("add-float-literal-first-float64", "ops.conversion", lambda tf: tf.add(2.5, _c("float64")(tf))),
+    ("add-int-literal-first-int32", "ops.conversion", lambda tf: tf.add(2, _c("int32")(tf))),
+    ("subtract-numpy-first-float64", "ops.conversion", lambda tf: tf.math.subtract(np.float32(2.0), _c("float64")(tf))),
+    ("greater-numpy-first-int64", "ops.conversion", lambda tf: tf.greater(np.int32(1), _c("int64")(tf))),
+    ("add-numpy-first-float64", "ops.conversion", lambda tf: tf.math.add(np.float32(2.0), _c("float64")(tf))),
+    ("left-shift-literal-first-int64", "ops.conversion", lambda tf: tf.bitwise.left_shift(1, _c("int64")(tf))),
+    ("truncatediv-numpy-first-float64", "ops.conversion", lambda tf: tf.truncatediv(np.float32(7.0), _c("float64")(tf))),
+    ("xlogy-numpy-first-float64", "ops.conversion", lambda tf: tf.math.xlogy(np.float32(2.0), _c("float64")(tf))),
+    ("realdiv-float-literal-first-float64", "ops.conversion", lambda tf: tf.realdiv(2.5, _c("float64")(tf))),
+    ("divide-literal-first-int64", "ops.conversion", lambda tf: tf.divide(2, _c("int64")(tf))),
+    ("divide-literal-first-uint8", "ops.conversion", lambda tf: tf.math.divide(3, _c("uint8")(tf))),
+    ("divide-named-literal-first-int64", "ops.conversion", lambda tf: tf.divide(2, _c("int64")(tf), name="d")),
+    ("divide-no-nan-literal-first-int64", "ops.conversion", lambda tf: tf.math.divide_no_nan(2, _c("int64", (0, 4))(tf))),
+    ("truediv-literal-first-int64", "ops.conversion", lambda tf: tf.math.truediv(2, _c("int64")(tf))),
+    ("reduce-any-float-list-axis", "ops.conversion", lambda tf: tf.reduce_any(_c("float32", (1.5, 0.0))(tf), axis=[0])),
+    ("reduce-any-float-int-axis", "ops.conversion", lambda tf: tf.reduce_any(_c("float32", (1.5, 0.0))(tf), axis=0)),
+    ("reduce-all-int-literal", "ops.conversion", lambda tf: tf.reduce_all(1)),
+    ("logical-and-float-and-list", "ops.conversion", lambda tf: tf.logical_and(_c("float32", (1.5, 0.0))(tf), [True, False])),
+    ("logical-and-bool-and-list", "ops.conversion", lambda tf: tf.logical_and(_c("bool", (True, False))(tf), [True, True])),
+    ("list-first-beside-float64-variable", "ops.conversion",
+     lambda tf: tf.math.squared_difference([[1.0, 1.0]], tf.Variable([0.25, 0.0], dtype=tf.float64))),
+    ("numpy-first-beside-float64-variable", "ops.conversion",
+     lambda tf: tf.math.subtract(np.int32(-7), tf.Variable([0.25, 0.0], dtype=tf.float64))),
+    ("float-first-beside-float64-variable", "ops.conversion",
+     lambda tf: tf.math.subtract(2.5, tf.Variable([0.25, 0.0], dtype=tf.float64))),
+    ("int64-list-first-beside-int32-variable", "ops.conversion",
+     lambda tf: tf.bitwise.bitwise_and([[6, 2147483648]], tf.Variable([1, 2], dtype=tf.int32))),
+    ("int32-list-first-beside-int32-variable", "ops.conversion",
+     lambda tf: tf.bitwise.bitwise_and([6, 2], tf.Variable([1, 2], dtype=tf.int32))),
+    ("numpy-scalar-ge-variable", "ops.conversion", lambda tf: np.float32(-0.0) >= tf.Variable([0.0, -1.0, 2.0])),
+    ("numpy-scalar-minus-variable", "ops.conversion", lambda tf: np.float64(2.5) - tf.Variable([1.0, 2.0])),
+    # -- saturate_cast clamps with the ClipByValue op (no uint32/uint64 CPU kernel: fuzz2 seed 4 #107)
+    *[(f"saturate-cast-{a}-to-{b}", "ops.truncation",
+       lambda tf, a=a, b=b: tf.saturate_cast(tf.constant([4, 1], getattr(tf, a)), getattr(tf, b)))
+      for a, b in (("uint32", "int8"), ("uint64", "uint64"), ("uint16", "uint64"), ("int16", "uint8"))],
+    # -- IsNan/IsInf/IsFinite have no registered gradient (fuzz2 seed 4 #95)
+    ("grad-is-inf-target", "ops.gradient-none-or-zeros", lambda tf: _grad(tf, lambda v: tf.math.is_inf(v))),
+    ("grad-where-is-nan", "ops.gradient-none-or-zeros", lambda tf: _grad(tf, lambda v: tf.where(tf.math.is_nan(v), 0.0, v))),
+    ("grad-cast-is-finite", "ops.gradient-none-or-zeros",
+     lambda tf: _grad(tf, lambda v: tf.cast(tf.math.is_finite(v), tf.float32) * v)),
+    # -- SqrtGrad, RsqrtGrad and ReciprocalGrad give +0 where the incoming gradient is 0 (seed 8 #103)
+    *[(f"grad-{k}-zero-upstream", "ops.gradient-none-or-zeros", lambda tf, k=k, dt=dt: _zero_upstream(tf, k, dt))
+      for k in ("sqrt", "rsqrt", "reciprocal") for dt in ("float32", "float16")],
+    # -- an integer variable's own read is recorded (ReadVariableOp takes the handle): fuzz2 seed 4 #250
+    *[(f"grad-int-variable-{k}", "ops.gradient-none-or-zeros", lambda tf, f=f: _int_grad(tf, f))
+      for k, f in (("read", lambda tf, v: tf.convert_to_tensor(v)), ("round", lambda tf, v: tf.round(v)),
+                   ("identity", lambda tf, v: tf.identity(v)), ("times-one", lambda tf, v: v * 1))],
+    # -- IndexedSlices through FloorMod/Mul/broadcast Sub become dense, through Cast and Neg stay slices (seed 4 #208)
+    *[(f"grad-slices-through-{k}", "ops.gather-gradient-indexed-slices", lambda tf, f=f: _slices_grad(tf, f))
+      for k, f in (("floormod", lambda tf, v: tf.math.floormod(v, 4.0)), ("mul", lambda tf, v: v * v),
+                   ("sub-broadcast", lambda tf, v: v - tf.constant([1.0, 2.0])), ("cast", lambda tf, v: tf.cast(v, tf.float64)),
+                   ("neg", lambda tf, v: -v), ("add-scalar", lambda tf, v: v + 1.0), ("sqrt", lambda tf, v: tf.sqrt(v)),
+                   ("square", lambda tf, v: tf.square(v)), ("reshape", lambda tf, v: tf.reshape(tf.reshape(v, [-1]), [3, 2])),
+                   ("concat", lambda tf, v: tf.concat([v, v], axis=0)), ("identity", lambda tf, v: tf.identity(v)))],
+    # -- argmax/argmin output types: ArgMin's op def has int32 and int64 only (seed 7 #31, #35)
+    *[(f"{fn}-output-{ot}", "ops.argument-errors",
+       lambda tf, fn=fn, ot=ot: getattr(tf, fn)(tf.constant([[3.0, 1.0]]), axis=1, output_type=getattr(tf, ot)))
+      for fn in ("argmax", "argmin") for ot in ("int8", "int16", "uint16", "int32")],
+    ("traced-argmin-output-int16", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.argmin(x, axis=0, output_type=tf.int16), _c("float32"))),
+    # -- a graph build's errors (op_def_library) inside tf.function, the operands as arguments
+    ("traced-exp-int32", "function.trace-time-errors", _traced(lambda tf, x: tf.exp(x), _c("int32"))),
+    ("traced-relu-bool", "function.trace-time-errors", _traced(lambda tf, x: tf.nn.relu(x), _c("bool", (True, False)))),
+    ("traced-reduce-sum-bool", "function.trace-time-errors", _traced(lambda tf, x: tf.reduce_sum(x), _c("bool", (True, False)))),
+    ("traced-sort-bool", "function.trace-time-errors", _traced(lambda tf, x: tf.sort(x), _c("bool", (True, False)))),
+    ("traced-softmax-int32", "function.trace-time-errors", _traced(lambda tf, x: tf.nn.softmax(x), _c("int32"))),
+    ("traced-argmax-ok-bool", "function.trace-time-errors", _traced(lambda tf, x: tf.argmax(x), _c("bool", (False, True)))),
+    ("traced-logical-and-int", "function.trace-time-errors", _traced(lambda tf, x: tf.logical_and(x, x), _c("int32"))),
+    ("traced-reduce-any-float", "function.trace-time-errors", _traced(lambda tf, x: tf.reduce_any(x, axis=[0]), _c("float32"))),
+    ("traced-realdiv-int32-no-kernel", "function.trace-time-errors", _traced(lambda tf, x: tf.realdiv(x, x), _c("int32"))),
+    ("traced-rint-half-no-kernel", "function.trace-time-errors", _traced(lambda tf, x: tf.math.rint(x), _c("float16"))),
+    ("traced-saturate-cast-uint32-no-kernel", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.saturate_cast(x, tf.int8), _c("uint32"))),
+    ("traced-reduce-sum-axis-out-of-range", "function.trace-time-errors", _traced(lambda tf, x: tf.reduce_sum(x, 3), _c("float32"))),
+    ("traced-reduce-max-axis-list-out-of-range", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.reduce_max(x, [0, -3]), _c("float32"))),
+    ("traced-reduce-sum-duplicate-axes", "function.trace-time-errors", _traced(lambda tf, x: tf.reduce_sum(x, [0, 0]), _c("float32"))),
+    ("traced-argmin-vector-axis-out-of-range", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.argmin(x, axis=2), _c("float32"))),
+    ("traced-argmin-matrix-axis-out-of-range", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.argmin(tf.reshape(x, [1, 2]), axis=2), _c("float32"))),
+    ("reduce-logsumexp-duplicate-axes", "ops.shape-errors", lambda tf: tf.reduce_logsumexp(_c("float32")(tf), [-1, 0])),
+    ("reduce-sum-duplicate-axes", "ops.shape-errors", lambda tf: tf.reduce_sum(tf.constant([[1.0, 2.0]]), [-1, 1])),
+    ("traced-bias-add-vector", "function.trace-time-errors", _traced(lambda tf, x: tf.nn.bias_add(x, x), _c("float64"))),
+    ("traced-bias-add-matrix-bias", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.nn.bias_add(tf.reshape(x, [1, 2]), tf.reshape(x, [1, 2])), _c("float32"))),
+    ("traced-greater-equal-literal-first", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.greater_equal(2, x), _c("int64"))),
+    ("traced-greater-equal-literal-second", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.greater_equal(x, 2), _c("int64"))),
+    ("traced-subtract-float-literal-first", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.subtract(2.0, x), _c("float64"))),
+    ("traced-subtract-float-literal-first-float32", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.subtract(2.0, x), _c("float32"))),
+    ("traced-bitwise-and-literal-first", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.bitwise.bitwise_and(3, x), _c("uint8"))),
+]
+
+
+def _result(tf: Any, k: int) -> Any:
+    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
+    try:
+        out = CASES[k][2](tf)
+    except Exception as e:  # noqa: BLE001 - the error class is the result
+        return ("err", type(e).__name__)
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    return ("ok", [(o.dtype.name, np.asarray(o.numpy()).astype(np.float64) if o.dtype.name == "bfloat16"
+                    else np.asarray(o.numpy())) for o in outs])
+
+
+def _tf_worker(indices: list[int]) -> dict[int, Any]:
+    import tensorflow as tf
+    _strategy(tf)   # the logical CPUs are configured before any op initializes TF's runtime
+    return {k: _result(tf, k) for k in indices}
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return tf_workers.spawn(__file__, list(range(len(CASES))))
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind == "f":
+        nan = np.isnan(a) & np.isnan(b)
+        width = f"u{a.dtype.itemsize}"
+        return bool(np.all(nan | (a.view(width) == b.view(width))))
+    return bool(np.array_equal(a, b))
+
+
+def _check(k: int, tf_results: dict[int, Any]) -> None:
+    from simdist import tf
+    name = CASES[k][0]
+    want, got = tf_results[k], _result(tf, k)
+    if want[0] == "err":
+        assert got == want, f"simdist gives {got[1]}, but TF 2.21 raises {want[1]} [{name}]"
+        return
+    assert got[0] == "ok", f"simdist raises {got[1]}, but TF 2.21 returns {want[1]} [{name}]"
+    assert len(got[1]) == len(want[1]), f"{len(got[1])} outputs, but TF 2.21 gives {len(want[1])} [{name}]"
+    for j, ((gd, ga), (wd, wa)) in enumerate(zip(got[1], want[1])):
+        assert gd == wd, f"out[{j}].dtype={gd}, but TF 2.21 gives {wd} [{name}]"
+        assert _same_bits(ga, wa), f"out[{j}]={ga.ravel()[:8]} (shape {ga.shape}), but TF 2.21 gives " \
+                                   f"{wa.ravel()[:8]} (shape {wa.shape}) [{name}]"
+
+
+def _cases(cid: str) -> Any:
+    ks = [k for k, (_, c, _) in enumerate(CASES) if c == cid]
+    assert ks, f"no case for clause {cid}"
+    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+
+
+@clause("ops.truediv-dtypes")
+@_cases("ops.truediv-dtypes")
+def test_truediv_tables(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("reduce.dtypes")
+@_cases("reduce.dtypes")
+def test_cross_replica_dtypes(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("gather.dtypes")
+@_cases("gather.dtypes")
+def test_gather_dtypes(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.conversion")
+@_cases("ops.conversion")
+def test_operand_conversion(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.truncation")
+@_cases("ops.truncation")
+def test_saturate_cast_kernels(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.gradient-none-or-zeros")
+@_cases("ops.gradient-none-or-zeros")
+def test_flag_ops_have_no_gradient(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.gather-gradient-indexed-slices")
+@_cases("ops.gather-gradient-indexed-slices")
+def test_slices_through_gradients(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.shape-errors")
+@_cases("ops.shape-errors")
+def test_reduction_axes(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@_cases("ops.argument-errors")
+def test_arg_output_types(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@_cases("function.trace-time-errors")
+def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    tested = {"ops.truediv-dtypes", "reduce.dtypes", "gather.dtypes", "ops.conversion", "function.trace-time-errors",
+              "ops.truncation", "ops.gradient-none-or-zeros", "ops.gather-gradient-indexed-slices", "ops.shape-errors",
+              "ops.argument-errors"}
+    untested = sorted({c for _, c, _ in CASES} - tested)
+    assert not untested, f"cases of clauses {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fuzz2_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(_tf_worker)
