@@ -124,8 +124,12 @@ def _worker_main() -> None:
             programs = differ._recv(sys.stdin.buffer)
         except EOFError:
             return
-        for p in programs:
-            differ._send(sys.stdout.buffer, _run_all(tf, p, strategy))
+        for p in programs:   # (the protocol of differ._worker_main: the result and whether collectives still run)
+            result = _run_all(tf, p, strategy)
+            healthy = p.mode != "dist" or differ._collectives_healthy(tf, strategy)
+            differ._send(sys.stdout.buffer, (result, healthy))
+            if not healthy:
+                return
 
 
 class TFWorker2(differ.TFWorker):
