@@ -633,6 +633,26 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
       for fn in ("softmax", "log_softmax") for dt in ("float16", "float32", "float64")],
     ("softmax-nonfinite-axis0", "nn.softmax-nonfinite",
      lambda tf: tf.nn.softmax(tf.constant([[np.nan, -np.inf], [1.0, 1.0]]), axis=0)),
+    # argmax/argmin start from (index 0, the dtype's lowest/highest finite value): NaN and infinities
+    # past it never win (fuzzer, seed 20261130 #10417)
+    *[(f"{fn}-nonfinite-{dt}", "ops.argmax",
+       (lambda fn, dt: lambda tf: [getattr(tf, fn)(tf.constant(r, getattr(tf, dt))) for r in (
+           [-np.inf, 5.0], [5.0, -np.inf], [-np.inf, -np.inf], [np.inf, np.inf, 3.0], [np.nan, -np.inf, -5.0],
+           [-np.inf, -3.0e38], [np.nan, np.inf, np.inf], [np.inf, np.nan], [np.nan, 1.0, 2.0], [2.0, 1.0, np.nan],
+           [np.nan, np.nan, 1.0])] + [getattr(tf, fn)(tf.constant(
+               [[np.nan, 1.0], [3.0e38, np.inf], [3.0e38, -np.inf]], getattr(tf, dt)), axis=0)])(fn, dt))
+      for fn in ("argmin", "argmax") for dt in ("float16", "float32", "float64")],
+    # float to int8/uint8/int16/uint16: packets saturate through int32, the scalar tail wraps
+    # (fuzzer, seed 20261201 #2687 and seed 20261130 #11423)
+    *[(f"cast-{src}-to-{dst}-{n}", "ops.packet-paths",
+       (lambda src, dst, n: lambda tf: tf.cast(tf.cast(tf.constant(np.resize(np.array(
+           [np.nan, np.inf, -np.inf, 300.0, -300.0, 1e10, -1e10, 3e9, 65504.0, 44.7, -44.7, 2.0 ** 31, -2.0 ** 31]),
+           n)), getattr(tf, src)), getattr(tf, dst)))(src, dst, n))
+      for src in ("float16", "float32", "float64") for dst in ("int8", "uint8", "int16", "uint16")
+      for n in (15, 17, 33, 80)],
+    ("saturate-cast-float16-int8", "ops.packet-paths",
+     lambda tf: tf.dtypes.saturate_cast(tf.linalg.diag(tf.constant([[np.nan, np.nan, 0.4], [6.0, 14.5, 200.0]],
+                                                                  tf.float16)), tf.int8)),
     # argument errors raised with TF's classes
     *[(f"{name}", "ops.argument-errors", fn) for name, fn in [
         ("argmax-scalar", lambda tf: tf.argmax(tf.constant(1.0))),
@@ -821,6 +841,18 @@ def test_simd_signed_zeros(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.argmax")
+@_cases("ops.argmax")
+def test_argmax_nonfinite(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.packet-paths")
+@_cases("ops.packet-paths")
+def test_packet_paths(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("nn.softmax-nonfinite")
 @_cases("nn.softmax-nonfinite")
 def test_softmax_nonfinite(k: int, tf_results: dict[int, Any]) -> None:
@@ -831,7 +863,8 @@ def test_every_case_has_a_test() -> None:
     tested = {"nn.softmax-nonfinite", "ops.xfunctions", "ops.truncation", "ops.counting", "ops.matrix-diag", "ops.simd-signed-zeros",
               "ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
               "ops.empty-inputs", "ops.integer-mean", "ops.sort", "ops.nan-folds", "ops.argument-errors",
-              "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims", "ops.special-functions"}
+              "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims", "ops.special-functions",
+              "ops.argmax", "ops.packet-paths"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 

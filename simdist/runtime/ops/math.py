@@ -365,8 +365,12 @@ CAST = unary_op("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("D
 
 
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
-    with np.errstate(invalid="ignore"):
-        return a.astype(dt._np)
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = a.astype(dt._np)
+    if a.dtype.kind == "f" and dt._np.itemsize <= 2 and dt._np.kind in "iu":
+        from simdist.runtime.ops.simd import narrow_cast
+        out = narrow_cast(a, out)   # packets saturate, the scalar tail wraps (ops.cast-saturation)
+    return out
 
 
 def _variables() -> Any:
