@@ -105,6 +105,25 @@ def _sort_rows(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     return out
 
 
+def _segment_rows(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded sorted segment_max/min of rows holding NaN, infinities and signed zeros, with
+    column counts below, at and past a SIMD packet (float64 4, float32/float16 8 lanes), so both
+    of the kernel's folds (packet columns, scalar columns) and one-row segments are compared
+    (fuzzer, seed 20261130 #1301 and #11036, seed 20261201 #2297 and #2333)."""
+    rng = np.random.default_rng(11)
+    pool = np.array([np.nan, -np.inf, np.inf, 0.0, -0.0, 1.0, -1.0, 2.0])
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        dt = ("float16", "float32", "float64")[i % 3]
+        cols, rows = int(rng.choice([1, 3, 4, 5, 8, 9, 12, 16, 17])), int(rng.integers(2, 7))
+        ids = np.sort(rng.integers(0, 3, rows)).tolist()
+        x = rng.choice(pool, size=(rows, cols))
+        fn = ("segment_max", "segment_min")[int(rng.integers(2))]
+        out.append((f"{fn}-{dt}-{rows}x{cols}-{i}", "ops.nan-folds",
+                    lambda tf, fn=fn, x=x, dt=dt, ids=ids: getattr(tf.math, fn)(tf.constant(x, getattr(tf, dt)), ids)))
+    return out
+
+
 # (id, clause, program): each program gets a `tf` module and returns a tensor (or a list of them).
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # float floor division and modulo: floor(x / y), and fmod corrected toward y's sign
@@ -633,6 +652,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
       for fn in ("softmax", "log_softmax") for dt in ("float16", "float32", "float64")],
     ("softmax-nonfinite-axis0", "nn.softmax-nonfinite",
      lambda tf: tf.nn.softmax(tf.constant([[np.nan, -np.inf], [1.0, 1.0]]), axis=0)),
+    *_segment_rows(48),
     # argmax/argmin start from (index 0, the dtype's lowest/highest finite value): NaN and infinities
     # past it never win (fuzzer, seed 20261130 #10417)
     *[(f"{fn}-nonfinite-{dt}", "ops.argmax",
