@@ -124,6 +124,27 @@ def _segment_rows(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     return out
 
 
+def _zero_reductions(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded float32/float64 reduce_max/min of tensors of zeros of both signs (and a few values
+    beyond), over random shapes and axes: full, row, column, middle and transposed reductions,
+    slices shorter and longer than four packets (fuzzer, seed 20261130 #1076)."""
+    rng = np.random.default_rng(13)
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        dt = ("float32", "float64")[i % 2]
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
+        while int(np.prod(shape)) > 400:
+            shape[int(rng.integers(rank))] = 2
+        k = int(rng.integers(0, rank + 1))
+        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        fn = ("reduce_min", "reduce_max")[int(rng.integers(2))]
+        x = rng.choice(np.array([-0.0, 0.0, 1.0, 2.0]) * (1 if fn == "reduce_min" else -1), shape, p=[0.4, 0.4, 0.1, 0.1])
+        out.append((f"{fn}-zeros-{dt}-{'x'.join(map(str, shape))}-axes{axes}-{i}", "ops.simd-signed-zeros",
+                    lambda tf, fn=fn, x=x, dt=dt, axes=axes: getattr(tf, fn)(tf.constant(x, getattr(tf, dt)), axis=axes)))
+    return out
+
+
 # (id, clause, program): each program gets a `tf` module and returns a tensor (or a list of them).
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # float floor division and modulo: floor(x / y), and fmod corrected toward y's sign
@@ -653,6 +674,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("softmax-nonfinite-axis0", "nn.softmax-nonfinite",
      lambda tf: tf.nn.softmax(tf.constant([[np.nan, -np.inf], [1.0, 1.0]]), axis=0)),
     *_segment_rows(48),
+    *_zero_reductions(60),
     # argmax/argmin start from (index 0, the dtype's lowest/highest finite value): NaN and infinities
     # past it never win (fuzzer, seed 20261130 #10417)
     *[(f"{fn}-nonfinite-{dt}", "ops.argmax",

@@ -432,7 +432,12 @@ def _extreme(fn: Any, lowest: bool) -> Any:
     def forward(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         if v.size:
             out = fn(v, axis=axis, keepdims=keepdims)
-            return _half_zero_ties(v, axis, out) if v.dtype == np.float16 else out
+            if v.dtype == np.float16:
+                return _half_zero_ties(v, axis, out)
+            if v.dtype.kind == "f":   # the zero Eigen's order keeps (clause ops.simd-signed-zeros)
+                from simdist.runtime.ops.minmax_zeros import zero_signs
+                return zero_signs(v, axis, keepdims, out, lowest)
+            return out
         if v.dtype.kind == "f":
             init: Any = -np.inf if lowest else np.inf
         else:
