@@ -1,0 +1,115 @@
+"""TF 2.21's float32/float64 Prod (reduce_prod) in Eigen's evaluation order: which products are
+formed decides whether a slice holding zeros and infinities, or values that overflow or underflow
+in one order and not in another, gives 0, ±inf or NaN.
+
+The order is that of minmax_zeros.py (ReductionHelper's collapsed shape, then Eigen's
+evaluators): a slice reduced along its contiguous elements multiplies four packet accumulators
+over blocks of 4·P elements (P = 8 float32, 4 float64), folds them ((a0·a1)·a2)·a3, then one
+accumulator over the remaining whole packets, the scalar tail one at a time from 1, the packet's
+lanes as a halving tree (lane i times lane i + width/2), and last tail · tree; a reduction that
+keeps the innermost dimension multiplies whole output packets with InnerMostDimPreserver (from 16
+reduced rows on four interleaved accumulators, folded before the remaining rows) and every other
+output element one row at a time in traversal order. So `reduce_prod([3, -1.5, 2, -0.0, -1e308,
+-1e308])` in float64 is NaN in TF (one packet holding the zero, then a tail of -1e308 · -1e308 =
+inf; inf · 0), where a left-to-right product is 0. Observed on TF 2.21 (clause ops.packet-paths).
+Slices longer than P·1024 elements (Eigen's tree reduction) or tensors over 2**17 elements keep
+NumPy's order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
+
+__all__ = ["eigen_prod"]
+
+_LANES = {"float32": 8, "float64": 4}
+_MAX_SIZE = 1 << 17
+
+
+def _inner_rows(x: np.ndarray, lanes: int) -> np.ndarray:
+    """Eigen's vectorized InnerMostDimReducer of a product over each row of x [R, n]."""
+    rows, n = x.shape
+    start = 0
+    acc = np.ones((rows, lanes), x.dtype)
+    if n >= 4 * lanes:
+        end4 = (n // (4 * lanes)) * 4 * lanes
+        accs = [acc.copy() for _ in range(4)]
+        for j in range(0, end4, 4 * lanes):
+            for k in range(4):
+                accs[k] = accs[k] * x[:, j + k * lanes:j + (k + 1) * lanes]
+        acc = accs[0]
+        for k in (1, 2, 3):
+            acc = acc * accs[k]
+        start = end4
+    end = (n // lanes) * lanes
+    if start <= n - lanes:
+        for j in range(start, end, lanes):
+            acc = acc * x[:, j:j + lanes]
+        start = end
+    tail = np.ones(rows, x.dtype)
+    for j in range(start, n):
+        tail = tail * x[:, j]
+    while acc.shape[1] > 1:
+        h = acc.shape[1] // 2
+        acc = acc[:, :h] * acc[:, h:2 * h]
+    return tail * acc[:, 0]
+
+
+def _preserved(x: np.ndarray) -> np.ndarray:
+    """InnerMostDimPreserver's product over each row of x [R, n]."""
+    rows, n = x.shape
+    if n < 16:
+        acc = np.ones(rows, x.dtype)
+        for j in range(n):
+            acc = acc * x[:, j]
+        return acc
+    accs = [np.ones(rows, x.dtype) for _ in range(4)]
+    unrolled = (n // 4) * 4
+    for j in range(unrolled):
+        accs[j % 4] = accs[j % 4] * x[:, j]
+    acc = accs[0]
+    for k in (1, 2, 3):
+        acc = acc * accs[k]
+    for j in range(unrolled, n):
+        acc = acc * x[:, j]
+    return acc
+
+
+def _sequential(x: np.ndarray) -> np.ndarray:
+    acc = np.ones(x.shape[0], x.dtype)
+    for j in range(x.shape[1]):
+        acc = acc * x[:, j]
+    return acc
+
+
+def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.ndarray:
+    """`out` (NumPy's product of v) recomputed in TF's order for float32/float64 tensors."""
+    lanes = _LANES.get(v.dtype.name)
+    if lanes is None or not v.size or v.size > _MAX_SIZE:
+        return out
+    axes = tuple(range(v.ndim)) if axis is None else tuple(a % v.ndim for a in axis)
+    sizes, flags = _collapse(v.shape, axes)
+    if not any(flags):
+        return out
+    kept = [i for i, f in enumerate(flags) if not f]
+    red = [i for i, f in enumerate(flags) if f]
+    x = v.reshape(sizes)
+    with np.errstate(all="ignore"):
+        if len(sizes) == 3 and flags == [True, False, True]:
+            res = _sequential(np.transpose(x, (1, 2, 0)).reshape(sizes[1], -1))
+        else:
+            rows = np.transpose(x, kept + red).reshape(int(np.prod([sizes[i] for i in kept], dtype=np.int64)), -1)
+            if len(sizes) > 3 or flags[-1]:
+                if rows.shape[1] > lanes * 1024:
+                    return out
+                res = _inner_rows(rows, lanes)
+            else:
+                res = _sequential(rows)
+                packed = _packet_outputs(res.size, sizes[-1], lanes)
+                if packed.any():
+                    res[packed] = _preserved(rows[packed])
+    return res.reshape(np.shape(out)).astype(v.dtype)
