@@ -671,6 +671,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                  for d in ("ASCENDING", "DESCENDING")]),
     ("top-k-int64-min", "ops.sort", lambda tf: list(tf.math.top_k(tf.constant([-2**63, 2, 0], tf.int64), 2))),
     ("sort-int8-extremes", "ops.sort", lambda tf: tf.sort(tf.constant([7, 127, -128, 1], tf.int8), direction="DESCENDING")),
+    *[(f"pow-int-negative-exponent-{i}", "ops.empty-inputs", fn) for i, fn in enumerate([
+        lambda tf: tf.math.pow(tf.zeros([0, 1, 3], tf.int8), -1),
+        lambda tf: tf.math.pow(tf.constant([], tf.int32), tf.constant([-1])),
+        lambda tf: tf.math.pow(tf.zeros([0, 3], tf.int64), tf.constant([1, -1, 2], tf.int64)),
+        lambda tf: tf.math.pow(tf.constant([2], tf.int32), tf.constant([-1]))])],   # fuzzer, seed 20261130 #3928
     ("reverse-empty-axes", "ops.empty-inputs", lambda tf: tf.reverse(tf.constant([1.0, 2.0]), [])),
     ("reverse-scalar-empty-axes", "ops.empty-inputs", lambda tf: tf.reverse(tf.constant(7.0), [])),
     ("reverse-empty-input-bad-axis", "ops.empty-inputs", lambda tf: tf.reverse(tf.zeros([0]), [2])),
