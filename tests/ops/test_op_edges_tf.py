@@ -167,6 +167,29 @@ def _products(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     return out
 
 
+def _contractions(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded float32/float64 matmul and einsum ('ij,kj->ik', 'ij,ij->i') of values near the
+    dtype's largest and infinities, k below 16: TF accumulates over k in order, float32 with fused
+    multiply-adds (fuzzer, seed 20261201 #2105 and #2154)."""
+    rng = np.random.default_rng(19)
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        dt = ("float32", "float64")[i % 2]
+        big = float(np.finfo(dt).max)
+        m, k, n = int(rng.integers(2, 9)), int(rng.integers(1, 16)), int(rng.integers(2, 9))
+        pool = np.array([big, -big, big / 2, 1.0, -1.0, 1.5, 7.25, 0.0, np.inf, -np.inf, 2.0])
+        p = [0.15, 0.15, 0.05, 0.15, 0.15, 0.1, 0.05, 0.06, 0.02, 0.02, 0.1]
+        a, b = rng.choice(pool, (m, k), p=p), rng.choice(pool, (k, n), p=p)
+        kind = ("matmul", "einsum-ij,kj->ik", "einsum-ij,ij->i")[i % 3]
+        fns = {"matmul": lambda tf, a=a, b=b, dt=dt: tf.matmul(tf.constant(a, getattr(tf, dt)), tf.constant(b, getattr(tf, dt))),
+               "einsum-ij,kj->ik": lambda tf, a=a, b=b, dt=dt: tf.einsum("ij,kj->ik", tf.constant(a, getattr(tf, dt)),
+                                                                         tf.constant(b.T, getattr(tf, dt))),
+               "einsum-ij,ij->i": lambda tf, a=a, dt=dt: tf.einsum("ij,ij->i", tf.constant(a, getattr(tf, dt)),
+                                                                   tf.constant(a[::-1], getattr(tf, dt)))}
+        out.append((f"{kind}-{dt}-{m}x{k}x{n}-{i}", "ops.packet-paths", fns[kind]))
+    return out
+
+
 # (id, clause, program): each program gets a `tf` module and returns a tensor (or a list of them).
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # float floor division and modulo: floor(x / y), and fmod corrected toward y's sign
@@ -703,6 +726,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_segment_rows(48),
     *_zero_reductions(60),
     *_products(40),
+    *_contractions(36),
     ("reduce-prod-zero-then-overflow", "ops.packet-paths", lambda tf: tf.reduce_prod(tf.constant(
         [[3.0, -1.5], [2.0, -0.0], [-1.7976931348623157e308, -1.7976931348623157e308]], tf.float64), keepdims=True)),
     # argmax/argmin start from (index 0, the dtype's lowest/highest finite value): NaN and infinities
