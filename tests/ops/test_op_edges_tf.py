@@ -213,6 +213,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("and-int32", "ops.bitwise", lambda tf: tf.constant([6, -7, 5]) & 3),
     ("rand-int32", "ops.bitwise", lambda tf: 3 & tf.constant([6, -7, 5])),
     ("or-int32", "ops.bitwise", lambda tf: tf.constant([6, -7, 5]) | tf.constant([1, 1, 8])),
+    *[(f"{name}-none-{dt}", "ops.bitwise", (lambda f, dt: lambda tf: f(tf.constant([1, 0], getattr(tf, dt)), None))(f, dt))
+      for name, f in (("or", lambda x, y: x | y), ("and", lambda x, y: x & y), ("xor", lambda x, y: x ^ y),
+                      ("ror", lambda x, y: y | x), ("add", lambda x, y: x + y))
+      for dt in ("int32", "float32", "bool")],   # fuzzer, seed 20261130 #2677
     ("xor-uint8", "ops.bitwise", lambda tf: tf.constant([5, 255], tf.uint8) ^ tf.constant([3, 1], tf.uint8)),
     ("invert-int64", "ops.bitwise", lambda tf: ~tf.constant([0, -1, 2**40], tf.int64)),
     ("invert-uint8", "ops.bitwise", lambda tf: tf.bitwise.invert(tf.constant([0, 255], tf.uint8))),
