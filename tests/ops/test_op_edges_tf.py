@@ -145,21 +145,21 @@ def _zero_reductions(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     return out
 
 
-def _products(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+def _products(count: int, dtypes: tuple[str, ...] = ("float32", "float64"), seed: int = 17) -> list[tuple[str, str, Callable[[Any], Any]]]:
     """Seeded float32/float64 reduce_prod over random shapes and axes of values that overflow,
     underflow, or are zeros and infinities: Eigen's order of products decides 0, inf or NaN
-    (fuzzer, seed 20261201 #2178)."""
-    rng = np.random.default_rng(17)
+    (fuzzer, seed 20261201 #2178; float16, seed 20261130 #4597)."""
+    rng = np.random.default_rng(seed)
     out: list[tuple[str, str, Callable[[Any], Any]]] = []
     for i in range(count):
-        dt = ("float32", "float64")[i % 2]
+        dt = dtypes[i % len(dtypes)]
         rank = int(rng.integers(1, 5))
         shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
         while int(np.prod(shape)) > 400:
             shape[int(rng.integers(rank))] = 2
         k = int(rng.integers(0, rank + 1))
         axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
-        big = 1e30 if dt == "float32" else 1e200
+        big = {"float32": 1e30, "float64": 1e200, "float16": 300.0}[dt]
         pool = np.array([0.0, -0.0, np.inf, -np.inf, big, -big, 1 / big, 1.0, -1.0, 2.0])
         x = rng.choice(pool, shape, p=[0.02, 0.02, 0.02, 0.02, 0.1, 0.1, 0.12, 0.3, 0.2, 0.1])
         out.append((f"reduce-prod-{dt}-{'x'.join(map(str, shape))}-axes{axes}-{i}", "ops.packet-paths",
@@ -730,6 +730,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_segment_rows(48),
     *_zero_reductions(60),
     *_products(40),
+    *_products(24, ("float16",), 23),
     *_contractions(36),
     ("reduce-prod-zero-then-overflow", "ops.packet-paths", lambda tf: tf.reduce_prod(tf.constant(
         [[3.0, -1.5], [2.0, -0.0], [-1.7976931348623157e308, -1.7976931348623157e308]], tf.float64), keepdims=True)),

@@ -12,8 +12,10 @@ reduced rows on four interleaved accumulators, folded before the remaining rows)
 output element one row at a time in traversal order. So `reduce_prod([3, -1.5, 2, -0.0, -1e308,
 -1e308])` in float64 is NaN in TF (one packet holding the zero, then a tail of -1e308 · -1e308 =
 inf; inf · 0), where a left-to-right product is 0. Observed on TF 2.21 (clause ops.packet-paths).
-Slices longer than P·1024 elements (Eigen's tree reduction) or tensors over 2**17 elements keep
-NumPy's order.
+float16 follows the same order with 8-lane half packets: every product rounded to float16 (so an
+overflow to inf meets a later zero: NaN, where NumPy's float16 reduction keeps a float32 running
+product), except the packet's lanes, multiplied out in float32 and rounded once. Slices longer than P·1024 elements (Eigen's tree reduction) or tensors over
+2**17 elements keep NumPy's order.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
 
 __all__ = ["eigen_prod"]
 
-_LANES = {"float32": 8, "float64": 4}
+_LANES = {"float32": 8, "float64": 4, "float16": 8}
 _MAX_SIZE = 1 << 17
 
 
@@ -53,10 +55,12 @@ def _inner_rows(x: np.ndarray, lanes: int) -> np.ndarray:
     tail = np.ones(rows, x.dtype)
     for j in range(start, n):
         tail = tail * x[:, j]
+    if x.dtype == np.float16:
+        acc = acc.astype(np.float32)   # the half packet's lanes are multiplied out in float32
     while acc.shape[1] > 1:
         h = acc.shape[1] // 2
         acc = acc[:, :h] * acc[:, h:2 * h]
-    return tail * acc[:, 0]
+    return tail * acc[:, 0].astype(x.dtype)
 
 
 def _preserved(x: np.ndarray) -> np.ndarray:
