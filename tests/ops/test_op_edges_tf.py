@@ -426,6 +426,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       getattr(tf, dt)), y))
       for dt in ("float16", "float32", "float64") for y in (0.5, 2.0, -1.0, 1.5)],
     ("pow-scalar-half", "ops.special-functions", lambda tf: tf.math.pow(tf.constant(-np.inf), 0.5)),
+    *[(f"lgamma-near-zeros-{dt}", "ops.special-functions",   # fuzzer, seed 20261201 #2974: bit for bit, the C library's lgamma
+       (lambda dt: lambda tf: tf.math.lgamma(tf.constant(np.concatenate([
+           1 + np.linspace(-1e-6, 1e-6, 41), 2 + np.linspace(-1e-6, 1e-6, 41), [1 + 100 / 2 ** 40, 2.5, -2.5, 0.5, -0.0, 30.0,
+                                                                              171.5, -np.inf, np.inf, np.nan, 1e-30]]),
+           getattr(tf, dt))))(dt)) for dt in ("float32", "float64", "float16")],
     # after a NaN an unsorted segment's fold restarts at the next element, not at its finite start
     # (fuzzer, seed 20261201 #674)
     *[(f"unsorted-segment-{k}-nan-then-inf-{dt}", "ops.nan-folds",
