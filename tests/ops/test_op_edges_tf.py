@@ -694,6 +694,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("unsorted-segment-sqrt-n-int", lambda tf: tf.math.unsorted_segment_sqrt_n(tf.constant([3, 4]), [0, 1], 2)),
     ]],
     # int64 extremes sort without wrapping; empty axis lists; -1 beside 0 in reshape; erf's float64 overflow
+    *[(f"top-k-1-nan-{dt}-{n}", "ops.sort",   # fuzzer, seed 20261130 #2691: packet lanes of each dtype
+       (lambda dt, n: lambda tf: list(tf.math.top_k(tf.constant(np.resize(np.array([0.0, np.nan, -1.0, -2.0, np.nan, 3.0, -np.inf,
+                                                                                      np.nan, 1.0]), n) * np.resize([1, 1, 1, -1, 1], n),
+                                                                 getattr(tf, dt)), 1)))(dt, n))
+      for dt in ("float16", "float32", "float64") for n in (4, 5, 9, 17, 33)],
     ("sort-int64-extremes", "ops.sort",
      lambda tf: tf.sort(tf.constant([7, 2**63 - 1, -2**63, 2**63 - 1, 0], tf.int64))),
     ("sort-int64-extremes-descending", "ops.sort",
