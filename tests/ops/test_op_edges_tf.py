@@ -742,6 +742,13 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_products(40),
     *_products(24, ("float16",), 23),
     *_contractions(36),
+    *[(f"matmul-overflow-{name}", "ops.packet-paths",   # fuzzer, seed 20261201 #2105 (transpose_b) and #2154 (einsum)
+       (lambda fn: lambda tf: fn(tf, tf.constant([[7.25, -3.4028235e38, -3.4028235e38], [-3.4028235e38, 8.128788, -3.4028235e38],
+                                                  [0.0, -1.0, 1.5]], tf.float32)))(fn))
+      for name, fn in (("transpose-b", lambda tf, v: tf.matmul(v, v, transpose_b=True)),
+                       ("plain", lambda tf, v: tf.matmul(v, tf.transpose(v))),
+                       ("transpose-a", lambda tf, v: tf.matmul(v, v, transpose_a=True)),
+                       ("einsum", lambda tf, v: tf.einsum("ij,kj->ik", v, v)))],
     ("reduce-prod-zero-then-overflow", "ops.packet-paths", lambda tf: tf.reduce_prod(tf.constant(
         [[3.0, -1.5], [2.0, -0.0], [-1.7976931348623157e308, -1.7976931348623157e308]], tf.float64), keepdims=True)),
     # argmax/argmin start from (index 0, the dtype's lowest/highest finite value): NaN and infinities

@@ -6,13 +6,17 @@ TF 2.21's CPU MatMul/BatchMatMulV2 (and einsum, which contracts through BatchMat
 float32 through oneDNN, whose kernels accumulate each output over k in order with fused
 multiply-adds (acc = fma(a, b, acc): no rounding, so no overflow, between the product and the
 sum), and float64 through Eigen's contraction, compiled without FMA for the wheel's AVX (acc =
-acc + round(a·b)). So for a row [7.25, -FLT_MAX, -FLT_MAX] against [-FLT_MAX, x, -FLT_MAX] TF
-gives NaN (-inf, then -inf + inf), and `-FLT_MAX·1 + -FLT_MAX·-1 ... + FLT_MAX·1.5` keeps
--FLT_MAX/2 finite through the fma. BLAS (NumPy) blocks and vectorizes differently; its results
-stand where neither can matter (finite operands whose products and sums cannot reach the dtype's
-largest value). Observed on TF 2.21 (clause ops.packet-paths). Limits: a float32 matrix times a
-one-column matrix (oneDNN's matrix-vector kernel sums in another order, not found) keeps BLAS's
-order; float64 products with k from 16 on sometimes split k (Eigen's contraction sharding).
+acc + round(a·b)). A float32 MatMul with transpose_b (and not transpose_a) runs another oneDNN
+kernel, whose order was not found: its products are rounded (the nearest model: 29 of 50 seeded
+cases off, against 48 with FMA or BLAS). So `[-FLT_MAX]*3 · [-0.0, -1, 1.5]` is -FLT_MAX/2 in
+a plain product (FLT_MAX, then fma(-FLT_MAX, 1.5, FLT_MAX)) and -inf with transpose_b (a
+rounded -1.5·FLT_MAX), and `[7.25, -FLT_MAX, -FLT_MAX] · [-FLT_MAX, x, -FLT_MAX]` is -inf in a
+plain product (fma of a finite product and -inf) and NaN with transpose_b (-inf + inf). BLAS
+(NumPy) blocks and vectorizes differently; its results stand where none of this can matter
+(finite operands whose products and sums cannot reach the dtype's largest value). Observed on
+TF 2.21 (clause ops.packet-paths). Limits: a float32 matrix times a one-column matrix (oneDNN's
+matrix-vector kernel, order not found) keeps BLAS's order; float64 products with k from 16 on
+sometimes split k (Eigen's contraction sharding).
 """
 
 from __future__ import annotations
@@ -36,15 +40,15 @@ def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
     return bound >= float(np.finfo(x.dtype).max) / 4
 
 
-def ordered_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
     """x [..., m, k] @ y [..., k, n] accumulated over k in order: float32 with fused
-    multiply-adds (computed in float64, exact for the product, then rounded), float64 with a
-    rounded product and a rounded sum."""
+    multiply-adds (computed in float64, exact for the product, then rounded) unless `fused` is
+    False, float64 (and unfused float32) with a rounded product and a rounded sum."""
     dt = x.dtype
     batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     out_shape = batch + (x.shape[-2], y.shape[-1])
     with np.errstate(all="ignore"):
-        if dt == np.float32:
+        if dt == np.float32 and fused:
             acc = np.zeros(out_shape, np.float32)
             x64, y64 = x.astype(np.float64), y.astype(np.float64)
             for j in range(x.shape[-1]):

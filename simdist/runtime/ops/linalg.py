@@ -26,7 +26,7 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
     if x.ndim >= 2 and y.ndim >= 2:
         from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
-            return ordered_matmul(x, y)
+            return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
     return np.matmul(x, y)
 
 
