@@ -190,6 +190,24 @@ def _contractions(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     return out
 
 
+def _half_sums(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded float16 reduce_sum over random shapes and axes of values whose float16 running
+    sums round or overflow: TF adds in float16 in Eigen's order (fuzzer, seed 20261130 #15835)."""
+    rng = np.random.default_rng(29)
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
+        while int(np.prod(shape)) > 400:
+            shape[int(rng.integers(rank))] = 2
+        k = int(rng.integers(0, rank + 1))
+        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        x = rng.choice(np.array([65504.0, -65504.0, 3.0, -3.0, 7.0, 0.5, 1000.0, 0.0, 0.1, -2049.0]), shape)
+        out.append((f"reduce-sum-float16-{'x'.join(map(str, shape))}-axes{axes}-{i}", "ops.packet-paths",
+                    lambda tf, x=x, axes=axes: tf.reduce_sum(tf.constant(x, tf.float16), axis=axes)))
+    return out
+
+
 # (id, clause, program): each program gets a `tf` module and returns a tensor (or a list of them).
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # float floor division and modulo: floor(x / y), and fmod corrected toward y's sign
@@ -742,6 +760,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_products(40),
     *_products(24, ("float16",), 23),
     *_contractions(36),
+    *_half_sums(30),
     *[(f"matmul-overflow-{name}", "ops.packet-paths",   # fuzzer, seed 20261201 #2105 (transpose_b) and #2154 (einsum)
        (lambda fn: lambda tf: fn(tf, tf.constant([[7.25, -3.4028235e38, -3.4028235e38], [-3.4028235e38, 8.128788, -3.4028235e38],
                                                   [0.0, -1.0, 1.5]], tf.float32)))(fn))

@@ -397,6 +397,10 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
 # --- reductions ------------------------------------------------------------------------------------------
 def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     # np.add.reduce = ndarray.sum, without its Python wrapper
+    if v.dtype == np.float16:   # TF adds in float16, in Eigen's order (prod_order.py); NumPy keeps float32
+        from simdist.runtime.ops.prod_order import eigen_half_sum
+        with np.errstate(over="ignore", invalid="ignore"):
+            return eigen_half_sum(v, axis, keepdims, np.add.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims))
     return np.add.reduce(v, axis=axis, dtype=v.dtype if v.dtype.kind != "b" else None, keepdims=keepdims)
 
 

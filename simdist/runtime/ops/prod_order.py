@@ -26,72 +26,79 @@ import numpy as np
 
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
 
-__all__ = ["eigen_prod"]
+__all__ = ["eigen_prod", "eigen_half_sum"]
 
 _LANES = {"float32": 8, "float64": 4, "float16": 8}
 _MAX_SIZE = 1 << 17
 
 
-def _inner_rows(x: np.ndarray, lanes: int) -> np.ndarray:
-    """Eigen's vectorized InnerMostDimReducer of a product over each row of x [R, n]."""
+def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply) -> np.ndarray:
+    """Eigen's vectorized InnerMostDimReducer of a product (or `op`: np.add, a sum) over each
+    row of x [R, n]."""
     rows, n = x.shape
     start = 0
-    acc = np.ones((rows, lanes), x.dtype)
+    unit = 1 if op is np.multiply else 0
+    acc = np.full((rows, lanes), unit, x.dtype)
     if n >= 4 * lanes:
         end4 = (n // (4 * lanes)) * 4 * lanes
         accs = [acc.copy() for _ in range(4)]
         for j in range(0, end4, 4 * lanes):
             for k in range(4):
-                accs[k] = accs[k] * x[:, j + k * lanes:j + (k + 1) * lanes]
+                accs[k] = op(accs[k], x[:, j + k * lanes:j + (k + 1) * lanes])
         acc = accs[0]
         for k in (1, 2, 3):
-            acc = acc * accs[k]
+            acc = op(acc, accs[k])
         start = end4
     end = (n // lanes) * lanes
     if start <= n - lanes:
         for j in range(start, end, lanes):
-            acc = acc * x[:, j:j + lanes]
+            acc = op(acc, x[:, j:j + lanes])
         start = end
-    tail = np.ones(rows, x.dtype)
+    tail = np.full(rows, unit, x.dtype)
     for j in range(start, n):
-        tail = tail * x[:, j]
+        tail = op(tail, x[:, j])
     if x.dtype == np.float16:
-        acc = acc.astype(np.float32)   # the half packet's lanes are multiplied out in float32
+        acc = acc.astype(np.float32)   # the half packet's lanes are combined in float32
     while acc.shape[1] > 1:
         h = acc.shape[1] // 2
-        acc = acc[:, :h] * acc[:, h:2 * h]
-    return tail * acc[:, 0].astype(x.dtype)
+        acc = op(acc[:, :h], acc[:, h:2 * h])
+    return op(tail, acc[:, 0].astype(x.dtype))
 
 
-def _preserved(x: np.ndarray) -> np.ndarray:
-    """InnerMostDimPreserver's product over each row of x [R, n]."""
+def _preserved(x: np.ndarray, op: Any = np.multiply) -> np.ndarray:
+    """InnerMostDimPreserver's product (or `op`) over each row of x [R, n]."""
     rows, n = x.shape
+    unit = 1 if op is np.multiply else 0
     if n < 16:
-        acc = np.ones(rows, x.dtype)
-        for j in range(n):
-            acc = acc * x[:, j]
-        return acc
-    accs = [np.ones(rows, x.dtype) for _ in range(4)]
+        return _sequential(x, op)
+    accs = [np.full(rows, unit, x.dtype) for _ in range(4)]
     unrolled = (n // 4) * 4
     for j in range(unrolled):
-        accs[j % 4] = accs[j % 4] * x[:, j]
+        accs[j % 4] = op(accs[j % 4], x[:, j])
     acc = accs[0]
     for k in (1, 2, 3):
-        acc = acc * accs[k]
+        acc = op(acc, accs[k])
     for j in range(unrolled, n):
-        acc = acc * x[:, j]
+        acc = op(acc, x[:, j])
     return acc
 
 
-def _sequential(x: np.ndarray) -> np.ndarray:
-    acc = np.ones(x.shape[0], x.dtype)
+def _sequential(x: np.ndarray, op: Any = np.multiply) -> np.ndarray:
+    acc = np.full(x.shape[0], 1 if op is np.multiply else 0, x.dtype)
     for j in range(x.shape[1]):
-        acc = acc * x[:, j]
+        acc = op(acc, x[:, j])
     return acc
 
 
-def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.ndarray:
-    """`out` (NumPy's product of v) recomputed in TF's order for float32/float64 tensors."""
+def eigen_half_sum(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.ndarray:
+    """`out` (NumPy's float16 sum of v, which keeps a float32 running sum) recomputed in TF's
+    order with every addition rounded to float16 but the packet's lanes' (Eigen's SumReducer<half>)."""
+    return eigen_prod(v, axis, keepdims, out, np.add)
+
+
+def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: Any = np.multiply) -> np.ndarray:
+    """`out` (NumPy's product of v) recomputed in TF's order for float16/float32/float64 tensors
+    (`op` np.add: a sum, in the same order)."""
     lanes = _LANES.get(v.dtype.name)
     if lanes is None or not v.size or v.size > _MAX_SIZE:
         return out
@@ -104,16 +111,16 @@ def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.
     x = v.reshape(sizes)
     with np.errstate(all="ignore"):
         if len(sizes) == 3 and flags == [True, False, True]:
-            res = _sequential(np.transpose(x, (1, 2, 0)).reshape(sizes[1], -1))
+            res = _sequential(np.transpose(x, (1, 2, 0)).reshape(sizes[1], -1), op)
         else:
             rows = np.transpose(x, kept + red).reshape(int(np.prod([sizes[i] for i in kept], dtype=np.int64)), -1)
             if len(sizes) > 3 or flags[-1]:
                 if rows.shape[1] > lanes * 1024:
                     return out
-                res = _inner_rows(rows, lanes)
+                res = _inner_rows(rows, lanes, op)
             else:
-                res = _sequential(rows)
+                res = _sequential(rows, op)
                 packed = _packet_outputs(res.size, sizes[-1], lanes)
                 if packed.any():
-                    res[packed] = _preserved(rows[packed])
+                    res[packed] = _preserved(rows[packed], op)
     return res.reshape(np.shape(out)).astype(v.dtype)
