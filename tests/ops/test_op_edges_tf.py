@@ -753,6 +753,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
            [[np.nan, 1.0, -np.inf], [1.0, np.inf, 2.0], [np.inf, np.nan, 0.0], [-np.inf, -np.inf, np.inf],
             [np.nan, np.nan, np.nan], [-np.inf, 1.0, -np.inf]], getattr(tf, dt))))(fn, dt))
       for fn in ("softmax", "log_softmax") for dt in ("float16", "float32", "float64")],
+    *[(f"softmax-nan-rows-{dt}-{i}", "nn.softmax-nonfinite",   # fuzzer, seed 20261130 #12311: oneDNN's NaN partners
+       (lambda rows, dt: lambda tf: tf.math.is_nan(tf.nn.softmax(tf.constant(rows, getattr(tf, dt)))))(rows, dt))
+      for i, (rows, dt) in enumerate(
+          (np.where(np.random.default_rng(37 + i).random((3, n)) < q, np.nan,
+                    np.random.default_rng(41 + i).normal(size=(3, n)).round(1)), ("float32", "float16")[i % 2])
+          for i, (n, q) in enumerate([(9, 0.3), (12, 0.2), (17, 0.1), (24, 0.1), (31, 0.05), (33, 0.05), (40, 0.05),
+                                      (48, 0.03), (63, 0.03), (64, 0.03), (100, 0.02), (128, 0.01), (150, 0.01),
+                                      (200, 0.01), (257, 0.01), (16, 0.1)]))],
+    ("softmax-nan-fuzz-12311", "nn.softmax-nonfinite",
+     lambda tf: tf.nn.softmax(tf.constant([[0.0, 0.0, np.nan] * 3], tf.float32))),
     ("softmax-nonfinite-axis0", "nn.softmax-nonfinite",
      lambda tf: tf.nn.softmax(tf.constant([[np.nan, -np.inf], [1.0, 1.0]]), axis=0)),
     *_segment_rows(48),
