@@ -129,7 +129,10 @@ def zero_signs(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, lowest
     if lanes is None or not v.size:
         return out
     zero = v == 0
-    if not (zero & np.signbit(v)).any() or not (zero & ~np.signbit(v)).any():
+    if not zero.any():
+        return out
+    neg = np.signbit(v)
+    if not (zero & neg).any() or not (zero & ~neg).any():
         return out   # zeros of one sign: NumPy already returns that sign
     axes = tuple(range(v.ndim)) if axis is None else tuple(a % v.ndim for a in axis)
     sizes, flags = _collapse(v.shape, axes)
