@@ -71,14 +71,25 @@ class TFWorker:
 
     def collect(self) -> list[Any]:
         """TF's results of the submitted batch, in order; a program that kills TF itself (a
-        segfault in a kernel) gets ("tf-died", exit code) and the worker restarts on the rest."""
+        segfault in a kernel) gets ("tf-died", exit code) and the worker restarts on the rest.
+        A result that reports an aborted collective (`poisoned`) may be an earlier program's
+        abort inherited by the process: the worker restarts and the program runs again in the
+        fresh process (once), whose result is kept; the rest of the batch follows there."""
         out: list[Any] = []
         todo, self._pending = self._pending, []
+        retried = False
         while todo:
             try:
                 for _ in range(len(todo)):
-                    out.append(_recv(self.proc.stdout))
+                    r = _recv(self.proc.stdout)
+                    if poisoned(r):
+                        self._restart(todo if not retried else todo[1:])
+                        if not retried:
+                            retried = True
+                            break
+                    out.append(r)
                     todo = todo[1:]
+                    retried = False
             except (EOFError, BrokenPipeError):
                 out.append(("tf-died", self.proc.wait()))
                 todo = todo[1:]
@@ -87,6 +98,14 @@ class TFWorker:
                     self._pending = []
                     _send(self.proc.stdin, todo)
         return out
+
+    def _restart(self, todo: list[Program]) -> None:
+        """A fresh TF process, given `todo` (the old one is closed with what it was still running)."""
+        self.proc.kill()
+        self.proc.wait()
+        self._start()
+        if todo:
+            _send(self.proc.stdin, todo)
 
     def run(self, programs: list[Program]) -> list[Any]:
         """TF's results of `programs` (submit, then collect)."""
@@ -97,6 +116,21 @@ class TFWorker:
         if self.proc.poll() is None:
             self.proc.stdin.close()
             self.proc.wait(timeout=60)
+
+
+def poisoned(result: Any) -> bool:
+    """Whether TF's result reports an aborted collective executor ("Collective ops is aborted
+    by: ..."): once one MirroredStrategy collective fails in a TF process (replicas of different
+    shapes), every later collective of that process fails with that message, so the result may
+    belong to an earlier program (seed 20261130 #5840 and six programs after it in the
+    integrator's campaign; each agrees when run in a fresh process)."""
+    def text(x: Any) -> str:
+        if isinstance(x, str):
+            return x
+        if isinstance(x, (tuple, list)):
+            return " ".join(text(v) for v in x)
+        return ""
+    return isinstance(result, tuple) and "Collective ops is aborted" in text(result)
 
 
 def _run_all(tf: Any, programs: list[Program], strategy: Any) -> list[Any]:
@@ -308,6 +342,7 @@ def disagreements(worker: TFWorker, seed: int, indices: list[int], mode: str | N
 
     def submit(progs: list[Program]) -> list[Any]:
         kept = [answers.get(p) if answers is not None else None for p in progs]
+        kept = [None if k is not None and poisoned(k) else k for k in kept]   # asked again, in a fresh process
         worker.submit([p for p, k in zip(progs, kept) if k is None])
         return kept
 
