@@ -72,9 +72,10 @@ class TFWorker:
     def collect(self) -> list[Any]:
         """TF's results of the submitted batch, in order; a program that kills TF itself (a
         segfault in a kernel) gets ("tf-died", exit code) and the worker restarts on the rest.
-        A result that reports an aborted collective (`poisoned`) may be an earlier program's
-        abort inherited by the process: the worker restarts and the program runs again in the
-        fresh process (once), whose result is kept; the rest of the batch follows there."""
+        A result that reports an aborted collective (`poisoned`), or after which the worker found
+        its collectives aborted (`_collectives_alive`), may be an earlier program's abort inherited
+        by the process: the worker restarts and the program runs again in a fresh process (once),
+        whose result is kept; the rest of the batch follows in a fresh process."""
         out: list[Any] = []
         todo, self._pending = self._pending, []
         retried = False
@@ -82,11 +83,13 @@ class TFWorker:
             try:
                 for _ in range(len(todo)):
                     r = _recv(self.proc.stdout)
-                    if poisoned(r):
+                    marked = isinstance(r, tuple) and r[:1] == ("poisoned",)
+                    if marked or poisoned(r):
                         self._restart(todo if not retried else todo[1:])
                         if not retried:
                             retried = True
                             break
+                        r = r[1] if marked else r
                     out.append(r)
                     todo = todo[1:]
                     retried = False
@@ -154,7 +157,25 @@ def _worker_main() -> None:
         except EOFError:
             return
         for p in programs:   # one message a program: a crash loses only the program that caused it
-            _send(sys.stdout.buffer, _run_all(tf, [p], strategy)[0])
+            res = _run_all(tf, [p], strategy)[0]
+            if p.mode == "dist" and _has_error(res) and not _collectives_alive(tf, strategy):
+                res = ("poisoned", res)   # this process's collectives are aborted: the parent restarts it
+            _send(sys.stdout.buffer, res)
+
+
+def _has_error(x: Any) -> bool:
+    if isinstance(x, tuple) and x[:1] in (("err",), ("crashed",)):
+        return True
+    return isinstance(x, (tuple, list)) and any(_has_error(v) for v in x)
+
+
+def _collectives_alive(tf: Any, strategy: Any) -> bool:
+    """Whether an all-reduce still runs in this TF process (a failed collective aborts them all)."""
+    try:
+        strategy.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.0)))
+        return True
+    except Exception:  # noqa: BLE001 - any failure means the collectives are gone
+        return False
 
 
 class _OrderProbe:
