@@ -208,6 +208,29 @@ def _half_sums(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     return out
 
 
+def _overflowing_sums(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded float32/float64 reduce_sum/reduce_mean of values near the dtype's largest and
+    infinities over random shapes and axes: Eigen's order decides inf or NaN (fuzzer, seed
+    20261130 #16473)."""
+    rng = np.random.default_rng(43)
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        dt = ("float32", "float64")[i % 2]
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
+        while int(np.prod(shape)) > 400:
+            shape[int(rng.integers(rank))] = 2
+        k = int(rng.integers(0, rank + 1))
+        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        big = float(np.finfo(dt).max)
+        x = rng.choice(np.array([big, -big, big / 2, -big / 3, 1.0, -1.0, np.inf, -np.inf, 0.0]), shape,
+                       p=[0.2, 0.2, 0.1, 0.1, 0.15, 0.15, 0.03, 0.03, 0.04])
+        fn = ("reduce_sum", "reduce_mean")[i // 2 % 2]
+        out.append((f"{fn}-overflow-{dt}-{'x'.join(map(str, shape))}-axes{axes}-{i}", "ops.packet-paths",
+                    lambda tf, fn=fn, x=x, dt=dt, axes=axes: _guards(tf, getattr(tf, fn)(tf.constant(x, getattr(tf, dt)), axis=axes))))
+    return out
+
+
 # (id, clause, program): each program gets a `tf` module and returns a tensor (or a list of them).
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # float floor division and modulo: floor(x / y), and fmod corrected toward y's sign
@@ -771,6 +794,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_products(24, ("float16",), 23),
     *_contractions(36),
     *_half_sums(30),
+    *_overflowing_sums(40),
     *[(f"matmul-overflow-{name}", "ops.packet-paths",   # fuzzer, seed 20261201 #2105 (transpose_b) and #2154 (einsum)
        (lambda fn: lambda tf: fn(tf, tf.constant([[7.25, -3.4028235e38, -3.4028235e38], [-3.4028235e38, 8.128788, -3.4028235e38],
                                                   [0.0, -1.0, 1.5]], tf.float32)))(fn))

@@ -26,7 +26,7 @@ import numpy as np
 
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
 
-__all__ = ["eigen_prod", "eigen_half_sum"]
+__all__ = ["eigen_prod", "eigen_half_sum", "eigen_sum", "sum_needs_order"]
 
 _LANES = {"float32": 8, "float64": 4, "float16": 8}
 _MAX_SIZE = 1 << 17
@@ -88,6 +88,21 @@ def _sequential(x: np.ndarray, op: Any = np.multiply) -> np.ndarray:
     for j in range(x.shape[1]):
         acc = op(acc, x[:, j])
     return acc
+
+
+def sum_needs_order(v: np.ndarray) -> bool:
+    """Whether a float32/float64 sum of v may differ from NumPy's in its infinities or NaNs: v
+    holds a non-finite value, or its values could overflow when added in some order."""
+    if v.dtype.name not in ("float32", "float64") or not v.size:
+        return False
+    big = float(np.max(np.abs(v)))   # NaN or inf when v holds one
+    return not big * v.size < float(np.finfo(v.dtype).max) / 2
+
+
+def eigen_sum(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.ndarray:
+    """`out` (NumPy's float32/float64 sum of v) recomputed in Eigen's order (SumReducer; the
+    MeanReducer sums the same way, then divides), where it shows: overflow to ±inf, inf - inf."""
+    return eigen_prod(v, axis, keepdims, out, np.add)
 
 
 def eigen_half_sum(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.ndarray:
