@@ -401,12 +401,14 @@ def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         from simdist.runtime.ops.prod_order import eigen_half_sum
         with np.errstate(over="ignore", invalid="ignore"):
             return eigen_half_sum(v, axis, keepdims, np.add.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims))
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.add.reduce(v, axis=axis, dtype=v.dtype if v.dtype.kind != "b" else None, keepdims=keepdims)
     if v.dtype.kind == "f":
         from simdist.runtime.ops.prod_order import eigen_sum, sum_needs_order
-        if sum_needs_order(v):   # overflow or infinities: Eigen's order decides inf or NaN
+        if sum_needs_order(v, out):   # overflow, infinities, cancellation: Eigen's order shows
             with np.errstate(over="ignore", invalid="ignore"):
-                return eigen_sum(v, axis, keepdims, np.add.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims))
-    return np.add.reduce(v, axis=axis, dtype=v.dtype if v.dtype.kind != "b" else None, keepdims=keepdims)
+                return eigen_sum(v, axis, keepdims, out)
+    return out
 
 
 def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
@@ -425,7 +427,7 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         if v.dtype.kind == "f" and v.dtype.itemsize >= 4:
             from simdist.runtime.ops.prod_order import sum_needs_order
-            if sum_needs_order(v):   # Eigen's MeanReducer: the sum in Eigen's order, then / n
+            if sum_needs_order(v, np.add.reduce(v, axis=axis, keepdims=keepdims)):   # Eigen's MeanReducer: its sum, / n
                 n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
                 return (_sum(v, axis, keepdims) / np.asarray(n, v.dtype)).astype(v.dtype)
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
