@@ -424,7 +424,7 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         return (q + ((r != 0) & (s < 0))).astype(v.dtype)
     if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
         return np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype) * np.array(np.nan, v.dtype)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # silent, as TF
         if v.dtype.kind == "f" and v.dtype.itemsize >= 4:
             from simdist.runtime.ops.prod_order import sum_needs_order
             if sum_needs_order(v, np.add.reduce(v, axis=axis, keepdims=keepdims)):   # Eigen's MeanReducer: its sum, / n
