@@ -71,28 +71,14 @@ class TFWorker:
 
     def collect(self) -> list[Any]:
         """TF's results of the submitted batch, in order; a program that kills TF itself (a
-        segfault in a kernel) gets ("tf-died", exit code) and the worker restarts on the rest.
-        A result that reports an aborted collective (`poisoned`), or after which the worker found
-        its collectives aborted (`_collectives_alive`), may be an earlier program's abort inherited
-        by the process: the worker restarts and the program runs again in a fresh process (once),
-        whose result is kept; the rest of the batch follows in a fresh process."""
+        segfault in a kernel) gets ("tf-died", exit code) and the worker restarts on the rest."""
         out: list[Any] = []
         todo, self._pending = self._pending, []
-        retried = False
         while todo:
             try:
                 for _ in range(len(todo)):
-                    r = _recv(self.proc.stdout)
-                    marked = isinstance(r, tuple) and r[:1] == ("poisoned",)
-                    if marked or poisoned(r):
-                        self._restart(todo if not retried else todo[1:])
-                        if not retried:
-                            retried = True
-                            break
-                        r = r[1] if marked else r
-                    out.append(r)
+                    out.append(_recv(self.proc.stdout))
                     todo = todo[1:]
-                    retried = False
             except (EOFError, BrokenPipeError):
                 out.append(("tf-died", self.proc.wait()))
                 todo = todo[1:]
@@ -101,14 +87,6 @@ class TFWorker:
                     self._pending = []
                     _send(self.proc.stdin, todo)
         return out
-
-    def _restart(self, todo: list[Program]) -> None:
-        """A fresh TF process, given `todo` (the old one is closed with what it was still running)."""
-        self.proc.kill()
-        self.proc.wait()
-        self._start()
-        if todo:
-            _send(self.proc.stdin, todo)
 
     def run(self, programs: list[Program]) -> list[Any]:
         """TF's results of `programs` (submit, then collect)."""
@@ -119,21 +97,6 @@ class TFWorker:
         if self.proc.poll() is None:
             self.proc.stdin.close()
             self.proc.wait(timeout=60)
-
-
-def poisoned(result: Any) -> bool:
-    """Whether TF's result reports an aborted collective executor ("Collective ops is aborted
-    by: ..."): once one MirroredStrategy collective fails in a TF process (replicas of different
-    shapes), every later collective of that process fails with that message, so the result may
-    belong to an earlier program (seed 20261130 #5840 and six programs after it in the
-    integrator's campaign; each agrees when run in a fresh process)."""
-    def text(x: Any) -> str:
-        if isinstance(x, str):
-            return x
-        if isinstance(x, (tuple, list)):
-            return " ".join(text(v) for v in x)
-        return ""
-    return isinstance(result, tuple) and "Collective ops is aborted" in text(result)
 
 
 def _run_all(tf: Any, programs: list[Program], strategy: Any) -> list[Any]:
@@ -157,25 +120,7 @@ def _worker_main() -> None:
         except EOFError:
             return
         for p in programs:   # one message a program: a crash loses only the program that caused it
-            res = _run_all(tf, [p], strategy)[0]
-            if p.mode == "dist" and _has_error(res) and not _collectives_alive(tf, strategy):
-                res = ("poisoned", res)   # this process's collectives are aborted: the parent restarts it
-            _send(sys.stdout.buffer, res)
-
-
-def _has_error(x: Any) -> bool:
-    if isinstance(x, tuple) and x[:1] in (("err",), ("crashed",)):
-        return True
-    return isinstance(x, (tuple, list)) and any(_has_error(v) for v in x)
-
-
-def _collectives_alive(tf: Any, strategy: Any) -> bool:
-    """Whether an all-reduce still runs in this TF process (a failed collective aborts them all)."""
-    try:
-        strategy.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.0)))
-        return True
-    except Exception:  # noqa: BLE001 - any failure means the collectives are gone
-        return False
+            _send(sys.stdout.buffer, _run_all(tf, [p], strategy)[0])
 
 
 class _OrderProbe:
@@ -349,6 +294,20 @@ def describe(prog: Program, where: tuple[str, Any, Any]) -> str:
         k = int(loc.rsplit(" ", 1)[1])
         line = " `" + prog.source().splitlines()[3 + len(prog.inputs) + len(prog.inputs2) + k] + "`"
     return f"{loc}{line}: simdist gives {_fmt(got)}, but TF 2.21 gives {_fmt(want)}"
+
+
+def poisoned(result: Any) -> bool:
+    """Whether TF's result reports an aborted collective executor ("Collective ops is aborted
+    by: ..."): once one MirroredStrategy collective fails in a TF process, every later collective
+    of that process fails so, and a kept answer of that kind (from a run before the worker
+    restarted on aborted collectives) may belong to an earlier program: it is asked again."""
+    def text(x: Any) -> str:
+        if isinstance(x, str):
+            return x
+        if isinstance(x, (tuple, list)):
+            return " ".join(text(v) for v in x)
+        return ""
+    return isinstance(result, tuple) and "Collective ops is aborted" in text(result)
 
 
 def disagreements(worker: TFWorker, seed: int, indices: list[int], mode: str | None = None,
