@@ -794,6 +794,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_products(24, ("float16",), 23),
     *_contractions(36),
     *_half_sums(30),
+    ("einsum-total-overflow", "ops.packet-paths",   # fuzzer, seed 20261130 #18554
+     lambda tf: tf.einsum("ij->", tf.constant([[1.0, np.inf], [-3.4028235e38, -3.4028235e38], [0.0, 0.0]], tf.float32))),
     *_overflowing_sums(40),
     *[(f"matmul-overflow-{name}", "ops.packet-paths",   # fuzzer, seed 20261201 #2105 (transpose_b) and #2154 (einsum)
        (lambda fn: lambda tf: fn(tf, tf.constant([[7.25, -3.4028235e38, -3.4028235e38], [-3.4028235e38, 8.128788, -3.4028235e38],

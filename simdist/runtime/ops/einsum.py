@@ -49,7 +49,7 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
         # (measured bit-exact on TF 2.21), which this is.
         wide = _einsum(*(a.astype(np.float32) for a in arrays), equation=equation)
         return wide.astype(arrays[0].dtype)
-    r = _ordered(ins, uniq, arrays) if len(arrays) == 2 else None
+    r = _ordered(ins, uniq, arrays) if len(arrays) == 2 else _ordered_total(ins[0], uniq, arrays[0])
     if r is None:
         r = np.einsum(f"{lhs}->{uniq}", *arrays, optimize=len(arrays) > 1 and work > _BIG)
     if uniq == out:
@@ -85,6 +85,21 @@ def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.n
         return None
     r = ordered_matmul(x, y).reshape([sizes[c] for c in batch + free0 + free1])
     return np.transpose(r, [(batch + free0 + free1).index(c) for c in out])
+
+
+def _ordered_total(s0: str, out: str, a: np.ndarray) -> np.ndarray | None:
+    """A one-operand float32/float64 einsum summing everything ('ij->') in Eigen's order of a
+    full reduction (prod_order.py), where overflow or infinities could show it: NumPy's einsum
+    adds pairwise, so [1, inf, -FLT_MAX, -FLT_MAX] gave NaN where TF 2.21 gives inf (fuzzer,
+    seed 20261130 #18554). Sums keeping labels are left to NumPy (their TF order was not found)."""
+    from simdist.runtime.ops.prod_order import eigen_sum, sum_needs_order
+    if out or a.dtype.name not in ("float32", "float64") or len(set(s0)) != len(s0) or "." in s0:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(a, axis=None)
+        if not sum_needs_order(a, np.asarray(total)):
+            return None
+        return np.asarray(eigen_sum(a, None, False, np.asarray(total)))
 
 
 def _einsum_flops(arrays: Any, out: Any, attrs: Any) -> float:
