@@ -321,6 +321,20 @@ def describe(prog: Program, where: tuple[str, Any, Any]) -> str:
     return f"{loc}{line}: simdist gives {_fmt(got)}, but TF 2.21 gives {_fmt(want)}"
 
 
+def poisoned(result: Any) -> bool:
+    """Whether TF's result reports an aborted collective executor ("Collective ops is aborted
+    by: ..."): once one MirroredStrategy collective fails in a TF process, every later collective
+    of that process fails so, and a kept answer of that kind (from a run before the worker
+    restarted on aborted collectives) may belong to an earlier program: it is asked again."""
+    def text(x: Any) -> str:
+        if isinstance(x, str):
+            return x
+        if isinstance(x, (tuple, list)):
+            return " ".join(text(v) for v in x)
+        return ""
+    return isinstance(result, tuple) and "Collective ops is aborted" in text(result)
+
+
 def disagreements(worker: TFWorker, seed: int, indices: list[int], mode: str | None = None,
                   batch: int = 25, answers: Any = None) -> Any:
     """(program, first disagreement) for each program of `indices` that disagrees, in batches:
@@ -333,6 +347,7 @@ def disagreements(worker: TFWorker, seed: int, indices: list[int], mode: str | N
 
     def submit(progs: list[Program]) -> list[Any]:
         kept = [answers.get(p) if answers is not None else None for p in progs]
+        kept = [None if k is not None and poisoned(k) else k for k in kept]   # asked again, in a fresh process
         worker.submit([p for p, k in zip(progs, kept) if k is None])
         return kept
 

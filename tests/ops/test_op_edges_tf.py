@@ -105,6 +105,132 @@ def _sort_rows(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     return out
 
 
+def _segment_rows(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded sorted segment_max/min of rows holding NaN, infinities and signed zeros, with
+    column counts below, at and past a SIMD packet (float64 4, float32/float16 8 lanes), so both
+    of the kernel's folds (packet columns, scalar columns) and one-row segments are compared
+    (fuzzer, seed 20261130 #1301 and #11036, seed 20261201 #2297 and #2333)."""
+    rng = np.random.default_rng(11)
+    pool = np.array([np.nan, -np.inf, np.inf, 0.0, -0.0, 1.0, -1.0, 2.0])
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        dt = ("float16", "float32", "float64")[i % 3]
+        cols, rows = int(rng.choice([1, 3, 4, 5, 8, 9, 12, 16, 17])), int(rng.integers(2, 7))
+        ids = np.sort(rng.integers(0, 3, rows)).tolist()
+        x = rng.choice(pool, size=(rows, cols))
+        fn = ("segment_max", "segment_min")[int(rng.integers(2))]
+        out.append((f"{fn}-{dt}-{rows}x{cols}-{i}", "ops.nan-folds",
+                    lambda tf, fn=fn, x=x, dt=dt, ids=ids: getattr(tf.math, fn)(tf.constant(x, getattr(tf, dt)), ids)))
+    return out
+
+
+def _zero_reductions(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded float32/float64 reduce_max/min of tensors of zeros of both signs (and a few values
+    beyond), over random shapes and axes: full, row, column, middle and transposed reductions,
+    slices shorter and longer than four packets (fuzzer, seed 20261130 #1076)."""
+    rng = np.random.default_rng(13)
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        dt = ("float32", "float64")[i % 2]
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
+        while int(np.prod(shape)) > 400:
+            shape[int(rng.integers(rank))] = 2
+        k = int(rng.integers(0, rank + 1))
+        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        fn = ("reduce_min", "reduce_max")[int(rng.integers(2))]
+        x = rng.choice(np.array([-0.0, 0.0, 1.0, 2.0]) * (1 if fn == "reduce_min" else -1), shape, p=[0.4, 0.4, 0.1, 0.1])
+        out.append((f"{fn}-zeros-{dt}-{'x'.join(map(str, shape))}-axes{axes}-{i}", "ops.simd-signed-zeros",
+                    lambda tf, fn=fn, x=x, dt=dt, axes=axes: getattr(tf, fn)(tf.constant(x, getattr(tf, dt)), axis=axes)))
+    return out
+
+
+def _products(count: int, dtypes: tuple[str, ...] = ("float32", "float64"), seed: int = 17) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded float32/float64 reduce_prod over random shapes and axes of values that overflow,
+    underflow, or are zeros and infinities: Eigen's order of products decides 0, inf or NaN
+    (fuzzer, seed 20261201 #2178; float16, seed 20261130 #4597)."""
+    rng = np.random.default_rng(seed)
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        dt = dtypes[i % len(dtypes)]
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
+        while int(np.prod(shape)) > 400:
+            shape[int(rng.integers(rank))] = 2
+        k = int(rng.integers(0, rank + 1))
+        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        big = {"float32": 1e30, "float64": 1e200, "float16": 300.0}[dt]
+        pool = np.array([0.0, -0.0, np.inf, -np.inf, big, -big, 1 / big, 1.0, -1.0, 2.0])
+        x = rng.choice(pool, shape, p=[0.02, 0.02, 0.02, 0.02, 0.1, 0.1, 0.12, 0.3, 0.2, 0.1])
+        out.append((f"reduce-prod-{dt}-{'x'.join(map(str, shape))}-axes{axes}-{i}", "ops.packet-paths",
+                    lambda tf, x=x, dt=dt, axes=axes: tf.reduce_prod(tf.constant(x, getattr(tf, dt)), axis=axes)))
+    return out
+
+
+def _contractions(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded float32/float64 matmul and einsum ('ij,kj->ik', 'ij,ij->i') of values near the
+    dtype's largest and infinities, k below 16: TF accumulates over k in order, float32 with fused
+    multiply-adds (fuzzer, seed 20261201 #2105 and #2154)."""
+    rng = np.random.default_rng(19)
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        dt = ("float32", "float64")[i % 2]
+        big = float(np.finfo(dt).max)
+        m, k, n = int(rng.integers(2, 9)), int(rng.integers(1, 16)), int(rng.integers(2, 9))
+        pool = np.array([big, -big, big / 2, 1.0, -1.0, 1.5, 7.25, 0.0, np.inf, -np.inf, 2.0])
+        p = [0.15, 0.15, 0.05, 0.15, 0.15, 0.1, 0.05, 0.06, 0.02, 0.02, 0.1]
+        a, b = rng.choice(pool, (m, k), p=p), rng.choice(pool, (k, n), p=p)
+        kind = ("matmul", "einsum-ij,kj->ik", "einsum-ij,ij->i")[i % 3]
+        fns = {"matmul": lambda tf, a=a, b=b, dt=dt: tf.matmul(tf.constant(a, getattr(tf, dt)), tf.constant(b, getattr(tf, dt))),
+               "einsum-ij,kj->ik": lambda tf, a=a, b=b, dt=dt: tf.einsum("ij,kj->ik", tf.constant(a, getattr(tf, dt)),
+                                                                         tf.constant(b.T, getattr(tf, dt))),
+               "einsum-ij,ij->i": lambda tf, a=a, dt=dt: tf.einsum("ij,ij->i", tf.constant(a, getattr(tf, dt)),
+                                                                   tf.constant(a[::-1], getattr(tf, dt)))}
+        out.append((f"{kind}-{dt}-{m}x{k}x{n}-{i}", "ops.packet-paths", fns[kind]))
+    return out
+
+
+def _half_sums(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded float16 reduce_sum over random shapes and axes of values whose float16 running
+    sums round or overflow: TF adds in float16 in Eigen's order (fuzzer, seed 20261130 #15835)."""
+    rng = np.random.default_rng(29)
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
+        while int(np.prod(shape)) > 400:
+            shape[int(rng.integers(rank))] = 2
+        k = int(rng.integers(0, rank + 1))
+        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        x = rng.choice(np.array([65504.0, -65504.0, 3.0, -3.0, 7.0, 0.5, 1000.0, 0.0, 0.1, -2049.0]), shape)
+        out.append((f"reduce-sum-float16-{'x'.join(map(str, shape))}-axes{axes}-{i}", "ops.packet-paths",
+                    lambda tf, x=x, axes=axes: tf.reduce_sum(tf.constant(x, tf.float16), axis=axes)))
+    return out
+
+
+def _overflowing_sums(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Seeded float32/float64 reduce_sum/reduce_mean of values near the dtype's largest and
+    infinities over random shapes and axes: Eigen's order decides inf or NaN (fuzzer, seed
+    20261130 #16473)."""
+    rng = np.random.default_rng(43)
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for i in range(count):
+        dt = ("float32", "float64")[i % 2]
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
+        while int(np.prod(shape)) > 400:
+            shape[int(rng.integers(rank))] = 2
+        k = int(rng.integers(0, rank + 1))
+        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        big = float(np.finfo(dt).max)
+        x = rng.choice(np.array([big, -big, big / 2, -big / 3, 1.0, -1.0, np.inf, -np.inf, 0.0]), shape,
+                       p=[0.2, 0.2, 0.1, 0.1, 0.15, 0.15, 0.03, 0.03, 0.04])
+        fn = ("reduce_sum", "reduce_mean")[i // 2 % 2]
+        out.append((f"{fn}-overflow-{dt}-{'x'.join(map(str, shape))}-axes{axes}-{i}", "ops.packet-paths",
+                    lambda tf, fn=fn, x=x, dt=dt, axes=axes: _guards(tf, getattr(tf, fn)(tf.constant(x, getattr(tf, dt)), axis=axes))))
+    return out
+
+
 # (id, clause, program): each program gets a `tf` module and returns a tensor (or a list of them).
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # float floor division and modulo: floor(x / y), and fmod corrected toward y's sign
@@ -128,6 +254,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("and-int32", "ops.bitwise", lambda tf: tf.constant([6, -7, 5]) & 3),
     ("rand-int32", "ops.bitwise", lambda tf: 3 & tf.constant([6, -7, 5])),
     ("or-int32", "ops.bitwise", lambda tf: tf.constant([6, -7, 5]) | tf.constant([1, 1, 8])),
+    *[(f"{name}-none-{dt}", "ops.bitwise", (lambda f, dt: lambda tf: f(tf.constant([1, 0], getattr(tf, dt)), None))(f, dt))
+      for name, f in (("or", lambda x, y: x | y), ("and", lambda x, y: x & y), ("xor", lambda x, y: x ^ y),
+                      ("ror", lambda x, y: y | x), ("add", lambda x, y: x + y))
+      for dt in ("int32", "float32", "bool")],   # fuzzer, seed 20261130 #2677
     ("xor-uint8", "ops.bitwise", lambda tf: tf.constant([5, 255], tf.uint8) ^ tf.constant([3, 1], tf.uint8)),
     ("invert-int64", "ops.bitwise", lambda tf: ~tf.constant([0, -1, 2**40], tf.int64)),
     ("invert-uint8", "ops.bitwise", lambda tf: tf.bitwise.invert(tf.constant([0, 255], tf.uint8))),
@@ -337,6 +467,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       getattr(tf, dt)), y))
       for dt in ("float16", "float32", "float64") for y in (0.5, 2.0, -1.0, 1.5)],
     ("pow-scalar-half", "ops.special-functions", lambda tf: tf.math.pow(tf.constant(-np.inf), 0.5)),
+    *[(f"lgamma-near-zeros-{dt}", "ops.special-functions",   # fuzzer, seed 20261201 #2974: bit for bit, the C library's lgamma
+       (lambda dt: lambda tf: tf.math.lgamma(tf.constant(np.concatenate([
+           1 + np.linspace(-1e-6, 1e-6, 41), 2 + np.linspace(-1e-6, 1e-6, 41), [1 + 100 / 2 ** 40, 2.5, -2.5, 0.5, -0.0, 30.0,
+                                                                              171.5, -np.inf, np.inf, np.nan, 1e-30]]),
+           getattr(tf, dt))))(dt)) for dt in ("float32", "float64", "float16")],
     # after a NaN an unsorted segment's fold restarts at the next element, not at its finite start
     # (fuzzer, seed 20261201 #674)
     *[(f"unsorted-segment-{k}-nan-then-inf-{dt}", "ops.nan-folds",
@@ -600,6 +735,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("unsorted-segment-sqrt-n-int", lambda tf: tf.math.unsorted_segment_sqrt_n(tf.constant([3, 4]), [0, 1], 2)),
     ]],
     # int64 extremes sort without wrapping; empty axis lists; -1 beside 0 in reshape; erf's float64 overflow
+    *[(f"top-k-1-nan-{dt}-{n}", "ops.sort",   # fuzzer, seed 20261130 #2691: packet lanes of each dtype
+       (lambda dt, n: lambda tf: list(tf.math.top_k(tf.constant(np.resize(np.array([0.0, np.nan, -1.0, -2.0, np.nan, 3.0, -np.inf,
+                                                                                      np.nan, 1.0]), n) * np.resize([1, 1, 1, -1, 1], n),
+                                                                 getattr(tf, dt)), 1)))(dt, n))
+      for dt in ("float16", "float32", "float64") for n in (4, 5, 9, 17, 33)],
     ("sort-int64-extremes", "ops.sort",
      lambda tf: tf.sort(tf.constant([7, 2**63 - 1, -2**63, 2**63 - 1, 0], tf.int64))),
     ("sort-int64-extremes-descending", "ops.sort",
@@ -609,6 +749,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                  for d in ("ASCENDING", "DESCENDING")]),
     ("top-k-int64-min", "ops.sort", lambda tf: list(tf.math.top_k(tf.constant([-2**63, 2, 0], tf.int64), 2))),
     ("sort-int8-extremes", "ops.sort", lambda tf: tf.sort(tf.constant([7, 127, -128, 1], tf.int8), direction="DESCENDING")),
+    *[(f"pow-int-negative-exponent-{i}", "ops.empty-inputs", fn) for i, fn in enumerate([
+        lambda tf: tf.math.pow(tf.zeros([0, 1, 3], tf.int8), -1),
+        lambda tf: tf.math.pow(tf.constant([], tf.int32), tf.constant([-1])),
+        lambda tf: tf.math.pow(tf.zeros([0, 3], tf.int64), tf.constant([1, -1, 2], tf.int64)),
+        lambda tf: tf.math.pow(tf.constant([2], tf.int32), tf.constant([-1]))])],   # fuzzer, seed 20261130 #3928
     ("reverse-empty-axes", "ops.empty-inputs", lambda tf: tf.reverse(tf.constant([1.0, 2.0]), [])),
     ("reverse-scalar-empty-axes", "ops.empty-inputs", lambda tf: tf.reverse(tf.constant(7.0), [])),
     ("reverse-empty-input-bad-axis", "ops.empty-inputs", lambda tf: tf.reverse(tf.zeros([0]), [2])),
@@ -631,8 +776,56 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
            [[np.nan, 1.0, -np.inf], [1.0, np.inf, 2.0], [np.inf, np.nan, 0.0], [-np.inf, -np.inf, np.inf],
             [np.nan, np.nan, np.nan], [-np.inf, 1.0, -np.inf]], getattr(tf, dt))))(fn, dt))
       for fn in ("softmax", "log_softmax") for dt in ("float16", "float32", "float64")],
+    *[(f"softmax-nan-rows-{dt}-{i}", "nn.softmax-nonfinite",   # fuzzer, seed 20261130 #12311: oneDNN's NaN partners
+       (lambda rows, dt: lambda tf: tf.math.is_nan(tf.nn.softmax(tf.constant(rows, getattr(tf, dt)))))(rows, dt))
+      for i, (rows, dt) in enumerate(
+          (np.where(np.random.default_rng(37 + i).random((3, n)) < q, np.nan,
+                    np.random.default_rng(41 + i).normal(size=(3, n)).round(1)), ("float32", "float16")[i % 2])
+          for i, (n, q) in enumerate([(9, 0.3), (12, 0.2), (17, 0.1), (24, 0.1), (31, 0.05), (33, 0.05), (40, 0.05),
+                                      (48, 0.03), (63, 0.03), (64, 0.03), (100, 0.02), (128, 0.01), (150, 0.01),
+                                      (200, 0.01), (257, 0.01), (16, 0.1)]))],
+    ("softmax-nan-fuzz-12311", "nn.softmax-nonfinite",
+     lambda tf: tf.nn.softmax(tf.constant([[0.0, 0.0, np.nan] * 3], tf.float32))),
     ("softmax-nonfinite-axis0", "nn.softmax-nonfinite",
      lambda tf: tf.nn.softmax(tf.constant([[np.nan, -np.inf], [1.0, 1.0]]), axis=0)),
+    *_segment_rows(48),
+    *_zero_reductions(60),
+    *_products(40),
+    *_products(24, ("float16",), 23),
+    *_contractions(36),
+    *_half_sums(30),
+    ("einsum-total-overflow", "ops.packet-paths",   # fuzzer, seed 20261130 #18554
+     lambda tf: tf.einsum("ij->", tf.constant([[1.0, np.inf], [-3.4028235e38, -3.4028235e38], [0.0, 0.0]], tf.float32))),
+    *_overflowing_sums(40),
+    *[(f"matmul-overflow-{name}", "ops.packet-paths",   # fuzzer, seed 20261201 #2105 (transpose_b) and #2154 (einsum)
+       (lambda fn: lambda tf: fn(tf, tf.constant([[7.25, -3.4028235e38, -3.4028235e38], [-3.4028235e38, 8.128788, -3.4028235e38],
+                                                  [0.0, -1.0, 1.5]], tf.float32)))(fn))
+      for name, fn in (("transpose-b", lambda tf, v: tf.matmul(v, v, transpose_b=True)),
+                       ("plain", lambda tf, v: tf.matmul(v, tf.transpose(v))),
+                       ("transpose-a", lambda tf, v: tf.matmul(v, v, transpose_a=True)),
+                       ("einsum", lambda tf, v: tf.einsum("ij,kj->ik", v, v)))],
+    ("reduce-prod-zero-then-overflow", "ops.packet-paths", lambda tf: tf.reduce_prod(tf.constant(
+        [[3.0, -1.5], [2.0, -0.0], [-1.7976931348623157e308, -1.7976931348623157e308]], tf.float64), keepdims=True)),
+    # argmax/argmin start from (index 0, the dtype's lowest/highest finite value): NaN and infinities
+    # past it never win (fuzzer, seed 20261130 #10417)
+    *[(f"{fn}-nonfinite-{dt}", "ops.argmax",
+       (lambda fn, dt: lambda tf: [getattr(tf, fn)(tf.constant(r, getattr(tf, dt))) for r in (
+           [-np.inf, 5.0], [5.0, -np.inf], [-np.inf, -np.inf], [np.inf, np.inf, 3.0], [np.nan, -np.inf, -5.0],
+           [-np.inf, -3.0e38], [np.nan, np.inf, np.inf], [np.inf, np.nan], [np.nan, 1.0, 2.0], [2.0, 1.0, np.nan],
+           [np.nan, np.nan, 1.0])] + [getattr(tf, fn)(tf.constant(
+               [[np.nan, 1.0], [3.0e38, np.inf], [3.0e38, -np.inf]], getattr(tf, dt)), axis=0)])(fn, dt))
+      for fn in ("argmin", "argmax") for dt in ("float16", "float32", "float64")],
+    # float to int8/uint8/int16/uint16: packets saturate through int32, the scalar tail wraps
+    # (fuzzer, seed 20261201 #2687 and seed 20261130 #11423)
+    *[(f"cast-{src}-to-{dst}-{n}", "ops.packet-paths",
+       (lambda src, dst, n: lambda tf: tf.cast(tf.cast(tf.constant(np.resize(np.array(
+           [np.nan, np.inf, -np.inf, 300.0, -300.0, 1e10, -1e10, 3e9, 65504.0, 44.7, -44.7, 2.0 ** 31, -2.0 ** 31]),
+           n)), getattr(tf, src)), getattr(tf, dst)))(src, dst, n))
+      for src in ("float16", "float32", "float64") for dst in ("int8", "uint8", "int16", "uint16")
+      for n in (15, 17, 33, 80)],
+    ("saturate-cast-float16-int8", "ops.packet-paths",
+     lambda tf: tf.dtypes.saturate_cast(tf.linalg.diag(tf.constant([[np.nan, np.nan, 0.4], [6.0, 14.5, 200.0]],
+                                                                  tf.float16)), tf.int8)),
     # argument errors raised with TF's classes
     *[(f"{name}", "ops.argument-errors", fn) for name, fn in [
         ("argmax-scalar", lambda tf: tf.argmax(tf.constant(1.0))),
@@ -821,6 +1014,18 @@ def test_simd_signed_zeros(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.argmax")
+@_cases("ops.argmax")
+def test_argmax_nonfinite(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.packet-paths")
+@_cases("ops.packet-paths")
+def test_packet_paths(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("nn.softmax-nonfinite")
 @_cases("nn.softmax-nonfinite")
 def test_softmax_nonfinite(k: int, tf_results: dict[int, Any]) -> None:
@@ -831,7 +1036,8 @@ def test_every_case_has_a_test() -> None:
     tested = {"nn.softmax-nonfinite", "ops.xfunctions", "ops.truncation", "ops.counting", "ops.matrix-diag", "ops.simd-signed-zeros",
               "ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
               "ops.empty-inputs", "ops.integer-mean", "ops.sort", "ops.nan-folds", "ops.argument-errors",
-              "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims", "ops.special-functions"}
+              "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims", "ops.special-functions",
+              "ops.argmax", "ops.packet-paths"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 

@@ -251,6 +251,26 @@ def _p(tf, s):
     return t.gradient(y, x)
 
 
+@program("stop-gradient-not-recorded", "autodiff.stop-gradient")
+def _p(tf, s):
+    """The tape does not record StopGradient, so ops on its output are not recorded: a Unique
+    (no gradient registered) after it is never walked (fuzzer, seed 20261201 #1276, seed 20261130 #1891)."""
+    x = tf.Variable([1.0, 2.0, 2.0])
+    with tf.GradientTape() as t:
+        u = tf.unique(tf.stop_gradient(x) * 2.0)[0]
+        y = tf.reduce_sum(u) + tf.reduce_sum(x * x)
+    return t.gradient(y, x)
+
+
+@program("identity-then-unique-recorded", "autodiff.stop-gradient")
+def _p(tf, s):
+    x = tf.Variable([1.0, 2.0, 2.0])
+    with tf.GradientTape() as t:
+        u = tf.unique(tf.identity(x))[0]
+        y = tf.reduce_sum(u) + tf.reduce_sum(x)
+    return t.gradient(y, x)
+
+
 @program("custom-gradient", "autodiff.custom-gradient")
 def _p(tf, s):
     @tf.custom_gradient

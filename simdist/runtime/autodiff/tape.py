@@ -154,7 +154,9 @@ class _Tape(execution.Interpreter):
 
     # --- interpreter of dispatch (execution.Interpreter) ------------------------------------------------
     def op(self, op: OpDef, tensors: Sequence[Tensor], outs: tuple, attrs: dict | None) -> tuple:
-        if not self.should_record(tensors):
+        if op.name == "StopGradient" or not self.should_record(tensors):
+            # TF 2.21's tape never records StopGradient: its output is not watched, so the ops
+            # that use it are not recorded either (a Unique after it is never walked)
             return outs
         tt = self.tensor_tape
         skip = tuple(i for i, t in enumerate(tensors) if id(t) not in tt or not trainable(t.dtype))

@@ -135,7 +135,29 @@ def _onednn_nonfinite_rows(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     rows = bad.any(axis=-1, keepdims=True)
     if not rows.any():
         return out
-    return np.where(rows, np.where(bad, np.array(np.nan, out.dtype), np.zeros((), out.dtype)), out)
+    return np.where(rows, np.where(bad | _nan_partners(a), np.array(np.nan, out.dtype), np.zeros((), out.dtype)), out)
+
+
+def _nan_partners(a: np.ndarray) -> np.ndarray:
+    """The entries oneDNN's softmax also makes NaN in a row holding NaN (observed on TF 2.21's
+    x86-64 wheel; its jit kernel on 16-lane vectors). Its max pass keeps a NaN in a lane of the
+    running max only if it comes from the last vector that pass takes normally (rows up to 32:
+    the last element of each lane, the partial vector included; rows of 33-63: the last whole
+    vector; longer rows: the last vector of the last whole run of four, 4·(n // 64) - 1; later
+    vectors never replace it nor bring one in); its horizontal max
+    then moves a NaN of lane l to lane 15 - l, and every entry of that lane (flat index mod 16)
+    divides by NaN. So softmax([0, 0, nan] * 3) is NaN at 2, 5, 8 and at 7."""
+    n = a.shape[-1]
+    nan = np.isnan(a.reshape(-1, n))
+    lanes = np.zeros((nan.shape[0], 16), dtype=bool)
+    if n <= 32:
+        for lane in range(min(n, 16)):
+            lanes[:, lane] = nan[:, lane + 16 * ((n - 1 - lane) // 16)]
+    else:   # the last vector of its four-vector loop, or under 64 the last whole vector
+        w = 4 * (n // 64) - 1 if n >= 64 else n // 16 - 1
+        lanes = nan[:, 16 * w:16 * w + 16]
+    partner = lanes[:, ::-1]
+    return partner[:, np.arange(n) % 16].reshape(a.shape)
 
 
 def _log_softmax(a: np.ndarray) -> np.ndarray:

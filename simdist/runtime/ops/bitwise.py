@@ -85,15 +85,24 @@ def invert(x: Any, name: str | None = None) -> Tensor:
 
 # --- Tensor's operators: logical on bools, bitwise otherwise (TF's math_ops.and_ and its kin) --------
 def _install_operators() -> None:
-    def choose(logical: Any, bitwise: Any) -> tuple[Any, Any]:
+    def choose(logical: Any, bitwise: Any, name: str) -> tuple[Any, Any]:
         def fwd(self: Tensor, o: Any) -> Tensor:
             try:
                 return logical(self, o) if self.dtype.is_bool else _binary(bitwise, self, o)
-            except TypeError:
-                if logical is math.logical_or and type(o) is float:
-                    # TF's `|` wrapper, the float's conversion refused, looks up float.__ror__ (a TF quirk)
-                    raise AttributeError("'float' object has no attribute '__ror__'") from None
-                raise
+            except (TypeError, ValueError) as e:
+                # TF's binary_op_wrapper (override_binary_operator.py): when the operand does not
+                # convert, it tries the operand's reflected operator if its type has one; `type`
+                # itself has __ror__ (for unions), so `x | 1.5` and `x | None` look up
+                # 1.5.__ror__ / None.__ror__ and raise AttributeError
+                if not hasattr(type(o), f"__r{name}__"):
+                    raise
+                try:
+                    out = getattr(o, f"__r{name}__")(self)
+                except (TypeError, ValueError):
+                    raise e from None
+                if out is NotImplemented:
+                    raise e from None
+                return out
 
         def rev(self: Tensor, o: Any) -> Tensor:
             # TF converts the left operand to the tensor's dtype, then applies the same choice
@@ -102,7 +111,7 @@ def _install_operators() -> None:
 
     for name, logical, bitwise in (("and", math.logical_and, BITWISE_AND), ("or", math.logical_or, BITWISE_OR),
                                    ("xor", math.logical_xor, BITWISE_XOR)):
-        fwd, rev = choose(logical, bitwise)
+        fwd, rev = choose(logical, bitwise, name)
         setattr(Tensor, f"__{name}__", fwd)
         setattr(Tensor, f"__r{name}__", rev)
     Tensor.__invert__ = lambda self: (math.logical_not(self) if self.dtype.is_bool   # type: ignore[assignment]

@@ -49,13 +49,57 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
         # (measured bit-exact on TF 2.21), which this is.
         wide = _einsum(*(a.astype(np.float32) for a in arrays), equation=equation)
         return wide.astype(arrays[0].dtype)
-    r = np.einsum(f"{lhs}->{uniq}", *arrays, optimize=len(arrays) > 1 and work > _BIG)
+    r = _ordered(ins, uniq, arrays) if len(arrays) == 2 else _ordered_total(ins[0], uniq, arrays[0])
+    if r is None:
+        r = np.einsum(f"{lhs}->{uniq}", *arrays, optimize=len(arrays) > 1 and work > _BIG)
     if uniq == out:
         return r
     res = np.zeros([sizes[c] for c in out], dtype=r.dtype)   # a repeated output label: its diagonal
     grid = np.indices(r.shape, sparse=True)
     res[tuple(grid[uniq.index(c)] for c in out)] = r
     return res
+
+
+def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.ndarray | None:
+    """A two-operand float32/float64 einsum as TF 2.21 computes it, a BatchMatMulV2 of
+    [batch, free0, contracted] by [batch, contracted, free1], accumulated in TF's order
+    (contraction_order.py) when infinities or overflows could show it; None otherwise (or for
+    equations with repeated or one-sided summed labels, left to NumPy)."""
+    from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul
+    a, b = arrays
+    s0, s1 = ins
+    if a.dtype != b.dtype or a.dtype.name not in ("float32", "float64") or "." in s0 + s1:
+        return None
+    if len(set(s0)) != len(s0) or len(set(s1)) != len(s1) or any(c not in s1 and c not in out for c in s0) \
+            or any(c not in s0 and c not in out for c in s1):
+        return None
+    batch = [c for c in s0 if c in s1 and c in out]
+    summed = [c for c in s0 if c in s1 and c not in out]
+    free0 = [c for c in s0 if c not in s1]
+    free1 = [c for c in s1 if c not in s0]
+    sizes = dict(zip(s0, a.shape)) | dict(zip(s1, b.shape))
+    n = [int(np.prod([sizes[c] for c in g], dtype=np.int64)) for g in (batch, free0, summed, free1)]
+    x = np.transpose(a, [s0.index(c) for c in batch + free0 + summed]).reshape(n[0], n[1], n[2])
+    y = np.transpose(b, [s1.index(c) for c in batch + summed + free1]).reshape(n[0], n[2], n[3])
+    if not needs_order(x, y):
+        return None
+    r = ordered_matmul(x, y).reshape([sizes[c] for c in batch + free0 + free1])
+    return np.transpose(r, [(batch + free0 + free1).index(c) for c in out])
+
+
+def _ordered_total(s0: str, out: str, a: np.ndarray) -> np.ndarray | None:
+    """A one-operand float32/float64 einsum summing everything ('ij->') in Eigen's order of a
+    full reduction (prod_order.py), where overflow or infinities could show it: NumPy's einsum
+    adds pairwise, so [1, inf, -FLT_MAX, -FLT_MAX] gave NaN where TF 2.21 gives inf (fuzzer,
+    seed 20261130 #18554). Sums keeping labels are left to NumPy (their TF order was not found)."""
+    from simdist.runtime.ops.prod_order import eigen_sum, sum_needs_order
+    if out or a.dtype.name not in ("float32", "float64") or len(set(s0)) != len(s0) or "." in s0:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(a, axis=None)
+        if not sum_needs_order(a, np.asarray(total)):
+            return None
+        return np.asarray(eigen_sum(a, None, False, np.asarray(total)))
 
 
 def _einsum_flops(arrays: Any, out: Any, attrs: Any) -> float:

@@ -23,6 +23,10 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
         # float16/bfloat16: TF 2.21's CPU kernels accumulate in float32 and round once (measured
         # bit-exact); NumPy has no BLAS for them (its float16 loop is ~100x slower), so float32 BLAS.
         return np.matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
+    if x.ndim >= 2 and y.ndim >= 2:
+        from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul
+        if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
+            return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
     return np.matmul(x, y)
 
 

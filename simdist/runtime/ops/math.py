@@ -92,7 +92,8 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
 
 
 def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if b.dtype.kind in "iu" and np.any(b < 0):
+    # TF's safe_pow checks each exponent it uses: an empty result uses none (no error)
+    if b.dtype.kind in "iu" and np.any(b < 0) and np.broadcast(a, b).size:
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed [Op:Pow]")
     with np.errstate(all="ignore"):   # 0 ** -1 = inf, (-8) ** 0.5 = nan, silently as TF
         out = np.power(a, b)
@@ -414,8 +415,12 @@ CAST = unary_op("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("D
 
 
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
-    with np.errstate(invalid="ignore"):
-        return a.astype(dt._np)
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = a.astype(dt._np)
+    if a.dtype.kind == "f" and dt._np.itemsize <= 2 and dt._np.kind in "iu":
+        from simdist.runtime.ops.simd import narrow_cast
+        out = narrow_cast(a, out)   # packets saturate, the scalar tail wraps (ops.cast-saturation)
+    return out
 
 
 def _variables() -> Any:
@@ -441,7 +446,18 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
 # --- reductions ------------------------------------------------------------------------------------------
 def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     # np.add.reduce = ndarray.sum, without its Python wrapper
-    return np.add.reduce(v, axis=axis, dtype=v.dtype if v.dtype.kind != "b" else None, keepdims=keepdims)
+    if v.dtype == np.float16:   # TF adds in float16, in Eigen's order (prod_order.py); NumPy keeps float32
+        from simdist.runtime.ops.prod_order import eigen_half_sum
+        with np.errstate(over="ignore", invalid="ignore"):
+            return eigen_half_sum(v, axis, keepdims, np.add.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims))
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.add.reduce(v, axis=axis, dtype=v.dtype if v.dtype.kind != "b" else None, keepdims=keepdims)
+    if v.dtype.kind == "f":
+        from simdist.runtime.ops.prod_order import eigen_sum, sum_needs_order
+        if sum_needs_order(v, out):   # overflow, infinities, cancellation: Eigen's order shows
+            with np.errstate(over="ignore", invalid="ignore"):
+                return eigen_sum(v, axis, keepdims, out)
+    return out
 
 
 def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
@@ -457,7 +473,12 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         return (q + ((r != 0) & (s < 0))).astype(v.dtype)
     if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
         return np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype) * np.array(np.nan, v.dtype)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # silent, as TF
+        if v.dtype.kind == "f" and v.dtype.itemsize >= 4:
+            from simdist.runtime.ops.prod_order import sum_needs_order
+            if sum_needs_order(v, np.add.reduce(v, axis=axis, keepdims=keepdims)):   # Eigen's MeanReducer: its sum, / n
+                n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
+                return (_sum(v, axis, keepdims) / np.asarray(n, v.dtype)).astype(v.dtype)
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
 
@@ -477,7 +498,12 @@ def _extreme(fn: Any, lowest: bool) -> Any:
     def forward(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         if v.size:
             out = fn(v, axis=axis, keepdims=keepdims)
-            return _half_zero_ties(v, axis, out) if v.dtype == np.float16 else out
+            if v.dtype == np.float16:
+                return _half_zero_ties(v, axis, out)
+            if v.dtype.kind == "f":   # the zero Eigen's order keeps (clause ops.simd-signed-zeros)
+                from simdist.runtime.ops.minmax_zeros import zero_signs
+                return zero_signs(v, axis, keepdims, out, lowest)
+            return out
         if v.dtype.kind == "f":
             init: Any = -np.inf if lowest else np.inf
         else:

@@ -32,7 +32,12 @@ def _bool_only(name: str) -> Any:
 
 
 def _prod(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
-    return np.multiply.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):   # silent, as TF (ops.nonfinite-silent)
+        out = np.multiply.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims)
+    if v.dtype.kind == "f" or v.dtype == np.float16:   # in Eigen's order: zeros times infinities, overflows (prod_order.py)
+        from simdist.runtime.ops.prod_order import eigen_prod
+        return eigen_prod(v, axis, keepdims, out)
+    return out
 
 
 PROD = reduction("Prod", _prod, args.allowed("Prod", *NUMERIC), args.input_size_flops)
@@ -113,10 +118,15 @@ def _arg(fn: Any, fill: float, name: str) -> Any:
         if v.shape[axis] == 0:
             raise errors.InvalidArgumentError(None, None, f"Reduction axis {axis} is empty in shape "
                                               f"{args.dims(v.shape)} [Op:{name}]")
-        if v.dtype.kind == "f":   # TF's kernel never selects a NaN (its comparisons with NaN are false)
-            nan = np.isnan(v)
-            if nan.any():
-                v = np.where(nan, fill, v)
+        if v.dtype.kind == "f":
+            # Eigen's ArgMax/ArgMinTupleReducer starts from (index 0, lowest/highest finite value)
+            # and takes an element only when it compares strictly beyond (or equal at a lower
+            # index): a NaN is never taken, nor an infinity past the start, so both count as the
+            # start's value (argmin([nan, FLT_MAX, FLT_MAX]) is 0, argmax([-inf, -inf]) is 0)
+            limit = np.finfo(v.dtype).min if fill < 0 else np.finfo(v.dtype).max
+            beyond = np.isnan(v) | (v < limit if fill < 0 else v > limit)
+            if beyond.any():
+                v = np.where(beyond, limit, v)
         return fn(v, axis=axis)
     return forward
 

@@ -95,12 +95,44 @@ def _fold_half(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) ->
     out[fix] = np.where(code[fix] % 2 == 1, np.float16(-0.0), np.float16(0.0))
 
 
+# Eigen's packet lanes for a reduction over rows that keeps the columns (TF 2.21's AVX wheel)
+_ROW_REDUCE_LANES = {"float32": 8, "float64": 4, "float16": 8}
+
+
+def _sorted_extreme(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> None:
+    """Float SegmentMax/Min as TF 2.21's CPU kernel computes a segment of two or more rows: an
+    Eigen reduction over the rows of a [rows, columns] slice. The first (columns // P) * P columns
+    fold in SIMD packets, `acc = x if x > acc else acc` (min: `x < acc`) from -inf (+inf): a NaN
+    is skipped and of tied values (zeros) the first is kept, a column of NaN only gives -inf
+    (+inf); the other columns fold one at a time, `acc = x unless x < acc` (min: `unless acc <
+    x`): a NaN replaces the running value and the next element replaces the NaN, of tied values
+    the last is kept. A one-row segment is copied (its NaN kept)."""
+    rows = data.shape[0]
+    flat = data.reshape(rows, -1)
+    acc = out.reshape(out.shape[0], -1)
+    lanes = _ROW_REDUCE_LANES.get(data.dtype.name, 0)
+    cut = (flat.shape[1] // lanes) * lanes if lanes else 0
+    for r in range(rows):
+        x, a = flat[r], acc[ids[r]]
+        if kind == "max":
+            take = np.concatenate([x[:cut] > a[:cut], ~(x[cut:] < a[cut:])])
+        else:
+            take = np.concatenate([x[:cut] < a[:cut], ~(a[cut:] < x[cut:])])
+        acc[ids[r]] = np.where(take, x, a)
+    counts = np.bincount(ids.astype(np.int64), minlength=out.shape[0])
+    one = np.flatnonzero(counts[ids] == 1)
+    acc[ids[one]] = flat[one]
+
+
 def _sorted(kind: str, name: str) -> Any:
     def forward(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
         n = sorted_segments(data, ids, name)
         out = _start((n,) + data.shape[1:], data.dtype, kind, finite=False)
         with np.errstate(all="ignore"):
-            _fold_at(kind, out, ids, data)
+            if kind in ("max", "min") and data.dtype.kind == "f":
+                _sorted_extreme(kind, out, ids, data)
+            else:
+                _fold_at(kind, out, ids, data)
         counts = np.bincount(ids.astype(np.int64), minlength=n)
         if kind == "mean":
             return _mean_of(out, counts)

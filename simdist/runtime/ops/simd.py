@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["packet_mask", "RELU_LANES", "XFUNC_LANES"]
+__all__ = ["packet_mask", "narrow_cast", "RELU_LANES", "XFUNC_LANES", "NARROW_CAST_LANES"]
 
 RELU_LANES = {"float32": 8, "float64": 4}
 XFUNC_LANES = {"float32": 8, "float64": 4, "float16": 8}
+# Cast of a float to int8/uint8/int16/uint16: 32 float32 or 16 float16/float64 elements a packet
+NARROW_CAST_LANES = {"float32": 32, "float64": 16, "float16": 16}
+_NARROW = ("int8", "uint8", "int16", "uint16")
 
 
 def packet_mask(shape: tuple[int, ...], dtype: np.dtype, lanes: dict[str, int]) -> np.ndarray | None:
@@ -29,3 +32,28 @@ def packet_mask(shape: tuple[int, ...], dtype: np.dtype, lanes: dict[str, int]) 
     if not p or n < p:
         return None
     return (np.arange(n) < (n // p) * p).reshape(shape)
+
+
+def narrow_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """A float-to-int8/uint8/int16/uint16 cast as TF 2.21's Eigen kernel computes it: the scalar
+    tail wraps (C++ conversion through int32, as NumPy's astype, given as `out`), the packets
+    convert to int32 with x86's truncation (NaN, infinities and values outside int32 give
+    INT32_MIN) and then pack with saturation: int8/int16/uint16 clip the int32; uint8 clips it
+    from float32, and from float16/float64 packs to uint16 first and then saturates that as a
+    signed int16 (65504 gives 0). Observed on TF 2.21, clause ops.cast-saturation."""
+    if out.dtype.name not in _NARROW or a.dtype.kind != "f":
+        return out
+    mask = packet_mask(a.shape, a.dtype, NARROW_CAST_LANES)
+    if mask is None:
+        return out
+    x = a[mask].astype(np.float64)
+    ok = np.isfinite(x) & (x > -2.0 ** 31 - 1) & (x < 2.0 ** 31)
+    i32 = np.where(ok, np.trunc(np.where(ok, x, 0.0)), -2.0 ** 31).astype(np.int64)
+    name = out.dtype.name
+    if name == "uint8" and a.dtype != np.float32:
+        u16 = np.clip(i32, 0, 65535)
+        i32 = np.where(u16 > 32767, u16 - 65536, u16)
+    info = np.iinfo(out.dtype)
+    out = out.copy() if not out.flags.writeable else out
+    out[mask] = np.clip(i32, info.min, info.max).astype(out.dtype)
+    return out

@@ -23,6 +23,10 @@ __all__ = ["top_k", "sort", "argsort"]
 _TOPK_TYPES = ("fiu", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64")
 
 
+# SIMD lanes of TF 2.21's max reduction for top_k(k=1) (AVX: 8 float32, 4 float64, 8 half)
+_TOPK_LANES = {"float32": 8, "float64": 4, "float16": 8}
+
+
 def _top_k(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]:  # noqa: A002 - TF's attr
     # a stable argsort of the negated keys: the largest first, ties in index order (TF's TopKV2 on
     # rows whose comparisons are an order); rows holding NaN, and unsorted top-k (TF's heap order),
@@ -37,7 +41,7 @@ def _top_k(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]
     if k and exact.any():
         rows, out = x.reshape(-1, n), idx.reshape(-1, k)
         for r in np.flatnonzero(exact.reshape(-1)):
-            out[r] = topk_kernel.row_top_k(rows[r].tolist(), k, sorted, 8 if x.dtype == np.float32 else 0)
+            out[r] = topk_kernel.row_top_k(rows[r].tolist(), k, sorted, _TOPK_LANES.get(x.dtype.name, 0))
     return np.take_along_axis(x, idx, axis=-1), idx
 
 

@@ -33,7 +33,31 @@ def _scipy_special() -> Any:
     return scipy.special
 
 
+_LIBM: list[Any] = []
+
+
+def _libm_lgamma() -> Any:
+    """The C library's lgamma/lgammaf (ctypes), or None where there is none: TF 2.21's CPU kernel
+    calls them (Eigen's numext::lgamma), and they differ from SciPy's gammaln in the last bits,
+    near lgamma's zeros (x = 1, 2) by more than 1e-10 relative."""
+    if not _LIBM:
+        import ctypes
+        import ctypes.util
+        try:
+            lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+            lib.lgamma.restype, lib.lgamma.argtypes = ctypes.c_double, [ctypes.c_double]
+            lib.lgammaf.restype, lib.lgammaf.argtypes = ctypes.c_float, [ctypes.c_float]
+            _LIBM.append((np.vectorize(lib.lgamma, otypes=[np.float64]), np.vectorize(lib.lgammaf, otypes=[np.float32])))
+        except (OSError, AttributeError):
+            _LIBM.append(None)
+    return _LIBM[0]
+
+
 def _lgamma(a: np.ndarray) -> np.ndarray:
+    libm = _libm_lgamma()
+    if libm is not None and a.size and a.dtype.kind == "f":
+        f64, f32 = libm
+        return (f64(a) if a.dtype == np.float64 else f32(a.astype(np.float32))).astype(a.dtype)
     r = _scipy_special().gammaln(a)
     return np.where(np.isneginf(a), np.inf, r) if a.size else r   # TF: lgamma(-inf) = inf (SciPy: -inf)
 

@@ -1,7 +1,7 @@
 """TF's CPU TopKV2 kernel, step for step, for the rows NumPy cannot order as TF does (clause ops.sort).
 
 tensorflow/core/kernels/topk_op.cc orders a row with C++ comparisons that are false for NaN:
-- k == 1: Eigen's max reduction (packets of 8 float32 lanes, then scalars: see `_eigen_max`),
+- k == 1: Eigen's max reduction (packets of SIMD lanes, then scalars: see `_eigen_max`),
   then the first index whose value equals it (none for NaN: index 0);
 - k == n: `std::sort` of the indices with `comp(a, b) = x[b] < x[a]`, then runs of equal values
   put in index order;
@@ -10,9 +10,8 @@ tensorflow/core/kernels/topk_op.cc orders a row with C++ comparisons that are fa
 With NaN those comparators are not orders, so the result depends on the algorithm: this module
 runs libstdc++'s introsort, insertion sort and heap operations as written, on Python lists.
 Rows without NaN never come here (a stable argsort gives the same order, much faster), except
-`sorted=False`, whose heap order this reproduces. k == 1 follows the AVX build's float32
-reduction; for float64/float16 rows of a packet or more holding NaN it folds as scalars, which
-TF's packets may not.
+`sorted=False`, whose heap order this reproduces. k == 1 follows the AVX build's reduction (8
+float32 or float16 lanes, 4 float64).
 """
 
 from __future__ import annotations
@@ -169,9 +168,9 @@ def _eigen_max(row: list[float], packet: int) -> float:
     (8 float32 lanes: AVX) folded lane by lane with pmax (the accumulator kept when a NaN is
     involved), the rest folded as scalars (the element kept unless it is smaller), then the
     packet reduced across lanes (permute, shuffle, shuffle: predux_max) and combined. Checked
-    bit for bit against TF 2.21 on 58 rows with NaN; with packet=0 (other dtypes) only the
-    scalar fold runs, which is exact for rows shorter than a packet."""
-    low = -3.4028234663852886e38
+    bit for bit against TF 2.21 on 58 rows with NaN; float64 (4 lanes) and float16 (8 lanes)
+    the same way (seeded rows of every length to 40, fuzzer seed 20261130 #2691)."""
+    low = -3.4028234663852886e38 if packet != 4 else -1.7976931348623157e308
     n = len(row)
     whole = (n // packet) * packet if packet else 0
     lanes = [low] * packet
@@ -183,15 +182,13 @@ def _eigen_max(row: list[float], packet: int) -> float:
         acc = acc if x < acc else x
     if not whole:
         return acc
-    t = [_mm_max(lanes[i], lanes[i ^ 4]) for i in range(8)]
-    t = [_mm_max(t[i], t[(i & ~3) | ((i & 3) ^ 2)]) for i in range(8)]
-    v = _mm_max(t[0], t[1])
+    v = max(lanes)   # no lane holds a NaN (pmax keeps the accumulator): any order gives this value
     return v if acc < v else acc
 
 
 def row_top_k(row: list[float], k: int, sorted_: bool, packet: int = 0) -> list[int]:
     """The indices TF's TopKV2 returns for one row (values: row[i] for each); `packet` is the
-    number of SIMD lanes of the row's dtype in TF's max reduction (8 for float32, else 0)."""
+    number of SIMD lanes of the row's dtype in TF's max reduction (8 float32/float16, 4 float64)."""
     n = len(row)
     if k == 0:
         return []

@@ -1,0 +1,58 @@
+"""float32/float64 matrix products in TF 2.21's order where the order shows: when a product can
+overflow or meets an infinity, +inf and -inf terms (NaN) or an intermediate overflow depend on
+which sums are formed.
+
+TF 2.21's CPU MatMul/BatchMatMulV2 (and einsum, which contracts through BatchMatMulV2) run
+float32 through oneDNN, whose kernels accumulate each output over k in order with fused
+multiply-adds (acc = fma(a, b, acc): no rounding, so no overflow, between the product and the
+sum), and float64 through Eigen's contraction, compiled without FMA for the wheel's AVX (acc =
+acc + round(a·b)). A float32 MatMul with transpose_b (and not transpose_a) runs another oneDNN
+kernel, whose order was not found: its products are rounded (the nearest model: 29 of 50 seeded
+cases off, against 48 with FMA or BLAS). So `[-FLT_MAX]*3 · [-0.0, -1, 1.5]` is -FLT_MAX/2 in
+a plain product (FLT_MAX, then fma(-FLT_MAX, 1.5, FLT_MAX)) and -inf with transpose_b (a
+rounded -1.5·FLT_MAX), and `[7.25, -FLT_MAX, -FLT_MAX] · [-FLT_MAX, x, -FLT_MAX]` is -inf in a
+plain product (fma of a finite product and -inf) and NaN with transpose_b (-inf + inf). BLAS
+(NumPy) blocks and vectorizes differently; its results stand where none of this can matter
+(finite operands whose products and sums cannot reach the dtype's largest value). Observed on
+TF 2.21 (clause ops.packet-paths). Limits: a float32 matrix times a one-column matrix (oneDNN's
+matrix-vector kernel, order not found) keeps BLAS's order; float64 products with k from 16 on
+sometimes split k (Eigen's contraction sharding).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["needs_order", "ordered_matmul"]
+
+
+def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether a float32/float64 product of x [..., m, k] and y [..., k, n] may differ from
+    BLAS's in its infinities or NaNs: a non-finite operand, or products that could overflow."""
+    if x.dtype.name not in ("float32", "float64") or not x.size or not y.size:
+        return False
+    if x.dtype == np.float32 and y.shape[-1] == 1 and x.shape[-2] > 1:
+        return False   # oneDNN's matrix-vector kernel: another order, not modelled (BLAS's is closer)
+    ax, ay = float(np.max(np.abs(x))), float(np.max(np.abs(y)))   # NaN or inf when an operand holds one
+    bound = ax * ay * x.shape[-1]
+    return not bound < float(np.finfo(x.dtype).max) / 4
+
+
+def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] accumulated over k in order: float32 with fused
+    multiply-adds (computed in float64, exact for the product, then rounded) unless `fused` is
+    False, float64 (and unfused float32) with a rounded product and a rounded sum."""
+    dt = x.dtype
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    out_shape = batch + (x.shape[-2], y.shape[-1])
+    with np.errstate(all="ignore"):
+        if dt == np.float32 and fused:
+            acc = np.zeros(out_shape, np.float32)
+            x64, y64 = x.astype(np.float64), y.astype(np.float64)
+            for j in range(x.shape[-1]):
+                acc = (acc.astype(np.float64) + x64[..., :, j, None] * y64[..., None, j, :]).astype(np.float32)
+            return acc
+        acc = np.zeros(out_shape, dt)
+        for j in range(x.shape[-1]):
+            acc = acc + x[..., :, j, None] * y[..., None, j, :]
+        return acc

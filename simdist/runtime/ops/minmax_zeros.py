@@ -1,0 +1,164 @@
+"""Which zero TF 2.21's float32/float64 Max/Min (reduce_max/reduce_min) return when the extreme
+of a reduced slice is a zero held with both signs: the one Eigen's evaluation order keeps.
+
+TF reduces with MaxReducer/MinReducer<T, PropagateNaN> after collapsing the shape
+(reduction_ops_common.h ReductionHelper: size-1 dimensions dropped, neighbouring dimensions of
+the same kind merged). Ties between a running value and a new element go:
+- a slice reduced along its innermost (contiguous) elements (a full reduction, the rows of
+  [A, B] reduced over B, or the transposed rows of higher ranks) runs InnerMostDimReducer: four
+  packet accumulators over blocks of 4·P elements (P = 8 float32, 4 float64), then one over the
+  remaining whole packets, each packet step keeping the new lane of a tie; the accumulators
+  folded 1, 2, 3 into 0 (ties: the later); the scalar tail folded one at a time from the start
+  (ties: the new element); the packet's lanes folded as a halving tree (lane i against lane
+  i + width/2, ties: the upper lane); finally the tail's value against the tree's (ties: the
+  tail's);
+- a reduction that keeps the innermost dimension (the columns of [A, B], the middle of
+  [A, B, C]) computes whole output packets (flat order, not crossing a row) with
+  InnerMostDimPreserver, which keeps the later of a tie, with four interleaved accumulators from
+  16 reduced elements on (folded 1, 2, 3 into 0 before the remainder);
+- every other output element (and axes 0 and 2 of [A, B, C]) keeps the last zero of its slice
+  in traversal order.
+Observed on TF 2.21 (tests/ops/test_op_edges_tf.py, clause ops.simd-signed-zeros); NaN results
+are NumPy's (PropagateNaN). Not modelled: the sharding of very large full reductions over threads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["zero_signs"]
+
+_LANES = {"float32": 8, "float64": 4}
+
+
+def _collapse(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[list[int], list[bool]]:
+    """ReductionHelper's simplified shape: size-1 dimensions dropped, runs of reduced or kept
+    dimensions merged; (sizes, reduced flags)."""
+    sizes: list[int] = []
+    flags: list[bool] = []
+    for d, n in enumerate(shape):
+        if n == 1:
+            continue
+        r = d in axes
+        if flags and flags[-1] == r:
+            sizes[-1] *= n
+        else:
+            sizes.append(n)
+            flags.append(r)
+    return sizes, flags
+
+
+def _op(a: np.ndarray, b: np.ndarray, lowest: bool, tie_b: bool) -> np.ndarray:
+    beyond = (b > a) if lowest else (b < a)
+    return np.where(beyond | ((a == b) if tie_b else False), b, a)
+
+
+def _inner_rows(x: np.ndarray, lowest: bool, lanes: int) -> np.ndarray:
+    """Eigen's vectorized InnerMostDimReducer over each row of x [R, n]."""
+    rows, n = x.shape
+    init = -np.inf if lowest else np.inf
+    start = 0
+    acc = np.full((rows, lanes), init, x.dtype)
+    if n >= 4 * lanes:
+        end4 = (n // (4 * lanes)) * 4 * lanes
+        accs = [acc.copy() for _ in range(4)]
+        for j in range(0, end4, 4 * lanes):
+            for k in range(4):
+                accs[k] = _op(accs[k], x[:, j + k * lanes:j + (k + 1) * lanes], lowest, True)
+        acc = accs[0]
+        for k in (1, 2, 3):
+            acc = _op(acc, accs[k], lowest, True)
+        start = end4
+    end = (n // lanes) * lanes
+    if start <= n - lanes:
+        for j in range(start, end, lanes):
+            acc = _op(acc, x[:, j:j + lanes], lowest, True)
+        start = end
+    tail = np.full(rows, init, x.dtype)
+    for j in range(start, n):
+        tail = _op(x[:, j], tail, lowest, False)
+    while acc.shape[1] > 1:
+        h = acc.shape[1] // 2
+        acc = _op(acc[:, :h], acc[:, h:2 * h], lowest, True)
+    return _op(tail, acc[:, 0], lowest, False)
+
+
+def _preserved_columns(x: np.ndarray, lowest: bool) -> np.ndarray:
+    """Eigen's InnerMostDimPreserver over each row of x [R, n] (an output element of a packet):
+    from 16 reduced elements on, four accumulators take elements j = k (mod 4) of the first
+    (n // 4)·4 and fold 1, 2, 3 into 0 before the rest; every step keeps the later of a tie."""
+    rows, n = x.shape
+    init = -np.inf if lowest else np.inf
+    if n < 16:
+        acc = np.full(rows, init, x.dtype)
+        for j in range(n):
+            acc = _op(acc, x[:, j], lowest, True)
+        return acc
+    accs = [np.full(rows, init, x.dtype) for _ in range(4)]
+    unrolled = (n // 4) * 4
+    for j in range(unrolled):
+        accs[j % 4] = _op(accs[j % 4], x[:, j], lowest, True)
+    acc = accs[0]
+    for k in (1, 2, 3):
+        acc = _op(acc, accs[k], lowest, True)
+    for j in range(unrolled, n):
+        acc = _op(acc, x[:, j], lowest, True)
+    return acc
+
+
+def _packet_outputs(total: int, inner: int, lanes: int) -> np.ndarray:
+    """Which output elements Eigen computes as a packet of a reduction that keeps the innermost
+    dimension: those of whole packets (flat order) that do not cross a row of `inner`."""
+    i = np.arange(total)
+    start = i - i % lanes
+    return (i < (total // lanes) * lanes) & (start % inner + lanes - 1 < inner)
+
+
+def _last_zero_negative(x: np.ndarray) -> np.ndarray:
+    """For each row of x [R, n] whose extreme is zero: whether its last zero is -0.0."""
+    zero = x == 0
+    last = x.shape[1] - 1 - np.argmax(zero[:, ::-1], axis=1)
+    return np.signbit(x[np.arange(x.shape[0]), last])
+
+
+def zero_signs(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, lowest: bool) -> np.ndarray:
+    """`out` (NumPy's max (lowest=True: Max) or min of v) with its zeros given TF's signs."""
+    lanes = _LANES.get(v.dtype.name)
+    if lanes is None or not v.size:
+        return out
+    zero = v == 0
+    if not zero.any():
+        return out
+    neg = np.signbit(v)
+    if not (zero & neg).any() or not (zero & ~neg).any():
+        return out   # zeros of one sign: NumPy already returns that sign
+    axes = tuple(range(v.ndim)) if axis is None else tuple(a % v.ndim for a in axis)
+    sizes, flags = _collapse(v.shape, axes)
+    if not any(flags):
+        return out
+    kept = [i for i, f in enumerate(flags) if not f]
+    red = [i for i, f in enumerate(flags) if f]
+    x = v.reshape(sizes) if sizes else v.reshape(1)
+    if len(sizes) == 3 and flags == [True, False, True]:
+        rows = np.transpose(x, (1, 2, 0)).reshape(sizes[1], -1)   # Eigen's loops: dim 2 outside, dim 0 inside
+        inner = False
+    else:
+        rows = np.transpose(x, kept + red).reshape(int(np.prod([sizes[i] for i in kept], dtype=np.int64)), -1)
+        inner = len(sizes) > 3 or flags[-1]   # TF transposes four or more runs to [kept, reduced] rows
+    res = np.array(out, copy=True).reshape(-1)
+    fix = np.flatnonzero(res == 0)
+    if not fix.size:
+        return out
+    sub = rows[fix]
+    if inner:
+        neg = np.signbit(_inner_rows(sub, lowest, lanes))
+    else:
+        neg = _last_zero_negative(sub)
+        if flags in ([True, False], [False, True, False]):
+            packed = _packet_outputs(res.size, sizes[-1], lanes)[fix]
+            if packed.any():
+                neg[packed] = np.signbit(_preserved_columns(sub[packed], lowest))
+    res[fix] = np.where(neg, -0.0, 0.0)
+    return res.reshape(np.shape(out)).astype(v.dtype)
