@@ -418,9 +418,9 @@ CATALOGUE: list[Mutant] = [
            "    return worker_0\n",
            "every worker rebatches with worker 0's per-replica sizes (the global step then takes the wrong count)"),
     # Observable since simdist ships MultiWorkerMirroredStrategy (issue 30): range(14).batch(7) over 2
-    # workers with AutoShardPolicy.OFF gives worker 1 [0,1,2],[3,4,5,6] in simdist, [0..3],[4,5,6] with this
-    # mutant. It survives (2026-11-29): no mwms test uses a global batch the replicas do not divide, and TF
-    # 2.21's answer for one was not observed yet (the probe timed out on the loaded machine).
+    # workers with AutoShardPolicy.OFF gives worker 1 [0,1,2],[3,4,5,6] (TF 2.21, two worker processes:
+    # docs/tools/mwms_facts/rebatch.py), [0..3],[4,5,6] with this mutant; killed by
+    # test_multi_worker_mirrored.py::test_mwms_uneven_global_batch_rotates_per_worker.
     Mutant("static-batch-first-component", "boundary", RB,
            "        return dims[0] if all(d == dims[0] for d in dims) else -1\n",
            "        return dims[0]\n",
@@ -481,11 +481,8 @@ CATALOGUE: list[Mutant] = [
     Mutant("is-chief-no-evaluator", "state", CL,
            "    if task_type in (\"chief\", \"evaluator\"):\n        return True\n",
            "    if task_type == \"chief\":\n        return True\n",
-           "the evaluator is not treated as a chief",
-           unobservable="NOT VERIFIED since issue 30: semantics.cluster.is_chief is now called by "
-                        "MultiWorkerMirroredStrategy and PreemptionCheckpointHandler, but only an evaluator task's "
-                        "strategy would see the change (should_checkpoint); whether simdist runs MWMS on an evaluator "
-                        "task was not checked. It survived the suite on 2026-11-29 (--only, 102 s)"),
+           "the evaluator is not treated as a chief (an MWMS made on the evaluator task would not checkpoint; "
+           "TF 2.21's is True: test_mwms_on_the_evaluator_task_is_its_own_chief)"),
 ]
 
 
