@@ -78,6 +78,8 @@ def reference(name: str, w: np.ndarray, grads: list[np.ndarray], kw: dict) -> np
 RULES = [("SGD", {"learning_rate": 0.1}), ("SGD", {"learning_rate": 0.1, "momentum": 0.9}),
          ("SGD", {"learning_rate": 0.1, "momentum": 0.5, "nesterov": True}),
          ("Adam", {"learning_rate": 0.05}), ("Adam", {"learning_rate": 0.05, "beta_1": 0.5, "amsgrad": True}),
+         # beta_2 = 0.5: v falls where a gradient shrinks, so AMSGrad's running maximum differs from v
+         ("Adam", {"learning_rate": 0.05, "beta_2": 0.5, "amsgrad": True}),
          ("AdamW", {"learning_rate": 0.05, "weight_decay": 0.1}),
          ("Adagrad", {"learning_rate": 0.1}), ("Adagrad", {"learning_rate": 0.1, "initial_accumulator_value": 1.0}),
          ("RMSprop", {"learning_rate": 0.01}), ("RMSprop", {"learning_rate": 0.01, "momentum": 0.5}),
