@@ -113,6 +113,28 @@ iterations = int(opt.iterations.numpy())
 
 
 @clause("optim.update-rules", ref="tf221")
+def test_loss_scale_factor_scales_the_loss_and_unscales_the_gradients(backend):
+    """SGD(0.1, loss_scale_factor=4): scale_loss multiplies the loss by 4 and apply_gradients divides
+    the gradients by 4 before the update, so the step is the unscaled one (Keras 3.15's
+    BaseOptimizer.apply)."""
+    prog = Program(backend, """
+w = tf.Variable(w0)
+opt = tf.keras.optimizers.SGD(0.1, loss_scale_factor=4.0)
+with tf.GradientTape() as tape:
+    loss = opt.scale_loss(tf.reduce_sum(w * tf.constant(x0)))
+grads = tape.gradient(loss, [w])
+opt.apply_gradients(zip(grads, [w]))
+scaled = float(loss.numpy())
+result = w.numpy()
+""", w0=W0, x0=GRADS[0])
+    ns = prog.run()
+    call = "SGD(0.1, loss_scale_factor=4.0): apply_gradients of d(scale_loss(sum(w * x)))/dw"
+    assert_close(ns["scaled"], 4.0 * float(np.sum(W0.astype(np.float64) * GRADS[0])), call=call,
+                 what="scale_loss(loss)")
+    assert_close(ns["result"], W0.astype(np.float64) - 0.1 * GRADS[0], call=call, what="w")
+
+
+@clause("optim.update-rules", ref="tf221")
 def test_optimizer_api(backend):
     prog = Program(backend, """
 w = tf.Variable(w0, name="w")
