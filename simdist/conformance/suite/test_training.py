@@ -135,6 +135,30 @@ result = w.numpy()
 
 
 @clause("optim.update-rules", ref="tf221")
+@pytest.mark.parametrize("how", ["var_names", "var_list"])
+def test_exclude_from_weight_decay_skips_those_variables(backend, how):
+    """SGD(0.1, weight_decay=0.5) with `b` excluded (by a name pattern or by the variable): `w` decays
+    (`w -= w * 0.5 * 0.1` before its step), `b` takes only its gradient step."""
+    prog = Program(backend, """
+w = tf.Variable(w0, name="kernel")
+b = tf.Variable([1.0, -2.0], name="bias")
+opt = tf.keras.optimizers.SGD(0.1, weight_decay=0.5)
+if how == "var_names":
+    opt.exclude_from_weight_decay(var_names=["bias"])
+else:
+    opt.exclude_from_weight_decay(var_list=[b])
+opt.apply_gradients([(tf.constant(g0), w), (tf.constant([0.5, 0.25]), b)])
+result = [w.numpy(), b.numpy()]
+""", w0=W0, g0=GRADS[0], how=how)
+    ns = prog.run()
+    call = f"SGD(0.1, weight_decay=0.5).exclude_from_weight_decay({how}=[b]); one apply_gradients"
+    w0 = W0.astype(np.float64)
+    assert_close(ns["result"][0], w0 - w0 * 0.5 * 0.1 - 0.1 * GRADS[0], call=call, what="w (decayed)")
+    assert_close(ns["result"][1], np.array([1.0, -2.0]) - 0.1 * np.array([0.5, 0.25]), call=call,
+                 what="b (excluded: no decay)")
+
+
+@clause("optim.update-rules", ref="tf221")
 def test_optimizer_api(backend):
     prog = Program(backend, """
 w = tf.Variable(w0, name="w")
