@@ -61,6 +61,7 @@ s, m, rid, n, g = strategy.run(fn)
 per = strategy.run(lambda: tf.constant([v, 2 * v]))
 with strategy.scope():
     w = tf.Variable([1.0, 2.0])
+    mine = tf.Variable(float(pos + 10))   # each task computes its own initial value
 
 @tf.function
 def step():
@@ -87,6 +88,7 @@ result = {
     "gather": [float(x) for x in strategy.gather(per, axis=0).numpy()],
     "local_results": [[float(x) for x in backend.to_numpy(t)] for t in strategy.experimental_local_results(per)],
     "losses": losses, "w": [float(x) for x in w.numpy()],
+    "initial": [float(backend.to_numpy(c)) for c in strategy.experimental_local_results(mine)],
 }
 """
 
@@ -222,6 +224,17 @@ def test_mwms_variables_stay_in_sync(backend, chief):
         call = f"2 steps of w -= 0.125 * all_reduce(grad) on {task[0]} {task[1]}"
         assert_equal(facts["w"], w, what="w after 2 steps", call=call)
         assert_equal(facts["losses"], losses, what="reduced losses", call=call)
+
+
+@clause("mwms.variables", ref="tf221")
+@pytest.mark.parametrize("chief", SHAPES)
+def test_mwms_variable_starts_from_the_first_tasks_initial_value(backend, chief):
+    """`tf.Variable(float(p + 10))` made in scope by the task at position p holds 10.0 on every
+    task: the group leader's (position 0's) initial value is broadcast before the variable exists."""
+    out = _facts(backend, chief)
+    for task, facts in zip(_tasks(chief), out):
+        call = f"tf.Variable(float(position + 10)) in MWMS scope on {task[0]} {task[1]} of {_tasks(chief)}"
+        assert_equal(facts["initial"], [10.0], what="the variable's local copies", call=call)
 
 
 # -- one client without TF_CONFIG; CommunicationOptions TF rejects --------------------------------
