@@ -810,8 +810,7 @@ TRAINING += [
        "                         list(zip(grads, [v for _, v in pairs])), self.learning_rate)\n",
        "clipnorm/clipvalue clip the all-reduced (summed) gradient instead of each replica's before the all-reduce"),
     _t("mwms-initial-values-not-broadcast", "state", "simdist/strategies/multi_worker.py",
-       "        if self._num_workers > 1:\n            t = convert_to_tensor(init)\n",
-       "        if False:\n            t = convert_to_tensor(init)\n",
+       "        if self._num_workers > 1:\n", "        if False:\n",
        "MultiWorkerMirroredStrategy keeps each worker's own initial value instead of broadcasting worker 0's"),
 ]
 
