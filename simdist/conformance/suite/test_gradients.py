@@ -292,6 +292,7 @@ NUMERIC = {
     "pad": (lambda tf, x: tf.pad(x, [[1, 0], [2, 1]]), [_any((2, 2))]),
     "reverse": (lambda tf, x: tf.reverse(x, axis=[1]), [_any((2, 3))]),
     "strided_slice": (lambda tf, x: x[::-2, 1:], [_any((3, 3))]),
+    "slice": (lambda tf, x: tf.slice(x, [1, 0], [1, 2]), [_any((3, 4))]),
     "broadcast_to": (lambda tf, x: tf.broadcast_to(x, [2, 3, 4]), [_any((3, 1))]),
     "gather_nd": (lambda tf, x: tf.gather_nd(x, [[0, 1], [2, 0], [0, 1]]), [_any((3, 2))]),
     "unsorted_segment_sum": (lambda tf, x: tf.math.unsorted_segment_sum(x, [2, 0, 2], 3), [_any((3, 2))]),

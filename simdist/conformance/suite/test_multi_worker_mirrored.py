@@ -61,6 +61,7 @@ s, m, rid, n, g = strategy.run(fn)
 per = strategy.run(lambda: tf.constant([v, 2 * v]))
 with strategy.scope():
     w = tf.Variable([1.0, 2.0])
+    mine = tf.Variable(float(pos + 10))   # each task computes its own initial value
 
 @tf.function
 def step():
@@ -87,6 +88,7 @@ result = {
     "gather": [float(x) for x in strategy.gather(per, axis=0).numpy()],
     "local_results": [[float(x) for x in backend.to_numpy(t)] for t in strategy.experimental_local_results(per)],
     "losses": losses, "w": [float(x) for x in w.numpy()],
+    "initial": [float(backend.to_numpy(c)) for c in strategy.experimental_local_results(mine)],
 }
 """
 
@@ -133,6 +135,43 @@ def test_mwms_roles_and_chief_duties(backend, chief):
         is_chief = pos == 0
         assert_equal(facts["should_checkpoint"], is_chief, what="extended.should_checkpoint", call=call)
         assert_equal(facts["should_save_summary"], is_chief, what="extended.should_save_summary", call=call)
+
+
+EVALUATOR_PROGRAM = """
+import socket
+
+def port():
+    with socket.socket() as s:
+        s.bind(("localhost", 0))
+        return s.getsockname()[1]
+
+# The evaluator of a cluster whose 2 workers are not started: TF counts it as its own one-task cluster.
+spec = tf.train.ClusterSpec({"worker": [f"localhost:{port()}", f"localhost:{port()}"],
+                             "evaluator": [f"localhost:{port()}"]})
+resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(spec, task_type="evaluator", task_id=0)
+s = tf.distribute.MultiWorkerMirroredStrategy(cluster_resolver=resolver)
+per = s.run(lambda: tf.constant([1.0, 2.0]))
+result = {"num_replicas_in_sync": int(s.num_replicas_in_sync),
+          "should_checkpoint": bool(s.extended.should_checkpoint),
+          "should_save_summary": bool(s.extended.should_save_summary),
+          "task": [s.cluster_resolver.task_type, int(s.cluster_resolver.task_id)],
+          "reduce_sum": [float(x) for x in np.ravel(backend.to_numpy(s.reduce("SUM", per, axis=None)))]}
+"""
+
+
+@clause("mwms.roles", ref="tf221")
+def test_mwms_on_the_evaluator_task_is_its_own_chief(backend):
+    """A MultiWorkerMirroredStrategy made on a cluster's evaluator task (a resolver naming
+    evaluator:0 of a cluster with 2 workers and 1 evaluator) is a one-task cluster of its own:
+    1 replica, and it is its own chief (should_checkpoint and should_save_summary True), as TF
+    2.21's multi_worker_util.is_chief and worker_count say for the evaluator."""
+    (got,) = _run(backend, "evaluator", EVALUATOR_PROGRAM, 1, make_strategy=False)
+    call = "MultiWorkerMirroredStrategy(SimpleClusterResolver(worker x2 + evaluator, task evaluator:0))"
+    assert_equal(got["task"], ["evaluator", 0], what="[cluster_resolver.task_type, task_id]", call=call)
+    assert_equal(got["num_replicas_in_sync"], 1, what="num_replicas_in_sync", call=call)
+    assert_equal(got["should_checkpoint"], True, what="extended.should_checkpoint", call=call)
+    assert_equal(got["should_save_summary"], True, what="extended.should_save_summary", call=call)
+    assert_equal(got["reduce_sum"], [1.0, 2.0], what="reduce(SUM, run(lambda: [1., 2.]), axis=None)", call=call)
 
 
 @clause("mwms.all-reduce")
@@ -185,6 +224,17 @@ def test_mwms_variables_stay_in_sync(backend, chief):
         call = f"2 steps of w -= 0.125 * all_reduce(grad) on {task[0]} {task[1]}"
         assert_equal(facts["w"], w, what="w after 2 steps", call=call)
         assert_equal(facts["losses"], losses, what="reduced losses", call=call)
+
+
+@clause("mwms.variables", ref="tf221")
+@pytest.mark.parametrize("chief", SHAPES)
+def test_mwms_variable_starts_from_the_first_tasks_initial_value(backend, chief):
+    """`tf.Variable(float(p + 10))` made in scope by the task at position p holds 10.0 on every
+    task: the group leader's (position 0's) initial value is broadcast before the variable exists."""
+    out = _facts(backend, chief)
+    for task, facts in zip(_tasks(chief), out):
+        call = f"tf.Variable(float(position + 10)) in MWMS scope on {task[0]} {task[1]} of {_tasks(chief)}"
+        assert_equal(facts["initial"], [10.0], what="the variable's local copies", call=call)
 
 
 # -- one client without TF_CONFIG; CommunicationOptions TF rejects --------------------------------
@@ -469,6 +519,11 @@ out = {}
 for policy in ("AUTO", "DATA", "OFF"):
     for kind in ("range", "slices"):
         out[kind + "-" + policy] = local(strategy.experimental_distribute_dataset(with_policy(source(kind), policy)))
+# global batches the 2 replicas do not divide (7 and 5 elements)
+for n, g in ((14, 7), (10, 5)):
+    for policy in ("DATA", "OFF"):
+        ds = with_policy(tf.data.Dataset.range(n).batch(g), policy)
+        out[f"uneven-{n}-{g}-{policy}"] = local(strategy.experimental_distribute_dataset(ds))
 
 contexts = []
 def dataset_fn(ctx):
@@ -513,6 +568,38 @@ def test_mwms_workers_get_their_share_of_each_global_batch(backend, policy, kind
         expected = pieces if policy == "OFF" else pieces[i::2]
         assert_equal(got[f"{kind}-{policy}"], expected, what=f"worker {i}'s steps",
                      call=f"experimental_distribute_dataset({kind}(16).batch(4)), {policy}, MWMS(2 workers)")
+
+
+def _split(n: int, global_batch: int, sizes: list[int]) -> list[list[int]]:
+    """range(n).batch(global_batch), each global batch cut into consecutive pieces of `sizes`."""
+    pieces = []
+    for start in range(0, n, global_batch):
+        at = start
+        for size in sizes:
+            pieces.append(list(range(at, min(at + size, start + global_batch, n))))
+            at += size
+    return [p for p in pieces if p]
+
+
+@clause("mwms.autoshard", ref="tf221")
+@pytest.mark.parametrize("n, global_batch", [(14, 7), (10, 5)])
+@pytest.mark.parametrize("policy", ["DATA", "OFF"])
+def test_mwms_uneven_global_batch_rotates_per_worker(backend, policy, n, global_batch):
+    """2 workers, one replica each, a global batch the replicas do not divide (7 or 5): worker 0
+    cuts each global batch into [ceil, floor] per-replica pieces, worker 1 into the list rotated
+    by its replicas ([floor, ceil]), so that each global step takes G elements. DATA gives worker
+    i the i-th piece of worker 0's cut (range(14).batch(7): worker 0 [0..3], [7..10], worker 1
+    [4,5,6], [11,12,13]); OFF gives every worker every piece of its own cut (worker 1 [0,1,2],
+    [3..6], ...). Observed on TF 2.21 with two worker processes (docs/tools/mwms_facts/rebatch.py)."""
+    out = _input(backend)
+    floor, extra = divmod(global_batch, 2)
+    worker_0 = [floor + 1] * extra + [floor] * (2 - extra)
+    for i, got in enumerate(out):
+        mine = worker_0[i:] + worker_0[:i]
+        expected = _split(n, global_batch, mine) if policy == "OFF" else _split(n, global_batch, worker_0)[i::2]
+        assert_equal(got[f"uneven-{n}-{global_batch}-{policy}"], expected, what=f"worker {i}'s steps",
+                     call=f"experimental_distribute_dataset(range({n}).batch({global_batch})), {policy}, "
+                          "MWMS(2 workers)")
 
 
 @clause("mwms.autoshard", ref="tf221")

@@ -78,6 +78,8 @@ def reference(name: str, w: np.ndarray, grads: list[np.ndarray], kw: dict) -> np
 RULES = [("SGD", {"learning_rate": 0.1}), ("SGD", {"learning_rate": 0.1, "momentum": 0.9}),
          ("SGD", {"learning_rate": 0.1, "momentum": 0.5, "nesterov": True}),
          ("Adam", {"learning_rate": 0.05}), ("Adam", {"learning_rate": 0.05, "beta_1": 0.5, "amsgrad": True}),
+         # beta_2 = 0.5: v falls where a gradient shrinks, so AMSGrad's running maximum differs from v
+         ("Adam", {"learning_rate": 0.05, "beta_2": 0.5, "amsgrad": True}),
          ("AdamW", {"learning_rate": 0.05, "weight_decay": 0.1}),
          ("Adagrad", {"learning_rate": 0.1}), ("Adagrad", {"learning_rate": 0.1, "initial_accumulator_value": 1.0}),
          ("RMSprop", {"learning_rate": 0.01}), ("RMSprop", {"learning_rate": 0.01, "momentum": 0.5}),
@@ -108,6 +110,52 @@ iterations = int(opt.iterations.numpy())
     assert_equal(ns["iterations"], len(GRADS), call=call, what="optimizer.iterations")
     assert_true(ns["returned"] is ns["opt"].iterations, f"{call}: apply_gradients returned {ns['returned']!r}, "
                 "but Keras returns optimizer.iterations", call=call)
+
+
+@clause("optim.update-rules", ref="tf221")
+def test_loss_scale_factor_scales_the_loss_and_unscales_the_gradients(backend):
+    """SGD(0.1, loss_scale_factor=4): scale_loss multiplies the loss by 4 and apply_gradients divides
+    the gradients by 4 before the update, so the step is the unscaled one (Keras 3.15's
+    BaseOptimizer.apply)."""
+    prog = Program(backend, """
+w = tf.Variable(w0)
+opt = tf.keras.optimizers.SGD(0.1, loss_scale_factor=4.0)
+with tf.GradientTape() as tape:
+    loss = opt.scale_loss(tf.reduce_sum(w * tf.constant(x0)))
+grads = tape.gradient(loss, [w])
+opt.apply_gradients(zip(grads, [w]))
+scaled = float(loss.numpy())
+result = w.numpy()
+""", w0=W0, x0=GRADS[0])
+    ns = prog.run()
+    call = "SGD(0.1, loss_scale_factor=4.0): apply_gradients of d(scale_loss(sum(w * x)))/dw"
+    assert_close(ns["scaled"], 4.0 * float(np.sum(W0.astype(np.float64) * GRADS[0])), call=call,
+                 what="scale_loss(loss)")
+    assert_close(ns["result"], W0.astype(np.float64) - 0.1 * GRADS[0], call=call, what="w")
+
+
+@clause("optim.update-rules", ref="tf221")
+@pytest.mark.parametrize("how", ["var_names", "var_list"])
+def test_exclude_from_weight_decay_skips_those_variables(backend, how):
+    """SGD(0.1, weight_decay=0.5) with `b` excluded (by a name pattern or by the variable): `w` decays
+    (`w -= w * 0.5 * 0.1` before its step), `b` takes only its gradient step."""
+    prog = Program(backend, """
+w = tf.Variable(w0, name="kernel")
+b = tf.Variable([1.0, -2.0], name="bias")
+opt = tf.keras.optimizers.SGD(0.1, weight_decay=0.5)
+if how == "var_names":
+    opt.exclude_from_weight_decay(var_names=["bias"])
+else:
+    opt.exclude_from_weight_decay(var_list=[b])
+opt.apply_gradients([(tf.constant(g0), w), (tf.constant([0.5, 0.25]), b)])
+result = [w.numpy(), b.numpy()]
+""", w0=W0, g0=GRADS[0], how=how)
+    ns = prog.run()
+    call = f"SGD(0.1, weight_decay=0.5).exclude_from_weight_decay({how}=[b]); one apply_gradients"
+    w0 = W0.astype(np.float64)
+    assert_close(ns["result"][0], w0 - w0 * 0.5 * 0.1 - 0.1 * GRADS[0], call=call, what="w (decayed)")
+    assert_close(ns["result"][1], np.array([1.0, -2.0]) - 0.1 * np.array([0.5, 0.25]), call=call,
+                 what="b (excluded: no decay)")
 
 
 @clause("optim.update-rules", ref="tf221")
