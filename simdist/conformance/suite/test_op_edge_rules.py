@@ -1,5 +1,5 @@
 """Op edge rules — clauses ops.xfunctions, ops.truncation, ops.counting, ops.matrix-diag,
-ops.simd-signed-zeros, nn.softmax-nonfinite (TF 2.21 only).
+ops.simd-signed-zeros, ops.packet-paths, nn.softmax-nonfinite (TF 2.21 only).
 
 Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
 from the rule the clause states (docs/spec.md); the word-for-word comparison with TF 2.21 is in
@@ -207,3 +207,18 @@ def test_softmax_rows_with_nan_or_inf(tf):
     assert_true(bool(np.all(np.isnan(lsm[:3]))), f"log_softmax(float32)[:3]={lsm[:3]!r}, but should be NaN throughout",
                 call="log_softmax(float32 rows with nan/inf)")
     assert_close(lsm[4], np.log(ref), call="log_softmax([1, 2, 3])")
+
+
+@clause("ops.packet-paths", ref="tf221")
+def test_narrowing_casts_saturate_in_packets_and_wrap_in_the_tail(tf):
+    # float32 -> int8: 32-element packets, then one element at a time (the clause's hardware note: AVX2)
+    n = 33
+    got = tf.cast(tf.constant(np.full(n, 300.0, np.float32)), tf.int8)
+    want = np.array([127] * 32 + [44], np.int8)   # packets clip the int32 300; the tail keeps its low bits
+    assert_same(got, want, call=f"cast(full([{n}], 300.0), int8)")
+    got = tf.cast(tf.constant(np.full(17, np.nan, np.float16)), tf.int8)
+    assert_same(got, np.array([-128] * 16 + [0], np.int8), call="cast(full([17], nan, float16), int8)")
+    # a zero and an infinity in one product: Eigen's packet order gives NaN where left to right gives 0
+    x = tf.constant([[3.0, -1.5], [2.0, -0.0], [-np.finfo(np.float64).max, -np.finfo(np.float64).max]], tf.float64)
+    got = tf.reduce_prod(x)
+    assert np.isnan(got.numpy()), f"reduce_prod(...)={got.numpy()!r}, but should be nan [reduce_prod(float64, packet order)]"
