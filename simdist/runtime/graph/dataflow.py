@@ -37,18 +37,7 @@ def early_writes(steps: list[tuple], nodes: list[Node]) -> tuple[tuple[Any, ...]
     out: list[tuple[Any, ...] | None] = []
 
     def of(j: int) -> tuple[Any, ...] | None:
-        d = deps.get(j, False)
-        if d is not False:
-            return d   # type: ignore[return-value]
-        n = nodes[j]   # (not a step: a constant, one folded from constants, or a call argument)
-        if n.kind == CONST:
-            d = None if n.key == "capture" else ()   # (a tensor made outside the call: an input)
-        elif n.kind == PURE and _cheap(n):
-            d = _union([of(i) for i in n.ins])
-        else:
-            d = None
-        deps[j] = d
-        return d
+        return _deps_of(j, nodes, deps)
 
     for st in steps:
         kind = st[0]
@@ -67,6 +56,25 @@ def early_writes(steps: list[tuple], nodes: list[Node]) -> tuple[tuple[Any, ...]
             before.append(d)
             out.append(d)
     return tuple(out)
+
+
+def _deps_of(j: int, nodes: list[Node], deps: dict[int, tuple[Any, ...] | None]) -> tuple[Any, ...] | None:
+    """The variables node j's value was read from (memoised in deps). A module function, not a
+    closure that calls itself: that closure would be a reference cycle keeping the recorded nodes,
+    and the variables they hold, alive until Python's cyclic collector runs, so a variable's
+    device memory would be freed later with recording on than off."""
+    d = deps.get(j, False)
+    if d is not False:
+        return d   # type: ignore[return-value]
+    n = nodes[j]   # (not a step: a constant, one folded from constants, or a call argument)
+    if n.kind == CONST:
+        d = None if n.key == "capture" else ()   # (a tensor made outside the call: an input)
+    elif n.kind == PURE and _cheap(n):
+        d = _union([_deps_of(i, nodes, deps) for i in n.ins])
+    else:
+        d = None
+    deps[j] = d
+    return d
 
 
 def _cheap(n: Node) -> bool:
