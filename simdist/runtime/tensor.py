@@ -8,7 +8,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from simdist.runtime import convert, dtypes, execution
+from simdist.runtime import convert, dtypes, execution, subnormals
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -131,7 +131,9 @@ class TensorShape:
 class Tensor:
     """An immutable eager tensor: a NumPy array, a DType and the device it lives on."""
 
-    __slots__ = ("_v", "dtype", "_device", "__weakref__")
+    # _sub: the value may hold subnormal floats (made outside an op, or moved by ops that keep them):
+    # ops that compute read it with them flushed to zero, as TF's kernels do (runtime/ops/subnormals.py)
+    __slots__ = ("_v", "dtype", "_device", "_sub", "__weakref__")
     # Make NumPy defer to our reflected operators (ndarray + Tensor -> Tensor.__radd__).
     __array_priority__ = 100
 
@@ -139,6 +141,7 @@ class Tensor:
         self._v = value
         self.dtype = dtype
         self._device = device
+        self._sub = False
         if _REC is not None:    # (a call being recorded: see runtime/graph/recording.py)
             _REC.created += 1
             if _REC.thread != _thread_id():
@@ -292,10 +295,13 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         return array.stack([convert_to_tensor(v, dtype=dtype, dtype_hint=dtype_hint) for v in value])
     arr, dt = convert.to_array(value, None if dtype is None else dtypes.as_dtype(dtype),
                                None if dtype_hint is None else dtypes.as_dtype(dtype_hint))
+    t = Tensor(arr, dt)
+    if arr.dtype in subnormals.FLUSHED_TYPES:
+        subnormals.mark_made(t)   # (TF's kernels will read its subnormals as zeros)
     rec = _current.ctx.recorder
     if rec is not None:    # a Const node of the call being recorded
-        return rec.constant(Tensor(arr, dt))
-    return Tensor(arr, dt)
+        return rec.constant(t)
+    return t
 
 
 def as_numpy(value: Any) -> np.ndarray:

@@ -9,6 +9,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes, execution
+from simdist.runtime import subnormals as _subnormals
 from simdist.runtime.ops import dispatch as _dispatch
 from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tensor
 
@@ -381,10 +382,20 @@ def _bind_args(args: tuple, kwargs: dict) -> dict:
     return kw
 
 
+def _marked(value: Any) -> bool:
+    """Whether an assigned value may hold subnormals: a marked tensor or variable, or a value
+    made outside the ops (a Python or NumPy value)."""
+    if isinstance(value, Tensor):
+        return value._sub
+    sub = getattr(value, "_sub", None)
+    return True if sub is None else bool(sub)
+
+
 class ResourceVariable(Variable):
     """A plain variable: one buffer on one device."""
 
     _version = 0     # counts the writes of its buffer (a fused replay's guard, runtime/lanes/)
+    _sub = False     # its value may hold subnormal floats: reads are marked (runtime/subnormals.py)
     _mirrors: tuple | None = None   # the copies of a MirroredVariable it is one of (kept identical)
 
     def __init__(self, initial_value: Any = None, trainable: bool | None = None, name: str | None = None,
@@ -397,6 +408,8 @@ class ResourceVariable(Variable):
         init = resolve_initial_value(initial_value, dtype)
         self._value = np.array(init._v, copy=True)
         self._dtype = init.dtype
+        if init._sub:
+            self._sub = True
         self._name = name if name is not None else "Variable"
         self._device = device if device is not None else context.current_device()
         self._shape = TensorShape(self._value.shape) if shape is None else TensorShape(shape)
@@ -435,6 +448,8 @@ class ResourceVariable(Variable):
 
     def _as_tensor(self) -> Tensor:
         t = Tensor(self._read_array(), self._dtype, self._device)
+        if self._sub:
+            t._sub = True
         if _cur.ctx.observers:
             return _dispatch.variable_read(self, t)
         return t
@@ -549,6 +564,7 @@ class ResourceVariable(Variable):
         self._apply_op(kind, operand)
 
     def _coerce(self, value: Any, op: str) -> np.ndarray:
+        """The array a write of `value` writes (converted, dtype and shape checked)."""
         if type(value) is Tensor or type(value) is _Traced:
             t = value
         else:
@@ -568,6 +584,11 @@ class ResourceVariable(Variable):
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(value, "AssignVariableOp")
         self._write("assign", arr)
+        # AssignVariableOp copies bits: a subnormal assigned is kept, and reads see it marked
+        if arr.dtype in _subnormals.FLUSHED_TYPES and _marked(value):
+            self._sub = _subnormals.holds(arr)
+        elif self._sub:
+            self._sub = False
         if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign", value, arr)
         return self if read_value else None

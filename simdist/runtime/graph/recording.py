@@ -19,6 +19,11 @@ from simdist.runtime.values import Mirrored, PerReplica
 __all__ = ["Recorder", "record", "record_call", "signature"]
 
 
+# Why a call whose values hold subnormal floats stays eager: dispatch applies TF's flush-to-zero
+# (runtime/subnormals.py, clause ops.subnormals); a replay runs its NumPy calls without it.
+_SUBNORMAL = "its values hold subnormal floats, which TF's kernels flush to zero: dispatch models it, a replay does not"
+
+
 class Recorder(execution.Interpreter):
     """Notes the ops of one eager call (the first interpreter of its execution context while it
     runs: execution.begin_recording)."""
@@ -126,6 +131,8 @@ class Recorder(execution.Interpreter):
                      for j, o in enumerate(outs))
 
     def constant(self, t: Tensor) -> Tensor:
+        if t._sub:
+            self.invalidate(_SUBNORMAL)
         return self._traced(t, Node(CONST, dtype=t.dtype))
 
     def is_constant(self, t: Tensor) -> bool:
@@ -146,6 +153,9 @@ class Recorder(execution.Interpreter):
         The function sees a traced twin, so a read of its value in Python is noticed."""
         arr = t._a if type(t) is _Traced else t._v
         twin = _Traced(arr, t.dtype, t._device)
+        if t._sub:
+            twin._sub = True
+            self.invalidate(_SUBNORMAL)
         self.expected += 1
         i = self._add(Node(ARG, value=arr, dtype=t.dtype), twin)
         self.args.append(i)

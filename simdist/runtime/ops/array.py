@@ -28,10 +28,13 @@ _ZERO = args.zero_flops
 
 
 # --- constants -----------------------------------------------------------------------------------------
-def _made(arr: np.ndarray, dt: dtypes.DType) -> Tensor:
-    """A constant (a Const node): placed on the current device, captured by a recording."""
+def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
+    """A constant (a Const node): placed on the current device, captured by a recording; `sub`:
+    it may hold subnormals (runtime/subnormals.py)."""
     from simdist.runtime.context import current_device
-    return dispatch.constant_made(Tensor(arr, dt, current_device()))
+    t = Tensor(arr, dt, current_device())
+    t._sub = sub
+    return dispatch.constant_made(t)
 
 
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
@@ -46,7 +49,7 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
     else:
         t = convert_to_tensor(value, dtype=dtype)
         if shape is None:
-            return _made(t._v if type(t) is Tensor else dispatch.static_value(t), t.dtype)
+            return _made(t._v if type(t) is Tensor else dispatch.static_value(t), t.dtype, t._sub)
         arr_size, shp = t._v.size, tuple(int(d) for d in shape)
     want = int(np.prod(shp))
     if arr_size == 1:

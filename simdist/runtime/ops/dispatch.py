@@ -27,6 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, dtypes, execution
+from simdist.runtime import subnormals as _sn
 from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops.registry import OpDef
@@ -36,6 +37,10 @@ __all__ = ["execute", "run", "static_value", "variable_read", "variable_gathered
            "constant_made", "raw", "tapes", "recorder", "bind", "recording", "replica_turn", "unrecordable", "reduced", "placed", "charged"]
 
 _STRING = dtypes.string
+_KEEP, _CHECK, _FLUSHED, _fired = _sn.KEEP, _sn.CHECK, _sn.FLUSHED_TYPES, _sn._fired
+_sn.install()
+_SUBNORMAL = ("its values hold subnormal floats, which TF's kernels flush to zero: dispatch models it, "
+              "a replay does not (ops.subnormals)")
 _current = execution._current
 
 
@@ -81,16 +86,39 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
 def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: Any,
         attrs: dict | None = None) -> Any:
     """execute() after its dtype rule: for callers that checked the inputs themselves (the
-    arithmetic operators' fast path). Same forward, cast, tally, placement and observers."""
+    arithmetic operators' fast path). Same forward, cast, tally, placement and observers.
+    Subnormal floats are treated as the op's kernel treats them (`OpDef.subnormals`, clause
+    ops.subnormals): read as zeros and flushed from results, or kept and their mark passed on."""
+    rule = op.subnormals
+    marked = False
+    for x in tensors:
+        if x._sub:
+            marked = True
+            break
+    if rule is not _KEEP:
+        if type(rule) is not str:
+            rule = rule(arrays, attrs)
+        if marked and rule is not _KEEP:
+            arrays = [_sn.flushed(a) if x._sub else a for x, a in zip(tensors, arrays)]
+            if _current.ctx.recorder is not None:
+                _current.ctx.recorder.invalidate(_SUBNORMAL)
     out = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
     if op.num_outputs != 1:
-        return _run_multi(op, tensors, arrays, out, dt, attrs)
+        return _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
     if type(out) is not np.ndarray:
         out = np.asarray(out)   # a NumPy scalar from a 0-d op
     npd = dt._np
     # (NumPy's builtin dtypes are singletons: the identity test skips a rich comparison)
     if out.dtype is not npd and out.dtype != npd and dt is not _STRING:
         out = out.astype(npd, copy=False)
+    if _fired[0] or rule is _CHECK:
+        # an underflow was noted (a subnormal result, or one rounded to zero), or the op's NumPy
+        # kernel does not note it: flush the result, as TF's kernel does (FTZ)
+        _fired[0] = False
+        if rule is not _KEEP and out.dtype in _FLUSHED:
+            was, out = out, _sn.flushed(out)
+            if out is not was and _current.ctx.recorder is not None:
+                _current.ctx.recorder.invalidate(_SUBNORMAL)
     fl = op.flops
     n = out.size if fl is None else fl(arrays, out, attrs)
     c = _current.ctx
@@ -98,6 +126,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     rl = _cost.roofline
     tally.flops += n if rl is None else rl(op, n, arrays, (out,), dt, context._default_device if d is None else d)
     t = Tensor(out, dt, context._default_device if d is None else d)
+    if marked and rule is _KEEP:
+        t._sub = True
     if not c.observers:
         return t
     outs = (t,)
@@ -107,14 +137,20 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
 
 
 def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], outs: Any, dts: Any,
-               attrs: dict | None) -> tuple[Tensor, ...]:
+               attrs: dict | None, rule: Any, marked: bool) -> tuple[Tensor, ...]:
     if type(dts) is not tuple:
         dts = (dts,) * len(outs)
+    flush = (_fired[0] or rule is _CHECK) and rule is not _KEEP
+    _fired[0] = False
     fixed = []
     for out, dt in zip(outs, dts):
         out = np.asarray(out)
         if out.dtype != dt._np and dt is not _STRING:
             out = out.astype(dt._np, copy=False)
+        if flush and out.dtype in _FLUSHED:
+            was, out = out, _sn.flushed(out)
+            if out is not was and _current.ctx.recorder is not None:
+                _current.ctx.recorder.invalidate(_SUBNORMAL)
         fixed.append(out)
     fl = op.flops
     n = sum(o.size for o in fixed) if fl is None else fl(arrays, fixed, attrs)
@@ -122,6 +158,9 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
     rl = _cost.roofline
     tally.flops += n if rl is None else rl(op, n, arrays, fixed, dts[0], dev)
     ts = tuple(Tensor(o, dt, dev) for o, dt in zip(fixed, dts))
+    if marked and rule is _KEEP:
+        for t in ts:
+            t._sub = True
     for o in _current.ctx.observers:
         ts = o.op(op, tensors, ts, attrs)
     return ts

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
-from simdist.runtime import context, execution
+from simdist.runtime import context, execution, subnormals
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.unary import negative
@@ -202,6 +202,8 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
         except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it
             arr = convert.to_array(y, dt)[0]
         out = Tensor(arr, dt)
+        if tp is float and y and -1.2e-38 < y < 1.2e-38:
+            subnormals.mark_made(out)   # a subnormal literal: TF's kernels read it as zero
         return out if _cur.ctx.recorder is None else dispatch.constant_made(out)
     conv = getattr(y, "_as_tensor", None)
     if conv is not None:

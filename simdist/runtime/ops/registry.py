@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from simdist.runtime import subnormals as _subnormals
+
 __all__ = ["OpDef", "OpCall", "register", "unary", "binary", "reduction", "get", "RegisterGradient",
            "NotDifferentiable", "gradient_function", "NO_GRADIENT", "registered_ops", "KINDS", "Stacking", "lanes",
            "rows", "selected_bytes", "BROADCAST", "SAME_SHAPES", "LAST_AXIS", "RESHAPED", "PERMUTED", "OVER_AXIS",
@@ -145,11 +147,16 @@ class OpDef:
       not as a node of this op (its forward is never called);
     tape_replay: "" when a recorded tf.function call holding the op can replay op by op under a
       gradient tape (runtime/interpret.py); else why such a call runs its Python again there
-      (graph.explain says it).
+      (graph.explain says it);
+    subnormals: how TF's kernel treats subnormal floats (runtime/ops/subnormals.py, clause
+      ops.subnormals): "flush" (inputs read as zeros, results flushed: the default of computing
+      kinds), "check" (the same, with the output checked in full: NumPy kernels that compute a
+      subnormal result without raising the underflow flag), "keep" (bits moved as they are: the
+      default of data-movement kinds), or a function (arrays, attrs) -> one of them.
     """
 
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
-                 "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay")
+                 "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
@@ -157,7 +164,7 @@ class OpDef:
                  sums: Callable[[dict, list[Any]], bool] | None = None, exact: bool = False,
                  bare: Callable[..., Any] | None = None,
                  bytes: Callable[..., tuple[int, int]] | None = None,  # noqa: A002 - the cost's name
-                 bound: str = "", tape_replay: str = "") -> None:
+                 bound: str = "", tape_replay: str = "", subnormals: Any = None) -> None:
         if kind not in KINDS:
             raise ValueError(f"op {name!r}: kind {kind!r} is not one of {KINDS}")
         if exact and kind != "elementwise":
@@ -178,6 +185,7 @@ class OpDef:
         self.bytes = bytes
         self.bound = bound
         self.tape_replay = tape_replay
+        self.subnormals: Any = subnormals if subnormals is not None else _subnormals.rule_for(name, kind)
 
     def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:
         """(FLOPs, bytes read, bytes written) of one run on `arrays` giving `out` (an array, or a
