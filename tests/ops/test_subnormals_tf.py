@@ -1,0 +1,290 @@
+"""Subnormal floats against real TensorFlow 2.21 (clause ops.subnormals): TF's CPU kernels run with
+flush-to-zero and denormals-are-zero, and simdist's ops declare how each kernel treats them
+(`OpDef.subnormals`, simdist/runtime/subnormals.py). A sweep of op kinds (arithmetic,
+transcendental, reductions, scans, matmul, casts, comparisons, min/max, bit ops, data movement,
+sorting, segments, nn) x float32/float64/float16/bfloat16 on inputs holding subnormals and on
+normal inputs whose results are subnormal; gradients under a tape; calls of a tf.function. Same
+dtype and the same bits (NaN matches NaN) on both backends. Needs the `tf` extra (goldens stand in).
+
+Not here, because simdist does not model them (docs/spec.md, ops.subnormals): a sum of normal
+numbers that cancels exactly to a subnormal (exact, so no underflow is noted), and Grappler's
+removal of `x * 1.0` / `x + 0.0` inside a tf.function (TF then keeps a subnormal x).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+# a subnormal and a second one of each dtype (float16's are normal float32 numbers: they survive)
+_SUB = {"float32": (1e-39, 3e-41), "float64": (1e-310, 3e-320), "float16": (1.2e-7, 3e-6), "bfloat16": (1e-39, 3e-40)}
+# a normal number whose square is subnormal
+_SMALL = {"float32": 1e-20, "float64": 1e-160, "float16": 1e-4, "bfloat16": 1e-20}
+# exp of it is subnormal
+_EXP_ARG = {"float32": -88.5, "float64": -709.5, "float16": -16.0, "bfloat16": -88.5}
+DTYPES = ("float32", "float64", "float16", "bfloat16")
+
+
+def _x(tf: Any, dt: str, vals: list[float]) -> Any:
+    """vals as a tensor of dtype dt, its subnormals kept (bfloat16: float32 cast, which keeps them)."""
+    if dt == "bfloat16":
+        return tf.cast(tf.constant(np.array(vals, np.float32)), tf.bfloat16)
+    return tf.constant(np.array(vals, getattr(np, dt)))
+
+
+def _edge(tf: Any, dt: str) -> Any:
+    s, s2 = _SUB[dt]
+    return _x(tf, dt, [s, -s, 0.0, s2, -s2, 1.0, -2.5])
+
+
+def _subs(tf: Any, dt: str) -> Any:
+    """Subnormals and zeros only (transcendental ops: no ordinary value whose last bit may differ)."""
+    s, s2 = _SUB[dt]
+    return _x(tf, dt, [s, -s, 0.0, s2, -s2])
+
+
+# (name, function of (tf, x edge, dtype)); each runs in every dtype
+_EXACT: list[tuple[str, Callable[..., Any]]] = [
+    ("mul-1", lambda tf, x, dt: x * tf.ones([], x.dtype)),
+    ("mul-2", lambda tf, x, dt: x * tf.constant(2.0, x.dtype)),
+    ("add-0", lambda tf, x, dt: x + tf.zeros([], x.dtype)),
+    ("sub-0", lambda tf, x, dt: x - tf.zeros([], x.dtype)),
+    ("div-1", lambda tf, x, dt: x / tf.ones([], x.dtype)),
+    ("neg", lambda tf, x, dt: -x),
+    ("abs", lambda tf, x, dt: tf.abs(x)),
+    ("sign", lambda tf, x, dt: tf.sign(x)),
+    ("floor", lambda tf, x, dt: tf.floor(x)),
+    ("ceil", lambda tf, x, dt: tf.math.ceil(x)),
+    ("round", lambda tf, x, dt: tf.round(x)),
+    ("square", lambda tf, x, dt: tf.square(x)),
+    ("greater-0", lambda tf, x, dt: x > tf.zeros([], x.dtype)),
+    ("less-0", lambda tf, x, dt: x < tf.zeros([], x.dtype)),
+    ("equal-0", lambda tf, x, dt: tf.equal(x, tf.zeros([], x.dtype))),
+    ("not-equal-0", lambda tf, x, dt: tf.not_equal(x, tf.zeros([], x.dtype))),
+    ("is-finite", lambda tf, x, dt: tf.math.is_finite(x)),
+    ("maximum-0", lambda tf, x, dt: tf.maximum(x, tf.zeros([], x.dtype))),
+    ("minimum-0", lambda tf, x, dt: tf.minimum(x, tf.zeros([], x.dtype))),
+    ("maximum-neg1", lambda tf, x, dt: tf.maximum(x, -tf.ones([], x.dtype))),
+    ("clip", lambda tf, x, dt: tf.clip_by_value(x, -tf.ones([], x.dtype), tf.ones([], x.dtype))),
+    ("squared-difference", lambda tf, x, dt: tf.math.squared_difference(x, tf.zeros([], x.dtype))),
+    ("add-n", lambda tf, x, dt: tf.add_n([x, x])),
+    ("identity", lambda tf, x, dt: tf.identity(x)),
+    ("reshape", lambda tf, x, dt: tf.reshape(x, [7, 1])),
+    ("transpose", lambda tf, x, dt: tf.transpose(tf.reshape(x, [7, 1]))),
+    ("gather", lambda tf, x, dt: tf.gather(x, [4, 0, 1])),
+    ("concat", lambda tf, x, dt: tf.concat([x, x], 0)),
+    ("tile", lambda tf, x, dt: tf.tile(x, [2])),
+    ("pad", lambda tf, x, dt: tf.pad(x, [[1, 1]])),
+    ("reverse", lambda tf, x, dt: tf.reverse(x, [0])),
+    ("where", lambda tf, x, dt: tf.where(tf.constant([True, False, True, True, False, True, False]), x,
+                                         tf.zeros_like(x))),
+    ("stop-gradient", lambda tf, x, dt: tf.stop_gradient(x)),
+    ("cast-float32", lambda tf, x, dt: tf.cast(x, tf.float32)),
+    ("cast-float64", lambda tf, x, dt: tf.cast(x, tf.float64)),
+    ("cast-float16", lambda tf, x, dt: tf.cast(x, tf.float16)),
+    ("cast-bfloat16", lambda tf, x, dt: tf.cast(x, tf.bfloat16)),
+    ("cast-bool", lambda tf, x, dt: tf.cast(x, tf.bool)),
+    ("cast-int32", lambda tf, x, dt: tf.cast(x, tf.int32)),
+    ("reduce-sum", lambda tf, x, dt: tf.reduce_sum(x[:5])),
+    ("reduce-sum-one", lambda tf, x, dt: tf.reduce_sum(x[:1])),
+    ("reduce-sum-axis-of-one", lambda tf, x, dt: tf.reduce_sum(tf.reshape(x, [7, 1]), axis=1)),
+    ("reduce-max", lambda tf, x, dt: tf.reduce_max(x[:5])),
+    ("reduce-min", lambda tf, x, dt: tf.reduce_min(x[:5])),
+    ("reduce-prod", lambda tf, x, dt: tf.reduce_prod(tf.stack([x[0], x[5]]))),
+    ("cumsum", lambda tf, x, dt: tf.cumsum(x)),
+    ("argmax", lambda tf, x, dt: tf.argmax(x[:5])),
+    ("argmin", lambda tf, x, dt: tf.argmin(x[:5])),
+    ("top-k", lambda tf, x, dt: tf.math.top_k(x, 3).values),
+    ("sort", lambda tf, x, dt: tf.sort(x)),
+    ("matmul", lambda tf, x, dt: tf.matmul(tf.reshape(x, [1, 7]), tf.ones([7, 1], x.dtype))),
+    ("relu", lambda tf, x, dt: tf.nn.relu(x)),
+    ("unsorted-segment-sum", lambda tf, x, dt: tf.math.unsorted_segment_sum(x, [0, 0, 1, 1, 2, 2, 2], 3)),
+    ("fill", lambda tf, x, dt: tf.fill([2], x[0])),
+]
+
+# transcendental ops on subnormals and zeros only
+_SPECIAL: list[tuple[str, Callable[..., Any]]] = [
+    ("sqrt", lambda tf, x, dt: tf.sqrt(tf.abs(x))),
+    ("exp", lambda tf, x, dt: tf.exp(x)),
+    ("log", lambda tf, x, dt: tf.math.log(tf.abs(x))),
+    ("reciprocal", lambda tf, x, dt: tf.math.reciprocal(x)),
+    ("sin", lambda tf, x, dt: tf.sin(x)),
+    ("tanh", lambda tf, x, dt: tf.tanh(x)),
+    ("sigmoid", lambda tf, x, dt: tf.sigmoid(x)),
+]
+
+# normal inputs with subnormal results
+_PRODUCING: list[tuple[str, Callable[..., Any]]] = [
+    ("mul-underflows", lambda tf, x, dt: _x(tf, dt, [_SMALL[dt], -_SMALL[dt]]) * _x(tf, dt, [_SMALL[dt], _SMALL[dt]])),
+    ("square-underflows", lambda tf, x, dt: tf.square(_x(tf, dt, [_SMALL[dt], 3 * _SMALL[dt]]))),
+    ("exp-underflows", lambda tf, x, dt: tf.exp(_x(tf, dt, [_EXP_ARG[dt], _EXP_ARG[dt] - 1.0]))),
+    ("matmul-underflows", lambda tf, x, dt: tf.matmul(_x(tf, dt, [[_SMALL[dt]] * 3]), _x(tf, dt, [[_SMALL[dt]]] * 3))),
+    ("sum-of-squares", lambda tf, x, dt: tf.reduce_sum(tf.square(_x(tf, dt, [_SMALL[dt]] * 4)))),
+    ("reduce-std", lambda tf, x, dt: tf.math.reduce_std(_x(tf, dt, [1.0, 1.0, 1.0 + 1e-7, 1.0]))),
+    ("reduce-variance-small", lambda tf, x, dt: tf.math.reduce_variance(_x(tf, dt, [_SMALL[dt], -_SMALL[dt]]))),
+]
+
+
+def _grad(tf: Any, dt: str, f: Callable[[Any], Any]) -> Any:
+    s = _SUB[dt][0]
+    v = tf.Variable(_x(tf, dt, [s, -s, 1.0]))
+    with tf.GradientTape() as tape:
+        y = f(v)
+    return tf.convert_to_tensor(tape.gradient(y, v))
+
+
+_GRADS: list[tuple[str, Callable[..., Any]]] = [
+    ("grad-mul-2", lambda tf, x, dt: _grad(tf, dt, lambda v: tf.reduce_sum(v * tf.constant(2.0, v.dtype)))),
+    ("grad-square", lambda tf, x, dt: _grad(tf, dt, lambda v: tf.reduce_sum(v * v))),
+    ("grad-sin", lambda tf, x, dt: _grad(tf, dt, lambda v: tf.reduce_sum(tf.sin(v)))),
+    ("grad-relu", lambda tf, x, dt: _grad(tf, dt, lambda v: tf.reduce_sum(tf.nn.relu(v)))),
+    ("variable-times-1", lambda tf, x, dt: tf.Variable(x) * tf.ones([], x.dtype)),
+    ("variable-read", lambda tf, x, dt: tf.convert_to_tensor(tf.Variable(x))),
+    ("assigned-then-mul", lambda tf, x, dt: _assigned(tf, x) * tf.constant(3.0, x.dtype)),
+]
+
+
+def _assigned(tf: Any, x: Any) -> Any:
+    v = tf.Variable(tf.ones_like(x))
+    v.assign(x)
+    return v
+
+
+def _in_function(tf: Any, x: Any) -> Any:
+    @tf.function
+    def f(a: Any) -> Any:
+        return a * tf.constant(3.0, a.dtype), a * a, tf.abs(a), tf.exp(a * tf.constant(-1e30, a.dtype))
+    first = f(x)
+    return [*first, *f(x)]   # recorded, then called again
+
+
+_FUNCTIONS: list[tuple[str, Callable[..., Any]]] = [
+    ("tf-function", lambda tf, x, dt: _in_function(tf, x)),
+    ("tf-function-underflow", lambda tf, x, dt: _in_function(tf, _x(tf, dt, [_SMALL[dt], 1.0]))),
+]
+
+
+def _literal_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Python literals that are subnormal: converted beside a tensor, then computed."""
+    return [
+        ("literal-times-ones-float32", "literal", lambda tf: tf.ones([2]) * 1e-39),
+        ("literal-constant-float32", "literal", lambda tf: tf.constant([1e-39, -1e-39]) + 0.0),
+        ("literal-constant-kept-float32", "literal", lambda tf: tf.constant([1e-39, -1e-39])),
+        ("literal-constant-float64", "literal", lambda tf: tf.constant([1e-310], tf.float64) * 1.0),
+        ("numpy-constant-float32", "literal", lambda tf: tf.reshape(tf.constant(np.float32(1e-39)), [1])),
+    ]
+
+
+def _all_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
+    out: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for group, table, make in (("exact", _EXACT, _edge), ("special", _SPECIAL, _subs), ("producing", _PRODUCING, _edge),
+                               ("gradient", _GRADS, _edge), ("function", _FUNCTIONS, _edge)):
+        for name, fn in table:
+            for dt in DTYPES:
+                out.append((f"{name}-{dt}", group, (lambda fn, make, dt: lambda tf: fn(tf, make(tf, dt), dt))(fn, make, dt)))
+    return out + _literal_cases()
+
+
+CASES = _all_cases()
+
+
+def _result(tf: Any, k: int) -> Any:
+    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
+    try:
+        out = CASES[k][2](tf)
+    except Exception as e:  # noqa: BLE001 - the error class is the result
+        return ("err", type(e).__name__)
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    return ("ok", [(o.dtype.name, np.asarray(o.numpy())) for o in outs])
+
+
+def _tf_worker(indices: list[int]) -> dict[int, Any]:
+    import tensorflow as tf
+    return {k: _result(tf, k) for k in indices}
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return tf_workers.spawn(__file__, list(range(len(CASES))))
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return a.view(f"u{a.dtype.itemsize}") if a.dtype.kind in "fV" else a
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind in "fV":
+        af, bf = a.astype(np.float64), b.astype(np.float64)
+        return bool(np.all((np.isnan(af) & np.isnan(bf)) | (_bits(a) == _bits(b))))
+    return bool(np.array_equal(a, b))
+
+
+def _check(k: int, tf_results: dict[int, Any]) -> None:
+    from simdist import tf
+    name = CASES[k][0]
+    want, got = tf_results[k], _result(tf, k)
+    if want[0] == "err":
+        assert got == want, f"simdist gives {got}, but TF 2.21 raises {want[1]} [{name}]"
+        return
+    assert got[0] == "ok", f"simdist raises {got[1]}, but TF 2.21 returns {want[1]} [{name}]"
+    assert len(got[1]) == len(want[1]), f"{len(got[1])} outputs, but TF 2.21 gives {len(want[1])} [{name}]"
+    for j, ((gd, ga), (wd, wa)) in enumerate(zip(got[1], want[1])):
+        assert gd == wd, f"out[{j}].dtype={gd}, but TF 2.21 gives {wd} [{name}]"
+        assert _same(ga, wa), \
+            f"out[{j}]={ga.ravel()[:8].tolist()} (shape {ga.shape}), but TF 2.21 gives {wa.ravel()[:8].tolist()} " \
+            f"(shape {wa.shape}) [{name}]"
+
+
+def _cases(group: str) -> Any:
+    ks = [k for k, (_, g, _) in enumerate(CASES) if g == group]
+    assert ks, f"no case in group {group}"
+    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+
+
+@clause("ops.subnormals", ref="tf221")
+@_cases("exact")
+def test_subnormal_inputs(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.subnormals", ref="tf221")
+@_cases("special")
+def test_subnormal_inputs_of_transcendental_ops(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.subnormals", ref="tf221")
+@_cases("producing")
+def test_subnormal_results(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.subnormals", ref="tf221")
+@_cases("gradient")
+def test_subnormals_under_a_tape_and_in_variables(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.subnormals", ref="tf221")
+@_cases("function")
+def test_subnormals_in_a_tf_function(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.subnormals", ref="tf221")
+@_cases("literal")
+def test_subnormal_literals(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+if __name__ == "__main__":  # TF worker: python test_subnormals_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(_tf_worker)
