@@ -29,6 +29,8 @@ a simulated cluster runs on the same machine.
 from __future__ import annotations
 
 import threading
+
+from simdist.runtime import subnormals as _subnormals
 from typing import Any
 
 __all__ = ["Client", "ExecutionContext", "Interpreter", "current", "switch", "child", "begin_recording", "end_recording",
@@ -142,6 +144,7 @@ class _Current(threading.local):
 
     def __init__(self) -> None:
         self.ctx = ExecutionContext(_PROCESS)
+        _subnormals.install()   # (NumPy's error state is per thread: the underflow note, ops.subnormals)
 
 
 _current = _Current()

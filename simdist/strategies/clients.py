@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import greenlet
 
 from simdist import session
-from simdist.runtime import errors, execution
+from simdist.runtime import errors, execution, subnormals
 from simdist.runtime.cost import tally
 from simdist.strategies import collective_timeout
 
@@ -156,6 +156,7 @@ class ClientGroup:
                                       "MultiWorkerMirroredStrategy job failed]")
 
     def _main(self, i: int, main: Callable[[], Any]) -> None:
+        subnormals.install()   # (a greenlet starts with NumPy's default error state: ops.subnormals)
         c = self.clients[i]
         try:
             c.value = main()

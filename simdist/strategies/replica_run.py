@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import greenlet
 
-from simdist.runtime import context, cost, execution, function_tapes
+from simdist.runtime import context, cost, execution, function_tapes, subnormals
 from simdist.runtime.function_type import function_type
 from simdist.runtime.ops import dispatch
 from simdist.runtime.cost import tally
@@ -156,6 +156,7 @@ class ReplicaRunner:
         return out
 
     def _replica_main(self, i: int) -> None:
+        subnormals.install()   # (a greenlet starts with NumPy's default error state: ops.subnormals)
         self._mark = tally.snapshot()
         try:
             if self._abort:
