@@ -287,6 +287,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 (x86-64 wheel, AVX2): elementwise kernels compute whole SIMD packets (8 float32 lanes) then a scalar tail, which differ in the sign of a zero: relu(-0.0) is +0.0 in packets and -0.0 in the tail, xlogy(-0.0, y) the reverse; maximum/minimum (clip_by_value) of tied zeros return the first operand in the tail.'),
     Clause('ops.packet-paths', 'ops', False, (),
            'TF 2.21 (x86-64 wheel, AVX2): where Eigen\'s SIMD packets and its scalar code differ on non-finite or out-of-range values, TF gives the packets\' result for the elements they compute: float to int8/uint8/int16/uint16 casts saturate in packets and wrap in the scalar tail.'),
+    Clause('ops.subnormals', 'ops', False, (),
+           'TF 2.21 (CPU): kernels run with flush-to-zero and denormals-are-zero: arithmetic, transcendental ops, reductions, matmul, comparisons and float casts read subnormal float32/float64/bfloat16 inputs as zeros of their sign and flush subnormal results; data movement and bit ops (reshape, gather, where, neg, abs) keep them; sort/top_k order them as zeros and return their bits; float16 subnormals survive (computed in float32).'),
     Clause('nn.compute-average-loss', 'nn', False, (),
            'TF 2.21: `tf.nn.compute_average_loss(per_example_loss, sample_weight, global_batch_size)` is sum(loss * weight) / global_batch_size (0 when it is 0); without global_batch_size it divides by the per-replica batch times `num_replicas_in_sync`, in replica context only (RuntimeError in cross-replica context); `scale_regularization_loss` divides the sum by `num_replicas_in_sync`.'),
     Clause('nn.xent-labels-range', 'nn', False, (),

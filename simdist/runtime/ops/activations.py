@@ -70,13 +70,13 @@ def _relu6(a: np.ndarray) -> np.ndarray:
 
 def _elu(a: np.ndarray) -> np.ndarray:
     """TF's kernel (relu_op_functor.h) computes exp(x) - 1, not expm1: a tiny negative x gives 0."""
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return np.where(a < 0, np.exp(a) - a.dtype.type(1), a)
 
 
 def _selu(a: np.ndarray) -> np.ndarray:
     s = a.dtype.type(SELU_SCALE)
-    with np.errstate(all="ignore"):   # exp(x) - 1 as TF's kernel, not expm1
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):   # exp(x) - 1 as TF's kernel, not expm1
         return np.where(a < 0, (s * a.dtype.type(SELU_ALPHA)) * (np.exp(a) - a.dtype.type(1)), s * a)
 
 

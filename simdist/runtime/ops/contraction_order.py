@@ -45,7 +45,7 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarr
     dt = x.dtype
     batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     out_shape = batch + (x.shape[-2], y.shape[-1])
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         if dt == np.float32 and fused:
             acc = np.zeros(out_shape, np.float32)
             x64, y64 = x.astype(np.float64), y.astype(np.float64)

@@ -125,7 +125,7 @@ def _padding(value: Any, like: Tensor) -> Tensor:
     if isinstance(value, Tensor):
         from simdist.runtime.ops import math
         return math.cast(value, like.dtype)
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return Tensor(np.asarray(value).astype(like.dtype._np), like.dtype)
 
 

@@ -309,7 +309,7 @@ def _slogdet(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _singular(a: np.ndarray) -> bool:
     if not a.size:
         return False
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         try:
             np.linalg.inv(a.astype(np.float64))
         except np.linalg.LinAlgError:
@@ -365,7 +365,7 @@ def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint:
     rhs = np.broadcast_to(b, batch + b.shape[-2:])
     if not rhs.size:
         return np.zeros(rhs.shape, b.dtype)
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         out = np.empty(rhs.shape, dtype=np.result_type(a, b))
         m = tri.shape[-1]
         lower_eff = lower != adjoint

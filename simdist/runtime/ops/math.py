@@ -95,7 +95,7 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     # TF's safe_pow checks each exponent it uses: an empty result uses none (no error)
     if b.dtype.kind in "iu" and np.any(b < 0) and np.broadcast(a, b).size:
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed [Op:Pow]")
-    with np.errstate(all="ignore"):   # 0 ** -1 = inf, (-8) ** 0.5 = nan, silently as TF
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):   # 0 ** -1 = inf, (-8) ** 0.5 = nan, silently as TF
         out = np.power(a, b)
     if a.dtype in (np.float32, np.float64) and (b.ndim == 0 or 0 in b.strides) and np.any(b == 0.5):
         # NumPy computes power by a scalar 0.5 as sqrt: sqrt(-inf) is nan and sqrt(-0.0) -0.0, where

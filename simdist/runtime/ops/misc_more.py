@@ -112,7 +112,7 @@ def _histogram(values: np.ndarray, value_range: np.ndarray, nbins: np.ndarray, d
     (hi - lo) / nbins in double; counts in `dtype`."""
     n = int(nbins)
     lo, hi = value_range[0], value_range[1]
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         step = float(hi - lo) / float(n)
         shifted = (np.maximum(values.reshape(-1), lo) - lo).astype(np.float64)
         idx = np.minimum(shifted / step, float(n - 1)).astype(np.int32)

@@ -133,7 +133,7 @@ def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: An
     kept = [i for i, f in enumerate(flags) if not f]
     red = [i for i, f in enumerate(flags) if f]
     x = v.reshape(sizes)
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         if len(sizes) == 3 and flags == [True, False, True]:
             res = _sequential(np.transpose(x, (1, 2, 0)).reshape(sizes[1], -1), op)
         else:

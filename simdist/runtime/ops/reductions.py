@@ -32,7 +32,7 @@ def _bool_only(name: str) -> Any:
 
 
 def _prod(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
-    with np.errstate(over="ignore", invalid="ignore", under="ignore"):   # silent, as TF (ops.nonfinite-silent)
+    with np.errstate(over="ignore", invalid="ignore"):   # silent, as TF (ops.nonfinite-silent)
         out = np.multiply.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims)
     if v.dtype.kind == "f" or v.dtype == np.float16:   # in Eigen's order: zeros times infinities, overflows (prod_order.py)
         from simdist.runtime.ops.prod_order import eigen_prod
@@ -306,7 +306,7 @@ def _cumulative_logsumexp(x: np.ndarray, axis: int, exclusive: bool, reverse: bo
     v = np.moveaxis(np.flip(x, axis) if reverse else x, axis, 0)
     out = np.empty_like(v)
     acc = np.full(v.shape[1:], -np.inf, dtype=v.dtype)
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         for i in range(v.shape[0]):
             mi = np.where(v[i] < acc, v[i], acc)
             ma = np.where(acc < v[i], v[i], acc)

@@ -52,7 +52,7 @@ def _mean_of(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
         q = s64 // c64
         q = np.where((s64 % c64 != 0) & (s64 < 0), q + 1, q)
         return q.astype(sums.dtype)
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return (sums / c.astype(sums.dtype)).astype(sums.dtype)
 
 
@@ -128,7 +128,7 @@ def _sorted(kind: str, name: str) -> Any:
     def forward(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
         n = sorted_segments(data, ids, name)
         out = _start((n,) + data.shape[1:], data.dtype, kind, finite=False)
-        with np.errstate(all="ignore"):
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             if kind in ("max", "min") and data.dtype.kind == "f":
                 _sorted_extreme(kind, out, ids, data)
             else:
@@ -147,7 +147,7 @@ def _unsorted(kind: str, name: str) -> Any:
         flat = segment_ids_below(ids, shape[0], name)
         out = _start(shape, data.dtype, kind, finite=True)
         keep = flat >= 0
-        with np.errstate(all="ignore"):
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             _fold_at(kind, out, flat[keep], data[keep])
         return out
     return forward

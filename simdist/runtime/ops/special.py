@@ -63,13 +63,13 @@ def _lgamma(a: np.ndarray) -> np.ndarray:
 
 
 def _digamma(a: np.ndarray) -> np.ndarray:
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         r = _scipy_special().psi(a)
         return np.where((a <= 0) & (a == np.floor(a)), np.nan, r)   # TF: NaN at 0, -0 and negative integers
 
 
 def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return _scipy_special().polygamma(n, x)
 
 

@@ -54,7 +54,7 @@ _HALF_UP = ("float16", "float32", "float64")
 
 def _elementwise(fn: Any) -> Any:
     def forward(*arrays: np.ndarray) -> np.ndarray:
-        with np.errstate(all="ignore"):
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             dt = arrays[0].dtype
             wide = [a.astype(np.float32) if dt == np.float16 else a for a in arrays]
             return np.asarray(fn(*wide)).astype(dt, copy=False)

@@ -49,7 +49,7 @@ def _truncdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             q = np.floor_divide(a, b)
             fix = (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
             return np.where(fix, q + np.ones((), a.dtype), q).astype(a.dtype, copy=False)
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return np.trunc(np.true_divide(a, b))
 
 
@@ -60,7 +60,7 @@ def _truncmod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):
             r = np.fmod(a, np.where(b == -1, np.ones((), b.dtype), b))   # INT_MIN % -1 is 0 (x86 would trap)
             return r.astype(a.dtype, copy=False)
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return np.fmod(a, b)
 
 

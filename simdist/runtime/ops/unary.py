@@ -38,7 +38,7 @@ def _quiet(fn: Any) -> Any:
     wraps every test and collection in, does not outlive it: the ops that routinely make
     non-finite values silence NumPy themselves.)"""
     def forward(a: np.ndarray) -> np.ndarray:
-        with np.errstate(all="ignore"):
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             return fn(a)
     forward.__name__ = getattr(fn, "__name__", "forward")
     return forward

@@ -27,7 +27,7 @@ _HALF_UP = "half, bfloat16, float, double, complex64, complex128"
 
 def _zero_where_x_zero(fn: Any) -> Any:
     def forward(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        with np.errstate(all="ignore"):
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             r = np.asarray(fn(x, y))
             zero = np.zeros((), r.dtype)
             if x.shape == r.shape and y.shape == r.shape:   # no broadcast: Eigen's packets return x itself
@@ -52,13 +52,13 @@ def _xlog1py(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _mul_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         r = np.multiply(x, y)
         return np.where(y == 0, np.zeros((), r.dtype), r).astype(r.dtype, copy=False)
 
 
 def _atan2(y: np.ndarray, x: np.ndarray) -> np.ndarray:
-    with np.errstate(all="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return np.arctan2(y, x)
 
 
