@@ -65,7 +65,9 @@ def _chain() -> tuple[Any, dict[str, Any]]:
 
 
 def _special() -> tuple[Any, dict[str, Any]]:
-    """Signed zeros, infinities, NaN and subnormals through uniform ops (bit patterns must match)."""
+    """Signed zeros, infinities, NaN and the smallest normal float32 through uniform ops (bit
+    patterns must match). Not subnormals: TF's kernels flush them (ops.subnormals), which dispatch
+    models and a replay does not, so a call holding one stays eager."""
     k = tf.Variable(-0.0, name="k")
     a = tf.Variable(tf.zeros(S), name="a")
     b = tf.Variable(tf.zeros(S), name="b")
@@ -76,7 +78,7 @@ def _special() -> tuple[Any, dict[str, Any]]:
         s = k.read_value()
         a.assign(tf.fill(S, -0.0) * s)                        # -0.0 * -0.0 = +0.0, then signs alternate
         b.assign_add(tf.fill(S, np.inf) * s)                  # inf * 0 = nan
-        c.assign(tf.minimum(tf.fill(S, 1e-45), s + 1e-45))    # a subnormal
+        c.assign(tf.minimum(tf.fill(S, 1.1754944e-38), s + 1.1754944e-38))    # FLT_MIN
         k.assign(0.0 - s)
         return s
     return step, {"k": k, "a": a, "b": b, "c": c}
