@@ -76,7 +76,9 @@ def holds(a: np.ndarray) -> bool:
     tiny = _TINY.get(a.dtype)
     if tiny is None or a.size == 0:
         return False
-    m = np.abs(a.astype(np.float32) if a.dtype == ml_dtypes.bfloat16 else a)
+    m = np.abs(a.astype(np.float32) if a.dtype == BF16 else a)
+    if m.min() >= tiny:   # (the common case, in two passes: no zero, no subnormal)
+        return False
     return bool(np.any((m < tiny) & (m > 0)))
 
 
@@ -85,7 +87,9 @@ def flushed(a: np.ndarray) -> np.ndarray:
     tiny = _TINY.get(a.dtype)
     if tiny is None or a.size == 0:
         return a
-    m = np.abs(a.astype(np.float32) if a.dtype == ml_dtypes.bfloat16 else a)
+    m = np.abs(a.astype(np.float32) if a.dtype == BF16 else a)
+    if m.min() >= tiny:   # (the common case, in two passes: no zero, no subnormal)
+        return a
     sub = (m < tiny) & (m > 0)
     if not sub.any():
         return a
