@@ -169,29 +169,26 @@ LOG = Fixed("log", _log_fix)
 
 
 def _select_fix(pick_b: Any) -> Any:
-    """bfloat16 Maximum/Minimum: packets compute on float32 with DAZ (a flushed result); the
-    scalar tail compares (as zeros) and returns the chosen operand's bits, the first on a tie."""
+    """bfloat16 Maximum/Minimum: both paths compare the operands as float32 with DAZ and return
+    the first on a tie; packets return the chosen operand flushed, the scalar tail its bits."""
     def fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
         a, b = arrays
         fa, fb = flushed
         shape = np.broadcast_shapes(a.shape, b.shape)
-        tail = _tail(shape, a.dtype)
-        if not tail.any():
-            return out
-        chosen = np.where(pick_b(fa.astype(np.float32), fb.astype(np.float32)), np.broadcast_to(b, shape),
-                          np.broadcast_to(a, shape))
-        return np.where(tail, chosen, out).astype(out.dtype, copy=False)
+        take_b = pick_b(fa.astype(np.float32), fb.astype(np.float32))
+        packets = np.where(take_b, np.broadcast_to(fb, shape), np.broadcast_to(fa, shape))
+        tail = np.where(take_b, np.broadcast_to(b, shape), np.broadcast_to(a, shape))
+        return np.where(_tail(shape, a.dtype), tail, packets).astype(out.dtype, copy=False)
     return fix
 
 
 def _relu_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
-    # bfloat16 Relu's scalar tail: x < 0 ? 0 : x, the comparison reading subnormals as zeros
-    a = arrays[0]
-    tail = _tail(a.shape, a.dtype)
-    if not tail.any():
-        return out
-    kept = np.where(flushed[0].astype(np.float32) < 0, np.zeros((), a.dtype), a)
-    return np.where(tail, kept, out).astype(out.dtype, copy=False)
+    # bfloat16 Relu: x < 0 ? 0 : x, the comparison reading subnormals as zeros; packets return x
+    # flushed (relu(-s) is -0.0), the scalar tail x's bits (relu(-s) is -s)
+    a, fa = arrays[0], flushed[0]
+    neg = fa.astype(np.float32) < 0
+    zero = np.zeros((), a.dtype)
+    return np.where(_tail(a.shape, a.dtype), np.where(neg, zero, a), np.where(neg, zero, fa)).astype(out.dtype, copy=False)
 
 
 _RELU_BF16 = Fixed("relu", _relu_fix)

@@ -174,6 +174,30 @@ _FUNCTIONS: list[tuple[str, Callable[..., Any]]] = [
 ]
 
 
+def _long(tf: Any, dt: str) -> Any:
+    """Eleven values: Eigen's first 8 in a packet (float32, bfloat16; float64: 8 in two), 3 in the tail."""
+    s, s2 = _SUB[dt]
+    return _x(tf, dt, [s, -s, 2.0, s2, 0.0, -s2, 0.5, s, s2, -s, 3.0])
+
+
+def _packet_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
+    """Ops whose packets and scalar tail treat subnormals differently (ops.subnormals)."""
+    out = []
+    for dt in DTYPES:
+        out += [
+            (f"log-long-{dt}", "packets", lambda tf, dt=dt: tf.math.log(tf.abs(_long(tf, dt)))),
+            (f"log-negative-long-{dt}", "packets", lambda tf, dt=dt: tf.math.log(_long(tf, dt))),
+            (f"maximum-long-{dt}", "packets", lambda tf, dt=dt: tf.maximum(_long(tf, dt), tf.zeros([], _long(tf, dt).dtype))),
+            (f"minimum-long-{dt}", "packets", lambda tf, dt=dt: tf.minimum(tf.zeros([], _long(tf, dt).dtype), _long(tf, dt))),
+            (f"sort-long-{dt}", "packets", lambda tf, dt=dt: tf.sort(_long(tf, dt), direction="DESCENDING")),
+            (f"argsort-long-{dt}", "packets", lambda tf, dt=dt: tf.argsort(_long(tf, dt))),
+            (f"mul-long-{dt}", "packets", lambda tf, dt=dt: _long(tf, dt) * tf.constant(0.5, _long(tf, dt).dtype)),
+        ]
+        if dt in ("float16", "bfloat16"):
+            out.append((f"relu-long-{dt}", "packets", lambda tf, dt=dt: tf.nn.relu(_long(tf, dt))))
+    return out
+
+
 def _literal_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
     """Python literals that are subnormal: converted beside a tensor, then computed."""
     return [
@@ -199,7 +223,7 @@ def _all_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
                 if f"{name}-{dt}" in _NOT_MODELLED:
                     continue
                 out.append((f"{name}-{dt}", group, (lambda fn, make, dt: lambda tf: fn(tf, make(tf, dt), dt))(fn, make, dt)))
-    return out + _literal_cases()
+    return out + _packet_cases() + _literal_cases()
 
 
 CASES = _all_cases()
@@ -287,6 +311,12 @@ def test_subnormals_under_a_tape_and_in_variables(k: int, tf_results: dict[int, 
 @clause("ops.subnormals", ref="tf221")
 @_cases("function")
 def test_subnormals_in_a_tf_function(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.subnormals", ref="tf221")
+@_cases("packets")
+def test_subnormals_in_packets_and_the_scalar_tail(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
