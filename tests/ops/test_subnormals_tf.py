@@ -102,6 +102,8 @@ _EXACT: list[tuple[str, Callable[..., Any]]] = [
     ("reduce-min", lambda tf, x, dt: tf.reduce_min(x[:5])),
     ("reduce-prod", lambda tf, x, dt: tf.reduce_prod(tf.stack([x[0], x[5]]))),
     ("cumsum", lambda tf, x, dt: tf.cumsum(x)),
+    ("cumsum-of-negative-zeros", lambda tf, x, dt: tf.cumsum(tf.concat([-tf.zeros([2], x.dtype), -x[:2]], 0),
+                                                                reverse=True)),
     ("argmax", lambda tf, x, dt: tf.argmax(x[:5])),
     ("argmin", lambda tf, x, dt: tf.argmin(x[:5])),
     ("top-k", lambda tf, x, dt: tf.math.top_k(x, 3).values),
@@ -198,6 +200,53 @@ def _packet_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
     return out
 
 
+# The seeded sweep: values drawn from subnormals, signed zeros, small normal numbers whose products
+# underflow and ordinary ones (not the smallest normal number: its exact subnormal multiples, e.g.
+# FLT_MIN * 0.5, raise no underflow and are not modelled), of random sizes (packets and tails).
+_SWEEP_SEED, _SWEEP_COUNT = 20261129, 200
+_SWEEP_UNARY: dict[str, Callable[..., Any]] = {
+    "neg": lambda tf, x: -x, "abs": lambda tf, x: tf.abs(x), "floor": lambda tf, x: tf.floor(x),
+    "square": lambda tf, x: tf.square(x), "sqrt": lambda tf, x: tf.sqrt(tf.abs(x)),
+    "cast-float64": lambda tf, x: tf.cast(x, tf.float64), "cast-float32": lambda tf, x: tf.cast(x, tf.float32),
+    "cast-bool": lambda tf, x: tf.cast(x, tf.bool), "cumsum": lambda tf, x: tf.cumsum(x),
+    "sort": lambda tf, x: tf.sort(x, direction="DESCENDING"), "argsort": lambda tf, x: tf.argsort(x),
+    "greater-0": lambda tf, x: x > tf.zeros([], x.dtype), "reshape": lambda tf, x: tf.reshape(x, [-1, 1]),
+}
+_SWEEP_BINARY: dict[str, Callable[..., Any]] = {
+    "mul": lambda tf, x, y: x * y, "add": lambda tf, x, y: x + y, "sub": lambda tf, x, y: x - y,
+    "div": lambda tf, x, y: x / y, "maximum": lambda tf, x, y: tf.maximum(x, y),
+    "minimum": lambda tf, x, y: tf.minimum(x, y), "equal": lambda tf, x, y: tf.equal(x, y),
+    "squared-difference": lambda tf, x, y: tf.math.squared_difference(x, y),
+}
+
+
+def _sweep_values(dt: str) -> list[float]:
+    s, s2 = _SUB[dt]
+    small = _SMALL[dt]
+    return [s, -s, s2, -s2, 0.0, -0.0, 1.0, -2.5, 0.5, small, -3 * small, 7.0]
+
+
+def _sweep_case(rng: np.random.Generator) -> tuple[str, Callable[[Any], Any]]:
+    dt = DTYPES[int(rng.integers(len(DTYPES)))]
+    n = int(rng.integers(1, 21))
+    vals = _sweep_values(dt)
+    a = [vals[i] for i in rng.integers(len(vals), size=n)]
+    b = [vals[i] for i in rng.integers(len(vals), size=n)]
+    names = sorted(_SWEEP_UNARY) + sorted(_SWEEP_BINARY)
+    op = names[int(rng.integers(len(names)))]
+    if op in _SWEEP_UNARY:
+        fn = _SWEEP_UNARY[op]
+        return f"{op}-{dt}-{n}", lambda tf: fn(tf, _x(tf, dt, a))
+    fn2 = _SWEEP_BINARY[op]
+    return f"{op}-{dt}-{n}", lambda tf: fn2(tf, _x(tf, dt, a), _x(tf, dt, b))
+
+
+def _sweep_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
+    rng = np.random.default_rng(_SWEEP_SEED)
+    return [(f"sweep{i}-{name}", "sweep", fn) for i, (name, fn) in
+            enumerate(_sweep_case(rng) for _ in range(_SWEEP_COUNT))]
+
+
 def _literal_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
     """Python literals that are subnormal: converted beside a tensor, then computed."""
     return [
@@ -223,7 +272,7 @@ def _all_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
                 if f"{name}-{dt}" in _NOT_MODELLED:
                     continue
                 out.append((f"{name}-{dt}", group, (lambda fn, make, dt: lambda tf: fn(tf, make(tf, dt), dt))(fn, make, dt)))
-    return out + _packet_cases() + _literal_cases()
+    return out + _packet_cases() + _sweep_cases() + _literal_cases()
 
 
 CASES = _all_cases()
@@ -317,6 +366,12 @@ def test_subnormals_in_a_tf_function(k: int, tf_results: dict[int, Any]) -> None
 @clause("ops.subnormals", ref="tf221")
 @_cases("packets")
 def test_subnormals_in_packets_and_the_scalar_tail(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.subnormals", ref="tf221")
+@_cases("sweep")
+def test_subnormal_sweep(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -18,6 +18,8 @@ from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import OVER_AXIS, NotDifferentiable, RegisterGradient, lanes, reduction, register
 from simdist.runtime.tensor import Tensor
 
+_BF16 = np.dtype(dtypes.bfloat16._np)
+
 __all__ = ["reduce_prod", "reduce_any", "reduce_all", "argmax", "argmin", "cumsum", "cumprod", "reduce_logsumexp",
            "reduce_euclidean_norm", "cumulative_logsumexp",
            "reduce_variance", "reduce_std"]
@@ -194,7 +196,11 @@ def _scan(ufunc: Any, identity: int) -> Any:
             shifted[0] = identity
             shifted[1:] = out[:-1]
             out = np.moveaxis(shifted, 0, axis)
-        return np.flip(out, axis) if reverse else out
+        out = np.flip(out, axis) if reverse else out
+        if identity == 0 and (x.dtype.kind == "f" or x.dtype == _BF16):
+            # Eigen's scan starts its sum at +0.0: cumsum([-0.0, -0.0]) is [0.0, 0.0] (ops.subnormals)
+            out = out + np.zeros((), out.dtype)
+        return out
     return forward
 
 
