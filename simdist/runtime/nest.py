@@ -61,14 +61,18 @@ def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool
     return _pack(structure, iter(flat))
 
 
+def _shape(x: Any, check_types: bool) -> Any:
+    """The structure of x without its leaves (a module function: a nested function calling
+    itself is a reference cycle)."""
+    if not is_nested(x):
+        return None
+    kind = type(x) if check_types else (dict if isinstance(x, dict) else list)
+    keys = _sorted_keys(x) if isinstance(x, dict) else None
+    return (kind, keys, [_shape(c, check_types) for c in _children(x)])
+
+
 def assert_same_structure(a: Any, b: Any, check_types: bool = True, expand_composites: bool = False) -> None:
-    def shape(x: Any) -> Any:
-        if not is_nested(x):
-            return None
-        kind = type(x) if check_types else (dict if isinstance(x, dict) else list)
-        keys = _sorted_keys(x) if isinstance(x, dict) else None
-        return (kind, keys, [shape(c) for c in _children(x)])
-    if shape(a) != shape(b):
+    if _shape(a, check_types) != _shape(b, check_types):
         raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst structure: {a!r}\n\n"
                          f"Second structure: {b!r}")
 

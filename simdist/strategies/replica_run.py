@@ -212,6 +212,11 @@ class ReplicaRunner:
             # now (in its own state), so the error surfaces at once and nothing is left suspended.
             self._abort_all()
             raise
+        finally:
+            # Each replica's context points back at this runner: dropped here, or the pair is
+            # a reference cycle holding the replicas' tensors until Python's cyclic collector
+            # runs (whose timing must not decide anything: gc_phase).
+            self._ctxs, self._greenlets = [], []
         return RunRecord(self._results, self.phases, self._held)
 
     def _give_turn(self, i: int, throw: bool = False) -> None:

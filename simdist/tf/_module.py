@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any, Iterator
+from typing import Any
 
 
 def _snake(name: str) -> str:
@@ -26,30 +26,8 @@ class Module:
     def _flatten(self, predicate: Any) -> tuple:
         seen: set[int] = set()
         out: list[Any] = []
-
-        def walk(obj: Any) -> Iterator[Any]:
-            if id(obj) in seen:
-                return
-            seen.add(id(obj))
-            from simdist.runtime.sharded import ShardedVariable
-            if isinstance(obj, ShardedVariable):   # a sharded variable contributes its shards, as in TF
-                for v in obj.variables:
-                    walk(v)
-                return
-            if predicate(obj):
-                out.append(obj)
-            if isinstance(obj, Module):
-                for k in sorted(vars(obj)):
-                    walk(vars(obj)[k])
-            elif isinstance(obj, dict):
-                for k in sorted(obj, key=str):
-                    walk(obj[k])
-            elif isinstance(obj, (list, tuple)):
-                for v in obj:
-                    walk(v)
-
         for k in sorted(vars(self)):
-            walk(vars(self)[k])
+            _walk(vars(self)[k], predicate, seen, out)
         return tuple(out)
 
     @property
@@ -68,3 +46,28 @@ class Module:
     @classmethod
     def with_name_scope(cls, method: Any) -> Any:
         return method
+
+
+def _walk(obj: Any, predicate: Any, seen: set[int], out: list[Any]) -> None:
+    """Append to out what predicate accepts in obj, depth first in sorted attribute order, each
+    object once (a module function: a nested function calling itself is a reference cycle that
+    would keep the variables found alive until Python's cyclic collector runs)."""
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    from simdist.runtime.sharded import ShardedVariable
+    if isinstance(obj, ShardedVariable):   # a sharded variable contributes its shards, as in TF
+        for v in obj.variables:
+            _walk(v, predicate, seen, out)
+        return
+    if predicate(obj):
+        out.append(obj)
+    if isinstance(obj, Module):
+        for k in sorted(vars(obj)):
+            _walk(vars(obj)[k], predicate, seen, out)
+    elif isinstance(obj, dict):
+        for k in sorted(obj, key=str):
+            _walk(obj[k], predicate, seen, out)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _walk(v, predicate, seen, out)

@@ -370,28 +370,30 @@ def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
     tuples and PerReplica/Mirrored values by structure, dicts by their sorted keys. None when
     an argument is anything else (the call then runs eagerly)."""
     leaves: list[Tensor] = []
-
-    def sig(x: Any) -> Any:
-        t = type(x)
-        if t is Tensor or t is _Traced:
-            leaves.append(x)
-            return (x.dtype, (x._a if t is _Traced else x._v).shape, x._device)
-        if t in _SCALARS:
-            return x
-        if t is tuple or t is list:
-            return (t, tuple(sig(v) for v in x))
-        if t is dict:
-            return (t, tuple((k, sig(x[k])) for k in sorted(x)))
-        if t is PerReplica or t is Mirrored:
-            return (t, tuple(sig(v) for v in x._values))
-        raise NotRecordable(t.__name__)
-
     try:
-        key = (sig(args), sig(kwargs))
+        key = (_sig(args, leaves), _sig(kwargs, leaves))
         hash(key)
     except (NotRecordable, TypeError):
         return None
     return key, leaves
+
+
+def _sig(x: Any, leaves: list[Tensor]) -> Any:
+    """One argument's part of the signature (tensors appended to leaves). A module function: a
+    nested function calling itself is a reference cycle, garbage made on every call."""
+    t = type(x)
+    if t is Tensor or t is _Traced:
+        leaves.append(x)
+        return (x.dtype, (x._a if t is _Traced else x._v).shape, x._device)
+    if t in _SCALARS:
+        return x
+    if t is tuple or t is list:
+        return (t, tuple(_sig(v, leaves) for v in x))
+    if t is dict:
+        return (t, tuple((k, _sig(x[k], leaves)) for k in sorted(x)))
+    if t is PerReplica or t is Mirrored:
+        return (t, tuple(_sig(v, leaves) for v in x._values))
+    raise NotRecordable(t.__name__)
 
 
 def _substitute(x: Any, twins: Iterator[Tensor]) -> Any:
