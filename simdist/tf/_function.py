@@ -124,6 +124,9 @@ class Function:
             return _outputs_to_tensors(result)
         if type(entry) is not g.Graph:
             return _EAGER
+        for t in found[1]:
+            if t._sub:   # subnormal arguments: TF's kernels flush them, a replay would not (ops.subnormals)
+                return _EAGER
         if mode is _UNDER_TAPE:
             # (op by op through dispatch, so that the tapes record each op: runtime/interpret.py)
             if entry.program is None:

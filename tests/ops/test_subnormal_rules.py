@@ -102,3 +102,17 @@ def test_a_tf_function_holding_subnormals_stays_eager() -> None:
     assert first == again == [0.0, 3.0], f"f(x) = {first}, then {again}, but should be [0.0, 3.0] both times"
     from simdist.runtime.graph.replay import explain
     assert "subnormal" in explain(f), f"explain: {explain(f)!r}, but should say the call stays eager for subnormals"
+
+
+@clause("ops.subnormals")
+def test_a_recorded_graph_called_with_subnormals_runs_eagerly() -> None:
+    @tf.function
+    def f(x):
+        return x * 3.0 + x
+
+    normal = tf.constant([1.0, 2.0])
+    f(normal)
+    f(normal)                               # recorded, then replayed
+    got = f(tf.constant([1e-39, 2.0])).numpy().tolist()
+    assert got == [0.0, 8.0], f"f([1e-39, 2]) after a recording = {got}, but should be [0.0, 8.0] (flushed)"
+    assert f(normal).numpy().tolist() == [4.0, 8.0], "the recorded graph no longer replays normal arguments"

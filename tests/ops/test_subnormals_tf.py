@@ -170,7 +170,18 @@ def _in_function(tf: Any, x: Any) -> Any:
     return [*first, *f(x)]   # recorded, then called again
 
 
+def _recorded_then_subnormal(tf: Any, x: Any) -> Any:
+    @tf.function
+    def f(a: Any) -> Any:
+        return a * tf.constant(3.0, a.dtype) + a
+    normal = tf.ones_like(x)
+    f(normal)
+    f(normal)   # recorded, replayed
+    return [f(x), f(normal)]
+
+
 _FUNCTIONS: list[tuple[str, Callable[..., Any]]] = [
+    ("tf-function-recorded-then-subnormal", lambda tf, x, dt: _recorded_then_subnormal(tf, x)),
     ("tf-function", lambda tf, x, dt: _in_function(tf, x)),
     ("tf-function-underflow", lambda tf, x, dt: _in_function(tf, _x(tf, dt, [_SMALL[dt], 1.0]))),
 ]
