@@ -48,7 +48,7 @@ def sum_arrays(arrays: Sequence[np.ndarray]) -> np.ndarray:
                 f"Input 0: {list(first.shape)} != input {i}: {list(a.shape)} [Op:AddN]")
     if len(arrays) == 1:
         return np.array(first, copy=True)
-    return sum_chain(arrays)   # a0 + a1 + ... in order per element; large arrays on a few threads
+    return sum_chain(arrays)   # in TF's AddN order per element; large arrays in blocks over a few threads
 
 
 def _truediv_dtype(dt: dtypes.DType) -> dtypes.DType:

@@ -1,6 +1,8 @@
 """sum_chain (simdist/runtime/ops/sum_chain.py): the blocked, threaded sum of AddN and the
-cross-replica SUM/MEAN is bit-identical to the sequential np.add chain, whatever the dtype,
-values, size and layout; errors reach the caller; the helper threads are daemons made once."""
+cross-replica SUM/MEAN is bit-identical to the sequential np.add chain (TF's AddN order: one chain
+up to 9 inputs, groups of 8 after), whatever the dtype, values, size and layout; errors reach the
+caller; the helper threads are daemons made once. TF 2.21's order itself:
+tests/strategies/test_addn_order_tf.py."""
 
 from __future__ import annotations
 
@@ -21,12 +23,29 @@ DTYPES = [np.dtype(n) for n in ("float16", "float32", "float64", "int8", "uint8"
                                 "uint32", "uint64", "complex64", "complex128")] + [BF16]
 
 
-def chain(arrays: list[np.ndarray]) -> np.ndarray:
-    """The sequential chain sum_chain must reproduce bit for bit (simdist's AddN before it)."""
+def plain(arrays: list[np.ndarray]) -> np.ndarray:
     out = np.asarray(np.add(arrays[0], arrays[1]))
     for a in arrays[2:]:
         np.add(out, a, out=out)
     return out
+
+
+def chain(arrays: list[np.ndarray]) -> np.ndarray:
+    """What sum_chain must give bit for bit: the sequential np.add chain up to 9 arrays; beyond,
+    TF's AddN: the first k % 8 (8 if 0, 9 if 1) chained, then each next 8 chained and added."""
+    k = len(arrays)
+    r = {0: 8, 1: 9}.get(k % 8, k % 8) if k > 9 else k
+    out = plain(arrays[:r])
+    for i in range(r, k, 8):
+        np.add(out, plain(arrays[i:i + 8]), out=out)
+    return out
+
+
+def test_addn_groups_are_tfs() -> None:
+    want = {2: [(0, 2)], 7: [(0, 7)], 8: [(0, 8)], 9: [(0, 9)], 10: [(0, 2), (2, 10)], 16: [(0, 8), (8, 16)],
+            17: [(0, 9), (9, 17)], 26: [(0, 2), (2, 10), (10, 18), (18, 26)]}
+    for k, groups in want.items():
+        assert sc.addn_groups(k) == groups, f"addn_groups({k})={sc.addn_groups(k)}, but should be {groups}"
 
 
 def values(rng: np.random.Generator, n: int, dt: np.dtype) -> np.ndarray:
@@ -71,7 +90,7 @@ def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=str)
-@pytest.mark.parametrize("k", [2, 3, 4, 5, 9])
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 9, 10, 17])
 def test_blocked_sum_is_the_chain_bit_for_bit(small_blocks: None, dt: np.dtype, k: int) -> None:
     rng = np.random.default_rng([k, dt.num, dt.itemsize])
     n = 4097 // dt.itemsize * 7 + 3   # odd, several blocks, a partial last block
@@ -195,3 +214,13 @@ def test_a_forked_child_starts_its_own_helpers(small_blocks: None) -> None:
         os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     assert answer == b"1", f"the forked child answered {answer!r}, but should be b'1' (pool reset, same sum)"
+
+
+@pytest.mark.parametrize("k", [4, 10, 12, 17])
+def test_plain_path_follows_addn_groups(k: int) -> None:
+    rng = np.random.default_rng([11, k])
+    arrays = [values(rng, 999, np.dtype(np.float32)) for _ in range(k)]
+    assert sc._blocks(arrays) is None, f"{k} x 999 float32 should take the plain chain"
+    with np.errstate(all="ignore"):
+        want, got = chain(arrays), sc.sum_chain(arrays)
+    assert_same(got, want, f"sum_chain of {k} x 999 float32 (plain)")

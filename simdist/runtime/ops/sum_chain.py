@@ -1,10 +1,11 @@
-"""The elementwise sum of same-shape arrays in input order, split over a few threads when large.
+"""The elementwise sum of same-shape arrays in TF's AddN order, split over a few threads when large.
 
-`sum_chain(arrays)` returns exactly `out = a0 + a1; out += a2; ...` (the np.add chain that
-simdist's AddN and cross-replica SUM/MEAN compute; TF's AddN CPU kernel evaluates
-`in1 + in2 + ... + in9` left to right per element, `tensorflow/core/kernels/aggregate_ops.h`).
-Every element is summed in that order whatever the path, so results are bit-identical; only
-wall time changes.
+`sum_chain(arrays)` adds in the order of TF's AddN CPU kernel (tensorflow/core/kernels/
+aggregate_ops.h, which simdist's AddN and cross-replica SUM/MEAN reproduce; TF's
+ReductionToOneDevice reduces with math_ops.add_n): up to 9 inputs one chain, `in1 + in2 + ... + in9`
+left to right per element (`out = a0 + a1; out += a2; ...`); more inputs in groups
+(`addn_groups`). Every element is summed in that order whatever the path, so results are
+bit-identical across paths; only wall time changes.
 
 What it buys (measured on the 2-core machine of docs/benchmarks.md, 4 x 1,000,000 float32):
 - cache blocking: the chain runs over blocks of BLOCK_BYTES of output, each block's partial sum
@@ -31,7 +32,7 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["sum_chain", "PARALLEL_BYTES", "BLOCK_BYTES", "MAX_THREADS"]
+__all__ = ["sum_chain", "addn_groups", "PARALLEL_BYTES", "BLOCK_BYTES", "MAX_THREADS"]
 
 PARALLEL_BYTES = 1 << 20   # output size from which the blocked, threaded path runs
 BLOCK_BYTES = 256 << 10    # output bytes per block: a block and its inputs' blocks fit in L2
@@ -46,9 +47,10 @@ def sum_chain(arrays: Sequence[np.ndarray]) -> np.ndarray:
     """`a0 + a1 + ... + an` elementwise, added in that order (>= 2 arrays of one shape)."""
     blocks = _blocks(arrays)
     if blocks is None:
-        out = np.asarray(np.add(arrays[0], arrays[1]))
-        for a in arrays[2:]:
-            np.add(out, a, out=out)
+        groups = addn_groups(len(arrays))
+        out = _chain(arrays, *groups[0])
+        for lo, hi in groups[1:]:
+            np.add(out, _chain(arrays, lo, hi), out=out)
         return out
     out = np.empty(arrays[0].shape, arrays[0].dtype)
     job = _Job(out, arrays, *blocks)
@@ -61,6 +63,24 @@ def sum_chain(arrays: Sequence[np.ndarray]) -> np.ndarray:
     job.release()   # a helper that takes this job later finds no block left, and no arrays
     if error is not None:
         raise error
+    return out
+
+
+def addn_groups(k: int) -> list[tuple[int, int]]:
+    """TF's AddN order over k >= 2 inputs, as (start, stop) ranges: the first r in one chain
+    (r = k mod 8, or 8 when that is 0, or 9 when it is 1), then each next 8 in a chain of their
+    own added to it (aggregate_ops.h: Add2..Add9 assign, Add8p is `out += in1 + ... + in8`)."""
+    r = k % 8
+    r = 8 if r == 0 else 9 if r == 1 else r
+    r = min(r, k)
+    return [(0, r)] + [(i, i + 8) for i in range(r, k, 8)]
+
+
+def _chain(arrays: Sequence[np.ndarray], lo: int, hi: int) -> np.ndarray:
+    """arrays[lo] + arrays[lo + 1] + ... + arrays[hi - 1], left to right, in a new array."""
+    out = np.asarray(np.add(arrays[lo], arrays[lo + 1]))
+    for a in arrays[lo + 2:hi]:
+        np.add(out, a, out=out)
     return out
 
 
@@ -120,6 +140,7 @@ class _Job:
         else:
             self.out, self.ins = out, list(arrays)
         self.per_block, self.count = per_block, count
+        self.groups = addn_groups(len(arrays))
         self.lock = threading.Lock()
         self.next = 0
         self.left = count
@@ -159,9 +180,21 @@ class _Job:
         hi = lo + self.per_block
         ins = self.ins
         o = self.out[lo:hi]
-        np.add(ins[0][lo:hi], ins[1][lo:hi], out=o)
-        for a in ins[2:]:
-            np.add(o, a[lo:hi], out=o)
+        first, *rest = self.groups
+        _chain_into(o, ins, first, lo, hi)
+        if rest:
+            part = np.empty_like(o)
+            for g in rest:
+                _chain_into(part, ins, g, lo, hi)
+                np.add(o, part, out=o)
+
+
+def _chain_into(o: np.ndarray, ins: Sequence[np.ndarray], group: tuple[int, int], lo: int, hi: int) -> None:
+    """o = ins[g0][lo:hi] + ... + ins[g1 - 1][lo:hi], left to right."""
+    g0, g1 = group
+    np.add(ins[g0][lo:hi], ins[g0 + 1][lo:hi], out=o)
+    for a in ins[g0 + 2:g1]:
+        np.add(o, a[lo:hi], out=o)
 
 
 def _serve(jobs: "queue.SimpleQueue[_Job]") -> None:
