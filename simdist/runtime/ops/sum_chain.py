@@ -16,7 +16,8 @@ What it buys (measured on the 2-core machine of docs/benchmarks.md, 4 x 1,000,00
   helper threads of a small persistent pool (daemon threads, made on first use, at most
   min(os.cpu_count(), MAX_THREADS) - 1 of them), as TF shares AddN over its intra-op pool
   (Eigen's ThreadPoolDevice). Blocks are handed out one at a time, so a helper that is not
-  scheduled (a loaded machine) costs nothing: the caller sums the blocks it does not take.
+  scheduled (a loaded machine) takes none: the caller sums them; one preempted in the middle of
+  a block holds the call until it finishes that block.
 Below PARALLEL_BYTES of output the plain chain runs (a thread handoff costs more than it saves).
 Floating-point warnings are not raised on either path, as TF (clause ops.nonfinite-silent):
 the blocks run under np.errstate(all="ignore") and the plain chain is covered by the ops
