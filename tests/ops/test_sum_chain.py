@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import select
 import signal
+import subprocess
+import sys
 import threading
 import warnings
 
@@ -224,3 +226,32 @@ def test_plain_path_follows_addn_groups(k: int) -> None:
     with np.errstate(all="ignore"):
         want, got = chain(arrays), sc.sum_chain(arrays)
     assert_same(got, want, f"sum_chain of {k} x 999 float32 (plain)")
+
+
+_SILENT = r"""
+import numpy as np
+from simdist import tf
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 3)
+s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2"])
+for n in (4, 400_000):   # the plain chain and the blocked path
+    parts = [np.full(n, np.inf, np.float32), np.full(n, -np.inf, np.float32), np.full(n, 3e38, np.float32)]
+    v = s.experimental_distribute_values_from_function(lambda ctx: tf.constant(parts[ctx.replica_id_in_sync_group]))
+    for op in ("SUM", "MEAN"):
+        out = s.reduce(op, v, axis=None).numpy()
+        assert np.isnan(out).all(), (op, n, out[:4])
+    assert np.isposinf(tf.add_n([tf.constant(parts[2])] * 2).numpy()).all()
+print("silent")
+"""
+
+
+@pytest.mark.clause("ops.nonfinite-silent")
+def test_reduce_and_add_n_of_non_finite_values_are_silent() -> None:
+    """In a fresh process (simdist imported outside pytest's warning capture) where any other
+    RuntimeWarning is an error: inf - inf and overflow in Strategy.reduce and tf.add_n, as TF."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
+    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", _SILENT], capture_output=True,
+                         text=True, env=env, timeout=600)
+    assert out.returncode == 0 and out.stdout.strip() == "silent", (
+        f"exit {out.returncode}, stdout {out.stdout[-300:]!r}, stderr {out.stderr[-1500:]}, but should print "
+        f"'silent' without a RuntimeWarning [reduce/add_n of inf, -inf, 3e38]")
