@@ -7,18 +7,24 @@ left to right per element (`out = a0 + a1; out += a2; ...`); more inputs in grou
 (`addn_groups`). Every element is summed in that order whatever the path, so results are
 bit-identical across paths; only wall time changes.
 
-What it buys (measured on the 2-core machine of docs/benchmarks.md, 4 x 1,000,000 float32):
+What it buys, measured on the project's 2-core machine, 4 x 1,000,000 float32 (docs/benchmarks.md,
+"Foundation", 2026-11-29 session 5; the machine was at load average 8-15 throughout):
 - cache blocking: the chain runs over blocks of BLOCK_BYTES of output, each block's partial sum
   staying in L2 while every input adds into it, so memory is read once per input instead of the
-  whole output being re-read and re-written per input (one pass like Eigen's fused expression):
-  about 0.85x the CPU time of the whole-array chain;
+  whole output being re-read and re-written per input (one pass, like Eigen's fused expression):
+  0.85-0.93x the CPU time of the whole-array chain at load 8-13 (e.g. 1,005 against 1,154 us),
+  no gain at load 15 (other processes evict L2);
 - threads: NumPy releases the GIL in ufunc loops, so the blocks are shared by the caller and
   helper threads of a small persistent pool (daemon threads, made on first use, at most
   min(os.cpu_count(), MAX_THREADS) - 1 of them), as TF shares AddN over its intra-op pool
-  (Eigen's ThreadPoolDevice). Blocks are handed out one at a time, so a helper that is not
-  scheduled (a loaded machine) takes none: the caller sums them; one preempted in the middle of
-  a block holds the call until it finishes that block.
-Below PARALLEL_BYTES of output the plain chain runs (a thread handoff costs more than it saves).
+  (Eigen's ThreadPoolDevice): the caller's own CPU time per call halves (972 us, the helper
+  1,148 us, against 1,978 us alone, load 15); what that gives in wall time on a quiet machine was
+  not measured (no quiet machine in that session). Blocks are handed out one at a time, so a
+  helper that is not scheduled (a loaded machine) takes none: the caller sums them; one
+  preempted in the middle of a block holds the call until it finishes that block (the caller
+  waited 14 us a call on average, 2 us median, at load 12).
+Below PARALLEL_BYTES of output the plain chain runs: a handoff (a queue put, a thread's wake-up)
+would be a large part of a small sum; 1 MiB is a choice, not tuned (the machine was never quiet).
 Floating-point warnings are not raised on either path, as TF (clause ops.nonfinite-silent):
 the blocks run under np.errstate(all="ignore") and the plain chain is covered by the ops
 modules' warnings filter (simdist/runtime/ops/math.py).
