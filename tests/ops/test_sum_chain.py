@@ -160,6 +160,7 @@ def test_helpers_sum_blocks_and_errors_reach_the_caller(small_blocks: None, monk
         block(self, i)
 
     monkeypatch.setattr(sc._Job, "_block", watched)
+    monkeypatch.setattr(sc, "_cores_free", lambda: True)   # (helpers are not asked on a loaded machine)
     rng = np.random.default_rng(3)
     arrays = [values(rng, 5000, np.dtype(np.float32)) for _ in range(4)]
     with np.errstate(all="ignore"):
@@ -178,6 +179,30 @@ def test_helpers_sum_blocks_and_errors_reach_the_caller(small_blocks: None, monk
         sc.sum_chain(arrays)
     monkeypatch.setattr(sc._Job, "_block", block)
     assert_same(sc.sum_chain(arrays), want, "sum_chain after a failed call")
+
+
+def test_no_helper_is_asked_on_an_oversubscribed_machine(small_blocks: None, monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    monkeypatch.setattr(sc.os, "getloadavg", lambda: (float((os.cpu_count() or 1) + 1), 0.0, 0.0))
+    assert not sc._cores_free(), "load average cpu_count + 1 should keep the helpers idle"
+    monkeypatch.setattr(sc.os, "getloadavg", lambda: (0.5, 0.0, 0.0))
+    assert sc._cores_free(), "load average 0.5 should ask the helpers"
+    monkeypatch.setattr(sc, "_cores_free", lambda: False)
+    caller = threading.get_ident()
+    seen: set[int] = set()
+    block = sc._Job._block
+
+    def watched(self: sc._Job, i: int) -> None:
+        seen.add(threading.get_ident())
+        block(self, i)
+
+    monkeypatch.setattr(sc._Job, "_block", watched)
+    rng = np.random.default_rng(5)
+    arrays = [values(rng, 5000, np.dtype(np.float32)) for _ in range(3)]
+    with np.errstate(all="ignore"):
+        want = chain(arrays)
+    assert_same(sc.sum_chain(arrays), want, "sum_chain with the helpers idle")
+    assert seen == {caller}, f"blocks summed by {sorted(seen)}, but should be the caller {caller} alone"
 
 
 def test_blocked_path_is_silent_on_non_finite_results(small_blocks: None) -> None:

@@ -22,7 +22,8 @@ What it buys, measured on the project's 2-core machine, 4 x 1,000,000 float32 (d
   not measured (no quiet machine in that session). Blocks are handed out one at a time, so a
   helper that is not scheduled (a loaded machine) takes none: the caller sums them; one
   preempted in the middle of a block holds the call until it finishes that block (the caller
-  waited 14 us a call on average, 2 us median, at load 12).
+  waited 14 us a call on average, 2 us median, at load 12). On an oversubscribed machine the
+  helpers are not asked (`_cores_free`).
 Below PARALLEL_BYTES of output the plain chain runs: a handoff (a queue put, a thread's wake-up)
 would be a large part of a small sum; 1 MiB is a choice, not tuned (the machine was never quiet).
 Floating-point warnings are not raised on either path, as TF (clause ops.nonfinite-silent):
@@ -62,7 +63,7 @@ def sum_chain(arrays: Sequence[np.ndarray]) -> np.ndarray:
     out = np.empty(arrays[0].shape, arrays[0].dtype)
     job = _Job(out, arrays, *blocks)
     jobs, helpers = _ensure_pool()
-    for _ in range(min(helpers, job.count - 1)):
+    for _ in range(min(helpers, job.count - 1) if _cores_free() else 0):
         jobs.put(job)
     job.run()
     job.finished.wait()
@@ -202,6 +203,18 @@ def _chain_into(o: np.ndarray, ins: Sequence[np.ndarray], group: tuple[int, int]
     np.add(ins[g0][lo:hi], ins[g0 + 1][lo:hi], out=o)
     for a in ins[g0 + 2:g1]:
         np.add(o, a[lo:hi], out=o)
+
+
+def _cores_free() -> bool:
+    """Whether helpers can help: not while the machine is oversubscribed (1-minute load average
+    at or above os.cpu_count() + 1). At load 14.5 on 2 cores the caller with its helper took
+    1.10-1.18x the time of the caller alone (per-round medians of 150 alternating rounds;
+    presumably a helper preempted while it holds the GIL or a block stalls the caller), so there
+    the caller sums every block itself (1.01x at load 16). Wall time only: same values."""
+    try:
+        return os.getloadavg()[0] < (os.cpu_count() or 1) + 1
+    except OSError:   # (no load average on this platform)
+        return True
 
 
 def _serve(jobs: "queue.SimpleQueue[_Job]") -> None:
