@@ -11,6 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ops.sum_chain import sum_chain
 
 
 class ReduceOp(enum.Enum):
@@ -47,10 +48,7 @@ def sum_arrays(arrays: Sequence[np.ndarray]) -> np.ndarray:
                 f"Input 0: {list(first.shape)} != input {i}: {list(a.shape)} [Op:AddN]")
     if len(arrays) == 1:
         return np.array(first, copy=True)
-    out = np.asarray(np.add(arrays[0], arrays[1]))
-    for a in arrays[2:]:
-        np.add(out, a, out=out)
-    return out
+    return sum_chain(arrays)   # in TF's AddN order per element; large arrays in blocks over a few threads
 
 
 def _truediv_dtype(dt: dtypes.DType) -> dtypes.DType:

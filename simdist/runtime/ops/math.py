@@ -19,6 +19,7 @@ from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
+from simdist.runtime.ops.sum_chain import sum_chain
 from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -559,10 +560,7 @@ def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 
 
 def _add_n(*arrays: np.ndarray) -> np.ndarray:
-    out = arrays[0].copy()
-    for a in arrays[1:]:
-        np.add(out, a, out=out)
-    return out
+    return arrays[0].copy() if len(arrays) == 1 else sum_chain(arrays)
 
 
 ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", variant"),
