@@ -1,0 +1,201 @@
+"""Every tf.keras optimizer × every option, a few steps against Keras 3.15's rule in NumPy —
+clause optim.option-coverage (TF 2.21 + Keras 3.15).
+
+The references below transcribe keras-team/keras (v3.15) in float64:
+- keras/src/optimizers/base_optimizer.py: `BaseOptimizer.apply` (loss_scale_factor unscaling,
+  then `_backend_apply_gradients`: gradient accumulation, `_clip_gradients`,
+  `_apply_weight_decay`, the update step, then `_update_model_variables_moving_average` and the
+  `ema_overwrite_frequency` overwrite; `iterations += 1` last), `_clip_by_norm`,
+  `clip_by_global_norm`, `_get_current_learning_rate` (a schedule is called with `iterations`);
+- keras/src/backend/tensorflow/optimizer.py: `TFOptimizer._apply_weight_decay`
+  (`v -= v * wd * lr`, the current learning rate);
+- keras/src/optimizers/{sgd,adam,adamw,adagrad,rmsprop}.py: each `update_step`.
+Two variables (a matrix and a vector) so per-tensor and global clipping differ; the gradients are
+large enough that every clip is active. Nothing expected here comes from the backend.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_equal
+from simdist.conformance.repro import Program
+
+clause = pytest.mark.clause
+
+W0 = np.array([[0.5, -1.0], [2.0, 0.25], [-0.75, 1.5]], dtype=np.float32)
+B0 = np.array([1.0, -2.0], dtype=np.float32)
+GW = [np.array([[0.5, -0.25], [1.0, 2.0], [-1.5, 0.75]], dtype=np.float32),
+      np.array([[-0.25, 0.5], [0.75, -1.0], [0.5, 0.25]], dtype=np.float32),
+      np.array([[1.0, 1.0], [-0.5, 0.25], [0.25, -2.0]], dtype=np.float32),
+      np.array([[0.125, -0.5], [0.25, 0.5], [-1.0, 0.75]], dtype=np.float32)]
+GB = [np.array([1.5, -0.5], dtype=np.float32), np.array([-0.25, 2.0], dtype=np.float32),
+      np.array([0.75, 0.5], dtype=np.float32), np.array([-1.0, 0.25], dtype=np.float32)]
+
+BASE_LR = {"SGD": 0.1, "Adam": 0.05, "AdamW": 0.05, "Adagrad": 0.1, "RMSprop": 0.01}
+# name -> that optimizer's own options, each alone (beyond its defaults)
+OWN = {"SGD": [{}, {"momentum": 0.9}, {"momentum": 0.5, "nesterov": True}],
+       "Adam": [{}, {"beta_1": 0.5}, {"beta_2": 0.5}, {"epsilon": 0.5}, {"amsgrad": True, "beta_2": 0.5}],
+       "AdamW": [{}, {"weight_decay": 0.3}, {"amsgrad": True, "beta_2": 0.5}],
+       "Adagrad": [{}, {"initial_accumulator_value": 1.0}, {"epsilon": 0.5}],
+       "RMSprop": [{}, {"rho": 0.5}, {"momentum": 0.5}, {"centered": True, "rho": 0.8}, {"epsilon": 0.5},
+                   {"centered": True, "momentum": 0.5}]}
+# options of the base optimizer, applied to every optimizer
+COMMON = [{"weight_decay": 0.2}, {"clipnorm": 1.0}, {"clipvalue": 0.6}, {"global_clipnorm": 1.5},
+          {"loss_scale_factor": 4.0}, {"use_ema": True, "ema_momentum": 0.5},
+          {"use_ema": True, "ema_momentum": 0.8, "ema_overwrite_frequency": 2},
+          {"gradient_accumulation_steps": 2}, {"schedule": "exponential"}, {"schedule": "piecewise"},
+          {"clipnorm": 1.0, "weight_decay": 0.1}]
+
+
+def _schedule_lr(kind: str | None, base: float, step: int) -> float:
+    """keras/src/optimizers/schedules/learning_rate_schedule.py: ExponentialDecay(base, 2, 0.5) and
+    PiecewiseConstantDecay([1, 2], [base, base/2, base/4]) at `step` (= iterations)."""
+    if kind is None:
+        return base
+    if kind == "exponential":
+        return base * 0.5 ** (step / 2)
+    return base if step <= 1 else base / 2 if step <= 2 else base / 4
+
+
+def _update(name: str, kw: dict, lr: float, t: int, g: np.ndarray, w: np.ndarray, s: dict) -> np.ndarray:
+    """One `update_step` of `name` (t = iterations + 1, Adam's local_step)."""
+    if name == "SGD":
+        mom = kw.get("momentum", 0.0)
+        if not mom:
+            return w - g * lr
+        m = s.get("m", np.zeros_like(w)) * mom - g * lr
+        s["m"] = m
+        return w + (m * mom - g * lr if kw.get("nesterov") else m)
+    if name in ("Adam", "AdamW"):
+        b1, b2, eps = kw.get("beta_1", 0.9), kw.get("beta_2", 0.999), kw.get("epsilon", 1e-7)
+        m = s.get("m", np.zeros_like(w))
+        v = s.get("v", np.zeros_like(w))
+        m = m + (g - m) * (1 - b1)
+        v = v + (g * g - v) * (1 - b2)
+        s["m"], s["v"] = m, v
+        if kw.get("amsgrad"):
+            v = np.maximum(s.get("vhat", np.zeros_like(w)), v)
+            s["vhat"] = v
+        alpha = lr * np.sqrt(1 - b2 ** t) / (1 - b1 ** t)
+        return w - m * alpha / (np.sqrt(v) + eps)
+    if name == "Adagrad":
+        acc = s.get("acc", np.full_like(w, kw.get("initial_accumulator_value", 0.1))) + g * g
+        s["acc"] = acc
+        return w - lr * g / np.sqrt(acc + kw.get("epsilon", 1e-7))
+    rho, eps, mom = kw.get("rho", 0.9), kw.get("epsilon", 1e-7), kw.get("momentum", 0.0)
+    v = rho * s.get("v", np.zeros_like(w)) + (1 - rho) * g * g
+    s["v"] = v
+    if kw.get("centered"):
+        a = rho * s.get("a", np.zeros_like(w)) + (1 - rho) * g
+        s["a"] = a
+        denom = v - a * a + eps
+    else:
+        denom = v + eps
+    inc = lr * g / np.sqrt(denom)
+    if mom > 0:
+        s["mom"] = mom * s.get("mom", np.zeros_like(w)) + inc
+        return w - s["mom"]
+    return w - inc
+
+
+def _clip(kw: dict, grads: list[np.ndarray]) -> list[np.ndarray]:
+    if kw.get("clipnorm"):
+        c = kw["clipnorm"]
+        return [g * c / max(np.sqrt(np.sum(g * g)), c) for g in grads]
+    if kw.get("global_clipnorm"):
+        c = kw["global_clipnorm"]
+        norm = np.sqrt(sum(np.sum(g * g) for g in grads))
+        return [g * c * min(1.0 / norm, 1.0 / c) for g in grads]
+    if kw.get("clipvalue"):
+        c = kw["clipvalue"]
+        return [np.clip(g, -c, c) for g in grads]
+    return grads
+
+
+def reference(name: str, kw: dict, steps: int) -> dict[str, list[np.ndarray]]:
+    """The variables after `steps` applies (and, with use_ema, the moving averages)."""
+    base = BASE_LR[name]
+    wd = kw.get("weight_decay", 0.004 if name == "AdamW" else None)
+    vs = [W0.astype(np.float64), B0.astype(np.float64)]
+    slots: list[dict] = [{}, {}]
+    acc = [np.zeros_like(v) for v in vs]
+    avg = [np.zeros_like(v) for v in vs]
+    accum = kw.get("gradient_accumulation_steps")
+    for it in range(steps):                              # it = optimizer.iterations before this apply
+        grads = [GW[it].astype(np.float64), GB[it].astype(np.float64)]
+        if kw.get("loss_scale_factor"):
+            grads = [g / kw["loss_scale_factor"] for g in grads]
+        lr = _schedule_lr(kw.get("schedule"), base, it)
+        update = True
+        if accum:
+            update = (it + 1) % accum == 0
+            if update:
+                grads = [(g + a) / accum for g, a in zip(grads, acc)]
+                acc = [np.zeros_like(v) for v in vs]
+            else:
+                acc = [a + g for a, g in zip(acc, grads)]
+        if update:
+            grads = _clip(kw, grads)
+            if wd is not None:
+                vs = [v - v * wd * lr for v in vs]
+            # Adam's local_step is `self.iterations + 1`, and with accumulation `iterations` is
+            # `_iterations // gradient_accumulation_steps` (BaseOptimizer.iterations)
+            t = (it // accum if accum else it) + 1
+            vs = [_update(name, kw, lr, t, g, v, s) for g, v, s in zip(grads, vs, slots)]
+        if kw.get("use_ema"):
+            m = 0.0 if it == 0 else kw.get("ema_momentum", 0.99)
+            avg = [m * a + (1 - m) * v for a, v in zip(avg, vs)]
+            freq = kw.get("ema_overwrite_frequency")
+            if freq and (it + 1) % freq == 0:
+                vs = [a.copy() for a in avg]
+    return {"variables": vs, "averages": avg}
+
+
+CASES = [(n, kw) for n, own in OWN.items() for kw in own] + [(n, kw) for n in OWN for kw in COMMON]
+STEPS = 4
+
+
+def _id(name: str, kw: dict) -> str:
+    return name + ("-" + "-".join(f"{k}={v}" for k, v in kw.items()) if kw else "-defaults")
+
+
+@clause("optim.option-coverage", ref="tf221")
+@pytest.mark.parametrize("name,kw", CASES, ids=[_id(n, k) for n, k in CASES])
+def test_optimizer_option_steps(backend, name, kw):
+    """`STEPS` apply_gradients on [w (3x2), b (2,)]; w, b and iterations after each, and with
+    use_ema the averages `finalize_variable_values` writes."""
+    args = {k: v for k, v in kw.items() if k != "schedule"}
+    prog = Program(backend, """
+S = tf.keras.optimizers.schedules
+lr = {None: base_lr, "exponential": S.ExponentialDecay(base_lr, decay_steps=2, decay_rate=0.5),
+      "piecewise": S.PiecewiseConstantDecay([1, 2], [base_lr, base_lr / 2, base_lr / 4])}[schedule]
+w = tf.Variable(w0, name="w")
+b = tf.Variable(b0, name="b")
+opt = getattr(tf.keras.optimizers, name)(learning_rate=lr, **args)
+trace = []
+for gw, gb in zip(grads_w, grads_b):
+    opt.apply_gradients([(tf.constant(gw), w), (tf.constant(gb), b)])
+    trace.append([w.numpy(), b.numpy(), int(opt.iterations.numpy())])
+if args.get("use_ema"):
+    opt.finalize_variable_values([w, b])
+final = [w.numpy(), b.numpy()]
+""", name=name, args=args, base_lr=BASE_LR[name], schedule=kw.get("schedule"), w0=W0, b0=B0,
+        grads_w=GW[:STEPS], grads_b=GB[:STEPS])
+    ns = prog.run()
+    call = f"tf.keras.optimizers.{name}(learning_rate={kw.get('schedule') or BASE_LR[name]}, {args})"
+    for k in range(1, STEPS + 1):
+        ref = reference(name, kw, k)
+        got_w, got_b, iters = ns["trace"][k - 1]
+        assert_close(got_w, ref["variables"][0], call=call, what=f"w after {k} apply_gradients")
+        assert_close(got_b, ref["variables"][1], call=call, what=f"b after {k} apply_gradients")
+        accum = kw.get("gradient_accumulation_steps")
+        assert_equal(iters, k // accum if accum else k, call=call,
+                     what=f"optimizer.iterations after {k} apply_gradients")
+    if kw.get("use_ema"):
+        ref = reference(name, kw, STEPS)
+        assert_close(ns["final"][0], ref["averages"][0], call=call + "; finalize_variable_values([w, b])",
+                     what="w (its moving average)")
+        assert_close(ns["final"][1], ref["averages"][1], call=call + "; finalize_variable_values([w, b])",
+                     what="b (its moving average)")
