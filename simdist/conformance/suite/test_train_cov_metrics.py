@@ -1,0 +1,269 @@
+"""Every tf.keras metric: update_state over two batches (with and without sample_weight, with its
+thresholds/top_k/class_id/k options), result, reset_state, and the merge of updates made on two
+replicas — clause keras.metric.option-coverage (TF 2.21 + Keras 3.15).
+
+References in NumPy (float64), transcribed from keras-team/keras v3.15:
+keras/src/metrics/reduction_metrics.py (`Sum`, `Mean`, `MeanMetricWrapper`: total += sum(v * w),
+count += sum(w), the weight broadcast to the values and the values averaged per sample),
+accuracy_metrics.py (`binary_accuracy`: y_pred > threshold; argmax comparisons; `in_top_k`),
+regression_metrics.py (RootMeanSquaredError: the Mean of squared errors, then sqrt),
+hinge_metrics.py (labels 0/1 mapped to -1/1), probabilistic_metrics.py (the losses' functions),
+metrics_utils.py `update_confusion_matrix_variables` (y_pred > threshold strictly; top_k keeps the
+k largest predictions; class_id one column; the weight of a sample counts for each of its labels)
+and confusion_metrics.py / precision_recall.py (tp/(tp+fp), tp/(tp+fn), 0 where undefined).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close
+from simdist.conformance.repro import Program
+
+clause = pytest.mark.clause
+
+EPS = 1e-7
+_rng = np.random.default_rng(2911)
+
+
+def _f(shape, lo=0.0, hi=1.0):
+    return _rng.uniform(lo, hi, size=shape).astype(np.float32)
+
+
+B = 4   # samples per batch; two batches
+BIN_T = [(_rng.uniform(size=(B, 3)) > 0.5).astype(np.float32) for _ in range(2)]
+BIN_P = [_f((B, 3), 0.02, 0.98) for _ in range(2)]
+CAT_Y = [np.array([0, 2, 1, 3]), np.array([3, 3, 0, 1])]
+CAT_T = [np.eye(4, dtype=np.float32)[y] for y in CAT_Y]
+CAT_P = [_f((B, 4), 0.05, 1.0) for _ in range(2)]
+REG_T = [_f((B, 2), -2, 2) for _ in range(2)]
+REG_P = [_f((B, 2), -2, 2) for _ in range(2)]
+SIGN_P = [_f((B, 3), -2, 2) for _ in range(2)]
+CAT_HINGE_P = [_f((B, 4), -2, 2) for _ in range(2)]
+W = [np.array([1.0, 0.0, 2.0, 0.5], np.float32), np.array([0.25, 1.5, 1.0, 3.0], np.float32)]
+
+
+def _xent_b(t, p, from_logits=False, ls=0.0):
+    t = t * (1 - ls) + 0.5 * ls
+    if from_logits:
+        return np.mean(np.maximum(p, 0) - p * t + np.log1p(np.exp(-np.abs(p))), axis=-1)
+    p = np.clip(p, EPS, 1 - EPS)
+    return np.mean(-(t * np.log(p) + (1 - t) * np.log(1 - p)), axis=-1)
+
+
+def _xent_c(t, p, ls=0.0):
+    t = t * (1 - ls) + ls / t.shape[-1]
+    p = np.clip(p / p.sum(-1, keepdims=True), EPS, 1 - EPS)
+    return -np.sum(t * np.log(p), axis=-1)
+
+
+def _in_top_k(y, p, k):
+    return np.array([float(np.sum(row > row[int(t)]) < k) for t, row in zip(y, p)])
+
+
+def _hinge_t(t):
+    return np.where(t == 1, 1.0, -1.0) if np.all((t == 0) | (t == 1)) else t
+
+
+# per-sample functions of MeanMetricWrapper metrics: (class, kwargs, inputs (y_true, y_pred), fn)
+WRAPPED = [
+    ("BinaryAccuracy", {}, (BIN_T, BIN_P), lambda t, p: np.mean((p > 0.5) == t, -1)),
+    ("BinaryAccuracy", {"threshold": 0.3}, (BIN_T, BIN_P), lambda t, p: np.mean((p > 0.3) == t, -1)),
+    ("CategoricalAccuracy", {}, (CAT_T, CAT_P), lambda t, p: (np.argmax(t, -1) == np.argmax(p, -1)) * 1.0),
+    ("SparseCategoricalAccuracy", {}, (CAT_Y, CAT_P), lambda y, p: (y == np.argmax(p, -1)) * 1.0),
+    ("TopKCategoricalAccuracy", {"k": 2}, (CAT_T, CAT_P), lambda t, p: _in_top_k(np.argmax(t, -1), p, 2)),
+    ("SparseTopKCategoricalAccuracy", {"k": 2}, (CAT_Y, CAT_P), lambda y, p: _in_top_k(y, p, 2)),
+    ("SparseTopKCategoricalAccuracy", {"k": 3}, (CAT_Y, CAT_P), lambda y, p: _in_top_k(y, p, 3)),
+    ("MeanSquaredError", {}, (REG_T, REG_P), lambda t, p: np.mean((t - p) ** 2, -1)),
+    ("MeanAbsoluteError", {}, (REG_T, REG_P), lambda t, p: np.mean(np.abs(t - p), -1)),
+    ("Hinge", {}, (BIN_T, SIGN_P), lambda t, p: np.mean(np.maximum(1 - _hinge_t(t) * p, 0), -1)),
+    ("SquaredHinge", {}, (BIN_T, SIGN_P), lambda t, p: np.mean(np.maximum(1 - _hinge_t(t) * p, 0) ** 2, -1)),
+    ("CategoricalHinge", {}, (CAT_T, CAT_HINGE_P),
+     lambda t, p: np.maximum(np.max((1 - t) * p, -1) - np.sum(t * p, -1) + 1, 0)),
+    ("BinaryCrossentropy", {}, (BIN_T, BIN_P), _xent_b),
+    ("BinaryCrossentropy", {"from_logits": True}, (BIN_T, SIGN_P), lambda t, p: _xent_b(t, p, True)),
+    ("BinaryCrossentropy", {"label_smoothing": 0.2}, (BIN_T, BIN_P), lambda t, p: _xent_b(t, p, False, 0.2)),
+    ("CategoricalCrossentropy", {}, (CAT_T, CAT_P), _xent_c),
+    ("CategoricalCrossentropy", {"label_smoothing": 0.1}, (CAT_T, CAT_P), lambda t, p: _xent_c(t, p, 0.1)),
+    ("SparseCategoricalCrossentropy", {}, (CAT_Y, CAT_P), lambda y, p: _xent_c(np.eye(4)[y.astype(int)], p)),
+]
+
+
+def wrapped_reference(fn, ts, ps, ws):
+    vals = np.concatenate([fn(np.asarray(t, np.float64), np.asarray(p, np.float64)) for t, p in zip(ts, ps)])
+    w = np.ones_like(vals) if ws is None else np.concatenate(ws).astype(np.float64)
+    return float(np.sum(vals * w) / np.sum(w))
+
+
+UPDATES = """
+m = getattr(tf.keras.metrics, cls)(**kw)
+initial = m.result().numpy()
+results = []
+for i in range(2):
+    if ws is None:
+        m.update_state(ts[i], ps[i])
+    else:
+        m.update_state(ts[i], ps[i], sample_weight=ws[i])
+    results.append(m.result().numpy())
+m.reset_state()
+after_reset = m.result().numpy()
+"""
+
+
+def _ids(table):
+    return [f"{c}-{'-'.join(f'{k}={v}' for k, v in kw.items()) or 'defaults'}" for c, kw, *_ in table]
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("cls,kw,data,fn", WRAPPED, ids=_ids(WRAPPED))
+def test_mean_wrapped_metric(backend, cls, kw, data, fn, weighted):
+    ts, ps = data
+    ws = W if weighted else None
+    ns = Program(backend, UPDATES, cls=cls, kw=kw, ts=list(ts), ps=list(ps), ws=ws).run()
+    call = f"tf.keras.metrics.{cls}({kw}).update_state(y_true, y_pred{', sample_weight' if weighted else ''})"
+    assert_close(ns["initial"], 0.0, call=call, what="result() before any update")
+    for k in (1, 2):
+        want = wrapped_reference(fn, ts[:k], ps[:k], None if ws is None else ws[:k])
+        assert_close(ns["results"][k - 1], want, call=call, what=f"result() after {k} update_state calls")
+    assert_close(ns["after_reset"], 0.0, call=call, what="result() after reset_state()")
+
+
+VALUES = [np.array([1.5, -2.0, 0.25, 4.0], np.float32), np.array([[0.5, 1.0], [-1.0, 2.0], [3.0, 0.0], [1.0, 1.0]],
+                                                                  np.float32)]
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("cls", ["Mean", "Sum", "RootMeanSquaredError"])
+def test_reduction_metrics(backend, cls, weighted):
+    """Mean/Sum of values of shape (4,) then (4, 2) (averaged per sample for Mean, summed for
+    Sum), RootMeanSquaredError of (y_true, y_pred)."""
+    ws = W if weighted else None
+    if cls == "RootMeanSquaredError":
+        ts, ps = REG_T, REG_P
+        src = UPDATES
+    else:
+        ts, ps = VALUES, VALUES
+        src = UPDATES.replace("m.update_state(ts[i], ps[i])", "m.update_state(ps[i])").replace(
+            "m.update_state(ts[i], ps[i], sample_weight=ws[i])", "m.update_state(ps[i], sample_weight=ws[i])")
+    ns = Program(backend, src, cls=cls, kw={}, ts=list(ts), ps=list(ps), ws=ws).run()
+    call = f"tf.keras.metrics.{cls}().update_state(...{', sample_weight' if weighted else ''})"
+    for k in (1, 2):
+        w = [np.ones(B) if ws is None else ws[i].astype(np.float64) for i in range(k)]
+        if cls == "Sum":
+            want = sum(float(np.sum(np.asarray(v, np.float64).reshape(B, -1) * wi[:, None])) for v, wi in zip(VALUES, w))
+        elif cls == "Mean":
+            per = [np.asarray(v, np.float64).reshape(B, -1).mean(-1) for v in VALUES[:k]]
+            want = float(sum(np.sum(p * wi) for p, wi in zip(per, w)) / sum(np.sum(wi) for wi in w))
+        else:
+            per = [np.mean((REG_T[i].astype(np.float64) - REG_P[i]) ** 2, -1) for i in range(k)]
+            want = float(np.sqrt(sum(np.sum(p * wi) for p, wi in zip(per, w)) / sum(np.sum(wi) for wi in w)))
+        assert_close(ns["results"][k - 1], want, call=call, what=f"result() after {k} update_state calls")
+    assert_close(ns["after_reset"], 0.0, call=call, what="result() after reset_state()")
+
+
+def confusion(ts, ps, ws, thresholds, top_k=None, class_id=None):
+    """(tp, fp, tn, fn) per threshold, summed over the batches."""
+    out = np.zeros((4, len(thresholds)))
+    for i, (t, p) in enumerate(zip(ts, ps)):
+        t = np.asarray(t, np.float64)
+        p = np.asarray(p, np.float64).copy()
+        w = np.ones(len(t)) if ws is None else ws[i].astype(np.float64)
+        w = np.broadcast_to(w[:, None], t.shape)
+        if top_k is not None:
+            kth = -np.sort(-p, axis=-1)[:, top_k - 1:top_k]
+            p = np.where(p >= kth, p, -np.inf)
+        if class_id is not None:
+            t, p, w = t[:, class_id], p[:, class_id], w[:, class_id]
+        for j, thr in enumerate(thresholds):
+            pred = p > thr
+            pos = t == 1
+            out[:, j] += [np.sum(w * (pred & pos)), np.sum(w * (pred & ~pos)), np.sum(w * (~pred & ~pos)),
+                          np.sum(w * (~pred & pos))]
+    return out
+
+
+def _div(a, b):
+    return np.where(b > 0, a / np.where(b > 0, b, 1), 0.0)
+
+
+CONF = [("Precision", {}), ("Precision", {"thresholds": [0.3, 0.6]}), ("Precision", {"top_k": 1}),
+        ("Precision", {"class_id": 1}), ("Precision", {"class_id": 2, "thresholds": 0.2}),
+        ("Recall", {}), ("Recall", {"thresholds": [0.3, 0.6]}), ("Recall", {"top_k": 2}),
+        ("Recall", {"class_id": 0}),
+        ("TruePositives", {}), ("FalsePositives", {"thresholds": [0.25, 0.75]}),
+        ("TrueNegatives", {"thresholds": 0.4}), ("FalseNegatives", {"thresholds": [0.1, 0.5, 0.9]})]
+
+
+def confusion_result(cls, kw, ts, ps, ws):
+    thr = kw.get("thresholds", 0.5)
+    thr = list(thr) if isinstance(thr, list) else [thr]
+    if "top_k" in kw and "thresholds" not in kw:
+        thr = [-np.inf]          # Keras's default threshold with top_k: NEG_INF
+    tp, fp, tn, fn = confusion(ts, ps, ws, thr, kw.get("top_k"), kw.get("class_id"))
+    res = {"Precision": _div(tp, tp + fp), "Recall": _div(tp, tp + fn), "TruePositives": tp,
+           "FalsePositives": fp, "TrueNegatives": tn, "FalseNegatives": fn}[cls]
+    return res[0] if not isinstance(kw.get("thresholds"), list) else res
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("cls,kw", CONF, ids=_ids(CONF))
+def test_confusion_metric(backend, cls, kw, weighted):
+    ws = W if weighted else None
+    ns = Program(backend, UPDATES, cls=cls, kw=kw, ts=list(BIN_T), ps=list(BIN_P), ws=ws).run()
+    call = f"tf.keras.metrics.{cls}({kw}).update_state(y_true, y_pred{', sample_weight' if weighted else ''})"
+    for k in (1, 2):
+        want = confusion_result(cls, kw, BIN_T[:k], BIN_P[:k], None if ws is None else ws[:k])
+        assert_close(ns["results"][k - 1], want, call=call, what=f"result() after {k} update_state calls")
+    assert_close(ns["after_reset"], np.zeros_like(np.asarray(ns["after_reset"], np.float64)), call=call,
+                 what="result() after reset_state()")
+
+
+MERGED = [("Mean", {}), ("Sum", {}), ("SparseCategoricalAccuracy", {}), ("BinaryAccuracy", {"threshold": 0.3}),
+          ("MeanSquaredError", {}), ("RootMeanSquaredError", {}), ("Precision", {"thresholds": [0.3, 0.6]}),
+          ("Recall", {}), ("TruePositives", {}), ("CategoricalCrossentropy", {})]
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("cls,kw", MERGED, ids=_ids(MERGED))
+def test_metric_updated_on_two_replicas_merges(backend, cls, kw):
+    """A metric made in MirroredStrategy(2)'s scope, updated inside strategy.run with each replica's
+    half of a weighted batch: result() in cross-replica context is the whole batch's result."""
+    data = {"Mean": (VALUES[0], VALUES[0]), "Sum": (VALUES[0], VALUES[0]), "SparseCategoricalAccuracy": (CAT_Y[0], CAT_P[0]),
+            "BinaryAccuracy": (BIN_T[0], BIN_P[0]), "MeanSquaredError": (REG_T[0], REG_P[0]),
+            "RootMeanSquaredError": (REG_T[0], REG_P[0]), "Precision": (BIN_T[0], BIN_P[0]),
+            "Recall": (BIN_T[0], BIN_P[0]), "TruePositives": (BIN_T[0], BIN_P[0]),
+            "CategoricalCrossentropy": (CAT_T[0], CAT_P[0])}[cls]
+    t, p = (np.asarray(a) for a in data)
+    unary = cls in ("Mean", "Sum")
+    ns = Program(backend, """
+strategy = backend.make_strategy("mirrored", 2)
+with strategy.scope():
+    m = getattr(tf.keras.metrics, cls)(**kw)
+def step(t, p, w):
+    if unary:
+        m.update_state(p, sample_weight=w)
+    else:
+        m.update_state(t, p, sample_weight=w)
+    return tf.constant(0.0)
+parts = lambda a: strategy.experimental_distribute_values_from_function(
+    lambda ctx: tf.constant(a[2 * ctx.replica_id_in_sync_group:2 * ctx.replica_id_in_sync_group + 2]))
+strategy.run(step, args=(parts(t), parts(p), parts(w)))
+merged = m.result().numpy()
+""", cls=cls, kw=kw, t=t, p=p, w=W[0], unary=unary).run()
+    call = f"MirroredStrategy(2): tf.keras.metrics.{cls}({kw}) updated in strategy.run with half a batch per replica"
+    if cls in dict(CONF) or cls in ("Precision", "Recall", "TruePositives"):
+        want = confusion_result(cls, kw, [t], [p], [W[0]])
+    elif cls == "Sum":
+        want = float(np.sum(t.astype(np.float64) * W[0]))
+    elif cls == "Mean":
+        want = float(np.sum(t.astype(np.float64) * W[0]) / np.sum(W[0]))
+    elif cls == "RootMeanSquaredError":
+        want = float(np.sqrt(wrapped_reference(lambda a, b: np.mean((a - b) ** 2, -1), [t], [p], [W[0]])))
+    else:
+        fn = [f for c, k, _, f in WRAPPED if c == cls and k == kw][0]
+        want = wrapped_reference(fn, [t], [p], [W[0]])
+    assert_close(ns["merged"], want, call=call, what="result() in cross-replica context")
