@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import assert_close, assert_equal
+from simdist.conformance.assertions import assert_close, assert_equal, raises
 from simdist.conformance.repro import Program
 
 clause = pytest.mark.clause
@@ -199,3 +199,73 @@ final = [w.numpy(), b.numpy()]
                      what="w (its moving average)")
         assert_close(ns["final"][1], ref["averages"][1], call=call + "; finalize_variable_values([w, b])",
                      what="b (its moving average)")
+
+
+@clause("optim.option-coverage", ref="tf221")
+def test_base_option_argument_errors(backend, tf):
+    """Keras 3.15's BaseOptimizer.__init__ checks: accumulation steps >= 2, ema_momentum in [0, 1],
+    ema_overwrite_frequency an integer >= 1 or None."""
+    for kw, match in (({"gradient_accumulation_steps": 1}, "`gradient_accumulation_steps` must be an integer >= 2"),
+                      ({"use_ema": True, "ema_momentum": 1.5}, "`ema_momentum` must be in the range"),
+                      ({"use_ema": True, "ema_overwrite_frequency": 0.5},
+                       "`ema_overwrite_frequency` must be an integer >= 1 or None")):
+        with raises(ValueError, match=match, call=f"SGD(0.1, **{kw})"):
+            tf.keras.optimizers.SGD(0.1, **kw)
+
+
+FX = np.linspace(-1.0, 1.0, 20, dtype=np.float32).reshape(10, 2)
+FY = (FX @ np.array([[1.5], [-0.5]], dtype=np.float32) + 0.25).astype(np.float32)
+
+
+def _fit_reference(kw: dict, epochs: int, batch: int) -> list[np.ndarray]:
+    """A Dense(1) (zeros) trained by fit(shuffle=False) with SGD(0.1, **kw) on MSE: [kernel, bias]
+    after fit (which ends with finalize_variable_values: the averages under use_ema)."""
+    vs = [np.zeros((2, 1)), np.zeros(1)]
+    acc = [np.zeros_like(v) for v in vs]
+    avg = [np.zeros_like(v) for v in vs]
+    accum = kw.get("gradient_accumulation_steps")
+    it = 0
+    for _ in range(epochs):
+        for s in range(0, len(FX), batch):
+            x, y = FX[s:s + batch].astype(np.float64), FY[s:s + batch].astype(np.float64)
+            err = x @ vs[0] + vs[1] - y
+            grads = [2 * x.T @ err / err.size, 2 * np.sum(err, axis=0) / err.size]
+            update = True
+            if accum:
+                update = (it + 1) % accum == 0
+                if update:
+                    grads = [(g + a) / accum for g, a in zip(grads, acc)]
+                    acc = [np.zeros_like(v) for v in vs]
+                else:
+                    acc = [a + g for a, g in zip(acc, grads)]
+            if update:
+                vs = [v - 0.1 * g for v, g in zip(vs, grads)]
+            if kw.get("use_ema"):
+                m = 0.0 if it == 0 else kw["ema_momentum"]
+                avg = [m * a + (1 - m) * v for a, v in zip(avg, vs)]
+            it += 1
+    return avg if kw.get("use_ema") else vs
+
+
+FIT_CASES = [{"use_ema": True, "ema_momentum": 0.5}, {"gradient_accumulation_steps": 2},
+             {"gradient_accumulation_steps": 3}]
+
+
+@clause("optim.option-coverage", ref="tf221")
+@pytest.mark.parametrize("kw", FIT_CASES, ids=[_id("SGD", k) for k in FIT_CASES])
+def test_fit_with_ema_or_accumulation(backend, kw):
+    """model.fit (a traced train step, replayed) with SGD(0.1, **kw), batch_size=2 over 10 samples,
+    2 epochs: the weights after fit (EMA: the averages fit's end writes into the model)."""
+    ns = Program(backend, """
+model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1, kernel_initializer="zeros")])
+model.compile(optimizer=tf.keras.optimizers.SGD(0.1, **kw), loss="mse")
+model.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+result = [v.numpy() for v in model.weights]
+iterations = int(np.asarray(model.optimizer.iterations))
+""", kw=kw, x=FX, y=FY).run()
+    ref = _fit_reference(kw, 2, 2)
+    call = f"model.fit(x, y, batch_size=2, epochs=2, shuffle=False) with SGD(0.1, {kw})"
+    assert_close(ns["result"][0], ref[0], call=call, what="kernel after fit")
+    assert_close(ns["result"][1], ref[1], call=call, what="bias after fit")
+    accum = kw.get("gradient_accumulation_steps")
+    assert_equal(ns["iterations"], 10 // accum if accum else 10, call=call, what="optimizer.iterations after fit")
