@@ -267,3 +267,133 @@ merged = m.result().numpy()
         fn = [f for c, k, _, f in WRAPPED if c == cls and k == kw][0]
         want = wrapped_reference(fn, [t], [p], [W[0]])
     assert_close(ns["merged"], want, call=call, what="result() in cross-replica context")
+
+
+# -- correlation metrics (correlation_metrics.py: per sample along axis -1, then mean-wrapped) -----------
+def _pearson(t, p):
+    tn, pn = t - t.mean(-1, keepdims=True), p - p.mean(-1, keepdims=True)
+    tn, pn = tn / tn.std(-1, keepdims=True), pn / pn.std(-1, keepdims=True)
+    return np.mean(tn * pn, -1)
+
+
+def _concordance(t, p):
+    """Keras 3.15's formula as written, covariance term (y_true - mean(y_pred)) included."""
+    tm, pm = t.mean(-1, keepdims=True), p.mean(-1, keepdims=True)
+    tv, pv = (t - tm).var(-1, keepdims=True), (p - pm).var(-1, keepdims=True)
+    covar = (t - pm) * (p - pm)
+    return np.mean(2 * covar / (tv + pv + (tm - pm) ** 2 + EPS), -1)
+
+
+CORR_T = [_f((B, 5), -2, 2) for _ in range(2)]
+CORR_P = [_f((B, 5), -2, 2) for _ in range(2)]
+CORR = [("PearsonCorrelation", {}, (CORR_T, CORR_P), _pearson),
+        ("ConcordanceCorrelation", {}, (CORR_T, CORR_P), _concordance)]
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("cls,kw,data,fn", CORR, ids=_ids(CORR))
+def test_correlation_metric(backend, cls, kw, data, fn, weighted):
+    test_mean_wrapped_metric(backend, cls, kw, data, fn, weighted)
+
+
+# -- F-scores (f_score_metrics.py) ---------------------------------------------------------------------------
+def fbeta(ts, ps, ws, beta=1.0, average=None, threshold=None):
+    tp = fp = fn = iw = 0.0
+    for i, (t, p) in enumerate(zip(ts, ps)):
+        t = np.asarray(t, np.float64)
+        p = np.asarray(p, np.float64)
+        if threshold is None:
+            pred = ((p >= p.max(-1, keepdims=True)) & (np.abs(p) > 1e-9)).astype(np.float64)
+        else:
+            pred = (p > threshold).astype(np.float64)
+        w = np.ones((len(t), 1)) if ws is None else ws[i].astype(np.float64)[:, None]
+        axis = None if average == "micro" else 0
+        tp = tp + np.sum(pred * t * w, axis=axis)
+        fp = fp + np.sum(pred * (1 - t) * w, axis=axis)
+        fn = fn + np.sum((1 - pred) * t * w, axis=axis)
+        iw = iw + np.sum(t * w, axis=axis)
+    precision = tp / (tp + fp + EPS)
+    recall = tp / (tp + fn + EPS)
+    f = precision * recall / (beta ** 2 * precision + recall + EPS) * (1 + beta ** 2)
+    if average == "weighted":
+        return np.sum(f * iw / (np.sum(iw) + EPS))
+    if average is not None:
+        return np.mean(f)
+    return f
+
+
+FSCORES = [("F1Score", {}), ("F1Score", {"average": "micro"}), ("F1Score", {"average": "macro", "threshold": 0.4}),
+           ("F1Score", {"average": "weighted", "threshold": 0.5}),
+           ("FBetaScore", {"beta": 2.0, "threshold": 0.3}), ("FBetaScore", {"beta": 0.5, "average": "macro"})]
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("cls,kw", FSCORES, ids=_ids(FSCORES))
+def test_f_score_metric(backend, cls, kw, weighted):
+    """F1Score/FBetaScore on multi-label targets: threshold None keeps each row's maximum, else
+    predictions strictly above it; average None (per class), micro, macro, weighted."""
+    ws = W if weighted else None
+    ns = Program(backend, UPDATES.replace("initial = m.result().numpy()\n", ""), cls=cls, kw=kw,
+                 ts=list(BIN_T), ps=list(BIN_P), ws=ws).run()
+    call = f"tf.keras.metrics.{cls}({kw}).update_state(y_true, y_pred{', sample_weight' if weighted else ''})"
+    for k in (1, 2):
+        want = fbeta(BIN_T[:k], BIN_P[:k], None if ws is None else ws[:k], kw.get("beta", 1.0), kw.get("average"),
+                     kw.get("threshold"))
+        assert_close(ns["results"][k - 1], want, call=call, what=f"result() after {k} update_state calls")
+    assert_close(ns["after_reset"], np.zeros(np.shape(ns["after_reset"])), call=call, what="result() after reset_state()")
+
+
+# -- IoU family (iou_metrics.py) -------------------------------------------------------------------------------
+def iou(ts, ps, ws, num_classes, target_ids, ignore_class=None):
+    cm = np.zeros((num_classes, num_classes))
+    for i, (t, p) in enumerate(zip(ts, ps)):
+        t = np.asarray(t).reshape(-1).astype(int)
+        p = np.asarray(p).reshape(-1).astype(int)
+        # the IoU metrics' dtype defaults to "int32": float weights are truncated (Keras warns)
+        w = np.ones(len(t)) if ws is None else np.broadcast_to(np.trunc(ws[i].astype(np.float64)).reshape(-1), t.shape)
+        for a, b, wi in zip(t, p, w):
+            if 0 <= a < num_classes and 0 <= b < num_classes and a != ignore_class:
+                cm[a, b] += wi
+    tp = np.diag(cm)
+    denom = cm.sum(0) + cm.sum(1) - tp
+    tp, denom = tp[list(target_ids)], denom[list(target_ids)]
+    valid = denom > 1e-9
+    vals = np.where(valid, tp / (denom + EPS), 0.0)
+    return float(np.sum(vals) / (np.sum(valid) + EPS))
+
+
+SEG_T = [np.array([0, 1, 2, 2]), np.array([1, 1, 0, 2])]
+SEG_P = [np.array([0, 2, 2, 1]), np.array([1, 0, 0, 2])]
+IOUS = [("IoU", {"num_classes": 3, "target_class_ids": [0, 2]}), ("MeanIoU", {"num_classes": 3}),
+        ("MeanIoU", {"num_classes": 3, "ignore_class": 1}), ("BinaryIoU", {"target_class_ids": [0, 1], "threshold": 0.4}),
+        ("OneHotIoU", {"num_classes": 3, "target_class_ids": [1]}), ("OneHotMeanIoU", {"num_classes": 3})]
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("cls,kw", IOUS, ids=_ids(IOUS))
+def test_iou_metric(backend, cls, kw, weighted):
+    """The confusion matrix (rows: true classes) accumulated with weights (truncated to integers: the
+    metrics' default dtype is int32); IoU = tp / (tp + fp + fn) over the target classes whose
+    denominator is positive (ignore_class: those entries weigh 0)."""
+    ws = W if weighted else None
+    if cls == "BinaryIoU":
+        ts, ps = [t[:, 0] for t in BIN_T], [p[:, 0] for p in BIN_P]
+        ref_ps = [(p >= kw["threshold"]).astype(int) for p in ps]
+    elif cls.startswith("OneHot"):
+        ts, ps = [np.eye(3, dtype=np.float32)[t] for t in SEG_T], [CAT_P[i][:, :3] for i in range(2)]
+        ref_ps = [np.argmax(p, -1) for p in ps]
+    else:
+        ts, ps = SEG_T, SEG_P
+        ref_ps = ps
+    ref_ts = [np.argmax(t, -1) for t in ts] if cls.startswith("OneHot") else [np.asarray(t).astype(int) for t in ts]
+    n = kw.get("num_classes", 2)
+    targets = kw.get("target_class_ids", range(n))
+    ns = Program(backend, UPDATES, cls=cls, kw=kw, ts=list(ts), ps=list(ps), ws=ws).run()
+    call = f"tf.keras.metrics.{cls}({kw}).update_state(y_true, y_pred{', sample_weight' if weighted else ''})"
+    for k in (1, 2):
+        want = iou(ref_ts[:k], ref_ps[:k], None if ws is None else ws[:k], n, targets, kw.get("ignore_class"))
+        assert_close(ns["results"][k - 1], want, call=call, what=f"result() after {k} update_state calls")
+    assert_close(ns["after_reset"], 0.0, call=call, what="result() after reset_state()")
