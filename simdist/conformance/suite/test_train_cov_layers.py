@@ -367,3 +367,54 @@ out = out.numpy()
     want = np.zeros((6, 3))
     np.add.at(want, ids.reshape(-1), r.reshape(-1, 3).astype(np.float64))
     assert_close(ns["dense_grad"], want, call=call, what="the dense gradient (repeated ids summed)")
+
+
+# -- default initializers (keras/src/initializers; the layers' defaults) ------------------------------------
+def _glorot_limit(shape):
+    """keras/src/initializers/random_initializers.py compute_fans: a kernel's receptive field
+    multiplies both fans."""
+    rf = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
+    return math.sqrt(6.0 / (shape[-2] * rf + shape[-1] * rf))
+
+
+INITS = [("Dense", {"units": 40}, (None, 30), ["glorot", "zeros"]),
+         ("Conv1D", {"filters": 8, "kernel_size": 3}, (None, 9, 6), ["glorot", "zeros"]),
+         ("Conv2D", {"filters": 8, "kernel_size": (2, 3)}, (None, 6, 6, 5), ["glorot", "zeros"]),
+         ("Embedding", {"input_dim": 30, "output_dim": 8}, (None, 4), ["uniform0.05"]),
+         ("BatchNormalization", {}, (None, 7), ["ones", "zeros", "zeros", "ones"]),
+         ("LayerNormalization", {}, (None, 7), ["ones", "zeros"]),
+         ("LSTM", {"units": 6}, (None, 3, 10), ["glorot", "orthogonal", "forget-bias"]),
+         ("LSTM", {"units": 6, "unit_forget_bias": False}, (None, 3, 10), ["glorot", "orthogonal", "zeros"]),
+         ("GRU", {"units": 6}, (None, 3, 10), ["glorot", "orthogonal", "zeros"])]
+
+
+@clause("keras.layer.option-coverage", ref="tf221")
+@pytest.mark.parametrize("cls,kw,shape,rules", INITS, ids=[f"{c}-{i}" for i, (c, *_) in enumerate(INITS)])
+def test_default_initializers(backend, cls, kw, shape, rules):
+    """Each weight's default initializer, by properties the random streams do not change: zeros and
+    ones exactly; glorot_uniform within ±sqrt(6 / (fan_in + fan_out)) and spread over it; Embedding's
+    uniform within ±0.05; the recurrent kernels orthogonal (R Rᵀ = I); LSTM's unit_forget_bias (ones
+    on the forget gate's quarter of the bias)."""
+    ns = Program(backend, """
+layer = getattr(tf.keras.layers, cls)(**kw)
+layer.build(shape)
+values = [v.numpy() for v in layer.weights]
+""", cls=cls, kw=kw, shape=shape).run()
+    call = f"tf.keras.layers.{cls}({kw}).build({shape})"
+    vals = [np.asarray(v, np.float64) for v in ns["values"]]
+    assert_equal(len(vals), len(rules), call=call, what="len(layer.weights)")
+    for i, (v, rule) in enumerate(zip(vals, rules)):
+        what = f"layer.weights[{i}] ({rule})"
+        if rule in ("zeros", "ones"):
+            assert_close(v, np.full(v.shape, 0.0 if rule == "zeros" else 1.0), call=call, what=what)
+        elif rule == "forget-bias":
+            u = v.shape[0] // 4
+            assert_close(v, np.r_[np.zeros(u), np.ones(u), np.zeros(2 * u)], call=call, what=what)
+        elif rule == "orthogonal":
+            assert_close(v @ v.T, np.eye(v.shape[0]), call=call, what=what + ": R @ R.T", scale=1.0)
+        else:
+            limit = 0.05 if rule == "uniform0.05" else _glorot_limit(v.shape)
+            top = float(np.max(np.abs(v)))
+            assert_true(0.8 * limit < top <= limit * (1 + 1e-6),
+                        f"{call}: max |{what}| = {top:.6g}, but the values should fill ±{limit:.6g} "
+                        f"({v.size} draws)", call=call)
