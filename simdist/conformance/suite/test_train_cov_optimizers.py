@@ -114,8 +114,16 @@ def _clip(kw: dict, grads: list[np.ndarray]) -> list[np.ndarray]:
     return grads
 
 
-def reference(name: str, kw: dict, steps: int) -> dict[str, list[np.ndarray]]:
-    """The variables after `steps` applies (and, with use_ema, the moving averages)."""
+def _replica_grads(it: int, replicas: int) -> list[list[np.ndarray]]:
+    """Replica r's gradients at step `it`: those of step (it + r) % 4 (different directions)."""
+    return [[GW[(it + r) % len(GW)].astype(np.float64), GB[(it + r) % len(GB)].astype(np.float64)]
+            for r in range(replicas)]
+
+
+def reference(name: str, kw: dict, steps: int, replicas: int = 1) -> dict[str, list[np.ndarray]]:
+    """The variables after `steps` applies (and, with use_ema, the moving averages). With several
+    replicas (MirroredStrategy, the TF backend's path): each replica's gradients are unscaled and
+    clipped on that replica, then summed (optim.mirrored-sum), then decay and the update run once."""
     base = BASE_LR[name]
     wd = kw.get("weight_decay", 0.004 if name == "AdamW" else None)
     vs = [W0.astype(np.float64), B0.astype(np.float64)]
@@ -124,9 +132,18 @@ def reference(name: str, kw: dict, steps: int) -> dict[str, list[np.ndarray]]:
     avg = [np.zeros_like(v) for v in vs]
     accum = kw.get("gradient_accumulation_steps")
     for it in range(steps):                              # it = optimizer.iterations before this apply
-        grads = [GW[it].astype(np.float64), GB[it].astype(np.float64)]
-        if kw.get("loss_scale_factor"):
-            grads = [g / kw["loss_scale_factor"] for g in grads]
+        if replicas > 1:
+            per = _replica_grads(it, replicas)
+            if kw.get("loss_scale_factor"):
+                per = [[g / kw["loss_scale_factor"] for g in gs] for gs in per]
+            per = [_clip(kw, gs) for gs in per]
+            grads = [sum(gs[i] for gs in per) for i in range(2)]
+            clip_kw: dict = {}                                  # clipped per replica already
+        else:
+            grads = [GW[it].astype(np.float64), GB[it].astype(np.float64)]
+            if kw.get("loss_scale_factor"):
+                grads = [g / kw["loss_scale_factor"] for g in grads]
+            clip_kw = kw
         lr = _schedule_lr(kw.get("schedule"), base, it)
         update = True
         if accum:
@@ -137,7 +154,7 @@ def reference(name: str, kw: dict, steps: int) -> dict[str, list[np.ndarray]]:
             else:
                 acc = [a + g for a, g in zip(acc, grads)]
         if update:
-            grads = _clip(kw, grads)
+            grads = _clip(clip_kw, grads)
             if wd is not None:
                 vs = [v - v * wd * lr for v in vs]
             # Adam's local_step is `self.iterations + 1`, and with accumulation `iterations` is
@@ -269,3 +286,49 @@ iterations = int(np.asarray(model.optimizer.iterations))
     assert_close(ns["result"][1], ref[1], call=call, what="bias after fit")
     accum = kw.get("gradient_accumulation_steps")
     assert_equal(ns["iterations"], 10 // accum if accum else 10, call=call, what="optimizer.iterations after fit")
+
+
+MIRRORED = [("SGD", {"momentum": 0.9}), ("SGD", {"clipnorm": 1.0}), ("SGD", {"clipvalue": 0.6}),
+            ("SGD", {"global_clipnorm": 1.5}), ("Adam", {"weight_decay": 0.2}), ("Adam", {"clipnorm": 1.0}),
+            ("Adam", {"loss_scale_factor": 4.0}), ("RMSprop", {"centered": True, "global_clipnorm": 1.5}),
+            ("Adagrad", {"schedule": "piecewise"})]
+
+
+@clause("optim.option-coverage", ref="tf221")
+@pytest.mark.parametrize("name,kw", MIRRORED, ids=[_id(n, k) for n, k in MIRRORED])
+def test_optimizer_options_under_mirrored(backend, name, kw):
+    """MirroredStrategy(2), `apply_gradients` inside strategy.run with different gradients per
+    replica, 3 steps: clipping and unscaling happen per replica before the SUM all-reduce, weight
+    decay and the update once per step on every copy."""
+    args = {k: v for k, v in kw.items() if k != "schedule"}
+    steps = 3
+    prog = Program(backend, """
+S = tf.keras.optimizers.schedules
+strategy = backend.make_strategy("mirrored", 2)
+with strategy.scope():
+    lr = {None: base_lr, "piecewise": S.PiecewiseConstantDecay([1, 2], [base_lr, base_lr / 2, base_lr / 4])}[schedule]
+    w = tf.Variable(w0, name="w")
+    b = tf.Variable(b0, name="b")
+    opt = getattr(tf.keras.optimizers, name)(learning_rate=lr, **args)
+    opt.build([w, b])
+def step(gw, gb):
+    opt.apply_gradients([(gw, w), (gb, b)])
+trace = []
+for k in range(steps):
+    gw = strategy.experimental_distribute_values_from_function(lambda ctx: tf.constant(grads_w[k][ctx.replica_id_in_sync_group]))
+    gb = strategy.experimental_distribute_values_from_function(lambda ctx: tf.constant(grads_b[k][ctx.replica_id_in_sync_group]))
+    strategy.run(step, args=(gw, gb))
+    trace.append([[c.numpy() for c in strategy.experimental_local_results(w)],
+                  [c.numpy() for c in strategy.experimental_local_results(b)], int(opt.iterations.numpy())])
+""", name=name, args=args, base_lr=BASE_LR[name], schedule=kw.get("schedule"), w0=W0, b0=B0, steps=steps,
+        grads_w=[[g[0].astype(np.float32) for g in _replica_grads(k, 2)] for k in range(steps)],
+        grads_b=[[g[1].astype(np.float32) for g in _replica_grads(k, 2)] for k in range(steps)])
+    ns = prog.run()
+    call = f"MirroredStrategy(2): tf.keras.optimizers.{name}(learning_rate={kw.get('schedule') or BASE_LR[name]}, {args})"
+    for k in range(1, steps + 1):
+        ref = reference(name, kw, k, replicas=2)
+        ws, bs, iters = ns["trace"][k - 1]
+        for r in range(2):
+            assert_close(ws[r], ref["variables"][0], call=call, what=f"replica {r}'s copy of w after {k} steps")
+            assert_close(bs[r], ref["variables"][1], call=call, what=f"replica {r}'s copy of b after {k} steps")
+        assert_equal(iters, k, call=call, what=f"optimizer.iterations after {k} steps")
