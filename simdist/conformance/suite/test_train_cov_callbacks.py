@@ -217,48 +217,69 @@ Y = (X @ np.array([[1.5], [-0.5]], dtype=np.float32) + 0.25).astype(np.float32)
 XV, YV = X[:4] * 0.5, Y[:4] + 0.1
 
 
-def fit_reference(lr: float, epochs: int, batch: int, schedule=None):
-    """Linear model, MSE, SGD, shuffle=False: the History of Keras's fit (loss: the batch losses
-    weighted by batch size; val_loss: after the epoch)."""
+SW = np.array([1.0, 0.5, 2.0, 0.0, 1.5, 1.0, 0.25, 3.0, 1.0, 0.5], dtype=np.float32)
+
+
+def fit_reference(lr: float, epochs: int, batch: int, schedule=None, sw=None):
+    """Linear model, MSE, SGD, shuffle=False: the History of Keras's fit (loss: each batch's
+    sum_over_batch_size loss (weighted by sample_weight) averaged with the batch sizes as weights;
+    mae: the compiled metric over every sample of the epoch, unweighted (`metrics`, unlike
+    `weighted_metrics`, ignore sample_weight);
+    val_loss/val_mae: after the epoch)."""
     w = np.zeros((2, 1))
     b = np.zeros(1)
-    hist = {"loss": [], "val_loss": [], "lrs": []}
+    hist = {"loss": [], "mae": [], "val_loss": [], "val_mae": [], "lrs": []}
     for epoch in range(epochs):
         if schedule:
             lr = schedule(epoch, lr)
         hist["lrs"].append(lr)
-        tot, n = 0.0, 0
+        tot, n, mae_num, mae_den = 0.0, 0, 0.0, 0.0
         for s in range(0, len(X), batch):
             x, y = X[s:s + batch].astype(np.float64), Y[s:s + batch].astype(np.float64)
+            sw_b = np.ones(len(x)) if sw is None else sw[s:s + batch].astype(np.float64)
             err = x @ w + b - y
-            tot += float(np.mean(err ** 2)) * len(x)
+            per = np.mean(err ** 2, axis=1)
+            tot += float(np.sum(per * sw_b) / len(x)) * len(x)
             n += len(x)
-            w = w - lr * (2 * x.T @ err / err.size)
-            b = b - lr * (2 * np.sum(err, axis=0) / err.size)
+            mae_num += float(np.sum(np.mean(np.abs(err), axis=1)))   # compile's `metrics` ignore
+            mae_den += len(x)                                             # sample_weight (weighted_metrics)
+            d = 2 * err * sw_b[:, None] / err.size
+            w = w - lr * (x.T @ d)
+            b = b - lr * np.sum(d, axis=0)
         hist["loss"].append(tot / n)
-        hist["val_loss"].append(float(np.mean((XV @ w + b - YV) ** 2)))
+        hist["mae"].append(mae_num / mae_den)
+        verr = XV @ w + b - YV
+        hist["val_loss"].append(float(np.mean(verr ** 2)))
+        hist["val_mae"].append(float(np.mean(np.abs(verr))))
     return hist, w
 
 
+FIT_VARIANTS = ["plain", "scheduler", "sample_weight"]
+
+
 @clause("keras.callback.option-coverage", ref="tf221")
-@pytest.mark.parametrize("with_scheduler", [False, True])
-def test_fit_history_values(backend, with_scheduler):
-    """fit(batch_size=4 over 10 samples, shuffle=False, validation_data): History's loss is the
-    epoch's batch losses weighted by batch size (4, 4, 2), val_loss the loss after the epoch."""
+@pytest.mark.parametrize("variant", FIT_VARIANTS)
+def test_fit_history_values(backend, variant):
+    """fit(batch_size=4 over 10 samples, shuffle=False, validation_data, metrics=["mae"]): History's
+    loss is the epoch's batch losses (with sample_weight when given) weighted by batch size (4, 4,
+    2), mae the metric over every sample seen (unweighted), val_* after the epoch; with a
+    LearningRateScheduler, history["learning_rate"]."""
     ns = Program(backend, """
 model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1, kernel_initializer="zeros")])
-model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-cbs = [tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5)] if with_scheduler else []
-history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, validation_data=(xv, yv), verbose=0, callbacks=cbs)
+model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+cbs = [tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5)] if variant == "scheduler" else []
+history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, validation_data=(xv, yv), verbose=0, callbacks=cbs,
+                    sample_weight=sw if variant == "sample_weight" else None)
 h = {k: list(v) for k, v in history.history.items()}
 epochs = list(history.epoch)
 kernel = model.layers[0].kernel.numpy()
-""", x=X, y=Y, xv=XV, yv=YV, with_scheduler=with_scheduler).run()
-    ref, w = fit_reference(0.1, 3, 4, (lambda e, lr: lr * 0.5) if with_scheduler else None)
-    call = f"fit(x, y, batch_size=4, epochs=3, shuffle=False, validation_data){' + LearningRateScheduler' if with_scheduler else ''}"
+""", x=X, y=Y, xv=XV, yv=YV, variant=variant, sw=SW).run()
+    ref, w = fit_reference(0.1, 3, 4, (lambda e, lr: lr * 0.5) if variant == "scheduler" else None,
+                           SW if variant == "sample_weight" else None)
+    call = f"fit(x, y, batch_size=4, epochs=3, shuffle=False, validation_data, metrics=['mae']) [{variant}]"
     assert_equal(ns["epochs"], [0, 1, 2], call=call, what="history.epoch")
-    assert_close(ns["h"]["loss"], ref["loss"], call=call, what="history['loss']")
-    assert_close(ns["h"]["val_loss"], ref["val_loss"], call=call, what="history['val_loss']")
-    if with_scheduler:
+    for key in ("loss", "mae", "val_loss", "val_mae"):
+        assert_close(ns["h"][key], ref[key], call=call, what=f"history[{key!r}]")
+    if variant == "scheduler":
         assert_close(ns["h"]["learning_rate"], ref["lrs"], call=call, what="history['learning_rate']")
     assert_close(ns["kernel"], w, call=call, what="the kernel after fit")
