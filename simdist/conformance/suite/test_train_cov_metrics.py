@@ -397,3 +397,80 @@ def test_iou_metric(backend, cls, kw, weighted):
         want = iou(ref_ts[:k], ref_ps[:k], None if ws is None else ws[:k], n, targets, kw.get("ignore_class"))
         assert_close(ns["results"][k - 1], want, call=call, what=f"result() after {k} update_state calls")
     assert_close(ns["after_reset"], 0.0, call=call, what="result() after reset_state()")
+
+
+# -- AUC (confusion_metrics.py AUC: thresholds, result, interpolate_pr_auc) ------------------------------------
+def auc(ts, ps, ws, num_thresholds=200, curve="ROC", summation_method="interpolation", multi_label=False,
+        label_weights=None, from_logits=False):
+    n = num_thresholds
+    thr = np.array([0.0 - EPS] + [(i + 1) / (n - 1) for i in range(n - 2)] + [1.0 + EPS])
+    tp = np.zeros((n, 3))
+    fp, tn, fn = tp.copy(), tp.copy(), tp.copy()
+    for i, (t, p) in enumerate(zip(ts, ps)):
+        t = np.asarray(t, np.float64)
+        p = np.asarray(p, np.float64)
+        if from_logits:
+            p = 1 / (1 + np.exp(-p))
+        w = np.ones_like(t) if ws is None else np.broadcast_to(ws[i].astype(np.float64)[:, None], t.shape)
+        if label_weights is not None and not multi_label:
+            w = w * np.asarray(label_weights, np.float64)
+        for j, th in enumerate(thr):
+            pred = p > th
+            tp[j] += np.sum(w * (pred & (t == 1)), 0)
+            fp[j] += np.sum(w * (pred & (t == 0)), 0)
+            tn[j] += np.sum(w * (~pred & (t == 0)), 0)
+            fn[j] += np.sum(w * (~pred & (t == 1)), 0)
+    if not multi_label:
+        tp, fp, tn, fn = (a.sum(1) for a in (tp, fp, tn, fn))
+
+    def div(a, b):
+        return np.where(b != 0, a / np.where(b != 0, b, 1), 0.0)
+
+    def by_label(v):
+        if not multi_label:
+            return float(np.sum(v))
+        per = np.sum(v, axis=0)
+        if label_weights is None:
+            return float(np.mean(per))
+        lw = np.asarray(label_weights, np.float64)
+        return float(np.sum(per * lw) / np.sum(lw))
+    if curve == "PR" and summation_method == "interpolation":
+        dtp = tp[:n - 1] - tp[1:]
+        pp = tp + fp
+        dp = pp[:n - 1] - pp[1:]
+        slope = div(dtp, np.maximum(dp, 0))
+        intercept = tp[1:] - slope * pp[1:]
+        ok = (pp[:n - 1] > 0) & (pp[1:] > 0)
+        ratio = np.where(ok, div(pp[:n - 1], np.maximum(pp[1:], 0)), 1.0)
+        return by_label(div(slope * (dtp + intercept * np.log(ratio)), np.maximum(tp[1:] + fn[1:], 0)))
+    recall = div(tp, tp + fn)
+    x, y = (div(fp, fp + tn), recall) if curve == "ROC" else (recall, div(tp, tp + fp))
+    heights = {"interpolation": (y[:n - 1] + y[1:]) / 2, "minoring": np.minimum(y[:n - 1], y[1:]),
+               "majoring": np.maximum(y[:n - 1], y[1:])}[summation_method]
+    return by_label((x[:n - 1] - x[1:]) * heights)
+
+
+AUCS = [{"num_thresholds": 7}, {"num_thresholds": 7, "summation_method": "minoring"},
+        {"num_thresholds": 9, "summation_method": "majoring"}, {"num_thresholds": 7, "curve": "PR"},
+        {"num_thresholds": 8, "curve": "PR", "summation_method": "majoring"},
+        {"num_thresholds": 7, "multi_label": True}, {"num_thresholds": 7, "curve": "PR", "multi_label": True,
+                                                     "label_weights": [1.0, 0.5, 2.0]},
+        {"num_thresholds": 7, "label_weights": [1.0, 0.0, 2.0]}, {"num_thresholds": 7, "from_logits": True}]
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("kw", AUCS, ids=[_ids([("AUC", k)])[0] for k in AUCS])
+def test_auc_options(backend, kw, weighted):
+    """AUC's curve (ROC, PR), summation_method (interpolation: PR's Davis-Goadrich form; minoring,
+    majoring), multi_label with label_weights, label_weights pooled, from_logits."""
+    ws = W if weighted else None
+    ps = SIGN_P if kw.get("from_logits") else BIN_P
+    # (a multi_label AUC builds its variables on the first update: no result() before it)
+    ns = Program(backend, UPDATES.replace("initial = m.result().numpy()\n", ""), cls="AUC", kw=kw, ts=list(BIN_T),
+                 ps=list(ps), ws=ws).run()
+    call = f"tf.keras.metrics.AUC({kw}).update_state(y_true, y_pred{', sample_weight' if weighted else ''})"
+    for k in (1, 2):
+        want = auc(BIN_T[:k], ps[:k], None if ws is None else ws[:k], **kw)
+        assert_close(ns["results"][k - 1], want, call=call, what=f"result() after {k} update_state calls")
+    assert_close(ns["after_reset"], 0.0, call=call, what="result() after reset_state()")
