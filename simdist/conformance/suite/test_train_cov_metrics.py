@@ -474,3 +474,42 @@ def test_auc_options(backend, kw, weighted):
         want = auc(BIN_T[:k], ps[:k], None if ws is None else ws[:k], **kw)
         assert_close(ns["results"][k - 1], want, call=call, what=f"result() after {k} update_state calls")
     assert_close(ns["after_reset"], 0.0, call=call, what="result() after reset_state()")
+
+
+# -- X at Y metrics (confusion_metrics.py SensitivitySpecificityBase: thresholds 0, i/(n-1), 1) -------------
+def at_constraint(cls, value, ts, ps, ws, num_thresholds=200, class_id=None):
+    n = num_thresholds
+    thr = [0.0] + [(i + 1) / (n - 1) for i in range(n - 2)] + [1.0]
+    tp, fp, tn, fn = confusion(ts, ps, ws, thr, None, class_id)
+
+    def div(a, b):
+        return np.where(b != 0, a / np.where(b != 0, b, 1), 0.0)
+    sens, spec = div(tp, tp + fn), div(tn, tn + fp)
+    prec = div(tp, tp + fp)
+    constrained, dependent = {"SensitivityAtSpecificity": (spec, sens), "SpecificityAtSensitivity": (sens, spec),
+                              "PrecisionAtRecall": (sens, prec), "RecallAtPrecision": (prec, sens)}[cls]
+    return float(np.max(np.where(constrained >= value, dependent, 0.0), initial=0.0))
+
+
+AT = [("SensitivityAtSpecificity", {"specificity": 0.5, "num_thresholds": 11}),
+      ("SpecificityAtSensitivity", {"sensitivity": 0.6, "num_thresholds": 11}),
+      ("PrecisionAtRecall", {"recall": 0.5, "num_thresholds": 11}),
+      ("RecallAtPrecision", {"precision": 0.6, "num_thresholds": 11}),
+      ("SensitivityAtSpecificity", {"specificity": 0.7, "num_thresholds": 6, "class_id": 1}),
+      ("RecallAtPrecision", {"precision": 0.5, "num_thresholds": 9, "class_id": 2})]
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("cls,kw", AT, ids=_ids(AT))
+def test_metric_at_constraint(backend, cls, kw, weighted):
+    """The best dependent rate among the thresholds whose constrained rate is >= the value."""
+    ws = W if weighted else None
+    ns = Program(backend, UPDATES, cls=cls, kw=kw, ts=list(BIN_T), ps=list(BIN_P), ws=ws).run()
+    call = f"tf.keras.metrics.{cls}({kw}).update_state(y_true, y_pred{', sample_weight' if weighted else ''})"
+    value = [v for k, v in kw.items() if k in ("specificity", "sensitivity", "recall", "precision")][0]
+    for k in (1, 2):
+        want = at_constraint(cls, value, BIN_T[:k], BIN_P[:k], None if ws is None else ws[:k], kw["num_thresholds"],
+                             kw.get("class_id"))
+        assert_close(ns["results"][k - 1], want, call=call, what=f"result() after {k} update_state calls")
+    assert_close(ns["after_reset"], 0.0, call=call, what="result() after reset_state()")
