@@ -283,3 +283,44 @@ kernel = model.layers[0].kernel.numpy()
     if variant == "scheduler":
         assert_close(ns["h"]["learning_rate"], ref["lrs"], call=call, what="history['learning_rate']")
     assert_close(ns["kernel"], w, call=call, what="the kernel after fit")
+
+
+@clause("keras.callback.option-coverage", ref="tf221")
+@pytest.mark.parametrize("append", [False, True])
+def test_csv_logger_rows(backend, append, tmp_path):
+    """CSVLogger(separator=";", append=...): a header "epoch" + the sorted log keys, then one row per
+    epoch; append=True keeps an earlier run's rows and writes no second header."""
+    path = str(tmp_path / "log.csv")
+    ns = Program(backend, """
+model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+for run in range(2):
+    cb = tf.keras.callbacks.CSVLogger(path, separator=";", append=append)
+    cb.set_model(model)
+    cb.on_train_begin()
+    for epoch, value in enumerate(values):
+        cb.on_epoch_end(epoch, {"val_loss": value, "loss": value * 2})
+    cb.on_train_end()
+with open(path) as f:
+    lines = f.read().splitlines()
+""", path=path, values=[1.5, 0.25], append=append).run()
+    rows = [f"{e};{v * 2!r};{v!r}" for e, v in enumerate([1.5, 0.25])]
+    want = (["epoch;loss;val_loss"] + rows + rows) if append else (["epoch;loss;val_loss"] + rows)
+    call = f"CSVLogger(path, separator=';', append={append}) over two runs of 2 epochs"
+    assert_equal(ns["lines"], want, call=call, what="the file's lines")
+
+
+@clause("keras.callback.option-coverage", ref="tf221")
+def test_terminate_on_nan_stops_at_the_batch(backend):
+    """TerminateOnNaN: a batch whose logs hold a NaN or infinite loss sets model.stop_training."""
+    ns = Program(backend, """
+model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+cb = tf.keras.callbacks.TerminateOnNaN()
+cb.set_model(model)
+stopped = []
+for batch, loss in enumerate([1.0, 0.5, float("inf"), float("nan")]):
+    model.stop_training = False
+    cb.on_batch_end(batch, {"loss": loss})
+    stopped.append(bool(model.stop_training))
+""").run()
+    assert_equal(ns["stopped"], [False, False, True, True], call="TerminateOnNaN().on_batch_end(batch, {'loss': ...})",
+                 what="model.stop_training after each batch (losses 1.0, 0.5, inf, nan)")
