@@ -41,6 +41,10 @@ REG_T = [_f((B, 2), -2, 2) for _ in range(2)]
 REG_P = [_f((B, 2), -2, 2) for _ in range(2)]
 SIGN_P = [_f((B, 3), -2, 2) for _ in range(2)]
 CAT_HINGE_P = [_f((B, 4), -2, 2) for _ in range(2)]
+# probabilities that hit 0 and 1 exactly: where the first and last thresholds sit matters
+BIN_P_EDGE = [p.copy() for p in BIN_P]
+BIN_P_EDGE[0][0, 0] = BIN_P_EDGE[0][2, 1] = BIN_P_EDGE[1][3, 2] = 0.0
+BIN_P_EDGE[0][1, 2] = BIN_P_EDGE[1][0, 1] = 1.0
 W = [np.array([1.0, 0.0, 2.0, 0.5], np.float32), np.array([0.25, 1.5, 1.0, 3.0], np.float32)]
 
 
@@ -465,7 +469,7 @@ def test_auc_options(backend, kw, weighted):
     """AUC's curve (ROC, PR), summation_method (interpolation: PR's Davis-Goadrich form; minoring,
     majoring), multi_label with label_weights, label_weights pooled, from_logits."""
     ws = W if weighted else None
-    ps = SIGN_P if kw.get("from_logits") else BIN_P
+    ps = SIGN_P if kw.get("from_logits") else BIN_P_EDGE
     # (a multi_label AUC builds its variables on the first update: no result() before it)
     ns = Program(backend, UPDATES.replace("initial = m.result().numpy()\n", ""), cls="AUC", kw=kw, ts=list(BIN_T),
                  ps=list(ps), ws=ws).run()
@@ -505,11 +509,11 @@ AT = [("SensitivityAtSpecificity", {"specificity": 0.5, "num_thresholds": 11}),
 def test_metric_at_constraint(backend, cls, kw, weighted):
     """The best dependent rate among the thresholds whose constrained rate is >= the value."""
     ws = W if weighted else None
-    ns = Program(backend, UPDATES, cls=cls, kw=kw, ts=list(BIN_T), ps=list(BIN_P), ws=ws).run()
+    ns = Program(backend, UPDATES, cls=cls, kw=kw, ts=list(BIN_T), ps=list(BIN_P_EDGE), ws=ws).run()
     call = f"tf.keras.metrics.{cls}({kw}).update_state(y_true, y_pred{', sample_weight' if weighted else ''})"
     value = [v for k, v in kw.items() if k in ("specificity", "sensitivity", "recall", "precision")][0]
     for k in (1, 2):
-        want = at_constraint(cls, value, BIN_T[:k], BIN_P[:k], None if ws is None else ws[:k], kw["num_thresholds"],
+        want = at_constraint(cls, value, BIN_T[:k], BIN_P_EDGE[:k], None if ws is None else ws[:k], kw["num_thresholds"],
                              kw.get("class_id"))
         assert_close(ns["results"][k - 1], want, call=call, what=f"result() after {k} update_state calls")
     assert_close(ns["after_reset"], 0.0, call=call, what="result() after reset_state()")
