@@ -184,8 +184,12 @@ def test_tf_keras_optimizers_from_the_facade() -> None:
     assert (int(it), it.dtype, it.path, it.value.name) == (0, "int64", f"{opt.name}/iteration",
                                                              f"{opt.name}/iteration:0"), (int(it), it.dtype, it.path)
     assert tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5).get_config()["decay_steps"] == 10
-    with pytest.raises(NotImplementedError, match="use_ema"):
-        tf.keras.optimizers.SGD(0.1, use_ema=True)
+    # use_ema and gradient_accumulation_steps are implemented (their values: the conformance suite's
+    # test_train_cov_optimizers.py, on simdist and TF 2.21); their arguments are checked as Keras does
+    with pytest.raises(ValueError, match="`gradient_accumulation_steps` must be an integer >= 2"):
+        tf.keras.optimizers.SGD(0.1, gradient_accumulation_steps=1)
+    with pytest.raises(ValueError, match="`ema_momentum` must be in the range"):
+        tf.keras.optimizers.SGD(0.1, use_ema=True, ema_momentum=1.5)
 
 
 @pytest.mark.clause("optim.slot-placement")

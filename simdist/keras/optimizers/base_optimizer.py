@@ -37,6 +37,11 @@ BASE_ARGS = ("weight_decay", "clipnorm", "clipvalue", "global_clipnorm", "use_em
              "ema_overwrite_frequency", "loss_scale_factor", "gradient_accumulation_steps", "name")
 
 
+def _read(v: Any) -> Any:
+    """The value of a Keras or tf variable (a tensor), or the tensor itself."""
+    return tf.convert_to_tensor(unwrap(v))
+
+
 def base_args(scope: dict[str, Any]) -> dict[str, Any]:
     """The base arguments from a subclass constructor's locals()."""
     return {k: scope[k] for k in BASE_ARGS}
@@ -54,11 +59,16 @@ class Optimizer:
             warnings.warn("Argument `decay` is no longer supported and will be ignored.")
         if kwargs:
             raise ValueError(f"Argument(s) not recognized: {kwargs}")
-        if use_ema or gradient_accumulation_steps:
-            which = "use_ema" if use_ema else f"gradient_accumulation_steps={gradient_accumulation_steps}"
-            raise NotImplementedError(f"{type(self).__name__}({which}): simdist's Keras optimizers do not implement "
-                                      "exponential moving averages or gradient accumulation (see docs/spec.md, "
-                                      "optim.update-rules)")
+        if gradient_accumulation_steps and not gradient_accumulation_steps >= 2:
+            raise ValueError("`gradient_accumulation_steps` must be an integer >= 2. Received: "
+                             f"gradient_accumulation_steps={gradient_accumulation_steps}")
+        if use_ema:
+            if ema_momentum > 1 or ema_momentum < 0:
+                raise ValueError(f"`ema_momentum` must be in the range [0, 1]. Received: ema_momentum={ema_momentum}")
+            if ema_overwrite_frequency and (not isinstance(ema_overwrite_frequency, int)
+                                            or ema_overwrite_frequency < 1):
+                raise ValueError("`ema_overwrite_frequency` must be an integer >= 1 or None. Received: "
+                                 f"ema_overwrite_frequency={ema_overwrite_frequency}")
         self.name = name if name is not None else auto_name(type(self).__name__)
         self.weight_decay = weight_decay
         self.clipnorm = clipnorm
@@ -106,7 +116,11 @@ class Optimizer:
         return v
 
     @property
-    def iterations(self) -> OptimizerVariable:
+    def iterations(self) -> Any:
+        """The update count: `iterations` itself, or with gradient accumulation the number of
+        completed accumulation cycles, `_iterations // gradient_accumulation_steps` (a tensor)."""
+        if self.gradient_accumulation_steps:
+            return tf.math.floordiv(_read(self._iterations), tf.constant(self.gradient_accumulation_steps, tf.int64))
         return self._iterations
 
     @property
@@ -114,9 +128,17 @@ class Optimizer:
         return self._variables[:]
 
     def build(self, variables: Sequence[Any]) -> None:
-        """Remember the model variables (slots are added by subclasses, after calling this)."""
+        """Remember the model variables and create the EMA averages and gradient accumulators,
+        before the subclasses' slots (Keras's BaseOptimizer.build)."""
+        if self.use_ema:
+            self._model_variables_moving_average = self.add_optimizer_variables(variables, "average")
+        if self.gradient_accumulation_steps:
+            self._accumulated_gradients = []
         for i, variable in enumerate(variables):
             self._trainable_variables_indices[self._var_key(variable)] = i
+            if self.gradient_accumulation_steps:
+                self._accumulated_gradients.append(
+                    self.add_variable_from_reference(variable, name="gradient_accumulator"))
         self._trainable_variables = list(variables)
         self.built = True
 
@@ -250,9 +272,70 @@ class Optimizer:
         self._iterations.assign_add(1)
 
     def _backend_apply_gradients(self, grads: list[Any], trainable_variables: list[Any]) -> None:
-        grads = self._clip_gradients(grads)
-        self._apply_weight_decay(trainable_variables)
-        self._backend_update_step(grads, trainable_variables, self.learning_rate)
+        """Keras's BaseOptimizer._backend_apply_gradients: with gradient accumulation, every
+        `gradient_accumulation_steps`-th apply updates with the mean of the accumulated gradients
+        (then clipped, after weight decay, and the accumulators reset) and the others only add to
+        the accumulators; then, with use_ema, the moving averages follow the variables."""
+        if self.gradient_accumulation_steps:
+            steps = self.gradient_accumulation_steps
+            is_update_step = tf.equal(tf.math.floormod(_read(self._iterations) + 1, tf.constant(steps, tf.int64)), 0)
+            acc_grads = [self._accumulated_gradients[self._get_variable_index(v)] for v in trainable_variables]
+
+            def update_step_fn() -> None:
+                mean = [ops.divide(ops.add(g, _read(a)), steps) for g, a in zip(grads, acc_grads)]
+                mean = self._clip_gradients(mean)
+                self._apply_weight_decay(trainable_variables)
+                self._backend_update_step(mean, trainable_variables, self.learning_rate)
+                for a in self._accumulated_gradients:
+                    if a is not None:
+                        unwrap(a).assign(tf.zeros_like(_read(a)))
+
+            tf.cond(is_update_step, update_step_fn,
+                    lambda: self._backend_increment_gradient_accumulators(grads, acc_grads))
+        else:
+            grads = self._clip_gradients(grads)
+            self._apply_weight_decay(trainable_variables)
+            self._backend_update_step(grads, trainable_variables, self.learning_rate)
+        if self.use_ema:
+            self._update_model_variables_moving_average(self._trainable_variables)
+            if self.ema_overwrite_frequency:
+                overwrite = tf.equal(tf.math.floormod(_read(self.iterations) + 1,
+                                                      tf.constant(self.ema_overwrite_frequency, tf.int64)), 0)
+                tf.cond(overwrite, lambda: self._overwrite_model_variables_with_average_value(self._trainable_variables),
+                        lambda: None)
+
+    def _backend_increment_gradient_accumulators(self, grads: list[Any], acc_grads: list[Any]) -> None:
+        """The TF backend's: `acc.assign(acc + grad)` on each copy, in a merge call."""
+        def update_accumulator(var: Any, grad: Any) -> None:
+            var.assign(var + grad)
+
+        def distributed_increment(distribution: Any, grads: list[Any], accumulators: list[Any]) -> None:
+            for grad, var in zip(grads, accumulators):
+                distribution.extended.update(var, update_accumulator, args=(grad,), group=False)
+
+        maybe_merge_call(distributed_increment, self._distribution_strategy, grads, [unwrap(a) for a in acc_grads])
+
+    def _update_model_variables_moving_average(self, trainable_variables: list[Any]) -> None:
+        """average = m * average + (1 - m) * var, m = ema_momentum except at iterations 0 (m = 0)."""
+        for var, average in zip(trainable_variables, self._model_variables_moving_average):
+            if average is None:
+                continue
+            value = _read(var)
+            not_first_step = tf.cast(tf.not_equal(_read(self.iterations), tf.constant(0, tf.int64)), value.dtype)
+            momentum = not_first_step * tf.constant(self.ema_momentum, value.dtype)
+            unwrap(average).assign(momentum * _read(average) + (1 - momentum) * value)
+
+    def _overwrite_model_variables_with_average_value(self, trainable_variables: list[Any]) -> None:
+        """Each variable (each copy, through strategy.extended.update) takes its average's value."""
+        if len(trainable_variables) != len(self._model_variables_moving_average):
+            raise ValueError(f"The length of model variables ({len(trainable_variables)}) to override does not match "
+                             "the length of model variables stored in the optimizer "
+                             f"({len(self._model_variables_moving_average)}). Please check if the optimizer was "
+                             "called on your model.")
+        for var, average in zip(trainable_variables, self._model_variables_moving_average):
+            if average is not None:
+                self._distribution_strategy.extended.update(unwrap(var), lambda a, b: a.assign(b),
+                                                            args=(_read(average),))
 
     def _backend_update_step(self, grads: list[Any], trainable_variables: list[Any], learning_rate: Any) -> None:
         """Clause optim.mirrored-sum: all-reduce (SUM) in a replica context, then update each
@@ -374,7 +457,9 @@ class Optimizer:
         return loss * self.loss_scale_factor if self.loss_scale_factor is not None else loss
 
     def finalize_variable_values(self, var_list: Sequence[Any]) -> None:
-        """Nothing to do without EMA (Keras overwrites the variables with their averages)."""
+        """With use_ema, the variables take their moving averages (Keras's; fit calls it at the end)."""
+        if self.use_ema:
+            self._overwrite_model_variables_with_average_value(var_list)
 
     def get_config(self) -> dict[str, Any]:
         lr = self._learning_rate
