@@ -190,9 +190,12 @@ for _name in ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual
     NotDifferentiable(_name)
 
 
-def _operand(y: Any, dt: dtypes.DType) -> Tensor:
+def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
     """The second operand of a binary op with a tensor of dtype dt, as a tensor: Python numbers
-    take dt (as TF converts them), variables are read, anything else is converted to dt."""
+    take dt (as TF converts them), variables are read, anything else is converted to dt.
+    `python_side`: TF converts the operand in Python (convert_to_tensor: `+`, reflected
+    operators), not in the generated op's fast path; it matters for a Python int outside uint64's
+    range (`_uint64_overflow`)."""
     tp = type(y)
     if tp is Tensor or isinstance(y, Tensor):
         return y
@@ -200,6 +203,8 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
         try:
             arr = np.asarray(y, dtype=dt._np)   # what convert_to_tensor gives, without its checks
         except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it
+            if not python_side:
+                _uint64_overflow(y, dt)
             arr = convert.to_array(y, dt)[0]
         out = Tensor(arr, dt)
         return out if _cur.ctx.recorder is None else dispatch.constant_made(out)
@@ -211,12 +216,25 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
     return convert_to_tensor(y, dtype=dt)
 
 
-def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtypes.DType | None = None) -> Tensor:
+def _uint64_overflow(y: int, dt: dtypes.DType) -> None:
+    """Eagerly, a Python int outside [0, 2**64) passed to a generated op's fast path as a uint64
+    operand is TF's OverflowError (PyLong_AsUnsignedLongLong's, left set by the converter and
+    raised by pybind11): `tf.math.not_equal(uint64, -1)`, `uint64 - -1`. Converted in Python
+    instead (`uint64 + -1`, `-1 - uint64`, lists) it is convert.py's SystemError. Clause
+    ops.conversion."""
+    if dt._np == np.uint64 and not 0 <= y < 2**64 and not context.in_function():
+        raise OverflowError("can't convert negative int to unsigned" if y < 0 else "int too big to convert")
+
+
+def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtypes.DType | None = None,
+           python_side: bool | None = None) -> Tensor:
     """`x <op> y` (or `y <op> x` when reflected) for a tensor x: y takes x's dtype when it is a
-    Python number; tensors of another dtype are refused with TF's message."""
+    Python number; tensors of another dtype are refused with TF's message. `python_side`: y is
+    converted in Python (`_operand`); by default for `+` (math_ops.add converts y) and reflected
+    operators (r_binary_op_wrapper), as TF's operators do."""
     dt = x.dtype
     try:
-        yt = _operand(y, dt)
+        yt = _operand(y, dt, op is ADD or reflected if python_side is None else python_side)
     except TypeError:
         # TF's add converts a refused float or bool without the dtype, then refuses the pair
         if op is ADD and not reflected and (type(y) in (float, bool) or type(y) is int and dt.kind == "b"):
@@ -262,7 +280,7 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
             # eagerly, every argument is converted to the first tensor's dtype (args_to_matching_eager)
             xt = _as_dtype_or_none(x, yt.dtype)
             return binary(op, xt if xt is not None else _t(x), yt, out_dtype=out_dtype)
-        return binary(op, yt, x, True, out_dtype)
+        return binary(op, yt, x, True, out_dtype, python_side=False)   # the op's fast path converts x
     return binary(op, _t(x), y, out_dtype=out_dtype)
 
 
