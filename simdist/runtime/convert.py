@@ -16,7 +16,7 @@
     int too large to convert to C long";
   - bools mixed with numbers, None or other objects in a sequence: ValueError "mixed types";
   - a bool dtype takes only bools, a string dtype only str/bytes (TypeError);
-  - a Python bool converts to bool, the floats but bfloat16, int32 and int64 only (TypeError);
+  - a Python bool converts to bool, the floats but bfloat16, int32, int64 and uint64 only (TypeError);
   - with no dtype given, Python floats are float32 and must fit it: 1e40 is refused (TF's
     message speaks of "a double-precision float"); an explicit float32 makes it inf.
 - A dtype hint is tried first and dropped when the value does not convert to it (TF's
@@ -37,7 +37,8 @@ __all__ = ["UINT64_PENDING", "to_array"]
 _F32_MAX = float(np.finfo(np.float32).max)
 # dtypes a Python bool does not convert to (TF's py_seq_tensor.cc has bool converters only for bool,
 # the floats, int32 and int64): TypeError "Cannot convert True to EagerTensor of dtype int8"
-_NO_PYTHON_BOOL = frozenset({"int8", "uint8", "int16", "uint16", "uint32", "uint64", "bfloat16"})
+# and uint64, whose converter takes any Python int, bools included: `uint64 | True` computes)
+_NO_PYTHON_BOOL = frozenset({"int8", "uint8", "int16", "uint16", "uint32", "bfloat16"})
 _MIXED = "Can't convert Python sequence with mixed types to Tensor."
 _INT_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
 UINT64_PENDING = "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with an exception set"

@@ -679,14 +679,13 @@ for _name in ("LogicalAnd", "LogicalOr", "LogicalNot"):
 def _logical_operand(v: Any, dt: dtypes.DType) -> Tensor:
     """An operand of a logical op: LogicalAnd/Or's inputs are typed bool in the op def, so a
     Python or NumPy value is converted with dtype bool (a number: TF's TypeError "Cannot convert
-    2 to EagerTensor of dtype bool", whatever the other operand is); tensors as they are."""
+    2 to EagerTensor of dtype bool", whatever the other operand is), a NumPy value cast to bool
+    (`tf.logical_and(np.uint32(4), b)` computes, TF 2.21); tensors as they are."""
     if _tensorlike(v):
         return _t(v)
     if type(v) in (int, float):
         raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
-    if isinstance(v, (np.ndarray, np.generic)):
-        return convert_to_tensor(v, dtype_hint=dtypes.bool_)
-    return convert_to_tensor(v, dtype=dtypes.bool_)
+    return convert_to_tensor(v, dtype=dtypes.bool_)   # NumPy values cast: np.uint32(4) is True
 
 
 def fallback_bool_check(ts: list[Tensor]) -> None:
@@ -702,14 +701,14 @@ def fallback_bool_check(ts: list[Tensor]) -> None:
 
 
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
-    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
+    if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
         xt = _logical_operand(x, yt.dtype)
     else:
         xt = _t(x)
         yt = _logical_operand(y, xt.dtype)
-    if isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)):
-        fallback_bool_check([xt, yt])
+    if isinstance(x, (list, tuple, np.ndarray, np.generic)) or isinstance(y, (list, tuple, np.ndarray, np.generic)):
+        fallback_bool_check([xt, yt])   # TF's fast path leaves lists and NumPy values to the eager fallback
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt, out_dtype=dtypes.bool_)
 
