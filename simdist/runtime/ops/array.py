@@ -558,8 +558,7 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     p = _t(params)
     idx = _t(indices)
     if idx.dtype not in (dtypes.int16, dtypes.int32, dtypes.int64):   # checked by the kernel's attrs in eager
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tindices' of {args.tf_name(idx.dtype)} is not in "
-                                          "the list of allowed values: int16, int32, int64 [Op:GatherV2]")
+        raise trace_errors.attr_not_allowed("GatherV2", "Tindices", idx.dtype, "int16, int32, int64")
     if not -p.ndim <= ax < p.ndim:
         need = ax + 1 if ax >= 0 else -ax
         text = f"Shape must be at least rank {need} but is rank {p.ndim}"

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, array, dispatch, math
+from simdist.runtime.ops import args, array, dispatch, math, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -30,8 +30,7 @@ def _one_hot(idx: np.ndarray, on: np.ndarray, off: np.ndarray, depth: int, axis:
 
 def _one_hot_rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
     if dts[0] not in _ONE_HOT_TI:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'TI' of {args.tf_name(dts[0])} is not in the "
-                                          "list of allowed values: uint8, int8, int32, int64 [Op:OneHot]")
+        raise trace_errors.attr_not_allowed("OneHot", "TI", dts[0], "uint8, int8, int32, int64")
     return args.same_dtype("OneHot")(dts[1:], attrs)
 
 
