@@ -749,7 +749,8 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     lead = int(np.prod(shp[ax:ax + nm], dtype=np.int64))
     flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
     idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
-    return gather(flat, idx, axis=ax)
+    from simdist.runtime.ops import static_shapes
+    return static_shapes.mark_dim(gather(flat, idx, axis=ax), ax)   # as many rows as the mask's trues
 
 
 def _is_bool_key(key: Any) -> bool:

@@ -29,6 +29,7 @@ import numpy as np
 from simdist.runtime import context, dtypes, execution
 from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
+from simdist.runtime.ops import static_shapes as _shapes
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
@@ -98,12 +99,14 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     rl = _cost.roofline
     tally.flops += n if rl is None else rl(op, n, arrays, (out,), dt, context._default_device if d is None else d)
     t = Tensor(out, dt, context._default_device if d is None else d)
-    if not c.observers:
-        return t
-    outs = (t,)
-    for o in c.observers:
-        outs = o.op(op, tensors, outs, attrs)
-    return outs[0]
+    if c.observers:
+        outs = (t,)
+        for o in c.observers:
+            outs = o.op(op, tensors, outs, attrs)
+        t = outs[0]
+    if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
+        return _shapes.propagate(op, tensors, t)
+    return t
 
 
 def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], outs: Any, dts: Any,

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, array, dispatch, math, trace_errors
+from simdist.runtime.ops import args, array, dispatch, math, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -133,6 +133,8 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = dtypes.bool_, n
             raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {m} with "
                              f"shape '{m.shape}' instead")
     row = array.range_(convert_to_tensor(0, dtype=m.dtype), m, convert_to_tensor(1, dtype=m.dtype))
+    if maxlen is None:   # Range up to a computed max: its length is unknown to a traced graph
+        row = static_shapes.mark_dim(row, 0)
     result = math.less(row, math.cast(array.expand_dims(lt, -1), m.dtype))
     dt = dtypes.as_dtype(dtype)
     return result if dt is dtypes.bool_ else math.cast(result, dt)

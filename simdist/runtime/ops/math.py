@@ -15,7 +15,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import context, execution
 from simdist.runtime.ops import args, dispatch, unary
-from simdist.runtime.ops import trace_errors
+from simdist.runtime.ops import static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -254,6 +254,9 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if "broadcast" not in str(e):
             raise errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]") from None
         sa, sb = list(np.shape(arrays[0])), list(np.shape(arrays[1]))
+        if not static_shapes.broadcast_fails(a, b):   # an unknown dimension: the graph fails when it runs
+            raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} "
+                                                          f"[Op:{op.name}]") from None
         raise trace_errors.shape_error(f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} [Op:{op.name}]",
                                        trace_errors.broadcast_text(sa, sb), op.name, (sa, sb)) from None
 
@@ -632,7 +635,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         c = condition if isinstance(condition, Tensor) else convert_to_tensor(condition, dtype_hint=dtypes.bool_)
         if c.ndim == 0:
             raise errors.InvalidArgumentError(None, None, "WhereOp : Unhandled input dimensions: 0 [Op:Where]")
-        return dispatch.execute(WHERE, (c,))
+        return static_shapes.mark_dim(dispatch.execute(WHERE, (c,)), 0)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     c = _t(condition)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.array import segment_ids_below
 from simdist.runtime.ops.math import NUMERIC, REAL
@@ -181,7 +181,8 @@ UNSORTED_SEGMENT_PROD = register("UnsortedSegmentProd", _unsorted("prod", "Unsor
 
 
 def _sorted_call(op: Any, data: Any, segment_ids: Any) -> Tensor:
-    return dispatch.execute(op, (_t(data), _indices(segment_ids, op.name, "int32, int64")))
+    out = dispatch.execute(op, (_t(data), _indices(segment_ids, op.name, "int32, int64")))
+    return static_shapes.mark_dim(out, 0)   # as many rows as the last id + 1: unknown to a traced graph
 
 
 def _unsorted_call(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> Tensor:
