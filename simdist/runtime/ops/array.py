@@ -79,11 +79,36 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
     if d == 0:
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
-    if (d > 0 and s > lim) or (d < 0 and s < lim):
+    if (d > 0 and not s <= lim) or (d < 0 and not s >= lim):   # (NaN fails both, as in TF's kernel)
         raise errors.InvalidArgumentError(
             None, None, f"Requires start <= limit when delta > 0: {s}/{lim} [Op:Range]" if d > 0 else
             f"Requires start >= limit when delta < 0: {s}/{lim} [Op:Range]")
+    _range_size(s, lim, d, dt)
     return _made(np.arange(s, lim, d, dtype=dt.np), dt)
+
+
+# The bytes simdist lets one Range output take: TF's CPU allocator fails (ResourceExhaustedError) where
+# the host's malloc does; on the reference host (23 GB, Linux overcommit heuristic) TF 2.21 allocates
+# sequence_mask's 2**31-element Range and refuses a 2**40-element one.
+RANGE_BYTES_LIMIT = 2**36
+
+
+def _range_size(s: Any, lim: Any, d: Any, dt: dtypes.DType) -> int:
+    """The length of Range(s, lim, d) as TF's kernel computes it, with its errors: a length beyond
+    int64 (InvalidArgumentError) and an output beyond RANGE_BYTES_LIMIT (ResourceExhaustedError)."""
+    if isinstance(s, float):
+        q = abs((lim - s) / d)
+        if not q <= float(2**63 - 1):
+            raise errors.InvalidArgumentError(None, None, "Requires ((limit - start) / delta) <= 9223372036854775807 "
+                                                          "[Op:Range]")
+        size = int(np.ceil(q))
+    else:
+        size = (abs(lim - s) + abs(d) - 1) // abs(d)
+    if size * np.dtype(dt.np).itemsize > RANGE_BYTES_LIMIT:
+        raise errors.ResourceExhaustedError(None, None, f"OOM when allocating tensor with shape[{size}] and type "
+                                                        f"{dt.name} on /job:localhost/replica:0/task:0/device:CPU:0 by "
+                                                        "allocator cpu [Op:Range]")
+    return size
 
 
 ONES = register("Ones", lambda shape, dtype: np.ones(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
@@ -696,8 +721,10 @@ def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
                 continue
             if k[0] == "i" and dim < a.ndim and not -a.shape[dim] <= k[1] < a.shape[dim]:
                 shown = k[1] + a.shape[dim] if k[1] < 0 else k[1]
-                raise errors.InvalidArgumentError(
-                    None, None, f"slice index {shown} of dimension {dim} out of bounds. [Op:StridedSlice]") from None
+                raise trace_errors.static(errors.InvalidArgumentError(   # traced: the shape function's
+                    None, None, f"slice index {shown} of dimension {dim} out of bounds. [Op:StridedSlice]"),
+                    ValueError, f"slice index {shown} of dimension {dim} out of bounds. for "
+                                "'{{node StridedSlice}}'") from None
             dim += 0 if k[0] == "n" else 1
         raise errors.InvalidArgumentError(None, None, f"Index out of range using input dim {a.ndim}; input has "
                                           f"only {a.ndim} dims [Op:StridedSlice]") from None

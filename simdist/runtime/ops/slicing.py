@@ -100,6 +100,10 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
         elif new_axis_mask & bit:
             key.append(None)
         elif shrink_axis_mask & bit:
+            if st[i] < 0:   # ValidateStridedSliceOp (the kernel eagerly, the shape function when traced)
+                raise trace_errors.static(errors.InvalidArgumentError(
+                    None, None, "only stride 1 allowed on non-range indexing. [Op:StridedSlice]"), ValueError,
+                    "only stride 1 allowed on non-range indexing. for '{{node StridedSlice}}'")
             key.append(b[i])
         else:
             key.append(slice(None if begin_mask & bit else b[i], None if end_mask & bit else e[i], st[i]))
