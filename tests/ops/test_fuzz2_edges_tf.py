@@ -317,6 +317,18 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("traced-sequence-mask-nan", "ops.argument-errors",
      _traced(lambda tf, x: tf.sequence_mask(x), _c("float32", (1.5, np.nan)))),
     ("sequence-mask-float", "ops.argument-errors", lambda tf: tf.sequence_mask(_c("float32", (1.5, 2.5))(tf))),
+    # -- Range's types: the op def refuses uint8, the CPU kernels int8/int16/uint16/uint32/uint64 (seed 11 #7)
+    ("sequence-mask-uint8", "ops.argument-errors", lambda tf: tf.sequence_mask(_c("uint8", (0, 2))(tf), dtype=tf.int32)),
+    ("sequence-mask-int16", "ops.argument-errors", lambda tf: tf.sequence_mask(_c("int16", (0, 2))(tf))),
+    ("traced-sequence-mask-uint8", "ops.argument-errors",
+     _traced(lambda tf, x: tf.sequence_mask(x), _c("uint8", (0, 2)))),
+    ("range-dtype-uint8", "ops.argument-errors", lambda tf: tf.range(0, 3, dtype=tf.uint8)),
+    ("range-dtype-uint64", "ops.argument-errors", lambda tf: tf.range(0, 3, dtype=tf.uint64)),
+    ("traced-range-dtype-int8", "ops.argument-errors", _traced(lambda tf, x: tf.range(0, x[0], dtype=tf.int8), _c("int32"))),
+    ("range-int8-tensors", "ops.argument-errors", lambda tf: tf.range(tf.constant(0, tf.int8), tf.constant(3, tf.int8))),
+    ("range-float16-tensors", "ops.argument-errors",
+     lambda tf: tf.range(tf.constant(0, tf.float16), tf.constant(3, tf.float16))),
+    ("range-bfloat16-and-int", "ops.argument-errors", lambda tf: tf.range(tf.constant(0.5, tf.bfloat16), 3)),
     # -- saturate_cast to and from bfloat16 (ml_dtypes' limits; seed 4 #184, #242)
     *[(f"saturate-cast-{a}-to-{b}", "ops.truncation",
        lambda tf, a=a, b=b, v=v: tf.saturate_cast(tf.constant(np.array(v, np.float64).astype(a) if a != "bfloat16" else

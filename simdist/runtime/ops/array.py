@@ -67,15 +67,18 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
     if limit is None:
         start, limit = 0, start
     vals = [start, limit, delta]
-    if dtype is None:
+    if dtype is None:   # math_ops.range: the widest of the arguments' dtypes, which must be among these
         kinds = [v.dtype if isinstance(v, Tensor) else dtypes.infer_dtype(v) for v in vals]
-        order = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
-        dt = max(kinds, key=lambda k: order.index(k) if k in order else 0)
+        order = [dtypes.int32, dtypes.int64, dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64]
+        if not all(k in order for k in kinds):
+            raise AssertionError()
+        dt = max(kinds, key=order.index)
     else:
         dt = dtypes.as_dtype(dtype)
         for v in vals:      # TF converts each argument to dtype: 0.5 is refused for an integer range
             if not isinstance(v, Tensor) and not hasattr(v, "_as_tensor"):
                 convert.to_array(v, dt)
+    range_kernel(dt)
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
     if d == 0:
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
@@ -85,6 +88,22 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
             f"Requires start >= limit when delta < 0: {s}/{lim} [Op:Range]")
     _range_size(s, lim, d, dt)
     return _made(np.arange(s, lim, d, dtype=dt.np), dt)
+
+
+_RANGE_T = "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64"
+_RANGE_KERNELS = ("bfloat16", "float16", "float32", "float64", "int32", "int64")
+
+
+def range_kernel(dt: dtypes.DType) -> None:
+    """Range's op def (Tidx: no uint8, bool, ...: InvalidArgumentError, traced op_def_library's
+    TypeError) and its CPU kernels (int8, int16, uint16, uint32, uint64 have none: NotFoundError,
+    traced the graph's InvalidArgumentError)."""
+    if dt.name not in ("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint16",
+                       "uint32", "uint64"):
+        raise trace_errors.attr_not_allowed("Range", "Tidx", dt, _RANGE_T)
+    if dt.name not in _RANGE_KERNELS:
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node Range}}}} = "
+                                               f"Range[Tidx=DT_{dt.name.upper()}] [Op:Range]")
 
 
 # The bytes simdist lets one Range output take: TF's CPU allocator fails (ResourceExhaustedError) where

@@ -132,7 +132,8 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = dtypes.bool_, n
         if m.ndim != 0:
             raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {m} with "
                              f"shape '{m.shape}' instead")
-    row = array.range_(convert_to_tensor(0, dtype=m.dtype), m, convert_to_tensor(1, dtype=m.dtype))
+    array.range_kernel(m.dtype)   # (TF calls Range itself, with the lengths' dtype)
+    row = array.range_(convert_to_tensor(0, dtype=m.dtype), m, convert_to_tensor(1, dtype=m.dtype), dtype=m.dtype)
     if maxlen is None:   # Range up to a computed max: its length is unknown to a traced graph
         row = static_shapes.mark_dim(row, 0)
     result = math.less(row, math.cast(array.expand_dims(lt, -1), m.dtype))

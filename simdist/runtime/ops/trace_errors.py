@@ -69,7 +69,8 @@ def attr_not_allowed(op: str, attr: str, got: dtypes.DType, allowed: str) -> err
     c_name = {"float16": "half", "float32": "float", "float64": "double"}.get(got.name, got.name)
     err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {c_name} is not in the list of "
                                                   f"allowed values: {allowed} [Op:{op}]")
-    param = "segment_ids" if attr == "Tindices" and op in _SEGMENT_IDS else _ATTR_INPUT.get(attr, attr)
+    param = "segment_ids" if attr == "Tindices" and op in _SEGMENT_IDS else "start" if op == "Range" else \
+        _ATTR_INPUT.get(attr, attr)
     names = ", ".join(_PY_NAMES.get(n.strip(), n.strip()) for n in allowed.split(","))
     return static(err, TypeError, f"Value passed to parameter '{param}' has DataType {got.name} not in list of "
                                   f"allowed values: {names}")
