@@ -103,6 +103,13 @@ def _slices_grad(tf: Any, fn: Callable[[Any, Any], Any]) -> Any:
     return [tf.constant(2 if type(g).__name__ == "IndexedSlices" else 1), tf.convert_to_tensor(g)]
 
 
+def _cast_beyond(tf: Any, src: str, dst: str, n: int) -> Any:
+    """n floats of dtype src (values beyond dst's range among them, repeated) cast to dst."""
+    vals = np.array([np.inf, 1e30, 5e9, 3e9, 2.0**64, -1.5, np.nan, -np.inf, -2.0**40, 1.5, 2.0**63], np.float64)
+    with np.errstate(over="ignore"):
+        return tf.cast(tf.constant(np.resize(vals, n).astype(src)), getattr(tf, dst))
+
+
 def _c(dt: str, values: Any = (1, 2)) -> Callable[[Any], Any]:
     return lambda tf: tf.constant(list(values), dtype=getattr(tf, dt))
 
@@ -340,6 +347,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _traced(lambda tf, x: tf.saturate_cast(x, tf.bfloat16), _c("int32", (-7, 2**31 - 1)))),
     ("traced-saturate-cast-float32-to-int16", "ops.truncation",
      _traced(lambda tf, x: tf.saturate_cast(x, tf.int16), _c("float32", (-7.5, 1e9, np.inf, -40000)))),
+    # -- float to uint32/uint64 beyond the type: uint64 2**63, uint32 packets of 8 2**31 (seed 11 #0, seed 7 #185)
+    *[(f"cast-{src}-to-{dst}-{n}", "ops.packet-paths", lambda tf, src=src, dst=dst, n=n: _cast_beyond(tf, src, dst, n))
+      for src in ("float32", "float64", "float16") for dst in ("uint32", "uint64") for n in (11, 19)],
     ("reduce-sum-two-axes", "ops.shape-errors", lambda tf: tf.reduce_sum(tf.constant([[1.0, 2.0]]), [0, -1])),
 ]
 
@@ -473,6 +483,12 @@ def test_arg_output_types(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.packet-paths")
+@_cases("ops.packet-paths")
+def test_unsigned_cast_packets(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("function.trace-time-errors")
 @_cases("function.trace-time-errors")
 def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
@@ -482,7 +498,7 @@ def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
 def test_every_case_has_a_test() -> None:
     tested = {"ops.truediv-dtypes", "reduce.dtypes", "gather.dtypes", "ops.conversion", "function.trace-time-errors",
               "ops.truncation", "ops.gradient-none-or-zeros", "ops.gather-gradient-indexed-slices", "ops.shape-errors",
-              "ops.argument-errors"}
+              "ops.argument-errors", "ops.packet-paths"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 

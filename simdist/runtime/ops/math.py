@@ -441,6 +441,9 @@ def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     if a.dtype.kind == "f" and dt._np.itemsize <= 2 and dt._np.kind in "iu":
         from simdist.runtime.ops.simd import narrow_cast
         out = narrow_cast(a, out)   # packets saturate, the scalar tail wraps (ops.cast-saturation)
+    elif a.dtype.kind == "f" and dt._np.kind == "u" and dt._np.itemsize >= 4:
+        from simdist.runtime.ops.simd import unsigned_cast
+        out = unsigned_cast(a, out)
     return out
 
 
