@@ -350,6 +350,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # -- float to uint32/uint64 beyond the type: uint64 2**63, uint32 packets of 8 2**31 (seed 11 #0, seed 7 #185)
     *[(f"cast-{src}-to-{dst}-{n}", "ops.packet-paths", lambda tf, src=src, dst=dst, n=n: _cast_beyond(tf, src, dst, n))
       for src in ("float32", "float64", "float16") for dst in ("uint32", "uint64") for n in (11, 19)],
+    # -- uint64 means sum in uint64 (wrapping) and divide unsigned (seed 11 #42)
+    ("reduce-mean-uint64-max", "ops.integer-mean", lambda tf: tf.reduce_mean(_c("uint64", (0, 2**64 - 1, 0))(tf))),
+    ("reduce-mean-uint64-wraps", "ops.integer-mean", lambda tf: tf.reduce_mean(_c("uint64", (2**63, 2**63, 7))(tf))),
+    ("reduce-mean-uint64-axis", "ops.integer-mean",
+     lambda tf: tf.reduce_mean(tf.reshape(_c("uint64", (2**64 - 1, 3, 2**64 - 1, 5))(tf), [2, 2]), axis=0)),
+    ("reduce-mean-uint32-no-wrap", "ops.integer-mean", lambda tf: tf.reduce_mean(_c("uint32", (2**32 - 1, 2**32 - 1))(tf))),
     ("reduce-sum-two-axes", "ops.shape-errors", lambda tf: tf.reduce_sum(tf.constant([[1.0, 2.0]]), [0, -1])),
 ]
 
@@ -489,6 +495,12 @@ def test_unsigned_cast_packets(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.integer-mean")
+@_cases("ops.integer-mean")
+def test_unsigned_means(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("function.trace-time-errors")
 @_cases("function.trace-time-errors")
 def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
@@ -498,7 +510,8 @@ def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
 def test_every_case_has_a_test() -> None:
     tested = {"ops.truediv-dtypes", "reduce.dtypes", "gather.dtypes", "ops.conversion", "function.trace-time-errors",
               "ops.truncation", "ops.gradient-none-or-zeros", "ops.gather-gradient-indexed-slices", "ops.shape-errors",
-              "ops.argument-errors", "ops.packet-paths"}
+              "ops.argument-errors", "ops.packet-paths",
+              "ops.integer-mean"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 

@@ -489,10 +489,13 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     if v.dtype.kind in "iu":
         # summed in int64 (wrapping there, as TF's int64 mean does near 2**63), then divided exactly
         # with truncation toward zero: no float64 round trip, which is off by units near 2**62
-        s = np.sum(v, axis=axis, keepdims=keepdims, dtype=np.int64)
+        # (uint64 sums wrap in uint64 and divide unsigned: TF's mean of [0, 2**64 - 1, 0] is (2**64 - 1) / 3)
+        s = np.sum(v, axis=axis, keepdims=keepdims, dtype=np.uint64 if v.dtype == np.uint64 else np.int64)
         n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
         if not n:
             return np.zeros_like(s, dtype=v.dtype)
+        if v.dtype == np.uint64:
+            return s // np.uint64(n)
         q, r = np.divmod(s, n)
         return (q + ((r != 0) & (s < 0))).astype(v.dtype)
     if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
