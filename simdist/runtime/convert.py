@@ -143,7 +143,7 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
         raise _cannot(value, dt)
     with np.errstate(over="ignore"):   # 1e5 as float16 is inf, silently as in TF
         arr = obj.astype(dt.np)
-    if inferred and dt.np == np.float32 and "f" in kinds:
+    if inferred and dt.np == np.float32 and "f" in kinds and not context.in_function():   # (a graph gives inf)
         wide = obj.astype(np.float64)
         if np.any(np.isfinite(wide) & (np.abs(wide) > _F32_MAX)):
             raise ValueError(_FLOAT_RANGE)
@@ -172,7 +172,7 @@ def to_array(value: Any, dt: dtypes.DType | None, hint: dtypes.DType | None = No
     tp = type(value)
     if tp is float and (dt is None or dt.is_floating):       # the common scalars, without the walk
         if dt is None:
-            if value - value == 0 and abs(value) > _F32_MAX:   # finite and beyond float32
+            if value - value == 0 and abs(value) > _F32_MAX and not context.in_function():   # finite, beyond float32
                 raise ValueError(_FLOAT_RANGE)
             dt = dtypes.float32
         with np.errstate(over="ignore"):

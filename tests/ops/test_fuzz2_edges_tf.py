@@ -350,6 +350,23 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # -- float to uint32/uint64 beyond the type: uint64 2**63, uint32 packets of 8 2**31 (seed 11 #0, seed 7 #185)
     *[(f"cast-{src}-to-{dst}-{n}", "ops.packet-paths", lambda tf, src=src, dst=dst, n=n: _cast_beyond(tf, src, dst, n))
       for src in ("float32", "float64", "float16") for dst in ("uint32", "uint64") for n in (11, 19)],
+    # -- seed 12: tf.math.add converts a float literal alone (float32 range: eager ValueError; a graph gives inf, then
+    # op_def_library's TypeError), cumulative_logsumexp of bfloat16, Sqrt's op def before segment ids when traced
+    ("add-float-list-beyond-float32-first", "ops.conversion", lambda tf: tf.math.add([-249.0, 7.5e38], _c("float64")(tf))),
+    ("add-float-beyond-float32-first", "ops.conversion", lambda tf: tf.math.add(7.5e38, _c("float64")(tf))),
+    ("subtract-float-list-beyond-float32-first", "ops.conversion",
+     lambda tf: tf.math.subtract([-249.0, 7.5e38], _c("float64")(tf))),
+    ("traced-add-float-list-beyond-float32-first", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.math.add([-249.0, 7.5e38], x), _c("float64"))),
+    ("traced-constant-beyond-float32", "ops.conversion", _traced(lambda tf, x: tf.constant([1e40]) + x, _c("float32"))),
+    ("cumulative-logsumexp-bfloat16-exclusive", "ops.argument-errors",
+     lambda tf: tf.math.cumulative_logsumexp(tf.constant([[4.0], [3.0]], tf.bfloat16), axis=-1, exclusive=True)),
+    ("cumulative-logsumexp-bfloat16", "ops.argument-errors",
+     lambda tf: tf.math.cumulative_logsumexp(tf.constant([[4.0, 1.0], [3.0, 2.0]], tf.bfloat16), axis=-1)),
+    ("traced-unsorted-segment-sqrt-n-int32-bad-ids", "function.trace-time-errors",
+     _traced(lambda tf, x: tf.math.unsorted_segment_sqrt_n(x, [2, 2], num_segments=2), _c("int32"))),
+    ("unsorted-segment-sqrt-n-int32", "function.trace-time-errors",
+     lambda tf: tf.math.unsorted_segment_sqrt_n(_c("int32")(tf), [0, 1], num_segments=2)),
     # -- uint64 means sum in uint64 (wrapping) and divide unsigned (seed 11 #42)
     ("reduce-mean-uint64-max", "ops.integer-mean", lambda tf: tf.reduce_mean(_c("uint64", (0, 2**64 - 1, 0))(tf))),
     ("reduce-mean-uint64-wraps", "ops.integer-mean", lambda tf: tf.reduce_mean(_c("uint64", (2**63, 2**63, 7))(tf))),

@@ -312,6 +312,8 @@ def _check_alone(op: Any, x: Any, dt: dtypes.DType) -> None:
     try:
         xdt = convert_to_tensor(x).dtype
     except (TypeError, ValueError):
+        if op is ADD and not context.in_function():   # math_ops.add's own convert_to_tensor(x) raises
+            raise
         return
     if xdt is not dt and xdt != dt:
         raise args.mismatch_error(op.name, 1, xdt, dt)

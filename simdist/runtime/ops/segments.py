@@ -241,6 +241,9 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
     """`tf.math.unsorted_segment_sqrt_n`: the segment sums over sqrt(count) (floats only: Sqrt's)."""
     from simdist.runtime.ops import math, unary
     d, ids = _t(data), _t(segment_ids)
+    # Sqrt's op def first: a traced graph refuses an integer Sqrt (TypeError) before any id is checked at
+    # run time; eagerly either error is an InvalidArgumentError
+    unary.SQRT.dtype((d.dtype,), None)
     return math.truediv(unsorted_segment_sum(d, ids, num_segments), unary.sqrt(_segment_n(d, ids, num_segments)))
 
 
