@@ -367,6 +367,14 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _traced(lambda tf, x: tf.math.unsorted_segment_sqrt_n(x, [2, 2], num_segments=2), _c("int32"))),
     ("unsorted-segment-sqrt-n-int32", "function.trace-time-errors",
      lambda tf: tf.math.unsorted_segment_sqrt_n(_c("int32")(tf), [0, 1], num_segments=2)),
+    # -- Tile (and tf.repeat) has no uint16 kernel case, after its identity and empty shortcuts (seed 5 #199)
+    ("tile-uint16", "ops.argument-errors", lambda tf: tf.tile(_c("uint16")(tf), [2])),
+    ("tile-uint16-identity", "ops.argument-errors", lambda tf: tf.tile(_c("uint16")(tf), [1])),
+    ("tile-uint16-empty", "ops.argument-errors", lambda tf: tf.tile(tf.reshape(_c("uint16", ())(tf), [1, 0]), [2, 1])),
+    ("repeat-uint16", "ops.argument-errors", lambda tf: tf.repeat(tf.reshape(_c("uint16")(tf), [1, 2]), 2, axis=-1)),
+    ("repeat-uint16-once", "ops.argument-errors", lambda tf: tf.repeat(_c("uint16")(tf), 1)),
+    ("traced-tile-uint16", "ops.argument-errors", _traced(lambda tf, x: tf.tile(x, [3]), _c("uint16"))),
+    ("tile-uint32", "ops.argument-errors", lambda tf: tf.tile(_c("uint32")(tf), [2])),
     # -- uint64 means sum in uint64 (wrapping) and divide unsigned (seed 11 #42)
     ("reduce-mean-uint64-max", "ops.integer-mean", lambda tf: tf.reduce_mean(_c("uint64", (0, 2**64 - 1, 0))(tf))),
     ("reduce-mean-uint64-wraps", "ops.integer-mean", lambda tf: tf.reduce_mean(_c("uint64", (2**63, 2**63, 7))(tf))),

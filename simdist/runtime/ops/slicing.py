@@ -125,6 +125,11 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa
     for i, k in enumerate(m):
         if k < 0:
             raise errors.InvalidArgumentError(None, None, f"Expected multiples[{i}] >= 0, but got {k} [Op:Tile]")
+    if t.dtype is dtypes.uint16 and any(k != 1 for k in m) and all(k and d for k, d in zip(m, t.shape.as_list())):
+        # TF 2.21's TileOp has no uint16 case: it returns the input for all-one multiples and an
+        # empty output before its dtype switch, and refuses uint16 there (tf.repeat tiles too)
+        raise errors.UnimplementedError(None, None, "TileOp : The input data type is not supported, DataType : uint16 "
+                                                    "[Op:Tile]")
     return dispatch.execute(TILE, (t,), {"multiples": m})
 
 
