@@ -108,8 +108,10 @@ def range_kernel(dt: dtypes.DType) -> None:
 
 # The bytes simdist lets one Range output take: TF's CPU allocator fails (ResourceExhaustedError) where
 # the host's malloc does; on the reference host (23 GB, Linux overcommit heuristic) TF 2.21 allocates
-# sequence_mask's 2**31-element Range and refuses a 2**40-element one.
-RANGE_BYTES_LIMIT = 2**36
+# sequence_mask's 2**31-element Range (8 GiB, touched lazily) and refuses a 2**40-element one. simdist
+# writes its arrays out, and sequence_mask's mask beside its Range would take the shared host's memory:
+# it refuses from 4 GiB (a documented deviation, clause ops.argument-errors).
+RANGE_BYTES_LIMIT = 2**32
 
 
 def _range_size(s: Any, lim: Any, d: Any, dt: dtypes.DType) -> int:
