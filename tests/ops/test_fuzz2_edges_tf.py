@@ -104,6 +104,13 @@ def _slices_grad(tf: Any, fn: Callable[[Any, Any], Any]) -> Any:
     return [tf.constant(2 if type(g).__name__ == "IndexedSlices" else 1), tf.convert_to_tensor(g)]
 
 
+def _perm_grad(tf: Any, perm: list[int]) -> Any:
+    v = tf.Variable(np.array([[4.0], [5.0]], np.float32))
+    with tf.GradientTape() as tape:
+        y = tf.transpose(v, perm=perm)
+    return tape.gradient(y, v)
+
+
 def _cast_beyond(tf: Any, src: str, dst: str, n: int) -> Any:
     """n floats of dtype src (values beyond dst's range among them, repeated) cast to dst."""
     vals = np.array([np.inf, 1e30, 5e9, 3e9, 2.0**64, -1.5, np.nan, -np.inf, -2.0**40, 1.5, 2.0**63], np.float64)
@@ -376,6 +383,18 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("repeat-uint16-once", "ops.argument-errors", lambda tf: tf.repeat(_c("uint16")(tf), 1)),
     ("traced-tile-uint16", "ops.argument-errors", _traced(lambda tf, x: tf.tile(x, [3]), _c("uint16"))),
     ("tile-uint32", "ops.argument-errors", lambda tf: tf.tile(_c("uint32")(tf), [2])),
+    # -- seed 12 #81, #130, seed 5 #199: `+` with a list that does not convert to the tensor's dtype, the
+    # gradient of a transpose by a negative perm (InvertPermutation), bfloat16 segment extremes
+    ("bool-plus-int-list", "ops.conversion", lambda tf: _c("bool", (True,))(tf) + [2]),
+    ("int8-plus-float-list", "ops.conversion", lambda tf: _c("int8")(tf) + [2.5, 1.5]),
+    ("int8-minus-float-list", "ops.conversion", lambda tf: _c("int8")(tf) - [2.5, 1.5]),
+    ("grad-transpose-negative-perm", "ops.argument-errors",
+     lambda tf: _perm_grad(tf, [-1, -2])),
+    ("grad-transpose-perm", "ops.argument-errors", lambda tf: _perm_grad(tf, [1, 0])),
+    ("unsorted-segment-min-bfloat16", "ops.argument-errors",
+     lambda tf: tf.math.unsorted_segment_min(tf.constant([[1.0, 2.0]], tf.bfloat16), [0], num_segments=3)),
+    ("segment-min-bfloat16", "ops.argument-errors",
+     lambda tf: tf.math.segment_min(tf.constant([[1.0, 2.0]], tf.bfloat16), [1])),
     # -- uint64 means sum in uint64 (wrapping) and divide unsigned (seed 11 #42)
     ("reduce-mean-uint64-max", "ops.integer-mean", lambda tf: tf.reduce_mean(_c("uint64", (0, 2**64 - 1, 0))(tf))),
     ("reduce-mean-uint64-wraps", "ops.integer-mean", lambda tf: tf.reduce_mean(_c("uint64", (2**63, 2**63, 7))(tf))),

@@ -326,7 +326,14 @@ def _identity_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Transpose")
 def _transpose_grad(op: Any, grad: Any) -> list:
-    return [transpose(grad, tuple(int(i) for i in np.argsort(op.get_attr("perm"))))]
+    """TF's _TransposeGrad: the transpose by invert_permutation(perm), whose kernel refuses a
+    negative entry (which Transpose itself accepts): InvalidArgumentError at backprop."""
+    perm = op.get_attr("perm")
+    for d in perm:
+        if not 0 <= d < len(perm):
+            raise errors.InvalidArgumentError(None, None, f"{d} is not between 0 and {len(perm)} "
+                                                          "[Op:InvertPermutation]")
+    return [transpose(grad, tuple(int(i) for i in np.argsort(perm)))]
 
 
 @RegisterGradient("BroadcastTo")

@@ -239,6 +239,12 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         # TF's add converts a refused float or bool without the dtype, then refuses the pair
         if op is ADD and not reflected and (type(y) in (float, bool) or type(y) is int and dt.kind == "b"):
             raise args.mismatch_error("AddV2", 1, dt, _literal_dtype(y)) from None
+        if op is ADD and not reflected and isinstance(y, (list, tuple)):   # `bool + [2]`: the list alone, then AddV2
+            yd = _as_dtype_or_none(y, None)
+            if yd is not None:
+                if dt.kind == "b":
+                    op.dtype((dt, dt), None)   # AddV2 has no bool: its attr error comes first
+                raise args.mismatch_error("AddV2", 1, dt, yd.dtype) from None
         raise
     if yt.dtype is not dt and yt.dtype != dt:
         if reflected:
