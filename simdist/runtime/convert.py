@@ -8,9 +8,15 @@
     (TypeError "Cannot convert [1.0] to EagerTensor of dtype int64");
   - a Python int wraps into the integer dtype (2**33 as int32 is 0, -1 as uint8 is 255), and
     in a sequence it must fit 64 bits (ValueError "... out-of-range integer ...");
+  - eagerly, a Python int outside [0, 2**64) for uint64 is a SystemError: TF's converter
+    (PyLong_AsUnsignedLongLong) leaves an OverflowError set and returns a tensor anyway, which
+    Python reports on return from the EagerTensor constructor;
+  - inside a tf.function (a graph's make_tensor_proto) a Python int in [-2**63, 2**64) wraps
+    into any integer dtype (2**63 as int64 is -2**63), and one outside is OverflowError "Python
+    int too large to convert to C long";
   - bools mixed with numbers, None or other objects in a sequence: ValueError "mixed types";
   - a bool dtype takes only bools, a string dtype only str/bytes (TypeError);
-  - a Python bool converts to bool, the floats but bfloat16, int32 and int64 only (TypeError);
+  - a Python bool converts to bool, the floats but bfloat16, int32, int64 and uint64 only (TypeError);
   - with no dtype given, Python floats are float32 and must fit it: 1e40 is refused (TF's
     message speaks of "a double-precision float"); an explicit float32 makes it inf.
 - A dtype hint is tried first and dropped when the value does not convert to it (TF's
@@ -24,16 +30,18 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import context, dtypes
 
-__all__ = ["to_array"]
+__all__ = ["UINT64_PENDING", "to_array"]
 
 _F32_MAX = float(np.finfo(np.float32).max)
 # dtypes a Python bool does not convert to (TF's py_seq_tensor.cc has bool converters only for bool,
 # the floats, int32 and int64): TypeError "Cannot convert True to EagerTensor of dtype int8"
-_NO_PYTHON_BOOL = frozenset({"int8", "uint8", "int16", "uint16", "uint32", "uint64", "bfloat16"})
+# and uint64, whose converter takes any Python int, bools included: `uint64 | True` computes)
+_NO_PYTHON_BOOL = frozenset({"int8", "uint8", "int16", "uint16", "uint32", "bfloat16"})
 _MIXED = "Can't convert Python sequence with mixed types to Tensor."
 _INT_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+UINT64_PENDING = "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with an exception set"
 _FLOAT_RANGE = "Can't convert Python sequence with a value out of range for a double-precision float."
 
 
@@ -75,10 +83,15 @@ def _leaves(value: Any) -> tuple[np.ndarray, str]:
 
 def _wrap_ints(obj: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     """Python ints wrapped into dt's width (two's complement), as TF's C conversion casts them;
-    each must fit 64 bits."""
-    lo, hi = (-(2**63), 2**64) if dt.np == np.uint64 else (-(2**63), 2**63)
+    each must fit 64 bits (the ranges and errors of the module's docstring)."""
     flat = [int(x) for x in obj.flat]
-    if any(not lo <= x < hi for x in flat):
+    if context.in_function():   # a graph's make_tensor_proto: NumPy through a C long, or unsigned long
+        if any(not -(2**63) <= x < 2**64 for x in flat):
+            raise OverflowError("Python int too large to convert to C long")
+    elif dt.np == np.uint64:
+        if any(not 0 <= x < 2**64 for x in flat):
+            raise SystemError(UINT64_PENDING)
+    elif any(not -(2**63) <= x < 2**63 for x in flat):
         raise ValueError(_INT_RANGE)
     bits = dt.np.itemsize * 8
     mask = (1 << bits) - 1
@@ -130,7 +143,7 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
         raise _cannot(value, dt)
     with np.errstate(over="ignore"):   # 1e5 as float16 is inf, silently as in TF
         arr = obj.astype(dt.np)
-    if inferred and dt.np == np.float32 and "f" in kinds:
+    if inferred and dt.np == np.float32 and "f" in kinds and not context.in_function():   # (a graph gives inf)
         wide = obj.astype(np.float64)
         if np.any(np.isfinite(wide) & (np.abs(wide) > _F32_MAX)):
             raise ValueError(_FLOAT_RANGE)
@@ -159,7 +172,7 @@ def to_array(value: Any, dt: dtypes.DType | None, hint: dtypes.DType | None = No
     tp = type(value)
     if tp is float and (dt is None or dt.is_floating):       # the common scalars, without the walk
         if dt is None:
-            if value - value == 0 and abs(value) > _F32_MAX:   # finite and beyond float32
+            if value - value == 0 and abs(value) > _F32_MAX and not context.in_function():   # finite, beyond float32
                 raise ValueError(_FLOAT_RANGE)
             dt = dtypes.float32
         with np.errstate(over="ignore"):

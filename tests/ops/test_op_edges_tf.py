@@ -17,6 +17,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+import edge_compare
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -866,32 +867,9 @@ def tf_results() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(CASES))))
 
 
-def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.dtype.kind == "f":
-        nan = np.isnan(a) & np.isnan(b)
-        width = f"u{a.dtype.itemsize}"
-        return bool(np.all(nan | (a.view(width) == b.view(width))))
-    return bool(np.array_equal(a, b))
-
-
 def _check(k: int, tf_results: dict[int, Any]) -> None:
     from simdist import tf
-    name = CASES[k][0]
-    want, got = tf_results[k], _result(tf, k)
-    if want[0] == "err":
-        assert got == want, f"simdist gives {got[1] if got[0] == 'err' else got[1]}, but TF 2.21 raises {want[1]} [{name}]"
-        return
-    assert got[0] == "ok", f"simdist raises {got[1]}, but TF 2.21 returns {want[1]} [{name}]"
-    assert len(got[1]) == len(want[1]), f"{len(got[1])} outputs, but TF 2.21 gives {len(want[1])} [{name}]"
-    for j, ((gd, ga), (wd, wa)) in enumerate(zip(got[1], want[1])):
-        assert gd == wd, f"out[{j}].dtype={gd}, but TF 2.21 gives {wd} [{name}]"
-        bad = ga.shape == wa.shape and ga.dtype == wa.dtype and ga.dtype.kind == "f" and \
-            ~((np.isnan(ga) & np.isnan(wa)) | (ga.view(f"u{ga.dtype.itemsize}") == wa.view(f"u{wa.dtype.itemsize}")))
-        where = f"; first differences at {np.argwhere(bad)[:3].tolist()}" if isinstance(bad, np.ndarray) else ""
-        assert _same_bits(ga, wa), \
-            f"out[{j}]={ga.ravel()[:8]} (shape {ga.shape}), but TF 2.21 gives {wa.ravel()[:8]} (shape {wa.shape}){where} [{name}]"
+    edge_compare.check_outcome(CASES[k][0], tf_results[k], _result(tf, k))
 
 
 def _cases(cid: str) -> Any:

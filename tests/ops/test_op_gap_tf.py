@@ -13,6 +13,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+import edge_compare
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -680,16 +681,7 @@ def _same(a: np.ndarray, b: np.ndarray, rtol: float) -> bool:
 def _check(k: int, tf_results: dict[int, Any]) -> None:
     from simdist import tf
     name, _, _, rtol = CASES[k]
-    want, got = tf_results[k], _result(tf, k)
-    if want[0] == "err":
-        assert got == want, f"simdist gives {got[0]} {got[1] if got[0] == 'err' else ''}, but TF 2.21 raises " \
-                            f"{want[1]} [{name}]"
-        return
-    assert got[0] == "ok", f"simdist raises {got[1]}, but TF 2.21 returns {want[1]} [{name}]"
-    assert len(got[1]) == len(want[1]), f"{len(got[1])} outputs, but TF 2.21 gives {len(want[1])} [{name}]"
-    for j, ((gd, ga), (wd, wa)) in enumerate(zip(got[1], want[1])):
-        assert gd == wd, f"out[{j}].dtype={gd}, but TF 2.21 gives {wd} [{name}]"
-        assert _same(ga, wa, rtol), f"out[{j}]={ga.ravel()[:8]}, but TF 2.21 gives {wa.ravel()[:8]} [{name}]"
+    edge_compare.check_outcome(name, tf_results[k], _result(tf, k), same=lambda a, b: _same(a, b, rtol))
 
 
 def _cases(cid: str) -> Any:

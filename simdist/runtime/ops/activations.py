@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import array, dispatch, math, unary
+from simdist.runtime.ops import array, dispatch, math, trace_errors, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
@@ -107,11 +107,15 @@ def _erfc(a: np.ndarray) -> np.ndarray:
 
 def _check_rank(a: np.ndarray, op: str) -> None:
     """Softmax's rank rules on TF 2.21's x86 build: oneDNN runs float32 and float16 Softmax and
-    rejects rank 0 and rank > 5 (AbortedError); the Eigen kernels need rank >= 1."""
+    rejects rank 0 and rank > 5 (AbortedError); the Eigen kernels need rank >= 1. Rank 0 is the
+    shape function's ValueError inside a tf.function (WithRankAtLeast(logits, 1))."""
     if op == "Softmax" and a.dtype != np.float64 and not 1 <= a.ndim <= 5:
-        raise errors.AbortedError(None, None, "Input dims must be <= 5 and >=1 [Op:Softmax]")
+        err: Exception = errors.AbortedError(None, None, "Input dims must be <= 5 and >=1 [Op:Softmax]")
+        raise trace_errors.mark_shape(err, "Shape must be at least rank 1 but is rank 0", op, [[]]) if a.ndim == 0 \
+            else err
     if a.ndim == 0:
-        raise errors.InvalidArgumentError(None, None, f"logits must have >= 1 dimension, got [] [Op:{op}]")
+        raise trace_errors.shape_error(f"logits must have >= 1 dimension, got [] [Op:{op}]",
+                                       "Shape must be at least rank 1 but is rank 0", op, [[]])
 
 
 def _softmax(a: np.ndarray) -> np.ndarray:

@@ -70,23 +70,69 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
     if limit is None:
         start, limit = 0, start
     vals = [start, limit, delta]
-    if dtype is None:
+    if dtype is None:   # math_ops.range: the widest of the arguments' dtypes, which must be among these
         kinds = [v.dtype if isinstance(v, Tensor) else dtypes.infer_dtype(v) for v in vals]
-        order = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
-        dt = max(kinds, key=lambda k: order.index(k) if k in order else 0)
+        order = [dtypes.int32, dtypes.int64, dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64]
+        if not all(k in order for k in kinds):
+            raise AssertionError()
+        dt = max(kinds, key=order.index)
     else:
         dt = dtypes.as_dtype(dtype)
         for v in vals:      # TF converts each argument to dtype: 0.5 is refused for an integer range
             if not isinstance(v, Tensor) and not hasattr(v, "_as_tensor"):
                 convert.to_array(v, dt)
+    range_kernel(dt)
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
     if d == 0:
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
-    if (d > 0 and s > lim) or (d < 0 and s < lim):
+    if (d > 0 and not s <= lim) or (d < 0 and not s >= lim):   # (NaN fails both, as in TF's kernel)
         raise errors.InvalidArgumentError(
             None, None, f"Requires start <= limit when delta > 0: {s}/{lim} [Op:Range]" if d > 0 else
             f"Requires start >= limit when delta < 0: {s}/{lim} [Op:Range]")
+    _range_size(s, lim, d, dt)
     return _made(np.arange(s, lim, d, dtype=dt.np), dt)
+
+
+_RANGE_T = "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64"
+_RANGE_KERNELS = ("bfloat16", "float16", "float32", "float64", "int32", "int64")
+
+
+def range_kernel(dt: dtypes.DType) -> None:
+    """Range's op def (Tidx: no uint8, bool, ...: InvalidArgumentError, traced op_def_library's
+    TypeError) and its CPU kernels (int8, int16, uint16, uint32, uint64 have none: NotFoundError,
+    traced the graph's InvalidArgumentError)."""
+    if dt.name not in ("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint16",
+                       "uint32", "uint64"):
+        raise trace_errors.attr_not_allowed("Range", "Tidx", dt, _RANGE_T)
+    if dt.name not in _RANGE_KERNELS:
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node Range}}}} = "
+                                               f"Range[Tidx=DT_{dt.name.upper()}] [Op:Range]")
+
+
+# The bytes simdist lets one Range output take: TF's CPU allocator fails (ResourceExhaustedError) where
+# the host's malloc does; on the reference host (23 GB, Linux overcommit heuristic) TF 2.21 allocates
+# sequence_mask's 2**31-element Range (8 GiB, touched lazily) and refuses a 2**40-element one. simdist
+# writes its arrays out, and sequence_mask's mask beside its Range would take the shared host's memory:
+# it refuses from 4 GiB (a documented deviation, clause ops.argument-errors).
+RANGE_BYTES_LIMIT = 2**32
+
+
+def _range_size(s: Any, lim: Any, d: Any, dt: dtypes.DType) -> int:
+    """The length of Range(s, lim, d) as TF's kernel computes it, with its errors: a length beyond
+    int64 (InvalidArgumentError) and an output beyond RANGE_BYTES_LIMIT (ResourceExhaustedError)."""
+    if isinstance(s, float):
+        q = abs((lim - s) / d)
+        if not q <= float(2**63 - 1):
+            raise errors.InvalidArgumentError(None, None, "Requires ((limit - start) / delta) <= 9223372036854775807 "
+                                                          "[Op:Range]")
+        size = int(np.ceil(q))
+    else:
+        size = (abs(lim - s) + abs(d) - 1) // abs(d)
+    if size * np.dtype(dt.np).itemsize > RANGE_BYTES_LIMIT:
+        raise errors.ResourceExhaustedError(None, None, f"OOM when allocating tensor with shape[{size}] and type "
+                                                        f"{dt.name} on /job:localhost/replica:0/task:0/device:CPU:0 by "
+                                                        "allocator cpu [Op:Range]")
+    return size
 
 
 ONES = register("Ones", lambda shape, dtype: np.ones(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
@@ -283,7 +329,14 @@ def _identity_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Transpose")
 def _transpose_grad(op: Any, grad: Any) -> list:
-    return [transpose(grad, tuple(int(i) for i in np.argsort(op.get_attr("perm"))))]
+    """TF's _TransposeGrad: the transpose by invert_permutation(perm), whose kernel refuses a
+    negative entry (which Transpose itself accepts): InvalidArgumentError at backprop."""
+    perm = op.get_attr("perm")
+    for d in perm:
+        if not 0 <= d < len(perm):
+            raise errors.InvalidArgumentError(None, None, f"{d} is not between 0 and {len(perm)} "
+                                                          "[Op:InvertPermutation]")
+    return [transpose(grad, tuple(int(i) for i in np.argsort(perm)))]
 
 
 @RegisterGradient("BroadcastTo")
@@ -354,9 +407,42 @@ CONCAT = register("ConcatV2", lambda *arrays, axis: concat_arrays(arrays, axis),
                   fusion=_LANE_AXES)
 
 
+def matching_list(values: Sequence[Any], op: str, arg: str) -> list[Tensor]:
+    """The tensors of a list input whose elements share one type attr (ConcatV2's and Pack's
+    `N * T`) as TF converts them (clause ops.conversion): with a Python or NumPy element among
+    them, every element is converted to the first tensor's dtype (the first converted element's
+    when there is no tensor): `concat([float64, [1.5]])` is float64, a NumPy array is cast, `[2.5]`
+    beside int32 is a TypeError, a tensor or variable of another dtype a ValueError (eagerly,
+    execute.args_to_matching_eager); inside a tf.function op_def_library's conversion fails as
+    the TypeError "Tensors in list ... don't all match". Lists of tensors and variables only are
+    the kernel's to check."""
+    if all(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in values):
+        return [_t(v) for v in values]
+    from simdist.runtime import context
+    dt = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+    out = []
+    for v in values:
+        try:
+            t = convert_to_tensor(v, dtype=dt)
+        except (TypeError, ValueError):
+            if not context.in_function():
+                raise
+            seen = []
+            for w in values:
+                try:
+                    seen.append(convert_to_tensor(w).dtype.name)
+                except (TypeError, ValueError):
+                    seen.append("<NOT CONVERTIBLE TO TENSOR>")
+            raise TypeError(f"Tensors in list passed to '{arg}' of '{op}' Op have types [{', '.join(seen)}] that "
+                            "don't all match.") from None
+        dt = t.dtype if dt is None else dt
+        out.append(t)
+    return out
+
+
 def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
     """`tf.concat` with TF's ConcatOp error messages."""
-    ts = [_t(v) for v in values]
+    ts = matching_list(values, "ConcatV2", "values")
     if not ts:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
     if len(ts) == 1:
@@ -423,7 +509,7 @@ SPLIT = register("SplitV", lambda a, sizes, axis: tuple(np.split(a, np.cumsum(si
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
-    ts = [_t(v) for v in values]
+    ts = matching_list(values, "Pack", "values")
     if ts:   # TF's array_ops.stack checks the axis against the first value's rank, in Python
         n = ts[0].ndim + 1
         if not -n <= int(axis) < n:
@@ -528,8 +614,7 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     p = _t(params)
     idx = _t(indices)
     if idx.dtype not in (dtypes.int16, dtypes.int32, dtypes.int64):   # checked by the kernel's attrs in eager
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tindices' of {args.tf_name(idx.dtype)} is not in "
-                                          "the list of allowed values: int16, int32, int64 [Op:GatherV2]")
+        raise trace_errors.attr_not_allowed("GatherV2", "Tindices", idx.dtype, "int16, int32, int64")
     if not -p.ndim <= ax < p.ndim:
         need = ax + 1 if ax >= 0 else -ax
         text = f"Shape must be at least rank {need} but is rank {p.ndim}"
@@ -667,8 +752,10 @@ def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
                 continue
             if k[0] == "i" and dim < a.ndim and not -a.shape[dim] <= k[1] < a.shape[dim]:
                 shown = k[1] + a.shape[dim] if k[1] < 0 else k[1]
-                raise errors.InvalidArgumentError(
-                    None, None, f"slice index {shown} of dimension {dim} out of bounds. [Op:StridedSlice]") from None
+                raise trace_errors.static(errors.InvalidArgumentError(   # traced: the shape function's
+                    None, None, f"slice index {shown} of dimension {dim} out of bounds. [Op:StridedSlice]"),
+                    ValueError, f"slice index {shown} of dimension {dim} out of bounds. for "
+                                "'{{node StridedSlice}}'") from None
             dim += 0 if k[0] == "n" else 1
         raise errors.InvalidArgumentError(None, None, f"Index out of range using input dim {a.ndim}; input has "
                                           f"only {a.ndim} dims [Op:StridedSlice]") from None
@@ -720,7 +807,8 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     lead = int(np.prod(shp[ax:ax + nm], dtype=np.int64))
     flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
     idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
-    return gather(flat, idx, axis=ax)
+    from simdist.runtime.ops import static_shapes
+    return static_shapes.mark_dim(gather(flat, idx, axis=ax), ax)   # as many rows as the mask's trues
 
 
 def _is_bool_key(key: Any) -> bool:

@@ -48,7 +48,7 @@ for _name in ("BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift"
 
 
 def _binary(op: Any, x: Tensor, y: Any, reflected: bool = False) -> Tensor:
-    yt = math._operand(y, x.dtype)        # converted first, as TF does: `bitwise_or(bool, 2)` is TypeError
+    yt = math._operand(y, x.dtype, reflected)   # converted first, as TF does: `bitwise_or(bool, 2)` is TypeError
     op.dtype((x.dtype, x.dtype), None)    # integers only: `binary`'s fast path skips the dtype rules
     return math.binary(op, x, yt, reflected)
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch, trace_errors
+from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -88,12 +88,14 @@ no_tf_gradient("UniqueWithCounts")
 
 def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.unique`: (values in order of first appearance, index of each input into them)."""
-    return dispatch.execute(UNIQUE, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx)})
+    y, idx = dispatch.execute(UNIQUE, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx)})
+    return static_shapes.mark_dim(y, 0), idx   # (a traced graph knows not how many values are unique)
 
 
 def unique_with_counts(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """`tf.unique_with_counts`: unique's two outputs and how often each value occurs."""
-    return dispatch.execute(UNIQUE_WITH_COUNTS, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx)})
+    y, idx, count = dispatch.execute(UNIQUE_WITH_COUNTS, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx)})
+    return static_shapes.mark_dim(y, 0), idx, static_shapes.mark_dim(count, 0)
 
 
 # --- bincount ----------------------------------------------------------------------------------------------

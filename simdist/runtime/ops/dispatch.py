@@ -30,6 +30,7 @@ from simdist.runtime import context, dtypes, execution
 from simdist.runtime import subnormals as _sn
 from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
+from simdist.runtime.ops import static_shapes as _shapes
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
 
@@ -122,12 +123,14 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     t = Tensor(out, dt, context._default_device if d is None else d)
     if marked and rule is not _FLUSH and rule is not _CHECK:
         t._sub = True   # (a kept or selected subnormal: its mark passes on)
-    if not c.observers:
-        return t
-    outs = (t,)
-    for o in c.observers:
-        outs = o.op(op, tensors, outs, attrs)
-    return outs[0]
+    if c.observers:
+        outs = (t,)
+        for o in c.observers:
+            outs = o.op(op, tensors, outs, attrs)
+        t = outs[0]
+    if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
+        return _shapes.propagate(op, tensors, t)
+    return t
 
 
 def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], outs: Any, dts: Any,

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, array, dispatch, math
+from simdist.runtime.ops import args, array, dispatch, math, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -30,8 +30,7 @@ def _one_hot(idx: np.ndarray, on: np.ndarray, off: np.ndarray, depth: int, axis:
 
 def _one_hot_rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
     if dts[0] not in _ONE_HOT_TI:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'TI' of {args.tf_name(dts[0])} is not in the "
-                                          "list of allowed values: uint8, int8, int32, int64 [Op:OneHot]")
+        raise trace_errors.attr_not_allowed("OneHot", "TI", dts[0], "uint8, int8, int32, int64")
     return args.same_dtype("OneHot")(dts[1:], attrs)
 
 
@@ -133,7 +132,10 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = dtypes.bool_, n
         if m.ndim != 0:
             raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {m} with "
                              f"shape '{m.shape}' instead")
-    row = array.range_(convert_to_tensor(0, dtype=m.dtype), m, convert_to_tensor(1, dtype=m.dtype))
+    array.range_kernel(m.dtype)   # (TF calls Range itself, with the lengths' dtype)
+    row = array.range_(convert_to_tensor(0, dtype=m.dtype), m, convert_to_tensor(1, dtype=m.dtype), dtype=m.dtype)
+    if maxlen is None:   # Range up to a computed max: its length is unknown to a traced graph
+        row = static_shapes.mark_dim(row, 0)
     result = math.less(row, math.cast(array.expand_dims(lt, -1), m.dtype))
     dt = dtypes.as_dtype(dtype)
     return result if dt is dtypes.bool_ else math.cast(result, dt)

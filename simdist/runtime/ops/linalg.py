@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -53,8 +53,9 @@ def _matmul_rule(name: str, ints: tuple[str, ...]) -> Any:
     def rule(dts: Any, attrs: Any) -> Any:
         d = base(dts, attrs)
         if d.kind == "i" and d.name not in ints:
-            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list "
-                                              f"of allowed values: {_MATMUL_T} [Op:{name}]")
+            raise trace_errors.not_allowed(errors.InvalidArgumentError(
+                None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of allowed values: {_MATMUL_T} "
+                f"[Op:{name}]"), name, d, _MATMUL_T)
         if d.kind == "u":
             raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
                                        f"{name}[T=DT_{d.name.upper()}] [Op:{name}]")
@@ -66,6 +67,18 @@ MATMUL = register("MatMul", _matmul, _matmul_rule("MatMul", ("int32", "int64")),
                   fusion=MATMUL_ROWS, sums=_rows_contracted, bare=np.matmul)
 BATCH_MATMUL = register("BatchMatMulV2", _matmul, _matmul_rule("BatchMatMulV2", ("int16", "int32", "int64")), _matmul_flops,
                         kind="contraction", fusion=BATCH_MATMUL_ROWS)
+
+
+def _kernel_first(op: Any, dt: dtypes.DType) -> errors.NotFoundError | None:
+    """The op's dtype rule before its shapes, as eager TF looks the kernel up before it runs: a
+    refused type raises here; a type without a CPU kernel (unsigned) is returned, to be raised
+    before the kernel's shape errors eagerly and after the shape function's inside a tf.function
+    (a graph places its nodes after building them)."""
+    try:
+        op.dtype((dt, dt), None)
+    except errors.NotFoundError as e:
+        return e
+    return None
 
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,
@@ -81,14 +94,17 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         err = args.dtype_error("MatMul", 1, ta.dtype, tb.dtype)
         op = "BatchMatMulV2" if len(sa) > 2 or len(sb) > 2 else "MatMul"
         raise trace_errors.dtype_mismatch(err, op, 1, ta.dtype, tb.dtype)
+    batched = len(sa) > 2 or len(sb) > 2
+    no_kernel = _kernel_first(BATCH_MATMUL if batched else MATMUL, ta.dtype)
     if len(sa) < 2 or len(sb) < 2:
-        raise errors.InvalidArgumentError(None, None, f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} "
-                                          "[Op:MatMul]")
+        raise no_kernel or errors.InvalidArgumentError(
+            None, None, f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} [Op:MatMul]")
     xa = sa[:-2] + (sa[-2:][::-1] if transpose_a else sa[-2:])
     xb = sb[:-2] + (sb[-2:][::-1] if transpose_b else sb[-2:])
-    batched = len(sa) > 2 or len(sb) > 2
     if xa[-1] != xb[-2]:
         traced = f"Dimensions must be equal, but are {xa[-1]} and {xb[-2]}"
+        if no_kernel is not None:
+            raise trace_errors.mark_shape(no_kernel, traced, "BatchMatMulV2" if batched else "MatMul", (sa, sb))
         if batched:
             raise trace_errors.shape_error(
                 f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: {args.dims(sb)} "
@@ -96,6 +112,8 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         raise trace_errors.shape_error(f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: {args.dims(sb)} "
                                        "[Op:MatMul]", traced, "MatMul", (sa, sb))
     attrs = {"transpose_a": transpose_a, "transpose_b": transpose_b} if transpose_a or transpose_b else None
+    if no_kernel is not None:
+        raise no_kernel
     if batched:
         try:
             np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))
@@ -221,6 +239,8 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     for i, j in zip(xa, xb):
         sb[j] = sa[i]
     out = [c for k, c in enumerate(sa) if k not in xa] + [c for k, c in enumerate(sb) if k not in xb]
+    if ta.dtype == tb.dtype:   # TF's tensordot is a MatMul: its dtype rule (bool, int8, int16 refused)
+        MATMUL.dtype((ta.dtype, tb.dtype), {})
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import context, execution, subnormals
 from simdist.runtime.ops import args, dispatch, unary
-from simdist.runtime.ops import trace_errors
+from simdist.runtime.ops import static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -191,9 +191,12 @@ for _name in ("Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual
     NotDifferentiable(_name)
 
 
-def _operand(y: Any, dt: dtypes.DType) -> Tensor:
+def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
     """The second operand of a binary op with a tensor of dtype dt, as a tensor: Python numbers
-    take dt (as TF converts them), variables are read, anything else is converted to dt."""
+    take dt (as TF converts them), variables are read, anything else is converted to dt.
+    `python_side`: TF converts the operand in Python (convert_to_tensor: `+`, reflected
+    operators), not in the generated op's fast path; it matters for a Python int outside uint64's
+    range (`_uint64_overflow`)."""
     tp = type(y)
     if tp is Tensor or isinstance(y, Tensor):
         return y
@@ -201,6 +204,8 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
         try:
             arr = np.asarray(y, dtype=dt._np)   # what convert_to_tensor gives, without its checks
         except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it
+            if not python_side:
+                _uint64_overflow(y, dt)
             arr = convert.to_array(y, dt)[0]
         out = Tensor(arr, dt)
         if tp is float and y and -1.2e-38 < y < 1.2e-38:
@@ -214,16 +219,35 @@ def _operand(y: Any, dt: dtypes.DType) -> Tensor:
     return convert_to_tensor(y, dtype=dt)
 
 
-def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtypes.DType | None = None) -> Tensor:
+def _uint64_overflow(y: int, dt: dtypes.DType) -> None:
+    """Eagerly, a Python int outside [0, 2**64) passed to a generated op's fast path as a uint64
+    operand is TF's OverflowError (PyLong_AsUnsignedLongLong's, left set by the converter and
+    raised by pybind11): `tf.math.not_equal(uint64, -1)`, `uint64 - -1`. Converted in Python
+    instead (`uint64 + -1`, `-1 - uint64`, lists) it is convert.py's SystemError. Clause
+    ops.conversion."""
+    if dt._np == np.uint64 and not 0 <= y < 2**64 and not context.in_function():
+        raise OverflowError("can't convert negative int to unsigned" if y < 0 else "int too big to convert")
+
+
+def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtypes.DType | None = None,
+           python_side: bool | None = None) -> Tensor:
     """`x <op> y` (or `y <op> x` when reflected) for a tensor x: y takes x's dtype when it is a
-    Python number; tensors of another dtype are refused with TF's message."""
+    Python number; tensors of another dtype are refused with TF's message. `python_side`: y is
+    converted in Python (`_operand`); by default for `+` (math_ops.add converts y) and reflected
+    operators (r_binary_op_wrapper), as TF's operators do."""
     dt = x.dtype
     try:
-        yt = _operand(y, dt)
+        yt = _operand(y, dt, op is ADD or reflected if python_side is None else python_side)
     except TypeError:
         # TF's add converts a refused float or bool without the dtype, then refuses the pair
         if op is ADD and not reflected and (type(y) in (float, bool) or type(y) is int and dt.kind == "b"):
             raise args.mismatch_error("AddV2", 1, dt, _literal_dtype(y)) from None
+        if op is ADD and not reflected and isinstance(y, (list, tuple)):   # `bool + [2]`: the list alone, then AddV2
+            yd = _as_dtype_or_none(y, None)
+            if yd is not None:
+                if dt.kind == "b":
+                    op.dtype((dt, dt), None)   # AddV2 has no bool: its attr error comes first
+                raise args.mismatch_error("AddV2", 1, dt, yd.dtype) from None
         raise
     if yt.dtype is not dt and yt.dtype != dt:
         if reflected:
@@ -239,6 +263,9 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if "broadcast" not in str(e):
             raise errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]") from None
         sa, sb = list(np.shape(arrays[0])), list(np.shape(arrays[1]))
+        if not static_shapes.broadcast_fails(a, b):   # an unknown dimension: the graph fails when it runs
+            raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} "
+                                                          f"[Op:{op.name}]") from None
         raise trace_errors.shape_error(f"Incompatible shapes: {args.dims(sa)} vs. {args.dims(sb)} [Op:{op.name}]",
                                        trace_errors.broadcast_text(sa, sb), op.name, (sa, sb)) from None
 
@@ -265,7 +292,7 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
             # eagerly, every argument is converted to the first tensor's dtype (args_to_matching_eager)
             xt = _as_dtype_or_none(x, yt.dtype)
             return binary(op, xt if xt is not None else _t(x), yt, out_dtype=out_dtype)
-        return binary(op, yt, x, True, out_dtype)
+        return binary(op, yt, x, True, out_dtype, python_side=False)   # the op's fast path converts x
     return binary(op, _t(x), y, out_dtype=out_dtype)
 
 
@@ -294,6 +321,8 @@ def _check_alone(op: Any, x: Any, dt: dtypes.DType) -> None:
     try:
         xdt = convert_to_tensor(x).dtype
     except (TypeError, ValueError):
+        if op is ADD and not context.in_function():   # math_ops.add's own convert_to_tensor(x) raises
+            raise
         return
     if xdt is not dt and xdt != dt:
         raise args.mismatch_error(op.name, 1, xdt, dt)
@@ -423,6 +452,9 @@ def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     if a.dtype.kind == "f" and dt._np.itemsize <= 2 and dt._np.kind in "iu":
         from simdist.runtime.ops.simd import narrow_cast
         out = narrow_cast(a, out)   # packets saturate, the scalar tail wraps (ops.cast-saturation)
+    elif a.dtype.kind == "f" and dt._np.kind == "u" and dt._np.itemsize >= 4:
+        from simdist.runtime.ops.simd import unsigned_cast
+        out = unsigned_cast(a, out)
     return out
 
 
@@ -468,10 +500,13 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     if v.dtype.kind in "iu":
         # summed in int64 (wrapping there, as TF's int64 mean does near 2**63), then divided exactly
         # with truncation toward zero: no float64 round trip, which is off by units near 2**62
-        s = np.sum(v, axis=axis, keepdims=keepdims, dtype=np.int64)
+        # (uint64 sums wrap in uint64 and divide unsigned: TF's mean of [0, 2**64 - 1, 0] is (2**64 - 1) / 3)
+        s = np.sum(v, axis=axis, keepdims=keepdims, dtype=np.uint64 if v.dtype == np.uint64 else np.int64)
         n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
         if not n:
             return np.zeros_like(s, dtype=v.dtype)
+        if v.dtype == np.uint64:
+            return s // np.uint64(n)
         q, r = np.divmod(s, n)
         return (q + ((r != 0) & (s < 0))).astype(v.dtype)
     if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
@@ -614,7 +649,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         c = condition if isinstance(condition, Tensor) else convert_to_tensor(condition, dtype_hint=dtypes.bool_)
         if c.ndim == 0:
             raise errors.InvalidArgumentError(None, None, "WhereOp : Unhandled input dimensions: 0 [Op:Where]")
-        return dispatch.execute(WHERE, (c,))
+        return static_shapes.mark_dim(dispatch.execute(WHERE, (c,)), 0)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     c = _t(condition)
@@ -661,14 +696,13 @@ for _name in ("LogicalAnd", "LogicalOr", "LogicalNot"):
 def _logical_operand(v: Any, dt: dtypes.DType) -> Tensor:
     """An operand of a logical op: LogicalAnd/Or's inputs are typed bool in the op def, so a
     Python or NumPy value is converted with dtype bool (a number: TF's TypeError "Cannot convert
-    2 to EagerTensor of dtype bool", whatever the other operand is); tensors as they are."""
+    2 to EagerTensor of dtype bool", whatever the other operand is), a NumPy value cast to bool
+    (`tf.logical_and(np.uint32(4), b)` computes, TF 2.21); tensors as they are."""
     if _tensorlike(v):
         return _t(v)
     if type(v) in (int, float):
         raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
-    if isinstance(v, (np.ndarray, np.generic)):
-        return convert_to_tensor(v, dtype_hint=dtypes.bool_)
-    return convert_to_tensor(v, dtype=dtypes.bool_)
+    return convert_to_tensor(v, dtype=dtypes.bool_)   # NumPy values cast: np.uint32(4) is True
 
 
 def fallback_bool_check(ts: list[Tensor]) -> None:
@@ -684,14 +718,14 @@ def fallback_bool_check(ts: list[Tensor]) -> None:
 
 
 def _logical(op: Any, x: Any, y: Any) -> Tensor:
-    if not _tensorlike(x) and not isinstance(x, (np.ndarray, np.generic)) and _tensorlike(y):
+    if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
         xt = _logical_operand(x, yt.dtype)
     else:
         xt = _t(x)
         yt = _logical_operand(y, xt.dtype)
-    if isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)):
-        fallback_bool_check([xt, yt])
+    if isinstance(x, (list, tuple, np.ndarray, np.generic)) or isinstance(y, (list, tuple, np.ndarray, np.generic)):
+        fallback_bool_check([xt, yt])   # TF's fast path leaves lists and NumPy values to the eager fallback
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt, out_dtype=dtypes.bool_)
 

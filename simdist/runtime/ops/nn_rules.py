@@ -36,7 +36,8 @@ def attr_error(op: str, dt: dtypes.DType, allowed: str, attr: str = "T") -> erro
     err = errors.InvalidArgumentError(
         None, None, f"Value for attr '{attr}' of {cname(dt)} is not in the list of allowed values: {allowed} "
         f"[Op:{op}]")
-    return trace_errors.not_allowed(err, op, dt, allowed) if attr == "T" else err
+    return trace_errors.not_allowed(err, op, dt, allowed) if attr == "T" else \
+        trace_errors.attr_not_allowed(op, attr, dt, allowed)
 
 
 def _allowed_set(allowed: str) -> frozenset[str]:

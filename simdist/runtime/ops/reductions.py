@@ -304,6 +304,12 @@ def _euclidean_norm_grad(op: Any, grad: Any) -> list:
 
 
 # --- CumulativeLogsumexp: one declaration (a scan whose axis attribute the stacked form shifts) -------------
+def _lowest(dt: np.dtype) -> Any:
+    """The dtype's lowest finite value (ml_dtypes' finfo: NumPy's does not know bfloat16)."""
+    import ml_dtypes
+    return ml_dtypes.finfo(dt).min
+
+
 def _cumulative_logsumexp(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
     """log(cumsum(exp(x))) as TF's LogSumExp reducer folds it (tensorflow/core/kernels/scan_ops.h),
     from -inf: acc = ma + log1p(exp(mi - ma)) with mi = min(acc, x), ma = max(acc, x) as C++'s
@@ -316,7 +322,7 @@ def _cumulative_logsumexp(x: np.ndarray, axis: int, exclusive: bool, reverse: bo
         for i in range(v.shape[0]):
             mi = np.where(v[i] < acc, v[i], acc)
             ma = np.where(acc < v[i], v[i], acc)
-            acc = np.where(ma < np.finfo(v.dtype).min, ma, np.log1p(np.exp(mi - ma)) + ma).astype(v.dtype)
+            acc = np.where(ma < _lowest(v.dtype), ma, np.log1p(np.exp(mi - ma)) + ma).astype(v.dtype)
             out[i] = acc
     out = np.moveaxis(out, 0, axis)
     if exclusive:

@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
@@ -33,8 +33,7 @@ _INDEX = (dtypes.int16, dtypes.int32, dtypes.int64)
 def _indices(x: Any, opname: str, allowed: str = "int16, int32, int64") -> Tensor:
     t = x if isinstance(x, Tensor) else convert_to_tensor(x)
     if t.dtype not in _INDEX:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tindices' of {args.tf_name(t.dtype)} is not in "
-                                          f"the list of allowed values: {allowed} [Op:{opname}]")
+        raise trace_errors.attr_not_allowed(opname, "Tindices", t.dtype, allowed)
     return t
 
 

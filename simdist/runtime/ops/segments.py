@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.array import segment_ids_below
 from simdist.runtime.ops.math import NUMERIC, REAL
@@ -31,8 +31,9 @@ _UFUNC = {"max": np.maximum, "min": np.minimum, "prod": np.multiply, "mean": np.
 
 def _extreme(dt: np.dtype, kind: str, finite: bool) -> Any:
     """The start of a max (lowest) or min (highest) reduction: ±inf, or the finite limit."""
-    if dt.kind == "f":
-        info = np.finfo(dt)
+    if dt.kind == "f" or dt.name == "bfloat16":
+        import ml_dtypes   # (NumPy's finfo does not know bfloat16)
+        info = ml_dtypes.finfo(dt)
         return (info.min if kind == "max" else info.max) if finite else (-np.inf if kind == "max" else np.inf)
     info = np.iinfo(dt)
     return info.min if kind == "max" else info.max
@@ -181,7 +182,8 @@ UNSORTED_SEGMENT_PROD = register("UnsortedSegmentProd", _unsorted("prod", "Unsor
 
 
 def _sorted_call(op: Any, data: Any, segment_ids: Any) -> Tensor:
-    return dispatch.execute(op, (_t(data), _indices(segment_ids, op.name, "int32, int64")))
+    out = dispatch.execute(op, (_t(data), _indices(segment_ids, op.name, "int32, int64")))
+    return static_shapes.mark_dim(out, 0)   # as many rows as the last id + 1: unknown to a traced graph
 
 
 def _unsorted_call(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> Tensor:
@@ -240,6 +242,9 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
     """`tf.math.unsorted_segment_sqrt_n`: the segment sums over sqrt(count) (floats only: Sqrt's)."""
     from simdist.runtime.ops import math, unary
     d, ids = _t(data), _t(segment_ids)
+    # Sqrt's op def first: a traced graph refuses an integer Sqrt (TypeError) before any id is checked at
+    # run time; eagerly either error is an InvalidArgumentError
+    unary.SQRT.dtype((d.dtype,), None)
     return math.truediv(unsorted_segment_sum(d, ids, num_segments), unary.sqrt(_segment_n(d, ids, num_segments)))
 
 

@@ -34,6 +34,30 @@ def packet_mask(shape: tuple[int, ...], dtype: np.dtype, lanes: dict[str, int]) 
     return (np.arange(n) < (n // p) * p).reshape(shape)
 
 
+# uint32 casts from float16/32/64 run in packets of 8 (a whole multiple of 8 elements; the rest is the tail)
+UINT32_CAST_LANES = {"float32": 8, "float64": 8, "float16": 8}
+
+
+def unsigned_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """A float-to-uint32/uint64 cast as TF 2.21's CPU kernel gives values beyond the type: to
+    uint64 every element >= 2**64 (and +inf) is 2**63 (x86's conversion of the value less 2**63
+    overflows to the "indefinite" integer); to uint32 the packets give 2**31 for >= 2**32, NaN
+    and the infinities while the scalar tail keeps C's conversion through int64 (NumPy's astype,
+    as `out`: 5e9 is 705032704, inf 0). NaN and negative values are NumPy's already. Observed on TF 2.21
+    (issue 29's second fuzzer, seed 11 #0, seed 7 #185), clause ops.cast-saturation."""
+    x = a.astype(np.float64, copy=False)
+    big = x >= (2.0 ** 64 if out.dtype == np.uint64 else 2.0 ** 32)
+    if out.dtype == np.uint32:
+        big = big | ~np.isfinite(x)
+        mask = packet_mask(a.shape, a.dtype, UINT32_CAST_LANES)
+        big = big & mask if mask is not None else None
+    if big is None or not big.any():
+        return out
+    out = out.copy() if not out.flags.writeable else out
+    out[big] = 2 ** 63 if out.dtype == np.uint64 else 2 ** 31
+    return out
+
+
 def narrow_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     """A float-to-int8/uint8/int16/uint16 cast as TF 2.21's Eigen kernel computes it: the scalar
     tail wraps (C++ conversion through int32, as NumPy's astype, given as `out`), the packets

@@ -100,6 +100,10 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
         elif new_axis_mask & bit:
             key.append(None)
         elif shrink_axis_mask & bit:
+            if st[i] < 0:   # ValidateStridedSliceOp (the kernel eagerly, the shape function when traced)
+                raise trace_errors.static(errors.InvalidArgumentError(
+                    None, None, "only stride 1 allowed on non-range indexing. [Op:StridedSlice]"), ValueError,
+                    "only stride 1 allowed on non-range indexing. for '{{node StridedSlice}}'")
             key.append(b[i])
         else:
             key.append(slice(None if begin_mask & bit else b[i], None if end_mask & bit else e[i], st[i]))
@@ -121,6 +125,11 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa
     for i, k in enumerate(m):
         if k < 0:
             raise errors.InvalidArgumentError(None, None, f"Expected multiples[{i}] >= 0, but got {k} [Op:Tile]")
+    if t.dtype is dtypes.uint16 and any(k != 1 for k in m) and all(k and d for k, d in zip(m, t.shape.as_list())):
+        # TF 2.21's TileOp has no uint16 case: it returns the input for all-one multiples and an
+        # empty output before its dtype switch, and refuses uint16 there (tf.repeat tiles too)
+        raise errors.UnimplementedError(None, None, "TileOp : The input data type is not supported, DataType : uint16 "
+                                                    "[Op:Tile]")
     return dispatch.execute(TILE, (t,), {"multiples": m})
 
 

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
-           "not_allowed", "fixed_type"]
+           "not_allowed", "attr_not_allowed", "fixed_type"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -52,6 +52,28 @@ def not_allowed(err: BaseException, op: str, got: dtypes.DType, allowed: str) ->
     names = ", ".join(_PY_NAMES.get(n.strip(), n.strip()) for n in allowed.split(","))
     return static(err, TypeError, f"Value passed to parameter '{_FIRST_INPUT.get(op, 'x')}' has DataType "
                                   f"{got.name} not in list of allowed values: {names}")
+
+
+# The input a type attr other than T binds, per op (op_def_library names it in its TypeError).
+_ATTR_INPUT = {"Tindices": "indices", "TI": "indices", "Taxis": "axis", "Tnumsegments": "num_segments",
+               "Tidx": "indices"}
+_SEGMENT_IDS = ("SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd", "UnsortedSegmentSum",
+                "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd")
+
+
+def attr_not_allowed(op: str, attr: str, got: dtypes.DType, allowed: str) -> errors.InvalidArgumentError:
+    """The eager InvalidArgumentError for input dtype `got` refused by type attr `attr` (GatherV2's
+    Tindices, OneHot's TI, ...), marked with op_def_library's TypeError (_SatisfiesTypeConstraint:
+    "Value passed to parameter 'indices' has DataType float32 not in list of allowed values: ...")
+    that a graph build raises; `allowed` is the eager message's list (C names)."""
+    c_name = {"float16": "half", "float32": "float", "float64": "double"}.get(got.name, got.name)
+    err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {c_name} is not in the list of "
+                                                  f"allowed values: {allowed} [Op:{op}]")
+    param = "segment_ids" if attr == "Tindices" and op in _SEGMENT_IDS else "start" if op == "Range" else \
+        _ATTR_INPUT.get(attr, attr)
+    names = ", ".join(_PY_NAMES.get(n.strip(), n.strip()) for n in allowed.split(","))
+    return static(err, TypeError, f"Value passed to parameter '{param}' has DataType {got.name} not in list of "
+                                  f"allowed values: {names}")
 
 
 def fixed_type(err: BaseException, op: str, index: int, got: dtypes.DType, want: dtypes.DType) -> Any:

@@ -128,7 +128,8 @@ def realdiv(x: Any, y: Any, name: str | None = None) -> Tensor:
 
 def _limits(d: dtypes.DType) -> tuple[Any, Any]:
     if d.kind == "f":
-        info = np.finfo(d._np)
+        import ml_dtypes   # NumPy's finfo does not know bfloat16; TF's DType.min/max ask ml_dtypes
+        info = ml_dtypes.finfo(d._np)
         return info.min, info.max
     if d.kind == "b":
         raise TypeError(f"Cannot find minimum value of {d!r} with type {d!r}.")
@@ -155,7 +156,7 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
         promoted = np.promote_types(in_dt._np, out._np)
     except TypeError:
         promoted = np.dtype(float)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):   # (int64 max through a float wraps, as in TF's NumPy code)
         min_limit = np_dtype(np.maximum(in_min, out_min))
         if np.array([min_limit, out_min], dtype=promoted)[0] < np.array([min_limit, out_min], dtype=promoted)[1]:
             min_limit = np.nextafter(min_limit, np_dtype(0), dtype=np_dtype)
