@@ -58,7 +58,7 @@ def _float_floordiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if q.dtype in (np.float32, np.float64) and q.size:
             # TF's CPU kernels run with flush-to-zero: a subnormal quotient is ±0 before the floor
             # (-1e-30 // 1e10 is -0.0 there, -1.0 in NumPy)
-            tiny = np.finfo(q.dtype).tiny
+            tiny = dtypes.finfo(q.dtype).tiny
             q = np.where(np.abs(q) < tiny, np.copysign(np.zeros((), q.dtype), q), q)
         return np.floor(q)
 
@@ -417,9 +417,12 @@ CAST = unary_op("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("D
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         out = a.astype(dt._np)
-    if a.dtype.kind == "f" and dt._np.itemsize <= 2 and dt._np.kind in "iu":
-        from simdist.runtime.ops.simd import narrow_cast
-        out = narrow_cast(a, out)   # packets saturate, the scalar tail wraps (ops.cast-saturation)
+    if (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and dt._np.kind in "iu":
+        from simdist.runtime.ops.simd import narrow_cast, unsigned_cast
+        if dt._np.itemsize <= 2:
+            out = narrow_cast(a, out)   # packets saturate, the scalar tail wraps (ops.packet-paths)
+        elif dt._np.kind == "u":
+            out = unsigned_cast(a, out)  # uint64: +inf -> 2**63; uint32 packets through int32
     return out
 
 

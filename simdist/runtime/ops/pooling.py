@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import (check_data_format, normalize_padding, scatter_windows, spatial_sequence,
@@ -85,7 +85,7 @@ def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explici
     flat = _flat_windows(x, ksize, strides, out_hw, pads, _lowest(x.dtype))
     if flat.dtype.kind != "f" and flat.dtype.name != "bfloat16":
         return np.max(flat, axis=3)
-    lowest = np.finfo(flat.dtype).min
+    lowest = dtypes.finfo(flat.dtype).min
     return np.fmax(np.fmax.reduce(flat, axis=3), flat.dtype.type(lowest))
 
 

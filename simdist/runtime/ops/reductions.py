@@ -123,7 +123,7 @@ def _arg(fn: Any, fill: float, name: str) -> Any:
             # and takes an element only when it compares strictly beyond (or equal at a lower
             # index): a NaN is never taken, nor an infinity past the start, so both count as the
             # start's value (argmin([nan, FLT_MAX, FLT_MAX]) is 0, argmax([-inf, -inf]) is 0)
-            limit = np.finfo(v.dtype).min if fill < 0 else np.finfo(v.dtype).max
+            limit = dtypes.finfo(v.dtype).min if fill < 0 else dtypes.finfo(v.dtype).max
             beyond = np.isnan(v) | (v < limit if fill < 0 else v > limit)
             if beyond.any():
                 v = np.where(beyond, limit, v)
@@ -310,7 +310,7 @@ def _cumulative_logsumexp(x: np.ndarray, axis: int, exclusive: bool, reverse: bo
         for i in range(v.shape[0]):
             mi = np.where(v[i] < acc, v[i], acc)
             ma = np.where(acc < v[i], v[i], acc)
-            acc = np.where(ma < np.finfo(v.dtype).min, ma, np.log1p(np.exp(mi - ma)) + ma).astype(v.dtype)
+            acc = np.where(ma < dtypes.finfo(v.dtype).min, ma, np.log1p(np.exp(mi - ma)) + ma).astype(v.dtype)
             out[i] = acc
     out = np.moveaxis(out, 0, axis)
     if exclusive:

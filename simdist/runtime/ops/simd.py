@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["packet_mask", "narrow_cast", "RELU_LANES", "XFUNC_LANES", "NARROW_CAST_LANES"]
+__all__ = ["packet_mask", "narrow_cast", "unsigned_cast", "RELU_LANES", "XFUNC_LANES", "NARROW_CAST_LANES",
+           "UINT32_CAST_LANES"]
 
 RELU_LANES = {"float32": 8, "float64": 4}
 XFUNC_LANES = {"float32": 8, "float64": 4, "float16": 8}
 # Cast of a float to int8/uint8/int16/uint16: 32 float32 or 16 float16/float64 elements a packet
-NARROW_CAST_LANES = {"float32": 32, "float64": 16, "float16": 16}
+NARROW_CAST_LANES = {"float32": 32, "float64": 16, "float16": 16, "bfloat16": 8}
+# Cast of any float to uint32: packets of 8 elements (measured on TF 2.21, fuzz2 seed 20261130)
+UINT32_CAST_LANES = {"float32": 8, "float64": 8, "float16": 8, "bfloat16": 8}
 _NARROW = ("int8", "uint8", "int16", "uint16")
 
 
@@ -40,8 +43,9 @@ def narrow_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     convert to int32 with x86's truncation (NaN, infinities and values outside int32 give
     INT32_MIN) and then pack with saturation: int8/int16/uint16 clip the int32; uint8 clips it
     from float32, and from float16/float64 packs to uint16 first and then saturates that as a
-    signed int16 (65504 gives 0). Observed on TF 2.21, clause ops.cast-saturation."""
-    if out.dtype.name not in _NARROW or a.dtype.kind != "f":
+    signed int16 (65504 gives 0). bfloat16 converts through float32 (packets of 8). Observed on
+    TF 2.21, clause ops.packet-paths."""
+    if out.dtype.name not in _NARROW or not _is_float(a):
         return out
     mask = packet_mask(a.shape, a.dtype, NARROW_CAST_LANES)
     if mask is None:
@@ -50,10 +54,40 @@ def narrow_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     ok = np.isfinite(x) & (x > -2.0 ** 31 - 1) & (x < 2.0 ** 31)
     i32 = np.where(ok, np.trunc(np.where(ok, x, 0.0)), -2.0 ** 31).astype(np.int64)
     name = out.dtype.name
-    if name == "uint8" and a.dtype != np.float32:
+    if name == "uint8" and a.dtype.name not in ("float32", "bfloat16"):
         u16 = np.clip(i32, 0, 65535)
         i32 = np.where(u16 > 32767, u16 - 65536, u16)
     info = np.iinfo(out.dtype)
     out = out.copy() if not out.flags.writeable else out
     out[mask] = np.clip(i32, info.min, info.max).astype(out.dtype)
+    return out
+
+
+def _is_float(a: np.ndarray) -> bool:
+    return a.dtype.kind == "f" or a.dtype.name == "bfloat16"
+
+
+def unsigned_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """A float-to-uint32/uint64 cast as TF 2.21's kernel computes it, where it is not NumPy's
+    `astype` (given as `out`): uint64 gives 2**63 for +inf and values of 2**64 and more (NumPy:
+    0), every element; uint32 packets (8 elements) convert to int32 with x86's truncation (NaN,
+    infinities and values outside int32 give INT32_MIN, 2**31 as uint32) and reinterpret it, the
+    scalar tail wraps as NumPy does. Clause ops.packet-paths (fuzz2 seed 7 #185)."""
+    if not _is_float(a) or out.dtype.name not in ("uint32", "uint64"):
+        return out
+    if out.dtype.name == "uint64":
+        big = a.astype(np.float64) >= 2.0 ** 64
+        if not big.any():
+            return out
+        out = out.copy() if not out.flags.writeable else out
+        out[big] = np.uint64(2 ** 63)
+        return out
+    mask = packet_mask(a.shape, a.dtype, UINT32_CAST_LANES)
+    if mask is None:
+        return out
+    x = a[mask].astype(np.float64)
+    ok = np.isfinite(x) & (x > -2.0 ** 31 - 1) & (x < 2.0 ** 31)
+    i32 = np.where(ok, np.trunc(np.where(ok, x, 0.0)), -2.0 ** 31).astype(np.int64)
+    out = out.copy() if not out.flags.writeable else out
+    out[mask] = (i32 % 2 ** 32).astype(np.uint32)
     return out

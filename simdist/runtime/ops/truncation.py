@@ -128,7 +128,7 @@ def realdiv(x: Any, y: Any, name: str | None = None) -> Tensor:
 
 def _limits(d: dtypes.DType) -> tuple[Any, Any]:
     if d.kind == "f":
-        info = np.finfo(d._np)
+        info = dtypes.finfo(d._np)
         return info.min, info.max
     if d.kind == "b":
         raise TypeError(f"Cannot find minimum value of {d!r} with type {d!r}.")
