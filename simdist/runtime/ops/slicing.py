@@ -247,7 +247,10 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(ax.dtype)} is not in "
                                           "the list of allowed values: int32, int64 [Op:ReverseV2]")
     if t.shape.num_elements() == 0:
-        return t   # ReverseV2's kernel returns an empty input before it checks the axes (TF 2.21)
+        # ReverseV2's kernel returns an empty input before it checks the axes (TF 2.21), as the
+        # op's output (recorded: the gradient of an integer variable's reverse is None, not the
+        # read's ones: fuzz2 seed 5 #107)
+        return dispatch.execute(REVERSE, (t,), {"axis": ()})
     dims = dispatch.static_value(ax)
     if dims.ndim != 1:
         raise errors.InvalidArgumentError(None, None, f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]")
