@@ -83,7 +83,18 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         raise errors.InvalidArgumentError(
             None, None, f"Requires start <= limit when delta > 0: {s}/{lim} [Op:Range]" if d > 0 else
             f"Requires start >= limit when delta < 0: {s}/{lim} [Op:Range]")
-    return _made(np.arange(s, lim, d, dtype=dt.np), dt)
+    n = int(np.ceil((lim - s) / d)) if dt.is_floating else -((s - lim) // d)
+    try:
+        if n * dt.np.itemsize >= 2 ** 63:   # (NumPy's arange wraps such a size to an empty array)
+            raise MemoryError
+        out = np.arange(s, lim, d, dtype=dt.np)
+    except MemoryError:
+        # TF's Range allocates its output first: an allocation the host cannot make is
+        # ResourceExhaustedError (sequence_mask of huge lengths: fuzz2 seed 7 #157, seed 3 #16)
+        raise errors.ResourceExhaustedError(None, None, f"OOM when allocating tensor with shape[{n}] and type "
+                                            f"{dt.name} on /job:localhost/replica:0/task:0/device:CPU:0 by "
+                                            "allocator cpu [Op:Range]") from None
+    return _made(out, dt)
 
 
 ONES = register("Ones", lambda shape, dtype: np.ones(shape, dtype=dtype._np), lambda dts, a: a["dtype"], _ZERO,
