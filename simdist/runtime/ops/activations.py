@@ -92,7 +92,7 @@ def _softplus(a: np.ndarray) -> np.ndarray:
     """TF's kernel: x above -threshold, exp(x) below threshold, log1p(exp(x)) between
     (threshold = log(eps) + 2)."""
     threshold = np.log(dtypes.finfo(a.dtype).eps) + 2
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         e = np.exp(a)
         return np.where(a > -threshold, a, np.where(a < threshold, e, np.log1p(e))).astype(a.dtype, copy=False)
 

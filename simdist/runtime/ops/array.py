@@ -62,6 +62,12 @@ def _cast(x: Tensor, dtype: Any) -> Tensor:
     return math.cast(x, dtype)
 
 
+# Range's Tidx (no uint8, no bool: sequence_mask of uint8 lengths is refused, fuzz2 seed 20261130 #1036)
+_RANGE_TIDX = ("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint16", "uint32",
+               "uint64")
+_RANGE_KERNELS = ("bfloat16", "float16", "float32", "float64", "int32", "int64")   # its CPU kernels
+
+
 def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
     """`tf.range`: int32 for Python ints, float32 if any argument is a float."""
     if limit is None:
@@ -76,6 +82,13 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         for v in vals:      # TF converts each argument to dtype: 0.5 is refused for an integer range
             if not isinstance(v, Tensor) and not hasattr(v, "_as_tensor"):
                 convert.to_array(v, dt)
+    if dt.name not in _RANGE_TIDX:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(dt)} is not in the list "
+                                          "of allowed values: bfloat16, half, float, double, int8, int16, int32, int64, "
+                                          "uint16, uint32, uint64 [Op:Range]")
+    if dt.name not in _RANGE_KERNELS:
+        raise errors.NotFoundError(None, None, "Could not find device for node: {{node Range}} = "
+                                   f"Range[Tidx=DT_{dt.name.upper()}] [Op:Range]")
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
     if d == 0:
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")

@@ -81,7 +81,13 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
 def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: Any,
         attrs: dict | None = None) -> Any:
     """execute() after its dtype rule: for callers that checked the inputs themselves (the
-    arithmetic operators' fast path). Same forward, cast, tally, placement and observers."""
+    arithmetic operators' fast path). Same forward, cast, tally, placement and observers. In a
+    tf.function call being recorded, an op with a Grappler rewrite that applies runs as the
+    rewritten ops instead (OpDef.graph_rule, simdist.runtime.ops.grappler)."""
+    if op.graph_rule is not None and _current.ctx.recorder is not None:
+        rewritten = op.graph_rule(_current.ctx.recorder, tensors, attrs)
+        if rewritten is not None:
+            return rewritten
     out = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
     if op.num_outputs != 1:
         return _run_multi(op, tensors, arrays, out, dt, attrs)

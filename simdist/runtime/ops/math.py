@@ -507,7 +507,7 @@ def _extreme(fn: Any, lowest: bool) -> Any:
                 from simdist.runtime.ops.minmax_zeros import zero_signs
                 return zero_signs(v, axis, keepdims, out, lowest)
             return out
-        if v.dtype.kind == "f":
+        if dtypes.is_float_np(v.dtype):   # (bfloat16 too: np.iinfo refuses it)
             init: Any = -np.inf if lowest else np.inf
         else:
             info = np.iinfo(v.dtype)
