@@ -147,6 +147,13 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
       for dt in (np.float32, np.float64, np.float16)],
     ("traced-x-plus-zero-broadcast", "function.grappler-rewrites",
      _traced(lambda tf, x: x + tf.zeros([2, 3], x.dtype), np.array([-0.0, 0.0, 1.5], np.float32))),
+    ("traced-x-minus-zero", "function.grappler-rewrites",
+     _traced(lambda tf, x: [x - 0.0, x - tf.zeros_like(x), x - tf.zeros([2, 3], x.dtype)], np.array([-0.0, 0.0, 1.5], np.float32))),
+    *[(f"traced-zero-minus-y-{dt.__name__}", "function.grappler-rewrites",
+       _traced(lambda tf, x: [0.0 - x, tf.zeros_like(x) - x], np.array([0.0, -0.0, 1.5, np.inf], dt)))
+      for dt in (np.float32, np.float64)],
+    *[(f"traced-one-div-y-{dt.__name__}", "function.grappler-rewrites",
+       _traced(lambda tf, x: 1.0 / x, _vals(dt, 6))) for dt in (np.float64, np.float16)],
     ("traced-reciprocal-reciprocal", "function.grappler-rewrites",
      _traced(lambda tf, x: tf.math.reciprocal(tf.math.reciprocal(x)), _vals(np.float64, 7))),
 ]

@@ -60,7 +60,8 @@ def _uniform(v: np.ndarray) -> float | None:
 # --- arithmetic_optimizer.cc SqrtDivToRsqrtMulStage, constant_folding.cc ReduceDivToReciprocalMul
 def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """RealDiv/Div(x, y) of floats: y a constant -> Mul(x, Reciprocal(y)) (the reciprocal folded
-    in y's dtype); y = Sqrt(z) with no other consumer -> Mul(x, Rsqrt(z))."""
+    in y's dtype); x a constant of ones -> Reciprocal(y); y = Sqrt(z) with no other consumer ->
+    Mul(x, Rsqrt(z))."""
     from simdist.runtime.ops import dispatch, math, unary
     x, y = tensors
     if not (_is_float(x) and _is_float(y)):
@@ -68,6 +69,9 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     if _const_value(rec, y) is not None:
         r = dispatch.execute(unary.RECIPROCAL, (y,))
         return dispatch.execute(math.MUL, (x, r))
+    if _ones(_const_value(rec, x)) and y.shape.as_list() == list(np.broadcast_shapes(
+            tuple(x.shape.as_list()), tuple(y.shape.as_list()))):
+        return dispatch.execute(unary.RECIPROCAL, (y,))   # ones / y (SimplifyArithmeticOperations)
     node = rec.producer(y)
     if node is not None and node.op.name == "Sqrt" and rec.consumers(y) == 0:
         z = rec.input_tensor(node, 0)
@@ -121,16 +125,23 @@ def _log_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
 
 
 def _sub_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-    """Sub(Exp(x), 1) of floats, the constant of ones broadcasting to Exp(x)'s shape -> Expm1(x)."""
-    from simdist.runtime.ops import dispatch, special
+    """Sub of floats: Sub(Exp(x), 1), the constant of ones broadcasting to Exp(x)'s shape ->
+    Expm1(x) (ConvertExpm1Stage); Sub(x, zeros) -> x (broadcast to the output's shape) and
+    Sub(zeros, y) -> Neg(y) (constant_folding.cc SimplifyArithmeticOperations: `0.0 - 0.0` is
+    -0.0 inside tf.function)."""
+    from simdist.runtime.ops import array, dispatch, special, unary
     e, c = tensors
+    if not _is_float(e):
+        return None
+    out = list(np.broadcast_shapes(tuple(e.shape.as_list()), tuple(c.shape.as_list())))
     node = rec.producer(e)
-    if node is None or node.op.name != "Exp" or e.shape.as_list() != list(np.broadcast_shapes(
-            tuple(e.shape.as_list()), tuple(c.shape.as_list()))):
-        return None
-    if not _ones(_const_value(rec, c)):
-        return None
-    return dispatch.execute(special.EXPM1, (rec.input_tensor(node, 0),))
+    if node is not None and node.op.name == "Exp" and e.shape.as_list() == out and _ones(_const_value(rec, c)):
+        return dispatch.execute(special.EXPM1, (rec.input_tensor(node, 0),))
+    if _zeros(rec, c):
+        return array.identity(e) if e.shape.as_list() == out else array.broadcast_to(e, out)
+    if _zeros(rec, e) and c.shape.as_list() == out:
+        return dispatch.execute(unary.NEG, (c,))
+    return None
 
 
 # --- constant_folding.cc SimplifyArithmeticOperations: an addition of zeros forwards the other input
@@ -185,7 +196,8 @@ def _folded_first(rule: Any) -> Any:
     def guarded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         if all(rec.is_constant(t) for t in tensors):
             return None
-        return rule(rec, tensors, attrs)
+        with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
+            return rule(rec, tensors, attrs)
     guarded.__name__ = rule.__name__
     guarded.__doc__ = rule.__doc__
     return guarded
