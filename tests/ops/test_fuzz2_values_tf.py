@@ -77,6 +77,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.math.unsorted_segment_max(tf.constant([0.5, -1.0, 30.0], tf.bfloat16), [0, 0, 2], 4)),
     ("saturate-cast-to-bfloat16", "ops.bfloat16",
      lambda tf: tf.saturate_cast(tf.constant([1e39, -1e39, 0.25], tf.float64), tf.bfloat16)),
+    *[(f"{fn}-bfloat16-nan", "ops.bfloat16",
+       lambda tf, fn=fn: getattr(tf, fn)(tf.constant([[1.0, 2.5], [2.6, np.nan], [np.nan, -np.inf], [3e38, 0.5]], tf.bfloat16), axis=0))
+      for fn in ("argmin", "argmax")],
     ("reduce-max-empty-bfloat16", "ops.bfloat16", lambda tf: tf.reduce_max(tf.zeros([0], tf.bfloat16))),
     # -- linalg.trace: reduce_sum(matrix_diag_part(x), -1) (fuzz2 seed 5 #103)
     ("trace-rank3-float64", "ops.matrix-diag", lambda tf: tf.linalg.trace(tf.constant([[[-2.5], [1.5]]], tf.float64))),
@@ -100,6 +103,14 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # -- gradients: a bool gather's IndexedSlices refused by the conversion, an empty reverse recorded
     ("grad-gather-bool-variable", "ops.gather-gradient-indexed-slices",
      _grad_of(lambda tf, v: tf.gather(v, [0], axis=0), lambda tf: tf.Variable([False, True]))),
+    ("where-numpy-uint8-beside-variable", "ops.conversion",
+     _grad_of(lambda tf, v: tf.where(v > 1.5, np.uint8(3), v), lambda tf: tf.Variable([1.0, 2.0, 3.0]))),
+    ("where-variable-beside-numpy-uint8", "ops.conversion",
+     _grad_of(lambda tf, v: tf.where(v > 1.5, v, np.uint8(3)), lambda tf: tf.Variable([1.0, 2.0, 3.0]))),
+    ("grad-one-hot-times-variable", "ops.gradient-none-or-zeros",
+     _grad_of(lambda tf, v: tf.one_hot(tf.cast(v, tf.int32), 3) * v[0], lambda tf: tf.Variable([1.0, 2.0, 3.0]))),
+    ("grad-segment-max-of-sqrt", "ops.gradient-none-or-zeros",
+     _grad_of(lambda tf, v: tf.math.segment_max(tf.sqrt(v), [0, 0, 1]), lambda tf: tf.Variable([1.0, 2.0, 3.0]))),
     ("grad-reverse-empty-int-variable", "ops.gradient-none-or-zeros",
      _grad_of(lambda tf, v: tf.reverse(v, [0]), lambda tf: tf.Variable(tf.zeros([0], tf.int32)))),
     ("grad-reverse-empty-float-variable", "ops.gradient-none-or-zeros",
@@ -243,6 +254,12 @@ def test_bool_slices_conversion(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.conversion")
+@_cases("ops.conversion")
+def test_where_beside_a_variable(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.gradient-none-or-zeros")
 @_cases("ops.gradient-none-or-zeros")
 def test_empty_reverse_gradient(k: int, tf_results: dict[int, Any]) -> None:
@@ -285,7 +302,7 @@ def test_rewrites_switch_off() -> None:
 
 def test_every_case_has_a_test() -> None:
     tested = {"ops.packet-paths", "ops.bfloat16", "ops.matrix-diag", "ops.empty-inputs",
-              "ops.gather-gradient-indexed-slices", "ops.gradient-none-or-zeros", "ops.array-more",
+              "ops.gather-gradient-indexed-slices", "ops.gradient-none-or-zeros", "ops.array-more", "ops.conversion",
               "function.grappler-rewrites"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"

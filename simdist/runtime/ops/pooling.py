@@ -47,7 +47,7 @@ def _geometry(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int]
 
 
 def _lowest(dt: np.dtype) -> Any:
-    return -np.inf if dt.kind == "f" else np.iinfo(dt).min
+    return -np.inf if dtypes.is_float_np(dt) else np.iinfo(dt).min
 
 
 def _flat_windows(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], out_hw: Sequence[int],

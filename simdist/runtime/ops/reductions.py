@@ -118,7 +118,7 @@ def _arg(fn: Any, fill: float, name: str) -> Any:
         if v.shape[axis] == 0:
             raise errors.InvalidArgumentError(None, None, f"Reduction axis {axis} is empty in shape "
                                               f"{args.dims(v.shape)} [Op:{name}]")
-        if v.dtype.kind == "f":
+        if dtypes.is_float_np(v.dtype):   # (bfloat16 too: fuzz2 seed 20261130 #191)
             # Eigen's ArgMax/ArgMinTupleReducer starts from (index 0, lowest/highest finite value)
             # and takes an element only when it compares strictly beyond (or equal at a lower
             # index): a NaN is never taken, nor an infinity past the start, so both count as the
