@@ -63,6 +63,8 @@ def _vals(dt: Any, n: int, positive: bool = False) -> np.ndarray:
     return a.astype(dt)
 
 
+_MONO = np.array([[3.0, -1.0, np.nan, 2.0], [3.0, 3.0, -0.0, 0.0], [-np.inf, 5.0, 1.0, np.inf]], np.float32)
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # -- casts: uint64 (+inf, 2**64 and over give 2**63), uint32 packets through int32, bfloat16 packets
     *[(f"cast-{s}-to-{d}-n{n}", "ops.packet-paths", _cast(s, d, n))
@@ -111,6 +113,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _grad_of(lambda tf, v: tf.one_hot(tf.cast(v, tf.int32), 3) * v[0], lambda tf: tf.Variable([1.0, 2.0, 3.0]))),
     ("grad-segment-max-of-sqrt", "ops.gradient-none-or-zeros",
      _grad_of(lambda tf, v: tf.math.segment_max(tf.sqrt(v), [0, 0, 1]), lambda tf: tf.Variable([1.0, 2.0, 3.0]))),
+    *[(f"grad-saturate-cast-to-{d}", "ops.truncation",
+       _grad_of(lambda tf, v, d=d: tf.realdiv(tf.saturate_cast(v, getattr(tf, d)), np.float16(0.5)),
+                lambda tf: tf.Variable([1.0, np.nan, 3e38, -np.inf, 70000.0]))) for d in ("float64", "float16")],
     ("grad-reverse-empty-int-variable", "ops.gradient-none-or-zeros",
      _grad_of(lambda tf, v: tf.reverse(v, [0]), lambda tf: tf.Variable(tf.zeros([0], tf.int32)))),
     ("grad-reverse-empty-float-variable", "ops.gradient-none-or-zeros",
@@ -165,6 +170,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
       for dt in (np.float32, np.float64)],
     *[(f"traced-one-div-y-{dt.__name__}", "function.grappler-rewrites",
        _traced(lambda tf, x: 1.0 / x, _vals(dt, 6))) for dt in (np.float64, np.float16)],
+    *[(f"traced-monotonic-{k}", "function.grappler-rewrites", _traced(f, _MONO))
+      for k, f in (("min-sign-empty", lambda tf, a: tf.reduce_min(tf.sign(a[:, :0]), axis=1)),
+                   ("max-neg", lambda tf, a: tf.reduce_max(-a, axis=0)),
+                   ("argmax-neg", lambda tf, a: tf.argmax(-a, axis=1)),
+                   ("argmin-sqrt", lambda tf, a: tf.argmin(tf.sqrt(a), axis=0)),
+                   ("argmax-tanh", lambda tf, a: tf.argmax(tf.tanh(a * 100.0), axis=1)),
+                   ("max-relu", lambda tf, a: tf.reduce_max(tf.nn.relu(a), axis=1)),
+                   ("min-sigmoid-all", lambda tf, a: tf.reduce_min(tf.sigmoid(a))))],
+    ("traced-div-by-huge-constant", "function.grappler-rewrites",
+     _traced(lambda tf, a: a / tf.constant([[-3e38, 4.0, 5.0, 1e38]], tf.float32), _MONO)),
     ("traced-reciprocal-reciprocal", "function.grappler-rewrites",
      _traced(lambda tf, x: tf.math.reciprocal(tf.math.reciprocal(x)), _vals(np.float64, 7))),
 ]
@@ -260,6 +275,12 @@ def test_where_beside_a_variable(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.truncation")
+@_cases("ops.truncation")
+def test_saturate_cast_clips_with_clip_by_value(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.gradient-none-or-zeros")
 @_cases("ops.gradient-none-or-zeros")
 def test_empty_reverse_gradient(k: int, tf_results: dict[int, Any]) -> None:
@@ -302,7 +323,7 @@ def test_rewrites_switch_off() -> None:
 
 def test_every_case_has_a_test() -> None:
     tested = {"ops.packet-paths", "ops.bfloat16", "ops.matrix-diag", "ops.empty-inputs",
-              "ops.gather-gradient-indexed-slices", "ops.gradient-none-or-zeros", "ops.array-more", "ops.conversion",
+              "ops.gather-gradient-indexed-slices", "ops.gradient-none-or-zeros", "ops.array-more", "ops.conversion", "ops.truncation",
               "function.grappler-rewrites"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"

@@ -68,6 +68,8 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         return None
     if _const_value(rec, y) is not None:
         r = dispatch.execute(unary.RECIPROCAL, (y,))
+        if y.dtype is not dtypes.float16:
+            r = _daz(r)
         return dispatch.execute(math.MUL, (x, r))
     if _ones(_const_value(rec, x)) and y.shape.as_list() == list(np.broadcast_shapes(
             tuple(x.shape.as_list()), tuple(y.shape.as_list()))):
@@ -77,6 +79,21 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         z = rec.input_tensor(node, 0)
         return dispatch.execute(math.MUL, (x, dispatch.execute(unary.RSQRT, (z,))))
     return None
+
+
+def _daz(r: Tensor) -> Tensor:
+    """The folded reciprocal as the runtime multiplication reads it: TF's CPU kernels run with
+    denormals-are-zero, so a subnormal reciprocal (of a constant beyond 1/FLT_MIN: `x / -3e38`)
+    counts as a zero of its sign (fuzz2 seed 20261130 #1728). float16 is exempt: Eigen computes
+    half products in float32, where half subnormals are normal."""
+    from simdist.runtime.ops import array
+    v = np.asarray(r.numpy())
+    tiny = float(dtypes.finfo(v.dtype).tiny)
+    wide = v.astype(np.float64)
+    sub = (wide != 0) & (np.abs(wide) < tiny)
+    if not sub.any():
+        return r
+    return array.constant(np.where(sub, np.copysign(0.0, wide), wide).astype(v.dtype), dtype=r.dtype)
 
 
 # --- arithmetic_optimizer.cc ConvertPowStage
@@ -178,9 +195,48 @@ def _reciprocal_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return array.identity(rec.input_tensor(node, 0))
 
 
+# --- arithmetic_optimizer.cc OptimizeMaxOrMinOfMonotonicStage (op_types.cc IsElementWiseMonotonic)
+_NON_DECREASING = frozenset(("Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Elu", "Erf", "Exp", "Expm1", "Floor",
+                             "Log", "Log1p", "Relu", "Relu6", "Rint", "Selu", "Sigmoid", "Sign", "Sinh", "Softsign",
+                             "Softplus", "Sqrt", "Tanh"))
+_NON_INCREASING = frozenset(("Acos", "Erfc", "Neg", "Rsqrt"))
+_FLIP = {"Max": "Min", "Min": "Max", "ArgMax": "ArgMin", "ArgMin": "ArgMax"}
+
+
+def _monotonic_rule(name: str) -> Any:
+    """Max/Min/ArgMax/ArgMin(f(x)) with f elementwise monotonic and f(x) used by nothing else ->
+    f(Max/Min(x)) (Min/Max for a non-increasing f), ArgMax/ArgMin(x) (ArgMin/ArgMax): ties, NaN
+    positions and empty reductions follow x, not f(x) (`reduce_min(sign(empty))` is sign(+inf)
+    = 1 inside tf.function; fuzz2 seed 20261130 #1591). Relu/Relu6 of a BiasAdd are left for
+    the remapper's fusion, as TF does."""
+    def rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+        from simdist.runtime.ops import dispatch, math, reductions
+        (a,) = tensors[:1]
+        node = rec.producer(a)
+        if node is None or len(node.ins) != 1 or rec.consumers(a) != 0:
+            return None
+        inner = node.op.name
+        if inner not in _NON_DECREASING and inner not in _NON_INCREASING:
+            return None
+        if inner in ("Relu", "Relu6"):
+            below = rec.producer(rec.input_tensor(node, 0))
+            if below is not None and below.op.name in ("BiasAdd", "FusedBatchNorm", "FusedBatchNormV3"):
+                return None
+        ops = {"Max": math.MAX, "Min": math.MIN, "ArgMax": reductions.ARGMAX, "ArgMin": reductions.ARGMIN}
+        outer = ops[name if inner in _NON_DECREASING else _FLIP[name]]
+        r = dispatch.execute(outer, (rec.input_tensor(node, 0),) + tuple(tensors[1:]), attrs)
+        if name.startswith("Arg"):
+            return r
+        return dispatch.execute(node.op, (r,), node.attrs)
+    rule.__name__ = f"_monotonic_{name.lower()}"
+    return rule
+
+
 def _rules() -> dict[Any, Any]:
-    from simdist.runtime.ops import math, unary
-    return {math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _sub_rule,
+    from simdist.runtime.ops import math, reductions, unary
+    return {math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
+            reductions.ARGMAX: _monotonic_rule("ArgMax"), reductions.ARGMIN: _monotonic_rule("ArgMin"),
+            math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _sub_rule,
             math.ADD: _add_rule, unary.RECIPROCAL: _reciprocal_rule}
 
 
