@@ -82,6 +82,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"{fn}-bfloat16-nan", "ops.bfloat16",
        lambda tf, fn=fn: getattr(tf, fn)(tf.constant([[1.0, 2.5], [2.6, np.nan], [np.nan, -np.inf], [3e38, 0.5]], tf.bfloat16), axis=0))
       for fn in ("argmin", "argmax")],
+    ("sign-of-negative-zero-bfloat16", "ops.bfloat16",
+     lambda tf: tf.sign(tf.math.floormod(tf.constant([-1.0, 0.25, -0.0], tf.bfloat16), tf.constant([-1.0, 0.25, 2.0], tf.bfloat16)))),
     ("reduce-max-empty-bfloat16", "ops.bfloat16", lambda tf: tf.reduce_max(tf.zeros([0], tf.bfloat16))),
     # -- linalg.trace: reduce_sum(matrix_diag_part(x), -1) (fuzz2 seed 5 #103)
     ("trace-rank3-float64", "ops.matrix-diag", lambda tf: tf.linalg.trace(tf.constant([[[-2.5], [1.5]]], tf.float64))),

@@ -383,8 +383,10 @@ def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
     """The input signature of a call, as TF 2.21's tracing keys it, and its tensor arguments in
     order: each tensor by dtype, shape (and device: where simdist's inputs are copied from),
     Python scalars by value (equal values share a trace: 1, 1.0 and True, as on TF), lists,
-    tuples and PerReplica/Mirrored values by structure, dicts by their sorted keys. None when
-    an argument is anything else (the call then runs eagerly)."""
+    tuples and PerReplica/Mirrored values by structure, dicts by their sorted keys, plain
+    ResourceVariables by identity (each its own trace: TF shares one among variables of one
+    spec, with the same values). None when an argument is anything else (the call then runs
+    eagerly)."""
     leaves: list[Tensor] = []
 
     def sig(x: Any) -> Any:
@@ -400,6 +402,10 @@ def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
             return (t, tuple((k, sig(x[k])) for k in sorted(x)))
         if t is PerReplica or t is Mirrored:
             return (t, tuple(sig(v) for v in x._values))
+        if t is variables.ResourceVariable:
+            # a plain variable argument: read inside the call (a READ node of that variable), as
+            # TF captures its handle; keyed by the variable itself (which the graph keeps alive)
+            return ("var", id(x))
         raise NotRecordable(t.__name__)
 
     try:
