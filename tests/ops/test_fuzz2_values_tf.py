@@ -69,6 +69,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # -- casts: uint64 (+inf, 2**64 and over give 2**63), uint32 packets through int32, bfloat16 packets
     *[(f"cast-{s}-to-{d}-n{n}", "ops.packet-paths", _cast(s, d, n))
       for s in ("float64", "float32", "float16", "bfloat16") for d in ("uint64", "uint32") for n in (1, 8)],
+    *[(f"cast-nan-sign-to-uint32-n{n}", "ops.packet-paths",
+       lambda tf, n=n: tf.cast(tf.sign(tf.constant(([-3e38, np.nan, 0.0, 100.0, 3.0, -2.5] * 4)[:n], tf.float64)), tf.uint32))
+      for n in (2, 6, 24)],
     *[(f"cast-bfloat16-to-{d}-n{n}", "ops.packet-paths", _cast("bfloat16", d, n))
       for d in ("int8", "uint8", "int16", "uint16") for n in (1, 8)],
     # -- bfloat16 where the kernels asked NumPy's finfo (fuzz2 seed 5 #110, seed 20261130 #53, #97)

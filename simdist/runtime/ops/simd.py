@@ -68,26 +68,30 @@ def _is_float(a: np.ndarray) -> bool:
 
 
 def unsigned_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """A float-to-uint32/uint64 cast as TF 2.21's kernel computes it, where it is not NumPy's
-    `astype` (given as `out`): uint64 gives 2**63 for +inf and values of 2**64 and more (NumPy:
-    0), every element; uint32 packets (8 elements) convert to int32 with x86's truncation (NaN,
-    infinities and values outside int32 give INT32_MIN, 2**31 as uint32) and reinterpret it, the
-    scalar tail wraps as NumPy does. Clause ops.packet-paths (fuzz2 seed 7 #185)."""
+    """A float-to-uint32/uint64 cast as TF 2.21's kernel computes it, element by element
+    (NumPy's astype is no reference here: its result for NaN and out-of-range values depends
+    on the array's size and its SIMD loop). uint64: values in [2**63, 2**64) exactly, others
+    through int64 with x86's truncation (NaN, infinities and values outside give 2**63;
+    negative ones wrap). uint32: the scalar tail through int64 too, keeping the low 32 bits
+    (NaN and infinities give 0, 5e9 gives 705032704); packets of 8 elements through int32
+    (NaN, infinities and values outside int32 give 2**31). Clause ops.packet-paths (fuzz2
+    seed 7 #185, seed 20261130 #477)."""
     if not _is_float(a) or out.dtype.name not in ("uint32", "uint64"):
         return out
+    x = a.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        in64 = np.isfinite(x) & (x > -2.0 ** 63) & (x < 2.0 ** 63)
+        t64 = np.trunc(np.where(in64, x, 0.0))
     if out.dtype.name == "uint64":
-        big = a.astype(np.float64) >= 2.0 ** 64
-        if not big.any():
-            return out
-        out = out.copy() if not out.flags.writeable else out
-        out[big] = np.uint64(2 ** 63)
-        return out
+        high = np.isfinite(x) & (x >= 2.0 ** 63) & (x < 2.0 ** 64)
+        res = np.where(in64, t64.astype(np.int64).view(np.uint64), np.uint64(2 ** 63))
+        res = np.where(high, (np.where(high, x, 0.0) - 2.0 ** 63).astype(np.uint64) + np.uint64(2 ** 63), res)
+        return res.astype(np.uint64).reshape(a.shape)
+    res = np.where(in64, t64.astype(np.int64) % 2 ** 32, 0).astype(np.uint32)
     mask = packet_mask(a.shape, a.dtype, UINT32_CAST_LANES)
-    if mask is None:
-        return out
-    x = a[mask].astype(np.float64)
-    ok = np.isfinite(x) & (x > -2.0 ** 31 - 1) & (x < 2.0 ** 31)
-    i32 = np.where(ok, np.trunc(np.where(ok, x, 0.0)), -2.0 ** 31).astype(np.int64)
-    out = out.copy() if not out.flags.writeable else out
-    out[mask] = (i32 % 2 ** 32).astype(np.uint32)
-    return out
+    if mask is not None:
+        xp = x[mask]
+        ok = np.isfinite(xp) & (xp > -2.0 ** 31 - 1) & (xp < 2.0 ** 31)
+        i32 = np.where(ok, np.trunc(np.where(ok, xp, 0.0)), -2.0 ** 31).astype(np.int64)
+        res[mask] = (i32 % 2 ** 32).astype(np.uint32)
+    return res.reshape(a.shape)
