@@ -87,6 +87,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
       for fn in ("argmin", "argmax")],
     ("sign-of-negative-zero-bfloat16", "ops.bfloat16",
      lambda tf: tf.sign(tf.math.floormod(tf.constant([-1.0, 0.25, -0.0], tf.bfloat16), tf.constant([-1.0, 0.25, 2.0], tf.bfloat16)))),
+    *[(f"floor{k}-bfloat16", "ops.bfloat16",
+       lambda tf, f=f: f(tf)(tf.constant([-1.0, 1.0, -0.0, 5.5, -5.5, np.inf, -3.0, 7.0, 1e30], tf.bfloat16),
+                             tf.constant([1.0, -1.0, 2.0, -2.0, 2.0, 3.0, np.inf, -np.inf, 3.0], tf.bfloat16)))
+      for k, f in (("mod", lambda tf: tf.math.floormod), ("div", lambda tf: tf.math.floordiv))],
     ("reduce-max-empty-bfloat16", "ops.bfloat16", lambda tf: tf.reduce_max(tf.zeros([0], tf.bfloat16))),
     # -- linalg.trace: reduce_sum(matrix_diag_part(x), -1) (fuzz2 seed 5 #103)
     ("trace-rank3-float64", "ops.matrix-diag", lambda tf: tf.linalg.trace(tf.constant([[[-2.5], [1.5]]], tf.float64))),
@@ -135,6 +139,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("sequence-mask-huge", "ops.array-more", lambda tf: tf.sequence_mask(tf.constant([-1, 3, 2 ** 63 - 1], tf.int64))),
     ("sequence-mask-2-40", "ops.array-more", lambda tf: tf.sequence_mask(tf.constant([1, 2 ** 40], tf.int64))),
     ("sequence-mask-uint8", "ops.array-more", lambda tf: tf.sequence_mask(tf.constant(5, tf.uint8))),
+    ("traced-sequence-mask-uint8", "ops.array-more",
+     lambda tf: tf.function(lambda x: tf.sequence_mask(x))(tf.constant([[5], [2]], tf.uint8))),
+    ("traced-sequence-mask-int16", "ops.array-more",
+     lambda tf: tf.function(lambda x: tf.sequence_mask(x))(tf.constant([[5], [2]], tf.int16))),
     ("sequence-mask-int16", "ops.array-more", lambda tf: tf.sequence_mask(tf.constant([2, 3], tf.int16))),
     # -- Grappler's rewrites inside tf.function (function.grappler-rewrites)
     *[(f"traced-x-div-sqrt-y-{dt.__name__}-n{n}", "function.grappler-rewrites",

@@ -82,10 +82,11 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         for v in vals:      # TF converts each argument to dtype: 0.5 is refused for an integer range
             if not isinstance(v, Tensor) and not hasattr(v, "_as_tensor"):
                 convert.to_array(v, dt)
-    if dt.name not in _RANGE_TIDX:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(dt)} is not in the list "
-                                          "of allowed values: bfloat16, half, float, double, int8, int16, int32, int64, "
-                                          "uint16, uint32, uint64 [Op:Range]")
+    if dt.name not in _RANGE_TIDX:   # (inside tf.function: op_def_library's TypeError)
+        allowed = "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64"
+        raise trace_errors.not_allowed(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'Tidx' of {args.tf_name(dt)} is not in the list of allowed values: {allowed} "
+            "[Op:Range]"), "Range", dt, allowed)
     if dt.name not in _RANGE_KERNELS:
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node Range}} = "
                                    f"Range[Tidx=DT_{dt.name.upper()}] [Op:Range]")

@@ -86,6 +86,8 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
                 return fn(a, b)
         if b.dtype.kind == "f":
             return float_fn(a, b)
+        if b.dtype == dtypes.bfloat16._np:   # Eigen's functors through float (fuzz2 seed 20261130 #1657)
+            return float_fn(a.astype(np.float32), b.astype(np.float32)).astype(b.dtype)
         return fn(a, b)
     forward.__name__ = fn.__name__
     return forward
