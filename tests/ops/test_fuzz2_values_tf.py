@@ -125,6 +125,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"grad-saturate-cast-to-{d}", "ops.truncation",
        _grad_of(lambda tf, v, d=d: tf.realdiv(tf.saturate_cast(v, getattr(tf, d)), np.float16(0.5)),
                 lambda tf: tf.Variable([1.0, np.nan, 3e38, -np.inf, 70000.0]))) for d in ("float64", "float16")],
+    *[(f"grad-transpose-perm-{k}", "ops.gradient-none-or-zeros",
+       _grad_of(lambda tf, v, p=p: tf.transpose(v, perm=p) * 2.0, lambda tf: tf.Variable(tf.ones([1, 3, 2]))))
+      for k, p in (("negative", [-1, -2, -3]), ("mixed", [0, -1, 1]), ("reversed", [2, 1, 0]))],
     ("grad-reverse-empty-int-variable", "ops.gradient-none-or-zeros",
      _grad_of(lambda tf, v: tf.reverse(v, [0]), lambda tf: tf.Variable(tf.zeros([0], tf.int32)))),
     ("grad-reverse-empty-float-variable", "ops.gradient-none-or-zeros",

@@ -305,7 +305,14 @@ def _identity_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Transpose")
 def _transpose_grad(op: Any, grad: Any) -> list:
-    return [transpose(grad, tuple(int(i) for i in np.argsort(op.get_attr("perm"))))]
+    """TF's _TransposeGrad: the transpose by InvertPermutation(perm), whose kernel refuses a
+    negative entry (the forward accepts `perm=[-1, -2, -3]`; its gradient is InvalidArgumentError:
+    fuzz2 seed 20261130 #493)."""
+    perm = [int(i) for i in op.get_attr("perm")]
+    for i in perm:
+        if not 0 <= i < len(perm):
+            raise errors.InvalidArgumentError(None, None, f"{i} is not between 0 and {len(perm)} [Op:InvertPermutation]")
+    return [transpose(grad, tuple(int(i) for i in np.argsort(perm)))]
 
 
 @RegisterGradient("BroadcastTo")
