@@ -128,6 +128,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"grad-transpose-perm-{k}", "ops.gradient-none-or-zeros",
        _grad_of(lambda tf, v, p=p: tf.transpose(v, perm=p) * 2.0, lambda tf: tf.Variable(tf.ones([1, 3, 2]))))
       for k, p in (("negative", [-1, -2, -3]), ("mixed", [0, -1, 1]), ("reversed", [2, 1, 0]))],
+    *[(f"grad-bool-variable-{k}", "ops.gradient-none-or-zeros",
+       _grad_of(f, lambda tf: tf.Variable([True, False, False])))
+      for k, f in (("concat-one", lambda tf, v: tf.concat([v], axis=-1)), ("concat-two", lambda tf, v: tf.concat([v, v], 0)),
+                   ("identity", lambda tf, v: tf.identity(v)), ("read", lambda tf, v: tf.convert_to_tensor(v)))],
     ("grad-reverse-empty-int-variable", "ops.gradient-none-or-zeros",
      _grad_of(lambda tf, v: tf.reverse(v, [0]), lambda tf: tf.Variable(tf.zeros([0], tf.int32)))),
     ("grad-reverse-empty-float-variable", "ops.gradient-none-or-zeros",
