@@ -50,7 +50,7 @@ class DType:
 
     def _limit(self, word: str, attr: str) -> Any:
         if self.kind == "f":
-            return getattr((ml_dtypes.finfo if self is bfloat16 else np.finfo)(self._np), attr)
+            return getattr(finfo(self._np), attr)
         if self.kind in "iu":
             return int(getattr(np.iinfo(self._np), attr))
         raise TypeError(f"Cannot find {word} value of <dtype: '{self.name}'> with type <dtype: '{self.name}'>.")
@@ -151,3 +151,15 @@ def infer_dtype(value: Any) -> DType:
             return bool_
         return int32
     raise TypeError(f"Cannot infer a dtype for {type(value).__name__} value {value!r}")
+
+
+def finfo(dt: Any) -> Any:
+    """np.finfo of a NumPy float dtype, ml_dtypes' for bfloat16 (np.finfo refuses it: ValueError)."""
+    d = np.dtype(dt)
+    return ml_dtypes.finfo(d) if d == ml_dtypes.bfloat16 else np.finfo(d)
+
+
+def is_float_np(dt: Any) -> bool:
+    """Whether a NumPy dtype is a float one (NumPy's kind "f", or ml_dtypes' bfloat16, kind "V")."""
+    d = np.dtype(dt)
+    return d.kind == "f" or d == ml_dtypes.bfloat16

@@ -37,7 +37,9 @@ class IndexedSlices:
         if self.dense_shape is None:
             raise ValueError("Tensor conversion requested for IndexedSlices without dense_shape: "
                              f"{self.values!r}")
-        from simdist.runtime.ops import array
+        from simdist.runtime.ops import array, scatter
+        if self.values.dtype.is_bool:   # UnsortedSegmentSum's T has no bool: InvalidArgumentError (fuzz2 seed 5 #65)
+            scatter._SEGMENT_RULE((self.values.dtype,), None)
         return array.scatter_rows(self.values, self.indices, self.dense_shape)
 
     def __neg__(self) -> "IndexedSlices":

@@ -20,6 +20,18 @@ from typing import Any
 import numpy as np
 import pytest
 
+
+@pytest.fixture(autouse=True)
+def _without_grappler_rewrites():
+    """These tests check that a replay computes what the Python computes eagerly: Grappler's
+    value-changing rewrites (simdist.runtime.ops.grappler, checked against TF 2.21 in
+    tests/ops/test_fuzz2_values_tf.py) are off while they record."""
+    from simdist.runtime.ops import grappler
+    old = grappler.set_enabled(False)
+    yield
+    grappler.set_enabled(old)
+
+
 N, BATCH, EPOCHS = 70, 32, 2
 STRATEGIES = ("default", "mirrored2", "mirrored4", "central_storage2")
 

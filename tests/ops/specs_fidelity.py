@@ -63,8 +63,8 @@ SPECS: list[OpSpec] = [
     OpSpec("realdiv", lambda tf, x, y: tf.realdiv(x, y), _inputs(rand((2, 3)), lambda rng, dt: away_from(
         rand((2, 3))(rng, dt), gap=0.3)), ("RealDiv",), np.true_divide, diff=(0, 1)),
     OpSpec("saturate_cast[float to float]", lambda tf, x: tf.dtypes.saturate_cast(x, x.dtype),
-           _inputs(rand((2, 3))), ("Minimum", "Maximum"), lambda x: x, fd=False,
-           notes="clip_by_value's gradient at the dtype's limits; values inside: identity"),
+           _inputs(rand((2, 3))), ("ClipByValue",), lambda x: x, diff=(0,),
+           notes="the ClipByValue op between the dtype's limits: values and gradient the identity's"),
     OpSpec("linalg.diag_part", lambda tf, x: tf.linalg.diag_part(x), _inputs(rand((2, 3, 4))),
            ("MatrixDiagPartV3", "MatrixDiagV3"), _diag_part_ref),
     OpSpec("linalg.diag_part[band]", lambda tf, x: tf.linalg.diag_part(x, k=(-1, 1)), _inputs(rand((3, 4))),

@@ -20,6 +20,18 @@ import pytest
 
 import tf_workers
 
+
+@pytest.fixture(autouse=True)
+def _without_grappler_rewrites():
+    """These tests check that a replay computes what the Python computes eagerly: Grappler's
+    value-changing rewrites (simdist.runtime.ops.grappler, checked against TF 2.21 in
+    tests/ops/test_fuzz2_values_tf.py) are off while they record."""
+    from simdist.runtime.ops import grappler
+    old = grappler.set_enabled(False)
+    yield
+    grappler.set_enabled(old)
+
+
 HAS_TF = importlib.util.find_spec("tensorflow") is not None
 
 

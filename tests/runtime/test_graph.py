@@ -21,6 +21,18 @@ from simdist.runtime import graph, uniform
 from graph_helpers import N, assert_same, run
 from ps_helpers import coordinator, pss
 
+
+@pytest.fixture(autouse=True)
+def _without_grappler_rewrites():
+    """These tests check that a replay computes what the Python computes eagerly: Grappler's
+    value-changing rewrites (simdist.runtime.ops.grappler, checked against TF 2.21 in
+    tests/ops/test_fuzz2_values_tf.py) are off while they record."""
+    from simdist.runtime.ops import grappler
+    old = grappler.set_enabled(False)
+    yield
+    grappler.set_enabled(old)
+
+
 def _dense() -> tuple[Any, dict[str, Any]]:
     """The benchmark's step: matmul, bias, a folded constant, a deduplicated reduce_sum."""
     w = tf.Variable(tf.zeros([16, 8]), name="w")
@@ -324,6 +336,7 @@ sys.path.insert(0, {tests!r})
 from simdist import tf
 from graph_helpers import N, assert_same, run
 from ps_helpers import coordinator, pss
+
 s = pss(workers=2, ps=1)
 with s.scope():
     v = tf.Variable(0.0)

@@ -21,6 +21,18 @@ from simdist import tf
 from simdist.runtime import graph, uniform
 from graph_helpers import assert_same, run
 
+
+@pytest.fixture(autouse=True)
+def _without_grappler_rewrites():
+    """These tests check that a replay computes what the Python computes eagerly: Grappler's
+    value-changing rewrites (simdist.runtime.ops.grappler, checked against TF 2.21 in
+    tests/ops/test_fuzz2_values_tf.py) are off while they record."""
+    from simdist.runtime.ops import grappler
+    old = grappler.set_enabled(False)
+    yield
+    grappler.set_enabled(old)
+
+
 pytestmark = pytest.mark.clause("function.graph-rewrites")
 S = [64, 64]     # 4,096 elements: over uniform.MIN_ELEMENTS
 

@@ -8,7 +8,8 @@ parameters, see simdist/tf/_function.py): the first call runs eagerly while a `R
 each op; later calls replay the recorded ops on NumPy arrays, without the facade's per-op
 Python work. A replay computes exactly what the eager call would (the same NumPy calls
 on the same inputs, the same variable reads and writes in the same order, the same FLOP tally),
-so values, traffic and simulated time are bit-identical to running the Python again.
+so values, traffic and simulated time are bit-identical to running the Python again
+(within a tf.function: Grappler's rewrites, below, apply to the recording call as well).
 
 The recorder is an observer of the op dispatch (simdist.runtime.ops.dispatch): every op of the
 registry is recorded with its attributes, as are variable reads and assigns of plain variables
@@ -39,7 +40,10 @@ every replay. A `strategy.run` inside is recorded replica by replica as it ran (
 greenlets switch at each collective), its all-reduce as one node whose result every replica
 shares.
 
-Graph optimisations, as TF's grappler does them, none of which changes a value: ops whose
+Grappler's value-changing rewrites (`x / sqrt(y)` as `x * rsqrt(y)` and their like) are rules
+on the ops (simdist.runtime.ops.grappler) that dispatch asks while a call records, so what is
+recorded is already the rewritten graph. Graph optimisations of the recording, as TF's grappler
+does them, none of which changes a value: ops whose
 inputs are all constants are folded (`tf.ones`), identical pure ops on the same inputs are
 computed once, and pure ops whose results nobody uses are dropped; elementwise ops on uniform
 values (`tf.ones(shape) + scalar`) replay on their one element where every consumer allows it,

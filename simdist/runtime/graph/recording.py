@@ -34,6 +34,7 @@ class Recorder(execution.Interpreter):
         # constants and shapes only), so Python may read it (see is_constant)
         self.static: list[bool] = []
         self.slot_of: dict[int, int] = {}     # id(tensor) -> node index (tensors kept in `keep`)
+        self.tensor_at: dict[int, Any] = {}   # node index -> its tensor (the inverse of slot_of)
         self.keep: list[Any] = []
         self.created = 0                      # Tensor.__init__ calls while recording
         self.expected = 0                     # ... of which the recorded ops account for
@@ -86,7 +87,32 @@ class Recorder(execution.Interpreter):
         if out is not None:
             self.slot_of[id(out)] = i
             self.keep.append(out)
+            self.tensor_at[i] = out
         return i
+
+    # --- what Grappler's rewrites ask (simdist.runtime.ops.grappler) ----------------------------
+    def producer(self, t: Tensor) -> Node | None:
+        """The recorded op node whose output t is (None: a constant, a read, an argument)."""
+        i = self.slot_of.get(id(t))
+        if i is None:
+            return None
+        n = self.nodes[i]
+        return n if n.kind == PURE and n.op is not None else None
+
+    def consumers(self, t: Tensor) -> int:
+        """How many recorded nodes so far take t as an input, or the output of an identical op
+        on the same inputs (which TF's common-subexpression elimination merges with it first)."""
+        i = self.slot_of.get(id(t))
+        if i is None:
+            return 0
+        n0 = self.nodes[i]
+        same = {j for j, n in enumerate(self.nodes) if j == i or (n.kind == PURE and not n.stateful and
+                                                                   n.key == n0.key and n.ins == n0.ins)}
+        return sum(1 for n in self.nodes if any(j in same for j in n.ins))
+
+    def input_tensor(self, node: Node, k: int) -> Tensor:
+        """The tensor of input k of a recorded node (its own traced tensor)."""
+        return self.tensor_at[node.ins[k]]
 
     def ref(self, t: Tensor) -> int:
         """The node of a tensor: a recorded op's output, else a constant captured from outside."""
@@ -367,8 +393,10 @@ def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
     """The input signature of a call, as TF 2.21's tracing keys it, and its tensor arguments in
     order: each tensor by dtype, shape (and device: where simdist's inputs are copied from),
     Python scalars by value (equal values share a trace: 1, 1.0 and True, as on TF), lists,
-    tuples and PerReplica/Mirrored values by structure, dicts by their sorted keys. None when
-    an argument is anything else (the call then runs eagerly)."""
+    tuples and PerReplica/Mirrored values by structure, dicts by their sorted keys, plain
+    ResourceVariables by identity (each its own trace: TF shares one among variables of one
+    spec, with the same values). None when an argument is anything else (the call then runs
+    eagerly)."""
     leaves: list[Tensor] = []
     try:
         key = (_sig(args, leaves), _sig(kwargs, leaves))
@@ -393,6 +421,10 @@ def _sig(x: Any, leaves: list[Tensor]) -> Any:
         return (t, tuple((k, _sig(x[k], leaves)) for k in sorted(x)))
     if t is PerReplica or t is Mirrored:
         return (t, tuple(_sig(v, leaves) for v in x._values))
+    if t is variables.ResourceVariable:
+        # a plain variable argument: read inside the call (a READ node of that variable), as
+        # TF captures its handle; keyed by the variable itself (which the graph keeps alive)
+        return ("var", id(x))
     raise NotRecordable(t.__name__)
 
 

@@ -36,3 +36,6 @@ from simdist.runtime.ops.generators import eye, linspace, meshgrid, one_hot, seq
 from simdist.runtime.ops import random  # noqa: F401
 from simdist.runtime.ops import bitwise  # noqa: F401  (installs &, |, ^, ~ on tensors)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
+from simdist.runtime.ops import grappler as _grappler
+
+_grappler.install()   # Grappler's rewrites, asked while a tf.function call is recorded

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import array, dispatch, math, trace_errors, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
@@ -91,8 +91,8 @@ def _sigmoid(a: np.ndarray) -> np.ndarray:
 def _softplus(a: np.ndarray) -> np.ndarray:
     """TF's kernel: x above -threshold, exp(x) below threshold, log1p(exp(x)) between
     (threshold = log(eps) + 2)."""
-    threshold = np.log(np.finfo(a.dtype).eps) + 2
-    with np.errstate(over="ignore"):
+    threshold = np.log(dtypes.finfo(a.dtype).eps) + 2
+    with np.errstate(over="ignore", invalid="ignore"):
         e = np.exp(a)
         return np.where(a > -threshold, a, np.where(a < threshold, e, np.log1p(e))).astype(a.dtype, copy=False)
 

@@ -65,6 +65,8 @@ def _cast(x: Tensor, dtype: Any) -> Tensor:
     return math.cast(x, dtype)
 
 
+
+
 def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
     """`tf.range`: int32 for Python ints, float32 if any argument is a float."""
     if limit is None:
@@ -445,8 +447,8 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
     ts = matching_list(values, "ConcatV2", "values")
     if not ts:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
-    if len(ts) == 1:
-        return ts[0]
+    if len(ts) == 1:   # array_ops.concat's degenerate case: identity(values[0]), an Identity op
+        return identity(ts[0])   # (a bool variable's gradient through it is zeros: fuzz2 seed 20261130 #1871)
     return dispatch.execute(CONCAT, ts, {"axis": int(axis)})
 
 

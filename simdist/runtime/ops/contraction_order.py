@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.runtime import dtypes
+
 __all__ = ["needs_order", "ordered_matmul"]
 
 
@@ -35,7 +37,7 @@ def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
         return False   # oneDNN's matrix-vector kernel: another order, not modelled (BLAS's is closer)
     ax, ay = float(np.max(np.abs(x))), float(np.max(np.abs(y)))   # NaN or inf when an operand holds one
     bound = ax * ay * x.shape[-1]
-    return not bound < float(np.finfo(x.dtype).max) / 4
+    return not bound < float(dtypes.finfo(x.dtype).max) / 4
 
 
 def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:

@@ -89,7 +89,13 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     """execute() after its dtype rule: for callers that checked the inputs themselves (the
     arithmetic operators' fast path). Same forward, cast, tally, placement and observers.
     Subnormal floats are treated as the op's kernel treats them (`OpDef.subnormals`, clause
-    ops.subnormals): read as zeros and flushed from results, or kept and their mark passed on."""
+    ops.subnormals): read as zeros and flushed from results, or kept and their mark passed on.
+    In a tf.function call being recorded, an op with a Grappler rewrite that applies runs as the
+    rewritten ops instead (OpDef.graph_rule, simdist.runtime.ops.grappler)."""
+    if op.graph_rule is not None and _current.ctx.recorder is not None:
+        rewritten = op.graph_rule(_current.ctx.recorder, tensors, attrs)
+        if rewritten is not None:
+            return rewritten
     rule = op.subnormals
     marked = False
     for x in tensors:

@@ -206,10 +206,13 @@ def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = F
 
 
 def trace(x: Any, name: str | None = None) -> Tensor:
-    """`tf.linalg.trace`: the sum of each innermost matrix's diagonal (einsum '...ii->...';
-    TF sums a MatrixDiagPart: same value and gradient)."""
-    from simdist.runtime.ops.einsum import einsum
-    return einsum("...ii->...", x)
+    """`tf.linalg.trace`: the sum of each innermost matrix's diagonal, as TF computes it
+    (linalg_ops.trace: reduce_sum(matrix_diag_part(x), -1)), so non-square matrices take their
+    leading diagonal and MatrixDiagPart's rank check applies (an einsum '...ii->...' refused
+    non-square matrices: fuzz2 seed 5 #103, clause ops.matrix-diag)."""
+    from simdist.runtime.ops.diag import diag_part
+    from simdist.runtime.ops.math import reduce_sum
+    return reduce_sum(diag_part(x), -1)
 
 
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:

@@ -59,7 +59,7 @@ def _float_floordiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if q.dtype in (np.float32, np.float64) and q.size:
             # TF's CPU kernels run with flush-to-zero: a subnormal quotient is ±0 before the floor
             # (-1e-30 // 1e10 is -0.0 there, -1.0 in NumPy)
-            tiny = np.finfo(q.dtype).tiny
+            tiny = dtypes.finfo(q.dtype).tiny
             q = np.where(np.abs(q) < tiny, np.copysign(np.zeros((), q.dtype), q), q)
         return np.floor(q)
 
@@ -87,6 +87,8 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
                 return fn(a, b)
         if b.dtype.kind == "f":
             return float_fn(a, b)
+        if b.dtype == dtypes.bfloat16._np:   # Eigen's functors through float (fuzz2 seed 20261130 #1657)
+            return float_fn(a.astype(np.float32), b.astype(np.float32)).astype(b.dtype)
         return fn(a, b)
     forward.__name__ = fn.__name__
     return forward
@@ -449,12 +451,12 @@ CAST = unary_op("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("D
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         out = a.astype(dt._np)
-    if a.dtype.kind == "f" and dt._np.itemsize <= 2 and dt._np.kind in "iu":
-        from simdist.runtime.ops.simd import narrow_cast
-        out = narrow_cast(a, out)   # packets saturate, the scalar tail wraps (ops.cast-saturation)
-    elif a.dtype.kind == "f" and dt._np.kind == "u" and dt._np.itemsize >= 4:
-        from simdist.runtime.ops.simd import unsigned_cast
-        out = unsigned_cast(a, out)
+    if (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and dt._np.kind in "iu":
+        from simdist.runtime.ops.simd import narrow_cast, unsigned_cast
+        if dt._np.itemsize <= 2:
+            out = narrow_cast(a, out)   # packets saturate, the scalar tail wraps (ops.packet-paths)
+        elif dt._np.kind == "u":
+            out = unsigned_cast(a, out)  # uint64: +inf -> 2**63; uint32 packets through int32
     return out
 
 
@@ -542,7 +544,7 @@ def _extreme(fn: Any, lowest: bool) -> Any:
                 from simdist.runtime.ops.minmax_zeros import zero_signs
                 return zero_signs(v, axis, keepdims, out, lowest)
             return out
-        if v.dtype.kind == "f":
+        if dtypes.is_float_np(v.dtype):   # (bfloat16 too: np.iinfo refuses it)
             init: Any = -np.inf if lowest else np.inf
         else:
             info = np.iinfo(v.dtype)
@@ -667,6 +669,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
             text = trace_errors.broadcast_text(cs, xs)
         raise trace_errors.shape_error(f"condition {args.dims(cs)}, then {args.dims(xs)}, and else {args.dims(ys)} "
                                        "must be broadcastable [Op:SelectV2]", text, "SelectV2", (cs, xs, ys)) from None
+    _check_beside_variable(x, y)   # a NumPy x beside a variable y: ValueError (fuzz2 seed 7 #198)
     if isinstance(y, Tensor) and not isinstance(x, Tensor):   # the first tensor of x, y sets the dtype
         yt = y                                                 # (TF's args_to_matching_eager)
         xt = _operand(x, yt.dtype)

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import (check_data_format, normalize_padding, scatter_windows, spatial_sequence,
@@ -47,7 +47,7 @@ def _geometry(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int]
 
 
 def _lowest(dt: np.dtype) -> Any:
-    return -np.inf if dt.kind == "f" else np.iinfo(dt).min
+    return -np.inf if dtypes.is_float_np(dt) else np.iinfo(dt).min
 
 
 def _flat_windows(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], out_hw: Sequence[int],
@@ -85,7 +85,7 @@ def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explici
     flat = _flat_windows(x, ksize, strides, out_hw, pads, _lowest(x.dtype))
     if flat.dtype.kind != "f" and flat.dtype.name != "bfloat16":
         return np.max(flat, axis=3)
-    lowest = np.finfo(flat.dtype).min
+    lowest = dtypes.finfo(flat.dtype).min
     return np.fmax(np.fmax.reduce(flat, axis=3), flat.dtype.type(lowest))
 
 

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from simdist.runtime import dtypes
+
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
 
 __all__ = ["eigen_prod", "eigen_half_sum", "eigen_sum", "sum_needs_order"]
@@ -103,7 +105,7 @@ def sum_needs_order(v: np.ndarray, out: np.ndarray | None = None) -> bool:
     if v.dtype.name not in ("float32", "float64") or not v.size:
         return False
     big = float(np.max(np.abs(v)))   # NaN or inf when v holds one
-    if not big * v.size < float(np.finfo(v.dtype).max) / 2:
+    if not big * v.size < float(dtypes.finfo(v.dtype).max) / 2:
         return True
     return out is not None and v.size <= _CANCEL_SIZE and bool(np.any(np.abs(out) * _CANCEL[v.dtype.name] < big))
 

@@ -120,12 +120,12 @@ def _arg(fn: Any, fill: float, name: str) -> Any:
         if v.shape[axis] == 0:
             raise errors.InvalidArgumentError(None, None, f"Reduction axis {axis} is empty in shape "
                                               f"{args.dims(v.shape)} [Op:{name}]")
-        if v.dtype.kind == "f":
+        if dtypes.is_float_np(v.dtype):   # (bfloat16 too: fuzz2 seed 20261130 #191)
             # Eigen's ArgMax/ArgMinTupleReducer starts from (index 0, lowest/highest finite value)
             # and takes an element only when it compares strictly beyond (or equal at a lower
             # index): a NaN is never taken, nor an infinity past the start, so both count as the
             # start's value (argmin([nan, FLT_MAX, FLT_MAX]) is 0, argmax([-inf, -inf]) is 0)
-            limit = np.finfo(v.dtype).min if fill < 0 else np.finfo(v.dtype).max
+            limit = dtypes.finfo(v.dtype).min if fill < 0 else dtypes.finfo(v.dtype).max
             beyond = np.isnan(v) | (v < limit if fill < 0 else v > limit)
             if beyond.any():
                 v = np.where(beyond, limit, v)
@@ -322,7 +322,7 @@ def _cumulative_logsumexp(x: np.ndarray, axis: int, exclusive: bool, reverse: bo
         for i in range(v.shape[0]):
             mi = np.where(v[i] < acc, v[i], acc)
             ma = np.where(acc < v[i], v[i], acc)
-            acc = np.where(ma < _lowest(v.dtype), ma, np.log1p(np.exp(mi - ma)) + ma).astype(v.dtype)
+            acc = np.where(ma < dtypes.finfo(v.dtype).min, ma, np.log1p(np.exp(mi - ma)) + ma).astype(v.dtype)
             out[i] = acc
     out = np.moveaxis(out, 0, axis)
     if exclusive:

@@ -156,7 +156,7 @@ class OpDef:
     """
 
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
-                 "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals")
+                 "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals", "graph_rule")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
@@ -186,6 +186,9 @@ class OpDef:
         self.bound = bound
         self.tape_replay = tape_replay
         self.subnormals: Any = subnormals if subnormals is not None else _subnormals.rule_for(name, kind)
+        # graph_rule(recorder, tensors, attrs) -> Tensor or None: Grappler's rewrite of this op in
+        # a recorded tf.function call (simdist.runtime.ops.grappler), None when it does not apply
+        self.graph_rule: Callable[..., Any] | None = None
 
     def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:
         """(FLOPs, bytes read, bytes written) of one run on `arrays` giving `out` (an array, or a

@@ -54,6 +54,11 @@ def _check_nd(idx: np.ndarray, shape: tuple[int, ...], what: str, opname: str) -
 
 # --- gather_nd ------------------------------------------------------------------------------------------------
 def _gather_nd(p: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """GatherNd's CPU kernel (gather_nd_op.cc DoGatherNd): an empty params with any slice
+    requested is refused before the indices are checked (fuzz2 seed 4 #286)."""
+    if p.size == 0 and int(np.prod(idx.shape[:-1], dtype=np.int64)) > 0:
+        raise errors.InvalidArgumentError(None, None, "Requested more than 0 entries, but params is empty.  Params "
+                                          f"shape: [{','.join(map(str, p.shape))}] [Op:GatherNd]")
     return p[_check_nd(idx, p.shape, "param shape", "GatherNd")]
 
 

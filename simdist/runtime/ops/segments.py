@@ -31,9 +31,8 @@ _UFUNC = {"max": np.maximum, "min": np.minimum, "prod": np.multiply, "mean": np.
 
 def _extreme(dt: np.dtype, kind: str, finite: bool) -> Any:
     """The start of a max (lowest) or min (highest) reduction: ±inf, or the finite limit."""
-    if dt.kind == "f" or dt.name == "bfloat16":
-        import ml_dtypes   # (NumPy's finfo does not know bfloat16)
-        info = ml_dtypes.finfo(dt)
+    if dtypes.is_float_np(dt):
+        info = dtypes.finfo(dt)
         return (info.min if kind == "max" else info.max) if finite else (-np.inf if kind == "max" else np.inf)
     info = np.iinfo(dt)
     return info.min if kind == "max" else info.max

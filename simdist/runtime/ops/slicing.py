@@ -125,11 +125,11 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa
     for i, k in enumerate(m):
         if k < 0:
             raise errors.InvalidArgumentError(None, None, f"Expected multiples[{i}] >= 0, but got {k} [Op:Tile]")
-    if t.dtype is dtypes.uint16 and any(k != 1 for k in m) and all(k and d for k, d in zip(m, t.shape.as_list())):
-        # TF 2.21's TileOp has no uint16 case: it returns the input for all-one multiples and an
-        # empty output before its dtype switch, and refuses uint16 there (tf.repeat tiles too)
-        raise errors.UnimplementedError(None, None, "TileOp : The input data type is not supported, DataType : uint16 "
-                                                    "[Op:Tile]")
+    if t.dtype is dtypes.uint16 and any(k != 1 for k in m) and t.shape.num_elements() and all(m):
+        # TileOp's kernel has no uint16 case; it returns a scalar, an unchanged shape and an empty
+        # output before it looks (fuzz2 seed 7 #190, clause ops.array-more)
+        raise errors.UnimplementedError(None, None, "TileOp : The input data type is not supported, DataType : uint16, "
+                                        f"Dimension : {t.ndim} [Op:Tile]")
     return dispatch.execute(TILE, (t,), {"multiples": m})
 
 
@@ -256,7 +256,10 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {args.tf_name(ax.dtype)} is not in "
                                           "the list of allowed values: int32, int64 [Op:ReverseV2]")
     if t.shape.num_elements() == 0:
-        return t   # ReverseV2's kernel returns an empty input before it checks the axes (TF 2.21)
+        # ReverseV2's kernel returns an empty input before it checks the axes (TF 2.21), as the
+        # op's output (recorded: the gradient of an integer variable's reverse is None, not the
+        # read's ones: fuzz2 seed 5 #107)
+        return dispatch.execute(REVERSE, (t,), {"axis": ()})
     dims = dispatch.static_value(ax)
     if dims.ndim != 1:
         raise errors.InvalidArgumentError(None, None, f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]")

@@ -1,0 +1,268 @@
+"""Grappler's value-changing rewrites, as rules on the ops they rewrite (clause
+function.grappler-rewrites).
+
+TF 2.21 runs every tf.function graph through Grappler before the first call, so its values can
+differ from the same Python run eagerly: `x / sqrt(y)` becomes `x * rsqrt(y)`, a division by a
+constant becomes a multiplication by its reciprocal, `pow(x, 2)` becomes `square(x)`, and so on
+(tensorflow/core/grappler/optimizers/arithmetic_optimizer.cc and constant_folding.cc). simdist
+records a tf.function's ops as its first call runs them (simdist.runtime.graph), so a rule here
+is asked, while a call is recorded, whether it rewrites the op about to run; when it does, the
+rewritten ops run instead and are what the recording holds, so the first call and every replay
+compute what TF's optimized graph computes. Eager ops (no recorder) never ask.
+
+"Constant" is the recorder's: a value that is the same in every replay (a literal, a captured
+tensor, or computed from those), which is what TF's constant folding turns into a Const node
+before these rewrites look. A rule that needs an intermediate to have no other consumer (TF
+rewrites it in place) sees the consumers recorded so far: a later use, or the intermediate being
+returned, is not known when the rule runs (a limit: TF would then keep the division).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["install", "enabled", "set_enabled"]
+
+# SIMDIST_GRAPPLER=0 records tf.function calls without these rewrites: traced calls then compute
+# exactly what their Python computes eagerly (the replay machinery's own tests compare the two).
+enabled = os.environ.get("SIMDIST_GRAPPLER", "1") != "0"
+
+_FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
+
+
+def _is_float(t: Tensor) -> bool:
+    return t.dtype in _FLOATS
+
+
+def _const_value(rec: Any, t: Tensor) -> np.ndarray | None:
+    """t's value when TF's constant folding would have made it a Const node, else None."""
+    if not rec.is_constant(t):
+        return None
+    from simdist.runtime.ops import dispatch
+    return np.asarray(dispatch.raw(t))
+
+
+def _uniform(v: np.ndarray) -> float | None:
+    """The one value every element of a constant holds (ConvertPowStage's check), else None."""
+    if v.size == 0:
+        return None
+    flat = v.reshape(-1).astype(np.float64)
+    first = flat[0]
+    return float(first) if bool(np.all(flat == first)) else None
+
+
+# --- arithmetic_optimizer.cc SqrtDivToRsqrtMulStage, constant_folding.cc ReduceDivToReciprocalMul
+def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """RealDiv/Div(x, y) of floats: y a constant -> Mul(x, Reciprocal(y)) (the reciprocal folded
+    in y's dtype); x a constant of ones -> Reciprocal(y); y = Sqrt(z) with no other consumer ->
+    Mul(x, Rsqrt(z))."""
+    from simdist.runtime.ops import dispatch, math, unary
+    x, y = tensors
+    if not (_is_float(x) and _is_float(y)):
+        return None
+    if _const_value(rec, y) is not None:
+        r = dispatch.execute(unary.RECIPROCAL, (y,))
+        if y.dtype is not dtypes.float16:
+            r = _daz(r)
+        return dispatch.execute(math.MUL, (x, r))
+    if _ones(_const_value(rec, x)) and y.shape.as_list() == list(np.broadcast_shapes(
+            tuple(x.shape.as_list()), tuple(y.shape.as_list()))):
+        return dispatch.execute(unary.RECIPROCAL, (y,))   # ones / y (SimplifyArithmeticOperations)
+    node = rec.producer(y)
+    if node is not None and node.op.name == "Sqrt" and rec.consumers(y) == 0:
+        z = rec.input_tensor(node, 0)
+        return dispatch.execute(math.MUL, (x, dispatch.execute(unary.RSQRT, (z,))))
+    return None
+
+
+def _daz(r: Tensor) -> Tensor:
+    """The folded reciprocal as the runtime multiplication reads it: TF's CPU kernels run with
+    denormals-are-zero, so a subnormal reciprocal (of a constant beyond 1/FLT_MIN: `x / -3e38`)
+    counts as a zero of its sign (fuzz2 seed 20261130 #1728). float16 is exempt: Eigen computes
+    half products in float32, where half subnormals are normal."""
+    from simdist.runtime.ops import array
+    v = np.asarray(r.numpy())
+    tiny = float(dtypes.finfo(v.dtype).tiny)
+    wide = v.astype(np.float64)
+    sub = (wide != 0) & (np.abs(wide) < tiny)
+    if not sub.any():
+        return r
+    return array.constant(np.where(sub, np.copysign(0.0, wide), wide).astype(v.dtype), dtype=r.dtype)
+
+
+# --- arithmetic_optimizer.cc ConvertPowStage
+def _pow_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """Pow(x, c) with every element of the constant c equal: 2 -> Square(x); 3 -> Mul(x,
+    Square(x)) (on CPU); 0.5 -> Sqrt(x); -0.5 -> Rsqrt(x); -1 -> Reciprocal(x). (1 and 0 become
+    Identity and ones where the shapes allow: the same values, not modelled.) The result must
+    have x's shape for the unary forms, as TF's shape inference makes it when c broadcasts."""
+    from simdist.runtime.ops import dispatch, math, unary
+    x, y = tensors
+    v = _const_value(rec, y)
+    if v is None or x.dtype not in (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64,
+                                    dtypes.int32, dtypes.int64):
+        return None
+    c = _uniform(v)
+    if c is None or np.broadcast_shapes(tuple(x.shape.as_list()), v.shape) != tuple(x.shape.as_list()):
+        return None
+    if c == 2.0:
+        return dispatch.execute(unary.SQUARE, (x,))
+    if c == 3.0:
+        return dispatch.execute(math.MUL, (x, dispatch.execute(unary.SQUARE, (x,))))
+    if not _is_float(x):
+        return None
+    op = {0.5: unary.SQRT, -0.5: unary.RSQRT, -1.0: unary.RECIPROCAL}.get(c)
+    return None if op is None else dispatch.execute(op, (x,))
+
+
+# --- arithmetic_optimizer.cc ConvertLog1pStage and ConvertExpm1Stage
+def _ones(v: np.ndarray | None) -> bool:
+    return v is not None and v.size > 0 and v.dtype.kind in "fV" and bool(np.all(v.astype(np.float64) == 1.0))
+
+
+def _log_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """Log(Add(x, 1)) or Log(Add(1, x)) of floats, the constant of ones broadcasting to x's shape
+    -> Log1p(x)."""
+    from simdist.runtime.ops import dispatch, unary
+    (a,) = tensors
+    node = rec.producer(a)
+    if node is None or node.op.name not in ("AddV2", "Add") or not _is_float(a):
+        return None
+    for i, j in ((0, 1), (1, 0)):
+        t, c = rec.input_tensor(node, i), rec.input_tensor(node, j)
+        if t.shape.as_list() == a.shape.as_list() and _ones(_const_value(rec, c)):
+            return dispatch.execute(unary.LOG1P, (t,))
+    return None
+
+
+def _sub_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """Sub of floats: Sub(Exp(x), 1), the constant of ones broadcasting to Exp(x)'s shape ->
+    Expm1(x) (ConvertExpm1Stage); Sub(x, zeros) -> x (broadcast to the output's shape) and
+    Sub(zeros, y) -> Neg(y) (constant_folding.cc SimplifyArithmeticOperations: `0.0 - 0.0` is
+    -0.0 inside tf.function)."""
+    from simdist.runtime.ops import array, dispatch, special, unary
+    e, c = tensors
+    if not _is_float(e):
+        return None
+    out = list(np.broadcast_shapes(tuple(e.shape.as_list()), tuple(c.shape.as_list())))
+    node = rec.producer(e)
+    if node is not None and node.op.name == "Exp" and e.shape.as_list() == out and _ones(_const_value(rec, c)):
+        return dispatch.execute(special.EXPM1, (rec.input_tensor(node, 0),))
+    if _zeros(rec, c):
+        return array.identity(e) if e.shape.as_list() == out else array.broadcast_to(e, out)
+    if _zeros(rec, e) and c.shape.as_list() == out:
+        return dispatch.execute(unary.NEG, (c,))
+    return None
+
+
+# --- constant_folding.cc SimplifyArithmeticOperations: an addition of zeros forwards the other input
+def _add_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """AddV2(x, zeros) or AddV2(zeros, x) of floats, zeros a constant or a ZerosLike (whose shape
+    TF knows) -> x itself, broadcast to the output's shape when it is smaller (BroadcastTo): so
+    -0.0 + 0.0 is -0.0 inside tf.function, +0.0 eagerly."""
+    from simdist.runtime.ops import array
+    a, b = tensors
+    if not _is_float(a):
+        return None
+    out = list(np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list())))
+    for x, c in ((a, b), (b, a)):
+        if _zeros(rec, c):
+            return array.identity(x) if x.shape.as_list() == out else array.broadcast_to(x, out)
+    return None
+
+
+def _zeros(rec: Any, t: Tensor) -> bool:
+    node = rec.producer(t)
+    if node is not None and node.op.name == "ZerosLike":
+        return True
+    v = _const_value(rec, t)
+    return v is not None and v.size > 0 and bool(np.all(v.astype(np.float64) == 0.0))
+
+
+# --- arithmetic_optimizer.cc RemoveInvolution: Reciprocal(Reciprocal(x)) -> x
+def _reciprocal_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    (a,) = tensors
+    node = rec.producer(a)
+    if node is None or node.op.name != "Reciprocal" or not _is_float(a):
+        return None
+    from simdist.runtime.ops import array
+    return array.identity(rec.input_tensor(node, 0))
+
+
+# --- arithmetic_optimizer.cc OptimizeMaxOrMinOfMonotonicStage (op_types.cc IsElementWiseMonotonic)
+_NON_DECREASING = frozenset(("Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Elu", "Erf", "Exp", "Expm1", "Floor",
+                             "Log", "Log1p", "Relu", "Relu6", "Rint", "Selu", "Sigmoid", "Sign", "Sinh", "Softsign",
+                             "Softplus", "Sqrt", "Tanh"))
+_NON_INCREASING = frozenset(("Acos", "Erfc", "Neg", "Rsqrt"))
+_FLIP = {"Max": "Min", "Min": "Max", "ArgMax": "ArgMin", "ArgMin": "ArgMax"}
+
+
+def _monotonic_rule(name: str) -> Any:
+    """Max/Min/ArgMax/ArgMin(f(x)) with f elementwise monotonic and f(x) used by nothing else ->
+    f(Max/Min(x)) (Min/Max for a non-increasing f), ArgMax/ArgMin(x) (ArgMin/ArgMax): ties, NaN
+    positions and empty reductions follow x, not f(x) (`reduce_min(sign(empty))` is sign(+inf)
+    = 1 inside tf.function; fuzz2 seed 20261130 #1591). Relu/Relu6 of a BiasAdd are left for
+    the remapper's fusion, as TF does."""
+    def rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+        from simdist.runtime.ops import dispatch, math, reductions
+        (a,) = tensors[:1]
+        node = rec.producer(a)
+        if node is None or len(node.ins) != 1 or rec.consumers(a) != 0:
+            return None
+        inner = node.op.name
+        if inner not in _NON_DECREASING and inner not in _NON_INCREASING:
+            return None
+        if inner in ("Relu", "Relu6"):
+            below = rec.producer(rec.input_tensor(node, 0))
+            if below is not None and below.op.name in ("BiasAdd", "FusedBatchNorm", "FusedBatchNormV3"):
+                return None
+        ops = {"Max": math.MAX, "Min": math.MIN, "ArgMax": reductions.ARGMAX, "ArgMin": reductions.ARGMIN}
+        outer = ops[name if inner in _NON_DECREASING else _FLIP[name]]
+        r = dispatch.execute(outer, (rec.input_tensor(node, 0),) + tuple(tensors[1:]), attrs)
+        if name.startswith("Arg"):
+            return r
+        return dispatch.execute(node.op, (r,), node.attrs)
+    rule.__name__ = f"_monotonic_{name.lower()}"
+    return rule
+
+
+def _rules() -> dict[Any, Any]:
+    from simdist.runtime.ops import math, reductions, unary
+    return {math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
+            reductions.ARGMAX: _monotonic_rule("ArgMax"), reductions.ARGMIN: _monotonic_rule("ArgMin"),
+            math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _sub_rule,
+            math.ADD: _add_rule, unary.RECIPROCAL: _reciprocal_rule}
+
+
+def install() -> None:
+    """Attach the rules to their ops (called once, when the op modules are loaded), unless
+    SIMDIST_GRAPPLER=0."""
+    set_enabled(enabled)
+
+
+def _folded_first(rule: Any) -> Any:
+    """The rule, except where every input is constant: TF's constant folding evaluates such an
+    op as it is (its kernel) before the rewrites look at it."""
+    def guarded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+        if all(rec.is_constant(t) for t in tensors):
+            return None
+        with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
+            return rule(rec, tensors, attrs)
+    guarded.__name__ = rule.__name__
+    guarded.__doc__ = rule.__doc__
+    return guarded
+
+
+def set_enabled(flag: bool) -> bool:
+    """Attach (True) or detach (False) every rule; returns the previous setting."""
+    global enabled
+    old, enabled = enabled, bool(flag)
+    for op, rule in _rules().items():
+        op.graph_rule = _folded_first(rule) if enabled else None
+    return old
