@@ -37,30 +37,6 @@ def packet_mask(shape: tuple[int, ...], dtype: np.dtype, lanes: dict[str, int]) 
     return (np.arange(n) < (n // p) * p).reshape(shape)
 
 
-# uint32 casts from float16/32/64 run in packets of 8 (a whole multiple of 8 elements; the rest is the tail)
-UINT32_CAST_LANES = {"float32": 8, "float64": 8, "float16": 8}
-
-
-def unsigned_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """A float-to-uint32/uint64 cast as TF 2.21's CPU kernel gives values beyond the type: to
-    uint64 every element >= 2**64 (and +inf) is 2**63 (x86's conversion of the value less 2**63
-    overflows to the "indefinite" integer); to uint32 the packets give 2**31 for >= 2**32, NaN
-    and the infinities while the scalar tail keeps C's conversion through int64 (NumPy's astype,
-    as `out`: 5e9 is 705032704, inf 0). NaN and negative values are NumPy's already. Observed on TF 2.21
-    (issue 29's second fuzzer, seed 11 #0, seed 7 #185), clause ops.cast-saturation."""
-    x = a.astype(np.float64, copy=False)
-    big = x >= (2.0 ** 64 if out.dtype == np.uint64 else 2.0 ** 32)
-    if out.dtype == np.uint32:
-        big = big | ~np.isfinite(x)
-        mask = packet_mask(a.shape, a.dtype, UINT32_CAST_LANES)
-        big = big & mask if mask is not None else None
-    if big is None or not big.any():
-        return out
-    out = out.copy() if not out.flags.writeable else out
-    out[big] = 2 ** 63 if out.dtype == np.uint64 else 2 ** 31
-    return out
-
-
 def narrow_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     """A float-to-int8/uint8/int16/uint16 cast as TF 2.21's Eigen kernel computes it: the scalar
     tail wraps (C++ conversion through int32, as NumPy's astype, given as `out`), the packets
@@ -96,10 +72,11 @@ def unsigned_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     (NumPy's astype is no reference here: its result for NaN and out-of-range values depends
     on the array's size and its SIMD loop). uint64: values in [2**63, 2**64) exactly, others
     through int64 with x86's truncation (NaN, infinities and values outside give 2**63;
-    negative ones wrap). uint32: the scalar tail through int64 too, keeping the low 32 bits
-    (NaN and infinities give 0, 5e9 gives 705032704); packets of 8 elements through int32
-    (NaN, infinities and values outside int32 give 2**31). Clause ops.packet-paths (fuzz2
-    seed 7 #185, seed 20261130 #477)."""
+    negative ones wrap). uint32: through int64 keeping the low 32 bits (NaN and infinities
+    give 0, 5e9 gives 705032704, -1 gives 2**32 - 1), except in the packets of 8 elements
+    (float16/32/64, bfloat16), where values >= 2**32 or below -2**31, NaN and the infinities
+    give 2**31 (3e9 stays 3000000000, -5e9 is 2**31). Clause
+    ops.packet-paths (fuzz2 seed 7 #185, seed 11 #0, seed 20261130 #477)."""
     if not _is_float(a) or out.dtype.name not in ("uint32", "uint64"):
         return out
     x = a.astype(np.float64)
@@ -114,8 +91,6 @@ def unsigned_cast(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     res = np.where(in64, t64.astype(np.int64) % 2 ** 32, 0).astype(np.uint32)
     mask = packet_mask(a.shape, a.dtype, UINT32_CAST_LANES)
     if mask is not None:
-        xp = x[mask]
-        ok = np.isfinite(xp) & (xp > -2.0 ** 31 - 1) & (xp < 2.0 ** 31)
-        i32 = np.where(ok, np.trunc(np.where(ok, xp, 0.0)), -2.0 ** 31).astype(np.int64)
-        res[mask] = (i32 % 2 ** 32).astype(np.uint32)
+        big = mask & ((x >= 2.0 ** 32) | (x < -2.0 ** 31) | ~np.isfinite(x))
+        res[big] = 2 ** 31
     return res.reshape(a.shape)
