@@ -170,8 +170,8 @@ def _azure(vm: str, gpu: str, release: str, commit: str, path: str, date: str) -
 
 
 # (issue 26's third round: sources the model had not seen, sampled by the rule before comparing)
-AZ_H100 = _azure("ND H100 v5", "H100 80GB HBM3", "2.18.5", "f350e7e65b82cfcb9220b32b582bc34342d9c1a6",
-                 "Azure Results/ND_H100_v5_results.md", "2024-09-24")
+AZ_H100 = _azure("ND H100 v5", "H100 80GB HBM3", "2.18.5", "ae0b6a7f47caee92985aafc546faf30e9d4a3ca7",
+                 "Azure_Results/ND_H100_v5_results.md", "2024-09-24")
 AZ_H200 = _azure("ND H200 v5", "H200 141GB", "2.20.5", "7f20e5fa3b2f9a46d8404af1f6fb14b049d6d5cc",
                  "Azure_Results/ND_H200_v5_results.md", "2024-09-24")
 
