@@ -4,8 +4,8 @@ Prints the table (id, published, simdist, error, split) and the summary (median 
 overall, on the fit and holdout halves, by kind); with ``--out DIR`` writes DIR/validation-table.md
 (docs-ready markdown) and DIR/validation.png (simulated vs published, log-log). ``--fit``
 re-fits the global NCCL factors on the fit half and prints them (the table still uses the
-factors in simdist.sim.nccl.FACTORS). ``--hidden`` runs the hidden-set proxy instead (issue 26's
-third round: sources the model had not seen, outside the table and its fit). Exit code 1 when the summary breaks ``--max-median`` /
+factors in simdist.sim.nccl.FACTORS). ``--hidden`` runs the hidden-set proxy instead (issue
+26's third round: sources the model had not seen, outside the table and its fit). Exit code 1 when the summary breaks ``--max-median`` /
 ``--max-error`` (given as fractions), so CI can hold the doc's claim.
 """
 

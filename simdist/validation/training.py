@@ -38,7 +38,8 @@ from simdist.sim.roofline import Kernel
 from .table import Citation, Measurement
 from .workloads import Step, bert_large, gpt2, resnet50, resnext101
 
-__all__ = ["measurements", "hidden_measurements", "HIDDEN_EXPERIMENTS", "Experiment", "EXPERIMENTS", "simulate", "fit", "STACK_TENSOR_EFFICIENCY"]
+__all__ = ["measurements", "hidden_measurements", "HIDDEN_EXPERIMENTS", "Experiment", "EXPERIMENTS", "simulate", "fit",
+           "STACK_TENSOR_EFFICIENCY"]
 
 # Tensor-core efficiency of the software stacks other than TensorFlow's (which is
 # hardware.TENSOR_EFFICIENCY), fitted with it on the "fit" rows (`fit`).
@@ -342,7 +343,8 @@ _TF1_TABLES = {
     "DGX-1 16GB": ("V100", "v100-16g", "'Pre-training training performance: single-node on DGX-1 16GB' (8x V100 16GB)"),
     "DGX-1 32GB": ("V100", "v100-32g", "'Pre-training training performance: single-node on DGX-1 32GB' (8x V100 32GB)"),
     "DGX-2": ("V100", "v100-dgx2", "'Pre-training training performance: single-node on DGX-2 32GB' (16x V100 32GB)"),
-    "DGX A100": ("A100-40GB", "a100", "'Pre-training training performance: single-node on DGX A100 40GB' (8x A100 40GB)"),
+    "DGX A100": ("A100-40GB", "a100",
+                 "'Pre-training training performance: single-node on DGX A100 40GB' (8x A100 40GB)"),
     "DGX A100 multi-node": ("A100-40GB", "a100", "'Pre-training training performance: multi-node on DGX A100 40GB' "
                             "(nodes of 8x A100 40GB)"),
 }
@@ -406,13 +408,16 @@ HIDDEN_EXPERIMENTS: tuple[Experiment, ...] = _bert_tf1((
     ("DGX A100", 1, 1, 512, 16, 2048, True, 70.856), ("DGX A100", 1, 1, 512, 8, 4096, False, 39.96),
     ("DGX A100", 4, 1, 512, 16, 512, True, 284.912), ("DGX A100", 4, 1, 512, 8, 1024, False, 160.16),
     ("DGX A100", 8, 1, 512, 16, 256, True, 572.112), ("DGX A100", 8, 1, 512, 8, 512, False, 316.51),
-    ("DGX A100 multi-node", 32, 4, 128, 64, 32, True, 11159.0), ("DGX A100 multi-node", 32, 4, 128, 64, 32, False, 7532.00),
+    ("DGX A100 multi-node", 32, 4, 128, 64, 32, True, 11159.0),
+    ("DGX A100 multi-node", 32, 4, 128, 64, 32, False, 7532.00),
     ("DGX A100 multi-node", 128, 16, 128, 64, 8, True, 41144.0),
     ("DGX A100 multi-node", 128, 16, 128, 64, 8, False, 28605.62),
     ("DGX A100 multi-node", 256, 32, 128, 64, 4, True, 77479.87),
     ("DGX A100 multi-node", 256, 32, 128, 64, 4, False, 53585.82),
-    ("DGX A100 multi-node", 32, 4, 512, 16, 128, True, 2197.44), ("DGX A100 multi-node", 32, 4, 512, 8, 128, False, 1268.43),
-    ("DGX A100 multi-node", 128, 16, 512, 16, 32, True, 8723.1), ("DGX A100 multi-node", 128, 16, 512, 8, 32, False, 4903.39),
+    ("DGX A100 multi-node", 32, 4, 512, 16, 128, True, 2197.44),
+    ("DGX A100 multi-node", 32, 4, 512, 8, 128, False, 1268.43),
+    ("DGX A100 multi-node", 128, 16, 512, 16, 32, True, 8723.1),
+    ("DGX A100 multi-node", 128, 16, 512, 8, 32, False, 4903.39),
     ("DGX A100 multi-node", 256, 32, 512, 16, 16, True, 16705.0),
     ("DGX A100 multi-node", 256, 32, 512, 8, 16, False, 9463.80),
 ))

@@ -59,7 +59,8 @@ def test_the_doc_states_the_hidden_sets_summary(results):
     over = sum(abs(r.error) > 0.25 for r in results)
     doc = open(DOC, encoding="utf-8").read()
     claim = re.search(r"\*\*median \|error\|\s+([\d.]+)%, max ([\d.]+)%, (\d+) rows over 25%\*\*", doc)
-    assert claim, "docs/validation.md states the hidden set's summary ('**median |error| X%, max Y%, N rows over 25%**')"
+    assert claim, ("docs/validation.md states the hidden set's summary "
+                   "('**median |error| X%, max Y%, N rows over 25%**')")
     got = (f"{s['median'] * 100:.1f}", f"{s['max'] * 100:.1f}", str(over))
     assert claim.groups() == got, f"the doc says {claim.groups()}, this simdist computes {got}"
 
