@@ -5,8 +5,9 @@ overall, on the fit and holdout halves, by kind); with ``--out DIR`` writes DIR/
 (docs-ready markdown) and DIR/validation.png (simulated vs published, log-log). ``--fit``
 re-fits the global NCCL factors on the fit half and prints them (the table still uses the
 factors in simdist.sim.nccl.FACTORS). ``--hidden`` runs the hidden-set proxy instead (issue
-26's third round: sources the model had not seen, outside the table and its fit). Exit code 1 when the summary breaks ``--max-median`` /
-``--max-error`` (given as fractions), so CI can hold the doc's claim.
+26's third round: sources the model had not seen, outside the table and its fit). Exit code 1
+when the summary breaks ``--max-median`` / ``--max-error`` (given as fractions), so CI can hold
+the doc's claim.
 """
 
 from __future__ import annotations
