@@ -17,7 +17,15 @@ Conventions (the same for every model, documented in docs/validation.md):
 - mixed precision: matmuls and activations in float16, weights kept in float32 and cast once per
   step (read 4, write 2 bytes per parameter), gradients and the update in float32;
 - the update reads the weights, gradients and optimizer slots and writes weights and slots, in
-  float32.
+  float32;
+- dropout (BERT's, on the attention probabilities and on three hidden-state tensors per layer):
+  TensorFlow draws its mask with a stateful ``RandomUniform`` of the input's shape in float32
+  (``tf.nn.dropout``), and XLA's auto-clustering leaves stateful RNG ops out of its clusters
+  (tensorflow/compiler/jit/compilability_check_util.h: "XLA's RNG does not have the same seeding
+  behavior as TensorFlow's RNG ... So we avoid auto-clustering stateful RNG ops"), so the random
+  tensor reaches memory: a kernel of its own writes it (4 bytes per element), the fused forward
+  kernel reads it (4) and writes the keep mask in the activation dtype for the backward pass, which
+  reads it (`_Builder.dropout`).
 """
 
 from __future__ import annotations
@@ -95,6 +103,15 @@ class _Builder:
         self.s.kernels.append(Kernel(flops_per_elem * elems, e * fwd_passes * elems, self.act, "elementwise"))
         if bwd_passes:
             self.backward.append(Kernel(flops_per_elem * elems, e * bwd_passes * elems, self.act, "elementwise"))
+
+    def dropout(self, elems: float) -> None:
+        """The memory traffic of a TensorFlow dropout over ``elems`` elements beyond its fused
+        elementwise kernel's (module docstring): the float32 random tensor written by its own RNG
+        kernel and read by the forward kernel (8 bytes per element, charged to the RNG kernel: one
+        launch), and the keep mask, written in the activation dtype by the forward kernel and read
+        by the backward one (2 x the activation's bytes per element, charged to the backward)."""
+        self.s.kernels.append(Kernel(0.0, 8.0 * elems, "float32", "elementwise"))
+        self.backward.append(Kernel(0.0, 2.0 * self.e * elems, self.act, "elementwise"))
 
     def norm_act(self, elems: float) -> None:
         self.elementwise(elems, 3, 5)
@@ -232,16 +249,20 @@ def bert_large(batch: int, seq: int, mixed: bool, masked: int) -> Step:
     # embeddings: word + position + type lookups, add, layer norm
     b.s.params += (V + c["positions"] + 2) * H
     b.elementwise(T * H, 4, 5)
+    b.dropout(T * H)
     for _ in range(L):
         b.matmul(2.0 * T * H * 3 * H, T * H, 3 * H * H, 3 * T * H)               # Q, K, V
         b.matmul(2.0 * T * seq * H, 2 * T * H, 0, batch * A * seq * seq)         # Q K^T
         b.elementwise(batch * A * seq * seq, 3, 3)                               # scale, mask, softmax, dropout
+        b.dropout(batch * A * seq * seq)                                         # (its random tensor and mask)
         b.matmul(2.0 * T * seq * H, batch * A * seq * seq + T * H, 0, T * H)     # attention x V
         b.matmul(2.0 * T * H * H, T * H, H * H, T * H)                           # output projection
+        b.dropout(T * H)
         b.elementwise(T * H, 4, 5)                                               # dropout, residual, layer norm
         b.matmul(2.0 * T * H * F, T * H, H * F, T * F)                           # feed-forward in
         b.elementwise(T * F, 2, 3, 8.0)                                          # GELU
         b.matmul(2.0 * T * F * H, T * F, F * H, T * H)                           # feed-forward out
+        b.dropout(T * H)
         b.elementwise(T * H, 4, 5)                                               # dropout, residual, layer norm
     P = batch * masked   # masked-LM head on the masked positions: transform, layer norm, decoder to the vocabulary
     b.matmul(2.0 * P * H * H, P * H, H * H, P * H)

@@ -174,3 +174,21 @@ def test_float32_convolutions_on_tf32_tensor_cores_carry_layout_transposes():
     # the classifier (a GEMM, 3 kernels) gets none
     assert len(extra) == len(convs) - 3, f"{len(extra)} transpose kernels for {len(convs) - 3} convolution kernels"
     assert nchw.flops == plain.flops and nchw.bytes > plain.bytes * 1.3, (nchw.bytes, plain.bytes)
+
+
+def test_bert_dropout_materializes_its_random_tensor_and_mask():
+    """Each of BERT's dropouts (embeddings; per layer the attention probabilities and two hidden
+    states) adds an RNG kernel writing and the forward kernel reading a float32 random tensor (8
+    bytes per element) and a keep mask in the activation dtype written forward and read backward
+    (workloads docstring: XLA's auto-clustering leaves stateful RNG ops out of its clusters)."""
+    batch, seq, H, A, L = 2, 128, 1024, 16, 24
+    T = batch * seq
+    elems = T * H + L * (batch * A * seq * seq + 2 * T * H)
+    for mixed, e in ((False, 4), (True, 2)):
+        s = workloads.bert_large(batch, seq, mixed=mixed, masked=20)
+        moved = [k for k in s.kernels if k.flops == 0.0]   # (every other kernel of BERT's has FLOPs)
+        assert len(moved) == 2 * (1 + 3 * L), f"mixed={mixed}: {len(moved)} dropout kernels, but should be {2 * (1 + 3 * L)}"
+        rng = [k for k in moved if k.dtype == "float32" and k.bytes % 8 == 0 and s.kernels.index(k) < len(s.kernels) // 2]
+        got = sum(k.bytes for k in moved)
+        assert got == (8.0 + 2.0 * e) * elems, f"mixed={mixed}: dropout bytes {got}, but should be {(8.0 + 2.0 * e) * elems}"
+        assert rng, "the RNG kernels run in the forward half of the step"
