@@ -84,6 +84,7 @@ class Experiment:
     hosts: int = 1        # nodes of gpus / hosts GPUs each (several: a gpu_cluster on `network`)
     network: str = ""     # the nodes' NICs (a hardware.NETWORKS name), ``nics`` per node
     nics: int = 0
+    program: str = "tf2"  # BERT: whose training loop handles the gradients (`workloads.BERT_PROGRAMS`)
 
 
 EXPERIMENTS: tuple[Experiment, ...] = (
@@ -292,7 +293,8 @@ def _bert(cit: Citation, rows: tuple[tuple[str, int, int, int, int, int, bool, f
                               batch, mixed, published, split, seq, acc, cit,
                               f"{system}, {where}, seq {seq}, batch {batch}/GPU, accumulation {acc}, "
                               f"Throughput - {prec}: {_fig(published)}",
-                              hosts=hosts, network="infiniband_hdr" if hosts > 1 else "", nics=8 if hosts > 1 else 0))
+                              hosts=hosts, network="infiniband_hdr" if hosts > 1 else "", nics=8 if hosts > 1 else 0,
+                              program="tf1"))
     return tuple(out)
 
 
@@ -370,7 +372,8 @@ def _bert_tf1(rows: tuple[tuple[str, int, int, int, int, int, bool, float], ...]
                               "fit" if i % 2 == 0 else "holdout", seq, acc, cit,
                               f"{table}, {cell}, seq {seq}, batch {batch}/GPU, accumulation {acc}, "
                               f"Throughput - {prec}: {str(published).rstrip('0').rstrip('.')}",
-                              hosts=hosts, network="infiniband_hdr" if hosts > 1 else "", nics=8 if hosts > 1 else 0))
+                              hosts=hosts, network="infiniband_hdr" if hosts > 1 else "", nics=8 if hosts > 1 else 0,
+                              program="tf1"))
     return tuple(out)
 
 
@@ -447,7 +450,7 @@ def step_of(e: Experiment) -> Step:
         return resnext101(e.batch, e.mixed, se=e.model == "se-resnext101", nchw=nchw)
     if e.model == "gpt2":
         return gpt2(e.size, e.batch, e.seq, shards=e.gpus)
-    return bert_large(e.batch, e.seq, e.mixed, _MASKED[e.seq])
+    return bert_large(e.batch, e.seq, e.mixed, _MASKED[e.seq], e.program)
 
 
 def _update(e: Experiment, s: Step) -> Kernel:

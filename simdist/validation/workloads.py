@@ -239,9 +239,28 @@ def resnet50_forward_macs() -> float:
 _BERT = dict(layers=24, hidden=1024, heads=16, ff=4096, vocab=30528, positions=512)
 
 
-def bert_large(batch: int, seq: int, mixed: bool, masked: int) -> Step:
-    """One BERT-large pre-training micro-batch (forward, backward, gradient accumulation) on one
-    GPU; the LAMB update runs once every many micro-batches and is left out (see `training`)."""
+# What NVIDIA's BERT programs do with each micro-batch's gradients before accumulating them, as
+# passes over the float32 gradients (bytes per parameter), from their sources:
+# - "tf2": TensorFlow2/LanguageModeling/BERT/official/modeling/model_training_utils.py (49e23b4),
+#   `forward`: mixed precision unscales the gradients (`get_unscaled_gradients`), then
+#   `accum_gradients.add_gradients`; clipping runs once per optimizer step (`step`);
+# - "tf1": TensorFlow/LanguageModeling/BERT/optimization.py (002bcd8), the accumulation branch of
+#   `create_optimizer`: mixed precision checks `all_are_finite` over every gradient (and the AMP
+#   loss-scale optimizer unscales them), then every micro-batch `tf.clip_by_global_norm` over all
+#   gradients (the global norm, inside a `tf.cond`: a read; the scaling: a read and a write),
+#   then `accum_vars[i].assign_add` (the accumulation `finish` charges).
+# Mixed precision's unscale reads the float16 gradient and writes it in float32, the finite check
+# in the same fused pass (XLA auto-clustering: 2 + 4 bytes); the clip cannot join it, as it
+# needs the global norm first.
+BERT_PROGRAMS = ("tf2", "tf1")
+
+
+def bert_large(batch: int, seq: int, mixed: bool, masked: int, program: str = "tf2") -> Step:
+    """One BERT-large pre-training micro-batch (forward, backward, the gradient handling of
+    ``program``, gradient accumulation) on one GPU; the LAMB update runs once every many
+    micro-batches and is left out (see `training`)."""
+    if program not in BERT_PROGRAMS:
+        raise ValueError(f"bert_large: program={program!r}, expected one of {', '.join(BERT_PROGRAMS)}")
     c = _BERT
     H, F, A, L, V = c["hidden"], c["ff"], c["heads"], c["layers"], c["vocab"]
     b = _Builder(Step("BERT-large", batch), mixed)
@@ -273,6 +292,12 @@ def bert_large(batch: int, seq: int, mixed: bool, masked: int) -> Step:
     s = b.finish(slot_copies=0, update_flops_per_param=1.0)
     # (finish's update is the gradient accumulation: read the accumulator and the gradient, write the
     # accumulator: 3 x 4 bytes per parameter, which slot_copies=0 gives)
+    p = float(s.params)
+    if mixed:   # unscale the float16 gradients into float32 (and, tf1, the finite check): BERT_PROGRAMS
+        s.kernels.insert(len(s.kernels) - 1, Kernel(p, 6.0 * p, "float32", "elementwise"))
+    if program == "tf1":   # every micro-batch: the global norm (a read), then the clip (a read, a write)
+        s.kernels.insert(len(s.kernels) - 1, Kernel(2.0 * p, 4.0 * p, "float32", "elementwise"))
+        s.kernels.insert(len(s.kernels) - 1, Kernel(p, 8.0 * p, "float32", "elementwise"))
     return s
 
 

@@ -192,3 +192,26 @@ def test_bert_dropout_materializes_its_random_tensor_and_mask():
         got = sum(k.bytes for k in moved)
         assert got == (8.0 + 2.0 * e) * elems, f"mixed={mixed}: dropout bytes {got}, but should be {(8.0 + 2.0 * e) * elems}"
         assert rng, "the RNG kernels run in the forward half of the step"
+
+
+def test_bert_programs_handle_each_micro_batchs_gradients_as_their_sources_do():
+    """Per micro-batch and parameter: mixed precision unscales the float16 gradients into float32
+    (2 + 4 bytes, both programs); the TF1 program also takes the global norm (4) and clips (4 + 4)
+    every micro-batch; the TF2 program clips once per optimizer step (workloads.BERT_PROGRAMS)."""
+    for mixed in (False, True):
+        tf2 = workloads.bert_large(4, 128, mixed=mixed, masked=20)
+        tf1 = workloads.bert_large(4, 128, mixed=mixed, masked=20, program="tf1")
+        p = float(tf2.params)
+        assert tf1.bytes - tf2.bytes == 12.0 * p, (
+            f"mixed={mixed}: tf1 - tf2 = {tf1.bytes - tf2.bytes} bytes, but should be {12.0 * p} (norm + clip)")
+        assert tf1.kernels[-1] == tf2.kernels[-1], "both end with the accumulation"
+    unscale = workloads.bert_large(4, 128, mixed=True, masked=20).bytes - workloads.bert_large(
+        4, 128, mixed=False, masked=20).bytes
+    assert unscale < 0, f"mixed precision still moves fewer bytes in all (got {unscale:+})"
+    with pytest.raises(ValueError, match="program='tf3'"):
+        workloads.bert_large(1, 128, mixed=False, masked=20, program="tf3")
+
+
+def test_hidden_tf1_rows_run_the_tf1_program():
+    assert {e.program for e in training.HIDDEN_EXPERIMENTS} == {"tf1"}
+    assert {e.program for e in training.EXPERIMENTS if e.model == "bert"} == {"tf2"}, "the table's BERT rows: TF2's README"
