@@ -293,8 +293,7 @@ def _bert(cit: Citation, rows: tuple[tuple[str, int, int, int, int, int, bool, f
                               batch, mixed, published, split, seq, acc, cit,
                               f"{system}, {where}, seq {seq}, batch {batch}/GPU, accumulation {acc}, "
                               f"Throughput - {prec}: {_fig(published)}",
-                              hosts=hosts, network="infiniband_hdr" if hosts > 1 else "", nics=8 if hosts > 1 else 0,
-                              program="tf1"))
+                              hosts=hosts, network="infiniband_hdr" if hosts > 1 else "", nics=8 if hosts > 1 else 0))
     return tuple(out)
 
 
