@@ -35,14 +35,14 @@ LINK_EFFICIENCY = 0.8
 # checks these values are that fit: a local minimum of its loss at the search's last step, 0.005).
 # TENSOR_EFFICIENCY is the TensorFlow stack's (TF/XLA kernels, the programs simdist runs); the
 # validation's llm.c rows (hand-fused CUDA) have their own, `validation.training.STACK_TENSOR_EFFICIENCY`.
-TENSOR_EFFICIENCY = 0.41   # tensor-core matmul/conv (FP16/BF16/TF32)
-CUDA_EFFICIENCY = 0.775   # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
-MEMORY_EFFICIENCY = 0.835   # HBM bandwidth
+TENSOR_EFFICIENCY = 0.45   # tensor-core matmul/conv (FP16/BF16/TF32)
+CUDA_EFFICIENCY = 0.795   # FP32/FP64 CUDA-core arithmetic (matmul without tensor cores, elementwise)
+MEMORY_EFFICIENCY = 0.805   # HBM bandwidth
 # Grouped convolutions (few channels per group: ResNeXt's 32 groups of 4-32 channels) run as cuDNN's own
 # CUDA-core kernels, not as tensor-core GEMMs: their per-group GEMM is too narrow to fill a tensor-core
 # tile. Share of the CUDA cores' peak at the kernel's precision (FP16 for float16/bfloat16, else FP32)
 # they sustain; fitted with the others.
-GROUPED_EFFICIENCY = 0.185
+GROUPED_EFFICIENCY = 0.175
 
 GiB = 2**30
 

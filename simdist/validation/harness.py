@@ -17,10 +17,12 @@ from typing import Any, Iterable, Sequence
 
 from .table import Measurement
 
-__all__ = ["ROW_MODULES", "Result", "ValidationError", "collect", "evaluate", "summarize", "format_table",
+__all__ = ["ROW_MODULES", "HIDDEN_MODULES", "Result", "ValidationError", "collect", "evaluate", "summarize",
+           "format_table",
            "format_summary", "markdown", "plot", "fit_factors", "FIT_GRID"]
 
 ROW_MODULES = ("simdist.validation.collectives", "simdist.validation.training")
+HIDDEN_MODULES = ("simdist.validation.hidden",)   # issue 26's hidden-set proxy (`validate --hidden`)
 KINDS = ("collective", "compute", "training")
 
 

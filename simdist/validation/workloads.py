@@ -17,7 +17,15 @@ Conventions (the same for every model, documented in docs/validation.md):
 - mixed precision: matmuls and activations in float16, weights kept in float32 and cast once per
   step (read 4, write 2 bytes per parameter), gradients and the update in float32;
 - the update reads the weights, gradients and optimizer slots and writes weights and slots, in
-  float32.
+  float32;
+- dropout (BERT's, on the attention probabilities and on three hidden-state tensors per layer):
+  TensorFlow draws its mask with a stateful ``RandomUniform`` of the input's shape in float32
+  (``tf.nn.dropout``), and XLA's auto-clustering leaves stateful RNG ops out of its clusters
+  (tensorflow/compiler/jit/compilability_check_util.h: "XLA's RNG does not have the same seeding
+  behavior as TensorFlow's RNG ... So we avoid auto-clustering stateful RNG ops"), so the random
+  tensor reaches memory: a kernel of its own writes it (4 bytes per element), the fused forward
+  kernel reads it (4) and writes the keep mask in the activation dtype for the backward pass, which
+  reads it (`_Builder.dropout`).
 """
 
 from __future__ import annotations
@@ -95,6 +103,15 @@ class _Builder:
         self.s.kernels.append(Kernel(flops_per_elem * elems, e * fwd_passes * elems, self.act, "elementwise"))
         if bwd_passes:
             self.backward.append(Kernel(flops_per_elem * elems, e * bwd_passes * elems, self.act, "elementwise"))
+
+    def dropout(self, elems: float) -> None:
+        """The memory traffic of a TensorFlow dropout over ``elems`` elements beyond its fused
+        elementwise kernel's (module docstring): the float32 random tensor written by its own RNG
+        kernel and read by the forward kernel (8 bytes per element, charged to the RNG kernel: one
+        launch), and the keep mask, written in the activation dtype by the forward kernel and read
+        by the backward one (2 x the activation's bytes per element, charged to the backward)."""
+        self.s.kernels.append(Kernel(0.0, 8.0 * elems, "float32", "elementwise"))
+        self.backward.append(Kernel(0.0, 2.0 * self.e * elems, self.act, "elementwise"))
 
     def norm_act(self, elems: float) -> None:
         self.elementwise(elems, 3, 5)
@@ -222,9 +239,28 @@ def resnet50_forward_macs() -> float:
 _BERT = dict(layers=24, hidden=1024, heads=16, ff=4096, vocab=30528, positions=512)
 
 
-def bert_large(batch: int, seq: int, mixed: bool, masked: int) -> Step:
-    """One BERT-large pre-training micro-batch (forward, backward, gradient accumulation) on one
-    GPU; the LAMB update runs once every many micro-batches and is left out (see `training`)."""
+# What NVIDIA's BERT programs do with each micro-batch's gradients before accumulating them, as
+# passes over the float32 gradients (bytes per parameter), from their sources:
+# - "tf2": TensorFlow2/LanguageModeling/BERT/official/modeling/model_training_utils.py (49e23b4),
+#   `forward`: mixed precision unscales the gradients (`get_unscaled_gradients`), then
+#   `accum_gradients.add_gradients`; clipping runs once per optimizer step (`step`);
+# - "tf1": TensorFlow/LanguageModeling/BERT/optimization.py (002bcd8), the accumulation branch of
+#   `create_optimizer`: mixed precision checks `all_are_finite` over every gradient (and the AMP
+#   loss-scale optimizer unscales them), then every micro-batch `tf.clip_by_global_norm` over all
+#   gradients (the global norm, inside a `tf.cond`: a read; the scaling: a read and a write),
+#   then `accum_vars[i].assign_add` (the accumulation `finish` charges).
+# Mixed precision's unscale reads the float16 gradient and writes it in float32, the finite check
+# in the same fused pass (XLA auto-clustering: 2 + 4 bytes); the clip cannot join it, as it
+# needs the global norm first.
+BERT_PROGRAMS = ("tf2", "tf1")
+
+
+def bert_large(batch: int, seq: int, mixed: bool, masked: int, program: str = "tf2") -> Step:
+    """One BERT-large pre-training micro-batch (forward, backward, the gradient handling of
+    ``program``, gradient accumulation) on one GPU; the LAMB update runs once every many
+    micro-batches and is left out (see `training`)."""
+    if program not in BERT_PROGRAMS:
+        raise ValueError(f"bert_large: program={program!r}, expected one of {', '.join(BERT_PROGRAMS)}")
     c = _BERT
     H, F, A, L, V = c["hidden"], c["ff"], c["heads"], c["layers"], c["vocab"]
     b = _Builder(Step("BERT-large", batch), mixed)
@@ -232,16 +268,20 @@ def bert_large(batch: int, seq: int, mixed: bool, masked: int) -> Step:
     # embeddings: word + position + type lookups, add, layer norm
     b.s.params += (V + c["positions"] + 2) * H
     b.elementwise(T * H, 4, 5)
+    b.dropout(T * H)
     for _ in range(L):
         b.matmul(2.0 * T * H * 3 * H, T * H, 3 * H * H, 3 * T * H)               # Q, K, V
         b.matmul(2.0 * T * seq * H, 2 * T * H, 0, batch * A * seq * seq)         # Q K^T
         b.elementwise(batch * A * seq * seq, 3, 3)                               # scale, mask, softmax, dropout
+        b.dropout(batch * A * seq * seq)                                         # (its random tensor and mask)
         b.matmul(2.0 * T * seq * H, batch * A * seq * seq + T * H, 0, T * H)     # attention x V
         b.matmul(2.0 * T * H * H, T * H, H * H, T * H)                           # output projection
+        b.dropout(T * H)
         b.elementwise(T * H, 4, 5)                                               # dropout, residual, layer norm
         b.matmul(2.0 * T * H * F, T * H, H * F, T * F)                           # feed-forward in
         b.elementwise(T * F, 2, 3, 8.0)                                          # GELU
         b.matmul(2.0 * T * F * H, T * F, F * H, T * H)                           # feed-forward out
+        b.dropout(T * H)
         b.elementwise(T * H, 4, 5)                                               # dropout, residual, layer norm
     P = batch * masked   # masked-LM head on the masked positions: transform, layer norm, decoder to the vocabulary
     b.matmul(2.0 * P * H * H, P * H, H * H, P * H)
@@ -252,6 +292,12 @@ def bert_large(batch: int, seq: int, mixed: bool, masked: int) -> Step:
     s = b.finish(slot_copies=0, update_flops_per_param=1.0)
     # (finish's update is the gradient accumulation: read the accumulator and the gradient, write the
     # accumulator: 3 x 4 bytes per parameter, which slot_copies=0 gives)
+    p = float(s.params)
+    if mixed:   # unscale the float16 gradients into float32 (and, tf1, the finite check): BERT_PROGRAMS
+        s.kernels.insert(len(s.kernels) - 1, Kernel(p, 6.0 * p, "float32", "elementwise"))
+    if program == "tf1":   # every micro-batch: the global norm (a read), then the clip (a read, a write)
+        s.kernels.insert(len(s.kernels) - 1, Kernel(2.0 * p, 4.0 * p, "float32", "elementwise"))
+        s.kernels.insert(len(s.kernels) - 1, Kernel(p, 8.0 * p, "float32", "elementwise"))
     return s
 
 

@@ -174,3 +174,45 @@ def test_float32_convolutions_on_tf32_tensor_cores_carry_layout_transposes():
     # the classifier (a GEMM, 3 kernels) gets none
     assert len(extra) == len(convs) - 3, f"{len(extra)} transpose kernels for {len(convs) - 3} convolution kernels"
     assert nchw.flops == plain.flops and nchw.bytes > plain.bytes * 1.3, (nchw.bytes, plain.bytes)
+
+
+def test_bert_dropout_materializes_its_random_tensor_and_mask():
+    """Each of BERT's dropouts (embeddings; per layer the attention probabilities and two hidden
+    states) adds an RNG kernel writing and the forward kernel reading a float32 random tensor (8
+    bytes per element) and a keep mask in the activation dtype written forward and read backward
+    (workloads docstring: XLA's auto-clustering leaves stateful RNG ops out of its clusters)."""
+    batch, seq, H, A, L = 2, 128, 1024, 16, 24
+    T = batch * seq
+    elems = T * H + L * (batch * A * seq * seq + 2 * T * H)
+    for mixed, e in ((False, 4), (True, 2)):
+        s = workloads.bert_large(batch, seq, mixed=mixed, masked=20)
+        moved = [k for k in s.kernels if k.flops == 0.0]   # (every other kernel of BERT's has FLOPs)
+        assert len(moved) == 2 * (1 + 3 * L), f"mixed={mixed}: {len(moved)} dropout kernels, but should be {2 * (1 + 3 * L)}"
+        got = sum(k.bytes for k in moved)
+        assert got == (8.0 + 2.0 * e) * elems, f"mixed={mixed}: dropout bytes {got}, but should be {(8.0 + 2.0 * e) * elems}"
+        if mixed:   # the RNG kernels are float32, the masks float16: 8 bytes per element, then 2 x 2
+            rng = sum(k.bytes for k in moved if k.dtype == "float32")
+            assert rng == 8.0 * elems, f"RNG kernels move {rng} bytes, but should be {8.0 * elems}"
+
+
+def test_bert_programs_handle_each_micro_batchs_gradients_as_their_sources_do():
+    """Per micro-batch and parameter: mixed precision unscales the float16 gradients into float32
+    (2 + 4 bytes, both programs); the TF1 program also takes the global norm (4) and clips (4 + 4)
+    every micro-batch; the TF2 program clips once per optimizer step (workloads.BERT_PROGRAMS)."""
+    for mixed in (False, True):
+        tf2 = workloads.bert_large(4, 128, mixed=mixed, masked=20)
+        tf1 = workloads.bert_large(4, 128, mixed=mixed, masked=20, program="tf1")
+        p = float(tf2.params)
+        assert tf1.bytes - tf2.bytes == 12.0 * p, (
+            f"mixed={mixed}: tf1 - tf2 = {tf1.bytes - tf2.bytes} bytes, but should be {12.0 * p} (norm + clip)")
+        assert tf1.kernels[-1] == tf2.kernels[-1], "both end with the accumulation"
+    unscale = workloads.bert_large(4, 128, mixed=True, masked=20).bytes - workloads.bert_large(
+        4, 128, mixed=False, masked=20).bytes
+    assert unscale < 0, f"mixed precision still moves fewer bytes in all (got {unscale:+})"
+    with pytest.raises(ValueError, match="program='tf3'"):
+        workloads.bert_large(1, 128, mixed=False, masked=20, program="tf3")
+
+
+def test_hidden_tf1_rows_run_the_tf1_program():
+    assert {e.program for e in training.HIDDEN_EXPERIMENTS} == {"tf1"}
+    assert {e.program for e in training.EXPERIMENTS if e.model == "bert"} == {"tf2"}, "the table's BERT rows: TF2's README"

@@ -1,0 +1,72 @@
+"""Issue 26's hidden-set proxy (simdist.validation.hidden, `simdist validate --hidden`): its rows are
+cited and split like the table's, stay out of the table and of the factors' fit, and
+docs/validation.md shows the figures this simdist computes for them."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from simdist.cli import main
+from simdist.validation import collectives, harness, hidden, training
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+DOC = os.path.join(ROOT, "docs", "validation.md")
+HIDDEN_TABLE = os.path.join(ROOT, "docs", "validation", "hidden", "validation-table.md")
+
+
+@pytest.fixture(scope="module")
+def results() -> list[harness.Result]:
+    return harness.evaluate(hidden.measurements())
+
+
+def test_hidden_rows_are_cited_split_and_apart_from_the_table():
+    rows = hidden.measurements()
+    ids = [m.id for m in rows]
+    assert len(ids) == len(set(ids)) == 73, f"{len(ids)} rows, {len(set(ids))} distinct ids; expected 73"
+    table, _ = harness.collect()
+    shared = set(ids) & {m.id for m in table}
+    assert not shared, f"hidden rows also in the table: {sorted(shared)}"
+    assert not set(training.HIDDEN_EXPERIMENTS) & set(training.EXPERIMENTS), "a hidden experiment is in the fit rows"
+    for m in rows:
+        c = m.citation
+        assert c.url.startswith("https://github.com/") and "/blob/" in c.url and c.date, (m.id, c)
+        assert m.split in ("fit", "holdout"), (m.id, m.split)
+    coll = [m for m in rows if m.kind == "collective"]
+    want = ["fit" if (len(collectives.measurements()) + i) % 2 == 0 else "holdout" for i in range(len(coll))]
+    assert [m.split for m in coll] == want, f"collective halves {[m.split for m in coll]}, expected {want}"
+    train = [m for m in rows if m.kind == "training"]
+    assert [m.split for m in train] == ["fit" if i % 2 == 0 else "holdout" for i in range(len(train))]
+
+
+def test_forced_nvls_rows_run_nvls():
+    for m in hidden.measurements():
+        if m.kind == "collective":
+            assert m.id.endswith("-nvls") and "picks nvls/Simple" in m.derivation, (m.id, m.derivation)
+
+
+def test_the_doc_shows_the_hidden_table_this_simdist_computes(results):
+    text = open(HIDDEN_TABLE, encoding="utf-8").read()
+    want = harness.markdown(results, harness.summarize(results))
+    assert text == want, ("docs/validation/hidden/validation-table.md is stale: rerun "
+                          "`simdist validate --hidden --out docs/validation/hidden`")
+
+
+def test_the_doc_states_the_hidden_sets_summary(results):
+    s = harness.summarize(results)["overall"]
+    over = sum(abs(r.error) > 0.25 for r in results)
+    doc = open(DOC, encoding="utf-8").read()
+    claim = re.search(r"\*\*median \|error\|\s+([\d.]+)%, max ([\d.]+)%, (\d+) rows over 25%\*\*", doc)
+    assert claim, ("docs/validation.md states the hidden set's summary "
+                   "('**median |error| X%, max Y%, N rows over 25%**')")
+    got = (f"{s['median'] * 100:.1f}", f"{s['max'] * 100:.1f}", str(over))
+    assert claim.groups() == got, f"the doc says {claim.groups()}, this simdist computes {got}"
+
+
+def test_cli_hidden_runs_the_proxy_not_the_table(capsys):
+    assert main(["validate", "--hidden", "--kind", "collective"]) == 0
+    out = capsys.readouterr().out
+    assert "nccl-allreduce-h100-1x8-32KiB-nvls" in out and "nccl-allreduce-a100-1x8-1MiB " not in out, out
+    assert "collective n=10" in out, out
