@@ -337,6 +337,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: initializers.get resolves class names, snake-case names and aliases; configs and argument errors as Keras's."),
     Clause('keras.init.distributions', 'keras', False, (),
            "TF 2.21 + Keras 3.15: each initializer draws from Keras's distribution (VarianceScaling by fans: Glorot, He, LeCun)."),
+    Clause('keras.init.layer-defaults', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: layers start from their default initializers: Dense kernel glorot_uniform, biases zeros; BatchNormalization gamma 1, beta 0, moving mean 0, moving variance 1; LayerNormalization gamma 1, beta 0; Embedding uniform in +-0.05; recurrent kernels orthogonal; LSTM with unit_forget_bias (the default) has ones on the forget gate\'s bias block (i, f, c, o), GRU with reset_after a (2, 3*units) bias.'),
     Clause('keras.init.seeding', 'keras', False, (),
            'TF 2.21 + Keras 3.15: an int-seeded or unseeded initializer repeats its values, two unseeded ones differ, a SeedGenerator seed advances.'),
     Clause('keras.model.call', 'keras', False, (),
