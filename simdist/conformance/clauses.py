@@ -609,6 +609,10 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: save_weights/load_weights of a compiled, trained model restore the optimizer\'s iterations and every slot into a fresh compiled model with a built optimizer, and training continues as if never interrupted; tf.train.Checkpoint(model=..., optimizer=...) does the same.'),
     Clause('function.replay-diverging-copies', 'training', False, (),
            'TF 2.21: a traced distributed step replayed several times, where each replica writes a different value to its own copy (a MirroredVariable without aggregation, an ON_READ SUM variable), keeps every copy apart across calls: replica r reads its own running total, and the ON_READ variable reads as the sum of its copies.'),
+    Clause('optim.config-round-trip', 'training', False, (),
+           'TF 2.21 + Keras 3.15: every optimizer option (momentum, nesterov, betas, epsilon, amsgrad, rho, centered, initial_accumulator_value, weight_decay, the clipping options) is in get_config; from_config and a `.keras` model file rebuild an optimizer that takes the same steps.'),
+    Clause('keras.fit.evaluate-inference', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: evaluate and the validation pass of fit call the model with training=False: Dropout keeps every unit and BatchNormalization normalises by (and does not update) its moving statistics.'),
     Clause('ops.random-across-calls', 'ops', False, (),
            'TF 2.21: a stateful random op (with or without an op seed) draws new values on each call, eagerly and on each call of a tf.function; tf.random.set_seed restarts the sequences, so a program run twice after set_seed gives the same values.'),
 ]}
