@@ -291,6 +291,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: `tf.nn.compute_average_loss(per_example_loss, sample_weight, global_batch_size)` is sum(loss * weight) / global_batch_size (0 when it is 0); without global_batch_size it divides by the per-replica batch times `num_replicas_in_sync`, in replica context only (RuntimeError in cross-replica context); `scale_regularization_loss` divides the sum by `num_replicas_in_sync`.'),
     Clause('nn.xent-labels-range', 'nn', False, (),
            'TF 2.21 (CPU): `sparse_softmax_cross_entropy_with_logits` with a label outside [0, num_classes) raises InvalidArgumentError "Received a label value of V which is outside the valid range of [0, C).  Label values: ..." (V the smallest label if negative, else the largest).'),
+    Clause('nn.loss-formulas', 'nn', False, (),
+           'TF 2.21: the tf.nn losses compute their documented formulas: sigmoid_cross_entropy_with_logits max(x, 0) - x z + log(1 + exp(-|x|)); weighted_cross_entropy_with_logits q z log(1 + exp(-x)) + (1 - z) log(1 + exp(x)) (pos_weight q on the positive term); softmax and sparse softmax cross-entropy -sum(labels log softmax(logits)); log_poisson_loss exp(c) - z c, plus Stirling\'s z log z - z + log(2 pi z)/2 where z > 1 with compute_full_loss; l2_loss sum(t^2)/2.'),
     Clause('nn.max-pool-nan', 'nn', False, (),
            'TF 2.21: max_pool starts each window at the lowest finite value and keeps strictly greater ones: NaN is skipped, a window of NaN or -inf gives -FLT_MAX; its gradient goes to the first element unless a later one is strictly greater (a NaN in first place keeps it).'),
     Clause('nn.float-attrs', 'nn', False, (),
