@@ -940,3 +940,48 @@ TRAINING_BATCH4: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH4
 CATALOGUE += TRAINING_BATCH4
+
+
+# -- after the fourth blind batch: the same areas' neighbours, written from the source to see whether the
+# gap classes it revealed were closed (run with --only against the suite with the new tests) -------------
+TRAINING_AFTER4: list[Mutant] = [
+    _t("bce-probabilities-not-clipped", "boundary", KNN,
+       "    output = tf.clip_by_value(output, eps, 1.0 - eps)\n    bce = target * tf.math.log(output)\n",
+       "    bce = target * tf.math.log(output)\n",
+       "binary_crossentropy of probabilities 0 or 1 takes log(0) (inf/NaN) instead of clipping to [eps, 1 - eps]"),
+    _t("precision-threshold-inclusive", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "    pred_is_pos = tf.greater(preds_tiled, thresh_tiled)\n",
+       "    pred_is_pos = tf.greater_equal(preds_tiled, thresh_tiled)\n",
+       "Precision/Recall/AUC count a prediction equal to a threshold as positive"),
+    _t("truncated-normal-three-sigma", "boundary", RA,
+       "bad = np.abs(out) > 2.0", "bad = np.abs(out) > 3.0",
+       "truncated_normal keeps draws up to three standard deviations instead of two", count=2),
+    _t("stateless-seed-first-element-only", "state", RA,
+       "    s = [int(v) & _MASK for v in np.asarray(seed).reshape(-1)]\n",
+       "    s = [int(np.asarray(seed).reshape(-1)[0]) & _MASK]\n",
+       "stateless random ops key their stream by the first seed element only"),
+    _t("loss-tracker-unweighted-batches", "denominator", TR,
+       "training=True)\n            self._loss_tracker.update_state(unscale_loss_for_distribution(loss),\n"
+       "                                            sample_weight=tf.shape(_first_leaf(x))[0])\n",
+       "training=True)\n            self._loss_tracker.update_state(unscale_loss_for_distribution(loss))\n",
+       "fit's logged loss averages the batch losses unweighted (a partial last batch counts as a full one)"),
+    _t("validation-freq-zero-based", "boundary", TR,
+       "        epoch = epoch + 1\n        if isinstance(validation_freq, int):\n",
+       "        if isinstance(validation_freq, int):\n",
+       "validation_freq counts epochs from 0: validation_freq=2 validates after epochs 1, 3, ... instead of 2, 4"),
+    _t("activity-regularizer-not-per-sample", "denominator", "simdist/keras/layers/layer.py",
+       "                            if len(output.shape) > 0:\n"
+       "                                loss = tf.math.divide_no_nan(loss, tf.cast(tf.shape(output)[0], loss.dtype))\n",
+       "",
+       "an activity regularizer's penalty is not divided by the batch size"),
+    _t("mha-scale-by-key-dim", "formula", "simdist/keras/layers/attention.py",
+       "        self._inverse_sqrt_key_dim = 1.0 / math.sqrt(float(self._key_dim))\n",
+       "        self._inverse_sqrt_key_dim = 1.0 / float(self._key_dim)\n",
+       "MultiHeadAttention scales the logits by 1/key_dim instead of 1/sqrt(key_dim)"),
+    _t("checkpoint-save-freq-one-late", "boundary", CB + "model_checkpoint.py",
+       "        if self._batches_seen_since_last_saving >= self.save_freq:\n",
+       "        if self._batches_seen_since_last_saving > self.save_freq:\n",
+       "ModelCheckpoint with an integer save_freq saves one batch late"),
+]
+TRAINING += TRAINING_AFTER4
+CATALOGUE += TRAINING_AFTER4
