@@ -183,3 +183,94 @@ def test_op_seeded_draws_depend_on_the_global_seed(backend, tf):
                 call=call + " with g=1 then g=2")
     assert_true(not np.allclose(a1[1], b[1]), f"normal draws with global seeds 1 and 2 are equal: {a1[1]}",
                 call=call + " with g=1 then g=2")
+
+
+@clause("ops.stateless-random", ref="tf221")
+def test_stateless_draws_depend_on_both_seed_elements_and_truncate_at_two_sigma(backend, tf):
+    call = "tf.random.stateless_uniform([8], seed=s)"
+    a = tf.random.stateless_uniform([8], seed=[1, 2]).numpy()
+    for other in ([1, 3], [2, 2]):
+        b = tf.random.stateless_uniform([8], seed=other).numpy()
+        assert_true(not np.allclose(a, b), f"seeds [1, 2] and {other} draw the same values {a}", call=call)
+    t = tf.random.stateless_truncated_normal([4000], seed=[3, 4], mean=1.0, stddev=0.5).numpy()
+    assert_true(np.abs(t - 1.0).max() <= 1.0 + 1e-6 and np.abs(t - 1.0).max() > 0.9,
+                f"stateless_truncated_normal draws reach {np.abs(t - 1.0).max()} from the mean; TF truncates at "
+                "two standard deviations (1.0 here)", call="tf.random.stateless_truncated_normal([4000], seed=[3, 4], "
+                                                            "mean=1.0, stddev=0.5)")
+    tf.random.set_seed(9)
+    t = tf.random.truncated_normal([4000], stddev=2.0).numpy()
+    assert_true(np.abs(t).max() <= 4.0 + 1e-6 and np.abs(t).max() > 3.6,
+                f"truncated_normal draws reach {np.abs(t).max()}; TF truncates at two standard deviations (4.0 here)",
+                call="tf.random.truncated_normal([4000], stddev=2.0)")
+
+
+@clause("keras.metric.precision-recall", ref="tf221")
+def test_a_prediction_equal_to_the_threshold_is_negative(backend, tf):
+    """Keras counts y_pred > threshold as positive: predictions exactly at a threshold are negatives."""
+    tf.keras.backend.clear_session()
+    y_true = np.array([1, 0, 1, 0, 1, 1], np.float32)
+    y_pred = np.array([0.5, 0.5, 0.3, 0.3, 0.9, 0.1], np.float32)
+    thresholds = [0.3, 0.5]
+    p = tf.keras.metrics.Precision(thresholds=thresholds)
+    r = tf.keras.metrics.Recall(thresholds=thresholds)
+    tp = tf.keras.metrics.TruePositives(thresholds=thresholds)
+    for m in (p, r, tp):
+        m.update_state(y_true, y_pred)
+    pos = y_true > 0
+    want_tp, want_p, want_r = [], [], []
+    for t in thresholds:
+        pred = y_pred > t
+        want_tp.append(float((pos & pred).sum()))
+        want_p.append((pos & pred).sum() / pred.sum())
+        want_r.append((pos & pred).sum() / pos.sum())
+    call = f"Precision/Recall/TruePositives(thresholds={thresholds}) on y_pred {y_pred.tolist()}"
+    assert_close(tp.result(), np.array(want_tp), call=call, what="true positives per threshold")
+    assert_close(p.result(), np.array(want_p), call=call, what="precision per threshold")
+    assert_close(r.result(), np.array(want_r), call=call, what="recall per threshold")
+
+
+_FREQ = """
+model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1, use_bias=False)])
+model.set_weights([np.array([[0.5], [-1.0], [2.0]], np.float32)])
+model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+history = model.fit(x, y, batch_size=3, epochs=4, shuffle=False, verbose=0, validation_data=(x, y),
+                    validation_freq=freq)
+losses = history.history["loss"]
+val_losses = history.history.get("val_loss", [])
+"""
+
+
+@clause("keras.fit.validation", ref="tf221")
+@pytest.mark.parametrize("freq", [2, [1, 4]], ids=["every-2", "list"])
+def test_validation_freq_counts_epochs_from_one(backend, freq):
+    rng = np.random.default_rng(14)
+    x = rng.uniform(-1, 1, size=(7, 3)).astype(np.float32)
+    y = rng.uniform(-1, 1, size=(7, 1)).astype(np.float32)
+    ns = Program(backend, _FREQ, x=x, y=y, freq=freq).run()
+    epochs = [e for e in range(1, 5) if (e % freq == 0 if isinstance(freq, int) else e in freq)]
+    call = f"fit(epochs=4, validation_data=..., validation_freq={freq})"
+    assert_equal(len(ns["val_losses"]), len(epochs), call=call, what=f"number of val_loss entries (epochs {epochs})")
+
+
+_PARTIAL = """
+model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1, use_bias=False)])
+model.set_weights([w])
+model.compile(optimizer=tf.keras.optimizers.SGD(0.0), loss="mse")
+history = model.fit(x, y, batch_size=3, epochs=1, shuffle=False, verbose=0)
+loss = history.history["loss"][0]
+"""
+
+
+@clause("keras.fit.logs", ref="tf221")
+def test_the_epoch_loss_weights_each_batch_by_its_size(backend):
+    """7 samples in batches of 3, 3, 1 with a zero learning rate: the logged epoch loss is the mean
+    over all 7 samples (batch losses weighted by batch size), not the mean of the 3 batch losses."""
+    rng = np.random.default_rng(15)
+    x = rng.uniform(-1, 1, size=(7, 3)).astype(np.float32)
+    y = rng.uniform(-1, 1, size=(7, 1)).astype(np.float32)
+    y[6] = 5.0    # the partial batch's loss differs a lot from the others
+    w = np.array([[0.5], [-1.0], [2.0]], np.float32)
+    ns = Program(backend, _PARTIAL, x=x, y=y, w=w).run()
+    sq = ((x.astype(np.float64) @ w - y) ** 2)[:, 0]
+    assert_close(np.float64(ns["loss"]), sq.mean(), call="fit(7 samples, batch_size=3, SGD(0.0)), 1 epoch",
+                 what="logged loss (the mean over the 7 samples)")
