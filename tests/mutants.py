@@ -815,3 +815,173 @@ TRAINING += [
 ]
 
 CATALOGUE += TRAINING
+
+
+# -- a fourth blind batch of training mutants (2026-11-29, fifth session), written from the source before
+# looking for the tests that would catch them (docs/conformance.md) ------------------------------------------
+NO = "simdist/keras/layers/normalization.py"
+RC = "simdist/keras/layers/rnn_cells.py"
+RMS = "simdist/keras/optimizers/rmsprop.py"
+SCH = "simdist/keras/optimizers/schedules.py"
+CB = "simdist/keras/callbacks/"
+TR = "simdist/keras/trainers/trainer.py"
+
+TRAINING_BATCH4: list[Mutant] = [
+    # layers
+    _t("bn-moving-stats-momentum-swapped", "formula", NO,
+       "                self.moving_mean.assign(moving_mean * self.momentum + mean * (1.0 - self.momentum))\n"
+       "                self.moving_variance.assign(moving_variance * self.momentum + variance * (1.0 - self.momentum))\n",
+       "                self.moving_mean.assign(moving_mean * (1.0 - self.momentum) + mean * self.momentum)\n"
+       "                self.moving_variance.assign(moving_variance * (1.0 - self.momentum) + variance * self.momentum)\n",
+       "BatchNormalization's moving statistics keep (1 - momentum) of the old value instead of momentum"),
+    _t("bn-inference-uses-batch-statistics", "state", NO,
+       "        if training and self.trainable:\n", "        if self.trainable:\n",
+       "BatchNormalization normalises by the batch's statistics in inference too (training=False)"),
+    _t("layernorm-epsilon-outside-sqrt", "formula", NO,
+       "    inv = tf.math.rsqrt(variance + epsilon)\n", "    inv = 1.0 / (tf.sqrt(variance) + epsilon)\n",
+       "LayerNormalization adds epsilon to the standard deviation instead of the variance"),
+    _t("dropout-no-rescale", "formula", "simdist/runtime/ops/nn.py",
+       "        ret = math.multiply(x, convert_to_tensor(1 / (1 - rate), dtype=x.dtype))\n",
+       "        ret = x\n",
+       "dropout with a Python rate keeps the surviving values unscaled (no 1 / (1 - rate))"),
+    _t("scatter-duplicate-rows-overwrite", "gradient", "simdist/runtime/variables.py",
+       "        _SCATTER_UFUNCS[op].at(arr, key, upd)\n",
+       "        arr[key] = _SCATTER_UFUNCS[op](arr[key], upd)\n",
+       "a sparse update (an Embedding's IndexedSlices gradient) with a repeated row applies only the last "
+       "of its updates"),
+    _t("lstm-forget-bias-on-input-gate", "formula", RC,
+       "                return tf.concat([base((units,), *args, **kwargs), initializers.get(\"ones\")((units,), *args, **kwargs),\n"
+       "                                  base((units * 2,), *args, **kwargs)], axis=0)",
+       "                return tf.concat([initializers.get(\"ones\")((units,), *args, **kwargs), base((units,), *args, **kwargs),\n"
+       "                                  base((units * 2,), *args, **kwargs)], axis=0)",
+       "LSTM's unit_forget_bias puts the ones on the input gate's bias (the first block) instead of the forget gate's"),
+    _t("gru-update-gate-swapped", "formula", RC,
+       "        h = z * h_tm1 + (1 - z) * hh\n", "        h = (1 - z) * h_tm1 + z * hh\n",
+       "GRU mixes the old state by (1 - z) and the candidate by z (the other paper convention), not Keras's"),
+    _t("rnn-mask-updates-state", "state", "simdist/keras/layers/rnn_loop.py",
+       "            new_states = [tf.where(step_masks.at(t, s), s, ps) for s, ps in zip(new_states, states)]\n",
+       "",
+       "a masked time step still updates the RNN's state (only its output is held)"),
+    _t("conv-input-grad-ignores-dilation", "gradient", "simdist/runtime/ops/conv.py",
+       "        r0 = i * dilations[0]\n", "        r0 = i\n",
+       "the input gradient of a dilated convolution scatters the kernel rows as if undilated"),
+    _t("mha-causal-mask-transposed", "boundary", "simdist/keras/layers/attention.py",
+       "                band = tf.greater_equal(tf.reshape(tf.range(t), (t, 1)), tf.reshape(tf.range(s), (1, s)))",
+       "                band = tf.less_equal(tf.reshape(tf.range(t), (t, 1)), tf.reshape(tf.range(s), (1, s)))",
+       "MultiHeadAttention(use_causal_mask=True) lets each query see the future keys instead of the past ones"),
+    # optimizers, schedules
+    _t("rmsprop-centered-adds-mean-square", "formula", RMS,
+       "            denominator = velocity - ops.square(average_grad) + self.epsilon\n",
+       "            denominator = velocity + ops.square(average_grad) + self.epsilon\n",
+       "RMSprop(centered=True) adds the squared mean gradient instead of subtracting it"),
+    _t("rmsprop-momentum-damped", "formula", RMS,
+       "            self.assign(momentum, ops.add(ops.multiply(self.momentum, momentum), increment))\n",
+       "            self.assign(momentum, ops.add(ops.multiply(self.momentum, momentum), "
+       "ops.multiply(1 - self.momentum, increment)))\n",
+       "RMSprop's momentum is an exponential average (increment damped by 1 - momentum), not Keras's sum"),
+    _t("exp-decay-staircase-ignored", "formula", SCH,
+       "        if self.staircase:\n", "        if False:\n",
+       "ExponentialDecay(staircase=True) decays continuously"),
+    _t("piecewise-boundary-exclusive", "boundary", SCH,
+       "        result += ops.cast(step <= boundaries[0], result_dtype) * values[0]\n"
+       "        result += ops.cast(step > boundaries[-1], result_dtype) * values[-1]\n"
+       "        for low, high, value in zip(boundaries[:-1], boundaries[1:], values[1:-1]):\n"
+       "            in_range = ops.cast(tf.logical_and(step > low, step <= high), result_dtype)\n",
+       "        result += ops.cast(step < boundaries[0], result_dtype) * values[0]\n"
+       "        result += ops.cast(step >= boundaries[-1], result_dtype) * values[-1]\n"
+       "        for low, high, value in zip(boundaries[:-1], boundaries[1:], values[1:-1]):\n"
+       "            in_range = ops.cast(tf.logical_and(step >= low, step < high), result_dtype)\n",
+       "PiecewiseConstantDecay switches value at step == boundary instead of after it"),
+    _t("lso-growth-one-step-late", "boundary", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "        if int(self.step_counter.numpy()) == self.dynamic_growth_steps - 1:\n",
+       "        if int(self.step_counter.numpy()) == self.dynamic_growth_steps:\n",
+       "LossScaleOptimizer doubles its scale after dynamic_growth_steps + 1 finite steps"),
+    _t("sgd-config-drops-nesterov", "state", "simdist/keras/optimizers/sgd.py",
+       "        config.update({\"momentum\": self.momentum, \"nesterov\": self.nesterov})\n",
+       "        config.update({\"momentum\": self.momentum})\n",
+       "SGD.get_config forgets nesterov: a saved and reloaded (or cloned) optimizer takes plain momentum steps"),
+    # losses, metrics
+    _t("weighted-xent-pos-weight-on-negatives", "formula", LO,
+       "    log_weight = 1 + (pos_weight - 1) * labels_t\n",
+       "    log_weight = 1 + (pos_weight - 1) * (1 - labels_t)\n",
+       "weighted_cross_entropy_with_logits weights the negative examples by pos_weight"),
+    _t("fbeta-beta-not-squared", "formula", "simdist/keras/metrics/f_score_metrics.py",
+       "((self.beta ** 2) * precision) + recall + eps)", "(self.beta * precision) + recall + eps)",
+       "FBetaScore weights the precision by beta instead of beta squared in the denominator"),
+    _t("additional-loss-not-scaled-per-replica", "denominator", TR,
+       "        return scale_loss_for_distribution(tf.reduce_sum(loss))\n",
+       "        return tf.reduce_sum(loss)\n",
+       "add_loss / regularization losses are not divided by num_replicas_in_sync (R times too strong when summed)"),
+    # fit / evaluate / callbacks
+    _t("evaluate-in-training-mode", "state", TR,
+       "        y_pred = self._call_model(x, training=False)\n        loss = self._compute_loss(",
+       "        y_pred = self._call_model(x, training=True)\n        loss = self._compute_loss(",
+       "evaluate (test_step) calls the model with training=True (Dropout drops, BatchNorm uses batch stats)"),
+    _t("monitor-min-delta-sign-kept", "boundary", CB + "monitor_callback.py",
+       "        if self.monitor_op is operator.lt:\n            self.min_delta *= -1\n", "",
+       "a minimised monitor's min_delta is not negated: any value below best + min_delta counts as improvement"),
+    _t("early-stopping-restores-first-weights", "state", CB + "early_stopping.py",
+       "            self.best_epoch = epoch\n            if self.restore_best_weights:\n"
+       "                self.best_weights = self.model.get_weights()\n",
+       "            self.best_epoch = epoch\n",
+       "EarlyStopping(restore_best_weights=True) restores the first epoch's weights, not the best epoch's"),
+    _t("checkpoint-best-never-recorded", "state", CB + "model_checkpoint.py",
+       "            self.best = current\n            return True\n", "            return True\n",
+       "ModelCheckpoint(save_best_only=True) never records the best value, so it saves every epoch"),
+    _t("reduce-lr-wait-not-reset", "state", CB + "reduce_lr_on_plateau.py",
+       "                    self.cooldown_counter = self.cooldown\n                    self.wait = 0\n",
+       "                    self.cooldown_counter = self.cooldown\n",
+       "ReduceLROnPlateau does not reset its wait after a reduction: it reduces again every epoch"),
+    # random ops
+    _t("op-seed-ignores-global-seed", "state", RA,
+       "        g = _state[\"global\"] if _state[\"global\"] is not None else 87654321\n",
+       "        g = 87654321\n",
+       "a random op with an op seed draws the same values whatever tf.random.set_seed was given"),
+]
+TRAINING += TRAINING_BATCH4
+CATALOGUE += TRAINING_BATCH4
+
+
+# -- after the fourth blind batch: the same areas' neighbours, written from the source to see whether the
+# gap classes it revealed were closed (run with --only against the suite with the new tests) -------------
+TRAINING_AFTER4: list[Mutant] = [
+    _t("bce-probabilities-not-clipped", "boundary", KNN,
+       "    output = tf.clip_by_value(output, eps, 1.0 - eps)\n    bce = target * tf.math.log(output)\n",
+       "    bce = target * tf.math.log(output)\n",
+       "binary_crossentropy of probabilities 0 or 1 takes log(0) (inf/NaN) instead of clipping to [eps, 1 - eps]"),
+    _t("precision-threshold-inclusive", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "    pred_is_pos = tf.greater(preds_tiled, thresh_tiled)\n",
+       "    pred_is_pos = tf.greater_equal(preds_tiled, thresh_tiled)\n",
+       "Precision/Recall/AUC count a prediction equal to a threshold as positive"),
+    _t("truncated-normal-three-sigma", "boundary", RA,
+       "bad = np.abs(out) > 2.0", "bad = np.abs(out) > 3.0",
+       "truncated_normal keeps draws up to three standard deviations instead of two", count=2),
+    _t("stateless-seed-first-element-only", "state", RA,
+       "    s = [int(v) & _MASK for v in np.asarray(seed).reshape(-1)]\n",
+       "    s = [int(np.asarray(seed).reshape(-1)[0]) & _MASK]\n",
+       "stateless random ops key their stream by the first seed element only"),
+    _t("loss-tracker-unweighted-batches", "denominator", TR,
+       "training=True)\n            self._loss_tracker.update_state(unscale_loss_for_distribution(loss),\n"
+       "                                            sample_weight=tf.shape(_first_leaf(x))[0])\n",
+       "training=True)\n            self._loss_tracker.update_state(unscale_loss_for_distribution(loss))\n",
+       "fit's logged loss averages the batch losses unweighted (a partial last batch counts as a full one)"),
+    _t("validation-freq-zero-based", "boundary", TR,
+       "        epoch = epoch + 1\n        if isinstance(validation_freq, int):\n",
+       "        if isinstance(validation_freq, int):\n",
+       "validation_freq counts epochs from 0: validation_freq=2 validates after epochs 1, 3, ... instead of 2, 4"),
+    _t("activity-regularizer-not-per-sample", "denominator", "simdist/keras/layers/layer.py",
+       "                            if len(output.shape) > 0:\n"
+       "                                loss = tf.math.divide_no_nan(loss, tf.cast(tf.shape(output)[0], loss.dtype))\n",
+       "",
+       "an activity regularizer's penalty is not divided by the batch size"),
+    _t("mha-scale-by-key-dim", "formula", "simdist/keras/layers/attention.py",
+       "        self._inverse_sqrt_key_dim = 1.0 / math.sqrt(float(self._key_dim))\n",
+       "        self._inverse_sqrt_key_dim = 1.0 / float(self._key_dim)\n",
+       "MultiHeadAttention scales the logits by 1/key_dim instead of 1/sqrt(key_dim)"),
+    _t("checkpoint-save-freq-one-late", "boundary", CB + "model_checkpoint.py",
+       "        if self._batches_seen_since_last_saving >= self.save_freq:\n",
+       "        if self._batches_seen_since_last_saving > self.save_freq:\n",
+       "ModelCheckpoint with an integer save_freq saves one batch late"),
+]
+TRAINING += TRAINING_AFTER4
+CATALOGUE += TRAINING_AFTER4

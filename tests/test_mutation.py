@@ -47,10 +47,11 @@ def test_catalogue_shape():
 
 def test_training_mutants_cover_the_training_layer():
     """Issue 29: 30-50 training mutants across gradients, the tape, optimizers, losses, metrics,
-    fit, weight files and random ops, reported apart (plus the 21 of the blind third batch)."""
+    fit, weight files and random ops, reported apart (plus the blind batches: 21 in the third,
+    25 in the fourth)."""
     training = [m for m in mutants.CATALOGUE if m.layer == "training"]
-    assert 30 <= len(training) <= 80, (f"{len(training)} training mutants, but issue 29 asks for 30-50 (plus the "
-                                       "blind batches: at most 80 keep a full training run near an hour)")
+    assert 30 <= len(training) <= 110, (f"{len(training)} training mutants, but issue 29 asks for 30-50 (plus the "
+                                        "blind batches: at most 110 keep a full training run near 1.5 hours)")
     assert training == mutants.TRAINING, "every training mutant is in mutants.TRAINING, and only those"
     areas = {"simdist/runtime/ops/", "simdist/runtime/autodiff/", "simdist/keras/optimizers/",
              "simdist/keras/losses/", "simdist/keras/metrics/", "simdist/keras/trainers/",

@@ -230,6 +230,14 @@ def _any(shape):
     return make
 
 
+def _simplex(shape, axis):
+    """Positive labels summing to 1 along `axis` (the fused softmax cross-entropy's gradient assumes it)."""
+    def make(rng):
+        v = rng.uniform(0.2, 1.0, size=shape)
+        return v / v.sum(axis=axis, keepdims=True)
+    return make
+
+
 def _distinct(shape):
     """Distinct values (no ties for max/min/sort/pooling)."""
     return lambda rng: (rng.permutation(int(np.prod(shape))).reshape(shape) * 0.37 - 1.1).astype(np.float64)
@@ -308,6 +316,32 @@ NUMERIC = {
     "max_pool2d": (lambda tf, x: tf.nn.max_pool2d(x, 2, 1, "VALID"), [_distinct((1, 3, 3, 1))]),
     "avg_pool2d": (lambda tf, x: tf.nn.avg_pool2d(x, 2, 1, "SAME"), [_any((1, 3, 3, 1))]),
     "moments": (lambda tf, x: tf.nn.moments(x, axes=[0])[1], [_any((3, 2))]),
+    # the options of the window ops: strides, dilations, VALID/SAME, NCHW-free variants, transposes
+    "conv2d_strided_valid": (lambda tf, x, f: tf.nn.conv2d(x, f, strides=[1, 2, 1, 1], padding="VALID"),
+                             [_any((2, 5, 4, 2)), _any((2, 2, 2, 3))]),
+    "conv2d_strided_same": (lambda tf, x, f: tf.nn.conv2d(x, f, strides=2, padding="SAME"),
+                            [_any((1, 5, 5, 1)), _any((3, 3, 1, 2))]),
+    "conv1d_strided": (lambda tf, x, f: tf.nn.conv1d(x, f, stride=2, padding="SAME"),
+                       [_any((2, 5, 2)), _any((3, 2, 2))]),
+    "conv2d_transpose": (lambda tf, x, f: tf.nn.conv2d_transpose(x, f, [1, 5, 5, 2], strides=2, padding="SAME"),
+                         [_any((1, 3, 3, 3)), _any((2, 2, 2, 3))]),
+    "depthwise_conv2d_dilated": (lambda tf, x, f: tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "SAME", dilations=[2, 1]),
+                                 [_any((1, 4, 4, 2)), _any((2, 2, 2, 2))]),
+    "separable_conv2d": (lambda tf, x, d, p: tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "VALID"),
+                         [_any((1, 4, 4, 2)), _any((2, 2, 2, 1)), _any((1, 1, 2, 3))]),
+    "max_pool2d_strided_same": (lambda tf, x: tf.nn.max_pool2d(x, 3, 2, "SAME"), [_distinct((1, 5, 4, 2))]),
+    "avg_pool2d_strided_valid": (lambda tf, x: tf.nn.avg_pool2d(x, [2, 3], [2, 1], "VALID"), [_any((1, 5, 4, 1))]),
+    "max_pool1d": (lambda tf, x: tf.nn.max_pool1d(x, 2, 2, "VALID"), [_distinct((2, 5, 1))]),
+    "avg_pool1d_same": (lambda tf, x: tf.nn.avg_pool1d(x, 3, 2, "SAME"), [_any((1, 5, 2))]),
+    "batch_normalization": (lambda tf, x, m, v, o, s: tf.nn.batch_normalization(x, m, v, o, s, 1e-3),
+                            [_any((3, 2)), _any((2,)), _pos((2,)), _any((2,)), _any((2,))]),
+    "weighted_xent": (lambda tf, z, x: tf.nn.weighted_cross_entropy_with_logits(labels=z, logits=x, pos_weight=3.0),
+                      [_pos((2, 3)), _any((2, 3))]),
+    "log_poisson_loss": (lambda tf, z, x: tf.nn.log_poisson_loss(z, x, compute_full_loss=True),
+                         [_pos((2, 3)), _any((2, 3))]),
+    "leaky_relu_alpha": (lambda tf, x: tf.nn.leaky_relu(x, alpha=0.3), [_any((2, 3))]),
+    "softmax_xent_axis0": (lambda tf, z, x: tf.nn.softmax_cross_entropy_with_logits(labels=z, logits=x, axis=0),
+                           [_simplex((3, 2), 0), _any((3, 2))]),
 }
 
 
@@ -338,3 +372,37 @@ def test_gradient_matches_central_differences(backend, tf, name):
         got = np.zeros_like(x) if g is None else tf.convert_to_tensor(g).numpy()
         assert_close(got, want, call=f"tape.gradient(sum(R * {name}(...)), input {k}) vs central differences",
                      what=f"d/dinput{k}", tolerance=NUMERIC_TOL)
+
+
+def _zero_stuffed(f: np.ndarray, rate: tuple[int, int]) -> np.ndarray:
+    """The kernel a dilated convolution applies: `rate - 1` zeros between the taps of each row/column."""
+    kh, kw = f.shape[:2]
+    out = np.zeros(((kh - 1) * rate[0] + 1, (kw - 1) * rate[1] + 1) + f.shape[2:], dtype=f.dtype)
+    out[::rate[0], ::rate[1]] = f
+    return out
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+def test_dilated_convolution_gradients_match_the_zero_stuffed_kernel(backend, tf, padding):
+    """conv2d(x, f, dilations=(2, 3)) is conv2d(x, f') with f' the zero-stuffed kernel: the input
+    gradients are equal, and f's gradient is f''s at the taps (float32; TF's CPU kernels refuse
+    dilated backprop in float64)."""
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-1.0, 1.0, size=(2, 7, 8, 2)).astype(np.float32)
+    f = rng.uniform(-1.0, 1.0, size=(2, 3, 2, 3)).astype(np.float32)
+    fz = _zero_stuffed(f, (2, 3))
+    call = f"tape.gradient of sum(R * conv2d(x, f, padding={padding!r}, dilations=[1, 2, 3, 1]))"
+    xs, fs, fzs = tf.constant(x), tf.Variable(f), tf.Variable(fz)
+    out_shape = tuple(tf.nn.conv2d(xs, fs, strides=1, padding=padding, dilations=[1, 2, 3, 1]).shape)
+    R = tf.constant(np.round(rng.uniform(-2.0, 2.0, size=out_shape), 2).astype(np.float32))
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(xs)
+        dilated = tf.reduce_sum(R * tf.nn.conv2d(xs, fs, strides=1, padding=padding, dilations=[1, 2, 3, 1]))
+        stuffed = tf.reduce_sum(R * tf.nn.conv2d(xs, fzs, strides=1, padding=padding))
+    gx, gf = tape.gradient(dilated, [xs, fs])
+    gx_ref, gfz = tape.gradient(stuffed, [xs, fzs])
+    tol = Tolerance(rtol=1e-4, atol=1e-4)
+    assert_close(gx, np.asarray(gx_ref), tolerance=tol, call=call, what="d/dx (vs the zero-stuffed kernel's)")
+    assert_close(gf, np.asarray(gfz)[::2, ::3], tolerance=tol, call=call,
+                 what="d/df (vs the zero-stuffed kernel's gradient at its taps)")

@@ -166,3 +166,55 @@ def test_max_pool_skips_nan(tf):
 def test_float_attrs_are_32_bit(tf):
     out = tf.nn.leaky_relu(tf.constant([-1.0], tf.float64), alpha=0.1)
     assert_equal(to_numpy(out), np.array([-float(np.float32(0.1))]), call="leaky_relu(float64 -1.0, alpha=0.1)")
+
+
+# -- nn.loss-formulas ------------------------------------------------------------------------------
+_Z = np.array([[1.0, 0.0, 0.3], [0.0, 1.0, 0.8]])                 # labels (sigmoid/weighted: in [0, 1])
+_L = np.array([[2.5, -1.5, 0.2], [-30.0, 40.0, -0.7]])            # logits, two beyond exp's float32 comfort
+_P = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])                 # soft labels summing to 1
+_C = np.array([[3.0, 0.0, 1.0], [0.5, 2.0, 7.0]])                 # Poisson targets
+
+
+def _sp(x: np.ndarray) -> np.ndarray:
+    """log(1 + exp(x)), stable."""
+    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+
+_NN_LOSSES = {
+    "sigmoid_cross_entropy_with_logits": (
+        lambda tf, d: tf.nn.sigmoid_cross_entropy_with_logits(labels=d(_Z), logits=d(_L)),
+        _sp(_L) - _L * _Z),
+    "weighted_cross_entropy_with_logits": (
+        lambda tf, d: tf.nn.weighted_cross_entropy_with_logits(labels=d(_Z), logits=d(_L), pos_weight=3.0),
+        3.0 * _Z * _sp(-_L) + (1 - _Z) * _sp(_L)),
+    "weighted_cross_entropy_with_logits(pos_weight=0.25)": (
+        lambda tf, d: tf.nn.weighted_cross_entropy_with_logits(labels=d(_Z), logits=d(_L), pos_weight=0.25),
+        0.25 * _Z * _sp(-_L) + (1 - _Z) * _sp(_L)),
+    "softmax_cross_entropy_with_logits": (
+        lambda tf, d: tf.nn.softmax_cross_entropy_with_logits(labels=d(_P), logits=d(_L)),
+        -(_P * (_L - _L.max(-1, keepdims=True) - np.log(np.exp(_L - _L.max(-1, keepdims=True)).sum(-1, keepdims=True)))
+          ).sum(-1)),
+    "sparse_softmax_cross_entropy_with_logits": (
+        lambda tf, d: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([2, 0]), logits=d(_L)),
+        np.log(np.exp(_L - _L.max(-1, keepdims=True)).sum(-1)) + _L.max(-1) - _L[[0, 1], [2, 0]]),
+    "log_poisson_loss": (
+        lambda tf, d: tf.nn.log_poisson_loss(d(_C), d(_L[:, :3] / 10.0)),
+        np.exp(_L / 10.0) - _C * _L / 10.0),
+    "log_poisson_loss(compute_full_loss=True)": (
+        lambda tf, d: tf.nn.log_poisson_loss(d(_C), d(_L / 10.0), compute_full_loss=True),
+        np.exp(_L / 10.0) - _C * _L / 10.0
+        + np.where(_C > 1, _C * np.log(np.where(_C > 0, _C, 1.0)) - _C + 0.5 * np.log(2 * np.pi * np.where(_C > 0, _C, 1.0)),
+                   0.0)),
+    "l2_loss": (lambda tf, d: tf.nn.l2_loss(d(_L)), np.asarray((_L ** 2).sum() / 2)),
+}
+
+
+@clause("nn.loss-formulas", ref="tf221")
+@pytest.mark.parametrize("name", list(_NN_LOSSES))
+def test_nn_loss_functions_compute_their_formulas(backend, tf, name):
+    """Each tf.nn loss against its formula in NumPy (float64), on labels at 0, 1 and between,
+    and logits large enough that a naive exp would overflow float32."""
+    fn, want = _NN_LOSSES[name]
+    got = fn(tf, lambda a: tf.constant(a, dtype=tf.float64))
+    # (atol: 40 - 40 * 1 cancels to ~1e-15 in float64, the formulas' own rounding)
+    assert_close(got, want, tolerance=Tolerance(rtol=1e-9, atol=1e-12), call=f"tf.nn.{name} (float64)", what="loss")
