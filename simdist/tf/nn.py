@@ -27,3 +27,5 @@ from simdist.runtime.ops.conv_transpose import (depthwise_conv2d_backprop_filter
                                                 depthwise_conv2d_backprop_input)
 from simdist.runtime.ops.conv3d import conv3d, conv3d_transpose  # noqa: F401,E402
 from simdist.runtime.ops.pooling3d import avg_pool3d, max_pool3d  # noqa: F401,E402
+from simdist.runtime.ops.nn_composites import (atrous_conv2d_transpose, collapse_repeated, pool,  # noqa: F401,E402
+                                              with_space_to_batch)
