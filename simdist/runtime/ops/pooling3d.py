@@ -3,7 +3,8 @@ tf.nn.max_pool3d / avg_pool3d as TF 2.21's nn_ops.py calls them.
 
 Values as the 2-D ops (pooling.py), observed on TF 2.21: MaxPool3D starts each window at the
 dtype's lowest finite value and keeps a strictly greater one (NaNs skipped; a window of NaN and
--inf gives -FLT_MAX), its gradient goes to the window's first greatest element; AvgPool3D divides
+-inf gives -FLT_MAX), but its gradient, unlike MaxPool's, goes to every element equal to the
+window's maximum (MaxPool3DGradGrad reads the first of them); AvgPool3D divides
 by the in-bounds elements of each window (SAME padding is not counted). Dtypes: TF 2.21's CPU
 build registers MaxPool3D for float and bfloat16 (half: NotFoundError, double and integers: not
 in the op's list) and AvgPool3D for float and bfloat16 (half, double: NotFoundError).
@@ -61,42 +62,43 @@ def _flat(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], out: Sequ
     return win.reshape(n, od, oh, ow, kd * kh * kw, c)
 
 
-def _first_greatest(flat: np.ndarray) -> np.ndarray:
-    """Where the gradient goes: the first greatest element of each window, a NaN only in first place."""
-    nan = np.isnan(flat.astype(np.float32))
-    idx = np.argmax(np.where(nan, -np.inf, flat.astype(np.float32)), axis=4)
-    return np.where(nan[:, :, :, :, 0, :], 0, idx)[:, :, :, :, None, :]
-
-
 def _max_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
     out, pads = _geometry(x.shape, ksize, strides, padding, "MaxPool3D")
-    lowest = x.dtype.type(-np.inf)
-    flat = _flat(x, ksize, strides, out, pads, lowest)
+    flat = _flat(x, ksize, strides, out, pads, x.dtype.type(-np.inf))
     floor = x.dtype.type(dtypes.as_dtype(x.dtype).min)
     return np.fmax(np.fmax.reduce(flat, axis=4), floor)
 
 
-def _argmax(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, op: str) -> tuple:
+def _equal_to_max(x: np.ndarray, y: np.ndarray, ksize: tuple, strides: tuple, padding: str, op: str) -> tuple:
+    """[N, OD, OH, OW, k, C]: which window elements equal the window's pooled value (TF's CPU
+    MaxPool3DGrad builds this mask: every tied maximum is selected, a NaN never is, and a window
+    of only NaN and -inf, pooled to -FLT_MAX, has none), and the padding."""
     out, pads = _geometry(x.shape, ksize, strides, padding, op)
     flat = _flat(x, ksize, strides, out, pads, x.dtype.type(-np.inf))
-    return flat, _first_greatest(flat), out, pads
+    return flat == y[:, :, :, :, None, :], pads, out
 
 
 def _max_pool3d_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple,
                      padding: str) -> np.ndarray:
-    flat, idx, _, pads = _argmax(x, ksize, strides, padding, "MaxPool3DGrad")
-    dwin = np.zeros(flat.shape, dtype=g.dtype)
-    np.put_along_axis(dwin, idx, g[:, :, :, :, None, :], axis=4)
+    """Each window's gradient added to every element equal to its maximum (observed on TF 2.21:
+    ties all receive it, unlike MaxPool's first maximum)."""
+    mask, pads, _ = _equal_to_max(x, y, ksize, strides, padding, "MaxPool3DGrad")
+    gw = g.astype(np.float32) if g.dtype.itemsize == 2 else g
+    dwin = np.where(mask, gw[:, :, :, :, None, :], gw.dtype.type(0))
     n, od, oh, ow, _, c = dwin.shape
-    return scatter_windows3d(dwin.reshape(n, od, oh, ow, ksize[1], ksize[2], ksize[3], c), x.shape, pads,
-                             strides[1:4], _ONES)
+    out = scatter_windows3d(dwin.reshape(n, od, oh, ow, ksize[1], ksize[2], ksize[3], c), x.shape, pads,
+                            strides[1:4], _ONES)
+    return out.astype(g.dtype)
 
 
 def _max_pool3d_grad_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple,
                           padding: str) -> np.ndarray:
-    _, idx, out, pads = _argmax(x, ksize, strides, padding, "MaxPool3DGradGrad")
+    """g at each window's first element (row-major) equal to its maximum; 0 when none is."""
+    mask, pads, out = _equal_to_max(x, y, ksize, strides, padding, "MaxPool3DGradGrad")
     gflat = _flat(g, ksize, strides, out, pads, g.dtype.type(0))
-    return np.take_along_axis(gflat, idx, axis=4)[:, :, :, :, 0, :]
+    idx = np.argmax(mask, axis=4)[:, :, :, :, None, :]
+    picked = np.take_along_axis(gflat, idx, axis=4)[:, :, :, :, 0, :]
+    return np.where(mask.any(axis=4), picked, g.dtype.type(0))
 
 
 def _counts(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], out: Sequence[int],

@@ -1,0 +1,146 @@
+"""Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-composites, ops.linalg-spectral,
+ops.case (TF 2.21 only).
+
+Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
+from the rule each clause states (docs/spec.md); the comparison with TF 2.21 itself, case by case,
+is in tests/ops/test_op_gap3_tf.py and tests/ops/test_op_differential_tf.py (specs_gap3.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_true, raises, to_numpy
+
+clause = pytest.mark.clause
+
+
+def _same(got, want, call):
+    g = to_numpy(got)
+    w = np.asarray(want)
+    assert_true(g.shape == w.shape and np.array_equal(g, w, equal_nan=True), f"out={g!r}, but should be {w!r}",
+                call=call)
+
+
+def _conv3d_valid(x, f):
+    n, d, h, w, _ = x.shape
+    kd, kh, kw, _, co = f.shape
+    out = np.zeros((n, d - kd + 1, h - kh + 1, w - kw + 1, co))
+    for a in range(kd):
+        for i in range(kh):
+            for j in range(kw):
+                out += np.einsum("ndhwc,co->ndhwo", x[:, a:a + out.shape[1], i:i + out.shape[2], j:j + out.shape[3]],
+                                 f[a, i, j])
+    return out
+
+
+@clause("ops.nn-3d", ref="tf221")
+def test_3d_convolution_and_pooling(tf):
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(1, 3, 4, 3, 2))
+    f = rng.normal(size=(2, 2, 2, 2, 3))
+    assert_close(tf.nn.conv3d(tf.constant(x), tf.constant(f), [1, 1, 1, 1, 1], "VALID"), _conv3d_valid(x, f),
+                 call="conv3d(VALID, float64)")
+    with raises(tf.errors.InvalidArgumentError, call="conv3d(float64, dilations [1, 2, 1, 1, 1])"):
+        tf.nn.conv3d(tf.constant(x), tf.constant(f), [1, 1, 1, 1, 1], "VALID", dilations=[1, 2, 1, 1, 1])
+    with raises(tf.errors.InvalidArgumentError, call="conv3d with a filter of another input depth"):
+        tf.nn.conv3d(tf.constant(x), tf.constant(f[:, :, :, :1]), [1, 1, 1, 1, 1], "VALID")
+    # conv3d_transpose is the adjoint of conv3d: <conv3d(x, f), y> == <x, conv3d_transpose(y, f)>
+    y = rng.normal(size=(1, 2, 3, 2, 3))
+    xt = tf.nn.conv3d_transpose(tf.constant(y), tf.constant(f), [1, 3, 4, 3, 2], 1, "VALID")
+    assert_close(np.sum(to_numpy(xt) * x), np.sum(_conv3d_valid(x, f) * y), call="<x, conv3d_transpose(y, f)>")
+    # MaxPool3D skips NaN, an all-NaN/-inf window is -FLT_MAX; its gradient reaches every tied maximum
+    p = np.array([1, 3, 3, 2, np.nan, 0, -np.inf, 5.0], np.float32).reshape(1, 2, 2, 2, 1)
+    v = tf.Variable(tf.constant(p))
+    with tf.GradientTape() as tape:
+        out = tf.nn.max_pool3d(v, [1, 2, 2], 1, "VALID")
+    _same(out, np.array([3.0, 5.0], np.float32).reshape(1, 2, 1, 1, 1), call="max_pool3d with NaN")
+    _same(tape.gradient(out, v), np.array([0, 1, 1, 0, 0, 0, 0, 1], np.float32).reshape(1, 2, 2, 2, 1),
+          call="max_pool3d's gradient with tied maxima")
+    _same(tf.nn.max_pool3d(tf.constant([[[[[np.nan]], [[-np.inf]]]]]), [1, 2, 1], 1, "VALID"),
+          np.full((1, 1, 1, 1, 1), np.finfo(np.float32).min, np.float32), call="max_pool3d of [NaN, -inf]")
+    with raises(tf.errors.NotFoundError, call="max_pool3d(float16)"):
+        tf.nn.max_pool3d(tf.zeros([1, 2, 2, 2, 1], tf.float16), 2, 1, "VALID")
+    # AvgPool3D averages the in-bounds elements of a SAME window
+    a = np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2, 1)
+    _same(tf.nn.avg_pool3d(tf.constant(a), 2, 2, "SAME"), np.array(3.5, np.float32).reshape(1, 1, 1, 1, 1),
+          call="avg_pool3d(SAME)")
+    _same(tf.nn.avg_pool(tf.constant(a), [1, 1, 2], 1, "VALID"),
+          np.array([0.5, 2.5, 4.5, 6.5], np.float32).reshape(1, 2, 2, 1, 1), call="avg_pool of rank 5")
+
+
+@clause("ops.nn-composites", ref="tf221")
+def test_space_to_batch_compositions(tf):
+    paddings, crops = tf.required_space_to_batch_paddings([7, 6], [2, 4], [[1, 2], [0, 3]])
+    _same(paddings, np.array([[1, 2], [0, 6]], np.int32), call="required_space_to_batch_paddings: paddings")
+    _same(crops, np.array([[0, 0], [0, 3]], np.int32), call="required_space_to_batch_paddings: crops")
+    # a dilated max pool over VALID windows: element i pooled with i + rate
+    x = np.array([1.0, 7.0, 2.0, 5.0, 4.0, 3.0], np.float32).reshape(1, 6, 1)
+    _same(tf.nn.pool(tf.constant(x), [2], "MAX", padding="VALID", dilations=[2]),
+          np.array([2.0, 7.0, 4.0, 5.0], np.float32).reshape(1, 4, 1), call="pool(MAX, dilations=[2])")
+    with raises(ValueError, call="pool(SAME, dilations=[2])"):
+        tf.nn.pool(tf.constant(x), [2], "MAX", padding="SAME", dilations=[2])
+    # with_space_to_batch of the identity op with rate 2 gives the input back
+    img = np.arange(30, dtype=np.float32).reshape(1, 5, 6, 1)
+    _same(tf.nn.with_space_to_batch(tf.constant(img), [2, 2], "VALID", lambda i, n, p: i), img,
+          call="with_space_to_batch(identity)")
+    # atrous_conv2d_transpose with rate 1 is conv2d_transpose with stride 1
+    v = np.random.default_rng(5).normal(size=(1, 4, 4, 2)).astype(np.float32)
+    f = np.random.default_rng(6).normal(size=(3, 3, 1, 2)).astype(np.float32)
+    assert_close(tf.nn.atrous_conv2d_transpose(tf.constant(v), tf.constant(f), [1, 4, 4, 1], 1, "SAME"),
+                 to_numpy(tf.nn.conv2d_transpose(tf.constant(v), tf.constant(f), [1, 4, 4, 1], 1, "SAME")),
+                 call="atrous_conv2d_transpose(rate 1)")
+    labels, lengths = tf.nn.collapse_repeated(tf.constant([[1, 1, 2, 2, 3, 0], [4, 4, 4, 0, 0, 0]]), [6, 2])
+    _same(labels, np.array([[1, 2, 3, 0], [4, 0, 0, 0]], np.int32), call="collapse_repeated: labels")
+    _same(lengths, np.array([4, 1], np.int32), call="collapse_repeated: lengths")
+
+
+@clause("ops.linalg-spectral", ref="tf221")
+def test_spectral_decompositions(tf):
+    a = np.array([[2.0, 100.0, 0.5], [1.0, 3.0, 7.0], [0.5, -1.0, 4.0]])   # the upper triangle is not read
+    lower = np.tril(a) + np.tril(a, -1).T
+    e, v = tf.linalg.eigh(tf.constant(a))
+    assert_close(e, np.linalg.eigvalsh(lower), call="eigh: eigenvalues ascending, from the lower triangle")
+    vn = to_numpy(v)
+    assert_close(vn @ np.diag(to_numpy(e)) @ vn.T, lower, call="eigh: v diag(e) v^T")
+    b = np.random.default_rng(4).normal(size=(4, 3))
+    s, u, vv = tf.linalg.svd(tf.constant(b))
+    assert_close(s, np.linalg.svd(b, compute_uv=False), call="svd: s descending")
+    assert_close(to_numpy(u) * to_numpy(s)[None, :] @ to_numpy(vv).T, b, call="svd: u diag(s) v^T")
+    assert_close(tf.linalg.pinv(tf.constant(b)), np.linalg.pinv(b), call="pinv")
+    _same(tf.linalg.matrix_rank(tf.constant([[1.0, 2.0], [2.0, 4.0]], tf.float64)), np.array(1, np.int32),
+          call="matrix_rank of a rank-1 matrix")
+    with raises(tf.errors.InvalidArgumentError, call="eigh of a NaN matrix"):
+        tf.linalg.eigh(tf.constant([[np.nan, 1.0], [1.0, 2.0]]))
+    with raises(tf.errors.NotFoundError, call="svd(float16)"):
+        tf.linalg.svd(tf.ones([2, 2], tf.float16))
+    # d(sum of eigenvalues)/dA = I (the trace), in the lower triangle
+    t = tf.Variable(tf.constant(lower))
+    with tf.GradientTape() as tape:
+        total = tf.reduce_sum(tf.linalg.eigvalsh(t))
+    assert_close(tape.gradient(total, t), np.eye(3), scale=np.ones((3, 3)), call="d sum(eigvalsh(A)) / dA")
+
+
+@clause("ops.case", ref="tf221")
+def test_case_and_function_queries(tf):
+    x = tf.constant(2.0)
+    _same(tf.case([(x > 1, lambda: x * 2), (x > 0, lambda: x * 3)], default=lambda: x), np.float32(4.0),
+          call="case: the first true pair")
+    _same(tf.case([(x > 5, lambda: x * 2), (x > 0, lambda: x * 3)]), np.float32(6.0),
+          call="case: the last pair as the default")
+    with raises(tf.errors.InvalidArgumentError, call="case with no true predicate and no default"):
+        tf.case([(x > 5, lambda: x * 2), (x > 3, lambda: x * 3)])
+    with raises(TypeError, call="case with a Python bool predicate"):
+        tf.case([(True, lambda: x)])
+    assert_true(tf.inside_function() is False, "tf.inside_function() is True eagerly", call="inside_function()")
+
+    @tf.function
+    def f(y):
+        return y + (1.0 if tf.inside_function() else 0.0)
+    _same(f(tf.constant(1.0)), np.float32(2.0), call="inside_function() in a tf.function")
+    v = tf.Variable(tf.constant([0.4, 1.6]))
+    with tf.GradientTape() as tape:
+        out = tf.grad_pass_through(tf.round)(v) * 3.0
+    _same(out, np.array([0.0, 6.0], np.float32), call="grad_pass_through(round): value")
+    _same(tape.gradient(out, v), np.array([3.0, 3.0], np.float32), call="grad_pass_through(round): gradient")
