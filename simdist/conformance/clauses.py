@@ -279,6 +279,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: required_space_to_batch_paddings, with_space_to_batch, pool, atrous_conv2d_transpose and collapse_repeated are the Python compositions of array_ops.py, nn_ops.py and ctc_ops.py over SpaceToBatchND, the pooling ops, Conv2DBackpropInput and BatchToSpaceND, with their argument errors.'),
     Clause('ops.linalg-spectral', 'ops', False, (),
            'TF 2.21: eigh/eigvalsh (SelfAdjointEigV2: lower triangle, ascending) and svd (Svd: s descending, u, v) for float and double, pinv and matrix_rank composed of Svd; gradients as linalg_grad.py; vectors compared up to their sign.'),
+    Clause('ops.linalg-lu', 'ops', False, (),
+           'TF 2.21: lu (the Lu op: partial pivoting, first largest |pivot|, P A = L U packed, int32/int64 permutation; a zero pivot or a NaN is InvalidArgumentError; no gradient registered) and lu_solve, lu_matrix_inverse, lu_reconstruct composed of gather, band_part, set_diag, triangular_solve and matmul.'),
     Clause('ops.case', 'ops', False, (),
            'TF 2.21: tf.case is a chain of tf.cond (the last pair the default when none is given, with its Assert), tf.inside_function is True while a tf.function\'s Python runs, tf.grad_pass_through(f) is f with the identity\'s gradient.'),
     Clause('ops.control-flow', 'ops', False, (),

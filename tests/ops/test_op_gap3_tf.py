@@ -188,6 +188,29 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("svd-no-uv-grad", "ops.linalg-spectral",
      lambda tf: _grad(tf, lambda v: tf.linalg.svd(v, compute_uv=False), _arr((4, 3)))),
     ("pinv-grad", "ops.linalg-spectral", lambda tf: _grad(tf, tf.linalg.pinv, _arr((3, 4)))),
+    # --- the LU family ------------------------------------------------------------------------------------------------
+    *[(f"lu-{dt}", "ops.linalg-lu", (lambda dt: lambda tf: tf.linalg.lu(_c(tf, _SYM, dt)))(dt))
+      for dt in ("float16", "bfloat16", "float32", "float64", "int32")],
+    ("lu-batch", "ops.linalg-lu", lambda tf: tf.linalg.lu(_arr((2, 4, 4), 3, "float64"))),
+    ("lu-pivot-ties", "ops.linalg-lu", lambda tf: tf.linalg.lu([[1.0, 2.0, 3.0], [-1.0, 0.0, 1.0], [1.0, 5.0, 2.0]])),
+    ("lu-int64-index", "ops.linalg-lu", lambda tf: tf.linalg.lu(_SYM, output_idx_type=tf.int64)),
+    ("lu-float-index", "ops.linalg-lu", lambda tf: tf.linalg.lu(_SYM, output_idx_type=tf.float32)),
+    ("lu-singular", "ops.linalg-lu", lambda tf: tf.linalg.lu([[1.0, 2.0], [2.0, 4.0]])),
+    ("lu-zero", "ops.linalg-lu", lambda tf: tf.linalg.lu(tf.zeros([2, 2]))),
+    ("lu-nan", "ops.linalg-lu", lambda tf: tf.linalg.lu([[np.nan, 2.0], [2.0, 4.0]])),
+    ("lu-inf", "ops.linalg-lu", lambda tf: tf.linalg.lu([[np.inf, 2.0], [2.0, 4.0]])),
+    ("lu-not-square", "ops.linalg-lu", lambda tf: tf.linalg.lu(tf.ones([2, 3]))),
+    ("lu-empty", "ops.linalg-lu", lambda tf: tf.linalg.lu(tf.zeros([0, 0]))),
+    ("lu-no-gradient", "ops.linalg-lu", lambda tf: _grad(tf, lambda v: tf.linalg.lu(v)[0], _SYM)),
+    ("lu-solve", "ops.linalg-lu", lambda tf: tf.linalg.lu_solve(*tf.linalg.lu(_arr((2, 4, 4), 3, "float64")),
+                                                                _arr((2, 4, 3), 4, "float64"))),
+    ("lu-solve-broadcast", "ops.linalg-lu", lambda tf: tf.linalg.lu_solve(*tf.linalg.lu(_SYM), _arr((2, 3, 2), 5,
+                                                                                                   "float64"))),
+    ("lu-solve-python-rhs", "ops.linalg-lu", lambda tf: tf.linalg.lu_solve(*tf.linalg.lu(_SYM.astype(np.float32)),
+                                                                           [[1.0], [2.0], [3.0]])),
+    ("lu-matrix-inverse", "ops.linalg-lu", lambda tf: tf.linalg.lu_matrix_inverse(*tf.linalg.lu(_arr((2, 4, 4), 3)))),
+    ("lu-reconstruct", "ops.linalg-lu", lambda tf: tf.linalg.lu_reconstruct(*tf.linalg.lu(_arr((2, 4, 4), 3)))),
+    ("lu-reconstruct-2d", "ops.linalg-lu", lambda tf: tf.linalg.lu_reconstruct(*tf.linalg.lu(_SYM))),
     # --- tf.case, inside_function, grad_pass_through ---------------------------------------------------------------
     ("case-first-true", "ops.case", lambda tf: tf.case([(tf.constant(2.0) > 1, lambda: tf.constant(4.0)),
                                                         (tf.constant(2.0) > 0, lambda: tf.constant(6.0))],
@@ -212,7 +235,8 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       np.array([0.4, 1.6, -2.5], np.float32))),
 ]
 
-_RTOL = {"ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5, "ops.linalg-spectral": 1e-5, "ops.case": 0.0}
+_RTOL = {"ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5, "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
+         "ops.case": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
 
 
@@ -290,6 +314,12 @@ def test_nn_composites(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-spectral")
 @_cases("ops.linalg-spectral")
 def test_linalg_spectral(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.linalg-lu")
+@_cases("ops.linalg-lu")
+def test_linalg_lu(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -1,5 +1,5 @@
 """Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-composites, ops.linalg-spectral,
-ops.case (TF 2.21 only).
+ops.linalg-lu, ops.case (TF 2.21 only).
 
 Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
 from the rule each clause states (docs/spec.md); the comparison with TF 2.21 itself, case by case,
@@ -120,6 +120,27 @@ def test_spectral_decompositions(tf):
     with tf.GradientTape() as tape:
         total = tf.reduce_sum(tf.linalg.eigvalsh(t))
     assert_close(tape.gradient(total, t), np.eye(3), scale=np.ones((3, 3)), call="d sum(eigvalsh(A)) / dA")
+
+
+@clause("ops.linalg-lu", ref="tf221")
+def test_lu_family(tf):
+    a = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]])
+    packed, perm = tf.linalg.lu(tf.constant(a))
+    lu_, p = to_numpy(packed), to_numpy(perm)
+    _same(p, np.array([2, 0, 1], np.int32), call="lu: the permutation (largest pivot first)")
+    lower = np.tril(lu_, -1) + np.eye(3)
+    assert_close(lower @ np.triu(lu_), a[p], call="lu: L @ U == A[p]")
+    assert_close(tf.linalg.lu_reconstruct(packed, perm), a, call="lu_reconstruct")
+    assert_close(tf.linalg.lu_matrix_inverse(packed, perm), np.linalg.inv(a), call="lu_matrix_inverse")
+    b = np.array([[1.0], [0.0], [2.0]])
+    assert_close(tf.linalg.lu_solve(packed, perm, tf.constant(b)), np.linalg.solve(a, b), call="lu_solve")
+    with raises(tf.errors.InvalidArgumentError, call="lu of a singular matrix"):
+        tf.linalg.lu(tf.constant([[1.0, 2.0], [2.0, 4.0]]))
+    with raises(LookupError, call="the gradient of lu (TF registers none)"):
+        v = tf.Variable(tf.constant(a))
+        with tf.GradientTape() as tape:
+            out = tf.reduce_sum(tf.linalg.lu(v)[0])
+        tape.gradient(out, v)
 
 
 @clause("ops.case", ref="tf221")
