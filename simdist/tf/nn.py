@@ -29,3 +29,4 @@ from simdist.runtime.ops.conv3d import conv3d, conv3d_transpose  # noqa: F401,E4
 from simdist.runtime.ops.pooling3d import avg_pool3d, max_pool3d  # noqa: F401,E402
 from simdist.runtime.ops.nn_composites import (atrous_conv2d_transpose, collapse_repeated, pool,  # noqa: F401,E402
                                               with_space_to_batch)
+from simdist.runtime.ops.morphology import dilation2d, erosion2d, max_pool_with_argmax  # noqa: F401,E402

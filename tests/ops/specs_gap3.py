@@ -151,6 +151,18 @@ SPECS: list[OpSpec] = [
            lambda a: np.swapaxes(np.linalg.svd(a)[2], -1, -2) ** 2, rtol=1e-4, grad_rtol=1e-3),
     OpSpec("linalg.pinv", lambda tf, a: tf.linalg.pinv(a), _inputs(_spread((3, 4))), ("Svd",),
            lambda a: np.linalg.pinv(a), rtol=1e-4, grad_rtol=1e-3),
+    # --- window maxima with their positions (continuous draws: no two sums tie) ------------------------------------
+    OpSpec("dilation2d[SAME]", lambda tf, x, f: tf.nn.dilation2d(x, f, [1, 1, 1, 1], "SAME", "NHWC", [1, 1, 1, 1]),
+           _inputs(rand((1, 4, 5, 2)), rand((2, 3, 2), -0.3, 0.3)),
+           ("Dilation2D", "Dilation2DBackpropInput", "Dilation2DBackpropFilter"), None, diff=(0, 1)),
+    OpSpec("dilation2d[strided, rates]", lambda tf, x, f: tf.nn.dilation2d(x, f, [1, 2, 1, 1], "VALID", "NHWC",
+                                                                           [1, 1, 2, 1]),
+           _inputs(rand((2, 5, 5, 1)), rand((2, 2, 1), -0.3, 0.3)), ("Dilation2D",), None, diff=(0, 1)),
+    OpSpec("erosion2d", lambda tf, x, f: tf.nn.erosion2d(x, f, [1, 1, 1, 1], "SAME", "NHWC", [1, 1, 1, 1]),
+           _inputs(rand((1, 4, 4, 2)), rand((2, 2, 2), -0.3, 0.3)), ("Dilation2D", "Neg", "ReverseV2"), None,
+           diff=(0, 1)),
+    OpSpec("max_pool_with_argmax", lambda tf, x: tf.nn.max_pool_with_argmax(x, 2, 2, "SAME")[0],
+           _inputs(_distinct((2, 5, 4, 2))), ("MaxPoolWithArgmax", "MaxPoolGradWithArgmax"), None),
     # --- LU compositions (TF registers no gradient for Lu itself: its factors are the inputs here) ---------------
     OpSpec("linalg.lu_reconstruct", lambda tf, lu, p: tf.linalg.lu_reconstruct(lu, p),
            _inputs(_packed_lu(3, (2,)), _perm(3, (2,))), ("MatrixBandPart", "MatrixSetDiagV3", "BatchMatMulV2"),

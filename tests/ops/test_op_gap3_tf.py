@@ -36,6 +36,21 @@ def _grad(tf: Any, fn: Callable[[Any], Any], x: np.ndarray) -> Any:
     return [y, tf.convert_to_tensor(tape.gradient(loss, v))]
 
 
+def _grads2(tf: Any, fn: Callable[[Any, Any], Any], x: np.ndarray, f: np.ndarray) -> Any:
+    v, w = tf.Variable(tf.constant(x)), tf.Variable(tf.constant(f))
+    with tf.GradientTape() as tape:
+        y = fn(v, w)
+        loss = tf.reduce_sum(y * tf.reshape(tf.range(1, tf.size(y) + 1, dtype=y.dtype), tf.shape(y)))
+    return [y] + [tf.convert_to_tensor(g) for g in tape.gradient(loss, [v, w])]
+
+
+def _argmax_pool_grad(tf: Any, v: Any) -> Any:
+    with tf.GradientTape() as tape:
+        y = tf.nn.max_pool_with_argmax(v, 2, 2, "VALID")[0]
+        loss = tf.reduce_sum(y * y)
+    return tape.gradient(loss, v)
+
+
 def _in_function(tf: Any) -> Any:
     @tf.function
     def f(x: Any) -> Any:
@@ -47,6 +62,8 @@ _X5 = _arr((1, 4, 4, 4, 2))
 _F5 = _arr((2, 2, 2, 2, 3), 1)
 _TIES = np.array([1, 3, 3, 2, np.nan, 0, -np.inf, 5.0], np.float32).reshape(1, 2, 2, 2, 1)
 _LAB = np.array([[1, 1, 2, 2, 3, 0], [4, 4, 4, 0, 0, 0], [1, 2, 1, 1, 5, 5]], np.int32)
+_MORPH = np.array([1, 3, 3, 2, np.nan, 0, -np.inf, 5.0, 7, 7, 1, 2], np.float32).reshape(1, 3, 4, 1)
+_ARGMAX = np.array([1, 3, 3, 2, np.nan, 0, -np.inf, 5.0, 7, 7, 1, 2], np.float32).reshape(1, 3, 2, 2)
 _SYM = np.array([[2.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.5, -1.0, 4.0]])
 
 
@@ -188,6 +205,57 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("svd-no-uv-grad", "ops.linalg-spectral",
      lambda tf: _grad(tf, lambda v: tf.linalg.svd(v, compute_uv=False), _arr((4, 3)))),
     ("pinv-grad", "ops.linalg-spectral", lambda tf: _grad(tf, tf.linalg.pinv, _arr((3, 4)))),
+    # --- window maxima with their positions ---------------------------------------------------------------------------
+    *[(f"dilation2d-{dt}", "ops.nn-morphology", (lambda dt: lambda tf: tf.nn.dilation2d(
+        _c(tf, _MORPH, dt), _c(tf, np.zeros((2, 2, 1)), dt), [1, 1, 1, 1], "VALID", "NHWC", [1, 1, 1, 1]))(dt))
+      for dt in ("float16", "bfloat16", "float32", "float64", "int32", "int64", "uint8")],
+    ("dilation2d-same-filter", "ops.nn-morphology", lambda tf: tf.nn.dilation2d(
+        _MORPH, np.array([0.5, 1.0], np.float32).reshape(2, 1, 1), [1, 1, 1, 1], "SAME", "NHWC", [1, 1, 1, 1])),
+    ("dilation2d-rates", "ops.nn-morphology", lambda tf: tf.nn.dilation2d(
+        _MORPH, np.zeros((2, 2, 1), np.float32), [1, 1, 1, 1], "SAME", "NHWC", [1, 2, 1, 1])),
+    ("dilation2d-strides", "ops.nn-morphology", lambda tf: tf.nn.dilation2d(
+        _MORPH, np.zeros((2, 2, 1), np.float32), [1, 2, 2, 1], "SAME", "NHWC", [1, 1, 1, 1])),
+    ("dilation2d-minus-inf", "ops.nn-morphology", lambda tf: tf.nn.dilation2d(
+        np.full((1, 2, 2, 1), -np.inf, np.float32), np.zeros((2, 2, 1), np.float32), [1, 1, 1, 1], "SAME", "NHWC",
+        [1, 1, 1, 1])),
+    ("dilation2d-nchw", "ops.nn-morphology", lambda tf: tf.nn.dilation2d(
+        _MORPH, np.zeros((2, 2, 1), np.float32), [1, 1, 1, 1], "SAME", "NCHW", [1, 1, 1, 1])),
+    ("dilation2d-int-strides", "ops.nn-morphology", lambda tf: tf.nn.dilation2d(
+        _MORPH, np.zeros((2, 2, 1), np.float32), 1, "SAME", "NHWC", 1)),
+    ("dilation2d-depth-mismatch", "ops.nn-morphology", lambda tf: tf.nn.dilation2d(
+        _MORPH, np.zeros((2, 2, 2), np.float32), [1, 1, 1, 1], "SAME", "NHWC", [1, 1, 1, 1])),
+    ("dilation2d-grads-ties", "ops.nn-morphology", lambda tf: _grads2(
+        tf, lambda v, f: tf.nn.dilation2d(v, f, [1, 1, 1, 1], "SAME", "NHWC", [1, 1, 1, 1]),
+        np.array([1, 3, 3, 2, 0, 5, -1, 2.0], np.float32).reshape(1, 2, 4, 1), np.zeros((1, 2, 1), np.float32))),
+    ("dilation2d-grads-nan", "ops.nn-morphology", lambda tf: _grads2(
+        tf, lambda v, f: tf.nn.dilation2d(v, f, [1, 1, 1, 1], "SAME", "NHWC", [1, 2, 1, 1]), _MORPH,
+        np.array([0.5, 0.0, -0.25, 1.0], np.float32).reshape(2, 2, 1))),
+    ("erosion2d", "ops.nn-morphology", lambda tf: tf.nn.erosion2d(
+        _MORPH, np.array([0.5, 1.0], np.float32).reshape(2, 1, 1), [1, 1, 1, 1], "SAME", "NHWC", [1, 1, 1, 1])),
+    ("erosion2d-grads-nan", "ops.nn-morphology", lambda tf: _grads2(
+        tf, lambda v, f: tf.nn.erosion2d(v, f, [1, 1, 1, 1], "SAME", "NHWC", [1, 1, 1, 1]), _MORPH,
+        np.full((2, 2, 1), 0.5, np.float32))),
+    *[(f"max-pool-with-argmax-{dt}", "ops.nn-morphology", (lambda dt: lambda tf: tf.nn.max_pool_with_argmax(
+        _c(tf, _ARGMAX, dt), 2, 1, "VALID"))(dt))
+      for dt in ("float16", "bfloat16", "float32", "float64", "int32", "int64", "uint8")],
+    ("max-pool-with-argmax-same", "ops.nn-morphology", lambda tf: tf.nn.max_pool_with_argmax(_ARGMAX, 2, 2, "SAME")),
+    ("max-pool-with-argmax-batch-index", "ops.nn-morphology", lambda tf: tf.nn.max_pool_with_argmax(
+        np.stack([_ARGMAX[0], _ARGMAX[0] * 2]), 2, 1, "VALID", include_batch_in_index=True)),
+    ("max-pool-with-argmax-int32", "ops.nn-morphology", lambda tf: tf.nn.max_pool_with_argmax(
+        _ARGMAX, 2, 1, "VALID", output_dtype=tf.int32)),
+    ("max-pool-with-argmax-float-index", "ops.nn-morphology", lambda tf: tf.nn.max_pool_with_argmax(
+        _ARGMAX, 2, 1, "VALID", output_dtype=tf.float32)),
+    ("max-pool-with-argmax-nan-first", "ops.nn-morphology", lambda tf: tf.nn.max_pool_with_argmax(
+        np.array([np.nan, 1, 2, np.nan], np.float32).reshape(1, 2, 2, 1), 2, 1, "VALID")),
+    ("max-pool-with-argmax-nchw", "ops.nn-morphology", lambda tf: tf.nn.max_pool_with_argmax(
+        _ARGMAX, 2, 1, "VALID", data_format="NCHW")),
+    ("max-pool-with-argmax-explicit", "ops.nn-morphology", lambda tf: tf.nn.max_pool_with_argmax(
+        _ARGMAX, 2, 1, [[0, 0], [1, 1], [1, 1], [0, 0]])),
+    *[(f"max-pool-with-argmax-grad-{b}", "ops.nn-morphology", (lambda b: lambda tf: _grad(
+        tf, lambda v: tf.nn.max_pool_with_argmax(v, 2, 1, "VALID", include_batch_in_index=b)[0],
+        np.stack([_ARGMAX[0], _ARGMAX[0] * 2])))(b)) for b in (False, True)],
+    ("max-pool-with-argmax-grad-of-grad", "ops.nn-morphology", lambda tf: _grad(
+        tf, lambda v: _argmax_pool_grad(tf, v), np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1))),
     # --- the LU family ------------------------------------------------------------------------------------------------
     *[(f"lu-{dt}", "ops.linalg-lu", (lambda dt: lambda tf: tf.linalg.lu(_c(tf, _SYM, dt)))(dt))
       for dt in ("float16", "bfloat16", "float32", "float64", "int32")],
@@ -235,7 +303,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       np.array([0.4, 1.6, -2.5], np.float32))),
 ]
 
-_RTOL = {"ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5, "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
+_RTOL = {"ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5, "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
          "ops.case": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
 
@@ -314,6 +382,12 @@ def test_nn_composites(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-spectral")
 @_cases("ops.linalg-spectral")
 def test_linalg_spectral(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.nn-morphology")
+@_cases("ops.nn-morphology")
+def test_nn_morphology(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -1,4 +1,4 @@
-"""Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-composites, ops.linalg-spectral,
+"""Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-morphology, ops.nn-composites, ops.linalg-spectral,
 ops.linalg-lu, ops.case (TF 2.21 only).
 
 Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
@@ -68,6 +68,29 @@ def test_3d_convolution_and_pooling(tf):
           call="avg_pool3d(SAME)")
     _same(tf.nn.avg_pool(tf.constant(a), [1, 1, 2], 1, "VALID"),
           np.array([0.5, 2.5, 4.5, 6.5], np.float32).reshape(1, 2, 2, 1, 1), call="avg_pool of rank 5")
+
+
+@clause("ops.nn-morphology", ref="tf221")
+def test_window_maxima_with_positions(tf):
+    x = np.array([1, 3, 3, 2, 0, 5, -1, 2.0], np.float32).reshape(1, 2, 4, 1)
+    f = np.array([0.0, 0.5], np.float32).reshape(1, 2, 1)
+    v, w = tf.Variable(tf.constant(x)), tf.Variable(tf.constant(f))
+    with tf.GradientTape() as tape:
+        out = tf.nn.dilation2d(v, w, [1, 1, 1, 1], "VALID", "NHWC", [1, 1, 1, 1])
+    # max(x[w] + 0, x[w + 1] + 0.5): [3.5, 3.5, 3] and [5.5, 5, 2.5]
+    _same(out, np.array([3.5, 3.5, 3.0, 5.5, 5.0, 2.5], np.float32).reshape(1, 2, 3, 1), call="dilation2d")
+    gx, gf = tape.gradient(out, [v, w])
+    _same(gx, np.array([0, 1, 2, 0, 0, 2, 0, 1], np.float32).reshape(1, 2, 4, 1), call="dilation2d: input gradient")
+    _same(gf, np.array([2.0, 4.0], np.float32).reshape(1, 2, 1), call="dilation2d: filter gradient")
+    _same(tf.nn.erosion2d(tf.constant(x), tf.constant(f), [1, 1, 1, 1], "VALID", "NHWC", [1, 1, 1, 1]),
+          np.array([0.5, 2.5, 2.0, -0.5, -1.0, -1.5], np.float32).reshape(1, 2, 3, 1),
+          call="erosion2d: min(x[w] - 0.5, x[w + 1])")
+    p = np.array([1, 3, 3, 2, np.nan, 0, -np.inf, 5.0, 7, 7, 1, 2], np.float32).reshape(1, 3, 2, 2)
+    y, idx = tf.nn.max_pool_with_argmax(tf.constant(p), 2, 1, "VALID")
+    _same(y, np.array([3.0, 5.0, np.nan, 7.0], np.float32).reshape(1, 2, 1, 2), call="max_pool_with_argmax: values")
+    _same(idx, np.array([2, 7, 4, 9], np.int64).reshape(1, 2, 1, 2), call="max_pool_with_argmax: indices")
+    with raises(ValueError, call="max_pool_with_argmax(NCHW)"):
+        tf.nn.max_pool_with_argmax(tf.constant(p), 2, 1, "VALID", data_format="NCHW")
 
 
 @clause("ops.nn-composites", ref="tf221")
