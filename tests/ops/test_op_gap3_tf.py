@@ -51,6 +51,62 @@ def _argmax_pool_grad(tf: Any, v: Any) -> Any:
     return tape.gradient(loss, v)
 
 
+def _py_in_function(tf: Any) -> Any:
+    calls = []
+
+    @tf.function
+    def f(a: Any) -> Any:
+        return tf.py_function(lambda b: (calls.append(1), b * 2)[1], [a], tf.float32) + \
+            tf.numpy_function(lambda b: b + 1, [a], tf.float32)
+    x = tf.constant([1.0, 2.0])
+    return [f(x), f(x * 2), f(x), tf.constant(len(calls))]
+
+
+def _name_scopes(tf: Any) -> Any:
+    seen = [tf.get_current_name_scope()]
+    with tf.name_scope("a") as s1:
+        seen += [s1, tf.get_current_name_scope()]
+        with tf.name_scope("b") as s2:
+            seen += [s2, tf.get_current_name_scope()]
+            with tf.name_scope("a") as s3:
+                seen += [s3, tf.get_current_name_scope()]
+        with tf.name_scope("") as s4:
+            seen += [s4, tf.get_current_name_scope()]
+        with tf.name_scope("c/") as s5:
+            seen += [s5, tf.get_current_name_scope()]
+        with tf.name_scope("x y/-z") as s6:
+            seen += [s6]
+        with tf.init_scope():
+            seen += [tf.get_current_name_scope()]
+    seen += [tf.get_current_name_scope()]
+    return [tf.constant(seen)]
+
+
+def _name_scopes_in_function(tf: Any) -> Any:
+    seen = []
+
+    @tf.function
+    def f() -> Any:
+        seen.append(tf.get_current_name_scope())
+        with tf.name_scope("q") as s:
+            seen.extend([s, tf.get_current_name_scope()])
+        with tf.init_scope():
+            seen.append(tf.get_current_name_scope())
+        return tf.constant(1)
+    with tf.name_scope("outer"):
+        f()
+    return [tf.constant(seen)]
+
+
+def _init_scope_gradient(tf: Any) -> Any:
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        with tf.init_scope():
+            y = x * 3.0
+        z = x * x + y
+    return [z, tape.gradient(z, x)]
+
+
 def _in_function(tf: Any) -> Any:
     @tf.function
     def f(x: Any) -> Any:
@@ -280,31 +336,62 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("lu-reconstruct", "ops.linalg-lu", lambda tf: tf.linalg.lu_reconstruct(*tf.linalg.lu(_arr((2, 4, 4), 3)))),
     ("lu-reconstruct-2d", "ops.linalg-lu", lambda tf: tf.linalg.lu_reconstruct(*tf.linalg.lu(_SYM))),
     # --- tf.case, inside_function, grad_pass_through ---------------------------------------------------------------
-    ("case-first-true", "ops.case", lambda tf: tf.case([(tf.constant(2.0) > 1, lambda: tf.constant(4.0)),
+    ("case-first-true", "ops.function-utilities", lambda tf: tf.case([(tf.constant(2.0) > 1, lambda: tf.constant(4.0)),
                                                         (tf.constant(2.0) > 0, lambda: tf.constant(6.0))],
                                                        default=lambda: tf.constant(0.0))),
-    ("case-default", "ops.case", lambda tf: tf.case([(tf.constant(False), lambda: tf.constant(4.0))],
+    ("case-default", "ops.function-utilities", lambda tf: tf.case([(tf.constant(False), lambda: tf.constant(4.0))],
                                                     default=lambda: tf.constant(1.0))),
-    ("case-last-as-default", "ops.case", lambda tf: tf.case([(tf.constant(False), lambda: tf.constant(4.0)),
+    ("case-last-as-default", "ops.function-utilities", lambda tf: tf.case([(tf.constant(False), lambda: tf.constant(4.0)),
                                                              (tf.constant(True), lambda: tf.constant(6.0))])),
-    ("case-none-true", "ops.case", lambda tf: tf.case([(tf.constant(False), lambda: tf.constant(4.0)),
+    ("case-none-true", "ops.function-utilities", lambda tf: tf.case([(tf.constant(False), lambda: tf.constant(4.0)),
                                                        (tf.constant(False), lambda: tf.constant(6.0))])),
-    ("case-exclusive-two-true", "ops.case", lambda tf: tf.case([(tf.constant(True), lambda: tf.constant(4.0)),
+    ("case-exclusive-two-true", "ops.function-utilities", lambda tf: tf.case([(tf.constant(True), lambda: tf.constant(4.0)),
                                                                 (tf.constant(True), lambda: tf.constant(6.0))],
                                                                exclusive=True)),
-    ("case-python-bool", "ops.case", lambda tf: tf.case([(True, lambda: tf.constant(4.0))])),
-    ("case-float-pred", "ops.case", lambda tf: tf.case([(tf.constant(1.0), lambda: tf.constant(4.0))])),
-    ("case-dict", "ops.case", lambda tf: tf.case({tf.constant(True): lambda: tf.constant(4.0)})),
-    ("case-not-pair", "ops.case", lambda tf: tf.case([(tf.constant(True),)])),
-    ("case-list-output", "ops.case", lambda tf: tf.case([(tf.constant(True), lambda: [tf.constant(1), 2])],
+    ("case-python-bool", "ops.function-utilities", lambda tf: tf.case([(True, lambda: tf.constant(4.0))])),
+    ("case-float-pred", "ops.function-utilities", lambda tf: tf.case([(tf.constant(1.0), lambda: tf.constant(4.0))])),
+    ("case-dict", "ops.function-utilities", lambda tf: tf.case({tf.constant(True): lambda: tf.constant(4.0)})),
+    ("case-not-pair", "ops.function-utilities", lambda tf: tf.case([(tf.constant(True),)])),
+    ("case-list-output", "ops.function-utilities", lambda tf: tf.case([(tf.constant(True), lambda: [tf.constant(1), 2])],
                                                         default=lambda: [tf.constant(3), 4])),
-    ("inside-function", "ops.case", _in_function),
-    ("grad-pass-through", "ops.case", lambda tf: _grad(tf, tf.grad_pass_through(tf.round),
+    ("inside-function", "ops.function-utilities", _in_function),
+    ("numpy-function", "ops.function-utilities", lambda tf: tf.numpy_function(lambda a: a * 2, [tf.constant([1.0, 2.0])],
+                                                                          tf.float32)),
+    ("numpy-function-list", "ops.function-utilities", lambda tf: tf.numpy_function(
+        lambda a: [a * 2, a.sum()], [tf.constant([1.0, 2.0])], [tf.float32, tf.float32])),
+    ("numpy-function-keeps-its-dtype", "ops.function-utilities", lambda tf: tf.numpy_function(
+        lambda a: a.astype(np.float64) * 2, [tf.constant([1.0, 2.0])], tf.float32)),
+    ("numpy-function-python-values", "ops.function-utilities", lambda tf: [
+        tf.numpy_function(lambda a: 3.0, [tf.constant(1.0)], tf.float64),
+        tf.numpy_function(lambda a: 3, [tf.constant(1.0)], tf.int64),
+        tf.numpy_function(lambda a: type(a).__name__, [tf.constant(1.0)], tf.string)]),
+    ("numpy-function-raises", "ops.function-utilities", lambda tf: tf.numpy_function(
+        lambda a: 1 / 0, [tf.constant(1.0)], tf.float32)),
+    ("numpy-function-no-gradient", "ops.function-utilities", lambda tf: _grad(
+        tf, lambda v: tf.numpy_function(lambda a: a * a, [v], tf.float32) + v, np.array([1.0, 2.0], np.float32))),
+    ("py-function", "ops.function-utilities", lambda tf: [
+        tf.py_function(lambda a: a * 2, [tf.constant([1.0, 2.0])], tf.float32),
+        tf.py_function(lambda a: 3.0, [tf.constant(1.0)], tf.float32)]),
+    ("py-function-list", "ops.function-utilities", lambda tf: tf.py_function(
+        lambda a: [a, a * 3], [tf.constant([1.0, 2.0])], [tf.float32, tf.float32])),
+    ("py-function-none", "ops.function-utilities", lambda tf: tf.py_function(lambda a: None, [tf.constant(1.0)], [])),
+    ("py-function-wrong-dtype", "ops.function-utilities", lambda tf: tf.py_function(
+        lambda a: tf.cast(a, tf.float64), [tf.constant(1.0)], tf.float32)),
+    ("py-function-raises", "ops.function-utilities", lambda tf: tf.py_function(
+        lambda a: 1 / 0, [tf.constant(1.0)], tf.float32)),
+    ("py-function-gradient", "ops.function-utilities", lambda tf: _grad(
+        tf, lambda v: tf.py_function(lambda a: a * a, [v], tf.float32), np.array([1.0, 2.0], np.float32))),
+    ("py-functions-in-a-function", "ops.function-utilities", _py_in_function),
+    ("name-scopes", "ops.function-utilities", _name_scopes),
+    ("name-scope-not-a-string", "ops.function-utilities", lambda tf: tf.name_scope(3)),
+    ("name-scopes-in-a-function", "ops.function-utilities", _name_scopes_in_function),
+    ("init-scope-pauses-tapes", "ops.function-utilities", _init_scope_gradient),
+    ("grad-pass-through", "ops.function-utilities", lambda tf: _grad(tf, tf.grad_pass_through(tf.round),
                                                       np.array([0.4, 1.6, -2.5], np.float32))),
 ]
 
 _RTOL = {"ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5, "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
-         "ops.case": 0.0}
+         "ops.function-utilities": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
 
 
@@ -397,8 +484,8 @@ def test_linalg_lu(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
-@clause("ops.case")
-@_cases("ops.case")
+@clause("ops.function-utilities")
+@_cases("ops.function-utilities")
 def test_case_and_function_queries(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 

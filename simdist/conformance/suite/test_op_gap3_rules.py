@@ -1,5 +1,5 @@
 """Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-morphology, ops.nn-composites, ops.linalg-spectral,
-ops.linalg-lu, ops.case (TF 2.21 only).
+ops.linalg-lu, ops.function-utilities (TF 2.21 only).
 
 Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
 from the rule each clause states (docs/spec.md); the comparison with TF 2.21 itself, case by case,
@@ -166,7 +166,7 @@ def test_lu_family(tf):
         tape.gradient(out, v)
 
 
-@clause("ops.case", ref="tf221")
+@clause("ops.function-utilities", ref="tf221")
 def test_case_and_function_queries(tf):
     x = tf.constant(2.0)
     _same(tf.case([(x > 1, lambda: x * 2), (x > 0, lambda: x * 3)], default=lambda: x), np.float32(4.0),
@@ -188,3 +188,23 @@ def test_case_and_function_queries(tf):
         out = tf.grad_pass_through(tf.round)(v) * 3.0
     _same(out, np.array([0.0, 6.0], np.float32), call="grad_pass_through(round): value")
     _same(tape.gradient(out, v), np.array([3.0, 3.0], np.float32), call="grad_pass_through(round): gradient")
+    # numpy_function keeps the dtype its function returns; py_function converts to Tout and is differentiable
+    out = tf.numpy_function(lambda a: a.astype(np.float64) * 2, [tf.constant([1.0, 2.0])], tf.float32)
+    _same(out, np.array([2.0, 4.0]), call="numpy_function returning float64 with Tout float32")
+    w = tf.Variable(tf.constant([1.0, 2.0]))
+    with tf.GradientTape() as tape:
+        sq = tf.py_function(lambda a: a * a, [w], tf.float32)
+    _same(tape.gradient(sq, w), np.array([2.0, 4.0], np.float32), call="py_function(a * a): gradient")
+    with raises(tf.errors.UnknownError, call="py_function whose function raises"):
+        tf.py_function(lambda a: 1 / 0, [tf.constant(1.0)], tf.float32)
+    with tf.name_scope("a") as outer:
+        with tf.name_scope("b") as inner:
+            current = tf.get_current_name_scope()
+    assert_true((outer, inner, current) == ("a/", "a/b/", "a/b"),
+                f"name scopes {(outer, inner, current)}, but should be ('a/', 'a/b/', 'a/b')", call="name_scope")
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        with tf.init_scope():
+            y = x * 3.0
+        z = x * x + y
+    _same(tape.gradient(z, x), np.float32(4.0), call="init_scope pauses the tape: d(x*x + [x*3])/dx")
