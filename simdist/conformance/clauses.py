@@ -283,6 +283,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: eigh/eigvalsh (SelfAdjointEigV2: lower triangle, ascending) and svd (Svd: s descending, u, v) for float and double, pinv and matrix_rank composed of Svd; gradients as linalg_grad.py; vectors compared up to their sign.'),
     Clause('ops.linalg-lu', 'ops', False, (),
            'TF 2.21: lu (the Lu op: partial pivoting, first largest |pivot|, P A = L U packed, int32/int64 permutation; a zero pivot or a NaN is InvalidArgumentError; no gradient registered) and lu_solve, lu_matrix_inverse, lu_reconstruct composed of gather, band_part, set_diag, triangular_solve and matmul.'),
+    Clause('ops.as-string', 'ops', False, (),
+           'TF 2.21: as_string prints each element with C\'s printf (fill flag, width, precision; f, e for scientific, g for shortest; d for integers; true/false; inf and nan as glibc prints them, the sign bit of a NaN as -nan) into a string tensor of the input\'s shape.'),
     Clause('ops.function-utilities', 'ops', False, (),
            'TF 2.21: tf.case is a chain of tf.cond (the last pair the default when none is given, with its Assert); tf.inside_function is True while a tf.function\'s Python runs; tf.grad_pass_through(f) is f with the identity\'s gradient; numpy_function/py_function call Python eagerly (numpy_function keeps its outputs\' dtypes, no gradient; py_function converts to Tout, differentiable, UnknownError for an exception); name_scope/get_current_name_scope nest scopes (a tf.function starts at the root) and init_scope pauses the tapes.'),
     Clause('ops.control-flow', 'ops', False, (),

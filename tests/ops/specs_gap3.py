@@ -194,6 +194,8 @@ def _avg_double_backprop(tf, x):
 
 
 UNTESTED_OPS: dict[str, str] = {
+    "AsString": "a string output (not differentiable): its formats are compared with TF 2.21's in "
+                "tests/ops/test_op_gap3_tf.py (ops.as-string)",
     "Lu": "TF 2.21 registers no gradient for Lu (a tape raises LookupError): its values, dtypes and errors are "
           "compared with TF 2.21's in tests/ops/test_op_gap3_tf.py (ops.linalg-lu)",
 }

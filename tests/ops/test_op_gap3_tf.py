@@ -120,6 +120,7 @@ _TIES = np.array([1, 3, 3, 2, np.nan, 0, -np.inf, 5.0], np.float32).reshape(1, 2
 _LAB = np.array([[1, 1, 2, 2, 3, 0], [4, 4, 4, 0, 0, 0], [1, 2, 1, 1, 5, 5]], np.int32)
 _MORPH = np.array([1, 3, 3, 2, np.nan, 0, -np.inf, 5.0, 7, 7, 1, 2], np.float32).reshape(1, 3, 4, 1)
 _ARGMAX = np.array([1, 3, 3, 2, np.nan, 0, -np.inf, 5.0, 7, 7, 1, 2], np.float32).reshape(1, 3, 2, 2)
+_FMT = [0.0, -0.0, 1.0, -1.5, 3.14159265, 1e10, 1.5e-7, 123456789.0, np.inf, -np.inf, np.nan, 0.1]
 _SYM = np.array([[2.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.5, -1.0, 4.0]])
 
 
@@ -138,7 +139,8 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("conv3d-explicit-padding", "ops.nn-3d",
      lambda tf: tf.nn.conv3d(_X5, _F5, [1, 1, 1, 1, 1], [[0, 0], [1, 1], [1, 1], [1, 1], [0, 0]])),
     ("conv3d-depth-mismatch", "ops.nn-3d", lambda tf: tf.nn.conv3d(_X5, _F5[:, :, :, :1], [1, 1, 1, 1, 1], "SAME")),
-    ("conv3d-empty-batch-float64", "ops.nn-3d", lambda tf: tf.nn.conv3d(tf.zeros([0, 3, 3, 3, 2], tf.float64), _F5.astype(np.float64), [1, 1, 1, 1, 1],
+    ("conv3d-empty-batch-float64", "ops.nn-3d", lambda tf: tf.nn.conv3d(
+        tf.zeros([0, 3, 3, 3, 2], tf.float64), _F5.astype(np.float64), [1, 1, 1, 1, 1],
                                                                 "VALID")),
     ("conv3d-nan-inf", "ops.nn-3d", lambda tf: tf.nn.conv3d(
         np.where(_X5 > 1.5, np.nan, np.where(_X5 < -1.5, np.inf, _X5)).astype(np.float32), _F5, [1, 1, 1, 1, 1],
@@ -335,6 +337,32 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("lu-matrix-inverse", "ops.linalg-lu", lambda tf: tf.linalg.lu_matrix_inverse(*tf.linalg.lu(_arr((2, 4, 4), 3)))),
     ("lu-reconstruct", "ops.linalg-lu", lambda tf: tf.linalg.lu_reconstruct(*tf.linalg.lu(_arr((2, 4, 4), 3)))),
     ("lu-reconstruct-2d", "ops.linalg-lu", lambda tf: tf.linalg.lu_reconstruct(*tf.linalg.lu(_SYM))),
+    # --- tf.as_string --------------------------------------------------------------------------------------------------
+    *[(f"as-string-{dt}", "ops.as-string", (lambda dt: lambda tf: tf.as_string(_c(tf, _FMT, dt)))(dt))
+      for dt in ("float16", "bfloat16", "float32", "float64")],
+    *[(f"as-string-{k}", "ops.as-string", (lambda kw: lambda tf: tf.as_string(tf.constant(_FMT), **kw))(kw))
+      for k, kw in (("precision", {"precision": 3}), ("scientific", {"scientific": True}),
+                    ("shortest", {"shortest": True}), ("shortest-precision", {"shortest": True, "precision": 2}),
+                    ("scientific-and-shortest", {"scientific": True, "shortest": True}),
+                    ("width", {"width": 12}), ("negative-width", {"width": -3}),
+                    ("scientific-width-precision", {"scientific": True, "precision": 2, "width": 12}),
+                    *[(f"fill-{n}", {"width": 10, "fill": f}) for n, f in (("zero", "0"), ("minus", "-"),
+                                                                            ("plus", "+"), ("space", " "),
+                                                                            ("hash", "#"), ("x", "x"),
+                                                                            ("two", "ab"))])],
+    ("as-string-negative-nan", "ops.as-string",
+     lambda tf: tf.as_string(tf.constant([-np.nan, np.nan, 0.0 * -np.inf], tf.float64))),
+    *[(f"as-string-{dt}", "ops.as-string", (lambda dt: lambda tf: tf.as_string(
+        tf.constant([0, 3, 100, 127], getattr(tf, dt))))(dt))
+      for dt in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")],
+    ("as-string-int64-large", "ops.as-string", lambda tf: tf.as_string(tf.constant([-5, 2 ** 40], tf.int64))),
+    ("as-string-int-width-fill", "ops.as-string", lambda tf: tf.as_string(tf.constant([3, -5]), width=4, fill="0")),
+    ("as-string-int-precision", "ops.as-string", lambda tf: tf.as_string(tf.constant([3]), precision=2)),
+    ("as-string-int-scientific", "ops.as-string", lambda tf: tf.as_string(tf.constant([3]), scientific=True)),
+    ("as-string-bool", "ops.as-string", lambda tf: tf.as_string(tf.constant([True, False]), width=7)),
+    ("as-string-string", "ops.as-string", lambda tf: tf.as_string(tf.constant(["ab", ""]), width=4)),
+    ("as-string-empty", "ops.as-string", lambda tf: tf.as_string(tf.zeros([2, 0, 3]))),
+    ("as-string-matrix", "ops.as-string", lambda tf: tf.as_string(tf.constant([[1.5, -2.25], [1e-7, 3e12]]))),
     # --- tf.case, inside_function, grad_pass_through ---------------------------------------------------------------
     ("case-first-true", "ops.function-utilities", lambda tf: tf.case([(tf.constant(2.0) > 1, lambda: tf.constant(4.0)),
                                                         (tf.constant(2.0) > 0, lambda: tf.constant(6.0))],
@@ -390,7 +418,8 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       np.array([0.4, 1.6, -2.5], np.float32))),
 ]
 
-_RTOL = {"ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5, "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
+_RTOL = {"ops.as-string": 0.0, "ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5,
+         "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
          "ops.function-utilities": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
 
@@ -481,6 +510,12 @@ def test_nn_morphology(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-lu")
 @_cases("ops.linalg-lu")
 def test_linalg_lu(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.as-string")
+@_cases("ops.as-string")
+def test_as_string(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -1,5 +1,5 @@
 """Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-morphology, ops.nn-composites, ops.linalg-spectral,
-ops.linalg-lu, ops.function-utilities (TF 2.21 only).
+ops.linalg-lu, ops.as-string, ops.function-utilities (TF 2.21 only).
 
 Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
 from the rule each clause states (docs/spec.md); the comparison with TF 2.21 itself, case by case,
@@ -164,6 +164,23 @@ def test_lu_family(tf):
         with tf.GradientTape() as tape:
             out = tf.reduce_sum(tf.linalg.lu(v)[0])
         tape.gradient(out, v)
+
+
+@clause("ops.as-string", ref="tf221")
+def test_as_string(tf):
+    def strs(t):
+        return [v.decode() for v in to_numpy(t).reshape(-1)]
+    x = tf.constant([1.5, -0.0, np.inf, -np.nan], tf.float64)
+    got = strs(tf.as_string(x))
+    assert_true(got == ["1.500000", "-0.000000", "inf", "-nan"], f"as_string gives {got}, but should be "
+                "['1.500000', '-0.000000', 'inf', '-nan']", call="as_string(float64)")
+    got = strs(tf.as_string(x, width=8, fill="0", precision=2))
+    assert_true(got == ["00001.50", "-0000.00", "     inf", "    -nan"], f"as_string gives {got}",
+                call="as_string(width=8, fill='0', precision=2)")
+    got = strs(tf.as_string(tf.constant([3, -5]), width=4, fill="0")) + strs(tf.as_string(tf.constant([True])))
+    assert_true(got == ["0003", "-005", "true"], f"as_string gives {got}", call="as_string of ints and bools")
+    with raises(tf.errors.InvalidArgumentError, call="as_string(scientific=True, shortest=True)"):
+        tf.as_string(x, scientific=True, shortest=True)
 
 
 @clause("ops.function-utilities", ref="tf221")

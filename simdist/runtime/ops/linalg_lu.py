@@ -5,8 +5,8 @@ and gradients are those ops').
 
 Observed on TF 2.21: Lu picks the row of largest |value| in each column (the first on ties, as
 LAPACK's getrf and Eigen's PartialPivLU); a singular input (an exactly zero pivot) or one holding
-a NaN is InvalidArgumentError "Input is not invertible." (an infinite pivot is kept); the op lists half, float, double (and
-complex), its CPU kernels float and double (half: NotFoundError); output_idx_type int32 or int64.
+a NaN is InvalidArgumentError "Input is not invertible." (an infinite pivot is kept); the op lists
+half, float, double (and complex), its CPU kernels float and double (half: NotFoundError); output_idx_type int32 or int64.
 TF registers no gradient for Lu: a tape reaching it raises LookupError.
 """
 
