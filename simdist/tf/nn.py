@@ -30,3 +30,4 @@ from simdist.runtime.ops.pooling3d import avg_pool3d, max_pool3d  # noqa: F401,E
 from simdist.runtime.ops.nn_composites import (atrous_conv2d_transpose, collapse_repeated, pool,  # noqa: F401,E402
                                               with_space_to_batch)
 from simdist.runtime.ops.morphology import dilation2d, erosion2d, max_pool_with_argmax  # noqa: F401,E402
+from simdist.runtime.ops.isotonic import isotonic_regression  # noqa: F401,E402

@@ -163,6 +163,12 @@ SPECS: list[OpSpec] = [
            diff=(0, 1)),
     OpSpec("max_pool_with_argmax", lambda tf, x: tf.nn.max_pool_with_argmax(x, 2, 2, "SAME")[0],
            _inputs(_distinct((2, 5, 4, 2))), ("MaxPoolWithArgmax", "MaxPoolGradWithArgmax"), None),
+    # (continuous draws: no segment mean ties another value, where a finite difference would change the pooling)
+    OpSpec("isotonic_regression", lambda tf, x: tf.nn.isotonic_regression(x)[0], _inputs(rand((3, 6))),
+           ("IsotonicRegression",), None),
+    OpSpec("isotonic_regression[increasing, axis 0]",
+           lambda tf, x: tf.nn.isotonic_regression(x, decreasing=False, axis=0)[0], _inputs(rand((5, 2))),
+           ("IsotonicRegression", "Neg", "Transpose"), None),
     # --- LU compositions (TF registers no gradient for Lu itself: its factors are the inputs here) ---------------
     OpSpec("linalg.lu_reconstruct", lambda tf, lu, p: tf.linalg.lu_reconstruct(lu, p),
            _inputs(_packed_lu(3, (2,)), _perm(3, (2,))), ("MatrixBandPart", "MatrixSetDiagV3", "BatchMatMulV2"),

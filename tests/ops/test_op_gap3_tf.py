@@ -337,6 +337,22 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("lu-matrix-inverse", "ops.linalg-lu", lambda tf: tf.linalg.lu_matrix_inverse(*tf.linalg.lu(_arr((2, 4, 4), 3)))),
     ("lu-reconstruct", "ops.linalg-lu", lambda tf: tf.linalg.lu_reconstruct(*tf.linalg.lu(_arr((2, 4, 4), 3)))),
     ("lu-reconstruct-2d", "ops.linalg-lu", lambda tf: tf.linalg.lu_reconstruct(*tf.linalg.lu(_SYM))),
+    # --- isotonic regression ------------------------------------------------------------------------------------------
+    *[(f"isotonic-{dt}", "ops.nn-isotonic", (lambda dt: lambda tf: tf.nn.isotonic_regression(
+        tf.cast(tf.constant([[1.0, 3.0, 2.0, 4.0], [5.0, 4.0, 4.0, 1.0]]), getattr(tf, dt))))(dt))
+      for dt in ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8")],
+    ("isotonic-increasing", "ops.nn-isotonic", lambda tf: tf.nn.isotonic_regression(_arr((4, 9), 7), decreasing=False)),
+    ("isotonic-axis-0", "ops.nn-isotonic", lambda tf: tf.nn.isotonic_regression(_arr((6, 3), 8), axis=0)),
+    ("isotonic-3d-axis-1", "ops.nn-isotonic", lambda tf: tf.nn.isotonic_regression(
+        np.arange(24.0).reshape(2, 3, 4) % 5, axis=1)),
+    ("isotonic-1d", "ops.nn-isotonic", lambda tf: tf.nn.isotonic_regression([3.0, 1.0, 2.0])),
+    ("isotonic-bad-axis", "ops.nn-isotonic", lambda tf: tf.nn.isotonic_regression(_arr((2, 3)), axis=3)),
+    ("isotonic-nan-and-ties", "ops.nn-isotonic",
+     lambda tf: tf.nn.isotonic_regression([[1.0, np.nan, 2.0, 0.0], [1.0, 1.0, 1.0, 2.0]])),
+    ("isotonic-empty", "ops.nn-isotonic", lambda tf: tf.nn.isotonic_regression(tf.zeros([2, 0]))),
+    ("isotonic-random-float64", "ops.nn-isotonic", lambda tf: tf.nn.isotonic_regression(_arr((5, 11), 9, "float64"))),
+    ("isotonic-grad", "ops.nn-isotonic", lambda tf: _grad(tf, lambda v: tf.nn.isotonic_regression(v)[0],
+                                                          np.array([[1.0, 3.0, 2.0, 4.0, 0.0]], np.float32))),
     # --- tf.as_string --------------------------------------------------------------------------------------------------
     *[(f"as-string-{dt}", "ops.as-string", (lambda dt: lambda tf: tf.as_string(_c(tf, _FMT, dt)))(dt))
       for dt in ("float16", "bfloat16", "float32", "float64")],
@@ -418,7 +434,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       np.array([0.4, 1.6, -2.5], np.float32))),
 ]
 
-_RTOL = {"ops.as-string": 0.0, "ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5,
+_RTOL = {"ops.nn-isotonic": 1e-6, "ops.as-string": 0.0, "ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5,
          "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
          "ops.function-utilities": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
@@ -510,6 +526,12 @@ def test_nn_morphology(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-lu")
 @_cases("ops.linalg-lu")
 def test_linalg_lu(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.nn-isotonic")
+@_cases("ops.nn-isotonic")
+def test_isotonic_regression(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -1,4 +1,4 @@
-"""Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-morphology, ops.nn-composites, ops.linalg-spectral,
+"""Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-morphology, ops.nn-isotonic, ops.nn-composites, ops.linalg-spectral,
 ops.linalg-lu, ops.as-string, ops.function-utilities (TF 2.21 only).
 
 Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
@@ -91,6 +91,20 @@ def test_window_maxima_with_positions(tf):
     _same(idx, np.array([2, 7, 4, 9], np.int64).reshape(1, 2, 1, 2), call="max_pool_with_argmax: indices")
     with raises(ValueError, call="max_pool_with_argmax(NCHW)"):
         tf.nn.max_pool_with_argmax(tf.constant(p), 2, 1, "VALID", data_format="NCHW")
+
+
+@clause("ops.nn-isotonic", ref="tf221")
+def test_isotonic_regression(tf):
+    v = tf.Variable(tf.constant([[1.0, 3.0, 2.0, 4.0, 0.0]]))
+    with tf.GradientTape() as tape:
+        y, segments = tf.nn.isotonic_regression(v)
+        loss = tf.reduce_sum(y * tf.constant([[1.0, 2.0, 3.0, 4.0, 5.0]]))
+    _same(y, np.array([[2.5, 2.5, 2.5, 2.5, 0.0]], np.float32), call="isotonic_regression: pooled means")
+    _same(segments, np.array([[0, 0, 0, 0, 1]], np.int32), call="isotonic_regression: segments")
+    _same(tape.gradient(loss, v), np.array([[2.5, 2.5, 2.5, 2.5, 5.0]], np.float32),
+          call="isotonic_regression: gradient averaged over each segment")
+    y, _ = tf.nn.isotonic_regression(tf.constant([[1, 3, 2]]), decreasing=False)
+    _same(y, np.array([[1.0, 2.5, 2.5]]), call="isotonic_regression(int32, increasing): float64 means")
 
 
 @clause("ops.nn-composites", ref="tf221")
