@@ -279,6 +279,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: dilation2d (Dilation2D: max of input + filter from the lowest finite value, gradients to the kept element or the window\'s first in-bounds one), erosion2d its dual, and max_pool_with_argmax (MaxPoolWithArgmax: from the first in-bounds element, flattened indices, gradient MaxPoolGradWithArgmax), keeping a strictly greater value.'),
     Clause('ops.nn-isotonic', 'ops', False, (),
            'TF 2.21: isotonic_regression pools adjacent violators along the axis (a value joins the segment before it while that segment\'s mean is below its own), giving segment means in the promoted float dtype and int32 segments; decreasing=False negates; the gradient averages the upstream gradient over each segment.'),
+    Clause('ops.nn-accidental-hits', 'ops', False, (),
+           'TF 2.21: compute_accidental_hits (ComputeAccidentalHits, int64 inputs) emits, row by row and true class by true class, (row, last position of that class among the sampled candidates) with weight -FLT_MAX; not differentiable.'),
     Clause('ops.nn-composites', 'ops', False, (),
            'TF 2.21: required_space_to_batch_paddings, with_space_to_batch, pool, atrous_conv2d_transpose and collapse_repeated are the Python compositions of array_ops.py, nn_ops.py and ctc_ops.py over SpaceToBatchND, the pooling ops, Conv2DBackpropInput and BatchToSpaceND, with their argument errors.'),
     Clause('ops.linalg-spectral', 'ops', False, (),

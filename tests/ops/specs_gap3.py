@@ -200,6 +200,8 @@ def _avg_double_backprop(tf, x):
 
 
 UNTESTED_OPS: dict[str, str] = {
+    "ComputeAccidentalHits": "integer inputs, not differentiable: compared with TF 2.21 in "
+                             "tests/ops/test_op_gap3_tf.py (ops.nn-accidental-hits)",
     "AsString": "a string output (not differentiable): its formats are compared with TF 2.21's in "
                 "tests/ops/test_op_gap3_tf.py (ops.as-string)",
     "Lu": "TF 2.21 registers no gradient for Lu (a tape raises LookupError): its values, dtypes and errors are "

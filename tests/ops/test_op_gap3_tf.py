@@ -353,6 +353,21 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("isotonic-random-float64", "ops.nn-isotonic", lambda tf: tf.nn.isotonic_regression(_arr((5, 11), 9, "float64"))),
     ("isotonic-grad", "ops.nn-isotonic", lambda tf: _grad(tf, lambda v: tf.nn.isotonic_regression(v)[0],
                                                           np.array([[1.0, 3.0, 2.0, 4.0, 0.0]], np.float32))),
+    # --- compute_accidental_hits ----------------------------------------------------------------------------------------
+    ("accidental-hits", "ops.nn-accidental-hits", lambda tf: tf.nn.compute_accidental_hits(
+        tf.constant([[1, 2], [3, 1], [5, 5]], tf.int64), tf.constant([1, 5, 1, 7, 3], tf.int64), 2)),
+    ("accidental-hits-int32", "ops.nn-accidental-hits", lambda tf: tf.nn.compute_accidental_hits(
+        tf.constant([[1, 2]]), tf.constant([1, 5], tf.int64), 2)),
+    ("accidental-hits-python-lists", "ops.nn-accidental-hits",
+     lambda tf: tf.nn.compute_accidental_hits([[1, 2]], [2, 1, 2], 2)),
+    ("accidental-hits-num-true", "ops.nn-accidental-hits", lambda tf: tf.nn.compute_accidental_hits(
+        tf.constant([[1, 2]], tf.int64), tf.constant([1], tf.int64), 3)),
+    ("accidental-hits-none-sampled", "ops.nn-accidental-hits", lambda tf: tf.nn.compute_accidental_hits(
+        tf.constant([[1, 2]], tf.int64), tf.zeros([0], tf.int64), 2)),
+    ("accidental-hits-matrix-sampled", "ops.nn-accidental-hits", lambda tf: tf.nn.compute_accidental_hits(
+        tf.constant([[1, 2]], tf.int64), tf.constant([[1], [2]], tf.int64), 2)),
+    ("accidental-hits-vector-true", "ops.nn-accidental-hits", lambda tf: tf.nn.compute_accidental_hits(
+        tf.constant([1, 2], tf.int64), tf.constant([1, 2], tf.int64), 1)),
     # --- tf.as_string --------------------------------------------------------------------------------------------------
     *[(f"as-string-{dt}", "ops.as-string", (lambda dt: lambda tf: tf.as_string(_c(tf, _FMT, dt)))(dt))
       for dt in ("float16", "bfloat16", "float32", "float64")],
@@ -434,7 +449,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       np.array([0.4, 1.6, -2.5], np.float32))),
 ]
 
-_RTOL = {"ops.nn-isotonic": 1e-6, "ops.as-string": 0.0, "ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5,
+_RTOL = {"ops.nn-accidental-hits": 0.0, "ops.nn-isotonic": 1e-6, "ops.as-string": 0.0, "ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5,
          "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
          "ops.function-utilities": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
@@ -532,6 +547,12 @@ def test_linalg_lu(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.nn-isotonic")
 @_cases("ops.nn-isotonic")
 def test_isotonic_regression(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.nn-accidental-hits")
+@_cases("ops.nn-accidental-hits")
+def test_compute_accidental_hits(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -1,4 +1,4 @@
-"""Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-morphology, ops.nn-isotonic, ops.nn-composites, ops.linalg-spectral,
+"""Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-morphology, ops.nn-isotonic, ops.nn-accidental-hits, ops.nn-composites, ops.linalg-spectral,
 ops.linalg-lu, ops.as-string, ops.function-utilities (TF 2.21 only).
 
 Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
@@ -105,6 +105,17 @@ def test_isotonic_regression(tf):
           call="isotonic_regression: gradient averaged over each segment")
     y, _ = tf.nn.isotonic_regression(tf.constant([[1, 3, 2]]), decreasing=False)
     _same(y, np.array([[1.0, 2.5, 2.5]]), call="isotonic_regression(int32, increasing): float64 means")
+
+
+@clause("ops.nn-accidental-hits", ref="tf221")
+def test_accidental_hits(tf):
+    rows, ids, weights = tf.nn.compute_accidental_hits(tf.constant([[1, 2], [3, 1], [5, 5]], tf.int64),
+                                                       tf.constant([1, 5, 1, 7, 3], tf.int64), 2)
+    _same(rows, np.array([0, 1, 1, 2, 2], np.int32), call="compute_accidental_hits: rows")
+    _same(ids, np.array([2, 4, 2, 1, 1], np.int64), call="compute_accidental_hits: last sampled positions")
+    _same(weights, np.full(5, np.finfo(np.float32).min, np.float32), call="compute_accidental_hits: weights")
+    with raises(tf.errors.InvalidArgumentError, call="compute_accidental_hits(int32 true classes)"):
+        tf.nn.compute_accidental_hits(tf.constant([[1, 2]]), tf.constant([1], tf.int64), 2)
 
 
 @clause("ops.nn-composites", ref="tf221")
