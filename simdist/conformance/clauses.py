@@ -274,7 +274,7 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('ops.linalg-more', 'ops', False, (),
            'TF 2.21: adjoint, band_part, set_diag, cross, normalize, tensor_diag(_part), det, slogdet, inv, solve, cholesky (NaN for a matrix that is not positive definite), triangular_solve and qr compute per innermost matrix with its dtype lists and differentiate as linalg_grad.py.'),
     Clause('ops.nn-3d', 'ops', False, (),
-           'TF 2.21: conv3d (Conv3D), conv3d_transpose (Conv3DBackpropInputV2), max_pool3d and avg_pool3d (and max_pool/avg_pool of rank 5) compute NDHWC windows with TF\'s dtype lists and CPU kernels, MaxPool3D\'s NaN rule and first-maximum gradient, AvgPool3D over in-bounds elements, and nn_grad.py\'s gradients.'),
+           'TF 2.21: conv3d (Conv3D), conv3d_transpose (Conv3DBackpropInputV2), max_pool3d and avg_pool3d (and max_pool/avg_pool of rank 5) and extract_volume_patches compute NDHWC windows with TF\'s dtype lists and CPU kernels, MaxPool3D\'s NaN rule and first-maximum gradient, AvgPool3D over in-bounds elements, and nn_grad.py\'s gradients.'),
     Clause('ops.nn-morphology', 'ops', False, (),
            'TF 2.21: dilation2d (Dilation2D: max of input + filter from the lowest finite value, gradients to the kept element or the window\'s first in-bounds one), erosion2d its dual, and max_pool_with_argmax (MaxPoolWithArgmax: from the first in-bounds element, flattened indices, gradient MaxPoolGradWithArgmax), keeping a strictly greater value.'),
     Clause('ops.nn-isotonic', 'ops', False, (),

@@ -117,6 +117,9 @@ SPECS: list[OpSpec] = [
            notes="AvgPool3D has float and bfloat16 CPU kernels only: checked against TF 2.21"),
     OpSpec("avg_pool3d[grad of grad]", lambda tf, x: _avg_double_backprop(tf, x),
            _inputs(rand((1, 3, 2, 4, 2))), ("AvgPool3DGrad", "AvgPool3D"), None, dtypes=(np.float32,), fd=False),
+    OpSpec("extract_volume_patches[SAME]",
+           lambda tf, x: tf.extract_volume_patches(x, [1, 2, 2, 2, 1], [1, 1, 2, 1, 1], "SAME"),
+           _inputs(rand((1, 3, 4, 2, 2))), ("ExtractVolumePatches", "Conv3DBackpropInputV2"), None),
     # --- space-to-batch compositions -----------------------------------------------------------------------------
     OpSpec("pool[MAX, dilated]", lambda tf, x: tf.nn.pool(x, [2, 2], "MAX", padding="VALID", dilations=[2, 1]),
            _inputs(_distinct((2, 5, 4, 2))), ("SpaceToBatchND", "MaxPool", "BatchToSpaceND"), None,

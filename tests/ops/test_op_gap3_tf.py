@@ -174,6 +174,19 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("avg-pool3d-grads", "ops.nn-3d", lambda tf: _grad(tf, lambda v: tf.nn.avg_pool3d(v, 3, [1, 2, 2], "SAME"), _X5)),
     ("avg-pool3d-bfloat16-grads", "ops.nn-3d", lambda tf: _grad(
         tf, lambda v: tf.nn.avg_pool3d(v, 2, 1, "VALID"), _X5.astype(tf.bfloat16.as_numpy_dtype))),
+    *[(f"extract-volume-patches-{dt}", "ops.nn-3d", (lambda dt: lambda tf: tf.extract_volume_patches(
+        _c(tf, _X5, dt), [1, 2, 2, 2, 1], [1, 1, 2, 1, 1], "VALID"))(dt))
+      for dt in ("float16", "bfloat16", "float32", "float64", "int32", "int64", "uint8", "bool")],
+    ("extract-volume-patches-same", "ops.nn-3d",
+     lambda tf: tf.extract_volume_patches(_X5, [1, 2, 3, 2, 1], [1, 2, 2, 2, 1], "SAME")),
+    ("extract-volume-patches-batch-ksize", "ops.nn-3d",
+     lambda tf: tf.extract_volume_patches(_X5, [2, 2, 2, 2, 1], [1, 1, 1, 1, 1], "VALID")),
+    ("extract-volume-patches-4-ksizes", "ops.nn-3d",
+     lambda tf: tf.extract_volume_patches(_X5, [1, 2, 2, 1], [1, 1, 1, 1, 1], "VALID")),
+    ("extract-volume-patches-rank-4", "ops.nn-3d",
+     lambda tf: tf.extract_volume_patches(_X5[0], [1, 2, 2, 2, 1], [1, 1, 1, 1, 1], "VALID")),
+    ("extract-volume-patches-grads", "ops.nn-3d", lambda tf: _grad(
+        tf, lambda v: tf.extract_volume_patches(v, [1, 2, 2, 2, 1], [1, 1, 2, 1, 1], "SAME"), _X5)),
     # --- space-to-batch compositions ---------------------------------------------------------------------------------
     ("rsbp", "ops.nn-composites", lambda tf: tf.required_space_to_batch_paddings([7, 6], [2, 4])),
     ("rsbp-base", "ops.nn-composites", lambda tf: tf.required_space_to_batch_paddings([7, 6], [2, 4],

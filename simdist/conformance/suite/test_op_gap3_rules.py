@@ -68,6 +68,9 @@ def test_3d_convolution_and_pooling(tf):
           call="avg_pool3d(SAME)")
     _same(tf.nn.avg_pool(tf.constant(a), [1, 1, 2], 1, "VALID"),
           np.array([0.5, 2.5, 4.5, 6.5], np.float32).reshape(1, 2, 2, 1, 1), call="avg_pool of rank 5")
+    # extract_volume_patches of the whole 2x2x2 volume is its 8 elements in (d, h, w, c) order
+    _same(tf.extract_volume_patches(tf.constant(a), [1, 2, 2, 2, 1], [1, 1, 1, 1, 1], "VALID"),
+          np.arange(8, dtype=np.float32).reshape(1, 1, 1, 1, 8), call="extract_volume_patches")
 
 
 @clause("ops.nn-morphology", ref="tf221")
