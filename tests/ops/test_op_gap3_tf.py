@@ -140,8 +140,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.nn.conv3d(_X5, _F5, [1, 1, 1, 1, 1], [[0, 0], [1, 1], [1, 1], [1, 1], [0, 0]])),
     ("conv3d-depth-mismatch", "ops.nn-3d", lambda tf: tf.nn.conv3d(_X5, _F5[:, :, :, :1], [1, 1, 1, 1, 1], "SAME")),
     ("conv3d-empty-batch-float64", "ops.nn-3d", lambda tf: tf.nn.conv3d(
-        tf.zeros([0, 3, 3, 3, 2], tf.float64), _F5.astype(np.float64), [1, 1, 1, 1, 1],
-                                                                "VALID")),
+        tf.zeros([0, 3, 3, 3, 2], tf.float64), _F5.astype(np.float64), [1, 1, 1, 1, 1], "VALID")),
     ("conv3d-nan-inf", "ops.nn-3d", lambda tf: tf.nn.conv3d(
         np.where(_X5 > 1.5, np.nan, np.where(_X5 < -1.5, np.inf, _X5)).astype(np.float32), _F5, [1, 1, 1, 1, 1],
         "SAME")),
