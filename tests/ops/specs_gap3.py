@@ -172,6 +172,11 @@ SPECS: list[OpSpec] = [
     OpSpec("isotonic_regression[increasing, axis 0]",
            lambda tf, x: tf.nn.isotonic_regression(x, decreasing=False, axis=0)[0], _inputs(rand((5, 2))),
            ("IsotonicRegression", "Neg", "Transpose"), None),
+    OpSpec("linalg.tridiagonal_matmul", lambda tf, d, r: tf.linalg.tridiagonal_matmul(d, r),
+           _inputs(rand((2, 3, 4)), rand((2, 4, 3))), ("TridiagonalMatMul",),
+           lambda d, r: (np.einsum("bij,bjk->bik", np.stack([np.diag(x[1]) + np.diag(x[0][:-1], 1)
+                                                             + np.diag(x[2][1:], -1) for x in d]), r)),
+           diff=(0, 1)),
     # --- LU compositions (TF registers no gradient for Lu itself: its factors are the inputs here) ---------------
     OpSpec("linalg.lu_reconstruct", lambda tf, lu, p: tf.linalg.lu_reconstruct(lu, p),
            _inputs(_packed_lu(3, (2,)), _perm(3, (2,))), ("MatrixBandPart", "MatrixSetDiagV3", "BatchMatMulV2"),

@@ -380,6 +380,26 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
         tf.constant([[1, 2]], tf.int64), tf.constant([[1], [2]], tf.int64), 2)),
     ("accidental-hits-vector-true", "ops.nn-accidental-hits", lambda tf: tf.nn.compute_accidental_hits(
         tf.constant([1, 2], tf.int64), tf.constant([1, 2], tf.int64), 1)),
+    # --- tridiagonal_matmul ---------------------------------------------------------------------------------------------
+    *[(f"tridiagonal-matmul-{fmt}", "ops.linalg-tridiagonal", (lambda fmt, d: lambda tf: tf.linalg.tridiagonal_matmul(
+        d, _arr((2, 4, 3), 11, "float64"), diagonals_format=fmt))(fmt, d))
+      for fmt, d in (("compact", _arr((2, 3, 4), 10, "float64")), ("matrix", _arr((2, 4, 4), 12, "float64")),
+                     ("sequence", [_arr((2, 4), 13, "float64"), _arr((2, 4), 14, "float64"),
+                                   _arr((2, 4), 15, "float64")]), ("unknown", _arr((2, 3, 4), 10, "float64")))],
+    ("tridiagonal-matmul-list-compact", "ops.linalg-tridiagonal", lambda tf: tf.linalg.tridiagonal_matmul(
+        [_arr((4,), 13), _arr((4,), 14), _arr((4,), 15)], _arr((4, 2), 11))),
+    ("tridiagonal-matmul-rhs-converted", "ops.linalg-tridiagonal", lambda tf: tf.linalg.tridiagonal_matmul(
+        _arr((3, 4), 10), _arr((4, 2), 11, "float64"))),
+    *[(f"tridiagonal-matmul-{dt}", "ops.linalg-tridiagonal", (lambda dt: lambda tf: tf.linalg.tridiagonal_matmul(
+        _c(tf, _arr((3, 4), 10), dt), _c(tf, _arr((4, 2), 11), dt)))(dt)) for dt in ("float16", "bfloat16", "int32")],
+    ("tridiagonal-matmul-size-1", "ops.linalg-tridiagonal", lambda tf: tf.linalg.tridiagonal_matmul(
+        _arr((3, 1), 10), _arr((1, 2), 11))),
+    ("tridiagonal-matmul-bad-shape", "ops.linalg-tridiagonal", lambda tf: tf.linalg.tridiagonal_matmul(
+        _arr((3, 4), 10), _arr((3, 2), 11))),
+    ("tridiagonal-matmul-matrix-not-square", "ops.linalg-tridiagonal", lambda tf: tf.linalg.tridiagonal_matmul(
+        _arr((4, 3), 10), _arr((4, 2), 11), diagonals_format="matrix")),
+    ("tridiagonal-matmul-grads", "ops.linalg-tridiagonal", lambda tf: _grads2(
+        tf, tf.linalg.tridiagonal_matmul, _arr((2, 3, 4), 10), _arr((2, 4, 3), 11))),
     # --- tf.as_string --------------------------------------------------------------------------------------------------
     *[(f"as-string-{dt}", "ops.as-string", (lambda dt: lambda tf: tf.as_string(_c(tf, _FMT, dt)))(dt))
       for dt in ("float16", "bfloat16", "float32", "float64")],
@@ -461,7 +481,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       np.array([0.4, 1.6, -2.5], np.float32))),
 ]
 
-_RTOL = {"ops.nn-accidental-hits": 0.0, "ops.nn-isotonic": 1e-6, "ops.as-string": 0.0, "ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5,
+_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.nn-accidental-hits": 0.0, "ops.nn-isotonic": 1e-6, "ops.as-string": 0.0, "ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5,
          "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
          "ops.function-utilities": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
@@ -565,6 +585,12 @@ def test_isotonic_regression(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.nn-accidental-hits")
 @_cases("ops.nn-accidental-hits")
 def test_compute_accidental_hits(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.linalg-tridiagonal")
+@_cases("ops.linalg-tridiagonal")
+def test_tridiagonal_matmul(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -1,5 +1,5 @@
 """Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-morphology, ops.nn-isotonic, ops.nn-accidental-hits, ops.nn-composites, ops.linalg-spectral,
-ops.linalg-lu, ops.as-string, ops.function-utilities (TF 2.21 only).
+ops.linalg-lu, ops.linalg-tridiagonal, ops.as-string, ops.function-utilities (TF 2.21 only).
 
 Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
 from the rule each clause states (docs/spec.md); the comparison with TF 2.21 itself, case by case,
@@ -192,6 +192,19 @@ def test_lu_family(tf):
         with tf.GradientTape() as tape:
             out = tf.reduce_sum(tf.linalg.lu(v)[0])
         tape.gradient(out, v)
+
+
+@clause("ops.linalg-tridiagonal", ref="tf221")
+def test_tridiagonal_matmul(tf):
+    diags = np.array([[1.0, 2.0, 9.0], [3.0, 4.0, 5.0], [9.0, 6.0, 7.0]])   # the 9s are not read
+    dense = np.array([[3.0, 1.0, 0.0], [6.0, 4.0, 2.0], [0.0, 7.0, 5.0]])
+    rhs = np.array([[1.0], [2.0], [3.0]])
+    assert_close(tf.linalg.tridiagonal_matmul(tf.constant(diags), tf.constant(rhs)), dense @ rhs,
+                 call="tridiagonal_matmul(compact)")
+    assert_close(tf.linalg.tridiagonal_matmul(tf.constant(dense), tf.constant(rhs), diagonals_format="matrix"),
+                 dense @ rhs, call="tridiagonal_matmul(matrix)")
+    with raises(tf.errors.InvalidArgumentError, call="tridiagonal_matmul(int32)"):
+        tf.linalg.tridiagonal_matmul(tf.constant([[1, 2], [3, 4], [5, 6]]), tf.constant([[1], [2]]))
 
 
 @clause("ops.as-string", ref="tf221")
