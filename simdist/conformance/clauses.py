@@ -289,6 +289,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: lu (the Lu op: partial pivoting, first largest |pivot|, P A = L U packed, int32/int64 permutation; a zero pivot or a NaN is InvalidArgumentError; no gradient registered) and lu_solve, lu_matrix_inverse, lu_reconstruct composed of gather, band_part, set_diag, triangular_solve and matmul.'),
     Clause('ops.linalg-tridiagonal', 'ops', False, (),
            'TF 2.21: tridiagonal_matmul (TridiagonalMatMul: float and double) multiplies the tridiagonal matrix of the compact, sequence or matrix diagonals by rhs, out[i] = super[i] rhs[i+1] + main[i] rhs[i] + sub[i] rhs[i-1]; gradient as linalg_grad.py.'),
+    Clause('ops.linalg-expm', 'ops', False, (),
+           'TF 2.21: expm is linalg_impl.matrix_exponential: Pade approximants picked by the 1-norm (3/5/7 for float32 and float16, 3/5/7/9/13 for float64), scaling and squaring, MatrixSolve; NaN for the whole batch when a norm is not finite; other dtypes ValueError.'),
     Clause('ops.as-string', 'ops', False, (),
            'TF 2.21: as_string prints each element with C\'s printf (fill flag, width, precision; f, e for scientific, g for shortest; d for integers; true/false; inf and nan as glibc prints them, the sign bit of a NaN as -nan) into a string tensor of the input\'s shape.'),
     Clause('ops.function-utilities', 'ops', False, (),

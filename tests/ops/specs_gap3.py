@@ -177,6 +177,8 @@ SPECS: list[OpSpec] = [
            lambda d, r: (np.einsum("bij,bjk->bik", np.stack([np.diag(x[1]) + np.diag(x[0][:-1], 1)
                                                              + np.diag(x[2][1:], -1) for x in d]), r)),
            diff=(0, 1)),
+    OpSpec("linalg.expm", lambda tf, a: tf.linalg.expm(a), _inputs(rand((2, 3, 3), -1.0, 1.0)),
+           ("MatrixSolve", "BatchMatMulV2", "SelectV2"), None, rtol=1e-4, grad_rtol=1e-3),
     # --- LU compositions (TF registers no gradient for Lu itself: its factors are the inputs here) ---------------
     OpSpec("linalg.lu_reconstruct", lambda tf, lu, p: tf.linalg.lu_reconstruct(lu, p),
            _inputs(_packed_lu(3, (2,)), _perm(3, (2,))), ("MatrixBandPart", "MatrixSetDiagV3", "BatchMatMulV2"),

@@ -400,6 +400,16 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
         _arr((4, 3), 10), _arr((4, 2), 11), diagonals_format="matrix")),
     ("tridiagonal-matmul-grads", "ops.linalg-tridiagonal", lambda tf: _grads2(
         tf, tf.linalg.tridiagonal_matmul, _arr((2, 3, 4), 10), _arr((2, 4, 3), 11))),
+    # --- expm -----------------------------------------------------------------------------------------------------------
+    *[(f"expm-{dt}-norm-{sc}", "ops.linalg-expm", (lambda dt, sc: lambda tf: tf.linalg.expm(
+        _arr((2, 3, 3), 16, dt) * sc))(dt, sc)) for dt in ("float32", "float64") for sc in (0.001, 0.1, 0.5, 1.5, 3, 30)],
+    ("expm-float16", "ops.linalg-expm", lambda tf: tf.linalg.expm(_arr((3, 3), 17, "float16"))),
+    ("expm-int32", "ops.linalg-expm", lambda tf: tf.linalg.expm(np.eye(2, dtype=np.int32))),
+    ("expm-empty", "ops.linalg-expm", lambda tf: tf.linalg.expm(np.zeros((0, 0), np.float32))),
+    ("expm-nan-in-batch", "ops.linalg-expm", lambda tf: tf.linalg.expm(
+        np.array([[[np.nan, 0], [0, 1]], [[1, 0], [0, 1]]], np.float32))),
+    ("expm-inf", "ops.linalg-expm", lambda tf: tf.linalg.expm(np.array([[np.inf, 0], [0, 1]], np.float32))),
+    ("expm-grad", "ops.linalg-expm", lambda tf: _grad(tf, tf.linalg.expm, _arr((3, 3), 18, "float64") * 2)),
     # --- tf.as_string --------------------------------------------------------------------------------------------------
     *[(f"as-string-{dt}", "ops.as-string", (lambda dt: lambda tf: tf.as_string(_c(tf, _FMT, dt)))(dt))
       for dt in ("float16", "bfloat16", "float32", "float64")],
@@ -481,7 +491,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
                                                       np.array([0.4, 1.6, -2.5], np.float32))),
 ]
 
-_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.nn-accidental-hits": 0.0, "ops.nn-isotonic": 1e-6, "ops.as-string": 0.0, "ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5,
+_RTOL = {"ops.linalg-expm": 1e-5, "ops.linalg-tridiagonal": 1e-6, "ops.nn-accidental-hits": 0.0, "ops.nn-isotonic": 1e-6, "ops.as-string": 0.0, "ops.nn-morphology": 0.0, "ops.nn-3d": 1e-5, "ops.nn-composites": 1e-5,
          "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
          "ops.function-utilities": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
@@ -591,6 +601,12 @@ def test_compute_accidental_hits(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-tridiagonal")
 @_cases("ops.linalg-tridiagonal")
 def test_tridiagonal_matmul(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.linalg-expm")
+@_cases("ops.linalg-expm")
+def test_expm(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -1,5 +1,5 @@
 """Issue 29's third batch of ops — clauses ops.nn-3d, ops.nn-morphology, ops.nn-isotonic, ops.nn-accidental-hits, ops.nn-composites, ops.linalg-spectral,
-ops.linalg-lu, ops.linalg-tridiagonal, ops.as-string, ops.function-utilities (TF 2.21 only).
+ops.linalg-lu, ops.linalg-tridiagonal, ops.linalg-expm, ops.as-string, ops.function-utilities (TF 2.21 only).
 
 Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
 from the rule each clause states (docs/spec.md); the comparison with TF 2.21 itself, case by case,
@@ -205,6 +205,19 @@ def test_tridiagonal_matmul(tf):
                  dense @ rhs, call="tridiagonal_matmul(matrix)")
     with raises(tf.errors.InvalidArgumentError, call="tridiagonal_matmul(int32)"):
         tf.linalg.tridiagonal_matmul(tf.constant([[1, 2], [3, 4], [5, 6]]), tf.constant([[1], [2]]))
+
+
+@clause("ops.linalg-expm", ref="tf221")
+def test_expm(tf):
+    # exp of a diagonal matrix is the exponentials of its diagonal; of [[0, t], [-t, 0]] a rotation by t
+    assert_close(tf.linalg.expm(tf.constant(np.diag([0.5, -1.0, 2.0]))), np.diag(np.exp([0.5, -1.0, 2.0])),
+                 scale=np.full((3, 3), 8.0), call="expm(diag([0.5, -1, 2]))")
+    t = 3.0   # a 1-norm above float64's 13th-order threshold: scaling and squaring
+    rot = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    assert_close(tf.linalg.expm(tf.constant([[0.0, t], [-t, 0.0]], tf.float64)), rot, scale=np.ones((2, 2)),
+                 call="expm([[0, 3], [-3, 0]])")
+    with raises(ValueError, call="expm(int32)"):
+        tf.linalg.expm(tf.constant([[1, 0], [0, 1]]))
 
 
 @clause("ops.as-string", ref="tf221")
