@@ -107,6 +107,19 @@ def _init_scope_gradient(tf: Any) -> Any:
     return [z, tape.gradient(z, x)]
 
 
+def _recompute_grad(tf: Any) -> Any:
+    w = tf.Variable([0.5, -1.0])
+
+    def f(x: Any) -> Any:
+        return tf.square(x * w) * x
+    g = tf.recompute_grad(f)
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(g(x) ** 2)
+    return [g(x), *tape.gradient(y, [x, w]), tf.constant(g.__name__)]
+
+
 def _in_function(tf: Any) -> Any:
     @tf.function
     def f(x: Any) -> Any:
@@ -456,6 +469,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("case-list-output", "ops.function-utilities", lambda tf: tf.case([(tf.constant(True), lambda: [tf.constant(1), 2])],
                                                         default=lambda: [tf.constant(3), 4])),
     ("inside-function", "ops.function-utilities", _in_function),
+    ("recompute-grad", "ops.function-utilities", _recompute_grad),
     ("numpy-function", "ops.function-utilities", lambda tf: tf.numpy_function(lambda a: a * 2, [tf.constant([1.0, 2.0])],
                                                                           tf.float32)),
     ("numpy-function-list", "ops.function-utilities", lambda tf: tf.numpy_function(

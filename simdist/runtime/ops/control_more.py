@@ -1,5 +1,5 @@
-"""tf.case, tf.inside_function and tf.grad_pass_through, as TF 2.21 builds them in Python
-(control_flow_case.py, ops.py, custom_gradient.py).
+"""tf.case, tf.inside_function, tf.grad_pass_through and tf.recompute_grad, as TF 2.21 builds them
+in Python (control_flow_case.py, ops.py, custom_gradient.py).
 
 tf.case is a chain of tf.cond calls (control_flow.py): the first pair whose predicate holds runs;
 with no default the last pair's function is the default, guarded by TF's Assert ("Input error:
@@ -17,7 +17,7 @@ from typing import Any, Callable
 from simdist.runtime import dtypes
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["case", "inside_function", "grad_pass_through"]
+__all__ = ["case", "inside_function", "grad_pass_through", "recompute_grad"]
 
 
 def _pairs(pred_fn_pairs: Any) -> list[tuple[Tensor, Callable[[], Any]]]:
@@ -90,3 +90,13 @@ def grad_pass_through(f: Callable[..., Any]) -> Callable[..., Any]:
         return f(*args, **kwargs), grad
 
     return functools.wraps(f)(_grad_pass_through_op)
+
+
+def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`tf.recompute_grad(f)`: f, whose backward pass TF recomputes from the inputs instead of
+    keeping f's intermediate tensors (a memory trade); the values and gradients are f's, which is
+    what simdist computes (its tapes keep the intermediates)."""
+    @functools.wraps(f)
+    def inner(*args: Any, **kwargs: Any) -> Any:
+        return f(*args, **kwargs)
+    return inner
