@@ -55,6 +55,17 @@ def _pade(m: Tensor, degree: int) -> tuple[Tensor, Tensor]:
     return matmul(m, tmp_u), matmul(m6, tmp_v) + b[6] * m6 + b[4] * m4 + b[2] * m2 + b[0] * ident
 
 
+def _nest_where(l1: Tensor, vals: list, cases: list) -> Tensor:
+    """TF's _nest_where: cases[0] where l1 < vals[0], else the same over the rest (a module
+    function, not a self-calling closure: no reference cycle per call)."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import constant
+    cond = math.less(l1, constant(vals[0], dtype=l1.dtype))
+    if len(vals) == 1:
+        return math.where(cond, cases[0], cases[1])
+    return math.where(cond, cases[0], _nest_where(l1, vals[1:], cases[1:]))
+
+
 def expm(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.linalg.expm`: the matrix exponential of each innermost square matrix."""
     from simdist.runtime.ops import math
@@ -74,11 +85,6 @@ def expm(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     def const(x: float) -> Tensor:
         return constant(x, dtype=l1.dtype)
 
-    def nest_where(vals: list, cases: list) -> Tensor:
-        if len(vals) == 1:
-            return math.where(math.less(l1, const(vals[0])), cases[0], cases[1])
-        return math.where(math.less(l1, const(vals[0])), cases[0], nest_where(vals[1:], cases[1:]))
-
     if matrix.dtype in (dtypes.float16, dtypes.float32):
         maxnorm, degrees = 3.925724783138660, (3, 5, 7)
         conds = [4.258730016922831e-001, 1.880152677804762e+000]
@@ -90,8 +96,8 @@ def expm(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     squarings = math.maximum(floor(log(l1 / const(maxnorm)) / log(const(2.0))), 0)
     pairs = [_pade(matrix, d) for d in degrees[:-1]]
     pairs.append(_pade(matrix / math.cast(math.pow_(const(2.0), squarings), matrix.dtype), degrees[-1]))
-    u = nest_where(conds, [p[0] for p in pairs])
-    v = nest_where(conds, [p[1] for p in pairs])
+    u = _nest_where(l1, conds, [p[0] for p in pairs])
+    v = _nest_where(l1, conds, [p[1] for p in pairs])
     finite = bool(np.asarray(is_finite(math.reduce_max(l1)).numpy()))
     if finite:
         result = solve(-u + v, u + v)
