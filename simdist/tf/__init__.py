@@ -45,6 +45,12 @@ from simdist.runtime.ops.array_more import (bitcast, broadcast_dynamic_shape, br
                                            reverse_sequence, roll, searchsorted, shape_n, tensor_scatter_nd_max,
                                            tensor_scatter_nd_min, unravel_index)
 from simdist.runtime.ops.space_batch import batch_to_space, space_to_batch, space_to_batch_nd  # noqa: F401,E402
+from simdist.runtime.ops.nn_composites import required_space_to_batch_paddings  # noqa: F401,E402
+from simdist.runtime.ops.control_more import case, grad_pass_through, inside_function, recompute_grad  # noqa: F401,E402,E501
+from simdist.runtime.ops.py_func import numpy_function, py_function  # noqa: F401,E402
+from simdist.runtime.ops.as_string import as_string  # noqa: F401,E402
+from simdist.runtime.ops.volume_patches import extract_volume_patches  # noqa: F401,E402
+from simdist.runtime.name_scopes import get_current_name_scope, init_scope, name_scope  # noqa: F401,E402
 from simdist.runtime.ops.math_more import scalar_mul  # noqa: F401,E402
 from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies, foldl, foldr, group,  # noqa: F401,E402
                                              map_fn, no_op, scan, tuple_ as tuple, vectorized_map, while_loop)

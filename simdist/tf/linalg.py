@@ -8,3 +8,7 @@ from simdist.runtime.ops.linalg_more import (adjoint, band_part, cholesky, chole
                                             set_diag, slogdet, solve, tensor_diag, tensor_diag_part,
                                             triangular_solve)
 from simdist.runtime.ops.normalization import l2_normalize  # noqa: F401,E402  (tf.linalg.l2_normalize is tf.nn's)
+from simdist.runtime.ops.linalg_decomp import eigh, eigvalsh, matrix_rank, pinv, svd  # noqa: F401,E402
+from simdist.runtime.ops.linalg_lu import lu, lu_matrix_inverse, lu_reconstruct, lu_solve  # noqa: F401,E402
+from simdist.runtime.ops.tridiagonal import tridiagonal_matmul  # noqa: F401,E402
+from simdist.runtime.ops.expm import expm  # noqa: F401,E402

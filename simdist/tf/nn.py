@@ -25,3 +25,10 @@ from simdist.runtime.ops.misc_more import batch_norm_with_global_normalization  
 from simdist.runtime.ops.math_more import approx_max_k, approx_min_k  # noqa: F401,E402  (tf.nn's are tf.math's)
 from simdist.runtime.ops.conv_transpose import (depthwise_conv2d_backprop_filter,  # noqa: F401,E402
                                                 depthwise_conv2d_backprop_input)
+from simdist.runtime.ops.conv3d import conv3d, conv3d_transpose  # noqa: F401,E402
+from simdist.runtime.ops.pooling3d import avg_pool3d, max_pool3d  # noqa: F401,E402
+from simdist.runtime.ops.nn_composites import (atrous_conv2d_transpose, collapse_repeated, pool,  # noqa: F401,E402
+                                              with_space_to_batch)
+from simdist.runtime.ops.morphology import dilation2d, erosion2d, max_pool_with_argmax  # noqa: F401,E402
+from simdist.runtime.ops.isotonic import isotonic_regression  # noqa: F401,E402
+from simdist.runtime.ops.candidate_sampling import compute_accidental_hits  # noqa: F401,E402

@@ -78,7 +78,7 @@ def _idx(values: list[int]) -> Callable[[np.random.Generator, Any], np.ndarray]:
 
 
 # --- the table, gathered from the area modules ---------------------------------------------------------
-AREAS = ("specs_core", "specs_math", "specs_nn", "specs_fidelity", "specs_gap")
+AREAS = ("specs_core", "specs_math", "specs_nn", "specs_fidelity", "specs_gap", "specs_gap3")
 
 
 def _modules() -> list[Any]:
@@ -88,9 +88,10 @@ def _modules() -> list[Any]:
     import specs_core
     import specs_fidelity
     import specs_gap
+    import specs_gap3
     import specs_math
     import specs_nn
-    mods = {m.__name__: m for m in (specs_core, specs_math, specs_nn, specs_fidelity, specs_gap)}
+    mods = {m.__name__: m for m in (specs_core, specs_math, specs_nn, specs_fidelity, specs_gap, specs_gap3)}
     return [mods[a] for a in AREAS]
 
 

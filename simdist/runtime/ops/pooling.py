@@ -181,7 +181,7 @@ def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: 
 
 def _by_rank(fn: Any, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any) -> Tensor:  # noqa: A002
     """`tf.nn.max_pool` / `avg_pool`: rank 3 is 1-D pooling (through the 2-D op with a unit
-    height, as TF's max_pool1d), rank 4 2-D."""
+    height, as TF's max_pool1d), rank 4 2-D, rank 5 3-D (MaxPool3D / AvgPool3D)."""
     x = _t(input)
     if x.ndim == 3:
         check_data_format(data_format, "NWC")
@@ -190,12 +190,16 @@ def _by_rank(fn: Any, input: Any, ksize: Any, strides: Any, padding: Any, data_f
         return array.squeeze(fn(array.expand_dims(x, 1), [1, k], [1, s], padding), [1])
     if x.ndim in (4, None):
         return fn(x, ksize, strides, padding, data_format or "NHWC")
+    if x.ndim == 5:
+        from simdist.runtime.ops import pooling3d
+        fn3 = pooling3d.max_pool3d if fn is max_pool2d else pooling3d.avg_pool3d
+        return fn3(x, ksize, strides, padding, data_format or "NDHWC")
     raise ValueError(f"`input.shape.rank` must be 3, 4 or 5. Received: input.shape={x.shape} of rank {x.ndim}")
 
 
 def max_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
              name: str | None = None) -> Tensor:
-    """`tf.nn.max_pool`: 1-D or 2-D by the input's rank (3-D pooling is not computed by simdist)."""
+    """`tf.nn.max_pool`: 1-D, 2-D or 3-D by the input's rank."""
     return _by_rank(max_pool2d, input, ksize, strides, padding, data_format)
 
 

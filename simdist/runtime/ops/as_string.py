@@ -1,0 +1,107 @@
+"""tf.as_string (TF's AsString op): each element printed with C's printf, as TF 2.21's
+as_string_op.cc builds the format: "%" + fill flag + width + "." + precision + conversion.
+
+- fill: "" or one of " ", "+", "-", "0", "#" (a printf flag); longer is InvalidArgumentError
+  "Fill string must be one or fewer characters", another character "Fill argument not supported";
+- floats (half, bfloat16, float, double, printed as double): "f", "e" with scientific, "g" with
+  shortest (both: InvalidArgumentError); printf's default precision 6;
+- integers "d" (precision, scientific or shortest: InvalidArgumentError); bool "true"/"false"
+  whatever the width; strings "%s" padded to the width;
+- non-finite values as glibc prints them: "inf", "nan" with the sign bit as "-" (a NaN too:
+  "-nan"), "+" and " " flags apply, "0" pads with spaces, "-" left-justifies.
+Python's % operator formats finite values as C's printf does; the non-finite ones are written here.
+The output is a string tensor of the input's shape; not differentiable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["as_string"]
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _nonfinite(v: float, fill: str, width: int) -> str:
+    sign = "-" if np.signbit(v) else "+" if fill == "+" else " " if fill == " " else ""
+    s = sign + ("nan" if np.isnan(v) else "inf")
+    if width > len(s):
+        s = s.ljust(width) if fill == "-" else s.rjust(width)
+    return s
+
+
+def _format(x: np.ndarray, dtype_name: str, precision: int, scientific: bool, shortest: bool, width: int,
+            fill: str) -> np.ndarray:
+    out = np.empty(x.shape, dtype=object)
+    flat, res = x.reshape(-1), out.reshape(-1)
+    spec = "%" + fill + (str(width) if width > -1 else "")
+    if dtype_name == "bool":
+        for i, v in enumerate(flat):
+            res[i] = b"true" if v else b"false"
+    elif dtype_name == "string":
+        for i, v in enumerate(flat):
+            text = v.decode("utf-8", "surrogateescape") if isinstance(v, bytes) else str(v)
+            res[i] = ((spec + "s") % text).encode("utf-8", "surrogateescape")
+    elif dtype_name in _INTS:
+        for i, v in enumerate(flat):
+            res[i] = ((spec + "d") % int(v)).encode()
+    else:
+        fmt = spec + ("." + str(precision) if precision > -1 else "") + ("g" if shortest else "e" if scientific
+                                                                          else "f")
+        for i, v in enumerate(flat):
+            f = float(v)
+            res[i] = (fmt % f if np.isfinite(f) else _nonfinite(f, fill, width)).encode()
+    return out
+
+
+def _as_string(x: np.ndarray, dtype_name: str = "float32", precision: int = -1, scientific: bool = False,
+               shortest: bool = False, width: int = -1, fill: str = "") -> np.ndarray:
+    return _format(x, dtype_name, precision, scientific, shortest, width, fill)
+
+
+def _rule(dts: Any, attrs: Any) -> dtypes.DType:
+    d = dts[0]
+    if d.name not in _FLOATS + _INTS + ("bool", "string"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {d.name} is not in the list of allowed "
+                                          "values [Op:AsString]")
+    return dtypes.string
+
+
+AS_STRING = register("AsString", _as_string, _rule, kind="elementwise",
+                     fusion=lanes("prints each element in Python: no stacked form written"))
+NotDifferentiable("AsString")
+
+
+def as_string(input: Any, precision: int = -1, scientific: bool = False, shortest: bool = False,  # noqa: A002
+              width: int = -1, fill: str = "", name: str | None = None) -> Tensor:
+    """`tf.as_string` (`tf.strings.as_string`): each element as a string, printf-formatted."""
+    x = _t(input)
+    fill = "" if fill is None else str(fill)
+    if len(fill) > 1:
+        raise errors.InvalidArgumentError(None, None, "Fill string must be one or fewer characters [Op:AsString]")
+    if scientific and shortest:
+        raise errors.InvalidArgumentError(None, None, "Cannot select both scientific and shortest notation "
+                                          "[Op:AsString]")
+    if fill and fill not in " +-0#":
+        raise errors.InvalidArgumentError(None, None, f"Fill argument not supported: \"{fill}\" [Op:AsString]")
+    name_ = x.dtype.name
+    if name_ not in _FLOATS:
+        if precision > -1:
+            raise errors.InvalidArgumentError(None, None, f"precision not supported for datatype {name_} "
+                                              "[Op:AsString]")
+        if scientific or shortest:
+            raise errors.InvalidArgumentError(None, None, "scientific and shortest format not supported for datatype "
+                                              f"{name_} [Op:AsString]")
+    AS_STRING.dtype((x.dtype,), None)
+    return dispatch.execute(AS_STRING, (x,), {"dtype_name": name_, "precision": int(precision),
+                                             "scientific": bool(scientific), "shortest": bool(shortest),
+                                             "width": int(width), "fill": fill})

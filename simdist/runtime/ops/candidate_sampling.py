@@ -1,0 +1,67 @@
+"""tf.nn.compute_accidental_hits (TF's ComputeAccidentalHits op): which sampled candidates are
+among a row's true classes, for sampled-softmax losses to mask.
+
+Observed on TF 2.21 (candidate_sampler_ops.cc): the kernel maps each sampled value to its position
+(a value sampled twice keeps its last position), then, row by row and true class by true class,
+emits (row, that position) for each true class found (a class repeated in a row is emitted
+twice); weights are -FLT_MAX. Both inputs must be int64 (InvalidArgumentError otherwise),
+true_classes [batch, num_true], sampled_candidates a vector. Not differentiable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import dtype_error, t as _t
+from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["compute_accidental_hits"]
+
+
+def _hits(true_classes: np.ndarray, sampled: np.ndarray, num_true: int = 1, seed: int = 0,
+          seed2: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if true_classes.ndim != 2 or true_classes.shape[1] != num_true:
+        raise errors.InvalidArgumentError(None, None, "true_candidates must be a batch_size * num_true matrix "
+                                          "[Op:ComputeAccidentalHits]")
+    if sampled.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, "sampled_candidates must be a vector, which is typically an "
+                                          "output from CandidateSampler [Op:ComputeAccidentalHits]")
+    position = {int(v): j for j, v in enumerate(sampled.tolist())}
+    rows: list[int] = []
+    ids: list[int] = []
+    for i, row in enumerate(true_classes.tolist()):
+        for c in row:
+            j = position.get(int(c))
+            if j is not None:
+                rows.append(i)
+                ids.append(j)
+    return (np.asarray(rows, np.int32), np.asarray(ids, np.int64),
+            np.full(len(rows), np.finfo(np.float32).min, np.float32))
+
+
+def _rule(dts: Any, attrs: Any) -> tuple:
+    for i, d in enumerate(dts):
+        if d != dtypes.int64:
+            raise dtype_error("ComputeAccidentalHits", i, dtypes.int64, d)
+    return dtypes.int32, dtypes.int64, dtypes.float32
+
+
+HITS = register("ComputeAccidentalHits", _hits, _rule, lambda a, out, at: float(a[0].size + a[1].size), num_outputs=3,
+                kind="gather/scatter", fusion=lanes("its row indices are one lane's batch: no stacked form written"))
+NotDifferentiable("ComputeAccidentalHits")
+
+
+def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true: int, seed: Any = None,
+                            name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.nn.compute_accidental_hits`: (row indices int32, sampled positions int64, weights
+    -FLT_MAX float32) of the sampled candidates that are true classes of their row."""
+    tc = true_classes if isinstance(true_classes, Tensor) else _t(np.asarray(true_classes, np.int64))
+    sc = sampled_candidates if isinstance(sampled_candidates, Tensor) else _t(np.asarray(sampled_candidates, np.int64))
+    HITS.dtype((tc.dtype, sc.dtype), None)
+    out = dispatch.execute(HITS, (tc, sc), {"num_true": int(num_true), "seed": 0, "seed2": 0})
+    return out[0], out[1], out[2]

@@ -1,0 +1,102 @@
+"""tf.case, tf.inside_function, tf.grad_pass_through and tf.recompute_grad, as TF 2.21 builds them
+in Python (control_flow_case.py, ops.py, custom_gradient.py).
+
+tf.case is a chain of tf.cond calls (control_flow.py): the first pair whose predicate holds runs;
+with no default the last pair's function is the default, guarded by TF's Assert ("Input error:
+None of conditions evaluated as True"). Observed on TF 2.21: executing eagerly, `exclusive=True`
+does not raise when several predicates hold (the first one's function runs); a Python bool
+predicate is a TypeError, a dict of pairs fails on Tensor hashing (TypeError). tf.inside_function
+is True while a tf.function's Python runs (also under tf.init_scope in TF, observed).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+from simdist.runtime import dtypes
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["case", "inside_function", "grad_pass_through", "recompute_grad"]
+
+
+def _pairs(pred_fn_pairs: Any) -> list[tuple[Tensor, Callable[[], Any]]]:
+    if isinstance(pred_fn_pairs, dict):
+        for k in pred_fn_pairs:
+            if isinstance(k, Tensor):
+                raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        pred_fn_pairs = list(pred_fn_pairs.items())
+    if not isinstance(pred_fn_pairs, (list, tuple)):
+        raise TypeError(f"'pred_fn_pairs' must be a list, tuple, or dict. Received: {type(pred_fn_pairs)}")
+    out = []
+    for pair in pred_fn_pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
+        pred, fn = pair
+        if isinstance(pred, Tensor):
+            if pred.dtype != dtypes.bool_:
+                # (TF's message reads pred.name, which an eager tensor does not have: observed on TF 2.21)
+                raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+        else:
+            raise TypeError(f"pred must be a Tensor, got: {pred}")
+        if not callable(fn):
+            raise TypeError(f"fn for pred {pred} must be callable.")
+        out.append((pred, fn))
+    return out
+
+
+def case(pred_fn_pairs: Any, default: Callable[[], Any] | None = None, exclusive: bool = False, strict: bool = False,
+         name: str = "case") -> Any:
+    """`tf.case`: the function of the first (predicate, function) pair whose predicate is true,
+    else default(); without a default the last pair's function, asserting its predicate."""
+    from simdist.runtime.ops.array import stack
+    from simdist.runtime.ops.control_flow import Assert, cond
+    pairs = _pairs(pred_fn_pairs)
+    preds = [p for p, _ in pairs]
+    if default is None:
+        if not pairs:
+            raise IndexError("list index out of range")
+        last_pred, last_fn = pairs[-1]
+        pairs = pairs[:-1]
+
+        def default_action() -> Any:
+            Assert(last_pred, ["Input error: None of conditions evaluated as True:", stack(preds)])
+            return last_fn()
+        default = default_action
+    fn = default
+    for pred, action in reversed(pairs):
+        fn = functools.partial(cond, pred, action, fn)
+    return fn()
+
+
+def inside_function() -> bool:
+    """`tf.inside_function`: whether a tf.function's Python is running."""
+    from simdist.runtime import context
+    return context.in_function()
+
+
+def grad_pass_through(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`tf.grad_pass_through(f)`: f's value, with the upstream gradient passed to f's inputs as
+    if f were the identity (a custom gradient, as TF's)."""
+    from simdist.runtime.autodiff import custom_gradient
+
+    @custom_gradient
+    def _grad_pass_through_op(*args: Any, **kwargs: Any) -> Any:
+        def grad(*dys: Any, **kw: Any) -> Any:
+            variables = kw.get("variables")
+            if variables is not None:
+                return dys, [None] * len(variables)
+            return dys
+        return f(*args, **kwargs), grad
+
+    return functools.wraps(f)(_grad_pass_through_op)
+
+
+def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`tf.recompute_grad(f)`: f, whose backward pass TF recomputes from the inputs instead of
+    keeping f's intermediate tensors (a memory trade); the values and gradients are f's, which is
+    what simdist computes (its tapes keep the intermediates)."""
+    @functools.wraps(f)
+    def inner(*args: Any, **kwargs: Any) -> Any:
+        return f(*args, **kwargs)
+    return inner

@@ -1,0 +1,227 @@
+"""3-D convolutions (TF's Conv3D, Conv3DBackpropInputV2, Conv3DBackpropFilterV2), NDHWC, SAME /
+VALID padding, with strides and dilations, and tf.nn.conv3d / conv3d_transpose as TF 2.21's
+nn_ops.py calls them; the gradients are TF's (nn_grad.py: each of the three ops' gradient is made
+of the other two), registered through conv.py's helper.
+
+The forward is im2col as conv.py's 2-D one: the padded input's windows are a strided view
+[N, OD, OH, OW, kd, kh, kw, C] gathered into a [pixels, kd*kh*kw*C] matrix times the filter.
+TF 2.21 checks (observed): strides and dilations are lists of 5 with 1 in the batch and depth
+places; the filter's input depth equals the input's (no groups); dilations above 1 are refused
+for float64 on CPU ("CPU implementation of Conv3D currently only supports dilated rates of 1";
+float32, bfloat16 and half run them).
+
+FLOPs: all three 2 * out_pixels * kd * kh * kw * cin * cout (one matmul of that size).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from simdist.runtime import errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import shape_arg, t as _t
+from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
+from simdist.runtime.ops.nn_rules import FLOATS, typed
+from simdist.runtime.ops.registry import lanes, register, rows
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["conv3d", "conv3d_transpose", "geometry3d", "windows3d", "scatter_windows3d"]
+
+
+# --- geometry ------------------------------------------------------------------------------------------------
+def geometry3d(dhw: Sequence[int], k: Sequence[int], strides: Sequence[int], dilations: Sequence[int], padding: str,
+               op: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """((OD, OH, OW), (front, back, top, bottom, left, right)) of a 3-D window op."""
+    outs, pads = [], []
+    for i in range(3):
+        o, b, a = _out_size(int(dhw[i]), (int(k[i]) - 1) * int(dilations[i]) + 1, int(strides[i]), padding, 0, 0, op)
+        outs.append(o)
+        pads += [b, a]
+    return tuple(outs), tuple(pads)
+
+
+def pad3d(x: np.ndarray, pads: Sequence[int], value: Any = 0) -> np.ndarray:
+    if not any(pads):
+        return x
+    return np.pad(x, ((0, 0), tuple(pads[0:2]), tuple(pads[2:4]), tuple(pads[4:6]), (0, 0)), constant_values=value)
+
+
+def windows3d(xp: np.ndarray, k: Sequence[int], out: Sequence[int], strides: Sequence[int],
+              dilations: Sequence[int]) -> np.ndarray:
+    """The windows of a padded NDHWC array as a read-only view [N, OD, OH, OW, kd, kh, kw, C]."""
+    n, c = xp.shape[0], xp.shape[4]
+    s = xp.strides
+    return as_strided(xp, (n, out[0], out[1], out[2], k[0], k[1], k[2], c),
+                      (s[0], s[1] * strides[0], s[2] * strides[1], s[3] * strides[2],
+                       s[1] * dilations[0], s[2] * dilations[1], s[3] * dilations[2], s[4]), writeable=False)
+
+
+def scatter_windows3d(dwin: np.ndarray, in_shape: Sequence[int], pads: Sequence[int], strides: Sequence[int],
+                      dilations: Sequence[int]) -> np.ndarray:
+    """The adjoint of `windows3d` after padding: each window element added back where it was read
+    from ([N, OD, OH, OW, kd, kh, kw, C] -> in_shape), one slice per window offset."""
+    n, d, h, w, c = in_shape
+    _, od, oh, ow, kd, kh, kw, _ = dwin.shape
+    out = np.zeros((n, d + pads[0] + pads[1], h + pads[2] + pads[3], w + pads[4] + pads[5], c), dtype=dwin.dtype)
+    sd, sh, sw = strides
+    for a in range(kd):
+        z0 = a * dilations[0]
+        for i in range(kh):
+            r0 = i * dilations[1]
+            for j in range(kw):
+                c0 = j * dilations[2]
+                out[:, z0:z0 + (od - 1) * sd + 1:sd, r0:r0 + (oh - 1) * sh + 1:sh,
+                    c0:c0 + (ow - 1) * sw + 1:sw, :] += dwin[:, :, :, :, a, i, j, :]
+    return out[:, pads[0]:pads[0] + d, pads[2]:pads[2] + h, pads[4]:pads[4] + w, :]
+
+
+# --- the three kernels -----------------------------------------------------------------------------------------
+def _dims(shape: Sequence[int]) -> str:
+    return "[" + ",".join(str(int(v)) for v in shape) + "]"
+
+
+def _check(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
+           dtype_name: str, op: str) -> None:
+    if len(x_shape) != 5:
+        raise errors.InvalidArgumentError(None, None, f"input must be 5-dimensional{_dims(x_shape)} [Op:{op}]")
+    if len(f_shape) != 5:
+        raise errors.InvalidArgumentError(None, None, f"filter must be 5-dimensional: {_dims(f_shape)} [Op:{op}]")
+    if strides[0] != 1 or strides[4] != 1:
+        raise errors.UnimplementedError(None, None, "Current implementation does not yet support strides in the "
+                                        f"batch and depth dimensions. [Op:{op}]")
+    if dilations[0] != 1 or dilations[4] != 1:
+        raise errors.UnimplementedError(None, None, "Current implementation does not yet support dilations in the "
+                                        f"batch and depth dimensions. [Op:{op}]")
+    if dtype_name == "float64" and any(d != 1 for d in dilations):
+        raise errors.InvalidArgumentError(None, None, f"CPU implementation of {op.replace('V2', '')} currently only "
+                                          f"supports dilated rates of 1. [Op:{op}]")
+    if x_shape[4] != f_shape[3]:
+        raise errors.InvalidArgumentError(None, None, f"input and filter must have the same depth: {x_shape[4]} vs "
+                                          f"{f_shape[3]} [Op:{op}]")
+
+
+def _cols(x: np.ndarray, k: Sequence[int], strides: tuple, padding: str, dilations: tuple,
+          op: str) -> tuple[np.ndarray, tuple[int, ...], tuple[int, ...]]:
+    out, pads = geometry3d(x.shape[1:4], k, strides[1:4], dilations[1:4], padding, op)
+    win = windows3d(pad3d(x, pads), k, out, strides[1:4], dilations[1:4])
+    return win.reshape(x.shape[0] * out[0] * out[1] * out[2], k[0] * k[1] * k[2] * x.shape[4]), out, pads
+
+
+def _dtname(a: np.ndarray) -> str:
+    return "float64" if a.dtype == np.float64 else a.dtype.name
+
+
+def _wide(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """half and bfloat16 operands in float32 (TF's CPU kernels accumulate in float32 and round once)."""
+    return tuple(a.astype(np.float32) if a.dtype.itemsize == 2 else a for a in arrays)
+
+
+def _conv3d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
+            dilations: tuple) -> np.ndarray:
+    _check(x.shape, f.shape, strides, dilations, _dtname(x), "Conv3D")
+    xw, fw = _wide(x, f)
+    cols, out, _ = _cols(xw, f.shape[:3], strides, padding, dilations, "Conv3D")
+    y = cols @ fw.reshape(-1, f.shape[4])
+    return y.reshape(x.shape[0], out[0], out[1], out[2], f.shape[4]).astype(x.dtype)
+
+
+def _check_dy(dy: np.ndarray, want: Sequence[int], op: str) -> None:
+    if tuple(dy.shape) != tuple(want):
+        raise errors.InvalidArgumentError(None, None, f"{op}: Size of out_backprop doesn't match computed: actual = "
+                                          f"{_dims(dy.shape)}, computed = {_dims(want)} [Op:{op}]")
+
+
+def _backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
+                    explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+    op = "Conv3DBackpropInputV2"
+    _check(input_sizes, f.shape, strides, dilations, _dtname(dy), op)
+    out, pads = geometry3d(input_sizes[1:4], f.shape[:3], strides[1:4], dilations[1:4], padding, op)
+    cout = f.shape[4]
+    _check_dy(dy, (input_sizes[0],) + out + (cout,), op)
+    fw, dyw = _wide(f, dy)
+    dcols = dyw.reshape(-1, cout) @ fw.reshape(-1, cout).T
+    dwin = dcols.reshape((input_sizes[0],) + out + tuple(f.shape[:3]) + (input_sizes[4],))
+    return scatter_windows3d(dwin, input_sizes, pads, strides[1:4], dilations[1:4]).astype(dy.dtype)
+
+
+def _backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
+                     explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+    op = "Conv3DBackpropFilterV2"
+    _check(x.shape, filter_sizes, strides, dilations, _dtname(x), op)
+    xw, dyw = _wide(x, dy)
+    cols, out, _ = _cols(xw, filter_sizes[:3], strides, padding, dilations, op)
+    _check_dy(dy, (x.shape[0],) + out + (filter_sizes[4],), op)
+    return (cols.T @ dyw.reshape(-1, filter_sizes[4])).reshape(filter_sizes).astype(x.dtype)
+
+
+def _flops(f_shape: Sequence[int], out_pixels: int) -> float:
+    return 2.0 * out_pixels * float(np.prod(f_shape))
+
+
+def _summed_rows(attrs: dict, lane_shapes: list) -> bool:
+    return True
+
+
+CONV3D = register("Conv3D", _conv3d, typed("Conv3D", FLOATS),
+                  lambda a, out, at: _flops(a[1].shape, out.size // out.shape[-1]), kind="contraction",
+                  fusion=rows(0))
+CONV3D_BACKPROP_INPUT = register(
+    "Conv3DBackpropInputV2", _backprop_input, typed("Conv3DBackpropInputV2", FLOATS),
+    lambda a, out, at: _flops(a[0].shape, a[1].size // a[1].shape[-1]), kind="contraction",
+    fusion=lanes("its input_sizes attribute is one lane's batch: no stacked form written"))
+CONV3D_BACKPROP_FILTER = register(
+    "Conv3DBackpropFilterV2", _backprop_filter, typed("Conv3DBackpropFilterV2", FLOATS),
+    lambda a, out, at: _flops(out.shape, a[1].size // a[1].shape[-1]), kind="contraction",
+    fusion=lanes("sums over the lane's rows: no stacked form; its cross-replica sum is fused (sums)"),
+    sums=_summed_rows)
+_register_gradients("Conv3D", CONV3D, CONV3D_BACKPROP_INPUT, CONV3D_BACKPROP_FILTER)
+
+
+# --- public functions ------------------------------------------------------------------------------------------
+def _check_format(data_format: Any) -> None:
+    if data_format not in (None, "NDHWC"):
+        raise errors.UnimplementedError(None, None, "simdist computes 3-D convolutions and pooling in the "
+                                        f"channels-last layout (NDHWC) only; got data_format={data_format!r}")
+
+
+def _padding(padding: Any) -> str:
+    if not isinstance(padding, str):
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    if padding not in ("SAME", "VALID"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
+                                          "of allowed values: \"SAME\", \"VALID\" [Op:Conv3D]")
+    return padding
+
+
+def _list5(value: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"Expected list for '{name}' argument to 'conv3d' Op, not {value!r}.")
+    if len(value) < 5:
+        raise errors.InvalidArgumentError(None, None, f"Length for attr '{name}' of {len(value)} must be at least "
+                                          "minimum 5 [Op:Conv3D]")
+    return tuple(int(v) for v in value)
+
+
+def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
+           dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.conv3d` (NDHWC): strides (and dilations) lists of 5 as TF's raw op takes them;
+    filters [kd, kh, kw, in, out]."""
+    _check_format(data_format)
+    attrs = {"strides": _list5(strides, "strides"), "padding": _padding(padding), "explicit_paddings": (),
+             "dilations": _list5(dilations, "dilations") if dilations is not None else (1, 1, 1, 1, 1)}
+    return dispatch.execute(CONV3D, (_t(input), _t(filters)), attrs)
+
+
+def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+                     data_format: str = "NDHWC", dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.conv3d_transpose` (NDHWC): Conv3DBackpropInputV2 with the input as out_backprop and
+    output_shape as input_sizes; strides and dilations an int or a list of 1, 3 or 5; filters
+    [kd, kh, kw, out_channels, in_channels]."""
+    _check_format(data_format)
+    attrs = {"strides": spatial_sequence(strides, 3, "strides"), "padding": _padding(padding),
+             "explicit_paddings": (), "dilations": spatial_sequence(dilations, 3, "dilations"),
+             "input_sizes": shape_arg(output_shape)}
+    return dispatch.execute(CONV3D_BACKPROP_INPUT, (_t(filters), _t(input)), attrs)

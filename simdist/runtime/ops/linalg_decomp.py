@@ -1,0 +1,233 @@
+"""tf.linalg's spectral decompositions: eigh and eigvalsh (TF's SelfAdjointEigV2), svd (Svd), and
+pinv and matrix_rank, which TF 2.21's linalg_impl.py composes of Svd. The gradients are
+linalg_grad.py's (_SelfAdjointEigV2Grad, _SvdGrad), written with the public ops.
+
+Values are LAPACK's (NumPy's eigh and svd; TF's Eigen solvers compute the same decompositions).
+Conventions, observed on TF 2.21: eigh reads the lower triangle and returns the eigenvalues in
+ascending order, eigenvectors as columns; svd returns (s, u, v) with s descending and v (not its
+adjoint). An eigenvector or a pair of singular vectors is defined up to its sign, which LAPACK and
+Eigen choose independently: simdist's signs are LAPACK's, and the tests compare what does not
+depend on them (values, |vectors|, reconstructions, gradients of sign-invariant losses). Dtypes:
+the ops list half, float, double (and complex, which simdist has not); TF's CPU kernels are float
+and double (half: NotFoundError). A NaN input: eigh raises InvalidArgumentError ("Self-adjoint
+eigen decomposition was not successful"), svd returns NaN everywhere (observed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["eigh", "eigvalsh", "svd", "pinv", "matrix_rank"]
+
+
+def _eigh(a: np.ndarray, compute_v: bool = True) -> Any:
+    if not np.all(np.isfinite(a)):
+        raise errors.InvalidArgumentError(None, None, "Self-adjoint eigen decomposition was not successful. The input "
+                                          "might not be valid. [Op:SelfAdjointEigV2]")
+    n = a.shape[-1]
+    if n == 0:
+        e, v = np.zeros(a.shape[:-1], a.dtype), np.zeros(a.shape, a.dtype)
+    else:
+        e, v = np.linalg.eigh(a, UPLO="L")
+    e, v = e.astype(a.dtype), v.astype(a.dtype)
+    return (e, v) if compute_v else (e, np.zeros((0,), a.dtype))
+
+
+def _svd(a: np.ndarray, compute_uv: bool = True, full_matrices: bool = False) -> Any:
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    batch = a.shape[:-2]
+    if not np.all(np.isfinite(a)):
+        bad = ~np.all(np.isfinite(a), axis=(-2, -1))
+    else:
+        bad = None
+    clean = np.where(bad[..., None, None], 0, a) if bad is not None else a
+    um, vn = (m, n) if full_matrices else (k, k)
+    if k == 0:
+        s = np.zeros(batch + (0,), a.dtype)
+        u = np.zeros(batch + (m, um if full_matrices else 0), a.dtype)
+        v = np.zeros(batch + (n, vn if full_matrices else 0), a.dtype)
+        if full_matrices:
+            u[...] = np.eye(m, dtype=a.dtype)
+            v[...] = np.eye(n, dtype=a.dtype)
+    elif compute_uv:
+        u, s, vh = np.linalg.svd(clean, full_matrices=full_matrices)
+        v = np.swapaxes(vh, -1, -2)
+    else:
+        s = np.linalg.svd(clean, compute_uv=False)
+    if bad is not None:
+        s = np.where(bad[..., None], np.nan, s)
+        if compute_uv and k:
+            u = np.where(bad[..., None, None], np.nan, u)
+            v = np.where(bad[..., None, None], np.nan, v)
+    if not compute_uv:
+        return s.astype(a.dtype), np.zeros((0,), a.dtype), np.zeros((0,), a.dtype)
+    return s.astype(a.dtype), u.astype(a.dtype), v.astype(a.dtype)
+
+
+def _cube_flops(arrays: Any, out: Any, attrs: Any) -> float:
+    m, n = arrays[0].shape[-2:]
+    return float(int(np.prod(arrays[0].shape[:-2], dtype=np.int64)) * max(m, n) * min(m, n) ** 2 * 4)
+
+
+def _pair(rule: Any, count: int) -> Any:
+    def out(dts: Any, attrs: Any) -> tuple:
+        d = rule(dts, attrs)
+        return (d,) * count
+    return out
+
+
+EIGH = register("SelfAdjointEigV2", _eigh, _pair(_linalg_rule("SelfAdjointEigV2"), 2), _cube_flops, num_outputs=2,
+                kind="contraction", fusion=_PER_MATRIX)
+SVD = register("Svd", _svd, _pair(_linalg_rule("Svd"), 3), _cube_flops, num_outputs=3, kind="contraction",
+               fusion=_PER_MATRIX)
+
+
+def eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """`tf.linalg.eigh`: (eigenvalues ascending, eigenvectors as columns) of each innermost
+    self-adjoint matrix, read from its lower triangle."""
+    x = _t(tensor)
+    EIGH.dtype((x.dtype,), None)
+    _square(x, "SelfAdjointEigV2")
+    e, v = dispatch.execute(EIGH, (x,), {"compute_v": True})
+    return e, v
+
+
+def eigvalsh(tensor: Any, name: str | None = None) -> Tensor:
+    """`tf.linalg.eigvalsh`: the eigenvalues (ascending) of each innermost self-adjoint matrix."""
+    x = _t(tensor)
+    EIGH.dtype((x.dtype,), None)
+    _square(x, "SelfAdjointEigV2")
+    return dispatch.execute(EIGH, (x,), {"compute_v": False})[0]
+
+
+def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name: str | None = None) -> Any:
+    """`tf.linalg.svd`: (s, u, v) with tensor = u @ diag(s) @ adjoint(v), s descending; s alone
+    when compute_uv is False."""
+    x = _t(tensor)
+    SVD.dtype((x.dtype,), None)
+    if x.ndim < 2:
+        raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Svd]")
+    s, u, v = dispatch.execute(SVD, (x,), {"compute_uv": bool(compute_uv), "full_matrices": bool(full_matrices)})
+    return (s, u, v) if compute_uv else s
+
+
+def _float_like(a: Tensor) -> None:
+    if not a.dtype.is_floating:
+        raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {a.dtype.name}).")
+
+
+def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: str | None = None) -> Tensor:
+    """`tf.linalg.pinv`: v / s @ adjoint(u) from the reduced Svd, singular values at or below
+    rcond * max(s) (default rcond 10 * max(rows, cols) * eps) replaced by inf."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import constant, expand_dims
+    from simdist.runtime.ops.linalg import matmul
+    x = _t(a)
+    _float_like(x)
+    npdt = x.dtype.np
+    if rcond is None:
+        rows, cols = x.shape.as_list()[-2:]
+        rcond = 10.0 * float(max(rows, cols)) * float(np.finfo(x.dtype.np).eps)
+    rc = constant(rcond, dtype=x.dtype)
+    s, u, v = svd(x, full_matrices=False, compute_uv=True)
+    cutoff = rc * math.reduce_max(s, axis=-1)
+    s = math.where(s > expand_dims(cutoff, -1), s, constant(np.array(np.inf, npdt), dtype=x.dtype))
+    return matmul(v / expand_dims(s, -2), u, adjoint_b=True)
+
+
+def matrix_rank(a: Any, tol: Any = None, validate_args: bool = False, name: str | None = None) -> Tensor:
+    """`tf.linalg.matrix_rank`: how many singular values exceed tol (default eps * max(rows, cols)
+    * max(s)), int32."""
+    from simdist.runtime.ops import math
+    x = _t(a)
+    _float_like(x)
+    s = svd(x, compute_uv=False)
+    if tol is None:
+        m = max(x.shape.as_list()[-2:])
+        eps = float(np.finfo(x.dtype.np).eps)
+        tol = eps * math.cast(m, x.dtype) * math.reduce_max(s, axis=-1, keepdims=True)
+    return math.reduce_sum(math.cast(s > tol, dtypes.int32), axis=-1)
+
+
+# --- gradients (linalg_grad.py) ----------------------------------------------------------------------------------
+def _safe_reciprocal(x: Any, epsilon: float = 1e-20) -> Any:
+    from simdist.runtime.ops.unary import reciprocal
+    return x * reciprocal(x * x + epsilon)
+
+
+@RegisterGradient("SelfAdjointEigV2")
+def _eigh_grad(op: Any, grad_e: Any, grad_v: Any) -> list:
+    from simdist.runtime.ops.array import expand_dims, zeros_like
+    from simdist.runtime.ops.diag import diag, diag_part
+    from simdist.runtime.ops.linalg import matmul
+    from simdist.runtime.ops.linalg_more import adjoint, band_part, set_diag
+    e = op.outputs[0]
+    if op.get_attr("compute_v"):
+        v = op.outputs[1]
+        f = set_diag(_safe_reciprocal(expand_dims(e, -2) - expand_dims(e, -1)), zeros_like(e))
+        grad_a = matmul(v, matmul(diag(grad_e) + f * matmul(v, grad_v, adjoint_a=True), v, adjoint_b=True))
+    else:
+        _, v = eigh(op.inputs[0])
+        grad_a = matmul(v, matmul(diag(grad_e), v, adjoint_b=True))
+    grad_a = band_part(grad_a + adjoint(grad_a), -1, 0)
+    return [set_diag(grad_a, 0.5 * diag_part(grad_a))]
+
+
+@RegisterGradient("Svd")
+def _svd_grad(op: Any, grad_s: Any, grad_u: Any, grad_v: Any) -> list:
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import expand_dims, zeros_like
+    from simdist.runtime.ops.diag import diag
+    from simdist.runtime.ops.linalg import matmul, matrix_transpose
+    from simdist.runtime.ops.linalg_more import adjoint, set_diag
+    from simdist.runtime.ops.unary import square
+    a = op.inputs[0]
+    grad_s = math.cast(grad_s, a.dtype)
+    grad_s_mat = diag(grad_s)
+    if not op.get_attr("compute_uv"):
+        _, u, v = svd(a, compute_uv=True)
+        return [matmul(u, matmul(grad_s_mat, v, adjoint_b=True))]
+    full_matrices = op.get_attr("full_matrices")
+    m, n = a.shape.as_list()[-2:]
+    s, u, v = op.outputs
+    use_adjoint = m > n
+    if use_adjoint:
+        m, n = n, m
+        u, v = v, u
+        grad_u, grad_v = grad_v, grad_u
+    if full_matrices and abs(m - n) > 1:
+        raise NotImplementedError(f"svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True. "
+                                  f"Received: m={m} and n={n} from op input={a} with shape={a.shape}.")
+    s_mat = diag(s)
+    s2 = square(s)
+    f = set_diag(_safe_reciprocal(expand_dims(s2, -2) - expand_dims(s2, -1)), zeros_like(s))
+    s_inv_mat = diag(_safe_reciprocal(s))
+    v1 = v[..., :, :m]
+    grad_v1 = grad_v[..., :, :m]
+    u_gu = matmul(u, grad_u, adjoint_a=True)
+    v_gv = matmul(v1, grad_v1, adjoint_a=True)
+    f_u = f * u_gu
+    f_v = f * v_gv
+    term1_nouv = grad_s_mat + matmul(f_u + adjoint(f_u), s_mat) + matmul(s_mat, f_v + adjoint(f_v))
+    term1 = matmul(u, matmul(term1_nouv, v1, adjoint_b=True))
+    if m == n:
+        before = term1
+    else:
+        gv1t = matrix_transpose(grad_v1)
+        term2_nous = gv1t - matmul(matmul(gv1t, v1), v1, adjoint_b=True)
+        if full_matrices:
+            v2 = v[..., :, m:n]
+            grad_v2 = grad_v[..., :, m:n]
+            term2_nous -= matmul(matmul(v1, grad_v2, adjoint_a=True), v2, adjoint_b=True)
+        before = term1 + matmul(matmul(u, s_inv_mat), term2_nous)
+    return [matrix_transpose(before) if use_adjoint else before]

@@ -1,0 +1,144 @@
+"""tf.linalg's LU family: lu (TF's Lu op: partial pivoting, P·A = L·U packed in one matrix with
+the permutation as row indices), and lu_solve, lu_matrix_inverse and lu_reconstruct, which TF 2.21's
+linalg_impl.py composes of gather, band_part, set_diag, triangular_solve and matmul (so their values
+and gradients are those ops').
+
+Observed on TF 2.21: Lu picks the row of largest |value| in each column (the first on ties, as
+LAPACK's getrf and Eigen's PartialPivLU); a singular input (an exactly zero pivot) or one holding
+a NaN is InvalidArgumentError "Input is not invertible." (an infinite pivot is kept); the op lists
+half, float, double (and complex), its CPU kernels float and double (half: NotFoundError); output_idx_type int32 or int64.
+TF registers no gradient for Lu: a tape reaching it raises LookupError.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
+from simdist.runtime.ops.registry import register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["lu", "lu_solve", "lu_matrix_inverse", "lu_reconstruct"]
+
+
+def _lu_one(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Doolittle with partial pivoting on one square matrix: (packed L\\U, permutation)."""
+    n = a.shape[0]
+    lu_ = a.copy()
+    perm = np.arange(n)
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(lu_[k:, k])))
+        if lu_[p, k] == 0 or np.isnan(lu_[p, k]):
+            raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:Lu]")
+        if p != k:
+            lu_[[k, p]] = lu_[[p, k]]
+            perm[[k, p]] = perm[[p, k]]
+        lu_[k + 1:, k] /= lu_[k, k]
+        lu_[k + 1:, k + 1:] -= np.outer(lu_[k + 1:, k], lu_[k, k + 1:])
+    return lu_, perm
+
+
+def _lu(a: np.ndarray, output_idx_type: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    if np.isnan(a).any():
+        raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:Lu]")
+    n = a.shape[-1]
+    idx = np.int64 if output_idx_type == "int64" else np.int32
+    if a.size == 0:
+        return a.copy(), np.zeros(a.shape[:-1], idx)
+    flat = a.reshape(-1, n, n)
+    packed = np.empty_like(flat)
+    perms = np.empty(flat.shape[:2], dtype=np.int64)
+    with np.errstate(all="ignore"):
+        for i in range(flat.shape[0]):
+            packed[i], perms[i] = _lu_one(flat[i])
+    return packed.reshape(a.shape), perms.reshape(a.shape[:-1]).astype(idx)
+
+
+def _lu_dtype(dts: Any, attrs: Any) -> tuple:
+    d = _linalg_rule("Lu")(dts, attrs)
+    return d, dtypes.as_dtype(attrs.get("output_idx_type", "int32"))
+
+
+def _flops(arrays: Any, out: Any, attrs: Any) -> float:
+    n = arrays[0].shape[-1]
+    return float(int(np.prod(arrays[0].shape[:-2], dtype=np.int64)) * 2 * n ** 3 / 3)
+
+
+LU = register("Lu", _lu, _lu_dtype, _flops, num_outputs=2, kind="contraction", fusion=_PER_MATRIX)
+no_tf_gradient("Lu")
+
+
+def lu(input: Any, output_idx_type: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
+    """`tf.linalg.lu`: (lu, p) with input[..., p, :] = L @ U, L unit lower triangular (below the
+    diagonal of lu), U upper triangular (on and above it)."""
+    x = _t(input)
+    idx = dtypes.as_dtype(output_idx_type)
+    if idx.name not in ("int32", "int64"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'output_idx_type' of {idx.name} is not in the "
+                                          "list of allowed values: int32, int64 [Op:Lu]")
+    LU.dtype((x.dtype,), {"output_idx_type": idx.name})
+    if x.ndim < 2:
+        raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Lu]")
+    if x.shape[-1] != x.shape[-2]:
+        raise errors.InvalidArgumentError(None, None, "Input matrix must be square. [Op:Lu]")
+    packed, perm = dispatch.execute(LU, (x,), {"output_idx_type": idx.name})
+    return packed, perm
+
+
+def _unit_lower(lower_upper: Tensor) -> Tensor:
+    from simdist.runtime.ops.array import ones
+    from simdist.runtime.ops.linalg_more import band_part, set_diag
+    return set_diag(band_part(lower_upper, -1, 0), ones(lower_upper.shape.as_list()[:-1], dtype=lower_upper.dtype))
+
+
+def lu_solve(lower_upper: Any, perm: Any, rhs: Any, validate_args: bool = False, name: str | None = None) -> Tensor:
+    """`tf.linalg.lu_solve`: X with A X = rhs from lu's factors: rhs's rows gathered by perm, then
+    a unit-lower and an upper triangular solve."""
+    from simdist.runtime.ops import array
+    from simdist.runtime.ops.linalg_more import triangular_solve
+    lu_t = _t(lower_upper)
+    p = _t(perm)
+    b = _t(rhs) if isinstance(rhs, Tensor) or hasattr(rhs, "value") else array.constant(rhs, dtype=lu_t.dtype)
+    if b.ndim == 2 and p.ndim == 1:
+        permuted = array.gather(b, p, axis=-2)
+    else:
+        bs, ps = b.shape.as_list(), p.shape.as_list()
+        batch = list(np.broadcast_shapes(tuple(bs[:-2]), tuple(ps[:-1])))
+        d, m = bs[-2], bs[-1]
+        flat_b = array.reshape(array.broadcast_to(b, batch + [d, m]), [-1, d, m])
+        flat_p = array.reshape(array.broadcast_to(p, batch + [d]), [-1, d])
+        permuted = array.reshape(array.gather(flat_b, flat_p, axis=1, batch_dims=1), batch + [d, m])
+    return triangular_solve(lu_t, triangular_solve(_unit_lower(lu_t), permuted), lower=False)
+
+
+def lu_matrix_inverse(lower_upper: Any, perm: Any, validate_args: bool = False, name: str | None = None) -> Tensor:
+    """`tf.linalg.lu_matrix_inverse`: lu_solve with the identity as rhs."""
+    from simdist.runtime.ops.generators import eye
+    lu_t = _t(lower_upper)
+    shp = lu_t.shape.as_list()
+    return lu_solve(lu_t, perm, eye(shp[-1], batch_shape=shp[:-2], dtype=lu_t.dtype))
+
+
+def lu_reconstruct(lower_upper: Any, perm: Any, validate_args: bool = False, name: str | None = None) -> Tensor:
+    """`tf.linalg.lu_reconstruct`: L @ U with its rows put back by the inverse permutation."""
+    from simdist.runtime.ops import array
+    from simdist.runtime.ops.math_more import invert_permutation
+    from simdist.runtime.ops.linalg import matmul
+    from simdist.runtime.ops.linalg_more import band_part
+    lu_t, p = _t(lower_upper), _t(perm)
+    x = matmul(_unit_lower(lu_t), band_part(lu_t, 0, -1))
+    if lu_t.ndim != 2:
+        shp = lu_t.shape.as_list()
+        d = shp[-1]
+        x = array.reshape(x, [-1, d, d])
+        flat_p = array.reshape(p, [-1, d])
+        inv = array.stack([invert_permutation(flat_p[i]) for i in range(flat_p.shape[0])]) if flat_p.shape[0] \
+            else flat_p
+        return array.reshape(array.gather(x, inv, axis=1, batch_dims=1), shp)
+    return array.gather(x, invert_permutation(p))

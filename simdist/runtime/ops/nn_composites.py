@@ -1,0 +1,234 @@
+"""tf.nn functions TF 2.21 composes of other ops in Python (nn_ops.py, array_ops.py, ctc_ops.py):
+required_space_to_batch_paddings, with_space_to_batch, pool, atrous_conv2d_transpose and
+collapse_repeated, composed of the same ops in the same order, so their values, dtypes and
+gradients are those ops' (SpaceToBatchND, MaxPool..., Conv2DBackpropInput, BatchToSpaceND).
+Shapes are static in simdist (eager values), so TF's constant-folded branches are the ones taken.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import dtypes
+from simdist.runtime.ops import array
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["required_space_to_batch_paddings", "with_space_to_batch", "pool", "atrous_conv2d_transpose",
+           "collapse_repeated"]
+
+
+def _ints(value: Any, what: str) -> np.ndarray:
+    if isinstance(value, Tensor):
+        value = value._v
+    arr = np.asarray(value)
+    if arr.dtype.kind == "f":
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32 ({what})")
+    return arr.astype(np.int64)
+
+
+def _int32(a: np.ndarray) -> Tensor:
+    return array.constant(np.asarray(a, np.int32).reshape(-1, 2), dtype=dtypes.int32)
+
+
+def required_space_to_batch_paddings(input_shape: Any, block_shape: Any, base_paddings: Any = None,
+                                     name: str | None = None) -> tuple[Tensor, Tensor]:
+    """`tf.required_space_to_batch_paddings`: (paddings, crops), int32 [N, 2]: base_paddings with
+    each end padding grown by the least amount that makes block_shape divide the padded size;
+    crops [0, that amount]."""
+    block = _ints(block_shape, "block_shape")
+    if block.ndim != 1:
+        raise ValueError(f"Shape {list(block.shape)} must have rank 1")
+    n = block.shape[0]
+    if n == 0:
+        return _int32(np.zeros([0, 2])), _int32(np.zeros([0, 2]))
+    shape = _ints(input_shape, "input_shape")
+    if shape.shape != (n,):
+        raise ValueError(f"Shapes {list(shape.shape)} and [{n}] are incompatible")
+    base = np.zeros([n, 2], np.int64) if base_paddings is None else _ints(base_paddings, "base_paddings")
+    if base.shape != (n, 2):
+        raise ValueError(f"Shapes {list(base.shape)} and [{n}, 2] are incompatible")
+    if np.any(block == 0):
+        from simdist.runtime import errors
+        raise errors.InvalidArgumentError(None, None, "Integer division by zero [Op:FloorMod]")
+    full = shape + base[:, 0] + base[:, 1]
+    extra = (block - np.mod(full, block)) % block
+    paddings = np.stack([base[:, 0], base[:, 1] + extra], axis=1)
+    crops = np.stack([np.zeros(n, np.int64), extra], axis=1)
+    return _int32(paddings), _int32(crops)
+
+
+def _adjust(orig: np.ndarray, fill: int, spatial_dims: list[int]) -> np.ndarray:
+    """TF's _with_space_to_batch_adjust: orig[i] at row spatial_dims[i] - 1, `fill` in between."""
+    out = np.full((spatial_dims[-1],) + orig.shape[1:], fill, dtype=np.int64)
+    for i, d in enumerate(spatial_dims):
+        out[d - 1] = orig[i]
+    return out
+
+
+def with_space_to_batch(input: Any, dilation_rate: Any, padding: Any, op: Callable[..., Any],  # noqa: A002
+                        filter_shape: Any = None, spatial_dims: Any = None, data_format: Any = None) -> Tensor:
+    """`tf.nn.with_space_to_batch`: op(input, num_spatial_dims, padding) when every rate is 1;
+    else op on the SpaceToBatchND of the input (padded so the rate divides it; SAME adds the
+    dilated filter's padding) with "VALID", then BatchToSpaceND with the crops."""
+    x = _t(input)
+    rate = _ints(dilation_rate, "dilation_rate")
+    if rate.ndim != 1:
+        raise ValueError(f"`dilation_rate.shape.rank` must be 1. Received: dilation_rate={rate} of rank {rate.ndim}")
+    n = rate.shape[0]
+    start = 2 if data_format is not None and data_format.startswith("NC") else 1
+    dims = list(range(start, n + start)) if spatial_dims is None else [int(d) for d in spatial_dims]
+    if sorted(set(dims)) != dims or any(d < 1 for d in dims):
+        raise ValueError("`spatial_dims` must be a monotonically increasing sequence of positive integers. "
+                         f"Received: spatial_dims={dims}")
+    want_rank = dims[-1] if start == 2 else dims[-1] + 1
+    if x.ndim < want_rank:
+        raise ValueError(f"`input.shape.rank` must be at least {want_rank}. Received: input.shape={x.shape} with "
+                         f"rank {x.ndim}")
+    if np.any(rate < 1):
+        raise ValueError(f"`dilation_rate` must be positive. Received: dilation_rate={rate}")
+    if np.all(rate == 1):
+        return op(x, n, padding)
+    if padding == "SAME":
+        if filter_shape is None:
+            raise ValueError(f"`filter_shape` must be specified for `padding='SAME'`. Received: filter_shape="
+                             f"{filter_shape} and padding={padding}")
+        extra = (_ints(filter_shape, "filter_shape")[:n] - 1) * rate
+        base = np.stack([extra // 2, extra - extra // 2], axis=1)
+    elif padding == "VALID":
+        base = np.zeros([n, 2], np.int64)
+    else:
+        raise ValueError(f"`padding` must be one of 'SAME' or 'VALID'. Received: padding={padding}")
+    shp = x.shape.as_list()
+    pads, crops = required_space_to_batch_paddings([shp[d] for d in dims], rate, base)
+    from simdist.runtime.ops.space_batch import batch_to_space, space_to_batch_nd
+    block = _adjust(rate[:, None], 1, dims)[:, 0]
+    converted = space_to_batch_nd(x, block, _adjust(pads._v, 0, dims))
+    result = op(converted, n, "VALID")
+    return batch_to_space(result, block, _adjust(crops._v, 0, dims))
+
+
+def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, padding: str = "VALID",  # noqa: A002
+         data_format: Any = None, dilations: Any = None, name: str | None = None) -> Tensor:
+    """`tf.nn.pool`: N-D (1-3) max or average pooling through max_pool/avg_pool/max_pool3d/
+    avg_pool3d, dilated windows through with_space_to_batch, with TF's argument checks."""
+    from simdist.runtime.ops.pooling import avg_pool, max_pool
+    from simdist.runtime.ops.pooling3d import avg_pool3d, max_pool3d
+    x = _t(input)
+    window = [int(w) for w in window_shape]
+    nsp = len(window)
+    if not 1 <= nsp <= 3:
+        raise ValueError(f"`len(window_shape)` must be 1, 2, or 3. Received: window_shape={window_shape} of length "
+                         f"{nsp}")
+    if x.ndim != nsp + 2:
+        raise ValueError(f"Shape {x.shape} must have rank {nsp + 2}")
+    rate = np.array([1] * nsp if dilations is None else list(dilations), np.int32)
+    if len(rate) != nsp:
+        raise ValueError(f"`len(dilation_rate)` should be {nsp}. Received: dilation_rate={dilations} of length "
+                         f"{len(rate)}")
+    if np.any(rate < 1):
+        raise ValueError(f"all values of `dilation_rate` must be positive. Received: dilation_rate={rate}")
+    st = np.array([1] * nsp if strides is None else list(strides), np.int32)
+    if len(st) != nsp:
+        raise ValueError(f"`len(strides)` should be {nsp}. Received: strides={strides} of length {len(st)}")
+    if np.any(st < 1):
+        raise ValueError(f"all values of `strides` must be positive. Received: strides={st}")
+    if np.any(st > 1) and np.any(rate > 1):
+        raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+                         f"strides={st} and dilation_rate={rate}")
+    if padding == "SAME" and np.any(rate > 1):
+        raise ValueError(f"pooling with 'SAME' padding is not implemented for `dilation_rate` > 1. Received: "
+                         f"padding={padding} and dilation_rate={rate}")
+    if np.any(st > np.array(window)):
+        raise ValueError(f"`strides` > `window_shape` not supported due to inconsistency between CPU and GPU "
+                         f"implementations. Received: strides={st} and window_shape={window_shape}")
+    ops = {("MAX", 1): max_pool, ("MAX", 2): max_pool, ("MAX", 3): max_pool3d,
+           ("AVG", 1): avg_pool, ("AVG", 2): avg_pool, ("AVG", 3): avg_pool3d}
+    if (pooling_type, nsp) not in ops:
+        raise ValueError(f"{nsp}-D {pooling_type} pooling is not supported.")
+    fn = ops[(pooling_type, nsp)]
+    if data_format is not None and data_format.startswith("NC"):
+        from simdist.runtime import errors
+        raise errors.UnimplementedError(None, None, "simdist computes pooling in the channels-last layout only; got "
+                                        f"data_format={data_format!r}")
+    if nsp == 1 and data_format not in (None, "NWC"):
+        raise ValueError(f"data_format must be either 'NWC' or 'NCW'. Received: data_format={data_format}")
+    ksize = [1] + window + [1]
+    kstrides = [1] + [int(s) for s in st] + [1]
+    if nsp == 1:
+        ksize, kstrides = [1] + ksize, [1] + kstrides
+
+    def op(converted: Tensor, _: int, converted_padding: str) -> Tensor:
+        if nsp == 1:
+            converted = array.expand_dims(converted, 1)
+        result = fn(converted, ksize, kstrides, converted_padding)
+        return array.squeeze(result, [1]) if nsp == 1 else result
+
+    return with_space_to_batch(x, rate, padding, op, filter_shape=window, spatial_dims=range(1, nsp + 1))
+
+
+def atrous_conv2d_transpose(value: Any, filters: Any, output_shape: Any, rate: int, padding: str,
+                            name: str | None = None) -> Tensor:
+    """`tf.nn.atrous_conv2d_transpose` (NHWC): conv2d_transpose for rate 1; else SpaceToBatchND
+    by rate, Conv2DBackpropInput (VALID) and BatchToSpaceND with TF's pads and crops."""
+    from simdist.runtime.ops import dispatch
+    from simdist.runtime.ops.conv import CONV2D_BACKPROP_INPUT
+    from simdist.runtime.ops.conv_transpose import conv2d_transpose
+    from simdist.runtime.ops.space_batch import batch_to_space, space_to_batch_nd
+    v, f = _t(value), _t(filters)
+    if v.ndim == 4 and f.ndim == 4 and v.shape[3] != f.shape[3]:
+        raise ValueError("`value` channel count must be compatible with `filters` input channel count. Received: "
+                         f"value.shape={v.shape} with channel count {v.shape[3]} and filters.shape={f.shape} with "
+                         f"input channel count {f.shape[3]}.")
+    if rate < 1:
+        raise ValueError(f"`rate` cannot be less than one. Received: rate={rate}")
+    if rate == 1:
+        return conv2d_transpose(v, f, output_shape, strides=[1, 1, 1, 1], padding=padding, data_format="NHWC")
+    out = [int(d) for d in (output_shape._v.tolist() if isinstance(output_shape, Tensor) else output_shape)]
+    if len(out) != 4:
+        raise ValueError(f"`output_shape` must have shape (4,). Received: output_shape=({len(out)},)")
+    if f.shape[2] != out[3]:
+        raise ValueError("`output_shape` channel count must be compatible with `filters` output channel count. "
+                         f"Received: output_shape={list(out)} with channel count {out[3]} and filters.shape="
+                         f"{f.shape} with output channel count {f.shape[3]}.")
+    if padding == "SAME":
+        fh, fw = f.shape.as_list()[:2]
+        ph, pw = fh + (fh - 1) * (rate - 1) - 1, fw + (fw - 1) * (rate - 1) - 1
+        pt, pb, pl, pr = ph // 2, ph - ph // 2, pw // 2, pw - pw // 2
+    elif padding == "VALID":
+        pt = pb = pl = pr = 0
+    else:
+        raise ValueError(f"`padding` must be either 'VALID' or 'SAME'. Received: padding={padding}")
+    in_h, in_w = out[1] + pt + pb, out[2] + pl + pr
+    eb, er = (rate - in_h % rate) % rate, (rate - in_w % rate) % rate
+    v = space_to_batch_nd(v, [rate, rate], [[0, eb], [0, er]])
+    sizes = (rate * rate * out[0], (in_h + eb) // rate, (in_w + er) // rate, out[3])
+    v = dispatch.execute(CONV2D_BACKPROP_INPUT, (f, v), {"strides": (1, 1, 1, 1), "padding": "VALID",
+                                                        "explicit_paddings": (), "dilations": (1, 1, 1, 1),
+                                                        "input_sizes": sizes})
+    return batch_to_space(v, [rate, rate], [[pt, pb + eb], [pl, pr + er]])
+
+
+def collapse_repeated(labels: Any, seq_length: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """`tf.nn.collapse_repeated`: each row's runs of a repeated label merged into one, within the
+    row's seq_length; (collapsed labels [batch, new max length], new lengths int32)."""
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import boolean_mask, ones_like, range_, reshape
+    from simdist.runtime.ops.generators import sequence_mask
+    from simdist.runtime.ops.scatter import scatter_nd
+    lab, sl = _t(labels), _t(seq_length)
+    label_mask = array.concat([ones_like(lab[:, :1], dtypes.bool_), math.not_equal(lab[:, 1:], lab[:, :-1])], axis=1)
+    maxlen = lab.shape[1]
+    label_mask = math.logical_and(label_mask, sequence_mask(sl, maxlen=maxlen))
+    new_seq_len = math.reduce_sum(math.cast(label_mask, dtypes.int32), axis=1)
+    new_maxlen = math.reduce_max(new_seq_len)
+    idx_mask = sequence_mask(new_seq_len, maxlen=new_maxlen)
+    flat_labels = reshape(lab, [-1])
+    flat_label_mask = reshape(label_mask, [-1])
+    flat_idx_mask = reshape(idx_mask, [-1])
+    idx = range_(flat_idx_mask.shape[0])
+    flat = scatter_nd(array.expand_dims(boolean_mask(idx, flat_idx_mask), axis=1),
+                      boolean_mask(flat_labels, flat_label_mask), array.shape(flat_idx_mask))
+    return reshape(flat, [lab.shape[0], new_maxlen]), math.cast(new_seq_len, sl.dtype)

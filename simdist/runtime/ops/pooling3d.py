@@ -1,0 +1,228 @@
+"""3-D pooling (TF's MaxPool3D, AvgPool3D and their gradient kernels), NDHWC, SAME / VALID, and
+tf.nn.max_pool3d / avg_pool3d as TF 2.21's nn_ops.py calls them.
+
+Values as the 2-D ops (pooling.py), observed on TF 2.21: MaxPool3D starts each window at the
+dtype's lowest finite value and keeps a strictly greater one (NaNs skipped; a window of NaN and
+-inf gives -FLT_MAX), but its gradient, unlike MaxPool's, goes to every element equal to the
+window's maximum (MaxPool3DGradGrad reads the first of them); AvgPool3D divides
+by the in-bounds elements of each window (SAME padding is not counted). Dtypes: TF 2.21's CPU
+build registers MaxPool3D for float and bfloat16 (half: NotFoundError, double and integers: not
+in the op's list) and AvgPool3D for float and bfloat16 (half, double: NotFoundError).
+
+FLOPs: kd*kh*kw per output element (compare or add); the gradients one per window element.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.conv import spatial_sequence
+from simdist.runtime.ops.conv3d import geometry3d, pad3d, scatter_windows3d, windows3d
+from simdist.runtime.ops.nn_rules import typed
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["max_pool3d", "avg_pool3d"]
+
+_ONES = (1, 1, 1)
+
+
+def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], op: str) -> None:
+    if len(shape) != 5:
+        raise errors.InvalidArgumentError(None, None, f"tensor_in must be 5-dimensional [Op:{op}]")
+    if any(k <= 0 for k in ksize):
+        raise errors.InvalidArgumentError(None, None, "Sliding window ksize must be positive. The specified or "
+                                          f"inferred ksize is: {','.join(str(int(k)) for k in ksize)} [Op:{op}]")
+    if ksize[0] != 1 or strides[0] != 1:
+        raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the batch dimension. [Op:{op}]")
+    if ksize[4] != 1 or strides[4] != 1:
+        raise errors.UnimplementedError(None, None, f"Pooling is not yet supported on the depth dimension. [Op:{op}]")
+    if any(int(k) > int(d) for k, d in zip(ksize[1:4], shape[1:4])):
+        # TF 2.21's oneDNN kernel aborts the process on a window larger than the input (observed); simdist refuses it
+        raise errors.InvalidArgumentError(None, None, f"simdist: {op}'s window {list(ksize[1:4])} is larger than the "
+                                          f"input's {list(shape[1:4])} (TF 2.21's CPU kernel crashes on it) [Op:{op}]")
+
+
+def _geometry(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], padding: str,
+              op: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    _check(shape, ksize, strides, op)
+    return geometry3d(shape[1:4], ksize[1:4], strides[1:4], _ONES, padding, op)
+
+
+def _flat(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], out: Sequence[int], pads: Sequence[int],
+          fill: Any) -> np.ndarray:
+    """[N, OD, OH, OW, kd*kh*kw, C] (a copy) of the windows of x padded with `fill`."""
+    win = windows3d(pad3d(x, pads, fill), ksize[1:4], out, strides[1:4], _ONES)
+    n, od, oh, ow, kd, kh, kw, c = win.shape
+    return win.reshape(n, od, oh, ow, kd * kh * kw, c)
+
+
+def _max_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
+    out, pads = _geometry(x.shape, ksize, strides, padding, "MaxPool3D")
+    flat = _flat(x, ksize, strides, out, pads, x.dtype.type(-np.inf))
+    floor = x.dtype.type(dtypes.as_dtype(x.dtype).min)
+    return np.fmax(np.fmax.reduce(flat, axis=4), floor)
+
+
+def _equal_to_max(x: np.ndarray, y: np.ndarray, ksize: tuple, strides: tuple, padding: str, op: str) -> tuple:
+    """[N, OD, OH, OW, k, C]: which window elements equal the window's pooled value (TF's CPU
+    MaxPool3DGrad builds this mask: every tied maximum is selected, a NaN never is, and a window
+    of only NaN and -inf, pooled to -FLT_MAX, has none), and the padding."""
+    out, pads = _geometry(x.shape, ksize, strides, padding, op)
+    flat = _flat(x, ksize, strides, out, pads, x.dtype.type(-np.inf))
+    return flat == y[:, :, :, :, None, :], pads, out
+
+
+def _max_pool3d_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple,
+                     padding: str) -> np.ndarray:
+    """Each window's gradient added to every element equal to its maximum (observed on TF 2.21:
+    ties all receive it, unlike MaxPool's first maximum)."""
+    mask, pads, _ = _equal_to_max(x, y, ksize, strides, padding, "MaxPool3DGrad")
+    gw = g.astype(np.float32) if g.dtype.itemsize == 2 else g
+    dwin = np.where(mask, gw[:, :, :, :, None, :], gw.dtype.type(0))
+    n, od, oh, ow, _, c = dwin.shape
+    out = scatter_windows3d(dwin.reshape(n, od, oh, ow, ksize[1], ksize[2], ksize[3], c), x.shape, pads,
+                            strides[1:4], _ONES)
+    return out.astype(g.dtype)
+
+
+def _max_pool3d_grad_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple,
+                          padding: str) -> np.ndarray:
+    """g at each window's first element (row-major) equal to its maximum; 0 when none is."""
+    mask, pads, out = _equal_to_max(x, y, ksize, strides, padding, "MaxPool3DGradGrad")
+    gflat = _flat(g, ksize, strides, out, pads, g.dtype.type(0))
+    idx = np.argmax(mask, axis=4)[:, :, :, :, None, :]
+    picked = np.take_along_axis(gflat, idx, axis=4)[:, :, :, :, 0, :]
+    return np.where(mask.any(axis=4), picked, g.dtype.type(0))
+
+
+def _counts(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], out: Sequence[int],
+            pads: Sequence[int]) -> np.ndarray:
+    """[OD, OH, OW, 1]: how many in-bounds elements each window covers."""
+    per = []
+    for i in range(3):
+        start = np.arange(out[i]) * strides[i + 1] - pads[2 * i]
+        per.append(np.minimum(start + ksize[i + 1], shape[i + 1]) - np.maximum(start, 0))
+    return (per[0][:, None, None] * per[1][None, :, None] * per[2][None, None, :])[..., None]
+
+
+def _avg_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
+    out, pads = _geometry(x.shape, ksize, strides, padding, "AvgPool3D")
+    xw = x.astype(np.float32) if x.dtype.itemsize == 2 else x
+    s = np.sum(_flat(xw, ksize, strides, out, pads, xw.dtype.type(0)), axis=4)
+    return (s / _counts(x.shape, ksize, strides, out, pads).astype(xw.dtype)).astype(x.dtype)
+
+
+def _avg_pool3d_grad(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, strides: tuple,
+                     padding: str) -> np.ndarray:
+    out, pads = _geometry(orig_input_shape, ksize, strides, padding, "AvgPool3DGrad")
+    gw = g.astype(np.float32) if g.dtype.itemsize == 2 else g
+    per = gw / _counts(orig_input_shape, ksize, strides, out, pads).astype(gw.dtype)
+    n, od, oh, ow, c = per.shape
+    dwin = np.broadcast_to(per[:, :, :, :, None, None, None, :], (n, od, oh, ow, ksize[1], ksize[2], ksize[3], c))
+    return scatter_windows3d(dwin, orig_input_shape, pads, strides[1:4], _ONES).astype(g.dtype)
+
+
+def _cpu_only(op: str, allowed: str, missing: tuple[str, ...]) -> Any:
+    """TF's dtype list for the op, and NotFoundError for the listed dtypes it has no CPU kernel of."""
+    base = typed(op, allowed)
+
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        d = base(dts, attrs)
+        if d.name in missing:
+            tf_name = {"float16": "DT_HALF", "float64": "DT_DOUBLE"}[d.name]
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {op}}}}} = "
+                                       f"{op}[T={tf_name}] [Op:{op}]")
+        return d
+    return rule
+
+
+def _window_flops(arrays: Any, out: Any, attrs: Any) -> float:
+    k = attrs["ksize"]
+    return float(out.size * k[1] * k[2] * k[3])
+
+
+def _grad_window_flops(arrays: Any, out: Any, attrs: Any) -> float:
+    k = attrs["ksize"]
+    return float(arrays[-1].size * k[1] * k[2] * k[3])
+
+
+MAX_POOL3D = register("MaxPool3D", _max_pool3d, _cpu_only("MaxPool3D", "half, bfloat16, float", ("float16",)),
+                      _window_flops, kind="window", fusion=rows(0))
+MAX_POOL3D_GRAD = register("MaxPool3DGrad", _max_pool3d_grad,
+                           _cpu_only("MaxPool3DGrad", "half, bfloat16, float", ("float16",)), _grad_window_flops,
+                           kind="window", fusion=rows(0, 1, 2))
+MAX_POOL3D_GRAD_GRAD = register("MaxPool3DGradGrad", _max_pool3d_grad_grad,
+                                _cpu_only("MaxPool3DGradGrad", "half, bfloat16, float", ("float16",)),
+                                lambda a, out, at: float(out.size), kind="window",
+                                fusion=lanes("no stacked form written (a second-order gradient)"))
+AVG_POOL3D = register("AvgPool3D", _avg_pool3d,
+                      _cpu_only("AvgPool3D", "half, bfloat16, float, double", ("float16", "float64")),
+                      _window_flops, kind="window", fusion=rows(0))
+AVG_POOL3D_GRAD = register("AvgPool3DGrad", _avg_pool3d_grad,
+                           _cpu_only("AvgPool3DGrad", "half, bfloat16, float, double", ("float16", "float64")),
+                           _grad_window_flops, kind="window",
+                           fusion=lanes("its orig_input_shape operand is one lane's batch: no stacked form written"))
+
+
+def _attrs(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any) -> dict:
+    if data_format not in (None, "NDHWC"):
+        raise errors.UnimplementedError(None, None, "simdist computes 3-D pooling in the channels-last layout "
+                                        f"(NDHWC) only; got data_format={data_format!r}")
+    if not isinstance(padding, str):
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    if padding not in ("SAME", "VALID"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
+                                          "of allowed values: \"SAME\", \"VALID\"")
+    return {"ksize": spatial_sequence(ksize, 3, "ksize"), "strides": spatial_sequence(strides, 3, "strides"),
+            "padding": padding}
+
+
+def max_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
+               name: str | None = None) -> Tensor:
+    """`tf.nn.max_pool3d` (NDHWC): ksize and strides an int or a list of 1, 3 or 5."""
+    x = _t(input)
+    return dispatch.execute(MAX_POOL3D, (x,), _attrs(x, ksize, strides, padding, data_format))
+
+
+def avg_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
+               name: str | None = None) -> Tensor:
+    """`tf.nn.avg_pool3d` (NDHWC): the mean over each window's in-bounds elements."""
+    x = _t(input)
+    return dispatch.execute(AVG_POOL3D, (x,), _attrs(x, ksize, strides, padding, data_format))
+
+
+# --- gradients (nn_grad.py) ----------------------------------------------------------------------------------
+@RegisterGradient("MaxPool3D")
+def _max_pool3d_grad_fn(op: Any, grad: Any) -> list:
+    return [dispatch.execute(MAX_POOL3D_GRAD, (op.inputs[0], op.outputs[0], grad), dict(op.attrs))]
+
+
+@RegisterGradient("MaxPool3DGrad")
+def _max_pool3d_grad_grad_fn(op: Any, grad: Any) -> list:
+    x, y, _ = op.inputs
+    return [array.zeros_like(x), array.zeros_like(y),
+            dispatch.execute(MAX_POOL3D_GRAD_GRAD, (x, y, grad), dict(op.attrs))]
+
+
+@RegisterGradient("MaxPool3DGradGrad")
+def _max_pool3d_grad_grad_grad_fn(op: Any, grad: Any) -> list:
+    x, y, _ = op.inputs
+    return [array.zeros_like(x), array.zeros_like(y), dispatch.execute(MAX_POOL3D_GRAD, (x, y, grad), dict(op.attrs))]
+
+
+@RegisterGradient("AvgPool3D")
+def _avg_pool3d_grad_fn(op: Any, grad: Any) -> list:
+    attrs = dict(op.attrs, orig_input_shape=tuple(op.inputs[0].shape.as_list()))
+    return [dispatch.execute(AVG_POOL3D_GRAD, (grad,), attrs)]
+
+
+@RegisterGradient("AvgPool3DGrad")
+def _avg_pool3d_grad_grad_fn(op: Any, grad: Any) -> list:
+    attrs = {k: v for k, v in op.attrs.items() if k != "orig_input_shape"}
+    return [dispatch.execute(AVG_POOL3D, (grad,), attrs)]

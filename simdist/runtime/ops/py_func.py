@@ -1,0 +1,72 @@
+"""tf.numpy_function and tf.py_function: a Python function called on the inputs' values, as TF
+2.21 runs them executing eagerly (script_ops.py), observed:
+
+- numpy_function(func, inp, Tout) calls func with NumPy arrays and converts what it returns with
+  convert_to_tensor (its own dtype: a float64 array stays float64, a Python float is float32,
+  whatever Tout says); a list Tout gives a list; an exception raised by func propagates as is; it
+  is not differentiable (its outputs get no gradient);
+- py_function(func, inp, Tout) calls func with tensors and converts each output to its Tout dtype
+  (a tensor of another dtype is InvalidArgumentError, an exception raised by func UnknownError);
+  the ops func runs are seen by the tapes, so gradients flow through them.
+Both run their Python on every call of a tf.function that holds them, as TF's PyFunc kernels do:
+the call is not recorded (dispatch.unrecordable) and runs eagerly each time. Not matched: inside a
+tf.function TF gives py_function's outputs an unknown static shape and checks numpy_function's
+dtypes against Tout; simdist, which runs the function's Python on values, gives the eager results.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["numpy_function", "py_function"]
+
+
+def _inputs(inp: Any) -> list:
+    from simdist.runtime.ops.args import t as _t
+    if inp is None:
+        return []
+    return [_t(x) if isinstance(x, Tensor) or hasattr(x, "value") else convert_to_tensor(x)
+            for x in (inp if isinstance(inp, (list, tuple)) else [inp])]
+
+
+def numpy_function(func: Callable[..., Any], inp: Any, Tout: Any, stateful: bool = True,  # noqa: N803
+                   name: str | None = None) -> Any:
+    """`tf.numpy_function`: func(*arrays), each output converted by its own dtype."""
+    dispatch.unrecordable("it calls tf.numpy_function, whose Python TF runs on every call")
+    args = [np.asarray(x.numpy()) for x in _inputs(inp)]
+    out = func(*args)
+    if isinstance(Tout, (list, tuple)):
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        return [convert_to_tensor(np.asarray(o) if isinstance(o, np.generic) else o) for o in outs]
+    return convert_to_tensor(out)
+
+
+def py_function(func: Callable[..., Any], inp: Any = None, Tout: Any = None, name: str | None = None) -> Any:
+    """`tf.py_function`: func(*tensors), each output converted to its Tout dtype."""
+    dispatch.unrecordable("it calls tf.py_function, whose Python TF runs on every call")
+    try:
+        out = func(*_inputs(inp))
+    except Exception as e:  # noqa: BLE001 - TF reports any exception of func as UnknownError
+        raise errors.UnknownError(None, None, f"{type(e).__name__}: {e}") from e
+    if isinstance(Tout, (list, tuple)):
+        outs = [] if out is None else out if isinstance(out, (list, tuple)) else [out]
+        if len(outs) != len(Tout):
+            raise errors.InvalidArgumentError(None, None, f"The function returned {len(outs)} values, but expected "
+                                              f"{len(Tout)}")
+        return [_convert(o, dtypes.as_dtype(d)) for o, d in zip(outs, Tout)]
+    if Tout is None:
+        return None
+    return _convert(out, dtypes.as_dtype(Tout))
+
+
+def _convert(value: Any, dt: dtypes.DType) -> Tensor:
+    if isinstance(value, Tensor) and value.dtype != dt:
+        raise errors.InvalidArgumentError(None, None, f"ValueError: Tensor conversion requested dtype {dt.name} for "
+                                          f"Tensor with dtype {value.dtype.name}")
+    return value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=dt)

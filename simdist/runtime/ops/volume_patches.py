@@ -1,0 +1,78 @@
+"""tf.extract_volume_patches (TF's ExtractVolumePatches op): the [kd, kh, kw] windows of an NDHWC
+input (strides, SAME / VALID, zero padding) flattened into the depth axis in (kd, kh, kw, C)
+order, [N, OD, OH, OW, kd*kh*kw*C], for every real dtype (bool: InvalidArgumentError).
+
+Observed on TF 2.21: ksizes and strides are lists of at least 5 with 1 in the batch and depth
+places (else UnimplementedError "Only support ksizes across space."), the input 5-D. The gradient
+(array_grad.py's _ExtractVolumePatchesGrad) adds each patch element back where it was read from:
+simdist writes it as Conv3DBackpropInputV2 with an identity filter (the patches are Conv3D with
+that filter), the same values up to the order of the additions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.conv3d import CONV3D_BACKPROP_INPUT, geometry3d, pad3d, windows3d
+from simdist.runtime.ops.nn_rules import REAL_NUMBERS, typed
+from simdist.runtime.ops.registry import RegisterGradient, register, rows
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["extract_volume_patches"]
+
+
+def _patches(x: np.ndarray, ksizes: tuple, strides: tuple, padding: str) -> np.ndarray:
+    if x.ndim != 5:
+        raise errors.InvalidArgumentError(None, None, "input must be 5-dimensional["
+                                          + ",".join(str(d) for d in x.shape) + "] [Op:ExtractVolumePatches]")
+    k = ksizes[1:4]
+    out, pads = geometry3d(x.shape[1:4], k, strides[1:4], (1, 1, 1), padding, "ExtractVolumePatches")
+    win = windows3d(pad3d(x, pads), k, out, strides[1:4], (1, 1, 1))
+    return np.ascontiguousarray(win).reshape(x.shape[0], out[0], out[1], out[2], -1)
+
+
+EXTRACT_VOLUME_PATCHES = register("ExtractVolumePatches", _patches, typed("ExtractVolumePatches", REAL_NUMBERS),
+                                  lambda a, out, at: 0.0, kind="shape", fusion=rows(0))
+
+
+@RegisterGradient("ExtractVolumePatches")
+def _extract_volume_patches_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops.array import constant
+    x = op.inputs[0]
+    k = op.attrs["ksizes"]
+    c = x.shape.as_list()[4]
+    depth = k[1] * k[2] * k[3] * c
+    eye = constant(np.eye(depth, dtype=x.dtype.np).reshape(k[1], k[2], k[3], c, depth), dtype=x.dtype)
+    attrs = {"strides": tuple(op.attrs["strides"]), "padding": op.attrs["padding"], "explicit_paddings": (),
+             "dilations": (1, 1, 1, 1, 1), "input_sizes": tuple(x.shape.as_list())}
+    return [dispatch.execute(CONV3D_BACKPROP_INPUT, (eye, grad), attrs)]
+
+
+def _list5(value: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"Expected list for '{name}' argument to 'extract_volume_patches' Op, not {value!r}.")
+    if len(value) < 5:
+        raise errors.InvalidArgumentError(None, None, f"Length for attr '{name}' of {len(value)} must be at least "
+                                          "minimum 5 [Op:ExtractVolumePatches]")
+    return tuple(int(v) for v in value)
+
+
+def extract_volume_patches(input: Any, ksizes: Any, strides: Any, padding: Any,  # noqa: A002
+                           name: str | None = None) -> Tensor:
+    """`tf.extract_volume_patches`: the input's [kd, kh, kw] patches flattened into the depth."""
+    x = _t(input)
+    ks, st = _list5(ksizes, "ksizes"), _list5(strides, "strides")
+    if not isinstance(padding, str) or padding not in ("SAME", "VALID"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
+                                          "of allowed values: \"SAME\", \"VALID\" [Op:ExtractVolumePatches]")
+    if ks[0] != 1 or ks[4] != 1:
+        raise errors.UnimplementedError(None, None, "Only support ksizes across space. [Op:ExtractVolumePatches]")
+    if st[0] != 1 or st[4] != 1:
+        raise errors.UnimplementedError(None, None, "Only support strides across space. [Op:ExtractVolumePatches]")
+    EXTRACT_VOLUME_PATCHES.dtype((x.dtype,), None)
+    return dispatch.execute(EXTRACT_VOLUME_PATCHES, (x,), {"ksizes": ks, "strides": st, "padding": padding})
