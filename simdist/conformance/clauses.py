@@ -319,6 +319,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: the tf.nn losses compute their documented formulas: sigmoid_cross_entropy_with_logits max(x, 0) - x z + log(1 + exp(-|x|)); weighted_cross_entropy_with_logits q z log(1 + exp(-x)) + (1 - z) log(1 + exp(x)) (pos_weight q on the positive term); softmax and sparse softmax cross-entropy -sum(labels log softmax(logits)); log_poisson_loss exp(c) - z c, plus Stirling\'s z log z - z + log(2 pi z)/2 where z > 1 with compute_full_loss; l2_loss sum(t^2)/2.'),
     Clause('nn.max-pool-nan', 'nn', False, (),
            'TF 2.21: max_pool starts each window at the lowest finite value and keeps strictly greater ones: NaN is skipped, a window of NaN or -inf gives -FLT_MAX; its gradient goes to the first element unless a later one is strictly greater (a NaN in first place keeps it).'),
+    Clause('nn.conv-dilation', 'nn', False, (),
+           'TF 2.21 (x86 CPU): the gradients of a dilated conv2d (dilation rate above 1) compute in float32, bfloat16 and float16, and raise InvalidArgumentError "Current CPU implementations do not yet support dilation rates larger than 1." in float64 (Conv2DBackpropInput and Conv2DBackpropFilter alike).'),
     Clause('nn.float-attrs', 'nn', False, (),
            'TF 2.21: float attrs are 32-bit: leaky_relu(alpha=0.1) in a float64 program multiplies by 0.10000000149011612.'),
     Clause('nn.dropout-seeding', 'nn', False, (),

@@ -161,6 +161,24 @@ def test_max_pool_skips_nan(tf):
                  call="gradient of max_pool2d over [nan, 1, 5, 2] (to the NaN in first place)")
 
 
+# -- nn.conv-dilation ------------------------------------------------------------------------------
+@clause("nn.conv-dilation", ref="tf221")
+def test_dilated_conv_gradient_per_dtype(tf):
+    for dt in ("float32", "float64"):
+        x = tf.Variable(np.arange(2 * 6 * 6 * 2, dtype=dt).reshape(2, 6, 6, 2) / 10)
+        w = tf.Variable(np.ones((3, 3, 2, 3), dt))
+        with tf.GradientTape() as tape:
+            y = tf.nn.conv2d(x, w, strides=1, padding="VALID", dilations=2)
+        if dt == "float32":   # the two dilated windows per axis (taps 0,2,4 and 1,3,5) reach each pixel
+            g = to_numpy(tape.gradient(y, x))   # once, for each of the 3 output channels
+            assert_equal(g[0, :, :, 0], np.full((6, 6), 3.0, dt),
+                         call="gradient of a float32 conv2d with dilations=2 (ones filter, 2x2 output)")
+        else:
+            with raises(tf.errors.InvalidArgumentError, match="dilation rates larger than 1",
+                        call="gradient of a float64 conv2d with dilations=2"):
+                tape.gradient(y, x)
+
+
 # -- nn.float-attrs --------------------------------------------------------------------------------
 @clause("nn.float-attrs", ref="tf221")
 def test_float_attrs_are_32_bit(tf):

@@ -162,9 +162,21 @@ def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
     return out.reshape(x.shape[0], oh, ow, cout)
 
 
+def _check_backprop_dilation(dtype: np.dtype, dilations: tuple, op: str) -> None:
+    """TF 2.21's x86 build runs float32, bfloat16 and half conv backprops through oneDNN or its
+    custom kernels, which dilate; float64 takes the plain Eigen CPU kernel, which refuses a
+    dilation rate above 1 (conv_grad_input_ops.h / conv_grad_filter_ops.h; observed: the gradient
+    of a float64 conv2d with dilations=2 is InvalidArgumentError, float32 computes). Clause
+    nn.conv-dilation."""
+    if dtype == np.float64 and any(d > 1 for d in dilations):
+        raise errors.InvalidArgumentError(None, None, "Current CPU implementations do not yet support dilation rates "
+                                                      f"larger than 1. [Op:{op}]")
+
+
 def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
                            explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput")
+    _check_backprop_dilation(f.dtype, dilations, "Conv2DBackpropInput")
     kh, kw, fin, cout = f.shape
     (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
                                      explicit_paddings, "Conv2DBackpropInput")
@@ -184,6 +196,7 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
 def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
                             explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     groups = _check_conv(x.shape, filter_sizes, strides, dilations, "Conv2DBackpropFilter")
+    _check_backprop_dilation(x.dtype, dilations, "Conv2DBackpropFilter")
     kh, kw, fin, cout = filter_sizes
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
                               "Conv2DBackpropFilter")
