@@ -460,6 +460,17 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
     if any(s > 1 for s in st) and any(d > 1 for d in dl):
         raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                          f"strides={_np_list(st)} and dilation_rate={_np_list(dl)}")
+    if any(d > 1 for d in dl):
+        # TF 2.21's convolution_internal runs a dilated convolution as its Convolution class does:
+        # SpaceToBatchND, the undilated convolution (VALID), BatchToSpaceND (_WithSpaceToBatch; the
+        # Conv2D dilation attribute is for TPUs), so float64 gradients work where a dilated
+        # Conv2D's backprop refuses them (clause nn.conv-dilation)
+        from simdist.runtime.ops.nn_composites import with_space_to_batch
+        f = _t(filters)
+
+        def undilated(inp: Tensor, num_spatial_dims: int, pad: str) -> Tensor:
+            return convolution(inp, f, None, pad, data_format)
+        return with_space_to_batch(x, dl, padding, undilated, filter_shape=f.shape.as_list(), data_format=data_format)
     if nsp == 2:
         return conv2d(x, filters, list(st), padding, data_format or "NHWC", list(dl))
     if data_format == "NCW":
