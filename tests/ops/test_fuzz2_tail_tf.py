@@ -3,7 +3,8 @@ against real TensorFlow 2.21: the same call on both backends gives the same dtyp
 or raises the same exception class. Type-attr refusals checked before a kernel's axis checks
 (eager InvalidArgumentError, traced op_def_library TypeError), Pad's paddings conversion and
 shape function, a Python bool converted by a graph (every numeric dtype), the logical ops' eager
-fallback and `tensor / numpy_value` handed to NumPy. Needs the `tf` extra.
+fallback, `tensor / numpy_value` handed to NumPy, and float64 Exp's packet lanes (Eigen's
+pexp_double). Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -40,6 +41,17 @@ def _both(name: str, cid: str, fn: Callable[..., Any], make: Callable[[Any], Any
 
 
 TRACE = "function.trace-time-errors"
+PACKETS = "ops.packet-paths"
+_EXP_INPUTS = np.concatenate([np.random.default_rng(20261129).uniform(-30.0, 30.0, 2000),
+                              -np.square(np.random.default_rng(7).uniform(0.0, 3.0, 2001))])
+
+
+def _erfc_grad(tf: Any) -> Any:
+    """fuzz2 seed 20261130 #473: d/dx0 erfc((x0 + False) / x0), exact zero but for exp's packet lanes."""
+    x0 = tf.Variable(tf.constant(np.array([[[[4.0, -1.5, -3e38], [1.0, 1.5, 1.5]]]], np.float64)))
+    with tf.GradientTape() as tape:
+        y = tf.math.erfc(tf.math.add(x0, False) / x0)
+    return tape.gradient(y, x0, unconnected_gradients=tf.UnconnectedGradients.ZERO)   # (erfc's own packets: not modelled)
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # -- attr T refused before the kernel checks the axis (#190, #336, #1382, #1427, #1450, #1476)
     *_both("squared-difference-int16", TRACE, lambda tf, x: tf.math.squared_difference(x, x), _c([[2], [3]], "int16")),
@@ -92,6 +104,17 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("divide-bool-by-np-float16-traced", "ops.conversion",
      _traced(lambda tf, x: tf.math.divide(x, np.float16(0.5)), _c([True, False], "bool"))),
     ("truediv-bool-by-np-float16", "ops.conversion", lambda tf: tf.math.truediv(_c([True], "bool")(tf), np.float16(0.5))),
+    # -- float64 Exp: Eigen's pexp_double in packet lanes, std::exp in the tail (#473)
+    *[(f"exp-float64-n{n}", PACKETS, lambda tf, n=n: tf.exp(tf.constant(_EXP_INPUTS[:n]))) for n in (1, 3, 4, 6, 9, 4001)],
+    ("exp-float64-minus-one-6", PACKETS, lambda tf: tf.exp(tf.constant([-1.0] * 6, tf.float64))),
+    ("exp-float64-beyond-708-in-packet", PACKETS,
+     lambda tf: tf.exp(tf.constant([-1.0, -1.0, -1.0, -710.0, -1.0, -1.0, -1.0, -1.0], tf.float64))),
+    ("exp-float64-nonfinite", PACKETS,
+     lambda tf: tf.exp(tf.constant([-np.inf, np.inf, np.nan, -1.0, 0.5, 800.0, -800.0, -1.0], tf.float64))),
+    ("exp-float64-subnormal-results", PACKETS,
+     lambda tf: tf.exp(tf.constant([-708.5, -720.25, -740.0, -745.1, -745.6, -709.0, -1.0, 709.5], tf.float64))),
+    ("exp-float64-2d", PACKETS, lambda tf: tf.exp(tf.reshape(tf.constant(_EXP_INPUTS[:30]), [5, 6]))),
+    ("erfc-grad-float64", PACKETS, lambda tf: _erfc_grad(tf)),
 ]
 
 
@@ -135,6 +158,12 @@ def test_refusals_before_kernel_checks(k: int, tf_results: dict[int, Any]) -> No
     _check(k, tf_results)
 
 
+@clause("ops.packet-paths")
+@_cases(PACKETS)
+def test_float64_exp_packets(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.conversion")
 @_cases("ops.conversion")
 def test_graph_converts_python_bools(k: int, tf_results: dict[int, Any]) -> None:
@@ -142,7 +171,7 @@ def test_graph_converts_python_bools(k: int, tf_results: dict[int, Any]) -> None
 
 
 def test_every_case_has_a_test() -> None:
-    untested = sorted({c for _, c, _ in CASES} - {TRACE, "ops.conversion"})
+    untested = sorted({c for _, c, _ in CASES} - {TRACE, PACKETS, "ops.conversion"})
     assert not untested, f"cases of clauses {untested} have no test function above"
 
 
