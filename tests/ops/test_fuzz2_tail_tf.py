@@ -46,6 +46,16 @@ _EXP_INPUTS = np.concatenate([np.random.default_rng(20261129).uniform(-30.0, 30.
                               -np.square(np.random.default_rng(7).uniform(0.0, 3.0, 2001))])
 
 
+def _gradient_of(tf: Any, target: Any, source: Any) -> Any:
+    """tape.gradient(target, [source]) with a variable standing in for whichever is None; "divide":
+    the target is `(v > 1.5) / np.float16(0.5)` (an ndarray on both backends)."""
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = v * 2.0
+        t = tf.math.divide(v > 1.5, np.float16(0.5)) if isinstance(target, str) and target == "divide" else target
+    return tape.gradient(y if t is None else t, [v if source is None else source])
+
+
 def _erfc_grad(tf: Any) -> Any:
     """fuzz2 seed 20261130 #473: d/dx0 erfc((x0 + False) / x0), exact zero but for exp's packet lanes."""
     x0 = tf.Variable(tf.constant(np.array([[[[4.0, -1.5, -3e38], [1.0, 1.5, 1.5]]]], np.float64)))
@@ -104,6 +114,14 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("divide-bool-by-np-float16-traced", "ops.conversion",
      _traced(lambda tf, x: tf.math.divide(x, np.float16(0.5)), _c([True, False], "bool"))),
     ("truediv-bool-by-np-float16", "ops.conversion", lambda tf: tf.math.truediv(_c([True], "bool")(tf), np.float16(0.5))),
+    # -- GradientTape.gradient of a target or source that is not a tensor (#990's ndarray)
+    *[(f"gradient-target-{name}", "autodiff.targets", lambda tf, tgt=tgt: _gradient_of(tf, tgt, None))
+      for name, tgt in (("ndarray", np.array([1.0])), ("np-float16", np.float16(1.0)), ("python-int-3", 3),
+                        ("python-float-1", 1.0), ("python-float-2.5", 2.5), ("true", True), ("false", False),
+                        ("string", "s"), ("np-int32-3", np.int32(3)), ("nan", float("nan")))],
+    *[(f"gradient-source-{name}", "autodiff.targets", lambda tf, src=src: _gradient_of(tf, None, src))
+      for name, src in (("ndarray", np.array([1.0])), ("python-float", 1.0), ("string", "s"), ("int-3", 3))],
+    ("gradient-target-divided-bool", "autodiff.targets", lambda tf: _gradient_of(tf, "divide", None)),
     # -- float64 Exp: Eigen's pexp_double in packet lanes, std::exp in the tail (#473)
     *[(f"exp-float64-n{n}", PACKETS, lambda tf, n=n: tf.exp(tf.constant(_EXP_INPUTS[:n]))) for n in (1, 3, 4, 6, 9, 4001)],
     ("exp-float64-minus-one-6", PACKETS, lambda tf: tf.exp(tf.constant([-1.0] * 6, tf.float64))),
@@ -164,6 +182,12 @@ def test_float64_exp_packets(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("autodiff.targets")
+@_cases("autodiff.targets")
+def test_gradient_of_non_tensors(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.conversion")
 @_cases("ops.conversion")
 def test_graph_converts_python_bools(k: int, tf_results: dict[int, Any]) -> None:
@@ -171,7 +195,7 @@ def test_graph_converts_python_bools(k: int, tf_results: dict[int, Any]) -> None
 
 
 def test_every_case_has_a_test() -> None:
-    untested = sorted({c for _, c, _ in CASES} - {TRACE, PACKETS, "ops.conversion"})
+    untested = sorted({c for _, c, _ in CASES} - {TRACE, PACKETS, "ops.conversion", "autodiff.targets"})
     assert not untested, f"cases of clauses {untested} have no test function above"
 
 
