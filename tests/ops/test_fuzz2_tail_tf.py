@@ -3,8 +3,9 @@ against real TensorFlow 2.21: the same call on both backends gives the same dtyp
 or raises the same exception class. Type-attr refusals checked before a kernel's axis checks
 (eager InvalidArgumentError, traced op_def_library TypeError), Pad's paddings conversion and
 shape function, a Python bool converted by a graph (every numeric dtype), the logical ops' eager
-fallback, `tensor / numpy_value` handed to NumPy, and float64 Exp's packet lanes (Eigen's
-pexp_double). Needs the `tf` extra.
+fallback, `tensor / numpy_value` handed to NumPy, GradientTape.gradient of non-tensors,
+float64 Exp's packet lanes (Eigen's pexp_double) and Grappler's Pack-of-copies to Tile rewrite.
+Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def _both(name: str, cid: str, fn: Callable[..., Any], make: Callable[[Any], Any
 
 TRACE = "function.trace-time-errors"
 PACKETS = "ops.packet-paths"
+GRAPPLER = "function.grappler-rewrites"
 _EXP_INPUTS = np.concatenate([np.random.default_rng(20261129).uniform(-30.0, 30.0, 2000),
                               -np.square(np.random.default_rng(7).uniform(0.0, 3.0, 2001))])
 
@@ -122,6 +124,22 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"gradient-source-{name}", "autodiff.targets", lambda tf, src=src: _gradient_of(tf, None, src))
       for name, src in (("ndarray", np.array([1.0])), ("python-float", 1.0), ("string", "s"), ("int-3", 3))],
     ("gradient-target-divided-bool", "autodiff.targets", lambda tf: _gradient_of(tf, "divide", None)),
+    # -- Grappler's ReplacePackWithTileReshape: a traced stack of copies is a Tile (no uint16 kernel)
+    *[(f"stack-copies-{name}", GRAPPLER, _traced(fn, make)) for name, fn, make in (
+        ("uint16-rank1-axis0", lambda tf, x: tf.stack([x, x, x], axis=0), _c([1, 2], "uint16")),
+        ("uint16-rank2-axis1", lambda tf, x: tf.stack([x, x], axis=1), _c([[1, 2], [3, 4]], "uint16")),
+        ("uint16-rank2-axis2", lambda tf, x: tf.stack([x, x], axis=2), _c([[1, 2], [3, 4]], "uint16")),
+        ("uint16-negative-axis", lambda tf, x: tf.stack([x, x], axis=-2), _c([[1, 2], [3, 4]], "uint16")),
+        ("uint16-scalar", lambda tf, x: tf.stack([x, x]), _c(7, "uint16")),
+        ("uint16-empty", lambda tf, x: tf.stack([x, x]), _c(np.zeros([0], np.uint16), "uint16")),
+        ("uint16-one", lambda tf, x: tf.stack([x]), _c([1, 2], "uint16")),
+        ("uint16-distinct", lambda tf, x: tf.stack([x, x + 1, x]), _c([1, 2], "uint16")),
+        ("uint16-chain-refused", lambda tf, x: (lambda s: tf.stack([s, s]))(tf.stack([x, x], axis=1)),
+         _c([1, 2], "uint16")),
+        ("uint16-nested", lambda tf, x: tf.stack([tf.stack([x, x]), tf.stack([x, x])]), _c([1, 2], "uint16")),
+        ("uint16-literal", lambda tf, x: tf.stack([tf.constant([1, 2], tf.uint16)] * 2), _c([1], "uint16")),
+        ("int16", lambda tf, x: tf.stack([x, x, x]), _c([1, 2], "int16")),
+        ("float32-values", lambda tf, x: tf.stack([x, x], axis=1), _c([[1.5, 2.5], [3.0, -0.0]], "float32")))],
     # -- float64 Exp: Eigen's pexp_double in packet lanes, std::exp in the tail (#473)
     *[(f"exp-float64-n{n}", PACKETS, lambda tf, n=n: tf.exp(tf.constant(_EXP_INPUTS[:n]))) for n in (1, 3, 4, 6, 9, 4001)],
     ("exp-float64-minus-one-6", PACKETS, lambda tf: tf.exp(tf.constant([-1.0] * 6, tf.float64))),
@@ -188,6 +206,12 @@ def test_gradient_of_non_tensors(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("function.grappler-rewrites")
+@_cases(GRAPPLER)
+def test_stack_of_copies_is_a_tile(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("ops.conversion")
 @_cases("ops.conversion")
 def test_graph_converts_python_bools(k: int, tf_results: dict[int, Any]) -> None:
@@ -195,7 +219,7 @@ def test_graph_converts_python_bools(k: int, tf_results: dict[int, Any]) -> None
 
 
 def test_every_case_has_a_test() -> None:
-    untested = sorted({c for _, c, _ in CASES} - {TRACE, PACKETS, "ops.conversion", "autodiff.targets"})
+    untested = sorted({c for _, c, _ in CASES} - {TRACE, PACKETS, GRAPPLER, "ops.conversion", "autodiff.targets"})
     assert not untested, f"cases of clauses {untested} have no test function above"
 
 
