@@ -17,6 +17,8 @@
   - bools mixed with numbers, None or other objects in a sequence: ValueError "mixed types";
   - a bool dtype takes only bools, a string dtype only str/bytes (TypeError);
   - a Python bool converts to bool, the floats but bfloat16, int32, int64 and uint64 only (TypeError);
+    inside a tf.function (a graph's make_tensor_proto, where a bool is a Python int) to every
+    numeric dtype: `floormod(int16_tensor, True)` computes there;
   - with no dtype given, Python floats are float32 and must fit it: 1e40 is refused (TF's
     message speaks of "a double-precision float"); an explicit float32 makes it inf.
 - A dtype hint is tried first and dropped when the value does not convert to it (TF's
@@ -125,7 +127,7 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
             raise _cannot(value, dt)
         return np.vectorize(lambda s: s.encode() if isinstance(s, str) else bytes(s), otypes=[object])(obj) \
             if obj.size else obj
-    if kinds == "s" or ("b" in kinds and dt.name in _NO_PYTHON_BOOL):
+    if kinds == "s" or ("b" in kinds and dt.name in _NO_PYTHON_BOOL and not context.in_function()):
         raise _cannot(value, dt)
     if dt.is_bool:
         if kinds not in ("b", ""):

@@ -38,8 +38,8 @@ def _key(x: Any) -> int:
         raise AttributeError(f"'{type(inner).__name__}' object has no attribute 'handle'")
     if _is_variable(x):
         return id(variable_key(x))
-    raise ValueError(f"Passed in object {x!r} of type {type(x).__name__!r}, not tf.Tensor or tf.Variable or "
-                     "ExtensionType.")
+    from simdist.runtime.autodiff.gradient_args import not_a_tensor
+    raise not_a_tensor(x)
 
 
 def aggregate(grads: list[Any]) -> Any:

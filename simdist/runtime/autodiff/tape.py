@@ -340,6 +340,10 @@ class GradientTape:
         unconnected = _unconnected(unconnected_gradients)
         flat_targets = nest.flatten(target)
         flat_sources = nest.flatten(sources)
+        from simdist.runtime.autodiff.gradient_args import check_targets_and_sources
+        check_targets_and_sources(flat_targets, flat_sources,
+                                  lambda x: isinstance(x, Tensor) or _is_variable(x) or hasattr(x, "_simdist_variable")
+                                  or type(x).__name__ == "IndexedSlices")
         for s in flat_sources:
             if type(s).__name__ == "IndexedSlices":   # (TF 2.21 fails looking for a tensor id)
                 raise AttributeError("'IndexedSlices' object has no attribute '_id'")

@@ -232,9 +232,37 @@ def _monotonic_rule(name: str) -> Any:
     return rule
 
 
+# --- arithmetic_optimizer.cc ReplacePackWithTileReshape ------------------------------------------------------
+def _pack_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """Pack of N > 1 copies of one tensor (AllRegularInputsEqual) -> Reshape(Tile(x, multiples)),
+    multiples N at the axis: the same values, but Tile's kernel, which has no uint16 case
+    (UnimplementedError "TileOp : The input data type is not supported"). Only for 0 <= axis <
+    rank(x): CalculateMultiplesFromChain refuses a larger axis and, compared unsigned, a negative
+    one; x made by such a refused Pack of copies belongs to the chain, which is then refused
+    whole. A Pack whose input TF's constant folding made a Const is folded instead (a captured
+    tensor is a placeholder there, not a Const)."""
+    from simdist.runtime.ops import array, slicing
+    x = tensors[0]
+    if len(tensors) < 2 or any(t is not x for t in tensors[1:]):
+        return None
+    i = rec.slot_of.get(id(x))
+    if i is not None and rec.static[i]:
+        return None
+    axis, rank = int(attrs["axis"]), x.ndim
+    if not 0 <= axis < rank:
+        return None
+    inner = rec.producer(x)
+    if inner is not None and inner.op.name == "Pack" and len(inner.ins) > 1 and len(set(inner.ins)) == 1:
+        return None
+    multiples = [1] * rank
+    multiples[axis] = len(tensors)
+    shape = x.shape.as_list()
+    return array.reshape(slicing.tile(x, multiples), shape[:axis] + [len(tensors)] + shape[axis:])
+
+
 def _rules() -> dict[Any, Any]:
-    from simdist.runtime.ops import math, reductions, unary
-    return {math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
+    from simdist.runtime.ops import array, math, reductions, unary
+    return {array.PACK: _pack_rule, math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
             reductions.ARGMAX: _monotonic_rule("ArgMax"), reductions.ARGMIN: _monotonic_rule("ArgMin"),
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _sub_rule,
             math.ADD: _add_rule, unary.RECIPROCAL: _reciprocal_rule}
@@ -248,9 +276,9 @@ def install() -> None:
 
 def _folded_first(rule: Any) -> Any:
     """The rule, except where every input is constant: TF's constant folding evaluates such an
-    op as it is (its kernel) before the rewrites look at it."""
+    op as it is (its kernel) before the rewrites look at it (the Pack rule judges for itself)."""
     def guarded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-        if all(rec.is_constant(t) for t in tensors):
+        if rule is not _pack_rule and all(rec.is_constant(t) for t in tensors):
             return None
         with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
             return rule(rec, tensors, attrs)

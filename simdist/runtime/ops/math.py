@@ -439,9 +439,36 @@ def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
     """`tf.math.divide` (math_ops.divide): without a name, a non-tensor x is converted to y's dtype
     first, then `x / y` (so `divide(2, int64)` is float64 where truediv refuses the pair); with a
     name it is truediv (clause ops.conversion)."""
-    if name is None and not _tensorlike(x):
+    if name is not None:
+        return truediv(x, y)
+    if not _tensorlike(x):
         x = convert_to_tensor(x, dtype=_t(y).dtype if _tensorlike(y) else None)
-    return truediv(x, y)
+    return x / y   # the operator: its wrapper may hand the pair to y's __rtruediv__ (_truediv_operator)
+
+
+def _truediv_operator(self: Tensor, o: Any) -> Any:
+    """`tensor / o` (override_binary_operator.binary_op_wrapper): when truediv refuses the pair
+    with a TypeError or ValueError and o's type has __rtruediv__, TF returns o.__rtruediv__(tensor)
+    unless that raises or gives NotImplemented (then truediv's error): `bool_tensor / np.float16(0.5)`
+    is NumPy's division of the tensor's array, an ndarray (a Python float gives NotImplemented)."""
+    try:
+        return truediv(self, o)
+    except (TypeError, ValueError) as e:
+        reflected = getattr(type(o), "__rtruediv__", None)
+        if reflected is None:
+            raise
+        if context.in_function() and isinstance(o, (np.ndarray, np.generic)):
+            # NumPy reads the tensor through __array__, which a graph tensor refuses
+            raise NotImplementedError("Cannot convert a symbolic tf.Tensor to a numpy array. This "
+                                      "error may indicate that you're trying to pass a Tensor to a NumPy call, "
+                                      "which is not supported.") from None
+        try:
+            out = reflected(o, self)
+        except (TypeError, ValueError):
+            raise e from None
+        if out is NotImplemented:
+            raise e from None
+        return out
 
 
 # --- casts ------------------------------------------------------------------------------------------------
@@ -726,6 +753,8 @@ def _logical(op: Any, x: Any, y: Any) -> Tensor:
         xt = _logical_operand(x, yt.dtype)
     else:
         xt = _t(x)
+        if isinstance(y, (list, tuple)):
+            fallback_bool_check([xt])   # the eager fallback converts x before the list y: ValueError first
         yt = _logical_operand(y, xt.dtype)
     if isinstance(x, (list, tuple, np.ndarray, np.generic)) or isinstance(y, (list, tuple, np.ndarray, np.generic)):
         fallback_bool_check([xt, yt])   # TF's fast path leaves lists and NumPy values to the eager fallback
@@ -764,8 +793,9 @@ def _squared_difference_rule(dts: Any, attrs: Any) -> Any:
     """SquaredDifference's T: floats, int32 and int64 (not int8/16 or unsigned)."""
     d = args.allowed("SquaredDifference", "fi", _SQDIFF_TYPES)(dts, attrs)
     if d.kind == "i" and d not in (dtypes.int32, dtypes.int64):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of "
-                                          f"allowed values: {_SQDIFF_TYPES} [Op:SquaredDifference]")
+        raise trace_errors.not_allowed(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list of allowed values: "
+            f"{_SQDIFF_TYPES} [Op:SquaredDifference]"), "SquaredDifference", d, _SQDIFF_TYPES)
     return d
 
 
@@ -1092,7 +1122,7 @@ def _install_operators() -> None:
     # &, |, ^, ~: logical on bools, bitwise on integers (ops/bitwise.py installs them)
     Tensor.__eq__ = eq   # type: ignore[assignment]
     Tensor.__ne__ = ne   # type: ignore[assignment]
-    Tensor.__truediv__ = lambda self, o: truediv(self, o)   # type: ignore[assignment]
+    Tensor.__truediv__ = _truediv_operator   # type: ignore[assignment]
     Tensor.__rtruediv__ = lambda self, o: truediv(convert_to_tensor(o, dtype_hint=self.dtype), self)  # type: ignore
 
 

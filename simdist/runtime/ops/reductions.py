@@ -53,6 +53,7 @@ NotDifferentiable("All")
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     t = _t(input_tensor)
+    op.dtype((t.dtype,), None)   # the input's dtype is checked when the op is built, before the axes
     ax = args.axes(axis, t.ndim, op.name, t.shape.as_list())
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
 
@@ -212,6 +213,7 @@ CUMPROD = register("Cumprod", _scan(np.multiply, 1), args.allowed("Cumprod", *NU
 
 def _cum(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
     t = _t(x)
+    op.dtype((t.dtype,), None)   # attr T is checked when the op is built, before the kernel's axis check
     ax = int(axis._v if isinstance(axis, Tensor) else axis)
     nd = t.ndim
     if not -nd <= ax < nd:

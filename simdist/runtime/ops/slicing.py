@@ -34,13 +34,27 @@ def _ints(v: Any, what: str, opname: str, empty_ok: bool = True) -> tuple[int, .
     return tuple(int(i) for i in arr.reshape(-1))
 
 
-def _paddings(p: Any) -> tuple[tuple[int, int], ...]:
+def _paddings(p: Any, opname: str, shp: list[int]) -> tuple[tuple[int, int], ...]:
+    """The paddings as the op takes them (attr Tpaddings, default int32): a tensor must be int32 or
+    int64; a NumPy value and an empty Python list convert to int32; a Python list of floats infers
+    float32, refused. They must be a matrix of 2 columns: eagerly the kernel's InvalidArgumentError,
+    traced the shape function's ValueError (clause ops.pad-paddings)."""
     if isinstance(p, Tensor):
+        if p.dtype not in (dtypes.int32, dtypes.int64):
+            raise trace_errors.attr_not_allowed(opname, "Tpaddings", p.dtype, "int32, int64")
         p = dispatch.static_value(p)
-    arr = np.asarray(p)
-    if arr.dtype.kind == "f":
-        raise errors.InvalidArgumentError(None, None, "Value for attr 'Tpaddings' of float is not in the list of "
-                                          "allowed values: int32, int64 [Op:Pad]")
+        arr = np.asarray(p)
+    elif isinstance(p, (np.ndarray, np.generic)):
+        arr = np.asarray(p)
+    else:
+        arr = np.asarray(p)
+        if arr.dtype.kind == "f" and arr.size:
+            raise trace_errors.attr_not_allowed(opname, "Tpaddings", dtypes.float32, "int32, int64")
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        text = f"Shape must be rank 2 but is rank {arr.ndim}" if arr.ndim != 2 else \
+            f"Dimension must be 2 but is {arr.shape[1]}"
+        raise trace_errors.shape_error(f"paddings must be a matrix with 2 columns: {args.dims(list(arr.shape))} "
+                                       f"[Op:{opname}]", text, opname, (shp, list(arr.shape)))
     return tuple((int(a), int(b)) for a, b in arr.reshape(-1, 2)) if arr.size else ()
 
 
@@ -201,11 +215,14 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
     m = str(mode).upper()
     zero = not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and constant_values == 0
     # a non-zero constant_values is converted before the paddings: pad(False, [], constant_values=1)
-    # is TF's TypeError, pad(False, [], constant_values=False) its InvalidArgumentError (float paddings)
+    # is TF's TypeError, pad(False, [], constant_values=False) its InvalidArgumentError (paddings not a matrix)
     c = None if m != "CONSTANT" or zero or isinstance(constant_values, Tensor) else \
         convert_to_tensor(constant_values, dtype=t.dtype)
-    p = _paddings(paddings)
     shp = t.shape.as_list()
+    if m not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
+                         f"Received `mode` = {m}")
+    p = _paddings(paddings, "MirrorPad" if m != "CONSTANT" else "Pad" if zero else "PadV2", shp)
     if m == "CONSTANT":
         if zero:
             _check_paddings(p, shp, "Pad", m)
@@ -213,11 +230,8 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
         c = constant_values if c is None else c
         _check_paddings(p, shp, "PadV2", m)
         return dispatch.execute(PADV2, (t, c), {"paddings": p})
-    if m in ("REFLECT", "SYMMETRIC"):
-        _check_paddings(p, shp, "MirrorPad", m)
-        return dispatch.execute(MIRROR_PAD, (t,), {"paddings": p, "mode": m})
-    raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
-                     f"Received `mode` = {m}")
+    _check_paddings(p, shp, "MirrorPad", m)
+    return dispatch.execute(MIRROR_PAD, (t,), {"paddings": p, "mode": m})
 
 
 def _pad_grad(op: Any, grad: Any) -> list:
