@@ -578,8 +578,8 @@ TRAINING: list[Mutant] = [
        "    return _max_min_grad(op, grad, greater_equal)", "    return _max_min_grad(op, grad, greater)",
        "tf.maximum(x, y) sends the gradient of a tie to y instead of x"),
     _t("grad-transpose-not-inverted", "gradient", AR,
-       "    return [transpose(grad, tuple(int(i) for i in np.argsort(op.get_attr(\"perm\"))))]",
-       "    return [transpose(grad, tuple(int(i) for i in op.get_attr(\"perm\")))]",
+       "    return [transpose(grad, tuple(int(i) for i in np.argsort(perm)))]",
+       "    return [transpose(grad, tuple(int(i) for i in perm))]",
        "transpose's gradient applies perm again instead of its inverse"),
     _t("grad-gather-duplicates-overwrite", "gradient", AR,
        "    np.add.at(moved, idx, gm)", "    moved[idx] = gm",
@@ -632,10 +632,10 @@ TRAINING: list[Mutant] = [
        "variable.assign_sub(variable * wd * lr)", "variable.assign_sub(variable * wd)",
        "decoupled weight decay forgets the learning rate"),
     _t("weight-decay-after-update", "order", BO,
-       "        self._apply_weight_decay(trainable_variables)\n"
-       "        self._backend_update_step(grads, trainable_variables, self.learning_rate)\n",
-       "        self._backend_update_step(grads, trainable_variables, self.learning_rate)\n"
-       "        self._apply_weight_decay(trainable_variables)\n",
+       "            self._apply_weight_decay(trainable_variables)\n"
+       "            self._backend_update_step(grads, trainable_variables, self.learning_rate)\n",
+       "            self._backend_update_step(grads, trainable_variables, self.learning_rate)\n"
+       "            self._apply_weight_decay(trainable_variables)\n",
        "weight decay is applied after the gradient step instead of before"),
     _t("clipnorm-as-clipvalue", "formula", BO,
        "return [ops.clip_by_norm(g, self.clipnorm) if g is not None else g for g in grads]",
@@ -800,14 +800,14 @@ TRAINING += [
        "tf.random.set_seed restarts the global stream but not the op-seeded ones"),
     # replica gradient all-reduce, MultiWorkerMirroredStrategy collectives
     _t("clip-after-all-reduce", "order", BO,
-       "        grads = self._clip_gradients(grads)\n        self._apply_weight_decay(trainable_variables)\n"
-       "        self._backend_update_step(grads, trainable_variables, self.learning_rate)\n",
-       "        self._apply_weight_decay(trainable_variables)\n"
-       "        from simdist.keras.optimizers._distribute import all_reduce_sum as _ars\n"
-       "        pairs = _ars(list(zip(grads, [unwrap(v) for v in trainable_variables])))\n"
-       "        grads = self._clip_gradients([g for g, _ in pairs])\n"
-       "        maybe_merge_call(self._distributed_update_step, self._distribution_strategy,\n"
-       "                         list(zip(grads, [v for _, v in pairs])), self.learning_rate)\n",
+       "            grads = self._clip_gradients(grads)\n            self._apply_weight_decay(trainable_variables)\n"
+       "            self._backend_update_step(grads, trainable_variables, self.learning_rate)\n",
+       "            self._apply_weight_decay(trainable_variables)\n"
+       "            from simdist.keras.optimizers._distribute import all_reduce_sum as _ars\n"
+       "            pairs = _ars(list(zip(grads, [unwrap(v) for v in trainable_variables])))\n"
+       "            grads = self._clip_gradients([g for g, _ in pairs])\n"
+       "            maybe_merge_call(self._distributed_update_step, self._distribution_strategy,\n"
+       "                             list(zip(grads, [v for _, v in pairs])), self.learning_rate)\n",
        "clipnorm/clipvalue clip the all-reduced (summed) gradient instead of each replica's before the all-reduce"),
     _t("mwms-initial-values-not-broadcast", "state", "simdist/strategies/multi_worker.py",
        "        if self._num_workers > 1:\n", "        if False:\n",

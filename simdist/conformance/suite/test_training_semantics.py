@@ -14,7 +14,7 @@ import tempfile
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import assert_close, assert_equal, assert_true
+from simdist.conformance.assertions import assert_close, assert_equal, assert_true, to_numpy
 from simdist.conformance.repro import Program
 from simdist.conformance.tolerances import Tolerance
 from simdist.conformance.suite.test_training import reference
@@ -469,3 +469,20 @@ def test_graph_rewrites_keep_every_bit(backend):
     for i, u in enumerate(r["updates"]):
         assert_true(np.array_equal(u, w), f"the variable's bits after call {i}: {_hexes(u)}, but should be {_hexes(w)}",
                     call=f"update() call {i}: w += mixed zeros; w += fill(-0.0) + -0.0")
+
+
+# -- function.grappler-rewrites ----------------------------------------------------------------------
+@clause("function.grappler-rewrites", ref="tf221")
+def test_traced_division_by_a_constant_is_a_reciprocal_multiply(tf):
+    """Grappler's ReduceDivToReciprocalMul: inside a tf.function `x / 3.0` is `x * (1/3)` with
+    the reciprocal rounded to float32, which differs from the division in the last bit for some
+    x; eagerly it is the division."""
+    x = np.linspace(1.0, 2.0, 257, dtype=np.float32)
+    div = x / np.float32(3.0)
+    mul = x * (np.float32(1.0) / np.float32(3.0))
+    assert_true(bool(np.any(div.view(np.uint32) != mul.view(np.uint32))),
+                "the inputs must tell x / 3 from x * (1/3) somewhere (a vacuous case otherwise)", call="setup")
+    eager = to_numpy(tf.constant(x) / 3.0)
+    assert_equal(eager.view(np.uint32), div.view(np.uint32), call="eager x / 3.0 (bits)")
+    traced = to_numpy(tf.function(lambda t: t / 3.0)(tf.constant(x)))
+    assert_equal(traced.view(np.uint32), mul.view(np.uint32), call="tf.function(lambda t: t / 3.0) (bits)")
