@@ -26,13 +26,9 @@ _TRAINABLE_NAMES = frozenset({"float16", "half", "float32", "float", "float64", 
 
 def _trainable(x: Any) -> bool:
     """backprop_util.IsTrainable(x) for a non-tensor x; TypeError where dtypes.as_dtype refuses x."""
-    try:
-        hash(x)
-        hashable = True
-    except TypeError:
-        hashable = False
-    if hashable and isinstance(x, (int, float, np.number, np.bool_)) and _enum(x) is not None:
-        return _enum(x) % 100 in _TRAINABLE_ENUMS
+    e = _enum(x) if isinstance(x, (int, float, np.number, np.bool_)) else None   # (numbers: all hashable)
+    if e is not None:
+        return e % 100 in _TRAINABLE_ENUMS
     if isinstance(x, str):
         from simdist.runtime import dtypes
         name = x.removesuffix("_ref")
