@@ -102,6 +102,12 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
         _m.sim.close()
     _m = machine
     _install_cost_model(machine)
+    # The FLOP tally starts again with the machine. Every count the strategies take is a difference
+    # of two tally readings, exact only while the tally stays below 2**53 (and, under the roofline
+    # model's fractional entries, rounded at the tally's magnitude): a tally carried over from
+    # earlier runs in the process would make a run's simulated times depend on what ran before it.
+    from simdist.runtime import cost
+    cost.tally.flops = cost.tally.backward = cost.tally.update = 0.0
     from simdist.runtime.ops import random as random_ops
     random_ops.reset(int(seed))
     _refresh_default_device()

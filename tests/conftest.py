@@ -25,6 +25,28 @@ def fresh_machine():
     simdist.reset()
 
 
+def _numpy_blas_pools() -> list[tuple[str, int]]:
+    """(library file, threads) of NumPy's own BLAS pools loaded in this process."""
+    from threadpoolctl import threadpool_info
+
+    import numpy
+    here = os.path.dirname(os.path.dirname(numpy.__file__))
+    return sorted((i["filepath"], i["num_threads"]) for i in threadpool_info()
+                  if i["user_api"] == "blas" and i["filepath"].startswith(os.path.join(here, "numpy")))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def numpy_blas_keeps_its_threads():
+    """simdist's values equal TF's with NumPy's BLAS on one thread (`import simdist` sets it; more
+    threads sum a matmul in another order). A test module that leaves another count would change
+    the values of every module run after it in the same worker: fail that module instead."""
+    before = _numpy_blas_pools()
+    yield
+    after = _numpy_blas_pools()
+    assert after == before, f"this module left NumPy's BLAS pools at {after}, but found them at {before}: " \
+                            f"restore each pool's own count (threadpoolctl.threadpool_limits(limits=None) as a context does)"
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--tf-live", choices=("slice", "all", "none"), default="slice",

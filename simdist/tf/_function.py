@@ -106,14 +106,20 @@ class Function:
                 return _EAGER
             from simdist.runtime import context
             from simdist.strategies import timing
-            run0 = timing.run_flops_accum[0]
-            with context.in_function_call():
-                if mode is _UNDER_TAPE:
-                    entry, result = _record_under_tapes(g, self.python_function, args, kwargs, found[1])
-                else:
-                    entry, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
+            # The call's own strategy.run FLOPs, counted from zero (not as a difference of the
+            # process-long accumulator, which would round by its magnitude: by process history)
+            run0, timing.run_flops_accum[0] = timing.run_flops_accum[0], 0.0
+            try:
+                with context.in_function_call():
+                    if mode is _UNDER_TAPE:
+                        entry, result = _record_under_tapes(g, self.python_function, args, kwargs, found[1])
+                    else:
+                        entry, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
+            finally:
+                own = timing.run_flops_accum[0]
+                timing.run_flops_accum[0] = run0 + own
             if type(entry) is g.Graph:
-                entry.run_flops = timing.run_flops_accum[0] - run0
+                entry.run_flops = own
             elif entry.reason.startswith(_CREATES_VARIABLE) and not self.__dict__.get("_created_variables"):
                 # TF lets a function create its variables on its first call (Keras's optimizer
                 # slots and metrics built in the first step): that call ran eagerly, the next

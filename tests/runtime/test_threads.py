@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from simdist.runtime import threads
 
@@ -60,11 +61,21 @@ def test_bad_setting_is_refused_with_the_rule() -> None:
         and ">= 1" in out.stderr, f"exit {out.returncode}, stderr tail: {out.stderr[-500:]}"
 
 
-def test_limit_in_process_sets_and_reports() -> None:
-    before = threads.current()
-    try:
+def _pools() -> list[tuple[str, int]]:
+    """(library file, threads) of every native pool loaded in this process."""
+    return sorted((i["filepath"], i["num_threads"]) for i in threadpool_info())
+
+
+def test_limit_in_process_sets_and_reports(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = _pools()
+    monkeypatch.setattr(threads, "_applied", dict(threads.applied()))   # (limit() rewrites it)
+    # threadpoolctl's limiter gives each pool back its own count on exit. (Restoring "the most any
+    # pool had" once set NumPy's BLAS to 2 threads for the rest of a test worker, whenever SciPy's
+    # own OpenBLAS, loaded after `import simdist` with 2, was there: matmuls then summed in another
+    # order and tests/keras/test_mlp_training_tf.py, run later in that worker, missed TF's weights.)
+    with threadpool_limits(limits=None):
         assert set(threads.limit(2).values()) == {2}, f"limit(2) reported {threads.applied()}"
         with pytest.raises(ValueError, match="int >= 1"):
             threads.limit(0)
-    finally:
-        threads.limit(max(before.values(), default=1))
+    after = _pools()
+    assert after == before, f"native pools after the test {after}, but before it {before}"
