@@ -40,6 +40,7 @@ def numpy_blas_keeps_its_threads():
     """simdist's values equal TF's with NumPy's BLAS on one thread (`import simdist` sets it; more
     threads sum a matmul in another order). A test module that leaves another count would change
     the values of every module run after it in the same worker: fail that module instead."""
+    import simdist  # noqa: F401  (its import sets the count a module must leave)
     before = _numpy_blas_pools()
     yield
     after = _numpy_blas_pools()

@@ -115,6 +115,13 @@ def _stop_pool(pool: Any) -> None:
     with shielded():
         end_process_tree(list((getattr(pool, "_processes", None) or {}).values()))
         pool.shutdown(wait=False, cancel_futures=True)
+        # Let the pool's manager thread finish closing its wake-up pipe now (its workers are gone,
+        # so it does at once). Otherwise CPython 3.11's exit hook (concurrent.futures.process.
+        # _python_exit) can write to that pipe while the thread closes it, and the interrupted
+        # command ends with an "Exception ignored ... Bad file descriptor" traceback.
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=10.0)
 
 
 def _dask(payload: Any, chunks: Iterator[list[Any]], workers: int, scheduler: str | None,
