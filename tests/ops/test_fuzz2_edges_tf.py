@@ -403,17 +403,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("reduce-mean-uint32-no-wrap", "ops.integer-mean", lambda tf: tf.reduce_mean(_c("uint32", (2**32 - 1, 2**32 - 1))(tf))),
     ("reduce-sum-two-axes", "ops.shape-errors", lambda tf: tf.reduce_sum(tf.constant([[1.0, 2.0]]), [0, -1])),
 ]
-
-
-def _result(tf: Any, k: int) -> Any:
-    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
-    try:
-        out = CASES[k][2](tf)
-    except Exception as e:  # noqa: BLE001 - the error class is the result
-        return ("err", type(e).__name__)
-    outs = out if isinstance(out, (list, tuple)) else [out]
-    return ("ok", [(o.dtype.name, np.asarray(o.numpy()).astype(np.float64) if o.dtype.name == "bfloat16"
-                    else np.asarray(o.numpy())) for o in outs])
+EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
 def _in_child(tf: Any, k: int) -> Any:
@@ -427,7 +417,7 @@ def _in_child(tf: Any, k: int) -> Any:
     if pid == 0:   # the child: TF imported, its runtime not yet initialized
         os.close(rd)
         with os.fdopen(wr, "wb") as f:
-            pickle.dump(_result(tf, k), f)
+            pickle.dump(EDGES.outcome(tf, k), f)
         os._exit(0)
     os.close(wr)
     with os.fdopen(rd, "rb") as f:
@@ -440,104 +430,89 @@ def _tf_worker(indices: list[int]) -> dict[int, Any]:
     import tensorflow as tf
     out = {k: _in_child(tf, k) for k in indices if CASES[k][0].startswith("fresh-")}   # before TF's runtime starts
     _strategy(tf)   # the logical CPUs are configured before any op initializes TF's runtime
-    out.update({k: _result(tf, k) for k in indices if k not in out})
+    out.update({k: EDGES.outcome(tf, k) for k in indices if k not in out})
     return out
 
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(CASES))))
-
-
-def _check(k: int, tf_results: dict[int, Any]) -> None:
-    from simdist import tf
-    edge_compare.check_outcome(CASES[k][0], tf_results[k], _result(tf, k))
-
-
-def _cases(cid: str) -> Any:
-    ks = [k for k, (_, c, _) in enumerate(CASES) if c == cid]
-    assert ks, f"no case for clause {cid}"
-    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+    return EDGES.tf_answers()
 
 
 @clause("ops.truediv-dtypes")
-@_cases("ops.truediv-dtypes")
+@EDGES.parametrize("ops.truediv-dtypes")
 def test_truediv_tables(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("reduce.dtypes")
-@_cases("reduce.dtypes")
+@EDGES.parametrize("reduce.dtypes")
 def test_cross_replica_dtypes(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("gather.dtypes")
-@_cases("gather.dtypes")
+@EDGES.parametrize("gather.dtypes")
 def test_gather_dtypes(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.conversion")
-@_cases("ops.conversion")
+@EDGES.parametrize("ops.conversion")
 def test_operand_conversion(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.truncation")
-@_cases("ops.truncation")
+@EDGES.parametrize("ops.truncation")
 def test_saturate_cast_kernels(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.gradient-none-or-zeros")
-@_cases("ops.gradient-none-or-zeros")
+@EDGES.parametrize("ops.gradient-none-or-zeros")
 def test_flag_ops_have_no_gradient(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.gather-gradient-indexed-slices")
-@_cases("ops.gather-gradient-indexed-slices")
+@EDGES.parametrize("ops.gather-gradient-indexed-slices")
 def test_slices_through_gradients(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.shape-errors")
-@_cases("ops.shape-errors")
+@EDGES.parametrize("ops.shape-errors")
 def test_reduction_axes(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.argument-errors")
-@_cases("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
 def test_arg_output_types(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.packet-paths")
-@_cases("ops.packet-paths")
+@EDGES.parametrize("ops.packet-paths")
 def test_unsigned_cast_packets(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.integer-mean")
-@_cases("ops.integer-mean")
+@EDGES.parametrize("ops.integer-mean")
 def test_unsigned_means(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("function.trace-time-errors")
-@_cases("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
 def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 def test_every_case_has_a_test() -> None:
-    tested = {"ops.truediv-dtypes", "reduce.dtypes", "gather.dtypes", "ops.conversion", "function.trace-time-errors",
-              "ops.truncation", "ops.gradient-none-or-zeros", "ops.gather-gradient-indexed-slices", "ops.shape-errors",
-              "ops.argument-errors", "ops.packet-paths",
-              "ops.integer-mean"}
-    untested = sorted({c for _, c, _ in CASES} - tested)
+    untested = EDGES.untested()
     assert not untested, f"cases of clauses {untested} have no test function above"
 
 
