@@ -62,6 +62,15 @@ def within(rtol: float, floors: Mapping[str, float] | None = None, atol_ratio: f
     return agree
 
 
+def traced(fn: Callable[..., Any], *makers: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A program running fn(tf, *tensors) inside a tf.function that takes the tensors (made by
+    `makers` from `tf`) as its arguments, graph tensors as a traced program's inputs are; called once."""
+    def run(tf: Any) -> Any:
+        made = [make(tf) for make in makers]
+        return tf.function(lambda *xs: fn(tf, *xs), autograph=False)(*made)
+    return run
+
+
 def _outputs(out: Any) -> list[Any]:
     """A program's outputs in order, nested lists and tuples flattened."""
     if isinstance(out, (list, tuple)):
