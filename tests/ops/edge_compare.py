@@ -104,6 +104,10 @@ def describe(result: Outcome) -> str:
     return "returns " + (", ".join(f"{d} {a.shape}" for d, a in result[1]) or "no outputs")
 
 
+def _item(x: Any) -> Any:
+    return x.item() if hasattr(x, "item") else x
+
+
 def check_outcome(name: str, want: Outcome, got: Outcome, agree: Agree = bits_agree) -> None:
     """Assert that simdist's outcome `got` is TF's `want` for the case called `name`."""
     if want[0] == "err" or got[0] == "err":
@@ -116,8 +120,11 @@ def check_outcome(name: str, want: Outcome, got: Outcome, agree: Agree = bits_ag
         assert ga.shape == wa.shape, f"out[{j}].shape={ga.shape}, but TF 2.21 gives {wa.shape} [{name}]"
         assert ga.dtype == wa.dtype, f"out[{j}] holds {ga.dtype}, but TF 2.21's holds {wa.dtype} [{name}]"
         ok = np.broadcast_to(np.asarray(agree(ga, wa), bool), ga.shape)
-        assert ok.all(), f"out[{j}]={ga.ravel()[:8]} (shape {ga.shape}), but TF 2.21 gives {wa.ravel()[:8]}; " \
-                         f"{int((~ok).sum())} of {ok.size} differ, first at {np.argwhere(~ok)[:3].tolist()} [{name}]"
+        if not ok.all():
+            at = [tuple(int(i) for i in ix) for ix in np.argwhere(~ok)[:3]]
+            pairs = ", ".join(f"{ix}: {_item(ga[ix])!r} vs {_item(wa[ix])!r}" for ix in at)
+            raise AssertionError(f"out[{j}]={ga.ravel()[:8]} (shape {ga.shape}), but TF 2.21 gives {wa.ravel()[:8]}; "
+                                 f"{int((~ok).sum())} of {ok.size} differ, first {pairs} [{name}]")
 
 
 class EdgeModule:

@@ -510,6 +510,9 @@ _RTOL = {"ops.linalg-expm": 1e-5, "ops.linalg-tridiagonal": 1e-6, "ops.nn-accide
          "ops.linalg-spectral": 1e-5, "ops.linalg-lu": 1e-5,
          "ops.function-utilities": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
+# looser floors and absolute tolerance than test_op_gap_tf.py's: oneDNN's 3-D convolutions and pooling
+# round differently in float16/float32, and expm's and the spectral views' near-zero entries need atol
+# (9 cases fail at test_op_gap_tf.py's float16 floor 1e-3 and atol rtol*1e-3)
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.within(
     case[3], {"float16": 2e-3, "bfloat16": 1.6e-2}, atol_ratio=0.1))
 
