@@ -17,16 +17,10 @@ import pytest
 
 import edge_compare
 import tf_workers
+from edge_compare import traced
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
-
-
-def _traced(fn: Callable[..., Any], make: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """fn(tf, x) inside a tf.function that takes x as its argument (a graph tensor), called once."""
-    def run(tf: Any) -> Any:
-        return tf.function(lambda x: fn(tf, x), autograph=False)(make(tf))
-    return run
 
 
 def _eager(fn: Callable[..., Any], make: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -38,7 +32,7 @@ def _c(values: Any, dt: str) -> Callable[[Any], Any]:
 
 
 def _both(name: str, cid: str, fn: Callable[..., Any], make: Callable[[Any], Any]) -> list[tuple[str, str, Any]]:
-    return [(f"{name}-traced", cid, _traced(fn, make)), (f"{name}-eager", cid, _eager(fn, make))]
+    return [(f"{name}-traced", cid, traced(fn, make)), (f"{name}-eager", cid, _eager(fn, make))]
 
 
 TRACE = "function.trace-time-errors"
@@ -103,7 +97,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("logical-and-variable-list", "ops.conversion", lambda tf: tf.logical_and(tf.Variable([-np.inf]), [2.0])),
     ("logical-and-list-float", "ops.conversion", lambda tf: tf.logical_and([True], tf.constant([1.5]))),
     ("logical-and-list-variable-traced", "ops.conversion",
-     _traced(lambda tf, x: tf.logical_and(x, [2]), _c([-2, 5], "int32"))),
+     traced(lambda tf, x: tf.logical_and(x, [2]), _c([-2, 5], "int32"))),
     # -- `tensor / o`: a refused pair goes to o's __rtruediv__ (#990)
     *[(f"divide-bool-by-{name}", "ops.conversion", lambda tf, y=y: tf.math.divide(_c([True, False], "bool")(tf), y))
       for name, y in (("np-float16", np.float16(0.5)), ("np-float32", np.float32(2)), ("np-int32", np.int32(2)),
@@ -114,7 +108,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("divide-variable-compare-by-np-float16", "ops.conversion",
      lambda tf: tf.math.divide(tf.Variable([1.0, 2.0]) > 1.5, np.float16(0.5))),
     ("divide-bool-by-np-float16-traced", "ops.conversion",
-     _traced(lambda tf, x: tf.math.divide(x, np.float16(0.5)), _c([True, False], "bool"))),
+     traced(lambda tf, x: tf.math.divide(x, np.float16(0.5)), _c([True, False], "bool"))),
     ("truediv-bool-by-np-float16", "ops.conversion", lambda tf: tf.math.truediv(_c([True], "bool")(tf), np.float16(0.5))),
     # -- GradientTape.gradient of a target or source that is not a tensor (#990's ndarray)
     *[(f"gradient-target-{name}", "autodiff.targets", lambda tf, tgt=tgt: _gradient_of(tf, tgt, None))
@@ -125,7 +119,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
       for name, src in (("ndarray", np.array([1.0])), ("python-float", 1.0), ("string", "s"), ("int-3", 3))],
     ("gradient-target-divided-bool", "autodiff.targets", lambda tf: _gradient_of(tf, "divide", None)),
     # -- Grappler's ReplacePackWithTileReshape: a traced stack of copies is a Tile (no uint16 kernel)
-    *[(f"stack-copies-{name}", GRAPPLER, _traced(fn, make)) for name, fn, make in (
+    *[(f"stack-copies-{name}", GRAPPLER, traced(fn, make)) for name, fn, make in (
         ("uint16-rank1-axis0", lambda tf, x: tf.stack([x, x, x], axis=0), _c([1, 2], "uint16")),
         ("uint16-rank2-axis1", lambda tf, x: tf.stack([x, x], axis=1), _c([[1, 2], [3, 4]], "uint16")),
         ("uint16-rank2-axis2", lambda tf, x: tf.stack([x, x], axis=2), _c([[1, 2], [3, 4]], "uint16")),
@@ -152,76 +146,48 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("exp-float64-2d", PACKETS, lambda tf: tf.exp(tf.reshape(tf.constant(_EXP_INPUTS[:30]), [5, 6]))),
     ("erfc-grad-float64", PACKETS, lambda tf: _erfc_grad(tf)),
 ]
-
-
-def _result(tf: Any, k: int) -> Any:
-    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
-    try:
-        out = CASES[k][2](tf)
-    except Exception as e:  # noqa: BLE001 - the error class is the result
-        return ("err", type(e).__name__)
-    if isinstance(out, np.ndarray):   # NumPy computed it (a reflected operator)
-        return ("ok", [(f"ndarray {out.dtype.name}", out)])
-    outs = out if isinstance(out, (list, tuple)) else [out]
-    return ("ok", [(o.dtype.name, np.asarray(o.numpy()).astype(np.float64) if o.dtype.name == "bfloat16"
-                    else np.asarray(o.numpy())) for o in outs])
-
-
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    return {k: _result(tf, k) for k in indices}
+EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(CASES))))
-
-
-def _check(k: int, tf_results: dict[int, Any]) -> None:
-    from simdist import tf
-    edge_compare.check_outcome(CASES[k][0], tf_results[k], _result(tf, k))
-
-
-def _cases(cid: str) -> Any:
-    ks = [k for k, (_, c, _) in enumerate(CASES) if c == cid]
-    assert ks, f"no case for clause {cid}"
-    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+    return EDGES.tf_answers()
 
 
 @clause("function.trace-time-errors")
-@_cases(TRACE)
+@EDGES.parametrize(TRACE)
 def test_refusals_before_kernel_checks(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.packet-paths")
-@_cases(PACKETS)
+@EDGES.parametrize(PACKETS)
 def test_float64_exp_packets(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("autodiff.targets")
-@_cases("autodiff.targets")
+@EDGES.parametrize("autodiff.targets")
 def test_gradient_of_non_tensors(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("function.grappler-rewrites")
-@_cases(GRAPPLER)
+@EDGES.parametrize(GRAPPLER)
 def test_stack_of_copies_is_a_tile(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.conversion")
-@_cases("ops.conversion")
+@EDGES.parametrize("ops.conversion")
 def test_graph_converts_python_bools(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 def test_every_case_has_a_test() -> None:
-    untested = sorted({c for _, c, _ in CASES} - {TRACE, PACKETS, GRAPPLER, "ops.conversion", "autodiff.targets"})
+    untested = EDGES.untested()
     assert not untested, f"cases of clauses {untested} have no test function above"
 
 
 if __name__ == "__main__":  # TF worker: python test_fuzz2_tail_tf.py 0,1,2 -> pickled results on stdout
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(EDGES.tf_worker)

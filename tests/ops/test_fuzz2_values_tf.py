@@ -14,6 +14,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+import edge_compare
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -203,120 +204,72 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("traced-reciprocal-reciprocal", "function.grappler-rewrites",
      _traced(lambda tf, x: tf.math.reciprocal(tf.math.reciprocal(x)), _vals(np.float64, 7))),
 ]
-
-
-def _result(tf: Any, k: int) -> Any:
-    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
-    try:
-        out = CASES[k][2](tf)
-    except Exception as e:  # noqa: BLE001 - the error class is the result
-        return ("err", type(e).__name__)
-    outs: list[Any] = []
-    for o in out if isinstance(out, (list, tuple)) else [out]:
-        outs.extend(o if isinstance(o, (list, tuple)) else [o])
-    return ("ok", [(o.dtype.name, np.asarray(o.numpy()).astype(np.float64) if o.dtype.name == "bfloat16"
-                    else np.asarray(o.numpy())) for o in outs])
-
-
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    return {k: _result(tf, k) for k in indices}
+EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(CASES))))
-
-
-def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.dtype.kind == "f":
-        nan = np.isnan(a) & np.isnan(b)
-        width = f"u{a.dtype.itemsize}"
-        return bool(np.all(nan | (a.view(width) == b.view(width))))
-    return bool(np.array_equal(a, b))
-
-
-def _check(k: int, tf_results: dict[int, Any]) -> None:
-    from simdist import tf
-    name = CASES[k][0]
-    want, got = tf_results[k], _result(tf, k)
-    if want[0] == "err":
-        assert got == want, f"simdist gives {got[1]}, but TF 2.21 raises {want[1]} [{name}]"
-        return
-    assert got[0] == "ok", f"simdist raises {got[1]}, but TF 2.21 returns {want[1]} [{name}]"
-    assert len(got[1]) == len(want[1]), f"{len(got[1])} outputs, but TF 2.21 gives {len(want[1])} [{name}]"
-    for j, ((gd, ga), (wd, wa)) in enumerate(zip(got[1], want[1])):
-        assert gd == wd, f"out[{j}].dtype={gd}, but TF 2.21 gives {wd} [{name}]"
-        assert _same_bits(ga, wa), f"out[{j}]={ga.ravel()[:8]} (shape {ga.shape}), but TF 2.21 gives " \
-                                   f"{wa.ravel()[:8]} (shape {wa.shape}) [{name}]"
-
-
-def _cases(cid: str) -> Any:
-    ks = [k for k, (_, c, _) in enumerate(CASES) if c == cid]
-    assert ks, f"no case for clause {cid}"
-    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+    return EDGES.tf_answers()
 
 
 @clause("ops.packet-paths")
-@_cases("ops.packet-paths")
+@EDGES.parametrize("ops.packet-paths")
 def test_unsigned_and_bfloat16_casts(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.bfloat16")
-@_cases("ops.bfloat16")
+@EDGES.parametrize("ops.bfloat16")
 def test_bfloat16_limits(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.matrix-diag")
-@_cases("ops.matrix-diag")
+@EDGES.parametrize("ops.matrix-diag")
 def test_trace_of_diag_part(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.empty-inputs")
-@_cases("ops.empty-inputs")
+@EDGES.parametrize("ops.empty-inputs")
 def test_gather_nd_of_empty_params(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.gather-gradient-indexed-slices")
-@_cases("ops.gather-gradient-indexed-slices")
+@EDGES.parametrize("ops.gather-gradient-indexed-slices")
 def test_bool_slices_conversion(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.conversion")
-@_cases("ops.conversion")
+@EDGES.parametrize("ops.conversion")
 def test_where_beside_a_variable(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.truncation")
-@_cases("ops.truncation")
+@EDGES.parametrize("ops.truncation")
 def test_saturate_cast_clips_with_clip_by_value(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.gradient-none-or-zeros")
-@_cases("ops.gradient-none-or-zeros")
+@EDGES.parametrize("ops.gradient-none-or-zeros")
 def test_empty_reverse_gradient(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.array-more")
-@_cases("ops.array-more")
+@EDGES.parametrize("ops.array-more")
 def test_tile_kernels_and_range_allocation(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("function.grappler-rewrites")
-@_cases("function.grappler-rewrites")
+@EDGES.parametrize("function.grappler-rewrites")
 def test_grappler_rewrites(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("function.grappler-rewrites")
@@ -342,12 +295,9 @@ def test_rewrites_switch_off() -> None:
 
 
 def test_every_case_has_a_test() -> None:
-    tested = {"ops.packet-paths", "ops.bfloat16", "ops.matrix-diag", "ops.empty-inputs",
-              "ops.gather-gradient-indexed-slices", "ops.gradient-none-or-zeros", "ops.array-more", "ops.conversion", "ops.truncation",
-              "function.grappler-rewrites"}
-    untested = sorted({c for _, c, _ in CASES} - tested)
+    untested = EDGES.untested()
     assert not untested, f"cases of clauses {untested} have no test function above"
 
 
 if __name__ == "__main__":  # TF worker: python test_fuzz2_values_tf.py 0,1,2 -> pickled results on stdout
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(EDGES.tf_worker)

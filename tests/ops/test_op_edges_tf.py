@@ -125,6 +125,17 @@ def _segment_rows(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     return out
 
 
+def _shape_axes(rng: np.random.Generator) -> tuple[list[int], list[int] | None]:
+    """A random shape of rank 1-4 with at most 400 elements (dimensions below, at and past the
+    packet widths) and a random sorted subset of its axes (None: all)."""
+    rank = int(rng.integers(1, 5))
+    shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
+    while int(np.prod(shape)) > 400:
+        shape[int(rng.integers(rank))] = 2
+    k = int(rng.integers(0, rank + 1))
+    return shape, (sorted(rng.choice(rank, k, replace=False).tolist()) if k else None)
+
+
 def _zero_reductions(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     """Seeded float32/float64 reduce_max/min of tensors of zeros of both signs (and a few values
     beyond), over random shapes and axes: full, row, column, middle and transposed reductions,
@@ -133,12 +144,7 @@ def _zero_reductions(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     out: list[tuple[str, str, Callable[[Any], Any]]] = []
     for i in range(count):
         dt = ("float32", "float64")[i % 2]
-        rank = int(rng.integers(1, 5))
-        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
-        while int(np.prod(shape)) > 400:
-            shape[int(rng.integers(rank))] = 2
-        k = int(rng.integers(0, rank + 1))
-        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        shape, axes = _shape_axes(rng)
         fn = ("reduce_min", "reduce_max")[int(rng.integers(2))]
         x = rng.choice(np.array([-0.0, 0.0, 1.0, 2.0]) * (1 if fn == "reduce_min" else -1), shape, p=[0.4, 0.4, 0.1, 0.1])
         out.append((f"{fn}-zeros-{dt}-{'x'.join(map(str, shape))}-axes{axes}-{i}", "ops.simd-signed-zeros",
@@ -154,12 +160,7 @@ def _products(count: int, dtypes: tuple[str, ...] = ("float32", "float64"), seed
     out: list[tuple[str, str, Callable[[Any], Any]]] = []
     for i in range(count):
         dt = dtypes[i % len(dtypes)]
-        rank = int(rng.integers(1, 5))
-        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
-        while int(np.prod(shape)) > 400:
-            shape[int(rng.integers(rank))] = 2
-        k = int(rng.integers(0, rank + 1))
-        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        shape, axes = _shape_axes(rng)
         big = {"float32": 1e30, "float64": 1e200, "float16": 300.0}[dt]
         pool = np.array([0.0, -0.0, np.inf, -np.inf, big, -big, 1 / big, 1.0, -1.0, 2.0])
         x = rng.choice(pool, shape, p=[0.02, 0.02, 0.02, 0.02, 0.1, 0.1, 0.12, 0.3, 0.2, 0.1])
@@ -197,12 +198,7 @@ def _half_sums(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     rng = np.random.default_rng(29)
     out: list[tuple[str, str, Callable[[Any], Any]]] = []
     for i in range(count):
-        rank = int(rng.integers(1, 5))
-        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
-        while int(np.prod(shape)) > 400:
-            shape[int(rng.integers(rank))] = 2
-        k = int(rng.integers(0, rank + 1))
-        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        shape, axes = _shape_axes(rng)
         x = rng.choice(np.array([65504.0, -65504.0, 3.0, -3.0, 7.0, 0.5, 1000.0, 0.0, 0.1, -2049.0]), shape)
         out.append((f"reduce-sum-float16-{'x'.join(map(str, shape))}-axes{axes}-{i}", "ops.packet-paths",
                     lambda tf, x=x, axes=axes: tf.reduce_sum(tf.constant(x, tf.float16), axis=axes)))
@@ -217,12 +213,7 @@ def _overflowing_sums(count: int) -> list[tuple[str, str, Callable[[Any], Any]]]
     out: list[tuple[str, str, Callable[[Any], Any]]] = []
     for i in range(count):
         dt = ("float32", "float64")[i % 2]
-        rank = int(rng.integers(1, 5))
-        shape = [int(rng.choice([1, 2, 3, 4, 5, 8, 9, 17, 40])) for _ in range(rank)]
-        while int(np.prod(shape)) > 400:
-            shape[int(rng.integers(rank))] = 2
-        k = int(rng.integers(0, rank + 1))
-        axes = sorted(rng.choice(rank, k, replace=False).tolist()) if k else None
+        shape, axes = _shape_axes(rng)
         big = float(np.finfo(dt).max)
         x = rng.choice(np.array([big, -big, big / 2, -big / 3, 1.0, -1.0, np.inf, -np.inf, 0.0]), shape,
                        p=[0.2, 0.2, 0.1, 0.1, 0.15, 0.15, 0.03, 0.03, 0.04])
@@ -844,181 +835,150 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("squared-difference-int64", lambda tf: tf.math.squared_difference(tf.constant([1], tf.int64), 3)),
     ]],
 ]
-
-
-def _result(tf: Any, k: int) -> Any:
-    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
-    try:
-        out = CASES[k][2](tf)
-    except Exception as e:  # noqa: BLE001 - the error class is the result
-        return ("err", type(e).__name__)
-    outs = out if isinstance(out, (list, tuple)) else [out]
-    return ("ok", [(getattr(o, "dtype", type(o)).name if hasattr(o, "dtype") else type(o).__name__,
-                    np.asarray(o.numpy() if hasattr(o, "numpy") else o)) for o in outs])
-
-
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    return {k: _result(tf, k) for k in indices}
+EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(CASES))))
-
-
-def _check(k: int, tf_results: dict[int, Any]) -> None:
-    from simdist import tf
-    edge_compare.check_outcome(CASES[k][0], tf_results[k], _result(tf, k))
-
-
-def _cases(cid: str) -> Any:
-    ks = [k for k, (_, c, _) in enumerate(CASES) if c == cid]
-    assert ks, f"no case for clause {cid}"
-    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+    return EDGES.tf_answers()
 
 
 @clause("ops.special-functions")
-@_cases("ops.special-functions")
+@EDGES.parametrize("ops.special-functions")
 def test_special_functions(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.floor-division-float")
-@_cases("ops.floor-division-float")
+@EDGES.parametrize("ops.floor-division-float")
 def test_floor_division(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.bitwise")
-@_cases("ops.bitwise")
+@EDGES.parametrize("ops.bitwise")
 def test_bitwise(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.tensor-equality")
-@_cases("ops.tensor-equality")
+@EDGES.parametrize("ops.tensor-equality")
 def test_tensor_equality(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.conversion")
-@_cases("ops.conversion")
+@EDGES.parametrize("ops.conversion")
 def test_conversion(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.dtype-refusal")
-@_cases("ops.dtype-refusal")
+@EDGES.parametrize("ops.dtype-refusal")
 def test_bools_refused(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.integer-mean")
-@_cases("ops.integer-mean")
+@EDGES.parametrize("ops.integer-mean")
 def test_integer_mean(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.sort")
-@_cases("ops.sort")
+@EDGES.parametrize("ops.sort")
 def test_sort_order(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("nn.max-pool-nan")
-@_cases("nn.max-pool-nan")
+@EDGES.parametrize("nn.max-pool-nan")
 def test_max_pool_nan(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("nn.float-attrs")
-@_cases("nn.float-attrs")
+@EDGES.parametrize("nn.float-attrs")
 def test_float_attrs(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.nan-folds")
-@_cases("ops.nan-folds")
+@EDGES.parametrize("ops.nan-folds")
 def test_nan_folds(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.argument-errors")
-@_cases("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
 def test_argument_errors(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.gather-batch-dims")
-@_cases("ops.gather-batch-dims")
+@EDGES.parametrize("ops.gather-batch-dims")
 def test_gather_batch_dims(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.empty-inputs")
-@_cases("ops.empty-inputs")
+@EDGES.parametrize("ops.empty-inputs")
 def test_empty_inputs(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.xfunctions")
-@_cases("ops.xfunctions")
+@EDGES.parametrize("ops.xfunctions")
 def test_xfunctions(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.truncation")
-@_cases("ops.truncation")
+@EDGES.parametrize("ops.truncation")
 def test_truncation(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.counting")
-@_cases("ops.counting")
+@EDGES.parametrize("ops.counting")
 def test_counting(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.matrix-diag")
-@_cases("ops.matrix-diag")
+@EDGES.parametrize("ops.matrix-diag")
 def test_matrix_diag(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.simd-signed-zeros")
-@_cases("ops.simd-signed-zeros")
+@EDGES.parametrize("ops.simd-signed-zeros")
 def test_simd_signed_zeros(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.argmax")
-@_cases("ops.argmax")
+@EDGES.parametrize("ops.argmax")
 def test_argmax_nonfinite(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.packet-paths")
-@_cases("ops.packet-paths")
+@EDGES.parametrize("ops.packet-paths")
 def test_packet_paths(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("nn.softmax-nonfinite")
-@_cases("nn.softmax-nonfinite")
+@EDGES.parametrize("nn.softmax-nonfinite")
 def test_softmax_nonfinite(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 def test_every_case_has_a_test() -> None:
-    tested = {"nn.softmax-nonfinite", "ops.xfunctions", "ops.truncation", "ops.counting", "ops.matrix-diag", "ops.simd-signed-zeros",
-              "ops.floor-division-float", "ops.bitwise", "ops.tensor-equality", "ops.conversion", "ops.dtype-refusal",
-              "ops.empty-inputs", "ops.integer-mean", "ops.sort", "ops.nan-folds", "ops.argument-errors",
-              "nn.max-pool-nan", "nn.float-attrs", "ops.gather-batch-dims", "ops.special-functions",
-              "ops.argmax", "ops.packet-paths"}
-    untested = sorted({c for _, c, _ in CASES} - tested)
+    untested = EDGES.untested()
     assert not untested, f"cases of clauses {untested} have no test function above"
 
 
 if __name__ == "__main__":  # TF worker: python test_op_edges_tf.py 0,1,2 -> pickled results on stdout
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(EDGES.tf_worker)

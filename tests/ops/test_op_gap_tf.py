@@ -69,7 +69,7 @@ def _grad(tf: Any, fn: Callable[[Any], Any], x: Any) -> Any:
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(CASES))))
+    return EDGES.tf_answers()
 
 
 def _parallel_stack_in_function(tf: Any) -> Any:
@@ -643,94 +643,50 @@ _RTOL_CASE = {"igamma-grad-a-and-x": 1e-4, "igammac-grad-a-and-x": 1e-4, "bessel
               **{f"lbeta-{dt}": 1e-6 for dt in _DTYPES}, "lbeta-edges": 1e-6}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [
     (n, c, f, _RTOL_CASE.get(n, _RTOL.get(c, 0.0))) for n, c, f in _RAW]
-
-
-def _result(tf: Any, k: int) -> Any:
-    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
-    try:
-        out = CASES[k][2](tf)
-    except Exception as e:  # noqa: BLE001 - the error class is the result
-        return ("err", type(e).__name__)
-    outs = out if isinstance(out, (list, tuple)) else [out]
-    return ("ok", [(o.dtype.name if hasattr(o, "numpy") else type(o).__name__,   # a Python value: its type
-                    np.asarray(o.numpy() if hasattr(o, "numpy") else o)) for o in outs])
-
-
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    return {k: _result(tf, k) for k in indices}
-
-
-def _same(a: np.ndarray, b: np.ndarray, rtol: float) -> bool:
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.dtype.kind != "f" and a.dtype.name != "bfloat16":
-        return bool(np.array_equal(a, b))
-    x, y = a.astype(np.float64), b.astype(np.float64)
-    if not np.array_equal(np.isnan(x), np.isnan(y)) or not np.array_equal(np.where(np.isinf(x), np.sign(x), 0),
-                                                                         np.where(np.isinf(y), np.sign(y), 0)):
-        return False
-    if rtol == 0:   # bit for bit, any NaN matching any NaN
-        same = (np.signbit(x) == np.signbit(y)) & ((x == y) | np.isnan(x))
-        return bool(same.all())
-    fin = np.isfinite(x)
-    tol = rtol if a.dtype != np.float16 else max(rtol, 1e-3)
-    return bool(np.allclose(x[fin], y[fin], rtol=tol, atol=tol * 1e-3))
-
-
-def _check(k: int, tf_results: dict[int, Any]) -> None:
-    from simdist import tf
-    name, _, _, rtol = CASES[k]
-    edge_compare.check_outcome(name, tf_results[k], _result(tf, k), same=lambda a, b: _same(a, b, rtol))
-
-
-def _cases(cid: str) -> Any:
-    ks = [k for k, c in enumerate(CASES) if c[1] == cid]
-    assert ks, f"no case for clause {cid}"
-    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.within(case[3], {"float16": 1e-3}))
 
 
 @clause("ops.special-more")
-@_cases("ops.special-more")
+@EDGES.parametrize("ops.special-more")
 def test_special_functions_more(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.math-composites")
-@_cases("ops.math-composites")
+@EDGES.parametrize("ops.math-composites")
 def test_math_composites(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.array-more")
-@_cases("ops.array-more")
+@EDGES.parametrize("ops.array-more")
 def test_array_ops_more(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.space-batch")
-@_cases("ops.space-batch")
+@EDGES.parametrize("ops.space-batch")
 def test_space_batch_depth(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.nn-more")
-@_cases("ops.nn-more")
+@EDGES.parametrize("ops.nn-more")
 def test_nn_more(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.control-flow")
-@_cases("ops.control-flow")
+@EDGES.parametrize("ops.control-flow")
 def test_control_flow(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.linalg-more")
-@_cases("ops.linalg-more")
+@EDGES.parametrize("ops.linalg-more")
 def test_linalg_more(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 if __name__ == "__main__":  # TF worker: python test_op_gap_tf.py 0,1,2 -> pickled results on stdout
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(EDGES.tf_worker)

@@ -21,6 +21,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+import edge_compare
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -287,110 +288,61 @@ def _all_cases() -> list[tuple[str, str, Callable[[Any], Any]]]:
 
 
 CASES = _all_cases()
-
-
-def _result(tf: Any, k: int) -> Any:
-    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
-    try:
-        out = CASES[k][2](tf)
-    except Exception as e:  # noqa: BLE001 - the error class is the result
-        return ("err", type(e).__name__)
-    outs = out if isinstance(out, (list, tuple)) else [out]
-    return ("ok", [(o.dtype.name, np.asarray(o.numpy())) for o in outs])
-
-
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    return {k: _result(tf, k) for k in indices}
+EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(CASES))))
-
-
-def _bits(a: np.ndarray) -> np.ndarray:
-    return a.view(f"u{a.dtype.itemsize}") if a.dtype.kind in "fV" else a
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.dtype.kind in "fV":
-        af, bf = a.astype(np.float64), b.astype(np.float64)
-        return bool(np.all((np.isnan(af) & np.isnan(bf)) | (_bits(a) == _bits(b))))
-    return bool(np.array_equal(a, b))
-
-
-def _check(k: int, tf_results: dict[int, Any]) -> None:
-    from simdist import tf
-    name = CASES[k][0]
-    want, got = tf_results[k], _result(tf, k)
-    if want[0] == "err":
-        assert got == want, f"simdist gives {got}, but TF 2.21 raises {want[1]} [{name}]"
-        return
-    assert got[0] == "ok", f"simdist raises {got[1]}, but TF 2.21 returns {want[1]} [{name}]"
-    assert len(got[1]) == len(want[1]), f"{len(got[1])} outputs, but TF 2.21 gives {len(want[1])} [{name}]"
-    for j, ((gd, ga), (wd, wa)) in enumerate(zip(got[1], want[1])):
-        assert gd == wd, f"out[{j}].dtype={gd}, but TF 2.21 gives {wd} [{name}]"
-        assert _same(ga, wa), \
-            f"out[{j}]={ga.ravel()[:8].tolist()} (shape {ga.shape}), but TF 2.21 gives {wa.ravel()[:8].tolist()} " \
-            f"(shape {wa.shape}) [{name}]"
-
-
-def _cases(group: str) -> Any:
-    ks = [k for k, (_, g, _) in enumerate(CASES) if g == group]
-    assert ks, f"no case in group {group}"
-    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+    return EDGES.tf_answers()
 
 
 @clause("ops.subnormals", ref="tf221")
-@_cases("exact")
+@EDGES.parametrize("exact")
 def test_subnormal_inputs(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.subnormals", ref="tf221")
-@_cases("special")
+@EDGES.parametrize("special")
 def test_subnormal_inputs_of_transcendental_ops(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.subnormals", ref="tf221")
-@_cases("producing")
+@EDGES.parametrize("producing")
 def test_subnormal_results(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.subnormals", ref="tf221")
-@_cases("gradient")
+@EDGES.parametrize("gradient")
 def test_subnormals_under_a_tape_and_in_variables(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.subnormals", ref="tf221")
-@_cases("function")
+@EDGES.parametrize("function")
 def test_subnormals_in_a_tf_function(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.subnormals", ref="tf221")
-@_cases("packets")
+@EDGES.parametrize("packets")
 def test_subnormals_in_packets_and_the_scalar_tail(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.subnormals", ref="tf221")
-@_cases("sweep")
+@EDGES.parametrize("sweep")
 def test_subnormal_sweep(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.subnormals", ref="tf221")
-@_cases("literal")
+@EDGES.parametrize("literal")
 def test_subnormal_literals(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 if __name__ == "__main__":  # TF worker: python test_subnormals_tf.py 0,1,2 -> pickled results on stdout
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(EDGES.tf_worker)
