@@ -59,12 +59,15 @@ class Step:
 class _Builder:
     """Appends a model's kernels to a Step; ``act`` is the activation dtype."""
 
-    def __init__(self, step: Step, mixed: bool, nchw: bool = False) -> None:
+    def __init__(self, step: Step, mixed: bool, nchw: bool = False, float32_chains: bool = False) -> None:
         self.s = step
         self.mixed = mixed
         self.nchw = nchw   # convolutions transpose their NCHW operands for NHWC tensor-core kernels
         self.act = "float16" if mixed else "float32"
         self.e = 2 if mixed else 4
+        # the dtype of the elementwise chains (`elementwise`, `dropout`): the activations', unless a
+        # mixed-precision graph keeps them in float32 (TF1's AMP rewrite, `bert_large`)
+        self.chain_act, self.chain_e = ("float32", 4) if float32_chains else (self.act, self.e)
         self.backward: list[Kernel] = []
 
     def matmul(self, flops: float, in_elems: float, w_elems: float, out_elems: float, first: bool = False,
@@ -99,10 +102,10 @@ class _Builder:
         self.backward.append(Kernel(2.5 * flops, e * (2 * qkv_elems + 2 * out_elems), self.act, "matmul"))
 
     def elementwise(self, elems: float, fwd_passes: int, bwd_passes: int, flops_per_elem: float = 5.0) -> None:
-        e = self.e
-        self.s.kernels.append(Kernel(flops_per_elem * elems, e * fwd_passes * elems, self.act, "elementwise"))
+        e, act = self.chain_e, self.chain_act
+        self.s.kernels.append(Kernel(flops_per_elem * elems, e * fwd_passes * elems, act, "elementwise"))
         if bwd_passes:
-            self.backward.append(Kernel(flops_per_elem * elems, e * bwd_passes * elems, self.act, "elementwise"))
+            self.backward.append(Kernel(flops_per_elem * elems, e * bwd_passes * elems, act, "elementwise"))
 
     def dropout(self, elems: float) -> None:
         """The memory traffic of a TensorFlow dropout over ``elems`` elements beyond its fused
@@ -111,7 +114,7 @@ class _Builder:
         launch), and the keep mask, written in the activation dtype by the forward kernel and read
         by the backward one (2 x the activation's bytes per element, charged to the backward)."""
         self.s.kernels.append(Kernel(0.0, 8.0 * elems, "float32", "elementwise"))
-        self.backward.append(Kernel(0.0, 2.0 * self.e * elems, self.act, "elementwise"))
+        self.backward.append(Kernel(0.0, 2.0 * self.chain_e * elems, self.chain_act, "elementwise"))
 
     def norm_act(self, elems: float) -> None:
         self.elementwise(elems, 3, 5)
@@ -263,7 +266,7 @@ def bert_large(batch: int, seq: int, mixed: bool, masked: int, program: str = "t
         raise ValueError(f"bert_large: program={program!r}, expected one of {', '.join(BERT_PROGRAMS)}")
     c = _BERT
     H, F, A, L, V = c["hidden"], c["ff"], c["heads"], c["layers"], c["vocab"]
-    b = _Builder(Step("BERT-large", batch), mixed)
+    b = _Builder(Step("BERT-large", batch), mixed, float32_chains=mixed and program == "tf1")
     T = batch * seq   # tokens
     # embeddings: word + position + type lookups, add, layer norm
     b.s.params += (V + c["positions"] + 2) * H
