@@ -15,7 +15,12 @@ Conventions (the same for every model, documented in docs/validation.md):
   gradient, plus one pass for the statistics' reduction (5 passes); a residual add with its
   activation reads two tensors and writes one (3 passes), backward the same;
 - mixed precision: matmuls and activations in float16, weights kept in float32 and cast once per
-  step (read 4, write 2 bytes per parameter), gradients and the update in float32;
+  step (read 4, write 2 bytes per parameter), gradients and the update in float32; under
+  TensorFlow 1's automatic mixed precision graph rewrite (grappler auto_mixed_precision: only its
+  allow list, MatMul/BatchMatMul/convolutions, is float16; its deny list, among them Softmax, Mean
+  and Pow, and every op downstream of one up to the next allow-list op stay float32) BERT's
+  elementwise chains (layer norm, residual adds, GELU, softmax, dropout) read and write float32
+  (`_Builder(float32_chains=True)`, `bert_large(program="tf1")`);
 - the update reads the weights, gradients and optimizer slots and writes weights and slots, in
   float32;
 - dropout (BERT's, on the attention probabilities and on three hidden-state tensors per layer):
