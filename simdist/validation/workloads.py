@@ -15,7 +15,15 @@ Conventions (the same for every model, documented in docs/validation.md):
   gradient, plus one pass for the statistics' reduction (5 passes); a residual add with its
   activation reads two tensors and writes one (3 passes), backward the same;
 - mixed precision: matmuls and activations in float16, weights kept in float32 and cast once per
-  step (read 4, write 2 bytes per parameter), gradients and the update in float32;
+  step (read 4, write 2 bytes per parameter), gradients and the update in float32; under
+  TensorFlow 1's automatic mixed precision graph rewrite (grappler auto_mixed_precision in the
+  20.06 container's TF 1.15: its allow list, MatMul/BatchMatMul/convolutions, is float16; its deny
+  list, among them Mean and Pow, and every gray/clear op downstream of one up to the next allow-list
+  op stay float32; other gray/clear ops are float16 only between two allow-list ops) BERT's
+  elementwise chains read and write float32 -- its layer norms (Mean) with the bias adds, dropouts
+  and residual adds before them, its GELU (Pow) -- except the attention probabilities' chain
+  (scale, mask, Softmax -- a gray op there --, dropout), which lies between two BatchMatMuls and
+  stays float16 (`_Builder(float32_chains=True)`, ``between_matmuls``, `bert_large(program="tf1")`);
 - the update reads the weights, gradients and optimizer slots and writes weights and slots, in
   float32;
 - dropout (BERT's, on the attention probabilities and on three hidden-state tensors per layer):
@@ -59,13 +67,20 @@ class Step:
 class _Builder:
     """Appends a model's kernels to a Step; ``act`` is the activation dtype."""
 
-    def __init__(self, step: Step, mixed: bool, nchw: bool = False) -> None:
+    def __init__(self, step: Step, mixed: bool, nchw: bool = False, float32_chains: bool = False) -> None:
         self.s = step
         self.mixed = mixed
         self.nchw = nchw   # convolutions transpose their NCHW operands for NHWC tensor-core kernels
         self.act = "float16" if mixed else "float32"
         self.e = 2 if mixed else 4
+        # the dtype of the elementwise chains (`elementwise`, `dropout`): the activations', unless a
+        # mixed-precision graph keeps them in float32 (TF1's AMP rewrite, `bert_large`) -- except a
+        # chain between two matmuls (``between_matmuls``), which that rewrite paints float16
+        self.chain_act, self.chain_e = ("float32", 4) if float32_chains else (self.act, self.e)
         self.backward: list[Kernel] = []
+
+    def _chain(self, between_matmuls: bool) -> tuple[int, str]:
+        return (self.e, self.act) if between_matmuls else (self.chain_e, self.chain_act)
 
     def matmul(self, flops: float, in_elems: float, w_elems: float, out_elems: float, first: bool = False,
                kind: str = "matmul") -> None:
@@ -98,20 +113,22 @@ class _Builder:
         self.s.kernels.append(Kernel(flops, e * (qkv_elems + out_elems), self.act, "matmul"))
         self.backward.append(Kernel(2.5 * flops, e * (2 * qkv_elems + 2 * out_elems), self.act, "matmul"))
 
-    def elementwise(self, elems: float, fwd_passes: int, bwd_passes: int, flops_per_elem: float = 5.0) -> None:
-        e = self.e
-        self.s.kernels.append(Kernel(flops_per_elem * elems, e * fwd_passes * elems, self.act, "elementwise"))
+    def elementwise(self, elems: float, fwd_passes: int, bwd_passes: int, flops_per_elem: float = 5.0,
+                    between_matmuls: bool = False) -> None:
+        e, act = self._chain(between_matmuls)
+        self.s.kernels.append(Kernel(flops_per_elem * elems, e * fwd_passes * elems, act, "elementwise"))
         if bwd_passes:
-            self.backward.append(Kernel(flops_per_elem * elems, e * bwd_passes * elems, self.act, "elementwise"))
+            self.backward.append(Kernel(flops_per_elem * elems, e * bwd_passes * elems, act, "elementwise"))
 
-    def dropout(self, elems: float) -> None:
+    def dropout(self, elems: float, between_matmuls: bool = False) -> None:
         """The memory traffic of a TensorFlow dropout over ``elems`` elements beyond its fused
         elementwise kernel's (module docstring): the float32 random tensor written by its own RNG
         kernel and read by the forward kernel (8 bytes per element, charged to the RNG kernel: one
         launch), and the keep mask, written in the activation dtype by the forward kernel and read
         by the backward one (2 x the activation's bytes per element, charged to the backward)."""
         self.s.kernels.append(Kernel(0.0, 8.0 * elems, "float32", "elementwise"))
-        self.backward.append(Kernel(0.0, 2.0 * self.e * elems, self.act, "elementwise"))
+        e, act = self._chain(between_matmuls)
+        self.backward.append(Kernel(0.0, 2.0 * e * elems, act, "elementwise"))
 
     def norm_act(self, elems: float) -> None:
         self.elementwise(elems, 3, 5)
@@ -263,7 +280,7 @@ def bert_large(batch: int, seq: int, mixed: bool, masked: int, program: str = "t
         raise ValueError(f"bert_large: program={program!r}, expected one of {', '.join(BERT_PROGRAMS)}")
     c = _BERT
     H, F, A, L, V = c["hidden"], c["ff"], c["heads"], c["layers"], c["vocab"]
-    b = _Builder(Step("BERT-large", batch), mixed)
+    b = _Builder(Step("BERT-large", batch), mixed, float32_chains=mixed and program == "tf1")
     T = batch * seq   # tokens
     # embeddings: word + position + type lookups, add, layer norm
     b.s.params += (V + c["positions"] + 2) * H
@@ -272,8 +289,8 @@ def bert_large(batch: int, seq: int, mixed: bool, masked: int, program: str = "t
     for _ in range(L):
         b.matmul(2.0 * T * H * 3 * H, T * H, 3 * H * H, 3 * T * H)               # Q, K, V
         b.matmul(2.0 * T * seq * H, 2 * T * H, 0, batch * A * seq * seq)         # Q K^T
-        b.elementwise(batch * A * seq * seq, 3, 3)                               # scale, mask, softmax, dropout
-        b.dropout(batch * A * seq * seq)                                         # (its random tensor and mask)
+        b.elementwise(batch * A * seq * seq, 3, 3, between_matmuls=True)         # scale, mask, softmax, dropout
+        b.dropout(batch * A * seq * seq, between_matmuls=True)                   # (its random tensor and mask)
         b.matmul(2.0 * T * seq * H, batch * A * seq * seq + T * H, 0, T * H)     # attention x V
         b.matmul(2.0 * T * H * H, T * H, H * H, T * H)                           # output projection
         b.dropout(T * H)

@@ -203,14 +203,49 @@ def test_bert_programs_handle_each_micro_batchs_gradients_as_their_sources_do():
         tf2 = workloads.bert_large(4, 128, mixed=mixed, masked=20)
         tf1 = workloads.bert_large(4, 128, mixed=mixed, masked=20, program="tf1")
         p = float(tf2.params)
-        assert tf1.bytes - tf2.bytes == 12.0 * p, (
-            f"mixed={mixed}: tf1 - tf2 = {tf1.bytes - tf2.bytes} bytes, but should be {12.0 * p} (norm + clip)")
+        # (mixed: TF1's elementwise chains also run in float32, test_tf1_amp_keeps_bert_chains_in_float32)
+        probs = 4 * 16 * 128 * 128   # (the attention probabilities' kernels stay float16)
+        chains = sum(k.bytes for k in tf2.kernels if k.kind == "elementwise" and k.dtype == "float16"
+                     and k.flops != 5.0 * probs and not (k.flops == 0.0 and k.bytes == 4.0 * probs))
+        assert tf1.bytes - tf2.bytes == 12.0 * p + chains, (
+            f"mixed={mixed}: tf1 - tf2 = {tf1.bytes - tf2.bytes} bytes, but should be {12.0 * p + chains} "
+            "(norm + clip, and the float16 chains' bytes again in float32)")
         assert tf1.kernels[-1] == tf2.kernels[-1], "both end with the accumulation"
     unscale = workloads.bert_large(4, 128, mixed=True, masked=20).bytes - workloads.bert_large(
         4, 128, mixed=False, masked=20).bytes
     assert unscale < 0, f"mixed precision still moves fewer bytes in all (got {unscale:+})"
     with pytest.raises(ValueError, match="program='tf3'"):
         workloads.bert_large(1, 128, mixed=False, masked=20, program="tf3")
+
+
+def test_tf1_amp_keeps_bert_chains_in_float32():
+    """TF1's AMP graph rewrite (grappler auto_mixed_precision, TF 1.15 of the 20.06 container) runs
+    its allow list (MatMul, BatchMatMul) in float16 and keeps its deny list (Mean: layer norm; Pow:
+    GELU) and the gray ops downstream of them in float32; gray ops between two allow-list ops (the
+    attention probabilities' scale, mask, Softmax and dropout) are float16 (workloads docstring).
+    So the TF1 mixed-precision step's matmuls are the TF2 one's, its attention-probability kernels
+    (B x heads x seq^2 elements: the elementwise chain forward and backward, the dropout mask) are
+    unchanged, every other float16 elementwise kernel moves twice its bytes in float32, and the
+    float32 kernels (dropout's random tensors) are unchanged."""
+    batch, seq, A, L = 4, 128, 16, 24
+    probs = batch * A * seq * seq
+    tf2 = workloads.bert_large(batch, seq, mixed=True, masked=20)
+    tf1 = workloads.bert_large(batch, seq, mixed=True, masked=20, program="tf1")
+    body2, body1 = tf2.kernels[1:-2], tf1.kernels[1:-4]   # (the weight cast first; then the gradient passes)
+    assert len(body1) == len(body2), f"{len(body1)} forward/backward kernels in TF1, but {len(body2)} in TF2"
+    doubled = attention = 0
+    for i, (k1, k2) in enumerate(zip(body1, body2)):
+        is_probs = k2.kind == "elementwise" and k2.dtype == "float16" and (
+            k2.flops == 5.0 * probs or (k2.flops == 0.0 and k2.bytes == 4.0 * probs))
+        if k2.kind == "matmul" or k2.dtype == "float32" or is_probs:
+            attention += is_probs
+            assert k1 == k2, f"kernel {i}: TF1 {k1}, but should be TF2's {k2}"
+        else:
+            doubled += 1
+            assert (k1.dtype, k1.bytes, k1.flops) == ("float32", 2.0 * k2.bytes, k2.flops), (
+                f"kernel {i}: TF1 {k1.dtype} {k1.bytes} bytes, but should be float32 {2.0 * k2.bytes} (TF2: {k2})")
+    assert attention == 3 * L, f"{attention} attention-probability kernels kept in float16, but should be {3 * L}"
+    assert doubled > 100, f"only {doubled} float16 elementwise kernels moved to float32"
 
 
 def test_hidden_tf1_rows_run_the_tf1_program():
