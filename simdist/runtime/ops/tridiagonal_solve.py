@@ -214,8 +214,9 @@ def _solve(diags: np.ndarray, rhs: np.ndarray, partial_pivoting: bool = True,
         raise errors.InvalidArgumentError(None, None, "Expected the same number of left-hand sides and right-hand "
                                           f"sides, got {diags.shape[-1]} and {rhs.shape[-2]}. [Op:TridiagonalSolve]")
     batch = diags.shape[:-2]
-    dd = diags.reshape((-1,) + diags.shape[-2:])
-    rr = rhs.reshape((-1,) + rhs.shape[-2:])
+    count = int(np.prod(batch, dtype=np.int64))
+    dd = diags.reshape((count,) + diags.shape[-2:])
+    rr = rhs.reshape((count,) + rhs.shape[-2:])
     out = np.zeros(rr.shape, rhs.dtype)
     with np.errstate(all="ignore"):
         for b in range(dd.shape[0]):

@@ -1,0 +1,108 @@
+"""Issue 29's fourth batch of ops — clauses ops.linalg-tridiagonal (tridiagonal_solve),
+ops.linalg-lstsq, ops.linalg-sqrtm (TF 2.21 only).
+
+Each test runs on the backend's `tf` alone. Expected values are NumPy references computed here
+from the rule each clause states (docs/spec.md); the comparison with TF 2.21 itself, case by case,
+is in tests/ops/test_op_gap4_tf.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_true, raises, to_numpy
+
+clause = pytest.mark.clause
+
+
+def _dense(diags):
+    sup, main, sub = diags
+    return np.diag(main) + np.diag(sup[:-1], 1) + np.diag(sub[1:], -1)
+
+
+@clause("ops.linalg-tridiagonal", ref="tf221")
+def test_tridiagonal_solve(tf):
+    diags = np.array([[1.0, 2.0, -1.0, 9.0], [0.5, 4.0, 3.0, 2.0], [9.0, 6.0, 1.0, -2.0]])   # the 9s are not read
+    rhs = np.array([[1.0, 0.0], [2.0, 1.0], [3.0, -1.0], [4.0, 2.0]])
+    want = np.linalg.solve(_dense(diags), rhs)
+    for piv in (True, False):
+        assert_close(tf.linalg.tridiagonal_solve(tf.constant(diags), tf.constant(rhs), partial_pivoting=piv), want,
+                     call=f"tridiagonal_solve(partial_pivoting={piv})")
+    assert_close(tf.linalg.tridiagonal_solve(tf.constant(_dense(diags)), tf.constant(rhs), diagonals_format="matrix"),
+                 want, call="tridiagonal_solve(matrix format)")
+    # a singular matrix: NaN for that matrix, no error; with perturb_singular a finite solution
+    singular = tf.constant(np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 1.0], [0.0, 0.0, 0.0]]))
+    out = to_numpy(tf.linalg.tridiagonal_solve(singular, tf.ones((3, 1), tf.float64)))
+    assert_true(np.isnan(out).all(), f"out={out.ravel()}, but should be all NaN [singular, partial pivoting]",
+                call="tridiagonal_solve(singular)")
+    out = to_numpy(tf.linalg.tridiagonal_solve(singular, tf.ones((3, 1), tf.float64), perturb_singular=True))
+    assert_true(np.isfinite(out).all(), f"out={out.ravel()}, but should be finite [perturb_singular]",
+                call="tridiagonal_solve(singular, perturb_singular=True)")
+    with raises(ValueError, call="tridiagonal_solve(perturb_singular=True, partial_pivoting=False)"):
+        tf.linalg.tridiagonal_solve(tf.constant(diags), tf.constant(rhs), partial_pivoting=False,
+                                    perturb_singular=True)
+    with raises(tf.errors.InvalidArgumentError, call="tridiagonal_solve(int32)"):
+        tf.linalg.tridiagonal_solve(tf.constant([[1, 2], [3, 4], [5, 6]]), tf.constant([[1], [2]]))
+    # the gradient: d/d rhs of sum(x) is the solve with the transposed matrix of ones
+    v = tf.Variable(tf.constant(rhs))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.tridiagonal_solve(tf.constant(diags), v))
+    assert_close(tape.gradient(y, v), np.linalg.solve(_dense(diags).T, np.ones_like(rhs)),
+                 call="gradient of tridiagonal_solve w.r.t. rhs")
+
+
+@clause("ops.linalg-lstsq", ref="tf221")
+def test_lstsq(tf):
+    rng = np.random.default_rng(29)
+    a, b = rng.normal(size=(6, 3)), rng.normal(size=(6, 2))
+    want = np.linalg.lstsq(a, b, rcond=None)[0]
+    for fast in (True, False):
+        assert_close(tf.linalg.lstsq(tf.constant(a), tf.constant(b), fast=fast), want, call=f"lstsq(fast={fast})")
+    lam = 0.5
+    assert_close(tf.linalg.lstsq(tf.constant(a), tf.constant(b), l2_regularizer=lam),
+                 np.linalg.solve(a.T @ a + lam * np.eye(3), a.T @ b), call="lstsq(l2_regularizer=0.5)")
+    wide = a.T    # underdetermined: the minimum-norm solution
+    assert_close(tf.linalg.lstsq(tf.constant(wide), tf.constant(b[:3])), np.linalg.pinv(wide) @ b[:3],
+                 call="lstsq(3x6)")
+    deficient = np.array([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]])
+    rhs = np.array([[1.0], [2.0], [2.0]])
+    assert_close(tf.linalg.lstsq(tf.constant(deficient), tf.constant(rhs), fast=False), np.linalg.pinv(deficient) @ rhs,
+                 call="lstsq(rank deficient, fast=False)")
+    # fast=True: the Gramian is singular, TF 2.21's Cholesky returns NaN (no error), and so does the solve
+    out = to_numpy(tf.linalg.lstsq(tf.constant(deficient), tf.constant(rhs)))
+    assert_true(np.isnan(out).all(), f"out={out.ravel()}, but should be all NaN [Cholesky of a singular Gramian]",
+                call="lstsq(rank deficient, fast=True)")
+    v = tf.Variable(tf.constant(a))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.lstsq(v, tf.constant(b), fast=False))
+    with raises(ValueError, call="gradient of lstsq(fast=False)"):
+        tape.gradient(y, v)
+
+
+@clause("ops.linalg-sqrtm", ref="tf221")
+def test_sqrtm(tf):
+    rng = np.random.default_rng(30)
+    x = rng.normal(size=(4, 4))
+    spd = x @ x.T + 4 * np.eye(4)
+    w, v = np.linalg.eigh(spd)
+    assert_close(tf.linalg.sqrtm(tf.constant(spd)), (v * np.sqrt(w)) @ v.T, call="sqrtm(spd)")
+    assert_close(tf.matrix_square_root(tf.constant(np.diag([4.0, 9.0]))), np.diag([2.0, 3.0]),
+                 call="matrix_square_root(diag([4, 9]))")
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]])     # eigenvalues ±i: the root is the rotation by 45°
+    c = np.sqrt(0.5)
+    assert_close(tf.linalg.sqrtm(tf.constant(rot)), np.array([[c, -c], [c, c]]), call="sqrtm(rotation by 90°)")
+    out = to_numpy(tf.linalg.sqrtm(tf.constant(np.diag([-1.0, 1.0]))))
+    assert_true(np.isnan(out).all(), f"out={out.ravel()}, but should be all NaN [a negative eigenvalue]",
+                call="sqrtm(diag([-1, 1]))")
+    with raises(tf.errors.InvalidArgumentError, call="sqrtm(int32)"):
+        tf.linalg.sqrtm(tf.constant([[1, 0], [0, 1]]))
+    with raises(tf.errors.InvalidArgumentError, call="sqrtm(2x3)"):
+        tf.linalg.sqrtm(tf.constant(np.zeros((2, 3))))
+    # the gradient of sum(sqrtm(A)) at A = diag(d): d/dA(i,i) = 1 / (2 sqrt(d_i)), off-diagonal 1 / (sqrt(d_i) + sqrt(d_j))
+    d = np.array([1.0, 4.0, 9.0])
+    va = tf.Variable(tf.constant(np.diag(d)))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.sqrtm(va))
+    s = np.sqrt(d)
+    assert_close(tape.gradient(y, va), 1.0 / (s[:, None] + s[None, :]), call="gradient of sqrtm at diag(1, 4, 9)")
