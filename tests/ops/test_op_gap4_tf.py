@@ -1,5 +1,6 @@
 """Issue 29's fourth batch of ops against real TensorFlow 2.21: tf.linalg.tridiagonal_solve,
-tf.linalg.lstsq and tf.linalg.sqrtm (tf.matrix_square_root) — values and gradients on ordinary
+tf.linalg.lstsq and tf.linalg.sqrtm (tf.matrix_square_root), and float32 tanh (Eigen's ptanh_float, bit
+for bit) — values and gradients on ordinary
 inputs, the dtypes each accepts or refuses (and with which error class), singular and non-finite
 inputs, argument and shape errors. Each program runs on both backends and gives the same dtype and
 values (within a few float32 ulps where TF runs Eigen or LAPACK-like kernels in another order, NaN
@@ -40,6 +41,10 @@ def _spd(n: int, seed: int, dt: str = "float64", batch: tuple = ()) -> np.ndarra
 
 def _tri(n: int, seed: int, dt: str = "float32", batch: tuple = ()) -> np.ndarray:
     return _arr(batch + (3, n), seed, dt)
+
+
+_TANH_X = np.concatenate([np.random.default_rng(_RNG_SEED).uniform(-10, 10, 20000),
+                          np.random.default_rng(_RNG_SEED + 1).normal(size=5000) * 1e-2]).astype(np.float32)
 
 
 def _c(tf: Any, x: Any) -> Any:
@@ -189,10 +194,22 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("matrix-square-root", "ops.linalg-sqrtm", lambda tf: tf.matrix_square_root(_spd(3, 45))),
     ("sqrtm-grads", "ops.linalg-sqrtm", lambda tf: _grads(tf, tf.linalg.sqrtm, _spd(4, 46, "float64", (2,)))),
     ("sqrtm-grads-float32", "ops.linalg-sqrtm", lambda tf: _grads(tf, tf.linalg.sqrtm, _spd(3, 47, "float32"))),
+    # --- float32 tanh: Eigen's ptanh_float, bit for bit ---------------------------------------------------------------
+    ("tanh-float32-wide", "ops.fast-tanh", lambda tf: tf.tanh(_TANH_X)),
+    ("tanh-float32-small-and-specials", "ops.fast-tanh", lambda tf: tf.math.tanh(np.array(
+        [np.nan, -np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-30, -3e-20, 1e-8, 4e-4, 7.90738964080810547, 7.9074, 8.0,
+         -8.5, 1e30, -1e30, 1.17549435e-38], np.float32))),
+    ("tanh-float32-in-function", "ops.fast-tanh", lambda tf: tf.function(lambda a: tf.nn.tanh(a) * 1.0)(
+        tf.constant(_TANH_X[:999]))),
+    ("tanh-float32-sizes", "ops.fast-tanh", lambda tf: [tf.tanh(_TANH_X[:n]) for n in (1, 3, 7, 9, 17)]),
+    ("tanh-float32-gradient", "ops.fast-tanh", lambda tf: _grads(tf, tf.tanh, _TANH_X[:500])),
+    ("tanh-float16", "ops.fast-tanh", lambda tf: tf.tanh(np.linspace(-10, 10, 4001).astype(np.float16))),
+    ("tanh-bfloat16", "ops.fast-tanh", lambda tf: tf.cast(tf.tanh(tf.cast(np.linspace(-10, 10, 2001).astype(
+        np.float32), tf.bfloat16)), tf.float32)),
 ]
 
 # lstsq's normal equations amplify a matmul's float32 rounding (TF's summation order, not NumPy's) by cond(A)²
-_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-sqrtm": 2e-5}
+_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-sqrtm": 2e-5, "ops.fast-tanh": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
 
 
@@ -270,6 +287,12 @@ def test_lstsq(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-sqrtm")
 @_cases("ops.linalg-sqrtm")
 def test_sqrtm(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.fast-tanh")
+@_cases("ops.fast-tanh")
+def test_fast_tanh(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

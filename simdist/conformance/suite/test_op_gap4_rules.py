@@ -106,3 +106,27 @@ def test_sqrtm(tf):
         y = tf.reduce_sum(tf.linalg.sqrtm(va))
     s = np.sqrt(d)
     assert_close(tape.gradient(y, va), 1.0 / (s[:, None] + s[None, :]), call="gradient of sqrtm at diag(1, 4, 9)")
+
+
+def _ptanh_float(x):
+    """Eigen's ptanh_float as the clause states it, step by step in float32."""
+    f = np.float32
+    x = np.clip(np.asarray(x, f), f(-7.90738964080810547), f(7.90738964080810547))
+    x2 = x * x
+    p = ((f(1.394553628e-8) * x2 + f(2.102733560e-5)) * x2 + f(3.520756727e-3)) * x2 + f(1.340216100e-1)
+    q = (((f(8.015776984e-7) * x2 + f(3.326951409e-4)) * x2 + f(2.597254514e-2)) * x2 + f(4.673548340e-1)) * x2 + f(1)
+    return (x2 * x * p + x) / q
+
+
+@clause("ops.fast-tanh", ref="tf221")
+def test_float32_tanh_is_eigens_rational_approximation(tf):
+    x = np.random.default_rng(31).uniform(-9.0, 9.0, 4096).astype(np.float32)
+    x[:6] = [0.5, -0.0, 7.9, 7.95, -20.0, 1e-3]
+    want = _ptanh_float(x)
+    assert_true(np.mean(want != np.tanh(x)) > 0.3, "the reference should differ from np.tanh on many inputs",
+                call="ptanh_float reference")
+    got = to_numpy(tf.tanh(tf.constant(x)))
+    bad = np.flatnonzero(got.view(np.int32) != want.view(np.int32))
+    assert_true(bad.size == 0, f"tanh({x[bad[:3]] if bad.size else []})={got[bad[:3]] if bad.size else []}, "
+                f"but should be {want[bad[:3]] if bad.size else []} bit for bit ({bad.size} of {x.size} differ)",
+                call="tf.tanh(float32)")
