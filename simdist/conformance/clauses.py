@@ -297,6 +297,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: sqrtm (MatrixSquareRoot: float and double kernels) is the principal square root by a real Schur decomposition and the quasi-triangular recurrences of Eigen; NaN where a negative real eigenvalue has no real root; gradient by a Sylvester equation solved through Kronecker products.'),
     Clause('ops.fast-tanh', 'ops', False, (),
            'TF 2.21: float32 tanh is Eigen\'s ptanh_float on every element: x clamped to +-7.90738964080810547, then (x^3 P(x^2) + x) / Q(x^2), a [9/8] rational minimax approximation rounded step by step in float32 (up to 5 ulps from a correctly rounded tanh).'),
+    Clause('ops.nn-ctc', 'ops', False, (),
+           'TF 2.21: ctc_loss with dense labels is ctc_loss_dense: log_softmax, a forward-backward pass over the CTC state lattice in the log domain (impossible initial and final states log(1e-307), not -inf, so an impossible alignment has a finite loss), gradient softmax minus the label posterior, masked past logit_length; blank_index 0 by default.'),
     Clause('ops.as-string', 'ops', False, (),
            'TF 2.21: as_string prints each element with C\'s printf (fill flag, width, precision; f, e for scientific, g for shortest; d for integers; true/false; inf and nan as glibc prints them, the sign bit of a NaN as -nan) into a string tensor of the input\'s shape.'),
     Clause('ops.function-utilities', 'ops', False, (),

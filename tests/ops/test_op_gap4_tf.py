@@ -1,6 +1,6 @@
 """Issue 29's fourth batch of ops against real TensorFlow 2.21: tf.linalg.tridiagonal_solve,
-tf.linalg.lstsq and tf.linalg.sqrtm (tf.matrix_square_root), and float32 tanh (Eigen's ptanh_float, bit
-for bit) — values and gradients on ordinary
+tf.linalg.lstsq and tf.linalg.sqrtm (tf.matrix_square_root), tf.nn.ctc_loss (dense labels), and float32 tanh
+(Eigen's ptanh_float, bit for bit) — values and gradients on ordinary
 inputs, the dtypes each accepts or refuses (and with which error class), singular and non-finite
 inputs, argument and shape errors. Each program runs on both backends and gives the same dtype and
 values (within a few float32 ulps where TF runs Eigen or LAPACK-like kernels in another order, NaN
@@ -45,6 +45,9 @@ def _tri(n: int, seed: int, dt: str = "float32", batch: tuple = ()) -> np.ndarra
 
 _TANH_X = np.concatenate([np.random.default_rng(_RNG_SEED).uniform(-10, 10, 20000),
                           np.random.default_rng(_RNG_SEED + 1).normal(size=5000) * 1e-2]).astype(np.float32)
+
+
+_CTC_LABELS = np.array([[1, 2, 2], [3, 1, 0], [4, 4, 4]], np.int32)
 
 
 def _c(tf: Any, x: Any) -> Any:
@@ -194,6 +197,39 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("matrix-square-root", "ops.linalg-sqrtm", lambda tf: tf.matrix_square_root(_spd(3, 45))),
     ("sqrtm-grads", "ops.linalg-sqrtm", lambda tf: _grads(tf, tf.linalg.sqrtm, _spd(4, 46, "float64", (2,)))),
     ("sqrtm-grads-float32", "ops.linalg-sqrtm", lambda tf: _grads(tf, tf.linalg.sqrtm, _spd(3, 47, "float32"))),
+    # --- ctc_loss (dense labels: ctc_loss_dense) ------------------------------------------------------------------------
+    ("ctc-loss-basic", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(_CTC_LABELS, _arr((6, 3, 5), 50), [3, 2, 3], [6, 5, 2])),
+    ("ctc-loss-grads", "ops.nn-ctc", lambda tf: _grads(tf, lambda v: tf.nn.ctc_loss(
+        _CTC_LABELS, v, [3, 2, 3], [6, 5, 4]), _arr((6, 3, 5), 51))),
+    ("ctc-loss-batch-major-blank-2", "ops.nn-ctc", lambda tf: _grads(tf, lambda v: tf.nn.ctc_loss(
+        _CTC_LABELS, v, [3, 2, 3], [6, 5, 6], logits_time_major=False, blank_index=2), _arr((3, 6, 5), 52))),
+    ("ctc-loss-blank-last", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
+        _CTC_LABELS - 1, _arr((6, 3, 5), 53), [3, 2, 3], [6, 6, 6], blank_index=-1)),
+    ("ctc-loss-large", "ops.nn-ctc", lambda tf: _grads(tf, lambda v: tf.nn.ctc_loss(
+        np.random.default_rng(54).integers(1, 30, size=(4, 8)), v, [8, 5, 1, 7], [20, 18, 9, 16]),
+        _arr((20, 4, 30), 55) * 3)),
+    ("ctc-loss-repeats", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
+        np.array([[1, 1, 1], [2, 2, 3]]), _arr((5, 2, 4), 56), [3, 3], [5, 4])),
+    ("ctc-loss-impossible", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
+        np.array([[1, 1, 1], [1, 2, 3]]), _arr((4, 2, 4), 57), [3, 3], [4, 2])),
+    ("ctc-loss-lengths-out-of-range", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
+        _CTC_LABELS, _arr((6, 3, 5), 58), [0, 5, -1], [9, 0, 6])),
+    ("ctc-loss-int64-labels", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
+        _CTC_LABELS.astype(np.int64), _arr((6, 3, 5), 59), np.array([3, 2, 3], np.int64), [6, 5, 2])),
+    ("ctc-loss-in-function", "ops.nn-ctc", lambda tf: tf.function(lambda x: tf.nn.ctc_loss(
+        _CTC_LABELS, x, [3, 2, 3], [6, 5, 2]))(tf.constant(_arr((6, 3, 5), 60)))),
+    ("ctc-loss-float16", "ops.nn-ctc", lambda tf: _grads(tf, lambda v: tf.nn.ctc_loss(
+        _CTC_LABELS, v, [3, 2, 3], [6, 5, 6]), _arr((6, 3, 5), 61, "float16"))),
+    ("ctc-loss-bfloat16", "ops.nn-ctc", lambda tf: tf.cast(tf.nn.ctc_loss(
+        _CTC_LABELS, tf.cast(_arr((6, 3, 5), 62), tf.bfloat16), [3, 2, 3], [6, 5, 6]), tf.float32)),
+    ("ctc-loss-float64", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
+        _CTC_LABELS, _arr((6, 3, 5), 63, "float64"), [3, 2, 3], [6, 5, 6])),
+    ("ctc-loss-int-logits", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
+        _CTC_LABELS, np.ones((6, 3, 5), np.int32), [3, 2, 3], [6, 5, 6])),
+    ("ctc-loss-float-labels", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
+        _CTC_LABELS.astype(np.float32), _arr((6, 3, 5), 64), [3, 2, 3], [6, 5, 6])),
+    ("ctc-loss-no-label-length", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
+        _CTC_LABELS, _arr((6, 3, 5), 64), None, [6, 5, 6])),
     # --- float32 tanh: Eigen's ptanh_float, bit for bit ---------------------------------------------------------------
     ("tanh-float32-wide", "ops.fast-tanh", lambda tf: tf.tanh(_TANH_X)),
     ("tanh-float32-small-and-specials", "ops.fast-tanh", lambda tf: tf.math.tanh(np.array(
@@ -209,7 +245,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 
 # lstsq's normal equations amplify a matmul's float32 rounding (TF's summation order, not NumPy's) by cond(A)²
-_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-sqrtm": 2e-5, "ops.fast-tanh": 0.0}
+_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-sqrtm": 2e-5, "ops.fast-tanh": 0.0, "ops.nn-ctc": 2e-5}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
 
 
@@ -287,6 +323,12 @@ def test_lstsq(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-sqrtm")
 @_cases("ops.linalg-sqrtm")
 def test_sqrtm(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.nn-ctc")
+@_cases("ops.nn-ctc")
+def test_ctc_loss(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

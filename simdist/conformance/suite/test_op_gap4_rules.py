@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_close, assert_true, raises, to_numpy
+from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
 
@@ -99,7 +100,8 @@ def test_sqrtm(tf):
         tf.linalg.sqrtm(tf.constant([[1, 0], [0, 1]]))
     with raises(tf.errors.InvalidArgumentError, call="sqrtm(2x3)"):
         tf.linalg.sqrtm(tf.constant(np.zeros((2, 3))))
-    # the gradient of sum(sqrtm(A)) at A = diag(d): d/dA(i,i) = 1 / (2 sqrt(d_i)), off-diagonal 1 / (sqrt(d_i) + sqrt(d_j))
+    # the gradient of sum(sqrtm(A)) at A = diag(d): 1 / (2 sqrt(d_i)) on the diagonal, 1 / (sqrt(d_i) + sqrt(d_j))
+    # off it
     d = np.array([1.0, 4.0, 9.0])
     va = tf.Variable(tf.constant(np.diag(d)))
     with tf.GradientTape() as tape:
@@ -130,3 +132,42 @@ def test_float32_tanh_is_eigens_rational_approximation(tf):
     assert_true(bad.size == 0, f"tanh({x[bad[:3]] if bad.size else []})={got[bad[:3]] if bad.size else []}, "
                 f"but should be {want[bad[:3]] if bad.size else []} bit for bit ({bad.size} of {x.size} differ)",
                 call="tf.tanh(float32)")
+
+
+def _ctc_nll(logp, label):
+    """-log P(label | frames) by summing over every alignment (blank 0): brute force, small cases."""
+    import itertools
+    t, c = logp.shape
+    total = -np.inf
+    for path in itertools.product(range(c), repeat=t):
+        collapsed = [k for i, k in enumerate(path) if k != 0 and (i == 0 or k != path[i - 1])]
+        if collapsed == list(label):
+            total = np.logaddexp(total, sum(logp[i, k] for i, k in enumerate(path)))
+    return -total
+
+
+@clause("ops.nn-ctc", ref="tf221")
+def test_ctc_loss(tf):
+    rng = np.random.default_rng(32)
+    logits = rng.normal(size=(4, 2, 3)).astype(np.float32)
+    labels = np.array([[1, 2], [1, 1]], np.int32)
+    logp = logits - np.log(np.sum(np.exp(logits), axis=-1, keepdims=True))
+    want = [_ctc_nll(logp[:, 0], [1, 2]), _ctc_nll(logp[:, 1], [1, 1])]
+    got = tf.nn.ctc_loss(tf.constant(labels), tf.constant(logits), tf.constant([2, 2]), tf.constant([4, 4]))
+    # (float32 log_softmax, exp and log over a few dozen steps: a few float32 ulps)
+    assert_close(got, want, tolerance=Tolerance(rtol=1e-5, atol=1e-6),
+                 call="ctc_loss against the sum over every alignment")
+    # three frames cannot hold 1, 1 with the blank they need between them: log(1e-307) stands for log(0)
+    short = to_numpy(tf.nn.ctc_loss(tf.constant(labels), tf.constant(logits[:2]), tf.constant([2, 2]),
+                                    tf.constant([2, 2])))
+    assert_true(np.isfinite(short[1]) and short[1] > 600, f"loss={short[1]}, but should be finite and about 707 "
+                "[an impossible alignment]", call="ctc_loss(labels [1, 1], 2 frames)")
+    # the gradient w.r.t. the logits is softmax - posterior: each frame's entries sum to 0
+    v = tf.Variable(tf.constant(logits))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.nn.ctc_loss(tf.constant(labels), v, tf.constant([2, 2]), tf.constant([4, 3])))
+    g = to_numpy(tape.gradient(loss, v))
+    assert_close(g.sum(axis=-1), np.zeros((4, 2)), tolerance=Tolerance(rtol=1e-5, atol=1e-6),
+                 call="ctc_loss gradient's sum per frame")
+    assert_true(np.all(g[3, 1] == 0), f"grad[3, 1]={g[3, 1]}, but should be 0 [past logit_length]",
+                call="ctc_loss gradient past logit_length")
