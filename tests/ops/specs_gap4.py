@@ -118,4 +118,6 @@ UNTESTED_OPS: dict[str, str] = {
     "CTCLossDense": "float32 only (TF's CTC lattice is float32, float64 logits are an error): no float64 finite "
                     "differences; values and gradients are compared with TF 2.21 in tests/ops/test_op_gap4_tf.py "
                     "and with a sum over every alignment in the conformance suite (ops.nn-ctc)",
+    "GuaranteeConst": "no gradient registered (TF 2.21: LookupError through a tape): its identity values, dtypes "
+                      "and the LookupError are compared with TF 2.21 in tests/ops/test_op_gap4_tf.py (ops.tf-utilities)",
 }

@@ -1,5 +1,6 @@
 """Issue 29's fourth batch of ops against real TensorFlow 2.21: tf.linalg.tridiagonal_solve,
-tf.linalg.lstsq and tf.linalg.sqrtm (tf.matrix_square_root), tf.nn.ctc_loss (dense labels), and float32 tanh
+tf.linalg.lstsq and tf.linalg.sqrtm (tf.matrix_square_root), tf.nn.ctc_loss (dense labels), tf.assert_rank, tf.guarantee_const,
+tf.get_logger, and float32 tanh
 (Eigen's ptanh_float, bit for bit) — values and gradients on ordinary
 inputs, the dtypes each accepts or refuses (and with which error class), singular and non-finite
 inputs, argument and shape errors. Each program runs on both backends and gives the same dtype and
@@ -230,6 +231,23 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
         _CTC_LABELS.astype(np.float32), _arr((6, 3, 5), 64), [3, 2, 3], [6, 5, 6])),
     ("ctc-loss-no-label-length", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
         _CTC_LABELS, _arr((6, 3, 5), 64), None, [6, 5, 6])),
+    # --- assert_rank, guarantee_const, get_logger ------------------------------------------------------------------
+    ("assert-rank-ok", "ops.tf-utilities", lambda tf: [tf.constant(tf.assert_rank(tf.ones((2, 3)), 2) is None),
+                                                     tf.constant(tf.debugging.assert_rank(np.zeros((1,)), 1) is None)]),
+    ("assert-rank-bad", "ops.tf-utilities", lambda tf: tf.assert_rank(tf.ones((3,)), 2)),
+    ("assert-rank-bad-list", "ops.tf-utilities", lambda tf: tf.assert_rank([[1, 2]], 1, message="m")),
+    ("assert-rank-tensor", "ops.tf-utilities", lambda tf: tf.assert_rank(tf.ones((3,)), tf.constant(3))),
+    ("assert-rank-vector", "ops.tf-utilities", lambda tf: tf.assert_rank(tf.ones((3,)), [1])),
+    ("assert-rank-float", "ops.tf-utilities", lambda tf: tf.assert_rank(tf.ones((3,)), 1.0)),
+    ("assert-rank-int64", "ops.tf-utilities", lambda tf: tf.assert_rank(tf.ones((3,)), tf.constant(1, tf.int64))),
+    ("assert-rank-in-function", "ops.tf-utilities", lambda tf: tf.function(
+        lambda a: (tf.assert_rank(a, 2), a)[1])(tf.ones((3,)))),
+    ("guarantee-const", "ops.tf-utilities", lambda tf: [tf.guarantee_const(tf.constant([1.0, 2.0])),
+                                                       tf.guarantee_const([1, 2]), tf.guarantee_const("abc")]),
+    ("guarantee-const-in-function", "ops.tf-utilities", lambda tf: tf.function(
+        lambda a: tf.guarantee_const(a) + 1)(tf.constant([1.0, 2.0]))),
+    ("guarantee-const-gradient", "ops.tf-utilities", lambda tf: _grads(tf, tf.guarantee_const, _arr((3,), 70))),
+    ("get-logger", "ops.tf-utilities", lambda tf: tf.constant(tf.get_logger().name)),
     # --- float32 tanh: Eigen's ptanh_float, bit for bit ---------------------------------------------------------------
     ("tanh-float32-wide", "ops.fast-tanh", lambda tf: tf.tanh(_TANH_X)),
     ("tanh-float32-small-and-specials", "ops.fast-tanh", lambda tf: tf.math.tanh(np.array(
@@ -245,7 +263,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 
 # lstsq's normal equations amplify a matmul's float32 rounding (TF's summation order, not NumPy's) by cond(A)²
-_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-sqrtm": 2e-5, "ops.fast-tanh": 0.0, "ops.nn-ctc": 2e-5}
+_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-sqrtm": 2e-5, "ops.fast-tanh": 0.0, "ops.nn-ctc": 2e-5, "ops.tf-utilities": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
 
 
@@ -329,6 +347,12 @@ def test_sqrtm(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.nn-ctc")
 @_cases("ops.nn-ctc")
 def test_ctc_loss(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.tf-utilities")
+@_cases("ops.tf-utilities")
+def test_tf_utilities(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -171,3 +171,22 @@ def test_ctc_loss(tf):
                  call="ctc_loss gradient's sum per frame")
     assert_true(np.all(g[3, 1] == 0), f"grad[3, 1]={g[3, 1]}, but should be 0 [past logit_length]",
                 call="ctc_loss gradient past logit_length")
+
+
+@clause("ops.tf-utilities", ref="tf221")
+def test_assert_rank_guarantee_const_get_logger(tf):
+    tf.assert_rank(tf.constant(np.zeros((2, 3))), 2)
+    with raises(ValueError, call="assert_rank(rank-1 tensor, 2)"):
+        tf.assert_rank(tf.constant([1.0, 2.0]), 2)
+    with raises(TypeError, call="assert_rank(x, 1.0)"):
+        tf.assert_rank(tf.constant([1.0, 2.0]), 1.0)
+    x = np.array([1.5, -2.0], np.float32)
+    assert_close(tf.guarantee_const(tf.constant(x)), x, call="guarantee_const")
+    v = tf.Variable(tf.constant(x))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.guarantee_const(v))
+    with raises(LookupError, call="gradient through guarantee_const"):
+        tape.gradient(y, v)
+    logger = tf.get_logger()
+    assert_true(getattr(logger, "name", None) == "tensorflow", f"get_logger().name={getattr(logger, 'name', None)!r}, "
+                "but should be 'tensorflow'", call="get_logger()")
