@@ -53,7 +53,7 @@ from simdist.runtime.ops.volume_patches import extract_volume_patches  # noqa: F
 from simdist.runtime.ops.sqrtm import sqrtm as matrix_square_root  # noqa: F401,E402
 from simdist.runtime.ops.guarantee_const import guarantee_const  # noqa: F401,E402
 from simdist.runtime.name_scopes import get_current_name_scope, init_scope, name_scope  # noqa: F401,E402
-from simdist.runtime.ops.math_more import scalar_mul  # noqa: F401,E402
+from simdist.runtime.ops.math_more import approx_top_k, scalar_mul  # noqa: F401,E402
 from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies, foldl, foldr, group,  # noqa: F401,E402
                                              map_fn, no_op, scan, tuple_ as tuple, vectorized_map, while_loop)
 from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402

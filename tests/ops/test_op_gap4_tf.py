@@ -1,6 +1,6 @@
 """Issue 29's fourth batch of ops against real TensorFlow 2.21: tf.linalg.tridiagonal_solve,
 tf.linalg.lstsq and tf.linalg.sqrtm (tf.matrix_square_root), tf.nn.ctc_loss (dense labels), tf.assert_rank, tf.guarantee_const,
-tf.get_logger, and float32 tanh
+tf.get_logger, tf.approx_top_k, and float32 tanh
 (Eigen's ptanh_float, bit for bit) — values and gradients on ordinary
 inputs, the dtypes each accepts or refuses (and with which error class), singular and non-finite
 inputs, argument and shape errors. Each program runs on both backends and gives the same dtype and
@@ -248,6 +248,14 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
         lambda a: tf.guarantee_const(a) + 1)(tf.constant([1.0, 2.0]))),
     ("guarantee-const-gradient", "ops.tf-utilities", lambda tf: _grads(tf, tf.guarantee_const, _arr((3,), 70))),
     ("get-logger", "ops.tf-utilities", lambda tf: tf.constant(tf.get_logger().name)),
+    ("approx-top-k", "ops.tf-utilities", lambda tf: tf.approx_top_k(_arr((3, 7), 71), 3)),
+    ("approx-top-k-keywords", "ops.tf-utilities", lambda tf: tf.approx_top_k(
+        input=_arr((2, 6), 72, "float16"), k=2, recall_target=0.5, aggregate_to_topk=False)),
+    ("approx-top-k-min", "ops.tf-utilities", lambda tf: tf.approx_top_k(_arr((3, 7), 71), 3, is_max_k=False)),
+    ("approx-top-k-dimension-1", "ops.tf-utilities", lambda tf: tf.approx_top_k(_arr((3, 7), 71), 3,
+                                                                                reduction_dimension=1)),
+    ("approx-top-k-float64", "ops.tf-utilities", lambda tf: tf.approx_top_k(_arr((3, 7), 71, "float64"), 3)),
+    ("approx-top-k-k-too-large", "ops.tf-utilities", lambda tf: tf.approx_top_k(_arr((3, 7), 71), 9)),
     # --- float32 tanh: Eigen's ptanh_float, bit for bit ---------------------------------------------------------------
     ("tanh-float32-wide", "ops.fast-tanh", lambda tf: tf.tanh(_TANH_X)),
     ("tanh-float32-small-and-specials", "ops.fast-tanh", lambda tf: tf.math.tanh(np.array(
