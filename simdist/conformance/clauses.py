@@ -295,6 +295,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: lstsq (matrix_solve_ls) with fast=True solves the regularized normal equations by Cholesky (A^H A + l2 I when M >= N, else A^H (A A^H + l2 I)^-1 B), composed of public ops for tensors that fit the cache guess, else the MatrixSolveLs kernel; fast=False is the minimum-norm solution (complete orthogonal decomposition), without a gradient (ValueError).'),
     Clause('ops.linalg-sqrtm', 'ops', False, (),
            'TF 2.21: sqrtm (MatrixSquareRoot: float and double kernels) is the principal square root by a real Schur decomposition and the quasi-triangular recurrences of Eigen; NaN where a negative real eigenvalue has no real root; gradient by a Sylvester equation solved through Kronecker products.'),
+    Clause('ops.linalg-banded-solve', 'ops', False, (),
+           'TF 2.21: banded_triangular_solve solves with the lower (diagonal first, subdiagonals right-aligned) or upper (superdiagonals left-aligned, diagonal last) band matrix of [..., K, M] bands by substitution; only the first matrix of the batch is checked for a zero pivot (InvalidArgumentError); gradient as linalg_grad.py.'),
     Clause('ops.fast-tanh', 'ops', False, (),
            'TF 2.21: float32 tanh is Eigen\'s ptanh_float on every element: x clamped to +-7.90738964080810547, then (x^3 P(x^2) + x) / Q(x^2), a [9/8] rational minimax approximation rounded step by step in float32 (up to 5 ulps from a correctly rounded tanh).'),
     Clause('ops.nn-ctc', 'ops', False, (),

@@ -1,4 +1,4 @@
-"""Op specs of issue 29's fourth batch: tf.linalg.tridiagonal_solve, lstsq and sqrtm. Their edges
+"""Op specs of issue 29's fourth batch: tf.linalg.tridiagonal_solve, lstsq, sqrtm and banded_triangular_solve. Their edges
 (dtypes, singular and non-finite systems, argument errors) are compared with TF 2.21 in
 tests/ops/test_op_gap4_tf.py; here the forward against NumPy and the gradients against finite
 differences and TF, on well-conditioned inputs."""
@@ -88,7 +88,38 @@ def _sqrtm_ref(a):
     return np.real(v @ (np.sqrt(w.astype(np.complex128))[..., :, None] * np.linalg.inv(v)))
 
 
+def _bands(k, m, lower, batch=()):
+    """[..., k, m] band storage with the diagonal away from 0 (row 0 lower, row k - 1 upper)."""
+    def make(rng, dt):
+        b = rng.uniform(-1.0, 1.0, size=batch + (k, m))
+        d = 0 if lower else k - 1
+        b[..., d, :] = rng.uniform(1.5, 2.5, size=batch + (m,)) * rng.choice([-1, 1], size=batch + (m,))
+        return b.astype(dt)
+    return make
+
+
+def _banded_dense(b, lower):
+    k, m = b.shape[-2:]
+    a = np.zeros(b.shape[:-2] + (m, m))
+    for d in range(k):
+        for i in range(m):
+            if lower and i - d >= 0:
+                a[..., i, i - d] = b[..., d, i]
+            elif not lower and i + d < m:
+                a[..., i, i + d] = b[..., k - 1 - d, i]
+    return a
+
+
 SPECS: list[OpSpec] = [
+    OpSpec("linalg.banded_triangular_solve[lower]", lambda tf, b, r: tf.linalg.banded_triangular_solve(b, r),
+           _inputs(_bands(3, 5, True, (2,)), rand((2, 5, 2))), ("BandedTriangularSolve",),
+           lambda b, r: np.linalg.solve(_banded_dense(b.astype(np.float64), True), r), diff=(0, 1), rtol=1e-5,
+           grad_rtol=1e-3),
+    OpSpec("linalg.banded_triangular_solve[upper,adjoint]",
+           lambda tf, b, r: tf.linalg.banded_triangular_solve(b, r, lower=False, adjoint=True),
+           _inputs(_bands(2, 4, False), rand((4, 3))), ("BandedTriangularSolve",),
+           lambda b, r: np.linalg.solve(_banded_dense(b.astype(np.float64), False).T, r), diff=(0, 1), rtol=1e-5,
+           grad_rtol=1e-3),
     OpSpec("linalg.tridiagonal_solve", lambda tf, d, r: tf.linalg.tridiagonal_solve(d, r),
            _inputs(_dominant_tri(5, (2,)), rand((2, 5, 3))), ("TridiagonalSolve",), _tri_solve_ref, diff=(0, 1),
            rtol=1e-5, grad_rtol=1e-3),

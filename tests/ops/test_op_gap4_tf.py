@@ -1,4 +1,5 @@
 """Issue 29's fourth batch of ops against real TensorFlow 2.21: tf.linalg.tridiagonal_solve,
+banded_triangular_solve,
 tf.linalg.lstsq and tf.linalg.sqrtm (tf.matrix_square_root), tf.nn.ctc_loss (dense labels), tf.assert_rank, tf.guarantee_const,
 tf.get_logger, tf.approx_top_k, and float32 tanh
 (Eigen's ptanh_float, bit for bit) — values and gradients on ordinary
@@ -46,6 +47,14 @@ def _tri(n: int, seed: int, dt: str = "float32", batch: tuple = ()) -> np.ndarra
 
 _TANH_X = np.concatenate([np.random.default_rng(_RNG_SEED).uniform(-10, 10, 20000),
                           np.random.default_rng(_RNG_SEED + 1).normal(size=5000) * 1e-2]).astype(np.float32)
+
+
+def _bands(k: int, m: int, seed: int, lower: bool, dt: str = "float32", batch: tuple = ()) -> np.ndarray:
+    """[..., k, m] bands whose diagonal (row 0 lower, row k - 1 upper) is kept away from 0."""
+    b = _arr(batch + (k, m), seed, "float64")
+    d = 0 if lower else k - 1
+    b[..., d, :] = np.sign(b[..., d, :]) * (np.abs(b[..., d, :]) + 1.5)
+    return b.astype(dt)
 
 
 _CTC_LABELS = np.array([[1, 2, 2], [3, 1, 0], [4, 4, 4]], np.int32)
@@ -231,6 +240,33 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
         _CTC_LABELS.astype(np.float32), _arr((6, 3, 5), 64), [3, 2, 3], [6, 5, 6])),
     ("ctc-loss-no-label-length", "ops.nn-ctc", lambda tf: tf.nn.ctc_loss(
         _CTC_LABELS, _arr((6, 3, 5), 64), None, [6, 5, 6])),
+    # --- banded_triangular_solve -------------------------------------------------------------------------------------
+    *[(f"banded-solve-lower-{lo}-adjoint-{adj}", "ops.linalg-banded-solve", (lambda lo, adj: lambda tf: _grads(
+        tf, lambda b, r: tf.linalg.banded_triangular_solve(b, r, lower=lo, adjoint=adj), _bands(3, 6, 80, lo),
+        _arr((6, 2), 81)))(lo, adj)) for lo in (True, False) for adj in (False, True)],
+    ("banded-solve-float64-batch", "ops.linalg-banded-solve", lambda tf: tf.linalg.banded_triangular_solve(
+        _bands(2, 5, 82, True, "float64", (2,)), _arr((2, 5, 3), 83, "float64"))),
+    ("banded-solve-broadcast-grads", "ops.linalg-banded-solve", lambda tf: _grads(
+        tf, tf.linalg.banded_triangular_solve, _bands(3, 5, 84, True, "float64", (1,)),
+        _arr((2, 5, 2), 85, "float64"))),
+    ("banded-solve-wide-bands", "ops.linalg-banded-solve", lambda tf: tf.linalg.banded_triangular_solve(
+        _bands(7, 5, 86, False), _arr((5, 1), 87), lower=False)),
+    ("banded-solve-singular-first", "ops.linalg-banded-solve", lambda tf: tf.linalg.banded_triangular_solve(
+        np.array([[1.0, 0.0, 2.0], [1.0, 1.0, 1.0]], np.float32), tf.ones((3, 1)))),
+    ("banded-solve-singular-second", "ops.linalg-banded-solve", lambda tf: tf.linalg.banded_triangular_solve(
+        np.array([[[1.0, 3.0, 2.0], [1.0, 1.0, 1.0]], [[1.0, 0.0, 2.0], [1.0, 1.0, 1.0]]], np.float32),
+        tf.ones((3, 1)))),
+    ("banded-solve-vector-rhs", "ops.linalg-banded-solve", lambda tf: tf.linalg.banded_triangular_solve(
+        _bands(2, 4, 88, True), _arr((4,), 89))),
+    ("banded-solve-empty", "ops.linalg-banded-solve", lambda tf: tf.linalg.banded_triangular_solve(
+        np.zeros((1, 0), np.float32), np.zeros((0, 1), np.float32))),
+    ("banded-solve-size-mismatch", "ops.linalg-banded-solve", lambda tf: tf.linalg.banded_triangular_solve(
+        _bands(2, 4, 88, True), _arr((3, 1), 89))),
+    ("banded-solve-batch-mismatch", "ops.linalg-banded-solve", lambda tf: tf.linalg.banded_triangular_solve(
+        _bands(2, 4, 88, True, batch=(2,)), _arr((3, 4, 1), 89))),
+    *[(f"banded-solve-{dt}", "ops.linalg-banded-solve", (lambda dt: lambda tf: tf.linalg.banded_triangular_solve(
+        tf.cast(_bands(2, 3, 90, True), getattr(tf, dt)), tf.ones((3, 1), getattr(tf, dt))))(dt))
+      for dt in ("float16", "bfloat16", "int32")],
     # --- assert_rank, guarantee_const, get_logger ------------------------------------------------------------------
     ("assert-rank-ok", "ops.tf-utilities", lambda tf: [tf.constant(tf.assert_rank(tf.ones((2, 3)), 2) is None),
                                                      tf.constant(tf.debugging.assert_rank(np.zeros((1,)), 1) is None)]),
@@ -271,7 +307,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 
 # lstsq's normal equations amplify a matmul's float32 rounding (TF's summation order, not NumPy's) by cond(A)²
-_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-sqrtm": 2e-5, "ops.fast-tanh": 0.0, "ops.nn-ctc": 2e-5, "ops.tf-utilities": 0.0}
+_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-sqrtm": 2e-5, "ops.fast-tanh": 0.0, "ops.nn-ctc": 2e-5, "ops.tf-utilities": 0.0, "ops.linalg-banded-solve": 1e-5}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
 
 
@@ -355,6 +391,12 @@ def test_sqrtm(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.nn-ctc")
 @_cases("ops.nn-ctc")
 def test_ctc_loss(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.linalg-banded-solve")
+@_cases("ops.linalg-banded-solve")
+def test_banded_triangular_solve(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

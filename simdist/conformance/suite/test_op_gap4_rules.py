@@ -190,3 +190,19 @@ def test_assert_rank_guarantee_const_get_logger(tf):
     logger = tf.get_logger()
     assert_true(getattr(logger, "name", None) == "tensorflow", f"get_logger().name={getattr(logger, 'name', None)!r}, "
                 "but should be 'tensorflow'", call="get_logger()")
+
+
+@clause("ops.linalg-banded-solve", ref="tf221")
+def test_banded_triangular_solve(tf):
+    lower_bands = np.array([[2.0, 3.0, 4.0], [9.0, 1.0, 2.0]])     # the 9 is not read (right-aligned subdiagonal)
+    dense = np.array([[2.0, 0.0, 0.0], [1.0, 3.0, 0.0], [0.0, 2.0, 4.0]])
+    rhs = np.array([[1.0], [2.0], [3.0]])
+    assert_close(tf.linalg.banded_triangular_solve(tf.constant(lower_bands), tf.constant(rhs)),
+                 np.linalg.solve(dense, rhs), call="banded_triangular_solve(lower)")
+    assert_close(tf.linalg.banded_triangular_solve(tf.constant(lower_bands), tf.constant(rhs), adjoint=True),
+                 np.linalg.solve(dense.T, rhs), call="banded_triangular_solve(lower, adjoint)")
+    upper_bands = np.array([[1.0, 2.0, 9.0], [2.0, 3.0, 4.0]])     # the 9 is not read (left-aligned superdiagonal)
+    assert_close(tf.linalg.banded_triangular_solve(tf.constant(upper_bands), tf.constant(rhs), lower=False),
+                 np.linalg.solve(dense.T, rhs), call="banded_triangular_solve(upper)")
+    with raises(tf.errors.InvalidArgumentError, call="banded_triangular_solve with a zero on the diagonal"):
+        tf.linalg.banded_triangular_solve(tf.constant([[2.0, 0.0, 4.0], [0.0, 1.0, 2.0]]), tf.constant(rhs))
