@@ -303,6 +303,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: ctc_loss with dense labels is ctc_loss_dense: log_softmax, a forward-backward pass over the CTC state lattice in the log domain (impossible initial and final states log(1e-307), not -inf, so an impossible alignment has a finite loss), gradient softmax minus the label posterior, masked past logit_length; blank_index 0 by default.'),
     Clause('ops.tf-utilities', 'ops', False, (),
            'TF 2.21: assert_rank raises ValueError for a static rank other than the one asked (TypeError for a rank that is not int32, ValueError for one that is not a scalar); guarantee_const returns its input and has no gradient (LookupError); get_logger is the Python logger named tensorflow.'),
+    Clause('ops.cond-in-function', 'ops', False, (),
+           'TF 2.21: inside a tf.function, tf.cond refuses a Python bool predicate (TypeError) and a predicate whose dtype is not bool (InvalidArgumentError); eagerly any value with a truth value is taken.'),
     Clause('ops.as-string', 'ops', False, (),
            'TF 2.21: as_string prints each element with C\'s printf (fill flag, width, precision; f, e for scientific, g for shortest; d for integers; true/false; inf and nan as glibc prints them, the sign bit of a NaN as -nan) into a string tensor of the input\'s shape.'),
     Clause('ops.function-utilities', 'ops', False, (),

@@ -1,7 +1,7 @@
 """Issue 29's fourth batch of ops against real TensorFlow 2.21: tf.linalg.tridiagonal_solve,
 banded_triangular_solve,
 tf.linalg.lstsq and tf.linalg.sqrtm (tf.matrix_square_root), tf.nn.ctc_loss (dense labels), tf.assert_rank, tf.guarantee_const,
-tf.get_logger, tf.approx_top_k, and float32 tanh
+tf.get_logger, tf.approx_top_k, tf.cond's predicate inside tf.function, and float32 tanh
 (Eigen's ptanh_float, bit for bit) — values and gradients on ordinary
 inputs, the dtypes each accepts or refuses (and with which error class), singular and non-finite
 inputs, argument and shape errors. Each program runs on both backends and gives the same dtype and
@@ -267,6 +267,16 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"banded-solve-{dt}", "ops.linalg-banded-solve", (lambda dt: lambda tf: tf.linalg.banded_triangular_solve(
         tf.cast(_bands(2, 3, 90, True), getattr(tf, dt)), tf.ones((3, 1), getattr(tf, dt))))(dt))
       for dt in ("float16", "bfloat16", "int32")],
+    # --- tf.cond's predicate inside tf.function ------------------------------------------------------------------------
+    *[(f"cond-in-function-pred-{name}", "ops.cond-in-function", (lambda pred: lambda tf: tf.function(
+        lambda a: tf.cond(pred(tf, a), lambda: a, lambda: a * 2))(tf.constant(2.0)))(pred)) for name, pred in (
+        ("python-true", lambda tf, a: True), ("python-false", lambda tf, a: False), ("python-int", lambda tf, a: 1),
+        ("numpy-bool", lambda tf, a: np.bool_(False)), ("bool-tensor", lambda tf, a: a > 1),
+        ("float-tensor", lambda tf, a: a), ("int-tensor", lambda tf, a: tf.cast(a, tf.int32)),
+        ("python-none", lambda tf, a: None))],
+    *[(f"cond-eager-pred-{name}", "ops.cond-in-function", (lambda pred: lambda tf: tf.cond(
+        pred, lambda: tf.constant(1.0), lambda: tf.constant(2.0)))(pred)) for name, pred in (
+        ("python-true", True), ("python-int", 0), ("float", 0.5))],
     # --- assert_rank, guarantee_const, get_logger ------------------------------------------------------------------
     ("assert-rank-ok", "ops.tf-utilities", lambda tf: [tf.constant(tf.assert_rank(tf.ones((2, 3)), 2) is None),
                                                      tf.constant(tf.debugging.assert_rank(np.zeros((1,)), 1) is None)]),
@@ -307,7 +317,7 @@ _RAW: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 
 # lstsq's normal equations amplify a matmul's float32 rounding (TF's summation order, not NumPy's) by cond(A)²
-_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-sqrtm": 2e-5, "ops.fast-tanh": 0.0, "ops.nn-ctc": 2e-5, "ops.tf-utilities": 0.0, "ops.linalg-banded-solve": 1e-5}
+_RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-sqrtm": 2e-5, "ops.fast-tanh": 0.0, "ops.nn-ctc": 2e-5, "ops.tf-utilities": 0.0, "ops.linalg-banded-solve": 1e-5, "ops.cond-in-function": 0.0}
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
 
 
@@ -397,6 +407,12 @@ def test_ctc_loss(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-banded-solve")
 @_cases("ops.linalg-banded-solve")
 def test_banded_triangular_solve(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.cond-in-function")
+@_cases("ops.cond-in-function")
+def test_cond_predicate_in_function(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 

@@ -206,3 +206,15 @@ def test_banded_triangular_solve(tf):
                  np.linalg.solve(dense.T, rhs), call="banded_triangular_solve(upper)")
     with raises(tf.errors.InvalidArgumentError, call="banded_triangular_solve with a zero on the diagonal"):
         tf.linalg.banded_triangular_solve(tf.constant([[2.0, 0.0, 4.0], [0.0, 1.0, 2.0]]), tf.constant(rhs))
+
+
+@clause("ops.cond-in-function", ref="tf221")
+def test_cond_predicate_inside_a_function(tf):
+    x = tf.constant(2.0)
+    with raises(TypeError, call="tf.cond(True, ...) inside tf.function"):
+        tf.function(lambda a: tf.cond(True, lambda: a, lambda: a * 2))(x)
+    with raises(tf.errors.InvalidArgumentError, call="tf.cond(float tensor, ...) inside tf.function"):
+        tf.function(lambda a: tf.cond(a, lambda: a, lambda: a * 2))(x)
+    assert_close(tf.function(lambda a: tf.cond(a > 3.0, lambda: a, lambda: a * 2))(x), 4.0,
+                 call="tf.cond(a > 3, ...) inside tf.function")
+    assert_close(tf.cond(True, lambda: x, lambda: x * 2), 2.0, call="eager tf.cond(True, ...)")
