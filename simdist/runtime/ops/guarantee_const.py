@@ -10,12 +10,14 @@ from typing import Any
 
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RESHAPED, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["guarantee_const"]
 
 GUARANTEE_CONST = register("GuaranteeConst", lambda a: a, args.first, args.zero_flops, kind="shape", fusion=RESHAPED)
+no_tf_gradient("GuaranteeConst")    # TF registers none: LookupError at backprop
 
 
 def guarantee_const(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
