@@ -50,14 +50,17 @@ from simdist.runtime.ops.control_more import case, grad_pass_through, inside_fun
 from simdist.runtime.ops.py_func import numpy_function, py_function  # noqa: F401,E402
 from simdist.runtime.ops.as_string import as_string  # noqa: F401,E402
 from simdist.runtime.ops.volume_patches import extract_volume_patches  # noqa: F401,E402
+from simdist.runtime.ops.sqrtm import sqrtm as matrix_square_root  # noqa: F401,E402
+from simdist.runtime.ops.guarantee_const import guarantee_const  # noqa: F401,E402
 from simdist.runtime.name_scopes import get_current_name_scope, init_scope, name_scope  # noqa: F401,E402
-from simdist.runtime.ops.math_more import scalar_mul  # noqa: F401,E402
+from simdist.runtime.ops.math_more import approx_top_k, scalar_mul  # noqa: F401,E402
 from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies, foldl, foldr, group,  # noqa: F401,E402
                                              map_fn, no_op, scan, tuple_ as tuple, vectorized_map, while_loop)
 from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402
 from simdist.runtime import nest
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
 assert_equal, assert_greater, assert_less = debugging.assert_equal, debugging.assert_greater, debugging.assert_less
+assert_rank = debugging.assert_rank
 from simdist.tf._module import Module
 from simdist.runtime.ops import random as _random_ops
 from simdist.tf._function import function
@@ -90,6 +93,12 @@ def device(device_name: str) -> _device_scope:
     """`tf.device(name)`: ops inside default to that device."""
     from simdist import session
     return _device_scope(session.canonical(device_name) if device_name else None)
+
+
+def get_logger() -> "logging.Logger":
+    """`tf.get_logger`: Python's logger named "tensorflow" (the one TF's own logging writes to)."""
+    import logging
+    return logging.getLogger("tensorflow")
 
 
 def is_tensor(x: object) -> bool:

@@ -56,3 +56,22 @@ def assert_near(x: Any, y: Any, rtol: float | None = None, atol: float | None = 
     _check(bool(np.all(np.abs(a - b) <= at + rt * np.abs(b))), message, "x and y are close", {"x": a, "y": b})
 
 from simdist.runtime.ops.control_flow import Assert  # noqa: E402,F401  (tf.debugging.Assert is tf.Assert)
+
+
+def assert_rank(x: Any, rank: Any, message: str | None = None, name: str | None = None) -> None:
+    """`tf.debugging.assert_rank` (= `tf.assert_rank`): x's rank is `rank`, else ValueError (TF 2.21
+    checks the static rank at once, eagerly and while tracing); rank: a scalar int or int32 tensor
+    (another dtype: TypeError; not a scalar: ValueError)."""
+    from simdist.runtime.ops.args import t as _t
+    from simdist.runtime.tensor import Tensor
+    t = _t(x)
+    r = rank if isinstance(rank, Tensor) else convert_to_tensor(rank)
+    if r.dtype.name != "int32":
+        raise TypeError(f"tensor must be of type tf.int32; got tf.{r.dtype.name}")
+    if r.ndim != 0:
+        raise ValueError("Rank must be a scalar.")
+    want = int(np.asarray(r._v))
+    if t.ndim != want:
+        shape = tuple(t.shape.as_list())
+        raise ValueError(f"{message + '.  ' if message else ''}Tensor {name or ''} must have rank {want}.  "
+                         f"Received rank {t.ndim}, shape {shape}")

@@ -11,4 +11,8 @@ from simdist.runtime.ops.normalization import l2_normalize  # noqa: F401,E402  (
 from simdist.runtime.ops.linalg_decomp import eigh, eigvalsh, matrix_rank, pinv, svd  # noqa: F401,E402
 from simdist.runtime.ops.linalg_lu import lu, lu_matrix_inverse, lu_reconstruct, lu_solve  # noqa: F401,E402
 from simdist.runtime.ops.tridiagonal import tridiagonal_matmul  # noqa: F401,E402
+from simdist.runtime.ops.tridiagonal_solve import tridiagonal_solve  # noqa: F401,E402
 from simdist.runtime.ops.expm import expm  # noqa: F401,E402
+from simdist.runtime.ops.lstsq import lstsq  # noqa: F401,E402
+from simdist.runtime.ops.sqrtm import sqrtm  # noqa: F401,E402
+from simdist.runtime.ops.banded_solve import banded_triangular_solve  # noqa: F401,E402

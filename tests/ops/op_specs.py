@@ -78,7 +78,7 @@ def _idx(values: list[int]) -> Callable[[np.random.Generator, Any], np.ndarray]:
 
 
 # --- the table, gathered from the area modules ---------------------------------------------------------
-AREAS = ("specs_core", "specs_math", "specs_nn", "specs_fidelity", "specs_gap", "specs_gap3")
+AREAS = ("specs_core", "specs_math", "specs_nn", "specs_fidelity", "specs_gap", "specs_gap3", "specs_gap4")
 
 
 def _modules() -> list[Any]:
@@ -89,9 +89,11 @@ def _modules() -> list[Any]:
     import specs_fidelity
     import specs_gap
     import specs_gap3
+    import specs_gap4
     import specs_math
     import specs_nn
-    mods = {m.__name__: m for m in (specs_core, specs_math, specs_nn, specs_fidelity, specs_gap, specs_gap3)}
+    mods = {m.__name__: m for m in (specs_core, specs_math, specs_nn, specs_fidelity, specs_gap, specs_gap3,
+                                            specs_gap4)}
     return [mods[a] for a in AREAS]
 
 

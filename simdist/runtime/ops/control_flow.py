@@ -43,7 +43,26 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
         raise TypeError("'true_fn' must be callable.")
     if not callable(false_fn):
         raise TypeError("'false_fn' must be callable.")
+    _graph_pred(pred)
     return true_fn() if _truth(pred) else false_fn()
+
+
+def _graph_pred(pred: Any) -> None:
+    """cond_v2's checks on the predicate while a tf.function's Python runs (TF builds a graph
+    there; eagerly any value with a truth is taken): a Python bool is TypeError ("pred must not
+    be a Python bool"), a predicate of another dtype than bool (a Python int, an int or float
+    tensor) the If/Switch node's InvalidArgumentError (clause ops.cond-in-function)."""
+    from simdist.runtime import context
+    if not context.in_function():
+        return
+    if isinstance(pred, bool):
+        raise TypeError("pred must not be a Python bool", pred)
+    t = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
+    if t.dtype != dtypes.bool_:
+        from simdist.runtime.ops.args import tf_name
+        raise errors.InvalidArgumentError(None, None, f"Input 'pred' passed {tf_name(t.dtype)} expected bool while "
+                                          "building NodeDef 'cond/switch_pred' using Op<name=Switch; signature="
+                                          "data:T, pred:bool -> output_false:T, output_true:T; attr=T:type>")
 
 
 def _to_tensors(structure: Any) -> Any:

@@ -17,7 +17,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["approx_max_k", "approx_min_k", "erfcinv", "reciprocal_no_nan", "lbeta", "polyval", "scalar_mul", "is_non_decreasing", "is_strictly_increasing",
+__all__ = ["approx_max_k", "approx_min_k", "approx_top_k", "erfcinv", "reciprocal_no_nan", "lbeta", "polyval", "scalar_mul", "is_non_decreasing", "is_strictly_increasing",
            "zero_fraction", "accumulate_n", "invert_permutation"]
 
 
@@ -216,3 +216,10 @@ def approx_min_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_tar
                  name: str | None = None) -> Any:
     """`tf.math.approx_min_k` (also tf.nn's): TF 2.21 has no CPU kernel for it (NotFoundError)."""
     return _approx_top_k(operand, k, reduction_dimension, False)
+
+
+def approx_top_k(input: Any, k: int, reduction_dimension: int = -1, recall_target: float = 0.95,  # noqa: A002
+                 is_max_k: bool = True, reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: str | None = None) -> Any:
+    """`tf.approx_top_k` (the raw ApproxTopK op): (values, indices) as approx_max_k/approx_min_k."""
+    return _approx_top_k(input, k, reduction_dimension, is_max_k)

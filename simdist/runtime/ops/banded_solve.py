@@ -1,0 +1,132 @@
+"""tf.linalg.banded_triangular_solve (TF's BandedTriangularSolve op): x with A x = rhs (or Aᴴ x =
+rhs with adjoint) for the triangular band matrix A stored as [..., K, M] bands, as TF 2.21's CPU
+kernel (banded_triangular_solve_op.cc) computes it: lower bands are the diagonal then the
+subdiagonals, upper bands the superdiagonals then the diagonal (row K − 1), stored LEFT_RIGHT
+(matrix_diag_part's k = (−(K − 1), 0) or (0, K − 1)); the rows are substituted one by one with
+the band limit (non-adjoint: a dot product of the band column with the solved rows; adjoint:
+subtracting the solved rows in order). Batch dimensions broadcast (MatMulBCast). Only the first
+matrix of the batch is checked for a zero on its diagonal (InvalidArgumentError "Input matrix is
+not invertible."); another matrix's zero pivot gives inf/NaN. Empty inputs and a rhs of rank < 2
+are InvalidArgumentError. The gradient is linalg_grad.py's _BandedTriangularSolveGrad.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import errors
+from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["banded_triangular_solve"]
+
+
+def _solve_one(band: np.ndarray, rhs: np.ndarray, lower: bool, adjoint: bool) -> np.ndarray:
+    k, m = band.shape
+    out = np.zeros(rhs.shape, rhs.dtype)
+    if lower and not adjoint:
+        out[0] = rhs[0] / band[0, 0]
+        for i in range(1, m):
+            d = min(i, k - 1)
+            coeffs = band[1:d + 1, i][::-1]                     # band[d, i] .. band[1, i]
+            out[i] = (rhs[i] - coeffs @ out[i - d:i]) / band[0, i]
+    elif lower:
+        for i in range(m - 1, -1, -1):
+            row = rhs[i].copy()
+            for j in range(i + 1, min(m, i + k)):
+                row -= band[j - i, j] * out[j]
+            out[i] = row / band[0, i]
+    elif not adjoint:
+        out[m - 1] = rhs[m - 1] / band[k - 1, m - 1]
+        for i in range(1, m):
+            r = m - 1 - i
+            d = min(i, k - 1)
+            coeffs = band[k - 1 - d:k - 1, r][::-1]             # band[k - 2, r] .. band[k - 1 - d, r]
+            out[r] = (rhs[r] - coeffs @ out[r + 1:r + 1 + d]) / band[k - 1, r]
+    else:
+        out[0] = rhs[0] / band[k - 1, 0]
+        for i in range(1, m):
+            row = rhs[i].copy()
+            for j in range(max(0, i - (k - 1)), i):
+                row -= band[k - 1 - (i - j), j] * out[j]
+            out[i] = row / band[k - 1, i]
+    return out
+
+
+def _solve(bands: np.ndarray, rhs: np.ndarray, lower: bool = True, adjoint: bool = False) -> np.ndarray:
+    for i, a in enumerate((bands, rhs)):
+        if a.ndim < 2:
+            raise errors.InvalidArgumentError(None, None, f"In[{i}] ndims must be >= 2: {a.ndim} "
+                                              "[Op:BandedTriangularSolve]")
+        if a.size == 0:
+            raise errors.InvalidArgumentError(None, None, f"In[{i}] must not be an empty tensor "
+                                              "[Op:BandedTriangularSolve]")
+    try:
+        batch = np.broadcast_shapes(bands.shape[:-2], rhs.shape[:-2])
+    except ValueError:
+        raise errors.InvalidArgumentError(None, None, "In[0] and In[1] must have compatible batch dimensions: "
+                                          f"{args.dims(bands.shape)} vs. {args.dims(rhs.shape)} "
+                                          "[Op:BandedTriangularSolve]") from None
+    k, m = bands.shape[-2:]
+    if m != rhs.shape[-2]:
+        raise errors.InvalidArgumentError(None, None, f"In[0] mismatch In[1] shape: {m} vs. {rhs.shape[-2]} "
+                                          "[Op:BandedTriangularSolve]")
+    first = bands.reshape((-1, k, m))[0]
+    if np.min(np.abs(first[0 if lower else k - 1])) <= 0:
+        raise errors.InvalidArgumentError(None, None, "Input matrix is not invertible. [Op:BandedTriangularSolve]")
+    bb = np.broadcast_to(bands, batch + (k, m)).reshape((-1, k, m))
+    rr = np.broadcast_to(rhs, batch + rhs.shape[-2:]).reshape((-1,) + rhs.shape[-2:])
+    out = np.zeros(rr.shape, rhs.dtype)
+    with np.errstate(all="ignore"):
+        for i in range(bb.shape[0]):
+            out[i] = _solve_one(bb[i], rr[i], bool(lower), bool(adjoint))
+    return out.reshape(batch + rhs.shape[-2:])
+
+
+def _flops(arrays: Any, out: Any, attrs: Any) -> float:
+    """TF's cost per unit (bands · M · rhs columns) times the batch."""
+    k, m = arrays[0].shape[-2:]
+    return float(out.size // max(m, 1) * k * m)
+
+
+BANDED_TRIANGULAR_SOLVE = register("BandedTriangularSolve", _solve, _linalg_rule("BandedTriangularSolve"), _flops,
+                                   kind="contraction", fusion=_PER_MATRIX)
+
+
+@RegisterGradient("BandedTriangularSolve")
+def _banded_triangular_solve_grad(op: Any, grad: Any) -> list:
+    from simdist.runtime.ops import math
+    from simdist.runtime.ops.array import reshape
+    from simdist.runtime.ops.diag import diag_part
+    from simdist.runtime.ops.linalg import matmul
+    a, b, c = op.inputs[0], op.inputs[1], op.outputs[0]
+    num_bands = a.shape.as_list()[-2]
+    adjoint_a, lower_a = op.get_attr("adjoint"), op.get_attr("lower")
+    grad_b = dispatch.execute(BANDED_TRIANGULAR_SOLVE, (a, grad), {"lower": lower_a, "adjoint": not adjoint_a})
+    grad_a = -matmul(c, grad_b, adjoint_b=True) if adjoint_a else -matmul(grad_b, c, adjoint_b=True)
+    k = (-(num_bands - 1), 0) if lower_a else (0, num_bands - 1)
+    grad_a = diag_part(grad_a, k=k, align="LEFT_RIGHT")
+    sa, sb = a.shape.as_list(), b.shape.as_list()
+    if sa[:-2] == sb[:-2]:
+        return [grad_a, grad_b]
+    batch = list(np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2])))
+
+    def unbroadcast(g: Any, shape: list) -> Any:
+        lead = len(batch) - (len(shape) - 2)
+        axes = list(range(lead)) + [lead + i for i, d in enumerate(shape[:-2]) if d == 1 and batch[lead + i] != 1]
+        return reshape(math.reduce_sum(g, axis=axes), shape) if axes else g
+    return [unbroadcast(grad_a, sa), unbroadcast(grad_b, sb)]
+
+
+def banded_triangular_solve(bands: Any, rhs: Any, lower: bool = True, adjoint: bool = False,
+                            name: str | None = None) -> Tensor:
+    """`tf.linalg.banded_triangular_solve`: x with A x = rhs (Aᴴ x = rhs with adjoint), A the
+    lower (or upper) triangular band matrix of `bands` [..., K, M]; rhs [..., M, N]."""
+    a, b = _t(bands), _t(rhs)
+    BANDED_TRIANGULAR_SOLVE.dtype((a.dtype, b.dtype), None)
+    return dispatch.execute(BANDED_TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
