@@ -15,6 +15,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+import edge_compare
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -321,112 +322,63 @@ _RTOL = {"ops.linalg-tridiagonal": 1e-6, "ops.linalg-lstsq": 1e-4, "ops.linalg-s
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [(n, c, f, _RTOL[c]) for n, c, f in _RAW]
 
 
-def _result(tf: Any, k: int) -> Any:
-    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
-    try:
-        out = CASES[k][2](tf)
-    except Exception as e:  # noqa: BLE001 - the error class is the result
-        return ("err", type(e).__name__)
-    outs = out if isinstance(out, (list, tuple)) else [out]
-    return ("ok", [(o.dtype.name if hasattr(o, "numpy") else type(o).__name__,
-                    np.asarray(o.numpy() if hasattr(o, "numpy") else o)) for o in outs])
-
-
-def _tf_worker(indices: list[int]) -> dict[int, Any]:
-    import tensorflow as tf
-    return {k: _result(tf, k) for k in indices}
+# the tolerances of test_op_gap3_tf.py (float16/bfloat16 floors, atol a tenth of rtol)
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.within(
+    case[3], {"float16": 2e-3, "bfloat16": 1.6e-2}, atol_ratio=0.1))
 
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(CASES))))
-
-
-def _same(a: np.ndarray, b: np.ndarray, rtol: float) -> bool:
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.dtype.kind != "f" and a.dtype.name != "bfloat16":
-        return bool(np.array_equal(a, b))
-    x, y = a.astype(np.float64), b.astype(np.float64)
-    if not np.array_equal(np.isnan(x), np.isnan(y)) or not np.array_equal(np.where(np.isinf(x), np.sign(x), 0),
-                                                                         np.where(np.isinf(y), np.sign(y), 0)):
-        return False
-    if rtol == 0:
-        return bool(((x == y) | np.isnan(x)).all())
-    fin = np.isfinite(x)
-    tol = {"float16": 2e-3, "bfloat16": 1.6e-2}.get(a.dtype.name, rtol)
-    return bool(np.allclose(x[fin], y[fin], rtol=tol, atol=tol * 1e-1))
-
-
-def _check(k: int, tf_results: dict[int, Any]) -> None:
-    from simdist import tf
-    name, _, _, rtol = CASES[k]
-    want, got = tf_results[k], _result(tf, k)
-    if want[0] == "err":
-        assert got == want, f"simdist gives {got[0]} {got[1] if got[0] == 'err' else ''}, but TF 2.21 raises " \
-                            f"{want[1]} [{name}]"
-        return
-    assert got[0] == "ok", f"simdist raises {got[1]}, but TF 2.21 returns {want[1]} [{name}]"
-    assert len(got[1]) == len(want[1]), f"{len(got[1])} outputs, but TF 2.21 gives {len(want[1])} [{name}]"
-    for j, ((gd, ga), (wd, wa)) in enumerate(zip(got[1], want[1])):
-        assert gd == wd, f"out[{j}].dtype={gd}, but TF 2.21 gives {wd} [{name}]"
-        assert ga.shape == wa.shape, f"out[{j}].shape={ga.shape}, but TF 2.21 gives {wa.shape} [{name}]"
-        assert _same(ga, wa, rtol), f"out[{j}]={ga.ravel()[:8]}, but TF 2.21 gives {wa.ravel()[:8]} [{name}]"
-
-
-def _cases(cid: str) -> Any:
-    ks = [k for k, c in enumerate(CASES) if c[1] == cid]
-    assert ks, f"no case for clause {cid}"
-    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+    return EDGES.tf_answers()
 
 
 @clause("ops.linalg-tridiagonal")
-@_cases("ops.linalg-tridiagonal")
+@EDGES.parametrize("ops.linalg-tridiagonal")
 def test_tridiagonal_solve(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.linalg-lstsq")
-@_cases("ops.linalg-lstsq")
+@EDGES.parametrize("ops.linalg-lstsq")
 def test_lstsq(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.linalg-sqrtm")
-@_cases("ops.linalg-sqrtm")
+@EDGES.parametrize("ops.linalg-sqrtm")
 def test_sqrtm(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.nn-ctc")
-@_cases("ops.nn-ctc")
+@EDGES.parametrize("ops.nn-ctc")
 def test_ctc_loss(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.linalg-banded-solve")
-@_cases("ops.linalg-banded-solve")
+@EDGES.parametrize("ops.linalg-banded-solve")
 def test_banded_triangular_solve(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.cond-in-function")
-@_cases("ops.cond-in-function")
+@EDGES.parametrize("ops.cond-in-function")
 def test_cond_predicate_in_function(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.tf-utilities")
-@_cases("ops.tf-utilities")
+@EDGES.parametrize("ops.tf-utilities")
 def test_tf_utilities(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.fast-tanh")
-@_cases("ops.fast-tanh")
+@EDGES.parametrize("ops.fast-tanh")
 def test_fast_tanh(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 if __name__ == "__main__":  # TF worker: python test_op_gap4_tf.py 0,1,2 -> pickled results on stdout
-    tf_workers.serve(_tf_worker)
+    tf_workers.serve(EDGES.tf_worker)
