@@ -99,8 +99,9 @@ _BY_NP = {d.np: d for d in ALL if d is not string}
 half, double = float16, float64
 
 
-def as_dtype(value: Any) -> DType:
+def as_dtype(type_value: Any) -> DType:
     """Convert a DType, a TF name ("float32"), a NumPy dtype or a Python type to a DType."""
+    value = type_value
     if isinstance(value, DType):
         return value
     if isinstance(value, str) and value in _BY_NAME:

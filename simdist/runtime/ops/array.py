@@ -151,25 +151,36 @@ for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
     NotDifferentiable(_n)
 
 
-def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+def _no_layout(layout: Any, op: str) -> None:
+    """TF's `layout=` places the result as a DTensor; simdist has no DTensor, so only None is taken."""
+    if layout is not None:
+        raise ValueError(f"tf.{op}(layout={layout!r}): DTensor layouts are not simulated; pass layout=None")
+
+
+def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
+    _no_layout(layout, "ones")
     return dispatch.execute(ONES, (), {"shape": shape_arg(shape), "dtype": dtypes.as_dtype(dtype)})
 
 
-def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
+    _no_layout(layout, "zeros")
     return dispatch.execute(ZEROS, (), {"shape": shape_arg(shape), "dtype": dtypes.as_dtype(dtype)})
 
 
-def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
+def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
+    _no_layout(layout, "fill")
     return dispatch.execute(FILL, (_t(value),), {"shape": shape_arg(dims)})
 
 
-def ones_like(x: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    t = _t(x)
+def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
+    _no_layout(layout, "ones_like")
+    t = _t(input)
     return dispatch.execute(ONES_LIKE, (t,), {"dtype": t.dtype if dtype is None else dtypes.as_dtype(dtype)})
 
 
-def zeros_like(x: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    t = _t(x)
+def zeros_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
+    _no_layout(layout, "zeros_like")
+    t = _t(input)
     return dispatch.execute(ZEROS_LIKE, (t,), {"dtype": t.dtype if dtype is None else dtypes.as_dtype(dtype)})
 
 
@@ -239,8 +250,8 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     return dispatch.execute(RESHAPE, (t,), {"shape": shp})
 
 
-def identity(x: Any, name: str | None = None) -> Tensor:
-    return dispatch.execute(IDENTITY, (_t(x),))
+def identity(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    return dispatch.execute(IDENTITY, (_t(input),))
 
 
 def stop_gradient(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
@@ -248,8 +259,8 @@ def stop_gradient(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 
     return dispatch.execute(STOP_GRADIENT, (_t(input),))
 
 
-def expand_dims(x: Any, axis: int, name: str | None = None) -> Tensor:
-    t = _t(x)
+def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    t = _t(input)
     nd = t.ndim
     if not -nd - 1 <= int(axis) <= nd:
         raise trace_errors.shape_error(
@@ -258,8 +269,8 @@ def expand_dims(x: Any, axis: int, name: str | None = None) -> Tensor:
     return dispatch.execute(EXPAND_DIMS, (t,), {"axis": int(axis)})
 
 
-def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Tensor:
-    t = _t(x)
+def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    t = _t(input)
     ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
     if ax is not None:      # TF's Squeeze kernel checks, in the order given (NumPy's errors would leak)
         shape, nd = t.shape.as_list(), t.ndim
@@ -274,7 +285,8 @@ def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Tensor:
     return dispatch.execute(SQUEEZE, (t,), {"axis": ax})
 
 
-def transpose(a: Any, perm: Any = None, name: str | None = None) -> Tensor:
+def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
+    """`tf.transpose`; `conjugate` conjugates complex values, a no-op on the real dtypes simdist has."""
     t = _t(a)
     p = tuple(range(t.ndim))[::-1] if perm is None else tuple(int(i) for i in perm)
     nd = t.ndim
@@ -357,16 +369,16 @@ for _n in ("Shape", "Size", "Rank"):
     NotDifferentiable(_n)
 
 
-def shape(x: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
-    return dispatch.execute(SHAPE, (_t(x),), {"dtype": dtypes.as_dtype(out_type)})
+def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
+    return dispatch.execute(SHAPE, (_t(input),), {"dtype": dtypes.as_dtype(out_type)})
 
 
-def size(x: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
-    return dispatch.execute(SIZE, (_t(x),), {"dtype": dtypes.as_dtype(out_type)})
+def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
+    return dispatch.execute(SIZE, (_t(input),), {"dtype": dtypes.as_dtype(out_type)})
 
 
-def rank(x: Any, name: str | None = None) -> Tensor:
-    return dispatch.execute(RANK, (_t(x),))
+def rank(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    return dispatch.execute(RANK, (_t(input),))
 
 
 # --- joining and splitting -----------------------------------------------------------------------------------
