@@ -8,7 +8,7 @@ directions. Rows holding NaN, whose order TF's C++ comparisons leave to the algo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -70,19 +70,14 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
     return _TopK(values, indices)
 
 
-class _TopK(tuple):
-    """TF's TopKV2 namedtuple: (values, indices), also as attributes."""
+class _TopK(NamedTuple):
+    """TF's TopKV2 namedtuple: (values, indices), also as attributes. A namedtuple, so structures
+    (strategy.run's regrouped results, tf.nest) rebuild it by its fields (ops.top-k-namedtuple)."""
+    values: Tensor
+    indices: Tensor
 
-    def __new__(cls, values: Tensor, indices: Tensor) -> "_TopK":
-        return super().__new__(cls, (values, indices))
 
-    @property
-    def values(self) -> Tensor:
-        return self[0]
-
-    @property
-    def indices(self) -> Tensor:
-        return self[1]
+_TopK.__name__ = _TopK.__qualname__ = "TopKV2"
 
 
 @RegisterGradient("TopKV2")
