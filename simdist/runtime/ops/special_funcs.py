@@ -44,7 +44,13 @@ def _expint(a: np.ndarray) -> np.ndarray:
 BESSEL_J0 = _decl("BesselJ0", lambda a: _sp().j0(a), _HALF_UP)
 BESSEL_J1 = _decl("BesselJ1", lambda a: _sp().j1(a), _HALF_UP)
 BESSEL_Y0 = _decl("BesselY0", _below_zero(lambda a: _sp().y0(a), -np.inf), _HALF_UP)
-BESSEL_Y1 = _decl("BesselY1", _below_zero(lambda a: _sp().y1(a), -np.inf), _HALF_UP)
+def _y1(a: np.ndarray) -> np.ndarray:
+    """Eigen's float kernel (half computes in float) gives NaN at ±0 where double gives -inf."""
+    y = _sp().y1(a)
+    return np.where(a == 0, np.nan, y) if a.dtype == np.float32 else y
+
+
+BESSEL_Y1 = _decl("BesselY1", _below_zero(_y1, -np.inf), _HALF_UP)
 BESSEL_K0 = _decl("BesselK0", _below_zero(lambda a: _sp().k0(a), np.inf), _HALF_UP)
 BESSEL_K0E = _decl("BesselK0e", _below_zero(lambda a: _sp().k0e(a), np.inf), _HALF_UP)
 BESSEL_K1 = _decl("BesselK1", _below_zero(lambda a: _sp().k1(a), np.inf), _HALF_UP)

@@ -1,0 +1,291 @@
+"""The rules the third differential fuzzer (tests/fuzz3/) found wrong, each against real
+TensorFlow 2.21: the same call on both backends gives the same dtype and bits (the special
+functions: within a relative tolerance per dtype), or raises the same exception class. TF's
+parameter names, argmax/argmin's axis checks, eye's negative sizes, IgammaGradA's missing
+gradient, softmax cross-entropy with scalar labels, diag's padding conversion, top_k in
+strategy.run, strategy.reduce along an axis of bools, a tf.function's input_signature at call
+time, and tf.math.special. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_STRATEGIES: dict[str, Any] = {}
+
+
+def _strategy(tf: Any) -> Any:
+    """MirroredStrategy on two logical CPUs (simdist's on a fresh simulation for each case, TF's
+    made once per worker)."""
+    simdist_tf = tf.__name__.startswith("simdist")
+    if simdist_tf or tf.__name__ not in _STRATEGIES:
+        if simdist_tf:
+            import simdist
+            simdist.reset()
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        _STRATEGIES[tf.__name__] = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    return _STRATEGIES[tf.__name__]
+
+
+def _traced(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda tf: tf.function(lambda: fn(tf), autograph=False)()
+
+
+def _igamma_second(tf: Any, wrt_a: bool) -> Any:
+    a = tf.Variable([1.0, 2.0], dtype=tf.float64)
+    x = tf.Variable([0.5, 3.0], dtype=tf.float64)
+    src = a if wrt_a else x
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = tf.math.igamma(a, x)
+        g = inner.gradient(y, src)
+    return outer.gradient(g, src)
+
+
+def _top_k_run(tf: Any) -> Any:
+    s = _strategy(tf)
+    v = s.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant([[1.0, 5.0, 3.0], [2.0, -1.0, float(ctx.replica_id_in_sync_group)]]))
+    out = s.run(lambda x: tf.math.top_k(x, k=2), args=(v,))
+    return [t for pair in s.experimental_local_results(out.values) + s.experimental_local_results(out.indices)
+            for t in [pair]]
+
+
+def _reduce_bool(how: str, axis: Any) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        s = _strategy(tf)
+        v = s.experimental_distribute_values_from_function(lambda ctx: tf.constant([True, ctx.replica_id_in_sync_group > 0]))
+        return s.reduce(how, v, axis=axis)
+    return run
+
+
+def _signature(spec: Callable[[Any], Any], arg: Callable[[Any], Any], body: str = "x + 1") -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        f = tf.function(eval(f"lambda x: {body}", {"tf": tf}), input_signature=[spec(tf)])  # noqa: S307 - our text
+        return f(arg(tf))
+    return run
+
+
+def _special(name: str, dt: str, grad: bool = False) -> Callable[[Any], Any]:
+    vals = [-2.5, -0.0, 0.0, 0.5, 1.0, 3.0, 1e30, np.inf, -np.inf, np.nan, 1e-30, 40.0]
+
+    def run(tf: Any) -> Any:
+        f = getattr(tf.math.special, name)
+        if not grad:
+            return f(tf.constant(vals if dt in ("float32", "float64") else [0.5, 2.0], getattr(tf, dt)))
+        v = tf.Variable(vals, dtype=getattr(tf, dt))
+        with tf.GradientTape() as tape:
+            y = f(v)
+        return [y, tape.gradient(y, v)]
+    return run
+
+
+_SPECIAL = ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e",
+            "dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence", "bessel_i0e")
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- TF's parameter names, passed by keyword (fuzz3: the facade named them x)
+    ("kw-expand-dims-input", "ops.fuzz3", lambda tf: tf.expand_dims(input=tf.constant([1, 2]), axis=-1)),
+    ("kw-identity-input", "ops.fuzz3", lambda tf: tf.identity(input=tf.constant([1.5]))),
+    ("kw-shape-input", "ops.fuzz3", lambda tf: tf.shape(input=tf.zeros([2, 3]), out_type=tf.int64)),
+    ("kw-size-input", "ops.fuzz3", lambda tf: tf.size(input=tf.zeros([2, 3]))),
+    ("kw-rank-input", "ops.fuzz3", lambda tf: tf.rank(input=tf.zeros([2, 3]))),
+    ("kw-squeeze-input", "ops.fuzz3", lambda tf: tf.squeeze(input=tf.zeros([2, 1]), axis=1)),
+    ("kw-ones-like-input", "ops.fuzz3", lambda tf: tf.ones_like(input=tf.zeros([2]), dtype=tf.int8)),
+    ("kw-zeros-like-input", "ops.fuzz3", lambda tf: tf.zeros_like(input=tf.ones([2], tf.int64))),
+    ("kw-transpose-conjugate", "ops.fuzz3", lambda tf: tf.transpose(a=tf.constant([[1.0, 2.0]]), conjugate=True)),
+    ("kw-as-dtype-type-value", "ops.fuzz3", lambda tf: tf.zeros([1], dtype=tf.as_dtype(type_value="int16"))),
+    ("kw-fill-layout-none", "ops.fuzz3", lambda tf: tf.fill(dims=[2], value=3, layout=None)),
+    # -- argmax's Python axis checks (math_ops.argmax_v2), argmin's kernel scalar check
+    ("argmax-axis-list", "ops.argmax", lambda tf: tf.math.argmax(tf.ones([2, 3]), axis=[0])),
+    ("argmax-axis-tuple2", "ops.argmax", lambda tf: tf.math.argmax(tf.ones([2, 3]), axis=(0, 1))),
+    ("argmax-axis-numpy-int", "ops.argmax", lambda tf: tf.math.argmax(tf.ones([2, 3]), axis=np.int64(1))),
+    ("argmax-axis-float", "ops.argmax", lambda tf: tf.math.argmax(tf.ones([2, 3]), axis=1.0)),
+    ("argmax-axis-bool", "ops.argmax", lambda tf: tf.math.argmax(tf.constant([[1, 5], [7, 2]]), axis=True)),
+    ("argmax-axis-uint8-tensor", "ops.argmax", lambda tf: tf.math.argmax(tf.constant([[1, 5], [7, 2]]), axis=tf.constant(1, tf.uint8))),
+    ("argmax-axis-float-tensor", "ops.argmax", lambda tf: tf.math.argmax(tf.ones([2, 3]), axis=tf.constant(0.0))),
+    ("argmin-axis-list", "ops.argmax", lambda tf: tf.math.argmin(tf.ones([2, 3]), axis=[0, 1])),
+    ("argmin-axis-empty-tuple", "ops.argmax", lambda tf: tf.math.argmin(tf.constant(2.0), axis=())),
+    ("argmin-axis-numpy-int", "ops.argmax", lambda tf: tf.math.argmin(tf.constant([[1, 5], [7, 2]]), axis=np.int64(1))),
+    ("argmin-axis-float", "ops.argmax", lambda tf: tf.math.argmin(tf.ones([2, 3]), axis=1.0)),
+    ("argmin-axis-uint8-tensor", "ops.argmax", lambda tf: tf.math.argmin(tf.ones([2, 3]), axis=tf.constant(1, tf.uint8))),
+    ("argmin-axis-list-traced", "ops.argmax", _traced(lambda tf: tf.math.argmin(tf.ones([2, 3]), axis=[0, 1]))),
+    # -- eye's sizes go to Fill: a negative one is Fill's error
+    ("eye-negative-rows", "ops.argument-errors", lambda tf: tf.eye(-1)),
+    ("eye-negative-columns", "ops.argument-errors", lambda tf: tf.linalg.eye(3, -2)),
+    ("eye-negative-batch", "ops.argument-errors", lambda tf: tf.eye(2, 2, [-1])),
+    ("eye-negative-traced", "ops.argument-errors", _traced(lambda tf: tf.eye(-1))),
+    # -- softmax cross-entropy with scalar labels: Slice's error eagerly, IndexError traced
+    ("xent-scalar-labels", "ops.argument-errors",
+     lambda tf: tf.nn.softmax_cross_entropy_with_logits(labels=tf.constant(1.0), logits=tf.ones([2, 4]))),
+    ("xent-scalar-labels-traced", "ops.argument-errors", _traced(
+        lambda tf: tf.nn.softmax_cross_entropy_with_logits(labels=tf.constant(1.0), logits=tf.ones([2, 4])))),
+    # -- IgammaGradA has no gradient: igamma's second derivative in a is LookupError
+    ("igamma-second-order-a", "ops.special-more", lambda tf: _igamma_second(tf, True)),
+    ("igamma-second-order-x", "ops.special-more", lambda tf: _igamma_second(tf, False)),
+    # -- diag/diag_part's padding value (array_ops: bool(padding) for a bool input, else converted)
+    ("diag-python-bool", "ops.matrix-diag", lambda tf: tf.linalg.diag(True)),
+    ("diag-python-bool-list", "ops.matrix-diag", lambda tf: tf.linalg.diag([True, False])),
+    ("diag-bool-tensor", "ops.matrix-diag", lambda tf: tf.linalg.diag(tf.constant([True, False]))),
+    ("diag-numpy-bool", "ops.matrix-diag", lambda tf: tf.linalg.diag(np.array([True, False]))),
+    ("diag-int-pad-float", "ops.matrix-diag", lambda tf: tf.linalg.diag(tf.constant([1, 2]), padding_value=0.5)),
+    ("diag-int-pad-int", "ops.matrix-diag", lambda tf: tf.linalg.diag(tf.constant([1, 2]), padding_value=7)),
+    ("diag-uint8-pad-negative", "ops.matrix-diag", lambda tf: tf.linalg.diag(tf.constant([1, 2], tf.uint8), padding_value=-1)),
+    ("diag-half-pad-overflow", "ops.matrix-diag", lambda tf: tf.linalg.diag(tf.constant([1.5, 2.0], tf.float16), padding_value=1e6)),
+    ("diag-part-python-bool", "ops.matrix-diag", lambda tf: tf.linalg.diag_part([[True, False]])),
+    ("diag-part-bool-pad", "ops.matrix-diag", lambda tf: tf.linalg.diag_part(tf.constant([[True, False]]), k=1, padding_value=3)),
+    # -- top_k's TopKV2 namedtuple out of strategy.run
+    ("top-k-in-strategy-run", "ops.sort", _top_k_run),
+    # -- strategy.reduce along an axis of bools: reduce_sum in a tf.function, the op def's TypeError
+    *[(f"reduce-bool-{how}-axis-{ax}", "reduce.dtypes", _reduce_bool(how, ax)) for how in ("SUM", "MEAN") for ax in (0, None)],
+    # -- a tf.function's input_signature binds the call's arguments
+    ("signature-dtype-mismatch", "function.input-signature",
+     _signature(lambda tf: tf.TensorSpec([None], tf.float32), lambda tf: tf.constant([1], tf.int32))),
+    ("signature-rank-mismatch", "function.input-signature",
+     _signature(lambda tf: tf.TensorSpec([None], tf.float32), lambda tf: tf.ones([2, 2]))),
+    ("signature-python-list", "function.input-signature",
+     _signature(lambda tf: tf.TensorSpec([None], tf.float32), lambda tf: [1, 2])),
+    ("signature-python-scalar-rank", "function.input-signature",
+     _signature(lambda tf: tf.TensorSpec([None], tf.float32), lambda tf: 1.0)),
+    ("signature-numpy-float64", "function.input-signature",
+     _signature(lambda tf: tf.TensorSpec([None], tf.float32), lambda tf: np.array([1.5, 2.25], np.float64))),
+    ("signature-variable", "function.input-signature",
+     _signature(lambda tf: tf.TensorSpec([None], tf.float32), lambda tf: tf.Variable([1.0]))),
+    ("signature-unknown-rank", "function.input-signature",
+     _signature(lambda tf: tf.TensorSpec(None, tf.int32), lambda tf: tf.ones([2, 2], tf.int32), "x * 2")),
+    ("signature-python-float-to-int", "function.input-signature",
+     _signature(lambda tf: tf.TensorSpec(None, tf.int32), lambda tf: 1.5)),
+    ("signature-fixed-shape", "function.input-signature",
+     _signature(lambda tf: tf.TensorSpec([2], tf.float32), lambda tf: tf.ones([3]))),
+    ("signature-too-many-arguments", "function.input-signature", lambda tf: tf.function(
+        lambda x: x, input_signature=[tf.TensorSpec([1], tf.float32)])(tf.ones([1]), tf.ones([1]))),
+    # -- tf.math.special: values at domain edges, dtypes, gradients
+    *[(f"special-{n}-{dt}", "ops.math-special", _special(n, dt)) for n in _SPECIAL
+      for dt in ("float64", "float32", "float16", "bfloat16", "int32")],
+    *[(f"special-{n}-grad", "ops.math-special", _special(n, "float64", grad=True)) for n in _SPECIAL],
+]
+
+
+def _result(tf: Any, k: int) -> Any:
+    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
+    try:
+        out = CASES[k][2](tf)
+    except Exception as e:  # noqa: BLE001 - the error class is the result
+        return ("err", type(e).__name__)
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    return ("ok", [(o.dtype.name, np.asarray(o.numpy()).astype(np.float64) if o.dtype.name == "bfloat16"
+                    else np.asarray(o.numpy())) for o in outs])
+
+
+def _tf_worker(indices: list[int]) -> dict[int, Any]:
+    import tensorflow as tf
+    _strategy(tf)   # the logical CPUs are configured before any op initializes TF's runtime
+    return {k: _result(tf, k) for k in indices}
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return tf_workers.spawn(__file__, list(range(len(CASES))))
+
+
+def _close(a: np.ndarray, b: np.ndarray) -> bool:
+    """The special functions: SciPy's kernels, not Eigen's: equal shapes and dtypes, NaN and
+    infinities where TF has them, finite values within 2e-6 relative in float64, 5e-5 in float32
+    (Eigen's float32 approximations: j0(40) is 2.3e-5 off) and 1e-3 in float16 (1e-12 absolute)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind != "f":
+        return bool(np.array_equal(a, b))
+    x, y = a.astype(np.float64), b.astype(np.float64)
+    fin = np.isfinite(y)
+    if not (np.array_equal(np.isnan(x), np.isnan(y)) and np.array_equal(x[~fin & ~np.isnan(y)], y[~fin & ~np.isnan(y)])):
+        return False
+    tol = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 5e-5}.get(a.dtype, 2e-6)
+    return bool(np.all(np.abs(x[fin] - y[fin]) <= tol * np.abs(y[fin]) + 1e-12))
+
+
+def _check(k: int, tf_results: dict[int, Any]) -> None:
+    from simdist import tf
+    same = _close if CASES[k][1] == "ops.math-special" else edge_compare.same_bits
+    edge_compare.check_outcome(CASES[k][0], tf_results[k], _result(tf, k), same)
+
+
+def _cases(cid: str) -> Any:
+    ks = [k for k, (_, c, _) in enumerate(CASES) if c == cid]
+    assert ks, f"no case for clause {cid}"
+    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+
+
+@clause("ops.fuzz3")
+@_cases("ops.fuzz3")
+def test_parameter_names(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.argmax")
+@_cases("ops.argmax")
+def test_arg_axis_checks(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@_cases("ops.argument-errors")
+def test_argument_errors(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.special-more")
+@_cases("ops.special-more")
+def test_igamma_grad_a_has_no_gradient(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.matrix-diag")
+@_cases("ops.matrix-diag")
+def test_diag_padding(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.sort")
+@_cases("ops.sort")
+def test_top_k_namedtuple(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("reduce.dtypes")
+@_cases("reduce.dtypes")
+def test_reduce_bool_along_axis(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("function.input-signature")
+@_cases("function.input-signature")
+def test_input_signature_binding(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+@clause("ops.math-special")
+@_cases("ops.math-special")
+def test_math_special(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    tested = {"ops.fuzz3", "ops.argmax", "ops.argument-errors", "ops.special-more", "ops.matrix-diag", "ops.sort",
+              "reduce.dtypes", "function.input-signature", "ops.math-special"}
+    untested = sorted({c for _, c, _ in CASES} - tested)
+    assert not untested, f"cases of clauses {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fuzz3_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(_tf_worker)
