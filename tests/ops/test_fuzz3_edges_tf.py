@@ -144,8 +144,28 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("diag-half-pad-overflow", "ops.matrix-diag", lambda tf: tf.linalg.diag(tf.constant([1.5, 2.0], tf.float16), padding_value=1e6)),
     ("diag-part-python-bool", "ops.matrix-diag", lambda tf: tf.linalg.diag_part([[True, False]])),
     ("diag-part-bool-pad", "ops.matrix-diag", lambda tf: tf.linalg.diag_part(tf.constant([[True, False]]), k=1, padding_value=3)),
-    # -- top_k's TopKV2 namedtuple out of strategy.run
+    # -- top_k's TopKV2 namedtuple out of strategy.run; its index_type (int16, int32, int64)
     ("top-k-in-strategy-run", "ops.sort", _top_k_run),
+    *[(f"top-k-index-type-{it}", "ops.sort", lambda tf, it=it: list(tf.math.top_k(
+        tf.constant([3.0, 6e-8, 0.0, 2.5], tf.float64), 2, index_type=getattr(tf, it)))) for it in ("int16", "int64", "uint8", "float32")],
+    ("top-k-index-type-traced", "ops.sort", _traced(lambda tf: tf.math.top_k([1.0, 3.0], 1, index_type=tf.uint8).indices)),
+    # -- a Python list's dtype: the first leaf decides (NumPy int64 scalars give int32, float16 float16)
+    *[(f"list-dtype-{k}", "ops.conversion", lambda tf, v=v: tf.constant(v)) for k, v in (
+        ("np-int64", [np.int64(0), np.int64(3)]), ("np-int64-big", [np.int64(2**40)]), ("np-float16", [np.float16(1), 1.0]),
+        ("int-then-float64", [np.int64(1), np.float64(2.5)]), ("float64-then-int", [np.float64(2.5), np.int64(1)]),
+        ("float32-then-float64", [np.float32(1), np.float64(2)]), ("python-float-then-float64", [1.0, np.float64(2)]),
+        ("int-then-float16", [2, np.float16(1)]), ("int64-arrays", [np.array([1, 2], np.int64), np.array([3, 4], np.int64)]),
+        ("0d-array", [np.array(3, np.int64)]), ("float64-array-then-float32", [np.array([1.5]), np.array([2.5], np.float32)]))],
+    ("stack-np-int64", "ops.conversion", lambda tf: tf.stack([np.int64(0), np.int64(3)])),
+    ("stack-axis-1-np-int64", "ops.conversion", lambda tf: tf.stack([np.array([1], np.int64), np.array([2], np.int64)], axis=1)),
+    ("stack-mixed-tensor", "ops.conversion", lambda tf: tf.stack([tf.constant(1, tf.int64), np.int64(2)])),
+    # -- norm's axis: an int or a tuple of 2 unique ints (a 1-tuple is refused); squeeze of a repeated axis
+    ("norm-axis-1-tuple", "ops.argument-errors", lambda tf: tf.norm(tf.constant([[-3.0, 4.0]]), axis=(0,))),
+    ("norm-axis-1-list", "ops.argument-errors", lambda tf: tf.norm(tf.constant([[-3.0, 4.0]]), axis=[1])),
+    ("normalize-axis-1-tuple", "ops.argument-errors", lambda tf: list(tf.linalg.normalize(tf.constant([[-3.0, 4.0]]), axis=(1,)))),
+    ("norm-ord1-same-axis-twice", "ops.argument-errors", lambda tf: tf.norm(tf.constant([-3.0, 4.0]), ord=1, axis=(-1, 0))),
+    ("squeeze-repeated-axis", "ops.argument-errors", lambda tf: tf.squeeze(tf.ones([1, 2, 1]), [0, 0, -1])),
+    ("squeeze-repeated-axis-traced", "ops.argument-errors", _traced(lambda tf: tf.squeeze(tf.ones([1, 2, 1]), [0, -3]))),
     # -- strategy.reduce along an axis of bools: reduce_sum in a tf.function, the op def's TypeError
     *[(f"reduce-bool-{how}-axis-{ax}", "reduce.dtypes", _reduce_bool(how, ax)) for how in ("SUM", "MEAN") for ax in (0, None)],
     # -- a tf.function's input_signature binds the call's arguments
@@ -268,6 +288,12 @@ def test_reduce_bool_along_axis(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("ops.conversion")
+@_cases("ops.conversion")
+def test_sequence_dtypes(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("function.input-signature")
 @_cases("function.input-signature")
 def test_input_signature_binding(k: int, tf_results: dict[int, Any]) -> None:
@@ -282,7 +308,7 @@ def test_math_special(k: int, tf_results: dict[int, Any]) -> None:
 
 def test_every_case_has_a_test() -> None:
     tested = {"ops.fuzz3", "ops.argmax", "ops.argument-errors", "ops.special-more", "ops.matrix-diag", "ops.sort",
-              "reduce.dtypes", "function.input-signature", "ops.math-special"}
+              "reduce.dtypes", "function.input-signature", "ops.math-special", "ops.conversion"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 

@@ -282,6 +282,8 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  #
             if shape[a % nd] != 1:
                 text = f"Can not squeeze dim[{a % nd}], expected a dimension of 1, got {shape[a % nd]}"
                 raise trace_errors.shape_error(f"{text} [Op:Squeeze]", text, "Squeeze", (shape,))
+        if isinstance(ax, tuple):   # the kernel squeezes a set of dims: a repeated one (-1 and 0 of a vector) once
+            ax = tuple(dict.fromkeys(a % nd for a in ax))
     return dispatch.execute(SQUEEZE, (t,), {"axis": ax})
 
 
@@ -522,7 +524,27 @@ SPLIT = register("SplitV", lambda a, sizes, axis: tuple(np.split(a, np.cumsum(si
                  fusion=_LANE_AXES)
 
 
+def _holds_tensor(values: Any) -> bool:
+    """Whether a nested list holds a tensor, Variable or distributed value (anything not a Python
+    or NumPy value)."""
+    stack_ = [values]
+    while stack_:
+        v = stack_.pop()
+        if isinstance(v, (list, tuple)):
+            stack_.extend(v)
+        elif not isinstance(v, (bool, int, float, str, bytes, np.ndarray, np.generic)):
+            return True
+    return False
+
+
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
+    if isinstance(values, (list, tuple)) and int(axis) == 0 and values and not _holds_tensor(values):
+        # array_ops.stack converts a constant list as a whole first (its dtype is the list's:
+        # [np.int64(0)] is int32), then falls back to Pack (ops.conversion)
+        try:
+            return convert_to_tensor(values)
+        except (TypeError, ValueError):
+            pass
     ts = matching_list(values, "Pack", "values")
     if ts:   # TF's array_ops.stack checks the axis against the first value's rank, in Python
         n = ts[0].ndim + 1

@@ -266,10 +266,7 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
         if ord not in _MATRIX_ORDS:
             raise ValueError(f"'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, 2, inf], got {ord}")
     else:
-        if isinstance(axis, (tuple, list)):
-            if len(axis) != 1:
-                raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
-            axis = axis[0]
+        # (a 1-element tuple or list is refused too: linalg_ops.norm takes an int, or 2 unique ints: ops.fuzz3)
         if not (axis is None or isinstance(axis, (int, np.integer))):
             raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
         if (isinstance(ord, str) or not np.isreal(ord) or ord <= 0) and ord not in _VECTOR_ORDS:
