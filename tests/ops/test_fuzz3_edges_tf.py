@@ -189,6 +189,22 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _signature(lambda tf: tf.TensorSpec([2], tf.float32), lambda tf: tf.ones([3]))),
     ("signature-too-many-arguments", "function.input-signature", lambda tf: tf.function(
         lambda x: x, input_signature=[tf.TensorSpec([1], tf.float32)])(tf.ones([1]), tf.ones([1]))),
+    # -- errors a tf.function raises while it builds the graph (op_def_library's TypeError, shape functions' ValueError)
+    *[(f"traced-{k}", "function.trace-time-errors", _traced(f)) for k, f in (
+        ("argsort-scalar", lambda tf: tf.argsort(tf.constant(0, dtype=tf.int8), direction="DESCENDING")),
+        ("sort-scalar", lambda tf: tf.sort(tf.constant(0.5))),
+        ("in-top-k-bool-predictions", lambda tf: tf.math.in_top_k(tf.constant([0], tf.int64), tf.constant([[True]]), 1)),
+        ("unique-out-idx-int16", lambda tf: tf.unique(tf.constant([1, 2]), out_idx=tf.int16).y),
+        ("unique-with-counts-out-idx-int16", lambda tf: tf.unique_with_counts(tf.constant([1, 2]), out_idx=tf.int16).y),
+        ("bitcast-scalar-widening", lambda tf: tf.bitcast(tf.constant(64, dtype=tf.int8), tf.int64)),
+        ("reverse-int-axis", lambda tf: tf.reverse(tf.ones([2, 2]), axis=1)),
+        ("det-not-square", lambda tf: tf.linalg.det(tf.constant([[], []], dtype=tf.float64))),
+        ("inv-rank-1", lambda tf: tf.linalg.inv(tf.ones([2]))),
+        ("matmul-rank-1", lambda tf: tf.linalg.matmul(tf.ones([2, 2], tf.float16), tf.constant([], dtype=tf.float16))),
+        ("batch-matmul-rank-1", lambda tf: tf.linalg.matmul(tf.ones([2, 2, 2]), tf.ones([2]))),
+        ("histogram-bfloat16", lambda tf: tf.histogram_fixed_width(tf.constant([1.0, 2.0], dtype=tf.bfloat16), [0, 10])),
+        ("logical-not-float", lambda tf: tf.math.logical_not(tf.constant([1.0]))),
+        ("bitwise-invert-float", lambda tf: tf.bitwise.invert(tf.constant([1.0]))))],
     # -- tf.math.special: values at domain edges, dtypes, gradients
     *[(f"special-{n}-{dt}", "ops.math-special", _special(n, dt)) for n in _SPECIAL
       for dt in ("float64", "float32", "float16", "bfloat16", "int32")],
@@ -294,6 +310,12 @@ def test_sequence_dtypes(k: int, tf_results: dict[int, Any]) -> None:
     _check(k, tf_results)
 
 
+@clause("function.trace-time-errors")
+@_cases("function.trace-time-errors")
+def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
+    _check(k, tf_results)
+
+
 @clause("function.input-signature")
 @_cases("function.input-signature")
 def test_input_signature_binding(k: int, tf_results: dict[int, Any]) -> None:
@@ -308,7 +330,8 @@ def test_math_special(k: int, tf_results: dict[int, Any]) -> None:
 
 def test_every_case_has_a_test() -> None:
     tested = {"ops.fuzz3", "ops.argmax", "ops.argument-errors", "ops.special-more", "ops.matrix-diag", "ops.sort",
-              "reduce.dtypes", "function.input-signature", "ops.math-special", "ops.conversion"}
+              "reduce.dtypes", "function.input-signature", "ops.math-special", "ops.conversion",
+              "function.trace-time-errors"}
     untested = sorted({c for _, c, _ in CASES} - tested)
     assert not untested, f"cases of clauses {untested} have no test function above"
 

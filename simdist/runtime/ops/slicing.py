@@ -275,8 +275,10 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
         # read's ones: fuzz2 seed 5 #107)
         return dispatch.execute(REVERSE, (t,), {"axis": ()})
     dims = dispatch.static_value(ax)
-    if dims.ndim != 1:
-        raise errors.InvalidArgumentError(None, None, f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]")
+    if dims.ndim != 1:   # (traced: ReverseV2's shape function)
+        raise trace_errors.shape_error(f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]",
+                                       f"Shape must be rank 1 but is rank {dims.ndim}", "ReverseV2",
+                                       (t.shape.as_list(), list(dims.shape)))
     nd = t.ndim
     seen: set[int] = set()
     for i, d in enumerate(int(v) for v in dims):

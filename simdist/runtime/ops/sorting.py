@@ -141,8 +141,11 @@ def _descending(x: Tensor, axis: int, return_argsort: bool) -> Tensor:
     rank = x.ndim
     ax = axis % max(rank, 1)
     if not -rank <= axis < rank:
-        raise errors.InvalidArgumentError(None, None, f"Expected axis in [{-rank}, {rank}), got {axis} "
-                                          "[Op:TopKV2]")
+        err = errors.InvalidArgumentError(None, None, f"Expected axis in [{-rank}, {rank}), got {axis} [Op:TopKV2]")
+        if rank == 0:   # traced: sort_ops reads the shape's last entry, StridedSlice's shape function
+            raise trace_errors.shape_error(str(err.message), "slice index -1 of dimension 0 out of bounds.",
+                                           "StridedSlice", ((0,),))
+        raise err
     k = x.shape.as_list()[ax]
     if ax == rank - 1:
         values, indices = top_k(x, k)
