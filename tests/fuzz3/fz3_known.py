@@ -9,6 +9,8 @@ KNOWN_OPEN: dict[object, str] = {
     "trace-time": "tf.function(input_signature=...).get_concrete_function() traces in TF (a dtype or shape error "
                   "raises there); simdist records a function on its first call with real tensors, so the error "
                   "comes with the call (same class) and get_concrete_function never raises",
-    "math.special": "tf.math.special (bessel_j0/j1/y0/y1/k0/k0e/k1/k1e, dawsn, expint, fresnel_cos/sin, spence) "
-                    "is not in simdist's facade (AttributeError)",
+    ("math.bincount", "accepts"): "inside a tf.function, bincount with a negative maxlength (or minlength) of a CONSTANT "
+                                  "arr is DenseBincount's shape-function ValueError at trace time (TF evaluates constant "
+                                  "inputs), of a graph input the kernel's InvalidArgumentError; simdist does not track "
+                                  "which traced tensors are constants and gives the kernel's error",
 }
