@@ -205,6 +205,23 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("histogram-bfloat16", lambda tf: tf.histogram_fixed_width(tf.constant([1.0, 2.0], dtype=tf.bfloat16), [0, 10])),
         ("logical-not-float", lambda tf: tf.math.logical_not(tf.constant([1.0]))),
         ("bitwise-invert-float", lambda tf: tf.bitwise.invert(tf.constant([1.0]))))],
+    # -- scalars: segment reductions refuse them, ReverseV2 returns one as it is (traced: its axes are checked)
+    *[(f"{m}-{k}", "ops.argument-errors", f if m == "eager" else _traced(f)) for m in ("eager", "traced") for k, f in (
+        ("segment-sum-scalar", lambda tf: tf.math.segment_sum(tf.constant(1.0), [0])),
+        ("segment-max-scalar", lambda tf: tf.math.segment_max(tf.constant(1.0), [0])),
+        ("reverse-scalar-axis-0", lambda tf: tf.reverse(tf.constant(2.0, tf.float64), [0])),
+        ("reverse-scalar-axis-1", lambda tf: tf.reverse(tf.constant(2.0), [1])),
+        ("reverse-axis-out-of-range", lambda tf: tf.reverse(tf.ones([2, 2]), [5])),
+        ("reverse-axis-twice", lambda tf: tf.reverse(tf.ones([2, 2]), [0, -2])),
+        ("logical-not-numpy-float", lambda tf: tf.math.logical_not(np.array([0.0, 2.0], np.float32))),
+        ("logical-not-numpy-uint64", lambda tf: tf.math.logical_not(np.array([1], np.uint64))),
+        ("logical-and-numpy-int", lambda tf: tf.math.logical_and(np.array([1, 0]), True)),
+        ("shape-out-type-int16", lambda tf: tf.shape(tf.ones([2]), out_type=tf.int16)),
+        ("shape-out-type-float32", lambda tf: tf.shape(tf.ones([2]), out_type=tf.float32)),
+        ("shape-out-type-string", lambda tf: tf.shape(tf.ones([2]), out_type="int64")),
+        ("size-out-type-string", lambda tf: tf.size(tf.ones([2]), out_type="int64")),
+        ("size-out-type-numpy", lambda tf: tf.size(tf.ones([2]), out_type=np.int64)),
+        ("size-out-type-int16", lambda tf: tf.size(tf.ones([2]), out_type=tf.int16)))],
     # -- tf.math.special: values at domain edges, dtypes, gradients
     *[(f"special-{n}-{dt}", "ops.math-special", _special(n, dt)) for n in _SPECIAL
       for dt in ("float64", "float32", "float16", "bfloat16", "int32")],

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import convert, dtypes, errors
+from simdist.runtime import context, convert, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops import trace_errors
@@ -371,11 +371,30 @@ for _n in ("Shape", "Size", "Rank"):
     NotDifferentiable(_n)
 
 
+def _eager_out_type(out_type: Any, op: str) -> None:
+    """Eager-only checks of tf.shape/tf.size's out_type (TF 2.21, ops.fuzz3): tf.size computes
+    eagerly in Python through `out_type.as_numpy_dtype` (a string or NumPy type: AttributeError);
+    Shape's eager kernel call checks the op def's list (int32, int64: InvalidArgumentError). A
+    tf.function takes both (its graph folds the shape in Python)."""
+    if context.in_function():
+        return
+    if op == "Size" and not isinstance(out_type, dtypes.DType):
+        what = (f"type object '{out_type.__module__}.{out_type.__name__}'" if isinstance(out_type, type)
+                else f"'{type(out_type).__name__}' object")
+        raise AttributeError(f"{what} has no attribute 'as_numpy_dtype'")
+    d = dtypes.as_dtype(out_type)
+    if op == "Shape" and d.name not in ("int32", "int64"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(d)} is not in the "
+                                          "list of allowed values: int32, int64 [Op:Shape]")
+
+
 def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
+    _eager_out_type(out_type, "Shape")
     return dispatch.execute(SHAPE, (_t(input),), {"dtype": dtypes.as_dtype(out_type)})
 
 
 def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
+    _eager_out_type(out_type, "Size")
     return dispatch.execute(SIZE, (_t(input),), {"dtype": dtypes.as_dtype(out_type)})
 
 
