@@ -130,6 +130,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.nn.softmax_cross_entropy_with_logits(labels=tf.constant(1.0), logits=tf.ones([2, 4]))),
     ("xent-scalar-labels-traced", "ops.argument-errors", _traced(
         lambda tf: tf.nn.softmax_cross_entropy_with_logits(labels=tf.constant(1.0), logits=tf.ones([2, 4])))),
+    ("xent-scalar-logits-traced", "ops.argument-errors", _traced(
+        lambda tf: tf.nn.softmax_cross_entropy_with_logits(tf.constant(0.0), tf.constant(0.1)))),
     # -- IgammaGradA has no gradient: igamma's second derivative in a is LookupError
     ("igamma-second-order-a", "ops.special-more", lambda tf: _igamma_second(tf, True)),
     ("igamma-second-order-x", "ops.special-more", lambda tf: _igamma_second(tf, False)),

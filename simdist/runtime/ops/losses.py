@@ -148,9 +148,10 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, 
     labels_t = _cast(labels_t, precise.dtype)
     rank = precise.ndim
     shape = precise.shape.as_list()
-    if rank == 0:
-        raise errors.InvalidArgumentError(None, None, "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when "
-                                          "input.dim_size(0) == 0 [Op:Slice]")
+    if rank == 0:   # (traced: nn_ops._flatten_outer_dims' IndexError, as for scalar labels below)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when input.dim_size(0) == 0 "
+                        "[Op:Slice]"), IndexError, "list index out of range")
     if labels_t.ndim == 0 and rank > 0:
         # TF flattens the labels' outer dimensions with a Slice of their shape: eagerly Slice's error,
         # traced an IndexError of nn_ops._flatten_outer_dims (ops.xent-scalar-labels)
