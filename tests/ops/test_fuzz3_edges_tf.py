@@ -231,128 +231,103 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 
 
-def _result(tf: Any, k: int) -> Any:
-    """("ok", [(dtype name, array)...]) or ("err", exception class name)."""
-    try:
-        out = CASES[k][2](tf)
-    except Exception as e:  # noqa: BLE001 - the error class is the result
-        return ("err", type(e).__name__)
-    outs = out if isinstance(out, (list, tuple)) else [out]
-    return ("ok", [(o.dtype.name, np.asarray(o.numpy()).astype(np.float64) if o.dtype.name == "bfloat16"
-                    else np.asarray(o.numpy())) for o in outs])
+def _special_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """The special functions (SciPy's kernels, not Eigen's): NaN and infinities where TF has them,
+    finite values within 2e-6 relative in float64, 5e-5 in float32 (Eigen's float32
+    approximations: j0(40) is 2.3e-5 off) and 1e-3 in float16 (1e-12 absolute); elementwise."""
+    if got.dtype.kind != "f":
+        return np.asarray(got == want)
+    x, y = got.astype(np.float64), want.astype(np.float64)
+    tol = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 5e-5}.get(got.dtype, 2e-6)
+    with np.errstate(invalid="ignore", over="ignore"):
+        close = np.isfinite(x) & np.isfinite(y) & (np.abs(x - y) <= tol * np.abs(y) + 1e-12)
+    return close | (np.isnan(x) & np.isnan(y)) | (np.isinf(x) & (x == y))
+
+
+EDGES = edge_compare.EdgeModule(
+    __file__, CASES, agree=lambda case: _special_agree if case[1] == "ops.math-special" else edge_compare.bits_agree)
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
     import tensorflow as tf
     _strategy(tf)   # the logical CPUs are configured before any op initializes TF's runtime
-    return {k: _result(tf, k) for k in indices}
+    return {k: EDGES.outcome(tf, k) for k in indices}
 
 
 @pytest.fixture(scope="module")
 def tf_results() -> dict[int, Any]:
-    return tf_workers.spawn(__file__, list(range(len(CASES))))
-
-
-def _close(a: np.ndarray, b: np.ndarray) -> bool:
-    """The special functions: SciPy's kernels, not Eigen's: equal shapes and dtypes, NaN and
-    infinities where TF has them, finite values within 2e-6 relative in float64, 5e-5 in float32
-    (Eigen's float32 approximations: j0(40) is 2.3e-5 off) and 1e-3 in float16 (1e-12 absolute)."""
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.dtype.kind != "f":
-        return bool(np.array_equal(a, b))
-    x, y = a.astype(np.float64), b.astype(np.float64)
-    fin = np.isfinite(y)
-    if not (np.array_equal(np.isnan(x), np.isnan(y)) and np.array_equal(x[~fin & ~np.isnan(y)], y[~fin & ~np.isnan(y)])):
-        return False
-    tol = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 5e-5}.get(a.dtype, 2e-6)
-    return bool(np.all(np.abs(x[fin] - y[fin]) <= tol * np.abs(y[fin]) + 1e-12))
-
-
-def _check(k: int, tf_results: dict[int, Any]) -> None:
-    from simdist import tf
-    same = _close if CASES[k][1] == "ops.math-special" else edge_compare.same_bits
-    edge_compare.check_outcome(CASES[k][0], tf_results[k], _result(tf, k), same)
-
-
-def _cases(cid: str) -> Any:
-    ks = [k for k, (_, c, _) in enumerate(CASES) if c == cid]
-    assert ks, f"no case for clause {cid}"
-    return pytest.mark.parametrize("k", ks, ids=[CASES[k][0] for k in ks])
+    return EDGES.tf_answers()
 
 
 @clause("ops.fuzz3")
-@_cases("ops.fuzz3")
+@EDGES.parametrize("ops.fuzz3")
 def test_parameter_names(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.argmax")
-@_cases("ops.argmax")
+@EDGES.parametrize("ops.argmax")
 def test_arg_axis_checks(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.argument-errors")
-@_cases("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
 def test_argument_errors(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.special-more")
-@_cases("ops.special-more")
+@EDGES.parametrize("ops.special-more")
 def test_igamma_grad_a_has_no_gradient(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.matrix-diag")
-@_cases("ops.matrix-diag")
+@EDGES.parametrize("ops.matrix-diag")
 def test_diag_padding(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.sort")
-@_cases("ops.sort")
-def test_top_k_namedtuple(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+@EDGES.parametrize("ops.sort")
+def test_top_k_namedtuple_and_index_type(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
 
 
 @clause("reduce.dtypes")
-@_cases("reduce.dtypes")
+@EDGES.parametrize("reduce.dtypes")
 def test_reduce_bool_along_axis(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.conversion")
-@_cases("ops.conversion")
+@EDGES.parametrize("ops.conversion")
 def test_sequence_dtypes(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("function.trace-time-errors")
-@_cases("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
 def test_graph_build_errors(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("function.input-signature")
-@_cases("function.input-signature")
+@EDGES.parametrize("function.input-signature")
 def test_input_signature_binding(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 @clause("ops.math-special")
-@_cases("ops.math-special")
+@EDGES.parametrize("ops.math-special")
 def test_math_special(k: int, tf_results: dict[int, Any]) -> None:
-    _check(k, tf_results)
+    EDGES.check(k, tf_results)
 
 
 def test_every_case_has_a_test() -> None:
-    tested = {"ops.fuzz3", "ops.argmax", "ops.argument-errors", "ops.special-more", "ops.matrix-diag", "ops.sort",
-              "reduce.dtypes", "function.input-signature", "ops.math-special", "ops.conversion",
-              "function.trace-time-errors"}
-    untested = sorted({c for _, c, _ in CASES} - tested)
-    assert not untested, f"cases of clauses {untested} have no test function above"
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
 
 
 if __name__ == "__main__":  # TF worker: python test_fuzz3_edges_tf.py 0,1,2 -> pickled results on stdout
