@@ -79,6 +79,10 @@ def _leaves(value: Any) -> tuple[np.ndarray, str]:
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     if obj.dtype == object and obj.ndim and any(isinstance(x, (list, tuple)) for x in obj.flat):
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+    if obj.dtype == object and any(isinstance(x, np.ndarray) for x in obj.flat):   # 0-d arrays: their scalar
+        flat = np.empty(obj.size, dtype=object)
+        flat[:] = [x[()] if isinstance(x, np.ndarray) and x.ndim == 0 else x for x in obj.flat]
+        obj = flat.reshape(obj.shape)
     kinds = "".join(sorted({_leaf_kind(x) for x in obj.flat}))
     return obj, kinds
 

@@ -99,8 +99,9 @@ _BY_NP = {d.np: d for d in ALL if d is not string}
 half, double = float16, float64
 
 
-def as_dtype(value: Any) -> DType:
+def as_dtype(type_value: Any) -> DType:
     """Convert a DType, a TF name ("float32"), a NumPy dtype or a Python type to a DType."""
+    value = type_value
     if isinstance(value, DType):
         return value
     if isinstance(value, str) and value in _BY_NAME:
@@ -138,19 +139,46 @@ def infer_dtype(value: Any) -> DType:
     if isinstance(value, (str, bytes)):
         return string
     if isinstance(value, (list, tuple)):
-        if len(value) == 0:
-            return float32
-        kinds = [infer_dtype(v) for v in value]
-        if any(k is string for k in kinds):
-            return string
-        if any(k.is_floating for k in kinds):
-            return float32 if all(k in (float32, int32, int64, bool_) for k in kinds) else float64
-        if any(k is int64 for k in kinds):
-            return int64
-        if all(k is bool_ for k in kinds):
-            return bool_
-        return int32
+        return _sequence_dtype(value)
     raise TypeError(f"Cannot infer a dtype for {type(value).__name__} value {value!r}")
+
+
+def _leaves(value: Any) -> list[Any]:
+    """The leaves of a nested sequence in order (NumPy arrays inside it give their elements)."""
+    out: list[Any] = []
+    stack = [value]
+    while stack:   # (iterative, depth first, in order)
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(reversed(v))
+        elif isinstance(v, np.ndarray):
+            stack.extend(reversed(list(v.reshape(-1)))) if v.ndim else stack.append(v[()])
+        else:
+            out.append(v)
+    return out
+
+
+def _sequence_dtype(value: Any) -> DType:
+    """TF's inference for a Python sequence (py_seq_tensor.cc, clause ops.conversion): the first
+    leaf decides. A float leaf gives its width (NumPy float64: float64, float16: float16, a Python
+    float or NumPy float32: float32) whatever follows; an integer leaf gives int32 when every
+    integer fits it (NumPy int64 scalars too), else int64, and float32 when a float follows;
+    bools give bool, text string; an empty sequence is float32."""
+    leaves = _leaves(value)
+    if not leaves:
+        return float32
+    kinds = [infer_dtype(v) if isinstance(v, (bool, int, float, str, bytes, np.generic)) else None for v in leaves]
+    if any(k is string for k in kinds):
+        return string
+    first = kinds[0]
+    if first is not None and first.is_floating:
+        return first if first in (float64, float16) else float32
+    if first is bool_:
+        return bool_ if all(k is bool_ for k in kinds) else int32
+    if any(k is not None and k.is_floating for k in kinds):
+        return float32
+    ints = [int(v) for v, k in zip(leaves, kinds) if k is not None and k.is_integer]
+    return int32 if all(-(2**31) <= v < 2**31 for v in ints) else int64
 
 
 def finfo(dt: Any) -> Any:

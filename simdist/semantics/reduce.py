@@ -107,6 +107,13 @@ def reduce_along_axis(op: Any, arrays: Sequence[np.ndarray], dtype: dtypes.DType
     if not isinstance(op, ReduceOp):
         raise TypeError(f"Expected `reduce_op` to be a `tf.distribute.ReduceOp`, not: {op!r}")
     _check_axis_type(axis)
+    if dtype is dtypes.bool_:
+        # TF reduces each replica's value with reduce_sum inside a tf.function: the Sum op def's
+        # TypeError at trace time (reduce.axis-bool)
+        raise TypeError("in user code:\n\n\n    TypeError: Value passed to parameter 'input' has DataType bool not in "
+                        "list of allowed values: float32, float64, int32, uint8, int16, int8, complex64, int64, "
+                        "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, float16, uint32, "
+                        "uint64\n")
     sums = []
     count = 0
     for a in arrays:

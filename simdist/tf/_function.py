@@ -40,6 +40,9 @@ class Function:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.input_signature is not None:   # (TF binds the call to its signature first: tf/_signature.py)
+            from simdist.tf import _signature
+            args, kwargs = _signature.bind(self.python_function, self.input_signature, args, kwargs)
         return _as_traced(self._call, args, kwargs)
 
     def _call(self, args: tuple, kwargs: dict) -> Any:

@@ -30,3 +30,4 @@ from simdist.runtime.ops.math_more import (accumulate_n, erfcinv, invert_permuta
                                           zero_fraction)
 from simdist.runtime.ops.misc_more import angle, confusion_matrix, conj, imag, real  # noqa: F401,E402
 from simdist.runtime.ops.math_more import approx_max_k, approx_min_k  # noqa: F401,E402
+from simdist.tf import math_special as special  # noqa: F401,E402  (tf.math.special: runtime/ops/special_funcs.py)

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import convert, dtypes, errors
+from simdist.runtime import context, convert, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops import trace_errors
@@ -151,25 +151,36 @@ for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
     NotDifferentiable(_n)
 
 
-def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+def _no_layout(layout: Any, op: str) -> None:
+    """TF's `layout=` places the result as a DTensor; simdist has no DTensor, so only None is taken."""
+    if layout is not None:
+        raise ValueError(f"tf.{op}(layout={layout!r}): DTensor layouts are not simulated; pass layout=None")
+
+
+def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
+    _no_layout(layout, "ones")
     return dispatch.execute(ONES, (), {"shape": shape_arg(shape), "dtype": dtypes.as_dtype(dtype)})
 
 
-def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
+    _no_layout(layout, "zeros")
     return dispatch.execute(ZEROS, (), {"shape": shape_arg(shape), "dtype": dtypes.as_dtype(dtype)})
 
 
-def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
+def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
+    _no_layout(layout, "fill")
     return dispatch.execute(FILL, (_t(value),), {"shape": shape_arg(dims)})
 
 
-def ones_like(x: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    t = _t(x)
+def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
+    _no_layout(layout, "ones_like")
+    t = _t(input)
     return dispatch.execute(ONES_LIKE, (t,), {"dtype": t.dtype if dtype is None else dtypes.as_dtype(dtype)})
 
 
-def zeros_like(x: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    t = _t(x)
+def zeros_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
+    _no_layout(layout, "zeros_like")
+    t = _t(input)
     return dispatch.execute(ZEROS_LIKE, (t,), {"dtype": t.dtype if dtype is None else dtypes.as_dtype(dtype)})
 
 
@@ -239,8 +250,8 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     return dispatch.execute(RESHAPE, (t,), {"shape": shp})
 
 
-def identity(x: Any, name: str | None = None) -> Tensor:
-    return dispatch.execute(IDENTITY, (_t(x),))
+def identity(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    return dispatch.execute(IDENTITY, (_t(input),))
 
 
 def stop_gradient(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
@@ -248,8 +259,8 @@ def stop_gradient(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 
     return dispatch.execute(STOP_GRADIENT, (_t(input),))
 
 
-def expand_dims(x: Any, axis: int, name: str | None = None) -> Tensor:
-    t = _t(x)
+def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    t = _t(input)
     nd = t.ndim
     if not -nd - 1 <= int(axis) <= nd:
         raise trace_errors.shape_error(
@@ -258,8 +269,8 @@ def expand_dims(x: Any, axis: int, name: str | None = None) -> Tensor:
     return dispatch.execute(EXPAND_DIMS, (t,), {"axis": int(axis)})
 
 
-def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Tensor:
-    t = _t(x)
+def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    t = _t(input)
     ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
     if ax is not None:      # TF's Squeeze kernel checks, in the order given (NumPy's errors would leak)
         shape, nd = t.shape.as_list(), t.ndim
@@ -271,10 +282,13 @@ def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Tensor:
             if shape[a % nd] != 1:
                 text = f"Can not squeeze dim[{a % nd}], expected a dimension of 1, got {shape[a % nd]}"
                 raise trace_errors.shape_error(f"{text} [Op:Squeeze]", text, "Squeeze", (shape,))
+        if isinstance(ax, tuple):   # the kernel squeezes a set of dims: a repeated one (-1 and 0 of a vector) once
+            ax = tuple(dict.fromkeys(a % nd for a in ax))
     return dispatch.execute(SQUEEZE, (t,), {"axis": ax})
 
 
-def transpose(a: Any, perm: Any = None, name: str | None = None) -> Tensor:
+def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
+    """`tf.transpose`; `conjugate` conjugates complex values, a no-op on the real dtypes simdist has."""
     t = _t(a)
     p = tuple(range(t.ndim))[::-1] if perm is None else tuple(int(i) for i in perm)
     nd = t.ndim
@@ -357,16 +371,35 @@ for _n in ("Shape", "Size", "Rank"):
     NotDifferentiable(_n)
 
 
-def shape(x: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
-    return dispatch.execute(SHAPE, (_t(x),), {"dtype": dtypes.as_dtype(out_type)})
+def _eager_out_type(out_type: Any, op: str) -> None:
+    """Eager-only checks of tf.shape/tf.size's out_type (TF 2.21, ops.fuzz3): tf.size computes
+    eagerly in Python through `out_type.as_numpy_dtype` (a string or NumPy type: AttributeError);
+    Shape's eager kernel call checks the op def's list (int32, int64: InvalidArgumentError). A
+    tf.function takes both (its graph folds the shape in Python)."""
+    if context.in_function():
+        return
+    if op == "Size" and not isinstance(out_type, dtypes.DType):
+        what = (f"type object '{out_type.__module__}.{out_type.__name__}'" if isinstance(out_type, type)
+                else f"'{type(out_type).__name__}' object")
+        raise AttributeError(f"{what} has no attribute 'as_numpy_dtype'")
+    d = dtypes.as_dtype(out_type)
+    if op == "Shape" and d.name not in ("int32", "int64"):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(d)} is not in the "
+                                          "list of allowed values: int32, int64 [Op:Shape]")
 
 
-def size(x: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
-    return dispatch.execute(SIZE, (_t(x),), {"dtype": dtypes.as_dtype(out_type)})
+def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
+    _eager_out_type(out_type, "Shape")
+    return dispatch.execute(SHAPE, (_t(input),), {"dtype": dtypes.as_dtype(out_type)})
 
 
-def rank(x: Any, name: str | None = None) -> Tensor:
-    return dispatch.execute(RANK, (_t(x),))
+def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
+    _eager_out_type(out_type, "Size")
+    return dispatch.execute(SIZE, (_t(input),), {"dtype": dtypes.as_dtype(out_type)})
+
+
+def rank(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    return dispatch.execute(RANK, (_t(input),))
 
 
 # --- joining and splitting -----------------------------------------------------------------------------------
@@ -510,7 +543,27 @@ SPLIT = register("SplitV", lambda a, sizes, axis: tuple(np.split(a, np.cumsum(si
                  fusion=_LANE_AXES)
 
 
+def _holds_tensor(values: Any) -> bool:
+    """Whether a nested list holds a tensor, Variable or distributed value (anything not a Python
+    or NumPy value)."""
+    stack_ = [values]
+    while stack_:
+        v = stack_.pop()
+        if isinstance(v, (list, tuple)):
+            stack_.extend(v)
+        elif not isinstance(v, (bool, int, float, str, bytes, np.ndarray, np.generic)):
+            return True
+    return False
+
+
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
+    if isinstance(values, (list, tuple)) and int(axis) == 0 and values and not _holds_tensor(values):
+        # array_ops.stack converts a constant list as a whole first (its dtype is the list's:
+        # [np.int64(0)] is int32), then falls back to Pack (ops.conversion)
+        try:
+            return convert_to_tensor(values)
+        except (TypeError, ValueError):
+            pass
     ts = matching_list(values, "Pack", "values")
     if ts:   # TF's array_ops.stack checks the axis against the first value's rank, in Python
         n = ts[0].ndim + 1

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.math_more import _int32_int64
@@ -481,7 +481,11 @@ def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: 
     if a < b:
         shp = t.shape.as_list()
         if not shp or shp[-1] != b // a:
-            raise errors.InvalidArgumentError(None, None, "Cannot bitcast from "
+            err = errors.InvalidArgumentError(None, None, "Cannot bitcast from "
                                               f"{args.tf_name(t.dtype)} to "
                                               f"{args.tf_name(to)}: shape {args.dims(shp)} [Op:Bitcast]")
+            if not shp:   # traced: Bitcast's shape function wants rank >= 1 to narrow into
+                raise trace_errors.shape_error(str(err.message), "Shape must be at least rank 1 but is rank 0",
+                                               "Bitcast", (shp,))
+            raise err
     return dispatch.execute(BITCAST, (t,), {"type": to})

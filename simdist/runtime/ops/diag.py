@@ -120,11 +120,18 @@ def _align(align: Any, op: str) -> str:
     return str(align)
 
 
-def _padding(value: Any, like: Tensor) -> Tensor:
-    """padding_value in the input's dtype: array_ops casts it (`0` pads a bool matrix with False)."""
+def _padding(value: Any, like: Tensor, given: Any = None) -> Tensor:
+    """padding_value in the input's dtype (ops.diag-padding): array_ops makes it bool(value) when
+    the input `given` has a bool dtype (`0` pads a bool matrix with False); a Python value is then
+    converted to the input's dtype without a cast (0 for a Python bool diagonal, 0.5 for an
+    integer one: TypeError, as TF's conversion)."""
     if isinstance(value, Tensor):
         from simdist.runtime.ops import math
         return math.cast(value, like.dtype)
+    if getattr(getattr(given, "dtype", None), "name", None) == "bool":
+        value = bool(value)
+    if isinstance(value, (bool, int, float)):
+        return convert_to_tensor(value, dtype=like.dtype)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return Tensor(np.asarray(value).astype(like.dtype._np), like.dtype)
 
@@ -137,7 +144,7 @@ def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: An
               align: str = "RIGHT_LEFT") -> Tensor:
     """`tf.linalg.diag_part`: diagonal k (or the band k = (lo, hi)) of each innermost matrix."""
     x = convert_to_tensor(input)
-    pad = _padding(padding_value, x)
+    pad = _padding(padding_value, x, input)
     return dispatch.execute(DIAG_PART, (x, pad), {"k": _band(_k(k), "MatrixDiagPartV3"),
                                                   "align": _align(align, "MatrixDiagPartV3")})
 
@@ -147,7 +154,7 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
     """`tf.linalg.diag`: matrices with `diagonal` on diagonal k (or the band k = (lo, hi)),
     padding_value elsewhere; the size is inferred when num_rows/num_cols are -1."""
     v = convert_to_tensor(diagonal)
-    pad = _padding(padding_value, v)
+    pad = _padding(padding_value, v, diagonal)
     return dispatch.execute(DIAG, (v, pad), {"k": _band(_k(k), "MatrixDiagV3"), "num_rows": int(_k(num_rows)),
                                              "num_cols": int(_k(num_cols)), "align": _align(align, "MatrixDiagV3")})
 

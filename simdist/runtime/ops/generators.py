@@ -93,6 +93,10 @@ def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: 
     rows = int(num_rows)
     cols = rows if num_columns is None else int(num_columns)
     batch = () if batch_shape is None else args.shape_arg(batch_shape)
+    for d in (*batch, min(rows, cols)):   # TF fills ones of [batch..., min(rows, cols)] first (ops.eye-negative)
+        if d < 0:
+            raise trace_errors.shape_error(f"Dimension {d} must be >= 0 [Op:Fill]", "Fill dimensions must be >= 0",
+                                           "Fill", ([len(batch) + 1], []))
     return dispatch.execute(EYE, (), {"num_rows": rows, "num_columns": cols, "batch_shape": batch,
                                       "dtype": dtypes.as_dtype(dtype)})
 

@@ -97,8 +97,13 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     batched = len(sa) > 2 or len(sb) > 2
     no_kernel = _kernel_first(BATCH_MATMUL if batched else MATMUL, ta.dtype)
     if len(sa) < 2 or len(sb) < 2:
-        raise no_kernel or errors.InvalidArgumentError(
-            None, None, f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} [Op:MatMul]")
+        if no_kernel:
+            raise no_kernel
+        low = len(sa) if len(sa) < 2 else len(sb)   # traced: MatMul's (BatchMatMulV2's) shape function
+        raise trace_errors.shape_error(
+            f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} [Op:MatMul]",
+            f"Shape must be {'at least ' if batched else ''}rank 2 but is rank {low}",
+            "BatchMatMulV2" if batched else "MatMul", (sa, sb))
     xa = sa[:-2] + (sa[-2:][::-1] if transpose_a else sa[-2:])
     xb = sb[:-2] + (sb[-2:][::-1] if transpose_b else sb[-2:])
     if xa[-1] != xb[-2]:
@@ -266,10 +271,7 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
         if ord not in _MATRIX_ORDS:
             raise ValueError(f"'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, 2, inf], got {ord}")
     else:
-        if isinstance(axis, (tuple, list)):
-            if len(axis) != 1:
-                raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
-            axis = axis[0]
+        # (a 1-element tuple or list is refused too: linalg_ops.norm takes an int, or 2 unique ints: ops.fuzz3)
         if not (axis is None or isinstance(axis, (int, np.integer))):
             raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
         if (isinstance(ord, str) or not np.isreal(ord) or ord <= 0) and ord not in _VECTOR_ORDS:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -48,10 +48,13 @@ def _linalg_rule(name: str, half_kernel: bool = False, bfloat16_listed: bool = F
 
 def _square(t: Tensor, op: str) -> None:
     shp = t.shape.as_list()
+    # (traced: the square-matrix shape function's ValueError, function.trace-time-errors)
     if len(shp) < 2:
-        raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {len(shp)} [Op:{op}]")
+        raise trace_errors.shape_error(f"Input tensor 0 must have rank >= 2, got {len(shp)} [Op:{op}]",
+                                       f"Shape must be at least rank 2 but is rank {len(shp)}", op, (shp,))
     if shp[-1] != shp[-2]:
-        raise errors.InvalidArgumentError(None, None, f"Input matrix must be square. [Op:{op}]")
+        raise trace_errors.shape_error(f"Input matrix must be square. [Op:{op}]",
+                                       f"Dimensions must be equal, but are {shp[-1]} and {shp[-2]}", op, (shp,))
 
 
 def _wide(fn: Any) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import activations, array, dispatch, math, unary
+from simdist.runtime.ops import activations, array, dispatch, math, trace_errors, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, typed
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
@@ -148,9 +148,16 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, 
     labels_t = _cast(labels_t, precise.dtype)
     rank = precise.ndim
     shape = precise.shape.as_list()
-    if rank == 0:
-        raise errors.InvalidArgumentError(None, None, "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when "
-                                          "input.dim_size(0) == 0 [Op:Slice]")
+    if rank == 0:   # (traced: nn_ops._flatten_outer_dims' IndexError, as for scalar labels below)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when input.dim_size(0) == 0 "
+                        "[Op:Slice]"), IndexError, "list index out of range")
+    if labels_t.ndim == 0 and rank > 0:
+        # TF flattens the labels' outer dimensions with a Slice of their shape: eagerly Slice's error,
+        # traced an IndexError of nn_ops._flatten_outer_dims (ops.xent-scalar-labels)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when input.dim_size(0) == 0 "
+                        "[Op:Slice]"), IndexError, "list index out of range")
     if axis is None:
         axis = -1
     if axis != -1:

@@ -752,7 +752,7 @@ def _logical(op: Any, x: Any, y: Any) -> Tensor:
         yt = _t(y)
         xt = _logical_operand(x, yt.dtype)
     else:
-        xt = _t(x)
+        xt = _logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic)) else _t(x)
         if isinstance(y, (list, tuple)):
             fallback_bool_check([xt])   # the eager fallback converts x before the list y: ValueError first
         yt = _logical_operand(y, xt.dtype)
@@ -771,7 +771,9 @@ def logical_or(x: Any, y: Any, name: str | None = None) -> Tensor:
 
 
 def logical_not(x: Any, name: str | None = None) -> Tensor:
-    return dispatch.execute(LOGICAL_NOT, (_t(x),))
+    # (a NumPy value is converted with the op's bool dtype, a cast: logical_not(np.array([1.5])) is [False])
+    return dispatch.execute(LOGICAL_NOT, (_logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic))
+                                          else _t(x),))
 
 
 def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Tensor:

@@ -153,9 +153,47 @@ NotDifferentiable("ArgMax")
 NotDifferentiable("ArgMin")
 
 
+_ARGMAX_AXIS = ("int8", "uint8", "int16", "uint16", "int32", "int64")
+
+
+def _arg_axis(op: Any, t: Tensor, axis: Any) -> int:
+    """The axis of ArgMax/ArgMin as an int (ops.argmax-axis): tf.math.argmax first checks it in
+    Python (math_ops.argmax_v2: a Python int, or a TF integer tensor; a NumPy value, whose dtype
+    is no TF DType, or a list is a TypeError); argmin passes it to the op, whose kernel wants a
+    scalar of int32/int64 (a list or tuple: InvalidArgumentError, traced the shape function's
+    ValueError)."""
+    if axis is None:
+        return 0
+    if op.name == "ArgMax":
+        if hasattr(axis, "dtype"):
+            dt = axis.dtype
+            if not (isinstance(dt, dtypes.DType) and dt.name in _ARGMAX_AXIS):
+                raise TypeError(f"axis tensor dtypes {dt} is not supported")
+        elif not isinstance(axis, int):
+            raise TypeError("axis must be int or Tensor with integer datatype")
+    if isinstance(axis, Tensor):
+        if axis.dtype.name not in ("int32", "int64") and op.name == "ArgMin":
+            raise trace_errors.static(errors.InvalidArgumentError(
+                None, None, f"Value for attr 'Tidx' of {axis.dtype.name} is not in the list of allowed values: "
+                            f"int32, int64 [Op:{op.name}]"), TypeError,
+                f"Value passed to parameter 'dimension' has DataType {axis.dtype.name} not in list of allowed "
+                "values: int32, int64")
+        a = np.asarray(axis._v)
+    elif isinstance(axis, float):
+        raise TypeError(f"Cannot convert {axis!r} to EagerTensor of dtype int32")
+    else:
+        a = np.asarray(axis)
+    if a.ndim:
+        shape = list(a.shape)
+        raise trace_errors.shape_error(
+            f"dim must be a scalar, but received tensor of shape: [{','.join(map(str, shape))}] [Op:{op.name}]",
+            f"Shape must be rank 0 but is rank {a.ndim}", op.name, (t.shape.as_list(), shape))
+    return int(a)
+
+
 def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
-    ax = 0 if axis is None else int(axis._v if isinstance(axis, Tensor) else axis)
+    ax = _arg_axis(op, t, axis)
     nd = t.ndim   # a scalar has no dimension to reduce: [0, 0) in TF's message
     if not -nd <= ax < nd and nd < 2:   # ArgOp's shape function: a vector gives a scalar, unchecked
         raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [{-nd}, {nd}), but got "

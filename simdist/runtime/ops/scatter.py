@@ -246,7 +246,17 @@ SEGMENT_SUM = register("SegmentSum", _segment_sum, lambda dts, attrs: _SEGMENT_R
 
 def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
     """`tf.math.segment_sum`: sorted segment ids; ids missing from the range give zero rows."""
-    return dispatch.execute(SEGMENT_SUM, (_t(data), _indices(segment_ids, "SegmentSum", "int32, int64")))
+    d = _t(data)
+    check_segment_rank(d, "SegmentSum")
+    return dispatch.execute(SEGMENT_SUM, (d, _indices(segment_ids, "SegmentSum", "int32, int64")))
+
+
+def check_segment_rank(d: Tensor, opname: str) -> None:
+    """A sorted segment reduction of a scalar: the kernel's InvalidArgumentError, traced the shape
+    function's ValueError (ops.argument-errors)."""
+    if d.ndim == 0:
+        raise trace_errors.shape_error(f"input must be at least rank 1 [Op:{opname}]",
+                                       "Shape must be at least rank 1 but is rank 0", opname, ([],))
 
 
 @RegisterGradient("SegmentSum")

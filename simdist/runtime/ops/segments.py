@@ -19,7 +19,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.array import segment_ids_below
 from simdist.runtime.ops.math import NUMERIC, REAL
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
-from simdist.runtime.ops.scatter import _indices, sorted_segments, unsorted_segment_args, unsorted_segment_sum
+from simdist.runtime.ops.scatter import _indices, check_segment_rank, sorted_segments, unsorted_segment_args, unsorted_segment_sum
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["segment_max", "segment_min", "segment_prod", "segment_mean", "unsorted_segment_max",
@@ -181,7 +181,9 @@ UNSORTED_SEGMENT_PROD = register("UnsortedSegmentProd", _unsorted("prod", "Unsor
 
 
 def _sorted_call(op: Any, data: Any, segment_ids: Any) -> Tensor:
-    out = dispatch.execute(op, (_t(data), _indices(segment_ids, op.name, "int32, int64")))
+    d = _t(data)
+    check_segment_rank(d, op.name)
+    out = dispatch.execute(op, (d, _indices(segment_ids, op.name, "int32, int64")))
     return static_shapes.mark_dim(out, 0)   # as many rows as the last id + 1: unknown to a traced graph
 
 

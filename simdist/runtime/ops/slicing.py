@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -275,16 +275,26 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
         # read's ones: fuzz2 seed 5 #107)
         return dispatch.execute(REVERSE, (t,), {"axis": ()})
     dims = dispatch.static_value(ax)
-    if dims.ndim != 1:
-        raise errors.InvalidArgumentError(None, None, f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]")
+    if t.ndim == 0 and dims.ndim == 1 and dims.size and not context.in_function():
+        # ReverseV2's kernel returns a scalar input as it is before it checks the axes (TF 2.21; traced,
+        # the shape function checks them: ValueError below, ops.reverse-norm-scan)
+        return dispatch.execute(REVERSE, (t,), {"axis": ()})
+    if dims.ndim != 1:   # (traced: ReverseV2's shape function)
+        raise trace_errors.shape_error(f"'dims' must be 1-dimension, not {dims.ndim} [Op:ReverseV2]",
+                                       f"Shape must be rank 1 but is rank {dims.ndim}", "ReverseV2",
+                                       (t.shape.as_list(), list(dims.shape)))
     nd = t.ndim
     seen: set[int] = set()
     for i, d in enumerate(int(v) for v in dims):
+        # (traced: ReverseV2's shape function checks the constant axes: ValueError, function.trace-time-errors)
         if not -nd <= d < nd:
-            raise errors.InvalidArgumentError(None, None, f"'axis'[{i}] = {d} is out of valid range [0, {nd - 1} "
-                                              "[Op:ReverseV2]")
+            text = f"'axis'[{i}] = {d} is out of valid range [0, {nd - 1}"
+            raise trace_errors.shape_error(f"{text} [Op:ReverseV2]", text, "ReverseV2",
+                                           (t.shape.as_list(), list(dims.shape)))
         if d % nd in seen:
-            raise errors.InvalidArgumentError(None, None, f"axis {d % nd} specified more than once. [Op:ReverseV2]")
+            text = f"axis {d % nd} specified more than once."
+            raise trace_errors.shape_error(f"{text} [Op:ReverseV2]", text, "ReverseV2",
+                                           (t.shape.as_list(), list(dims.shape)))
         seen.add(d % nd)
     return dispatch.execute(REVERSE, (t,), {"axis": tuple(int(v) % nd for v in dims)})
 

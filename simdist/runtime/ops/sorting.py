@@ -8,12 +8,12 @@ directions. Rows holding NaN, whose order TF's C++ comparisons leave to the algo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch, topk_kernel
+from simdist.runtime.ops import args, dispatch, topk_kernel, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -27,7 +27,12 @@ _TOPK_TYPES = ("fiu", "float, double, int32, uint8, int16, int8, int64, bfloat16
 _TOPK_LANES = {"float32": 8, "float64": 4, "float16": 8}
 
 
-def _top_k(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]:  # noqa: A002 - TF's attr
+def _top_k(x: np.ndarray, k: int, sorted: bool, index_type: Any = None) -> tuple[np.ndarray, np.ndarray]:  # noqa: A002
+    values, idx = _top_k32(x, k, sorted)
+    return (values, idx) if index_type is None else (values, idx.astype(index_type._np))
+
+
+def _top_k32(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]:  # noqa: A002 - TF's attr
     # a stable argsort of the negated keys: the largest first, ties in index order (TF's TopKV2 on
     # rows whose comparisons are an order); rows holding NaN, and unsorted top-k (TF's heap order),
     # run TF's kernel step for step (topk_kernel)
@@ -46,7 +51,7 @@ def _top_k(x: np.ndarray, k: int, sorted: bool) -> tuple[np.ndarray, np.ndarray]
 
 
 TOPK = register("TopKV2", _top_k, lambda dts, attrs: (args.allowed("TopKV2", *_TOPK_TYPES)(dts, attrs),
-                                                       dtypes.int32),
+                                                       attrs.get("index_type") or dtypes.int32),
                 lambda arrays, out, attrs: arrays[0].size * max(1, int(np.log2(max(arrays[0].shape[-1], 2)))),
                 num_outputs=2, kind="sort",
                 fusion=lanes("no stacked form written (k and the last axis are one lane's)"))
@@ -54,7 +59,7 @@ TOPK = register("TopKV2", _top_k, lambda dts, attrs: (args.allowed("TopKV2", *_T
 
 def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.int32,  # noqa: A002
           name: str | None = None) -> tuple[Tensor, Tensor]:
-    """`tf.math.top_k`: (values, int32 indices) of the k largest along the last axis."""
+    """`tf.math.top_k`: (values, indices of `index_type`: int32 by default) of the k largest along the last axis."""
     t = _t(input)
     kk = int(dispatch.static_value(k) if isinstance(k, Tensor) else k)
     if t.ndim < 1:
@@ -66,23 +71,28 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
     if n < kk:
         raise errors.InvalidArgumentError(None, None, f"input must have at least k columns. Had {n}, needed {kk} "
                                           "[Op:TopKV2]")
-    values, indices = dispatch.execute(TOPK, (t,), {"k": kk, "sorted": bool(sorted)})
+    it = dtypes.as_dtype(index_type)
+    if it.name not in ("int16", "int32", "int64"):   # the op def's index_type list (ops.sort)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'index_type' of {args.tf_name(it)} is not in the list of allowed values: "
+                        "int16, int32, int64 [Op:TopKV2]"), TypeError,
+            f"Value passed to parameter 'index_type' has DataType {it.name} not in list of allowed values: int16, "
+            "int32, int64")
+    attrs: dict[str, Any] = {"k": kk, "sorted": bool(sorted)}
+    if it is not dtypes.int32:
+        attrs["index_type"] = it
+    values, indices = dispatch.execute(TOPK, (t,), attrs)
     return _TopK(values, indices)
 
 
-class _TopK(tuple):
-    """TF's TopKV2 namedtuple: (values, indices), also as attributes."""
+class _TopK(NamedTuple):
+    """TF's TopKV2 namedtuple: (values, indices), also as attributes. A namedtuple, so structures
+    (strategy.run's regrouped results, tf.nest) rebuild it by its fields (ops.top-k-namedtuple)."""
+    values: Tensor
+    indices: Tensor
 
-    def __new__(cls, values: Tensor, indices: Tensor) -> "_TopK":
-        return super().__new__(cls, (values, indices))
 
-    @property
-    def values(self) -> Tensor:
-        return self[0]
-
-    @property
-    def indices(self) -> Tensor:
-        return self[1]
+_TopK.__name__ = _TopK.__qualname__ = "TopKV2"
 
 
 @RegisterGradient("TopKV2")
@@ -131,8 +141,11 @@ def _descending(x: Tensor, axis: int, return_argsort: bool) -> Tensor:
     rank = x.ndim
     ax = axis % max(rank, 1)
     if not -rank <= axis < rank:
-        raise errors.InvalidArgumentError(None, None, f"Expected axis in [{-rank}, {rank}), got {axis} "
-                                          "[Op:TopKV2]")
+        err = errors.InvalidArgumentError(None, None, f"Expected axis in [{-rank}, {rank}), got {axis} [Op:TopKV2]")
+        if rank == 0:   # traced: sort_ops reads the shape's last entry, StridedSlice's shape function
+            raise trace_errors.shape_error(str(err.message), "slice index -1 of dimension 0 out of bounds.",
+                                           "StridedSlice", ((0,),))
+        raise err
     k = x.shape.as_list()[ax]
     if ax == rank - 1:
         values, indices = top_k(x, k)

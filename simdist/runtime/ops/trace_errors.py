@@ -140,7 +140,9 @@ def at_trace(err: BaseException) -> BaseException | None:
     raises `err` as it is."""
     mark = getattr(err, _ATTR, None)
     if mark is None:
-        return _no_kernel(err)
+        mark = _attr_list(err)
+        if mark is None:
+            return _no_kernel(err)
     cls, text = mark
     where = ""
     user = [f for f in traceback.extract_tb(err.__traceback__) if not os.path.abspath(f.filename).startswith(_PACKAGE)]
@@ -150,6 +152,36 @@ def at_trace(err: BaseException) -> BaseException | None:
         where = f"    File \"{f.filename}\", line {f.lineno}, in {f.name}  *\n" + (f"        {line}\n" if line else "") + "\n"
     body = f"{cls.__name__}: {text}".replace("\n", "\n    ")
     return cls(f"in user code:\n\n{where}    {body}\n")
+
+
+_PY_NAMES = {"float": "float32", "double": "float64", "half": "float16"}
+
+
+def _attr_list(err: BaseException) -> tuple[type, str] | None:
+    """An input of another dtype than its op takes (eagerly "cannot compute InTopKV2 as input #0
+    (zero-based) was expected to be a float tensor but is a bool tensor"), or a type attr outside
+    the op def's list (eagerly InvalidArgumentError "Value for attr
+    'out_idx' of int16 is not in the list of allowed values: int32, int64"): while TF builds the
+    graph, op_def_library checks it first and raises TypeError ("Value passed to parameter ...
+    has DataType int16 not in list of allowed values: int32, int64"; clause
+    function.trace-time-errors). None for other errors. (The parameter TF names is the input or
+    attr bound to the type attr; this names the attr.)"""
+    import re
+    if not isinstance(err, errors.InvalidArgumentError):
+        return None
+    m = re.match(r"cannot compute (\w+) as input #(\d+)\(zero-based\) was expected to be a (\w+) tensor but is a (\w+) "
+                 r"tensor", str(err).strip())
+    if m is not None:   # an input of a fixed or already fixed type: op_def_library's TypeError
+        return TypeError, (f"Input #{m.group(2)} of '{m.group(1)}' Op has type {_PY_NAMES.get(m.group(4), m.group(4))} "
+                           f"that does not match expected type of {_PY_NAMES.get(m.group(3), m.group(3))}.")
+    m = re.match(r"Value for attr '(\w+)' of (\w+) is not in the list of allowed values: ([\w, ]+?)(?: \[Op:\w+\])?$",
+                 str(err).strip())
+    if m is None:
+        return None
+    names = ", ".join(_PY_NAMES.get(n, n) for n in m.group(3).split(", "))
+    got = _PY_NAMES.get(m.group(2), m.group(2))
+    return TypeError, (f"Value passed to parameter for attr '{m.group(1)}' has DataType {got} not in list of allowed "
+                       f"values: {names}")
 
 
 def _no_kernel(err: BaseException) -> BaseException | None:
