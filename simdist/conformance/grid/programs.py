@@ -320,6 +320,7 @@ obs["restored_continued_weights"] = flat(model2)
 CTL = '''\
 with strategy.scope():
     model, opt = build()
+    opt.build(model.trainable_variables)   # slots before any tf.function (optim.build-in-function)
     loss_obj = LOSS_NONE
 GB = 4
 dist = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(GB))

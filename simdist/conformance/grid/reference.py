@@ -42,8 +42,10 @@ def generator_hash(cases: list[programs.Case]) -> str:
 
 def save(meta: dict[str, Any], results: dict[str, dict[str, Any]], path: str = PATH) -> None:
     payload = {"meta": meta, "cases": results}
-    with gzip.open(path, "wt", encoding="utf-8") as f:
-        json.dump(payload, f, sort_keys=True, separators=(",", ":"))
+    tmp = path + ".part"
+    with gzip.GzipFile(tmp, "wb", mtime=0) as raw:   # mtime 0: the same data gives the same bytes
+        raw.write(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode())
+    os.replace(tmp, path)   # atomic: a reader never sees half a file
 
 
 _CACHE: dict[str, Any] = {}

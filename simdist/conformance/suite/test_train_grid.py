@@ -123,3 +123,36 @@ def test_top_k_metric_of_float16_predictions_raises(backend, metric):
     if (ns["eager"], ns["fitted"]) != ("InvalidArgumentError", "TypeError"):
         fail(f"eager update_state raised {ns['eager']}, fit raised {ns['fitted']}, but should be "
              f"InvalidArgumentError and TypeError (TF 2.21: InTopKV2 takes float32 predictions) [{call}]")
+
+
+@clause("optim.option-coverage", ref="tf221")
+@pytest.mark.parametrize("option", [{"gradient_accumulation_steps": 2},
+                                    {"use_ema": True, "ema_overwrite_frequency": 1}], ids=["accumulation", "ema_overwrite"])
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "tf_function"])
+def test_optimizer_conds_under_mirrored_refuse_tracing(backend, option, traced):
+    """Found by the grid: Keras's gradient-accumulation and EMA-overwrite `ops.cond`s merge_call in
+    their branches; TF 2.21 traces both branches as new graphs, where MirroredStrategy's replica
+    context refuses a merge_call (RuntimeError), so apply_gradients in strategy.run inside a
+    tf.function raises on the first call; eagerly the step runs."""
+    from simdist.conformance.repro import Program
+
+    ns = Program(backend, """
+        strategy = backend.make_strategy("mirrored", 2)
+        with strategy.scope():
+            v = tf.Variable([1.0, 2.0])
+            opt = tf.keras.optimizers.SGD(0.5, **option)
+            opt.build([v])
+        def step():
+            opt.apply_gradients([(tf.constant([1.0, -1.0]), v)])
+        run = (tf.function(lambda: strategy.run(step)) if traced else (lambda: strategy.run(step)))
+        try:
+            run()
+            outcome = "ran"
+        except Exception as e:
+            outcome = type(e).__name__
+        value = backend.to_numpy(v).tolist()
+    """, option=option, traced=traced).run()
+    want = "RuntimeError" if traced else "ran"
+    if ns["outcome"] != want:
+        fail(f"strategy.run(apply_gradients) {'in' if traced else 'outside'} tf.function with SGD({option}) under "
+             f"MirroredStrategy(2): {ns['outcome']}, but should be {want} (TF 2.21) [value {ns['value']}]")
