@@ -351,7 +351,7 @@ obs["predict"] = np.asarray(model.predict(x[:5], batch_size=3, verbose=0))
 
 CALLBACK_SRC = {
     "none": "[]",
-    "early_stopping_restore": "[tf.keras.callbacks.EarlyStopping(monitor='loss', patience=1, min_delta=10.0, restore_best_weights=True, start_from_epoch=1)]",
+    "early_stopping_restore": "[tf.keras.callbacks.EarlyStopping(monitor='loss', patience=1, restore_best_weights=True)]",
     "reduce_lr": "[tf.keras.callbacks.ReduceLROnPlateau(monitor='loss', factor=0.5, patience=2, min_delta=10.0)]",
     "lr_scheduler": "[tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5 if epoch else lr)]",
 }
@@ -412,9 +412,8 @@ def make_case(index: int, cfg: dict[str, str]) -> Case:
             fit_kwargs["class_weight"] = {i: [1.0, 2.5, 0.5][i] for i in range(max(units, 2))}
         elif feed == "sample_weight":
             fit_kwargs["sample_weight"] = rng.uniform(0.25, 2.0, (n,)).astype(np.float32)
-        # EarlyStopping: epoch 1 is the best it considers, so it stops after epoch 2 and restores
-        # epoch 1 (not the first); ReduceLROnPlateau(patience=2) reduces after epochs 2 and 4 only
-        # when it resets its wait
+        # EarlyStopping restores its best epoch at the end (stopped or not), rarely the first;
+        # ReduceLROnPlateau(patience=2) reduces after epochs 2 and 4 only when it resets its wait
         epochs = {"none": 2, "reduce_lr": 5}.get(cfg["callbacks"], 3)
         target = LOSSES[cfg["loss"]][0]
         metrics = METRIC_SETS[target][METRICS.index(cfg["metrics"])]
