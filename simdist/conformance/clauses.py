@@ -655,6 +655,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: evaluate and the validation pass of fit call the model with training=False: Dropout keeps every unit and BatchNormalization normalises by (and does not update) its moving statistics.'),
     Clause('ops.random-across-calls', 'ops', False, (),
            'TF 2.21: a stateful random op (with or without an op seed) draws new values on each call, eagerly and on each call of a tf.function; tf.random.set_seed restarts the sequences, so a program run twice after set_seed gives the same values.'),
+    Clause('train.reference-grid', 'training', False, (),
+           'TF 2.21 + Keras 3: every program of the training reference grid (a pairwise covering of layers, losses and their options, optimizers with their own and base options, fit feeding options, value-changing callbacks, custom loops eager and in tf.function, weight files and checkpoints, mixed_float16, default/OneDevice/Mirrored(2, 3)/CentralStorage(2) strategies) gives the losses, weights after each step, History, predictions, evaluation, optimizer variables, tape gradients and restored values TF 2.21 recorded, or raises the error class TF raised.'),
 ]}
 
 

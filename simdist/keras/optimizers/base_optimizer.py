@@ -26,7 +26,7 @@ from simdist import tf
 from simdist.keras import config
 from simdist.keras.optimizers import _ops as ops
 from simdist.keras.optimizers import schedules
-from simdist.keras.optimizers._distribute import all_reduce_sum, maybe_merge_call
+from simdist.keras.optimizers._distribute import all_reduce_sum, maybe_merge_call, refuse_merge_call_in_traced_cond
 from simdist.keras.naming import auto_name
 from simdist.keras.optimizers._variable import OptimizerVariable, make_variable, unwrap
 
@@ -277,6 +277,7 @@ class Optimizer:
         (then clipped, after weight decay, and the accumulators reset) and the others only add to
         the accumulators; then, with use_ema, the moving averages follow the variables."""
         if self.gradient_accumulation_steps:
+            refuse_merge_call_in_traced_cond()
             steps = self.gradient_accumulation_steps
             is_update_step = tf.equal(tf.math.floormod(_read(self._iterations) + 1, tf.constant(steps, tf.int64)), 0)
             acc_grads = [self._accumulated_gradients[self._get_variable_index(v)] for v in trainable_variables]
@@ -299,6 +300,7 @@ class Optimizer:
         if self.use_ema:
             self._update_model_variables_moving_average(self._trainable_variables)
             if self.ema_overwrite_frequency:
+                refuse_merge_call_in_traced_cond()
                 overwrite = tf.equal(tf.math.floormod(_read(self.iterations) + 1,
                                                       tf.constant(self.ema_overwrite_frequency, tf.int64)), 0)
                 tf.cond(overwrite, lambda: self._overwrite_model_variables_with_average_value(self._trainable_variables),

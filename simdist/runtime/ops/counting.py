@@ -230,9 +230,12 @@ def _in_top_k_rule(dts: Any, attrs: Any) -> dtypes.DType:
     if t not in (dtypes.int32, dtypes.int64):
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(t)} is not in the list of "
                                           "allowed values: int32, int64 [Op:InTopKV2]")
-    if p is not dtypes.float32:
-        raise errors.InvalidArgumentError(None, None, "cannot compute InTopKV2 as input #0(zero-based) was expected "
-                                          f"to be a float tensor but is a {args.tf_name(p)} tensor [Op:InTopKV2]")
+    if p is not dtypes.float32:   # traced: op_def_library's check of the fixed float32 input, a TypeError
+        raise trace_errors.static(
+            errors.InvalidArgumentError(None, None, "cannot compute InTopKV2 as input #0(zero-based) was expected "
+                                        f"to be a float tensor but is a {args.tf_name(p)} tensor [Op:InTopKV2]"),
+            TypeError, f"Input 'predictions' of 'InTopKV2' Op has type {p.name} that does not match expected type "
+                       "of float32.")
     return dtypes.bool_
 
 
