@@ -1061,7 +1061,10 @@ TRAINING_BATCH5: list[Mutant] = [
     _t("pearson-centres-pred-with-true-mean", "formula", "simdist/keras/metrics/correlation_metrics.py",
        "    p = y_pred - ops.mean(y_pred, axis=axis, keepdims=True)\n    t = t / ",
        "    p = y_pred - ops.mean(y_true, axis=axis, keepdims=True)\n    t = t / ",
-       "pearson_correlation centres the predictions with the targets' mean"),
+       "pearson_correlation centres the predictions with the targets' mean",
+       unobservable="equivalent: the standardised predictions divide by their own std, which a shift leaves "
+                    "alone, and the shift (mean(y_pred) - mean(y_true)) / std multiplies mean(z(y_true)) = 0, so "
+                    "the correlation is unchanged up to rounding (survived the blind run, 2026-11-29)"),
     # optimizers
     _t("adam-epsilon-inside-sqrt", "formula", KMP + "adam.py",
        "ops.add(ops.sqrt(v), self.epsilon)", "ops.sqrt(ops.add(v, self.epsilon))",
