@@ -985,3 +985,153 @@ TRAINING_AFTER4: list[Mutant] = [
 ]
 TRAINING += TRAINING_AFTER4
 CATALOGUE += TRAINING_AFTER4
+
+
+# -- the fifth blind batch (2026-11-29, sixth session): written from the source alone, before looking
+# for any test that would catch them, in areas the earlier batches did not hit the same way ----------------
+KMP = "simdist/keras/optimizers/"
+TRAINING_BATCH5: list[Mutant] = [
+    # gradient rules of ops
+    _t("grad-relu6-passes-saturated", "boundary", AC,
+       'lambda g, y: g * ((y > 0) & (y < 6))', 'lambda g, y: g * ((y > 0) & (y <= 6))',
+       "relu6's gradient passes through where the output is saturated at 6 (x >= 6 gets gradient 1)"),
+    _t("grad-prod-left-product-inclusive", "gradient", "simdist/runtime/ops/reductions.py",
+       "    left = cumprod(reshaped, axis=0, exclusive=True)\n",
+       "    left = cumprod(reshaped, axis=0, exclusive=False)\n",
+       "reduce_prod's gradient multiplies in the entry itself from the left (inclusive cumprod): x_i * prod(others)"),
+    _t("grad-cumprod-same-direction", "gradient", "simdist/runtime/ops/reductions.py",
+       "    out = cumsum(math.multiply(prod, grad), axis, exclusive=exclusive, reverse=not reverse)\n",
+       "    out = cumsum(math.multiply(prod, grad), axis, exclusive=exclusive, reverse=reverse)\n",
+       "cumprod's gradient accumulates the upstream gradient in the forward direction instead of the reverse one"),
+    _t("grad-pad-uses-after-padding", "gradient", "simdist/runtime/ops/slicing.py",
+       '    begin = [lo for lo, _ in op.get_attr("paddings")]\n',
+       '    begin = [hi for _, hi in op.get_attr("paddings")]\n',
+       "tf.pad's gradient slices the input's window at the after-padding offsets instead of the before ones"),
+    _t("grad-roll-shift-not-negated", "gradient", "simdist/runtime/ops/array_more.py",
+       '{"shift": tuple(-s for s in op.get_attr("shift")),',
+       '{"shift": tuple(s for s in op.get_attr("shift")),',
+       "tf.roll's gradient rolls the upstream gradient by the same shift instead of rolling it back"),
+    _t("grad-segment-mean-as-sum", "denominator", "simdist/runtime/ops/segments.py",
+       "    return [array.gather(math.divide(grad, scatter.segment_sum(ones, ids)), ids), None]\n",
+       "    return [array.gather(grad, ids), None]\n",
+       "segment_mean's gradient is segment_sum's: not divided by the segment sizes"),
+    _t("grad-top-k-no-row-offsets", "gradient", "simdist/runtime/ops/sorting.py",
+       "    flat = array.reshape(math.add(ind_2d, offsets), [-1])\n",
+       "    flat = array.reshape(ind_2d, [-1])\n",
+       "top_k's gradient scatters every row's values into the first row (the per-row offsets forgotten)"),
+    # tf.nn
+    _t("nn-batch-norm-shift-unscaled", "formula", "simdist/runtime/ops/normalization.py",
+       "    if scale is not None:\n        inv = inv * scale\n"
+       "    shift = (offset - mean * inv) if offset is not None else -mean * inv\n",
+       "    shift = (offset - mean * inv) if offset is not None else -mean * inv\n"
+       "    if scale is not None:\n        inv = inv * scale\n",
+       "tf.nn.batch_normalization subtracts mean / sqrt(var + eps) without the scale (shift computed before scaling)"),
+    _t("nn-embedding-max-norm-squared", "formula", "simdist/runtime/ops/nn.py",
+       "    return array.identity(values * clip / math.maximum(l2norm, clip))\n",
+       "    return array.identity(values * clip / math.maximum(l2sum, clip))\n",
+       "embedding_lookup's max_norm clips by the squared L2 norm instead of the norm"),
+    # the tape
+    _t("tape-batch-jacobian-not-transposed", "axis", TP,
+       "        out = array.transpose(out, [1, 0, 2])\n",
+       "        out = array.transpose(out, [0, 1, 2])\n",
+       "batch_jacobian returns its [row, batch] columns without moving the batch axis first"),
+    # Keras layers
+    _t("bidirectional-backward-not-reversed", "order", "simdist/keras/layers/bidirectional.py",
+       "        if self.return_sequences:\n            y_rev = tf.reverse(y_rev, [1])\n",
+       "",
+       "Bidirectional with return_sequences merges the backward layer's outputs in reversed time order"),
+    _t("gap1d-mask-mean-over-all-steps", "denominator", "simdist/keras/layers/global_pooling1d.py",
+       "                    / tf.reduce_sum(float_mask, axis=steps_axis, keepdims=self.keepdims))\n",
+       "                    / tf.cast(tf.shape(inputs)[steps_axis], inputs.dtype))\n",
+       "GlobalAveragePooling1D with a mask divides the masked sum by every step, not by the unmasked ones"),
+    _t("conv1d-causal-pad-ignores-dilation", "boundary", "simdist/keras/layers/convolutional.py",
+       "        left_pad = self.dilation_rate[0] * (self.kernel_size[0] - 1)\n",
+       "        left_pad = self.kernel_size[0] - 1\n",
+       "Conv1D(padding='causal') pads kernel_size - 1 steps, ignoring the dilation rate"),
+    # losses
+    _t("scce-ignore-class-mask-dropped", "denominator", KL,
+       "        set_keras_mask(res, valid_mask)\n", "",
+       "SparseCategoricalCrossentropy(ignore_class=...) zeroes the ignored entries but still averages over them"),
+    # metrics
+    _t("in-top-k-ties-count-against-target", "boundary", "simdist/keras/metrics/accuracy_metrics.py",
+       "    above = ops.sum(ops.cast(tf.greater(predictions, tf.expand_dims(target_score, -1)), tf.int32), axis=-1)\n",
+       "    above = ops.sum(ops.cast(tf.greater_equal(predictions, tf.expand_dims(target_score, -1)), tf.int32), "
+       "axis=-1)\n",
+       "top-k accuracy counts the target itself (and its ties) as scoring above it: k behaves as k - 1"),
+    _t("pearson-centres-pred-with-true-mean", "formula", "simdist/keras/metrics/correlation_metrics.py",
+       "    p = y_pred - ops.mean(y_pred, axis=axis, keepdims=True)\n    t = t / ",
+       "    p = y_pred - ops.mean(y_true, axis=axis, keepdims=True)\n    t = t / ",
+       "pearson_correlation centres the predictions with the targets' mean",
+       unobservable="equivalent: the standardised predictions divide by their own std, which a shift leaves "
+                    "alone, and the shift (mean(y_pred) - mean(y_true)) / std multiplies mean(z(y_true)) = 0, so "
+                    "the correlation is unchanged up to rounding (survived the blind run, 2026-11-29)"),
+    # optimizers
+    _t("adam-epsilon-inside-sqrt", "formula", KMP + "adam.py",
+       "ops.add(ops.sqrt(v), self.epsilon)", "ops.sqrt(ops.add(v, self.epsilon))",
+       "Adam divides by sqrt(v + epsilon) instead of sqrt(v) + epsilon"),
+    _t("ema-overwrite-one-step-early", "boundary", BO,
+       "                overwrite = tf.equal(tf.math.floormod(_read(self.iterations) + 1,\n",
+       "                overwrite = tf.equal(tf.math.floormod(_read(self.iterations),\n",
+       "use_ema with ema_overwrite_frequency overwrites the variables one step early (iterations, not iterations + 1)"),
+    _t("grad-accumulators-not-reset", "state", BO,
+       "                for a in self._accumulated_gradients:\n                    if a is not None:\n"
+       "                        unwrap(a).assign(tf.zeros_like(_read(a)))\n",
+       "",
+       "gradient_accumulation_steps: the accumulators are not reset after an update step"),
+    # mixed precision
+    _t("mixed-bfloat16-variables-bfloat16", "dtype", "simdist/keras/dtype_policies.py",
+       '        if name == "mixed_bfloat16":\n            return "bfloat16", "float32"\n',
+       '        if name == "mixed_bfloat16":\n            return "bfloat16", "bfloat16"\n',
+       "the mixed_bfloat16 policy keeps its variables in bfloat16 instead of float32"),
+    _t("lso-nonfinite-keeps-counter", "state", KMP + "loss_scale_optimizer.py",
+       "    def _stateful_handle_non_finite_grads(self) -> None:\n        self.step_counter.assign(0)\n",
+       "    def _stateful_handle_non_finite_grads(self) -> None:\n",
+       "LossScaleOptimizer: a non-finite step halves the scale but does not reset the growth counter"),
+    # callbacks
+    _t("early-stopping-start-from-epoch-inclusive", "boundary", CB + "early_stopping.py",
+       "        if current is None or epoch < self.start_from_epoch:\n",
+       "        if current is None or epoch <= self.start_from_epoch:\n",
+       "EarlyStopping(start_from_epoch=n) also ignores epoch n (one epoch too many)"),
+    # fit / evaluate loop
+    _t("fit-initial-epoch-shifts-end", "boundary", TR,
+       "        for epoch in range(initial_epoch, epochs):\n",
+       "        for epoch in range(initial_epoch, initial_epoch + epochs):\n",
+       "fit(initial_epoch=k, epochs=n) runs n more epochs instead of stopping at epoch index n"),
+    _t("evaluate-metrics-not-reset", "state", TR,
+       "        logs: Any = {}\n        self.reset_metrics()\n        with epoch_iterator.catch_stop_iteration():\n",
+       "        logs: Any = {}\n        with epoch_iterator.catch_stop_iteration():\n",
+       "evaluate does not reset the metrics first: a fit's or earlier evaluate's state leaks into the result"),
+    _t("steps-batch-size-floor", "boundary", "simdist/keras/trainers/data_adapter.py",
+       "            batch_size = int(math.ceil(num_samples / steps)) if steps else 32\n",
+       "            batch_size = int(num_samples // steps) if steps else 32\n",
+       "arrays with steps_per_epoch and no batch_size: the batch size is rounded down, so steps batches miss samples"),
+    # checkpoints
+    _t("checkpoint-save-numbered-from-zero", "boundary", CK,
+       '        self._counter += 1\n        path = self.write(f"{file_prefix}-{self._counter}")\n',
+       '        path = self.write(f"{file_prefix}-{self._counter}")\n        self._counter += 1\n',
+       "Checkpoint.save numbers its files from 0 (ckpt-0) and save_counter runs one ahead of the file"),
+    # random ops and initializers
+    _t("variance-scaling-truncated-no-correction", "formula", "simdist/keras/initializers.py",
+       "            stddev = math.sqrt(scale) / 0.87962566103423978\n",
+       "            stddev = math.sqrt(scale)\n",
+       "VarianceScaling's truncated normal (Glorot/He/LeCun normal) lacks the 1/.8796 truncation correction"),
+    _t("random-uniform-int-maxval-inclusive", "boundary", RA,
+       "        return g.integers(minval, maxval, size=shape).astype(dtype._np)\n",
+       "        return g.integers(minval, maxval + 1, size=shape).astype(dtype._np)\n",
+       "integer tf.random.uniform draws from [minval, maxval] instead of [minval, maxval)"),
+    # replica gradient aggregation, multi-worker training
+    _t("all-reduce-sum-index-not-advanced", "order", "simdist/keras/optimizers/_distribute.py",
+       "            out.append((reduced[pos], v))\n            pos += 1\n",
+       "            out.append((reduced[pos], v))\n",
+       "Keras's all-reduced gradients: every variable gets the first variable's summed gradient"),
+    _t("mwms-all-reduce-local-worker-only", "placement", "simdist/strategies/multi_worker.py",
+       "        def combine(per_worker: list[list[list[Any]]]) -> list[Any]:\n"
+       "            flat = [rep for w in per_worker for rep in w]\n            out = []\n"
+       "            for k in range(len(leaves)):\n                comps = [p[k] for p in flat]\n",
+       "        def combine(per_worker: list[list[list[Any]]]) -> list[Any]:\n"
+       "            flat = list(per_worker[0])\n            out = []\n"
+       "            for k in range(len(leaves)):\n                comps = [p[k] for p in flat]\n",
+       "MultiWorkerMirrored all_reduce combines only the first worker's replicas (the other workers' gradients lost)"),
+]
+TRAINING += TRAINING_BATCH5
+CATALOGUE += TRAINING_BATCH5
