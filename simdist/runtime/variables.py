@@ -382,6 +382,12 @@ def _bind_args(args: tuple, kwargs: dict) -> dict:
     return kw
 
 
+# Whether any variable of the process has held subnormal floats: until one has, a recorded
+# tf.function's replay need not look at its variables' marks (simdist/tf/_function.py).
+# It only decides between replaying and running the call eagerly, which give the same values.
+subnormal_seen = [False]
+
+
 def _marked(value: Any) -> bool:
     """Whether an assigned value may hold subnormals: a marked tensor or variable, or a value
     made outside the ops (a Python or NumPy value)."""
@@ -410,6 +416,7 @@ class ResourceVariable(Variable):
         self._dtype = init.dtype
         if init._sub:
             self._sub = True
+            subnormal_seen[0] = True
         self._name = name if name is not None else "Variable"
         self._device = device if device is not None else context.current_device()
         self._shape = TensorShape(self._value.shape) if shape is None else TensorShape(shape)
@@ -587,6 +594,8 @@ class ResourceVariable(Variable):
         # AssignVariableOp copies bits: a subnormal assigned is kept, and reads see it marked
         if arr.dtype in _subnormals.FLUSHED_TYPES and _marked(value):
             self._sub = _subnormals.holds(arr)
+            if self._sub:
+                subnormal_seen[0] = True
         elif self._sub:
             self._sub = False
         if _cur.ctx.observers:

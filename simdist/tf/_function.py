@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
+from simdist.runtime import variables as _variables
 from simdist.runtime.function_type import register_function_type
 
 
@@ -136,6 +137,8 @@ class Function:
         for t in found[1]:
             if t._sub:   # subnormal arguments: TF's kernels flush them, a replay would not (ops.subnormals)
                 return _EAGER
+        if _variables.subnormal_seen[0] and any(v._sub for v in entry.reads):
+            return _EAGER   # ... nor a variable it reads that has held subnormals since it was recorded
         if mode is _UNDER_TAPE:
             # (op by op through dispatch, so that the tapes record each op: runtime/interpret.py)
             if entry.program is None:

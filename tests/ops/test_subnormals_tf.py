@@ -181,7 +181,28 @@ def _recorded_then_subnormal(tf: Any, x: Any) -> Any:
     return [f(x), f(normal)]
 
 
+def _reads_variable(tf: Any, x: Any) -> Any:
+    """A tf.function reading a variable that holds subnormals (found by the third fuzzer: the
+    recorded call read it unflushed), then one recorded on normal values and assigned subnormals."""
+    v = tf.Variable(x)
+
+    @tf.function
+    def f() -> Any:
+        return v * tf.constant(3.0, v.dtype) + v
+
+    w = tf.Variable(tf.ones_like(x))
+
+    @tf.function
+    def g() -> Any:
+        return w * tf.constant(3.0, w.dtype)
+
+    first, normal = [f(), f()], [g(), g()]
+    w.assign(x)
+    return [*first, *normal, g(), g()]
+
+
 _FUNCTIONS: list[tuple[str, Callable[..., Any]]] = [
+    ("tf-function-reads-a-subnormal-variable", lambda tf, x, dt: _reads_variable(tf, x)),
     ("tf-function-recorded-then-subnormal", lambda tf, x, dt: _recorded_then_subnormal(tf, x)),
     ("tf-function", lambda tf, x, dt: _in_function(tf, x)),
     ("tf-function-underflow", lambda tf, x, dt: _in_function(tf, _x(tf, dt, [_SMALL[dt], 1.0]))),

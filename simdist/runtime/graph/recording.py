@@ -237,7 +237,11 @@ class Recorder(execution.Interpreter):
             self.invalidate(f"a read of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
                             "are recorded)")
             return t
-        return self._traced(t, Node(READ, dtype=t.dtype, var=var))
+        out = self._traced(t, Node(READ, dtype=t.dtype, var=var))
+        if t._sub:   # (its value holds subnormals: the call's ops flush them now, a replay would not)
+            out._sub = True
+            self.invalidate(_SUBNORMAL)
+        return out
 
     def write(self, var: Any, kind: str, value: Any, arr: np.ndarray) -> None:
         self.other_thread()
