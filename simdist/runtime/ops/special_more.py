@@ -21,6 +21,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t, tf_name
+from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, binary, register, unary
 from simdist.runtime.tensor import Tensor
 
@@ -156,7 +157,7 @@ IGAMMA_GRAD_A = binary("IgammaGradA", _elementwise(_igamma_grad_a), _float_doubl
 ZETA = binary("Zeta", _elementwise(_zeta), _float_double("Zeta"))
 NEXTAFTER = binary("NextAfter", np.nextafter, _float_double("NextAfter", "double, float"), exact=True)
 BETAINC = register("Betainc", _elementwise(_betainc), _float_double("Betainc"), kind="elementwise")
-# IgammaGradA has no gradient in TF 2.21 (no registry entry: a second derivative in a is LookupError, ops.special-more)
+no_tf_gradient("IgammaGradA")   # TF 2.21 registers none: a second derivative in a is LookupError (ops.special-more)
 
 
 def _unary(op: Any, x: Any) -> Tensor:
