@@ -383,8 +383,9 @@ def _bind_args(args: tuple, kwargs: dict) -> dict:
 
 
 # Whether any variable of the process has held subnormal floats: until one has, a recorded
-# tf.function's replay need not look at its variables' marks (simdist/tf/_function.py).
-# It only decides between replaying and running the call eagerly, which give the same values.
+# tf.function's replay need not look at its variables' marks (simdist/tf/_function.py). It is set
+# whenever a mark is, so the replay's decision depends only on the marks of the variables it reads,
+# never on what ran earlier in the process.
 subnormal_seen = [False]
 
 
