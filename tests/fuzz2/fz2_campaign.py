@@ -45,9 +45,11 @@ def _closing(s: str, k: int) -> int:
     return -1
 
 
-def stream(worker: TFWorker2, seed: int, indices: list[int], mode: str | None, batch: int):
+def stream(worker: TFWorker2, seed: int, indices: list[int], mode: str | None, batch: int,
+           generate=generate, run_simdist=run_simdist, disagreements_of=disagreements_of):
     """(program, tree, simdist's outcome, TF's outcome) of each disagreement; TF runs batch k while
-    simdist runs it and generates batch k + 1."""
+    simdist runs it and generates batch k + 1. The third fuzzer passes its own generator, runner and
+    comparison (tests/fuzz3/fz3_campaign.py)."""
     chunks = [indices[lo:lo + batch] for lo in range(0, len(indices), batch)]
     if not chunks:
         return

@@ -18,6 +18,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 from fz3_calls import generate  # noqa: E402
 from fz3_run import TFWorker3, describe, disagreements_of, kind_of, minimize, run_simdist  # noqa: E402
 
+import fz2_campaign  # noqa: E402  (on the path fz3_run sets up)
+
 
 def root_of(expr: str) -> str:
     """The callable a call names: `tf.math.add(...)` -> math.add."""
@@ -26,22 +28,10 @@ def root_of(expr: str) -> str:
 
 
 def stream(worker: TFWorker3, seed: int, indices: list[int], mode: str | None, batch: int):
-    """(program, call, simdist's outcome, TF's outcome) of each disagreement; TF runs batch k while
-    simdist runs it and generates batch k + 1."""
-    chunks = [indices[lo:lo + batch] for lo in range(0, len(indices), batch)]
-    if not chunks:
-        return
-    progs = [generate(seed, i, mode) for i in chunks[0]]
-    worker.submit(progs)
-    for k in range(len(chunks)):
-        got = run_simdist(progs)
-        following = [generate(seed, i, mode) for i in chunks[k + 1]] if k + 1 < len(chunks) else []
-        want = worker.collect()
-        for p, g, w in zip(progs, got, want):
-            for t, a, b in disagreements_of(p, g, w):
-                yield p, t, a, b
-        worker.submit(following)
-        progs = following
+    """(program, call, simdist's outcome, TF's outcome) of each disagreement: the second fuzzer's
+    pipelined stream with this generator, runner and comparison."""
+    return fz2_campaign.stream(worker, seed, indices, mode, batch, generate=generate, run_simdist=run_simdist,
+                               disagreements_of=disagreements_of)
 
 
 def main() -> int:
