@@ -66,6 +66,27 @@ def stream(worker: TFWorker2, seed: int, indices: list[int], mode: str | None, b
         progs = following
 
 
+def failures_of(disagreements, worker, seed: int, known_key, minimize=minimize, describe=describe
+                ) -> tuple[list[str], dict]:
+    """The test's verdict on a stream of disagreements: a minimised reproducer of each one, except
+    those `known_key(program, tree, got, want)` files under an open class (it returns the class's
+    key, counted, or None). Shared with the third fuzzer, which passes its own functions."""
+    failures: list[str] = []
+    known: dict = {}
+    for p, t, got, want in disagreements:
+        key = known_key(p, t, got, want)
+        if key is not None:
+            known[key] = known.get(key, 0) + 1
+            continue
+        small, sg, sw = minimize(p, t, worker) if t >= 0 else (p, None, None)
+        if sg is None:
+            small, sg, sw = p, got, want
+        else:
+            t = 0
+        failures.append(f"program seed={seed} index={p.index} mode={p.mode}: {describe(small, t, sg, sw)}\n{small.source()}")
+    return failures, known
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("seed", type=int)

@@ -13,9 +13,9 @@ from typing import Iterator
 
 import pytest
 
-from fz2_campaign import root_of, stream
+from fz2_campaign import failures_of, root_of, stream
 from fz2_known import KNOWN_OPEN
-from fz2_run import TFWorker2, describe, disagreements_of, kind_of, minimize, run_simdist
+from fz2_run import TFWorker2, disagreements_of, kind_of, run_simdist
 from fz2_trees import MODES, generate
 
 needs_tf = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
@@ -31,20 +31,13 @@ def worker() -> Iterator[TFWorker2]:
     w.close()
 
 
+def _known_key(p, t: int, got, want):
+    key = (root_of(p.exprs[t]) if t >= 0 else "program", kind_of(got, want))
+    return key if key in KNOWN_OPEN else None
+
+
 def _run(worker: TFWorker2, seed: int, indices: list[int], mode: str | None = None) -> tuple[list[str], dict]:
-    failures, known = [], {}
-    for p, t, got, want in stream(worker, seed, indices, mode, 20):
-        key = (root_of(p.exprs[t]) if t >= 0 else "program", kind_of(got, want))
-        if key in KNOWN_OPEN:
-            known[key] = known.get(key, 0) + 1
-            continue
-        small, sg, sw = minimize(p, t, worker) if t >= 0 else (p, None, None)
-        if sg is None:
-            small, sg, sw, t = p, got, want, t
-        else:
-            t = 0
-        failures.append(f"program seed={seed} index={p.index} mode={p.mode}: {describe(small, t, sg, sw)}\n{small.source()}")
-    return failures, known
+    return failures_of(stream(worker, seed, indices, mode, 20), worker, seed, _known_key)
 
 
 @needs_tf

@@ -14,6 +14,7 @@ from typing import Iterator
 import pytest
 
 from fz3_calls import MODES, generate
+from fz2_campaign import failures_of
 from fz3_campaign import root_of, stream
 from fz3_known import KNOWN_OPEN
 from fz3_run import TFWorker3, describe, disagreements_of, kind_of, minimize, run_simdist
@@ -37,21 +38,13 @@ def _known(expr: str, kind: str) -> bool:
         isinstance(k, str) and root.startswith(k + ".") for k in KNOWN_OPEN)
 
 
+def _known_key(p, t: int, got, want):
+    kind = kind_of(got, want)
+    return (root_of(p.exprs[t]), kind) if t >= 0 and _known(p.exprs[t], kind) else None
+
+
 def _run(worker: TFWorker3, seed: int, indices: list[int], mode: str | None = None) -> tuple[list[str], dict]:
-    failures, known = [], {}
-    for p, t, got, want in stream(worker, seed, indices, mode, 20):
-        kind = kind_of(got, want)
-        if t >= 0 and _known(p.exprs[t], kind):
-            key = (root_of(p.exprs[t]), kind)
-            known[key] = known.get(key, 0) + 1
-            continue
-        small, sg, sw = minimize(p, t, worker) if t >= 0 else (p, None, None)
-        if sg is None:
-            small, sg, sw = p, got, want
-        else:
-            t = 0
-        failures.append(f"program seed={seed} index={p.index} mode={p.mode}: {describe(small, t, sg, sw)}\n{small.source()}")
-    return failures, known
+    return failures_of(stream(worker, seed, indices, mode, 20), worker, seed, _known_key, minimize, describe)
 
 
 @needs_tf
