@@ -15,7 +15,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import context, execution, subnormals
 from simdist.runtime.ops import args, dispatch, unary
-from simdist.runtime.ops import static_shapes, trace_errors
+from simdist.runtime.ops import packet_pow, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -98,6 +98,8 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     # TF's safe_pow checks each exponent it uses: an empty result uses none (no error)
     if b.dtype.kind in "iu" and np.any(b < 0) and np.broadcast(a, b).size:
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed [Op:Pow]")
+    if a.dtype == np.float32 and b.dtype == np.float32:   # Eigen's generic_pow in packets, powf in the tail
+        return packet_pow.pow_float32(a, b)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):   # 0 ** -1 = inf, (-8) ** 0.5 = nan, silently as TF
         out = np.power(a, b)
     if a.dtype in (np.float32, np.float64) and (b.ndim == 0 or 0 in b.strides) and np.any(b == 0.5):

@@ -1,0 +1,56 @@
+"""The C library's scalar math functions (glibc's libm, through ctypes), which TF 2.21's CPU
+kernels call for the elements Eigen computes one at a time: the scalar tail of an elementwise
+kernel (simd.py: the last n mod P elements) runs std::pow, std::tanh, ... on each. NumPy is no
+stand-in there: on a CPU with AVX-512 its float32/float64 pow, tanh and exp are SVML's
+vectorised versions, which differ from glibc's in the last bit on 10-40% of inputs (so NumPy's
+answer would depend on the machine). Only tails are computed here (a few elements a call).
+Clause ops.eigen-kernels.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+from functools import lru_cache
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["scalar_map"]
+
+_CTYPES = {np.dtype(np.float32): ctypes.c_float, np.dtype(np.float64): ctypes.c_double}
+# numpy fallbacks if no C library can be loaded (another platform: then NumPy's values)
+_FALLBACK = {"pow": np.power, "powf": np.power, "tanh": np.tanh, "tanhf": np.tanh}
+
+
+@lru_cache(maxsize=None)
+def _lib() -> Any:
+    name = ctypes.util.find_library("m") or "libm.so.6"
+    try:
+        return ctypes.CDLL(name)
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=None)
+def _function(name: str, dtype: np.dtype, arity: int) -> Callable[..., float] | None:
+    lib = _lib()
+    fn = getattr(lib, name, None) if lib is not None else None
+    if fn is None:
+        return None
+    c = _CTYPES[dtype]
+    fn.restype = c
+    fn.argtypes = [c] * arity
+    return fn
+
+
+def scalar_map(name: str, *args: np.ndarray) -> np.ndarray:
+    """The C function `name` (e.g. "powf", "tanh") applied element by element to 1-d arrays of one
+    length and dtype (float32 or float64), in that dtype."""
+    dtype = args[0].dtype
+    fn = _function(name, dtype, len(args))
+    if fn is None:
+        with np.errstate(all="ignore"):
+            return np.asarray(_FALLBACK[name](*args), dtype)
+    cols = [a.tolist() for a in args]
+    return np.array([fn(*vals) for vals in zip(*cols)], dtype=dtype)
