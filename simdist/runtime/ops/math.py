@@ -98,8 +98,8 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     # TF's safe_pow checks each exponent it uses: an empty result uses none (no error)
     if b.dtype.kind in "iu" and np.any(b < 0) and np.broadcast(a, b).size:
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed [Op:Pow]")
-    if a.dtype == np.float32 and b.dtype == np.float32:   # Eigen's generic_pow in packets, powf in the tail
-        return packet_pow.pow_float32(a, b)
+    if a.dtype == b.dtype and a.dtype in (np.float32, np.float64):   # Eigen's generic_pow in packets, libm's tail
+        return packet_pow.pow_packets(a, b)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):   # 0 ** -1 = inf, (-8) ** 0.5 = nan, silently as TF
         out = np.power(a, b)
     if a.dtype in (np.float32, np.float64) and (b.ndim == 0 or 0 in b.strides) and np.any(b == 0.5):

@@ -13,13 +13,16 @@ x*x*x. Clause ops.eigen-kernels.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from simdist.runtime.ops import libm
 
-__all__ = ["PACKET", "generic_pow_float", "pexp_float", "pow_float32", "pround", "twoprod"]
+__all__ = ["PACKET", "PACKET_D", "generic_pow_double", "generic_pow_float", "pexp_float", "pldexp", "pldexp_double",
+           "pow_packets", "pround", "twoprod"]
 
-PACKET = 8   # float32 lanes of TF 2.21's x86-64 wheel (AVX)
+PACKET, PACKET_D = 8, 4   # float32 and float64 lanes of TF 2.21's x86-64 wheel (AVX)
 
 _F = np.float32
 _I = np.int32
@@ -49,14 +52,18 @@ _EXP2_MAX, _EXP2_MIN = _F(129.0), _F(-151.0)
 _HUGE_EXPONENT = (_F(128) * _F(0.693147180559945309417)) / np.finfo(_F).eps
 
 
+_PREV_HALF_D = np.array(0x3FDFFFFFFFFFFFFF, np.uint64).view(np.float64)
+_SPLIT_D = float(2 ** 27 + 1)   # Veltkamp for double's 53 digits
+
+
 def pround(a: np.ndarray) -> np.ndarray:
     """Eigen's AVX pround: trunc(a + copysign(prev(0.5), a)), the sum rounded (halves away from 0)."""
-    return np.trunc(a + np.copysign(_PREV_HALF, a))
+    return np.trunc(a + np.copysign(_PREV_HALF if a.dtype == _F else _PREV_HALF_D, a))
 
 
 def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """veltkamp_splitting: x = hi + lo exactly, hi holding the upper 12 bits."""
-    gamma = _SPLIT * x
+    """veltkamp_splitting: x = hi + lo exactly, hi holding the upper half of the digits."""
+    gamma = (_SPLIT if x.dtype == _F else _SPLIT_D) * x
     hi = (x - gamma) + gamma
     return hi, x - hi
 
@@ -170,10 +177,21 @@ def _pow_abs(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def generic_pow_float(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Eigen's generic_pow of float32 arrays of one shape (inputs without subnormals)."""
-    inf, zero, one, nan = _F(np.inf), _F(0), _F(1), _F(np.nan)
+    return _generic_pow(x, y, _pow_abs, _HUGE_EXPONENT)
+
+
+def generic_pow_double(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Eigen's generic_pow of float64 arrays of one shape (inputs without subnormals)."""
+    return _generic_pow(x, y, _pow_abs_d, _HUGE_EXPONENT_D)
+
+
+def _generic_pow(x: np.ndarray, y: np.ndarray, impl: Any, huge: Any) -> np.ndarray:
+    """generic_pow: impl(|x|, y), then the C standard's special cases, selected in Eigen's order."""
+    dt = x.dtype.type
+    inf, zero, one, nan = dt(np.inf), dt(0), dt(1), dt(np.nan)
     x_abs = np.abs(x)
     with np.errstate(invalid="ignore", over="ignore", under="ignore", divide="ignore"):
-        pow_ = _pow_abs(x_abs, y)
+        pow_ = impl(x_abs, y)
         x_neg = x < zero
         x_zero = x == zero
         x_sign = np.signbit(x)
@@ -183,33 +201,128 @@ def generic_pow_float(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         y_inf = y_abs == inf
         y_neg = y < zero
         y_int = (np.floor(y) == y) & ~y_inf
-        y_half = y * _F(0.5)
+        y_half = y * dt(0.5)
         y_odd_int = y_int & ~(pround(y_half) == y_half)
         pow_ = np.where(x_neg & ~y_int, nan, pow_)
         pow_ = np.where(x_zero, np.where(y_neg, inf, zero), pow_)
         pow_ = np.where(x_sign & y_odd_int, -pow_, pow_)
         inf_y = np.where((y_neg & x_zero) | (y_neg ^ x_gt_one), inf, zero)
-        inf_y = np.where(x == _F(-1), one, inf_y)
-        pow_ = np.where(_HUGE_EXPONENT <= y_abs, inf_y, pow_)
+        inf_y = np.where(x == dt(-1), one, inf_y)
+        pow_ = np.where(huge <= y_abs, inf_y, pow_)
         pos_inf_val = np.where(y_neg, zero, inf)
         neg_inf_val = np.where(y_odd_int, -pos_inf_val, pos_inf_val)
         pow_ = np.where(x_inf, np.where(x_neg, neg_inf_val, pos_inf_val), pow_)
         pow_ = np.where(np.isnan(x) | np.isnan(y), nan, pow_)
         pow_ = np.where(y == one, x, np.where((x == one) | (y == zero), one, pow_))
-    return pow_.astype(_F, copy=False)
+    return pow_.astype(dt, copy=False)
 
 
-def pow_float32(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """TF's float32 Pow: generic_pow on the first (n // 8) * 8 elements of the broadcast result
-    (flat order), the C library's powf on the rest."""
+# --- float64: accurate_log2<double> (r = c(x - 1)/(x + 1), an odd polynomial in double-word
+# arithmetic), pexp_double (packet_exp.py) for exp2, pldexp_generic of double
+_Q_D = (2.87074255468000586e-9, 2.38957980901884082e-8, 2.31032094540014656e-7, 2.27279857398537278e-6,
+        2.31271023278625638e-5, 2.47556738444535513e-4, 2.88543873228900172e-3)   # q12, q10, ..., q0
+_C_HI_D, _C_LO_D = 0.0400377511598501157, -4.77726582251425391e-19
+_2LOG2E_HI_D, _2LOG2E_LO_D = 2.88539008177792677, 4.07660016854549667e-17
+_SQRT_HALF_D = 0.70710678118654752440
+_LN2_D = 0.693147180559945309417232121458176568
+_EXP2_MAX_D, _EXP2_MIN_D = 1025.0, -(1024.0 + 53.0 - 1.0)
+_HUGE_EXPONENT_D = (1024.0 * 0.693147180559945309417) / np.finfo(np.float64).eps
+
+
+def _frexp_d(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """pfrexp_generic of a non-negative normal-or-zero float64 (0, inf, NaN: m = a, e = 0)."""
+    bits = a.view(np.uint64)
+    biased = (bits >> np.uint64(52)).astype(np.float64)
+    special = (a == 0) | (biased == 2047)
+    m = ((bits & np.uint64(0x800FFFFFFFFFFFFF)) | np.uint64(0x3FE0000000000000)).view(np.float64)
+    return np.where(special, a, m), np.where(special, 0.0, biased - 1022.0)
+
+
+def _pow2_d(e: np.ndarray) -> np.ndarray:
+    return ((e + 1023).astype(np.uint64) << np.uint64(52)).view(np.float64)
+
+
+def pldexp_double(a: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """pldexp_generic of double: e clamped to +-2099, four exact-power factors."""
+    ei = np.clip(e, -2099.0, 2099.0).astype(np.int64)
+    b = ei >> 2
+    c = _pow2_d(b)
+    out = ((a * c) * c) * c
+    return out * _pow2_d(ei - 3 * b)
+
+
+def _twoprod_dd(xh: np.ndarray, xl: np.ndarray, yh: np.ndarray, yl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A double word times a double word: two dw-by-float products, added by fast_twosum."""
+    hh, hl = _twoprod_dw(xh, xl, yh)
+    lh, ll = _twoprod_dw(xh, xl, yl)
+    return _twosum_dd(hh, hl, lh, ll)
+
+
+def _div_dw(xh: np.ndarray, xl: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """doubleword_div_fp (Joldes, Muller, Popescu, Algorithm 15)."""
+    th = xh / y
+    pih, pil = twoprod(th, y)
+    delta = ((xh - pih) - pil) + xl
+    return _fast_twosum(th, delta / y)
+
+
+def _accurate_log2_d(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    one = np.ones_like(x)
+    th, tl = _twoprod_dw(np.full_like(x, _2LOG2E_HI_D), np.full_like(x, _2LOG2E_LO_D), x - one)
+    rh, rl = _div_dw(th, tl, x + one)
+    r2h, r2l = _twoprod_dd(rh, rl, rh, rl)
+    r4h, _ = _twoprod_dd(r2h, r2l, r2h, r2l)
+    q12, q10, q8, q6, q4, q2, q0 = _Q_D
+    q_even = q12 * r4h + q8
+    q_odd = q10 * r4h + q6
+    q_even = q_even * r4h + q4
+    q_odd = q_odd * r4h + q2
+    q_even = q_even * r4h + q0
+    q = q_odd * r2h + q_even
+    ph, pl = _twoprod_dw(r2h, r2l, q)
+    p1h, p1l = _twosum_dd(np.full_like(x, _C_HI_D), np.full_like(x, _C_LO_D), ph, pl)
+    p2h, p2l = _twoprod_dd(r2h, r2l, p1h, p1l)
+    rh1, rl1 = _fast_twosum(one, p2h)
+    p3h, p3l = _fast_twosum(rh1, p2l + rl1)
+    return _twoprod_dd(p3h, p3l, rh, rl)
+
+
+def _pow_abs_d(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    from simdist.runtime.ops.packet_exp import pexp_double
+    m, e = _frexp_d(x)
+    low = m < _SQRT_HALF_D
+    m = np.where(low, 2.0 * m, m)
+    e = np.where(low, e - 1.0, e)
+    rh, rl = _accurate_log2_d(m)
+    f1h, f1l = twoprod(e, y)
+    f2h, f2l = _twoprod_dw(rh, rl, y)
+    fh, fl = _twosum_dd(f1h, f1l, f2h, f2l)
+    n = pround(fh)
+    r = (fh - n) + fl
+    nr = pround(r)
+    r = r - nr
+    n = n + nr
+    r = np.maximum(np.minimum(r, _EXP2_MAX_D), _EXP2_MIN_D)
+    ph, pl = twoprod(np.full_like(r, _LN2_D), r)
+    fin = np.isfinite(ph)
+    e_hi = np.where(fin, pexp_double(np.where(fin, ph, 0.0)), ph)
+    e_r = e_hi * (1.0 + pl)
+    return pldexp_double(e_r, np.where(np.isfinite(n), n, 0.0))
+
+
+def pow_packets(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """TF's float32/float64 Pow: generic_pow on the first (n // P) * P elements of the broadcast
+    result (flat order; P = 8 float32, 4 float64), the C library's powf/pow on the rest."""
     x, y = np.broadcast_arrays(a, b)
     shape = x.shape
     x, y = x.ravel(), y.ravel()
     n = x.size
-    k = (n // PACKET) * PACKET
-    out = np.empty(n, _F)
+    single = x.dtype == _F
+    p = PACKET if single else PACKET_D
+    k = (n // p) * p
+    out = np.empty(n, x.dtype)
     if k:
-        out[:k] = generic_pow_float(x[:k], y[:k])
+        out[:k] = (generic_pow_float if single else generic_pow_double)(x[:k], y[:k])
     if k < n:
-        out[k:] = libm.scalar_map("powf", x[k:], y[k:])
+        out[k:] = libm.scalar_map("powf" if single else "pow", x[k:], y[k:])
     return out.reshape(shape)
