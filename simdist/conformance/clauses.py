@@ -305,6 +305,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: banded_triangular_solve solves with the lower (diagonal first, subdiagonals right-aligned) or upper (superdiagonals left-aligned, diagonal last) band matrix of [..., K, M] bands by substitution; only the first matrix of the batch is checked for a zero pivot (InvalidArgumentError); gradient as linalg_grad.py.'),
     Clause('ops.fast-tanh', 'ops', False, (),
            'TF 2.21: float32 tanh is Eigen\'s ptanh_float on every element: x clamped to +-7.90738964080810547, then (x^3 P(x^2) + x) / Q(x^2), a [9/8] rational minimax approximation rounded step by step in float32 (up to 5 ulps from a correctly rounded tanh).'),
+    Clause('ops.eigen-kernels', 'ops', False, (),
+           'TF 2.21: elementwise float kernels run Eigen\'s packet math on the first (n // P) * P elements (P = 8 float32, 4 float64) and the C library\'s function on the scalar tail: float32/float64 Pow is generic_pow (exp2(y log2|x|) in double-word arithmetic, up to 2 ulps from a correctly rounded pow, integer exponents included), float64 Tanh ptanh_double (a [19/18] rational approximation on x clamped to +-17.714196154005176), the tail glibc\'s powf/pow/tanh; results bit for bit.'),
     Clause('ops.nn-ctc', 'ops', False, (),
            'TF 2.21: ctc_loss with dense labels is ctc_loss_dense: log_softmax, a forward-backward pass over the CTC state lattice in the log domain (impossible initial and final states log(1e-307), not -inf, so an impossible alignment has a finite loss), gradient softmax minus the label posterior, masked past logit_length; blank_index 0 by default.'),
     Clause('ops.tf-utilities', 'ops', False, (),

@@ -20,7 +20,8 @@ __all__ = ["scalar_map"]
 
 _CTYPES = {np.dtype(np.float32): ctypes.c_float, np.dtype(np.float64): ctypes.c_double}
 # numpy fallbacks if no C library can be loaded (another platform: then NumPy's values)
-_FALLBACK = {"pow": np.power, "powf": np.power, "tanh": np.tanh, "tanhf": np.tanh}
+_FALLBACK = {"pow": np.power, "powf": np.power, "tanh": np.tanh, "tanhf": np.tanh, "log": np.log, "logf": np.log,
+             "exp": np.exp, "expf": np.exp}
 
 
 @lru_cache(maxsize=None)

@@ -79,12 +79,21 @@ def _sign(a: np.ndarray) -> np.ndarray:
 SIGN = unary("Sign", _sign, _rule("Sign", _SIGNED))
 SQRT = unary("Sqrt", _quiet(np.sqrt), _rule("Sqrt", _FLOAT_C))
 def _exp(a: np.ndarray) -> np.ndarray:
+    if a.dtype == np.float32:   # Eigen's pexp_float in packets, expf in the tail (ops.eigen-kernels)
+        from simdist.runtime.ops import packet_math
+        return packet_math.exp(a)
     from simdist.runtime.ops.packet_exp import exp
     return exp(a)
 
 
+def _log(a: np.ndarray) -> np.ndarray:
+    """Eigen's plog_float/plog_double in packets, logf/log in the tail (ops.eigen-kernels)."""
+    from simdist.runtime.ops import packet_math
+    return packet_math.log(a)
+
+
 EXP = unary("Exp", _exp, _rule("Exp", _FLOAT_C))
-LOG = unary("Log", _quiet(np.log), _rule("Log", _FLOAT_C))
+LOG = unary("Log", _quiet(_log), _rule("Log", _FLOAT_C))
 SQUARE = unary("Square", np.square, _rule("Square", _SQUARE))
 LOG1P = unary("Log1p", _quiet(np.log1p), _rule("Log1p", _FLOAT_C))
 RECIPROCAL = unary("Reciprocal", _quiet(np.reciprocal), _reciprocal_rule)

@@ -1,0 +1,156 @@
+"""TF 2.21's float kernels bit for bit (issue 29): the elementwise ops whose CPU kernels run
+Eigen's packet math (a polynomial or double-word algorithm of its own) on the packets of a tensor
+and the C library's function on the scalar tail, against real TF 2.21 on seeded inputs: float32
+and float64 Pow (generic_pow; integer exponents 2, 3, -1, -2, 0.5, generic and wide ones, as a
+scalar or a tensor, broadcast, every tail length, the C standard's special values, gradients, the
+approximate gelu's x³), float64 Tanh (ptanh_double), float32 Exp (pexp_float), float32 and
+float64 Log (plog_float, plog_double) and what is built on them. Every value is compared bit for bit (any NaN matches any NaN). Needs the `tf` extra (or
+its golden). Clause ops.eigen-kernels.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+EIGEN = "ops.eigen-kernels"
+_N = 4099   # 512 packets of 8 float32 (1024 of 4 float64) and a tail of 3
+
+
+def _bases(dt: str, seed: int, n: int = _N) -> np.ndarray:
+    """Bases across magnitudes: uniform in [-10, 10], |x| log-uniform in [1e-12, 1e12] of either
+    sign, and near 1 (where pow's log2 is smallest)."""
+    rng = np.random.default_rng(seed)
+    k = n // 3
+    mags = np.exp(rng.uniform(np.log(1e-12), np.log(1e12), k)) * rng.choice([-1.0, 1.0], k)
+    return np.concatenate([rng.uniform(-10, 10, k), mags, rng.uniform(0.5, 2.0, n - 2 * k)]).astype(dt)
+
+
+def _exponents(kind: str, dt: str, seed: int, n: int = _N) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    if kind == "int":
+        return rng.integers(-8, 9, n).astype(dt)
+    return rng.uniform(-5, 5, n).astype(dt) if kind == "real" else rng.uniform(-40, 40, n).astype(dt)
+
+
+_SPECIAL = {"float32": [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, 1e10, -1e10,
+                        3e38, -3e38, 1e9, 1e-5, 200.0, -200.0, 7e8, 2e9],
+            "float64": [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, 1e10, -1e10,
+                        1e300, -1e300, 1e9, 1e-5, 1100.0, -1100.0, 7e8, 2e9, 1e17]}
+
+
+def _special_grid(dt: str) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (x, y) of the special values: pow's signs, zeros, infinities, NaN, 1 and 0 rules."""
+    x, y = np.meshgrid(np.array(_SPECIAL[dt], dt), np.array(_SPECIAL[dt], dt))
+    return x.ravel(), y.ravel()
+
+
+def _c(tf: Any, a: np.ndarray) -> Any:
+    return tf.constant(a)
+
+
+def _pow_grads(tf: Any, x: np.ndarray, y: np.ndarray) -> Any:
+    """[x ** y, d/dx, d/dy] of sum(x ** y * (1, 2, 3, ...)) (the gradients call Pow again)."""
+    vx, vy = tf.Variable(x), tf.Variable(y)
+    with tf.GradientTape() as tape:
+        z = tf.pow(vx, vy)
+        loss = tf.reduce_sum(z * tf.reshape(tf.range(1, tf.size(z) + 1, dtype=z.dtype), tf.shape(z)))
+    return [z] + [tf.convert_to_tensor(g) for g in tape.gradient(loss, [vx, vy])]
+
+
+def _tanh_grad(tf: Any, x: np.ndarray) -> Any:
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.tanh(v)
+        loss = tf.reduce_sum(y * y)
+    return [y, tape.gradient(loss, v)]
+
+
+def _pow_cases(dt: str, seed: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    b = _bases(dt, seed)
+    pos = np.abs(b)
+    cases: list[tuple[str, str, Callable[[Any], Any]]] = []
+    for c in (2.0, 3.0, 0.5, -1.0, -2.0):
+        cases.append((f"pow-{dt}-scalar-{c:g}", EIGEN, lambda tf, c=c: tf.pow(_c(tf, b), tf.constant(c, dt))))
+    cases += [
+        (f"pow-{dt}-tensor-3", EIGEN, lambda tf: tf.pow(_c(tf, b), _c(tf, np.full(_N, 3.0, dt)))),
+        (f"pow-{dt}-operator-cube", EIGEN, lambda tf: _c(tf, b) ** 3),
+        *[(f"pow-{dt}-{kind}", EIGEN, lambda tf, kind=kind: tf.pow(_c(tf, b if kind == "int" else pos),
+                                                                   _c(tf, _exponents(kind, dt, seed + 1))))
+          for kind in ("int", "real", "wide")],
+        (f"pow-{dt}-negative-bases-real", EIGEN, lambda tf: tf.pow(_c(tf, b), _c(tf, _exponents("real", dt, seed + 2)))),
+        (f"pow-{dt}-specials", EIGEN, lambda tf: tf.pow(*[_c(tf, a) for a in _special_grid(dt)])),
+        (f"pow-{dt}-specials-tail", EIGEN, lambda tf: tf.pow(*[_c(tf, a[:-3]) for a in _special_grid(dt)])),
+        (f"pow-{dt}-tail-lengths", EIGEN, lambda tf: [tf.pow(_c(tf, pos[:n]), _c(tf, _exponents("real", dt, seed)[:n]))
+                                                      for n in (1, 3, 4, 7, 8, 9, 17)]),
+        (f"pow-{dt}-broadcast", EIGEN, lambda tf: [
+            tf.pow(_c(tf, pos[:63].reshape(7, 9)), _c(tf, _exponents("real", dt, seed)[:9])),
+            tf.pow(_c(tf, pos[:9].reshape(9, 1)), _c(tf, _exponents("real", dt, seed)[:7].reshape(1, 7))),
+            tf.pow(tf.constant(1.5, dt), _c(tf, _exponents("wide", dt, seed)[:13]))]),
+        (f"pow-{dt}-gradient", EIGEN, lambda tf: _pow_grads(tf, pos[:501] + np.asarray(0.25, dt),
+                                                            _exponents("real", dt, seed + 3)[:501])),
+        (f"pow-{dt}-in-function", EIGEN, lambda tf: tf.function(lambda a, e: tf.pow(a, e), autograph=False)(
+            _c(tf, pos[:999]), _c(tf, _exponents("real", dt, seed + 4)[:999]))),
+    ]
+    return cases
+
+
+_EXP32 = np.concatenate([np.random.default_rng(2913).uniform(-90, 90, 3000),
+                         np.random.default_rng(2914).normal(size=1099)]).astype(np.float32)
+_TANH64 = np.concatenate([np.random.default_rng(2911).uniform(-20, 20, 3000),
+                          np.random.default_rng(2912).normal(size=1099) * 1e-2])
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    *_pow_cases("float32", 2901),
+    *_pow_cases("float64", 2902),
+    ("gelu-approximate-float32", EIGEN, lambda tf: tf.nn.gelu(_c(tf, _bases("float32", 2903)[:2001]), approximate=True)),
+    # -- float64 Tanh: ptanh_double in packets of 4, the C library's tanh in the tail
+    ("tanh-float64-wide", EIGEN, lambda tf: tf.tanh(_c(tf, _TANH64))),
+    ("tanh-float64-tail-lengths", EIGEN, lambda tf: [tf.tanh(_c(tf, _TANH64[:n])) for n in (1, 2, 3, 4, 5, 9)]),
+    ("tanh-float64-specials", EIGEN, lambda tf: tf.tanh(_c(tf, np.array(
+        [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 17.7, 17.72, -17.72, 40.0, 1e-9, -1e-300], np.float64)))),
+    ("tanh-float64-gradient", EIGEN, lambda tf: _tanh_grad(tf, _TANH64[:403])),
+    ("tanh-float64-in-function", EIGEN, lambda tf: tf.function(lambda a: tf.nn.tanh(a), autograph=False)(
+        _c(tf, _TANH64[:1001]))),
+    # -- float32 Exp (pexp_float; float64's is ops.packet-paths) and float32/float64 Log (plog_float, plog_double)
+    ("exp-float32-wide", EIGEN, lambda tf: tf.exp(_c(tf, _EXP32))),
+    ("exp-float32-tail-lengths", EIGEN, lambda tf: [tf.exp(_c(tf, _EXP32[:n])) for n in (1, 3, 7, 8, 9, 17)]),
+    ("exp-float32-specials", EIGEN, lambda tf: tf.exp(_c(tf, np.array(
+        [np.nan, np.inf, -np.inf, 0.0, -0.0, 88.72, 88.73, 89.0, -87.0, -87.5, -103.0, -104.5, 87.5, 1e-8, -1e-8,
+         0.5], np.float32)))),
+    *[(f"log-{dt}-wide", EIGEN, lambda tf, dt=dt: tf.math.log(_c(tf, np.abs(_bases(dt, 2904))))) for dt in ("float32", "float64")],
+    *[(f"log-{dt}-tail-lengths", EIGEN, lambda tf, dt=dt: [tf.math.log(_c(tf, np.abs(_bases(dt, 2905))[:n]))
+                                                           for n in (1, 3, 4, 5, 7, 9)]) for dt in ("float32", "float64")],
+    *[(f"log-{dt}-specials", EIGEN, lambda tf, dt=dt: tf.math.log(_c(tf, np.array(
+        [np.nan, np.inf, -np.inf, 0.0, -0.0, -1.0, 1.0, 0.7071067, 0.7071068, 1.4142135, 1e30, 1e-30, 2.0, 0.5, 3.0,
+         np.finfo(dt).max], dt)))) for dt in ("float32", "float64")],
+]
+EDGES = edge_compare.EdgeModule(__file__, CASES)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.eigen-kernels")
+@EDGES.parametrize(EIGEN)
+def test_eigen_kernels_bit_for_bit(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of clauses {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_eigen_kernels_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
