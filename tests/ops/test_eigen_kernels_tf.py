@@ -4,7 +4,8 @@ and the C library's function on the scalar tail, against real TF 2.21 on seeded 
 and float64 Pow (generic_pow; integer exponents 2, 3, -1, -2, 0.5, generic and wide ones, as a
 scalar or a tensor, broadcast, every tail length, the C standard's special values, gradients, the
 approximate gelu's x³), float64 Tanh (ptanh_double), float32 Exp (pexp_float), float32 and
-float64 Log (plog_float, plog_double) and what is built on them. Every value is compared bit for bit (any NaN matches any NaN). Needs the `tf` extra (or
+float64 Log (plog_float, plog_double), Sigmoid (Eigen's logistic functor, every float dtype) and
+what is built on them. Every value is compared bit for bit (any NaN matches any NaN). Needs the `tf` extra (or
 its golden). Clause ops.eigen-kernels.
 """
 
@@ -74,6 +75,14 @@ def _tanh_grad(tf: Any, x: np.ndarray) -> Any:
     return [y, tape.gradient(loss, v)]
 
 
+def _sigmoid_grad(tf: Any, x: np.ndarray) -> Any:
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = tf.math.sigmoid(v)
+        loss = tf.reduce_sum(y * y)
+    return [y, tape.gradient(loss, v)]
+
+
 def _pow_cases(dt: str, seed: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     b = _bases(dt, seed)
     pos = np.abs(b)
@@ -132,6 +141,19 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"log-{dt}-specials", EIGEN, lambda tf, dt=dt: tf.math.log(_c(tf, np.array(
         [np.nan, np.inf, -np.inf, 0.0, -0.0, -1.0, 1.0, 0.7071067, 0.7071068, 1.4142135, 1e30, 1e-30, 2.0, 0.5, 3.0,
          np.finfo(dt).max], dt)))) for dt in ("float32", "float64")],
+    # -- Sigmoid: scalar_logistic_op<float> (exp(x/2) squared) and its scalar operator; float64 pexp_double's e/(1+e);
+    # float16/bfloat16 through float32's pexp in packets of 8, rounded, then e / (1 + e) in the half type
+    *[(f"sigmoid-{dt}-wide", EIGEN, lambda tf, dt=dt: tf.math.sigmoid(_c(tf, _EXP32.astype(dt))))
+      for dt in ("float32", "float64", "float16")],
+    ("sigmoid-bfloat16-wide", EIGEN, lambda tf: tf.cast(tf.math.sigmoid(tf.cast(_c(tf, _EXP32[:2003]), tf.bfloat16)),
+                                                        tf.float32)),
+    *[(f"sigmoid-{dt}-tail-lengths", EIGEN, lambda tf, dt=dt: [tf.math.sigmoid(_c(tf, _EXP32[:n].astype(dt) / 9))
+                                                               for n in (1, 3, 4, 7, 8, 9, 17)])
+      for dt in ("float32", "float64", "float16")],
+    *[(f"sigmoid-{dt}-specials", EIGEN, lambda tf, dt=dt: tf.math.sigmoid(_c(tf, np.array(
+        [np.nan, np.inf, -np.inf, 0.0, -0.0, 16.6, 16.7, 40.0, -103.0, -104.5, -87.5, 1e-8, -1e-8, 0.5, 709.0,
+         -745.5], np.float64).astype(dt)))) for dt in ("float32", "float64")],
+    ("sigmoid-float32-gradient", EIGEN, lambda tf: _sigmoid_grad(tf, _EXP32[:403] / 9)),
 ]
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 

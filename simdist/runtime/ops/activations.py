@@ -21,6 +21,7 @@ from simdist.runtime.ops import array, dispatch, math, packet_tanh, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
+from simdist.runtime.ops.simd import packet_mask
 from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor
 
@@ -85,7 +86,11 @@ def _leaky_relu(a: np.ndarray, alpha: float) -> np.ndarray:
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
-    return _scipy_special().expit(a)
+    """float32/float64: Eigen's logistic functor, bit for bit (packet_math.sigmoid,
+    ops.eigen-kernels); other dtypes SciPy's expit."""
+    from simdist.runtime.ops import packet_math
+    out = packet_math.sigmoid(a)
+    return _scipy_special().expit(a) if out is None else out
 
 
 def _softplus(a: np.ndarray) -> np.ndarray:
@@ -199,7 +204,21 @@ SELU_GRAD = binary_op("SeluGrad", lambda g, y: np.where(y < 0, g * (y + y.dtype.
                                                        g * y.dtype.type(SELU_SCALE)), typed("SeluGrad", FLOATS))
 LEAKY_RELU_GRAD = binary_op("LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * x.dtype.type(alpha)),
                            typed("LeakyReluGrad", FLOATS))
-SIGMOID_GRAD = binary_op("SigmoidGrad", lambda y, dy: dy * (y * (1 - y)), typed("SigmoidGrad", FLOATS_COMPLEX))
+def _sigmoid_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """TF's scalar_sigmoid_gradient_op: dy * (y * (1 - y)) in packets, (dy * y) * (1 - y) in the
+    scalar tail (simd.py's packet lanes; ops.eigen-kernels)."""
+    packets = dy * (y * (1 - y))
+    if packets.dtype.name not in _GRAD_LANES:   # complex: one formula
+        return packets
+    mask = packet_mask(packets.shape, packets.dtype, _GRAD_LANES)
+    if mask is not None and mask.all():
+        return packets
+    tail = (dy * y) * (1 - y)
+    return tail if mask is None else np.where(mask, packets, tail)
+
+
+_GRAD_LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8}
+SIGMOID_GRAD = binary_op("SigmoidGrad", _sigmoid_grad, typed("SigmoidGrad", FLOATS_COMPLEX))
 TANH_GRAD = binary_op("TanhGrad", lambda y, dy: dy * (1 - y * y), typed("TanhGrad", FLOATS_COMPLEX))
 SOFTSIGN_GRAD = binary_op("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), typed("SoftsignGrad", FLOATS))
 

@@ -119,3 +119,69 @@ def log(a: np.ndarray) -> np.ndarray:
 def exp(a: np.ndarray) -> np.ndarray:
     """TF's float32 Exp: pexp_float in packets, expf in the tail."""
     return packets_then_tail(a, pexp_float, "expf")
+
+
+# --- Sigmoid: Eigen's scalar_logistic_op
+_LOGISTIC_HI, _LOGISTIC_LO = _F(16.6355324), _F(-104.0)
+_LOGISTIC_P = (_F(0.49999141693115234375), _F(0.16666877269744873046875), _F(4.1898667812347412109375e-2),
+               _F(8.33471305668354034423828125e-3))
+
+
+def plogistic_float(x0: np.ndarray) -> np.ndarray:
+    """scalar_logistic_op<float>'s packetOp: exp(x/2) by a degree-5 polynomial after Cephes'
+    reduction, scaled by 2^m (pldexp_fast) and squared, then e / (1 + e); 0 below -104."""
+    x = np.minimum(x0, _LOGISTIC_HI) * _F(0.5)
+    m = np.floor(x * _F(1.44269504088896341) + _F(0.5))
+    r = m * _F(-0.693359375) + x
+    r = m * _F(2.12194440e-4) + r
+    r2 = r * r
+    p_even = r2 * _LOGISTIC_P[2] + _LOGISTIC_P[0]
+    p_odd = r2 * _LOGISTIC_P[3] + _LOGISTIC_P[1]
+    p = r * p_odd + p_even
+    p = r2 * p + (r + _F(1))
+    scale = ((np.clip(np.nan_to_num(m, nan=-127.0), -127, 128) + 127).astype(np.uint32) << np.uint32(23)).view(_F)
+    e = p * scale
+    e = e * e
+    return np.where(x0 < _LOGISTIC_LO, _F(0), e / (_F(1) + e))
+
+
+def _logistic_float_tail(x: np.ndarray) -> np.ndarray:
+    """scalar_logistic_op<float>::operator(): e = expf(min(x, 16.6355324)), e / (1 + e)."""
+    e = libm.scalar_map("expf", np.minimum(x, _LOGISTIC_HI))
+    return e / (_F(1) + e)
+
+
+def _logistic_double(x: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """The generic scalar_logistic_op: 1 where exp(x) is inf, else e / (1 + e)."""
+    return np.where(e == np.inf, 1.0, e / (1.0 + e))
+
+
+def sigmoid(a: np.ndarray) -> np.ndarray | None:
+    """TF's Sigmoid for float32 (scalar_logistic_op<float>: its packet and scalar paths) and float64
+    (pexp_double in packets, glibc's exp in the tail, then e / (1 + e)); None for other dtypes."""
+    if a.dtype == _F:
+        flat = np.ascontiguousarray(a).ravel()
+        k = (flat.size // 8) * 8
+        out = np.empty(flat.size, _F)
+        with np.errstate(invalid="ignore", over="ignore", under="ignore", divide="ignore"):
+            if k:
+                out[:k] = plogistic_float(flat[:k])
+            if k < flat.size:
+                out[k:] = _logistic_float_tail(flat[k:])
+        return out.reshape(a.shape)
+    if a.dtype == np.float64:
+        from simdist.runtime.ops.packet_exp import exp as exp_double
+        with np.errstate(invalid="ignore", over="ignore", under="ignore", divide="ignore"):
+            e = exp_double(a)   # pexp_double in packet lanes, the tail's exp: made glibc's below
+            flat = np.ascontiguousarray(e).ravel().copy()
+            k = (flat.size // 4) * 4
+            if k < flat.size:
+                flat[k:] = libm.scalar_map("exp", np.ascontiguousarray(a).ravel()[k:])
+            return _logistic_double(a, flat.reshape(a.shape))
+    if a.dtype.itemsize == 2 and a.dtype.kind in "fV":   # float16, bfloat16: packets of 8 through float
+        with np.errstate(invalid="ignore", over="ignore", under="ignore", divide="ignore"):
+            e = exp(a.astype(_F)).astype(a.dtype)   # pexp_float in packets of 8, expf in the tail, rounded
+            one = np.ones((), a.dtype)
+            out = (e.astype(_F) / (one + e).astype(_F)).astype(a.dtype)
+            return np.where(e.astype(_F) == np.inf, one, out)
+    return None
