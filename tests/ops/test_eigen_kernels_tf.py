@@ -4,8 +4,8 @@ and the C library's function on the scalar tail, against real TF 2.21 on seeded 
 and float64 Pow (generic_pow; integer exponents 2, 3, -1, -2, 0.5, generic and wide ones, as a
 scalar or a tensor, broadcast, every tail length, the C standard's special values, gradients, the
 approximate gelu's x³), float64 Tanh (ptanh_double), float32 Exp (pexp_float), float32 and
-float64 Log (plog_float, plog_double), Sigmoid (Eigen's logistic functor, every float dtype) and
-what is built on them. Every value is compared bit for bit (any NaN matches any NaN). Needs the `tf` extra (or
+float64 Log (plog_float, plog_double), Sigmoid (Eigen's logistic functor, every float dtype),
+Log1p and Expm1 (Kahan's formulas on those), Softplus and log_sigmoid. Every value is compared bit for bit (any NaN matches any NaN). Needs the `tf` extra (or
 its golden). Clause ops.eigen-kernels.
 """
 
@@ -83,6 +83,24 @@ def _sigmoid_grad(tf: Any, x: np.ndarray) -> Any:
     return [y, tape.gradient(loss, v)]
 
 
+_UNARY = {"log1p": lambda tf: tf.math.log1p, "expm1": lambda tf: tf.math.expm1,
+          "softplus": lambda tf: tf.math.softplus, "log_sigmoid": lambda tf: tf.math.log_sigmoid}
+_UNARY_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, -1.0, -0.99999, 1e-9, -1e-9, 1e-30, 15.0, 16.0, -15.0,
+                   -16.0, 36.0, 37.0, -36.0, -37.0, 88.0, 89.0, -104.0, 709.0, 710.0, -745.0, -2.0, 3e38]
+
+
+def _unary_case(tf: Any, name: str, dt: str, part: str) -> Any:
+    """name's op on _EXP32 (in [-90, 90] and near 0: "wide"), on its heads of lengths 1-17 ("tails")
+    or on the special values (the thresholds of softplus, the ends of exp and log1p)."""
+    fn = _UNARY[name](tf)
+    x = _EXP32.astype(dt) * (1 if name != "log1p" else 0.02)
+    if part == "wide":
+        return fn(_c(tf, x))
+    if part == "tails":
+        return [fn(_c(tf, x[:n] / 9)) for n in (1, 3, 4, 7, 9, 17)]
+    return fn(_c(tf, np.array(_UNARY_SPECIALS, np.float64).astype(dt)))
+
+
 def _pow_cases(dt: str, seed: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     b = _bases(dt, seed)
     pos = np.abs(b)
@@ -154,6 +172,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         [np.nan, np.inf, -np.inf, 0.0, -0.0, 16.6, 16.7, 40.0, -103.0, -104.5, -87.5, 1e-8, -1e-8, 0.5, 709.0,
          -745.5], np.float64).astype(dt)))) for dt in ("float32", "float64")],
     ("sigmoid-float32-gradient", EIGEN, lambda tf: _sigmoid_grad(tf, _EXP32[:403] / 9)),
+    # -- Log1p, Expm1 (generic_log1p/generic_expm1 on plog/pexp), Softplus (exp, then log1p) and log_sigmoid
+    *[(f"{name}-{dt}-{part}", EIGEN, lambda tf, name=name, dt=dt, part=part: _unary_case(tf, name, dt, part))
+      for name in ("log1p", "expm1", "softplus", "log_sigmoid") for dt in ("float32", "float64")
+      for part in ("wide", "tails", "specials")],
 ]
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 

@@ -95,7 +95,12 @@ def _sigmoid(a: np.ndarray) -> np.ndarray:
 
 def _softplus(a: np.ndarray) -> np.ndarray:
     """TF's kernel: x above -threshold, exp(x) below threshold, log1p(exp(x)) between
-    (threshold = log(eps) + 2)."""
+    (threshold = log(eps) + 2); float32/float64 with Eigen's exp and log1p in packets
+    (packet_math.softplus, ops.eigen-kernels)."""
+    from simdist.runtime.ops import packet_math
+    out = packet_math.softplus(a)
+    if out is not None:
+        return out
     threshold = np.log(dtypes.finfo(a.dtype).eps) + 2
     with np.errstate(over="ignore", invalid="ignore"):
         e = np.exp(a)

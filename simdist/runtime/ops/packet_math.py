@@ -185,3 +185,82 @@ def sigmoid(a: np.ndarray) -> np.ndarray | None:
             out = (e.astype(_F) / (one + e).astype(_F)).astype(a.dtype)
             return np.where(e.astype(_F) == np.inf, one, out)
     return None
+
+
+# --- Log1p, Expm1 (Kahan's formulas on Eigen's plog/pexp: generic_log1p, generic_expm1) and Softplus
+def _plog(x: np.ndarray) -> np.ndarray:
+    return plog_float(x) if x.dtype == _F else plog_double(x)
+
+
+def _pexp(x: np.ndarray) -> np.ndarray:
+    if x.dtype == _F:
+        return pexp_float(x)
+    from simdist.runtime.ops.packet_exp import pexp_double
+    fin = np.isfinite(x)
+    out = pexp_double(np.where(fin, x, 0.0))
+    return np.where(fin, out, np.where(x == -np.inf, 0.0, x))
+
+
+def generic_log1p(x: np.ndarray) -> np.ndarray:
+    """log(1 + x) = x · log(u) / (u - 1) with u = fl(1 + x); x itself where u is 1 or inf."""
+    one = x.dtype.type(1)
+    xp1 = x + one
+    log1 = _plog(xp1)
+    large = x * (log1 / (xp1 - one))
+    return np.where((xp1 == one) | (xp1 == log1), x, large)
+
+
+def generic_expm1(x: np.ndarray) -> np.ndarray:
+    """exp(x) - 1 = (u - 1) · x / log(u) with u = pexp(x); x where u is 1, -1 where u - 1 is -1,
+    u where u is inf."""
+    one = x.dtype.type(1)
+    u = _pexp(x)
+    um1 = u - one
+    logu = _plog(u)
+    out = um1 * (x / logu)
+    out = np.where(logu == u, u, out)
+    return np.where(u == one, x, np.where(um1 == -one, -one, out))
+
+
+def log1p(a: np.ndarray) -> np.ndarray | None:
+    """TF's float32/float64 Log1p: generic_log1p in packets, log1pf/log1p in the tail (else None)."""
+    if a.dtype.name not in LANES:
+        return None
+    return packets_then_tail(a, generic_log1p, "log1pf" if a.dtype == _F else "log1p")
+
+
+def expm1(a: np.ndarray) -> np.ndarray | None:
+    """TF's float32/float64 Expm1: generic_expm1 in packets, expm1f/expm1 in the tail (else None)."""
+    if a.dtype.name not in LANES:
+        return None
+    return packets_then_tail(a, generic_expm1, "expm1f" if a.dtype == _F else "expm1")
+
+
+def softplus(a: np.ndarray) -> np.ndarray | None:
+    """TF's float32/float64 Softplus (softplus_op.h): x above -threshold, exp(x) below threshold,
+    log1p(exp(x)) between (threshold = log(eps) + 2 in the dtype), the exp and log1p Eigen's in
+    packets and the C library's in the tail; None for other dtypes."""
+    if a.dtype.name not in LANES:
+        return None
+    dt = a.dtype.type
+    single = a.dtype == _F
+    eps = np.array([np.finfo(a.dtype).eps], a.dtype)
+    threshold = libm.scalar_map("logf" if single else "log", eps)[0] + dt(2)
+
+    def packet(x: np.ndarray) -> np.ndarray:
+        e = _pexp(x)
+        return np.where(x > -threshold, x, np.where(x < threshold, e, generic_log1p(e)))
+
+    flat = np.ascontiguousarray(a).ravel()
+    p = LANES[a.dtype.name]
+    k = (flat.size // p) * p
+    out = np.empty(flat.size, a.dtype)
+    with np.errstate(invalid="ignore", over="ignore", under="ignore", divide="ignore"):
+        if k:
+            out[:k] = packet(flat[:k])
+        if k < flat.size:
+            x = flat[k:]
+            e = libm.scalar_map("expf" if single else "exp", x)
+            lp = libm.scalar_map("log1pf" if single else "log1p", e)
+            out[k:] = np.where(x > -threshold, x, np.where(x < threshold, e, lp))
+    return out.reshape(a.shape)

@@ -116,7 +116,14 @@ ATAN = unary("Atan", np.arctan, _rule("Atan", _FLOAT_C))
 SINH = unary("Sinh", _quiet(np.sinh), _rule("Sinh", _FLOAT_C))
 COSH = unary("Cosh", _quiet(np.cosh), _rule("Cosh", _FLOAT_C))
 ASINH = unary("Asinh", np.arcsinh, _rule("Asinh", _FLOAT_C))
-EXPM1 = unary("Expm1", _quiet(np.expm1), _rule("Expm1", _FLOAT_C))
+def _expm1(a: np.ndarray) -> np.ndarray:
+    """float32/float64: Eigen's generic_expm1 in packets, the C library's in the tail (ops.eigen-kernels)."""
+    from simdist.runtime.ops import packet_math
+    out = packet_math.expm1(a)
+    return np.expm1(a) if out is None else out
+
+
+EXPM1 = unary("Expm1", _quiet(_expm1), _rule("Expm1", _FLOAT_C))
 ERF = unary("Erf", _erf, _rule("Erf", _FLOAT))
 LGAMMA = unary("Lgamma", _quiet(_lgamma), _no_bfloat16_kernel("Lgamma"))
 DIGAMMA = unary("Digamma", _digamma, _no_bfloat16_kernel("Digamma"))

@@ -95,7 +95,14 @@ def _log(a: np.ndarray) -> np.ndarray:
 EXP = unary("Exp", _exp, _rule("Exp", _FLOAT_C))
 LOG = unary("Log", _quiet(_log), _rule("Log", _FLOAT_C))
 SQUARE = unary("Square", np.square, _rule("Square", _SQUARE))
-LOG1P = unary("Log1p", _quiet(np.log1p), _rule("Log1p", _FLOAT_C))
+def _log1p(a: np.ndarray) -> np.ndarray:
+    """float32/float64: Eigen's generic_log1p in packets, the C library's in the tail (ops.eigen-kernels)."""
+    from simdist.runtime.ops import packet_math
+    out = packet_math.log1p(a)
+    return np.log1p(a) if out is None else out
+
+
+LOG1P = unary("Log1p", _quiet(_log1p), _rule("Log1p", _FLOAT_C))
 RECIPROCAL = unary("Reciprocal", _quiet(np.reciprocal), _reciprocal_rule)
 FLOOR = unary("Floor", np.floor, _rule("Floor", _FLOAT))
 CEIL = unary("Ceil", np.ceil, _rule("Ceil", _FLOAT))
