@@ -101,6 +101,14 @@ def _unary_case(tf: Any, name: str, dt: str, part: str) -> Any:
     return fn(_c(tf, np.array(_UNARY_SPECIALS, np.float64).astype(dt)))
 
 
+def _half_case(tf: Any, name: str, dt: str) -> Any:
+    """name's op on float16/bfloat16 values of _EXP32 (bfloat16 carried as float32 both ways)."""
+    fn = {"exp": tf.exp, "log": tf.math.log, "log1p": tf.math.log1p, "expm1": tf.math.expm1}[name]
+    x = _EXP32[:2003] / (8 if name != "log" else 1)
+    x = np.abs(x) if name == "log" else x
+    return [tf.cast(fn(tf.cast(_c(tf, x[:n]), getattr(tf, dt))), tf.float32) for n in (2003, 5)]
+
+
 def _pow_cases(dt: str, seed: int) -> list[tuple[str, str, Callable[[Any], Any]]]:
     b = _bases(dt, seed)
     pos = np.abs(b)
@@ -176,6 +184,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"{name}-{dt}-{part}", EIGEN, lambda tf, name=name, dt=dt, part=part: _unary_case(tf, name, dt, part))
       for name in ("log1p", "expm1", "softplus", "log_sigmoid") for dt in ("float32", "float64")
       for part in ("wide", "tails", "specials")],
+    # -- float16/bfloat16 Exp, Log, Log1p, Expm1: float32's packet functions on packets of 8, rounded
+    *[(f"{name}-{dt}", EIGEN, lambda tf, name=name, dt=dt: _half_case(tf, name, dt))
+      for name in ("exp", "log", "log1p", "expm1") for dt in ("float16", "bfloat16")],
 ]
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 

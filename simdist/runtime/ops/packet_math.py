@@ -112,12 +112,22 @@ def log(a: np.ndarray) -> np.ndarray:
         return packets_then_tail(a, plog_float, "logf")
     if a.dtype == np.float64:
         return packets_then_tail(a, plog_double, "log")
+    if _half(a):
+        return log(a.astype(_F)).astype(a.dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.log(a)
 
 
+def _half(a: np.ndarray) -> bool:
+    """float16 or bfloat16: Eigen's half packets (8 lanes) compute through float32's functions
+    and round, the scalar tail through the float function (F16/BF16_PACKET_FUNCTION)."""
+    return a.dtype.itemsize == 2 and a.dtype.kind in "fV"
+
+
 def exp(a: np.ndarray) -> np.ndarray:
-    """TF's float32 Exp: pexp_float in packets, expf in the tail."""
+    """TF's float32 Exp: pexp_float in packets, expf in the tail (float16/bfloat16 through it)."""
+    if _half(a):
+        return exp(a.astype(_F)).astype(a.dtype)
     return packets_then_tail(a, pexp_float, "expf")
 
 
@@ -224,6 +234,8 @@ def generic_expm1(x: np.ndarray) -> np.ndarray:
 
 def log1p(a: np.ndarray) -> np.ndarray | None:
     """TF's float32/float64 Log1p: generic_log1p in packets, log1pf/log1p in the tail (else None)."""
+    if _half(a):
+        return log1p(a.astype(_F)).astype(a.dtype)
     if a.dtype.name not in LANES:
         return None
     return packets_then_tail(a, generic_log1p, "log1pf" if a.dtype == _F else "log1p")
@@ -231,6 +243,8 @@ def log1p(a: np.ndarray) -> np.ndarray | None:
 
 def expm1(a: np.ndarray) -> np.ndarray | None:
     """TF's float32/float64 Expm1: generic_expm1 in packets, expm1f/expm1 in the tail (else None)."""
+    if _half(a):
+        return expm1(a.astype(_F)).astype(a.dtype)
     if a.dtype.name not in LANES:
         return None
     return packets_then_tail(a, generic_expm1, "expm1f" if a.dtype == _F else "expm1")

@@ -199,12 +199,14 @@ def _generic_pow(x: np.ndarray, y: np.ndarray, impl: Any, huge: Any) -> np.ndarr
     x_abs = np.abs(x)
     with np.errstate(invalid="ignore", over="ignore", under="ignore", divide="ignore"):
         pow_ = impl(x_abs, y)
+        y_abs = np.abs(y)
+        if bool(np.all((x > zero) & (x < inf) & (x != one) & (y_abs < huge) & (y != zero) & (y != one))):
+            return pow_.astype(dt, copy=False)   # no special case applies (the common case: positive bases)
         x_neg = x < zero
         x_zero = x == zero
         x_sign = np.signbit(x)
         x_gt_one = one < x_abs
         x_inf = x_abs == inf
-        y_abs = np.abs(y)
         y_inf = y_abs == inf
         y_neg = y < zero
         y_int = (np.floor(y) == y) & ~y_inf

@@ -79,7 +79,8 @@ def _sign(a: np.ndarray) -> np.ndarray:
 SIGN = unary("Sign", _sign, _rule("Sign", _SIGNED))
 SQRT = unary("Sqrt", _quiet(np.sqrt), _rule("Sqrt", _FLOAT_C))
 def _exp(a: np.ndarray) -> np.ndarray:
-    if a.dtype == np.float32:   # Eigen's pexp_float in packets, expf in the tail (ops.eigen-kernels)
+    if a.dtype == np.float32 or (a.dtype.itemsize == 2 and a.dtype.kind in "fV"):   # Eigen's pexp_float in
+        # packets, expf in the tail; float16/bfloat16 through them (ops.eigen-kernels)
         from simdist.runtime.ops import packet_math
         return packet_math.exp(a)
     from simdist.runtime.ops.packet_exp import exp
