@@ -278,3 +278,28 @@ def softplus(a: np.ndarray) -> np.ndarray | None:
             lp = libm.scalar_map("log1pf" if single else "log1p", e)
             out[k:] = np.where(x > -threshold, x, np.where(x < threshold, e, lp))
     return out.reshape(a.shape)
+
+
+# --- Erf, float32: generic_fast_erf<float> (unsupported/Eigen SpecialFunctionsImpl.h), the same
+# function in packets and in the scalar tail
+_ERF_ALPHA = tuple(_F(c) for c in (2.123732201653183437883853912353515625e-06, 2.861979592125862836837768554687500000e-04,
+                                  3.658048342913389205932617187500000000e-03, 5.243302136659622192382812500000000000e-02,
+                                  1.874160766601562500000000000000000000e-01, 1.128379106521606445312500000000000000e+00))
+_ERF_BETA = tuple(_F(c) for c in (3.89185734093189239501953125000e-05, 1.14329601638019084930419921875e-03,
+                                 1.47520881146192550659179687500e-02, 1.12945675849914550781250000000e-01,
+                                 4.99425798654556274414062500000e-01, 1.0))
+
+
+def erf_float(x: np.ndarray) -> np.ndarray:
+    """generic_fast_erf<float>: x·P(x²)/Q(x²), an [11/10] rational interpolant with x² clamped to
+    16, the result clamped to [-1, 1] (up to 3 ulps from a correctly rounded erf)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        x2 = np.minimum(_F(16), x * x)
+        p = np.full_like(x2, _ERF_ALPHA[0])
+        for c in _ERF_ALPHA[1:]:
+            p = p * x2 + c
+        p = x * p
+        q = np.full_like(x2, _ERF_BETA[0])
+        for c in _ERF_BETA[1:]:
+            q = q * x2 + c
+        return np.maximum(np.minimum(p / q, _F(1)), _F(-1))

@@ -79,6 +79,10 @@ _ERF64_NAN_FROM = 1.3407807830046643e154
 
 
 def _erf(a: np.ndarray) -> np.ndarray:
+    """float32: Eigen's generic_fast_erf<float> on every element (ops.eigen-kernels); else SciPy's."""
+    if a.dtype == np.float32:
+        from simdist.runtime.ops.packet_math import erf_float
+        return erf_float(a)
     r = _scipy_special().erf(a)
     if a.dtype == np.float64 and a.size:
         r = np.where(np.abs(a) >= _ERF64_NAN_FROM, np.nan, r)
