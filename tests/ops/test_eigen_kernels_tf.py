@@ -5,7 +5,8 @@ and float64 Pow (generic_pow; integer exponents 2, 3, -1, -2, 0.5, generic and w
 scalar or a tensor, broadcast, every tail length, the C standard's special values, gradients, the
 approximate gelu's x³), float64 Tanh (ptanh_double), float32 Exp (pexp_float), float32 and
 float64 Log (plog_float, plog_double), Sigmoid (Eigen's logistic functor, every float dtype),
-Log1p and Expm1 (Kahan's formulas on those), Softplus and log_sigmoid, float32 Erf. Every value is compared bit for bit (any NaN matches any NaN). Needs the `tf` extra (or
+Log1p and Expm1 (Kahan's formulas on those), Softplus and log_sigmoid, float32 Erf, and Tan (the C
+library's on every element). Every value is compared bit for bit (any NaN matches any NaN). Needs the `tf` extra (or
 its golden). Clause ops.eigen-kernels.
 """
 
@@ -189,6 +190,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("erf-float32-tail-lengths", EIGEN, lambda tf: [tf.math.erf(_c(tf, _EXP32[:n] / 30)) for n in (1, 3, 9)]),
     ("erf-float32-specials", EIGEN, lambda tf: tf.math.erf(_c(tf, np.array(
         [np.nan, np.inf, -np.inf, 0.0, -0.0, 3.9, 4.0, 4.1, -4.0, 1e-20, 1e-3, 0.5], np.float32)))),
+    # -- Tan: no packet function in Eigen: the C library's tanf/tan on every element
+    *[(f"tan-{dt}", EIGEN, lambda tf, dt=dt: [tf.math.tan(_c(tf, (_EXP32 * 3).astype(dt))), tf.math.tan(_c(tf, np.array(
+        [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5707963, 1e10, -3e5, 1e-20], dt)))]) for dt in ("float32", "float64")],
     # -- float16/bfloat16 Exp, Log, Log1p, Expm1: float32's packet functions on packets of 8, rounded
     *[(f"{name}-{dt}", EIGEN, lambda tf, name=name, dt=dt: _half_case(tf, name, dt))
       for name in ("exp", "log", "log1p", "expm1") for dt in ("float16", "bfloat16")],

@@ -115,7 +115,17 @@ def _polygamma_rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 SIN = unary("Sin", _quiet(np.sin), _rule("Sin", _FLOAT_C))
 COS = unary("Cos", _quiet(np.cos), _rule("Cos", _FLOAT_C))
-TAN = unary("Tan", _quiet(np.tan), _rule("Tan", _FLOAT_C))
+def _tan(a: np.ndarray) -> np.ndarray:
+    """float32/float64: Eigen has no packet tan, so TF's kernel calls the C library's tanf/tan on
+    every element (libm.py; NumPy's SVML tan differs: ops.eigen-kernels); other dtypes np.tan."""
+    if a.dtype in (np.float32, np.float64):
+        from simdist.runtime.ops import libm
+        flat = np.ascontiguousarray(a).ravel()
+        return libm.scalar_map("tanf" if a.dtype == np.float32 else "tan", flat).reshape(a.shape)
+    return np.tan(a)
+
+
+TAN = unary("Tan", _quiet(_tan), _rule("Tan", _FLOAT_C))
 ATAN = unary("Atan", np.arctan, _rule("Atan", _FLOAT_C))
 SINH = unary("Sinh", _quiet(np.sinh), _rule("Sinh", _FLOAT_C))
 COSH = unary("Cosh", _quiet(np.cosh), _rule("Cosh", _FLOAT_C))
