@@ -91,7 +91,7 @@ class ReplicaContext:
                 if any(isinstance(c, IndexedSlices) for c in comps):
                     per_leaf.append(_reduce_slices(op, comps))
                 else:
-                    per_leaf.append(_reduce_axis_none(op, comps))
+                    per_leaf.append(_reduce_axis_none(op, comps, ring=strategy.extended._ring_reduce()))
             devs = strategy.extended.worker_devices
             return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) for i in range(len(payloads))]
 
@@ -167,6 +167,12 @@ class StrategyExtended:
     def __init__(self, strategy: "Strategy") -> None:
         self._container_strategy = strategy
         self._colocate_with: Any = None
+
+    def _ring_reduce(self) -> bool:
+        """Whether TF sums this strategy's all-reduce with its ring collective (RingReducer, on
+        CPU devices), whose order differs from AddN's from three replicas on (clause
+        reduce.ring-order)."""
+        return False
 
     def _check_collective_dtypes(self, kind: str, values: Sequence[Any]) -> None:
         """Clause gather.dtypes / reduce.dtypes: TF 2.21's CPU collectives (MirroredStrategy) take
@@ -537,13 +543,16 @@ class InputFnIterator:
         return []
 
 
-def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None, strategy: Any = None) -> Tensor:
+def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None, strategy: Any = None,
+                      ring: bool = False) -> Tensor:
+    """The cross-replica reduction of one value per replica; `ring`: in TF's ring collective's
+    order (an all-reduce over CPU devices), else in AddN's (a reduction to one device)."""
     ts = [convert_to_tensor(c) for c in comps]
     in_dt = ts[0].dtype
-    arr, dt = reduce_rules.reduce_components(op, [dispatch.raw(t) for t in ts], in_dt)
+    arr, dt = reduce_rules.reduce_components(op, [dispatch.raw(t) for t in ts], in_dt, ring)
     out = Tensor(arr, dt, device or context.current_device())
     if dispatch.recording():   # (a tf.function call being recorded: its replays reduce the same way)
-        out = dispatch.reduced(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt)[0], ts, out,
+        out = dispatch.reduced(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt, ring)[0], ts, out,
                                reduce=op.name if op in (ReduceOp.SUM, ReduceOp.MEAN) else None)
     if strategy is not None:
         timing.charge_reduce(strategy, ts, out, "reduce")

@@ -29,6 +29,11 @@ class MirroredExtended(StrategyExtended):
     def worker_devices(self) -> tuple[str, ...]:
         return self._devices
 
+    def _ring_reduce(self) -> bool:
+        # TF 2.21 (mirrored_strategy.py _make_collective_ops_with_fallbacks): without cross_device_ops,
+        # CollectiveAllReduce with the RING implementation when every device is a CPU
+        return self._container_strategy._collective and all(":CPU:" in d for d in self._devices)
+
     @property
     def parameter_devices(self) -> tuple[str, ...]:
         return self._devices

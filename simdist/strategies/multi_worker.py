@@ -228,8 +228,8 @@ class MultiWorkerReplicaContext(ReplicaContext):
                     out.append(comps[0])
                 elif any(isinstance(c, IndexedSlices) for c in comps):
                     out.append(_reduce_slices(op, comps))
-                else:
-                    out.append(_reduce_axis_none(op, comps))
+                else:   # (CPU workers: TF's ring collective over the workers in task order)
+                    out.append(_reduce_axis_none(op, comps, ring=strategy.extended._ring_reduce()))
             return [out] * len(per_worker)
 
         # TF overlaps the packs with the backward pass only in a tf.function (docs/simulator.md)
@@ -483,7 +483,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         comps = self._cross_components("reduce", list(value.values))
         if len(comps) == 1:
             return comps[0]
-        return _reduce_axis_none(op, comps, self._reduce_destination(), None)
+        return _reduce_axis_none(op, comps, self._reduce_destination(), None, ring=self._extended._ring_reduce())
 
     def _components_for_axis_reduce(self, value: Any) -> list[Any]:
         local = list(value.values) if isinstance(value, DistributedValues) else [value] * len(self._devs)
