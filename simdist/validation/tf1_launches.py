@@ -27,7 +27,8 @@ So a micro-batch launches, per variable, its ``l2_loss`` reduction, its accumula
 precision) its finite check, plus the clip's elementwise stage once per 32 variables; an optimizer
 step launches per variable LAMB's two norms and (mixed precision) the loss-scale optimizer's
 finite check, two elementwise stages once per 32 variables, and (float32) the three assigns. Each
-such kernel costs its launch overhead (`hardware.GPUSpec.launch_overhead`, 5 us; its bytes are
+such kernel costs its launch overhead (`hardware.GPUSpec.launch_overhead`, 5 us: the low end of
+"between 5-20 microseconds" of CPU-side launch time, Meta's Holistic Trace Analysis docs; its bytes are
 already charged by the fused kernels the workload has). The kernels `workloads.bert_large` already
 charges for the same work (the global norm, the clip, the accumulation, the unscale; LAMB's
 update) are subtracted: they are the same work, counted once.

@@ -536,7 +536,9 @@ def _derivation(e: Experiment) -> str:
             + (f"; {e.hosts} nodes of {e.gpus // e.hosts} GPUs, {e.nics}x {e.network} per node" if e.hosts > 1 else "")
             + (f"; {e.gpus} GPUs, {'NCCL' if e.hosts > 1 else 'ring'} all-reduce of {e.grad_bytes * s.params / 1e6:.0f} MB "
                f"{'bfloat16' if e.grad_bytes == 2 else 'float32'} gradients" if e.gpus > 1 else "")
-            + (f"; optimizer step every {e.accumulation} micro-batches" if e.accumulation > 1 else ""))
+            + (f"; optimizer step every {e.accumulation} micro-batches" if e.accumulation > 1 else "")
+            + (f"; {s.launches} more kernel launches per micro-batch and {s.update_launches} per optimizer step "
+               "(the TF1 program's per-variable ops, tf1_launches)" if s.launches or s.update_launches else ""))
 
 
 def measurements(experiments: tuple[Experiment, ...] | None = None) -> list[Measurement]:
