@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-# slow: one TF process (~10 s of CPU); the default run keeps the workload side
+# slow: one TF process (tens of seconds of CPU: four traced sessions); the default run keeps the workload side
 # (test_validation_training.py::test_tf1_bert_charges_its_per_variable_launches)
 pytestmark = [pytest.mark.tf, pytest.mark.slow,
               pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
