@@ -466,7 +466,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         return self._extended._group.cross(kind, ts, lambda parts: [[t for p in parts for t in p]] * len(parts),
                                            [sum(_nbytes(t) for t in ts)])
 
-    def _reduce_no_axis(self, op: ReduceOp, value: Any) -> Any:
+    def _reduce_no_axis(self, op: ReduceOp, value: Any, ring: bool = False) -> Any:   # (always a collective)
         """Clause mwms.reduce: a PerReplica is reduced over every worker's replicas; a value that
         is not distributed counts once per worker (TF makes it a one-component PerReplica)."""
         if isinstance(value, Mirrored):

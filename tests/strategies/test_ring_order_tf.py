@@ -5,7 +5,8 @@ tensor is cut into one chunk per replica (ceil(n / R) elements rounded up to who
 plus one unit when already whole), and chunk c is x[c] + x[c+1] + ... + x[c-1] in ring order. The
 values mix magnitudes so that the order shows; sizes put chunk boundaries where 32- and 64-byte
 alignment would differ, leave trailing chunks empty, and split a tensor of 2-d shape. Eager and
-traced (a tf.function) all_reduce; the not-vacuous check says AddN's order gives other bits.
+traced (a tf.function) all_reduce, and extended.batch_reduce_to; the not-vacuous check says AddN's
+order gives other bits.
 """
 
 from __future__ import annotations
@@ -25,12 +26,13 @@ CASES = [(r, dt, shape, traced)
          for r, dt, shape in [(3, "float32", (7,)), (3, "float32", (1000,)), (3, "float32", (40, 25)),
                               (4, "float32", (1003,)), (5, "float32", (999,)), (3, "float64", (1001,)),
                               (4, "float16", (515,)), (3, "float32", (300_000,)), (5, "float64", (3, 7, 11))]
-         for traced in (False, True) if not traced or shape == (1000,)]
+         for traced in (False, True) if not traced or shape == (1000,)] + \
+        [(3, "float32", (1000,), "batch"), (4, "float16", (515,), "batch")]
 
 
 def _name(case: tuple) -> str:
     r, dt, shape, traced = case
-    return f"R{r}-{dt}-{'x'.join(map(str, shape))}" + ("-traced" if traced else "")
+    return f"R{r}-{dt}-{'x'.join(map(str, shape))}" + ({True: "-traced", "batch": "-batch_reduce_to"}.get(traced, ""))
 
 
 def inputs(index: int) -> list[np.ndarray]:
@@ -48,6 +50,10 @@ def compute(tf: Any, index: int, strategies: dict[int, Any] | None = None) -> np
     make = lambda: tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(r)])  # noqa: E731
     s = make() if strategies is None else strategies.setdefault(r, make())
     v = s.experimental_distribute_values_from_function(lambda ctx: tf.constant(xs[ctx.replica_id_in_sync_group]))
+
+    if traced == "batch":   # extended.batch_reduce_to onto the values' own devices
+        out = s.extended.batch_reduce_to("SUM", [(v, v)])[0]
+        return np.stack([np.asarray(o.numpy()) for o in s.experimental_local_results(out)])
 
     def step(x: Any) -> Any:
         return tf.distribute.get_replica_context().all_reduce("SUM", x)
