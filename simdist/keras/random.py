@@ -55,6 +55,8 @@ class SeedGenerator:
         with name_scope(self.name, caller=self):
             self.state = Variable(seed_initializer, shape=(2,), dtype="int64", trainable=False, aggregation="none",
                                   name="seed_generator_state")
+        # Keras 3's SeedGenerator is no TF trackable: tf.train.Checkpoint skips its state (TF 2.21)
+        self.state._simdist_not_checkpointed = True
 
     def next(self, ordered: bool = True) -> Any:
         value = tf.identity(tf.convert_to_tensor(self.state))

@@ -54,9 +54,6 @@ _R_EMPTY = ("TF 2.21 fails on a zero-size replica batch under MirroredStrategy(3
 #: simdist's known disagreements with TF 2.21 found by the grid (program -> why); the test xfails
 #: while the program still disagrees and fails once it agrees (then drop the entry).
 KNOWN_SIMDIST_BUGS: dict[str, str] = {
-    '050-fit-dropout-cce_logits_smooth-sgd_momentum-clipnorm-one_device': (
-        "Dropout masks are simdist's random streams, not TF's Philox (nn.dropout-seeding): EarlyStopping stops "
-        "after epoch 2 on TF's losses and not on simdist's, so even the observables' shapes differ"),
     '085-fit-batchnorm-bce_sigmoid_smooth-adam_amsgrad-none-mirrored2': _R_SPE,
     '090-fit-simple_rnn-scce_softmax-adam-clipnorm-mirrored2': _R_SPE,
     '103-fit-dropout-mse_sum-adam_amsgrad-global_clipnorm-mirrored2': _R_SPE,
