@@ -8,7 +8,8 @@ must feed a value for placeholder tensor 'while/cond/Placeholder' with dtype int
 (measured: 2 and 3 replicas, steps_per_execution 2, 3, 4, float32 and mixed_float16, 1 to 6
 steps per epoch, with or without validation data). It trains with run_eagerly=True, with one
 replica, under OneDeviceStrategy, CentralStorageStrategy and the default strategy; evaluate and
-predict are not affected. simdist follows TF 2.21 by default (clause keras.fit.spe-mirrored).
+predict are not affected. A step whose trace fails (an optimizer cond that merge_calls) raises
+that trace's error instead. simdist follows TF 2.21 by default (clause keras.fit.spe-mirrored).
 """
 
 from __future__ import annotations
@@ -20,9 +21,19 @@ from simdist import tf
 __all__ = ["check_train_execution"]
 
 
+def _trace_fails_first(model: Any) -> bool:
+    """TF traces the step before it runs it: an optimizer whose `ops.cond` merge_calls (gradient
+    accumulation, EMA overwrite; clause optim.option-coverage) fails that trace with RuntimeError,
+    which the step itself raises (simdist/keras/optimizers/_distribute.py)."""
+    opt = getattr(model, "optimizer", None)
+    opt = getattr(opt, "inner_optimizer", opt)
+    return bool(getattr(opt, "gradient_accumulation_steps", None)
+                or (getattr(opt, "use_ema", False) and getattr(opt, "ema_overwrite_frequency", None)))
+
+
 def _fails_like_tf(model: Any) -> bool:
     strategy = model.distribute_strategy
-    return (model.steps_per_execution > 1 and not model.run_eagerly
+    return (model.steps_per_execution > 1 and not model.run_eagerly and not _trace_fails_first(model)
             and isinstance(strategy, tf.distribute.MirroredStrategy)
             and not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy)   # (unmeasured: trains)
             and strategy.num_replicas_in_sync > 1)
