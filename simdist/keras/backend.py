@@ -37,7 +37,6 @@ def set_random_seed(seed: Any) -> None:
     if not isinstance(seed, int):
         raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed} (of type {type(seed)})")
     random.reset_global_generator()
-    random.seed_python_stream(seed)
     _pyrandom.seed(seed)
     np.random.seed(seed)
     tf.random.set_seed(seed)

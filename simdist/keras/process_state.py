@@ -26,7 +26,7 @@ __all__ = ["capture", "fresh", "install"]
 def fresh() -> dict[str, Any]:
     """The state of a process that has just imported Keras (Keras 3.15's defaults)."""
     return {"floatx": "float32", "epsilon": 1e-7, "policy": None, "autocast": None,
-            "uids": collections.defaultdict(int), "scopes": [], "seed_generator": None, "python_seeds": None, "traced_depth": 0}
+            "uids": collections.defaultdict(int), "scopes": [], "seed_generator": None, "traced_depth": 0}
 
 
 def capture() -> dict[str, Any]:
@@ -35,7 +35,7 @@ def capture() -> dict[str, Any]:
     return {"floatx": config._FLOATX, "epsilon": config._EPSILON, "policy": dtype_policies._config["policy"],
             "autocast": dtype_policies._config["autocast"], "uids": naming._uids,
             "scopes": naming.name_scope._stack, "seed_generator": random._global["generator"],
-            "python_seeds": random._global["python_seeds"], "traced_depth": traced._state.depth}
+            "traced_depth": traced._state.depth}
 
 
 def install(state: dict[str, Any]) -> None:
@@ -45,5 +45,4 @@ def install(state: dict[str, Any]) -> None:
     naming._uids = state["uids"]
     naming.name_scope._stack = state["scopes"]
     random._global["generator"] = state["seed_generator"]
-    random._global["python_seeds"] = state.get("python_seeds")
     traced._state.depth = state["traced_depth"]

@@ -4,11 +4,9 @@ Every draw is a stateless TF op of a seed pair, as in Keras: an integer seed `s`
 [s, 0] (the same values at every call), a `SeedGenerator` with its state [seed, counter] and
 then advances the counter, `seed=None` with the global generator.
 Unseeded generators and initializers get their seed from `make_default_seed()`. Keras takes it
-from Python's `random`. simdist, after `keras.utils.set_random_seed(s)`, takes it from a private
-`random.Random(s)` (Keras's seeds, as long as the program draws nothing else from Python's
-`random`); before, from TF's op-seeded random stream of a fixed op seed (`KERAS_OP_SEED`), so it
-derives from the session's root seed and `tf.random.set_seed`, advances per draw, and leaves the
-global TF stream alone. Neither depends on the process's global Python random state.
+from Python's `random`; simdist takes it from TF's op-seeded random stream of a fixed op seed
+(`KERAS_OP_SEED`), so it derives from the session's root seed and `tf.random.set_seed` (and
+`keras.utils.set_random_seed`), advances per draw, and leaves the global TF stream alone.
 Uniform draws and dropout masks are TF's Philox values bit for bit (stateless_uniform,
 runtime/ops/philox.py); normal and truncated normal draws are simdist's stateless streams, not
 TF's (docs/spec.md, keras.init.seeding, keras.layer.dropout).
@@ -24,31 +22,15 @@ from simdist import tf
 from simdist.keras import dtype_policies as dtypes
 from simdist.keras.naming import auto_name, name_scope
 
-__all__ = ["SeedGenerator", "make_default_seed", "seed_python_stream", "draw_seed", "normal", "uniform", "truncated_normal", "dropout",
+__all__ = ["SeedGenerator", "make_default_seed", "draw_seed", "normal", "uniform", "truncated_normal", "dropout",
            "KERAS_OP_SEED"]
 
 KERAS_OP_SEED = 0x4B455241   # "KERA": the op seed of the stream unseeded Keras objects draw their seeds from
-_global: dict[str, Any] = {"generator": None, "python_seeds": None}
-
-
-def seed_python_stream(seed: int) -> None:
-    """`keras.utils.set_random_seed(seed)`: unseeded objects take their seeds from a Python
-    `random.Random(seed)` from now on (on this simulated machine), as Keras draws them from Python's
-    `random` that set_random_seed seeded, so they get Keras's seeds (clause keras.init.seeding)."""
-    import random as pyrandom
-
-    from simdist import session
-    _global["python_seeds"] = (session._m, pyrandom.Random(seed))
+_global: dict[str, Any] = {"generator": None}
 
 
 def make_default_seed() -> int:
-    """A seed in [1, 1e9] for an unseeded generator or initializer (see the module docstring):
-    after `keras.utils.set_random_seed`, Keras's `random.randint(1, int(1e9))` of a Python stream
-    seeded by it; else a draw of TF's op-seeded stream."""
-    from simdist import session
-    seeded = _global.get("python_seeds")
-    if seeded is not None and seeded[0] is session._m:
-        return seeded[1].randint(1, int(1e9))
+    """A seed in [1, 1e9] for an unseeded generator or initializer (see the module docstring)."""
     return int(tf.random.uniform([], minval=1, maxval=int(1e9), dtype=tf.int64, seed=KERAS_OP_SEED).numpy())
 
 

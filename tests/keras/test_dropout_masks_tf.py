@@ -4,10 +4,9 @@ simdist computes TF's Philox4x32-10 words (runtime/ops/philox.py), so `tf.random
 (every float and integer dtype), `tf.nn.experimental.stateless_dropout` and Keras's seeded
 Dropout (a SeedGenerator's [seed, counter] cast to int32 by floormod) give TF's values exactly:
 direct calls, calls in tf.function, fit under the default strategy and under MirroredStrategy(2)
-(each replica advances its own copy of the generator state), a Checkpoint round trip (TF's
-Checkpoint does not save the generator state: the restored model starts its masks again), and
-unseeded layers after keras.utils.set_random_seed (their seeds are Keras's Python-random draws).
-Clauses ops.stateless-random, nn.dropout-seeding, keras.layer.dropout, keras.init.seeding.
+(each replica advances its own copy of the generator state), and a Checkpoint round trip (TF's
+Checkpoint does not save the generator state: the restored model starts its masks again).
+Clauses ops.stateless-random, nn.dropout-seeding, keras.layer.dropout.
 """
 
 from __future__ import annotations
@@ -24,8 +23,7 @@ import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
-CASES = ("stateless_uniform", "stateless_dropout", "layer_calls", "fit_default", "fit_mirrored2", "checkpoint",
-         "set_random_seed")
+CASES = ("stateless_uniform", "stateless_dropout", "layer_calls", "fit_default", "fit_mirrored2", "checkpoint")
 
 
 def _np(v: Any) -> np.ndarray:
@@ -112,20 +110,6 @@ def _checkpoint(tf: Any) -> dict[str, Any]:
     return {"restored_state": state, "continued": [np.asarray(w) for w in model2.get_weights()]}
 
 
-def _set_random_seed(tf: Any) -> dict[str, Any]:
-    """Unseeded objects after keras.utils.set_random_seed: Keras draws their seeds from Python's
-    `random` (randint(1, 1e9)), so a Dense's GlorotUniform kernel and a Dropout's masks repeat TF's."""
-    tf.keras.utils.set_random_seed(42)
-    inp = tf.keras.Input((4,))
-    h = tf.keras.layers.Dense(6, activation="relu")(inp)
-    h = tf.keras.layers.Dropout(0.5)(h)
-    model = tf.keras.Model(inp, tf.keras.layers.Dense(2)(h))
-    out = {f"weight/{i}": np.asarray(w) for i, w in enumerate(model.get_weights())}
-    out["mask"] = _np(model.layers[2](tf.ones([2, 6]), training=True))
-    out["he_uniform"] = _np(tf.keras.initializers.HeUniform()((3, 3)))
-    return out
-
-
 def program(tf: Any, name: str) -> dict[str, Any]:
     tf.keras.backend.clear_session()
     if name == "stateless_uniform":
@@ -138,8 +122,6 @@ def program(tf: Any, name: str) -> dict[str, Any]:
         return _fit(tf, tf.distribute.get_strategy())
     if name == "fit_mirrored2":
         return _fit(tf, tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"]))
-    if name == "set_random_seed":
-        return _set_random_seed(tf)
     return _checkpoint(tf)
 
 
@@ -200,12 +182,6 @@ def test_dropout_training_matches_tf(tf_answers: dict[int, Any], case: str) -> N
     got, want = _simdist(case), tf_answers[CASES.index(case)]
     _close([got["loss"]], [want["loss"]], f"{case} History loss")
     _close(got["weights"], want["weights"], f"{case} weights after 2 epochs")
-
-
-@pytest.mark.clause("keras.init.seeding")
-def test_unseeded_objects_after_set_random_seed_are_tfs(tf_answers: dict[int, Any]) -> None:
-    _same_bits(_simdist("set_random_seed"), tf_answers[CASES.index("set_random_seed")],
-               "unseeded Dense/Dropout/HeUniform after keras.utils.set_random_seed(42)")
 
 
 @pytest.mark.clause("keras.layer.dropout")
