@@ -5,9 +5,8 @@ tape records the iterations taken and differentiates through them as TF's eager 
 
 A predicate or loop condition is read with `dispatch.static_value`, so a tf.function recording
 knows its graph depends on that value (simdist.runtime.graph keeps such a call eager or records it
-per value). TF traces both branches of a tf.cond inside a tf.function (an error in the branch not
-taken, or branches of different structures, fail the trace); simdist runs the branch taken only
-(docs/spec.md `ops.control-flow`).
+per value). Inside a tf.function every branch of a tf.cond runs as TF traces it, the ones not
+taken without effect on values (simdist/runtime/ops/branches.py, clause function.traced-branches).
 """
 
 from __future__ import annotations
@@ -44,7 +43,8 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
     if not callable(false_fn):
         raise TypeError("'false_fn' must be callable.")
     _graph_pred(pred)
-    return true_fn() if _truth(pred) else false_fn()
+    from simdist.runtime.ops import branches
+    return branches.run(branches.COND, (true_fn, false_fn), 0 if _truth(pred) else 1)
 
 
 def _graph_pred(pred: Any) -> None:
@@ -60,9 +60,11 @@ def _graph_pred(pred: Any) -> None:
     t = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
     if t.dtype != dtypes.bool_:
         from simdist.runtime.ops.args import tf_name
-        raise errors.InvalidArgumentError(None, None, f"Input 'pred' passed {tf_name(t.dtype)} expected bool while "
-                                          "building NodeDef 'cond/switch_pred' using Op<name=Switch; signature="
-                                          "data:T, pred:bool -> output_false:T, output_true:T; attr=T:type>")
+        from simdist.runtime.ops import trace_errors
+        raise trace_errors.at_build(errors.InvalidArgumentError(
+            None, None, f"Input 'pred' passed {tf_name(t.dtype)} expected bool while building NodeDef "
+            "'cond/switch_pred' using Op<name=Switch; signature=data:T, pred:bool -> output_false:T, "
+            "output_true:T; attr=T:type>"))
 
 
 def _to_tensors(structure: Any) -> Any:

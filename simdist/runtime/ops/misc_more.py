@@ -191,7 +191,8 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
     i = int(np.asarray(dispatch.static_value(branch_index)))
     if i < 0 or i >= len(actions):
         i = len(actions) - 1
-    return actions[i]()
+    from simdist.runtime.ops import branches
+    return branches.run(branches.CASE, actions, i)
 
 
 def batch_norm_with_global_normalization(input: Any = None, mean: Any = None, variance: Any = None,  # noqa: A002
