@@ -57,6 +57,9 @@ class Recorder(execution.Interpreter):
         # A tensor made by another thread while it records abandons the recording (the tensor
         # module counts the process's tensors: see other_thread), as does a write or charge.
         self.thread = threading.get_ident()
+        # the tensors of the branches of a tf.cond recorded inside this call (graph/branches.py),
+        # by id (their recorders are kept): one used outside its branch cannot be recorded
+        self.inner: dict[int, None] = {}
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:
@@ -118,14 +121,17 @@ class Recorder(execution.Interpreter):
         """The node of a tensor: a recorded op's output, else a constant captured from outside."""
         i = self.slot_of.get(id(t))
         if i is None:
+            if self.inner and id(t) in self.inner:
+                self.invalidate("it uses a tensor made inside a tf.cond branch outside that branch")
             i = self._add(Node(CONST, value=t._a if type(t) is _Traced else t._v, dtype=t.dtype,
                                  key="capture"), t)
         return i
 
     def _traced(self, t: Tensor, node: Node) -> _Traced:
-        out = _Traced(t._v, t.dtype, t._device)
+        arr = t._a if type(t) is _Traced else t._v   # (a tf.cond branch's output: graph/branches.py)
+        out = _Traced(arr, t.dtype, t._device)
         self.expected += 2    # t, and its traced twin
-        node.value = t._v
+        node.value = arr
         self._add(node, out)
         return out
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from simdist.runtime import context, errors, execution, nest, variables
 from simdist.runtime.cost import tally
-from simdist.runtime.ops import trace_errors
+from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["COND", "CASE", "run", "untaken"]
@@ -38,33 +38,53 @@ COND, CASE = "cond", "case"
 _FAILED = object()   # an untaken branch stopped by an error TF's graph would only meet when it runs
 
 
-def run(kind: str, fns: Sequence[Callable[[], Any]], taken: int) -> Any:
-    """fns[taken]() as tf.cond (kind COND: fns is [true_fn, false_fn]) or tf.switch_case / the
-    conds of tf.case (CASE) give it: outside a tf.function the branch taken alone; inside one
-    every branch in order (the others untaken), their outputs checked against each other and the
-    taken one's returned with Python numbers as tensors."""
+def run(kind: str, fns: Sequence[Callable[[], Any]], pred: Tensor, select: Callable[[np.ndarray], int]) -> Any:
+    """The branch of fns that `select(pred's value)` picks, run as tf.cond (kind COND: fns is
+    [true_fn, false_fn]) or tf.switch_case / the conds of tf.case (CASE) run it: outside a
+    tf.function that branch alone; inside one every branch in order (the others untaken), their
+    outputs checked against each other and the taken one's returned with Python numbers as
+    tensors. In a recorded call whose predicate changes between calls the branches are
+    recorded as a node that selects one on every replay (graph/branches.py)."""
+    rec = execution.current().recorder
+    if context.in_function() and rec is not None and not rec.is_constant(pred):
+        from simdist.runtime.graph import branches as recorded
+        if recorded.recordable(rec):
+            taken = select(dispatch.raw(pred))
+            outs, result = recorded.record_branches(rec, pred, fns, taken, select, _untaken_recorded, _outputs,
+                                                    _FAILED)
+            if result is None:
+                return _checked(kind, outs, taken)
+            _check_same_outputs(kind, outs)
+            return _relaxed(outs, taken, result)
+    taken = select(dispatch.static_value(pred))
     if not context.in_function():
         return fns[taken]()
-    outs = []
-    for i, fn in enumerate(fns):
-        outs.append(_outputs(fn()) if i == taken else untaken(fn))
-    checked = [o for o in outs if o is not _FAILED]
-    if len(checked) == len(outs):
-        _check_same_outputs(kind, outs)
-        return _relaxed(outs, taken)
-    return outs[taken]
+    outs = [_outputs(fn()) if i == taken else untaken(fn) for i, fn in enumerate(fns)]
+    return _checked(kind, outs, taken)
 
 
-def untaken(fn: Callable[[], Any]) -> Any:
+def _checked(kind: str, outs: list[Any], taken: int) -> Any:
+    if any(o is _FAILED for o in outs):
+        return outs[taken]
+    _check_same_outputs(kind, outs)
+    return _relaxed(outs, taken, outs[taken])
+
+
+def _untaken_recorded(fn: Callable[[], Any]) -> Any:
+    return untaken(fn, keep_recorder=True)
+
+
+def untaken(fn: Callable[[], Any], keep_recorder: bool = False) -> Any:
     """fn() run as TF traces a branch it does not take (see the module's docstring): its outputs
     as tensors, or _FAILED when an op of it raised an error that TF only raises when a graph
-    runs."""
+    runs. With keep_recorder the recording (a branch's: graph/branches.py) still sees its ops;
+    a charge it makes stops that recording."""
     c = execution.current()
     rec = c.recorder
-    if rec is not None:
+    if rec is not None and not keep_recorder:
         execution.end_recording(c, rec)
     saved = (c.tapes, c.observers, c.aside, c.through)
-    c.tapes, c.observers, c.aside, c.through = [], [], None, None
+    c.tapes, c.observers, c.aside, c.through = [], ([rec] if rec is not None and keep_recorder else []), None, None
     txn = variables.Transaction()
     c.transactions.append(txn)
     dropped: list[Any] = []
@@ -78,11 +98,15 @@ def untaken(fn: Callable[[], Any]) -> Any:
                 raise
             return _FAILED
     finally:
+        if keep_recorder and rec is not None:
+            rec.spent = tally.flops - flops
+            if dropped:
+                rec.invalidate("a tf.cond branch charges the simulator (a strategy call inside it)")
         tally.flops, tally.backward, tally.update = flops, backward, update
         c.charges.pop()
         c.transactions.remove(txn)
         c.tapes, c.observers, c.aside, c.through = saved
-        if rec is not None:
+        if rec is not None and not keep_recorder:
             execution.begin_recording(c, rec)
 
 
@@ -142,14 +166,14 @@ def _check_same_outputs(kind: str, outs: list[Any]) -> None:
                 raise error(f"{x!r} and {y!r} have different types")
 
 
-def _relaxed(outs: list[Any], taken: int) -> Any:
+def _relaxed(outs: list[Any], taken: int, result: Any) -> Any:
     """The taken branch's outputs, each whose shape differs between the branches made a new tensor
     (TF's If output) whose differing dimensions the graph does not know (all of them when the
     ranks differ: TF's unknown rank), so that a shape function cannot fail on them."""
     flat = [nest.flatten(o) for o in outs]
-    mine = flat[taken]
+    mine = nest.flatten(result)
     changed = False
-    result = list(mine)
+    out = list(mine)
     for j, t in enumerate(mine):
         if not isinstance(t, Tensor):
             continue
@@ -163,8 +187,8 @@ def _relaxed(outs: list[Any], taken: int) -> Any:
             flags = [len({s[d] for s in shapes}) > 1 for d in range(t.ndim)]
         else:
             flags = [True] * t.ndim
-        result[j] = static_shapes.mark(identity(t), np.asarray(flags, bool))
+        out[j] = static_shapes.mark(identity(t), np.asarray(flags, bool))
         changed = True
     if not changed:
-        return outs[taken]
-    return nest.pack_sequence_as(outs[taken], result)
+        return result
+    return nest.pack_sequence_as(outs[taken], out)

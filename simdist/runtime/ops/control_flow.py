@@ -44,7 +44,13 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
         raise TypeError("'false_fn' must be callable.")
     _graph_pred(pred)
     from simdist.runtime.ops import branches
-    return branches.run(branches.COND, (true_fn, false_fn), 0 if _truth(pred) else 1)
+    t = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
+    return branches.run(branches.COND, (true_fn, false_fn), t, _which)
+
+
+def _which(value: np.ndarray) -> int:
+    """The branch of a tf.cond a predicate's value takes: 0 (true_fn) or 1 (NumPy's truth)."""
+    return 0 if bool(np.asarray(value)) else 1
 
 
 def _graph_pred(pred: Any) -> None:

@@ -1,0 +1,169 @@
+"""A tf.cond / tf.switch_case recorded as TF's If / Case op: each branch recorded as a graph of
+its own, and one node of the call's recording that runs the branch its predicate selects when the
+graph replays (clause function.traced-branches).
+
+So a tf.function whose branches depend on a tensor's value still records once per input
+signature, as TF traces it once: the Python of every branch runs once, at that first call, and
+later calls replay. A branch's recorder (`BranchRecorder`) records the branch's ops like the call's
+recorder does; a tensor of the enclosing recording the branch uses becomes an argument of the
+branch's graph (TF's captured input), a tensor made outside any recording a constant. The branch
+the predicate does not select when the call records runs untaken (simdist/runtime/ops/branches.py:
+its writes dropped, its charges refused), so its graph holds what TF's branch graph holds.
+
+Not recorded (the call then runs eagerly every time, as before): a branch that charges the
+simulator (a strategy call inside the branch), a call recorded under gradient tapes or inside a
+replica of strategy.run, a scheduled (ClusterCoordinator) function, and a branch whose untaken
+trace stopped at an error TF's graph would raise only when it runs.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from simdist.runtime import execution
+from simdist.runtime.cost import tally
+from simdist.runtime.graph.ir import ARG, PURE, Node
+from simdist.runtime.graph.recording import Recorder
+from simdist.runtime.graph.replay import Graph
+from simdist.runtime.tensor import Tensor, _Traced
+
+__all__ = ["BranchRecorder", "recordable", "record_branches"]
+
+
+def _same(x: Any) -> Any:
+    return x
+
+
+class BranchRecorder(Recorder):
+    """The recorder of one branch, inside the recorder `parent` of the call (or of an enclosing
+    branch): tensors of the parent's recording become the branch graph's arguments."""
+
+    def __init__(self, parent: Recorder) -> None:
+        super().__init__()
+        self.parent = parent
+        self.charges_in_graph = True
+        self.device = parent.device
+        self.captured: list[int] = []   # per argument of the branch graph: its node in the parent
+        self.spent = 0.0                # the FLOPs of the branch when it ran untaken
+
+    def _outer(self, t: Tensor) -> bool:
+        p: Any = self.parent
+        while p is not None:
+            if id(t) in p.slot_of:
+                return True
+            p = getattr(p, "parent", None)
+        return False
+
+    def ref(self, t: Tensor) -> int:
+        i = self.slot_of.get(id(t))
+        if i is not None:
+            return i
+        if not self._outer(t):
+            return super().ref(t)
+        j = self.parent.ref(t)
+        arr = t._a if type(t) is _Traced else t._v
+        i = self._add(Node(ARG, value=arr, dtype=t.dtype), t)
+        self.static[i] = self.parent.static[j]
+        self.args.append(i)
+        self.captured.append(j)
+        return i
+
+    def is_constant(self, t: Tensor) -> bool:
+        i = self.slot_of.get(id(t))
+        if i is not None:
+            return self.static[i]
+        return self.parent.is_constant(t)
+
+    def charge(self, fn: Callable[[], Any], refusal: str | None = None) -> None:
+        self.invalidate("a tf.cond branch charges the simulator (a strategy call inside it)")
+
+
+def recordable(rec: Any) -> bool:
+    """Whether a cond inside the recording `rec` can be recorded as a branch node: a direct
+    tf.function call's recording (or a branch's), not under tapes, outside replicas."""
+    if rec is None or not rec.live or not rec.charges_in_graph or rec.lane is not None or rec.lanes:
+        return False
+    c = execution.current()
+    return c.aside is None and not c.tapes and c.runner is None
+
+
+def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]], taken: int,
+                    select: Callable[[np.ndarray], int], untaken: Callable[[Callable[[], Any]], Any],
+                    outputs: Callable[[Any], Any], failed: Any) -> tuple[list[Any], Any]:
+    """Record each branch of fns (fns[taken] run as it is, the others through `untaken`) under a
+    BranchRecorder, and add to `rec` the node that replays the one `select(pred value)` picks:
+    (each branch's outputs as it returned them, the taken branch's outputs as tensors of `rec`),
+    or (outputs, None) when the branches cannot be recorded (`rec` then says why)."""
+    c = execution.current()
+    outs: list[Any] = []
+    subs: list[BranchRecorder] = []
+    flops: list[float] = []
+    for i, fn in enumerate(fns):
+        sub = BranchRecorder(rec)
+        execution.end_recording(c, rec)
+        execution.begin_recording(c, sub)
+        f0 = tally.flops
+        try:
+            out = outputs(fn()) if i == taken else untaken(fn)
+        finally:
+            execution.end_recording(c, sub)
+            execution.begin_recording(c, rec)
+            sub.live = False
+        flops.append(tally.flops - f0 if i == taken else sub.spent)
+        outs.append(out)
+        subs.append(sub)
+        rec.keep.append(sub)   # (its tensors stay alive, so their ids are not taken by others)
+        rec.inner.update(dict.fromkeys(sub.slot_of))
+    if any(o is failed for o in outs):
+        rec.invalidate("a tf.cond branch it does not take stops at an error its ops raise when they run")
+        return outs, None
+    for sub in subs:
+        if sub.reason is not None:
+            rec.invalidate(sub.reason)
+            return outs, None
+    from simdist.runtime import nest
+    graphs, flat_outs = [], []
+    for sub, out in zip(subs, outs):
+        flat = [t for t in nest.flatten(out) if t is not None]
+        if any(not isinstance(t, Tensor) for t in flat):
+            rec.invalidate("a tf.cond branch returns something other than tensors")
+            return outs, None
+        g = sub.finish(flat, 0.0, _same)
+        if type(g) is not Graph:
+            rec.invalidate(g.reason)
+            return outs, None
+        graphs.append(g)
+        flat_outs.append(flat)
+    # every parent node a branch captures, once, in order of first capture
+    ins: list[int] = []
+    where: list[list[int]] = []
+    for sub in subs:
+        pos = []
+        for j in sub.captured:
+            if j not in ins:
+                ins.append(j)
+            pos.append(ins.index(j))
+        where.append(pos)
+    mine = flat_outs[taken]
+    extra = [f - flops[taken] for f in flops]   # (the call's own tally already holds the taken branch's)
+
+    def run_branch(p: np.ndarray, *vals: np.ndarray) -> tuple:
+        k = select(p)
+        out = graphs[k].run(*[vals[j] for j in where[k]])
+        tally.flops += extra[k]
+        return tuple(t._v for t in out)
+    node = Node(PURE, run_branch, (rec.ref(pred),) + tuple(ins), tuple(t.dtype for t in mine),
+                key=("unique", len(rec.nodes)), stateful=True)
+    node.value = tuple(t._a if type(t) is _Traced else t._v for t in mine)
+    i = rec._add(node)
+    if rec.untaped is None:
+        rec.untaped = "it runs a tf.cond or tf.switch_case recorded as one node (its branches' graphs)"
+    traced = [rec._traced(t, Node(PURE, operator.itemgetter(j), (i,), t.dtype, key=("item", j)))
+              for j, t in enumerate(mine)]
+    rec.expected -= len(traced)   # (each output tensor was made, and counted, in its branch's recording)
+    it = iter(traced)
+    result = nest.map_structure(lambda v: None if v is None else next(it), outs[taken])
+    return outs, result
