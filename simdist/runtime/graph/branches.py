@@ -30,7 +30,7 @@ from simdist.runtime.graph.recording import Recorder
 from simdist.runtime.graph.replay import Graph
 from simdist.runtime.tensor import Tensor, _Traced
 
-__all__ = ["BranchRecorder", "recordable", "record_branches"]
+__all__ = ["BranchRecorder", "recordable", "record_branches", "record_loop"]
 
 
 def _same(x: Any) -> Any:
@@ -46,8 +46,10 @@ class BranchRecorder(Recorder):
         self.parent = parent
         self.charges_in_graph = True
         self.device = parent.device
-        self.captured: list[int] = []   # per argument of the branch graph: its node in the parent
+        self.captured: list[int] = []   # per captured argument of the branch graph: its node in the parent
+        self.captured_t: list[Tensor] = []   # ... and the tensor
         self.spent = 0.0                # the FLOPs of the branch when it ran untaken
+        self.flops = 0.0                # the FLOPs of one run of its graph
 
     def _outer(self, t: Tensor) -> bool:
         p: Any = self.parent
@@ -69,6 +71,7 @@ class BranchRecorder(Recorder):
         self.static[i] = self.parent.static[j]
         self.args.append(i)
         self.captured.append(j)
+        self.captured_t.append(t)
         return i
 
     def is_constant(self, t: Tensor) -> bool:
@@ -79,6 +82,14 @@ class BranchRecorder(Recorder):
 
     def charge(self, fn: Callable[[], Any], refusal: str | None = None) -> None:
         self.invalidate("a tf.cond branch charges the simulator (a strategy call inside it)")
+
+
+def _capture_outputs(sub: BranchRecorder, flat: list[Tensor]) -> None:
+    """A tensor of an enclosing recording that the branch returns as it is (`lambda: x`) made an
+    argument of the branch's graph, so that every replay returns that call's value."""
+    for t in flat:
+        if id(t) not in sub.slot_of and sub._outer(t):
+            sub.ref(t)
 
 
 def recordable(rec: Any) -> bool:
@@ -131,6 +142,7 @@ def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]
         if any(not isinstance(t, Tensor) for t in flat):
             rec.invalidate("a tf.cond branch returns something other than tensors")
             return outs, None
+        _capture_outputs(sub, flat)
         g = sub.finish(flat, 0.0, _same)
         if type(g) is not Graph:
             rec.invalidate(g.reason)
@@ -167,3 +179,111 @@ def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]
     it = iter(traced)
     result = nest.map_structure(lambda v: None if v is None else next(it), outs[taken])
     return outs, result
+
+
+def _raw(t: Tensor) -> np.ndarray:
+    return t._a if type(t) is _Traced else t._v
+
+
+def record_loop(rec: Recorder, cond: Callable[[list], Tensor], body: Callable[[list], list], flat0: list[Tensor],
+                limit: int | None, untaken: Callable[..., Any], failed: Any) -> list[Tensor] | None:
+    """A tf.while_loop inside the recording `rec` as TF's While op: `cond` and `body` (on the flat
+    loop variables, giving the squeezed predicate and the checked flat outputs) recorded once each
+    as graphs whose parameters are the loop variables (then their captures), the loop run through
+    them, and a node added to `rec` that runs the loop on every replay. The body runs for real on
+    the first iteration, untaken when the loop runs none. The loop's results as tensors of `rec`,
+    or None when the loop cannot be recorded this way (`rec` then says why): the caller runs it on
+    from the values it left (`rec.loop_state`: (flat loop variables, iterations done))."""
+    c = execution.current()
+    f_start = tally.flops
+    subs: list[BranchRecorder] = []
+    outs: list[Any] = []
+    went = False
+    for part in (0, 1):
+        sub = BranchRecorder(rec)
+        execution.end_recording(c, rec)
+        execution.begin_recording(c, sub)
+        f0 = tally.flops
+        try:
+            twins = [sub.arg(t) for t in flat0]
+            if part == 0:
+                out = [cond(twins)]
+            elif went:
+                out = body(twins)
+            else:
+                out = untaken(lambda: body(twins), keep_recorder=True)
+        finally:
+            execution.end_recording(c, sub)
+            execution.begin_recording(c, rec)
+            sub.live = False
+        if part == 0:
+            went = bool(np.asarray(_raw(out[0]))) and (limit is None or limit > 0)
+        sub.flops = tally.flops - f0 if part == 0 or went else sub.spent
+        subs.append(sub)
+        outs.append(out)
+        rec.keep.append(sub)
+        rec.inner.update(dict.fromkeys(sub.slot_of))
+    state = (list(outs[1]) if went else list(flat0), 1 if went else 0)
+    rec.loop_state = state
+    if outs[1] is failed:
+        rec.invalidate("its tf.while_loop's body stops at an error its ops raise when they run")
+        return None
+    for sub in subs:
+        if sub.reason is not None:
+            rec.invalidate(sub.reason)
+            return None
+    if went and any(tuple(o.shape) != tuple(t.shape) for o, t in zip(outs[1], flat0)):
+        rec.invalidate("its tf.while_loop's loop variables change shape (shape_invariants)")
+        return None
+    graphs = []
+    for sub, out in zip(subs, outs):
+        _capture_outputs(sub, out)
+        g = sub.finish(list(out), sub.flops, _same)
+        if type(g) is not Graph:
+            rec.invalidate(g.reason)
+            return None
+        graphs.append(g)
+    cg, bg = graphs
+    ccap = [_raw(t) for t in subs[0].captured_t]
+    bcap = [_raw(t) for t in subs[1].captured_t]
+    n = len(flat0)
+    # the rest of the loop, through the graphs (their replays' tensors are not the call's ops)
+    created0 = rec.created
+    vals, count = [_raw(t) for t in state[0]], state[1]
+    if went:
+        while limit is None or count < limit:
+            if not bool(np.asarray(cg.run(*vals, *ccap)[0]._v)):
+                break
+            vals = [t._v for t in bg.run(*vals, *bcap)]
+            count += 1
+    rec.expected += rec.created - created0
+    spent = tally.flops - f_start   # (the call's own tally holds the loop as it ran now)
+    ins: list[int] = [rec.ref(t) for t in flat0]
+    cpos, bpos = [], []
+    for sub, pos in ((subs[0], cpos), (subs[1], bpos)):
+        for j in sub.captured:
+            if j not in ins[n:]:
+                ins.append(j)
+            pos.append(n + ins[n:].index(j))
+
+    def run_loop(*arrays: np.ndarray) -> tuple:
+        vs = list(arrays[:n])
+        cc = [arrays[j] for j in cpos]
+        bc = [arrays[j] for j in bpos]
+        k = 0
+        while limit is None or k < limit:
+            if not bool(np.asarray(cg.run(*vs, *cc)[0]._v)):
+                break
+            vs = [t._v for t in bg.run(*vs, *bc)]
+            k += 1
+        tally.flops -= spent
+        return tuple(vs)
+    node = Node(PURE, run_loop, tuple(ins), tuple(t.dtype for t in flat0), key=("unique", len(rec.nodes)),
+                stateful=True)
+    node.value = tuple(vals)
+    i = rec._add(node)
+    if rec.untaped is None:
+        rec.untaped = "it runs a tf.while_loop recorded as one node (its cond's and body's graphs)"
+    return [rec._traced(Tensor(v, t.dtype, t._device), Node(PURE, operator.itemgetter(j), (i,), t.dtype,
+                                                             key=("item", j)))
+            for j, (v, t) in enumerate(zip(vals, flat0))]

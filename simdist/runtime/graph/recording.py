@@ -60,6 +60,9 @@ class Recorder(execution.Interpreter):
         # the tensors of the branches of a tf.cond recorded inside this call (graph/branches.py),
         # by id (their recorders are kept): one used outside its branch cannot be recorded
         self.inner: dict[int, None] = {}
+        # a tf.while_loop graph/branches.record_loop could not record: (its flat loop variables
+        # where it stopped, the iterations done), for the loop to run on from there
+        self.loop_state: Any = None
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:

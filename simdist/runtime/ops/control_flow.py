@@ -106,6 +106,10 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
         if m.ndim != 0:
             raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: {m.shape}")
         limit = int(dispatch.static_value(m))
+    from simdist.runtime import context
+    if context.in_function():
+        from simdist.runtime.ops import loops
+        return loops.traced_while(cond, body, loop_vars, shape_invariants, limit)
     structure = list(loop_vars)
     count = 0
     while (limit is None or count < limit) and _truth(cond(*loop_vars)):
