@@ -64,6 +64,11 @@ class BranchRecorder(Recorder):
         if i is not None:
             return i
         if not self._outer(t):
+            p: Any = self.parent
+            while p is not None:
+                if id(t) in p.inner:
+                    self.invalidate("it uses a tensor made inside a tf.cond branch outside that branch")
+                p = getattr(p, "parent", None)
             return super().ref(t)
         j = self.parent.ref(t)
         arr = t._a if type(t) is _Traced else t._v
@@ -170,6 +175,7 @@ def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]
     node = Node(PURE, run_branch, (rec.ref(pred),) + tuple(ins), tuple(t.dtype for t in mine),
                 key=("unique", len(rec.nodes)), stateful=True)
     node.value = tuple(t._a if type(t) is _Traced else t._v for t in mine)
+    node.body = ("cond", pred, select, subs, flat_outs)
     i = rec._add(node)
     if rec.untaped is None:
         rec.untaped = "it runs a tf.cond or tf.switch_case recorded as one node (its branches' graphs)"
@@ -281,6 +287,7 @@ def record_loop(rec: Recorder, cond: Callable[[list], Tensor], body: Callable[[l
     node = Node(PURE, run_loop, tuple(ins), tuple(t.dtype for t in flat0), key=("unique", len(rec.nodes)),
                 stateful=True)
     node.value = tuple(vals)
+    node.body = ("while",)
     i = rec._add(node)
     if rec.untaped is None:
         rec.untaped = "it runs a tf.while_loop recorded as one node (its cond's and body's graphs)"

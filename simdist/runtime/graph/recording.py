@@ -63,6 +63,7 @@ class Recorder(execution.Interpreter):
         # a tf.while_loop graph/branches.record_loop could not record: (its flat loop variables
         # where it stopped, the iterations done), for the loop to run on from there
         self.loop_state: Any = None
+        self.graph_gradients = False   # the call's Python called tf.gradients (autodiff/graph_gradients.py)
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:
@@ -489,6 +490,8 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
         rec.invalidate("gradient tapes it opened still keep tensors after it returned")
     g = rec.finish(result, tally.flops - t0[0], outputs, sections=(tally.backward - t0[1], tally.update - t0[2]),
                    held_rise=rise)
+    if type(g) is Untraceable and rec.graph_gradients:
+        g.gradients = True
     if type(g) is Graph:
         from simdist.runtime import interpret
         program = interpret.build(rec, result)

@@ -1,0 +1,199 @@
+"""`tf.gradients`: symbolic gradients of a tf.function's graph, as TF 2.21's gradients_util walks it
+(tensorflow/python/ops/gradients_impl.py, gradients_util.py; clause function.graph-gradients).
+
+Executing eagerly there is no graph: RuntimeError "tf.gradients is not supported when eager
+execution is enabled. Use tf.GradientTape instead.". Inside a tf.function, the gradients of
+sum(ys) with respect to each of xs are computed over the ops between xs and ys (those reached
+from xs), each op's registered gradient applied from ys back: grad_ys weight ys (ones by
+default), a tensor of stop_gradients is a constant (nothing flows through it), and an x that
+ys do not reach gets None (UnconnectedGradients.NONE) or zeros (ZERO). A Python value among xs
+is converted to a tensor (so it gets None); a variable among xs is differentiated through its
+reads.
+
+simdist runs a tf.function's Python on values while its recorder notes every op (simdist/runtime/
+graph/recording.py), so that record is the graph: tf.gradients builds a tape of the recorded ops
+reached from xs (the tape's entries, as a GradientTape would have recorded them) and walks it
+with the tape's own backward pass (backprop.imperative_grad). The gradient ops it dispatches are
+recorded in turn, as TF adds them to the graph, so calls that replay compute them too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist.runtime import context, execution, nest
+from simdist.runtime.autodiff import backprop
+from simdist.runtime.autodiff.tape import UnconnectedGradients, _Entry, _densify_slices, _SLICES_THROUGH, \
+    _unconnected, trainable, variable_key
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["gradients"]
+
+
+class _GraphTape:
+    """A tape read from a recording: tensor_tape (key -> the op that made it) and op_tape."""
+
+    def __init__(self) -> None:
+        self.tensor_tape: dict[int, int] = {}
+        self.op_tape: dict[int, _Entry] = {}
+
+
+def _backward(op: Any, inputs: tuple, outs: tuple, attrs: Any) -> Any:
+    from simdist.runtime.ops.registry import NO_GRADIENT, OpCall, gradient_function
+    skip = tuple(i for i, t in enumerate(inputs) if not trainable(t.dtype))
+    call = OpCall(op, inputs, outs, attrs, skip)
+
+    def backward(*out_grads: Any) -> Any:
+        fn = gradient_function(op)
+        if fn is NO_GRADIENT:
+            return [None] * len(call.inputs)
+        if op.name not in _SLICES_THROUGH:
+            out_grads = _densify_slices(out_grads)
+        return fn(call, *out_grads)
+    return backward
+
+
+def _tape_of(rec: Any, source_keys: set[int], stops: set[int], top_only: bool = False) -> _GraphTape:
+    """The recorded ops reached from the sources (not through a stopped tensor) as tape entries:
+    those of the call's recording, then of each tf.cond branch or loop body being recorded inside
+    it, down to `rec` (simdist/runtime/graph/branches.py)."""
+    chain = [rec]
+    while not top_only and getattr(chain[0], "parent", None) is not None:
+        chain.insert(0, chain[0].parent)
+    tape = _GraphTape()
+    reached = set(source_keys)
+    base = 0
+    for r in chain:
+        _add_entries(tape, r, base, reached, stops)
+        base += len(r.nodes)
+    return tape
+
+
+def _add_entries(tape: _GraphTape, rec: Any, base: int, reached: set[int], stops: set[int]) -> None:
+    from simdist.runtime.graph.ir import PURE, READ
+    items: dict[int, list[int]] = {}
+    for i, n in enumerate(rec.nodes):
+        if n.kind == PURE and n.op is None and type(n.key) is tuple and n.key[0] == "item":
+            items.setdefault(n.ins[0], []).append(i)
+    at = rec.tensor_at
+    for i, n in enumerate(rec.nodes):
+        if n.kind == READ:
+            t = at.get(i)
+            key = id(variable_key(n.var))
+            if t is None or key not in reached or id(t) in stops:
+                continue
+            tape.op_tape[base + i] = _Entry("ReadVariableOp", (key,), (id(t),), _identity_grad, (t,))
+            tape.tensor_tape[id(t)] = base + i
+            reached.add(id(t))
+            continue
+        if n.kind == PURE and n.body is not None:
+            _add_control_flow(tape, rec, base + i, n, [at[j] for j in items.get(i, ())], reached, stops)
+            continue
+        if n.kind != PURE or n.op is None:
+            continue
+        ins = tuple(at.get(j) for j in n.ins)
+        if any(t is None for t in ins) or not any(id(t) in reached for t in ins):
+            continue
+        outs = tuple(at[j] for j in items.get(i, ())) if n.op.num_outputs != 1 else (at.get(i),)
+        if not outs or any(t is None for t in outs):
+            continue
+        tape.op_tape[base + i] = _Entry(n.op.name, tuple(id(t) for t in ins), tuple(id(t) for t in outs),
+                                        _backward(n.op, ins, outs, n.attrs), outs, n.op.none_grad_ok)
+        for t in outs:
+            if id(t) not in stops:
+                tape.tensor_tape[id(t)] = base + i
+                reached.add(id(t))
+
+
+def _add_control_flow(tape: _GraphTape, rec: Any, op_id: int, n: Any, outs: list, reached: set[int],
+                      stops: set[int]) -> None:
+    """A tf.cond recorded as one node (graph/branches.py): its gradient is another cond on the
+    same predicate (TF's gradient of If), each branch the gradient of one forward branch walked
+    over that branch's own recording, from its outputs to the tensors it captured (None made
+    zeros, so that the branches agree). A while_loop's node on the path is refused: its
+    iterations after the first are not recorded op by op."""
+    ins = [rec.tensor_at.get(j) for j in n.ins]
+    if not any(t is not None and id(t) in reached for t in ins):
+        return
+    if n.body[0] == "while":
+        raise LookupError("simdist does not differentiate a tf.while_loop recorded inside a tf.function with "
+                          "tf.gradients (its iterations run as one node); use tf.GradientTape around the call")
+    _, pred, select, subs, flat_outs = n.body
+    targets = [t for t in ins[1:] if t is not None]
+
+    def backward(*out_grads: Any) -> list:
+        from simdist.runtime.ops import array, branches
+
+        def branch_grad(k: int) -> Any:
+            def grad() -> list:
+                sub = subs[k]
+                captured = list(sub.captured_t)
+                got: dict[int, Any] = {}
+                if captured:
+                    sub_tape = _tape_of(sub, {id(t) for t in captured}, stops, top_only=True)
+                    grads = backprop.imperative_grad(sub_tape, flat_outs[k], captured, list(out_grads),
+                                                     UnconnectedGradients.NONE)
+                    got = {id(t): g for t, g in zip(captured, grads)}
+                out = []
+                for t in targets:
+                    g = got.get(id(t))
+                    if g is not None and not isinstance(g, Tensor):
+                        g = g._as_tensor() if hasattr(g, "_as_tensor") else convert_to_tensor(g)
+                    out.append(array.zeros_like(t) if g is None else g)
+                return out
+            return grad
+        grads = branches.run(branches.CASE, [branch_grad(k) for k in range(len(subs))], pred, select)
+        it = iter(grads)
+        return [None] + [None if t is None else next(it) for t in ins[1:]]
+    tape.op_tape[op_id] = _Entry("If", tuple(id(t) if t is not None else -1 for t in ins),
+                                 tuple(id(t) for t in outs), backward, tuple(outs))
+    for t in outs:
+        if id(t) not in stops:
+            tape.tensor_tape[id(t)] = op_id
+            reached.add(id(t))
+
+
+def _identity_grad(g: Any) -> list:
+    return [g]
+
+
+def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", gate_gradients: bool = False,
+              aggregation_method: Any = None, stop_gradients: Any = None,
+              unconnected_gradients: Any = UnconnectedGradients.NONE) -> list[Any]:
+    """`tf.gradients`: the gradients of sum(ys) with respect to each of xs, inside a tf.function
+    (see the module's docstring); a list, one entry per x."""
+    if not context.in_function():
+        raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape "
+                           "instead.")
+    unconnected = _unconnected(unconnected_gradients)
+    rec = execution.current().recorder
+    if rec is None:
+        raise RuntimeError("simdist computes tf.gradients from the graph a tf.function records, and this call "
+                           "runs without a recording (SIMDIST_TRACE_FUNCTIONS=0, or a call inside a ClusterCoordinator "
+                           "closure or an open cost section)")
+    flat_ys = nest.flatten(ys)
+    for y in flat_ys:
+        if y is None:
+            raise AttributeError("'NoneType' object has no attribute 'op'")
+    flat_ys = [y if isinstance(y, Tensor) else _to_tensor(y) for y in flat_ys]
+    flat_xs = [x if isinstance(x, Tensor) or _is_variable(x) else convert_to_tensor(x) for x in nest.flatten(xs)]
+    flat_grad_ys = None if grad_ys is None else [None if g is None else g if isinstance(g, Tensor)
+                                                 else convert_to_tensor(g) for g in nest.flatten(grad_ys)]
+    stops = {id(t) for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
+    keys = {id(variable_key(x)) if _is_variable(x) else id(x) for x in flat_xs}
+    top = rec
+    while getattr(top, "parent", None) is not None:
+        top = top.parent
+    top.graph_gradients = True   # (a call that cannot be recorded keeps a recorder: tf/_function.py)
+    tape = _tape_of(rec, keys, stops)
+    return backprop.imperative_grad(tape, flat_ys, flat_xs, flat_grad_ys, unconnected)
+
+
+def _is_variable(x: Any) -> bool:
+    from simdist.runtime.autodiff.tape import _is_variable as is_var
+    return not isinstance(x, Tensor) and is_var(x)
+
+
+def _to_tensor(y: Any) -> Tensor:
+    from simdist.runtime.variables import Variable
+    return y.read_value() if isinstance(y, Variable) else convert_to_tensor(y)
