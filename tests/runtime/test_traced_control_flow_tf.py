@@ -316,6 +316,12 @@ def gradients_in_function(tf: Any) -> Any:
         lambda x: tf.gradients(tf.reduce_sum(x), "a"),
         lambda x: tf.gradients(None, x),
     ]
+    @tf.custom_gradient
+    def scaled(x: Any) -> Any:
+        def grad(dy: Any) -> Any:
+            return dy * 100.0
+        return x * 2.0, grad
+    programs.append(lambda x: tf.gradients(tf.reduce_sum(scaled(x) * x), x))
     out: list[Any] = []
     for p in programs:
         try:

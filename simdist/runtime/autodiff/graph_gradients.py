@@ -36,6 +36,12 @@ class _GraphTape:
     def __init__(self) -> None:
         self.tensor_tape: dict[int, int] = {}
         self.op_tape: dict[int, _Entry] = {}
+        self.next_id = 0
+
+    def new_id(self) -> int:
+        """The next entry's id (entries numbered in the order the call made them)."""
+        self.next_id += 1
+        return self.next_id
 
 
 def _backward(op: Any, inputs: tuple, outs: tuple, attrs: Any) -> Any:
@@ -62,32 +68,39 @@ def _tape_of(rec: Any, source_keys: set[int], stops: set[int], top_only: bool = 
         chain.insert(0, chain[0].parent)
     tape = _GraphTape()
     reached = set(source_keys)
-    base = 0
     for r in chain:
-        _add_entries(tape, r, base, reached, stops)
-        base += len(r.nodes)
+        _add_entries(tape, r, reached, stops)
     return tape
 
 
-def _add_entries(tape: _GraphTape, rec: Any, base: int, reached: set[int], stops: set[int]) -> None:
+def _add_entries(tape: _GraphTape, rec: Any, reached: set[int], stops: set[int]) -> None:
+    """The entries of one recording's ops, bound ops and cond nodes, in the order it made them."""
     from simdist.runtime.graph.ir import PURE, READ
     items: dict[int, list[int]] = {}
     for i, n in enumerate(rec.nodes):
         if n.kind == PURE and n.op is None and type(n.key) is tuple and n.key[0] == "item":
             items.setdefault(n.ins[0], []).append(i)
     at = rec.tensor_at
-    for i, n in enumerate(rec.nodes):
+    bound = rec.bound_ops
+    b = 0
+    for i, n in enumerate(rec.nodes + [None]):
+        while b < len(bound) and bound[b][0] <= i:
+            _add_op(tape, tape.new_id(), bound[b][1], bound[b][2], bound[b][3], bound[b][4], reached, stops)
+            b += 1
+        if n is None:
+            break
         if n.kind == READ:
             t = at.get(i)
             key = id(variable_key(n.var))
             if t is None or key not in reached or id(t) in stops:
                 continue
-            tape.op_tape[base + i] = _Entry("ReadVariableOp", (key,), (id(t),), _identity_grad, (t,))
-            tape.tensor_tape[id(t)] = base + i
+            k = tape.new_id()
+            tape.op_tape[k] = _Entry("ReadVariableOp", (key,), (id(t),), _identity_grad, (t,))
+            tape.tensor_tape[id(t)] = k
             reached.add(id(t))
             continue
         if n.kind == PURE and n.body is not None:
-            _add_control_flow(tape, rec, base + i, n, [at[j] for j in items.get(i, ())], reached, stops)
+            _add_control_flow(tape, rec, tape.new_id(), n, [at[j] for j in items.get(i, ())], reached, stops)
             continue
         if n.kind != PURE or n.op is None:
             continue
@@ -97,12 +110,7 @@ def _add_entries(tape: _GraphTape, rec: Any, base: int, reached: set[int], stops
         outs = tuple(at[j] for j in items.get(i, ())) if n.op.num_outputs != 1 else (at.get(i),)
         if not outs or any(t is None for t in outs):
             continue
-        tape.op_tape[base + i] = _Entry(n.op.name, tuple(id(t) for t in ins), tuple(id(t) for t in outs),
-                                        _backward(n.op, ins, outs, n.attrs), outs, n.op.none_grad_ok)
-        for t in outs:
-            if id(t) not in stops:
-                tape.tensor_tape[id(t)] = base + i
-                reached.add(id(t))
+        _add_op(tape, tape.new_id(), n.op, ins, outs, n.attrs, reached, stops)
 
 
 def _add_control_flow(tape: _GraphTape, rec: Any, op_id: int, n: Any, outs: list, reached: set[int],
@@ -147,6 +155,21 @@ def _add_control_flow(tape: _GraphTape, rec: Any, op_id: int, n: Any, outs: list
         return [None] + [None if t is None else next(it) for t in ins[1:]]
     tape.op_tape[op_id] = _Entry("If", tuple(id(t) if t is not None else -1 for t in ins),
                                  tuple(id(t) for t in outs), backward, tuple(outs))
+    for t in outs:
+        if id(t) not in stops:
+            tape.tensor_tape[id(t)] = op_id
+            reached.add(id(t))
+
+
+def _add_op(tape: _GraphTape, op_id: int, op: Any, ins: tuple, outs: tuple, attrs: Any, reached: set[int],
+            stops: set[int]) -> None:
+    """An op whose inputs a source reaches, as the tape entry a GradientTape would have made (its
+    outputs mapped to it: a bound op after the ops that computed its outputs, so the walk takes
+    its registered gradient, a custom gradient's own)."""
+    if not any(id(t) in reached for t in ins):
+        return
+    tape.op_tape[op_id] = _Entry(op.name, tuple(id(t) for t in ins), tuple(id(t) for t in outs),
+                                 _backward(op, ins, outs, attrs), outs, op.none_grad_ok)
     for t in outs:
         if id(t) not in stops:
             tape.tensor_tape[id(t)] = op_id

@@ -64,6 +64,9 @@ class Recorder(execution.Interpreter):
         # where it stopped, the iterations done), for the loop to run on from there
         self.loop_state: Any = None
         self.graph_gradients = False   # the call's Python called tf.gradients (autodiff/graph_gradients.py)
+        # the bound ops (OpDef.bound: a custom gradient, a collective), each with the number of nodes
+        # recorded before it: tf.gradients differentiates them as a tape would
+        self.bound_ops: list[tuple] = []
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:
@@ -146,6 +149,7 @@ class Recorder(execution.Interpreter):
         recorded where they ran (the merge's reductions, the function's ops)."""
         if opdef.bound:
             self._bound(opdef, attrs)
+            self.bound_ops.append((len(self.nodes), opdef, tuple(tensors), outs, attrs))
             return outs
         ins = tuple(self.ref(t) for t in tensors)
         multi = opdef.num_outputs != 1
