@@ -205,6 +205,30 @@ def case_programs(tf: Any) -> Any:
     return {"values": values, "log": log, "error": error}
 
 
+def under_tape_and_in_run(tf: Any) -> Any:
+    """A tape around calls of functions holding a tf.cond and a tf.while_loop, and a tf.cond in
+    the replica function of a MirroredStrategy's run inside a tf.function."""
+    v = tf.Variable(2.0)
+    f = tf.function(lambda x: tf.cond(x > 0, lambda: v * x * x, lambda: tf.sin(x) * v))
+    w = tf.function(lambda x: tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x),
+                                            [0, tf.constant(1.0)])[1])
+    out: list[Any] = []
+    for fn, a in ((f, 1.5), (f, -0.5), (f, 2.0), (w, 2.0), (w, 3.0)):
+        x = tf.constant(a)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        out.append((_plain(y), _grads(tape.gradient(y, [x, v]))))
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0"])
+
+    @tf.function
+    def step(x: Any) -> Any:
+        r = strategy.run(lambda x: tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: x - 1.0), args=(x,))
+        return strategy.reduce("SUM", r, axis=None)
+    out.append([_plain(step(tf.constant(a))) for a in ([1.0, 2.0], [-1.0, -2.0], [3.0, -1.0])])
+    return out
+
+
 # --- tf.while_loop -------------------------------------------------------------------------------------
 def while_traces_once(tf: Any) -> Any:
     log: list[str] = []
@@ -367,6 +391,7 @@ CASES: list[tuple[str, Callable[[Any], Any]]] = [
     ("cond-errors", cond_errors),
     ("switch-case", switch_case_programs),
     ("case", case_programs),
+    ("under-tape-and-in-run", under_tape_and_in_run),
     ("while-traces-once", while_traces_once),
     ("while-zero-iterations-first", while_zero_iterations_first),
     ("while-state-and-captures", while_state_and_captures),
@@ -392,7 +417,7 @@ def tf_results() -> dict[int, Any]:
 
 # Cases whose float values go through kernels that round otherwise than TF's (sin/cos/tanh and
 # their gradients' sums: ops-level fidelity, not this module's): compared to rtol 1e-6.
-_ROUNDED = {"gradients-replayed"}
+_ROUNDED = {"gradients-replayed", "under-tape-and-in-run"}
 
 
 def _same(got: Any, want: Any, rtol: float) -> bool:
