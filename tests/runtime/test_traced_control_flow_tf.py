@@ -381,6 +381,20 @@ def gradients_replayed(tf: Any) -> Any:
     return out
 
 
+def gradients_hessians(tf: Any) -> Any:
+    x = tf.constant([1.0, 2.0, 3.0])
+    m = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    f = tf.function(lambda x: tf.hessians(tf.reduce_sum(x ** 3) + x[0] * x[1], x))
+    g = tf.function(lambda m, x: tf.hessians(tf.reduce_sum(tf.sin(m) * m) + tf.reduce_sum(x * x), [m, x]))
+    out = [_grads(f(x)), _grads(g(m, x))]
+    try:
+        tf.hessians(x, x)
+        out.append("eager tf.hessians returned")
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        out.append(("raised",) + _error(e))
+    return out
+
+
 CASES: list[tuple[str, Callable[[Any], Any]]] = [
     ("cond-side-effects", cond_side_effects),
     ("cond-eager-side-effects", cond_eager_side_effects),
@@ -399,6 +413,7 @@ CASES: list[tuple[str, Callable[[Any], Any]]] = [
     ("while-errors", while_errors),
     ("gradients", gradients_in_function),
     ("gradients-replayed", gradients_replayed),
+    ("gradients-hessians", gradients_hessians),
 ]
 _BRANCHES = [k for k, (name, _) in enumerate(CASES) if not name.startswith(("while", "gradients"))]
 _GRADIENTS = [k for k, (name, _) in enumerate(CASES) if name.startswith("gradients")]
@@ -417,7 +432,7 @@ def tf_results() -> dict[int, Any]:
 
 # Cases whose float values go through kernels that round otherwise than TF's (sin/cos/tanh and
 # their gradients' sums: ops-level fidelity, not this module's): compared to rtol 1e-6.
-_ROUNDED = {"gradients-replayed", "under-tape-and-in-run"}
+_ROUNDED = {"gradients-replayed", "under-tape-and-in-run", "gradients-hessians"}
 
 
 def _same(got: Any, want: Any, rtol: float) -> bool:

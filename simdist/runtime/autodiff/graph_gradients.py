@@ -27,7 +27,7 @@ from simdist.runtime.autodiff.tape import UnconnectedGradients, _Entry, _densify
     _unconnected, trainable, variable_key
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["gradients"]
+__all__ = ["gradients", "hessians"]
 
 
 class _GraphTape:
@@ -220,3 +220,22 @@ def _is_variable(x: Any) -> bool:
 def _to_tensor(y: Any) -> Tensor:
     from simdist.runtime.variables import Variable
     return y.read_value() if isinstance(y, Variable) else convert_to_tensor(y)
+
+
+def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_ops: bool = False,
+             gate_gradients: bool = False, aggregation_method: Any = None) -> list[Any]:
+    """`tf.hessians` (gradients_impl.hessians): per x, the Hessian of sum(ys) with respect to x,
+    of shape x.shape + x.shape: the first gradient flattened, then the gradient of each of its
+    elements (TF loops over them in a while_loop; simdist's trace runs the same gradients as a
+    Python loop, giving the same graph values)."""
+    from simdist.runtime.ops import array
+    flat_xs = [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in nest.flatten(xs)]
+    out = []
+    for g, x in zip(gradients(ys, flat_xs, gate_gradients=gate_gradients, aggregation_method=aggregation_method),
+                    flat_xs):
+        flat = array.reshape(g, [-1])
+        n = int(x.shape.num_elements())
+        rows = [gradients(flat[j], x)[0] for j in range(n)]
+        dims = list(x.shape.as_list())
+        out.append(array.reshape(array.stack(rows) if rows else array.zeros([0] + dims, x.dtype), dims + dims))
+    return out
