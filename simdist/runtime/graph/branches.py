@@ -106,6 +106,23 @@ def recordable(rec: Any) -> bool:
     return c.aside is None and not c.tapes and c.runner is None
 
 
+def _unlinked(record: Callable[..., Any]) -> Callable[..., Any]:
+    """`record`, whose branch recorders (those `rec.keep`s from the call on) no longer point at
+    their parent when it returns: no reference cycle outlives the recording."""
+    def wrapped(rec: Recorder, *args: Any) -> Any:
+        n = len(rec.keep)
+        try:
+            return record(rec, *args)
+        finally:
+            for sub in rec.keep[n:]:
+                if type(sub) is BranchRecorder:
+                    sub.parent = None
+    wrapped.__doc__ = record.__doc__
+    wrapped.__name__ = record.__name__
+    return wrapped
+
+
+@_unlinked
 def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]], taken: int,
                     select: Callable[[np.ndarray], int], untaken: Callable[[Callable[[], Any]], Any],
                     outputs: Callable[[Any], Any], failed: Any) -> tuple[list[Any], Any]:
@@ -191,6 +208,7 @@ def _raw(t: Tensor) -> np.ndarray:
     return t._a if type(t) is _Traced else t._v
 
 
+@_unlinked
 def record_loop(rec: Recorder, cond: Callable[[list], Tensor], body: Callable[[list], list], flat0: list[Tensor],
                 limit: int | None, untaken: Callable[..., Any], failed: Any) -> list[Tensor] | None:
     """A tf.while_loop inside the recording `rec` as TF's While op: `cond` and `body` (on the flat
