@@ -395,6 +395,32 @@ def gradients_hessians(tf: Any) -> Any:
     return out
 
 
+def gradients_through_loops(tf: Any) -> Any:
+    """tf.gradients through a tf.while_loop (iteration counts varying over calls, zero included),
+    and with respect to a variable read inside a while_loop's body and inside a tf.cond branch."""
+    c = tf.constant
+
+    @tf.function
+    def w(x: Any, n: Any) -> Any:
+        i, y = tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, tf.sin(y) * x), [0, x])
+        return y, tf.gradients(y, x)
+    out: list[Any] = [_grads(list(w(c(a), c(k)))) for a, k in ((2.0, 3), (0.5, 5), (1.5, 0))]
+    v = tf.Variable(3.0)
+
+    @tf.function
+    def w3(x: Any) -> Any:
+        i, y = tf.while_loop(lambda i, y: i < 4, lambda i, y: (i + 1, y * v + x), [0, x], maximum_iterations=3)
+        return tf.gradients(y * y, [x, v])
+    out.append(_grads(w3(c(0.5))))
+    u = tf.Variable(2.0)
+
+    @tf.function
+    def f(x: Any) -> Any:
+        return tf.gradients(tf.cond(x > 0, lambda: u * x * x, lambda: tf.sin(x)), [x, u])
+    out.extend(_grads(f(c(a))) for a in (1.5, -0.5, 2.0))
+    return out
+
+
 CASES: list[tuple[str, Callable[[Any], Any]]] = [
     ("cond-side-effects", cond_side_effects),
     ("cond-eager-side-effects", cond_eager_side_effects),
@@ -414,6 +440,7 @@ CASES: list[tuple[str, Callable[[Any], Any]]] = [
     ("gradients", gradients_in_function),
     ("gradients-replayed", gradients_replayed),
     ("gradients-hessians", gradients_hessians),
+    ("gradients-through-loops", gradients_through_loops),
 ]
 _BRANCHES = [k for k, (name, _) in enumerate(CASES) if not name.startswith(("while", "gradients"))]
 _GRADIENTS = [k for k, (name, _) in enumerate(CASES) if name.startswith("gradients")]
@@ -432,7 +459,7 @@ def tf_results() -> dict[int, Any]:
 
 # Cases whose float values go through kernels that round otherwise than TF's (sin/cos/tanh and
 # their gradients' sums: ops-level fidelity, not this module's): compared to rtol 1e-6.
-_ROUNDED = {"gradients-replayed", "under-tape-and-in-run", "gradients-hessians"}
+_ROUNDED = {"gradients-replayed", "under-tape-and-in-run", "gradients-hessians", "gradients-through-loops"}
 
 
 def _same(got: Any, want: Any, rtol: float) -> bool:

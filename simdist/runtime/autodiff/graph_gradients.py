@@ -121,12 +121,13 @@ def _add_control_flow(tape: _GraphTape, rec: Any, op_id: int, n: Any, outs: list
     zeros, so that the branches agree). A while_loop's node on the path is refused: its
     iterations after the first are not recorded op by op."""
     ins = [rec.tensor_at.get(j) for j in n.ins]
-    if not any(t is not None and id(t) in reached for t in ins):
+    var_keys = [id(variable_key(v)) for v in n.body[-1]]
+    if not any(t is not None and id(t) in reached for t in ins) and not any(k in reached for k in var_keys):
         return
     if n.body[0] == "while":
-        raise LookupError("simdist does not differentiate a tf.while_loop recorded inside a tf.function with "
-                          "tf.gradients (its iterations run as one node); use tf.GradientTape around the call")
-    _, pred, select, subs, flat_outs = n.body
+        _add_loop(tape, op_id, n, ins, outs, reached, stops)
+        return
+    _, pred, select, subs, flat_outs, variables = n.body
     targets = [t for t in ins[1:] if t is not None]
 
     def backward(*out_grads: Any) -> list:
@@ -135,25 +136,24 @@ def _add_control_flow(tape: _GraphTape, rec: Any, op_id: int, n: Any, outs: list
         def branch_grad(k: int) -> Any:
             def grad() -> list:
                 sub = subs[k]
-                captured = list(sub.captured_t)
-                got: dict[int, Any] = {}
-                if captured:
-                    sub_tape = _tape_of(sub, {id(t) for t in captured}, stops, top_only=True)
-                    grads = backprop.imperative_grad(sub_tape, flat_outs[k], captured, list(out_grads),
-                                                     UnconnectedGradients.NONE)
-                    got = {id(t): g for t, g in zip(captured, grads)}
+                sources = list(sub.captured_t) + list(variables)
+                keys = [id(t) for t in sub.captured_t] + [id(variable_key(v)) for v in variables]
+                sub_tape = _tape_of(sub, set(keys), stops, top_only=True)
+                grads = backprop.imperative_grad(sub_tape, flat_outs[k], sources, list(out_grads),
+                                                 UnconnectedGradients.NONE)
+                got = dict(zip(keys, grads))
                 out = []
-                for t in targets:
-                    g = got.get(id(t))
+                for key, like in [(id(t), t) for t in targets] + [(id(variable_key(v)), v) for v in variables]:
+                    g = got.get(key)
                     if g is not None and not isinstance(g, Tensor):
                         g = g._as_tensor() if hasattr(g, "_as_tensor") else convert_to_tensor(g)
-                    out.append(array.zeros_like(t) if g is None else g)
+                    out.append(array.zeros(like.shape.as_list(), like.dtype) if g is None else g)
                 return out
             return grad
         grads = branches.run(branches.CASE, [branch_grad(k) for k in range(len(subs))], pred, select)
         it = iter(grads)
-        return [None] + [None if t is None else next(it) for t in ins[1:]]
-    tape.op_tape[op_id] = _Entry("If", tuple(id(t) if t is not None else -1 for t in ins),
+        return [None] + [None if t is None else next(it) for t in ins[1:]] + [next(it) for _ in variables]
+    tape.op_tape[op_id] = _Entry("If", tuple(id(t) if t is not None else -1 for t in ins) + tuple(var_keys),
                                  tuple(id(t) for t in outs), backward, tuple(outs))
     for t in outs:
         if id(t) not in stops:
@@ -170,6 +170,59 @@ def _add_op(tape: _GraphTape, op_id: int, op: Any, ins: tuple, outs: tuple, attr
         return
     tape.op_tape[op_id] = _Entry(op.name, tuple(id(t) for t in ins), tuple(id(t) for t in outs),
                                  _backward(op, ins, outs, attrs), outs, op.none_grad_ok)
+    for t in outs:
+        if id(t) not in stops:
+            tape.tensor_tape[id(t)] = op_id
+            reached.add(id(t))
+
+
+def _add_loop(tape: _GraphTape, op_id: int, n: Any, ins: list, outs: list, reached: set[int],
+              stops: set[int]) -> None:
+    """A tf.while_loop recorded as one node: its gradient runs the loop again op by op (its cond's
+    and body's recordings replayed through dispatch, without effect: ops.branches.untaken) from
+    the node's inputs, and walks those ops from the final loop variables back to the inputs. The
+    call's recording is abandoned (its iteration count is this call's): the function then runs
+    its Python under a recorder on every call (tf/_function.py), with the right gradients."""
+    _, progs, nvars, cpos, bpos, limit, variables = n.body
+    if any(type(p) is str for p in progs):
+        raise LookupError("simdist cannot differentiate this tf.while_loop inside a tf.function with tf.gradients: "
+                          f"its cond or body cannot be replayed op by op ({next(p for p in progs if type(p) is str)})")
+
+    def backward(*out_grads: Any) -> list:
+        import numpy as np
+
+        from simdist.runtime import interpret
+        from simdist.runtime.ops import dispatch
+        from simdist.runtime.ops.branches import _FAILED, untaken
+        rec = execution.current().recorder
+        rec.invalidate("tf.gradients through a tf.while_loop runs the loop again op by op (its iteration count is "
+                       "this call's)")
+        cc = [ins[j] for j in cpos]
+        bc = [ins[j] for j in bpos]
+
+        def unroll() -> list:
+            vs = list(ins[:nvars])
+            k = 0
+            while limit is None or k < limit:
+                if not bool(np.asarray(dispatch.static_value(interpret.run(progs[0], vs + cc)[0]))):
+                    break
+                vs = list(interpret.run(progs[1], vs + bc))
+                k += 1
+            return vs
+        final = untaken(unroll, keep_recorder=True)
+        if final is _FAILED:
+            raise LookupError("simdist cannot differentiate this tf.while_loop: its ops failed when it ran again")
+        inner = _tape_of(rec, {id(t) for t in ins} | {id(variable_key(v)) for v in variables}, stops)
+        got = backprop.imperative_grad(inner, final, list(ins) + list(variables), list(out_grads),
+                                       UnconnectedGradients.NONE)
+        seen: set[int] = set()
+        out = []
+        for t, g in zip(ins, got):   # (a tensor both a loop variable and captured: its gradient once)
+            out.append(None if id(t) in seen else g)
+            seen.add(id(t))
+        return out + list(got[len(ins):])
+    tape.op_tape[op_id] = _Entry("While", tuple(id(t) for t in ins) + tuple(id(variable_key(v)) for v in variables),
+                                 tuple(id(t) for t in outs), backward, tuple(outs))
     for t in outs:
         if id(t) not in stops:
             tape.tensor_tape[id(t)] = op_id

@@ -89,6 +89,18 @@ class BranchRecorder(Recorder):
         self.invalidate("a tf.cond branch charges the simulator (a strategy call inside it)")
 
 
+def _variables_read(subs: list[BranchRecorder]) -> list[Any]:
+    """The variables the branches read (their READ nodes), each once, in order of first read: a
+    gradient of the node reaches them (autodiff/graph_gradients.py)."""
+    from simdist.runtime.graph.ir import READ
+    out: list[Any] = []
+    for sub in subs:
+        for n in sub.nodes:
+            if n.kind == READ and all(v is not n.var for v in out):
+                out.append(n.var)
+    return out
+
+
 def _capture_outputs(sub: BranchRecorder, flat: list[Tensor]) -> None:
     """A tensor of an enclosing recording that the branch returns as it is (`lambda: x`) made an
     argument of the branch's graph, so that every replay returns that call's value."""
@@ -192,7 +204,7 @@ def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]
     node = Node(PURE, run_branch, (rec.ref(pred),) + tuple(ins), tuple(t.dtype for t in mine),
                 key=("unique", len(rec.nodes)), stateful=True)
     node.value = tuple(t._a if type(t) is _Traced else t._v for t in mine)
-    node.body = ("cond", pred, select, subs, flat_outs)
+    node.body = ("cond", pred, select, subs, flat_outs, _variables_read(subs))
     i = rec._add(node)
     if rec.untaped is None:
         rec.untaped = "it runs a tf.cond or tf.switch_case recorded as one node (its branches' graphs)"
@@ -305,7 +317,10 @@ def record_loop(rec: Recorder, cond: Callable[[list], Tensor], body: Callable[[l
     node = Node(PURE, run_loop, tuple(ins), tuple(t.dtype for t in flat0), key=("unique", len(rec.nodes)),
                 stateful=True)
     node.value = tuple(vals)
-    node.body = ("while",)
+    from simdist.runtime import interpret
+    progs = (interpret.build(subs[0], outs[0]), interpret.build(subs[1], list(outs[1])))
+    # (for tf.gradients: the loop run again op by op, autodiff/graph_gradients.py)
+    node.body = ("while", progs, n, cpos, bpos, limit, _variables_read(subs))
     i = rec._add(node)
     if rec.untaped is None:
         rec.untaped = "it runs a tf.while_loop recorded as one node (its cond's and body's graphs)"
