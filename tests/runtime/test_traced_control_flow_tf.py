@@ -229,6 +229,23 @@ def under_tape_and_in_run(tf: Any) -> Any:
     return out
 
 
+def tape_watches_both_branches(tf: Any) -> Any:
+    """A tape around a tf.function's cond watches the variables both branches read; the one read
+    only by the branch not taken gets a zero gradient (TF's If takes both as inputs)."""
+    a = tf.Variable(1.0, name="a")
+    b = tf.Variable(2.0, name="b")
+    f = tf.function(lambda x: tf.cond(x > 0, lambda: a * x, lambda: b * x))
+    out = []
+    for val in (1.0, -1.0, 2.0):
+        with tf.GradientTape() as tape:
+            y = f(tf.constant(val))
+        out.append((sorted(v.name for v in tape.watched_variables()), _plain(y), _grads(tape.gradient(y, [a, b]))))
+    with tf.GradientTape() as tape:
+        tf.cond(tf.constant(1.0) > 0, lambda: a * 2.0, lambda: b * 3.0)
+    out.append(sorted(v.name for v in tape.watched_variables()))
+    return out
+
+
 # --- tf.while_loop -------------------------------------------------------------------------------------
 def while_traces_once(tf: Any) -> Any:
     log: list[str] = []
@@ -432,6 +449,7 @@ CASES: list[tuple[str, Callable[[Any], Any]]] = [
     ("switch-case", switch_case_programs),
     ("case", case_programs),
     ("under-tape-and-in-run", under_tape_and_in_run),
+    ("tape-watches-both-branches", tape_watches_both_branches),
     ("while-traces-once", while_traces_once),
     ("while-zero-iterations-first", while_zero_iterations_first),
     ("while-state-and-captures", while_state_and_captures),

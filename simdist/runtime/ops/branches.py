@@ -59,8 +59,45 @@ def run(kind: str, fns: Sequence[Callable[[], Any]], pred: Tensor, select: Calla
     taken = select(dispatch.static_value(pred))
     if not context.in_function():
         return fns[taken]()
-    outs = [_outputs(fn()) if i == taken else untaken(fn) for i, fn in enumerate(fns)]
-    return _checked(kind, outs, taken)
+    reads: list[Any] = []
+    outs = [_outputs(fn()) if i == taken else untaken(fn, reads=reads) for i, fn in enumerate(fns)]
+    result = _checked(kind, outs, taken)
+    c = execution.current()
+    if reads and (c.tapes or c.aside is not None):
+        result = _watched(result, reads)
+    return result
+
+
+class _Reads(execution.Interpreter):
+    """Notes the variables an untaken branch reads (each once, in order)."""
+
+    def __init__(self, into: list[Any]) -> None:
+        self.into = into
+
+    def read(self, var: Any, t: Any) -> Any:
+        if all(v is not var for v in self.into):
+            self.into.append(var)
+        return t
+
+
+def _watched(result: Any, reads: list[Any]) -> Any:
+    """TF's If op takes the variables every branch reads as inputs, so a gradient tape around the
+    call watches those of the branch not taken too, and their gradient is zeros (not None): each
+    is read where the tapes see it, and the result is made an op of them whose gradient is the
+    incoming one for the taken branch's outputs and zeros for the reads."""
+    from simdist.runtime.autodiff.tape import record_operation
+    from simdist.runtime.ops.array import identity, zeros_like
+    flat = [t for t in nest.flatten(result) if isinstance(t, Tensor)]
+    if not flat:
+        return result
+    values = [v.read_value() if hasattr(v, "read_value") else v for v in reads]
+    out = [identity(t) for t in flat]
+
+    def backward(*grads: Any) -> list:
+        return list(grads) + [zeros_like(r) for r in values]
+    record_operation("If", out, flat + values, backward)
+    it = iter(out)
+    return nest.map_structure(lambda v: next(it) if isinstance(v, Tensor) else v, result)
 
 
 def _checked(kind: str, outs: list[Any], taken: int) -> Any:
@@ -74,17 +111,18 @@ def _untaken_recorded(fn: Callable[[], Any]) -> Any:
     return untaken(fn, keep_recorder=True)
 
 
-def untaken(fn: Callable[[], Any], keep_recorder: bool = False) -> Any:
+def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any] | None = None) -> Any:
     """fn() run as TF traces a branch it does not take (see the module's docstring): its outputs
     as tensors, or _FAILED when an op of it raised an error that TF only raises when a graph
     runs. With keep_recorder the recording (a branch's: graph/branches.py) still sees its ops;
-    a charge it makes stops that recording."""
+    a charge it makes stops that recording. `reads` receives the variables it reads."""
     c = execution.current()
     rec = c.recorder
     if rec is not None and not keep_recorder:
         execution.end_recording(c, rec)
     saved = (c.tapes, c.observers, c.aside, c.through)
-    c.tapes, c.observers, c.aside, c.through = [], ([rec] if rec is not None and keep_recorder else []), None, None
+    c.tapes, c.aside, c.through = [], None, None
+    c.observers = ([rec] if rec is not None and keep_recorder else []) + ([_Reads(reads)] if reads is not None else [])
     txn = variables.Transaction()
     c.transactions.append(txn)
     dropped: list[Any] = []
