@@ -44,7 +44,8 @@ def _error(e: BaseException) -> tuple[str, str]:
         if m:
             first = m.group(2).strip().split("\n")[0].strip()
     if first is None:
-        first = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", msg).split("\n")[0].strip()
+        lines = [ln for ln in msg.split("\n") if "assertion failed:" in ln] or msg.split("\n")
+        first = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", lines[0].strip()).strip()
         first = re.sub(r"\s*\[Op:[\w<>]+\].*$", "", first)
     for pattern, repl in _NAMES:
         first = pattern.sub(repl, first)
@@ -243,6 +244,35 @@ def tape_watches_both_branches(tf: Any) -> Any:
     with tf.GradientTape() as tape:
         tf.cond(tf.constant(1.0) > 0, lambda: a * 2.0, lambda: b * 3.0)
     out.append(sorted(v.name for v in tape.watched_variables()))
+    return out
+
+
+def asserts_in_function(tf: Any) -> Any:
+    """A failing tf.Assert inside a tf.function (the Assert kernel's message), and tf.case's
+    asserts there: exclusive=True with several true predicates, no default with none."""
+    def wrap(data: Callable[[Any], Any], **kw: Any) -> Any:
+        def f(x: Any) -> Any:
+            tf.debugging.Assert(x[0] < 0, data(x), **kw)
+            return x
+        return tf.function(f)
+    x = tf.constant([1.0, 2.5, 3.0, 4.0])
+    programs = [
+        wrap(lambda x: ["x is", x]),
+        wrap(lambda x: [x, "and", tf.constant([True, False]), tf.constant(7)], summarize=10),
+        wrap(lambda x: [tf.constant([[1, 2], [3, 4]])]),
+        wrap(lambda x: [tf.constant(1.5), tf.constant(-0.25, tf.float64), tf.constant(1e10)]),
+        wrap(lambda x: [tf.constant([1 / 3]), tf.zeros([2, 2, 2]), tf.constant([0.1], tf.float64),
+                        tf.constant(1 / 3, tf.float64), tf.constant([float("nan"), float("inf")])]),
+        wrap(lambda x: [tf.zeros([2, 2, 2])], summarize=10),
+    ]
+    out = [_calls(p, [(x,)])[0] for p in programs]
+    ex = tf.function(lambda x: tf.case([(x > 0, lambda: x), (x > -1, lambda: x * 2.0)], default=lambda: x * 3.0,
+                                       exclusive=True))
+    nd = tf.function(lambda x: tf.case([(x > 0, lambda: x), (x > -1, lambda: x * 2.0)]))
+    for fn in (ex, nd):
+        got = _calls(fn, [(tf.constant(a),) for a in (1.0, -0.5, -3.0)])
+        # (TF names the predicates' graph tensors in exclusive's message: compared up to there)
+        out.append([r[:2] + (r[2].split(" more than")[0],) if r[0] == "raised" else r for r in got])
     return out
 
 
@@ -450,6 +480,7 @@ CASES: list[tuple[str, Callable[[Any], Any]]] = [
     ("case", case_programs),
     ("under-tape-and-in-run", under_tape_and_in_run),
     ("tape-watches-both-branches", tape_watches_both_branches),
+    ("asserts-in-function", asserts_in_function),
     ("while-traces-once", while_traces_once),
     ("while-zero-iterations-first", while_zero_iterations_first),
     ("while-state-and-captures", while_state_and_captures),

@@ -293,8 +293,13 @@ def _t0(v: Any) -> Tensor:
 
 def Assert(condition: Any, data: Any, summarize: Any = None, name: str | None = None) -> None:  # noqa: N802
     """`tf.Assert`: InvalidArgumentError when condition is false (NumPy's truth of its value:
-    a multi-element condition is ValueError); None otherwise, as TF's eager Assert returns."""
+    a multi-element condition is ValueError); None otherwise, as TF's eager Assert returns.
+    Inside a tf.function the message is the Assert kernel's (simdist/runtime/ops/assert_summary.py)."""
     if not _truth(condition):
+        from simdist.runtime import context
+        if context.in_function():   # (the Assert kernel's message, when the graph runs)
+            from simdist.runtime.ops import assert_summary
+            raise errors.InvalidArgumentError(None, None, assert_summary.message(data, summarize))
         shown = []
         for d in data:
             if isinstance(d, Tensor):
