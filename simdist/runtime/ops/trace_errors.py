@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
-           "not_allowed", "attr_not_allowed", "fixed_type"]
+           "not_allowed", "attr_not_allowed", "fixed_type", "builds", "at_build"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -129,6 +129,23 @@ def list_mismatch(err: BaseException, op: str, dts: Sequence[dtypes.DType]) -> A
     """`err` marked with op_def_library's TypeError for a list input whose dtypes differ."""
     return static(err, TypeError, f"Tensors in list passed to '{_LIST_ARGS[op]}' of '{op}' Op have types "
                                   f"[{', '.join(d.name for d in dts)}] that don't all match.")
+
+
+_BUILD = "_simdist_graph_build"
+
+
+def at_build(err: BaseException) -> Any:
+    """`err`, marked as an error TF raises as it is while it builds the graph (its class kept: the
+    Switch node's InvalidArgumentError for a cond predicate that is not a bool)."""
+    setattr(err, _BUILD, True)
+    return err
+
+
+def builds(err: BaseException) -> bool:
+    """Whether TF raises `err` while it builds a graph (so also from a branch a traced tf.cond
+    does not take), rather than when the graph runs."""
+    return (getattr(err, _ATTR, None) is not None or getattr(err, _BUILD, False)
+            or (isinstance(err, errors.OpError) and _attr_list(err) is not None))
 
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
