@@ -420,7 +420,8 @@ class Strategy:
                 raise TypeError(f"Expected `reduce_op` to be a `tf.distribute.ReduceOp`, not: {op!r}")
             comps = self._components_for_axis_reduce(value)
             ts = [convert_to_tensor(c) for c in comps]
-            arr, dt = reduce_rules.reduce_along_axis(op, [t._v for t in ts], ts[0].dtype, axis)
+            arr, dt = reduce_rules.reduce_along_axis(op, [t._v for t in ts], ts[0].dtype, axis,
+                                                     any(t._sub for t in ts))
             out = Tensor(arr, dt, self._reduce_destination())
             timing.charge_reduce(self, ts, out, "reduce")
             return out
@@ -558,7 +559,8 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     order (an all-reduce over CPU devices), else in AddN's (a reduction to one device)."""
     ts = [convert_to_tensor(c) for c in comps]
     in_dt = ts[0].dtype
-    arr, dt = reduce_rules.reduce_components(op, [dispatch.raw(t) for t in ts], in_dt, ring)
+    daz = any(t._sub for t in ts)   # (a component marked as holding subnormals: reduce.subnormals)
+    arr, dt = reduce_rules.reduce_components(op, [dispatch.raw(t) for t in ts], in_dt, ring, daz)
     out = Tensor(arr, dt, device or context.current_device())
     if dispatch.recording():   # (a tf.function call being recorded: its replays reduce the same way)
         out = dispatch.reduced(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt, ring)[0], ts, out,
