@@ -305,6 +305,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: banded_triangular_solve solves with the lower (diagonal first, subdiagonals right-aligned) or upper (superdiagonals left-aligned, diagonal last) band matrix of [..., K, M] bands by substitution; only the first matrix of the batch is checked for a zero pivot (InvalidArgumentError); gradient as linalg_grad.py.'),
     Clause('ops.fast-tanh', 'ops', False, (),
            'TF 2.21: float32 tanh is Eigen\'s ptanh_float on every element: x clamped to +-7.90738964080810547, then (x^3 P(x^2) + x) / Q(x^2), a [9/8] rational minimax approximation rounded step by step in float32 (up to 5 ulps from a correctly rounded tanh).'),
+    Clause('ops.random-gamma-poisson', 'ops', False, (),
+           'TF 2.21: random.gamma, poisson, stateless_gamma and stateless_poisson draw from Philox4x32-10 (seeded by the op\'s (seed, seed2), or by the stateless seed pair scrambled through one Philox call), 256 outputs reserved per sample; gamma by Marsaglia-Tsang in double (an exponential at alpha 1), poisson by Knuth below rate 10 and Hormann\'s transformed rejection above; gamma is divided by beta and floored at finfo.tiny; a seeded kernel\'s stream continues across eager calls until set_seed.'),
     Clause('ops.nn-ctc', 'ops', False, (),
            'TF 2.21: ctc_loss with dense labels is ctc_loss_dense: log_softmax, a forward-backward pass over the CTC state lattice in the log domain (impossible initial and final states log(1e-307), not -inf, so an impossible alignment has a finite loss), gradient softmax minus the label posterior, masked past logit_length; blank_index 0 by default.'),
     Clause('ops.tf-utilities', 'ops', False, (),

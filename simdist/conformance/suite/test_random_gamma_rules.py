@@ -1,0 +1,70 @@
+"""Issue 29's random draws on TF's Philox streams — clause ops.random-gamma-poisson (TF 2.21 only).
+
+Runs on the backend's `tf` alone. The reference is the clause's rule written out here: Philox4x32-10,
+the stateless seed scramble (GenerateKey), 256 Philox outputs reserved per sample, and the Gamma
+kernel's alpha == 1 path (an exponential, -log1p(-u), u the second double of the sample's first
+output). The case-by-case comparison with TF 2.21 is tests/ops/test_random_gamma_tf.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_true, raises, to_numpy
+
+clause = pytest.mark.clause
+_M = 0xFFFFFFFF
+
+
+def _philox(c: list[int], k: list[int]) -> list[int]:
+    c, k = list(c), list(k)
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
+        c = [(p1 >> 32) ^ c[1] ^ k[0], p1 & _M, (p0 >> 32) ^ c[3] ^ k[1], p0 & _M]
+        k = [(k[0] + 0x9E3779B9) & _M, (k[1] + 0xBB67AE85) & _M]
+    return c
+
+
+def _stateless_exponentials(seed: tuple[int, int], n: int) -> np.ndarray:
+    s0, s1 = seed[0] & (2**64 - 1), seed[1] & (2**64 - 1)
+    mix = _philox([s0 & _M, s0 >> 32, s1 & _M, s1 >> 32], [0x3EC8F720, 0x02461E29])
+    out = []
+    for i in range(n):
+        ctr = 256 * i + ((mix[2] | mix[3] << 32) << 64)
+        w = _philox([ctr & _M, (ctr >> 32) & _M, (ctr >> 64) & _M, (ctr >> 96) & _M], [mix[0], mix[1]])
+        u = float(np.array((1023 << 52) | ((w[2] & 0xFFFFF) << 32) | w[3], np.uint64).view(np.float64)) - 1.0
+        out.append(max(-math.log1p(-u), np.finfo(np.float64).tiny))
+    return np.array(out)
+
+
+@clause("ops.random-gamma-poisson", ref="tf221")
+def test_stateless_gamma_alpha_one_is_philox_exponential(tf):
+    for seed in ((1, 2), (-3, 2**40)):
+        got = to_numpy(tf.random.stateless_gamma([6], tf.constant(seed, tf.int64), 1.0, dtype=tf.float64))
+        want = _stateless_exponentials(seed, 6)
+        assert_true(np.array_equal(got, want), f"stateless_gamma([6], {seed}, alpha=1)={got}, but should be {want} "
+                    "bit for bit", call="stateless_gamma")
+
+
+@clause("ops.random-gamma-poisson", ref="tf221")
+def test_seeded_streams(tf):
+    tf.random.set_seed(3)
+    a = [to_numpy(tf.random.gamma([4], [0.5, 2.0], seed=1)) for _ in range(2)]
+    tf.random.set_seed(3)
+    b = to_numpy(tf.random.gamma([4], [0.5, 2.0], seed=1))
+    assert_true(np.array_equal(a[0], b) and not np.array_equal(a[0], a[1]),
+                "a seeded gamma's stream should continue across calls and restart at set_seed", call="gamma")
+    p = [to_numpy(tf.random.stateless_poisson([5, 2], [4, 5], [3.0, 40.0])) for _ in range(2)]
+    assert_true(np.array_equal(p[0], p[1]) and p[0].dtype == np.int32 and p[0].shape == (5, 2),
+                f"stateless_poisson should repeat and give int32 of shape (5, 2), got {p[0].dtype} {p[0].shape}",
+                call="stateless_poisson")
+    g = to_numpy(tf.random.poisson([3], [np.inf, -1.0], seed=2, dtype=tf.int64))
+    assert_true(g.shape == (3, 2) and (g == 0).all(), f"poisson([3], [inf, -1], int64)={g}, should be zeros of "
+                "shape (3, 2)", call="poisson")
+    with raises(tf.errors.InvalidArgumentError, call="stateless_gamma with alpha's shape not a suffix"):
+        tf.random.stateless_gamma([3], [1, 2], [1.0, 2.0])
+    with raises(ValueError, call="gamma of int32"):
+        tf.random.gamma([2], 2, dtype=tf.int32)
