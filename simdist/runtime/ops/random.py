@@ -5,7 +5,8 @@ and `tf.random.set_seed`. Without an op seed, draws come from one global stream 
 per call; with an op seed, from a stream of that (global seed, op seed) pair, which also
 advances per call, as TF's kernels keep an internal counter (two calls of
 `tf.random.uniform([1], seed=1)` give different values; `set_seed` restarts both). The values
-are NumPy's (PCG64), not TF's Philox streams.
+are NumPy's (PCG64), not TF's Philox streams (tf.random.gamma/poisson, in random_gamma.py, are
+TF's; every seedless call here advances TF's op-seed sequence for them: `draw_op_seed`).
 
 The stateless ops (`stateless_normal`, `stateless_uniform`, `stateless_truncated_normal`,
 `stateless_categorical`) are pure functions of their seed pair, shape and dtype: the same call
