@@ -1,0 +1,179 @@
+"""`tf.random.uniform_candidate_sampler`, `tf.random.log_uniform_candidate_sampler` and
+`tf.nn.all_candidate_sampler`: TF's candidate sampler kernels (candidate_sampler_ops.cc,
+range_sampler.cc) on TF's Philox streams, so the sampled classes are TF 2.21's (clause
+`ops.candidate-samplers`).
+
+Each call reserves 2048 * num_sampled 32-bit words (512 * num_sampled Philox outputs) of the
+kernel's generator (one per (op, attrs, seeds), continuing across eager calls until
+`tf.random.set_seed`, as random_gamma.py's kernels) and reads them one word at a time
+(SimplePhilox over SingleSampleAdapter). UniformSampler: Rand64() % range (Rand64 = lo | hi << 32);
+LogUniformSampler: int64(exp(RandDouble() * log1p(range))) - 1, mod range. unique=True draws until
+num_sampled distinct values (num_tries counted). Expected counts in float: p * num_sampled when no
+draw was rejected, else -expm1f(num_tries * log1pf(-p)); p = float(1 / range) (uniform),
+log((v + 2) / (v + 1)) / log1p(range) (log-uniform), 1 (all). Not differentiable.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import math
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors, execution
+from simdist.runtime.ops import dispatch, philox
+from simdist.runtime.ops.args import t as _t, tf_name
+from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "all_candidate_sampler"]
+
+_cur = execution._current
+_libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+for _f in ("log1pf", "expm1f"):
+    getattr(_libm, _f).restype = ctypes.c_float
+    getattr(_libm, _f).argtypes = [ctypes.c_float]
+
+
+class _Words:
+    """SimplePhilox: 32-bit words one at a time from a Philox generator."""
+
+    __slots__ = ("gen", "buf")
+
+    def __init__(self, gen: philox.Philox) -> None:
+        self.gen = gen
+        self.buf: list[int] = []
+
+    def word(self) -> int:
+        if not self.buf:
+            self.buf = list(reversed(self.gen.next()))
+        return self.buf.pop()
+
+    def rand64(self) -> int:
+        lo = self.word()
+        return lo | self.word() << 32
+
+    def rand_double(self) -> float:
+        x0 = self.word()
+        return philox.uint64_to_double(x0, self.word())
+
+
+def _expected(p: float, batch: int, tries: int) -> float:
+    """ExpectedCountHelper in float."""
+    pf = np.float32(p)
+    if tries == batch:
+        return float(pf * np.float32(batch))
+    return float(-np.float32(_libm.expm1f(float(np.float32(tries) * np.float32(_libm.log1pf(float(-pf)))))))
+
+
+def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int, unique: bool, range_max: int,
+            seed: int, seed2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    op = _OPNAME[kind]
+    if true_classes.ndim != 2:
+        raise errors.InvalidArgumentError(None, None, f"true_classes must be a matrix [Op:{op}]")
+    if true_classes.shape[1] != num_true:
+        raise errors.InvalidArgumentError(None, None, f"true_classes must have num_true columns, expected: "
+                                          f"{true_classes.shape[1]} was: {num_true} [Op:{op}]")
+    rng = num_sampled if kind == "all" else range_max
+    if unique and num_sampled > rng:
+        raise errors.InvalidArgumentError(None, None, f"Sampler's range is too small. [Op:{op}]")
+    for c in true_classes.reshape(-1).tolist():
+        if not 0 <= c < rng:
+            raise errors.InvalidArgumentError(None, None, f"`true_candidate` out of range [0, {rng}), received {c} "
+                                              f"[Op:{op}]")
+    key = (op, num_true, num_sampled, unique, range_max, seed, seed2)
+    streams = _cur.ctx.rng.setdefault("philox", {})
+    gen = streams.get(key)
+    if gen is None:
+        gen = streams[key] = philox.seeded(seed, seed2)
+    local = gen.copy()
+    gen.skip((2048 * num_sampled + 3) // 4)
+    if kind == "all":
+        sampled = np.arange(num_sampled, dtype=np.int64)
+        return (sampled, np.ones(true_classes.shape, np.float32), np.ones(num_sampled, np.float32))
+    words = _Words(local)
+    log_range = math.log1p(range_max)
+    inv_range = float(np.float32(1.0 / range_max))
+
+    def draw() -> int:
+        if kind == "uniform":
+            return words.rand64() % range_max
+        return (int(math.exp(words.rand_double() * log_range)) - 1) % range_max
+
+    def prob(v: int) -> float:
+        return inv_range if kind == "uniform" else math.log((v + 2.0) / (v + 1.0)) / log_range
+
+    out: list[int] = []
+    if unique:
+        used: set[int] = set()   # membership only: the order of `out` is the draws'
+        tries = 0
+        while len(out) < num_sampled:
+            tries += 1
+            v = draw()
+            if v not in used:
+                used.add(v)
+                out.append(v)
+    else:
+        out = [draw() for _ in range(num_sampled)]
+        tries = num_sampled
+    sampled_exp = np.array([_expected(prob(v), num_sampled, tries) for v in out], np.float32)
+    true_exp = np.array([_expected(prob(int(v)), num_sampled, tries) for v in true_classes.reshape(-1).tolist()],
+                        np.float32).reshape(true_classes.shape)
+    return np.asarray(out, np.int64), true_exp, sampled_exp
+
+
+_OPNAME = {"uniform": "UniformCandidateSampler", "log_uniform": "LogUniformCandidateSampler",
+           "all": "AllCandidateSampler"}
+
+
+def _rule(name: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> tuple:
+        if dts[0] != dtypes.int64:
+            raise errors.InvalidArgumentError(None, None, f"cannot compute {name} as input #0(zero-based) was expected "
+                                              f"to be a int64 tensor but is a {tf_name(dts[0])} tensor [Op:{name}]")
+        return dtypes.int64, dtypes.float32, dtypes.float32
+    return rule
+
+
+_OPS = {kind: register(name, (lambda kind: lambda tc, **a: _sample(kind, tc, **a))(kind), _rule(name),
+                       lambda a, out, at: float(2048 * at["num_sampled"] // 4), num_outputs=3, stateful=True,
+                       kind="random", fusion=lanes("one Philox stream per kernel: lanes draw in program order"))
+        for kind, name in _OPNAME.items()}
+for _n in _OPNAME.values():
+    NotDifferentiable(_n)
+
+
+def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique: Any, range_max: Any,
+          seed: Any) -> tuple[Tensor, Tensor, Tensor]:
+    from simdist.runtime.ops.random_gamma import tf_seeds
+    tc = true_classes if isinstance(true_classes, Tensor) else _t(np.asarray(true_classes, np.int64))
+    rmax = int(range_max)
+    if kind != "all" and rmax <= 0:
+        raise errors.InvalidArgumentError(None, None, f"range_max must be positive [Op:{_OPNAME[kind]}]")
+    _OPS[kind].dtype((tc.dtype,), None)
+    s1, s2 = tf_seeds(seed)
+    out = dispatch.execute(_OPS[kind], (tc,), {"num_true": int(num_true), "num_sampled": int(num_sampled),
+                                               "unique": bool(unique), "range_max": rmax, "seed": s1, "seed2": s2})
+    return out[0], out[1], out[2]
+
+
+def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                              seed: Any = None, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.random.uniform_candidate_sampler`: (sampled_candidates, true_expected_count,
+    sampled_expected_count) drawn uniformly from [0, range_max)."""
+    return _call("uniform", true_classes, num_true, num_sampled, unique, range_max, seed)
+
+
+def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                                  seed: Any = None, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.random.log_uniform_candidate_sampler` (Zipfian): class k drawn with probability
+    log((k + 2) / (k + 1)) / log(range_max + 1)."""
+    return _call("log_uniform", true_classes, num_true, num_sampled, unique, range_max, seed)
+
+
+def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
+                          seed: Any = None, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.nn.all_candidate_sampler`: every class 0..num_sampled-1, expected counts 1."""
+    return _call("all", true_classes, num_true, num_sampled, unique, num_sampled, seed)
