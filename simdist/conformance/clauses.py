@@ -307,6 +307,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: float32 tanh is Eigen\'s ptanh_float on every element: x clamped to +-7.90738964080810547, then (x^3 P(x^2) + x) / Q(x^2), a [9/8] rational minimax approximation rounded step by step in float32 (up to 5 ulps from a correctly rounded tanh).'),
     Clause('ops.random-gamma-poisson', 'ops', False, (),
            'TF 2.21: random.gamma, poisson, stateless_gamma and stateless_poisson draw from Philox4x32-10 (seeded by the op\'s (seed, seed2), or by the stateless seed pair scrambled through one Philox call), 256 outputs reserved per sample; gamma by Marsaglia-Tsang in double (an exponential at alpha 1), poisson by Knuth below rate 10 and Hormann\'s transformed rejection above; gamma is divided by beta and floored at finfo.tiny; a seeded kernel\'s stream continues across eager calls until set_seed.'),
+    Clause('ops.candidate-samplers', 'ops', False, (),
+           'TF 2.21: uniform_candidate_sampler and log_uniform_candidate_sampler draw num_sampled classes (distinct when unique) from the kernel\'s Philox stream word by word, uniform as Rand64 mod range, log-uniform as int64(exp(u log1p(range))) - 1; expected counts p * num_sampled, or 1 - (1 - p)^tries when draws were rejected; all_candidate_sampler returns every class with count 1.'),
     Clause('ops.nn-ctc', 'ops', False, (),
            'TF 2.21: ctc_loss with dense labels is ctc_loss_dense: log_softmax, a forward-backward pass over the CTC state lattice in the log domain (impossible initial and final states log(1e-307), not -inf, so an impossible alignment has a finite loss), gradient softmax minus the label posterior, masked past logit_length; blank_index 0 by default.'),
     Clause('ops.tf-utilities', 'ops', False, (),

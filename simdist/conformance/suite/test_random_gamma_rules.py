@@ -68,3 +68,23 @@ def test_seeded_streams(tf):
         tf.random.stateless_gamma([3], [1, 2], [1.0, 2.0])
     with raises(ValueError, call="gamma of int32"):
         tf.random.gamma([2], 2, dtype=tf.int32)
+
+
+@clause("ops.candidate-samplers", ref="tf221")
+def test_candidate_samplers(tf):
+    tc = np.array([[1, 5], [7, 0]], np.int64)
+    tf.random.set_seed(11)
+    s, t, e = (to_numpy(x) for x in tf.random.log_uniform_candidate_sampler(tc, 2, 8, True, 30, seed=2))
+    assert_true(s.dtype == np.int64 and len(set(s.tolist())) == 8 and ((s >= 0) & (s < 30)).all(),
+                f"unique log-uniform samples {s} should be 8 distinct int64 classes in [0, 30)", call="log_uniform")
+    p = np.log((s + 2.0) / (s + 1.0)) / np.log1p(30)
+    assert_true(((e > p * 8 * 0.999) | (e >= 1 - (1 - p) ** 8 - 1e-6)).all() and (e <= 1.0 + 1e-6).all(),
+                f"expected counts {e} should lie in [1 - (1 - p)^8, 1] for p = {p}", call="log_uniform")
+    s2, _, e2 = (to_numpy(x) for x in tf.random.uniform_candidate_sampler(tc, 2, 5, False, 10, seed=2))
+    assert_true(np.allclose(e2, np.float32(0.1) * 5) and ((s2 >= 0) & (s2 < 10)).all(),
+                f"uniform expected counts {e2} should be 0.5 each, classes {s2} in [0, 10)", call="uniform")
+    a, ta, ea = (to_numpy(x) for x in tf.random.all_candidate_sampler(tc, 2, 8, True))
+    assert_true(np.array_equal(a, np.arange(8)) and (ta == 1).all() and (ea == 1).all(),
+                f"all_candidate_sampler gave {a}, {ta}, {ea}; should be 0..7 with counts 1", call="all")
+    with raises(tf.errors.InvalidArgumentError, call="unique sampling beyond the range"):
+        tf.random.uniform_candidate_sampler(tc, 2, 11, True, 10)

@@ -1,0 +1,77 @@
+"""tf.random.uniform_candidate_sampler, log_uniform_candidate_sampler and tf.nn.all_candidate_sampler
+against real TensorFlow 2.21: sampled classes and expected counts bit for bit (TF's Philox streams,
+the kernels' word order), unique and not, streams continuing across calls and restarting at
+set_seed, the op-seed sequence, and TF's errors. Every case sets its own global seed first.
+Needs the `tf` extra (or its golden)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_TC = np.array([[1, 5], [7, 0], [3, 3]], np.int64)
+
+
+def _seeded(gs: Any, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        tf.random.set_seed(gs)
+        return fn(tf)
+    return run
+
+
+def _sampler(tf: Any, kind: str) -> Any:
+    return {"uniform": tf.random.uniform_candidate_sampler, "log": tf.random.log_uniform_candidate_sampler}[kind]
+
+
+_RAW: list[tuple[str, Callable[[Any], Any]]] = [
+    *[(f"{kind}-unique-{u}-range-{r}", (lambda kind, u, r: _seeded(4, lambda tf: _sampler(tf, kind)(
+        _TC, 2, 6, u, r, seed=3)))(kind, u, r))
+      for kind in ("uniform", "log") for u in (True, False) for r in (6, 20, 10**6, 2**40)],
+    *[(f"{kind}-stream-continues", (lambda kind: _seeded(5, lambda tf: [_sampler(tf, kind)(_TC, 2, 5, True, 50, seed=1)
+                                                                        for _ in range(3)]))(kind))
+      for kind in ("uniform", "log")],
+    *[(f"{kind}-op-seed-sequence", (lambda kind: _seeded(6, lambda tf: [
+        tf.shape(tf.random.uniform([2])), _sampler(tf, kind)(_TC, 2, 8, True, 30),
+        tf.random.gamma([2], 1.5), _sampler(tf, kind)(_TC, 2, 8, False, 30)]))(kind))
+      for kind in ("uniform", "log")],
+    ("log-num-true-one", _seeded(7, lambda tf: tf.random.log_uniform_candidate_sampler(
+        np.array([[4], [9]], np.int64), 1, 64, True, 1000, seed=8))),
+    ("log-large-batch", _seeded(7, lambda tf: tf.random.log_uniform_candidate_sampler(
+        np.arange(40, dtype=np.int64).reshape(20, 2), 2, 300, True, 5000, seed=9))),
+    ("all-sampler", _seeded(1, lambda tf: tf.nn.all_candidate_sampler(_TC, 2, 9, True))),
+    ("all-sampler-not-unique", _seeded(1, lambda tf: tf.nn.all_candidate_sampler(_TC, 2, 8, False, seed=2))),
+    ("random-all-sampler", _seeded(2, lambda tf: tf.random.all_candidate_sampler(_TC, 2, 4, True, seed=1))),
+    ("range-too-small", lambda tf: tf.random.uniform_candidate_sampler(_TC, 2, 9, True, 8, seed=1)),
+    ("true-class-out-of-range", lambda tf: tf.random.log_uniform_candidate_sampler(_TC, 2, 3, True, 6, seed=1)),
+    ("num-true-mismatch", lambda tf: tf.random.uniform_candidate_sampler(_TC, 1, 3, True, 9, seed=1)),
+    ("true-classes-vector", lambda tf: tf.random.uniform_candidate_sampler(np.array([1, 2], np.int64), 2, 3, True, 9)),
+    ("true-classes-int32", lambda tf: tf.random.uniform_candidate_sampler(tf.constant([[1, 2]], tf.int32), 2, 3,
+                                                                          True, 9)),
+    ("range-max-zero", lambda tf: tf.random.uniform_candidate_sampler(np.zeros((1, 1), np.int64), 1, 3, False, 0)),
+]
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [(n, "ops.candidate-samplers", f) for n, f in _RAW]
+EDGES = edge_compare.EdgeModule(__file__, CASES)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.candidate-samplers")
+@EDGES.parametrize("ops.candidate-samplers")
+def test_candidate_samplers(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+if __name__ == "__main__":  # TF worker: python test_candidate_samplers_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
