@@ -1,8 +1,10 @@
 """tf.random.uniform_candidate_sampler, log_uniform_candidate_sampler and tf.nn.all_candidate_sampler
 against real TensorFlow 2.21: sampled classes and expected counts bit for bit (TF's Philox streams,
 the kernels' word order), unique and not, streams continuing across calls and restarting at
-set_seed, the op-seed sequence, and TF's errors. Every case sets its own global seed first.
-Needs the `tf` extra (or its golden)."""
+set_seed, the op-seed sequence, and TF's errors; tf.nn.nce_loss and sampled_softmax_loss (values
+and gradients within float32 rounding of TF's: the same sampled classes, the composite's matmuls
+summed in another order). Every case sets its own global seed first. Needs the `tf` extra (or its
+golden)."""
 
 from __future__ import annotations
 
@@ -58,8 +60,41 @@ _RAW: list[tuple[str, Callable[[Any], Any]]] = [
     ("range-max-zero", lambda tf: tf.random.uniform_candidate_sampler(np.zeros((1, 1), np.int64), 1, 3, False, 0)),
 ]
 
-CASES: list[tuple[str, str, Callable[[Any], Any]]] = [(n, "ops.candidate-samplers", f) for n, f in _RAW]
-EDGES = edge_compare.EdgeModule(__file__, CASES)
+_G = np.random.default_rng(2930)
+_W, _B = _G.normal(size=(50, 8)).astype(np.float32), _G.normal(size=50).astype(np.float32)
+_X, _L = _G.normal(size=(6, 8)).astype(np.float32), _G.integers(0, 50, size=(6, 2)).astype(np.int64)
+
+
+def _loss_grads(tf: Any, fn: Callable[..., Any]) -> Any:
+    """[loss, d sum(loss * (1..n)) / d weights, / d biases, / d inputs]."""
+    w, b, x = tf.Variable(_W), tf.Variable(_B), tf.Variable(_X)
+    with tf.GradientTape() as tape:
+        y = fn(w, b, x)
+        loss = tf.reduce_sum(y * tf.range(1, tf.size(y) + 1, dtype=y.dtype))
+    return [y] + [tf.convert_to_tensor(g) for g in tape.gradient(loss, [w, b, x])]
+
+
+_LOSSES: list[tuple[str, Callable[[Any], Any]]] = [
+    ("nce-num-true-2", _seeded(1, lambda tf: _loss_grads(tf, lambda w, b, x: tf.nn.nce_loss(w, b, _L, x, 10, 50,
+                                                                                           num_true=2)))),
+    ("nce-accidental-hits", _seeded(2, lambda tf: _loss_grads(tf, lambda w, b, x: tf.nn.nce_loss(
+        w, b, _L[:, :1], x, 20, 50, remove_accidental_hits=True)))),
+    ("sampled-softmax", _seeded(3, lambda tf: _loss_grads(tf, lambda w, b, x: tf.nn.sampled_softmax_loss(
+        w, b, _L[:, :1], x, 7, 50, seed=4)))),
+    ("sampled-softmax-keep-hits", _seeded(3, lambda tf: _loss_grads(tf, lambda w, b, x: tf.nn.sampled_softmax_loss(
+        w, b, _L, x, 12, 50, num_true=2, remove_accidental_hits=False)))),
+    ("losses-op-seed-sequence", _seeded(5, lambda tf: [tf.nn.nce_loss(_W, _B, _L, _X, 10, 50, num_true=2),
+                                                       tf.nn.sampled_softmax_loss(_W, _B, _L[:, :1], _X, 7, 50),
+                                                       tf.nn.nce_loss(_W, _B, _L, _X, 10, 50, num_true=2)])),
+    ("sampled-values-given", _seeded(6, lambda tf: tf.nn.sampled_softmax_loss(
+        _W, _B, _L[:, :1], _X, 5, 50, sampled_values=tf.random.uniform_candidate_sampler(
+            _L[:, :1], 1, 5, True, 50, seed=2)))),
+    ("nce-labels-int32", _seeded(7, lambda tf: tf.nn.nce_loss(_W, _B, _L.astype(np.int32), _X, 6, 50, num_true=2))),
+]
+
+CASES: list[tuple[str, str, Callable[[Any], Any], float]] = (
+    [(n, "ops.candidate-samplers", f, 0.0) for n, f in _RAW] + [(n, "ops.sampled-losses", f, 1e-5) for n, f in _LOSSES])
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.within(case[3], atol_ratio=0.1))
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +105,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.candidate-samplers")
 @EDGES.parametrize("ops.candidate-samplers")
 def test_candidate_samplers(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.sampled-losses")
+@EDGES.parametrize("ops.sampled-losses")
+def test_sampled_losses(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

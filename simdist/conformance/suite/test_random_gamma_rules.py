@@ -88,3 +88,33 @@ def test_candidate_samplers(tf):
                 f"all_candidate_sampler gave {a}, {ta}, {ea}; should be 0..7 with counts 1", call="all")
     with raises(tf.errors.InvalidArgumentError, call="unique sampling beyond the range"):
         tf.random.uniform_candidate_sampler(tc, 2, 11, True, 10)
+
+
+def _sampled_reference(w, b, labels, x, sampled, true_exp, sampled_exp, hits):
+    """The clause's logits and labels in float64 (num_true 1)."""
+    tl = np.sum(x * w[labels[:, 0]], axis=1, keepdims=True) + b[labels[:, 0]][:, None] - np.log(true_exp)
+    sl = x @ w[sampled].T + b[sampled] - np.log(sampled_exp)
+    if hits:
+        sl = np.where(labels[:, :1] == sampled[None, :], -3.4028234663852886e38, sl)
+    return np.concatenate([tl, sl], 1), np.concatenate([np.ones_like(tl), np.zeros_like(sl)], 1)
+
+
+@clause("ops.sampled-losses", ref="tf221")
+def test_nce_and_sampled_softmax_losses(tf):
+    g = np.random.default_rng(29)
+    w, b = g.normal(size=(20, 4)), g.normal(size=20)
+    x, labels = g.normal(size=(5, 4)), np.array([[1], [4], [4], [9], [0]], np.int64)
+    sampled = np.array([4, 7, 0, 12], np.int64)
+    te, se = np.full((5, 1), 0.5), np.array([0.3, 0.2, 0.9, 0.1])
+    sv = (tf.constant(sampled), tf.constant(te.astype(np.float32)), tf.constant(se.astype(np.float32)))
+    args = (tf.constant(w.astype(np.float32)), tf.constant(b.astype(np.float32)), labels, tf.constant(x.astype(np.float32)), 4, 20)
+    logits, lab = _sampled_reference(w, b, labels, x, sampled, te, se, False)
+    want = np.sum(np.maximum(logits, 0) - logits * lab + np.log1p(np.exp(-np.abs(logits))), axis=1)
+    got = to_numpy(tf.nn.nce_loss(*args, sampled_values=sv))
+    assert_true(np.allclose(got, want, rtol=1e-5, atol=1e-5), f"nce_loss={got}, but should be {want}", call="nce_loss")
+    logits, lab = _sampled_reference(w, b, labels, x, sampled, te, se, True)
+    m = np.max(logits, axis=1, keepdims=True)
+    want = -np.sum(lab * (logits - m - np.log(np.sum(np.exp(logits - m), axis=1, keepdims=True))), axis=1)
+    got = to_numpy(tf.nn.sampled_softmax_loss(*args, sampled_values=sv))
+    assert_true(np.allclose(got, want, rtol=1e-5, atol=1e-5), f"sampled_softmax_loss={got}, but should be {want}",
+                call="sampled_softmax_loss")
