@@ -1,5 +1,5 @@
-"""tf.random.uniform_candidate_sampler, log_uniform_candidate_sampler and tf.nn.all_candidate_sampler
-against real TensorFlow 2.21: sampled classes and expected counts bit for bit (TF's Philox streams,
+"""tf.random.uniform_candidate_sampler, log_uniform_candidate_sampler, fixed_unigram_candidate_sampler
+(with unigrams) and all_candidate_sampler against real TensorFlow 2.21: sampled classes and expected counts bit for bit (TF's Philox streams,
 the kernels' word order), unique and not, streams continuing across calls and restarting at
 set_seed, the op-seed sequence, and TF's errors; tf.nn.nce_loss and sampled_softmax_loss (values
 and gradients within float32 rounding of TF's: the same sampled classes, the composite's matmuls
@@ -20,6 +20,7 @@ pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 clause = pytest.mark.clause
 
 _TC = np.array([[1, 5], [7, 0], [3, 3]], np.int64)
+_UNIGRAMS = [5.0, 1.0, 0.5, 3.0, 0.25, 7.0, 2.0, 0.1]
 
 
 def _seeded(gs: Any, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -51,6 +52,19 @@ _RAW: list[tuple[str, Callable[[Any], Any]]] = [
     ("all-sampler", _seeded(1, lambda tf: tf.nn.all_candidate_sampler(_TC, 2, 9, True))),
     ("all-sampler-not-unique", _seeded(1, lambda tf: tf.nn.all_candidate_sampler(_TC, 2, 8, False, seed=2))),
     ("random-all-sampler", _seeded(2, lambda tf: tf.random.all_candidate_sampler(_TC, 2, 4, True, seed=1))),
+    *[(f"fixed-unigram-{i}-unique-{u}", (lambda kw, u: _seeded(3, lambda tf: tf.random.fixed_unigram_candidate_sampler(
+        _TC[:2, :] % 4, 2, 4, u, kw["range"], unigrams=_UNIGRAMS, seed=2,
+        **{k: v for k, v in kw.items() if k != "range"})))(kw, u))
+      for i, kw in enumerate(({"range": 8}, {"range": 8, "distortion": 0.75}, {"range": 10, "num_reserved_ids": 2},
+                              {"range": 4, "num_shards": 2, "shard": 1}))
+      for u in (True, False)],
+    ("fixed-unigram-stream-continues", _seeded(4, lambda tf: [tf.nn.fixed_unigram_candidate_sampler(
+        _TC[:2, :1] % 4, 1, 6, False, 8, unigrams=_UNIGRAMS, seed=5) for _ in range(2)])),
+    ("fixed-unigram-range-mismatch", lambda tf: tf.random.fixed_unigram_candidate_sampler(
+        _TC[:2, :] % 4, 2, 3, True, 9, unigrams=_UNIGRAMS)),
+    ("fixed-unigram-no-weights", lambda tf: tf.random.fixed_unigram_candidate_sampler(_TC, 2, 3, True, 9)),
+    ("uniform-huge-range-rejection", _seeded(1, lambda tf: tf.random.uniform_candidate_sampler(
+        _TC, 2, 5, True, 2**63 - 5, seed=1))),
     ("range-too-small", lambda tf: tf.random.uniform_candidate_sampler(_TC, 2, 9, True, 8, seed=1)),
     ("true-class-out-of-range", lambda tf: tf.random.log_uniform_candidate_sampler(_TC, 2, 3, True, 6, seed=1)),
     ("num-true-mismatch", lambda tf: tf.random.uniform_candidate_sampler(_TC, 1, 3, True, 9, seed=1)),

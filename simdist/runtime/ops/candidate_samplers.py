@@ -28,13 +28,16 @@ from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "all_candidate_sampler"]
+__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "all_candidate_sampler",
+           "fixed_unigram_candidate_sampler"]
 
 _cur = execution._current
 _libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
 for _f in ("log1pf", "expm1f"):
     getattr(_libm, _f).restype = ctypes.c_float
     getattr(_libm, _f).argtypes = [ctypes.c_float]
+_libm.powf.restype = ctypes.c_float
+_libm.powf.argtypes = [ctypes.c_float, ctypes.c_float]
 
 
 class _Words:
@@ -59,6 +62,51 @@ class _Words:
         x0 = self.word()
         return philox.uint64_to_double(x0, self.word())
 
+    def rand_float(self) -> np.float32:
+        """Uint32ToFloat: 23 mantissa bits under exponent 0, minus 1."""
+        bits = np.array((127 << 23) | (self.word() & 0x7FFFFF), np.uint32)
+        return bits.view(np.float32) - np.float32(1.0)
+
+    def uniform(self, n: int, bits: int) -> int:
+        """ExactUniformInt over Rand32 (bits 32) or Rand64 (bits 64): a power of two masked, else
+        draws below (2^bits - 1) % n + 1 rejected, then mod n."""
+        draw = self.word if bits == 32 else self.rand64
+        if n & (n - 1) == 0:
+            return draw() & (n - 1)
+        rem = ((1 << bits) - 1) % n + 1
+        while True:
+            r = draw()
+            if r >= rem:
+                return r % n
+
+
+class _AliasTable:
+    """random::DistributionSampler (Walker's alias method, built as TF builds it)."""
+
+    def __init__(self, weights: list[np.float32]) -> None:
+        n = len(weights)
+        total = 0.0
+        for w in weights:
+            total += float(w)
+        pr = [float(np.float32(w * np.float32(n))) / total for w in weights]
+        alt = [-1] * n
+        high = [i for i in range(n) if pr[i] >= 1.0]
+        low = [i for i in range(n) if pr[i] < 1.0]
+        while high and low:
+            lo_i, hi_i = low.pop(), high.pop()
+            alt[lo_i] = hi_i
+            pr[hi_i] = pr[hi_i] - (1.0 - pr[lo_i])
+            (low if pr[hi_i] < 1.0 else high).append(hi_i)
+        prob = [np.float32(p) for p in pr]
+        for i in high + low:
+            prob[i], alt[i] = np.float32(1.0), i
+        self.prob, self.alt, self.n = prob, alt, n
+
+    def sample(self, words: "_Words") -> int:
+        r = words.rand_float()
+        idx = words.uniform(self.n, 32)
+        return idx if r < self.prob[idx] else self.alt[idx]
+
 
 def _expected(p: float, batch: int, tries: int) -> float:
     """ExpectedCountHelper in float."""
@@ -68,9 +116,33 @@ def _expected(p: float, batch: int, tries: int) -> float:
     return float(-np.float32(_libm.expm1f(float(np.float32(tries) * np.float32(_libm.log1pf(float(-pf)))))))
 
 
+def _unigram_weights(unigrams: tuple, distortion: float, num_reserved_ids: int, num_shards: int,
+                     shard: int) -> tuple[list[np.float32], np.float32]:
+    """FixedUnigramSampler's weights (reserved ids of this shard weigh 0; then the unigrams of this
+    shard, each powf(w, distortion)) and their float total."""
+    weights = [np.float32(0.0) for word_id in range(num_reserved_ids) if word_id % num_shards == shard]
+    total = np.float32(0.0)
+    word_id = len(weights)   # TF counts the unigrams' ids from the kept reserved ids, as its loop does
+    for w in unigrams:
+        if word_id % num_shards == shard:
+            wf = np.float32(_libm.powf(float(np.float32(w)), float(np.float32(distortion))))
+            total = np.float32(total + wf)
+            weights.append(wf)
+        word_id += 1
+    return weights, total
+
+
 def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int, unique: bool, range_max: int,
-            seed: int, seed2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            seed: int, seed2: int, unigrams: tuple = (), distortion: float = 1.0, num_reserved_ids: int = 0,
+            num_shards: int = 1, shard: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     op = _OPNAME[kind]
+    table = None
+    if kind == "fixed":
+        weights, total = _unigram_weights(unigrams, distortion, num_reserved_ids, num_shards, shard)
+        if range_max != len(weights):
+            raise errors.InvalidArgumentError(None, None, f"range is {range_max} must be equal to weights size  "
+                                              f"{len(weights)} [Op:{op}]")
+        table = _AliasTable(weights)
     if true_classes.ndim != 2:
         raise errors.InvalidArgumentError(None, None, f"true_classes must be a matrix [Op:{op}]")
     if true_classes.shape[1] != num_true:
@@ -83,7 +155,8 @@ def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int
         if not 0 <= c < rng:
             raise errors.InvalidArgumentError(None, None, f"`true_candidate` out of range [0, {rng}), received {c} "
                                               f"[Op:{op}]")
-    key = (op, num_true, num_sampled, unique, range_max, seed, seed2)
+    key = (op, num_true, num_sampled, unique, range_max, seed, seed2, unigrams, distortion, num_reserved_ids,
+           num_shards, shard)
     streams = _cur.ctx.rng.setdefault("philox", {})
     gen = streams.get(key)
     if gen is None:
@@ -99,10 +172,14 @@ def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int
 
     def draw() -> int:
         if kind == "uniform":
-            return words.rand64() % range_max
+            return words.uniform(range_max, 64)
+        if table is not None:
+            return table.sample(words)
         return (int(math.exp(words.rand_double() * log_range)) - 1) % range_max
 
     def prob(v: int) -> float:
+        if table is not None:
+            return float(np.float32(weights[v] / total)) if 0 <= v < len(weights) else 0.0
         return inv_range if kind == "uniform" else math.log((v + 2.0) / (v + 1.0)) / log_range
 
     out: list[int] = []
@@ -125,7 +202,7 @@ def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int
 
 
 _OPNAME = {"uniform": "UniformCandidateSampler", "log_uniform": "LogUniformCandidateSampler",
-           "all": "AllCandidateSampler"}
+           "all": "AllCandidateSampler", "fixed": "FixedUnigramCandidateSampler"}
 
 
 def _rule(name: str) -> Any:
@@ -146,7 +223,7 @@ for _n in _OPNAME.values():
 
 
 def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique: Any, range_max: Any,
-          seed: Any) -> tuple[Tensor, Tensor, Tensor]:
+          seed: Any, **extra: Any) -> tuple[Tensor, Tensor, Tensor]:
     from simdist.runtime.ops.random_gamma import tf_seeds
     tc = true_classes if isinstance(true_classes, Tensor) else _t(np.asarray(true_classes, np.int64))
     rmax = int(range_max)
@@ -155,7 +232,8 @@ def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique:
     _OPS[kind].dtype((tc.dtype,), None)
     s1, s2 = tf_seeds(seed)
     out = dispatch.execute(_OPS[kind], (tc,), {"num_true": int(num_true), "num_sampled": int(num_sampled),
-                                               "unique": bool(unique), "range_max": rmax, "seed": s1, "seed2": s2})
+                                               "unique": bool(unique), "range_max": rmax, "seed": s1, "seed2": s2,
+                                               **extra})
     return out[0], out[1], out[2]
 
 
@@ -171,6 +249,24 @@ def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled:
     """`tf.random.log_uniform_candidate_sampler` (Zipfian): class k drawn with probability
     log((k + 2) / (k + 1)) / log(range_max + 1)."""
     return _call("log_uniform", true_classes, num_true, num_sampled, unique, range_max, seed)
+
+
+def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                                    vocab_file: str = "", distortion: float = 1.0, num_reserved_ids: int = 0,
+                                    num_shards: int = 1, shard: int = 0, unigrams: Any = (), seed: Any = None,
+                                    name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.random.fixed_unigram_candidate_sampler` with `unigrams` (class k drawn with probability
+    proportional to unigrams[k] ** distortion; reserved ids never), by TF's alias table."""
+    if vocab_file:
+        raise NotImplementedError("fixed_unigram_candidate_sampler(vocab_file=...): simdist takes the weights as "
+                                  "`unigrams` (reading a vocabulary file is not modelled)")
+    ug = tuple(float(np.float32(w)) for w in unigrams)
+    if not ug:
+        raise errors.InvalidArgumentError(None, None, "Must provide either vocab_file or unigrams. "
+                                          "[Op:FixedUnigramCandidateSampler]")
+    return _call("fixed", true_classes, num_true, num_sampled, unique, range_max, seed, unigrams=ug,
+                 distortion=float(np.float32(distortion)), num_reserved_ids=int(num_reserved_ids),
+                 num_shards=int(num_shards), shard=int(shard))
 
 
 def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
