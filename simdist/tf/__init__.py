@@ -91,7 +91,8 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
              uniform_candidate_sampler=_samplers.uniform_candidate_sampler,
              log_uniform_candidate_sampler=_samplers.log_uniform_candidate_sampler,
              all_candidate_sampler=_samplers.all_candidate_sampler,
-             fixed_unigram_candidate_sampler=_samplers.fixed_unigram_candidate_sampler)
+             fixed_unigram_candidate_sampler=_samplers.fixed_unigram_candidate_sampler,
+             learned_unigram_candidate_sampler=_samplers.learned_unigram_candidate_sampler)
 
 __version__ = "2.21.0-simdist"
 newaxis = None

@@ -151,7 +151,7 @@ UNTESTED_OPS: dict[str, str] = {
     **{op: "candidate samplers on TF's Philox streams (ops.candidate-samplers): classes and expected counts bit for "
            "bit, streams and errors compared with TF 2.21 in tests/ops/test_candidate_samplers_tf.py"
        for op in ("UniformCandidateSampler", "LogUniformCandidateSampler", "AllCandidateSampler",
-                  "FixedUnigramCandidateSampler")},
+                  "FixedUnigramCandidateSampler", "LearnedUnigramCandidateSampler")},
     **{op: "tf.math.special (ops.math-special): values at ordinary and domain-edge inputs, dtypes and gradients are "
            "compared with TF 2.21 in tests/ops/test_fuzz3_edges_tf.py, where the third fuzzer's helper "
            "added them (no OpSpec yet)"

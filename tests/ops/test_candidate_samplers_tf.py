@@ -1,5 +1,5 @@
 """tf.random.uniform_candidate_sampler, log_uniform_candidate_sampler, fixed_unigram_candidate_sampler
-(with unigrams) and all_candidate_sampler against real TensorFlow 2.21: sampled classes and expected counts bit for bit (TF's Philox streams,
+(with unigrams), learned_unigram_candidate_sampler and all_candidate_sampler against real TensorFlow 2.21: sampled classes and expected counts bit for bit (TF's Philox streams,
 the kernels' word order), unique and not, streams continuing across calls and restarting at
 set_seed, the op-seed sequence, and TF's errors; tf.nn.nce_loss and sampled_softmax_loss (values
 and gradients within float32 rounding of TF's: the same sampled classes, the composite's matmuls
@@ -60,6 +60,10 @@ _RAW: list[tuple[str, Callable[[Any], Any]]] = [
       for u in (True, False)],
     ("fixed-unigram-stream-continues", _seeded(4, lambda tf: [tf.nn.fixed_unigram_candidate_sampler(
         _TC[:2, :1] % 4, 1, 6, False, 8, unigrams=_UNIGRAMS, seed=5) for _ in range(2)])),
+    ("learned-unigram-counts-persist", _seeded(3, lambda tf: [tf.random.learned_unigram_candidate_sampler(
+        np.array([[1, 3], [2, 1], [1, 1]], np.int64), 2, 4, u, 6, seed=2) for u in (True, False, True, False)])),
+    ("learned-unigram-set-seed-resets", lambda tf: [(tf.random.set_seed(3), tf.nn.learned_unigram_candidate_sampler(
+        np.array([[1, 3], [2, 1]], np.int64), 2, 5, False, 6, seed=2))[1] for _ in range(2)]),
     ("fixed-unigram-range-mismatch", lambda tf: tf.random.fixed_unigram_candidate_sampler(
         _TC[:2, :] % 4, 2, 3, True, 9, unigrams=_UNIGRAMS)),
     ("fixed-unigram-no-weights", lambda tf: tf.random.fixed_unigram_candidate_sampler(_TC, 2, 3, True, 9)),

@@ -29,7 +29,7 @@ from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "all_candidate_sampler",
-           "fixed_unigram_candidate_sampler"]
+           "fixed_unigram_candidate_sampler", "learned_unigram_candidate_sampler"]
 
 _cur = execution._current
 _libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
@@ -163,6 +163,11 @@ def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int
         gen = streams[key] = philox.seeded(seed, seed2)
     local = gen.copy()
     gen.skip((2048 * num_sampled + 3) // 4)
+    learned = None
+    if kind == "learned":   # the kernel's UnigramSampler: every class weighs 1 until the true classes it sees
+        learned = streams.setdefault(key + ("weights",), np.ones(range_max, np.int64))
+        cum = np.cumsum(learned)
+        total_w = int(cum[-1])
     if kind == "all":
         sampled = np.arange(num_sampled, dtype=np.int64)
         return (sampled, np.ones(true_classes.shape, np.float32), np.ones(num_sampled, np.float32))
@@ -175,11 +180,15 @@ def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int
             return words.uniform(range_max, 64)
         if table is not None:
             return table.sample(words)
+        if learned is not None:   # WeightedPicker::Pick: the leaf whose prefix sums cover Uniform(total)
+            return int(np.searchsorted(cum, words.uniform(total_w, 32), side="right"))
         return (int(math.exp(words.rand_double() * log_range)) - 1) % range_max
 
     def prob(v: int) -> float:
         if table is not None:
             return float(np.float32(weights[v] / total)) if 0 <= v < len(weights) else 0.0
+        if learned is not None:
+            return float(np.float32(np.float32(learned[v]) / np.float32(total_w)))
         return inv_range if kind == "uniform" else math.log((v + 2.0) / (v + 1.0)) / log_range
 
     out: list[int] = []
@@ -198,11 +207,16 @@ def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int
     sampled_exp = np.array([_expected(prob(v), num_sampled, tries) for v in out], np.float32)
     true_exp = np.array([_expected(prob(int(v)), num_sampled, tries) for v in true_classes.reshape(-1).tolist()],
                         np.float32).reshape(true_classes.shape)
+    if learned is not None:   # Update: each true class (in order, up to int32 max in total) weighs one more
+        room = 2**31 - 1 - total_w
+        for v in true_classes.reshape(-1).tolist()[:max(room, 0)]:
+            learned[v] += 1
     return np.asarray(out, np.int64), true_exp, sampled_exp
 
 
 _OPNAME = {"uniform": "UniformCandidateSampler", "log_uniform": "LogUniformCandidateSampler",
-           "all": "AllCandidateSampler", "fixed": "FixedUnigramCandidateSampler"}
+           "all": "AllCandidateSampler", "fixed": "FixedUnigramCandidateSampler",
+           "learned": "LearnedUnigramCandidateSampler"}
 
 
 def _rule(name: str) -> Any:
@@ -229,6 +243,9 @@ def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique:
     rmax = int(range_max)
     if kind != "all" and rmax <= 0:
         raise errors.InvalidArgumentError(None, None, f"range_max must be positive [Op:{_OPNAME[kind]}]")
+    if kind == "learned" and rmax >= 2**31 - 1:   # TF's kernel builds a WeightedPicker of that size (not run in tests)
+        raise errors.InvalidArgumentError(None, None, f"range_max must be less than {2**31 - 1} for unigram samplers, "
+                                          f"got {rmax} [Op:{_OPNAME[kind]}]")
     _OPS[kind].dtype((tc.dtype,), None)
     s1, s2 = tf_seeds(seed)
     out = dispatch.execute(_OPS[kind], (tc,), {"num_true": int(num_true), "num_sampled": int(num_sampled),
@@ -267,6 +284,14 @@ def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sample
     return _call("fixed", true_classes, num_true, num_sampled, unique, range_max, seed, unigrams=ug,
                  distortion=float(np.float32(distortion)), num_reserved_ids=int(num_reserved_ids),
                  num_shards=int(num_shards), shard=int(shard))
+
+
+def learned_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
+                                      range_max: int, seed: Any = None,
+                                      name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.random.learned_unigram_candidate_sampler`: classes drawn with probability proportional to
+    1 + how often the kernel has seen them as true classes (its counts persist across calls)."""
+    return _call("learned", true_classes, num_true, num_sampled, unique, range_max, seed)
 
 
 def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
