@@ -179,6 +179,9 @@ class Recorder(execution.Interpreter):
         The function sees a traced twin, so a read of its value in Python is noticed."""
         arr = t._a if type(t) is _Traced else t._v
         twin = _Traced(arr, t.dtype, t._device)
+        from simdist.runtime.ops import static_shapes
+        if static_shapes.UNKNOWN:    # (the dimensions an input_signature leaves unknown stay unknown to the Python)
+            static_shapes.carry(t, twin)
         if t._sub:
             twin._sub = True
             self.invalidate(_SUBNORMAL)

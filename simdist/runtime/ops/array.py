@@ -231,6 +231,15 @@ def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 
 RESHAPE = register("Reshape", _reshape, args.first, _ZERO, kind="shape", fusion=RESHAPED)
+
+
+def _reshape_sees(shapes: list[Any], attrs: dict | None) -> bool:
+    """Reshape's shape function checks the element count only when every input dimension is
+    known (array_ops.cc SetOutputShapeForReshape)."""
+    return shapes[0] is not None and None not in shapes[0]
+
+
+RESHAPE.shape_fn = _reshape_sees
 IDENTITY = register("Identity", lambda a: a, args.first, _ZERO, kind="shape", fusion=RESHAPED)
 STOP_GRADIENT = register("StopGradient", lambda a: a, args.first, _ZERO, kind="shape", fusion=RESHAPED)
 EXPAND_DIMS = register("ExpandDims", lambda a, axis: np.expand_dims(a, axis), args.first, _ZERO, kind="shape",

@@ -1,0 +1,172 @@
+"""`tf.function(...).get_concrete_function(...)` against real TensorFlow 2.21 (clause
+function.input-signature; tests/fuzz3's open "trace-time" class): TF traces there, so an error
+of the graph build raises from get_concrete_function (a shape function's ValueError, a dtype's
+TypeError, a Python error of the function), one only a kernel finds waits for the call; the
+ConcreteFunction's signature and output shapes; its calls' binding (missing, extra and keyword
+arguments, literals, conversions) and their errors (another dtype: InvalidArgumentError; shapes
+are the graph's run-time errors); a trace leaves variables unwritten. Also a call of a function
+whose input_signature leaves dimensions unknown: a shape error its shape function cannot see is
+the kernel's InvalidArgumentError. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _shape(s: Any) -> str:
+    return "<unknown>" if s.rank is None else str([-1 if d is None else d for d in s.as_list()])
+
+
+def _spec(s: Any) -> str:
+    """A signature entry as text both backends print alike: name, shape, dtype (or a literal)."""
+    if hasattr(s, "dtype"):
+        return f"{s.name}:{_shape(s.shape)}:{s.dtype.name}"
+    return f"literal {s!r}"
+
+
+def _about(cf: Any) -> list[str]:
+    """The ConcreteFunction's input signature and its outputs' shapes and dtypes, as text."""
+    args, kwargs = cf.structured_input_signature
+    outs = [f"{_shape(t.shape)}:{t.dtype.name}" for t in cf.outputs]
+    return [np.array(" ".join(_spec(s) for s in args) + f" kw={sorted(kwargs)}"), np.array(" ".join(outs))]
+
+
+def _sig(tf: Any, *specs: tuple[Any, str]) -> list[Any]:
+    return [tf.TensorSpec(s, getattr(tf, d)) for s, d in specs]
+
+
+def _add_cf(tf: Any) -> Any:
+    f = tf.function(lambda x, y: x + y, input_signature=_sig(tf, ([None, 3], "float32"), ([3], "float32")))
+    return f.get_concrete_function()
+
+
+def _traced_from(body: str, *specs: tuple[Any, str]) -> Callable[[Any], Any]:
+    """get_concrete_function of `lambda x, y: body` (as many parameters as specs) on those specs."""
+    names = "xyz"[:len(specs)]
+
+    def run(tf: Any) -> Any:
+        fn = eval(f"lambda {', '.join(names)}: {body}", {"tf": tf, "np": np})  # noqa: S307 - our text
+        return _about(tf.function(fn).get_concrete_function(*_sig(tf, *specs)))
+    return run
+
+
+def _signature_call(body: str, specs: list[tuple[Any, str]], *values: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A call of tf.function(lambda ...: body, input_signature=specs) with real tensors."""
+    names = "xyz"[:len(specs)]
+
+    def run(tf: Any) -> Any:
+        fn = eval(f"lambda {', '.join(names)}: {body}", {"tf": tf, "np": np})  # noqa: S307 - our text
+        return tf.function(fn, input_signature=_sig(tf, *specs))(*[v(tf) for v in values])
+    return run
+
+
+def _literal_cf(tf: Any) -> Any:
+    return tf.function(lambda x, k=2: x * k).get_concrete_function(tf.constant([1.0, 2.0]), 3)
+
+
+def _trace_leaves_variable(tf: Any) -> Any:
+    v = tf.Variable(1.0)
+    cf = tf.function(lambda x: v.assign_add(x)).get_concrete_function(tf.TensorSpec([], tf.float32))
+    before = v.read_value()
+    cf(tf.constant(2.0))
+    return [before, v.read_value()]
+
+
+def _ones(shape: list[int], dt: str = "float32") -> Callable[[Any], Any]:
+    return lambda tf: tf.ones(shape, getattr(tf, dt))
+
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- the trace: its signature and outputs, its errors
+    ("signature-and-outputs", "trace", lambda tf: _about(_add_cf(tf))),
+    ("signature-from-tensors-and-literal", "trace", lambda tf: _about(_literal_cf(tf))),
+    ("signature-nested-outputs", "trace", lambda tf: _about(tf.function(lambda x: {"b": (x * 2, 3), "a": x})
+                                                            .get_concrete_function(tf.TensorSpec([None], tf.float32)))),
+    ("specs-matching-input-signature", "trace", lambda tf: _about(tf.function(
+        lambda x, y: x + y, input_signature=_sig(tf, ([None, 3], "float32"), ([3], "float32")))
+        .get_concrete_function(*_sig(tf, ([None, 3], "float32"), ([3], "float32"))))),
+    ("spec-not-matching-input-signature", "trace", lambda tf: tf.function(
+        lambda x: x, input_signature=_sig(tf, (None, "float32"))).get_concrete_function(tf.TensorSpec([2], tf.float64))),
+    ("matmul-rank-1", "trace", _traced_from("tf.linalg.matmul(x, x)", ([3], "float32"))),
+    ("add-known-dims-differ", "trace", _traced_from("x + y", ([2, None], "float32"), ([3, 1], "float32"))),
+    ("add-unknown-dim-broadcasts", "trace", _traced_from("x + y", ([None, 2], "float32"), ([3, 1], "float32"))),
+    ("add-dtypes-differ", "trace", _traced_from("x + y", ([2], "float32"), ([2], "int32"))),
+    # (traces: simdist's dry runs all meet the kernel's error, so the outputs' shapes are not known there)
+    ("reshape-unknown-rank", "trace", lambda tf: _about(tf.function(lambda x: tf.reshape(x, [3]))
+                                                       .get_concrete_function(tf.TensorSpec(None, tf.float32)))[0]),
+    ("reshape-known-count", "trace", _traced_from("tf.reshape(x, [3])", ([2, 2], "float32"))),
+    ("gather-index-out-of-range", "trace", lambda tf: len(tf.function(lambda x: tf.gather(x, 5))
+                                                           .get_concrete_function(tf.TensorSpec([2], tf.float32))
+                                                           .structured_input_signature[0])),
+    ("python-error-in-function", "trace", _traced_from("x + 1 / 0", ([2], "float32"))),
+    ("trace-leaves-variable-unwritten", "trace", _trace_leaves_variable),
+    # -- calls of a ConcreteFunction
+    ("call", "call", lambda tf: _add_cf(tf)(tf.ones([2, 3]), tf.ones([3]))),
+    ("call-by-keyword", "call", lambda tf: _add_cf(tf)(tf.ones([2, 3]), y=tf.ones([3]))),
+    ("call-missing-argument", "call", lambda tf: _add_cf(tf)(tf.ones([2, 3]))),
+    ("call-too-many-arguments", "call", lambda tf: _add_cf(tf)(tf.ones([2, 3]), tf.ones([3]), tf.ones([3]))),
+    ("call-other-dtype", "call", lambda tf: _add_cf(tf)(tf.ones([2, 3], tf.float64), tf.ones([3], tf.float64))),
+    ("call-other-shape", "call", lambda tf: _add_cf(tf)(tf.ones([2, 4]), tf.ones([3]))),
+    ("call-numpy-with-input-signature", "call", lambda tf: _add_cf(tf)(np.ones([2, 3], np.float32),
+                                                                       np.ones([3], np.float32))),
+    ("call-lists-with-input-signature", "call", lambda tf: _add_cf(tf)([[1.0, 2.0, 3.0]], [1.0, 2.0, 3.0])),
+    ("call-python-scalars", "call", lambda tf: _add_cf(tf)(1, 2)),
+    ("call-literal-omitted", "call", lambda tf: _literal_cf(tf)(tf.constant([5.0, 6.0]))),
+    ("call-literal-same", "call", lambda tf: _literal_cf(tf)(tf.constant([5.0, 6.0]), 3)),
+    ("call-literal-other", "call", lambda tf: _literal_cf(tf)(tf.constant([5.0, 6.0]), 4)),
+    ("call-longer-than-traced", "call", lambda tf: _literal_cf(tf)(tf.constant([5.0, 6.0, 7.0]))),
+    ("call-int-for-float", "call", lambda tf: _literal_cf(tf)(tf.constant([5, 6]))),
+    ("call-numpy-without-input-signature", "call", lambda tf: _literal_cf(tf)(np.ones([2], np.float32))),
+    ("call-reshape-unknown-rank", "call", lambda tf: tf.function(
+        lambda x: tf.reshape(x, [3]), input_signature=_sig(tf, (None, "float32"))).get_concrete_function()(tf.ones([2]))),
+    # -- calls of a function whose input_signature leaves dimensions unknown
+    ("signature-add-unknown-dim", "unknown-dims", _signature_call("x + y", [([None], "float32"), ([3], "float32")],
+                                                                  _ones([2]), _ones([3]))),
+    ("signature-add-known-dims", "unknown-dims", _signature_call("x + y", [([2], "float32"), ([3], "float32")],
+                                                                 _ones([2]), _ones([3]))),
+    ("signature-reshape-known", "unknown-dims", _signature_call("tf.reshape(x, [3])", [([2], "float32")], _ones([2]))),
+]
+
+EDGES = edge_compare.EdgeModule(__file__, CASES)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("function.input-signature")
+@EDGES.parametrize("trace")
+def test_get_concrete_function_traces(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.input-signature")
+@EDGES.parametrize("call")
+def test_concrete_function_calls(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("unknown-dims")
+def test_unknown_dimensions_leave_errors_to_the_kernel(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fuzz3_concrete_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
