@@ -70,6 +70,27 @@ def _signature_call(body: str, specs: list[tuple[Any, str]], *values: Callable[[
     return run
 
 
+def _both(body: str, spec: tuple[Any, str], value: Any) -> Callable[[Any], Any]:
+    """get_concrete_function of tf.function(lambda x: body, input_signature=[spec]) (its outcome:
+    "traced" or the error's class), then a call with `value`: the two outcomes, so that an error
+    at trace time and one at run time are told apart."""
+    def run(tf: Any) -> Any:
+        fn = eval(f"lambda x: {body}", {"tf": tf, "np": np})  # noqa: S307 - our text
+        f = tf.function(fn, input_signature=_sig(tf, spec))
+        try:
+            f.get_concrete_function()
+            traced = "traced"
+        except Exception as e:  # noqa: BLE001 - the class is the outcome
+            traced = type(e).__name__
+        try:
+            out = f(tf.constant(value))
+            called = f"{out.dtype.name} {out.shape.as_list()}"
+        except Exception as e:  # noqa: BLE001
+            called = type(e).__name__
+        return [np.array(traced), np.array(called)]
+    return run
+
+
 def _literal_cf(tf: Any) -> Any:
     return tf.function(lambda x, k=2: x * k).get_concrete_function(tf.constant([1.0, 2.0]), 3)
 
@@ -135,6 +156,57 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("signature-add-known-dims", "unknown-dims", _signature_call("x + y", [([2], "float32"), ([3], "float32")],
                                                                  _ones([2]), _ones([3]))),
     ("signature-reshape-known", "unknown-dims", _signature_call("tf.reshape(x, [3])", [([2], "float32")], _ones([2]))),
+    ("signature-add-n-unknown-dim", "unknown-dims", _signature_call("tf.math.add_n([x, tf.zeros([1, 1])])",
+                                                                    [([None, None], "float32")], _ones([2, 2]))),
+    ("signature-accumulate-n-unknown-dim", "unknown-dims", _signature_call(
+        "tf.math.accumulate_n([x, tf.zeros([1, 1])])", [(None, "float32")], _ones([1, 1]))),
+    ("signature-diag-part-unknown-rank", "unknown-dims", _signature_call("tf.linalg.diag_part(x)", [(None, "float32")],
+                                                                         _ones([2]))),
+    *[(f"graph-{n}", "graph-build", _both(body, spec, value)) for n, body, spec, value in (
+        ("sort-axis-beyond-known-rank", "tf.sort(x, axis=2)", ([2, None], "int32"), np.ones([2, 3], np.int32)),
+        ("argsort-axis-beyond-known-rank", "tf.argsort(x, axis=2)", ([None], "float16"), np.ones([1], np.float16)),
+        ("argsort-negative-axis-beyond", "tf.argsort(x, axis=-3)", ([None, 2], "float16"), np.ones([1, 2], np.float16)),
+        ("argsort-axis-unknown-rank", "tf.argsort(x, axis=2)", (None, "float32"), np.ones([2], np.float32)),
+        ("one-hot-constant-negative-depth", "tf.one_hot(x, -2)", ([None], "int64"), np.ones([1], np.int64)),
+        ("linspace-constant-negative-num", "tf.linspace(2.0, -1.0, num=-2) + tf.cast(x[0], tf.float32)",
+         ([None], "int64"), np.ones([1], np.int64)),
+        ("range-constants-refused", "tf.range(5, 1) + x[0]", ([None], "int32"), np.ones([1], np.int32)),
+        ("range-uint16-no-kernel", "tf.range(start=1, delta=3, dtype=tf.uint16)", ([None], "int32"),
+         np.ones([1], np.int32)),
+        ("roll-scalar", "tf.roll(x, shift=1, axis=5)", ([], "float16"), np.float16(0.3)),
+        ("roll-axis-out-of-range", "tf.roll(x, shift=1, axis=5)", ([2], "float16"), np.ones([2], np.float16)),
+        ("roll-unknown-rank", "tf.roll(x, shift=1, axis=1)", (None, "float32"), np.ones([2], np.float32)),
+        ("bitcast-bool", "tf.bitcast(x, tf.uint16)", ([None], "bool"), np.ones([1], bool)),
+        ("bitcast-to-bool", "tf.bitcast(x, tf.bool)", ([None], "int8"), np.ones([1], np.int8)),
+        ("bitcast-unknown-last-dim", "tf.bitcast(x, tf.int32)", ([None], "int8"), np.ones([2], np.int8)),
+        ("cross-ranks-differ", "tf.linalg.cross(a=x, b=np.ones([2, 2, 1], np.int32))", ([2, 1], "float64"),
+         np.ones([2, 1], np.float64)),
+        ("cross-unknown-last-dim", "tf.linalg.cross(x, x)", ([None], "float32"), np.ones([2], np.float32)),
+        ("cross-known-last-dim-2", "tf.linalg.cross(x, x)", ([None, 2], "float32"), np.ones([1, 2], np.float32)),
+        ("top-k-unknown-dim", "tf.math.top_k(x, k=3).values", ([None], "float32"), np.ones([2], np.float32)),
+        ("searchsorted-unknown-dims", "tf.searchsorted(x, tf.ones([3, 2]))", ([None, None], "float32"),
+         np.ones([2, 2], np.float32)),
+        ("unravel-index-empty", "tf.unravel_index(tf.constant([], dtype=tf.int64), dims=[2, 3])", ([None], "float32"),
+         np.ones([1], np.float32)),
+        ("unravel-index-unknown-rank", "tf.unravel_index(x, dims=[2, 3])", (None, "int32"), np.ones([2, 2, 2], np.int32)),
+        ("diag-part-rank-1", "tf.linalg.diag_part(x)", ([None], "float32"), np.ones([2], np.float32)),
+    )],
+    # -- a non-tensor operand of Cross and UnravelIndex takes the tensor operand's dtype (eager and traced)
+    *[(f"{m}-{n}", "conversion", f if m == "eager" else (lambda f: lambda tf: tf.function(lambda: f(tf))())(f))
+      for m in ("eager", "traced") for n, f in (
+        ("cross-numpy-int32-beside-float64", lambda tf: tf.linalg.cross(a=tf.ones([2, 3], tf.float64),
+                                                                        b=np.ones([2, 3], np.int32))),
+        ("cross-list-beside-int64", lambda tf: tf.linalg.cross(a=tf.ones([2, 3], tf.int64), b=[[1, 2, 3], [4, 5, 6]])),
+        ("cross-numpy-first", lambda tf: tf.linalg.cross(np.ones([2, 3], np.int32), tf.ones([2, 3], tf.float64))),
+        ("cross-numpy-float-beside-int32", lambda tf: tf.linalg.cross(a=tf.ones([2, 3], tf.int32),
+                                                                      b=np.full([2, 3], 1.5, np.float64))),
+        ("unravel-index-list-dims", lambda tf: tf.unravel_index(tf.constant([1], dtype=tf.int64), dims=[2, 3])),
+        ("unravel-index-numpy-dims", lambda tf: tf.unravel_index(tf.constant([1], dtype=tf.int64),
+                                                                 dims=np.array([2, 3], np.int32))),
+        ("unravel-index-list-indices", lambda tf: tf.unravel_index([1], dims=tf.constant([2, 3], tf.int64))),
+        ("unravel-index-empty", lambda tf: tf.unravel_index(tf.constant([], dtype=tf.int64),
+                                                            dims=tf.constant([2, 3], tf.int64))),
+    )],
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
@@ -160,6 +232,18 @@ def test_concrete_function_calls(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.trace-time-errors")
 @EDGES.parametrize("unknown-dims")
 def test_unknown_dimensions_leave_errors_to_the_kernel(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("graph-build")
+def test_graph_build_errors_with_unknown_dimensions(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("conversion")
+def test_cross_and_unravel_index_operand_conversion(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

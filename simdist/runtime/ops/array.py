@@ -88,9 +88,13 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
     if d == 0:
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
     if (d > 0 and not s <= lim) or (d < 0 and not s >= lim):   # (NaN fails both, as in TF's kernel)
-        raise errors.InvalidArgumentError(
-            None, None, f"Requires start <= limit when delta > 0: {s}/{lim} [Op:Range]" if d > 0 else
-            f"Requires start >= limit when delta < 0: {s}/{lim} [Op:Range]")
+        text = f"Requires start <= limit when delta > 0: {s}/{lim}" if d > 0 else \
+            f"Requires start >= limit when delta < 0: {s}/{lim}"
+        err = errors.InvalidArgumentError(None, None, f"{text} [Op:Range]")
+        if any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in vals):
+            raise err      # (a tensor may be a graph input, unknown to the shape function)
+        # (traced: Python values are constants, which Range's shape function evaluates)
+        raise trace_errors.mark_shape(err, text, "Range", ((), (), ()))
     _range_size(s, lim, d, dt)
     return _made(np.arange(s, lim, d, dtype=dt.np), dt)
 

@@ -639,6 +639,11 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
             s0, si = shp.as_list(), x.shape.as_list()
             text = (trace_errors.merge_text(s0, si) if len(si) == len(s0) else
                     f"Shapes must be equal rank, but are {len(s0)} and {len(si)}")
+            if static_shapes.merge([static_shapes.known_shape(u) for u in ts]) is not False:
+                # (dimensions a traced graph does not know: AddN's shape function merges them, the kernel refuses)
+                raise errors.InvalidArgumentError(
+                    None, None, "Inputs to operation AddN of type AddN must have the same size and shape.  "
+                                f"Input 0: {args.dims(s0)} != input {i}: {args.dims(si)} [Op:AddN]")
             raise trace_errors.shape_error(
                 "Inputs to operation AddN of type AddN must have the same size and shape.  "
                 f"Input 0: {args.dims(s0)} != input {i}: {args.dims(si)} [Op:AddN]",

@@ -27,7 +27,7 @@ from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["UNKNOWN", "mark", "mark_dim", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "unseen",
+__all__ = ["UNKNOWN", "mark", "mark_dim", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "propagate",
            "broadcast_fails"]
 
@@ -119,6 +119,31 @@ def known_shape(t: Any) -> list[int | None] | None:
         return None
     flags = unknown(t) or (False,) * t.ndim
     return [None if u else int(d) for d, u in zip(t.shape.as_list(), flags)]
+
+
+def static_shape(t: Any) -> Any:
+    """t's shape as a traced graph knows it, as a TensorShape (None dimensions, or rank)."""
+    from simdist.runtime.tensor import TensorShape
+    return TensorShape(known_shape(t))
+
+
+def merge(shapes: Sequence[list[int | None] | None]) -> list[int | None] | None | bool:
+    """TF's shape merge (InferenceContext::Merge) of known shapes: the merged shape (None: the
+    rank is unknown), or False when two known ranks or two known dimensions differ."""
+    out: list[int | None] | None = None
+    for s in shapes:
+        if s is None:
+            continue
+        if out is None:
+            out = list(s)
+            continue
+        if len(s) != len(out):
+            return False
+        for i, (a, b) in enumerate(zip(out, s)):
+            if a is not None and b is not None and a != b:
+                return False
+            out[i] = a if a is not None else b
+    return out
 
 
 def unseen(op: Any, tensors: Sequence[Tensor], attrs: dict | None, err: BaseException) -> None:

@@ -20,7 +20,7 @@ from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
            "not_allowed", "attr_not_allowed", "fixed_type",
-           "unmark"]
+           "unmark", "at_build"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -190,6 +190,17 @@ def _attr_list(err: BaseException) -> tuple[type, str] | None:
     got = _PY_NAMES.get(m.group(2), m.group(2))
     return TypeError, (f"Value passed to parameter for attr '{m.group(1)}' has DataType {got} not in list of allowed "
                        f"values: {names}")
+
+
+def at_build(err: BaseException) -> bool:
+    """Whether TF raises `err` (an op's error while a tf.function's Python runs) while it builds
+    the graph: a marked shape or dtype error (op_def_library, a shape function), not a kernel's
+    error nor a missing kernel, which wait for the graph to run (get_concrete_function:
+    tf/_concrete.py)."""
+    mark = getattr(err, _ATTR, None)
+    if mark is False:
+        return False
+    return mark is not None or _attr_list(err) is not None
 
 
 def _no_kernel(err: BaseException) -> BaseException | None:
