@@ -91,6 +91,14 @@ def _both(body: str, spec: tuple[Any, str], value: Any) -> Callable[[Any], Any]:
     return run
 
 
+def _calls(body: str) -> Callable[[Any], Any]:
+    """tf.function(lambda x: body, input_signature=[TensorSpec([None])]) called three times."""
+    def run(tf: Any) -> Any:
+        f = tf.function(eval(f"lambda x: {body}", {"tf": tf}), input_signature=_sig(tf, ([None], "float32")))  # noqa: S307
+        return [f(tf.zeros([2])) for _ in range(3)]
+    return run
+
+
 def _literal_cf(tf: Any) -> Any:
     return tf.function(lambda x, k=2: x * k).get_concrete_function(tf.constant([1.0, 2.0]), 3)
 
@@ -190,6 +198,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
          np.ones([1], np.float32)),
         ("unravel-index-unknown-rank", "tf.unravel_index(x, dims=[2, 3])", (None, "int32"), np.ones([2, 2, 2], np.int32)),
         ("diag-part-rank-1", "tf.linalg.diag_part(x)", ([None], "float32"), np.ones([2], np.float32)),
+        ("log-softmax-axis-beyond-known-rank", "tf.nn.log_softmax(x, axis=1)", ([None], "float32"),
+         np.ones([2], np.float32)),
+        ("softmax-axis-unknown-rank", "tf.nn.softmax(x, axis=1)", (None, "float32"), np.ones([2], np.float32)),
+        ("softmax-axis-0-unknown-rank", "tf.nn.softmax(x, axis=0)", (None, "float32"), np.ones([2], np.float32)),
+        ("softmax-last-axis-unknown-rank", "tf.nn.softmax(x, axis=-1)", (None, "float32"), np.ones([2], np.float32)),
+    )],
+    # -- a subnormal constant inside a tf.function: flushed by the ops it feeds on every call, the first too
+    *[(f"subnormal-constant-{n}", "subnormals", _calls(body)) for n, body in (
+        ("sign", "tf.math.sign(tf.constant([1.0, 9.99994610111476e-41], dtype=tf.float32)) + x"),
+        ("digamma", "tf.math.digamma(tf.constant([9.99994610111476e-41, 0.1], dtype=tf.float32)) + x"),
     )],
     # -- a non-tensor operand of Cross and UnravelIndex takes the tensor operand's dtype (eager and traced)
     *[(f"{m}-{n}", "conversion", f if m == "eager" else (lambda f: lambda tf: tf.function(lambda: f(tf))())(f))
@@ -244,6 +262,12 @@ def test_graph_build_errors_with_unknown_dimensions(k: int, tf_results: dict[int
 @clause("ops.conversion")
 @EDGES.parametrize("conversion")
 def test_cross_and_unravel_index_operand_conversion(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.subnormals")
+@EDGES.parametrize("subnormals")
+def test_subnormal_constants_in_a_traced_call(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -124,6 +124,7 @@ class Recorder(execution.Interpreter):
 
     def _traced(self, t: Tensor, node: Node) -> _Traced:
         out = _Traced(t._v, t.dtype, t._device)
+        out._sub = t._sub     # (it may hold subnormals, which the ops it feeds flush: ops.subnormals)
         self.expected += 2    # t, and its traced twin
         node.value = t._v
         self._add(node, out)

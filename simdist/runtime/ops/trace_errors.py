@@ -20,7 +20,7 @@ from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
            "not_allowed", "attr_not_allowed", "fixed_type",
-           "unmark", "at_build"]
+           "unmark", "at_build", "python"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -88,6 +88,16 @@ def fixed_type(err: BaseException, op: str, index: int, got: dtypes.DType, want:
                                   f"type of {want.name}.")
 
 
+def python(err: BaseException) -> Any:
+    """`err`, marked as raised by TF's Python wrapper from what a graph knows statically (a rank,
+    a constant): TF raises it as it is while it builds the graph (the same class and text)."""
+    setattr(err, _ATTR, _PYTHON)
+    return err
+
+
+_PYTHON = "python"
+
+
 def unmark(err: BaseException) -> None:
     """err without its trace-time mark: TF raises it as it is, when the graph runs."""
     setattr(err, _ATTR, False)
@@ -147,6 +157,8 @@ def at_trace(err: BaseException) -> BaseException | None:
     mark = getattr(err, _ATTR, None)
     if mark is False:     # (unmarked: a shape function cannot see it, static_shapes.unseen)
         return None
+    if mark is _PYTHON:
+        return err
     if mark is None:
         mark = _attr_list(err)
         if mark is None:
