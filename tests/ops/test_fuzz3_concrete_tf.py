@@ -204,6 +204,22 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("softmax-axis-0-unknown-rank", "tf.nn.softmax(x, axis=0)", (None, "float32"), np.ones([2], np.float32)),
         ("softmax-last-axis-unknown-rank", "tf.nn.softmax(x, axis=-1)", (None, "float32"), np.ones([2], np.float32)),
     )],
+    # -- a Python list converted inside a tf.function: NumPy's inference, then astype (numpy_compat.np_array)
+    *[(f"graph-constant-{n}", "conversion", (lambda v, d: lambda tf: tf.function(
+        lambda: tf.constant(v, dtype=getattr(tf, d)))())(v, d)) for n, v, d in (
+        ("uint64-max-beside-small", [[0], [18446744073709551615], [1], [4]], "uint64"),
+        ("uint64-beyond-int64-only", [2**64 - 2, 2**63 + 1], "uint64"),
+        ("uint64-max-scalar", 18446744073709551615, "uint64"),
+        ("uint32-negative-and-big", [-1, 2**62], "uint32"),
+        ("int64-beside-uint64-range", [0, 2**64 - 1], "int64"),
+        ("int32-wraps", [2**33 + 5, -7], "int32"),
+    )],
+    ("graph-constant-reduce-max-uint64", "conversion", lambda tf: tf.function(
+        lambda: tf.reduce_max(tf.constant([0, 18446744073709551615, 1], dtype=tf.uint64)))()),
+    ("graph-constant-relu6-uint64", "conversion", lambda tf: tf.function(
+        lambda: tf.nn.relu6(tf.constant([[0], [18446744073709551615], [1], [4]], dtype=tf.uint64)))()),
+    ("eager-constant-uint64-max-beside-small", "conversion",
+     lambda tf: tf.constant([[0], [18446744073709551615], [1], [4]], dtype=tf.uint64)),
     # -- a subnormal constant inside a tf.function: flushed by the ops it feeds on every call, the first too
     *[(f"subnormal-constant-{n}", "subnormals", _calls(body)) for n, body in (
         ("sign", "tf.math.sign(tf.constant([1.0, 9.99994610111476e-41], dtype=tf.float32)) + x"),
