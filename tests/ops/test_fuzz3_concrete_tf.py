@@ -111,6 +111,35 @@ def _trace_leaves_variable(tf: Any) -> Any:
     return [before, v.read_value()]
 
 
+_STRATEGIES: dict[str, Any] = {}
+
+
+def _strategy(tf: Any) -> Any:
+    """MirroredStrategy on two logical CPUs (simdist's on a fresh simulation for each case, TF's
+    made once per worker, before any op)."""
+    simdist_tf = tf.__name__.startswith("simdist")
+    if simdist_tf or tf.__name__ not in _STRATEGIES:
+        if simdist_tf:
+            import simdist
+            simdist.reset()
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        _STRATEGIES[tf.__name__] = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    return _STRATEGIES[tf.__name__]
+
+
+def _in_replica(body: str, dtype: str = "float64") -> Callable[[Any], Any]:
+    """strategy.run(lambda v, c: body) with v a mirrored Variable of `dtype` and c a float32
+    tensor: the replicas' results, or the error's class."""
+    def run(tf: Any) -> Any:
+        s = _strategy(tf)
+        with s.scope():
+            v = tf.Variable(tf.constant([1, 2], getattr(tf, dtype)))
+        fn = eval(f"lambda v: {body}", {"tf": tf, "np": np, "c": lambda: tf.constant([1.0, 2.0], tf.float32)})  # noqa: S307
+        return s.experimental_local_results(s.run(fn, args=(v,)))
+    return run
+
+
 def _ones(shape: list[int], dt: str = "float32") -> Callable[[Any], Any]:
     return lambda tf: tf.ones(shape, getattr(tf, dt))
 
@@ -220,6 +249,22 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         lambda: tf.nn.relu6(tf.constant([[0], [18446744073709551615], [1], [4]], dtype=tf.uint64)))()),
     ("eager-constant-uint64-max-beside-small", "conversion",
      lambda tf: tf.constant([[0], [18446744073709551615], [1], [4]], dtype=tf.uint64)),
+    # -- a mirrored Variable of another dtype in a replica: a generated op's eager fallback converts it
+    *[(f"replica-{n}", "replica-variables", _in_replica(body, dt)) for n, body, dt in (
+        ("subtract", "tf.math.subtract(v, c())", "float64"), ("subtract-first", "tf.math.subtract(c(), v)", "float64"),
+        ("multiply", "tf.math.multiply(v, c())", "int32"), ("less", "tf.math.less(v, c())", "float64"),
+        ("maximum", "tf.math.maximum(v, c())", "float64"), ("minimum-first", "tf.math.minimum(c(), v)", "int32"),
+        ("pow", "tf.math.pow(v, tf.constant(2, tf.int32))", "float64"), ("floormod", "tf.math.floormod(v, c())", "float64"),
+        ("squared-difference", "tf.math.squared_difference(v, c())", "float64"),
+        ("concat", "tf.concat([c(), v], 0)", "float64"), ("stack", "tf.stack([v, c()])", "int32"),
+        ("where", "tf.where(tf.constant([True, False]), c(), v)", "float64"),
+        # (these read the variable first: the kernel's InvalidArgumentError, or they compute)
+        ("add", "tf.math.add(v, c())", "float64"), ("operator-minus", "v - c()", "float64"),
+        ("add-n", "tf.math.add_n([v, c()])", "float64"), ("matmul", "tf.linalg.matmul(tf.reshape(v, [1, 2]), "
+                                                                      "tf.ones([2, 1]))", "float64"),
+        ("maximum-python-number", "tf.math.maximum(v, 1.5)", "float64"),
+        ("maximum-same-dtype", "tf.math.maximum(v, tf.constant([1.0, 2.0], tf.float64))", "float64"),
+    )],
     # -- a subnormal constant inside a tf.function: flushed by the ops it feeds on every call, the first too
     *[(f"subnormal-constant-{n}", "subnormals", _calls(body)) for n, body in (
         ("sign", "tf.math.sign(tf.constant([1.0, 9.99994610111476e-41], dtype=tf.float32)) + x"),
@@ -287,10 +332,22 @@ def test_subnormal_constants_in_a_traced_call(k: int, tf_results: dict[int, Any]
     EDGES.check(k, tf_results)
 
 
+@clause("ops.conversion")
+@EDGES.parametrize("replica-variables")
+def test_mirrored_variable_of_another_dtype_in_a_replica(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
 def test_every_case_has_a_test() -> None:
     untested = EDGES.untested()
     assert not untested, f"cases of groups {untested} have no test function above"
 
 
+def _tf_worker(indices: list[int]) -> dict[int, Any]:
+    import tensorflow as tf
+    _strategy(tf)   # the logical CPUs are configured before any op initializes TF's runtime
+    return {k: EDGES.outcome(tf, k) for k in indices}
+
+
 if __name__ == "__main__":  # TF worker: python test_fuzz3_concrete_tf.py 0,1,2 -> pickled results on stdout
-    tf_workers.serve(EDGES.tf_worker)
+    tf_workers.serve(_tf_worker)

@@ -490,6 +490,9 @@ def matching_list(values: Sequence[Any], op: str, arg: str) -> list[Tensor]:
 
 def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
     """`tf.concat` with TF's ConcatOp error messages."""
+    from simdist.runtime.ops import math
+    if isinstance(values, (list, tuple)) and len(values) > 1:
+        math.check_distributed_variables(values)
     ts = matching_list(values, "ConcatV2", "values")
     if not ts:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
@@ -570,6 +573,9 @@ def _holds_tensor(values: Any) -> bool:
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
+    from simdist.runtime.ops import math
+    if isinstance(values, (list, tuple)) and len(values) > 1:
+        math.check_distributed_variables(values)
     if isinstance(values, (list, tuple)) and int(axis) == 0 and values and not _holds_tensor(values):
         # array_ops.stack converts a constant list as a whole first (its dtype is the list's:
         # [np.int64(0)] is int32), then falls back to Pack (ops.conversion)
