@@ -265,6 +265,13 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         ("maximum-python-number", "tf.math.maximum(v, 1.5)", "float64"),
         ("maximum-same-dtype", "tf.math.maximum(v, tf.constant([1.0, 2.0], tf.float64))", "float64"),
     )],
+    # -- Polygamma: an order that is not a non-negative integer is NaN (Eigen), a Python x takes a's dtype
+    ("polygamma-non-integer-or-negative-order", "polygamma", lambda tf: tf.math.polygamma(
+        tf.constant([1e-40, 0.5, -1.0, 2.5], tf.float64), tf.constant([1e-40, 2.0, 2.0, 3.0], tf.float64))),
+    ("polygamma-python-x", "polygamma", lambda tf: tf.math.polygamma(tf.constant(1.0), -3)),
+    ("polygamma-python-x-traced", "polygamma", lambda tf: tf.function(lambda: tf.math.polygamma(tf.constant(1.0), -3))()),
+    ("polygamma-python-a-traced", "polygamma", lambda tf: tf.function(
+        lambda: tf.math.polygamma(2, tf.constant([1.0, 3.0])))()),
     # -- a subnormal constant inside a tf.function: flushed by the ops it feeds on every call, the first too
     *[(f"subnormal-constant-{n}", "subnormals", _calls(body)) for n, body in (
         ("sign", "tf.math.sign(tf.constant([1.0, 9.99994610111476e-41], dtype=tf.float32)) + x"),
@@ -343,6 +350,12 @@ def test_subnormal_constants_in_a_traced_call(k: int, tf_results: dict[int, Any]
 @clause("ops.conversion")
 @EDGES.parametrize("replica-variables")
 def test_mirrored_variable_of_another_dtype_in_a_replica(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.special-more")
+@EDGES.parametrize("polygamma")
+def test_polygamma_orders_and_operands(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
