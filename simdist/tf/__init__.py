@@ -28,6 +28,7 @@ from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 from simdist.runtime.variables import Variable, VariableAggregation, VariableSynchronization
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.autodiff import GradientTape, UnconnectedGradients, custom_gradient
+from simdist.runtime.autodiff.graph_gradients import gradients, hessians  # noqa: F401,E402
 from simdist.runtime.ops import stop_gradient
 from simdist.runtime.ops.nn import sigmoid, tanh  # noqa: F401
 from simdist.runtime.ops.special import asinh, atan, cos, cosh, sin, sinh, tan  # noqa: F401

@@ -293,7 +293,7 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
         try:
             out = _dry_run(function.python_function, [_placeholder(bound[p], size, rank) for p in params])
         except Exception as e:  # noqa: BLE001 - classified below
-            traced = trace_errors.at_trace(e) if trace_errors.at_build(e) else None
+            traced = (trace_errors.at_trace(e) or e) if trace_errors.builds(e) else None
             if traced is not None:
                 first = first or traced.with_traceback(e.__traceback__)
                 continue

@@ -297,7 +297,7 @@ def _along_axis(op: Any, logits: Any, axis: Any) -> Tensor:
             None, None, f"`dim` must be in the range [{-nd}, {nd}) where {nd} is the number of dimensions in the "
             f"input. Received: dim={axis}")
         # (nn_ops._wrap_2d_function checks it in Python against the static rank: traced too)
-        raise trace_errors.python(err)
+        raise trace_errors.at_build(err)
     perm = _move_axis_last(x, axis % nd)
     return array.transpose(dispatch.execute(op, (array.transpose(x, perm),)), perm)
 

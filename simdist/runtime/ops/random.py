@@ -10,7 +10,8 @@ are NumPy's (PCG64), not TF's Philox streams.
 The stateless ops (`stateless_normal`, `stateless_uniform`, `stateless_truncated_normal`,
 `stateless_categorical`) are pure functions of their seed pair, shape and dtype: the same call
 gives the same values anywhere, independent of the global seed and of the root seed, as TF
-promises; they are not stateful ops (the recorder may fold or merge them).
+promises; they are not stateful ops (the recorder may fold or merge them). stateless_uniform's
+values are TF's (Philox, runtime/ops/philox.py); the other stateless draws are not.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, philox
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor
@@ -211,9 +212,10 @@ def shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Ten
 
 
 # --- stateless ops: pure functions of (shape, seed pair) ----------------------------------------------------
-# Each draws from its own NumPy stream keyed by the seed pair and the op kind, so the same call
-# gives the same values in any program, on any run, whatever the global seed (TF's stateless
-# contract). The values are NumPy's (PCG64), not TF's Philox counter streams.
+# Uniform draws (float and integer) are TF's Philox values bit for bit (runtime/ops/philox.py).
+# Normal, truncated normal and categorical draws come from a NumPy stream keyed by the seed pair
+# and the op kind: the same call gives the same values in any program, on any run, whatever the
+# global seed (TF's stateless contract), but they are not TF's values.
 _KIND = {"normal": 1, "uniform": 2, "uniform_int": 3, "uniform_full_int": 4, "truncated": 5, "categorical": 6}
 _MASK = (1 << 64) - 1
 
@@ -244,12 +246,11 @@ def _truncated_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, mean: flo
 def _uniform_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, minval: Any, maxval: Any) -> np.ndarray:
     if dtype.is_integer:
         if minval is None:
-            info = np.iinfo(dtype._np)
-            return _stateless_gen(seed, "uniform_full_int").integers(info.min, info.max, size=shape,
-                                                                      dtype=dtype._np, endpoint=True)
-        return _stateless_gen(seed, "uniform_int").integers(minval, maxval, size=shape, dtype=np.int64)
-    r = _stateless_gen(seed, "uniform").random(size=shape)
-    return _scaled(r, maxval - minval, minval, dtype)
+            return philox.full_int(seed, shape, dtype._np)
+        return philox.uniform_int(seed, shape, minval, maxval, dtype._np)
+    r = philox.uniform_float(seed, shape, dtype._np)
+    lo, hi = dtype._np.type(minval), dtype._np.type(maxval)
+    return r * (hi - lo) + lo   # TF: rnd * (maxval - minval) + minval, each operand of the output dtype
 
 
 def _categorical_sl(logits: np.ndarray, seed: np.ndarray, num_samples: int, dtype: dtypes.DType) -> np.ndarray:

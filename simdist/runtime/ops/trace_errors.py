@@ -19,8 +19,7 @@ from typing import Any, Sequence
 from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
-           "not_allowed", "attr_not_allowed", "fixed_type",
-           "unmark", "at_build", "python"]
+           "not_allowed", "attr_not_allowed", "fixed_type", "builds", "at_build", "unmark"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -88,16 +87,6 @@ def fixed_type(err: BaseException, op: str, index: int, got: dtypes.DType, want:
                                   f"type of {want.name}.")
 
 
-def python(err: BaseException) -> Any:
-    """`err`, marked as raised by TF's Python wrapper from what a graph knows statically (a rank,
-    a constant): TF raises it as it is while it builds the graph (the same class and text)."""
-    setattr(err, _ATTR, _PYTHON)
-    return err
-
-
-_PYTHON = "python"
-
-
 def unmark(err: BaseException) -> None:
     """err without its trace-time mark: TF raises it as it is, when the graph runs."""
     setattr(err, _ATTR, False)
@@ -147,6 +136,26 @@ def list_mismatch(err: BaseException, op: str, dts: Sequence[dtypes.DType]) -> A
                                   f"[{', '.join(d.name for d in dts)}] that don't all match.")
 
 
+_BUILD = "_simdist_graph_build"
+
+
+def at_build(err: BaseException) -> Any:
+    """`err`, marked as an error TF raises as it is while it builds the graph (its class kept: the
+    Switch node's InvalidArgumentError for a cond predicate that is not a bool)."""
+    setattr(err, _BUILD, True)
+    return err
+
+
+def builds(err: BaseException) -> bool:
+    """Whether TF raises `err` while it builds a graph (so also from a branch a traced tf.cond
+    does not take), rather than when the graph runs."""
+    mark = getattr(err, _ATTR, None)
+    if mark is False:     # (unmarked: a shape function cannot see it, static_shapes.unseen)
+        return False
+    return (mark is not None or getattr(err, _BUILD, False)
+            or (isinstance(err, errors.OpError) and _attr_list(err) is not None))
+
+
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -157,8 +166,6 @@ def at_trace(err: BaseException) -> BaseException | None:
     mark = getattr(err, _ATTR, None)
     if mark is False:     # (unmarked: a shape function cannot see it, static_shapes.unseen)
         return None
-    if mark is _PYTHON:
-        return err
     if mark is None:
         mark = _attr_list(err)
         if mark is None:
@@ -202,17 +209,6 @@ def _attr_list(err: BaseException) -> tuple[type, str] | None:
     got = _PY_NAMES.get(m.group(2), m.group(2))
     return TypeError, (f"Value passed to parameter for attr '{m.group(1)}' has DataType {got} not in list of allowed "
                        f"values: {names}")
-
-
-def at_build(err: BaseException) -> bool:
-    """Whether TF raises `err` (an op's error while a tf.function's Python runs) while it builds
-    the graph: a marked shape or dtype error (op_def_library, a shape function), not a kernel's
-    error nor a missing kernel, which wait for the graph to run (get_concrete_function:
-    tf/_concrete.py)."""
-    mark = getattr(err, _ATTR, None)
-    if mark is False:
-        return False
-    return mark is not None or _attr_list(err) is not None
 
 
 def _no_kernel(err: BaseException) -> BaseException | None:
