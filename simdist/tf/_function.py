@@ -206,8 +206,10 @@ class Function:
         state.pop("_npos", None)
         return state
 
-    def get_concrete_function(self, *args: Any, **kwargs: Any) -> "Function":
-        return self
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
+        """TF traces here: a ConcreteFunction, or the trace-time error (tf/_concrete.py)."""
+        from simdist.tf import _concrete
+        return _concrete.trace(self, args, kwargs)
 
     def __repr__(self) -> str:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"

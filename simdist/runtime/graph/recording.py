@@ -137,6 +137,7 @@ class Recorder(execution.Interpreter):
     def _traced(self, t: Tensor, node: Node) -> _Traced:
         arr = t._a if type(t) is _Traced else t._v   # (a tf.cond branch's output: graph/branches.py)
         out = _Traced(arr, t.dtype, t._device)
+        out._sub = t._sub     # (it may hold subnormals, which the ops it feeds flush: ops.subnormals)
         self.expected += 2    # t, and its traced twin
         node.value = arr
         self._add(node, out)
@@ -193,6 +194,9 @@ class Recorder(execution.Interpreter):
         The function sees a traced twin, so a read of its value in Python is noticed."""
         arr = t._a if type(t) is _Traced else t._v
         twin = _Traced(arr, t.dtype, t._device)
+        from simdist.runtime.ops import static_shapes
+        if static_shapes.UNKNOWN:    # (the dimensions an input_signature leaves unknown stay unknown to the Python)
+            static_shapes.carry(t, twin)
         if t._sub:
             twin._sub = True
             self.invalidate(_SUBNORMAL)
