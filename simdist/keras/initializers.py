@@ -4,7 +4,8 @@ Random initializers draw with `simdist.keras.random` (stateless ops of a seed pa
 seed gives the same values at every call; an unseeded initializer takes a seed when it is made
 (`random.make_default_seed`, derived from the session's root seed), so it too repeats its values,
 as Keras's does; a `SeedGenerator` seed advances per call. Which distribution and scale each one
-draws from is Keras's; the random values are simdist's, not TF's (docs/spec.md, keras.init.seeding).
+draws from is Keras's; a seeded uniform initializer's values are TF's (stateless_uniform is TF's
+Philox), a normal one's are simdist's, not TF's (docs/spec.md, keras.init.seeding).
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ Unseeded generators and initializers get their seed from `make_default_seed()`. 
 from Python's `random`; simdist takes it from TF's op-seeded random stream of a fixed op seed
 (`KERAS_OP_SEED`), so it derives from the session's root seed and `tf.random.set_seed` (and
 `keras.utils.set_random_seed`), advances per draw, and leaves the global TF stream alone.
-The values are simdist's stateless streams, not TF's Philox values (docs/spec.md,
-keras.init.seeding).
+Uniform draws and dropout masks are TF's Philox values bit for bit (stateless_uniform,
+runtime/ops/philox.py); normal and truncated normal draws are simdist's stateless streams, not
+TF's (docs/spec.md, keras.init.seeding, keras.layer.dropout).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ class SeedGenerator:
         with name_scope(self.name, caller=self):
             self.state = Variable(seed_initializer, shape=(2,), dtype="int64", trainable=False, aggregation="none",
                                   name="seed_generator_state")
+        # Keras 3's SeedGenerator is no TF trackable: tf.train.Checkpoint skips its state (TF 2.21)
+        self.state._simdist_not_checkpointed = True
 
     def next(self, ordered: bool = True) -> Any:
         value = tf.identity(tf.convert_to_tensor(self.state))

@@ -60,4 +60,9 @@ def call_with_argument_info(fn: Callable[..., Any], object_name: str, *args: Any
             except TypeError:
                 new_e = RuntimeError(message)
         new_e._keras_call_info_injected = True   # type: ignore[attr-defined]
+        mark = getattr(e, "_simdist_trace_error", None)   # (runtime/ops/trace_errors.py's mark)
+        if mark is not None:   # in a tracing tf.function TF raises the op's trace-time error, wrapped the same way
+            cls, text = mark
+            new_e._simdist_trace_error = (cls, f"Exception encountered when calling {object_name}.\n\n\x1b[1m{text}"
+                                               f"\x1b[0m\n\nArguments received by {object_name}:\n" + "\n".join(context))
         raise new_e.with_traceback(e.__traceback__) from None

@@ -94,6 +94,10 @@ def _wrap_ints(obj: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     if context.in_function():   # a graph's make_tensor_proto: NumPy through a C long, or unsigned long
         if any(not -(2**63) <= x < 2**64 for x in flat):
             raise OverflowError("Python int too large to convert to C long")
+        # numpy_compat.np_array: NumPy's own inference, then astype (ints of int64's range beside ones
+        # beyond it make float64, whose cast rounds: [0, 2**64 - 1] as uint64 is [0, 0])
+        with np.errstate(all="ignore"):
+            return np.array(flat).astype(dt.np).reshape(obj.shape)
     elif dt.np == np.uint64:
         if any(not 0 <= x < 2**64 for x in flat):
             raise SystemError(UINT64_PENDING)

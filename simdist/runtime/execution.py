@@ -48,7 +48,7 @@ class Client:
         # collectors of simulator charges, innermost last (strategies/timing.py `collect`)
         self.charges: list[Any] = []
         # tf.random's streams (runtime/ops/random.py)
-        self.rng: dict[str, Any] = {"root": 0, "global": None, "gen": None, "op": {}}
+        self.rng: dict[str, Any] = {"root": 0, "global": None, "gen": None, "op": {}, "op_rng": None, "philox": {}}
         # a launched worker's own simulated timeline (strategies/timing.Timeline), else None: its
         # charges run after each other, concurrently with the other workers', not driven at once
         self.timeline: Any = None

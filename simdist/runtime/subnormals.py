@@ -168,6 +168,40 @@ def _log_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
 LOG = Fixed("log", _log_fix)
 
 
+# Lgamma calls glibc's lgamma/lgammaf element by element (no packets), which for a tiny x returns
+# -log|x|, and its log under DAZ takes a subnormal as 2**-150 (float32) or 2**-1075 (float64):
+# every nonzero subnormal, either sign, gives the same value; observed on TF 2.21 (fz3fix)
+_LGAMMA_SUB = {np.dtype(np.float32): np.float32(103.97207708399179), np.dtype(np.float64): np.float64(745.1332191019412)}
+# Expint (float32): Ei(x) ~ euler_gamma + log(x) for a tiny x, the log as above (a negative
+# subnormal's log is NaN); float64's reads it as zero (-inf)
+_EXPINT_SUB = np.float32(0.5772156649015329 - 103.97207708399179)
+
+
+def _subnormal_fix(value_of: Any) -> Any:
+    """A fix setting each nonzero subnormal input's result to value_of(dtype, negative)."""
+    def fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+        a = arrays[0]
+        if a.dtype not in _LGAMMA_SUB:
+            return out
+        m = np.abs(a)
+        sub = (m < _TINY[a.dtype]) & (m > 0)
+        if not sub.any():
+            return out
+        out = np.array(out, copy=True)
+        neg = np.signbit(a)
+        out[sub] = np.where(neg[sub], value_of(a.dtype, True), value_of(a.dtype, False)).astype(out.dtype)
+        return out
+    return fix
+
+
+LGAMMA = Fixed("lgamma", _subnormal_fix(lambda dt, neg: _LGAMMA_SUB[dt]))
+EXPINT = Fixed("expint", _subnormal_fix(lambda dt, neg: np.float32(np.nan) if neg else _EXPINT_SUB))
+
+
+def _expint_rule(arrays: Any, attrs: dict | None) -> Any:
+    return EXPINT if arrays[0].dtype == np.float32 else FLUSH
+
+
 def _select_fix(pick_b: Any) -> Any:
     """bfloat16 Maximum/Minimum: both paths compare the operands as float32 with DAZ and return
     the first on a tie; packets return the chosen operand flushed, the scalar tail its bits."""
@@ -248,6 +282,7 @@ def _reduction_rule(arrays: Any, attrs: dict | None) -> str:
 # checked in full.
 RULES: dict[str, Any] = {
     "Neg": KEEP, "Abs": KEEP, "SelectV2": KEEP, "Sin": KEEP, "Cast": cast_rule, "Log": _log_rule,
+    "Lgamma": LGAMMA, "Expint": _expint_rule,
     "TopKV2": TOP_K, "Maximum": _bf16_select(_MAX_BF16), "Minimum": _bf16_select(_MIN_BF16),
     "Relu": _bf16_select(_RELU_BF16),
     "Sum": _reduction_rule, "Mean": _reduction_rule, "Max": _reduction_rule, "Min": _reduction_rule,

@@ -12,6 +12,8 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops.sum_chain import sum_chain
+from simdist.runtime.ops.math import _sum as _sum_kernel   # the Sum op's kernel rule (TF's order)
+from simdist.runtime.subnormals import flushed
 
 
 class ReduceOp(enum.Enum):
@@ -38,8 +40,14 @@ def parse_reduce_op(op: Any) -> ReduceOp:
     return op  # callers decide (TypeError for axis reductions, AssertionError for reduce_to)
 
 
-def sum_arrays(arrays: Sequence[np.ndarray]) -> np.ndarray:
-    """Elementwise sum of same-shape components (TF's AddN, with its shape error)."""
+def sum_arrays(arrays: Sequence[np.ndarray], daz: bool = False) -> np.ndarray:
+    """Elementwise sum of same-shape components (TF's AddN, with its shape error). Clause
+    reduce.subnormals: two or more components are added by a TF kernel, so with its
+    denormals-are-zero and flush-to-zero (subnormal float inputs read as zeros, a subnormal sum
+    written as a zero of its sign, even an exact one); one component is passed on unchanged.
+    `daz`: some component may hold subnormals (the tensors' marks, runtime/subnormals.py): read
+    them as zeros; without it the components are taken to hold none (a full check of every input
+    would double the cost of a large sum)."""
     first = arrays[0]
     for i, a in enumerate(arrays[1:], 1):
         if a.shape != first.shape:
@@ -48,7 +56,58 @@ def sum_arrays(arrays: Sequence[np.ndarray]) -> np.ndarray:
                 f"Input 0: {list(first.shape)} != input {i}: {list(a.shape)} [Op:AddN]")
     if len(arrays) == 1:
         return np.array(first, copy=True)
-    return sum_chain(arrays)   # in TF's AddN order per element; large arrays in blocks over a few threads
+    # in TF's AddN order per element; large arrays in blocks over a few threads
+    return sum_chain([flushed(a) for a in arrays] if daz else arrays, ftz=True)
+
+
+#: Eigen's largest alignment in TF 2.21's x86 CPU build, in bytes: a collective cuts a tensor into
+#: chunks whose byte size is a multiple of it (base_collective_executor.cc, AlignedChunkElts).
+EIGEN_MAX_ALIGN_BYTES = 64
+
+
+def ring_chunk_elements(itemsize: int, n: int, chunks: int) -> int:
+    """Elements per chunk of TF's ring collectives: ceil(n / chunks), rounded up to whole alignment
+    units; a size already aligned still gains one unit (AlignedChunkElts adds `ALIGN - bytes % ALIGN`)."""
+    base = -(-n // chunks)
+    nbytes = base * itemsize
+    if EIGEN_MAX_ALIGN_BYTES <= itemsize:
+        return base
+    diff = EIGEN_MAX_ALIGN_BYTES - nbytes if nbytes < EIGEN_MAX_ALIGN_BYTES else \
+        EIGEN_MAX_ALIGN_BYTES - nbytes % EIGEN_MAX_ALIGN_BYTES
+    return base + diff // itemsize
+
+
+def ring_sum(arrays: Sequence[np.ndarray], daz: bool = False) -> np.ndarray:
+    """Clause reduce.ring-order: the sum TF's RingReducer computes (a CollectiveReduceV2 on CPU
+    devices, one subdivision: all_reduce_v2's max_subdivs_per_device=-1). The flattened tensor is
+    cut into one chunk per member (`ring_chunk_elements`; trailing chunks may be empty); chunk c
+    starts at ring rank c and gathers the next ranks' values in ring order, so it is
+    x[c] + x[c+1] + ... + x[c-1], added left to right (ring_alg.cc InitRingField, ring_reducer.cc).
+    Denormals-are-zero on the inputs (`daz`) and flush-to-zero on the result, as sum_arrays
+    (reduce.subnormals)."""
+    first = arrays[0]
+    for i, a in enumerate(arrays[1:], 1):
+        if a.shape != first.shape:
+            raise errors.InvalidArgumentError(
+                None, None, f"Shape mismatch in the collective instance: expected shape {list(first.shape)} but "
+                f"member {i} has shape {list(a.shape)}. This is likely due to different input shapes at different "
+                "members of the collective op.")
+    r = len(arrays)
+    if r == 1:
+        return np.array(first, copy=True)
+    flat = [(flushed(np.asarray(a)) if daz else np.asarray(a)).reshape(-1) for a in arrays]
+    n = flat[0].size
+    per = ring_chunk_elements(first.dtype.itemsize, n, r)
+    out = np.empty(n, first.dtype)
+    for c in range(r):
+        lo, hi = min(c * per, n), min((c + 1) * per, n)
+        if lo == hi:
+            continue
+        part = out[lo:hi]
+        np.add(flat[c][lo:hi], flat[(c + 1) % r][lo:hi], out=part)
+        for k in range(2, r):
+            np.add(part, flat[(c + k) % r][lo:hi], out=part)
+    return flushed(out.reshape(first.shape))
 
 
 def _truediv_dtype(dt: dtypes.DType) -> dtypes.DType:
@@ -60,22 +119,25 @@ def _truediv_dtype(dt: dtypes.DType) -> dtypes.DType:
     return dt
 
 
-def reduce_components(op: ReduceOp, arrays: Sequence[np.ndarray], dtype: dtypes.DType) -> tuple[np.ndarray, dtypes.DType]:
+def reduce_components(op: ReduceOp, arrays: Sequence[np.ndarray], dtype: dtypes.DType, ring: bool = False,
+                      daz: bool = False) -> tuple[np.ndarray, dtypes.DType]:
     """Clause reduce.axis-none: SUM adds the components elementwise; MEAN divides by the number of
     components (empty/dummy replicas included) with truediv, so integer MEAN is float64 [2.21].
     Clause reduce.bool-refused: TF sums the components with AddN, which takes no bools
-    (InvalidArgumentError for SUM and MEAN alike) [2.21]."""
+    (InvalidArgumentError for SUM and MEAN alike) [2.21]. `ring`: summed in TF's ring collective's
+    order (clause reduce.ring-order) instead of AddN's; `daz`: a component may hold subnormals."""
     if dtype.is_bool and len(arrays) > 1:
         raise errors.InvalidArgumentError(None, None, "Value for attr 'T' of bool is not in the list of allowed "
                                           "values: float, double, int32, uint8, int16, int8, complex64, int64, "
                                           "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, "
                                           "half, uint32, uint64, variant [Op:AddN]")
-    total = sum_arrays(arrays)
+    total = ring_sum(arrays, daz) if ring and dtype.is_floating else sum_arrays(arrays, daz)
     if op is ReduceOp.SUM:
         return total, dtype
     out_dt = _truediv_dtype(dtype)
     n = np.asarray(len(arrays), dtype=out_dt.np)
-    return np.asarray(np.true_divide(total.astype(out_dt.np, copy=False), n), dtype=out_dt.np), out_dt
+    mean = np.asarray(np.true_divide(total.astype(out_dt.np, copy=False), n), dtype=out_dt.np)
+    return (flushed(mean) if len(arrays) > 1 else mean), out_dt   # (one replica: its value, as TF)
 
 
 def _check_axis_type(axis: Any) -> None:
@@ -98,8 +160,8 @@ def _norm_axes(axis: Any, rank: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def reduce_along_axis(op: Any, arrays: Sequence[np.ndarray], dtype: dtypes.DType, axis: Any
-                      ) -> tuple[np.ndarray, dtypes.DType]:
+def reduce_along_axis(op: Any, arrays: Sequence[np.ndarray], dtype: dtypes.DType, axis: Any,
+                      daz: bool = False) -> tuple[np.ndarray, dtypes.DType]:
     """Clauses reduce.axis-batch and reduce.partial-batch: reduce each component along `axis`,
     then across replicas. MEAN divides the global sum by the TRUE element count (the sum of each
     replica's dims along axis), so partial and empty batches weigh by their real size.
@@ -118,7 +180,8 @@ def reduce_along_axis(op: Any, arrays: Sequence[np.ndarray], dtype: dtypes.DType
     count = 0
     for a in arrays:
         axes = _norm_axes(axis, a.ndim)
-        sums.append(np.sum(a, axis=axes, dtype=dtype.np if dtype is not dtypes.bool_ else None))
+        # each replica's reduce_sum: TF's Sum kernel, with denormals-are-zero and flush-to-zero
+        sums.append(flushed(np.asarray(_sum_kernel(flushed(a) if daz else a, axes, False))))
         count += int(np.prod([a.shape[i] for i in axes], dtype=np.int64))
     total = sum_arrays([np.asarray(s) for s in sums]).astype(dtype.np, copy=False)
     if op is ReduceOp.SUM:
@@ -126,7 +189,7 @@ def reduce_along_axis(op: Any, arrays: Sequence[np.ndarray], dtype: dtypes.DType
     out_dt = _truediv_dtype(dtype)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.true_divide(total.astype(out_dt.np, copy=False), np.asarray(count, dtype=out_dt.np))
-    return np.asarray(mean, dtype=out_dt.np), out_dt
+    return flushed(np.asarray(mean, dtype=out_dt.np)), out_dt
 
 
 def reduce_plain_value(op: Any, value: Any, num_replicas: int, describe: str) -> Any:

@@ -91,7 +91,7 @@ class ReplicaContext:
                 if any(isinstance(c, IndexedSlices) for c in comps):
                     per_leaf.append(_reduce_slices(op, comps))
                 else:
-                    per_leaf.append(_reduce_axis_none(op, comps))
+                    per_leaf.append(_reduce_axis_none(op, comps, ring=strategy.extended._ring_reduce()))
             devs = strategy.extended.worker_devices
             return [rebuild([_place(t, devs[i] if devs else None) for t in per_leaf]) for i in range(len(payloads))]
 
@@ -167,6 +167,12 @@ class StrategyExtended:
     def __init__(self, strategy: "Strategy") -> None:
         self._container_strategy = strategy
         self._colocate_with: Any = None
+
+    def _ring_reduce(self) -> bool:
+        """Whether TF sums this strategy's all-reduce with its ring collective (RingReducer, on
+        CPU devices), whose order differs from AddN's from three replicas on (clause
+        reduce.ring-order)."""
+        return False
 
     def _check_collective_dtypes(self, kind: str, values: Sequence[Any]) -> None:
         """Clause gather.dtypes / reduce.dtypes: TF 2.21's CPU collectives (MirroredStrategy) take
@@ -245,18 +251,27 @@ class StrategyExtended:
     def reduce_to(self, reduce_op: Any, value: Any, destinations: Any, options: Any = None) -> Any:
         """Clause extended.reduce-to: `Strategy.reduce(op, value, axis=None)` onto `destinations`
         (a device name puts the result on that device); cross-replica context only."""
+        return self._reduce_to(reduce_op, value, destinations, ring=False)
+
+    def _reduce_to(self, reduce_op: Any, value: Any, destinations: Any, ring: bool) -> Any:
         strategy = self._container_strategy
         strategy._check_cross_replica_or_default()
         op = reduce_rules.parse_reduce_op(reduce_op)
         if not isinstance(op, ReduceOp):
             raise AssertionError()
-        out = strategy._reduce_no_axis(op, value)
+        out = strategy._reduce_no_axis(op, value, ring)
         if isinstance(destinations, str) and isinstance(out, Tensor):
             return Tensor(out._v, out.dtype, session.canonical(destinations))
+        dests = getattr(destinations, "values", None)   # a distributed value or variable: one copy per device
+        if isinstance(out, Tensor) and isinstance(dests, (list, tuple)) and len(dests) > 1:
+            return Mirrored([Tensor(out._v, out.dtype, getattr(d, "device", None) or out.device) for d in dests])
         return out
 
     def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Sequence[Any], options: Any = None) -> list:
-        return [self.reduce_to(reduce_op, v, d, options) for v, d in value_destination_pairs]
+        """As reduce_to for each pair; TF's MirroredStrategy runs them as all-reduces of its
+        collective (reduce_to onto a CPU goes through AddN): clause reduce.ring-order."""
+        ring = self._ring_reduce()
+        return [self._reduce_to(reduce_op, v, d, ring) for v, d in value_destination_pairs]
 
     # Updates -------------------------------------------------------------------------------
     def update(self, var: Any, fn: Callable[..., Any], args: Sequence[Any] = (), kwargs: dict | None = None,
@@ -405,7 +420,8 @@ class Strategy:
                 raise TypeError(f"Expected `reduce_op` to be a `tf.distribute.ReduceOp`, not: {op!r}")
             comps = self._components_for_axis_reduce(value)
             ts = [convert_to_tensor(c) for c in comps]
-            arr, dt = reduce_rules.reduce_along_axis(op, [t._v for t in ts], ts[0].dtype, axis)
+            arr, dt = reduce_rules.reduce_along_axis(op, [t._v for t in ts], ts[0].dtype, axis,
+                                                     any(t._sub for t in ts))
             out = Tensor(arr, dt, self._reduce_destination())
             timing.charge_reduce(self, ts, out, "reduce")
             return out
@@ -419,7 +435,7 @@ class Strategy:
         d = context.current().device
         return d if d is not None else self._extended._host_device
 
-    def _reduce_no_axis(self, op: ReduceOp, value: Any) -> Any:
+    def _reduce_no_axis(self, op: ReduceOp, value: Any, ring: bool = False) -> Any:
         if isinstance(value, Mirrored):
             if op is ReduceOp.SUM:
                 raise AssertionError()
@@ -427,12 +443,12 @@ class Strategy:
         if isinstance(value, DistributedValues):
             if len(value.values) == 1:  # one replica: TF returns the component unchanged [2.21]
                 return value.values[0]
-            return _reduce_axis_none(op, list(value.values), self._reduce_destination(), self)
+            return _reduce_axis_none(op, list(value.values), self._reduce_destination(), self, ring)
         if isinstance(value, (list, tuple, dict)):
-            return self._reduce_structure(op, value)
+            return self._reduce_structure(op, value, ring)
         return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, _describe(value))
 
-    def _reduce_structure(self, op: ReduceOp, value: Any) -> Any:
+    def _reduce_structure(self, op: ReduceOp, value: Any, ring: bool = False) -> Any:
         """A nested structure given to `reduce(axis=None)`: TF's non-mirrored strategies treat it
         as one non-distributed value (MEAN returns it unchanged; SUM with several replicas is an
         error); MirroredStrategy reduces leaf by leaf (clause reduce.nested)."""
@@ -537,13 +553,17 @@ class InputFnIterator:
         return []
 
 
-def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None, strategy: Any = None) -> Tensor:
+def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None, strategy: Any = None,
+                      ring: bool = False) -> Tensor:
+    """The cross-replica reduction of one value per replica; `ring`: in TF's ring collective's
+    order (an all-reduce over CPU devices), else in AddN's (a reduction to one device)."""
     ts = [convert_to_tensor(c) for c in comps]
     in_dt = ts[0].dtype
-    arr, dt = reduce_rules.reduce_components(op, [dispatch.raw(t) for t in ts], in_dt)
+    daz = any(t._sub for t in ts)   # (a component marked as holding subnormals: reduce.subnormals)
+    arr, dt = reduce_rules.reduce_components(op, [dispatch.raw(t) for t in ts], in_dt, ring, daz)
     out = Tensor(arr, dt, device or context.current_device())
     if dispatch.recording():   # (a tf.function call being recorded: its replays reduce the same way)
-        out = dispatch.reduced(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt)[0], ts, out,
+        out = dispatch.reduced(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt, ring)[0], ts, out,
                                reduce=op.name if op in (ReduceOp.SUM, ReduceOp.MEAN) else None)
     if strategy is not None:
         timing.charge_reduce(strategy, ts, out, "reduce")

@@ -94,10 +94,17 @@ def _walk(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
         for i, v in enumerate(obj):
             yield from _walk(v, f"{prefix}{i}/")
     elif hasattr(obj, "variables") and not callable(obj.variables):
-        yield from _walk(list(obj.variables), prefix)
+        yield from _walk(_checkpointed(obj), prefix)
     else:
         raise ValueError(f"Checkpoint: cannot save {prefix.rstrip('/') or 'root'} = {obj!r}: give variables, "
                          "ShardedVariables, or lists/dicts/Checkpoints of them")
+
+
+def _checkpointed(obj: Any) -> list[Any]:
+    """An object's variables that a checkpoint saves: all but those marked
+    `_simdist_not_checkpointed` (a Keras SeedGenerator's state: Keras 3's SeedGenerator is not a
+    TF trackable, so TF 2.21's Checkpoint neither saves nor restores it; clause keras.layer.dropout)."""
+    return [v for v in obj.variables if not getattr(v, "_simdist_not_checkpointed", False)]
 
 
 def _unbuilt(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
@@ -123,7 +130,7 @@ def _defer(root: "Checkpoint", saved: dict[str, np.ndarray]) -> None:
     (`_checkpoint_pending`: the Keras optimizer creates its slots from them, as TF restores a
     variable created after `restore` when it is created; clause pch.deferred-restore)."""
     for prefix, obj in _unbuilt(root, ""):
-        have = len(list(obj.variables))
+        have = len(_checkpointed(obj))
         pending = {}
         for key, arr in saved.items():
             rest = key[len(prefix):] if key.startswith(prefix) else ""

@@ -29,6 +29,11 @@ class MirroredExtended(StrategyExtended):
     def worker_devices(self) -> tuple[str, ...]:
         return self._devices
 
+    def _ring_reduce(self) -> bool:
+        # TF 2.21 (mirrored_strategy.py _make_collective_ops_with_fallbacks): without cross_device_ops,
+        # CollectiveAllReduce with the RING implementation when every device is a CPU
+        return self._container_strategy._collective and all(":CPU:" in d for d in self._devices)
+
     @property
     def parameter_devices(self) -> tuple[str, ...]:
         return self._devices
@@ -136,10 +141,10 @@ class MirroredStrategy(Strategy):
     def _gather_is_collective(self) -> bool:
         return self._collective
 
-    def _reduce_structure(self, op: Any, value: Any) -> Any:
+    def _reduce_structure(self, op: Any, value: Any, ring: bool = False) -> Any:
         """Clause reduce.nested: MirroredStrategy reduces a nested structure leaf by leaf (TF's
         MirroredExtended._reduce_to maps over it)."""
-        return nest.map_structure(lambda v: self._reduce_no_axis(op, v), value)
+        return nest.map_structure(lambda v: self._reduce_no_axis(op, v, ring), value)
 
     def _make_extended(self) -> MirroredExtended:
         return MirroredExtended(self, self._devs, self._algorithm)

@@ -228,8 +228,8 @@ class MultiWorkerReplicaContext(ReplicaContext):
                     out.append(comps[0])
                 elif any(isinstance(c, IndexedSlices) for c in comps):
                     out.append(_reduce_slices(op, comps))
-                else:
-                    out.append(_reduce_axis_none(op, comps))
+                else:   # (CPU workers: TF's ring collective over the workers in task order)
+                    out.append(_reduce_axis_none(op, comps, ring=strategy.extended._ring_reduce()))
             return [out] * len(per_worker)
 
         # TF overlaps the packs with the backward pass only in a tf.function (docs/simulator.md)
@@ -466,7 +466,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         return self._extended._group.cross(kind, ts, lambda parts: [[t for p in parts for t in p]] * len(parts),
                                            [sum(_nbytes(t) for t in ts)])
 
-    def _reduce_no_axis(self, op: ReduceOp, value: Any) -> Any:
+    def _reduce_no_axis(self, op: ReduceOp, value: Any, ring: bool = False) -> Any:   # (always a collective)
         """Clause mwms.reduce: a PerReplica is reduced over every worker's replicas; a value that
         is not distributed counts once per worker (TF makes it a one-component PerReplica)."""
         if isinstance(value, Mirrored):
@@ -483,7 +483,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         comps = self._cross_components("reduce", list(value.values))
         if len(comps) == 1:
             return comps[0]
-        return _reduce_axis_none(op, comps, self._reduce_destination(), None)
+        return _reduce_axis_none(op, comps, self._reduce_destination(), None, ring=self._extended._ring_reduce())
 
     def _components_for_axis_reduce(self, value: Any) -> list[Any]:
         local = list(value.values) if isinstance(value, DistributedValues) else [value] * len(self._devs)

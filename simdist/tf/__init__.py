@@ -28,6 +28,7 @@ from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 from simdist.runtime.variables import Variable, VariableAggregation, VariableSynchronization
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.autodiff import GradientTape, UnconnectedGradients, custom_gradient
+from simdist.runtime.autodiff.graph_gradients import gradients, hessians  # noqa: F401,E402
 from simdist.runtime.ops import stop_gradient
 from simdist.runtime.ops.nn import sigmoid, tanh  # noqa: F401
 from simdist.runtime.ops.special import asinh, atan, cos, cosh, sin, sinh, tan  # noqa: F401
@@ -63,6 +64,8 @@ assert_equal, assert_greater, assert_less = debugging.assert_equal, debugging.as
 assert_rank = debugging.assert_rank
 from simdist.tf._module import Module
 from simdist.runtime.ops import random as _random_ops
+from simdist.runtime.ops import random_gamma as _random_gamma
+from simdist.runtime.ops import candidate_samplers as _samplers
 from simdist.tf._function import function
 from simdist.runtime.spec import TensorSpec
 from simdist.runtime.data import Optional as _Optional
@@ -83,7 +86,14 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
              shuffle=_random_ops.shuffle, stateless_normal=_random_ops.stateless_normal,
              stateless_uniform=_random_ops.stateless_uniform,
              stateless_truncated_normal=_random_ops.stateless_truncated_normal,
-             stateless_categorical=_random_ops.stateless_categorical)
+             stateless_categorical=_random_ops.stateless_categorical, gamma=_random_gamma.gamma,
+             poisson=_random_gamma.poisson, stateless_gamma=_random_gamma.stateless_gamma,
+             stateless_poisson=_random_gamma.stateless_poisson,
+             uniform_candidate_sampler=_samplers.uniform_candidate_sampler,
+             log_uniform_candidate_sampler=_samplers.log_uniform_candidate_sampler,
+             all_candidate_sampler=_samplers.all_candidate_sampler,
+             fixed_unigram_candidate_sampler=_samplers.fixed_unigram_candidate_sampler,
+             learned_unigram_candidate_sampler=_samplers.learned_unigram_candidate_sampler)
 
 __version__ = "2.21.0-simdist"
 newaxis = None

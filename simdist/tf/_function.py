@@ -133,6 +133,14 @@ class Function:
             self._calls[key] = entry
             return _outputs_to_tensors(result)
         if type(entry) is not g.Graph:
+            if entry.gradients:   # (tf.gradients reads the recording: run under a recorder, not kept)
+                from simdist.runtime import context
+                with context.in_function_call():
+                    if mode is _UNDER_TAPE:
+                        _, result = _record_under_tapes(g, self.python_function, args, kwargs, found[1])
+                    else:
+                        _, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
+                return _outputs_to_tensors(result)
             return _EAGER
         for t in found[1]:
             if t._sub:   # subnormal arguments: TF's kernels flush them, a replay would not (ops.subnormals)
@@ -198,8 +206,10 @@ class Function:
         state.pop("_npos", None)
         return state
 
-    def get_concrete_function(self, *args: Any, **kwargs: Any) -> "Function":
-        return self
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
+        """TF traces here: a ConcreteFunction, or the trace-time error (tf/_concrete.py)."""
+        from simdist.tf import _concrete
+        return _concrete.trace(self, args, kwargs)
 
     def __repr__(self) -> str:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"

@@ -49,7 +49,11 @@ def _as_spec(value: Any, spec: Any, args: tuple, kwargs: dict) -> Any:
     if t.dtype != spec.dtype or not spec.shape.is_compatible_with(t.shape):
         raise _fail(f"Can not cast {_spec_text(t.shape, t.dtype)} to {_spec_text(spec.shape, spec.dtype)}",
                     args, kwargs)
-    return value if t is value or hasattr(value, "_as_tensor") else t
+    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
+        return value      # (a Variable: passed as it is)
+    # (its dimensions the spec leaves unknown, unknown to the graph: runtime/ops/static_shapes.py)
+    from simdist.runtime.ops import static_shapes
+    return static_shapes.argument(t, spec.shape)
 
 
 def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict) -> tuple[tuple, dict]:

@@ -32,4 +32,7 @@ from simdist.runtime.ops.nn_composites import (atrous_conv2d_transpose, collapse
 from simdist.runtime.ops.morphology import dilation2d, erosion2d, max_pool_with_argmax  # noqa: F401,E402
 from simdist.runtime.ops.isotonic import isotonic_regression  # noqa: F401,E402
 from simdist.runtime.ops.candidate_sampling import compute_accidental_hits  # noqa: F401,E402
+from simdist.runtime.ops.candidate_samplers import (all_candidate_sampler, fixed_unigram_candidate_sampler,  # noqa: F401,E402
+                                                    learned_unigram_candidate_sampler)
+from simdist.runtime.ops.sampled_losses import nce_loss, sampled_softmax_loss  # noqa: F401,E402
 from simdist.runtime.ops.ctc import ctc_loss  # noqa: F401,E402

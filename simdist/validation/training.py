@@ -458,8 +458,9 @@ def _update(e: Experiment, s: Step) -> Kernel:
     return Kernel(20.0 * s.params, 4.0 * s.params * 7, "float32", "elementwise")
 
 
-def _run(sim: Simulator, devs: list[str], kernels: list[Kernel]) -> None:
-    """Every device runs ``kernels`` (FIFO on each device); returns when all have finished. (Each
+def _run(sim: Simulator, devs: list[str], kernels: list[Kernel], launches: int = 0) -> None:
+    """Every device runs ``kernels`` (FIFO on each device), then ``launches`` kernels that cost only
+    their launch overhead (booked as one span of that length); returns when all have finished. (Each
     kernel's charge is computed once per GPU model: the same value `compute_kernel` would charge;
     the kernels are booked in the devices' kernel book, as `compute` books them, and one wake-up
     waits for the last to end instead of an event per kernel.)"""
@@ -474,6 +475,10 @@ def _run(sim: Simulator, devs: list[str], kernels: list[Kernel]) -> None:
             fl = charges[key] = [sim.kernel_flops(dev, k) for k in kernels]
         for f in fl:
             t = book.book(dev, f, True)
+            if t > end:
+                end = t
+        if launches:
+            t = book.book(dev, launches * dev.launch_overhead * dev.flops, False)
             if t > end:
                 end = t
     sim.drive(sim.timeout(end - sim.now))
@@ -499,14 +504,14 @@ def _simulate(e: Experiment, cost_model: str) -> float:
         body, update = s.kernels, _update(e, s)
     else:
         body, update = s.kernels[:-1], s.kernels[-1]
-    _run(sim, devs, body)
+    _run(sim, devs, body, s.launches)
     micro = sim.now
     if e.gpus > 1:
         # (across nodes as NCCL runs it, a ring per NIC rail: the published multi-node runs are Horovod over
         # NCCL, and the simulator's flat ring would be bound by one GPU's PCIe path to one NIC)
         sim.drive(sim.all_reduce(devs, float(e.grad_bytes * s.params), name="all-reduce gradients",
                                  algorithm="nccl" if e.hosts > 1 else "ring"))
-    _run(sim, devs, [update])
+    _run(sim, devs, [update], s.update_launches)
     optimizer = sim.now - micro
     per_example = e.seq if e.model == "gpt2" else 1
     return e.batch * e.gpus * e.accumulation * per_example / (micro * e.accumulation + optimizer)
@@ -531,7 +536,9 @@ def _derivation(e: Experiment) -> str:
             + (f"; {e.hosts} nodes of {e.gpus // e.hosts} GPUs, {e.nics}x {e.network} per node" if e.hosts > 1 else "")
             + (f"; {e.gpus} GPUs, {'NCCL' if e.hosts > 1 else 'ring'} all-reduce of {e.grad_bytes * s.params / 1e6:.0f} MB "
                f"{'bfloat16' if e.grad_bytes == 2 else 'float32'} gradients" if e.gpus > 1 else "")
-            + (f"; optimizer step every {e.accumulation} micro-batches" if e.accumulation > 1 else ""))
+            + (f"; optimizer step every {e.accumulation} micro-batches" if e.accumulation > 1 else "")
+            + (f"; {s.launches} more kernel launches per micro-batch and {s.update_launches} per optimizer step "
+               "(the TF1 program's per-variable ops, tf1_launches)" if s.launches or s.update_launches else ""))
 
 
 def measurements(experiments: tuple[Experiment, ...] | None = None) -> list[Measurement]:

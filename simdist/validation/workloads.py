@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 
 from simdist.sim.roofline import Kernel
 
+from . import tf1_launches
+
 __all__ = ["Step", "resnet50", "resnext101", "bert_large", "gpt2", "GPT2", "resnet50_forward_macs"]
 
 
@@ -54,6 +56,8 @@ class Step:
     kernels: list[Kernel] = field(default_factory=list)
     params: int = 0                     # trainable parameters (the gradient all-reduce: 4 bytes each)
     forward_matmul_flops: float = 0.0   # FLOPs of the forward pass's matmuls/convs (the derivation)
+    launches: int = 0                   # kernels beyond ``kernels`` that cost only their launch (`tf1_launches`)
+    update_launches: int = 0            # the same, once per optimizer step (BERT: with LAMB's update)
 
     @property
     def flops(self) -> float:
@@ -315,6 +319,9 @@ def bert_large(batch: int, seq: int, mixed: bool, masked: int, program: str = "t
     if program == "tf1":   # every micro-batch: the global norm (a read), then the clip (a read, a write)
         s.kernels.insert(len(s.kernels) - 1, Kernel(2.0 * p, 4.0 * p, "float32", "elementwise"))
         s.kernels.insert(len(s.kernels) - 1, Kernel(p, 8.0 * p, "float32", "elementwise"))
+        # its per-variable ops' kernels beyond these fused ones, counted from its graph
+        extra = tf1_launches.bert_tf1(L, mixed)
+        s.launches, s.update_launches = extra.micro, extra.update
     return s
 
 

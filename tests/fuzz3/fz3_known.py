@@ -6,11 +6,12 @@ simdist does."""
 from __future__ import annotations
 
 KNOWN_OPEN: dict[object, str] = {
-    "trace-time": "tf.function(input_signature=...).get_concrete_function() traces in TF (a dtype or shape error "
-                  "raises there); simdist records a function on its first call with real tensors, so the error "
-                  "comes with the call (same class) and get_concrete_function never raises",
     ("math.bincount", "accepts"): "inside a tf.function, bincount with a negative maxlength (or minlength) of a CONSTANT "
                                   "arr is DenseBincount's shape-function ValueError at trace time (TF evaluates constant "
                                   "inputs), of a graph input the kernel's InvalidArgumentError; simdist does not track "
                                   "which traced tensors are constants and gives the kernel's error",
+    ("math.confusion_matrix", "trace-time"): "inside a tf.function, confusion_matrix's check_ops asserts on CONSTANT "
+                                             "labels/predictions fail while TF builds the graph (InvalidArgumentError "
+                                             "from get_concrete_function); simdist does not track which traced tensors "
+                                             "are constants and leaves them to the run",
 }

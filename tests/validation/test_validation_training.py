@@ -251,3 +251,36 @@ def test_tf1_amp_keeps_bert_chains_in_float32():
 def test_hidden_tf1_rows_run_the_tf1_program():
     assert {e.program for e in training.HIDDEN_EXPERIMENTS} == {"tf1"}
     assert {e.program for e in training.EXPERIMENTS if e.model == "bert"} == {"tf2"}, "the table's BERT rows: TF2's README"
+
+
+def test_tf1_bert_charges_its_per_variable_launches():
+    """TF1 BERT's per-variable gradient handling launches kernels of its own beyond the workload's
+    fused ones (`tf1_launches`, counted from its graph: test_tf1_launches_tf.py checks the
+    per-variable counts on TF 2.21): each costs the GPU's launch overhead, every micro-batch and
+    every optimizer step; the TF2 program has none."""
+    from simdist.validation import tf1_launches
+
+    assert tf1_launches.bert_variables(24) == 398
+    for mixed, micro, update in ((False, 2 * 398 + 13 - 3, 5 * 398 + 26 - 1), (True, 3 * 398 + 13 - 4, 3 * 398 + 26 - 1)):
+        s = workloads.bert_large(8, 128, mixed=mixed, masked=20, program="tf1")
+        assert (s.launches, s.update_launches) == (micro, update), (
+            f"mixed={mixed}: {s.launches} / {s.update_launches} launches per micro-batch / optimizer step, "
+            f"but should be {micro} / {update}")
+        tf2 = workloads.bert_large(8, 128, mixed=mixed, masked=20)
+        assert (tf2.launches, tf2.update_launches) == (0, 0), "the TF2 program's per-variable ops: none counted"
+    # the simulator charges them: one GPU, the same row without them is faster by exactly their launches
+    e = next(x for x in training.HIDDEN_EXPERIMENTS if x.gpus == 1 and x.mixed and x.seq == 128)
+    s = training.step_of(e)
+    with_launches = training.simulate(e)
+    saved = (s.launches, s.update_launches)
+    try:
+        s.launches = s.update_launches = 0
+        without = training.simulate(e)
+    finally:
+        s.launches, s.update_launches = saved
+    lo = hardware.GPUS[e.gpu].launch_overhead
+    step = e.batch * e.accumulation
+    extra = step / with_launches - step / without
+    want = (saved[0] * e.accumulation + saved[1]) * lo
+    assert abs(extra - want) <= 1e-9 * step / without, (
+        f"{e.id}: the launches add {extra:.6f} s per optimizer step, but should add {want:.6f} s")

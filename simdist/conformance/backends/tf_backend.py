@@ -67,7 +67,9 @@ def start_in_process_servers(tf: Any, workers: int, ps: int,
 
 def _poisons_collectives(exc: BaseException) -> bool:
     text = f"{type(exc).__name__}: {exc}"
-    return "ollective" in text
+    # (a failed multi-step fit under MirroredStrategy, clause keras.fit.spe-mirrored, leaves later collective
+    # steps of the process failing: "different members of the collective op ... Restart your program")
+    return "ollective" in text or "You must feed a value for placeholder tensor" in text
 
 
 class _TaskProcess:

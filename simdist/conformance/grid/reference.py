@@ -114,10 +114,7 @@ def canonical_key(key: str) -> str:
 
 #: Configurations whose values are compared by shape and dtype only, with the reason (integer
 #: values too: the loss scale's counters follow the non-finite float16 gradients of each mask).
-STRUCTURE_ONLY: dict[tuple[str, str], str] = {
-    ("arch", "dropout"): "Dropout's training-mode masks come from simdist's random streams, not TF's Philox "
-                         "(documented deviation, clause nn.dropout-seeding), so every value after a training step differs",
-}
+STRUCTURE_ONLY: dict[tuple[str, str], str] = {}   # (none left: Dropout's masks are TF's Philox draws, nn.dropout-seeding)
 
 
 def structure_only(case: programs.Case) -> str | None:

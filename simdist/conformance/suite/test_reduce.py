@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from simdist.conformance import hyp
 from simdist.conformance.assertions import (assert_close, assert_device, assert_dtype, assert_equal,
-                                            assert_shape, assert_type_name, device_matches, fail,
+                                            assert_shape, assert_true, assert_type_name, device_matches, fail,
                                             raises, to_numpy)
 from simdist.conformance.repro import Program
 
@@ -308,6 +308,63 @@ def test_doc_result_device_with_gpus(backend, tf):
     total = strategy.reduce("SUM", per_replica_result, axis=None)
     assert_device(total.device, "/job:localhost/replica:0/task:0/device:CPU:0", what="total.device",
                   call="MirroredStrategy(GPU:0, GPU:1).reduce(SUM, ...)")
+
+
+# -- reduce.ring-order / reduce.subnormals (TF 2.21, not in the documents) --------------------------------
+RING = DISTRIBUTE + """
+out = strategy.run(lambda x: tf.distribute.get_replica_context().all_reduce("SUM", x), args=(values,))
+result = strategy.experimental_local_results(out)[0]
+"""
+
+
+def _ring_chunk(n: int, replicas: int, itemsize: int, align: int = 64) -> int:
+    """Clause reduce.ring-order restated: ceil(n / R) elements rounded up to whole 64-byte units,
+    one unit more when already whole."""
+    base = -(-n // replicas)
+    nbytes = base * itemsize
+    return base + ((align - nbytes) if nbytes < align else (align - nbytes % align)) // itemsize
+
+
+@clause("reduce.ring-order", ref="tf221")
+def test_all_reduce_adds_each_chunk_in_ring_order(backend):
+    """Three CPU replicas hold 1 and two halves of float32's epsilon at 1: added 1 first they vanish
+    (1 + 2^-24 rounds to 1, twice), added to each other first they survive (2^-23 + 1). The first
+    chunk starts at replica 0, the second at replica 1."""
+    n = 48
+    one, half_eps = np.float32(1.0), np.float32(2.0 ** -24)
+    comps = [np.full(n, one), np.full(n, half_eps), np.full(n, half_eps)]
+    prog = Program(backend, RING, kind="mirrored", n=3, components=comps)
+    ns = prog.run()
+    per = _ring_chunk(n, 3, 4)
+    want = np.empty(n, np.float32)
+    for c in range(3):
+        lo, hi = min(c * per, n), min((c + 1) * per, n)
+        order = [comps[(c + k) % 3][lo:hi] for k in range(3)]
+        want[lo:hi] = (order[0] + order[1]) + order[2]
+    prog.expect("result", want)
+    call = "MirroredStrategy(3 CPUs).run(all_reduce(SUM)) of [1.0]*48 | [2^-24]*48 | [2^-24]*48"
+    assert_true(not np.array_equal(want, (comps[0] + comps[1]) + comps[2]), "vacuous case: every order agrees",
+                call=call)
+    assert_equal(ns["result"], want, call=call, what="out (chunks of 32 and 16 elements, in ring order)")
+
+
+@clause("reduce.subnormals", ref="tf221")
+@pytest.mark.parametrize("how", ["reduce", "all_reduce"])
+def test_cross_replica_sums_flush_subnormals(backend, how):
+    """Subnormal components are read as zeros, and a sum of normal numbers that cancels to a
+    subnormal is written as a zero: 3t - t - 1.75t is 0.25t exactly, t the smallest normal float32."""
+    t = np.finfo(np.float32).tiny
+    comps = [np.array([3 * t, t / 4, -t / 2, 1.0], np.float32), np.array([-t, t / 4, 0.0, 2.0], np.float32),
+             np.array([-1.75 * t, t / 4, 0.0, 4.0], np.float32)]
+    code = DISTRIBUTE + ("result = strategy.reduce('SUM', values, axis=None)\n" if how == "reduce" else
+                         RING[len(DISTRIBUTE):])
+    prog = Program(backend, code, kind="mirrored", n=3, components=comps)
+    ns = prog.run()
+    want = np.array([0.0, 0.0, 0.0, 7.0], np.float32)
+    prog.expect("result", want)
+    got = to_numpy(ns["result"])
+    assert_equal(got, want, call=f"MirroredStrategy(3 CPUs) {how} SUM of [3t, t/4, -t/2, 1] | [-t, t/4, 0, 2] | "
+                 "[-1.75t, t/4, 0, 4] (t = float32 tiny)", what="out (subnormal sums flushed to zero)")
 
 
 # -- extended.reduce-to ----------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
-from simdist.keras import activations, initializers, regularizers
+from simdist.keras import activations, initializers, regularizers, traced
+from simdist.keras.layers.convolutional import keras_add
 from simdist.keras.layers.layer import Layer
 from simdist.keras.random import SeedGenerator
 
@@ -223,9 +224,14 @@ class LSTMCell(_Cell):
             if training and 0.0 < self.dropout < 1.0:
                 inputs = inputs * self.get_dropout_mask(inputs)
             z = _matmul(inputs, self.kernel)
-            z = tf.add(z, _matmul(h_tm1, self.recurrent_kernel))
+            # Keras's ops.add: its bias rule drops static dimensions of size 0, so on an empty batch of known
+            # size the recurrent term [0, 4u] passes for a bias and tf.nn.bias_add rejects it (eagerly
+            # InvalidArgumentError, traced ValueError); an unknown batch dimension (a traced step) adds
+            # (TF 2.21: clause keras.layer.rnn-empty-batch)
+            rec_term = _matmul(h_tm1, self.recurrent_kernel)
+            z = tf.add(z, rec_term) if traced.batch_dim_unknown() else keras_add(z, rec_term)
             if self.use_bias:
-                z = tf.add(z, tf.convert_to_tensor(self.bias))
+                z = keras_add(z, self.bias)
             z0, z1, z2, z3 = tf.split(z, 4, axis=1)
             i = rec(z0)
             f = rec(z1)

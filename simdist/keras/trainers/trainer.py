@@ -25,7 +25,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist import tf
-from simdist.keras.trainers import data_adapter as data_adapter_module
+from simdist.keras.trainers import data_adapter as data_adapter_module, multi_step_bug
 from simdist.keras.losses.loss import scale_loss_for_distribution, unscale_loss_for_distribution
 from simdist.keras.traced import traced_step
 from simdist.keras.utils.python_utils import pythonify_logs
@@ -288,7 +288,7 @@ class Trainer:
         return self._call_model(x, training=False)
 
     # -- step functions -------------------------------------------------------------------------
-    def _make_function(self, step_function: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def _make_function(self, step_function: Callable[[Any], Any], train: bool = False) -> Callable[[Any], Any]:
         """The train or test function: `one_step_on_data` (the strategy's run of the step and
         the reduction of its outputs) wrapped in `tf.function(reduce_retracing=True)` unless
         `run_eagerly`, as Keras 3.15's TF trainer does, so that it records once per input
@@ -303,6 +303,8 @@ class Trainer:
             one_step_on_data = tf.function(one_step_on_data, reduce_retracing=True)
 
         def function(iterator: Any) -> Any:
+            if train:
+                multi_step_bug.check_train_execution(self)
             outputs = None
             ran = False
             for _ in range(self.steps_per_execution):
@@ -322,7 +324,7 @@ class Trainer:
     def make_train_function(self, force: bool = False) -> Any:
         if self.train_function is not None and not force:
             return self.train_function
-        self.train_function = self._make_function(self.train_step)
+        self.train_function = self._make_function(self.train_step, train=True)
         return self.train_function
 
     def make_test_function(self, force: bool = False) -> Any:
@@ -335,15 +337,22 @@ class Trainer:
         if self.predict_function is not None and not force:
             return self.predict_function
 
-        def one_step_on_data_distributed(data: Any) -> Any:
-            with traced_step(not self.run_eagerly):
+        # Keras passes predict_function the batches themselves (not the iterator, as fit and evaluate do), so
+        # TF traces its first call with the batches' concrete shapes and relaxes the batch dimension
+        # (reduce_retracing) only when it traces again: only then is it unknown (clause keras.fit.traced-shapes)
+        traces = [0]
+
+        def one_step_on_data_distributed(data: Any, relaxed: bool) -> Any:
+            with traced_step(not self.run_eagerly and relaxed):
                 outputs = self.distribute_strategy.run(self.predict_step, args=(data,))
                 return reduce_per_replica(outputs, self.distribute_strategy, reduction="concat")
 
         def predict_function(data: list[Any]) -> Any:
-            outputs = one_step_on_data_distributed(data[0])
+            relaxed = traces[0] > 0
+            traces[0] += 1
+            outputs = one_step_on_data_distributed(data[0], relaxed)
             for single in data[1:]:
-                step_outputs = one_step_on_data_distributed(single)
+                step_outputs = one_step_on_data_distributed(single, relaxed)
                 outputs = tf.nest.map_structure(lambda a, b: concat([a, b]), outputs, step_outputs)
             return outputs
 

@@ -27,7 +27,10 @@ every time, when it:
   records, as TF lets a function create its variables on its first call only), touches a
   variable that is not a plain ResourceVariable, or returns anything else;
 - runs alongside another thread that makes tensors, writes variables or charges the simulator.
-`explain(fn)` says which, for a tf.function that was not recorded.
+`explain(fn)` says which, for a tf.function that was not recorded. A tf.cond or tf.switch_case
+whose predicate depends on the call's values, and a tf.while_loop, are recordable: each is one
+node running graphs of its own (its branches; its cond and body), recorded once as TF traces them
+(graph/branches.py).
 
 Contexts entered inside the call (device scopes, strategy scopes, a ParameterServerStrategy's
 `strategy.run` with its replica context and merge calls, `extended.update`) are resolved when it

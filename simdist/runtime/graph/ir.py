@@ -28,7 +28,7 @@ class Node:
     and writes the variable."""
 
     __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline", "stateful", "lane",
-                 "op", "attrs", "reduce")
+                 "op", "attrs", "reduce", "body")
 
     def __init__(self, kind: int, impl: Any = None, ins: tuple[int, ...] = (), dtype: Any = None,
                  value: Any = None, key: Any = None, var: Any = None, write_kind: str = "",
@@ -47,15 +47,21 @@ class Node:
         self.op: Any = None          # the OpDef and attributes of an op node (for simdist.runtime.lanes)
         self.attrs: dict | None = None
         self.reduce: str | None = None   # a cross-replica reduction node: "SUM" or "MEAN" (see computed)
+        # a tf.cond's or tf.while_loop's node (graph/branches.py): ("cond", the taken branch's
+        # recorder, its flat outputs) or ("while",), for tf.gradients (autodiff/graph_gradients.py)
+        self.body: Any = None
 
 
 class Untraceable:
     """Why a function is run eagerly every time (see `explain`)."""
 
-    __slots__ = ("reason",)
+    __slots__ = ("reason", "gradients")
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
+        # its Python calls tf.gradients, which reads the recording: its calls run under a recorder
+        # (whose graph is not kept) rather than as plain Python (simdist/tf/_function.py)
+        self.gradients = False
 
 
 class NotRecordable(Exception):

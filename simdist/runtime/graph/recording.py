@@ -57,6 +57,16 @@ class Recorder(execution.Interpreter):
         # A tensor made by another thread while it records abandons the recording (the tensor
         # module counts the process's tensors: see other_thread), as does a write or charge.
         self.thread = threading.get_ident()
+        # the tensors of the branches of a tf.cond recorded inside this call (graph/branches.py),
+        # by id (their recorders are kept): one used outside its branch cannot be recorded
+        self.inner: dict[int, None] = {}
+        # a tf.while_loop graph/branches.record_loop could not record: (its flat loop variables
+        # where it stopped, the iterations done), for the loop to run on from there
+        self.loop_state: Any = None
+        self.graph_gradients = False   # the call's Python called tf.gradients (autodiff/graph_gradients.py)
+        # the bound ops (OpDef.bound: a custom gradient, a collective), each with the number of nodes
+        # recorded before it: tf.gradients differentiates them as a tape would
+        self.bound_ops: list[tuple] = []
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:
@@ -118,14 +128,18 @@ class Recorder(execution.Interpreter):
         """The node of a tensor: a recorded op's output, else a constant captured from outside."""
         i = self.slot_of.get(id(t))
         if i is None:
+            if self.inner and id(t) in self.inner:
+                self.invalidate("it uses a tensor made inside a tf.cond branch outside that branch")
             i = self._add(Node(CONST, value=t._a if type(t) is _Traced else t._v, dtype=t.dtype,
                                  key="capture"), t)
         return i
 
     def _traced(self, t: Tensor, node: Node) -> _Traced:
-        out = _Traced(t._v, t.dtype, t._device)
+        arr = t._a if type(t) is _Traced else t._v   # (a tf.cond branch's output: graph/branches.py)
+        out = _Traced(arr, t.dtype, t._device)
+        out._sub = t._sub     # (it may hold subnormals, which the ops it feeds flush: ops.subnormals)
         self.expected += 2    # t, and its traced twin
-        node.value = t._v
+        node.value = arr
         self._add(node, out)
         return out
 
@@ -136,6 +150,7 @@ class Recorder(execution.Interpreter):
         recorded where they ran (the merge's reductions, the function's ops)."""
         if opdef.bound:
             self._bound(opdef, attrs)
+            self.bound_ops.append((len(self.nodes), opdef, tuple(tensors), outs, attrs))
             return outs
         ins = tuple(self.ref(t) for t in tensors)
         multi = opdef.num_outputs != 1
@@ -179,6 +194,9 @@ class Recorder(execution.Interpreter):
         The function sees a traced twin, so a read of its value in Python is noticed."""
         arr = t._a if type(t) is _Traced else t._v
         twin = _Traced(arr, t.dtype, t._device)
+        from simdist.runtime.ops import static_shapes
+        if static_shapes.UNKNOWN:    # (the dimensions an input_signature leaves unknown stay unknown to the Python)
+            static_shapes.carry(t, twin)
         if t._sub:
             twin._sub = True
             self.invalidate(_SUBNORMAL)
@@ -480,6 +498,8 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
         rec.invalidate("gradient tapes it opened still keep tensors after it returned")
     g = rec.finish(result, tally.flops - t0[0], outputs, sections=(tally.backward - t0[1], tally.update - t0[2]),
                    held_rise=rise)
+    if type(g) is Untraceable and rec.graph_gradients:
+        g.gradients = True
     if type(g) is Graph:
         from simdist.runtime import interpret
         program = interpret.build(rec, result)

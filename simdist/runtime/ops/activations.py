@@ -309,12 +309,19 @@ def _along_axis(op: Any, logits: Any, axis: Any) -> Tensor:
     if isinstance(axis, Tensor):
         axis = int(axis._v)
     nd = x.ndim
+    if axis != -1:
+        from simdist.runtime.ops import static_shapes
+        if static_shapes.rank_unknown(x):
+            # (traced with an unknown rank: _wrap_2d_function computes `shape.ndims - 1` of None in Python)
+            raise TypeError("unsupported operand type(s) for -: 'NoneType' and 'int'")
     if axis == -1 or axis == nd - 1:
         return dispatch.execute(op, (x,))
     if not -nd <= axis < nd:
-        raise errors.InvalidArgumentError(
+        err = errors.InvalidArgumentError(
             None, None, f"`dim` must be in the range [{-nd}, {nd}) where {nd} is the number of dimensions in the "
             f"input. Received: dim={axis}")
+        # (nn_ops._wrap_2d_function checks it in Python against the static rank: traced too)
+        raise trace_errors.at_build(err)
     perm = _move_axis_last(x, axis % nd)
     return array.transpose(dispatch.execute(op, (array.transpose(x, perm),)), perm)
 

@@ -88,9 +88,13 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
     if d == 0:
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
     if (d > 0 and not s <= lim) or (d < 0 and not s >= lim):   # (NaN fails both, as in TF's kernel)
-        raise errors.InvalidArgumentError(
-            None, None, f"Requires start <= limit when delta > 0: {s}/{lim} [Op:Range]" if d > 0 else
-            f"Requires start >= limit when delta < 0: {s}/{lim} [Op:Range]")
+        text = f"Requires start <= limit when delta > 0: {s}/{lim}" if d > 0 else \
+            f"Requires start >= limit when delta < 0: {s}/{lim}"
+        err = errors.InvalidArgumentError(None, None, f"{text} [Op:Range]")
+        if any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in vals):
+            raise err      # (a tensor may be a graph input, unknown to the shape function)
+        # (traced: Python values are constants, which Range's shape function evaluates)
+        raise trace_errors.mark_shape(err, text, "Range", ((), (), ()))
     _range_size(s, lim, d, dt)
     return _made(np.arange(s, lim, d, dtype=dt.np), dt)
 
@@ -231,6 +235,15 @@ def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 
 RESHAPE = register("Reshape", _reshape, args.first, _ZERO, kind="shape", fusion=RESHAPED)
+
+
+def _reshape_sees(shapes: list[Any], attrs: dict | None) -> bool:
+    """Reshape's shape function checks the element count only when every input dimension is
+    known (array_ops.cc SetOutputShapeForReshape)."""
+    return shapes[0] is not None and None not in shapes[0]
+
+
+RESHAPE.shape_fn = _reshape_sees
 IDENTITY = register("Identity", lambda a: a, args.first, _ZERO, kind="shape", fusion=RESHAPED)
 STOP_GRADIENT = register("StopGradient", lambda a: a, args.first, _ZERO, kind="shape", fusion=RESHAPED)
 EXPAND_DIMS = register("ExpandDims", lambda a, axis: np.expand_dims(a, axis), args.first, _ZERO, kind="shape",
@@ -477,6 +490,9 @@ def matching_list(values: Sequence[Any], op: str, arg: str) -> list[Tensor]:
 
 def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
     """`tf.concat` with TF's ConcatOp error messages."""
+    from simdist.runtime.ops import math
+    if isinstance(values, (list, tuple)) and len(values) > 1:
+        math.check_distributed_variables(values)
     ts = matching_list(values, "ConcatV2", "values")
     if not ts:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
@@ -557,6 +573,9 @@ def _holds_tensor(values: Any) -> bool:
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
+    from simdist.runtime.ops import math
+    if isinstance(values, (list, tuple)) and len(values) > 1:
+        math.check_distributed_variables(values)
     if isinstance(values, (list, tuple)) and int(axis) == 0 and values and not _holds_tensor(values):
         # array_ops.stack converts a constant list as a whole first (its dtype is the list's:
         # [np.int64(0)] is int32), then falls back to Pack (ops.conversion)

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch, trace_errors
+from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.math_more import _int32_int64
@@ -61,7 +61,12 @@ def roll(input: Any, shift: Any, axis: Any, name: str | None = None) -> Tensor: 
         raise errors.InvalidArgumentError(None, None, f"shift and axis must have the same size [Op:Roll]")
     nd = t.ndim
     if nd == 0:
-        raise errors.InvalidArgumentError(None, None, "input must be 1-D or higher [Op:Roll]")
+        err = errors.InvalidArgumentError(None, None, "input must be 1-D or higher [Op:Roll]")
+        if static_shapes.rank_unknown(t):
+            raise err
+        # (traced with the rank known: Roll's shape function, WithRankAtLeast(input, 1))
+        raise trace_errors.mark_shape(err, "Shape must be at least rank 1 but is rank 0", "Roll",
+                                      ((), tuple(sh.shape), tuple(ax.shape)))
     shifts, axes = [], []
     for s, a in zip(sh.reshape(-1).tolist(), ax.reshape(-1).tolist()):
         if not -nd <= a < nd:
@@ -238,9 +243,13 @@ no_tf_gradient("UnravelIndex")
 
 def unravel_index(indices: Any, dims: Any, name: str | None = None) -> Tensor:
     """`tf.unravel_index`: flat indices into coordinates of shape `dims`, shape [len(dims)] + indices.shape."""
-    i, d = _t(indices), _t(dims)
+    from simdist.runtime.ops import math
+    i, d = math.gen_operands(UNRAVEL_INDEX, indices, dims)   # (a non-tensor takes the other's dtype)
     UNRAVEL_INDEX.dtype((i.dtype, d.dtype), None)
     dv, iv = dispatch.static_value(d), dispatch.static_value(i)
+    if iv.size == 0:
+        raise errors.InvalidArgumentError(None, None, f"received empty tensor indices: Tensor<type: {i.dtype.name} "
+                                          f"shape: {args.dims(iv.shape)} values: > [Op:UnravelIndex]")
     if d.ndim != 1:
         raise errors.InvalidArgumentError(None, None, f"The dims argument must be a 1-D tensor, got shape "
                                           f"{args.dims(dv.shape)} [Op:UnravelIndex]")
@@ -468,6 +477,10 @@ _BITCASTABLE = ("bfloat16", "float16", "float32", "float64", "int64", "int32", "
                 "uint64", "int8", "int16")
 
 
+_BITCAST_ALLOWED = ", ".join(_BITCASTABLE + ("complex64", "complex128", "qint8", "quint8", "qint16", "quint16",
+                                               "qint32"))
+
+
 def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's names
     """`tf.bitcast`: the bits reinterpreted as `type`; a wider input gains a last axis of the
     size ratio, a narrower one loses its last axis (which must be that ratio)."""
@@ -475,8 +488,12 @@ def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: 
     to = dtypes.as_dtype(type)
     for d, attr in ((t.dtype, "T"), (to, "type")):
         if d.name not in _BITCASTABLE:
-            raise errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {args.tf_name(d)} is not in the "
+            err = errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {args.tf_name(d)} is not in the "
                                               "list of allowed values [Op:Bitcast]")
+            # (traced: op_def_library's type check of T (parameter 'input') or of the attr 'type')
+            raise trace_errors.static(err, TypeError, f"Value passed to parameter '{'input' if attr == 'T' else attr}' "
+                                                      f"has DataType {d.name} not in list of allowed values: "
+                                                      f"{_BITCAST_ALLOWED}")
     a, b = t.dtype.size, to.size
     if a < b:
         shp = t.shape.as_list()
@@ -484,7 +501,7 @@ def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: 
             err = errors.InvalidArgumentError(None, None, "Cannot bitcast from "
                                               f"{args.tf_name(t.dtype)} to "
                                               f"{args.tf_name(to)}: shape {args.dims(shp)} [Op:Bitcast]")
-            if not shp:   # traced: Bitcast's shape function wants rank >= 1 to narrow into
+            if not shp and not static_shapes.rank_unknown(t):   # traced: Bitcast's shape function wants rank >= 1
                 raise trace_errors.shape_error(str(err.message), "Shape must be at least rank 1 but is rank 0",
                                                "Bitcast", (shp,))
             raise err

@@ -63,5 +63,8 @@ def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true
     tc = true_classes if isinstance(true_classes, Tensor) else _t(np.asarray(true_classes, np.int64))
     sc = sampled_candidates if isinstance(sampled_candidates, Tensor) else _t(np.asarray(sampled_candidates, np.int64))
     HITS.dtype((tc.dtype, sc.dtype), None)
+    if seed is None:   # TF's wrapper calls random_seed.get_seed: one op seed of the sequence (random.draw_op_seed)
+        from simdist.runtime.ops import random as _random
+        _random.draw_op_seed()
     out = dispatch.execute(HITS, (tc, sc), {"num_true": int(num_true), "seed": 0, "seed2": 0})
     return out[0], out[1], out[2]

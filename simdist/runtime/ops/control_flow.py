@@ -5,9 +5,8 @@ tape records the iterations taken and differentiates through them as TF's eager 
 
 A predicate or loop condition is read with `dispatch.static_value`, so a tf.function recording
 knows its graph depends on that value (simdist.runtime.graph keeps such a call eager or records it
-per value). TF traces both branches of a tf.cond inside a tf.function (an error in the branch not
-taken, or branches of different structures, fail the trace); simdist runs the branch taken only
-(docs/spec.md `ops.control-flow`).
+per value). Inside a tf.function every branch of a tf.cond runs as TF traces it, the ones not
+taken without effect on values (simdist/runtime/ops/branches.py, clause function.traced-branches).
 """
 
 from __future__ import annotations
@@ -44,7 +43,14 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
     if not callable(false_fn):
         raise TypeError("'false_fn' must be callable.")
     _graph_pred(pred)
-    return true_fn() if _truth(pred) else false_fn()
+    from simdist.runtime.ops import branches
+    t = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
+    return branches.run(branches.COND, (true_fn, false_fn), t, _which)
+
+
+def _which(value: np.ndarray) -> int:
+    """The branch of a tf.cond a predicate's value takes: 0 (true_fn) or 1 (NumPy's truth)."""
+    return 0 if bool(np.asarray(value)) else 1
 
 
 def _graph_pred(pred: Any) -> None:
@@ -60,9 +66,11 @@ def _graph_pred(pred: Any) -> None:
     t = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
     if t.dtype != dtypes.bool_:
         from simdist.runtime.ops.args import tf_name
-        raise errors.InvalidArgumentError(None, None, f"Input 'pred' passed {tf_name(t.dtype)} expected bool while "
-                                          "building NodeDef 'cond/switch_pred' using Op<name=Switch; signature="
-                                          "data:T, pred:bool -> output_false:T, output_true:T; attr=T:type>")
+        from simdist.runtime.ops import trace_errors
+        raise trace_errors.at_build(errors.InvalidArgumentError(
+            None, None, f"Input 'pred' passed {tf_name(t.dtype)} expected bool while building NodeDef "
+            "'cond/switch_pred' using Op<name=Switch; signature=data:T, pred:bool -> output_false:T, "
+            "output_true:T; attr=T:type>"))
 
 
 def _to_tensors(structure: Any) -> Any:
@@ -98,6 +106,10 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
         if m.ndim != 0:
             raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: {m.shape}")
         limit = int(dispatch.static_value(m))
+    from simdist.runtime import context
+    if context.in_function():
+        from simdist.runtime.ops import loops
+        return loops.traced_while(cond, body, loop_vars, shape_invariants, limit)
     structure = list(loop_vars)
     count = 0
     while (limit is None or count < limit) and _truth(cond(*loop_vars)):
@@ -281,8 +293,13 @@ def _t0(v: Any) -> Tensor:
 
 def Assert(condition: Any, data: Any, summarize: Any = None, name: str | None = None) -> None:  # noqa: N802
     """`tf.Assert`: InvalidArgumentError when condition is false (NumPy's truth of its value:
-    a multi-element condition is ValueError); None otherwise, as TF's eager Assert returns."""
+    a multi-element condition is ValueError); None otherwise, as TF's eager Assert returns.
+    Inside a tf.function the message is the Assert kernel's (simdist/runtime/ops/assert_summary.py)."""
     if not _truth(condition):
+        from simdist.runtime import context
+        if context.in_function():   # (the Assert kernel's message, when the graph runs)
+            from simdist.runtime.ops import assert_summary
+            raise errors.InvalidArgumentError(None, None, assert_summary.message(data, summarize))
         shown = []
         for d in data:
             if isinstance(d, Tensor):

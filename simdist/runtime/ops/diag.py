@@ -110,6 +110,8 @@ DIAG_PART = register("MatrixDiagPartV3", _diag_part, args.same_dtype("MatrixDiag
                      kind="shape", fusion=_PER_LANE)
 DIAG = register("MatrixDiagV3", _diag, args.same_dtype("MatrixDiagV3"), args.zero_flops, kind="shape",
                 fusion=_PER_LANE)
+# (MatrixDiagPartV3's shape function checks the rank only when it is known: WithRankAtLeast(input, 2))
+DIAG_PART.shape_fn = lambda shapes, attrs: shapes[0] is not None
 
 
 def _align(align: Any, op: str) -> str:

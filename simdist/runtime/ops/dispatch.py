@@ -104,10 +104,15 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
             break
     if rule is not _KEEP and type(rule) is not str:
         rule = rule(arrays, attrs)
-    if marked and rule is not _KEEP:
-        out, arrays = _marked_forward(op, tensors, arrays, attrs, rule)
-    else:
-        out = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
+    try:
+        if marked and rule is not _KEEP:
+            out, arrays = _marked_forward(op, tensors, arrays, attrs, rule)
+        else:
+            out = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
+    except Exception as e:
+        if _shapes.UNKNOWN and op.shape_fn is not None:   # (a dimension the traced graph does not know)
+            _shapes.unseen(op, tensors, attrs, e)
+        raise
     if op.num_outputs != 1:
         return _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked)
     if type(out) is not np.ndarray:

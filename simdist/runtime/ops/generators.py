@@ -69,7 +69,12 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     d = int(dispatch.static_value(depth) if isinstance(depth, Tensor) else depth)
     ax = -1 if axis is None else int(axis)
     if d < 0:
-        raise errors.InvalidArgumentError(None, None, f"depth must be non-negative, got: {d} [Op:OneHot]")
+        err = errors.InvalidArgumentError(None, None, f"depth must be non-negative, got: {d} [Op:OneHot]")
+        if isinstance(depth, Tensor):   # (a tensor may be a graph input, unknown to the shape function)
+            raise err
+        # (traced: a Python depth is a constant, which OneHot's shape function reads: MakeShapeFromShapeTensor)
+        raise trace_errors.mark_shape(err, f"Dimension size, given by scalar input 1, must be non-negative but is {d}",
+                                      "OneHot", (tuple(idx.shape.as_list()), (), (), ()))
     if not -1 <= ax < idx.ndim + 1:
         raise errors.InvalidArgumentError(None, None, f"Expected axis to be -1 or between [0, {idx.ndim + 1}).  "
                                           f"But received: {ax} [Op:OneHot]")
@@ -115,7 +120,12 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
     n_steps = max(n - 1, 1)
     delta = math.truediv(math.subtract(e_stop, e_start), math.cast(n_steps, e_stop.dtype))
     e_start, e_stop = math.cast(e_start, delta.dtype), math.cast(e_stop, delta.dtype)
-    steps = math.cast(array.range_(1, n_steps if n >= 0 else -1, dtype=dtypes.int64), delta.dtype)
+    try:
+        steps = math.cast(array.range_(1, n_steps if n >= 0 else -1, dtype=dtypes.int64), delta.dtype)
+    except errors.InvalidArgumentError as e:
+        if isinstance(num, Tensor):   # (a tensor num may be a graph input: Range's shape function cannot see it)
+            trace_errors.unmark(e)
+        raise
     steps = array.reshape(steps, [max(n - 2, 0) if i == ax else 1 for i in range(ndims)])
     res = math.add(e_start, math.multiply(delta, steps))
     out = array.concat([e_start, res, e_stop], axis=ax)

@@ -97,9 +97,10 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     batched = len(sa) > 2 or len(sb) > 2
     no_kernel = _kernel_first(BATCH_MATMUL if batched else MATMUL, ta.dtype)
     if len(sa) < 2 or len(sb) < 2:
-        if no_kernel:
-            raise no_kernel
         low = len(sa) if len(sa) < 2 else len(sb)   # traced: MatMul's (BatchMatMulV2's) shape function
+        if no_kernel:   # (eagerly the missing kernel; traced, the shape function runs first)
+            raise trace_errors.mark_shape(no_kernel, f"Shape must be {'at least ' if batched else ''}rank 2 but is "
+                                                     f"rank {low}", "BatchMatMulV2" if batched else "MatMul", (sa, sb))
         raise trace_errors.shape_error(
             f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} [Op:MatMul]",
             f"Shape must be {'at least ' if batched else ''}rank 2 but is rank {low}",

@@ -191,16 +191,38 @@ CROSS = register("Cross", _cross, _cross_rule, lambda arrays, out, attrs: 3 * ou
 
 
 def cross(a: Any, b: Any, name: str | None = None) -> Tensor:
-    """`tf.linalg.cross`: the cross product of 3-vectors along the last axis (a and b of one shape)."""
-    at, bt = _t(a), _t(b)
+    """`tf.linalg.cross`: the cross product of 3-vectors along the last axis (a and b of one shape).
+    A non-tensor operand takes the tensor operand's dtype (math.gen_operands). The kernel
+    (cross_op.cc) refuses shapes that differ and a scalar (InvalidArgumentError), then a last
+    dimension other than 3 (FailedPreconditionError). Traced, Cross's shape function (math_ops.cc)
+    refuses what the known dimensions show (ValueError): a known scalar, two shapes that do not
+    merge, a merged last dimension known and not 3; the rest is the kernel's at run time."""
+    from simdist.runtime.ops import math, static_shapes
+    at, bt = math.gen_operands(CROSS, a, b)
     CROSS.dtype((at.dtype, bt.dtype), None)
-    if at.shape.as_list() != bt.shape.as_list():
-        raise errors.InvalidArgumentError(None, None, f"a and b must be the same shape: {at.shape.as_list()} vs "
-                                          f"{bt.shape.as_list()} [Op:Cross]")
-    if at.ndim < 1 or at.shape.as_list()[-1] != 3:
-        raise errors.FailedPreconditionError(None, None, f"Dimension -1 in both shapes must be of size 3, got "
-                                          f"{at.shape.as_list()[-1] if at.ndim else 0} [Op:Cross]")
-    return dispatch.execute(CROSS, (at, bt))
+    sa, sb = at.shape.as_list(), bt.shape.as_list()
+    if sa != sb:
+        err: Exception = errors.InvalidArgumentError(None, None, f"a and b must be the same shape: {sa} vs {sb} "
+                                                                 "[Op:Cross]")
+    elif at.ndim < 1:
+        err = errors.InvalidArgumentError(None, None, "Input must be at least 1D[] [Op:Cross]")
+    elif sa[-1] != 3:
+        err = errors.FailedPreconditionError(None, None, f"Dimension -1 in both shapes must be of size 3, got "
+                                                         f"{sa[-1]} [Op:Cross]")
+    else:
+        return dispatch.execute(CROSS, (at, bt))
+    ka, kb = static_shapes.known_shape(at), static_shapes.known_shape(bt)
+    merged = static_shapes.merge([ka, kb])
+    if any(k is not None and len(k) == 0 for k in (ka, kb)):
+        text = "Shape must be at least rank 1 but is rank 0"
+    elif merged is False:
+        text = (trace_errors.merge_text(ka, kb) if len(ka) == len(kb) else
+                f"Shapes must be equal rank, but are {len(ka)} and {len(kb)}")
+    elif merged is not None and merged[-1] is not None and merged[-1] != 3:
+        text = f"Dimension must be 3 but is {merged[-1]}"
+    else:
+        raise err
+    raise trace_errors.mark_shape(err, text, "Cross", [sa, sb])
 
 
 @RegisterGradient("Cross")

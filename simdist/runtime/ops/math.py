@@ -21,7 +21,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
 from simdist.runtime.ops.sum_chain import sum_chain
 from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
-from simdist.runtime.tensor import Tensor, convert_to_tensor
+from simdist.runtime.tensor import Tensor, _Traced, convert_to_tensor
 
 _cur = execution._current
 
@@ -287,6 +287,8 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
     """A binary op function (tf.math.subtract(x, y), ...): a Python value x beside a tensor y
     takes y's dtype, as TF's eager fallback converts every argument to the first tensor's dtype
     (`tf.math.subtract(2, int8)` is int8; `tf.math.less(True, int8)` is TypeError)."""
+    if op is not ADD:
+        check_distributed_variables((x, y))
     if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
         if op is ADD or context.in_function():
@@ -298,6 +300,33 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
             return binary(op, xt if xt is not None else _t(x), yt, out_dtype=out_dtype)
         return binary(op, yt, x, True, out_dtype, python_side=False)   # the op's fast path converts x
     return binary(op, _t(x), y, out_dtype=out_dtype)
+
+
+def check_distributed_variables(operands: Sequence[Any]) -> None:
+    """A generated op's operands (gen_math_ops.sub, maximum, Pack, ConcatV2, SelectV2, ...: not
+    math_ops.add nor the Python operators, which read a variable first) in a replica: a
+    distributed variable (a MirroredVariable there) is not an eager tensor, so the call takes
+    the op's eager fallback, which converts every operand to the first eager tensor's dtype
+    (args_to_matching_eager): a variable of another dtype is ValueError "Incompatible type
+    conversion requested to type float32 for `tf.Variable of type float64" (values.py
+    _dense_var_to_tensor). Clause ops.conversion."""
+    if not any(_distributed_variable(v) for v in operands):
+        return
+    first = next((v for v in operands if type(v) is Tensor or type(v) is _Traced), None)
+    if first is None:
+        return
+    for v in operands:
+        if _distributed_variable(v) and v.dtype != first.dtype:
+            raise ValueError(f"Incompatible type conversion requested to type {first.dtype.name} for `tf.Variable of "
+                             f"type {v.dtype.name}. (Variable: {v!r})")
+
+
+def _distributed_variable(v: Any) -> bool:
+    """Whether v is a distributed variable as a replica sees it: a MirroredVariable (simdist
+    hands a replica its component, which knows its container) or the container itself."""
+    from simdist.runtime.values import DistributedValues
+    return hasattr(v, "_as_tensor") and (getattr(v, "_distributed_container", None) is not None or
+                                         isinstance(v, DistributedValues))
 
 
 def _check_beside_variable(x: Any, y: Any) -> None:
@@ -641,6 +670,11 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
             s0, si = shp.as_list(), x.shape.as_list()
             text = (trace_errors.merge_text(s0, si) if len(si) == len(s0) else
                     f"Shapes must be equal rank, but are {len(s0)} and {len(si)}")
+            if static_shapes.merge([static_shapes.known_shape(u) for u in ts]) is not False:
+                # (dimensions a traced graph does not know: AddN's shape function merges them, the kernel refuses)
+                raise errors.InvalidArgumentError(
+                    None, None, "Inputs to operation AddN of type AddN must have the same size and shape.  "
+                                f"Input 0: {args.dims(s0)} != input {i}: {args.dims(si)} [Op:AddN]")
             raise trace_errors.shape_error(
                 "Inputs to operation AddN of type AddN must have the same size and shape.  "
                 f"Input 0: {args.dims(s0)} != input {i}: {args.dims(si)} [Op:AddN]",
@@ -683,6 +717,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         return static_shapes.mark_dim(dispatch.execute(WHERE, (c,)), 0)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
+    check_distributed_variables((x, y))
     c = _t(condition)
     if c.dtype is not dtypes.bool_:
         raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was expected "
@@ -826,6 +861,7 @@ def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:
 
 def _checked_binary(op: Any, x: Any, y: Any) -> Tensor:
     """binary() after the op's dtype rule (the operators' fast path skips it: their ops take all types)."""
+    check_distributed_variables((x, y))
     xt, yt = gen_operands(op, x, y)
     op.dtype((xt.dtype, yt.dtype), None)
     return binary(op, xt, yt)

@@ -128,12 +128,15 @@ def accumulate_n(inputs: Any, shape: Any = None, tensor_dtype: Any = None, name:
     ts = [x if isinstance(x, (Tensor, IndexedSlices)) else convert_to_tensor(x) for x in inputs]
     if not all(isinstance(x, Tensor) for x in ts) or not all(x.dtype == ts[0].dtype for x in ts):
         raise ValueError("inputs must be a list of at least one Tensor with the same dtype and shape")
+    from simdist.runtime.ops import static_shapes
     merged = TensorShape(None) if shape is None else TensorShape(args.shape_arg(shape))
     for x in ts:
-        if not merged.is_compatible_with(x.shape):
-            raise ValueError(f"Shapes {merged} and {x.shape} are not compatible")
-        if merged.rank is None:
-            merged = x.shape
+        xs = static_shapes.static_shape(x)     # (as a traced graph knows it: input_signature's None dimensions)
+        if not merged.is_compatible_with(xs):
+            raise ValueError(f"Shapes {merged} and {xs} are not compatible")
+        m = static_shapes.merge([None if merged.rank is None else merged.as_list(), xs.as_list() if xs.rank is not None
+                                 else None])
+        merged = TensorShape(m if m is not False else None)
     if tensor_dtype is not None and dtypes.as_dtype(tensor_dtype) != ts[0].dtype:
         raise TypeError(f"The `tensor_dtype` argument is {dtypes.as_dtype(tensor_dtype)}, but `input` is of type "
                         f"{ts[0].dtype}. These must be equal. Try casting the input to the desired type.")

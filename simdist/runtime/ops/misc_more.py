@@ -5,6 +5,7 @@ tf.histogram_fixed_width, the HistogramFixedWidth op (no gradient)."""
 
 from __future__ import annotations
 
+import functools
 import math as _pymath
 from typing import Any, Callable
 
@@ -188,10 +189,14 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
     actions = [p[1] for p in sorted(pairs, key=lambda p: p[0])]
     if default is not None:
         actions.append(default)
-    i = int(np.asarray(dispatch.static_value(branch_index)))
-    if i < 0 or i >= len(actions):
-        i = len(actions) - 1
-    return actions[i]()
+    from simdist.runtime.ops import branches
+    return branches.run(branches.CASE, actions, branch_index, functools.partial(_branch_of, len(actions)))
+
+
+def _branch_of(n: int, value: np.ndarray) -> int:
+    """The branch of tf.switch_case an index takes: itself, or the last (the default) out of [0, n)."""
+    i = int(np.asarray(value))
+    return i if 0 <= i < n else n - 1
 
 
 def batch_norm_with_global_normalization(input: Any = None, mean: Any = None, variance: Any = None,  # noqa: A002

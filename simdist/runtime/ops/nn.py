@@ -5,7 +5,8 @@ normalization), as simdist/tf/nn.py exposes them.
 Dropout is composed as TF 2.21 composes it (scale, a uniform draw, `>= rate`, select), so its
 gradient is TF's; its draws come from simdist's seeded streams (runtime/ops/random.py: the
 machine's root seed, `tf.random.set_seed` and the op seed), deterministic run to run but not
-TF's Philox values. stateless_dropout's mask is a function of its seed pair alone.
+TF's Philox values. stateless_dropout's mask is a function of its seed pair alone: TF's mask bit
+for bit (the uniform draw is TF's Philox StatelessRandomUniformV2, runtime/ops/philox.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import array, dispatch, math, random, unary
+from simdist.runtime.ops import array, dispatch, math, philox, random, unary
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.activations import (elu, gelu, leaky_relu, log_softmax, relu, relu6, selu, sigmoid,  # noqa: F401
                                              silu, softmax, softplus, softsign, swish, tanh)
@@ -181,8 +182,8 @@ _RNG_ALGS = (None, "philox", "threefry", "auto_select", 1, 2, 3)
 
 
 def _stateless_uniform(shape: list[int], dt: dtypes.DType, seed: Any) -> Tensor:
-    """Uniform [0, 1) draws that depend only on the seed pair (and the shape): a Philox stream
-    keyed by the seed. A constant, so a recorded tf.function replays the same values, as TF's
+    """Uniform [0, 1) draws that depend only on the seed pair (and the shape): TF's Philox values
+    (StatelessRandomUniformV2, runtime/ops/philox.py). A constant, so a recorded tf.function replays the same values, as TF's
     stateless ops give the same values for the same seed."""
     s = _t(seed)
     if not s.dtype.is_integer or s.dtype.name not in ("int32", "int64"):
@@ -190,16 +191,14 @@ def _stateless_uniform(shape: list[int], dt: dtypes.DType, seed: Any) -> Tensor:
     if s.shape.as_list() != [2]:
         raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {s.shape.as_list()} "
                                           "[Op:StatelessRandomGetKeyCounter]")
-    key = [int(v) & 0xFFFFFFFFFFFFFFFF for v in dispatch.static_value(s).tolist()]
-    gen = np.random.Generator(np.random.Philox(key=np.asarray(key, dtype=np.uint64)))
-    return array.constant(gen.random(size=tuple(shape), dtype=np.float64).astype(dt.np), dtype=dt)
+    return array.constant(philox.uniform_float(dispatch.static_value(s), tuple(shape), dt.np), dtype=dt)
 
 
 def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None, noise_shape: Any = None,
                       name: str | None = None) -> Tensor:
     """`tf.nn.experimental.stateless_dropout`: dropout whose mask depends only on `seed` (a pair
-    of ints): the same seed gives the same mask, whatever the global seed (values are simdist's,
-    not TF's)."""
+    of ints): the same seed gives the same mask, whatever the global seed: TF's mask (its Philox
+    uniform draw)."""
     alg = getattr(rng_alg, "value", rng_alg)
     if alg not in _RNG_ALGS:
         raise ValueError(f"Argument `alg` got unsupported value {rng_alg}. Supported values are philox for the "

@@ -5,22 +5,25 @@ and `tf.random.set_seed`. Without an op seed, draws come from one global stream 
 per call; with an op seed, from a stream of that (global seed, op seed) pair, which also
 advances per call, as TF's kernels keep an internal counter (two calls of
 `tf.random.uniform([1], seed=1)` give different values; `set_seed` restarts both). The values
-are NumPy's (PCG64), not TF's Philox streams.
+are NumPy's (PCG64), not TF's Philox streams (tf.random.gamma/poisson, in random_gamma.py, are
+TF's; every seedless call here advances TF's op-seed sequence for them: `draw_op_seed`).
 
 The stateless ops (`stateless_normal`, `stateless_uniform`, `stateless_truncated_normal`,
 `stateless_categorical`) are pure functions of their seed pair, shape and dtype: the same call
 gives the same values anywhere, independent of the global seed and of the root seed, as TF
-promises; they are not stateful ops (the recorder may fold or merge them).
+promises; they are not stateful ops (the recorder may fold or merge them). stateless_uniform's
+values are TF's (Philox, runtime/ops/philox.py); the other stateless draws are not.
 """
 
 from __future__ import annotations
 
+import random as _pyrandom
 from typing import Any
 
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, philox
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor
@@ -35,7 +38,7 @@ _cur = execution._current
 
 def reset(root_seed: int = 0) -> None:
     """Restart the streams (called when the simulated machine is configured)."""
-    _cur.ctx.rng.update({"root": int(root_seed), "global": None, "gen": None, "op": {}})
+    _cur.ctx.rng.update({"root": int(root_seed), "global": None, "gen": None, "op": {}, "op_rng": None, "philox": {}})
 
 
 def set_seed(seed: int | None) -> None:
@@ -44,6 +47,30 @@ def set_seed(seed: int | None) -> None:
     _state["global"] = None if seed is None else int(seed)
     _state["gen"] = None
     _state["op"] = {}
+    _state["op_rng"] = None   # TF's context._rng = random.Random(seed): the eager op seeds (random_gamma.tf_seeds)
+    _state["philox"] = {}     # TF clears its kernel cache: every Philox kernel stream restarts
+
+
+def draw_op_seed() -> int | None:
+    """The op seed TF's eager `random_seed.get_seed(None)` takes under a global seed: the next
+    `randint(0, 2**31 - 1)` of `random.Random(global seed)` (TF's context._rng); None without a
+    global seed. Every seedless random op of the facade draws one, as TF's do, so that the ops
+    that reproduce TF's streams (random_gamma.py) get TF's seeds after any mix of random calls."""
+    _state = _cur.ctx.rng
+    g = _state["global"]
+    if g is None:
+        return None
+    r = _state.get("op_rng")
+    if r is None:
+        r = _state["op_rng"] = _pyrandom.Random(int(g))
+    return r.randint(0, 2**31 - 1)
+
+
+def _draw(seed: Any) -> Any:
+    """`seed` unchanged; a seedless call advances TF's op-seed sequence (draw_op_seed)."""
+    if seed is None:
+        draw_op_seed()
+    return seed
 
 
 def _gen(op_seed: int | None) -> np.random.Generator:
@@ -81,7 +108,7 @@ NotDifferentiable("RandomUniform")
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32, seed: int | None = None,
            name: str | None = None) -> Tensor:
     return dispatch.execute(NORMAL, (), {"shape": _check_shape(shape_arg(shape), "RandomStandardNormal"), "mean": float(mean), "stddev": float(stddev),
-                                         "dtype": dtypes.as_dtype(dtype), "seed": None if seed is None else int(seed)})
+                                         "dtype": dtypes.as_dtype(dtype), "seed": None if _draw(seed) is None else int(seed)})
 
 
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32, seed: int | None = None,
@@ -94,7 +121,7 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
     else:
         lo, hi = float(minval), 1.0 if maxval is None else float(maxval)
     return dispatch.execute(UNIFORM, (), {"shape": _check_shape(shape_arg(shape), "RandomUniform"), "minval": lo, "maxval": hi, "dtype": dt,
-                                          "seed": None if seed is None else int(seed)})
+                                          "seed": None if _draw(seed) is None else int(seed)})
 
 
 # --- more stateful draws: truncated normal, categorical, shuffle ---------------------------------------------
@@ -141,7 +168,7 @@ def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: 
     """`tf.random.truncated_normal`: normal draws within two standard deviations of the mean."""
     shp = _check_shape(shape_arg(shape), "TruncatedNormal")
     return dispatch.execute(TRUNCATED, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
-                                            "dtype": _float_dtype(dtype, ""), "seed": _op_seed(seed)})
+                                            "dtype": _float_dtype(dtype, ""), "seed": _op_seed(_draw(seed))})
 
 
 def _op_seed(seed: Any) -> int | None:
@@ -192,7 +219,7 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | No
     n = int(num_samples)
     _check_logits(lt, "Multinomial", n)
     dt = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
-    return dispatch.execute(MULTINOMIAL, (lt,), {"num_samples": n, "dtype": dt, "seed": _op_seed(seed)})
+    return dispatch.execute(MULTINOMIAL, (lt,), {"num_samples": n, "dtype": dt, "seed": _op_seed(_draw(seed))})
 
 
 def _shuffle(a: np.ndarray, seed: int | None) -> np.ndarray:
@@ -207,13 +234,14 @@ NotDifferentiable("RandomShuffle")
 def shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Tensor:
     """`tf.random.shuffle`: the rows (first axis) in a random order."""
     from simdist.runtime.ops.args import t as _t
-    return dispatch.execute(SHUFFLE, (_t(value),), {"seed": _op_seed(seed)})
+    return dispatch.execute(SHUFFLE, (_t(value),), {"seed": _op_seed(_draw(seed))})
 
 
 # --- stateless ops: pure functions of (shape, seed pair) ----------------------------------------------------
-# Each draws from its own NumPy stream keyed by the seed pair and the op kind, so the same call
-# gives the same values in any program, on any run, whatever the global seed (TF's stateless
-# contract). The values are NumPy's (PCG64), not TF's Philox counter streams.
+# Uniform draws (float and integer) are TF's Philox values bit for bit (runtime/ops/philox.py).
+# Normal, truncated normal and categorical draws come from a NumPy stream keyed by the seed pair
+# and the op kind: the same call gives the same values in any program, on any run, whatever the
+# global seed (TF's stateless contract), but they are not TF's values.
 _KIND = {"normal": 1, "uniform": 2, "uniform_int": 3, "uniform_full_int": 4, "truncated": 5, "categorical": 6}
 _MASK = (1 << 64) - 1
 
@@ -244,12 +272,11 @@ def _truncated_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, mean: flo
 def _uniform_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, minval: Any, maxval: Any) -> np.ndarray:
     if dtype.is_integer:
         if minval is None:
-            info = np.iinfo(dtype._np)
-            return _stateless_gen(seed, "uniform_full_int").integers(info.min, info.max, size=shape,
-                                                                      dtype=dtype._np, endpoint=True)
-        return _stateless_gen(seed, "uniform_int").integers(minval, maxval, size=shape, dtype=np.int64)
-    r = _stateless_gen(seed, "uniform").random(size=shape)
-    return _scaled(r, maxval - minval, minval, dtype)
+            return philox.full_int(seed, shape, dtype._np)
+        return philox.uniform_int(seed, shape, minval, maxval, dtype._np)
+    r = philox.uniform_float(seed, shape, dtype._np)
+    lo, hi = dtype._np.type(minval), dtype._np.type(maxval)
+    return r * (hi - lo) + lo   # TF: rnd * (maxval - minval) + minval, each operand of the output dtype
 
 
 def _categorical_sl(logits: np.ndarray, seed: np.ndarray, num_samples: int, dtype: dtypes.DType) -> np.ndarray:

@@ -156,7 +156,8 @@ class OpDef:
     """
 
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
-                 "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals", "graph_rule")
+                 "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals", "graph_rule",
+                 "shape_fn")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
@@ -189,6 +190,12 @@ class OpDef:
         # graph_rule(recorder, tensors, attrs) -> Tensor or None: Grappler's rewrite of this op in
         # a recorded tf.function call (simdist.runtime.ops.grappler), None when it does not apply
         self.graph_rule: Callable[..., Any] | None = None
+        # shape_fn(shapes, attrs) -> bool: whether TF's shape function (tensorflow/core/ops/*.cc)
+        # finds the shape error the op raised, its inputs' shapes as a traced graph knows them (a
+        # dimension None where unknown, a shape None where the rank is): False leaves it to the
+        # kernel at run time (static_shapes.unseen). None: the shape function finds every shape
+        # error the op raises (the dimensions it checks are always known).
+        self.shape_fn: Callable[[list[Any], dict | None], bool] | None = None
 
     def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:
         """(FLOPs, bytes read, bytes written) of one run on `arrays` giving `out` (an array, or a

@@ -122,6 +122,13 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, return_argsort: boo
                          f"direction={direction}")
     x = _t(values)
     ax = int(axis)
+    from simdist.runtime.ops import static_shapes
+    rank = x.ndim
+    if not -rank <= ax < rank and not static_shapes.rank_unknown(x):
+        # (traced with the rank known: sort_ops reads shape(values)[axis], StridedSlice's shape function)
+        raise trace_errors.shape_error(f"Expected axis in [{-rank}, {rank}), got {ax} [Op:TopKV2]",
+                                       f"slice index {ax if ax >= 0 else ax + rank} of dimension 0 out of bounds.",
+                                       "StridedSlice", ((rank,),))
     if direction == "DESCENDING":
         return _descending(x, ax, return_argsort)
     dt = x.dtype

@@ -70,7 +70,10 @@ def _digamma(a: np.ndarray) -> np.ndarray:
 
 def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        return _scipy_special().polygamma(n, x)
+        r = _scipy_special().polygamma(n, x)
+        # Eigen's polygamma_impl: an order that is not a non-negative integer is NaN (SciPy's
+        # truncates it: polygamma(1e-40, x) was digamma(x))
+        return np.where((np.floor(n) != n) | (n < 0), np.nan, r).astype(r.dtype) if r.size else r
 
 
 # TF 2.21's double Erf kernel (Eigen's erf<double>) gives NaN from |x| = 1.3407807830046643e154 up (its
@@ -210,7 +213,9 @@ def digamma(x: Any, name: str | None = None) -> Tensor:
 
 def polygamma(a: Any, x: Any, name: str | None = None) -> Tensor:
     """`tf.math.polygamma(a, x)`: the a-th derivative of digamma (a, x of one float dtype)."""
-    return dispatch.execute(POLYGAMMA, (_t(a), _t(x)))
+    from simdist.runtime.ops import math
+    at, xt = math.gen_operands(POLYGAMMA, a, x)   # (gen_math_ops.polygamma: a Python x takes a's dtype)
+    return dispatch.execute(POLYGAMMA, (at, xt))
 
 
 def asin(x: Any, name: str | None = None) -> Tensor:

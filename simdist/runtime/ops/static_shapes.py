@@ -27,10 +27,13 @@ from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["UNKNOWN", "mark", "mark_dim", "unknown", "propagate", "broadcast_fails"]
+__all__ = ["UNKNOWN", "mark", "mark_dim", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
+           "propagate",
+           "broadcast_fails"]
 
-# id(tensor) -> (weak reference to it, one flag per dimension: True where the graph does not know it)
-UNKNOWN: dict[int, tuple[Any, tuple[bool, ...]]] = {}
+# id(tensor) -> (weak reference to it, one flag per dimension: True where the graph does not know
+# it, and whether the graph does not know its rank either: an input_signature's TensorSpec(None))
+UNKNOWN: dict[int, tuple[Any, tuple[bool, ...], bool]] = {}
 
 
 def _drop(key: int, ref: Any) -> None:
@@ -46,8 +49,28 @@ def mark(t: Tensor, flags: Sequence[bool]) -> Tensor:
     if not any(flags) or not context.in_function() or len(flags) != t.ndim:
         return t
     key = id(t)
-    UNKNOWN[key] = (weakref.ref(t, functools.partial(_drop, key)), flags)
+    UNKNOWN[key] = (weakref.ref(t, functools.partial(_drop, key)), flags, False)
     return t
+
+
+def argument(t: Any, shape: Any) -> Any:
+    """A tf.function argument bound to a TensorSpec of `shape` (a TensorShape): a fresh alias of
+    tensor t whose dimensions the spec leaves unknown (all of them, and the rank, for an unknown
+    rank) are marked; t itself when the spec knows every dimension, or t is no tensor. (An alias,
+    so that the caller's tensor is never marked.)"""
+    if type(t) is not Tensor:
+        return t
+    if shape.rank is None:
+        flags, no_rank = (True,) * t.ndim, True
+    else:
+        flags, no_rank = tuple(d is None for d in shape.as_list()), False
+        if not any(flags) or len(flags) != t.ndim:
+            return t
+    alias = Tensor(t._v, t.dtype, t._device)
+    alias._sub = t._sub
+    key = id(alias)
+    UNKNOWN[key] = (weakref.ref(alias, functools.partial(_drop, key)), flags, no_rank)
+    return alias
 
 
 def mark_dim(t: Tensor, axis: int) -> Tensor:
@@ -64,6 +87,73 @@ def unknown(t: Any) -> tuple[bool, ...] | None:
     if entry is None or entry[0]() is not t:
         return None
     return entry[1]
+
+
+def carry(src: Any, dst: Any) -> None:
+    """dst (a traced twin of src) with src's unknown dimensions and rank."""
+    entry = UNKNOWN.get(id(src))
+    if entry is None or entry[0]() is not src:
+        return
+    key = id(dst)
+    UNKNOWN[key] = (weakref.ref(dst, functools.partial(_drop, key)), entry[1], entry[2])
+
+
+def rank_unknown(t: Any) -> bool:
+    """Whether the graph does not know t's rank (an argument of an unknown-rank TensorSpec)."""
+    entry = UNKNOWN.get(id(t))
+    return entry is not None and entry[0]() is t and entry[2]
+
+
+def known_dim(t: Any, axis: int) -> int | None:
+    """Dimension `axis` of t (negative counts from the end) as the graph knows it: None when it
+    is unknown (or the rank is)."""
+    flags = unknown(t)
+    if flags is None:
+        return int(t.shape[axis])
+    return None if flags[axis] or rank_unknown(t) else int(t.shape[axis])
+
+
+def known_shape(t: Any) -> list[int | None] | None:
+    """t's shape as the graph knows it: None for an unknown dimension, None for an unknown rank."""
+    if rank_unknown(t):
+        return None
+    flags = unknown(t) or (False,) * t.ndim
+    return [None if u else int(d) for d, u in zip(t.shape.as_list(), flags)]
+
+
+def static_shape(t: Any) -> Any:
+    """t's shape as a traced graph knows it, as a TensorShape (None dimensions, or rank)."""
+    from simdist.runtime.tensor import TensorShape
+    return TensorShape(known_shape(t))
+
+
+def merge(shapes: Sequence[list[int | None] | None]) -> list[int | None] | None | bool:
+    """TF's shape merge (InferenceContext::Merge) of known shapes: the merged shape (None: the
+    rank is unknown), or False when two known ranks or two known dimensions differ."""
+    out: list[int | None] | None = None
+    for s in shapes:
+        if s is None:
+            continue
+        if out is None:
+            out = list(s)
+            continue
+        if len(s) != len(out):
+            return False
+        for i, (a, b) in enumerate(zip(out, s)):
+            if a is not None and b is not None and a != b:
+                return False
+            out[i] = a if a is not None else b
+    return out
+
+
+def unseen(op: Any, tensors: Sequence[Tensor], attrs: dict | None, err: BaseException) -> None:
+    """Unmark err (an op's error marked as a trace-time one) when op's shape function cannot see
+    it in the shapes the graph knows (OpDef.shape_fn): the kernel raises it when the graph runs."""
+    from simdist.runtime.ops import trace_errors
+    if not any(unknown(t) is not None for t in tensors):
+        return
+    if not op.shape_fn([known_shape(t) for t in tensors], attrs):
+        trace_errors.unmark(err)
 
 
 def broadcast_fails(a: Tensor, b: Tensor) -> bool:

@@ -40,6 +40,8 @@ from typing import Sequence
 
 import numpy as np
 
+from simdist.runtime.subnormals import flushed
+
 __all__ = ["sum_chain", "addn_groups", "PARALLEL_BYTES", "BLOCK_BYTES", "MAX_THREADS"]
 
 PARALLEL_BYTES = 1 << 20   # output size from which the blocked, threaded path runs
@@ -51,17 +53,19 @@ _pool: "queue.SimpleQueue[_Job] | None" = None
 _helpers = 0
 
 
-def sum_chain(arrays: Sequence[np.ndarray]) -> np.ndarray:
-    """`a0 + a1 + ... + an` elementwise, added in that order (>= 2 arrays of one shape)."""
+def sum_chain(arrays: Sequence[np.ndarray], ftz: bool = False) -> np.ndarray:
+    """`a0 + a1 + ... + an` elementwise, added in that order (>= 2 arrays of one shape). `ftz`:
+    subnormal float results written as zeros of their sign (TF's flush-to-zero; on the blocked
+    path each block is checked while it is in cache)."""
     blocks = _blocks(arrays)
     if blocks is None:
         groups = addn_groups(len(arrays))
         out = _chain(arrays, *groups[0])
         for lo, hi in groups[1:]:
             np.add(out, _chain(arrays, lo, hi), out=out)
-        return out
+        return flushed(out) if ftz else out
     out = np.empty(arrays[0].shape, arrays[0].dtype)
-    job = _Job(out, arrays, *blocks)
+    job = _Job(out, arrays, *blocks, ftz=ftz)
     jobs, helpers = _ensure_pool()
     for _ in range(min(helpers, job.count - 1) if _cores_free() else 0):
         jobs.put(job)
@@ -142,7 +146,8 @@ class _Job:
     """One call's blocks, taken one at a time by the caller and the helpers."""
 
     def __init__(self, out: np.ndarray, arrays: Sequence[np.ndarray], flat: bool, per_block: int,
-                 count: int) -> None:
+                 count: int, ftz: bool = False) -> None:
+        self.ftz = ftz
         if flat:
             self.out, self.ins = out.reshape(-1), [a.reshape(-1) for a in arrays]
         else:
@@ -195,6 +200,31 @@ class _Job:
             for g in rest:
                 _chain_into(part, ins, g, lo, hi)
                 np.add(o, part, out=o)
+        if self.ftz and _holds_subnormal(o):
+            o[...] = flushed(o)
+
+
+# (per-thread scratch for the subnormal check of a block: a fresh block-sized temporary per
+# block costs an mmap and its page faults, which tripled the time of a 4 x 1M float32 sum)
+_scratch = threading.local()
+_MAGNITUDE = {np.dtype(np.float32): (np.uint32, 0x7FFFFFFF, 0x007FFFFF),
+              np.dtype(np.float64): (np.uint64, 0x7FFFFFFFFFFFFFFF, 0x000FFFFFFFFFFFFF)}
+
+
+def _holds_subnormal(o: np.ndarray) -> bool:
+    """Whether the block holds a subnormal float: its magnitude bits m satisfy 1 <= m <= the
+    largest subnormal's, i.e. (m - 1) wrapped as unsigned is below it (zeros wrap to the top)."""
+    spec = _MAGNITUDE.get(o.dtype)
+    if spec is None:
+        return o.dtype.kind == "f" or o.dtype.name == "bfloat16"   # (other floats: let flushed() look)
+    ut, mask, top = spec
+    buf = getattr(_scratch, "buf", None)
+    if buf is None or buf.nbytes < o.nbytes:
+        buf = _scratch.buf = np.empty(max(o.nbytes, BLOCK_BYTES), np.uint8)
+    m = buf[:o.nbytes].view(ut).reshape(o.shape)
+    np.bitwise_and(o.view(ut), ut(mask), out=m)
+    np.subtract(m, ut(1), out=m)
+    return bool(m.min() < ut(top))
 
 
 def _chain_into(o: np.ndarray, ins: Sequence[np.ndarray], group: tuple[int, int], lo: int, hi: int) -> None:

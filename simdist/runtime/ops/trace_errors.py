@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
-           "not_allowed", "attr_not_allowed", "fixed_type"]
+           "not_allowed", "attr_not_allowed", "fixed_type", "builds", "at_build", "unmark"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -87,6 +87,11 @@ def fixed_type(err: BaseException, op: str, index: int, got: dtypes.DType, want:
                                   f"type of {want.name}.")
 
 
+def unmark(err: BaseException) -> None:
+    """err without its trace-time mark: TF raises it as it is, when the graph runs."""
+    setattr(err, _ATTR, False)
+
+
 def static(err: BaseException, cls: type, text: str) -> Any:
     """`err`, marked as an error TF raises as `cls(text)` while it builds the graph."""
     setattr(err, _ATTR, (cls, text))
@@ -131,6 +136,26 @@ def list_mismatch(err: BaseException, op: str, dts: Sequence[dtypes.DType]) -> A
                                   f"[{', '.join(d.name for d in dts)}] that don't all match.")
 
 
+_BUILD = "_simdist_graph_build"
+
+
+def at_build(err: BaseException) -> Any:
+    """`err`, marked as an error TF raises as it is while it builds the graph (its class kept: the
+    Switch node's InvalidArgumentError for a cond predicate that is not a bool)."""
+    setattr(err, _BUILD, True)
+    return err
+
+
+def builds(err: BaseException) -> bool:
+    """Whether TF raises `err` while it builds a graph (so also from a branch a traced tf.cond
+    does not take), rather than when the graph runs."""
+    mark = getattr(err, _ATTR, None)
+    if mark is False:     # (unmarked: a shape function cannot see it, static_shapes.unseen)
+        return False
+    return (mark is not None or getattr(err, _BUILD, False)
+            or (isinstance(err, errors.OpError) and _attr_list(err) is not None))
+
+
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -139,6 +164,8 @@ def at_trace(err: BaseException) -> BaseException | None:
     with TF's "in user code:" frame (the innermost frame outside simdist), or None when TF
     raises `err` as it is."""
     mark = getattr(err, _ATTR, None)
+    if mark is False:     # (unmarked: a shape function cannot see it, static_shapes.unseen)
+        return None
     if mark is None:
         mark = _attr_list(err)
         if mark is None:

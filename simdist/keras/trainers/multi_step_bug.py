@@ -1,0 +1,51 @@
+"""TF 2.21 + Keras 3.15's failure of fit with steps_per_execution > 1 under MirroredStrategy.
+
+Keras's TF trainer runs `steps_per_execution` steps in one traced `multi_step_on_iterator`: a
+tf.while_loop whose body holds a tf.cond around `strategy.run(train_step)`. Under a
+MirroredStrategy with two or more replicas, TF 2.21 builds a graph in which that cond reads an
+int32 placeholder nothing feeds, and the first execution fails with InvalidArgumentError "You
+must feed a value for placeholder tensor 'while/cond/Placeholder' with dtype int32"
+(measured: 2 and 3 replicas, steps_per_execution 2, 3, 4, float32 and mixed_float16, 1 to 6
+steps per epoch, with or without validation data). It trains with run_eagerly=True, with one
+replica, under OneDeviceStrategy, CentralStorageStrategy and the default strategy; evaluate and
+predict are not affected. A step whose trace fails (an optimizer cond that merge_calls) raises
+that trace's error instead. simdist follows TF 2.21 by default (clause keras.fit.spe-mirrored).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist import tf
+
+__all__ = ["check_train_execution"]
+
+
+def _trace_fails_first(model: Any) -> bool:
+    """TF traces the step before it runs it: an optimizer whose `ops.cond` merge_calls (gradient
+    accumulation, EMA overwrite; clause optim.option-coverage) fails that trace with RuntimeError,
+    which the step itself raises (simdist/keras/optimizers/_distribute.py)."""
+    opt = getattr(model, "optimizer", None)
+    opt = getattr(opt, "inner_optimizer", opt)
+    return bool(getattr(opt, "gradient_accumulation_steps", None)
+                or (getattr(opt, "use_ema", False) and getattr(opt, "ema_overwrite_frequency", None)))
+
+
+def _fails_like_tf(model: Any) -> bool:
+    strategy = model.distribute_strategy
+    return (model.steps_per_execution > 1 and not model.run_eagerly and not _trace_fails_first(model)
+            and isinstance(strategy, tf.distribute.MirroredStrategy)
+            and not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy)   # (unmeasured: trains)
+            and strategy.num_replicas_in_sync > 1)
+
+
+def check_train_execution(model: Any) -> None:
+    """Raise TF 2.21's error where its first multi-step train execution fails (see module doc)."""
+    if _fails_like_tf(model):
+        raise tf.errors.InvalidArgumentError(
+            None, None,
+            "Graph execution error:\n\nYou must feed a value for placeholder tensor 'while/cond/Placeholder' with dtype "
+            "int32\n\t [[{{node while/cond/Placeholder}}]] [Op:__inference_multi_step_on_iterator] (TF 2.21 + Keras 3 "
+            f"fail fit with steps_per_execution={model.steps_per_execution} under MirroredStrategy with "
+            f"{model.distribute_strategy.num_replicas_in_sync} replicas unless run_eagerly=True; simdist follows "
+            "them: clause keras.fit.spe-mirrored)")

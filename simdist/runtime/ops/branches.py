@@ -1,0 +1,232 @@
+"""Every branch of a tf.cond / tf.switch_case / tf.case traced inside a tf.function, as TF 2.21's
+cond_v2 and indexed_case build them (tensorflow/python/ops/cond_v2.py; clause
+function.traced-branches).
+
+TF builds a graph for each branch, in order (true_fn then false_fn; branch_fns then default), so
+the Python of every branch runs while the function traces: its side effects happen, an error TF
+finds while it builds a graph (a shape function's ValueError, op_def_library's TypeError, the
+user's own Python exceptions) fails the trace even in a branch the predicate does not take, and
+the branches' outputs must agree (`_check_same_outputs`): as many flattened outputs (else
+AssertionError with the counts), one nested structure (TypeError), as many non-None tensors
+(ValueError) and one dtype per output (TypeError). A Python number a branch returns is a tensor
+there. Where the branches' output shapes differ, the result's dimensions that differ are unknown
+to the graph (`most_specific_compatible_shape`).
+
+simdist runs a function's Python on values, so it runs the branch the predicate takes as it is
+and each other branch *untaken*: with the graph recording and the gradient tapes set aside,
+variable writes buffered in a transaction that is dropped, simulator charges collected and
+dropped and the FLOP tally restored, so that nothing the branch computes reaches a value, a
+variable, the simulated time or a tape; an error only a kernel finds (an index out of range, a
+failing tf.Assert) is ignored there, as TF never runs the branch (the output checks are then
+skipped for it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from simdist.runtime import context, errors, execution, nest, variables
+from simdist.runtime.cost import tally
+from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["COND", "CASE", "run", "untaken"]
+
+COND, CASE = "cond", "case"
+_FAILED = object()   # an untaken branch stopped by an error TF's graph would only meet when it runs
+
+
+def run(kind: str, fns: Sequence[Callable[[], Any]], pred: Tensor, select: Callable[[np.ndarray], int]) -> Any:
+    """The branch of fns that `select(pred's value)` picks, run as tf.cond (kind COND: fns is
+    [true_fn, false_fn]) or tf.switch_case / the conds of tf.case (CASE) run it: outside a
+    tf.function that branch alone; inside one every branch in order (the others untaken), their
+    outputs checked against each other and the taken one's returned with Python numbers as
+    tensors. In a recorded call whose predicate changes between calls the branches are
+    recorded as a node that selects one on every replay (graph/branches.py)."""
+    rec = execution.current().recorder
+    if context.in_function() and rec is not None and not rec.is_constant(pred):
+        from simdist.runtime.graph import branches as recorded
+        if recorded.recordable(rec):
+            taken = select(dispatch.raw(pred))
+            outs, result = recorded.record_branches(rec, pred, fns, taken, select, _untaken_recorded, _outputs,
+                                                    _FAILED)
+            if result is None:
+                return _checked(kind, outs, taken)
+            _check_same_outputs(kind, outs)
+            return _relaxed(outs, taken, result)
+    taken = select(dispatch.static_value(pred))
+    if not context.in_function():
+        return fns[taken]()
+    reads: list[Any] = []
+    outs = [_outputs(fn()) if i == taken else untaken(fn, reads=reads) for i, fn in enumerate(fns)]
+    result = _checked(kind, outs, taken)
+    c = execution.current()
+    if reads and (c.tapes or c.aside is not None):
+        result = _watched(result, reads)
+    return result
+
+
+class _Reads(execution.Interpreter):
+    """Notes the variables an untaken branch reads (each once, in order)."""
+
+    def __init__(self, into: list[Any]) -> None:
+        self.into = into
+
+    def read(self, var: Any, t: Any) -> Any:
+        if all(v is not var for v in self.into):
+            self.into.append(var)
+        return t
+
+
+def _watched(result: Any, reads: list[Any]) -> Any:
+    """TF's If op takes the variables every branch reads as inputs, so a gradient tape around the
+    call watches those of the branch not taken too, and their gradient is zeros (not None): each
+    is read where the tapes see it, and the result is made an op of them whose gradient is the
+    incoming one for the taken branch's outputs and zeros for the reads."""
+    from simdist.runtime.autodiff.tape import record_operation
+    from simdist.runtime.ops.array import identity, zeros_like
+    flat = [t for t in nest.flatten(result) if isinstance(t, Tensor)]
+    if not flat:
+        return result
+    values = [v.read_value() if hasattr(v, "read_value") else v for v in reads]
+    out = [identity(t) for t in flat]
+
+    def backward(*grads: Any) -> list:
+        return list(grads) + [zeros_like(r) for r in values]
+    record_operation("If", out, flat + values, backward)
+    it = iter(out)
+    return nest.map_structure(lambda v: next(it) if isinstance(v, Tensor) else v, result)
+
+
+def _checked(kind: str, outs: list[Any], taken: int) -> Any:
+    if any(o is _FAILED for o in outs):
+        return outs[taken]
+    _check_same_outputs(kind, outs)
+    return _relaxed(outs, taken, outs[taken])
+
+
+def _untaken_recorded(fn: Callable[[], Any]) -> Any:
+    return untaken(fn, keep_recorder=True)
+
+
+def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any] | None = None) -> Any:
+    """fn() run as TF traces a branch it does not take (see the module's docstring): its outputs
+    as tensors, or _FAILED when an op of it raised an error that TF only raises when a graph
+    runs. With keep_recorder the recording (a branch's: graph/branches.py) still sees its ops;
+    a charge it makes stops that recording. `reads` receives the variables it reads."""
+    c = execution.current()
+    rec = c.recorder
+    if rec is not None and not keep_recorder:
+        execution.end_recording(c, rec)
+    saved = (c.tapes, c.observers, c.aside, c.through)
+    c.tapes, c.aside, c.through = [], None, None
+    c.observers = ([rec] if rec is not None and keep_recorder else []) + ([_Reads(reads)] if reads is not None else [])
+    txn = variables.Transaction()
+    c.transactions.append(txn)
+    dropped: list[Any] = []
+    c.charges.append(dropped)
+    flops, backward, update = tally.snapshot()
+    try:
+        try:
+            return _outputs(fn())
+        except errors.OpError as e:
+            if trace_errors.builds(e):
+                raise
+            return _FAILED
+    finally:
+        if keep_recorder and rec is not None:
+            rec.spent = tally.flops - flops
+            if dropped:
+                rec.invalidate("a tf.cond branch charges the simulator (a strategy call inside it)")
+        tally.flops, tally.backward, tally.update = flops, backward, update
+        c.charges.pop()
+        c.transactions.remove(txn)
+        c.tapes, c.observers, c.aside, c.through = saved
+        if rec is not None and not keep_recorder:
+            execution.begin_recording(c, rec)
+
+
+def _outputs(out: Any) -> Any:
+    """A branch's outputs as a graph holds them: tensors (Python and NumPy values converted,
+    variables read), None kept."""
+    return nest.map_structure(_as_output, out)
+
+
+def _as_output(v: Any) -> Any:
+    if v is None or isinstance(v, Tensor):
+        return v
+    if isinstance(v, variables.Variable):
+        return v.read_value()
+    if hasattr(v, "indices") and hasattr(v, "values"):   # (IndexedSlices stay as they are)
+        return v
+    return convert_to_tensor(v)
+
+
+def _names(kind: str, b: int) -> tuple[str, str, str]:
+    if kind == COND:
+        return "true_fn", "false_fn", "tf.cond"
+    return "branches[0]", f"branches[{b}]", "tf.switch_case"
+
+
+def _fail(cls: type, text: str) -> BaseException:
+    """cls(text), raised as TF raises it from a tracing function (in user code: ...)."""
+    return trace_errors.static(cls(text), cls, text)
+
+
+def _check_same_outputs(kind: str, outs: list[Any]) -> None:
+    """cond_v2's checks, in its order: the flattened counts (the IndexedSlices match's assert),
+    then per branch its nested structure, its count of non-None outputs and their dtypes."""
+    flat = [nest.flatten(o) for o in outs]
+    counts = [len(f) for f in flat]
+    if len(set(counts)) != 1:
+        raise _fail(AssertionError, str(counts))
+    first, _, op = _names(kind, 1)
+    for b in range(1, len(outs)):
+        _, other, _ = _names(kind, b)
+
+        def error(detail: str) -> BaseException:
+            return _fail(TypeError, f"{first} and {other} arguments to {op} must have the same number, type, and "
+                                    f"overall structure of return values.\n\n{first} output: {outs[0]!r}\n"
+                                    f"{other} output: {outs[b]!r}\n\nError details:\n{detail}")
+        try:
+            nest.assert_same_structure(outs[0], outs[b])
+        except (ValueError, TypeError) as e:
+            raise error(str(e)) from None
+        t0 = [t for t in flat[0] if t is not None]
+        tb = [t for t in flat[b] if t is not None]
+        if len(t0) != len(tb):
+            raise _fail(ValueError, f"Lengths of branch outputs of {'cond' if kind == COND else 'case'} must match.\n"
+                                    f"len(graphs[0].outputs): {len(t0)}\nlen(graphs[{b}].outputs): {len(tb)}\n")
+        for x, y in zip(t0, tb):
+            if x.dtype != y.dtype:
+                raise error(f"{x!r} and {y!r} have different types")
+
+
+def _relaxed(outs: list[Any], taken: int, result: Any) -> Any:
+    """The taken branch's outputs, each whose shape differs between the branches made a new tensor
+    (TF's If output) whose differing dimensions the graph does not know (all of them when the
+    ranks differ: TF's unknown rank), so that a shape function cannot fail on them."""
+    flat = [nest.flatten(o) for o in outs]
+    mine = nest.flatten(result)
+    changed = False
+    out = list(mine)
+    for j, t in enumerate(mine):
+        if not isinstance(t, Tensor):
+            continue
+        shapes = [tuple(f[j].shape) for f in flat if isinstance(f[j], Tensor)]
+        if len(set(shapes)) == 1:
+            continue
+        from simdist.runtime.ops import static_shapes
+        from simdist.runtime.ops.array import identity
+        ranks = {len(s) for s in shapes}
+        if len(ranks) == 1:
+            flags = [len({s[d] for s in shapes}) > 1 for d in range(t.ndim)]
+        else:
+            flags = [True] * t.ndim
+        out[j] = static_shapes.mark(identity(t), np.asarray(flags, bool))
+        changed = True
+    if not changed:
+        return result
+    return nest.pack_sequence_as(outs[taken], out)

@@ -1,0 +1,300 @@
+"""`tf.random.uniform_candidate_sampler`, `tf.random.log_uniform_candidate_sampler` and
+`tf.nn.all_candidate_sampler`: TF's candidate sampler kernels (candidate_sampler_ops.cc,
+range_sampler.cc) on TF's Philox streams, so the sampled classes are TF 2.21's (clause
+`ops.candidate-samplers`).
+
+Each call reserves 2048 * num_sampled 32-bit words (512 * num_sampled Philox outputs) of the
+kernel's generator (one per (op, attrs, seeds), continuing across eager calls until
+`tf.random.set_seed`, as random_gamma.py's kernels) and reads them one word at a time
+(SimplePhilox over SingleSampleAdapter). UniformSampler: Rand64() % range (Rand64 = lo | hi << 32);
+LogUniformSampler: int64(exp(RandDouble() * log1p(range))) - 1, mod range. unique=True draws until
+num_sampled distinct values (num_tries counted). Expected counts in float: p * num_sampled when no
+draw was rejected, else -expm1f(num_tries * log1pf(-p)); p = float(1 / range) (uniform),
+log((v + 2) / (v + 1)) / log1p(range) (log-uniform), 1 (all). Not differentiable.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import math
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors, execution
+from simdist.runtime.ops import dispatch, philox
+from simdist.runtime.ops.args import t as _t, tf_name
+from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "all_candidate_sampler",
+           "fixed_unigram_candidate_sampler", "learned_unigram_candidate_sampler"]
+
+_cur = execution._current
+_libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+for _f in ("log1pf", "expm1f"):
+    getattr(_libm, _f).restype = ctypes.c_float
+    getattr(_libm, _f).argtypes = [ctypes.c_float]
+_libm.powf.restype = ctypes.c_float
+_libm.powf.argtypes = [ctypes.c_float, ctypes.c_float]
+
+
+class _Words:
+    """SimplePhilox: 32-bit words one at a time from a Philox generator."""
+
+    __slots__ = ("gen", "buf")
+
+    def __init__(self, gen: philox.Philox) -> None:
+        self.gen = gen
+        self.buf: list[int] = []
+
+    def word(self) -> int:
+        if not self.buf:
+            self.buf = list(reversed(self.gen.next()))
+        return self.buf.pop()
+
+    def rand64(self) -> int:
+        lo = self.word()
+        return lo | self.word() << 32
+
+    def rand_double(self) -> float:
+        x0 = self.word()
+        return philox.uint64_to_double(x0, self.word())
+
+    def rand_float(self) -> np.float32:
+        """Uint32ToFloat: 23 mantissa bits under exponent 0, minus 1."""
+        bits = np.array((127 << 23) | (self.word() & 0x7FFFFF), np.uint32)
+        return bits.view(np.float32) - np.float32(1.0)
+
+    def uniform(self, n: int, bits: int) -> int:
+        """ExactUniformInt over Rand32 (bits 32) or Rand64 (bits 64): a power of two masked, else
+        draws below (2^bits - 1) % n + 1 rejected, then mod n."""
+        draw = self.word if bits == 32 else self.rand64
+        if n & (n - 1) == 0:
+            return draw() & (n - 1)
+        rem = ((1 << bits) - 1) % n + 1
+        while True:
+            r = draw()
+            if r >= rem:
+                return r % n
+
+
+class _AliasTable:
+    """random::DistributionSampler (Walker's alias method, built as TF builds it)."""
+
+    def __init__(self, weights: list[np.float32]) -> None:
+        n = len(weights)
+        total = 0.0
+        for w in weights:
+            total += float(w)
+        pr = [float(np.float32(w * np.float32(n))) / total for w in weights]
+        alt = [-1] * n
+        high = [i for i in range(n) if pr[i] >= 1.0]
+        low = [i for i in range(n) if pr[i] < 1.0]
+        while high and low:
+            lo_i, hi_i = low.pop(), high.pop()
+            alt[lo_i] = hi_i
+            pr[hi_i] = pr[hi_i] - (1.0 - pr[lo_i])
+            (low if pr[hi_i] < 1.0 else high).append(hi_i)
+        prob = [np.float32(p) for p in pr]
+        for i in high + low:
+            prob[i], alt[i] = np.float32(1.0), i
+        self.prob, self.alt, self.n = prob, alt, n
+
+    def sample(self, words: "_Words") -> int:
+        r = words.rand_float()
+        idx = words.uniform(self.n, 32)
+        return idx if r < self.prob[idx] else self.alt[idx]
+
+
+def _expected(p: float, batch: int, tries: int) -> float:
+    """ExpectedCountHelper in float."""
+    pf = np.float32(p)
+    if tries == batch:
+        return float(pf * np.float32(batch))
+    return float(-np.float32(_libm.expm1f(float(np.float32(tries) * np.float32(_libm.log1pf(float(-pf)))))))
+
+
+def _unigram_weights(unigrams: tuple, distortion: float, num_reserved_ids: int, num_shards: int,
+                     shard: int) -> tuple[list[np.float32], np.float32]:
+    """FixedUnigramSampler's weights (reserved ids of this shard weigh 0; then the unigrams of this
+    shard, each powf(w, distortion)) and their float total."""
+    weights = [np.float32(0.0) for word_id in range(num_reserved_ids) if word_id % num_shards == shard]
+    total = np.float32(0.0)
+    word_id = len(weights)   # TF counts the unigrams' ids from the kept reserved ids, as its loop does
+    for w in unigrams:
+        if word_id % num_shards == shard:
+            wf = np.float32(_libm.powf(float(np.float32(w)), float(np.float32(distortion))))
+            total = np.float32(total + wf)
+            weights.append(wf)
+        word_id += 1
+    return weights, total
+
+
+def _sample(kind: str, true_classes: np.ndarray, num_true: int, num_sampled: int, unique: bool, range_max: int,
+            seed: int, seed2: int, unigrams: tuple = (), distortion: float = 1.0, num_reserved_ids: int = 0,
+            num_shards: int = 1, shard: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    op = _OPNAME[kind]
+    table = None
+    if kind == "fixed":
+        weights, total = _unigram_weights(unigrams, distortion, num_reserved_ids, num_shards, shard)
+        if range_max != len(weights):
+            raise errors.InvalidArgumentError(None, None, f"range is {range_max} must be equal to weights size  "
+                                              f"{len(weights)} [Op:{op}]")
+        table = _AliasTable(weights)
+    if true_classes.ndim != 2:
+        raise errors.InvalidArgumentError(None, None, f"true_classes must be a matrix [Op:{op}]")
+    if true_classes.shape[1] != num_true:
+        raise errors.InvalidArgumentError(None, None, f"true_classes must have num_true columns, expected: "
+                                          f"{true_classes.shape[1]} was: {num_true} [Op:{op}]")
+    rng = num_sampled if kind == "all" else range_max
+    if unique and num_sampled > rng:
+        raise errors.InvalidArgumentError(None, None, f"Sampler's range is too small. [Op:{op}]")
+    for c in true_classes.reshape(-1).tolist():
+        if not 0 <= c < rng:
+            raise errors.InvalidArgumentError(None, None, f"`true_candidate` out of range [0, {rng}), received {c} "
+                                              f"[Op:{op}]")
+    key = (op, num_true, num_sampled, unique, range_max, seed, seed2, unigrams, distortion, num_reserved_ids,
+           num_shards, shard)
+    streams = _cur.ctx.rng.setdefault("philox", {})
+    gen = streams.get(key)
+    if gen is None:
+        gen = streams[key] = philox.seeded(seed, seed2)
+    local = gen.copy()
+    gen.skip((2048 * num_sampled + 3) // 4)
+    learned = None
+    if kind == "learned":   # the kernel's UnigramSampler: every class weighs 1 until the true classes it sees
+        learned = streams.setdefault(key + ("weights",), np.ones(range_max, np.int64))
+        cum = np.cumsum(learned)
+        total_w = int(cum[-1])
+    if kind == "all":
+        sampled = np.arange(num_sampled, dtype=np.int64)
+        return (sampled, np.ones(true_classes.shape, np.float32), np.ones(num_sampled, np.float32))
+    words = _Words(local)
+    log_range = math.log1p(range_max)
+    inv_range = float(np.float32(1.0 / range_max))
+
+    def draw() -> int:
+        if kind == "uniform":
+            return words.uniform(range_max, 64)
+        if table is not None:
+            return table.sample(words)
+        if learned is not None:   # WeightedPicker::Pick: the leaf whose prefix sums cover Uniform(total)
+            return int(np.searchsorted(cum, words.uniform(total_w, 32), side="right"))
+        return (int(math.exp(words.rand_double() * log_range)) - 1) % range_max
+
+    def prob(v: int) -> float:
+        if table is not None:
+            return float(np.float32(weights[v] / total)) if 0 <= v < len(weights) else 0.0
+        if learned is not None:
+            return float(np.float32(np.float32(learned[v]) / np.float32(total_w)))
+        return inv_range if kind == "uniform" else math.log((v + 2.0) / (v + 1.0)) / log_range
+
+    out: list[int] = []
+    if unique:
+        used: set[int] = set()   # membership only: the order of `out` is the draws'
+        tries = 0
+        while len(out) < num_sampled:
+            tries += 1
+            v = draw()
+            if v not in used:
+                used.add(v)
+                out.append(v)
+    else:
+        out = [draw() for _ in range(num_sampled)]
+        tries = num_sampled
+    sampled_exp = np.array([_expected(prob(v), num_sampled, tries) for v in out], np.float32)
+    true_exp = np.array([_expected(prob(int(v)), num_sampled, tries) for v in true_classes.reshape(-1).tolist()],
+                        np.float32).reshape(true_classes.shape)
+    if learned is not None:   # Update: each true class (in order, up to int32 max in total) weighs one more
+        room = 2**31 - 1 - total_w
+        for v in true_classes.reshape(-1).tolist()[:max(room, 0)]:
+            learned[v] += 1
+    return np.asarray(out, np.int64), true_exp, sampled_exp
+
+
+_OPNAME = {"uniform": "UniformCandidateSampler", "log_uniform": "LogUniformCandidateSampler",
+           "all": "AllCandidateSampler", "fixed": "FixedUnigramCandidateSampler",
+           "learned": "LearnedUnigramCandidateSampler"}
+
+
+def _rule(name: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> tuple:
+        if dts[0] != dtypes.int64:
+            raise errors.InvalidArgumentError(None, None, f"cannot compute {name} as input #0(zero-based) was expected "
+                                              f"to be a int64 tensor but is a {tf_name(dts[0])} tensor [Op:{name}]")
+        return dtypes.int64, dtypes.float32, dtypes.float32
+    return rule
+
+
+_OPS = {kind: register(name, (lambda kind: lambda tc, **a: _sample(kind, tc, **a))(kind), _rule(name),
+                       lambda a, out, at: float(2048 * at["num_sampled"] // 4), num_outputs=3, stateful=True,
+                       kind="random", fusion=lanes("one Philox stream per kernel: lanes draw in program order"))
+        for kind, name in _OPNAME.items()}
+for _n in _OPNAME.values():
+    NotDifferentiable(_n)
+
+
+def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique: Any, range_max: Any,
+          seed: Any, **extra: Any) -> tuple[Tensor, Tensor, Tensor]:
+    from simdist.runtime.ops.random_gamma import tf_seeds
+    tc = true_classes if isinstance(true_classes, Tensor) else _t(np.asarray(true_classes, np.int64))
+    rmax = int(range_max)
+    if kind != "all" and rmax <= 0:
+        raise errors.InvalidArgumentError(None, None, f"range_max must be positive [Op:{_OPNAME[kind]}]")
+    if kind == "learned" and rmax >= 2**31 - 1:   # TF's kernel builds a WeightedPicker of that size (not run in tests)
+        raise errors.InvalidArgumentError(None, None, f"range_max must be less than {2**31 - 1} for unigram samplers, "
+                                          f"got {rmax} [Op:{_OPNAME[kind]}]")
+    _OPS[kind].dtype((tc.dtype,), None)
+    s1, s2 = tf_seeds(seed)
+    out = dispatch.execute(_OPS[kind], (tc,), {"num_true": int(num_true), "num_sampled": int(num_sampled),
+                                               "unique": bool(unique), "range_max": rmax, "seed": s1, "seed2": s2,
+                                               **extra})
+    return out[0], out[1], out[2]
+
+
+def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                              seed: Any = None, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.random.uniform_candidate_sampler`: (sampled_candidates, true_expected_count,
+    sampled_expected_count) drawn uniformly from [0, range_max)."""
+    return _call("uniform", true_classes, num_true, num_sampled, unique, range_max, seed)
+
+
+def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                                  seed: Any = None, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.random.log_uniform_candidate_sampler` (Zipfian): class k drawn with probability
+    log((k + 2) / (k + 1)) / log(range_max + 1)."""
+    return _call("log_uniform", true_classes, num_true, num_sampled, unique, range_max, seed)
+
+
+def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                                    vocab_file: str = "", distortion: float = 1.0, num_reserved_ids: int = 0,
+                                    num_shards: int = 1, shard: int = 0, unigrams: Any = (), seed: Any = None,
+                                    name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.random.fixed_unigram_candidate_sampler` with `unigrams` (class k drawn with probability
+    proportional to unigrams[k] ** distortion; reserved ids never), by TF's alias table."""
+    if vocab_file:
+        raise NotImplementedError("fixed_unigram_candidate_sampler(vocab_file=...): simdist takes the weights as "
+                                  "`unigrams` (reading a vocabulary file is not modelled)")
+    ug = tuple(float(np.float32(w)) for w in unigrams)
+    if not ug:
+        raise errors.InvalidArgumentError(None, None, "Must provide either vocab_file or unigrams. "
+                                          "[Op:FixedUnigramCandidateSampler]")
+    return _call("fixed", true_classes, num_true, num_sampled, unique, range_max, seed, unigrams=ug,
+                 distortion=float(np.float32(distortion)), num_reserved_ids=int(num_reserved_ids),
+                 num_shards=int(num_shards), shard=int(shard))
+
+
+def learned_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
+                                      range_max: int, seed: Any = None,
+                                      name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.random.learned_unigram_candidate_sampler`: classes drawn with probability proportional to
+    1 + how often the kernel has seen them as true classes (its counts persist across calls)."""
+    return _call("learned", true_classes, num_true, num_sampled, unique, range_max, seed)
+
+
+def all_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
+                          seed: Any = None, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.nn.all_candidate_sampler`: every class 0..num_sampled-1, expected counts 1."""
+    return _call("all", true_classes, num_true, num_sampled, unique, num_sampled, seed)

@@ -1,0 +1,122 @@
+"""tf.while_loop inside a tf.function, as TF 2.21's while_v2 builds it (tensorflow/python/ops/
+while_v2.py; clause function.traced-while-loop).
+
+TF traces `cond` once and `body` once, into graphs whose inputs are the loop variables, and
+checks the body's outputs against them: the body's result (a single value is taken as a list of
+one) must have the loop variables' nested structure (lists and tuples alike), each output a
+shape the loop variable's shape invariant allows (its own shape unless `shape_invariants`
+relaxes it: ValueError "Input tensor ... enters the loop with shape (1,), but has shape (2,)
+after one iteration. ..."), and the same dtype (TypeError "Loop var ... enters the loop with type
+<dtype: 'float32'> but has type <dtype: 'int32'> after 1 iteration. ..."). A predicate that is
+not a bool is the LoopCond node's InvalidArgumentError; a predicate of shape [1] is squeezed.
+
+In a recorded call (graph/branches.record_loop) simdist does the same: cond's and body's
+Python run once, their graphs run the loop, and the call's replays run it again through them.
+Where the loop cannot be recorded (a call under a gradient tape or in a replica, a body that
+reads a tensor's value in Python, loop variables that change shape) the loop runs on as Python
+from where it is, checking each body result.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors, execution, nest
+from simdist.runtime.ops import trace_errors
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
+
+__all__ = ["traced_while"]
+
+
+def _shape_ok(shape: tuple, invariant: TensorShape) -> bool:
+    """control_flow_ops._ShapeLessThanOrEqual: `shape` is allowed by `invariant`."""
+    if invariant.rank is None:
+        return True
+    dims = invariant.as_list()
+    return len(shape) == len(dims) and all(d is None or d == s for s, d in zip(shape, dims))
+
+
+def _fail(cls: type, text: str) -> BaseException:
+    return trace_errors.static(cls(text), cls, text)
+
+
+def _invariants(loop_vars: Any, flat: list[Tensor], shape_invariants: Any) -> list[TensorShape]:
+    if shape_invariants is None:
+        return [TensorShape(list(t.shape)) for t in flat]
+    shapes = nest.flatten(nest.map_structure(lambda _v, s: s, loop_vars, shape_invariants, check_types=False)
+                          if not isinstance(shape_invariants, TensorShape) else [shape_invariants])
+    return [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
+
+
+def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Any, shape_invariants: Any,
+                 limit: int | None) -> Any:
+    """tf.while_loop inside a tf.function (see the module's docstring): the loop variables'
+    final values in their structure, as tensors."""
+    flat0 = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in nest.flatten(loop_vars)]
+    structure = nest.pack_sequence_as(loop_vars, flat0)
+    invariants = _invariants(loop_vars, flat0, shape_invariants)
+
+    def run_cond(flat: list) -> Tensor:
+        pred = cond(*nest.pack_sequence_as(structure, flat))
+        p = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
+        if p.dtype != dtypes.bool_:
+            from simdist.runtime.ops.args import tf_name
+            raise trace_errors.at_build(errors.InvalidArgumentError(
+                None, None, f"Input 'input' passed {tf_name(p.dtype)} expected bool while building NodeDef "
+                "'while/LoopCond' using Op<name=LoopCond; signature=input:bool -> output:bool>"))
+        if p.ndim:
+            from simdist.runtime.ops.array import squeeze
+            p = squeeze(p)
+        return p
+
+    def run_body(flat: list) -> list:
+        out = body(*nest.pack_sequence_as(structure, flat))
+        return _checked(out, structure, flat0, invariants)
+
+    from simdist.runtime.graph import branches as recorded
+    from simdist.runtime.ops.branches import _FAILED, untaken
+    rec = execution.current().recorder
+    if rec is not None and recorded.recordable(rec):
+        result = recorded.record_loop(rec, run_cond, run_body, flat0, limit, untaken, _FAILED)
+        if result is not None:
+            return nest.pack_sequence_as(structure, result)
+        flat, count = rec.loop_state
+    else:
+        flat, count = flat0, 0
+    while limit is None or count < limit:
+        if not bool(np.asarray(_read(run_cond(flat)))):
+            break
+        flat = run_body(flat)
+        count += 1
+    return nest.pack_sequence_as(structure, flat)
+
+
+def _read(t: Tensor) -> np.ndarray:
+    from simdist.runtime.ops import dispatch
+    return dispatch.static_value(t)
+
+
+def _checked(out: Any, structure: Any, flat0: list[Tensor], invariants: list[TensorShape]) -> list[Tensor]:
+    """The body's result as flat tensors, checked as while_v2 checks the body's graph: nested
+    structure (a non-nested result is a list of one; lists and tuples alike), then each output's
+    shape against its invariant, then its dtype against the loop variable's."""
+    if not nest.is_nested(out):
+        out = [out]
+    nest.assert_same_structure(out, structure, check_types=False)
+    from simdist.runtime.variables import Variable
+    flat = [v.read_value() if isinstance(v, Variable) else v if isinstance(v, Tensor) else convert_to_tensor(v)
+            for v in nest.flatten(out)]
+    for i, (t, inv) in enumerate(zip(flat, invariants)):
+        if not _shape_ok(tuple(t.shape), inv):
+            raise _fail(ValueError, f"Input tensor `loop_vars[{i}]` enters the loop with shape {inv}, but has shape "
+                                    f"{TensorShape(list(t.shape))} after one iteration. To allow the shape to vary "
+                                    "across iterations, use the `shape_invariants` argument of tf.while_loop to "
+                                    "specify a less-specific shape.")
+    for i, (t, t0) in enumerate(zip(flat, flat0)):
+        if t.dtype != t0.dtype:
+            raise _fail(TypeError, f"Loop var loop_vars[{i}] enters the loop with type <dtype: '{t0.dtype.name}'> "
+                                   f"but has type <dtype: '{t.dtype.name}'> after 1 iteration. loop_vars[{i}] type "
+                                   "should remain constant.")
+    return flat

@@ -1,0 +1,306 @@
+"""`tf.random.gamma`, `tf.random.poisson`, `tf.random.stateless_gamma`, `tf.random.stateless_poisson`:
+TF's kernels on TF's Philox streams, so the values are TF 2.21's bit for bit (clause
+`ops.random-gamma-poisson`).
+
+Stateful ops resolve their (seed, seed2) attrs as TF's `random_seed.get_seed` does eagerly: a global
+seed with an op seed gives (global, op); a global seed alone takes the op seed from
+`random.Random(global seed)` (TF's context._rng, which every seedless random op of the facade
+advances: random.draw_op_seed); an op seed alone pairs it with 87654321; neither is random in TF, two
+draws of the machine's root-seeded stream here. Each (op type, seed, seed2, dtypes) is one kernel
+with its own Philox generator that moves on by 256 outputs per sample drawn, as TF's cached eager
+kernels do; `tf.random.set_seed` restarts them all (TF clears its kernel cache). The stateless ops
+take the generator from their seed pair (GenerateKey) every call.
+Gradients: RandomGamma and StatelessRandomGammaV3 as TF's random_grad.py (the implicit
+reparameterisation: RandomGammaGrad, then summed over the sample dimensions); the Poisson ops have
+none (LookupError, StatelessRandomPoisson declared not differentiable).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors, execution
+from simdist.runtime.ops import dispatch, gamma_poisson, philox
+from simdist.runtime.ops.args import dims, t as _t, tf_name
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["gamma", "poisson", "stateless_gamma", "stateless_poisson", "tf_seeds"]
+
+_cur = execution._current
+_MAXINT32 = 2**31 - 1
+_DEFAULT_GRAPH_SEED = 87654321
+# TF's Shard cost estimates per sample (random_gamma_op.cc, random_poisson_op.cc): the loop's
+# arithmetic plus its Normal/Uniform/Philox calls, in their own cost units
+_GAMMA_COST = 85 + 2 * 70 + 4 + 3 * 10
+_POISSON_COST = 165 + 6 * 4 + 6 * 10
+_POISSON_OUT = "half, float, double, int32, int64"
+_HIGHEST = {"float16": 65504.0, "float32": float(np.finfo(np.float32).max), "float64": float(np.finfo(np.float64).max),
+            "int32": float(2**31 - 1), "int64": float(2**63 - 1)}
+
+
+def tf_seeds(op_seed: Any) -> tuple[int, int]:
+    """random_seed.get_seed(op_seed) in eager mode: the (seed, seed2) attrs of a stateful op."""
+    from simdist.runtime.ops import random as _random
+    g = _cur.ctx.rng.get("global")
+    if g is not None:
+        s = _random.draw_op_seed() if op_seed is None else int(op_seed)
+        seeds = (int(g) % _MAXINT32, s % _MAXINT32)
+    elif op_seed is not None:
+        seeds = (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
+    else:   # TF: nondeterministic seeds; simdist: the root-seeded global stream's next two draws
+        pair = _random._gen(None).integers(1, _MAXINT32, size=2)
+        return int(pair[0]), int(pair[1])
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _reserve(key: tuple, seed: int, seed2: int, outputs: int) -> philox.Philox:
+    """The kernel's generator before this call (GuardedPhiloxRandom::ReserveRandomOutputs)."""
+    streams = _cur.ctx.rng.setdefault("philox", {})
+    gen = streams.get(key)
+    if gen is None:
+        gen = streams[key] = philox.seeded(seed, seed2)
+    local = gen.copy()
+    gen.skip(outputs * gamma_poisson.RESERVED)
+    return local
+
+
+def _cast(samples: np.ndarray, dt: dtypes.DType) -> np.ndarray:
+    """static_cast<T>(double): half through float, as Eigen's half(double) rounds."""
+    if dt == dtypes.float16:
+        return samples.astype(np.float32).astype(np.float16)
+    if dt.is_integer:
+        return np.where(np.isinf(samples), 0, samples).astype(dt._np)   # NumTraits<int>::infinity() is 0
+    return samples.astype(dt._np)
+
+
+def _check_poisson_rates(rate: np.ndarray, dt: dtypes.DType, opname: str) -> None:
+    """Rates on which TF's kernel never returns (its rejection loop cannot accept): refused."""
+    r = np.asarray(rate, np.float64)
+    bad = np.isnan(r) | (np.isfinite(r) & (r >= 10) & (r > _HIGHEST[dt.name]))
+    if bad.any():
+        v = float(r[bad].reshape(-1)[0])
+        raise errors.InvalidArgumentError(None, None, f"rate {v} cannot be sampled as {dt.name}: TF's {opname} kernel "
+                                          f"loops forever on it (NaN, or above the output type's largest value) "
+                                          f"[Op:{opname}]")
+
+
+# --- the ops -------------------------------------------------------------------------------------------------
+def _gamma(alpha: np.ndarray, shape: tuple, seed: int, seed2: int, dtype: dtypes.DType) -> np.ndarray:
+    n = int(np.prod(shape, dtype=np.int64))
+    if n == 0 or alpha.size == 0:
+        return np.zeros(shape + alpha.shape, dtype._np)
+    gen = _reserve(("RandomGamma", seed, seed2, dtype.name), seed, seed2, n * alpha.size)
+    return _cast(gamma_poisson.gamma_samples(gen, alpha, n), dtype).reshape(shape + alpha.shape)
+
+
+def _poisson(rate: np.ndarray, shape: tuple, seed: int, seed2: int, dtype: dtypes.DType) -> np.ndarray:
+    n = int(np.prod(shape, dtype=np.int64))
+    if n == 0 or rate.size == 0:
+        return np.zeros(shape + rate.shape, dtype._np)
+    _check_poisson_rates(rate, dtype, "RandomPoissonV2")
+    gen = _reserve(("RandomPoissonV2", seed, seed2, rate.dtype.name, dtype.name), seed, seed2, n * rate.size)
+    out = gamma_poisson.poisson_samples(gen, rate, n, _HIGHEST[dtype.name])
+    return _cast(out, dtype).reshape(shape + rate.shape)
+
+
+def _split(shape: tuple, param: np.ndarray, opname: str) -> int:
+    """The stateless ops' samples per parameter: `shape` must end with the parameters' shape."""
+    k = param.ndim
+    if k > len(shape) or tuple(shape[len(shape) - k:]) != param.shape:
+        raise errors.InvalidArgumentError(None, None, f"Shape passed in must end with broadcasted shape. [Op:{opname}]")
+    return int(np.prod(shape[:len(shape) - k], dtype=np.int64))
+
+
+def _seed_pair(seed: np.ndarray) -> tuple[int, int]:
+    s = np.asarray(seed).reshape(-1)
+    return int(s[0]), int(s[1])
+
+
+def _stateless_gamma(alpha: np.ndarray, seed: np.ndarray, shape: tuple, dtype: dtypes.DType) -> np.ndarray:
+    n = _split(shape, alpha, "StatelessRandomGammaV3")
+    if n == 0 or alpha.size == 0:
+        return np.zeros(shape, dtype._np)
+    out = gamma_poisson.gamma_samples(philox.stateless(*_seed_pair(seed)), alpha, n)
+    return _cast(out, dtype).reshape(shape)
+
+
+def _stateless_poisson(rate: np.ndarray, seed: np.ndarray, shape: tuple, dtype: dtypes.DType) -> np.ndarray:
+    n = _split(shape, rate, "StatelessRandomPoisson")
+    if n == 0 or rate.size == 0:
+        return np.zeros(shape, dtype._np)
+    _check_poisson_rates(rate, dtype, "StatelessRandomPoisson")
+    out = gamma_poisson.poisson_samples(philox.stateless(*_seed_pair(seed)), rate, n, _HIGHEST[dtype.name])
+    return _cast(out, dtype).reshape(shape)
+
+
+def _rate_rule(opname: str, attr: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        if dts[0].name not in ("float16", "float32", "float64", "int32", "int64"):
+            raise errors.InvalidArgumentError(None, None, f"Value for attr '{attr}' of {tf_name(dts[0])} is not in the "
+                                              f"list of allowed values: {_POISSON_OUT} [Op:{opname}]")
+        return attrs["dtype"]
+    return rule
+
+
+def _gamma_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    return dts[0]
+
+
+def _grad_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    for d in dts:
+        if d.name not in ("float32", "float64"):
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {tf_name(d)} is not in the list of "
+                                              "allowed values: float, double [Op:RandomGammaGrad]")
+    if dts[0] != dts[1]:
+        raise errors.InvalidArgumentError(None, None, f"cannot compute RandomGammaGrad as input #1(zero-based) was "
+                                          f"expected to be a {tf_name(dts[0])} tensor but is a {tf_name(dts[1])} "
+                                          "tensor [Op:RandomGammaGrad]")
+    return dts[0]
+
+
+def _gamma_grad_values(alpha: np.ndarray, sample: np.ndarray) -> np.ndarray:
+    """d sample / d alpha of a Gamma(alpha, 1) draw, implicitly: -(d igamma / d alpha) / (d igamma / d x),
+    in float64 (igamma's alpha derivative as `ops.special-more`'s IgammaGradA computes it)."""
+    from simdist.runtime.ops.special_more import _igamma_grad_a
+    import scipy.special as sp
+    a, x = np.broadcast_arrays(np.asarray(alpha, np.float64), np.asarray(sample, np.float64))
+    with np.errstate(all="ignore"):
+        dens = np.exp(-x + (a - 1) * np.log(x) - sp.gammaln(a))
+        r = -_igamma_grad_a(a, x) / dens
+    return r.astype(np.result_type(alpha, sample))
+
+
+_LANES = lanes("a kernel's Philox stream is one generator per (op, seeds, dtype): lanes draw in program order")
+GAMMA = register("RandomGamma", _gamma, _gamma_rule, lambda a, out, at: float(out.size * _GAMMA_COST), stateful=True,
+                 kind="random", fusion=_LANES)
+POISSON = register("RandomPoissonV2", _poisson, _rate_rule("RandomPoissonV2", "R"),
+                   lambda a, out, at: float(out.size * _POISSON_COST), stateful=True, kind="random", fusion=_LANES)
+STATELESS_GAMMA = register("StatelessRandomGammaV3", _stateless_gamma, _gamma_rule,
+                           lambda a, out, at: float(out.size * _GAMMA_COST), kind="random")
+STATELESS_POISSON = register("StatelessRandomPoisson", _stateless_poisson, _rate_rule("StatelessRandomPoisson", "Rtype"),
+                             lambda a, out, at: float(out.size * _POISSON_COST), kind="random")
+GAMMA_GRAD = register("RandomGammaGrad", lambda a, s: _gamma_grad_values(a, s), _grad_rule,
+                      lambda a, out, at: float(out.size * 40), kind="elementwise")
+no_tf_gradient("RandomPoissonV2")
+no_tf_gradient("RandomGammaGrad")
+NotDifferentiable("StatelessRandomPoisson")
+
+
+def _alpha_grad(alpha: Tensor, sample: Tensor, grad: Tensor, sample_dims: int) -> Tensor:
+    """random_grad.py: sum over the sample dimensions of grad * RandomGammaGrad(alpha, sample)."""
+    from simdist.runtime.ops import array, math
+    a = array.reshape(alpha, [1] * sample_dims + alpha.shape.as_list())
+    partial = dispatch.execute(GAMMA_GRAD, (a, sample))
+    return math.reduce_sum(grad * partial, axis=list(range(sample_dims)))
+
+
+@RegisterGradient("RandomGamma")
+def _random_gamma_grad(op: Any, grad: Any) -> list:
+    return [_alpha_grad(op.inputs[0], op.outputs[0], grad, len(op.get_attr("shape")))]
+
+
+@RegisterGradient("StatelessRandomGammaV3")
+def _stateless_gamma_grad(op: Any, grad: Any) -> list:
+    alpha = op.inputs[0]
+    return [_alpha_grad(alpha, op.outputs[0], grad, len(op.get_attr("shape")) - alpha.ndim), None]
+
+
+# --- the facade ------------------------------------------------------------------------------------------------
+def _shape(shape: Any, opname: str) -> tuple[int, ...]:
+    """The `shape` argument as TF converts it (int32) and its kernel checks it (a vector, no
+    negative dimension)."""
+    s = convert_to_tensor(shape, dtype=dtypes.int32) if not isinstance(shape, Tensor) else shape
+    if s.dtype not in (dtypes.int32, dtypes.int64):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'S' of {tf_name(s.dtype)} is not in the list of "
+                                          f"allowed values: int32, int64 [Op:{opname}]")
+    if s.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"shape must be a vector of {{int32,int64}}, got shape: "
+                                          f"{dims(s.shape.as_list())} [Op:{opname}]")
+    out = tuple(int(v) for v in s._v.tolist())
+    for d in out:
+        if d < 0:
+            raise errors.InvalidArgumentError(None, None, f"Dimension {d} must be >= 0 [Op:{opname}]")
+    return out
+
+
+def _float_params(alpha: Any, beta: Any, dtype: Any) -> tuple[dtypes.DType, Tensor, Tensor]:
+    """alpha and beta converted to `dtype`, alpha broadcast to their common shape (TF's order: the
+    conversions, BroadcastArgs, then np.finfo of the dtype: ValueError for a non-float one)."""
+    from simdist.runtime.ops import array, array_more
+    dt = dtypes.as_dtype(dtype)
+    a = convert_to_tensor(alpha, dtype=dt)
+    b = convert_to_tensor(1 if beta is None else beta, dtype=dt)
+    bshape = array_more.broadcast_dynamic_shape(np.asarray(a.shape.as_list(), np.int32),
+                                                np.asarray(b.shape.as_list(), np.int32))
+    ab = a if a.shape.as_list() == bshape._v.tolist() else array.broadcast_to(a, bshape)
+    if dt not in (dtypes.float16, dtypes.float32, dtypes.float64):
+        raise ValueError(f"data type {_np_type_name(dt)} not inexact")
+    return dt, ab, b
+
+
+def _np_type_name(dt: dtypes.DType) -> str:
+    if dt == dtypes.bfloat16:
+        return "<class 'ml_dtypes.bfloat16'>"
+    return f"<class 'numpy.{np.dtype(dt._np).name}'>" if dt._np is not None else repr(dt.name)
+
+
+def _scaled(raw: Tensor, beta: Tensor, dt: dtypes.DType) -> Tensor:
+    """maximum(finfo(dtype).tiny, raw / beta), as TF's Python wrapper (RealDiv, Maximum)."""
+    from simdist.runtime.ops import math
+    tiny = convert_to_tensor(np.asarray(np.finfo(dt._np).tiny, dt._np))
+    return math.maximum(tiny, math.divide(raw, beta))
+
+
+def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = dtypes.float32, seed: Any = None,
+          name: str | None = None) -> Tensor:
+    """`tf.random.gamma`: shape + broadcast(alpha, beta).shape draws of Gamma(alpha, rate beta)."""
+    shp = _shape(shape, "RandomGamma")
+    dt, ab, b = _float_params(alpha, beta, dtype)
+    s1, s2 = tf_seeds(seed)
+    raw = dispatch.execute(GAMMA, (ab,), {"shape": shp, "seed": s1, "seed2": s2, "dtype": dt})
+    return _scaled(raw, b, dt)
+
+
+def poisson(shape: Any, lam: Any, dtype: Any = dtypes.float32, seed: Any = None, name: str | None = None) -> Tensor:
+    """`tf.random.poisson`: shape + lam.shape Poisson(lam) counts of `dtype`."""
+    shp = _shape(shape, "RandomPoissonV2")
+    lt = _t(lam)
+    dt = _out_dtype(dtype, "RandomPoissonV2")
+    s1, s2 = tf_seeds(seed)
+    return dispatch.execute(POISSON, (lt,), {"shape": shp, "seed": s1, "seed2": s2, "dtype": dt})
+
+
+def _out_dtype(dtype: Any, opname: str) -> dtypes.DType:
+    dt = dtypes.as_dtype(dtype)
+    if dt.name not in _HIGHEST:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {tf_name(dt)} is not in the list of "
+                                          f"allowed values: {_POISSON_OUT} [Op:{opname}]")
+    return dt
+
+
+def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: Any = dtypes.float32,
+                    name: str | None = None) -> Tensor:
+    """`tf.random.stateless_gamma`: `shape` draws (ending with alpha and beta's broadcast shape), a
+    pure function of the seed pair."""
+    from simdist.runtime.ops import random as _random
+    shp = _shape(shape, "StatelessRandomGammaV3")
+    dt, ab, b = _float_params(alpha, beta, dtype)
+    s = _random._seed(seed, "StatelessRandomGammaV3")
+    raw = dispatch.execute(STATELESS_GAMMA, (ab, s), {"shape": shp, "dtype": dt})
+    return _scaled(raw, b, dt)
+
+
+def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = dtypes.int32, name: str | None = None) -> Tensor:
+    """`tf.random.stateless_poisson`: `shape` counts (ending with lam's shape), a pure function of
+    the seed pair."""
+    from simdist.runtime.ops import random as _random
+    shp = _shape(shape, "StatelessRandomPoisson")
+    lt = _t(lam)
+    dt = _out_dtype(dtype, "StatelessRandomPoisson")
+    s = _random._seed(seed, "StatelessRandomPoisson")
+    return dispatch.execute(STATELESS_POISSON, (lt, s), {"shape": shp, "dtype": dt})
+

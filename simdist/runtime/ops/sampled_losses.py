@@ -1,0 +1,113 @@
+"""`tf.nn.nce_loss` and `tf.nn.sampled_softmax_loss`: TF 2.21's composites (nn_impl.py
+_compute_sampled_logits) over simdist's ops, with the log-uniform candidate sampler of
+candidate_samplers.py, so that for a fixed seed the sampled classes are TF's and the losses
+TF's within float rounding (clause `ops.sampled-losses`).
+
+The logits of the true classes (row-wise dot products summed by a matmul with ones, as TF's
+_sum_rows) and of the sampled ones (inputs @ sampled_w^T), plus biases, minus log(expected
+count); accidental hits (a sampled class that is a true class of its row) set to -FLT_MAX when
+asked (sampled softmax's default); then sigmoid cross-entropy summed per row (NCE, labels
+1/num_true for the true columns) or softmax cross-entropy (sampled softmax). The weights are one
+tensor or Variable (or a list of one): TF's sharded lists (embedding_lookup's "div" partition
+strategy over several shards) are not modelled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist.runtime import dtypes
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["nce_loss", "sampled_softmax_loss"]
+
+
+def _one(weights: Any, what: str) -> Any:
+    if isinstance(weights, (list, tuple)):
+        if len(weights) != 1:
+            raise NotImplementedError(f"{what} over {len(weights)} weight shards: simdist takes one weight tensor "
+                                      "(TF's embedding_lookup partition strategies over shards are not modelled)")
+        return weights[0]
+    return weights
+
+
+def _sum_rows(x: Tensor) -> Tensor:
+    """nn_impl._sum_rows: x @ ones([cols, 1]) reshaped to a vector (TF's way: faster than reduce_sum)."""
+    from simdist.runtime.ops import array
+    from simdist.runtime.ops.linalg import matmul
+    cols = x.shape.as_list()[1]
+    return array.reshape(matmul(x, array.ones([cols, 1], x.dtype)), [-1])
+
+
+def _sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: int, num_classes: int,
+                    num_true: int, sampled_values: Any, subtract_log_q: bool, remove_accidental_hits: bool,
+                    seed: Any) -> tuple[Tensor, Tensor]:
+    from simdist.runtime.ops import array, math
+    from simdist.runtime.ops.candidate_sampling import compute_accidental_hits
+    from simdist.runtime.ops.candidate_samplers import log_uniform_candidate_sampler
+    from simdist.runtime.ops.linalg import matmul
+    from simdist.runtime.ops.scatter import tensor_scatter_nd_update
+    from simdist.runtime.ops.unary import log
+    w = _one(weights, "sampled logits")
+    b = _one(biases, "sampled logits")
+    inputs = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
+    labels = labels if isinstance(labels, Tensor) else convert_to_tensor(labels)
+    if labels.dtype != dtypes.int64:
+        labels = math.cast(labels, dtypes.int64)
+    labels_flat = array.reshape(labels, [-1])
+    if sampled_values is None:
+        sampled_values = log_uniform_candidate_sampler(labels, num_true, num_sampled, True, num_classes, seed=seed)
+    sampled, true_expected, sampled_expected = (array.stop_gradient(s) for s in sampled_values)
+    sampled = math.cast(sampled, dtypes.int64)
+    n_true = labels_flat.shape.as_list()[0]
+    all_ids = array.concat([labels_flat, sampled], 0)
+    all_w = array.embedding_lookup(w, all_ids)
+    if all_w.dtype != inputs.dtype:
+        all_w = math.cast(all_w, inputs.dtype)
+    dim = all_w.shape.as_list()[1]
+    true_w = all_w[:n_true]
+    sampled_w = all_w[n_true:]
+    sampled_logits = matmul(inputs, sampled_w, transpose_b=True)
+    all_b = array.embedding_lookup(b, all_ids)
+    if all_b.dtype != inputs.dtype:
+        all_b = math.cast(all_b, inputs.dtype)
+    true_b = all_b[:n_true]
+    sampled_b = all_b[n_true:]
+    row_wise_dots = math.multiply(array.expand_dims(inputs, 1), array.reshape(true_w, [-1, num_true, dim]))
+    dots_as_matrix = array.reshape(row_wise_dots, [-1, dim])
+    true_logits = array.reshape(_sum_rows(dots_as_matrix), [-1, num_true])
+    true_logits = true_logits + array.reshape(true_b, [-1, num_true])
+    sampled_logits = sampled_logits + sampled_b
+    if remove_accidental_hits:
+        idx, ids, wts = compute_accidental_hits(labels, sampled, num_true=num_true)
+        pos = array.concat([array.reshape(idx, [-1, 1]), array.reshape(math.cast(ids, dtypes.int32), [-1, 1])], 1)
+        hits = tensor_scatter_nd_update(array.zeros_like(sampled_logits), pos, math.cast(wts, sampled_logits.dtype))
+        sampled_logits = sampled_logits + hits
+    if subtract_log_q:
+        true_logits = true_logits - log(true_expected)
+        sampled_logits = sampled_logits - log(sampled_expected)
+    out_logits = array.concat([true_logits, sampled_logits], 1)
+    out_labels = array.concat([array.ones_like(true_logits) / num_true, array.zeros_like(sampled_logits)], 1)
+    return out_logits, out_labels
+
+
+def nce_loss(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: int, num_classes: int,
+             num_true: int = 1, sampled_values: Any = None, remove_accidental_hits: bool = False,
+             name: str = "nce_loss") -> Tensor:
+    """`tf.nn.nce_loss`: per example, the sigmoid cross-entropy of the true and sampled classes' logits, summed."""
+    from simdist.runtime.ops.losses import sigmoid_cross_entropy_with_logits
+    logits, labels_ = _sampled_logits(weights, biases, labels, inputs, int(num_sampled), int(num_classes),
+                                      int(num_true), sampled_values, True, bool(remove_accidental_hits), None)
+    return _sum_rows(sigmoid_cross_entropy_with_logits(labels=labels_, logits=logits))
+
+
+def sampled_softmax_loss(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: int, num_classes: int,
+                         num_true: int = 1, sampled_values: Any = None, remove_accidental_hits: bool = True,
+                         seed: Any = None, name: str = "sampled_softmax_loss") -> Tensor:
+    """`tf.nn.sampled_softmax_loss`: per example, the softmax cross-entropy over the true and sampled classes."""
+    from simdist.runtime.ops import array
+    from simdist.runtime.ops.losses import softmax_cross_entropy_with_logits
+    logits, labels_ = _sampled_logits(weights, biases, labels, inputs, int(num_sampled), int(num_classes),
+                                      int(num_true), sampled_values, True, bool(remove_accidental_hits), seed)
+    return softmax_cross_entropy_with_logits(labels=array.stop_gradient(labels_), logits=logits)
+

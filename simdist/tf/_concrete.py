@@ -1,0 +1,383 @@
+"""`tf.function(...).get_concrete_function(...)`: a trace made at once, and the ConcreteFunction
+that calls it (docs/spec.md `function.concrete-function`).
+
+TF traces the Python function when get_concrete_function is called, on placeholders of the
+specs (an input_signature, or the TensorSpecs, tensors and Python values given): an error the
+graph build finds (op_def_library's TypeError, a shape function's ValueError, a Python error of
+the function itself) raises there; errors only a kernel finds are left to the calls. simdist
+runs the Python on placeholder tensors (zeros; each unknown dimension a size, each unknown rank
+a rank, the dimensions marked unknown to the graph: runtime/ops/static_shapes.py) in a dry run
+that leaves no trace behind (variable writes buffered in a transaction that is dropped,
+simulator charges collected and dropped, the FLOP tally and tf.random's streams restored, the
+tapes set aside). A marked op error raises as TF's trace-time error when every placeholder
+choice (several sizes and ranks) meets one: a shape function raises only for what no size of
+an unknown dimension could satisfy. An op error that is not marked is a kernel's: the trace
+succeeds and the calls meet it.
+
+A ConcreteFunction is called with tensors (positional or by name): arguments bound to the
+traced parameters (TypeError "Binding inputs to tf.function failed ..." for missing or extra
+ones, a Python value other than the traced literal, or a non-tensor where the trace had a
+TensorSpec, unless the function has an input_signature, whose conversions apply), a tensor of
+another dtype than its spec is InvalidArgumentError ("cannot compute ... as input #i(zero-based)
+was expected to be a float tensor but is a double tensor"); shapes are not checked there (the
+graph's ops meet them, as kernel errors). The call runs through the Function's recorded calls.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from typing import Any, Callable
+
+# (size of each unknown dimension, rank of each unknown-rank input) per dry run, in order
+_PLACEHOLDERS = ((1, 1), (2, 2), (1, 0), (3, 3), (1, 4))
+
+
+class GraphTensor:
+    """A tensor of the traced graph as TF's symbolic Tensor shows it: name, shape, dtype."""
+
+    __slots__ = ("name", "shape", "dtype")
+
+    def __init__(self, name: str, shape: Any, dtype: Any) -> None:
+        self.name, self.shape, self.dtype = name, shape, dtype
+
+    def get_shape(self) -> Any:
+        return self.shape
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self.name}' shape={_shape_text(self.shape)} dtype={self.dtype.name}>"
+
+    def __str__(self) -> str:
+        return f'Tensor("{self.name}", shape={_shape_text(self.shape)}, dtype={self.dtype.name})'
+
+
+def _shape_text(shape: Any) -> str:
+    dims = shape.as_list() if shape.rank is not None else None
+    if dims is None:
+        return "<unknown>"
+    return "(" + ", ".join("None" if d is None else str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+
+
+class ConcreteFunction:
+    """One trace of a tf.function: its signature, its outputs' structure, and a call."""
+
+    def __init__(self, function: Any, params: list[str], bound: dict[str, Any], outputs: Any) -> None:
+        self._function = function
+        self._params = params            # the traced parameters, in order
+        self._bound = bound              # parameter -> TensorSpec (named after it) or a Python value
+        self.structured_outputs = outputs
+        self.name = f"__inference_{getattr(function.python_function, '__name__', 'f')}"
+
+    @property
+    def structured_input_signature(self) -> tuple[tuple, dict]:
+        """((each positional parameter's TensorSpec or Python value), {}), as TF gives it."""
+        return tuple(self._bound[p] for p in self._params), {}
+
+    @property
+    def inputs(self) -> list[GraphTensor]:
+        """The graph's placeholders, one per TensorSpec parameter ('x:0')."""
+        return [GraphTensor(f"{p}:0", s.shape, s.dtype) for p, s in self._bound.items() if _is_spec(s)]
+
+    @property
+    def outputs(self) -> list[GraphTensor]:
+        """The graph's output tensors, flattened."""
+        return [t for t in _flatten(self.structured_outputs) if isinstance(t, GraphTensor)]
+
+    @property
+    def output_shapes(self) -> Any:
+        return _map(lambda t: t.shape, self.structured_outputs)
+
+    @property
+    def output_dtypes(self) -> Any:
+        return _map(lambda t: t.dtype, self.structured_outputs)
+
+    def pretty_printed_signature(self, verbose: bool = True) -> str:
+        lines = ["Input Parameters:"] + [f"  {p} (POSITIONAL_OR_KEYWORD): {_spec_text(self._bound[p])}"
+                                         for p in self._params]
+        return "\n".join(lines + ["Output Type:", f"  {_map(_out_text, self.structured_outputs)}", "Captures:",
+                                  "  None"])
+
+    def __repr__(self) -> str:
+        ins = ", ".join(f"{p}: {_spec_text(self._bound[p])}" for p in self._params)
+        return f"<ConcreteFunction ({ins}) -> {_map(_out_text, self.structured_outputs)}>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        values = self._bind(args, kwargs)
+        for i, p in enumerate(self._params):
+            spec = self._bound[p]
+            v = values[p]
+            if _is_spec(spec) and _as_tensor(v) is not None and _as_tensor(v).dtype != spec.dtype:
+                from simdist.runtime import errors
+                raise errors.InvalidArgumentError(
+                    None, None, f"cannot compute {self.name} as input #{i}(zero-based) was expected to be a "
+                                f"{_c_name(spec.dtype)} tensor but is a {_c_name(_as_tensor(v).dtype)} tensor "
+                                f"[Op:{self.name}]")
+        call = tuple(values[p] for p in self._params)
+        f = self._function
+        # (the graph is built: every error of a call is the graph's run-time error, none is re-raised
+        # as a trace-time one; unknown dimensions as the specs have them)
+        return f._call(_marked(call, [self._bound[p] for p in self._params]), {})
+
+    def _bind(self, args: tuple, kwargs: dict) -> dict[str, Any]:
+        params = self._params
+        if len(args) > len(params):
+            raise _binding("too many positional arguments", args, kwargs)
+        values = dict(zip(params, args))
+        for k, v in kwargs.items():
+            if k not in params:
+                raise _binding(f"got an unexpected keyword argument '{k}'", args, kwargs)
+            if k in values:
+                raise _binding(f"multiple values for argument '{k}'", args, kwargs)
+            values[k] = v
+        for p in params:
+            spec = self._bound[p]
+            if p not in values:
+                if _is_spec(spec):
+                    raise _binding(f"missing a required argument: '{p}'", args, kwargs)
+                values[p] = spec      # (TF's flat signature: the tensors alone, the literals as traced)
+                continue
+            v = values[p]
+            if not _is_spec(spec):
+                if not _same_literal(v, spec):
+                    raise _binding(f"Can not cast {v!r} to Literal[{spec!r}]", args, kwargs)
+            elif _as_tensor(v) is None:
+                values[p] = self._convert(p, v, spec, args, kwargs)
+        return values
+
+    def _convert(self, p: str, v: Any, spec: Any, args: tuple, kwargs: dict) -> Any:
+        """A non-tensor for TensorSpec parameter p: converted as the Function's input_signature
+        binds it (it has one), else refused as TF's flat signature refuses it."""
+        if self._function.input_signature is not None or isinstance(v, (bool, int, float)):
+            from simdist.tf import _signature
+            return _signature._as_spec(v, spec, args, kwargs)
+        i = self._params.index(p)
+        raise _binding(f"expected argument #{i}(zero-based) to be a Tensor; got {type(v).__name__} ({v})",
+                       args, kwargs)
+
+
+def _c_name(dtype: Any) -> str:
+    return {"float16": "half", "float32": "float", "float64": "double"}.get(dtype.name, dtype.name)
+
+
+def _binding(why: str, args: tuple, kwargs: dict) -> TypeError:
+    return TypeError(f"Binding inputs to tf.function failed due to `{why}`. Received args: {args!r} and kwargs: "
+                     f"{kwargs!r}.")
+
+
+def _same_literal(a: Any, b: Any) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:  # noqa: BLE001 - an object without a boolean equality is another literal
+        return a is b
+
+
+def _is_spec(x: Any) -> bool:
+    from simdist.runtime.spec import TensorSpec
+    return isinstance(x, TensorSpec)
+
+
+def _as_tensor(v: Any) -> Any:
+    """v as a tensor when it is one (or a Variable), else None."""
+    from simdist.runtime.tensor import Tensor
+    if isinstance(v, Tensor):
+        return v
+    return v._as_tensor() if hasattr(v, "_as_tensor") and hasattr(v, "dtype") else None
+
+
+def _spec_text(s: Any) -> str:
+    if not _is_spec(s):
+        return f"Literal[{s!r}]"
+    return f"TensorSpec(shape={_shape_text(s.shape)}, dtype=tf.{s.dtype.name}, name=None)"
+
+
+def _out_text(t: Any) -> str:
+    return f"TensorSpec(shape={_shape_text(t.shape)}, dtype=tf.{t.dtype.name}, name=None)" \
+        if isinstance(t, GraphTensor) else repr(t)
+
+
+def _flatten(x: Any) -> list[Any]:
+    if isinstance(x, dict):
+        return [y for k in sorted(x) for y in _flatten(x[k])]
+    if isinstance(x, (list, tuple)):
+        return [y for v in x for y in _flatten(v)]
+    return [x]
+
+
+def _map(fn: Callable[[Any], Any], x: Any) -> Any:
+    if isinstance(x, dict):
+        return type(x)((k, _map(fn, v)) for k, v in x.items())
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return type(x)(*[_map(fn, v) for v in x])
+    if isinstance(x, (list, tuple)):
+        return type(x)(_map(fn, v) for v in x)
+    return fn(x) if isinstance(x, GraphTensor) else x
+
+
+def _marked(values: tuple, specs: list[Any]) -> tuple:
+    """The call's tensors as fresh aliases whose dimensions unknown to their specs are marked
+    (runtime/ops/static_shapes.py): the Python that records sees what TF's graph knows."""
+    from simdist.runtime.ops import static_shapes
+    return tuple(static_shapes.argument(v, s.shape) if _is_spec(s) and _as_tensor(v) is v else v
+                 for v, s in zip(values, specs))
+
+
+def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[str, Any]]:
+    """The parameters and their specs for get_concrete_function(*args, **kwargs): the
+    input_signature (arguments, if any, must bind to it), else each tensor's TensorSpec, each
+    TensorSpec, each Python value as a literal; specs named after their parameters."""
+    from simdist.runtime.spec import TensorSpec
+    fn = function.python_function
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        sig = None
+    names = [p.name for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)] \
+        if sig is not None else [f"arg{i}" for i in range(len(args))]
+    if function.input_signature is not None:
+        specs = list(function.input_signature)
+        if args or kwargs:
+            given = list(args) + [kwargs[n] for n in names[len(args):len(specs)] if n in kwargs]
+            if len(given) != len(specs) or len(args) > len(specs):
+                raise _binding(f"missing a required argument: '{names[len(given)]}'" if len(given) < len(specs)
+                               else "too many positional arguments", args, kwargs)
+            for g, s in zip(given, specs):
+                shape, dtype = (g.shape, g.dtype) if isinstance(g, TensorSpec) or _as_tensor(g) is not None \
+                    else (None, None)
+                if dtype is not None and (dtype != s.dtype or not s.shape.is_compatible_with(shape)):
+                    raise _binding(f"Can not cast {_spec_text(TensorSpec(shape, dtype))} to {_spec_text(s)}",
+                                   args, kwargs)
+        return names[:len(specs)], {n: (TensorSpec(s.shape, s.dtype, n) if isinstance(s, TensorSpec) else s)
+                                    for n, s in zip(names, specs)}
+    if sig is not None:
+        try:
+            b = sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise _binding(str(e), args, kwargs) from None
+        b.apply_defaults()
+        values = dict(b.arguments)
+        names = [n for n in names if n in values]
+    else:
+        values = dict(zip(names, args))
+    import numpy as np
+    bound: dict[str, Any] = {}
+    for n in names:
+        v = values[n]
+        t = _as_tensor(v)
+        if isinstance(v, TensorSpec):
+            bound[n] = TensorSpec(v.shape, v.dtype, n)
+        elif t is not None:
+            bound[n] = TensorSpec(t.shape, t.dtype, n)
+        elif isinstance(v, np.ndarray):
+            from simdist.runtime.dtypes import as_dtype
+            bound[n] = TensorSpec(v.shape, as_dtype(v.dtype), n)
+        else:
+            bound[n] = v
+    return names, bound
+
+
+def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
+    """get_concrete_function: the dry runs of the module's docstring, a ConcreteFunction or the
+    trace-time error."""
+    from simdist.runtime import errors
+    from simdist.runtime.ops import trace_errors
+    params, bound = specs_of(function, args, kwargs)
+    first: BaseException | None = None
+    outputs: Any = None     # (None: every dry run met a kernel's error, which hides the outputs' shapes)
+    built = False
+    tried = set()
+    for size, rank in _PLACEHOLDERS:
+        key = tuple(_placeholder_shape(bound[p], size, rank) for p in params if _is_spec(bound[p]))
+        if key in tried:
+            continue
+        tried.add(key)
+        try:
+            out = _dry_run(function.python_function, [_placeholder(bound[p], size, rank) for p in params])
+        except Exception as e:  # noqa: BLE001 - classified below
+            traced = (trace_errors.at_trace(e) or e) if trace_errors.builds(e) else None
+            if traced is not None:
+                first = first or traced.with_traceback(e.__traceback__)
+                continue
+            if isinstance(e, errors.OpError):
+                # (a kernel's error: the graph builds; another placeholder may show its outputs)
+                built = True
+                continue
+            raise
+        outputs = _describe(out)
+        built = True
+        break
+    if not built and first is not None:
+        raise first
+    return ConcreteFunction(function, params, bound, outputs)
+
+
+def _placeholder_shape(spec: Any, size: int, rank: int) -> tuple[int, ...]:
+    dims = spec.shape.as_list() if spec.shape.rank is not None else [None] * rank
+    return tuple(size if d is None else d for d in dims)
+
+
+def _placeholder(spec: Any, size: int, rank: int) -> Any:
+    """Zeros of the spec's dtype, unknown dimensions `size` long (marked unknown to the graph)."""
+    if not _is_spec(spec):
+        return spec
+    import numpy as np
+
+    from simdist.runtime.ops import static_shapes
+    from simdist.runtime.tensor import Tensor
+    t = Tensor(np.zeros(_placeholder_shape(spec, size, rank), spec.dtype.as_numpy_dtype), spec.dtype)
+    return static_shapes.argument(t, spec.shape)
+
+
+def _describe(out: Any) -> Any:
+    """The traced outputs as GraphTensors ('Identity:0', 'Identity_1:0', ...) in TF's order, with
+    the dimensions the graph does not know as None."""
+    from simdist.runtime.ops import static_shapes
+    from simdist.runtime.tensor import Tensor, TensorShape
+    count = [0]
+
+    def one(x: Any) -> Any:
+        t = _as_tensor(x)
+        if t is None or not isinstance(t, Tensor):
+            return x
+        flags = static_shapes.unknown(t) or (False,) * t.ndim
+        shape = None if static_shapes.rank_unknown(t) else \
+            [None if u else d for d, u in zip(t.shape.as_list(), flags)]
+        name = "Identity:0" if count[0] == 0 else f"Identity_{count[0]}:0"
+        count[0] += 1
+        return GraphTensor(name, TensorShape(shape), t.dtype)
+    return _walk(one, out)
+
+
+def _walk(fn: Callable[[Any], Any], x: Any) -> Any:
+    """fn over x's leaves in TF's nest order (dict keys sorted), rebuilt in x's own structure."""
+    if isinstance(x, dict):
+        done = {k: _walk(fn, x[k]) for k in sorted(x)}
+        return type(x)((k, done[k]) for k in x)
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return type(x)(*[_walk(fn, v) for v in x])
+    if isinstance(x, (list, tuple)):
+        return type(x)(_walk(fn, v) for v in x)
+    return fn(x)
+
+
+def _dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
+    """fn(*args) as a trace: its variable writes, simulator charges, FLOPs and random draws
+    undone, the tapes not watching, inside a tf.function's context (nested tf.functions run as
+    Python)."""
+    from simdist.runtime import context, cost, execution, variables
+    from simdist.strategies import timing
+    from simdist.tf._function import _outputs_to_tensors
+    c = execution.current()
+    tapes, observers = c.tapes, c.observers
+    rng = copy.deepcopy(c.rng)
+    tally = cost.tally.snapshot()
+    run_flops = timing.run_flops_accum[0]
+    c.tapes, c.observers = [], []
+    try:
+        with context.in_function_call(), variables.transaction(), timing.collect([]):
+            return _outputs_to_tensors(fn(*args))
+    finally:
+        c.tapes, c.observers = tapes, observers
+        c.rng.clear()
+        c.rng.update(rng)
+        cost.tally.flops, cost.tally.backward, cost.tally.update = tally
+        timing.run_flops_accum[0] = run_flops
