@@ -28,6 +28,7 @@ are checked in full instead (`CHECKED`).
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import ml_dtypes
@@ -71,10 +72,37 @@ def reset() -> None:
     _fired[0] = False
 
 
+# The bit test of `_none`: float32/float64 as unsigned (magnitude mask, largest subnormal's bits).
+_MAGNITUDE = {np.dtype(np.float32): (np.uint32, 0x7FFFFFFF, 0x007FFFFF),
+              np.dtype(np.float64): (np.uint64, 0x7FFFFFFFFFFFFFFF, 0x000FFFFFFFFFFFFF)}
+# Per-thread scratch for it: a fresh temporary of a large array costs an mmap and its page
+# faults (np.abs of 800 KB took as long as summing four of them), so it is reused.
+_scratch = threading.local()
+_SCRATCH_MIN = 1 << 18
+
+
+def _none(a: np.ndarray) -> bool:
+    """Whether a C-contiguous float32/float64 array certainly holds no subnormal: its magnitude
+    bits m satisfy 1 <= m <= the largest subnormal's exactly when (m - 1), wrapped as unsigned,
+    is below that (zeros wrap to the top); three passes over reused scratch, no allocation.
+    False for every other array (the caller then looks the slow way)."""
+    spec = _MAGNITUDE.get(a.dtype)
+    if spec is None or not a.flags.c_contiguous:
+        return False
+    ut, mask, top = spec
+    buf = getattr(_scratch, "buf", None)
+    if buf is None or buf.nbytes < a.nbytes:
+        buf = _scratch.buf = np.empty(max(a.nbytes, _SCRATCH_MIN), np.uint8)
+    m = buf[:a.nbytes].view(ut)
+    np.bitwise_and(a.reshape(-1).view(ut), ut(mask), out=m)
+    np.subtract(m, ut(1), out=m)
+    return bool(m.min() >= ut(top))
+
+
 def holds(a: np.ndarray) -> bool:
     """Whether array `a` (of any dtype) holds a subnormal float32/float64/bfloat16 number."""
     tiny = _TINY.get(a.dtype)
-    if tiny is None or a.size == 0:
+    if tiny is None or a.size == 0 or _none(a):
         return False
     m = np.abs(a.astype(np.float32) if a.dtype == BF16 else a)
     if m.min() >= tiny:   # (the common case, in two passes: no zero, no subnormal)
@@ -85,7 +113,7 @@ def holds(a: np.ndarray) -> bool:
 def flushed(a: np.ndarray) -> np.ndarray:
     """`a` with each subnormal replaced by a zero of its sign (a new array when any is)."""
     tiny = _TINY.get(a.dtype)
-    if tiny is None or a.size == 0:
+    if tiny is None or a.size == 0 or _none(a):
         return a
     m = np.abs(a.astype(np.float32) if a.dtype == BF16 else a)
     if m.min() >= tiny:   # (the common case, in two passes: no zero, no subnormal)

@@ -200,31 +200,10 @@ class _Job:
             for g in rest:
                 _chain_into(part, ins, g, lo, hi)
                 np.add(o, part, out=o)
-        if self.ftz and _holds_subnormal(o):
-            o[...] = flushed(o)
-
-
-# (per-thread scratch for the subnormal check of a block: a fresh block-sized temporary per
-# block costs an mmap and its page faults, which tripled the time of a 4 x 1M float32 sum)
-_scratch = threading.local()
-_MAGNITUDE = {np.dtype(np.float32): (np.uint32, 0x7FFFFFFF, 0x007FFFFF),
-              np.dtype(np.float64): (np.uint64, 0x7FFFFFFFFFFFFFFF, 0x000FFFFFFFFFFFFF)}
-
-
-def _holds_subnormal(o: np.ndarray) -> bool:
-    """Whether the block holds a subnormal float: its magnitude bits m satisfy 1 <= m <= the
-    largest subnormal's, i.e. (m - 1) wrapped as unsigned is below it (zeros wrap to the top)."""
-    spec = _MAGNITUDE.get(o.dtype)
-    if spec is None:
-        return o.dtype.kind == "f" or o.dtype.name == "bfloat16"   # (other floats: let flushed() look)
-    ut, mask, top = spec
-    buf = getattr(_scratch, "buf", None)
-    if buf is None or buf.nbytes < o.nbytes:
-        buf = _scratch.buf = np.empty(max(o.nbytes, BLOCK_BYTES), np.uint8)
-    m = buf[:o.nbytes].view(ut).reshape(o.shape)
-    np.bitwise_and(o.view(ut), ut(mask), out=m)
-    np.subtract(m, ut(1), out=m)
-    return bool(m.min() < ut(top))
+        if self.ftz:   # (checked while the block is in cache; flushed() allocates only when it holds one)
+            f = flushed(o)
+            if f is not o:
+                o[...] = f
 
 
 def _chain_into(o: np.ndarray, ins: Sequence[np.ndarray], group: tuple[int, int], lo: int, hi: int) -> None:
