@@ -807,3 +807,43 @@ def test_blind6_loss_weights_weigh_the_total_not_the_outputs_loss_metrics(backen
         assert_equal(sorted(got), sorted(want), call=call, what="the logged names")
         for k, w in want.items():
             assert_close(np.float64(got[k]), w, call=call, what=k, tolerance=tol)
+
+
+_AUTOCAST = """
+tf.keras.mixed_precision.set_global_policy("mixed_float16")
+try:
+    class Probe(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(2,), initializer="ones")
+
+        def call(self, x):
+            return tf.convert_to_tensor(self.w)
+
+    class Outer(tf.keras.layers.Layer):
+        def __init__(self, inner_autocast, **kwargs):
+            super().__init__(**kwargs)
+            self.probe = Probe(autocast=inner_autocast)
+
+        def call(self, x):
+            return self.probe(x), tf.convert_to_tensor(self.probe.w)
+
+    seen = {}
+    for autocast in (True, False):
+        nested, own = Outer(autocast)(np.ones((1, 3), np.float32))
+        alone = Probe(autocast=autocast)(np.ones((1, 3), np.float32))
+        seen[autocast] = (nested.dtype.name, own.dtype.name, alone.dtype.name)
+finally:
+    tf.keras.mixed_precision.set_global_policy("float32")
+"""
+
+
+@clause("keras.mixed-precision.policy", ref="tf221")
+def test_blind6_a_layer_with_autocast_false_reads_its_variables_unchanged(backend):
+    """Under mixed_float16 a layer's float32 variables read as float16 inside its call; a nested layer
+    made with autocast=False clears its parent's autocast scope (its variable reads float32), while
+    the parent still reads it as float16, and a top-level layer opens the scope whatever its own
+    autocast (Keras 3.15's Layer.__call__)."""
+    ns = Program(backend, _AUTOCAST).run()
+    want = {True: ("float16", "float16", "float16"), False: ("float32", "float16", "float16")}
+    assert_equal(ns["seen"], want, call="mixed_float16: Outer(Probe(autocast=a)) and Probe(autocast=a) alone",
+                 what="{autocast: (nested read, the parent's read, a top-level layer's read)}")
