@@ -609,7 +609,8 @@ def test_blind6_a_variable_without_gradient_leaves_the_others_theirs(backend):
 @pytest.mark.parametrize("separator,append", [(";", False), ("\t", True)])
 def test_blind6_csv_logger_writes_its_separator(keras, tf, separator, append):
     """CSVLogger(filename, separator, append): a header 'epoch<sep>loss<sep>...' (val_ columns added
-    when fit has no validation, filled with NA) and one row per epoch, fields joined by `separator`; append=True adds rows to an existing file without a second header."""
+    when fit has no validation, filled with NA) and one row per epoch, fields joined by `separator`;
+    append=True adds rows to an existing file without a second header."""
     x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(8, 1)
     model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
     model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
