@@ -1241,7 +1241,10 @@ TRAINING_BATCH6: list[Mutant] = [
     _t("all-reduce-none-gradient-advances", "order", "simdist/keras/optimizers/_distribute.py",
        "        if g is None:\n            out.append((None, v))\n        else:\n",
        "        if g is None:\n            out.append((None, v))\n            pos += 1\n        else:\n",
-       "Keras's all-reduced gradients: a variable without gradient consumes a slot, shifting the later ones"),
+       "Keras's all-reduced gradients: a variable without gradient consumes a slot, shifting the later ones",
+       unobservable="equivalent: its only caller (_backend_update_step) runs after apply's _filter_empty_gradients "
+                    "has dropped every None gradient, so the branch is dead (survived the blind run, 2026-11-30; "
+                    "a None gradient under MirroredStrategy is tested by test_blind6_a_variable_without_gradient_...)"),
     # callbacks, fit/evaluate/predict
     _t("csv-logger-separator-ignored", "formula", CB + "csv_logger.py",
        "                delimiter = sep\n", "                delimiter = \",\"\n",
