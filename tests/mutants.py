@@ -1135,3 +1135,152 @@ TRAINING_BATCH5: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH5
 CATALOGUE += TRAINING_BATCH5
+
+
+# -- the sixth blind batch (2026-11-30, seventh session): written from the source alone, before looking
+# for any test that would catch them, in files the catalogue had no or few mutants in ------------------------
+KLY = "simdist/keras/layers/"
+KMT = "simdist/keras/metrics/"
+TRAINING_BATCH6: list[Mutant] = [
+    # gradient rules of ops
+    _t("grad-acos-sign-dropped", "gradient", "simdist/runtime/ops/special.py",
+       "    return [-grad * reciprocal(sqrt(one - square(x)))]\n",
+       "    return [grad * reciprocal(sqrt(one - square(x)))]\n",
+       "acos's gradient copied from asin: -1/sqrt(1 - x^2) loses its sign"),
+    _t("grad-squared-difference-y-not-negated", "gradient", MA,
+       "    return [unbroadcast(x_grad, sx), unbroadcast(negative(x_grad), sy)]\n",
+       "    return [unbroadcast(x_grad, sx), unbroadcast(x_grad, sy)]\n",
+       "squared_difference's y-gradient is x's, not its negation"),
+    _t("grad-tensor-scatter-update-not-zeroed", "gradient", "simdist/runtime/ops/scatter.py",
+       "    tensor_grad = tensor_scatter_nd_update(array.identity(grad), indices, array.zeros_like(op.inputs[2]))\n",
+       "    tensor_grad = array.identity(grad)\n",
+       "tensor_scatter_nd_update's tensor gradient passes through the overwritten entries (not zeroed)"),
+    _t("grad-resize-bilinear-lerp-swapped", "gradient", "simdist/runtime/ops/resize.py",
+       "    dtop = g * (1 - ylerp)[None, :, None, None]\n    dbottom = g * ylerp[None, :, None, None]\n",
+       "    dtop = g * ylerp[None, :, None, None]\n    dbottom = g * (1 - ylerp)[None, :, None, None]\n",
+       "the bilinear resize gradient gives the top row the bottom row's interpolation weight"),
+    _t("grad-silu-ignores-beta", "gradient", AC,
+       "            activation_grad = s * (1.0 + (beta * features) * (1.0 - s))\n",
+       "            activation_grad = s * (1.0 + features * (1.0 - s))\n",
+       "silu/swish's input gradient forgets beta inside the derivative (right only for beta = 1)"),
+    # tf.nn / tf.clip
+    _t("clip-by-norm-axes-ignored", "axis", "simdist/runtime/ops/clip.py",
+       "    l2sum = math.reduce_sum(math.multiply(values, values), axes, keepdims=True)\n",
+       "    l2sum = math.reduce_sum(math.multiply(values, values), None, keepdims=True)\n",
+       "clip_by_norm(t, c, axes=...) clips by the norm of the whole tensor, ignoring axes"),
+    _t("nn-weighted-moments-unweighted-variance", "formula", "simdist/runtime/ops/nn_more.py",
+       "    weighted_distsq = math.reduce_sum(w * math.squared_difference(xt, weighted_mean), axes, keepdims=True)\n",
+       "    weighted_distsq = math.reduce_sum(math.squared_difference(xt, weighted_mean), axes, keepdims=True)\n",
+       "tf.nn.weighted_moments sums the squared deviations without their frequency weights"),
+    # Keras layers' options
+    _t("zero-padding2d-rows-cols-swapped", "axis", KLY + "upsampling_padding.py",
+       "        return _pad(inputs, [(0, 0), *self.padding, (0, 0)])\n",
+       "        return _pad(inputs, [(0, 0), self.padding[1], self.padding[0], (0, 0)])\n",
+       "ZeroPadding2D (channels_last) pads the rows with the columns' widths and the reverse"),
+    _t("global-pool2d-channels-first-axes", "axis", KLY + "pooling.py",
+       "        return list(range(1, 1 + nsp)) if self.data_format == \"channels_last\" else list(range(2, 2 + nsp))\n",
+       "        return list(range(1, 1 + nsp))\n",
+       "global 2-D pooling reduces axes 1..n for channels_first too (the channel axis among them)"),
+    _t("average-merge-divides-by-two", "denominator", KLY + "merging.py",
+       "        return tf.divide(out, tf.cast(len(inputs), out.dtype))\n",
+       "        return tf.divide(out, tf.cast(2, out.dtype))\n",
+       "keras.layers.Average divides the sum by 2 whatever the number of inputs"),
+    _t("masking-any-feature-equal-masks", "boundary", KLY + "masking.py",
+       "    return tf.reduce_any(tf.not_equal(inputs, tf.cast(mask_value, inputs.dtype)), axis=-1, keepdims=keepdims)\n",
+       "    return tf.reduce_all(tf.not_equal(inputs, tf.cast(mask_value, inputs.dtype)), axis=-1, keepdims=keepdims)\n",
+       "Masking masks a step when any feature equals mask_value (not only when all do)"),
+    _t("relu-leaky-part-ignores-threshold", "formula", "simdist/keras/activations.py",
+       "        negative_part: Any = tf.nn.relu(-x + threshold) if threshold != 0 else tf.nn.relu(-x)\n",
+       "        negative_part: Any = tf.nn.relu(-x)\n",
+       "keras relu/ReLU with negative_slope and threshold: the leaky part measured from 0, not from the threshold"),
+    _t("rnn-zero-output-for-mask-ignored", "state", "simdist/keras/layers/rnn_loop.py",
+       "            if prev_output is None or zero_output_for_mask:\n",
+       "            if prev_output is None:\n",
+       "RNN(zero_output_for_mask=True) repeats the previous output at masked steps instead of zeros"),
+    _t("layer-autocast-false-ignored", "dtype", "simdist/keras/layers/layer.py",
+       "                    if not self.autocast or not dtype_policies.is_float_dtype(self.compute_dtype):\n",
+       "                    if not dtype_policies.is_float_dtype(self.compute_dtype):\n",
+       "a nested layer with autocast=False still autocasts its variables inside its parent's mixed-precision scope"),
+    _t("seed-generator-not-advanced", "state", "simdist/keras/random.py",
+       "            self.state.assign(value + tf.constant([0, 1], dtype=tf.int64))\n",
+       "            self.state.assign(value + tf.constant([0, 0], dtype=tf.int64))\n",
+       "a SeedGenerator hands out the same seed every call (Dropout draws the same mask each step)"),
+    # losses
+    _t("bce-axis-ignored", "axis", KL,
+       "    return ops.mean(_nn.binary_crossentropy(y_true, y_pred, from_logits=from_logits), axis=axis)\n",
+       "    return ops.mean(_nn.binary_crossentropy(y_true, y_pred, from_logits=from_logits), axis=-1)\n",
+       "binary_crossentropy(axis=k) averages over the last axis whatever axis says"),
+    _t("cce-logits-axis-dropped", "axis", KNN,
+       "        return tf.nn.softmax_cross_entropy_with_logits(labels=target, logits=output, axis=axis)\n",
+       "        return tf.nn.softmax_cross_entropy_with_logits(labels=target, logits=output)\n",
+       "categorical_crossentropy(from_logits=True, axis=k) takes the softmax over the last axis"),
+    # metrics
+    _t("categorical-hinge-neg-includes-target", "formula", KMT + "hinge_metrics.py",
+       "    neg = tf.reduce_max((1.0 - y_true) * y_pred, axis=-1)\n",
+       "    neg = tf.reduce_max(y_pred, axis=-1)\n",
+       "categorical hinge takes the largest score over every class, the target's included"),
+    _t("bce-metric-label-smoothing-dropped", "formula", KMT + "probabilistic_metrics.py",
+       "        super().__init__(binary_crossentropy, name, dtype=dtype, from_logits=from_logits,\n"
+       "                         label_smoothing=label_smoothing)\n",
+       "        super().__init__(binary_crossentropy, name, dtype=dtype, from_logits=from_logits)\n",
+       "the BinaryCrossentropy metric stores label_smoothing but never passes it to the loss"),
+    _t("mean-iou-divides-by-all-classes", "denominator", KMT + "iou_metrics.py",
+       "        return tf.divide(tf.reduce_sum(iou, axis=self.axis), num_valid + config.epsilon())\n",
+       "        return tf.divide(tf.reduce_sum(iou, axis=self.axis), float(len(self.target_class_ids)) + "
+       "config.epsilon())\n",
+       "IoU/MeanIoU average over every target class, counting classes that never occur as IoU 0"),
+    _t("auc-label-weights-not-normalised", "denominator", KMT + "confusion_metrics.py",
+       "            return ops.divide_no_nan(ops.sum(by_label_auc * self.label_weights), ops.sum(self.label_weights))\n",
+       "            return ops.sum(by_label_auc * self.label_weights)\n",
+       "multi-label AUC with label_weights: the weighted sum is not divided by the weights' sum", count=2),
+    # optimizers
+    _t("adamw-default-weight-decay", "formula", KMP + "adamw.py",
+       "    def __init__(self, learning_rate: Any = 0.001, weight_decay: float = 0.004, beta_1: float = 0.9,\n",
+       "    def __init__(self, learning_rate: Any = 0.001, weight_decay: float = 0.01, beta_1: float = 0.9,\n",
+       "AdamW's default weight_decay is PyTorch's 0.01, not Keras's 0.004"),
+    _t("all-reduce-none-gradient-advances", "order", "simdist/keras/optimizers/_distribute.py",
+       "        if g is None:\n            out.append((None, v))\n        else:\n",
+       "        if g is None:\n            out.append((None, v))\n            pos += 1\n        else:\n",
+       "Keras's all-reduced gradients: a variable without gradient consumes a slot, shifting the later ones",
+       unobservable="equivalent: its only caller (_backend_update_step) runs after apply's _filter_empty_gradients "
+                    "has dropped every None gradient, so the branch is dead (survived the blind run, 2026-11-30; "
+                    "a None gradient under MirroredStrategy is tested by test_blind6_a_variable_without_gradient_...)"),
+    # callbacks, fit/evaluate/predict
+    _t("csv-logger-separator-ignored", "formula", CB + "csv_logger.py",
+       "                delimiter = sep\n", "                delimiter = \",\"\n",
+       "CSVLogger(separator=...) always writes commas"),
+    _t("fit-batch-begin-after-step", "order", TR,
+       "                    callbacks.on_train_batch_begin(begin_step)\n"
+       "                    logs = self.train_function(iterator)\n",
+       "                    logs = self.train_function(iterator)\n"
+       "                    callbacks.on_train_batch_begin(begin_step)\n",
+       "fit calls on_train_batch_begin after the step ran (a callback sees the updated weights)"),
+    _t("train-on-batch-class-weight-ignored", "formula", TR,
+       "            sample_weight = data_adapter_module.class_weight_to_sample_weights(y, class_weight)\n"
+       "        self.make_train_function()\n",
+       "        self.make_train_function()\n",
+       "train_on_batch(class_weight=...) checks the argument but trains unweighted"),
+    _t("predict-in-training-mode", "state", TR,
+       "        x, _, _ = unpack_x_y_sample_weight(data)\n        return self._call_model(x, training=False)\n",
+       "        x, _, _ = unpack_x_y_sample_weight(data)\n        return self._call_model(x, training=True)\n",
+       "predict runs the model in training mode (Dropout active, BatchNorm on batch statistics and updating)"),
+    _t("accuracy-string-sparse-by-rank-only", "boundary", "simdist/keras/trainers/compile_utils.py",
+       "    is_sparse = len(ts) < len(ps) or (y_t_last == 1 and y_p_last is not None and y_p_last > 1)\n",
+       "    is_sparse = len(ts) < len(ps)\n",
+       "metrics=['accuracy'] with (batch, 1) integer targets and (batch, k) outputs picks categorical accuracy"),
+    _t("output-loss-metric-records-weighted", "order", "simdist/keras/trainers/compile_utils.py",
+       "            if metric is not None:\n"
+       "                metric.update_state(unscale_loss_for_distribution(value), sample_weight=tf.shape(flat_pred[i])[0])\n"
+       "            if weight is not None:\n                value = value * tf.cast(weight, value.dtype)\n",
+       "            if weight is not None:\n                value = value * tf.cast(weight, value.dtype)\n"
+       "            if metric is not None:\n"
+       "                metric.update_state(unscale_loss_for_distribution(value), sample_weight=tf.shape(flat_pred[i])[0])\n",
+       "multi-output models: each output's `<name>_loss` metric records the loss after its loss_weight"),
+    # saving
+    _t("load-model-drops-loss-weights", "state", "simdist/keras/models/keras_file.py",
+       '        "loss": loss_of(cfg.get("loss")), "loss_weights": cfg.get("loss_weights"),\n',
+       '        "loss": loss_of(cfg.get("loss")), "loss_weights": None,\n',
+       "load_model re-compiles a saved model without its loss_weights"),
+]
+TRAINING += TRAINING_BATCH6
+CATALOGUE += TRAINING_BATCH6
