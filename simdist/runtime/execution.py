@@ -87,6 +87,17 @@ class Interpreter:
         made again at this point (a strategy.run inside a merge call)."""
 
 
+class Discarded(list):
+    """A charge collector whose charges are thrown away: an effect-free trace (an untaken tf.cond
+    branch, a get_concrete_function trace) runs under one, its FLOP tally restored after it."""
+
+
+def effect_free(c: "ExecutionContext") -> bool:
+    """Whether context c runs an effect-free trace (a `Discarded` collector is open): replicas that
+    meet inside one merge without ending a phase of their run (TF never runs that graph)."""
+    return any(type(x) is Discarded for x in c.charges)
+
+
 class ExecutionContext:
     """The state of one thread of control (a thread, or one replica of `strategy.run`)."""
 

@@ -35,6 +35,7 @@ class SyncPoint:
     nbytes: float = 0.0                        # bytes per replica moved by the collective (for costs)
     algorithm: str | None = None
     charges: list = field(default_factory=list)  # simulator charges made inside the merge, replayed in order
+    free: bool = False                         # reached inside an effect-free trace: no phase ends here
 
     def run_merge(self, payloads: list[Any]) -> list[Any]:
         from simdist.strategies import timing
@@ -138,19 +139,28 @@ class ReplicaRunner:
             # a tf.function called in the replica reached the collective: its replays would not
             # meet the other replicas (nor split the run's phases), so it stays eager
             dispatch.unrecordable(f"it calls {point.kind} inside strategy.run (the replicas meet inside it)")
-        cost.flush_open_sections()          # (the phase ending here gets its sections' FLOPs)
+        free = execution.effect_free(_current.ctx)
+        if free:
+            # inside an effect-free trace (an untaken tf.cond branch): the replicas meet and merge,
+            # but no phase ends, as TF never runs this graph (its FLOPs are restored after it)
+            point.free = True
+        else:
+            cost.flush_open_sections()      # (the phase ending here gets its sections' FLOPs)
         if self._inline:
-            self._close_phase_inline(point)
+            if not free:
+                self._close_phase_inline(point)
             return point.run_merge([payload])[0]
-        self._flops[replica_id] = _add(self._flops[replica_id], _spent(self._mark))
+        if not free:
+            self._flops[replica_id] = _add(self._flops[replica_id], _spent(self._mark))
         self._payload[replica_id] = payload
         self._sync[replica_id] = point
         self._status[replica_id] = "waiting"
         self._parent.switch()               # until every replica is here and the merge ran
         if self._abort:
             raise _Abort()
-        cost.restart_open_sections()        # (what others counted meanwhile is not this replica's)
-        self._mark = tally.snapshot()
+        if not free:
+            cost.restart_open_sections()    # (what others counted meanwhile is not this replica's)
+            self._mark = tally.snapshot()
         out = self._resume[replica_id]
         self._resume[replica_id] = None
         return out
@@ -265,7 +275,8 @@ class ReplicaRunner:
                                    "the same collective calls in the same order")
             point = self._sync[0]
             assert point is not None
-            self.phases.append(_phase(self._take_flops(), point))
+            if not point.free:
+                self.phases.append(_phase(self._take_flops(), point))
             outs = point.run_merge(list(self._payload))
             for i in range(self.n):
                 self._resume[i] = outs[i]

@@ -373,7 +373,7 @@ def _dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
     run_flops = timing.run_flops_accum[0]
     c.tapes, c.observers = [], []
     try:
-        with context.in_function_call(), variables.transaction(), timing.collect([]):
+        with context.in_function_call(), variables.transaction(), timing.collect(execution.Discarded()):
             return _outputs_to_tensors(fn(*args))
     finally:
         c.tapes, c.observers = tapes, observers

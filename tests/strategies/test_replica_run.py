@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
 import pytest
 
 from simdist import tf
@@ -58,3 +59,25 @@ def test_an_error_in_one_replica_unwinds_the_others_parked_at_a_collective():
     with pytest.raises(KeyError, match="replica 2 failed"):
         s.run(fn)
     assert _replica_threads() == []
+
+
+@pytest.mark.parametrize("replicas", [1, 2])
+def test_a_merge_inside_an_untaken_cond_branch_ends_no_phase(replicas: int):
+    """A tf.function traces a tf.cond's untaken branch without effect (its FLOPs restored after it);
+    a merge_call there must not end a phase of the run, or the next phase counts from a tally
+    mark above the restored tally (grid program 052: compute(...).flops of -130, a ValueError)."""
+    s = mirrored(replicas)
+    w = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+
+    def fn(x):
+        heavy = lambda: tf.distribute.get_replica_context().merge_call(  # noqa: E731
+            lambda _, y: y, args=(tf.matmul(tf.matmul(w, w), x),))
+        out = tf.cond(tf.reduce_sum(x) > 1e9, heavy, lambda: x + 1.0)
+        return tf.matmul(w, out)   # (work after the branch: counted from a mark the untaken merge must not move)
+
+    step = tf.function(lambda x: s.run(fn, args=(x,)))
+    want = (w.numpy() @ (np.ones([2, 1], np.float32) + 1.0)).tolist()
+    for _ in range(2):
+        out = s.experimental_local_results(step(tf.ones([2, 1])))
+        assert [o.numpy().tolist() for o in out] == [want] * replicas, (
+            f"out={[o.numpy().tolist() for o in out]}, but should be w @ (x + 1) = {want} per replica")

@@ -111,21 +111,36 @@ def _untaken_recorded(fn: Callable[[], Any]) -> Any:
     return untaken(fn, keep_recorder=True)
 
 
+def _drop(items: list[Any], item: Any) -> None:
+    for i in range(len(items) - 1, -1, -1):
+        if items[i] is item:
+            del items[i]
+            return
+
+
 def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any] | None = None) -> Any:
     """fn() run as TF traces a branch it does not take (see the module's docstring): its outputs
     as tensors, or _FAILED when an op of it raised an error that TF only raises when a graph
     runs. With keep_recorder the recording (a branch's: graph/branches.py) still sees its ops;
     a charge it makes stops that recording. `reads` receives the variables it reads."""
     c = execution.current()
+    if getattr(c.runner, "n", 1) > 1:
+        # Not traced in a replica of a multi-replica strategy.run: replicas take turns at their
+        # collectives, and one's effect-free trace restoring the FLOP tally while another's is
+        # open would corrupt both (a merge_call inside the branch showed it). Taken as a branch
+        # whose kernel fails (its output checks are skipped); docs/spec.md function.traced-branches.
+        return _FAILED
     rec = c.recorder
+    saved = (c.tapes, c.observers, c.aside, c.through, rec)
     if rec is not None and not keep_recorder:
-        execution.end_recording(c, rec)
-    saved = (c.tapes, c.observers, c.aside, c.through)
+        # (this context stops recording; the process's recording goes on: replicas of one
+        # strategy.run share the recorder and may each be in an untaken branch at a merge)
+        c.recorder = None
     c.tapes, c.aside, c.through = [], None, None
     c.observers = ([rec] if rec is not None and keep_recorder else []) + ([_Reads(reads)] if reads is not None else [])
     txn = variables.Transaction()
     c.transactions.append(txn)
-    dropped: list[Any] = []
+    dropped: list[Any] = execution.Discarded()
     c.charges.append(dropped)
     flops, backward, update = tally.snapshot()
     try:
@@ -141,11 +156,11 @@ def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any]
             if dropped:
                 rec.invalidate("a tf.cond branch charges the simulator (a strategy call inside it)")
         tally.flops, tally.backward, tally.update = flops, backward, update
-        c.charges.pop()
-        c.transactions.remove(txn)
-        c.tapes, c.observers, c.aside, c.through = saved
-        if rec is not None and not keep_recorder:
-            execution.begin_recording(c, rec)
+        # (by identity: replicas of one strategy.run share these lists, and another replica's
+        # untaken branch may have opened its own after this one when they met in a merge)
+        _drop(c.charges, dropped)
+        _drop(c.transactions, txn)
+        c.tapes, c.observers, c.aside, c.through, c.recorder = saved
 
 
 def _outputs(out: Any) -> Any:
