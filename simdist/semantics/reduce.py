@@ -99,14 +99,15 @@ def ring_sum(arrays: Sequence[np.ndarray], daz: bool = False) -> np.ndarray:
     n = flat[0].size
     per = ring_chunk_elements(first.dtype.itemsize, n, r)
     out = np.empty(n, first.dtype)
-    for c in range(r):
-        lo, hi = min(c * per, n), min((c + 1) * per, n)
-        if lo == hi:
-            continue
-        part = out[lo:hi]
-        np.add(flat[c][lo:hi], flat[(c + 1) % r][lo:hi], out=part)
-        for k in range(2, r):
-            np.add(part, flat[(c + k) % r][lo:hi], out=part)
+    with np.errstate(over="ignore", invalid="ignore"):   # silent on inf - inf and overflow, as TF (ops.nonfinite-silent)
+        for c in range(r):
+            lo, hi = min(c * per, n), min((c + 1) * per, n)
+            if lo == hi:
+                continue
+            part = out[lo:hi]
+            np.add(flat[c][lo:hi], flat[(c + 1) % r][lo:hi], out=part)
+            for k in range(2, r):
+                np.add(part, flat[(c + k) % r][lo:hi], out=part)
     return flushed(out.reshape(first.shape))
 
 

@@ -266,6 +266,8 @@ for n in (4, 400_000):   # the plain chain and the blocked path
         out = s.reduce(op, v, axis=None).numpy()
         assert np.isnan(out).all(), (op, n, out[:4])
     assert np.isposinf(tf.add_n([tf.constant(parts[2])] * 2).numpy()).all()
+    ring = s.run(lambda x: tf.distribute.get_replica_context().all_reduce("SUM", x), args=(v,))   # the ring order
+    assert np.isnan(s.experimental_local_results(ring)[0].numpy()).all(), ("all_reduce", n)
 print("silent")
 """
 
@@ -273,7 +275,7 @@ print("silent")
 @pytest.mark.clause("ops.nonfinite-silent")
 def test_reduce_and_add_n_of_non_finite_values_are_silent() -> None:
     """In a fresh process (simdist imported outside pytest's warning capture) where any other
-    RuntimeWarning is an error: inf - inf and overflow in Strategy.reduce and tf.add_n, as TF."""
+    RuntimeWarning is an error: inf - inf and overflow in Strategy.reduce, all_reduce and tf.add_n, as TF."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
     out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", _SILENT], capture_output=True,
                          text=True, env=env, timeout=600)
