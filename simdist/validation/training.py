@@ -38,7 +38,8 @@ from simdist.sim.roofline import Kernel
 from .table import Citation, Measurement
 from .workloads import Step, bert_large, gpt2, resnet50, resnext101
 
-__all__ = ["measurements", "hidden_measurements", "HIDDEN_EXPERIMENTS", "Experiment", "EXPERIMENTS", "simulate", "fit",
+__all__ = ["measurements", "hidden_measurements", "HIDDEN_EXPERIMENTS", "Experiment", "EXPERIMENTS", "simulate", "phases",
+           "fit",
            "STACK_TENSOR_EFFICIENCY"]
 
 # Tensor-core efficiency of the software stacks other than TensorFlow's (which is
@@ -495,6 +496,22 @@ def simulate(e: Experiment, cost_model: str = "roofline") -> float:
 
 
 def _simulate(e: Experiment, cost_model: str) -> float:
+    micro, _, end = _timeline(e, cost_model)
+    per_example = e.seq if e.model == "gpt2" else 1
+    return e.batch * e.gpus * e.accumulation * per_example / (micro * e.accumulation + (end - micro))
+
+
+def phases(e: Experiment, cost_model: str = "roofline") -> tuple[float, float, float]:
+    """Simulated seconds of experiment ``e``'s three phases: one micro-batch on every GPU, the
+    gradients' all-reduce (0.0 on one GPU) and the update (with its launches); an optimizer step
+    is ``accumulation`` micro-batches, then the other two. (TensorFlow's tensor-core efficiency:
+    a row of another stack is timed under its own only through `simulate`.)"""
+    micro, reduced, end = _timeline(e, cost_model)
+    return micro, reduced - micro, end - reduced
+
+
+def _timeline(e: Experiment, cost_model: str) -> tuple[float, float, float]:
+    """When (simulated seconds) the micro-batch, the all-reduce and the update end."""
     s = step_of(e)
     cluster = presets.gpu_host(e.gpus, e.gpu) if e.hosts == 1 else presets.gpu_cluster(
         hosts=e.hosts, gpus_per_host=e.gpus // e.hosts, gpu=e.gpu, network=e.network, nics=e.nics)
@@ -511,10 +528,9 @@ def _simulate(e: Experiment, cost_model: str) -> float:
         # NCCL, and the simulator's flat ring would be bound by one GPU's PCIe path to one NIC)
         sim.drive(sim.all_reduce(devs, float(e.grad_bytes * s.params), name="all-reduce gradients",
                                  algorithm="nccl" if e.hosts > 1 else "ring"))
+    reduced = sim.now
     _run(sim, devs, [update], s.update_launches)
-    optimizer = sim.now - micro
-    per_example = e.seq if e.model == "gpt2" else 1
-    return e.batch * e.gpus * e.accumulation * per_example / (micro * e.accumulation + optimizer)
+    return micro, reduced, sim.now
 
 
 def _derivation(e: Experiment) -> str:
