@@ -24,7 +24,7 @@ from .training import EXPERIMENTS, HIDDEN_EXPERIMENTS, Experiment, phases
 __all__ = ["NVLINK2_LINK", "V100_LINKS", "DGX1_RINGS", "HOROVOD_CYCLE", "dgx1_ring_bandwidth", "micro_time",
            "Excess", "excess_rows", "v100_tf1_mean_excess", "comm_share", "candidates", "report"]
 
-# NVIDIA DGX-1 with Tesla V100 system architecture whitepaper (WP-08437-002, 2017), "DGX-1 NVLink
+# NVIDIA DGX-1 With Tesla V100 System Architecture whitepaper (2017), section "DGX-1 NVLink
 # Network Topology": "Each Tesla V100 GPU has six NVLink connection points, each providing a point-to-point
 # connection to another GPU at a peak bandwidth of 25 GB/s in each direction"; the hybrid cube-mesh "can
 # also be thought of as three interwoven rings of single NVLink connections".
