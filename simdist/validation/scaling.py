@@ -31,7 +31,7 @@ __all__ = ["NVLINK2_LINK", "V100_LINKS", "DGX1_RINGS", "HOROVOD_CYCLE", "dgx1_ri
 NVLINK2_LINK = 25e9
 V100_LINKS = 6
 DGX1_RINGS = 3
-# Horovod 0.19 (every tag v0.19.0 to v0.19.5; the 20.06 NGC containers' generation):
+# Horovod of the 20.06 NGC containers' time (the same in every tag from v0.18.2 to v0.20.3, v0.19.x included):
 # horovod/common/operations.cc sets the background thread's cycle to 5 ms (`SetCycleTimeMs(5)`, unless
 # HOROVOD_CYCLE_TIME is set; the TF1 BERT scripts do not set it) and `RunLoopOnce` sleeps until the
 # cycle's end before it negotiates the tensors enqueued meanwhile.
