@@ -92,10 +92,11 @@ class Factors:
       overestimates what NVLink SHARP delivers); for NVLS-tree it multiplies both stages of the
       pipeline, the NVSwitch reduction and the network tree (one kernel moves every chunk through
       both, so the tree's network stage runs at the NVLS kernel's delivered rate too).
-    - ``ramp_bytes``: with the Simple protocol, bytes per channel at which a channel reaches half
-      its bandwidth (Simple moves large chunks with a synchronisation each: medium messages do
-      not fill the pipeline; a Hockney n_1/2 per channel, the same for every system).
-    """
+    - ``ramp_bytes``: with the Simple protocol on ring, tree and NVLS-tree, bytes per channel at
+      which a channel reaches half its bandwidth (Simple moves large chunks with a
+      synchronisation each: medium messages do not fill the pipeline; a Hockney n_1/2 per
+      channel, the same for every system). Single-node NVLS steps through its own chunks
+      instead (`nvls_steps`)."""
 
     overhead: float = 0.0
     net_efficiency: float = 1.0
