@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Iterator
 
 __all__ = ["ALGORITHMS", "PROTOCOLS", "ARCHS", "System", "Fabric", "Factors", "FACTORS", "Choice", "choose",
-           "options", "bus_bandwidth_factor", "parse_algorithm", "GPU_ARCH", "using"]
+           "options", "bus_bandwidth_factor", "parse_algorithm", "GPU_ARCH", "using",
+           "nvls_chunk", "nvls_steps", "nvls_step_latency"]
 
 ALGORITHMS = ("ring", "tree", "nvls", "nvls_tree")
 PROTOCOLS = ("LL", "LL128", "Simple")
@@ -66,6 +67,14 @@ _TREE_CORRECTION = (
     (1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0),
     (.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9),
 )
+# NVLS at run time (not in NCCL's tuner): the kernel runs ``comm->nvlsChannels`` channels, 16 on
+# Hopper (src/transport/nvls.cc: NCCL_NVLS_NCHANNELS default 16 in 2.17-2.26, NVLS_NCHANNELS_SM90
+# from 2.27), each moving the node's nHeads (= its GPU count, connect.cc) chunks per loop; a chunk is
+# NCCL_NVLS_CHUNKSIZE (128 KiB) shrunk for smaller messages (enqueue.cc, the NCCL_ALGO_NVLS branch of
+# the chunk-size code: 64, 32, 16 KiB below 64, 8, 2 x channels x heads x chunk bytes).
+_NVLS_RUN_CHANNELS = (0, 0, 16)
+_NVLS_CHUNK = 131072
+_NCCL_STEPS = 8   # device.h / devcomm.h: Simple-protocol steps in flight per channel
 # Threads per channel and bytes per thread below which NCCL runs fewer channels (enqueue.cc:
 # maxThreads, NCCL_{LL,LL128,SIMPLE}_THREAD_THRESHOLD; ring LL's threshold is x nRanks).
 _MAX_THREADS = (512, 640, 512)
@@ -83,10 +92,11 @@ class Factors:
       overestimates what NVLink SHARP delivers); for NVLS-tree it multiplies both stages of the
       pipeline, the NVSwitch reduction and the network tree (one kernel moves every chunk through
       both, so the tree's network stage runs at the NVLS kernel's delivered rate too).
-    - ``ramp_bytes``: with the Simple protocol, bytes per channel at which a channel reaches half
-      its bandwidth (Simple moves large chunks with a synchronisation each: medium messages do
-      not fill the pipeline; a Hockney n_1/2 per channel, the same for every system).
-    """
+    - ``ramp_bytes``: with the Simple protocol on ring, tree and NVLS-tree, bytes per channel at
+      which a channel reaches half its bandwidth (Simple moves large chunks with a
+      synchronisation each: medium messages do not fill the pipeline; a Hockney n_1/2 per
+      channel, the same for every system). Single-node NVLS steps through its own chunks
+      instead (`nvls_steps`)."""
 
     overhead: float = 0.0
     net_efficiency: float = 1.0
@@ -95,7 +105,7 @@ class Factors:
 
 
 # Fitted on the fit half of docs/validation.md (`simdist validate --fit`); see that page.
-FACTORS = Factors(overhead=20e-6, net_efficiency=0.9, nvls_efficiency=0.85, ramp_bytes=1048576.0)
+FACTORS = Factors(overhead=20e-6, net_efficiency=0.9, nvls_efficiency=0.9, ramp_bytes=1048576.0)
 
 
 # GPU generation of each preset model (hardware.GPUS), for NCCL's per-generation constants.
@@ -301,6 +311,32 @@ def _run_channels(algorithm: str, protocol: str, system: System, nbytes: float, 
     return run
 
 
+def nvls_chunk(nbytes: float, channels: int, heads: int) -> int:
+    """NCCL's NVLS chunk size for a message (enqueue.cc, NCCL_ALGO_NVLS): 128 KiB, halved to 64,
+    32 and 16 KiB while the message is below 64, 8 and 2 x (channels x heads) chunks."""
+    chunk = _NVLS_CHUNK
+    ops = channels * heads
+    for mult, smaller in ((64, 65536), (8, 32768), (2, 16384)):
+        if nbytes < mult * ops * chunk and chunk > smaller:
+            chunk = smaller
+    return chunk
+
+
+def nvls_steps(nbytes: float, channels: int, heads: int) -> int:
+    """Chunk steps each NVLS channel runs: one per head in every loop of channels x heads x chunk
+    bytes (a partial last loop still steps through every head), at least one loop."""
+    chunk = nvls_chunk(nbytes, channels, heads)
+    loops = max(1, math.ceil(nbytes / (channels * heads * chunk)))
+    return loops * heads
+
+
+def nvls_step_latency() -> float:
+    """Seconds each NVLS chunk step adds: one Simple-protocol step's NVLink latency (tuning.cc
+    hwLat[NVLINK][RING][SIMPLE], 3.4 us) shared by the NCCL_STEPS (8) steps a channel keeps in
+    flight."""
+    return _HW_LAT["nvlink"]["ring"][_P["Simple"]] / _NCCL_STEPS * 1e-6
+
+
 _NEUTRAL = Factors()
 
 
@@ -322,12 +358,21 @@ def options(collective: str, nbytes: float, system: System, factors: Factors | N
             model_time = (lat + nbytes / (1000.0 * bw)) * 1e-6
             lat, bw, nch = _model(collective, a, p, system, factors)  # type: ignore[misc]
             lat, bw = _nccl_time(collective, a, p, system, nbytes, lat, bw, nch)
-            run = _run_channels(a, p, system, nbytes, nch)
-            eff = bw * run / nch
-            if factors.ramp_bytes > 0 and p == "Simple":
-                per_ch = nbytes / run
-                eff *= per_ch / (per_ch + factors.ramp_bytes)
-            t = (lat + nbytes / (1000.0 * eff)) * 1e-6 + factors.overhead
+            if a == "nvls":
+                # NVLS's own pipeline (not the ring's Simple ramp): its run-time channels, each
+                # stepping through chunks of NCCL's NVLS chunk size, every step a share of a
+                # Simple step's latency; the bandwidth is the tuner's (its graph's channels).
+                run = _NVLS_RUN_CHANNELS[_ARCH[system.arch]]
+                eff = bw
+                steps = nvls_steps(nbytes, run, system.ppn)
+                t = (lat + nbytes / (1000.0 * eff)) * 1e-6 + steps * nvls_step_latency() + factors.overhead
+            else:
+                run = _run_channels(a, p, system, nbytes, nch)
+                eff = bw * run / nch
+                if factors.ramp_bytes > 0 and p == "Simple":
+                    per_ch = nbytes / run
+                    eff *= per_ch / (per_ch + factors.ramp_bytes)
+                t = (lat + nbytes / (1000.0 * eff)) * 1e-6 + factors.overhead
             out.append(Choice(a, p, run, lat * 1e-6, eff * 1e9, t, model_time))
     return out
 

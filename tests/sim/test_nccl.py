@@ -47,14 +47,15 @@ def test_protocol_bandwidths_follow_ncclls_refinements():
     assert ll.bandwidth == pytest.approx(87.7e9 * ratio), "LL: half the links, capped by Ampere's llMaxBw 87.7 GB/s"
 
 
-def test_nvls_runs_one_channel_per_gpu_of_the_node():
+def test_nvls_graph_has_one_channel_per_gpu_and_runs_nvls_channels():
     # search.cc: the NVLS graph's min and max channels are the node's GPU count, so tuning.cc's
-    # NVLS bus bandwidth carries (n-1)/n of it and its algorithm bandwidth does not depend on n.
+    # NVLS bus bandwidth carries (n-1)/n of it and its algorithm bandwidth does not depend on n;
+    # the kernel runs comm->nvlsChannels channels, 16 on Hopper (transport/nvls.cc).
     algbw = {}
     for n in (4, 5, 6, 7, 8):
         system = nccl.System(nranks=n, nodes=1, intra_bw=360e9, arch="hopper", nvls=True)
         c = _opt(system, "all_reduce", 8 * 2**30, "nvls", "Simple")
-        assert c.channels == n, f"{n} GPUs: NVLS runs {n} channels, got {c.channels}"
+        assert c.channels == 16, f"{n} GPUs: NVLS runs NCCL_NVLS_NCHANNELS=16 channels on Hopper, got {c.channels}"
         bus = 360e9 * 0.85 * (n - 1) / n * 2.0   # nvlsEfficiency 0.85, AllReduce pipelines 2 ops
         assert c.bandwidth == pytest.approx(bus * n / (2 * (n - 1))), \
             f"{n} GPUs: NVLS algbw {c.bandwidth:.4g}, expected {bus * n / (2 * (n - 1)):.4g}"
@@ -63,6 +64,36 @@ def test_nvls_runs_one_channel_per_gpu_of_the_node():
     one = nccl.System(nranks=1 * 2, nodes=2, intra_bw=360e9, net_bw=400e9, arch="hopper", nvls=True)
     assert not [c for c in nccl.options("all_reduce", 2**30, one) if c.algorithm.startswith("nvls")], \
         "NVLS needs at least 2 channels: one GPU per node has none"
+
+
+@pytest.mark.parametrize("nbytes, chunk", [
+    # enqueue.cc (NCCL_ALGO_NVLS): 128 KiB, halved to 64/32/16 KiB below 64/8/2 x ops x chunk, where
+    # ops = 16 channels x 8 heads = 128: thresholds 64 x 128 x 128 KiB = 1 GiB, 8 x 128 x 64 KiB = 64 MiB,
+    # 2 x 128 x 32 KiB = 8 MiB.
+    (32 * 2**10, 16384), (8 * 2**20 - 1, 16384), (8 * 2**20, 32768), (64 * 2**20 - 1, 32768),
+    (64 * 2**20, 65536), (2**30 - 1, 65536), (2**30, 131072), (16 * 2**30, 131072),
+])
+def test_nvls_chunk_follows_enqueue(nbytes, chunk):
+    got = nccl.nvls_chunk(nbytes, 16, 8)
+    assert got == chunk, f"nvls_chunk({nbytes}, 16 channels, 8 heads)={got}, but should be {chunk} [enqueue.cc]"
+
+
+@pytest.mark.parametrize("nbytes, steps", [
+    # loops of 16 x 8 x chunk bytes, 8 head steps each: 32 KiB and 1 MiB fit one 2 MiB loop; 32 MiB
+    # is 8 loops of 4 MiB (32 KiB chunks); 1 GiB is 64 loops of 16 MiB (128 KiB chunks).
+    (32 * 2**10, 8), (2**20, 8), (32 * 2**20, 64), (2**30, 512),
+])
+def test_nvls_time_is_tuner_latency_bandwidth_and_chunk_steps(nbytes, steps):
+    c = _opt(H200, "all_reduce", nbytes, "nvls", "Simple")
+    assert nccl.nvls_steps(nbytes, 16, 8) == steps, f"nvls_steps({nbytes})={nccl.nvls_steps(nbytes, 16, 8)}, " \
+        f"but should be {steps}"
+    # tuning.cc: hwLat[NVLINK][NVLS][SIMPLE] 25 us; NVLS algbw 360 GB/s x 0.85 x 7/8 x 2 x 8/14; a step
+    # adds hwLat[NVLINK][RING][SIMPLE] / NCCL_STEPS = 3.4 / 8 us.
+    algbw = 360e9 * 0.85 * 7 / 8 * 2 * 8 / 14
+    expected = 25e-6 + nbytes / algbw + steps * 3.4e-6 / 8
+    assert c.latency == pytest.approx(25e-6), f"NVLS latency {c.latency}, but should be 25 us [tuning.cc]"
+    assert c.time == pytest.approx(expected, rel=1e-9), \
+        f"NVLS time {c.time * 1e6:.3f} us for {nbytes} B, but should be {expected * 1e6:.3f} us"
 
 
 def test_a_two_node_tree_runs_nvlink_at_up_to_twice_the_network():

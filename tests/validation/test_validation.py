@@ -139,3 +139,24 @@ def test_cli_prints_writes_and_checks(tmp_path, capsys):
     assert (tmp_path / "validation-table.md").read_text().startswith("| | n |")
     assert (tmp_path / "validation.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["validate", "--kind", "collective", "--max-median", "0.5"]) == 0
+
+
+@pytest.mark.parametrize("nbytes, steps", [(32 * 2**10, 8), (2**20, 8), (32 * 2**20, 64), (2**30, 512)])
+def test_nvls_rows_are_timed_by_nccls_latency_bandwidth_and_chunk_steps(nbytes, steps):
+    # A forced-NVLS all-reduce on the simulated 8x H200 node, timed per call: the 20 us host overhead,
+    # NCCL's NVLS latency (tuning.cc hwLat[NVLINK][NVLS][SIMPLE] 25 us), bytes over NCCL's NVLS
+    # algorithm bandwidth (NVLink 450 GB/s x 0.8 preset efficiency x nvlsEfficiency 0.85 x 7/8 x 2
+    # x 8/14, x the fitted nvls_efficiency), and per chunk step a Simple hop's NVLink latency (3.4
+    # us) over NCCL_STEPS (8): 16 channels x 8 heads per loop, enqueue.cc's chunk for the size.
+    from simdist.validation.collectives import Setup, simulate_busbw
+    algbw = 450e9 * 0.8 * 0.85 * 7 / 8 * 2 * 8 / 14 * nccl.FACTORS.nvls_efficiency
+    expected = nccl.FACTORS.overhead + 25e-6 + nbytes / algbw + steps * 3.4e-6 / 8
+    got = nbytes * nccl.bus_bandwidth_factor("all_reduce", 8) / (simulate_busbw(Setup("H200"), "all_reduce", nbytes,
+                                                                                 "nccl:nvls") * 1e9)
+    assert got == pytest.approx(expected, rel=1e-9), \
+        f"NVLS all-reduce of {nbytes} B took {got * 1e6:.3f} us, but should take {expected * 1e6:.3f} us"
+    with nccl.using(nccl.Factors(overhead=nccl.FACTORS.overhead, net_efficiency=nccl.FACTORS.net_efficiency,
+                                 nvls_efficiency=nccl.FACTORS.nvls_efficiency, ramp_bytes=0.0)):
+        no_ramp = nbytes * nccl.bus_bandwidth_factor("all_reduce", 8) / (
+            simulate_busbw(Setup("H200"), "all_reduce", nbytes, "nccl:nvls") * 1e9)
+    assert no_ramp == pytest.approx(got, rel=1e-12), "the Simple ramp (ring, tree, NVLS-tree) must not time NVLS"
