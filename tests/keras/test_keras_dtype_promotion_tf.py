@@ -9,7 +9,8 @@ docs/spec.md): simdist vs TF 2.21 + Keras 3.15.
   input, a float32 kernel: `ops.matmul`/`ops.einsum` compute in float32 and return float32),
   a Conv1D(autocast=False) nested the same way (Keras's `ops.conv` does not promote: TF refuses
   the float16 input with the float32 kernel), and the merging layers on integer inputs (not
-  autocast: uint8 + int8 is int16, int32 + uint32 is int64, as Keras's lattice says).
+  autocast: uint8 + int8 is int16, int32 + uint32 is int64, as Keras's lattice says), and the
+  operators of a functional model's symbolic inputs (int32 / int32 is float32, not TF's float64).
 TF runs in a subprocess (tf_workers.spawn; this module is its worker).
 """
 
@@ -50,6 +51,7 @@ CASES = [
     Case("nested-einsum-dense-autocast-false", "nested_einsum"),
     Case("nested-conv1d-autocast-false", "nested_conv"),
     Case("merge-int-inputs", "merge_ints"),
+    Case("functional-operators", "functional_ops"),
 ]
 
 
@@ -132,6 +134,19 @@ def run(tf: Any, case: Case) -> Any:
                 "add_i32_u32": _outcome(lambda: _arr(layers.Add()([i32, u32]))),
                 "concat_i8_i32": _outcome(lambda: _arr(layers.Concatenate(axis=0)([i8, i32]))),
             }
+        if case.program == "functional_ops":
+            i32 = keras.Input((3,), dtype="int32")
+            f32 = keras.Input((3,), dtype="float32")
+            u8 = keras.Input((3,), dtype="uint8")
+            i8 = keras.Input((3,), dtype="int8")
+            m = keras.Input((3, 3), dtype="int32")
+            outs = {"int32+float32": i32 + f32, "int32/int32": i32 / i32, "int32*2.5": i32 * 2.5,
+                    "uint8-int8": u8 - i8, "int32@int32": m @ m, "3/int32": 3 / i32}
+            model = keras.Model([i32, f32, u8, i8, m], outs)
+            got = model([np.array([[1, -2, 7]], np.int32), np.array([[0.5, 0.25, -1.0]], np.float32),
+                         np.array([[200, 1, 3]], np.uint8), np.array([[-100, 5, 3]], np.int8),
+                         np.arange(9, dtype=np.int32).reshape(1, 3, 3) - 4])
+            return {k: _arr(v) for k, v in got.items()}
         raise AssertionError(f"unknown program {case.program!r}")
     finally:
         keras.config.set_dtype_policy("float32")
