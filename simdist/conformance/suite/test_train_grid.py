@@ -45,12 +45,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 _R_EMPTY = ("TF 2.21's oneDNN Conv2D kernel (float32, float16; not float64), on a replica batch of size 0 (MirroredStrategy(3): "
             "predict's last batch of 2 split [1, 1, 0]), returns its input instead of a [0, H', W', filters] tensor; simdist "
-            "models that (clause nn.conv-empty-input), so the eager programs agree. Traced, TF's graph keeps the static "
-            "shape its shape function gave ((None, 6, 3)), so Keras's ops.add picks BiasAdd, grappler fuses Conv2D + "
-            "BiasAdd (the fused kernel returns the [0, 6, 2] input too: measured), and the failure comes later ({}). "
-            "simdist traces with the values' shapes ([0, 6, 2]), so Keras picks AddV2 and the trace raises ValueError "
-            "'Dimensions must be equal, but are 2 and 3' at the bias. Not modelled: it needs a tensor's static shape to "
-            "differ from its value's in a known dimension, and grappler's Conv2D + BiasAdd fusion")
+            "models that eagerly (clause nn.conv-empty-input), so the eager programs agree. Traced, TF's graph keeps the "
+            "static shape its shape function gave ((None, 6, 3)), so Keras's ops.add picks BiasAdd, grappler fuses "
+            "Conv2D + BiasAdd (the fused kernel returns the [0, 6, 2] input too: measured), and a later op's runtime "
+            "shape check fails ({}). In a tf.function simdist keeps the convolution's shape (its tensors have one shape, "
+            "there the static one), so the predict runs. Not modelled: a tensor's runtime shape differing from its static "
+            "shape in a known dimension, and grappler's Conv2D + BiasAdd fusion")
 
 #: simdist's known disagreements with TF 2.21 found by the grid (program -> why); the test xfails
 #: while the program still disagrees and fails once it agrees (then drop the entry).
