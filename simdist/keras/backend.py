@@ -11,9 +11,11 @@ import numpy as np
 from simdist import tf
 from simdist.keras import dtype_policies, naming, random
 from simdist.keras.dtype_policies import floatx, set_floatx, standardize_dtype  # noqa: F401
+from simdist.keras.dtype_promotion import result_type  # noqa: F401
 from simdist.keras.naming import get_uid  # noqa: F401
 
-__all__ = ["backend", "clear_session", "floatx", "set_floatx", "get_uid", "standardize_dtype", "set_random_seed"]
+__all__ = ["backend", "clear_session", "floatx", "set_floatx", "get_uid", "standardize_dtype", "set_random_seed",
+           "result_type"]
 
 
 def backend() -> str:

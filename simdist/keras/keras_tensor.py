@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from simdist import tf
 from simdist.keras import dtype_policies as dtypes
+from simdist.keras import dtype_promotion
 from simdist.keras.naming import auto_name
 
 __all__ = ["KerasTensor", "KerasHistory", "Node", "any_symbolic_tensors", "is_keras_tensor", "compute_output_spec",
@@ -95,16 +96,16 @@ class KerasTensor:
             return symbolic_op(name, fn, other, self) if reverse else symbolic_op(name, fn, self, other)
         return method
 
-    __add__ = _op("add", lambda a, b: tf.add(a, b))
-    __radd__ = _op("add", lambda a, b: tf.add(a, b), reverse=True)
-    __sub__ = _op("subtract", lambda a, b: tf.subtract(a, b))
-    __rsub__ = _op("subtract", lambda a, b: tf.subtract(a, b), reverse=True)
-    __mul__ = _op("multiply", lambda a, b: tf.multiply(a, b))
-    __rmul__ = _op("multiply", lambda a, b: tf.multiply(a, b), reverse=True)
-    __truediv__ = _op("true_divide", lambda a, b: tf.divide(a, b))
-    __rtruediv__ = _op("true_divide", lambda a, b: tf.divide(a, b), reverse=True)
-    __matmul__ = _op("matmul", lambda a, b: tf.matmul(a, b))
-    __rmatmul__ = _op("matmul", lambda a, b: tf.matmul(a, b), reverse=True)
+    __add__ = _op("add", lambda a, b: _promoted(tf.add, a, b))
+    __radd__ = _op("add", lambda a, b: _promoted(tf.add, a, b), reverse=True)
+    __sub__ = _op("subtract", lambda a, b: _promoted(tf.subtract, a, b))
+    __rsub__ = _op("subtract", lambda a, b: _promoted(tf.subtract, a, b), reverse=True)
+    __mul__ = _op("multiply", lambda a, b: _promoted(tf.multiply, a, b))
+    __rmul__ = _op("multiply", lambda a, b: _promoted(tf.multiply, a, b), reverse=True)
+    __truediv__ = _op("true_divide", lambda a, b: _promoted(tf.divide, a, b, weak_float=True))
+    __rtruediv__ = _op("true_divide", lambda a, b: _promoted(tf.divide, a, b, weak_float=True), reverse=True)
+    __matmul__ = _op("matmul", lambda a, b: _matmul(a, b))
+    __rmatmul__ = _op("matmul", lambda a, b: _matmul(a, b), reverse=True)
     __pow__ = _op("power", lambda a, b: tf.pow(a, b))
     __neg__ = _op("negative", lambda a: tf.negative(a))
     del _op
@@ -118,6 +119,22 @@ class KerasTensor:
     def __repr__(self) -> str:
         return (f"<KerasTensor shape={self._shape}, dtype={self._dtype}, sparse={self._sparse}, "
                 f"ragged={self._ragged}, name={self.name}>")
+
+
+def _promoted(fn: Callable[[Any, Any], Any], a: Any, b: Any, weak_float: bool = False) -> Any:
+    """Keras's ops.add/subtract/multiply (and, with `weak_float`, divide) on TF: both operands in
+    their result type (simdist/keras/dtype_promotion.py), then the TF op."""
+    (x, y), _ = dtype_promotion.promote(a, b, weak_float=weak_float)
+    return fn(x, y)
+
+
+def _matmul(a: Any, b: Any) -> Any:
+    """Keras's ops.matmul on TF: computed in result_type(a, b, float), cast to result_type(a, b)."""
+    x, y = tf.convert_to_tensor(a), tf.convert_to_tensor(b)
+    compute = dtype_promotion.result_type(x.dtype, y.dtype, float)
+    result = dtype_promotion.result_type(x.dtype, y.dtype)
+    out = tf.matmul(dtype_promotion.convert_to(x, compute), dtype_promotion.convert_to(y, compute))
+    return dtype_promotion.convert_to(out, result)
 
 
 def is_keras_tensor(x: Any) -> bool:

@@ -44,17 +44,18 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("index", chosen, ids=[_CASES[i].name for i in chosen])
 
 _R_EMPTY = ("TF 2.21's oneDNN Conv2D kernel (float32, float16; not float64), on a replica batch of size 0 (MirroredStrategy(3): "
-            "predict's last batch of 2 split [1, 1, 0], a custom loop's batch of 4 split [2, 2, 0]), returns its input "
-            "instead of a [0, H', W', filters] tensor (measured eagerly and traced: tf.nn.convolution of a [0, 6, 2] input "
-            "and a [3, 2, 3] filter gives [0, 6, 2]); what fails next depends on static shapes and grappler's fusions "
-            "({}); simdist computes the empty part with the right shape. Not modelled: it needs a tensor's static shape "
-            "(from shape inference) to differ from its value's")
+            "predict's last batch of 2 split [1, 1, 0]), returns its input instead of a [0, H', W', filters] tensor; simdist "
+            "models that eagerly (clause nn.conv-empty-input), so the eager programs agree. Traced, TF's graph keeps the "
+            "static shape its shape function gave ((None, 6, 3)), so Keras's ops.add picks BiasAdd, grappler fuses "
+            "Conv2D + BiasAdd (the fused kernel returns the [0, 6, 2] input too: measured), and a later op's runtime "
+            "shape check fails ({}). In a tf.function simdist keeps the convolution's shape (its tensors have one shape, "
+            "there the static one), so the predict runs. Not modelled: a tensor's runtime shape differing from its static "
+            "shape in a known dimension, and grappler's Conv2D + BiasAdd fusion")
 
 #: simdist's known disagreements with TF 2.21 found by the grid (program -> why); the test xfails
 #: while the program still disagrees and fails once it agrees (then drop the entry).
 KNOWN_SIMDIST_BUGS: dict[str, str] = {
     '120-fit-conv1d_same_gap-cce_mean_with_sw-rmsprop_centered_momentum-global_clipnorm-mirrored3': _R_EMPTY.format('traced predict: InvalidArgumentError Matrix size-incompatible: In[0]: [0,2], In[1]: [3,3] at the Dense after Conv1D + GlobalAveragePooling1D'),
-    '121-ctl_eager-conv2d_maxpool-cce_logits_smooth-rmsprop_centered_momentum-ema_overwrite-mirrored3': _R_EMPTY.format('eager: the bias [1,1,1,2] broadcasts the [0,4,4,1] conv output to [0,4,4,2], so Flatten gives (0, 8) and the Dense input check raises ValueError'),
     '136-fit-conv1d_same_gap-cce_mean_with_sw-adagrad-piecewise-mirrored3': _R_EMPTY.format('traced predict: InvalidArgumentError Matrix size-incompatible: In[0]: [0,2]'),
 }
 

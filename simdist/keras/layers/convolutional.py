@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from simdist import tf
-from simdist.keras import activations, initializers, regularizers
+from simdist.keras import activations, dtype_promotion, initializers, regularizers
 from simdist.keras.layers.argument_validation import (compute_conv_output_shape, standardize_data_format,
                                                       standardize_padding, standardize_tuple)
 from simdist.keras.layers.input_spec import InputSpec
@@ -53,10 +53,9 @@ def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", dat
 def keras_add(x1: Any, x2: Any) -> Any:
     """Keras's `ops.add` on TF: a bias-like x2 (one dimension above 1, matching x1's second or
     last axis) goes through `tf.nn.bias_add` — along the LAST axis whenever that one matches,
-    even for a channels-first x1 (Keras's rule, kept as is) — else `tf.add`."""
-    x1, x2 = tf.convert_to_tensor(x1), tf.convert_to_tensor(x2)
-    if x1.dtype != x2.dtype:
-        x2 = tf.cast(x2, x1.dtype)
+    even for a channels-first x1 (Keras's rule, kept as is) — else `tf.add`; both operands first
+    promoted to their result type (simdist/keras/dtype_promotion.py)."""
+    (x1, x2), _ = dtype_promotion.promote(x1, x2)
     squeezed = [d for d in x2.shape.as_list() if d is None or d > 1]
     dims = x1.shape.as_list()
     if len(squeezed) == 1 and len(dims) > 1 and squeezed[0] is not None and squeezed[0] in {dims[1], dims[-1]}:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
-from simdist.keras import activations, initializers, regularizers
+from simdist.keras import activations, dtype_promotion, initializers, regularizers
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 
@@ -14,17 +14,23 @@ __all__ = ["Dense"]
 
 
 def matmul(x: Any, kernel: Any) -> Any:
-    """Keras's ops.matmul on TF for a kernel of rank 2: tf.matmul for rank-2 inputs, tensordot
-    over the last axis for higher ranks."""
+    """Keras's ops.matmul on TF for a kernel of rank 2: both operands cast to
+    `result_type(x, kernel, float)` (a float16 input and a float32 kernel meet in float32), then
+    tf.matmul for rank-2 inputs or tensordot over the last axis for higher ranks, the product
+    cast to `result_type(x, kernel)`."""
     k = tf.convert_to_tensor(kernel)
-    if len(x.shape) == 2:
-        return tf.matmul(x, k)
-    return tf.tensordot(x, k, axes=[[-1], [0]])
+    x = tf.convert_to_tensor(x)
+    compute = dtype_promotion.result_type(x.dtype, k.dtype, float)
+    result = dtype_promotion.result_type(x.dtype, k.dtype)
+    x, k = dtype_promotion.convert_to(x, compute), dtype_promotion.convert_to(k, compute)
+    out = tf.matmul(x, k) if len(x.shape) == 2 else tf.tensordot(x, k, axes=[[-1], [0]])
+    return dtype_promotion.convert_to(out, result)
 
 
 def bias_add(x: Any, bias: Any) -> Any:
-    """Keras's ops.add(x, bias) on TF: a rank-1 bias matching the last axis is tf.nn.bias_add."""
-    b = tf.convert_to_tensor(bias)
+    """Keras's ops.add(x, bias) on TF: both promoted to their result type, then a rank-1 bias
+    matching the last axis is tf.nn.bias_add."""
+    (x, b), _ = dtype_promotion.promote(x, bias)
     if len(x.shape) > 1 and len(b.shape) == 1 and b.shape[0] == x.shape[-1]:
         return tf.nn.bias_add(x, b)
     return tf.add(x, b)

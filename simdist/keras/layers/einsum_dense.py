@@ -18,7 +18,7 @@ import string
 from typing import Any
 
 from simdist import tf
-from simdist.keras import activations, dtype_policies, initializers, regularizers
+from simdist.keras import activations, dtype_policies, dtype_promotion, initializers, regularizers
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 
@@ -40,17 +40,8 @@ def normalize_subscripts(subscripts: str) -> str:
 
 
 def _result_dtype(dtypes: list[str]) -> str:
-    """Keras's result_type for einsum operands of these dtypes (the float ones simdist uses)."""
-    unique = sorted(set(dtypes))
-    if len(unique) == 1:
-        return unique[0]
-    floats = [d for d in unique if dtype_policies.is_float_dtype(d)]
-    if not floats:
-        return "int64" if "int64" in unique else "int32"
-    if {"float16", "bfloat16"} == set(floats):
-        return "float32"
-    order = ("bfloat16", "float16", "float32", "float64")
-    return max(floats, key=order.index)
+    """Keras's result_type for einsum operands of these dtypes (simdist/keras/dtype_promotion.py)."""
+    return dtype_promotion.result_type(*dtypes)
 
 
 def _static(*dims: Any) -> bool:

@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 from simdist import tf
+from simdist.keras import dtype_promotion
 from simdist.keras.layers.layer import Layer
 
 __all__ = ["Merge", "Add", "Average", "Concatenate", "add", "average", "concatenate"]
@@ -105,12 +106,12 @@ class Merge(Layer):
 
 
 def _same_dtype(xs: list[Any]) -> list[Any]:
-    """Keras's ops promote the operands to one dtype (the widest float)."""
-    names = {x.dtype.name for x in xs}
-    if len(names) == 1:
+    """Keras's ops promote the operands to one dtype, their result_type (float16 and bfloat16
+    meet in float32, uint8 and int8 in int16: simdist/keras/dtype_promotion.py)."""
+    names = [x.dtype.name for x in xs]
+    if len(set(names)) == 1:
         return xs
-    floats = [n for n in names if n.startswith("float")]
-    target = max(floats, key=lambda n: int(n[5:])) if floats else max(names, key=lambda n: tf.as_dtype(n).size)
+    target = dtype_promotion.result_type(*names)
     return [x if x.dtype.name == target else tf.cast(x, target) for x in xs]
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
-from simdist.keras import initializers
+from simdist.keras import dtype_promotion, initializers
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 
@@ -27,8 +27,8 @@ _KERAS_EPSILON = 1e-7   # keras.config.epsilon()
 
 
 def _compute_dtype(dtype: Any) -> Any:
-    """Keras's result_type(dtype, "float32") for the float inputs these layers see."""
-    return tf.float64 if dtype == tf.float64 else tf.float32
+    """Keras's result_type(dtype, "float32") (simdist/keras/dtype_promotion.py)."""
+    return tf.as_dtype(dtype_promotion.result_type(dtype, "float32"))
 
 
 def _to(x: Any, dtype: Any) -> Any:

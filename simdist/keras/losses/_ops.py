@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from simdist import tf
+from simdist.keras import dtype_promotion
 
 
 def dtype_name(dt: Any) -> str:
@@ -96,13 +97,7 @@ def prod_of_shape(x: Any, dtype: Any) -> Any:
 
 def _float_result(a: Any, b: Any) -> Any:
     """Keras's result_type(a, b, float) for two tensors or Python numbers (weakly typed)."""
-    da = getattr(a, "dtype", None)
-    db = getattr(b, "dtype", None)
-    cands = [d for d in (da, db) if d is not None]
-    floats = [d for d in cands if d.is_floating]
-    if floats:
-        return max(floats, key=lambda d: d.size)
-    return tf.float32
+    return tf.as_dtype(dtype_promotion.result_type(dtype_promotion.dtype_of(a), dtype_promotion.dtype_of(b), float))
 
 
 def divide_no_nan(x1: Any, x2: Any) -> Any:

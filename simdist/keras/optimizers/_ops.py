@@ -19,6 +19,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist import tf
+from simdist.keras import dtype_promotion
 
 IndexedSlices = tf.IndexedSlices
 
@@ -52,17 +53,10 @@ def cast(x: Any, dtype: Any) -> Any:
 
 
 def _result_dtype(a: Any, b: Any) -> Any:
-    """Keras's result_type for two tensors (Python numbers are weak: they take the other's)."""
-    da, db = a.dtype, b.dtype
-    if da == db:
-        return da
-    if da.is_floating and db.is_floating:
-        return da if da.size >= db.size else db
-    if da.is_floating:
-        return da
-    if db.is_floating:
-        return db
-    return da if da.size >= db.size else db
+    """Keras's result_type for two tensors (simdist/keras/dtype_promotion.py)."""
+    if a.dtype == b.dtype:
+        return a.dtype
+    return tf.as_dtype(dtype_promotion.result_type(a.dtype, b.dtype))
 
 
 def _pair(x1: Any, x2: Any) -> tuple[Any, Any]:

@@ -79,10 +79,24 @@ def dims(shape: Any) -> str:
     return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
+# Ops whose x86 CPU kernel in TF 2.21 is oneDNN's for float32, float16 and bfloat16: eager
+# errors raised while the kernel is chosen name that kernel (clause keras.ops.dtype-promotion).
+_ONEDNN_KERNELS = {"Conv2D": "_MklNativeConv2D", "MatMul": "_MklMatMul", "BatchMatMulV2": "_MklBatchMatMulV2"}
+_ONEDNN_DTYPES = ("float32", "float16", "bfloat16")
+
+
+def kernel_name(opname: str, dtype: dtypes.DType) -> str:
+    """The name of the CPU kernel TF 2.21 runs for `opname` at `dtype` (oneDNN's `_Mkl...` kernel
+    for the ops and dtypes it takes, else the op's own name)."""
+    if dtype.name in _ONEDNN_DTYPES:
+        return _ONEDNN_KERNELS.get(opname, opname)
+    return opname
+
+
 def dtype_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DType) -> errors.InvalidArgumentError:
     return errors.InvalidArgumentError(
-        None, None, f"cannot compute {opname} as input #{index}(zero-based) was expected to be a {tf_name(want)} "
-        f"tensor but is a {tf_name(got)} tensor [Op:{opname}]")
+        None, None, f"cannot compute {kernel_name(opname, want)} as input #{index}(zero-based) was expected to be a "
+        f"{tf_name(want)} tensor but is a {tf_name(got)} tensor [Op:{opname}]")
 
 
 def mismatch_error(opname: str, index: int, want: dtypes.DType, got: dtypes.DType,

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from simdist.runtime import errors
+from simdist.runtime import context, errors
 from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
@@ -150,10 +150,38 @@ def _filter_grouped(f: np.ndarray, groups: int) -> np.ndarray:
     return f.reshape(kh * kw * fin, groups, cout // groups).transpose(1, 0, 2)
 
 
+# The dtypes TF 2.21's x86 build runs Conv2D and DepthwiseConv2dNative through oneDNN for.
+_ONEDNN_CONV_DTYPES = ("float32", "float16", "bfloat16")
+
+
+def _onednn_empty(x: np.ndarray, traced: bool = False) -> bool:
+    """TF 2.21's oneDNN convolution kernels (float32, float16, bfloat16; not float64's Eigen
+    kernel) return an input of zero elements as their output — its shape, not the convolution's
+    [N, H', W', filters] (measured eagerly and in graphs: a [0, 6, 2] input and a [3, 2, 3] filter
+    give [0, 6, 2]; clause nn.conv-empty-input). In a tf.function (`traced`) simdist keeps the
+    convolution's shape: a simdist tensor has one shape, and there it stands for the graph's
+    static shape, which is the convolution's in TF too (what Keras's layers decide by)."""
+    return not traced and x.size == 0 and x.dtype.name in _ONEDNN_CONV_DTYPES
+
+
+def _traced_attr(attrs: dict) -> dict:
+    """The forward's attrs, marked `traced` inside a tf.function (see _onednn_empty)."""
+    return dict(attrs, traced=True) if context.in_function() else attrs
+
+
+def _onednn_empty_sizes(input_sizes: Sequence[int], dtype: np.dtype) -> bool:
+    """The backprops of such a convolution: oneDNN's kernels give zeros of the requested input
+    (or, for an empty input, filter) shape without checking out_backprop's shape, which is the
+    forward's input shape, not the convolution's."""
+    return int(np.prod(input_sizes)) == 0 and np.dtype(dtype).name in _ONEDNN_CONV_DTYPES
+
+
 def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
-            dilations: tuple) -> np.ndarray:
+            dilations: tuple, traced: bool = False) -> np.ndarray:
     groups = _check_conv(x.shape, f.shape, strides, dilations, "Conv2D")
     cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "Conv2D")
+    if _onednn_empty(x, traced):
+        return x.copy()
     kh, kw, fin, cout = f.shape
     if groups == 1:
         out = cols @ f.reshape(kh * kw * fin, cout)
@@ -177,6 +205,8 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
                            explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput")
     _check_backprop_dilation(f.dtype, dilations, "Conv2DBackpropInput")
+    if _onednn_empty_sizes(input_sizes, f.dtype):
+        return np.zeros(tuple(input_sizes), f.dtype)
     kh, kw, fin, cout = f.shape
     (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
                                      explicit_paddings, "Conv2DBackpropInput")
@@ -197,6 +227,8 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
                             explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     groups = _check_conv(x.shape, filter_sizes, strides, dilations, "Conv2DBackpropFilter")
     _check_backprop_dilation(x.dtype, dilations, "Conv2DBackpropFilter")
+    if _onednn_empty(x):
+        return np.zeros(tuple(filter_sizes), x.dtype)
     kh, kw, fin, cout = filter_sizes
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
                               "Conv2DBackpropFilter")
@@ -252,10 +284,12 @@ def _check_depthwise(x_shape: Sequence[int], f_shape: Sequence[int], op: str) ->
 
 
 def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
-               dilations: tuple) -> np.ndarray:
+               dilations: tuple, traced: bool = False) -> np.ndarray:
     _check_depthwise(x.shape, f.shape, "DepthwiseConv2dNative")
     kh, kw, c, m = f.shape
     cols, (oh, ow), _ = _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "DepthwiseConv2dNative")
+    if _onednn_empty(x, traced):
+        return x.copy()
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 0, 1)            # [C, P, K]
     out = np.matmul(by_channel, f.reshape(kh * kw, c, m).transpose(1, 0, 2))  # [C, P, M]
     return out.transpose(1, 0, 2).reshape(x.shape[0], oh, ow, c * m)
@@ -265,6 +299,8 @@ def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple,
                               explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     op = "DepthwiseConv2dNativeBackpropInput"
     _check_depthwise(input_sizes, f.shape, op)
+    if _onednn_empty_sizes(input_sizes, f.dtype):
+        return np.zeros(tuple(input_sizes), f.dtype)
     kh, kw, c, m = f.shape
     (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
                                      explicit_paddings, op)
@@ -279,6 +315,8 @@ def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tupl
                                explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     op = "DepthwiseConv2dNativeBackpropFilter"
     _check_depthwise(x.shape, filter_sizes, op)
+    if _onednn_empty(x):
+        return np.zeros(tuple(filter_sizes), x.dtype)
     kh, kw, c, m = filter_sizes
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations, op)
     _check_out_backprop(dy, (x.shape[0], oh, ow, c * m), op)
@@ -419,9 +457,9 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     if x.ndim > 4:
         lead = x.shape.as_list()[:-3]
         flat = array.reshape(x, [-1] + x.shape.as_list()[-3:])
-        out = dispatch.execute(CONV2D, (flat, f), attrs)
+        out = dispatch.execute(CONV2D, (flat, f), _traced_attr(attrs))
         return array.reshape(out, lead + out.shape.as_list()[1:])
-    return dispatch.execute(CONV2D, (x, f), attrs)
+    return dispatch.execute(CONV2D, (x, f), _traced_attr(attrs))
 
 
 def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
@@ -443,7 +481,7 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
                          f"{list(st)} (TF 2.21 warns 'When dilation rate is greater than 1, then all values of "
                          "strides must be 1' and computes a space-to-batch result simdist does not reproduce)")
     attrs = {"strides": st, "padding": pad, "explicit_paddings": explicit, "dilations": dl}
-    return dispatch.execute(DEPTHWISE, (_t(input), _t(filter)), attrs)
+    return dispatch.execute(DEPTHWISE, (_t(input), _t(filter)), _traced_attr(attrs))
 
 
 def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "VALID",  # noqa: A002

@@ -199,7 +199,8 @@ def _attr_list(err: BaseException) -> tuple[type, str] | None:
     m = re.match(r"cannot compute (\w+) as input #(\d+)\(zero-based\) was expected to be a (\w+) tensor but is a (\w+) "
                  r"tensor", str(err).strip())
     if m is not None:   # an input of a fixed or already fixed type: op_def_library's TypeError
-        return TypeError, (f"Input #{m.group(2)} of '{m.group(1)}' Op has type {_PY_NAMES.get(m.group(4), m.group(4))} "
+        op = re.search(r"\[Op:(\w+)\]", str(err))   # the op, not its (oneDNN) kernel
+        return TypeError, (f"Input #{m.group(2)} of '{op.group(1) if op else m.group(1)}' Op has type {_PY_NAMES.get(m.group(4), m.group(4))} "
                            f"that does not match expected type of {_PY_NAMES.get(m.group(3), m.group(3))}.")
     m = re.match(r"Value for attr '(\w+)' of (\w+) is not in the list of allowed values: ([\w, ]+?)(?: \[Op:\w+\])?$",
                  str(err).strip())
