@@ -144,6 +144,26 @@ _EXP32 = np.concatenate([np.random.default_rng(2913).uniform(-90, 90, 3000),
 _TANH64 = np.concatenate([np.random.default_rng(2911).uniform(-20, 20, 3000),
                           np.random.default_rng(2912).normal(size=1099) * 1e-2])
 
+_ERF64 = np.concatenate([np.random.default_rng(2915).uniform(-6, 6, 2000),
+                         np.random.default_rng(2916).uniform(-30, 30, 1000),
+                         np.random.default_rng(2917).normal(size=1099) * 1e-2])
+_ERF_OPS = {"erf": lambda tf: tf.math.erf, "erfc": lambda tf: tf.math.erfc}
+_ERF_CASES = (("erfc", "float32"), ("erfc", "float64"), ("erf", "float64"))
+_ERF_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.9999999, 1.0000001, 11.0, -11.0, 12.0, 9.2,
+                 9.3, -9.3, 26.5, 26.6, 27.3, 28.0, -28.0, 29.0, 1e-20, -1e-30, 1e30, -1e30, 1.3e154, 1.35e154,
+                 -1.35e154, 1e300, 0.5, -3.5]
+
+
+def _unary_grad(tf: Any, fn: Callable[[Any], Any], x: Any) -> Any:
+    """[fn(x), d/dx sum(fn(x) * (1, 2, 3, ...))] on a variable (a tensor argument inside tf.function)."""
+    v = tf.Variable(x) if isinstance(x, np.ndarray) else x
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = fn(v)
+        loss = tf.reduce_sum(y * tf.reshape(tf.range(1, tf.size(y) + 1, dtype=y.dtype), tf.shape(y)))
+    return [y, tf.convert_to_tensor(tape.gradient(loss, v))]
+
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_pow_cases("float32", 2901),
     *_pow_cases("float64", 2902),
@@ -190,6 +210,28 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("erf-float32-tail-lengths", EIGEN, lambda tf: [tf.math.erf(_c(tf, _EXP32[:n] / 30)) for n in (1, 3, 9)]),
     ("erf-float32-specials", EIGEN, lambda tf: tf.math.erf(_c(tf, np.array(
         [np.nan, np.inf, -np.inf, 0.0, -0.0, 3.9, 4.0, 4.1, -4.0, 1e-20, 1e-3, 0.5], np.float32)))),
+    # -- Erfc (float32, float64) and float64 Erf: generic_fast_erfc/erf, pexp and (float32) vrcpps + Newton in
+    # packets, the C library's expf/exp and a division in the tail; the exact gelu is 0.5·x·erfc(-x/√2)
+    *[(f"{name}-{dt}-wide", EIGEN, lambda tf, name=name, dt=dt: _ERF_OPS[name](tf)(_c(tf, _ERF64.astype(dt))))
+      for name, dt in _ERF_CASES],
+    *[(f"{name}-{dt}-tail-lengths", EIGEN, lambda tf, name=name, dt=dt: [
+        _ERF_OPS[name](tf)(_c(tf, _ERF64[start:start + n].astype(dt))) for n in (1, 2, 3, 5, 7, 9, 17)
+        for start in (0, 2000)])
+      for name, dt in _ERF_CASES],
+    *[(f"{name}-{dt}-specials", EIGEN, lambda tf, name=name, dt=dt: [_ERF_OPS[name](tf)(_c(tf, np.array(
+        _ERF_SPECIALS, np.float64).astype(dt)[:k])) for k in (len(_ERF_SPECIALS), 21)]) for name, dt in _ERF_CASES],
+    *[(f"{name}-{dt}-gradient", EIGEN, lambda tf, name=name, dt=dt: _unary_grad(tf, _ERF_OPS[name](tf),
+                                                                               _ERF64[:1003].astype(dt)))
+      for name, dt in _ERF_CASES],
+    *[(f"gelu-exact-{dt}", EIGEN, lambda tf, dt=dt: [tf.nn.gelu(_c(tf, _ERF64.astype(dt) * 2)),
+                                                     _unary_grad(tf, tf.nn.gelu, _ERF64[:1001].astype(dt) * 3)])
+      for dt in ("float32", "float64")],
+    *[(f"gelu-exact-{dt}-in-function", EIGEN, lambda tf, dt=dt: tf.function(
+        lambda a: tf.nn.gelu(a), autograph=False)(_c(tf, _ERF64[:999].astype(dt) * 3)))
+      for dt in ("float32", "float64")],
+    *[(f"{name}-{dt}-gradient-in-function", EIGEN, lambda tf, name=name, dt=dt: tf.function(
+        lambda a: _unary_grad(tf, _ERF_OPS[name](tf), a), autograph=False)(_c(tf, _ERF64[:999].astype(dt))))
+      for name, dt in _ERF_CASES],
     # -- Tan: no packet function in Eigen: the C library's tanf/tan on every element
     *[(f"tan-{dt}", EIGEN, lambda tf, dt=dt: [tf.math.tan(_c(tf, (_EXP32 * 3).astype(dt))), tf.math.tan(_c(tf, np.array(
         [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5707963, 1e10, -3e5, 1e-20], dt)))]) for dt in ("float32", "float64")],

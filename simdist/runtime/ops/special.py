@@ -76,20 +76,17 @@ def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
         return np.where((np.floor(n) != n) | (n < 0), np.nan, r).astype(r.dtype) if r.size else r
 
 
-# TF 2.21's double Erf kernel (Eigen's erf<double>) gives NaN from |x| = 1.3407807830046643e154 up (its
-# x * x overflows there: found by bisection on TF 2.21; ±inf included); float32's gives ±1.
-_ERF64_NAN_FROM = 1.3407807830046643e154
-
-
 def _erf(a: np.ndarray) -> np.ndarray:
-    """float32: Eigen's generic_fast_erf<float> on every element (ops.eigen-kernels); else SciPy's."""
+    """float32: Eigen's generic_fast_erf<float> on every element; float64: generic_fast_erf<double>
+    (pexp_double in packets, the C library's exp in the tail; NaN from |x| = 1.3407807830046643e154
+    up, where its x * x overflows, ±inf included) (ops.eigen-kernels); else SciPy's."""
     if a.dtype == np.float32:
         from simdist.runtime.ops.packet_math import erf_float
         return erf_float(a)
-    r = _scipy_special().erf(a)
-    if a.dtype == np.float64 and a.size:
-        r = np.where(np.abs(a) >= _ERF64_NAN_FROM, np.nan, r)
-    return r
+    if a.dtype == np.float64:
+        from simdist.runtime.ops.packet_erf import erf_double
+        return erf_double(a)
+    return _scipy_special().erf(a)
 
 
 def _no_bfloat16_kernel(name: str) -> Any:
