@@ -153,6 +153,16 @@ _ERF_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.9999999, 1.000
                  9.3, -9.3, 26.5, 26.6, 27.3, 28.0, -28.0, 29.0, 1e-20, -1e-30, 1e30, -1e30, 1.3e154, 1.35e154,
                  -1.35e154, 1e300, 0.5, -3.5]
 
+_TRIG = np.concatenate([np.random.default_rng(2918).uniform(-10, 10, 2000),
+                        np.random.default_rng(2919).uniform(-3e4, 3e4, 1000),
+                        np.exp(np.random.default_rng(2920).uniform(-20, 40, 1099)) * np.where(
+                            np.random.default_rng(2921).random(1099) < 0.5, -1.0, 1.0)])
+_TRIG_OPS = {"sin": lambda tf: tf.math.sin, "cos": lambda tf: tf.math.cos, "atan": lambda tf: tf.math.atan}
+_TRIG_CASES = (("sin", "float32"), ("cos", "float32"), ("atan", "float32"), ("atan", "float64"))
+_TRIG_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.99999994, 1.0000001, 25966.0, 25965.998,
+                  18838.0, 18837.998, 1e-39, -1e-39, 1.5707964, 3.1415927, 1e38, -3e38, 1e-20, 8.6e37, 7.0, -7.0,
+                  1e30, 100000.0]
+
 
 def _unary_grad(tf: Any, fn: Callable[[Any], Any], x: Any) -> Any:
     """[fn(x), d/dx sum(fn(x) * (1, 2, 3, ...))] on a variable (a tensor argument inside tf.function)."""
@@ -232,6 +242,29 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"{name}-{dt}-gradient-in-function", EIGEN, lambda tf, name=name, dt=dt: tf.function(
         lambda a: _unary_grad(tf, _ERF_OPS[name](tf), a), autograph=False)(_c(tf, _ERF64[:999].astype(dt))))
       for name, dt in _ERF_CASES],
+    # -- float32 Sin/Cos (psincos_float: the non-FMA reduction, Payne-Hanek above 25966 / 18838), Atan float32 and
+    # float64 (generic_atan; float32's 1/|x| is vrcpps + Newton) in packets, the C library's in the tail
+    *[(f"{name}-{dt}-wide", EIGEN, lambda tf, name=name, dt=dt: _TRIG_OPS[name](tf)(_c(tf, _TRIG.astype(dt))))
+      for name, dt in _TRIG_CASES],
+    *[(f"{name}-{dt}-tail-lengths", EIGEN, lambda tf, name=name, dt=dt: [
+        _TRIG_OPS[name](tf)(_c(tf, _TRIG[start:start + n].astype(dt))) for n in (1, 3, 5, 7, 9, 17)
+        for start in (0, 3000)]) for name, dt in _TRIG_CASES],
+    *[(f"{name}-{dt}-specials", EIGEN, lambda tf, name=name, dt=dt: [_TRIG_OPS[name](tf)(_c(tf, np.array(
+        _TRIG_SPECIALS, np.float64).astype(dt)[:k])) for k in (len(_TRIG_SPECIALS), 19)]) for name, dt in _TRIG_CASES],
+    *[(f"{name}-{dt}-gradient", EIGEN, lambda tf, name=name, dt=dt: _unary_grad(tf, _TRIG_OPS[name](tf),
+                                                                               _TRIG[:1003].astype(dt)))
+      for name, dt in _TRIG_CASES],
+    *[(f"{name}-{dt}-gradient-in-function", EIGEN, lambda tf, name=name, dt=dt: tf.function(
+        lambda a: _unary_grad(tf, _TRIG_OPS[name](tf), a), autograph=False)(_c(tf, _TRIG[:999].astype(dt))))
+      for name, dt in _TRIG_CASES],
+    *[(f"{name}-{dt}", EIGEN, lambda tf, name=name, dt=dt: [tf.cast(_TRIG_OPS[name](tf)(tf.cast(
+        _c(tf, _TRIG[:n].astype(np.float32) / 64), getattr(tf, dt))), tf.float32) for n in (2003, 5)])
+      for name in ("sin", "cos") for dt in ("float16", "bfloat16")],
+    # -- float32 Reciprocal (scalar_inverse_op: vrcpps + a Newton step in packets, 1 / x in the tail); float16
+    ("reciprocal-float32", EIGEN, lambda tf: [tf.math.reciprocal(_c(tf, _TRIG.astype(np.float32))), *[
+        tf.math.reciprocal(_c(tf, np.array(_TRIG_SPECIALS, np.float32)[:k])) for k in (len(_TRIG_SPECIALS), 19)]]),
+    ("reciprocal-float16", EIGEN, lambda tf: tf.cast(tf.math.reciprocal(tf.cast(_c(tf, _TRIG[:2003] / 100),
+                                                                                tf.float16)), tf.float32)),
     # -- Tan: no packet function in Eigen: the C library's tanf/tan on every element
     *[(f"tan-{dt}", EIGEN, lambda tf, dt=dt: [tf.math.tan(_c(tf, (_EXP32 * 3).astype(dt))), tf.math.tan(_c(tf, np.array(
         [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5707963, 1e10, -3e5, 1e-20], dt)))]) for dt in ("float32", "float64")],

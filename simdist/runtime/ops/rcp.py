@@ -1,18 +1,19 @@
 """The AVX `vrcpps` reciprocal estimate and Eigen's preciprocal<Packet8f>, which TF 2.21's x86-64
 wheel (EIGEN_FAST_MATH) runs where a float32 packet function takes 1/x (Eigen/src/Core/arch/AVX/
-MathFunctions.h: `generic_reciprocal_newton_step<Packet8f, 1>::run(a, _mm256_rcp_ps(a))`; float32
-Erfc's 1/x² in packets: packet_erf.py). The estimate is the CPU's: on this project's machine (an
-Intel Xeon with AVX-512) it is a table of 12-bit mantissas indexed by the input's top 11 mantissa
-bits, scaled by the inverse power of two (observed for every one of the 2**23 mantissas of [1, 2)
-and for 80,000 inputs in [2**-115, 2**115]: _TABLE below). Other CPUs (AMD's) have other tables.
-Clause ops.eigen-kernels.
+MathFunctions.h: `generic_reciprocal_newton_step<Packet8f, 1>::run(a, _mm256_rcp_ps(a))`): float32
+Reciprocal's packets, Erfc's 1/x² (packet_erf.py), Atan's 1/|x| (packet_trig.py). The estimate is
+the CPU's: on this project's machine (an Intel Xeon with AVX-512) it is a table of 12-bit
+mantissas indexed by the input's top 11 mantissa bits, scaled by the inverse power of two
+(observed for every one of the 2**23 mantissas of [1, 2) and for 80,000 inputs in
+[2**-115, 2**115]: _TABLE below); 0 where 1/x is below the normal range. Other CPUs (AMD's) have
+other tables. Clause ops.eigen-kernels.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["rcp_estimate", "reciprocal_packet"]
+__all__ = ["rcp_estimate", "reciprocal", "reciprocal_packet"]
 
 _F = np.float32
 # vrcpps(1 + i / 2048) = (2048 + T[i]) / 4096 for i = 0 .. 2047 (T[i] as 3 hex digits, 12 bits)
@@ -107,3 +108,15 @@ def reciprocal_packet(a: np.ndarray) -> np.ndarray:
         x = rcp_estimate(a)
         t = _F(1) - a * x
         return np.where(t == t, x * t + x, x)
+
+
+def reciprocal(a: np.ndarray) -> np.ndarray:
+    """TF's float32 Reciprocal (scalar_inverse_op): preciprocal on the first (n // 8) * 8 elements
+    (flat order), 1 / x on the scalar tail."""
+    flat = np.ascontiguousarray(a, _F).ravel()
+    k = (flat.size // 8) * 8
+    out = np.empty(flat.size, _F)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out[:k] = reciprocal_packet(flat[:k])
+        out[k:] = _F(1) / flat[k:]
+    return out.reshape(np.shape(a))

@@ -113,8 +113,22 @@ def _polygamma_rule(dts: Any, attrs: Any) -> dtypes.DType:
     return a
 
 
-SIN = unary("Sin", _quiet(np.sin), _rule("Sin", _FLOAT_C))
-COS = unary("Cos", _quiet(np.cos), _rule("Cos", _FLOAT_C))
+def _eigen(name: str, fallback: Any) -> Any:
+    """The packet_trig kernel `name` (float32 Sin/Cos/Atan and float64 Atan: Eigen's packets, the C
+    library's tail; float16/bfloat16 Sin and Cos through float32's, rounded: ops.eigen-kernels),
+    else NumPy's `fallback`."""
+    def kernel(a: np.ndarray) -> np.ndarray:
+        from simdist.runtime.ops import packet_trig
+        fn = getattr(packet_trig, name)
+        if name != "atan" and a.dtype.itemsize == 2 and a.dtype.kind in "fV":
+            return fn(a.astype(np.float32)).astype(a.dtype)
+        out = fn(a)
+        return fallback(a) if out is None else out
+    return kernel
+
+
+SIN = unary("Sin", _quiet(_eigen("sin", np.sin)), _rule("Sin", _FLOAT_C))
+COS = unary("Cos", _quiet(_eigen("cos", np.cos)), _rule("Cos", _FLOAT_C))
 def _tan(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen has no packet tan, so TF's kernel calls the C library's tanf/tan on
     every element (libm.py; NumPy's SVML tan differs: ops.eigen-kernels); other dtypes np.tan."""
@@ -126,7 +140,7 @@ def _tan(a: np.ndarray) -> np.ndarray:
 
 
 TAN = unary("Tan", _quiet(_tan), _rule("Tan", _FLOAT_C))
-ATAN = unary("Atan", np.arctan, _rule("Atan", _FLOAT_C))
+ATAN = unary("Atan", _eigen("atan", np.arctan), _rule("Atan", _FLOAT_C))
 SINH = unary("Sinh", _quiet(np.sinh), _rule("Sinh", _FLOAT_C))
 COSH = unary("Cosh", _quiet(np.cosh), _rule("Cosh", _FLOAT_C))
 ASINH = unary("Asinh", np.arcsinh, _rule("Asinh", _FLOAT_C))

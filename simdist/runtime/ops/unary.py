@@ -104,7 +104,16 @@ def _log1p(a: np.ndarray) -> np.ndarray:
 
 
 LOG1P = unary("Log1p", _quiet(_log1p), _rule("Log1p", _FLOAT_C))
-RECIPROCAL = unary("Reciprocal", _quiet(np.reciprocal), _reciprocal_rule)
+def _reciprocal(a: np.ndarray) -> np.ndarray:
+    """float32: Eigen's preciprocal (vrcpps + a Newton step) in packets of 8, 1/x in the tail
+    (rcp.py, ops.eigen-kernels); other dtypes 1/x."""
+    if a.dtype == np.float32:
+        from simdist.runtime.ops.rcp import reciprocal
+        return reciprocal(a)
+    return np.reciprocal(a)
+
+
+RECIPROCAL = unary("Reciprocal", _quiet(_reciprocal), _reciprocal_rule)
 FLOOR = unary("Floor", np.floor, _rule("Floor", _FLOAT))
 CEIL = unary("Ceil", np.ceil, _rule("Ceil", _FLOAT))
 ROUND = unary("Round", _round, _rule("Round", _SIGNED))
