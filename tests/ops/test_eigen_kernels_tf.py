@@ -163,6 +163,9 @@ _TRIG_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.99999994, 1.0
                   18838.0, 18837.998, 1e-39, -1e-39, 1.5707964, 3.1415927, 1e38, -3e38, 1e-20, 8.6e37, 7.0, -7.0,
                   1e30, 100000.0]
 
+_HALVES = np.arange(65536, dtype=np.uint16).view(np.float16)[np.isfinite(np.arange(65536, dtype=np.uint16).view(
+    np.float16))]
+
 
 def _unary_grad(tf: Any, fn: Callable[[Any], Any], x: Any) -> Any:
     """[fn(x), d/dx sum(fn(x) * (1, 2, 3, ...))] on a variable (a tensor argument inside tf.function)."""
@@ -260,6 +263,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"{name}-{dt}", EIGEN, lambda tf, name=name, dt=dt: [tf.cast(_TRIG_OPS[name](tf)(tf.cast(
         _c(tf, _TRIG[:n].astype(np.float32) / 64), getattr(tf, dt))), tf.float32) for n in (2003, 5)])
       for name in ("sin", "cos") for dt in ("float16", "bfloat16")],
+    ("sin-cos-atan-float16-every-value", EIGEN, lambda tf: [tf.cast(f(tf.constant(_HALVES)), tf.float32) for f in (
+        tf.math.sin, tf.math.cos, tf.math.atan)]),
     # -- float32 Reciprocal (scalar_inverse_op: vrcpps + a Newton step in packets, 1 / x in the tail); float16
     ("reciprocal-float32", EIGEN, lambda tf: [tf.math.reciprocal(_c(tf, _TRIG.astype(np.float32))), *[
         tf.math.reciprocal(_c(tf, np.array(_TRIG_SPECIALS, np.float32)[:k])) for k in (len(_TRIG_SPECIALS), 19)]]),

@@ -19,6 +19,7 @@ from simdist.runtime.ops import libm
 __all__ = ["erf_double", "erfc", "erfc_double", "erfc_float"]
 
 _F = np.float32
+_TINY = {4: np.finfo(_F).tiny, 8: np.finfo(np.float64).tiny}
 # generic_fast_erfc<float>: erfc(x) = 1 + x·S(x²) on |x| <= 1 (odd [11/0]); exp(-x²)/x·P(1/x²)/Q(1/x²) above
 _ERFC_ALPHA = tuple(_F(c) for c in (5.61802298761904239654541015625e-04, -4.91381669417023658752441406250e-03,
                                    2.67075151205062866210937500000e-02, -1.12800106406211853027343750000e-01,
@@ -87,7 +88,7 @@ def _twoprod_low(x: np.ndarray, xy: np.ndarray) -> np.ndarray:
 
 def _ftz(v: np.ndarray) -> np.ndarray:
     """A kernel's result under TF's flush-to-zero: subnormals become zeros of their sign (ops.subnormals)."""
-    return np.where(np.abs(v) < np.finfo(v.dtype).tiny, v.dtype.type(0) * np.sign(v), v)
+    return np.where(np.abs(v) < _TINY[v.dtype.itemsize], v * v.dtype.type(0), v)
 
 
 def _exp_neg_x2(x: np.ndarray, x2: np.ndarray, exp: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
@@ -102,11 +103,14 @@ def _erfc_float(x_in: np.ndarray, exp: Callable[[np.ndarray], np.ndarray],
     x = np.minimum(np.maximum(x_in, _F(-11)), _F(11))
     x2 = x * x
     small = x * _polevl(x2, _ERFC_ALPHA) + _F(1)
+    large_mask = _F(1) < x2
+    if not large_mask.any():   # (Eigen's early return: the same values)
+        return small
     z = _exp_neg_x2(x, x2, exp)
     q2 = recip(x2)
     r = _polevl(q2, _ERFC_GAMMA) / (x * _polevl(q2, _ERFC_DELTA))
     large = z * r + np.where(x < _F(0), _F(2), _F(0))
-    return np.where(_F(1) < x2, large, small)
+    return np.where(large_mask, large, small)
 
 
 def _erfc_double_large(x: np.ndarray, x2: np.ndarray, exp: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
@@ -121,7 +125,8 @@ def _erfc_double(x_in: np.ndarray, exp: Callable[[np.ndarray], np.ndarray]) -> n
     x = np.minimum(np.maximum(x_in, -28.0), 28.0)
     x2 = x * x
     small = 1.0 - x * (_polevl(x2, _ERF_ALPHA_D) / _polevl(x2, _ERF_BETA_D))
-    return np.where(1.0 < x2, _erfc_double_large(x, x2, exp), small)
+    large_mask = 1.0 < x2
+    return np.where(large_mask, _erfc_double_large(x, x2, exp), small) if large_mask.any() else small
 
 
 def _erf_double(x: np.ndarray, exp: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
@@ -129,7 +134,8 @@ def _erf_double(x: np.ndarray, exp: Callable[[np.ndarray], np.ndarray]) -> np.nd
     overflows to inf from |x| = 1.34e154 and the result is NaN there, as TF's)."""
     x2 = x * x
     small = x * (_polevl(x2, _ERF_ALPHA_D) / _polevl(x2, _ERF_BETA_D))
-    return np.where(1.0 < x2, 1.0 - _erfc_double_large(x, x2, exp), small)
+    large_mask = 1.0 < x2
+    return np.where(large_mask, 1.0 - _erfc_double_large(x, x2, exp), small) if large_mask.any() else small
 
 
 def _pexp_float(x: np.ndarray) -> np.ndarray:

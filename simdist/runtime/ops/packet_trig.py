@@ -29,11 +29,12 @@ _SIN_P = (_F(-0.0001959234114083702898469196984621021329076029360294342041015625
           _F(0.0083326873655616851693794799871284340042620897293090820312500000),
           _F(-0.1666666203982298255503735617821803316473960876464843750000000000))
 _MAGIC = _F(12582912.0)
+_TINY = {4: np.finfo(_F).tiny, 8: np.finfo(np.float64).tiny}
 
 
 def _ftz(v: np.ndarray) -> np.ndarray:
     """Subnormals as zeros of their sign (DAZ on a packet's input, FTZ on its result)."""
-    return np.where(np.abs(v) < np.finfo(v.dtype).tiny, v * v.dtype.type(0), v)
+    return np.where(np.abs(v) < _TINY[v.dtype.itemsize], v * v.dtype.type(0), v)
 
 
 def _trig_reduce_huge(xf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -115,13 +115,16 @@ def _polygamma_rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 def _eigen(name: str, fallback: Any) -> Any:
     """The packet_trig kernel `name` (float32 Sin/Cos/Atan and float64 Atan: Eigen's packets, the C
-    library's tail; float16/bfloat16 Sin and Cos through float32's, rounded: ops.eigen-kernels),
-    else NumPy's `fallback`."""
+    library's tail; float16/bfloat16 Sin and Cos through float32's, rounded; float16 Atan: atanf of
+    each element, rounded, which atan in float64 rounded twice equals: ops.eigen-kernels), else
+    NumPy's `fallback`."""
     def kernel(a: np.ndarray) -> np.ndarray:
         from simdist.runtime.ops import packet_trig
         fn = getattr(packet_trig, name)
         if name != "atan" and a.dtype.itemsize == 2 and a.dtype.kind in "fV":
             return fn(a.astype(np.float32)).astype(a.dtype)
+        if a.dtype == np.float16:   # glibc's atanf on every element, rounded: the same on all finite halves
+            return np.arctan(a.astype(np.float64)).astype(np.float32).astype(np.float16)
         out = fn(a)
         return fallback(a) if out is None else out
     return kernel
