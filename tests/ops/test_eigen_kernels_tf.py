@@ -167,6 +167,14 @@ _HALVES = np.arange(65536, dtype=np.uint16).view(np.float16)[np.isfinite(np.aran
     np.float16))]
 
 
+def _every_value(dt: str) -> np.ndarray:
+    """Every finite float16 or bfloat16 value, as float32 (exact)."""
+    import ml_dtypes
+    bits = np.arange(65536, dtype=np.uint16)
+    x = bits.view(np.float16 if dt == "float16" else ml_dtypes.bfloat16).astype(np.float32)
+    return x[np.isfinite(x)]
+
+
 def _unary_grad(tf: Any, fn: Callable[[Any], Any], x: Any) -> Any:
     """[fn(x), d/dx sum(fn(x) * (1, 2, 3, ...))] on a variable (a tensor argument inside tf.function)."""
     v = tf.Variable(x) if isinstance(x, np.ndarray) else x
@@ -265,6 +273,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
       for name in ("sin", "cos") for dt in ("float16", "bfloat16")],
     ("sin-cos-atan-float16-every-value", EIGEN, lambda tf: [tf.cast(f(tf.constant(_HALVES)), tf.float32) for f in (
         tf.math.sin, tf.math.cos, tf.math.atan)]),
+    # -- float16/bfloat16 Softplus and log_sigmoid: the half types' exp and log1p, the threshold from Eigen's epsilon
+    *[(f"softplus-log-sigmoid-{dt}-every-value", EIGEN, lambda tf, dt=dt: [
+        tf.cast(f(tf.cast(_c(tf, x), getattr(tf, dt))), tf.float32) for f in (tf.math.softplus, tf.math.log_sigmoid)
+        for x in (_every_value(dt), _every_value(dt)[-4803:-4798])]) for dt in ("float16", "bfloat16")],
     # -- float32 Reciprocal (scalar_inverse_op: vrcpps + a Newton step in packets, 1 / x in the tail); float16
     ("reciprocal-float32", EIGEN, lambda tf: [tf.math.reciprocal(_c(tf, _TRIG.astype(np.float32))), *[
         tf.math.reciprocal(_c(tf, np.array(_TRIG_SPECIALS, np.float32)[:k])) for k in (len(_TRIG_SPECIALS), 19)]]),
