@@ -279,7 +279,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         for x in (_every_value(dt), _every_value(dt)[-4803:-4798])]) for dt in ("float16", "bfloat16")],
     # -- float32 Reciprocal (scalar_inverse_op: vrcpps + a Newton step in packets, 1 / x in the tail); float16
     ("reciprocal-float32", EIGEN, lambda tf: [tf.math.reciprocal(_c(tf, _TRIG.astype(np.float32))), *[
-        tf.math.reciprocal(_c(tf, np.array(_TRIG_SPECIALS, np.float32)[:k])) for k in (len(_TRIG_SPECIALS), 19)]]),
+        tf.math.reciprocal(_c(tf, np.array(_TRIG_SPECIALS, np.float32)[:k])) for k in (len(_TRIG_SPECIALS), 19)],
+        tf.math.reciprocal(_c(tf, np.array([2.0] * 9 + [1.0, -4.0, 0.25, 1024.0, 2.0 ** -100, 2.0 ** 126, 3.0, 2.0 ** 125,
+                                            1.5 * 2.0 ** 125, 2.0 ** -126, 3e-39, 2.0], np.float32)))]),
     ("reciprocal-float16", EIGEN, lambda tf: tf.cast(tf.math.reciprocal(tf.cast(_c(tf, _TRIG[:2003] / 100),
                                                                                 tf.float16)), tf.float32)),
     # -- Tan: no packet function in Eigen: the C library's tanf/tan on every element
