@@ -284,6 +284,18 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                             1.5 * 2.0 ** 125, 2.0 ** -126, 3e-39, 2.0], np.float32)))]),
     ("reciprocal-float16", EIGEN, lambda tf: tf.cast(tf.math.reciprocal(tf.cast(_c(tf, _TRIG[:2003] / 100),
                                                                                 tf.float16)), tf.float32)),
+    # -- float32 Rsqrt (scalar_rsqrt_op: vrsqrtps + a Newton step in packets, 1 / sqrt(x) in the tail)
+    ("rsqrt-float32", EIGEN, lambda tf: [tf.math.rsqrt(_c(tf, np.abs(_TRIG).astype(np.float32))), *[
+        tf.math.rsqrt(_c(tf, np.abs(_TRIG[:n]).astype(np.float32))) for n in (1, 3, 7, 9, 17)],
+        tf.math.rsqrt(_c(tf, np.array(_TRIG_SPECIALS + [4.0] * 8 + [2.0, -0.0, 0.25, 3e-39, -3e-39, 3e38, 1.2e-38],
+                                      np.float32)))]),
+    *[(f"rsqrt-{dt}-gradient", EIGEN, lambda tf, dt=dt: _unary_grad(tf, tf.math.rsqrt, np.abs(_TRIG[:1003]).astype(dt)))
+      for dt in ("float32", "float64")],
+    ("rsqrt-float32-in-function", EIGEN, lambda tf: tf.function(lambda a: [tf.math.rsqrt(a), a ** -0.5, 3.0 / tf.sqrt(a)],
+                                                                autograph=False)(_c(tf, np.abs(_TRIG[:999]).astype(np.float32)))),
+    ("layer-normalization-float32", EIGEN, lambda tf: tf.nn.batch_normalization(
+        _c(tf, _TRIG[:4096].reshape(64, 64).astype(np.float32)), *tf.nn.moments(
+            _c(tf, _TRIG[:4096].reshape(64, 64).astype(np.float32)), axes=[1], keepdims=True), None, None, 1e-3)),
     # -- Tan: no packet function in Eigen: the C library's tanf/tan on every element
     *[(f"tan-{dt}", EIGEN, lambda tf, dt=dt: [tf.math.tan(_c(tf, (_EXP32 * 3).astype(dt))), tf.math.tan(_c(tf, np.array(
         [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5707963, 1e10, -3e5, 1e-20], dt)))]) for dt in ("float32", "float64")],

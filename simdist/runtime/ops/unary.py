@@ -58,6 +58,9 @@ def _rsqrt(a: np.ndarray) -> np.ndarray:
     (NumPy's float16 sqrt then reciprocal rounds twice: 10 of 64 values differed from TF 2.21)."""
     if a.dtype.itemsize == 2 and a.dtype.kind in "fV":
         return np.reciprocal(np.sqrt(a.astype(np.float32))).astype(a.dtype)
+    if a.dtype == np.float32:   # Eigen's prsqrt (vrsqrtps + a Newton step) in packets of 8 (rcp.py, ops.eigen-kernels)
+        from simdist.runtime.ops.rcp import rsqrt
+        return rsqrt(a)
     return np.reciprocal(np.sqrt(a))
 
 
@@ -265,7 +268,9 @@ def _reciprocal_grad(op: Any, grad: Any) -> list:
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op: Any, grad: Any) -> list:
     y = op.outputs[0]
-    return [_safe(grad, grad * (y * y * y) * -0.5)]   # TF's RsqrtGrad: -0.5 * grad * y^3
+    # TF's RsqrtGrad (scalar_rsqrt_gradient_op): packets (-0.5·(y·y))·(y·grad), the tail
+    # (-0.5·(grad·y))·(y·y): both fl(fl(y²)·fl(y·grad))·-0.5 (the halving is exact)
+    return [_safe(grad, (y * y) * (y * grad) * -0.5)]
 
 
 @RegisterGradient("Sign")
