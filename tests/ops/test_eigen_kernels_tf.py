@@ -282,6 +282,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         tf.math.reciprocal(_c(tf, np.array(_TRIG_SPECIALS, np.float32)[:k])) for k in (len(_TRIG_SPECIALS), 19)],
         tf.math.reciprocal(_c(tf, np.array([2.0] * 9 + [1.0, -4.0, 0.25, 1024.0, 2.0 ** -100, 2.0 ** 126, 3.0, 2.0 ** 125,
                                             1.5 * 2.0 ** 125, 2.0 ** -126, 3e-39, 2.0], np.float32)))]),
+    ("reciprocal-float32-gradient", EIGEN, lambda tf: _unary_grad(tf, tf.math.reciprocal, _TRIG[:1003].astype(np.float32))),
     ("reciprocal-float16", EIGEN, lambda tf: tf.cast(tf.math.reciprocal(tf.cast(_c(tf, _TRIG[:2003] / 100),
                                                                                 tf.float16)), tf.float32)),
     # -- float32 Rsqrt (scalar_rsqrt_op: vrsqrtps + a Newton step in packets, 1 / sqrt(x) in the tail)

@@ -140,3 +140,17 @@ def test_float32_atan_and_reciprocal_use_the_packet_reciprocal(tf):
     assert_true(int((np.float32(1) / x != want).sum()) >= 3, "the reference reciprocals should differ from 1/x",
                 call="reference")
     _same_bits(tf, tf.math.reciprocal(tf.constant(x)), want, "tf.math.reciprocal(float32)")
+
+
+@clause("ops.eigen-kernels", ref="tf221")
+def test_float32_rsqrt_is_vrsqrtps_and_a_newton_step(tf):
+    """float32 Rsqrt in packets (prsqrt: the vrsqrtps estimate refined by one Newton step): every value here
+    differs from the correctly rounded 1/sqrt(x)."""
+    x = _f32(["0x1.6945c8p+6", "0x1.0efbe8p+6", "0x1.898868p+6", "0x1.1a0bd0p+6", "0x1.4c4396p+3", "0x1.c7e2c2p+4",
+              "0x1.e3acbcp+4", "0x1.087eeap+6"])
+    want = _f32(["0x1.aefec4p-4", "0x1.f1a4a8p-4", "0x1.9cf3acp-4", "0x1.e7c95cp-4", "0x1.3dc8f0p-2", "0x1.7fac70p-3",
+                 "0x1.747d22p-3", "0x1.f7b5c2p-4"])
+    rounded = np.array([np.float32(1 / math.sqrt(float(v))) for v in x])
+    assert_true(int((rounded != want).sum()) == 8, "the reference rsqrt values should differ from rounded ones",
+                call="reference")
+    _same_bits(tf, tf.math.rsqrt(tf.constant(x)), want, "tf.math.rsqrt(float32)")
