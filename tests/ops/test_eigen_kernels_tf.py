@@ -5,7 +5,9 @@ and float64 Pow (generic_pow; integer exponents 2, 3, -1, -2, 0.5, generic and w
 scalar or a tensor, broadcast, every tail length, the C standard's special values, gradients, the
 approximate gelu's x³), float64 Tanh (ptanh_double), float32 Exp (pexp_float), float32 and
 float64 Log (plog_float, plog_double), Sigmoid (Eigen's logistic functor, every float dtype),
-Log1p and Expm1 (Kahan's formulas on those), Softplus and log_sigmoid, float32 Erf, and Tan (the C
+Log1p and Expm1 (Kahan's formulas on those), Softplus and log_sigmoid (float16/bfloat16 too), Erf and
+Erfc (generic_fast_erf/erfc; the exact gelu), float32 Sin and Cos (psincos_float), Atan, float32
+Reciprocal and Rsqrt (this CPU's vrcpps/vrsqrtps tables and a Newton step), and Tan (the C
 library's on every element). Every value is compared bit for bit (any NaN matches any NaN). Needs the `tf` extra (or
 its golden). Clause ops.eigen-kernels.
 """
@@ -280,9 +282,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # -- float32 Reciprocal (scalar_inverse_op: vrcpps + a Newton step in packets, 1 / x in the tail); float16
     ("reciprocal-float32", EIGEN, lambda tf: [tf.math.reciprocal(_c(tf, _TRIG.astype(np.float32))), *[
         tf.math.reciprocal(_c(tf, np.array(_TRIG_SPECIALS, np.float32)[:k])) for k in (len(_TRIG_SPECIALS), 19)],
-        tf.math.reciprocal(_c(tf, np.array([2.0] * 9 + [1.0, -4.0, 0.25, 1024.0, 2.0 ** -100, 2.0 ** 126, 3.0, 2.0 ** 125,
-                                            1.5 * 2.0 ** 125, 2.0 ** -126, 3e-39, 2.0], np.float32)))]),
-    ("reciprocal-float32-gradient", EIGEN, lambda tf: _unary_grad(tf, tf.math.reciprocal, _TRIG[:1003].astype(np.float32))),
+        tf.math.reciprocal(_c(tf, np.array([2.0] * 9 + [1.0, -4.0, 0.25, 1024.0, 2.0 ** -100, 2.0 ** 126, 3.0,
+                                            2.0 ** 125, 1.5 * 2.0 ** 125, 2.0 ** -126, 3e-39, 2.0], np.float32)))]),
+    ("reciprocal-float32-gradient", EIGEN, lambda tf: _unary_grad(tf, tf.math.reciprocal,
+                                                                  _TRIG[:1003].astype(np.float32))),
     ("reciprocal-float16", EIGEN, lambda tf: tf.cast(tf.math.reciprocal(tf.cast(_c(tf, _TRIG[:2003] / 100),
                                                                                 tf.float16)), tf.float32)),
     # -- float32 Rsqrt (scalar_rsqrt_op: vrsqrtps + a Newton step in packets, 1 / sqrt(x) in the tail)
@@ -292,8 +295,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                       np.float32)))]),
     *[(f"rsqrt-{dt}-gradient", EIGEN, lambda tf, dt=dt: _unary_grad(tf, tf.math.rsqrt, np.abs(_TRIG[:1003]).astype(dt)))
       for dt in ("float32", "float64")],
-    ("rsqrt-float32-in-function", EIGEN, lambda tf: tf.function(lambda a: [tf.math.rsqrt(a), a ** -0.5, 3.0 / tf.sqrt(a)],
-                                                                autograph=False)(_c(tf, np.abs(_TRIG[:999]).astype(np.float32)))),
+    ("rsqrt-float32-in-function", EIGEN, lambda tf: tf.function(
+        lambda a: [tf.math.rsqrt(a), a ** -0.5, 3.0 / tf.sqrt(a)], autograph=False)(
+            _c(tf, np.abs(_TRIG[:999]).astype(np.float32)))),
     ("layer-normalization-float32", EIGEN, lambda tf: tf.nn.batch_normalization(
         _c(tf, _TRIG[:4096].reshape(64, 64).astype(np.float32)), *tf.nn.moments(
             _c(tf, _TRIG[:4096].reshape(64, 64).astype(np.float32)), axes=[1], keepdims=True), None, None, 1e-3)),
