@@ -127,6 +127,7 @@ def _eigen(name: str, fallback: Any) -> Any:
             return np.arctan(a.astype(np.float64)).astype(np.float32).astype(np.float16)
         out = fn(a)
         return fallback(a) if out is None else out
+    kernel.__name__ = name
     return kernel
 
 
