@@ -293,6 +293,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
         tf.math.rsqrt(_c(tf, np.abs(_TRIG[:n]).astype(np.float32))) for n in (1, 3, 7, 9, 17)],
         tf.math.rsqrt(_c(tf, np.array(_TRIG_SPECIALS + [4.0] * 8 + [2.0, -0.0, 0.25, 3e-39, -3e-39, 3e38, 1.2e-38],
                                       np.float32)))]),
+    *[(f"rsqrt-{dt}-every-value", EIGEN, lambda tf, dt=dt: [tf.cast(tf.math.rsqrt(tf.cast(_c(tf, x), getattr(tf, dt))),
+                                                                  tf.float32) for x in (_every_value(dt),
+                                                                                        _every_value(dt)[:13])])
+      for dt in ("float16", "bfloat16")],
     *[(f"rsqrt-{dt}-gradient", EIGEN, lambda tf, dt=dt: _unary_grad(tf, tf.math.rsqrt, np.abs(_TRIG[:1003]).astype(dt)))
       for dt in ("float32", "float64")],
     ("rsqrt-float32-in-function", EIGEN, lambda tf: tf.function(
