@@ -5,7 +5,9 @@ and float64 Pow (generic_pow; integer exponents 2, 3, -1, -2, 0.5, generic and w
 scalar or a tensor, broadcast, every tail length, the C standard's special values, gradients, the
 approximate gelu's x³), float64 Tanh (ptanh_double), float32 Exp (pexp_float), float32 and
 float64 Log (plog_float, plog_double), Sigmoid (Eigen's logistic functor, every float dtype),
-Log1p and Expm1 (Kahan's formulas on those), Softplus and log_sigmoid, float32 Erf, and Tan (the C
+Log1p and Expm1 (Kahan's formulas on those), Softplus and log_sigmoid (float16/bfloat16 too), Erf and
+Erfc (generic_fast_erf/erfc; the exact gelu), float32 Sin and Cos (psincos_float), Atan, float32
+Reciprocal and Rsqrt (this CPU's vrcpps/vrsqrtps tables and a Newton step), and Tan (the C
 library's on every element). Every value is compared bit for bit (any NaN matches any NaN). Needs the `tf` extra (or
 its golden). Clause ops.eigen-kernels.
 """
@@ -144,6 +146,47 @@ _EXP32 = np.concatenate([np.random.default_rng(2913).uniform(-90, 90, 3000),
 _TANH64 = np.concatenate([np.random.default_rng(2911).uniform(-20, 20, 3000),
                           np.random.default_rng(2912).normal(size=1099) * 1e-2])
 
+_ERF64 = np.concatenate([np.random.default_rng(2915).uniform(-6, 6, 2000),
+                         np.random.default_rng(2916).uniform(-30, 30, 1000),
+                         np.random.default_rng(2917).normal(size=1099) * 1e-2])
+_ERF_OPS = {"erf": lambda tf: tf.math.erf, "erfc": lambda tf: tf.math.erfc}
+_ERF_CASES = (("erfc", "float32"), ("erfc", "float64"), ("erf", "float64"))
+_ERF_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.9999999, 1.0000001, 11.0, -11.0, 12.0, 9.2,
+                 9.3, -9.3, 26.5, 26.6, 27.3, 28.0, -28.0, 29.0, 1e-20, -1e-30, 1e30, -1e30, 1.3e154, 1.35e154,
+                 -1.35e154, 1e300, 0.5, -3.5]
+
+_TRIG = np.concatenate([np.random.default_rng(2918).uniform(-10, 10, 2000),
+                        np.random.default_rng(2919).uniform(-3e4, 3e4, 1000),
+                        np.exp(np.random.default_rng(2920).uniform(-20, 40, 1099)) * np.where(
+                            np.random.default_rng(2921).random(1099) < 0.5, -1.0, 1.0)])
+_TRIG_OPS = {"sin": lambda tf: tf.math.sin, "cos": lambda tf: tf.math.cos, "atan": lambda tf: tf.math.atan}
+_TRIG_CASES = (("sin", "float32"), ("cos", "float32"), ("atan", "float32"), ("atan", "float64"))
+_TRIG_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.99999994, 1.0000001, 25966.0, 25965.998,
+                  18838.0, 18837.998, 1e-39, -1e-39, 1.5707964, 3.1415927, 1e38, -3e38, 1e-20, 8.6e37, 7.0, -7.0,
+                  1e30, 100000.0]
+
+_HALVES = np.arange(65536, dtype=np.uint16).view(np.float16)[np.isfinite(np.arange(65536, dtype=np.uint16).view(
+    np.float16))]
+
+
+def _every_value(dt: str) -> np.ndarray:
+    """Every finite float16 or bfloat16 value, as float32 (exact)."""
+    import ml_dtypes
+    bits = np.arange(65536, dtype=np.uint16)
+    x = bits.view(np.float16 if dt == "float16" else ml_dtypes.bfloat16).astype(np.float32)
+    return x[np.isfinite(x)]
+
+
+def _unary_grad(tf: Any, fn: Callable[[Any], Any], x: Any) -> Any:
+    """[fn(x), d/dx sum(fn(x) * (1, 2, 3, ...))] on a variable (a tensor argument inside tf.function)."""
+    v = tf.Variable(x) if isinstance(x, np.ndarray) else x
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = fn(v)
+        loss = tf.reduce_sum(y * tf.reshape(tf.range(1, tf.size(y) + 1, dtype=y.dtype), tf.shape(y)))
+    return [y, tf.convert_to_tensor(tape.gradient(loss, v))]
+
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *_pow_cases("float32", 2901),
     *_pow_cases("float64", 2902),
@@ -190,6 +233,78 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("erf-float32-tail-lengths", EIGEN, lambda tf: [tf.math.erf(_c(tf, _EXP32[:n] / 30)) for n in (1, 3, 9)]),
     ("erf-float32-specials", EIGEN, lambda tf: tf.math.erf(_c(tf, np.array(
         [np.nan, np.inf, -np.inf, 0.0, -0.0, 3.9, 4.0, 4.1, -4.0, 1e-20, 1e-3, 0.5], np.float32)))),
+    # -- Erfc (float32, float64) and float64 Erf: generic_fast_erfc/erf, pexp and (float32) vrcpps + Newton in
+    # packets, the C library's expf/exp and a division in the tail; the exact gelu is 0.5·x·erfc(-x/√2)
+    *[(f"{name}-{dt}-wide", EIGEN, lambda tf, name=name, dt=dt: _ERF_OPS[name](tf)(_c(tf, _ERF64.astype(dt))))
+      for name, dt in _ERF_CASES],
+    *[(f"{name}-{dt}-tail-lengths", EIGEN, lambda tf, name=name, dt=dt: [
+        _ERF_OPS[name](tf)(_c(tf, _ERF64[start:start + n].astype(dt))) for n in (1, 2, 3, 5, 7, 9, 17)
+        for start in (0, 2000)])
+      for name, dt in _ERF_CASES],
+    *[(f"{name}-{dt}-specials", EIGEN, lambda tf, name=name, dt=dt: [_ERF_OPS[name](tf)(_c(tf, np.array(
+        _ERF_SPECIALS, np.float64).astype(dt)[:k])) for k in (len(_ERF_SPECIALS), 21)]) for name, dt in _ERF_CASES],
+    *[(f"{name}-{dt}-gradient", EIGEN, lambda tf, name=name, dt=dt: _unary_grad(tf, _ERF_OPS[name](tf),
+                                                                               _ERF64[:1003].astype(dt)))
+      for name, dt in _ERF_CASES],
+    *[(f"gelu-exact-{dt}", EIGEN, lambda tf, dt=dt: [tf.nn.gelu(_c(tf, _ERF64.astype(dt) * 2)),
+                                                     _unary_grad(tf, tf.nn.gelu, _ERF64[:1001].astype(dt) * 3)])
+      for dt in ("float32", "float64")],
+    *[(f"gelu-exact-{dt}-in-function", EIGEN, lambda tf, dt=dt: tf.function(
+        lambda a: tf.nn.gelu(a), autograph=False)(_c(tf, _ERF64[:999].astype(dt) * 3)))
+      for dt in ("float32", "float64")],
+    *[(f"{name}-{dt}-gradient-in-function", EIGEN, lambda tf, name=name, dt=dt: tf.function(
+        lambda a: _unary_grad(tf, _ERF_OPS[name](tf), a), autograph=False)(_c(tf, _ERF64[:999].astype(dt))))
+      for name, dt in _ERF_CASES],
+    # -- float32 Sin/Cos (psincos_float: the non-FMA reduction, Payne-Hanek above 25966 / 18838), Atan float32 and
+    # float64 (generic_atan; float32's 1/|x| is vrcpps + Newton) in packets, the C library's in the tail
+    *[(f"{name}-{dt}-wide", EIGEN, lambda tf, name=name, dt=dt: _TRIG_OPS[name](tf)(_c(tf, _TRIG.astype(dt))))
+      for name, dt in _TRIG_CASES],
+    *[(f"{name}-{dt}-tail-lengths", EIGEN, lambda tf, name=name, dt=dt: [
+        _TRIG_OPS[name](tf)(_c(tf, _TRIG[start:start + n].astype(dt))) for n in (1, 3, 5, 7, 9, 17)
+        for start in (0, 3000)]) for name, dt in _TRIG_CASES],
+    *[(f"{name}-{dt}-specials", EIGEN, lambda tf, name=name, dt=dt: [_TRIG_OPS[name](tf)(_c(tf, np.array(
+        _TRIG_SPECIALS, np.float64).astype(dt)[:k])) for k in (len(_TRIG_SPECIALS), 19)]) for name, dt in _TRIG_CASES],
+    *[(f"{name}-{dt}-gradient", EIGEN, lambda tf, name=name, dt=dt: _unary_grad(tf, _TRIG_OPS[name](tf),
+                                                                               _TRIG[:1003].astype(dt)))
+      for name, dt in _TRIG_CASES],
+    *[(f"{name}-{dt}-gradient-in-function", EIGEN, lambda tf, name=name, dt=dt: tf.function(
+        lambda a: _unary_grad(tf, _TRIG_OPS[name](tf), a), autograph=False)(_c(tf, _TRIG[:999].astype(dt))))
+      for name, dt in _TRIG_CASES],
+    *[(f"{name}-{dt}", EIGEN, lambda tf, name=name, dt=dt: [tf.cast(_TRIG_OPS[name](tf)(tf.cast(
+        _c(tf, _TRIG[:n].astype(np.float32) / 64), getattr(tf, dt))), tf.float32) for n in (2003, 5)])
+      for name in ("sin", "cos") for dt in ("float16", "bfloat16")],
+    ("sin-cos-atan-float16-every-value", EIGEN, lambda tf: [tf.cast(f(tf.constant(_HALVES)), tf.float32) for f in (
+        tf.math.sin, tf.math.cos, tf.math.atan)]),
+    # -- float16/bfloat16 Softplus and log_sigmoid: the half types' exp and log1p, the threshold from Eigen's epsilon
+    *[(f"softplus-log-sigmoid-{dt}-every-value", EIGEN, lambda tf, dt=dt: [
+        tf.cast(f(tf.cast(_c(tf, x), getattr(tf, dt))), tf.float32) for f in (tf.math.softplus, tf.math.log_sigmoid)
+        for x in (_every_value(dt), _every_value(dt)[-4803:-4798])]) for dt in ("float16", "bfloat16")],
+    # -- float32 Reciprocal (scalar_inverse_op: vrcpps + a Newton step in packets, 1 / x in the tail); float16
+    ("reciprocal-float32", EIGEN, lambda tf: [tf.math.reciprocal(_c(tf, _TRIG.astype(np.float32))), *[
+        tf.math.reciprocal(_c(tf, np.array(_TRIG_SPECIALS, np.float32)[:k])) for k in (len(_TRIG_SPECIALS), 19)],
+        tf.math.reciprocal(_c(tf, np.array([2.0] * 9 + [1.0, -4.0, 0.25, 1024.0, 2.0 ** -100, 2.0 ** 126, 3.0,
+                                            2.0 ** 125, 1.5 * 2.0 ** 125, 2.0 ** -126, 3e-39, 2.0], np.float32)))]),
+    ("reciprocal-float32-gradient", EIGEN, lambda tf: _unary_grad(tf, tf.math.reciprocal,
+                                                                  _TRIG[:1003].astype(np.float32))),
+    ("reciprocal-float16", EIGEN, lambda tf: tf.cast(tf.math.reciprocal(tf.cast(_c(tf, _TRIG[:2003] / 100),
+                                                                                tf.float16)), tf.float32)),
+    # -- float32 Rsqrt (scalar_rsqrt_op: vrsqrtps + a Newton step in packets, 1 / sqrt(x) in the tail)
+    ("rsqrt-float32", EIGEN, lambda tf: [tf.math.rsqrt(_c(tf, np.abs(_TRIG).astype(np.float32))), *[
+        tf.math.rsqrt(_c(tf, np.abs(_TRIG[:n]).astype(np.float32))) for n in (1, 3, 7, 9, 17)],
+        tf.math.rsqrt(_c(tf, np.array(_TRIG_SPECIALS + [4.0] * 8 + [2.0, -0.0, 0.25, 3e-39, -3e-39, 3e38, 1.2e-38],
+                                      np.float32)))]),
+    *[(f"rsqrt-{dt}-every-value", EIGEN, lambda tf, dt=dt: [tf.cast(tf.math.rsqrt(tf.cast(_c(tf, x), getattr(tf, dt))),
+                                                                  tf.float32) for x in (_every_value(dt),
+                                                                                        _every_value(dt)[:13])])
+      for dt in ("float16", "bfloat16")],
+    *[(f"rsqrt-{dt}-gradient", EIGEN, lambda tf, dt=dt: _unary_grad(tf, tf.math.rsqrt, np.abs(_TRIG[:1003]).astype(dt)))
+      for dt in ("float32", "float64")],
+    ("rsqrt-float32-in-function", EIGEN, lambda tf: tf.function(
+        lambda a: [tf.math.rsqrt(a), a ** -0.5, 3.0 / tf.sqrt(a)], autograph=False)(
+            _c(tf, np.abs(_TRIG[:999]).astype(np.float32)))),
+    ("layer-normalization-float32", EIGEN, lambda tf: tf.nn.batch_normalization(
+        _c(tf, _TRIG[:4096].reshape(64, 64).astype(np.float32)), *tf.nn.moments(
+            _c(tf, _TRIG[:4096].reshape(64, 64).astype(np.float32)), axes=[1], keepdims=True), None, None, 1e-3)),
     # -- Tan: no packet function in Eigen: the C library's tanf/tan on every element
     *[(f"tan-{dt}", EIGEN, lambda tf, dt=dt: [tf.math.tan(_c(tf, (_EXP32 * 3).astype(dt))), tf.math.tan(_c(tf, np.array(
         [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5707963, 1e10, -3e5, 1e-20], dt)))]) for dt in ("float32", "float64")],

@@ -7,6 +7,7 @@ on thousands of seeded inputs per op and dtype. Each tensor here has a whole num
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -76,3 +77,80 @@ def test_float32_exp_log_sigmoid_are_eigens(tf):
     _same_bits(tf, tf.math.sigmoid(tf.constant(x)), _f32(
         ["0x1.7085b6p-5", "0x1.131638p-7", "0x1.597cf2p-1", "0x1.e2a8fap-2", "0x1.c2ebf4p-1", "0x1.fd88c8p-1",
          "0x1.93d378p-1", "0x1.6f2b76p-1"]), "tf.math.sigmoid(float32)")
+
+
+_ERFC32_X = ["0x1.27055cp+1", "0x1.e1abb2p-1", "0x1.ee6160p+1", "0x1.71c750p+1", "0x1.0d2ac0p+0", "-0x1.ccc07cp+1",
+             "0x1.9e5692p-5", "0x1.3b215ep-3"]
+_ERFC32_TF = ["0x1.2485c4p-10", "0x1.778c70p-3", "0x1.93ff52p-25", "0x1.70ecb4p-15", "0x1.18a1f0p-3", "0x1.fffffap+0",
+              "0x1.e2cde2p-1", "0x1.a7cccep-1"]
+_ERF64_X = ["-0x1.283066904c8e0p-1", "0x1.243f9652dd8f2p+2", "0x1.aa5d9bc1a6278p-1", "-0x1.5399a9cc5e80ap+2"]
+
+
+@clause("ops.eigen-kernels", ref="tf221")
+def test_erfc_and_float64_erf_are_eigens_rational_approximations(tf):
+    """float32/float64 Erfc (generic_fast_erfc: vrcpps + Newton for float32's 1/x² and pexp in packets) and
+    float64 Erf (generic_fast_erf<double>), on 8 float32 and 4 float64 inputs (a whole number of packets)."""
+    x = _f32(_ERFC32_X)
+    want = _f32(_ERFC32_TF)
+    with np.errstate(all="ignore"):
+        rounded = np.array([np.float32(math.erfc(float(v))) for v in x])
+    assert_true(int((rounded != want).sum()) >= 3, "the reference erfc values should differ from rounded ones",
+                call="reference")
+    _same_bits(tf, tf.math.erfc(tf.constant(x)), want, "tf.math.erfc(float32)")
+    x64 = _f64(_ERF64_X)
+    _same_bits(tf, tf.math.erfc(tf.constant(x64)), _f64(
+        ["0x1.96328172a13d6p+0", "0x1.d31d13c03af77p-34", "0x1.e9511e6800cc4p-3", "0x1.ffffffffffeeap+0"]),
+        "tf.math.erfc(float64)")
+    _same_bits(tf, tf.math.erf(tf.constant(x64)), _f64(
+        ["-0x1.2c6502e5427abp-1", "0x1.ffffffff16717p-1", "0x1.85abb865ffccfp-1", "-0x1.ffffffffffdd4p-1"]),
+        "tf.math.erf(float64)")
+
+
+_SIN32_X = ["-0x1.57cd82p+2", "0x1.c28264p+2", "-0x1.73e3eep-1", "0x1.2edeaep+3", "-0x1.645440p+2", "0x1.2f867ep+19",
+            "0x1.34d5e0p+18", "0x1.6cab62p+19"]
+
+
+@clause("ops.eigen-kernels", ref="tf221")
+def test_float32_sin_cos_are_eigens_psincos_float(tf):
+    """float32 Sin and Cos in packets: Eigen's non-FMA range reduction (Payne-Hanek from 25966 / 18838) and
+    polynomials; the first five inputs are ones where TF's sine is not the correctly rounded one."""
+    x = _f32(_SIN32_X)
+    _same_bits(tf, tf.math.sin(tf.constant(x)), _f32(
+        ["0x1.949fb0p-1", "0x1.5f3fc4p-1", "-0x1.540ab0p-1", "-0x1.46cfd6p-5", "0x1.4fe2d2p-1", "-0x1.50b612p-1",
+         "0x1.98bb48p-1", "-0x1.fdb1aep-1"]), "tf.math.sin(float32)")
+    _same_bits(tf, tf.math.cos(tf.constant(x)), _f32(
+        ["0x1.39b9b2p-1", "0x1.748410p-1", "0x1.7ec608p-1", "-0x1.ff97a8p-1", "0x1.826ce6p-1", "0x1.81b4e2p-1",
+         "-0x1.345ac2p-1", "0x1.844e38p-4"]), "tf.math.cos(float32)")
+
+
+_ATAN32_X = ["-0x1.349d3ep+4", "-0x1.99cda4p+0", "0x1.052380p+4", "-0x1.f9d80ap+3", "0x1.816450p+1", "0x1.2ca0b8p+4",
+             "-0x1.2cd220p+3", "0x1.3c9e5ep+3"]
+
+
+@clause("ops.eigen-kernels", ref="tf221")
+def test_float32_atan_and_reciprocal_use_the_packet_reciprocal(tf):
+    """float32 Atan (generic_atan, 1/|x| by vrcpps + a Newton step) and Reciprocal (the same preciprocal) in
+    packets: every atan here differs from the correctly rounded one, and three of the reciprocals from 1/x."""
+    x = _f32(_ATAN32_X)
+    _same_bits(tf, tf.math.atan(tf.constant(x)), _f32(
+        ["-0x1.84dd10p+0", "-0x1.032df6p+0", "0x1.827554p+0", "-0x1.81f362p+0", "0x1.400880p+0", "0x1.84830cp+0",
+         "-0x1.76fe66p+0", "0x1.78568ap+0"]), "tf.math.atan(float32)")
+    want = _f32(["-0x1.a8b620p-5", "-0x1.3fd75ep-1", "0x1.f5ecc4p-5", "-0x1.031d92p-4", "0x1.5419c2p-2",
+                 "0x1.b3fe88p-5", "-0x1.b3b6eep-4", "0x1.9df972p-4"])
+    assert_true(int((np.float32(1) / x != want).sum()) >= 3, "the reference reciprocals should differ from 1/x",
+                call="reference")
+    _same_bits(tf, tf.math.reciprocal(tf.constant(x)), want, "tf.math.reciprocal(float32)")
+
+
+@clause("ops.eigen-kernels", ref="tf221")
+def test_float32_rsqrt_is_vrsqrtps_and_a_newton_step(tf):
+    """float32 Rsqrt in packets (prsqrt: the vrsqrtps estimate refined by one Newton step): every value here
+    differs from the correctly rounded 1/sqrt(x)."""
+    x = _f32(["0x1.6945c8p+6", "0x1.0efbe8p+6", "0x1.898868p+6", "0x1.1a0bd0p+6", "0x1.4c4396p+3", "0x1.c7e2c2p+4",
+              "0x1.e3acbcp+4", "0x1.087eeap+6"])
+    want = _f32(["0x1.aefec4p-4", "0x1.f1a4a8p-4", "0x1.9cf3acp-4", "0x1.e7c95cp-4", "0x1.3dc8f0p-2", "0x1.7fac70p-3",
+                 "0x1.747d22p-3", "0x1.f7b5c2p-4"])
+    rounded = np.array([np.float32(1 / math.sqrt(float(v))) for v in x])
+    assert_true(int((rounded != want).sum()) == 8, "the reference rsqrt values should differ from rounded ones",
+                call="reference")
+    _same_bits(tf, tf.math.rsqrt(tf.constant(x)), want, "tf.math.rsqrt(float32)")

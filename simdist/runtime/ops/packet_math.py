@@ -253,7 +253,18 @@ def expm1(a: np.ndarray) -> np.ndarray | None:
 def softplus(a: np.ndarray) -> np.ndarray | None:
     """TF's float32/float64 Softplus (softplus_op.h): x above -threshold, exp(x) below threshold,
     log1p(exp(x)) between (threshold = log(eps) + 2 in the dtype), the exp and log1p Eigen's in
-    packets and the C library's in the tail; None for other dtypes."""
+    packets and the C library's in the tail; float16/bfloat16: the half types' exp and log1p (float32's
+    functions on packets of 8 and in the tail, each result rounded to the half type), the threshold
+    computed in the half type from Eigen's epsilon (float16: -7.0078125); None for other dtypes."""
+    if _half(a):
+        one = np.ones((), a.dtype)
+        # Eigen's NumTraits<half>::epsilon() is 2**-13 (raw 0x0800, not half's 2**-10), bfloat16's 2**-7
+        eps = np.array([2.0 ** -13 if a.dtype == np.float16 else 2.0 ** -7], np.float32)
+        threshold = (libm.scalar_map("logf", eps).astype(a.dtype)[0] + one + one).astype(a.dtype)
+        with np.errstate(invalid="ignore", over="ignore", under="ignore", divide="ignore"):
+            e = exp(a)
+            lp = log1p(e)
+            return np.where(a > -threshold, a, np.where(a < threshold, e, lp)).astype(a.dtype)
     if a.dtype.name not in LANES:
         return None
     dt = a.dtype.type

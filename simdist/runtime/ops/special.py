@@ -76,20 +76,17 @@ def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
         return np.where((np.floor(n) != n) | (n < 0), np.nan, r).astype(r.dtype) if r.size else r
 
 
-# TF 2.21's double Erf kernel (Eigen's erf<double>) gives NaN from |x| = 1.3407807830046643e154 up (its
-# x * x overflows there: found by bisection on TF 2.21; ±inf included); float32's gives ±1.
-_ERF64_NAN_FROM = 1.3407807830046643e154
-
-
 def _erf(a: np.ndarray) -> np.ndarray:
-    """float32: Eigen's generic_fast_erf<float> on every element (ops.eigen-kernels); else SciPy's."""
+    """float32: Eigen's generic_fast_erf<float> on every element; float64: generic_fast_erf<double>
+    (pexp_double in packets, the C library's exp in the tail; NaN from |x| = 1.3407807830046643e154
+    up, where its x * x overflows, ±inf included) (ops.eigen-kernels); else SciPy's."""
     if a.dtype == np.float32:
         from simdist.runtime.ops.packet_math import erf_float
         return erf_float(a)
-    r = _scipy_special().erf(a)
-    if a.dtype == np.float64 and a.size:
-        r = np.where(np.abs(a) >= _ERF64_NAN_FROM, np.nan, r)
-    return r
+    if a.dtype == np.float64:
+        from simdist.runtime.ops.packet_erf import erf_double
+        return erf_double(a)
+    return _scipy_special().erf(a)
 
 
 def _no_bfloat16_kernel(name: str) -> Any:
@@ -116,8 +113,26 @@ def _polygamma_rule(dts: Any, attrs: Any) -> dtypes.DType:
     return a
 
 
-SIN = unary("Sin", _quiet(np.sin), _rule("Sin", _FLOAT_C))
-COS = unary("Cos", _quiet(np.cos), _rule("Cos", _FLOAT_C))
+def _eigen(name: str, fallback: Any) -> Any:
+    """The packet_trig kernel `name` (float32 Sin/Cos/Atan and float64 Atan: Eigen's packets, the C
+    library's tail; float16/bfloat16 Sin and Cos through float32's, rounded; float16 Atan: atanf of
+    each element, rounded, which atan in float64 rounded twice equals: ops.eigen-kernels), else
+    NumPy's `fallback`."""
+    def kernel(a: np.ndarray) -> np.ndarray:
+        from simdist.runtime.ops import packet_trig
+        fn = getattr(packet_trig, name)
+        if name != "atan" and a.dtype.itemsize == 2 and a.dtype.kind in "fV":
+            return fn(a.astype(np.float32)).astype(a.dtype)
+        if a.dtype == np.float16:   # glibc's atanf on every element, rounded: the same on all finite halves
+            return np.arctan(a.astype(np.float64)).astype(np.float32).astype(np.float16)
+        out = fn(a)
+        return fallback(a) if out is None else out
+    kernel.__name__ = name
+    return kernel
+
+
+SIN = unary("Sin", _quiet(_eigen("sin", np.sin)), _rule("Sin", _FLOAT_C))
+COS = unary("Cos", _quiet(_eigen("cos", np.cos)), _rule("Cos", _FLOAT_C))
 def _tan(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen has no packet tan, so TF's kernel calls the C library's tanf/tan on
     every element (libm.py; NumPy's SVML tan differs: ops.eigen-kernels); other dtypes np.tan."""
@@ -129,7 +144,7 @@ def _tan(a: np.ndarray) -> np.ndarray:
 
 
 TAN = unary("Tan", _quiet(_tan), _rule("Tan", _FLOAT_C))
-ATAN = unary("Atan", np.arctan, _rule("Atan", _FLOAT_C))
+ATAN = unary("Atan", _eigen("atan", np.arctan), _rule("Atan", _FLOAT_C))
 SINH = unary("Sinh", _quiet(np.sinh), _rule("Sinh", _FLOAT_C))
 COSH = unary("Cosh", _quiet(np.cosh), _rule("Cosh", _FLOAT_C))
 ASINH = unary("Asinh", np.arcsinh, _rule("Asinh", _FLOAT_C))
