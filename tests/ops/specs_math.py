@@ -399,4 +399,7 @@ UNTESTED_OPS: dict[str, str] = {
     "TruncatedNormal": _RANDOM, "Multinomial": _RANDOM, "RandomShuffle": _RANDOM,
     "StatelessRandomNormalV2": _RANDOM, "StatelessTruncatedNormalV2": _RANDOM, "StatelessRandomUniformV2": _RANDOM,
     "StatelessMultinomial": _RANDOM,
+    **{op: "tf.random.Generator's ops: TF's bits, state and errors in tests/ops/test_random_generator_tf.py"
+       for op in ("RngReadAndSkip", "StatefulUniform", "StatefulStandardNormalV2", "StatefulTruncatedNormal",
+                  "StatefulUniformInt", "StatefulUniformFullInt")},
 }
