@@ -79,6 +79,17 @@ def _image(image: Any, name: str = "image") -> Tensor:
     return image if isinstance(image, Tensor) else _t(image)
 
 
+def _tensor_only(x: Any) -> Tensor:
+    """TF's functions that read `images.get_shape()` before converting: a non-tensor is TF's
+    AttributeError there."""
+    from simdist.runtime.variables import Variable
+    if isinstance(x, Variable):
+        return _t(x)
+    if not isinstance(x, Tensor):
+        raise AttributeError(f"'{type(x).__name__}' object has no attribute 'get_shape'")
+    return x
+
+
 def _check_at_least_3d(image: Tensor) -> None:
     shape = image.shape.as_list()
     if len(shape) < 3:
@@ -332,7 +343,7 @@ def rgb_to_grayscale(images: Any, name: str | None = None) -> Tensor:
 def grayscale_to_rgb(images: Any, name: str | None = None) -> Tensor:
     """`tf.image.grayscale_to_rgb`: the one channel tiled three times."""
     ops = _ops()
-    img = _image(images)
+    img = _tensor_only(images)
     shape = img.shape.as_list()
     if len(shape) < 2:
         raise ValueError(f"'image' (shape {img.shape}) must be at least two-dimensional.")
@@ -368,7 +379,7 @@ def yuv_to_rgb(images: Any) -> Tensor:
 def total_variation(images: Any, name: str | None = None) -> Tensor:
     """`tf.image.total_variation`: sum |vertical differences| + sum |horizontal differences|."""
     ops = _ops()
-    img = _image(images)
+    img = _tensor_only(images)
     r = img.shape.ndims
     if r == 3:
         d1 = ops.subtract(img[1:, :, :], img[:-1, :, :])
@@ -386,7 +397,7 @@ def total_variation(images: Any, name: str | None = None) -> Tensor:
 def image_gradients(image: Any) -> tuple[Tensor, Tensor]:
     """`tf.image.image_gradients`: (dy, dx) forward differences, zero in the last row/column."""
     ops = _ops()
-    img = _image(image)
+    img = _tensor_only(image)
     if img.shape.ndims != 4:
         raise ValueError(f"image_gradients expects a 4D tensor [batch_size, h, w, d], not {img.shape}.")
     b, h, w, d = img.shape.as_list()
@@ -402,7 +413,7 @@ def sobel_edges(image: Any) -> Tensor:
     kernels, reshaped to [batch, h, w, d, 2]."""
     ops = _ops()
     from simdist.runtime.ops.nn import depthwise_conv2d
-    img = _image(image)
+    img = _tensor_only(image)
     kernels = np.transpose(np.asarray([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]],
                                        [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]]), (1, 2, 0))
     kernels = np.expand_dims(kernels, -2)
@@ -418,12 +429,12 @@ def psnr(a: Any, b: Any, max_val: Any, name: str | None = None) -> Tensor:
     at, bt = _image(a), _image(b)
     mv = convert_image_dtype(ops.cast(max_val, at.dtype), dtypes.float32)
     af, bf = convert_image_dtype(at, dtypes.float32), convert_image_dtype(bt, dtypes.float32)
+    mse = ops.reduce_mean(ops.squared_difference(af, bf), [-3, -2, -1])   # (broadcast errors first, as TF)
     s1, s2 = af.shape.as_list(), bf.shape.as_list()
     if len(s1) < 3 or len(s2) < 3:
         raise ValueError(f"Shape {af.shape if len(s1) < 3 else bf.shape} must have rank at least 3")
     if s1[-3:] != s2[-3:]:
         raise ValueError(f"Shapes {s1[-3:]} and {s2[-3:]} are incompatible")
-    mse = ops.reduce_mean(ops.squared_difference(af, bf), [-3, -2, -1])
     return ops.subtract(ops.divide(ops.multiply(20, ops.log(mv)), ops.log(10.0)),
                         ops.multiply(np.float32(10 / np.log(10)), ops.log(mse)))
 
@@ -443,7 +454,7 @@ def _random_flip(image: Any, index: int, seed: Any) -> Tensor:
         u = stateless_uniform([n], seed=seed, minval=0, maxval=1.0)
         flips = ops.cast(ops.round_(ops.reshape(u, [n, 1, 1, 1])), img.dtype)
         flipped = ops.reverse(img, [index + 1])
-        return ops.add(ops.multiply(flips, flipped), ops.multiply(ops.subtract(1, flips), img))
+        return flips * flipped + (1 - flips) * img   # Python operators: 1 takes flips' dtype, as in TF
     raise ValueError(f"'image' (shape {img.shape}) must have either 3 or 4 dimensions.")
 
 
