@@ -141,6 +141,45 @@ _VALUES: list[tuple[str, Callable[[Any], Any]]] = [
     ("stateless-random-contrast-bad-range", lambda tf: tf.image.stateless_random_contrast(IMG, 0.5, 0.5, [1, 2])),
 ]
 
+def _none_gradient(tf: Any, fn: Callable[[Any], Any], x: np.ndarray) -> Any:
+    """[fn(x), whether the tape's gradient is None] (an op declared not differentiable)."""
+    v = tf.Variable(x)
+    with tf.GradientTape() as tape:
+        y = fn(v)
+    return [y, tf.constant(tape.gradient(y, v) is None)]
+
+
+HSV_IMG = _R.uniform(0, 1, (2, 9, 11, 3)).astype(np.float32)
+HSV_IMG[0, :2] = 0.5                                        # grey: zero range
+HSV_IMG[0, 2, :, 1] = HSV_IMG[0, 2, :, 0]                   # ties between channels
+HSV_IMG[0, 3, :, 2] = HSV_IMG[0, 3, :, 1]
+HSV_IMG[0, 4] = 0.0                                         # black: zero value
+
+_COLOR: list[tuple[str, Callable[[Any], Any]]] = [
+    *[(f"hsv-roundtrip-{dt}", (lambda dt: lambda tf: [tf.image.rgb_to_hsv(tf.cast(HSV_IMG, dt)),
+                                                      tf.image.hsv_to_rgb(tf.cast(HSV_IMG, dt)),
+                                                      tf.image.hsv_to_rgb(tf.image.rgb_to_hsv(tf.cast(HSV_IMG, dt)))])(dt))
+      for dt in ("float32", "float64", "float16", "bfloat16")],
+    ("hsv-uint8", lambda tf: tf.image.rgb_to_hsv(U8)),
+    ("hsv-two-channels", lambda tf: tf.image.rgb_to_hsv(ODD)),
+    ("hsv-to-rgb-out-of-range", lambda tf: tf.image.hsv_to_rgb(ODD[..., :1] * np.ones(3, np.float32))),
+    *[(f"hue-{n}-{d}", (lambda x, d: lambda tf: tf.image.adjust_hue(x, d))(x, d))
+      for n, x in (("float32", HSV_IMG), ("uint8", U8), ("float64", F64)) for d in (0.37, -0.9, 0.0, 1.0)],
+    ("hue-float16", lambda tf: tf.image.adjust_hue(F16, 0.2)),
+    ("hue-bad-delta", lambda tf: tf.image.adjust_hue(IMG, 1.5)),
+    ("hue-two-channels", lambda tf: tf.image.adjust_hue(ODD, 0.1)),
+    *[(f"saturation-{n}-{f}", (lambda x, f: lambda tf: tf.image.adjust_saturation(x, f))(x, f))
+      for n, x in (("float32", HSV_IMG), ("uint8", U8), ("float64", F64), ("wide", ODD[..., :1] * np.ones(3, np.float32)))
+      for f in (1.7, 0.3, 0.0, 5.0)],
+    ("saturation-float16", lambda tf: tf.image.adjust_saturation(F16, 0.2)),
+    ("grad-rgb-to-hsv", _grad(lambda tf, v: tf.image.rgb_to_hsv(v), HSV_IMG)),
+    ("grad-rgb-to-hsv-float64", _grad(lambda tf, v: tf.image.rgb_to_hsv(v), HSV_IMG.astype(np.float64))),
+    ("grad-hsv-to-rgb-none", lambda tf: _none_gradient(tf, tf.image.hsv_to_rgb, HSV_IMG)),
+    ("grad-hue-lookup-error", _grad(lambda tf, v: tf.image.adjust_hue(v, 0.2), IMG)),
+    ("grad-saturation-lookup-error", _grad(lambda tf, v: tf.image.adjust_saturation(v, 1.2), IMG)),
+    ("fn-hue-saturation", _fn(lambda tf, a: tf.image.adjust_saturation(tf.image.adjust_hue(a, 0.3), 1.4), HSV_IMG)),
+]
+
 _GRADS: list[tuple[str, Callable[[Any], Any]]] = [
     ("grad-flip-rot", _grad(lambda tf, v: tf.image.rot90(tf.image.flip_up_down(v), 1), ODD)),
     ("grad-crop-pad", _grad(lambda tf, v: tf.image.pad_to_bounding_box(
@@ -178,7 +217,8 @@ _SUMMED = {"standardization-float32", "standardization-rank3", "yuv-float32", "y
 
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [
     (n, g, f, 2e-6 if n in _SUMMED else 0.0)
-    for g, fs in (("geometry", _GEOMETRY), ("values", _VALUES), ("gradients", _GRADS), ("functions", _FUNCTIONS))
+    for g, fs in (("geometry", _GEOMETRY), ("values", _VALUES), ("gradients", _GRADS), ("functions", _FUNCTIONS),
+                  ("color", _COLOR))
     for n, f in fs]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.within(case[3], atol_ratio=1.0))
@@ -210,6 +250,12 @@ def test_image_gradients_through_tape(k: int, tf_results: dict[int, Any]) -> Non
 @clause("ops.image")
 @EDGES.parametrize("functions")
 def test_image_inside_function(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image")
+@EDGES.parametrize("color")
+def test_image_hsv_kernels(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
