@@ -11,5 +11,6 @@ from simdist.runtime.ops.image_basic import (adjust_brightness, adjust_contrast,
                                              resize_with_crop_or_pad, rgb_to_grayscale, rgb_to_yuv, rot90,
                                              sobel_edges, stateless_random_brightness, stateless_random_contrast,
                                              stateless_random_crop, stateless_random_flip_left_right,
-                                             stateless_random_flip_up_down, total_variation, transpose, yuv_to_rgb)
+                                             stateless_random_flip_up_down, total_variation, transpose, yuv_to_rgb,
+                                             resize_with_pad)
 from simdist.runtime.ops.image_color import adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv  # noqa: F401,E402

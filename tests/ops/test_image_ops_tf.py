@@ -62,6 +62,12 @@ _GEOMETRY: list[tuple[str, Callable[[Any], Any]]] = [
     *[(f"resize-with-crop-or-pad-{h}x{w}", (lambda h, w: lambda tf: [tf.image.resize_with_crop_or_pad(ODD, h, w),
                                                                      tf.image.resize_with_crop_or_pad(IMG3, h, w)])(h, w))
       for h, w in ((3, 4), (10, 12), (2, 15), (7, 9))],
+    *[(f"resize-with-pad-{h}x{w}", (lambda h, w: lambda tf: [tf.image.resize_with_pad(ODD, h, w),
+                                                             tf.image.resize_with_pad(IMG3, h, w)])(h, w))
+      for h, w in ((7, 9), (10, 10), (3, 20), (14, 5), (1, 1))],
+    ("resize-with-pad-uint8", lambda tf: tf.image.resize_with_pad(U8, 6, 9)),
+    ("resize-with-pad-zero-target", lambda tf: tf.image.resize_with_pad(IMG, 0, 4)),
+    ("grad-resize-with-pad", _grad(lambda tf, v: tf.image.resize_with_pad(v, 6, 13), ODD)),
     # errors
     ("flip-rank-2", lambda tf: tf.image.flip_left_right(IMG3[:, :, 0])),
     ("flip-rank-5", lambda tf: tf.image.flip_left_right(IMG[None])),
@@ -210,10 +216,11 @@ _FUNCTIONS: list[tuple[str, Callable[[Any], Any]]] = [
 
 # Cases whose composition holds a float32 reduction over several axes (Sum/Mean in
 # per_image_standardization, total_variation, psnr), a tensordot (TF: MatMul; simdist: one Einsum)
-# or a depthwise convolution's input gradient: simdist's are TF's ops but not in Eigen's summation
+# a depthwise convolution's input gradient or ResizeBilinearGrad's sums: simdist's are TF's ops but not in Eigen's summation
 # order, so their values agree within a few float32 ulps, not bit for bit (clause ops.image).
 _SUMMED = {"standardization-float32", "standardization-rank3", "yuv-float32", "yuv-rank3", "total-variation", "psnr",
-           "grad-standardization", "grad-yuv", "grad-sobel", "grad-psnr", "fn-standardization"}
+           "grad-standardization", "grad-yuv", "grad-sobel", "grad-psnr", "fn-standardization",
+           "grad-resize-with-pad"}
 
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [
     (n, g, f, 2e-6 if n in _SUMMED else 0.0)

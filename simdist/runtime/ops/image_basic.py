@@ -27,7 +27,7 @@ __all__ = ["flip_left_right", "flip_up_down", "rot90", "transpose", "crop_to_bou
            "adjust_brightness", "adjust_contrast", "adjust_gamma", "rgb_to_grayscale", "grayscale_to_rgb",
            "rgb_to_yuv", "yuv_to_rgb", "total_variation", "image_gradients", "sobel_edges", "psnr",
            "stateless_random_flip_left_right", "stateless_random_flip_up_down", "stateless_random_brightness",
-           "stateless_random_contrast", "stateless_random_crop"]
+           "stateless_random_contrast", "stateless_random_crop", "resize_with_pad"]
 
 
 def _ops() -> Any:
@@ -502,3 +502,28 @@ def stateless_random_crop(value: Any, size: Any, seed: Any, name: str | None = N
     draw = stateless_uniform([len(shape)], dtype=dtypes.int32, maxval=2**31 - 1, seed=seed)
     offset = ops.floormod(draw, limit)
     return ops.slice_(v, offset, sz)
+
+
+def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: str = "bilinear",
+                    antialias: bool = False) -> Tensor:
+    """`tf.image.resize_with_pad`: resized keeping the aspect ratio (sizes from float32 ratios,
+    floored), then zero-padded centrally (offsets floored) to the target."""
+    from simdist.runtime.ops.resize import resize
+    ops = _ops()
+    img, is_batch = _batched(image)
+    _check_at_least_3d(img)
+    th, tw = _int(target_height), _int(target_width)
+    if tw <= 0:
+        raise ValueError("target_width must be > 0.")
+    if th <= 0:
+        raise ValueError("target_height must be > 0.")
+    _, height, width, _ = img.shape.as_list()
+    f = np.float32
+    fh, fw, fth, ftw = f(height), f(width), f(th), f(tw)
+    ratio = max(fw / ftw, fh / fth)
+    rh, rw = fh / ratio, fw / ratio
+    p_h = max(0, int(np.floor((fth - rh) / f(2))))
+    p_w = max(0, int(np.floor((ftw - rw) / f(2))))
+    resized = resize(img, [int(np.floor(rh)), int(np.floor(rw))], method=method, antialias=antialias)
+    out = pad_to_bounding_box(resized, p_h, p_w, th, tw)
+    return out if is_batch else ops.squeeze(out, axis=[0])
