@@ -14,3 +14,4 @@ from simdist.runtime.ops.image_basic import (adjust_brightness, adjust_contrast,
                                              stateless_random_flip_up_down, total_variation, transpose, yuv_to_rgb,
                                              resize_with_pad)
 from simdist.runtime.ops.image_color import adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv  # noqa: F401,E402
+from simdist.runtime.ops.image_patches import extract_patches  # noqa: F401,E402

@@ -186,6 +186,26 @@ _COLOR: list[tuple[str, Callable[[Any], Any]]] = [
     ("fn-hue-saturation", _fn(lambda tf, a: tf.image.adjust_saturation(tf.image.adjust_hue(a, 0.3), 1.4), HSV_IMG)),
 ]
 
+_PATCH_ARGS = (([1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"), ([1, 2, 3, 1], [1, 2, 1, 1], [1, 1, 2, 1], "SAME"),
+               ([1, 3, 3, 1], [1, 2, 3, 1], [1, 2, 1, 1], "VALID"), ([1, 4, 1, 1], [1, 3, 3, 1], [1, 1, 1, 1], "SAME"))
+
+_PATCHES: list[tuple[str, Callable[[Any], Any]]] = [
+    *[(f"patches-{i}", (lambda a: lambda tf: [tf.image.extract_patches(ODD, *a), tf.image.extract_patches(U8, *a)])(a))
+      for i, a in enumerate(_PATCH_ARGS)],
+    *[(f"grad-patches-{i}", (lambda a: _grad(lambda tf, v: tf.image.extract_patches(v, *a), ODD))(a))
+      for i, a in enumerate(_PATCH_ARGS)],
+    ("grad-patches-float64", _grad(lambda tf, v: tf.image.extract_patches(v, *_PATCH_ARGS[1]), F64)),
+    ("patches-float16-int64", lambda tf: [tf.image.extract_patches(F16, *_PATCH_ARGS[2]),
+                                          tf.image.extract_patches(tf.cast(U8, tf.int64), *_PATCH_ARGS[3])]),
+    ("patches-bool", lambda tf: tf.image.extract_patches(U8 > 3, *_PATCH_ARGS[0])),
+    ("patches-batch-size", lambda tf: tf.image.extract_patches(ODD, [2, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID")),
+    ("patches-short-sizes", lambda tf: tf.image.extract_patches(ODD, [1, 2, 2], [1, 1, 1, 1], [1, 1, 1, 1], "VALID")),
+    ("patches-too-large", lambda tf: tf.image.extract_patches(ODD, [1, 9, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID")),
+    ("patches-bad-padding", lambda tf: tf.image.extract_patches(ODD, [1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "FOO")),
+    ("patches-rank3", lambda tf: tf.image.extract_patches(IMG3, [1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID")),
+    ("fn-patches", _fn(lambda tf, a: tf.image.extract_patches(a, *_PATCH_ARGS[1]), ODD)),
+]
+
 _GRADS: list[tuple[str, Callable[[Any], Any]]] = [
     ("grad-flip-rot", _grad(lambda tf, v: tf.image.rot90(tf.image.flip_up_down(v), 1), ODD)),
     ("grad-crop-pad", _grad(lambda tf, v: tf.image.pad_to_bounding_box(
@@ -225,7 +245,7 @@ _SUMMED = {"standardization-float32", "standardization-rank3", "yuv-float32", "y
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [
     (n, g, f, 2e-6 if n in _SUMMED else 0.0)
     for g, fs in (("geometry", _GEOMETRY), ("values", _VALUES), ("gradients", _GRADS), ("functions", _FUNCTIONS),
-                  ("color", _COLOR))
+                  ("color", _COLOR), ("patches", _PATCHES))
     for n, f in fs]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.within(case[3], atol_ratio=1.0))
@@ -263,6 +283,12 @@ def test_image_inside_function(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.image")
 @EDGES.parametrize("color")
 def test_image_hsv_kernels(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image")
+@EDGES.parametrize("patches")
+def test_image_extract_patches(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
