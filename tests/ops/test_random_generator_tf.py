@@ -51,7 +51,53 @@ def _global(tf: Any) -> Any:
     return [tf.random.get_global_generator().normal([2]), tf.convert_to_tensor(g.state.read_value())]
 
 
+_STRATEGIES: dict[str, Any] = {}
+
+
+def _strategy(tf: Any) -> Any:
+    """MirroredStrategy on two logical CPUs (simdist's on a fresh simulation, TF's once per worker:
+    as tests/ops/test_fuzz2_edges_tf.py)."""
+    simdist_tf = tf.__name__.startswith("simdist")
+    if simdist_tf or tf.__name__ not in _STRATEGIES:
+        if simdist_tf:
+            import simdist
+            simdist.reset()
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        _STRATEGIES[tf.__name__] = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    return _STRATEGIES[tf.__name__]
+
+
+def _states(tf: Any, s: Any, g: Any) -> list:
+    return [tf.convert_to_tensor(v) for v in s.experimental_local_results(g.state)]
+
+
+def _replicas(tf: Any) -> Any:
+    """A generator made in the strategy's scope: each replica draws with its own key and advances
+    its own copy; a draw outside run is cross-replica (every copy advanced)."""
+    s = _strategy(tf)
+    with s.scope():
+        g = tf.random.Generator.from_seed(5)
+    out = [g.normal([2])] + _states(tf, s, g)
+    with s.scope():
+        out += [g.uniform([3])] + _states(tf, s, g)
+    r = s.run(lambda: [g.normal([3]), g.uniform([2], dtype=tf.float64), g.uniform_full_int([2], tf.int64)])
+    out += [t for part in r for t in s.experimental_local_results(part)] + _states(tf, s, g)
+    return out
+
+
+def _replicas_plain(tf: Any) -> Any:
+    """A generator made outside any strategy, drawn from in strategy.run: no key mixing; the
+    replicas advance the one state in replica order."""
+    s = _strategy(tf)
+    g = tf.random.Generator.from_seed(5)
+    r = s.run(lambda: g.normal([3]))
+    return list(s.experimental_local_results(r)) + [tf.convert_to_tensor(g.state.read_value())]
+
+
 _DRAWS: list[tuple[str, Callable[[Any], Any]]] = [
+    ("strategy-replicas", _replicas),
+    ("strategy-plain-generator", _replicas_plain),
     ("normal-float32-many", _gen(1, lambda tf, g: g.normal([6000]))),
     ("normal-float32-odd-shape", _gen(12345, lambda tf, g: g.normal([3, 5, 7]))),
     ("normal-float64", _gen(2, lambda tf, g: g.normal([2001], dtype=tf.float64))),

@@ -9,6 +9,10 @@ each; `make_seeds(count)` stacks such keys over zeros. ThreeFry: as TF 2.21 on C
 can be made but its first draw raises UnimplementedError ("Non-XLA devices don't support the
 ThreeFry algorithm").
 
+A generator made under a strategy and drawn from in a replica (strategy.run) advances that replica's
+copy of the state and mixes the replica id into the key, as TF's _preprocess_key:
+key' = the first uint64 of Philox(key, counter = [replica id, 0]).
+
 Deliberate difference: TF's `from_non_deterministic_state` (and so the global generator's first
 state) draws OS entropy; simdist derives the state from the machine's root seed
 (`simdist.configure(seed=...)`), the name "from_non_deterministic_state" and the number of such
@@ -242,20 +246,39 @@ class Generator:
 
     def skip(self, delta: Any) -> Tensor:
         """RngReadAndSkip: the state before, the counter advanced by 256·delta."""
-        old = self._state_var.read_value()
-        self._state_var.assign(dispatch.execute(SKIP, (old,), {"alg": self._alg, "delta": int(delta)}))
+        var = self._state_var
+        if self._replica_id() is not None:   # TF's raw op on the handle: the replica's own copy
+            var = getattr(var, "_local", lambda: var)()
+        old = var.read_value()
+        var.assign(dispatch.execute(SKIP, (old,), {"alg": self._alg, "delta": int(delta)}))
         return old
 
+    def _replica_id(self) -> int | None:
+        """The replica id TF's _preprocess_key mixes into the key: only for a generator made under a
+        strategy, drawn from inside that strategy's replica context."""
+        if self._distribution_strategy is None or context.get_strategy() is not self._distribution_strategy:
+            return None   # (TF enters the generator's strategy first: outside its run, a cross-replica draw)
+        rc = context.get_replica_context()
+        if rc is None or getattr(rc, "replica_id_in_sync_group", None) is None:
+            return None
+        rid = rc.replica_id_in_sync_group
+        return int(dispatch.static_value(rid)) if isinstance(rid, Tensor) else int(rid)
+
     def _prepare(self, shape: tuple[int, ...]) -> Tensor:
+        """The state a draw of `shape` reads (the key mixed with the replica id in a replica)."""
+        from simdist.runtime.ops import concat, constant, reshape, stack
+        from simdist.runtime.ops.array_more import bitcast
         for d in shape:
             if d < 0:
                 raise errors.InvalidArgumentError(None, None, f"Dimension {d} must be >= 0 [Op:StatelessRandomNormalV2]")
         old = self.skip(int(np.prod(shape, dtype=np.int64)) if shape else 1)
-        rc = context.get_replica_context()
-        if self._distribution_strategy is not None and rc is not None:
-            raise NotImplementedError("simdist: drawing from a tf.random.Generator made under a strategy inside "
-                                      "strategy.run (TF mixes the replica id into the key) is not modelled")
-        return old
+        rid = self._replica_id()
+        if rid is None:
+            return old
+        # StatelessRandomUniformFullIntV2(shape=[1], key, counter=[replica id, 0], uint64): the replica's key
+        kc = stack([constant(rid, dtype=dtypes.int64), constant(0, dtype=dtypes.int64), old[2]])
+        key = bitcast(dispatch.execute(FULL_INT, (kc,), {"shape": (1,), "dtype": dtypes.uint64}), dtypes.int64)
+        return concat([old[0:2], reshape(key, [1])], 0)
 
     def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
                name: str | None = None) -> Tensor:
