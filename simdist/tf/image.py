@@ -12,6 +12,6 @@ from simdist.runtime.ops.image_basic import (adjust_brightness, adjust_contrast,
                                              sobel_edges, stateless_random_brightness, stateless_random_contrast,
                                              stateless_random_crop, stateless_random_flip_left_right,
                                              stateless_random_flip_up_down, total_variation, transpose, yuv_to_rgb,
-                                             resize_with_pad)
+                                             resize_with_pad, ssim, stateless_random_hue, stateless_random_saturation)
 from simdist.runtime.ops.image_color import adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv  # noqa: F401,E402
 from simdist.runtime.ops.image_patches import extract_patches  # noqa: F401,E402

@@ -147,6 +147,11 @@ _VALUES: list[tuple[str, Callable[[Any], Any]]] = [
     ("stateless-random-contrast-bad-range", lambda tf: tf.image.stateless_random_contrast(IMG, 0.5, 0.5, [1, 2])),
 ]
 
+SSIM_A = _R.uniform(0, 1, (2, 13, 14, 3)).astype(np.float32)
+SSIM_B = np.clip(SSIM_A * 0.7 + _R.uniform(0, 0.3, SSIM_A.shape), 0, 1).astype(np.float32)
+SSIM_U8 = _R.integers(0, 256, (1, 12, 12, 3)).astype(np.uint8)
+
+
 def _none_gradient(tf: Any, fn: Callable[[Any], Any], x: np.ndarray) -> Any:
     """[fn(x), whether the tape's gradient is None] (an op declared not differentiable)."""
     v = tf.Variable(x)
@@ -183,6 +188,19 @@ _COLOR: list[tuple[str, Callable[[Any], Any]]] = [
     ("grad-hsv-to-rgb-none", lambda tf: _none_gradient(tf, tf.image.hsv_to_rgb, HSV_IMG)),
     ("grad-hue-lookup-error", _grad(lambda tf, v: tf.image.adjust_hue(v, 0.2), IMG)),
     ("grad-saturation-lookup-error", _grad(lambda tf, v: tf.image.adjust_saturation(v, 1.2), IMG)),
+    ("stateless-random-hue-saturation", lambda tf: [tf.image.stateless_random_hue(HSV_IMG, 0.3, [1, 2]),
+                                                    tf.image.stateless_random_saturation(U8, 0.2, 1.9, [3, 4])]),
+    ("stateless-random-hue-too-large", lambda tf: tf.image.stateless_random_hue(HSV_IMG, 0.6, [1, 2])),
+    ("stateless-random-saturation-bad-range", lambda tf: tf.image.stateless_random_saturation(HSV_IMG, 1.0, 0.5,
+                                                                                               [1, 2])),
+    ("ssim", lambda tf: [tf.image.ssim(SSIM_A, SSIM_B, 1.0), tf.image.ssim(SSIM_A, SSIM_A, 1.0),
+                         tf.image.ssim(SSIM_A, SSIM_B, 2.0, filter_size=5, filter_sigma=0.8, k1=0.02, k2=0.05)]),
+    ("ssim-uint8", lambda tf: tf.image.ssim(SSIM_U8, 255 - SSIM_U8, 255)),
+    ("ssim-index-map", lambda tf: tf.image.ssim(SSIM_A, SSIM_B, 1.0, filter_size=7, return_index_map=True)),
+    ("ssim-broadcast-batch", lambda tf: tf.image.ssim(SSIM_A[:1], SSIM_B, 1.0)),
+    ("ssim-too-small", lambda tf: tf.image.ssim(IMG, IMG, 1.0)),
+    ("ssim-shape-mismatch", lambda tf: tf.image.ssim(SSIM_A, SSIM_A[:, :12], 1.0)),
+    ("grad-ssim", _grad(lambda tf, v: tf.image.ssim(v, SSIM_B, 1.0, filter_size=5), SSIM_A)),
     ("fn-hue-saturation", _fn(lambda tf, a: tf.image.adjust_saturation(tf.image.adjust_hue(a, 0.3), 1.4), HSV_IMG)),
 ]
 
@@ -240,7 +258,7 @@ _FUNCTIONS: list[tuple[str, Callable[[Any], Any]]] = [
 # order, so their values agree within a few float32 ulps, not bit for bit (clause ops.image).
 _SUMMED = {"standardization-float32", "standardization-rank3", "yuv-float32", "yuv-rank3", "total-variation", "psnr",
            "grad-standardization", "grad-yuv", "grad-sobel", "grad-psnr", "fn-standardization",
-           "grad-resize-with-pad"}
+           "grad-resize-with-pad", "ssim", "ssim-uint8", "ssim-index-map", "ssim-broadcast-batch", "grad-ssim"}
 
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [
     (n, g, f, 2e-6 if n in _SUMMED else 0.0)

@@ -27,7 +27,8 @@ __all__ = ["flip_left_right", "flip_up_down", "rot90", "transpose", "crop_to_bou
            "adjust_brightness", "adjust_contrast", "adjust_gamma", "rgb_to_grayscale", "grayscale_to_rgb",
            "rgb_to_yuv", "yuv_to_rgb", "total_variation", "image_gradients", "sobel_edges", "psnr",
            "stateless_random_flip_left_right", "stateless_random_flip_up_down", "stateless_random_brightness",
-           "stateless_random_contrast", "stateless_random_crop", "resize_with_pad"]
+           "stateless_random_contrast", "stateless_random_crop", "resize_with_pad",
+           "stateless_random_hue", "stateless_random_saturation", "ssim"]
 
 
 def _ops() -> Any:
@@ -527,3 +528,82 @@ def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: s
     resized = resize(img, [int(np.floor(rh)), int(np.floor(rw))], method=method, antialias=antialias)
     out = pad_to_bounding_box(resized, p_h, p_w, th, tw)
     return out if is_batch else ops.squeeze(out, axis=[0])
+
+
+def stateless_random_hue(image: Any, max_delta: float, seed: Any) -> Tensor:
+    """`tf.image.stateless_random_hue`: adjust_hue by a uniform delta in ±max_delta (≤ 0.5)."""
+    from simdist.runtime.ops.image_color import adjust_hue
+    from simdist.runtime.ops.random import stateless_uniform
+    if max_delta > 0.5:
+        raise ValueError("max_delta must be <= 0.5.")
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_hue(image, stateless_uniform([], minval=-max_delta, maxval=max_delta, seed=seed))
+
+
+def stateless_random_saturation(image: Any, lower: float, upper: float, seed: Any = None) -> Tensor:
+    """`tf.image.stateless_random_saturation`: adjust_saturation by a uniform factor in [lower, upper)."""
+    from simdist.runtime.ops.image_color import adjust_saturation
+    from simdist.runtime.ops.random import stateless_uniform
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    return adjust_saturation(image, stateless_uniform([], minval=lower, maxval=upper, seed=seed))
+
+
+def _fspecial_gauss(size: int, sigma: Tensor) -> Tensor:
+    """TF's Gaussian window: softmax of -(i² + j²)/(2σ²) over the size×size grid."""
+    ops = _ops()
+    from simdist.runtime.ops.nn import softmax
+    coords = ops.cast(ops.range_(size), sigma.dtype)
+    coords = ops.subtract(coords, ops.divide(ops.cast(size - 1, sigma.dtype), 2.0))
+    g = ops.square(coords)
+    g = ops.multiply(g, ops.divide(-0.5, ops.square(sigma)))
+    g = ops.add(ops.reshape(g, [1, -1]), ops.reshape(g, [-1, 1]))
+    return ops.reshape(softmax(ops.reshape(g, [1, -1])), [size, size, 1, 1])
+
+
+def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01,
+         k2: float = 0.03, return_index_map: bool = False) -> Tensor:
+    """`tf.image.ssim`: luminance · contrast-structure from Gaussian-window means (depthwise
+    convolutions, VALID), averaged over the image (unless return_index_map) and the channels."""
+    ops = _ops()
+    from simdist.runtime.ops.nn import depthwise_conv2d
+    a, b = _image(img1), _image(img2)
+    s1, s2 = a.shape.as_list(), b.shape.as_list()
+    if len(s1) < 3 or len(s2) < 3:
+        raise ValueError(f"Shape {a.shape if len(s1) < 3 else b.shape} must have rank at least 3")
+    if s1[-3:] != s2[-3:]:
+        raise ValueError(f"Shapes {a.shape[-3:]} and {b.shape[-3:]} are incompatible")
+    for x, y in zip(reversed(s1[:-3]), reversed(s2[:-3])):
+        if not (x == 1 or y == 1 or x == y):
+            raise ValueError(f"Two images are not compatible: {a.shape} and {b.shape}")
+    mv = convert_image_dtype(ops.cast(max_val, a.dtype), dtypes.float32)
+    a, b = convert_image_dtype(a, dtypes.float32), convert_image_dtype(b, dtypes.float32)
+    fs = int(filter_size)
+    for shp in (s1, s2):
+        if any(d < fs for d in shp[-3:-1]):
+            raise errors.InvalidArgumentError(None, None, f"assertion failed: [{shp}] [{fs}]")
+    sigma = ops.constant(filter_sigma, dtype=a.dtype)
+    kernel = ops.tile(_fspecial_gauss(fs, sigma), [1, 1, s1[-1], 1])
+
+    def reducer(x: Tensor) -> Tensor:
+        shape = x.shape.as_list()
+        y = depthwise_conv2d(ops.reshape(x, [-1] + shape[-3:]), kernel, strides=[1, 1, 1, 1], padding="VALID")
+        return ops.reshape(y, shape[:-3] + y.shape.as_list()[1:])
+
+    c1 = ops.pow_(ops.multiply(k1, mv), 2)
+    c2 = ops.pow_(ops.multiply(k2, mv), 2)
+    mean0, mean1 = reducer(a), reducer(b)
+    num0 = ops.multiply(ops.multiply(mean0, mean1), 2.0)
+    den0 = ops.add(ops.square(mean0), ops.square(mean1))
+    luminance = ops.divide(ops.add(num0, c1), ops.add(den0, c1))
+    num1 = ops.multiply(reducer(ops.multiply(a, b)), 2.0)
+    den1 = reducer(ops.add(ops.square(a), ops.square(b)))
+    c2 = ops.multiply(c2, 1.0)
+    cs = ops.divide(ops.add(ops.subtract(num1, num0), c2), ops.add(ops.subtract(den1, den0), c2))
+    val = ops.multiply(luminance, cs)
+    if not return_index_map:
+        val = ops.reduce_mean(val, ops.constant([-3, -2], dtype=dtypes.int32))
+    return ops.reduce_mean(val, [-1])
