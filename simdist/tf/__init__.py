@@ -67,6 +67,7 @@ from simdist.runtime.ops import random as _random_ops
 from simdist.runtime.ops import random_gamma as _random_gamma
 from simdist.runtime.ops import candidate_samplers as _samplers
 from simdist.runtime.ops import random_generator as _generator, stateless_seeds as _seeds
+from simdist.runtime.ops import index_shuffle as _index_shuffle
 from simdist.tf._function import function
 from simdist.runtime.spec import TensorSpec
 from simdist.runtime.data import Optional as _Optional
@@ -102,7 +103,8 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
                               create_rng_state=_generator.create_rng_state,
                               get_global_generator=_generator.get_global_generator,
                               set_global_generator=_generator.set_global_generator,
-                              stateless_split=_seeds.split, stateless_fold_in=_seeds.fold_in))
+                              stateless_split=_seeds.split, stateless_fold_in=_seeds.fold_in,
+                              index_shuffle=_index_shuffle.index_shuffle))
 
 __version__ = "2.21.0-simdist"
 newaxis = None

@@ -166,6 +166,24 @@ _SEEDS: list[tuple[str, Callable[[Any], Any]]] = [
     ("stateless-fold-in", lambda tf: tf.random.experimental.stateless_fold_in([9, 9], 0)),
     ("split-then-draw", lambda tf: [tf.random.stateless_uniform([2], seed=s) for s in tf.random.split([5, 6], 2)]),
     ("split-bad-seed", lambda tf: tf.random.split([1, 2, 3], 2)),
+    ("index-shuffle-doc", lambda tf: tf.random.experimental.index_shuffle(tf.range(4), seed=[5, 9], max_index=3)),
+    *[(f"index-shuffle-max-{m}", (lambda m: lambda tf: tf.random.experimental.index_shuffle(
+        tf.range(min(m + 1, 200), dtype=tf.int64), [7, -3], tf.constant(m, tf.int64)))(m))
+      for m in (1, 9, 255, 65535, 65536, 70000, 2**31 + 5, 2**40 + 1, 2**61, 2**62 + 7)],
+    ("index-shuffle-uint64-max", lambda tf: tf.random.experimental.index_shuffle(
+        tf.constant([0, 1, 2**63 + 5], tf.uint64), tf.constant([1, 2], tf.uint64), tf.constant(2**64 - 1, tf.uint64))),
+    ("index-shuffle-uint32", lambda tf: tf.random.experimental.index_shuffle(
+        tf.constant([0, 5, 99], tf.uint32), tf.constant([4, 4], tf.int64), tf.constant(100, tf.uint32))),
+    ("index-shuffle-scalar", lambda tf: tf.random.experimental.index_shuffle(3, [1, 2], 10)),
+    ("index-shuffle-seed-rows", lambda tf: tf.random.experimental.index_shuffle(
+        tf.constant([1, 2, 3]), tf.constant([[1, 2], [3, 4], [5, 6]]), 5)),
+    ("index-shuffle-max-vector", lambda tf: tf.random.experimental.index_shuffle(
+        tf.constant(2), [1, 2], tf.constant([3, 30, 300]))),
+    ("index-shuffle-zero-max", lambda tf: tf.random.experimental.index_shuffle(tf.constant([0, 0]), [1, 2], 0)),
+    ("index-shuffle-bad-seed", lambda tf: tf.random.experimental.index_shuffle(1, [1, 2, 3], 5)),
+    ("index-shuffle-float", lambda tf: tf.random.experimental.index_shuffle(1.0, [1, 2], 5.0)),
+    ("index-shuffle-mismatched-max", lambda tf: tf.random.experimental.index_shuffle(
+        tf.constant([1, 2]), [1, 2], tf.constant([3, 4, 5]))),
 ]
 
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = (
