@@ -68,6 +68,7 @@ from simdist.runtime.ops import random_gamma as _random_gamma
 from simdist.runtime.ops import candidate_samplers as _samplers
 from simdist.runtime.ops import random_generator as _generator, stateless_seeds as _seeds
 from simdist.runtime.ops import index_shuffle as _index_shuffle
+from simdist.runtime.ops.index_shuffle import random_index_shuffle  # noqa: E402,F401
 from simdist.tf._function import function
 from simdist.runtime.spec import TensorSpec
 from simdist.runtime.data import Optional as _Optional

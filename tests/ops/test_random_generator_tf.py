@@ -180,6 +180,9 @@ _SEEDS: list[tuple[str, Callable[[Any], Any]]] = [
     ("index-shuffle-max-vector", lambda tf: tf.random.experimental.index_shuffle(
         tf.constant(2), [1, 2], tf.constant([3, 30, 300]))),
     ("index-shuffle-zero-max", lambda tf: tf.random.experimental.index_shuffle(tf.constant([0, 0]), [1, 2], 0)),
+    ("random-index-shuffle-raw", lambda tf: [tf.random_index_shuffle(tf.range(6), [1, 2, 3], 5),
+                                             tf.random_index_shuffle(tf.range(6), [1, 2, 3], 5, rounds=6),
+                                             tf.random_index_shuffle(tf.range(6), [1, 2, 3], 70000, rounds=8)]),
     ("index-shuffle-bad-seed", lambda tf: tf.random.experimental.index_shuffle(1, [1, 2, 3], 5)),
     ("index-shuffle-float", lambda tf: tf.random.experimental.index_shuffle(1.0, [1, 2], 5.0)),
     ("index-shuffle-mismatched-max", lambda tf: tf.random.experimental.index_shuffle(
@@ -226,6 +229,19 @@ def test_nondeterministic_state_derives_from_root_seed() -> None:
     simdist.configure(seed=6)
     c = tf.random.Generator.from_non_deterministic_state().state.numpy().tolist()
     assert c != a[0], f"root seeds 5 and 6 gave one state {c}"
+
+
+@clause("ops.random-generator")
+@pytest.mark.parametrize("rounds", [5, 2, 3])
+def test_index_shuffle_rounds_tf_reads_past_its_keys_are_refused(rounds: int) -> None:
+    """TF 2.21's kernel asserts (in debug builds only) that rounds is even and at least 4; otherwise
+    its cipher reads round keys past the end of its vector (undefined values, not runnable as a
+    reference): simdist refuses them."""
+    from simdist import tf
+    from simdist.runtime import errors
+    with pytest.raises(errors.InvalidArgumentError, match="rounds must be an even integer >= 4") as e:
+        tf.random_index_shuffle(tf.range(6), [1, 2, 3], 5, rounds=rounds)
+    assert f"got {rounds}" in str(e.value), f"error {e.value!s} should name the rounds"
 
 
 def test_every_group_is_tested() -> None:

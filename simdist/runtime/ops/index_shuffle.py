@@ -23,7 +23,7 @@ from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["index_shuffle"]
+__all__ = ["index_shuffle", "random_index_shuffle"]
 
 _INTS = ("int32", "int64", "uint32", "uint64")
 
@@ -116,3 +116,16 @@ def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
     i = _t(index)
     mx = max_index if isinstance(max_index, Tensor) else convert_to_tensor(max_index, dtype=i.dtype)
     return dispatch.execute(RANDOM_INDEX_SHUFFLE, (i, s, mx), {"rounds": 4})
+
+
+def random_index_shuffle(index: Any, seed: Any, max_index: Any, rounds: int = 4, name: str | None = None) -> Tensor:
+    """`tf.random_index_shuffle`: the raw op (seed of shape [3] or [n, 3]; rounds even, at least 4)."""
+    from simdist.runtime.ops import convert_to_tensor
+    r = int(rounds)
+    if r < 4 or r % 2:
+        raise errors.InvalidArgumentError(None, None, f"rounds must be an even integer >= 4, got {r} "
+                                          "[Op:RandomIndexShuffle]")
+    i = _t(index)
+    s = seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
+    mx = max_index if isinstance(max_index, Tensor) else convert_to_tensor(max_index, dtype=i.dtype)
+    return dispatch.execute(RANDOM_INDEX_SHUFFLE, (i, s, mx), {"rounds": r})
