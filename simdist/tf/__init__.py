@@ -68,6 +68,7 @@ from simdist.runtime.ops import random_gamma as _random_gamma
 from simdist.runtime.ops import candidate_samplers as _samplers
 from simdist.runtime.ops import random_generator as _generator, stateless_seeds as _seeds
 from simdist.runtime.ops import index_shuffle as _index_shuffle
+from simdist.runtime.ops import binomial as _binomial
 from simdist.runtime.ops.index_shuffle import random_index_shuffle  # noqa: E402,F401
 from simdist.tf._function import function
 from simdist.runtime.spec import TensorSpec
@@ -97,6 +98,7 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
              all_candidate_sampler=_samplers.all_candidate_sampler,
              fixed_unigram_candidate_sampler=_samplers.fixed_unigram_candidate_sampler,
              learned_unigram_candidate_sampler=_samplers.learned_unigram_candidate_sampler,
+             stateless_binomial=_binomial.stateless_binomial,
              Generator=_generator.Generator, Algorithm=_generator.Algorithm,
              create_rng_state=_generator.create_rng_state, get_global_generator=_generator.get_global_generator,
              set_global_generator=_generator.set_global_generator, split=_seeds.split, fold_in=_seeds.fold_in,

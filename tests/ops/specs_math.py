@@ -401,7 +401,8 @@ UNTESTED_OPS: dict[str, str] = {
     "StatelessMultinomial": _RANDOM,
     **{op: "tf.random.Generator's ops: TF's bits, state and errors in tests/ops/test_random_generator_tf.py"
        for op in ("RngReadAndSkip", "StatefulUniform", "StatefulStandardNormalV2", "StatefulTruncatedNormal",
-                  "StatefulUniformInt", "StatefulUniformFullInt", "RandomIndexShuffle")},
+                  "StatefulUniformInt", "StatefulUniformFullInt", "RandomIndexShuffle", "StatelessRandomBinomial",
+                  "StatefulRandomBinomial")},
     "AdjustContrastv2": "tf.image.adjust_contrast's kernel (no gradient in TF): bit for bit in "
                         "tests/ops/test_image_ops_tf.py",
     **{op: "tf.image's HSV kernels: values, dtypes, errors and RGBToHSV's gradient bit for bit in "

@@ -166,6 +166,27 @@ _SEEDS: list[tuple[str, Callable[[Any], Any]]] = [
     ("stateless-fold-in", lambda tf: tf.random.experimental.stateless_fold_in([9, 9], 0)),
     ("split-then-draw", lambda tf: [tf.random.stateless_uniform([2], seed=s) for s in tf.random.split([5, 6], 2)]),
     ("split-bad-seed", lambda tf: tf.random.split([1, 2, 3], 2)),
+    ("binomial-inversion", lambda tf: tf.random.stateless_binomial([5, 3], [1, 2], [3., 10., 50.], [0.3, 0.05, 0.6])),
+    ("binomial-btrs", lambda tf: tf.random.stateless_binomial([4, 2], [7, -3], [100., 1000.], [0.4, 0.9],
+                                                              output_dtype=tf.float64)),
+    ("binomial-edges", lambda tf: tf.random.stateless_binomial([3, 5], [7, 3], [0., -1., 5., 5., 20.],
+                                                               [0.5, 0.5, 0., 1., np.nan], output_dtype=tf.float32)),
+    ("binomial-float64", lambda tf: tf.random.stateless_binomial([200], [1, 1], tf.constant(40., tf.float64),
+                                                                 tf.constant(0.5, tf.float64))),
+    ("binomial-float16", lambda tf: tf.random.stateless_binomial([50], [1, 1], tf.constant(40., tf.float16),
+                                                                 tf.constant(0.3, tf.float16), output_dtype=tf.int64)),
+    ("binomial-broadcast", lambda tf: tf.random.stateless_binomial([2, 3, 4], [9, 9], np.full((3, 1), 25., np.float32),
+                                                                   np.array([0.1, 0.45, 0.55, 0.99], np.float32))),
+    ("binomial-int-params", lambda tf: tf.random.stateless_binomial([5], [1, 1], tf.constant(40), tf.constant(3))),
+    ("binomial-shape-suffix", lambda tf: tf.random.stateless_binomial([3], [1, 1], [1., 2.], [0.5, 0.5])),
+    ("binomial-incompatible", lambda tf: tf.random.stateless_binomial([2, 3], [1, 1], [1., 2.], [0.5, 0.5, 0.5])),
+    # (the states as NumPy copies: TF 2.21's read of the state aliases the buffer StatefulRandomBinomial
+    # then updates in place, so a state tensor read before a later binomial draw shows the later state)
+    ("generator-binomial", lambda tf: (lambda g: [g.binomial([2], [10., 20.], [0.8]), g.state.numpy(),
+                                                  g.binomial([3, 4, 3, 4, 2], np.full((3, 1, 2), 30., np.float32),
+                                                             np.full((1, 4, 2), 0.3, np.float32)),
+                                                  g.state.numpy()])(
+        tf.random.Generator.from_seed(234))),
     ("index-shuffle-doc", lambda tf: tf.random.experimental.index_shuffle(tf.range(4), seed=[5, 9], max_index=3)),
     *[(f"index-shuffle-max-{m}", (lambda m: lambda tf: tf.random.experimental.index_shuffle(
         tf.range(min(m + 1, 200), dtype=tf.int64), [7, -3], tf.constant(m, tf.int64)))(m))

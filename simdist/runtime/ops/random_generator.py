@@ -344,8 +344,21 @@ class Generator:
         return [Generator(state=np.array([0] * (_STATE_SIZE[self._alg] - 1) + [int(k)], np.int64), alg=self._alg)
                 for k in keys.tolist()]
 
-    def binomial(self, *args: Any, **kwargs: Any) -> Tensor:
-        raise NotImplementedError("simdist: tf.random.Generator.binomial (StatefulRandomBinomial) is not written")
+    def binomial(self, shape: Any, counts: Any, probs: Any, dtype: Any = dtypes.int32, name: str | None = None) -> Tensor:
+        """StatefulRandomBinomial: draws from the state read, which advances by 256 · the outputs the
+        kernel reserves (runtime/ops/binomial.py)."""
+        from simdist.runtime.ops import binomial as _binomial
+        dt = dtypes.as_dtype(dtype)
+        c = counts if isinstance(counts, Tensor) else convert_to_tensor(counts)
+        p = probs if isinstance(probs, Tensor) else convert_to_tensor(probs)
+        shp = shape_arg(shape)
+        _binomial._check(shp, np.zeros(c.shape.as_list()), np.zeros(p.shape.as_list()), "StatefulRandomBinomial")
+        _binomial.STATEFUL_BINOMIAL.dtype((dtypes.int64, c.dtype, p.dtype), {"dtype": dt})
+        if self._alg != 1:
+            raise errors.InvalidArgumentError(None, None, f"Unsupported algorithm id: {self._alg} "
+                                              "[Op:StatefulRandomBinomial]")
+        old = self.skip(_binomial.stateful_skip(shp, c, p))
+        return dispatch.execute(_binomial.STATEFUL_BINOMIAL, (old, c, p), {"shape": shp, "dtype": dt})
 
 
 def get_global_generator() -> Generator:
