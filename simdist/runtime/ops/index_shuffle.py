@@ -13,6 +13,7 @@ FLOPs: ~10 per round and walk step, per output (counted as 10·rounds).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -36,14 +37,8 @@ def _rotr(x: int, r: int, w: int, m: int) -> int:
     return ((x >> r) | (x << (w - r))) & m
 
 
-def _shuffle_one(index: int, key: tuple[int, int, int], max_index: int, rounds: int) -> int:
-    if max_index == 0:
-        return 0
-    b = int(math.ceil(math.log2(float(max_index))))
-    b = max(b + b % 2, 16)
-    if b > 62:
-        b = 64
-    w = b // 2
+def _round_keys(key: tuple[int, int, int], rounds: int, w: int) -> list[int]:
+    """Simon's key schedule with words of w bits (the constants cut to w bits)."""
     m = (1 << w) - 1
     c = 0xFFFFFFFC & m
     z = 0x7369F885192C0EF5 & m
@@ -51,16 +46,56 @@ def _shuffle_one(index: int, key: tuple[int, int, int], max_index: int, rounds: 
     for i in range(3, rounds):
         rk.append(c ^ (z & 1) ^ rk[i - 3] ^ _rotr(rk[i - 1], 3, w, m) ^ _rotr(rk[i - 1], 4, w, m))
         z >>= 1
+    return rk
+
+
+def _encrypt(value: Any, rk: list[int], w: int) -> Any:
+    """simon_encrypt of a Python int or a uint64 array (blocks of 2w bits)."""
+    m = (1 << w) - 1
+    if isinstance(value, np.ndarray):
+        m, w_ = np.uint64(m), np.uint64(w)
+        left, right = (value >> w_) & m, value & m
+
+        def rotl(x: np.ndarray, r: int) -> np.ndarray:
+            return ((x << np.uint64(r)) | (x >> np.uint64(w - r))) & m
+        for i in range(0, len(rk), 2):
+            left = left ^ ((rotl(right, 1) & rotl(right, 8)) ^ rotl(right, 2)) ^ np.uint64(rk[i])
+            right = right ^ ((rotl(left, 1) & rotl(left, 8)) ^ rotl(left, 2)) ^ np.uint64(rk[i + 1])
+        return (left << w_) | right
+    left, right = (value >> w) & m, value & m
+    for i in range(0, len(rk), 2):
+        left ^= (_rotl(right, 1, w, m) & _rotl(right, 8, w, m)) ^ _rotl(right, 2, w, m)
+        left ^= rk[i]
+        right ^= (_rotl(left, 1, w, m) & _rotl(left, 8, w, m)) ^ _rotl(left, 2, w, m)
+        right ^= rk[i + 1]
+    return ((left << w) | right) & ((1 << 64) - 1)
+
+
+@lru_cache(maxsize=8)
+def _table16(key: tuple[int, int, int], rounds: int) -> list[int]:
+    """The whole 16-bit permutation (small max_index cycles through up to 2^16 values: one table
+    lookup per step instead of a cipher call); keyed by value, so results never depend on it."""
+    return _encrypt(np.arange(1 << 16, dtype=np.uint64), _round_keys(key, rounds, 8), 8).tolist()
+
+
+def _shuffle_one(index: int, key: tuple[int, int, int], max_index: int, rounds: int) -> int:
+    if max_index == 0:
+        return 0
+    b = int(math.ceil(math.log2(float(max_index))))
+    b = max(b + b % 2, 16)
+    if b > 62:
+        b = 64
+    if b == 16 and index < (1 << 16):
+        table = _table16(key, rounds)
+        value = table[index]
+        while value > max_index:
+            value = table[value]
+        return value
+    w = b // 2
+    rk = _round_keys(key, rounds, w)
     value = index
     while True:
-        left, right = (value >> w) & m, value & m
-        for i in range(0, len(rk), 2):
-            left ^= (_rotl(right, 1, w, m) & _rotl(right, 8, w, m)) ^ _rotl(right, 2, w, m)
-            left ^= rk[i]
-            right ^= (_rotl(left, 1, w, m) & _rotl(left, 8, w, m)) ^ _rotl(left, 2, w, m)
-            if i + 1 < len(rk):
-                right ^= rk[i + 1]
-        value = ((left << w) | right) & ((1 << 64) - 1)
+        value = _encrypt(value, rk, w)
         if value <= max_index:
             return value
 
