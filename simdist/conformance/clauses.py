@@ -317,6 +317,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: a tf.random.Generator (Philox) keeps [counter low, counter high, key] in an int64 variable; a draw of n values advances the counter by 256n (RngReadAndSkip) and computes the values from the key and the counter read with the key/counter kernels (uniform mantissa bits, lo + word % range, Box-Muller with logf/sincosf, truncated normal from block counter + 256g); split/make_seeds draw int64 keys by uniform_full_int; tf.random.split/fold_in are full-range stateless uniform draws of the seed\'s (data\'s) dtype.'),
     Clause('ops.image', 'ops', False, (),
            'TF 2.21: tf.image flips, rot90, transpose, crops and pads are ReverseV2/Transpose/Slice/Pad of the image; convert_image_dtype scales integers by 1/max and floats by max + 0.5; adjust_contrast is mean + factor * (x - mean) per image and channel (AdjustContrastv2, float32 only, no gradient); per_image_standardization is (x - mean) / max(std, 1/sqrt(N)).'),
+    Clause('ops.list-diff', 'ops', False, (),
+           'TF 2.21: tf.compat.v1.setdiff1d (ListDiff) returns the elements of the 1-D x not in the 1-D y, in order with repeats, and their indices in x; 0.0 and -0.0 match, NaN never does.'),
     Clause('ops.candidate-samplers', 'ops', False, (),
            'TF 2.21: uniform_candidate_sampler and log_uniform_candidate_sampler draw num_sampled classes (distinct when unique) from the kernel\'s Philox stream word by word, uniform as Rand64 mod range, log-uniform as int64(exp(u log1p(range))) - 1; expected counts p * num_sampled, or 1 - (1 - p)^tries when draws were rejected; all_candidate_sampler returns every class with count 1.'),
     Clause('ops.sampled-losses', 'ops', False, (),

@@ -403,6 +403,7 @@ UNTESTED_OPS: dict[str, str] = {
        for op in ("RngReadAndSkip", "StatefulUniform", "StatefulStandardNormalV2", "StatefulTruncatedNormal",
                   "StatefulUniformInt", "StatefulUniformFullInt", "RandomIndexShuffle", "StatelessRandomBinomial",
                   "StatefulRandomBinomial")},
+    "ListDiff": "tf.compat.v1.setdiff1d's op (no gradient in TF): in tests/ops/test_random_generator_tf.py",
     "AdjustContrastv2": "tf.image.adjust_contrast's kernel (no gradient in TF): bit for bit in "
                         "tests/ops/test_image_ops_tf.py",
     **{op: "tf.image's HSV kernels: values, dtypes, errors and RGBToHSV's gradient bit for bit in "

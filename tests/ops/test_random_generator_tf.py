@@ -210,8 +210,34 @@ _SEEDS: list[tuple[str, Callable[[Any], Any]]] = [
         tf.constant([1, 2]), [1, 2], tf.constant([3, 4, 5]))),
 ]
 
+_LIST_DIFF: list[tuple[str, Callable[[Any], Any]]] = [
+    ("setdiff1d-ints", lambda tf: list(tf.compat.v1.setdiff1d([1, 2, 3, 2, 5, 7, 7], [2, 7]))),
+    ("setdiff1d-floats-nan-zero", lambda tf: list(tf.compat.v1.setdiff1d(
+        np.array([1.5, 2.0, np.nan, -0.0, 0.0, np.inf]), [2.0, 0.0, np.nan]))),
+    ("setdiff1d-int64-index", lambda tf: list(tf.compat.v1.setdiff1d(tf.constant([1, 2, 9], tf.int64),
+                                                                     tf.constant([2], tf.int64), index_dtype=tf.int64))),
+    ("setdiff1d-uint8-empty", lambda tf: list(tf.compat.v1.setdiff1d(np.array([], np.uint8), np.array([1], np.uint8)))),
+    ("setdiff1d-all-removed", lambda tf: list(tf.compat.v1.setdiff1d([3, 3], [3]))),
+    ("setdiff1d-strings", lambda tf: list(tf.compat.v1.setdiff1d(["a", "b", "c"], ["b"]))),
+    ("setdiff1d-float-into-int", lambda tf: tf.compat.v1.setdiff1d([1, 2], [2.0])),
+    ("setdiff1d-matrix-x", lambda tf: tf.compat.v1.setdiff1d([[1]], [1])),
+    ("setdiff1d-matrix-y", lambda tf: tf.compat.v1.setdiff1d([1], [[1]])),
+    ("setdiff1d-bool", lambda tf: tf.compat.v1.setdiff1d([True], [True])),
+    ("setdiff1d-gradient-lookup-error", lambda tf: _setdiff_gradient(tf)),
+]
+
+
+def _setdiff_gradient(tf: Any) -> Any:
+    """The gradient through ListDiff's output (TF registers none: LookupError)."""
+    v = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.compat.v1.setdiff1d(v, [2.0]).out)
+    return tape.gradient(loss, v)
+
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = (
-    [(n, "ops.random-generator", f) for n, f in _DRAWS] + [(n, "ops.random-seed-split", f) for n, f in _SEEDS])
+    [(n, "ops.random-generator", f) for n, f in _DRAWS] + [(n, "ops.random-seed-split", f) for n, f in _SEEDS]
+    + [(n, "ops.list-diff", f) for n, f in _LIST_DIFF])
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
@@ -263,6 +289,12 @@ def test_index_shuffle_rounds_tf_reads_past_its_keys_are_refused(rounds: int) ->
     with pytest.raises(errors.InvalidArgumentError, match="rounds must be an even integer >= 4") as e:
         tf.random_index_shuffle(tf.range(6), [1, 2, 3], 5, rounds=rounds)
     assert f"got {rounds}" in str(e.value), f"error {e.value!s} should name the rounds"
+
+
+@clause("ops.list-diff")
+@EDGES.parametrize("ops.list-diff")
+def test_setdiff1d(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
 
 
 def test_every_group_is_tested() -> None:

@@ -57,3 +57,11 @@ def test_fold_in_is_the_first_split_word(tf):
     first = int(to_numpy(tf.random.split([3, 4], 1))[0, 0])
     assert_true(folded == [first, 17], f"fold_in([3, 4], 17)={folded}, but should be [{first}, 17] (the first "
                 "full-range int32 draw of the seed, then the data)", call="fold_in")
+
+
+@clause("ops.list-diff", ref="tf221")
+def test_setdiff1d_keeps_order_and_repeats(tf):
+    out, idx = tf.compat.v1.setdiff1d([4, 1, 2, 1, 9, 2], [2, 7])
+    got = (to_numpy(out).tolist(), to_numpy(idx).tolist())
+    assert_true(got == ([4, 1, 1, 9], [0, 1, 3, 4]), f"setdiff1d([4, 1, 2, 1, 9, 2], [2, 7]) gives {got}, but should "
+                "be ([4, 1, 1, 9], [0, 1, 3, 4]) (x's order, repeats kept, positions in x)", call="setdiff1d")
