@@ -105,26 +105,42 @@ def normal(key: tuple[int, int], counter: int, shape: tuple[int, ...], dt: np.dt
     return np.stack([a, b], axis=1).reshape(-1)[:n].astype(dt).reshape(shape)
 
 
+def _candidates(w: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """Box-Muller values of word rows [groups, 4k] in the order the kernel makes them."""
+    g = w.shape[0]
+    if dt == np.float64:
+        a, b = _box_muller_double(w.reshape(-1, 4))
+    else:
+        flat = w.reshape(-1)
+        a, b = _box_muller_float(flat[0::2], flat[1::2])
+    return np.stack([a, b], axis=1).reshape(g, -1)
+
+
 def truncated_normal(key: tuple[int, int], counter: int, shape: tuple[int, ...], dt: np.dtype) -> np.ndarray:
-    """TruncatedNormalDistribution under FillPhiloxRandom's variable-samples path."""
+    """TruncatedNormalDistribution under FillPhiloxRandom's variable-samples path: every group's
+    first two blocks at once; a group short of accepted values redrawn with more blocks."""
     dt = np.dtype(dt)
     n = _count(shape)
     per = 2 if dt == np.float64 else 4
     stride = per * 256 // 4
     groups = -(-n // per)
-    out = np.empty(groups * per, np.float64 if dt == np.float64 else np.float32)
-    for g in range(groups):
-        need, blocks, got = per, 2, []
-        while True:   # blocks enough for `per` accepted values (about one; more on rejections)
-            w = philox.words_at(key, counter, blocks, skip=g * stride)
-            if dt == np.float64:
-                a, b = _box_muller_double(w.reshape(-1, 4))
-            else:
-                a, b = _box_muller_float(w[0::2], w[1::2])
-            cand = np.stack([a, b], axis=1).reshape(-1)
-            got = cand[np.abs(cand) < 2.0][:need]
-            if len(got) == need:
-                break
-            blocks *= 2
-        out[g * per:(g + 1) * per] = got
-    return out[:n].astype(dt).reshape(shape)
+    out = np.empty((groups, per), np.float64 if dt == np.float64 else np.float32)
+    if groups:
+        gen = philox.Philox(key, counter)
+        starts = np.arange(groups, dtype=np.uint64) * np.uint64(stride)
+        w = philox.blocks(gen, starts, 2).reshape(groups, 8).astype(np.uint32)
+        cand = _candidates(w, dt)
+        ok = np.abs(cand) < 2.0
+        enough = ok.sum(axis=1) >= per
+        for g in np.nonzero(enough)[0].tolist():
+            out[g] = cand[g][ok[g]][:per]
+        for g in np.nonzero(~enough)[0].tolist():
+            blocks = 4
+            while True:
+                c = _candidates(philox.words_at(key, counter, blocks, skip=g * stride).reshape(1, -1), dt)[0]
+                got = c[np.abs(c) < 2.0][:per]
+                if len(got) == per:
+                    out[g] = got
+                    break
+                blocks *= 2
+    return out.reshape(-1)[:n].astype(dt).reshape(shape)
