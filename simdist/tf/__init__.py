@@ -107,7 +107,8 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
                               get_global_generator=_generator.get_global_generator,
                               set_global_generator=_generator.set_global_generator,
                               stateless_split=_seeds.split, stateless_fold_in=_seeds.fold_in,
-                              index_shuffle=_index_shuffle.index_shuffle))
+                              index_shuffle=_index_shuffle.index_shuffle,
+                              stateless_shuffle=_seeds.stateless_shuffle))
 
 __version__ = "2.21.0-simdist"
 newaxis = None

@@ -187,6 +187,14 @@ _SEEDS: list[tuple[str, Callable[[Any], Any]]] = [
                                                              np.full((1, 4, 2), 0.3, np.float32)),
                                                   g.state.numpy()])(
         tf.random.Generator.from_seed(234))),
+    ("stateless-shuffle-vector", lambda tf: tf.random.experimental.stateless_shuffle(tf.range(10), [1, 2])),
+    ("stateless-shuffle-rows", lambda tf: tf.random.experimental.stateless_shuffle(
+        np.arange(60, dtype=np.float32).reshape(20, 3), [5, -7])),
+    ("stateless-shuffle-long-int64-seed", lambda tf: tf.random.experimental.stateless_shuffle(
+        tf.range(1000), tf.constant([2**40, 3], tf.int64))),
+    ("stateless-shuffle-scalar-and-one", lambda tf: [tf.random.experimental.stateless_shuffle(tf.constant(5.0), [1, 2]),
+                                                     tf.random.experimental.stateless_shuffle([[1, 2]], [1, 2])]),
+    ("stateless-shuffle-bad-seed", lambda tf: tf.random.experimental.stateless_shuffle(tf.range(5), [1, 2, 3])),
     ("index-shuffle-doc", lambda tf: tf.random.experimental.index_shuffle(tf.range(4), seed=[5, 9], max_index=3)),
     *[(f"index-shuffle-max-{m}", (lambda m: lambda tf: tf.random.experimental.index_shuffle(
         tf.range(min(m + 1, 200), dtype=tf.int64), [7, -3], tf.constant(m, tf.int64)))(m))
