@@ -21,7 +21,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, philox
-from simdist.runtime.ops.args import shape_arg, t as _t, tf_name
+from simdist.runtime.ops.args import shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 

@@ -76,7 +76,7 @@ no_tf_gradient("AdjustContrastv2")
 
 
 # --- checks -------------------------------------------------------------------------------------------
-def _image(image: Any, name: str = "image") -> Tensor:
+def _image(image: Any) -> Tensor:
     return image if isinstance(image, Tensor) else _t(image)
 
 
@@ -312,8 +312,7 @@ def adjust_gamma(image: Any, gamma: Any = 1, gain: Any = 1) -> Tensor:
     g = float(dispatch.static_value(gamma)) if isinstance(gamma, Tensor) else gamma
     if g < 0:
         raise ValueError("Gamma should be a non-negative real number.")
-    adjusted = ops.multiply(gain, ops.pow_(flt, gamma)) if not isinstance(gain, Tensor) else \
-        ops.multiply(gain, ops.pow_(flt, gamma))
+    adjusted = gain * flt ** gamma   # TF's Python operators: gain and gamma take the image's float dtype
     return convert_image_dtype(adjusted, img.dtype, saturate=True)
 
 
