@@ -66,6 +66,10 @@ from simdist.tf._module import Module
 from simdist.runtime.ops import random as _random_ops
 from simdist.runtime.ops import random_gamma as _random_gamma
 from simdist.runtime.ops import candidate_samplers as _samplers
+from simdist.runtime.ops import random_generator as _generator, stateless_seeds as _seeds
+from simdist.runtime.ops import index_shuffle as _index_shuffle
+from simdist.runtime.ops import binomial as _binomial
+from simdist.runtime.ops.index_shuffle import random_index_shuffle  # noqa: E402,F401
 from simdist.tf._function import function
 from simdist.runtime.spec import TensorSpec
 from simdist.runtime.data import Optional as _Optional
@@ -93,7 +97,18 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
              log_uniform_candidate_sampler=_samplers.log_uniform_candidate_sampler,
              all_candidate_sampler=_samplers.all_candidate_sampler,
              fixed_unigram_candidate_sampler=_samplers.fixed_unigram_candidate_sampler,
-             learned_unigram_candidate_sampler=_samplers.learned_unigram_candidate_sampler)
+             learned_unigram_candidate_sampler=_samplers.learned_unigram_candidate_sampler,
+             stateless_binomial=_binomial.stateless_binomial,
+             Generator=_generator.Generator, Algorithm=_generator.Algorithm,
+             create_rng_state=_generator.create_rng_state, get_global_generator=_generator.get_global_generator,
+             set_global_generator=_generator.set_global_generator, split=_seeds.split, fold_in=_seeds.fold_in,
+             experimental=_NS(Generator=_generator.Generator, Algorithm=_generator.Algorithm,
+                              create_rng_state=_generator.create_rng_state,
+                              get_global_generator=_generator.get_global_generator,
+                              set_global_generator=_generator.set_global_generator,
+                              stateless_split=_seeds.split, stateless_fold_in=_seeds.fold_in,
+                              index_shuffle=_index_shuffle.index_shuffle,
+                              stateless_shuffle=_seeds.stateless_shuffle))
 
 __version__ = "2.21.0-simdist"
 newaxis = None

@@ -45,10 +45,13 @@ def enable_eager_execution(config: Any = None, device_policy: Any = None, execut
     """simdist always executes eagerly (as TF 2 does), so this has nothing to do."""
 
 
+from simdist.runtime.ops.list_diff import setdiff1d as _setdiff1d  # noqa: E402
+
 v1 = SimpleNamespace(
     ConfigProto=ConfigProto,
     enable_eager_execution=enable_eager_execution,
     executing_eagerly=lambda: True,
+    setdiff1d=_setdiff1d,
     distribute=SimpleNamespace(
         OneDeviceStrategy=OneDeviceStrategyV1,
         MirroredStrategy=MirroredStrategyV1,

@@ -1,3 +1,17 @@
-"""`tf.image`: resize (bilinear; computed by simdist/runtime/ops/resize.py)."""
+"""`tf.image`: resize (bilinear; simdist/runtime/ops/resize.py) and the basic image functions
+(runtime/ops/image_basic.py: flips, rotations, crops, pads, dtype conversion, brightness,
+contrast, gamma, standardization, colour spaces, gradients, quality measures, stateless random
+augmentations; clause ops.image)."""
 
 from simdist.runtime.ops.resize import resize  # noqa: F401
+from simdist.runtime.ops.image_basic import (adjust_brightness, adjust_contrast, adjust_gamma,  # noqa: F401
+                                             central_crop, convert_image_dtype, crop_to_bounding_box,
+                                             flip_left_right, flip_up_down, grayscale_to_rgb, image_gradients,
+                                             pad_to_bounding_box, per_image_standardization, psnr,
+                                             resize_with_crop_or_pad, rgb_to_grayscale, rgb_to_yuv, rot90,
+                                             sobel_edges, stateless_random_brightness, stateless_random_contrast,
+                                             stateless_random_crop, stateless_random_flip_left_right,
+                                             stateless_random_flip_up_down, total_variation, transpose, yuv_to_rgb,
+                                             resize_with_pad, ssim, stateless_random_hue, stateless_random_saturation)
+from simdist.runtime.ops.image_color import adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv  # noqa: F401,E402
+from simdist.runtime.ops.image_patches import extract_patches  # noqa: F401,E402

@@ -399,4 +399,13 @@ UNTESTED_OPS: dict[str, str] = {
     "TruncatedNormal": _RANDOM, "Multinomial": _RANDOM, "RandomShuffle": _RANDOM,
     "StatelessRandomNormalV2": _RANDOM, "StatelessTruncatedNormalV2": _RANDOM, "StatelessRandomUniformV2": _RANDOM,
     "StatelessMultinomial": _RANDOM,
+    **{op: "tf.random.Generator's ops: TF's bits, state and errors in tests/ops/test_random_generator_tf.py"
+       for op in ("RngReadAndSkip", "StatefulUniform", "StatefulStandardNormalV2", "StatefulTruncatedNormal",
+                  "StatefulUniformInt", "StatefulUniformFullInt", "RandomIndexShuffle", "StatelessRandomBinomial",
+                  "StatefulRandomBinomial", "StatelessShuffle")},
+    "ListDiff": "tf.compat.v1.setdiff1d's op (no gradient in TF): in tests/ops/test_random_generator_tf.py",
+    "AdjustContrastv2": "tf.image.adjust_contrast's kernel (no gradient in TF): bit for bit in "
+                        "tests/ops/test_image_ops_tf.py",
+    **{op: "tf.image's HSV kernels: values, dtypes, errors and RGBToHSV's gradient bit for bit in "
+           "tests/ops/test_image_ops_tf.py" for op in ("RGBToHSV", "HSVToRGB", "AdjustHue", "AdjustSaturation", "ExtractImagePatches")},
 }

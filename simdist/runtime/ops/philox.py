@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["key_counter", "words", "uniform_float", "uniform_int", "full_int",
+__all__ = ["key_counter", "words", "words_at", "uniform_float", "uniform_int", "full_int",
            "Philox", "seeded", "stateless", "uint64_to_double", "uniform_pair", "normal_pair", "blocks"]
 
 _M32 = np.uint64(0xFFFFFFFF)
@@ -57,10 +57,20 @@ def key_counter(seed: Any) -> tuple[tuple[int, int], tuple[int, int]]:
 def words(seed: Any, blocks: int) -> np.ndarray:
     """The uint32 words of ``blocks`` consecutive Philox blocks (block-major, 4 words each)."""
     key, (lo, hi) = key_counter(seed)
+    return words_at(key, (hi << 64) | lo, blocks)
+
+
+def words_at(key: tuple[int, int], counter: int, blocks: int, skip: int = 0) -> np.ndarray:
+    """The uint32 words of ``blocks`` consecutive Philox blocks from a 128-bit ``counter`` (plus
+    ``skip``, with the carry into the high half as PhiloxRandom::Skip), block-major."""
+    c = (counter + skip) & ((1 << 128) - 1)
+    lo0, hi0 = np.uint64(c & _U64), c >> 64
     g = np.arange(blocks, dtype=np.uint64)
-    low = np.uint64(lo) + g                       # lo is 0 for every seed: no carry into the high half
-    ctr = np.stack([low & _M32, low >> np.uint64(32),
-                    np.full(blocks, hi & 0xFFFFFFFF, dtype=np.uint64), np.full(blocks, hi >> 32, dtype=np.uint64)])
+    low = lo0 + g                                   # uint64 wrap-around: the carry below
+    carry = (low < g).astype(object) if blocks else np.zeros(0, object)
+    hi = np.array([(hi0 + int(k)) & _U64 for k in carry], dtype=np.uint64) if carry.any() else \
+        np.full(blocks, hi0, dtype=np.uint64)
+    ctr = np.stack([low & _M32, low >> np.uint64(32), hi & _M32, hi >> np.uint64(32)])
     return _philox(ctr, key).T.reshape(-1).astype(np.uint32)
 
 
@@ -70,46 +80,54 @@ def _count(shape: tuple[int, ...]) -> int:
 
 def uniform_float(seed: Any, shape: tuple[int, ...], np_dtype: Any) -> np.ndarray:
     """[0, 1) draws: the mantissa bits of one word (two for float64) under exponent 0, minus 1."""
-    dt = np.dtype(np_dtype)
-    n = _count(shape)
+    return _uniform_words(lambda blocks: words(seed, blocks), _count(shape), np.dtype(np_dtype)).reshape(shape)
+
+
+def _uniform_words(wfn: Any, n: int, dt: np.dtype) -> np.ndarray:
+    """`uniform_float` of n values from ``wfn(blocks)``, the words of that many Philox blocks."""
     if dt == np.float64:
-        w = words(seed, -(-n // 2)).astype(np.uint64)
+        w = wfn(-(-n // 2)).astype(np.uint64)
         man = ((w[0:2 * n:2] & np.uint64(0xFFFFF)) << np.uint64(32)) | w[1:2 * n:2]
-        return (((np.uint64(1023) << np.uint64(52)) | man).view(np.float64) - 1.0).reshape(shape)
-    w = words(seed, -(-n // 4))[:n]
+        return ((np.uint64(1023) << np.uint64(52)) | man).view(np.float64) - 1.0
+    w = wfn(-(-n // 4))[:n]
     if dt == np.float16:
         bits = (np.uint16(15) << np.uint16(10)) | (w.astype(np.uint16) & np.uint16(0x3FF))
-        return (bits.view(np.float16) - np.float16(1.0)).reshape(shape)
+        return bits.view(np.float16) - np.float16(1.0)
     if dt == np.float32:
         bits = (np.uint32(127) << np.uint32(23)) | (w & np.uint32(0x7FFFFF))
-        return (bits.view(np.float32) - np.float32(1.0)).reshape(shape)
+        return bits.view(np.float32) - np.float32(1.0)
     if dt.name == "bfloat16":   # 7 mantissa bits: exact in float32, then exactly representable
         bits = (np.uint32(127) << np.uint32(23)) | ((w & np.uint32(0x7F)) << np.uint32(16))
-        return (bits.view(np.float32) - np.float32(1.0)).astype(dt).reshape(shape)
+        return (bits.view(np.float32) - np.float32(1.0)).astype(dt)
     raise TypeError(f"simdist: no Philox uniform draw of dtype {dt.name} (TF: float16, bfloat16, float32, float64)")
 
 
 def uniform_int(seed: Any, shape: tuple[int, ...], minval: int, maxval: int, np_dtype: Any) -> np.ndarray:
     """Integers in [minval, maxval): lo + word % range (int64: two words make one 64-bit value)."""
-    dt = np.dtype(np_dtype)
-    n = _count(shape)
+    return _uniform_int_words(lambda blocks: words(seed, blocks), _count(shape), minval, maxval,
+                              np.dtype(np_dtype)).reshape(shape)
+
+
+def _uniform_int_words(wfn: Any, n: int, minval: int, maxval: int, dt: np.dtype) -> np.ndarray:
     span = np.uint64((maxval - minval) & _U64)
-    if dt == np.int64:
-        w = words(seed, -(-n // 2)).astype(np.uint64)
+    if dt.itemsize == 8:
+        w = wfn(-(-n // 2)).astype(np.uint64)
         bits = w[0:2 * n:2] | (w[1:2 * n:2] << np.uint64(32))
-        return ((bits % span) + np.uint64(minval & _U64)).view(np.int64).reshape(shape)
-    w = words(seed, -(-n // 4))[:n].astype(np.uint64)
-    return (((w % span) + np.uint64(minval & 0xFFFFFFFF)) & _M32).astype(np.uint32).view(np.int32).reshape(shape)
+        return ((bits % span) + np.uint64(minval & _U64)).view(dt)
+    w = wfn(-(-n // 4))[:n].astype(np.uint64)
+    return (((w % span) + np.uint64(minval & 0xFFFFFFFF)) & _M32).astype(np.uint32).view(dt)
 
 
 def full_int(seed: Any, shape: tuple[int, ...], np_dtype: Any) -> np.ndarray:
     """Integers over the dtype's whole range: one word (int32) or two (int64) as the bits."""
-    dt = np.dtype(np_dtype)
-    n = _count(shape)
+    return _full_int_words(lambda blocks: words(seed, blocks), _count(shape), np.dtype(np_dtype)).reshape(shape)
+
+
+def _full_int_words(wfn: Any, n: int, dt: np.dtype) -> np.ndarray:
     if dt.itemsize == 8:
-        w = words(seed, -(-n // 2)).astype(np.uint64)
-        return (w[0:2 * n:2] | (w[1:2 * n:2] << np.uint64(32))).view(dt).reshape(shape)
-    return words(seed, -(-n // 4))[:n].view(dt).reshape(shape)
+        w = wfn(-(-n // 2)).astype(np.uint64)
+        return (w[0:2 * n:2] | (w[1:2 * n:2] << np.uint64(32))).view(dt)
+    return wfn(-(-n // 4))[:n].view(dt)
 
 
 # --- one generator, block by block (the stateful and sampling kernels) --------------------------------

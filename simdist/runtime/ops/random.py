@@ -38,7 +38,8 @@ _cur = execution._current
 
 def reset(root_seed: int = 0) -> None:
     """Restart the streams (called when the simulated machine is configured)."""
-    _cur.ctx.rng.update({"root": int(root_seed), "global": None, "gen": None, "op": {}, "op_rng": None, "philox": {}})
+    _cur.ctx.rng.update({"root": int(root_seed), "global": None, "gen": None, "op": {}, "op_rng": None, "philox": {},
+                         "nondeterministic": 0, "global_generator": None})
 
 
 def set_seed(seed: int | None) -> None:

@@ -110,6 +110,8 @@ def resize_bilinear(images: Tensor, size: tuple[int, int], align_corners: bool =
     if images.ndim != 4:
         raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{list(images.shape.as_list())} "
                                           "[Op:ResizeBilinear]")
+    if int(size[0]) <= 0 or int(size[1]) <= 0:
+        raise errors.InvalidArgumentError(None, None, "output dimensions must be positive [Op:ResizeBilinear]")
     return dispatch.execute(RESIZE_BILINEAR, (images,), {"size": (int(size[0]), int(size[1])),
                                                          "align_corners": bool(align_corners),
                                                          "half_pixel_centers": bool(half_pixel_centers)})

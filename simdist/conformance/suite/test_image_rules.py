@@ -1,0 +1,52 @@
+"""tf.image's basic functions — clause ops.image (TF 2.21 only).
+
+Runs on the backend's `tf` alone. The reference is the clause's rule written out here in NumPy:
+flips and rot90 as array reversals, convert_image_dtype's scalings, adjust_contrast's
+mean + factor·(x − mean) per image and channel, per_image_standardization. The case-by-case
+comparison with TF 2.21 is tests/ops/test_image_ops_tf.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_true, to_numpy
+
+clause = pytest.mark.clause
+_IMG = (np.arange(2 * 3 * 4 * 3, dtype=np.float32).reshape(2, 3, 4, 3) % 7) / 8
+
+
+@clause("ops.image", ref="tf221")
+def test_flips_and_rotations_move_pixels(tf):
+    for name, got, want in (("flip_left_right", tf.image.flip_left_right(_IMG), _IMG[:, :, ::-1]),
+                            ("flip_up_down", tf.image.flip_up_down(_IMG), _IMG[:, ::-1]),
+                            ("rot90", tf.image.rot90(_IMG), np.rot90(_IMG, 1, axes=(1, 2))),
+                            ("transpose", tf.image.transpose(_IMG), _IMG.transpose(0, 2, 1, 3))):
+        g = to_numpy(got)
+        assert_true(np.array_equal(g, want), f"{name} gives {g.ravel()[:6]}..., but should be {want.ravel()[:6]}...",
+                    call=name)
+
+
+@clause("ops.image", ref="tf221")
+def test_convert_image_dtype_scales(tf):
+    got = to_numpy(tf.image.convert_image_dtype(np.array([[[0, 128, 255]]], np.uint8), tf.float32))
+    want = np.array([[[0, 128, 255]]], np.float32) * np.float32(1 / 255)
+    assert_true(np.array_equal(got, want), f"uint8 -> float32 gives {got}, but should be {want}",
+                call="convert_image_dtype")
+    back = to_numpy(tf.image.convert_image_dtype(np.array([[[0.0, 0.5, 1.0]]], np.float32), tf.uint8))
+    assert_true(back.tolist() == [[[0, 127, 255]]], f"float32 -> uint8 gives {back}, but should be [[[0, 127, 255]]]"
+                " (x * 255.5, truncated)", call="convert_image_dtype")
+
+
+@clause("ops.image", ref="tf221")
+def test_contrast_and_standardization(tf):
+    got = to_numpy(tf.image.adjust_contrast(_IMG, 2.0))
+    mean = _IMG.mean(axis=(1, 2), keepdims=True)
+    want = mean + 2.0 * (_IMG - mean)
+    assert_true(np.allclose(got, want, atol=1e-6), f"adjust_contrast(x, 2) gives {got.ravel()[:4]}, but should be "
+                f"{want.ravel()[:4]} (mean + 2 (x - mean) per image and channel)", call="adjust_contrast")
+    std = to_numpy(tf.image.per_image_standardization(_IMG))
+    ref = (_IMG - _IMG.mean(axis=(1, 2, 3), keepdims=True)) / _IMG.std(axis=(1, 2, 3), keepdims=True)
+    assert_true(np.allclose(std, ref, atol=1e-5), f"per_image_standardization gives {std.ravel()[:4]}, but should be "
+                f"{ref.ravel()[:4]}", call="per_image_standardization")

@@ -1,0 +1,608 @@
+"""`tf.image`'s basic functions, composed as TF's image_ops_impl.py composes them (so values,
+dtypes, errors and gradients follow from the ops they call), and the one kernel they need that
+is not an op elsewhere: AdjustContrastv2 (clause ops.image).
+
+AdjustContrastv2 (core/kernels/image/adjust_contrast_op.cc, CPU: float32 only): per image, the
+[H·W, C] plane is folded in halves (sum[:r] = x[l:l+r] + x[:r], then sum[:r] += sum[l:l+r]
+until one row of channels is left), the mean is that sum times 1/(H·W) (float32), and each
+output is mean + factor·(x − mean). TF registers no gradient for it (LookupError). FLOPs: 4 per
+element (a fold add, a subtract, a multiply, an add).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["flip_left_right", "flip_up_down", "rot90", "transpose", "crop_to_bounding_box", "pad_to_bounding_box",
+           "central_crop", "resize_with_crop_or_pad", "per_image_standardization", "convert_image_dtype",
+           "adjust_brightness", "adjust_contrast", "adjust_gamma", "rgb_to_grayscale", "grayscale_to_rgb",
+           "rgb_to_yuv", "yuv_to_rgb", "total_variation", "image_gradients", "sobel_edges", "psnr",
+           "stateless_random_flip_left_right", "stateless_random_flip_up_down", "stateless_random_brightness",
+           "stateless_random_contrast", "stateless_random_crop", "resize_with_pad",
+           "stateless_random_hue", "stateless_random_saturation", "ssim"]
+
+
+def _ops() -> Any:
+    from simdist.runtime import ops
+    return ops
+
+
+# --- AdjustContrastv2 ---------------------------------------------------------------------------------
+def _adjust_contrast(x: np.ndarray, factor: np.ndarray) -> np.ndarray:
+    h, w, c = x.shape[-3:]
+    size = h * w
+    q = x.reshape(-1, size, c)
+    s = np.empty_like(q)
+    right = size // 2
+    left = size - right
+    s[:, :right] = q[:, left:left + right] + q[:, :right]
+    if left > right:
+        s[:, right] = q[:, right]
+    rem = left
+    while rem > 1:
+        right = rem // 2
+        left = rem - right
+        s[:, :right] += s[:, left:left + right]
+        rem = left
+    mean = (s[:, 0] * (np.float32(1.0) / np.float32(size)))[:, None, :]
+    f = np.float32(factor)
+    return (mean + f * (q - mean)).reshape(x.shape)
+
+
+def _contrast_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    if dts[0] != dtypes.float32:
+        raise errors.NotFoundError(None, None, "Could not find device for node: {{node AdjustContrastv2}} = "
+                                   f"AdjustContrastv2[T=DT_{dts[0].name.upper()}] (CPU kernel: float only)")
+    if dts[1] != dtypes.float32:
+        raise errors.InvalidArgumentError(None, None, "cannot compute AdjustContrastv2 as input #1(zero-based) was "
+                                          f"expected to be a float tensor but is a {dts[1].name} tensor "
+                                          "[Op:AdjustContrastv2]")
+    return dtypes.float32
+
+
+ADJUST_CONTRAST = register("AdjustContrastv2", _adjust_contrast, _contrast_rule,
+                           lambda arrays, out, a: 4.0 * np.asarray(out).size, kind="nn",
+                           fusion=lanes("the means are per image of each lane: no stacked form written"))
+no_tf_gradient("AdjustContrastv2")
+
+
+# --- checks -------------------------------------------------------------------------------------------
+def _image(image: Any) -> Tensor:
+    return image if isinstance(image, Tensor) else _t(image)
+
+
+def _tensor_only(x: Any) -> Tensor:
+    """TF's functions that read `images.get_shape()` before converting: a non-tensor is TF's
+    AttributeError there."""
+    from simdist.runtime.variables import Variable
+    if isinstance(x, Variable):
+        return _t(x)
+    if not isinstance(x, Tensor):
+        raise AttributeError(f"'{type(x).__name__}' object has no attribute 'get_shape'")
+    return x
+
+
+def _check_at_least_3d(image: Tensor) -> None:
+    shape = image.shape.as_list()
+    if len(shape) < 3:
+        raise ValueError(f"'image' (shape {image.shape}) must be at least three-dimensional.")
+    if any(d == 0 for d in shape[-3:]):
+        raise ValueError(f"inner 3 dims of 'image.shape' must be > 0: {image.shape}")
+
+
+def _rank34(image: Tensor, msg: str = "must have either 3 or 4 dimensions.") -> int:
+    r = image.shape.ndims
+    if r not in (3, 4):
+        raise ValueError(f"'image' (shape {image.shape}) {msg}")
+    return r
+
+
+# --- flips, rotations, transpose ---------------------------------------------------------------------
+def _flip(image: Any, index: int) -> Tensor:
+    img = _image(image)
+    _check_at_least_3d(img)
+    r = img.shape.ndims
+    if r not in (3, 4):
+        raise ValueError(f"'image' (shape {img.shape})must have either 3 or 4 dimensions.")
+    return _ops().reverse(img, [index if r == 3 else index + 1])
+
+
+def flip_left_right(image: Any) -> Tensor:
+    """`tf.image.flip_left_right`: ReverseV2 over the width axis."""
+    return _flip(image, 1)
+
+
+def flip_up_down(image: Any) -> Tensor:
+    """`tf.image.flip_up_down`: ReverseV2 over the height axis."""
+    return _flip(image, 0)
+
+
+def rot90(image: Any, k: Any = 1, name: str | None = None) -> Tensor:
+    """`tf.image.rot90`: k quarter turns counter-clockwise (k mod 4), as reverse and transpose."""
+    ops = _ops()
+    img = _image(image)
+    _check_at_least_3d(img)
+    kt = convert_to_tensor(k, dtype=dtypes.int32) if not isinstance(k, Tensor) else k
+    if kt.shape.ndims != 0:
+        raise ValueError(f"Shape {kt.shape} must have rank 0")
+    kk = int(dispatch.static_value(kt)) % 4
+    r = _rank34(img)
+    h, w = (0, 1) if r == 3 else (1, 2)
+    perm = [1, 0, 2] if r == 3 else [0, 2, 1, 3]
+    if kk == 1:
+        return ops.transpose(ops.reverse(img, [w]), perm)
+    if kk == 2:
+        return ops.reverse(img, [h, w])
+    if kk == 3:
+        return ops.reverse(ops.transpose(img, perm), [w])
+    return img
+
+
+def transpose(image: Any, name: str | None = None) -> Tensor:
+    """`tf.image.transpose`: height and width swapped."""
+    img = _image(image)
+    _check_at_least_3d(img)
+    return _ops().transpose(img, [1, 0, 2] if _rank34(img) == 3 else [0, 2, 1, 3])
+
+
+# --- crops and pads -----------------------------------------------------------------------------------
+def _batched(image: Any) -> tuple[Tensor, bool]:
+    ops = _ops()
+    img = _image(image)
+    r = img.shape.ndims
+    if r == 3:
+        return ops.expand_dims(img, 0), False
+    if r != 4:
+        raise ValueError(f"'image' (shape {img.shape}) must have either 3 or 4 dimensions.")
+    return img, True
+
+
+def _int(v: Any) -> int:
+    return int(dispatch.static_value(v)) if isinstance(v, Tensor) else int(v)
+
+
+def crop_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, target_height: Any,
+                         target_width: Any) -> Tensor:
+    """`tf.image.crop_to_bounding_box`: a Slice of [target_height, target_width] at the offsets."""
+    ops = _ops()
+    img, is_batch = _batched(image)
+    _check_at_least_3d(img)
+    _, height, width, _ = img.shape.as_list()
+    oh, ow, th, tw = _int(offset_height), _int(offset_width), _int(target_height), _int(target_width)
+    for ok, msg in ((ow >= 0, "offset_width must be >= 0."), (oh >= 0, "offset_height must be >= 0."),
+                    (tw > 0, "target_width must be > 0."), (th > 0, "target_height must be > 0."),
+                    (width >= tw + ow, "width must be >= target + offset."),
+                    (height >= th + oh, "height must be >= target + offset.")):
+        if not ok:
+            raise ValueError(msg)
+    out = ops.slice_(img, [0, oh, ow, 0], [img.shape.as_list()[0], th, tw, img.shape.as_list()[3]])
+    return out if is_batch else ops.squeeze(out, axis=[0])
+
+
+def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, target_height: Any,
+                        target_width: Any) -> Tensor:
+    """`tf.image.pad_to_bounding_box`: zeros around the image (Pad) to [target_height, target_width]."""
+    ops = _ops()
+    img, is_batch = _batched(image)
+    _, height, width, _ = img.shape.as_list()
+    oh, ow, th, tw = _int(offset_height), _int(offset_width), _int(target_height), _int(target_width)
+    after_w, after_h = tw - ow - width, th - oh - height
+    _check_at_least_3d(img)
+    for ok, msg in ((oh >= 0, "offset_height must be >= 0"), (ow >= 0, "offset_width must be >= 0"),
+                    (after_w >= 0, "width must be <= target - offset"),
+                    (after_h >= 0, "height must be <= target - offset")):
+        if not ok:
+            raise ValueError(msg)
+    out = ops.pad(img, [[0, 0], [oh, after_h], [ow, after_w], [0, 0]])
+    return out if is_batch else ops.squeeze(out, axis=[0])
+
+
+def central_crop(image: Any, central_fraction: float) -> Tensor:
+    """`tf.image.central_crop`: the central fraction of height and width (offsets truncated)."""
+    ops = _ops()
+    img = _image(image)
+    frac = float(dispatch.static_value(central_fraction)) if isinstance(central_fraction, Tensor) \
+        else float(central_fraction)
+    if frac <= 0.0 or frac > 1.0:
+        raise ValueError("central_fraction must be within (0, 1]")
+    if frac == 1.0:
+        return img
+    _check_at_least_3d(img)
+    r = img.shape.ndims
+    if r not in (3, 4):
+        raise ValueError(f"`image` should either be a Tensor with rank = 3 or rank = 4. Had rank = {r}.")
+    shape = img.shape.as_list()
+    h, w = (shape[0], shape[1]) if r == 3 else (shape[1], shape[2])
+    hs = int((float(h) - float(h) * frac) / 2)
+    ws = int((float(w) - float(w) * frac) / 2)
+    if r == 3:
+        return ops.slice_(img, [hs, ws, 0], [h - 2 * hs, w - 2 * ws, -1])
+    return ops.slice_(img, [0, hs, ws, 0], [-1, h - 2 * hs, w - 2 * ws, -1])
+
+
+def resize_with_crop_or_pad(image: Any, target_height: Any, target_width: Any) -> Tensor:
+    """`tf.image.resize_with_crop_or_pad`: centrally cropped and/or zero-padded to the target."""
+    ops = _ops()
+    img, is_batch = _batched(image)
+    _check_at_least_3d(img)
+    th, tw = _int(target_height), _int(target_width)
+    if tw <= 0:
+        raise ValueError("target_width must be > 0.")
+    if th <= 0:
+        raise ValueError("target_height must be > 0.")
+    _, height, width, _ = img.shape.as_list()
+    wd, hd = tw - width, th - height
+    cropped = crop_to_bounding_box(img, max(-hd // 2, 0), max(-wd // 2, 0), min(th, height), min(tw, width))
+    out = pad_to_bounding_box(cropped, max(hd // 2, 0), max(wd // 2, 0), th, tw)
+    return out if is_batch else ops.squeeze(out, axis=[0])
+
+
+# --- dtype conversion and value adjustments -----------------------------------------------------------
+def convert_image_dtype(image: Any, dtype: Any, saturate: bool = False, name: str | None = None) -> Tensor:
+    """`tf.image.convert_image_dtype`: integers scaled by powers of two between types, to floats
+    by 1/max, floats to integers by max + 0.5 (then Cast, or saturate_cast)."""
+    ops = _ops()
+    from simdist.runtime.ops.truncation import saturate_cast
+    img = _image(image)
+    dt = dtypes.as_dtype(dtype)
+    if not dt.is_floating and not dt.is_integer:
+        raise AttributeError("dtype must be either floating point or integer")
+    if not img.dtype.is_floating and not img.dtype.is_integer:
+        raise AttributeError("image dtype must be either floating point or integer")
+    if dt == img.dtype:
+        return ops.identity(img)
+    if img.dtype.is_integer and dt.is_integer:
+        scale_in, scale_out = img.dtype.max, dt.max
+        if scale_in > scale_out:
+            scaled = ops.floordiv(img, (scale_in + 1) // (scale_out + 1))
+            return saturate_cast(scaled, dt) if saturate else ops.cast(scaled, dt)
+        c = saturate_cast(img, dt) if saturate else ops.cast(img, dt)
+        return ops.multiply(c, (scale_out + 1) // (scale_in + 1))
+    if img.dtype.is_floating and dt.is_floating:
+        return ops.cast(img, dt)
+    if img.dtype.is_integer:
+        return ops.multiply(ops.cast(img, dt), 1.0 / img.dtype.max)
+    scaled = ops.multiply(img, dt.max + 0.5)
+    return saturate_cast(scaled, dt) if saturate else ops.cast(scaled, dt)
+
+
+def _to_float(image: Tensor) -> Tensor:
+    return image if image.dtype in (dtypes.float16, dtypes.float32) else convert_image_dtype(image, dtypes.float32)
+
+
+def adjust_brightness(image: Any, delta: Any) -> Tensor:
+    """`tf.image.adjust_brightness`: image + delta in float (saturated back to the image's type)."""
+    ops = _ops()
+    img = _image(image)
+    flt = _to_float(img)
+    adjusted = ops.add(flt, ops.cast(delta, flt.dtype))
+    return convert_image_dtype(adjusted, img.dtype, saturate=True)
+
+
+def adjust_contrast(images: Any, contrast_factor: Any) -> Tensor:
+    """`tf.image.adjust_contrast`: AdjustContrastv2 on the float image."""
+    img = _image(images)
+    flt = _to_float(img)
+    if flt.shape.ndims is not None and flt.shape.ndims < 3:
+        raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{flt.shape} "
+                                          "[Op:AdjustContrastv2]")
+    f = contrast_factor if isinstance(contrast_factor, Tensor) else convert_to_tensor(contrast_factor,
+                                                                                      dtype=dtypes.float32)
+    if f.shape.ndims != 0:
+        raise errors.InvalidArgumentError(None, None, f"contrast_factor must be scalar: {f.shape} "
+                                          "[Op:AdjustContrastv2]")
+    adjusted = dispatch.execute(ADJUST_CONTRAST, (flt, f))
+    return convert_image_dtype(adjusted, img.dtype, saturate=True)
+
+
+def adjust_gamma(image: Any, gamma: Any = 1, gain: Any = 1) -> Tensor:
+    """`tf.image.adjust_gamma`: gain · image ** gamma in float."""
+    ops = _ops()
+    img = _image(image)
+    flt = _to_float(img)
+    g = float(dispatch.static_value(gamma)) if isinstance(gamma, Tensor) else gamma
+    if g < 0:
+        raise ValueError("Gamma should be a non-negative real number.")
+    adjusted = gain * flt ** gamma   # TF's Python operators: gain and gamma take the image's float dtype
+    return convert_image_dtype(adjusted, img.dtype, saturate=True)
+
+
+def per_image_standardization(image: Any) -> Tensor:
+    """`tf.image.per_image_standardization`: (x − mean) / max(stddev, 1/√N) per image, float32."""
+    ops = _ops()
+    img = _image(image)
+    _check_at_least_3d(img)
+    x = ops.cast(img, dtypes.float32)
+    num_pixels = ops.reduce_prod(ops.shape(x)[-3:])
+    mean = ops.reduce_mean(x, axis=[-1, -2, -3], keepdims=True)
+    std = ops.reduce_std(x, axis=[-1, -2, -3], keepdims=True)
+    min_std = ops.rsqrt(ops.cast(num_pixels, dtypes.float32))
+    adjusted = ops.maximum(std, min_std)
+    return ops.divide(ops.subtract(x, mean), adjusted)
+
+
+# --- colour spaces ------------------------------------------------------------------------------------
+def rgb_to_grayscale(images: Any, name: str | None = None) -> Tensor:
+    """`tf.image.rgb_to_grayscale`: tensordot with (0.2989, 0.5870, 0.1140) in float32."""
+    ops = _ops()
+    img = _image(images)
+    flt = convert_image_dtype(img, dtypes.float32)
+    gray = ops.tensordot(flt, [0.2989, 0.5870, 0.1140], [-1, -1])
+    return convert_image_dtype(ops.expand_dims(gray, -1), img.dtype)
+
+
+def grayscale_to_rgb(images: Any, name: str | None = None) -> Tensor:
+    """`tf.image.grayscale_to_rgb`: the one channel tiled three times."""
+    ops = _ops()
+    img = _tensor_only(images)
+    shape = img.shape.as_list()
+    if len(shape) < 2:
+        raise ValueError(f"'image' (shape {img.shape}) must be at least two-dimensional.")
+    if shape[-1] != 1:
+        raise ValueError(f"Last dimension of a grayscale image should be size 1.")
+    return ops.tile(img, [1] * (len(shape) - 1) + [3])
+
+
+_RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
+               [0.114, 0.43601035, -0.10001026]]
+_YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
+
+
+def _color(images: Any, kernel: list) -> Tensor:
+    ops = _ops()
+    img = _image(images)
+    k = convert_to_tensor(np.asarray(kernel, np.float64).astype(img.dtype._np)) if img.dtype.is_floating else \
+        convert_to_tensor(kernel, dtype=img.dtype)
+    return ops.tensordot(img, k, axes=[[img.shape.ndims - 1], [0]])
+
+
+def rgb_to_yuv(images: Any) -> Tensor:
+    """`tf.image.rgb_to_yuv`: tensordot with TF's kernel over the channel axis."""
+    return _color(images, _RGB_TO_YUV)
+
+
+def yuv_to_rgb(images: Any) -> Tensor:
+    """`tf.image.yuv_to_rgb`: tensordot with TF's inverse kernel."""
+    return _color(images, _YUV_TO_RGB)
+
+
+# --- differences and quality measures -----------------------------------------------------------------
+def total_variation(images: Any, name: str | None = None) -> Tensor:
+    """`tf.image.total_variation`: sum |vertical differences| + sum |horizontal differences|."""
+    ops = _ops()
+    img = _tensor_only(images)
+    r = img.shape.ndims
+    if r == 3:
+        d1 = ops.subtract(img[1:, :, :], img[:-1, :, :])
+        d2 = ops.subtract(img[:, 1:, :], img[:, :-1, :])
+        axis = None
+    elif r == 4:
+        d1 = ops.subtract(img[:, 1:, :, :], img[:, :-1, :, :])
+        d2 = ops.subtract(img[:, :, 1:, :], img[:, :, :-1, :])
+        axis = [1, 2, 3]
+    else:
+        raise ValueError("'images' must be either 3 or 4-dimensional.")
+    return ops.add(ops.reduce_sum(ops.abs_(d1), axis=axis), ops.reduce_sum(ops.abs_(d2), axis=axis))
+
+
+def image_gradients(image: Any) -> tuple[Tensor, Tensor]:
+    """`tf.image.image_gradients`: (dy, dx) forward differences, zero in the last row/column."""
+    ops = _ops()
+    img = _tensor_only(image)
+    if img.shape.ndims != 4:
+        raise ValueError(f"image_gradients expects a 4D tensor [batch_size, h, w, d], not {img.shape}.")
+    b, h, w, d = img.shape.as_list()
+    dy = ops.subtract(img[:, 1:, :, :], img[:, :-1, :, :])
+    dx = ops.subtract(img[:, :, 1:, :], img[:, :, :-1, :])
+    dy = ops.reshape(ops.concat([dy, ops.zeros([b, 1, w, d], img.dtype)], 1), [b, h, w, d])
+    dx = ops.reshape(ops.concat([dx, ops.zeros([b, h, 1, d], img.dtype)], 2), [b, h, w, d])
+    return dy, dx
+
+
+def sobel_edges(image: Any) -> Tensor:
+    """`tf.image.sobel_edges`: depthwise_conv2d of the REFLECT-padded image with the two Sobel
+    kernels, reshaped to [batch, h, w, d, 2]."""
+    ops = _ops()
+    from simdist.runtime.ops.nn import depthwise_conv2d
+    img = _tensor_only(image)
+    kernels = np.transpose(np.asarray([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]],
+                                       [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]]), (1, 2, 0))
+    kernels = np.expand_dims(kernels, -2)
+    k = ops.tile(ops.constant(kernels, dtype=img.dtype), [1, 1, img.shape.as_list()[-1], 1])
+    padded = ops.pad(img, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+    out = depthwise_conv2d(padded, k, [1, 1, 1, 1], "VALID")
+    return ops.reshape(out, img.shape.as_list() + [2])
+
+
+def psnr(a: Any, b: Any, max_val: Any, name: str | None = None) -> Tensor:
+    """`tf.image.psnr`: 20·log(max)/log(10) − (10/ln 10)·log(mse) over the last three axes."""
+    ops = _ops()
+    at, bt = _image(a), _image(b)
+    mv = convert_image_dtype(ops.cast(max_val, at.dtype), dtypes.float32)
+    af, bf = convert_image_dtype(at, dtypes.float32), convert_image_dtype(bt, dtypes.float32)
+    mse = ops.reduce_mean(ops.squared_difference(af, bf), [-3, -2, -1])   # (broadcast errors first, as TF)
+    s1, s2 = af.shape.as_list(), bf.shape.as_list()
+    if len(s1) < 3 or len(s2) < 3:
+        raise ValueError(f"Shape {af.shape if len(s1) < 3 else bf.shape} must have rank at least 3")
+    if s1[-3:] != s2[-3:]:
+        raise ValueError(f"Shapes {s1[-3:]} and {s2[-3:]} are incompatible")
+    return ops.subtract(ops.divide(ops.multiply(20, ops.log(mv)), ops.log(10.0)),
+                        ops.multiply(np.float32(10 / np.log(10)), ops.log(mse)))
+
+
+# --- stateless random augmentations -------------------------------------------------------------------
+def _random_flip(image: Any, index: int, seed: Any) -> Tensor:
+    ops = _ops()
+    from simdist.runtime.ops.random import stateless_uniform
+    img = _image(image)
+    _check_at_least_3d(img)
+    r = img.shape.ndims
+    if r == 3:
+        u = stateless_uniform([], seed=seed, minval=0, maxval=1.0)
+        return ops.reverse(img, [index]) if float(dispatch.static_value(u)) < 0.5 else img
+    if r == 4:
+        n = img.shape.as_list()[0]
+        u = stateless_uniform([n], seed=seed, minval=0, maxval=1.0)
+        flips = ops.cast(ops.round_(ops.reshape(u, [n, 1, 1, 1])), img.dtype)
+        flipped = ops.reverse(img, [index + 1])
+        return flips * flipped + (1 - flips) * img   # Python operators: 1 takes flips' dtype, as in TF
+    raise ValueError(f"'image' (shape {img.shape}) must have either 3 or 4 dimensions.")
+
+
+def stateless_random_flip_left_right(image: Any, seed: Any) -> Tensor:
+    """`tf.image.stateless_random_flip_left_right`: flipped when the seed's uniform draw is < 0.5."""
+    return _random_flip(image, 1, seed)
+
+
+def stateless_random_flip_up_down(image: Any, seed: Any) -> Tensor:
+    return _random_flip(image, 0, seed)
+
+
+def stateless_random_brightness(image: Any, max_delta: float, seed: Any) -> Tensor:
+    """`tf.image.stateless_random_brightness`: adjust_brightness by a uniform delta in ±max_delta."""
+    from simdist.runtime.ops.random import stateless_uniform
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    delta = stateless_uniform([], minval=-max_delta, maxval=max_delta, seed=seed)
+    return adjust_brightness(image, delta)
+
+
+def stateless_random_contrast(image: Any, lower: float, upper: float, seed: Any) -> Tensor:
+    """`tf.image.stateless_random_contrast`: adjust_contrast by a uniform factor in [lower, upper)."""
+    from simdist.runtime.ops.random import stateless_uniform
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    factor = stateless_uniform([], minval=lower, maxval=upper, seed=seed)
+    return adjust_contrast(image, factor)
+
+
+def stateless_random_crop(value: Any, size: Any, seed: Any, name: str | None = None) -> Tensor:
+    """`tf.image.stateless_random_crop`: a Slice of `size` at offsets full-range int32 draws mod
+    (shape − size + 1)."""
+    ops = _ops()
+    from simdist.runtime.ops.random import stateless_uniform
+    v = _image(value)
+    sz = [int(s) for s in (dispatch.static_value(size).tolist() if isinstance(size, Tensor) else size)]
+    shape = v.shape.as_list()
+    if len(sz) != len(shape) or any(s > d for s, d in zip(sz, shape)):
+        raise errors.InvalidArgumentError(None, None, f"assertion failed: [Need value.shape >= size, got ] "
+                                          f"[{shape}] [{sz}]")
+    limit = ops.constant([d - s + 1 for d, s in zip(shape, sz)], dtype=dtypes.int32)
+    draw = stateless_uniform([len(shape)], dtype=dtypes.int32, maxval=2**31 - 1, seed=seed)
+    offset = ops.floormod(draw, limit)
+    return ops.slice_(v, offset, sz)
+
+
+def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: str = "bilinear",
+                    antialias: bool = False) -> Tensor:
+    """`tf.image.resize_with_pad`: resized keeping the aspect ratio (sizes from float32 ratios,
+    floored), then zero-padded centrally (offsets floored) to the target."""
+    from simdist.runtime.ops.resize import resize
+    ops = _ops()
+    img, is_batch = _batched(image)
+    _check_at_least_3d(img)
+    th, tw = _int(target_height), _int(target_width)
+    if tw <= 0:
+        raise ValueError("target_width must be > 0.")
+    if th <= 0:
+        raise ValueError("target_height must be > 0.")
+    _, height, width, _ = img.shape.as_list()
+    f = np.float32
+    fh, fw, fth, ftw = f(height), f(width), f(th), f(tw)
+    ratio = max(fw / ftw, fh / fth)
+    rh, rw = fh / ratio, fw / ratio
+    p_h = max(0, int(np.floor((fth - rh) / f(2))))
+    p_w = max(0, int(np.floor((ftw - rw) / f(2))))
+    resized = resize(img, [int(np.floor(rh)), int(np.floor(rw))], method=method, antialias=antialias)
+    out = pad_to_bounding_box(resized, p_h, p_w, th, tw)
+    return out if is_batch else ops.squeeze(out, axis=[0])
+
+
+def stateless_random_hue(image: Any, max_delta: float, seed: Any) -> Tensor:
+    """`tf.image.stateless_random_hue`: adjust_hue by a uniform delta in ±max_delta (≤ 0.5)."""
+    from simdist.runtime.ops.image_color import adjust_hue
+    from simdist.runtime.ops.random import stateless_uniform
+    if max_delta > 0.5:
+        raise ValueError("max_delta must be <= 0.5.")
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_hue(image, stateless_uniform([], minval=-max_delta, maxval=max_delta, seed=seed))
+
+
+def stateless_random_saturation(image: Any, lower: float, upper: float, seed: Any = None) -> Tensor:
+    """`tf.image.stateless_random_saturation`: adjust_saturation by a uniform factor in [lower, upper)."""
+    from simdist.runtime.ops.image_color import adjust_saturation
+    from simdist.runtime.ops.random import stateless_uniform
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    return adjust_saturation(image, stateless_uniform([], minval=lower, maxval=upper, seed=seed))
+
+
+def _fspecial_gauss(size: int, sigma: Tensor) -> Tensor:
+    """TF's Gaussian window: softmax of -(i² + j²)/(2σ²) over the size×size grid."""
+    ops = _ops()
+    from simdist.runtime.ops.nn import softmax
+    coords = ops.cast(ops.range_(size), sigma.dtype)
+    coords = ops.subtract(coords, ops.divide(ops.cast(size - 1, sigma.dtype), 2.0))
+    g = ops.square(coords)
+    g = ops.multiply(g, ops.divide(-0.5, ops.square(sigma)))
+    g = ops.add(ops.reshape(g, [1, -1]), ops.reshape(g, [-1, 1]))
+    return ops.reshape(softmax(ops.reshape(g, [1, -1])), [size, size, 1, 1])
+
+
+def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01,
+         k2: float = 0.03, return_index_map: bool = False) -> Tensor:
+    """`tf.image.ssim`: luminance · contrast-structure from Gaussian-window means (depthwise
+    convolutions, VALID), averaged over the image (unless return_index_map) and the channels."""
+    ops = _ops()
+    from simdist.runtime.ops.nn import depthwise_conv2d
+    a, b = _image(img1), _image(img2)
+    s1, s2 = a.shape.as_list(), b.shape.as_list()
+    if len(s1) < 3 or len(s2) < 3:
+        raise ValueError(f"Shape {a.shape if len(s1) < 3 else b.shape} must have rank at least 3")
+    if s1[-3:] != s2[-3:]:
+        raise ValueError(f"Shapes {a.shape[-3:]} and {b.shape[-3:]} are incompatible")
+    for x, y in zip(reversed(s1[:-3]), reversed(s2[:-3])):
+        if not (x == 1 or y == 1 or x == y):
+            raise ValueError(f"Two images are not compatible: {a.shape} and {b.shape}")
+    mv = convert_image_dtype(ops.cast(max_val, a.dtype), dtypes.float32)
+    a, b = convert_image_dtype(a, dtypes.float32), convert_image_dtype(b, dtypes.float32)
+    fs = int(filter_size)
+    for shp in (s1, s2):
+        if any(d < fs for d in shp[-3:-1]):
+            raise errors.InvalidArgumentError(None, None, f"assertion failed: [{shp}] [{fs}]")
+    sigma = ops.constant(filter_sigma, dtype=a.dtype)
+    kernel = ops.tile(_fspecial_gauss(fs, sigma), [1, 1, s1[-1], 1])
+
+    def reducer(x: Tensor) -> Tensor:
+        shape = x.shape.as_list()
+        y = depthwise_conv2d(ops.reshape(x, [-1] + shape[-3:]), kernel, strides=[1, 1, 1, 1], padding="VALID")
+        return ops.reshape(y, shape[:-3] + y.shape.as_list()[1:])
+
+    c1 = ops.pow_(ops.multiply(k1, mv), 2)
+    c2 = ops.pow_(ops.multiply(k2, mv), 2)
+    mean0, mean1 = reducer(a), reducer(b)
+    num0 = ops.multiply(ops.multiply(mean0, mean1), 2.0)
+    den0 = ops.add(ops.square(mean0), ops.square(mean1))
+    luminance = ops.divide(ops.add(num0, c1), ops.add(den0, c1))
+    num1 = ops.multiply(reducer(ops.multiply(a, b)), 2.0)
+    den1 = reducer(ops.add(ops.square(a), ops.square(b)))
+    c2 = ops.multiply(c2, 1.0)
+    cs = ops.divide(ops.add(ops.subtract(num1, num0), c2), ops.add(ops.subtract(den1, den0), c2))
+    val = ops.multiply(luminance, cs)
+    if not return_index_map:
+        val = ops.reduce_mean(val, ops.constant([-3, -2], dtype=dtypes.int32))
+    return ops.reduce_mean(val, [-1])

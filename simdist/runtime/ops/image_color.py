@@ -1,0 +1,273 @@
+"""HSV colour kernels of `tf.image` (clause ops.image): RGBToHSV and HSVToRGB
+(core/kernels/image/colorspace_op.h: Eigen expressions in the image's dtype, half/bfloat16/
+float/double), AdjustHue and AdjustSaturation (adjust_hue_op.cc, adjust_saturation_op.cc:
+per-pixel float32 loops, CPU kernels for float32 only), and their Python wrappers.
+
+Every step is one float operation rounded to the dtype, as the kernels compute them (NumPy in
+that dtype; AdjustSaturation's 2.0/6.0 and 4.0/6.0 are double constants: that addition is in
+double, then rounded to float). Gradients: RGBToHSV's is TF's _RGBToHSVGrad (image_grad.py)
+written with the same ops; HSVToRGB is not differentiable; AdjustHue and AdjustSaturation have
+no gradient in TF (LookupError). FLOPs per pixel: ~20 (RGBToHSV), ~25 (HSVToRGB), ~30 (AdjustHue,
+AdjustSaturation).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import t as _t, tf_name
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes as _lanes, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["rgb_to_hsv", "hsv_to_rgb", "adjust_hue", "adjust_saturation"]
+
+
+def _rgb_to_hsv(x: np.ndarray) -> np.ndarray:
+    dt = x.dtype
+    one = dt.type(1)
+    r, g, b = x[..., 0], x[..., 1], x[..., 2]
+    with np.errstate(all="ignore"):
+        v = np.maximum(np.maximum(r, g), b) if dt.kind == "f" else x.max(-1)
+        rng = v - np.minimum(np.minimum(r, g), b)
+        s = np.where(v > 0, rng / v, dt.type(0))
+        norm = (one / rng) * (one / dt.type(6))
+        h = np.where(r == v, norm * (g - b),
+                     np.where(g == v, norm * (b - r) + dt.type(2) / dt.type(6), norm * (r - g) + dt.type(4) / dt.type(6)))
+        h = np.where(rng > 0, h, dt.type(0))
+        h = np.where(h < 0, h + one, h)
+    return np.stack([h, s, v], axis=-1).astype(dt)
+
+
+def _hsv_to_rgb(x: np.ndarray) -> np.ndarray:
+    dt = x.dtype
+    one, two, zero = dt.type(1), dt.type(2), dt.type(0)
+    h, s, v = x[..., 0], x[..., 1], x[..., 2]
+    dh = h * dt.type(6)
+    dr = np.minimum(np.maximum(np.abs(dh - dt.type(3)) - one, zero), one)
+    dg = np.minimum(np.maximum(-np.abs(dh - two) + two, zero), one)
+    db = np.minimum(np.maximum(-np.abs(dh - dt.type(4)) + two, zero), one)
+    one_s = -s + one
+    return np.stack([(one_s + s * dr) * v, (one_s + s * dg) * v, (one_s + s * db) * v], axis=-1).astype(dt)
+
+
+def _color_rule(name: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        if dts[0].name not in ("float16", "bfloat16", "float32", "float64"):
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {tf_name(dts[0])} is not in the list "
+                                              f"of allowed values: half, bfloat16, float, double [Op:{name}]")
+        return dts[0]
+    return rule
+
+
+def _pixels(arrays: Any, out: Any, a: Any, per: float) -> float:
+    return per * np.asarray(out).size / 3
+
+
+RGB_TO_HSV = register("RGBToHSV", _rgb_to_hsv, _color_rule("RGBToHSV"),
+                      lambda arrays, out, a: _pixels(arrays, out, a, 20.0), kind="elementwise")
+HSV_TO_RGB = register("HSVToRGB", _hsv_to_rgb, _color_rule("HSVToRGB"),
+                      lambda arrays, out, a: _pixels(arrays, out, a, 25.0), kind="elementwise")
+NotDifferentiable("HSVToRGB")
+
+for _op in (RGB_TO_HSV, HSV_TO_RGB):
+    _op.fusion = _lanes("its last axis is the three channels, read together per pixel")
+
+
+def _check_channels(img: Tensor, name: str) -> None:
+    shape = img.shape.as_list()
+    if len(shape) < 1:
+        raise errors.InvalidArgumentError(None, None, f"input must be at least 1D{img.shape} [Op:{name}]")
+    if shape[-1] != 3:
+        raise errors.FailedPreconditionError(None, None, f"input must have 3 channels but input only has {shape[-1]} "
+                                             f"channels. [Op:{name}]")
+
+
+def _adjust_checks(img: Tensor, name: str) -> None:
+    shape = img.shape.as_list()
+    if len(shape) < 3:
+        raise errors.InvalidArgumentError(None, None, f"input must be at least 3-D, got shape{img.shape} [Op:{name}]")
+    if shape[-1] != 3:
+        raise errors.InvalidArgumentError(None, None, f"input must have 3 channels but instead has {shape[-1]} "
+                                          f"channels. [Op:{name}]")
+
+
+def _float_input(images: Any) -> Tensor:
+    """The op's input: a non-tensor argument converts with the op's default T (float32), whatever
+    its NumPy dtype (TF 2.21's eager conversion of RGBToHSV's and HSVToRGB's input)."""
+    from simdist.runtime.variables import Variable
+    if isinstance(images, (Tensor, Variable)):
+        return _t(images)
+    return _t(np.asarray(images).astype(np.float32))
+
+
+def rgb_to_hsv(images: Any, name: str | None = None) -> Tensor:
+    """`tf.image.rgb_to_hsv`: RGBToHSV (floats in [0, 1])."""
+    img = _float_input(images)
+    RGB_TO_HSV.dtype((img.dtype,), {})
+    _check_channels(img, "RGBToHSV")
+    return dispatch.execute(RGB_TO_HSV, (img,))
+
+
+def hsv_to_rgb(images: Any, name: str | None = None) -> Tensor:
+    """`tf.image.hsv_to_rgb`: HSVToRGB."""
+    img = _float_input(images)
+    HSV_TO_RGB.dtype((img.dtype,), {})
+    _check_channels(img, "HSVToRGB")
+    return dispatch.execute(HSV_TO_RGB, (img,))
+
+
+@RegisterGradient("RGBToHSV")
+def _rgb_to_hsv_grad(op: Any, grad: Tensor) -> list:
+    """TF's _RGBToHSVGrad: the piecewise partial derivatives, written with the same ops."""
+    from simdist.runtime import ops
+    x, out = op.inputs[0], op.outputs[0]
+    dt = x.dtype
+    r, g, b = x[..., 0], x[..., 1], x[..., 2]
+    sat, val = out[..., 1], out[..., 2]
+
+    def cast(c: Tensor) -> Tensor:
+        return ops.cast(c, dt)
+
+    def rec(v: Tensor) -> Tensor:
+        return ops.divide_no_nan(ops.cast(1.0, v.dtype), v)
+
+    rb = cast(ops.logical_and(r >= b, r >= g))
+    gb = cast(ops.logical_and(g > r, g >= b))
+    bb = cast(ops.logical_and(b > r, b > g))
+    rs = cast(ops.logical_and(r < b, r < g))
+    gs = cast(ops.logical_and(g <= r, g < b))
+    bs = cast(ops.logical_and(b <= r, b <= g))
+    rp, gp, bp = cast(r > 0), cast(g > 0), cast(b > 0)
+    sq = ops.square
+    ds_dr = rp * ops.add(rb * ops.add(gs * g, bs * b) * rec(sq(r)), rs * -1 * rec((gb * g) + (bb * b)))
+    ds_dg = gp * ops.add(gb * ops.add(rs * r, bs * b) * rec(sq(g)), gs * -1 * rec((rb * r) + (bb * b)))
+    ds_db = bp * ops.add(bb * ops.add(gs * g, rs * r) * rec(sq(b)), bs * -1 * rec((gb * g) + (rb * r)))
+    inv_sv = rec(sq(sat)), rec(sq(val))
+    dh_dr = (60 * (rp * rb * -1 * (g - b) * inv_sv[0] * inv_sv[1]) + 60 * (gp * gb * rs * (b - g) * rec(sq(r - g)))
+             + 60 * (gp * gb * bs * -1 * rec(g - b)) + 60 * (bp * bb * rs * (b - g) * rec(sq(b - r)))
+             + 60 * (bp * bb * gs * rec(b - g))) / 360
+    dh_dg = (60 * (gp * gb * -1 * (b - r) * inv_sv[0] * inv_sv[1]) + 60 * (rp * rb * gs * (r - b) * rec(sq(r - g)))
+             + 60 * (rp * rb * bs * rec(r - b)) + 60 * (bp * bb * gs * (r - b) * rec(sq(b - g)))
+             + 60 * (bp * bb * rs * -1 * rec(b - r))) / 360
+    dh_db = (60 * (bp * bb * -1 * (r - g) * inv_sv[0] * inv_sv[1]) + 60 * (rp * rb * bs * (g - r) * rec(sq(r - b)))
+             + 60 * (rp * rb * gs * -1 * rec(r - g)) + 60 * (gp * gb * bs * (g - r) * rec(sq(g - b)))
+             + 60 * (gp * gb * rs * rec(g - r))) / 360
+    dv = ops.stack([grad[..., 2] * rb, grad[..., 2] * gb, grad[..., 2] * bb], axis=-1)
+    ds = ops.stack([grad[..., 1] * ds_dr, grad[..., 1] * ds_dg, grad[..., 1] * ds_db], axis=-1)
+    dh = ops.stack([grad[..., 0] * dh_dr, grad[..., 0] * dh_dg, grad[..., 0] * dh_db], axis=-1)
+    return [ops.add(ops.add(dv, ds), dh)]
+
+
+# --- AdjustHue, AdjustSaturation (float32 per-pixel loops) ---------------------------------------------
+_F = np.float32
+
+
+def _adjust_hue(x: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    p = x.reshape(-1, 3)
+    r, g, b = p[:, 0], p[:, 1], p[:, 2]
+    # rgb_to_hv_range: the category by comparisons in the kernel's order
+    r_lt_g, b_lt_r, b_gt_g, b_lt_g, b_gt_r = r < g, b < r, b > g, b < g, b > r
+    cat = np.where(r_lt_g, np.where(b_lt_r, 1, np.where(b_gt_g, 3, 2)), np.where(b_lt_g, 0, np.where(b_gt_r, 4, 5)))
+    vmax = np.choose(cat, [r, g, g, b, b, r])
+    vmid = np.choose(cat, [g, r, b, g, r, b])
+    vmin = np.choose(cat, [b, b, r, r, g, g])
+    with np.errstate(all="ignore"):
+        ratio = (vmid - vmin) / (vmax - vmin)
+        inc = (cat & 1) == 0
+        h = cat.astype(_F) + np.where(inc, ratio, _F(1) - ratio)
+    h = np.where(vmax == vmin, _F(0), h).astype(_F)
+    h = (h + _F(delta) * _F(6)).astype(_F)
+    while (h < 0).any():
+        h = np.where(h < 0, h + _F(6), h).astype(_F)
+    while (h >= 6).any():
+        h = np.where(h >= 6, h - _F(6), h).astype(_F)
+    # hv_range_to_rgb
+    hc = h.astype(np.int32)
+    ratio = h - hc.astype(_F)
+    ratio = np.where((hc & 1) == 0, ratio, _F(1) - ratio)
+    vmid = vmin + ratio * (vmax - vmin)
+    hc = np.where((hc >= 0) & (hc <= 5), hc, 5)
+    out = np.stack([np.choose(hc, [vmax, vmid, vmin, vmin, vmid, vmax]),
+                    np.choose(hc, [vmid, vmax, vmax, vmid, vmin, vmin]),
+                    np.choose(hc, [vmin, vmin, vmid, vmax, vmax, vmid])], axis=-1)
+    return out.astype(_F).reshape(x.shape)
+
+
+def _adjust_saturation(x: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    p = x.reshape(-1, 3)
+    r, g, b = p[:, 0], p[:, 1], p[:, 2]
+    with np.errstate(all="ignore"):
+        vv = np.maximum(r, np.maximum(g, b))
+        rng = vv - np.minimum(r, np.minimum(g, b))
+        s = np.where(vv > 0, rng / vv, _F(0)).astype(_F)
+        norm = _F(1) / (_F(6) * rng)
+        hh = np.where(r == vv, norm * (g - b),
+                      np.where(g == vv, ((norm * (b - r)).astype(np.float64) + 2.0 / 6.0).astype(_F),
+                               ((norm * (r - g)).astype(np.float64) + 4.0 / 6.0).astype(_F))).astype(_F)
+    hh = np.where(rng <= 0, _F(0), hh)
+    hh = np.where(hh < 0, hh + _F(1), hh).astype(_F)
+    s = np.minimum(_F(1), np.maximum(_F(0), s * _F(scale))).astype(_F)
+    c = s * vv
+    m = vv - c
+    dh = hh * _F(6)
+    hc = dh.astype(np.int32)
+    fm = dh.copy()
+    while (fm <= 0).any():
+        fm = np.where(fm <= 0, fm + _F(2), fm).astype(_F)
+    while (fm >= 2).any():
+        fm = np.where(fm >= 2, fm - _F(2), fm).astype(_F)
+    xx = c * (_F(1) - np.abs(fm - _F(1)))
+    z = np.zeros_like(c)
+    valid = (hc >= 0) & (hc <= 5)
+    k = np.where(valid, hc, 0)
+    rr = np.where(valid, np.choose(k, [c, xx, z, z, xx, c]), z)
+    gg = np.where(valid, np.choose(k, [xx, c, c, xx, z, z]), z)
+    bb_ = np.where(valid, np.choose(k, [z, z, xx, c, c, xx]), z)
+    return np.stack([rr + m, gg + m, bb_ + m], axis=-1).astype(_F).reshape(x.shape)
+
+
+def _float_only(name: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        if dts[0] != dtypes.float32:
+            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                       f"{name}[T=DT_{dts[0].name.upper()}] (CPU kernel: float only)")
+        return dtypes.float32
+    return rule
+
+
+ADJUST_HUE = register("AdjustHue", _adjust_hue, _float_only("AdjustHue"),
+                      lambda arrays, out, a: _pixels(arrays, out, a, 30.0), kind="elementwise")
+ADJUST_SATURATION = register("AdjustSaturation", _adjust_saturation, _float_only("AdjustSaturation"),
+                             lambda arrays, out, a: _pixels(arrays, out, a, 30.0), kind="elementwise")
+for _op in (ADJUST_HUE, ADJUST_SATURATION):
+    _op.fusion = _lanes("its last axis is the three channels, read together per pixel")
+no_tf_gradient("AdjustHue")
+no_tf_gradient("AdjustSaturation")
+
+
+def _adjust(op: Any, image: Any, value: Any, name: str) -> Tensor:
+    from simdist.runtime.ops.image_basic import convert_image_dtype
+    img = _t(image)
+    flt = img if img.dtype in (dtypes.float16, dtypes.float32) else convert_image_dtype(img, dtypes.float32)
+    v = value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=dtypes.float32)
+    if flt.dtype == dtypes.float32:
+        _adjust_checks(flt, name)
+    out = dispatch.execute(op, (flt, v))
+    return convert_image_dtype(out, img.dtype)
+
+
+def adjust_hue(image: Any, delta: Any, name: str | None = None) -> Tensor:
+    """`tf.image.adjust_hue`: AdjustHue on the float32 image (delta in [-1, 1])."""
+    if not isinstance(delta, Tensor) and (delta < -1 or delta > 1):
+        raise ValueError("delta must be in the interval [-1, 1]")
+    return _adjust(ADJUST_HUE, image, delta, "AdjustHue")
+
+
+def adjust_saturation(image: Any, saturation_factor: Any, name: str | None = None) -> Tensor:
+    """`tf.image.adjust_saturation`: AdjustSaturation on the float32 image."""
+    return _adjust(ADJUST_SATURATION, image, saturation_factor, "AdjustSaturation")

@@ -1,0 +1,378 @@
+"""`tf.random.Generator` and the global generator: TF's Philox streams, bit for bit.
+
+A Generator holds its state in an int64 variable of 3 elements (Philox: counter low 64 bits,
+counter high 64 bits, key; stateful_random_ops.py). Each draw of n values reads the state and
+advances the counter by 256·n (`RngReadAndSkip`: the variable read, the skip op, the assign),
+then computes the values from the key and the counter it read (runtime/ops/philox_dists.py).
+`split(count)` draws `count` int64 keys (uniform_full_int) and starts a generator at counter 0 on
+each; `make_seeds(count)` stacks such keys over zeros. ThreeFry: as TF 2.21 on CPU, a generator
+can be made but its first draw raises UnimplementedError ("Non-XLA devices don't support the
+ThreeFry algorithm").
+
+A generator made under a strategy and drawn from in a replica (strategy.run) advances that replica's
+copy of the state and mixes the replica id into the key, as TF's _preprocess_key:
+key' = the first uint64 of Philox(key, counter = [replica id, 0]).
+
+Deliberate difference: TF's `from_non_deterministic_state` (and so the global generator's first
+state) draws OS entropy; simdist derives the state from the machine's root seed
+(`simdist.configure(seed=...)`), the name "from_non_deterministic_state" and the number of such
+generators made before in this program, so a run is reproducible (clause ops.random-generator).
+"""
+
+from __future__ import annotations
+
+import enum
+import zlib
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import context, dtypes, errors, execution
+from simdist.runtime.ops import dispatch, philox_dists
+from simdist.runtime.ops.args import shape_arg
+from simdist.runtime.ops.registry import NotDifferentiable, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["Algorithm", "Generator", "create_rng_state", "get_global_generator", "set_global_generator"]
+
+_U64 = (1 << 64) - 1
+_cur = execution._current
+
+
+class Algorithm(enum.Enum):
+    """`tf.random.Algorithm`."""
+    PHILOX = 1
+    THREEFRY = 2
+    AUTO_SELECT = 3
+
+
+_STATE_SIZE = {1: 3, 2: 2, 3: 3}   # AUTO_SELECT is managed as Philox (a 2-word counter and a key)
+
+
+def _alg(alg: Any) -> int:
+    """convert_alg_to_int: an Algorithm, its lower-case name, or its number."""
+    if isinstance(alg, Algorithm):
+        return alg.value
+    if isinstance(alg, (int, np.integer)) and int(alg) in _STATE_SIZE:
+        return int(alg)
+    if isinstance(alg, str):
+        names = {"philox": 1, "threefry": 2, "auto_select": 3}
+        if alg.lower() in names:
+            return names[alg.lower()]
+    raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are "
+                     f"{[a.name.lower() for a in Algorithm]}.")
+
+
+def _to_int64(v: int) -> int:
+    v = int(v)
+    return v - (1 << 64) if v > (1 << 63) - 1 else v
+
+
+def create_rng_state(seed: Any, alg: Any) -> Tensor:
+    """`tf.random.create_rng_state`: a Python int chopped into 64-bit words (low first), or a
+    vector cast to int64; cut to the state size, zero-padded on the left."""
+    size = _STATE_SIZE[_alg(alg)]
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        s = int(seed)
+        words = []
+        for _ in range(size):
+            words.append(s & _U64)
+            s >>= 64
+        vals = [_to_int64(w) for w in words]
+    else:
+        arr = seed.numpy() if isinstance(seed, Tensor) else np.asarray(seed)
+        if arr.ndim > 1 or arr.dtype.kind not in "iu":
+            arr = arr.reshape(-1)
+        vals = [_to_int64(int(v) & _U64) if int(v) >= 0 else int(v) for v in arr.reshape(-1).tolist()][:size]
+        vals = [0] * (size - len(vals)) + vals
+    return convert_to_tensor(np.array(vals, np.int64))
+
+
+# --- the ops --------------------------------------------------------------------------------------------
+def _key_counter(state: np.ndarray) -> tuple[tuple[int, int], int]:
+    s = [int(v) & _U64 for v in state.tolist()]
+    return (s[2] & 0xFFFFFFFF, s[2] >> 32), s[0] | (s[1] << 64)
+
+
+def _skip(state: np.ndarray, alg: int, delta: int) -> np.ndarray:
+    if alg == 2:
+        raise errors.UnimplementedError(None, None, "Non-XLA devices don't support the ThreeFry algorithm. "
+                                        "[Op:RngReadAndSkip]")
+    s = [int(v) & _U64 for v in state.tolist()]
+    c = ((s[0] | (s[1] << 64)) + 256 * int(delta)) & ((1 << 128) - 1)
+    return np.array([_to_int64(c & _U64), _to_int64(c >> 64), _to_int64(s[2])], np.int64)
+
+
+def _float_rule(name: str) -> Any:
+    def rule(dts: Any, a: Any) -> dtypes.DType:
+        dt = a["dtype"]
+        if not dt.is_floating:
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {dt.name} is not in the list of "
+                                              f"allowed values: half, bfloat16, float, double [Op:{name}]")
+        return dt
+    return rule
+
+
+def _int_rule(name: str, allowed: tuple[str, ...]) -> Any:
+    def rule(dts: Any, a: Any) -> dtypes.DType:
+        dt = a["dtype"]
+        if dt.name not in allowed:
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {dt.name} is not in the list of "
+                                              f"allowed values: {', '.join(allowed)} [Op:{name}]")
+        return dt
+    return rule
+
+
+def _n(out: Any) -> int:
+    return int(np.asarray(out).size)
+
+
+# FLOPs: one Philox block is 10 rounds of 2 multiplies and 4 xor/adds per 4 words (~15 per value);
+# Box-Muller adds a log, a sqrt and a sincos per two values (~40 per value).
+SKIP = register("RngReadAndSkip", lambda state, alg, delta: _skip(state, alg, delta), lambda dts, a: dtypes.int64,
+                lambda arrays, out, a: 4.0, stateful=True, kind="random")
+UNIFORM = register("StatefulUniform",
+                   lambda state, shape, dtype: philox_dists.uniform(*_key_counter(state), shape, dtype._np),
+                   _float_rule("StatefulUniform"), lambda arrays, out, a: 15.0 * _n(out), kind="random")
+NORMAL = register("StatefulStandardNormalV2",
+                  lambda state, shape, dtype: philox_dists.normal(*_key_counter(state), shape, dtype._np),
+                  _float_rule("StatefulStandardNormalV2"), lambda arrays, out, a: 55.0 * _n(out), kind="random")
+TRUNCATED = register("StatefulTruncatedNormal",
+                     lambda state, shape, dtype: philox_dists.truncated_normal(*_key_counter(state), shape, dtype._np),
+                     _float_rule("StatefulTruncatedNormal"), lambda arrays, out, a: 60.0 * _n(out), kind="random")
+UNIFORM_INT = register("StatefulUniformInt",
+                       lambda state, shape, dtype, minval, maxval: philox_dists.uniform_int(
+                           *_key_counter(state), shape, minval, maxval, dtype._np),
+                       _int_rule("StatefulUniformInt", ("int32", "int64", "uint32", "uint64")),
+                       lambda arrays, out, a: 16.0 * _n(out), kind="random")
+FULL_INT = register("StatefulUniformFullInt",
+                    lambda state, shape, dtype: philox_dists.full_int(*_key_counter(state), shape, dtype._np),
+                    _int_rule("StatefulUniformFullInt", ("int32", "int64", "uint32", "uint64")),
+                    lambda arrays, out, a: 15.0 * _n(out), kind="random")
+for _name in ("RngReadAndSkip", "StatefulUniform", "StatefulStandardNormalV2", "StatefulTruncatedNormal",
+              "StatefulUniformInt", "StatefulUniformFullInt"):
+    NotDifferentiable(_name)
+
+
+# --- the Generator ------------------------------------------------------------------------------------
+def _nondeterministic_state(alg: int) -> np.ndarray:
+    """The state simdist gives `from_non_deterministic_state`: from the root seed, by name and count."""
+    rng = _cur.ctx.rng
+    k = rng.get("nondeterministic", 0)
+    rng["nondeterministic"] = k + 1
+    ss = np.random.SeedSequence([int(rng.get("root", 0)) & _U64, zlib.crc32(b"from_non_deterministic_state"), k])
+    return ss.generate_state(_STATE_SIZE[alg], np.uint64).view(np.int64)
+
+
+class Generator:
+    """`tf.random.Generator`: a state variable and the draws that advance it."""
+
+    def __init__(self, copy_from: "Generator | None" = None, state: Any = None, alg: Any = None) -> None:
+        from simdist.runtime.variables import Variable
+        self._distribution_strategy = context.get_strategy() if context.has_strategy() else None
+        if copy_from is not None:
+            if alg is not None or state is not None:
+                raise ValueError("Generator(copy_from=...) takes no `state` or `alg`")
+            value, self._alg = copy_from.state.read_value(), copy_from.algorithm
+        else:
+            if alg is None or state is None:
+                raise ValueError("Generator needs `copy_from`, or `state` and `alg` together (got "
+                                 f"state={state!r}, alg={alg!r})")
+            self._alg = _alg(alg)
+            if isinstance(state, Variable):
+                self._check_shape(state.shape.as_list())
+                self._state_var = state
+                return
+            value = state if isinstance(state, Tensor) else convert_to_tensor(np.asarray(state).astype(np.int64))
+            if value.dtype != dtypes.int64:
+                from simdist.runtime.ops import cast
+                value = cast(value, dtypes.int64)
+            self._check_shape(value.shape.as_list())
+        self._state_var = Variable(value, dtype=dtypes.int64, trainable=False, name="random_generator/StateVar")
+
+    def _check_shape(self, shape: list) -> None:
+        size = _STATE_SIZE[self._alg]
+        if shape != [size]:
+            raise ValueError(f"Shapes {shape} and [{size}] are incompatible (the state of algorithm "
+                             f"{Algorithm(self._alg).name} has {size} int64 elements)")
+
+    @classmethod
+    def from_state(cls, state: Any, alg: Any) -> "Generator":
+        return cls(state=state, alg=alg)
+
+    @classmethod
+    def from_seed(cls, seed: Any, alg: Any = None) -> "Generator":
+        a = _alg(Algorithm.PHILOX if alg is None else alg)
+        return cls(state=create_rng_state(seed, a), alg=a)
+
+    @classmethod
+    def from_non_deterministic_state(cls, alg: Any = None) -> "Generator":
+        """A state derived from simdist's root seed (TF: OS entropy); see the module docstring."""
+        a = _alg(Algorithm.PHILOX if alg is None else alg)
+        return cls(state=_nondeterministic_state(a), alg=a)
+
+    @classmethod
+    def from_key_counter(cls, key: Any, counter: Any, alg: Any) -> "Generator":
+        a = _alg(alg)
+        c = np.asarray(counter.numpy() if isinstance(counter, Tensor) else counter).astype(np.int64).reshape(-1)
+        k = np.asarray(key.numpy() if isinstance(key, Tensor) else key).astype(np.int64)
+        if c.shape != (_STATE_SIZE[a] - 1,) or k.shape != ():
+            raise ValueError(f"from_key_counter: counter must have shape [{_STATE_SIZE[a] - 1}] and key shape [] "
+                             f"(got {list(c.shape)} and {list(k.shape)})")
+        return cls(state=np.concatenate([c, k.reshape(1)]), alg=a)
+
+    @property
+    def state(self) -> Any:
+        return self._state_var
+
+    @property
+    def algorithm(self) -> int:
+        return self._alg
+
+    @property
+    def key(self) -> Tensor:
+        return self._state_var.read_value()[-1]
+
+    def reset(self, state: Any) -> None:
+        t = state if isinstance(state, Tensor) else convert_to_tensor(np.asarray(state).astype(np.int64))
+        self._check_shape(t.shape.as_list())
+        self._state_var.assign(t)
+
+    def reset_from_seed(self, seed: Any) -> None:
+        self._state_var.assign(create_rng_state(seed, self._alg))
+
+    def reset_from_key_counter(self, key: Any, counter: Any) -> None:
+        self._state_var.assign(Generator.from_key_counter(key, counter, self._alg).state.read_value())
+
+    def skip(self, delta: Any) -> Tensor:
+        """RngReadAndSkip: the state before, the counter advanced by 256·delta."""
+        var = self._state_var
+        if self._replica_id() is not None:   # TF's raw op on the handle: the replica's own copy
+            var = getattr(var, "_local", lambda: var)()
+        old = var.read_value()
+        var.assign(dispatch.execute(SKIP, (old,), {"alg": self._alg, "delta": int(delta)}))
+        return old
+
+    def _replica_id(self) -> int | None:
+        """The replica id TF's _preprocess_key mixes into the key: only for a generator made under a
+        strategy, drawn from inside that strategy's replica context."""
+        if self._distribution_strategy is None or context.get_strategy() is not self._distribution_strategy:
+            return None   # (TF enters the generator's strategy first: outside its run, a cross-replica draw)
+        rc = context.get_replica_context()
+        if rc is None or getattr(rc, "replica_id_in_sync_group", None) is None:
+            return None
+        rid = rc.replica_id_in_sync_group
+        return int(dispatch.static_value(rid)) if isinstance(rid, Tensor) else int(rid)
+
+    def _prepare(self, shape: tuple[int, ...]) -> Tensor:
+        """The state a draw of `shape` reads (the key mixed with the replica id in a replica)."""
+        from simdist.runtime.ops import concat, constant, reshape, stack
+        from simdist.runtime.ops.array_more import bitcast
+        for d in shape:
+            if d < 0:
+                raise errors.InvalidArgumentError(None, None, f"Dimension {d} must be >= 0 [Op:StatelessRandomNormalV2]")
+        old = self.skip(int(np.prod(shape, dtype=np.int64)) if shape else 1)
+        rid = self._replica_id()
+        if rid is None:
+            return old
+        # StatelessRandomUniformFullIntV2(shape=[1], key, counter=[replica id, 0], uint64): the replica's key
+        kc = stack([constant(rid, dtype=dtypes.int64), constant(0, dtype=dtypes.int64), old[2]])
+        key = bitcast(dispatch.execute(FULL_INT, (kc,), {"shape": (1,), "dtype": dtypes.uint64}), dtypes.int64)
+        return concat([old[0:2], reshape(key, [1])], 0)
+
+    def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
+               name: str | None = None) -> Tensor:
+        from simdist.runtime.ops import add, multiply
+        dt = dtypes.as_dtype(dtype)
+        shp = shape_arg(shape)
+        m, s = convert_to_tensor(mean, dtype=dt), convert_to_tensor(stddev, dtype=dt)
+        rnd = dispatch.execute(NORMAL, (self._prepare(shp),), {"shape": shp, "dtype": dt})
+        return add(multiply(rnd, s), m)
+
+    def truncated_normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
+                         name: str | None = None) -> Tensor:
+        from simdist.runtime.ops import add, multiply
+        dt = dtypes.as_dtype(dtype)
+        shp = shape_arg(shape)
+        m, s = convert_to_tensor(mean, dtype=dt), convert_to_tensor(stddev, dtype=dt)
+        rnd = dispatch.execute(TRUNCATED, (self._prepare(shp),), {"shape": shp, "dtype": dt})
+        return add(multiply(rnd, s), m)
+
+    def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32,
+                name: str | None = None) -> Tensor:
+        from simdist.runtime.ops import add, multiply, subtract
+        dt = dtypes.as_dtype(dtype)
+        if dt.is_integer:
+            if (minval is None) != (maxval is None):
+                raise ValueError(f"For integer dtype {dt!r}, minval and maxval must be both `None` or both "
+                                 f"non-`None`; got minval={minval} and maxval={maxval}")
+        elif maxval is None:
+            maxval = 1
+        shp = shape_arg(shape)
+        if dt.is_integer and minval is None:
+            return self.uniform_full_int(shp, dt)
+        lo, hi = convert_to_tensor(minval, dtype=dt), convert_to_tensor(maxval, dtype=dt)
+        if dt.is_integer:
+            if lo.shape.ndims != 0 or hi.shape.ndims != 0:
+                raise errors.InvalidArgumentError(None, None, f"minval must be 0-D, got shape {lo.shape} "
+                                                  "[Op:StatelessRandomUniformIntV2]")
+            a, b = int(lo.numpy()), int(hi.numpy())
+            old = self._prepare(shp)
+            if a >= b:
+                raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {a} >= {b} "
+                                                  "[Op:StatelessRandomUniformIntV2]")
+            return dispatch.execute(UNIFORM_INT, (old,), {"shape": shp, "dtype": dt, "minval": a, "maxval": b})
+        if not dt.is_floating:
+            raise ValueError(f"simdist: Generator.uniform of dtype {dt.name} (TF: float or integer dtypes)")
+        rnd = dispatch.execute(UNIFORM, (self._prepare(shp),), {"shape": shp, "dtype": dt})
+        return add(multiply(rnd, subtract(hi, lo)), lo)
+
+    def uniform_full_int(self, shape: Any, dtype: Any = dtypes.uint64, name: str | None = None) -> Tensor:
+        dt = dtypes.as_dtype(dtype)
+        shp = shape_arg(shape)
+        return dispatch.execute(FULL_INT, (self._prepare(shp),), {"shape": shp, "dtype": dt})
+
+    def make_seeds(self, count: int = 1) -> Tensor:
+        """[2, count] int64: count keys (uniform_full_int) over zeros, for the stateless ops."""
+        from simdist.runtime.ops import stack, zeros_like
+        keys = self.uniform_full_int([int(count)], dtypes.int64)
+        return stack([keys, zeros_like(keys)])
+
+    def split(self, count: int = 1) -> list["Generator"]:
+        """count new generators: state [0, 0, key] for count int64 keys drawn from this one."""
+        keys = self.uniform_full_int([int(count)], dtypes.int64).numpy()
+        return [Generator(state=np.array([0] * (_STATE_SIZE[self._alg] - 1) + [int(k)], np.int64), alg=self._alg)
+                for k in keys.tolist()]
+
+    def binomial(self, shape: Any, counts: Any, probs: Any, dtype: Any = dtypes.int32, name: str | None = None) -> Tensor:
+        """StatefulRandomBinomial: draws from the state read, which advances by 256 · the outputs the
+        kernel reserves (runtime/ops/binomial.py)."""
+        from simdist.runtime.ops import binomial as _binomial
+        dt = dtypes.as_dtype(dtype)
+        c = counts if isinstance(counts, Tensor) else convert_to_tensor(counts)
+        p = probs if isinstance(probs, Tensor) else convert_to_tensor(probs)
+        shp = shape_arg(shape)
+        _binomial._check(shp, np.zeros(c.shape.as_list()), np.zeros(p.shape.as_list()), "StatefulRandomBinomial")
+        _binomial.STATEFUL_BINOMIAL.dtype((dtypes.int64, c.dtype, p.dtype), {"dtype": dt})
+        if self._alg != 1:
+            raise errors.InvalidArgumentError(None, None, f"Unsupported algorithm id: {self._alg} "
+                                              "[Op:StatefulRandomBinomial]")
+        old = self.skip(_binomial.stateful_skip(shp, c, p))
+        return dispatch.execute(_binomial.STATEFUL_BINOMIAL, (old, c, p), {"shape": shp, "dtype": dt})
+
+
+def get_global_generator() -> Generator:
+    """`tf.random.get_global_generator`: one per program (client), made on first use from
+    `from_non_deterministic_state` (simdist: derived from the root seed)."""
+    rng = _cur.ctx.rng
+    g = rng.get("global_generator")
+    if g is None:
+        g = rng["global_generator"] = Generator.from_non_deterministic_state()
+    return g
+
+
+def set_global_generator(generator: Generator) -> None:
+    """`tf.random.set_global_generator`."""
+    if not isinstance(generator, Generator):
+        raise TypeError(f"set_global_generator takes a tf.random.Generator, got {type(generator).__name__}")
+    _cur.ctx.rng["global_generator"] = generator
