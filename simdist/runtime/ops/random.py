@@ -38,14 +38,14 @@ _cur = execution._current
 
 def reset(root_seed: int = 0) -> None:
     """Restart the streams (called when the simulated machine is configured)."""
-    _cur.ctx.rng.update({"root": int(root_seed), "global": None, "gen": None, "op_rng": None, "philox": {}})
+    _cur.ctx.rng.update({"root": int(root_seed), "global": None, "op_rng": None, "philox": {},
+                         "unseeded": None})
 
 
 def set_seed(seed: int | None) -> None:
     """`tf.random.set_seed`: restart the streams from this global seed."""
     _state = _cur.ctx.rng
     _state["global"] = None if seed is None else int(seed)
-    _state["gen"] = None
     _state["op_rng"] = None   # TF's context._rng = random.Random(seed): the eager op seeds (random_gamma.tf_seeds)
     _state["philox"] = {}     # TF clears its kernel cache: every Philox kernel stream restarts
 
@@ -65,14 +65,34 @@ def draw_op_seed() -> int | None:
     return r.randint(0, 2**31 - 1)
 
 
-def _gen(op_seed: None = None) -> np.random.Generator:
-    """The root-seeded stream that stands in for TF's nondeterministic seeds (no global and no op
-    seed: random_gamma.tf_seeds draws the (seed, seed2) pair from it)."""
+def unseeded_pair() -> tuple[int, int]:
+    """The (seed, seed2) of a stateful op with neither a global nor an op seed. TF's are
+    nondeterministic (a fresh pair per op); simdist's are one pair derived from the machine's root
+    seed, so such ops are deterministic per root seed and each kernel's stream continues across
+    calls (the same draws whether a tf.function replays or runs its Python)."""
     _state = _cur.ctx.rng
-    if _state["gen"] is None:
-        g = _state["global"] if _state["global"] is not None else 0
-        _state["gen"] = np.random.default_rng(np.random.SeedSequence([_state["root"], g, 0x5EED]))
-    return _state["gen"]
+    pair = _state.get("unseeded")
+    if pair is None:
+        ints = np.random.default_rng(np.random.SeedSequence([_state["root"], 0x5EED])).integers(1, 2**31 - 1, size=2)
+        pair = _state["unseeded"] = (int(ints[0]), int(ints[1]))
+    return pair
+
+
+def default_seed(op_seed: int, low: int, high: int) -> int:
+    """A seed in [low, high) for an unseeded object of a library that takes it from Python's
+    `random` (Keras's make_default_seed): RandomUniformInt of (global seed, op_seed)'s kernel
+    under a global seed; without one, of a pair derived from the root seed and `op_seed` (TF's
+    (87654321, op_seed) would not depend on the root seed). Advances no op-seed sequence."""
+    from simdist.runtime.ops.random_gamma import tf_seeds
+    _state = _cur.ctx.rng
+    if _state["global"] is not None:
+        s1, s2 = tf_seeds(op_seed)
+    else:
+        ints = np.random.default_rng(np.random.SeedSequence([_state["root"], int(op_seed)])).integers(
+            1, 2**31 - 1, size=2)
+        s1, s2 = int(ints[0]), int(ints[1])
+    gen = _kernel(("RandomUniformInt", s1, s2, "int64"), s1, s2, philox_dists.RESERVED)
+    return int(philox_dists.uniform_int(gen, (), int(low), int(high), np.int64))
 
 
 def _seeds(op_seed: Any) -> tuple[int, int]:
