@@ -97,6 +97,10 @@ _DRAWS: list[tuple[str, Callable[[Any], Any]]] = [
     ("stateless-categorical-dtypes", lambda tf: [
         tf.random.stateless_categorical(_LOGITS.astype(np.float64), 6, [3, 3], dtype=tf.int32),
         tf.random.stateless_categorical([[0.0, -np.inf, 1.0], [-np.inf, 0.0, 2.0]], 7, [3, 3])]),
+    ("categorical-sharded-rows", _seeded(7, lambda tf: [   # rows split over TF's 2 intra-op threads' blocks
+        tf.random.categorical(np.random.default_rng(0).normal(size=(16, 100)).astype(np.float32), 50, seed=3)
+        for _ in range(2)] + [tf.random.stateless_categorical(
+            np.random.default_rng(1).normal(size=(64, 100)).astype(np.float32), 50, [1, 2])])),
     ("uniform-int-empty-range", _seeded(1, lambda tf: tf.random.uniform([2], 3, 3, tf.int32))),
 ]
 

@@ -181,29 +181,81 @@ class _Words:
         return out
 
 
+# TF's CPU device has one intra-op thread per schedulable core; the sharding of Multinomial's rows
+# (and so its draws) depends on it. simdist models the reference machine's 2 (where the goldens were
+# recorded), a constant: the values must not depend on the machine simdist runs on.
+INTRA_OP_THREADS = 2
+
+
+def _divup(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def shard_blocks(total: int, cost_per_unit: int, threads: int = INTRA_OP_THREADS) -> list[tuple[int, int]]:
+    """The [start, limit) ranges Shard(threads, pool, total, cost_per_unit) hands its work
+    (work_sharder.cc → Eigen ThreadPoolDevice::parallelFor: one range when the cost model
+    wants one thread, else blocks of CalculateParallelForBlock's size)."""
+    if total <= 0:
+        return []
+    cost = float(cost_per_unit)   # TensorOpCost(0, 0, cost): compute cycles only
+    want = (total * cost - 100000.0) / 100000.0 + 0.9
+    if threads <= 1 or total == 1 or min(threads, max(1, int(want))) == 1:
+        return [(0, total)]
+    block_f = 1.0 / (cost / 40000.0) if cost > 0 else float(total)
+    block = min(total, max(_divup(total, 4 * threads), int(block_f)))
+    max_block = min(total, 2 * block)
+    count = _divup(total, block)
+    best = count / (_divup(count, threads) * threads)
+    prev = count
+    while best < 1.0 and prev > 1:
+        coarser = _divup(total, prev - 1)
+        if coarser > max_block:
+            break
+        ccount = _divup(total, coarser)
+        prev = ccount
+        eff = ccount / (_divup(ccount, threads) * threads)
+        if eff + 0.01 >= best:
+            block, count = coarser, ccount
+            best = max(best, eff)
+    return [(s, min(s + block, total)) for s in range(0, total, block)]
+
+
 def categorical(gen: philox.Philox, logits: np.ndarray, num_samples: int) -> np.ndarray:
-    """MultinomialFunctor<CPU> as one shard: per row, cdf = running sum (in double, finite logits
-    only) of exp(logit - max finite logit); each sample upper_bound(cdf, RandDouble() * total),
-    RandDouble = Uint64ToDouble of the next two words."""
+    """MultinomialFunctor<CPU>: the rows sharded as TF's Shard splits them (cost per row
+    50 · (num_samples · log2(classes) + classes)); each shard copies the generator, skips it by
+    start_row · (num_samples + 3) / 4 outputs, then per row: cdf = running sum (in double, finite
+    logits only) of exp(logit - max finite logit), and each sample upper_bound(cdf, RandDouble() *
+    total), RandDouble = Uint64ToDouble of the next two words."""
     rows, classes = logits.shape
-    words = _Words(gen, 2 * rows * num_samples)
     out = np.zeros((rows, num_samples), np.int64)
-    for b in range(rows):
-        row = logits[b]
-        fin = np.isfinite(row)
-        mx = row[fin].max() if fin.any() else np.finfo(row.dtype).min if row.dtype.kind == "f" else np.iinfo(row.dtype).min
-        with np.errstate(all="ignore"):
-            e = np.exp(row.astype(np.float64) - float(mx))
-        cdf = np.empty(classes)
-        total = 0.0
-        for j in range(classes):
-            if fin[j]:
-                total += float(e[j])
-            cdf[j] = total
-        w = words.take(2 * num_samples)
-        u = _uint64_to_double(w[0::2], w[1::2]) * total
-        out[b] = np.searchsorted(cdf, u, side="right")
+    with np.errstate(divide="ignore"):
+        cost = int(50 * (num_samples * math.log(classes) / math.log(2) + classes)) if classes > 0 else 50 * num_samples
+    for start, limit in shard_blocks(rows, cost):
+        local = gen.copy()
+        local.skip(start * (num_samples + 3) // 4)
+        words = _Words(local, 2 * (limit - start) * num_samples)
+        for b in range(start, limit):
+            _categorical_row(logits[b], classes, words.take(2 * num_samples), out[b])
     return out
+
+
+def _categorical_row(row: np.ndarray, classes: int, w: np.ndarray, out: np.ndarray) -> None:
+    """One row's samples into `out` from its words `w` (two per sample)."""
+    fin = np.isfinite(row)
+    if fin.any():
+        mx = row[fin].max()
+    else:
+        mx = np.finfo(row.dtype).min if row.dtype.kind == "f" else np.iinfo(row.dtype).min
+    with np.errstate(all="ignore"):
+        e = np.exp(row.astype(np.float64) - float(mx))
+    cdf = np.empty(classes)
+    total = 0.0
+    for j in range(classes):
+        if fin[j]:
+            total += float(e[j])
+        cdf[j] = total
+    u = _uint64_to_double(w[0::2], w[1::2]) * total
+    out[:] = np.searchsorted(cdf, u, side="right")
 
 
 def shuffle_order(gen: philox.Philox, size: int) -> np.ndarray:
