@@ -101,6 +101,16 @@ _DRAWS: list[tuple[str, Callable[[Any], Any]]] = [
         tf.random.categorical(np.random.default_rng(0).normal(size=(16, 100)).astype(np.float32), 50, seed=3)
         for _ in range(2)] + [tf.random.stateless_categorical(
             np.random.default_rng(1).normal(size=(64, 100)).astype(np.float32), 50, [1, 2])])),
+    ("uniform-uint8", lambda tf: tf.random.uniform([2], 0, 5, dtype=tf.uint8)),
+    ("uniform-bool", lambda tf: tf.random.uniform([2], dtype=tf.bool)),
+    ("normal-int-dtype", lambda tf: tf.random.normal([2], dtype=tf.int32)),
+    ("normal-int-dtype-int-params", lambda tf: tf.random.normal([2], 0, 1, dtype=tf.int32)),
+    ("truncated-int-dtype", lambda tf: tf.random.truncated_normal([2], dtype=tf.int64)),
+    ("truncated-int-dtype-int-params", lambda tf: tf.random.truncated_normal([2], 0, 1, dtype=tf.int32)),
+    ("categorical-no-classes", lambda tf: tf.random.categorical(tf.zeros([2, 0]), 2)),
+    ("categorical-negative-samples", lambda tf: tf.random.categorical([[0.0, 1.0]], -1)),
+    ("categorical-no-rows", _seeded(1, lambda tf: tf.random.categorical(tf.zeros([0, 3]), 2, seed=1))),
+    ("stateless-categorical-no-classes", lambda tf: tf.random.stateless_categorical(tf.zeros([2, 0]), 2, [1, 2])),
     ("uniform-int-empty-range", _seeded(1, lambda tf: tf.random.uniform([2], 3, 3, tf.int32))),
 ]
 

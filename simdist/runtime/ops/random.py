@@ -146,9 +146,10 @@ NotDifferentiable("RandomUniform")
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32, seed: int | None = None,
            name: str | None = None) -> Tensor:
     shp = _check_shape(shape_arg(shape), "RandomStandardNormal")
+    dt = _float_dtype(dtype, mean, stddev, "RandomStandardNormal")
     s1, s2 = _seeds(seed)
     return dispatch.execute(NORMAL, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
-                                         "dtype": dtypes.as_dtype(dtype), "seed": s1, "seed2": s2})
+                                         "dtype": dt, "seed": s1, "seed2": s2})
 
 
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32, seed: int | None = None,
@@ -156,6 +157,9 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
     """`tf.random.uniform`: RandomUniform (floats; then `* (maxval - minval) + minval` unless minval
     is the Python int 0, and `* maxval` unless maxval is the int 1 or None) or RandomUniformInt."""
     dt = dtypes.as_dtype(dtype)
+    if dt.name not in ("float16", "bfloat16", "float32", "float64", "int32", "int64"):
+        raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'>. Accepted dtypes are (tf.float16, "
+                         "tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64).")
     lo: Any
     hi: Any
     if dt.is_integer:
@@ -183,12 +187,17 @@ def _check_shape(shape: tuple[int, ...], opname: str) -> tuple[int, ...]:
     return shape
 
 
-def _float_dtype(dtype: Any, what: str) -> dtypes.DType:
+def _float_dtype(dtype: Any, mean: Any, stddev: Any, opname: str) -> dtypes.DType:
+    """The output dtype of normal/truncated_normal: TF converts mean and stddev to it first (a
+    Python float to an integer dtype: TypeError), then the op refuses a non-float dtype."""
     dt = dtypes.as_dtype(dtype)
-    if not dt.is_floating:
-        raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'>. Accepted dtypes are (tf.float16, "
-                         f"tf.bfloat16, tf.float32, tf.float64{what}).")
-    return dt
+    if dt.is_floating:
+        return dt
+    for v in (mean, stddev):
+        if isinstance(v, float):
+            raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {dt.name}")
+    raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {tf_name(dt)} is not in the list of "
+                                      f"allowed values: half, bfloat16, float, double [Op:{opname}]")
 
 
 def _scaled(r: np.ndarray, scale: float, shift: float, dt: dtypes.DType) -> np.ndarray:
@@ -212,7 +221,7 @@ def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: 
                      seed: int | None = None, name: str | None = None) -> Tensor:
     """`tf.random.truncated_normal`: normal draws within two standard deviations of the mean."""
     shp = _check_shape(shape_arg(shape), "TruncatedNormal")
-    dt = _float_dtype(dtype, "")
+    dt = _float_dtype(dtype, mean, stddev, "TruncatedNormal")
     s1, s2 = _seeds(seed)
     return dispatch.execute(TRUNCATED, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
                                             "dtype": dt, "seed": s1, "seed2": s2})
@@ -246,8 +255,11 @@ def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
         raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {dims(lt.shape.as_list())} "
                                           f"[Op:{opname}]")
     if num_samples < 0:
-        raise errors.InvalidArgumentError(None, None, f"num_samples should be nonnegative, got {num_samples} "
+        raise errors.InvalidArgumentError(None, None, f"num_samples should be non-negative, got {num_samples} "
                                           f"[Op:{opname}]")
+    classes = lt.shape.as_list()[1]
+    if classes is not None and classes <= 0:
+        raise errors.InvalidArgumentError(None, None, f"num_classes should be positive, got {classes} [Op:{opname}]")
 
 
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | None = None,
