@@ -4,12 +4,13 @@ Every draw is a stateless TF op of a seed pair, as in Keras: an integer seed `s`
 [s, 0] (the same values at every call), a `SeedGenerator` with its state [seed, counter] and
 then advances the counter, `seed=None` with the global generator.
 Unseeded generators and initializers get their seed from `make_default_seed()`. Keras takes it
-from Python's `random`; simdist takes it from TF's op-seeded random stream of a fixed op seed
-(`KERAS_OP_SEED`), so it derives from the session's root seed and `tf.random.set_seed` (and
-`keras.utils.set_random_seed`), advances per draw, and leaves the global TF stream alone.
-Uniform draws and dropout masks are TF's Philox values bit for bit (stateless_uniform,
-runtime/ops/philox.py); normal and truncated normal draws are simdist's stateless streams, not
-TF's (docs/spec.md, keras.init.seeding, keras.layer.dropout).
+from Python's `random`; simdist takes it from an int64 RandomUniformInt stream of a fixed op seed
+(`KERAS_OP_SEED`: the (global seed, op seed) kernel under `tf.random.set_seed`, else a pair
+derived from the session's root seed; runtime/ops/random.py `default_seed`), so it derives from
+the session's root seed and `tf.random.set_seed` (and `keras.utils.set_random_seed`), advances
+per draw, and leaves TF's op-seed sequence alone. Every draw is TF's Philox values bit for bit
+(stateless_uniform, normal, truncated_normal; docs/spec.md ops.random-bits, keras.init.seeding,
+keras.layer.dropout).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ _global: dict[str, Any] = {"generator": None}
 
 def make_default_seed() -> int:
     """A seed in [1, 1e9] for an unseeded generator or initializer (see the module docstring)."""
-    return int(tf.random.uniform([], minval=1, maxval=int(1e9), dtype=tf.int64, seed=KERAS_OP_SEED).numpy())
+    return tf.random._simdist_default_seed(KERAS_OP_SEED, 1, int(1e9))
 
 
 class SeedGenerator:

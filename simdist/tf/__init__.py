@@ -86,6 +86,7 @@ dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_c
              int32=int32, int64=int64, string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64)
 autodiff = _NS(GradientTape=GradientTape)
 random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,
+             _simdist_default_seed=_random_ops.default_seed,   # (not TF's: Keras's unseeded objects, keras/random.py)
              truncated_normal=_random_ops.truncated_normal, categorical=_random_ops.categorical,
              shuffle=_random_ops.shuffle, stateless_normal=_random_ops.stateless_normal,
              stateless_uniform=_random_ops.stateless_uniform,

@@ -3,9 +3,8 @@ functions of the nn op modules in one namespace (activations, losses, conv, pool
 normalization), as simdist/tf/nn.py exposes them.
 
 Dropout is composed as TF 2.21 composes it (scale, a uniform draw, `>= rate`, select), so its
-gradient is TF's; its draws come from simdist's seeded streams (runtime/ops/random.py: the
-machine's root seed, `tf.random.set_seed` and the op seed), deterministic run to run but not
-TF's Philox values. stateless_dropout's mask is a function of its seed pair alone: TF's mask bit
+gradient is TF's; its draw is TF's RandomUniform (runtime/ops/random.py: TF's Philox values under
+a global or op seed; without one, seeds from the machine's root seed). stateless_dropout's mask is a function of its seed pair alone: TF's mask bit
 for bit (the uniform draw is TF's Philox StatelessRandomUniformV2, runtime/ops/philox.py).
 """
 
@@ -171,8 +170,8 @@ def _dropout(x: Any, rate: Any, noise_shape: Any, sample: Any) -> Tensor:
 def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: int | None = None, name: str | None = None) -> Tensor:
     """`tf.nn.dropout` (v2): each element kept with probability 1 - rate and scaled by
     1 / (1 - rate); noise_shape broadcasts the keep/drop decisions. Deterministic under the
-    root seed (`simdist.configure(seed=...)`), `tf.random.set_seed` and `seed`; the values are
-    simdist's streams, not TF's."""
+    root seed (`simdist.configure(seed=...)`), `tf.random.set_seed` and `seed`; under a global or
+    op seed the values are TF's (RandomUniform's Philox draw, clause ops.random-bits)."""
     def sample(shape: list[int], dt: dtypes.DType) -> Tensor:
         return random.uniform(shape, dtype=dt, seed=seed)
     return _dropout(x, rate, noise_shape, sample)

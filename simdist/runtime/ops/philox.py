@@ -7,7 +7,8 @@ the seed under a fixed key) and fill the output in groups: group ``g`` is the Ph
 counter + g, and its 32-bit words become the values (four floats, or two doubles / int64s per
 block). This module computes the same words with NumPy (uint64 lanes holding uint32 values), so
 `tf.random.stateless_uniform` and `tf.nn.experimental.stateless_dropout` (Keras's Dropout) give
-TF's values. Normal, truncated normal and categorical draws are not here (simdist's streams).
+TF's values. The other distributions (normal, truncated normal, categorical, shuffle) are in
+philox_dists.py.
 
 `Philox` is one generator as TF's stateful and sampling kernels hold it (key, 128-bit counter; each
 `next()` is one block of four words): `tf.random.gamma`/`poisson` (seeded: `PhiloxRandom(seed,

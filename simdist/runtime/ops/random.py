@@ -1,18 +1,18 @@
-"""`tf.random`: seeded normal/uniform draws, as stateful ops of the registry.
+"""`tf.random`: the stateful and stateless normal, uniform, truncated normal, categorical and
+shuffle ops, with TF 2.21's values bit for bit (the Philox distributions of philox_dists.py).
 
-Deterministic: every stream starts from the machine's root seed (`simdist.configure(seed=...)`)
-and `tf.random.set_seed`. Without an op seed, draws come from one global stream that advances
-per call; with an op seed, from a stream of that (global seed, op seed) pair, which also
-advances per call, as TF's kernels keep an internal counter (two calls of
-`tf.random.uniform([1], seed=1)` give different values; `set_seed` restarts both). The values
-are NumPy's (PCG64), not TF's Philox streams (tf.random.gamma/poisson, in random_gamma.py, are
-TF's; every seedless call here advances TF's op-seed sequence for them: `draw_op_seed`).
+A stateful op takes its (seed, seed2) attrs from random_seed.get_seed as TF's eager mode does
+(random_gamma.tf_seeds: the global seed, the op seed, TF's op-seed sequence `draw_op_seed`), and
+its kernel is cached per (op, seeds, dtypes): a seeded call's stream continues across calls (each
+call reserving TF's number of Philox outputs), `tf.random.set_seed` restarts them all. Without any
+seed TF's draws are nondeterministic; simdist's seeds then come from the machine's root seed
+(`simdist.configure(seed=...)`).
 
 The stateless ops (`stateless_normal`, `stateless_uniform`, `stateless_truncated_normal`,
 `stateless_categorical`) are pure functions of their seed pair, shape and dtype: the same call
 gives the same values anywhere, independent of the global seed and of the root seed, as TF
-promises; they are not stateful ops (the recorder may fold or merge them). stateless_uniform's
-values are TF's (Philox, runtime/ops/philox.py); the other stateless draws are not.
+promises; they are not stateful ops (the recorder may fold or merge them). Clauses
+ops.stateless-random, ops.random-bits.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import dispatch, philox
+from simdist.runtime.ops import dispatch, philox, philox_dists
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor
@@ -38,16 +38,14 @@ _cur = execution._current
 
 def reset(root_seed: int = 0) -> None:
     """Restart the streams (called when the simulated machine is configured)."""
-    _cur.ctx.rng.update({"root": int(root_seed), "global": None, "gen": None, "op": {}, "op_rng": None, "philox": {},
-                         "nondeterministic": 0, "global_generator": None})
+    _cur.ctx.rng.update({"root": int(root_seed), "global": None, "op_rng": None, "philox": {},
+                         "unseeded": None, "nondeterministic": 0, "global_generator": None})
 
 
 def set_seed(seed: int | None) -> None:
     """`tf.random.set_seed`: restart the streams from this global seed."""
     _state = _cur.ctx.rng
     _state["global"] = None if seed is None else int(seed)
-    _state["gen"] = None
-    _state["op"] = {}
     _state["op_rng"] = None   # TF's context._rng = random.Random(seed): the eager op seeds (random_gamma.tf_seeds)
     _state["philox"] = {}     # TF clears its kernel cache: every Philox kernel stream restarts
 
@@ -67,37 +65,76 @@ def draw_op_seed() -> int | None:
     return r.randint(0, 2**31 - 1)
 
 
-def _draw(seed: Any) -> Any:
-    """`seed` unchanged; a seedless call advances TF's op-seed sequence (draw_op_seed)."""
-    if seed is None:
-        draw_op_seed()
-    return seed
-
-
-def _gen(op_seed: int | None) -> np.random.Generator:
+def unseeded_pair() -> tuple[int, int]:
+    """The (seed, seed2) of a stateful op with neither a global nor an op seed. TF's are
+    nondeterministic (a fresh pair per op); simdist's are one pair derived from the machine's root
+    seed, so such ops are deterministic per root seed and each kernel's stream continues across
+    calls (the same draws whether a tf.function replays or runs its Python)."""
     _state = _cur.ctx.rng
-    if op_seed is not None:
-        g = _state["global"] if _state["global"] is not None else 87654321
-        key = (g, int(op_seed))
-        gen = _state["op"].get(key)
-        if gen is None:
-            gen = _state["op"][key] = np.random.default_rng(np.random.SeedSequence([_state["root"], g, int(op_seed)]))
-        return gen
-    if _state["gen"] is None:
-        g = _state["global"] if _state["global"] is not None else 0
-        _state["gen"] = np.random.default_rng(np.random.SeedSequence([_state["root"], g, 0x5EED]))
-    return _state["gen"]
+    pair = _state.get("unseeded")
+    if pair is None:
+        ints = np.random.default_rng(np.random.SeedSequence([_state["root"], 0x5EED])).integers(1, 2**31 - 1, size=2)
+        pair = _state["unseeded"] = (int(ints[0]), int(ints[1]))
+    return pair
 
 
-def _normal(shape: tuple[int, ...], mean: float, stddev: float, dtype: dtypes.DType, seed: int | None) -> np.ndarray:
-    return _gen(seed).normal(mean, stddev, size=shape).astype(dtype._np)
+def default_seed(op_seed: int, low: int, high: int) -> int:
+    """A seed in [low, high) for an unseeded object of a library that takes it from Python's
+    `random` (Keras's make_default_seed): RandomUniformInt of (global seed, op_seed)'s kernel
+    under a global seed; without one, of a pair derived from the root seed and `op_seed` (TF's
+    (87654321, op_seed) would not depend on the root seed). Advances no op-seed sequence."""
+    from simdist.runtime.ops.random_gamma import tf_seeds
+    _state = _cur.ctx.rng
+    if _state["global"] is not None:
+        s1, s2 = tf_seeds(op_seed)
+    else:
+        ints = np.random.default_rng(np.random.SeedSequence([_state["root"], int(op_seed)])).integers(
+            1, 2**31 - 1, size=2)
+        s1, s2 = int(ints[0]), int(ints[1])
+    gen = _kernel(("RandomUniformInt", s1, s2, "int64"), s1, s2, philox_dists.RESERVED)
+    return int(philox_dists.uniform_int(gen, (), int(low), int(high), np.int64))
 
 
-def _uniform(shape: tuple[int, ...], minval: Any, maxval: Any, dtype: dtypes.DType, seed: int | None) -> np.ndarray:
-    g = _gen(seed)
+def _seeds(op_seed: Any) -> tuple[int, int]:
+    """random_seed.get_seed(op_seed): the (seed, seed2) attrs of a stateful op (random_gamma.tf_seeds)."""
+    from simdist.runtime.ops.random_gamma import tf_seeds
+    return tf_seeds(op_seed)
+
+
+def _kernel(key: tuple, seed: int, seed2: int, skip: int) -> philox.Philox:
+    """The cached kernel's generator before this call, moved on by `skip` outputs
+    (GuardedPhiloxRandom::ReserveSamples128): eager kernels are cached per (op, seeds, dtypes)."""
+    streams = _cur.ctx.rng.setdefault("philox", {})
+    gen = streams.get(key)
+    if gen is None:
+        gen = streams[key] = philox.seeded(seed, seed2)
+    local = gen.copy()
+    gen.skip(skip)
+    return local
+
+
+def _outputs(shape: tuple[int, ...]) -> int:
+    return int(np.prod(shape, dtype=np.int64)) if shape else 1
+
+
+def _normal(shape: tuple[int, ...], mean: float, stddev: float, dtype: dtypes.DType, seed: int,
+            seed2: int) -> np.ndarray:
+    n = _outputs(shape)
+    gen = _kernel(("RandomStandardNormal", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED)
+    return _scaled(philox_dists.normal(gen, shape, dtype._np), stddev, mean, dtype)
+
+
+def _uniform(shape: tuple[int, ...], minval: Any, maxval: Any, dtype: dtypes.DType, seed: int, seed2: int) -> np.ndarray:
+    n = _outputs(shape)
     if dtype.is_integer:
-        return g.integers(minval, maxval, size=shape).astype(dtype._np)
-    return g.uniform(minval, maxval, size=shape).astype(dtype._np)
+        gen = _kernel(("RandomUniformInt", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED)
+        return philox_dists.uniform_int(gen, shape, int(minval), int(maxval), dtype._np)
+    gen = _kernel(("RandomUniform", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED)
+    r = philox_dists.uniform(gen, shape, dtype._np)
+    if minval is None:   # TF's Python int 0: no Add; a maxval other than int 1 multiplies
+        return r if maxval is None else r * dtype._np.type(maxval)
+    lo, hi = dtype._np.type(minval), dtype._np.type(maxval)
+    return r * (hi - lo) + lo
 
 
 NORMAL = register("RandomStandardNormal", _normal, lambda dts, a: a["dtype"], stateful=True, kind="random")
@@ -108,34 +145,41 @@ NotDifferentiable("RandomUniform")
 
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32, seed: int | None = None,
            name: str | None = None) -> Tensor:
-    return dispatch.execute(NORMAL, (), {"shape": _check_shape(shape_arg(shape), "RandomStandardNormal"), "mean": float(mean), "stddev": float(stddev),
-                                         "dtype": dtypes.as_dtype(dtype), "seed": None if _draw(seed) is None else int(seed)})
+    shp = _check_shape(shape_arg(shape), "RandomStandardNormal")
+    dt = _float_dtype(dtype, mean, stddev, "RandomStandardNormal")
+    s1, s2 = _seeds(seed)
+    return dispatch.execute(NORMAL, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
+                                         "dtype": dt, "seed": s1, "seed2": s2})
 
 
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32, seed: int | None = None,
             name: str | None = None) -> Tensor:
+    """`tf.random.uniform`: RandomUniform (floats; then `* (maxval - minval) + minval` unless minval
+    is the Python int 0, and `* maxval` unless maxval is the int 1 or None) or RandomUniformInt."""
     dt = dtypes.as_dtype(dtype)
+    if dt.name not in ("float16", "bfloat16", "float32", "float64", "int32", "int64"):
+        raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'>. Accepted dtypes are (tf.float16, "
+                         "tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64).")
+    lo: Any
+    hi: Any
     if dt.is_integer:
         if maxval is None:
             raise ValueError("Must specify maxval for integer dtype " + repr(dt))
         lo, hi = int(minval), int(maxval)
     else:
-        lo, hi = float(minval), 1.0 if maxval is None else float(maxval)
-    return dispatch.execute(UNIFORM, (), {"shape": _check_shape(shape_arg(shape), "RandomUniform"), "minval": lo, "maxval": hi, "dtype": dt,
-                                          "seed": None if _draw(seed) is None else int(seed)})
+        zero = isinstance(minval, int) and not isinstance(minval, bool) and minval == 0
+        one = maxval is None or (isinstance(maxval, int) and not isinstance(maxval, bool) and maxval == 1)
+        lo = None if zero else float(minval)
+        hi = (None if one else float(maxval)) if zero else (1.0 if maxval is None else float(maxval))
+    shp = _check_shape(shape_arg(shape), "RandomUniform")
+    s1, s2 = _seeds(seed)
+    if dt.is_integer and lo >= hi:
+        raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi} [Op:RandomUniformInt]")
+    return dispatch.execute(UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": dt, "seed": s1,
+                                          "seed2": s2})
 
 
 # --- more stateful draws: truncated normal, categorical, shuffle ---------------------------------------------
-def _truncated(g: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
-    """Standard normal draws, each outside [-2, 2] drawn again (TF's truncated normal)."""
-    out = g.standard_normal(size=shape)
-    bad = np.abs(out) > 2.0
-    while bad.any():
-        out[bad] = g.standard_normal(size=int(bad.sum()))
-        bad = np.abs(out) > 2.0
-    return out
-
-
 def _check_shape(shape: tuple[int, ...], opname: str) -> tuple[int, ...]:
     for d in shape:
         if d < 0:
@@ -143,12 +187,17 @@ def _check_shape(shape: tuple[int, ...], opname: str) -> tuple[int, ...]:
     return shape
 
 
-def _float_dtype(dtype: Any, what: str) -> dtypes.DType:
+def _float_dtype(dtype: Any, mean: Any, stddev: Any, opname: str) -> dtypes.DType:
+    """The output dtype of normal/truncated_normal: TF converts mean and stddev to it first (a
+    Python float to an integer dtype: TypeError), then the op refuses a non-float dtype."""
     dt = dtypes.as_dtype(dtype)
-    if not dt.is_floating:
-        raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'>. Accepted dtypes are (tf.float16, "
-                         f"tf.bfloat16, tf.float32, tf.float64{what}).")
-    return dt
+    if dt.is_floating:
+        return dt
+    for v in (mean, stddev):
+        if isinstance(v, float):
+            raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {dt.name}")
+    raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {tf_name(dt)} is not in the list of "
+                                      f"allowed values: half, bfloat16, float, double [Op:{opname}]")
 
 
 def _scaled(r: np.ndarray, scale: float, shift: float, dt: dtypes.DType) -> np.ndarray:
@@ -157,10 +206,14 @@ def _scaled(r: np.ndarray, scale: float, shift: float, dt: dtypes.DType) -> np.n
     return r * dt._np.type(scale) + dt._np.type(shift)
 
 
-TRUNCATED = register("TruncatedNormal",
-                     lambda shape, mean, stddev, dtype, seed: _scaled(_truncated(_gen(seed), shape), stddev, mean,
-                                                                      dtype),
-                     lambda dts, a: a["dtype"], stateful=True, kind="random")
+def _truncated_op(shape: tuple[int, ...], mean: float, stddev: float, dtype: dtypes.DType, seed: int,
+                  seed2: int) -> np.ndarray:
+    n = _outputs(shape)
+    gen = _kernel(("TruncatedNormal", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED)
+    return _scaled(philox_dists.truncated_normal(gen, shape, dtype._np), stddev, mean, dtype)
+
+
+TRUNCATED = register("TruncatedNormal", _truncated_op, lambda dts, a: a["dtype"], stateful=True, kind="random")
 NotDifferentiable("TruncatedNormal")
 
 
@@ -168,23 +221,18 @@ def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: 
                      seed: int | None = None, name: str | None = None) -> Tensor:
     """`tf.random.truncated_normal`: normal draws within two standard deviations of the mean."""
     shp = _check_shape(shape_arg(shape), "TruncatedNormal")
+    dt = _float_dtype(dtype, mean, stddev, "TruncatedNormal")
+    s1, s2 = _seeds(seed)
     return dispatch.execute(TRUNCATED, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
-                                            "dtype": _float_dtype(dtype, ""), "seed": _op_seed(_draw(seed))})
+                                            "dtype": dt, "seed": s1, "seed2": s2})
 
 
-def _op_seed(seed: Any) -> int | None:
-    return None if seed is None else int(seed)
-
-
-def _categorical(g: np.random.Generator, logits: np.ndarray, num_samples: int) -> np.ndarray:
-    """Inverse-CDF draws from softmax(logits) per row (a -inf logit is never drawn)."""
-    lg = logits.astype(np.float64)
-    m = np.max(lg, axis=1, keepdims=True)
-    p = np.exp(lg - np.where(np.isfinite(m), m, 0))
-    cdf = np.cumsum(p, axis=1)
-    u = g.random((lg.shape[0], num_samples)) * cdf[:, -1:]
-    idx = np.sum(u[:, :, None] >= cdf[:, None, :], axis=2)
-    return np.minimum(idx, lg.shape[1] - 1)
+def _categorical(logits: np.ndarray, num_samples: int, dtype: dtypes.DType, seed: int, seed2: int) -> np.ndarray:
+    """Multinomial: the kernel reserves 256 outputs per (row, 8 per started group of 4 samples)."""
+    rows = logits.shape[0]
+    skip = rows * ((num_samples + 3) // 4 * 4 * 2) * philox_dists.RESERVED
+    gen = _kernel(("Multinomial", seed, seed2, logits.dtype.name, dtype.name), seed, seed2, skip)
+    return philox_dists.categorical(gen, logits, num_samples).astype(dtype._np)
 
 
 def _categorical_rule(name: str) -> Any:
@@ -197,8 +245,7 @@ def _categorical_rule(name: str) -> Any:
     return rule
 
 
-MULTINOMIAL = register("Multinomial", lambda logits, num_samples, dtype, seed: _categorical(_gen(seed), logits,
-                                                                                             num_samples),
+MULTINOMIAL = register("Multinomial", _categorical,
                        _categorical_rule("Multinomial"), stateful=True, kind="random")
 NotDifferentiable("Multinomial")
 
@@ -208,8 +255,11 @@ def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
         raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {dims(lt.shape.as_list())} "
                                           f"[Op:{opname}]")
     if num_samples < 0:
-        raise errors.InvalidArgumentError(None, None, f"num_samples should be nonnegative, got {num_samples} "
+        raise errors.InvalidArgumentError(None, None, f"num_samples should be non-negative, got {num_samples} "
                                           f"[Op:{opname}]")
+    classes = lt.shape.as_list()[1]
+    if classes is not None and classes <= 0:
+        raise errors.InvalidArgumentError(None, None, f"num_classes should be positive, got {classes} [Op:{opname}]")
 
 
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | None = None,
@@ -220,11 +270,18 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | No
     n = int(num_samples)
     _check_logits(lt, "Multinomial", n)
     dt = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
-    return dispatch.execute(MULTINOMIAL, (lt,), {"num_samples": n, "dtype": dt, "seed": _op_seed(_draw(seed))})
+    s1, s2 = _seeds(seed)
+    return dispatch.execute(MULTINOMIAL, (lt,), {"num_samples": n, "dtype": dt, "seed": s1, "seed2": s2})
 
 
-def _shuffle(a: np.ndarray, seed: int | None) -> np.ndarray:
-    return a if a.ndim == 0 else a[_gen(seed).permutation(a.shape[0])]
+def _shuffle(a: np.ndarray, seed: int, seed2: int) -> np.ndarray:
+    """RandomShuffle: nothing drawn for one element or row; else ReserveSamples32(rows - 1) (that
+    many words, in whole outputs) and a Fisher-Yates pass (philox_dists.shuffle_order)."""
+    if a.size <= 1 or a.shape[0] <= 1:
+        return a
+    rows = a.shape[0]
+    gen = _kernel(("RandomShuffle", seed, seed2, a.dtype.name), seed, seed2, (rows - 1 + 3) // 4)
+    return a[philox_dists.shuffle_order(gen, rows)]
 
 
 SHUFFLE = register("RandomShuffle", _shuffle, lambda dts, a: dts[0], lambda arrays, out, attrs: 0, stateful=True,
@@ -235,21 +292,17 @@ NotDifferentiable("RandomShuffle")
 def shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Tensor:
     """`tf.random.shuffle`: the rows (first axis) in a random order."""
     from simdist.runtime.ops.args import t as _t
-    return dispatch.execute(SHUFFLE, (_t(value),), {"seed": _op_seed(_draw(seed))})
+    v = _t(value)
+    s1, s2 = _seeds(seed)
+    return dispatch.execute(SHUFFLE, (v,), {"seed": s1, "seed2": s2})
 
 
 # --- stateless ops: pure functions of (shape, seed pair) ----------------------------------------------------
-# Uniform draws (float and integer) are TF's Philox values bit for bit (runtime/ops/philox.py).
-# Normal, truncated normal and categorical draws come from a NumPy stream keyed by the seed pair
-# and the op kind: the same call gives the same values in any program, on any run, whatever the
-# global seed (TF's stateless contract), but they are not TF's values.
-_KIND = {"normal": 1, "uniform": 2, "uniform_int": 3, "uniform_full_int": 4, "truncated": 5, "categorical": 6}
-_MASK = (1 << 64) - 1
-
-
-def _stateless_gen(seed: np.ndarray, kind: str) -> np.random.Generator:
-    s = [int(v) & _MASK for v in np.asarray(seed).reshape(-1)]
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(s + [_KIND[kind]])))
+# Every draw is TF's, bit for bit: the generator of the seed pair (philox.stateless: GenerateKey)
+# and the distributions of philox_dists.py, with no reservation (a pure function of the seed).
+def _stateless_gen(seed: np.ndarray) -> philox.Philox:
+    s = np.asarray(seed).reshape(-1)
+    return philox.stateless(int(s[0]), int(s[1]))
 
 
 def _seed_rule(opname: str, out: Any) -> Any:
@@ -263,11 +316,11 @@ def _seed_rule(opname: str, out: Any) -> Any:
 
 
 def _normal_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, mean: float, stddev: float) -> np.ndarray:
-    return _scaled(_stateless_gen(seed, "normal").standard_normal(size=shape), stddev, mean, dtype)
+    return _scaled(philox_dists.normal(_stateless_gen(seed), shape, dtype._np), stddev, mean, dtype)
 
 
 def _truncated_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, mean: float, stddev: float) -> np.ndarray:
-    return _scaled(_truncated(_stateless_gen(seed, "truncated"), shape), stddev, mean, dtype)
+    return _scaled(philox_dists.truncated_normal(_stateless_gen(seed), shape, dtype._np), stddev, mean, dtype)
 
 
 def _uniform_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, minval: Any, maxval: Any) -> np.ndarray:
@@ -281,7 +334,7 @@ def _uniform_sl(seed: np.ndarray, shape: tuple, dtype: dtypes.DType, minval: Any
 
 
 def _categorical_sl(logits: np.ndarray, seed: np.ndarray, num_samples: int, dtype: dtypes.DType) -> np.ndarray:
-    return _categorical(_stateless_gen(seed, "categorical"), logits, num_samples)
+    return philox_dists.categorical(_stateless_gen(seed), logits, num_samples).astype(dtype._np)
 
 
 _OUT_DTYPE = lambda dts, a: a["dtype"]   # noqa: E731

@@ -51,9 +51,8 @@ def tf_seeds(op_seed: Any) -> tuple[int, int]:
         seeds = (int(g) % _MAXINT32, s % _MAXINT32)
     elif op_seed is not None:
         seeds = (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
-    else:   # TF: nondeterministic seeds; simdist: the root-seeded global stream's next two draws
-        pair = _random._gen(None).integers(1, _MAXINT32, size=2)
-        return int(pair[0]), int(pair[1])
+    else:   # TF: nondeterministic seeds; simdist: one pair derived from the root seed
+        return _random.unseeded_pair()
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 

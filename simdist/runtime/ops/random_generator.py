@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors, execution
-from simdist.runtime.ops import dispatch, philox_dists
+from simdist.runtime.ops import dispatch, philox, philox_dists
 from simdist.runtime.ops.args import shape_arg
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -94,6 +94,19 @@ def _key_counter(state: np.ndarray) -> tuple[tuple[int, int], int]:
     return (s[2] & 0xFFFFFFFF, s[2] >> 32), s[0] | (s[1] << 64)
 
 
+def _gen(state: np.ndarray) -> philox.Philox:
+    """The Philox generator a Philox-algorithm state holds (counter words 0-1, key word 2)."""
+    return philox.Philox(*_key_counter(state))
+
+
+def _uniform_int(state: np.ndarray, shape: tuple[int, ...], lo: int, hi: int, np_dtype: Any) -> np.ndarray:
+    """UniformDistribution of int32/int64/uint32/uint64 in [lo, hi) from the state's key and counter."""
+    key, counter = _key_counter(state)
+    n = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    return philox._uniform_int_words(lambda blocks: philox.words_at(key, counter, blocks), n, lo, hi,
+                                     np.dtype(np_dtype)).reshape(shape)
+
+
 def _skip(state: np.ndarray, alg: int, delta: int) -> np.ndarray:
     if alg == 2:
         raise errors.UnimplementedError(None, None, "Non-XLA devices don't support the ThreeFry algorithm. "
@@ -132,21 +145,20 @@ def _n(out: Any) -> int:
 SKIP = register("RngReadAndSkip", lambda state, alg, delta: _skip(state, alg, delta), lambda dts, a: dtypes.int64,
                 lambda arrays, out, a: 4.0, stateful=True, kind="random")
 UNIFORM = register("StatefulUniform",
-                   lambda state, shape, dtype: philox_dists.uniform(*_key_counter(state), shape, dtype._np),
+                   lambda state, shape, dtype: philox_dists.uniform(_gen(state), shape, dtype._np),
                    _float_rule("StatefulUniform"), lambda arrays, out, a: 15.0 * _n(out), kind="random")
 NORMAL = register("StatefulStandardNormalV2",
-                  lambda state, shape, dtype: philox_dists.normal(*_key_counter(state), shape, dtype._np),
+                  lambda state, shape, dtype: philox_dists.normal(_gen(state), shape, dtype._np),
                   _float_rule("StatefulStandardNormalV2"), lambda arrays, out, a: 55.0 * _n(out), kind="random")
 TRUNCATED = register("StatefulTruncatedNormal",
-                     lambda state, shape, dtype: philox_dists.truncated_normal(*_key_counter(state), shape, dtype._np),
+                     lambda state, shape, dtype: philox_dists.truncated_normal(_gen(state), shape, dtype._np),
                      _float_rule("StatefulTruncatedNormal"), lambda arrays, out, a: 60.0 * _n(out), kind="random")
 UNIFORM_INT = register("StatefulUniformInt",
-                       lambda state, shape, dtype, minval, maxval: philox_dists.uniform_int(
-                           *_key_counter(state), shape, minval, maxval, dtype._np),
+                       lambda state, shape, dtype, minval, maxval: _uniform_int(state, shape, minval, maxval, dtype._np),
                        _int_rule("StatefulUniformInt", ("int32", "int64", "uint32", "uint64")),
                        lambda arrays, out, a: 16.0 * _n(out), kind="random")
 FULL_INT = register("StatefulUniformFullInt",
-                    lambda state, shape, dtype: philox_dists.full_int(*_key_counter(state), shape, dtype._np),
+                    lambda state, shape, dtype: philox_dists.full_int(_gen(state), shape, dtype._np),
                     _int_rule("StatefulUniformFullInt", ("int32", "int64", "uint32", "uint64")),
                     lambda arrays, out, a: 15.0 * _n(out), kind="random")
 for _name in ("RngReadAndSkip", "StatefulUniform", "StatefulStandardNormalV2", "StatefulTruncatedNormal",

@@ -1,0 +1,68 @@
+"""TF 2.21's random numbers bit for bit (ops.random-bits): the stateful tf.random.normal, uniform
+(float and int), truncated_normal, categorical and shuffle, under a global seed, an op seed and
+inside a tf.function called twice, and the stateless normal, truncated_normal and categorical.
+Observed on TF 2.21 (tensorflow-cpu 2.21.0, x86) and written here as bits; the live differential
+test is tests/ops/test_random_bits_tf.py. Every test sets its own global seed first."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_equal
+
+clause = pytest.mark.clause
+
+_P3 = np.log([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]]).astype(np.float32)
+
+
+def _bits(backend, x, width=32):
+    a = np.asarray(backend.to_numpy(x))
+    return [hex(v) for v in a.astype(np.float32 if width == 32 else np.float64).view(
+        np.uint32 if width == 32 else np.uint64).reshape(-1).tolist()]
+
+
+@clause("ops.random-bits", ref="tf221")
+def test_stateful_draws_are_tfs(backend):
+    tf = backend.tf
+    tf.random.set_seed(0)
+    assert_equal(_bits(backend, tf.random.normal([5])),
+                 ["0x3fc16a80", "0x3ed8893d", "0xbed6e241", "0xbf849cde", "0xbf9e5060"],
+                 call="set_seed(0); normal([5])", what="float32 bits")
+    got = [_bits(backend, tf.random.uniform([3], seed=7)) for _ in range(2)]
+    assert_equal(got, [["0x3f78b7ba", "0x3f384a82", "0x3f3fa3e6"], ["0x3f6cf8c8", "0x3ed62c90", "0x3edc0a94"]],
+                 call="uniform([3], seed=7) twice (the kernel's stream continues)", what="float32 bits")
+    assert_equal(_bits(backend, tf.random.truncated_normal([6], seed=7, dtype=tf.float64), 64),
+                 ["0xbfa9f837f4b5ff24", "0x3fe6f05af502fc6d", "0xbff2b314f3c63964", "0x3fd3770b7309de5c",
+                  "0x3ff85e4a50ef830d", "0xbfe8f2c7a4de40ef"],
+                 call="truncated_normal([6], seed=7, float64)", what="float64 bits")
+    assert_equal(np.asarray(backend.to_numpy(tf.random.uniform([5], 0, 100, tf.int32, seed=1))).tolist(),
+                 [97, 46, 75, 16, 30], call="uniform([5], 0, 100, int32, seed=1)", what="values")
+    assert_equal(np.asarray(backend.to_numpy(tf.random.categorical(_P3, 5, seed=2))).tolist(),
+                 [[0, 0, 0, 0, 1], [2, 1, 0, 0, 1]], call="categorical(log [[.2, .3, .5], [.6, .3, .1]], 5, seed=2)",
+                 what="classes")
+    assert_equal(np.asarray(backend.to_numpy(tf.random.shuffle(tf.range(8), seed=3))).tolist(),
+                 [4, 5, 2, 1, 6, 7, 3, 0], call="shuffle(range(8), seed=3)", what="order")
+
+
+@clause("ops.random-bits", ref="tf221")
+def test_seeded_draws_in_a_function_continue_across_calls(backend):
+    tf = backend.tf
+    tf.random.set_seed(0)
+    fn = tf.function(lambda: tf.random.normal([2], seed=4))
+    got = [_bits(backend, fn()) for _ in range(2)]
+    assert_equal(got, [["0x3fc4b9d2", "0x3ee6bb1b"], ["0xbf2f835d", "0x3ffb7f4d"]],
+                 call="set_seed(0); f = tf.function(normal([2], seed=4)); f(); f()", what="float32 bits")
+
+
+@clause("ops.random-bits", ref="tf221")
+def test_stateless_draws_are_tfs(backend):
+    tf = backend.tf
+    assert_equal(_bits(backend, tf.random.stateless_normal([5], [1, 2])),
+                 ["0x3f0b4acd", "0x3e545b81", "0x3d96a8e4", "0x3d3e3228", "0xbfa69a7f"],
+                 call="stateless_normal([5], [1, 2])", what="float32 bits")
+    assert_equal(_bits(backend, tf.random.stateless_truncated_normal([3], [1, 2], dtype=tf.float64), 64),
+                 ["0xbfc23745fceed393", "0x3fe7b30df7adce2e", "0xbfe1ad29167909a9"],
+                 call="stateless_truncated_normal([3], [1, 2], float64)", what="float64 bits")
+    assert_equal(np.asarray(backend.to_numpy(tf.random.stateless_categorical(_P3[:1], 6, [5, 6]))).tolist(),
+                 [[0, 1, 1, 1, 1, 0]], call="stateless_categorical(log [[.2, .3, .5]], 6, [5, 6])", what="classes")
