@@ -136,8 +136,10 @@ _NO_BOOL.update(dict.fromkeys(("Less", "LessEqual", "Greater", "GreaterEqual"),
 
 
 def _numeric(name: str) -> Any:
-    """The dtype rule of a binary op that takes every number but no bool (TF's attr list)."""
-    return args.allowed(name, "fiuc", _NO_BOOL[name])
+    """The dtype rule of a binary op that takes every number but no bool (TF's attr list; complex
+    only where the list has it: the order comparisons, Maximum, Minimum and FloorMod refuse it)."""
+    what = _NO_BOOL[name]
+    return args.allowed(name, "fiuc" if "complex64" in what else "fiu", what)
 
 
 ADD = binary_op("AddV2", np.add, _numeric("AddV2"), exact=True)
@@ -244,7 +246,7 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         yt = _operand(y, dt, op is ADD or reflected if python_side is None else python_side)
     except TypeError:
         # TF's add converts a refused float or bool without the dtype, then refuses the pair
-        if op is ADD and not reflected and (type(y) in (float, bool) or type(y) is int and dt.kind == "b"):
+        if op is ADD and not reflected and (type(y) in (float, bool, complex) or type(y) is int and dt.kind == "b"):
             raise args.mismatch_error("AddV2", 1, dt, _literal_dtype(y)) from None
         if op is ADD and not reflected and isinstance(y, (list, tuple)):   # `bool + [2]`: the list alone, then AddV2
             yd = _as_dtype_or_none(y, None)
@@ -257,7 +259,7 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if reflected:
             raise args.dtype_error(op.name, 1, dt, yt.dtype)
         raise args.mismatch_error(op.name, 1, dt, yt.dtype)
-    if (dt._np.kind == "b" and op.name in _NO_BOOL) or (op is POW and dt._np.kind == "u"):
+    if (dt._np.kind in "bc" and op.name in _NO_BOOL) or (op is POW and dt._np.kind == "u"):   # (complex: order ops)
         op.dtype((dt, dt), None)    # raises TF's error: the fast path below skips the dtype rules
     a, b = (yt, x) if reflected else (x, yt)
     arrays = (a._v, b._v) if _cur.ctx.recorder is None else (_raw(a), _raw(b))
@@ -276,7 +278,9 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
 
 def _literal_dtype(v: Any) -> dtypes.DType:
     """The dtype TF converts a Python literal to without a dtype (bool is an int: test it first)."""
-    return dtypes.bool_ if type(v) is bool else dtypes.float32 if type(v) is float else dtypes.int32
+    tp = type(v)
+    return dtypes.bool_ if tp is bool else dtypes.float32 if tp is float else dtypes.complex128 if tp is complex \
+        else dtypes.int32
 
 
 def _tensorlike(v: Any) -> bool:
@@ -507,6 +511,8 @@ CAST = unary_op("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("D
 
 
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
+    if a.dtype.kind == "c" and dt.kind != "c":   # TF's complex-to-real cast: the real part's (bool too: 1j is False)
+        a = a.real
     with np.errstate(invalid="ignore", over="ignore"):
         out = a.astype(dt._np)
     if (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and dt._np.kind in "iu":
@@ -535,6 +541,11 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
         if dt is t.dtype:
             return t
         raise errors.UnimplementedError(None, None, f"Cast {t.dtype.name} to {dt.name} is not supported [Op:Cast]")
+    if t.dtype.kind == "c" and dt.kind == "f":   # math_ops.cast's warning (logging.warn: the "tensorflow" logger)
+        import logging
+        logging.getLogger("tensorflow").warning(
+            f"You are casting an input of type {t.dtype.name} to an incompatible dtype {dt.name}.  This will discard "
+            "the imaginary part and may not be what you intended.")
     return dispatch.execute(CAST, (t,), {"DstT": dt})
 
 

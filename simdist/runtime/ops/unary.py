@@ -45,9 +45,9 @@ def _quiet(fn: Any) -> Any:
 
 
 def _reciprocal_rule(dts: Any, attrs: Any) -> dtypes.DType:
-    """Reciprocal's op def allows integers, but TF's CPU kernels are floating only: NotFoundError."""
+    """Reciprocal's op def allows integers, but TF's CPU kernels are floating and complex only: NotFoundError."""
     d = _rule("Reciprocal", _SIGNED)(dts, attrs)
-    if d.kind != "f":
+    if d.kind not in "fc":
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node Reciprocal}} = "
                                    f"Reciprocal[T=DT_{d.name.upper()}] [Op:Reciprocal]")
     return d
@@ -146,7 +146,12 @@ def negative(x: Any, name: str | None = None) -> Tensor:
 
 
 def abs_(x: Any, name: str | None = None) -> Tensor:
-    return _unary(ABS, x)
+    """`tf.abs`: Abs; a complex tensor's modulus is ComplexAbs, of its parts' dtype (math_ops.abs)."""
+    t = _t(x)
+    if t.dtype.kind == "c":
+        from simdist.runtime.ops.complex_math import complex_abs
+        return complex_abs(t)
+    return dispatch.execute(ABS, (t,))
 
 
 def sign(x: Any, name: str | None = None) -> Tensor:
