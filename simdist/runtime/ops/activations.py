@@ -89,6 +89,9 @@ def _sigmoid(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen's logistic functor, bit for bit (packet_math.sigmoid,
     ops.eigen-kernels); other dtypes SciPy's expit."""
     from simdist.runtime.ops import packet_math
+    if a.dtype.kind == "c":   # Eigen's scalar_logistic_op of a complex: 1 / (1 + exp(-x))
+        with np.errstate(all="ignore"):
+            return (1 / (1 + np.exp(-a))).astype(a.dtype)
     out = packet_math.sigmoid(a)
     return _scipy_special().expit(a) if out is None else out
 

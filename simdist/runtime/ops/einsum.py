@@ -25,7 +25,7 @@ from simdist.runtime.tensor import Tensor
 
 __all__ = ["einsum"]
 
-_EINSUM_TYPES = ("fi", "bfloat16, half, float, double, int32, int64, complex64, complex128")
+_EINSUM_TYPES = ("fic", "bfloat16, half, float, double, int32, int64, complex64, complex128")
 _BIG = 1 << 16   # contractions with more multiply-adds than this go through BLAS (np.einsum optimize)
 
 

@@ -71,7 +71,7 @@ def _wide(fn: Any) -> Any:
 def adjoint(matrix: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.adjoint`: the conjugate transpose of the innermost matrices (real: the transpose)."""
     from simdist.runtime.ops.linalg import matrix_transpose
-    return matrix_transpose(_t(matrix))
+    return matrix_transpose(_t(matrix), conjugate=True)
 
 
 def _band_part(a: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:

@@ -146,7 +146,7 @@ ADD = binary_op("AddV2", np.add, _numeric("AddV2"), exact=True)
 SUB = binary_op("Sub", np.subtract, _numeric("Sub"), exact=True)
 MUL = binary_op("Mul", np.multiply, args.same_dtype("Mul"), exact=True)
 FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _float_floordiv),
-                     _numeric("FloorDiv"))
+                     args.listed_no_complex_kernel("FloorDiv", "fiu", _NO_BOOL["FloorDiv"]))
 FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
                      _numeric("FloorMod"))
 POW = binary_op("Pow", _pow, args.allowed("Pow", "fic", _NO_BOOL["Pow"]))   # no unsigned kernels either
@@ -700,7 +700,7 @@ SELECT = binary_op("SelectV2", lambda c, a, b: np.where(c, a, b),
 
 
 def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
-    if dts[0].kind not in "fiub":
+    if dts[0].kind not in "fiubc":
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(dts[0])} is not in the "
                                           "list of allowed values: numeric types and bool [Op:Where]")
     return dtypes.int64
@@ -850,7 +850,12 @@ def _squared_difference_rule(dts: Any, attrs: Any) -> Any:
 
 
 _SQDIFF_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
-SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b), _squared_difference_rule,
+def _squared_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    d = a - b
+    return d * np.conjugate(d) if d.dtype.kind == "c" else np.square(d)   # (complex: TF's functor, |x - y|^2)
+
+
+SQUARED_DIFFERENCE = binary_op("SquaredDifference", _squared_difference, _squared_difference_rule,
                               lambda arrays, out, attrs: 2 * out.size)
 
 

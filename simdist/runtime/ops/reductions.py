@@ -306,7 +306,12 @@ def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
     means = math.reduce_mean(x, axis=axis, keepdims=True)
     if means.dtype.is_integer:
         raise TypeError(f"Input must be either real or complex. Received integer type <dtype: '{means.dtype.name}'>.")
-    return math.reduce_mean(unary.square(math.subtract(x, means)), axis=axis, keepdims=keepdims)
+    diff = math.subtract(x, means)
+    if diff.dtype.is_complex:   # |diff|^2 as real(conj(diff) * diff), of the parts' dtype (math_ops.reduce_variance)
+        from simdist.runtime.ops import complex_math
+        return math.reduce_mean(complex_math.real(math.multiply(complex_math.conj(diff), diff)), axis=axis,
+                                keepdims=keepdims)
+    return math.reduce_mean(unary.square(diff), axis=axis, keepdims=keepdims)
 
 
 def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
@@ -316,10 +321,12 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 
 # --- EuclideanNorm: one declaration (a reduction: stacked over lanes with its axis shifted) -----------------
 def _euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
-    """sqrt(sum(x*x)) in the input's dtype; for integers the square root truncates (Eigen's)."""
-    sq = np.add.reduce(v * v, axis=axis, dtype=v.dtype, keepdims=keepdims)
+    """sqrt(sum(x*x)) in the input's dtype (complex: sqrt(sum(x*conj(x))), Eigen's reducer); for
+    integers the square root truncates (Eigen's)."""
+    sq = np.add.reduce(v * (np.conjugate(v) if v.dtype.kind == "c" else v), axis=axis, dtype=v.dtype,
+                       keepdims=keepdims)
     with np.errstate(invalid="ignore"):
-        return np.sqrt(sq) if v.dtype.kind == "f" else np.sqrt(sq.astype(np.float64)).astype(v.dtype)
+        return np.sqrt(sq) if v.dtype.kind in "fc" else np.sqrt(sq.astype(np.float64)).astype(v.dtype)
 
 
 EUCLIDEAN_NORM = reduction("EuclideanNorm", _euclidean_norm, args.allowed("EuclideanNorm", *NUMERIC),

@@ -90,7 +90,7 @@ def _realdiv_rule(dts: Any, attrs: Any) -> dtypes.DType:
     return d
 
 
-TRUNCATE_DIV = binary("TruncateDiv", _truncdiv, args.allowed("TruncateDiv", "fiu", _TRUNCDIV_TYPES))
+TRUNCATE_DIV = binary("TruncateDiv", _truncdiv, args.listed_no_complex_kernel("TruncateDiv", "fiu", _TRUNCDIV_TYPES))
 TRUNCATE_MOD = binary("TruncateMod", _truncmod, _truncmod_rule)
 NotDifferentiable("TruncateDiv")   # TF's gradient: [None, None]
 

@@ -107,7 +107,7 @@ LOG1P = unary("Log1p", _quiet(_log1p), _rule("Log1p", _FLOAT_C))
 RECIPROCAL = unary("Reciprocal", _quiet(np.reciprocal), _reciprocal_rule)
 FLOOR = unary("Floor", np.floor, _rule("Floor", _FLOAT))
 CEIL = unary("Ceil", np.ceil, _rule("Ceil", _FLOAT))
-ROUND = unary("Round", _round, _rule("Round", _SIGNED))
+ROUND = unary("Round", _round, args.listed_no_complex_kernel("Round", *_SIGNED))
 RSQRT = unary("Rsqrt", _quiet(_rsqrt), _rule("Rsqrt", _FLOAT_C))
 _BOOL_FLAG = args.zero_flops
 
@@ -278,7 +278,7 @@ def _square_grad(op: Any, grad: Any) -> list:
 
 def _install_operators() -> None:
     Tensor.__neg__ = lambda self: dispatch.execute(NEG, (self,))   # type: ignore[assignment]
-    Tensor.__abs__ = lambda self: dispatch.execute(ABS, (self,))   # type: ignore[assignment]
+    Tensor.__abs__ = abs_   # type: ignore[assignment]
 
 
 _install_operators()
