@@ -112,6 +112,9 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _realdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "c":
+        from simdist.runtime.ops.complex_math import divide
+        return divide(a, b)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.true_divide(a, b)
 
