@@ -434,7 +434,8 @@ def _leaky_relu_grad_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Sigmoid")
 def _sigmoid_grad(op: Any, grad: Any) -> list:
-    return [dispatch.execute(SIGMOID_GRAD, (op.outputs[0], grad))]
+    from simdist.runtime.ops.unary import _conj
+    return [dispatch.execute(SIGMOID_GRAD, (_conj(op.outputs[0]), grad))]
 
 
 @RegisterGradient("SigmoidGrad")
@@ -446,7 +447,8 @@ def _sigmoid_grad_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Tanh")
 def _tanh_grad(op: Any, grad: Any) -> list:
-    return [dispatch.execute(TANH_GRAD, (op.outputs[0], grad))]
+    from simdist.runtime.ops.unary import _conj
+    return [dispatch.execute(TANH_GRAD, (_conj(op.outputs[0]), grad))]
 
 
 @RegisterGradient("TanhGrad")

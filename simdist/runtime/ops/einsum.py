@@ -230,4 +230,8 @@ def _einsum_grad(op: Any, grad: Any) -> list:
     if len(ins) == 1:
         return [_grad_wrt(grad, out, op.inputs[0], ins[0])]
     a, b = op.inputs
+    if a.dtype.kind == "c":   # (TF's _EinsumGrad contracts with the other input's conjugate)
+        from simdist.runtime.ops.complex_math import conj
+        ca, cb = conj(a), conj(b)
+        return [_grad_wrt(grad, out, a, ins[0], cb, ins[1]), _grad_wrt(grad, out, b, ins[1], ca, ins[0])]
     return [_grad_wrt(grad, out, a, ins[0], b, ins[1]), _grad_wrt(grad, out, b, ins[1], a, ins[0])]

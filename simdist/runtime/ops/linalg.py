@@ -163,6 +163,9 @@ def _matmul_grads(op: Any, grad: Any) -> tuple[Any, Any]:
     """TF's _MatMulGrad, for each combination of transposes; an input no tape needs (its
     skip_input_indices) gets None instead of a matmul, as TF's _MatMulGradAgainst*Only."""
     a, b = op.inputs
+    if a.dtype.kind == "c":   # (TF conjugates both inputs first)
+        from simdist.runtime.ops.complex_math import conj_of
+        a, b = conj_of(a), conj_of(b)
     t_a = bool(op.attrs.get("transpose_a"))
     t_b = bool(op.attrs.get("transpose_b"))
     skip = op.skip_input_indices or ()

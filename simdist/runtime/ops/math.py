@@ -982,6 +982,8 @@ def _mul_grad(op: Any, grad: Any) -> list:
     """TF's _MulGrad, with its skip_input_indices shortcuts."""
     x, y = op.inputs
     sx, sy = _shapes(op)
+    if x.dtype.kind == "c":   # TF's _MulGrad: grad * conj(y), conj(x) * grad
+        x, y = unary._conj(x), unary._conj(y)
     skip = op.skip_input_indices or ()
     if 1 in skip and not sy:
         return [multiply(grad, y), None]
@@ -995,6 +997,7 @@ def _mul_grad(op: Any, grad: Any) -> list:
 def _realdiv_grad(op: Any, grad: Any) -> list:
     x, y = op.inputs
     sx, sy = _shapes(op)
+    x, y = unary._conj(x), unary._conj(y)   # (TF's _RealDivGrad conjugates both for complex)
     gx = binary(REALDIV, grad, y)
     gy = multiply(grad, binary(REALDIV, binary(REALDIV, negative(x), y), y))
     return [unbroadcast(gx, sx), unbroadcast(gy, sy)]
@@ -1013,8 +1016,9 @@ def _pow_grad(op: Any, grad: Any) -> list:
     x, y = op.inputs
     z = op.outputs[0]
     sx, sy = _shapes(op)
+    x, y, z = unary._conj(x), unary._conj(y), unary._conj(z)   # (TF's _PowGrad, complex)
     gx = multiply(multiply(grad, y), pow_(x, subtract(y, 1)))
-    mask = greater(x, 0)
+    mask = not_equal(x, 0) if x.dtype.kind == "c" else greater(x, 0)
     safe_x = where(mask, x, array.ones_like(x))
     log_x = where(mask, unary.log(safe_x), array.zeros_like(x))
     gy = multiply(multiply(grad, z), log_x)

@@ -106,6 +106,9 @@ def _prod_grad(op: Any, grad: Any) -> list:
     reshaped = array.reshape(permuted, [reduced_num, other_num])
     left = cumprod(reshaped, axis=0, exclusive=True)
     right = cumprod(reshaped, axis=0, exclusive=True, reverse=True)
+    if left.dtype.kind == "c":   # (TF's _ProdGrad: conj(left) * conj(right))
+        from simdist.runtime.ops.complex_math import conj
+        left, right = conj(left), conj(right)
     y = array.reshape(math.multiply(left, right), permuted_shape)
     out = math.multiply(grad, array.transpose(y, [int(i) for i in np.argsort(perm)]))
     return [array.reshape(out, shape)]

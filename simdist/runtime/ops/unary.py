@@ -225,6 +225,14 @@ def _abs_grad(op: Any, grad: Any) -> list:
     return [grad * sign(op.inputs[0])]
 
 
+def _conj(t: Tensor) -> Tensor:
+    """conj(t) of a complex tensor (TF's gradients conjugate the derivative), t itself otherwise."""
+    if t.dtype.kind != "c":
+        return t
+    from simdist.runtime.ops.complex_math import conj
+    return conj(t)
+
+
 def _safe(grad: Any, value: Any) -> Any:
     """TF's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels give +0 where the incoming gradient is
     0, whatever y is (0 * inf and 0 / 0 are not NaN there: second fuzzer, seed 8 #103)."""
@@ -234,34 +242,34 @@ def _safe(grad: Any, value: Any) -> Any:
 
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op: Any, grad: Any) -> list:
-    return [_safe(grad, grad * 0.5 / op.outputs[0])]   # TF's SqrtGrad: grad * 0.5 / y
+    return [_safe(grad, grad * 0.5 / _conj(op.outputs[0]))]   # TF's SqrtGrad: grad * 0.5 / conj(y)
 
 
 @RegisterGradient("Exp")
 def _exp_grad(op: Any, grad: Any) -> list:
-    return [grad * op.outputs[0]]
+    return [grad * _conj(op.outputs[0])]
 
 
 @RegisterGradient("Log")
 def _log_grad(op: Any, grad: Any) -> list:
-    return [grad * (1.0 / op.inputs[0])]   # TF: grad * reciprocal(x)
+    return [grad * (1.0 / _conj(op.inputs[0]))]   # TF: grad * reciprocal(conj(x))
 
 
 @RegisterGradient("Log1p")
 def _log1p_grad(op: Any, grad: Any) -> list:
-    return [grad * reciprocal(1.0 + op.inputs[0])]   # TF: grad * reciprocal(1 + x)
+    return [grad * reciprocal(1.0 + _conj(op.inputs[0]))]   # TF: grad * reciprocal(1 + conj(x))
 
 
 @RegisterGradient("Reciprocal")
 def _reciprocal_grad(op: Any, grad: Any) -> list:
-    y = op.outputs[0]
-    return [_safe(grad, -grad * (y * y))]   # TF's ReciprocalGrad: -grad * y^2
+    y = _conj(op.outputs[0])
+    return [_safe(grad, -grad * (y * y))]   # TF's ReciprocalGrad: -grad * conj(y)^2
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op: Any, grad: Any) -> list:
-    y = op.outputs[0]
-    return [_safe(grad, grad * (y * y * y) * -0.5)]   # TF's RsqrtGrad: -0.5 * grad * y^3
+    y = _conj(op.outputs[0])
+    return [_safe(grad, grad * (y * y * y) * -0.5)]   # TF's RsqrtGrad: -0.5 * grad * conj(y)^3
 
 
 @RegisterGradient("Sign")
@@ -272,8 +280,8 @@ def _sign_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Square")
 def _square_grad(op: Any, grad: Any) -> list:
-    x = op.inputs[0]
-    return [grad * (x * (2.0 if x.dtype.is_floating else 2))]
+    x = _conj(op.inputs[0])
+    return [grad * (x * (2.0 if x.dtype.kind in "fc" else 2))]
 
 
 def _install_operators() -> None:
