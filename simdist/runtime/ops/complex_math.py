@@ -93,9 +93,9 @@ def _angle(z: np.ndarray) -> np.ndarray:
 
 
 COMPLEX = binary("Complex", _complex_forward, _complex_rule)
-REAL = unary("Real", lambda z: np.ascontiguousarray(z.real), _complex_in("Real"), exact=True)
-IMAG = unary("Imag", lambda z: np.ascontiguousarray(z.imag), _complex_in("Imag"), exact=True)
-CONJ = unary("Conj", np.conjugate, args.allowed("Conj", "c", _COMPLEX + ", variant"), exact=True)
+REAL = unary("Real", lambda z: np.ascontiguousarray(z.real), _complex_in("Real"))
+IMAG = unary("Imag", lambda z: np.ascontiguousarray(z.imag), _complex_in("Imag"))
+CONJ = unary("Conj", np.conjugate, args.allowed("Conj", "c", _COMPLEX + ", variant"))
 ANGLE = unary("Angle", _angle, _complex_in("Angle"))
 COMPLEX_ABS = unary("ComplexAbs", _abs, _complex_in("ComplexAbs"))
 
