@@ -22,7 +22,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _square
-from simdist.runtime.ops.registry import register
+from simdist.runtime.ops.registry import RegisterGradient, register
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["eig", "eigvals"]
@@ -70,6 +70,46 @@ def _flops(arrays: Any, out: Any, attrs: Any) -> float:
 
 
 EIG = register("Eig", _eig, _rule, _flops, num_outputs=2, kind="contraction", fusion=_PER_MATRIX)
+
+
+def _safe_reciprocal(x: Tensor, epsilon: float = 1e-20) -> Tensor:
+    """linalg_grad._SafeReciprocal: x / (x * x + epsilon)."""
+    from simdist.runtime.ops.unary import reciprocal
+    return x * reciprocal(x * x + epsilon)
+
+
+@RegisterGradient("Eig")
+def _eig_grad(op: Any, grad_e: Tensor, grad_v: Tensor | None = None) -> list:
+    """linalg_grad._EigGrad: with the eigenvectors, V^-H (diag(grad_e) + F o (V^H grad_v - V^H V
+    diag(re(diag(V^H grad_v))))) V^H with F_ij = conj(1 / (e_j - e_i)) off the diagonal;
+    eigenvalues only: V^-H diag(grad_e) V^H, V from a fresh Eig. Cast to the input's dtype."""
+    from simdist.runtime.ops import array, math
+    from simdist.runtime.ops.complex_math import conj, real
+    from simdist.runtime.ops.diag import diag, diag_part
+    from simdist.runtime.ops.linalg import matmul
+    from simdist.runtime.ops.linalg_more import adjoint, set_diag, solve
+    e = op.outputs[0]
+    if op.get_attr("compute_v"):
+        v = op.outputs[1]
+        vt = adjoint(v)
+        f = set_diag(_safe_reciprocal(array.expand_dims(e, -2) - array.expand_dims(e, -1)), array.zeros_like(e))
+        f = conj(f)
+        gv = grad_v if grad_v is not None else array.zeros_like(v)
+        vgv = matmul(vt, gv)
+        mid = diag(grad_e)
+        diag_grad_part = diag(diag_part(math.cast(real(vgv), vgv.dtype)))
+        mid = mid + f * (vgv - matmul(matmul(vt, v), diag_grad_part))
+        grad_a = solve(vt, matmul(mid, vt))
+    else:
+        e2, v = _run(op.inputs[0], True)
+        if op.inputs[0].dtype.kind == "f":   # the vectors' solver orders by modulus: pair them with e's order
+            from simdist.runtime.ops.reductions import argmin
+            from simdist.runtime.ops.unary import abs_
+            nearest = argmin(abs_(array.expand_dims(e, -1) - array.expand_dims(e2, -2)), axis=-1)
+            v = array.gather(v, nearest, axis=-1, batch_dims=v.ndim - 2)
+        vt = adjoint(v)
+        grad_a = solve(vt, matmul(diag(grad_e), vt))
+    return [math.cast(grad_a, op.inputs[0].dtype)]
 
 
 def _run(tensor: Any, compute_v: bool) -> tuple[Tensor, Tensor]:

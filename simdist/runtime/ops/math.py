@@ -836,6 +836,9 @@ def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Tensor:
 def _div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if b.ndim == 0:   # the usual case (a loss over a batch size): no mask
         return np.true_divide(a, b) if b != 0 else np.zeros(a.shape, a.dtype)
+    if a.dtype.kind == "c":   # (the quotient as RealDiv's: Eigen's complex division)
+        from simdist.runtime.ops.complex_math import divide
+        return np.where(b == 0, np.zeros((), a.dtype), divide(a, b))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(b == 0, np.zeros((), a.dtype), np.true_divide(a, b))
 

@@ -104,7 +104,14 @@ def _log1p(a: np.ndarray) -> np.ndarray:
 
 
 LOG1P = unary("Log1p", _quiet(_log1p), _rule("Log1p", _FLOAT_C))
-RECIPROCAL = unary("Reciprocal", _quiet(np.reciprocal), _reciprocal_rule)
+def _reciprocal(a: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "c":   # Eigen's scalar_inverse_op: 1 / x, complex division as RealDiv's
+        from simdist.runtime.ops.complex_math import divide
+        return divide(np.ones((), a.dtype), a)
+    return np.reciprocal(a)
+
+
+RECIPROCAL = unary("Reciprocal", _quiet(_reciprocal), _reciprocal_rule)
 FLOOR = unary("Floor", np.floor, _rule("Floor", _FLOAT))
 CEIL = unary("Ceil", np.ceil, _rule("Ceil", _FLOAT))
 ROUND = unary("Round", _round, args.listed_no_complex_kernel("Round", *_SIGNED))
