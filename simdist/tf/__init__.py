@@ -59,6 +59,7 @@ from simdist.runtime.ops.math_more import approx_top_k, scalar_mul  # noqa: F401
 from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies, foldl, foldr, group,  # noqa: F401,E402
                                              map_fn, no_op, scan, tuple_ as tuple, vectorized_map, while_loop)
 from simdist.runtime.ops.complex_math import complex_ as complex  # noqa: F401,E402,A001
+from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (tf.eig = tf.linalg.eig: clause ops.complex)
 from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402
 from simdist.runtime import nest
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train

@@ -8,8 +8,8 @@ ascending order, eigenvectors as columns; svd returns (s, u, v) with s descendin
 adjoint). An eigenvector or a pair of singular vectors is defined up to its sign, which LAPACK and
 Eigen choose independently: simdist's signs are LAPACK's, and the tests compare what does not
 depend on them (values, |vectors|, reconstructions, gradients of sign-invariant losses). Dtypes:
-the ops list half, float, double (and complex, which simdist has not); TF's CPU kernels are float
-and double (half: NotFoundError). A NaN input: eigh raises InvalidArgumentError ("Self-adjoint
+the ops list half, float, double and complex; TF's CPU kernels are float, double and complex (half:
+NotFoundError; complex: clause ops.complex, svd's singular values of the parts' dtype). A NaN input: eigh raises InvalidArgumentError ("Self-adjoint
 eigen decomposition was not successful"), svd returns NaN everywhere (observed).
 """
 
