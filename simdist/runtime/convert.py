@@ -23,7 +23,8 @@
     message speaks of "a double-precision float"); an explicit float32 makes it inf.
 - a complex (Python or NumPy) first in a sequence makes it complex128 (numbers after it are
   converted); a complex after a number is "mixed types"; a complex dtype takes ints, floats and
-  complex numbers, not bools; a complex is refused for a real dtype (clause ops.complex).
+  complex numbers, not bools; a complex is refused for a real dtype; inside a tf.function (NumPy's
+  inference) `[1, 2j]` is complex128 (clause ops.complex).
 - A dtype hint is tried first and dropped when the value does not convert to it (TF's
   `preferred_dtype`): 2.5 with an int32 hint is float32, a float64 array with a float32 hint is
   float32.
@@ -133,7 +134,9 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
     if dt is None:
         dt = dtypes.infer_dtype(value)
         if "c" in kinds and not dt.is_complex:   # a number first, a complex later: [1.0, 2j]
-            raise ValueError(_MIXED)
+            if not context.in_function():
+                raise ValueError(_MIXED)
+            dt = dtypes.complex128   # (a graph's make_tensor_proto: NumPy's inference)
     return _converted(value, obj, kinds, dt, inferred, sequence), dt
 
 

@@ -80,6 +80,17 @@ for _name, _value, _hint in [("complex-hint-float32", 1j, "float32"), ("float-hi
                              ("int-hint-complex64", 1, "complex64")]:
     _add("ops.complex-conversion", f"convert-{_name}",
          lambda tf, v=_value, h=_hint: tf.convert_to_tensor(v, dtype_hint=getattr(tf, h)))
+# inside a tf.function (a graph's make_tensor_proto: NumPy's inference), and the ops' errors there
+for _name, _body in [("mixed", lambda tf: tf.constant([1, 2j])), ("mixed-float", lambda tf: tf.constant([1.0, 2j])),
+                     ("scalar", lambda tf: tf.constant(1 + 2j)), ("ints-as-complex64", lambda tf: tf.constant([1, 2], tf.complex64)),
+                     ("bool-as-complex64", lambda tf: tf.constant([True], tf.complex64)),
+                     ("complex-as-float32", lambda tf: tf.constant([1 + 2j], tf.float32)),
+                     ("float32-plus-complex", lambda tf: tf.constant(1.5) + 1j),
+                     ("less", lambda tf: tf.constant([1 + 2j]) < 1), ("floordiv", lambda tf: tf.constant([1 + 2j]) // 1),
+                     ("round", lambda tf: tf.round(tf.constant([1 + 2j]))),
+                     ("cast-bool", lambda tf: tf.cast(tf.constant([1 + 2j, 1j]), tf.bool)),
+                     ("divide-by-zero", lambda tf: tf.constant([1 + 2j, 1j]) / tf.constant([0j, 0j]))]:
+    _add("ops.complex-conversion", f"function-{_name}", lambda tf, b=_body: tf.function(lambda: b(tf))())
 _add("ops.complex-conversion", "variable", lambda tf: tf.Variable([1 + 2j]).read_value())
 _add("ops.complex-conversion", "fill", lambda tf: tf.fill([2], 1j))
 _add("ops.complex-conversion", "range-complex64", lambda tf: tf.range(3, dtype=tf.complex64))
