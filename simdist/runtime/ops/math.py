@@ -559,13 +559,18 @@ def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         from simdist.runtime.ops.prod_order import eigen_half_sum
         with np.errstate(over="ignore", invalid="ignore"):
             return eigen_half_sum(v, axis, keepdims, np.add.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims))
+    kind = v.dtype.kind
     with np.errstate(over="ignore", invalid="ignore"):
-        out = np.add.reduce(v, axis=axis, dtype=v.dtype if v.dtype.kind != "b" else None, keepdims=keepdims)
-    if v.dtype.kind == "f":
+        out = np.add.reduce(v, axis=axis, dtype=v.dtype if kind != "b" else None, keepdims=keepdims)
+    if kind == "f":
         from simdist.runtime.ops.prod_order import eigen_sum, sum_needs_order
         if sum_needs_order(v, out):   # overflow, infinities, cancellation: Eigen's order shows
             with np.errstate(over="ignore", invalid="ignore"):
                 return eigen_sum(v, axis, keepdims, out)
+    elif kind == "c":   # complex sums always in Eigen's order (its packets of 4 complex64 or 2 complex128)
+        from simdist.runtime.ops.prod_order import eigen_sum
+        with np.errstate(over="ignore", invalid="ignore"):
+            return eigen_sum(v, axis, keepdims, out)
     return out
 
 
@@ -586,6 +591,11 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
         return np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype) * np.array(np.nan, v.dtype)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # silent, as TF
+        if v.dtype.kind == "c":   # Eigen's MeanReducer: its sum, then a complex division by n (RealDiv's)
+            from simdist.runtime.ops.complex_math import divide
+            s = np.asarray(_sum(v, axis, keepdims))
+            n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
+            return divide(s, np.full(s.shape, n, v.dtype))
         if v.dtype.kind == "f" and v.dtype.itemsize >= 4:
             from simdist.runtime.ops.prod_order import sum_needs_order
             if sum_needs_order(v, np.add.reduce(v, axis=axis, keepdims=keepdims)):   # Eigen's MeanReducer: its sum, / n

@@ -30,7 +30,7 @@ from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
 
 __all__ = ["eigen_prod", "eigen_half_sum", "eigen_sum", "sum_needs_order"]
 
-_LANES = {"float32": 8, "float64": 4, "float16": 8}
+_LANES = {"float32": 8, "float64": 4, "float16": 8, "complex64": 4, "complex128": 2}   # (complex: AVX packets)
 _MAX_SIZE = 1 << 17
 
 
