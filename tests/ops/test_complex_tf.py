@@ -1,8 +1,8 @@
 """complex64 and complex128 against real TensorFlow 2.21 (clause ops.complex): the DType's
 attributes, conversion of Python and NumPy complex values, casts between complex and real, the
 ops TF defines for complex (values, output dtypes, shapes), the error class of every op of the
-sweep that TF refuses for complex (or has no CPU kernel for), complex division's bits, and
-gradients under TF's conjugate convention. Needs the `tf` extra (golden-backed otherwise).
+sweep that TF refuses for complex (or has no CPU kernel for), complex division's bits, sums and means in
+Eigen's order, and gradients under TF's conjugate convention. Needs the `tf` extra (golden-backed otherwise).
 
 Values are compared bit for bit (real and imaginary parts each; any NaN matches any NaN) except
 the cases marked inexact: TF's complex transcendental functions are libstdc++'s std::complex
@@ -279,6 +279,22 @@ for _dt in CDT:
         _add("ops.complex-division", f"divide-{_dt}-{_n}", _division(_dt, _n),
              _n % (4 if _dt == "complex64" else 2) != 0)
 
+# -- sums and means in Eigen's order (a mean then divides as RealDiv; a full mean's one quotient is the scalar
+# division: within 1 ulp)
+def _reduced(dt: str, shape: tuple[int, ...], axis: Any, how: str) -> Callable[[Any], Any]:
+    rng = np.random.default_rng(2000 + len(shape) * 100 + sum(shape))
+    a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
+    return lambda tf: getattr(tf, how)(tf.constant(a), axis=axis)
+
+
+for _dt in CDT:
+    for _shape, _axis in (((64,), None), ((7,), None), ((33,), None), ((64, 64), 0), ((64, 64), 1), ((5, 9), 1),
+                          ((3, 4, 5), 1), ((300,), None), ((2, 3), [0, 1])):
+        for _how in ("reduce_sum", "reduce_mean"):
+            _add("ops.complex-reductions", f"{_how}-{_dt}-{'x'.join(map(str, _shape))}-axis-{_axis}",
+                 _reduced(_dt, _shape, _axis, _how), _how == "reduce_mean" and _axis in (None, [0, 1]))
+
+
 # -- gradients under TF's conjugate convention (a real loss of complex Variables)
 _GZ = np.array([[1 + 2j, -0.5 + 0.25j], [0.75 - 1j, 2 + 0.5j]])
 
@@ -445,6 +461,12 @@ def test_sweep(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.complex")
 @_cases("ops.complex-division")
 def test_division_bits(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.complex")
+@_cases("ops.complex-reductions")
+def test_sums_and_means(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
