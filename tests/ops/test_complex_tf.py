@@ -1,8 +1,8 @@
 """complex64 and complex128 against real TensorFlow 2.21 (clause ops.complex): the DType's
 attributes, conversion of Python and NumPy complex values, casts between complex and real, the
 ops TF defines for complex (values, output dtypes, shapes), the error class of every op of the
-sweep that TF refuses for complex (or has no CPU kernel for), complex division's bits, sums and means in
-Eigen's order, and gradients under TF's conjugate convention. Needs the `tf` extra (golden-backed otherwise).
+sweep that TF refuses for complex (or has no CPU kernel for), complex division's bits, sums, means and
+products in Eigen's order, and gradients under TF's conjugate convention. Needs the `tf` extra (golden-backed otherwise).
 
 Values are compared bit for bit (real and imaginary parts each; any NaN matches any NaN) except
 the cases marked inexact: TF's complex transcendental functions are libstdc++'s std::complex
@@ -290,7 +290,7 @@ def _reduced(dt: str, shape: tuple[int, ...], axis: Any, how: str) -> Callable[[
 for _dt in CDT:
     for _shape, _axis in (((64,), None), ((7,), None), ((33,), None), ((64, 64), 0), ((64, 64), 1), ((5, 9), 1),
                           ((3, 4, 5), 1), ((300,), None), ((2, 3), [0, 1])):
-        for _how in ("reduce_sum", "reduce_mean"):
+        for _how in ("reduce_sum", "reduce_mean", "reduce_prod"):
             _add("ops.complex-reductions", f"{_how}-{_dt}-{'x'.join(map(str, _shape))}-axis-{_axis}",
                  _reduced(_dt, _shape, _axis, _how), _how == "reduce_mean" and _axis in (None, [0, 1]))
 

@@ -36,9 +36,14 @@ def _bool_only(name: str) -> Any:
 def _prod(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):   # silent, as TF (ops.nonfinite-silent)
         out = np.multiply.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims)
-    if v.dtype.kind == "f" or v.dtype == np.float16:   # in Eigen's order: zeros times infinities, overflows (prod_order.py)
+    kind = v.dtype.kind
+    if kind == "f" or v.dtype == np.float16:   # in Eigen's order: zeros times infinities, overflows (prod_order.py)
         from simdist.runtime.ops.prod_order import eigen_prod
         return eigen_prod(v, axis, keepdims, out)
+    if kind == "c":   # complex: Eigen's order, each product rounded (no fused multiply-add)
+        from simdist.runtime.ops.prod_order import complex_multiply, eigen_prod
+        with np.errstate(over="ignore", invalid="ignore"):
+            return eigen_prod(v, axis, keepdims, out, complex_multiply)
     return out
 
 
