@@ -21,6 +21,10 @@
     numeric dtype: `floormod(int16_tensor, True)` computes there;
   - with no dtype given, Python floats are float32 and must fit it: 1e40 is refused (TF's
     message speaks of "a double-precision float"); an explicit float32 makes it inf.
+- a complex (Python or NumPy) first in a sequence makes it complex128 (numbers after it are
+  converted); a complex after a number is "mixed types"; a complex dtype takes ints, floats and
+  complex numbers, not bools; a complex is refused for a real dtype; inside a tf.function (NumPy's
+  inference) `[1, 2j]` is complex128 (clause ops.complex).
 - A dtype hint is tried first and dropped when the value does not convert to it (TF's
   `preferred_dtype`): 2.5 with an int32 hint is float32, a float64 array with a float32 hint is
   float32.
@@ -40,15 +44,19 @@ _F32_MAX = float(np.finfo(np.float32).max)
 # dtypes a Python bool does not convert to (TF's py_seq_tensor.cc has bool converters only for bool,
 # the floats, int32 and int64): TypeError "Cannot convert True to EagerTensor of dtype int8"
 # and uint64, whose converter takes any Python int, bools included: `uint64 | True` computes)
-_NO_PYTHON_BOOL = frozenset({"int8", "uint8", "int16", "uint16", "uint32", "bfloat16"})
+_NO_PYTHON_BOOL = frozenset({"int8", "uint8", "int16", "uint16", "uint32", "bfloat16", "complex64", "complex128"})
 _MIXED = "Can't convert Python sequence with mixed types to Tensor."
 _INT_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
 UINT64_PENDING = "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with an exception set"
 _FLOAT_RANGE = "Can't convert Python sequence with a value out of range for a double-precision float."
 
 
+# TF's C++ DataTypeString names where they differ from the Python ones
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
 def _cannot(value: Any, dt: dtypes.DType) -> TypeError:
-    return TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dt.name}")
+    return TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {_CPP_NAMES.get(dt.name, dt.name)}")
 
 
 def _unsupported(value: Any) -> ValueError:
@@ -125,6 +133,10 @@ def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.
     inferred = dt is None
     if dt is None:
         dt = dtypes.infer_dtype(value)
+        if "c" in kinds and not dt.is_complex:   # a number first, a complex later: [1.0, 2j]
+            if not context.in_function():
+                raise ValueError(_MIXED)
+            dt = dtypes.complex128   # (a graph's make_tensor_proto: NumPy's inference)
     return _converted(value, obj, kinds, dt, inferred, sequence), dt
 
 
@@ -145,7 +157,7 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
         if "f" in kinds or "c" in kinds:
             raise _cannot(value, dt)
         return _wrap_ints(obj, dt) if "i" in kinds else obj.astype(dt.np)
-    if "i" in kinds and sequence:
+    if "i" in kinds and sequence and not dt.is_complex:   # (a complex dtype takes any Python int, as a double)
         for x in obj.flat:
             if isinstance(x, int) and not isinstance(x, bool) and not -(2**63) <= x < 2**63:
                 raise ValueError(_INT_RANGE)

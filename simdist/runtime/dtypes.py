@@ -35,6 +35,15 @@ class DType:
         return self.kind == "b"
 
     @property
+    def is_complex(self) -> bool:
+        return self.kind == "c"
+
+    @property
+    def real_dtype(self) -> "DType":
+        """The dtype of a complex dtype's parts (complex64: float32); any other dtype itself."""
+        return _REAL_PARTS.get(self.name, self)
+
+    @property
     def base_dtype(self) -> "DType":
         return self
 
@@ -92,8 +101,12 @@ uint64 = DType("uint64", np.uint64, 8)
 bool_ = DType("bool", np.bool_, 1)
 # TF's tf.string.size is 0 (variable-length); partitioners use bytes_per_string instead.
 string = DType("string", object, 0)
+complex64 = DType("complex64", np.complex64, 8)
+complex128 = DType("complex128", np.complex128, 16)
+_REAL_PARTS = {"complex64": float32, "complex128": float64}
 
-ALL = (bfloat16, float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string)
+ALL = (bfloat16, float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string,
+       complex64, complex128)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NP = {d.np: d for d in ALL if d is not string}
 half, double = float16, float64
@@ -114,6 +127,8 @@ def as_dtype(type_value: Any) -> DType:
         return int32
     if value is bool:
         return bool_
+    if value is complex:   # (TF maps no Python type to a complex dtype)
+        raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
     try:
         npd = np.dtype(value)
     except TypeError:
@@ -136,6 +151,8 @@ def infer_dtype(value: Any) -> DType:
         return int32 if -(2**31) <= value < 2**31 else int64
     if isinstance(value, float):
         return float32
+    if isinstance(value, complex):
+        return complex128
     if isinstance(value, (str, bytes)):
         return string
     if isinstance(value, (list, tuple)):
@@ -163,14 +180,19 @@ def _sequence_dtype(value: Any) -> DType:
     leaf decides. A float leaf gives its width (NumPy float64: float64, float16: float16, a Python
     float or NumPy float32: float32) whatever follows; an integer leaf gives int32 when every
     integer fits it (NumPy int64 scalars too), else int64, and float32 when a float follows;
-    bools give bool, text string; an empty sequence is float32."""
+    bools give bool, text string; an empty sequence is float32. A complex leaf (Python or NumPy)
+    first gives complex128 whatever numbers follow; after a number first it mixes types
+    (clause ops.complex)."""
     leaves = _leaves(value)
     if not leaves:
         return float32
-    kinds = [infer_dtype(v) if isinstance(v, (bool, int, float, str, bytes, np.generic)) else None for v in leaves]
+    kinds = [infer_dtype(v) if isinstance(v, (bool, int, float, complex, str, bytes, np.generic)) else None
+             for v in leaves]
     if any(k is string for k in kinds):
         return string
     first = kinds[0]
+    if first is not None and first.is_complex:
+        return complex128
     if first is not None and first.is_floating:
         return first if first in (float64, float16) else float32
     if first is bool_:

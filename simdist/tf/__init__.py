@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from simdist.runtime.context import device_scope as _device_scope
 from simdist.runtime.dtypes import (DType, as_dtype, bfloat16, bool_ as bool, float16, float32, float64, half, double,  # noqa: A001
-                                    int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
+                                    int8, int16, int32, int64, string, uint8, uint16, uint32, uint64,
+                                    complex64, complex128)
 from simdist.runtime.ops import (add, add_n, broadcast_to, cast, concat, constant,  # noqa: F401
                                  embedding_lookup as _embedding_lookup, equal, exp, expand_dims, fill, gather,
                                  greater, greater_equal, identity, less, less_equal, matmul, maximum, minimum,
@@ -57,6 +58,8 @@ from simdist.runtime.name_scopes import get_current_name_scope, init_scope, name
 from simdist.runtime.ops.math_more import approx_top_k, scalar_mul  # noqa: F401,E402
 from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies, foldl, foldr, group,  # noqa: F401,E402
                                              map_fn, no_op, scan, tuple_ as tuple, vectorized_map, while_loop)
+from simdist.runtime.ops.complex_math import complex_ as complex  # noqa: F401,E402,A001
+from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (tf.eig = tf.linalg.eig: clause ops.complex)
 from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402
 from simdist.runtime import nest
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
@@ -78,12 +81,14 @@ from types import SimpleNamespace as _NS
 # `tf.dtypes`: the dtypes and their helpers, as the module TF programs spell them through
 dtypes = _NS(DType=DType, as_dtype=as_dtype, bfloat16=bfloat16, bool=bool, float16=float16, float32=float32,
              float64=float64, half=half, double=double, int8=int8, int16=int16, int32=int32, int64=int64,
-             string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64)
+             string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64, complex64=complex64,
+             complex128=complex128)
 
 experimental = _NS(Optional=_Optional)
 dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_cast, bfloat16=bfloat16, bool=bool,
              float16=float16, float32=float32, float64=float64, half=half, double=double, int8=int8, int16=int16,
-             int32=int32, int64=int64, string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64)
+             int32=int32, int64=int64, string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64,
+             complex64=complex64, complex128=complex128)
 autodiff = _NS(GradientTape=GradientTape)
 random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,
              _simdist_default_seed=_random_ops.default_seed,   # (not TF's: Keras's unseeded objects, keras/random.py)

@@ -11,9 +11,10 @@ from simdist import tf
 from simdist.runtime.ops import registry
 from op_check import finite_differences, run
 from op_specs import OpSpec, all_specs, all_untested
+import specs_complex
 
 SPECS = all_specs()
-UNTESTED_OPS = all_untested()
+UNTESTED_OPS = {**all_untested(), **specs_complex.UNTESTED_OPS}
 
 
 @pytest.mark.parametrize("spec", [s for s in SPECS if s.fd], ids=lambda s: s.name)

@@ -89,6 +89,9 @@ def _sigmoid(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen's logistic functor, bit for bit (packet_math.sigmoid,
     ops.eigen-kernels); other dtypes SciPy's expit."""
     from simdist.runtime.ops import packet_math
+    if a.dtype.kind == "c":   # Eigen's scalar_logistic_op of a complex: 1 / (1 + exp(-x))
+        with np.errstate(all="ignore"):
+            return (1 / (1 + np.exp(-a))).astype(a.dtype)
     out = packet_math.sigmoid(a)
     return _scipy_special().expit(a) if out is None else out
 
@@ -435,7 +438,8 @@ def _leaky_relu_grad_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Sigmoid")
 def _sigmoid_grad(op: Any, grad: Any) -> list:
-    return [dispatch.execute(SIGMOID_GRAD, (op.outputs[0], grad))]
+    from simdist.runtime.ops.unary import _conj
+    return [dispatch.execute(SIGMOID_GRAD, (_conj(op.outputs[0]), grad))]
 
 
 @RegisterGradient("SigmoidGrad")
@@ -447,7 +451,8 @@ def _sigmoid_grad_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Tanh")
 def _tanh_grad(op: Any, grad: Any) -> list:
-    return [dispatch.execute(TANH_GRAD, (op.outputs[0], grad))]
+    from simdist.runtime.ops.unary import _conj
+    return [dispatch.execute(TANH_GRAD, (_conj(op.outputs[0]), grad))]
 
 
 @RegisterGradient("TanhGrad")

@@ -120,8 +120,10 @@ def same_dtype(name: str) -> Any:
 
 
 def allowed(name: str, kinds: str, what: str) -> Any:
-    """Like same_dtype, and the dtype's NumPy kind must be one of `kinds` ("f": floating, ...)."""
+    """Like same_dtype, and the dtype's NumPy kind must be one of `kinds` ("f": floating, ...);
+    complex ("c") is allowed exactly when TF's list `what` names complex64 (clause ops.complex)."""
     base = same_dtype(name)
+    kinds = kinds.replace("c", "") + ("c" if "complex64" in what else "")
 
     def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
         d = base(dts, attrs)
@@ -129,6 +131,25 @@ def allowed(name: str, kinds: str, what: str) -> Any:
             raise trace_errors.not_allowed(errors.InvalidArgumentError(
                 None, None, f"Value for attr 'T' of {tf_name(d)} is not in the list of allowed values: {what} "
                 f"[Op:{name}]"), name, d, what)
+        return d
+    return rule
+
+
+def no_kernel(name: str, d: dtypes.DType, extra: str = "") -> errors.NotFoundError:
+    """TF's error for a dtype its op def lists but no CPU kernel is registered for (eager: NotFoundError)."""
+    return errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                f"{name}[T=DT_{d.name.upper()}{extra}] [Op:{name}]")
+
+
+def listed_no_complex_kernel(name: str, kinds: str, what: str) -> Any:
+    """`allowed`, and a complex dtype (which TF's list names) has no CPU kernel: NotFoundError
+    (Round, FloorDiv, TruncateDiv: cwise_op_*.cc register real types only)."""
+    base = allowed(name, kinds, what)
+
+    def rule(dts: Sequence[dtypes.DType], attrs: Any) -> dtypes.DType:
+        d = base(dts, attrs)
+        if d.kind == "c":
+            raise no_kernel(name, d)
         return d
     return rule
 

@@ -301,7 +301,7 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  #
 
 
 def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
-    """`tf.transpose`; `conjugate` conjugates complex values, a no-op on the real dtypes simdist has."""
+    """`tf.transpose`; `conjugate` conjugates complex values (a no-op on real dtypes)."""
     t = _t(a)
     p = tuple(range(t.ndim))[::-1] if perm is None else tuple(int(i) for i in perm)
     nd = t.ndim
@@ -321,7 +321,11 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
         if i not in seen:
             raise errors.InvalidArgumentError(None, None, f"{i} is missing from {{{','.join(map(str, p))}}}. "
                                               "[Op:Transpose]")
-    return dispatch.execute(TRANSPOSE, (t,), {"perm": p})
+    out = dispatch.execute(TRANSPOSE, (t,), {"perm": p})
+    if conjugate and t.dtype.kind == "c":   # (TF's ConjugateTranspose: the transpose, conjugated)
+        from simdist.runtime.ops.complex_math import conj
+        return conj(out)
+    return out
 
 
 def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name

@@ -69,6 +69,8 @@ def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple
 
 def _idx_rule(name: str, n: int) -> Any:
     def rule(dts: Any, attrs: Any) -> tuple:
+        if dts[0].kind == "c":   # (unique_op.cc registers real types, bool and string only)
+            raise args.no_kernel(name, dts[0], f", out_idx=DT_{attrs['out_idx'].name.upper()}")
         o = attrs["out_idx"]
         if o not in (dtypes.int32, dtypes.int64):
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_idx' of {args.tf_name(o)} is not in the "

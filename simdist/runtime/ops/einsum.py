@@ -25,7 +25,7 @@ from simdist.runtime.tensor import Tensor
 
 __all__ = ["einsum"]
 
-_EINSUM_TYPES = ("fi", "bfloat16, half, float, double, int32, int64, complex64, complex128")
+_EINSUM_TYPES = ("fic", "bfloat16, half, float, double, int32, int64, complex64, complex128")
 _BIG = 1 << 16   # contractions with more multiply-adds than this go through BLAS (np.einsum optimize)
 
 
@@ -230,4 +230,8 @@ def _einsum_grad(op: Any, grad: Any) -> list:
     if len(ins) == 1:
         return [_grad_wrt(grad, out, op.inputs[0], ins[0])]
     a, b = op.inputs
+    if a.dtype.kind == "c":   # (TF's _EinsumGrad contracts with the other input's conjugate)
+        from simdist.runtime.ops.complex_math import conj
+        ca, cb = conj(a), conj(b)
+        return [_grad_wrt(grad, out, a, ins[0], cb, ins[1]), _grad_wrt(grad, out, b, ins[1], ca, ins[0])]
     return [_grad_wrt(grad, out, a, ins[0], b, ins[1]), _grad_wrt(grad, out, b, ins[1], a, ins[0])]

@@ -85,10 +85,10 @@ def expm(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
     def const(x: float) -> Tensor:
         return constant(x, dtype=l1.dtype)
 
-    if matrix.dtype in (dtypes.float16, dtypes.float32):
+    if matrix.dtype in (dtypes.float16, dtypes.float32, dtypes.complex64):
         maxnorm, degrees = 3.925724783138660, (3, 5, 7)
         conds = [4.258730016922831e-001, 1.880152677804762e+000]
-    elif matrix.dtype == dtypes.float64:
+    elif matrix.dtype in (dtypes.float64, dtypes.complex128):
         maxnorm, degrees = 5.371920351148152, (3, 5, 7, 9, 13)
         conds = [1.495585217958292e-002, 2.539398330063230e-001, 9.504178996162932e-001, 2.097847961257068e+000]
     else:

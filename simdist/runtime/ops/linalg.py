@@ -87,6 +87,9 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     """`tf.matmul` (rank 2: MatMul; higher ranks: BatchMatMulV2 with broadcast batch dims);
     counts 2*m*n*k FLOPs."""
     ta, tb = _t(a), _t(b)
+    if (adjoint_a or adjoint_b) and ta.dtype.kind == "c" and tb.dtype == ta.dtype:   # the adjoint: conjugated too
+        from simdist.runtime.ops.complex_math import conj
+        ta, tb = (conj(ta) if adjoint_a else ta), (conj(tb) if adjoint_b else tb)
     transpose_a = bool(transpose_a or adjoint_a)
     transpose_b = bool(transpose_b or adjoint_b)
     sa, sb = ta.shape.as_list(), tb.shape.as_list()
@@ -160,6 +163,9 @@ def _matmul_grads(op: Any, grad: Any) -> tuple[Any, Any]:
     """TF's _MatMulGrad, for each combination of transposes; an input no tape needs (its
     skip_input_indices) gets None instead of a matmul, as TF's _MatMulGradAgainst*Only."""
     a, b = op.inputs
+    if a.dtype.kind == "c":   # (TF conjugates both inputs first)
+        from simdist.runtime.ops.complex_math import conj_of
+        a, b = conj_of(a), conj_of(b)
     t_a = bool(op.attrs.get("transpose_a"))
     t_b = bool(op.attrs.get("transpose_b"))
     skip = op.skip_input_indices or ()
@@ -208,7 +214,7 @@ def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = F
         raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = {t} with shape: "
                          f"{t.shape}")
     perm = list(range(t.ndim - 2)) + [t.ndim - 1, t.ndim - 2]
-    return array.transpose(t, perm)
+    return array.transpose(t, perm, conjugate=conjugate)
 
 
 def trace(x: Any, name: str | None = None) -> Tensor:
@@ -284,7 +290,8 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
         if is_matrix and ord in (2, 2.0):
             raise NotImplementedError("simdist: the matrix 2-norm (tf.norm(ord=2, axis=[i, j]), an SVD) is not "
                                       "implemented")
-        result = unary.sqrt(math.reduce_sum(math.multiply(t, t), axis, keepdims=True))
+        from simdist.runtime.ops.complex_math import conj
+        result = unary.sqrt(math.reduce_sum(math.multiply(t, conj(t)), axis, keepdims=True))
     else:
         result = unary.abs_(t)
         if ord == 1:

@@ -8,8 +8,8 @@ ascending order, eigenvectors as columns; svd returns (s, u, v) with s descendin
 adjoint). An eigenvector or a pair of singular vectors is defined up to its sign, which LAPACK and
 Eigen choose independently: simdist's signs are LAPACK's, and the tests compare what does not
 depend on them (values, |vectors|, reconstructions, gradients of sign-invariant losses). Dtypes:
-the ops list half, float, double (and complex, which simdist has not); TF's CPU kernels are float
-and double (half: NotFoundError). A NaN input: eigh raises InvalidArgumentError ("Self-adjoint
+the ops list half, float, double and complex; TF's CPU kernels are float, double and complex (half:
+NotFoundError; complex: clause ops.complex, svd's singular values of the parts' dtype). A NaN input: eigh raises InvalidArgumentError ("Self-adjoint
 eigen decomposition was not successful"), svd returns NaN everywhere (observed).
 """
 
@@ -69,9 +69,10 @@ def _svd(a: np.ndarray, compute_uv: bool = True, full_matrices: bool = False) ->
         if compute_uv and k:
             u = np.where(bad[..., None, None], np.nan, u)
             v = np.where(bad[..., None, None], np.nan, v)
+    rd = a.real.dtype
     if not compute_uv:
-        return s.astype(a.dtype), np.zeros((0,), a.dtype), np.zeros((0,), a.dtype)
-    return s.astype(a.dtype), u.astype(a.dtype), v.astype(a.dtype)
+        return s.astype(rd), np.zeros((0,), a.dtype), np.zeros((0,), a.dtype)
+    return s.astype(rd), u.astype(a.dtype), np.conjugate(v).astype(a.dtype)   # (v: adjoint(vh))
 
 
 def _cube_flops(arrays: Any, out: Any, attrs: Any) -> float:
@@ -88,7 +89,12 @@ def _pair(rule: Any, count: int) -> Any:
 
 EIGH = register("SelfAdjointEigV2", _eigh, _pair(_linalg_rule("SelfAdjointEigV2"), 2), _cube_flops, num_outputs=2,
                 kind="contraction", fusion=_PER_MATRIX)
-SVD = register("Svd", _svd, _pair(_linalg_rule("Svd"), 3), _cube_flops, num_outputs=3, kind="contraction",
+def _svd_rule(dts: Any, attrs: Any) -> tuple:
+    d = _linalg_rule("Svd")(dts, attrs)
+    return (d.real_dtype, d, d)   # the singular values are real (complex input: its parts' dtype)
+
+
+SVD = register("Svd", _svd, _svd_rule, _cube_flops, num_outputs=3, kind="contraction",
                fusion=_PER_MATRIX)
 
 

@@ -27,12 +27,12 @@ _LINALG_FLOATS = "double, float, half, complex64, complex128"
 
 
 def _linalg_rule(name: str, half_kernel: bool = False, bfloat16_listed: bool = False) -> Any:
-    """The op def's list (half, float, double and complex, which simdist has not; bfloat16 for
-    MatrixTriangularSolve): else InvalidArgumentError. TF's CPU kernels: float and double, half for
+    """The op def's list (half, float, double and complex; bfloat16 for MatrixTriangularSolve):
+    else InvalidArgumentError. TF's CPU kernels: float, double and complex, half for
     MatrixInverse and Qr only: else NotFoundError."""
     base = args.same_dtype(name)
-    listed = ("float16", "float32", "float64") + (("bfloat16",) if bfloat16_listed else ())
-    kernels = ("float32", "float64") + (("float16",) if half_kernel else ())
+    listed = ("float16", "float32", "float64", "complex64", "complex128") + (("bfloat16",) if bfloat16_listed else ())
+    kernels = ("float32", "float64", "complex64", "complex128") + (("float16",) if half_kernel else ())
 
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         d = base(dts, attrs)
@@ -71,7 +71,7 @@ def _wide(fn: Any) -> Any:
 def adjoint(matrix: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.adjoint`: the conjugate transpose of the innermost matrices (real: the transpose)."""
     from simdist.runtime.ops.linalg import matrix_transpose
-    return matrix_transpose(_t(matrix))
+    return matrix_transpose(_t(matrix), conjugate=True)
 
 
 def _band_part(a: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
@@ -260,7 +260,7 @@ _DIAG_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex12
 def _diag_rule(name: str) -> Any:
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         d = dts[0]
-        if d.name not in ("bfloat16", "float16", "float32", "float64", "int32", "int64"):
+        if d.name not in ("bfloat16", "float16", "float32", "float64", "int32", "int64", "complex64", "complex128"):
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(d)} is not in the list "
                                               f"of allowed values: {_DIAG_TYPES} [Op:{name}]")
         if d.name == "bfloat16":   # (listed by the op def, no CPU kernel)
@@ -331,6 +331,12 @@ def _slogdet(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s.astype(a.dtype), ld.astype(a.dtype)
 
 
+def _adj(a: np.ndarray) -> np.ndarray:
+    """The innermost matrices' adjoint: transposed, and conjugated when complex."""
+    t = np.swapaxes(a, -1, -2)
+    return np.conjugate(t) if t.dtype.kind == "c" else t
+
+
 def _singular(a: np.ndarray) -> bool:
     if not a.size:
         return False
@@ -346,7 +352,7 @@ def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
     if not a.size:
         return a.copy()
     if adjoint:
-        a = np.swapaxes(a, -1, -2)
+        a = _adj(a)
     try:
         return np.linalg.inv(a)
     except np.linalg.LinAlgError:
@@ -357,7 +363,7 @@ def _solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> np.ndarray:
     if not a.size or not b.size:
         return np.zeros(b.shape, b.dtype)
     if adjoint:
-        a = np.swapaxes(a, -1, -2)
+        a = _adj(a)
     try:
         return np.linalg.solve(a, b)
     except np.linalg.LinAlgError:
@@ -369,7 +375,7 @@ def _cholesky(a: np.ndarray) -> np.ndarray:
     lower triangle and zeros above (TF 2.21's kernel: no error)."""
     if not a.size:
         return a.copy()
-    sym = np.tril(a) + np.swapaxes(np.tril(a, -1), -1, -2)   # (the kernel reads the lower triangle only)
+    sym = np.tril(a) + _adj(np.tril(a, -1))   # (the kernel reads the lower triangle only; Hermitian if complex)
     flat = sym.reshape((-1,) + sym.shape[-2:])
     out = np.empty_like(flat)
     failed = np.where(np.tri(flat.shape[-1], dtype=bool), np.nan, 0.0).astype(a.dtype)
@@ -384,7 +390,7 @@ def _cholesky(a: np.ndarray) -> np.ndarray:
 def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint: bool = False) -> np.ndarray:
     tri = np.tril(a) if lower else np.triu(a)
     if adjoint:
-        tri = np.swapaxes(tri, -1, -2)
+        tri = _adj(tri)
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     tri = np.broadcast_to(tri, batch + tri.shape[-2:])
     rhs = np.broadcast_to(b, batch + b.shape[-2:])
@@ -607,8 +613,9 @@ def logdet(matrix: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.logdet` of Hermitian positive definite matrices: 2 * sum(log(diag(cholesky(m))))."""
     from simdist.runtime.ops import math
     from simdist.runtime.ops.diag import diag_part
+    from simdist.runtime.ops.complex_math import real
     from simdist.runtime.ops.unary import log
-    return 2.0 * math.reduce_sum(log(diag_part(cholesky(matrix))), axis=[-1])
+    return 2.0 * math.reduce_sum(log(real(diag_part(cholesky(matrix)))), axis=[-1])
 
 
 def cholesky_solve(chol: Any, rhs: Any, name: str | None = None) -> Tensor:

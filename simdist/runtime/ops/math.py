@@ -112,6 +112,9 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _realdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "c":
+        from simdist.runtime.ops.complex_math import divide
+        return divide(a, b)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.true_divide(a, b)
 
@@ -136,15 +139,17 @@ _NO_BOOL.update(dict.fromkeys(("Less", "LessEqual", "Greater", "GreaterEqual"),
 
 
 def _numeric(name: str) -> Any:
-    """The dtype rule of a binary op that takes every number but no bool (TF's attr list)."""
-    return args.allowed(name, "fiuc", _NO_BOOL[name])
+    """The dtype rule of a binary op that takes every number but no bool (TF's attr list; complex
+    only where the list has it: the order comparisons, Maximum, Minimum and FloorMod refuse it)."""
+    what = _NO_BOOL[name]
+    return args.allowed(name, "fiuc" if "complex64" in what else "fiu", what)
 
 
 ADD = binary_op("AddV2", np.add, _numeric("AddV2"), exact=True)
 SUB = binary_op("Sub", np.subtract, _numeric("Sub"), exact=True)
 MUL = binary_op("Mul", np.multiply, args.same_dtype("Mul"), exact=True)
 FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _float_floordiv),
-                     _numeric("FloorDiv"))
+                     args.listed_no_complex_kernel("FloorDiv", "fiu", _NO_BOOL["FloorDiv"]))
 FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
                      _numeric("FloorMod"))
 POW = binary_op("Pow", _pow, args.allowed("Pow", "fic", _NO_BOOL["Pow"]))   # no unsigned kernels either
@@ -244,7 +249,7 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         yt = _operand(y, dt, op is ADD or reflected if python_side is None else python_side)
     except TypeError:
         # TF's add converts a refused float or bool without the dtype, then refuses the pair
-        if op is ADD and not reflected and (type(y) in (float, bool) or type(y) is int and dt.kind == "b"):
+        if op is ADD and not reflected and (type(y) in (float, bool, complex) or type(y) is int and dt.kind == "b"):
             raise args.mismatch_error("AddV2", 1, dt, _literal_dtype(y)) from None
         if op is ADD and not reflected and isinstance(y, (list, tuple)):   # `bool + [2]`: the list alone, then AddV2
             yd = _as_dtype_or_none(y, None)
@@ -257,7 +262,7 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if reflected:
             raise args.dtype_error(op.name, 1, dt, yt.dtype)
         raise args.mismatch_error(op.name, 1, dt, yt.dtype)
-    if (dt._np.kind == "b" and op.name in _NO_BOOL) or (op is POW and dt._np.kind == "u"):
+    if (dt._np.kind in "bc" and op.name in _NO_BOOL) or (op is POW and dt._np.kind == "u"):   # (complex: order ops)
         op.dtype((dt, dt), None)    # raises TF's error: the fast path below skips the dtype rules
     a, b = (yt, x) if reflected else (x, yt)
     arrays = (a._v, b._v) if _cur.ctx.recorder is None else (_raw(a), _raw(b))
@@ -276,7 +281,9 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
 
 def _literal_dtype(v: Any) -> dtypes.DType:
     """The dtype TF converts a Python literal to without a dtype (bool is an int: test it first)."""
-    return dtypes.bool_ if type(v) is bool else dtypes.float32 if type(v) is float else dtypes.int32
+    tp = type(v)
+    return dtypes.bool_ if tp is bool else dtypes.float32 if tp is float else dtypes.complex128 if tp is complex \
+        else dtypes.int32
 
 
 def _tensorlike(v: Any) -> bool:
@@ -507,6 +514,8 @@ CAST = unary_op("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("D
 
 
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
+    if a.dtype.kind == "c" and dt.kind != "c":   # TF's complex-to-real cast: the real part's (bool too: 1j is False)
+        a = a.real
     with np.errstate(invalid="ignore", over="ignore"):
         out = a.astype(dt._np)
     if (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and dt._np.kind in "iu":
@@ -535,6 +544,11 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
         if dt is t.dtype:
             return t
         raise errors.UnimplementedError(None, None, f"Cast {t.dtype.name} to {dt.name} is not supported [Op:Cast]")
+    if t.dtype.kind == "c" and dt.kind == "f":   # math_ops.cast's warning (logging.warn: the "tensorflow" logger)
+        import logging
+        logging.getLogger("tensorflow").warning(
+            f"You are casting an input of type {t.dtype.name} to an incompatible dtype {dt.name}.  This will discard "
+            "the imaginary part and may not be what you intended.")
     return dispatch.execute(CAST, (t,), {"DstT": dt})
 
 
@@ -545,13 +559,18 @@ def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         from simdist.runtime.ops.prod_order import eigen_half_sum
         with np.errstate(over="ignore", invalid="ignore"):
             return eigen_half_sum(v, axis, keepdims, np.add.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims))
+    kind = v.dtype.kind
     with np.errstate(over="ignore", invalid="ignore"):
-        out = np.add.reduce(v, axis=axis, dtype=v.dtype if v.dtype.kind != "b" else None, keepdims=keepdims)
-    if v.dtype.kind == "f":
+        out = np.add.reduce(v, axis=axis, dtype=v.dtype if kind != "b" else None, keepdims=keepdims)
+    if kind == "f":
         from simdist.runtime.ops.prod_order import eigen_sum, sum_needs_order
         if sum_needs_order(v, out):   # overflow, infinities, cancellation: Eigen's order shows
             with np.errstate(over="ignore", invalid="ignore"):
                 return eigen_sum(v, axis, keepdims, out)
+    elif kind == "c":   # complex sums always in Eigen's order (its packets of 4 complex64 or 2 complex128)
+        from simdist.runtime.ops.prod_order import eigen_sum
+        with np.errstate(over="ignore", invalid="ignore"):
+            return eigen_sum(v, axis, keepdims, out)
     return out
 
 
@@ -572,6 +591,11 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
         return np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype) * np.array(np.nan, v.dtype)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # silent, as TF
+        if v.dtype.kind == "c":   # Eigen's MeanReducer: its sum, then a complex division by n (RealDiv's)
+            from simdist.runtime.ops.complex_math import divide
+            s = np.asarray(_sum(v, axis, keepdims))
+            n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
+            return divide(s, np.full(s.shape, n, v.dtype))
         if v.dtype.kind == "f" and v.dtype.itemsize >= 4:
             from simdist.runtime.ops.prod_order import sum_needs_order
             if sum_needs_order(v, np.add.reduce(v, axis=axis, keepdims=keepdims)):   # Eigen's MeanReducer: its sum, / n
@@ -689,7 +713,7 @@ SELECT = binary_op("SelectV2", lambda c, a, b: np.where(c, a, b),
 
 
 def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
-    if dts[0].kind not in "fiub":
+    if dts[0].kind not in "fiubc":
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(dts[0])} is not in the "
                                           "list of allowed values: numeric types and bool [Op:Where]")
     return dtypes.int64
@@ -822,6 +846,9 @@ def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Tensor:
 def _div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if b.ndim == 0:   # the usual case (a loss over a batch size): no mask
         return np.true_divide(a, b) if b != 0 else np.zeros(a.shape, a.dtype)
+    if a.dtype.kind == "c":   # (the quotient as RealDiv's: Eigen's complex division)
+        from simdist.runtime.ops.complex_math import divide
+        return np.where(b == 0, np.zeros((), a.dtype), divide(a, b))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(b == 0, np.zeros((), a.dtype), np.true_divide(a, b))
 
@@ -839,7 +866,12 @@ def _squared_difference_rule(dts: Any, attrs: Any) -> Any:
 
 
 _SQDIFF_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
-SQUARED_DIFFERENCE = binary_op("SquaredDifference", lambda a, b: np.square(a - b), _squared_difference_rule,
+def _squared_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    d = a - b
+    return d * np.conjugate(d) if d.dtype.kind == "c" else np.square(d)   # (complex: TF's functor, |x - y|^2)
+
+
+SQUARED_DIFFERENCE = binary_op("SquaredDifference", _squared_difference, _squared_difference_rule,
                               lambda arrays, out, attrs: 2 * out.size)
 
 
@@ -963,6 +995,8 @@ def _mul_grad(op: Any, grad: Any) -> list:
     """TF's _MulGrad, with its skip_input_indices shortcuts."""
     x, y = op.inputs
     sx, sy = _shapes(op)
+    if x.dtype.kind == "c":   # TF's _MulGrad: grad * conj(y), conj(x) * grad
+        x, y = unary._conj(x), unary._conj(y)
     skip = op.skip_input_indices or ()
     if 1 in skip and not sy:
         return [multiply(grad, y), None]
@@ -976,6 +1010,7 @@ def _mul_grad(op: Any, grad: Any) -> list:
 def _realdiv_grad(op: Any, grad: Any) -> list:
     x, y = op.inputs
     sx, sy = _shapes(op)
+    x, y = unary._conj(x), unary._conj(y)   # (TF's _RealDivGrad conjugates both for complex)
     gx = binary(REALDIV, grad, y)
     gy = multiply(grad, binary(REALDIV, binary(REALDIV, negative(x), y), y))
     return [unbroadcast(gx, sx), unbroadcast(gy, sy)]
@@ -994,8 +1029,9 @@ def _pow_grad(op: Any, grad: Any) -> list:
     x, y = op.inputs
     z = op.outputs[0]
     sx, sy = _shapes(op)
+    x, y, z = unary._conj(x), unary._conj(y), unary._conj(z)   # (TF's _PowGrad, complex)
     gx = multiply(multiply(grad, y), pow_(x, subtract(y, 1)))
-    mask = greater(x, 0)
+    mask = not_equal(x, 0) if x.dtype.kind == "c" else greater(x, 0)
     safe_x = where(mask, x, array.ones_like(x))
     log_x = where(mask, unary.log(safe_x), array.zeros_like(x))
     gy = multiply(multiply(grad, z), log_x)

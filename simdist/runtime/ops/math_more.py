@@ -77,7 +77,7 @@ def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Any:
     return math.multiply(s, x)
 
 
-_NUMERIC = ("f", "i", "u")
+_NUMERIC = ("f", "i", "u", "c")   # (TF's DType.is_numeric: complex too)
 
 
 def _monotonic(x: Any, compare: Any) -> Tensor:

@@ -1,5 +1,5 @@
 """More of TF 2.21's Python-level functions, composed of other ops as TF composes them: tf.math.real,
-imag, conj and angle (of simdist's real dtypes: simdist has no complex dtype), confusion_matrix,
+imag, conj and angle (re-exported from complex_math.py, which computes them), confusion_matrix,
 histogram_fixed_width_bins, tf.switch_case and tf.nn.batch_norm_with_global_normalization; and
 tf.histogram_fixed_width, the HistogramFixedWidth op (no gradient)."""
 
@@ -14,42 +14,13 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.complex_math import angle, conj, imag, real  # noqa: F401 (their old home)
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["real", "imag", "conj", "angle", "confusion_matrix", "histogram_fixed_width_bins", "histogram_fixed_width",
            "switch_case", "batch_norm_with_global_normalization"]
-
-
-def real(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
-    """`tf.math.real`: a real (numeric) tensor itself; bool is TypeError."""
-    x = _t(input)
-    if x.dtype.kind not in "fiu":
-        raise TypeError(f"input must be a numeric tensor, but got tensor with dtype {x.dtype}")
-    return x
-
-
-def imag(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
-    """`tf.math.imag` of a real tensor: zeros_like(input)."""
-    from simdist.runtime.ops.array import zeros_like
-    return zeros_like(_t(input))
-
-
-def conj(x: Any, name: str | None = None) -> Tensor:
-    """`tf.math.conj` of a real tensor: the tensor itself (bool and string are TypeError)."""
-    t = _t(x)
-    if t.dtype.kind not in "fiu":
-        raise TypeError(f"Expected numeric or variant tensor, got dtype {t.dtype!r}.")
-    return t
-
-
-def angle(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
-    """`tf.math.angle` of a real tensor: where(x < 0, pi, 0) (NaN gives 0)."""
-    from simdist.runtime.ops import math
-    from simdist.runtime.ops.array import ones_like, zeros_like
-    x = _t(input)
-    return math.where(x < 0, _pymath.pi * ones_like(x), zeros_like(x))
 
 
 def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, weights: Any = None,

@@ -57,6 +57,12 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | N
             raise ValueError("Cannot specify both 'axis' and 'dim'")
         axis = dim
     x = _t(x)
+    if x.dtype.is_complex:   # nn_impl.l2_normalize: each part scaled by the modulus' norm
+        from simdist.runtime.ops import complex_math as cm
+        re, im = cm.real(x), cm.imag(x)
+        square_sum = math.reduce_sum(unary.square(re) + unary.square(im), _axes(axis), keepdims=True)
+        x_inv_norm = unary.rsqrt(math.maximum(square_sum, epsilon))
+        return cm.complex_(math.multiply(re, x_inv_norm), math.multiply(im, x_inv_norm))
     square_sum = math.reduce_sum(unary.square(x), _axes(axis), keepdims=True)
     x_inv_norm = unary.rsqrt(math.maximum(square_sum, epsilon))
     return math.multiply(x, x_inv_norm)

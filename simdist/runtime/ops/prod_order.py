@@ -30,8 +30,18 @@ from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
 
 __all__ = ["eigen_prod", "eigen_half_sum", "eigen_sum", "sum_needs_order"]
 
-_LANES = {"float32": 8, "float64": 4, "float16": 8}
+_LANES = {"float32": 8, "float64": 4, "float16": 8, "complex64": 4, "complex128": 2}   # (complex: AVX packets)
 _MAX_SIZE = 1 << 17
+
+
+def complex_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a * b of complex arrays with each product rounded, as Eigen's complex pmul (mul, mul,
+    addsub: no fused multiply-add, which NumPy's complex loop uses)."""
+    re = a.real * b.real - a.imag * b.imag
+    im = a.real * b.imag + a.imag * b.real
+    out = np.empty(np.broadcast_shapes(np.shape(a), np.shape(b)), np.result_type(a, b))
+    out.real, out.imag = re, im
+    return out
 
 
 def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply) -> np.ndarray:
@@ -39,7 +49,7 @@ def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply) -> np.ndarray:
     row of x [R, n]."""
     rows, n = x.shape
     start = 0
-    unit = 1 if op is np.multiply else 0
+    unit = 0 if op is np.add else 1
     acc = np.full((rows, lanes), unit, x.dtype)
     if n >= 4 * lanes:
         end4 = (n // (4 * lanes)) * 4 * lanes
@@ -70,7 +80,7 @@ def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply) -> np.ndarray:
 def _preserved(x: np.ndarray, op: Any = np.multiply) -> np.ndarray:
     """InnerMostDimPreserver's product (or `op`) over each row of x [R, n]."""
     rows, n = x.shape
-    unit = 1 if op is np.multiply else 0
+    unit = 0 if op is np.add else 1
     if n < 16:
         return _sequential(x, op)
     accs = [np.full(rows, unit, x.dtype) for _ in range(4)]
@@ -86,7 +96,7 @@ def _preserved(x: np.ndarray, op: Any = np.multiply) -> np.ndarray:
 
 
 def _sequential(x: np.ndarray, op: Any = np.multiply) -> np.ndarray:
-    acc = np.full(x.shape[0], 1 if op is np.multiply else 0, x.dtype)
+    acc = np.full(x.shape[0], 0 if op is np.add else 1, x.dtype)
     for j in range(x.shape[1]):
         acc = op(acc, x[:, j])
     return acc

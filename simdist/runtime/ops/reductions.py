@@ -36,9 +36,14 @@ def _bool_only(name: str) -> Any:
 def _prod(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):   # silent, as TF (ops.nonfinite-silent)
         out = np.multiply.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims)
-    if v.dtype.kind == "f" or v.dtype == np.float16:   # in Eigen's order: zeros times infinities, overflows (prod_order.py)
+    kind = v.dtype.kind
+    if kind == "f" or v.dtype == np.float16:   # in Eigen's order: zeros times infinities, overflows (prod_order.py)
         from simdist.runtime.ops.prod_order import eigen_prod
         return eigen_prod(v, axis, keepdims, out)
+    if kind == "c":   # complex: Eigen's order, each product rounded (no fused multiply-add)
+        from simdist.runtime.ops.prod_order import complex_multiply, eigen_prod
+        with np.errstate(over="ignore", invalid="ignore"):
+            return eigen_prod(v, axis, keepdims, out, complex_multiply)
     return out
 
 
@@ -106,6 +111,9 @@ def _prod_grad(op: Any, grad: Any) -> list:
     reshaped = array.reshape(permuted, [reduced_num, other_num])
     left = cumprod(reshaped, axis=0, exclusive=True)
     right = cumprod(reshaped, axis=0, exclusive=True, reverse=True)
+    if left.dtype.kind == "c":   # (TF's _ProdGrad: conj(left) * conj(right))
+        from simdist.runtime.ops.complex_math import conj
+        left, right = conj(left), conj(right)
     y = array.reshape(math.multiply(left, right), permuted_shape)
     out = math.multiply(grad, array.transpose(y, [int(i) for i in np.argsort(perm)]))
     return [array.reshape(out, shape)]
@@ -306,7 +314,12 @@ def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
     means = math.reduce_mean(x, axis=axis, keepdims=True)
     if means.dtype.is_integer:
         raise TypeError(f"Input must be either real or complex. Received integer type <dtype: '{means.dtype.name}'>.")
-    return math.reduce_mean(unary.square(math.subtract(x, means)), axis=axis, keepdims=keepdims)
+    diff = math.subtract(x, means)
+    if diff.dtype.is_complex:   # |diff|^2 as real(conj(diff) * diff), of the parts' dtype (math_ops.reduce_variance)
+        from simdist.runtime.ops import complex_math
+        return math.reduce_mean(complex_math.real(math.multiply(complex_math.conj(diff), diff)), axis=axis,
+                                keepdims=keepdims)
+    return math.reduce_mean(unary.square(diff), axis=axis, keepdims=keepdims)
 
 
 def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
@@ -316,10 +329,12 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 
 # --- EuclideanNorm: one declaration (a reduction: stacked over lanes with its axis shifted) -----------------
 def _euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
-    """sqrt(sum(x*x)) in the input's dtype; for integers the square root truncates (Eigen's)."""
-    sq = np.add.reduce(v * v, axis=axis, dtype=v.dtype, keepdims=keepdims)
+    """sqrt(sum(x*x)) in the input's dtype (complex: sqrt(sum(x*conj(x))), Eigen's reducer); for
+    integers the square root truncates (Eigen's)."""
+    sq = np.add.reduce(v * (np.conjugate(v) if v.dtype.kind == "c" else v), axis=axis, dtype=v.dtype,
+                       keepdims=keepdims)
     with np.errstate(invalid="ignore"):
-        return np.sqrt(sq) if v.dtype.kind == "f" else np.sqrt(sq.astype(np.float64)).astype(v.dtype)
+        return np.sqrt(sq) if v.dtype.kind in "fc" else np.sqrt(sq.astype(np.float64)).astype(v.dtype)
 
 
 EUCLIDEAN_NORM = reduction("EuclideanNorm", _euclidean_norm, args.allowed("EuclideanNorm", *NUMERIC),

@@ -263,19 +263,20 @@ def log_sigmoid(x: Any, name: str | None = None) -> Tensor:
 
 
 # --- gradients, as TF 2.21's math_grad.py ----------------------------------------------------------------
+from simdist.runtime.ops.unary import _conj  # noqa: E402 (conj of a complex input: TF's convention)
 @RegisterGradient("Sin")
 def _sin_grad(op: Any, grad: Any) -> list:
-    return [grad * cos(op.inputs[0])]
+    return [grad * cos(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Cos")
 def _cos_grad(op: Any, grad: Any) -> list:
-    return [-grad * sin(op.inputs[0])]
+    return [-grad * sin(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Tan")
 def _tan_grad(op: Any, grad: Any) -> list:
-    return [square(reciprocal(cos(op.inputs[0]))) * grad]   # sec^2(x) * grad
+    return [square(reciprocal(cos(_conj(op.inputs[0])))) * grad]   # sec^2(x) * grad
 
 
 @RegisterGradient("Atan")
@@ -287,12 +288,12 @@ def _atan_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Sinh")
 def _sinh_grad(op: Any, grad: Any) -> list:
-    return [grad * cosh(op.inputs[0])]
+    return [grad * cosh(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Cosh")
 def _cosh_grad(op: Any, grad: Any) -> list:
-    return [grad * sinh(op.inputs[0])]
+    return [grad * sinh(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Asinh")
@@ -302,7 +303,7 @@ def _asinh_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Expm1")
 def _expm1_grad(op: Any, grad: Any) -> list:
-    return [grad * exp(op.inputs[0])]
+    return [grad * exp(_conj(op.inputs[0]))]
 
 
 @RegisterGradient("Erf")

@@ -89,10 +89,27 @@ def _quasi_triangular_sqrt(t: np.ndarray) -> np.ndarray:
     return r
 
 
+def _triangular_sqrt(t: np.ndarray) -> np.ndarray:
+    """The square root R of an upper triangular complex T (R @ R = T): sqrt of the diagonal, then
+    each column upward, R[i, j] = (T[i, j] - R[i, i+1:j] @ R[i+1:j, j]) / (R[i, i] + R[j, j])."""
+    n = t.shape[0]
+    r = np.zeros_like(t)
+    for j in range(n):
+        r[j, j] = np.sqrt(t[j, j])
+        for i in range(j - 1, -1, -1):
+            r[i, j] = (t[i, j] - r[i, i + 1:j] @ r[i + 1:j, j]) / (r[i, i] + r[j, j])
+    return r
+
+
 def _sqrtm_one(a: np.ndarray) -> np.ndarray:
     from scipy.linalg import schur
     if not np.all(np.isfinite(a)):
         return np.full(a.shape, np.nan, a.dtype)
+    if a.dtype.kind == "c":   # complex Schur form: upper triangular, Eigen's matrix_sqrt_triangular
+        t, u = schur(a, output="complex")
+        with np.errstate(all="ignore"):
+            r = _triangular_sqrt(t.astype(a.dtype))
+            return (u @ r @ np.conjugate(u.T)).astype(a.dtype)
     t, u = schur(a, output="real")
     with np.errstate(all="ignore"):
         r = _quasi_triangular_sqrt(t)

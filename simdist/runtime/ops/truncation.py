@@ -90,7 +90,7 @@ def _realdiv_rule(dts: Any, attrs: Any) -> dtypes.DType:
     return d
 
 
-TRUNCATE_DIV = binary("TruncateDiv", _truncdiv, args.allowed("TruncateDiv", "fiu", _TRUNCDIV_TYPES))
+TRUNCATE_DIV = binary("TruncateDiv", _truncdiv, args.listed_no_complex_kernel("TruncateDiv", "fiu", _TRUNCDIV_TYPES))
 TRUNCATE_MOD = binary("TruncateMod", _truncmod, _truncmod_rule)
 NotDifferentiable("TruncateDiv")   # TF's gradient: [None, None]
 
@@ -137,6 +137,10 @@ def _limits(d: dtypes.DType) -> tuple[Any, Any]:
 
 
 def _clip(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":   # TF clips a complex value's real and imaginary parts each (observed on TF 2.21)
+        out = np.empty(np.broadcast_shapes(x.shape, lo.shape, hi.shape), x.dtype)
+        out.real, out.imag = _clip(x.real, lo.real, hi.real), _clip(x.imag, lo.imag, hi.imag)
+        return out
     with np.errstate(invalid="ignore"):
         return np.maximum(np.minimum(x, hi), lo).astype(x.dtype, copy=False)
 
@@ -163,16 +167,28 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
     value = convert_to_tensor(value)
     out = dtypes.as_dtype(dtype)
     in_dt = value.dtype
-    if in_dt.kind == "c" or out.kind == "c":
-        raise NotImplementedError(f"saturate_cast of complex values ({in_dt.name} to {out.name}) is not simdist's")
+    if in_dt.kind == "c":   # math_ops.saturate_cast: complex to complex clamps each part, to real takes the real part
+        if out.kind == "c":
+            lo, hi = dtypes.finfo(out.real_dtype._np), dtypes.finfo(out.real_dtype._np)
+            if in_dt.real_dtype.size > out.real_dtype.size:
+                from simdist.runtime.ops import dispatch
+                value = dispatch.execute(CLIP_BY_VALUE, (value, convert_to_tensor(complex(lo.min, lo.min), dtype=in_dt),
+                                                         convert_to_tensor(complex(hi.max, hi.max), dtype=in_dt)))
+            return math.cast(value, out)
+        from simdist.runtime.ops.complex_math import real
+        value = real(value)
+        import logging
+        logging.getLogger("tensorflow").warning("Casting complex to real discards imaginary part.")
+        in_dt = value.dtype
+    out_part = out.real_dtype
     if in_dt in (dtypes.uint32, dtypes.uint64):   # TF clamps with the ClipByValue op: no CPU kernel for these
         raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node ClipByValue}}}} = "
                                                f"ClipByValue[T=DT_{in_dt.name.upper()}] [Op:ClipByValue]")
     in_min, in_max = _limits(in_dt)
-    out_min, out_max = _limits(out)
+    out_min, out_max = _limits(out_part)
     np_dtype = in_dt._np.type
     try:
-        promoted = np.promote_types(in_dt._np, out._np)
+        promoted = np.promote_types(in_dt._np, out_part._np)
     except TypeError:
         promoted = np.dtype(float)
     with np.errstate(over="ignore", invalid="ignore"):   # (int64 max through a float wraps, as in TF's NumPy code)

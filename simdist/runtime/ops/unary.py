@@ -45,9 +45,9 @@ def _quiet(fn: Any) -> Any:
 
 
 def _reciprocal_rule(dts: Any, attrs: Any) -> dtypes.DType:
-    """Reciprocal's op def allows integers, but TF's CPU kernels are floating only: NotFoundError."""
+    """Reciprocal's op def allows integers, but TF's CPU kernels are floating and complex only: NotFoundError."""
     d = _rule("Reciprocal", _SIGNED)(dts, attrs)
-    if d.kind != "f":
+    if d.kind not in "fc":
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node Reciprocal}} = "
                                    f"Reciprocal[T=DT_{d.name.upper()}] [Op:Reciprocal]")
     return d
@@ -119,17 +119,21 @@ def _log1p(a: np.ndarray) -> np.ndarray:
 LOG1P = unary("Log1p", _quiet(_log1p), _rule("Log1p", _FLOAT_C))
 def _reciprocal(a: np.ndarray) -> np.ndarray:
     """float32: Eigen's preciprocal (vrcpps + a Newton step) in packets of 8, 1/x in the tail
-    (rcp.py, ops.eigen-kernels); other dtypes 1/x."""
+    (rcp.py, ops.eigen-kernels); complex: Eigen's scalar_inverse_op, 1 / x as RealDiv divides;
+    other dtypes 1/x."""
     if a.dtype == np.float32:
         from simdist.runtime.ops.rcp import reciprocal
         return reciprocal(a)
+    if a.dtype.kind == "c":
+        from simdist.runtime.ops.complex_math import divide
+        return divide(np.ones((), a.dtype), a)
     return np.reciprocal(a)
 
 
 RECIPROCAL = unary("Reciprocal", _quiet(_reciprocal), _reciprocal_rule)
 FLOOR = unary("Floor", np.floor, _rule("Floor", _FLOAT))
 CEIL = unary("Ceil", np.ceil, _rule("Ceil", _FLOAT))
-ROUND = unary("Round", _round, _rule("Round", _SIGNED))
+ROUND = unary("Round", _round, args.listed_no_complex_kernel("Round", *_SIGNED))
 RSQRT = unary("Rsqrt", _quiet(_rsqrt), _rule("Rsqrt", _FLOAT_C))
 _BOOL_FLAG = args.zero_flops
 
@@ -168,7 +172,12 @@ def negative(x: Any, name: str | None = None) -> Tensor:
 
 
 def abs_(x: Any, name: str | None = None) -> Tensor:
-    return _unary(ABS, x)
+    """`tf.abs`: Abs; a complex tensor's modulus is ComplexAbs, of its parts' dtype (math_ops.abs)."""
+    t = _t(x)
+    if t.dtype.kind == "c":
+        from simdist.runtime.ops.complex_math import complex_abs
+        return complex_abs(t)
+    return dispatch.execute(ABS, (t,))
 
 
 def sign(x: Any, name: str | None = None) -> Tensor:
@@ -242,6 +251,14 @@ def _abs_grad(op: Any, grad: Any) -> list:
     return [grad * sign(op.inputs[0])]
 
 
+def _conj(t: Tensor) -> Tensor:
+    """conj(t) of a complex tensor (TF's gradients conjugate the derivative), t itself otherwise."""
+    if t.dtype.kind != "c":
+        return t
+    from simdist.runtime.ops.complex_math import conj
+    return conj(t)
+
+
 def _safe(grad: Any, value: Any) -> Any:
     """TF's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels give +0 where the incoming gradient is
     0, whatever y is (0 * inf and 0 / 0 are not NaN there: second fuzzer, seed 8 #103)."""
@@ -251,35 +268,35 @@ def _safe(grad: Any, value: Any) -> Any:
 
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op: Any, grad: Any) -> list:
-    return [_safe(grad, grad * 0.5 / op.outputs[0])]   # TF's SqrtGrad: grad * 0.5 / y
+    return [_safe(grad, grad * 0.5 / _conj(op.outputs[0]))]   # TF's SqrtGrad: grad * 0.5 / conj(y)
 
 
 @RegisterGradient("Exp")
 def _exp_grad(op: Any, grad: Any) -> list:
-    return [grad * op.outputs[0]]
+    return [grad * _conj(op.outputs[0])]
 
 
 @RegisterGradient("Log")
 def _log_grad(op: Any, grad: Any) -> list:
-    return [grad * (1.0 / op.inputs[0])]   # TF: grad * reciprocal(x)
+    return [grad * (1.0 / _conj(op.inputs[0]))]   # TF: grad * reciprocal(conj(x))
 
 
 @RegisterGradient("Log1p")
 def _log1p_grad(op: Any, grad: Any) -> list:
-    return [grad * reciprocal(1.0 + op.inputs[0])]   # TF: grad * reciprocal(1 + x)
+    return [grad * reciprocal(1.0 + _conj(op.inputs[0]))]   # TF: grad * reciprocal(1 + conj(x))
 
 
 @RegisterGradient("Reciprocal")
 def _reciprocal_grad(op: Any, grad: Any) -> list:
-    y = op.outputs[0]
-    return [_safe(grad, -grad * (y * y))]   # TF's ReciprocalGrad: -grad * y^2
+    y = _conj(op.outputs[0])
+    return [_safe(grad, -grad * (y * y))]   # TF's ReciprocalGrad: -grad * conj(y)^2
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op: Any, grad: Any) -> list:
-    y = op.outputs[0]
-    # TF's RsqrtGrad (scalar_rsqrt_gradient_op): packets (-0.5·(y·y))·(y·grad), the tail
-    # (-0.5·(grad·y))·(y·y): both fl(fl(y²)·fl(y·grad))·-0.5 (the halving is exact)
+    y = _conj(op.outputs[0])
+    # TF's RsqrtGrad (scalar_rsqrt_gradient_op, on conj(y) for complex): packets (-0.5·(y·y))·(y·grad),
+    # the tail (-0.5·(grad·y))·(y·y): both fl(fl(y²)·fl(y·grad))·-0.5 (the halving is exact)
     return [_safe(grad, (y * y) * (y * grad) * -0.5)]
 
 
@@ -291,13 +308,13 @@ def _sign_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Square")
 def _square_grad(op: Any, grad: Any) -> list:
-    x = op.inputs[0]
-    return [grad * (x * (2.0 if x.dtype.is_floating else 2))]
+    x = _conj(op.inputs[0])
+    return [grad * (x * (2.0 if x.dtype.kind in "fc" else 2))]
 
 
 def _install_operators() -> None:
     Tensor.__neg__ = lambda self: dispatch.execute(NEG, (self,))   # type: ignore[assignment]
-    Tensor.__abs__ = lambda self: dispatch.execute(ABS, (self,))   # type: ignore[assignment]
+    Tensor.__abs__ = abs_   # type: ignore[assignment]
 
 
 _install_operators()
