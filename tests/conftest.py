@@ -59,3 +59,45 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     import tf_workers
     tf_workers.live_mode = config.getoption("--tf-live")
+
+
+# Files whose tests run for minutes (measured: the TF-backend conformance run alone is about 460 s of the
+# default run's ~960 s on 2 cores). pytest-xdist's --dist loadfile hands out files with the most tests first,
+# which sent these few-test files out last, so one worker ran the TF conformance alone at the end while the
+# other sat idle. Sending them first (longest first, then xdist's order) balances the two workers.
+HEAVY_FIRST = (
+    "tests/conformance/test_conformance_reports.py",
+    "tests/conformance/test_conformance_meta.py",
+    "tests/conformance/test_thirdparty_backend.py",
+    "tests/scenario/test_scenario_runs.py",
+    "tests/test_examples.py",
+)
+
+
+try:
+    from xdist.scheduler import LoadFileScheduling
+except ImportError:   # no pytest-xdist: the suite runs in one process, nothing to schedule
+    LoadFileScheduling = None
+
+if LoadFileScheduling is not None:
+    class HeavyFirstLoadFile(LoadFileScheduling):
+        def schedule(self) -> None:
+            if self.collection is None and self.collection_is_completed and self._check_nodes_have_same_collection():
+                rank = {f: i for i, f in enumerate(HEAVY_FIRST)}
+                ids = list(next(iter(self.registered_collections.values())))
+                count: dict[str, int] = {}
+                for nodeid in ids:
+                    count[self._split_scope(nodeid)] = count.get(self._split_scope(nodeid), 0) + 1
+                order = sorted(count, key=lambda s: (rank.get(s, len(rank)), -count[s]))
+                pos = {s: i for i, s in enumerate(order)}
+                ids.sort(key=lambda n: pos[self._split_scope(n)])   # stable: a file's tests keep their order
+                for node in self.registered_collections:
+                    self.registered_collections[node] = ids
+                self.config.option.loadscopereorder = False
+            super().schedule()
+
+    def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-untyped-def]
+        """--dist loadfile with the known-heavy files sent first (see HEAVY_FIRST); other modes as xdist's."""
+        if config.getvalue("dist") != "loadfile":
+            return None
+        return HeavyFirstLoadFile(config, log)
