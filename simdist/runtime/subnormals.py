@@ -320,6 +320,8 @@ RULES: dict[str, Any] = {
     "UnsortedSegmentProd": FLUSH, "ScatterNd": FLUSH, "TensorScatterAdd": FLUSH, "TensorScatterSub": FLUSH,
     "TensorScatterMax": FLUSH, "TensorScatterMin": FLUSH, "DenseBincount": FLUSH, "InTopKV2": FLUSH,
     "LowerBound": FLUSH, "UpperBound": FLUSH,
+    # Where(condition) tests `x != 0` under DAZ; NextAfter steps through the bits (std::nextafter)
+    "Where": FLUSH, "NextAfter": KEEP,
 }
 for _name in CHECKED:
     RULES.setdefault(_name, CHECK)

@@ -330,11 +330,14 @@ def _distributed_variable(v: Any) -> bool:
 
 
 def _check_beside_variable(x: Any, y: Any) -> None:
-    """Eagerly, a list or NumPy first operand beside a variable (not a tensor) sends the call to
-    the op's eager fallback, which converts x on its own and then the variable to x's dtype:
-    another dtype is a ValueError (`squared_difference([[1.0]], float64_variable)`; a Python
-    number takes the variable's dtype, as beside a tensor). Clause ops.conversion."""
-    if context.in_function() or isinstance(y, Tensor) or not isinstance(x, (list, tuple, np.ndarray, np.generic)):
+    """Eagerly, a list or NumPy scalar first operand beside a variable (not a tensor) sends the
+    call to the op's eager fallback, which converts x on its own and then the variable to x's
+    dtype: another dtype is a ValueError (`squared_difference([[1.0]], float64_variable)`,
+    `multiply(np.float32(1), float64_variable)`). A Python number and a NumPy ndarray take the
+    variable's dtype, as beside a tensor (the fast path takes T from a variable as from an eager
+    tensor: `multiply(np.array([1.5], np.float32), float64_variable)` is float64, TF 2.21).
+    Clause ops.conversion."""
+    if context.in_function() or isinstance(y, Tensor) or not isinstance(x, (list, tuple, np.generic)):
         return
     try:
         xdt = convert_to_tensor(x).dtype

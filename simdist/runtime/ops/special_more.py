@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -37,14 +37,22 @@ def _sp() -> Any:
 
 
 def _kernel_rule(name: str, listed: str, kernels: tuple[str, ...]) -> Any:
-    """The op def's float list (InvalidArgumentError), then TF's CPU kernels (NotFoundError)."""
+    """The op def's float list (InvalidArgumentError), then TF's CPU kernels (NotFoundError).
+    Eagerly the kernel is looked up for T, the first input's dtype, before the other inputs'
+    dtypes are checked against it: `igamma(half, double)` is NotFoundError, not the mismatch's
+    InvalidArgumentError (a graph build checks the inputs first: its TypeError)."""
     base = args.allowed(name, "f", listed)
 
+    def missing(d: dtypes.DType) -> errors.NotFoundError:
+        return errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
+                                    f"{name}[T=DT_{tf_name(d).upper()}] [Op:{name}]")
+
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
+        if dts and dts[0].kind == "f" and dts[0].name not in kernels and not context.in_function():
+            raise missing(dts[0])
         d = base(dts, attrs)
         if d.name not in kernels:
-            raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = "
-                                       f"{name}[T=DT_{tf_name(d).upper()}] [Op:{name}]")
+            raise missing(d)
         return d
     return rule
 
@@ -155,7 +163,20 @@ def _float_double(name: str, listed: str = "float, double") -> Any:
 
 IGAMMA_GRAD_A = binary("IgammaGradA", _elementwise(_igamma_grad_a), _float_double("IgammaGradA"))
 ZETA = binary("Zeta", _elementwise(_zeta), _float_double("Zeta"))
-NEXTAFTER = binary("NextAfter", np.nextafter, _float_double("NextAfter", "double, float"), exact=True)
+def _nextafter(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """glibc's nextafter/nextafterf under TF's DAZ: `x == y` compares subnormals as zeros (then y
+    is returned, its bits kept: nextafter(1e-40, 0.0) is 0.0), the step itself works on the bits
+    (nextafter(0.0, 1.0) is the smallest subnormal, nextafter(1e-40, 1.0) the next one); results
+    are not flushed (the op's subnormal rule is KEEP). Clause ops.subnormals."""
+    from simdist.runtime import subnormals
+    out = np.nextafter(x, y)
+    fx, fy = subnormals.flushed(x), subnormals.flushed(y)
+    if fx is x and fy is y:
+        return out
+    return np.where(np.equal(fx, fy), np.broadcast_to(y, out.shape), out).astype(out.dtype, copy=False)
+
+
+NEXTAFTER = binary("NextAfter", _nextafter, _float_double("NextAfter", "double, float"), exact=True)
 BETAINC = register("Betainc", _elementwise(_betainc), _float_double("Betainc"), kind="elementwise")
 no_tf_gradient("IgammaGradA")   # TF 2.21 registers none: a second derivative in a is LookupError (ops.special-more)
 
