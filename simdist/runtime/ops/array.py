@@ -9,7 +9,7 @@ import numpy as np
 from simdist.runtime import context, convert, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
-from simdist.runtime.ops import trace_errors
+from simdist.runtime.ops import graph_constants, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.registry import (BROADCAST, PERMUTED, RESHAPED, NotDifferentiable, RegisterGradient, lanes,
                                           register, selected_bytes)
@@ -91,12 +91,18 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         text = f"Requires start <= limit when delta > 0: {s}/{lim}" if d > 0 else \
             f"Requires start >= limit when delta < 0: {s}/{lim}"
         err = errors.InvalidArgumentError(None, None, f"{text} [Op:Range]")
-        if any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in vals):
-            raise err      # (a tensor may be a graph input, unknown to the shape function)
-        # (traced: Python values are constants, which Range's shape function evaluates)
+        if not graph_constants.known(*vals):
+            raise err      # (a graph input or a value computed from one, unknown to the shape function)
+        # (traced: Range's shape function evaluates constant inputs, graph_constants.py)
         raise trace_errors.mark_shape(err, text, "Range", ((), (), ()))
+    if dt is dtypes.float16 and context.in_function() and graph_constants.known(*vals):
+        # Range's shape function computes the size of constant inputs for its other dtypes only
+        # (TF 2.21: "Unsupported dtype19" for half; eagerly the kernel computes it)
+        raise trace_errors.mark_shape(ValueError("Unsupported dtype19"), "Unsupported dtype19", "Range",
+                                      ((), (), ()))
     _range_size(s, lim, d, dt)
-    return _made(np.arange(s, lim, d, dtype=dt.np), dt)
+    out = _made(np.arange(s, lim, d, dtype=dt.np), dt)
+    return out if graph_constants.known(*vals) else graph_constants.vary(out)
 
 
 _RANGE_T = "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64"

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import activations, array, dispatch, math, trace_errors, unary
+from simdist.runtime.ops import activations, array, dispatch, graph_constants, math, trace_errors, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, typed
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
@@ -326,9 +326,12 @@ def _check_global_batch_size(gbs: Tensor) -> None:
                         f"of dtype <dtype: '{gbs.dtype.name}'>")
     v = int(dispatch.static_value(gbs))
     if v < 0:
-        raise errors.InvalidArgumentError(
+        err = errors.InvalidArgumentError(
             None, None, f"global_batch_size must be non-negative..  \nCondition x >= 0 did not hold element-wise:\n"
             f"x (shape=() dtype={gbs.dtype.name}) = \n{v}")
+        if context.in_function() and graph_constants.python_constant(gbs):
+            raise trace_errors.at_build(err)   # (check_ops' static assert on a constant: graph_constants.py)
+        raise err
 
 
 def scale_regularization_loss(regularization_loss: Any) -> Tensor:
