@@ -213,6 +213,11 @@ def _shape_str(shape: list[int]) -> str:
 
 
 def _same_shape_check(labels: Tensor, logits: Tensor) -> None:
+    """TF's `labels.get_shape().assert_is_compatible_with(logits.get_shape())`: shapes as a traced
+    graph knows them (an unknown rank or dimension is compatible, static_shapes.py)."""
+    from simdist.runtime.ops import static_shapes
+    if static_shapes.static_shape(labels).is_compatible_with(static_shapes.static_shape(logits)):
+        return
     ls, gs = labels.shape.as_list(), logits.shape.as_list()
     if ls != gs:
         raise ValueError(f"`logits` and `labels` must have the same shape, received ({_shape_str(gs)} vs "
