@@ -216,6 +216,9 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
     s2 = reshape(s, [-1, n])
     v2 = reshape(v, [-1, m])
     op = LOWER_BOUND if side == "left" else UPPER_BOUND
+    # the inputs' dtypes are checked before the kernel compares leading dimensions (eagerly, and a
+    # graph build raises op_def_library's TypeError for them)
+    op.dtype((s2.dtype, v2.dtype), {"out_type": ot})
     if s2.shape[0] != v2.shape[0]:
         raise errors.InvalidArgumentError(None, None, "Leading dim_size of both tensors must match. "
                                           f"[Op:{op.name}]")

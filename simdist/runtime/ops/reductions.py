@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
@@ -303,6 +303,10 @@ def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
     """mean(square(x - mean(x))): floating inputs only (TF raises TypeError for integers)."""
     from simdist.runtime.ops import math, unary
     x = _t(input_tensor)
+    if x.dtype.is_integer and context.in_function():
+        # (a graph build adds Mean without running it: its kernel's errors, e.g. a repeated axis,
+        # never come before this TypeError; eagerly Mean runs first)
+        raise TypeError(f"Input must be either real or complex. Received integer type <dtype: '{x.dtype.name}'>.")
     means = math.reduce_mean(x, axis=axis, keepdims=True)
     if means.dtype.is_integer:
         raise TypeError(f"Input must be either real or complex. Received integer type <dtype: '{means.dtype.name}'>.")
