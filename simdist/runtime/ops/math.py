@@ -55,12 +55,17 @@ def _float_floordiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     NumPy's floor_divide is Python's divmod, exact on the real quotient: 1.0 // 0.2 is 4.0 there
     and 5.0 in TF; and at infinities and zeros it gives NaN where floor(a / b) is +-inf or -0."""
     with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        q = np.true_divide(a, b)
+        bf16 = a.dtype == dtypes.bfloat16._np
+        # (bfloat16: Eigen divides in float and rounds the quotient to bfloat16 before the floor:
+        # 2.5 // 0.1 is floor(bfloat16(24.98)) = 25; third fuzzer, seed 51 #219)
+        q = np.true_divide(a.astype(np.float32), b.astype(np.float32)) if bf16 else np.true_divide(a, b)
         if q.dtype in (np.float32, np.float64) and q.size:
             # TF's CPU kernels run with flush-to-zero: a subnormal quotient is ±0 before the floor
             # (-1e-30 // 1e10 is -0.0 there, -1.0 in NumPy)
             tiny = dtypes.finfo(q.dtype).tiny
             q = np.where(np.abs(q) < tiny, np.copysign(np.zeros((), q.dtype), q), q)
+        if bf16:
+            q = q.astype(a.dtype)
         return np.floor(q)
 
 
@@ -88,6 +93,8 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
         if b.dtype.kind == "f":
             return float_fn(a, b)
         if b.dtype == dtypes.bfloat16._np:   # Eigen's functors through float (fuzz2 seed 20261130 #1657)
+            if float_fn is _float_floordiv:
+                return float_fn(a, b).astype(b.dtype)
             return float_fn(a.astype(np.float32), b.astype(np.float32)).astype(b.dtype)
         return fn(a, b)
     forward.__name__ = fn.__name__

@@ -130,6 +130,8 @@ def _histogram(values: np.ndarray, value_range: np.ndarray, nbins: np.ndarray, d
     (hi - lo) / nbins in double; counts in `dtype`."""
     n = int(nbins)
     lo, hi = value_range[0], value_range[1]
+    if values.dtype.kind == "f" and np.isnan(values).any():
+        raise errors.InvalidArgumentError(None, None, "Histogram values must not contain NaN [Op:HistogramFixedWidth]")
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         step = float(hi - lo) / float(n)
         shifted = (np.maximum(values.reshape(-1), lo) - lo).astype(np.float64)
