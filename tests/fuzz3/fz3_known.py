@@ -1,17 +1,30 @@
 """Disagreement classes of the third fuzzer still open, keyed by (callable, kind) as
 fz3_campaign.py counts them, or by kind alone for a class of every callable: such a
 disagreement is counted by the profiles, not failed. Each entry says what TF does and what
-simdist does."""
+simdist does.
+
+Closed by issue 29's fz4 (graph constants, docs/spec.md function.trace-time-errors): bincount
+with a negative maxlength/minlength of a constant arr inside a tf.function (DenseBincount's
+shape function's ValueError at trace time) and confusion_matrix's static asserts on constant
+labels/predictions (InvalidArgumentError from get_concrete_function): simdist now tracks which
+traced tensors are constants (simdist/runtime/ops/graph_constants.py)."""
 
 from __future__ import annotations
 
 KNOWN_OPEN: dict[object, str] = {
-    ("math.bincount", "accepts"): "inside a tf.function, bincount with a negative maxlength (or minlength) of a CONSTANT "
-                                  "arr is DenseBincount's shape-function ValueError at trace time (TF evaluates constant "
-                                  "inputs), of a graph input the kernel's InvalidArgumentError; simdist does not track "
-                                  "which traced tensors are constants and gives the kernel's error",
-    ("math.confusion_matrix", "trace-time"): "inside a tf.function, confusion_matrix's check_ops asserts on CONSTANT "
-                                             "labels/predictions fail while TF builds the graph (InvalidArgumentError "
-                                             "from get_concrete_function); simdist does not track which traced tensors "
-                                             "are constants and leaves them to the run",
+    ("math.igamma", "value"): "igamma(a, x) with a large a and x <= a: Eigen's igamma_series stops after its iteration "
+                              "limit (TF 2.21: igamma(1e10, 1e10) is 0.00798, float64), simdist's SciPy kernel "
+                              "converges (0.50000133); third fuzzer seed 51 #259",
+    ("linalg.inv", "accepts"): "MatrixInverse of a matrix holding NaN: TF's Eigen PartialPivLU and its `min |pivot| > 0` "
+                               "check (a NaN first pivot fails it: InvalidArgumentError 'Input is not invertible.'; a "
+                               "NaN met later does not), simdist's NumPy inverse returns NaN; seed 52 #82",
+    ("linalg.inv", "value"): "MatrixInverse of matrices holding inf/NaN: Eigen's partial-pivoting LU and its solve order "
+                             "give other NaN/inf/zero patterns than NumPy's LAPACK inverse; seed 52 #232",
+    ("linalg.det", "value"): "MatrixDeterminant of matrices holding inf/NaN and float32 subnormals: TF's LU (DAZ reads "
+                             "the subnormal as 0, a zero pivot after an infinite one gives NaN), simdist's NumPy det "
+                             "gives 0; seed 52 #125",
+    ("math.bessel_i1e", "gradient"): "float16 bessel_i1e of the smallest subnormal (5.96e-8): Eigen's float32 Chebyshev "
+                                     "kernel returns slightly more than x/2, which rounds up to 5.96e-8 in float16 (its "
+                                     "gradient's y * (1/x) is then -inf); SciPy's value is x/2, a tie rounded to 0 "
+                                     "(gradient NaN); seed 51 #293",
 }
