@@ -12,9 +12,11 @@ traced tensors are constants (simdist/runtime/ops/graph_constants.py)."""
 from __future__ import annotations
 
 KNOWN_OPEN: dict[object, str] = {
-    ("math.igamma", "value"): "igamma(a, x) with a large a and x <= a: Eigen's igamma_series stops after its iteration "
-                              "limit (TF 2.21: igamma(1e10, 1e10) is 0.00798, float64), simdist's SciPy kernel "
-                              "converges (0.50000133); third fuzzer seed 51 #259",
+    ("math.igamma", "value"): "float32 igamma(a, x) with a large a and x <= a: Eigen's float series stops after 2000 "
+                              "terms in float32 arithmetic with its own lgamma (TF 2.21: igamma(1e6, 1e6) is 1.312), "
+                              "simdist's SciPy kernel converges; float64 is Eigen's truncated series since issue 29's "
+                              "fz4 (seed 51 #259: igamma(1e10, 1e10) is 0.00798); igammac's continued fraction at x = a "
+                              "large (igammac(1e10, 1e10) is 0.934 in TF, 0.49999867 in simdist) is not modelled",
     ("linalg.inv", "accepts"): "MatrixInverse of a matrix holding NaN: TF's Eigen PartialPivLU and its `min |pivot| > 0` "
                                "check (a NaN first pivot fails it: InvalidArgumentError 'Input is not invertible.'; a "
                                "NaN met later does not), simdist's NumPy inverse returns NaN; seed 52 #82",
