@@ -125,6 +125,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("sigmoid-xent-unknown-rank", "function.trace-time-errors",
      _sig("tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.constant(0.5), logits=x)", None, "float32",
           [[0.5, 1.0, -7.25], [0.1, 2.0, 0.0]])),
+    # -- a graph input of unknown rank or dimension: the kernel's error, when the graph runs (seed 53 #38)
+    ("expand-dims-unknown-rank", "function.trace-time-errors", _sig("tf.expand_dims(x, 5)", None, "int64", [[1, 2]])),
+    ("expand-dims-known-rank", "function.trace-time-errors", _sig("tf.expand_dims(x, 5)", [None, 2], "int64", [[1, 2]])),
+    ("squeeze-unknown-rank", "function.trace-time-errors", _sig("tf.squeeze(x, 5)", None, "int64", [[1, 2]])),
+    ("squeeze-unknown-dim", "function.trace-time-errors", _sig("tf.squeeze(x, 0)", [None, 2], "int64", [[1, 2], [3, 4]])),
+    ("squeeze-known-dim", "function.trace-time-errors", _sig("tf.squeeze(x, 1)", [None, 2], "int64", [[1, 2], [3, 4]])),
     # -- subnormals under DAZ
     ("where-list-subnormal", "ops.subnormals", lambda tf: tf.where([[_SUB32, -1.0, float("inf")]])),
     ("where-tensor-subnormal", "ops.subnormals", lambda tf: tf.where(tf.constant([[_SUB32, -1.0, 2.0]]))),

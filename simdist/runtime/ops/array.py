@@ -9,7 +9,7 @@ import numpy as np
 from simdist.runtime import context, convert, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
-from simdist.runtime.ops import graph_constants, trace_errors
+from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.registry import (BROADCAST, PERMUTED, RESHAPED, NotDifferentiable, RegisterGradient, lanes,
                                           register, selected_bytes)
@@ -282,6 +282,9 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
     t = _t(input)
     nd = t.ndim
     if not -nd - 1 <= int(axis) <= nd:
+        if static_shapes.rank_unknown(t):   # (a graph input of unknown rank: the kernel's error, when it runs)
+            raise errors.InvalidArgumentError(None, None, f"Tried to expand dim index {int(axis)} for tensor with "
+                                                          f"{nd} dimensions. [Op:ExpandDims]")
         raise trace_errors.shape_error(
             f"Tried to expand dim index {int(axis)} for tensor with {nd} dimensions. [Op:ExpandDims]",
             f"dim {int(axis)} not in the interval [{-nd - 1}, {nd}].", "ExpandDims", (t.shape.as_list(), ()))
@@ -293,13 +296,19 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  #
     ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
     if ax is not None:      # TF's Squeeze kernel checks, in the order given (NumPy's errors would leak)
         shape, nd = t.shape.as_list(), t.ndim
+        known = static_shapes.known_shape(t)   # (None: a graph input of unknown rank)
         for k, a in enumerate(ax if isinstance(ax, tuple) else (ax,)):
             if not -nd <= a < nd:
+                if known is None:
+                    raise errors.InvalidArgumentError(None, None, f"Tried to squeeze dim index {a} for tensor with "
+                                                                  f"{nd} dimensions. [Op:Squeeze]")
                 raise trace_errors.shape_error(f"Tried to squeeze dim index {a} for tensor with {nd} dimensions. "
                                                "[Op:Squeeze]", f"squeeze_dims[{k}] not in [{-nd},{nd}).", "Squeeze",
                                                (shape,))
             if shape[a % nd] != 1:
                 text = f"Can not squeeze dim[{a % nd}], expected a dimension of 1, got {shape[a % nd]}"
+                if known is None or known[a % nd] is None:   # (a dimension the graph does not know)
+                    raise errors.InvalidArgumentError(None, None, f"{text} [Op:Squeeze]")
                 raise trace_errors.shape_error(f"{text} [Op:Squeeze]", text, "Squeeze", (shape,))
         if isinstance(ax, tuple):   # the kernel squeezes a set of dims: a repeated one (-1 and 0 of a vector) once
             ax = tuple(dict.fromkeys(a % nd for a in ax))
