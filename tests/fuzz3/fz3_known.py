@@ -7,7 +7,8 @@ Closed by issue 29's fz4 (graph constants, docs/spec.md function.trace-time-erro
 with a negative maxlength/minlength of a constant arr inside a tf.function (DenseBincount's
 shape function's ValueError at trace time) and confusion_matrix's static asserts on constant
 labels/predictions (InvalidArgumentError from get_concrete_function): simdist now tracks which
-traced tensors are constants (simdist/runtime/ops/graph_constants.py)."""
+traced tensors are constants (simdist/runtime/ops/graph_constants.py); MatrixInverse's acceptance of
+matrices holding inf/NaN (Eigen's pivot check, docs/spec.md ops.linalg-more)."""
 
 from __future__ import annotations
 
@@ -17,11 +18,9 @@ KNOWN_OPEN: dict[object, str] = {
                               "simdist's SciPy kernel converges; float64 is Eigen's truncated series since issue 29's "
                               "fz4 (seed 51 #259: igamma(1e10, 1e10) is 0.00798); igammac's continued fraction at x = a "
                               "large (igammac(1e10, 1e10) is 0.934 in TF, 0.49999867 in simdist) is not modelled",
-    ("linalg.inv", "accepts"): "MatrixInverse of a matrix holding NaN: TF's Eigen PartialPivLU and its `min |pivot| > 0` "
-                               "check (a NaN first pivot fails it: InvalidArgumentError 'Input is not invertible.'; a "
-                               "NaN met later does not), simdist's NumPy inverse returns NaN; seed 52 #82",
-    ("linalg.inv", "value"): "MatrixInverse of matrices holding inf/NaN: Eigen's partial-pivoting LU and its solve order "
-                             "give other NaN/inf/zero patterns than NumPy's LAPACK inverse; seed 52 #232",
+    ("linalg.inv", "value"): "MatrixInverse of matrices holding inf/NaN that TF accepts (simdist decides acceptance as "
+                             "Eigen's PartialPivLU since issue 29's fz4): Eigen's solve order gives other "
+                             "NaN/inf/zero patterns than NumPy's LAPACK inverse (NaN where LAPACK refuses); seed 52 #232",
     ("linalg.det", "value"): "MatrixDeterminant of matrices holding inf/NaN and float32 subnormals: TF's LU (DAZ reads "
                              "the subnormal as 0, a zero pivot after an infinite one gives NaN), simdist's NumPy det "
                              "gives 0; seed 52 #125",

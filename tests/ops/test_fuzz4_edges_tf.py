@@ -179,6 +179,19 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("multiply-list-variable", "ops.conversion", _var(3.0, "float64", lambda tf, v: tf.math.multiply([1.5], v))),
     ("add-ndarray-variable", "ops.conversion",
      _var(3.0, "float64", lambda tf, v: tf.math.add(np.array([0.5], np.float32), v))),
+    # -- MatrixInverse's Eigen PartialPivLU check on matrices holding inf/NaN (seed 52 #82, #288, seed 53 #24)
+    ("inv-nan-first-pivot", "ops.linalg-more",
+     lambda tf: tf.linalg.inv([[[float("nan"), 2.5], [0.3333333432674408, 0.0]], [[float("inf"), 1e30], [-2.0, 0.5]]])),
+    ("inv-nan-below-pivot", "ops.linalg-more",
+     lambda tf: tf.shape(tf.linalg.inv(tf.constant([[float("inf"), 1.0], [float("nan"), -0.0]], tf.float64)))),
+    ("inv-nan-later-pivot", "ops.linalg-more",
+     lambda tf: tf.shape(tf.linalg.inv(tf.constant([[[-float("inf"), 1.08], [float("nan"), 0.0]],
+                                                    [[0.67, -1.31], [-0.76, -2.0]]], tf.float32)))),
+    ("inv-zero-column-adjoint", "ops.linalg-more",
+     lambda tf: tf.linalg.inv(tf.constant([[0.0, float("inf")], [0.0, 1.0]], tf.float64), adjoint=True)),
+    ("inv-inf-pivots", "ops.linalg-more",
+     lambda tf: tf.shape(tf.linalg.inv(tf.constant([[float("inf"), 1.0, 2.0], [1.0, float("inf"), 0.0],
+                                                    [0.0, 1.0, float("nan")]], tf.float64)))),
     # -- single kernels
     ("moments-list", "ops.argument-errors", lambda tf: tf.nn.moments([[1.0, 2.0]], 1)),
     ("moments-float", "ops.argument-errors", lambda tf: tf.nn.moments(2.0, [])),
@@ -236,6 +249,12 @@ def test_ndarray_beside_variable(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.argument-errors")
 @EDGES.parametrize("ops.argument-errors")
 def test_argument_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.linalg-more")
+@EDGES.parametrize("ops.linalg-more")
+def test_inverse_pivot_check(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
