@@ -183,6 +183,29 @@ def _floormod_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
 
 FLOORMOD = Fixed("floormod", _floormod_fix)
 
+# float32/float64 packet lanes of TF 2.21's AVX2 Sign kernel (simdist/runtime/ops/simd.py's RELU_LANES)
+_SIGN_LANES = {"float32": 8, "float64": 4}
+
+
+def _sign_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+    """Sign of subnormals (DAZ): Eigen's packet psign selects |x| where neither 0 < x nor x < 0
+    holds, so a subnormal in a packet lane comes back as its magnitude (sign(-1e-40) is 1e-40);
+    the scalar tail (the last n mod 8 float32, n mod 4 float64 elements) gives 0.0 (TF 2.21;
+    third fuzzer, seed 53 #145)."""
+    a = arrays[0]
+    if a.dtype not in _MAGNITUDE or not a.size:
+        return out
+    sub = (a != 0) & (flushed(a) == 0)
+    if not sub.any():
+        return out
+    lanes = _SIGN_LANES.get(a.dtype.name, 0)
+    n = a.size
+    packet = (np.arange(n) < (n // lanes) * lanes).reshape(a.shape) if lanes and n >= lanes else np.zeros(a.shape, bool)
+    return np.where(sub, np.where(packet, np.abs(a), np.zeros((), a.dtype)), out).astype(a.dtype, copy=False)
+
+
+SIGN = Fixed("sign", _sign_fix)
+
 # Eigen's packets of float32 / bfloat16 (computed through float32) in TF 2.21's AVX2 build: see
 # simdist/runtime/ops/simd.py. Elements of the scalar tail run scalar code.
 _LANES = {"float32": 8, "bfloat16": 8, "float64": 4}
@@ -342,7 +365,7 @@ RULES: dict[str, Any] = {
     "TensorScatterMax": FLUSH, "TensorScatterMin": FLUSH, "DenseBincount": FLUSH, "InTopKV2": FLUSH,
     "LowerBound": FLUSH, "UpperBound": FLUSH,
     # Where(condition) tests `x != 0` under DAZ; NextAfter steps through the bits (std::nextafter)
-    "Where": FLUSH, "NextAfter": KEEP, "FloorMod": FLOORMOD,
+    "Where": FLUSH, "NextAfter": KEEP, "FloorMod": FLOORMOD, "Sign": SIGN,
 }
 for _name in CHECKED:
     RULES.setdefault(_name, CHECK)

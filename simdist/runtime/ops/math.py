@@ -818,9 +818,9 @@ def logical_or(x: Any, y: Any, name: str | None = None) -> Tensor:
 
 
 def logical_not(x: Any, name: str | None = None) -> Tensor:
-    # (a NumPy value is converted with the op's bool dtype, a cast: logical_not(np.array([1.5])) is [False])
-    return dispatch.execute(LOGICAL_NOT, (_logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic))
-                                          else _t(x),))
+    # (a NumPy value is converted with the op's bool dtype, a cast: logical_not(np.array([1.5])) is [False];
+    # a Python value with dtype bool too: logical_not([1.5, 0.0]) and logical_not(1) are TypeError, seed 53 #85)
+    return dispatch.execute(LOGICAL_NOT, (_t(x) if _tensorlike(x) else _logical_operand(x, dtypes.bool_),))
 
 
 def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Tensor:
