@@ -59,6 +59,21 @@ def _igamma_tape(tf: Any) -> Any:
         return tf.math.igamma(a=a, x=tf.constant([0.5, 2.0], tf.float64))
 
 
+def _global_norm_grad(tf: Any) -> Any:
+    v = tf.Variable(np.array([[65504.0], [3.0]], np.float16))
+    with tf.GradientTape() as t:
+        n = tf.linalg.global_norm([v, tf.constant([[-2.0]], dtype=tf.float16)])
+    return n, t.gradient(n, v)
+
+
+def _accumulate_n_grad(tf: Any) -> Any:
+    v = tf.Variable(np.array([7, 1], np.uint8))
+    with tf.GradientTape(persistent=True) as t:
+        named = tf.math.accumulate_n([v], name="op")
+        bare = tf.math.accumulate_n([v])
+    return [t.gradient(named, v) is None, t.gradient(bare, v)]
+
+
 _SUB32 = 9.99994610111476e-41   # a float32 subnormal
 
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
@@ -130,6 +145,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
           "int32", 1)),
     ("confusion-empty", "function.trace-time-errors",
      _sig("tf.math.confusion_matrix(labels=tf.constant([], dtype=tf.int64), predictions=[])", None, "int32", 1)),
+    ("reduce-std-integer-axis-out-of-range", "function.trace-time-errors",
+     _sig("tf.math.reduce_std(input_tensor=np.array([], np.int32), axis=-3)", None, "int32", 1)),
     # -- a graph input of unknown rank or dimension: the kernel's error, when the graph runs (seed 53 #38)
     ("expand-dims-unknown-rank", "function.trace-time-errors", _sig("tf.expand_dims(x, 5)", None, "int64", [[1, 2]])),
     ("expand-dims-known-rank", "function.trace-time-errors", _sig("tf.expand_dims(x, 5)", [None, 2], "int64", [[1, 2]])),
@@ -220,6 +237,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("logical-not-numpy-float", "ops.argument-errors", lambda tf: tf.math.logical_not(np.array([1.5, 0.0]))),
     ("zeta-huge-x", "ops.special-more",
      lambda tf: tf.math.zeta(tf.constant([1e30, 1e10, 1e30, 1e30, 1e30]), tf.constant([3.0, 3.0, 1.0, 0.5, 2.0]))),
+    ("unravel-index-numpy-bool", "ops.conversion", lambda tf: tf.unravel_index(np.bool_(False), dims=[2, 3])),
+    ("unravel-index-numpy-float", "ops.conversion", lambda tf: tf.unravel_index(np.float32(1.0), dims=[2, 3])),
+    ("unravel-index-python-bool", "ops.conversion", lambda tf: tf.unravel_index(True, dims=[2, 3])),
+    ("global-norm-float16-gradient", "ops.argument-errors", _global_norm_grad),
+    ("accumulate-n-named-integer-gradient", "ops.argument-errors", _accumulate_n_grad),
     ("polygamma-order-zero", "ops.special-functions",
      lambda tf: tf.math.polygamma(tf.constant([0.0, 0.0, 0.0, 0.0], tf.float64),
                                   tf.constant([0.0, -1.0, -0.0, -3.0], tf.float64))),

@@ -247,6 +247,13 @@ no_tf_gradient("UnravelIndex")
 def unravel_index(indices: Any, dims: Any, name: str | None = None) -> Tensor:
     """`tf.unravel_index`: flat indices into coordinates of shape `dims`, shape [len(dims)] + indices.shape."""
     from simdist.runtime.ops import math
+    if not math._tensorlike(indices) and not math._tensorlike(dims):
+        # no tensor operand: the fast path converts the first with its attr's default dtype, int32,
+        # which a NumPy value or Python bool/int takes (np.bool_(False) is index 0; seed 53 #232)
+        try:
+            indices = convert_to_tensor(indices, dtype=dtypes.int32)
+        except (TypeError, ValueError):
+            pass
     i, d = math.gen_operands(UNRAVEL_INDEX, indices, dims)   # (a non-tensor takes the other's dtype)
     UNRAVEL_INDEX.dtype((i.dtype, d.dtype), None)
     dv, iv = dispatch.static_value(d), dispatch.static_value(i)
