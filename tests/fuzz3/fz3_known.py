@@ -28,4 +28,21 @@ KNOWN_OPEN: dict[object, str] = {
                                      "kernel returns slightly more than x/2, which rounds up to 5.96e-8 in float16 (its "
                                      "gradient's y * (1/x) is then -inf); SciPy's value is x/2, a tie rounded to 0 "
                                      "(gradient NaN); seed 51 #293",
+    ("math.reciprocal", "value"): "float32 Reciprocal in Eigen's AVX2 packets is rcpps plus one Newton step, not a "
+                                  "division (TF 2.21: 1/3.0 is 0.33333331, 1/1.0 is 0.99999994; the scalar tail "
+                                  "divides); simdist divides (correctly rounded). rcpps's table is the CPU's, not "
+                                  "modelled; seed 53 #142",
+    ("math.truediv", "value"): "a tf.function call simdist runs eagerly (its arguments hold subnormals, which a replay "
+                               "would not flush) does not apply Grappler's rewrites (x / 2.5 as x * 0.4, "
+                               "function.grappler-rewrites): they need the recorder's graph; TF always applies them; "
+                               "seed 53 #131",
+    ("nn.relu6", "value"): "float64 Relu6 of a subnormal in the scalar tail keeps its bits in TF 2.21 (relu6([5e-324, "
+                           "0]) is [5e-324, 0]), simdist flushes it (Relu's lane rule is listed not found in "
+                           "ops.subnormals); seed 53 #57",
+    ("math.atan2", "value"): "float64 atan2 of subnormals: glibc's atan2 under DAZ (atan2(5e-324, 5e-324) is pi/4, "
+                             "atan2(5e-324, -0.0) is 3pi/4 in TF 2.21), simdist flushes the inputs (0 and pi); seed 53 "
+                             "#210",
+    ("nn.moments", "rejects"): "inside a tf.function, moments of a constant bfloat16 tensor over a repeated axis ((-2, 1) "
+                               "of a rank-3 tensor) computes in TF 2.21 (Grappler folds the constant subgraph before "
+                               "Mean's kernel checks its axes), simdist raises Mean's InvalidArgumentError; seed 53 #193",
 }
