@@ -49,8 +49,16 @@ def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple
     idx = np.empty(x.shape[0], dtype=out_idx._np)
     keep: list[int] = []
     items = x.tolist()
-    # float16: -0.0 and 0.0 are two values (TF hashes a half by its bits); other floats: one
-    keys = x.view(np.uint16).tolist() if x.dtype == np.float16 else items
+    # float16: -0.0 and 0.0 are two values (TF hashes a half by its bits); other floats: one, and
+    # under DAZ a float32/float64 subnormal is that value too (std::hash<double> hashes a value
+    # `== 0.0` as 0 and `==` reads it as zero: unique([0.0, 5e-324]) is [0.0], seed 54 #27)
+    if x.dtype == np.float16:
+        keys = x.view(np.uint16).tolist()
+    elif x.dtype in (np.float32, np.float64):
+        from simdist.runtime import subnormals
+        keys = subnormals.flushed(x).tolist()
+    else:
+        keys = items
     for i, (v, key) in enumerate(zip(items, keys)):
         if isinstance(v, float) and v != v:     # NaN: a value of its own
             idx[i] = len(keep)

@@ -95,6 +95,13 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         op = "BatchMatMulV2" if len(sa) > 2 or len(sb) > 2 else "MatMul"
         raise trace_errors.dtype_mismatch(err, op, 1, ta.dtype, tb.dtype)
     batched = len(sa) > 2 or len(sb) > 2
+    if (a_is_sparse or b_is_sparse) and batched:
+        # math_ops.matmul takes its batch path only without the sparse flags: MatMul (or
+        # SparseMatMul) then refuses a rank above 2 (third fuzzer, seed 54 #16)
+        which = 0 if len(sa) > 2 else 1
+        bad = sa if which == 0 else sb
+        raise trace_errors.shape_error(f"In[{which}] is not a matrix. Instead it has shape {args.dims(bad)} [Op:MatMul]",
+                                       f"Shape must be rank 2 but is rank {len(bad)}", "MatMul", (sa, sb))
     no_kernel = _kernel_first(BATCH_MATMUL if batched else MATMUL, ta.dtype)
     if len(sa) < 2 or len(sb) < 2:
         low = len(sa) if len(sa) < 2 else len(sb)   # traced: MatMul's (BatchMatMulV2's) shape function
