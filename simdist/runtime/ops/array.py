@@ -925,11 +925,15 @@ _install_operators()
 
 
 # --- sparse rows (IndexedSlices) -----------------------------------------------------------------------------
-def segment_ids_below(indices: np.ndarray, n: int, opname: str) -> np.ndarray:
+def segment_ids_below(indices: np.ndarray, n: int, opname: str, data_size: int = 1) -> np.ndarray:
     """The ids of an unsorted segment op as int64, or TF's CPU kernel error for the first id >= n
-    (negative ids are the caller's: dropped)."""
+    (negative ids are the caller's: dropped). An empty `data` (data_size 0) checks nothing: TF's
+    kernels return the empty output first (unsorted_segment_max of a [2, 0] input with id 5 of
+    2 segments is [2, 0]; seed 54 #151)."""
     ids = indices.astype(np.int64, copy=False)
     bad = ids >= n
+    if bad.any() and not data_size:
+        return np.where(bad, -1, ids)   # (dropped: nothing is added)
     if bad.any():
         j = int(np.argmax(bad.reshape(-1)))
         raise errors.InvalidArgumentError(None, None, f"segment_ids[{j}] = {int(ids.reshape(-1)[j])} is out of range "
@@ -940,7 +944,7 @@ def segment_ids_below(indices: np.ndarray, n: int, opname: str) -> np.ndarray:
 def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """UnsortedSegmentSum: each row of values added at its segment id; negative ids are dropped,
     ids >= num_segments raise, as TF's CPU kernel."""
-    ids = segment_ids_below(indices, shape[0], "UnsortedSegmentSum")
+    ids = segment_ids_below(indices, shape[0], "UnsortedSegmentSum", values.size)
     out = np.zeros(shape, dtype=values.dtype)
     neg = ids < 0
     if neg.any():

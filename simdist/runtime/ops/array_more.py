@@ -248,10 +248,12 @@ def unravel_index(indices: Any, dims: Any, name: str | None = None) -> Tensor:
     """`tf.unravel_index`: flat indices into coordinates of shape `dims`, shape [len(dims)] + indices.shape."""
     from simdist.runtime.ops import math
     if not math._tensorlike(indices) and not math._tensorlike(dims):
-        # no tensor operand: the fast path converts the first with its attr's default dtype, int32,
-        # which a NumPy value or Python bool/int takes (np.bool_(False) is index 0; seed 53 #232)
+        # no tensor operand (execute.args_to_matching_eager): the first is converted as it is, and
+        # again with the attr's default dtype, int32, when its dtype is not allowed (int32, int64):
+        # np.bool_(False) is index 0 (seed 53 #232), np.int64(-5) stays int64
         try:
-            indices = convert_to_tensor(indices, dtype=dtypes.int32)
+            if convert_to_tensor(indices).dtype not in (dtypes.int32, dtypes.int64):
+                indices = convert_to_tensor(indices, dtype=dtypes.int32)
         except (TypeError, ValueError):
             pass
     i, d = math.gen_operands(UNRAVEL_INDEX, indices, dims)   # (a non-tensor takes the other's dtype)
