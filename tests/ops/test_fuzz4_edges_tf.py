@@ -252,6 +252,8 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("unravel-index-numpy-float", "ops.conversion", lambda tf: tf.unravel_index(np.float32(1.0), dims=[2, 3])),
     ("unravel-index-python-bool", "ops.conversion", lambda tf: tf.unravel_index(True, dims=[2, 3])),
     ("unravel-index-numpy-int64", "ops.conversion", lambda tf: tf.unravel_index(np.int64(-5), [2, 3])),
+    ("unravel-index-int64-min", "ops.conversion",
+     lambda tf: tf.unravel_index(tf.constant([-2**63, -7, 5, -1], tf.int64), [2, 3])),
     ("global-norm-float16-gradient", "ops.argument-errors", _global_norm_grad),
     ("accumulate-n-named-integer-gradient", "ops.argument-errors", _accumulate_n_grad),
     ("global-norm-int32", "ops.argument-errors",

@@ -233,7 +233,9 @@ def _unravel(idx: np.ndarray, dims: np.ndarray) -> np.ndarray:
     flat = idx.reshape(-1).astype(np.int64)
     d = dims.astype(np.int64)
     strides = np.concatenate([np.cumprod(d[::-1])[::-1][1:], [1]]).astype(np.int64) if d.size else d
-    q = np.sign(flat[None, :]) * (np.abs(flat[None, :]) // strides[:, None])   # C's truncating division
+    with np.errstate(over="ignore"):   # C's truncating division (no abs(): INT64_MIN has none, seed 54 #174)
+        q = flat[None, :] // strides[:, None]
+        q = q + ((flat[None, :] % strides[:, None] != 0) & (flat[None, :] < 0))
     out = np.fmod(q, d[:, None]).astype(idx.dtype)
     return out.reshape((dims.size,) + idx.shape) if idx.ndim else out.reshape(dims.size)
 
