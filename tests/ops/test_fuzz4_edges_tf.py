@@ -161,6 +161,10 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _sig("tf.linalg.matmul(x, np.ones((4, 3), np.float32))", [2, None], "float32", np.ones([2, 3]))),
     ("matmul-known-mismatch", "function.trace-time-errors",
      _sig("tf.linalg.matmul(x, np.ones((4, 3), np.float32))", [2, 3], "float32", np.ones([2, 3]))),
+    ("bitcast-known-last-dim", "function.trace-time-errors",
+     _sig("tf.bitcast(x, tf.uint32)", [2, 3], "uint8", np.zeros([2, 3]))),
+    ("bitcast-unknown-last-dim", "function.trace-time-errors",
+     _sig("tf.bitcast(x, tf.uint32)", [2, None], "uint8", np.zeros([2, 3]))),
     # -- subnormals under DAZ
     ("where-list-subnormal", "ops.subnormals", lambda tf: tf.where([[_SUB32, -1.0, float("inf")]])),
     ("where-tensor-subnormal", "ops.subnormals", lambda tf: tf.where(tf.constant([[_SUB32, -1.0, 2.0]]))),

@@ -518,5 +518,10 @@ def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: 
             if not shp and not static_shapes.rank_unknown(t):   # traced: Bitcast's shape function wants rank >= 1
                 raise trace_errors.shape_error(str(err.message), "Shape must be at least rank 1 but is rank 0",
                                                "Bitcast", (shp,))
+            known = static_shapes.known_shape(t)
+            if shp and known is not None and known[-1] is not None:
+                # traced: Bitcast's shape function checks a known last dimension (seed 54 #256)
+                raise trace_errors.mark_shape(err, f"Cannot bitcast due to shape. {shp[-1]} does not match {b // a}",
+                                              "Bitcast", (shp,))
             raise err
     return dispatch.execute(BITCAST, (t,), {"type": to})
