@@ -183,6 +183,20 @@ def _floormod_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
 
 FLOORMOD = Fixed("floormod", _floormod_fix)
 
+
+def _truncatemod_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+    """TruncateMod of float32/float64: std::fmod on the bits, NaN for a subnormal divisor (glibc's
+    wrapper reads it as zero), as FloorMod's first step: truncatemod(1e-40, 0.1) is 1e-40 (TF 2.21;
+    third fuzzer, seed 54 #296)."""
+    a, b = arrays
+    if a.dtype not in _MAGNITUDE or b.dtype != a.dtype:
+        return out
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        return np.where(flushed(b) == 0, np.asarray(np.nan, a.dtype), np.fmod(a, b)).astype(a.dtype, copy=False)
+
+
+TRUNCATEMOD = Fixed("truncatemod", _truncatemod_fix)
+
 # float32/float64 packet lanes of TF 2.21's AVX2 Sign kernel (simdist/runtime/ops/simd.py's RELU_LANES)
 _SIGN_LANES = {"float32": 8, "float64": 4}
 
@@ -365,7 +379,8 @@ RULES: dict[str, Any] = {
     "TensorScatterMax": FLUSH, "TensorScatterMin": FLUSH, "DenseBincount": FLUSH, "InTopKV2": FLUSH,
     "LowerBound": FLUSH, "UpperBound": FLUSH,
     # Where(condition) tests `x != 0` under DAZ; NextAfter steps through the bits (std::nextafter)
-    "Where": FLUSH, "NextAfter": KEEP, "FloorMod": FLOORMOD, "Sign": SIGN,
+    "Where": FLUSH, "NextAfter": KEEP, "FloorMod": FLOORMOD, "TruncateMod": TRUNCATEMOD,
+    "Sign": SIGN,
 }
 for _name in CHECKED:
     RULES.setdefault(_name, CHECK)

@@ -182,6 +182,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("floormod-float32-subnormal", "ops.subnormals",
      lambda tf: tf.math.floormod(tf.constant([1e-40, -1e-40, 3e-39, 1.5e-38, 2.0, -1e-40, 0.5]),
                                  tf.constant([-1.0, 1.0, 1e-39, 1.4e-38, 1e-40, 0.0, -1e-41]))),
+    ("truncatemod-float32-subnormal", "ops.subnormals",
+     lambda tf: tf.truncatemod(tf.constant([1e-40, -2.0, 3.0, 0.1, 1.5e-38, 2.0]),
+                               tf.constant([0.1, 1e10, 0.0, -1.0, 1.4e-38, 1e-40]))),
     ("bfloat16-python-floats", "ops.subnormals",
      _bf16_bits([1e-39, -1e-40, 1.1754942e-38, 1.1754943e-38, 1.17549435e-38, 1.1758e-38, 3.4e38, 1.0])),
     ("bfloat16-python-scalar", "ops.subnormals", _bf16_bits(1e-39)),   # type: ignore[arg-type]
