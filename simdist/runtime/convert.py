@@ -163,6 +163,8 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
                 raise ValueError(_INT_RANGE)
     if dt.is_floating and "c" in kinds:
         raise _cannot(value, dt)
+    if dt is dtypes.bfloat16 and "f" in kinds and not context.in_function():
+        return _bfloat16_of_python(obj)
     with np.errstate(over="ignore"):   # 1e5 as float16 is inf, silently as in TF
         arr = obj.astype(dt.np)
     if inferred and dt.np == np.float32 and "f" in kinds and not context.in_function():   # (a graph gives inf)
@@ -170,6 +172,25 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
         if np.any(np.isfinite(wide) & (np.abs(wide) > _F32_MAX)):
             raise ValueError(_FLOAT_RANGE)
     return arr
+
+
+# float32's smallest normal number less half a unit in the last place below it (2**-126 - 2**-151):
+# a double under it in magnitude is tiny after rounding to float32's precision
+_F32_TINY_AFTER_ROUNDING = 2.0 ** -126 - 2.0 ** -151
+
+
+def _bfloat16_of_python(obj: np.ndarray) -> np.ndarray:
+    """Python floats as eager TF converts them to bfloat16 (clause ops.subnormals): each double is
+    cast to float32 with the thread's flush-to-zero set, which x86 applies when the result is tiny
+    after rounding (so 1e-39 and 1.1754943e-38 become zeros of their sign, 1.17549435e-38 becomes
+    2**-126), then rounded to bfloat16."""
+    wide = obj.astype(np.float64)
+    with np.errstate(over="ignore"):
+        f32 = wide.astype(np.float32)
+    tiny = (np.abs(wide) < _F32_TINY_AFTER_ROUNDING) & (wide != 0)
+    if tiny.any():
+        f32 = np.where(tiny, np.copysign(np.float32(0), f32), f32)
+    return f32.astype(dtypes.bfloat16.np)
 
 
 def to_array(value: Any, dt: dtypes.DType | None, hint: dtypes.DType | None = None) -> tuple[np.ndarray, dtypes.DType]:
@@ -197,6 +218,8 @@ def to_array(value: Any, dt: dtypes.DType | None, hint: dtypes.DType | None = No
             if value - value == 0 and abs(value) > _F32_MAX and not context.in_function():   # finite, beyond float32
                 raise ValueError(_FLOAT_RANGE)
             dt = dtypes.float32
+        if dt is dtypes.bfloat16 and not context.in_function():
+            return _bfloat16_of_python(np.asarray(value, dtype=object)), dt
         with np.errstate(over="ignore"):
             return np.asarray(value, dtype=dt.np), dt
     if tp is int and dt is None and -(2**31) <= value < 2**31:

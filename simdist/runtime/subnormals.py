@@ -162,6 +162,64 @@ def _top_k_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
 
 TOP_K = Fixed("top_k", _top_k_fix)
 
+
+def _floormod_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+    """FloorMod of float32/float64 (Eigen's google_floor_fmod under DAZ/FTZ): trunc = std::fmod(x,
+    y), which glibc computes on the bits (fmod(5e-324, -0.001) is 5e-324, fmod(1.5e-38, 1.4e-38)
+    the subnormal 1e-39) except that its wrapper's `y == 0` test reads a subnormal y as zero and
+    returns NaN; then `trunc != 0 && (y < 0) != (trunc < 0) ? trunc + y : trunc`, the comparisons
+    and the addition reading subnormals as zeros (TF 2.21; third fuzzer, seed 52 #70: flushing the
+    inputs gave 0 for floormod(5e-324, -0.001))."""
+    a, b = arrays
+    if a.dtype not in _MAGNITUDE or b.dtype != a.dtype:
+        return out
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore", over="ignore"):
+        fb = flushed(b)
+        trunc = np.where(fb == 0, np.asarray(np.nan, a.dtype), np.fmod(a, b))
+        ft = flushed(trunc)
+        fix = (ft != 0) & ((fb < 0) != (ft < 0))
+        return np.where(fix, flushed(np.asarray(ft + fb)), trunc).astype(a.dtype, copy=False)
+
+
+FLOORMOD = Fixed("floormod", _floormod_fix)
+
+
+def _truncatemod_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+    """TruncateMod of float32/float64: std::fmod on the bits, NaN for a subnormal divisor (glibc's
+    wrapper reads it as zero), as FloorMod's first step: truncatemod(1e-40, 0.1) is 1e-40 (TF 2.21;
+    third fuzzer, seed 54 #296)."""
+    a, b = arrays
+    if a.dtype not in _MAGNITUDE or b.dtype != a.dtype:
+        return out
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        return np.where(flushed(b) == 0, np.asarray(np.nan, a.dtype), np.fmod(a, b)).astype(a.dtype, copy=False)
+
+
+TRUNCATEMOD = Fixed("truncatemod", _truncatemod_fix)
+
+# float32/float64 packet lanes of TF 2.21's AVX2 Sign kernel (simdist/runtime/ops/simd.py's RELU_LANES)
+_SIGN_LANES = {"float32": 8, "float64": 4}
+
+
+def _sign_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+    """Sign of subnormals (DAZ): Eigen's packet psign selects |x| where neither 0 < x nor x < 0
+    holds, so a subnormal in a packet lane comes back as its magnitude (sign(-1e-40) is 1e-40);
+    the scalar tail (the last n mod 8 float32, n mod 4 float64 elements) gives 0.0 (TF 2.21;
+    third fuzzer, seed 53 #145)."""
+    a = arrays[0]
+    if a.dtype not in _MAGNITUDE or not a.size:
+        return out
+    sub = (a != 0) & (flushed(a) == 0)
+    if not sub.any():
+        return out
+    lanes = _SIGN_LANES.get(a.dtype.name, 0)
+    n = a.size
+    packet = (np.arange(n) < (n // lanes) * lanes).reshape(a.shape) if lanes and n >= lanes else np.zeros(a.shape, bool)
+    return np.where(sub, np.where(packet, np.abs(a), np.zeros((), a.dtype)), out).astype(a.dtype, copy=False)
+
+
+SIGN = Fixed("sign", _sign_fix)
+
 # Eigen's packets of float32 / bfloat16 (computed through float32) in TF 2.21's AVX2 build: see
 # simdist/runtime/ops/simd.py. Elements of the scalar tail run scalar code.
 _LANES = {"float32": 8, "bfloat16": 8, "float64": 4}
@@ -326,6 +384,9 @@ RULES: dict[str, Any] = {
     "UnsortedSegmentProd": FLUSH, "ScatterNd": FLUSH, "TensorScatterAdd": FLUSH, "TensorScatterSub": FLUSH,
     "TensorScatterMax": FLUSH, "TensorScatterMin": FLUSH, "DenseBincount": FLUSH, "InTopKV2": FLUSH,
     "LowerBound": FLUSH, "UpperBound": FLUSH,
+    # Where(condition) tests `x != 0` under DAZ; NextAfter steps through the bits (std::nextafter)
+    "Where": FLUSH, "NextAfter": KEEP, "FloorMod": FLOORMOD, "TruncateMod": TRUNCATEMOD,
+    "Sign": SIGN,
 }
 for _name in CHECKED:
     RULES.setdefault(_name, CHECK)

@@ -459,7 +459,10 @@ class ResourceVariable(Variable):
         if self._sub:
             t._sub = True
         if _cur.ctx.observers:
-            return _dispatch.variable_read(self, t)
+            t = _dispatch.variable_read(self, t)
+        if context._function_depth:   # (a read is unknown to the graph being built: ops/graph_constants.py)
+            from simdist.runtime.ops import graph_constants
+            graph_constants.vary(t)
         return t
 
     def _read_array(self, nbytes: int | None = None) -> np.ndarray:

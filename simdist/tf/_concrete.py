@@ -323,8 +323,9 @@ def _placeholder(spec: Any, size: int, rank: int) -> Any:
 
     from simdist.runtime.ops import static_shapes
     from simdist.runtime.tensor import Tensor
+    from simdist.runtime.ops import graph_constants
     t = Tensor(np.zeros(_placeholder_shape(spec, size, rank), spec.dtype.as_numpy_dtype), spec.dtype)
-    return static_shapes.argument(t, spec.shape)
+    return graph_constants.argument(static_shapes.argument(t, spec.shape))
 
 
 def _describe(out: Any) -> Any:

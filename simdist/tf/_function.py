@@ -52,15 +52,20 @@ class Function:
             traced = self._traced_call(args, kwargs)
             if traced is not _EAGER:
                 return traced
-        with context.in_function_call():
-            c = execution.current()
-            if not c.tapes:
-                return _outputs_to_tensors(self.python_function(*args, **kwargs))
-            # (as a traced call: the tapes see into the replicas of a strategy.run it runs)
-            with function_tapes.seeing(c, c.tapes) as th:
-                out = self.python_function(*args, **kwargs)
-            function_tapes.check(th, th.tapes)
-            return _outputs_to_tensors(out)
+        from simdist.runtime.ops import graph_constants
+        undo = graph_constants.arguments(list(args) + list(kwargs.values()))   # (the graph's inputs)
+        try:
+            with context.in_function_call():
+                c = execution.current()
+                if not c.tapes:
+                    return _outputs_to_tensors(self.python_function(*args, **kwargs))
+                # (as a traced call: the tapes see into the replicas of a strategy.run it runs)
+                with function_tapes.seeing(c, c.tapes) as th:
+                    out = self.python_function(*args, **kwargs)
+                function_tapes.check(th, th.tapes)
+                return _outputs_to_tensors(out)
+        finally:
+            graph_constants.restore(undo)
 
     def _positional(self) -> int:
         """How many positional parameters the Python function has when a call with that many

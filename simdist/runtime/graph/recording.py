@@ -203,6 +203,8 @@ class Recorder(execution.Interpreter):
         self.expected += 1
         i = self._add(Node(ARG, value=arr, dtype=t.dtype), twin)
         self.args.append(i)
+        from simdist.runtime.ops import graph_constants
+        graph_constants.vary(twin)   # (a placeholder: its value is unknown while the graph is built)
         return twin
 
     def computed(self, fn: Callable[..., np.ndarray], tensors: Any, out: Tensor, reduce: str | None = None) -> _Traced:

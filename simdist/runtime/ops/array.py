@@ -9,7 +9,7 @@ import numpy as np
 from simdist.runtime import context, convert, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
-from simdist.runtime.ops import trace_errors
+from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.registry import (BROADCAST, PERMUTED, RESHAPED, NotDifferentiable, RegisterGradient, lanes,
                                           register, selected_bytes)
@@ -91,12 +91,18 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         text = f"Requires start <= limit when delta > 0: {s}/{lim}" if d > 0 else \
             f"Requires start >= limit when delta < 0: {s}/{lim}"
         err = errors.InvalidArgumentError(None, None, f"{text} [Op:Range]")
-        if any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in vals):
-            raise err      # (a tensor may be a graph input, unknown to the shape function)
-        # (traced: Python values are constants, which Range's shape function evaluates)
+        if not graph_constants.known(*vals):
+            raise err      # (a graph input or a value computed from one, unknown to the shape function)
+        # (traced: Range's shape function evaluates constant inputs, graph_constants.py)
         raise trace_errors.mark_shape(err, text, "Range", ((), (), ()))
+    if dt is dtypes.float16 and context.in_function() and graph_constants.known(*vals):
+        # Range's shape function computes the size of constant inputs for its other dtypes only
+        # (TF 2.21: "Unsupported dtype19" for half; eagerly the kernel computes it)
+        raise trace_errors.mark_shape(ValueError("Unsupported dtype19"), "Unsupported dtype19", "Range",
+                                      ((), (), ()))
     _range_size(s, lim, d, dt)
-    return _made(np.arange(s, lim, d, dtype=dt.np), dt)
+    out = _made(np.arange(s, lim, d, dtype=dt.np), dt)
+    return out if graph_constants.known(*vals) else graph_constants.vary(out)
 
 
 _RANGE_T = "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64"
@@ -276,6 +282,9 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # no
     t = _t(input)
     nd = t.ndim
     if not -nd - 1 <= int(axis) <= nd:
+        if static_shapes.rank_unknown(t):   # (a graph input of unknown rank: the kernel's error, when it runs)
+            raise errors.InvalidArgumentError(None, None, f"Tried to expand dim index {int(axis)} for tensor with "
+                                                          f"{nd} dimensions. [Op:ExpandDims]")
         raise trace_errors.shape_error(
             f"Tried to expand dim index {int(axis)} for tensor with {nd} dimensions. [Op:ExpandDims]",
             f"dim {int(axis)} not in the interval [{-nd - 1}, {nd}].", "ExpandDims", (t.shape.as_list(), ()))
@@ -287,13 +296,19 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  #
     ax = None if axis is None else (tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis))
     if ax is not None:      # TF's Squeeze kernel checks, in the order given (NumPy's errors would leak)
         shape, nd = t.shape.as_list(), t.ndim
+        known = static_shapes.known_shape(t)   # (None: a graph input of unknown rank)
         for k, a in enumerate(ax if isinstance(ax, tuple) else (ax,)):
             if not -nd <= a < nd:
+                if known is None:
+                    raise errors.InvalidArgumentError(None, None, f"Tried to squeeze dim index {a} for tensor with "
+                                                                  f"{nd} dimensions. [Op:Squeeze]")
                 raise trace_errors.shape_error(f"Tried to squeeze dim index {a} for tensor with {nd} dimensions. "
                                                "[Op:Squeeze]", f"squeeze_dims[{k}] not in [{-nd},{nd}).", "Squeeze",
                                                (shape,))
             if shape[a % nd] != 1:
                 text = f"Can not squeeze dim[{a % nd}], expected a dimension of 1, got {shape[a % nd]}"
+                if known is None or known[a % nd] is None:   # (a dimension the graph does not know)
+                    raise errors.InvalidArgumentError(None, None, f"{text} [Op:Squeeze]")
                 raise trace_errors.shape_error(f"{text} [Op:Squeeze]", text, "Squeeze", (shape,))
         if isinstance(ax, tuple):   # the kernel squeezes a set of dims: a repeated one (-1 and 0 of a vector) once
             ax = tuple(dict.fromkeys(a % nd for a in ax))
@@ -914,11 +929,15 @@ _install_operators()
 
 
 # --- sparse rows (IndexedSlices) -----------------------------------------------------------------------------
-def segment_ids_below(indices: np.ndarray, n: int, opname: str) -> np.ndarray:
+def segment_ids_below(indices: np.ndarray, n: int, opname: str, data_size: int = 1) -> np.ndarray:
     """The ids of an unsorted segment op as int64, or TF's CPU kernel error for the first id >= n
-    (negative ids are the caller's: dropped)."""
+    (negative ids are the caller's: dropped). An empty `data` (data_size 0) checks nothing: TF's
+    kernels return the empty output first (unsorted_segment_max of a [2, 0] input with id 5 of
+    2 segments is [2, 0]; seed 54 #151)."""
     ids = indices.astype(np.int64, copy=False)
     bad = ids >= n
+    if bad.any() and not data_size:
+        return np.where(bad, -1, ids)   # (dropped: nothing is added)
     if bad.any():
         j = int(np.argmax(bad.reshape(-1)))
         raise errors.InvalidArgumentError(None, None, f"segment_ids[{j}] = {int(ids.reshape(-1)[j])} is out of range "
@@ -929,7 +948,7 @@ def segment_ids_below(indices: np.ndarray, n: int, opname: str) -> np.ndarray:
 def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """UnsortedSegmentSum: each row of values added at its segment id; negative ids are dropped,
     ids >= num_segments raise, as TF's CPU kernel."""
-    ids = segment_ids_below(indices, shape[0], "UnsortedSegmentSum")
+    ids = segment_ids_below(indices, shape[0], "UnsortedSegmentSum", values.size)
     out = np.zeros(shape, dtype=values.dtype)
     neg = ids < 0
     if neg.any():

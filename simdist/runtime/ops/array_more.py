@@ -216,6 +216,9 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
     s2 = reshape(s, [-1, n])
     v2 = reshape(v, [-1, m])
     op = LOWER_BOUND if side == "left" else UPPER_BOUND
+    # the inputs' dtypes are checked before the kernel compares leading dimensions (eagerly, and a
+    # graph build raises op_def_library's TypeError for them)
+    op.dtype((s2.dtype, v2.dtype), {"out_type": ot})
     if s2.shape[0] != v2.shape[0]:
         raise errors.InvalidArgumentError(None, None, "Leading dim_size of both tensors must match. "
                                           f"[Op:{op.name}]")
@@ -230,7 +233,9 @@ def _unravel(idx: np.ndarray, dims: np.ndarray) -> np.ndarray:
     flat = idx.reshape(-1).astype(np.int64)
     d = dims.astype(np.int64)
     strides = np.concatenate([np.cumprod(d[::-1])[::-1][1:], [1]]).astype(np.int64) if d.size else d
-    q = np.sign(flat[None, :]) * (np.abs(flat[None, :]) // strides[:, None])   # C's truncating division
+    with np.errstate(over="ignore"):   # C's truncating division (no abs(): INT64_MIN has none, seed 54 #174)
+        q = flat[None, :] // strides[:, None]
+        q = q + ((flat[None, :] % strides[:, None] != 0) & (flat[None, :] < 0))
     out = np.fmod(q, d[:, None]).astype(idx.dtype)
     return out.reshape((dims.size,) + idx.shape) if idx.ndim else out.reshape(dims.size)
 
@@ -244,6 +249,15 @@ no_tf_gradient("UnravelIndex")
 def unravel_index(indices: Any, dims: Any, name: str | None = None) -> Tensor:
     """`tf.unravel_index`: flat indices into coordinates of shape `dims`, shape [len(dims)] + indices.shape."""
     from simdist.runtime.ops import math
+    if not math._tensorlike(indices) and not math._tensorlike(dims):
+        # no tensor operand (execute.args_to_matching_eager): the first is converted as it is, and
+        # again with the attr's default dtype, int32, when its dtype is not allowed (int32, int64):
+        # np.bool_(False) is index 0 (seed 53 #232), np.int64(-5) stays int64
+        try:
+            if convert_to_tensor(indices).dtype not in (dtypes.int32, dtypes.int64):
+                indices = convert_to_tensor(indices, dtype=dtypes.int32)
+        except (TypeError, ValueError):
+            pass
     i, d = math.gen_operands(UNRAVEL_INDEX, indices, dims)   # (a non-tensor takes the other's dtype)
     UNRAVEL_INDEX.dtype((i.dtype, d.dtype), None)
     dv, iv = dispatch.static_value(d), dispatch.static_value(i)
@@ -504,5 +518,10 @@ def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: 
             if not shp and not static_shapes.rank_unknown(t):   # traced: Bitcast's shape function wants rank >= 1
                 raise trace_errors.shape_error(str(err.message), "Shape must be at least rank 1 but is rank 0",
                                                "Bitcast", (shp,))
+            known = static_shapes.known_shape(t)
+            if shp and known is not None and known[-1] is not None:
+                # traced: Bitcast's shape function checks a known last dimension (seed 54 #256)
+                raise trace_errors.mark_shape(err, f"Cannot bitcast due to shape. {shp[-1]} does not match {b // a}",
+                                              "Bitcast", (shp,))
             raise err
     return dispatch.execute(BITCAST, (t,), {"type": to})

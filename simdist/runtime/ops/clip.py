@@ -75,10 +75,12 @@ def _check_list(t_list: Any) -> list:
 
 def global_norm(t_list: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.global_norm`: sqrt(sum of squares of every entry of every tensor); None is
-    skipped, IndexedSlices count their values. (TF sums L2Loss ops, sum(x**2)/2, then doubles:
-    the same value; here each half squared norm is 0.5 * reduce_sum(square(v)).)"""
+    skipped, IndexedSlices count their values. As TF: an L2Loss op per tensor (sum(x**2)/2),
+    their sum doubled, then sqrt; L2Loss's gradient x * g is what a float16 65504 needs (Square's
+    g * (2 * x) overflows to inf * 0 = NaN; third fuzzer, seed 53 #165)."""
+    from simdist.runtime.ops.losses import l2_loss
     values = [None if v is None else _values(v) for v in _check_list(t_list)]
-    halves = [math.multiply(math.reduce_sum(unary.square(v)), 0.5) for v in values if v is not None]
+    halves = [l2_loss(v) for v in values if v is not None]
     half_squared_norm = math.reduce_sum(array.stack(halves))
     return unary.sqrt(math.multiply(half_squared_norm, 2.0))
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import args, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -49,8 +49,16 @@ def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple
     idx = np.empty(x.shape[0], dtype=out_idx._np)
     keep: list[int] = []
     items = x.tolist()
-    # float16: -0.0 and 0.0 are two values (TF hashes a half by its bits); other floats: one
-    keys = x.view(np.uint16).tolist() if x.dtype == np.float16 else items
+    # float16: -0.0 and 0.0 are two values (TF hashes a half by its bits); other floats: one, and
+    # under DAZ a float32/float64 subnormal is that value too (std::hash<double> hashes a value
+    # `== 0.0` as 0 and `==` reads it as zero: unique([0.0, 5e-324]) is [0.0], seed 54 #27)
+    if x.dtype == np.float16:
+        keys = x.view(np.uint16).tolist()
+    elif x.dtype in (np.float32, np.float64):
+        from simdist.runtime import subnormals
+        keys = subnormals.flushed(x).tolist()
+    else:
+        keys = items
     for i, (v, key) in enumerate(zip(items, keys)):
         if isinstance(v, float) and v != v:     # NaN: a value of its own
             idx[i] = len(keep)
@@ -171,13 +179,14 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     if axis not in (0, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
     v = dispatch.static_value(a)
-    size = (int(v.max()) + 1) if v.size else 0
+    npd = a.dtype._np
     with np.errstate(over="ignore"):
-        size = int(np.asarray(size).astype(a.dtype._np))   # reduce_max(arr) + 1 in arr's dtype
-    if minlength is not None:
-        size = max(int(minlength), size)
-    if maxlength is not None:
-        size = min(int(maxlength), size)
+        # cast(size(arr) > 0) * (reduce_max(arr) + 1), in arr's dtype (uint64's 2**64 - 1 wraps to 0)
+        size_v = (v.max() + np.ones((), npd)).astype(npd) if v.size else np.zeros((), npd)
+        for bound, pick in ((minlength, np.maximum), (maxlength, np.minimum)):
+            if bound is not None:   # (converted to arr's dtype, as TF's maximum/minimum operands)
+                size_v = pick(dispatch.static_value(convert_to_tensor(bound, dtype=a.dtype)), size_v)
+    size = int(size_v)
     if axis == 0:
         if w is not None:
             w = array.reshape(w, [-1])
@@ -185,7 +194,12 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     if w is None:
         w = array.constant(np.zeros([0], dtypes.as_dtype(dtype)._np), dtype=dtypes.as_dtype(dtype))
     if size < 0:
-        raise errors.InvalidArgumentError(None, None, f"size ({size}) must be non-negative [Op:DenseBincount]")
+        err = errors.InvalidArgumentError(None, None, f"size ({size}) must be non-negative [Op:DenseBincount]")
+        if context.in_function() and graph_constants.known(a, minlength, maxlength):
+            # DenseBincount's shape function evaluates a constant size (graph_constants.py)
+            raise trace_errors.mark_shape(err, f"size ({size}) must be non-negative", "DenseBincount",
+                                          [a.shape.as_list(), [], w.shape.as_list()])
+        raise err
     return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": bool(binary_output)})
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import errors
-from simdist.runtime.ops import args, dispatch, trace_errors
+from simdist.runtime import context, errors
+from simdist.runtime.ops import args, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -147,8 +147,33 @@ def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: An
     """`tf.linalg.diag_part`: diagonal k (or the band k = (lo, hi)) of each innermost matrix."""
     x = convert_to_tensor(input)
     pad = _padding(padding_value, x, input)
-    return dispatch.execute(DIAG_PART, (x, pad), {"k": _band(_k(k), "MatrixDiagPartV3"),
-                                                  "align": _align(align, "MatrixDiagPartV3")})
+    band = _traced_band(x, k)
+    return dispatch.execute(DIAG_PART, (x, pad), {"k": band, "align": _align(align, "MatrixDiagPartV3")})
+
+
+def _traced_band(x: Tensor, k: Any) -> tuple[int, int]:
+    """diag_part's band; inside a tf.function MatrixDiagPartV3's shape function checks a constant k
+    (graph_constants.py) while the graph is built: lower > upper, and, where the graph knows the
+    matrices' last two dimensions m x n, a nonzero index outside (-m, n): its ValueError."""
+    op = "MatrixDiagPartV3"
+    known = context.in_function() and graph_constants.known(k)
+    shapes = [static_shapes.known_shape(x) or [], [] if np.ndim(_k(k)) == 0 else [np.size(_k(k))], []]
+    shapes = [[-1 if d is None else d for d in s] for s in shapes]
+    try:
+        lo, hi = _band(_k(k), op)
+    except errors.InvalidArgumentError as e:
+        if known and "larger" in str(e):
+            raise trace_errors.mark_shape(e, "lower_diag_index is greater than upper_diag_index", op, shapes) from None
+        raise
+    ks = static_shapes.known_shape(x) if known else None
+    if ks is not None and len(ks) >= 2 and ks[-2] is not None and ks[-1] is not None:
+        m, n = ks[-2:]
+        for d, which in ((lo, "lower"), (hi, "upper")):
+            if d != 0 and (d <= -m or d >= n):
+                err = errors.InvalidArgumentError(None, None, f"{which}_diag_index is out of bound: {d}. It must be "
+                                                  f"between {-m} and {n} [Op:{op}]")
+                raise trace_errors.mark_shape(err, f"{which}_diag_index is out of bound.", op, shapes)
+    return lo, hi
 
 
 def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_cols: Any = -1,

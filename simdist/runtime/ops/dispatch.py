@@ -30,6 +30,7 @@ from simdist.runtime import context, dtypes, execution
 from simdist.runtime import subnormals as _sn
 from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
+from simdist.runtime.ops import graph_constants as _consts
 from simdist.runtime.ops import static_shapes as _shapes
 from simdist.runtime.ops.registry import OpDef
 from simdist.runtime.tensor import Tensor, _Traced
@@ -139,6 +140,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         for o in c.observers:
             outs = o.op(op, tensors, outs, attrs)
         t = outs[0]
+    if context._function_depth:   # (which values the graph being built knows: graph_constants.py)
+        _consts.propagate(op, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
         return _shapes.propagate(op, tensors, t)
     return t
@@ -168,6 +171,8 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
             t._sub = True
     for o in _current.ctx.observers:
         ts = o.op(op, tensors, ts, attrs)
+    if context._function_depth:
+        _consts.propagate(op, tensors, ts)
     return ts
 
 

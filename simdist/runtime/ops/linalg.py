@@ -98,7 +98,20 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         op = "BatchMatMulV2" if len(sa) > 2 or len(sb) > 2 else "MatMul"
         raise trace_errors.dtype_mismatch(err, op, 1, ta.dtype, tb.dtype)
     batched = len(sa) > 2 or len(sb) > 2
+    if (a_is_sparse or b_is_sparse) and batched:
+        # math_ops.matmul takes its batch path only without the sparse flags: MatMul (or
+        # SparseMatMul) then refuses a rank above 2 (third fuzzer, seed 54 #16)
+        which = 0 if len(sa) > 2 else 1
+        bad = sa if which == 0 else sb
+        raise trace_errors.shape_error(f"In[{which}] is not a matrix. Instead it has shape {args.dims(bad)} [Op:MatMul]",
+                                       f"Shape must be rank 2 but is rank {len(bad)}", "MatMul", (sa, sb))
     no_kernel = _kernel_first(BATCH_MATMUL if batched else MATMUL, ta.dtype)
+    from simdist.runtime.ops import static_shapes
+    ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)   # (None: a rank the graph does not know)
+    if (len(sa) < 2 or len(sb) < 2) and (ka is None or kb is None):
+        # a graph input of unknown rank: no shape function sees it, the kernel refuses it (seed 54 #113)
+        raise no_kernel or errors.InvalidArgumentError(
+            None, None, f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} [Op:MatMul]")
     if len(sa) < 2 or len(sb) < 2:
         low = len(sa) if len(sa) < 2 else len(sb)   # traced: MatMul's (BatchMatMulV2's) shape function
         if no_kernel:   # (eagerly the missing kernel; traced, the shape function runs first)
@@ -112,6 +125,13 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     xb = sb[:-2] + (sb[-2:][::-1] if transpose_b else sb[-2:])
     if xa[-1] != xb[-2]:
         traced = f"Dimensions must be equal, but are {xa[-1]} and {xb[-2]}"
+        inner_a = None if ka is None else (ka[-2] if transpose_a else ka[-1])
+        inner_b = None if kb is None else (kb[-1] if transpose_b else kb[-2])
+        if no_kernel is None and (inner_a is None or inner_b is None):
+            # a dimension the graph does not know: the kernel's error, when the graph runs
+            raise errors.InvalidArgumentError(
+                None, None, f"Matrix size-incompatible: In[0]: {args.dims(sa)}, In[1]: {args.dims(sb)} "
+                f"[Op:{'BatchMatMulV2' if batched else 'MatMul'}]")
         if no_kernel is not None:
             raise trace_errors.mark_shape(no_kernel, traced, "BatchMatMulV2" if batched else "MatMul", (sa, sb))
         if batched:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import activations, array, dispatch, math, trace_errors, unary
+from simdist.runtime.ops import activations, array, dispatch, graph_constants, math, trace_errors, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, typed
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
@@ -213,6 +213,11 @@ def _shape_str(shape: list[int]) -> str:
 
 
 def _same_shape_check(labels: Tensor, logits: Tensor) -> None:
+    """TF's `labels.get_shape().assert_is_compatible_with(logits.get_shape())`: shapes as a traced
+    graph knows them (an unknown rank or dimension is compatible, static_shapes.py)."""
+    from simdist.runtime.ops import static_shapes
+    if static_shapes.static_shape(labels).is_compatible_with(static_shapes.static_shape(logits)):
+        return
     ls, gs = labels.shape.as_list(), logits.shape.as_list()
     if ls != gs:
         raise ValueError(f"`logits` and `labels` must have the same shape, received ({_shape_str(gs)} vs "
@@ -326,9 +331,12 @@ def _check_global_batch_size(gbs: Tensor) -> None:
                         f"of dtype <dtype: '{gbs.dtype.name}'>")
     v = int(dispatch.static_value(gbs))
     if v < 0:
-        raise errors.InvalidArgumentError(
+        err = errors.InvalidArgumentError(
             None, None, f"global_batch_size must be non-negative..  \nCondition x >= 0 did not hold element-wise:\n"
             f"x (shape=() dtype={gbs.dtype.name}) = \n{v}")
+        if context.in_function() and graph_constants.python_constant(gbs):
+            raise trace_errors.at_build(err)   # (check_ops' static assert on a constant: graph_constants.py)
+        raise err
 
 
 def scale_regularization_loss(regularization_loss: Any) -> Tensor:

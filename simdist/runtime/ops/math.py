@@ -55,12 +55,17 @@ def _float_floordiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     NumPy's floor_divide is Python's divmod, exact on the real quotient: 1.0 // 0.2 is 4.0 there
     and 5.0 in TF; and at infinities and zeros it gives NaN where floor(a / b) is +-inf or -0."""
     with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        q = np.true_divide(a, b)
+        bf16 = a.dtype == dtypes.bfloat16._np
+        # (bfloat16: Eigen divides in float and rounds the quotient to bfloat16 before the floor:
+        # 2.5 // 0.1 is floor(bfloat16(24.98)) = 25; third fuzzer, seed 51 #219)
+        q = np.true_divide(a.astype(np.float32), b.astype(np.float32)) if bf16 else np.true_divide(a, b)
         if q.dtype in (np.float32, np.float64) and q.size:
             # TF's CPU kernels run with flush-to-zero: a subnormal quotient is ±0 before the floor
             # (-1e-30 // 1e10 is -0.0 there, -1.0 in NumPy)
             tiny = dtypes.finfo(q.dtype).tiny
             q = np.where(np.abs(q) < tiny, np.copysign(np.zeros((), q.dtype), q), q)
+        if bf16:
+            q = q.astype(a.dtype)
         return np.floor(q)
 
 
@@ -88,6 +93,8 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
         if b.dtype.kind == "f":
             return float_fn(a, b)
         if b.dtype == dtypes.bfloat16._np:   # Eigen's functors through float (fuzz2 seed 20261130 #1657)
+            if float_fn is _float_floordiv:
+                return float_fn(a, b).astype(b.dtype)
             return float_fn(a.astype(np.float32), b.astype(np.float32)).astype(b.dtype)
         return fn(a, b)
     forward.__name__ = fn.__name__
@@ -337,11 +344,14 @@ def _distributed_variable(v: Any) -> bool:
 
 
 def _check_beside_variable(x: Any, y: Any) -> None:
-    """Eagerly, a list or NumPy first operand beside a variable (not a tensor) sends the call to
-    the op's eager fallback, which converts x on its own and then the variable to x's dtype:
-    another dtype is a ValueError (`squared_difference([[1.0]], float64_variable)`; a Python
-    number takes the variable's dtype, as beside a tensor). Clause ops.conversion."""
-    if context.in_function() or isinstance(y, Tensor) or not isinstance(x, (list, tuple, np.ndarray, np.generic)):
+    """Eagerly, a list or NumPy scalar first operand beside a variable (not a tensor) sends the
+    call to the op's eager fallback, which converts x on its own and then the variable to x's
+    dtype: another dtype is a ValueError (`squared_difference([[1.0]], float64_variable)`,
+    `multiply(np.float32(1), float64_variable)`). A Python number and a NumPy ndarray take the
+    variable's dtype, as beside a tensor (the fast path takes T from a variable as from an eager
+    tensor: `multiply(np.array([1.5], np.float32), float64_variable)` is float64, TF 2.21).
+    Clause ops.conversion."""
+    if context.in_function() or isinstance(y, Tensor) or not isinstance(x, (list, tuple, np.generic)):
         return
     try:
         xdt = convert_to_tensor(x).dtype
@@ -832,9 +842,9 @@ def logical_or(x: Any, y: Any, name: str | None = None) -> Tensor:
 
 
 def logical_not(x: Any, name: str | None = None) -> Tensor:
-    # (a NumPy value is converted with the op's bool dtype, a cast: logical_not(np.array([1.5])) is [False])
-    return dispatch.execute(LOGICAL_NOT, (_logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic))
-                                          else _t(x),))
+    # (a NumPy value is converted with the op's bool dtype, a cast: logical_not(np.array([1.5])) is [False];
+    # a Python value with dtype bool too: logical_not([1.5, 0.0]) and logical_not(1) are TypeError, seed 53 #85)
+    return dispatch.execute(LOGICAL_NOT, (_t(x) if _tensorlike(x) else _logical_operand(x, dtypes.bool_),))
 
 
 def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Tensor:

@@ -120,7 +120,8 @@ def zero_fraction(value: Any, name: str | None = None) -> Tensor:
 
 def accumulate_n(inputs: Any, shape: Any = None, tensor_dtype: Any = None, name: str | None = None) -> Tensor:
     """`tf.math.accumulate_n` (deprecated in TF, still present): add_n of tensors of one dtype and
-    shape (`shape` merged with theirs); a single input is returned itself."""
+    shape (`shape` merged with theirs); a single input is returned itself, or its identity when
+    the call names the op."""
     from simdist.runtime.ops import math
     from simdist.runtime.tensor import TensorShape
     if not inputs or not isinstance(inputs, (list, tuple)):
@@ -141,7 +142,12 @@ def accumulate_n(inputs: Any, shape: Any = None, tensor_dtype: Any = None, name:
         raise TypeError(f"The `tensor_dtype` argument is {dtypes.as_dtype(tensor_dtype)}, but `input` is of type "
                         f"{ts[0].dtype}. These must be equal. Try casting the input to the desired type.")
     if len(ts) == 1:
-        return ts[0]
+        if name is None:
+            return ts[0]
+        # (TF: `array_ops.identity(inputs[0], name=name)`, an op on the tape: the gradient of an
+        # integer variable's read through it is None, seed 53 #238)
+        from simdist.runtime.ops import array
+        return array.identity(ts[0])
     return math.add_n(ts)
 
 

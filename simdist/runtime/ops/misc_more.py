@@ -11,8 +11,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime import context, dtypes, errors
+from simdist.runtime.ops import args, dispatch, graph_constants, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.complex_math import angle, conj, imag, real  # noqa: F401 (their old home)
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -27,7 +27,9 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
                      dtype: Any = dtypes.int32, name: str | None = None) -> Tensor:
     """`tf.math.confusion_matrix`: scatter_nd of ones (or weights) at [label, prediction] into a
     num_classes square (default max(labels, predictions) + 1); negative or out-of-bound values are
-    InvalidArgumentError (check_ops' asserts)."""
+    InvalidArgumentError (check_ops' asserts). Inside a tf.function an assert whose operands
+    tensor_util.constant_value knows fails while the graph is built; the others fail when it runs,
+    after every graph-build error (graph_constants.py, clause function.trace-time-errors)."""
     from simdist.runtime.ops import math
     from simdist.runtime.ops.array import ones_like, stack
     from simdist.runtime.ops.scatter import scatter_nd
@@ -35,18 +37,34 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
     lab = math.cast(_t(labels), dtypes.int64)
     pred = math.cast(_t(predictions), dtypes.int64)
     lv, pv = dispatch.static_value(lab), dispatch.static_value(pred)
-    for v, what in ((lv, "labels"), (pv, "predictions")):
-        if v.size and (v < 0).any():
-            raise errors.InvalidArgumentError(None, None, f"`{what}` contains negative values.")
+    traced = context.in_function()
+    pending: list[BaseException] = []   # (asserts the traced graph runs: raised after its build)
+
+    def check(bad: bool, message: str, *operands: Any) -> None:
+        if not bad:
+            return
+        err = errors.InvalidArgumentError(None, None, message)
+        if not traced:
+            raise err
+        if graph_constants.python_constant(*operands):
+            raise trace_errors.at_build(err)
+        pending.append(err)
+
+    for v, t, what in ((lv, lab, "labels"), (pv, pred, "predictions")):
+        check(bool(v.size and (v < 0).any()), f"`{what}` contains negative values.", t)
     if num_classes is None:
         n = int(max(pv.max(initial=-1), lv.max(initial=-1))) + 1 if (pv.size and lv.size) else None
-        if n is None:
-            raise errors.InvalidArgumentError(None, None, "Can't reduce_max over an empty tensor")
+        if n is None:   # (reduce_max's kernel error: traced, it comes when the graph runs, seed 53 #74)
+            err = errors.InvalidArgumentError(None, None, "Can't reduce_max over an empty tensor")
+            if not traced:
+                raise err
+            pending.append(err)
+            n = 0
     else:
+        nc = num_classes if isinstance(num_classes, Tensor) else None
         n = int(dispatch.static_value(_t(num_classes)) if isinstance(num_classes, Tensor) else num_classes)
-        for v, what in ((lv, "labels"), (pv, "predictions")):
-            if v.size and (v >= n).any():
-                raise errors.InvalidArgumentError(None, None, f"`{what}` out of bound.")
+        for v, t, what in ((lv, lab, "labels"), (pv, pred, "predictions")):
+            check(bool(v.size and (v >= n).any()), f"`{what}` out of bound.", t, nc)
     if weights is not None:
         w = _t(weights)
         if not pred.shape.is_compatible_with(w.shape):
@@ -54,7 +72,10 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
         values = math.cast(w, dt)
     else:
         values = ones_like(pred, dtype=dt)
-    return scatter_nd(stack([lab, pred], axis=1), values, [n, n])
+    indices = stack([lab, pred], axis=1)
+    if pending:
+        raise pending[0]
+    return scatter_nd(indices, values, [n, n])
 
 
 def histogram_fixed_width_bins(values: Any, value_range: Any, nbins: Any = 100, dtype: Any = dtypes.int32,
@@ -84,6 +105,8 @@ def _histogram(values: np.ndarray, value_range: np.ndarray, nbins: np.ndarray, d
     (hi - lo) / nbins in double; counts in `dtype`."""
     n = int(nbins)
     lo, hi = value_range[0], value_range[1]
+    if values.dtype.kind == "f" and np.isnan(values).any():
+        raise errors.InvalidArgumentError(None, None, "Histogram values must not contain NaN [Op:HistogramFixedWidth]")
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         step = float(hi - lo) / float(n)
         shifted = (np.maximum(values.reshape(-1), lo) - lo).astype(np.float64)

@@ -23,7 +23,10 @@ def _axes(axes: Any) -> Any:
 
 def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None) -> tuple:
     """`tf.nn.moments`: (mean, variance) over `axes`; the variance is the mean of squared
-    differences from the (gradient-stopped) mean."""
+    differences from the (gradient-stopped) mean. TF's nn_impl.moments reads `x.dtype` before
+    converting x, so a Python list or number is its AttributeError (clause ops.argument-errors)."""
+    if not hasattr(x, "dtype"):
+        raise AttributeError(f"'{type(x).__name__}' object has no attribute 'dtype'")
     x = _t(x)
     axes = _axes(axes)
     y = math.cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
@@ -311,6 +311,16 @@ def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
     """mean(square(x - mean(x))): floating inputs only (TF raises TypeError for integers)."""
     from simdist.runtime.ops import math, unary
     x = _t(input_tensor)
+    if x.dtype.is_integer and context.in_function():
+        # (a graph build adds Mean without running it: its shape function's errors come first (an
+        # axis out of range, seed 53 #164), its kernel's (a repeated axis) never come before this
+        # TypeError; eagerly Mean runs first)
+        try:
+            math.reduce_mean(x, axis=axis, keepdims=True)
+        except Exception as e:  # noqa: BLE001 - re-raised when the graph build raises it
+            if trace_errors.builds(e):
+                raise
+        raise TypeError(f"Input must be either real or complex. Received integer type <dtype: '{x.dtype.name}'>.")
     means = math.reduce_mean(x, axis=axis, keepdims=True)
     if means.dtype.is_integer:
         raise TypeError(f"Input must be either real or complex. Received integer type <dtype: '{means.dtype.name}'>.")

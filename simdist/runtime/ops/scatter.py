@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import args, dispatch, trace_errors
+from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
@@ -273,9 +273,17 @@ def unsorted_segment_args(data: Any, segment_ids: Any, num_segments: Any, opname
     n = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
     ishape, dshape = ids.shape.as_list(), d.shape.as_list()
     if dshape[:len(ishape)] != ishape:
-        raise errors.InvalidArgumentError(
+        err = errors.InvalidArgumentError(
             None, None, f"data.shape = [{','.join(map(str, dshape))}] does not start with segment_ids.shape = "
             f"[{','.join(map(str, ishape))}] [Op:{opname}]")
+        kd, ki = static_shapes.known_shape(d), static_shapes.known_shape(ids)
+        if kd is not None and ki is not None and (len(kd) < len(ki) or any(
+                a is not None and b is not None and a != b for a, b in zip(kd, ki))):
+            # the unsorted segment ops' shape function (its merge of the known prefix): ValueError
+            raise trace_errors.mark_shape(err, f"Shapes must be equal rank, but are {len(ki)} and {len(kd)}"
+                                          if len(kd) < len(ki) else "Dimensions must be equal", opname,
+                                          [dshape, ishape, []])
+        raise err
     return d, ids, (n,) + tuple(dshape[len(ishape):])
 
 

@@ -144,7 +144,7 @@ def _sorted(kind: str, name: str) -> Any:
 
 def _unsorted(kind: str, name: str) -> Any:
     def forward(data: np.ndarray, ids: np.ndarray, shape: tuple) -> np.ndarray:
-        flat = segment_ids_below(ids, shape[0], name)
+        flat = segment_ids_below(ids, shape[0], name, data.size)
         out = _start(shape, data.dtype, kind, finite=True)
         keep = flat >= 0
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):

@@ -73,7 +73,12 @@ def _polygamma(n: np.ndarray, x: np.ndarray) -> np.ndarray:
         r = _scipy_special().polygamma(n, x)
         # Eigen's polygamma_impl: an order that is not a non-negative integer is NaN (SciPy's
         # truncates it: polygamma(1e-40, x) was digamma(x))
-        return np.where((np.floor(n) != n) | (n < 0), np.nan, r).astype(r.dtype) if r.size else r
+        if not r.size:
+            return r
+        # order 0 is Eigen's digamma (NaN at 0 and the negative integers, where SciPy's psi gives
+        # -inf/inf at ±0)
+        r = np.where(n == 0, _digamma(np.broadcast_to(x, r.shape).astype(r.dtype)), r)
+        return np.where((np.floor(n) != n) | (n < 0), np.nan, r).astype(r.dtype)
 
 
 def _erf(a: np.ndarray) -> np.ndarray:

@@ -24,7 +24,8 @@ __all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismat
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
 # rule sees t and e, not the condition); other ops have TF's usual binary names x, y.
-_ARG_NAMES = {"MatMul": ("a", "b"), "SelectV2": ("t", "e")}
+_ARG_NAMES = {"MatMul": ("a", "b"), "SelectV2": ("t", "e"), "LowerBound": ("sorted_inputs", "values"),
+              "UpperBound": ("sorted_inputs", "values")}
 # List-input ops and their list argument's name.
 _LIST_ARGS = {"ConcatV2": "values", "Pack": "values", "AddN": "inputs"}
 
