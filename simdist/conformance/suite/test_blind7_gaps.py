@@ -1,0 +1,220 @@
+"""Gaps the seventh blind batch of planted training bugs found (issue 29, docs/conformance.md "How
+strong is the suite"): behaviours no earlier suite test looked at closely enough for a wrong
+implementation to fail (TF 2.21 + Keras 3.15).
+
+Each test checks a class of behaviour, not one planted bug: every option value of a layer, loss,
+metric, optimizer or callback against a rule computed here with NumPy (never with the backend's
+own implementation of the same rule), on inputs chosen so that a wrong axis, a wrong denominator,
+an off-by-one or a forgotten reset changes the result.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_equal, assert_true
+from simdist.conformance.repro import Program
+from simdist.conformance.tolerances import Tolerance
+
+clause = pytest.mark.clause
+TOL = Tolerance(rtol=1e-5, atol=1e-6)
+
+
+@pytest.fixture()
+def keras(tf):
+    tf.keras.backend.clear_session()
+    return tf.keras
+
+
+def _x(shape, scale=1.0):
+    """Deterministic values of both signs, all distinct."""
+    n = int(np.prod(shape))
+    return ((np.arange(n) * 0.37) % 2.3 - 1.1 + np.arange(n) * 1e-3).reshape(shape).astype(np.float32) * scale
+
+
+def _log_softmax(z, axis=-1):
+    z = np.asarray(z, np.float64)
+    m = z.max(axis=axis, keepdims=True)
+    return z - m - np.log(np.exp(z - m).sum(axis=axis, keepdims=True))
+
+
+# -- losses: ignore_class, Keras masks, sample weights and every reduction ----------------------------------
+_LOGITS = np.array([[[1.0, 2.0, 0.5], [0.0, 0.0, 0.0], [3.0, -1.0, 0.2], [0.3, 0.1, -0.4]],
+                    [[0.0, 0.0, 0.0], [2.0, 2.0, 1.0], [-1.0, 0.5, 0.7], [1.5, -0.5, 0.25]]], np.float32)
+_LABELS = np.array([[2, 1, 0, 1], [1, 0, 2, 2]])
+_WEIGHTS = np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 1.0, 1.0, 2.0]], np.float32)
+
+
+def _masked_loss_rule(ce, keep, w, reduction):
+    """Keras 3.15's rule for per-entry losses `ce` whose valid entries are `keep`: weighted by w,
+    zero elsewhere; 'sum' sums, 'sum_over_batch_size' divides by the number of valid entries,
+    'mean_with_sample_weight' by the sum of the valid entries' weights, 'none' keeps them."""
+    v = np.where(keep, ce * w, 0.0)
+    if reduction == "none":
+        return v
+    if reduction == "sum":
+        return v.sum()
+    if reduction == "sum_over_batch_size":
+        return v.sum() / keep.sum()
+    return v.sum() / np.where(keep, w, 0.0).sum()
+
+
+@clause("keras.loss.option-coverage", ref="tf221")
+@pytest.mark.parametrize("reduction", ["none", "sum", "sum_over_batch_size", "mean_with_sample_weight"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("keras_mask", [False, True])
+@pytest.mark.parametrize("ignore_class", [None, 2])
+def test_blind7_sparse_crossentropy_masks_weights_and_reductions(tf, keras, reduction, weighted, keras_mask,
+                                                                 ignore_class):
+    """SparseCategoricalCrossentropy(from_logits=True, ignore_class, reduction) of (2, 4) labels and
+    (2, 4, 3) logits, with and without sample weights and a Keras mask on y_pred (Masking: the
+    all-zero steps): an entry counts iff its label is not ignore_class and y_pred's mask keeps it;
+    the others give 0 and leave every denominator."""
+    ce = -np.take_along_axis(_log_softmax(_LOGITS), _LABELS[..., None], axis=-1)[..., 0]
+    keep = np.ones(_LABELS.shape, bool)
+    if ignore_class is not None:
+        keep &= _LABELS != ignore_class
+    y_pred = tf.constant(_LOGITS)
+    if keras_mask:
+        keep &= np.any(_LOGITS != 0.0, axis=-1)
+        y_pred = keras.layers.Masking()(y_pred)
+    w = _WEIGHTS.astype(np.float64) if weighted else np.ones(_LABELS.shape)
+    loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True, ignore_class=ignore_class,
+                                                      reduction=reduction)
+    got = loss(_LABELS, y_pred, sample_weight=_WEIGHTS if weighted else None)
+    assert_close(got, _masked_loss_rule(ce, keep, w, reduction),
+                 call=f"SparseCategoricalCrossentropy(ignore_class={ignore_class}, reduction={reduction!r})"
+                      f"(y, logits{' with a Keras mask' if keras_mask else ''}"
+                      f"{', sample_weight' if weighted else ''})",
+                 what="the loss over the entries both masks keep", tolerance=TOL)
+
+
+# -- metrics: masks with sample weights, weighted RMSE, resets, top_k, the XAtY family -----------------------
+_MX = np.array([[[1.0, 2.0], [0.0, 0.0], [3.0, -1.0]], [[0.0, 0.0], [2.0, 2.0], [-1.0, 0.5]]], np.float32)
+_MY = np.array([[[1.0, 1.5], [0.5, 1.0], [2.0, 1.0]], [[1.0, -1.0], [1.0, 3.0], [0.0, 0.0]]], np.float32)
+_MW = np.array([[0.5, 1.0, 1.5], [2.0, 0.25, 1.0]], np.float32)
+_PER_SAMPLE = {  # metric name -> (factory, per-entry value over the last axis)
+    "mean_squared_error": (lambda k: k.metrics.MeanSquaredError(), lambda y, p: ((y - p) ** 2).mean(-1)),
+    "mean_absolute_error": (lambda k: k.metrics.MeanAbsoluteError(), lambda y, p: np.abs(y - p).mean(-1)),
+    "root_mean_squared_error": (lambda k: k.metrics.RootMeanSquaredError(), lambda y, p: ((y - p) ** 2).mean(-1)),
+}
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("keras_mask", [False, True])
+@pytest.mark.parametrize("name", list(_PER_SAMPLE))
+def test_blind7_regression_metrics_weigh_by_sample_weight_and_mask(tf, keras, name, weighted, keras_mask):
+    """MSE/MAE/RMSE metrics over two update_state calls, with per-step sample weights and/or a Keras
+    mask on y_pred: the weighted mean of the per-entry values (the mean over the last axis) over the
+    entries the mask keeps (RMSE: the square root of that mean of the squared errors, over every
+    entry: its squared error carries no mask)."""
+    make, per = _PER_SAMPLE[name]
+    # (RootMeanSquaredError reads no mask: the squared error it averages carries none, in Keras too)
+    keep = np.any(_MX != 0, axis=-1) if keras_mask and name != "root_mean_squared_error" else np.ones(_MW.shape, bool)
+    w = _MW.astype(np.float64) if weighted else np.ones(_MW.shape)
+    vals = per(_MY.astype(np.float64), _MX.astype(np.float64))
+    ww = w * keep
+    want = (vals * ww).sum() / ww.sum()
+    want = np.sqrt(want) if name == "root_mean_squared_error" else want
+    m = make(keras)
+    for half in (slice(0, 1), slice(1, 2)):
+        y_pred = tf.constant(_MX[half])
+        if keras_mask:
+            y_pred = keras.layers.Masking()(y_pred)
+        m.update_state(_MY[half], y_pred, sample_weight=_MW[half] if weighted else None)
+    assert_close(m.result(), want, call=f"{name}.update_state(y, y_pred{' (masked)' if keras_mask else ''}"
+                 f"{', sample_weight' if weighted else ''}) twice", what="the weighted mean over kept entries",
+                 tolerance=TOL)
+
+
+_PY_TRUE = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 0], np.float32)
+_PY_PRED = np.array([0.93, 0.61, 0.37, 0.72, 0.12, 0.46, 0.58, 0.83, 0.21, 0.33], np.float32)
+
+
+def _rates(num_thresholds):
+    """Keras's XAtY thresholds (0, (i + 1) / (n - 1) ..., 1) and the rates at each: a prediction is
+    positive at t iff it is > t (no prediction here sits on a threshold)."""
+    n = num_thresholds
+    ts = np.array([0.5]) if n == 1 else np.array([0.0] + [(i + 1) / (n - 1) for i in range(n - 2)] + [1.0])
+    pos = _PY_PRED[None, :].astype(np.float64) > ts[:, None]
+    t = _PY_TRUE[None, :] == 1
+    tp, fp = (pos & t).sum(1), (pos & ~t).sum(1)
+    fn, tn = (~pos & t).sum(1), (~pos & ~t).sum(1)
+    div = lambda a, b: np.where(b > 0, a / np.maximum(b, 1), 0.0)  # noqa: E731 - divide_no_nan
+    rec = div(tp, tp + fn)
+    return {"sensitivity": rec, "recall": rec, "specificity": div(tn, tn + fp), "precision": div(tp, tp + fp)}
+
+
+_AT = {  # class -> (constrained rate, dependent rate)
+    "SensitivityAtSpecificity": ("specificity", "sensitivity"),
+    "SpecificityAtSensitivity": ("sensitivity", "specificity"),
+    "PrecisionAtRecall": ("recall", "precision"),
+    "RecallAtPrecision": ("precision", "recall"),
+}
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("num_thresholds", [3, 5, 11])
+@pytest.mark.parametrize("name", list(_AT))
+def test_blind7_x_at_y_metrics_take_the_best_threshold_meeting_the_constraint(tf, keras, name, num_thresholds):
+    """SensitivityAtSpecificity & co. with few thresholds (their spacing matters) and every target the
+    data reaches exactly (a rate equal to the target meets it, >=) plus targets between them: the
+    largest dependent rate over the thresholds whose constrained rate is >= the target, else 0."""
+    constrained, dependent = _AT[name]
+    rates = _rates(num_thresholds)
+    targets = sorted({float(v) for v in rates[constrained] if 0.0 < v <= 1.0} | {0.3, 0.55, 0.9})
+    for target in targets:
+        ok = rates[constrained] >= target - 1e-12
+        want = max(float(np.max(np.where(ok, rates[dependent], 0.0))), 0.0)
+        m = getattr(keras.metrics, name)(target, num_thresholds=num_thresholds)
+        m.update_state(_PY_TRUE[:6], _PY_PRED[:6])
+        m.update_state(_PY_TRUE[6:], _PY_PRED[6:])
+        assert_close(m.result(), want, call=f"{name}({target}, num_thresholds={num_thresholds})",
+                     what=f"the best {dependent} with {constrained} >= {target}", tolerance=TOL)
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("kind", ["Precision", "Recall"])
+@pytest.mark.parametrize("top_k,thresholds,class_id", [(None, None, None), (None, [0.3, 0.5, 0.7], None),
+                                                       (1, None, None), (2, None, None), (2, 0.3, None),
+                                                       (None, None, 2), (2, None, 1)])
+def test_blind7_precision_recall_top_k_thresholds_class_id_and_reset(tf, keras, kind, top_k, thresholds, class_id):
+    """Precision/Recall of (4, 3) multi-label predictions, mostly below 0.5: with top_k, only each
+    row's k largest may be positive and the default threshold is -inf (every top-k prediction is
+    positive); with thresholds, positive iff > t; with class_id only that column counts. After
+    reset_state the next update counts alone (every accumulator is zeroed)."""
+    y = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]], np.float32)
+    p = np.array([[0.45, 0.2, 0.35], [0.1, 0.4, 0.28], [0.6, 0.25, 0.15], [0.32, 0.05, 0.42]], np.float32)
+    ts = np.atleast_1d(np.asarray(thresholds if thresholds is not None else (-np.inf if top_k else 0.5)))
+    keep = np.ones(p.shape, bool)
+    if top_k:
+        order = np.argsort(-p, axis=1)[:, :top_k]
+        keep = np.zeros(p.shape, bool)
+        np.put_along_axis(keep, order, True, axis=1)
+    cols = slice(None) if class_id is None else slice(class_id, class_id + 1)
+
+    def rule(y, p, keep):
+        y, p, keep = y[:, cols] == 1, p[:, cols].astype(np.float64), keep[:, cols]
+        out = []
+        for t in ts:
+            pos = keep & (p > t)
+            tp = (pos & y).sum()
+            other = (pos & ~y).sum() if kind == "Precision" else (~pos & y).sum()
+            out.append(tp / (tp + other) if tp + other else 0.0)
+        return np.array(out) if thresholds is not None and np.ndim(thresholds) else np.array(out[0])
+
+    m = getattr(keras.metrics, kind)(thresholds=thresholds, top_k=top_k, class_id=class_id)
+    call = f"{kind}(thresholds={thresholds}, top_k={top_k}, class_id={class_id})"
+    m.update_state(y, p)
+    assert_close(m.result(), rule(y, p, keep), call=call, what="tp / (tp + fp|fn)", tolerance=TOL)
+    m.reset_state()
+    y2, p2 = y[::-1].copy(), p[:, ::-1].copy()
+    keep2 = keep[:, ::-1] if top_k else keep
+    m.update_state(y2, p2)
+    assert_close(m.result(), rule(y2, p2, keep2), call=call + " after reset_state()",
+                 what="the second update's value alone", tolerance=TOL)
