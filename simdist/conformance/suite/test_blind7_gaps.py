@@ -218,3 +218,59 @@ def test_blind7_precision_recall_top_k_thresholds_class_id_and_reset(tf, keras, 
     m.update_state(y2, p2)
     assert_close(m.result(), rule(y2, p2, keep2), call=call + " after reset_state()",
                  what="the second update's value alone", tolerance=TOL)
+
+
+# -- second derivatives of the elementwise functions ----------------------------------------------------------
+def _sig(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+_SELU_A, _SELU_S = 1.6732632423543772, 1.0507009873554805
+SECOND = {  # name -> (f(tf, x), f'(x), f''(x)) with NumPy closed forms
+    "sigmoid": (lambda tf, x: tf.sigmoid(x), lambda x: _sig(x) * (1 - _sig(x)),
+                lambda x: _sig(x) * (1 - _sig(x)) * (1 - 2 * _sig(x))),
+    "tanh": (lambda tf, x: tf.tanh(x), lambda x: 1 - np.tanh(x) ** 2, lambda x: -2 * np.tanh(x) * (1 - np.tanh(x) ** 2)),
+    "softplus": (lambda tf, x: tf.math.softplus(x), _sig, lambda x: _sig(x) * (1 - _sig(x))),
+    "log_sigmoid": (lambda tf, x: tf.math.log_sigmoid(x), lambda x: 1 - _sig(x), lambda x: -_sig(x) * (1 - _sig(x))),
+    "silu": (lambda tf, x: tf.nn.silu(x), lambda x: _sig(x) * (1 + x * (1 - _sig(x))),
+             lambda x: _sig(x) * (1 - _sig(x)) * (2 + x * (1 - 2 * _sig(x)))),
+    "elu": (lambda tf, x: tf.nn.elu(x), lambda x: np.where(x > 0, 1.0, np.exp(x)),
+            lambda x: np.where(x > 0, 0.0, np.exp(x))),
+    "selu": (lambda tf, x: tf.nn.selu(x), lambda x: np.where(x > 0, _SELU_S, _SELU_S * _SELU_A * np.exp(x)),
+             lambda x: np.where(x > 0, 0.0, _SELU_S * _SELU_A * np.exp(x))),
+    "exp": (lambda tf, x: tf.exp(x), np.exp, np.exp),
+    "square": (lambda tf, x: tf.square(x), lambda x: 2 * x, lambda x: 2 + 0 * x),
+    "sin": (lambda tf, x: tf.sin(x), np.cos, lambda x: -np.sin(x)),
+    "log_abs": (lambda tf, x: tf.math.log(tf.abs(x)), lambda x: 1 / x, lambda x: -1 / x ** 2),
+    "reciprocal": (lambda tf, x: tf.math.reciprocal(x), lambda x: -1 / x ** 2, lambda x: 2 / x ** 3),
+    "sqrt_abs": (lambda tf, x: tf.sqrt(tf.abs(x)), lambda x: np.sign(x) * 0.5 / np.sqrt(np.abs(x)),
+                 lambda x: -0.25 * np.abs(x) ** -1.5),
+    "rsqrt_abs": (lambda tf, x: tf.math.rsqrt(tf.abs(x)), lambda x: -0.5 * np.sign(x) * np.abs(x) ** -1.5,
+                  lambda x: 0.75 * np.abs(x) ** -2.5),
+}
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("name", list(SECOND))
+def test_blind7_second_derivatives_of_elementwise_functions(tf, name):
+    """Nested tapes over y = sum(c * f(x)) (float64, x of both signs away from 0, c watched): the outer
+    gradient of sum(R * dy/dx) is R * c * f''(x) with respect to x and R * f'(x) with respect to c, so
+    both inputs of the first derivative's own gradient (TF's SigmoidGrad, TanhGrad, ... kernels) are
+    checked against closed forms."""
+    f, d1, d2 = SECOND[name]
+    xv = np.array([[-2.1, -0.7, -0.15], [0.2, 0.9, 1.8]])
+    cv = np.array([[0.5, -1.25, 2.0], [1.5, 0.75, -0.6]])
+    r = np.array([[1.0, -0.5, 0.25], [2.0, 1.5, -1.0]])
+    x, c = tf.constant(xv), tf.constant(cv)
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch([x, c])
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(c * f(tf, x))
+        g = inner.gradient(y, x)
+        z = tf.reduce_sum(tf.constant(r) * g)
+    gx, gc = outer.gradient(z, [x, c])
+    call = f"outer.gradient(sum(R * inner.gradient(sum(c * {name}(x)), x)), [x, c])"
+    assert_close(g, cv * d1(xv), call=f"inner.gradient(sum(c * {name}(x)), x)", what="c * f'(x)", tolerance=TOL)
+    assert_close(gx, r * cv * d2(xv), call=call, what="R * c * f''(x)", tolerance=TOL)
+    assert_close(gc, r * d1(xv), call=call, what="R * f'(x)", tolerance=TOL)
