@@ -274,3 +274,56 @@ def test_blind7_second_derivatives_of_elementwise_functions(tf, name):
     assert_close(g, cv * d1(xv), call=f"inner.gradient(sum(c * {name}(x)), x)", what="c * f'(x)", tolerance=TOL)
     assert_close(gx, r * cv * d2(xv), call=call, what="R * c * f''(x)", tolerance=TOL)
     assert_close(gc, r * d1(xv), call=call, what="R * f'(x)", tolerance=TOL)
+
+
+# -- tf.custom_gradient with several variables -----------------------------------------------------------------
+_CUSTOM_VARS = """
+a = tf.Variable([1.0, 2.0], name="a")
+b = tf.Variable([[0.5], [-1.5]], name="b")
+c = tf.Variable(3.0, name="c")
+
+@tf.custom_gradient
+def f(x):
+    y = tf.reduce_sum(x * a) + tf.reduce_sum(b) * c
+
+    def grad(up, variables):
+        gv = [tf.ones_like(v) * scale[v.name.split(":")[0]] * up for v in variables]
+        return up * 10.0 * tf.ones_like(x), gv
+    return y, grad
+
+x = tf.constant([0.25, -0.75])
+with tf.GradientTape() as tape:
+    y = f(x)
+ga, gb, gc, gx = tape.gradient(y, [a, b, c, x])
+grads = {"a": ga.numpy(), "b": gb.numpy(), "c": gc.numpy(), "x": gx.numpy()}
+"""
+
+
+@clause("autodiff.custom-gradient", ref="tf221")
+def test_blind7_custom_gradient_pairs_each_variable_with_its_gradient(backend):
+    """tf.custom_gradient reading three variables of different shapes: the grad_fn's `variables`
+    list holds them and the gradient it returns at position i belongs to variables[i] (each filled
+    with its own marker value here), whatever order the tape is asked for them in."""
+    ns = Program(backend, _CUSTOM_VARS, scale={"a": 2.0, "b": 3.0, "c": 5.0}).run()
+    want = {"a": np.full(2, 2.0), "b": np.full((2, 1), 3.0), "c": np.array(5.0), "x": np.full(2, 10.0)}
+    for k, w in want.items():
+        assert_close(ns["grads"][k], w, call="tape.gradient(f(x), [a, b, c, x]) with a custom gradient",
+                     what=f"the gradient of {k}")
+
+
+# -- Keras layers: Dropout's noise_shape, Flatten(channels_first), Softmax over several axes, regularizers ------
+@clause("keras.layer.option-coverage", ref="tf221")
+@pytest.mark.parametrize("noise_shape", [(None, 1, None), (None, 1, 6), (8, 1, 6), (None, 5, 1), (1, None, None),
+                                         (None, None, None)])
+def test_blind7_dropout_noise_shape_none_means_the_input_size(tf, keras, noise_shape):
+    """Dropout(0.5, noise_shape)(ones(8, 5, 6), training=True): every output is 0 or 2; along an axis
+    whose noise_shape entry is 1 the mask is the same, along one whose entry is None (the input's
+    size) or the size itself it varies (8 rows or 5 or 6 slices all equal would be a broadcast)."""
+    out = np.asarray(keras.layers.Dropout(0.5, noise_shape=noise_shape, seed=7)(tf.ones((8, 5, 6)), training=True))
+    call = f"Dropout(0.5, noise_shape={noise_shape}, seed=7)(ones((8, 5, 6)), training=True)"
+    assert_true(bool(np.all((out == 0.0) | (out == 2.0))), f"outputs {np.unique(out)}, but should be 0 or 2", call=call)
+    for axis, d in enumerate(noise_shape):
+        first = np.take(out, [0], axis=axis)
+        same = bool(np.all(out == first))
+        assert_equal(same, d == 1, call=call,
+                     what=f"whether the mask is constant along axis {axis} (noise_shape entry {d})")
