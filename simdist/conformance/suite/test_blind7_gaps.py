@@ -327,3 +327,71 @@ def test_blind7_dropout_noise_shape_none_means_the_input_size(tf, keras, noise_s
         same = bool(np.all(out == first))
         assert_equal(same, d == 1, call=call,
                      what=f"whether the mask is constant along axis {axis} (noise_shape entry {d})")
+
+
+@clause("keras.layer.option-coverage", ref="tf221")
+@pytest.mark.parametrize("shape", [(2, 3), (2, 3, 4), (2, 3, 4, 5), (2, 2, 3, 4, 3)])
+def test_blind7_flatten_channels_first_moves_the_channels_last_first(tf, keras, shape):
+    """Flatten(data_format='channels_first') of (batch, C, ...): the channels-last flattening of the
+    input with its axis 1 moved last, for every rank (rank 3 cannot tell a permutation from its
+    inverse; ranks 4 and 5 can)."""
+    x = _x(shape)
+    want = np.moveaxis(x, 1, -1).reshape(shape[0], -1) if len(shape) > 2 else x
+    assert_close(keras.layers.Flatten(data_format="channels_first")(tf.constant(x)), want,
+                 call=f"Flatten('channels_first')(x{shape})", what="moveaxis(x, 1, -1) flattened")
+    assert_close(keras.layers.Flatten()(tf.constant(x)), x.reshape(shape[0], -1), call=f"Flatten()(x{shape})",
+                 what="x flattened")
+
+
+@clause("keras.layer.option-coverage", ref="tf221")
+@pytest.mark.parametrize("axis", [-1, 1, 2, (1, 2), (2, 3), (1, 3), (1, 2, 3), [3]])
+def test_blind7_softmax_layer_normalises_over_every_axis_given(tf, keras, axis):
+    """keras.layers.Softmax(axis) of a (2, 3, 4, 5) input: exp(x) / sum(exp(x)) over all the axes
+    given (a tuple or list), each slice over them summing to 1."""
+    x = _x((2, 3, 4, 5), 2.0).astype(np.float64)
+    axes = tuple(np.atleast_1d(axis).tolist())
+    e = np.exp(x - x.max(axis=axes, keepdims=True))
+    want = e / e.sum(axis=axes, keepdims=True)
+    assert_close(keras.layers.Softmax(axis=axis)(tf.constant(x.astype(np.float32))), want,
+                 call=f"Softmax(axis={axis})(x(2, 3, 4, 5))", what=f"the softmax over axes {axes}", tolerance=TOL)
+
+
+_W = np.array([[0.5, -1.0, 2.0, 0.25], [1.5, 0.75, -0.5, -2.0], [-0.3, 0.6, 1.2, 0.9]], np.float32)
+
+
+def _orthogonal(w, factor, mode):
+    """factor * 0.5 * sum|off-diagonal of the Gram matrix of the unit rows (columns)| / pairs."""
+    v = w.astype(np.float64)
+    v = v / np.linalg.norm(v, axis=1 if mode == "rows" else 0, keepdims=True)
+    g = v @ v.T if mode == "rows" else v.T @ v
+    n = g.shape[0]
+    return factor * 0.5 * np.abs(g * (1 - np.eye(n))).sum() / (n * (n - 1) / 2)
+
+
+REGULARIZERS = {
+    "l1": (lambda k: k.regularizers.L1(0.3), lambda w: 0.3 * np.abs(w).sum()),
+    "l2": (lambda k: k.regularizers.L2(0.2), lambda w: 0.2 * (w ** 2).sum()),
+    "l1l2": (lambda k: k.regularizers.L1L2(l1=0.1, l2=0.4), lambda w: 0.1 * np.abs(w).sum() + 0.4 * (w ** 2).sum()),
+    "l1l2_l1_only": (lambda k: k.regularizers.L1L2(l1=0.05), lambda w: 0.05 * np.abs(w).sum()),
+    "l1l2_l2_only": (lambda k: k.regularizers.L1L2(l2=0.7), lambda w: 0.7 * (w ** 2).sum()),
+    "orthogonal_rows": (lambda k: k.regularizers.OrthogonalRegularizer(0.2, mode="rows"),
+                        lambda w: _orthogonal(w, 0.2, "rows")),
+    "orthogonal_columns": (lambda k: k.regularizers.OrthogonalRegularizer(0.3, mode="columns"),
+                           lambda w: _orthogonal(w, 0.3, "columns")),
+}
+
+
+@clause("keras.layer.option-coverage", ref="tf221")
+@pytest.mark.parametrize("name", list(REGULARIZERS))
+def test_blind7_regularizers_apply_each_factor_to_its_own_term(tf, keras, name):
+    """Every regularizer on a non-square matrix whose rows and columns have different norms: L1, L2,
+    L1L2 with different factors (each term its own factor), OrthogonalRegularizer over rows and over
+    columns; the penalty a Dense kernel with that regularizer adds to `layer.losses` is the same."""
+    make, rule = REGULARIZERS[name]
+    reg = make(keras)
+    want = rule(_W.astype(np.float64))
+    assert_close(reg(tf.constant(_W)), want, call=f"{name}(W(3, 4))", what="the penalty", tolerance=TOL)
+    layer = keras.layers.Dense(4, kernel_regularizer=reg, kernel_initializer=keras.initializers.Constant(_W))
+    layer(tf.ones((1, 3)))
+    assert_close(layer.losses[0], want, call=f"Dense(4, kernel_regularizer={name}).losses", what="the penalty",
+                 tolerance=TOL)
