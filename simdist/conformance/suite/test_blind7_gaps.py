@@ -395,3 +395,92 @@ def test_blind7_regularizers_apply_each_factor_to_its_own_term(tf, keras, name):
     layer(tf.ones((1, 3)))
     assert_close(layer.losses[0], want, call=f"Dense(4, kernel_regularizer={name}).losses", what="the penalty",
                  tolerance=TOL)
+
+
+# -- optimizers: Nesterov, Adagrad's initial accumulator, gradient accumulation, EMA ----------------------------
+_V0 = np.array([1.0, -2.0, 0.5], np.float32)
+_GRADS = [np.array([0.5, -1.0, 2.0], np.float32), np.array([-0.25, 0.75, 1.0], np.float32),
+          np.array([1.5, 0.5, -0.5], np.float32), np.array([0.2, -0.4, 0.6], np.float32),
+          np.array([-1.0, 0.3, 0.1], np.float32), np.array([0.7, 0.7, -0.9], np.float32)]
+
+
+def _np_sgd(lr, momentum=0.0, nesterov=False):
+    def step(v, g, s):
+        if not momentum:
+            return v - lr * g
+        s["m"] = momentum * s.get("m", 0.0) - lr * g
+        return v + (momentum * s["m"] - lr * g if nesterov else s["m"])
+    return step
+
+
+def _np_adagrad(lr, init, eps=1e-7):
+    def step(v, g, s):
+        s["acc"] = s.get("acc", init) + g * g
+        return v - lr * g / np.sqrt(s["acc"] + eps)
+    return step
+
+
+def _np_run(step, grads, accumulate=None, ema=None, overwrite=None):
+    """The variable after each gradient (and, with `ema`, the moving average), Keras 3.15's order:
+    update (every `accumulate`-th apply, with the mean of the accumulated gradients), then the
+    average (momentum 0 at the first apply), then every `overwrite`-th apply the variable takes it."""
+    v, s, acc, avg = _V0.astype(np.float64), {}, np.zeros(3), None
+    for i, g in enumerate(grads):
+        g = g.astype(np.float64)
+        if accumulate:
+            if (i + 1) % accumulate == 0:
+                v = step(v, (acc + g) / accumulate, s)
+                acc = np.zeros(3)
+            else:
+                acc = acc + g
+        else:
+            v = step(v, g, s)
+        if ema is not None:
+            m = 0.0 if i == 0 else ema
+            avg = v.copy() if avg is None else avg
+            avg = m * avg + (1 - m) * v
+            if overwrite and (i + 1) % overwrite == 0:
+                v = avg.copy()
+    return v, avg
+
+
+OPTIMIZERS = {
+    "sgd_momentum": (lambda k: k.optimizers.SGD(0.1, momentum=0.9), _np_sgd(0.1, 0.9), {}),
+    "sgd_nesterov": (lambda k: k.optimizers.SGD(0.1, momentum=0.9, nesterov=True), _np_sgd(0.1, 0.9, True), {}),
+    "sgd_nesterov_half": (lambda k: k.optimizers.SGD(0.05, momentum=0.5, nesterov=True), _np_sgd(0.05, 0.5, True), {}),
+    "adagrad_default": (lambda k: k.optimizers.Adagrad(0.1), _np_adagrad(0.1, 0.1), {}),
+    "adagrad_initial_0.5": (lambda k: k.optimizers.Adagrad(0.1, initial_accumulator_value=0.5),
+                            _np_adagrad(0.1, 0.5), {}),
+    "adagrad_initial_0.01": (lambda k: k.optimizers.Adagrad(0.2, initial_accumulator_value=0.01),
+                             _np_adagrad(0.2, 0.01), {}),
+    "sgd_accumulate_2": (lambda k: k.optimizers.SGD(0.1, gradient_accumulation_steps=2), _np_sgd(0.1),
+                         {"accumulate": 2}),
+    "sgd_momentum_accumulate_3": (lambda k: k.optimizers.SGD(0.1, momentum=0.5, gradient_accumulation_steps=3),
+                                  _np_sgd(0.1, 0.5), {"accumulate": 3}),
+    "sgd_ema": (lambda k: k.optimizers.SGD(0.1, use_ema=True, ema_momentum=0.8), _np_sgd(0.1), {"ema": 0.8}),
+    "sgd_ema_overwrite_2": (lambda k: k.optimizers.SGD(0.1, use_ema=True, ema_momentum=0.6, ema_overwrite_frequency=2),
+                            _np_sgd(0.1), {"ema": 0.6, "overwrite": 2}),
+}
+
+
+@clause("optim.option-coverage", ref="tf221")
+@pytest.mark.parametrize("name", list(OPTIMIZERS))
+def test_blind7_optimizer_options_over_six_steps(tf, keras, name):
+    """Six apply_gradients of different gradients to one variable, each option against a NumPy
+    transcription of Keras 3.15's update rule: Nesterov's lookahead (momentum * m - lr * g),
+    Adagrad's accumulator starting at initial_accumulator_value, gradient accumulation (an update
+    every k-th apply with the mean of the k gradients, the current one included), and EMA (the
+    average copies the variable at the first apply, then m * avg + (1 - m) * var; with
+    ema_overwrite_frequency the variable takes the average every so many applies;
+    finalize_variable_values leaves the variable at the average)."""
+    make, step, kw = OPTIMIZERS[name]
+    want_v, want_avg = _np_run(step, _GRADS, **kw)
+    v = tf.Variable(_V0)
+    opt = make(keras)
+    for g in _GRADS:
+        opt.apply_gradients([(tf.constant(g), v)])
+    assert_close(v, want_v, call=f"{name}: 6 x apply_gradients", what="the variable", tolerance=TOL)
+    if want_avg is not None:
+        opt.finalize_variable_values([v])
+        assert_close(v, want_avg, call=f"{name}: finalize_variable_values after 6 steps",
+                     what="the moving average", tolerance=TOL)
