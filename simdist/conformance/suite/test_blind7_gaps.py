@@ -484,3 +484,76 @@ def test_blind7_optimizer_options_over_six_steps(tf, keras, name):
         opt.finalize_variable_values([v])
         assert_close(v, want_avg, call=f"{name}: finalize_variable_values after 6 steps",
                      what="the moving average", tolerance=TOL)
+
+
+@clause("optim.option-coverage", ref="tf221")
+@pytest.mark.parametrize("boundaries,values", [([3], [1.0, 0.5]), ([2, 5], [1.0, 0.5, 0.1]),
+                                               ([1, 3, 6], [0.9, 0.7, 0.4, 0.2]),
+                                               ([2, 4, 6, 8], [5.0, 4.0, 3.0, 2.0, 1.0])])
+def test_blind7_piecewise_constant_decay_takes_each_interval_its_value(tf, keras, boundaries, values):
+    """PiecewiseConstantDecay(boundaries, values) at every step 0..last boundary + 2: values[0] up to
+    and including boundaries[0], values[i] for boundaries[i-1] < step <= boundaries[i], values[-1] after
+    the last boundary (1 to 4 boundaries: every middle interval its own value)."""
+    sched = keras.optimizers.schedules.PiecewiseConstantDecay(boundaries, values)
+    for step in range(boundaries[-1] + 3):
+        i = int(np.searchsorted(boundaries, step, side="left"))
+        assert_close(sched(tf.constant(step, tf.int64)), values[i],
+                     call=f"PiecewiseConstantDecay({boundaries}, {values})({step})", what=f"values[{i}]")
+
+
+# -- callbacks: TerminateOnNaN on inf, ReduceLROnPlateau's cooldown ---------------------------------------------
+@clause("keras.callback.option-coverage", ref="tf221")
+@pytest.mark.parametrize("bad", ["nan", "inf"])
+def test_blind7_terminate_on_nan_stops_on_nan_and_on_inf(tf, keras, bad):
+    """TerminateOnNaN: the batch whose loss is NaN or infinite is the last one fit runs (the 3rd of
+    4 here, in the first of 3 epochs): one epoch in the history and the optimizer's 3 iterations."""
+    x = np.ones((8, 1), np.float32)
+    y = np.zeros((8, 1), np.float32)
+    y[4] = np.nan if bad == "nan" else 3e38
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, kernel_initializer="zeros")])
+    model.compile(optimizer=keras.optimizers.SGD(0.0), loss="mse")
+    hist = model.fit(x, y, batch_size=2, epochs=3, shuffle=False, verbose=0,
+                     callbacks=[keras.callbacks.TerminateOnNaN()])
+    call = f"fit(epochs=3, callbacks=[TerminateOnNaN()]) with a {bad} loss in batch 3"
+    assert_equal(len(hist.history["loss"]), 1, call=call, what="epochs run")
+    assert_equal(int(model.optimizer.iterations.numpy()), 3, call=call, what="optimizer.iterations")
+
+
+def _np_plateau(losses, lr, factor, patience, cooldown, min_delta=1e-4, min_lr=0.0):
+    """Keras 3.15's ReduceLROnPlateau (mode min) over a sequence of monitored values: the learning
+    rate each epoch ends with."""
+    best, wait, cd, out = np.inf, 0, 0, []
+    for cur in losses:
+        if cd > 0:
+            cd -= 1
+            wait = 0
+        if cur < best - min_delta:
+            best, wait = cur, 0
+        elif cd == 0:
+            wait += 1
+            if wait >= patience and lr > min_lr:
+                lr = max(lr * factor, min_lr)
+                cd, wait = cooldown, 0
+        out.append(lr)
+    return out
+
+
+@clause("keras.callback.option-coverage", ref="tf221")
+@pytest.mark.parametrize("patience,cooldown", [(1, 0), (1, 2), (2, 1), (1, 3), (3, 2)])
+def test_blind7_reduce_lr_on_plateau_waits_out_its_cooldown(tf, keras, patience, cooldown):
+    """ReduceLROnPlateau(factor=0.5, patience, cooldown) fed val_loss values that improve, then stall
+    for many epochs: the learning rate after each epoch follows Keras's rule, the cooldown epochs
+    counting no patience after each reduction."""
+    losses = [1.0, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.5, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6]
+    want = _np_plateau(losses, 1.0, 0.5, patience, cooldown)
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
+    model.compile(optimizer=keras.optimizers.SGD(1.0), loss="mse")
+    cb = keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5, patience=patience, cooldown=cooldown)
+    cb.set_model(model)
+    cb.on_train_begin()
+    got = []
+    for epoch, cur in enumerate(losses):
+        cb.on_epoch_end(epoch, {"val_loss": cur})
+        got.append(float(np.asarray(model.optimizer.learning_rate)))
+    assert_close(np.array(got), np.array(want), call=f"ReduceLROnPlateau(factor=0.5, patience={patience}, "
+                 f"cooldown={cooldown}) over val_loss {losses}", what="the learning rate after each epoch")
