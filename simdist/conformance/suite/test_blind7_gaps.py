@@ -557,3 +557,75 @@ def test_blind7_reduce_lr_on_plateau_waits_out_its_cooldown(tf, keras, patience,
         got.append(float(np.asarray(model.optimizer.learning_rate)))
     assert_close(np.array(got), np.array(want), call=f"ReduceLROnPlateau(factor=0.5, patience={patience}, "
                  f"cooldown={cooldown}) over val_loss {losses}", what="the learning rate after each epoch")
+
+
+# -- predict with steps_per_execution, evaluate under MirroredStrategy, weight files with non-trainable state ---
+@clause("keras.fit.data", ref="tf221")
+@pytest.mark.parametrize("steps_per_execution,n", [(1, 10), (2, 10), (3, 10), (4, 7), (5, 10)])
+def test_blind7_predict_with_steps_per_execution_returns_every_sample(tf, keras, steps_per_execution, n):
+    """predict(x, batch_size=2) of a model compiled with steps_per_execution=k: one row per sample,
+    in order, whether or not the number of batches is a multiple of k (the last group may be short);
+    evaluate over the same data gives the mean loss over every sample."""
+    x = _x((n, 3))
+    w = np.array([[0.5], [-1.0], [2.0]], np.float32)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, use_bias=False,
+                                                                    kernel_initializer=keras.initializers.Constant(w))])
+    model.compile(optimizer="sgd", loss="mse", steps_per_execution=steps_per_execution)
+    call = f"predict(x({n}, 3), batch_size=2) with steps_per_execution={steps_per_execution}"
+    pred = model.predict(x, batch_size=2, verbose=0)
+    assert_close(pred, x.astype(np.float64) @ w, call=call, what="x @ w, one row per sample")
+    loss = model.evaluate(x, np.zeros((n, 1), np.float32), batch_size=2, verbose=0)
+    assert_close(loss, np.mean((x.astype(np.float64) @ w) ** 2), call=call.replace("predict", "evaluate"),
+                 what="the mean squared output over every sample")
+
+
+_MIRRORED_EVALUATE = """
+strategy = backend.make_strategy("mirrored", 2)
+with strategy.scope():
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(
+        1, kernel_initializer=tf.keras.initializers.Constant(w), bias_initializer="ones")])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.0), loss="mse", metrics=["mae"])
+evaluated = model.evaluate(x, y, batch_size=4, verbose=0, return_dict=True)
+history = model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False).history
+"""
+
+
+@clause("keras.fit.data", ref="tf221")
+def test_blind7_evaluate_under_mirrored_strategy_reports_the_global_mean_loss(backend):
+    """A model built under MirroredStrategy(2): evaluate's loss and fit's epoch loss (learning rate 0,
+    so the weights stay) are the mean squared error over every sample, as on one device (each
+    replica scales its loss by 1/2 for the gradient sum; the reported loss undoes it)."""
+    x = _x((12, 3))
+    w = np.array([[0.5], [-1.0], [2.0]], np.float32)
+    y = np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(12, 1)
+    ns = Program(backend, _MIRRORED_EVALUATE, x=x, y=y, w=w).run()
+    err = x.astype(np.float64) @ w + 1.0 - y
+    call = "MirroredStrategy(2): model.evaluate(x, y, batch_size=4) / fit(..., SGD(0.0))"
+    assert_close(ns["evaluated"]["loss"], np.mean(err ** 2), call=call, what="evaluate's loss")
+    assert_close(ns["evaluated"]["mae"], np.mean(np.abs(err)), call=call, what="evaluate's mae")
+    assert_close(ns["history"]["loss"][0], np.mean(err ** 2), call=call, what="fit's epoch loss")
+
+
+@clause("keras.model.save-weights", ref="tf221")
+def test_blind7_weight_files_keep_non_trainable_state(tf, keras):
+    """save_weights / load_weights of a model with BatchNormalization after fit: the moving mean and
+    variance (non-trainable) come back with the trainable weights, so inference outputs are equal."""
+    x = _x((16, 3), 3.0) + 1.5
+    y = np.ones((16, 1), np.float32)
+
+    def make():
+        m = keras.Sequential([keras.Input((3,)), keras.layers.BatchNormalization(momentum=0.5), keras.layers.Dense(1)])
+        m.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse")
+        return m
+
+    a = make()
+    a.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "m.weights.h5")
+        a.save_weights(path)
+        b = make()
+        b.load_weights(path)
+    call = "save_weights / load_weights of Sequential([BatchNormalization, Dense]) after fit"
+    for wa, wb in zip(a.layers[0].weights, b.layers[0].weights):
+        assert_close(wb, wa, call=call, what=f"BatchNormalization weight {wa.name}")
+    assert_close(b.predict(x, verbose=0), a.predict(x, verbose=0), call=call, what="the restored model's predictions")
