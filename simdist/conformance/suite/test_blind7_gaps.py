@@ -293,6 +293,7 @@ def f(x):
 
 x = tf.constant([0.25, -0.75])
 with tf.GradientTape() as tape:
+    tape.watch(x)
     y = f(x)
 ga, gb, gc, gx = tape.gradient(y, [a, b, c, x])
 grads = {"a": ga.numpy(), "b": gb.numpy(), "c": gc.numpy(), "x": gx.numpy()}
