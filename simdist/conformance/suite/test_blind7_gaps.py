@@ -93,6 +93,21 @@ def test_blind7_sparse_crossentropy_masks_weights_and_reductions(tf, keras, redu
                  what="the loss over the entries both masks keep", tolerance=TOL)
 
 
+
+@clause("keras.loss.option-coverage", ref="tf221")
+@pytest.mark.parametrize("from_logits", [True, False])
+def test_blind7_sparse_crossentropy_function_zeroes_ignored_entries(tf, keras, from_logits):
+    """keras.losses.sparse_categorical_crossentropy(y, p, ignore_class=2) (the function, no reduction):
+    0 at every entry labelled 2, the crossentropy elsewhere."""
+    logp = _log_softmax(_LOGITS)
+    p = _LOGITS if from_logits else np.exp(logp).astype(np.float32)
+    ce = -np.take_along_axis(logp, _LABELS[..., None], axis=-1)[..., 0]
+    got = keras.losses.sparse_categorical_crossentropy(_LABELS, tf.constant(p), from_logits=from_logits,
+                                                       ignore_class=2)
+    assert_close(got, np.where(_LABELS == 2, 0.0, ce), call=f"sparse_categorical_crossentropy(y, p, "
+                 f"from_logits={from_logits}, ignore_class=2)", what="0 where ignored, the crossentropy elsewhere",
+                 tolerance=Tolerance(rtol=1e-5, atol=1e-5))
+
 # -- metrics: masks with sample weights, weighted RMSE, resets, top_k, the XAtY family -----------------------
 _MX = np.array([[[1.0, 2.0], [0.0, 0.0], [3.0, -1.0]], [[0.0, 0.0], [2.0, 2.0], [-1.0, 0.5]]], np.float32)
 _MY = np.array([[[1.0, 1.5], [0.5, 1.0], [2.0, 1.0]], [[1.0, -1.0], [1.0, 3.0], [0.0, 0.0]]], np.float32)
@@ -630,3 +645,30 @@ def test_blind7_weight_files_keep_non_trainable_state(tf, keras):
     for wa, wb in zip(a.layers[0].weights, b.layers[0].weights):
         assert_close(wb, wa, call=call, what=f"BatchNormalization weight {wa.name}")
     assert_close(b.predict(x, verbose=0), a.predict(x, verbose=0), call=call, what="the restored model's predictions")
+
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("kind", ["Mean", "Sum"])
+def test_blind7_mean_and_sum_of_masked_values_weigh_by_the_mask(tf, keras, kind, weighted):
+    """keras.metrics.Mean/Sum of values carrying a Keras mask (Embedding(mask_zero=True): index 0 is
+    masked, its nonzero row still there) with per-step sample weights: each step weighs mask * weight
+    (Mean: Σ v·w·mask / Σ w·mask of the per-step means over the last axis; Sum: Σ of the per-step
+    sums · w · mask); without sample weights Keras 3.15 reads no mask (the plain mean / sum of every
+    value)."""
+    table = np.array([[1.5, -0.5], [1.0, 2.0], [3.0, -1.0], [-2.0, 0.5]], np.float32)
+    idx = np.array([[1, 0, 2], [0, 3, 2]])
+    keep = idx != 0
+    x = table[idx].astype(np.float64)
+    w = _MW.astype(np.float64) * keep
+    if kind == "Mean":
+        want = (x.mean(-1) * w).sum() / w.sum() if weighted else x.mean()
+    else:
+        want = (x.sum(-1) * w).sum() if weighted else x.sum()
+    emb = keras.layers.Embedding(4, 2, mask_zero=True, embeddings_initializer=keras.initializers.Constant(table))
+    m = getattr(keras.metrics, kind)()
+    m.update_state(emb(tf.constant(idx)), sample_weight=_MW if weighted else None)
+    assert_close(m.result(), want, call=f"{kind}().update_state(Embedding(mask_zero=True)(idx)"
+                 f"{', sample_weight' if weighted else ''})",
+                 what="the mask-weighted value" if weighted else "the unmasked value", tolerance=TOL)
