@@ -177,11 +177,15 @@ _AT = {  # class -> (constrained rate, dependent rate)
 @pytest.mark.parametrize("num_thresholds", [3, 5, 11])
 @pytest.mark.parametrize("name", list(_AT))
 def test_blind7_x_at_y_metrics_take_the_best_threshold_meeting_the_constraint(tf, keras, name, num_thresholds):
-    """SensitivityAtSpecificity & co. with few thresholds (their spacing matters) and every target the
+    """SensitivityAtSpecificity & co. with few thresholds (their `thresholds` attribute: evenly spaced
+    from 0 to 1; their spacing matters) and every target the
     data reaches exactly (a rate equal to the target meets it, >=) plus targets between them: the
     largest dependent rate over the thresholds whose constrained rate is >= the target, else 0."""
     constrained, dependent = _AT[name]
     rates = _rates(num_thresholds)
+    want_ts = [0.0] + [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)] + [1.0]
+    assert_close(np.asarray(getattr(keras.metrics, name)(0.5, num_thresholds=num_thresholds).thresholds), want_ts,
+                 call=f"{name}(0.5, num_thresholds={num_thresholds}).thresholds", what="0, (i + 1) / (n - 1) ..., 1")
     targets = sorted({float(v) for v in rates[constrained] if 0.0 < v <= 1.0} | {0.3, 0.55, 0.9})
     for target in targets:
         ok = rates[constrained] >= target - 1e-12
