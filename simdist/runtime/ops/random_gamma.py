@@ -57,14 +57,10 @@ def tf_seeds(op_seed: Any) -> tuple[int, int]:
 
 
 def _reserve(key: tuple, seed: int, seed2: int, outputs: int) -> philox.Philox:
-    """The kernel's generator before this call (GuardedPhiloxRandom::ReserveRandomOutputs)."""
-    streams = _cur.ctx.rng.setdefault("philox", {})
-    gen = streams.get(key)
-    if gen is None:
-        gen = streams[key] = philox.seeded(seed, seed2)
-    local = gen.copy()
-    gen.skip(outputs * gamma_poisson.RESERVED)
-    return local
+    """The kernel's generator before this call (GuardedPhiloxRandom::ReserveRandomOutputs): the
+    cached eager kernel's stream (random._kernel), moved on by 256 outputs per sample."""
+    from simdist.runtime.ops import random as _random
+    return _random._kernel(key, seed, seed2, outputs * gamma_poisson.RESERVED)
 
 
 def _cast(samples: np.ndarray, dt: dtypes.DType) -> np.ndarray:
