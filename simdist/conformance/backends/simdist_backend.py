@@ -84,6 +84,14 @@ class SimdistBackend(Backend):
 
             self._simdist, self._tf = simdist, tf
 
+    def before_test(self, nodeid: str) -> None:
+        """Each test starts on the fresh default machine (one host, one CPU, a new clock), as a new
+        TF process would: a test that leaves a cluster configured (a multi-worker launch) must not
+        decide the devices of the next one (`-k "multi_worker_mirrored or train_cov_callbacks"`
+        failed ModelCheckpoint's tests with "unknown device /job:localhost/...")."""
+        if self._simdist is not None:
+            self._simdist.reset()
+
     @property
     def tf(self) -> Any:
         self.setup()

@@ -33,6 +33,24 @@ def test_unwatched_tensor_gives_none(backend, tf):
 
 
 @clause("autodiff.watch", ref="tf221")
+def test_unwatched_source_beside_a_watched_one_gives_none(backend, tf):
+    """An unwatched tensor that a recorded op took as an input (beside a watched variable) is still
+    not differentiated: TF 2.21 returns None for it (or zeros with unconnected_gradients=ZERO), while
+    a source that is also a target gets its seed of ones."""
+    v, x = tf.Variable([1.0, 2.0]), tf.constant([3.0, 4.0])
+    with tf.GradientTape(persistent=True) as t:
+        z = x * 2.0
+        y = tf.reduce_sum(z * v) + tf.reduce_sum(x * v)
+    gv, gx, gz = t.gradient(y, [v, x, z])
+    assert_close(gv, np.array([9.0, 12.0]), call="d/dv sum(2x*v) + sum(x*v)")
+    assert_true(gx is None, f"gradient of the unwatched x is {gx!r}, not None", call="d/dx, x unwatched, v watched")
+    assert_true(gz is None, f"gradient of the unwatched z = 2x is {gz!r}, not None", call="d/dz, z made outside the tape's record")
+    zeros = t.gradient(y, [x], unconnected_gradients=tf.UnconnectedGradients.ZERO)[0]
+    assert_close(zeros, np.zeros(2), call="d/dx with unconnected_gradients=ZERO")
+    assert_close(t.gradient(x, x), np.ones(2), call="d/dx x, x unwatched (a source that is a target)")
+
+
+@clause("autodiff.watch", ref="tf221")
 def test_trainable_variables_are_watched_when_read(backend, tf):
     v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
     w = tf.Variable(3.0, trainable=False)

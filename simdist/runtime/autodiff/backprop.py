@@ -68,8 +68,9 @@ def _ones_for(x: Any) -> Any:
 
 
 def imperative_grad(tape: Any, targets: Sequence[Any], sources: Sequence[Any], output_gradients: Any,
-                    unconnected: str) -> list[Any]:
-    """The gradient of the targets (summed) with respect to each source, from `tape` (a _Tape)."""
+                    unconnected: str, taped_sources: bool = False) -> list[Any]:
+    """The gradient of the targets (summed) with respect to each source, from `tape` (a _Tape).
+    `taped_sources` (GradientTape's rule, not tf.gradients'): a source must be on the tape or a target."""
     tensor_tape = tape.tensor_tape
     op_tape = tape.op_tape
     target_ids = [_key(t) for t in targets]
@@ -153,10 +154,15 @@ def imperative_grad(tape: Any, targets: Sequence[Any], sources: Sequence[Any], o
                         if missing[producer] == 0:
                             ready.insert(0, producer)
 
-    # 4. the sources' gradients
+    # 4. the sources' gradients. Under a GradientTape a source the tape never saw (not watched, not
+    # made by a recorded op) and that is not a target gets none, although an op of a watched tensor
+    # took it as an input: TF 2.21's `tape.gradient(sum(x * v), [v, x])` with x an unwatched
+    # constant is [grad, None]. (tf.gradients in a graph differentiates any tensor.)
+    target_set = set(target_ids)
     out: list[Any] = []
     for s, k in zip(sources, source_ids):
-        gs = gradients.get(k)
+        seen = not taped_sources or k in tensor_tape or k in target_set
+        gs = gradients.get(k) if seen else None
         if gs:
             out.append(aggregate(gs))
         elif unconnected == "zero":

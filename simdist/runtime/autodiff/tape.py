@@ -355,7 +355,8 @@ class GradientTape:
                                  "a Tensor.")
             output_gradients = [None if g is None else _as_tensor(g) for g in flat_og]
         with cost.section("backward"):
-            grads = backprop.imperative_grad(self._tape, flat_targets, flat_sources, output_gradients, unconnected)
+            grads = backprop.imperative_grad(self._tape, flat_targets, flat_sources, output_gradients, unconnected,
+                                             taped_sources=True)
         if not self._persistent:
             self._watched_variables = tuple(self._tape.watched_vars)
             self._tape.release()
@@ -385,7 +386,7 @@ class GradientTape:
             with self._ensure_recording():
                 y = array.strided_slice(flat_target, i)
             with cost.section("backward"):
-                g = backprop.imperative_grad(tape, [y], flat_sources, None, unconnected)
+                g = backprop.imperative_grad(tape, [y], flat_sources, None, unconnected, taped_sources=True)
             for k, gk in enumerate(g):
                 rows[k].append(None if gk is None else _dense(gk))
         if not self._persistent:
@@ -427,7 +428,7 @@ class GradientTape:
             with self._ensure_recording():
                 y = array.strided_slice(flat, (slice(None), j))
             with cost.section("backward"):
-                g = backprop.imperative_grad(tape, [y], [source], None, unconnected)[0]
+                g = backprop.imperative_grad(tape, [y], [source], None, unconnected, taped_sources=True)[0]
             cols.append(None if g is None else _dense(g))
         if not self._persistent:
             self._watched_variables = tuple(tape.watched_vars)
