@@ -181,3 +181,38 @@ def test_mixed_compile_wraps_the_optimizer_under_mixed_float16(backend, name, kw
     assert_equal(ns["iterations"], 1, call=call, what="the inner optimizer's iterations")
     assert_equal(ns["pred_dtype"], {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}.get(name, "float32"),
                  call=call, what="predict's dtype (the last Dense outputs the compute dtype)")
+
+
+@pytest.mark.clause("keras.ops.dtype-promotion", ref="tf221")
+def test_keras_result_type_promotes_on_its_lattice(backend, tf):
+    """keras.backend.result_type: the least upper bound on Keras 3's type lattice (not NumPy's or TF's
+    rule): uint8 + int8 is int16, int32 + uint32 int64, float16 + bfloat16 float32, int64 + float16
+    float16, a Python float beside int8 floatx."""
+    rt = tf.keras.backend.result_type
+    cases = [(("uint8", "int8"), "int16"), (("int32", "uint32"), "int64"), (("float16", "bfloat16"), "float32"),
+             (("int64", "float16"), "float16"), (("int8", float), "float32"), (("bool", "uint16"), "uint16")]
+    for args, want in cases:
+        assert_equal(str(rt(*args)), want, what="result_type", call=f"keras.backend.result_type{args}")
+
+
+@pytest.mark.clause("keras.ops.dtype-promotion", ref="tf221")
+def test_nested_dense_without_autocast_promotes_under_mixed_float16(backend, tf):
+    """Under mixed_float16 a Dense(autocast=False) inside another layer gets a float16 input and its
+    float32 kernel: Keras's matmul promotes both to float32 and the result is float32."""
+    ns = Program(backend, """
+class Outer(tf.keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.inner = tf.keras.layers.Dense(3, autocast=False, kernel_initializer="ones")
+    def call(self, x):
+        return self.inner(x)
+tf.keras.mixed_precision.set_global_policy("mixed_float16")
+try:
+    out = Outer()(np.ones((2, 4), np.float32))
+finally:
+    tf.keras.mixed_precision.set_global_policy("float32")
+dtype = out.dtype.name
+value = out.numpy().tolist()
+""").run()
+    assert_equal(ns["dtype"], "float32", what="the nested Dense's output dtype", call="Dense(autocast=False) in a layer under mixed_float16")
+    assert_close(np.array(ns["value"]), np.full((2, 3), 4.0), call="Dense(autocast=False) in a layer under mixed_float16")

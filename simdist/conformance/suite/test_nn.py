@@ -236,3 +236,13 @@ def test_nn_loss_functions_compute_their_formulas(backend, tf, name):
     got = fn(tf, lambda a: tf.constant(a, dtype=tf.float64))
     # (atol: 40 - 40 * 1 cancels to ~1e-15 in float64, the formulas' own rounding)
     assert_close(got, want, tolerance=Tolerance(rtol=1e-9, atol=1e-12), call=f"tf.nn.{name} (float64)", what="loss")
+
+
+@pytest.mark.clause("nn.conv-empty-input", ref="tf221")
+def test_convolution_of_an_empty_batch_returns_its_input_in_onednn_dtypes(backend, tf):
+    """TF 2.21 on x86: oneDNN's Conv2D returns an input with zero elements as its output (the input's
+    shape, not the convolution's) in float32; float64 (Eigen's kernel) gives the convolution's shape."""
+    f32 = tf.nn.convolution(tf.zeros([0, 6, 2], tf.float32), tf.ones([3, 2, 3], tf.float32))
+    assert_equal(tuple(f32.shape), (0, 6, 2), what="out.shape", call="tf.nn.convolution([0, 6, 2] float32, [3, 2, 3])")
+    f64 = tf.nn.convolution(tf.zeros([0, 6, 2], tf.float64), tf.ones([3, 2, 3], tf.float64))
+    assert_equal(tuple(f64.shape), (0, 4, 3), what="out.shape", call="tf.nn.convolution([0, 6, 2] float64, [3, 2, 3])")
