@@ -14,27 +14,20 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_true, raises, to_numpy
+from simdist.conformance.philox_ref import block, philox
 
 clause = pytest.mark.clause
 _M = 0xFFFFFFFF
 
 
-def _philox(c: list[int], k: list[int]) -> list[int]:
-    c, k = list(c), list(k)
-    for _ in range(10):
-        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
-        c = [(p1 >> 32) ^ c[1] ^ k[0], p1 & _M, (p0 >> 32) ^ c[3] ^ k[1], p0 & _M]
-        k = [(k[0] + 0x9E3779B9) & _M, (k[1] + 0xBB67AE85) & _M]
-    return c
-
 
 def _stateless_exponentials(seed: tuple[int, int], n: int) -> np.ndarray:
     s0, s1 = seed[0] & (2**64 - 1), seed[1] & (2**64 - 1)
-    mix = _philox([s0 & _M, s0 >> 32, s1 & _M, s1 >> 32], [0x3EC8F720, 0x02461E29])
+    mix = philox([s0 & _M, s0 >> 32, s1 & _M, s1 >> 32], [0x3EC8F720, 0x02461E29])
     out = []
     for i in range(n):
         ctr = 256 * i + ((mix[2] | mix[3] << 32) << 64)
-        w = _philox([ctr & _M, (ctr >> 32) & _M, (ctr >> 64) & _M, (ctr >> 96) & _M], [mix[0], mix[1]])
+        w = block(ctr, [mix[0], mix[1]])
         u = float(np.array((1023 << 52) | ((w[2] & 0xFFFFF) << 32) | w[3], np.uint64).view(np.float64)) - 1.0
         out.append(max(-math.log1p(-u), np.finfo(np.float64).tiny))
     return np.array(out)

@@ -15,25 +15,17 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_true, to_numpy
+from simdist.conformance.philox_ref import block
 
 clause = pytest.mark.clause
-_M = 0xFFFFFFFF
 
-
-def _philox(c: list[int], k: list[int]) -> list[int]:
-    c, k = list(c), list(k)
-    for _ in range(10):
-        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
-        c = [(p1 >> 32) ^ c[1] ^ k[0], p1 & _M, (p0 >> 32) ^ c[3] ^ k[1], p0 & _M]
-        k = [(k[0] + 0x9E3779B9) & _M, (k[1] + 0xBB67AE85) & _M]
-    return c
 
 
 def _uniforms(counter: int, n: int) -> np.ndarray:
     words: list[int] = []
     for g in range(-(-n // 4)):
         c = counter + g
-        words += _philox([c & _M, (c >> 32) & _M, (c >> 64) & _M, (c >> 96) & _M], [0, 0])
+        words += block(c, [0, 0])
     bits = np.array([(127 << 23) | (w & 0x7FFFFF) for w in words[:n]], np.uint32)
     return bits.view(np.float32) - np.float32(1.0)
 

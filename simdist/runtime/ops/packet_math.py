@@ -232,22 +232,24 @@ def generic_expm1(x: np.ndarray) -> np.ndarray:
     return np.where(u == one, x, np.where(um1 == -one, -one, out))
 
 
-def log1p(a: np.ndarray) -> np.ndarray | None:
-    """TF's float32/float64 Log1p: generic_log1p in packets, log1pf/log1p in the tail (else None)."""
+def _kahan(a: np.ndarray, packet: Callable[[np.ndarray], np.ndarray], c_name: str) -> np.ndarray | None:
+    """A Kahan-formula kernel: `packet` in packets, the C library's `c_name` (float: + "f") in the
+    tail; float16/bfloat16 through float32; None for other dtypes."""
     if _half(a):
-        return log1p(a.astype(_F)).astype(a.dtype)
+        return _kahan(a.astype(_F), packet, c_name).astype(a.dtype)
     if a.dtype.name not in LANES:
         return None
-    return packets_then_tail(a, generic_log1p, "log1pf" if a.dtype == _F else "log1p")
+    return packets_then_tail(a, packet, c_name + "f" if a.dtype == _F else c_name)
+
+
+def log1p(a: np.ndarray) -> np.ndarray | None:
+    """TF's Log1p: generic_log1p in packets, log1pf/log1p in the tail (else None)."""
+    return _kahan(a, generic_log1p, "log1p")
 
 
 def expm1(a: np.ndarray) -> np.ndarray | None:
-    """TF's float32/float64 Expm1: generic_expm1 in packets, expm1f/expm1 in the tail (else None)."""
-    if _half(a):
-        return expm1(a.astype(_F)).astype(a.dtype)
-    if a.dtype.name not in LANES:
-        return None
-    return packets_then_tail(a, generic_expm1, "expm1f" if a.dtype == _F else "expm1")
+    """TF's Expm1: generic_expm1 in packets, expm1f/expm1 in the tail (else None)."""
+    return _kahan(a, generic_expm1, "expm1")
 
 
 def softplus(a: np.ndarray) -> np.ndarray | None:
