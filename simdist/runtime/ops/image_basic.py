@@ -229,9 +229,9 @@ def central_crop(image: Any, central_fraction: float) -> Tensor:
     return ops.slice_(img, [0, hs, ws, 0], [-1, h - 2 * hs, w - 2 * ws, -1])
 
 
-def resize_with_crop_or_pad(image: Any, target_height: Any, target_width: Any) -> Tensor:
-    """`tf.image.resize_with_crop_or_pad`: centrally cropped and/or zero-padded to the target."""
-    ops = _ops()
+def _to_target(image: Any, target_height: Any, target_width: Any) -> tuple[Tensor, bool, int, int, int, int]:
+    """The batched image, whether it was batched, the target (th, tw) checked positive as TF checks
+    them (width first), and the image's (height, width): the shared start of the resize_with_* ops."""
     img, is_batch = _batched(image)
     _check_at_least_3d(img)
     th, tw = _int(target_height), _int(target_width)
@@ -240,6 +240,13 @@ def resize_with_crop_or_pad(image: Any, target_height: Any, target_width: Any) -
     if th <= 0:
         raise ValueError("target_height must be > 0.")
     _, height, width, _ = img.shape.as_list()
+    return img, is_batch, th, tw, height, width
+
+
+def resize_with_crop_or_pad(image: Any, target_height: Any, target_width: Any) -> Tensor:
+    """`tf.image.resize_with_crop_or_pad`: centrally cropped and/or zero-padded to the target."""
+    ops = _ops()
+    img, is_batch, th, tw, height, width = _to_target(image, target_height, target_width)
     wd, hd = tw - width, th - height
     cropped = crop_to_bounding_box(img, max(-hd // 2, 0), max(-wd // 2, 0), min(th, height), min(tw, width))
     out = pad_to_bounding_box(cropped, max(hd // 2, 0), max(wd // 2, 0), th, tw)
@@ -510,14 +517,7 @@ def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: s
     floored), then zero-padded centrally (offsets floored) to the target."""
     from simdist.runtime.ops.resize import resize
     ops = _ops()
-    img, is_batch = _batched(image)
-    _check_at_least_3d(img)
-    th, tw = _int(target_height), _int(target_width)
-    if tw <= 0:
-        raise ValueError("target_width must be > 0.")
-    if th <= 0:
-        raise ValueError("target_height must be > 0.")
-    _, height, width, _ = img.shape.as_list()
+    img, is_batch, th, tw, height, width = _to_target(image, target_height, target_width)
     f = np.float32
     fh, fw, fth, ftw = f(height), f(width), f(th), f(tw)
     ratio = max(fw / ftw, fh / fth)
