@@ -116,6 +116,18 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
                               index_shuffle=_index_shuffle.index_shuffle,
                               stateless_shuffle=_seeds.stateless_shuffle))
 
+# tf.sparse, tf.sets and SparseTensor (clauses ops.sparse, ops.sparse-segments, ops.sets); TF's math
+# functions that take a SparseTensor map its values (math_ops.py), tf.shape/size/rank read its dense_shape
+from simdist.tf import sets, sparse  # noqa: E402
+from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
+from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402
+(abs, asin, asinh, atan, atanh, negative, sign, sin, sqrt, square, tan, tanh, cast, identity,  # noqa: A001
+ stop_gradient) = (_sparse_api.sparse_unary(_f) for _f in (abs, asin, asinh, atan, atanh, negative, sign, sin, sqrt,
+                                                           square, tan, tanh, cast, identity, stop_gradient))
+shape, size = _sparse_api.sparse_shape_query(shape, "shape"), _sparse_api.sparse_shape_query(size, "size")
+rank = _sparse_api.sparse_shape_query(rank, "rank")
+dtypes.cast = cast
+
 __version__ = "2.21.0-simdist"
 newaxis = None
 
