@@ -70,10 +70,6 @@ class SparseTensor:
     def get_shape(self) -> TensorShape:
         return self._shape
 
-    @property
-    def device(self) -> str:
-        return self._values.device
-
     def set_shape(self, shape: Any) -> None:
         """Eagerly a shape assertion (ValueError when `shape` is not compatible)."""
         new = shape if isinstance(shape, TensorShape) else TensorShape(shape)

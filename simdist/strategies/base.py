@@ -17,6 +17,7 @@ from simdist.runtime import cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import collective, dispatch
 from simdist.runtime.indexed_slices import IndexedSlices  # noqa: F401  (re-exported)
+from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
 from simdist.semantics import gather as gather_rules
@@ -419,6 +420,7 @@ class Strategy:
             if not isinstance(op, ReduceOp):
                 raise TypeError(f"Expected `reduce_op` to be a `tf.distribute.ReduceOp`, not: {op!r}")
             comps = self._components_for_axis_reduce(value)
+            _refuse_sparse(comps, "reduce")
             ts = [convert_to_tensor(c) for c in comps]
             arr, dt = reduce_rules.reduce_along_axis(op, [t._v for t in ts], ts[0].dtype, axis,
                                                      any(t._sub for t in ts))
@@ -443,9 +445,12 @@ class Strategy:
         if isinstance(value, DistributedValues):
             if len(value.values) == 1:  # one replica: TF returns the component unchanged [2.21]
                 return value.values[0]
+            _refuse_sparse(value.values, "reduce_no_axis")
             return _reduce_axis_none(op, list(value.values), self._reduce_destination(), self, ring)
         if isinstance(value, (list, tuple, dict)):
             return self._reduce_structure(op, value, ring)
+        if isinstance(value, SparseTensor) and self.num_replicas_in_sync == 1:
+            return value   # (a one-replica run's SparseTensor, unchanged as TF's)
         return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, _describe(value))
 
     def _reduce_structure(self, op: ReduceOp, value: Any, ring: bool = False) -> Any:
@@ -469,6 +474,7 @@ class Strategy:
             return value
         if len(value.values) == 1:  # one replica: nothing to concatenate, no checks [2.21]
             return value.values[0]
+        _refuse_sparse(value.values, "gather")
         comps = [convert_to_tensor(c) for c in value.values]
         gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, self._gather_is_collective(),
                                  context.in_function())
@@ -568,6 +574,20 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     if strategy is not None:
         timing.charge_reduce(strategy, ts, out, "reduce")
     return out
+
+
+def _refuse_sparse(components: Any, where: str) -> None:
+    """TF 2.21 fails on SparseTensor components of a cross-replica reduce or gather (clause
+    ops.sparse): reduce(axis=None) reads their `.device` (AttributeError), reduce along an axis
+    and gather convert them to tensors inside a tf.function (TypeError)."""
+    first = next(iter(components), None)
+    if not isinstance(first, SparseTensor):
+        return
+    if where == "reduce_no_axis":
+        raise AttributeError("'SparseTensor' object has no attribute 'device'")
+    if where == "gather":
+        raise TypeError("Can not convert a SparseTensor into a Tensor or Operation.")
+    raise TypeError(f"Failed to convert elements of {first} to Tensor. Consider casting elements to a supported type.")
 
 
 def _describe(value: Any) -> str:

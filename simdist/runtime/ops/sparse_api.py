@@ -48,7 +48,9 @@ def to_dense(sp_input: Any, default_value: Any = None, validate_indices: bool = 
     """`tf.sparse.to_dense`: SparseToDense (indices checked sorted, unique, in bounds unless
     validate_indices=False; a repeated index then keeps its last value)."""
     sp = _sp(sp_input)
-    default = array.zeros([], dtype=sp.dtype) if default_value is None else (
+    if default_value is None:
+        default_value = b"" if sp.dtype == dtypes.string else (False if sp.dtype == dtypes.bool_ else 0)
+    default = (
         default_value if isinstance(default_value, Tensor) else convert_to_tensor(default_value, dtype=sp.dtype))
     return dispatch.execute(core.SPARSE_TO_DENSE, (sp.indices, sp.dense_shape, sp.values, default),
                             {"validate_indices": bool(validate_indices)})
@@ -65,16 +67,6 @@ def reshape(sp_input: Any, shape: Any, name: str | None = None) -> SparseTensor:
     """`tf.sparse.reshape`: SparseReshape of the indices (one -1 inferred), values as they are."""
     sp = _sp(sp_input)
     new = _i64(shape)
-    want = new._v.tolist()
-    if sp.shape.is_fully_defined() and isinstance(want, list):
-        n = int(np.prod(sp.shape.as_list(), dtype=np.int64))
-        if want.count(-1) == 1:
-            rest = int(np.prod([d for d in want if d != -1], dtype=np.int64))
-            if rest and n % rest == 0:
-                want = [n // rest if d == -1 else d for d in want]
-        if -1 not in want and int(np.prod(want, dtype=np.int64)) != n:
-            raise ValueError(f"Cannot reshape a tensor with {n} elements to shape {want} "
-                             f"({int(np.prod(want, dtype=np.int64))} elements).")
     ind, out_shape = dispatch.execute(core.SPARSE_RESHAPE, (sp.indices, sp.dense_shape, new))
     return SparseTensor(ind, sp.values, out_shape)
 
@@ -224,21 +216,19 @@ def reset_shape(sp_input: Any, new_shape: Any = None) -> SparseTensor:
     ind = array.identity(sp.indices)
     val = array.identity(sp.values)
     if new_shape is None:
-        return SparseTensor(ind, val, math.add(math.reduce_max(ind, axis=0), 1))
-    new = _i64(new_shape)
+        low = math.add(math.reduce_max(ind, axis=0), array.ones_like(sp.dense_shape))
+        return SparseTensor(ind, val, math.maximum(convert_to_tensor(0, dtype=dtypes.int64), low))
+    new = _t(new_shape)
+    if new.shape.rank != 1:
+        raise ValueError(f"Shape {new.shape} must have rank 1")
+    new = math.cast(new, dtypes.int64)
     old = sp.dense_shape._v
-    if new.shape.rank != 1 or new.shape[0] != old.shape[0]:
-        raise ValueError(f"Shapes {new.shape} and {old.shape} are incompatible")
-    if (new._v < old).any():
-        raise _shrink_error(old, new._v)
+    if new.shape[0] != old.shape[0]:
+        raise ValueError(f"Dimensions {new.shape[0]} and {old.shape[0]} are not compatible")
+    if sp.shape.is_fully_defined() and not (old <= new._v).all():
+        raise ValueError("Requested new_shape should have dimension sizes >= sp_input.shape.  Found new_shape "
+                         f"({old}), sp_input.shape ({new._v}).")
     return SparseTensor(ind, val, new)
-
-
-def _shrink_error(old: np.ndarray, new: np.ndarray) -> Exception:
-    """TF's assert_less_equal(old shape, new shape) failing eagerly."""
-    from simdist.runtime import errors
-    return errors.InvalidArgumentError(None, None, f"Condition x <= y did not hold element-wise: x = {old.tolist()}, "
-                                       f"y = {new.tolist()}")
 
 
 def to_indicator(sp_input: Any, vocab_size: Any, name: str | None = None) -> Tensor:

@@ -369,14 +369,16 @@ SPARSE_MINIMUM = register("SparseSparseMinimum", _minmax(_nan_min, "SparseSparse
                           kind="gather/scatter", fusion=_PER_LANE)
 
 
-@RegisterGradient("SparseSparseMaximum")
-def _max_grad(op: Any, *grads: Any) -> list:
-    raise NotImplementedError("Gradient for SparseSparseMaximum is not implemented.")
+def _two_argument_grad(name: str) -> Any:
+    """TF registers `fn(unused_op, unused_grad)` for a two-output op: the tape calls it with three
+    arguments, a TypeError (before its NotImplementedError)."""
+    def grad_fn(op: Any, *grads: Any) -> list:
+        raise TypeError(f"{name}() takes 2 positional arguments but {1 + len(grads)} were given")
+    return grad_fn
 
 
-@RegisterGradient("SparseSparseMinimum")
-def _min_grad(op: Any, *grads: Any) -> list:
-    raise NotImplementedError("Gradient for SparseSparseMinimum is not implemented.")
+RegisterGradient("SparseSparseMaximum")(_two_argument_grad("_SparseSparseMaximumGrad"))
+RegisterGradient("SparseSparseMinimum")(_two_argument_grad("_SparseSparseMinimumGrad"))
 
 
 # --- SparseSoftmax -------------------------------------------------------------------------------------------------
@@ -424,7 +426,8 @@ def _softmax(ind: np.ndarray, val: np.ndarray, shape: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
             e = exp((v - v.max()).astype(val.dtype))
             s = _eigen_sum(e)
-            out[k:k + g.size] = (e / s).astype(val.dtype)
+            inv = (val.dtype.type(1) / val.dtype.type(s)).astype(val.dtype)
+            out[k:k + g.size] = (e * inv).astype(val.dtype)
         k += g.size
     return out
 
