@@ -406,6 +406,19 @@ UNTESTED_OPS: dict[str, str] = {
     "ListDiff": "tf.compat.v1.setdiff1d's op (no gradient in TF): in tests/ops/test_random_generator_tf.py",
     "AdjustContrastv2": "tf.image.adjust_contrast's kernel (no gradient in TF): bit for bit in "
                         "tests/ops/test_image_ops_tf.py",
+    **{op: "tf.sparse's kernels (SparseTensor operands as three tensors): values, entry orders, errors and "
+           "gradients against TF 2.21 in tests/ops/test_sparse_tf.py"
+       for op in ("SparseToDense", "SparseReorder", "SparseReshape", "SparseSlice", "SparseSliceGrad", "SparseSplit",
+                  "SparseConcat", "SparseFillEmptyRows", "SparseFillEmptyRowsGrad", "SparseAdd", "SparseAddGrad",
+                  "SparseTensorDenseAdd", "SparseDenseCwiseMul", "SparseDenseCwiseDiv", "SparseDenseCwiseAdd",
+                  "SparseSparseMaximum", "SparseSparseMinimum", "SparseSoftmax", "SparseReduceSum", "SparseReduceMax",
+                  "SparseReduceSumSparse", "SparseReduceMaxSparse", "SparseTensorDenseMatMul", "SparseSegmentSum",
+                  "SparseSegmentSumWithNumSegments", "SparseSegmentMean", "SparseSegmentMeanWithNumSegments",
+                  "SparseSegmentSqrtN", "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSumGrad",
+                  "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad", "SparseSegmentSumGradV2",
+                  "SparseSegmentMeanGradV2", "SparseSegmentSqrtNGradV2")},
+    **{op: "tf.sets' kernels (SparseTensor results, not differentiable): in tests/ops/test_sets_tf.py"
+       for op in ("DenseToDenseSetOperation", "DenseToSparseSetOperation", "SparseToSparseSetOperation", "SetSize")},
     **{op: "tf.image's HSV kernels: values, dtypes, errors and RGBToHSV's gradient bit for bit in "
            "tests/ops/test_image_ops_tf.py" for op in ("RGBToHSV", "HSVToRGB", "AdjustHue", "AdjustSaturation", "ExtractImagePatches")},
 }
