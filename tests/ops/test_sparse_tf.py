@@ -200,6 +200,94 @@ _MATH: list[tuple[str, Callable[[Any], Any]]] = [
                                                                    tf.constant([0, 1], tf.int64), [0, 1])),
 ]
 
+def _empty(tf: Any, dtype: Any = np.float32, shape: Any = (2, 3)) -> Any:
+    return tf.sparse.SparseTensor(np.zeros((0, len(shape)), np.int64), np.zeros(0, dtype), list(shape))
+
+
+_EDGES: list[tuple[str, Callable[[Any], Any]]] = [
+    ("empty-ops", lambda tf: [tf.sparse.to_dense(_empty(tf)), _o(tf.sparse.reorder(_empty(tf))),
+                              _o(tf.sparse.reshape(_empty(tf), [3, 2])), _o(tf.sparse.add(_empty(tf), _empty(tf))),
+                              tf.sparse.reduce_sum(_empty(tf), axis=1), tf.sparse.reduce_max(_empty(tf), axis=0),
+                              _o(tf.sparse.softmax(_empty(tf))), _o(tf.sparse.fill_empty_rows(_empty(tf), 1.0)),
+                              _o(tf.sparse.slice(_empty(tf), [0, 0], [1, 1])),
+                              tf.sparse.sparse_dense_matmul(_empty(tf), _B[:3, :2]),
+                              _o(tf.sparse.concat(0, [_empty(tf), _empty(tf)])), _o(tf.sparse.transpose(_empty(tf))),
+                              _o(tf.sparse.maximum(_empty(tf), _empty(tf)))]),
+    ("empty-reset-shape", lambda tf: _o(tf.sparse.reset_shape(_empty(tf)))),
+    ("reduce-max-nan", lambda tf: tf.sparse.reduce_max(_st(tf, val=[1.0, np.nan, 2.0]), axis=1)),
+    ("reduce-max-nan-first", lambda tf: tf.sparse.reduce_max(_st(tf, val=[np.nan, 1.0, 2.0]), axis=1)),
+    ("reduce-max-inf", lambda tf: tf.sparse.reduce_max(_st(tf, val=[-np.inf, -np.inf, 2.0]), axis=1)),
+    ("reduce-sum-float16", lambda tf: tf.sparse.reduce_sum(_st(tf, val=[1.5, 2.25, 6e4], dtype=np.float16))),
+    ("reduce-sum-int8-wraps", lambda tf: tf.sparse.reduce_sum(_st(tf, val=[100, 100, 1], dtype=np.int8), axis=1)),
+    ("reduce-sum-complex", lambda tf: tf.sparse.reduce_sum(_st(tf, val=[1 + 2j, 3j, -1], dtype=np.complex64))),
+    ("reduce-max-bool", lambda tf: tf.sparse.reduce_max(_st(tf, val=[True, False, True], dtype=np.bool_))),
+    ("reduce-sum-string", lambda tf: tf.sparse.reduce_sum(tf.sparse.SparseTensor([[0]], ["a"], [2]))),
+    ("add-float64-complex", lambda tf: [_o(tf.sparse.add(_st(tf, dtype=np.float64), _st(tf, dtype=np.float64))),
+                                        _o(tf.sparse.add(_st(tf, dtype=np.complex128), _st(tf, dtype=np.complex128),
+                                                         threshold=3.0))]),
+    ("add-uint8", lambda tf: tf.sparse.add(_st(tf, val=[1, 2, 3], dtype=np.uint8), _st(tf, val=[1, 2, 3],
+                                                                                      dtype=np.uint8))),
+    ("add-float16", lambda tf: tf.sparse.add(_st(tf, dtype=np.float16), _st(tf, dtype=np.float16))),
+    ("add-bool", lambda tf: tf.sparse.add(_st(tf, val=[True] * 3, dtype=np.bool_), _st(tf, val=[True] * 3,
+                                                                                       dtype=np.bool_))),
+    ("add-dense-int", lambda tf: tf.sparse.add(_st(tf, val=[1, 2, 3], dtype=np.int32), np.ones((3, 3), np.int32))),
+    ("add-dense-python-floats", lambda tf: tf.sparse.add(_st(tf), [[1.0] * 3] * 3)),
+    ("add-dense-bool", lambda tf: tf.sparse.add(_st(tf, val=[True] * 3, dtype=np.bool_), np.ones((3, 3), bool))),
+    ("to-dense-int-default", lambda tf: tf.sparse.to_dense(_st(tf, val=[1, 2, 3], dtype=np.int64), default_value=-1)),
+    ("to-dense-default-float-into-int", lambda tf: tf.sparse.to_dense(_st(tf, val=[1, 2, 3], dtype=np.int32),
+                                                                      default_value=0.5)),
+    ("matmul-int32", lambda tf: tf.sparse.sparse_dense_matmul(_st(tf, val=[1, 2, 3], dtype=np.int32),
+                                                              np.arange(6, dtype=np.int32).reshape(3, 2))),
+    ("matmul-dtype-mismatch", lambda tf: tf.sparse.sparse_dense_matmul(_st(tf), np.ones((3, 2)))),
+    ("matmul-float16", lambda tf: tf.sparse.sparse_dense_matmul(_st(tf, dtype=np.float16),
+                                                                np.ones((3, 2), np.float16))),
+    ("matmul-index-out-of-range", lambda tf: tf.sparse.sparse_dense_matmul(_st(tf, [[0, 5]], [1.0], [3, 3]),
+                                                                           np.ones((3, 2), np.float32))),
+    ("matmul-3d", lambda tf: tf.sparse.sparse_dense_matmul(_st(tf, [[0, 0, 0]], [1.0], [1, 3, 3]),
+                                                           np.ones((3, 2), np.float32))),
+    ("softmax-float16", lambda tf: _o(tf.sparse.softmax(_st(tf, dtype=np.float16)))),
+    ("softmax-inf", lambda tf: _o(tf.sparse.softmax(_st(tf, val=[np.inf, 1.0, -np.inf])))),
+    ("maximum-int", lambda tf: _o(tf.sparse.maximum(_st(tf, val=[-1, 5, 2], dtype=np.int64),
+                                                    _st(tf, [[0, 0], [1, 1]], [3, -4], dtype=np.int64)))),
+    ("maximum-nan", lambda tf: _o(tf.sparse.minimum(_st(tf, val=[np.nan, 1.0, 2.0]), _st(tf, val=[0.5, np.nan, 1.0])))),
+    ("maximum-bool", lambda tf: tf.sparse.maximum(_st(tf, val=[True] * 3, dtype=np.bool_),
+                                                  _st(tf, val=[True] * 3, dtype=np.bool_))),
+    ("cwise-mul-int", lambda tf: _o(_st(tf, val=[1, 2, 3], dtype=np.int32) * 3)),
+    ("cwise-div-int-div", lambda tf: _o(_st(tf, val=[-7, 7, 3], dtype=np.int32).__div__(tf.constant(2)))),
+    ("cwise-mul-float-into-int", lambda tf: _st(tf, val=[1, 2, 3], dtype=np.int32) * 1.5),
+    ("cwise-div-zero-float", lambda tf: _o(_st(tf) / 0.0)),
+    ("concat-dtype-mismatch", lambda tf: tf.sparse.concat(0, [_st(tf), _st(tf, dtype=np.float64)])),
+    ("concat-one", lambda tf: _o(tf.sparse.concat(0, [_unord(tf)]))),
+    ("concat-bad-axis", lambda tf: tf.sparse.concat(2, [_st(tf), _st(tf)])),
+    ("slice-negative-start", lambda tf: tf.sparse.slice(_st(tf), [-1, 0], [2, 2])),
+    ("reshape-two-unknown", lambda tf: tf.sparse.reshape(_st(tf), [-1, -1])),
+    ("reshape-scalar-shape", lambda tf: _o(tf.sparse.reshape(_st(tf, [[0, 0]], [1.0], [1, 1]), tf.constant([], tf.int64)))),
+    ("split-negative-axis-out", lambda tf: tf.sparse.split(sp_input=_st(tf), num_split=1, axis=5)),
+    ("fill-empty-rows-int", lambda tf: _o(tf.sparse.fill_empty_rows(_st(tf, val=[1, 2, 3], dtype=np.int32), 9))),
+    ("fill-empty-rows-string", lambda tf: _o(tf.sparse.fill_empty_rows(tf.sparse.SparseTensor([[1]], ["x"], [3]),
+                                                                       "d"))),
+    ("fill-empty-rows-bad-row", lambda tf: tf.sparse.fill_empty_rows(_st(tf, [[4, 0]], [1.0]), 0.0)),
+    ("transpose-bad-perm", lambda tf: tf.sparse.transpose(_st(tf), [0, 0])),
+    ("expand-dims-out-of-range", lambda tf: tf.sparse.expand_dims(_st(tf), 5)),
+    ("expand-dims-float-axis", lambda tf: tf.sparse.expand_dims(_st(tf), 1.0)),
+    ("eye-zero", lambda tf: _o(tf.sparse.eye(0))),
+    ("to-indicator-int64", lambda tf: tf.sparse.to_indicator(tf.sparse.SparseTensor([[0, 0], [1, 2]], tf.constant(
+        [3, 1], tf.int64), [2, 3]), 4)),
+    ("to-indicator-out-of-vocab", lambda tf: tf.sparse.to_indicator(tf.sparse.SparseTensor([[0, 0]], [7], [1, 1]), 3)),
+    ("to-indicator-float", lambda tf: tf.sparse.to_indicator(tf.sparse.SparseTensor([[0, 0]], [1.0], [1, 1]), 3)),
+    ("unary-int-abs", lambda tf: _o(tf.abs(_st(tf, val=[-1, 2, -3], dtype=np.int32)))),
+    ("unary-sqrt-int-error", lambda tf: tf.sqrt(_st(tf, val=[1, 2, 3], dtype=np.int32))),
+    ("segment-ids-negative", lambda tf: tf.sparse.segment_sum(_DATA[:3], [0, 1], [-1, 0])),
+    ("segment-empty", lambda tf: tf.sparse.segment_sum(_DATA[:3], tf.constant([], tf.int32), tf.constant([], tf.int32))),
+    ("segment-num-segments-too-small", lambda tf: tf.sparse.segment_mean(_DATA[:3], [0, 1], [0, 3], num_segments=2)),
+    ("segment-float64-sqrtn-long", lambda tf: tf.sparse.segment_sqrt_n(_DATA.astype(np.float64), list(range(12)) * 3,
+                                                                       [0] * 17 + [2] * 19)),
+    ("segment-bfloat16", lambda tf: tf.sparse.segment_sum(tf.constant(_DATA[:4], tf.bfloat16), [0, 1, 2, 3, 3],
+                                                          [0, 0, 0, 1, 1])),
+    ("segment-data-scalar", lambda tf: tf.sparse.segment_sum(3.0, [0], [0])),
+    ("segment-3d-data", lambda tf: tf.sparse.segment_mean(_DATA.reshape(4, 3, 5), [3, 0, 1], [0, 1, 1])),
+]
+
 _GRADS: list[tuple[str, Callable[[Any], Any]]] = [
     ("grad-to-dense", _grad(lambda tf, v: tf.sparse.to_dense(_sp_of(tf, v)))),
     ("grad-reorder", _grad(lambda tf, v: tf.sparse.reorder(_sp_of(tf, v, _UNORD[0])))),
@@ -360,9 +448,12 @@ _PLACES: list[tuple[str, Callable[[Any], Any]]] = [
 
 # (strategy cases first: TF's logical devices must be set before its runtime starts, in the worker)
 CASES: list[tuple] = (
-    [(n, "ops.sparse-places", f) for n, f in _PLACES] + [(n, "ops.sparse", f) for n, f in _CORE] + [(n, "ops.sparse-math", f) for n, f in _MATH]
+    [(n, "ops.sparse-places", f) for n, f in _PLACES] + [(n, "ops.sparse", f) for n, f in _CORE + _EDGES] + [(n, "ops.sparse-math", f) for n, f in _MATH]
     + [(n, "ops.sparse-grads", f, _ROUNDING.get(n, 0)) for n, f in _GRADS]
     + [(n, "ops.sparse-embedding", f) for n, f in _EMBEDDING])
+
+# (every program's SparseTensors compared as their three tensors)
+CASES = [(c[0], c[1], (lambda f: lambda tf: _o(f(tf)))(c[2])) + tuple(c[3:]) for c in CASES]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.within(case[3] if len(case) > 3
                                                                                         else 0))

@@ -308,8 +308,8 @@ def _concat_rule(dts: Any, attrs: Any) -> tuple:
     n = attrs["n"]
     for j in range(n + 1, 2 * n):
         if dts[j] != dts[n]:
-            raise TypeError(f"Input 'values' of 'SparseConcat' Op has type {dts[j].name} that does not match type "
-                            f"{dts[n].name} of argument 'values'.")
+            raise invalid(f"cannot compute SparseConcat as input #{j}(zero-based) was expected to be a "
+                          f"{tf_name(dts[n])} tensor but is a {tf_name(dts[j])} tensor", "SparseConcat")
     return (dtypes.int64, dts[n], dtypes.int64)
 
 

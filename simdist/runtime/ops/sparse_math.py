@@ -226,6 +226,8 @@ def _cwise_forward(kind: str) -> Any:
         op = f"SparseDenseCwise{kind}"
         check_sparse(ind, val, shape, op)
         d = _dense_at(ind, shape, dense, op)
+        if kind == "Div" and (d == 0).any():
+            raise invalid("SparseDenseCwiseDiv cannot divide by zero,but input dense tensor contains zero ", op)
         with np.errstate(all="ignore"):
             if kind == "Mul":
                 return (val * d).astype(val.dtype)
@@ -467,6 +469,16 @@ def _axes(axes: np.ndarray, rank: int, op: str) -> list[int]:
     return sorted(out)
 
 
+def _eigen_max(v: np.ndarray) -> Any:
+    """Eigen's MaxReducer over a small group: acc = (x < acc) ? acc : x from the lowest value
+    (-inf for floats), so a NaN is kept until a later number replaces it."""
+    acc = v.dtype.type(-np.inf) if v.dtype.kind == "f" else (
+        v.dtype.type(False) if v.dtype.kind == "b" else np.iinfo(v.dtype).min)
+    for x in v:
+        acc = acc if x < acc else x
+    return acc
+
+
 def _reduce_groups(ind: np.ndarray, val: np.ndarray, shape: np.ndarray, axes: np.ndarray, kind: str,
                    op: str) -> tuple[list[int], list[tuple[np.ndarray, Any]]]:
     check_sparse(ind, val, shape, op)
@@ -479,10 +491,8 @@ def _reduce_groups(ind: np.ndarray, val: np.ndarray, shape: np.ndarray, axes: np
         v = val[g]
         if kind == "sum":
             r = _eigen_sum(v) if v.dtype.kind in "fc" or v.dtype.name == "bfloat16" else v.sum(dtype=v.dtype)
-        elif v.dtype.kind == "f":
-            r = v[np.isnan(v)][0] if np.isnan(v).any() else v.max()
         else:
-            r = v.max()
+            r = _eigen_max(v)
         out.append((keys[g[0]], r))
     return kept, out
 
