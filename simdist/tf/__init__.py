@@ -127,6 +127,7 @@ from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402
 shape, size = _sparse_api.sparse_shape_query(shape, "shape"), _sparse_api.sparse_shape_query(size, "size")
 rank = _sparse_api.sparse_shape_query(rank, "rank")
 dtypes.cast = cast
+from simdist.runtime.ops.sparse_count import edit_distance  # noqa: E402,F401
 
 __version__ = "2.21.0-simdist"
 newaxis = None

@@ -288,6 +288,47 @@ _EDGES: list[tuple[str, Callable[[Any], Any]]] = [
     ("segment-3d-data", lambda tf: tf.sparse.segment_mean(_DATA.reshape(4, 3, 5), [3, 0, 1], [0, 1, 1])),
 ]
 
+def _hyp_truth(tf: Any) -> tuple[Any, Any]:
+    h = tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0]], ["a", "b", "c"], [2, 2])
+    t = tf.sparse.SparseTensor([[0, 0], [1, 0], [1, 1], [1, 2]], ["a", "c", "d", "e"], [2, 3])
+    return h, t
+
+
+_COUNTS: list[tuple[str, Callable[[Any], Any]]] = [
+    ("edit-distance", lambda tf: tf.edit_distance(*_hyp_truth(tf))),
+    ("edit-distance-unnormalized", lambda tf: tf.edit_distance(*_hyp_truth(tf), normalize=False)),
+    ("edit-distance-empty-truth", lambda tf: tf.edit_distance(_hyp_truth(tf)[0], tf.sparse.SparseTensor(
+        np.zeros((0, 2), np.int64), tf.constant([], tf.string), [2, 1]))),
+    ("edit-distance-missing-groups", lambda tf: [tf.edit_distance(*p, normalize=n) for n in (True, False) for p in [(
+        tf.sparse.SparseTensor([[0, 0, 0]], [1], [1, 1, 1]),
+        tf.sparse.SparseTensor([[0, 1, 0], [0, 1, 1]], [1, 2], [1, 2, 2]))]]),
+    ("edit-distance-floats", lambda tf: tf.edit_distance(_st(tf), _st(tf, [[0, 0], [0, 1], [2, 0]], [-5., 2., 3.]))),
+    ("edit-distance-dtype-mismatch", lambda tf: tf.edit_distance(tf.sparse.SparseTensor([[0, 0]], [1], [1, 1]),
+                                                                 tf.sparse.SparseTensor([[0, 0]], [1.0], [1, 1]))),
+    ("edit-distance-rank1", lambda tf: tf.edit_distance(tf.sparse.SparseTensor([[0]], [1], [1]),
+                                                        tf.sparse.SparseTensor([[0]], [2], [2]))),
+    ("edit-distance-unordered", lambda tf: tf.edit_distance(_unord(tf), _st(tf))),
+    ("edit-distance-dense", lambda tf: tf.edit_distance(tf.constant([[1]]), tf.constant([[1]]))),
+    ("bincount", lambda tf: tf.sparse.bincount([1, 3, 3, 0])),
+    ("bincount-rows", lambda tf: tf.sparse.bincount([[1, 3, 3], [0, 5, 1]], axis=-1)),
+    ("bincount-rows-axis0", lambda tf: tf.sparse.bincount([[1, 3, 3], [0, 5, 1]])),
+    ("bincount-weights", lambda tf: tf.sparse.bincount([1, 3, 3, 0], weights=[0.5, 1., 2., 4.])),
+    ("bincount-min-max", lambda tf: tf.sparse.bincount([1, 3, 7, 0], minlength=5, maxlength=4)),
+    ("bincount-minlength", lambda tf: tf.sparse.bincount([1, 3], minlength=6)),
+    ("bincount-binary", lambda tf: tf.sparse.bincount([[1, 3, 3], [0, 5, 1]], axis=-1, binary_output=True)),
+    ("bincount-sparse-rows", lambda tf: tf.sparse.bincount(tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0]], [2, 0, 2],
+                                                                                   [2, 2]), axis=-1)),
+    ("bincount-sparse-weights", lambda tf: tf.sparse.bincount(
+        tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0]], [2, 0, 2], [2, 2]),
+        weights=tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0]], [0.5, 2.0, 1.5], [2, 2]))),
+    ("bincount-empty", lambda tf: tf.sparse.bincount(tf.constant([], tf.int32))),
+    ("bincount-negative", lambda tf: tf.sparse.bincount([1, -3])),
+    ("bincount-float", lambda tf: tf.sparse.bincount([1.0, 3.0])),
+    ("bincount-int64", lambda tf: tf.sparse.bincount(tf.constant([1, 3], tf.int64))),
+    ("bincount-axis1", lambda tf: tf.sparse.bincount([[1]], axis=1)),
+    ("bincount-weights-binary", lambda tf: tf.sparse.bincount([1], weights=[1.0], binary_output=True)),
+]
+
 _GRADS: list[tuple[str, Callable[[Any], Any]]] = [
     ("grad-to-dense", _grad(lambda tf, v: tf.sparse.to_dense(_sp_of(tf, v)))),
     ("grad-reorder", _grad(lambda tf, v: tf.sparse.reorder(_sp_of(tf, v, _UNORD[0])))),
@@ -448,7 +489,7 @@ _PLACES: list[tuple[str, Callable[[Any], Any]]] = [
 
 # (strategy cases first: TF's logical devices must be set before its runtime starts, in the worker)
 CASES: list[tuple] = (
-    [(n, "ops.sparse-places", f) for n, f in _PLACES] + [(n, "ops.sparse", f) for n, f in _CORE + _EDGES] + [(n, "ops.sparse-math", f) for n, f in _MATH]
+    [(n, "ops.sparse-places", f) for n, f in _PLACES] + [(n, "ops.sparse", f) for n, f in _CORE + _EDGES] + [(n, "ops.sparse-math", f) for n, f in _MATH + _COUNTS]
     + [(n, "ops.sparse-grads", f, _ROUNDING.get(n, 0)) for n, f in _GRADS]
     + [(n, "ops.sparse-embedding", f) for n, f in _EMBEDDING])
 

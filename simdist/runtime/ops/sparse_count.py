@@ -1,0 +1,228 @@
+"""`tf.sparse.bincount` (TF's DenseCountSparseOutput and SparseCountSparseOutput, count_ops.cc) and
+`tf.edit_distance` (EditDistance, edit_distance_op.cc): ops whose operands or results are
+SparseTensors (clause ops.sparse).
+
+Counts: per batch row (axis=-1 of a rank-2 input) or over all values (axis=0), a sorted map of
+value -> count (or summed weight; 1 with binary_output), values >= maxlength dropped; the last
+dimension is maxlength when > 0, else max(largest value + 1, minlength) (1 for no values); the
+counts have the weights' dtype (the values' without weights). Negative values are
+InvalidArgumentError. Edit distance: the Levenshtein distance between the hypothesis and truth
+sequences (runs of consecutive entries with one index prefix, walked as if both were ordered, as
+the kernel's merge does: unordered inputs are not refused) divided by the truth's length when
+normalize; a hypothesis without a truth gives inf (its length unnormalized), a truth without a
+hypothesis 1 (its length); float32, of the larger of the two group shapes. Not differentiable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes
+from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops.args import t as _t, tf_name
+from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.ops.sparse_core import invalid
+from simdist.runtime.sparse_tensor import SparseTensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["bincount", "edit_distance"]
+
+_VALUE_DEPENDENT = lanes("its output's length depends on the values")
+
+
+def _size(max_seen: int, maxlength: int, minlength: int) -> int:
+    return maxlength if maxlength > 0 else max(max_seen + 1, minlength)
+
+
+def _counted(rows: np.ndarray, vals: np.ndarray, weights: np.ndarray, batches: int | None, minlength: int,
+             maxlength: int, binary_output: bool, out_dtype: Any, op: str) -> tuple:
+    if vals.size and (vals < 0).any():
+        raise invalid("Input values must all be non-negative", op)
+    counts: dict[tuple[int, int], Any] = {}
+    max_seen = 0
+    for i in range(vals.shape[0]):
+        v = int(vals[i])
+        if maxlength >= 0 and v >= maxlength:
+            continue
+        key = (int(rows[i]), v)
+        if binary_output:
+            counts[key] = 1
+        else:
+            add = out_dtype.type(weights[i] if weights.size else 1)
+            with np.errstate(all="ignore"):
+                counts[key] = out_dtype.type(counts.get(key, out_dtype.type(0)) + add)
+        max_seen = max(max_seen, v)
+    keys = sorted(counts)
+    size = _size(max_seen, maxlength, minlength)
+    if batches is None:
+        ind = np.array([[v] for _, v in keys], np.int64).reshape(len(keys), 1)
+        shape = np.array([size], np.int64)
+    else:
+        ind = np.array([[b, v] for b, v in keys], np.int64).reshape(len(keys), 2)
+        shape = np.array([batches, size], np.int64)
+    return ind, np.array([counts[k] for k in keys], out_dtype).reshape(len(keys)), shape
+
+
+def _check_weights(vals: np.ndarray, weights: np.ndarray, op: str) -> None:
+    if weights.size and weights.shape != vals.shape:
+        raise invalid(f"Weights and values must have the same shape. Weight shape: {list(weights.shape)}; values "
+                      f"shape: {list(vals.shape)}", op)
+
+
+def _dense_count(values: np.ndarray, weights: np.ndarray, minlength: int = -1, maxlength: int = -1,
+                 binary_output: bool = False) -> tuple:
+    op = "DenseCountSparseOutput"
+    if values.ndim not in (1, 2):
+        raise invalid(f"Input must be a 1 or 2-dimensional tensor. Got: {values.ndim}", op)
+    _check_weights(values, weights, op)
+    out_dtype = weights.dtype   # (no weights: an empty array of the values' dtype)
+    if values.ndim == 1:
+        return _counted(np.zeros(values.shape[0], np.int64), values, weights, None, minlength, maxlength,
+                        binary_output, out_dtype, op)
+    rows = np.repeat(np.arange(values.shape[0]), values.shape[1])
+    w = weights.reshape(-1) if weights.size else weights
+    return _counted(rows, values.reshape(-1), w, values.shape[0], minlength, maxlength, binary_output, out_dtype, op)
+
+
+def _sparse_count(ind: np.ndarray, values: np.ndarray, shape: np.ndarray, weights: np.ndarray, minlength: int = -1,
+                  maxlength: int = -1, binary_output: bool = False) -> tuple:
+    op = "SparseCountSparseOutput"
+    if shape.shape[0] not in (1, 2):
+        raise invalid(f"Input must be a 1 or 2-dimensional tensor. Got: {shape.shape[0]}", op)
+    _check_weights(values, weights, op)
+    if shape.shape[0] == 1:
+        return _counted(np.zeros(values.shape[0], np.int64), values, weights, None, minlength, maxlength,
+                        binary_output, weights.dtype, op)
+    return _counted(ind[:, 0], values, weights, int(shape[0]), minlength, maxlength, binary_output, weights.dtype, op)
+
+
+def _count_rule(values_at: int) -> Any:
+    def rule(dts: Any, attrs: Any) -> tuple:
+        t = dts[values_at]
+        if t not in (dtypes.int32, dtypes.int64):
+            raise invalid(f"Value for attr 'T' of {tf_name(t)} is not in the list of allowed values: int32, int64",
+                          "DenseCountSparseOutput" if values_at == 0 else "SparseCountSparseOutput")
+        return (dtypes.int64, dts[-1], dtypes.int64)
+    return rule
+
+
+DENSE_COUNT = register("DenseCountSparseOutput", _dense_count, _count_rule(0), lambda a, out, at: float(a[0].size),
+                       num_outputs=3, kind="gather/scatter", fusion=_VALUE_DEPENDENT)
+SPARSE_COUNT = register("SparseCountSparseOutput", _sparse_count, _count_rule(1), lambda a, out, at: float(a[1].size),
+                        num_outputs=3, kind="gather/scatter", fusion=_VALUE_DEPENDENT)
+NotDifferentiable("DenseCountSparseOutput")
+NotDifferentiable("SparseCountSparseOutput")
+
+
+def bincount(values: Any, weights: Any = None, axis: Any = 0, minlength: Any = None, maxlength: Any = None,
+             binary_output: bool = False, name: str | None = None) -> SparseTensor:
+    """`tf.sparse.bincount`: the counts (or summed weights) of each value, as a SparseTensor."""
+    if not isinstance(values, SparseTensor):
+        values = _t(values)
+    if weights is not None and not isinstance(weights, SparseTensor):
+        weights = _t(weights)
+    if weights is not None and binary_output:
+        raise ValueError("Arguments `binary_output` and `weights` are mutually exclusive. Please specify only one.")
+    axis = 0 if axis is None else axis
+    if axis not in (0, -1):
+        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
+    attrs = {"minlength": -1 if minlength is None else int(minlength),
+             "maxlength": -1 if maxlength is None else int(maxlength), "binary_output": bool(binary_output)}
+    if axis == 0:
+        if isinstance(values, SparseTensor):
+            if weights is not None:
+                weights = weights.values if isinstance(weights, SparseTensor) else weights
+            values = values.values
+        else:
+            if weights is not None:
+                weights = array.reshape(weights, [-1])
+            values = array.reshape(values, [-1])
+    if isinstance(values, SparseTensor):
+        w = weights.values if isinstance(weights, SparseTensor) else (
+            weights if weights is not None else convert_to_tensor(np.zeros(0, values.dtype._np)))
+        out = dispatch.execute(SPARSE_COUNT, (values.indices, values.values, values.dense_shape, w), attrs)
+    else:
+        w = weights if weights is not None else convert_to_tensor(np.zeros(0, values.dtype._np))
+        out = dispatch.execute(DENSE_COUNT, (values, w), attrs)
+    return SparseTensor(*out)
+
+
+# --- EditDistance --------------------------------------------------------------------------------------------------
+
+def _levenshtein(a: list, b: list) -> int:
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (0 if a[i - 1] == b[j - 1] else 1))
+        prev = cur
+    return prev[-1]
+
+
+def _runs(ind: np.ndarray, val: np.ndarray) -> list[tuple[tuple, list]]:
+    """The runs of consecutive entries with one index prefix, in stored order (SparseTensor::group)."""
+    out: list[tuple[tuple, list]] = []
+    for n in range(ind.shape[0]):
+        key = tuple(int(i) for i in ind[n, :-1])
+        v = val[n].item() if hasattr(val[n], "item") else val[n]
+        if out and out[-1][0] == key:
+            out[-1][1].append(v)
+        else:
+            out.append((key, [v]))
+    return out
+
+
+def _edit_distance(hi: np.ndarray, hv: np.ndarray, hs: np.ndarray, ti: np.ndarray, tv: np.ndarray, ts: np.ndarray,
+                   normalize: bool = True) -> np.ndarray:
+    op = "EditDistance"
+    if hs.shape[0] < 2 or ts.shape[0] < 2:
+        which, rank = ("hypothesis", hs.shape[0]) if hs.shape[0] < 2 else ("truth", ts.shape[0])
+        raise invalid(f"Input SparseTensors must have rank at least 2, but {which}_shape rank is: {rank}", op)
+    if hs.shape[0] != ts.shape[0]:
+        raise invalid(f"truth and hypothesis have differing ranks; hypothesis_shape rank is: {hs.shape[0]} while "
+                      f"truth_shape rank is: {ts.shape[0]}", op)
+    out_shape = np.maximum(hs[:-1], ts[:-1]).astype(np.int64)
+    out = np.zeros(tuple(out_shape), np.float32)
+    hyp, truth = _runs(hi, hv), _runs(ti, tv)
+    for key in [k for k, _ in hyp + truth]:
+        if any(not 0 <= k < d for k, d in zip(key, out_shape)):
+            raise invalid(f"Index {list(key)} is out of bounds of the output shape {out_shape.tolist()}", op)
+    i = j = 0
+    while i < len(hyp) or j < len(truth):   # the kernel's walk over both runs as if ordered
+        if i < len(hyp) and j < len(truth) and hyp[i][0] == truth[j][0]:
+            d = np.float32(_levenshtein(hyp[i][1], truth[j][1]))
+            out[hyp[i][0]] = d / np.float32(len(truth[j][1])) if normalize else d
+            i, j = i + 1, j + 1
+        elif j >= len(truth) or (i < len(hyp) and hyp[i][0] < truth[j][0]):
+            out[hyp[i][0]] = np.float32(np.inf) if normalize else np.float32(len(hyp[i][1]))
+            i += 1
+        else:
+            out[truth[j][0]] = np.float32(1.0) if normalize else np.float32(len(truth[j][1]))
+            j += 1
+    return out
+
+
+def _edit_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    if dts[4] != dts[1]:
+        raise invalid(f"cannot compute EditDistance as input #4(zero-based) was expected to be a {tf_name(dts[1])} "
+                      f"tensor but is a {tf_name(dts[4])} tensor", "EditDistance")
+    return dtypes.float32
+
+
+EDIT_DISTANCE = register("EditDistance", _edit_distance, _edit_rule, lambda a, out, at: float(a[1].size * a[4].size),
+                         kind="gather/scatter", fusion=_VALUE_DEPENDENT)
+NotDifferentiable("EditDistance")
+
+
+def edit_distance(hypothesis: Any, truth: Any, normalize: bool = True, name: str = "edit_distance") -> Tensor:
+    """`tf.edit_distance`: the Levenshtein distance between the sequences of two SparseTensors."""
+    if not isinstance(hypothesis, SparseTensor):
+        raise TypeError("Hypothesis must be a SparseTensor.")
+    if not isinstance(truth, SparseTensor):
+        raise TypeError("Truth must be a SparseTensor.")
+    return dispatch.execute(EDIT_DISTANCE, (hypothesis.indices, hypothesis.values, hypothesis.dense_shape,
+                                            truth.indices, truth.values, truth.dense_shape),
+                            {"normalize": bool(normalize)})
+
