@@ -1,7 +1,9 @@
 """`tf.nest`: the one structure utility (flatten, pack, map), with TF's rules.
 
 Lists, tuples, namedtuples and dicts (values in sorted key order, as TF flattens them) are
-structures; everything else (tensors, variables, numbers, None) is a leaf.
+structures; everything else (tensors, variables, numbers, None) is a leaf. With
+`expand_composites=True` a SparseTensor is the structure [indices, values, dense_shape] and an
+IndexedSlices [values, indices, dense_shape] (TF's type specs' components).
 """
 
 from __future__ import annotations
@@ -28,25 +30,50 @@ def _sorted_keys(d: dict) -> list[Any]:
         raise TypeError(f"nest only supports dicts with sortable keys, got keys {list(d)!r}") from None
 
 
-def _walk(x: Any) -> Iterator[Any]:
+def _composite(x: Any) -> list[Any] | None:
+    """A SparseTensor's or IndexedSlices' component tensors (None for anything else)."""
+    name = type(x).__name__
+    if name == "SparseTensor":
+        return [x.indices, x.values, x.dense_shape]
+    if name == "IndexedSlices":
+        return [x.values, x.indices] + ([] if x.dense_shape is None else [x.dense_shape])
+    return None
+
+
+def _rebuilt(structure: Any, parts: list[Any]) -> Any:
+    """The composite again from new components; a SparseTensor's must fit its spec (its shape)."""
+    if type(structure).__name__ == "SparseTensor":
+        new = type(structure)(parts[0], parts[1], parts[2])
+        if not structure.shape.is_compatible_with(new.shape):
+            raise ValueError(f"Shapes {new.shape} and {structure.shape} are not compatible")
+        return new
+    return type(structure)(parts[0], parts[1], parts[2] if len(parts) > 2 else None)
+
+
+def _walk(x: Any, expand: bool = False) -> Iterator[Any]:
     if is_nested(x):
         for c in _children(x):
-            yield from _walk(c)
+            yield from _walk(c, expand)
+    elif expand and _composite(x) is not None:
+        yield from _composite(x)  # type: ignore[misc]
     else:
         yield x
 
 
 def flatten(structure: Any, expand_composites: bool = False) -> list[Any]:
-    return list(_walk(structure))
+    return list(_walk(structure, expand_composites))
 
 
-def _pack(structure: Any, it: Iterator[Any]) -> Any:
+def _pack(structure: Any, it: Iterator[Any], expand: bool = False) -> Any:
     if not is_nested(structure):
+        parts = _composite(structure) if expand else None
+        if parts is not None:
+            return _rebuilt(structure, [next(it) for _ in parts])
         return next(it)
     if isinstance(structure, dict):
-        packed = {k: _pack(structure[k], it) for k in _sorted_keys(structure)}
+        packed = {k: _pack(structure[k], it, expand) for k in _sorted_keys(structure)}
         return type(structure)((k, packed[k]) for k in structure)
-    items = [_pack(c, it) for c in structure]
+    items = [_pack(c, it, expand) for c in structure]
     if isinstance(structure, tuple) and hasattr(structure, "_fields"):
         return type(structure)(*items)
     return type(structure)(items)
@@ -54,11 +81,11 @@ def _pack(structure: Any, it: Iterator[Any]) -> Any:
 
 def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool = False) -> Any:
     flat = list(flat_sequence)
-    n = len(flatten(structure))
+    n = len(flatten(structure, expand_composites))
     if n != len(flat):
         raise ValueError(f"Could not pack sequence. Structure had {n} atoms, but flat_sequence had {len(flat)} "
                          f"items. Structure: {structure!r}, flat_sequence: {flat!r}.")
-    return _pack(structure, iter(flat))
+    return _pack(structure, iter(flat), expand_composites)
 
 
 def _shape(x: Any, check_types: bool) -> Any:
@@ -83,5 +110,5 @@ def map_structure(func: Callable[..., Any], *structures: Any, check_types: bool 
         raise ValueError("Must provide at least one structure")
     for s in structures[1:]:
         assert_same_structure(structures[0], s, check_types=check_types)
-    flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])
+    flats = [flatten(s, expand_composites) for s in structures]
+    return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)], expand_composites)

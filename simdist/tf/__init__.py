@@ -146,7 +146,17 @@ def get_logger() -> "logging.Logger":
 
 
 def is_tensor(x: object) -> bool:
-    return isinstance(x, Tensor)
+    """`tf.is_tensor`: a tensor or a composite tensor (SparseTensor, IndexedSlices)."""
+    return isinstance(x, (Tensor, SparseTensor, IndexedSlices))
+
+
+def type_spec_from_value(value: object) -> object:
+    """`tf.type_spec_from_value`: a SparseTensor's SparseTensorSpec, a tensor's TensorSpec (other
+    values converted to a tensor first)."""
+    if isinstance(value, SparseTensor):
+        return value._type_spec
+    t = value if isinstance(value, Tensor) else convert_to_tensor(value)
+    return TensorSpec(t.shape, t.dtype)
 
 
 def executing_eagerly() -> bool:

@@ -326,6 +326,17 @@ _COUNTS: list[tuple[str, Callable[[Any], Any]]] = [
     ("bincount-float", lambda tf: tf.sparse.bincount([1.0, 3.0])),
     ("bincount-int64", lambda tf: tf.sparse.bincount(tf.constant([1, 3], tf.int64))),
     ("bincount-axis1", lambda tf: tf.sparse.bincount([[1]], axis=1)),
+    ("math-bincount-of-sparse", lambda tf: tf.math.bincount(tf.sparse.SparseTensor([[0, 0], [1, 2]], [1, 3], [2, 3]))),
+    ("is-tensor-type-spec", lambda tf: [tf.constant(tf.is_tensor(_st(tf))), tf.constant(str(tf.type_spec_from_value(
+        _st(tf)))), tf.constant(tf.type_spec_from_value(_st(tf)).shape.as_list())]),
+    ("nest-expand-composites", lambda tf: [tf.nest.flatten([_st(tf), 1.0], expand_composites=True),
+                                           tf.nest.map_structure(lambda x: x * 1, _st(tf), expand_composites=True),
+                                           tf.nest.flatten(tf.IndexedSlices(tf.constant([1.]), tf.constant([0]),
+                                                                            tf.constant([2])), expand_composites=True)]),
+    ("nest-repack-incompatible", lambda tf: tf.nest.map_structure(lambda x: x * 2, _st(tf), expand_composites=True)),
+    ("nest-keeps-sparse-whole", lambda tf: tf.constant(len(tf.nest.flatten([_st(tf), _st(tf)])))),
+    ("function-input-signature", lambda tf: tf.function(lambda s: tf.sparse.reduce_sum(s, axis=1), input_signature=[
+        tf.SparseTensorSpec([None, 3], tf.float32)])(_st(tf))),
     ("bincount-weights-binary", lambda tf: tf.sparse.bincount([1], weights=[1.0], binary_output=True)),
 ]
 

@@ -360,3 +360,16 @@ def sparse_shape_query(fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
     wrapped.__name__ = getattr(fn, "__name__", kind)
     wrapped.__doc__ = fn.__doc__
     return wrapped
+
+
+def sparse_bincount_dispatch(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`tf.math.bincount` of a SparseTensor counts its stored values (axis None or 0)."""
+    def wrapped(arr: Any, weights: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(arr, SparseTensor) and kwargs.get("axis", 0) in (None, 0):
+            arr = arr.values
+            if isinstance(weights, SparseTensor):
+                weights = weights.values
+        return fn(arr, weights, *args, **kwargs)
+    wrapped.__name__ = getattr(fn, "__name__", "bincount")
+    wrapped.__doc__ = fn.__doc__
+    return wrapped
