@@ -340,6 +340,61 @@ _COUNTS: list[tuple[str, Callable[[Any], Any]]] = [
     ("bincount-weights-binary", lambda tf: tf.sparse.bincount([1], weights=[1.0], binary_output=True)),
 ]
 
+_DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+           "uint64", "complex64", "complex128", "bool", "string")
+
+
+def _typed(tf: Any, name: str, ind: Any = ((0, 0), (0, 2), (2, 1)), shape: Any = (3, 3)) -> Any:
+    dt = getattr(tf, name)
+    vals = tf.constant(["a", "b", "c"]) if name == "string" else tf.cast(tf.constant([1, 0, 1]) if name == "bool"
+                                                                        else tf.constant([1, 2, 3]), dt)
+    return tf.sparse.SparseTensor(list(map(list, ind)), vals, list(shape))
+
+
+def _per_dtype(op: Callable[[Any, str], Any]) -> Callable[[Any], Any]:
+    """op over every dtype: its outputs, or the name of the error class it raised (a string tensor)."""
+    def run(tf: Any) -> Any:
+        out = []
+        for name in _DTYPES:
+            try:
+                out.append(_o(op(tf, name)))
+            except Exception as e:  # noqa: BLE001 - the error class is the result
+                out.append(tf.constant(f"{name}: {type(e).__name__}"))
+        return out
+    return run
+
+
+_DTYPE_TABLE: list[tuple[str, Callable[[Any], Any]]] = [
+    ("dtypes-to-dense", _per_dtype(lambda tf, d: tf.sparse.to_dense(_typed(tf, d)))),
+    ("dtypes-reorder", _per_dtype(lambda tf, d: tf.sparse.reorder(_typed(tf, d)))),
+    ("dtypes-add", _per_dtype(lambda tf, d: tf.sparse.add(_typed(tf, d), _typed(tf, d)))),
+    ("dtypes-add-dense", _per_dtype(lambda tf, d: tf.sparse.add(_typed(tf, d), tf.sparse.to_dense(_typed(tf, d))))),
+    ("dtypes-reduce-sum", _per_dtype(lambda tf, d: tf.sparse.reduce_sum(_typed(tf, d), axis=1))),
+    ("dtypes-reduce-sum-sparse", _per_dtype(lambda tf, d: tf.sparse.reduce_sum(_typed(tf, d), axis=1,
+                                                                                output_is_sparse=True))),
+    ("dtypes-reduce-max", _per_dtype(lambda tf, d: tf.sparse.reduce_max(_typed(tf, d), axis=1))),
+    ("dtypes-reduce-max-sparse", _per_dtype(lambda tf, d: tf.sparse.reduce_max(_typed(tf, d), axis=1,
+                                                                                output_is_sparse=True))),
+    ("dtypes-matmul", _per_dtype(lambda tf, d: tf.sparse.sparse_dense_matmul(_typed(tf, d), tf.sparse.to_dense(
+        _typed(tf, d), validate_indices=False)))),
+    ("dtypes-cwise-mul", _per_dtype(lambda tf, d: _typed(tf, d) * tf.sparse.to_dense(_typed(tf, d)))),
+    ("dtypes-maximum", _per_dtype(lambda tf, d: tf.sparse.maximum(_typed(tf, d), _typed(tf, d)))),
+    ("dtypes-softmax", _per_dtype(lambda tf, d: tf.sparse.softmax(_typed(tf, d)))),
+    ("dtypes-concat", _per_dtype(lambda tf, d: tf.sparse.concat(0, [_typed(tf, d), _typed(tf, d)]))),
+    ("dtypes-slice", _per_dtype(lambda tf, d: tf.sparse.slice(_typed(tf, d), [0, 0], [2, 3]))),
+    ("dtypes-split", _per_dtype(lambda tf, d: tf.sparse.split(sp_input=_typed(tf, d), num_split=2, axis=1))),
+    ("dtypes-fill-empty-rows", _per_dtype(lambda tf, d: tf.sparse.fill_empty_rows(
+        _typed(tf, d), tf.zeros([], getattr(tf, d)) if d != "string" else "")[0])),
+    ("dtypes-segment-sum", _per_dtype(lambda tf, d: tf.sparse.segment_sum(tf.sparse.to_dense(_typed(tf, d)), [0, 2],
+                                                                          [0, 1]))),
+    ("dtypes-segment-mean", _per_dtype(lambda tf, d: tf.sparse.segment_mean(tf.sparse.to_dense(_typed(tf, d)), [0, 2],
+                                                                            [0, 1]))),
+    ("dtypes-sets", _per_dtype(lambda tf, d: tf.sets.union(_typed(tf, d), _typed(tf, d)))),
+    ("dtypes-set-size", _per_dtype(lambda tf, d: tf.sets.size(_typed(tf, d)))),
+    ("dtypes-bincount", _per_dtype(lambda tf, d: tf.sparse.bincount(_typed(tf, d)))),
+    ("dtypes-edit-distance", _per_dtype(lambda tf, d: tf.edit_distance(_typed(tf, d), _typed(tf, d)))),
+]
+
 _GRADS: list[tuple[str, Callable[[Any], Any]]] = [
     ("grad-to-dense", _grad(lambda tf, v: tf.sparse.to_dense(_sp_of(tf, v)))),
     ("grad-reorder", _grad(lambda tf, v: tf.sparse.reorder(_sp_of(tf, v, _UNORD[0])))),
@@ -500,7 +555,7 @@ _PLACES: list[tuple[str, Callable[[Any], Any]]] = [
 
 # (strategy cases first: TF's logical devices must be set before its runtime starts, in the worker)
 CASES: list[tuple] = (
-    [(n, "ops.sparse-places", f) for n, f in _PLACES] + [(n, "ops.sparse", f) for n, f in _CORE + _EDGES] + [(n, "ops.sparse-math", f) for n, f in _MATH + _COUNTS]
+    [(n, "ops.sparse-places", f) for n, f in _PLACES] + [(n, "ops.sparse", f) for n, f in _CORE + _EDGES] + [(n, "ops.sparse-math", f) for n, f in _MATH + _COUNTS + _DTYPE_TABLE]
     + [(n, "ops.sparse-grads", f, _ROUNDING.get(n, 0)) for n, f in _GRADS]
     + [(n, "ops.sparse-embedding", f) for n, f in _EMBEDDING])
 

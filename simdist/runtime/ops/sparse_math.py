@@ -255,6 +255,8 @@ def _cwise_rule(kind: str) -> Any:
                           f"but is a {tf_name(dts[3])} tensor", op)
         if dts[1] not in _NUMBER:
             raise _attr_error(op, dts[1], _NUMBER)
+        if dts[1] not in _REAL:   # (the CPU kernels are registered for real types)
+            raise _no_kernel(op, dts[1])
         return dts[1]
     return rule
 
@@ -472,7 +474,7 @@ def _axes(axes: np.ndarray, rank: int, op: str) -> list[int]:
 def _eigen_max(v: np.ndarray) -> Any:
     """Eigen's MaxReducer over a small group: acc = (x < acc) ? acc : x from the lowest value
     (-inf for floats), so a NaN is kept until a later number replaces it."""
-    acc = v.dtype.type(-np.inf) if v.dtype.kind == "f" else (
+    acc = v.dtype.type(-np.inf) if v.dtype.kind in "fV" else (
         v.dtype.type(False) if v.dtype.kind == "b" else np.iinfo(v.dtype).min)
     for x in v:
         acc = acc if x < acc else x
@@ -600,7 +602,7 @@ def _matmul(ai: np.ndarray, av: np.ndarray, ash: np.ndarray, b: np.ndarray, adjo
 
 
 _MATMUL_TYPES = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.complex64, dtypes.complex128,
-                 dtypes.int64, dtypes.bfloat16)
+                 dtypes.bfloat16)   # (the CPU kernels'; other dtypes: NotFoundError)
 
 
 def _matmul_rule(dts: Any, attrs: Any) -> dtypes.DType:
@@ -609,7 +611,7 @@ def _matmul_rule(dts: Any, attrs: Any) -> dtypes.DType:
         raise invalid(f"cannot compute {op} as input #3(zero-based) was expected to be a {tf_name(dts[1])} tensor but "
                       f"is a {tf_name(dts[3])} tensor", op)
     if dts[1] not in _MATMUL_TYPES:
-        raise _attr_error(op, dts[1], _MATMUL_TYPES)
+        raise _no_kernel(op, dts[1])
     return dts[1]
 
 
