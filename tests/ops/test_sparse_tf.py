@@ -420,7 +420,7 @@ _GRADS: list[tuple[str, Callable[[Any], Any]]] = [
 
 # TF's a_values gradient of SparseTensorDenseMatMul is a BatchMatMul of [n, 1, k] by [n, k, 1]: simdist's
 # BatchMatMul rounds those small products differently from TF's kernel (within a float32 ulp or two)
-_ROUNDING = {"grad-matmul": 2e-6, "grad-matmul-adjoint": 2e-6}
+_ROUNDING = {"grad-matmul": 2e-6, "grad-matmul-adjoint": 2e-6, "function-tape-gradient": 2e-6}
 
 
 def _segment_grads(tf: Any) -> Any:
@@ -486,6 +486,40 @@ def _sparse_argument(tf: Any) -> Any:
     return [f(_st(tf)), f(_st(tf, [[1, 1]], [4.0]))]
 
 
+def _function_gradient(tf: Any) -> Any:
+    """A tape around a tf.function that composes sparse ops, called twice with new values."""
+    v = tf.Variable(np.asarray([-5.0, -1.0, 3.0], np.float32))
+    b = tf.Variable(_B[:, :3])
+
+    @tf.function
+    def step(scale: Any) -> Any:
+        sp = tf.sparse.reorder(_sp_of(tf, v * scale, _UNORD[0], (3, 4)))
+        y = tf.sparse.sparse_dense_matmul(sp, b) + tf.sparse.reduce_sum(tf.sparse.softmax(sp), axis=1,
+                                                                        keepdims=True)
+        return tf.reduce_sum(y * tf.constant(_DATA[:3, :3]))
+    out = []
+    for scale in (1.0, 0.5):
+        with tf.GradientTape() as tape:
+            loss = step(tf.constant(scale))
+        out += [loss] + [tf.convert_to_tensor(g) for g in tape.gradient(loss, [v, b])]
+    return out
+
+
+def _replica_gradient(tf: Any) -> Any:
+    """strategy.run of a step with sparse ops and a tape; the gradients summed across replicas."""
+    s = _strategy(tf)
+    with s.scope():
+        v = tf.Variable(np.asarray([-5.0, -1.0, 3.0], np.float32))
+
+    def fn() -> Any:
+        rid = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+        with tf.GradientTape() as tape:
+            sp = _sp_of(tf, v * (rid + 1.0))
+            loss = tf.reduce_sum(tf.sparse.to_dense(tf.sparse.add(sp, tf.ones([3, 3]))) ** 2)
+        return tape.gradient(loss, v)
+    return s.reduce("SUM", s.run(fn), axis=None)
+
+
 _STRATEGIES: dict[str, Any] = {}
 
 
@@ -549,13 +583,16 @@ _PLACES: list[tuple[str, Callable[[Any], Any]]] = [
     ("strategy-all-reduce-sparse", _all_reduce),
     ("one-device-sparse", _one_device),
     ("strategy-dense-of-sparse", _run_dense_inside),
+    ("strategy-replica-gradient", _replica_gradient),
     ("function-sparse-ops", _in_function),
+    ("function-tape-gradient", _function_gradient),
     ("function-sparse-argument", _sparse_argument),
 ]
 
 # (strategy cases first: TF's logical devices must be set before its runtime starts, in the worker)
 CASES: list[tuple] = (
-    [(n, "ops.sparse-places", f) for n, f in _PLACES] + [(n, "ops.sparse", f) for n, f in _CORE + _EDGES] + [(n, "ops.sparse-math", f) for n, f in _MATH + _COUNTS + _DTYPE_TABLE]
+    [(n, "ops.sparse-places", f, _ROUNDING.get(n, 0)) for n, f in _PLACES]
+    + [(n, "ops.sparse", f) for n, f in _CORE + _EDGES] + [(n, "ops.sparse-math", f) for n, f in _MATH + _COUNTS + _DTYPE_TABLE]
     + [(n, "ops.sparse-grads", f, _ROUNDING.get(n, 0)) for n, f in _GRADS]
     + [(n, "ops.sparse-embedding", f) for n, f in _EMBEDDING])
 
