@@ -417,7 +417,7 @@ UNTESTED_OPS: dict[str, str] = {
                   "SparseSegmentSqrtN", "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSumGrad",
                   "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad", "SparseSegmentSumGradV2",
                   "SparseSegmentMeanGradV2", "SparseSegmentSqrtNGradV2", "DenseCountSparseOutput",
-                  "SparseCountSparseOutput", "EditDistance")},
+                  "SparseCountSparseOutput", "EditDistance", "SparseCrossV2")},
     **{op: "tf.sets' kernels (SparseTensor results, not differentiable): in tests/ops/test_sets_tf.py"
        for op in ("DenseToDenseSetOperation", "DenseToSparseSetOperation", "SparseToSparseSetOperation", "SetSize")},
     **{op: "tf.image's HSV kernels: values, dtypes, errors and RGBToHSV's gradient bit for bit in "

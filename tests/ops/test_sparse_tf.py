@@ -294,6 +294,16 @@ def _hyp_truth(tf: Any) -> tuple[Any, Any]:
     return h, t
 
 
+def _cross_inputs(tf: Any) -> list:
+    return [tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0]], ["a", "b", "c"], [2, 2]),
+            tf.constant([["x", "y"], ["z", "w"]]),
+            tf.sparse.SparseTensor([[0, 0], [1, 0]], tf.constant([5, 7], tf.int64), [2, 1])]
+
+
+def _cross(tf: Any, pick: Callable[..., list]) -> Any:
+    return tf.sparse.cross(pick(*_cross_inputs(tf)))
+
+
 _COUNTS: list[tuple[str, Callable[[Any], Any]]] = [
     ("edit-distance", lambda tf: tf.edit_distance(*_hyp_truth(tf))),
     ("edit-distance-unnormalized", lambda tf: tf.edit_distance(*_hyp_truth(tf), normalize=False)),
@@ -337,6 +347,15 @@ _COUNTS: list[tuple[str, Callable[[Any], Any]]] = [
     ("nest-keeps-sparse-whole", lambda tf: tf.constant(len(tf.nest.flatten([_st(tf), _st(tf)])))),
     ("function-input-signature", lambda tf: tf.function(lambda s: tf.sparse.reduce_sum(s, axis=1), input_signature=[
         tf.SparseTensorSpec([None, 3], tf.float32)])(_st(tf))),
+    ("cross", lambda tf: _cross(tf, lambda a, b, c: [a, b])),
+    ("cross-separator", lambda tf: tf.sparse.cross(_cross_inputs(tf)[:2], separator="|")),
+    ("cross-three-int64", lambda tf: _cross(tf, lambda a, b, c: [c, a, b])),
+    ("cross-dense-first", lambda tf: _cross(tf, lambda a, b, c: [b, a])),
+    ("cross-empty-row", lambda tf: tf.sparse.cross([tf.sparse.SparseTensor([[1, 0]], ["q"], [3, 1]),
+                                                    tf.constant([["x"], ["y"], ["z"]])])),
+    ("cross-float", lambda tf: tf.sparse.cross([tf.constant([[1.0]])])),
+    ("cross-int32", lambda tf: tf.sparse.cross([tf.constant([[1]])])),
+    ("cross-batch-mismatch", lambda tf: tf.sparse.cross([tf.constant([["a"]]), tf.constant([["b"], ["c"]])])),
     ("bincount-weights-binary", lambda tf: tf.sparse.bincount([1], weights=[1.0], binary_output=True)),
 ]
 

@@ -1,0 +1,97 @@
+"""`tf.sparse.cross` (TF's SparseCrossV2, sparse_cross_op.cc; clause ops.sparse): per batch row,
+every combination of one feature from each input (SparseTensors: the row's values in stored order;
+dense tensors: the row), the first input outermost and the last varying fastest, joined by the
+separator ("_X_"); other features cast to int64 (sparse_ops.py) and written as decimal strings. Rows where an input has no feature give no
+output; the dense shape is [batch, largest count]. Not differentiable.
+`tf.sparse.cross_hashed` (FarmHash fingerprints) is not written.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes
+from simdist.runtime.ops import dispatch, math
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.ops.sparse_core import invalid
+from simdist.runtime.sparse_tensor import SparseTensor
+from simdist.runtime.tensor import convert_to_tensor
+
+__all__ = ["cross"]
+
+
+def _text(v: Any) -> bytes:
+    if isinstance(v, bytes):
+        return v
+    if isinstance(v, str):
+        return v.encode()
+    return str(int(v)).encode()
+
+
+def _cross(*arrays: np.ndarray, n_sparse: int, n_dense: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    op = "SparseCrossV2"
+    inds, vals, shapes = arrays[:n_sparse], arrays[n_sparse:2 * n_sparse], arrays[2 * n_sparse:3 * n_sparse]
+    dense = arrays[3 * n_sparse:3 * n_sparse + n_dense]
+    sep = _text(arrays[-1].item() if arrays[-1].ndim == 0 else arrays[-1])
+    batches = [int(s[0]) for s in shapes] + [d.shape[0] for d in dense]
+    for s in shapes:
+        if s.shape[0] != 2:
+            raise invalid(f"Expected 2-D sparse tensors, got rank {s.shape[0]}", op)
+    for d in dense:
+        if d.ndim != 2:
+            raise invalid(f"Dense inputs should be a matrix but received shape {list(d.shape)}", op)
+    if any(b != batches[0] for b in batches):
+        raise invalid(f"Expected batch size {batches[0]}, got {[b for b in batches if b != batches[0]][0]}", op)
+    batch = batches[0] if batches else 0
+    features: list[list[list[bytes]]] = []
+    for i in range(n_sparse):
+        rows: list[list[bytes]] = [[] for _ in range(batch)]
+        for n in range(inds[i].shape[0]):
+            rows[int(inds[i][n, 0])].append(_text(vals[i][n]))
+        features.append(rows)
+    for d in dense:
+        features.append([[_text(v) for v in d[r]] for r in range(batch)])
+    out_ind, out_val, width = [], [], 0
+    for r in range(batch):
+        combos = list(itertools.product(*[f[r] for f in features]))
+        width = max(width, len(combos))
+        for k, combo in enumerate(combos):
+            out_ind.append([r, k])
+            out_val.append(sep.join(combo))
+    values = np.empty(len(out_val), dtype=object)
+    values[:] = out_val
+    return np.array(out_ind, np.int64).reshape(len(out_ind), 2), values, np.array([batch, width], np.int64)
+
+
+def _rule(dts: Any, attrs: Any) -> tuple:
+    n = attrs["n_sparse"]
+    for dt in list(dts[n:2 * n]) + list(dts[3 * n:-1]):
+        if dt not in (dtypes.string, dtypes.int64):
+            raise invalid(f"Value for attr 'dense_types' of {dt.name} is not in the list of allowed values: int64, "
+                          "string", "SparseCrossV2")
+    return (dtypes.int64, dtypes.string, dtypes.int64)
+
+
+SPARSE_CROSS = register("SparseCrossV2", _cross, _rule, lambda a, out, at: 0.0, num_outputs=3, kind="gather/scatter",
+                        fusion=lanes("its output's length depends on the values"))
+NotDifferentiable("SparseCrossV2")
+
+
+def cross(inputs: Any, name: str | None = None, separator: str | None = None) -> SparseTensor:
+    """`tf.sparse.cross`: the string crosses of the inputs' features per row."""
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError("Inputs must be a list")
+    sparse = [x if x.dtype == dtypes.string else SparseTensor(x.indices, math.cast(x.values, dtypes.int64),
+                                                              x.dense_shape)
+              for x in inputs if isinstance(x, SparseTensor)]
+    dense = [_t(x) for x in inputs if not isinstance(x, SparseTensor)]
+    dense = [d if d.dtype == dtypes.string else math.cast(d, dtypes.int64) for d in dense]   # (sparse_ops.py's casts)
+    # (TF's kernel takes the SparseTensors' lists first, then the dense inputs: that is the crossing order)
+    sep = convert_to_tensor("_X_" if separator is None else separator)
+    tensors = [s.indices for s in sparse] + [s.values for s in sparse] + [s.dense_shape for s in sparse] + dense + [sep]
+    ind, val, shape = dispatch.execute(SPARSE_CROSS, tuple(tensors), {"n_sparse": len(sparse), "n_dense": len(dense)})
+    return SparseTensor(ind, val, shape)
