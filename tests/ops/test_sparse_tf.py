@@ -356,6 +356,16 @@ _COUNTS: list[tuple[str, Callable[[Any], Any]]] = [
     ("cross-float", lambda tf: tf.sparse.cross([tf.constant([[1.0]])])),
     ("cross-int32", lambda tf: tf.sparse.cross([tf.constant([[1]])])),
     ("cross-batch-mismatch", lambda tf: tf.sparse.cross([tf.constant([["a"]]), tf.constant([["b"], ["c"]])])),
+    ("sampled-addmm-doc", lambda tf: tf.sparse.sampled_addmm(
+        tf.constant([[[0, 1], [1, 0]], [[0, 0], [1, 0]]]), tf.constant([[3, 5], [2, 7]], tf.float32),
+        tf.constant([2, 2]), tf.constant(np.arange(1, 13), shape=[2, 2, 3], dtype=tf.float32),
+        tf.constant(np.arange(13, 25), shape=[2, 3, 2], dtype=tf.float32), alpha=0.75, beta=0.25)),
+    ("sampled-addmm-2d", lambda tf: tf.sparse.sampled_addmm([[0, 1], [2, 0]], [1.0, -1.0], [3, 2], _DATA[:3, :5],
+                                                            _B[:, :2].repeat(2, axis=0)[:5])),
+    ("sampled-addmm-float64", lambda tf: tf.sparse.sampled_addmm([[0, 0]], [1.0], [2, 2], np.ones((2, 3)),
+                                                                 np.ones((3, 2)), output_type=tf.float64)),
+    ("sampled-addmm-shape-mismatch", lambda tf: tf.sparse.sampled_addmm([[0, 0]], [1.0], [3, 3], np.ones((2, 3)),
+                                                                        np.ones((3, 2)))),
     ("bincount-weights-binary", lambda tf: tf.sparse.bincount([1], weights=[1.0], binary_output=True)),
 ]
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import array, dispatch, math, reductions, scatter, slicing
+from simdist.runtime.ops import array, dispatch, linalg, math, reductions, scatter, slicing
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.list_diff import setdiff1d
 from simdist.runtime.ops import sparse_core as core
@@ -373,3 +373,26 @@ def sparse_bincount_dispatch(fn: Callable[..., Any]) -> Callable[..., Any]:
     wrapped.__name__ = getattr(fn, "__name__", "bincount")
     wrapped.__doc__ = fn.__doc__
     return wrapped
+
+
+def sampled_addmm(indices: Any, values: Any, dense_shape: Any, mat1: Any, mat2: Any, beta: Any = 1.0,
+                  alpha: Any = 1.0, output_type: Any = dtypes.float32) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.sparse.sampled_addmm` (math_ops.py): alpha * (mat1 @ mat2) at indices + beta * values,
+    as (indices, values, dense_shape); the product's rows and columns gathered and their products
+    summed over the last axis."""
+    ind = _t(indices)
+    vals = values if isinstance(values, Tensor) else convert_to_tensor(values, dtype=output_type)
+    shape = dense_shape if isinstance(dense_shape, Tensor) else convert_to_tensor(dense_shape, dtype=dtypes.int32)
+    m1 = mat1 if isinstance(mat1, Tensor) else convert_to_tensor(mat1, dtype=output_type)
+    m2 = mat2 if isinstance(mat2, Tensor) else convert_to_tensor(mat2, dtype=output_type)
+    out_shape = array.stack([m1.shape[-2], m2.shape[-1]])
+    if not bool(reductions.reduce_all(math.equal(shape, out_shape))._v):
+        raise ValueError(f"Dense shape: {shape} does not match output shape: {out_shape}")
+    batch = ind[..., :-2]
+    rows_at = ind[..., :-1]
+    cols_at = array.concat([batch, ind[..., -1:]], axis=-1)
+    batch_dims = m1.shape.rank - 2
+    rows = scatter.gather_nd(m1, rows_at, batch_dims=batch_dims)
+    cols = scatter.gather_nd(linalg.matrix_transpose(m2), cols_at, batch_dims=batch_dims)
+    dot = math.reduce_sum(math.multiply(rows, cols), axis=-1)
+    return ind, math.add(math.multiply(dot, alpha), math.multiply(vals, beta)), shape
