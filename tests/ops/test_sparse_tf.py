@@ -261,7 +261,8 @@ _EDGES: list[tuple[str, Callable[[Any], Any]]] = [
     ("concat-bad-axis", lambda tf: tf.sparse.concat(2, [_st(tf), _st(tf)])),
     ("slice-negative-start", lambda tf: tf.sparse.slice(_st(tf), [-1, 0], [2, 2])),
     ("reshape-two-unknown", lambda tf: tf.sparse.reshape(_st(tf), [-1, -1])),
-    ("reshape-scalar-shape", lambda tf: _o(tf.sparse.reshape(_st(tf, [[0, 0]], [1.0], [1, 1]), tf.constant([], tf.int64)))),
+    ("reshape-scalar-shape", lambda tf: _o(tf.sparse.reshape(_st(tf, [[0, 0]], [1.0], [1, 1]),
+                                                             tf.constant([], tf.int64)))),
     ("split-negative-axis-out", lambda tf: tf.sparse.split(sp_input=_st(tf), num_split=1, axis=5)),
     ("fill-empty-rows-int", lambda tf: _o(tf.sparse.fill_empty_rows(_st(tf, val=[1, 2, 3], dtype=np.int32), 9))),
     ("fill-empty-rows-string", lambda tf: _o(tf.sparse.fill_empty_rows(tf.sparse.SparseTensor([[1]], ["x"], [3]),
@@ -278,7 +279,8 @@ _EDGES: list[tuple[str, Callable[[Any], Any]]] = [
     ("unary-int-abs", lambda tf: _o(tf.abs(_st(tf, val=[-1, 2, -3], dtype=np.int32)))),
     ("unary-sqrt-int-error", lambda tf: tf.sqrt(_st(tf, val=[1, 2, 3], dtype=np.int32))),
     ("segment-ids-negative", lambda tf: tf.sparse.segment_sum(_DATA[:3], [0, 1], [-1, 0])),
-    ("segment-empty", lambda tf: tf.sparse.segment_sum(_DATA[:3], tf.constant([], tf.int32), tf.constant([], tf.int32))),
+    ("segment-empty", lambda tf: tf.sparse.segment_sum(_DATA[:3], tf.constant([], tf.int32),
+                                                       tf.constant([], tf.int32))),
     ("segment-num-segments-too-small", lambda tf: tf.sparse.segment_mean(_DATA[:3], [0, 1], [0, 3], num_segments=2)),
     ("segment-float64-sqrtn-long", lambda tf: tf.sparse.segment_sqrt_n(_DATA.astype(np.float64), list(range(12)) * 3,
                                                                        [0] * 17 + [2] * 19)),
@@ -339,10 +341,11 @@ _COUNTS: list[tuple[str, Callable[[Any], Any]]] = [
     ("math-bincount-of-sparse", lambda tf: tf.math.bincount(tf.sparse.SparseTensor([[0, 0], [1, 2]], [1, 3], [2, 3]))),
     ("is-tensor-type-spec", lambda tf: [tf.constant(tf.is_tensor(_st(tf))), tf.constant(str(tf.type_spec_from_value(
         _st(tf)))), tf.constant(tf.type_spec_from_value(_st(tf)).shape.as_list())]),
-    ("nest-expand-composites", lambda tf: [tf.nest.flatten([_st(tf), 1.0], expand_composites=True),
-                                           tf.nest.map_structure(lambda x: x * 1, _st(tf), expand_composites=True),
-                                           tf.nest.flatten(tf.IndexedSlices(tf.constant([1.]), tf.constant([0]),
-                                                                            tf.constant([2])), expand_composites=True)]),
+    ("nest-expand-composites", lambda tf: [
+        tf.nest.flatten([_st(tf), 1.0], expand_composites=True),
+        tf.nest.map_structure(lambda x: x * 1, _st(tf), expand_composites=True),
+        tf.nest.flatten(tf.IndexedSlices(tf.constant([1.]), tf.constant([0]), tf.constant([2])),
+                        expand_composites=True)]),
     ("nest-repack-incompatible", lambda tf: tf.nest.map_structure(lambda x: x * 2, _st(tf), expand_composites=True)),
     ("nest-keeps-sparse-whole", lambda tf: tf.constant(len(tf.nest.flatten([_st(tf), _st(tf)])))),
     ("function-input-signature", lambda tf: tf.function(lambda s: tf.sparse.reduce_sum(s, axis=1), input_signature=[
@@ -621,7 +624,8 @@ _PLACES: list[tuple[str, Callable[[Any], Any]]] = [
 # (strategy cases first: TF's logical devices must be set before its runtime starts, in the worker)
 CASES: list[tuple] = (
     [(n, "ops.sparse-places", f, _ROUNDING.get(n, 0)) for n, f in _PLACES]
-    + [(n, "ops.sparse", f) for n, f in _CORE + _EDGES] + [(n, "ops.sparse-math", f) for n, f in _MATH + _COUNTS + _DTYPE_TABLE]
+    + [(n, "ops.sparse", f) for n, f in _CORE + _EDGES]
+    + [(n, "ops.sparse-math", f) for n, f in _MATH + _COUNTS + _DTYPE_TABLE]
     + [(n, "ops.sparse-grads", f, _ROUNDING.get(n, 0)) for n, f in _GRADS]
     + [(n, "ops.sparse-embedding", f) for n, f in _EMBEDDING])
 

@@ -17,7 +17,7 @@ import numpy as np
 from simdist.runtime import dtypes
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
-from simdist.runtime.ops.sparse_core import invalid, lex_order
+from simdist.runtime.ops.sparse_core import invalid
 from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -203,7 +203,8 @@ def size(a: Any, validate_indices: bool = True) -> Tensor:
     if not isinstance(a, SparseTensor):
         raise TypeError(f"Expected `SparseTensor`, got {a}.")
     _valid("a", a.dtype) if a.dtype in _VALID else _bad_size_dtype(a.dtype)
-    return dispatch.execute(SET_SIZE, (a.indices, a.values, a.dense_shape), {"validate_indices": bool(validate_indices)})
+    return dispatch.execute(SET_SIZE, (a.indices, a.values, a.dense_shape),
+                            {"validate_indices": bool(validate_indices)})
 
 
 def _bad_size_dtype(dt: dtypes.DType) -> None:

@@ -27,7 +27,7 @@ __all__ = ["from_dense", "to_dense", "reorder", "reshape", "add", "sparse_dense_
 def _sp(x: Any, what: str = "sp_input") -> SparseTensor:
     if isinstance(x, SparseTensor):
         return x
-    raise TypeError(f"Input must be a SparseTensor.")
+    raise TypeError(f"Input must be a SparseTensor, got {type(x).__name__} for {what}.")
 
 
 def _i64(x: Any) -> Tensor:

@@ -80,8 +80,9 @@ def _validate_indices(ind: np.ndarray, shape: np.ndarray, op: str) -> None:
             if diff.size == 0:
                 raise invalid(f"indices[{n}] = [{','.join(map(str, row))}] is repeated", op)
             if row[diff[0]] < prev[diff[0]]:
-                raise invalid(f"indices[{n}] = [{','.join(map(str, row))}] is out of order. Many sparse ops require "
-                              "sorted indices.\n    Use `tf.sparse.reorder` to create a correctly ordered copy.\n\n", op)
+                raise invalid(f"indices[{n}] = [{','.join(map(str, row))}] is out of order. Many sparse ops "
+                              "require sorted indices.\n    Use `tf.sparse.reorder` to create a correctly ordered "
+                              "copy.\n\n", op)
 
 
 def _sparse_to_dense(ind: np.ndarray, out_shape: np.ndarray, values: np.ndarray, default: np.ndarray,

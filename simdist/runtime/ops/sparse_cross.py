@@ -1,8 +1,8 @@
 """`tf.sparse.cross` (TF's SparseCrossV2, sparse_cross_op.cc; clause ops.sparse): per batch row,
 every combination of one feature from each input (SparseTensors: the row's values in stored order;
 dense tensors: the row), the first input outermost and the last varying fastest, joined by the
-separator ("_X_"); other features cast to int64 (sparse_ops.py) and written as decimal strings. Rows where an input has no feature give no
-output; the dense shape is [batch, largest count]. Not differentiable.
+separator ("_X_"); other features cast to int64 (sparse_ops.py) and written as decimal strings.
+Rows where an input has no feature give no output; the dense shape is [batch, largest count]. Not differentiable.
 `tf.sparse.cross_hashed` (FarmHash fingerprints) is not written.
 """
 

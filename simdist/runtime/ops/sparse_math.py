@@ -86,7 +86,8 @@ def _sparse_add(ai: np.ndarray, av: np.ndarray, ash: np.ndarray, bi: np.ndarray,
                 thresh: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     op = "SparseAdd"
     if ai.ndim != 2 or bi.ndim != 2:
-        raise invalid(f"Input indices should be matrices but received shapes: {list(ai.shape)} and {list(bi.shape)}", op)
+        raise invalid(f"Input indices should be matrices but received shapes: {list(ai.shape)} and "
+                      f"{list(bi.shape)}", op)
     if av.ndim != 1 or bv.ndim != 1:
         raise invalid(f"Input values should be vectors but received shapes: {list(av.shape)} and {list(bv.shape)}", op)
     if av.shape[0] != ai.shape[0] or bv.shape[0] != bi.shape[0]:
