@@ -68,21 +68,33 @@ def _same(dts: Any, i: int, j: int, op: str) -> None:
 # --- SparseToDense -------------------------------------------------------------------------------------------------
 
 def _validate_indices(ind: np.ndarray, shape: np.ndarray, op: str) -> None:
-    """SparseTensor::IndicesValid: in bounds, strictly increasing in lexicographic order."""
-    for n in range(ind.shape[0]):
-        row = ind[n]
-        if ((row < 0) | (row >= shape)).any():
-            raise invalid(f"indices[{n}] = [{','.join(map(str, row))}] is out of bounds: need 0 <= index < "
-                          f"[{','.join(map(str, shape))}]", op)
-        if n:
-            prev = ind[n - 1]
-            diff = np.nonzero(row != prev)[0]
-            if diff.size == 0:
-                raise invalid(f"indices[{n}] = [{','.join(map(str, row))}] is repeated", op)
-            if row[diff[0]] < prev[diff[0]]:
-                raise invalid(f"indices[{n}] = [{','.join(map(str, row))}] is out of order. Many sparse ops "
-                              "require sorted indices.\n    Use `tf.sparse.reorder` to create a correctly ordered "
-                              "copy.\n\n", op)
+    """SparseTensor::IndicesValid: in bounds, strictly increasing in lexicographic order (the
+    first offending entry named, as TF's loop finds it)."""
+    n = ind.shape[0]
+    if n == 0:
+        return
+    oob = ((ind < 0) | (ind >= shape)).any(axis=1)
+    if ind.shape[1] and n > 1:
+        diff = ind[1:] != ind[:-1]
+        first = np.where(diff.any(axis=1), diff.argmax(axis=1), 0)
+        rows = np.arange(1, n)
+        dec = diff.any(axis=1) & (ind[rows, first] < ind[rows - 1, first])
+        rep = ~diff.any(axis=1)
+        bad_order = np.concatenate([[False], dec | rep])
+    else:
+        bad_order = np.concatenate([[False], np.ones(n - 1, bool)]) if n > 1 else np.zeros(1, bool)
+    bad = np.nonzero(oob | bad_order)[0]
+    if bad.size == 0:
+        return
+    k = int(bad[0])
+    text = ",".join(map(str, ind[k]))
+    if oob[k]:
+        raise invalid(f"indices[{k}] = [{text}] is out of bounds: need 0 <= index < [{','.join(map(str, shape))}]",
+                      op)
+    if (ind[k] == ind[k - 1]).all():
+        raise invalid(f"indices[{k}] = [{text}] is repeated", op)
+    raise invalid(f"indices[{k}] = [{text}] is out of order. Many sparse ops require sorted indices.\n    Use "
+                  "`tf.sparse.reorder` to create a correctly ordered copy.\n\n", op)
 
 
 def _sparse_to_dense(ind: np.ndarray, out_shape: np.ndarray, values: np.ndarray, default: np.ndarray,
@@ -109,8 +121,11 @@ def _sparse_to_dense(ind: np.ndarray, out_shape: np.ndarray, values: np.ndarray,
         raise invalid(f"Indices are not valid (out of bounds).  Shape: [{','.join(map(str, out_shape))}]", op)
     out = np.full(tuple(int(d) for d in out_shape), default, dtype=values.dtype)
     vals = np.broadcast_to(values, (num,))
-    for n in range(num):      # in order: a repeated index keeps its last value
-        out[tuple(ind2[n])] = vals[n]
+    if num == 0:
+        return out
+    flat = np.ravel_multi_index(tuple(ind2.T), out.shape) if dims else np.zeros(num, np.int64)
+    last = num - 1 - np.unique(flat[::-1], return_index=True)[1]   # a repeated index keeps its last value
+    out.reshape(-1)[flat[last]] = vals[last]
     return out
 
 
