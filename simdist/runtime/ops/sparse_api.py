@@ -334,12 +334,27 @@ def mask(a: Any, mask_indices: Any, name: str | None = None) -> IndexedSlices:
     return IndexedSlices(array.gather(a.values, positions), kept, a.dense_shape)
 
 
+def _first_param(fn: Callable[..., Any]) -> str:
+    import inspect
+    try:
+        return next(iter(inspect.signature(fn).parameters))
+    except (StopIteration, TypeError, ValueError):
+        return "x"
+
+
 def sparse_unary(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """fn, which on a SparseTensor maps its values (TF's math functions that take SparseTensors)."""
-    def wrapped(x: Any, *args: Any, **kwargs: Any) -> Any:
+    """fn, which on a SparseTensor maps its values (TF's math functions that take SparseTensors);
+    the first argument may come by keyword, as fn's own name for it."""
+    first = _first_param(fn)
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        x = args[0] if args else kwargs.get(first)
         if isinstance(x, SparseTensor):
-            return SparseTensor(x.indices, fn(x.values, *args, **kwargs), x.dense_shape)
-        return fn(x, *args, **kwargs)
+            if args:
+                return SparseTensor(x.indices, fn(x.values, *args[1:], **kwargs), x.dense_shape)
+            rest = {k: v for k, v in kwargs.items() if k != first}
+            return SparseTensor(x.indices, fn(x.values, **rest), x.dense_shape)
+        return fn(*args, **kwargs)
     wrapped.__name__ = getattr(fn, "__name__", "op")
     wrapped.__doc__ = fn.__doc__
     wrapped.__wrapped__ = fn  # type: ignore[attr-defined]
@@ -348,10 +363,13 @@ def sparse_unary(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def sparse_shape_query(fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
     """tf.shape/size/rank of a SparseTensor: from its dense_shape."""
-    def wrapped(x: Any, *args: Any, **kwargs: Any) -> Any:
+    first = _first_param(fn)
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        x = args[0] if args else kwargs.get(first)
         if not isinstance(x, SparseTensor):
-            return fn(x, *args, **kwargs)
-        out_type = kwargs.get("out_type", args[0] if args else dtypes.int32)
+            return fn(*args, **kwargs)
+        out_type = kwargs.get("out_type", args[1] if len(args) > 1 else dtypes.int32)
         if kind == "shape":
             return math.cast(x.dense_shape, out_type)
         if kind == "size":
