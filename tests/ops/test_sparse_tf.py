@@ -446,13 +446,43 @@ _GRADS: list[tuple[str, Callable[[Any], Any]]] = [
                                                                     axis=1)[0])),
     ("grad-maximum-not-implemented", _grad(lambda tf, v: tf.sparse.maximum(_sp_of(tf, v), _st(tf)))),
     ("grad-segment-ops", lambda tf: _segment_grads(tf)),
+    ("grad-reduce-sum-sparse", _grad(lambda tf, v: tf.sparse.reduce_sum(_sp_of(tf, v), axis=1, output_is_sparse=True))),
+    ("grad-reduce-max-lookup-error", lambda tf: _none_grad(tf, lambda sp: tf.sparse.reduce_max(sp, axis=1))),
+    ("grad-concat-none", lambda tf: _none_grad(tf, lambda sp: tf.sparse.concat(0, [sp, sp]).values)),
+    ("grad-reshape-transpose", _grad(lambda tf, v: tf.sparse.transpose(tf.sparse.reshape(_sp_of(tf, v), [9, 1])))),
+    ("grad-expand-retain", _grad(lambda tf, v: tf.sparse.retain(tf.sparse.expand_dims(_sp_of(tf, v), 0),
+                                                                [True, False, True]))),
+    ("grad-add-threshold-dropped", _grad(lambda tf, v: tf.sparse.add(_sp_of(tf, v), _st(tf, [[0, 0]], [5.0]),
+                                                                     threshold=1.0))),
+    ("grad-to-dense-default", lambda tf: _default_grad(tf)),
     ("grad-dense-matmul-b", lambda tf: _matmul_b_grad(tf)),
 ]
 
 
 # TF's a_values gradient of SparseTensorDenseMatMul is a BatchMatMul of [n, 1, k] by [n, k, 1]: simdist's
 # BatchMatMul rounds those small products differently from TF's kernel (within a float32 ulp or two)
-_ROUNDING = {"grad-matmul": 2e-6, "grad-matmul-adjoint": 2e-6, "function-tape-gradient": 2e-6}
+_ROUNDING = {"grad-matmul": 2e-6, "grad-matmul-adjoint": 2e-6, "function-tape-gradient": 2e-6,
+             # (the default value's gradient is reduce_sum(grad) - reduce_sum(values' grad): simdist's Sum of 9
+             # float32s rounds differently from Eigen's unless the order shows beyond rounding)
+             "grad-to-dense-default": 2e-6}
+
+
+def _none_grad(tf: Any, fn: Callable[[Any], Any]) -> Any:
+    """Whether the gradient to the values through fn is None (TF: not differentiable)."""
+    v = tf.Variable(np.asarray([-5.0, -1.0, 3.0], np.float32))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(fn(_sp_of(tf, v)))
+    return [loss, tf.constant(tape.gradient(loss, v) is None)]
+
+
+def _default_grad(tf: Any) -> Any:
+    """to_dense's gradient to its default value: the sum of the output gradient off the entries."""
+    v = tf.Variable(np.asarray([-5.0, -1.0, 3.0], np.float32))
+    d = tf.Variable(0.5)
+    with tf.GradientTape() as tape:
+        y = tf.sparse.to_dense(_sp_of(tf, v), default_value=d)
+        loss = tf.reduce_sum(y * tf.constant(_DATA[:3, :3]))
+    return [tf.convert_to_tensor(g) for g in tape.gradient(loss, [v, d])]
 
 
 def _segment_grads(tf: Any) -> Any:
