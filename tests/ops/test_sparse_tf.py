@@ -543,6 +543,16 @@ def _in_function(tf: Any) -> Any:
     return [f(tf.constant(_DATA[:3, :3])), f(tf.constant(_DATA[3:6, :3])), g(tf.constant(_DATA[:4, :2]))]
 
 
+def _varying_entries(tf: Any) -> Any:
+    """A tf.function over sparse ops called with inputs holding different numbers of entries."""
+    f = tf.function(lambda x: [tf.sparse.reduce_sum(tf.sparse.softmax(tf.sparse.from_dense(x)), axis=0),
+                               tf.sparse.to_dense(tf.sparse.reorder(tf.sparse.transpose(tf.sparse.from_dense(x)))),
+                               tf.sets.size(tf.sparse.from_dense(tf.cast(x > 0, tf.int32)))])
+    a = np.where(_DATA[:4, :3] > 0, _DATA[:4, :3], 0).astype(np.float32)
+    b = np.where(_DATA[4:8, :3] > 0.5, _DATA[4:8, :3], 0).astype(np.float32)
+    return f(tf.constant(a)) + f(tf.constant(b)) + f(tf.constant(a))
+
+
 def _sparse_argument(tf: Any) -> Any:
     f = tf.function(lambda s: tf.sparse.to_dense(s) + 1.0)
     return [f(_st(tf)), f(_st(tf, [[1, 1]], [4.0]))]
@@ -648,6 +658,7 @@ _PLACES: list[tuple[str, Callable[[Any], Any]]] = [
     ("strategy-replica-gradient", _replica_gradient),
     ("function-sparse-ops", _in_function),
     ("function-tape-gradient", _function_gradient),
+    ("function-varying-entries", _varying_entries),
     ("function-sparse-argument", _sparse_argument),
 ]
 
