@@ -335,6 +335,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: fftshift rolls each axis by half its length; hann/hamming windows are a - b cos(2 pi n / N) with N = L (periodic, even L) or L - 1; frame gathers frame_length samples every frame_step (pad_end pads to ceil(L / step) frames); overlap_and_add sums frames back every frame_step samples; stft is rfft of the windowed frames with fft_length the enclosing power of two by default.'),
     Clause('ops.debugging-checks', 'ops', False, (),
            'TF 2.21: check_numerics returns its floating input or raises InvalidArgumentError "<message> : Tensor had NaN values" (Inf; Inf and NaN), also inside a tf.function with its output unused; assert_integer and assert_type raise TypeError, assert_scalar, assert_rank_at_least, assert_rank_in and assert_shapes ValueError on static shapes, assert_none_equal InvalidArgumentError; assert_same_float_dtype returns the common floating dtype (float32 for none).'),
+    Clause('ops.initializers', 'ops', False, (),
+           'TF 2.21: tf.zeros_initializer/ones_initializer give zeros/ones of the shape and dtype (float32 by default), constant_initializer tf.constant(value, dtype, shape); random_normal_initializer and random_uniform_initializer draw the stateless op with seed [seed, 0] when seeded (the same values each call) and the stateful op otherwise.'),
     Clause('ops.cond-in-function', 'ops', False, (),
            'TF 2.21: inside a tf.function, tf.cond refuses a Python bool predicate (TypeError) and a predicate whose dtype is not bool (InvalidArgumentError); eagerly any value with a truth value is taken.'),
     Clause('ops.as-string', 'ops', False, (),
