@@ -447,31 +447,37 @@ def psnr(a: Any, b: Any, max_val: Any, name: str | None = None) -> Tensor:
 
 
 # --- stateless random augmentations -------------------------------------------------------------------
-def _random_flip(image: Any, index: int, seed: Any) -> Tensor:
+def random_flip(image: Any, index: int, draw: Any) -> Tensor:
+    """image_ops_impl._random_flip: `draw(shape)` gives uniform [0, 1) draws (stateless or
+    stateful); rank 3 flips when the draw is < 0.5, rank 4 each image by round(draw)."""
     ops = _ops()
-    from simdist.runtime.ops.random import stateless_uniform
     img = _image(image)
     _check_at_least_3d(img)
     r = img.shape.ndims
-    if r == 3:
-        u = stateless_uniform([], seed=seed, minval=0, maxval=1.0)
-        return ops.reverse(img, [index]) if float(dispatch.static_value(u)) < 0.5 else img
+    if r == 3:   # (a tf.cond, as TF's: inside a tf.function both branches are traced and the draw decides)
+        from simdist.runtime.ops.control_flow import cond
+        return cond(ops.less(draw([]), 0.5), lambda: ops.reverse(img, [index]), lambda: img)
     if r == 4:
         n = img.shape.as_list()[0]
-        u = stateless_uniform([n], seed=seed, minval=0, maxval=1.0)
+        u = draw([n])
         flips = ops.cast(ops.round_(ops.reshape(u, [n, 1, 1, 1])), img.dtype)
         flipped = ops.reverse(img, [index + 1])
         return flips * flipped + (1 - flips) * img   # Python operators: 1 takes flips' dtype, as in TF
     raise ValueError(f"'image' (shape {img.shape}) must have either 3 or 4 dimensions.")
 
 
+def _stateless_draw(seed: Any) -> Any:
+    from simdist.runtime.ops.random import stateless_uniform
+    return lambda shape: stateless_uniform(shape, seed=seed, minval=0, maxval=1.0)
+
+
 def stateless_random_flip_left_right(image: Any, seed: Any) -> Tensor:
     """`tf.image.stateless_random_flip_left_right`: flipped when the seed's uniform draw is < 0.5."""
-    return _random_flip(image, 1, seed)
+    return random_flip(image, 1, _stateless_draw(seed))
 
 
 def stateless_random_flip_up_down(image: Any, seed: Any) -> Tensor:
-    return _random_flip(image, 0, seed)
+    return random_flip(image, 0, _stateless_draw(seed))
 
 
 def stateless_random_brightness(image: Any, max_delta: float, seed: Any) -> Tensor:
