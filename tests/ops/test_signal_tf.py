@@ -2,7 +2,7 @@
 FFT/RFFT families' output dtypes and shapes, fft_length's cropping and zero padding, TF's error
 classes (rank, dtype, fft_length, the FFTND ops with no kernel), gradients (fft_ops.py's), calls
 inside a tf.function, and the compositions (shifts, windows, frame, overlap_and_add, stft,
-inverse_stft). Needs the `tf` extra (golden-backed otherwise).
+inverse_stft, dct/idct, mdct/inverse_mdct, mel weights, mfccs). Needs the `tf` extra (golden-backed otherwise).
 
 Transform values are compared within 4e-6 (float32/complex64) or 8e-15 (float64/complex128) of
 the output's largest magnitude: TF's CPU kernel is DUCC, simdist's NumPy's pocketfft (clause
@@ -182,6 +182,36 @@ _COMPOSITIONS: list[tuple[str, Callable[[Any], Any], bool]] = [
                                                2, tf.signal.vorbis_window)(6, tf.float64)], True),
 ]
 
+_DCT: list[tuple[str, Callable[[Any], Any]]] = [
+    *[(f"dct-type{k}", (lambda k: lambda tf: [tf.signal.dct(X7, type=k), tf.signal.dct(X64, type=k)])(k))
+      for k in (1, 2, 3, 4)],
+    *[(f"dct-type{k}-ortho", (lambda k: lambda tf: tf.signal.dct(X64, type=k, norm="ortho"))(k)) for k in (2, 3, 4)],
+    ("dct-n-crop-pad", lambda tf: [tf.signal.dct(X7, n=4), tf.signal.dct(X7, n=10, type=3)]),
+    *[(f"idct-type{k}", (lambda k: lambda tf: tf.signal.idct(tf.signal.dct(X64, type=k), type=k))(k))
+      for k in (1, 2, 3, 4)],
+    ("idct-ortho-roundtrip", lambda tf: tf.signal.idct(tf.signal.dct(X7, norm="ortho"), norm="ortho")),
+    ("dct-type1-ortho-error", lambda tf: tf.signal.dct(X7, type=1, norm="ortho")),
+    ("dct-type1-short-error", lambda tf: tf.signal.dct(X7[:, :1], type=1)),
+    ("dct-type5-error", lambda tf: tf.signal.dct(X7, type=5)),
+    ("dct-axis-error", lambda tf: tf.signal.dct(X7, axis=0)),
+    ("dct-n-zero-error", lambda tf: tf.signal.dct(X7, n=0)),
+    ("dct-norm-error", lambda tf: tf.signal.dct(X7, norm="forward")),
+    ("dct-int-error", lambda tf: tf.signal.dct(tf.constant([1, 2, 3]))),
+    ("mdct", lambda tf: tf.signal.mdct(SIG, 8)),
+    ("mdct-ortho-no-window", lambda tf: tf.signal.mdct(SIG, 12, window_fn=None, norm="ortho", pad_end=True)),
+    ("mdct-bad-length", lambda tf: tf.signal.mdct(SIG, 10)),
+    ("inverse-mdct", lambda tf: tf.signal.inverse_mdct(tf.signal.mdct(SIG, 8))),
+    ("inverse-mdct-ortho", lambda tf: tf.signal.inverse_mdct(tf.signal.mdct(SIG, 16, norm="ortho"), norm="ortho")),
+    ("mel-matrix-default", lambda tf: tf.signal.linear_to_mel_weight_matrix()),
+    ("mel-matrix-float64", lambda tf: tf.signal.linear_to_mel_weight_matrix(8, 33, 16000, 20.0, 7000.0, tf.float64)),
+    ("mel-matrix-errors", lambda tf: tf.signal.linear_to_mel_weight_matrix(8, 33, 8000, 20.0, 5000.0)),
+    ("mel-matrix-int-dtype", lambda tf: tf.signal.linear_to_mel_weight_matrix(dtype=tf.int32)),
+    ("mfccs", lambda tf: tf.signal.mfccs_from_log_mel_spectrograms(tf.math.log(tf.abs(tf.matmul(
+        tf.abs(tf.signal.stft(SIG, 16, 8)), tf.signal.linear_to_mel_weight_matrix(6, 9, 8000, 100.0, 3000.0))) + 1e-3))),
+    ("grad-dct2", _grad(lambda tf, v: tf.signal.dct(v), X64)),
+    ("grad-mdct", _grad(lambda tf, v: tf.signal.mdct(v, 8), SIG)),
+]
+
 # --- comparison -------------------------------------------------------------------------------------------
 _RTOL = {"complex64": 4e-6, "float32": 4e-6, "complex128": 8e-15, "float64": 8e-15}
 
@@ -218,6 +248,7 @@ CASES: list[tuple[str, str, Callable[[Any], Any], bool]] = [
     *[(n, "gradients", f, False) for n, f in _GRADS],
     *[(n, "functions", f, False) for n, f in _FUNCTIONS],
     *[(n, "compositions", f, exact) for n, f, exact in _COMPOSITIONS],
+    *[(n, "dct", f, False) for n, f in _DCT],
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: _bits if case[3] else _close)
@@ -255,6 +286,12 @@ def test_signal_inside_function(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.signal-compositions")
 @EDGES.parametrize("compositions")
 def test_signal_compositions(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.signal-compositions")
+@EDGES.parametrize("dct")
+def test_signal_dct_and_mel(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
