@@ -18,3 +18,7 @@ from simdist.runtime.ops.image_patches import extract_patches  # noqa: F401,E402
 from simdist.runtime.ops.image_random import (random_brightness, random_contrast, random_crop,  # noqa: F401,E402
                                               random_flip_left_right, random_flip_up_down, random_hue,
                                               random_saturation, rgb_to_yiq, yiq_to_rgb)
+from simdist.runtime.ops.image_nms import (non_max_suppression, non_max_suppression_overlaps,  # noqa: F401,E402
+                                           non_max_suppression_with_scores)
+from simdist.runtime.ops.image_crop_resize import crop_and_resize  # noqa: F401,E402
+from simdist.runtime.ops.image_draw_boxes import draw_bounding_boxes  # noqa: F401,E402

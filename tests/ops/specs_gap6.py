@@ -10,8 +10,15 @@ _SIGNAL = ("a spectral op type (complex or real<->complex): forward, dtypes, err
 _CHECK = ("an identity that raises on NaN/Inf: values, errors, dtypes and its gradient against TF 2.21 in "
           "tests/ops/test_debugging_tf.py")
 
+_BOXES = ("a box op (greedy selection, crops or drawing, and their kernels' gradients): values, errors and "
+          "gradients against TF 2.21 in tests/ops/test_image_boxes_tf.py; finite differences do not apply to index "
+          "outputs and bilinear kinks")
+
 UNTESTED_OPS: dict[str, str] = {
     **{op: _SIGNAL for op in ("FFT", "IFFT", "FFT2D", "IFFT2D", "FFT3D", "IFFT3D", "RFFT", "IRFFT", "RFFT2D",
                               "IRFFT2D", "RFFT3D", "IRFFT3D")},
     "CheckNumerics": _CHECK,
+    **{op: _BOXES for op in ("NonMaxSuppressionV3", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps",
+                             "CropAndResize", "CropAndResizeGradImage", "CropAndResizeGradBoxes",
+                             "DrawBoundingBoxesV2")},
 }
