@@ -341,6 +341,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: tf.image.random_flip_left_right/up_down, random_brightness, random_contrast, random_hue, random_saturation and random_crop draw tf.random.uniform with the op seed given and apply the matching adjustment (flip when the draw is < 0.5; per image by round(draw) for a batch; crop offsets int32 draws mod (shape - size + 1)); rgb_to_yiq/yiq_to_rgb are tensordots with TF\'s kernels.'),
     Clause('ops.image-boxes', 'ops', False, (),
            'TF 2.21: non_max_suppression keeps boxes greedily by score (ties: lower index), dropping those whose IOU with a kept box exceeds iou_threshold (soft-NMS: scores scaled by exp(-IOU^2 / (2 sigma))); crop_and_resize samples each normalized box bilinearly or by nearest pixel onto a crop grid (extrapolation_value outside), float32 output, with image and box gradients; draw_bounding_boxes draws box outlines in cycling colours.'),
+    Clause('ops.sobol', 'ops', False, (),
+           'TF 2.21: sobol_sample returns points skip+1 .. skip+num_results of the Sobol sequence with Joe and Kuo\'s direction numbers (at most 21200 dimensions) as [num_results, dim] float32/float64 in [0, 1).'),
     Clause('ops.cond-in-function', 'ops', False, (),
            'TF 2.21: inside a tf.function, tf.cond refuses a Python bool predicate (TypeError) and a predicate whose dtype is not bool (InvalidArgumentError); eagerly any value with a truth value is taken.'),
     Clause('ops.as-string', 'ops', False, (),
