@@ -1,6 +1,7 @@
 """tf.image's box ops against real TensorFlow 2.21 (clause ops.image-boxes):
 non_max_suppression (NonMaxSuppressionV3), non_max_suppression_with_scores (V5, soft-NMS),
-non_max_suppression_overlaps, crop_and_resize (bilinear and nearest, extrapolation, one-pixel
+non_max_suppression_overlaps, non_max_suppression_padded (TF's tiled Python algorithm; with the
+one-element-list axis of expand_dims it uses), crop_and_resize (bilinear and nearest, extrapolation, one-pixel
 crops, integer images) with its image and box gradients, and draw_bounding_boxes: values bit for
 bit, dtypes, shapes and error classes. Needs the `tf` extra (golden-backed otherwise)."""
 
@@ -94,6 +95,29 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("nms-overlaps", "nms", lambda tf: tf.image.non_max_suppression_overlaps(
         (RB[:10, :1] * RB[:10, 1:2].T).astype(np.float32), RS[:10], 6, 0.3, 0.1)),
     ("nms-gradient-lookup-error", "nms", _nms_grad),
+    ("padded", "padded", lambda tf: tf.image.non_max_suppression_padded(BOXES, SCORES, 6, 0.5,
+                                                                        pad_to_max_output_size=True)),
+    ("padded-cut", "padded", lambda tf: tf.image.non_max_suppression_padded(tf.constant(RB), tf.constant(RS), 12, 0.3)),
+    ("padded-small-tiles", "padded", lambda tf: tf.image.non_max_suppression_padded(
+        tf.constant(RB), tf.constant(RS), 15, 0.3, pad_to_max_output_size=True, tile_size=8)),
+    ("padded-score-threshold", "padded", lambda tf: tf.image.non_max_suppression_padded(
+        tf.constant(RB), tf.constant(RS), 10, 0.4, score_threshold=0.5, pad_to_max_output_size=True)),
+    ("padded-batched", "padded", lambda tf: tf.image.non_max_suppression_padded(
+        tf.constant(RB.reshape(2, 20, 4)), tf.constant(RS.reshape(2, 20)), 7, 0.3, pad_to_max_output_size=True,
+        tile_size=4)),
+    ("padded-flipped-corners", "padded", lambda tf: tf.image.non_max_suppression_padded(
+        tf.constant(RB[:, [2, 3, 0, 1]]), tf.constant(RS), 8, 0.3, pad_to_max_output_size=True)),
+    ("padded-sorted-input", "padded", lambda tf: tf.image.non_max_suppression_padded(
+        tf.constant(RB), tf.constant(np.sort(RS)[::-1].copy()), 8, 0.3, pad_to_max_output_size=True,
+        sorted_input=True, canonicalized_coordinates=True)),
+    ("padded-batched-unpadded-error", "padded", lambda tf: tf.image.non_max_suppression_padded(
+        tf.constant(RB.reshape(2, 20, 4)), tf.constant(RS.reshape(2, 20)), 7)),
+    ("padded-in-function", "padded", lambda tf: [tf.function(
+        lambda b, s: tf.image.non_max_suppression_padded(b, s, 9, 0.3, pad_to_max_output_size=True, tile_size=8))(
+            tf.constant(x), tf.constant(y)) for x, y in ((RB, RS), (RB[::-1].copy(), RS))]),
+    ("expand-dims-list-axis", "padded", lambda tf: [tf.expand_dims(tf.ones([2, 3]), [1]),
+                                                    tf.expand_dims(tf.ones([2, 3]), tf.constant([[2]]))]),
+    ("expand-dims-two-axes-error", "padded", lambda tf: tf.expand_dims(tf.ones([2, 3]), [1, 2])),
     ("crop-bilinear", "crop", lambda tf: tf.image.crop_and_resize(IMG, CB, CI, [4, 5])),
     ("crop-nearest", "crop", lambda tf: tf.image.crop_and_resize(IMG, CB, CI, [4, 5], method="nearest")),
     ("crop-extrapolation", "crop", lambda tf: tf.image.crop_and_resize(IMG, CB, CI, [3, 3],
@@ -144,6 +168,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.image-boxes")
 @EDGES.parametrize("nms")
 def test_non_max_suppression(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image-boxes")
+@EDGES.parametrize("padded")
+def test_non_max_suppression_padded(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
