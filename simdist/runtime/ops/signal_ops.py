@@ -162,6 +162,9 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
     a = range(len(shape))[_int(ax)]
     outer, length, inner = shape[:a], shape[a], shape[a + 1:]
     flen, fstep = _int(fl), _int(fs)
+    if fstep == 0:   # (TF's num_frames divides by the frame_step tensor: FloorDiv's error)
+        from simdist.runtime import errors
+        raise errors.InvalidArgumentError(None, None, "Integer division by zero [Op:FloorDiv]")
     if pad_end:
         pv = pad_value if isinstance(pad_value, Tensor) else convert_to_tensor(pad_value, dtype=sig.dtype)
         if pv.ndim != 0:
@@ -197,6 +200,10 @@ def overlap_and_add(signal: Any, frame_step: Any, name: str | None = None) -> Te
     if not fs.dtype.is_integer:
         raise ValueError(f"frame_step must be an integer. Got {fs.dtype!r}")
     step = _int(fs)
+    if step == 0:   # (TF's segment count divides by it; NumPy gives 0 and a later op fails)
+        from simdist.runtime import errors
+        raise errors.InvalidArgumentError(None, None, "overlap_and_add: frame_step 0 (TF 2.21 fails on the padded "
+                                          "frames' reshape)")
     shape = sig.shape.as_list()
     outer = shape[:-2]
     frame_length, frames = shape[-1], shape[-2]
