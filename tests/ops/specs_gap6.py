@@ -19,6 +19,7 @@ UNTESTED_OPS: dict[str, str] = {
                               "IRFFT2D", "RFFT3D", "IRFFT3D")},
     "CheckNumerics": _CHECK,
     **{op: _BOXES for op in ("NonMaxSuppressionV3", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps",
+                             "CombinedNonMaxSuppression",
                              "CropAndResize", "CropAndResizeGradImage", "CropAndResizeGradBoxes",
                              "DrawBoundingBoxesV2")},
     "SobolSample": "a generator of Sobol points from scalar arguments (no float input, not differentiable): values "

@@ -1,6 +1,7 @@
 """tf.image's box ops against real TensorFlow 2.21 (clause ops.image-boxes):
 non_max_suppression (NonMaxSuppressionV3), non_max_suppression_with_scores (V5, soft-NMS),
-non_max_suppression_overlaps, non_max_suppression_padded (TF's tiled Python algorithm; with the
+non_max_suppression_overlaps, non_max_suppression_padded (TF's tiled Python algorithm;
+combined_non_max_suppression; with the
 one-element-list axis of expand_dims it uses), crop_and_resize (bilinear and nearest, extrapolation, one-pixel
 crops, integer images) with its image and box gradients, and draw_bounding_boxes: values bit for
 bit, dtypes, shapes and error classes. Needs the `tf` extra (golden-backed otherwise)."""
@@ -29,6 +30,9 @@ U8 = _R.integers(0, 256, (2, 5, 6, 2)).astype(np.uint8)
 CB = np.array([[0.1, 0.2, 0.8, 0.9], [-0.2, 0.0, 1.1, 0.5], [0.5, 0.5, 0.5, 0.5], [0.9, 0.8, 0.1, 0.3],
                [0.0, 0.0, 1.0, 1.0]], np.float32)
 CI = np.array([0, 1, 1, 0, 1], np.int32)
+CBX = np.sort(_R.uniform(-0.2, 1.2, (2, 30, 3, 2, 2)), axis=3).reshape(2, 30, 3, 4)[..., [0, 2, 1, 3]].astype(np.float32)
+CSC = _R.uniform(0, 1, (2, 30, 3)).astype(np.float32)
+TIED = (_R.integers(1, 4, (1, 12, 1)) / 4).astype(np.float32)        # equal scores: the heap's and the sort's order
 
 
 def _grads(method: str, crop: list[int], image: np.ndarray = IMG) -> Callable[[Any], Any]:
@@ -118,6 +122,23 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("expand-dims-list-axis", "padded", lambda tf: [tf.expand_dims(tf.ones([2, 3]), [1]),
                                                     tf.expand_dims(tf.ones([2, 3]), tf.constant([[2]]))]),
     ("expand-dims-two-axes-error", "padded", lambda tf: tf.expand_dims(tf.ones([2, 3]), [1, 2])),
+    ("combined", "combined", lambda tf: tf.image.combined_non_max_suppression(CBX, CSC, 4, 9, 0.3)),
+    ("combined-pad-per-class", "combined", lambda tf: tf.image.combined_non_max_suppression(
+        CBX, CSC, 2, 20, 0.3, pad_per_class=True)),
+    ("combined-no-clip-threshold", "combined", lambda tf: tf.image.combined_non_max_suppression(
+        CBX, CSC, 5, 12, 0.4, score_threshold=0.5, clip_boxes=False)),
+    ("combined-shared-boxes", "combined", lambda tf: tf.image.combined_non_max_suppression(
+        CBX[:, :, :1], CSC, 40, 100, 0.4)),
+    ("combined-tied-scores", "combined", lambda tf: tf.image.combined_non_max_suppression(
+        CBX[:1, :12, :1], TIED, 12, 12, 0.9)),
+    ("combined-in-function", "combined", lambda tf: tf.function(
+        lambda b, s: tf.image.combined_non_max_suppression(b, s, 3, 6, 0.5))(tf.constant(CBX), tf.constant(CSC))),
+    ("combined-bad-q", "combined", lambda tf: tf.image.combined_non_max_suppression(CBX[:, :, :2], CSC, 3, 6)),
+    ("combined-zero-per-class", "combined", lambda tf: tf.image.combined_non_max_suppression(CBX, CSC, 0, 6)),
+    ("combined-iou-error", "combined", lambda tf: tf.image.combined_non_max_suppression(CBX, CSC, 3, 6, 1.5)),
+    ("combined-float64", "combined", lambda tf: tf.image.combined_non_max_suppression(
+        tf.constant(CBX, tf.float64), tf.constant(CSC, tf.float64), 3, 6)),
+    ("combined-int64-total", "combined", lambda tf: tf.image.combined_non_max_suppression(CBX, CSC, 3, 2**40)),
     ("crop-bilinear", "crop", lambda tf: tf.image.crop_and_resize(IMG, CB, CI, [4, 5])),
     ("crop-nearest", "crop", lambda tf: tf.image.crop_and_resize(IMG, CB, CI, [4, 5], method="nearest")),
     ("crop-extrapolation", "crop", lambda tf: tf.image.crop_and_resize(IMG, CB, CI, [3, 3],
@@ -174,6 +195,12 @@ def test_non_max_suppression(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.image-boxes")
 @EDGES.parametrize("padded")
 def test_non_max_suppression_padded(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image-boxes")
+@EDGES.parametrize("combined")
+def test_combined_non_max_suppression(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
