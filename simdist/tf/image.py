@@ -24,3 +24,4 @@ from simdist.runtime.ops.image_crop_resize import crop_and_resize  # noqa: F401,
 from simdist.runtime.ops.image_draw_boxes import draw_bounding_boxes  # noqa: F401,E402
 from simdist.runtime.ops.image_nms_padded import non_max_suppression_padded  # noqa: F401,E402
 from simdist.runtime.ops.image_nms_combined import combined_non_max_suppression  # noqa: F401,E402
+from simdist.runtime.ops.image_msssim import ssim_multiscale  # noqa: F401,E402

@@ -4,7 +4,8 @@ random_contrast, random_hue, random_saturation and random_crop under tf.random.s
 without op seeds, called repeatedly (the kernels' streams continue) and inside a tf.function
 called several times; their argument errors; rgb_to_yiq/yiq_to_rgb values, dtypes and gradients.
 Values bit for bit (TF's Philox draws, ops.random-bits), but YIQ's tensordots within 2e-6 (a
-float32 contraction: clause ops.image). Needs the `tf` extra (golden-backed otherwise)."""
+float32 contraction: clause ops.image); ssim_multiscale (clause ops.image) within 1e-5: its
+scales' ssim sums and the powers compound ssim's 2e-6. Needs the `tf` extra (golden-backed otherwise)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ _R = np.random.default_rng(2907)
 IMG = _R.uniform(0, 1, (4, 5, 6, 3)).astype(np.float32)
 IMG3 = IMG[0]
 U8 = _R.integers(0, 256, (3, 4, 5, 3)).astype(np.uint8)
+BIG = _R.uniform(0, 1, (2, 181, 173, 3)).astype(np.float32)
+NOISY = np.clip(BIG + _R.normal(0, 0.1, BIG.shape), 0, 1).astype(np.float32)
 
 
 def _repeat(fn: Callable[[Any], Any], times: int = 3, global_seed: int | None = 17) -> Callable[[Any], Any]:
@@ -81,6 +84,15 @@ CASES: list[tuple[str, str, Callable[[Any], Any], float]] = [
     ("fn-flip-rank4", "functions", _in_function(lambda tf, a: tf.image.random_flip_up_down(a, seed=2), IMG), 0.0),
     ("fn-crop-brightness", "functions", _in_function(
         lambda tf, a: tf.image.random_brightness(tf.image.random_crop(a, [3, 3, 3], seed=3), 0.2, seed=4), IMG3), 0.0),
+    ("ms-ssim", "msssim", lambda tf: tf.image.ssim_multiscale(BIG, NOISY, 1.0), 1e-5),
+    ("ms-ssim-rank3-factors", "msssim", lambda tf: tf.image.ssim_multiscale(
+        BIG[0], NOISY[0], 1.0, power_factors=(0.5, 0.5), filter_size=7), 1e-5),
+    ("ms-ssim-uint8", "msssim", lambda tf: tf.image.ssim_multiscale(
+        (BIG[:, :96, :100] * 255).astype(np.uint8), (NOISY[:, :96, :100] * 255).astype(np.uint8), 255,
+        power_factors=(0.3, 0.3, 0.4)), 1e-5),
+    ("ms-ssim-too-small", "msssim", lambda tf: tf.image.ssim_multiscale(BIG[:, :60, :60], NOISY[:, :60, :60], 1.0),
+     0.0),
+    ("ms-ssim-shape-mismatch", "msssim", lambda tf: tf.image.ssim_multiscale(BIG[:, :90], NOISY, 1.0), 0.0),
     ("yiq", "yiq", lambda tf: [tf.image.rgb_to_yiq(IMG), tf.image.yiq_to_rgb(IMG3)], 2e-6),
     ("yiq-float64", "yiq", lambda tf: tf.image.rgb_to_yiq(IMG.astype(np.float64)), 0.0),
     ("yiq-roundtrip", "yiq", lambda tf: tf.image.yiq_to_rgb(tf.image.rgb_to_yiq(IMG3)), 2e-6),
@@ -105,6 +117,12 @@ def test_random_augmentations(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.image-random")
 @EDGES.parametrize("functions")
 def test_random_augmentations_inside_function(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image")
+@EDGES.parametrize("msssim")
+def test_ssim_multiscale(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
