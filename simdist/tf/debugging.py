@@ -1,4 +1,6 @@
-"""`tf.debugging` assertions: raise InvalidArgumentError (TF's class) when the condition fails."""
+"""`tf.debugging`: the elementwise assertions (InvalidArgumentError, TF's class, when the condition
+fails), check_ops.py's static assertions with TF's messages and check_numerics (CheckNumerics:
+runtime/ops/check_numerics.py); clause ops.debugging-checks."""
 
 from __future__ import annotations
 

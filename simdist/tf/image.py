@@ -1,7 +1,9 @@
 """`tf.image`: resize (bilinear; simdist/runtime/ops/resize.py) and the basic image functions
 (runtime/ops/image_basic.py: flips, rotations, crops, pads, dtype conversion, brightness,
 contrast, gamma, standardization, colour spaces, gradients, quality measures, stateless random
-augmentations; clause ops.image)."""
+augmentations; clause ops.image), the stateful random augmentations and YIQ (image_random.py,
+ops.image-random), ssim_multiscale (image_msssim.py) and the box ops (image_nms*.py,
+image_crop_resize.py, image_draw_boxes.py: ops.image-boxes)."""
 
 from simdist.runtime.ops.resize import resize  # noqa: F401
 from simdist.runtime.ops.image_basic import (adjust_brightness, adjust_contrast, adjust_gamma,  # noqa: F401

@@ -17,6 +17,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -269,5 +270,4 @@ def _crop_and_resize_grad(op: Any, grad: Any) -> list:
 
 
 for _name in ("CropAndResizeGradImage", "CropAndResizeGradBoxes"):
-    from simdist.runtime.ops.counting import no_tf_gradient
     no_tf_gradient(_name)
