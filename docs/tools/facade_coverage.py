@@ -1,4 +1,5 @@
-"""List the public functions of TF 2.21's `tf`, `tf.math`, `tf.nn` and `tf.linalg` namespaces
+"""List the public functions of TF 2.21's `tf`, `tf.math`, `tf.nn`, `tf.linalg`, `tf.signal`,
+`tf.debugging` and `tf.image` namespaces
 that simdist's facade (`from simdist import tf`) does not have, as docs/ops-coverage.md shows:
 
     python docs/tools/facade_coverage.py            # print the Markdown table
@@ -23,7 +24,7 @@ def missing() -> list[tuple[str, int, list[str]]]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from simdist import tf as ours
     out = []
-    for ns in ("", "math", "nn", "linalg"):
+    for ns in ("", "math", "nn", "linalg", "signal", "debugging", "image"):
         t = getattr(real, ns) if ns else real
         s = getattr(ours, ns, None) if ns else ours
         names = sorted(n for n in dir(t) if not n.startswith("_") and callable(getattr(t, n))

@@ -102,7 +102,7 @@ class ExecutionContext:
     """The state of one thread of control (a thread, or one replica of `strategy.run`)."""
 
     __slots__ = ("stack", "device", "tapes", "observers", "recorder", "sections", "held_bytes", "held_peak", "runner", "client",
-                 "transactions", "charges", "rng", "aside", "through")
+                 "transactions", "charges", "rng", "aside", "through", "graphs")
 
     def __init__(self, client: Client, stack: list[Any] | None = None) -> None:
         self.client = client
@@ -127,6 +127,8 @@ class ExecutionContext:
         self.transactions = client.transactions
         self.charges = client.charges
         self.rng = client.rng
+        # the tf.function traces whose Python runs here, innermost last (runtime/ops/random_graphs.py)
+        self.graphs: list[Any] = []
 
     # --- the interpreters ---------------------------------------------------------------------
     def push_tape(self, tape: Any) -> None:
@@ -188,6 +190,7 @@ def child(parent: ExecutionContext, stack: list[Any], runner: Any, own_thread: b
     c.device = stack[-1].device if stack else None
     c.runner = runner
     c.aside = None
+    c.graphs = parent.graphs[-1:]   # (a replica traced in a function's graph counts its op seeds)
     through = c.through = parent.through
     rec = c.recorder = parent.recorder
     if own_thread:

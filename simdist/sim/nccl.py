@@ -105,7 +105,7 @@ class Factors:
 
 
 # Fitted on the fit half of docs/validation.md (`simdist validate --fit`); see that page.
-FACTORS = Factors(overhead=20e-6, net_efficiency=0.9, nvls_efficiency=0.9, ramp_bytes=1048576.0)
+FACTORS = Factors(overhead=25e-6, net_efficiency=0.9, nvls_efficiency=0.9, ramp_bytes=262144.0)
 
 
 # GPU generation of each preset model (hardware.GPUS), for NCCL's per-generation constants.

@@ -396,7 +396,7 @@ class Strategy:
             def body(i: int) -> Any:
                 return fn(*select_replica(i, tuple(args)), **select_replica(i, kwargs))
 
-            with timing.observe_variables() as traffic, function_run(fn, self._replica_threads):
+            with timing.observe_variables() as traffic, function_run(fn, self._replica_threads, self):
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
             return self._regroup(record.results)

@@ -22,6 +22,7 @@ import greenlet
 
 from simdist.runtime import context, cost, execution, function_tapes, subnormals
 from simdist.runtime.function_type import function_type
+from simdist.runtime.ops import random_graphs
 from simdist.runtime.ops import dispatch
 from simdist.runtime.cost import tally
 
@@ -87,18 +88,32 @@ def current_runner() -> "ReplicaRunner | None":
     return _current.ctx.runner
 
 
-def function_run(fn: Any, own_threads: bool) -> Any:
+def function_run(fn: Any, own_threads: bool, strategy: Any = None) -> Any:
     """The replicas of a run of `fn` as TF 2.21 runs them, as a context manager around the run:
     mirrored_run.call_for_each_replica runs a tf.function's replicas inside one tf.function (a
     clone whose Python calls the function's on each replica), so the tapes around the run see
     into its replicas as around any tf.function call (runtime/function_tapes.py, clause
     function.trace-under-tape-and-in-run). Strategies whose replicas run on the caller's thread
     (`own_threads` False: OneDevice, TF's too) share its tapes already; without tapes there is
-    nothing to see (a shared no-op context, as strategy.run is a hot path)."""
-    c = execution.current()
-    if not own_threads or not c.tapes or not isinstance(fn, function_type()):
+    nothing to see (a shared no-op context, as strategy.run is a hot path). The clone's graph
+    also gives the replicas' random ops their seeds and kernels (runtime/ops/random_graphs.py,
+    clause ops.random-in-function): one trace per (function, strategy)."""
+    if not own_threads or not isinstance(fn, function_type()):
         return _NO_TAPES
-    return _seen_through(c)
+    return _one_function(execution.current(), fn, strategy)
+
+
+@contextlib.contextmanager
+def _one_function(c: execution.ExecutionContext, fn: Any, strategy: Any) -> Iterator[None]:
+    traces = fn.__dict__.get("_random_traces")
+    if traces is None:
+        traces = fn._random_traces = {}
+    with random_graphs.replicas(traces, ("strategy.run", strategy), fn):
+        if not c.tapes:
+            yield
+            return
+        with _seen_through(c):
+            yield
 
 
 _NO_TAPES = contextlib.nullcontext()

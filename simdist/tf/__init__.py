@@ -63,6 +63,12 @@ from simdist.runtime.ops.eig import eig, eigvals  # noqa: F401,E402  (tf.eig = t
 from simdist.runtime.ops.misc_more import histogram_fixed_width, histogram_fixed_width_bins, switch_case  # noqa: F401,E402
 from simdist.runtime import nest
 from simdist.tf import bitwise, compat, config, data, debugging, distribute, errors, image, io, linalg, math, nn, train
+from simdist.tf import signal  # noqa: E402
+from simdist.tf._initializers import (Constant as constant_initializer, Ones as ones_initializer,  # noqa: E402
+                                     RandomNormal as random_normal_initializer,
+                                     RandomUniform as random_uniform_initializer, Zeros as zeros_initializer)
+from simdist.runtime.ops.fft import (raw_fftnd as fftnd, raw_ifftnd as ifftnd, raw_irfftnd as irfftnd,  # noqa: F401,E402
+                                     raw_rfftnd as rfftnd)
 assert_equal, assert_greater, assert_less = debugging.assert_equal, debugging.assert_greater, debugging.assert_less
 assert_rank = debugging.assert_rank
 from simdist.tf._module import Module
@@ -173,4 +179,7 @@ def __getattr__(name: str) -> object:
     if name == "keras":
         import simdist.keras
         return simdist.keras
+    if name == "initializers":   # (TF 2.21's tf.initializers is Keras's, loaded lazily)
+        import simdist.keras
+        return simdist.keras.initializers
     raise AttributeError(f"module 'simdist.tf' has no attribute {name!r}")

@@ -20,6 +20,7 @@ function's graph (runtime/function_tapes.py). `SIMDIST_TRACE_FUNCTIONS=0` runs e
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any, Callable
 
@@ -48,14 +49,16 @@ class Function:
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         from simdist.runtime import context, execution, function_tapes
+        key = None
         if _graph_mod().enabled:
             traced = self._traced_call(args, kwargs)
-            if traced is not _EAGER:
+            if type(traced) is not _Eager:
                 return traced
+            key = traced.key
         from simdist.runtime.ops import graph_constants
         undo = graph_constants.arguments(list(args) + list(kwargs.values()))   # (the graph's inputs)
         try:
-            with context.in_function_call():
+            with context.in_function_call(), self._random_trace(key):
                 c = execution.current()
                 if not c.tapes:
                     return _outputs_to_tensors(self.python_function(*args, **kwargs))
@@ -66,6 +69,17 @@ class Function:
                 return _outputs_to_tensors(out)
         finally:
             graph_constants.restore(undo)
+
+    def _random_trace(self, key: Any) -> Any:
+        """A run of the Python as the trace of `key` (its graph seed, op seeds and kernels:
+        runtime/ops/random_graphs.py, clause ops.random-in-function)."""
+        from simdist.runtime.ops import random_graphs
+        if random_graphs.inlined(self):   # (a replica of strategy.run(self): the run's graph)
+            return _NO_SCOPE
+        traces = self.__dict__.get("_random_traces")
+        if traces is None:
+            traces = self._random_traces = {}
+        return random_graphs.scope(traces, key)
 
     def _positional(self) -> int:
         """How many positional parameters the Python function has when a call with that many
@@ -107,19 +121,20 @@ class Function:
         from simdist import session
         if session._m is not self._machine:   # (a new simulated machine: simdist.configure/reset)
             self._calls.clear()
+            self.__dict__.pop("_random_traces", None)
             self._machine = session._m
         key = (found[0], _context_key())
         entry = self._calls.get(key)
         if entry is None:
             if len(self._calls) >= _MAX_TRACES:
-                return _EAGER
+                return _Eager(key)
             from simdist.runtime import context
             from simdist.strategies import timing
             # The call's own strategy.run FLOPs, counted from zero (not as a difference of the
             # process-long accumulator, which would round by its magnitude: by process history)
             run0, timing.run_flops_accum[0] = timing.run_flops_accum[0], 0.0
             try:
-                with context.in_function_call():
+                with context.in_function_call(), self._random_trace(key):
                     if mode is _UNDER_TAPE:
                         entry, result = _record_under_tapes(g, self.python_function, args, kwargs, found[1])
                     else:
@@ -140,22 +155,22 @@ class Function:
         if type(entry) is not g.Graph:
             if entry.gradients:   # (tf.gradients reads the recording: run under a recorder, not kept)
                 from simdist.runtime import context
-                with context.in_function_call():
+                with context.in_function_call(), self._random_trace(key):
                     if mode is _UNDER_TAPE:
                         _, result = _record_under_tapes(g, self.python_function, args, kwargs, found[1])
                     else:
                         _, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
                 return _outputs_to_tensors(result)
-            return _EAGER
+            return _Eager(key)
         for t in found[1]:
             if t._sub:   # subnormal arguments: TF's kernels flush them, a replay would not (ops.subnormals)
-                return _EAGER
+                return _Eager(key)
         if _variables.subnormal_seen[0] and any(v._sub for v in entry.reads):
-            return _EAGER   # ... nor a variable it reads that has held subnormals since it was recorded
+            return _Eager(key)   # ... nor a variable it reads that has held subnormals since it was recorded
         if mode is _UNDER_TAPE:
             # (op by op through dispatch, so that the tapes record each op: runtime/interpret.py)
             if entry.program is None:
-                return _EAGER
+                return _Eager(key)
             from simdist.runtime import interpret
             return _outputs_to_tensors(interpret.run(entry.program, found[1]))
         out = entry.run(*[t._v if type(t) is _tensor_type() else t._a for t in found[1]])
@@ -173,7 +188,7 @@ class Function:
     def _scheduled_call(self, args: tuple, kwargs: dict) -> Any:
         if self._graph is None and not args and not kwargs and _graph_mod().enabled:
             from simdist.runtime import context
-            with context.in_function_call():
+            with context.in_function_call(), self._random_trace("scheduled"):
                 graph, result = _graph_mod().record(self.python_function, _outputs_to_tensors)
             self._graph = graph
             if type(graph) is _graph_mod().Graph:
@@ -206,6 +221,7 @@ class Function:
         state["_graph"] = state["_replay"] = None
         state["_calls"] = {}
         state["_machine"] = None
+        state.pop("_random_traces", None)
         state.pop("_pysig", None)
         state.pop("_created_variables", None)
         state.pop("_npos", None)
@@ -224,7 +240,19 @@ _PASS: tuple[type, ...] = ()
 _GRAPH: Any = None
 register_function_type(Function)   # the strategies recognise tf.functions through the runtime
 
-_EAGER = object()
+_NO_SCOPE = contextlib.nullcontext()
+
+
+class _Eager:
+    """A call that runs as plain Python, as the trace of `key` (None: no recorded signature)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: Any) -> None:
+        self.key = key
+
+
+_EAGER = _Eager(None)
 _CREATES_VARIABLE = "it creates a variable"    # (runtime/variables.py: ResourceVariable.__init__)
 # Recorded signatures per function, at most (TF warns about retracing long before this); calls
 # with further signatures run eagerly.

@@ -1,4 +1,6 @@
-"""`tf.debugging` assertions: raise InvalidArgumentError (TF's class) when the condition fails."""
+"""`tf.debugging`: the elementwise assertions (InvalidArgumentError, TF's class, when the condition
+fails), check_ops.py's static assertions with TF's messages and check_numerics (CheckNumerics:
+runtime/ops/check_numerics.py); clause ops.debugging-checks."""
 
 from __future__ import annotations
 
@@ -75,3 +77,233 @@ def assert_rank(x: Any, rank: Any, message: str | None = None, name: str | None 
         shape = tuple(t.shape.as_list())
         raise ValueError(f"{message + '.  ' if message else ''}Tensor {name or ''} must have rank {want}.  "
                          f"Received rank {t.ndim}, shape {shape}")
+
+
+# --- issue 29, ninth session: the rest of tf.debugging (check_ops.py's eager paths; clause ops.debugging-checks)
+from simdist.runtime.ops.check_numerics import assert_all_finite, check_numerics  # noqa: E402,F401
+
+
+def _prefix(message: Any) -> str:
+    return f"{message}.  " if message else ""
+
+
+def _dstr(d: Any) -> str:
+    """A DType as TF's str() prints it: <dtype: 'float32'>."""
+    return f"<dtype: '{d.name}'>"
+
+
+def _shape_str(t: Any) -> str:
+    """A TensorShape as TF prints it: (2, 3), (3,), ()."""
+    return str(tuple(t.shape.as_list()))
+
+
+def _int32_ranks(ranks: Any) -> list[int]:
+    """check_ops._assert_ranks_condition's checks of each rank: int32 (TypeError), a scalar (ValueError)."""
+    from simdist.runtime.tensor import Tensor
+    out = []
+    for rank in ranks:
+        r = rank if isinstance(rank, Tensor) else convert_to_tensor(rank)
+        if r.dtype.name != "int32":
+            raise TypeError(f"tensor must be of type tf.int32; got tf.{r.dtype.name}")
+        out.append(r)
+    for r in out:
+        if r.ndim != 0:
+            raise ValueError("Rank must be a scalar.")
+    return [int(np.asarray(r._v)) for r in out]
+
+
+def assert_rank_at_least(x: Any, rank: Any, data: Any = None, summarize: Any = None, message: Any = None,
+                         name: Any = None) -> None:
+    """`tf.debugging.assert_rank_at_least`: x's static rank is >= rank, else ValueError."""
+    from simdist.runtime.ops.args import t as _t
+    t = _t(x)
+    want = _int32_ranks([rank])[0]
+    if t.ndim < want:
+        raise ValueError(f"{_prefix(message)}Tensor  must have rank at least {want}.  Received rank {t.ndim}, "
+                         f"shape {_shape_str(t)}")
+
+
+def assert_rank_in(x: Any, ranks: Any, data: Any = None, summarize: Any = None, message: Any = None,
+                   name: Any = None) -> None:
+    """`tf.debugging.assert_rank_in`: x's static rank is one of `ranks`, else ValueError."""
+    from simdist.runtime.ops.args import t as _t
+    t = _t(x)
+    want = _int32_ranks(list(ranks))
+    if t.ndim not in want:
+        raise ValueError(f"{_prefix(message)}Tensor  must have rank in {tuple(want)}.  Received rank {t.ndim}, "
+                         f"shape {_shape_str(t)}")
+
+
+def assert_integer(x: Any, message: Any = None, name: Any = None) -> None:
+    """`tf.debugging.assert_integer`: TypeError unless x's dtype is an integer one."""
+    t = convert_to_tensor(x)
+    if not t.dtype.is_integer:
+        raise TypeError(f'{_prefix(message)}Expected "x" to be integer type.  Found: tensor of dtype {_dstr(t.dtype)}')
+
+
+def assert_type(tensor: Any, tf_type: Any, message: Any = None, name: Any = None) -> None:
+    """`tf.debugging.assert_type`: TypeError unless tensor's dtype is tf_type."""
+    from simdist.runtime import dtypes
+    want = dtypes.as_dtype(tf_type)
+    t = convert_to_tensor(tensor)
+    if t.dtype != want:
+        raise TypeError(f"{_prefix(message)}tensor must be of type {want!r}; got {t.dtype!r}")
+
+
+def assert_scalar(tensor: Any, message: Any = None, name: Any = None) -> None:
+    """`tf.debugging.assert_scalar` (assert_scalar_v2): None, or ValueError unless the static shape is ()."""
+    t = convert_to_tensor(tensor)
+    if t.ndim != 0:
+        raise ValueError(f"{_prefix(message)}Expected scalar shape, saw shape: {_shape_str(t)}.")
+
+
+def assert_same_float_dtype(tensors: Any = None, dtype: Any = None) -> Any:
+    """`tf.debugging.assert_same_float_dtype`: the tensors' common floating dtype (float32 when
+    none is given), else ValueError."""
+    from simdist.runtime import dtypes
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if tensors:
+        expected = dtype
+        first = None
+        for item in tensors:
+            if item is None:
+                continue
+            if expected is None:
+                expected, first = item.dtype, item
+            elif item.dtype != expected:
+                raise ValueError(f"{item}, type={_dstr(item.dtype)}, must be of the same type ({_dstr(expected)})"
+                                 + (f" as {first}" if first is not None else "") + ".")
+        dtype = expected
+    if not dtype:
+        return dtypes.float32
+    if not dtype.is_floating:
+        raise ValueError(f"Expected floating point type, got {_dstr(dtype)}.")
+    return dtype
+
+
+def assert_proper_iterable(values: Any) -> None:
+    """`tf.debugging.assert_proper_iterable`: TypeError for tensors, arrays, strings and non-iterables."""
+    from simdist.runtime.tensor import Tensor
+    if isinstance(values, (Tensor, np.ndarray, bytes, str)):
+        raise TypeError(f'Expected argument "values" to be a "proper" iterable.  Found: {type(values)}')
+    if not hasattr(values, "__iter__"):
+        raise TypeError(f'Expected argument "values" to be iterable.  Found: {type(values)}')
+
+
+def is_numeric_tensor(tensor: Any) -> bool:
+    """`tf.debugging.is_numeric_tensor`: a Tensor of a numeric dtype (not bool, not string; NumPy arrays: False)."""
+    from simdist.runtime.tensor import Tensor
+    return isinstance(tensor, Tensor) and tensor.dtype.kind in "fiucV" and tensor.dtype.name != "bool"
+
+
+def assert_none_equal(x: Any, y: Any, data: Any = None, summarize: Any = None, message: Any = None,
+                      name: Any = None) -> None:
+    """`tf.debugging.assert_none_equal`: x != y everywhere (NotEqual's broadcasting and dtype
+    errors), else InvalidArgumentError with check_ops' eager message."""
+    from simdist.runtime import ops
+    a, b = convert_to_tensor(x), convert_to_tensor(y)
+    test = ops.not_equal(a, b)
+    ok = np.asarray(test._v)
+    if bool(np.all(ok)):
+        return None
+    n = 3 if summarize is None else (10**9 if summarize < 0 else summarize)
+    xa, ya = np.asarray(a._v), np.asarray(b._v)
+    lines = ["Condition x != y did not hold."] if data is None else [str(d) for d in data]
+    if data is None and n > 0:
+        if xa.shape == ya.shape and xa.ndim:
+            idx = np.argwhere(~ok)
+            k = min(n, idx.shape[0])
+            lines += [f"Indices of first {k} different values:", str(idx[:k]), "Corresponding x values:",
+                      str(xa[~ok].reshape(-1)[:k]), "Corresponding y values:", str(ya[~ok].reshape(-1)[:k])]
+        xs, ys = xa.reshape(-1), ya.reshape(-1)
+        lines += [f"First {min(xs.size, n)} elements of x:", str(xs[:n]), f"First {min(ys.size, n)} elements of y:",
+                  str(ys[:n])]
+    if message is not None:
+        lines = [str(message)] + lines
+    raise errors.InvalidArgumentError(None, None, "\n".join(lines))
+
+
+def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None, message: Any = None,
+                  name: Any = None) -> None:
+    """`tf.debugging.assert_shapes`: every tensor's static shape matches its symbolic shape (ranks
+    first, then sizes: integers explicitly, names consistently across tensors; None or '.' any
+    size; a leading ... or '*' any number of outer dims), else ValueError with check_ops' message."""
+    if isinstance(shapes, dict):
+        shapes = shapes.items()
+    prefix = _prefix(message)
+    pairs = [(convert_to_tensor(x), s) for x, s in shapes if s is not None]
+
+    def tname(t: Any) -> str:
+        return f"shape={_shape_str(t)} dtype={t.dtype.name}"
+    specs = []
+    for t, sym in pairs:
+        if not (hasattr(sym, "__iter__") or hasattr(sym, "__getitem__")):
+            raise ValueError(f"{prefix}Tensor {tname(t)}.  Specified shape must be an iterable.  An iterable has the "
+                             f"attribute `__iter__` or `__getitem__`.  Received specified shape: {sym}")
+        syms = tuple(sym)
+        inner = False
+        for i, s in enumerate(syms):
+            if s is Ellipsis or (isinstance(s, str) and s == "*"):
+                if i != 0:
+                    raise ValueError(f"{prefix}Tensor {tname(t)} specified shape index {i}.  Symbol `...` or `*` for "
+                                     "a variable number of unspecified dimensions is only allowed as the first entry")
+                inner = True
+        sizes = tuple(t.shape.as_list()) if t.ndim else (1,)
+        syms = syms[1:] if inner else syms
+        specs.append((t, inner, sizes, syms if syms else (1,)))   # (an empty shape is [1], as a scalar's sizes)
+    for t, inner, _, syms in specs:
+        r = len(syms)
+        if inner:
+            if r not in (0, 1):
+                assert_rank_at_least(t, r, message=message)
+        elif r in (0, 1):
+            assert_rank_in(t, [0, 1], message=message)
+        else:
+            assert_rank(t, r, message=message)
+
+    def known(v: Any) -> bool:
+        if v is None:
+            return False
+        try:
+            int(v)
+            return True
+        except (ValueError, TypeError):
+            return False
+    seen: dict[Any, tuple[int, Any, int]] = {}
+    for t, inner, sizes, syms in specs:
+        for i, s in enumerate(syms):
+            if s is None or (isinstance(s, str) and s == "."):
+                continue
+            dim = i - len(syms) if inner else i
+            if s in seen or known(s):
+                if known(s):
+                    want, how = int(s), "Specified explicitly"
+                else:
+                    want, by, at = seen[s]
+                    how = f"Specified by tensor {tname(by)} dimension {at}"
+                got = sizes[dim]
+                if int(got) != int(want):
+                    raise ValueError(f"{prefix}{how}.  Tensor {tname(t)} dimension {dim} must have size {want}.  "
+                                     f"Received size {got}, shape {_shape_str(t)}")
+            else:
+                seen[s] = (sizes[dim], t, dim)
+    return None
+
+
+_TRACEBACK_FILTERING = [True]
+
+
+def enable_traceback_filtering() -> None:
+    """`tf.debugging.enable_traceback_filtering`: a flag (simdist's tracebacks are not filtered)."""
+    _TRACEBACK_FILTERING[0] = True
+
+
+def disable_traceback_filtering() -> None:
+    """`tf.debugging.disable_traceback_filtering`: clears the flag."""
+    _TRACEBACK_FILTERING[0] = False
+
+
+def is_traceback_filtering_enabled() -> bool:
+    """`tf.debugging.is_traceback_filtering_enabled`: the flag (True by default, as in TF)."""
+    return _TRACEBACK_FILTERING[0]

@@ -1,7 +1,9 @@
 """`tf.image`: resize (bilinear; simdist/runtime/ops/resize.py) and the basic image functions
 (runtime/ops/image_basic.py: flips, rotations, crops, pads, dtype conversion, brightness,
 contrast, gamma, standardization, colour spaces, gradients, quality measures, stateless random
-augmentations; clause ops.image)."""
+augmentations; clause ops.image), the stateful random augmentations and YIQ (image_random.py,
+ops.image-random), ssim_multiscale (image_msssim.py) and the box ops (image_nms*.py,
+image_crop_resize.py, image_draw_boxes.py: ops.image-boxes)."""
 
 from simdist.runtime.ops.resize import resize  # noqa: F401
 from simdist.runtime.ops.image_basic import (adjust_brightness, adjust_contrast, adjust_gamma,  # noqa: F401
@@ -15,3 +17,13 @@ from simdist.runtime.ops.image_basic import (adjust_brightness, adjust_contrast,
                                              resize_with_pad, ssim, stateless_random_hue, stateless_random_saturation)
 from simdist.runtime.ops.image_color import adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv  # noqa: F401,E402
 from simdist.runtime.ops.image_patches import extract_patches  # noqa: F401,E402
+from simdist.runtime.ops.image_random import (random_brightness, random_contrast, random_crop,  # noqa: F401,E402
+                                              random_flip_left_right, random_flip_up_down, random_hue,
+                                              random_saturation, rgb_to_yiq, yiq_to_rgb)
+from simdist.runtime.ops.image_nms import (non_max_suppression, non_max_suppression_overlaps,  # noqa: F401,E402
+                                           non_max_suppression_with_scores)
+from simdist.runtime.ops.image_crop_resize import crop_and_resize  # noqa: F401,E402
+from simdist.runtime.ops.image_draw_boxes import draw_bounding_boxes  # noqa: F401,E402
+from simdist.runtime.ops.image_nms_padded import non_max_suppression_padded  # noqa: F401,E402
+from simdist.runtime.ops.image_nms_combined import combined_non_max_suppression  # noqa: F401,E402
+from simdist.runtime.ops.image_msssim import ssim_multiscale  # noqa: F401,E402

@@ -18,7 +18,7 @@ from simdist.sim import Simulator, collectives, nccl, presets
 
 from .table import Citation, Measurement
 
-__all__ = ["measurements", "hidden_measurements", "Setup", "simulate_busbw"]
+__all__ = ["measurements", "hidden_measurements", "Setup", "simulate_busbw", "busbw_from_us"]
 
 KiB, MiB, GiB = 2**10, 2**20, 2**30
 
@@ -175,6 +175,35 @@ AZ_H100 = _azure("ND H100 v5", "H100 80GB HBM3", "2.18.5", "ae0b6a7f47caee92985a
 AZ_H200 = _azure("ND H200 v5", "H200 141GB", "2.20.5", "7f20e5fa3b2f9a46d8404af1f6fb14b049d6d5cc",
                  "Azure_Results/ND_H200_v5_results.md", "2024-09-24")
 
+# (issue 26's ninth session: a source in neither the table nor the hidden set, sampled by the rule
+# before the model was compared with it; docs/validation.md "Ninth session: collectives")
+_RV = ("https://github.com/rakshithvasudev/rakshithvasudev.github.io/blob/"
+       "e4e008db99d4bbfc58f160ba620cb0e4a0ff0d63/_posts/2026-08-02-inside-nccl-allreduce.md")
+RV_H100 = Citation(
+    "rakshithvasudev.github.io, 'Inside NCCL's all-reduce: ring, double binary tree, or neither?', section "
+    "'Watch it decide': nccl-tests `all_reduce_perf ... -g 8` (one thread launching the 8 GPUs) on one 8x H100 "
+    "node (NVSwitch), NCCL 2.30.7 built from NVIDIA/nccl 5067397, in-place columns",
+    "tables 'ring, protocol free (picks LL) | ring, Simple forced' (time, us; busbw where printed) and "
+    "'free choice (NVLS) | best ring' (busbw), row of the given size; page version e4e008d (2026-08-18)",
+    "2026-08-02", _RV)
+RV_H200 = Citation(
+    "rakshithvasudev.github.io, 'Inside NCCL's all-reduce: ring, double binary tree, or neither?', section "
+    "'Turning both dials at once': nccl-tests on one 8x H200 node (NVSwitch), NCCL 2.30.7 (NVIDIA/nccl 5067397), "
+    "the fastest measured plan per size (median of five runs at the big sizes), in-place",
+    "table 'size | 1 node | 2 nodes | 4 nodes', the 1-node column (plan and busbw), row of the given size; "
+    "page version e4e008d (2026-08-18)", "2026-08-02", _RV)
+
+
+# ids of rows whose system and size another source already has: the NCCL release they ran tells them apart
+_ID_TAG = {RV_H100: "-nccl230", RV_H200: "-nccl230"}
+
+
+def busbw_from_us(nbytes: int, us: float, ranks: int = 8) -> float:
+    """The all-reduce bus bandwidth (GB/s) nccl-tests prints for a time of ``us`` microseconds: a figure
+    published as a time, turned into the table's unit the way nccl-tests computes it."""
+    return nbytes / (us * 1e-6) * nccl.bus_bandwidth_factor("all_reduce", ranks) / 1e9
+
+
 A100 = Setup("A100")
 H200 = Setup("H200")
 H200_RING = Setup("H200", nvls=False)
@@ -226,6 +255,18 @@ _ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
     (NDMV4, NDMV4_2, "all_reduce", 4 * GiB, 188.18, "nccl"),
     (NDMV4, NDMV4_2, "all_gather", 1 * GiB, 177.05, "nccl"),
     (NDMV4, NDMV4_2, "all_gather", 4 * GiB, 186.01, "nccl"),
+    # -- added in issue 26's ninth session: each printed column a sweep, sampled at the rule's sizes it
+    # prints (32 KiB, 1 MiB, 32 MiB, 1 GiB) and its largest; `-g 8`: timed per call --
+    (RV_H100, H100, "all_reduce", 1 * MiB, busbw_from_us(1 * MiB, 61.0), "nccl:ring"),
+    (RV_H100, H100, "all_reduce", 8 * MiB, 186.0, "nccl:ring"),
+    (RV_H100, H100, "all_reduce", 1 * MiB, busbw_from_us(1 * MiB, 112.0), "nccl:ring:Simple"),
+    (RV_H100, H100, "all_reduce", 8 * MiB, 105.0, "nccl:ring:Simple"),
+    (RV_H100, H100, "all_reduce", 32 * MiB, 289.0, "nccl"),
+    (RV_H100, H100, "all_reduce", 4 * GiB, 475.0, "nccl"),
+    (RV_H100, H100, "all_reduce", 32 * MiB, 279.0, "nccl:ring"),
+    (RV_H100, H100, "all_reduce", 4 * GiB, 366.0, "nccl:ring"),
+    (RV_H200, H200, "all_reduce", 1 * GiB, 461.0, "nccl"),
+    (RV_H200, H200, "all_reduce", 4 * GiB, 471.0, "nccl"),
 ]
 
 # Issue 26's third round, the hidden-set proxy (`simdist validate --hidden`): sources the model had not
@@ -248,14 +289,15 @@ _HIDDEN_ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
 
 def _row(cit: Citation, setup: Setup, coll: str, nbytes: int, pub: float, algorithm: str,
          split: str) -> Measurement:
-    forced = "" if algorithm == "nccl" else f", {algorithm.split(':', 1)[1]} forced"
+    forced = "" if algorithm == "nccl" else f", {algorithm.split(':', 1)[1].replace(':', '/')} forced"
     rid = f"nccl-{coll.replace('_', '')}-{setup.gpu.lower()}-{setup.hosts}x{setup.gpus}-{_size(nbytes)}"
     if setup.nvls is False:
         rid += "-nvls-off"
     if setup.pipelined:
         rid += "-b2b"
+    rid += _ID_TAG.get(cit, "")
     if algorithm != "nccl":
-        rid += "-" + algorithm.split(":", 1)[1].replace("_", "")
+        rid += "-" + algorithm.split(":", 1)[1].replace("_", "").replace(":", "-").lower()
     sim: Callable[[], float] = lambda: simulate_busbw(setup, coll, nbytes, algorithm)  # noqa: E731
     derivation = (f"{coll} of {_size(nbytes)} over {setup.describe()}{forced}; NCCL model picks "
                   f"{_choice(setup, coll, nbytes, algorithm)}")

@@ -160,3 +160,50 @@ def test_nvls_rows_are_timed_by_nccls_latency_bandwidth_and_chunk_steps(nbytes, 
         no_ramp = nbytes * nccl.bus_bandwidth_factor("all_reduce", 8) / (
             simulate_busbw(Setup("H200"), "all_reduce", nbytes, "nccl:nvls") * 1e9)
     assert no_ramp == pytest.approx(got, rel=1e-12), "the Simple ramp (ring, tree, NVLS-tree) must not time NVLS"
+
+
+def test_busbw_from_us_is_nccl_tests_formula():
+    # nccl-tests' all-reduce busbw: bytes / time x 2(n-1)/n; 1 MiB in 61 us on 8 ranks.
+    from simdist.validation.collectives import busbw_from_us
+    want = 1048576 / 61e-6 * 2 * 7 / 8 / 1e9
+    got = busbw_from_us(2**20, 61.0)
+    assert got == pytest.approx(want, rel=1e-12), f"busbw_from_us(1 MiB, 61 us)={got}, but should be {want}"
+    assert busbw_from_us(2**20, 61.0, ranks=2) == pytest.approx(1048576 / 61e-6 / 1e9, rel=1e-12), \
+        "on 2 ranks the factor 2(n-1)/n is 1"
+
+
+# The ninth session's rows as rakshithvasudev.github.io's post (page e4e008d) prints them: the H100
+# node's per-call tables (times in us, busbw in GB/s where the post gives one) and the H200 node's
+# 1-node column; the algorithm each column ran.
+_POST_H100 = [
+    ("nccl-allreduce-h100-1x8-1MiB-nccl230-ring", 2**20, ("us", 61.0), "nccl:ring"),
+    ("nccl-allreduce-h100-1x8-8MiB-nccl230-ring", 8 * 2**20, ("GB/s", 186.0), "nccl:ring"),
+    ("nccl-allreduce-h100-1x8-1MiB-nccl230-ring-simple", 2**20, ("us", 112.0), "nccl:ring:Simple"),
+    ("nccl-allreduce-h100-1x8-8MiB-nccl230-ring-simple", 8 * 2**20, ("GB/s", 105.0), "nccl:ring:Simple"),
+    ("nccl-allreduce-h100-1x8-32MiB-nccl230", 32 * 2**20, ("GB/s", 289.0), "nccl"),
+    ("nccl-allreduce-h100-1x8-4GiB-nccl230", 4 * 2**30, ("GB/s", 475.0), "nccl"),
+    ("nccl-allreduce-h100-1x8-32MiB-nccl230-ring", 32 * 2**20, ("GB/s", 279.0), "nccl:ring"),
+    ("nccl-allreduce-h100-1x8-4GiB-nccl230-ring", 4 * 2**30, ("GB/s", 366.0), "nccl:ring"),
+    ("nccl-allreduce-h200-1x8-1GiB-nccl230", 2**30, ("GB/s", 461.0), "nccl"),
+    ("nccl-allreduce-h200-1x8-4GiB-nccl230", 4 * 2**30, ("GB/s", 471.0), "nccl"),
+]
+
+
+def test_ninth_session_rows_are_transcribed_as_cited():
+    from simdist.validation import collectives
+    rows = {m.id: m for m in collectives.measurements()}
+    got_ids = [m.id for m in collectives.measurements() if "nccl230" in m.id]
+    assert got_ids == [r[0] for r in _POST_H100], f"ninth-session rows {got_ids}, expected {[r[0] for r in _POST_H100]}"
+    first = len(rows) - len(_POST_H100)
+    for i, (rid, nbytes, (unit, figure), algorithm) in enumerate(_POST_H100):
+        m = rows[rid]
+        want = nbytes / (figure * 1e-6) * 2 * 7 / 8 / 1e9 if unit == "us" else figure
+        assert m.published == pytest.approx(want, rel=1e-12), f"{rid}: published={m.published}, but the post gives {want}"
+        assert m.split == ("fit" if (first + i) % 2 == 0 else "holdout"), f"{rid}: split {m.split}"
+        if algorithm == "nccl":
+            assert "forced" not in m.description, f"{rid}: NCCL's own choice, but described as {m.description!r}"
+        else:
+            forced = algorithm.split(":", 1)[1].replace(":", "/") + " forced"
+            assert forced in m.description, f"{rid}: described as {m.description!r}, should say {forced!r}"
+        assert "e4e008db99d4bbfc58f160ba620cb0e4a0ff0d63" in m.citation.url and m.citation.date == "2026-08-02", m.citation
+        assert ("H200" in m.citation.source) == ("h200" in rid), (rid, m.citation.source)

@@ -66,3 +66,39 @@ def test_stateless_draws_are_tfs(backend):
                  call="stateless_truncated_normal([3], [1, 2], float64)", what="float64 bits")
     assert_equal(np.asarray(backend.to_numpy(tf.random.stateless_categorical(_P3[:1], 6, [5, 6]))).tolist(),
                  [[0, 1, 1, 1, 1, 0]], call="stateless_categorical(log [[.2, .3, .5]], 6, [5, 6])", what="classes")
+
+
+@clause("ops.random-in-function", ref="tf221")
+def test_seedless_draws_in_a_function_take_the_graphs_op_seeds(backend):
+    """Inside a tf.function a seedless op's seeds are (graph seed, the graph's counter from 0), so
+    they equal an eager op's with that op seed; tracing leaves the eager sequence alone; each
+    function, branch and trace has its own counter and kernels; set_seed restarts the streams and
+    keeps the graph seed."""
+    tf = backend.tf
+
+    def eager(op_seeds, gs=1, calls=1):
+        tf.random.set_seed(gs)
+        return [[_bits(backend, tf.random.uniform([3], seed=s)) for s in op_seeds] for _ in range(calls)]
+
+    tf.random.set_seed(1)
+    f = tf.function(lambda: [tf.random.uniform([3]), tf.random.uniform([3])])
+    got = [[_bits(backend, x) for x in f()] for _ in range(2)]
+    after = _bits(backend, tf.random.uniform([3]))
+    assert_equal(got, eager([0, 1], calls=2), call="set_seed(1); f = tf.function(2 x uniform([3])); f(); f()",
+                 what="float32 bits (should be eager uniform(seed=0), uniform(seed=1), twice: op seeds 0 and 1)")
+    tf.random.set_seed(1)
+    assert_equal(after, _bits(backend, tf.random.uniform([3])),
+                 call="uniform([3]) after calling f, against the first eager draw after set_seed(1)",
+                 what="float32 bits (tracing must not advance the eager op-seed sequence)")
+    tf.random.set_seed(1)
+    g = tf.function(lambda: tf.random.uniform([3]))
+    h = tf.function(lambda p: tf.cond(p, lambda: tf.random.uniform([3]), lambda: -tf.random.uniform([3])))
+    first = eager([0])[0][0]
+    tf.random.set_seed(1)
+    assert_equal([_bits(backend, g()), _bits(backend, h(tf.constant(True))),
+                  _bits(backend, -h(tf.constant(False)))], [first, first, first],
+                 call="set_seed(1); g = tf.function(uniform([3])); h = tf.function(tf.cond(p, uniform, -uniform))",
+                 what="float32 bits (each a graph of its own: op seed 0, own kernel)")
+    tf.random.set_seed(5)
+    assert_equal(_bits(backend, g()), first, call="set_seed(5); g() again",
+                 what="float32 bits (the stream restarts; the trace keeps graph seed 1)")

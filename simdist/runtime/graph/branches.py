@@ -28,6 +28,7 @@ from simdist.runtime.cost import tally
 from simdist.runtime.graph.ir import ARG, PURE, Node
 from simdist.runtime.graph.recording import Recorder
 from simdist.runtime.graph.replay import Graph
+from simdist.runtime.ops import random_graphs
 from simdist.runtime.tensor import Tensor, _Traced
 
 __all__ = ["BranchRecorder", "recordable", "record_branches", "record_loop"]
@@ -152,7 +153,8 @@ def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]
         execution.begin_recording(c, sub)
         f0 = tally.flops
         try:
-            out = outputs(fn()) if i == taken else untaken(fn)
+            with random_graphs.branch():
+                out = outputs(fn()) if i == taken else untaken(fn)
         finally:
             execution.end_recording(c, sub)
             execution.begin_recording(c, rec)
@@ -242,12 +244,13 @@ def record_loop(rec: Recorder, cond: Callable[[list], Tensor], body: Callable[[l
         f0 = tally.flops
         try:
             twins = [sub.arg(t) for t in flat0]
-            if part == 0:
-                out = [cond(twins)]
-            elif went:
-                out = body(twins)
-            else:
-                out = untaken(lambda: body(twins), keep_recorder=True)
+            with random_graphs.branch():
+                if part == 0:
+                    out = [cond(twins)]
+                elif went:
+                    out = body(twins)
+                else:
+                    out = untaken(lambda: body(twins), keep_recorder=True)
         finally:
             execution.end_recording(c, sub)
             execution.begin_recording(c, rec)

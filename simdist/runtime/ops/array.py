@@ -281,6 +281,11 @@ def stop_gradient(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 
 def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
     nd = t.ndim
+    if not isinstance(axis, (int, np.integer)):   # a one-element list or tensor is TF's `dim` too ([1]: 1)
+        a = np.asarray(axis._v if isinstance(axis, Tensor) else axis)
+        if a.size != 1:
+            raise errors.InvalidArgumentError(None, None, "'dim' must be a tensor with a single value [Op:ExpandDims]")
+        axis = int(a.reshape(-1)[0])
     if not -nd - 1 <= int(axis) <= nd:
         if static_shapes.rank_unknown(t):   # (a graph input of unknown rank: the kernel's error, when it runs)
             raise errors.InvalidArgumentError(None, None, f"Tried to expand dim index {int(axis)} for tensor with "

@@ -447,31 +447,37 @@ def psnr(a: Any, b: Any, max_val: Any, name: str | None = None) -> Tensor:
 
 
 # --- stateless random augmentations -------------------------------------------------------------------
-def _random_flip(image: Any, index: int, seed: Any) -> Tensor:
+def random_flip(image: Any, index: int, draw: Any) -> Tensor:
+    """image_ops_impl._random_flip: `draw(shape)` gives uniform [0, 1) draws (stateless or
+    stateful); rank 3 flips when the draw is < 0.5, rank 4 each image by round(draw)."""
     ops = _ops()
-    from simdist.runtime.ops.random import stateless_uniform
     img = _image(image)
     _check_at_least_3d(img)
     r = img.shape.ndims
-    if r == 3:
-        u = stateless_uniform([], seed=seed, minval=0, maxval=1.0)
-        return ops.reverse(img, [index]) if float(dispatch.static_value(u)) < 0.5 else img
+    if r == 3:   # (a tf.cond, as TF's: inside a tf.function both branches are traced and the draw decides)
+        from simdist.runtime.ops.control_flow import cond
+        return cond(ops.less(draw([]), 0.5), lambda: ops.reverse(img, [index]), lambda: img)
     if r == 4:
         n = img.shape.as_list()[0]
-        u = stateless_uniform([n], seed=seed, minval=0, maxval=1.0)
+        u = draw([n])
         flips = ops.cast(ops.round_(ops.reshape(u, [n, 1, 1, 1])), img.dtype)
         flipped = ops.reverse(img, [index + 1])
         return flips * flipped + (1 - flips) * img   # Python operators: 1 takes flips' dtype, as in TF
     raise ValueError(f"'image' (shape {img.shape}) must have either 3 or 4 dimensions.")
 
 
+def _stateless_draw(seed: Any) -> Any:
+    from simdist.runtime.ops.random import stateless_uniform
+    return lambda shape: stateless_uniform(shape, seed=seed, minval=0, maxval=1.0)
+
+
 def stateless_random_flip_left_right(image: Any, seed: Any) -> Tensor:
     """`tf.image.stateless_random_flip_left_right`: flipped when the seed's uniform draw is < 0.5."""
-    return _random_flip(image, 1, seed)
+    return random_flip(image, 1, _stateless_draw(seed))
 
 
 def stateless_random_flip_up_down(image: Any, seed: Any) -> Tensor:
-    return _random_flip(image, 0, seed)
+    return random_flip(image, 0, _stateless_draw(seed))
 
 
 def stateless_random_brightness(image: Any, max_delta: float, seed: Any) -> Tensor:
@@ -568,7 +574,15 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma
     """`tf.image.ssim`: luminance · contrast-structure from Gaussian-window means (depthwise
     convolutions, VALID), averaged over the image (unless return_index_map) and the channels."""
     ops = _ops()
-    from simdist.runtime.ops.nn import depthwise_conv2d
+    a, b, mv = ssim_inputs(img1, img2, max_val)
+    val, _ = ssim_per_channel(a, b, mv, filter_size, filter_sigma, k1, k2, return_index_map)
+    return ops.reduce_mean(val, [-1])
+
+
+def ssim_inputs(img1: Any, img2: Any, max_val: Any) -> tuple[Tensor, Tensor, Tensor]:
+    """ssim's (and ssim_multiscale's) checks of the two images' shapes, and both images and
+    max_val converted to float32 as convert_image_dtype does."""
+    ops = _ops()
     a, b = _image(img1), _image(img2)
     s1, s2 = a.shape.as_list(), b.shape.as_list()
     if len(s1) < 3 or len(s2) < 3:
@@ -579,7 +593,15 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma
         if not (x == 1 or y == 1 or x == y):
             raise ValueError(f"Two images are not compatible: {a.shape} and {b.shape}")
     mv = convert_image_dtype(ops.cast(max_val, a.dtype), dtypes.float32)
-    a, b = convert_image_dtype(a, dtypes.float32), convert_image_dtype(b, dtypes.float32)
+    return convert_image_dtype(a, dtypes.float32), convert_image_dtype(b, dtypes.float32), mv
+
+
+def ssim_per_channel(a: Tensor, b: Tensor, mv: Tensor, filter_size: int = 11, filter_sigma: float = 1.5,
+                     k1: float = 0.01, k2: float = 0.03, return_index_map: bool = False) -> tuple[Tensor, Tensor]:
+    """image_ops_impl._ssim_per_channel: (ssim, contrast-structure) per channel of float32 images."""
+    ops = _ops()
+    from simdist.runtime.ops.nn import depthwise_conv2d
+    s1, s2 = a.shape.as_list(), b.shape.as_list()
     fs = int(filter_size)
     for shp in (s1, s2):
         if any(d < fs for d in shp[-3:-1]):
@@ -604,5 +626,7 @@ def ssim(img1: Any, img2: Any, max_val: Any, filter_size: int = 11, filter_sigma
     cs = ops.divide(ops.add(ops.subtract(num1, num0), c2), ops.add(ops.subtract(den1, den0), c2))
     val = ops.multiply(luminance, cs)
     if not return_index_map:
-        val = ops.reduce_mean(val, ops.constant([-3, -2], dtype=dtypes.int32))
-    return ops.reduce_mean(val, [-1])
+        axes = ops.constant([-3, -2], dtype=dtypes.int32)
+        val = ops.reduce_mean(val, axes)
+        cs = ops.reduce_mean(cs, axes)
+    return val, cs

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import dispatch, philox, philox_dists
+from simdist.runtime.ops import dispatch, philox, philox_dists, random_graphs
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor
@@ -54,7 +54,11 @@ def draw_op_seed() -> int | None:
     """The op seed TF's eager `random_seed.get_seed(None)` takes under a global seed: the next
     `randint(0, 2**31 - 1)` of `random.Random(global seed)` (TF's context._rng); None without a
     global seed. Every seedless random op of the facade draws one, as TF's do, so that the ops
-    that reproduce TF's streams (random_gamma.py) get TF's seeds after any mix of random calls."""
+    that reproduce TF's streams (random_gamma.py) get TF's seeds after any mix of random calls.
+    In a tf.function being traced: the graph's own counter, under its graph seed (random_graphs.py)."""
+    sc = random_graphs.current()
+    if sc is not None:
+        return None if sc.trace.seed is None else random_graphs.next_op_seed(sc)
     _state = _cur.ctx.rng
     g = _state["global"]
     if g is None:
@@ -101,16 +105,27 @@ def _seeds(op_seed: Any) -> tuple[int, int]:
     return tf_seeds(op_seed)
 
 
-def _kernel(key: tuple, seed: int, seed2: int, skip: int) -> philox.Philox:
-    """The cached kernel's generator before this call, moved on by `skip` outputs
-    (GuardedPhiloxRandom::ReserveSamples128): eager kernels are cached per (op, seeds, dtypes)."""
+def _kernel(key: tuple, seed: int, seed2: int, skip: int, kernel: Any = None) -> philox.Philox:
+    """The kernel's generator before this call, moved on by `skip` outputs
+    (GuardedPhiloxRandom::ReserveSamples128): eager kernels are cached per (op, seeds, dtypes), a
+    traced function's are its own (`kernel`, random_graphs.instance). An effect-free trace (an
+    untaken tf.cond branch) draws without moving the stream: TF never runs that kernel."""
+    if kernel is not None:
+        key = (kernel,) + key
     streams = _cur.ctx.rng.setdefault("philox", {})
     gen = streams.get(key)
     if gen is None:
         gen = streams[key] = philox.seeded(seed, seed2)
     local = gen.copy()
-    gen.skip(skip)
+    if not execution.effect_free(_cur.ctx):
+        gen.skip(skip)
     return local
+
+
+def _seed_attrs(op_seed: Any) -> dict[str, Any]:
+    """A stateful op's seed attrs and its kernel instance (random_graphs.instance)."""
+    s1, s2 = _seeds(op_seed)
+    return {"seed": s1, "seed2": s2, "kernel": random_graphs.instance()}
 
 
 def _outputs(shape: tuple[int, ...]) -> int:
@@ -118,18 +133,19 @@ def _outputs(shape: tuple[int, ...]) -> int:
 
 
 def _normal(shape: tuple[int, ...], mean: float, stddev: float, dtype: dtypes.DType, seed: int,
-            seed2: int) -> np.ndarray:
+            seed2: int, kernel: Any = None) -> np.ndarray:
     n = _outputs(shape)
-    gen = _kernel(("RandomStandardNormal", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED)
+    gen = _kernel(("RandomStandardNormal", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED, kernel)
     return _scaled(philox_dists.normal(gen, shape, dtype._np), stddev, mean, dtype)
 
 
-def _uniform(shape: tuple[int, ...], minval: Any, maxval: Any, dtype: dtypes.DType, seed: int, seed2: int) -> np.ndarray:
+def _uniform(shape: tuple[int, ...], minval: Any, maxval: Any, dtype: dtypes.DType, seed: int, seed2: int,
+             kernel: Any = None) -> np.ndarray:
     n = _outputs(shape)
     if dtype.is_integer:
-        gen = _kernel(("RandomUniformInt", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED)
+        gen = _kernel(("RandomUniformInt", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED, kernel)
         return philox_dists.uniform_int(gen, shape, int(minval), int(maxval), dtype._np)
-    gen = _kernel(("RandomUniform", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED)
+    gen = _kernel(("RandomUniform", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED, kernel)
     r = philox_dists.uniform(gen, shape, dtype._np)
     if minval is None:   # TF's Python int 0: no Add; a maxval other than int 1 multiplies
         return r if maxval is None else r * dtype._np.type(maxval)
@@ -147,9 +163,8 @@ def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtyp
            name: str | None = None) -> Tensor:
     shp = _check_shape(shape_arg(shape), "RandomStandardNormal")
     dt = _float_dtype(dtype, mean, stddev, "RandomStandardNormal")
-    s1, s2 = _seeds(seed)
     return dispatch.execute(NORMAL, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
-                                         "dtype": dt, "seed": s1, "seed2": s2})
+                                         "dtype": dt, **_seed_attrs(seed)})
 
 
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32, seed: int | None = None,
@@ -172,11 +187,10 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes
         lo = None if zero else float(minval)
         hi = (None if one else float(maxval)) if zero else (1.0 if maxval is None else float(maxval))
     shp = _check_shape(shape_arg(shape), "RandomUniform")
-    s1, s2 = _seeds(seed)
+    seeds = _seed_attrs(seed)
     if dt.is_integer and lo >= hi:
         raise errors.InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi} [Op:RandomUniformInt]")
-    return dispatch.execute(UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": dt, "seed": s1,
-                                          "seed2": s2})
+    return dispatch.execute(UNIFORM, (), {"shape": shp, "minval": lo, "maxval": hi, "dtype": dt, **seeds})
 
 
 # --- more stateful draws: truncated normal, categorical, shuffle ---------------------------------------------
@@ -207,9 +221,9 @@ def _scaled(r: np.ndarray, scale: float, shift: float, dt: dtypes.DType) -> np.n
 
 
 def _truncated_op(shape: tuple[int, ...], mean: float, stddev: float, dtype: dtypes.DType, seed: int,
-                  seed2: int) -> np.ndarray:
+                  seed2: int, kernel: Any = None) -> np.ndarray:
     n = _outputs(shape)
-    gen = _kernel(("TruncatedNormal", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED)
+    gen = _kernel(("TruncatedNormal", seed, seed2, dtype.name), seed, seed2, n * philox_dists.RESERVED, kernel)
     return _scaled(philox_dists.truncated_normal(gen, shape, dtype._np), stddev, mean, dtype)
 
 
@@ -222,16 +236,16 @@ def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: 
     """`tf.random.truncated_normal`: normal draws within two standard deviations of the mean."""
     shp = _check_shape(shape_arg(shape), "TruncatedNormal")
     dt = _float_dtype(dtype, mean, stddev, "TruncatedNormal")
-    s1, s2 = _seeds(seed)
     return dispatch.execute(TRUNCATED, (), {"shape": shp, "mean": float(mean), "stddev": float(stddev),
-                                            "dtype": dt, "seed": s1, "seed2": s2})
+                                            "dtype": dt, **_seed_attrs(seed)})
 
 
-def _categorical(logits: np.ndarray, num_samples: int, dtype: dtypes.DType, seed: int, seed2: int) -> np.ndarray:
+def _categorical(logits: np.ndarray, num_samples: int, dtype: dtypes.DType, seed: int, seed2: int,
+                 kernel: Any = None) -> np.ndarray:
     """Multinomial: the kernel reserves 256 outputs per (row, 8 per started group of 4 samples)."""
     rows = logits.shape[0]
     skip = rows * ((num_samples + 3) // 4 * 4 * 2) * philox_dists.RESERVED
-    gen = _kernel(("Multinomial", seed, seed2, logits.dtype.name, dtype.name), seed, seed2, skip)
+    gen = _kernel(("Multinomial", seed, seed2, logits.dtype.name, dtype.name), seed, seed2, skip, kernel)
     return philox_dists.categorical(gen, logits, num_samples).astype(dtype._np)
 
 
@@ -270,17 +284,16 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | No
     n = int(num_samples)
     _check_logits(lt, "Multinomial", n)
     dt = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
-    s1, s2 = _seeds(seed)
-    return dispatch.execute(MULTINOMIAL, (lt,), {"num_samples": n, "dtype": dt, "seed": s1, "seed2": s2})
+    return dispatch.execute(MULTINOMIAL, (lt,), {"num_samples": n, "dtype": dt, **_seed_attrs(seed)})
 
 
-def _shuffle(a: np.ndarray, seed: int, seed2: int) -> np.ndarray:
+def _shuffle(a: np.ndarray, seed: int, seed2: int, kernel: Any = None) -> np.ndarray:
     """RandomShuffle: nothing drawn for one element or row; else ReserveSamples32(rows - 1) (that
     many words, in whole outputs) and a Fisher-Yates pass (philox_dists.shuffle_order)."""
     if a.size <= 1 or a.shape[0] <= 1:
         return a
     rows = a.shape[0]
-    gen = _kernel(("RandomShuffle", seed, seed2, a.dtype.name), seed, seed2, (rows - 1 + 3) // 4)
+    gen = _kernel(("RandomShuffle", seed, seed2, a.dtype.name), seed, seed2, (rows - 1 + 3) // 4, kernel)
     return a[philox_dists.shuffle_order(gen, rows)]
 
 
@@ -293,8 +306,7 @@ def shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Ten
     """`tf.random.shuffle`: the rows (first axis) in a random order."""
     from simdist.runtime.ops.args import t as _t
     v = _t(value)
-    s1, s2 = _seeds(seed)
-    return dispatch.execute(SHUFFLE, (v,), {"seed": s1, "seed2": s2})
+    return dispatch.execute(SHUFFLE, (v,), {**_seed_attrs(seed)})
 
 
 # --- stateless ops: pure functions of (shape, seed pair) ----------------------------------------------------

@@ -43,9 +43,11 @@ _HIGHEST = {"float16": 65504.0, "float32": float(np.finfo(np.float32).max), "flo
 
 
 def tf_seeds(op_seed: Any) -> tuple[int, int]:
-    """random_seed.get_seed(op_seed) in eager mode: the (seed, seed2) attrs of a stateful op."""
-    from simdist.runtime.ops import random as _random
-    g = _cur.ctx.rng.get("global")
+    """random_seed.get_seed(op_seed): the (seed, seed2) attrs of a stateful op, eagerly or in the
+    graph of a tf.function being traced (its graph seed and op-seed counter: random_graphs.py)."""
+    from simdist.runtime.ops import random as _random, random_graphs
+    sc = random_graphs.current()
+    g = _cur.ctx.rng.get("global") if sc is None else sc.trace.seed
     if g is not None:
         s = _random.draw_op_seed() if op_seed is None else int(op_seed)
         seeds = (int(g) % _MAXINT32, s % _MAXINT32)
@@ -56,11 +58,12 @@ def tf_seeds(op_seed: Any) -> tuple[int, int]:
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
-def _reserve(key: tuple, seed: int, seed2: int, outputs: int) -> philox.Philox:
+def _reserve(key: tuple, seed: int, seed2: int, outputs: int, kernel: Any = None) -> philox.Philox:
     """The kernel's generator before this call (GuardedPhiloxRandom::ReserveRandomOutputs): the
-    cached eager kernel's stream (random._kernel), moved on by 256 outputs per sample."""
+    kernel's stream (random._kernel: cached eager, or the traced function's), moved on by 256
+    outputs per sample."""
     from simdist.runtime.ops import random as _random
-    return _random._kernel(key, seed, seed2, outputs * gamma_poisson.RESERVED)
+    return _random._kernel(key, seed, seed2, outputs * gamma_poisson.RESERVED, kernel)
 
 
 def _cast(samples: np.ndarray, dt: dtypes.DType) -> np.ndarray:
@@ -84,20 +87,23 @@ def _check_poisson_rates(rate: np.ndarray, dt: dtypes.DType, opname: str) -> Non
 
 
 # --- the ops -------------------------------------------------------------------------------------------------
-def _gamma(alpha: np.ndarray, shape: tuple, seed: int, seed2: int, dtype: dtypes.DType) -> np.ndarray:
+def _gamma(alpha: np.ndarray, shape: tuple, seed: int, seed2: int, dtype: dtypes.DType,
+           kernel: Any = None) -> np.ndarray:
     n = int(np.prod(shape, dtype=np.int64))
     if n == 0 or alpha.size == 0:
         return np.zeros(shape + alpha.shape, dtype._np)
-    gen = _reserve(("RandomGamma", seed, seed2, dtype.name), seed, seed2, n * alpha.size)
+    gen = _reserve(("RandomGamma", seed, seed2, dtype.name), seed, seed2, n * alpha.size, kernel)
     return _cast(gamma_poisson.gamma_samples(gen, alpha, n), dtype).reshape(shape + alpha.shape)
 
 
-def _poisson(rate: np.ndarray, shape: tuple, seed: int, seed2: int, dtype: dtypes.DType) -> np.ndarray:
+def _poisson(rate: np.ndarray, shape: tuple, seed: int, seed2: int, dtype: dtypes.DType,
+             kernel: Any = None) -> np.ndarray:
     n = int(np.prod(shape, dtype=np.int64))
     if n == 0 or rate.size == 0:
         return np.zeros(shape + rate.shape, dtype._np)
     _check_poisson_rates(rate, dtype, "RandomPoissonV2")
-    gen = _reserve(("RandomPoissonV2", seed, seed2, rate.dtype.name, dtype.name), seed, seed2, n * rate.size)
+    gen = _reserve(("RandomPoissonV2", seed, seed2, rate.dtype.name, dtype.name), seed, seed2, n * rate.size,
+                   kernel)
     out = gamma_poisson.poisson_samples(gen, rate, n, _HIGHEST[dtype.name])
     return _cast(out, dtype).reshape(shape + rate.shape)
 
@@ -255,8 +261,8 @@ def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: Any = dtypes.float32,
     """`tf.random.gamma`: shape + broadcast(alpha, beta).shape draws of Gamma(alpha, rate beta)."""
     shp = _shape(shape, "RandomGamma")
     dt, ab, b = _float_params(alpha, beta, dtype)
-    s1, s2 = tf_seeds(seed)
-    raw = dispatch.execute(GAMMA, (ab,), {"shape": shp, "seed": s1, "seed2": s2, "dtype": dt})
+    from simdist.runtime.ops import random as _random
+    raw = dispatch.execute(GAMMA, (ab,), {"shape": shp, **_random._seed_attrs(seed), "dtype": dt})
     return _scaled(raw, b, dt)
 
 
@@ -265,8 +271,8 @@ def poisson(shape: Any, lam: Any, dtype: Any = dtypes.float32, seed: Any = None,
     shp = _shape(shape, "RandomPoissonV2")
     lt = _t(lam)
     dt = _out_dtype(dtype, "RandomPoissonV2")
-    s1, s2 = tf_seeds(seed)
-    return dispatch.execute(POISSON, (lt,), {"shape": shp, "seed": s1, "seed2": s2, "dtype": dt})
+    from simdist.runtime.ops import random as _random
+    return dispatch.execute(POISSON, (lt,), {"shape": shp, **_random._seed_attrs(seed), "dtype": dt})
 
 
 def _out_dtype(dtype: Any, opname: str) -> dtypes.DType:

@@ -1,0 +1,72 @@
+"""tf.debugging.check_numerics (TF's CheckNumerics op, check_numerics_op.cc) and
+tf.debugging.assert_all_finite on it: the input itself, or InvalidArgumentError
+"<message> : Tensor had NaN values" (Inf values; Inf and NaN values) when it holds any.
+T: bfloat16, half, float, double (others: InvalidArgumentError eagerly, TypeError while
+tracing). Stateful in TF (a tf.function keeps it even when its output is unused). Gradient:
+array_grad._CheckNumericsGrad, check_numerics of the incoming gradient with the message
+"Not a number (NaN) or infinity (Inf) values detected in gradient. <message>".
+Clause ops.debugging-checks. FLOPs: one per element (the test).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime.ops.registry import RegisterGradient, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["check_numerics", "assert_all_finite"]
+
+_ALLOWED = ("bfloat16", "float16", "float32", "float64")
+_CPP = {"float16": "half", "float32": "float", "float64": "double"}
+
+
+def _forward(x: np.ndarray, message: str = "") -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        v = x.astype(np.float32) if x.dtype.kind == "V" else x
+        nan = bool(np.isnan(v).any())
+        inf = bool(np.isinf(v).any())
+    if nan or inf:
+        what = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
+        raise errors.InvalidArgumentError(None, None, f"{message} : Tensor had {what} values [Op:CheckNumerics]")
+    return x
+
+
+def _rule(dts: Any, attrs: Any) -> dtypes.DType:
+    d = dts[0]
+    if d.name not in _ALLOWED:
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'T' of {_CPP.get(d.name, d.name)} is not in the list of allowed values: "
+            "bfloat16, half, float, double [Op:CheckNumerics]"), TypeError,
+            f"Value passed to parameter 'tensor' has DataType {d.name} not in list of allowed values: bfloat16, "
+            "float16, float32, float64")
+    return d
+
+
+CHECK_NUMERICS = register("CheckNumerics", _forward, _rule, lambda a, out, at: float(a[0].size),
+                          kind="elementwise", stateful=True, subnormals="keep")
+
+
+def check_numerics(tensor: Any, message: str, name: str | None = None) -> Tensor:
+    """`tf.debugging.check_numerics`: `tensor`, or InvalidArgumentError if it holds NaN or Inf."""
+    if not isinstance(message, (str, bytes)):
+        raise TypeError(f"Expected string for argument 'message' not {message!r}.")
+    x = tensor if isinstance(tensor, Tensor) else convert_to_tensor(tensor)
+    msg = message.decode() if isinstance(message, bytes) else message
+    return dispatch.execute(CHECK_NUMERICS, (x,), {"message": msg})
+
+
+def assert_all_finite(x: Any, message: str, name: str | None = None) -> Tensor:
+    """`tf.debugging.assert_all_finite` (verify_tensor_all_finite_v2): check_numerics(x, message)."""
+    return check_numerics(x, message)
+
+
+@RegisterGradient("CheckNumerics")
+def _check_numerics_grad(op: Any, grad: Any) -> list:
+    """array_grad._CheckNumericsGrad."""
+    return [check_numerics(grad, "Not a number (NaN) or infinity (Inf) values detected in gradient. "
+                           + op.get_attr("message"))]

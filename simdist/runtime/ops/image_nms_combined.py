@@ -1,0 +1,177 @@
+"""tf.image.combined_non_max_suppression (TF's CombinedNonMaxSuppression, non_max_suppression_op.cc):
+per image and class, greedy NMS of the boxes scoring above score_threshold (DoNMSPerClass: a
+std::priority_queue on score alone, whose order among equal scores is libstdc++'s heap's, emulated
+here), at most min(max_output_size_per_class, num_boxes) per class in per-class slots; then per
+image the candidates sorted by score (descending), the first min(valid, max_total_size) (or, with
+pad_per_class, min(max_total_size, max_per_class·classes)) kept, boxes clipped to [0, 1] unless
+clip_boxes is False, zero-padded. Outputs: boxes [batch, n, 4], scores and classes [batch, n]
+(float32), valid_detections [batch] int32. The final sort is std::sort (not stable): candidates
+with equal scores may come out in another order than TF's. No gradient. Clause ops.image-boxes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch
+from simdist.runtime.ops.args import dtype_error
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.image_nms import _corners, _iou
+from simdist.runtime.ops.registry import lanes, register
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["combined_non_max_suppression"]
+
+_F = np.float32
+
+
+class _MaxHeap:
+    """std::priority_queue<Candidate, vector, cmp> with cmp(a, b) = a.score < b.score: libstdc++'s
+    push_heap / pop_heap, so that equal scores leave in the same order as TF's."""
+
+    def __init__(self) -> None:
+        self.v: list[tuple[Any, int]] = []   # (score, box index)
+
+    def push(self, item: tuple[Any, int]) -> None:
+        v = self.v
+        v.append(item)
+        self._sift_up(len(v) - 1, 0, item)
+
+    def _sift_up(self, hole: int, top: int, value: tuple[Any, int]) -> None:
+        v = self.v
+        parent = (hole - 1) // 2
+        while hole > top and v[parent][0] < value[0]:
+            v[hole] = v[parent]
+            hole = parent
+            parent = (hole - 1) // 2
+        v[hole] = value
+
+    def pop(self) -> tuple[Any, int]:
+        v = self.v
+        top = v[0]
+        value = v[-1]
+        n = len(v) - 1
+        if n == 0:
+            v.pop()
+            return top
+        v[-1] = top
+        hole, second = 0, 0
+        while second < (n - 1) // 2:
+            second = 2 * (second + 1)
+            if v[second][0] < v[second - 1][0]:
+                second -= 1
+            v[hole] = v[second]
+            hole = second
+        if (n & 1) == 0 and second == (n - 2) // 2:
+            second = 2 * (second + 1)
+            v[hole] = v[second - 1]
+            hole = second - 1
+        self._sift_up(hole, 0, value)
+        v.pop()
+        return top
+
+    def __len__(self) -> int:
+        return len(self.v)
+
+
+def _forward(boxes: np.ndarray, scores: np.ndarray, max_per_class: np.ndarray, max_total: np.ndarray,
+             iou: np.ndarray, score_th: np.ndarray, pad_per_class: bool = False,
+             clip_boxes: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    if boxes.ndim != 4:
+        raise errors.InvalidArgumentError(None, None, "boxes must be 4-D [batch, num_boxes, q, 4], got shape ["
+                                          + ",".join(map(str, boxes.shape)) + "]")
+    if scores.ndim != 3:
+        raise errors.InvalidArgumentError(None, None, "scores must be 3-D [batch, num_boxes, num_classes], got shape ["
+                                          + ",".join(map(str, scores.shape)) + "]")
+    batch, n, q, _ = boxes.shape
+    classes = scores.shape[2]
+    if q not in (1, classes):
+        raise errors.InvalidArgumentError(None, None, "third dimension of boxes must be either 1 or num classes")
+    if boxes.shape[3] != 4:
+        raise errors.InvalidArgumentError(None, None, "boxes must have 4 columns")
+    if scores.shape[1] != n:
+        raise errors.InvalidArgumentError(None, None, "scores has incompatible shape")
+    if batch != scores.shape[0]:
+        raise errors.InvalidArgumentError(None, None, "boxes and scores must have same batch size")
+    for a, what in ((max_per_class, "max_size_per_class"), (max_total, "max_total_size"), (iou, "iou_threshold"),
+                    (score_th, "score_threshold")):
+        if a.ndim != 0:
+            raise errors.InvalidArgumentError(None, None, f"{what} must be 0-D, got shape [" +
+                                              ",".join(map(str, a.shape)) + "]")
+    per_class = int(max_per_class)
+    if per_class <= 0:
+        raise errors.InvalidArgumentError(None, None, "max_size_per_class must be positive")
+    total = int(max_total)
+    if total <= 0:
+        raise errors.InvalidArgumentError(None, None, "max_total_size must be > 0")
+    it, st = _F(iou), _F(score_th)
+    if not (it >= 0 and it <= 1):
+        raise errors.InvalidArgumentError(None, None, "iou_threshold must be in [0, 1]")
+    size_per_class = min(per_class, n)
+    max_total_size = min(2**31 - 1, per_class * classes)
+    per_batch = min(total, max_total_size) if pad_per_class else total
+    out_boxes = np.zeros((batch, per_batch, 4), _F)
+    out_scores = np.zeros((batch, per_batch), _F)
+    out_classes = np.zeros((batch, per_batch), _F)
+    valid = np.zeros(batch, np.int32)
+    for b in range(batch):
+        slots: list[tuple[Any, int, int, np.ndarray]] = [(_F(-np.inf), -1, -1, np.zeros(4, _F))] * (
+            size_per_class * classes)
+        for c in range(classes):
+            cb = boxes[b, :, c if q > 1 else 0, :].astype(_F)
+            corners = _corners(cb)
+            heap = _MaxHeap()
+            for i in range(n):
+                s = _F(scores[b, i, c])
+                if s > st:
+                    heap.push((s, i))
+            selected: list[int] = []
+            while len(selected) < size_per_class and len(heap):
+                s, i = heap.pop()
+                if all(not (_iou(corners, i, j) > it) for j in reversed(selected)):
+                    slots[len(selected) + size_per_class * c] = (s, i, c, cb[i])
+                    selected.append(i)
+        order = sorted(range(len(slots)), key=lambda k: -float(slots[k][0]))   # (std::sort by score, descending)
+        count = sum(1 for sl in slots if sl[1] > -1)
+        keep = min(count, total) if not pad_per_class else min(per_batch, count)
+        valid[b] = keep
+        for r, k in enumerate(order[:keep]):
+            s, _, c, box = slots[k]
+            out_boxes[b, r] = np.clip(box, _F(0), _F(1)) if clip_boxes else box
+            out_scores[b, r] = s
+            out_classes[b, r] = _F(c)
+    return out_boxes, out_scores, out_classes, valid
+
+
+def _rule(dts: Any, attrs: Any) -> tuple:
+    want = (dtypes.float32, dtypes.float32, dtypes.int32, dtypes.int32, dtypes.float32, dtypes.float32)
+    for i, (d, w) in enumerate(zip(dts, want)):
+        if d != w:
+            raise dtype_error("CombinedNonMaxSuppression", i, w, d)
+    return (dtypes.float32, dtypes.float32, dtypes.float32, dtypes.int32)
+
+
+COMBINED_NMS = register("CombinedNonMaxSuppression", _forward, _rule, lambda a, out, at: float(a[1].size) ** 1.5,
+                        num_outputs=4, kind="sort",
+                        fusion=lanes("a greedy selection per image and class: its outputs depend on the values"))
+no_tf_gradient("CombinedNonMaxSuppression")
+
+
+def combined_non_max_suppression(boxes: Any, scores: Any, max_output_size_per_class: Any, max_total_size: Any,
+                                 iou_threshold: Any = 0.5, score_threshold: Any = float("-inf"),
+                                 pad_per_class: bool = False, clip_boxes: bool = True,
+                                 name: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """`tf.image.combined_non_max_suppression`: (nmsed_boxes, nmsed_scores, nmsed_classes, valid_detections)."""
+    b = boxes if isinstance(boxes, Tensor) else convert_to_tensor(boxes, dtype_hint=dtypes.float32)
+    s = scores if isinstance(scores, Tensor) else convert_to_tensor(scores, dtype_hint=dtypes.float32)
+    mpc = (max_output_size_per_class if isinstance(max_output_size_per_class, Tensor)
+           else convert_to_tensor(max_output_size_per_class, dtype_hint=dtypes.int32))
+    it = iou_threshold if isinstance(iou_threshold, Tensor) else convert_to_tensor(iou_threshold, dtype=dtypes.float32)
+    st = (score_threshold if isinstance(score_threshold, Tensor)
+          else convert_to_tensor(score_threshold, dtype=dtypes.float32))
+    mt = max_total_size if isinstance(max_total_size, Tensor) else convert_to_tensor(max_total_size)
+    return dispatch.execute(COMBINED_NMS, (b, s, mpc, mt, it, st), {"pad_per_class": bool(pad_per_class),
+                                                                     "clip_boxes": bool(clip_boxes)})

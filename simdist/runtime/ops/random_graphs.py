@@ -1,0 +1,139 @@
+"""TF's random seeds inside a `tf.function`: per-graph op seeds and per-trace kernel streams
+(clause ops.random-in-function).
+
+`random_seed.get_seed` in a FuncGraph (TF 2.21, framework/random_seed.py): the graph-level seed is
+the FuncGraph's `seed`, the global seed when the function was traced (func_graph.py: a function
+traced from eager code takes `context.global_seed()`, one traced inside another takes the outer
+graph's), and a seedless op takes the graph's own counter, 0, 1, 2, ... (`_graph_to_seed_dict`),
+not the eager op-seed sequence, which tracing leaves alone. Each stateful random op of a traced
+function is its own kernel: its Philox stream continues across calls of that trace, and is
+separate from the kernels of other functions, of the function's other traces, of a function
+called inside another (part of the outer one's instantiation) and of eager ops with the same
+seeds. `tf.random.set_seed` restarts them all (TF clears its kernel caches) without retracing: a
+traced function keeps its graph seed.
+
+A `Trace` is one concrete function's random state (its serial, its graph seed); a scope is one
+run of its Python (recording, or a call that runs eagerly), counting its op seeds and its
+kernels from zero, so the same Python gives the same seeds and the same kernel instances on
+every run. A random op's front end takes its seeds (`op_seeds`) and its kernel instance
+(`instance`, an attr of the op: a replay reuses the recorded instance).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from simdist.runtime import execution
+
+__all__ = ["Trace", "scope", "replicas", "inlined", "branch", "current", "instance", "next_op_seed"]
+
+_cur = execution._current
+
+
+class Trace:
+    """One concrete function's random state: an identity for its kernels, its graph seed."""
+
+    __slots__ = ("serial", "seed")
+
+    def __init__(self, serial: Any, seed: int | None) -> None:
+        self.serial, self.seed = serial, seed
+
+
+class _Scope:
+    """One run of a trace's Python: its op-seed, kernel and nested-function counters."""
+
+    __slots__ = ("trace", "op_seeds", "kernels", "nested", "inline")
+
+    def __init__(self, trace: Trace, inline: Any = None) -> None:
+        self.trace = trace
+        self.op_seeds = self.kernels = self.nested = 0
+        self.inline = inline   # a tf.function whose calls here trace into this graph (replicas)
+
+
+def _new_trace() -> Trace:
+    """A trace made now: from the enclosing trace when a function runs inside another's
+    (part of its instantiation, its graph seed), else a fresh serial and the global seed."""
+    ctx = _cur.ctx
+    outer = ctx.graphs[-1] if ctx.graphs else None
+    if outer is not None:
+        outer.nested += 1
+        return Trace((outer.trace.serial, outer.kernels, outer.nested), outer.trace.seed)
+    rng = ctx.rng
+    serial = rng.get("traces", 0) + 1
+    rng["traces"] = serial
+    return Trace(serial, rng.get("global"))
+
+
+@contextmanager
+def scope(traces: dict, key: Any, inline: Any = None) -> Iterator[None]:
+    """Run a tf.function's Python as the trace `traces[key]` (made at its first run). Inside
+    another trace's run the function is part of that one: a nested trace, not kept. `inline`:
+    the tf.function whose replicas this scope traces (`replicas`)."""
+    ctx = _cur.ctx
+    if ctx.graphs:
+        trace = _new_trace()
+    else:
+        trace = traces.get(key)
+        if trace is None:
+            trace = traces[key] = _new_trace()
+    stack = ctx.graphs
+    stack.append(_Scope(trace, inline))
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+def replicas(traces: dict, key: Any, fn: Any) -> Any:
+    """strategy.run of tf.function `fn` on replicas of their own threads: TF 2.21 runs them in one
+    clone of `fn` whose Python calls fn's on each replica (mirrored_run.call_for_each_replica), so
+    the replicas' random ops share one graph's op seeds, in replica order, each its own kernel."""
+    return scope(traces, key, fn)
+
+
+def inlined(fn: Any) -> bool:
+    """Whether a call of tf.function `fn` here traces into the running graph (a replica of a
+    strategy.run of `fn`), not as a trace of its own."""
+    g = _cur.ctx.graphs
+    return bool(g) and g[-1].inline is fn
+
+
+@contextmanager
+def branch() -> Iterator[None]:
+    """A tf.cond/switch_case branch or a while_loop's cond/body traced inside a function: TF
+    builds it as a graph of its own (its op seeds from 0, the outer graph's seed, its own kernels)."""
+    ctx = _cur.ctx
+    if not ctx.graphs:
+        yield
+        return
+    stack = ctx.graphs
+    stack.append(_Scope(_new_trace()))
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+def current() -> Any:
+    """The scope of the trace running here, or None (eager)."""
+    g = _cur.ctx.graphs
+    return g[-1] if g else None
+
+
+def next_op_seed(s: _Scope) -> int:
+    """The graph's next op seed (`_graph_to_seed_dict[graph]`, from 0)."""
+    n = s.op_seeds
+    s.op_seeds = n + 1
+    return n
+
+
+def instance() -> Any:
+    """The kernel instance of a stateful random op made now: None for an eager op (TF caches
+    eager kernels by their attrs), else (trace serial, the trace's k-th random op)."""
+    s = current()
+    if s is None:
+        return None
+    k = s.kernels
+    s.kernels = k + 1
+    return (s.trace.serial, k)

@@ -1,0 +1,289 @@
+"""tf.signal's Python functions, composed of the ops TF's own Python composes them of
+(python/ops/signal/{fft_ops,window_ops,shape_ops,reconstruction_ops,spectral_ops}.py), so that
+their values, dtypes and gradients follow from those ops: fftshift/ifftshift (Roll), the
+hann/hamming/vorbis/kaiser/kaiser-bessel-derived windows, frame (a gather of sub-frames),
+overlap_and_add, stft, inverse_stft and inverse_stft_window_fn. Clause ops.signal-compositions.
+
+simdist runs a tf.function's Python with concrete values, so the static branches of TF's code
+(window_length known, frame_length known) are the ones taken.
+"""
+
+from __future__ import annotations
+
+import math as _pymath
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import dtypes
+from simdist.runtime.ops import fft as _fft
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["fftshift", "ifftshift", "hann_window", "hamming_window", "vorbis_window", "kaiser_window",
+           "kaiser_bessel_derived_window", "frame", "overlap_and_add", "stft", "inverse_stft",
+           "inverse_stft_window_fn"]
+
+
+def _ops() -> Any:
+    from simdist.runtime import ops
+    return ops
+
+
+def _scalar_int(value: Any, what: str, dtype: Any = None) -> Tensor:
+    """value as a scalar tensor (TF's convert_to_tensor + shape.assert_has_rank(0))."""
+    t = value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=dtype)
+    if t.ndim != 0:
+        raise ValueError(f"Shape {t.shape} must have rank 0")
+    return t
+
+
+def _int(t: Tensor) -> int:
+    return int(np.asarray(t._v))
+
+
+# --- fftshift --------------------------------------------------------------------------------------
+def _shift(x: Any, axes: Any, sign: int) -> Tensor:
+    from simdist.runtime.ops.array_more import roll
+    ops = _ops()
+    t = x if isinstance(x, Tensor) else convert_to_tensor(x)
+    if axes is None:
+        axes = tuple(range(t.ndim))
+        shift = ops.floordiv(ops.shape(t), 2)
+    elif isinstance(axes, int):
+        shift = ops.floordiv(ops.shape(t)[axes], 2)
+    else:
+        rank = ops.rank(t)
+        a = convert_to_tensor(axes) if not isinstance(axes, Tensor) else axes
+        axes = ops.where(ops.less(a, 0), a + rank, a)
+        shift = ops.floordiv(ops.gather(ops.shape(t), axes), 2)
+    if sign < 0:
+        shift = ops.negative(shift)
+    return roll(t, shift, axes)
+
+
+def fftshift(x: Any, axes: Any = None, name: str | None = None) -> Tensor:
+    """`tf.signal.fftshift`: roll every listed axis (default all) by half its length."""
+    return _shift(x, axes, 1)
+
+
+def ifftshift(x: Any, axes: Any = None, name: str | None = None) -> Tensor:
+    """`tf.signal.ifftshift`: the inverse roll (differs from fftshift by one for odd lengths)."""
+    return _shift(x, axes, -1)
+
+
+# --- windows ----------------------------------------------------------------------------------------
+def _check_params(window_length: Any, dtype: Any) -> tuple[Tensor, dtypes.DType]:
+    dt = dtypes.as_dtype(dtype)
+    if not dt.is_floating:
+        raise ValueError(f"dtype must be a floating point type. Found {dt!r}")
+    return _scalar_int(window_length, "window_length", dtypes.int32), dt
+
+
+def _raised_cosine(window_length: Any, periodic: Any, dtype: Any, a: float, b: float) -> Tensor:
+    ops = _ops()
+    wl, dt = _check_params(window_length, dtype)
+    if _int(wl) == 1:
+        return ops.ones([1], dtype=dt)
+    per = ops.cast(periodic if isinstance(periodic, Tensor) else convert_to_tensor(periodic, dtype=dtypes.bool_),
+                   dtypes.int32)
+    if per.ndim != 0:
+        raise ValueError(f"Shape {per.shape} must have rank 0")
+    even = 1 - ops.floormod(wl, 2)
+    n = ops.cast(wl + per * even - 1, dt)
+    count = ops.cast(ops.range_(wl), dt)
+    cos_arg = convert_to_tensor(2 * np.pi, dtype=dt) * count / n
+    return ops.cast(a - b * ops.cos(cos_arg), dt)
+
+
+def hann_window(window_length: Any, periodic: Any = True, dtype: Any = dtypes.float32,
+                name: str | None = None) -> Tensor:
+    """`tf.signal.hann_window`: 0.5 - 0.5·cos(2πn/N) (N = length, or length - 1 unless periodic)."""
+    return _raised_cosine(window_length, periodic, dtype, 0.5, 0.5)
+
+
+def hamming_window(window_length: Any, periodic: Any = True, dtype: Any = dtypes.float32,
+                   name: str | None = None) -> Tensor:
+    """`tf.signal.hamming_window`: 0.54 - 0.46·cos(2πn/N)."""
+    return _raised_cosine(window_length, periodic, dtype, 0.54, 0.46)
+
+
+def vorbis_window(window_length: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    """`tf.signal.vorbis_window`: sin(π/2 · sin²(π/N · (n + 0.5)))."""
+    ops = _ops()
+    wl, dt = _check_params(window_length, dtype)
+    arg = ops.cast(ops.range_(wl), dt)
+    inner = ops.sin(np.pi / ops.cast(wl, dt) * (arg + 0.5))
+    return ops.sin(np.pi / 2.0 * ops.pow_(inner, 2.0))
+
+
+def kaiser_window(window_length: Any, beta: Any = 12., dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    """`tf.signal.kaiser_window`: exp(num - β)·i0e(num)/i0e(β), num = β·sqrt(relu(1 - (n/h)²))."""
+    from simdist.runtime.ops.activations import relu
+    from simdist.runtime.ops.special_more import bessel_i0e
+    ops = _ops()
+    wl, dt = _check_params(window_length, dtype)
+    if _int(wl) == 1:
+        return ops.ones([1], dtype=dt)
+    half = (ops.cast(wl, dtypes.float32) - 1.0) / 2.0
+    arg = ops.range_(-half, half + 0.1, dtype=dtypes.float32)
+    arg = ops.cast(arg, dt)
+    b = ops.cast(beta, dt)
+    one = ops.cast(1.0, dt)
+    half = ops.cast(half, dt)
+    num = b * ops.sqrt(relu(one - ops.square(arg / half)))
+    return ops.exp(num - b) * (bessel_i0e(num) / bessel_i0e(b))
+
+
+def kaiser_bessel_derived_window(window_length: Any, beta: Any = 12., dtype: Any = dtypes.float32,
+                                 name: str | None = None) -> Tensor:
+    """`tf.signal.kaiser_bessel_derived_window`: sqrt of the Kaiser window's normalised cumulative sum, mirrored."""
+    ops = _ops()
+    wl, dt = _check_params(window_length, dtype)
+    halflen = ops.floordiv(wl, 2)
+    kw = kaiser_window(halflen + 1, beta, dtype=dt)
+    csum = ops.cumsum(kw)
+    halfw = ops.sqrt(csum[:-1] / csum[-1])
+    return ops.concat((halfw, halfw[::-1]), axis=0)
+
+
+# --- frame and overlap_and_add ---------------------------------------------------------------------
+def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False, pad_value: Any = 0,
+          axis: Any = -1, name: str | None = None) -> Tensor:
+    """`tf.signal.frame`: frames of `frame_length` every `frame_step` samples along `axis`, as
+    TF's shape_ops.frame gathers them (sub-frames of gcd(length, step) samples)."""
+    ops = _ops()
+    sig = signal if isinstance(signal, Tensor) else convert_to_tensor(signal)
+    fl = _scalar_int(frame_length, "frame_length")
+    fs = _scalar_int(frame_step, "frame_step")
+    ax = _scalar_int(axis, "axis")
+    if sig.ndim < 1:
+        raise ValueError(f"Shape {sig.shape} must have rank at least 1")
+    shape = list(sig.shape.as_list())
+    a = range(len(shape))[_int(ax)]
+    outer, length, inner = shape[:a], shape[a], shape[a + 1:]
+    flen, fstep = _int(fl), _int(fs)
+    if fstep == 0:   # (TF's num_frames divides by the frame_step tensor: FloorDiv's error)
+        from simdist.runtime import errors
+        raise errors.InvalidArgumentError(None, None, "Integer division by zero [Op:FloorDiv]")
+    if pad_end:
+        pv = pad_value if isinstance(pad_value, Tensor) else convert_to_tensor(pad_value, dtype=sig.dtype)
+        if pv.ndim != 0:
+            raise ValueError(f"Shape {pv.shape} must have rank 0")
+        num_frames = -(-length // fstep)
+        pad_samples = max(0, flen + fstep * (num_frames - 1) - length)
+        paddings = [[0, 0]] * len(outer) + [[0, pad_samples]] + [[0, 0]] * len(inner)
+        sig = ops.pad(sig, paddings, constant_values=pv)
+        length = sig.shape.as_list()[a]
+    else:
+        num_frames = max(0, 1 + (length - flen) // fstep)
+    sub = _pymath.gcd(flen, fstep)
+    per_frame, per_hop = flen // sub, fstep // sub
+    num_sub = length // sub
+    begin = [0] * len(shape)
+    end = outer + [num_sub * sub] + inner
+    subframes = ops.reshape(ops.strided_slice_fn(sig, begin, end), outer + [num_sub, sub] + inner)
+    fdt = fl.dtype
+    frame_sel = ops.reshape(ops.range_(num_frames, dtype=fdt) * per_hop, [num_frames, 1])
+    sub_sel = ops.reshape(ops.range_(per_frame, dtype=fdt), [1, per_frame])
+    selector = frame_sel + sub_sel
+    return ops.reshape(ops.gather(subframes, selector, axis=a), outer + [num_frames, flen] + inner)
+
+
+def overlap_and_add(signal: Any, frame_step: Any, name: str | None = None) -> Tensor:
+    """`tf.signal.overlap_and_add`: [..., frames, frame_length] frames added back every
+    `frame_step` samples, as reconstruction_ops composes it (pad, reshape, transpose, sum)."""
+    ops = _ops()
+    sig = signal if isinstance(signal, Tensor) else convert_to_tensor(signal)
+    if sig.ndim < 2:
+        raise ValueError(f"Shape {sig.shape} must have rank at least 2")
+    fs = _scalar_int(frame_step, "frame_step")
+    if not fs.dtype.is_integer:
+        raise ValueError(f"frame_step must be an integer. Got {fs.dtype!r}")
+    step = _int(fs)
+    if step == 0:   # (TF's segment count divides by it; NumPy gives 0 and a later op fails)
+        from simdist.runtime import errors
+        raise errors.InvalidArgumentError(None, None, "overlap_and_add: frame_step 0 (TF 2.21 fails on the padded "
+                                          "frames' reshape)")
+    shape = sig.shape.as_list()
+    outer = shape[:-2]
+    frame_length, frames = shape[-1], shape[-2]
+    output_length = frame_length + step * (frames - 1)
+    if step == frame_length:
+        return ops.reshape(sig, outer + [output_length])
+    segments = -(-frame_length // step)
+    paddings = [[0, 0]] * len(outer) + [[0, segments], [0, segments * step - frame_length]]
+    sig = ops.pad(sig, paddings)
+    sig = ops.reshape(sig, outer + [frames + segments, segments, step])
+    r = len(outer)
+    sig = ops.transpose(sig, list(range(r)) + [r + 1, r, r + 2])
+    sig = ops.reshape(sig, outer + [(frames + segments) * segments, step])
+    sig = sig[..., :(frames + segments - 1) * segments, :]
+    sig = ops.reshape(sig, outer + [segments, frames + segments - 1, step])
+    sig = ops.reduce_sum(sig, -3)
+    sig = ops.reshape(sig, outer + [(frames + segments - 1) * step])
+    return sig[..., :output_length]
+
+
+# --- short-time Fourier transforms -----------------------------------------------------------------
+def _enclosing_power_of_two(value: Tensor) -> Tensor:
+    v = _int(value)
+    return convert_to_tensor(int(2 ** np.ceil(np.log(v) / np.log(2.0))), dtype=value.dtype)
+
+
+def stft(signals: Any, frame_length: Any, frame_step: Any, fft_length: Any = None,
+         window_fn: Callable[..., Any] | None = hann_window, pad_end: bool = False, name: str | None = None) -> Tensor:
+    """`tf.signal.stft`: rfft of the windowed frames ([..., frames, fft_length // 2 + 1])."""
+    sig = signals if isinstance(signals, Tensor) else convert_to_tensor(signals)
+    if sig.ndim < 1:
+        raise ValueError(f"Shape {sig.shape} must have rank at least 1")
+    fl = _scalar_int(frame_length, "frame_length")
+    fs = _scalar_int(frame_step, "frame_step")
+    n = _enclosing_power_of_two(fl) if fft_length is None else (
+        fft_length if isinstance(fft_length, Tensor) else convert_to_tensor(fft_length))
+    framed = frame(sig, fl, fs, pad_end=pad_end)
+    if window_fn is not None:
+        framed = framed * window_fn(fl, dtype=framed.dtype)
+    return _fft.rfft(framed, [_int(n)] if n.ndim == 0 else n)
+
+
+def inverse_stft_window_fn(frame_step: Any, forward_window_fn: Callable[..., Any] = hann_window,
+                           name: str | None = None) -> Callable[..., Tensor]:
+    """`tf.signal.inverse_stft_window_fn`: the window that inverts `forward_window_fn` at `frame_step`."""
+    def inner(frame_length: Any, dtype: Any) -> Tensor:
+        ops = _ops()
+        step = _scalar_int(frame_step, "frame_step")
+        fl = _scalar_int(frame_length, "frame_length")
+        forward = forward_window_fn(fl, dtype=dtype)
+        denom = ops.square(forward)
+        s, flen = _int(step), _int(fl)
+        overlaps = -(-flen // s)
+        denom = ops.pad(denom, [(0, overlaps * s - flen)])
+        denom = ops.reshape(denom, [overlaps, s])
+        denom = ops.reduce_sum(denom, 0, keepdims=True)
+        denom = ops.tile(denom, [overlaps, 1])
+        denom = ops.reshape(denom, [overlaps * s])
+        denom = denom[:flen]
+        return ops.where(ops.equal(denom, 0.0), ops.zeros_like(forward), forward / denom)
+    return inner
+
+
+def inverse_stft(stfts: Any, frame_length: Any, frame_step: Any, fft_length: Any = None,
+                 window_fn: Callable[..., Any] | None = hann_window, name: str | None = None) -> Tensor:
+    """`tf.signal.inverse_stft`: irfft of each frame, cut or padded to frame_length, windowed, overlap-added."""
+    ops = _ops()
+    z = stfts if isinstance(stfts, Tensor) else convert_to_tensor(stfts)
+    if z.ndim < 2:
+        raise ValueError(f"Shape {z.shape} must have rank at least 2")
+    fl = _scalar_int(frame_length, "frame_length")
+    fs = _scalar_int(frame_step, "frame_step")
+    n = _enclosing_power_of_two(fl) if fft_length is None else _scalar_int(fft_length, "fft_length")
+    frames = _fft.irfft(z, [_int(n)])
+    flen = _int(fl)
+    last = frames.shape.as_list()[-1]
+    if last > flen:
+        frames = frames[..., :flen]
+    elif last < flen:
+        frames = ops.pad(frames, [[0, 0]] * (frames.ndim - 1) + [[0, flen - last]])
+    if window_fn is not None:
+        frames = frames * window_fn(fl, dtype=z.dtype.real_dtype)
+    return overlap_and_add(frames, fs)

@@ -1,0 +1,27 @@
+"""Op types of issue 29's ninth-session batch that the op table (op_specs.py: real-valued
+matrices, finite differences) does not exercise; each is compared with TF 2.21 in its own
+golden-backed module. Kept out of op_specs.AREAS (that table's golden is stamped with every area
+module)."""
+
+from __future__ import annotations
+
+_SIGNAL = ("a spectral op type (complex or real<->complex): forward, dtypes, errors and gradients against TF 2.21 "
+           "in tests/ops/test_signal_tf.py; the op table's matrices are real-valued")
+_CHECK = ("an identity that raises on NaN/Inf: values, errors, dtypes and its gradient against TF 2.21 in "
+          "tests/ops/test_debugging_tf.py")
+
+_BOXES = ("a box op (greedy selection, crops or drawing, and their kernels' gradients): values, errors and "
+          "gradients against TF 2.21 in tests/ops/test_image_boxes_tf.py; finite differences do not apply to index "
+          "outputs and bilinear kinks")
+
+UNTESTED_OPS: dict[str, str] = {
+    **{op: _SIGNAL for op in ("FFT", "IFFT", "FFT2D", "IFFT2D", "FFT3D", "IFFT3D", "RFFT", "IRFFT", "RFFT2D",
+                              "IRFFT2D", "RFFT3D", "IRFFT3D")},
+    "CheckNumerics": _CHECK,
+    **{op: _BOXES for op in ("NonMaxSuppressionV3", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps",
+                             "CombinedNonMaxSuppression",
+                             "CropAndResize", "CropAndResizeGradImage", "CropAndResizeGradBoxes",
+                             "DrawBoundingBoxesV2")},
+    "SobolSample": "a generator of Sobol points from scalar arguments (no float input, not differentiable): values "
+                   "and errors against TF 2.21 in tests/ops/test_sobol_tf.py",
+}
