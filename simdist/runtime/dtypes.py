@@ -67,6 +67,9 @@ class DType:
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
+    def __str__(self) -> str:   # (TF's DType.__str__; repr is the `tf.float32` spelling)
+        return f"<dtype: '{self.name}'>"
+
     def __eq__(self, other: object) -> bool:
         if other is self:
             return True

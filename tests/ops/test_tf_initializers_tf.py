@@ -107,5 +107,5 @@ def test_every_group_is_tested() -> None:
     assert EDGES.untested() == [], f"groups with no test function: {EDGES.untested()}"
 
 
-if __name__ == "__main__":  # TF worker: python test_initializers_tf.py 0,1,2 -> pickled results on stdout
+if __name__ == "__main__":  # TF worker: python test_tf_initializers_tf.py 0,1,2 -> pickled results on stdout
     tf_workers.serve(EDGES.tf_worker)
