@@ -209,3 +209,14 @@ def test_one_replica_all_reduce_mean_keeps_integers(backend, tf, kind, dtype):
     call = f"{kind}(1).run(all_reduce(MEAN, {dtype} [3, 4]))"
     assert_dtype(out, dtype, call=call)
     assert_equal(out, np.array([3, 4], dtype=dtype), call=call)
+
+
+@clause("ops.dtype-text", ref="tf221")
+@pytest.mark.parametrize("name", ["float32", "float64", "int32", "int64", "bool", "float16"])
+def test_a_dtype_prints_as_tfs(backend, name):
+    """str() of a tf.DType is <dtype: 'name'> (DType.__str__), repr() is tf.name."""
+    tf = backend.tf
+    d = getattr(tf, name)
+    got = (str(d), repr(d), f"{tf.zeros([1], dtype=d).dtype}")
+    want = (f"<dtype: '{name}'>", f"tf.{name}", f"<dtype: '{name}'>")
+    assert got == want, f"(str, repr, f-string of a tensor's dtype) = {got}, but should be {want} [tf.{name}]"
