@@ -387,6 +387,8 @@ RULES: dict[str, Any] = {
     # Where(condition) tests `x != 0` under DAZ; NextAfter steps through the bits (std::nextafter)
     "Where": FLUSH, "NextAfter": KEEP, "FloorMod": FLOORMOD, "TruncateMod": TRUNCATEMOD,
     "Sign": SIGN,
+    # float32/float64 Atan2: the kernel (packet_atan2.py) applies DAZ/FTZ itself, packet and tail apart
+    "Atan2": _atan_rule,
 }
 for _name in CHECKED:
     RULES.setdefault(_name, CHECK)

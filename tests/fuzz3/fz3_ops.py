@@ -196,7 +196,7 @@ EXT_OPS: list[Op] = [
     *[_op(p, "input:x name:nm", 1, CX + ("float32", "float64")) for p in ("math.real", "math.imag")],
     _op("math.angle", "input:x name:nm", 1, CX + ("float32", "float64"), False),
     _op("math.conj", "x:x name:nm", 1, CX + ("float32", "int32")),
-    _op("math.complex", "real:x imag:y name:nm", 2, ("float32", "float64")),
+    _op("complex", "real:x imag:y name:nm", 2, ("float32", "float64")),
     *[_op(p, "x:x name:nm", 1, CX) for p in ("math.abs", "math.negative", "math.sign", "math.is_nan")],
     *[_op(p, "x:x y:y name:nm", 2, CX) for p in (
         "math.add", "math.subtract", "math.multiply", "math.equal", "math.not_equal", "math.squared_difference")],

@@ -8,7 +8,7 @@ import numpy as np
 
 from simdist.runtime import context, convert, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import alloc, args, dispatch
 from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.registry import (BROADCAST, PERMUTED, RESHAPED, NotDifferentiable, RegisterGradient, lanes,
@@ -86,7 +86,11 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
     range_kernel(dt)
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
     if d == 0:
-        raise errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
+        err = errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
+        if not graph_constants.known(*vals):
+            raise err
+        # (traced: Range's shape function checks a constant delta, ValueError; fz5 seed 61 #247)
+        raise trace_errors.mark_shape(err, "Requires delta != 0", "Range", ((), (), ()))
     if (d > 0 and not s <= lim) or (d < 0 and not s >= lim):   # (NaN fails both, as in TF's kernel)
         text = f"Requires start <= limit when delta > 0: {s}/{lim}" if d > 0 else \
             f"Requires start >= limit when delta < 0: {s}/{lim}"
@@ -169,17 +173,23 @@ def _no_layout(layout: Any, op: str) -> None:
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
     _no_layout(layout, "ones")
-    return dispatch.execute(ONES, (), {"shape": shape_arg(shape), "dtype": dtypes.as_dtype(dtype)})
+    shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
+    alloc.check_output("Fill", shp, dt)
+    return dispatch.execute(ONES, (), {"shape": shp, "dtype": dt})
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
     _no_layout(layout, "zeros")
-    return dispatch.execute(ZEROS, (), {"shape": shape_arg(shape), "dtype": dtypes.as_dtype(dtype)})
+    shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
+    alloc.check_output("Fill", shp, dt)
+    return dispatch.execute(ZEROS, (), {"shape": shp, "dtype": dt})
 
 
 def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
     _no_layout(layout, "fill")
-    return dispatch.execute(FILL, (_t(value),), {"shape": shape_arg(dims)})
+    v, shp = _t(value), shape_arg(dims)
+    alloc.check_output("Fill", shp, v.dtype)
+    return dispatch.execute(FILL, (v,), {"shape": shp})
 
 
 def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002

@@ -1,0 +1,124 @@
+"""The rules issue 29's fifth campaign of the fuzzers (tests/fuzz3/ seeds 61-63, its extended
+catalogue) found wrong, each against real TensorFlow 2.21: the same call on both backends gives
+the same dtype and bits, or raises the same exception class; inside a tf.function, at the same
+stage (while the graph is built, or when it runs). Atan2's kernel (Eigen's patan2 in packets,
+glibc's atan2 in the tail, under DAZ/FTZ), the shape functions of Range, MatrixDiagV3 and
+searchsorted's StridedSlice while a graph is built, allocation errors of huge outputs, and
+tf.math's namespace. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _sig(body: str, shape: Any, dtype: str, arg: Any) -> Callable[[Any], Any]:
+    """`lambda x: <body>` as a tf.function with input_signature [TensorSpec(shape, dtype)]: the
+    name of the error get_concrete_function raises ("at trace: ValueError"), else its call on
+    `arg`."""
+    def run(tf: Any) -> Any:
+        f = tf.function(eval(f"lambda x: {body}", {"tf": tf, "np": np}),  # noqa: S307 - our text
+                        input_signature=[tf.TensorSpec(shape, getattr(tf, dtype))])
+        try:
+            f.get_concrete_function()
+        except Exception as e:  # noqa: BLE001 - the class is the result
+            return f"at trace: {type(e).__name__}"
+        return f(tf.constant(arg, getattr(tf, dtype)))
+    return run
+
+
+def _atan2_rows(dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
+    """atan2 of seeded rows of `n` elements (packets and a tail) drawn from an edge pool: zeros of
+    both signs, subnormals, ones, infinities, NaN, tiny and huge normals."""
+    sub = 1e-40 if dtype == "float32" else 5e-324
+    tiny = 1e-38 if dtype == "float32" else 1e-307
+    pool = np.array([0.0, -0.0, sub, -sub, 3 * sub, 1.0, -1.0, 2.5, -7.25, np.inf, -np.inf, np.nan, tiny, -tiny,
+                     1e30, 0.1, 100.0], dtype)
+    rng = np.random.default_rng(seed)
+    y, x = pool[rng.integers(0, pool.size, n)], pool[rng.integers(0, pool.size, n)]
+    return lambda tf: tf.math.atan2(tf.constant(y), tf.constant(x))
+
+
+def _atan2_broadcast(tf: Any) -> Any:
+    y = tf.constant([[0.0], [1e-40], [-0.0]], tf.float32)
+    x = tf.constant([1e-40, -0.0, 1e-40, 1.0, -1e-40, 2.0, 0.0, -3.0, 1e-40], tf.float32)
+    return tf.math.atan2(y, x)
+
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- Atan2's kernel: patan2 in packets, glibc's atan2 in the tail (seed 61 #25, fz3_known's float64 class)
+    *[(f"atan2-{dt}-{n}-{s}", "ops.eigen-kernels", _atan2_rows(dt, n, s))
+      for dt in ("float32", "float64") for n, s in ((8, 1), (8, 2), (16, 3), (3, 4), (11, 5), (5, 6), (40, 7))],
+    ("atan2-broadcast", "ops.eigen-kernels", _atan2_broadcast),
+    ("atan2-half", "ops.eigen-kernels",
+     lambda tf: tf.math.atan2(tf.constant([1.0, -0.0, 6e-8, 2.5], tf.float16), tf.constant([1.0, -1.0, 6e-8, 0.0],
+                                                                                             tf.float16))),
+    # -- shape functions while a graph is built (seed 61 #247, #285, #294)
+    ("range-delta-zero-traced", "function.trace-time-errors", _sig("tf.range(1, 3, 0)", [], "int16", 3)),
+    ("range-delta-zero-eager", "function.trace-time-errors", lambda tf: tf.range(1, 3, 0)),
+    ("diag-scalar-traced", "function.trace-time-errors", _sig("tf.linalg.diag(x, k=-2)", [], "int16", 4)),
+    ("diag-unknown-rank-traced", "function.trace-time-errors", _sig("tf.linalg.diag(x, k=-2)", None, "int16", 4)),
+    ("diag-scalar-eager", "function.trace-time-errors", lambda tf: tf.linalg.diag(tf.constant(4, tf.int16), k=-2)),
+    ("searchsorted-scalar-values-traced", "function.trace-time-errors",
+     _sig("tf.searchsorted(tf.constant([float('inf')]), x)", [], "float32", 2.0)),
+    ("searchsorted-scalar-sequence-traced", "function.trace-time-errors",
+     _sig("tf.searchsorted(x, [1.0])", [], "float32", 2.0)),
+    ("searchsorted-unknown-rank-traced", "function.trace-time-errors",
+     _sig("tf.searchsorted(tf.constant([1.0]), x)", None, "float32", 2.0)),
+    ("searchsorted-scalar-eager", "function.trace-time-errors",
+     lambda tf: tf.searchsorted(tf.constant([1.0]), tf.constant(2.0))),
+    # -- outputs too large to allocate (seed 61 #234, seed 62 #100, seed 63 #56)
+    ("confusion-matrix-huge-label", "ops.argument-errors",
+     lambda tf: tf.math.confusion_matrix(np.array([4611686018427387904], np.int64), [0])),
+    ("confusion-matrix-2-40", "ops.argument-errors",
+     lambda tf: tf.math.confusion_matrix(np.array([2**40], np.int64), [0])),
+    ("confusion-matrix-oom", "ops.argument-errors",
+     lambda tf: tf.math.confusion_matrix(np.array([2**31 + 5], np.int64), [0])),
+    ("zeros-too-many-elements", "ops.argument-errors", lambda tf: tf.zeros([2**40, 2**40])),
+    ("ones-too-many-elements", "ops.argument-errors", lambda tf: tf.ones([2**62, 4])),
+    ("zeros-oom", "ops.argument-errors", lambda tf: tf.zeros([2**31, 2**31])),
+    ("fill-oom", "ops.argument-errors", lambda tf: tf.fill([2**31, 2**31], 1)),
+    # -- tf.math has no `complex` in TF 2.21 (tf.complex only; ext seed 61 #48)
+    ("math-complex-missing", "ops.argument-errors",
+     lambda tf: tf.math.complex(tf.constant(0.0, tf.float64), tf.constant(1.0, tf.float64))),
+    ("complex-exists", "ops.argument-errors",
+     lambda tf: tf.complex(tf.constant(0.0, tf.float64), tf.constant(1.0, tf.float64))),
+]
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.bits_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.eigen-kernels")
+@EDGES.parametrize("ops.eigen-kernels")
+def test_atan2_kernel(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_shape_functions_at_trace(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
+def test_allocation_errors_and_namespace(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+if __name__ == "__main__":  # TF worker: python test_fuzz5_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
