@@ -8,7 +8,14 @@ with a negative maxlength/minlength of a constant arr inside a tf.function (Dens
 shape function's ValueError at trace time) and confusion_matrix's static asserts on constant
 labels/predictions (InvalidArgumentError from get_concrete_function): simdist now tracks which
 traced tensors are constants (simdist/runtime/ops/graph_constants.py); MatrixInverse's acceptance of
-matrices holding inf/NaN (Eigen's pivot check, docs/spec.md ops.linalg-more)."""
+matrices holding inf/NaN (Eigen's pivot check, docs/spec.md ops.linalg-more).
+
+Closed by issue 29's fz5 (tests/ops/test_fuzz5_edges_tf.py): float32/float64 atan2 of subnormals
+and in packets (Eigen's patan2 and glibc's atan2 under DAZ, ops.eigen-kernels); Range's delta 0,
+MatrixDiagV3 of a scalar and searchsorted of a scalar at trace time; huge outputs of Fill and
+ScatterNd (confusion_matrix); tf.math.complex (TF 2.21 has none). Open classes fz5 found are
+listed below with their seeds (the extended catalogue's, `fz3_campaign.py SEED 0 300 --ext`,
+marked "ext")."""
 
 from __future__ import annotations
 
@@ -35,9 +42,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("nn.relu6", "value"): "float64 Relu6 of a subnormal in the scalar tail keeps its bits in TF 2.21 (relu6([5e-324, "
                            "0]) is [5e-324, 0]), simdist flushes it (Relu's lane rule is listed not found in "
                            "ops.subnormals); seed 53 #57",
-    ("math.atan2", "value"): "float64 atan2 of subnormals: glibc's atan2 under DAZ (atan2(5e-324, 5e-324) is pi/4, "
-                             "atan2(5e-324, -0.0) is 3pi/4 in TF 2.21), simdist flushes the inputs (0 and pi); seed 53 "
-                             "#210",
     ("nn.moments", "rejects"): "inside a tf.function, moments of a constant bfloat16 tensor over a repeated axis ((-2, 1) "
                                "of a rank-3 tensor) computes in TF 2.21 (Grappler folds the constant subgraph before "
                                "Mean's kernel checks its axes), simdist raises Mean's InvalidArgumentError; seed 53 #193",
@@ -47,4 +51,29 @@ KNOWN_OPEN: dict[object, str] = {
     ("size", "accepts"): "inside a tf.function, tf.size(x, out_type='int64') (a string out_type) of a fully known "
                          "shape is ValueError in TF 2.21, simdist folds it to an int64 constant (not analysed); seed 53 "
                          "#273",
+    ("math.l2_normalize", "gradient"): "second-order gradient of l2_normalize of a float32 Variable holding NaN, inf and "
+                                       "subnormals: TF 2.21's second gradient has zeros where simdist's is NaN (the "
+                                       "first gradients agree, all NaN); not analysed; seed 61 #173",
+    ("math.confusion_matrix", "rejects"): "inside a tf.function with an input_signature, confusion_matrix(x0, [2, 0, 1], 5) "
+                                          "of an argument: TF 2.21 traces and runs it, simdist rejects it; not analysed; "
+                                          "seed 63 #13",
+    ("nn.softmax_cross_entropy_with_logits", "error-class"): "traced, a scalar `labels` beside logits with an axis out "
+                                                             "of range: the error classes differ between TF 2.21 and "
+                                                             "simdist at trace time; seed 63 #3, ext seed 61 #69",
+    ("math.sign", "value"): "complex sign of an infinite element: TF 2.21 gives NaN+NaNj (sign(inf+0.33j), "
+                            "sign(-0.001+infj)), simdist the unit direction (1+0j, 1j); ext seed 61 #23, #85, #104, #117",
+    ("math.abs", "value"): "complex128 abs of (0, 5e-324): TF 2.21's hypot under DAZ gives 0.0, simdist 5e-324; ext "
+                           "seed 61 #55",
+    ("math.log1p", "value"): "complex64 log1p(-inf-0j): TF 2.21 NaN+NaNj, simdist inf-pi j; ext seed 61 #4",
+    ("math.multiply", "value"): "complex multiply with infinite or subnormal parts (inf+0j times a finite value, "
+                                "packets): TF 2.21's Eigen complex product (no C99 Annex G recovery, DAZ) differs from "
+                                "NumPy's; ext seed 61 #1, #20, #130",
+    ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf and 1e30: TF 2.21's "
+                                          "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
+                                          "ext seed 61 #13, #165",
+    ("image.resize", "rejects"): "tf.image.resize with preserve_aspect_ratio/antialias on small images: TF 2.21 "
+                                 "computes, simdist rejects; ext seed 61 #190, ext seed 62 #6",
+    ("random.stateless_categorical", "error-class"): "stateless_categorical of uint16 logits and with an int16 dtype: "
+                                                     "TF 2.21's error classes (TypeError at conversion / trace) differ "
+                                                     "from simdist's; ext seed 61 #39, #49",
 }
