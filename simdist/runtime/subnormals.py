@@ -387,8 +387,9 @@ RULES: dict[str, Any] = {
     # Where(condition) tests `x != 0` under DAZ; NextAfter steps through the bits (std::nextafter)
     "Where": FLUSH, "NextAfter": KEEP, "FloorMod": FLOORMOD, "TruncateMod": TRUNCATEMOD,
     "Sign": SIGN,
-    # float32/float64 Atan2: the kernel (packet_atan2.py) applies DAZ/FTZ itself, packet and tail apart
-    "Atan2": _atan_rule,
+    # float32/float64 Atan2 and Relu6: the kernels (packet_atan2.py, activations.py) apply DAZ/FTZ
+    # themselves, packets and scalar tail apart
+    "Atan2": _atan_rule, "Relu6": _atan_rule,
 }
 for _name in CHECKED:
     RULES.setdefault(_name, CHECK)

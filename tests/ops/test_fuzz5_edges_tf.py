@@ -2,9 +2,10 @@
 catalogue) found wrong, each against real TensorFlow 2.21: the same call on both backends gives
 the same dtype and bits, or raises the same exception class; inside a tf.function, at the same
 stage (while the graph is built, or when it runs). Atan2's kernel (Eigen's patan2 in packets,
-glibc's atan2 in the tail, under DAZ/FTZ), the shape functions of Range, MatrixDiagV3 and
-searchsorted's StridedSlice while a graph is built, allocation errors of huge outputs, and
-tf.math's namespace. Needs the `tf` extra.
+glibc's atan2 in the tail, under DAZ/FTZ), Relu6's scalar tail (subnormals and -0.0 kept),
+NextAfter's conversion of non-tensor operands, the shape functions of Range, MatrixDiagV3 and
+searchsorted's StridedSlice while a graph is built, allocation errors of huge outputs (Fill,
+ScatterNd, DenseBincount), and tf.math's namespace. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -87,12 +88,67 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("ones-too-many-elements", "ops.argument-errors", lambda tf: tf.ones([2**62, 4])),
     ("zeros-oom", "ops.argument-errors", lambda tf: tf.zeros([2**31, 2**31])),
     ("fill-oom", "ops.argument-errors", lambda tf: tf.fill([2**31, 2**31], 1)),
+    ("bincount-oom-before-negative-check", "ops.argument-errors",
+     lambda tf: tf.math.bincount(np.array([4611686018427387904, 1, -1], np.int64), minlength=5)),
+    ("bincount-oom-rank-2", "ops.argument-errors",
+     lambda tf: tf.math.bincount(np.array([[2**40, 1], [2, 3]], np.int64), axis=-1)),
+    ("bincount-oom-minlength", "ops.argument-errors",
+     lambda tf: tf.math.bincount(np.array([3, 1], np.int64), minlength=2**40)),
+    ("bincount-maxlength-caps", "ops.argument-errors",
+     lambda tf: tf.math.bincount(np.array([2**62, 1], np.int64), maxlength=10)),
     # -- tf.math has no `complex` in TF 2.21 (tf.complex only; ext seed 61 #48)
     ("math-complex-missing", "ops.argument-errors",
      lambda tf: tf.math.complex(tf.constant(0.0, tf.float64), tf.constant(1.0, tf.float64))),
     ("complex-exists", "ops.argument-errors",
      lambda tf: tf.complex(tf.constant(0.0, tf.float64), tf.constant(1.0, tf.float64))),
 ]
+
+def _relu6_rows(dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
+    """relu6 of a seeded row of `n` elements holding subnormals of both signs, -0.0, NaN and 6."""
+    sub = {"float32": 1e-40, "float64": 5e-324, "bfloat16": 1e-40, "float16": 6e-8}[dtype]
+    pool = [sub, -sub, -0.0, 0.0, 6.0, 7.0, -1.0, 0.5, float("nan"), 3 * sub]
+    rng = np.random.default_rng(seed)
+    row = [pool[k] for k in rng.integers(0, len(pool), n)]
+    return lambda tf: tf.nn.relu6(tf.constant(row, getattr(tf, dtype)))
+
+
+def _relu6_grad(tf: Any) -> Any:
+    x = tf.Variable(tf.constant([5e-324, -5e-324, 3.0, 5e-324, 1.0, 0.0], tf.float64))
+    with tf.GradientTape() as tape:
+        y = tf.nn.relu6(x)
+    return y, tape.gradient(y, x)
+
+
+def _nextafter_numpy(x1: Any, x2: Any) -> Callable[[Any], Any]:
+    """tf.math.nextafter of non-tensor operands, after a first call (TF's first call in a process
+    takes the slow path, which keeps NumPy's float64)."""
+    def run(tf: Any) -> Any:
+        tf.math.nextafter(np.array([1.0]), np.array([2.0]))
+        return tf.math.nextafter(x1, x2)
+    return run
+
+
+RELU6_NEXTAFTER: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- Relu6's scalar tail keeps subnormals and -0.0, its packets give +0.0 (seed 62 #191, #240; fz3_known's
+    #    float64 class from seed 53 #57)
+    *[(f"relu6-{dt}-{n}-{s}", "ops.subnormals", _relu6_rows(dt, n, s))
+      for dt in ("float32", "float64", "bfloat16", "float16") for n, s in ((1, 1), (3, 2), (6, 3), (8, 4), (13, 5))],
+    ("relu6-gradient-tail", "ops.subnormals", _relu6_grad),
+    ("relu-bfloat16-negative-zero", "ops.subnormals", lambda tf: tf.nn.relu(tf.constant([-0.0, 1e-40, -1e-40],
+                                                                                       tf.bfloat16))),
+    # -- NextAfter's fast path converts non-tensors to its default T, float32 (seed 62 #29)
+    ("nextafter-numpy-float64", "ops.conversion",
+     _nextafter_numpy(np.array([[-0.001, -np.inf], [-2.0, -0.0]]), np.array([[-np.inf, 3.0], [-1.0, np.inf]]))),
+    ("nextafter-numpy-huge", "ops.conversion", _nextafter_numpy(np.array([1e300]), np.array([2.0]))),
+    ("nextafter-numpy-int", "ops.conversion", _nextafter_numpy(np.array([1, 2]), np.array([2.0, 1.0]))),
+    ("nextafter-list-and-numpy", "ops.conversion", _nextafter_numpy([1.5], np.array([2.0]))),
+    ("nextafter-numpy-scalars", "ops.conversion", _nextafter_numpy(np.float64(1.5), np.float64(2.0))),
+    ("nextafter-tensor-keeps-float64", "ops.conversion",
+     lambda tf: tf.math.nextafter(tf.constant([1.5], tf.float64), np.array([2.0]))),
+    ("nextafter-traced-keeps-float64", "ops.conversion",
+     lambda tf: tf.function(lambda: tf.math.nextafter(np.array([1.5]), np.array([2.0])))()),
+]
+CASES += RELU6_NEXTAFTER
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.bits_agree)
 
@@ -111,6 +167,18 @@ def test_atan2_kernel(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_shape_functions_at_trace(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.subnormals")
+@EDGES.parametrize("ops.subnormals")
+def test_relu6_tail(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_nextafter_operands(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
