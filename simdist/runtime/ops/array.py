@@ -572,6 +572,11 @@ def _stack(*arrays: np.ndarray, axis: int) -> np.ndarray:
                 f"Shapes of all inputs must match: values[0].shape = {args.dims(s0)} != values[{i}].shape = "
                 f"{args.dims(a.shape)} [Op:Pack]", f"{text}\n\tFrom merging shape {i - 1} with other shapes.", "Pack",
                 [x.shape for x in arrays])
+    n = arrays[0].ndim + 1
+    if not -n <= axis < n:   # (Pack's shape function checks it: ValueError while a graph is built)
+        raise trace_errors.shape_error(f"axis {axis} is out of bounds for array of dimension {n} [Op:Pack]",
+                                       f"Invalid axis: {axis}; must be in [{-n},{n})", "Pack",
+                                       [x.shape for x in arrays])
     try:
         return np.stack(arrays, axis=axis)
     except ValueError as e:
@@ -580,6 +585,22 @@ def _stack(*arrays: np.ndarray, axis: int) -> np.ndarray:
 
 PACK = register("Pack", _stack, args.same_dtype("Pack"), _ZERO, kind="shape",
                 fusion=_LANE_AXES)
+
+
+def _pack_sees(shapes: list, attrs: dict | None) -> bool:
+    """Pack's shape function: it merges the known shapes (an unknown rank merges with any) and
+    checks the axis against the merged rank + 1; fz5 seed 63 #130."""
+    merged = static_shapes.merge(shapes)
+    if merged is False:
+        return True
+    if merged is None:
+        return False
+    n = len(merged) + 1
+    axis = int((attrs or {}).get("axis", 0))
+    return not -n <= axis < n
+
+
+PACK.shape_fn = _pack_sees
 UNPACK = register("Unpack", lambda a, axis: tuple(np.moveaxis(a, axis, 0)), args.first, _ZERO, num_outputs=-1,
                   kind="shape",
                   fusion=_LANE_AXES)
@@ -613,7 +634,9 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
         except (TypeError, ValueError):
             pass
     ts = matching_list(values, "Pack", "values")
-    if ts:   # TF's array_ops.stack checks the axis against the first value's rank, in Python
+    if ts and not static_shapes.rank_unknown(ts[0]):
+        # TF's array_ops.stack checks the axis against the first value's rank, in Python (when the
+        # graph knows that rank: an unknown-rank argument is left to Pack's shape function)
         n = ts[0].ndim + 1
         if not -n <= int(axis) < n:
             raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-n}, {n})")
