@@ -150,6 +150,56 @@ RELU6_NEXTAFTER: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES += RELU6_NEXTAFTER
 
+
+def _sigs(body: str, shape: Any, dtype: str, arg: Any) -> Callable[[Any], Any]:
+    """_sig, but the call's result is kept only as its class name, shape and dtype (values of a traced
+    call are compared by the other cases)."""
+    def run(tf: Any) -> Any:
+        out = _sig(body, shape, dtype, arg)(tf)
+        return out if isinstance(out, str) else (out.dtype.name, tuple(out.shape))
+    return run
+
+
+MORE: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- float32 Xlogy of a subnormal y in the scalar tail: glibc's logf under DAZ (seed 63 #291, #133)
+    *[(f"xlogy-subnormal-{n}", "ops.subnormals",
+       lambda tf, n=n: tf.math.xlogy(tf.constant([-0.001, 2.5, 1e10, -2.0, 0.0, 1e-40, 3.0, -1.0, 1.0, 2.0, 0.5][:n]),
+                                     tf.constant([1e-40, -0.0, 3.0, 6e-8, 1e-40, 1e-40, -1e-40, 2e-39, 1e-40, 1e-40,
+                                                  -1e-40][:n]))) for n in (1, 4, 8, 11)],
+    ("xlogy-subnormal-float64", "ops.subnormals",
+     lambda tf: tf.math.xlogy(tf.constant([-0.001, 2.5, 1e10], tf.float64), tf.constant([5e-324, 1.0, -5e-324],
+                                                                                        tf.float64))),
+    # -- confusion_matrix squeezes a last dimension of 1 (remove_squeezable_dimensions; seed 63 #13)
+    ("confusion-matrix-squeeze-labels", "ops.argument-errors",
+     lambda tf: tf.math.confusion_matrix(tf.constant([[0], [4], [2]]), [2, 0, 1], 5)),
+    ("confusion-matrix-squeeze-predictions", "ops.argument-errors",
+     lambda tf: tf.math.confusion_matrix([2, 0, 1], tf.constant([[0], [3], [2]]), 5)),
+    ("confusion-matrix-no-squeeze", "ops.argument-errors",
+     lambda tf: tf.math.confusion_matrix(tf.constant([[0, 1], [4, 1], [2, 2]]), [2, 0, 1], 5)),
+    ("confusion-matrix-squeeze-traced", "function.trace-time-errors",
+     _sigs("tf.math.confusion_matrix(x, [2, 0, 1], 5)", [None, 1], "int32", [[0], [4], [2]])),
+    ("confusion-matrix-squeeze-traced-negative", "function.trace-time-errors",
+     _sigs("tf.math.confusion_matrix(x, [2, 0, 1], 5)", [None, 1], "int32", [[0], [4], [-2]])),
+    # -- Pack of an unknown-rank value (seed 63 #130) and Cross with unknown dimensions (seed 63 #204)
+    *[(f"stack-unknown-rank-axis-{ax}", "function.trace-time-errors",
+       _sigs(f"tf.stack([x, np.array([[2.5, 1.0, 0.3, 0.0]], np.float32)], axis={ax})", None, "float32",
+             [[1.0, 2.0, 3.0, 4.0]])) for ax in (1, 0, 2, 3, -1)],
+    ("cross-unknown-dimension-traced", "function.trace-time-errors",
+     _sigs("tf.linalg.cross(x, np.array([[[1e10]]], np.float32))", [4, None, 0], "float32", np.zeros([4, 2, 0]))),
+    ("cross-unknown-dimension-3-traced", "function.trace-time-errors",
+     _sigs("tf.linalg.cross(x, np.array([[[1e10, 1, 2]]], np.float32))", [4, None, 3], "float32", np.zeros([4, 2, 3]))),
+    # -- softmax_cross_entropy_with_logits: _move_dim_to_end's errors come first (seed 63 #3, ext seed 61 #69)
+    *[(f"xent-axis-{ax}-labels-{lab}-{where}", "function.trace-time-errors",
+       _sigs(f"tf.nn.softmax_cross_entropy_with_logits(labels=tf.constant({lab}, tf.float64), logits=x, axis={ax})",
+             sig, "float64", [[0.0, 1.0]]) if where == "traced" else
+       (lambda tf, ax=ax, lab=lab: tf.nn.softmax_cross_entropy_with_logits(
+           labels=tf.constant(lab, tf.float64), logits=tf.constant([[0.0, 1.0]], tf.float64), axis=ax)))
+      for ax, lab, sig in ((3, 0.75, [1, None]), (0, 0.25, [1, None]), (-3, 0.5, [None, None]),
+                           (0, [[0.5, 0.5]], [1, 2]), (1, [[0.5, 0.5]], [1, 2]))
+      for where in ("traced", "eager")],
+]
+CASES += MORE
+
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.bits_agree)
 
 
