@@ -200,6 +200,26 @@ MORE: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES += MORE
 
+
+def _not_of(name: str) -> Callable[[Any], Any]:
+    """logical_not(comparison) inside a tf.function (the comparison used by nothing else), on NaN."""
+    def run(tf: Any) -> Any:
+        a, b = tf.constant([1.0, np.nan, 3.0, 2.0]), tf.constant([2.0, 1.0, np.nan, 2.0])
+        return tf.function(lambda x, y: tf.logical_not(getattr(tf.math, name)(x, y)))(a, b)
+    return run
+
+
+GRAPPLER: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- Grappler's RemoveLogicalNotStage (second fuzzer seed 32 #51)
+    *[(f"logical-not-of-{name}-traced", "function.grappler-rewrites", _not_of(name))
+      for name in ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal")],
+    ("logical-not-of-variable-comparison-traced", "function.grappler-rewrites",
+     lambda tf: (lambda v: tf.function(lambda: tf.logical_not(v <= 2.0))())(tf.Variable([1.0, np.nan]))),
+    ("logical-not-of-constant-comparison-traced", "function.grappler-rewrites",
+     lambda tf: tf.function(lambda: tf.logical_not(tf.constant([np.nan]) <= 2.0))()),
+]
+CASES += GRAPPLER
+
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.bits_agree)
 
 
@@ -229,6 +249,12 @@ def test_relu6_tail(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_nextafter_operands(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.grappler-rewrites")
+@EDGES.parametrize("function.grappler-rewrites")
+def test_logical_not_rewrite(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
