@@ -242,7 +242,7 @@ def test_shape_functions_at_trace(k: int, tf_results: dict[int, Any]) -> None:
 
 @clause("ops.subnormals")
 @EDGES.parametrize("ops.subnormals")
-def test_relu6_tail(k: int, tf_results: dict[int, Any]) -> None:
+def test_subnormal_tails(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
