@@ -220,7 +220,36 @@ GRAPPLER: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES += GRAPPLER
 
-EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.bits_agree)
+
+def _complex_sign_rows(dtype: str, seed: int) -> Callable[[Any], Any]:
+    """tf.math.sign of 60 complex numbers whose parts come from an edge pool (zeros of both signs,
+    subnormals, values whose square underflows or overflows, infinities, NaN)."""
+    pool = [0.0, -0.0, 1.0, -1.0, 1e-160, 3e-154, 1e154, 1e300, 1e308, -1e308, np.inf, -np.inf, np.nan, 1e-40,
+            5e-324, 2.5, 1e-300, 1e30, 1e-20, 1e20, 3.0, 1e-38, 1e19]
+    rng = np.random.default_rng(seed)
+    re, im = (np.array(pool)[rng.integers(0, len(pool), 60)] for _ in range(2))
+    z = np.empty(60, dtype)
+    with np.errstate(over="ignore"):
+        z.real, z.imag = re, im
+    return lambda tf: tf.math.sign(tf.constant(z))
+
+
+COMPLEX: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- complex Sign: 0 where |z|**2 flushes to zero, else C's complex division z / (|z|, 0) (ext seed 61)
+    *[(f"complex-sign-{dt}-{s}", "ops.complex", _complex_sign_rows(dt, s))
+      for dt in ("complex64", "complex128") for s in (1, 2, 3)],
+]
+CASES += COMPLEX
+
+def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """bits_agree of the real and of the imaginary parts (a NaN part matches any NaN part)."""
+    if got.dtype.kind != "c":
+        return edge_compare.bits_agree(got, want)
+    return (edge_compare.bits_agree(got.real.copy(), want.real.copy())
+            & edge_compare.bits_agree(got.imag.copy(), want.imag.copy()))
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: _parts_agree)
 
 
 @pytest.fixture(scope="module")
@@ -255,6 +284,12 @@ def test_nextafter_operands(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.grappler-rewrites")
 @EDGES.parametrize("function.grappler-rewrites")
 def test_logical_not_rewrite(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.complex")
+@EDGES.parametrize("ops.complex")
+def test_complex_kernels(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
