@@ -239,6 +239,28 @@ COMPLEX: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"complex-sign-{dt}-{s}", "ops.complex", _complex_sign_rows(dt, s))
       for dt in ("complex64", "complex128") for s in (1, 2, 3)],
 ]
+
+
+def _complex_mul_rows(dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
+    """tf.math.multiply of two rows of `n` complex numbers (packets and a tail) from an edge pool."""
+    pool = [0.0, -0.0, 1.0, -1.0, 1e-160, 1e154, 1e300, -1e308, np.inf, -np.inf, np.nan, 1e-40, 5e-324, 2.5, 1e30,
+            1e20, 3.0, -7.25, 1e-38]
+    rng = np.random.default_rng(seed)
+    z = [np.empty(n, dtype) for _ in range(2)]
+    with np.errstate(all="ignore"):
+        for w in z:
+            w.real, w.imag = (np.array(pool)[rng.integers(0, len(pool), n)] for _ in range(2))
+    return lambda tf: tf.math.multiply(tf.constant(z[0]), tf.constant(z[1]))
+
+
+COMPLEX += [
+    # -- complex Mul: textbook product in packets, Annex G's recovery in the tail, DAZ/FTZ (ext seed 61 #1, #20, #130)
+    *[(f"complex-mul-{dt}-{n}-{s}", "ops.complex", _complex_mul_rows(dt, n, s))
+      for dt in ("complex64", "complex128") for n, s in ((3, 1), (7, 2), (90, 3))],
+    ("complex-mul-scalar-broadcast", "ops.complex",
+     lambda tf: tf.math.multiply(tf.constant([complex(6e-8, 0)] * 5 + [complex(1e-40, -0.0)] * 4, tf.complex64),
+                                 tf.constant(complex(np.inf, -np.inf), tf.complex64))),
+]
 CASES += COMPLEX
 
 def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
