@@ -13,7 +13,11 @@ matrices holding inf/NaN (Eigen's pivot check, docs/spec.md ops.linalg-more).
 Closed by issue 29's fz5 (tests/ops/test_fuzz5_edges_tf.py): float32/float64 atan2 of subnormals
 and in packets (Eigen's patan2 and glibc's atan2 under DAZ, ops.eigen-kernels); Range's delta 0,
 MatrixDiagV3 of a scalar and searchsorted of a scalar at trace time; huge outputs of Fill and
-ScatterNd (confusion_matrix); tf.math.complex (TF 2.21 has none). Open classes fz5 found are
+ScatterNd (confusion_matrix) and DenseBincount; tf.math.complex (TF 2.21 has none); Relu6's
+scalar tail (the float64 subnormal class listed from seed 53, bfloat16 -0.0); NextAfter's float32
+conversion; float32 Xlogy of a subnormal y; confusion_matrix's squeeze; stack/cross with unknown
+shapes and softmax_cross_entropy's axis errors at trace; Grappler's RemoveLogicalNotStage; complex
+Sign and complex Mul (packets and Annex G tail). Open classes fz5 found are
 listed below with their seeds (the extended catalogue's, `fz3_campaign.py SEED 0 300 --ext`,
 marked "ext")."""
 
@@ -38,10 +42,10 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.truediv", "value"): "a tf.function call simdist runs eagerly (its arguments hold subnormals, which a replay "
                                "would not flush) does not apply Grappler's rewrites (x / 2.5 as x * 0.4, "
                                "function.grappler-rewrites): they need the recorder's graph; TF always applies them; "
-                               "seed 53 #131",
-    ("nn.relu6", "value"): "float64 Relu6 of a subnormal in the scalar tail keeps its bits in TF 2.21 (relu6([5e-324, "
-                           "0]) is [5e-324, 0]), simdist flushes it (Relu's lane rule is listed not found in "
-                           "ops.subnormals); seed 53 #57",
+                               "seed 53 #131;"
+                               " also complex division with infinite, NaN or subnormal parts: TF 2.21's "
+                               "Eigen pdiv in packets and C's __divsc3/__divdc3 (Annex G) in the tail, DAZ/FTZ; simdist "
+                               "NumPy's; ext seed 61 #29 (also divide_no_nan, reduce_mean's division)",
     ("nn.moments", "rejects"): "inside a tf.function, moments of a constant bfloat16 tensor over a repeated axis ((-2, 1) "
                                "of a rank-3 tensor) computes in TF 2.21 (Grappler folds the constant subgraph before "
                                "Mean's kernel checks its axes), simdist raises Mean's InvalidArgumentError; seed 53 #193",
@@ -54,26 +58,32 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.l2_normalize", "gradient"): "second-order gradient of l2_normalize of a float32 Variable holding NaN, inf and "
                                        "subnormals: TF 2.21's second gradient has zeros where simdist's is NaN (the "
                                        "first gradients agree, all NaN); not analysed; seed 61 #173",
-    ("math.confusion_matrix", "rejects"): "inside a tf.function with an input_signature, confusion_matrix(x0, [2, 0, 1], 5) "
-                                          "of an argument: TF 2.21 traces and runs it, simdist rejects it; not analysed; "
-                                          "seed 63 #13",
-    ("nn.softmax_cross_entropy_with_logits", "error-class"): "traced, a scalar `labels` beside logits with an axis out "
-                                                             "of range: the error classes differ between TF 2.21 and "
-                                                             "simdist at trace time; seed 63 #3, ext seed 61 #69",
-    ("math.sign", "value"): "complex sign of an infinite element: TF 2.21 gives NaN+NaNj (sign(inf+0.33j), "
-                            "sign(-0.001+infj)), simdist the unit direction (1+0j, 1j); ext seed 61 #23, #85, #104, #117",
-    ("math.abs", "value"): "complex128 abs of (0, 5e-324): TF 2.21's hypot under DAZ gives 0.0, simdist 5e-324; ext "
-                           "seed 61 #55",
-    ("math.log1p", "value"): "complex64 log1p(-inf-0j): TF 2.21 NaN+NaNj, simdist inf-pi j; ext seed 61 #4",
-    ("math.multiply", "value"): "complex multiply with infinite or subnormal parts (inf+0j times a finite value, "
-                                "packets): TF 2.21's Eigen complex product (no C99 Annex G recovery, DAZ) differs from "
-                                "NumPy's; ext seed 61 #1, #20, #130",
-    ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf and 1e30: TF 2.21's "
-                                          "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
-                                          "ext seed 61 #13, #165",
-    ("image.resize", "rejects"): "tf.image.resize with preserve_aspect_ratio/antialias on small images: TF 2.21 "
-                                 "computes, simdist rejects; ext seed 61 #190, ext seed 62 #6",
     ("random.stateless_categorical", "error-class"): "stateless_categorical of uint16 logits and with an int16 dtype: "
                                                      "TF 2.21's error classes (TypeError at conversion / trace) differ "
                                                      "from simdist's; ext seed 61 #39, #49",
+    ("clip_by_norm", "gradient"): "second-order gradient of clip_by_norm(float16 Variable holding 65504, "
+                                  "clip_norm=-1.0): TF 2.21's second gradient is NaN, simdist's 0; not analysed; seed "
+                                  "63 #104",
+    ("math.log1p", "value"): "complex log1p: TF 2.21 is Eigen's std_fallback::log1p, x * (log(1 + x) / ((1 + x) - 1)) "
+                             "with C's complex division and product (log1p(-inf - 0j) is NaN + NaNj), simdist NumPy's "
+                             "log1p (inf - pi j); needs the compiler runtime's __divdc3 (compiler-rt or libgcc: "
+                             "not settled); ext seeds 61 #4, #259, 62 #43, #229, #233",
+    ("math.divide_no_nan", "value"): "as math.truediv (complex division); ext seed 61 #86",
+    ("math.reduce_mean", "value"): "complex reduce_mean: the sum divided by the count as a complex division (Annex G: "
+                                   "(inf + NaNj) / 2 is inf + NaNj in TF 2.21, NaN + NaNj in simdist); ext seeds 62-63",
+    ("math.squared_difference", "value"): "complex SquaredDifference of infinite/NaN/subnormal parts: TF 2.21's "
+                                          "functor ((x - y) * conj(x - y), packets and tail) differs from simdist's; "
+                                          "ext seeds 61 #7, 63",
+    ("math.abs", "value"): "complex abs of a subnormal part (complex128 abs(0 + 5e-324j)): TF 2.21 0.0 (hypot under "
+                           "DAZ), simdist 5e-324; ext seed 61 #55",
+    ("image.resize", "rejects"): "tf.image.resize with antialias=True or method='gaussian' (ScaleAndTranslate's "
+                                 "kernels) is not implemented in simdist (NotImplementedError); TF 2.21 computes; ext "
+                                 "seeds 61 #190, #239, 62 #6, #84",
+    ("image.resize", "error-class"): "tf.image.resize of complex images or with size [0, 2] and antialias: TF 2.21's "
+                                     "InvalidArgumentError, simdist's NotImplementedError; ext seeds 61 #6, 62 #108",
+    ("random.stateless_categorical", "accepts"): "stateless_categorical with dtype=tf.int16 inside a tf.function: TF "
+                                                 "2.21 ValueError at trace, simdist InvalidArgumentError; ext seed 61 #49",
+    ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
+                                          "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
+                                          "ext seed 61 #13, #165",
 }
