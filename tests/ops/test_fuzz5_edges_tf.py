@@ -261,6 +261,24 @@ COMPLEX += [
      lambda tf: tf.math.multiply(tf.constant([complex(6e-8, 0)] * 5 + [complex(1e-40, -0.0)] * 4, tf.complex64),
                                  tf.constant(complex(np.inf, -np.inf), tf.complex64))),
 ]
+
+
+def _complex_abs_rows(dtype: str, seed: int) -> Callable[[Any], Any]:
+    """tf.math.abs of 60 complex numbers with subnormal, tiny and huge parts."""
+    pool = [0.0, -0.0, 1.0, -1.0, 1e-160, 3e-154, 1e154, 1e300, 1e308, np.inf, -np.inf, np.nan, 1e-40, 5e-324, 2.5,
+            1e-300, 1e30, 1e-38, 1e-310]
+    rng = np.random.default_rng(seed)
+    z = np.empty(60, dtype)
+    with np.errstate(all="ignore"):
+        z.real, z.imag = (np.array(pool)[rng.integers(0, len(pool), 60)] for _ in range(2))
+    return lambda tf: tf.math.abs(tf.constant(z))
+
+
+COMPLEX += [
+    # -- ComplexAbs reads the parts under DAZ (ext seed 61 #55)
+    *[(f"complex-abs-{dt}-{s}", "ops.complex", _complex_abs_rows(dt, s)) for dt in ("complex64", "complex128")
+      for s in (1, 2)],
+]
 CASES += COMPLEX
 
 def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:

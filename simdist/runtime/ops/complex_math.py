@@ -51,9 +51,18 @@ def _complex_forward(re: np.ndarray, im: np.ndarray) -> np.ndarray:
 
 
 def _abs(z: np.ndarray) -> np.ndarray:
-    """|z| as Eigen's std::abs (hypot): no overflow for parts beyond sqrt(max)."""
+    """|z| as Eigen's std::abs (hypot): no overflow for parts beyond sqrt(max); the parts read under
+    DAZ (complex64 abs(1e-38 + 1e-38j) is 0 in TF 2.21: 1e-38 is a float32 subnormal; fz5 ext seed
+    61 #55) and a subnormal result flushed."""
+    re, im = z.real, z.imag
+    if z.dtype.kind == "c":
+        tiny = np.finfo(re.dtype).tiny
+        re, im = (np.where(np.abs(v) < tiny, v * v.dtype.type(0), v) for v in (re, im))
     with np.errstate(over="ignore", invalid="ignore"):
-        return np.hypot(z.real, z.imag)
+        out = np.hypot(re, im)
+    if z.dtype.kind == "c":
+        out = np.where(np.abs(out) < np.finfo(out.dtype).tiny, out * out.dtype.type(0), out)
+    return out
 
 
 # complex numbers per SIMD packet of TF's kernels (AVX: 4 complex64, 2 complex128)
