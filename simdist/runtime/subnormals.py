@@ -410,6 +410,8 @@ RULES: dict[str, Any] = {
     # float32/float64 Atan2 and Relu6: the kernels (packet_atan2.py, activations.py) apply DAZ/FTZ
     # themselves, packets and scalar tail apart
     "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": XLOGY,
+    # Complex packs the two parts' bits (tf.complex(5e-324, 1e-310) keeps both; fz5 ext seed 61 #57, #173)
+    "Complex": KEEP, "Real": KEEP, "Imag": KEEP, "Conj": KEEP,
 }
 for _name in CHECKED:
     RULES.setdefault(_name, CHECK)

@@ -275,6 +275,16 @@ def _complex_abs_rows(dtype: str, seed: int) -> Callable[[Any], Any]:
 
 
 COMPLEX += [
+    # -- Complex packs the parts' bits, subnormals kept (ext seed 61 #57, #173)
+    ("complex-keeps-subnormal-parts", "ops.complex",
+     lambda tf: tf.complex(tf.constant([5e-324, 1.0, -5e-324, 2.0, 0.0], tf.float64),
+                           tf.constant([1e-310, 5e-324, 3.0, -1e-310, 5e-324], tf.float64))),
+    ("complex64-keeps-subnormal-parts", "ops.complex",
+     lambda tf: tf.complex(tf.constant([1e-40, 1.0, -0.0, 2.0, 0.0], tf.float32),
+                           tf.constant([1e-40, 0.0, 2.0, 3.0, 1e-41], tf.float32))),
+    ("complex-parts-of-subnormals", "ops.complex",
+     lambda tf: (lambda z: (tf.math.real(z), tf.math.imag(z), tf.math.conj(z)))(
+         tf.complex(tf.constant([5e-324, -5e-324], tf.float64), tf.constant([1e-310, 3.0], tf.float64)))),
     # -- ComplexAbs reads the parts under DAZ (ext seed 61 #55)
     *[(f"complex-abs-{dt}-{s}", "ops.complex", _complex_abs_rows(dt, s)) for dt in ("complex64", "complex128")
       for s in (1, 2)],
