@@ -60,6 +60,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"atan2-{dt}-{n}-{s}", "ops.eigen-kernels", _atan2_rows(dt, n, s))
       for dt in ("float32", "float64") for n, s in ((8, 1), (8, 2), (16, 3), (3, 4), (11, 5), (5, 6), (40, 7))],
     ("atan2-broadcast", "ops.eigen-kernels", _atan2_broadcast),
+    ("atan2-nan-beside-subnormal-tail", "ops.eigen-kernels",
+     lambda tf: tf.math.atan2(np.array([1 / 3, float("nan"), 1e-40], np.float64), tf.constant([5e-324, 5e-324, float("nan")],
+                                                                                           tf.float64))),
+    ("atan2-nan-beside-subnormal-tail-float32", "ops.eigen-kernels",
+     lambda tf: tf.math.atan2(tf.constant([float("nan"), 1e-40, 2.0]), tf.constant([1e-40, float("nan"), 1e-40]))),
     ("atan2-half", "ops.eigen-kernels",
      lambda tf: tf.math.atan2(tf.constant([1.0, -0.0, 6e-8, 2.5], tf.float16), tf.constant([1.0, -1.0, 6e-8, 0.0],
                                                                                              tf.float16))),

@@ -67,6 +67,7 @@ def _tail(y: np.ndarray, x: np.ndarray) -> np.ndarray:
     out = libm.scalar_map("atan2f" if single else "atan2", y, x)
     tiny = np.finfo(dt).tiny
     sub = ((np.abs(y) < tiny) & (y != 0)) | ((np.abs(x) < tiny) & (x != 0))
+    sub &= ~(np.isnan(y) | np.isnan(x))   # (both C functions return x + y for a NaN first: fz5 ext seed 61 #164)
     out = np.where(sub, out, _ftz(out))
     for i in np.flatnonzero(sub):
         out[i] = _sub_atan2f(y[i], x[i]) if single else _sub_atan2(y[i], x[i])
