@@ -290,6 +290,23 @@ COMPLEX += [
     ("complex-parts-of-subnormals", "ops.complex",
      lambda tf: (lambda z: (tf.math.real(z), tf.math.imag(z), tf.math.conj(z)))(
          tf.complex(tf.constant([5e-324, -5e-324], tf.float64), tf.constant([1e-310, 3.0], tf.float64)))),
+    ("real-imag-of-a-scalar", "ops.complex",
+     lambda tf: (lambda z: (tf.math.real(z), tf.math.imag(z)))(tf.constant(complex(1e-40, -2.0), tf.complex128))),
+    ("real-of-a-scalar-traced", "ops.complex",
+     lambda tf: tf.function(lambda z: tf.math.real(z), input_signature=[tf.TensorSpec([], tf.complex128)])(
+         tf.constant(complex(-2.0, 1.0), tf.complex128))),
+    # -- Bitcast takes complex64/complex128 (ext seed 61 #121, 62 #239)
+    ("bitcast-int64-to-complex64", "ops.complex",
+     lambda tf: tf.bitcast(tf.constant([-9223372036854775807, 3], tf.int64), tf.complex64)),
+    ("bitcast-int64-scalar-to-complex64", "ops.complex", lambda tf: tf.bitcast(tf.constant(3, tf.int64), tf.complex64)),
+    ("bitcast-complex128-to-float64", "ops.complex",
+     lambda tf: tf.bitcast(tf.constant([complex(1.5, -2.0)], tf.complex128), tf.float64)),
+    ("bitcast-complex64-to-uint8", "ops.complex",
+     lambda tf: tf.bitcast(tf.constant([complex(1.5, -2.0)], tf.complex64), tf.uint8)),
+    ("bitcast-float64-pair-to-complex128", "ops.complex",
+     lambda tf: tf.bitcast(tf.constant([[1.0, 2.0]], tf.float64), tf.complex128)),
+    ("bitcast-float32-to-complex128-refused", "ops.complex",
+     lambda tf: tf.bitcast(tf.constant([1.0, 2.0], tf.float32), tf.complex128)),
     # -- ComplexAbs reads the parts under DAZ (ext seed 61 #55)
     *[(f"complex-abs-{dt}-{s}", "ops.complex", _complex_abs_rows(dt, s)) for dt in ("complex64", "complex128")
       for s in (1, 2)],

@@ -493,12 +493,12 @@ BITCAST = register("Bitcast", _bitcast, args.attr_dtype("type"), args.zero_flops
                    bytes=lambda arrays, outs, attrs: (0, 0))
 no_tf_gradient("Bitcast")
 
+# (complex64/complex128 too: Bitcast's op def lists them, `bitcast(int64, complex64)` computes; fz5 ext seed 61 #121)
 _BITCASTABLE = ("bfloat16", "float16", "float32", "float64", "int64", "int32", "uint8", "uint16", "uint32",
-                "uint64", "int8", "int16")
+                "uint64", "int8", "int16", "complex64", "complex128")
 
 
-_BITCAST_ALLOWED = ", ".join(_BITCASTABLE + ("complex64", "complex128", "qint8", "quint8", "qint16", "quint16",
-                                               "qint32"))
+_BITCAST_ALLOWED = ", ".join(_BITCASTABLE + ("qint8", "quint8", "qint16", "quint16", "qint32"))
 
 
 def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's names

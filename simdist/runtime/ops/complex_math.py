@@ -102,8 +102,9 @@ def _angle(z: np.ndarray) -> np.ndarray:
 
 
 COMPLEX = binary("Complex", _complex_forward, _complex_rule)
-REAL = unary("Real", lambda z: np.ascontiguousarray(z.real), _complex_in("Real"))
-IMAG = unary("Imag", lambda z: np.ascontiguousarray(z.imag), _complex_in("Imag"))
+# (np.array, not np.ascontiguousarray, which makes a 0-d part 1-d: real of a scalar was [x]; fz5 ext seed 61 #218)
+REAL = unary("Real", lambda z: np.array(z.real), _complex_in("Real"))
+IMAG = unary("Imag", lambda z: np.array(z.imag), _complex_in("Imag"))
 CONJ = unary("Conj", np.conjugate, args.allowed("Conj", "c", _COMPLEX + ", variant"))
 ANGLE = unary("Angle", _angle, _complex_in("Angle"))
 COMPLEX_ABS = unary("ComplexAbs", _abs, _complex_in("ComplexAbs"))
