@@ -17,7 +17,8 @@ ScatterNd (confusion_matrix) and DenseBincount; tf.math.complex (TF 2.21 has non
 scalar tail (the float64 subnormal class listed from seed 53, bfloat16 -0.0); NextAfter's float32
 conversion; float32 Xlogy of a subnormal y; confusion_matrix's squeeze; stack/cross with unknown
 shapes and softmax_cross_entropy's axis errors at trace; Grappler's RemoveLogicalNotStage; complex
-Sign, complex Mul (packets and Annex G tail) and ComplexAbs under DAZ. Open classes fz5 found are
+Sign, complex Mul and SquaredDifference (packets and Annex G tail), ComplexAbs under DAZ,
+Real/Imag of scalars, Bitcast of complex types. Open classes fz5 found are
 listed below with their seeds (the extended catalogue's, `fz3_campaign.py SEED 0 300 --ext`,
 marked "ext")."""
 
@@ -71,9 +72,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.divide_no_nan", "value"): "as math.truediv (complex division); ext seed 61 #86",
     ("math.reduce_mean", "value"): "complex reduce_mean: the sum divided by the count as a complex division (Annex G: "
                                    "(inf + NaNj) / 2 is inf + NaNj in TF 2.21, NaN + NaNj in simdist); ext seeds 62-63",
-    ("math.squared_difference", "value"): "complex SquaredDifference of infinite/NaN/subnormal parts: TF 2.21's "
-                                          "functor ((x - y) * conj(x - y), packets and tail) differs from simdist's; "
-                                          "ext seeds 61 #7, 63",
     ("image.resize", "rejects"): "tf.image.resize with antialias=True or method='gaussian' (ScaleAndTranslate's "
                                  "kernels) is not implemented in simdist (NotImplementedError); TF 2.21 computes; ext "
                                  "seeds 61 #190, #239, 62 #6, #84",

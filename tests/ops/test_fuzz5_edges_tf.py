@@ -246,8 +246,8 @@ COMPLEX: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 
 
-def _complex_mul_rows(dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
-    """tf.math.multiply of two rows of `n` complex numbers (packets and a tail) from an edge pool."""
+def _complex_pair_rows(fn: str, dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
+    """tf.math.<fn> of two rows of `n` complex numbers (packets and a tail) from an edge pool."""
     pool = [0.0, -0.0, 1.0, -1.0, 1e-160, 1e154, 1e300, -1e308, np.inf, -np.inf, np.nan, 1e-40, 5e-324, 2.5, 1e30,
             1e20, 3.0, -7.25, 1e-38]
     rng = np.random.default_rng(seed)
@@ -255,13 +255,19 @@ def _complex_mul_rows(dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
     with np.errstate(all="ignore"):
         for w in z:
             w.real, w.imag = (np.array(pool)[rng.integers(0, len(pool), n)] for _ in range(2))
-    return lambda tf: tf.math.multiply(tf.constant(z[0]), tf.constant(z[1]))
+    return lambda tf: getattr(tf.math, fn)(tf.constant(z[0]), tf.constant(z[1]))
+
+
+def _complex_mul_rows(dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
+    return _complex_pair_rows("multiply", dtype, n, seed)
 
 
 COMPLEX += [
     # -- complex Mul: textbook product in packets, Annex G's recovery in the tail, DAZ/FTZ (ext seed 61 #1, #20, #130)
     *[(f"complex-mul-{dt}-{n}-{s}", "ops.complex", _complex_mul_rows(dt, n, s))
       for dt in ("complex64", "complex128") for n, s in ((3, 1), (7, 2), (90, 3))],
+    *[(f"complex-squared-difference-{dt}-{n}", "ops.complex", _complex_pair_rows("squared_difference", dt, n, 9))
+      for dt in ("complex64", "complex128") for n in (3, 40)],
     ("complex-mul-scalar-broadcast", "ops.complex",
      lambda tf: tf.math.multiply(tf.constant([complex(6e-8, 0)] * 5 + [complex(1e-40, -0.0)] * 4, tf.complex64),
                                  tf.constant(complex(np.inf, -np.inf), tf.complex64))),

@@ -4,14 +4,15 @@ product (ac - bd, ad + bc), as NumPy's; the scalar tail is std::complex's operat
 compiler lowers to __mulsc3/__muldc3 with C99 Annex G's recovery of infinities (a product whose
 parts are both NaN is recomputed with the infinite factor boxed: (6e-8 + 0j) * (inf - infj) is
 inf - infj in the tail, NaN + NaNj in a packet). Both read the parts under DAZ and flush
-subnormal results (FTZ). Clause ops.complex; fz5 ext seed 61 #1, #20, #130.
+subnormal results (FTZ). SquaredDifference's v * conj(v) is this product too. Clause ops.complex; fz5 ext seed 61 #1, #20,
+#130.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["multiply"]
+__all__ = ["multiply", "squared_difference"]
 
 _LANES = {np.dtype(np.complex64): 4, np.dtype(np.complex128): 2}
 
@@ -61,3 +62,16 @@ def _annex_g(a: np.floating, b: np.floating, c: np.floating, d: np.floating) -> 
     if recalc:
         return t(inf * (a * c - b * d)), t(inf * (a * d + b * c))
     return t(a * c - b * d), t(a * d + b * c)
+
+
+def squared_difference(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """TF's complex SquaredDifference functor: v = x - y (parts under DAZ/FTZ), then v * conj(v)
+    with the product above (packets textbook, tail Annex G); fz5 ext seeds 61 #7, 63."""
+    xb, yb = np.broadcast_arrays(x, y)
+    part = np.float32 if x.dtype == np.complex64 else np.float64
+    with np.errstate(all="ignore"):
+        re = _ftz(_ftz(xb.real.astype(part)) - _ftz(yb.real.astype(part)))
+        im = _ftz(_ftz(xb.imag.astype(part)) - _ftz(yb.imag.astype(part)))
+    v = np.empty(xb.shape, x.dtype)
+    v.real, v.imag = re, im
+    return multiply(v, np.conjugate(v))

@@ -885,8 +885,11 @@ def _squared_difference_rule(dts: Any, attrs: Any) -> Any:
 
 _SQDIFF_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
 def _squared_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "c" and a.dtype == b.dtype:   # (TF's functor: (x - y) * conj(x - y), complex_mul.py)
+        from simdist.runtime.ops import complex_mul
+        return complex_mul.squared_difference(a, b)
     d = a - b
-    return d * np.conjugate(d) if d.dtype.kind == "c" else np.square(d)   # (complex: TF's functor, |x - y|^2)
+    return np.square(d)
 
 
 SQUARED_DIFFERENCE = binary_op("SquaredDifference", _squared_difference, _squared_difference_rule,
