@@ -18,7 +18,7 @@ scalar tail (the float64 subnormal class listed from seed 53, bfloat16 -0.0); Ne
 conversion; float32 Xlogy of a subnormal y; confusion_matrix's squeeze; stack/cross with unknown
 shapes and softmax_cross_entropy's axis errors at trace; Grappler's RemoveLogicalNotStage; complex
 Sign, complex Mul and SquaredDifference (packets and Annex G tail), ComplexAbs under DAZ,
-Real/Imag of scalars, Bitcast of complex types. Open classes fz5 found are
+Real/Imag of scalars, Bitcast of complex types, the categorical samplers' dtype checks. Open classes fz5 found are
 listed below with their seeds (the extended catalogue's, `fz3_campaign.py SEED 0 300 --ext`,
 marked "ext")."""
 
@@ -59,9 +59,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.l2_normalize", "gradient"): "second-order gradient of l2_normalize of a float32 Variable holding NaN, inf and "
                                        "subnormals: TF 2.21's second gradient has zeros where simdist's is NaN (the "
                                        "first gradients agree, all NaN); not analysed; seed 61 #173",
-    ("random.stateless_categorical", "error-class"): "stateless_categorical of uint16 logits and with an int16 dtype: "
-                                                     "TF 2.21's error classes (TypeError at conversion / trace) differ "
-                                                     "from simdist's; ext seed 61 #39, #49",
     ("clip_by_norm", "gradient"): "second-order gradient of clip_by_norm(float16 Variable holding 65504, "
                                   "clip_norm=-1.0): TF 2.21's second gradient is NaN, simdist's 0; not analysed; seed "
                                   "63 #104",
@@ -77,8 +74,6 @@ KNOWN_OPEN: dict[object, str] = {
                                  "seeds 61 #190, #239, 62 #6, #84",
     ("image.resize", "error-class"): "tf.image.resize of complex images or with size [0, 2] and antialias: TF 2.21's "
                                      "InvalidArgumentError, simdist's NotImplementedError; ext seeds 61 #6, 62 #108",
-    ("random.stateless_categorical", "accepts"): "stateless_categorical with dtype=tf.int16 inside a tf.function: TF "
-                                                 "2.21 ValueError at trace, simdist InvalidArgumentError; ext seed 61 #49",
     ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
                                           "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
                                           "ext seed 61 #13, #165",

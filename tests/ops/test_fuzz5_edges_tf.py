@@ -37,6 +37,15 @@ def _sig(body: str, shape: Any, dtype: str, arg: Any) -> Callable[[Any], Any]:
     return run
 
 
+def _sigs(body: str, shape: Any, dtype: str, arg: Any) -> Callable[[Any], Any]:
+    """_sig, but the call's result is kept only as its class name, shape and dtype (values of a traced
+    call are compared by the other cases)."""
+    def run(tf: Any) -> Any:
+        out = _sig(body, shape, dtype, arg)(tf)
+        return out if isinstance(out, str) else (out.dtype.name, tuple(out.shape))
+    return run
+
+
 def _atan2_rows(dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
     """atan2 of seeded rows of `n` elements (packets and a tail) drawn from an edge pool: zeros of
     both signs, subnormals, ones, infinities, NaN, tiny and huge normals."""
@@ -101,6 +110,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.math.bincount(np.array([3, 1], np.int64), minlength=2**40)),
     ("bincount-maxlength-caps", "ops.argument-errors",
      lambda tf: tf.math.bincount(np.array([2**62, 1], np.int64), maxlength=10)),
+    # -- categorical samplers: dtype int32/int64 only (ValueError), float logits only (NotFoundError); ext seed 61 #39, #49
+    ("stateless-categorical-int16-dtype", "ops.argument-errors",
+     lambda tf: tf.random.stateless_categorical(tf.constant([[0.5, 1.0]]), 1, seed=[1, 2], dtype=tf.int16)),
+    ("stateless-categorical-int16-dtype-traced", "ops.argument-errors",
+     _sigs("tf.random.stateless_categorical(x, 1, seed=[1, 2], dtype=tf.int16)", [1, 2], "float32", [[0.5, 1.0]])),
+    ("stateless-categorical-uint16-logits", "ops.argument-errors",
+     lambda tf: tf.random.stateless_categorical(np.array([[1, 7]], np.uint16), 1, seed=[1, 2])),
+    ("categorical-int16-dtype", "ops.argument-errors",
+     lambda tf: tf.random.categorical(tf.constant([[0.5, 1.0]]), 2, seed=3, dtype=tf.int16)),
+    ("categorical-int-logits", "ops.argument-errors", lambda tf: tf.random.categorical(np.array([[1, 2]]), 2, seed=3)),
     # -- tf.math has no `complex` in TF 2.21 (tf.complex only; ext seed 61 #48)
     ("math-complex-missing", "ops.argument-errors",
      lambda tf: tf.math.complex(tf.constant(0.0, tf.float64), tf.constant(1.0, tf.float64))),
@@ -154,15 +173,6 @@ RELU6_NEXTAFTER: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.function(lambda: tf.math.nextafter(np.array([1.5]), np.array([2.0])))()),
 ]
 CASES += RELU6_NEXTAFTER
-
-
-def _sigs(body: str, shape: Any, dtype: str, arg: Any) -> Callable[[Any], Any]:
-    """_sig, but the call's result is kept only as its class name, shape and dtype (values of a traced
-    call are compared by the other cases)."""
-    def run(tf: Any) -> Any:
-        out = _sig(body, shape, dtype, arg)(tf)
-        return out if isinstance(out, str) else (out.dtype.name, tuple(out.shape))
-    return run
 
 
 MORE: list[tuple[str, str, Callable[[Any], Any]]] = [
