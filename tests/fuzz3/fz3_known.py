@@ -24,6 +24,14 @@ marked "ext")."""
 
 from __future__ import annotations
 
+# Shared descriptions of the extended catalogue's open complex classes (issue 29's fz5)
+_CX_VALUE = ("complex operands with infinite, NaN, subnormal or huge parts (ext seeds 61-63, `--ext`): TF 2.21's "
+             "Eigen/std::complex kernels (packets, C99 Annex G tails, DAZ/FTZ on the parts) differ from NumPy's "
+             "complex functions in simdist; not analysed one by one (complex Sign, Mul, SquaredDifference and Abs are "
+             "modelled, docs/spec.md ops.complex)")
+_CX_GRAD = ("gradients through complex ops (products and divisions of complex parts with infinities/NaN): they follow "
+            "from the complex value classes; ext seeds 61-63")
+
 KNOWN_OPEN: dict[object, str] = {
     ("math.igamma", "value"): "float32 igamma(a, x) with a large a and x <= a: Eigen's float series stops after 2000 "
                               "terms in float32 arithmetic with its own lgamma (TF 2.21: igamma(1e6, 1e6) is 1.312), "
@@ -77,4 +85,52 @@ KNOWN_OPEN: dict[object, str] = {
     ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
                                           "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
                                           "ext seed 61 #13, #165",
+    ("math.cos", "value"): _CX_VALUE,
+    ("math.cosh", "value"): _CX_VALUE,
+    ("math.sin", "value"): _CX_VALUE,
+    ("math.pow", "value"): _CX_VALUE,
+    ("math.expm1", "value"): _CX_VALUE,
+    ("math.log", "value"): _CX_VALUE,
+    ("math.sigmoid", "value"): _CX_VALUE,
+    ("math.rsqrt", "value"): _CX_VALUE,
+    ("math.reciprocal", "value"): _CX_VALUE,
+    ("math.angle", "value"): _CX_VALUE,
+    ("math.add", "value"): _CX_VALUE,
+    ("math.subtract", "value"): _CX_VALUE,
+    ("math.accumulate_n", "value"): _CX_VALUE,
+    ("linalg.matmul", "value"): _CX_VALUE,
+    ("cast", "value"): _CX_VALUE,
+    ("math.xlogy", "value"): _CX_VALUE,
+    ("math.acosh", "gradient"): _CX_GRAD,
+    ("math.asinh", "gradient"): _CX_GRAD,
+    ("math.atanh", "gradient"): _CX_GRAD,
+    ("math.acos", "gradient"): _CX_GRAD,
+    ("math.add", "gradient"): _CX_GRAD,
+    ("math.subtract", "gradient"): _CX_GRAD,
+    ("math.divide_no_nan", "gradient"): _CX_GRAD,
+    ("nn.embedding_lookup", "gradient"): _CX_GRAD,
+    ("math.multiply", "value"): "complex reduce MEAN of a product in strategy.reduce (the division class of "
+                                "math.reduce_mean); ext seed 61 #1",
+    ("math.squared_difference", "value"): "as math.multiply (the division in strategy.reduce MEAN); ext seeds 61-63",
+    ("image.psnr", "rejects"): "tf.image.psnr calls that TF 2.21 computes and simdist refuses; not analysed; ext "
+                               "seeds 61-63",
+    ("image.sobel_edges", "accepts"): "traced sobel_edges of an int64 image: TF 2.21 refuses at trace, simdist "
+                                      "computes; not analysed; ext seed 61 #19",
+    ("image.yuv_to_rgb", "accepts"): "yuv_to_rgb of an integer image: TF 2.21 refuses, simdist computes; not "
+                                     "analysed; ext seeds 62-63",
+    ("image.adjust_gamma", "value"): "adjust_gamma values differ on edge-valued images; not analysed; ext seeds "
+                                     "62-63",
+    ("random.stateless_gamma", "error-class"): "stateless_gamma under a tape: the error classes differ; not "
+                                               "analysed; ext seed 62",
+    ("linalg.inv", "accepts"): "MatrixInverse of complex matrices holding inf/NaN: TF 2.21 computes, simdist "
+                               "refuses; not analysed; ext seed 61 #147",
+    ("linalg.matmul", "error-class"): "matmul of complex operands with adjoint flags: the error classes differ; not "
+                                      "analysed; ext seeds 62-63",
+    ("math.squared_difference", "rejects"): "squared_difference of a complex MirroredVariable and True in a "
+                                            "replica: TF 2.21 computes, simdist refuses; ext seed 61 #162",
+    ("math.logical_not", "error-class"): "logical_not of a complex operand: the error classes differ; ext seeds "
+                                         "62-63",
+    ("shape", "accepts"): "traced tf.shape(..., out_type=...) of a complex argument: not analysed; ext seeds 62-63",
+    ("program", "value"): "a whole ext program (inputs with complex parts) whose harness outcome differs; ext seeds "
+                          "62-63",
 }
