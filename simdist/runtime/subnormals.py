@@ -254,6 +254,26 @@ def _log_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
 LOG = Fixed("log", _log_fix)
 
 
+def _xlogy_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+    """float32 Xlogy (x * log(y), 0 where x == 0) of a subnormal y in the scalar tail: glibc's logf
+    as for Log (log(2**-150) for a positive y, NaN for a negative one); the packets read y as zero
+    (-inf), as FLUSH computes. Modelled without broadcasting (the tail is the output's); fz5 seed 63
+    #291: xlogy(-0.001, 1e-40) is 0.10397 in TF 2.21."""
+    x, y = arrays
+    if y.dtype != np.float32 or x.shape != y.shape or not y.size:
+        return out
+    sub = (y != 0) & (np.abs(y) < _TINY[y.dtype]) & _tail(y.shape, y.dtype)
+    if not sub.any():
+        return out
+    fx = flushed[0]
+    with np.errstate(invalid="ignore"):
+        val = fx * np.where(np.signbit(y), np.float32(np.nan), _LOG_TAIL)
+    return np.where(sub, np.where(fx == 0, np.float32(0), val), out).astype(out.dtype, copy=False)
+
+
+XLOGY = Fixed("xlogy", _xlogy_fix)
+
+
 # Lgamma calls glibc's lgamma/lgammaf element by element (no packets), which for a tiny x returns
 # -log|x|, and its log under DAZ takes a subnormal as 2**-150 (float32) or 2**-1075 (float64):
 # every nonzero subnormal, either sign, gives the same value; observed on TF 2.21 (fz3fix)
@@ -387,6 +407,11 @@ RULES: dict[str, Any] = {
     # Where(condition) tests `x != 0` under DAZ; NextAfter steps through the bits (std::nextafter)
     "Where": FLUSH, "NextAfter": KEEP, "FloorMod": FLOORMOD, "TruncateMod": TRUNCATEMOD,
     "Sign": SIGN,
+    # float32/float64 Atan2 and Relu6: the kernels (packet_atan2.py, activations.py) apply DAZ/FTZ
+    # themselves, packets and scalar tail apart
+    "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": XLOGY,
+    # Complex packs the two parts' bits (tf.complex(5e-324, 1e-310) keeps both; fz5 ext seed 61 #57, #173)
+    "Complex": KEEP, "Real": KEEP, "Imag": KEEP, "Conj": KEEP,
 }
 for _name in CHECKED:
     RULES.setdefault(_name, CHECK)

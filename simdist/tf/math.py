@@ -29,7 +29,7 @@ from simdist.runtime.ops.math_more import (accumulate_n, erfcinv, invert_permuta
                                           is_strictly_increasing, lbeta, polyval, reciprocal_no_nan, scalar_mul,
                                           zero_fraction)
 from simdist.runtime.ops.misc_more import angle, confusion_matrix, conj, imag, real  # noqa: F401,E402
-from simdist.runtime.ops.complex_math import complex_ as complex  # noqa: F401,E402,A001
+# (no tf.math.complex: TF 2.21 has tf.complex only, AttributeError on tf.math; fz5 ext seed 61 #48)
 from simdist.runtime.ops.math_more import approx_max_k, approx_min_k  # noqa: F401,E402
 from simdist.tf import math_special as special  # noqa: F401,E402  (tf.math.special: runtime/ops/special_funcs.py)
 from simdist.runtime.ops.sobol import sobol_sample  # noqa: F401,E402  (clause ops.sobol)

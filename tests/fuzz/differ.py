@@ -228,6 +228,9 @@ def _fmt(x: Any) -> str:
 
 
 def _values_differ(g: np.ndarray, w: np.ndarray, exact: bool, rtol_floor: float = 0.0) -> bool:
+    if w.dtype.kind == "c" and g.dtype == w.dtype:   # complex: real and imaginary parts, each as a float
+        return _values_differ(np.ascontiguousarray(g.real), np.ascontiguousarray(w.real), exact, rtol_floor) or \
+            _values_differ(np.ascontiguousarray(g.imag), np.ascontiguousarray(w.imag), exact, rtol_floor)
     if w.dtype.kind != "f" and w.dtype.name != "bfloat16":
         return not np.array_equal(g, w)
     gf, wf = g.astype(np.float64), w.astype(np.float64)

@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fuzz2"))
 from fz2_trees import Prog  # noqa: E402
-from fz3_ops import ALLD, FL, INT, OPS, REAL, Op  # noqa: E402
+from fz3_ops import ALLD, CX, EXT_OPS, FL, INT, OPS, REAL, Op  # noqa: E402
 
 MODES = ("eager", "sig", "tape", "dist")
 _F = [0.0, -0.0, 1.0, -1.0, 0.1, 1 / 3, 2.5, -7.25, 1e10, -1e-3, np.nan, np.inf, -np.inf, 0.5, 3.0, -2.0, 1e-40,
@@ -38,7 +38,8 @@ _F = [0.0, -0.0, 1.0, -1.0, 0.1, 1 / 3, 2.5, -7.25, 1e10, -1e-3, np.nan, np.inf,
 _PY = ["0", "1", "-3", "2.5", "-0.0", "True", "1e-3", "2 ** 31 - 1", "-(2 ** 31)", "float('nan')", "7"]
 _NPS = {"float64": "np.float64", "float32": "np.float32", "float16": "np.float16", "int64": "np.int64",
         "int32": "np.int32", "int16": "np.int16", "int8": "np.int8", "uint8": "np.uint8", "uint16": "np.uint16",
-        "uint32": "np.uint32", "uint64": "np.uint64", "bool": "np.bool_"}
+        "uint32": "np.uint32", "uint64": "np.uint64", "bool": "np.bool_", "complex64": "np.complex64",
+        "complex128": "np.complex128"}
 
 
 @dataclass
@@ -81,8 +82,8 @@ class Val:
 
 
 class _Draw:
-    def __init__(self, rng: np.random.Generator, prog: Prog3) -> None:
-        self.rng, self.prog = rng, prog
+    def __init__(self, rng: np.random.Generator, prog: Prog3, ext: bool = False) -> None:
+        self.rng, self.prog, self.ext = rng, prog, ext
 
     def r(self) -> float:
         return float(self.rng.random())
@@ -96,6 +97,11 @@ class _Draw:
     # ---- values
     def array(self, dt: str, shape: tuple[int, ...]) -> np.ndarray:
         size = int(np.prod(shape)) if shape else 1
+        if dt in CX:   # (extended catalogue only) real and imaginary parts from the float pool
+            part = "float32" if dt == "complex64" else "float64"
+            re_, im = self.array(part, shape), self.array(part, shape)
+            im = np.where(self.rng.random(shape) < 0.25, 0, im).astype(part)
+            return _cx(re_, im, dt)
         if dt in FL:
             pool = [v for v in _F if self.r() < 0.97 or not (0 < abs(v) < 1e-30)]
             with np.errstate(all="ignore"):
@@ -113,7 +119,7 @@ class _Draw:
         if prefs and self.r() < 0.85:
             return str(self.pick(list(prefs)))
         return str(self.pick(["float32", "float64", "int32", "int64", "bool", "float16", "uint8", "int8",
-                              "bfloat16", "uint32", "int16", "uint16", "uint64"]))
+                              "bfloat16", "uint32", "int16", "uint16", "uint64"] + (list(CX) if self.ext else [])))
 
     def shape(self) -> tuple[int, ...]:
         rank = self.pick([0, 1, 1, 2, 2, 2, 3])
@@ -123,6 +129,9 @@ class _Draw:
         """An inline operand: NumPy array, nested list, Python scalar or tf.constant."""
         a = self.array(dt, shape)
         r = self.r()
+        if dt in CX:
+            arr = _cx_text(a)
+            return Val(arr if r < 0.3 else f"tf.constant({arr}, dtype=tf.{dt})", dt, shape)
         lst = _list(a)
         if r < 0.3 and dt in _NPS:
             return Val(f"np.array({lst}, {_NPS[dt]})" if shape else f"{_NPS[dt]}({lst})", dt, shape)
@@ -171,13 +180,47 @@ class _Draw:
         return str(self.i(-rank, rank))
 
     def dtype_text(self, prefs: tuple[str, ...] = ALLD) -> str:
-        dt = self.dtype(prefs)
+        dt = self.dtype(prefs + (CX if self.ext else ()))
         r = self.r()
         if r < 0.15:
             return repr(dt)
         if r < 0.25 and dt in _NPS and dt != "bool":
             return _NPS[dt]
         return f"tf.{dt}"
+
+
+def _cx(re_: np.ndarray, im: np.ndarray, dt: str) -> np.ndarray:
+    """complex(re, im) element by element (no arithmetic: inf and NaN parts kept as they are)."""
+    out = np.empty(re_.shape, dt)
+    out.real, out.imag = re_, im
+    return out
+
+
+def _cx_text(a: np.ndarray) -> str:
+    """A complex array as program text built from its parts."""
+    pairs = _list(np.stack([a.real.ravel(), a.imag.ravel()], -1))
+    return f"np.array([complex(*p) for p in {pairs}], np.{a.dtype.name}).reshape({tuple(a.shape)})"
+
+
+def _image(d: _Draw, dt: str, shape: tuple[int, ...] | None = None) -> Val:
+    """An image operand: [H, W, 3] or [B, H, W, 3] (now and then another channel count), values in
+    the dtype's usual range (floats in [0, 1], sometimes from the edge pool; integers in [0, 255])."""
+    if shape is None:
+        hw = (d.pick([1, 2, 3, 4, 5]), d.pick([1, 2, 3, 4]))
+        ch = d.pick([3, 3, 3, 1, 4]) if d.r() < 0.2 else 3
+        shape = ((d.pick([1, 2]),) if d.r() < 0.4 else ()) + hw + (ch,)
+    size = int(np.prod(shape))
+    if dt in FL and d.r() < 0.25:
+        a = d.array(dt, shape)
+    elif dt in FL:
+        a = (d.rng.integers(0, 9, size) / 8.0).astype("float32" if dt == "bfloat16" else dt).reshape(shape)
+    else:
+        hi = 256 if dt == "uint8" else 1000
+        a = d.rng.integers(0, hi, size).astype(dt).reshape(shape)
+    lit = _list(a)
+    if dt in _NPS and d.r() < 0.3:
+        return Val(f"np.array({lit}, {_NPS[dt]})", dt, shape)
+    return Val(f"tf.constant({lit}, dtype=tf.{dt})", dt, shape)
 
 
 def _list(a: np.ndarray) -> str:
@@ -230,6 +273,22 @@ def _arg(d: _Draw, kind: str, x: Val | None, op: Op) -> str | None:
         return d.pick(["[0.0, 5.0]", "[-1.0, 1.0]", "[0, 10]", "[1.0, 1.0]"])
     if kind == "none":
         return None
+    if kind == "seed":
+        pair = [d.pick([0, 1, 7, 42, -3, 2 ** 31 - 1]), d.pick([0, 2, 13, -1])]
+        return repr(pair) if d.r() < 0.6 else f"tf.constant({pair}, dtype=tf.{d.pick(['int32', 'int64'])})"
+    if kind == "sdt":
+        return d.pick(["tf.float32", "tf.float64", "tf.float16", "tf.bfloat16", "tf.int32", "tf.int64", "'float32'"])
+    if kind == "frac":
+        return d.pick(["0.5", "1.0", "0.25", "0.0", "1.5", "0.75"])
+    if kind == "hue":
+        return d.pick(["0.1", "-0.3", "0.5", "0.0", "1.5", "-0.75"])
+    if kind == "size":
+        return repr(d.pick([[2, 2], [3, 5], [1, 1], [4, 3], [0, 2], [6, 6]]))
+    if kind == "meth":
+        return d.pick(["'bilinear'", "'nearest'", "'bicubic'", "'area'", "'lanczos3'", "'mitchellcubic'",
+                       "'gaussian'", "tf.image.ResizeMethod.NEAREST_NEIGHBOR"])
+    if kind == "img2":
+        return _image(d, x.dtype or "float32", x.shape).text if x else "1.0"
     if kind == "scalar":
         return d.literal(d.dtype(op.dtypes), ()).text
     if kind in ("lab", "ilab", "idx", "seg", "nseg", "perm", "lastvec", "mat", "list", "sorted", "L"):
@@ -291,6 +350,9 @@ def _call(d: _Draw, op: Op) -> tuple[str, bool]:
         if kind == "x":
             x = d.operand(op.dtypes)
             text = x.text
+        elif kind == "img":
+            x = _image(d, d.dtype(op.dtypes))
+            text = x.text
         elif kind == "vec":
             x = d.operand(op.dtypes)
             x = Val(f"tf.reshape({x.text}, [-1])", x.dtype, (int(np.prod(x.shape)) if x.shape else 1,))
@@ -316,14 +378,17 @@ def _call(d: _Draw, op: Op) -> tuple[str, bool]:
     return f"tf.{op.path}({', '.join(parts)})", bool(exact)
 
 
-def generate(seed: int, index: int, mode: str | None = None) -> Prog3:
-    """Program `index` of stream `seed`."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, index, 3]))
+def generate(seed: int, index: int, mode: str | None = None, ext: bool = False) -> Prog3:
+    """Program `index` of stream `seed`. With `ext` (issue 29's fz5: another stream, so earlier
+    seeds' programs are unchanged) half the calls come from the extended catalogue (fz3_ops.EXT_OPS:
+    complex numbers, tf.random, tf.image, Eigen's newer kernels) and inputs may be complex."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, index, 3] + ([5] if ext else [])))
     mode = mode or str(rng.choice(MODES, p=[0.35, 0.2, 0.3, 0.15]))
     prog = Prog3(seed, index, mode, [])
-    d = _Draw(rng, prog)
+    d = _Draw(rng, prog, ext)
     for _ in range(d.i(1, 4)):
-        dt = d.dtype(("float32", "float32", "float64", "int32", "int64", "bool", "float16"))
+        dt = d.dtype(("float32", "float32", "float64", "int32", "int64", "bool", "float16")
+                     + (("complex64", "complex128") if ext else ()))
         shape = d.shape()
         var = mode != "sig" and d.r() < (0.6 if mode == "tape" else 0.25)
         prog.inputs.append((d.array(dt, shape), dt, bool(var)))
@@ -336,7 +401,8 @@ def generate(seed: int, index: int, mode: str | None = None) -> Prog3:
     prog.order = 2 if d.r() < 0.3 else 1
     prog.unconnected = "ZERO" if d.r() < 0.4 else "NONE"
     for _ in range(d.i(3, 8)):
-        op = OPS[int(rng.integers(len(OPS)))]
+        table = EXT_OPS if ext and d.r() < 0.5 else OPS
+        op = table[int(rng.integers(len(table)))]
         text, exact = _call(d, op)
         if text not in prog.exprs:
             prog.exprs.append(text)

@@ -2,7 +2,10 @@
 batch, each disagreeing call minimized (alone, eagerly when it still disagrees there) and printed
 with its reproducer, then the counts by (callable, kind, mode):
 
-    python tests/fuzz3/fz3_campaign.py SEED START N [--batch 20] [--mode eager|sig|tape|dist]
+    python tests/fuzz3/fz3_campaign.py SEED START N [--batch 20] [--mode eager|sig|tape|dist] [--ext]
+
+--ext draws the programs with the extended catalogue (fz3_ops.EXT_OPS: complex numbers, tf.random,
+tf.image, Eigen's newer kernels; another stream of the same seed).
 
 Exit status 1 when any program disagrees.
 """
@@ -27,10 +30,12 @@ def root_of(expr: str) -> str:
     return m.group(1) if m else expr[:20]
 
 
-def stream(worker: TFWorker3, seed: int, indices: list[int], mode: str | None, batch: int):
+def stream(worker: TFWorker3, seed: int, indices: list[int], mode: str | None, batch: int, ext: bool = False):
     """(program, call, simdist's outcome, TF's outcome) of each disagreement: the second fuzzer's
-    pipelined stream with this generator, runner and comparison."""
-    return fz2_campaign.stream(worker, seed, indices, mode, batch, generate=generate, run_simdist=run_simdist,
+    pipelined stream with this generator (its extended catalogue with `ext`), runner and comparison."""
+    def gen(s: int, i: int, m: str | None) -> object:
+        return generate(s, i, m, ext=ext)
+    return fz2_campaign.stream(worker, seed, indices, mode, batch, generate=gen, run_simdist=run_simdist,
                                disagreements_of=disagreements_of)
 
 
@@ -42,13 +47,14 @@ def main() -> int:
     ap.add_argument("--batch", type=int, default=20)
     ap.add_argument("--mode")
     ap.add_argument("--show", type=int, default=2, help="reproducers printed per class")
+    ap.add_argument("--ext", action="store_true", help="the extended catalogue (fz3_ops.EXT_OPS)")
     a = ap.parse_args()
     w = TFWorker3()
     counts: dict = {}
     done = 0
     try:
         idx = list(range(a.start, a.start + a.n))
-        for p, t, g, want in stream(w, a.seed, idx, a.mode, a.batch):
+        for p, t, g, want in stream(w, a.seed, idx, a.mode, a.batch, a.ext):
             key = (root_of(p.exprs[t]) if t >= 0 else "program", kind_of(g, want), p.mode)
             counts[key] = counts.get(key, 0) + 1
             if counts[key] <= a.show:

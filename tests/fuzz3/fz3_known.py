@@ -8,9 +8,29 @@ with a negative maxlength/minlength of a constant arr inside a tf.function (Dens
 shape function's ValueError at trace time) and confusion_matrix's static asserts on constant
 labels/predictions (InvalidArgumentError from get_concrete_function): simdist now tracks which
 traced tensors are constants (simdist/runtime/ops/graph_constants.py); MatrixInverse's acceptance of
-matrices holding inf/NaN (Eigen's pivot check, docs/spec.md ops.linalg-more)."""
+matrices holding inf/NaN (Eigen's pivot check, docs/spec.md ops.linalg-more).
+
+Closed by issue 29's fz5 (tests/ops/test_fuzz5_edges_tf.py): float32/float64 atan2 of subnormals
+and in packets (Eigen's patan2 and glibc's atan2 under DAZ, ops.eigen-kernels); Range's delta 0,
+MatrixDiagV3 of a scalar and searchsorted of a scalar at trace time; huge outputs of Fill and
+ScatterNd (confusion_matrix) and DenseBincount; tf.math.complex (TF 2.21 has none); Relu6's
+scalar tail (the float64 subnormal class listed from seed 53, bfloat16 -0.0); NextAfter's float32
+conversion; float32 Xlogy of a subnormal y; confusion_matrix's squeeze; stack/cross with unknown
+shapes and softmax_cross_entropy's axis errors at trace; Grappler's RemoveLogicalNotStage; complex
+Sign, complex Mul and SquaredDifference (packets and Annex G tail), ComplexAbs under DAZ,
+Real/Imag of scalars, Bitcast of complex types, the categorical samplers' dtype checks. Open classes fz5 found are
+listed below with their seeds (the extended catalogue's, `fz3_campaign.py SEED 0 300 --ext`,
+marked "ext")."""
 
 from __future__ import annotations
+
+# Shared descriptions of the extended catalogue's open complex classes (issue 29's fz5)
+_CX_VALUE = ("complex operands with infinite, NaN, subnormal or huge parts (ext seeds 61-63, `--ext`): TF 2.21's "
+             "Eigen/std::complex kernels (packets, C99 Annex G tails, DAZ/FTZ on the parts) differ from NumPy's "
+             "complex functions in simdist; not analysed one by one (complex Sign, Mul, SquaredDifference and Abs are "
+             "modelled, docs/spec.md ops.complex)")
+_CX_GRAD = ("gradients through complex ops (products and divisions of complex parts with infinities/NaN): they follow "
+            "from the complex value classes; ext seeds 61-63")
 
 KNOWN_OPEN: dict[object, str] = {
     ("math.igamma", "value"): "float32 igamma(a, x) with a large a and x <= a: Eigen's float series stops after 2000 "
@@ -31,13 +51,10 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.truediv", "value"): "a tf.function call simdist runs eagerly (its arguments hold subnormals, which a replay "
                                "would not flush) does not apply Grappler's rewrites (x / 2.5 as x * 0.4, "
                                "function.grappler-rewrites): they need the recorder's graph; TF always applies them; "
-                               "seed 53 #131",
-    ("nn.relu6", "value"): "float64 Relu6 of a subnormal in the scalar tail keeps its bits in TF 2.21 (relu6([5e-324, "
-                           "0]) is [5e-324, 0]), simdist flushes it (Relu's lane rule is listed not found in "
-                           "ops.subnormals); seed 53 #57",
-    ("math.atan2", "value"): "float64 atan2 of subnormals: glibc's atan2 under DAZ (atan2(5e-324, 5e-324) is pi/4, "
-                             "atan2(5e-324, -0.0) is 3pi/4 in TF 2.21), simdist flushes the inputs (0 and pi); seed 53 "
-                             "#210",
+                               "seed 53 #131;"
+                               " also complex division with infinite, NaN or subnormal parts: TF 2.21's "
+                               "Eigen pdiv in packets and C's __divsc3/__divdc3 (Annex G) in the tail, DAZ/FTZ; simdist "
+                               "NumPy's; ext seed 61 #29 (also divide_no_nan, reduce_mean's division)",
     ("nn.moments", "rejects"): "inside a tf.function, moments of a constant bfloat16 tensor over a repeated axis ((-2, 1) "
                                "of a rank-3 tensor) computes in TF 2.21 (Grappler folds the constant subgraph before "
                                "Mean's kernel checks its axes), simdist raises Mean's InvalidArgumentError; seed 53 #193",
@@ -47,4 +64,73 @@ KNOWN_OPEN: dict[object, str] = {
     ("size", "accepts"): "inside a tf.function, tf.size(x, out_type='int64') (a string out_type) of a fully known "
                          "shape is ValueError in TF 2.21, simdist folds it to an int64 constant (not analysed); seed 53 "
                          "#273",
+    ("math.l2_normalize", "gradient"): "second-order gradient of l2_normalize of a float32 Variable holding NaN, inf and "
+                                       "subnormals: TF 2.21's second gradient has zeros where simdist's is NaN (the "
+                                       "first gradients agree, all NaN); not analysed; seed 61 #173",
+    ("clip_by_norm", "gradient"): "second-order gradient of clip_by_norm(float16 Variable holding 65504, "
+                                  "clip_norm=-1.0): TF 2.21's second gradient is NaN, simdist's 0; not analysed; seed "
+                                  "63 #104",
+    ("math.log1p", "value"): "complex log1p: TF 2.21 is Eigen's std_fallback::log1p, x * (log(1 + x) / ((1 + x) - 1)) "
+                             "with C's complex division and product (log1p(-inf - 0j) is NaN + NaNj), simdist NumPy's "
+                             "log1p (inf - pi j); needs the compiler runtime's __divdc3 (compiler-rt or libgcc: "
+                             "not settled); ext seeds 61 #4, #259, 62 #43, #229, #233",
+    ("math.divide_no_nan", "value"): "as math.truediv (complex division); ext seed 61 #86",
+    ("math.reduce_mean", "value"): "complex reduce_mean: the sum divided by the count as a complex division (Annex G: "
+                                   "(inf + NaNj) / 2 is inf + NaNj in TF 2.21, NaN + NaNj in simdist); ext seeds 62-63",
+    ("image.resize", "rejects"): "tf.image.resize with antialias=True or method='gaussian' (ScaleAndTranslate's "
+                                 "kernels) is not implemented in simdist (NotImplementedError); TF 2.21 computes; ext "
+                                 "seeds 61 #190, #239, 62 #6, #84",
+    ("image.resize", "error-class"): "tf.image.resize of complex images or with size [0, 2] and antialias: TF 2.21's "
+                                     "InvalidArgumentError, simdist's NotImplementedError; ext seeds 61 #6, 62 #108",
+    ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
+                                          "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
+                                          "ext seed 61 #13, #165",
+    ("math.cos", "value"): _CX_VALUE,
+    ("math.cosh", "value"): _CX_VALUE,
+    ("math.sin", "value"): _CX_VALUE,
+    ("math.pow", "value"): _CX_VALUE,
+    ("math.expm1", "value"): _CX_VALUE,
+    ("math.log", "value"): _CX_VALUE,
+    ("math.sigmoid", "value"): _CX_VALUE,
+    ("math.rsqrt", "value"): _CX_VALUE,
+    ("math.reciprocal", "value"): _CX_VALUE,
+    ("math.angle", "value"): _CX_VALUE,
+    ("math.add", "value"): _CX_VALUE,
+    ("math.subtract", "value"): _CX_VALUE,
+    ("math.accumulate_n", "value"): _CX_VALUE,
+    ("linalg.matmul", "value"): _CX_VALUE,
+    ("cast", "value"): _CX_VALUE,
+    ("math.xlogy", "value"): _CX_VALUE,
+    ("math.acosh", "gradient"): _CX_GRAD,
+    ("math.asinh", "gradient"): _CX_GRAD,
+    ("math.atanh", "gradient"): _CX_GRAD,
+    ("math.acos", "gradient"): _CX_GRAD,
+    ("math.add", "gradient"): _CX_GRAD,
+    ("math.subtract", "gradient"): _CX_GRAD,
+    ("math.divide_no_nan", "gradient"): _CX_GRAD,
+    ("nn.embedding_lookup", "gradient"): _CX_GRAD,
+    ("math.multiply", "value"): "complex reduce MEAN of a product in strategy.reduce (the division class of "
+                                "math.reduce_mean); ext seed 61 #1",
+    ("math.squared_difference", "value"): "as math.multiply (the division in strategy.reduce MEAN); ext seeds 61-63",
+    ("image.psnr", "rejects"): "tf.image.psnr calls that TF 2.21 computes and simdist refuses; not analysed; ext "
+                               "seeds 61-63",
+    ("image.sobel_edges", "accepts"): "traced sobel_edges of an int64 image: TF 2.21 refuses at trace, simdist "
+                                      "computes; not analysed; ext seed 61 #19",
+    ("image.yuv_to_rgb", "accepts"): "yuv_to_rgb of an integer image: TF 2.21 refuses, simdist computes; not "
+                                     "analysed; ext seeds 62-63",
+    ("image.adjust_gamma", "value"): "adjust_gamma values differ on edge-valued images; not analysed; ext seeds "
+                                     "62-63",
+    ("random.stateless_gamma", "error-class"): "stateless_gamma under a tape: the error classes differ; not "
+                                               "analysed; ext seed 62",
+    ("linalg.inv", "accepts"): "MatrixInverse of complex matrices holding inf/NaN: TF 2.21 computes, simdist "
+                               "refuses; not analysed; ext seed 61 #147",
+    ("linalg.matmul", "error-class"): "matmul of complex operands with adjoint flags: the error classes differ; not "
+                                      "analysed; ext seeds 62-63",
+    ("math.squared_difference", "rejects"): "squared_difference of a complex MirroredVariable and True in a "
+                                            "replica: TF 2.21 computes, simdist refuses; ext seed 61 #162",
+    ("math.logical_not", "error-class"): "logical_not of a complex operand: the error classes differ; ext seeds "
+                                         "62-63",
+    ("shape", "accepts"): "traced tf.shape(..., out_type=...) of a complex argument: not analysed; ext seeds 62-63",
+    ("program", "value"): "a whole ext program (inputs with complex parts) whose harness outcome differs; ext seeds "
+                          "62-63",
 }

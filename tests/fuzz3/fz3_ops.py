@@ -171,3 +171,80 @@ OPS: list[Op] = [
 ]
 
 BY_PATH = {o.path: o for o in OPS}
+
+# The extended catalogue (issue 29's fz5): ops added to simdist after the third fuzzer was written
+# (complex64/128, tf.random's stateless samplers, tf.image, Eigen's trigonometric and error-function
+# kernels). Drawn only by programs generated with `ext=True` (fz3_calls.generate), so the programs
+# of every earlier seed are unchanged. Extra parameter kinds: img (an image, [H, W, 3] or
+# [B, H, W, 3]), img2 (a second image shaped like img), seed (a stateless seed pair), sdt (a
+# sampler's dtype), frac (a central_crop fraction), hue (a hue delta), size (a resize [h, w]),
+# meth (a resize method).
+CX = ("complex64", "complex128")
+FLCX = FL + CX
+_IMG = ("float32", "float32", "uint8", "float64", "float16", "int32")
+EXT_OPS: list[Op] = [
+    # Eigen's packet kernels (float32 sin/cos/tan, atan, erf, ...), complex where TF takes it
+    *[_op(p, "x:x name:nm", 1, FLCX, False) for p in (
+        "math.sin", "math.cos", "math.tan", "math.exp", "math.log", "math.sqrt", "math.rsqrt", "math.tanh",
+        "math.sigmoid", "math.reciprocal", "math.square", "math.expm1", "math.log1p", "math.sinh", "math.cosh",
+        "math.asinh", "math.acosh", "math.atanh", "math.asin", "math.acos", "math.atan")],
+    *[_op(p, "x:x name:nm", 1, FL, False) for p in ("math.erf", "math.erfc", "math.reciprocal_no_nan")],
+    _op("nn.softsign", "features:x name:nm", 1, FL, False),
+    _op("nn.selu", "features:x name:nm", 1, FL, False),
+    _op("math.atan2", "y:x x:y name:nm", 2, FL, False),
+    # complex numbers
+    *[_op(p, "input:x name:nm", 1, CX + ("float32", "float64")) for p in ("math.real", "math.imag")],
+    _op("math.angle", "input:x name:nm", 1, CX + ("float32", "float64"), False),
+    _op("math.conj", "x:x name:nm", 1, CX + ("float32", "int32")),
+    _op("complex", "real:x imag:y name:nm", 2, ("float32", "float64")),
+    *[_op(p, "x:x name:nm", 1, CX) for p in ("math.abs", "math.negative", "math.sign", "math.is_nan")],
+    *[_op(p, "x:x y:y name:nm", 2, CX) for p in (
+        "math.add", "math.subtract", "math.multiply", "math.equal", "math.not_equal", "math.squared_difference")],
+    *[_op(p, "x:x y:y name:nm", 2, CX, False) for p in ("math.truediv", "math.divide_no_nan", "math.pow",
+                                                        "math.xlogy")],
+    *[_op(p, _RED, 1, CX, False) for p in ("math.reduce_sum", "math.reduce_mean", "math.reduce_prod")],
+    _op("linalg.matmul", "a:x b:mat transpose_a:none transpose_b:none adjoint_a:bl adjoint_b:bl name:nm", 2, CX,
+        False),
+    _op("linalg.adjoint", "matrix:x name:nm", 1, CX + ("float32",)),
+    _op("cast", "x:x dtype:dt name:nm", 2, CX),
+    _op("math.cumsum", "x:x axis:i exclusive:bl reverse:bl name:nm", 1, CX, False),
+    _op("concat", "values:list axis:i name:nm", 2, CX),
+    _op("transpose", "a:x perm:none conjugate:bl name:nm", 1, CX),
+    # tf.random's stateless samplers (Philox bits)
+    _op("random.stateless_uniform", "shape:sh seed:seed minval:none maxval:none dtype:sdt name:nm", 2, (), True),
+    _op("random.stateless_normal", "shape:sh seed:seed mean:fl stddev:fl dtype:sdt name:nm", 2, (), False),
+    _op("random.stateless_truncated_normal", "shape:sh seed:seed mean:fl stddev:fl dtype:sdt name:nm", 2, (), False),
+    _op("random.stateless_categorical", "logits:x num_samples:i seed:seed dtype:it name:nm", 3, ("float32",
+                                                                                               "float64")),
+    _op("random.stateless_poisson", "shape:sh seed:seed lam:fl dtype:sdt name:nm", 3, (), False),
+    _op("random.stateless_gamma", "shape:sh seed:seed alpha:fl beta:fl dtype:sdt name:nm", 3, (), False),
+    _op("random.fold_in", "seed:seed data:i", 2, ()),
+    # tf.image
+    _op("image.adjust_brightness", "image:img delta:fl", 2, _IMG, False),
+    _op("image.adjust_contrast", "images:img contrast_factor:fl", 2, _IMG, False),
+    _op("image.adjust_gamma", "image:img gamma:fl gain:fl", 1, _IMG, False),
+    _op("image.adjust_saturation", "image:img saturation_factor:fl name:nm", 2, _IMG, False),
+    _op("image.adjust_hue", "image:img delta:hue name:nm", 2, _IMG, False),
+    _op("image.rgb_to_grayscale", "images:img name:nm", 1, _IMG, False),
+    _op("image.rgb_to_hsv", "images:img name:nm", 1, _IMG, False),
+    _op("image.hsv_to_rgb", "images:img name:nm", 1, _IMG, False),
+    _op("image.rgb_to_yuv", "images:img", 1, _IMG, False),
+    _op("image.yuv_to_rgb", "images:img", 1, _IMG, False),
+    _op("image.flip_left_right", "image:img", 1, _IMG),
+    _op("image.flip_up_down", "image:img", 1, _IMG),
+    _op("image.rot90", "image:img k:i name:nm", 1, _IMG),
+    _op("image.transpose", "image:img name:nm", 1, _IMG),
+    _op("image.central_crop", "image:img central_fraction:frac", 2, _IMG),
+    _op("image.per_image_standardization", "image:img", 1, _IMG, False),
+    _op("image.resize", "images:img size:size method:meth preserve_aspect_ratio:bl antialias:bl name:nm", 2, _IMG,
+        False),
+    _op("image.resize_with_crop_or_pad", "image:img target_height:i target_width:i", 3, _IMG),
+    _op("image.convert_image_dtype", "image:img dtype:dt saturate:bl name:nm", 2, _IMG, False),
+    _op("image.total_variation", "images:img name:nm", 1, _IMG, False),
+    _op("image.image_gradients", "image:img", 1, _IMG, False),
+    _op("image.sobel_edges", "image:img", 1, _IMG, False),
+    _op("image.psnr", "a:img b:img2 max_val:fl name:nm", 3, _IMG, False),
+    _op("image.stateless_random_flip_left_right", "image:img seed:seed", 2, _IMG),
+    _op("image.stateless_random_brightness", "image:img max_delta:fl seed:seed", 3, _IMG, False),
+    _op("image.stateless_random_contrast", "image:img lower:fl upper:fl seed:seed", 4, _IMG, False),
+]

@@ -101,3 +101,17 @@ def test_simdist_side_runs_every_mode() -> None:
         assert got[0] == "ran", f"the harness crashed on a {mode} program: {got}"
         assert len(got[1]) == len(p.exprs), f"{len(got[1])} outcomes for {len(p.exprs)} calls ({mode})"
         assert disagreements_of(p, got, got) == [], f"a {mode} program's outcomes disagree with themselves"
+
+
+def test_extended_catalogue_reaches_the_newer_ops() -> None:
+    """With ext=True (issue 29's fz5) programs call complex numbers, tf.random's stateless samplers,
+    tf.image and Eigen's newer kernels, while ext=False programs are the earlier stream's."""
+    progs = [generate(SEED, i, ext=True) for i in range(60)]
+    texts = " ".join(e for p in progs for e in p.exprs)
+    for piece in ("complex64", "complex128", "tf.random.stateless_", "tf.image.", "tf.math.sin(", "tf.math.erf("):
+        assert piece in texts, f"60 extended programs never use {piece!r}"
+    assert any(dt.startswith("complex") for p in progs for _, dt, _ in p.inputs), "no complex input in 60 programs"
+    base = [generate(SEED, i) for i in range(10)]
+    assert all(a.exprs != b.exprs for a, b in zip(base, progs[:10])), "ext=True should draw another stream"
+    assert not any("tf.image." in e or "complex" in e for p in base for e in p.exprs), \
+        "the earlier stream (ext=False) drew an op of the extended catalogue"

@@ -50,7 +50,7 @@ def _zero(a: np.ndarray) -> Any:
 # --- forwards ---------------------------------------------------------------------------------------
 def _signed_zeros(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     """relu(-0.0): Eigen's scalar max(x, 0) keeps -0.0, its packets give +0.0 (simd.py)."""
-    if a.dtype.kind != "f" or not a.size:
+    if (a.dtype.kind != "f" and a.dtype.name != "bfloat16") or not a.size:
         return out
     neg_zero = (a == 0) & np.signbit(a)
     if not neg_zero.any():
@@ -66,7 +66,19 @@ def _relu(a: np.ndarray) -> np.ndarray:
 
 
 def _relu6(a: np.ndarray) -> np.ndarray:
-    return _signed_zeros(a, np.minimum(np.maximum(a, _zero(a)), a.dtype.type(6)))
+    """min(max(x, 0), 6); float32/float64 subnormals as TF 2.21's kernel treats them (its subnormal
+    rule is KEEP): the scalar tail's max(x, 0) compares under DAZ (x reads as zero, so x itself is
+    returned, bits and sign kept: relu6([5e-324, -5e-324]) is the input), a packet gives +0.0
+    (ops.subnormals; fz5 seed 62 #191)."""
+    out = _signed_zeros(a, np.minimum(np.maximum(a, _zero(a)), a.dtype.type(6)))
+    if a.dtype == np.float32 or a.dtype == np.float64:
+        sub = (a != 0) & (np.abs(a) < np.finfo(a.dtype).tiny)
+        if sub.any():
+            from simdist.runtime.ops.simd import RELU_LANES, packet_mask
+            packet = packet_mask(a.shape, a.dtype, RELU_LANES)
+            tail = sub if packet is None else sub & ~packet
+            out = np.where(tail, a, np.where(sub, _zero(a), out))
+    return out
 
 
 def _elu(a: np.ndarray) -> np.ndarray:

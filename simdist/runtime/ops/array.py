@@ -8,7 +8,7 @@ import numpy as np
 
 from simdist.runtime import context, convert, dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import alloc, args, dispatch
 from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.registry import (BROADCAST, PERMUTED, RESHAPED, NotDifferentiable, RegisterGradient, lanes,
@@ -86,7 +86,11 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
     range_kernel(dt)
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
     if d == 0:
-        raise errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
+        err = errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
+        if not graph_constants.known(*vals):
+            raise err
+        # (traced: Range's shape function checks a constant delta, ValueError; fz5 seed 61 #247)
+        raise trace_errors.mark_shape(err, "Requires delta != 0", "Range", ((), (), ()))
     if (d > 0 and not s <= lim) or (d < 0 and not s >= lim):   # (NaN fails both, as in TF's kernel)
         text = f"Requires start <= limit when delta > 0: {s}/{lim}" if d > 0 else \
             f"Requires start >= limit when delta < 0: {s}/{lim}"
@@ -169,17 +173,23 @@ def _no_layout(layout: Any, op: str) -> None:
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
     _no_layout(layout, "ones")
-    return dispatch.execute(ONES, (), {"shape": shape_arg(shape), "dtype": dtypes.as_dtype(dtype)})
+    shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
+    alloc.check_output("Fill", shp, dt)
+    return dispatch.execute(ONES, (), {"shape": shp, "dtype": dt})
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
     _no_layout(layout, "zeros")
-    return dispatch.execute(ZEROS, (), {"shape": shape_arg(shape), "dtype": dtypes.as_dtype(dtype)})
+    shp, dt = shape_arg(shape), dtypes.as_dtype(dtype)
+    alloc.check_output("Fill", shp, dt)
+    return dispatch.execute(ZEROS, (), {"shape": shp, "dtype": dt})
 
 
 def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
     _no_layout(layout, "fill")
-    return dispatch.execute(FILL, (_t(value),), {"shape": shape_arg(dims)})
+    v, shp = _t(value), shape_arg(dims)
+    alloc.check_output("Fill", shp, v.dtype)
+    return dispatch.execute(FILL, (v,), {"shape": shp})
 
 
 def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:  # noqa: A002
@@ -567,6 +577,11 @@ def _stack(*arrays: np.ndarray, axis: int) -> np.ndarray:
                 f"Shapes of all inputs must match: values[0].shape = {args.dims(s0)} != values[{i}].shape = "
                 f"{args.dims(a.shape)} [Op:Pack]", f"{text}\n\tFrom merging shape {i - 1} with other shapes.", "Pack",
                 [x.shape for x in arrays])
+    n = arrays[0].ndim + 1
+    if not -n <= axis < n:   # (Pack's shape function checks it: ValueError while a graph is built)
+        raise trace_errors.shape_error(f"axis {axis} is out of bounds for array of dimension {n} [Op:Pack]",
+                                       f"Invalid axis: {axis}; must be in [{-n},{n})", "Pack",
+                                       [x.shape for x in arrays])
     try:
         return np.stack(arrays, axis=axis)
     except ValueError as e:
@@ -575,6 +590,22 @@ def _stack(*arrays: np.ndarray, axis: int) -> np.ndarray:
 
 PACK = register("Pack", _stack, args.same_dtype("Pack"), _ZERO, kind="shape",
                 fusion=_LANE_AXES)
+
+
+def _pack_sees(shapes: list, attrs: dict | None) -> bool:
+    """Pack's shape function: it merges the known shapes (an unknown rank merges with any) and
+    checks the axis against the merged rank + 1; fz5 seed 63 #130."""
+    merged = static_shapes.merge(shapes)
+    if merged is False:
+        return True
+    if merged is None:
+        return False
+    n = len(merged) + 1
+    axis = int((attrs or {}).get("axis", 0))
+    return not -n <= axis < n
+
+
+PACK.shape_fn = _pack_sees
 UNPACK = register("Unpack", lambda a, axis: tuple(np.moveaxis(a, axis, 0)), args.first, _ZERO, num_outputs=-1,
                   kind="shape",
                   fusion=_LANE_AXES)
@@ -608,7 +639,9 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
         except (TypeError, ValueError):
             pass
     ts = matching_list(values, "Pack", "values")
-    if ts:   # TF's array_ops.stack checks the axis against the first value's rank, in Python
+    if ts and not static_shapes.rank_unknown(ts[0]):
+        # TF's array_ops.stack checks the axis against the first value's rank, in Python (when the
+        # graph knows that rank: an unknown-rank argument is left to Pack's shape function)
         n = ts[0].ndim + 1
         if not -n <= int(axis) < n:
             raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-n}, {n})")

@@ -211,7 +211,13 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
                                           f"list of allowed values: int32, int64 [Op:{'LowerBound' if side == 'left' else 'UpperBound'}]")
     if s.ndim == 0 or v.ndim == 0:
-        raise errors.InvalidArgumentError(None, None, "Shape must be at least rank 1 but is rank 0 [Op:Slice]")
+        # array_ops.searchsorted takes shape(x)[-1] of each: a StridedSlice of an empty shape, whose
+        # shape function sees it while a graph is built when the rank is known (fz5 seed 61 #285)
+        text = "slice index -1 of dimension 0 out of bounds."
+        err = errors.InvalidArgumentError(None, None, f"{text} [Op:StridedSlice]")
+        if static_shapes.rank_unknown(s if s.ndim == 0 else v):
+            raise err
+        raise trace_errors.mark_shape(err, text, "strided_slice", ((0,), (1,), (1,), (1,)))
     n, m = int(s.shape[-1]), int(v.shape[-1])
     s2 = reshape(s, [-1, n])
     v2 = reshape(v, [-1, m])
@@ -487,12 +493,12 @@ BITCAST = register("Bitcast", _bitcast, args.attr_dtype("type"), args.zero_flops
                    bytes=lambda arrays, outs, attrs: (0, 0))
 no_tf_gradient("Bitcast")
 
+# (complex64/complex128 too: Bitcast's op def lists them, `bitcast(int64, complex64)` computes; fz5 ext seed 61 #121)
 _BITCASTABLE = ("bfloat16", "float16", "float32", "float64", "int64", "int32", "uint8", "uint16", "uint32",
-                "uint64", "int8", "int16")
+                "uint64", "int8", "int16", "complex64", "complex128")
 
 
-_BITCAST_ALLOWED = ", ".join(_BITCASTABLE + ("complex64", "complex128", "qint8", "quint8", "qint16", "quint16",
-                                               "qint32"))
+_BITCAST_ALLOWED = ", ".join(_BITCASTABLE + ("qint8", "quint8", "qint16", "quint16", "qint32"))
 
 
 def bitcast(input: Any, type: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's names

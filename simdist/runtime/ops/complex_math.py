@@ -51,9 +51,18 @@ def _complex_forward(re: np.ndarray, im: np.ndarray) -> np.ndarray:
 
 
 def _abs(z: np.ndarray) -> np.ndarray:
-    """|z| as Eigen's std::abs (hypot): no overflow for parts beyond sqrt(max)."""
+    """|z| as Eigen's std::abs (hypot): no overflow for parts beyond sqrt(max); the parts read under
+    DAZ (complex64 abs(1e-38 + 1e-38j) is 0 in TF 2.21: 1e-38 is a float32 subnormal; fz5 ext seed
+    61 #55) and a subnormal result flushed."""
+    re, im = z.real, z.imag
+    if z.dtype.kind == "c":
+        tiny = np.finfo(re.dtype).tiny
+        re, im = (np.where(np.abs(v) < tiny, v * v.dtype.type(0), v) for v in (re, im))
     with np.errstate(over="ignore", invalid="ignore"):
-        return np.hypot(z.real, z.imag)
+        out = np.hypot(re, im)
+    if z.dtype.kind == "c":
+        out = np.where(np.abs(out) < np.finfo(out.dtype).tiny, out * out.dtype.type(0), out)
+    return out
 
 
 # complex numbers per SIMD packet of TF's kernels (AVX: 4 complex64, 2 complex128)
@@ -93,8 +102,9 @@ def _angle(z: np.ndarray) -> np.ndarray:
 
 
 COMPLEX = binary("Complex", _complex_forward, _complex_rule)
-REAL = unary("Real", lambda z: np.ascontiguousarray(z.real), _complex_in("Real"))
-IMAG = unary("Imag", lambda z: np.ascontiguousarray(z.imag), _complex_in("Imag"))
+# (np.array, not np.ascontiguousarray, which makes a 0-d part 1-d: real of a scalar was [x]; fz5 ext seed 61 #218)
+REAL = unary("Real", lambda z: np.array(z.real), _complex_in("Real"))
+IMAG = unary("Imag", lambda z: np.array(z.imag), _complex_in("Imag"))
 CONJ = unary("Conj", np.conjugate, args.allowed("Conj", "c", _COMPLEX + ", variant"))
 ANGLE = unary("Angle", _angle, _complex_in("Angle"))
 COMPLEX_ABS = unary("ComplexAbs", _abs, _complex_in("ComplexAbs"))

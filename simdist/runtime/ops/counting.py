@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, dispatch, graph_constants, static_shapes, trace_errors
+from simdist.runtime.ops import alloc, args, dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -114,11 +114,16 @@ def _dense_bincount(arr: np.ndarray, weights: np.ndarray, size: int, binary_outp
         raise trace_errors.shape_error(f"Shape must be at most rank 2 but is rank {arr.ndim} [Op:DenseBincount]",
                                        f"Shape must be at most rank 2 but is rank {arr.ndim}", "DenseBincount",
                                        [list(arr.shape), [], list(weights.shape)])
+    # (the output is allocated before the values are checked: a size too large to allocate is
+    # ResourceExhaustedError even beside a negative value; fz5 seed 62 #145)
+    out_shape, out_dt = ([arr.shape[0]] if arr.ndim == 2 else []) + [size], dtypes.as_dtype(weights.dtype)
+    alloc.check_output("DenseBincount", out_shape, out_dt, limit=alloc.HOST_BYTES)
     if arr.ndim < 2 and arr.size and arr.min() < 0:
         raise errors.InvalidArgumentError(None, None, "Input 'in' must be non-negative! Negative input value found: "
                                           f"{int(arr.min())} [Op:DenseBincount]")
     if arr.ndim == 2:
         _rows_sign_check(arr)
+    alloc.check_output("DenseBincount", out_shape, out_dt)
     rows = arr if arr.ndim == 2 else arr.reshape(1, -1)
     w = weights.reshape(rows.shape) if weights.size else None
     out = np.zeros((rows.shape[0], size), dtype=weights.dtype)

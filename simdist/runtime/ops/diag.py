@@ -79,8 +79,10 @@ def _diag(v: np.ndarray, pad: np.ndarray, k: tuple[int, int], num_rows: int, num
         bands = v
     else:
         if v.ndim < 1:
-            raise errors.InvalidArgumentError(None, None, "diagonal must be at least 1-dim, received shape: [] "
-                                              "[Op:MatrixDiagV3]")
+            # (MatrixDiagV3's shape function: WithRankAtLeast(diagonal, 1), ValueError while a graph
+            # is built when the rank is known; fz5 seed 61 #294)
+            raise trace_errors.shape_error("diagonal must be at least 1-dim, received shape: [] [Op:MatrixDiagV3]",
+                                           "Shape must be at least rank 1 but is rank 0", "MatrixDiagV3", ((),))
         bands = v[..., None, :]
     max_len = bands.shape[-1]
     min_rows = max_len - min(hi, 0)
@@ -112,6 +114,8 @@ DIAG = register("MatrixDiagV3", _diag, args.same_dtype("MatrixDiagV3"), args.zer
                 fusion=_PER_LANE)
 # (MatrixDiagPartV3's shape function checks the rank only when it is known: WithRankAtLeast(input, 2))
 DIAG_PART.shape_fn = lambda shapes, attrs: shapes[0] is not None
+# (MatrixDiagV3's: WithRankAtLeast(diagonal, 1), also only when the rank is known)
+DIAG.shape_fn = lambda shapes, attrs: shapes[0] is not None
 
 
 def _align(align: Any, op: str) -> str:

@@ -260,12 +260,31 @@ def _pack_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return array.reshape(slicing.tile(x, multiples), shape[:axis] + [len(tensors)] + shape[axis:])
 
 
+# --- arithmetic_optimizer.cc RemoveLogicalNotStage ------------------------------------------------------------
+_NEGATED = {"Equal": "NOT_EQUAL", "NotEqual": "EQUAL", "Less": "GREATER_EQUAL", "LessEqual": "GREATER",
+            "Greater": "LESS_EQUAL", "GreaterEqual": "LESS"}
+
+
+def _logical_not_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """LogicalNot(comparison) with the comparison used by nothing else -> the negated comparison
+    (Equal <-> NotEqual, Less -> GreaterEqual, LessEqual -> Greater, ...): with NaN operands
+    `logical_not(less_equal(x, nan))` is True eagerly and False inside tf.function (second fuzzer,
+    seed 32 #51)."""
+    from simdist.runtime.ops import dispatch, math
+    (a,) = tensors
+    node = rec.producer(a)
+    if node is None or node.op.name not in _NEGATED or rec.consumers(a) != 0:
+        return None
+    op = getattr(math, _NEGATED[node.op.name])
+    return dispatch.execute(op, (rec.input_tensor(node, 0), rec.input_tensor(node, 1)), node.attrs)
+
+
 def _rules() -> dict[Any, Any]:
     from simdist.runtime.ops import array, math, reductions, unary
     return {array.PACK: _pack_rule, math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
             reductions.ARGMAX: _monotonic_rule("ArgMax"), reductions.ARGMIN: _monotonic_rule("ArgMin"),
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _sub_rule,
-            math.ADD: _add_rule, unary.RECIPROCAL: _reciprocal_rule}
+            math.ADD: _add_rule, unary.RECIPROCAL: _reciprocal_rule, math.LOGICAL_NOT: _logical_not_rule}
 
 
 def install() -> None:

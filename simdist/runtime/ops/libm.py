@@ -23,7 +23,8 @@ _CTYPES = {np.dtype(np.float32): ctypes.c_float, np.dtype(np.float64): ctypes.c_
 _FALLBACK = {"pow": np.power, "powf": np.power, "tanh": np.tanh, "tanhf": np.tanh, "log": np.log, "logf": np.log,
              "exp": np.exp, "expf": np.exp, "log1p": np.log1p, "log1pf": np.log1p,
              "expm1": np.expm1, "expm1f": np.expm1, "tan": np.tan, "tanf": np.tan,
-             "sinf": np.sin, "cosf": np.cos, "atan": np.arctan, "atanf": np.arctan}
+             "sinf": np.sin, "cosf": np.cos, "atan": np.arctan, "atanf": np.arctan,
+             "atan2": np.arctan2, "atan2f": np.arctan2}
 
 
 @lru_cache(maxsize=None)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import activations, array, dispatch, graph_constants, math, trace_errors, unary
+from simdist.runtime.ops import activations, array, dispatch, graph_constants, math, static_shapes, trace_errors, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, attr_error, typed
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
@@ -148,6 +148,29 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, 
     labels_t = _cast(labels_t, precise.dtype)
     rank = precise.ndim
     shape = precise.shape.as_list()
+    if axis is None:
+        axis = -1
+    if axis != -1:
+        # nn_ops._move_dim_to_end, before the outer dimensions are flattened: transpose(x,
+        # concat([range(axis), range(axis + 1, rank), [axis]])) of logits, then of labels; the rank
+        # is static, so a traced graph's shape functions see the Range and Transpose errors
+        # (ValueError); fz5 seed 63 #3
+        known = not static_shapes.rank_unknown(logits_t)
+        for start, limit in ((0, axis), (axis + 1, rank)):
+            if start > limit:
+                err = _range_error(start, limit)
+                raise trace_errors.mark_shape(err, f"Requires start <= limit when delta > 0: {start}/{limit}",
+                                              "Range", ((), (), ())) if known else err
+        perm = tuple(range(axis)) + tuple(range(axis + 1, rank)) + (axis,)
+        if labels_t.ndim != rank:
+            err = errors.InvalidArgumentError(None, None, f"transpose expects a vector of size {labels_t.ndim}. But "
+                                                          f"input(1) is a vector of size {rank} [Op:Transpose]")
+            raise trace_errors.mark_shape(err, f"Dimension must be {labels_t.ndim} but is {rank}", "Transpose",
+                                          (labels_t.shape.as_list(), [rank])) if known else err
+        if perm != tuple(range(rank)):
+            precise = array.transpose(precise, perm)
+            labels_t = array.transpose(labels_t, perm)
+            shape = precise.shape.as_list()
     if rank == 0:   # (traced: nn_ops._flatten_outer_dims' IndexError, as for scalar labels below)
         raise trace_errors.static(errors.InvalidArgumentError(
             None, None, "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when input.dim_size(0) == 0 "
@@ -158,18 +181,6 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, 
         raise trace_errors.static(errors.InvalidArgumentError(
             None, None, "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when input.dim_size(0) == 0 "
                         "[Op:Slice]"), IndexError, "list index out of range")
-    if axis is None:
-        axis = -1
-    if axis != -1:
-        if axis < 0:
-            raise _range_error(0, axis)
-        if axis + 1 > rank:
-            raise _range_error(axis + 1, rank)
-        perm = tuple(range(axis)) + tuple(range(axis + 1, rank)) + (axis,)
-        if perm != tuple(range(rank)):
-            precise = array.transpose(precise, perm)
-            labels_t = array.transpose(labels_t, perm)
-            shape = precise.shape.as_list()
     cost, _ = dispatch.execute(XENT, (_flatten_outer_dims(precise), _flatten_outer_dims(labels_t)))
     out_shape = shape[:-1]
     if cost.shape.as_list() != out_shape:

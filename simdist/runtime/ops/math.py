@@ -154,7 +154,15 @@ def _numeric(name: str) -> Any:
 
 ADD = binary_op("AddV2", np.add, _numeric("AddV2"), exact=True)
 SUB = binary_op("Sub", np.subtract, _numeric("Sub"), exact=True)
-MUL = binary_op("Mul", np.multiply, args.same_dtype("Mul"), exact=True)
+def _multiply(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """np.multiply; complex as TF's kernel (packets textbook, tail Annex G, DAZ/FTZ: complex_mul.py)."""
+    if x.dtype.kind == "c" and x.dtype == y.dtype:
+        from simdist.runtime.ops import complex_mul
+        return complex_mul.multiply(x, y)
+    return np.multiply(x, y)
+
+
+MUL = binary_op("Mul", _multiply, args.same_dtype("Mul"), exact=True)
 FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _float_floordiv),
                      args.listed_no_complex_kernel("FloorDiv", "fiu", _NO_BOOL["FloorDiv"]))
 FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
@@ -877,8 +885,11 @@ def _squared_difference_rule(dts: Any, attrs: Any) -> Any:
 
 _SQDIFF_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
 def _squared_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "c" and a.dtype == b.dtype:   # (TF's functor: (x - y) * conj(x - y), complex_mul.py)
+        from simdist.runtime.ops import complex_mul
+        return complex_mul.squared_difference(a, b)
     d = a - b
-    return d * np.conjugate(d) if d.dtype.kind == "c" else np.square(d)   # (complex: TF's functor, |x - y|^2)
+    return np.square(d)
 
 
 SQUARED_DIFFERENCE = binary_op("SquaredDifference", _squared_difference, _squared_difference_rule,

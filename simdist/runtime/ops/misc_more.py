@@ -23,6 +23,27 @@ __all__ = ["real", "imag", "conj", "angle", "confusion_matrix", "histogram_fixed
            "switch_case", "batch_norm_with_global_normalization"]
 
 
+def _remove_squeezable(labels: Tensor, predictions: Tensor) -> tuple[Tensor, Tensor]:
+    """confusion_matrix.remove_squeezable_dimensions: where the ranks differ by one and the larger
+    one's last dimension is 1 or unknown to the graph, it is squeezed away (labels [n, 1] beside
+    predictions [n]); fz5 seed 63 #13. A graph dimension that is unknown and not 1 is Squeeze's
+    InvalidArgumentError when the graph runs."""
+    from simdist.runtime.ops import static_shapes
+    from simdist.runtime.ops.array import squeeze
+    diff = predictions.ndim - labels.ndim
+    for t, which in ((predictions, 1), (labels, -1)):
+        if diff != which or t.ndim == 0:
+            continue
+        graph_dim = static_shapes.known_dim(t, -1)
+        if graph_dim is None or graph_dim == 1:
+            if int(t.shape[-1]) != 1:
+                raise errors.InvalidArgumentError(None, None, f"Can not squeeze dim[{t.ndim - 1}], expected a "
+                                                  f"dimension of 1, got {int(t.shape[-1])} [Op:Squeeze]")
+            squeezed = squeeze(t, [-1])
+            return (labels, squeezed) if which == 1 else (squeezed, predictions)
+    return labels, predictions
+
+
 def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, weights: Any = None,
                      dtype: Any = dtypes.int32, name: str | None = None) -> Tensor:
     """`tf.math.confusion_matrix`: scatter_nd of ones (or weights) at [label, prediction] into a
@@ -34,8 +55,9 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
     from simdist.runtime.ops.array import ones_like, stack
     from simdist.runtime.ops.scatter import scatter_nd
     dt = dtypes.as_dtype(dtype)
-    lab = math.cast(_t(labels), dtypes.int64)
-    pred = math.cast(_t(predictions), dtypes.int64)
+    lab, pred = _remove_squeezable(_t(labels), _t(predictions))
+    lab = math.cast(lab, dtypes.int64)
+    pred = math.cast(pred, dtypes.int64)
     lv, pv = dispatch.static_value(lab), dispatch.static_value(pred)
     traced = context.in_function()
     pending: list[BaseException] = []   # (asserts the traced graph runs: raised after its build)

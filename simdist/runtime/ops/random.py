@@ -276,14 +276,30 @@ def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
         raise errors.InvalidArgumentError(None, None, f"num_classes should be positive, got {classes} [Op:{opname}]")
 
 
+def _categorical_checks(lt: Tensor, dtype: Any, opname: str, seed_dtype: str | None = None) -> dtypes.DType:
+    """random_ops' checks before the op: `dtype` must be int32 or int64 (ValueError), then the
+    logits' dtype must have a kernel (half, bfloat16, float, double: NotFoundError otherwise);
+    fz5 ext seed 61 #39, #49."""
+    dt = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
+    if dt not in (dtypes.int32, dtypes.int64):
+        raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'>. Accepted dtypes are "
+                         "(tf.int32, tf.int64).")
+    if lt.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
+        attrs = f"T=DT_{lt.dtype.name.upper()}" + (f", Tseed=DT_{seed_dtype.upper()}" if seed_dtype else "") + \
+            f", output_dtype=DT_{dt.name.upper()}"
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {opname}}}}} = "
+                                               f"{opname}[{attrs}] [Op:{opname}]")
+    return dt
+
+
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | None = None,
                 name: str | None = None) -> Tensor:
     """`tf.random.categorical`: [batch, num_samples] class indices drawn from softmax(logits)."""
     from simdist.runtime.ops.args import t as _t
     lt = _t(logits)
+    dt = _categorical_checks(lt, dtype, "Multinomial")
     n = int(num_samples)
     _check_logits(lt, "Multinomial", n)
-    dt = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
     return dispatch.execute(MULTINOMIAL, (lt,), {"num_samples": n, "dtype": dt, **_seed_attrs(seed)})
 
 
@@ -438,7 +454,8 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
                           name: str | None = None) -> Tensor:
     from simdist.runtime.ops.args import t as _t
     lt = _t(logits)
+    dt = _categorical_checks(lt, dtype, "StatelessMultinomial", "int32")
     n = int(num_samples)
     _check_logits(lt, "StatelessMultinomial", n)
     s = _seed(seed, "StatelessMultinomial")
-    return dispatch.execute(STATELESS_CATEGORICAL, (lt, s), {"num_samples": n, "dtype": dtypes.as_dtype(dtype)})
+    return dispatch.execute(STATELESS_CATEGORICAL, (lt, s), {"num_samples": n, "dtype": dt})

@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
+from simdist.runtime.ops import alloc, args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
@@ -163,6 +163,7 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
     upd = _t(updates)
     shp = args.shape_arg(shape)
     _check_updates(dispatch.static_value(idx), tuple(upd.shape.as_list()), shp, "ScatterNd")
+    alloc.check_output("ScatterNd", shp, upd.dtype)
     return dispatch.execute(SCATTER_ND, (idx, upd), {"shape": shp})
 
 

@@ -23,7 +23,7 @@ from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, binary, register, unary
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["erfinv", "ndtri", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "igamma", "igammac", "betainc",
            "zeta", "nextafter"]
@@ -277,8 +277,23 @@ def zeta(x: Any, q: Any, name: str | None = None) -> Tensor:
 
 
 def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
-    """`tf.math.nextafter(x1, x2)`: the next representable value after x1 toward x2."""
+    """`tf.math.nextafter(x1, x2)`: the next representable value after x1 toward x2. Eagerly,
+    with no tensor operand, TF's fast path converts both to NextAfter's default T, float32: a
+    NumPy float64 array is cast (1e300 to inf), so the result is float32 (ops.conversion; TF's
+    very first call in a process takes the slow path, which keeps float64: not modelled). A
+    tf.function's graph converts NumPy values with their own dtype."""
+    from simdist.runtime.ops import math
+    if not math._tensorlike(x1) and not math._tensorlike(x2) and not context.in_function():
+        x1, x2 = (_as_float32(v) for v in (x1, x2))
     return _binary(NEXTAFTER, x1, x2)
+
+
+def _as_float32(v: Any) -> Any:
+    """A NumPy number or array of a numeric kind as float32, as the fast path's conversion casts it."""
+    if isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind in "fiu":
+        with np.errstate(over="ignore"):
+            return convert_to_tensor(np.asarray(v).astype(np.float32), dtype=dtypes.float32)
+    return v
 
 
 def betainc(a: Any, b: Any, x: Any, name: str | None = None) -> Tensor:

@@ -99,8 +99,9 @@ def static(err: BaseException, cls: type, text: str) -> Any:
     return err
 
 
-def _dims(shape: Sequence[int]) -> str:
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
+def _dims(shape: Sequence[int | None]) -> str:
+    """A shape as TF's messages print it: "[4,?,0]" (? for a dimension the graph does not know)."""
+    return "[" + ",".join("?" if d is None else str(int(d)) for d in shape) + "]"
 
 
 def shapes_text(shapes: Sequence[Sequence[int]]) -> str:
@@ -242,7 +243,7 @@ def broadcast_text(sa: Sequence[int], sb: Sequence[int]) -> str:
 def merge_text(s0: Sequence[int], s1: Sequence[int]) -> str:
     """InferenceContext::Merge's message for two known shapes of one rank that differ."""
     for d, (a, b) in enumerate(zip(s0, s1)):
-        if a != b:
+        if a is not None and b is not None and a != b:   # (an unknown dimension merges with any: fz5 seed 63 #204)
             return (f"Dimension {d} in both shapes must be equal, but are {a} and {b}. "
                     f"Shapes are {_dims(s0)} and {_dims(s1)}.")
     return "Shapes are not equal"

@@ -58,6 +58,12 @@ def _mul_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _atan2(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """float32/float64: Eigen's patan2 in packets, glibc's atan2 in the tail, under DAZ/FTZ
+    (packet_atan2.py); float16/bfloat16: atan2f of each element, rounded (NumPy's)."""
+    from simdist.runtime.ops import packet_atan2
+    out = packet_atan2.atan2(y, x)
+    if out is not None:
+        return out
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return np.arctan2(y, x)
 
