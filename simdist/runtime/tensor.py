@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import sys
 from threading import get_ident as _thread_id
 from typing import Any, Iterable, Iterator
@@ -133,7 +135,9 @@ class Tensor:
 
     # _sub: the value may hold subnormal floats (made outside an op, or moved by ops that keep them):
     # ops that compute read it with them flushed to zero, as TF's kernels do (runtime/ops/subnormals.py)
-    __slots__ = ("_v", "dtype", "_device", "_sub", "__weakref__")
+    # _slice_of: (variable, key) when the tensor is `variable[key]`, whose `.assign` writes the
+    # slice back (variables.Variable._slice_assign); unset for every other tensor
+    __slots__ = ("_v", "dtype", "_device", "_sub", "_slice_of", "__weakref__")
     # Make NumPy defer to our reflected operators (ndarray + Tensor -> Tensor.__radd__).
     __array_priority__ = 100
 
@@ -223,6 +227,18 @@ class Tensor:
 
     def __reduce__(self):
         return (Tensor, (self._v, self.dtype, self._device))
+
+    def __getattr__(self, name: str) -> Any:
+        # (only for attributes the class does not have) TF's `variable[key].assign(value)`: the
+        # slice of a variable carries an `assign` (array_ops._SliceHelperVar); no other tensor does
+        if name == "assign":
+            try:
+                var, key = Tensor._slice_of.__get__(self, Tensor)
+            except AttributeError:
+                pass
+            else:
+                return functools.partial(var._slice_assign, key)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
 class _Traced(Tensor):

@@ -235,6 +235,9 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
         if sig is not None else [f"arg{i}" for i in range(len(args))]
     if function.input_signature is not None:
         specs = list(function.input_signature)
+        star = [p.name for p in sig.parameters.values() if p.kind is p.VAR_POSITIONAL] if sig is not None else []
+        if star and len(names) < len(specs):   # (`def f(*a)`: TF names the specs a_0, a_1, ...)
+            names = names + [f"{star[0]}_{i}" for i in range(len(specs) - len(names))]
         if args or kwargs:
             given = list(args) + [kwargs[n] for n in names[len(args):len(specs)] if n in kwargs]
             if len(given) != len(specs) or len(args) > len(specs):

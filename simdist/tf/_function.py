@@ -44,7 +44,21 @@ class Function:
         if self.input_signature is not None:   # (TF binds the call to its signature first: tf/_signature.py)
             from simdist.tf import _signature
             args, kwargs = _signature.bind(self.python_function, self.input_signature, args, kwargs)
-        return _as_traced(self._call, args, kwargs)
+        else:
+            args, kwargs = _numpy_as_tensors(args, kwargs)
+        out = _as_traced(self._call, args, kwargs)
+        self._count_trace(args, kwargs)
+        return out
+
+    def _count_trace(self, args: tuple, kwargs: dict) -> None:
+        """Note a call (or trace) that returned, for experimental_get_tracing_count."""
+        from simdist.tf import _tracing_count
+        seen = self.__dict__.setdefault("_trace_keys", [])
+        _tracing_count.note(seen, _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs))
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many times TF would have traced this function so far (tf/_tracing_count.py)."""
+        return len(self.__dict__.get("_trace_keys", ()))
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         from simdist.runtime import context, execution, function_tapes
@@ -209,15 +223,50 @@ class Function:
         state.pop("_pysig", None)
         state.pop("_created_variables", None)
         state.pop("_npos", None)
+        state.pop("_trace_keys", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
         """TF traces here: a ConcreteFunction, or the trace-time error (tf/_concrete.py)."""
         from simdist.tf import _concrete
-        return _concrete.trace(self, args, kwargs)
+        out = _concrete.trace(self, args, kwargs)
+        self._count_trace(args, kwargs)
+        return out
 
     def __repr__(self) -> str:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"
+
+
+def _numpy_as_tensors(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """The call's NumPy arrays and scalars (also inside lists, tuples and dicts) as tensors of
+    their dtype: TF's tf.function passes them to the Python function as tensors (a float64
+    array stays float64; function.numpy-arguments)."""
+    if not any(_has_numpy(a) for a in args) and not any(_has_numpy(v) for v in kwargs.values()):
+        return args, kwargs
+    return tuple(_as_tensor(a) for a in args), {k: _as_tensor(v) for k, v in kwargs.items()}
+
+
+def _has_numpy(x: Any) -> bool:
+    import numpy as np
+    if isinstance(x, (np.ndarray, np.generic)):
+        return True
+    if type(x) in (list, tuple):
+        return any(_has_numpy(v) for v in x)
+    if type(x) is dict:
+        return any(_has_numpy(v) for v in x.values())
+    return False
+
+
+def _as_tensor(x: Any) -> Any:
+    import numpy as np
+    if isinstance(x, (np.ndarray, np.generic)):
+        from simdist.runtime.tensor import convert_to_tensor
+        return convert_to_tensor(x)
+    if type(x) in (list, tuple):
+        return type(x)(_as_tensor(v) for v in x)
+    if type(x) is dict:
+        return {k: _as_tensor(v) for k, v in x.items()}
+    return x
 
 
 _PASS: tuple[type, ...] = ()
