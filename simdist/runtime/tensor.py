@@ -11,6 +11,7 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from simdist.runtime import convert, dtypes, execution, subnormals
+from simdist.runtime import symbolic as _symbolic
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -18,6 +19,8 @@ _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 # Tensor() counts the tensors made while it records, and notes those made by another thread
 # (see runtime/graph/recording.py). Told by the execution context (execution.begin_recording); read here only.
 _REC: Any = None
+_SYM_DEPTH = _symbolic.DEPTH
+_SYM_CHECK = _symbolic.check_tensor
 
 
 def _recording(rec: Any) -> None:
@@ -146,6 +149,8 @@ class Tensor:
         self.dtype = dtype
         self._device = device
         self._sub = False
+        if _SYM_DEPTH[0]:   # (made while a tf.function's Python runs: a graph tensor there, runtime/symbolic.py)
+            _symbolic.note(self)
         if _REC is not None:    # (a call being recorded: see runtime/graph/recording.py)
             _REC.created += 1
             if _REC.thread != _thread_id():
@@ -168,12 +173,16 @@ class Tensor:
         return self.shape
 
     def numpy(self) -> Any:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "numpy")
         v = self._v
         if v.ndim == 0:
             return v[()]
         return v
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "array")
         return self._v if dtype is None else self._v.astype(dtype)
 
     def _numpy_text(self, is_repr: bool) -> str:
@@ -205,22 +214,32 @@ class Tensor:
         return TensorRef(self)
 
     def __len__(self) -> int:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "len")
         if self._v.ndim == 0:
             raise TypeError("Scalar tensor has no `len()`")
         return self._v.shape[0]
 
     def __bool__(self) -> bool:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "bool")
         if self._v.size != 1:
             raise ValueError("The truth value of an array with more than one element is ambiguous.")
         return bool(self._v)
 
     def __float__(self) -> float:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "float")
         return float(self._v)
 
     def __int__(self) -> int:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "int")
         return int(self._v)
 
     def __index__(self) -> int:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "index")
         if not self.dtype.is_integer:
             raise TypeError(f"Only integer tensors can be used as an index, got {self.dtype.name}")
         return int(self._v)
@@ -272,6 +291,8 @@ class _Traced(Tensor):
         return self._a.ndim
 
     def __len__(self) -> int:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "len")
         if self._a.ndim == 0:
             raise TypeError("Scalar tensor has no `len()`")
         return self._a.shape[0]

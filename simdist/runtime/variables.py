@@ -10,6 +10,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, execution
 from simdist.runtime import subnormals as _subnormals
+from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import dispatch as _dispatch
 from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tensor
 
@@ -235,9 +236,13 @@ class Variable(metaclass=_VariableMeta):
         return self._as_tensor()
 
     def numpy(self) -> Any:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("numpy")
         return self._as_tensor().numpy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("array")
         arr = self._as_tensor()._v
         return arr if dtype is None else arr.astype(dtype)
 
@@ -340,6 +345,8 @@ class Variable(metaclass=_VariableMeta):
     def __iter__(self) -> Any:
         # (TF iterates a variable as its value: a scalar is TypeError "Cannot iterate over a
         # scalar tensor."; without this Python's fallback ran __getitem__ to an op error)
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("iter")
         return iter(self._as_tensor())
 
     def _slice_assign(self, key: Any, value: Any, name: Any = None) -> Any:
@@ -383,12 +390,18 @@ class Variable(metaclass=_VariableMeta):
         return self._as_tensor() >= o
 
     def __float__(self) -> float:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("float")
         return float(self._as_tensor())
 
     def __int__(self) -> int:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("int")
         return int(self._as_tensor())
 
     def __bool__(self) -> bool:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("bool")
         return bool(self._as_tensor())
 
     __hash__ = object.__hash__

@@ -46,7 +46,18 @@ class Function:
             args, kwargs = _signature.bind(self.python_function, self.input_signature, args, kwargs)
         else:
             args, kwargs = _numpy_as_tensors(args, kwargs)
-        out = _as_traced(self._call, args, kwargs)
+        from simdist.runtime import symbolic
+        _mark_arguments(args, kwargs, symbolic.note)
+        try:
+            out = _as_traced(self._call, args, kwargs)
+        except Exception as e:
+            from simdist.runtime import errors
+            if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None):
+                self._count_trace(args, kwargs)   # (an error of the graph's run: the trace was made)
+            raise
+        finally:
+            if not symbolic.DEPTH[0]:
+                symbolic.clear()
         self._count_trace(args, kwargs)
         return out
 
@@ -237,6 +248,21 @@ class Function:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"
 
 
+def _mark_arguments(args: tuple, kwargs: dict, note: Callable[[Any], None]) -> None:
+    """Mark the call's tensors (also inside lists, tuples and dicts) as the graph's inputs
+    (runtime/symbolic.py: symbolic while the call's Python runs)."""
+    from simdist.runtime.tensor import Tensor
+    todo = list(args) + list(kwargs.values())
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Tensor):
+            note(x)
+        elif type(x) in (list, tuple):
+            todo.extend(x)
+        elif type(x) is dict:
+            todo.extend(x.values())
+
+
 def _numpy_as_tensors(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     """The call's NumPy arrays and scalars (also inside lists, tuples and dicts) as tensors of
     their dtype: TF's tf.function passes them to the Python function as tensors (a float64
@@ -386,8 +412,18 @@ def _outputs_to_tensors(out: Any) -> Any:
 
     from simdist.runtime.tensor import convert_to_tensor
     from simdist.runtime.variables import Variable
-    if isinstance(out, (bool, int, float, np.ndarray, np.generic)):
+    if isinstance(out, (bool, int, float, str, np.ndarray, np.generic)):
         return convert_to_tensor(out)
+    name = type(out).__name__
+    if name == "TensorShape" or name == "DType":
+        # a fully known shape converts (int32, as convert_to_tensor of a TensorShape); a dtype or
+        # a partly known shape is trace-time TypeError (function.symbolic-tensors)
+        if name == "TensorShape" and out.is_fully_defined():
+            from simdist.runtime import dtypes
+            return convert_to_tensor(out.as_list(), dtype=dtypes.int32)
+        raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
+                        "ExtensionTypes or None values; found return value of type {name}, which is not a Tensor "
+                        "or ExtensionType.".replace("{name}", name))
     if isinstance(out, Variable):
         return out.read_value()
     if isinstance(out, dict):

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, convert, dtypes, errors
+from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
@@ -916,6 +917,8 @@ def _install_operators() -> None:
         return strided_slice(self, key)
 
     def iterate(self: Tensor) -> Any:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_tensor(self, "iter")
         if self.ndim == 0:
             raise TypeError("Cannot iterate over a scalar tensor.")
         for i in range(self.shape[0]):
