@@ -20,6 +20,13 @@ import weakref
 from typing import Any
 
 DEPTH = [0]   # running tf.function calls (context.in_function_call keeps it)
+# Whether the innermost running tf.function is one AutoGraph would not convert (no source to
+# read, as for code made by exec or eval, or autograph=False): only there do bool(), iteration,
+# len(), int(), float() and indexing refuse a graph tensor. AutoGraph rewrites them in code it
+# converts (an `if` on a tensor becomes tf.cond, len() tf.shape, float() a cast), which
+# simdist's eager Python already computes.
+STRICT = [False]
+_ALWAYS = ("numpy", "array")
 _MARKS: dict[int, Any] = {}
 
 
@@ -32,6 +39,43 @@ def note(t: Any) -> None:
     """Mark t a graph tensor (called for each tensor made while DEPTH[0] > 0, and each argument)."""
     key = id(t)
     _MARKS[key] = weakref.ref(t, lambda r, key=key: _drop(key, r))
+
+
+def converts(fn: Any, autograph: bool) -> bool:
+    """Whether AutoGraph would convert `fn` (TF reads its source: inspect.getsource)."""
+    if not autograph:
+        return False
+    import inspect
+    try:
+        inspect.getsource(fn)
+    except (OSError, TypeError):
+        return False
+    return True
+
+
+class strictness:
+    """`with strictness(strict):` the innermost tf.function's AutoGraph state (STRICT)."""
+
+    def __init__(self, strict: bool) -> None:
+        self.strict = strict
+
+    def __enter__(self) -> None:
+        self.prev = STRICT[0]
+        STRICT[0] = self.strict
+
+    def __exit__(self, *exc: object) -> None:
+        STRICT[0] = self.prev
+
+
+class eager:
+    """`with eager():` Python that TF runs eagerly inside a graph (tf.py_function's func)."""
+
+    def __enter__(self) -> None:
+        self.prev = DEPTH[0], STRICT[0]
+        DEPTH[0], STRICT[0] = 0, False
+
+    def __exit__(self, *exc: object) -> None:
+        DEPTH[0], STRICT[0] = self.prev
 
 
 def clear() -> None:
@@ -48,14 +92,15 @@ def _user(frames: int) -> bool:
 def check_tensor(t: Any, what: str) -> None:
     """Raise TF's graph-tensor error for `what` of t when t is a graph tensor read by user code
     (the frame two levels up: the caller of the dunder that calls this)."""
-    if not _MARKS or id(t) not in _MARKS or _MARKS[id(t)]() is not t or not _user(2):
+    if not _MARKS or id(t) not in _MARKS or _MARKS[id(t)]() is not t or \
+            not (STRICT[0] or what in _ALWAYS) or not _user(2):
         return
     raise _error(what, "SymbolicTensor")
 
 
 def check_variable(what: str) -> None:
     """The same for a Variable's read inside a running tf.function."""
-    if DEPTH[0] and _user(2):
+    if DEPTH[0] and (STRICT[0] or what in _ALWAYS) and _user(2):
         raise _error(what, "ResourceVariable", variable=True)
 
 

@@ -49,7 +49,8 @@ class Function:
         from simdist.runtime import symbolic
         _mark_arguments(args, kwargs, symbolic.note)
         try:
-            out = _as_traced(self._call, args, kwargs)
+            with symbolic.strictness(self._strict()):
+                out = _as_traced(self._call, args, kwargs)
         except Exception as e:
             from simdist.runtime import errors
             if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None):
@@ -60,6 +61,14 @@ class Function:
                 symbolic.clear()
         self._count_trace(args, kwargs)
         return out
+
+    def _strict(self) -> bool:
+        """Whether AutoGraph would leave this function's Python as it is (runtime/symbolic.py)."""
+        st = self.__dict__.get("_strict_graph")
+        if st is None:
+            from simdist.runtime import symbolic
+            st = self._strict_graph = not symbolic.converts(self.python_function, self._options.get("autograph", True))
+        return st
 
     def _count_trace(self, args: tuple, kwargs: dict) -> None:
         """Note a call (or trace) that returned, for experimental_get_tracing_count."""
@@ -235,12 +244,15 @@ class Function:
         state.pop("_created_variables", None)
         state.pop("_npos", None)
         state.pop("_trace_keys", None)
+        state.pop("_strict_graph", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
         """TF traces here: a ConcreteFunction, or the trace-time error (tf/_concrete.py)."""
+        from simdist.runtime import symbolic
         from simdist.tf import _concrete
-        out = _concrete.trace(self, args, kwargs)
+        with symbolic.strictness(self._strict()):
+            out = _concrete.trace(self, args, kwargs)
         self._count_trace(args, kwargs)
         return out
 
@@ -440,5 +452,5 @@ def function(func: Callable[..., Any] | None = None, input_signature: Any = None
              **kwargs: Any) -> Any:
     """Decorator form `@tf.function` or `@tf.function(input_signature=...)`."""
     if func is None:
-        return lambda f: Function(f, input_signature)
-    return Function(func, input_signature)
+        return lambda f: Function(f, input_signature, autograph=autograph)
+    return Function(func, input_signature, autograph=autograph)
