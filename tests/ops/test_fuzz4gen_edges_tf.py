@@ -1,0 +1,215 @@
+"""The rules issue 29's fourth generator (tests/fuzz4/, seeds 1-3: the API called the way users write
+it) found wrong, each against real TensorFlow 2.21: the same program on both backends gives the
+same dtypes and bits, or raises the same exception class. tf.function's tracing count and its
+NumPy arguments, graph tensors read in Python inside a tf.function (`.numpy()`, bool, iteration,
+len, int/float, NumPy conversion) and what a tf.function may return, Variable slice assignment,
+iteration and assign_add/assign_sub shape errors. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _count(body: str, calls: list[str]) -> Callable[[Any], Any]:
+    """tf.function(lambda x, s: <body>) (made by eval: AutoGraph cannot read it) called with each
+    `(x, s)` of `calls` (text over tf/np, a Variable v = [1., 2.], w = [1, 2]): each call's outcome
+    class, then the tracing count."""
+    def run(tf: Any) -> Any:
+        ns = {"tf": tf, "np": np, "v": tf.Variable([1.0, 2.0]), "w": tf.Variable([1, 2])}
+        g = tf.function(eval(f"lambda x, s: {body}", ns))  # noqa: S307 - our text
+        out = []
+        for c in calls:
+            try:
+                g(*eval(c, ns))  # noqa: S307 - our text
+                out.append("ok")
+            except Exception as e:  # noqa: BLE001 - the class is the result
+                out.append(type(e).__name__)
+        return [np.array(out), g.experimental_get_tracing_count()]
+    return run
+
+
+def _graph(body: str, arg: str = "tf.constant([1.0, 2.0])") -> Callable[[Any], Any]:
+    """tf.function(lambda x: <body>) made by eval (AutoGraph cannot convert it), called on `arg`."""
+    def run(tf: Any) -> Any:
+        ns = {"tf": tf, "np": np, "c": tf.constant([3.0, 4.0])}
+        x = eval(arg, ns)  # noqa: S307 - our text
+        return tf.function(eval(f"lambda x: {body}", ns))(x)  # noqa: S307 - our text
+    return run
+
+
+def _slice_assign(value: Any, dtype: str, key: Callable[[Any], Any], new: Any) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        v = tf.Variable(value, dtype=getattr(tf, dtype))
+        r = key(v).assign(new(tf) if callable(new) else new)
+        return [r, v]
+    return run
+
+
+def _in_function_slice_assign(new: Any) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        v = tf.Variable([1.0, 2.0, 3.0])
+        f = tf.function(eval("lambda x: x[1:].assign(" + repr(new) + ")", {}))  # noqa: S307 - our text
+        f(v)
+        f(v)
+        return v
+    return run
+
+
+def _py_function_numpy(tf: Any) -> Any:
+    f = tf.function(eval("lambda x: tf.py_function(lambda t: t.numpy() * 2, [x], tf.float32)", {"tf": tf}))  # noqa: S307
+    return f(tf.constant([1.0, 2.0]))
+
+
+def _autograph_len(tf: Any) -> Any:
+    """A function AutoGraph converts (its source is this file): len of a graph tensor computes."""
+    return tf.function(lambda x: len(x))(tf.constant([1.0, 2.0, 3.0]))
+
+
+CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- tracing count: literals by value (1, 1.0, True are one), tensors and variables by spec
+    ("count-literals-by-value", "function.tracing-count",
+     _count("x + s", ["(tf.constant(1.), 1)", "(tf.constant(1.), 1.0)", "(tf.constant(1.), True)",
+                      "(tf.constant(1.), 2)"])),
+    ("count-tensors-by-spec", "function.tracing-count",
+     _count("x + s", ["(tf.constant(1.), 2)", "(tf.constant([1., 2.]), 2)", "(tf.constant([3., 2.]), 2)",
+                      "(tf.constant([1]), 2)"])),
+    ("count-variables-by-spec", "function.tracing-count",
+     _count("x + s", ["(v, 1)", "(tf.Variable([3., 4.]), 1)", "(w, 1)", "(tf.constant([1., 2.]), 1)"])),
+    ("count-numpy-scalars-as-tensors", "function.tracing-count",
+     _count("x + s", ["(tf.constant(1.), np.float32(2))", "(tf.constant(1.), np.float32(3))",
+                      "(tf.constant(1.), np.float64(3))"])),
+    ("count-lists-and-tuples", "function.tracing-count",
+     _count("x + s", ["(tf.constant(1.), [1, 2])", "(tf.constant(1.), [1, 2])", "(tf.constant(1.), (1, 2))"])),
+    ("count-failed-trace-not-counted", "function.tracing-count",
+     _count("x.numpy() + s", ["(tf.constant(1.), 1)", "(tf.constant(1.), 1)"])),
+    ("count-run-time-error-counted", "function.tracing-count",
+     _count("tf.gather(x, [s])", ["(tf.constant([1., 2.]), 5)", "(tf.constant([1., 2.]), 5)",
+                                  "(tf.constant([1., 2.]), 1)"])),
+    ("count-trace-time-error-not-counted", "function.tracing-count",
+     _count("x + s", ["(tf.constant(1), 2.5)", "(tf.constant(1), 2.5)", "(tf.constant(1.), 2.5)"])),
+    # -- NumPy arguments are tensors inside the function
+    ("numpy-scalar-argument-is-a-tensor", "function.symbolic-tensors",
+     _graph("tf.constant(isinstance(x, tf.Tensor))", "np.float32(2)")),
+    ("numpy-list-item-is-a-tensor", "function.symbolic-tensors",
+     _graph("tf.constant(isinstance(x[0], tf.Tensor))", "[np.float32(2)]")),
+    ("python-float-stays-a-float", "function.symbolic-tensors",
+     _graph("tf.constant(isinstance(x, tf.Tensor))", "2.0")),
+    ("float64-array-argument-meets-float32", "function.symbolic-tensors",
+     _graph("tf.constant([1.0, 2.0]) + x", "np.array([1.0, 2.0])")),
+    # -- graph tensors read in Python
+    ("numpy-of-graph-tensor", "function.symbolic-tensors", _graph("x.numpy()")),
+    ("numpy-of-variable-in-graph", "function.symbolic-tensors", _graph("x.numpy()", "tf.Variable([1.0, 2.0])")),
+    ("bool-of-graph-tensor", "function.symbolic-tensors", _graph("tf.constant(bool(x[0]))")),
+    ("not-of-graph-tensor", "function.symbolic-tensors", _graph("tf.constant(not x[0])")),
+    ("iterate-graph-tensor", "function.symbolic-tensors", _graph("tf.stack(list(x))")),
+    ("iterate-variable-in-graph", "function.symbolic-tensors", _graph("tf.stack(list(x))", "tf.Variable([1.0])")),
+    ("len-of-graph-tensor", "function.symbolic-tensors", _graph("tf.constant(len(x))")),
+    ("float-of-graph-tensor", "function.symbolic-tensors", _graph("tf.constant(float(x[0]))")),
+    ("int-of-graph-tensor", "function.symbolic-tensors", _graph("tf.constant(int(x[0]))")),
+    ("graph-tensor-as-list-index", "function.symbolic-tensors",
+     _graph("tf.constant([1, 2, 3][x[0]])", "tf.constant([1, 0])")),
+    ("asarray-of-graph-tensor", "function.symbolic-tensors", _graph("np.asarray(x)")),
+    ("np-sum-of-graph-tensor", "function.symbolic-tensors", _graph("np.sum(x)")),
+    ("captured-eager-tensor-stays-eager", "function.symbolic-tensors",
+     _graph("x + c.numpy() + len(c)")),
+    ("op-on-captured-tensor-is-graph", "function.symbolic-tensors", _graph("x + float(c[0] * 2)")),
+    ("returns-shape-as-int32", "function.symbolic-tensors", _graph("x.shape", "tf.constant([[1.0, 2.0]])")),
+    ("returns-shape-slice", "function.symbolic-tensors", _graph("x.shape[1:]", "tf.constant([[1.0, 2.0]])")),
+    ("returns-string-and-numbers", "function.symbolic-tensors", _graph("(x, 1, 2.5, 'a')")),
+    ("returns-dtype-refused", "function.symbolic-tensors", _graph("x.dtype")),
+    ("returns-partial-shape-refused", "function.symbolic-tensors", _graph("tf.TensorShape([None, 2])")),
+    ("py-function-gets-eager-tensors", "function.symbolic-tensors", _py_function_numpy),
+    ("autograph-converted-len", "function.symbolic-tensors", _autograph_len),
+    ("star-args-input-signature", "function.symbolic-tensors",
+     lambda tf: tf.function(eval("lambda *a: a[0] + 1", {}),  # noqa: S307
+                            input_signature=[tf.TensorSpec([2], tf.float32)]).get_concrete_function()(
+         tf.constant([1.0, 2.0]))),
+    # -- Variable slice assignment (TF's _SliceHelperVar: strided_slice_assign, broadcasting)
+    ("slice-assign-tail", "variables.slice-assign",
+     _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[1:], [5.0, 6.0])),
+    ("slice-assign-broadcasts", "variables.slice-assign",
+     _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[1:], [5.0])),
+    ("slice-assign-too-long", "variables.slice-assign",
+     _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[1:], [1.0, 2.0, 3.0])),
+    ("slice-assign-element-list", "variables.slice-assign",
+     _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[0], [1.0, 2.0])),
+    ("slice-assign-float64-numpy-scalar", "variables.slice-assign",
+     _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[0], np.float64(4.0))),
+    ("slice-assign-float64-tensor", "variables.slice-assign",
+     _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[0], lambda tf: tf.constant(4.0, tf.float64))),
+    ("slice-assign-computed-index", "variables.slice-assign",
+     _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[v.dtype.size // 4], 4)),
+    ("slice-assign-newaxis", "variables.slice-assign",
+     _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[..., None], [[9.0], [8.0], [7.0]])),
+    ("slice-assign-empty", "variables.slice-assign",
+     _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[5:], [])),
+    ("slice-assign-out-of-range", "variables.slice-assign",
+     _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[5], 1.0)),
+    ("slice-assign-column", "variables.slice-assign",
+     _slice_assign([[1, 2], [3, 4]], "int32", lambda v: v[:, 0], [7, 8])),
+    ("slice-assign-reversed", "variables.slice-assign",
+     _slice_assign([[1, 2], [3, 4]], "int32", lambda v: v[::-1, ::-1], [[1, 2], [3, 4]])),
+    ("slice-assign-bool", "variables.slice-assign",
+     _slice_assign([[True], [False]], "bool", lambda v: v[1:], [[True]])),
+    ("slice-of-tensor-has-no-assign", "variables.slice-assign",
+     lambda tf: tf.constant([1, 2])[0].assign(1)),
+    ("slice-assign-add-missing", "variables.slice-assign",
+     lambda tf: tf.Variable([1.0, 2.0])[1:].assign_add([1.0])),
+    ("slice-assign-in-function", "variables.slice-assign", _in_function_slice_assign([0.0, 0.0])),
+    ("slice-assign-in-function-mismatch", "variables.slice-assign", _in_function_slice_assign([0.0, 0.0, 1.0])),
+    # -- Variable writes' shapes and iteration
+    ("assign-add-scalar-to-vector", "variables.slice-assign",
+     lambda tf: tf.Variable([1.0, 2.0, 3.0]).assign_add(np.float16(1.5))),
+    ("assign-sub-wrong-length", "variables.slice-assign",
+     lambda tf: tf.Variable([1.0, 2.0, 3.0]).assign_sub([1.0, 2.0])),
+    ("assign-add-shape-in-function", "variables.slice-assign",
+     lambda tf: tf.function(eval("lambda x: x.assign_add(1.0)", {}))(tf.Variable([1.0, 2.0]))),  # noqa: S307
+    ("assign-wrong-length", "variables.slice-assign",
+     lambda tf: tf.Variable([1.0, 2.0, 3.0]).assign([1.0])),
+    ("iterate-variable", "variables.slice-assign", lambda tf: list(tf.Variable([1.0, 2.0]))),
+    ("iterate-scalar-variable", "variables.slice-assign", lambda tf: list(tf.Variable(1.0))),
+]
+
+EDGES = edge_compare.EdgeModule(__file__, CASES)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("function.tracing-count")
+@EDGES.parametrize("function.tracing-count")
+def test_tracing_count(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.symbolic-tensors")
+@EDGES.parametrize("function.symbolic-tensors")
+def test_graph_tensors_in_python(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("variables.slice-assign")
+@EDGES.parametrize("variables.slice-assign")
+def test_variable_slices_and_writes(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fuzz4gen_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
