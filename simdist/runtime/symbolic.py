@@ -20,11 +20,11 @@ import weakref
 from typing import Any
 
 DEPTH = [0]   # running tf.function calls (context.in_function_call keeps it)
-# Whether the innermost running tf.function is one AutoGraph would not convert (no source to
-# read, as for code made by exec or eval, or autograph=False): only there do bool(), iteration,
-# len(), int(), float() and indexing refuse a graph tensor. AutoGraph rewrites them in code it
-# converts (an `if` on a tensor becomes tf.cond, len() tf.shape, float() a cast), which
-# simdist's eager Python already computes.
+# Whether the innermost running tf.function has autograph=False. bool(), iteration, len(), int(),
+# float() and indexing refuse a graph tensor there, and in code AutoGraph cannot convert (code
+# without a source to read: made by exec or eval); AutoGraph rewrites them in the code it converts
+# (an `if` on a tensor becomes tf.cond, len() tf.shape, float() a cast), which simdist's eager
+# Python already computes.
 STRICT = [False]
 _ALWAYS = ("numpy", "array")
 _MARKS: dict[int, Any] = {}
@@ -39,18 +39,6 @@ def note(t: Any) -> None:
     """Mark t a graph tensor (called for each tensor made while DEPTH[0] > 0, and each argument)."""
     key = id(t)
     _MARKS[key] = weakref.ref(t, lambda r, key=key: _drop(key, r))
-
-
-def converts(fn: Any, autograph: bool) -> bool:
-    """Whether AutoGraph would convert `fn` (TF reads its source: inspect.getsource)."""
-    if not autograph:
-        return False
-    import inspect
-    try:
-        inspect.getsource(fn)
-    except (OSError, TypeError):
-        return False
-    return True
 
 
 class strictness:
@@ -83,24 +71,35 @@ def clear() -> None:
     _MARKS.clear()
 
 
-def _user(frames: int) -> bool:
-    """Whether the code `frames` levels above the caller is the user's (not simdist's own)."""
-    name = sys._getframe(frames + 1).f_globals.get("__name__", "")
-    return not (name == "simdist" or name.startswith("simdist."))
+def _user(frames: int, what: str) -> bool:
+    """Whether the code `frames` levels above the caller is the user's (not simdist's own) and
+    TF refuses `what` there (always for numpy/array; else where AutoGraph does not convert)."""
+    f = sys._getframe(frames + 1)
+    name = f.f_globals.get("__name__", "")
+    if name == "simdist" or name.startswith("simdist."):
+        return False
+    return what in _ALWAYS or STRICT[0] or not _has_source(f.f_code.co_filename)
+
+
+def _has_source(filename: str) -> bool:
+    """Whether inspect could read the code's source (AutoGraph converts only such code)."""
+    if not filename.startswith("<"):
+        return True
+    import linecache
+    return bool(linecache.cache.get(filename))
 
 
 def check_tensor(t: Any, what: str) -> None:
     """Raise TF's graph-tensor error for `what` of t when t is a graph tensor read by user code
     (the frame two levels up: the caller of the dunder that calls this)."""
-    if not _MARKS or id(t) not in _MARKS or _MARKS[id(t)]() is not t or \
-            not (STRICT[0] or what in _ALWAYS) or not _user(2):
+    if not _MARKS or id(t) not in _MARKS or _MARKS[id(t)]() is not t or not _user(2, what):
         return
     raise _error(what, "SymbolicTensor")
 
 
 def check_variable(what: str) -> None:
     """The same for a Variable's read inside a running tf.function."""
-    if DEPTH[0] and (STRICT[0] or what in _ALWAYS) and _user(2):
+    if DEPTH[0] and _user(2, what):
         raise _error(what, "ResourceVariable", variable=True)
 
 

@@ -90,6 +90,13 @@ class TensorShape:
             return TensorShape(None)
         return TensorShape(self._dims + other._dims)
 
+    def __add__(self, other: Any) -> "TensorShape":
+        # (TF: `shape + [3]` and `[1] + shape` concatenate; an int is a one-dimension shape)
+        return self.concatenate([other] if isinstance(other, int) else other)
+
+    def __radd__(self, other: Any) -> "TensorShape":
+        return TensorShape([other] if isinstance(other, int) else other).concatenate(self)
+
     def __len__(self) -> int:
         if self._dims is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")

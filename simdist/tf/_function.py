@@ -63,12 +63,9 @@ class Function:
         return out
 
     def _strict(self) -> bool:
-        """Whether AutoGraph would leave this function's Python as it is (runtime/symbolic.py)."""
-        st = self.__dict__.get("_strict_graph")
-        if st is None:
-            from simdist.runtime import symbolic
-            st = self._strict_graph = not symbolic.converts(self.python_function, self._options.get("autograph", True))
-        return st
+        """Whether AutoGraph is off for this function (runtime/symbolic.py: graph tensors then
+        refuse bool(), iteration, len() ... in any code, not only in code without a source)."""
+        return not self._options.get("autograph", True)
 
     def _count_trace(self, args: tuple, kwargs: dict) -> None:
         """Note a call (or trace) that returned, for experimental_get_tracing_count."""
@@ -244,7 +241,6 @@ class Function:
         state.pop("_created_variables", None)
         state.pop("_npos", None)
         state.pop("_trace_keys", None)
-        state.pop("_strict_graph", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:

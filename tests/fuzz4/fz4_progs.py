@@ -554,7 +554,8 @@ def _array(rng: np.random.Generator, dt: str, shape: tuple[int, ...]) -> np.ndar
     size = int(np.prod(shape)) if shape else 1
     if dt in FL:
         pool = _F if rng.random() < 0.35 else [v for v in _F if np.isfinite(v)]
-        return np.array([pool[k] for k in rng.integers(0, len(pool), size)], np.float64).astype(dt).reshape(shape)
+        with np.errstate(over="ignore"):   # (1e10 is inf in float16)
+            return np.array([pool[k] for k in rng.integers(0, len(pool), size)], np.float64).astype(dt).reshape(shape)
     if dt == "bool":
         return (rng.random(size) < 0.5).reshape(shape)
     vals = [0, 1, 2, 3, -1, 5, -4, 7] if rng.random() < 0.9 else [0, 1, int(np.iinfo(dt).max), int(np.iinfo(dt).min)]

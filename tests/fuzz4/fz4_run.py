@@ -239,21 +239,32 @@ class Answers4(answers.Answers):
 class KeptWorker:
     """A TFWorker4 behind kept answers: `submit`/`collect` (the campaign's stream) ask TF only for
     programs without a kept answer and keep TF's new ones; `run` (the minimizer's subsets, which
-    share their program's index) always asks TF."""
+    share their program's index) always asks TF. The worker process starts only when TF is asked
+    (a run whose answers are all kept needs no TensorFlow)."""
 
-    def __init__(self, directory: str = ANSWERS_DIR, keep: bool = True) -> None:
-        self.worker = TFWorker4()
+    def __init__(self, directory: str = ANSWERS_DIR, keep: bool = True, release: str | None = None) -> None:
+        self._worker: TFWorker4 | None = None
         self.kept = Answers4(directory) if keep else None
+        if self.kept is not None and release is not None:
+            self.kept.release = release
         self._batch: list[Prog4] = []
         self._have: list[Any] = []
+
+    @property
+    def worker(self) -> TFWorker4:
+        if self._worker is None:
+            self._worker = TFWorker4()
+        return self._worker
 
     def submit(self, programs: list[Prog4]) -> None:
         self._batch = list(programs)
         self._have = [self.kept.get(p) if self.kept else None for p in self._batch]
-        self.worker.submit([p for p, a in zip(self._batch, self._have) if a is None])
+        missing = [p for p, a in zip(self._batch, self._have) if a is None]
+        if missing:
+            self.worker.submit(missing)
 
     def collect(self) -> list[Any]:
-        fresh = iter(self.worker.collect())
+        fresh = iter(self.worker.collect() if any(a is None for a in self._have) else [])
         out = []
         for p, a in zip(self._batch, self._have):
             if a is None:
@@ -270,7 +281,8 @@ class KeptWorker:
         return self.worker.run(programs)
 
     def close(self) -> None:
-        self.worker.close()
+        if self._worker is not None:
+            self._worker.close()
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--worker"]:

@@ -851,8 +851,12 @@ def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
                     ValueError, f"slice index {shown} of dimension {dim} out of bounds. for "
                                 "'{{node StridedSlice}}'") from None
             dim += 0 if k[0] == "n" else 1
-        raise errors.InvalidArgumentError(None, None, f"Index out of range using input dim {a.ndim}; input has "
-                                          f"only {a.ndim} dims [Op:StridedSlice]") from None
+        # (traced: the shape function's ValueError, "Attempting to slice scalar input." for a scalar)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Index out of range using input dim {a.ndim}; input has only {a.ndim} dims "
+            "[Op:StridedSlice]"), ValueError, ("Attempting to slice scalar input." if a.ndim == 0 else
+                                               f"Index out of range using input dim {a.ndim}; input has only "
+                                               f"{a.ndim} dims") + " for '{{node StridedSlice}}'") from None
 
 
 def _strided_slice_grad(g: np.ndarray, shape: tuple[int, ...], key: tuple) -> np.ndarray:
