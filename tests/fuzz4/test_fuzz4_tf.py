@@ -83,18 +83,18 @@ def test_generation_is_deterministic() -> None:
 
 
 def test_programs_vary_argument_forms_and_modes() -> None:
-    """80 programs reach every mode and the argument forms the other fuzzers do not use."""
-    progs = [generate(SEED, i) for i in range(80)]
+    """150 programs reach every mode and the argument forms the other fuzzers do not use."""
+    progs = [generate(SEED, i) for i in range(150)]
     modes = {p.mode for p in progs}
     assert modes == set(MODES), f"modes drawn {sorted(modes)}, expected {sorted(MODES)}"
     text = "\n".join(e for p in progs for e in p.exprs)
     for piece in ("np.float64(", "np.array(", ".assign", "].assign(", "len(", ".numpy()",
                   "axis=tf.constant(", "keepdims=", "dtype_hint=", "shape=", "..., None", "::-1", "tf.cast(tf.cast(",
-                  "for t in", "float(", "bool(", "name="):
-        assert piece in text, f"80 programs never use {piece!r}"
+                  "for t in", "float(", "bool(", "name=", "tf.TensorShape("):
+        assert piece in text, f"150 programs never use {piece!r}"
     labels = {label_of("operator", e) for p in progs for e in p.exprs if " ** " in e}
-    assert labels, "no ** operator drawn in 80 programs"
-    assert any(p.sources == "dict" for p in progs if p.mode == "tape"), "no tape program with dict sources in 80"
+    assert labels, "no ** operator drawn in 150 programs"
+    assert any(p.sources == "dict" for p in progs if p.mode == "tape"), "no tape program with dict sources in 150"
 
 
 def test_simdist_side_runs_every_mode() -> None:
