@@ -254,6 +254,12 @@ class Tensor:
     def __reduce__(self):
         return (Tensor, (self._v, self.dtype, self._device))
 
+    def __round__(self, ndigits: Any = None) -> Any:
+        # (TF's tensor __round__ is NumPy's, which asks the tensor for `astype`: AttributeError)
+        raise AttributeError(f"{type(self).__name__} object has no attribute 'astype'. If you are looking for "
+                             "numpy-related methods, please run the following: tf.experimental.numpy."
+                             "experimental_enable_numpy_behavior()")
+
     def __getattr__(self, name: str) -> Any:
         # (only for attributes the class does not have) TF's `variable[key].assign(value)`: the
         # slice of a variable carries an `assign` (array_ops._SliceHelperVar); no other tensor does
@@ -336,6 +342,16 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         return convert_to_tensor(conv(), dtype=dtype)
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value):
         from simdist.runtime.ops import array
+        # TF's autopacking: the list's dtype is its first tensor's and Python values convert to
+        # it (ops.conversion)
+        packed = _first_tensor_dtype(value)
+        if dtype is None or dtypes.as_dtype(dtype) == packed:
+            parts = []
+            for v in value:
+                t = v._as_tensor() if not isinstance(v, Tensor) and hasattr(v, "_as_tensor") else v
+                # (a tensor of another dtype goes as it is: Pack's InvalidArgumentError)
+                parts.append(t if isinstance(t, Tensor) else convert_to_tensor(t, dtype=packed))
+            return array.stack(parts)
         return array.stack([convert_to_tensor(v, dtype=dtype, dtype_hint=dtype_hint) for v in value])
     arr, dt = convert.to_array(value, None if dtype is None else dtypes.as_dtype(dtype),
                                None if dtype_hint is None else dtypes.as_dtype(dtype_hint))
@@ -346,6 +362,21 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     if rec is not None:    # a Const node of the call being recorded
         return rec.constant(t)
     return t
+
+
+def _first_tensor_dtype(value: Any) -> Any:
+    """The dtype of the first tensor (or variable) in a nested list, depth first (TF's
+    _get_dtype_from_nested_lists), or None."""
+    for v in value:
+        if isinstance(v, Tensor):
+            return v.dtype
+        if hasattr(v, "_as_tensor") and hasattr(v, "dtype"):
+            return v.dtype
+        if isinstance(v, (list, tuple)):
+            d = _first_tensor_dtype(v)
+            if d is not None:
+                return d
+    return None
 
 
 def as_numpy(value: Any) -> np.ndarray:

@@ -353,7 +353,7 @@ class Variable(metaclass=_VariableMeta):
         """`self[key].assign(value)` (TF's ResourceStridedSliceAssign): value converted to the
         variable's dtype and broadcast to the slice's shape (InvalidArgumentError "Cannot
         broadcast input shape [3] into final shape [2]" when it does not), written into the
-        elements the slice selects; the variable is returned (variables.slice-assign)."""
+        elements the slice selects; the variable is returned (ops.variable-slices)."""
         from simdist.runtime import errors
         from simdist.runtime.ops import trace_errors
         cur = self._as_tensor()
@@ -631,14 +631,13 @@ class ResourceVariable(Variable):
             t = value._as_tensor() if hasattr(value, "_as_tensor") else value
             t = convert_to_tensor(t, dtype=self._dtype) if not isinstance(t, Tensor) else t
         if t.dtype is not self._dtype and t.dtype != self._dtype:
-            from simdist.runtime import errors
-            raise errors.InvalidArgumentError(
-                None, None, f"Cannot update variable with shape {self._shape} using a Tensor with dtype "
-                f"{t.dtype.name}; the variable's dtype is {self._dtype.name} [Op:{op}]")
+            # (TF converts the value with the variable's dtype first: convert_to_tensor's ValueError)
+            raise ValueError(f"Tensor conversion requested dtype {self._dtype.name} for Tensor with dtype "
+                             f"{t.dtype.name}: {t!r}")
         arr = _dispatch.raw(t)   # (the write is recorded with the tensor as its operand)
         if arr.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape) and op != "AssignVariableOp":
             # assign_add/assign_sub have no Python check: the kernel's error eagerly, the shape
-            # function's ValueError in a graph (docs/spec.md variables.assign-shapes)
+            # function's ValueError in a graph (docs/spec.md ops.variable-slices)
             from simdist.runtime.ops import trace_errors
             want, got = self._shape.as_list(), list(arr.shape)
             text = (f"Shapes must be equal rank, but are {len(want)} and {len(got)}" if len(want) != len(got) else

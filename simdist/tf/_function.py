@@ -274,7 +274,7 @@ def _mark_arguments(args: tuple, kwargs: dict, note: Callable[[Any], None]) -> N
 def _numpy_as_tensors(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     """The call's NumPy arrays and scalars (also inside lists, tuples and dicts) as tensors of
     their dtype: TF's tf.function passes them to the Python function as tensors (a float64
-    array stays float64; function.numpy-arguments)."""
+    array stays float64; function.symbolic-tensors)."""
     if not any(_has_numpy(a) for a in args) and not any(_has_numpy(v) for v in kwargs.values()):
         return args, kwargs
     return tuple(_as_tensor(a) for a in args), {k: _as_tensor(v) for k, v in kwargs.items()}

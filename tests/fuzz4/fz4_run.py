@@ -113,6 +113,24 @@ def _function(tf: Any, prog: Prog4, f: Any, xs: list[Any]) -> Any:
     return ("calls", tuple(out))
 
 
+def _dist(tf: Any, prog: Prog4, fn: Any, xs: list[Any], strategy: Any) -> Any:
+    """fz3_run._dist with this module's normal form: strategy.run, the local results, reduce
+    SUM/MEAN over axis None (and 0), gather along axis 0."""
+    try:
+        out = strategy.run(fn, args=tuple(xs))
+    except Exception as e:  # noqa: BLE001
+        return _err(e)
+    local = strategy.experimental_local_results(out)
+    cross: list[Any] = [("local", normalise(tf, local))]
+    if all(hasattr(v, "dtype") and hasattr(v, "shape") for v in local):
+        rank = len(local[0].shape)
+        for how, axis in (("SUM", None), ("MEAN", None)) + ((("SUM", 0), ("MEAN", 0)) if rank else ()):
+            cross.append((f"{how}{axis}", _ok(tf, lambda: strategy.reduce(how, out, axis=axis))))
+        if rank:
+            cross.append(("gather", _ok(tf, lambda: strategy.gather(out, axis=0))))
+    return ("dist", tuple(cross))
+
+
 def _one(tf: Any, prog: Prog4, k: int, xs: list[Any], strategy: Any) -> Any:
     ns: dict[str, Any] = {"tf": tf, "np": np}
     exec(prog.function_text(k), ns)  # noqa: S102 - our own generated text
@@ -127,7 +145,7 @@ def _one(tf: Any, prog: Prog4, k: int, xs: list[Any], strategy: Any) -> Any:
             return fz3_run._sig(tf, prog, lambda *a: f(*a, s=s), xs)
         if prog.mode == "tape":
             return _tape(tf, prog, f, xs, s)
-        return fz3_run._dist(tf, prog, lambda *a: f(*a, s=s), xs, strategy)
+        return _dist(tf, prog, lambda *a: f(*a, s=s), xs, strategy)
 
 
 def _run_all(tf: Any, prog: Prog4, strategy: Any) -> Any:
@@ -208,6 +226,8 @@ def program_key(prog: Prog4, release: str) -> str:
     """SHA-256 of everything TF's answer depends on (mode, inputs' bytes, snippets, options) and TF's release."""
     h = hashlib.sha256(release.encode())
     h.update(prog.mode.encode())
+    if prog.mode == "dist":
+        h.update(b"dist-normal-form-2")   # (the local results' normal form changed: older answers are stale)
     for a, dt, var in prog.inputs:
         h.update(f"{a.dtype.str}{a.shape}{dt}{var}".encode() + a.tobytes())
     for a in prog.inputs2:

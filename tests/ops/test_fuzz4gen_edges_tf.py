@@ -65,6 +65,16 @@ def _in_function_slice_assign(new: Any) -> Callable[[Any], Any]:
     return run
 
 
+def _grad_target(body: str) -> Callable[[Any], Any]:
+    """tape.gradient of `<body>` (a non-tensor) with respect to a Variable x = [1., 2.]."""
+    def run(tf: Any) -> Any:
+        x = tf.Variable([1.0, 2.0])
+        with tf.GradientTape() as tape:
+            y = eval(body, {"x": x, "tf": tf})  # noqa: S307 - our text
+        return tape.gradient(y, [x])
+    return run
+
+
 def _py_function_numpy(tf: Any) -> Any:
     f = tf.function(eval("lambda x: tf.py_function(lambda t: t.numpy() * 2, [x], tf.float32)", {"tf": tf}))  # noqa: S307
     return f(tf.constant([1.0, 2.0]))
@@ -134,50 +144,73 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.function(eval("lambda *a: a[0] + 1", {}),  # noqa: S307
                             input_signature=[tf.TensorSpec([2], tf.float32)]).get_concrete_function()(
          tf.constant([1.0, 2.0]))),
+    # -- Python protocol and conversions eagerly (ops.conversion)
+    ("round-of-tensor", "ops.conversion", lambda tf: round(tf.constant(2.5))),
+    ("round-of-variable", "ops.conversion", lambda tf: round(tf.Variable(2.5))),
+    ("shape-plus-list", "ops.conversion", lambda tf: tf.constant((tf.TensorShape([2]) + [3]).as_list())),
+    ("list-plus-shape", "ops.conversion", lambda tf: tf.constant(([1] + tf.TensorShape([2])).as_list())),
+    ("autopack-tensor-and-int", "ops.conversion", lambda tf: tf.convert_to_tensor([tf.constant([3.0, 4.0])[0], 1])),
+    ("autopack-variable-init", "ops.conversion",
+     lambda tf: tf.Variable([tf.constant([3.0, 4.0])[0], 1]).read_value()),
+    ("autopack-int-tensor-and-float", "ops.conversion", lambda tf: tf.convert_to_tensor([tf.constant(3), 1.5])),
+    ("autopack-mixed-tensors", "ops.conversion",
+     lambda tf: tf.convert_to_tensor([tf.constant(3), tf.constant(1.5)])),
+    ("gradient-of-numpy-dtype", "ops.conversion", _grad_target("x.numpy().dtype")),
+    ("gradient-of-tf-dtype", "ops.conversion", _grad_target("x.dtype")),
+    ("slice-scalar-in-graph", "function.symbolic-tensors",
+     lambda tf: tf.function(eval("lambda x: x[-2:]", {}),  # noqa: S307
+                            input_signature=[tf.TensorSpec([], tf.float32)]).get_concrete_function()),
+    ("index-past-rank-in-graph", "function.symbolic-tensors",
+     lambda tf: tf.function(eval("lambda x: x[0, 0]", {}),  # noqa: S307
+                            input_signature=[tf.TensorSpec([2], tf.float32)]).get_concrete_function()),
     # -- Variable slice assignment (TF's _SliceHelperVar: strided_slice_assign, broadcasting)
-    ("slice-assign-tail", "variables.slice-assign",
+    ("slice-assign-tail", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[1:], [5.0, 6.0])),
-    ("slice-assign-broadcasts", "variables.slice-assign",
+    ("slice-assign-broadcasts", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[1:], [5.0])),
-    ("slice-assign-too-long", "variables.slice-assign",
+    ("slice-assign-too-long", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[1:], [1.0, 2.0, 3.0])),
-    ("slice-assign-element-list", "variables.slice-assign",
+    ("slice-assign-element-list", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[0], [1.0, 2.0])),
-    ("slice-assign-float64-numpy-scalar", "variables.slice-assign",
+    ("slice-assign-float64-numpy-scalar", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[0], np.float64(4.0))),
-    ("slice-assign-float64-tensor", "variables.slice-assign",
+    ("slice-assign-float64-tensor", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[0], lambda tf: tf.constant(4.0, tf.float64))),
-    ("slice-assign-computed-index", "variables.slice-assign",
+    ("slice-assign-computed-index", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[v.dtype.size // 4], 4)),
-    ("slice-assign-newaxis", "variables.slice-assign",
+    ("slice-assign-newaxis", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[..., None], [[9.0], [8.0], [7.0]])),
-    ("slice-assign-empty", "variables.slice-assign",
+    ("slice-assign-empty", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[5:], [])),
-    ("slice-assign-out-of-range", "variables.slice-assign",
+    ("slice-assign-out-of-range", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[5], 1.0)),
-    ("slice-assign-column", "variables.slice-assign",
+    ("slice-assign-column", "ops.variable-slices",
      _slice_assign([[1, 2], [3, 4]], "int32", lambda v: v[:, 0], [7, 8])),
-    ("slice-assign-reversed", "variables.slice-assign",
+    ("slice-assign-reversed", "ops.variable-slices",
      _slice_assign([[1, 2], [3, 4]], "int32", lambda v: v[::-1, ::-1], [[1, 2], [3, 4]])),
-    ("slice-assign-bool", "variables.slice-assign",
+    ("slice-assign-bool", "ops.variable-slices",
      _slice_assign([[True], [False]], "bool", lambda v: v[1:], [[True]])),
-    ("slice-of-tensor-has-no-assign", "variables.slice-assign",
+    ("slice-of-tensor-has-no-assign", "ops.variable-slices",
      lambda tf: tf.constant([1, 2])[0].assign(1)),
-    ("slice-assign-add-missing", "variables.slice-assign",
+    ("slice-assign-add-missing", "ops.variable-slices",
      lambda tf: tf.Variable([1.0, 2.0])[1:].assign_add([1.0])),
-    ("slice-assign-in-function", "variables.slice-assign", _in_function_slice_assign([0.0, 0.0])),
-    ("slice-assign-in-function-mismatch", "variables.slice-assign", _in_function_slice_assign([0.0, 0.0, 1.0])),
+    ("slice-assign-in-function", "ops.variable-slices", _in_function_slice_assign([0.0, 0.0])),
+    ("slice-assign-in-function-mismatch", "ops.variable-slices", _in_function_slice_assign([0.0, 0.0, 1.0])),
     # -- Variable writes' shapes and iteration
-    ("assign-add-scalar-to-vector", "variables.slice-assign",
+    ("assign-add-scalar-to-vector", "ops.variable-slices",
      lambda tf: tf.Variable([1.0, 2.0, 3.0]).assign_add(np.float16(1.5))),
-    ("assign-sub-wrong-length", "variables.slice-assign",
+    ("assign-sub-wrong-length", "ops.variable-slices",
      lambda tf: tf.Variable([1.0, 2.0, 3.0]).assign_sub([1.0, 2.0])),
-    ("assign-add-shape-in-function", "variables.slice-assign",
+    ("assign-add-shape-in-function", "ops.variable-slices",
      lambda tf: tf.function(eval("lambda x: x.assign_add(1.0)", {}))(tf.Variable([1.0, 2.0]))),  # noqa: S307
-    ("assign-wrong-length", "variables.slice-assign",
+    ("assign-wrong-length", "ops.variable-slices",
      lambda tf: tf.Variable([1.0, 2.0, 3.0]).assign([1.0])),
-    ("iterate-variable", "variables.slice-assign", lambda tf: list(tf.Variable([1.0, 2.0]))),
-    ("iterate-scalar-variable", "variables.slice-assign", lambda tf: list(tf.Variable(1.0))),
+    ("assign-add-int64-tensor", "ops.variable-slices",
+     lambda tf: tf.Variable([1.0, 2.0]).assign_add(tf.constant([0, 0], tf.int64))),
+    ("assign-float64-tensor", "ops.variable-slices",
+     lambda tf: tf.Variable([1.0, 2.0]).assign(tf.constant([0.0, 0.0], tf.float64))),
+    ("iterate-variable", "ops.variable-slices", lambda tf: list(tf.Variable([1.0, 2.0]))),
+    ("iterate-scalar-variable", "ops.variable-slices", lambda tf: list(tf.Variable(1.0))),
 ]
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
@@ -200,8 +233,14 @@ def test_graph_tensors_in_python(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
-@clause("variables.slice-assign")
-@EDGES.parametrize("variables.slice-assign")
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_protocol_and_conversions(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.variable-slices")
+@EDGES.parametrize("ops.variable-slices")
 def test_variable_slices_and_writes(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
