@@ -163,6 +163,17 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("index-past-rank-in-graph", "function.symbolic-tensors",
      lambda tf: tf.function(eval("lambda x: x[0, 0]", {}),  # noqa: S307
                             input_signature=[tf.TensorSpec([2], tf.float32)]).get_concrete_function()),
+    # -- argument errors of split and tensordot (ops.argument-errors)
+    ("split-axis-none", "ops.argument-errors", lambda tf: tf.split(tf.constant([1.0, 2.0]), 2, axis=None)),
+    ("split-scalar", "ops.argument-errors", lambda tf: tf.split(1, 2)),
+    ("split-scalar-sizes", "ops.argument-errors", lambda tf: tf.split(tf.constant(1.0), [1, 1])),
+    ("tensordot-scalar-axes", "ops.argument-errors", lambda tf: tf.tensordot(2.5, 2.5, axes=([0], [0]))),
+    ("tensordot-axis-past-rank", "ops.argument-errors",
+     lambda tf: tf.tensordot([1.0, 2.0], [1.0, 2.0], axes=([1], [0]))),
+    ("tensordot-axis-below-rank", "ops.argument-errors",
+     lambda tf: tf.tensordot([1.0, 2.0], [1.0, 2.0], axes=([-2], [0]))),
+    ("tensordot-negative-axes", "ops.argument-errors",
+     lambda tf: tf.tensordot([1.0, 2.0], [1.0, 2.0], axes=([-1], [-1]))),
     # -- Variable slice assignment (TF's _SliceHelperVar: strided_slice_assign, broadcasting)
     ("slice-assign-tail", "ops.variable-slices",
      _slice_assign([1.0, 2.0, 3.0], "float32", lambda v: v[1:], [5.0, 6.0])),
@@ -236,6 +247,12 @@ def test_graph_tensors_in_python(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_protocol_and_conversions(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
+def test_split_and_tensordot_arguments(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -623,6 +623,13 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
 
 def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, name: str = "split") -> list[Tensor]:
     t = _t(value)
+    if axis is None:   # (TF converts the axis: None is convert_to_tensor's ValueError)
+        raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a "
+                         "Tensor.")
+    if t.ndim == 0:    # Split/SplitV's kernel check of split_dim against rank 0
+        op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
+        raise errors.InvalidArgumentError(None, None, f"-input rank(-0) <= split_dim < input rank (0), but got "
+                                          f"{int(axis)} [Op:{op}]")
     ax = int(axis) % max(t.ndim, 1)
     n = int(t.shape[ax])
     if isinstance(num_or_size_splits, (int, np.integer)):

@@ -267,6 +267,16 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         xb = [int(xb)] if isinstance(xb, (int, np.integer)) else [int(i) for i in xb]
         if len(xa) != len(xb):
             raise ValueError(f"Different number of contraction axes `a` and `b`, {len(xa)} != {len(xb)}.")
+        # (TF's _tensordot_reshape adds the rank to a negative axis and indexes the static shape
+        # with it: Python's IndexError past the end, and a still negative axis reaches Transpose)
+        if any(not -ra <= (i + ra if i < 0 else i) < ra for i in xa) or \
+                any(not -rb <= (i + rb if i < 0 else i) < rb for i in xb):
+            raise IndexError("list index out of range")
+        if any(i < -ra for i in xa) or any(i < -rb for i in xb):
+            from simdist.runtime import errors
+            raise errors.InvalidArgumentError(None, None, "transpose expects a vector of size "
+                                              f"{max(ra, rb)}. But input(1) is a vector of size {max(ra, rb)} "
+                                              "[Op:Transpose]")
         xa, xb = [i % ra for i in xa], [i % rb for i in xb]
     letters = iter("abcdefghijklmnopqrstuvwxyz")
     sa = [next(letters) for _ in range(ra)]
