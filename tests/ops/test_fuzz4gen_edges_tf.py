@@ -75,6 +75,14 @@ def _grad_target(body: str) -> Callable[[Any], Any]:
     return run
 
 
+def _where_on_tape(tf: Any) -> Any:
+    x = tf.constant([[0.0, 1.5, -2.0]], tf.float16)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.where(condition=x != 0, x=0, y=x)
+    return [y, tape.gradient(y, x)]
+
+
 def _py_function_numpy(tf: Any) -> Any:
     f = tf.function(eval("lambda x: tf.py_function(lambda t: t.numpy() * 2, [x], tf.float32)", {"tf": tf}))  # noqa: S307
     return f(tf.constant([1.0, 2.0]))
@@ -156,6 +164,19 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("autopack-mixed-tensors", "ops.conversion",
      lambda tf: tf.convert_to_tensor([tf.constant(3), tf.constant(1.5)])),
     ("gradient-of-numpy-dtype", "ops.conversion", _grad_target("x.numpy().dtype")),
+    ("gradient-of-numpy-type", "ops.conversion", _grad_target("x.dtype.as_numpy_dtype")),
+    ("constant-of-list-with-tensor", "ops.conversion", lambda tf: tf.constant([tf.constant([3.0, 4.0])[0], 1])),
+    ("constant-of-tensors-in-function", "ops.conversion",
+     lambda tf: tf.function(lambda: tf.constant([tf.constant(3.0), 1]))()),
+    ("matmul-list-takes-a-dtype", "ops.conversion",
+     lambda tf: tf.matmul(tf.constant([[1.0, 2.0]], tf.float16), [[3.0], [1.0]])),
+    ("matmul-ndarray-takes-a-dtype", "ops.conversion",
+     lambda tf: tf.matmul(tf.constant([[1.0, 2.0]]), np.ones((2, 1)))),
+    ("matmul-int-beside-float-list", "ops.conversion",
+     lambda tf: tf.matmul(tf.constant([[1, 2]]), [[3.0], [1.0]])),
+    ("where-scalar-beside-variable", "ops.conversion",
+     lambda tf: tf.where([True, False], 0, tf.Variable([1.0, 2.0], dtype=tf.float16))),
+    ("where-scalar-beside-watched-tensor", "ops.conversion", _where_on_tape),
     ("gradient-of-tf-dtype", "ops.conversion", _grad_target("x.dtype")),
     ("slice-scalar-in-graph", "function.symbolic-tensors",
      lambda tf: tf.function(eval("lambda x: x[-2:]", {}),  # noqa: S307

@@ -38,6 +38,11 @@ def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
     return dispatch.constant_made(t)
 
 
+def _holds_tensor(value: Any) -> bool:
+    return any(isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+               or (isinstance(v, (list, tuple)) and _holds_tensor(v)) for v in value)
+
+
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
     """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value."""
     if isinstance(value, Tensor):
@@ -48,6 +53,12 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
             return identity(t)
         arr_size, shp = t.shape.num_elements(), tuple(int(d) for d in shape)
     else:
+        if isinstance(value, (list, tuple)) and _holds_tensor(value):
+            # tf.constant does not pack tensors (convert_to_tensor does): eagerly the C conversion's
+            # ValueError, in a tf.function the graph's TypeError (ops.conversion)
+            if context._function_depth:
+                raise TypeError("List of Tensors when single Tensor expected")
+            raise ValueError("TypeError: Scalar tensor has no `len()`")
         t = convert_to_tensor(value, dtype=dtype)
         if shape is None:
             return _made(t._v if type(t) is Tensor else dispatch.static_value(t), t.dtype, t._sub)

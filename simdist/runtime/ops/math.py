@@ -768,6 +768,13 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         raise trace_errors.shape_error(f"condition {args.dims(cs)}, then {args.dims(xs)}, and else {args.dims(ys)} "
                                        "must be broadcastable [Op:SelectV2]", text, "SelectV2", (cs, xs, ys)) from None
     _check_beside_variable(x, y)   # a NumPy x beside a variable y: ValueError (fuzz2 seed 7 #198)
+    if not context.in_function() and not isinstance(y, Tensor) and hasattr(y, "_as_tensor") and \
+            isinstance(x, (bool, int, float)):
+        # (SelectV2's eager fallback converts a Python x on its own, then the variable to its dtype:
+        # `where(c, 0, float16_variable)` is ValueError; fuzz4)
+        xdt, ydt = convert_to_tensor(x).dtype, _t(y).dtype
+        if xdt != ydt:
+            raise ValueError(f"Tensor conversion requested dtype {xdt.name} for Tensor with dtype {ydt.name}")
     if isinstance(y, Tensor) and not isinstance(x, Tensor):   # the first tensor of x, y sets the dtype
         yt = y                                                 # (TF's args_to_matching_eager)
         xt = _operand(x, yt.dtype)
