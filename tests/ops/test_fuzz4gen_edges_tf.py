@@ -184,6 +184,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("index-past-rank-in-graph", "function.symbolic-tensors",
      lambda tf: tf.function(eval("lambda x: x[0, 0]", {}),  # noqa: S307
                             input_signature=[tf.TensorSpec([2], tf.float32)]).get_concrete_function()),
+    # -- a float reduction over one element per output copies it (its sign kept)
+    ("sum-of-one-negative-zero", "ops.conversion",
+     lambda tf: [tf.reduce_sum(tf.constant([-0.0], d)) for d in (tf.float16, tf.float32, tf.float64, tf.bfloat16)]),
+    ("sum-of-two-negative-zeros", "ops.conversion", lambda tf: tf.reduce_sum(tf.constant([-0.0, -0.0]))),
+    ("sum-along-size-one-axis", "ops.conversion",
+     lambda tf: [tf.reduce_sum(tf.constant([[-0.0], [-0.0]]), axis=1),
+                 tf.reduce_sum(tf.constant([[-0.0, -0.0, 1.0]]), axis=0, keepdims=True),
+                 tf.reduce_sum(tf.constant([[-0.0]]), axis=[0, 1])]),
+    ("mean-of-one-negative-zero", "ops.conversion", lambda tf: tf.reduce_mean(tf.constant([-0.0], tf.float64))),
+    ("norm-of-one-negative-zero", "ops.conversion", lambda tf: tf.math.reduce_euclidean_norm(tf.constant([-0.0]))),
     # -- argument errors of split and tensordot (ops.argument-errors)
     ("split-axis-none", "ops.argument-errors", lambda tf: tf.split(tf.constant([1.0, 2.0]), 2, axis=None)),
     ("split-scalar", "ops.argument-errors", lambda tf: tf.split(1, 2)),

@@ -563,8 +563,26 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
 
 
 # --- reductions ------------------------------------------------------------------------------------------
+def _one_each(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
+    """A float reduction over one element per output is TF's copy of the input (ReductionHelper
+    reduces nothing: `reduce_sum([-0.0])` is -0.0, where NumPy adds to its identity 0 and gives
+    0.0; fuzz4), else None."""
+    if (v.dtype.kind != "f" and v.dtype.name != "bfloat16") or v.size == 0:
+        return None
+    n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis], dtype=np.int64))
+    if n != 1:
+        return None
+    if keepdims:
+        return v.copy() if axis is not None else v.reshape((1,) * v.ndim).copy()
+    keep = [] if axis is None else [d for i, d in enumerate(v.shape) if i not in {a % v.ndim for a in axis}]
+    return v.reshape(keep).copy()
+
+
 def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     # np.add.reduce = ndarray.sum, without its Python wrapper
+    one = _one_each(v, axis, keepdims)
+    if one is not None:
+        return one
     if v.dtype == np.float16:   # TF adds in float16, in Eigen's order (prod_order.py); NumPy keeps float32
         from simdist.runtime.ops.prod_order import eigen_half_sum
         with np.errstate(over="ignore", invalid="ignore"):
@@ -598,6 +616,9 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
             return s // np.uint64(n)
         q, r = np.divmod(s, n)
         return (q + ((r != 0) & (s < 0))).astype(v.dtype)
+    one = _one_each(v, axis, keepdims)
+    if one is not None:
+        return one
     if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
         return np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype) * np.array(np.nan, v.dtype)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # silent, as TF
