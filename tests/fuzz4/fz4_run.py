@@ -302,7 +302,12 @@ class KeptWorker:
 
     def close(self) -> None:
         if self._worker is not None:
-            self._worker.close()
+            import subprocess
+            try:
+                self._worker.close()
+            except subprocess.TimeoutExpired:   # (a loaded machine: TF's shutdown may take longer)
+                self._worker.proc.kill()
+                self._worker.proc.wait()
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--worker"]:
