@@ -627,6 +627,10 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     return dispatch.execute(PACK, ts, {"axis": int(axis)})
 
 
+def args_dims(dims: Sequence[int]) -> str:
+    return "[" + ",".join(str(d) for d in dims) + "]"
+
+
 def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unstack") -> list[Tensor]:
     t = _t(value)
     if t.ndim == 0:
@@ -634,6 +638,9 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     if not -t.ndim <= int(axis) < t.ndim:
         raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
     ax = int(axis) % t.ndim
+    if num is not None and int(num) != t.shape[ax]:   # (Unpack's num attr against the dimension: fuzz4)
+        raise errors.InvalidArgumentError(None, None, f"Input shape axis {ax} must equal {int(num)}, got shape "
+                                          f"{args_dims(t.shape.as_list())} [Op:Unpack]")
     return list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
 
 
@@ -642,6 +649,12 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     if axis is None:   # (TF converts the axis: None is convert_to_tensor's ValueError)
         raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a "
                          "Tensor.")
+    if isinstance(axis, (list, tuple, np.ndarray)):   # an axis given as a list: SplitV takes one element,
+        a = np.asarray(axis).reshape(-1)              # Split wants a scalar (fuzz4)
+        if isinstance(num_or_size_splits, (int, np.integer)) or a.size != 1:
+            raise errors.InvalidArgumentError(None, None, f"split_dim must be a scalar but has rank "
+                                              f"{np.ndim(axis)} [Op:Split]")
+        axis = int(a[0])
     if t.ndim == 0:    # Split/SplitV's kernel check of split_dim against rank 0
         op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
         raise errors.InvalidArgumentError(None, None, f"-input rank(-0) <= split_dim < input rank (0), but got "
