@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simdist.runtime import execution
+from simdist.runtime import symbolic as _symbolic
 
 _DEVICE_NESTING = "Device scope nesting error: move call to tf.distribute.set_strategy() out of `with` scope."
 _CREATOR_NESTING = ("Variable creator scope nesting error: move call to tf.distribute.set_strategy() "
@@ -102,10 +103,14 @@ class in_function_call:
     def __enter__(self) -> None:
         global _function_depth
         _function_depth += 1
+        _symbolic.DEPTH[0] = _function_depth
 
     def __exit__(self, *exc: object) -> None:
         global _function_depth
         _function_depth -= 1
+        _symbolic.DEPTH[0] = _function_depth
+        if not _function_depth:
+            _symbolic.clear()
 
 
 def in_function() -> bool:

@@ -59,4 +59,13 @@ for _cls in (CancelledError, UnknownError, InvalidArgumentError, DeadlineExceede
              DataLossError, UnauthenticatedError):
     _cls.__module__ = __name__
 
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """TF's `tf.errors.OperatorNotAllowedInGraphError`: a graph tensor used as a Python bool or
+    iterated while a tf.function traces (runtime/symbolic.py)."""
+
+
+OperatorNotAllowedInGraphError.__module__ = __name__
+
 OK = 0

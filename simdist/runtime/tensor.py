@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import sys
 from threading import get_ident as _thread_id
 from typing import Any, Iterable, Iterator
@@ -9,6 +11,7 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from simdist.runtime import convert, dtypes, execution, subnormals
+from simdist.runtime import symbolic as _symbolic
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -16,6 +19,8 @@ _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 # Tensor() counts the tensors made while it records, and notes those made by another thread
 # (see runtime/graph/recording.py). Told by the execution context (execution.begin_recording); read here only.
 _REC: Any = None
+_SYM_DEPTH = _symbolic.DEPTH
+_SYM_CHECK = _symbolic.check_tensor
 
 
 def _recording(rec: Any) -> None:
@@ -85,6 +90,13 @@ class TensorShape:
             return TensorShape(None)
         return TensorShape(self._dims + other._dims)
 
+    def __add__(self, other: Any) -> "TensorShape":
+        # (TF: `shape + [3]` and `[1] + shape` concatenate; an int is a one-dimension shape)
+        return self.concatenate([other] if isinstance(other, int) else other)
+
+    def __radd__(self, other: Any) -> "TensorShape":
+        return TensorShape([other] if isinstance(other, int) else other).concatenate(self)
+
     def __len__(self) -> int:
         if self._dims is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")
@@ -133,7 +145,9 @@ class Tensor:
 
     # _sub: the value may hold subnormal floats (made outside an op, or moved by ops that keep them):
     # ops that compute read it with them flushed to zero, as TF's kernels do (runtime/ops/subnormals.py)
-    __slots__ = ("_v", "dtype", "_device", "_sub", "__weakref__")
+    # _slice_of: (variable, key) when the tensor is `variable[key]`, whose `.assign` writes the
+    # slice back (variables.Variable._slice_assign); unset for every other tensor
+    __slots__ = ("_v", "dtype", "_device", "_sub", "_slice_of", "__weakref__")
     # Make NumPy defer to our reflected operators (ndarray + Tensor -> Tensor.__radd__).
     __array_priority__ = 100
 
@@ -142,6 +156,8 @@ class Tensor:
         self.dtype = dtype
         self._device = device
         self._sub = False
+        if _SYM_DEPTH[0]:   # (made while a tf.function's Python runs: a graph tensor there, runtime/symbolic.py)
+            _symbolic.note(self)
         if _REC is not None:    # (a call being recorded: see runtime/graph/recording.py)
             _REC.created += 1
             if _REC.thread != _thread_id():
@@ -164,12 +180,16 @@ class Tensor:
         return self.shape
 
     def numpy(self) -> Any:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "numpy")
         v = self._v
         if v.ndim == 0:
             return v[()]
         return v
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "array")
         return self._v if dtype is None else self._v.astype(dtype)
 
     def _numpy_text(self, is_repr: bool) -> str:
@@ -201,28 +221,56 @@ class Tensor:
         return TensorRef(self)
 
     def __len__(self) -> int:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "len")
         if self._v.ndim == 0:
             raise TypeError("Scalar tensor has no `len()`")
         return self._v.shape[0]
 
     def __bool__(self) -> bool:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "bool")
         if self._v.size != 1:
             raise ValueError("The truth value of an array with more than one element is ambiguous.")
         return bool(self._v)
 
     def __float__(self) -> float:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "float")
         return float(self._v)
 
     def __int__(self) -> int:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "int")
         return int(self._v)
 
     def __index__(self) -> int:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "index")
         if not self.dtype.is_integer:
             raise TypeError(f"Only integer tensors can be used as an index, got {self.dtype.name}")
         return int(self._v)
 
     def __reduce__(self):
         return (Tensor, (self._v, self.dtype, self._device))
+
+    def __round__(self, ndigits: Any = None) -> Any:
+        # (TF's tensor __round__ is NumPy's, which asks the tensor for `astype`: AttributeError)
+        raise AttributeError(f"{type(self).__name__} object has no attribute 'astype'. If you are looking for "
+                             "numpy-related methods, please run the following: tf.experimental.numpy."
+                             "experimental_enable_numpy_behavior()")
+
+    def __getattr__(self, name: str) -> Any:
+        # (only for attributes the class does not have) TF's `variable[key].assign(value)`: the
+        # slice of a variable carries an `assign` (array_ops._SliceHelperVar); no other tensor does
+        if name == "assign":
+            try:
+                var, key = Tensor._slice_of.__get__(self, Tensor)
+            except AttributeError:
+                pass
+            else:
+                return functools.partial(var._slice_assign, key)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
 class _Traced(Tensor):
@@ -256,6 +304,8 @@ class _Traced(Tensor):
         return self._a.ndim
 
     def __len__(self) -> int:
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "len")
         if self._a.ndim == 0:
             raise TypeError("Scalar tensor has no `len()`")
         return self._a.shape[0]
@@ -292,6 +342,16 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         return convert_to_tensor(conv(), dtype=dtype)
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value):
         from simdist.runtime.ops import array
+        # TF's autopacking: the list's dtype is its first tensor's and Python values convert to
+        # it (ops.conversion)
+        packed = _first_tensor_dtype(value)
+        if dtype is None or dtypes.as_dtype(dtype) == packed:
+            parts = []
+            for v in value:
+                t = v._as_tensor() if not isinstance(v, Tensor) and hasattr(v, "_as_tensor") else v
+                # (a tensor of another dtype goes as it is: Pack's InvalidArgumentError)
+                parts.append(t if isinstance(t, Tensor) else convert_to_tensor(t, dtype=packed))
+            return array.stack(parts)
         return array.stack([convert_to_tensor(v, dtype=dtype, dtype_hint=dtype_hint) for v in value])
     arr, dt = convert.to_array(value, None if dtype is None else dtypes.as_dtype(dtype),
                                None if dtype_hint is None else dtypes.as_dtype(dtype_hint))
@@ -302,6 +362,21 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     if rec is not None:    # a Const node of the call being recorded
         return rec.constant(t)
     return t
+
+
+def _first_tensor_dtype(value: Any) -> Any:
+    """The dtype of the first tensor (or variable) in a nested list, depth first (TF's
+    _get_dtype_from_nested_lists), or None."""
+    for v in value:
+        if isinstance(v, Tensor):
+            return v.dtype
+        if hasattr(v, "_as_tensor") and hasattr(v, "dtype"):
+            return v.dtype
+        if isinstance(v, (list, tuple)):
+            d = _first_tensor_dtype(v)
+            if d is not None:
+                return d
+    return None
 
 
 def as_numpy(value: Any) -> np.ndarray:

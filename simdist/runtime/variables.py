@@ -10,6 +10,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, execution
 from simdist.runtime import subnormals as _subnormals
+from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import dispatch as _dispatch
 from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tensor
 
@@ -235,9 +236,13 @@ class Variable(metaclass=_VariableMeta):
         return self._as_tensor()
 
     def numpy(self) -> Any:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("numpy")
         return self._as_tensor().numpy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("array")
         arr = self._as_tensor()._v
         return arr if dtype is None else arr.astype(dtype)
 
@@ -332,7 +337,45 @@ class Variable(metaclass=_VariableMeta):
         return math.equality(math.NOT_EQUAL, self._as_tensor(), _not_none(o))
 
     def __getitem__(self, key: Any) -> Tensor:
-        return self._as_tensor()[key]
+        t = self._as_tensor()[key]
+        if isinstance(t, Tensor):
+            t._slice_of = (self, key)
+        return t
+
+    def __iter__(self) -> Any:
+        # (TF iterates a variable as its value: a scalar is TypeError "Cannot iterate over a
+        # scalar tensor."; without this Python's fallback ran __getitem__ to an op error)
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("iter")
+        return iter(self._as_tensor())
+
+    def _slice_assign(self, key: Any, value: Any, name: Any = None) -> Any:
+        """`self[key].assign(value)` (TF's ResourceStridedSliceAssign): value converted to the
+        variable's dtype and broadcast to the slice's shape (InvalidArgumentError "Cannot
+        broadcast input shape [3] into final shape [2]" when it does not), written into the
+        elements the slice selects; the variable is returned (ops.variable-slices)."""
+        from simdist.runtime import errors
+        from simdist.runtime.ops import trace_errors
+        cur = self._as_tensor()
+        shape = tuple(cur.shape.as_list())
+        pos = Tensor(np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape), dtypes.int64)[key]
+        v = value._as_tensor() if hasattr(value, "_as_tensor") else value
+        v = convert_to_tensor(v, dtype=self._dtype) if not isinstance(v, Tensor) else v
+        if v.dtype != self._dtype:
+            raise ValueError(f"Tensor conversion requested dtype {self._dtype.name} for Tensor with dtype "
+                             f"{v.dtype.name}: {v!r}")
+        arr = _dispatch.static_value(v)
+        target = tuple(pos.shape.as_list())
+        try:
+            arr = np.broadcast_to(arr, target)
+        except ValueError:
+            raise errors.InvalidArgumentError(    # (the kernel's, also in a graph)
+                None, None, f"Cannot broadcast input shape {trace_errors.shapes_text([arr.shape])} into final "
+                f"shape {trace_errors.shapes_text([target])} [Op:ResourceStridedSliceAssign]") from None
+        new = np.array(_dispatch.static_value(cur), copy=True).reshape(-1)
+        new[np.asarray(pos._v).reshape(-1)] = arr.reshape(-1)
+        self.assign(Tensor(new.reshape(shape), self._dtype, cur._device))
+        return self
 
     def __lt__(self, o: Any) -> Tensor:
         return self._as_tensor() < o
@@ -347,12 +390,18 @@ class Variable(metaclass=_VariableMeta):
         return self._as_tensor() >= o
 
     def __float__(self) -> float:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("float")
         return float(self._as_tensor())
 
     def __int__(self) -> int:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("int")
         return int(self._as_tensor())
 
     def __bool__(self) -> bool:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_variable("bool")
         return bool(self._as_tensor())
 
     __hash__ = object.__hash__
@@ -582,11 +631,20 @@ class ResourceVariable(Variable):
             t = value._as_tensor() if hasattr(value, "_as_tensor") else value
             t = convert_to_tensor(t, dtype=self._dtype) if not isinstance(t, Tensor) else t
         if t.dtype is not self._dtype and t.dtype != self._dtype:
-            from simdist.runtime import errors
-            raise errors.InvalidArgumentError(
-                None, None, f"Cannot update variable with shape {self._shape} using a Tensor with dtype "
-                f"{t.dtype.name}; the variable's dtype is {self._dtype.name} [Op:{op}]")
+            # (TF converts the value with the variable's dtype first: convert_to_tensor's ValueError)
+            raise ValueError(f"Tensor conversion requested dtype {self._dtype.name} for Tensor with dtype "
+                             f"{t.dtype.name}: {t!r}")
         arr = _dispatch.raw(t)   # (the write is recorded with the tensor as its operand)
+        if arr.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape) and op != "AssignVariableOp":
+            # assign_add/assign_sub have no Python check: the kernel's error eagerly, the shape
+            # function's ValueError in a graph (docs/spec.md ops.variable-slices)
+            from simdist.runtime.ops import trace_errors
+            want, got = self._shape.as_list(), list(arr.shape)
+            text = (f"Shapes must be equal rank, but are {len(want)} and {len(got)}" if len(want) != len(got) else
+                    "Dimension mismatch: shapes " + trace_errors.shapes_text([want, got]) + " must be equal")
+            raise trace_errors.shape_error(
+                f"Cannot update variable with shape {trace_errors.shapes_text([want])} using a Tensor with shape "
+                f"{trace_errors.shapes_text([got])}, shapes must be equal. [Op:{op}]", text, op, [[], got])
         if arr.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape):
             raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch.The variable shape "
                              f"{self._shape}, and the assigned value shape {t.shape} are incompatible.")

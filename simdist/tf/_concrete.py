@@ -235,6 +235,9 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
         if sig is not None else [f"arg{i}" for i in range(len(args))]
     if function.input_signature is not None:
         specs = list(function.input_signature)
+        star = [p.name for p in sig.parameters.values() if p.kind is p.VAR_POSITIONAL] if sig is not None else []
+        if star and len(names) < len(specs):   # (`def f(*a)`: TF names the specs a_0, a_1, ...)
+            names = names + [f"{star[0]}_{i}" for i in range(len(specs) - len(names))]
         if args or kwargs:
             given = list(args) + [kwargs[n] for n in names[len(args):len(specs)] if n in kwargs]
             if len(given) != len(specs) or len(args) > len(specs):
@@ -291,7 +294,7 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
             continue
         tried.add(key)
         try:
-            out = _dry_run(function.python_function, [_placeholder(bound[p], size, rank) for p in params])
+            out = _dry_run(function.python_function, _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
         except Exception as e:  # noqa: BLE001 - classified below
             traced = (trace_errors.at_trace(e) or e) if trace_errors.builds(e) else None
             if traced is not None:
@@ -358,6 +361,14 @@ def _walk(fn: Callable[[Any], Any], x: Any) -> Any:
     if isinstance(x, (list, tuple)):
         return type(x)(_walk(fn, v) for v in x)
     return fn(x)
+
+
+def _graph_inputs(values: list[Any]) -> list[Any]:
+    """The placeholders, marked as the graph's input tensors (runtime/symbolic.py)."""
+    from simdist.runtime import symbolic
+    from simdist.tf._function import _mark_arguments
+    _mark_arguments(tuple(values), {}, symbolic.note)
+    return values
 
 
 def _dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:

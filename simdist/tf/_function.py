@@ -45,7 +45,38 @@ class Function:
         if self.input_signature is not None:   # (TF binds the call to its signature first: tf/_signature.py)
             from simdist.tf import _signature
             args, kwargs = _signature.bind(self.python_function, self.input_signature, args, kwargs)
-        return _as_traced(self._call, args, kwargs)
+        else:
+            args, kwargs = _numpy_as_tensors(args, kwargs)
+        from simdist.runtime import symbolic
+        _mark_arguments(args, kwargs, symbolic.note)
+        try:
+            with symbolic.strictness(self._strict()):
+                out = _as_traced(self._call, args, kwargs)
+        except Exception as e:
+            from simdist.runtime import errors
+            if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None):
+                self._count_trace(args, kwargs)   # (an error of the graph's run: the trace was made)
+            raise
+        finally:
+            if not symbolic.DEPTH[0]:
+                symbolic.clear()
+        self._count_trace(args, kwargs)
+        return out
+
+    def _strict(self) -> bool:
+        """Whether AutoGraph is off for this function (runtime/symbolic.py: graph tensors then
+        refuse bool(), iteration, len() ... in any code, not only in code without a source)."""
+        return not self._options.get("autograph", True)
+
+    def _count_trace(self, args: tuple, kwargs: dict) -> None:
+        """Note a call (or trace) that returned, for experimental_get_tracing_count."""
+        from simdist.tf import _tracing_count
+        seen = self.__dict__.setdefault("_trace_keys", [])
+        _tracing_count.note(seen, _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs))
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many times TF would have traced this function so far (tf/_tracing_count.py)."""
+        return len(self.__dict__.get("_trace_keys", ()))
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         from simdist.runtime import context, execution, function_tapes
@@ -225,15 +256,67 @@ class Function:
         state.pop("_pysig", None)
         state.pop("_created_variables", None)
         state.pop("_npos", None)
+        state.pop("_trace_keys", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
         """TF traces here: a ConcreteFunction, or the trace-time error (tf/_concrete.py)."""
+        from simdist.runtime import symbolic
         from simdist.tf import _concrete
-        return _concrete.trace(self, args, kwargs)
+        with symbolic.strictness(self._strict()):
+            out = _concrete.trace(self, args, kwargs)
+        self._count_trace(args, kwargs)
+        return out
 
     def __repr__(self) -> str:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"
+
+
+def _mark_arguments(args: tuple, kwargs: dict, note: Callable[[Any], None]) -> None:
+    """Mark the call's tensors (also inside lists, tuples and dicts) as the graph's inputs
+    (runtime/symbolic.py: symbolic while the call's Python runs)."""
+    from simdist.runtime.tensor import Tensor
+    todo = list(args) + list(kwargs.values())
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Tensor):
+            note(x)
+        elif type(x) in (list, tuple):
+            todo.extend(x)
+        elif type(x) is dict:
+            todo.extend(x.values())
+
+
+def _numpy_as_tensors(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """The call's NumPy arrays and scalars (also inside lists, tuples and dicts) as tensors of
+    their dtype: TF's tf.function passes them to the Python function as tensors (a float64
+    array stays float64; function.symbolic-tensors)."""
+    if not any(_has_numpy(a) for a in args) and not any(_has_numpy(v) for v in kwargs.values()):
+        return args, kwargs
+    return tuple(_as_tensor(a) for a in args), {k: _as_tensor(v) for k, v in kwargs.items()}
+
+
+def _has_numpy(x: Any) -> bool:
+    import numpy as np
+    if isinstance(x, (np.ndarray, np.generic)):
+        return True
+    if type(x) in (list, tuple):
+        return any(_has_numpy(v) for v in x)
+    if type(x) is dict:
+        return any(_has_numpy(v) for v in x.values())
+    return False
+
+
+def _as_tensor(x: Any) -> Any:
+    import numpy as np
+    if isinstance(x, (np.ndarray, np.generic)):
+        from simdist.runtime.tensor import convert_to_tensor
+        return convert_to_tensor(x)
+    if type(x) in (list, tuple):
+        return type(x)(_as_tensor(v) for v in x)
+    if type(x) is dict:
+        return {k: _as_tensor(v) for k, v in x.items()}
+    return x
 
 
 _PASS: tuple[type, ...] = ()
@@ -365,8 +448,18 @@ def _outputs_to_tensors(out: Any) -> Any:
 
     from simdist.runtime.tensor import convert_to_tensor
     from simdist.runtime.variables import Variable
-    if isinstance(out, (bool, int, float, np.ndarray, np.generic)):
+    if isinstance(out, (bool, int, float, str, np.ndarray, np.generic)):
         return convert_to_tensor(out)
+    name = type(out).__name__
+    if name == "TensorShape" or name == "DType":
+        # a fully known shape converts (int32, as convert_to_tensor of a TensorShape); a dtype or
+        # a partly known shape is trace-time TypeError (function.symbolic-tensors)
+        if name == "TensorShape" and out.is_fully_defined():
+            from simdist.runtime import dtypes
+            return convert_to_tensor(out.as_list(), dtype=dtypes.int32)
+        raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
+                        "ExtensionTypes or None values; found return value of type {name}, which is not a Tensor "
+                        "or ExtensionType.".replace("{name}", name))
     if isinstance(out, Variable):
         return out.read_value()
     if isinstance(out, dict):
@@ -383,5 +476,5 @@ def function(func: Callable[..., Any] | None = None, input_signature: Any = None
              **kwargs: Any) -> Any:
     """Decorator form `@tf.function` or `@tf.function(input_signature=...)`."""
     if func is None:
-        return lambda f: Function(f, input_signature)
-    return Function(func, input_signature)
+        return lambda f: Function(f, input_signature, autograph=autograph)
+    return Function(func, input_signature, autograph=autograph)

@@ -2,6 +2,7 @@
 
 from simdist.runtime.errors import (OK, AbortedError, AlreadyExistsError, CancelledError, DataLossError,  # noqa: F401
                                     DeadlineExceededError, FailedPreconditionError, InternalError,
-                                    InvalidArgumentError, NotFoundError, OpError, OutOfRangeError,
+                                    InvalidArgumentError, NotFoundError, OpError, OperatorNotAllowedInGraphError,
+                                    OutOfRangeError,
                                     PermissionDeniedError, ResourceExhaustedError, UnauthenticatedError,
                                     UnavailableError, UnimplementedError, UnknownError)

@@ -36,8 +36,12 @@ def _trainable(x: Any) -> bool:
             return True
         if name in dtypes._BY_NAME:
             return False
+    elif isinstance(x, np.dtype) or (isinstance(x, type) and issubclass(x, np.generic)):
+        return np.dtype(x).kind in "fc"    # (as_dtype reads NumPy dtypes and types: fuzz4)
     elif hasattr(x, "dtype"):
         return np.dtype(x.dtype).kind in "fc"
+    elif type(x).__name__ == "DType":
+        return bool(x.is_floating or x.is_complex)
     raise TypeError(f"Cannot convert the argument `type_value`: {x!r} to a TensorFlow DType.")
 
 

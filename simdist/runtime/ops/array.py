@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Sequence
 
 import numpy as np
 
 from simdist.runtime import context, convert, dtypes, errors
+from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, dispatch
 from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
@@ -37,16 +39,31 @@ def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
     return dispatch.constant_made(t)
 
 
+def _holds_tensor(value: Any) -> bool:
+    return any(isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+               or (isinstance(v, (list, tuple)) and _holds_tensor(v)) for v in value)
+
+
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
     """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value."""
     if isinstance(value, Tensor):
         t = value
         if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
+            if not context._function_depth and not sys._getframe(1).f_globals.get("__name__", "").startswith(
+                    "simdist."):   # (eagerly TF does not cast a tensor: ops.conversion, fuzz4; simdist's own calls cast)
+                raise TypeError(f"Expected tensor {t.numpy()} with dtype tf.{dtypes.as_dtype(dtype).name}, but got "
+                                f"dtype tf.{t.dtype.name}.")
             t = _cast(t, dtype)
         if shape is None:
             return identity(t)
         arr_size, shp = t.shape.num_elements(), tuple(int(d) for d in shape)
     else:
+        if isinstance(value, (list, tuple)) and _holds_tensor(value):
+            # tf.constant does not pack tensors (convert_to_tensor does): eagerly the C conversion's
+            # ValueError, in a tf.function the graph's TypeError (ops.conversion)
+            if context._function_depth:
+                raise TypeError("List of Tensors when single Tensor expected")
+            raise ValueError("TypeError: Scalar tensor has no `len()`")
         t = convert_to_tensor(value, dtype=dtype)
         if shape is None:
             return _made(t._v if type(t) is Tensor else dispatch.static_value(t), t.dtype, t._sub)
@@ -648,6 +665,10 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     return dispatch.execute(PACK, ts, {"axis": int(axis)})
 
 
+def args_dims(dims: Sequence[int]) -> str:
+    return "[" + ",".join(str(d) for d in dims) + "]"
+
+
 def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unstack") -> list[Tensor]:
     t = _t(value)
     if t.ndim == 0:
@@ -655,11 +676,27 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     if not -t.ndim <= int(axis) < t.ndim:
         raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
     ax = int(axis) % t.ndim
+    if num is not None and int(num) != t.shape[ax]:   # (Unpack's num attr against the dimension: fuzz4)
+        raise errors.InvalidArgumentError(None, None, f"Input shape axis {ax} must equal {int(num)}, got shape "
+                                          f"{args_dims(t.shape.as_list())} [Op:Unpack]")
     return list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
 
 
 def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, name: str = "split") -> list[Tensor]:
     t = _t(value)
+    if axis is None:   # (TF converts the axis: None is convert_to_tensor's ValueError)
+        raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a "
+                         "Tensor.")
+    if isinstance(axis, (list, tuple, np.ndarray)):   # an axis given as a list: SplitV takes one element,
+        a = np.asarray(axis).reshape(-1)              # Split wants a scalar (fuzz4)
+        if isinstance(num_or_size_splits, (int, np.integer)) or a.size != 1:
+            raise errors.InvalidArgumentError(None, None, f"split_dim must be a scalar but has rank "
+                                              f"{np.ndim(axis)} [Op:Split]")
+        axis = int(a[0])
+    if t.ndim == 0:    # Split/SplitV's kernel check of split_dim against rank 0
+        op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
+        raise errors.InvalidArgumentError(None, None, f"-input rank(-0) <= split_dim < input rank (0), but got "
+                                          f"{int(axis)} [Op:{op}]")
     ax = int(axis) % max(t.ndim, 1)
     n = int(t.shape[ax])
     if isinstance(num_or_size_splits, (int, np.integer)):
@@ -888,8 +925,12 @@ def _strided_slice(a: np.ndarray, key: tuple) -> np.ndarray:
                     ValueError, f"slice index {shown} of dimension {dim} out of bounds. for "
                                 "'{{node StridedSlice}}'") from None
             dim += 0 if k[0] == "n" else 1
-        raise errors.InvalidArgumentError(None, None, f"Index out of range using input dim {a.ndim}; input has "
-                                          f"only {a.ndim} dims [Op:StridedSlice]") from None
+        # (traced: the shape function's ValueError, "Attempting to slice scalar input." for a scalar)
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Index out of range using input dim {a.ndim}; input has only {a.ndim} dims "
+            "[Op:StridedSlice]"), ValueError, ("Attempting to slice scalar input." if a.ndim == 0 else
+                                               f"Index out of range using input dim {a.ndim}; input has only "
+                                               f"{a.ndim} dims") + " for '{{node StridedSlice}}'") from None
 
 
 def _strided_slice_grad(g: np.ndarray, shape: tuple[int, ...], key: tuple) -> np.ndarray:
@@ -954,6 +995,8 @@ def _install_operators() -> None:
         return strided_slice(self, key)
 
     def iterate(self: Tensor) -> Any:
+        if _symbolic.DEPTH[0]:
+            _symbolic.check_tensor(self, "iter")
         if self.ndim == 0:
             raise TypeError("Cannot iterate over a scalar tensor.")
         for i in range(self.shape[0]):

@@ -11,7 +11,7 @@ from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import BATCH_MATMUL_ROWS, MATMUL_ROWS, RegisterGradient, register
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["matmul", "matvec", "matrix_transpose", "trace", "tensordot", "norm"]
 
@@ -86,7 +86,9 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
            grad_a: bool = False, grad_b: bool = False, name: str | None = None) -> Tensor:
     """`tf.matmul` (rank 2: MatMul; higher ranks: BatchMatMulV2 with broadcast batch dims);
     counts 2*m*n*k FLOPs."""
-    ta, tb = _t(a), _t(b)
+    ta = _t(a)
+    # (TF converts b with a's dtype as its hint: a Python list or NumPy array beside a float16 a is float16)
+    tb = _t(b) if isinstance(b, Tensor) or hasattr(b, "_as_tensor") else convert_to_tensor(b, dtype_hint=ta.dtype)
     if (adjoint_a or adjoint_b) and ta.dtype.kind == "c" and tb.dtype == ta.dtype:   # the adjoint: conjugated too
         from simdist.runtime.ops.complex_math import conj
         ta, tb = (conj(ta) if adjoint_a else ta), (conj(tb) if adjoint_b else tb)
@@ -267,6 +269,16 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         xb = [int(xb)] if isinstance(xb, (int, np.integer)) else [int(i) for i in xb]
         if len(xa) != len(xb):
             raise ValueError(f"Different number of contraction axes `a` and `b`, {len(xa)} != {len(xb)}.")
+        # (TF's _tensordot_reshape adds the rank to a negative axis and indexes the static shape
+        # with it: Python's IndexError past the end, and a still negative axis reaches Transpose)
+        if any(not -ra <= (i + ra if i < 0 else i) < ra for i in xa) or \
+                any(not -rb <= (i + rb if i < 0 else i) < rb for i in xb):
+            raise IndexError("list index out of range")
+        if any(i < -ra for i in xa) or any(i < -rb for i in xb):
+            from simdist.runtime import errors
+            raise errors.InvalidArgumentError(None, None, "transpose expects a vector of size "
+                                              f"{max(ra, rb)}. But input(1) is a vector of size {max(ra, rb)} "
+                                              "[Op:Transpose]")
         xa, xb = [i % ra for i in xa], [i % rb for i in xb]
     letters = iter("abcdefghijklmnopqrstuvwxyz")
     sa = [next(letters) for _ in range(ra)]

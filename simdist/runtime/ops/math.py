@@ -571,8 +571,26 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
 
 
 # --- reductions ------------------------------------------------------------------------------------------
+def _one_each(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
+    """A float reduction over one element per output is TF's copy of the input (ReductionHelper
+    reduces nothing: `reduce_sum([-0.0])` is -0.0, where NumPy adds to its identity 0 and gives
+    0.0; fuzz4), else None."""
+    if (v.dtype.kind != "f" and v.dtype.name != "bfloat16") or v.size == 0:
+        return None
+    n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis], dtype=np.int64))
+    if n != 1:
+        return None
+    if keepdims:
+        return v.copy() if axis is not None else v.reshape((1,) * v.ndim).copy()
+    keep = [] if axis is None else [d for i, d in enumerate(v.shape) if i not in {a % v.ndim for a in axis}]
+    return v.reshape(keep).copy()
+
+
 def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     # np.add.reduce = ndarray.sum, without its Python wrapper
+    one = _one_each(v, axis, keepdims)
+    if one is not None:
+        return one
     if v.dtype == np.float16:   # TF adds in float16, in Eigen's order (prod_order.py); NumPy keeps float32
         from simdist.runtime.ops.prod_order import eigen_half_sum
         with np.errstate(over="ignore", invalid="ignore"):
@@ -606,6 +624,9 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
             return s // np.uint64(n)
         q, r = np.divmod(s, n)
         return (q + ((r != 0) & (s < 0))).astype(v.dtype)
+    one = _one_each(v, axis, keepdims)
+    if one is not None:
+        return one
     if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
         return np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype) * np.array(np.nan, v.dtype)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # silent, as TF
@@ -776,6 +797,13 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         raise trace_errors.shape_error(f"condition {args.dims(cs)}, then {args.dims(xs)}, and else {args.dims(ys)} "
                                        "must be broadcastable [Op:SelectV2]", text, "SelectV2", (cs, xs, ys)) from None
     _check_beside_variable(x, y)   # a NumPy x beside a variable y: ValueError (fuzz2 seed 7 #198)
+    if not context.in_function() and not isinstance(y, Tensor) and hasattr(y, "_as_tensor") and \
+            isinstance(x, (bool, int, float)):
+        # (SelectV2's eager fallback converts a Python x on its own, then the variable to its dtype:
+        # `where(c, 0, float16_variable)` is ValueError; fuzz4)
+        xdt, ydt = convert_to_tensor(x).dtype, _t(y).dtype
+        if xdt != ydt:
+            raise ValueError(f"Tensor conversion requested dtype {xdt.name} for Tensor with dtype {ydt.name}")
     if isinstance(y, Tensor) and not isinstance(x, Tensor):   # the first tensor of x, y sets the dtype
         yt = y                                                 # (TF's args_to_matching_eager)
         xt = _operand(x, yt.dtype)

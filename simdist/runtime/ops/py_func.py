@@ -39,8 +39,10 @@ def numpy_function(func: Callable[..., Any], inp: Any, Tout: Any, stateful: bool
                    name: str | None = None) -> Any:
     """`tf.numpy_function`: func(*arrays), each output converted by its own dtype."""
     dispatch.unrecordable("it calls tf.numpy_function, whose Python TF runs on every call")
-    args = [np.asarray(x.numpy()) for x in _inputs(inp)]
-    out = func(*args)
+    from simdist.runtime import symbolic
+    args = [np.asarray(dispatch.raw(x)) for x in _inputs(inp)]
+    with symbolic.eager():
+        out = func(*args)
     if isinstance(Tout, (list, tuple)):
         outs = out if isinstance(out, (list, tuple)) else [out]
         return [convert_to_tensor(np.asarray(o) if isinstance(o, np.generic) else o) for o in outs]
@@ -50,8 +52,10 @@ def numpy_function(func: Callable[..., Any], inp: Any, Tout: Any, stateful: bool
 def py_function(func: Callable[..., Any], inp: Any = None, Tout: Any = None, name: str | None = None) -> Any:
     """`tf.py_function`: func(*tensors), each output converted to its Tout dtype."""
     dispatch.unrecordable("it calls tf.py_function, whose Python TF runs on every call")
+    from simdist.runtime import symbolic
     try:
-        out = func(*_inputs(inp))
+        with symbolic.eager():   # (func gets eager tensors, also inside a tf.function)
+            out = func(*[Tensor(dispatch.raw(x), x.dtype, x.device) for x in _inputs(inp)])
     except Exception as e:  # noqa: BLE001 - TF reports any exception of func as UnknownError
         raise errors.UnknownError(None, None, f"{type(e).__name__}: {e}") from e
     if isinstance(Tout, (list, tuple)):

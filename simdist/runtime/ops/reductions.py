@@ -84,7 +84,7 @@ def _bool_input(v: Any, axis: Any) -> Any:
     converts the input with dtype bool: ValueError (clause ops.conversion)."""
     from simdist.runtime.ops import math
     t = math._logical_operand(v, dtypes.bool_)
-    if isinstance(axis, (list, tuple)):
+    if isinstance(axis, (list, tuple, np.generic)):   # (a NumPy scalar axis too; an ndarray does not: fuzz4)
         math.fallback_bool_check([t])
     return t
 

@@ -1,0 +1,130 @@
+"""Graph tensors while a tf.function's Python runs (docs/spec.md `function.symbolic-tensors`).
+
+TF traces a tf.function: its arguments and every tensor its ops make are symbolic graph tensors,
+which refuse what needs a value: `.numpy()` (AttributeError), `bool()` and iteration
+(OperatorNotAllowedInGraphError), `len()`, `int()`, `float()` and use as an index (TypeError),
+NumPy conversion (NotImplementedError "Cannot convert a symbolic tf.Tensor ... to a numpy
+array"). An eager tensor the function only closes over stays eager in its Python. A Variable read
+in a graph refuses the same, `.numpy()` and NumPy conversion with NotImplementedError ("numpy()
+is only available when eager execution is enabled."). simdist runs the Python eagerly, so it
+marks the tensors a running tf.function makes or takes (by id beside a weak reference, cleared
+when the outermost call returns: a tensor returned from the call is eager again) and refuses
+these reads when the user's code makes them; simdist's own modules (ops that read a static
+value, Keras internals) read values as before.
+"""
+
+from __future__ import annotations
+
+import sys
+import weakref
+from typing import Any
+
+DEPTH = [0]   # running tf.function calls (context.in_function_call keeps it)
+# Whether the innermost running tf.function has autograph=False. bool(), iteration, len(), int(),
+# float() and indexing refuse a graph tensor there, and in code AutoGraph cannot convert (code
+# without a source to read: made by exec or eval); AutoGraph rewrites them in the code it converts
+# (an `if` on a tensor becomes tf.cond, len() tf.shape, float() a cast), which simdist's eager
+# Python already computes.
+STRICT = [False]
+_ALWAYS = ("numpy", "array")
+_MARKS: dict[int, Any] = {}
+
+
+def _drop(key: int, ref: Any) -> None:
+    if _MARKS.get(key) is ref:
+        del _MARKS[key]
+
+
+def note(t: Any) -> None:
+    """Mark t a graph tensor (called for each tensor made while DEPTH[0] > 0, and each argument)."""
+    key = id(t)
+    _MARKS[key] = weakref.ref(t, lambda r, key=key: _drop(key, r))
+
+
+class strictness:
+    """`with strictness(strict):` the innermost tf.function's AutoGraph state (STRICT)."""
+
+    def __init__(self, strict: bool) -> None:
+        self.strict = strict
+
+    def __enter__(self) -> None:
+        self.prev = STRICT[0]
+        STRICT[0] = self.strict
+
+    def __exit__(self, *exc: object) -> None:
+        STRICT[0] = self.prev
+
+
+class eager:
+    """`with eager():` Python that TF runs eagerly inside a graph (tf.py_function's func)."""
+
+    def __enter__(self) -> None:
+        self.prev = DEPTH[0], STRICT[0]
+        DEPTH[0], STRICT[0] = 0, False
+
+    def __exit__(self, *exc: object) -> None:
+        DEPTH[0], STRICT[0] = self.prev
+
+
+def clear() -> None:
+    """The outermost call returned: every tensor is eager again."""
+    _MARKS.clear()
+
+
+def _user(frames: int, what: str) -> bool:
+    """Whether the code `frames` levels above the caller is the user's (not simdist's own) and
+    TF refuses `what` there (always for numpy/array; else where AutoGraph does not convert)."""
+    f = sys._getframe(frames + 1)
+    name = f.f_globals.get("__name__", "")
+    if name == "simdist" or name.startswith("simdist."):
+        return False
+    return what in _ALWAYS or STRICT[0] or not _has_source(f.f_code.co_filename)
+
+
+def _has_source(filename: str) -> bool:
+    """Whether inspect could read the code's source (AutoGraph converts only such code)."""
+    if not filename.startswith("<"):
+        return True
+    import linecache
+    return bool(linecache.cache.get(filename))
+
+
+def check_tensor(t: Any, what: str) -> None:
+    """Raise TF's graph-tensor error for `what` of t when t is a graph tensor read by user code
+    (the frame two levels up: the caller of the dunder that calls this)."""
+    if not _MARKS or id(t) not in _MARKS or _MARKS[id(t)]() is not t or not _user(2, what):
+        return
+    raise _error(what, "SymbolicTensor")
+
+
+def check_variable(what: str) -> None:
+    """The same for a Variable's read inside a running tf.function."""
+    if DEPTH[0] and _user(2, what):
+        raise _error(what, "ResourceVariable", variable=True)
+
+
+def _error(what: str, cls: str, variable: bool = False) -> BaseException:
+    from simdist.runtime import errors
+    if what == "numpy" or what == "array":
+        if variable:
+            return NotImplementedError("numpy() is only available when eager execution is enabled.")
+        if what == "numpy":
+            return AttributeError(f"'{cls}' object has no attribute 'numpy'")
+        return NotImplementedError("Cannot convert a symbolic tf.Tensor to a numpy array. This error may indicate "
+                                   "that you're trying to pass a Tensor to a NumPy call, which is not supported.")
+    if what == "bool":
+        return errors.OperatorNotAllowedInGraphError(
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the following "
+            "resolutions to the problem: If you are running in Graph mode, use Eager execution mode or decorate "
+            "this function with @tf.function.")
+    if what == "iter":
+        return errors.OperatorNotAllowedInGraphError(
+            "Iterating over a symbolic `tf.Tensor` is not allowed. You can attempt the following resolutions to the "
+            "problem: If you are running in Graph mode, use Eager execution mode or decorate this function with "
+            "@tf.function.")
+    if what == "len":
+        return TypeError("len is not well defined for a symbolic Tensor. Please call `x.shape` rather than `len(x)` "
+                         "for shape information.")
+    if what == "index":
+        return TypeError(f"list indices must be integers or slices, not {cls}")
+    return TypeError(f"{what}() argument must be a string or a real number, not '{cls}'")

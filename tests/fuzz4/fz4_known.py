@@ -1,0 +1,46 @@
+"""Disagreement classes of the fourth fuzzer still open: such a disagreement is counted by the
+profiles, not failed. A key is (snippet class, kind, TF's sign): the snippet class as
+fz4_campaign.py counts it (`fz4_progs.label_of`; a key ending in ":" matches every class of that
+template), the kind (fz3_run.kind_of), and a text that TF's outcome must contain (its repr), so an
+entry names one rule, not every disagreement of a class. Each entry says what TF 2.21 does and
+what simdist does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+KNOWN_OPEN: dict[tuple[str, str, str], str] = {
+    ("protocol:x.shape.dims", "value", "Dimension"):
+        "TensorShape.dims: TF 2.21 returns tf.compat.v1.Dimension objects, simdist Python ints (simdist has no "
+        "Dimension class); seed 3 #18",
+    ("convert:tf.Variable", "accepts", "ValueError"):
+        "tf.Variable created inside a tf.function on every call: TF 2.21 traces the first call with the creation, "
+        "retraces it and refuses the second creation (ValueError \"tf.function only supports singleton tf.Variables "
+        "created on the first call\"), simdist creates a variable on each call; seed 2 #50",
+    ("operator:", "error-class", "NotImplementedError"):
+        "inside a tf.function, an operator whose graph build fails (op_def's TypeError/ValueError) with a NumPy "
+        "operand: TF 2.21's binary_op_wrapper retries NumPy's reflected operator, which converts the graph tensor "
+        "(NotImplementedError \"Cannot convert a symbolic tf.Tensor to a numpy array\"); simdist raises the op's "
+        "trace-time TypeError; seed 1 #136, seed 2 #113",
+    ("operator:", "accepts", "NotImplementedError"):
+        "the same rule with an input_signature: TF 2.21's trace fails with NotImplementedError, simdist traces and "
+        "its calls raise the kernel's error; seed 1 #63, #124",
+    ("variable:", "value", "('TensorShape', ()),)"):
+        "strategy.run of a function returning the same Python object from every replica (a Variable's TensorShape): "
+        "TF 2.21's regroup keeps one value (experimental_local_results has one entry), simdist one per replica; "
+        "seed 1 #110",
+}
+
+
+def _matches(key: tuple[str, str, str], label: str, kind: str, want: Any) -> bool:
+    name, k, sign = key
+    return k == kind and (label == name or (name.endswith(":") and label.startswith(name))) and sign in repr(want)
+
+
+def known_key(prog: Any, t: int, got: Any, want: Any) -> tuple[str, str, str] | None:
+    """The open class a disagreement of snippet t belongs to, or None."""
+    if t < 0:
+        return None
+    from fz4_run import kind_of
+    label, kind = prog.labels[t], kind_of(got, want)
+    return next((key for key in KNOWN_OPEN if _matches(key, label, kind, want)), None)
