@@ -97,6 +97,21 @@ def get_strategy() -> Any:
 _function_depth = 0
 
 
+def function_state() -> tuple:
+    """The running tf.function calls of this program (their depth, the graph tensors' state), as
+    one value: the clients of simdist.launch take turns in one process, each keeping its own."""
+    return _function_depth, _symbolic.state()
+
+
+def set_function_state(st: tuple) -> None:
+    global _function_depth
+    _function_depth = st[0]
+    _symbolic.set_state(st[1])
+
+
+NO_FUNCTION = (0, (0, False, None))   # (a client's start: set_function_state gives it its own marks)
+
+
 class in_function_call:
     """Context manager marking a tf.function call."""
 

@@ -71,6 +71,18 @@ def clear() -> None:
     _MARKS.clear()
 
 
+def state() -> tuple:
+    """This program's graph-tensor state (DEPTH, STRICT, marks): several programs (the clients of
+    simdist.launch) take turns in one process, each with its own (strategies/clients.py)."""
+    return DEPTH[0], STRICT[0], _MARKS
+
+
+def set_state(st: tuple) -> None:
+    global _MARKS
+    DEPTH[0], STRICT[0], marks = st
+    _MARKS = {} if marks is None else marks
+
+
 def _user(frames: int, what: str) -> bool:
     """Whether the code `frames` levels above the caller is the user's (not simdist's own) and
     TF refuses `what` there (always for numpy/array; else where AutoGraph does not convert)."""

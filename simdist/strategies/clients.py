@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import greenlet
 
 from simdist import session
-from simdist.runtime import errors, execution, subnormals
+from simdist.runtime import context, errors, execution, subnormals
 from simdist.runtime.cost import tally
 from simdist.strategies import collective_timeout
 
@@ -45,6 +45,7 @@ class _State:
     error: BaseException | None = None
     value: Any = None
     flops: tuple[float, float, float] = (0.0, 0.0, 0.0)   # its own FLOP tally (swapped in at each turn)
+    functions: tuple = context.NO_FUNCTION   # its running tf.function calls (swapped in at each turn)
     timeout: float | None = None   # the collective's armed timeout_seconds (collective_timeout.seconds)
     timeout_message: str = ""      # what its timer says (collective_timeout.WAITING or TIMED_OUT)
     aborted: str | None = None     # its collective executor's abort message (a timeout): later collectives fail
@@ -198,6 +199,8 @@ class ClientGroup:
         g, c.parked = c.parked or c.glet, None
         outside = tally.snapshot()
         tally.flops, tally.backward, tally.update = c.flops   # (each program counts its own FLOPs)
+        outside_functions = context.function_state()
+        context.set_function_state(c.functions)   # (each program's tf.function calls are its own)
         try:
             if throw is not None:
                 g.throw(throw)
@@ -206,6 +209,8 @@ class ClientGroup:
         finally:
             c.flops = tally.snapshot()
             tally.flops, tally.backward, tally.update = outside
+            c.functions = context.function_state()
+            context.set_function_state(outside_functions)
             self.current = None
             execution.switch(self._hub_ctx)
             if self._on_switch is not None:

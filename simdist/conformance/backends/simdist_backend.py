@@ -14,8 +14,10 @@ process, on a simulated cluster).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
+import linecache
 import textwrap
 from typing import Any, Sequence
 
@@ -196,7 +198,12 @@ class SimdistBackend(Backend):
         if launch is None:
             raise Unsupported("simdist has no multi-client launcher (simdist.launch) yet")
         tf = self.tf
-        code = compile(textwrap.dedent(program), "<multi-worker conformance program>", "exec")
+        text = textwrap.dedent(program)
+        # Registered in linecache, as the tensorflow backend's program files are readable: code whose
+        # source can be read is code TF's AutoGraph converts (runtime/symbolic.py, function.symbolic-tensors).
+        filename = f"<multi-worker conformance program {hashlib.sha256(text.encode()).hexdigest()[:12]}>"
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        code = compile(text, filename, "exec")
 
         def client() -> Any:
             strategy = tf.distribute.MultiWorkerMirroredStrategy() if make_strategy else None

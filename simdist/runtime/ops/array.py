@@ -39,11 +39,6 @@ def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
     return dispatch.constant_made(t)
 
 
-def _holds_tensor(value: Any) -> bool:
-    return any(isinstance(v, Tensor) or hasattr(v, "_as_tensor")
-               or (isinstance(v, (list, tuple)) and _holds_tensor(v)) for v in value)
-
-
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
     """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value."""
     if isinstance(value, Tensor):
@@ -639,7 +634,7 @@ def _holds_tensor(values: Any) -> bool:
         v = stack_.pop()
         if isinstance(v, (list, tuple)):
             stack_.extend(v)
-        elif not isinstance(v, (bool, int, float, str, bytes, np.ndarray, np.generic)):
+        elif not isinstance(v, (bool, int, float, complex, str, bytes, np.ndarray, np.generic)):
             return True
     return False
 

@@ -54,8 +54,8 @@ def py_function(func: Callable[..., Any], inp: Any = None, Tout: Any = None, nam
     dispatch.unrecordable("it calls tf.py_function, whose Python TF runs on every call")
     from simdist.runtime import symbolic
     try:
-        with symbolic.eager():   # (func gets eager tensors, also inside a tf.function)
-            out = func(*[Tensor(dispatch.raw(x), x.dtype, x.device) for x in _inputs(inp)])
+        with symbolic.eager():   # (func reads its tensors as eager ones, also inside a tf.function; the
+            out = func(*_inputs(inp))   # tensors themselves, so a tape differentiates through func's ops)
     except Exception as e:  # noqa: BLE001 - TF reports any exception of func as UnknownError
         raise errors.UnknownError(None, None, f"{type(e).__name__}: {e}") from e
     if isinstance(Tout, (list, tuple)):
