@@ -308,3 +308,139 @@ def test_options_model_methods_take_weights_steps_and_validation_options(tf, ker
     hist = m.fit(_FX, _FY, initial_epoch=2, epochs=4, batch_size=12, verbose=0, callbacks=[cb])
     assert_equal(epochs, [2, 3], call="fit(initial_epoch=2, epochs=4)", what="the epochs run")
     assert_equal(len(hist.history["loss"]), 2, call="fit(initial_epoch=2, epochs=4)", what="len(history['loss'])")
+
+
+# -- tf.nn / tf.math options: axes, keepdims, exclusive/reverse scans, dilations, paddings, dtypes ------------
+def _softmax(z, axis):
+    e = np.exp(z - z.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _conv1d(x, k, stride, dilation, padding):
+    """NWC x, (width, in, out) k, in float64 (TF's SAME: pad total max((o-1)s + span + 1 - n, 0), half before)."""
+    n, length, _ = x.shape
+    span = (k.shape[0] - 1) * dilation
+    if padding == "SAME":
+        out = -(-length // stride)
+        total = max((out - 1) * stride + span + 1 - length, 0)
+        x = np.pad(x, ((0, 0), (total // 2, total - total // 2), (0, 0)))
+    out_len = (x.shape[1] - span - 1) // stride + 1
+    return np.stack([sum(x[:, t * stride + j * dilation] @ k[j] for j in range(k.shape[0]))
+                     for t in range(out_len)], 1)
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+def test_options_nn_and_math_axes_keepdims_and_scans(tf):
+    """softmax/log_softmax over axis 0 and 1 (values and gradients of sum(w * out)); reductions with
+    axis and keepdims (min, prod, logsumexp, euclidean_norm, variance, std, count_nonzero with a
+    dtype, argmin with output_type); cumprod exclusive/reverse (values and gradient); moments with
+    keepdims; l2_normalize's epsilon floor."""
+    x = _x((2, 3, 4), 1.3, np.float64) + 0.05
+    w = _x((2, 3, 4), 0.7, np.float64)[::-1].copy()
+    xt, wt = tf.constant(x), tf.constant(w)
+    tol = Tolerance(rtol=1e-10, atol=1e-12)
+    for axis in (0, 1, -1):
+        s = _softmax(x, axis)
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(xt)
+            ys, yl = tf.nn.softmax(xt, axis=axis), tf.nn.log_softmax(xt, axis=axis)
+            ts, tl = tf.reduce_sum(ys * wt), tf.reduce_sum(yl * wt)
+        assert_close(ys, s, call=f"softmax(x, axis={axis})", tolerance=tol)
+        assert_close(yl, np.log(s), call=f"log_softmax(x, axis={axis})", tolerance=tol)
+        assert_close(tape.gradient(ts, xt), s * (w - (w * s).sum(axis, keepdims=True)),
+                     call=f"d/dx sum(w * softmax(x, axis={axis}))", tolerance=tol)
+        assert_close(tape.gradient(tl, xt), w - s * w.sum(axis, keepdims=True),
+                     call=f"d/dx sum(w * log_softmax(x, axis={axis}))", tolerance=tol)
+    for axis, keep in (((0, 2), True), (1, True), (None, True), (-1, False)):
+        checks = {"reduce_min": np.min(x, axis=axis, keepdims=keep), "reduce_prod": np.prod(x, axis=axis, keepdims=keep),
+                  "reduce_logsumexp": np.log(np.exp(x).sum(axis=axis, keepdims=keep)),
+                  "reduce_euclidean_norm": np.sqrt((x ** 2).sum(axis=axis, keepdims=keep)),
+                  "reduce_variance": np.var(x, axis=axis, keepdims=keep), "reduce_std": np.std(x, axis=axis, keepdims=keep)}
+        for name, want in checks.items():
+            assert_close(getattr(tf.math, name)(xt, axis=axis, keepdims=keep), want,
+                         call=f"tf.math.{name}(x, axis={axis}, keepdims={keep})", tolerance=tol)
+        cnt = tf.math.count_nonzero(tf.constant(np.round(x)), axis=axis, keepdims=keep, dtype=tf.int32)
+        assert_true(cnt.dtype == tf.int32, f"count_nonzero(..., dtype=int32).dtype={cnt.dtype}")
+        assert_equal(np.asarray(cnt).tolist(), np.count_nonzero(np.round(x), axis=axis, keepdims=keep).tolist(),
+                     call=f"count_nonzero(round(x), axis={axis}, keepdims={keep}, dtype=int32)")
+    am = tf.math.argmin(xt, axis=1, output_type=tf.int32)
+    assert_true(am.dtype == tf.int32, f"argmin(..., output_type=int32).dtype={am.dtype}")
+    assert_equal(np.asarray(am).tolist(), np.argmin(x, axis=1).tolist(), call="argmin(x, axis=1, output_type=int32)")
+    for exclusive in (False, True):
+        for reverse in (False, True):
+            xs = np.flip(x, 2) if reverse else x
+            cp = np.cumprod(xs, axis=2)
+            if exclusive:
+                cp = np.concatenate([np.ones_like(cp[..., :1]), cp[..., :-1]], axis=2)
+            cp = np.flip(cp, 2) if reverse else cp
+            with tf.GradientTape() as tape:
+                tape.watch(xt)
+                y = tf.math.cumprod(xt, axis=2, exclusive=exclusive, reverse=reverse)
+                total = tf.reduce_sum(y * wt)
+            call = f"cumprod(x, axis=2, exclusive={exclusive}, reverse={reverse})"
+            assert_close(y, cp, call=call, tolerance=tol)
+            g = np.zeros_like(x)                      # d/dx_j sum_i w_i P_i = sum over products containing x_j of w P / x_j
+            n = x.shape[2]
+            for i in range(n):
+                for j in range(n):
+                    later = j > i if reverse else j < i
+                    inside = later or (j == i and not exclusive)
+                    if inside:
+                        g[..., j] += w[..., i] * cp[..., i] / x[..., j]
+            assert_close(tape.gradient(total, xt), g, call=f"d/dx sum(w * {call})", tolerance=Tolerance(1e-9, 1e-10))
+    mean, var = tf.nn.moments(xt, axes=[0, 2], keepdims=True)
+    assert_close([np.asarray(mean), np.asarray(var)], [x.mean((0, 2), keepdims=True), x.var((0, 2), keepdims=True)],
+                 call="moments(x, axes=[0, 2], keepdims=True)", tolerance=tol)
+    small = np.array([[0.01, -0.02], [3.0, 4.0]])
+    assert_close(tf.nn.l2_normalize(tf.constant(small), axis=1, epsilon=0.01),
+                 small / np.sqrt(np.maximum((small ** 2).sum(1, keepdims=True), 0.01)),
+                 call="l2_normalize(x, axis=1, epsilon=0.01)", tolerance=tol)
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+def test_options_convolutions_with_dilations_strides_and_paddings(tf):
+    """conv1d(dilations=d), convolution(strides, padding, dilations) and conv2d_transpose(padding=
+    "VALID", strides=2) against NumPy, with the gradient of conv1d's input (the transposed map). In
+    float32: TF 2.21's CPU kernels refuse the float64 input gradient of a dilated convolution."""
+    x = _x((2, 9, 2), 1.1).astype(np.float64)
+    k = _x((3, 2, 3), 0.8)[::-1].astype(np.float64)
+    tol = Tolerance(rtol=2e-5, atol=2e-6)
+    for stride, dilation, padding in ((1, 2, "VALID"), (1, 3, "SAME"), (2, 1, "SAME"), (2, 1, "VALID")):
+        want = _conv1d(x, k, stride, dilation, padding)
+        xt = tf.constant(x.astype(np.float32))
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            if stride == 1:
+                y = tf.nn.conv1d(xt, tf.constant(k.astype(np.float32)), stride=1, padding=padding, dilations=dilation)
+            else:
+                y = tf.nn.convolution(xt, tf.constant(k.astype(np.float32)), strides=stride, padding=padding,
+                                      dilations=dilation)
+            wt = _x(tuple(y.shape.as_list()), 0.9)
+            total = tf.reduce_sum(y * tf.constant(wt))
+        wt = wt.astype(np.float64)
+        call = f"conv1d/convolution(x, k, stride={stride}, padding={padding!r}, dilations={dilation})"
+        assert_close(y, want, call=call, tolerance=tol)
+        span = (k.shape[0] - 1) * dilation          # the input gradient: each output's weight spread back
+        g = np.zeros_like(x)
+        pad_before = 0
+        if padding == "SAME":
+            out = -(-x.shape[1] // stride)
+            pad_before = max((out - 1) * stride + span + 1 - x.shape[1], 0) // 2
+        for t in range(want.shape[1]):
+            for j in range(k.shape[0]):
+                pos = t * stride + j * dilation - pad_before
+                if 0 <= pos < x.shape[1]:
+                    g[:, pos] += wt[:, t] @ k[j].T
+        assert_close(tape.gradient(total, xt), g, call=f"d/dx sum(w * {call})", tolerance=tol)
+    # conv2d_transpose, VALID, stride 2: each input pixel adds its kernel-weighted patch at 2 * position
+    xi = _x((1, 3, 2, 2), 1.0, np.float64)
+    kk = _x((3, 2, 4, 2), 0.6, np.float64)     # (h, w, out_channels, in_channels)
+    oh, ow = (3 - 1) * 2 + 3, (2 - 1) * 2 + 2
+    want = np.zeros((1, oh, ow, 4))
+    for i in range(3):
+        for j in range(2):
+            want[0, 2 * i:2 * i + 3, 2 * j:2 * j + 2] += np.einsum("hwoc,c->hwo", kk, xi[0, i, j])
+    got = tf.nn.conv2d_transpose(tf.constant(xi), tf.constant(kk), output_shape=[1, oh, ow, 4], strides=2,
+                                 padding="VALID")
+    assert_close(got, want, call=f"conv2d_transpose(x(1,3,2,2), k(3,2,4,2), output_shape=[1,{oh},{ow},4], strides=2, "
+                 "padding='VALID')", tolerance=tol)
