@@ -444,3 +444,107 @@ def test_options_convolutions_with_dilations_strides_and_paddings(tf):
                                  padding="VALID")
     assert_close(got, want, call=f"conv2d_transpose(x(1,3,2,2), k(3,2,4,2), output_shape=[1,{oh},{ow},4], strides=2, "
                  "padding='VALID')", tolerance=tol)
+
+
+# -- depthwise/separable convolutions' strides, paddings, dilations, data formats, use_bias ------------------
+def _depthwise2d(x, k, stride, dilation, padding):
+    """NHWC x, (kh, kw, in, dm) k in float64; output channel c * dm + m; TF's SAME padding."""
+    n, h, w, cin = x.shape
+    kh, kw, _, dm = k.shape
+    pads = []
+    for size, ks in ((h, kh), (w, kw)):
+        span = (ks - 1) * dilation
+        out = -(-size // stride) if padding == "same" else (size - span - 1) // stride + 1
+        total = max((out - 1) * stride + span + 1 - size, 0) if padding == "same" else 0
+        pads.append((out, total // 2, total - total // 2))
+    xp = np.pad(x, ((0, 0), pads[0][1:], pads[1][1:], (0, 0)))
+    y = np.zeros((n, pads[0][0], pads[1][0], cin * dm))
+    for i in range(pads[0][0]):
+        for j in range(pads[1][0]):
+            for a in range(kh):
+                for b in range(kw):
+                    px = xp[:, i * stride + a * dilation, j * stride + b * dilation]       # (n, cin)
+                    y[:, i, j] += (px[:, :, None] * k[a, b][None]).reshape(n, cin * dm)
+    return y
+
+
+_DW_CASES = [(2, 1, "same", "channels_last", True), (1, 2, "valid", "channels_last", False),
+             (1, 1, "same", "channels_first", True), (2, 1, "valid", "channels_first", False)]
+
+
+@clause("keras.layer.depthwise-separable", ref="tf221")
+def test_options_depthwise_and_separable_convolutions_take_every_geometry_option(tf, keras):
+    """DepthwiseConv2D and SeparableConv2D(strides, padding, dilation_rate, data_format, use_bias,
+    activation) on a (2, 5, 6, 2) input (channels last, or its transpose) against NumPy."""
+    x = _x((2, 5, 6, 2), 1.2)
+    dk = _x((3, 2, 2, 2), 0.8)[::-1].copy()
+    pk = _x((1, 1, 4, 3), 0.6) + 0.05
+    for stride, dilation, padding, fmt, use_bias in _DW_CASES:
+        xin = x if fmt == "channels_last" else np.ascontiguousarray(np.transpose(x, (0, 3, 1, 2)))
+        shape = (None,) + xin.shape[1:]
+        dw = _depthwise2d(x.astype(np.float64), dk.astype(np.float64), stride, dilation, padding)
+        opts = dict(strides=stride, padding=padding, dilation_rate=dilation, data_format=fmt, use_bias=use_bias,
+                    activation="relu")
+        layer = keras.layers.DepthwiseConv2D((3, 2), depth_multiplier=2, **opts)
+        layer.build(shape)
+        b = np.array([0.1, -0.2, 0.3, -0.4], np.float32)
+        layer.set_weights([dk, b] if use_bias else [dk])
+        want = np.maximum(dw + (b if use_bias else 0), 0)
+        got = np.asarray(layer(tf.constant(xin)))
+        got = got if fmt == "channels_last" else np.transpose(got, (0, 2, 3, 1))
+        assert_close(got, want, call=f"DepthwiseConv2D((3, 2), depth_multiplier=2, {opts})", what="out",
+                     tolerance=TOL32)
+        sep = keras.layers.SeparableConv2D(3, (3, 2), depth_multiplier=2, **opts)
+        sep.build(shape)
+        sb = np.array([0.05, -0.1, 0.2], np.float32)
+        sep.set_weights([dk, pk, sb] if use_bias else [dk, pk])
+        want = np.maximum(dw @ pk[0, 0].astype(np.float64) + (sb if use_bias else 0), 0)
+        got = np.asarray(sep(tf.constant(xin)))
+        got = got if fmt == "channels_last" else np.transpose(got, (0, 2, 3, 1))
+        assert_close(got, want, call=f"SeparableConv2D(3, (3, 2), depth_multiplier=2, {opts})", what="out",
+                     tolerance=TOL32)
+
+
+# -- recurrent layers' initial_state and mask; EinsumDense's bias_axes and activation ------------------------
+def _lstm_masked(x, weights, h, c, mask):
+    kernel, rec, bias = (np.asarray(v, np.float64) for v in weights)
+    units = rec.shape[0]
+    sig = _ACT["sigmoid"]
+    for t in range(x.shape[1]):
+        z = x[:, t] @ kernel + h @ rec + bias
+        i, f, cc, o = (z[:, j * units:(j + 1) * units] for j in range(4))
+        c_new = sig(f) * c + sig(i) * np.tanh(cc)
+        h_new = sig(o) * np.tanh(c_new)
+        keep = mask[:, t:t + 1]
+        h, c = np.where(keep, h_new, h), np.where(keep, c_new, c)
+    return h, c
+
+
+@clause("keras.rnn.layers", ref="tf221")
+def test_options_recurrent_initial_state_and_mask_and_einsum_bias_axes(tf, keras):
+    """LSTM(x, initial_state=[h0, c0], mask=m): the loop starts from the given states and a masked
+    step carries them (NumPy LSTM); EinsumDense(bias_axes, activation) adds a bias of the bias axes'
+    shape before the activation."""
+    x = _x((2, 4, 3), 0.9)
+    h0, c0 = _x((2, 2), 0.5) + 0.1, _x((2, 2), 0.3)[::-1].copy()
+    mask = np.array([[True, False, True, True], [True, True, False, False]])
+    lstm = keras.layers.LSTM(2, return_state=True)
+    for use_mask in (False, True):
+        kwargs = {"initial_state": [tf.constant(h0), tf.constant(c0)]}
+        if use_mask:
+            kwargs["mask"] = tf.constant(mask)
+        out, h, c = lstm(tf.constant(x), **kwargs)
+        hr, cr = _lstm_masked(x.astype(np.float64), lstm.get_weights(), h0.astype(np.float64), c0.astype(np.float64),
+                              mask if use_mask else np.ones_like(mask))
+        call = f"LSTM(2, return_state=True)(x, initial_state=[h0, c0]{', mask=m' if use_mask else ''})"
+        assert_close([np.asarray(h), np.asarray(c)], [hr, cr], call=call, what="[h, c]", tolerance=TOL32)
+    xe = _x((2, 5, 3), 1.1)
+    for bias_axes, bshape in (("d", (4,)), ("bd", (5, 4))):
+        layer = keras.layers.EinsumDense("abc,cd->abd", output_shape=(5, 4), bias_axes=bias_axes, activation="relu")
+        layer.build((None, 5, 3))
+        k = _x((3, 4), 0.7)
+        b = _x(bshape, 0.4)
+        layer.set_weights([k, b])
+        want = np.maximum(xe.astype(np.float64) @ k + b, 0)
+        assert_close(layer(tf.constant(xe)), want, call=f"EinsumDense('abc,cd->abd', (5, 4), bias_axes={bias_axes!r}, "
+                     "activation='relu')", what="out", tolerance=TOL32)
