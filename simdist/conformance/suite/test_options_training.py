@@ -521,6 +521,7 @@ def _lstm_masked(x, weights, h, c, mask):
 
 
 @clause("keras.rnn.layers", ref="tf221")
+@clause("keras.layer.option-coverage", ref="tf221")
 def test_options_recurrent_initial_state_and_mask_and_einsum_bias_axes(tf, keras):
     """LSTM(x, initial_state=[h0, c0], mask=m): the loop starts from the given states and a masked
     step carries them (NumPy LSTM); EinsumDense(bias_axes, activation) adds a bias of the bias axes'
