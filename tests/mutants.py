@@ -707,8 +707,8 @@ TRAINING: list[Mutant] = [
        "    if isinstance(obj, Optimizer):\n        return list(obj.variables)[:1]\n",
        "save_weights/load_weights keep the optimizer's iterations but not its slots"),
     _t("random-op-seed-restarts-each-call", "state", RA,
-       "    gen = streams.get(key)\n    if gen is None:\n        gen = streams[key] = philox.seeded(seed, seed2)\n    local = gen.copy()\n    gen.skip(skip)\n",
-       "    gen = None\n    if gen is None:\n        gen = streams[key] = philox.seeded(seed, seed2)\n    local = gen.copy()\n    gen.skip(skip)\n",
+       "    gen = streams.get(key)\n    if gen is None:\n        gen = streams[key] = philox.seeded(seed, seed2)\n    local = gen.copy()\n",
+       "    gen = None\n    if gen is None:\n        gen = streams[key] = philox.seeded(seed, seed2)\n    local = gen.copy()\n",
        "a random op with an op seed draws the same values on every call (TF's kernel counter advances)"),
 ]
 
