@@ -22,8 +22,7 @@ import greenlet
 
 from simdist.runtime import context, cost, execution, function_tapes, subnormals
 from simdist.runtime.function_type import function_type
-from simdist.runtime.ops import random_graphs
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, random_graphs
 from simdist.runtime.cost import tally
 
 
