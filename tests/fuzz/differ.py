@@ -148,6 +148,61 @@ def _collectives_healthy(tf: Any, strategy: Any) -> bool:
         return False
 
 
+def _two_cpus(tf: Any) -> Any:
+    """MirroredStrategy on two logical CPUs of `tf` (real TF or simdist's facade)."""
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    return tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+
+
+def serve_on_two_cpus(run_all: Any) -> None:
+    """The TF worker loop of the fuzzers whose programs may run under MirroredStrategy on two CPUs
+    (fuzz2-fuzz4): `run_all(tf, program, strategy)` per program, each result sent with whether
+    TF's collectives still run (`_collectives_healthy`); an unhealthy worker exits to be restarted."""
+    import tensorflow as tf
+    tf.get_logger().setLevel("ERROR")
+    strategy = _two_cpus(tf)
+    while True:
+        try:
+            programs = _recv(sys.stdin.buffer)
+        except EOFError:
+            return
+        for p in programs:
+            result = run_all(tf, p, strategy)
+            healthy = p.mode != "dist" or _collectives_healthy(tf, strategy)
+            _send(sys.stdout.buffer, (result, healthy))
+            if not healthy:
+                return
+
+
+def run_on_simdist(programs: list, run_all: Any) -> list[Any]:
+    """simdist's side of the same programs: `run_all(tf, program, strategy)`, a MirroredStrategy
+    program on a fresh simulation with two CPUs."""
+    import simdist
+    from simdist import tf
+    out = []
+    for p in programs:
+        strategy = None
+        if p.mode == "dist":
+            simdist.reset()
+            strategy = _two_cpus(tf)
+        out.append(run_all(tf, p, strategy))
+    return out
+
+
+class ScriptWorker(TFWorker):
+    """A TFWorker whose worker is another fuzzer's module (`SCRIPT --worker`), importing from `PATHS`."""
+
+    SCRIPT = ""
+    PATHS: tuple[str, ...] = ()
+
+    def _start(self) -> None:
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join(list(self.PATHS) + sys.path))
+        self.proc = subprocess.Popen([sys.executable, self.SCRIPT, "--worker"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                                     cwd=os.path.dirname(self.SCRIPT))
+
+
 class _OrderProbe:
     """Watches simdist's gradient aggregation (backprop.aggregate) during one program: `hit` when
     some sum of three or more dense float gradients of one tensor could move by more than the

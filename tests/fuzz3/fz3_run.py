@@ -144,47 +144,18 @@ def _run_all(tf: Any, prog: Prog3, strategy: Any) -> Any:
 
 
 def _worker_main() -> None:
-    import tensorflow as tf
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-    while True:
-        try:
-            programs = differ._recv(sys.stdin.buffer)
-        except EOFError:
-            return
-        for p in programs:
-            result = _run_all(tf, p, strategy)
-            healthy = p.mode != "dist" or differ._collectives_healthy(tf, strategy)
-            differ._send(sys.stdout.buffer, (result, healthy))
-            if not healthy:
-                return
+    differ.serve_on_two_cpus(_run_all)
 
 
-class TFWorker3(differ.TFWorker):
+class TFWorker3(differ.ScriptWorker):
     """differ.TFWorker serving this module's programs."""
 
-    def _start(self) -> None:
-        import subprocess
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join(
-            [HERE, os.path.join(TESTS, "fuzz"), os.path.join(TESTS, "fuzz2")] + sys.path))
-        self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=HERE)
+    SCRIPT = os.path.abspath(__file__)
+    PATHS = (HERE, os.path.join(TESTS, "fuzz"), os.path.join(TESTS, "fuzz2"))
 
 
 def run_simdist(programs: list[Prog3]) -> list[Any]:
-    import simdist
-    from simdist import tf
-    out = []
-    for p in programs:
-        strategy = None
-        if p.mode == "dist":
-            simdist.reset()
-            cpu = tf.config.list_physical_devices("CPU")[0]
-            tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-            strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-        out.append(_run_all(tf, p, strategy))
-    return out
+    return differ.run_on_simdist(programs, _run_all)
 
 
 def isolate(prog: Prog3, k: int, mode: str | None = None) -> Prog3:
