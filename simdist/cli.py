@@ -107,6 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with saved_handlers(restore=argv is not None):
             return _main(argv)
     except KeyboardInterrupt:   # before a subcommand started (while importing it)
+        from simdist.scenario.interrupts import forget_handled_interrupt
+        forget_handled_interrupt()
         print("simdist: interrupted; nothing was written", file=sys.stderr)
         return EXIT_INTERRUPTED
     finally:
@@ -169,8 +171,9 @@ def _interrupted(command: str, e: KeyboardInterrupt, debug: bool) -> int:
     A further Ctrl-C now would only kill the interpreter on its way out (exit -2, a traceback):
     the command is over, so interrupts are ignored from here on (in-process callers get their
     handlers back from `main`)."""
-    from simdist.scenario.interrupts import ignore_interrupts, note
+    from simdist.scenario.interrupts import forget_handled_interrupt, ignore_interrupts, note
     ignore_interrupts()
+    forget_handled_interrupt()
     if debug:
         traceback.print_exc()
     how = f" ({e.args[0]})" if e.args and isinstance(e.args[0], str) and e.args[0].startswith("SIG") else ""

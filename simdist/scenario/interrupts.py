@@ -14,7 +14,7 @@ import threading
 from typing import Any, Iterator
 
 __all__ = ["set_note", "note", "sigterm_as_interrupt", "shielded", "ignore_interrupts", "saved_handlers",
-           "ignore_in_worker", "DEFAULT_NOTE"]
+           "ignore_in_worker", "forget_handled_interrupt", "DEFAULT_NOTE"]
 
 DEFAULT_NOTE = "nothing was written"
 _note = [DEFAULT_NOTE]
@@ -72,6 +72,16 @@ def ignore_interrupts() -> None:
     if _main_thread():
         for s in (signal.SIGINT, signal.SIGTERM):
             signal.signal(s, signal.SIG_IGN)
+
+
+def forget_handled_interrupt() -> None:
+    """Tell CPython the interrupt was handled. A KeyboardInterrupt that ends code run by `exec` of
+    a string (dataclasses and namedtuples build their methods that way, so an import interrupted
+    at the wrong instant is one) sets the interpreter's "unhandled interrupt" flag even when a
+    caller catches it; under `python -m` the interpreter then kills itself with SIGINT at exit
+    (exit -2, not 130). Every string `exec` clears the flag when it starts (CPython's
+    run_eval_code_obj), so an empty one does."""
+    exec("", {})
 
 
 @contextlib.contextmanager

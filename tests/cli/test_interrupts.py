@@ -206,3 +206,30 @@ def test_explore_serial_ctrl_c_is_an_interrupt_not_a_broken_invariant(tmp_path: 
     assert code == 130, f"exit code {code} (1 would mean an invariant broke); stderr:\n{err}"
     _one_line(err, "explore")
     _check_files(out)
+
+
+def test_interrupt_inside_an_exec_string_still_exits_130(tmp_path: Path) -> None:
+    """Ctrl-C landing inside code run by `exec` of a string (matplotlib's import builds dataclass
+    methods that way) set CPython's 'unhandled interrupt' flag although the CLI handled it: the
+    interpreter killed itself with SIGINT at exit (-2; CI run of stop 37). Deterministically: the
+    picture step raises its KeyboardInterrupt from an exec'd string, under `python -m`."""
+    pkg = tmp_path / "execint"
+    pkg.mkdir()
+    (pkg / "__main__.py").write_text(
+        "import sys\n"
+        "import simdist.scenario.plot as plot\n"
+        "def interrupted_in_exec(*args, **kwargs):\n"
+        "    exec('raise KeyboardInterrupt', {})\n"
+        "plot.plot_run = interrupted_in_exec\n"
+        "from simdist.cli import main\n"
+        "sys.exit(main())\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    out = tmp_path / "run"
+    p = subprocess.run([sys.executable, "-m", "execint", "run", str(SCEN / "mirrored_allreduce.toml"), "--out",
+                        str(out), "--plot", "--no-progress", "--param", "training.steps=5"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 130, f"exit code {p.returncode} (expected 130: the interrupt was handled); " \
+        f"stderr:\n{p.stderr}"
+    line = _one_line(p.stderr, "run")
+    assert "metrics.json was written" in line, f"the line should say the run finished: {line}"
+    _check_files(out)
