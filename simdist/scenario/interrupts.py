@@ -7,10 +7,13 @@ the last note. Cleanup that must not itself be interrupted by a second Ctrl-C ru
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 import signal
+import sys
 import threading
+import time
 from typing import Any, Iterator
 
 __all__ = ["set_note", "note", "sigterm_as_interrupt", "shielded", "ignore_interrupts", "saved_handlers",
@@ -37,18 +40,51 @@ def _raise_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
+def _interrupt_main_soon(signum: int) -> None:
+    time.sleep(0.01)   # the main thread leaves the hook first
+    _thread.interrupt_main(signum)
+
+
+def _redelivering(previous: Any) -> Any:
+    """A `sys.unraisablehook` that hands a swallowed interrupt back to the main thread.
+
+    Python runs signal handlers between any two bytecodes, so Ctrl-C can raise its
+    KeyboardInterrupt inside code whose exceptions Python only reports and drops: a `gc.callbacks`
+    entry (simdist/sim/gc_phase.py runs at every collection), a `__del__`, a weakref callback.
+    The interrupt was then lost and the command ran on (an exploration of 400 plans ignored its
+    Ctrl-C). The same signal is simulated again (`_thread.interrupt_main`: nothing happens if the
+    signal is ignored by then, during cleanup) from a short-lived thread, a moment later: called
+    here, its handler would run at once, inside this hook, and be dropped again; this way it runs
+    when the main thread next checks for signals, out of the hook (and, should that again be
+    inside such code, this hook hands it on once more). The delay decides only when the command
+    stops, never a result."""
+    def hook(unraisable: Any) -> None:
+        exc = unraisable.exc_value
+        if isinstance(exc, KeyboardInterrupt):
+            name = exc.args[0] if exc.args and isinstance(exc.args[0], str) else ""
+            signum = getattr(signal, name, signal.SIGINT) if name.startswith("SIG") else signal.SIGINT
+            _thread.start_new_thread(_interrupt_main_soon, (signum,))   # (threading's start() would wait)
+            return
+        previous(unraisable)
+    return hook
+
+
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """Within the block SIGTERM raises KeyboardInterrupt like Ctrl-C (the default would end the
-    process at once: no cleanup, pool workers orphaned, half-written files)."""
+    process at once: no cleanup, pool workers orphaned, half-written files), and an interrupt
+    raised where Python would drop it (a gc callback, a finalizer) is delivered again."""
     if not _main_thread():
         yield
         return
     _note[0] = DEFAULT_NOTE
     old = signal.signal(signal.SIGTERM, _raise_interrupt)
+    old_hook = sys.unraisablehook
+    sys.unraisablehook = _redelivering(old_hook)
     try:
         yield
     finally:
+        sys.unraisablehook = old_hook
         signal.signal(signal.SIGTERM, old)
 
 

@@ -233,3 +233,34 @@ def test_interrupt_inside_an_exec_string_still_exits_130(tmp_path: Path) -> None
     line = _one_line(p.stderr, "run")
     assert "metrics.json was written" in line, f"the line should say the run finished: {line}"
     _check_files(out)
+
+
+def test_interrupt_raised_where_python_drops_it_is_delivered_again(tmp_path: Path) -> None:
+    """Ctrl-C can raise its KeyboardInterrupt inside a gc callback or a finalizer, where Python
+    prints "Exception ignored" and goes on: an exploration ignored its Ctrl-C and ran its 400
+    plans. Deterministically: a finalizer raises KeyboardInterrupt as the run starts; the command
+    must stop as interrupted (130), not finish (0)."""
+    pkg = tmp_path / "delint"
+    pkg.mkdir()
+    (pkg / "__main__.py").write_text(
+        "import sys\n"
+        "import simdist.scenario.runner as runner\n"
+        "class Finalized:\n"
+        "    def __del__(self):\n"
+        "        raise KeyboardInterrupt\n"
+        "original = runner.run\n"
+        "def run(*args, **kwargs):\n"
+        "    Finalized()   # dropped at once: its __del__ raises where Python only reports\n"
+        "    return original(*args, **kwargs)\n"
+        "runner.run = run\n"
+        "from simdist.cli import main\n"
+        "sys.exit(main())\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    out = tmp_path / "run"
+    p = subprocess.run([sys.executable, "-m", "delint", "run", str(SCEN / "mirrored_allreduce.toml"), "--out",
+                        str(out), "--no-progress", "--param", "training.steps=5"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 130, f"exit code {p.returncode} (expected 130: the interrupt raised in a finalizer " \
+        f"must stop the command); stderr:\n{p.stderr}"
+    _one_line(p.stderr, "run")
+    assert not (out / "metrics.json").exists(), "the run finished although it was interrupted as it started"
