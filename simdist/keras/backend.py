@@ -34,11 +34,12 @@ def clear_session(free_memory: bool = True) -> None:
 
 def set_random_seed(seed: Any) -> None:
     """`keras.utils.set_random_seed` (keras/src/utils/rng_utils.py): seeds Python's `random`,
-    NumPy's global generator and TF's streams (and so the seeds unseeded Keras objects draw, see
-    simdist/keras/random.py), and drops the global seed generator."""
+    NumPy's global generator and TF's streams, and drops the global seed generator; unseeded
+    Keras objects then draw their seeds from Python's `random`, as Keras's (simdist/keras/random.py)."""
     if not isinstance(seed, int):
         raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed} (of type {type(seed)})")
     random.reset_global_generator()
     _pyrandom.seed(seed)
     np.random.seed(seed)
     tf.random.set_seed(seed)
+    random.seed_from_python()

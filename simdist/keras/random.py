@@ -4,17 +4,20 @@ Every draw is a stateless TF op of a seed pair, as in Keras: an integer seed `s`
 [s, 0] (the same values at every call), a `SeedGenerator` with its state [seed, counter] and
 then advances the counter, `seed=None` with the global generator.
 Unseeded generators and initializers get their seed from `make_default_seed()`. Keras takes it
-from Python's `random`; simdist takes it from an int64 RandomUniformInt stream of a fixed op seed
-(`KERAS_OP_SEED`: the (global seed, op seed) kernel under `tf.random.set_seed`, else a pair
-derived from the session's root seed; runtime/ops/random.py `default_seed`), so it derives from
-the session's root seed and `tf.random.set_seed` (and `keras.utils.set_random_seed`), advances
-per draw, and leaves TF's op-seed sequence alone. Every draw is TF's Philox values bit for bit
+from Python's `random` (`randint(1, 1e9)`). simdist does the same once `keras.utils.set_random_seed`
+has seeded Python's `random` (then a program gets TF's initial weights and dropout masks without
+`set_weights`); before that, Python's `random` is seeded from the OS, so simdist takes the seed
+from an int64 RandomUniformInt stream of a fixed op seed instead (`KERAS_OP_SEED`: the (global
+seed, op seed) kernel under `tf.random.set_seed`, else a pair derived from the session's root
+seed; runtime/ops/random.py `default_seed`): it derives from the session's root seed and
+`tf.random.set_seed`, advances per draw, and leaves TF's op-seed sequence alone. Every draw is TF's Philox values bit for bit
 (stateless_uniform, normal, truncated_normal; docs/spec.md ops.random-bits, keras.init.seeding,
 keras.layer.dropout).
 """
 
 from __future__ import annotations
 
+import random as _pyrandom
 from typing import Any
 
 import numpy as np
@@ -32,7 +35,16 @@ _global: dict[str, Any] = {"generator": None}
 
 def make_default_seed() -> int:
     """A seed in [1, 1e9] for an unseeded generator or initializer (see the module docstring)."""
+    if tf.random._simdist_python_seeded():
+        return _pyrandom.randint(1, int(1e9))   # Keras 3.15's make_default_seed
     return tf.random._simdist_default_seed(KERAS_OP_SEED, 1, int(1e9))
+
+
+def seed_from_python() -> None:
+    """From now on unseeded objects draw their seeds from Python's `random`, as Keras (called by
+    `keras.utils.set_random_seed`, which has just seeded it); until the simulated machine is
+    configured again (`simdist.reset()`), which forgets it."""
+    tf.random._simdist_python_seeded(True)
 
 
 class SeedGenerator:

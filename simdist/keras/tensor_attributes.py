@@ -3,8 +3,9 @@ output came from) and `_keras_mask`.
 
 Keras 3.15 sets them with `setattr` and, when a tensor type refuses attributes, keeps them in a
 dict keyed by id(tensor), cleared by a weakref finalizer (keras/src/backend/common/
-tensor_attributes.py). simdist's tensors have slots, so every attribute takes the dict path;
-reading `_keras_logits` then lets the crossentropies use the logits, as on TF.
+tensor_attributes.py). simdist's tensors have a slot for each (runtime/tensor.py), so, as on TF,
+`output._keras_mask` reads the mask; other objects take the dict path. Reading `_keras_logits`
+lets the crossentropies use the logits, as on TF.
 """
 
 from __future__ import annotations

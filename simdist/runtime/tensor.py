@@ -147,7 +147,10 @@ class Tensor:
     # ops that compute read it with them flushed to zero, as TF's kernels do (runtime/ops/subnormals.py)
     # _slice_of: (variable, key) when the tensor is `variable[key]`, whose `.assign` writes the
     # slice back (variables.Variable._slice_assign); unset for every other tensor
-    __slots__ = ("_v", "dtype", "_device", "_sub", "_slice_of", "__weakref__")
+    # _keras_mask, _keras_logits: what Keras hangs on a tensor with setattr (a layer's output mask,
+    # the logits a softmax came from); unset unless Keras set them, so reading one is AttributeError
+    # as on TF's EagerTensor (Keras's masking guide prints `output._keras_mask`)
+    __slots__ = ("_v", "dtype", "_device", "_sub", "_slice_of", "_keras_mask", "_keras_logits", "__weakref__")
     # Make NumPy defer to our reflected operators (ndarray + Tensor -> Tensor.__radd__).
     __array_priority__ = 100
 

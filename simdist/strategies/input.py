@@ -28,6 +28,7 @@ import numpy as np
 from simdist.runtime import context, errors
 from simdist.runtime import data as _data
 from simdist.runtime.data import DatasetV2, Optional
+from simdist.runtime.data import resources as _resources
 from simdist.runtime.spec import PerReplicaSpec, TensorSpec, flatten, is_fully_static, map_structure, pack_as
 from simdist.runtime.values import PerReplica
 from simdist.semantics import autoshard, rebatch
@@ -408,7 +409,8 @@ class DistributedIterator:
         # MultiDeviceIterator), so a pipeline is read that many steps ahead of the consumer.
         ahead = max(0, int(owner._per_replica_buffer_size or 0))
         self._iterators: list[Iterator[list[np.ndarray]] | None] = [
-            _data._read_ahead(p.dataset._iter_flat(), ahead * len(p.devices)) for p in owner._pipes]
+            _data._read_ahead(_resources.owned(p.dataset._iter_flat()), ahead * len(p.devices))
+            for p in owner._pipes]
 
     @property
     def element_spec(self) -> Any:

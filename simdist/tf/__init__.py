@@ -97,6 +97,7 @@ dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_c
              complex64=complex64, complex128=complex128)
 autodiff = _NS(GradientTape=GradientTape)
 random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,
+             _simdist_python_seeded=_random_ops.python_seeded,   # (keras.utils.set_random_seed: keras/random.py)
              _simdist_default_seed=_random_ops.default_seed,   # (not TF's: Keras's unseeded objects, keras/random.py)
              truncated_normal=_random_ops.truncated_normal, categorical=_random_ops.categorical,
              shuffle=_random_ops.shuffle, stateless_normal=_random_ops.stateless_normal,

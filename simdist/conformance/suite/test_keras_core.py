@@ -314,3 +314,39 @@ def test_model_created_in_scope_captures_the_strategy(backend, tf, keras):
     outside = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
     assert_true(outside.distribute_strategy is tf.distribute.get_strategy(),
                 "a model made outside any scope should have the default strategy", call="Sequential(...)")
+
+
+@clause("keras.init.seeding", ref="tf221")
+def test_set_random_seed_makes_unseeded_objects_draw_from_pythons_random(keras):
+    """Keras 3.15: keras.utils.set_random_seed seeds Python's `random`, and an unseeded
+    initializer takes `random.randint(1, 1e9)` from it as its seed (make_default_seed): the same
+    program after the same call gives the same weights, and consuming Python's `random` between
+    the call and the initializer changes them."""
+    import random
+    shape = (4, 3)
+    keras.utils.set_random_seed(3)
+    expected_seed = random.randint(1, int(1e9))
+    keras.utils.set_random_seed(3)
+    unseeded = np.asarray(keras.initializers.HeNormal()(shape))
+    assert_equal(unseeded, np.asarray(keras.initializers.HeNormal(seed=expected_seed)(shape)),
+                 call="set_random_seed(3); HeNormal()(shape)",
+                 what="values (should be HeNormal(seed=random.randint(1, 1e9)) after random.seed(3))")
+    keras.utils.set_random_seed(3)
+    random.random()
+    shifted = np.asarray(keras.initializers.HeNormal()(shape))
+    assert_true(not np.array_equal(unseeded, shifted), "an unseeded initializer ignored Python's `random` after "
+                "set_random_seed", call="set_random_seed(3); random.random(); HeNormal()(shape)")
+
+    def build_and_fit():
+        keras.utils.set_random_seed(11)
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(5, activation="relu"),
+                                  keras.layers.Dropout(0.5), keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+        x = np.linspace(-1, 1, 40, dtype="float32").reshape(10, 4)
+        history = model.fit(x, x.sum(1), batch_size=4, epochs=2, shuffle=True, verbose=0)
+        return [np.asarray(w) for w in model.get_weights()], history.history["loss"]
+
+    (w1, h1), (w2, h2) = build_and_fit(), build_and_fit()
+    assert_equal(w1, w2, call="set_random_seed(11); Sequential(Dense, Dropout, Dense).fit(shuffle=True), twice",
+                 what="trained weights")
+    assert_equal(h1, h2, call="the same fit twice", what="loss history")

@@ -334,3 +334,30 @@ with h5py.File(path, "r") as f:
     call = "Sequential([Input((5, 3)), Bidirectional(LSTM(2)), Dense(1)]).save_weights / load_weights"
     assert_equal(ns["same"], True, call=call, what="outputs after loading")
     assert_equal(ns["names"][0], "layers/bidirectional/backward_layer/cell/vars/0", call=call, what="first dataset")
+
+
+@clause("keras.mask.propagation", ref="tf221")
+def test_mask_attribute_and_attention_keeps_the_query_mask(backend):
+    """`output._keras_mask` is the mask Keras attached (Embedding(mask_zero=True): ids != 0); a
+    MultiHeadAttention called on a masked query supports masking (no warning) and its output keeps
+    the query's mask; a plain tensor has no `_keras_mask`."""
+    ids = np.array([[3, 5, 0, 0], [2, 0, 0, 0]], dtype=np.int32)
+    ns = Program(backend, """
+import warnings
+x = tf.keras.layers.Embedding(8, 4, mask_zero=True)(tf.constant(ids))
+embedding_mask = x._keras_mask.numpy()
+mha = tf.keras.layers.MultiHeadAttention(2, 3)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    y = mha(x, x)
+warned = [str(w.message) for w in caught if "mask" in str(w.message)]
+attention_mask = y._keras_mask.numpy()
+supports = mha.supports_masking
+plain_has_mask = hasattr(tf.constant([1.0]), "_keras_mask")
+""", ids=ids).run()
+    assert_equal(ns["embedding_mask"], ids != 0, call="Embedding(8, 4, mask_zero=True)(ids)._keras_mask")
+    assert_equal([ns["supports"], ns["warned"]], [True, []],
+                 call="MultiHeadAttention(2, 3)(x, x) on a masked x", what="[supports_masking, mask warnings]")
+    assert_equal(ns["attention_mask"], ids != 0, call="MultiHeadAttention(2, 3)(x, x)._keras_mask",
+                 what="mask (the query's)")
+    assert_equal(ns["plain_has_mask"], False, call="hasattr(tf.constant([1.0]), '_keras_mask')")

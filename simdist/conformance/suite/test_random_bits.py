@@ -102,3 +102,32 @@ def test_seedless_draws_in_a_function_take_the_graphs_op_seeds(backend):
     tf.random.set_seed(5)
     assert_equal(_bits(backend, g()), first, call="set_seed(5); g() again",
                  what="float32 bits (the stream restarts; the trace keeps graph seed 1)")
+
+
+@clause("ops.random-in-function", ref="tf221")
+def test_seedless_draws_in_a_tf_data_function_are_a_graphs(backend):
+    """A tf.data function is traced when the dataset is made (op seeds from 0 under the global
+    seed, eager sequence untouched); each iterator instantiates it with fresh kernels, which
+    continue across its elements and across a repeat inside it."""
+    tf = backend.tf
+
+    def values(ds):
+        return [_bits(backend, x) for x in ds]
+
+    tf.random.set_seed(1)
+    ds = tf.data.Dataset.range(3).map(lambda x: tf.random.uniform([2]))
+    after = _bits(backend, tf.random.uniform([2]))
+    tf.random.set_seed(1)
+    assert_equal(after, _bits(backend, tf.random.uniform([2])),
+                 call="set_seed(1); ds = Dataset.range(3).map(lambda x: uniform([2])); uniform([2])",
+                 what="float32 bits (making the dataset must not advance the eager op-seed sequence)")
+    first, second = values(ds), values(ds)
+    assert_equal(second, first, call="two passes over ds", what="float32 bits (each iterator: fresh kernels)")
+    tf.random.set_seed(1)   # a fresh eager kernel of (1, 0), the function's op seed 0, called three times
+    assert_equal(first, [_bits(backend, tf.random.uniform([2], seed=0)) for _ in range(3)],
+                 call="set_seed(1); elements of Dataset.range(3).map(lambda x: uniform([2]))",
+                 what="float32 bits (should be one stream of op seed 0, continued across the elements)")
+    both = values(ds.repeat(2))
+    assert_equal(both[:3], first, call="ds.repeat(2)", what="float32 bits of the first repetition")
+    assert both[3:] != first, ("ds.repeat(2) drew the first repetition's numbers again: inside one iterator the "
+                               "function's kernels continue [tf.data function, repeat]")

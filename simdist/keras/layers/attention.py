@@ -108,6 +108,7 @@ class MultiHeadAttention(Layer):
         if flash_attention:
             raise ValueError("Flash attention is not supported in tensorflow backend.")
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.supports_masking = True   # the output keeps the query's mask (Keras 3.15)
         self._num_heads = num_heads
         self._key_dim = key_dim
         self._value_dim = value_dim if value_dim else key_dim

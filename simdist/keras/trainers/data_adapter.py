@@ -3,10 +3,10 @@ epoch_iterator.py, TFEpochIterator), on simdist.tf.
 
 - NumPy arrays / tensors (nested in tuples, lists, dicts) become a `tf.data.Dataset` of batches
   of `batch_size` (default 32) with a partial last batch; `shuffle=True` permutes the samples
-  anew every epoch with `tf.data.Dataset.shuffle` over the whole index range, seeded once from
-  the global random stream (`tf.random`, itself derived from the session's root seed and
-  `tf.random.set_seed`), so it is deterministic. The orders are not TF's (clause
-  keras.fit.shuffle-order).
+  with Keras's own pipeline (a `tf.random.shuffle` inside a tf.data function): TF's orders bit
+  for bit, the same permutation every epoch under a global seed as on TF (clause
+  keras.init.seeding); without one TF draws nondeterministic seeds, simdist seeds derived from
+  the session's root seed.
 - A `tf.data.Dataset` is used as is (`class_weight` mapped onto it); a distributed dataset too.
 - The dataset is distributed with `strategy.experimental_distribute_dataset`, as Keras's TF
   trainer does: under Mirrored each global batch is split across the replicas, a partial last
@@ -209,6 +209,35 @@ class ArrayDataAdapter(DataAdapter):
     def partial_batch_size(self) -> int | None:
         return self._partial_batch_size or None
 
+    def _shuffled_batch_indices(self) -> Any:
+        """Keras 3.15's pipeline of batch indices (array_data_adapter.get_tf_dataset): one
+        permutation of the samples by a `tf.random.shuffle` inside `Dataset.range(1).map`, cut into
+        full batches and the partial one (`shuffle="batch"`: the batches in order, each shuffled by
+        a `map(tf.random.shuffle)`). Its random ops are seeded as tf.data seeds a function's
+        (runtime/ops/random_graphs.py): under a global seed every epoch's iterator draws the same
+        permutation, as on TF."""
+        num_samples, batch_size, partial, shuffle = (self._num_samples, self._batch_size, self._partial_batch_size,
+                                                     self._shuffle)
+        num_full = num_samples // batch_size
+
+        def permutation(_: Any) -> Any:
+            indices = tf.range(num_samples, dtype=tf.int64)
+            if shuffle != "batch":
+                indices = tf.random.shuffle(indices)
+            return indices
+
+        def slice_batch_indices(indices: Any) -> Any:
+            k = num_full * batch_size
+            batches = tf.data.Dataset.from_tensor_slices(tf.reshape(tf.slice(indices, [0], [k]), [num_full, batch_size]))
+            if partial:
+                batches = batches.concatenate(tf.data.Dataset.from_tensors(tf.slice(indices, [k], [partial])))
+            return batches
+
+        indices = tf.data.Dataset.range(1).map(permutation).prefetch(1).flat_map(slice_batch_indices)
+        if shuffle == "batch":
+            indices = indices.map(tf.random.shuffle)
+        return indices
+
     def get_tf_dataset(self) -> Any:
         def to_tensor(a: Any) -> Any:
             if isinstance(a, tf.Tensor):
@@ -222,14 +251,7 @@ class ArrayDataAdapter(DataAdapter):
         if not self._shuffle:
             dataset = tf.data.Dataset.from_tensor_slices(inputs).batch(self._batch_size)
         else:
-            # One seed per adapter from the global random stream; a new permutation per iteration.
-            seed = int(tf.random.uniform([], minval=0, maxval=2 ** 31 - 1, dtype=tf.int64).numpy())
-            indices = tf.data.Dataset.range(self._num_samples)
-            if self._shuffle != "batch":
-                indices = indices.shuffle(self._num_samples, seed=seed, reshuffle_each_iteration=True)
-            indices = indices.batch(self._batch_size)
-            if self._shuffle == "batch":
-                indices = indices.map(lambda i: tf.random.shuffle(i, seed=seed))
+            indices = self._shuffled_batch_indices()
 
             def grab_batch(i: Any) -> Any:
                 return _map(lambda t: tf.gather(t, i, axis=0), inputs)

@@ -215,6 +215,10 @@ class DatasetV2:
     def filter(self, predicate: Callable[..., Any], name: str | None = None) -> "DatasetV2":
         return _FilterDataset(self, predicate)
 
+    def flat_map(self, map_func: Callable[..., Any], name: str | None = None) -> "DatasetV2":
+        """The elements of the datasets `map_func` returns for each element, in order."""
+        return _FlatMapFnDataset(self, map_func)
+
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
         return _TakeDataset(self, _int_arg(count))
 
@@ -249,10 +253,15 @@ class DatasetV2:
         return out
 
     def reduce(self, initial_state: Any, reduce_func: Callable[[Any, Any], Any], name: str | None = None) -> Any:
-        """Fold the elements into a state: `state = reduce_func(state, element)`."""
+        """Fold the elements into a state: `state = reduce_func(state, element)` (reduce_func a
+        tf.data function: its random ops seeded as a graph's, one iterator resource)."""
+        from simdist.runtime.data import resources
+        from simdist.runtime.ops import random_graphs
         state = map_structure(_to_tensor, initial_state)
-        for flat in self._iter_flat():
-            state = _normalize_fn_output(reduce_func(state, self._pack(flat)))
+        instance = random_graphs.instantiate(random_graphs.dataset_function())
+        for flat in resources.owned(self._iter_flat()):
+            with random_graphs.running(instance):
+                state = _normalize_fn_output(reduce_func(state, self._pack(flat)))
         return state
 
 
@@ -292,7 +301,7 @@ from simdist.runtime.data.batching import _BatchDataset, _PaddedBatchDataset, _U
 from simdist.runtime.data.buffering import _CacheDataset, _PrefetchDataset  # noqa: E402
 from simdist.runtime.data.combine import _ConcatenateDataset, _ZipDataset  # noqa: E402
 from simdist.runtime.data.counting import _RepeatDataset, _SkipDataset, _TakeDataset  # noqa: E402
-from simdist.runtime.data.map_filter import _FilterDataset, _MapDataset, _ParallelMapDataset  # noqa: E402
+from simdist.runtime.data.map_filter import _FilterDataset, _FlatMapFnDataset, _MapDataset, _ParallelMapDataset  # noqa: E402,E501
 from simdist.runtime.data.rebatch import _RebatchDataset  # noqa: E402
 from simdist.runtime.data.shard import _ShardDataset  # noqa: E402
 from simdist.runtime.data.shuffle import _ShuffleDataset  # noqa: E402

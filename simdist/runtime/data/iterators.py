@@ -8,6 +8,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.data import resources
 from simdist.runtime.data.elements import _to_tensor
 from simdist.runtime.spec import TensorSpec, map_structure, pack_as
 from simdist.runtime.tensor import Tensor
@@ -56,7 +57,7 @@ class OwnedIterator:
     def __init__(self, dataset: DatasetV2) -> None:
         dataset._check_iterable()
         self._dataset = dataset
-        self._it = dataset._iter_flat()
+        self._it = resources.owned(dataset._iter_flat())
 
     @property
     def element_spec(self) -> Any:
@@ -105,7 +106,7 @@ class _NumpyIterator:
     def __init__(self, dataset: DatasetV2) -> None:
         dataset._check_iterable()
         self._dataset = dataset
-        self._it = dataset._iter_flat()
+        self._it = resources.owned(dataset._iter_flat())
 
     def __iter__(self) -> "_NumpyIterator":
         return self

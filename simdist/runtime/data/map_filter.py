@@ -1,4 +1,5 @@
-"""`map` (sequential and parallel) and `filter`, with the output-spec probe of their functions."""
+"""The datasets that run a tf.data function per element: `map` (sequential and parallel),
+`filter` and `flat_map`, with the output-spec probe of their functions."""
 
 from __future__ import annotations
 
@@ -8,19 +9,26 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import random_graphs
+from simdist.runtime.data import resources
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import _call_with_element, _normalize_fn_output, UNKNOWN_CARDINALITY, _zeros
 from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
                                   most_specific_compatible_shape, pack_as)
 
 
-def _probe_spec(fn: Callable[..., Any], input_dataset: DatasetV2, what: str) -> Any:
+def _probe_spec(fn: Callable[..., Any], input_dataset: DatasetV2, what: str,
+                trace: random_graphs.Trace | None = None) -> Any:
     """Infer the output spec of a tf.data function by calling it on zero-filled elements.
 
     Two probes: unknown input dims 2 and values 0, then dims 3 and values 1; output dims that
     differ become None (so shapes that depend on input sizes or values come out unknown). If a
     probe raises, the first real element is used instead and every output dim is left unknown.
+    The probes run as the function's `trace` (TF's tracing: its random ops draw from kernels no
+    iterator uses, and the eager op-seed sequence is left alone).
     """
+    if trace is None:
+        trace = random_graphs.dataset_function()
     in_specs = flatten(input_dataset.element_spec)
 
     def probe(size: int, fill: int) -> Any:
@@ -31,7 +39,8 @@ def _probe_spec(fn: Callable[..., Any], input_dataset: DatasetV2, what: str) -> 
             if fill:
                 arr[...] = b"a" if s.dtype is dtypes.string else fill
             arrays.append(arr)
-        return _normalize_fn_output(_call_with_element(fn, input_dataset._pack(arrays)))
+        with random_graphs.running(trace):
+            return _normalize_fn_output(_call_with_element(fn, input_dataset._pack(arrays)))
 
     try:
         with warnings.catch_warnings():
@@ -44,27 +53,41 @@ def _probe_spec(fn: Callable[..., Any], input_dataset: DatasetV2, what: str) -> 
             first = next(input_dataset._iter_flat())
         except StopIteration:
             raise probe_error from None
-        out = _normalize_fn_output(_call_with_element(fn, input_dataset._pack(first)))
+        with random_graphs.running(trace):
+            out = _normalize_fn_output(_call_with_element(fn, input_dataset._pack(first)))
         return map_structure(lambda t: TensorSpec([None] * t.ndim, t.dtype), out)
     leaves1, leaves2 = flatten(out1), flatten(out2)
     specs = [TensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype) for a, b in zip(leaves1, leaves2)]
     return pack_as(out1, specs)
 
 
-class _MapDataset(_UnaryDataset):
+class _FunctionDataset(_UnaryDataset):
+    """A dataset node that runs a traced tf.data function on each element."""
+
+    _trace: random_graphs.Trace
+
+    def _instance(self) -> random_graphs.Trace:
+        """The function's instance in the running iterator resource (its random kernels)."""
+        return resources.instance(self._trace, lambda: random_graphs.instantiate(self._trace))
+
+
+class _MapDataset(_FunctionDataset):
     _KIND = "MapDataset"
 
     def __init__(self, input_dataset: DatasetV2, map_func: Callable[..., Any],
                  num_parallel_calls: Any = None) -> None:
-        spec = _probe_spec(map_func, input_dataset, "map")
+        self._trace = random_graphs.dataset_function()
+        spec = _probe_spec(map_func, input_dataset, "map", self._trace)
         super().__init__((input_dataset,), {"map_func": map_func, "num_parallel_calls": num_parallel_calls},
                          spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         fn = self._params["map_func"]
         inp = self._input
+        instance = self._instance()
         for flat in inp._iter_flat():
-            out = _normalize_fn_output(_call_with_element(fn, inp._pack(flat)))
+            with random_graphs.running(instance):
+                out = _normalize_fn_output(_call_with_element(fn, inp._pack(flat)))
             try:
                 assert_same_structure(self._element_spec, out)
             except ValueError as e:
@@ -86,11 +109,12 @@ class _ParallelMapDataset(_MapDataset):
     _KIND = "ParallelMapDatasetV2"
 
 
-class _FilterDataset(_UnaryDataset):
+class _FilterDataset(_FunctionDataset):
     _KIND = "FilterDataset"
 
     def __init__(self, input_dataset: DatasetV2, predicate: Callable[..., Any]) -> None:
-        spec = _probe_spec(predicate, input_dataset, "filter")
+        self._trace = random_graphs.dataset_function()
+        spec = _probe_spec(predicate, input_dataset, "filter", self._trace)
         if not (isinstance(spec, TensorSpec) and spec.dtype == dtypes.bool_ and spec.shape.rank == 0):
             raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its "
                              f"return type is {spec!r}.")
@@ -99,10 +123,81 @@ class _FilterDataset(_UnaryDataset):
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         fn = self._params["predicate"]
         inp = self._input
+        instance = self._instance()
         for flat in inp._iter_flat():
-            keep = _normalize_fn_output(_call_with_element(fn, inp._pack(flat)))
+            with random_graphs.running(instance):
+                keep = _normalize_fn_output(_call_with_element(fn, inp._pack(flat)))
             if bool(np.asarray(keep._v)):
                 yield flat
 
     def _card(self) -> int:
         return UNKNOWN_CARDINALITY
+
+
+class _FlatMapFnDataset(_FunctionDataset):
+    """`flat_map(map_func)`: the elements of the dataset `map_func` returns for each element, in
+    order (TF's FlatMapDataset; its function traced once, its element spec the returned
+    dataset's, merged over two probes as `map`'s)."""
+
+    _KIND = "FlatMapDataset"
+
+    def __init__(self, input_dataset: DatasetV2, map_func: Callable[..., Any]) -> None:
+        self._trace = random_graphs.dataset_function()
+        spec = _probe_dataset_spec(map_func, input_dataset, self._trace)
+        super().__init__((input_dataset,), {"map_func": map_func}, spec)
+
+    def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        fn = self._params["map_func"]
+        inp = self._input
+        instance = self._instance()
+        for flat in inp._iter_flat():
+            with random_graphs.running(instance):
+                inner = _returned_dataset(_call_with_element(fn, inp._pack(flat)))
+            got = [s.dtype for s in flatten(inner.element_spec)]
+            if got != [s.dtype for s in self._flat_specs]:
+                raise errors.InvalidArgumentError(None, None, f"flat_map function returned a dataset of {got} "
+                                                  f"elements where its traced spec is {self._element_spec!r}")
+            yield from inner._iter_flat()
+
+    def _card(self) -> int:
+        return UNKNOWN_CARDINALITY
+
+
+def _returned_dataset(out: Any) -> DatasetV2:
+    from simdist.runtime.data.dataset import DatasetV2
+    if not isinstance(out, DatasetV2):   # (TF 2.21 fails reading the returned value's dataset name)
+        raise AttributeError(f"'{type(out).__name__}' object has no attribute '_name'")
+    return out
+
+
+def _probe_dataset_spec(fn: Callable[..., Any], input_dataset: DatasetV2, trace: random_graphs.Trace) -> Any:
+    """The element spec of the datasets a flat_map function returns: `_probe_spec`'s two probes
+    on the returned datasets' specs."""
+    from simdist.runtime.data.dataset import DatasetV2
+    specs = []
+    in_specs = flatten(input_dataset.element_spec)
+    for size, fill in ((2, 0), (3, 1)):
+        arrays = []
+        for s in in_specs:
+            dims = (size,) if s.shape.rank is None else tuple(size if d is None else d for d in s.shape.as_list())
+            arr = _zeros(dims, s.dtype)
+            if fill:
+                arr[...] = b"a" if s.dtype is dtypes.string else fill
+            arrays.append(arr)
+        with random_graphs.running(trace), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                ds = _returned_dataset(_call_with_element(fn, input_dataset._pack(arrays)))
+            except AttributeError:
+                raise
+            except Exception:  # noqa: BLE001 - a probe value the function refuses: the spec of a real element
+                first = next(input_dataset._iter_flat())
+                ds = _returned_dataset(_call_with_element(fn, input_dataset._pack(first)))
+                return map_structure(lambda s: TensorSpec([None] * (s.shape.rank or 0) if s.shape.rank is not None
+                                                          else None, s.dtype), ds.element_spec)
+        assert isinstance(ds, DatasetV2)
+        specs.append(ds.element_spec)
+    assert_same_structure(specs[0], specs[1])
+    merged = [TensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype)
+              for a, b in zip(flatten(specs[0]), flatten(specs[1]))]
+    return pack_as(specs[0], merged)

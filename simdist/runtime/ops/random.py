@@ -39,7 +39,17 @@ _cur = execution._current
 def reset(root_seed: int = 0) -> None:
     """Restart the streams (called when the simulated machine is configured)."""
     _cur.ctx.rng.update({"root": int(root_seed), "global": None, "op_rng": None, "philox": {},
-                         "unseeded": None, "nondeterministic": 0, "global_generator": None})
+                         "unseeded": None, "nondeterministic": 0, "global_generator": None, "python_seeded": False})
+
+
+def python_seeded(value: bool | None = None) -> bool:
+    """Whether the program seeded Python's `random` through `keras.utils.set_random_seed` (so that
+    unseeded Keras objects draw their seeds from it, as Keras's; keras/random.py), set when
+    `value` is given. Part of the session's random state: a new simulated machine forgets it."""
+    state = _cur.ctx.rng
+    if value is not None:
+        state["python_seeded"] = bool(value)
+    return bool(state.get("python_seeded", False))
 
 
 def set_seed(seed: int | None) -> None:

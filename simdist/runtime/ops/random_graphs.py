@@ -26,7 +26,8 @@ from typing import Any, Iterator
 
 from simdist.runtime import execution
 
-__all__ = ["Trace", "scope", "replicas", "inlined", "branch", "current", "instance", "next_op_seed"]
+__all__ = ["Trace", "scope", "replicas", "inlined", "branch", "current", "instance", "next_op_seed",
+           "dataset_function", "instantiate", "running"]
 
 _cur = execution._current
 
@@ -51,6 +52,13 @@ class _Scope:
         self.inline = inline   # a tf.function whose calls here trace into this graph (replicas)
 
 
+def _serial() -> int:
+    rng = _cur.ctx.rng
+    serial = rng.get("traces", 0) + 1
+    rng["traces"] = serial
+    return serial
+
+
 def _new_trace() -> Trace:
     """A trace made now: from the enclosing trace when a function runs inside another's
     (part of its instantiation, its graph seed), else a fresh serial and the global seed."""
@@ -59,10 +67,7 @@ def _new_trace() -> Trace:
     if outer is not None:
         outer.nested += 1
         return Trace((outer.trace.serial, outer.kernels, outer.nested), outer.trace.seed)
-    rng = ctx.rng
-    serial = rng.get("traces", 0) + 1
-    rng["traces"] = serial
-    return Trace(serial, rng.get("global"))
+    return Trace(_serial(), ctx.rng.get("global"))
 
 
 @contextmanager
@@ -137,3 +142,35 @@ def instance() -> Any:
     k = s.kernels
     s.kernels = k + 1
     return (s.trace.serial, k)
+
+
+# --- tf.data functions -------------------------------------------------------------------------------
+# tf.data traces a map/filter/flat_map/reduce function when the dataset is made (graph seed: the
+# global seed then, or the enclosing function's), and instantiates that graph anew for every
+# iterator: its seedless random ops take op seeds 0, 1, ... of their own graph, their kernels start
+# afresh with each iterator (under a global seed an epoch's `map(lambda _: tf.random.shuffle(...))`
+# repeats the previous epoch's permutation: Keras's fit(shuffle=True) does) and continue across the
+# elements of one iterator; the eager op-seed sequence is left alone.
+
+def dataset_function() -> Trace:
+    """The trace of a tf.data function made now (at `Dataset.map(fn)` &c.)."""
+    ctx = _cur.ctx
+    outer = ctx.graphs[-1] if ctx.graphs else None
+    return Trace(_serial(), outer.trace.seed if outer is not None else ctx.rng.get("global"))
+
+
+def instantiate(trace: Trace) -> Trace:
+    """One iterator's instance of a tf.data function: fresh kernels, the same graph seed."""
+    return Trace(_serial(), trace.seed)
+
+
+@contextmanager
+def running(trace: Trace) -> Iterator[None]:
+    """One call of a tf.data function (instance): its own graph, op seeds from 0, whatever runs
+    around it (a tf.function, a replica)."""
+    stack = _cur.ctx.graphs
+    stack.append(_Scope(trace))
+    try:
+        yield
+    finally:
+        stack.pop()

@@ -1,0 +1,45 @@
+"""Iterator resources: what one top-level iteration of a dataset owns (TF's IteratorResource).
+
+TF instantiates a tf.data function's graph once per iterator resource (`iter(ds)`, a `for` loop,
+`reduce`, a distributed dataset's iterator) and keeps that instance, with its stateful kernels, for
+the resource's life: a `repeat` or a second pass of an inner pipeline inside one iterator continues
+the kernels' random streams, a new iterator starts them afresh (docs/spec.md ops.random-in-function).
+`owned(gen)` runs a top-level iteration as one resource; a dataset function's node asks `instance`
+for its instance when its own iteration starts (inside the resource's `next`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+__all__ = ["owned", "instance"]
+
+# The resources whose `next` is running, innermost last (an iteration is synchronous: the nested
+# generators of a pipeline run inside their top-level iterator's next()).
+_ACTIVE: list[dict[Any, Any]] = []
+
+
+def owned(gen: Iterator[Any]) -> Iterator[Any]:
+    """`gen` (a dataset's `_iter_flat()`) as the iteration of one iterator resource."""
+    res: dict[Any, Any] = {}
+    while True:
+        _ACTIVE.append(res)
+        try:
+            item = next(gen)
+        except StopIteration:
+            return
+        finally:
+            _ACTIVE.pop()
+        yield item
+
+
+def instance(key: Any, make: Callable[[], Any]) -> Any:
+    """The running resource's instance of `key` (made by `make` the first time); outside any
+    resource a new one."""
+    if not _ACTIVE:
+        return make()
+    res = _ACTIVE[-1]
+    got = res.get(key)
+    if got is None:
+        got = res[key] = make()
+    return got
