@@ -188,7 +188,7 @@ def nccl_system(devs: list[Device]) -> nccl.System:
         intra, bw = "pci", min(ln.bandwidth for ln in h0.pcie)
     net = h0.nic.bandwidth if (nodes > 1 and h0.nic is not None) else 0.0
     return nccl.System(nranks=len(devs), nodes=nodes, intra_bw=bw, net_bw=net, intra=intra, arch=fabric.arch,
-                       nvls=fabric.nvls, nic_affinity=fabric.nic_affinity)
+                       nvls=fabric.nvls, nic_affinity=fabric.nic_affinity, release=fabric.release)
 
 
 def nccl_choice(sim: "Simulator", kind: str, devices: Iterable[str | Device], nbytes: float,

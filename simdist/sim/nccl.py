@@ -11,8 +11,10 @@ capped per channel; NVLS reduces inside the NVSwitch), converts the bus bandwidt
 algorithm bandwidth (ring: nRanks/nSteps, tree: 1/2), and picks the pair with the least
 ``latency + bytes / bandwidth``. This module does the same arithmetic on a `System` (ranks,
 nodes, per-GPU NVLink/PCI bandwidth, the node's NIC bandwidth, GPU generation, NVLS) that
-`collectives` derives from the simulated topology. What is simplified (graph search, channel
-counts) is listed in docs/simulator.md.
+`collectives` derives from the simulated topology. The constants that changed between NCCL
+releases come from `nccl_release` (the system's release chooses; simdist times the choice with
+the default release's). What is simplified (graph search, channel counts) is listed in
+docs/simulator.md.
 
 A handful of GLOBAL factors (`Factors`) turn NCCL's selection model into a predictor of measured
 times; they are fitted on the fit half of docs/validation.md's table (`simdist validate --fit`)
@@ -26,6 +28,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
+from . import nccl_release
+
 __all__ = ["ALGORITHMS", "PROTOCOLS", "ARCHS", "System", "Fabric", "Factors", "FACTORS", "Choice", "choose",
            "options", "bus_bandwidth_factor", "parse_algorithm", "GPU_ARCH", "using",
            "nvls_chunk", "nvls_steps", "nvls_step_latency"]
@@ -38,18 +42,10 @@ COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter")
 _P = {p: i for i, p in enumerate(PROTOCOLS)}
 
 # -- NCCL's tuner constants (tuning.cc, ncclTunerConstantsDefaults), microseconds and GB/s --------
-_BASE_LAT = {"tree": (6.8, 14.0, 8.4), "ring": (6.6, 14.0, 8.4), "nvls": (0.0, 0.0, 0.0),
-             "nvls_tree": (0.0, 0.0, 0.0)}
-_HW_LAT = {   # hop latency by hardware, algorithm, protocol (LL, LL128, Simple)
-    "nvlink": {"tree": (0.6, 1.25, 4.0), "ring": (0.6, 1.9, 3.4), "nvls": (0.0, 0.0, 25.0),
-               "nvls_tree": (0.0, 0.0, 25.0)},
-    "pci": {"tree": (1.0, 1.9, 4.0), "ring": (1.0, 2.5, 5.7), "nvls": (0.0, 0.0, 0.0), "nvls_tree": (0.0, 0.0, 0.0)},
-    "net": {"tree": (5.0, 8.5, 14.0), "ring": (2.7, 4.0, 14.0), "nvls": (0.0, 0.0, 18.0),
-            "nvls_tree": (0.0, 0.0, 20.9)},
-}
+# Latencies, LL's share and cap, the NVLS bandwidth rule and the ring's network steps differ between
+# releases: they come from `nccl_release` (the system's release). The rest is master's (5067397):
 _ARCH = {"volta": 0, "ampere": 1, "hopper": 2}
 # llMaxBws: [single node by GPU arch | multi-node Intel CPU] x [1 node, 2 nodes, >2 nodes]
-_LL_MAX_BW_1NODE = (39.0, 87.7, 141.0)
 _LL_MAX_BW_INTEL = (39.0, 39.0, 20.4)
 _PER_CH_RING_LL128 = ((20.0, 20.0, 20.0), (20.0, 20.0, 20.0), (36.7, 36.7, 36.7))
 _PER_CH_TREE_LL128 = ((20.0, 20.0, 20.0), (20.0, 20.0, 20.0), (36.7, 36.7, 29.0))
@@ -117,15 +113,18 @@ GPU_ARCH = {"V100": "volta", "A100": "ampere", "A100-40GB": "ampere", "A100-80GB
 class Fabric:
     """A host's collective fabric beyond its links: GPU generation (``arch``), whether its
     NVSwitch does NVLink SHARP (``nvls``; NCCL uses it on Hopper NVSwitch systems), its NICs
-    (``nics``; their bandwidth together is the host's NIC link, rail-optimised) and whether each
-    GPU shares a PCIe switch with a NIC (``nic_affinity``)."""
+    (``nics``; their bandwidth together is the host's NIC link, rail-optimised), whether each
+    GPU shares a PCIe switch with a NIC (``nic_affinity``) and the NCCL release installed
+    (``release``, "major.minor.patch"; default `nccl_release.DEFAULT`)."""
 
     arch: str = "ampere"
     nvls: bool = False
     nics: int = 1
     nic_affinity: bool = True
+    release: str = nccl_release.DEFAULT
 
     def __post_init__(self) -> None:
+        nccl_release.tuner(self.release)   # (a clear error for a release simdist does not model)
         if self.arch not in _ARCH:
             raise ValueError(f"nccl.Fabric.arch: unknown GPU generation {self.arch!r}; known: {', '.join(ARCHS)}")
         if isinstance(self.nics, bool) or not isinstance(self.nics, int) or self.nics < 1:
@@ -144,7 +143,8 @@ class System:
     NICs together; rail-optimised: every GPU reaches a NIC of its own rail without crossing
     another's); ``arch`` the GPU generation; ``nvls`` whether the node's NVSwitch does NVLink
     SHARP; ``nic_affinity`` whether each GPU shares a PCIe switch with a NIC (NCCL then enables
-    LL128 across nodes)."""
+    LL128 across nodes); ``release`` the NCCL release it runs (`nccl_release`: its tuner's
+    constants choose the algorithm and protocol)."""
 
     nranks: int
     nodes: int
@@ -154,8 +154,10 @@ class System:
     arch: str = "ampere"
     nvls: bool = False
     nic_affinity: bool = True
+    release: str = nccl_release.DEFAULT
 
     def __post_init__(self) -> None:
+        nccl_release.tuner(self.release)
         if self.nranks < 1 or self.nodes < 1 or self.nranks % self.nodes:
             raise ValueError(f"nccl.System: expected nranks a multiple of nodes >= 1, got nranks={self.nranks} "
                              f"nodes={self.nodes}")
@@ -213,7 +215,7 @@ def _nvls_channels(system: System) -> int:
 
 
 def _model(collective: str, algorithm: str, protocol: str, system: System,
-           factors: Factors) -> tuple[float, float, int] | None:
+           factors: Factors, tuner: nccl_release.Tuner) -> tuple[float, float, int] | None:
     """(latency us, algorithm bandwidth GB/s, channels) of NCCL's model, or None where NCCL does
     not run this (algorithm, protocol) for this collective and system."""
     a, p, pi = algorithm, protocol, _P[protocol]
@@ -221,13 +223,13 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
     n, nodes, ppn = system.nranks, system.nodes, system.ppn
     if collective != "all_reduce" and a in ("tree", "nvls_tree"):
         return None
-    if a in ("nvls", "nvls_tree") and (p != "Simple" or not system.nvls or arch < 2):
+    if a in ("nvls", "nvls_tree") and (p != "Simple" or not system.nvls or arch < 2 or not tuner.nvls):
         return None
     if a == "nvls" and nodes > 1:
         return None   # NVLS across nodes needs CollNet (SHARP switches): not modelled
     if a == "nvls" and collective != "all_reduce":
         return None   # NCCL's NVLS all-gather/reduce-scatter: not modelled
-    if a == "nvls_tree" and nodes == 1:
+    if a == "nvls_tree" and (nodes == 1 or not tuner.nvls_tree):
         return None
     if p == "LL128" and (system.intra != "nvlink" or (nodes > 1 and not system.nic_affinity)):
         return None   # NCCL enables LL128 only on NVLink and NIC paths within a PCIe switch
@@ -239,8 +241,16 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
     if nch < 2:
         return None   # NVLS needs at least 2 channels (tuning.cc)
     nsteps = 2 * (n - 1) if collective == "all_reduce" else n - 1
-    ll_max = _LL_MAX_BW_1NODE[arch] if nodes == 1 else _LL_MAX_BW_INTEL[index2]
-    if a in ("nvls", "nvls_tree"):
+    ll_max = tuner.ll_max_bw_1node[arch] if nodes == 1 else _LL_MAX_BW_INTEL[index2]
+    ratio = tuner.nvls_ratio
+    if a in ("nvls", "nvls_tree") and ratio is not None:
+        # Until 2.27 NCCL's NVLS bandwidth is the graph's (per channel: its NVLink share; NVLS-tree
+        # also at most the network's, halved beyond 2 nodes) times a constant bus-to-algorithm ratio.
+        per_ch = intra_gbs / nch * factors.nvls_efficiency
+        if a == "nvls_tree":
+            per_ch = min(per_ch, net_gbs / nch * (1 if nodes <= 2 else 0.5) * factors.nvls_efficiency)
+        bw = nch * per_ch * ratio / (n / nsteps)   # (undone by the ring's conversion below)
+    elif a in ("nvls", "nvls_tree"):
         per_ch = intra_gbs / nch * _NVLS_EFFICIENCY[arch] * (nch - 1) / nch * 2.0 * factors.nvls_efficiency
         if a == "nvls_tree":
             per_net = net_gbs / nch * (2 if nodes <= 2 else 1) * factors.nvls_efficiency
@@ -249,7 +259,10 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
     else:
         bw = bus
         if a == "ring" and p == "LL":
-            bw = min(ll_max, bw * 0.5)
+            share = tuner.ring_ll_share
+            if share == 0.25 and nodes == 1 and collective != "all_reduce":
+                share = 1.0 / 3.0   # (before 2.21: 1/4 for all-reduce or across nodes, else 1/3)
+            bw = min(ll_max, bw * share)
         if a == "ring" and p == "LL128":
             bw = min(bw * 0.92, nch * _PER_CH_RING_LL128[arch][index2])
         if a == "tree":
@@ -264,20 +277,24 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
             if p == "LL128":
                 bw = min(bw * (7.0 / 9.0 if nodes == 1 else 120.0 / 128.0), nch * _PER_CH_TREE_LL128[arch][index2])
     bw *= (n / nsteps) if a != "tree" else 0.5   # bus -> algorithm bandwidth
-    intra_lat = _HW_LAT[system.intra][a][pi]
-    inter_lat = _HW_LAT["net"]["tree" if ppn == 1 else a][pi]
-    lat = _BASE_LAT[a][pi]
+    intra_lat = tuner.hw_lat[system.intra][a][pi]
+    if nodes > 1 and p == "LL":
+        intra_lat *= tuner.ll_net_intra
+    inter_lat = tuner.hw_lat["net"]["tree" if ppn == 1 else a][pi]
+    lat = tuner.base_lat[a][pi]
     if a == "ring":
         net_overhead = 0.0
         if nodes > 1:
             net_overhead = _NET_OVERHEAD_US * (3 if p == "Simple" else 1)
         intra_lat = max(intra_lat, net_overhead)
         inter_steps = 0 if nodes == 1 else (2 * (nodes - 1) if collective == "all_reduce" else nodes - 1)
+        if nodes > 1 and collective == "all_reduce" and tuner.inter_steps_2n:
+            inter_steps = 2 * nodes   # (before 2.23)
         lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat
     elif a == "tree":
         lat += 2 * ((ppn - 1) * intra_lat + _log2i(nodes) * inter_lat)
     elif a == "nvls":
-        lat = intra_lat
+        lat += intra_lat   # (baseLat is 0 for NVLS from 2.19; 2.18 put its 23 us there)
     else:
         lat += intra_lat + 2 * _log2i(nodes) * inter_lat
     return lat, bw, nch
@@ -334,7 +351,7 @@ def nvls_step_latency() -> float:
     """Seconds each NVLS chunk step adds: one Simple-protocol step's NVLink latency (tuning.cc
     hwLat[NVLINK][RING][SIMPLE], 3.4 us) shared by the NCCL_STEPS (8) steps a channel keeps in
     flight."""
-    return _HW_LAT["nvlink"]["ring"][_P["Simple"]] / _NCCL_STEPS * 1e-6
+    return nccl_release.tuner(nccl_release.DEFAULT).hw_lat["nvlink"]["ring"][_P["Simple"]] / _NCCL_STEPS * 1e-6
 
 
 _NEUTRAL = Factors()
@@ -342,21 +359,28 @@ _NEUTRAL = Factors()
 
 def options(collective: str, nbytes: float, system: System, factors: Factors | None = None) -> list[Choice]:
     """Every (algorithm, protocol) NCCL would consider, in NCCL's order, each with NCCL's own time
-    estimate (``model_time``, what it selects by) and simdist's predicted time (``time``: the
-    channels NCCL actually runs, the global ``factors``, default `FACTORS` read at the call)."""
+    estimate (``model_time``, what it selects by: the tuner of ``system.release``) and simdist's
+    predicted time (``time``: the channels NCCL actually runs, the global ``factors``, default
+    `FACTORS` read at the call, the default release's constants)."""
     if factors is None:
         factors = FACTORS
     if collective not in COLLECTIVES:
         raise ValueError(f"nccl: unknown collective {collective!r}; known: {', '.join(COLLECTIVES)}")
+    # The system's release chooses (its tuner's constants); simdist's calibrated model times what was
+    # chosen with the default release's constants and the fitted factors, whatever the release (the
+    # constants rank; the kernels' delivered times are what the factors were fitted to: predicting
+    # with each row's release made the fit half worse, docs/validation.md "Tenth session").
+    chooser = nccl_release.tuner(system.release)
+    predictor = nccl_release.tuner(nccl_release.DEFAULT)
     out = []
     for a in ALGORITHMS:
         for p in PROTOCOLS:
-            m = _model(collective, a, p, system, _NEUTRAL)
+            m = _model(collective, a, p, system, _NEUTRAL, chooser)
             if m is None:
                 continue
             lat, bw = _nccl_time(collective, a, p, system, nbytes, *m)
             model_time = (lat + nbytes / (1000.0 * bw)) * 1e-6
-            lat, bw, nch = _model(collective, a, p, system, factors)  # type: ignore[misc]
+            lat, bw, nch = _model(collective, a, p, system, factors, predictor)  # type: ignore[misc]
             lat, bw = _nccl_time(collective, a, p, system, nbytes, lat, bw, nch)
             if a == "nvls":
                 # NVLS's own pipeline (not the ring's Simple ramp): its run-time channels, each

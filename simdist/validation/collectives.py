@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from simdist.sim import Simulator, collectives, nccl, presets
+from simdist.sim import Simulator, collectives, nccl, nccl_release, presets
 
 from .table import Citation, Measurement
 
@@ -43,6 +43,7 @@ class Setup:
     nics: int = 1
     nvls: bool | None = None
     pipelined: bool = False
+    release: str | None = None
 
     def describe(self) -> str:
         s = f"{self.hosts}x{self.gpus} {self.gpu}"
@@ -52,6 +53,8 @@ class Setup:
             s += ", NVLS off"
         if self.pipelined:
             s += ", back-to-back timing"
+        if self.release is not None:
+            s += f", NCCL {self.release}"
         return s
 
 
@@ -59,7 +62,8 @@ def simulate_busbw(setup: Setup, collective: str, nbytes: int, algorithm: str = 
     """Run ``collective`` of ``nbytes`` over every GPU of ``setup`` on the simulator; return the
     bus bandwidth nccl-tests would print (GB/s: bytes / time x busbw factor / 1e9)."""
     cluster = presets.gpu_cluster(hosts=setup.hosts, gpus_per_host=setup.gpus, gpu=setup.gpu,
-                                  network=setup.network, nics=setup.nics, nvls=setup.nvls)
+                                  network=setup.network, nics=setup.nics, nvls=setup.nvls,
+                                  nccl_release=setup.release)
     sim = Simulator(cluster)
     devs = [d for d in cluster.devices() if d.kind == "GPU"]
     factors = replace(nccl.FACTORS, overhead=0.0) if setup.pipelined else nccl.FACTORS
@@ -74,7 +78,8 @@ def simulate_busbw(setup: Setup, collective: str, nbytes: int, algorithm: str = 
 
 def _choice(setup: Setup, collective: str, nbytes: int, algorithm: str) -> str:
     cluster = presets.gpu_cluster(hosts=setup.hosts, gpus_per_host=setup.gpus, gpu=setup.gpu,
-                                  network=setup.network, nics=setup.nics, nvls=setup.nvls)
+                                  network=setup.network, nics=setup.nics, nvls=setup.nvls,
+                                  nccl_release=setup.release)
     devs = [d for d in cluster.devices() if d.kind == "GPU"]
     c = collectives.nccl_choice(Simulator(cluster), collective, devs, nbytes, algorithm)
     return f"{c.algorithm}/{c.protocol}, {c.channels} channels"
@@ -194,6 +199,22 @@ RV_H200 = Citation(
     "page version e4e008d (2026-08-18)", "2026-08-02", _RV)
 
 
+# The NCCL release each source prints (its tuner's constants choose the algorithm and protocol,
+# `nccl_release`); a source that prints none runs the newest release tagged on or before its date
+# (`nccl_release.release_at`): the A100 sweep (2023-12-15) 2.19.4, the maintainer's H100 figures
+# (2024-05-06) 2.21.5, the 3-node A100 run (2022-11-17) 2.15.5, the H200 GPU-count table (2026-08-04)
+# 2.30.7.
+_PRINTED_RELEASE = {H200_SWEEP: "2.27.7", H200_SHARP: "2.27.7", H200_4NODE: "2.27.7", H200_PIPELINED: "2.30.7",
+                    OCI_A100_2NODE: "2.21.5", OCI_H100_2NODE: "2.21.5", OCI_A100_UBUNTU: "2.26.5", NDMV4: "2.17.1",
+                    AZ_H100: "2.18.5", AZ_H200: "2.20.5", RV_H100: "2.30.7", RV_H200: "2.30.7"}
+
+
+def release_of(cit: Citation) -> str:
+    """The NCCL release a source's measurement ran: the one it prints, else the newest tagged on or
+    before its date."""
+    return _PRINTED_RELEASE.get(cit) or nccl_release.release_at(cit.date)
+
+
 # ids of rows whose system and size another source already has: the NCCL release they ran tells them apart
 _ID_TAG = {RV_H100: "-nccl230", RV_H200: "-nccl230"}
 
@@ -289,6 +310,7 @@ _HIDDEN_ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
 
 def _row(cit: Citation, setup: Setup, coll: str, nbytes: int, pub: float, algorithm: str,
          split: str) -> Measurement:
+    setup = replace(setup, release=setup.release or release_of(cit))
     forced = "" if algorithm == "nccl" else f", {algorithm.split(':', 1)[1].replace(':', '/')} forced"
     rid = f"nccl-{coll.replace('_', '')}-{setup.gpu.lower()}-{setup.hosts}x{setup.gpus}-{_size(nbytes)}"
     if setup.nvls is False:
