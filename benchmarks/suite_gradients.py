@@ -17,7 +17,8 @@ check (the walk raises what TF raises).
 For each differentiated op the forms its calls took (docs/conformance.md, "Gradient coverage"):
 
 - `upstream`: some call got a non-uniform upstream gradient (not all elements equal; a
-  `reduce_sum` loss gives ones, which hides a transposed or permuted rule);
+  `reduce_sum` loss gives ones, which hides a transposed or permuted rule; for a scalar output,
+  an upstream gradient other than 0 and 1);
 - `negative`: some floating input held a negative element (a complex one: a negative real or
   imaginary part);
 - `broadcast`: (elementwise ops of two or more inputs, not a `*Grad` kernel, which takes equal
@@ -113,7 +114,10 @@ class Recorder:
         self.arity[name] = max(self.arity[name], len(call.inputs))
         for g in grads:
             a = _array(g)
-            if a is not None and a.size > 1 and not np.all(a == a.reshape(-1)[0]):
+            if a is None or a.size == 0:
+                continue
+            first = a.reshape(-1)[0]
+            if (a.size > 1 and not np.all(a == first)) or (a.size == 1 and first != 0 and first != 1):
                 f.add("upstream")
         for t in call.inputs:
             a = _array(t)

@@ -12,10 +12,10 @@ where the domain allows. Three kinds of entries:
 - first order: the tape's gradient of sum(R * f(x...)) against float64 central differences of the
   backend's own forward pass, element by element of every input;
 - higher order (the `*Grad` kernels TF's first derivatives are made of: ReluGrad, MaxPoolGrad,
-  Conv2DBackpropFilter, ...): nested tapes, L0 = sum(R0 * f(x)), L(k+1) = sum(R(k+1) * (dLk/dx)**2); the
-  outer tape's gradient of the last level against central differences of that level (which the
-  backend computes with the lower orders' gradients, checked by the entries below it); f is a
-  product (relu(x) * x, pool(x)**2) so each *Grad kernel's upstream input depends on x;
+  Conv2DBackpropFilter, ...): nested tapes, L0 = sum(R0 * f(x)), L(k+1) = sum(R(k+1) * (g + g**2))
+  with g = dLk/dx; the outer tape's gradient of the last level against central differences of that
+  level (which the backend computes with the lower orders' gradients, checked by the entries below
+  it); f is a product (relu(x) * x, pool(x)**2) so each *Grad kernel's upstream input depends on x;
 - no gradient in TF 2.21: the tape raises LookupError (adjust_hue, truncatemod, rfft3d, second
   derivatives of lrn, dilation2d, crop_and_resize, igamma's order ...).
 
@@ -312,15 +312,59 @@ ARRAY_WINDOW = {
                             [_any((1, 3, 2, 3, 1)), _any((2, 2, 2, 1, 2))]),
 }
 
+# the forms benchmarks/suite_gradients.py found missing once each op was differentiated: broadcast
+# operands, the other value of an option, upstream gradients that are not ones
+FORMS = {
+    "xlogy_broadcast": (lambda tf, x, y: tf.math.xlogy(x, y), [_any((2, 1)), _pos((3,))]),
+    "xdivy_broadcast": (lambda tf, x, y: tf.math.xdivy(x, y), [_any((3,)), _any((2, 1))]),
+    "xlog1py_broadcast": (lambda tf, x, y: tf.math.xlog1py(x, y), [_any((2, 3)), _pos((1, 3))]),
+    "atan2_broadcast": (lambda tf, y, x: tf.atan2(y, x), [_any((2, 3)), _any((3,))]),
+    "nextafter_broadcast": (lambda tf, x, y: tf.math.nextafter(x, y), [_any((2, 3)), _any((1, 3))]),
+    "igammac_broadcast": (lambda tf, a, x: tf.math.igammac(a, x), [_pos((3,), 0.8, 2.5), _pos((2, 1), 0.3, 2.5)]),
+    "complex_broadcast": (_cplx(None, lambda tf, z: z * z), [_any((2, 3)), _any((3,))]),
+    "batch_matmul_adjoints": (lambda tf, a, b: tf.matmul(a, b, adjoint_a=True, adjoint_b=True),
+                              [_any((2, 3, 2)), _any((2, 4, 3))]),
+    "batch_matmul_transpose_a_broadcast": (lambda tf, a, b: tf.matmul(a, b, transpose_a=True),
+                                           [_any((1, 3, 2)), _any((2, 3, 4))]),
+    "qr_full_matrices": (lambda tf, x: tf.concat(list(tf.linalg.qr(x, full_matrices=True)), axis=0), [_any((3, 3))]),
+    "svd_values_only": (lambda tf, x: tf.linalg.svd(x, compute_uv=False), [_any((2, 3, 2))]),
+    "svd_full_matrices_values": (lambda tf, x: tf.linalg.svd(x, full_matrices=True)[0], [_any((3, 3))]),
+    "eig_values_with_vectors": (lambda tf, x: tf.math.real(tf.linalg.eig(x + tf.constant(
+        np.diag([0.0, 3.0, 6.0]), tf.float64))[0]), [_any((3, 3), 0.1, 0.6)]),
+    "tridiagonal_solve_perturb_singular": (
+        lambda tf, d, r: tf.linalg.tridiagonal_solve(d + tf.constant([[0.0] * 4, [4.0] * 4, [0.0] * 4], tf.float64),
+                                                     r, partial_pivoting=True, perturb_singular=True),
+        [_any((3, 4)), _any((4, 2))]),
+    "sparse_segment_sum_sparse_gradient": (lambda tf, x: tf.sparse.segment_sum(x, [0, 2, 0], [0, 0, 1],
+                                                                               sparse_gradient=True), [_any((3, 2))]),
+    "sparse_segment_mean_sparse_gradient": (lambda tf, x: tf.sparse.segment_mean(
+        x, [1, 2, 1], [0, 1, 1], num_segments=3, sparse_gradient=True), [_any((3, 2))]),
+    "sparse_segment_sqrt_n_sparse_gradient": (lambda tf, x: tf.sparse.segment_sqrt_n(
+        x, [2, 1, 2], [0, 0, 1], sparse_gradient=True), [_any((3, 2))]),
+    "sparse_to_dense_unvalidated": (lambda tf, v: tf.sparse.to_dense(_sparse(tf, v, _SP_IDX, [3, 4]), 0.5,
+                                                                     validate_indices=False), [_any((4,))]),
+    "mirror_pad_symmetric_batch": (lambda tf, x: tf.pad(x, [[0, 0], [1, 2], [2, 1]], mode="SYMMETRIC"),
+                                   [_any((2, 3, 2))]),
+    "crop_and_resize_nearest_image": (lambda tf, img: tf.image.crop_and_resize(
+        img, [[0.1, 0.2, 0.8, 0.7]], [0], [3, 2], method="nearest"), [_any((1, 4, 5, 2))], {"dtype": "float32"}),
+    "max_pool_with_argmax_same": (lambda tf, x: tf.nn.max_pool_with_argmax(x, 2, 2, "SAME")[0],
+                                  [_distinct((2, 3, 3, 2), 0.11)], {"dtype": "float32"}),
+    "max_pool_with_argmax_batch_in_index": (lambda tf, x: tf.nn.max_pool_with_argmax(
+        x, [2, 1], 1, "VALID", include_batch_in_index=True)[0], [_distinct((2, 3, 2, 1), 0.13)], {"dtype": "float32"}),
+    "lrn_signed": (lambda tf, x: tf.nn.local_response_normalization(x, 1, bias=1.5, alpha=0.3, beta=0.6),
+                   [_any((1, 2, 2, 3))], {"dtype": "float32", "h": 1e-2}),
+}
+
 FIRST_ORDER = {"special": SPECIAL, "complex_fft": COMPLEX, "linalg": LINALG, "segments_sparse": SEGMENTS_SPARSE,
-               "array_window": ARRAY_WINDOW}
+               "array_window": ARRAY_WINDOW, "forms": FORMS}
 
 
 # -- checks -------------------------------------------------------------------------------------------------
 def _level(tf, fn, ts, Rs, k):
-    """L0 = sum(R0 * fn(ts)); L(k) = sum over inputs of sum(R(k)[i] * (dL(k-1)/dts[i])**2) (None: no
-    term). The square makes the upstream gradient of every kernel of the derivative depend on x, so
-    each *Grad kernel's own gradient (MaxPoolGradGrad's, ...) is visible at the next order."""
+    """L0 = sum(R0 * fn(ts)); L(k) = sum over inputs of sum(R(k)[i] * (g + g**2)), g = dL(k-1)/dts[i]
+    (None: no term). The square makes the upstream gradient of every kernel of the derivative depend
+    on x, so each *Grad kernel's own gradient (MaxPoolGradGrad's, ...) is visible at the next order;
+    the linear term keeps that upstream gradient non-zero where g is zero (relu's masked side)."""
     if k == 0:
         return tf.reduce_sum(Rs[0] * fn(tf, *ts))
     with tf.GradientTape(persistent=True) as tape:
@@ -328,7 +372,11 @@ def _level(tf, fn, ts, Rs, k):
             tape.watch(t)
         inner = _level(tf, fn, ts, Rs, k - 1)
     gs = tape.gradient(inner, ts)
-    terms = [tf.reduce_sum(r * tf.square(tf.convert_to_tensor(g))) for r, g in zip(Rs[k], gs) if g is not None]
+    terms = []
+    for r, g in zip(Rs[k], gs):
+        if g is not None:
+            g = tf.convert_to_tensor(g)
+            terms.append(tf.reduce_sum(r * (g + g * g)))
     return tf.add_n(terms) if terms else tf.constant(0.0, ts[0].dtype)
 
 
@@ -433,6 +481,22 @@ HIGHER = {
     "strided_slice_grad": (_sq(lambda tf, x: x[1:, ::-2]), [_any((3, 4))], 1, "float64"),
     "gather_inner_axis_grad": (_sq(lambda tf, x: tf.gather(x, [2, 0, 2], axis=1)), [_any((2, 3))], 1, "float64"),
     "mirror_pad_grad": (_sq(lambda tf, x: tf.pad(x, [[1, 1], [0, 2]], mode="REFLECT")), [_any((3, 3))], 1, "float64"),
+    "mirror_pad_grad_symmetric": (_sq(lambda tf, x: tf.pad(x, [[2, 0], [1, 1]], mode="SYMMETRIC")), [_any((3, 2))], 1,
+                                  "float64"),
+    "avg_pool_grad_valid_strided": (_sq(lambda tf, x: tf.nn.avg_pool2d(x, [2, 3], [1, 2], "VALID")),
+                                    [_any((1, 3, 5, 1))], 1, "float64"),
+    "max_pool_grad_grad_same": (_sq(lambda tf, x: tf.nn.max_pool2d(x, 2, 2, "SAME")), [_distinct((1, 3, 3, 1))], 2,
+                                "float64"),
+    "conv2d_backprop_valid_dilated": (_sq(lambda tf, x, f: tf.nn.conv2d(x, f, 1, "VALID", dilations=[1, 2, 1, 1])),
+                                      [_any((1, 4, 3, 1)), _any((2, 2, 1, 1))], 1, "float32"),
+    "depthwise_backprop_same_strided": (_sq(lambda tf, x, f: tf.nn.depthwise_conv2d(x, f, [1, 2, 2, 1], "SAME")),
+                                        [_any((1, 3, 3, 1)), _any((2, 2, 1, 2))], 1, "float64"),
+    "conv3d_backprop_same_strided": (_sq(lambda tf, x, f: tf.nn.conv3d(x, f, [1, 1, 2, 1, 1], "SAME")),
+                                     [_any((1, 2, 3, 2, 1)), _any((2, 2, 1, 1, 1))], 1, "float32"),
+    "max_pool3d_grad_same": (_sq(lambda tf, x: tf.nn.max_pool3d(x, [1, 2, 2], [1, 2, 2], "SAME")),
+                             [_distinct((1, 2, 3, 3, 1), 0.21)], 1, "float32"),
+    "avg_pool3d_grad_valid": (_sq(lambda tf, x: tf.nn.avg_pool3d(x, [2, 1, 2], 1, "VALID")),
+                              [_any((1, 2, 2, 3, 1))], 1, "float32"),
 }
 
 
