@@ -234,7 +234,8 @@ SEGMENTS_SPARSE = {
         _sparse(tf, v, _SP_IDX_UNORDERED, [3, 4]))), [_any((4,))]),
     "sparse_add_sparse": (lambda tf, a, b: tf.sparse.to_dense(tf.sparse.add(
         _sparse(tf, a, _SP_IDX, [3, 4]), _sparse(tf, b, _SP_IDX_B, [3, 4]))), [_any((4,)), _any((4,))]),
-    "sparse_add_dense": (lambda tf, a, d: tf.sparse.add(_sparse(tf, a, _SP_IDX, [3, 4]), d), [_any((4,)), _any((3, 4))]),
+    "sparse_add_dense": (lambda tf, a, d: tf.sparse.add(_sparse(tf, a, _SP_IDX, [3, 4]), d),
+                         [_any((4,)), _any((3, 4))]),
     "sparse_times_dense_broadcast": (lambda tf, a, d: (_sparse(tf, a, _SP_IDX, [3, 4]) * d).values,
                                      [_any((4,)), _any((1, 4))]),
     "sparse_div_dense": (lambda tf, a, d: (_sparse(tf, a, _SP_IDX, [3, 4]) / d).values, [_any((4,)), _any((3, 4))]),
@@ -515,7 +516,7 @@ def test_gradient_table_higher_orders(backend, tf):
     _run_all(HIGHER, run)
 
 
-# -- gamma samples: the implicit reparameterization gradient in alpha ----------------------------------------------------
+# -- gamma samples: the implicit reparameterization gradient in alpha --------------------------------------------
 @clause("autodiff.op-gradients", ref="tf221")
 def test_gradient_table_gamma_samples_in_alpha(backend, tf):
     """A Gamma(alpha) sample x moves with alpha as its CDF P(alpha, x) stays fixed (TF's
@@ -576,9 +577,11 @@ REFUSED = {  # name -> (f(tf, x), x.shape, the error class TF 2.21 raises; a str
     # one-gradient signature the tape calls with the two output gradients
     "lstsq_not_fast": (lambda tf, a: tf.linalg.lstsq(a, tf.ones([4, 2], a.dtype), fast=False), (4, 3), ValueError),
     "sparse_maximum": (lambda tf, v: tf.sparse.maximum(_sparse(tf, v, _SP_IDX, [3, 4]),
-                                                       _sparse(tf, v * 0.5, _SP_IDX_B, [3, 4])).values, (4,), TypeError),
+                                                       _sparse(tf, v * 0.5, _SP_IDX_B, [3, 4])).values,
+                       (4,), TypeError),
     "sparse_minimum": (lambda tf, v: tf.sparse.minimum(_sparse(tf, v, _SP_IDX, [3, 4]),
-                                                       _sparse(tf, v * 0.5, _SP_IDX_B, [3, 4])).values, (4,), TypeError),
+                                                       _sparse(tf, v * 0.5, _SP_IDX_B, [3, 4])).values,
+                       (4,), TypeError),
     # TF's _RFFTGradHelper pads the gradient back but never crops it: an fft_length shorter than the input
     # fails in the gradient's AddV2
     "rfft_cropped": (lambda tf, x: tf.math.real(tf.signal.rfft(x, fft_length=[5])), (2, 6), "InvalidArgumentError"),
