@@ -16,7 +16,7 @@ import zlib
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import assert_close
+from simdist.conformance.assertions import assert_close, fail
 from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
@@ -377,6 +377,9 @@ def check_central_differences(tf, name: str, fn, xs: list[np.ndarray], rng: np.r
             dn[k][idx] -= h
             want[idx] = (objective(up) - objective(dn)) / (2 * h)
         got = np.zeros_like(x) if g is None else tf.convert_to_tensor(g).numpy()
+        if not (np.all(np.isfinite(want)) and np.all(np.isfinite(got))):   # NaN would compare as no error
+            fail(f"d/dinput{k}={np.asarray(got).tolist()}, central differences {want.tolist()}: not all finite "
+                 f"(an input outside the op's domain?)", call=f"{name}(...)")
         assert_close(got, want, call=f"tape.gradient(sum(R * {name}(...)), input {k}) vs central differences",
                      what=f"d/dinput{k}", tolerance=tolerance)
 
