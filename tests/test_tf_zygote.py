@@ -1,0 +1,122 @@
+"""The TF zygote (tests/tf_zygote.py) stands in for a fresh `python module.py i,j` process:
+the same answers, exit codes, stdout and stderr, argv, working directory, environment and
+sys.path; a failing worker's stderr still reaches the test's error; a worker past its timeout is
+killed and the zygote serves the next request; another environment than the zygote's gets a
+fresh process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tf_workers
+
+pytestmark = [pytest.mark.tf, pytest.mark.skipif(not tf_workers.HAS_TF, reason="real TensorFlow is not installed"),
+              pytest.mark.skipif(not tf_workers._fork_ok, reason="the zygote forks (Linux only)")]
+
+HERE = Path(__file__).resolve().parent
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join(sys.path))
+
+
+@pytest.fixture(scope="module")
+def zygote():
+    z = tf_workers._Zygote(_env())
+    yield z
+    z.close()
+
+
+def _fresh(argv: list[str], cwd: str, env: dict[str, str], timeout: float = 300) -> tuple[int, bytes, bytes]:
+    p = subprocess.run([sys.executable, *argv], capture_output=True, env=env, cwd=cwd, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_zygote_answers_equal_a_fresh_process_for_a_golden_module(zygote):
+    """A recorded differential module's live slice: byte-identical pickled answers."""
+    module = str(HERE / "ops" / "test_dtype_text_tf.py")
+    argv = [module, "0,1,2"]
+    want = _fresh(argv, os.path.dirname(module), zygote.env)
+    got = zygote.run(argv, os.path.dirname(module), zygote.env, 300)
+    assert want[0] == 0, f"the fresh worker failed (exit {want[0]}): {want[2][-2000:].decode()}"
+    assert got[0] == 0, f"the zygote's child failed (exit {got[0]}): {got[2][-2000:].decode()}"
+    assert got[1] == want[1], (f"zygote answers ({len(got[1])} bytes) differ from a fresh process' "
+                               f"({len(want[1])} bytes) [{os.path.basename(module)} 0,1,2]")
+
+
+SCRIPTS = {
+    "prints": "import sys\nsys.stdout.write('out ' + sys.argv[1])\nsys.stderr.write('err')\n",
+    "exit-3": "import sys\nprint('before')\nsys.exit(3)\n",
+    "exit-message": "import sys\nsys.exit('a message')\n",
+    "raises": "print('partial', flush=True)\nraise ValueError('bad case 3')\n",
+    "os-exit": "import os, sys\nsys.stdout.write('done')\nsys.stdout.flush()\nos._exit(0)\n",
+    "killed": "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n",
+    "process": ("import json, os, sys\nprint(json.dumps({'argv': sys.argv, 'cwd': os.getcwd(), 'path': sys.path,\n"
+                "'main': __name__, 'file': __file__, 'env': sorted(os.environ.items())}))\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_child_behaves_as_a_fresh_interpreter(zygote, tmp_path, name):
+    script = tmp_path / "sub" / f"{name.replace('-', '_')}.py"
+    script.parent.mkdir()
+    script.write_text(SCRIPTS[name])
+    argv = [str(script), "0,7"]
+    want = _fresh(argv, str(tmp_path), zygote.env)
+    got = zygote.run(argv, str(tmp_path), zygote.env, 60)
+    assert got[0] == want[0], f"exit {got[0]}, but a fresh interpreter exits {want[0]} [{name}]"
+    if name == "process":
+        g, w = json.loads(got[1]), json.loads(want[1])
+        for key in w:
+            assert g[key] == w[key], f"{key}={g[key]!r}, but a fresh interpreter has {w[key]!r}"
+    assert got[1] == want[1], f"stdout {got[1][-500:]!r}, but should be {want[1][-500:]!r} [{name}]"
+    assert got[2] == want[2], f"stderr {got[2][-800:]!r}, but should be {want[2][-800:]!r} [{name}]"
+
+
+def test_failing_worker_reports_its_stderr(tmp_path, monkeypatch):
+    """What a test shows when TF's side fails: the exit code and the worker's traceback."""
+    module = tmp_path / "test_failing_tf.py"
+    module.write_text("import sys\nprint('worker note', file=sys.stderr)\nraise ValueError('bad case 3')\n")
+    for use in (True, False):
+        monkeypatch.setattr(tf_workers, "use_zygote", use)
+        with pytest.raises(RuntimeError) as e:
+            tf_workers._run_live(str(module), [0, 3], 60)
+        text = str(e.value)
+        for part in ("TF worker for test_failing_tf.py failed (exit 1)", "worker note", "ValueError: bad case 3",
+                     'test_failing_tf.py", line 3'):
+            assert part in text, f"the error should contain {part!r} (zygote={use}), but reads:\n{text}"
+
+
+def test_timeout_kills_the_child_and_the_zygote_serves_on(zygote, tmp_path):
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\ntime.sleep(600)\n")
+    with pytest.raises(subprocess.TimeoutExpired):
+        zygote.run([str(slow)], str(tmp_path), zygote.env, 1)
+    quick = tmp_path / "quick.py"
+    quick.write_text("print('still here')\n")
+    got = zygote.run([str(quick)], str(tmp_path), zygote.env, 60)
+    assert got[:2] == (0, b"still here\n"), f"after a timeout the zygote answered {got}, but should run the next request"
+
+
+def test_other_environment_runs_fresh(zygote, tmp_path, monkeypatch):
+    """The zygote imported TF with its own environment: a request with another one (TF reads some
+    variables at import) runs in a fresh interpreter."""
+    script = tmp_path / "env.py"
+    script.write_text("import os\nprint(os.environ.get('SIMDIST_ZYGOTE_PROBE'))\n")
+    monkeypatch.setattr(tf_workers, "_zygote", zygote)
+    monkeypatch.setattr(tf_workers, "use_zygote", True)
+    before = dict(tf_workers.stats)
+    env = dict(zygote.env, SIMDIST_ZYGOTE_PROBE="1")
+    got = tf_workers.run_worker([str(script)], str(tmp_path), env, 60)
+    assert got[:2] == (0, b"1\n"), f"got {got}, but should print the request's variable"
+    assert (tf_workers.stats["fresh"], tf_workers.stats["forked"]) == (before["fresh"] + 1, before["forked"]), \
+        f"stats {tf_workers.stats}, but should count one fresh process and no fork after {before}"
+    got = tf_workers.run_worker([str(script)], str(tmp_path), zygote.env, 60)
+    assert got[:2] == (0, b"None\n") and tf_workers.stats["forked"] == before["forked"] + 1, \
+        f"got {got}, stats {tf_workers.stats}: the zygote's own environment should be forked"
