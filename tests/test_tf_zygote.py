@@ -120,3 +120,13 @@ def test_other_environment_runs_fresh(zygote, tmp_path, monkeypatch):
     got = tf_workers.run_worker([str(script)], str(tmp_path), zygote.env, 60)
     assert got[:2] == (0, b"None\n") and tf_workers.stats["forked"] == before["forked"] + 1, \
         f"got {got}, stats {tf_workers.stats}: the zygote's own environment should be forked"
+
+
+def test_children_draw_their_own_unseeded_random_state(zygote, tmp_path):
+    """A fresh interpreter seeds `random` and NumPy's global generator from OS entropy; forked
+    children must not all replay the zygote's state."""
+    script = tmp_path / "draw.py"
+    script.write_text("import random, numpy\nprint(random.random(), numpy.random.random())\n")
+    draws = [zygote.run([str(script)], str(tmp_path), zygote.env, 60) for _ in range(2)]
+    assert all(d[0] == 0 for d in draws), f"the draws failed: {draws}"
+    assert draws[0][1] != draws[1][1], f"two children drew the same values {draws[0][1]!r}, but each should seed its own"

@@ -12,7 +12,9 @@ ends the zygote.
 
 What a fresh process does and a child does not: import TF with the child's environment (the
 zygote's is the one it was started with; tf_workers only sends requests whose environment
-matches it) and run atexit handlers (the child leaves with os._exit after flushing its output).
+matches it), draw its own str hash seed (children share the zygote's; Python's `random` and
+NumPy's global generator are re-seeded from OS entropy in each child, as a fresh interpreter
+seeds them) and run atexit handlers (the child leaves with os._exit after flushing its output).
 """
 
 from __future__ import annotations
@@ -83,6 +85,10 @@ def _child(req: dict[str, Any], reply_fd: int) -> None:
         os.environ.update(req["env"])
         sys.path[:] = _fresh_path(req["argv"][0], req["env"].get("PYTHONPATH", ""))
         sys.argv = list(req["argv"])
+        import random
+        random.seed()                 # a fresh interpreter's unseeded generators start from OS entropy,
+        import numpy                  # not from the zygote's state shared by every child
+        numpy.random.seed()
         import runpy
         runpy.run_path(req["argv"][0], run_name="__main__")
         code = 0
