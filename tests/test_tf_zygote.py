@@ -1,4 +1,4 @@
-"""The TF zygote (tests/tf_zygote.py) stands in for a fresh `python module.py i,j` process:
+"""The TF zygote (simdist/conformance/backends/tf_zygote.py) stands in for a fresh `python module.py i,j` process:
 the same answers, exit codes, stdout and stderr, argv, working directory, environment and
 sys.path; a failing worker's stderr still reaches the test's error; a worker past its timeout is
 killed and the zygote serves the next request; another environment than the zygote's gets a
@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 import tf_workers
+from simdist.conformance.backends import tf_zygote
 
 pytestmark = [pytest.mark.tf, pytest.mark.skipif(not tf_workers.HAS_TF, reason="real TensorFlow is not installed"),
-              pytest.mark.skipif(not tf_workers._fork_ok, reason="the zygote forks (Linux only)")]
+              pytest.mark.skipif(not tf_zygote.FORK_OK, reason="the zygote forks (Linux only)")]
 
 HERE = Path(__file__).resolve().parent
 
@@ -28,9 +29,14 @@ def _env() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def zygote():
-    z = tf_workers._Zygote(_env())
+    z = tf_zygote.Zygote(_env())
     yield z
     z.close()
+
+
+def _run(zygote: tf_zygote.Zygote, argv: list[str], cwd: str, env: dict[str, str],
+         timeout: float) -> tuple[int, bytes, bytes]:
+    return zygote.run(argv, cwd, env, timeout)[:3]
 
 
 def _fresh(argv: list[str], cwd: str, env: dict[str, str], timeout: float = 300) -> tuple[int, bytes, bytes]:
@@ -43,7 +49,7 @@ def test_zygote_answers_equal_a_fresh_process_for_a_golden_module(zygote):
     module = str(HERE / "ops" / "test_dtype_text_tf.py")
     argv = [module, "0,1,2"]
     want = _fresh(argv, os.path.dirname(module), zygote.env)
-    got = zygote.run(argv, os.path.dirname(module), zygote.env, 300)
+    got = _run(zygote, argv, os.path.dirname(module), zygote.env, 300)
     assert want[0] == 0, f"the fresh worker failed (exit {want[0]}): {want[2][-2000:].decode()}"
     assert got[0] == 0, f"the zygote's child failed (exit {got[0]}): {got[2][-2000:].decode()}"
     assert got[1] == want[1], (f"zygote answers ({len(got[1])} bytes) differ from a fresh process' "
@@ -69,7 +75,7 @@ def test_child_behaves_as_a_fresh_interpreter(zygote, tmp_path, name):
     script.write_text(SCRIPTS[name])
     argv = [str(script), "0,7"]
     want = _fresh(argv, str(tmp_path), zygote.env)
-    got = zygote.run(argv, str(tmp_path), zygote.env, 60)
+    got = _run(zygote, argv, str(tmp_path), zygote.env, 60)
     assert got[0] == want[0], f"exit {got[0]}, but a fresh interpreter exits {want[0]} [{name}]"
     if name == "process":
         g, w = json.loads(got[1]), json.loads(want[1])
@@ -97,10 +103,10 @@ def test_timeout_kills_the_child_and_the_zygote_serves_on(zygote, tmp_path):
     slow = tmp_path / "slow.py"
     slow.write_text("import time\ntime.sleep(600)\n")
     with pytest.raises(subprocess.TimeoutExpired):
-        zygote.run([str(slow)], str(tmp_path), zygote.env, 1)
+        _run(zygote, [str(slow)], str(tmp_path), zygote.env, 1)
     quick = tmp_path / "quick.py"
     quick.write_text("print('still here')\n")
-    got = zygote.run([str(quick)], str(tmp_path), zygote.env, 60)
+    got = _run(zygote, [str(quick)], str(tmp_path), zygote.env, 60)
     assert got[:2] == (0, b"still here\n"), f"after a timeout the zygote answered {got}, but should run the next request"
 
 
@@ -127,6 +133,37 @@ def test_children_draw_their_own_unseeded_random_state(zygote, tmp_path):
     children must not all replay the zygote's state."""
     script = tmp_path / "draw.py"
     script.write_text("import random, numpy\nprint(random.random(), numpy.random.random())\n")
-    draws = [zygote.run([str(script)], str(tmp_path), zygote.env, 60) for _ in range(2)]
+    draws = [_run(zygote, [str(script)], str(tmp_path), zygote.env, 60) for _ in range(2)]
     assert all(d[0] == 0 for d in draws), f"the draws failed: {draws}"
     assert draws[0][1] != draws[1][1], f"two children drew the same values {draws[0][1]!r}, but each should seed its own"
+
+
+def test_module_mode_behaves_as_python_dash_m(zygote, tmp_path):
+    """`-m package.module` (the tensorflow backend's MultiWorkerMirrored clients): argv, sys.path
+    (the working directory first), __name__ and output as `python -m` gives them."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "probe.py").write_text(SCRIPTS["process"])
+    argv = ["-m", "pkg.probe", "a", "1"]
+    want = _fresh(argv, str(tmp_path), zygote.env)
+    got = _run(zygote, argv, str(tmp_path), zygote.env, 60)
+    assert got[0] == want[0] == 0, f"exit {got[0]}, fresh {want[0]}: {got[2][-800:]!r} {want[2][-800:]!r}"
+    g, w = json.loads(got[1]), json.loads(want[1])
+    for key in w:
+        assert g[key] == w[key], f"{key}={g[key]!r}, but `python -m` has {w[key]!r}"
+
+
+def test_children_run_concurrently(zygote, tmp_path):
+    """Clients of one cluster run at the same time: the first waits for a file only the second writes."""
+    flag = tmp_path / "flag"
+    a = tmp_path / "a.py"
+    a.write_text(f"import os, time\nfor _ in range(600):\n    if os.path.exists({str(flag)!r}): break\n"
+                 f"    time.sleep(0.1)\nprint(os.path.exists({str(flag)!r}))\n")
+    b = tmp_path / "b.py"
+    b.write_text(f"open({str(flag)!r}, 'w').close()\n")
+    outs = [str(tmp_path / f"{n}.{s}") for n in "ab" for s in ("out", "err")]
+    pa = zygote.spawn([str(a)], str(tmp_path), zygote.env, outs[0], outs[1])
+    pb = zygote.spawn([str(b)], str(tmp_path), zygote.env, outs[2], outs[3])
+    assert zygote.wait(pa, 120)[0] == 0 and zygote.wait(pb, 60)[0] == 0, Path(outs[1]).read_text()
+    assert Path(outs[0]).read_text() == "True\n", f"the first child printed {Path(outs[0]).read_text()!r}, " \
+                                                   f"but should have seen the second's file"

@@ -5,7 +5,7 @@ the TF results of those cases and writes them pickled to stdout. TF runs out of 
 its collectives and in-process servers keep state that later cases would trip over.
 
 The TF zygote. Importing TF and Keras is 3.5-5 s of CPU, most of a worker's cost, so each pytest
-process starts one `python tests/tf_zygote.py` at its first live request, which imports them once
+process starts one TF zygote (simdist/conformance/backends/tf_zygote.py) at its first live request, which imports them once
 (and checks that no op ran and no thread started: TF is fork-unsafe once its runtime started), and
 forks a child per request that becomes `python module.py i,j` (argv, working directory,
 environment, sys.path, stdout/stderr, exit status) with a pristine TF: no op has run in it, so TF's
@@ -40,19 +40,17 @@ import gzip
 import hashlib
 import io
 import importlib.util
-import json
 import os
 import pickle
-import select
-import signal
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from simdist.conformance.backends.tf_zygote import Zygote
 
 HERE = Path(__file__).resolve().parent
 GOLDENS = HERE / "goldens"
@@ -61,10 +59,9 @@ _opted: set[str] = set()
 LIVE_MODES = ("slice", "all", "none")
 live_mode = "slice"          # set from pytest's --tf-live by tests/conftest.py
 _sliced: set[str] = set()    # modules whose live slice already ran in this session
-# Live TF runs as children of a per-process TF zygote (tests/tf_zygote.py) unless SIMDIST_TF_ZYGOTE=0.
+# Live TF runs as children of a per-process TF zygote unless SIMDIST_TF_ZYGOTE=0.
 use_zygote = os.environ.get("SIMDIST_TF_ZYGOTE", "1") != "0"
-_fork_ok = hasattr(os, "fork") and hasattr(os, "wait4") and sys.platform == "linux"
-_zygote: "_Zygote | None" = None
+_zygote: Zygote | None = None
 # forked: requests the zygote served; fresh: requests in a fresh interpreter because their environment
 # differed from the zygote's; cpu: the zygote's children's CPU seconds (the zygote reaps them, so they are
 # not in this process' RUSAGE_CHILDREN).
@@ -249,87 +246,23 @@ def _run_live(module_file: str, indices: list[int], timeout: float, record: bool
 
 def run_worker(argv: list[str], cwd: str, env: dict[str, str], timeout: float) -> tuple[int, bytes, bytes]:
     """(exit code, stdout, stderr) of `python *argv` in `cwd` with `env`: a child of this process'
-    TF zygote (tests/tf_zygote.py) when it can serve `env`, else a fresh interpreter."""
+    TF zygote (simdist/conformance/backends/tf_zygote.py) when it can serve `env`, else a fresh
+    interpreter."""
     global _zygote
-    if use_zygote and _fork_ok:
+    # imported here, not at the top: a worker process (`python module.py`) must not import simdist for it
+    from simdist.conformance.backends import tf_zygote
+    if use_zygote and tf_zygote.FORK_OK:
         if _zygote is None:
-            _zygote = _Zygote(env)
+            _zygote = tf_zygote.Zygote(env, cwd=str(HERE))
+            atexit.register(_zygote.close)
         if _zygote.serves(env):
-            return _zygote.run(argv, cwd, env, timeout)
+            code, out, err, cpu = _zygote.run(argv, cwd, env, timeout)
+            stats["forked"] += 1
+            stats["cpu"] += cpu
+            return code, out, err
         stats["fresh"] += 1   # another environment than the zygote imported TF with: a fresh process
     proc = subprocess.run([sys.executable, *argv], capture_output=True, env=env, cwd=cwd, timeout=timeout)
     return proc.returncode, proc.stdout, proc.stderr
-
-
-def _import_env(env: dict[str, str]) -> dict[str, str]:
-    return {k: v for k, v in env.items() if k != "PYTEST_CURRENT_TEST"}
-
-
-class _Zygote:
-    """This process' TF zygote: `python tests/tf_zygote.py`, started with the first request's
-    environment, serving every later request with the same environment (see its docstring)."""
-
-    def __init__(self, env: dict[str, str]):
-        self.env = dict(env)
-        self._err = tempfile.TemporaryFile()
-        self._buf = b""
-        self.proc = subprocess.Popen([sys.executable, str(HERE / "tf_zygote.py")], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self._err, env=self.env, cwd=HERE)
-        atexit.register(self.close)
-        self._reply(300, "start")
-
-    def serves(self, env: dict[str, str]) -> bool:
-        """Whether `env` is the environment the zygote imported TF with, but for the variables pytest
-        sets per test (PYTEST_CURRENT_TEST; the child gets the request's own value)."""
-        return _import_env(env) == _import_env(self.env)
-
-    def _reply(self, timeout: float, what: str) -> dict[str, Any]:
-        """The zygote's next reply line; TimeoutError after `timeout` s, RuntimeError if it died."""
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        deadline = time.monotonic() + timeout
-        while b"\n" not in self._buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(what)
-            ready, _, _ = select.select([fd], [], [], left)
-            if ready:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    self._err.seek(0)
-                    raise RuntimeError(f"the TF zygote (tests/tf_zygote.py) exited with {self.proc.wait()} "
-                                       f"during {what}:\n{self._err.read().decode(errors='replace')[-3000:]}")
-                self._buf += chunk
-        line, self._buf = self._buf.split(b"\n", 1)
-        return json.loads(line)
-
-    def run(self, argv: list[str], cwd: str, env: dict[str, str], timeout: float) -> tuple[int, bytes, bytes]:
-        assert self.proc.stdin is not None
-        with tempfile.TemporaryDirectory(prefix="tfz-") as d:
-            out, err = os.path.join(d, "out"), os.path.join(d, "err")
-            req = {"argv": argv, "cwd": cwd, "env": env, "out": out, "err": err}
-            self.proc.stdin.write(json.dumps(req).encode() + b"\n")
-            self.proc.stdin.flush()
-            pid = self._reply(60, "fork")["pid"]
-            try:
-                done = self._reply(timeout, f"{' '.join(argv)}")
-            except TimeoutError:
-                os.kill(pid, signal.SIGKILL)
-                self._reply(60, "kill")
-                raise subprocess.TimeoutExpired([sys.executable, *argv], timeout) from None
-            stats["forked"] += 1
-            stats["cpu"] += done["cpu"]
-            return done["code"], Path(out).read_bytes(), Path(err).read_bytes()
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            assert self.proc.stdin is not None
-            self.proc.stdin.close()
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 def serve(worker: Any) -> None:
