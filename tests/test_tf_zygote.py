@@ -167,3 +167,27 @@ def test_children_run_concurrently(zygote, tmp_path):
     assert zygote.wait(pa, 120)[0] == 0 and zygote.wait(pb, 60)[0] == 0, Path(outs[1]).read_text()
     assert Path(outs[0]).read_text() == "True\n", f"the first child printed {Path(outs[0]).read_text()!r}, " \
                                                    f"but should have seen the second's file"
+
+
+def test_backend_multi_worker_clients_from_the_zygote_equal_fresh_ones(monkeypatch):
+    """The tensorflow backend's run_multi_worker forks its clients from a zygote: the same results
+    as fresh interpreters (SIMDIST_TF_ZYGOTE=0), and a client's failure still names its traceback."""
+    from simdist.conformance.backends.tf_backend import TensorFlowBackend
+    program = ("v = strategy.experimental_distribute_values_from_function(lambda c: float(c.replica_id_in_sync_group))\n"
+               "result = [strategy.num_replicas_in_sync, strategy.cluster_resolver.task_type,\n"
+               "          float(strategy.reduce('SUM', v, axis=None))]")
+    got = {}
+    for flag in ("1", "0"):
+        monkeypatch.setenv("SIMDIST_TF_ZYGOTE", flag)
+        b = TensorFlowBackend()
+        try:
+            got[flag] = b.run_multi_worker(program, 2, chief=True)
+            if flag == "1":   # (the fresh path's failure report is the suite's own, unchanged)
+                with pytest.raises(RuntimeError) as e:
+                    b.run_multi_worker("result = 1 / 0", 2)
+                assert "worker 0 failed (exit 1)" in str(e.value) and "ZeroDivisionError" in str(e.value), \
+                    f"a failing client should report its exit and traceback, but: {e.value}"
+            assert (b._zygote is not None) == (flag == "1"), f"zygote {b._zygote} with SIMDIST_TF_ZYGOTE={flag}"
+        finally:
+            b.teardown()
+    assert got["1"] == got["0"], f"zygote clients gave {got['1']}, fresh ones {got['0']}"
