@@ -4,7 +4,8 @@ Per file: user+system time of this process and of the subprocesses it waited for
 (resource.getrusage RUSAGE_SELF + RUSAGE_CHILDREN) around each of its tests, set-up and teardown
 included, plus the CPU of the TF zygote's children (tests/tf_workers.py `stats["cpu"]`: the zygote
 reaps them, so they are not this process' children). The zygote's own start (importing TF once)
-is reported as "<tf zygote start>" when it ends with the session. A measurement for budgeting the
+is reported as "<tf zygote start>" when it ends with the session (a zygote replaced for another
+environment adds its start to the file whose request replaced it). A measurement for budgeting the
 default run on a loaded machine, where wall time says little; no test reads it.
 """
 
@@ -43,9 +44,8 @@ class CpuMeter:
         import tf_workers
         if tf_workers._zygote is not None:
             before = _cpu()
-            tf_workers._zygote.close()
-            # reaping the zygote adds its own CPU and, again, its children's (already counted per file)
-            self.files["<tf zygote start>"] = _cpu() - before - tf_workers.stats["cpu"]
+            tf_workers.close_zygote()   # its own CPU (importing TF) lands here; its children's stay per file
+            self.files["<tf zygote start>"] = _cpu() - before
         worker = os.environ.get("PYTEST_XDIST_WORKER")
         path = self.path if worker is None else f"{os.path.splitext(self.path)[0]}.{worker}.json"
         with open(path, "w") as f:

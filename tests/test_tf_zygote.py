@@ -110,22 +110,24 @@ def test_timeout_kills_the_child_and_the_zygote_serves_on(zygote, tmp_path):
     assert got[:2] == (0, b"still here\n"), f"after a timeout the zygote answered {got}, but should run the next request"
 
 
-def test_other_environment_runs_fresh(zygote, tmp_path, monkeypatch):
-    """The zygote imported TF with its own environment: a request with another one (TF reads some
-    variables at import) runs in a fresh interpreter."""
+def test_other_environment_gets_its_own_zygote(tmp_path, monkeypatch):
+    """A zygote imported TF with its own environment: a request with another one (TF reads some
+    variables at import) gets a zygote started with that one, and later requests stay on it."""
     script = tmp_path / "env.py"
     script.write_text("import os\nprint(os.environ.get('SIMDIST_ZYGOTE_PROBE'))\n")
-    monkeypatch.setattr(tf_workers, "_zygote", zygote)
+    monkeypatch.setattr(tf_workers, "_zygote", None)
     monkeypatch.setattr(tf_workers, "use_zygote", True)
     before = dict(tf_workers.stats)
-    env = dict(zygote.env, SIMDIST_ZYGOTE_PROBE="1")
-    got = tf_workers.run_worker([str(script)], str(tmp_path), env, 60)
-    assert got[:2] == (0, b"1\n"), f"got {got}, but should print the request's variable"
-    assert (tf_workers.stats["fresh"], tf_workers.stats["forked"]) == (before["fresh"] + 1, before["forked"]), \
-        f"stats {tf_workers.stats}, but should count one fresh process and no fork after {before}"
-    got = tf_workers.run_worker([str(script)], str(tmp_path), zygote.env, 60)
-    assert got[:2] == (0, b"None\n") and tf_workers.stats["forked"] == before["forked"] + 1, \
-        f"got {got}, stats {tf_workers.stats}: the zygote's own environment should be forked"
+    answers = []
+    for probe in (None, "1", "1"):
+        env = _env() if probe is None else dict(_env(), SIMDIST_ZYGOTE_PROBE=probe)
+        answers.append(tf_workers.run_worker([str(script)], str(tmp_path), env, 60)[:2])
+        if probe is not None:
+            assert tf_workers._zygote.env.get("SIMDIST_ZYGOTE_PROBE") == probe, "the zygote should carry the variable"
+    tf_workers.close_zygote()
+    assert answers == [(0, b"None\n"), (0, b"1\n"), (0, b"1\n")], f"answers {answers}"
+    assert (tf_workers.stats["restarts"], tf_workers.stats["forked"]) == (before["restarts"] + 1, before["forked"] + 3), \
+        f"stats {tf_workers.stats}, but should count one restart and three forks after {before}"
 
 
 def test_children_draw_their_own_unseeded_random_state(zygote, tmp_path):

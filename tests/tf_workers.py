@@ -11,8 +11,9 @@ forks a child per request that becomes `python module.py i,j` (argv, working dir
 environment, sys.path, stdout/stderr, exit status) with a pristine TF: no op has run in it, so TF's
 state is as fresh as a new interpreter's (tests/test_tf_zygote.py checks a golden module's answers
 byte for byte, exit codes, output and tracebacks against fresh interpreters). A request whose
-environment differs from the one the zygote imported TF with (but for PYTEST_CURRENT_TEST) runs in
-a fresh interpreter; `SIMDIST_TF_ZYGOTE=0` makes every request do so. `stats` counts both kinds
+environment differs from the one the zygote imported TF with (but for PYTEST_CURRENT_TEST; e.g. a
+module passing its worker a variable) replaces the zygote by one started with that environment;
+`SIMDIST_TF_ZYGOTE=0` runs every request in a fresh interpreter. `stats` counts requests, restarts
 and the children's CPU (tests/cpu_meter.py adds it to the file that asked).
 
 Goldens. A module that declares `pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]`
@@ -62,10 +63,10 @@ _sliced: set[str] = set()    # modules whose live slice already ran in this sess
 # Live TF runs as children of a per-process TF zygote unless SIMDIST_TF_ZYGOTE=0.
 use_zygote = os.environ.get("SIMDIST_TF_ZYGOTE", "1") != "0"
 _zygote: Zygote | None = None
-# forked: requests the zygote served; fresh: requests in a fresh interpreter because their environment
-# differed from the zygote's; cpu: the zygote's children's CPU seconds (the zygote reaps them, so they are
-# not in this process' RUSAGE_CHILDREN).
-stats: dict[str, float] = {"forked": 0, "fresh": 0, "cpu": 0.0}
+# forked: requests the zygote served; restarts: zygotes replaced because a request's environment differed
+# from the one the zygote imported TF with; cpu: the zygote's children's CPU seconds (the zygote reaps
+# them, so they are not in this process' RUSAGE_CHILDREN).
+stats: dict[str, float] = {"forked": 0, "restarts": 0, "cpu": 0.0}
 
 
 def _key(module_file: str) -> str:
@@ -244,6 +245,21 @@ def _run_live(module_file: str, indices: list[int], timeout: float, record: bool
     return results
 
 
+_zygote_children_cpu = [0.0]   # the current zygote's children's CPU seconds
+
+
+def close_zygote() -> None:
+    """End this process' zygote. Reaping it adds its own CPU and its children's (already counted in
+    stats["cpu"]) to RUSAGE_CHILDREN: stats["cpu"] gives the latter back, so RUSAGE_CHILDREN plus
+    stats["cpu"] keeps counting each CPU second once."""
+    global _zygote
+    if _zygote is not None:
+        _zygote.close()
+        _zygote = None
+        stats["cpu"] -= _zygote_children_cpu[0]
+        _zygote_children_cpu[0] = 0.0
+
+
 def run_worker(argv: list[str], cwd: str, env: dict[str, str], timeout: float) -> tuple[int, bytes, bytes]:
     """(exit code, stdout, stderr) of `python *argv` in `cwd` with `env`: a child of this process'
     TF zygote (simdist/conformance/backends/tf_zygote.py) when it can serve `env`, else a fresh
@@ -252,15 +268,19 @@ def run_worker(argv: list[str], cwd: str, env: dict[str, str], timeout: float) -
     # imported here, not at the top: a worker process (`python module.py`) must not import simdist for it
     from simdist.conformance.backends import tf_zygote
     if use_zygote and tf_zygote.FORK_OK:
+        if _zygote is not None and not _zygote.serves(env):
+            # another environment than the zygote imported TF with (a module passing its worker a
+            # variable): a zygote for this one, as a fresh process would import TF with it
+            close_zygote()
+            stats["restarts"] += 1
         if _zygote is None:
             _zygote = tf_zygote.Zygote(env, cwd=str(HERE))
-            atexit.register(_zygote.close)
-        if _zygote.serves(env):
-            code, out, err, cpu = _zygote.run(argv, cwd, env, timeout)
-            stats["forked"] += 1
-            stats["cpu"] += cpu
-            return code, out, err
-        stats["fresh"] += 1   # another environment than the zygote imported TF with: a fresh process
+            atexit.register(close_zygote)
+        code, out, err, cpu = _zygote.run(argv, cwd, env, timeout)
+        stats["forked"] += 1
+        stats["cpu"] += cpu
+        _zygote_children_cpu[0] += cpu
+        return code, out, err
     proc = subprocess.run([sys.executable, *argv], capture_output=True, env=env, cwd=cwd, timeout=timeout)
     return proc.returncode, proc.stdout, proc.stderr
 
