@@ -56,9 +56,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
              "case (all: the full differential run, and what a TF upgrade needs), or use the goldens only (none)")
 
 
+    parser.addoption(
+        "--cpu-report", metavar="FILE.json", default=None,
+        help="write the CPU seconds each test file took (this process and its subprocesses, TF zygote children "
+             "included) as JSON; under xdist each worker writes FILE.<worker>.json")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     import tf_workers
     tf_workers.live_mode = config.getoption("--tf-live")
+    if config.getoption("--cpu-report"):
+        from cpu_meter import CpuMeter
+        config.pluginmanager.register(CpuMeter(config.getoption("--cpu-report")), "cpu_meter")
 
 
 # Files whose tests run for minutes (measured: the TF-backend conformance run alone is about 460 s of the

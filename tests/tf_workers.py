@@ -4,6 +4,18 @@ A differential test module doubles as its own worker script: `python module.py 0
 the TF results of those cases and writes them pickled to stdout. TF runs out of process because
 its collectives and in-process servers keep state that later cases would trip over.
 
+The TF zygote. Importing TF and Keras is 3.5-5 s of CPU, most of a worker's cost, so each pytest
+process starts one TF zygote (simdist/conformance/backends/tf_zygote.py) at its first live request, which imports them once
+(and checks that no op ran and no thread started: TF is fork-unsafe once its runtime started), and
+forks a child per request that becomes `python module.py i,j` (argv, working directory,
+environment, sys.path, stdout/stderr, exit status) with a pristine TF: no op has run in it, so TF's
+state is as fresh as a new interpreter's (tests/test_tf_zygote.py checks a golden module's answers
+byte for byte, exit codes, output and tracebacks against fresh interpreters). A request whose
+environment differs from the one the zygote imported TF with (but for PYTEST_CURRENT_TEST; e.g. a
+module passing its worker a variable) replaces the zygote by one started with that environment;
+`SIMDIST_TF_ZYGOTE=0` runs every request in a fresh interpreter. `stats` counts requests, restarts
+and the children's CPU (tests/cpu_meter.py adds it to the file that asked).
+
 Goldens. A module that declares `pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]`
 keeps TF's answers as a fixture in tests/goldens/ (one gzip'd pickle per module, stamped with
 the SHA-256 of the module's source and of the tests/ modules it imports, where cases often live), so that a base install without TensorFlow still checks
@@ -24,6 +36,7 @@ Modules whose TF answers vary from run to run (a race measured in TF) stay live-
 
 from __future__ import annotations
 
+import atexit
 import gzip
 import hashlib
 import io
@@ -33,9 +46,12 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from simdist.conformance.backends.tf_zygote import Zygote
 
 HERE = Path(__file__).resolve().parent
 GOLDENS = HERE / "goldens"
@@ -44,6 +60,13 @@ _opted: set[str] = set()
 LIVE_MODES = ("slice", "all", "none")
 live_mode = "slice"          # set from pytest's --tf-live by tests/conftest.py
 _sliced: set[str] = set()    # modules whose live slice already ran in this session
+# Live TF runs as children of a per-process TF zygote unless SIMDIST_TF_ZYGOTE=0.
+use_zygote = os.environ.get("SIMDIST_TF_ZYGOTE", "1") != "0"
+_zygote: Zygote | None = None
+# forked: requests the zygote served; restarts: zygotes replaced because a request's environment differed
+# from the one the zygote imported TF with; cpu: the zygote's children's CPU seconds (the zygote reaps
+# them, so they are not in this process' RUSAGE_CHILDREN).
+stats: dict[str, float] = {"forked": 0, "restarts": 0, "cpu": 0.0}
 
 
 def _key(module_file: str) -> str:
@@ -211,15 +234,55 @@ def spawn(module_file: str, indices: list[int], timeout: float = 900, fresh: boo
 def _run_live(module_file: str, indices: list[int], timeout: float, record: bool = False,
               replace: bool = False) -> dict[int, Any]:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join(sys.path))
-    proc = subprocess.run([sys.executable, module_file, ",".join(map(str, indices))], capture_output=True, env=env,
-                          cwd=os.path.dirname(module_file), timeout=timeout)
-    if proc.returncode != 0:
-        raise RuntimeError(f"TF worker for {os.path.basename(module_file)} failed (exit {proc.returncode}):\n"
-                           f"{proc.stderr.decode()[-3000:]}")
-    results = pickle.loads(proc.stdout)
+    argv = [module_file, ",".join(map(str, indices))]
+    code, out, err = run_worker(argv, os.path.dirname(module_file), env, timeout)
+    if code != 0:
+        raise RuntimeError(f"TF worker for {os.path.basename(module_file)} failed (exit {code}):\n"
+                           f"{err.decode(errors='replace')[-3000:]}")
+    results = pickle.loads(out)
     if record:
         _refresh(module_file, results, replace)
     return results
+
+
+_zygote_children_cpu = [0.0]   # the current zygote's children's CPU seconds
+
+
+def close_zygote() -> None:
+    """End this process' zygote. Reaping it adds its own CPU and its children's (already counted in
+    stats["cpu"]) to RUSAGE_CHILDREN: stats["cpu"] gives the latter back, so RUSAGE_CHILDREN plus
+    stats["cpu"] keeps counting each CPU second once."""
+    global _zygote
+    if _zygote is not None:
+        _zygote.close()
+        _zygote = None
+        stats["cpu"] -= _zygote_children_cpu[0]
+        _zygote_children_cpu[0] = 0.0
+
+
+def run_worker(argv: list[str], cwd: str, env: dict[str, str], timeout: float) -> tuple[int, bytes, bytes]:
+    """(exit code, stdout, stderr) of `python *argv` in `cwd` with `env`: a child of this process'
+    TF zygote (simdist/conformance/backends/tf_zygote.py) when it can serve `env`, else a fresh
+    interpreter."""
+    global _zygote
+    # imported here, not at the top: a worker process (`python module.py`) must not import simdist for it
+    from simdist.conformance.backends import tf_zygote
+    if use_zygote and tf_zygote.FORK_OK:
+        if _zygote is not None and not _zygote.serves(env):
+            # another environment than the zygote imported TF with (a module passing its worker a
+            # variable): a zygote for this one, as a fresh process would import TF with it
+            close_zygote()
+            stats["restarts"] += 1
+        if _zygote is None:
+            _zygote = tf_zygote.Zygote(env, cwd=str(HERE))
+            atexit.register(close_zygote)
+        code, out, err, cpu = _zygote.run(argv, cwd, env, timeout)
+        stats["forked"] += 1
+        stats["cpu"] += cpu
+        _zygote_children_cpu[0] += cpu
+        return code, out, err
+    proc = subprocess.run([sys.executable, *argv], capture_output=True, env=env, cwd=cwd, timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def serve(worker: Any) -> None:

@@ -10,6 +10,10 @@
   (an in-process chief server cannot be stopped either, and hundreds of them abort TF).
 * Clusters with faults (``make_ps_cluster(..., faults=[...])``) run each worker/ps task in its own
   Python process on localhost so the suite can really kill it (SIGKILL) and restart it.
+* ``run_multi_worker`` runs each client (TF_CONFIG set for its task) as a child of a TF zygote
+  (tf_zygote.py), which imports TensorFlow once and forks a client per task before any TF op has
+  run: a client costs its own work, not another 3.5-5 s TF import. ``SIMDIST_TF_ZYGOTE=0`` (or no
+  fork) starts a fresh interpreter per client instead.
 
 TensorFlow facts that shape this adapter:
 * all MirroredStrategy objects of a context share collective group key 1 and instance keys
@@ -254,6 +258,41 @@ class _Count:
         return format(self.n, spec)
 
 
+class _Client:
+    """One multi-worker client process: `python *argv`, forked by a TF zygote or a fresh interpreter."""
+
+    def __init__(self, zygote: Any, argv: list[str], env: dict[str, str], base: str):
+        self.zygote, self.out, self.err = zygote, base + ".out", base + ".err"
+        self.pid: int | None = None
+        self.proc: subprocess.Popen | None = None
+        if zygote is not None:
+            self.pid = zygote.spawn(argv, os.getcwd(), env, self.out, self.err)
+        else:
+            self.proc = subprocess.Popen([sys.executable, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         env=env, text=True)
+
+    def finish(self, timeout: float) -> tuple[int, str, str]:
+        """(exit code, stdout, stderr); subprocess.TimeoutExpired past `timeout` s."""
+        if self.proc is not None:
+            out, err = self.proc.communicate(timeout=timeout)
+            return self.proc.returncode, out, err
+        assert self.pid is not None
+        pid, self.pid = self.pid, None
+        code, _ = self.zygote.wait(pid, timeout)   # kills and reaps the child past the timeout
+        with open(self.out, encoding="utf-8", errors="replace") as o, \
+                open(self.err, encoding="utf-8", errors="replace") as e:
+            return code, o.read(), e.read()
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self.pid is not None:
+            pid, self.pid = self.pid, None
+            os.kill(pid, signal.SIGKILL)
+            self.zygote.wait(pid, 60)
+
+
 class TensorFlowBackend(Backend):
     name = "tensorflow"
     capabilities = frozenset({Capability.HOST_CONFIG, Capability.MULTI_WORKER,
@@ -273,6 +312,7 @@ class TensorFlowBackend(Backend):
         self._conn: tuple[tuple, dict] | None = None  # (cluster key, spec incl. chief) in use
         self.resets = 0
         self.connections = 0
+        self._zygote: Any = None          # forks the multi-worker clients (_client_zygote)
 
     # -- lifecycle ---------------------------------------------------------------------------
     @property
@@ -314,6 +354,9 @@ class TensorFlowBackend(Backend):
             for pc in self._proc_clusters.values():
                 pc.stop()
             self._proc_clusters.clear()
+            if self._zygote is not None:
+                self._zygote.close()
+                self._zygote = None
             import gc  # noqa: PLC0415
             gc.collect()
         if absorbed:
@@ -483,33 +526,42 @@ class TensorFlowBackend(Backend):
         env = dict(os.environ)
         env["CUDA_VISIBLE_DEVICES"] = ""
         env.pop("TF_CONFIG", None)
-        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-            f.write(textwrap.dedent(program))
-            path = f.name
-        procs: list[subprocess.Popen] = []
-        try:
-            procs = [subprocess.Popen([sys.executable, "-m", "simdist.conformance.backends._tf_mwms",
-                                       json.dumps(cluster), job, str(i), path, "1" if make_strategy else "0"],
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-                     for job, i in tasks]
-            results = []
-            deadline = time.monotonic() + 300
-            for (job, i), p in zip(tasks, procs):
-                try:
-                    out, err = p.communicate(timeout=max(deadline - time.monotonic(), 1.0))
-                except subprocess.TimeoutExpired:
-                    raise RuntimeError(f"{job} {i} did not finish within 300 s (the cluster was killed)") from None
-                lines = [ln for ln in out.splitlines() if ln.startswith("RESULT ")]
-                if p.returncode != 0 or not lines:
-                    raise RuntimeError(f"{job} {i} failed (exit {p.returncode}): {err.strip()[-2000:]}")
-                results.append(json.loads(lines[-1][len("RESULT "):]))
-            return results
-        finally:
-            for p in procs:  # every client is ended, by pid, whatever happened
-                if p.poll() is None:
-                    p.kill()
-                    p.wait()
-            os.unlink(path)
+        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")   # what _tf_mwms sets before importing TF
+        with tempfile.TemporaryDirectory(prefix="mwms-") as tmp:
+            path = os.path.join(tmp, "program.py")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(textwrap.dedent(program))
+            clients = [_Client(self._client_zygote(env), ["-m", "simdist.conformance.backends._tf_mwms",
+                               json.dumps(cluster), job, str(i), path, "1" if make_strategy else "0"],
+                               env, os.path.join(tmp, f"{job}{i}")) for job, i in tasks]
+            try:
+                results = []
+                deadline = time.monotonic() + 300
+                for (job, i), c in zip(tasks, clients):
+                    try:
+                        code, out, err = c.finish(max(deadline - time.monotonic(), 1.0))
+                    except subprocess.TimeoutExpired:
+                        raise RuntimeError(f"{job} {i} did not finish within 300 s (the cluster was killed)") from None
+                    lines = [ln for ln in out.splitlines() if ln.startswith("RESULT ")]
+                    if code != 0 or not lines:
+                        raise RuntimeError(f"{job} {i} failed (exit {code}): {err.strip()[-2000:]}")
+                    results.append(json.loads(lines[-1][len("RESULT "):]))
+                return results
+            finally:
+                for c in clients:  # every client is ended, by pid, whatever happened
+                    c.kill()
+
+    def _client_zygote(self, env: dict[str, str]) -> Any:
+        """The TF zygote that forks this backend's multi-worker clients (tf_zygote.py: TF is imported
+        once, not once per client), or None for a fresh interpreter per client: without fork, with
+        SIMDIST_TF_ZYGOTE=0, or when `env` is not the one the zygote imported TF with."""
+        from simdist.conformance.backends import tf_zygote  # noqa: PLC0415
+
+        if not tf_zygote.FORK_OK or os.environ.get("SIMDIST_TF_ZYGOTE", "1") == "0":
+            return None
+        if self._zygote is None:
+            self._zygote = tf_zygote.Zygote(env)
+        return self._zygote if self._zygote.serves(env) else None
 
     def to_numpy(self, value: Any) -> np.ndarray:
         if hasattr(value, "numpy"):

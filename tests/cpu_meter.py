@@ -1,0 +1,53 @@
+"""`--cpu-report FILE.json` (tests/conftest.py): the CPU seconds each test file costs.
+
+Per file: user+system time of this process and of the subprocesses it waited for
+(resource.getrusage RUSAGE_SELF + RUSAGE_CHILDREN) around each of its tests, set-up and teardown
+included, plus the CPU of the TF zygote's children (tests/tf_workers.py `stats["cpu"]`: the zygote
+reaps them, so they are not this process' children). The zygote's own start (importing TF once)
+is reported as "<tf zygote start>" when it ends with the session (a zygote replaced for another
+environment adds its start to the file whose request replaced it). A measurement for budgeting the
+default run on a loaded machine, where wall time says little; no test reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+from typing import Any, Iterator
+
+import pytest
+
+
+def _cpu() -> float:
+    import tf_workers
+    total = tf_workers.stats["cpu"]
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        r = resource.getrusage(who)
+        total += r.ru_utime + r.ru_stime
+    return total
+
+
+class CpuMeter:
+    def __init__(self, path: str):
+        self.path = path
+        self.files: dict[str, float] = {}
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: Any) -> Iterator[None]:
+        start = _cpu()
+        yield
+        key = item.location[0]
+        self.files[key] = self.files.get(key, 0.0) + _cpu() - start
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        import tf_workers
+        if tf_workers._zygote is not None:
+            before = _cpu()
+            tf_workers.close_zygote()   # its own CPU (importing TF) lands here; its children's stay per file
+            self.files["<tf zygote start>"] = _cpu() - before
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        path = self.path if worker is None else f"{os.path.splitext(self.path)[0]}.{worker}.json"
+        with open(path, "w") as f:
+            json.dump({"files": dict(sorted(self.files.items())), "zygote": dict(tf_workers.stats),
+                       "total": sum(self.files.values())}, f, indent=1)
