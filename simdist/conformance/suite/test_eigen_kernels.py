@@ -26,6 +26,24 @@ def _f64(hexes: list[str]) -> np.ndarray:
     return np.array([float.fromhex(h) for h in hexes], np.float64)
 
 
+def _needs_modelled_estimates(tf) -> None:
+    """TF's float32 reciprocal and rsqrt packets take the host CPU's vrcpps/vrsqrtps estimates, which
+    differ between vendors; simdist models an Intel Xeon's (simdist/runtime/ops/rcp.py). On real TF
+    these bit-level checks mean something only on such a host."""
+    if tf.__name__.startswith("simdist"):
+        return
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            info = f.read()
+    except OSError:
+        info = ""
+    if "GenuineIntel" not in info or "avx512f" not in info:
+        vendor = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("vendor_id")),
+                      "unknown")
+        pytest.skip(f"the host CPU ({vendor}) is not the Intel Xeon with AVX-512 whose vrcpps/vrsqrtps tables "
+                    "simdist models: TF's float32 reciprocal packets differ by CPU vendor (ops.eigen-kernels)")
+
+
 def _same_bits(tf, got, want: np.ndarray, call: str) -> None:
     got = to_numpy(got)
     width = "u%d" % want.dtype.itemsize
@@ -131,6 +149,7 @@ _ATAN32_X = ["-0x1.349d3ep+4", "-0x1.99cda4p+0", "0x1.052380p+4", "-0x1.f9d80ap+
 def test_float32_atan_and_reciprocal_use_the_packet_reciprocal(tf):
     """float32 Atan (generic_atan, 1/|x| by vrcpps + a Newton step) and Reciprocal (the same preciprocal) in
     packets: every atan here differs from the correctly rounded one, and three of the reciprocals from 1/x."""
+    _needs_modelled_estimates(tf)
     x = _f32(_ATAN32_X)
     _same_bits(tf, tf.math.atan(tf.constant(x)), _f32(
         ["-0x1.84dd10p+0", "-0x1.032df6p+0", "0x1.827554p+0", "-0x1.81f362p+0", "0x1.400880p+0", "0x1.84830cp+0",
@@ -146,6 +165,7 @@ def test_float32_atan_and_reciprocal_use_the_packet_reciprocal(tf):
 def test_float32_rsqrt_is_vrsqrtps_and_a_newton_step(tf):
     """float32 Rsqrt in packets (prsqrt: the vrsqrtps estimate refined by one Newton step): every value here
     differs from the correctly rounded 1/sqrt(x)."""
+    _needs_modelled_estimates(tf)
     x = _f32(["0x1.6945c8p+6", "0x1.0efbe8p+6", "0x1.898868p+6", "0x1.1a0bd0p+6", "0x1.4c4396p+3", "0x1.c7e2c2p+4",
               "0x1.e3acbcp+4", "0x1.087eeap+6"])
     want = _f32(["0x1.aefec4p-4", "0x1.f1a4a8p-4", "0x1.9cf3acp-4", "0x1.e7c95cp-4", "0x1.3dc8f0p-2", "0x1.7fac70p-3",
