@@ -974,6 +974,26 @@ def test_blind9_each_output_weighs_by_its_own_sample_weights(keras, budget):
         _per_output_sample_weights(keras, form)
 
 
+def _sample_weight_structure_must_match(keras, sw_form):
+    """Per-output sample weights must have y's structure: a dict, a shorter list or a tuple for a
+    list of targets raise ValueError ("one `sample_weight` array per output")."""
+    from simdist.conformance.assertions import raises
+    inp = keras.Input((3,))
+    model = keras.Model(inp, [keras.layers.Dense(1, name="a")(inp), keras.layers.Dense(1, name="b")(inp)])
+    model.compile(optimizer="sgd", loss=["mse", "mae"])
+    w = np.ones(10, np.float32)
+    sw = {"dict": {"a": w, "b": w}, "short": [w], "tuple": (w, w)}[sw_form]
+    with raises(ValueError, match="one `sample_weight` array per output",
+                call=f"evaluate(x, [y1, y2], sample_weight={sw_form} of weights)"):
+        model.evaluate(_XS, [_YS, _YS], sample_weight=sw, verbose=0)
+
+
+@clause("keras.loss.sample-weight", ref="tf221")
+def test_blind9_sample_weights_must_have_the_targets_structure(keras, budget):
+    for form in budget(["dict", "short", "tuple"]):
+        _sample_weight_structure_must_match(keras, form)
+
+
 def _to_categorical(keras, labels, num_classes):
     """keras.utils.to_categorical: one column per class, num_classes defaulting to max + 1; a
     trailing axis of size 1 dropped first."""
@@ -986,7 +1006,7 @@ def _to_categorical(keras, labels, num_classes):
     assert_equal(got.tolist(), expect.tolist(), call=f"to_categorical({lab.tolist()}, num_classes={num_classes})")
 
 
-@clause("keras.loss.functions", ref="tf221")
+@clause("keras.utils.to-categorical", ref="tf221")
 def test_blind9_to_categorical_makes_one_column_per_class(keras, budget):
     cases = [([0, 2, 1, 2], None), ([[1], [3], [0]], None), ([0, 1], 4), ([[0, 2], [1, 1]], None)]
     for labels, nc in budget(cases):
