@@ -743,6 +743,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: fit calls on_train_begin, then per epoch on_epoch_begin, per batch on_train_batch_begin (the weights before the step) and on_train_batch_end (after it), the validation pass (on_test_begin, test batch hooks, on_test_end) after the last batch, then on_epoch_end with the val_ logs, and on_train_end last.'),
     Clause('keras.compile.loss-weights', 'keras', False, (),
            'TF 2.21 + Keras 3.15: compile(loss=[...], loss_weights=[...]) makes `loss` the weighted sum of the outputs\' losses while each `<output>_loss` logs the unweighted loss; a `.keras` file keeps loss_weights (load_model compiles with them).'),
+    Clause('keras.utils.to-categorical', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: keras.utils.to_categorical(x, num_classes=None) gives one column per class, num_classes defaulting to max(x) + 1, a trailing axis of size 1 dropped first.'),
     Clause('keras.callback.option-coverage', 'keras', False, (),
            'TF 2.21 + Keras 3.15: EarlyStopping (patience, min_delta, mode, baseline, restore_best_weights, start_from_epoch), ReduceLROnPlateau (factor, patience, min_delta, cooldown, min_lr), ModelCheckpoint (save_best_only, save_weights_only) and LearningRateScheduler act on the epochs Keras 3.15\'s callbacks choose, and fit\'s History holds the per-epoch values.'),
     Clause('optim.config-round-trip', 'training', False, (),

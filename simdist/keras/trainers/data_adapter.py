@@ -130,6 +130,17 @@ def train_validation_split(arrays: Any, validation_split: float) -> tuple[Any, A
     return split(0, split_at), split(split_at, batch_dim)
 
 
+def same_structure(a: Any, b: Any) -> bool:
+    """Keras's `tree.assert_same_structure` (optree) as a test: dicts with the same keys, lists
+    and tuples of the same type and length, nested alike; a leaf (None included) only where the
+    other has a leaf."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and set(a) == set(b) and all(same_structure(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(same_structure(x, y) for x, y in zip(a, b))
+    return not isinstance(b, (list, tuple, dict))
+
+
 def _map_keep(fn: Any, data: Any) -> Any:
     """Map over leaves keeping the container types (lists stay lists)."""
     if isinstance(data, dict):
@@ -167,7 +178,11 @@ class ArrayDataAdapter(DataAdapter):
         if sample_weight is not None:
             if class_weight is not None:
                 raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
-            if isinstance(y, (list, tuple, dict)) and not isinstance(sample_weight, (list, tuple, dict)):
+            if isinstance(y, (list, tuple, dict)) and isinstance(sample_weight, (list, tuple, dict)):
+                if not same_structure(y, sample_weight):
+                    raise ValueError("You should provide one `sample_weight` array per output in `y`. The two "
+                                     f"structures did not match:\n- y: {y}\n- sample_weight: {sample_weight}\n")
+            elif isinstance(y, (list, tuple, dict)):
                 sw = _to_numpy(sample_weight)
                 if not (sw.ndim == 1 or (sw.ndim == 2 and sw.shape[1] == 1)):
                     raise ValueError("For a model with multiple outputs, when providing a single `sample_weight` "
