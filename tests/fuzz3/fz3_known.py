@@ -51,10 +51,7 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.truediv", "value"): "a tf.function call simdist runs eagerly (its arguments hold subnormals, which a replay "
                                "would not flush) does not apply Grappler's rewrites (x / 2.5 as x * 0.4, "
                                "function.grappler-rewrites): they need the recorder's graph; TF always applies them; "
-                               "seed 53 #131;"
-                               " also complex division with infinite, NaN or subnormal parts: TF 2.21's "
-                               "Eigen pdiv in packets and C's __divsc3/__divdc3 (Annex G) in the tail, DAZ/FTZ; simdist "
-                               "NumPy's; ext seed 61 #29 (also divide_no_nan, reduce_mean's division)",
+                               "seed 53 #131",
     ("nn.moments", "rejects"): "inside a tf.function, moments of a constant bfloat16 tensor over a repeated axis ((-2, 1) "
                                "of a rank-3 tensor) computes in TF 2.21 (Grappler folds the constant subgraph before "
                                "Mean's kernel checks its axes), simdist raises Mean's InvalidArgumentError; seed 53 #193",
@@ -72,11 +69,7 @@ KNOWN_OPEN: dict[object, str] = {
                                   "63 #104",
     ("math.log1p", "value"): "complex log1p: TF 2.21 is Eigen's std_fallback::log1p, x * (log(1 + x) / ((1 + x) - 1)) "
                              "with C's complex division and product (log1p(-inf - 0j) is NaN + NaNj), simdist NumPy's "
-                             "log1p (inf - pi j); needs the compiler runtime's __divdc3 (compiler-rt or libgcc: "
-                             "not settled); ext seeds 61 #4, #259, 62 #43, #229, #233",
-    ("math.divide_no_nan", "value"): "as math.truediv (complex division); ext seed 61 #86",
-    ("math.reduce_mean", "value"): "complex reduce_mean: the sum divided by the count as a complex division (Annex G: "
-                                   "(inf + NaNj) / 2 is inf + NaNj in TF 2.21, NaN + NaNj in simdist); ext seeds 62-63",
+                             "log1p (inf - pi j); ext seeds 61 #4, #259, 62 #43, #229, #233",
     ("image.resize", "rejects"): "tf.image.resize with antialias=True or method='gaussian' (ScaleAndTranslate's "
                                  "kernels) is not implemented in simdist (NotImplementedError); TF 2.21 computes; ext "
                                  "seeds 61 #190, #239, 62 #6, #84",

@@ -120,7 +120,7 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _realdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if a.dtype.kind == "c":
-        from simdist.runtime.ops.complex_math import divide
+        from simdist.runtime.ops.complex_div import divide
         return divide(a, b)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.true_divide(a, b)
@@ -631,7 +631,7 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         return np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype) * np.array(np.nan, v.dtype)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # silent, as TF
         if v.dtype.kind == "c":   # Eigen's MeanReducer: its sum, then a complex division by n (RealDiv's)
-            from simdist.runtime.ops.complex_math import divide
+            from simdist.runtime.ops.complex_div import divide
             s = np.asarray(_sum(v, axis, keepdims))
             n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
             return divide(s, np.full(s.shape, n, v.dtype))
@@ -890,11 +890,12 @@ def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Tensor:
 
 # --- division without NaN, squared difference -----------------------------------------------------------------
 def _div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "c":
+        from simdist.runtime.ops.complex_div import divide_no_nan
+        return divide_no_nan(a, b)
     if b.ndim == 0:   # the usual case (a loss over a batch size): no mask
-        return np.true_divide(a, b) if b != 0 else np.zeros(a.shape, a.dtype)
-    if a.dtype.kind == "c":   # (the quotient as RealDiv's: Eigen's complex division)
-        from simdist.runtime.ops.complex_math import divide
-        return np.where(b == 0, np.zeros((), a.dtype), divide(a, b))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.true_divide(a, b) if b != 0 else np.zeros(a.shape, a.dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(b == 0, np.zeros((), a.dtype), np.true_divide(a, b))
 

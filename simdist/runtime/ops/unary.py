@@ -151,7 +151,7 @@ def _reciprocal(a: np.ndarray) -> np.ndarray:
         from simdist.runtime.ops.rcp import reciprocal
         return reciprocal(a)
     if a.dtype.kind == "c":
-        from simdist.runtime.ops.complex_math import divide
+        from simdist.runtime.ops.complex_div import divide
         return divide(np.ones((), a.dtype), a)
     return np.reciprocal(a)
 

@@ -1,0 +1,101 @@
+"""The complex kernels issue 29's sixth fuzzer campaign (fz6: tests/fuzz3 seeds 71-73 with its
+extended catalogue) found wrong, each against real TensorFlow 2.21, compared bit for bit part by
+part (a NaN part matches any NaN part): complex division (RealDiv, DivNoNan, Reciprocal, the mean's
+final division) as Eigen's pdiv_complex in SIMD packets and libgcc's __divsc3/__divdc3 in the scalar
+tail, under DAZ/FTZ. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_POOL = [0.0, -0.0, 1.5, -2.0, 3.0, 0.1, -7.25, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 5e-324, 1e-310, 1e30, 3e38,
+         1e308, -1e308, 1e-30, 1e-300, 1e154, 1e-160, 2.0 ** 60, 1e10]
+
+
+def _rows(dtype: str, n: int, seed: int, k: int = 2) -> list[np.ndarray]:
+    """k rows of n complex numbers whose parts are drawn from an edge pool (zeros of both signs,
+    subnormals, infinities, NaN, tiny and huge normals) or are standard normals times 2**e."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(k):
+        z = np.empty(n, dtype)
+        with np.errstate(all="ignore"):
+            parts = [np.where(rng.random(n) < 0.6, np.array(_POOL)[rng.integers(0, len(_POOL), n)],
+                              rng.standard_normal(n) * 2.0 ** rng.integers(-20, 20, n)) for _ in range(2)]
+            z.real, z.imag = parts
+        rows.append(z)
+    return rows
+
+
+def _binary(fn: str, dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
+    x, y = _rows(dtype, n, seed)
+    return lambda tf: getattr(tf.math, fn)(tf.constant(x), tf.constant(y))
+
+
+def _unary(fn: str, dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
+    (x,) = _rows(dtype, n, seed, 1)
+    return lambda tf: getattr(tf.math, fn)(tf.constant(x))
+
+
+def _each(fn: str, dtype: str, n: int, seed: int) -> Callable[[Any], Any]:
+    """fn of each element alone (one-element tensors: the scalar tail only)."""
+    x, y = _rows(dtype, n, seed)
+    return lambda tf: [getattr(tf.math, fn)(tf.constant(x[i:i + 1]), tf.constant(y[i:i + 1])) for i in range(n)]
+
+
+_DT = ("complex64", "complex128")
+DIVISION: list[tuple[str, str, Callable[[Any], Any]]] = [
+    *[(f"truediv-{dt}-{n}-{s}", "ops.complex", _binary("truediv", dt, n, s))
+      for dt in _DT for n, s in ((3, 1), (7, 2), (101, 3))],
+    *[(f"truediv-tail-{dt}", "ops.complex", _each("truediv", dt, 60, 4)) for dt in _DT],
+    *[(f"divide-no-nan-{dt}-{n}", "ops.complex", _binary("divide_no_nan", dt, n, 5)) for dt in _DT for n in (5, 40)],
+    *[(f"reciprocal-{dt}", "ops.complex", _unary("reciprocal", dt, 41, 6)) for dt in _DT],
+    ("divide-no-nan-scalar-divisor", "ops.complex",
+     lambda tf: tf.math.divide_no_nan(tf.constant([complex(np.inf, 1.0), complex(1.0, 2.0), complex(3.0, 0.0)],
+                                                  tf.complex64), tf.constant(complex(0.0, 1e-40), tf.complex64))),
+    ("divide-no-nan-subnormal-divisor", "ops.complex",
+     lambda tf: tf.math.divide_no_nan(tf.constant([complex(2.0, 1.0)] * 5, tf.complex64),
+                                      tf.constant([complex(1e-40, 0.0), complex(0.0, -1e-41), complex(1e-40, 1.0),
+                                                   complex(-0.0, 0.0), complex(1.0, 0.0)], tf.complex64))),
+    *[(f"reduce-mean-{dt}-{s}", "ops.complex",
+       (lambda x: lambda tf: (tf.math.reduce_mean(tf.constant(x)), tf.math.reduce_mean(tf.constant(x.reshape(4, 5)), 1),
+                              tf.math.reduce_mean(tf.constant(x.reshape(4, 5)), 0)))(_rows(dt, 20, s, 1)[0]))
+      for dt in _DT for s in (7, 8)],
+]
+CASES = DIVISION
+
+
+def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """bits_agree of the real and of the imaginary parts (a NaN part matches any NaN part)."""
+    if got.dtype.kind != "c":
+        return edge_compare.bits_agree(got, want)
+    return (edge_compare.bits_agree(got.real.copy(), want.real.copy())
+            & edge_compare.bits_agree(got.imag.copy(), want.imag.copy()))
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: _parts_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.complex")
+@EDGES.parametrize("ops.complex")
+def test_complex_kernels(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+if __name__ == "__main__":  # TF worker: python test_fuzz6_complex_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
