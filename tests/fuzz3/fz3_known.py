@@ -18,7 +18,15 @@ scalar tail (the float64 subnormal class listed from seed 53, bfloat16 -0.0); Ne
 conversion; float32 Xlogy of a subnormal y; confusion_matrix's squeeze; stack/cross with unknown
 shapes and softmax_cross_entropy's axis errors at trace; Grappler's RemoveLogicalNotStage; complex
 Sign, complex Mul and SquaredDifference (packets and Annex G tail), ComplexAbs under DAZ,
-Real/Imag of scalars, Bitcast of complex types, the categorical samplers' dtype checks. Open classes fz5 found are
+Real/Imag of scalars, Bitcast of complex types, the categorical samplers' dtype checks.
+
+Closed by issue 29's fz6 (tests/ops/test_fuzz6_complex_tf.py, docs/spec.md ops.complex): complex division
+(Eigen's pdiv_complex in packets, libgcc's Smith's method with Annex G in the tail: truediv,
+divide_no_nan, reciprocal, reduce_mean's division), the elementwise complex functions (Eigen's
+complex_sqrt/rsqrt/log and their packets, glibc's cexp/csin/... under DAZ, Eigen's complex
+expm1/log1p/logistic: cos, cosh, sin, expm1, log, log1p, sigmoid, rsqrt), complex Add/Sub under
+DAZ/FTZ, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
+Open classes fz5 found are
 listed below with their seeds (the extended catalogue's, `fz3_campaign.py SEED 0 300 --ext`,
 marked "ext")."""
 
@@ -67,9 +75,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("clip_by_norm", "gradient"): "second-order gradient of clip_by_norm(float16 Variable holding 65504, "
                                   "clip_norm=-1.0): TF 2.21's second gradient is NaN, simdist's 0; not analysed; seed "
                                   "63 #104",
-    ("math.log1p", "value"): "complex log1p: TF 2.21 is Eigen's std_fallback::log1p, x * (log(1 + x) / ((1 + x) - 1)) "
-                             "with C's complex division and product (log1p(-inf - 0j) is NaN + NaNj), simdist NumPy's "
-                             "log1p (inf - pi j); ext seeds 61 #4, #259, 62 #43, #229, #233",
     ("image.resize", "rejects"): "tf.image.resize with antialias=True or method='gaussian' (ScaleAndTranslate's "
                                  "kernels) is not implemented in simdist (NotImplementedError); TF 2.21 computes; ext "
                                  "seeds 61 #190, #239, 62 #6, #84",
@@ -78,18 +83,8 @@ KNOWN_OPEN: dict[object, str] = {
     ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
                                           "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
                                           "ext seed 61 #13, #165",
-    ("math.cos", "value"): _CX_VALUE,
-    ("math.cosh", "value"): _CX_VALUE,
-    ("math.sin", "value"): _CX_VALUE,
     ("math.pow", "value"): _CX_VALUE,
-    ("math.expm1", "value"): _CX_VALUE,
-    ("math.log", "value"): _CX_VALUE,
-    ("math.sigmoid", "value"): _CX_VALUE,
-    ("math.rsqrt", "value"): _CX_VALUE,
-    ("math.reciprocal", "value"): _CX_VALUE,
     ("math.angle", "value"): _CX_VALUE,
-    ("math.add", "value"): _CX_VALUE,
-    ("math.subtract", "value"): _CX_VALUE,
     ("math.accumulate_n", "value"): _CX_VALUE,
     ("linalg.matmul", "value"): _CX_VALUE,
     ("cast", "value"): _CX_VALUE,

@@ -100,6 +100,26 @@ UNARY: list[tuple[str, str, Callable[[Any], Any]]] = [
 CASES = CASES + UNARY
 
 
+def _reductions(dtype: str, seed: int) -> Callable[[Any], Any]:
+    (x,) = _rows(dtype, 37, seed, 1)
+    return lambda tf: (tf.math.reduce_prod(tf.constant(x)), tf.math.reduce_prod(tf.constant(x.reshape(37, 1)), 0),
+                       tf.math.reduce_prod(tf.constant(x[:3])), tf.math.reduce_sum(tf.constant(x)),
+                       tf.math.reduce_mean(tf.constant(x[:1].reshape(()))), tf.math.reduce_mean(tf.constant(x[:5])))
+
+
+REDUCE_ADD: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- complex Add/Sub part by part under DAZ/FTZ; Prod: packets' products textbook, scalar steps Annex G,
+    #    one element per output copied; the mean of nothing is 0
+    *[(f"add-{dt}-{s}", "ops.complex", _binary("add", dt, 37, 100 + s)) for dt in _DT for s in (0, 1)],
+    *[(f"subtract-{dt}-{s}", "ops.complex", _binary("subtract", dt, 37, 102 + s)) for dt in _DT for s in (0, 1)],
+    *[(f"reductions-{dt}-{s}", "ops.complex", _reductions(dt, 110 + s)) for dt in _DT for s in range(3)],
+    ("reduce-mean-of-nothing", "ops.complex",
+     lambda tf: (tf.math.reduce_mean(tf.zeros([1, 1, 0], tf.complex64), keepdims=True),
+                 tf.math.reduce_mean(tf.zeros([2, 0], tf.complex128), 1))),
+]
+CASES = CASES + REDUCE_ADD
+
+
 def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     """bits_agree of the real and of the imaginary parts (a NaN part matches any NaN part)."""
     if got.dtype.kind != "c":

@@ -152,8 +152,25 @@ def _numeric(name: str) -> Any:
     return args.allowed(name, "fiuc" if "complex64" in what else "fiu", what)
 
 
-ADD = binary_op("AddV2", np.add, _numeric("AddV2"), exact=True)
-SUB = binary_op("Sub", np.subtract, _numeric("Sub"), exact=True)
+def _parts_daz(fn: Any) -> Any:
+    """fn (np.add, np.subtract); complex operands part by part under DAZ/FTZ, as Eigen's padd/psub
+    on the parts (`(1e-40 + 2j) + 0` is 0 + 2j in complex64; fz6 ext seeds 71-73)."""
+    def kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        if x.dtype.kind != "c":
+            return fn(x, y)
+        from simdist.runtime.ops.complex_mul import _ftz
+        xb, yb = np.broadcast_arrays(x, y)
+        out = np.empty(xb.shape, np.result_type(x, y))
+        with np.errstate(invalid="ignore", over="ignore"):
+            out.real = _ftz(fn(_ftz(np.asarray(xb.real)), _ftz(np.asarray(yb.real))))
+            out.imag = _ftz(fn(_ftz(np.asarray(xb.imag)), _ftz(np.asarray(yb.imag))))
+        return out
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
+ADD = binary_op("AddV2", _parts_daz(np.add), _numeric("AddV2"), exact=True)
+SUB = binary_op("Sub", _parts_daz(np.subtract), _numeric("Sub"), exact=True)
 def _multiply(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """np.multiply; complex as TF's kernel (packets textbook, tail Annex G, DAZ/FTZ: complex_mul.py)."""
     if x.dtype.kind == "c" and x.dtype == y.dtype:
@@ -572,10 +589,11 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
 
 # --- reductions ------------------------------------------------------------------------------------------
 def _one_each(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
-    """A float reduction over one element per output is TF's copy of the input (ReductionHelper
-    reduces nothing: `reduce_sum([-0.0])` is -0.0, where NumPy adds to its identity 0 and gives
-    0.0; fuzz4), else None."""
-    if (v.dtype.kind != "f" and v.dtype.name != "bfloat16") or v.size == 0:
+    """A float or complex reduction over one element per output is TF's copy of the input
+    (ReductionHelper reduces nothing: `reduce_sum([-0.0])` is -0.0, where NumPy adds to its
+    identity 0 and gives 0.0, fuzz4; `reduce_mean(inf + 0j)` is inf + 0j, not the division's
+    inf + NaNj, and `reduce_prod([0.5 + infj])` is 0.5 + infj, fz6), else None."""
+    if (v.dtype.kind not in "fc" and v.dtype.name != "bfloat16") or v.size == 0:
         return None
     n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis], dtype=np.int64))
     if n != 1:
@@ -627,6 +645,8 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     one = _one_each(v, axis, keepdims)
     if one is not None:
         return one
+    if v.size == 0 and v.dtype.kind == "c":   # FillIdentity: the MeanReducer's identity, 0 (floats' is NaN)
+        return np.zeros(np.shape(np.sum(v, axis=axis, keepdims=keepdims)), v.dtype)
     if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
         return np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype) * np.array(np.nan, v.dtype)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # silent, as TF

@@ -40,10 +40,15 @@ def _prod(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     if kind == "f" or v.dtype == np.float16:   # in Eigen's order: zeros times infinities, overflows (prod_order.py)
         from simdist.runtime.ops.prod_order import eigen_prod
         return eigen_prod(v, axis, keepdims, out)
-    if kind == "c":   # complex: Eigen's order, each product rounded (no fused multiply-add)
-        from simdist.runtime.ops.prod_order import complex_multiply, eigen_prod
+    if kind == "c":   # complex: Eigen's order, packets' products rounded (no fused multiply-add), scalar
+        # steps std::complex's (Annex G); one element per output is TF's copy of the input
+        from simdist.runtime.ops.math import _one_each
+        from simdist.runtime.ops.prod_order import complex_multiply, complex_multiply_scalar, eigen_prod
+        one = _one_each(v, axis, keepdims)
+        if one is not None:
+            return one
         with np.errstate(over="ignore", invalid="ignore"):
-            return eigen_prod(v, axis, keepdims, out, complex_multiply)
+            return eigen_prod(v, axis, keepdims, out, complex_multiply, complex_multiply_scalar)
     return out
 
 
