@@ -340,11 +340,17 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     conv = getattr(value, "_as_tensor", None)
     if conv is not None:
         return convert_to_tensor(conv(), dtype=dtype)
-    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value):
+    if isinstance(value, (list, tuple)) and (any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value)
+                                             or _first_tensor_dtype(value) is not None):
         from simdist.runtime.ops import array
         # TF's autopacking: the list's dtype is its first tensor's and Python values convert to
         # it (ops.conversion)
         packed = _first_tensor_dtype(value)
+        if dtype is None and dtype_hint is not None and dtypes.as_dtype(dtype_hint) != packed:
+            try:   # TF's preferred_dtype: autopacking with the hint as its dtype, dropped on TypeError/ValueError
+                return _autopack_cast(value, dtypes.as_dtype(dtype_hint))
+            except (TypeError, ValueError):
+                pass
         if dtype is None or dtypes.as_dtype(dtype) == packed:
             parts = []
             for v in value:
@@ -352,7 +358,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
                 # (a tensor of another dtype goes as it is: Pack's InvalidArgumentError)
                 parts.append(t if isinstance(t, Tensor) else convert_to_tensor(t, dtype=packed))
             return array.stack(parts)
-        return array.stack([convert_to_tensor(v, dtype=dtype, dtype_hint=dtype_hint) for v in value])
+        return _autopack_cast(value, dtypes.as_dtype(dtype))
     arr, dt = convert.to_array(value, None if dtype is None else dtypes.as_dtype(dtype),
                                None if dtype_hint is None else dtypes.as_dtype(dtype_hint))
     t = Tensor(arr, dt)
@@ -362,6 +368,22 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     if rec is not None:    # a Const node of the call being recorded
         return rec.constant(t)
     return t
+
+
+def _autopack_cast(value: Any, dtype: Any) -> Tensor:
+    """TF's _autopacking_conversion_function with a dtype other than the list's: every tensor (or
+    variable) in the nested lists is cast to it (_cast_nested_seqs_to_dtype: `convert_to_tensor([x,
+    x], dtype=tf.int16)` of float32 tensors is int16), Python values converted to it, then packed."""
+    from simdist.runtime.ops import array, math
+
+    def leaf(v: Any) -> Any:
+        if isinstance(v, Tensor) or (hasattr(v, "_as_tensor") and hasattr(v, "dtype")):
+            t = v if isinstance(v, Tensor) else v._as_tensor()
+            return t if t.dtype == dtype else math.cast(t, dtype)
+        if isinstance(v, (list, tuple)) and _first_tensor_dtype(v) is not None:
+            return array.stack([leaf(u) for u in v])
+        return convert_to_tensor(v, dtype=dtype)
+    return array.stack([leaf(v) for v in value])
 
 
 def _first_tensor_dtype(value: Any) -> Any:

@@ -1,0 +1,83 @@
+"""Rules issue 29's sixth campaign (fz6: the fourth fuzzer's seeds 11-13) found wrong outside the
+complex kernels, each against real TensorFlow 2.21: the same call on both backends gives the
+same dtype and bits, or raises the same exception class. Conversion: autopacking a list of tensors
+with a requested dtype (or a dtype hint) casts them; a Python sequence mixing bools and numbers
+converts when a numeric dtype is requested. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _packed(build: str, **kw: Any) -> Callable[[Any], Any]:
+    """tf.convert_to_tensor(<build>, **kw), where build is a Python expression over tensors and
+    variables x (float32 [1e10, -2]), t (float32 [1.5, -3]) and i (int64 variable 2**63 - 1)."""
+    def run(tf: Any) -> Any:
+        env = {"x": tf.Variable(tf.constant([1e10, -2.0])), "t": tf.constant([1.5, -3.0]),
+               "i": tf.Variable(tf.constant(2 ** 63 - 1, tf.int64)), "tf": tf, "np": np}
+        kws = {k: (getattr(tf, v) if isinstance(v, str) and hasattr(tf, v) else v) for k, v in kw.items()}
+        return tf.convert_to_tensor(eval(build, env), **kws)  # noqa: S307 - our text
+    return run
+
+
+CONVERSION: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- autopacking casts the tensors to a requested dtype (fz4 seed 11 #14, #15, #103, #145, #146)
+    ("pack-variables-dtype-int16", "ops.conversion", _packed("[x, x]", dtype="int16")),
+    ("pack-tensors-dtype-float64", "ops.conversion", _packed("[t, t]", dtype="float64")),
+    ("pack-nested-dtype-int32", "ops.conversion", _packed("[[t], [t]]", dtype="int32")),
+    ("pack-mixed-dtype-float64", "ops.conversion", _packed("[t, [1.0, 2.0]]", dtype="float64")),
+    ("pack-int64-variables-as-float32", "ops.conversion", _packed("[i, i]", dtype="float32")),
+    ("pack-hint-int8", "ops.conversion", _packed("[x, x]", dtype_hint="int8")),
+    ("pack-hint-float64", "ops.conversion", _packed("[x, x]", dtype_hint=np.float64)),
+    ("pack-hint-bool", "ops.conversion", _packed("[x, x]", dtype_hint=np.bool_)),
+    ("pack-hint-string-cast-refused", "ops.conversion", _packed("[x, x]", dtype_hint="string")),
+    ("variable-of-packed-int64-as-float32", "ops.conversion",
+     lambda tf: tf.Variable([tf.Variable(tf.constant(2 ** 63 - 1, tf.int64))] * 2, dtype=tf.float32) * 1),
+    # -- bools beside numbers convert when a numeric dtype is requested (fz4 seed 11 #162, #181, seed 12 #162)
+    ("bool-int-as-float16", "ops.conversion", lambda tf: tf.constant([True, 0], np.float16)),
+    ("bool-int-as-float32", "ops.conversion", lambda tf: tf.constant([True, 0], tf.float32)),
+    ("bool-int-as-int64", "ops.conversion", lambda tf: tf.convert_to_tensor([True, 0], dtype=tf.int64)),
+    ("bool-int-hint-int64", "ops.conversion", lambda tf: tf.convert_to_tensor([True, 0], dtype_hint="int64")),
+    ("int-bool-as-int64", "ops.conversion", lambda tf: tf.convert_to_tensor([0, True], dtype=tf.int64)),
+    ("bool-float-as-float32", "ops.conversion", lambda tf: tf.convert_to_tensor([True, 2.5], dtype=tf.float32)),
+    ("nested-bool-int-as-int32", "ops.conversion", lambda tf: tf.convert_to_tensor([[True], [0]], dtype=tf.int32)),
+    ("bool-int-no-dtype-mixed", "ops.conversion", lambda tf: tf.convert_to_tensor([True, 0])),
+    ("bool-int-as-bool-mixed", "ops.conversion", lambda tf: tf.convert_to_tensor([True, 0], dtype=tf.bool)),
+    ("int-bool-as-bool-refused", "ops.conversion", lambda tf: tf.convert_to_tensor([1, True], dtype=tf.bool)),
+    ("bool-int-as-int8-mixed", "ops.conversion", lambda tf: tf.convert_to_tensor([True, 0], dtype=tf.int8)),
+    ("int-bool-as-int8-cast", "ops.conversion", lambda tf: tf.constant([0, True], tf.int8)),
+    ("bool-as-int8-refused", "ops.conversion", lambda tf: tf.constant([True], tf.int8)),
+    ("int-bool-as-complex64", "ops.conversion", lambda tf: tf.constant([0, True], tf.complex64)),
+    ("float-bool-as-bfloat16", "ops.conversion", lambda tf: tf.constant([0.5, True], tf.bfloat16)),
+    ("bool-int-as-uint64", "ops.conversion", lambda tf: tf.constant([True, 0], tf.uint64)),
+    ("bool-int-as-string-mixed", "ops.conversion", lambda tf: tf.constant([True, 0], tf.string)),
+    ("nested-int-bool-as-uint16", "ops.conversion", lambda tf: tf.constant([[0], [True]], tf.uint16)),
+]
+CASES = CONVERSION
+
+EDGES = edge_compare.EdgeModule(__file__, CASES)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_conversion(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+if __name__ == "__main__":  # TF worker: python test_fuzz6_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
