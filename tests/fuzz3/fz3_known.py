@@ -25,7 +25,7 @@ Closed by issue 29's fz6 (tests/ops/test_fuzz6_complex_tf.py, docs/spec.md ops.c
 divide_no_nan, reciprocal, reduce_mean's division), the elementwise complex functions (Eigen's
 complex_sqrt/rsqrt/log and their packets, glibc's cexp/csin/... under DAZ, Eigen's complex
 expm1/log1p/logistic: cos, cosh, sin, expm1, log, log1p, sigmoid, rsqrt), complex Add/Sub under
-DAZ/FTZ, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
+DAZ/FTZ, complex Pow (glibc's cpow) and Xlogy/Xdivy/Xlog1py, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
 Open classes fz5 found are
 listed below with their seeds (the extended catalogue's, `fz3_campaign.py SEED 0 300 --ext`,
 marked "ext")."""
@@ -83,12 +83,10 @@ KNOWN_OPEN: dict[object, str] = {
     ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
                                           "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
                                           "ext seed 61 #13, #165",
-    ("math.pow", "value"): _CX_VALUE,
     ("math.angle", "value"): _CX_VALUE,
     ("math.accumulate_n", "value"): _CX_VALUE,
     ("linalg.matmul", "value"): _CX_VALUE,
     ("cast", "value"): _CX_VALUE,
-    ("math.xlogy", "value"): _CX_VALUE,
     ("math.acosh", "gradient"): _CX_GRAD,
     ("math.asinh", "gradient"): _CX_GRAD,
     ("math.atanh", "gradient"): _CX_GRAD,

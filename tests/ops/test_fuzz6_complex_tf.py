@@ -119,6 +119,14 @@ REDUCE_ADD: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + REDUCE_ADD
 
+BINARY: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- Pow: glibc's cpow on every element; xlogy/xdivy/xlog1py: Log's/Div's kernels and the product
+    *[(f"pow-{dt}-{n}-{s}", "ops.complex", _binary("pow", dt, n, 130 + s)) for dt in _DT for n, s in ((3, 0), (24, 1))],
+    *[(f"{fn}-{dt}-{n}", "ops.complex", _binary(fn, dt, n, 140 + i)) for i, fn in enumerate(("xlogy", "xdivy", "xlog1py"))
+      for dt in _DT for n in (3, 24)],
+]
+CASES = CASES + BINARY
+
 
 def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     """bits_agree of the real and of the imaginary parts (a NaN part matches any NaN part)."""

@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["KERNELS", "kernel"]
+__all__ = ["KERNELS", "kernel", "power"]
 
 
 def _ftz(v: np.ndarray) -> np.ndarray:
@@ -292,6 +292,43 @@ KERNELS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "Acos": _glibc(np.arccos), "Atan": _glibc(np.arctan), "Asinh": _glibc(np.arcsinh),
     "Acosh": _glibc(np.arccosh), "Atanh": _glibc(np.arctanh),
 }
+
+
+def _cpow_function(single: bool) -> Callable | None:
+    """glibc's cpowf/cpow through ctypes (a complex is passed and returned as a struct of two parts,
+    as the x86-64 ABI does), or None without the C library."""
+    import ctypes
+
+    from simdist.runtime.ops import libm
+    lib = libm._lib()
+    if lib is None:
+        return None
+    part = ctypes.c_float if single else ctypes.c_double
+
+    class Parts(ctypes.Structure):
+        _fields_ = [("re", part), ("im", part)]
+    fn = getattr(lib, "cpowf" if single else "cpow", None)
+    if fn is None:
+        return None
+    fn.restype, fn.argtypes = Parts, [Parts, Parts]
+    return lambda a, b: (lambda r: complex(r.re, r.im))(fn(Parts(a.real, a.imag), Parts(b.real, b.imag)))
+
+
+def power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Complex Pow as TF's kernel: std::pow of std::complex, glibc's cpow (cexp(y * clog(x))) on every
+    element (no packets), the parts read under DAZ and written flushed; NumPy's power differs (it
+    multiplies out integer exponents)."""
+    xb, yb = np.broadcast_arrays(x, y)
+    xr, xi = _parts(xb)
+    yr, yi = _parts(yb)
+    fn = _cpow_function(xb.dtype == np.complex64)
+    a, b = _join(xr, xi, xb.dtype), _join(yr, yi, xb.dtype)
+    if fn is None:
+        with np.errstate(all="ignore"):
+            w = np.power(a, b)
+    else:
+        w = np.array([fn(u, v) for u, v in zip(a.ravel().tolist(), b.ravel().tolist())], xb.dtype).reshape(xb.shape)
+    return _join(w.real, w.imag, xb.dtype)
 
 
 def kernel(op: str, fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:

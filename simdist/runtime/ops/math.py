@@ -107,6 +107,9 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed [Op:Pow]")
     if a.dtype == b.dtype and a.dtype in (np.float32, np.float64):   # Eigen's generic_pow in packets, libm's tail
         return packet_pow.pow_packets(a, b)
+    if a.dtype.kind == "c":   # glibc's cpow under DAZ/FTZ (complex_unary.py)
+        from simdist.runtime.ops.complex_unary import power
+        return power(a, b)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):   # 0 ** -1 = inf, (-8) ** 0.5 = nan, silently as TF
         out = np.power(a, b)
     if a.dtype in (np.float32, np.float64) and (b.ndim == 0 or 0 in b.strides) and np.any(b == 0.5):
