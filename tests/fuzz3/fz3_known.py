@@ -25,7 +25,7 @@ Closed by issue 29's fz6 (tests/ops/test_fuzz6_complex_tf.py, docs/spec.md ops.c
 divide_no_nan, reciprocal, reduce_mean's division), the elementwise complex functions (Eigen's
 complex_sqrt/rsqrt/log and their packets, glibc's cexp/csin/... under DAZ, Eigen's complex
 expm1/log1p/logistic: cos, cosh, sin, expm1, log, log1p, sigmoid, rsqrt), complex Add/Sub under
-DAZ/FTZ, complex Pow (glibc's cpow) and Xlogy/Xdivy/Xlog1py, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
+DAZ/FTZ, complex Pow (glibc's cpow) and Xlogy/Xdivy/Xlog1py, strategy.reduce MEAN's complex division, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
 Open classes fz5 found are
 listed below with their seeds (the extended catalogue's, `fz3_campaign.py SEED 0 300 --ext`,
 marked "ext")."""
@@ -95,9 +95,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.subtract", "gradient"): _CX_GRAD,
     ("math.divide_no_nan", "gradient"): _CX_GRAD,
     ("nn.embedding_lookup", "gradient"): _CX_GRAD,
-    ("math.multiply", "value"): "complex reduce MEAN of a product in strategy.reduce (the division class of "
-                                "math.reduce_mean); ext seed 61 #1",
-    ("math.squared_difference", "value"): "as math.multiply (the division in strategy.reduce MEAN); ext seeds 61-63",
     ("image.psnr", "rejects"): "tf.image.psnr calls that TF 2.21 computes and simdist refuses; not analysed; ext "
                                "seeds 61-63",
     ("image.sobel_edges", "accepts"): "traced sobel_edges of an int64 image: TF 2.21 refuses at trace, simdist "
