@@ -2,7 +2,8 @@
 complex kernels, each against real TensorFlow 2.21: the same call on both backends gives the
 same dtype and bits, or raises the same exception class. Conversion: autopacking a list of tensors
 with a requested dtype (or a dtype hint) casts them; a Python sequence mixing bools and numbers
-converts when a numeric dtype is requested. Needs the `tf` extra.
+converts when a numeric dtype is requested. Range's shape function checks constant inputs inside a
+tf.function before the missing kernel of an unsigned or narrow dtype is looked up. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -65,6 +66,32 @@ CONVERSION: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CONVERSION
 
+
+def _range_traced(*args: Any, **kw: Any) -> Callable[[Any], Any]:
+    """tf.range(*args, dtype=kw["dtype"] (a tf attribute name), ...) in a tf.function without
+    arguments: the class get_concrete_function raises ("at trace: ValueError"), else its call."""
+    def run(tf: Any) -> Any:
+        kws = {k: (getattr(tf, v) if k == "dtype" else v) for k, v in kw.items()}
+        f = tf.function(lambda: tf.range(*args, **kws), input_signature=[])
+        try:
+            f.get_concrete_function()
+        except Exception as e:  # noqa: BLE001 - the class is the result
+            return f"at trace: {type(e).__name__}"
+        return f()
+    return run
+
+
+RANGE: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- Range's shape function checks constant inputs before the missing kernel (fz3 seed 72 #25, #132, 73 #156)
+    ("range-uint32-start-above-limit", "function.trace-time-errors", _range_traced(100, 2, dtype="uint32")),
+    ("range-uint16-start-above-limit", "function.trace-time-errors", _range_traced(3, limit=2, dtype="uint16")),
+    ("range-uint64-minus-one-wraps", "function.trace-time-errors", _range_traced(-1, limit=0, delta=1, dtype="uint64")),
+    ("range-uint16-zero-delta", "function.trace-time-errors", _range_traced(0, 5, 0, dtype="uint16")),
+    ("range-uint32-valid-no-kernel", "function.trace-time-errors", _range_traced(0, 5, dtype="uint32")),
+    ("range-int8-valid-no-kernel", "function.trace-time-errors", _range_traced(5, 0, -1, dtype="int8")),
+]
+CASES = CASES + RANGE
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
@@ -76,6 +103,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_conversion(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_range_shape_function_first(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
