@@ -3,7 +3,8 @@ complex kernels, each against real TensorFlow 2.21: the same call on both backen
 same dtype and bits, or raises the same exception class. Conversion: autopacking a list of tensors
 with a requested dtype (or a dtype hint) casts them; a Python sequence mixing bools and numbers
 converts when a numeric dtype is requested. Range's shape function checks constant inputs inside a
-tf.function before the missing kernel of an unsigned or narrow dtype is looked up. Needs the `tf` extra.
+tf.function before the missing kernel of an unsigned or narrow dtype is looked up. The scan ops'
+axis is a tensor operand (a list is the kernel's InvalidArgumentError). Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -92,6 +93,28 @@ RANGE: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + RANGE
 
+
+def _scan(fn: str, axis: Any, traced: bool) -> Callable[[Any], Any]:
+    """tf.math.<fn>(x, axis=axis, exclusive=True) of an int64 (float32 for cumulative_logsumexp)
+    matrix, eagerly or inside a tf.function."""
+    def run(tf: Any) -> Any:
+        x = tf.constant([[0, 3, 0], [1, 5, 7]], tf.int64 if fn != "cumulative_logsumexp" else tf.float32)
+        call = lambda: getattr(tf.math, fn)(x, axis=axis, exclusive=True)  # noqa: E731
+        return tf.function(call)() if traced else call()
+    return run
+
+
+SCAN_AXIS: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- the scan ops' axis is a tensor operand: a list is the kernel's InvalidArgumentError, None ValueError,
+    #    a float TypeError (fz4 seed 12 #7, #63, seed 13 #26, #163)
+    *[(f"{fn}-axis-{label}-{'traced' if tr else 'eager'}", "ops.argument-errors", _scan(fn, ax, tr))
+      for fn in ("cumsum", "cumprod", "cumulative_logsumexp")
+      for label, ax in (("list", [-2]), ("tuple", (0,)), ("none", None), ("float", 0.0), ("nested", [[0]]),
+                        ("np-int", np.int64(1)), ("np-array", np.array([0])))
+      for tr in (False, True)],
+]
+CASES = CASES + SCAN_AXIS
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
@@ -109,6 +132,12 @@ def test_conversion(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_range_shape_function_first(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
+def test_scan_axis_operand(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
