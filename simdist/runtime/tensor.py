@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-
+import operator
 import sys
 from threading import get_ident as _thread_id
 from typing import Any, Iterable, Iterator
@@ -32,6 +32,24 @@ execution.on_recording(_recording)
 _current = execution._current
 
 
+def _dimension(d: Any) -> int | None:
+    """One dimension as TF's Dimension takes it: None, or an integer (anything with __index__) >= 0;
+    a float or string is TypeError, a negative ValueError (`tf.TensorShape([1, -1])`; fz4 seed 11 #185)."""
+    if d is None:
+        return None
+    inner = getattr(d, "value", d) if type(d).__name__ == "Dimension" else d
+    if inner is None:
+        return None
+    try:
+        v = operator.index(inner)
+    except TypeError:
+        raise TypeError(f"Dimension value must be integer or None or have an __index__ method, got value "
+                        f"'{inner!r}' with type '{type(inner)!r}'") from None
+    if v < 0:
+        raise ValueError(f"Dimension {v} must be >= 0")
+    return v
+
+
 class TensorShape:
     """A possibly partially known shape; `dims is None` means unknown rank."""
 
@@ -51,7 +69,11 @@ class TensorShape:
         elif isinstance(dims, TensorShape):
             self._dims = dims._dims
         else:
-            self._dims = tuple(None if d is None else int(d) for d in dims)
+            try:
+                items = list(dims)
+            except TypeError:   # (TF: a single dimension)
+                items = [dims]
+            self._dims = tuple(_dimension(d) for d in items)
 
     @property
     def dims(self) -> list[int | None] | None:

@@ -115,6 +115,16 @@ SCAN_AXIS: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + SCAN_AXIS
 
+SHAPES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- TensorShape's dimensions as TF's Dimension takes them (fz4 seed 11 #185, seed 12 #148)
+    *[(f"tensorshape-{label}", "ops.argument-errors", (lambda d: lambda tf: tf.TensorShape(d).as_list())(dims))
+      for label, dims in (("negative", [1, -1]), ("np-negative", [np.int64(-3)]), ("float", [2.0]), ("string", ["3"]),
+                          ("scalar", 2), ("scalar-negative", -1), ("unknown", [None, 2]), ("tuple", (1, 2)))],
+    ("reshape-to-tensorshape-with-minus-one", "ops.argument-errors",
+     lambda tf: tf.reshape(np.float64(2.5), tf.TensorShape([1, -1]))),
+]
+CASES = CASES + SHAPES
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
