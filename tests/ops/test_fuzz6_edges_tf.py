@@ -125,6 +125,15 @@ SHAPES: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + SHAPES
 
+GRAPH_BOOLS: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- inside a tf.function a bool beside numbers is an int (make_tensor_proto's NumPy inference; fz4 seed 11 #128)
+    *[(f"traced-{label}", "ops.conversion", (lambda v: lambda tf: tf.function(lambda: tf.constant(v))())(value))
+      for label, value in (("bool-int", [True, 0]), ("int-bool", [0, True]), ("bool-float", [True, 2.5]),
+                           ("nested", [[True], [3]]))],
+    ("traced-cast-bool-int", "ops.conversion", lambda tf: tf.function(lambda: tf.cast([True, 0], dtype=np.int64))()),
+]
+CASES = CASES + GRAPH_BOOLS
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
