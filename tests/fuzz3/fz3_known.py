@@ -26,6 +26,10 @@ divide_no_nan, reciprocal, reduce_mean's division), the elementwise complex func
 complex_sqrt/rsqrt/log and their packets, glibc's cexp/csin/... under DAZ, Eigen's complex
 expm1/log1p/logistic: cos, cosh, sin, expm1, log, log1p, sigmoid, rsqrt), complex Add/Sub under
 DAZ/FTZ, complex Pow (glibc's cpow) and Xlogy/Xdivy/Xlog1py, strategy.reduce MEAN's complex division, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
+Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
+float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
+path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
+
 Open classes fz5 found are
 listed below with their seeds (the extended catalogue's, `fz3_campaign.py SEED 0 300 --ext`,
 marked "ext")."""
