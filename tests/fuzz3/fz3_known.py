@@ -25,7 +25,7 @@ Closed by issue 29's fz6 (tests/ops/test_fuzz6_complex_tf.py, docs/spec.md ops.c
 divide_no_nan, reciprocal, reduce_mean's division), the elementwise complex functions (Eigen's
 complex_sqrt/rsqrt/log and their packets, glibc's cexp/csin/... under DAZ, Eigen's complex
 expm1/log1p/logistic: cos, cosh, sin, expm1, log, log1p, sigmoid, rsqrt), complex Add/Sub under
-DAZ/FTZ, complex Pow (glibc's cpow) and Xlogy/Xdivy/Xlog1py, strategy.reduce MEAN's complex division, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
+DAZ/FTZ, complex Pow (glibc's cpow) and Xlogy/Xdivy/Xlog1py, strategy.reduce MEAN's complex division, the conj in the inverse functions' gradients, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
 Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
 float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
 path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
@@ -91,10 +91,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.accumulate_n", "value"): _CX_VALUE,
     ("linalg.matmul", "value"): _CX_VALUE,
     ("cast", "value"): _CX_VALUE,
-    ("math.acosh", "gradient"): _CX_GRAD,
-    ("math.asinh", "gradient"): _CX_GRAD,
-    ("math.atanh", "gradient"): _CX_GRAD,
-    ("math.acos", "gradient"): _CX_GRAD,
     ("math.add", "gradient"): _CX_GRAD,
     ("math.subtract", "gradient"): _CX_GRAD,
     ("math.divide_no_nan", "gradient"): _CX_GRAD,

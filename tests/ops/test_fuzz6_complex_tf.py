@@ -128,6 +128,29 @@ BINARY: list[tuple[str, str, Callable[[Any], Any]]] = [
 CASES = CASES + BINARY
 
 
+def _grad(fn: str, dtype: str, seed: int) -> Callable[[Any], Any]:
+    """The gradient of sum(re(fn(v)) + im(fn(v))) for a complex Variable v of 6 modest values."""
+    rng = np.random.default_rng(seed)
+    z = np.empty(6, dtype)
+    z.real, z.imag = rng.standard_normal(6) * 0.6, rng.standard_normal(6) * 0.6
+
+    def run(tf: Any) -> Any:
+        v = tf.Variable(z)
+        with tf.GradientTape() as tape:
+            y = getattr(tf.math, fn)(v)
+            loss = tf.reduce_sum(tf.math.real(y) + tf.math.imag(y))
+        return tape.gradient(loss, v)
+    return run
+
+
+GRADIENTS: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- math_grad.py conjugates the input (or output) of the inverse functions' gradients (fz6 ext seed 72 #155)
+    *[(f"grad-{fn}-{dt}", "ops.complex", _grad(fn, dt, 160 + i))
+      for i, fn in enumerate(("atan", "asin", "acos", "asinh", "acosh", "atanh")) for dt in _DT],
+]
+CASES = CASES + GRADIENTS
+
+
 def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     """bits_agree of the real and of the imaginary parts (a NaN part matches any NaN part)."""
     if got.dtype.kind != "c":

@@ -288,7 +288,7 @@ def _tan_grad(op: Any, grad: Any) -> list:
 def _atan_grad(op: Any, grad: Any) -> list:
     x = op.inputs[0]
     one = constant(1, dtype=grad.dtype)
-    return [grad * reciprocal(one + square(x))]
+    return [grad * reciprocal(one + square(_conj(x)))]   # (TF conjugates x: complex gradients)
 
 
 @RegisterGradient("Sinh")
@@ -303,7 +303,7 @@ def _cosh_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Asinh")
 def _asinh_grad(op: Any, grad: Any) -> list:
-    return [grad / cosh(op.outputs[0])]   # 1 / cosh(y), y = asinh(x)
+    return [grad / cosh(_conj(op.outputs[0]))]   # 1 / cosh(conj(y)), y = asinh(x)
 
 
 @RegisterGradient("Expm1")
@@ -343,7 +343,7 @@ def _asin_grad(op: Any, grad: Any) -> list:
     from simdist.runtime.ops.unary import sqrt
     x = op.inputs[0]
     one = constant(1, dtype=grad.dtype)
-    return [grad * reciprocal(sqrt(one - square(x)))]
+    return [grad * reciprocal(sqrt(one - square(_conj(x))))]
 
 
 @RegisterGradient("Acos")
@@ -351,19 +351,19 @@ def _acos_grad(op: Any, grad: Any) -> list:
     from simdist.runtime.ops.unary import sqrt
     x = op.inputs[0]
     one = constant(1, dtype=grad.dtype)
-    return [-grad * reciprocal(sqrt(one - square(x)))]
+    return [-grad * reciprocal(sqrt(one - square(_conj(x))))]
 
 
 @RegisterGradient("Acosh")
 def _acosh_grad(op: Any, grad: Any) -> list:
-    return [grad / sinh(op.outputs[0])]
+    return [grad / sinh(_conj(op.outputs[0]))]
 
 
 @RegisterGradient("Atanh")
 def _atanh_grad(op: Any, grad: Any) -> list:
     x = op.inputs[0]
     one = constant(1, dtype=grad.dtype)
-    return [grad * reciprocal(one - square(x))]
+    return [grad * reciprocal(one - square(_conj(x)))]
 
 
 @RegisterGradient("Rint")
