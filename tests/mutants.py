@@ -95,13 +95,13 @@ CATALOGUE: list[Mutant] = [
     # -- reduce: denominators, dtypes, axes --------------------------------------------------------
     Mutant("reduce-int-mean-axis-none-is-sum", "denominator", R,
            "    if op is ReduceOp.SUM:\n        return total, dtype\n    out_dt = _truediv_dtype(dtype)\n"
-           "    n = np.asarray(len(arrays)",
+           "    mean = _divide(total.astype(out_dt.np, copy=False), len(arrays)",
            "    if op is ReduceOp.SUM or dtype in (dtypes.int32, dtypes.int64):\n        return total, dtype\n"
-           "    out_dt = _truediv_dtype(dtype)\n    n = np.asarray(len(arrays)",
+           "    out_dt = _truediv_dtype(dtype)\n    mean = _divide(total.astype(out_dt.np, copy=False), len(arrays)",
            "integer MEAN with axis=None returns the SUM (the gap issue 17 cites)"),
     Mutant("reduce-mean-axis-none-divides-by-replicas-minus-one", "denominator", R,
-           "n = np.asarray(len(arrays), dtype=out_dt.np)",
-           "n = np.asarray(max(1, len(arrays) - 1), dtype=out_dt.np)",
+           "mean = _divide(total.astype(out_dt.np, copy=False), len(arrays), out_dt)",
+           "mean = _divide(total.astype(out_dt.np, copy=False), max(1, len(arrays) - 1), out_dt)",
            "MEAN over replicas uses an unbiased-variance style denominator"),
     Mutant("reduce-int32-mean-is-float32", "dtype", R,
            "    if dt in (dtypes.int32, dtypes.int64, dtypes.uint32, dtypes.uint64):\n        return dtypes.float64",
@@ -1144,8 +1144,8 @@ KMT = "simdist/keras/metrics/"
 TRAINING_BATCH6: list[Mutant] = [
     # gradient rules of ops
     _t("grad-acos-sign-dropped", "gradient", "simdist/runtime/ops/special.py",
-       "    return [-grad * reciprocal(sqrt(one - square(x)))]\n",
-       "    return [grad * reciprocal(sqrt(one - square(x)))]\n",
+       "    return [-grad * reciprocal(sqrt(one - square(_conj(x))))]\n",
+       "    return [grad * reciprocal(sqrt(one - square(_conj(x))))]\n",
        "acos's gradient copied from asin: -1/sqrt(1 - x^2) loses its sign"),
     _t("grad-squared-difference-y-not-negated", "gradient", MA,
        "    return [unbroadcast(x_grad, sx), unbroadcast(negative(x_grad), sy)]\n",

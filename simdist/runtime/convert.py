@@ -14,7 +14,12 @@
   - inside a tf.function (a graph's make_tensor_proto) a Python int in [-2**63, 2**64) wraps
     into any integer dtype (2**63 as int64 is -2**63), and one outside is OverflowError "Python
     int too large to convert to C long";
-  - bools mixed with numbers, None or other objects in a sequence: ValueError "mixed types";
+  - bools mixed with numbers, None or other objects in a sequence: ValueError "mixed types",
+    unless a numeric dtype is requested: each element is then converted by that dtype's converter
+    (`tf.constant([True, 0], tf.float16)` is [1, 0]); a dtype without a Python-bool converter
+    infers from the first element and casts (`[0, True]` as int8 is [0, 1], `[True, 0]` "mixed
+    types"); as bool, a first element that is not a bool is TypeError ([1, True]); with no dtype
+    inside a tf.function (make_tensor_proto: NumPy's inference) a bool is an int ([True, 0] is int32);
   - a bool dtype takes only bools, a string dtype only str/bytes (TypeError);
   - a Python bool converts to bool, the floats but bfloat16, int32, int64 and uint64 only (TypeError);
     inside a tf.function (a graph's make_tensor_proto, where a bool is a Python int) to every
@@ -123,10 +128,33 @@ def _wrap_ints(obj: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     return np.array(out, dtype=dt.np).reshape(obj.shape)
 
 
+def _bools_as_ints(value: Any) -> Any:
+    """value with every Python bool made an int (nested lists and tuples)."""
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return [_bools_as_ints(v) for v in value]
+    return value
+
+
 def _python_to(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.DType]:
     sequence = isinstance(value, (list, tuple))
     obj, kinds = _leaves(value)
-    if "?" in kinds or ("b" in kinds and kinds != "b") or ("s" in kinds and kinds != "s"):
+    mixed_bools = "b" in kinds and kinds != "b"
+    if mixed_bools and dt is not None and "?" not in kinds and "s" not in kinds and dt is not dtypes.string:
+        first_bool = isinstance(obj.flat[0], (bool, np.bool_))
+        if dt.is_bool and not first_bool:
+            raise _cannot(value, dt)   # the bool converter refuses a first non-bool: [1, True] as bool
+        # a numeric dtype converts each element ([True, 0] as float16 is [1, 0]); one without a
+        # Python-bool converter infers from the first element and casts ([0, True] as int8 is
+        # [0, 1], [True, 0] is "mixed types")
+        mixed_bools = dt.is_bool or (first_bool and dt.name in _NO_PYTHON_BOOL)
+    if mixed_bools and dt is None and context.in_function() and "?" not in kinds and "s" not in kinds:
+        # a graph's make_tensor_proto: NumPy's inference, where a bool is an int ([True, 0] is int32 [1, 0],
+        # [True, 2.5] float32)
+        mixed_bools = False
+        dt = dtypes.infer_dtype(_bools_as_ints(value))
+    if "?" in kinds or mixed_bools or ("s" in kinds and kinds != "s"):
         if not sequence:
             raise _unsupported(value)
         raise ValueError(_MIXED)
@@ -147,7 +175,7 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
             raise _cannot(value, dt)
         return np.vectorize(lambda s: s.encode() if isinstance(s, str) else bytes(s), otypes=[object])(obj) \
             if obj.size else obj
-    if kinds == "s" or ("b" in kinds and dt.name in _NO_PYTHON_BOOL and not context.in_function()):
+    if kinds == "s" or (kinds == "b" and dt.name in _NO_PYTHON_BOOL and not context.in_function()):
         raise _cannot(value, dt)
     if dt.is_bool:
         if kinds not in ("b", ""):

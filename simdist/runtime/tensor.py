@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-
+import operator
 import sys
 from threading import get_ident as _thread_id
 from typing import Any, Iterable, Iterator
@@ -32,6 +32,24 @@ execution.on_recording(_recording)
 _current = execution._current
 
 
+def _dimension(d: Any) -> int | None:
+    """One dimension as TF's Dimension takes it: None, or an integer (anything with __index__) >= 0;
+    a float or string is TypeError, a negative ValueError (`tf.TensorShape([1, -1])`; fz4 seed 11 #185)."""
+    if d is None:
+        return None
+    inner = getattr(d, "value", d) if type(d).__name__ == "Dimension" else d
+    if inner is None:
+        return None
+    try:
+        v = operator.index(inner)
+    except TypeError:
+        raise TypeError(f"Dimension value must be integer or None or have an __index__ method, got value "
+                        f"'{inner!r}' with type '{type(inner)!r}'") from None
+    if v < 0:
+        raise ValueError(f"Dimension {v} must be >= 0")
+    return v
+
+
 class TensorShape:
     """A possibly partially known shape; `dims is None` means unknown rank."""
 
@@ -51,7 +69,11 @@ class TensorShape:
         elif isinstance(dims, TensorShape):
             self._dims = dims._dims
         else:
-            self._dims = tuple(None if d is None else int(d) for d in dims)
+            try:
+                items = list(dims)
+            except TypeError:   # (TF: a single dimension)
+                items = [dims]
+            self._dims = tuple(_dimension(d) for d in items)
 
     @property
     def dims(self) -> list[int | None] | None:
@@ -343,11 +365,17 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     conv = getattr(value, "_as_tensor", None)
     if conv is not None:
         return convert_to_tensor(conv(), dtype=dtype)
-    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value):
+    if isinstance(value, (list, tuple)) and (any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value)
+                                             or _first_tensor_dtype(value) is not None):
         from simdist.runtime.ops import array
         # TF's autopacking: the list's dtype is its first tensor's and Python values convert to
         # it (ops.conversion)
         packed = _first_tensor_dtype(value)
+        if dtype is None and dtype_hint is not None and dtypes.as_dtype(dtype_hint) != packed:
+            try:   # TF's preferred_dtype: autopacking with the hint as its dtype, dropped on TypeError/ValueError
+                return _autopack_cast(value, dtypes.as_dtype(dtype_hint))
+            except (TypeError, ValueError):
+                pass
         if dtype is None or dtypes.as_dtype(dtype) == packed:
             parts = []
             for v in value:
@@ -355,7 +383,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
                 # (a tensor of another dtype goes as it is: Pack's InvalidArgumentError)
                 parts.append(t if isinstance(t, Tensor) else convert_to_tensor(t, dtype=packed))
             return array.stack(parts)
-        return array.stack([convert_to_tensor(v, dtype=dtype, dtype_hint=dtype_hint) for v in value])
+        return _autopack_cast(value, dtypes.as_dtype(dtype))
     arr, dt = convert.to_array(value, None if dtype is None else dtypes.as_dtype(dtype),
                                None if dtype_hint is None else dtypes.as_dtype(dtype_hint))
     t = Tensor(arr, dt)
@@ -365,6 +393,22 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     if rec is not None:    # a Const node of the call being recorded
         return rec.constant(t)
     return t
+
+
+def _autopack_cast(value: Any, dtype: Any) -> Tensor:
+    """TF's _autopacking_conversion_function with a dtype other than the list's: every tensor (or
+    variable) in the nested lists is cast to it (_cast_nested_seqs_to_dtype: `convert_to_tensor([x,
+    x], dtype=tf.int16)` of float32 tensors is int16), Python values converted to it, then packed."""
+    from simdist.runtime.ops import array, math
+
+    def leaf(v: Any) -> Any:
+        if isinstance(v, Tensor) or (hasattr(v, "_as_tensor") and hasattr(v, "dtype")):
+            t = v if isinstance(v, Tensor) else v._as_tensor()
+            return t if t.dtype == dtype else math.cast(t, dtype)
+        if isinstance(v, (list, tuple)) and _first_tensor_dtype(v) is not None:
+            return array.stack([leaf(u) for u in v])
+        return convert_to_tensor(v, dtype=dtype)
+    return array.stack([leaf(v) for v in value])
 
 
 def _first_tensor_dtype(value: Any) -> Any:

@@ -136,8 +136,7 @@ def reduce_components(op: ReduceOp, arrays: Sequence[np.ndarray], dtype: dtypes.
     if op is ReduceOp.SUM:
         return total, dtype
     out_dt = _truediv_dtype(dtype)
-    n = np.asarray(len(arrays), dtype=out_dt.np)
-    mean = np.asarray(np.true_divide(total.astype(out_dt.np, copy=False), n), dtype=out_dt.np)
+    mean = _divide(total.astype(out_dt.np, copy=False), len(arrays), out_dt)
     return (flushed(mean) if len(arrays) > 1 else mean), out_dt   # (one replica: its value, as TF)
 
 
@@ -188,9 +187,19 @@ def reduce_along_axis(op: Any, arrays: Sequence[np.ndarray], dtype: dtypes.DType
     if op is ReduceOp.SUM:
         return total, dtype
     out_dt = _truediv_dtype(dtype)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.true_divide(total.astype(out_dt.np, copy=False), np.asarray(count, dtype=out_dt.np))
+    mean = _divide(total.astype(out_dt.np, copy=False), count, out_dt)
     return flushed(np.asarray(mean, dtype=out_dt.np)), out_dt
+
+
+def _divide(total: np.ndarray, n: int, dt: dtypes.DType) -> np.ndarray:
+    """total / n as TF's RealDiv (truediv by the count): complex as its kernel divides (packets and
+    the scalar tail's Annex G: a MEAN of nan - infj is nan - infj, not NaN + NaNj; issue 29's fz6)."""
+    if dt.is_complex:
+        from simdist.runtime.ops.complex_div import divide
+        t = np.asarray(total)
+        return divide(t, np.full(t.shape, n, dt.np))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(np.true_divide(total, np.asarray(n, dtype=dt.np)), dtype=dt.np)
 
 
 def reduce_plain_value(op: Any, value: Any, num_replicas: int, describe: str) -> Any:
@@ -213,5 +222,5 @@ def reduce_indexed_slices(op: ReduceOp, parts: Sequence[tuple[np.ndarray, np.nda
         idx = [i.astype(np.int64) for i in idx]
     indices = np.concatenate(idx, axis=0) if len(idx) > 1 else np.array(idx[0], copy=True)
     if op is ReduceOp.MEAN:
-        values = np.asarray(np.true_divide(values, np.asarray(len(parts), dtype=dtype.np)), dtype=dtype.np)
+        values = np.asarray(_divide(values, len(parts), dtype), dtype=dtype.np)
     return values, indices

@@ -18,7 +18,19 @@ scalar tail (the float64 subnormal class listed from seed 53, bfloat16 -0.0); Ne
 conversion; float32 Xlogy of a subnormal y; confusion_matrix's squeeze; stack/cross with unknown
 shapes and softmax_cross_entropy's axis errors at trace; Grappler's RemoveLogicalNotStage; complex
 Sign, complex Mul and SquaredDifference (packets and Annex G tail), ComplexAbs under DAZ,
-Real/Imag of scalars, Bitcast of complex types, the categorical samplers' dtype checks. Open classes fz5 found are
+Real/Imag of scalars, Bitcast of complex types, the categorical samplers' dtype checks.
+
+Closed by issue 29's fz6 (tests/ops/test_fuzz6_complex_tf.py, docs/spec.md ops.complex): complex division
+(Eigen's pdiv_complex in packets, libgcc's Smith's method with Annex G in the tail: truediv,
+divide_no_nan, reciprocal, reduce_mean's division), the elementwise complex functions (Eigen's
+complex_sqrt/rsqrt/log and their packets, glibc's cexp/csin/... under DAZ, Eigen's complex
+expm1/log1p/logistic: cos, cosh, sin, expm1, log, log1p, sigmoid, rsqrt), complex Add/Sub under
+DAZ/FTZ, complex Pow (glibc's cpow) and Xlogy/Xdivy/Xlog1py, strategy.reduce MEAN's complex division, the conj in the inverse functions' gradients, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
+Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
+float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
+path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
+
+Open classes fz5 found are
 listed below with their seeds (the extended catalogue's, `fz3_campaign.py SEED 0 300 --ext`,
 marked "ext")."""
 
@@ -51,10 +63,7 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.truediv", "value"): "a tf.function call simdist runs eagerly (its arguments hold subnormals, which a replay "
                                "would not flush) does not apply Grappler's rewrites (x / 2.5 as x * 0.4, "
                                "function.grappler-rewrites): they need the recorder's graph; TF always applies them; "
-                               "seed 53 #131;"
-                               " also complex division with infinite, NaN or subnormal parts: TF 2.21's "
-                               "Eigen pdiv in packets and C's __divsc3/__divdc3 (Annex G) in the tail, DAZ/FTZ; simdist "
-                               "NumPy's; ext seed 61 #29 (also divide_no_nan, reduce_mean's division)",
+                               "seed 53 #131",
     ("nn.moments", "rejects"): "inside a tf.function, moments of a constant bfloat16 tensor over a repeated axis ((-2, 1) "
                                "of a rank-3 tensor) computes in TF 2.21 (Grappler folds the constant subgraph before "
                                "Mean's kernel checks its axes), simdist raises Mean's InvalidArgumentError; seed 53 #193",
@@ -70,13 +79,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("clip_by_norm", "gradient"): "second-order gradient of clip_by_norm(float16 Variable holding 65504, "
                                   "clip_norm=-1.0): TF 2.21's second gradient is NaN, simdist's 0; not analysed; seed "
                                   "63 #104",
-    ("math.log1p", "value"): "complex log1p: TF 2.21 is Eigen's std_fallback::log1p, x * (log(1 + x) / ((1 + x) - 1)) "
-                             "with C's complex division and product (log1p(-inf - 0j) is NaN + NaNj), simdist NumPy's "
-                             "log1p (inf - pi j); needs the compiler runtime's __divdc3 (compiler-rt or libgcc: "
-                             "not settled); ext seeds 61 #4, #259, 62 #43, #229, #233",
-    ("math.divide_no_nan", "value"): "as math.truediv (complex division); ext seed 61 #86",
-    ("math.reduce_mean", "value"): "complex reduce_mean: the sum divided by the count as a complex division (Annex G: "
-                                   "(inf + NaNj) / 2 is inf + NaNj in TF 2.21, NaN + NaNj in simdist); ext seeds 62-63",
     ("image.resize", "rejects"): "tf.image.resize with antialias=True or method='gaussian' (ScaleAndTranslate's "
                                  "kernels) is not implemented in simdist (NotImplementedError); TF 2.21 computes; ext "
                                  "seeds 61 #190, #239, 62 #6, #84",
@@ -85,33 +87,14 @@ KNOWN_OPEN: dict[object, str] = {
     ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
                                           "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
                                           "ext seed 61 #13, #165",
-    ("math.cos", "value"): _CX_VALUE,
-    ("math.cosh", "value"): _CX_VALUE,
-    ("math.sin", "value"): _CX_VALUE,
-    ("math.pow", "value"): _CX_VALUE,
-    ("math.expm1", "value"): _CX_VALUE,
-    ("math.log", "value"): _CX_VALUE,
-    ("math.sigmoid", "value"): _CX_VALUE,
-    ("math.rsqrt", "value"): _CX_VALUE,
-    ("math.reciprocal", "value"): _CX_VALUE,
     ("math.angle", "value"): _CX_VALUE,
-    ("math.add", "value"): _CX_VALUE,
-    ("math.subtract", "value"): _CX_VALUE,
     ("math.accumulate_n", "value"): _CX_VALUE,
     ("linalg.matmul", "value"): _CX_VALUE,
     ("cast", "value"): _CX_VALUE,
-    ("math.xlogy", "value"): _CX_VALUE,
-    ("math.acosh", "gradient"): _CX_GRAD,
-    ("math.asinh", "gradient"): _CX_GRAD,
-    ("math.atanh", "gradient"): _CX_GRAD,
-    ("math.acos", "gradient"): _CX_GRAD,
     ("math.add", "gradient"): _CX_GRAD,
     ("math.subtract", "gradient"): _CX_GRAD,
     ("math.divide_no_nan", "gradient"): _CX_GRAD,
     ("nn.embedding_lookup", "gradient"): _CX_GRAD,
-    ("math.multiply", "value"): "complex reduce MEAN of a product in strategy.reduce (the division class of "
-                                "math.reduce_mean); ext seed 61 #1",
-    ("math.squared_difference", "value"): "as math.multiply (the division in strategy.reduce MEAN); ext seeds 61-63",
     ("image.psnr", "rejects"): "tf.image.psnr calls that TF 2.21 computes and simdist refuses; not analysed; ext "
                                "seeds 61-63",
     ("image.sobel_edges", "accepts"): "traced sobel_edges of an int64 image: TF 2.21 refuses at trace, simdist "

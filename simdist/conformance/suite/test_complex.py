@@ -53,3 +53,22 @@ def test_complex_dtypes_conversion_ops_and_gradients(tf):
     e = tf.linalg.eigvals(tf.constant([[2.0, 0.0], [0.0, -1.0]]))
     assert_dtype(e, "complex64", call="eigvals(float32 diag(2, -1))")
     assert_close(np.sort_complex(to_numpy(e)), np.array([-1 + 0j, 2 + 0j], np.complex64), call="eigvals(diag(2, -1))")
+
+
+@clause("ops.complex", ref="tf221")
+def test_complex_division_tail_and_elementwise_specials(tf):
+    # the scalar tail divides as C (Annex G: a nonzero number by zero is infinite); a packet gives NaN
+    q = to_numpy(tf.constant([1 + 2j], tf.complex128) / tf.constant([0j], tf.complex128))
+    assert_true(np.isinf(q[0].real) and np.isinf(q[0].imag),
+                f"out={q!r}, but should be [inf+infj] (C's division in the scalar tail)",
+                call="complex128 [1+2j] / [0j] (one element: the tail)")
+    d = to_numpy(tf.math.divide_no_nan(tf.constant([2 + 1j], tf.complex64), tf.constant([0j], tf.complex64)))
+    assert_close(d, np.array([0j], np.complex64), call="divide_no_nan(2+1j, 0)")
+    r = to_numpy(tf.math.rsqrt(tf.constant([0j, complex(np.inf, 1.0)], tf.complex128)))
+    assert_true(np.isinf(r[0].real) and np.isnan(r[0].imag) and r[1] == 0,
+                f"out={r!r}, but should be [inf+nanj, 0j] (Eigen's complex_rsqrt)", call="rsqrt([0j, inf+1j])")
+    s = to_numpy(tf.math.sqrt(tf.constant([complex(-2.0, -0.0)], tf.complex128)))
+    assert_close(s, np.array([np.sqrt(2.0) * 1j]), call="sqrt(-2 - 0j) in the tail (Eigen's complex_sqrt: y < 0 "
+                                                        "is false for -0, so +1.414j)")
+    g = to_numpy(tf.math.sigmoid(tf.constant([complex(1000.0, 0.5)], tf.complex128)))
+    assert_close(g, np.array([1 + 0j]), call="sigmoid(1000 + 0.5j): 1 where re exp(z) is infinite")

@@ -390,6 +390,21 @@ def test_python_values_convert_as_tf(tf):
     _bits_equal(-3 / tf.constant([2], tf.int64), np.array([-1.5]), call="-3 / int64")
 
 
+@clause("ops.conversion", ref="tf221")
+def test_autopacking_casts_and_bools_beside_numbers(tf):
+    t = tf.constant([1.5, -3.0])
+    packed = tf.convert_to_tensor([t, t], dtype=tf.int16)
+    _bits_equal(packed, np.array([[1, -3], [1, -3]], np.int16), call="convert_to_tensor([t, t], dtype=int16) casts")
+    hinted = tf.convert_to_tensor([t, t], dtype_hint=tf.float64)
+    _bits_equal(hinted, np.array([[1.5, -3.0], [1.5, -3.0]]), call="convert_to_tensor([t, t], dtype_hint=float64)")
+    _bits_equal(tf.constant([True, 0], tf.float16), np.array([1, 0], np.float16), call="constant([True, 0], float16)")
+    _bits_equal(tf.constant([0, True], tf.int8), np.array([0, 1], np.int8), call="constant([0, True], int8)")
+    with raises(ValueError, match="mixed types", call="constant([True, 0], int8)"):
+        tf.constant([True, 0], tf.int8)
+    with raises(ValueError, match="mixed types", call="constant([True, 0])"):
+        tf.constant([True, 0])
+
+
 @clause("ops.tensor-equality", ref="tf221")
 def test_equality_is_elementwise(tf):
     v, w = tf.Variable([1.0, 2.0, 3.0]), tf.Variable([1.0, 0.0, 3.0])

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import array, dispatch, math, packet_tanh, trace_errors, unary
+from simdist.runtime.ops import array, complex_unary, dispatch, math, packet_tanh, trace_errors, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
@@ -210,8 +210,8 @@ RELU6 = unary_op("Relu6", _relu6, typed("Relu6", REAL_NUMBERS))
 ELU = unary_op("Elu", _elu, typed("Elu", FLOATS))
 SELU = unary_op("Selu", _selu, typed("Selu", FLOATS))
 LEAKY_RELU = unary_op("LeakyRelu", _leaky_relu, typed("LeakyRelu", FLOATS))
-SIGMOID = unary_op("Sigmoid", _sigmoid, typed("Sigmoid", FLOATS_COMPLEX))
-TANH = unary_op("Tanh", packet_tanh.tanh, typed("Tanh", FLOATS_COMPLEX))   # float32: Eigen's ptanh_float
+SIGMOID = unary_op("Sigmoid", complex_unary.kernel("Sigmoid", _sigmoid), typed("Sigmoid", FLOATS_COMPLEX))
+TANH = unary_op("Tanh", complex_unary.kernel("Tanh", packet_tanh.tanh), typed("Tanh", FLOATS_COMPLEX))   # float32: Eigen's ptanh_float
 SOFTPLUS = unary_op("Softplus", _softplus, typed("Softplus", FLOATS))
 SOFTSIGN = unary_op("Softsign", _softsign, typed("Softsign", FLOATS))
 ERFC = unary_op("Erfc", _erfc, typed("Erfc", "bfloat16, half, float, double"))

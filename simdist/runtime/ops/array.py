@@ -95,8 +95,16 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
         for v in vals:      # TF converts each argument to dtype: 0.5 is refused for an integer range
             if not isinstance(v, Tensor) and not hasattr(v, "_as_tensor"):
                 convert.to_array(v, dt)
-    range_kernel(dt)
+    no_kernel = None
+    try:
+        range_kernel(dt)
+    except errors.NotFoundError as e:   # traced with constant inputs, Range's shape function checks them
+        if not (context.in_function() and graph_constants.known(*vals)):   # first (fz6: range(100, 2,
+            raise                                                          # dtype=uint32) is ValueError)
+        no_kernel = e
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
+    if dt.name.startswith("uint"):   # (the constants as the dtype holds them: -1 as uint64 is 2**64 - 1)
+        s, lim, d = (x % (1 << (8 * dt.np.itemsize)) for x in (s, lim, d))
     if d == 0:
         err = errors.InvalidArgumentError(None, None, "Requires delta != 0: 0 [Op:Range]")
         if not graph_constants.known(*vals):
@@ -111,6 +119,8 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
             raise err      # (a graph input or a value computed from one, unknown to the shape function)
         # (traced: Range's shape function evaluates constant inputs, graph_constants.py)
         raise trace_errors.mark_shape(err, text, "Range", ((), (), ()))
+    if no_kernel is not None:
+        raise no_kernel
     if dt is dtypes.float16 and context.in_function() and graph_constants.known(*vals):
         # Range's shape function computes the size of constant inputs for its other dtypes only
         # (TF 2.21: "Unsupported dtype19" for half; eagerly the kernel computes it)

@@ -65,38 +65,6 @@ def _abs(z: np.ndarray) -> np.ndarray:
     return out
 
 
-# complex numbers per SIMD packet of TF's kernels (AVX: 4 complex64, 2 complex128)
-_DIV_LANES = {"complex64": 4, "complex128": 2}
-
-
-def divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Complex a / b as TF's RealDiv kernel computes it: Eigen's pdiv_complex in its packets (b
-    scaled by max(|re b|, |im b|): x * conj(b') / (re b'^2 + im b'^2) / max, so b = 0 gives NaN)
-    for complex128's scalar tail too (but by zero: C's infinities); complex64's scalar tail (the
-    last n % 4 elements) is the compiler's complex division, which NumPy's matches on most inputs
-    (within 1 ulp otherwise: clause ops.complex)."""
-    from simdist.runtime.ops.simd import packet_mask
-    a, b = np.broadcast_arrays(a, b)
-    rt = a.real.dtype
-    with np.errstate(all="ignore"):
-        c, d = b.real, b.imag
-        m = np.maximum(np.abs(c), np.abs(d))
-        cs, ds = c / m, d / m
-        den = cs * cs + ds * ds
-        re = (a.real * cs + a.imag * ds) / den / m
-        im = (a.imag * cs - a.real * ds) / den / m
-        out = np.empty(a.shape, a.dtype)
-        out.real, out.imag = re.astype(rt), im.astype(rt)
-        if out.size:   # the scalar tail: complex64's as NumPy divides; complex128's too by zero (infinities)
-            mask = packet_mask(out.shape, out.dtype, _DIV_LANES)
-            tail = ~mask if mask is not None else np.ones(out.shape, bool)
-            if a.dtype == np.complex128:
-                tail &= b == 0
-            if tail.any():
-                out = np.where(tail, a / b, out)
-    return out
-
-
 def _angle(z: np.ndarray) -> np.ndarray:
     return np.arctan2(z.imag, z.real)
 

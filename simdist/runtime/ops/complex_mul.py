@@ -18,7 +18,8 @@ _LANES = {np.dtype(np.complex64): 4, np.dtype(np.complex128): 2}
 
 
 def _ftz(v: np.ndarray) -> np.ndarray:
-    return np.where(np.abs(v) < np.finfo(v.dtype).tiny, v * v.dtype.type(0), v)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.abs(v) < np.finfo(v.dtype).tiny, v * v.dtype.type(0), v)
 
 
 def multiply(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -107,6 +107,9 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         raise errors.InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed [Op:Pow]")
     if a.dtype == b.dtype and a.dtype in (np.float32, np.float64):   # Eigen's generic_pow in packets, libm's tail
         return packet_pow.pow_packets(a, b)
+    if a.dtype.kind == "c":   # glibc's cpow under DAZ/FTZ (complex_unary.py)
+        from simdist.runtime.ops.complex_unary import power
+        return power(a, b)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):   # 0 ** -1 = inf, (-8) ** 0.5 = nan, silently as TF
         out = np.power(a, b)
     if a.dtype in (np.float32, np.float64) and (b.ndim == 0 or 0 in b.strides) and np.any(b == 0.5):
@@ -120,7 +123,7 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _realdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if a.dtype.kind == "c":
-        from simdist.runtime.ops.complex_math import divide
+        from simdist.runtime.ops.complex_div import divide
         return divide(a, b)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.true_divide(a, b)
@@ -152,8 +155,25 @@ def _numeric(name: str) -> Any:
     return args.allowed(name, "fiuc" if "complex64" in what else "fiu", what)
 
 
-ADD = binary_op("AddV2", np.add, _numeric("AddV2"), exact=True)
-SUB = binary_op("Sub", np.subtract, _numeric("Sub"), exact=True)
+def _parts_daz(fn: Any) -> Any:
+    """fn (np.add, np.subtract); complex operands part by part under DAZ/FTZ, as Eigen's padd/psub
+    on the parts (`(1e-40 + 2j) + 0` is 0 + 2j in complex64; fz6 ext seeds 71-73)."""
+    def kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        if x.dtype.kind != "c":
+            return fn(x, y)
+        from simdist.runtime.ops.complex_mul import _ftz
+        xb, yb = np.broadcast_arrays(x, y)
+        out = np.empty(xb.shape, np.result_type(x, y))
+        with np.errstate(invalid="ignore", over="ignore"):
+            out.real = _ftz(fn(_ftz(np.asarray(xb.real)), _ftz(np.asarray(yb.real))))
+            out.imag = _ftz(fn(_ftz(np.asarray(xb.imag)), _ftz(np.asarray(yb.imag))))
+        return out
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
+ADD = binary_op("AddV2", _parts_daz(np.add), _numeric("AddV2"), exact=True)
+SUB = binary_op("Sub", _parts_daz(np.subtract), _numeric("Sub"), exact=True)
 def _multiply(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """np.multiply; complex as TF's kernel (packets textbook, tail Annex G, DAZ/FTZ: complex_mul.py)."""
     if x.dtype.kind == "c" and x.dtype == y.dtype:
@@ -572,10 +592,11 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
 
 # --- reductions ------------------------------------------------------------------------------------------
 def _one_each(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
-    """A float reduction over one element per output is TF's copy of the input (ReductionHelper
-    reduces nothing: `reduce_sum([-0.0])` is -0.0, where NumPy adds to its identity 0 and gives
-    0.0; fuzz4), else None."""
-    if (v.dtype.kind != "f" and v.dtype.name != "bfloat16") or v.size == 0:
+    """A float or complex reduction over one element per output is TF's copy of the input
+    (ReductionHelper reduces nothing: `reduce_sum([-0.0])` is -0.0, where NumPy adds to its
+    identity 0 and gives 0.0, fuzz4; `reduce_mean(inf + 0j)` is inf + 0j, not the division's
+    inf + NaNj, and `reduce_prod([0.5 + infj])` is 0.5 + infj, fz6), else None."""
+    if (v.dtype.kind not in "fc" and v.dtype.name != "bfloat16") or v.size == 0:
         return None
     n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis], dtype=np.int64))
     if n != 1:
@@ -627,11 +648,13 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     one = _one_each(v, axis, keepdims)
     if one is not None:
         return one
+    if v.size == 0 and v.dtype.kind == "c":   # FillIdentity: the MeanReducer's identity, 0 (floats' is NaN)
+        return np.zeros(np.shape(np.sum(v, axis=axis, keepdims=keepdims)), v.dtype)
     if v.size == 0:     # TF: 0/0 = nan, without NumPy's "Mean of empty slice" warning
         return np.sum(v, axis=axis, keepdims=keepdims, dtype=v.dtype) * np.array(np.nan, v.dtype)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # silent, as TF
         if v.dtype.kind == "c":   # Eigen's MeanReducer: its sum, then a complex division by n (RealDiv's)
-            from simdist.runtime.ops.complex_math import divide
+            from simdist.runtime.ops.complex_div import divide
             s = np.asarray(_sum(v, axis, keepdims))
             n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
             return divide(s, np.full(s.shape, n, v.dtype))
@@ -890,11 +913,12 @@ def logical_xor(x: Any, y: Any, name: str = "LogicalXor") -> Tensor:
 
 # --- division without NaN, squared difference -----------------------------------------------------------------
 def _div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "c":
+        from simdist.runtime.ops.complex_div import divide_no_nan
+        return divide_no_nan(a, b)
     if b.ndim == 0:   # the usual case (a loss over a batch size): no mask
-        return np.true_divide(a, b) if b != 0 else np.zeros(a.shape, a.dtype)
-    if a.dtype.kind == "c":   # (the quotient as RealDiv's: Eigen's complex division)
-        from simdist.runtime.ops.complex_math import divide
-        return np.where(b == 0, np.zeros((), a.dtype), divide(a, b))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.true_divide(a, b) if b != 0 else np.zeros(a.shape, a.dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(b == 0, np.zeros((), a.dtype), np.true_divide(a, b))
 

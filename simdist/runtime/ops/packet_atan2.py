@@ -100,8 +100,9 @@ def _sub_atan2f(y: np.float32, x: np.float32) -> np.float32:
 
 def _sub_atan2(y: np.float64, x: np.float64) -> np.float64:
     """glibc's IBM e_atan2.c for an operand pair holding a subnormal: a y of zero bits first, then
-    `x == 0` under DAZ (a subnormal x is zero: ±pi/2 by y's sign); a subnormal y beside a normal x
-    reads as a zero of its sign."""
+    `x == 0` under DAZ (a subnormal x is zero: ±pi/2 by y's sign); a subnormal y beside a negative
+    normal x is -pi whatever its sign (the far-below branch's `y > 0`, false under DAZ; measured:
+    atan2(±1e-310, -2) is -pi), beside a positive one it reads as a zero of its sign."""
     d = np.float64
     ys, xs = bool(np.signbit(y)), bool(np.signbit(x))
     if y == 0 and not (abs(y) > 0):   # (zero bits: y is ±0.0)
@@ -110,5 +111,7 @@ def _sub_atan2(y: np.float64, x: np.float64) -> np.float64:
         return d(-np.pi / 2) if ys else d(np.pi / 2)
     if np.isinf(y):
         return d(-np.pi / 2) if ys else d(np.pi / 2)
+    if x < 0 and abs(x) >= 2.0 ** -969:   # |y| far below |x| and x < 0: `(y > 0) ? pi : -pi`, and a
+        return d(-np.pi)                 # subnormal y > 0 is false under DAZ (atan2(1e-310, -2) is -pi)
     yz = d(-0.0) if ys else d(0.0)
     return d(np.arctan2(yz, x))

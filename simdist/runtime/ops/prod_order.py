@@ -36,17 +36,36 @@ _MAX_SIZE = 1 << 17
 
 def complex_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a * b of complex arrays with each product rounded, as Eigen's complex pmul (mul, mul,
-    addsub: no fused multiply-add, which NumPy's complex loop uses)."""
-    re = a.real * b.real - a.imag * b.imag
-    im = a.real * b.imag + a.imag * b.real
+    addsub: no fused multiply-add, which NumPy's complex loop uses), parts under DAZ/FTZ."""
+    from simdist.runtime.ops.complex_mul import _ftz
+    ar, ai, br, bi = (_ftz(np.asarray(v)) for v in (a.real, a.imag, b.real, b.imag))
+    re = _ftz(_ftz(ar * br) - _ftz(ai * bi))
+    im = _ftz(_ftz(ar * bi) + _ftz(ai * br))
     out = np.empty(np.broadcast_shapes(np.shape(a), np.shape(b)), np.result_type(a, b))
     out.real, out.imag = re, im
     return out
 
 
-def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply) -> np.ndarray:
+def complex_multiply_scalar(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a * b element by element as std::complex's operator* (libgcc's __mulsc3/__muldc3: Annex G's
+    recovery of a NaN + NaNj product), parts under DAZ/FTZ: the reducer's scalar steps."""
+    from simdist.runtime.ops.complex_mul import _annex_g, _ftz
+    out = complex_multiply(a, b)
+    both = np.isnan(out.real) & np.isnan(out.imag)
+    if both.any():
+        ab, bb = np.broadcast_arrays(a, b)
+        for i in zip(*np.nonzero(both)):
+            parts = [_ftz(np.asarray(v))[()] for v in (ab[i].real, ab[i].imag, bb[i].real, bb[i].imag)]
+            re, im = _annex_g(*parts)
+            out[i] = complex(re, im)
+    return out
+
+
+def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any = None) -> np.ndarray:
     """Eigen's vectorized InnerMostDimReducer of a product (or `op`: np.add, a sum) over each
-    row of x [R, n]."""
+    row of x [R, n]; `scalar_op` (default op) for the scalar steps: the tail and the final
+    combination of the scalar accumulator with the packet's."""
+    scalar_op = scalar_op or op
     rows, n = x.shape
     start = 0
     unit = 0 if op is np.add else 1
@@ -68,13 +87,13 @@ def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply) -> np.ndarray:
         start = end
     tail = np.full(rows, unit, x.dtype)
     for j in range(start, n):
-        tail = op(tail, x[:, j])
+        tail = scalar_op(tail, x[:, j])
     if x.dtype == np.float16:
         acc = acc.astype(np.float32)   # the half packet's lanes are combined in float32
     while acc.shape[1] > 1:
         h = acc.shape[1] // 2
         acc = op(acc[:, :h], acc[:, h:2 * h])
-    return op(tail, acc[:, 0].astype(x.dtype))
+    return scalar_op(tail, acc[:, 0].astype(x.dtype))
 
 
 def _preserved(x: np.ndarray, op: Any = np.multiply) -> np.ndarray:
@@ -132,9 +151,12 @@ def eigen_half_sum(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) ->
     return eigen_prod(v, axis, keepdims, out, np.add)
 
 
-def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: Any = np.multiply) -> np.ndarray:
+def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: Any = np.multiply,
+               scalar_op: Any = None) -> np.ndarray:
     """`out` (NumPy's product of v) recomputed in TF's order for float16/float32/float64 tensors
-    (`op` np.add: a sum, in the same order)."""
+    (`op` np.add: a sum, in the same order; complex: `op` the packets' product, `scalar_op` the
+    scalar steps')."""
+    scalar_op = scalar_op or op
     lanes = _LANES.get(v.dtype.name)
     if lanes is None or not v.size or v.size > _MAX_SIZE:
         return out
@@ -147,15 +169,15 @@ def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: An
     x = v.reshape(sizes)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         if len(sizes) == 3 and flags == [True, False, True]:
-            res = _sequential(np.transpose(x, (1, 2, 0)).reshape(sizes[1], -1), op)
+            res = _sequential(np.transpose(x, (1, 2, 0)).reshape(sizes[1], -1), scalar_op)
         else:
             rows = np.transpose(x, kept + red).reshape(int(np.prod([sizes[i] for i in kept], dtype=np.int64)), -1)
             if len(sizes) > 3 or flags[-1]:
                 if rows.shape[1] > lanes * 1024:
                     return out
-                res = _inner_rows(rows, lanes, op)
+                res = _inner_rows(rows, lanes, op, scalar_op)
             else:
-                res = _sequential(rows, op)
+                res = _sequential(rows, scalar_op)
                 packed = _packet_outputs(res.size, sizes[-1], lanes)
                 if packed.any():
                     res[packed] = _preserved(rows[packed], op)

@@ -19,7 +19,7 @@ __all__ = ["packet_mask", "narrow_cast", "unsigned_cast", "RELU_LANES", "XFUNC_L
            "UINT32_CAST_LANES"]
 
 RELU_LANES = {"float32": 8, "float64": 4}
-XFUNC_LANES = {"float32": 8, "float64": 4, "float16": 8}
+XFUNC_LANES = {"float32": 8, "float64": 4, "float16": 8, "complex64": 4, "complex128": 2}
 # Cast of a float to int8/uint8/int16/uint16: 32 float32 or 16 float16/float64 elements a packet
 NARROW_CAST_LANES = {"float32": 32, "float64": 16, "float16": 16, "bfloat16": 8}
 # Cast of any float to uint32: packets of 8 elements (measured on TF 2.21, fuzz2 seed 20261130)

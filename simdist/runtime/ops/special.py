@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import complex_unary, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, binary, unary
 from simdist.runtime.ops.args import dtype_error, tf_name
@@ -136,8 +136,8 @@ def _eigen(name: str, fallback: Any) -> Any:
     return kernel
 
 
-SIN = unary("Sin", _quiet(_eigen("sin", np.sin)), _rule("Sin", _FLOAT_C))
-COS = unary("Cos", _quiet(_eigen("cos", np.cos)), _rule("Cos", _FLOAT_C))
+SIN = unary("Sin", complex_unary.kernel("Sin", _quiet(_eigen("sin", np.sin))), _rule("Sin", _FLOAT_C))
+COS = unary("Cos", complex_unary.kernel("Cos", _quiet(_eigen("cos", np.cos))), _rule("Cos", _FLOAT_C))
 def _tan(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen has no packet tan, so TF's kernel calls the C library's tanf/tan on
     every element (libm.py; NumPy's SVML tan differs: ops.eigen-kernels); other dtypes np.tan."""
@@ -148,11 +148,11 @@ def _tan(a: np.ndarray) -> np.ndarray:
     return np.tan(a)
 
 
-TAN = unary("Tan", _quiet(_tan), _rule("Tan", _FLOAT_C))
-ATAN = unary("Atan", _eigen("atan", np.arctan), _rule("Atan", _FLOAT_C))
-SINH = unary("Sinh", _quiet(np.sinh), _rule("Sinh", _FLOAT_C))
-COSH = unary("Cosh", _quiet(np.cosh), _rule("Cosh", _FLOAT_C))
-ASINH = unary("Asinh", np.arcsinh, _rule("Asinh", _FLOAT_C))
+TAN = unary("Tan", complex_unary.kernel("Tan", _quiet(_tan)), _rule("Tan", _FLOAT_C))
+ATAN = unary("Atan", complex_unary.kernel("Atan", _eigen("atan", np.arctan)), _rule("Atan", _FLOAT_C))
+SINH = unary("Sinh", complex_unary.kernel("Sinh", _quiet(np.sinh)), _rule("Sinh", _FLOAT_C))
+COSH = unary("Cosh", complex_unary.kernel("Cosh", _quiet(np.cosh)), _rule("Cosh", _FLOAT_C))
+ASINH = unary("Asinh", complex_unary.kernel("Asinh", np.arcsinh), _rule("Asinh", _FLOAT_C))
 def _expm1(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen's generic_expm1 in packets, the C library's in the tail (ops.eigen-kernels)."""
     from simdist.runtime.ops import packet_math
@@ -160,15 +160,15 @@ def _expm1(a: np.ndarray) -> np.ndarray:
     return np.expm1(a) if out is None else out
 
 
-EXPM1 = unary("Expm1", _quiet(_expm1), _rule("Expm1", _FLOAT_C))
+EXPM1 = unary("Expm1", complex_unary.kernel("Expm1", _quiet(_expm1)), _rule("Expm1", _FLOAT_C))
 ERF = unary("Erf", _erf, _rule("Erf", _FLOAT))
 LGAMMA = unary("Lgamma", _quiet(_lgamma), _no_bfloat16_kernel("Lgamma"))
 DIGAMMA = unary("Digamma", _digamma, _no_bfloat16_kernel("Digamma"))
 POLYGAMMA = binary("Polygamma", _polygamma, _polygamma_rule)
-ASIN = unary("Asin", _quiet(np.arcsin), _rule("Asin", _FLOAT_C))
-ACOS = unary("Acos", _quiet(np.arccos), _rule("Acos", _FLOAT_C))
-ACOSH = unary("Acosh", _quiet(np.arccosh), _rule("Acosh", _FLOAT_C))
-ATANH = unary("Atanh", _quiet(np.arctanh), _rule("Atanh", _FLOAT_C))
+ASIN = unary("Asin", complex_unary.kernel("Asin", _quiet(np.arcsin)), _rule("Asin", _FLOAT_C))
+ACOS = unary("Acos", complex_unary.kernel("Acos", _quiet(np.arccos)), _rule("Acos", _FLOAT_C))
+ACOSH = unary("Acosh", complex_unary.kernel("Acosh", _quiet(np.arccosh)), _rule("Acosh", _FLOAT_C))
+ATANH = unary("Atanh", complex_unary.kernel("Atanh", _quiet(np.arctanh)), _rule("Atanh", _FLOAT_C))
 
 
 def _rint_rule(dts: Any, attrs: Any) -> dtypes.DType:
@@ -288,7 +288,7 @@ def _tan_grad(op: Any, grad: Any) -> list:
 def _atan_grad(op: Any, grad: Any) -> list:
     x = op.inputs[0]
     one = constant(1, dtype=grad.dtype)
-    return [grad * reciprocal(one + square(x))]
+    return [grad * reciprocal(one + square(_conj(x)))]   # (TF conjugates x: complex gradients)
 
 
 @RegisterGradient("Sinh")
@@ -303,7 +303,7 @@ def _cosh_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Asinh")
 def _asinh_grad(op: Any, grad: Any) -> list:
-    return [grad / cosh(op.outputs[0])]   # 1 / cosh(y), y = asinh(x)
+    return [grad / cosh(_conj(op.outputs[0]))]   # 1 / cosh(conj(y)), y = asinh(x)
 
 
 @RegisterGradient("Expm1")
@@ -343,7 +343,7 @@ def _asin_grad(op: Any, grad: Any) -> list:
     from simdist.runtime.ops.unary import sqrt
     x = op.inputs[0]
     one = constant(1, dtype=grad.dtype)
-    return [grad * reciprocal(sqrt(one - square(x)))]
+    return [grad * reciprocal(sqrt(one - square(_conj(x))))]
 
 
 @RegisterGradient("Acos")
@@ -351,19 +351,19 @@ def _acos_grad(op: Any, grad: Any) -> list:
     from simdist.runtime.ops.unary import sqrt
     x = op.inputs[0]
     one = constant(1, dtype=grad.dtype)
-    return [-grad * reciprocal(sqrt(one - square(x)))]
+    return [-grad * reciprocal(sqrt(one - square(_conj(x))))]
 
 
 @RegisterGradient("Acosh")
 def _acosh_grad(op: Any, grad: Any) -> list:
-    return [grad / sinh(op.outputs[0])]
+    return [grad / sinh(_conj(op.outputs[0]))]
 
 
 @RegisterGradient("Atanh")
 def _atanh_grad(op: Any, grad: Any) -> list:
     x = op.inputs[0]
     one = constant(1, dtype=grad.dtype)
-    return [grad * reciprocal(one - square(x))]
+    return [grad * reciprocal(one - square(_conj(x)))]
 
 
 @RegisterGradient("Rint")

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, complex_unary, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, unary
 from simdist.runtime.tensor import Tensor
@@ -116,7 +116,7 @@ def _complex_sign(a: np.ndarray) -> np.ndarray:
 
 
 SIGN = unary("Sign", _sign, _rule("Sign", _SIGNED))
-SQRT = unary("Sqrt", _quiet(np.sqrt), _rule("Sqrt", _FLOAT_C))
+SQRT = unary("Sqrt", complex_unary.kernel("Sqrt", _quiet(np.sqrt)), _rule("Sqrt", _FLOAT_C))
 def _exp(a: np.ndarray) -> np.ndarray:
     if a.dtype == np.float32 or (a.dtype.itemsize == 2 and a.dtype.kind in "fV"):   # Eigen's pexp_float in
         # packets, expf in the tail; float16/bfloat16 through them (ops.eigen-kernels)
@@ -132,9 +132,17 @@ def _log(a: np.ndarray) -> np.ndarray:
     return packet_math.log(a)
 
 
-EXP = unary("Exp", _exp, _rule("Exp", _FLOAT_C))
-LOG = unary("Log", _quiet(_log), _rule("Log", _FLOAT_C))
-SQUARE = unary("Square", np.square, _rule("Square", _SQUARE))
+EXP = unary("Exp", complex_unary.kernel("Exp", _exp), _rule("Exp", _FLOAT_C))
+LOG = unary("Log", complex_unary.kernel("Log", _quiet(_log)), _rule("Log", _FLOAT_C))
+def _square(a: np.ndarray) -> np.ndarray:
+    """np.square; complex as TF's scalar_square_op, a * a with Mul's kernel (complex_mul.py)."""
+    if a.dtype.kind == "c":
+        from simdist.runtime.ops import complex_mul
+        return complex_mul.multiply(a, a)
+    return np.square(a)
+
+
+SQUARE = unary("Square", _square, _rule("Square", _SQUARE))
 def _log1p(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen's generic_log1p in packets, the C library's in the tail (ops.eigen-kernels)."""
     from simdist.runtime.ops import packet_math
@@ -142,7 +150,7 @@ def _log1p(a: np.ndarray) -> np.ndarray:
     return np.log1p(a) if out is None else out
 
 
-LOG1P = unary("Log1p", _quiet(_log1p), _rule("Log1p", _FLOAT_C))
+LOG1P = unary("Log1p", complex_unary.kernel("Log1p", _quiet(_log1p)), _rule("Log1p", _FLOAT_C))
 def _reciprocal(a: np.ndarray) -> np.ndarray:
     """float32: Eigen's preciprocal (vrcpps + a Newton step) in packets of 8, 1/x in the tail
     (rcp.py, ops.eigen-kernels); complex: Eigen's scalar_inverse_op, 1 / x as RealDiv divides;
@@ -151,7 +159,7 @@ def _reciprocal(a: np.ndarray) -> np.ndarray:
         from simdist.runtime.ops.rcp import reciprocal
         return reciprocal(a)
     if a.dtype.kind == "c":
-        from simdist.runtime.ops.complex_math import divide
+        from simdist.runtime.ops.complex_div import divide
         return divide(np.ones((), a.dtype), a)
     return np.reciprocal(a)
 
@@ -160,7 +168,7 @@ RECIPROCAL = unary("Reciprocal", _quiet(_reciprocal), _reciprocal_rule)
 FLOOR = unary("Floor", np.floor, _rule("Floor", _FLOAT))
 CEIL = unary("Ceil", np.ceil, _rule("Ceil", _FLOAT))
 ROUND = unary("Round", _round, args.listed_no_complex_kernel("Round", *_SIGNED))
-RSQRT = unary("Rsqrt", _quiet(_rsqrt), _rule("Rsqrt", _FLOAT_C))
+RSQRT = unary("Rsqrt", complex_unary.kernel("Rsqrt", _quiet(_rsqrt)), _rule("Rsqrt", _FLOAT_C))
 _BOOL_FLAG = args.zero_flops
 
 

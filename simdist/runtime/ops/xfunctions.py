@@ -25,29 +25,49 @@ __all__ = ["xlogy", "xdivy", "xlog1py", "multiply_no_nan", "atan2"]
 _HALF_UP = "half, bfloat16, float, double, complex64, complex128"
 
 
-def _zero_where_x_zero(fn: Any) -> Any:
+def _zero_where_x_zero(fn: Any, lanes: dict[str, int] = XFUNC_LANES) -> Any:
     def forward(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             r = np.asarray(fn(x, y))
             zero = np.zeros((), r.dtype)
             if x.shape == r.shape and y.shape == r.shape:   # no broadcast: Eigen's packets return x itself
-                packet = packet_mask(r.shape, r.dtype, XFUNC_LANES)
+                packet = packet_mask(r.shape, r.dtype, lanes)
                 if packet is not None:
                     zero = np.where(packet, x, zero)
+            if x.dtype.kind == "c":   # x == 0 reads the parts under DAZ (measured: a packet returns x = -1e-40j)
+                tiny = np.finfo(x.real.dtype).tiny
+                return np.where((np.abs(x.real) < tiny) & (np.abs(x.imag) < tiny), zero, r).astype(r.dtype, copy=False)
             return np.where(x == 0, zero, r).astype(r.dtype, copy=False)
     forward.__name__ = fn.__name__
     return forward
 
 
+def _complex_times(x: np.ndarray, fy: np.ndarray) -> np.ndarray:
+    """x * f(y) of complex arrays as TF's functor: Mul's product (packets textbook, tail Annex G)."""
+    from simdist.runtime.ops import complex_mul
+    xb, fb = np.broadcast_arrays(x, fy)
+    return complex_mul.multiply(xb, fb)
+
+
 def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":   # x * log(y): Log's complex kernel (complex_unary.py), the product
+        from simdist.runtime.ops.complex_unary import KERNELS
+        return _complex_times(x, KERNELS["Log"](np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))))
     return x * np.log(y)
 
 
 def _xdivy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":
+        from simdist.runtime.ops.complex_div import divide
+        return divide(x, y)
     return x / y
 
 
 def _xlog1py(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":   # no complex packets (Log1p has none): std::complex's product on every element
+        from simdist.runtime.ops.complex_unary import KERNELS, _scalar_mul
+        xb, fb = np.broadcast_arrays(x, KERNELS["Log1p"](np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))))
+        return _scalar_mul(xb, fb)
     return x * np.log1p(y)
 
 
@@ -74,7 +94,7 @@ def _flops(n: int) -> Any:
 
 XLOGY = binary("Xlogy", _zero_where_x_zero(_xlogy), args.allowed("Xlogy", "f", _HALF_UP), _flops(2))
 XDIVY = binary("Xdivy", _zero_where_x_zero(_xdivy), args.allowed("Xdivy", "f", _HALF_UP), _flops(1))
-XLOG1PY = binary("Xlog1py", _zero_where_x_zero(_xlog1py), args.allowed("Xlog1py", "f", _HALF_UP), _flops(2))
+XLOG1PY = binary("Xlog1py", _zero_where_x_zero(_xlog1py, {k: v for k, v in XFUNC_LANES.items() if k[0] != "c"}), args.allowed("Xlog1py", "f", _HALF_UP), _flops(2))
 MUL_NO_NAN = binary("MulNoNan", _mul_no_nan,
                     args.allowed("MulNoNan", "f", "bfloat16, half, float, double, complex64, complex128"), _flops(1))
 ATAN2 = binary("Atan2", _atan2, args.allowed("Atan2", "f", "bfloat16, half, float, double"), _flops(1))
