@@ -59,8 +59,8 @@ def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
 
 def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                    data_format: Any = None, dilations: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.conv_transpose`: conv1d_transpose or conv2d_transpose by len(output_shape) (3 or 4);
-    a 3-D transposed convolution (length 5) is not computed by simdist."""
+    """`tf.nn.conv_transpose`: conv1d_transpose, conv2d_transpose or conv3d_transpose by
+    len(output_shape) (3, 4 or 5)."""
     if isinstance(output_shape, Tensor):
         n = int(output_shape.shape[0]) - 2
     elif hasattr(output_shape, "__len__"):
@@ -71,8 +71,9 @@ def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, pa
         raise ValueError(f"`output_shape` must be of length 3, 4 or 5. Received: output_shape={output_shape} of "
                          f"length {n + 2}.")
     if n == 3:
-        raise errors.UnimplementedError(None, None, "simdist: tf.nn.conv_transpose computes 1-D and 2-D transposed "
-                                        "convolutions (output_shape of length 3 or 4), got length 5")
+        from simdist.runtime.ops.conv3d import conv3d_transpose
+        return conv3d_transpose(input, filters, output_shape, strides, padding=padding,
+                                data_format=data_format or "NDHWC", dilations=dilations)
     fn = conv1d_transpose if n == 1 else conv2d_transpose
     return fn(input, filters, output_shape, strides, padding=padding, data_format=data_format, dilations=dilations)
 
@@ -94,15 +95,38 @@ def _depthwise_attrs(strides: Any, padding: Any, dilations: Any, data_format: An
     return {"strides": tuple(int(v) for v in strides), "padding": pad, "explicit_paddings": explicit, "dilations": dl}
 
 
+# the dtypes TF 2.21's x86 CPU build runs the depthwise backprops through oneDNN, which aborts on a
+# dilation above 1; its Eigen kernels (the other dtypes) ignore the dilations
+_ONEDNN_DTYPES = ("float32", "bfloat16")
+_ONEDNN_SOURCE = {"DepthwiseConv2dNativeBackpropInput": "mkl_conv_grad_input_ops.cc:546",
+                  "DepthwiseConv2dNativeBackpropFilter": "mkl_conv_grad_filter_ops.cc:685"}
+
+
+def _backprop_dilations(attrs: dict, dtype: Any, op: str) -> dict:
+    """TF 2.21's CPU depthwise backprops and `dilations` (clause ops.conv-transpose): oneDNN's
+    float32/bfloat16 kernels raise AbortedError for any dilation above 1; the Eigen kernels compute
+    as if every dilation were 1 (the output size follows)."""
+    if all(d == 1 for d in attrs["dilations"]):
+        return attrs
+    if dtype.name in _ONEDNN_DTYPES:
+        raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not create a "
+                                  "primitive descriptor for the convolution forward propagation primitive. Run "
+                                  "workload with environment variable ONEDNN_VERBOSE=all to get additional diagnostic "
+                                  f"information., in file tensorflow/core/kernels/mkl/{_ONEDNN_SOURCE[op]} [Op:{op}]")
+    return {**attrs, "dilations": (1, 1, 1, 1)}
+
+
 def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
                                     padding: Any, data_format: str = "NHWC", dilations: Any = None,
                                     name: str | None = None) -> Tensor:
     """`tf.nn.depthwise_conv2d_backprop_input` (DepthwiseConv2dNativeBackpropInput): the gradient of
     depthwise_conv2d_native with respect to an input of input_sizes."""
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_INPUT
-    attrs = _depthwise_attrs(strides, padding, dilations, data_format, "DepthwiseConv2dNativeBackpropInput")
+    op = "DepthwiseConv2dNativeBackpropInput"
+    f, g = _t(filter), _t(out_backprop)
+    attrs = _backprop_dilations(_depthwise_attrs(strides, padding, dilations, data_format, op), g.dtype, op)
     attrs["input_sizes"] = shape_arg(input_sizes)
-    return dispatch.execute(DEPTHWISE_BACKPROP_INPUT, (_t(filter), _t(out_backprop)), attrs)
+    return dispatch.execute(DEPTHWISE_BACKPROP_INPUT, (f, g), attrs)
 
 
 def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, strides: Any,  # noqa: A002
@@ -111,6 +135,8 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     """`tf.nn.depthwise_conv2d_backprop_filter` (DepthwiseConv2dNativeBackpropFilter): the gradient
     of depthwise_conv2d_native with respect to a filter of filter_sizes."""
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_FILTER
-    attrs = _depthwise_attrs(strides, padding, dilations, data_format, "DepthwiseConv2dNativeBackpropFilter")
+    op = "DepthwiseConv2dNativeBackpropFilter"
+    x, g = _t(input), _t(out_backprop)
+    attrs = _backprop_dilations(_depthwise_attrs(strides, padding, dilations, data_format, op), g.dtype, op)
     attrs["filter_sizes"] = shape_arg(filter_sizes)
-    return dispatch.execute(DEPTHWISE_BACKPROP_FILTER, (_t(input), _t(out_backprop)), attrs)
+    return dispatch.execute(DEPTHWISE_BACKPROP_FILTER, (x, g), attrs)
