@@ -204,8 +204,8 @@ def test_options_nn_dilated_and_transposed_convolutions(tf):
     """separable_conv2d(dilations=2), with_space_to_batch(dilation 2, filter_shape, spatial_dims=[1,
     2]) around a VALID conv2d, and conv1d/conv2d/conv3d/conv_transpose (float32) with SAME padding
     and stride 2 or VALID with dilations 2 (conv_transpose of a 5-long output_shape is 3-D), against
-    NumPy; the depthwise backprops with a dilation above 1:
-    AbortedError in float32 (oneDNN), the dilation ignored in float64 (Eigen)."""
+    NumPy; the depthwise backprops ignore `dilations` (computed as dilation 1), and an out_backprop
+    of the dilated size is AbortedError in float32 (oneDNN) and InvalidArgumentError in float64."""
     x = _x((1, 7, 6, 2), 1.1).astype(np.float64)
     dk = _x((2, 2, 2, 2), 0.7)[::-1].astype(np.float64)
     pk = _x((1, 1, 4, 3), 0.5).astype(np.float64) + 0.05
@@ -253,31 +253,33 @@ def test_options_nn_dilated_and_transposed_convolutions(tf):
         got = fn(s, p, d, list(shp))
         assert_close(got, want, call=f"{name}(x{xx.shape}, k{kk.shape}, {list(shp)}, strides={s}, padding={p!r}, "
                      f"dilations={d})", tolerance=TOL32)
-    f = _x((2, 2, 2, 1), 0.7)
-    g = _x((1, 3, 3, 2), 0.9)
-    xin = _x((1, 5, 5, 2), 1.2)
-    for op in ("input", "filter"):
-        def call32(op=op):
-            if op == "input":
-                return tf.nn.depthwise_conv2d_backprop_input([1, 5, 5, 2], tf.constant(f), tf.constant(g), [1, 1, 1, 1],
-                                                             "VALID", dilations=[1, 2, 2, 1])
-            return tf.nn.depthwise_conv2d_backprop_filter(tf.constant(xin), [2, 2, 2, 1], tf.constant(g), [1, 1, 1, 1],
-                                                          "VALID", dilations=[1, 2, 2, 1])
-        _raises(call32, tf.errors.AbortedError, f"depthwise_conv2d_backprop_{op}(float32, dilations=[1, 2, 2, 1])")
-    g4 = _x((1, 4, 4, 2), 0.9).astype(np.float64)
-    for op in ("input", "filter"):
-        outs = []
-        for dl in ([1, 1, 1, 1], [1, 2, 2, 1]):
-            if op == "input":
-                outs.append(np.asarray(tf.nn.depthwise_conv2d_backprop_input(
-                    [1, 5, 5, 2], tf.constant(f.astype(np.float64)), tf.constant(g4), [1, 1, 1, 1], "VALID",
-                    dilations=dl)))
-            else:
-                outs.append(np.asarray(tf.nn.depthwise_conv2d_backprop_filter(
-                    tf.constant(xin.astype(np.float64)), [2, 2, 2, 1], tf.constant(g4), [1, 1, 1, 1], "VALID",
-                    dilations=dl)))
-        assert_close(outs[1], outs[0], call=f"depthwise_conv2d_backprop_{op}(float64, dilations=[1, 2, 2, 1]) vs "
-                     "dilations 1 (the Eigen kernel ignores them)", tolerance=TOL64)
+    f = _x((2, 2, 2, 1), 0.7).astype(np.float64)
+    xin = _x((1, 5, 5, 2), 1.2).astype(np.float64)
+    g4 = _x((1, 4, 4, 2), 0.9).astype(np.float64)      # the undilated out_backprop size
+    g3 = g4[:, :3, :3]                                  # the size a dilation of 2 would give
+    want_in = np.zeros((1, 5, 5, 2))
+    want_f = np.zeros((2, 2, 2, 1))
+    for i, j, a, b in itertools.product(range(4), range(4), range(2), range(2)):
+        want_in[0, i + a, j + b] += g4[0, i, j] * f[a, b, :, 0]
+        want_f[a, b, :, 0] += g4[0, i, j] * xin[0, i + a, j + b]
+    for dt, err in (("float32", tf.errors.AbortedError), ("float64", tf.errors.InvalidArgumentError)):
+        cast = (lambda a: tf.constant(a.astype(dt)))
+        for dl in ([1, 2, 2, 1], [1, 1, 2, 1]):
+            got = tf.nn.depthwise_conv2d_backprop_input([1, 5, 5, 2], cast(f), cast(g4), [1, 1, 1, 1], "VALID",
+                                                        dilations=dl)
+            tol = TOL32 if dt == "float32" else TOL64
+            assert_close(got, want_in, call=f"depthwise_conv2d_backprop_input({dt}, dilations={dl}) (computed as "
+                         "dilation 1)", tolerance=tol)
+            got = tf.nn.depthwise_conv2d_backprop_filter(cast(xin), [2, 2, 2, 1], cast(g4), [1, 1, 1, 1], "VALID",
+                                                         dilations=dl)
+            assert_close(got, want_f, call=f"depthwise_conv2d_backprop_filter({dt}, dilations={dl}) (computed as "
+                         "dilation 1)", tolerance=tol)
+        _raises(lambda: tf.nn.depthwise_conv2d_backprop_input([1, 5, 5, 2], cast(f), cast(g3), [1, 1, 1, 1], "VALID",
+                                                              dilations=[1, 2, 2, 1]), err,
+                f"depthwise_conv2d_backprop_input({dt}, out_backprop of the dilated size 3x3, dilations=[1, 2, 2, 1])")
+        _raises(lambda: tf.nn.depthwise_conv2d_backprop_filter(cast(xin), [2, 2, 2, 1], cast(g3), [1, 1, 1, 1],
+                                                               "VALID", dilations=[1, 2, 2, 1]), err,
+                f"depthwise_conv2d_backprop_filter({dt}, out_backprop of the dilated size 3x3, dilations=[1, 2, 2, 1])")
 
 
 def _ctc(logp, labels, blank):

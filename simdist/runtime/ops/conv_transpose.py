@@ -95,25 +95,28 @@ def _depthwise_attrs(strides: Any, padding: Any, dilations: Any, data_format: An
     return {"strides": tuple(int(v) for v in strides), "padding": pad, "explicit_paddings": explicit, "dilations": dl}
 
 
-# the dtypes TF 2.21's x86 CPU build runs the depthwise backprops through oneDNN, which aborts on a
-# dilation above 1; its Eigen kernels (the other dtypes) ignore the dilations
+# TF 2.21's x86 CPU build runs the depthwise backprops of these dtypes through oneDNN
 _ONEDNN_DTYPES = ("float32", "bfloat16")
 _ONEDNN_SOURCE = {"DepthwiseConv2dNativeBackpropInput": "mkl_conv_grad_input_ops.cc:546",
                   "DepthwiseConv2dNativeBackpropFilter": "mkl_conv_grad_filter_ops.cc:685"}
 
 
-def _backprop_dilations(attrs: dict, dtype: Any, op: str) -> dict:
-    """TF 2.21's CPU depthwise backprops and `dilations` (clause ops.conv-transpose): oneDNN's
-    float32/bfloat16 kernels raise AbortedError for any dilation above 1; the Eigen kernels compute
-    as if every dilation were 1 (the output size follows)."""
-    if all(d == 1 for d in attrs["dilations"]):
-        return attrs
-    if dtype.name in _ONEDNN_DTYPES:
-        raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not create a "
-                                  "primitive descriptor for the convolution forward propagation primitive. Run "
-                                  "workload with environment variable ONEDNN_VERBOSE=all to get additional diagnostic "
-                                  f"information., in file tensorflow/core/kernels/mkl/{_ONEDNN_SOURCE[op]} [Op:{op}]")
-    return {**attrs, "dilations": (1, 1, 1, 1)}
+def _depthwise_backprop(op_def: Any, inputs: tuple, attrs: dict, dtype: Any, op: str) -> Tensor:
+    """TF 2.21's CPU depthwise backprops (clause ops.nn-more): every kernel computes as if each
+    dilation were 1 (the out_backprop size follows the undilated filter); an out_backprop of the
+    wrong size is InvalidArgumentError in Eigen's kernels and AbortedError in oneDNN's
+    (float32, bfloat16: "could not create a primitive descriptor")."""
+    attrs = {**attrs, "dilations": (1, 1, 1, 1)}
+    try:
+        return dispatch.execute(op_def, inputs, attrs)
+    except errors.InvalidArgumentError as e:
+        if "out_backprop doesn't match" in str(e) and dtype.name in _ONEDNN_DTYPES:
+            raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
+                                      "create a primitive descriptor for the convolution forward propagation "
+                                      "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
+                                      "additional diagnostic information., in file "
+                                      f"tensorflow/core/kernels/mkl/{_ONEDNN_SOURCE[op]} [Op:{op}]") from None
+        raise
 
 
 def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
@@ -124,9 +127,9 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_INPUT
     op = "DepthwiseConv2dNativeBackpropInput"
     f, g = _t(filter), _t(out_backprop)
-    attrs = _backprop_dilations(_depthwise_attrs(strides, padding, dilations, data_format, op), g.dtype, op)
+    attrs = _depthwise_attrs(strides, padding, dilations, data_format, op)
     attrs["input_sizes"] = shape_arg(input_sizes)
-    return dispatch.execute(DEPTHWISE_BACKPROP_INPUT, (f, g), attrs)
+    return _depthwise_backprop(DEPTHWISE_BACKPROP_INPUT, (f, g), attrs, g.dtype, op)
 
 
 def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, strides: Any,  # noqa: A002
@@ -137,6 +140,6 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_FILTER
     op = "DepthwiseConv2dNativeBackpropFilter"
     x, g = _t(input), _t(out_backprop)
-    attrs = _backprop_dilations(_depthwise_attrs(strides, padding, dilations, data_format, op), g.dtype, op)
+    attrs = _depthwise_attrs(strides, padding, dilations, data_format, op)
     attrs["filter_sizes"] = shape_arg(filter_sizes)
-    return dispatch.execute(DEPTHWISE_BACKPROP_FILTER, (x, g), attrs)
+    return _depthwise_backprop(DEPTHWISE_BACKPROP_FILTER, (x, g), attrs, g.dtype, op)

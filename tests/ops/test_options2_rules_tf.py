@@ -1,0 +1,116 @@
+"""Rules found by the option audit (docs/conformance.md "Option coverage of the suite"), against
+real TF 2.21 + Keras 3.15: MultiHeadAttention's activity_regularizer penalises its four projections'
+outputs and not its own output again (keras.reg.layer-losses); Bidirectional(weights=...) is
+accepted and ignored (keras.rnn.layers); the depthwise backprops ignore their dilations and abort
+on an out_backprop of the wrong size in float32/bfloat16 (InvalidArgumentError otherwise), conv_transpose with a 5-long output_shape is 3-D
+(ops.nn-more); ctc_loss takes `unique` (ops.nn-ctc). Needs the `tf` extra (or its golden)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_X = (np.arange(30, dtype=np.float32).reshape(2, 5, 3) % 7 - 3.0) * np.float32(0.3)
+
+
+def _mha_losses(tf: Any, use_gate: bool) -> Any:
+    k = tf.keras
+    k.backend.clear_session()
+    layer = k.layers.MultiHeadAttention(2, 3, use_gate=use_gate, activity_regularizer=k.regularizers.L1L2(0.01, 0.02),
+                                        kernel_initializer=k.initializers.Constant(0.1), bias_initializer="ones")
+    out = layer(tf.constant(_X), tf.constant(_X))
+    return np.array([float(np.asarray(v)) for v in layer.losses] + [float(np.asarray(out).sum())])
+
+
+def _bidirectional_weights(tf: Any) -> Any:
+    k = tf.keras
+    k.backend.clear_session()
+    given = [np.full((3, 8), 0.5, np.float32), np.full((2, 8), -0.5, np.float32), np.full((8,), 2.0, np.float32)] * 2
+    layer = k.layers.Bidirectional(k.layers.LSTM(2, kernel_initializer=k.initializers.Constant(0.2),
+                                                 recurrent_initializer=k.initializers.Constant(0.1)), weights=given)
+    out = layer(tf.constant(_X))
+    return np.concatenate([np.asarray(w).ravel() for w in layer.get_weights()] + [np.asarray(out).ravel()])
+
+
+def _dw_backprop(tf: Any, which: str, dtype: str, dilations: list[int], size: int) -> Any:
+    f = tf.cast(tf.constant(np.arange(8, dtype=np.float32).reshape(2, 2, 2, 1) / 7), dtype)
+    g = tf.cast(tf.constant(np.arange(size * size * 2, dtype=np.float32).reshape(1, size, size, 2) / 9), dtype)
+    x = tf.cast(tf.constant(np.arange(50, dtype=np.float32).reshape(1, 5, 5, 2) / 11), dtype)
+    if which == "input":
+        return tf.nn.depthwise_conv2d_backprop_input([1, 5, 5, 2], f, g, [1, 1, 1, 1], "VALID", dilations=dilations)
+    return tf.nn.depthwise_conv2d_backprop_filter(x, [2, 2, 2, 1], g, [1, 1, 1, 1], "VALID", dilations=dilations)
+
+
+def _conv_transpose_3d(tf: Any) -> Any:
+    x = tf.constant((np.arange(36, dtype=np.float32).reshape(1, 3, 2, 3, 2) % 5 - 2) / 3)
+    k = tf.constant((np.arange(48, dtype=np.float32).reshape(2, 2, 2, 3, 2) % 7 - 3) / 4)
+    return [tf.nn.conv_transpose(x, k, [1, 5, 4, 5, 3], 1, "VALID", dilations=2),
+            tf.nn.conv_transpose(x, k, [1, 6, 4, 6, 3], 2, "SAME")]
+
+
+def _ctc_unique(tf: Any) -> Any:
+    logits = tf.constant((np.arange(60, dtype=np.float32).reshape(6, 2, 5) * 0.37) % 2.3 - 1.1)
+    labels = tf.constant([[1, 2, 2], [3, 1, 0]])
+    unique = (tf.constant([[1, 2, 0], [3, 1, 0]]), tf.constant([[0, 1, 1], [0, 1, 2]]))
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tf.nn.ctc_loss(labels, logits, tf.constant([3, 2]), tf.constant([6, 6]), unique=unique, blank_index=4)
+    return [loss, tape.gradient(loss, logits)]
+
+
+CASES = [("mha-activity-losses", "keras.reg.layer-losses", lambda tf: _mha_losses(tf, False), 1e-5),
+         ("mha-gate-activity-losses", "keras.reg.layer-losses", lambda tf: _mha_losses(tf, True), 1e-5),
+         ("bidirectional-weights-ignored", "keras.rnn.layers", _bidirectional_weights, 1e-5)]
+CASES += [(f"depthwise-backprop-{w}-{dt}-dilated{d[1]}{d[2]}-out{n}", "ops.nn-more",
+           (lambda tf, w=w, dt=dt, d=d, n=n: _dw_backprop(tf, w, dt, d, n)), 1e-6)
+          for w in ("input", "filter") for dt in ("float32", "bfloat16", "float64")
+          for d in ([1, 2, 2, 1], [1, 1, 2, 1], [1, 1, 1, 1]) for n in (4, 3)]
+CASES += [("conv-transpose-3d", "ops.nn-more", _conv_transpose_3d, 1e-5),
+          ("ctc-loss-unique", "ops.nn-ctc", _ctc_unique, 1e-5)]
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.within(case[3]))
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("keras.reg.layer-losses")
+@EDGES.parametrize("keras.reg.layer-losses")
+def test_mha_activity_regularizer_losses(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("keras.rnn.layers")
+@EDGES.parametrize("keras.rnn.layers")
+def test_bidirectional_weights_argument(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.nn-more")
+@EDGES.parametrize("ops.nn-more")
+def test_depthwise_backprop_dilations_and_3d_conv_transpose(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.nn-ctc")
+@EDGES.parametrize("ops.nn-ctc")
+def test_ctc_loss_takes_unique(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_group_is_tested() -> None:
+    assert EDGES.untested() == [], f"groups with no test function: {EDGES.untested()}"
+
+
+if __name__ == "__main__":  # TF worker: python test_options2_rules_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
