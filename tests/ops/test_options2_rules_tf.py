@@ -3,7 +3,8 @@ real TF 2.21 + Keras 3.15: MultiHeadAttention's activity_regularizer penalises i
 outputs and not its own output again (keras.reg.layer-losses); Bidirectional(weights=...) is
 accepted and ignored (keras.rnn.layers); the depthwise backprops ignore their dilations and abort
 on an out_backprop of the wrong size in float32/bfloat16 (InvalidArgumentError otherwise), conv_transpose with a 5-long output_shape is 3-D
-(ops.nn-more); ctc_loss takes `unique` (ops.nn-ctc). Needs the `tf` extra (or its golden)."""
+(ops.nn-more); ctc_loss takes `unique` (ops.nn-ctc); depth_to_space/space_to_depth find no NCHW
+kernel (ops.space-batch). Needs the `tf` extra (or its golden)."""
 
 from __future__ import annotations
 
@@ -73,6 +74,11 @@ CASES += [(f"depthwise-backprop-{w}-{dt}-dilated{d[1]}{d[2]}-out{n}", "ops.nn-mo
            (lambda tf, w=w, dt=dt, d=d, n=n: _dw_backprop(tf, w, dt, d, n)), 1e-6)
           for w in ("input", "filter") for dt in ("float32", "bfloat16", "float64")
           for d in ([1, 2, 2, 1], [1, 1, 2, 1], [1, 1, 1, 1]) for n in (4, 3)]
+CASES += [(f"{op}-nchw-{dt}", "ops.space-batch",
+           (lambda tf, op=op, dt=dt: getattr(tf.nn, op)(tf.cast(tf.ones([1, 4, 2, 2]), dt), 2, data_format="NCHW")),
+           0.0) for op in ("depth_to_space", "space_to_depth") for dt in ("float32", "int32")]
+CASES += [("depth-to-space-nchw-traced", "ops.space-batch", edge_compare.traced(
+    lambda tf, x: tf.nn.depth_to_space(x, 2, data_format="NCHW"), lambda tf: tf.ones([1, 4, 2, 2])), 0.0)]
 CASES += [("conv-transpose-3d", "ops.nn-more", _conv_transpose_3d, 1e-5),
           ("ctc-loss-unique", "ops.nn-ctc", _ctc_unique, 1e-5)]
 
@@ -99,6 +105,12 @@ def test_bidirectional_weights_argument(k: int, tf_results: dict[int, Any]) -> N
 @clause("ops.nn-more")
 @EDGES.parametrize("ops.nn-more")
 def test_depthwise_backprop_dilations_and_3d_conv_transpose(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.space-batch")
+@EDGES.parametrize("ops.space-batch")
+def test_depth_space_moves_refuse_nchw(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -473,6 +473,10 @@ def test_options_attention_without_bias_with_gate_and_inference_dropout(tf, kera
                      what="number of kernels")
         assert_close(out, _mha(q.astype(np.float64), q.astype(np.float64), W, 2, use_bias, use_gate), call=call,
                      what="out", tolerance=TOL32)
+    ed = keras.layers.EinsumDense("abc,cd->abd", output_shape=(4, 2), bias_axes="d")
+    plain = np.asarray(ed(tf.constant(q)))
+    assert_close(ed(tf.constant(q), training=True), plain, call="EinsumDense(...)(x, training=True)",
+                 what="out (training does not change a dense projection)", tolerance=Tolerance(rtol=0, atol=0))
 
 
 # -- convolutions and pooling: data formats, strides, keepdims ------------------------------------------------
@@ -564,3 +568,41 @@ def test_options_upsampling_bilinear_and_softmax_mask(tf, keras):
     s = e.sum(-1, keepdims=True)
     want = np.divide(e, s, out=np.zeros_like(e), where=s > 0)
     assert_close(got, want, call="Softmax()(x, mask=m) (row 1 all masked)", tolerance=TOL32)
+
+
+@clause("keras.layer.option-coverage", ref="tf221")
+def test_options_batch_renormalization(tf, keras):
+    """BatchNormalization(renorm=True, renorm_clipping, renorm_momentum) with training=True: the
+    batch is normalised with its own moments, then x·r + d with r = σ_B / σ_renorm clipped to
+    [rmin, rmax] and d = (μ_B − μ_renorm) / σ_renorm clipped to ±dmax (σ_renorm floored at √ε),
+    before gamma and beta; then renorm_mean/renorm_stddev move by renorm_momentum and
+    moving_mean/moving_stddev by momentum, moving_variance = relu(stddev² − ε). training=False uses
+    the moving statistics. Three batches, every state checked after each (Keras 3.15's rule)."""
+    eps, mom, rmom = 1e-3, 0.9, 0.8
+    clip = {"rmax": 1.5, "rmin": 0.5, "dmax": 0.3}
+    layer = keras.layers.BatchNormalization(renorm=True, renorm_clipping=clip, renorm_momentum=rmom, momentum=mom,
+                                            epsilon=eps, gamma_initializer=keras.initializers.Constant(1.5),
+                                            beta_initializer=keras.initializers.Constant(-0.25))
+    rm, rs = np.zeros(3), np.ones(3)
+    mm, ms = np.zeros(3), np.ones(3)
+    for step in range(3):
+        x = (_x((6, 3), 1.5 + step) + 0.7 * step).astype(np.float32)
+        out = layer(tf.constant(x), training=True)
+        xd = x.astype(np.float64)
+        mu, var = xd.mean(0), xd.var(0)
+        sd = np.sqrt(var + eps)
+        rsd = np.maximum(rs, np.sqrt(eps))
+        r = np.clip(sd / rsd, clip["rmin"], clip["rmax"])
+        d = np.clip((mu - rm) / rsd, -clip["dmax"], clip["dmax"])
+        want = (xd - mu) / np.sqrt(var + eps) * (r * 1.5) + (d * 1.5 - 0.25)
+        call = f"BatchNormalization(renorm=True, renorm_clipping={clip}, renorm_momentum={rmom}) batch {step}"
+        assert_close(out, want, call=call, what="out (training=True)", tolerance=TOL32)
+        rm, rs = rm * rmom + mu * (1 - rmom), rs * rmom + sd * (1 - rmom)
+        mm, ms = mm * mom + mu * (1 - mom), ms * mom + sd * (1 - mom)
+        state = {_wname(v): np.asarray(v) for v in layer.weights}
+        for name, value in (("renorm_mean", rm), ("renorm_stddev", rs), ("moving_mean", mm), ("moving_stddev", ms),
+                            ("moving_variance", np.maximum(ms * ms - eps, 0))):
+            assert_close(state[name], value, call=call, what=name, tolerance=TOL32)
+    x = _x((4, 3), 0.8)
+    assert_close(layer(tf.constant(x), training=False), (x - mm) / np.sqrt(np.maximum(ms * ms - eps, 0) + eps) * 1.5
+                 - 0.25, call="BatchNormalization(renorm=True)(x, training=False)", what="out", tolerance=TOL32)

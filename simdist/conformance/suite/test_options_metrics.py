@@ -18,6 +18,7 @@ from simdist.conformance.tolerances import Tolerance
 
 clause = pytest.mark.clause
 TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
+TOL64 = Tolerance(rtol=1e-10, atol=1e-12)
 EPS = 1e-7
 
 
@@ -211,7 +212,8 @@ def _iou(t, pr, num, ids, w=None):
 def test_options_iou_family_sparsity_axis_and_ignore_class(tf, keras):
     """IoU/MeanIoU(sparse_y_true=False, sparse_y_pred=False, axis=0) take the argmax of one-hot
     labels and probabilities along axis 0; OneHotIoU/OneHotMeanIoU(sparse_y_pred=True) take class
-    ids as predictions, ignore_class drops the samples of that true class."""
+    ids as predictions, axis=0 reads classes along axis 0, ignore_class drops the samples of that
+    true class."""
     M = keras.metrics
     t, pr = _LAB, _P.argmax(-1)
     for name, make, ids in (("IoU", lambda **o: M.IoU(3, [0, 2], **o), [0, 2]),
@@ -225,6 +227,10 @@ def test_options_iou_family_sparsity_axis_and_ignore_class(tf, keras):
         m = make(sparse_y_pred=True)
         m.update_state(_ONEHOT, pr)
         assert_close(m.result(), _iou(t, pr, 3, ids), call=f"{name}(sparse_y_pred=True)", what="result()",
+                     tolerance=TOL32)
+        m = make(axis=0)
+        m.update_state(_ONEHOT.T, _P.T)
+        assert_close(m.result(), _iou(t, pr, 3, ids), call=f"{name}(axis=0)(onehot.T, probs.T)", what="result()",
                      tolerance=TOL32)
         m = make(ignore_class=0, axis=-1)
         m.update_state(_ONEHOT, _P)
@@ -262,8 +268,9 @@ def test_options_metric_functions_and_axis_options(tf, keras):
     crossentropy(from_logits, label_smoothing, axis), sparse_categorical_crossentropy(from_logits,
     ignore_class), top_k/sparse_top_k(k, from_sorted_ids), pearson/concordance_correlation(axis) —
     and the metric classes CategoricalCrossentropy(from_logits, axis), Pearson/ConcordanceCorrelation
-    (axis) (the mean of the function's values); SparseCategoricalCrossentropy(axis=0) is refused
-    (ValueError) as the loss is."""
+    (axis) (the mean of the function's values); SparseCategoricalCrossentropy(axis=0) and the
+    function with axis=0 are refused (ValueError) as the loss is; BinaryCrossentropy(dtype='float64')
+    computes in float64."""
     M = keras.metrics
     z = _x((6, 3), 2.0).astype(np.float64)
     p, y = _P, _Y
@@ -309,10 +316,16 @@ def test_options_metric_functions_and_axis_options(tf, keras):
     assert_close(m.result(), -(_ONEHOT.T * _log_softmax(z.T, 0)).sum(0).mean(),
                  call="CategoricalCrossentropy(from_logits=True, axis=0)", what="result()", tolerance=TOL32)
     m = M.SparseCategoricalCrossentropy(from_logits=True, axis=0)
-    try:
-        m.update_state(_LAB[None], z.T)
-    except ValueError:
-        pass
-    else:
-        assert_true(False, "SparseCategoricalCrossentropy(axis=0).update_state ran, but TF 2.21 raises ValueError "
-                    "('Only axis=-1 is currently supported')")
+    for what, fn in (("SparseCategoricalCrossentropy(axis=0).update_state", lambda: m.update_state(_LAB[None], z.T)),
+                     ("keras.metrics.sparse_categorical_crossentropy(axis=0)",
+                      lambda: M.sparse_categorical_crossentropy(_LAB[None], z.T, from_logits=True, axis=0))):
+        try:
+            fn()
+        except ValueError:
+            pass
+        else:
+            assert_true(False, f"{what} ran, but TF 2.21 raises ValueError ('Only axis=-1 is currently supported')")
+    loss = keras.losses.BinaryCrossentropy(from_logits=True, dtype="float64")(y, z)
+    assert_true(loss.dtype == tf.float64, f"BinaryCrossentropy(dtype='float64')(...).dtype={loss.dtype}")
+    assert_close(loss, (np.maximum(z, 0) - z * y + np.log1p(np.exp(-np.abs(z)))).mean(),
+                 call="BinaryCrossentropy(from_logits=True, dtype='float64')", what="loss", tolerance=TOL64)

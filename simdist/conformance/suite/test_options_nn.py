@@ -433,3 +433,38 @@ def test_options_isotonic_axis_and_sampled_losses(tf):
                                          nc, num_true=2, sampled_values=sv, remove_accidental_hits=rm, seed=11)
         assert_close(got, ssm, call=f"sampled_softmax_loss(num_true=2, num_sampled=4, sampled_values=..., "
                      f"remove_accidental_hits={rm}, seed=11)", tolerance=Tolerance(rtol=1e-4, atol=1e-5))
+
+
+@clause("ops.space-batch", ref="tf221")
+@clause("autodiff.op-gradients", ref="tf221")
+def test_options_channels_first_where_tf_cpu_runs_it(tf):
+    """conv2d, convolution and bias_add with data_format NCHW (float32: TF 2.21's CPU runs them
+    through oneDNN) give the NHWC result transposed, and the input gradient likewise;
+    depth_to_space/space_to_depth with NCHW have no CPU kernel (NotFoundError eagerly)."""
+    x = _x((2, 3, 5, 4), 1.1)                                  # NCHW
+    k = _x((2, 2, 3, 2), 0.7)
+    b = np.array([0.5, -1.0, 0.25], np.float32)
+    xl = np.ascontiguousarray(np.transpose(x, (0, 2, 3, 1))).astype(np.float64)
+    want = _conv_nd(xl, k.astype(np.float64), (1, 2), (1, 1), [(0, 0), (0, 0)])
+    for name, fn in (("conv2d", lambda t: tf.nn.conv2d(t, tf.constant(k), [1, 1, 1, 2], "VALID", data_format="NCHW")),
+                     ("convolution", lambda t: tf.nn.convolution(t, tf.constant(k), strides=[1, 2], padding="VALID",
+                                                                 data_format="NCHW"))):
+        xt = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            y = fn(xt)
+            total = tf.reduce_sum(y * y)
+        call = f"{name}(x NCHW, k, strides (1, 2), 'VALID', data_format='NCHW')"
+        assert_close(y, np.transpose(want, (0, 3, 1, 2)), call=call, tolerance=TOL32)
+        gl = np.zeros_like(xl)
+        for i, j, a, c in itertools.product(range(want.shape[1]), range(want.shape[2]), range(2), range(2)):
+            gl[:, i + a, 2 * j + c] += (2 * want[:, i, j]) @ k[a, c].T.astype(np.float64)
+        assert_close(tape.gradient(total, xt), np.transpose(gl, (0, 3, 1, 2)), call=f"d/dx sum({call}^2)",
+                     tolerance=Tolerance(rtol=1e-4, atol=1e-5))
+    assert_close(tf.nn.bias_add(tf.constant(x), tf.constant(b), data_format="NCHW"), x + b[None, :, None, None],
+                 call="bias_add(x, b, data_format='NCHW')", tolerance=TOL32)
+    x4 = tf.constant(_x((1, 4, 2, 2)))
+    for name in ("depth_to_space", "space_to_depth"):
+        _raises(lambda name=name: getattr(tf.nn, name)(x4, 2, data_format="NCHW"), tf.errors.NotFoundError,
+                f"tf.nn.{name}(x, 2, data_format='NCHW')")
+
