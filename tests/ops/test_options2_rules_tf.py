@@ -1,7 +1,8 @@
 """Rules found by the option audit (docs/conformance.md "Option coverage of the suite"), against
 real TF 2.21 + Keras 3.15: MultiHeadAttention's activity_regularizer penalises its four projections'
 outputs and not its own output again (keras.reg.layer-losses); Bidirectional(weights=...) is
-accepted and ignored (keras.rnn.layers); the depthwise backprops ignore their dilations and abort
+accepted and ignored, and stateful layers carry their states through fit and predict
+(keras.rnn.layers); the depthwise backprops ignore their dilations and abort
 on an out_backprop of the wrong size in float32/bfloat16 (InvalidArgumentError otherwise), conv_transpose with a 5-long output_shape is 3-D
 (ops.nn-more); ctc_loss takes `unique` (ops.nn-ctc); depth_to_space/space_to_depth find no NCHW
 kernel (ops.space-batch). Needs the `tf` extra (or its golden)."""
@@ -67,9 +68,28 @@ def _ctc_unique(tf: Any) -> Any:
     return [loss, tape.gradient(loss, logits)]
 
 
+def _stateful_fit(tf: Any, kind: str) -> Any:
+    """fit (shuffle=False, batches of 2) and predict through a stateful recurrent layer: the states
+    run on across batches and epochs (fit does not reset them)."""
+    k = tf.keras
+    k.backend.clear_session()
+    x = (np.arange(72, dtype=np.float32).reshape(6, 4, 3) % 7 - 3) / 4
+    y = (np.arange(6, dtype=np.float32) % 3 - 1).reshape(6, 1)
+    rnn = getattr(k.layers, kind)(2, stateful=True, kernel_initializer=k.initializers.Constant(0.1),
+                                  recurrent_initializer=k.initializers.Constant(-0.2))
+    m = k.Sequential([k.Input(batch_shape=(2, 4, 3)), rnn, k.layers.Dense(1, kernel_initializer="ones")])
+    m.compile(optimizer=k.optimizers.SGD(0.1), loss="mse")
+    hist = m.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+    states = [np.asarray(v.value if hasattr(v, "value") else v) for v in rnn.states]
+    pred = m.predict(x, batch_size=2, verbose=0)
+    return [np.array(hist.history["loss"]), *states, pred, *[np.asarray(w) for w in m.get_weights()]]
+
+
 CASES = [("mha-activity-losses", "keras.reg.layer-losses", lambda tf: _mha_losses(tf, False), 1e-5),
          ("mha-gate-activity-losses", "keras.reg.layer-losses", lambda tf: _mha_losses(tf, True), 1e-5),
          ("bidirectional-weights-ignored", "keras.rnn.layers", _bidirectional_weights, 1e-5)]
+CASES += [(f"stateful-{kind}-fit", "keras.rnn.layers", (lambda tf, kind=kind: _stateful_fit(tf, kind)), 1e-5)
+          for kind in ("SimpleRNN", "GRU", "LSTM")]
 CASES += [(f"depthwise-backprop-{w}-{dt}-dilated{d[1]}{d[2]}-out{n}", "ops.nn-more",
            (lambda tf, w=w, dt=dt, d=d, n=n: _dw_backprop(tf, w, dt, d, n)), 1e-6)
           for w in ("input", "filter") for dt in ("float32", "bfloat16", "float64")
@@ -98,7 +118,7 @@ def test_mha_activity_regularizer_losses(k: int, tf_results: dict[int, Any]) -> 
 
 @clause("keras.rnn.layers")
 @EDGES.parametrize("keras.rnn.layers")
-def test_bidirectional_weights_argument(k: int, tf_results: dict[int, Any]) -> None:
+def test_bidirectional_weights_and_stateful_layers(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

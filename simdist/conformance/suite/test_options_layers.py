@@ -375,9 +375,11 @@ def test_options_recurrent_cell_dropouts(tf, keras):
 @clause("keras.rnn.layers", ref="tf221")
 def test_options_recurrent_layers_state_options(tf, keras):
     """SimpleRNN/GRU/LSTM/RNN(cell) with initial_state, mask, go_backwards, return_state, unroll,
-    use_cudnn=False, against the NumPy loop. (stateful=True: simdist refuses it, NotImplementedError.)"""
+    use_cudnn=False and stateful (the second call starts from the first's final states;
+    reset_states() starts from zeros again), against the NumPy loop."""
     L = keras.layers
     x = _x((2, 4, 3), 0.9)
+    x2 = _x((2, 4, 3), 0.6)[::-1].copy()
     mask = np.array([[True, False, True, True], [True, True, False, False]])
     h0 = _x((2, 2), 0.5) + 0.1
     c0 = _x((2, 2), 0.3)[::-1].copy()
@@ -403,6 +405,19 @@ def test_options_recurrent_layers_state_options(tf, keras):
                    (", mask)" if use_mask else ")")
             assert_close(seq, wseq, call=call, what="sequence", tolerance=TOL32)
             assert_close([np.asarray(s) for s in states], wstates, call=call, what="states", tolerance=TOL32)
+        layer = make(stateful=True)
+        first = layer(tf.constant(x))
+        second = layer(tf.constant(x2))
+        zeros = [np.zeros((2, 2))] * len(init)
+        w = layer.get_weights()
+        o1, s1 = _rnn(kind, x, w, zeros)
+        o2, _ = _rnn(kind, x2, w, s1)
+        assert_close([np.asarray(first), np.asarray(second)], [o1[:, -1], o2[:, -1]],
+                     call=f"{label}(2, stateful=True): two calls", what="[first, second] last outputs",
+                     tolerance=TOL32)
+        layer.reset_states()
+        assert_close(layer(tf.constant(x2)), _rnn(kind, x2, w, zeros)[0][:, -1],
+                     call=f"{label}(2, stateful=True) after reset_states()", what="last output", tolerance=TOL32)
 
 
 @clause("keras.rnn.layers", ref="tf221")
