@@ -4,7 +4,9 @@ outputs and not its own output again (keras.reg.layer-losses); Bidirectional(wei
 accepted and ignored, and stateful layers carry their states through fit and predict
 (keras.rnn.layers); the depthwise backprops ignore their dilations and abort
 on an out_backprop of the wrong size in float32/bfloat16 (InvalidArgumentError otherwise), conv_transpose with a 5-long output_shape is 3-D
-(ops.nn-more); ctc_loss takes `unique` (ops.nn-ctc); depth_to_space/space_to_depth find no NCHW
+(ops.nn-more); the max/avg pools and `pool` with channels-first formats (float32: the NHWC values
+transposed; other dtypes the default kernels' errors) (ops.nn-more); ctc_loss takes `unique`
+(ops.nn-ctc); depth_to_space/space_to_depth find no NCHW
 kernel (ops.space-batch). Needs the `tf` extra (or its golden)."""
 
 from __future__ import annotations
@@ -99,6 +101,40 @@ CASES += [(f"{op}-nchw-{dt}", "ops.space-batch",
            0.0) for op in ("depth_to_space", "space_to_depth") for dt in ("float32", "int32")]
 CASES += [("depth-to-space-nchw-traced", "ops.space-batch", edge_compare.traced(
     lambda tf, x: tf.nn.depth_to_space(x, 2, data_format="NCHW"), lambda tf: tf.ones([1, 4, 2, 2])), 0.0)]
+def _pools(tf: Any, dt: str) -> Any:
+    """The 1-, 2- and 3-D pools and `pool` with channels-first data formats."""
+    c = (lambda a: tf.cast(tf.constant(a), dt))
+    x4 = c((np.arange(120) % 7 - 3).reshape(2, 3, 5, 4) / 3)
+    x3 = c((np.arange(30) % 7 - 3).reshape(2, 3, 5) / 3)
+    x5 = c((np.arange(256) % 7 - 3).reshape(2, 2, 4, 4, 4) / 3)
+    return [tf.nn.max_pool2d(x4, 2, [1, 1, 2, 1], "SAME", data_format="NCHW"),
+            tf.nn.avg_pool2d(x4, [2, 3], 2, "VALID", data_format="NCHW"),
+            tf.nn.avg_pool(x3, 2, 1, "SAME", data_format="NCW"), tf.nn.max_pool1d(x3, 2, 2, "SAME", data_format="NCW"),
+            tf.nn.max_pool3d(x5, 2, [1, 1, 2, 1, 2], "VALID", data_format="NCDHW"),
+            tf.nn.avg_pool3d(x5, 2, 2, "SAME", data_format="NCDHW"),
+            tf.nn.pool(x4, [2, 2], "MAX", strides=[2, 1], padding="VALID", data_format="NCHW"),
+            tf.nn.pool(x3, [2], "AVG", strides=[2], padding="SAME", data_format="NCW")]
+
+
+def _pool_one(tf: Any, dt: str, which: int) -> Any:
+    return _pools(tf, dt)[which] if dt == "float32" else _POOL_ALONE[which](tf, dt)
+
+
+_POOL_ALONE = [
+    lambda tf, dt: tf.nn.max_pool2d(tf.cast(tf.ones([1, 2, 4, 4]), dt), 2, 2, "VALID", data_format="NCHW"),
+    lambda tf, dt: tf.nn.avg_pool2d(tf.cast(tf.ones([1, 2, 4, 4]), dt), 2, 2, "VALID", data_format="NCHW"),
+    lambda tf, dt: tf.nn.avg_pool(tf.cast(tf.ones([1, 2, 4]), dt), 2, 1, "SAME", data_format="NCW"),
+    lambda tf, dt: tf.nn.max_pool1d(tf.cast(tf.ones([1, 2, 4]), dt), 2, 2, "SAME", data_format="NCW"),
+    lambda tf, dt: tf.nn.max_pool3d(tf.cast(tf.ones([1, 2, 4, 4, 4]), dt), 2, 2, "VALID", data_format="NCDHW"),
+    lambda tf, dt: tf.nn.avg_pool3d(tf.cast(tf.ones([1, 2, 4, 4, 4]), dt), 2, 2, "SAME", data_format="NCDHW"),
+    lambda tf, dt: tf.nn.pool(tf.cast(tf.ones([1, 2, 4, 4]), dt), [2, 2], "MAX", strides=[2, 1], padding="VALID",
+                              data_format="NCHW"),
+    lambda tf, dt: tf.nn.pool(tf.cast(tf.ones([1, 2, 4]), dt), [2], "AVG", strides=[2], padding="SAME",
+                              data_format="NCW"),
+]
+
+CASES += [(f"pool-nc-{dt}-{i}", "ops.nn-more", (lambda tf, dt=dt, i=i: _pool_one(tf, dt, i)), 1e-6)
+          for dt in ("float32", "float64", "int32") for i in range(len(_POOL_ALONE))]
 CASES += [("conv-transpose-3d", "ops.nn-more", _conv_transpose_3d, 1e-5),
           ("ctc-loss-unique", "ops.nn-ctc", _ctc_unique, 1e-5)]
 

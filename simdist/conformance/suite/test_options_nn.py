@@ -439,8 +439,10 @@ def test_options_isotonic_axis_and_sampled_losses(tf):
 @clause("autodiff.op-gradients", ref="tf221")
 def test_options_channels_first_where_tf_cpu_runs_it(tf):
     """conv2d, convolution and bias_add with data_format NCHW (float32: TF 2.21's CPU runs them
-    through oneDNN) give the NHWC result transposed, and the input gradient likewise;
-    depth_to_space/space_to_depth with NCHW have no CPU kernel (NotFoundError eagerly)."""
+    through oneDNN) give the NHWC result transposed, and the input gradient likewise; so do the
+    1-, 2- and 3-D max and average pools and `pool` with NCW/NCHW/NCDHW (float64: the default
+    kernels' InvalidArgumentError); depth_to_space/space_to_depth with NCHW have no CPU kernel
+    (NotFoundError eagerly)."""
     x = _x((2, 3, 5, 4), 1.1)                                  # NCHW
     k = _x((2, 2, 3, 2), 0.7)
     b = np.array([0.5, -1.0, 0.25], np.float32)
@@ -463,6 +465,31 @@ def test_options_channels_first_where_tf_cpu_runs_it(tf):
                      tolerance=Tolerance(rtol=1e-4, atol=1e-5))
     assert_close(tf.nn.bias_add(tf.constant(x), tf.constant(b), data_format="NCHW"), x + b[None, :, None, None],
                  call="bias_add(x, b, data_format='NCHW')", tolerance=TOL32)
+    x3, x5 = _x((2, 3, 7), 1.3), _x((2, 2, 4, 5, 4), 0.9)
+    pools = [("max_pool2d", x, lambda t, f: tf.nn.max_pool2d(t, 2, [1, 2] if f == "NHWC" else [1, 1, 1, 2], "SAME",
+                                                            data_format=f)),
+             ("avg_pool2d", x, lambda t, f: tf.nn.avg_pool2d(t, [2, 3], 2, "VALID", data_format=f)),
+             ("max_pool", x, lambda t, f: tf.nn.max_pool(t, 2, 2, "VALID", data_format=f)),
+             ("avg_pool", x3, lambda t, f: tf.nn.avg_pool(t, 2, 1, "SAME", data_format=f)),
+             ("max_pool1d", x3, lambda t, f: tf.nn.max_pool1d(t, 2, 2, "SAME", data_format=f)),
+             ("avg_pool1d", x3, lambda t, f: tf.nn.avg_pool1d(t, 3, 1, "VALID", data_format=f)),
+             ("max_pool3d", x5, lambda t, f: tf.nn.max_pool3d(t, 2, 2, "VALID", data_format=f)),
+             ("avg_pool3d", x5, lambda t, f: tf.nn.avg_pool3d(t, 2, 2, "SAME", data_format=f)),
+             ("pool(MAX)", x, lambda t, f: tf.nn.pool(t, [2, 2], "MAX", strides=[2, 1], padding="VALID", data_format=f)),
+             ("pool(AVG)", x3, lambda t, f: tf.nn.pool(t, [2], "AVG", strides=[2], padding="SAME", data_format=f))]
+    last = {3: (0, 2, 1), 4: (0, 2, 3, 1), 5: (0, 2, 3, 4, 1)}
+    first = {3: (0, 2, 1), 4: (0, 3, 1, 2), 5: (0, 4, 1, 2, 3)}
+    fmts = {3: ("NWC", "NCW"), 4: ("NHWC", "NCHW"), 5: ("NDHWC", "NCDHW")}
+    for name, arr, fn in pools:
+        cl, cf = fmts[arr.ndim]
+        want = np.transpose(np.asarray(fn(tf.constant(np.ascontiguousarray(np.transpose(arr, last[arr.ndim]))), cl)),
+                            first[arr.ndim])
+        assert_close(fn(tf.constant(arr), cf), want, call=f"{name}(x, data_format={cf!r}) vs {cl} transposed",
+                     tolerance=Tolerance(rtol=0, atol=0))
+    for name in ("max_pool2d", "avg_pool2d"):
+        _raises(lambda name=name: getattr(tf.nn, name)(tf.constant(x.astype(np.float64)), 2, 2, "VALID",
+                                                       data_format="NCHW"),
+                tf.errors.InvalidArgumentError, f"tf.nn.{name}(float64 x, data_format='NCHW') (no oneDNN kernel)")
     x4 = tf.constant(_x((1, 4, 2, 2)))
     for name in ("depth_to_space", "space_to_depth"):
         _raises(lambda name=name: getattr(tf.nn, name)(x4, 2, data_format="NCHW"), tf.errors.NotFoundError,
