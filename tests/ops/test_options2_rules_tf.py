@@ -4,8 +4,9 @@ outputs and not its own output again (keras.reg.layer-losses); Bidirectional(wei
 accepted and ignored, and stateful layers carry their states through fit and predict
 (keras.rnn.layers); the depthwise backprops ignore their dilations and abort
 on an out_backprop of the wrong size in float32/bfloat16 (InvalidArgumentError otherwise), conv_transpose with a 5-long output_shape is 3-D
-(ops.nn-more); the max/avg pools and `pool` with channels-first formats (float32: the NHWC values
-transposed; other dtypes the default kernels' errors) (ops.nn-more); ctc_loss takes `unique`
+(ops.nn-more); the max/avg pools, `pool`, depthwise/separable, 1-D and transposed convolutions with
+channels-first formats (float32: the NHWC values transposed; other dtypes the default kernels'
+errors; the default depthwise kernel wants equal row and column strides) (ops.nn-more); ctc_loss takes `unique`
 (ops.nn-ctc); depth_to_space/space_to_depth find no NCHW
 kernel (ops.space-batch). Needs the `tf` extra (or its golden)."""
 
@@ -135,6 +136,31 @@ _POOL_ALONE = [
 
 CASES += [(f"pool-nc-{dt}-{i}", "ops.nn-more", (lambda tf, dt=dt, i=i: _pool_one(tf, dt, i)), 1e-6)
           for dt in ("float32", "float64", "int32") for i in range(len(_POOL_ALONE))]
+def _conv_nc(tf: Any, dt: str, which: str) -> Any:
+    """Channels-first depthwise, separable, 1-D and transposed convolutions."""
+    c = (lambda a: tf.cast(tf.constant(a), dt))
+    x4 = c((np.arange(120) % 7 - 3).reshape(2, 2, 5, 6) / 3)
+    x3 = c((np.arange(28) % 7 - 3).reshape(2, 2, 7) / 3)
+    dk, pk = c((np.arange(24) % 5 - 2).reshape(2, 3, 2, 2) / 4), c((np.arange(12) % 5 - 2).reshape(1, 1, 4, 3) / 4)
+    k1, kt = c((np.arange(18) % 5 - 2).reshape(3, 2, 3) / 4), c((np.arange(24) % 5 - 2).reshape(2, 2, 3, 2) / 4)
+    kt1 = c((np.arange(18) % 5 - 2).reshape(3, 3, 2) / 4)
+    return {"dw": lambda: tf.nn.depthwise_conv2d(x4, dk, [1, 1, 2, 1], "SAME", data_format="NCHW"),
+            "dw-equal": lambda: tf.nn.depthwise_conv2d(x4, dk, [1, 1, 2, 2], "SAME", data_format="NCHW"),
+            "dw-nhwc-unequal": lambda: tf.nn.depthwise_conv2d(tf.transpose(x4, [0, 2, 3, 1]), dk, [1, 2, 1, 1], "SAME"),
+            "dw-dilated": lambda: tf.nn.depthwise_conv2d(x4, dk, [1, 1, 1, 1], "VALID", data_format="NCHW",
+                                                         dilations=[2, 1]),
+            "sep": lambda: tf.nn.separable_conv2d(x4, dk, pk, [1, 1, 1, 1], "VALID", data_format="NCHW"),
+            "conv1d": lambda: tf.nn.conv1d(x3, k1, 2, "SAME", data_format="NCW"),
+            "conv1d-dilated": lambda: tf.nn.conv1d(x3, k1, 1, "VALID", data_format="NCW", dilations=2),
+            "conv2d-t": lambda: tf.nn.conv2d_transpose(x4, kt, [2, 3, 10, 12], 2, "SAME", data_format="NCHW"),
+            "conv1d-t": lambda: tf.nn.conv1d_transpose(x3, kt1, [2, 3, 15], 2, "VALID", data_format="NCW"),
+            "conv-t": lambda: tf.nn.conv_transpose(x4, kt, [2, 3, 6, 7], 1, "VALID", data_format="NCHW")}[which]()
+
+
+CASES += [(f"conv-nc-{w}-{dt}", "ops.nn-more", (lambda tf, dt=dt, w=w: _conv_nc(tf, dt, w)), 1e-5)
+          for dt in ("float32", "float64", "int32")
+          for w in ("dw", "dw-equal", "dw-nhwc-unequal", "dw-dilated", "sep", "conv1d", "conv1d-dilated", "conv2d-t",
+                    "conv1d-t", "conv-t")]
 CASES += [("conv-transpose-3d", "ops.nn-more", _conv_transpose_3d, 1e-5),
           ("ctc-loss-unique", "ops.nn-ctc", _ctc_unique, 1e-5)]
 

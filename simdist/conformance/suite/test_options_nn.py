@@ -440,8 +440,9 @@ def test_options_isotonic_axis_and_sampled_losses(tf):
 def test_options_channels_first_where_tf_cpu_runs_it(tf):
     """conv2d, convolution and bias_add with data_format NCHW (float32: TF 2.21's CPU runs them
     through oneDNN) give the NHWC result transposed, and the input gradient likewise; so do the
-    1-, 2- and 3-D max and average pools and `pool` with NCW/NCHW/NCDHW (float64: the default
-    kernels' InvalidArgumentError); depth_to_space/space_to_depth with NCHW have no CPU kernel
+    1-, 2- and 3-D max and average pools and `pool` with NCW/NCHW/NCDHW, depthwise_conv2d,
+    separable_conv2d, conv1d, conv1d/conv2d_transpose and conv_transpose (float64: the default
+    kernels' errors; their depthwise kernel also wants equal row and column strides); depth_to_space/space_to_depth with NCHW have no CPU kernel
     (NotFoundError eagerly)."""
     x = _x((2, 3, 5, 4), 1.1)                                  # NCHW
     k = _x((2, 2, 3, 2), 0.7)
@@ -486,6 +487,41 @@ def test_options_channels_first_where_tf_cpu_runs_it(tf):
                             first[arr.ndim])
         assert_close(fn(tf.constant(arr), cf), want, call=f"{name}(x, data_format={cf!r}) vs {cl} transposed",
                      tolerance=Tolerance(rtol=0, atol=0))
+    x4 = _x((2, 2, 5, 6), 1.2)
+    x1 = _x((2, 2, 7), 0.8)
+    dk, pk = _x((2, 3, 2, 2), 0.6), _x((1, 1, 4, 3), 0.5)
+    k1, kt, kt1 = _x((3, 2, 3), 0.7), _x((2, 2, 3, 2), 0.4), _x((3, 3, 2), 0.5)
+    convs = [("depthwise_conv2d", x4, lambda t, f: tf.nn.depthwise_conv2d(
+                 t, tf.constant(dk), [1, 2, 2, 1] if f == "NHWC" else [1, 1, 2, 2], "SAME", data_format=f)),
+             ("depthwise_conv2d(dilations)", x4, lambda t, f: tf.nn.depthwise_conv2d(
+                 t, tf.constant(dk), [1, 1, 1, 1], "VALID", data_format=f, dilations=[2, 1])),
+             ("separable_conv2d", x4, lambda t, f: tf.nn.separable_conv2d(
+                 t, tf.constant(dk), tf.constant(pk), [1, 1, 1, 1], "VALID", data_format=f)),
+             ("conv1d", x1, lambda t, f: tf.nn.conv1d(t, tf.constant(k1), 2, "SAME", data_format=f)),
+             ("conv1d(dilations)", x1, lambda t, f: tf.nn.conv1d(t, tf.constant(k1), 1, "VALID", data_format=f,
+                                                                 dilations=2)),
+             ("conv2d_transpose", x4, lambda t, f: tf.nn.conv2d_transpose(
+                 t, tf.constant(kt), [2, 10, 12, 3] if f == "NHWC" else [2, 3, 10, 12], 2, "SAME", data_format=f)),
+             ("conv1d_transpose", x1, lambda t, f: tf.nn.conv1d_transpose(
+                 t, tf.constant(kt1), [2, 15, 3] if f == "NWC" else [2, 3, 15], 2, "VALID", data_format=f)),
+             ("conv_transpose", x4, lambda t, f: tf.nn.conv_transpose(
+                 t, tf.constant(kt), [2, 6, 7, 3] if f == "NHWC" else [2, 3, 6, 7], 1, "VALID", data_format=f))]
+    for name, arr, fn in convs:
+        cl, cf = fmts[arr.ndim]
+        want = np.transpose(np.asarray(fn(tf.constant(np.ascontiguousarray(np.transpose(arr, last[arr.ndim]))), cl)),
+                            first[arr.ndim])
+        assert_close(fn(tf.constant(arr), cf), want, call=f"{name}(x, data_format={cf!r}) vs {cl} transposed",
+                     tolerance=Tolerance(rtol=1e-6, atol=1e-7))
+    x64 = tf.constant(x4.astype(np.float64))
+    _raises(lambda: tf.nn.depthwise_conv2d(x64, tf.constant(dk.astype(np.float64)), [1, 1, 1, 1], "VALID",
+                                           data_format="NCHW"), tf.errors.UnimplementedError,
+            "depthwise_conv2d(float64, data_format='NCHW') (no oneDNN kernel)")
+    _raises(lambda: tf.nn.depthwise_conv2d(tf.constant(np.transpose(x4, (0, 2, 3, 1)).astype(np.float64)),
+                                           tf.constant(dk.astype(np.float64)), [1, 2, 1, 1], "SAME"),
+            tf.errors.InvalidArgumentError, "depthwise_conv2d(float64, strides=[1, 2, 1, 1]) (Eigen: equal strides)")
+    _raises(lambda: tf.nn.conv2d_transpose(x64, tf.constant(kt.astype(np.float64)), [2, 3, 6, 7], 1, "VALID",
+                                           data_format="NCHW"), tf.errors.InvalidArgumentError,
+            "conv2d_transpose(float64, data_format='NCHW') (no oneDNN kernel)")
     for name in ("max_pool2d", "avg_pool2d"):
         _raises(lambda name=name: getattr(tf.nn, name)(tf.constant(x.astype(np.float64)), 2, 2, "VALID",
                                                        data_format="NCHW"),

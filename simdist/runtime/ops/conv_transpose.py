@@ -23,7 +23,22 @@ __all__ = ["conv2d_transpose", "conv1d_transpose", "conv_transpose", "atrous_con
 def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                      data_format: str = "NHWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv2d_transpose` (NHWC): the gradient of conv2d with respect to its input, of
-    shape output_shape; filters are [h, w, out_channels, in_channels]."""
+    shape output_shape; filters are [h, w, out_channels, in_channels]. NCHW: TF 2.21's oneDNN
+    kernel (float32, bfloat16), the NHWC values between two transposes; the default kernel
+    refuses it (InvalidArgumentError "Conv2DCustomBackpropInputOp only supports NHWC.")."""
+    if data_format == "NCHW":
+        from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
+        x = _t(input)
+        if x.dtype.name not in ("float32", "bfloat16"):
+            raise errors.InvalidArgumentError(None, None, "Conv2DCustomBackpropInputOp only supports NHWC. "
+                                              "[Op:Conv2DBackpropInput]")
+        shape = output_shape._v.tolist() if isinstance(output_shape, Tensor) else list(output_shape)
+        st = list(nchw_to_nhwc(spatial_sequence(strides, 2, "strides", True)))
+        dl = None if dilations is None else list(nchw_to_nhwc(spatial_sequence(dilations, 2, "dilations", True)))
+        if isinstance(padding, (list, tuple)) and len(padding) == 4:
+            padding = list(nchw_to_nhwc(padding))
+        return to_channels_first(conv2d_transpose(to_channels_last(x), filters, list(nchw_to_nhwc(shape)), st,
+                                                  padding, "NHWC", dl))
     check_data_format(data_format or "NHWC")
     pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
     attrs = {"strides": spatial_sequence(strides, 2, "strides"), "padding": pad, "explicit_paddings": explicit,
@@ -43,10 +58,17 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
 
 def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                      data_format: str = "NWC", dilations: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.conv1d_transpose` (NWC): conv2d_transpose over the input with a unit height inserted."""
+    """`tf.nn.conv1d_transpose` (NWC): conv2d_transpose over the input with a unit height inserted
+    (NCW: at axis 2, through the NCHW conv2d_transpose, as TF)."""
+    if data_format == "NCW":
+        st = spatial_sequence(strides, 1, "stride", True)
+        dl = spatial_sequence(dilations, 1, "dilations", True)
+        shp = list(shape_arg(output_shape))
+        x = array.expand_dims(_t(input), 2)
+        f = array.expand_dims(_t(filters), 0)
+        out = conv2d_transpose(x, f, shp[:2] + [1] + shp[2:], [1, 1, 1, st[2]], padding, "NCHW", [1, 1, 1, dl[2]])
+        return array.squeeze(out, [2])
     if data_format not in (None, "NWC"):
-        if data_format == "NCW":
-            check_data_format("NCHW")
         raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
     st = spatial_sequence(strides, 1, "stride")
     dl = spatial_sequence(dilations, 1, "dilations")
