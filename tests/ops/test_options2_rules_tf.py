@@ -4,7 +4,8 @@ outputs and not its own output again (keras.reg.layer-losses); Bidirectional(wei
 accepted and ignored, and stateful layers carry their states through fit and predict
 (keras.rnn.layers); the depthwise backprops ignore their dilations and abort
 on an out_backprop of the wrong size in float32/bfloat16 (InvalidArgumentError otherwise), conv_transpose with a 5-long output_shape is 3-D
-(ops.nn-more); the max/avg pools, `pool`, depthwise/separable, 1-D and transposed convolutions with
+(ops.nn-more); the max/avg pools, `pool`, depthwise/separable, 1-D, 3-D and transposed convolutions and the
+depthwise backprops with
 channels-first formats (float32: the NHWC values transposed; other dtypes the default kernels'
 errors; the default depthwise kernel wants equal row and column strides) (ops.nn-more); ctc_loss takes `unique`
 (ops.nn-ctc); depth_to_space/space_to_depth find no NCHW
@@ -161,6 +162,26 @@ CASES += [(f"conv-nc-{w}-{dt}", "ops.nn-more", (lambda tf, dt=dt, w=w: _conv_nc(
           for dt in ("float32", "float64", "int32")
           for w in ("dw", "dw-equal", "dw-nhwc-unequal", "dw-dilated", "sep", "conv1d", "conv1d-dilated", "conv2d-t",
                     "conv1d-t", "conv-t")]
+def _conv3d_nc(tf: Any, dt: str, which: str) -> Any:
+    """NCDHW 3-D convolutions and NCHW depthwise backprops."""
+    c = (lambda a: tf.cast(tf.constant(a), dt))
+    x5 = c((np.arange(160) % 7 - 3).reshape(2, 2, 4, 4, 5) / 3)
+    k3, kt3 = c((np.arange(48) % 5 - 2).reshape(2, 2, 2, 2, 3) / 4), c((np.arange(48) % 5 - 2).reshape(2, 2, 2, 3, 2) / 4)
+    f, g = c((np.arange(8) % 5 - 2).reshape(2, 2, 2, 1) / 4), c((np.arange(64) % 7 - 3).reshape(2, 2, 4, 4) / 3)
+    x4 = c((np.arange(100) % 7 - 3).reshape(2, 2, 5, 5) / 3)
+    return {"c3": lambda: tf.nn.conv3d(x5, k3, [1, 1, 1, 2, 1], "SAME", data_format="NCDHW"),
+            "c3-dilated": lambda: tf.nn.conv3d(x5, k3, [1, 1, 1, 1, 1], "VALID", data_format="NCDHW",
+                                               dilations=[1, 1, 2, 1, 1]),
+            "c3t": lambda: tf.nn.conv3d_transpose(x5, kt3, [2, 3, 8, 8, 10], 2, "SAME", data_format="NCDHW"),
+            "ct3": lambda: tf.nn.conv_transpose(x5, kt3, [2, 3, 5, 5, 6], 1, "VALID", data_format="NCDHW"),
+            "dwbi": lambda: tf.nn.depthwise_conv2d_backprop_input([2, 2, 5, 5], f, g, [1, 1, 1, 1], "VALID",
+                                                                  data_format="NCHW"),
+            "dwbf": lambda: tf.nn.depthwise_conv2d_backprop_filter(x4, [2, 2, 2, 1], g, [1, 1, 1, 1], "VALID",
+                                                                   data_format="NCHW")}[which]()
+
+
+CASES += [(f"conv3d-nc-{w}-{dt}", "ops.nn-more", (lambda tf, dt=dt, w=w: _conv3d_nc(tf, dt, w)), 1e-5)
+          for dt in ("float32", "float64", "int32") for w in ("c3", "c3-dilated", "c3t", "ct3", "dwbi", "dwbf")]
 CASES += [("conv-transpose-3d", "ops.nn-more", _conv_transpose_3d, 1e-5),
           ("ctc-loss-unique", "ops.nn-ctc", _ctc_unique, 1e-5)]
 

@@ -441,7 +441,8 @@ def test_options_channels_first_where_tf_cpu_runs_it(tf):
     """conv2d, convolution and bias_add with data_format NCHW (float32: TF 2.21's CPU runs them
     through oneDNN) give the NHWC result transposed, and the input gradient likewise; so do the
     1-, 2- and 3-D max and average pools and `pool` with NCW/NCHW/NCDHW, depthwise_conv2d,
-    separable_conv2d, conv1d, conv1d/conv2d_transpose and conv_transpose (float64: the default
+    separable_conv2d, conv1d, conv3d, the 1-/2-/3-D transposed convolutions and the depthwise
+    backprops (float64: the default
     kernels' errors; their depthwise kernel also wants equal row and column strides); depth_to_space/space_to_depth with NCHW have no CPU kernel
     (NotFoundError eagerly)."""
     x = _x((2, 3, 5, 4), 1.1)                                  # NCHW
@@ -506,12 +507,35 @@ def test_options_channels_first_where_tf_cpu_runs_it(tf):
                  t, tf.constant(kt1), [2, 15, 3] if f == "NWC" else [2, 3, 15], 2, "VALID", data_format=f)),
              ("conv_transpose", x4, lambda t, f: tf.nn.conv_transpose(
                  t, tf.constant(kt), [2, 6, 7, 3] if f == "NHWC" else [2, 3, 6, 7], 1, "VALID", data_format=f))]
+    x5 = _x((2, 2, 4, 4, 5), 0.9)
+    k3, kt3 = _x((2, 2, 2, 2, 3), 0.5), _x((2, 2, 2, 3, 2), 0.4)
+    g = _x((2, 2, 4, 4), 0.7)
+    fdw = _x((2, 2, 2, 1), 0.6)
+    convs += [("conv3d", x5, lambda t, f: tf.nn.conv3d(t, tf.constant(k3), [1, 1, 2, 1, 1] if f == "NDHWC" else
+                                                       [1, 1, 1, 2, 1], "SAME", data_format=f)),
+              ("conv3d_transpose", x5, lambda t, f: tf.nn.conv3d_transpose(
+                  t, tf.constant(kt3), [2, 8, 8, 10, 3] if f == "NDHWC" else [2, 3, 8, 8, 10], 2, "SAME",
+                  data_format=f)),
+              ("conv_transpose(3-D)", x5, lambda t, f: tf.nn.conv_transpose(
+                  t, tf.constant(kt3), [2, 5, 5, 6, 3] if f == "NDHWC" else [2, 3, 5, 5, 6], 1, "VALID",
+                  data_format=f)),
+              ("depthwise_conv2d_backprop_input", g, lambda t, f: tf.nn.depthwise_conv2d_backprop_input(
+                  [2, 5, 5, 2] if f == "NHWC" else [2, 2, 5, 5], tf.constant(fdw), t, [1, 1, 1, 1], "VALID",
+                  data_format=f))]
     for name, arr, fn in convs:
         cl, cf = fmts[arr.ndim]
         want = np.transpose(np.asarray(fn(tf.constant(np.ascontiguousarray(np.transpose(arr, last[arr.ndim]))), cl)),
                             first[arr.ndim])
         assert_close(fn(tf.constant(arr), cf), want, call=f"{name}(x, data_format={cf!r}) vs {cl} transposed",
                      tolerance=Tolerance(rtol=1e-6, atol=1e-7))
+    xin = _x((2, 2, 5, 5), 1.1)
+    got = tf.nn.depthwise_conv2d_backprop_filter(tf.constant(xin), [2, 2, 2, 1], tf.constant(g), [1, 1, 1, 1], "VALID",
+                                                 data_format="NCHW")
+    want = tf.nn.depthwise_conv2d_backprop_filter(tf.constant(np.ascontiguousarray(np.transpose(xin, (0, 2, 3, 1)))),
+                                                  [2, 2, 2, 1], tf.constant(np.ascontiguousarray(
+                                                      np.transpose(g, (0, 2, 3, 1)))), [1, 1, 1, 1], "VALID")
+    assert_close(got, np.asarray(want), call="depthwise_conv2d_backprop_filter(data_format='NCHW') vs NHWC",
+                 tolerance=Tolerance(rtol=1e-6, atol=1e-7))
     x64 = tf.constant(x4.astype(np.float64))
     _raises(lambda: tf.nn.depthwise_conv2d(x64, tf.constant(dk.astype(np.float64)), [1, 1, 1, 1], "VALID",
                                            data_format="NCHW"), tf.errors.UnimplementedError,

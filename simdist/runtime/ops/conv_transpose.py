@@ -141,6 +141,14 @@ def _depthwise_backprop(op_def: Any, inputs: tuple, attrs: dict, dtype: Any, op:
         raise
 
 
+def _nchw_backprop_dtype(g: Tensor, op: str) -> None:
+    """NCHW depthwise backprops: oneDNN's float32/bfloat16 kernels compute them (the NHWC values
+    between transposes); the default kernels refuse the format (UnimplementedError)."""
+    if g.dtype.name not in _ONEDNN_DTYPES and g.dtype.is_floating:
+        raise errors.UnimplementedError(None, None, f"Depthwise convolution on CPU is only supported for NHWC format "
+                                        f"[Op:{op}]")           # (an integer dtype fails the op's dtype check)
+
+
 def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
                                     padding: Any, data_format: str = "NHWC", dilations: Any = None,
                                     name: str | None = None) -> Tensor:
@@ -149,6 +157,14 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_INPUT
     op = "DepthwiseConv2dNativeBackpropInput"
     f, g = _t(filter), _t(out_backprop)
+    if data_format == "NCHW":
+        from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
+        _nchw_backprop_dtype(g, op)
+        sizes = list(nchw_to_nhwc(list(shape_arg(input_sizes))))
+        st = list(nchw_to_nhwc(strides)) if isinstance(strides, (list, tuple)) and len(strides) == 4 else strides
+        dl = None if dilations is None else list(nchw_to_nhwc(dilations))
+        return to_channels_first(depthwise_conv2d_backprop_input(sizes, f, to_channels_last(g), st, padding, "NHWC",
+                                                                 dl))
     attrs = _depthwise_attrs(strides, padding, dilations, data_format, op)
     attrs["input_sizes"] = shape_arg(input_sizes)
     return _depthwise_backprop(DEPTHWISE_BACKPROP_INPUT, (f, g), attrs, g.dtype, op)
@@ -162,6 +178,13 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_FILTER
     op = "DepthwiseConv2dNativeBackpropFilter"
     x, g = _t(input), _t(out_backprop)
+    if data_format == "NCHW":
+        from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_last
+        _nchw_backprop_dtype(g, op)
+        st = list(nchw_to_nhwc(strides)) if isinstance(strides, (list, tuple)) and len(strides) == 4 else strides
+        dl = None if dilations is None else list(nchw_to_nhwc(dilations))
+        return depthwise_conv2d_backprop_filter(to_channels_last(x), filter_sizes, to_channels_last(g), st, padding,
+                                                "NHWC", dl)
     attrs = _depthwise_attrs(strides, padding, dilations, data_format, op)
     attrs["filter_sizes"] = shape_arg(filter_sizes)
     return _depthwise_backprop(DEPTHWISE_BACKPROP_FILTER, (x, g), attrs, g.dtype, op)
