@@ -116,9 +116,17 @@ def test_recurrent_dropout_uses_split_gates_and_trains() -> None:
 
 
 @pytest.mark.clause("keras.rnn.arguments")
-def test_stateful_is_refused_by_name() -> None:
-    with pytest.raises(NotImplementedError, match="stateful"):
-        tf.keras.layers.LSTM(2, stateful=True)
+def test_stateful_needs_a_static_batch_size() -> None:
+    """Keras 3.15's RNN.build: stateful=True with a dynamic batch size is ValueError (the state
+    variables need it); with Input(batch_shape=...) the layer builds its "rnn_state" variables
+    outside the weights."""
+    layer = tf.keras.layers.LSTM(2, stateful=True)
+    with pytest.raises(ValueError, match="batch size must be static"):
+        tf.keras.Sequential([tf.keras.Input((4, 3)), layer])
+    layer = tf.keras.layers.LSTM(2, stateful=True)
+    tf.keras.Sequential([tf.keras.Input(batch_shape=(5, 4, 3)), layer])
+    assert [tuple(v.shape) for v in layer.states] == [(5, 2), (5, 2)], [v.shape for v in layer.states]
+    assert len(layer.weights) == 3, f"the state variables should not be weights: {[v.name for v in layer.weights]}"
 
 
 def _gpu_lstm_tally(cost_model: str, steps: int) -> float:

@@ -107,7 +107,10 @@ class MultiHeadAttention(Layer):
                              f"`None`. Received: value_dim={value_dim}")
         if flash_attention:
             raise ValueError("Flash attention is not supported in tensorflow backend.")
-        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        # Keras 3.15 keeps activity_regularizer for the projections only (its own output, which is the
+        # output projection's, is not penalised a second time)
+        super().__init__(**kwargs)
+        self._activity_regularizer = regularizers.get(activity_regularizer)
         self.supports_masking = True   # the output keeps the query's mask (Keras 3.15)
         self._num_heads = num_heads
         self._key_dim = key_dim
@@ -164,7 +167,7 @@ class MultiHeadAttention(Layer):
                 "bias_initializer": initializers.serialize(self._bias_initializer),
                 "kernel_regularizer": regularizers.serialize(self._kernel_regularizer),
                 "bias_regularizer": regularizers.serialize(self._bias_regularizer),
-                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+                "activity_regularizer": regularizers.serialize(self._activity_regularizer),
                 "kernel_constraint": _constraint_config(self._kernel_constraint),
                 "bias_constraint": _constraint_config(self._bias_constraint), "seed": self.seed}
 
@@ -173,7 +176,7 @@ class MultiHeadAttention(Layer):
         """Each projection's arguments; fresh copies of the initializers (Keras clones them so
         that the projections do not share initial values)."""
         return {"kernel_regularizer": self._kernel_regularizer, "bias_regularizer": self._bias_regularizer,
-                "activity_regularizer": self.activity_regularizer, "kernel_constraint": self._kernel_constraint,
+                "activity_regularizer": self._activity_regularizer, "kernel_constraint": self._kernel_constraint,
                 "bias_constraint": self._bias_constraint, "dtype": self.dtype_policy,
                 "kernel_initializer": type(self._kernel_initializer).from_config(self._kernel_initializer.get_config()),
                 "bias_initializer": type(self._bias_initializer).from_config(self._bias_initializer.get_config())}

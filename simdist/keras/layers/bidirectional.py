@@ -43,15 +43,17 @@ class Bidirectional(Layer):
         if merge_mode not in _MODES:
             raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should be one of "
                              '{"sum", "mul", "ave", "concat", None}')
-        if weights:
-            raise NotImplementedError("simdist: Bidirectional(weights=...) is not implemented; call set_weights "
-                                      "once the layer is built")
         super().__init__(**kwargs)
         self.forward_layer = _copy(layer, name=f"forward_{_strip(layer.name, 'forward_')}")
         if backward_layer is None:
             self.backward_layer = _copy(layer, go_backwards=True, name=f"backward_{_strip(layer.name, 'backward_')}")
         else:
             self.backward_layer = backward_layer
+        if weights:
+            # Keras 3.15 parks the halves on an attribute nothing reads: TF 2.21 ignores `weights`
+            nw = len(weights)
+            self.forward_layer.initial_weights = weights[: nw // 2]
+            self.backward_layer.initial_weights = weights[nw // 2:]
         if hasattr(layer, "use_cudnn"):
             self.forward_layer.use_cudnn = layer.use_cudnn
             self.backward_layer.use_cudnn = layer.use_cudnn

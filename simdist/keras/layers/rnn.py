@@ -8,8 +8,10 @@ are the values TF 2.21 gives there.
 - `go_backwards`: the steps are read last to first; returned sequences stay in that order.
 - Masks (an `Embedding(mask_zero=True)` or `Masking` before, or `mask=`): masked steps carry
   the states and the previous output; the output mask is the input's when returning sequences.
-- `unroll=True` computes the same values (the loop is a Python loop either way); `stateful=True`
-  is not implemented (NotImplementedError naming it).
+- `unroll=True` computes the same values (the loop is a Python loop either way).
+- `stateful=True`: build makes one untracked, non-trainable "rnn_state" variable per state for
+  the (static) batch size; a call without initial_state starts from them and writes its final
+  states back; `reset_state()` (alias `reset_states()`) zeroes them (Keras 3.15's RNN).
 Clauses keras.rnn.* in docs/spec.md.
 """
 
@@ -48,9 +50,6 @@ class RNN(Layer):
         if "state_size" not in dir(cell):
             raise ValueError("The RNN cell should have a `state_size` attribute (single integer or list of integers, "
                              f"one integer per RNN state). Received: cell={cell}")
-        if stateful:
-            raise NotImplementedError("simdist: stateful recurrent layers (stateful=True) are not implemented; "
-                                      "pass the final states back with return_state=True and initial_state=")
         super().__init__(**kwargs)
         self.zero_output_for_mask = zero_output_for_mask
         self.cell = cell
@@ -62,6 +61,7 @@ class RNN(Layer):
         self.supports_masking = True
         self.input_spec = None
         self.states: Any = None
+        self._expected_batch_size: Any = None
         state_size = getattr(self.cell, "state_size", None)
         if state_size is None:
             raise ValueError("state_size must be specified as property on the RNN cell.")
@@ -99,6 +99,34 @@ class RNN(Layer):
         if isinstance(self.cell, Layer) and not self.cell.built:
             self.cell.build(step_input_shape)
             self.cell.built = True
+        if self.stateful:
+            if self.states is not None:
+                self.reset_state()
+            else:
+                if sequences_shape[0] is None:
+                    raise ValueError("When using `stateful=True` in a RNN, the batch size must be static. Found "
+                                     f"dynamic batch size: sequence.shape={tuple(sequences_shape)}")
+                self._create_state_variables(sequences_shape[0])
+                self._expected_batch_size = int(sequences_shape[0])
+
+    def _create_state_variables(self, batch_size: int) -> None:
+        """One non-trainable variable per state, outside the layer's weights (Keras creates them
+        under no_automatic_dependency_tracking)."""
+        from simdist.keras.tracking import no_tracking
+        from simdist.keras.variables import Variable
+        with no_tracking():
+            self.states = [Variable(value, trainable=False, dtype=self.variable_dtype, name="rnn_state")
+                           for value in self.get_initial_state(batch_size)]
+
+    def reset_states(self) -> None:
+        """Compatibility alias of reset_state."""
+        self.reset_state()
+
+    def reset_state(self) -> None:
+        """Zero the stateful layer's state variables."""
+        if self.states is not None:
+            for v in self.states:
+                v.assign(tf.zeros_like(v.value))
 
     def get_initial_state(self, batch_size: Any) -> list:
         fn = getattr(self.cell, "get_initial_state", None)
@@ -137,7 +165,17 @@ class RNN(Layer):
 
     def call(self, sequences: Any, initial_state: Any = None, mask: Any = None, training: Any = False) -> Any:
         if initial_state is None:
-            initial_state = self.get_initial_state(batch_size=tf.shape(sequences)[0])
+            if self.stateful:
+                initial_state = [v.value for v in self.states]
+            else:
+                initial_state = self.get_initial_state(batch_size=tf.shape(sequences)[0])
+        if self.stateful:
+            actual = sequences.shape[0]
+            if self._expected_batch_size is not None and actual is not None and actual != self._expected_batch_size:
+                raise ValueError("If an RNN is stateful, the batch size of the input sequences must be the same as "
+                                 "the batch size of the initial state. \n"
+                                 f"- Expected batch size: {self._expected_batch_size}\n"
+                                 f"- Received batch size: {actual}")
         if not isinstance(initial_state, (list, tuple)):
             initial_state = [initial_state]
         initial_state = [tf.cast(tf.convert_to_tensor(x), self.cell.compute_dtype) for x in initial_state]
@@ -148,6 +186,9 @@ class RNN(Layer):
         outputs = tf.cast(outputs, self.compute_dtype)
         states = [tf.cast(x, self.compute_dtype) for x in states]
         self._maybe_reset_dropout_masks(self.cell)
+        if self.stateful:
+            for variable, state in zip(self.states, states):
+                variable.assign(state)
         output = outputs if self.return_sequences else last_output
         if self.return_state:
             return (output, *states)

@@ -462,11 +462,37 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     return dispatch.execute(CONV2D, (x, f), _traced_attr(attrs))
 
 
+def _equal_depthwise_strides(x: Tensor, row: Any, col: Any) -> None:
+    """TF 2.21's default (Eigen) depthwise kernel, the one of every float dtype but oneDNN's
+    float32 and bfloat16, refuses unequal row and column strides."""
+    if x.dtype.is_floating and x.dtype.name not in ("float32", "bfloat16") and int(row) != int(col):
+        raise errors.InvalidArgumentError(None, None, "Current implementation only supports equal length strides in "
+                                          "the row and column dimensions. [Op:DepthwiseConv2dNative]")
+
+
 def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
                      dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.depthwise_conv2d` (NHWC): channel c of the input convolved with filter[:, :, c, :]
     gives output channels c*M .. c*M+M-1; strides is a list of 4, dilations a list of 2 (with
-    dilations > 1, strides must be 1)."""
+    dilations > 1, strides must be 1). NCHW: TF 2.21's oneDNN kernel (float32, bfloat16), the
+    NHWC values between two transposes; the default kernels refuse it (UnimplementedError)."""
+    if data_format == "NCHW":
+        x = _t(input)
+        if x.dtype.name in ("float32", "bfloat16"):
+            if not isinstance(strides, (list, tuple)) or len(strides) != 4:
+                raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 "
+                                                  "dimensions [Op:DepthwiseConv2dNative]")
+            dl = None if dilations is None else list(nchw_to_nhwc(spatial_sequence(dilations, 2, "dilations", True)))
+            if isinstance(padding, (list, tuple)) and len(padding) == 4:
+                padding = list(nchw_to_nhwc(padding))
+            return to_channels_first(depthwise_conv2d(to_channels_last(x), filter, list(nchw_to_nhwc(strides)),
+                                                      padding, "NHWC", dl))
+        if x.dtype.is_floating:
+            if isinstance(strides, (list, tuple)) and len(strides) == 4:
+                _equal_depthwise_strides(x, strides[2], strides[3])
+            raise errors.UnimplementedError(None, None, "Depthwise convolution on CPU is only supported for NHWC "
+                                            "format [Op:DepthwiseConv2dNative]")
+        data_format = "NHWC"                 # an integer input fails the op's dtype check
     check_data_format(data_format)
     pad, explicit = normalize_padding(padding, "DepthwiseConv2dNative")
     if not isinstance(strides, (list, tuple)):
@@ -475,6 +501,7 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
         raise errors.InvalidArgumentError(None, None, "Sliding window strides field must specify 4 or 5 dimensions "
                                           "[Op:DepthwiseConv2dNative]")
     st = tuple(int(v) for v in strides)
+    _equal_depthwise_strides(_t(input), st[1], st[2])
     dl = spatial_sequence(dilations, 2, "dilations") if dilations is not None else (1, 1, 1, 1)
     if any(d > 1 for d in dl) and any(v > 1 for v in st):
         raise ValueError(f"simdist: depthwise_conv2d with dilations {list(dl[1:3])} needs strides of 1, got "
@@ -523,7 +550,10 @@ def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str
            dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv1d` as TF builds it (nn_ops.conv1d): ExpandDims of the input at its width's
     axis and of the filter at 0, Conv2D with strides [1, 1, stride, 1], Squeeze; stride and
-    dilations an int or a list of 1 or 3."""
+    dilations an int or a list of 1 or 3. NCW: TF's NCHW Conv2D (see _ncw_convolution)."""
+    if data_format == "NCW":
+        return _ncw_convolution(_t(input), filters, spatial_sequence(stride, 1, "stride", True)[2], padding,
+                                spatial_sequence(dilations, 1, "dilations", True)[2])
     check_data_format(data_format, "NWC")
     st = spatial_sequence(stride, 1, "stride")
     dl = spatial_sequence(dilations, 1, "dilations")
@@ -546,7 +576,7 @@ def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, s
         if p.shape[i] != 1:
             raise ValueError(f"Dimensions {p.shape[i]} and 1 are not compatible")
     depthwise = depthwise_conv2d(input, d, strides, padding, data_format, dilations)
-    return conv2d(depthwise, p, [1, 1, 1, 1], "VALID", "NHWC")
+    return conv2d(depthwise, p, [1, 1, 1, 1], "VALID", "NCHW" if data_format == "NCHW" else "NHWC")
 
 
 def _ncw_convolution(x: Tensor, filters: Any, stride: int, padding: Any, dilation: int) -> Tensor:

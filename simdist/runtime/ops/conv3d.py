@@ -21,7 +21,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime import errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
 from simdist.runtime.ops.nn_rules import FLOATS, typed
@@ -181,6 +181,21 @@ _register_gradients("Conv3D", CONV3D, CONV3D_BACKPROP_INPUT, CONV3D_BACKPROP_FIL
 
 
 # --- public functions ------------------------------------------------------------------------------------------
+def _channels_first(input: Any, refusal: str) -> Tensor:  # noqa: A002
+    """NCDHW (clause ops.nn-more): TF 2.21's x86 CPU runs float32 and bfloat16 through oneDNN, the
+    NDHWC values between two transposes; the default kernels refuse it (InvalidArgumentError)."""
+    x = _t(input)
+    if x.dtype.name not in ("float32", "bfloat16"):
+        raise errors.InvalidArgumentError(None, None, refusal)
+    return x
+
+
+def _to_last(seq: Any) -> list:
+    """A per-dimension NCDHW sequence in NDHWC order."""
+    v = list(seq)
+    return [v[0], v[2], v[3], v[4], v[1]]
+
+
 def _check_format(data_format: Any) -> None:
     if data_format not in (None, "NDHWC"):
         raise errors.UnimplementedError(None, None, "simdist computes 3-D convolutions and pooling in the "
@@ -208,7 +223,14 @@ def _list5(value: Any, name: str) -> tuple[int, ...]:
 def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
            dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv3d` (NDHWC): strides (and dilations) lists of 5 as TF's raw op takes them;
-    filters [kd, kh, kw, in, out]."""
+    filters [kd, kh, kw, in, out]. NCDHW: see `_channels_first`."""
+    if data_format == "NCDHW":
+        x = _channels_first(input, "CPU implementation of Conv3D currently only supports the NHWC tensor format. "
+                                   "[Op:Conv3D]")
+        st = _to_last(_list5(strides, "strides"))
+        dl = None if dilations is None else _to_last(_list5(dilations, "dilations"))
+        return array.transpose(conv3d(array.transpose(x, [0, 2, 3, 4, 1]), filters, st, padding, "NDHWC", dl),
+                               [0, 4, 1, 2, 3])
     _check_format(data_format)
     attrs = {"strides": _list5(strides, "strides"), "padding": _padding(padding), "explicit_paddings": (),
              "dilations": _list5(dilations, "dilations") if dilations is not None else (1, 1, 1, 1, 1)}
@@ -219,7 +241,15 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
                      data_format: str = "NDHWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv3d_transpose` (NDHWC): Conv3DBackpropInputV2 with the input as out_backprop and
     output_shape as input_sizes; strides and dilations an int or a list of 1, 3 or 5; filters
-    [kd, kh, kw, out_channels, in_channels]."""
+    [kd, kh, kw, out_channels, in_channels]. NCDHW: see `_channels_first`."""
+    if data_format == "NCDHW":
+        x = _channels_first(input, "Conv3DBackpropInputOpV2 only supports NDHWC on the CPU. "
+                                   "[Op:Conv3DBackpropInputV2]")
+        shape = list(shape_arg(output_shape))
+        st = _to_last(spatial_sequence(strides, 3, "strides", True))
+        dl = None if dilations is None else _to_last(spatial_sequence(dilations, 3, "dilations", True))
+        out = conv3d_transpose(array.transpose(x, [0, 2, 3, 4, 1]), filters, _to_last(shape), st, padding, "NDHWC", dl)
+        return array.transpose(out, [0, 4, 1, 2, 3])
     _check_format(data_format)
     attrs = {"strides": spatial_sequence(strides, 3, "strides"), "padding": _padding(padding),
              "explicit_paddings": (), "dilations": spatial_sequence(dilations, 3, "dilations"),

@@ -23,7 +23,22 @@ __all__ = ["conv2d_transpose", "conv1d_transpose", "conv_transpose", "atrous_con
 def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                      data_format: str = "NHWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv2d_transpose` (NHWC): the gradient of conv2d with respect to its input, of
-    shape output_shape; filters are [h, w, out_channels, in_channels]."""
+    shape output_shape; filters are [h, w, out_channels, in_channels]. NCHW: TF 2.21's oneDNN
+    kernel (float32, bfloat16), the NHWC values between two transposes; the default kernel
+    refuses it (InvalidArgumentError "Conv2DCustomBackpropInputOp only supports NHWC.")."""
+    if data_format == "NCHW":
+        from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
+        x = _t(input)
+        if x.dtype.name not in ("float32", "bfloat16"):
+            raise errors.InvalidArgumentError(None, None, "Conv2DCustomBackpropInputOp only supports NHWC. "
+                                              "[Op:Conv2DBackpropInput]")
+        shape = output_shape._v.tolist() if isinstance(output_shape, Tensor) else list(output_shape)
+        st = list(nchw_to_nhwc(spatial_sequence(strides, 2, "strides", True)))
+        dl = None if dilations is None else list(nchw_to_nhwc(spatial_sequence(dilations, 2, "dilations", True)))
+        if isinstance(padding, (list, tuple)) and len(padding) == 4:
+            padding = list(nchw_to_nhwc(padding))
+        return to_channels_first(conv2d_transpose(to_channels_last(x), filters, list(nchw_to_nhwc(shape)), st,
+                                                  padding, "NHWC", dl))
     check_data_format(data_format or "NHWC")
     pad, explicit = normalize_padding(padding, "Conv2DBackpropInput")
     attrs = {"strides": spatial_sequence(strides, 2, "strides"), "padding": pad, "explicit_paddings": explicit,
@@ -43,10 +58,17 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
 
 def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                      data_format: str = "NWC", dilations: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.conv1d_transpose` (NWC): conv2d_transpose over the input with a unit height inserted."""
+    """`tf.nn.conv1d_transpose` (NWC): conv2d_transpose over the input with a unit height inserted
+    (NCW: at axis 2, through the NCHW conv2d_transpose, as TF)."""
+    if data_format == "NCW":
+        st = spatial_sequence(strides, 1, "stride", True)
+        dl = spatial_sequence(dilations, 1, "dilations", True)
+        shp = list(shape_arg(output_shape))
+        x = array.expand_dims(_t(input), 2)
+        f = array.expand_dims(_t(filters), 0)
+        out = conv2d_transpose(x, f, shp[:2] + [1] + shp[2:], [1, 1, 1, st[2]], padding, "NCHW", [1, 1, 1, dl[2]])
+        return array.squeeze(out, [2])
     if data_format not in (None, "NWC"):
-        if data_format == "NCW":
-            check_data_format("NCHW")
         raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
     st = spatial_sequence(strides, 1, "stride")
     dl = spatial_sequence(dilations, 1, "dilations")
@@ -59,8 +81,8 @@ def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
 
 def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                    data_format: Any = None, dilations: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.conv_transpose`: conv1d_transpose or conv2d_transpose by len(output_shape) (3 or 4);
-    a 3-D transposed convolution (length 5) is not computed by simdist."""
+    """`tf.nn.conv_transpose`: conv1d_transpose, conv2d_transpose or conv3d_transpose by
+    len(output_shape) (3, 4 or 5)."""
     if isinstance(output_shape, Tensor):
         n = int(output_shape.shape[0]) - 2
     elif hasattr(output_shape, "__len__"):
@@ -71,8 +93,9 @@ def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, pa
         raise ValueError(f"`output_shape` must be of length 3, 4 or 5. Received: output_shape={output_shape} of "
                          f"length {n + 2}.")
     if n == 3:
-        raise errors.UnimplementedError(None, None, "simdist: tf.nn.conv_transpose computes 1-D and 2-D transposed "
-                                        "convolutions (output_shape of length 3 or 4), got length 5")
+        from simdist.runtime.ops.conv3d import conv3d_transpose
+        return conv3d_transpose(input, filters, output_shape, strides, padding=padding,
+                                data_format=data_format or "NDHWC", dilations=dilations)
     fn = conv1d_transpose if n == 1 else conv2d_transpose
     return fn(input, filters, output_shape, strides, padding=padding, data_format=data_format, dilations=dilations)
 
@@ -94,15 +117,57 @@ def _depthwise_attrs(strides: Any, padding: Any, dilations: Any, data_format: An
     return {"strides": tuple(int(v) for v in strides), "padding": pad, "explicit_paddings": explicit, "dilations": dl}
 
 
+# TF 2.21's x86 CPU build runs the depthwise backprops of these dtypes through oneDNN
+_ONEDNN_DTYPES = ("float32", "bfloat16")
+_ONEDNN_SOURCE = {"DepthwiseConv2dNativeBackpropInput": "mkl_conv_grad_input_ops.cc:546",
+                  "DepthwiseConv2dNativeBackpropFilter": "mkl_conv_grad_filter_ops.cc:685"}
+
+
+def _depthwise_backprop(op_def: Any, inputs: tuple, attrs: dict, dtype: Any, op: str) -> Tensor:
+    """TF 2.21's CPU depthwise backprops (clause ops.nn-more): every kernel computes as if each
+    dilation were 1 (the out_backprop size follows the undilated filter); an out_backprop of the
+    wrong size is InvalidArgumentError in Eigen's kernels and AbortedError in oneDNN's
+    (float32, bfloat16: "could not create a primitive descriptor")."""
+    attrs = {**attrs, "dilations": (1, 1, 1, 1)}
+    try:
+        return dispatch.execute(op_def, inputs, attrs)
+    except errors.InvalidArgumentError as e:
+        if "out_backprop doesn't match" in str(e) and dtype.name in _ONEDNN_DTYPES:
+            raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
+                                      "create a primitive descriptor for the convolution forward propagation "
+                                      "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
+                                      "additional diagnostic information., in file "
+                                      f"tensorflow/core/kernels/mkl/{_ONEDNN_SOURCE[op]} [Op:{op}]") from None
+        raise
+
+
+def _nchw_backprop_dtype(g: Tensor, op: str) -> None:
+    """NCHW depthwise backprops: oneDNN's float32/bfloat16 kernels compute them (the NHWC values
+    between transposes); the default kernels refuse the format (UnimplementedError)."""
+    if g.dtype.name not in _ONEDNN_DTYPES and g.dtype.is_floating:
+        raise errors.UnimplementedError(None, None, f"Depthwise convolution on CPU is only supported for NHWC format "
+                                        f"[Op:{op}]")           # (an integer dtype fails the op's dtype check)
+
+
 def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
                                     padding: Any, data_format: str = "NHWC", dilations: Any = None,
                                     name: str | None = None) -> Tensor:
     """`tf.nn.depthwise_conv2d_backprop_input` (DepthwiseConv2dNativeBackpropInput): the gradient of
     depthwise_conv2d_native with respect to an input of input_sizes."""
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_INPUT
-    attrs = _depthwise_attrs(strides, padding, dilations, data_format, "DepthwiseConv2dNativeBackpropInput")
+    op = "DepthwiseConv2dNativeBackpropInput"
+    f, g = _t(filter), _t(out_backprop)
+    if data_format == "NCHW":
+        from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
+        _nchw_backprop_dtype(g, op)
+        sizes = list(nchw_to_nhwc(list(shape_arg(input_sizes))))
+        st = list(nchw_to_nhwc(strides)) if isinstance(strides, (list, tuple)) and len(strides) == 4 else strides
+        dl = None if dilations is None else list(nchw_to_nhwc(dilations))
+        return to_channels_first(depthwise_conv2d_backprop_input(sizes, f, to_channels_last(g), st, padding, "NHWC",
+                                                                 dl))
+    attrs = _depthwise_attrs(strides, padding, dilations, data_format, op)
     attrs["input_sizes"] = shape_arg(input_sizes)
-    return dispatch.execute(DEPTHWISE_BACKPROP_INPUT, (_t(filter), _t(out_backprop)), attrs)
+    return _depthwise_backprop(DEPTHWISE_BACKPROP_INPUT, (f, g), attrs, g.dtype, op)
 
 
 def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, strides: Any,  # noqa: A002
@@ -111,6 +176,15 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     """`tf.nn.depthwise_conv2d_backprop_filter` (DepthwiseConv2dNativeBackpropFilter): the gradient
     of depthwise_conv2d_native with respect to a filter of filter_sizes."""
     from simdist.runtime.ops.conv import DEPTHWISE_BACKPROP_FILTER
-    attrs = _depthwise_attrs(strides, padding, dilations, data_format, "DepthwiseConv2dNativeBackpropFilter")
+    op = "DepthwiseConv2dNativeBackpropFilter"
+    x, g = _t(input), _t(out_backprop)
+    if data_format == "NCHW":
+        from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_last
+        _nchw_backprop_dtype(g, op)
+        st = list(nchw_to_nhwc(strides)) if isinstance(strides, (list, tuple)) and len(strides) == 4 else strides
+        dl = None if dilations is None else list(nchw_to_nhwc(dilations))
+        return depthwise_conv2d_backprop_filter(to_channels_last(x), filter_sizes, to_channels_last(g), st, padding,
+                                                "NHWC", dl)
+    attrs = _depthwise_attrs(strides, padding, dilations, data_format, op)
     attrs["filter_sizes"] = shape_arg(filter_sizes)
-    return dispatch.execute(DEPTHWISE_BACKPROP_FILTER, (_t(input), _t(out_backprop)), attrs)
+    return _depthwise_backprop(DEPTHWISE_BACKPROP_FILTER, (x, g), attrs, g.dtype, op)

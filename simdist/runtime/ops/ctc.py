@@ -153,8 +153,9 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
     ([B]); blank_index defaults to 0 (negative: from the end)."""
     from simdist.runtime.ops import math
     from simdist.runtime.ops.array import concat, transpose
-    if unique is not None:
-        raise NotImplementedError("simdist's tf.nn.ctc_loss does not take `unique` (TF's TPU fast path)")
+    # `unique` (ctc_unique_labels' pair): TF's loss does not read it and its gradient only scatters
+    # through it (_state_to_olabel_unique), the same values as without it for the pair of these
+    # labels; simdist accepts and ignores it (clause ops.nn-more)
     if label_length is None or logit_length is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
     x, lab = _t(logits), _t(labels)

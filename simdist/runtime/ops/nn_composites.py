@@ -150,9 +150,16 @@ def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, 
         raise ValueError(f"{nsp}-D {pooling_type} pooling is not supported.")
     fn = ops[(pooling_type, nsp)]
     if data_format is not None and data_format.startswith("NC"):
-        from simdist.runtime import errors
-        raise errors.UnimplementedError(None, None, "simdist computes pooling in the channels-last layout only; got "
-                                        f"data_format={data_format!r}")
+        if np.any(rate > 1):
+            from simdist.runtime import errors
+            raise errors.UnimplementedError(None, None, "simdist computes dilated pooling in the channels-last "
+                                            f"layout only; got data_format={data_format!r}")
+        # TF's pool: the window and strides of the channels-first op ([1, 1] + window), no dilation
+        if nsp == 1:
+            from simdist.runtime.ops import nn_more
+            fn1 = nn_more.max_pool1d if pooling_type == "MAX" else nn_more.avg_pool1d
+            return fn1(x, window, [int(v) for v in st], padding, data_format)
+        return fn(x, [1, 1] + window, [1, 1] + [int(v) for v in st], padding, data_format)
     if nsp == 1 and data_format not in (None, "NWC"):
         raise ValueError(f"data_format must be either 'NWC' or 'NCW'. Received: data_format={data_format}")
     ksize = [1] + window + [1]

@@ -94,9 +94,13 @@ def _pool1d(pool2d: Any, input: Any, ksize: Any, strides: Any, padding: Any, dat
     from simdist.runtime.ops import array
     from simdist.runtime.ops.conv import spatial_sequence
     fmt = data_format or "NWC"
+    if fmt == "NCW":            # TF: a unit height at axis 2, then the NCHW pool
+        k = spatial_sequence(ksize, 1, "ksize", True)[2]
+        s = spatial_sequence(strides, 1, "strides", True)[2]
+        x = array.expand_dims(_t(input), 2)
+        return array.squeeze(pool2d(x, [1, 1, 1, k], [1, 1, 1, s], padding, "NCHW"), [2])
     if fmt != "NWC":
-        raise errors.InvalidArgumentError(None, None, f"Default {'MaxPoolingOp' if 'max' in pool2d.__name__ else 'AvgPoolingOp'} "
-                                          "only supports NHWC on device type CPU")
+        raise ValueError(f"data_format must be either 'NWC' or 'NCW'. Received: data_format={fmt}")
     k = spatial_sequence(ksize, 1, "ksize")[1]
     s = spatial_sequence(strides, 1, "strides")[1]
     x = array.expand_dims(_t(input), 1)

@@ -164,18 +164,48 @@ def _pool_args(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: A
     return attrs
 
 
+# the dtypes TF 2.21's x86 CPU build pools in NCHW (oneDNN); the others' default kernels refuse it
+_NCHW_DTYPES = ("float32", "bfloat16")
+
+
+def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, padding: Any, op: str) -> Tensor:
+    """MaxPool/AvgPool with data_format NCHW (clause ops.nn-more): TF 2.21's x86 CPU build runs
+    float32 and bfloat16 through oneDNN, the same values as NHWC between two transposes (so the
+    gradient flows back through them); the default kernels of the other dtypes raise
+    InvalidArgumentError ("Default MaxPoolingOp only supports NHWC on device type CPU"); an AvgPool
+    of a non-float dtype fails its dtype check first."""
+    from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
+    if x.dtype.name not in _NCHW_DTYPES:
+        if op == "AvgPool" and not x.dtype.is_floating:
+            return pool_nhwc(x, ksize, strides, padding, "NHWC")        # its dtype error
+        kind = "MaxPoolingOp" if op == "MaxPool" else "AvgPoolingOp"
+        raise errors.InvalidArgumentError(None, None, f"Default {kind} only supports NHWC on device type CPU "
+                                          f"[Op:{op}]")
+    k = list(nchw_to_nhwc(spatial_sequence(ksize, 2, "ksize", True)))
+    st = list(nchw_to_nhwc(spatial_sequence(strides, 2, "strides", True)))
+    if isinstance(padding, (list, tuple)) and len(padding) == 4:
+        padding = list(nchw_to_nhwc(padding))
+    return to_channels_first(pool_nhwc(to_channels_last(x), k, st, padding, "NHWC"))
+
+
 def max_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
                name: str | None = None) -> Tensor:
     """`tf.nn.max_pool2d` (NHWC): ksize and strides an int or a list of 1, 2 or 4; padding "SAME",
-    "VALID" or explicit [[0, 0], [top, bottom], [left, right], [0, 0]]."""
+    "VALID" or explicit [[0, 0], [top, bottom], [left, right], [0, 0]]; NCHW as
+    `channels_first_pool`."""
     x = _t(input)
+    if data_format == "NCHW":
+        return channels_first_pool(max_pool2d, x, ksize, strides, padding, "MaxPool")
     return dispatch.execute(MAX_POOL, (x,), _pool_args(x, ksize, strides, padding, data_format, "MaxPool", True))
 
 
 def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NHWC",  # noqa: A002
                name: str | None = None) -> Tensor:
-    """`tf.nn.avg_pool2d` (NHWC): SAME padding averages over the in-bounds elements only."""
+    """`tf.nn.avg_pool2d` (NHWC): SAME padding averages over the in-bounds elements only; NCHW as
+    `channels_first_pool`."""
     x = _t(input)
+    if data_format == "NCHW":
+        return channels_first_pool(avg_pool2d, x, ksize, strides, padding, "AvgPool")
     return dispatch.execute(AVG_POOL, (x,), _pool_args(x, ksize, strides, padding, data_format, "AvgPool", False))
 
 
@@ -183,6 +213,10 @@ def _by_rank(fn: Any, input: Any, ksize: Any, strides: Any, padding: Any, data_f
     """`tf.nn.max_pool` / `avg_pool`: rank 3 is 1-D pooling (through the 2-D op with a unit
     height, as TF's max_pool1d), rank 4 2-D, rank 5 3-D (MaxPool3D / AvgPool3D)."""
     x = _t(input)
+    if x.ndim == 3 and data_format == "NCW":
+        from simdist.runtime.ops import nn_more
+        fn1 = nn_more.max_pool1d if fn is max_pool2d else nn_more.avg_pool1d
+        return fn1(x, ksize, strides, padding, "NCW")
     if x.ndim == 3:
         check_data_format(data_format, "NWC")
         k = spatial_sequence(ksize, 1, "ksize")[1]

@@ -170,10 +170,22 @@ AVG_POOL3D_GRAD = register("AvgPool3DGrad", _avg_pool3d_grad,
                            fusion=lanes("its orig_input_shape operand is one lane's batch: no stacked form written"))
 
 
+def _channels_first(pool: Any, x: Tensor, ksize: Any, strides: Any, padding: Any) -> Tensor:
+    """NCDHW pooling (clause ops.nn-more): TF 2.21's CPU kernels (float32 and bfloat16, as NDHWC's)
+    give the NDHWC values between two transposes; other dtypes fail the same dtype checks."""
+    from simdist.runtime.ops import array
+    from simdist.runtime.ops.conv import spatial_sequence
+    def last(seq: Any, name: str) -> list:
+        v = spatial_sequence(seq, 3, name, True)
+        return [v[0], v[2], v[3], v[4], v[1]]
+    out = pool(array.transpose(x, [0, 2, 3, 4, 1]), last(ksize, "ksize"), last(strides, "strides"), padding, "NDHWC")
+    return array.transpose(out, [0, 4, 1, 2, 3])
+
+
 def _attrs(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any) -> dict:
     if data_format not in (None, "NDHWC"):
         raise errors.UnimplementedError(None, None, "simdist computes 3-D pooling in the channels-last layout "
-                                        f"(NDHWC) only; got data_format={data_format!r}")
+                                        f"(NDHWC) or NCDHW only; got data_format={data_format!r}")
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
     if padding not in ("SAME", "VALID"):
@@ -185,15 +197,21 @@ def _attrs(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any) 
 
 def max_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
                name: str | None = None) -> Tensor:
-    """`tf.nn.max_pool3d` (NDHWC): ksize and strides an int or a list of 1, 3 or 5."""
+    """`tf.nn.max_pool3d` (NDHWC): ksize and strides an int or a list of 1, 3 or 5; NCDHW between
+    two transposes."""
     x = _t(input)
+    if data_format == "NCDHW":
+        return _channels_first(max_pool3d, x, ksize, strides, padding)
     return dispatch.execute(MAX_POOL3D, (x,), _attrs(x, ksize, strides, padding, data_format))
 
 
 def avg_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
                name: str | None = None) -> Tensor:
-    """`tf.nn.avg_pool3d` (NDHWC): the mean over each window's in-bounds elements."""
+    """`tf.nn.avg_pool3d` (NDHWC): the mean over each window's in-bounds elements; NCDHW between
+    two transposes."""
     x = _t(input)
+    if data_format == "NCDHW":
+        return _channels_first(avg_pool3d, x, ksize, strides, padding)
     return dispatch.execute(AVG_POOL3D, (x,), _attrs(x, ksize, strides, padding, data_format))
 
 

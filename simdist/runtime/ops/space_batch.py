@@ -169,8 +169,11 @@ def _depth_args(t: Tensor, block_size: Any, data_format: str, op: str) -> int:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'block_size' of {k} must be at least min value "
                                           f"2 [Op:{op}]")
     if data_format != "NHWC":
-        raise errors.InvalidArgumentError(None, None, f"Only NHWC data_format supported on CPU. Got {data_format} "
-                                          f"[Op:{op}]")
+        # TF 2.21's CPU kernels are NHWC only (registered with that data_format): no kernel is found
+        # eagerly (NotFoundError; InvalidArgumentError "No OpKernel ..." in a tf.function)
+        dt = f"DT_{t.dtype.name.upper()}".replace("FLOAT32", "FLOAT").replace("FLOAT64", "DOUBLE")
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {op}}}}} = {op}[T={dt}, "
+                                   f'block_size={k}, data_format="{data_format}"] [Op:{op}]')
     if t.ndim != 4:
         raise errors.InvalidArgumentError(None, None, f"Input rank should be: 4 instead of: {t.ndim} [Op:{op}]")
     return k
