@@ -220,13 +220,9 @@ class _Plugin:
 
 
 def run_suite(keyword: str | None, profile: str, extra: list[str]) -> tuple[Recorder, int]:
-    import pytest
-    from simdist.conformance.cli import pytest_argv
-    ns = argparse.Namespace(backend="simdist", profile=profile, report=None, junit=None, markdown=None, xfails=None,
-                            hypothesis_seed="0", keyword=keyword, max_examples=None, quiet=1, pytest_args=extra)
+    from simdist.conformance.cli import run_on_simdist
     rec = Recorder()
-    code = pytest.main(pytest_argv(ns), plugins=[_Plugin(rec)])
-    return rec, int(code)
+    return rec, run_on_simdist(_Plugin(rec), keyword, profile, extra)
 
 
 def format_report(r: dict[str, Any], which: str, suite_code: int) -> str:

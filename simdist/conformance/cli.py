@@ -54,6 +54,16 @@ def pytest_argv(args: argparse.Namespace) -> list[str]:
     return argv
 
 
+def run_on_simdist(plugin: Any, keyword: str | None = None, profile: str = "default",
+                   extra: Sequence[str] = ()) -> int:
+    """Run the suite against simdist in this process with one more pytest plugin (the suite
+    surveys of benchmarks/: suite_options.py, suite_gradients.py); pytest's exit code."""
+    import pytest
+    ns = argparse.Namespace(backend="simdist", profile=profile, report=None, junit=None, markdown=None, xfails=None,
+                            hypothesis_seed="0", keyword=keyword, max_examples=None, quiet=1, pytest_args=list(extra))
+    return int(pytest.main(pytest_argv(ns), plugins=[plugin]))
+
+
 def _check_inputs(args: argparse.Namespace) -> None:
     """Bad input found before pytest starts, so it is reported like every other command's
     (``simdist conformance: error: ...``, exit 2) instead of as a pytest INTERNALERROR."""

@@ -23,3 +23,12 @@ def backend(request: pytest.FixtureRequest) -> Any:
 @pytest.fixture(scope="session")
 def tf(backend: Any) -> Any:
     return backend.tf
+
+
+@pytest.fixture()
+def budget(request: pytest.FixtureRequest) -> Any:
+    """The cases a table-driven test runs: all of them, or the first only under `--profile ci`
+    (whose TF run is already at its time budget: a test costs TF about 2 s of set-up, its cases
+    little more)."""
+    ci = request.config.getoption("conformance_profile", "default") == "ci"
+    return lambda cases: cases[:1] if ci else cases

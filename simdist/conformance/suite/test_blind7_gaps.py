@@ -19,6 +19,7 @@ import pytest
 from simdist.conformance.assertions import assert_close, assert_equal, assert_true
 from simdist.conformance.repro import Program
 from simdist.conformance.tolerances import Tolerance
+from simdist.conformance.suite.values import distinct_values as _x
 
 clause = pytest.mark.clause
 TOL = Tolerance(rtol=1e-5, atol=1e-6)
@@ -28,12 +29,6 @@ TOL = Tolerance(rtol=1e-5, atol=1e-6)
 def keras(tf):
     tf.keras.backend.clear_session()
     return tf.keras
-
-
-def _x(shape, scale=1.0):
-    """Deterministic values of both signs, all distinct."""
-    n = int(np.prod(shape))
-    return ((np.arange(n) * 0.37) % 2.3 - 1.1 + np.arange(n) * 1e-3).reshape(shape).astype(np.float32) * scale
 
 
 def _log_softmax(z, axis=-1):

@@ -23,6 +23,7 @@ import pytest
 
 from simdist.conformance.assertions import assert_close, assert_equal, assert_true
 from simdist.conformance.tolerances import Tolerance
+from simdist.conformance.suite.values import distinct_values as _x, grid as _grid
 
 clause = pytest.mark.clause
 TOL = Tolerance(rtol=1e-5, atol=1e-6)
@@ -33,29 +34,6 @@ TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
 def keras(tf):
     tf.keras.backend.clear_session()
     return tf.keras
-
-
-@pytest.fixture()
-def budget(request):
-    """The cases a test runs: all of them, or the first only under `--profile ci` (whose TF run is
-    already at its time budget: a test costs TF about 2 s of set-up, its cases little more)."""
-    ci = request.config.getoption("conformance_profile", "default") == "ci"
-    return lambda cases: cases[:1] if ci else cases
-
-
-def _grid(*specs):
-    """The product of parameter lists as keyword dicts: ("a", [1, 2]), ("b,c", [(3, 4), (5, 6)])."""
-    cases = [{}]
-    for names, values in specs:
-        keys = [n.strip() for n in names.split(",")]
-        cases = [{**c, **dict(zip(keys, v if len(keys) > 1 else (v,)))} for c in cases for v in values]
-    return cases
-
-
-def _x(shape, scale=1.0, dtype=np.float32):
-    """Deterministic values of both signs, all distinct."""
-    n = int(np.prod(shape))
-    return ((np.arange(n) * 0.37) % 2.3 - 1.1 + np.arange(n) * 1e-3).reshape(shape).astype(dtype) * scale
 
 
 # -- op gradients under options the gradient table leaves at their defaults -------------------------------

@@ -15,6 +15,7 @@ import pytest
 
 from simdist.conformance.assertions import assert_close, assert_true
 from simdist.conformance.tolerances import Tolerance
+from simdist.conformance.suite.values import distinct_values as _x
 
 clause = pytest.mark.clause
 TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
@@ -26,11 +27,6 @@ EPS = 1e-7
 def keras(tf):
     tf.keras.backend.clear_session()
     return tf.keras
-
-
-def _x(shape, scale=1.0, dtype=np.float32):
-    n = int(np.prod(shape))
-    return ((np.arange(n) * 0.37) % 2.3 - 1.1 + np.arange(n) * 1e-3).reshape(shape).astype(dtype) * scale
 
 
 _P = (1 / (1 + np.exp(-_x((6, 3), 2.0).astype(np.float64))))            # probabilities in (0, 1)

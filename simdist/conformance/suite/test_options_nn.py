@@ -22,15 +22,11 @@ import pytest
 
 from simdist.conformance.assertions import assert_close, assert_equal, assert_true
 from simdist.conformance.tolerances import Tolerance
+from simdist.conformance.suite.values import distinct_values as _x
 
 clause = pytest.mark.clause
 TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
 TOL64 = Tolerance(rtol=1e-10, atol=1e-12)
-
-
-def _x(shape, scale=1.0, dtype=np.float32):
-    n = int(np.prod(shape))
-    return ((np.arange(n) * 0.37) % 2.3 - 1.1 + np.arange(n) * 1e-3).reshape(shape).astype(dtype) * scale
 
 
 def _raises(fn, exc, call):

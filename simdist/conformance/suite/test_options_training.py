@@ -15,6 +15,7 @@ import pytest
 
 from simdist.conformance.assertions import assert_close, assert_equal, assert_true
 from simdist.conformance.tolerances import Tolerance
+from simdist.conformance.suite.values import distinct_values as _x
 
 clause = pytest.mark.clause
 TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
@@ -24,12 +25,6 @@ TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
 def keras(tf):
     tf.keras.backend.clear_session()
     return tf.keras
-
-
-def _x(shape, scale=1.0, dtype=np.float32):
-    """Deterministic values of both signs, all distinct."""
-    n = int(np.prod(shape))
-    return ((np.arange(n) * 0.37) % 2.3 - 1.1 + np.arange(n) * 1e-3).reshape(shape).astype(dtype) * scale
 
 
 # -- recurrent layers: activation, recurrent_activation, use_bias --------------------------------------------
