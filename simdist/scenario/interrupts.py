@@ -40,12 +40,36 @@ def _raise_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
-def _interrupt_main_soon(signum: int) -> None:
+class _Dropped:
+    """An interrupt Python dropped (see `_redelivering`), owed to the main thread exactly once:
+    by the thread that re-raises it soon, or, if the command's block ends first, at its end."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._owed: int | None = None
+
+    def owe(self, signum: int) -> bool:
+        """Record a dropped interrupt; True if none was owed already (start a deliverer)."""
+        with self._lock:
+            first = self._owed is None
+            self._owed = signum
+            return first
+
+    def take(self) -> int | None:
+        """The owed signal, now no longer owed (whoever takes it delivers it), or None."""
+        with self._lock:
+            signum, self._owed = self._owed, None
+            return signum
+
+
+def _interrupt_main_soon(dropped: _Dropped) -> None:
     time.sleep(0.01)   # the main thread leaves the hook first
-    _thread.interrupt_main(signum)
+    signum = dropped.take()
+    if signum is not None:
+        _thread.interrupt_main(signum)
 
 
-def _redelivering(previous: Any) -> Any:
+def _redelivering(previous: Any, dropped: _Dropped) -> Any:
     """A `sys.unraisablehook` that hands a swallowed interrupt back to the main thread.
 
     Python runs signal handlers between any two bytecodes, so Ctrl-C can raise its
@@ -56,14 +80,18 @@ def _redelivering(previous: Any) -> Any:
     signal is ignored by then, during cleanup) from a short-lived thread, a moment later: called
     here, its handler would run at once, inside this hook, and be dropped again; this way it runs
     when the main thread next checks for signals, out of the hook (and, should that again be
-    inside such code, this hook hands it on once more). The delay decides only when the command
-    stops, never a result."""
+    inside such code, this hook hands it on once more). On a loaded machine that thread may get
+    its turn only after the command has finished; the interrupt is then raised as the command's
+    block ends (`sigterm_as_interrupt`), so a dropped Ctrl-C always ends the command as
+    interrupted (exit 130), never as a success. The delay decides only when the command stops,
+    never a result."""
     def hook(unraisable: Any) -> None:
         exc = unraisable.exc_value
         if isinstance(exc, KeyboardInterrupt):
             name = exc.args[0] if exc.args and isinstance(exc.args[0], str) else ""
             signum = getattr(signal, name, signal.SIGINT) if name.startswith("SIG") else signal.SIGINT
-            _thread.start_new_thread(_interrupt_main_soon, (signum,))   # (threading's start() would wait)
+            if dropped.owe(int(signum)):
+                _thread.start_new_thread(_interrupt_main_soon, (dropped,))   # (threading's start() would wait)
             return
         previous(unraisable)
     return hook
@@ -80,12 +108,16 @@ def sigterm_as_interrupt() -> Iterator[None]:
     _note[0] = DEFAULT_NOTE
     old = signal.signal(signal.SIGTERM, _raise_interrupt)
     old_hook = sys.unraisablehook
-    sys.unraisablehook = _redelivering(old_hook)
+    dropped = _Dropped()
+    sys.unraisablehook = _redelivering(old_hook, dropped)
     try:
         yield
-    finally:
+    finally:   # owed no longer: if the block is ending by an exception, the command is ending anyway
+        owed = dropped.take()
         sys.unraisablehook = old_hook
         signal.signal(signal.SIGTERM, old)
+    if owed is not None:
+        raise KeyboardInterrupt(signal.Signals(owed).name)
 
 
 @contextlib.contextmanager
