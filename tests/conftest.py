@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import os
 
-import pytest
-from hypothesis import HealthCheck, settings
+# The goldens (tests/goldens) and the tests' expected values were recorded on the reference host:
+# simdist models its CPU here, whatever CPU runs the tests (subprocesses inherit it). Tests of the
+# host model itself choose with simdist.runtime.host_cpu.using (clause ops.host-cpu).
+os.environ["SIMDIST_HOST_CPU"] = "reference"
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile("default", max_examples=50, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -62,7 +62,16 @@ def run(sc: Scenario, seed: int | None = None, *, trace: Any = None,
     status "failed"; the metrics then describe the run up to the failure. ``observe(ctx,
     metrics)`` is called once the metrics are made, before the simulation is torn down (``ctx``
     has ``coord``, the ClusterCoordinator or None, and ``variables``): for audits such as
-    simdist explore's; it must not change anything."""
+    simdist explore's; it must not change anything. A scenario's values are those of TF 2.21's
+    kernels on the reference CPU (simdist/runtime/host_cpu.py), whatever machine runs it, so
+    that its results are the same on every machine (clause ops.host-cpu)."""
+    from simdist.runtime import host_cpu
+    with host_cpu.using("reference"):
+        return _run(sc, seed, trace=trace, progress=progress, detail=detail, observe=observe)
+
+
+def _run(sc: Scenario, seed: int | None, *, trace: Any, progress: Callable[[int], None] | None,
+         detail: Callable[[int], None] | None, observe: Callable[[Any, dict[str, Any]], None] | None) -> RunResult:
     import simdist
     from simdist import session
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, host_cpu
 from simdist.runtime.ops import array, complex_unary, dispatch, math, packet_tanh, trace_errors, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
@@ -134,11 +134,21 @@ def _erfc(a: np.ndarray) -> np.ndarray:
     return _scipy_special().erfc(a) if out is None else out
 
 
+# The dtypes whose Softmax TF 2.21's x86 build registers a oneDNN kernel for; it runs it where the
+# CPU supports the dtype (host_cpu: float16 needs AVX512-FP16, AMX-FP16 or AVX-NE-CONVERT).
+_ONEDNN_SOFTMAX = ("float32", "float16", "bfloat16")
+
+
+def _onednn_softmax(a: np.ndarray) -> bool:
+    return host_cpu.current().onednn(a.dtype.name, _ONEDNN_SOFTMAX)
+
+
 def _check_rank(a: np.ndarray, op: str) -> None:
-    """Softmax's rank rules on TF 2.21's x86 build: oneDNN runs float32 and float16 Softmax and
-    rejects rank 0 and rank > 5 (AbortedError); the Eigen kernels need rank >= 1. Rank 0 is the
-    shape function's ValueError inside a tf.function (WithRankAtLeast(logits, 1))."""
-    if op == "Softmax" and a.dtype != np.float64 and not 1 <= a.ndim <= 5:
+    """Softmax's rank rules on TF 2.21's x86 build: oneDNN's Softmax (float32, bfloat16, and
+    float16 where the CPU has it) rejects rank 0 and rank > 5 (AbortedError); the Eigen kernels
+    need rank >= 1. Rank 0 is the shape function's ValueError inside a tf.function
+    (WithRankAtLeast(logits, 1))."""
+    if op == "Softmax" and _onednn_softmax(a) and not 1 <= a.ndim <= 5:
         err: Exception = errors.AbortedError(None, None, "Input dims must be <= 5 and >=1 [Op:Softmax]")
         raise trace_errors.mark_shape(err, "Shape must be at least rank 1 but is rank 0", op, [[]]) if a.ndim == 0 \
             else err
@@ -151,13 +161,32 @@ def _softmax(a: np.ndarray) -> np.ndarray:
     _check_rank(a, "Softmax")
     if a.size == 0:
         return a.copy()
-    if a.dtype.itemsize == 2:   # float16/bfloat16: TF 2.21's CPU kernel computes in float32, rounds once
-        return _softmax(a.astype(np.float32)).astype(a.dtype)
+    onednn = _onednn_softmax(a)
+    if a.dtype.itemsize == 2:
+        if not onednn:   # float16 on a CPU without oneDNN's float16: Eigen's kernel, in float16
+            return _eigen_half_softmax(a, log=False)
+        return _softmax(a.astype(np.float32)).astype(a.dtype)   # oneDNN: computes in float32, rounds once
     e = np.exp(a - np.max(a, axis=-1, keepdims=True))
     out = e / np.sum(e, axis=-1, keepdims=True)
-    if a.dtype in (np.float32, np.float16):
+    if onednn:
         out = _onednn_nonfinite_rows(a, out)
     return out
+
+
+def _eigen_half_softmax(a: np.ndarray, log: bool) -> np.ndarray:
+    """TF 2.21's Eigen Softmax/LogSoftmax of float16 or bfloat16 (SoftmaxEigenImpl,
+    softmax_op_functor.h): every step rounds to the dtype, as Eigen's half arithmetic does:
+    shifted = x - max; exp(shifted); their sum (Eigen's float16 sum: math.py `_sum`); then
+    exp · (1 / sum), or shifted - log(sum). A row holding NaN or +inf comes out NaN throughout.
+    (bit-equal to TF 2.21 on 350 seeded float16 rows of 1-100 entries, clause nn.softmax-nonfinite)"""
+    dt, f32 = a.dtype, np.float32
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        shifted = (a.astype(f32) - np.max(a, axis=-1, keepdims=True).astype(f32)).astype(dt)
+        e = np.exp(shifted.astype(f32)).astype(dt)
+        total = math._sum(e, (a.ndim - 1,), True).astype(f32)
+        if log:
+            return (shifted.astype(f32) - np.log(total).astype(dt).astype(f32)).astype(dt)
+        return (e.astype(f32) * (f32(1) / total).astype(dt).astype(f32)).astype(dt)
 
 
 def _onednn_nonfinite_rows(a: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -197,6 +226,8 @@ def _log_softmax(a: np.ndarray) -> np.ndarray:
     _check_rank(a, "LogSoftmax")
     if a.size == 0:
         return a.copy()
+    if a.dtype == np.float16:   # LogSoftmax is Eigen's kernel for every dtype and CPU (bfloat16: its sum's
+        return _eigen_half_softmax(a, log=True)   # order is not modelled; NumPy's, as before)
     shifted = a - np.max(a, axis=-1, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 

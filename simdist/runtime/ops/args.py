@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, host_cpu
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -79,16 +79,17 @@ def dims(shape: Any) -> str:
     return "[" + ",".join(str(int(d)) for d in shape) + "]"
 
 
-# Ops whose x86 CPU kernel in TF 2.21 is oneDNN's for float32, float16 and bfloat16: eager
-# errors raised while the kernel is chosen name that kernel (clause keras.ops.dtype-promotion).
+# Ops whose x86 CPU kernel in TF 2.21 is oneDNN's for float32, float16 and bfloat16 (float16 where
+# the CPU supports it: host_cpu.py): eager errors raised while the kernel is chosen name that
+# kernel (clause keras.ops.dtype-promotion).
 _ONEDNN_KERNELS = {"Conv2D": "_MklNativeConv2D", "MatMul": "_MklMatMul", "BatchMatMulV2": "_MklBatchMatMulV2"}
 _ONEDNN_DTYPES = ("float32", "float16", "bfloat16")
 
 
 def kernel_name(opname: str, dtype: dtypes.DType) -> str:
     """The name of the CPU kernel TF 2.21 runs for `opname` at `dtype` (oneDNN's `_Mkl...` kernel
-    for the ops and dtypes it takes, else the op's own name)."""
-    if dtype.name in _ONEDNN_DTYPES:
+    for the ops and dtypes it takes on the modelled CPU, else the op's own name)."""
+    if host_cpu.current().onednn(dtype.name, _ONEDNN_DTYPES):
         return _ONEDNN_KERNELS.get(opname, opname)
     return opname
 

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from simdist.runtime import context, errors
+from simdist.runtime import context, errors, host_cpu
 from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
@@ -150,8 +150,15 @@ def _filter_grouped(f: np.ndarray, groups: int) -> np.ndarray:
     return f.reshape(kh * kw * fin, groups, cout // groups).transpose(1, 0, 2)
 
 
-# The dtypes TF 2.21's x86 build runs Conv2D and DepthwiseConv2dNative through oneDNN for.
+# The dtypes TF 2.21's x86 build registers oneDNN's Conv2D and DepthwiseConv2dNative for; it runs
+# them where the CPU supports the dtype (host_cpu.py: float16 needs AVX512-FP16, AMX-FP16 or
+# AVX-NE-CONVERT; elsewhere float16 takes Eigen's kernels).
 _ONEDNN_CONV_DTYPES = ("float32", "float16", "bfloat16")
+
+
+def onednn_conv(dtype_name: str) -> bool:
+    """True where TF 2.21 convolves ``dtype_name`` with oneDNN on the modelled CPU."""
+    return host_cpu.current().onednn(dtype_name, _ONEDNN_CONV_DTYPES)
 
 
 def _onednn_empty(x: np.ndarray, traced: bool = False) -> bool:
@@ -161,7 +168,7 @@ def _onednn_empty(x: np.ndarray, traced: bool = False) -> bool:
     give [0, 6, 2]; clause nn.conv-empty-input). In a tf.function (`traced`) simdist keeps the
     convolution's shape: a simdist tensor has one shape, and there it stands for the graph's
     static shape, which is the convolution's in TF too (what Keras's layers decide by)."""
-    return not traced and x.size == 0 and x.dtype.name in _ONEDNN_CONV_DTYPES
+    return not traced and x.size == 0 and onednn_conv(x.dtype.name)
 
 
 def _traced_attr(attrs: dict) -> dict:
@@ -173,7 +180,7 @@ def _onednn_empty_sizes(input_sizes: Sequence[int], dtype: np.dtype) -> bool:
     """The backprops of such a convolution: oneDNN's kernels give zeros of the requested input
     (or, for an empty input, filter) shape without checking out_backprop's shape, which is the
     forward's input shape, not the convolution's."""
-    return int(np.prod(input_sizes)) == 0 and np.dtype(dtype).name in _ONEDNN_CONV_DTYPES
+    return int(np.prod(input_sizes)) == 0 and onednn_conv(np.dtype(dtype).name)
 
 
 def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
@@ -403,8 +410,7 @@ def normalize_padding(padding: Any, op: str, explicit_ok: bool = True) -> tuple[
     return padding, ()
 
 
-# the dtypes TF 2.21's x86 CPU build convolves in NCHW (its oneDNN kernels); others raise
-_NCHW_DTYPES = ("float32", "float16", "bfloat16")
+# TF 2.21's x86 CPU build convolves NCHW only in its oneDNN kernels (onednn_conv); others raise
 
 
 def check_data_format(data_format: Any, default: str = "NHWC", nchw_ok: bool = False) -> bool:
@@ -442,7 +448,7 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         if isinstance(padding, (list, tuple)) and len(padding) == 4:
             padding = list(nchw_to_nhwc(padding))
         x = _t(input)
-        if x.dtype.name not in _NCHW_DTYPES:
+        if not onednn_conv(x.dtype.name):
             raise errors.UnimplementedError(None, None, "The Conv2D op currently only supports the NHWC tensor format "
                                             "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
         if x.ndim != 4:
@@ -582,7 +588,7 @@ def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, s
 def _ncw_convolution(x: Tensor, filters: Any, stride: int, padding: Any, dilation: int) -> Tensor:
     """A channels-first 1-D convolution: TF runs it as an NCHW Conv2D (oneDNN: float32, float16,
     bfloat16 only); simdist computes the NWC one between two transposes, the same values."""
-    if x.dtype.name not in _NCHW_DTYPES:
+    if not onednn_conv(x.dtype.name):
         raise errors.UnimplementedError(None, None, "The Conv2D op currently only supports the NHWC tensor format "
                                         "on the CPU. The op was given the format: NCHW [Op:Conv2D]")
     out = convolution(array.transpose(x, [0, 2, 1]), filters, [stride], padding, "NWC", [dilation])

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from simdist.runtime import errors
+from simdist.runtime import errors, host_cpu
 from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import _out_size, _register_gradients, spatial_sequence
@@ -185,7 +185,7 @@ def _channels_first(input: Any, refusal: str) -> Tensor:  # noqa: A002
     """NCDHW (clause ops.nn-more): TF 2.21's x86 CPU runs float32 and bfloat16 through oneDNN, the
     NDHWC values between two transposes; the default kernels refuse it (InvalidArgumentError)."""
     x = _t(input)
-    if x.dtype.name not in ("float32", "bfloat16"):
+    if not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
         raise errors.InvalidArgumentError(None, None, refusal)
     return x
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import errors, host_cpu
 from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.conv import (CONV2D_BACKPROP_INPUT, check_data_format, normalize_padding,
@@ -29,7 +29,7 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     if data_format == "NCHW":
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
         x = _t(input)
-        if x.dtype.name not in ("float32", "bfloat16"):
+        if not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
             raise errors.InvalidArgumentError(None, None, "Conv2DCustomBackpropInputOp only supports NHWC. "
                                               "[Op:Conv2DBackpropInput]")
         shape = output_shape._v.tolist() if isinstance(output_shape, Tensor) else list(output_shape)
@@ -49,7 +49,8 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     except errors.InvalidArgumentError as e:
         # TF 2.21's x86 build runs float32 and bfloat16 through oneDNN (_MklNativeConv2DBackpropInput), which
         # fails an out_backprop of the wrong size with AbortedError; its Eigen kernels (float64, half) with this
-        if "Size of out_backprop doesn't match" in str(e) and x.dtype.name in ("float32", "bfloat16"):
+        if "Size of out_backprop doesn't match" in str(e) and \
+                host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
             raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
                                       "create a primitive descriptor for the convolution forward propagation "
                                       "primitive. [Op:Conv2DBackpropInput]") from None
@@ -132,7 +133,7 @@ def _depthwise_backprop(op_def: Any, inputs: tuple, attrs: dict, dtype: Any, op:
     try:
         return dispatch.execute(op_def, inputs, attrs)
     except errors.InvalidArgumentError as e:
-        if "out_backprop doesn't match" in str(e) and dtype.name in _ONEDNN_DTYPES:
+        if "out_backprop doesn't match" in str(e) and host_cpu.current().onednn(dtype.name, _ONEDNN_DTYPES):
             raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not "
                                       "create a primitive descriptor for the convolution forward propagation "
                                       "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
@@ -144,7 +145,7 @@ def _depthwise_backprop(op_def: Any, inputs: tuple, attrs: dict, dtype: Any, op:
 def _nchw_backprop_dtype(g: Tensor, op: str) -> None:
     """NCHW depthwise backprops: oneDNN's float32/bfloat16 kernels compute them (the NHWC values
     between transposes); the default kernels refuse the format (UnimplementedError)."""
-    if g.dtype.name not in _ONEDNN_DTYPES and g.dtype.is_floating:
+    if not host_cpu.current().onednn(g.dtype.name, _ONEDNN_DTYPES) and g.dtype.is_floating:
         raise errors.UnimplementedError(None, None, f"Depthwise convolution on CPU is only supported for NHWC format "
                                         f"[Op:{op}]")           # (an integer dtype fails the op's dtype check)
 

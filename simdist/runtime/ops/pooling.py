@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, host_cpu
 from simdist.runtime.ops import array, dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import (check_data_format, normalize_padding, scatter_windows, spatial_sequence,
@@ -175,7 +175,7 @@ def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, pad
     InvalidArgumentError ("Default MaxPoolingOp only supports NHWC on device type CPU"); an AvgPool
     of a non-float dtype fails its dtype check first."""
     from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
-    if x.dtype.name not in _NCHW_DTYPES:
+    if not host_cpu.current().onednn(x.dtype.name, _NCHW_DTYPES):
         if op == "AvgPool" and not x.dtype.is_floating:
             return pool_nhwc(x, ksize, strides, padding, "NHWC")        # its dtype error
         kind = "MaxPoolingOp" if op == "MaxPool" else "AvgPoolingOp"

@@ -8,13 +8,17 @@ AVX-512) each is a table of 2048 12-bit mantissas, indexed by the input's top 11
 (vrcpps) or by its exponent's parity and top 10 mantissa bits (vrsqrtps), scaled by a power of
 two (observed for every input in [1, 2) and [1, 4) respectively, and for 80,000 inputs in
 [2**-115, 2**115]: _TABLE and _RSQRT_TABLE below); vrcpps gives 0 where 1/x is below the normal
-range. Other CPUs (AMD's) have other tables: on an AMD EPYC (2026-11-30) TF's float32 Reciprocal and
-Rsqrt differ from these, so the suite's bit-level checks of them skip on TF there. Clause ops.eigen-kernels.
+range. AMD's CPUs have other tables, 4096 12-bit mantissas indexed by the top 12 mantissa bits
+(rcp_amd.py, measured on a Zen 5 EPYC); which one is used follows the host CPU model
+(simdist/runtime/host_cpu.py: the CPU simdist runs on, or the reference Intel host). Clauses
+ops.eigen-kernels, ops.host-cpu.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from simdist.runtime import host_cpu
 
 __all__ = ["rcp_estimate", "reciprocal", "reciprocal_packet", "rsqrt", "rsqrt_estimate", "rsqrt_packet"]
 
@@ -158,14 +162,31 @@ _RSQRT_HEX = (
 _RSQRT_TABLE = np.array([int(_RSQRT_HEX[i:i + 3], 16) for i in range(0, len(_RSQRT_HEX), 3)],
                         np.uint32) << np.uint32(11)
 
+_AMD: list[tuple[np.ndarray, np.ndarray]] = []   # (rcp, rsqrt) tables, read on first use
+
+
+def _tables() -> tuple[np.ndarray, int, np.ndarray, int]:
+    """(vrcpps table, the mantissa bits indexing it, vrsqrtps table, its mantissa bits) of the
+    modelled CPU: Intel's 11 and 10 bits, AMD's 12 and 12."""
+    if host_cpu.current().estimates == "intel":
+        return _TABLE, 11, _RSQRT_TABLE, 10
+    if not _AMD:
+        from simdist.runtime.ops import rcp_amd
+
+        def parse(text: str) -> np.ndarray:
+            return np.array([int(text[i:i + 3], 16) for i in range(0, len(text), 3)], np.uint32) << np.uint32(11)
+        _AMD.append((parse(rcp_amd.RCP_HEX), parse(rcp_amd.RSQRT_HEX)))
+    return _AMD[0][0], 12, _AMD[0][1], 12
+
 
 def rcp_estimate(a: np.ndarray) -> np.ndarray:
-    """_mm256_rcp_ps of float32 a (this CPU's table): ±inf for ±0 and subnormals, ±0 for ±inf and
-    where 1/x is below the normal range, NaN for NaN."""
+    """_mm256_rcp_ps of float32 a (the modelled CPU's table): ±inf for ±0 and subnormals, ±0 for
+    ±inf and where 1/x is below the normal range, NaN for NaN."""
+    table, width, _, _ = _tables()
     bits = np.ascontiguousarray(a, _F).view(np.uint32)
     biased = ((bits >> np.uint32(23)) & np.uint32(255)).astype(np.int64)
     rexp = 253 - biased
-    mant = _TABLE[(bits >> np.uint32(12)) & np.uint32(2047)]
+    mant = table[(bits >> np.uint32(23 - width)) & np.uint32((1 << width) - 1)]
     sign = bits & np.uint32(0x80000000)
     out = (sign | (np.clip(rexp, 0, 254).astype(np.uint32) << np.uint32(23)) | mant).view(_F)
     signed_inf = (sign | np.uint32(0x7F800000)).view(_F)
@@ -196,13 +217,14 @@ def reciprocal(a: np.ndarray) -> np.ndarray:
 
 
 def rsqrt_estimate(a: np.ndarray) -> np.ndarray:
-    """_mm256_rsqrt_ps of float32 a (this CPU's table): ±inf for ±0 and subnormals, 0 for +inf, NaN
-    for negative numbers and NaN."""
+    """_mm256_rsqrt_ps of float32 a (the modelled CPU's table): ±inf for ±0 and subnormals, 0 for
+    +inf, NaN for negative numbers and NaN."""
+    _, _, table, width = _tables()
     bits = np.ascontiguousarray(a, _F).view(np.uint32)
     d = ((bits >> np.uint32(23)) & np.uint32(255)).astype(np.int64) - 127
-    idx = ((d & 1) << 10) | ((bits >> np.uint32(13)) & np.uint32(1023)).astype(np.int64)
+    idx = ((d & 1) << width) | ((bits >> np.uint32(23 - width)) & np.uint32((1 << width) - 1)).astype(np.int64)
     k = (d - (d & 1)) // 2
-    out = ((np.clip(126 - k, 1, 254).astype(np.uint32) << np.uint32(23)) | _RSQRT_TABLE[idx]).view(_F)
+    out = ((np.clip(126 - k, 1, 254).astype(np.uint32) << np.uint32(23)) | table[idx]).view(_F)
     sign = bits & np.uint32(0x80000000)
     out = np.where(d == -127, (sign | np.uint32(0x7F800000)).view(_F), out)   # zeros and subnormals
     out = np.where(a == np.inf, _F(0), out)

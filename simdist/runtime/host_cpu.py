@@ -1,0 +1,130 @@
+"""The x86 CPU whose TensorFlow 2.21 kernels simdist reproduces (clause ops.host-cpu).
+
+TF's CPU results depend on the CPU in two documented ways, and simdist follows both:
+
+- **Which kernel runs.** TF's x86-64 wheel rewrites an op to oneDNN's kernel only for dtypes that
+  `IsDataTypeSupportedByOneDNNOnThisCPU` accepts (tensorflow/core/util/util.cc): float32 always;
+  bfloat16 with AVX512F or AVX-NE-CONVERT; float16 with AVX512BW and (AVX512-FP16 or AMX-FP16), or
+  AVX-NE-CONVERT. Elsewhere float16 takes Eigen's kernels, which differ in values, NaN patterns,
+  error classes and in what they accept (an NCHW float16 Conv2D is UnimplementedError).
+- **The estimate instructions.** Eigen's float32 reciprocal and rsqrt packets start from the CPU's
+  `vrcpps`/`vrsqrtps`, whose tables differ by vendor (rcp.py).
+
+Models: `reference` is the host the goldens in tests/goldens were recorded on (an Intel Xeon with
+AVX-512 and AVX512-FP16); `host` (the default) is the CPU simdist runs on, read from
+/proc/cpuinfo as TF reads cpuid, so that `from simdist import tf` gives what TF gives on the same
+machine. `SIMDIST_HOST_CPU=reference|host` chooses at import; `use()` in a program. Scenarios run
+on the reference model, so their results are the same on every machine (scenario/runner.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from typing import Iterator
+
+__all__ = ["CPUModel", "REFERENCE", "detect", "parse_cpuinfo", "current", "use", "using", "MODELS"]
+
+
+@dataclass(frozen=True)
+class CPUModel:
+    """A CPU as TF's kernel choice sees it: the vendor (vrcpps/vrsqrtps tables) and the cpuid
+    feature flags, named as Linux's /proc/cpuinfo names them."""
+
+    name: str
+    vendor: str                  # "GenuineIntel" | "AuthenticAMD" | other
+    flags: tuple[str, ...]       # sorted
+
+    def has(self, flag: str) -> bool:
+        return flag in self.flags
+
+    def onednn_supports(self, dtype_name: str) -> bool:
+        """TF 2.21's `IsDataTypeSupportedByOneDNNOnThisCPU` (tensorflow/core/util/util.cc)."""
+        if dtype_name == "float32":
+            return True
+        if dtype_name == "bfloat16":
+            return self.has("avx512f") or self.has("avx_ne_convert")
+        if dtype_name == "float16":
+            return (self.has("avx512bw") and (self.has("avx512_fp16") or self.has("amx_fp16"))) \
+                or self.has("avx_ne_convert")
+        return False
+
+    def onednn(self, dtype_name: str, registered: tuple[str, ...]) -> bool:
+        """True when TF runs an op whose oneDNN kernel is registered for ``registered`` dtypes
+        through oneDNN at ``dtype_name`` on this CPU."""
+        return dtype_name in registered and self.onednn_supports(dtype_name)
+
+    @property
+    def estimates(self) -> str:
+        """Whose vrcpps/vrsqrtps tables this CPU has: "amd" on AMD CPUs, else "intel"."""
+        return "amd" if self.vendor == "AuthenticAMD" else "intel"
+
+
+#: The host tests/goldens were recorded on (float16 runs through oneDNN there).
+REFERENCE = CPUModel("reference", "GenuineIntel",
+                     ("avx", "avx2", "avx512bw", "avx512dq", "avx512f", "avx512_fp16", "avx512vl", "f16c", "fma"))
+
+
+def parse_cpuinfo(text: str, name: str = "host") -> CPUModel:
+    """The first processor of a /proc/cpuinfo text."""
+    vendor, flags = "unknown", ()
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        key = key.strip()
+        if key == "vendor_id" and vendor == "unknown":
+            vendor = value.strip()
+        elif key == "flags" and not flags:
+            flags = tuple(sorted(value.split()))
+        if vendor != "unknown" and flags:
+            break
+    return CPUModel(name, vendor, flags)
+
+
+def detect(path: str = "/proc/cpuinfo") -> CPUModel:
+    """The CPU this process runs on; the reference model where /proc/cpuinfo cannot be read (not
+    Linux): simdist then says what it models rather than guess."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return parse_cpuinfo(f.read())
+    except OSError:
+        return REFERENCE
+
+
+def _model(choice: str | CPUModel) -> CPUModel:
+    if isinstance(choice, CPUModel):
+        return choice
+    if choice == "reference":
+        return REFERENCE
+    if choice == "host":
+        return detect()
+    raise ValueError(f"host CPU model {choice!r} is not one of {', '.join(MODELS)} (SIMDIST_HOST_CPU or "
+                     "simdist.runtime.host_cpu.use): 'host' models the CPU simdist runs on, 'reference' the host "
+                     "tests/goldens were recorded on")
+
+
+MODELS = ("host", "reference")
+_current: list[CPUModel] = []
+
+
+def current() -> CPUModel:
+    """The model in force (chosen once from SIMDIST_HOST_CPU, default "host")."""
+    if not _current:
+        _current.append(_model(os.environ.get("SIMDIST_HOST_CPU", "host") or "host"))
+    return _current[0]
+
+
+def use(choice: str | CPUModel) -> CPUModel:
+    """Model ``choice`` ("host", "reference" or a CPUModel) from now on; returns the previous one."""
+    previous = current()
+    _current[0] = _model(choice)
+    return previous
+
+
+@contextlib.contextmanager
+def using(choice: str | CPUModel) -> Iterator[CPUModel]:
+    """Model ``choice`` within the block."""
+    previous = use(choice)
+    try:
+        yield current()
+    finally:
+        use(previous)
