@@ -1,11 +1,12 @@
 """TF's answers to fuzz programs, kept on disk so that a long run asks TensorFlow once per program.
 
-TF's result for a program depends only on the program (inputs, steps, mode) and TF's release,
-never on simdist; so the slow profile's 20,000 programs need TF once, and a later run (after a
+TF's result for a program depends only on the program (inputs, steps, mode), TF's release and
+the CPU's kernel-relevant features (clause ops.host-cpu: float16's oneDNN kernels, the vendor's
+vrcpps tables), never on simdist; so the slow profile's 20,000 programs need TF once, and a later run (after a
 fix to simdist) compares simdist against the kept answers and asks TF live only for programs
 whose text changed (generation drops candidate steps by simdist's results, so a fix can change a
-program). A kept answer is found by the program's key: the SHA-256 of its pickled content and of
-the TF release. Files: `<dir>/<seed>-<index // 500>.pkl.gz`, a dict index -> (key, answer); the
+program). A kept answer is found by the program's key: the SHA-256 of its pickled content, the
+TF release and the host CPU's signature (`host_signature`). Files: `<dir>/<seed>-<index // 500>.pkl.gz`, a dict index -> (key, answer); the
 default directory is `.cache/fuzz-answers` at the repository root (not committed: about 1 MB per
 500 programs).
 """
@@ -34,6 +35,14 @@ def tf_release() -> str:
     return "no tensorflow"
 
 
+def host_signature() -> str:
+    """What of this machine's CPU TF's answers depend on (simdist/runtime/host_cpu.py)."""
+    from simdist.runtime import host_cpu
+    cpu = host_cpu.detect()
+    return (f"{cpu.estimates} estimates, float16 oneDNN {cpu.onednn_supports('float16')}, "
+            f"bfloat16 oneDNN {cpu.onednn_supports('bfloat16')}")
+
+
 def program_key(prog: Any, release: str) -> str:
     """The SHA-256 of everything TF's answer depends on: the mode, the inputs' dtypes, shapes and
     bytes (NaN payloads and signed zeros included), the steps, and TF's release."""
@@ -54,7 +63,7 @@ class Answers:
 
     def __init__(self, directory: str = DEFAULT_DIR) -> None:
         self.directory = directory
-        self.release = tf_release()
+        self.release = f"{tf_release()} on {host_signature()}"
         self._chunks: dict[tuple[int, int], dict[int, tuple[str, Any]]] = {}
         self._dirty: set[tuple[int, int]] = set()
         self.hits = self.misses = 0

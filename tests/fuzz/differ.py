@@ -177,16 +177,22 @@ def serve_on_two_cpus(run_all: Any) -> None:
 
 def run_on_simdist(programs: list, run_all: Any) -> list[Any]:
     """simdist's side of the same programs: `run_all(tf, program, strategy)`, a MirroredStrategy
-    program on a fresh simulation with two CPUs."""
+    program on a fresh simulation with two CPUs. TF answers on this machine (live, or kept under
+    this machine's CPU signature: answers.py), so simdist models this machine's CPU here
+    (clause ops.host-cpu); generation, which runs candidate calls on simdist too, keeps whatever
+    model is in force (the tests pin the reference one), so a seed's programs are the same on
+    every machine."""
     import simdist
     from simdist import tf
+    from simdist.runtime import host_cpu
     out = []
-    for p in programs:
-        strategy = None
-        if p.mode == "dist":
-            simdist.reset()
-            strategy = _two_cpus(tf)
-        out.append(run_all(tf, p, strategy))
+    with host_cpu.using("host"):
+        for p in programs:
+            strategy = None
+            if p.mode == "dist":
+                simdist.reset()
+                strategy = _two_cpus(tf)
+            out.append(run_all(tf, p, strategy))
     return out
 
 
