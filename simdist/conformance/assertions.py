@@ -108,10 +108,18 @@ def assert_close(got: Any, expected: Any, *, call: str | None = None, what: str 
     if g.shape != e.shape:
         fail(f"{what}.shape={g.shape}, but should be {e.shape} ({what}={_fmt(g)}, expected {_fmt(e)})", call)
     mag = np.abs(e) if scale is None else np.maximum(np.abs(e), np.asarray(scale, dtype=np.float64))
-    bad = np.abs(g - e) > tol.atol + tol.rtol * mag
-    if np.any(bad):
+    with np.errstate(invalid="ignore", over="ignore"):
+        # NaN agrees only with NaN and an infinity only with the same infinity (a difference
+        # involving them is NaN or inf, which a bare `>` would let through or mis-report)
+        finite = np.isfinite(g) & np.isfinite(e)
+        close = (finite & (np.abs(g - e) <= tol.atol + tol.rtol * mag)) | (np.isnan(g) & np.isnan(e)) | \
+            (np.isinf(g) & (g == e))
+    if not np.all(close):
+        err = np.where(np.isnan(g) != np.isnan(e), np.inf, np.abs(g - e))
         fail(f"{what}={_fmt(to_numpy(got))}, but should be {_fmt(np.asarray(expected))} "
-             f"(within {tol}; max error {np.max(np.abs(g - e)):.3g})", call)
+             f"(within {tol}; max error {np.nanmax(np.where(close, 0.0, err)):.3g}"
+             f"{'; NaN where a number was expected, or a number where NaN was' if np.any(np.isnan(g) != np.isnan(e)) else ''})",
+             call)
 
 
 def assert_true(cond: bool, message: str, *, call: str | None = None) -> None:

@@ -163,6 +163,25 @@ def test_assertion_messages_name_got_expected_and_call():
             raise TypeError("x")
 
 
+@pytest.mark.parametrize("got, want, agree", [
+    ([np.nan, 1.0], [1.0, 1.0], False),        # NaN where a number was expected (it passed before)
+    ([1.0, 1.0], [np.nan, 1.0], False),        # a number where TF gives NaN
+    ([np.nan, 1.0], [np.nan, 1.0], True),
+    ([np.inf, -np.inf], [np.inf, -np.inf], True),
+    ([np.inf], [-np.inf], False),
+    ([np.inf], [3.0e38], False),
+])
+def test_assert_close_treats_nan_and_infinities_as_values(got: list, want: list, agree: bool) -> None:
+    """assert_close's `|got - want| > tol` let NaN through (NaN > x is False): a backend giving
+    NaN where TF gives a number passed every assert_close."""
+    g, w = np.array(got), np.array(want)
+    if agree:
+        assert_close(g, w)
+    else:
+        with pytest.raises(ConformanceFailure, match="but should be"):
+            assert_close(g, w)
+
+
 def test_reproduction_is_a_runnable_program():
     class Fake:
         tf = None
