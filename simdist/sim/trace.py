@@ -257,9 +257,10 @@ class TraceRecorder:
         elif n == 2:
             t0 = self._track(groups[0], a, b)
             t1 = self._track(groups[1], a, b)
-            dur = b - a
-            self._write(f'{sep}{prefix}{a}e-3,"dur":{dur}e-3,"pid":{t0}{tail}'
-                        f',\n{prefix}{a}e-3,"dur":{dur}e-3,"pid":{t1}{tail}')
+            ts = str(a)   # (once: each {int} in an f-string is formatted anew)
+            dur = str(b - a)
+            self._write(f'{sep}{prefix}{ts}e-3,"dur":{dur}e-3,"pid":{t0}{tail}'
+                        f',\n{prefix}{ts}e-3,"dur":{dur}e-3,"pid":{t1}{tail}')
         elif n == 0:
             self._write(sep)   # (no groups: as before, a separator alone)
         else:
