@@ -246,10 +246,11 @@ class TraceRecorder:
 
     def _laned(self, prefix: str, a: int, b: int, groups: list[_Lanes], tail: str) -> None:
         """`laned_raw` from ``a`` to ``b`` ns on the lanes of ``groups`` (the compiled hot path).
-        The events differ only in their track: a flow's one or two events (most routes cross one
-        or two links) are built as one string straight from the pieces, longer routes' pieces
-        joined once (a string per event and their join copied every byte twice and made the
-        allocator and the collector work per flow: ~10% of a traced 64-GPU ring step)."""
+        The events differ only in their track: a flow's one or two events (a ring's routes in a
+        host cross two links) are built as one string straight from the pieces, longer routes'
+        pieces joined once (a string per event, a list and their join copied every byte twice and
+        gave the allocator and the collector work per flow: ~0.7 of a traced 64-GPU ring step's
+        ~21 ms of CPU, docs/benchmarks.md)."""
         sep = self._sep
         n = len(groups)
         if n == 1:
