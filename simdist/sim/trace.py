@@ -251,29 +251,24 @@ class TraceRecorder:
         pieces joined once (a string per event, a list and their join copied every byte twice and
         gave the allocator and the collector work per flow: ~0.7 of a traced 64-GPU ring step's
         ~21 ms of CPU, docs/benchmarks.md)."""
-        sep = self._sep
-        n = len(groups)
+        n = len(groups)   # (lanes picked before the separator is read: a new lane's metadata precedes the events)
         if n == 1:
-            self._write(f'{sep}{prefix}{a}e-3,"dur":{b - a}e-3,"pid":{self._track(groups[0], a, b)}{tail}')
+            t0 = self._track(groups[0], a, b)
+            self._write(f'{self._sep}{prefix}{a}e-3,"dur":{b - a}e-3,"pid":{t0}{tail}')
         elif n == 2:
             t0 = self._track(groups[0], a, b)
             t1 = self._track(groups[1], a, b)
             ts = str(a)   # (once: each {int} in an f-string is formatted anew)
             dur = str(b - a)
-            self._write(f'{sep}{prefix}{ts}e-3,"dur":{dur}e-3,"pid":{t0}{tail}'
+            self._write(f'{self._sep}{prefix}{ts}e-3,"dur":{dur}e-3,"pid":{t0}{tail}'
                         f',\n{prefix}{ts}e-3,"dur":{dur}e-3,"pid":{t1}{tail}')
         elif n == 0:
-            self._write(sep)   # (no groups: as before, a separator alone)
+            self._write(self._sep)   # (no groups: as before, a separator alone)
         else:
+            tracks = [self._track(g, a, b) for g in groups]
             head = f'{prefix}{a}e-3,"dur":{b - a}e-3,"pid":'
-            parts = [sep, head]
-            for k, g in enumerate(groups):
-                if k:
-                    parts.append(",\n")
-                    parts.append(head)
-                parts.append(self._track(g, a, b))
-                parts.append(tail)
-            self._write("".join(parts))
+            between = f'{tail},\n{head}'   # (one event's end and the next's start)
+            self._write(f'{self._sep}{head}{between.join(tracks)}{tail}')
         self._sep = ",\n"
         self.events += n
 
