@@ -107,12 +107,14 @@ class _Exec:
 class RingExec(_Exec):
     __slots__ = ("chunk", "total", "launched", "sending", "sent", "arrived", "recvd", "reducing",
                  "finished", "left", "red_flops", "rs_label", "ag_label", "paths", "half", "direct", "sent_cb",
-                 "reduced_cb", "rs_pre", "ag_pre", "red_pre", "routes")
+                 "reduced_cb", "rs_pre", "ag_pre", "red_pre", "routes", "traced", "heads", "red_tail")
 
     rs_pre: list[str]   # traced: each rank's span prefixes (reduce-scatter, all-gather sends; reductions)
     ag_pre: list[str]
     red_pre: list[str]
     routes: list[Route]   # traced: each rank's route to the next (`Tracer.route`)
+    heads: list[str]   # traced: each rank's chunk arguments but the step (`Tracer.send_head`)
+    red_tail: str   # traced: a reduction span's end (`Tracer.flops_tail`)
     # per rank i: launched (collective kernel started), sending (a send in flight), sent (sends
     # completed), arrived (chunks received from rank i-1), recvd (chunks taken in, i.e. reduced if
     # needed), reducing (a reduction kernel queued), finished.
@@ -140,11 +142,14 @@ class RingExec(_Exec):
         fast = self.fast
         self.direct = [fast and bool(p.chans) for p in self.paths]   # untraced sends with links: to the network
         tr = self.tr
+        self.traced = [tr is not None and bool(p.chans) for p in self.paths]   # traced sends with links: `Tracer.send`
         if tr is not None:   # (formatted once per rank, not per chunk)
             self.rs_pre = [tr.prefix(self.rs_label, r, "collective") for r in labels]
             self.ag_pre = [tr.prefix(self.ag_label, r, "collective") for r in labels]
             self.red_pre = [tr.prefix(self.red_label, r, "collective") for r in labels]
             self.routes = [tr.route(p) for p in self.paths]
+            self.heads = [tr.send_head(r, self.chunk) for r in self.routes]
+            self.red_tail = tr.flops_tail(self.red_flops)
         # (bound once; the cycle through self is broken when the ring finishes)
         self.sent_cb: Callable[[Any], None] = self._sent
         self.reduced_cb: Callable[[Any], None] = self._reduced
@@ -169,9 +174,9 @@ class RingExec(_Exec):
                     self.net.start(self.paths[i], self.chunk, self.sent_cb, i)
                 else:
                     tr = self.tr
-                    if tr is not None and self.paths[i].chans:   # traced: the span's pieces made once
+                    if tr is not None and self.traced[i]:   # traced: the span's pieces made once
                         tr.send(self.paths[i], self.routes[i], self.chunk, self.sent_cb, i,
-                                self.rs_pre[i] if s < self.half else self.ag_pre[i], s)
+                                self.rs_pre[i] if s < self.half else self.ag_pre[i], self.heads[i], s)
                     else:
                         self._send(self.paths[i], i, self.chunk, self.rs_label if s < self.half else self.ag_label,
                                    self.sent_cb, s)
@@ -203,8 +208,8 @@ class RingExec(_Exec):
                 if tr is None:
                     self._reduce(j, self.red_flops, self.reduced_cb)
                 else:   # traced: the span's prefix made once
-                    self.clock.call_at(tr.kernel_p(self.devs[j], self.red_flops, False, self.red_pre[j]),
-                                       self.reduced_cb, j)
+                    self.clock.call_at(tr.kernel_p(self.devs[j], self.red_flops, False, self.red_pre[j],
+                                                   self.red_tail), self.reduced_cb, j)
                 return
             r += 1
         self.recvd[j] = r

@@ -116,3 +116,42 @@ def test_trace_file_is_finished_even_without_close(tmp_path):
     gc.collect()
     doc = json.loads(path.read_text())
     assert any(e["ph"] == "X" for e in doc["traceEvents"])
+
+
+@pytest.mark.parametrize("ngroups", [1, 2, 3, 4])
+def test_laned_span_is_one_event_per_group_as_spans_writes_it(ngroups):
+    """A span over ``ngroups`` track groups (one, two and longer routes are built differently)
+    writes, per group in order, the event `spans` writes on that group's lowest lane free at the
+    span's start, a new lane being named (thread_name, thread_sort_index) before the events and
+    separated from them (a recorder's first events were once written without the comma: invalid JSON)."""
+    groups = [(("link", k), 1 + k % 2, f"link {k}", 10_000 + 100 * k) for k in range(ngroups)]
+    # overlapping spans force lanes 1 and 2, then lane 0 is free again
+    times = [(0.0, 2e-6), (1e-6, 3e-6), (1.5e-6, 2.5e-6), (2e-6, 4e-6), (5e-6, 6e-6)]
+    got, want = io.StringIO(), io.StringIO()
+    rec, ref = TraceRecorder(got), TraceRecorder(want)
+    lanes = {key: [] for key, _, _, _ in groups}   # ref: each group's lanes' end (ns)
+    next_tid: dict[int, int] = {}
+    for a, b in times:
+        rec.laned_raw(TraceRecorder.prefix("grads", "collective"), a, b, groups, ',"args":{"step":1}}')
+        a_ns, b_ns = int(a * 1e9 + 0.5), int(b * 1e9 + 0.5)
+        tracks = []
+        for key, pid, label, sort_base in groups:
+            ends = lanes[key]
+            lane = next((i for i, e in enumerate(ends) if e[0] <= a_ns), None)
+            if lane is None:
+                lane = len(ends)
+                tid = next_tid.get(pid, 1000)
+                next_tid[pid] = tid + 1
+                ends.append([b_ns, tid])
+                ref.metadata("thread_name", pid, tid, name=label if lane == 0 else f"{label} #{lane}")
+                ref.metadata("thread_sort_index", pid, tid, sort_index=sort_base + lane)
+            ends[lane][0] = b_ns
+            tracks.append((pid, ends[lane][1]))
+        ref.spans("grads", "collective", a, b, tracks, '{"step":1}')
+    rec.close()
+    ref.close()
+    assert rec.events == ref.events, f"rec.events={rec.events}, but should be {ref.events} [{ngroups} groups]"
+    json.loads(got.getvalue())   # (valid JSON)
+    assert got.getvalue() == want.getvalue(), (
+        f"laned_raw wrote\n{got.getvalue()}\nbut spans (one event per group) writes\n{want.getvalue()}"
+        f"[{ngroups} groups]")
