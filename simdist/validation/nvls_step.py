@@ -77,12 +77,12 @@ def _pct(x: tuple[float, float]) -> str:
     return f"{x[0]:.1%} / {x[1]:.1%}"
 
 
-def report(refit: bool = True, fine: bool = False) -> str:
+def report(refit: bool = True, fine: bool = False, points: list[Point] | None = None) -> str:
     """The doc's table: each `GRID` value, the factors (held, refitted, or refitted with the finer
-    `nvls_efficiency` grid), and the errors."""
+    `nvls_efficiency` grid), and the errors (``points``: a `scan` already run with those arguments)."""
     out = ["| NVLS step x | overhead, net, NVLS eff., ramp | fit mean \\|error\\| | fit median / max | holdout "
            "| over 25% | hidden, 10 collective rows |", "|---:|---|---:|---|---|---:|---|"]
-    for p in scan(refit, fine=fine):
+    for p in scan(refit, fine=fine) if points is None else points:
         f = p.factors
         out.append(f"| {f.nvls_step:g} | {f.overhead * 1e6:.0f} us, {f.net_efficiency:g}, {f.nvls_efficiency:g}, "
                    f"{f.ramp_bytes / 1024:.0f} KiB | {p.fit_mean:.2%} | {_pct(p.fit)} | {_pct(p.holdout)} | {p.over25} "

@@ -57,8 +57,16 @@ def test_doc_shows_the_held_nvls_step_table_this_simdist_computes():
 def test_doc_shows_the_refitted_nvls_step_tables_this_simdist_computes():
     doc = _doc()
     for refit, fine in ((True, False), (True, True)):
-        table = nvls_step.report(refit=refit, fine=fine)
+        pts = nvls_step.scan(refit, fine=fine)
+        table = nvls_step.report(refit, fine, points=pts)
         assert table in doc, f"docs/validation.md lacks nvls_step.report(refit={refit}, fine={fine}):\n{table}"
+        if not fine:
+            # the refit's best point moves rows an NVLS chunk step does not touch (the doc's reasons)
+            best = min(pts, key=lambda p: p.fit_mean)
+            assert best.factors.nvls_step == 1.5 and best.factors.overhead == 20e-6, best.factors
+            for rid, want in (("nccl-allreduce-h100-1x8-1MiB-nccl230-ring", 0.270),
+                              ("nccl-allreduce-a100-1x8-1MiB", 0.823)):
+                assert round(best.errors[rid], 3) == want, f"{rid}: {best.errors[rid]:+.2%} at the refit's best, doc says {want:+.1%}"
 
 
 # NVIDIA/dgxc-benchmarking nccl/README.md (8e77d60): out-of-place time (us) between the rule's sizes, where
