@@ -92,12 +92,16 @@ class Factors:
       which a channel reaches half its bandwidth (Simple moves large chunks with a
       synchronisation each: medium messages do not fill the pipeline; a Hockney n_1/2 per
       channel, the same for every system). Single-node NVLS steps through its own chunks
-      instead (`nvls_steps`)."""
+      instead (`nvls_steps`).
+    - ``nvls_step``: multiplies what each single-node NVLS chunk step costs (`nvls_step_latency`,
+      simdist's reading of NCCL's constants); 1.0 in `FACTORS`: not fitted (docs/validation.md,
+      "Eleventh session (2)", weighed it as a fifth factor and left it out)."""
 
     overhead: float = 0.0
     net_efficiency: float = 1.0
     nvls_efficiency: float = 1.0
     ramp_bytes: float = 0.0
+    nvls_step: float = 1.0
 
 
 # Fitted on the fit half of docs/validation.md (`simdist validate --fit`); see that page.
@@ -389,7 +393,8 @@ def options(collective: str, nbytes: float, system: System, factors: Factors | N
                 run = _NVLS_RUN_CHANNELS[_ARCH[system.arch]]
                 eff = bw
                 steps = nvls_steps(nbytes, run, system.ppn)
-                t = (lat + nbytes / (1000.0 * eff)) * 1e-6 + steps * nvls_step_latency() + factors.overhead
+                t = (lat + nbytes / (1000.0 * eff)) * 1e-6 + steps * nvls_step_latency() * factors.nvls_step \
+                    + factors.overhead
             else:
                 run = _run_channels(a, p, system, nbytes, nch)
                 eff = bw * run / nch

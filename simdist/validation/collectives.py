@@ -198,6 +198,16 @@ RV_H200 = Citation(
     "table 'size | 1 node | 2 nodes | 4 nodes', the 1-node column (plan and busbw), row of the given size; "
     "page version e4e008d (2026-08-18)", "2026-08-02", _RV)
 
+# (issue 26's eleventh session (2): a source in neither the table nor the hidden set, sampled by the rule
+# before the model was compared with it; docs/validation.md "Eleventh session (2): LL128 rows")
+_DGXC = ("https://github.com/NVIDIA/dgxc-benchmarking/blob/8e77d607c06f8c8603568ba7e49e65f8ff88c1b8/"
+         "nccl/README.md")
+DGXC_H100 = Citation(
+    "NVIDIA/dgxc-benchmarking, nccl/README.md (DGX Cloud benchmarking recipe, 'View sample output (AllReduce "
+    "excerpt)'): nccl-tests `all_reduce_perf` 8 B to 16 GiB on one 8x H100 80GB HBM3 node (DGX H100, NVSwitch), "
+    "NCCL's own choice, header `nThread 1 nGpus 1` (one process per GPU); the page prints no NCCL version",
+    "the out-of-place busbw column of the printed sweep (row of the given size); first published in v25.10 "
+    "(8e77d60), unchanged to v26.02", "2025-12-04", _DGXC)
 
 # The NCCL release each source prints (its tuner's constants choose the algorithm and protocol,
 # `nccl_release`); a source that prints none runs the newest release tagged on or before its date
@@ -232,6 +242,7 @@ H100 = Setup("H100")
 A100_IB = Setup("A100", hosts=3, network="infiniband_hdr", nics=4, pipelined=True)
 H200_EFA = Setup("H200", hosts=4, network="200Gbps", nics=16)
 H200_B2B = Setup("H200", pipelined=True)
+H100_B2B = Setup("H100", pipelined=True)
 A100_ROCE = Setup("A100", hosts=2, network="100Gbps", nics=16)
 H100_ROCE = Setup("H100", hosts=2, network="200Gbps", nics=16, pipelined=True)
 NDMV4_1 = Setup("A100-80GB", pipelined=True)
@@ -288,6 +299,13 @@ _ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
     (RV_H100, H100, "all_reduce", 4 * GiB, 366.0, "nccl:ring"),
     (RV_H200, H200, "all_reduce", 1 * GiB, 461.0, "nccl"),
     (RV_H200, H200, "all_reduce", 4 * GiB, 471.0, "nccl"),
+    # -- added in issue 26's eleventh session (2): the rule's sizes of NVIDIA's DGX H100 sweep (out-of-place
+    # busbw; `nGpus 1`, one process per GPU: timed back to back) --
+    (DGXC_H100, H100_B2B, "all_reduce", 32 * KiB, 2.97, "nccl"),
+    (DGXC_H100, H100_B2B, "all_reduce", 1 * MiB, 67.04, "nccl"),
+    (DGXC_H100, H100_B2B, "all_reduce", 32 * MiB, 294.69, "nccl"),
+    (DGXC_H100, H100_B2B, "all_reduce", 1 * GiB, 466.33, "nccl"),
+    (DGXC_H100, H100_B2B, "all_reduce", 16 * GiB, 479.90, "nccl"),
 ]
 
 # Issue 26's third round, the hidden-set proxy (`simdist validate --hidden`): sources the model had not
@@ -334,7 +352,12 @@ def measurements() -> list[Measurement]:
     return [_row(*r, "fit" if i % 2 == 0 else "holdout") for i, r in enumerate(_ROWS)]
 
 
+# The table's collective rows when the third round drew the hidden rows: their halves continue the
+# alternation from there, so rows the table gains later (an odd number of them too) move no hidden row.
+_HIDDEN_SPLIT_OFFSET = 36
+
+
 def hidden_measurements() -> list[Measurement]:
     """The third round's collective rows (the hidden-set proxy), their halves continuing the
-    table's alternation."""
-    return [_row(*r, "fit" if (len(_ROWS) + i) % 2 == 0 else "holdout") for i, r in enumerate(_HIDDEN_ROWS)]
+    table's alternation as it stood when they were drawn (`_HIDDEN_SPLIT_OFFSET`)."""
+    return [_row(*r, "fit" if (_HIDDEN_SPLIT_OFFSET + i) % 2 == 0 else "holdout") for i, r in enumerate(_HIDDEN_ROWS)]

@@ -15,7 +15,8 @@ re-times that choice (the kernel's time is the choice's time less the overhead s
 the fit runs the table's documented procedure, the least mean |error| over the fit rows, on a grid.
 `net_efficiency` and `nvls_efficiency` stay at `nccl.FACTORS` (no per-call or LL128 rule moves the
 large messages they are fitted on); `ramp_bytes` and the host time are refitted with each rule.
-``python -m simdist.validation.timing_rules`` prints the tables the doc shows (`report`).
+``python -m simdist.validation.timing_rules`` prints the tables the doc shows (`report`): on the table as
+the eleventh session had it (46 rows), then on the whole table (since the eleventh session (2), 51 rows).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from simdist.sim import Simulator, collectives as sim_collectives, nccl, presets
 from . import collectives
 
 __all__ = ["Row", "rows", "kernel_time", "busbw", "Rule", "SUM", "evaluate", "Fit", "fit", "HOST_GRID",
-           "GAP_GRID", "RAMP_GRID", "LL128_GRID", "ll128_room", "report"]
+           "GAP_GRID", "RAMP_GRID", "LL128_GRID", "ELEVENTH_TABLE_ROWS", "ll128_room", "report"]
 
 # The grids: the documented `harness.FIT_GRID` for `overhead` and `ramp_bytes`, extended for the host
 # time of the "max" rule (a host-bound loop of 8 launches: up to 55 us) and the GPU-side gap.
@@ -39,6 +40,9 @@ HOST_GRID = tuple(x / 1e6 for x in (10, 15, 20, 25, 30, 35, 40, 45, 50, 55))
 GAP_GRID = tuple(x / 1e6 for x in (0, 5, 10, 15, 20, 25))
 RAMP_GRID = (0.0, 262144.0, 524288.0, 1048576.0, 2097152.0)
 LL128_GRID = (1.0, 0.75, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.0)
+# The table's collective rows when the eleventh session fitted these rules (its doc section shows them);
+# later rows follow them in table order.
+ELEVENTH_TABLE_ROWS = 46
 
 
 @dataclass(frozen=True)
@@ -144,12 +148,12 @@ def _summary(rule: Rule, rs: tuple[Row, ...]) -> Fit:
 
 
 def fit(kind: str = "sum", gaps: tuple[float, ...] = (0.0,), ll128: tuple[float, ...] = (1.0,),
-        hosts: tuple[float, ...] = HOST_GRID) -> Fit:
-    """The rule of ``kind`` with the least mean |error| over the table's fit rows (ties: the smaller
-    max, then grid order) over ``hosts`` x ``gaps`` x `RAMP_GRID` x ``ll128``."""
+        hosts: tuple[float, ...] = HOST_GRID, table: tuple[Row, ...] | None = None) -> Fit:
+    """The rule of ``kind`` with the least mean |error| over the fit rows of ``table`` (default: the
+    whole table; ties: the smaller max, then grid order) over ``hosts`` x ``gaps`` x `RAMP_GRID` x ``ll128``."""
     if kind not in ("sum", "max"):
         raise ValueError(f"timing_rules.fit: kind must be 'sum' or 'max', got {kind!r}")
-    table = rows()
+    table = rows() if table is None else table
     fit_rows = tuple(r for r in table if r.split == "fit")
     best: tuple[tuple[float, float], Rule] | None = None
     for host, gap, ramp, s in itertools.product(hosts, gaps, RAMP_GRID, ll128):
@@ -188,15 +192,17 @@ def _line(name: str, f: Fit, hidden: Fit) -> str:
             f"| {_pct(hidden.all)} ({hidden.over25}) |")
 
 
-def report() -> str:
-    """The doc's tables: each rule fitted on the table's fit half, then its errors on the table and
-    on the hidden set's collective rows; and the rows each rule moves most."""
+def report(table: tuple[Row, ...] | None = None) -> str:
+    """The doc's tables for ``table`` (default: the eleventh session's first `ELEVENTH_TABLE_ROWS` rows):
+    each rule fitted on its fit half, then its errors on it and on the hidden set's collective rows; the
+    rows each rule moves most; and the LL128 rows."""
+    table = rows()[:ELEVENTH_TABLE_ROWS] if table is None else table
     hidden = rows(hidden=True)
-    fits = [("sum (simdist)", fit("sum")),
-            ("max, no gap", fit("max")),
-            ("max, gap fitted", fit("max", gaps=GAP_GRID)),
-            ("sum, LL128 latency fitted", fit("sum", ll128=LL128_GRID))]
-    out = ["| rule | fitted | fit mean \\|error\\| | fit median / max | holdout | table, 46 rows (over 25%) "
+    fits = [("sum (simdist)", fit("sum", table=table)),
+            ("max, no gap", fit("max", table=table)),
+            ("max, gap fitted", fit("max", gaps=GAP_GRID, table=table)),
+            ("sum, LL128 latency fitted", fit("sum", ll128=LL128_GRID, table=table))]
+    out = [f"| rule | fitted | fit mean \\|error\\| | fit median / max | holdout | table, {len(table)} rows (over 25%) "
            "| hidden, 10 collective rows (over 25%) |", "|---|---|---:|---|---|---|---|"]
     for name, f in fits:
         out.append(_line(name, f, _summary(f.rule, hidden)))
@@ -204,8 +210,9 @@ def report() -> str:
              "nccl-allreduce-h100-1x8-1MiB-nccl230-ring", "nccl-allreduce-h100-1x8-8MiB-nccl230-ring",
              "nccl-allreduce-h100-1x8-1MiB-nccl230-ring-simple", "nccl-allreduce-h100-1x8-32MiB-nccl230-ring",
              "nccl-allreduce-h100-1x8-32KiB-nvls", "nccl-allreduce-h200-1x8-32KiB-nvls",
-             "nccl-allreduce-h200-1x8-1MiB-nvls")
-    both = rows() + hidden
+             "nccl-allreduce-h200-1x8-1MiB-nvls", "nccl-allreduce-h100-1x8-32KiB-b2b",
+             "nccl-allreduce-h100-1x8-32MiB-b2b")
+    both = table + hidden
     errs = [{**evaluate(f.rule, both)} for _, f in fits]
     out += ["", "| row | split | " + " | ".join(n for n, _ in fits) + " |", "|---|---|" + "---:|" * len(fits)]
     for r in both:
@@ -213,7 +220,7 @@ def report() -> str:
             out.append(f"| `{r.id}` | {r.split} | " + " | ".join(f"{e[r.id]:+.1%}" for e in errs) + " |")
     out += ["", "| LL128 row | split | measured, us per call | simdist's kernel alone, us (NCCL's LL128 latency) "
             "| latency the measurement leaves with no host side, us |", "|---|---|---:|---:|---:|"]
-    for r, measured, kernel, room in ll128_room():
+    for r, measured, kernel, room in ll128_room(table):
         c = _choice(r, nccl.FACTORS.ramp_bytes)
         out.append(f"| `{r.id}` | {r.split} | {measured * 1e6:.1f} | {kernel * 1e6:.1f} ({c.latency * 1e6:.1f}) "
                    f"| {room * 1e6:.1f} |")
@@ -221,4 +228,4 @@ def report() -> str:
 
 
 if __name__ == "__main__":
-    sys.stdout.write(report() + "\n")
+    sys.stdout.write(report() + "\n\n" + report(rows()) + "\n")

@@ -194,7 +194,7 @@ def test_ninth_session_rows_are_transcribed_as_cited():
     rows = {m.id: m for m in collectives.measurements()}
     got_ids = [m.id for m in collectives.measurements() if "nccl230" in m.id]
     assert got_ids == [r[0] for r in _POST_H100], f"ninth-session rows {got_ids}, expected {[r[0] for r in _POST_H100]}"
-    first = len(rows) - len(_POST_H100)
+    first = [m.id for m in collectives.measurements()].index(_POST_H100[0][0])
     for i, (rid, nbytes, (unit, figure), algorithm) in enumerate(_POST_H100):
         m = rows[rid]
         want = nbytes / (figure * 1e-6) * 2 * 7 / 8 / 1e9 if unit == "us" else figure
@@ -207,3 +207,32 @@ def test_ninth_session_rows_are_transcribed_as_cited():
             assert forced in m.description, f"{rid}: described as {m.description!r}, should say {forced!r}"
         assert "e4e008db99d4bbfc58f160ba620cb0e4a0ff0d63" in m.citation.url and m.citation.date == "2026-08-02", m.citation
         assert ("H200" in m.citation.source) == ("h200" in rid), (rid, m.citation.source)
+
+
+# The eleventh session (2)'s rows as NVIDIA/dgxc-benchmarking's nccl/README.md (8e77d60) prints them: the
+# out-of-place busbw of the rule's sizes of its 8 B to 16 GiB sweep on one 8x H100 node, and NCCL's choice.
+_DGXC_H100 = [
+    ("nccl-allreduce-h100-1x8-32KiB-b2b", 32 * 2**10, 2.97, "ring/LL"),
+    ("nccl-allreduce-h100-1x8-1MiB-b2b", 2**20, 67.04, "ring/LL"),
+    ("nccl-allreduce-h100-1x8-32MiB-b2b", 32 * 2**20, 294.69, "nvls/Simple"),
+    ("nccl-allreduce-h100-1x8-1GiB-b2b", 2**30, 466.33, "nvls/Simple"),
+    ("nccl-allreduce-h100-1x8-16GiB-b2b", 16 * 2**30, 479.90, "nvls/Simple"),
+]
+
+
+def test_eleventh_session_2_rows_are_transcribed_as_cited():
+    from simdist.validation import collectives
+    ms = collectives.measurements()
+    ids = [m.id for m in ms]
+    first = ids.index(_DGXC_H100[0][0])
+    assert ids[first:first + len(_DGXC_H100)] == [r[0] for r in _DGXC_H100], ids[first:]
+    for i, (rid, nbytes, busbw, choice) in enumerate(_DGXC_H100):
+        m = ms[first + i]
+        assert m.published == busbw, f"{rid}: published={m.published}, but the README prints {busbw}"
+        assert m.split == ("fit" if (first + i) % 2 == 0 else "holdout"), f"{rid}: split {m.split}"
+        # `nGpus 1` with one process per GPU: timed back to back; no NCCL version printed: the release of its date
+        assert "back-to-back timing" in m.description and "NCCL 2.28.9" in m.description, m.description
+        assert f"picks {choice}," in m.derivation, f"{rid}: {m.derivation!r}, NCCL's choice should be {choice}"
+        c = m.citation
+        assert "8e77d607c06f8c8603568ba7e49e65f8ff88c1b8" in c.url and c.date == "2025-12-04", c
+        assert "NVIDIA/dgxc-benchmarking" in c.source and "out-of-place" in c.where, c
