@@ -54,6 +54,7 @@ from simdist.runtime.ops.as_string import as_string  # noqa: F401,E402
 from simdist.runtime.ops.volume_patches import extract_volume_patches  # noqa: F401,E402
 from simdist.runtime.ops.sqrtm import sqrtm as matrix_square_root  # noqa: F401,E402
 from simdist.runtime.ops.guarantee_const import guarantee_const  # noqa: F401,E402
+from simdist.runtime.ops.fingerprint import fingerprint  # noqa: F401,E402
 from simdist.runtime.name_scopes import get_current_name_scope, init_scope, name_scope  # noqa: F401,E402
 from simdist.runtime.ops.math_more import approx_top_k, scalar_mul  # noqa: F401,E402
 from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies, foldl, foldr, group,  # noqa: F401,E402

@@ -1,0 +1,106 @@
+"""Issue 29's eleventh-session ops — clauses ops.fingerprint, ops.nn-ctc (the decoders and
+ctc_unique_labels), ops.nn-fractional-pool (TF 2.21 only).
+
+Each test runs on the backend's `tf` alone. References are the clauses' rules worked out here in
+NumPy (best paths, the sum over every alignment of a labelling, pooling windows from the returned
+sequences) or stated invariants of the op (fingerprints of a reshaped buffer); the case-by-case
+comparison with TF 2.21 is in tests/ops/test_ops8_*_tf.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_equal, assert_true, raises, to_numpy
+from simdist.conformance.tolerances import Tolerance
+
+clause = pytest.mark.clause
+
+
+@clause("ops.fingerprint", ref="tf221")
+def test_fingerprint_rows_of_bytes(tf):
+    data = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    fp = to_numpy(tf.fingerprint(tf.constant(data)))
+    assert_equal(fp.shape, (2, 8), call="fingerprint(int32 [2, 3, 4])", what="out.shape")
+    assert_equal(str(fp.dtype), "uint8", call="fingerprint", what="out.dtype")
+    # the row's raw buffer, whatever its shape or dtype: a reshape or a bitcast to bytes keeps it
+    same = to_numpy(tf.fingerprint(tf.constant(data.reshape(2, 12))))
+    as_bytes = to_numpy(tf.fingerprint(tf.constant(data.view(np.uint8).reshape(2, 48))))
+    assert_equal(same, fp, call="fingerprint of the same rows reshaped [2, 12]")
+    assert_equal(as_bytes, fp, call="fingerprint of the same rows' bytes (uint8 [2, 48])")
+    assert_true(not np.array_equal(fp[0], fp[1]), f"rows 0 and 1 both fingerprint to {fp[0]}, but should differ",
+                call="fingerprint")
+    # a row of several strings: the fingerprint of its strings' fingerprints laid end to end
+    words = [["ab", "c"], ["", "xyz"]]
+    each = to_numpy(tf.fingerprint(tf.constant([w for row in words for w in row])))
+    want = to_numpy(tf.fingerprint(tf.constant(each.reshape(2, 16))))
+    assert_equal(to_numpy(tf.fingerprint(tf.constant(words))), want,
+                 call="fingerprint of string rows = fingerprint of their fingerprints")
+    with raises(tf.errors.InvalidArgumentError, call="fingerprint(method='md5')"):
+        tf.fingerprint(tf.constant([[1, 2]]), method="md5")
+    with raises(tf.errors.InvalidArgumentError, call="fingerprint(scalar)"):
+        tf.fingerprint(tf.constant(3))
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _collapse(path: tuple[int, ...], blank: int) -> tuple[int, ...]:
+    out, prev = [], None
+    for c in path:
+        if c != prev and c != blank:
+            out.append(c)
+        prev = c
+    return tuple(out)
+
+
+@clause("ops.nn-ctc", ref="tf221")
+def test_ctc_greedy_decoder_best_path(tf):
+    x = np.random.default_rng(5).normal(size=(6, 2, 4)).astype(np.float32)
+    lens = [6, 4]
+    (dec,), lp = tf.nn.ctc_greedy_decoder(tf.constant(x), lens)
+    best = x.argmax(axis=-1)
+    want_vals, want_ind = [], []
+    for b, n in enumerate(lens):
+        labs = _collapse(tuple(best[:n, b]), blank=3)          # default blank: the last class
+        want_vals += list(labs)
+        want_ind += [[b, i] for i in range(len(labs))]
+    assert_equal(to_numpy(dec.values).tolist(), want_vals, call="ctc_greedy_decoder", what="decoded.values")
+    assert_equal(to_numpy(dec.indices).tolist(), want_ind, call="ctc_greedy_decoder", what="decoded.indices")
+    want_lp = [[-float(x[:n, b].max(axis=-1).sum())] for b, n in enumerate(lens)]
+    assert_close(lp, want_lp, tolerance=Tolerance(rtol=1e-6, atol=1e-6), call="ctc_greedy_decoder",
+                 what="log_probability (−sum of the frames' maxima)")
+
+
+@clause("ops.nn-ctc", ref="tf221")
+def test_ctc_beam_search_finds_the_most_probable_labelling(tf):
+    # 4 frames, 2 labels + blank (the last class): every labelling's probability is the sum over
+    # its alignments; a beam as wide as every prefix makes the beam search exact
+    x = np.random.default_rng(9).normal(size=(4, 1, 3)) * 1.5
+    p = _softmax(x[:, 0])
+    prob: dict[tuple[int, ...], float] = {}
+    for path in itertools.product(range(3), repeat=4):
+        lab = _collapse(path, blank=2)
+        prob[lab] = prob.get(lab, 0.0) + float(np.prod([p[t, c] for t, c in enumerate(path)]))
+    ranked = sorted(prob.items(), key=lambda kv: -kv[1])[:2]
+    decoded, lp = tf.nn.ctc_beam_search_decoder(tf.constant(x, tf.float64), [4], beam_width=50, top_paths=2)
+    for k, (lab, pr) in enumerate(ranked):
+        assert_equal(to_numpy(decoded[k].values).tolist(), list(lab), call="ctc_beam_search_decoder",
+                     what=f"decoded[{k}].values")
+    assert_close(lp, [[np.log(ranked[0][1]), np.log(ranked[1][1])]], tolerance=Tolerance(rtol=1e-5, atol=1e-6),
+                 call="ctc_beam_search_decoder", what="log_probability")
+    with raises(tf.errors.InvalidArgumentError, call="ctc_beam_search_decoder(top_paths > beam_width)"):
+        tf.nn.ctc_beam_search_decoder(tf.constant(x, tf.float32), [4], beam_width=1, top_paths=2)
+
+
+@clause("ops.nn-ctc", ref="tf221")
+def test_ctc_unique_labels(tf):
+    y, idx = tf.nn.ctc_unique_labels(tf.constant([[3, 4, 4, 3], [1, 1, 0, 0]]))
+    assert_equal(to_numpy(y).tolist(), [[3, 4, 0, 0], [1, 0, 0, 0]], call="ctc_unique_labels", what="unique (padded)")
+    assert_equal(to_numpy(idx).tolist(), [[0, 1, 1, 0], [0, 0, 1, 1]], call="ctc_unique_labels", what="indices")
+    assert_equal(str(to_numpy(y).dtype), "int64", call="ctc_unique_labels", what="unique.dtype")

@@ -1,0 +1,16 @@
+"""Op types of issue 29's eleventh-session batch (ops8) that the op table (op_specs.py: real-valued
+matrices, finite differences) does not exercise; each is compared with TF 2.21 in a golden-backed
+module of its own (tests/ops/test_ops8_*_tf.py). Kept out of op_specs.AREAS (that table's golden is
+stamped with every area module)."""
+
+from __future__ import annotations
+
+_CTC = ("a CTC decoder (SparseTensor parts from a sequential search, not differentiable): paths, log probabilities, "
+        "dtypes and errors against TF 2.21 in tests/ops/test_ops8_ctc_tf.py")
+
+UNTESTED_OPS: dict[str, str] = {
+    "Fingerprint": "FarmHash64 of each row's bytes (uint8 output, not differentiable): bytes and errors against TF "
+                   "2.21 in tests/ops/test_ops8_fingerprint_tf.py",
+    "CTCGreedyDecoder": _CTC,
+    "CTCBeamSearchDecoder": _CTC,
+}
