@@ -8,7 +8,12 @@ from __future__ import annotations
 _CTC = ("a CTC decoder (SparseTensor parts from a sequential search, not differentiable): paths, log probabilities, "
         "dtypes and errors against TF 2.21 in tests/ops/test_ops8_ctc_tf.py")
 
+_POOL = ("a fractional pool or its gradient (windows drawn from TF's Philox seeds per call): sequences, values, dtypes, "
+         "errors and both gradients against TF 2.21 in tests/ops/test_ops8_pool_tf.py")
+
 UNTESTED_OPS: dict[str, str] = {
+    **{op: _POOL for op in ("FractionalMaxPool", "FractionalAvgPool", "FractionalMaxPoolGrad",
+                            "FractionalAvgPoolGrad")},
     "Fingerprint": "FarmHash64 of each row's bytes (uint8 output, not differentiable): bytes and errors against TF "
                    "2.21 in tests/ops/test_ops8_fingerprint_tf.py",
     "CTCGreedyDecoder": _CTC,

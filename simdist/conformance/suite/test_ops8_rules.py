@@ -104,3 +104,64 @@ def test_ctc_unique_labels(tf):
     assert_equal(to_numpy(y).tolist(), [[3, 4, 0, 0], [1, 0, 0, 0]], call="ctc_unique_labels", what="unique (padded)")
     assert_equal(to_numpy(idx).tolist(), [[0, 1, 1, 0], [0, 0, 1, 1]], call="ctc_unique_labels", what="indices")
     assert_equal(str(to_numpy(y).dtype), "int64", call="ctc_unique_labels", what="unique.dtype")
+
+
+def _cells(seq: list[int], n: int, overlapping: bool) -> list[tuple[int, int]]:
+    return [(seq[i], min(seq[i + 1] if overlapping else seq[i + 1] - 1, n - 1)) for i in range(len(seq) - 1)]
+
+
+@clause("ops.nn-fractional-pool", ref="tf221")
+def test_fractional_pools_pool_the_windows_they_return(tf):
+    x = np.random.default_rng(3).normal(size=(2, 11, 10, 2)).astype(np.float32)
+    for overlapping in (False, True):
+        out, rows, cols = (to_numpy(t) for t in tf.nn.fractional_max_pool(tf.constant(x), [1.0, 1.5, 1.7, 1.0],
+                                                                           overlapping=overlapping, seed=5))
+        avg, arows, acols = (to_numpy(t) for t in tf.nn.fractional_avg_pool(tf.constant(x), [1.0, 1.5, 1.7, 1.0],
+                                                                             overlapping=overlapping, seed=5))
+        call = f"fractional pools (overlapping={overlapping}, seed=5)"
+        assert_equal(out.shape, (2, 7, 5, 2), call=call, what="out.shape (floor(in / ratio))")
+        for seq, n, m in ((rows, 11, 7), (cols, 10, 5)):
+            d = np.diff(seq)
+            assert_true(seq[0] == 0 and seq[-1] == n and len(seq) == m + 1 and set(d.tolist()) <= {n // m, n // m + 1},
+                        f"pooling sequence {seq.tolist()}, but should run from 0 to {n} in {m} steps of {n // m} or "
+                        f"{n // m + 1}", call=call)
+        assert_equal(arows, rows, call=call + ": the same seed gives the same rows")
+        assert_equal(acols, cols, call=call + ": the same seed gives the same columns")
+        want_max = np.zeros_like(out)
+        want_avg = np.zeros_like(avg)
+        for i, (r0, r1) in enumerate(_cells(rows.tolist(), 11, overlapping)):
+            for j, (c0, c1) in enumerate(_cells(cols.tolist(), 10, overlapping)):
+                want_max[:, i, j] = x[:, r0:r1 + 1, c0:c1 + 1].max(axis=(1, 2))
+                want_avg[:, i, j] = x[:, r0:r1 + 1, c0:c1 + 1].mean(axis=(1, 2))
+        assert_equal(out, want_max, call=call + ": max over each window")
+        assert_close(avg, want_avg, tolerance=Tolerance(rtol=1e-6, atol=1e-6), call=call + ": mean over each window")
+    again = to_numpy(tf.nn.fractional_max_pool(tf.constant(x), [1.0, 1.5, 1.7, 1.0], seed=5)[1])
+    first = to_numpy(tf.nn.fractional_max_pool(tf.constant(x), [1.0, 1.5, 1.7, 1.0], seed=5)[1])
+    assert_equal(again, first, call="fractional_max_pool twice with seed=5")
+    with raises(ValueError, call="fractional_max_pool(pooling_ratio on the batch dimension)"):
+        tf.nn.fractional_max_pool(tf.constant(x), [2.0, 1.5, 1.5, 1.0], seed=1)
+
+
+@clause("ops.nn-fractional-pool", ref="tf221")
+def test_fractional_max_pool_gradient_reaches_each_windows_maximum(tf):
+    x = np.random.default_rng(4).normal(size=(1, 9, 9, 1)).astype(np.float32)
+    v = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        out, rows, cols = tf.nn.fractional_max_pool(v, [1.0, 1.4, 1.4, 1.0], seed=8)
+        y = tf.reduce_sum(out)
+    g = to_numpy(tape.gradient(y, v))
+    want = np.zeros_like(x)
+    for r0, r1 in _cells(to_numpy(rows).tolist(), 9, False):
+        for c0, c1 in _cells(to_numpy(cols).tolist(), 9, False):
+            win = x[0, r0:r1 + 1, c0:c1 + 1, 0]
+            h, w = np.unravel_index(np.argmax(win), win.shape)
+            want[0, r0 + h, c0 + w, 0] += 1
+    assert_equal(g, want, call="d sum(fractional_max_pool)/d x (1 at each window's maximum)")
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        out, rows, cols = tf.nn.fractional_avg_pool(v, [1.0, 1.4, 1.4, 1.0], seed=8)
+        y = tf.reduce_sum(out)
+    g = to_numpy(tape.gradient(y, v))
+    assert_close(g.sum(), float(np.prod(out.shape)), tolerance=Tolerance(rtol=1e-6, atol=1e-6),
+                 call="d sum(fractional_avg_pool)/d x sums to the number of outputs")
