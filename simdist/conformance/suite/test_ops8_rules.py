@@ -165,3 +165,27 @@ def test_fractional_max_pool_gradient_reaches_each_windows_maximum(tf):
     g = to_numpy(tape.gradient(y, v))
     assert_close(g.sum(), float(np.prod(out.shape)), tolerance=Tolerance(rtol=1e-6, atol=1e-6),
                  call="d sum(fractional_avg_pool)/d x sums to the number of outputs")
+
+
+@clause("ops.linalg-eigh-tridiagonal", ref="tf221")
+def test_eigh_tridiagonal_against_the_dense_matrix(tf):
+    rng = np.random.default_rng(6)
+    a, b = rng.normal(size=6), rng.normal(size=5)
+    dense = np.diag(a) + np.diag(b, 1) + np.diag(b, -1)
+    want = np.linalg.eigvalsh(dense)
+    tol = Tolerance(rtol=1e-12, atol=1e-12)
+    assert_close(tf.linalg.eigh_tridiagonal(a, b), want, tolerance=tol, call="eigh_tridiagonal(float64)",
+                 what="eigenvalues (ascending)")
+    assert_close(tf.linalg.eigh_tridiagonal(a, b, select="i", select_range=[1, 3]), want[1:4], tolerance=tol,
+                 call="eigh_tridiagonal(select='i', [1, 3])", what="eigenvalues 1..3")
+    inside = want[(want > -0.5) & (want <= 1.0)]
+    assert_close(tf.linalg.eigh_tridiagonal(a, b, select="v", select_range=[-0.5, 1.0]), inside, tolerance=tol,
+                 call="eigh_tridiagonal(select='v', (-0.5, 1.0])", what="eigenvalues in the interval")
+    vals, vecs = tf.linalg.eigh_tridiagonal(a, b, eigvals_only=False)
+    v, lam = to_numpy(vecs), to_numpy(vals)
+    assert_close(dense @ v, v * lam[None, :], tolerance=Tolerance(rtol=1e-9, atol=1e-9),
+                 call="eigh_tridiagonal(eigvals_only=False)", what="T v = λ v")
+    assert_close(v.T @ v, np.eye(6), tolerance=Tolerance(rtol=1e-9, atol=1e-9),
+                 call="eigh_tridiagonal(eigvals_only=False)", what="vᵀ v = I")
+    with raises(ValueError, call="eigh_tridiagonal(float64 alpha, float32 beta)"):
+        tf.linalg.eigh_tridiagonal(a, b.astype(np.float32))
