@@ -189,3 +189,28 @@ def test_eigh_tridiagonal_against_the_dense_matrix(tf):
                  call="eigh_tridiagonal(eigvals_only=False)", what="vᵀ v = I")
     with raises(ValueError, call="eigh_tridiagonal(float64 alpha, float32 beta)"):
         tf.linalg.eigh_tridiagonal(a, b.astype(np.float32))
+
+
+@clause("ops.nn-ctc", ref="tf221")
+def test_ctc_loss_sparse_labels_match_dense_labels(tf):
+    rng = np.random.default_rng(21)
+    logits = rng.normal(size=(6, 2, 5)).astype(np.float32)
+    dense = np.array([[1, 2, 2], [3, 0, 0]], np.int32)
+    lengths = [3, 1]
+    sparse = tf.SparseTensor(np.array([[0, 0], [0, 1], [0, 2], [1, 0]], np.int64), tf.constant([1, 2, 2, 3]), [2, 3])
+    want = to_numpy(tf.nn.ctc_loss(tf.constant(dense), tf.constant(logits), tf.constant(lengths), tf.constant([6, 6]),
+                                   blank_index=0))
+    got = tf.nn.ctc_loss(sparse, tf.constant(logits), None, [6, 6], blank_index=0)
+    assert_close(got, want, tolerance=Tolerance(rtol=1e-5, atol=1e-5),
+                 call="ctc_loss(SparseTensor labels) against ctc_loss(dense labels)")
+    with raises(ValueError, call="ctc_loss(SparseTensor labels, blank_index=None)"):
+        tf.nn.ctc_loss(sparse, tf.constant(logits), None, [6, 6])
+    v = tf.constant(logits)
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        loss = tf.reduce_sum(tf.nn.ctc_loss(sparse, v, None, [6, 4], blank_index=-1))
+    g = to_numpy(tape.gradient(loss, v))
+    assert_close(g.sum(axis=-1), np.zeros((6, 2)), tolerance=Tolerance(rtol=1e-5, atol=1e-5),
+                 call="ctc_loss(SparseTensor) gradient's sum per frame (softmax − posterior)")
+    assert_true(np.all(g[4:, 1] == 0), f"grad[4:, 1]={g[4:, 1]}, but should be 0 [past sequence_length]",
+                call="ctc_loss(SparseTensor) gradient past sequence_length")
