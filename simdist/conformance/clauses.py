@@ -303,6 +303,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: lu (the Lu op: partial pivoting, first largest |pivot|, P A = L U packed, int32/int64 permutation; a zero pivot or a NaN is InvalidArgumentError; no gradient registered) and lu_solve, lu_matrix_inverse, lu_reconstruct composed of gather, band_part, set_diag, triangular_solve and matmul.'),
     Clause('ops.linalg-tridiagonal', 'ops', False, (),
            'TF 2.21: tridiagonal_matmul (TridiagonalMatMul: float and double) multiplies the tridiagonal matrix of the compact, sequence or matrix diagonals by rhs, out[i] = super[i] rhs[i+1] + main[i] rhs[i] + sub[i] rhs[i-1]; tridiagonal_solve (TridiagonalSolve) solves T x = rhs by Gaussian elimination with partial pivoting (default), the Thomas algorithm, or with perturbed tiny pivots (perturb_singular), NaN for a singular matrix otherwise; gradients as linalg_grad.py.'),
+    Clause('ops.linalg-logm', 'ops', False, (),
+           'TF 2.21: linalg.logm (MatrixLogarithm, complex64 and complex128 only) is the principal logarithm of each innermost square matrix (logm(expm(A)) = A for small A); a diagonal matrix gives the log of each entry, a singular one NaN everywhere; no gradient is registered.'),
     Clause('ops.linalg-eigh-tridiagonal', 'ops', False, (),
            'TF 2.21: eigh_tridiagonal gives the eigenvalues (ascending) of the Hermitian tridiagonal matrix of diagonal alpha and off-diagonal beta by bisection on Sturm counts (select all, an index range or an interval), and with eigvals_only=False its eigenvectors by inverse iteration; alpha and beta of different dtypes are ValueError.'),
     Clause('ops.linalg-expm', 'ops', False, (),

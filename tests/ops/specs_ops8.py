@@ -17,6 +17,8 @@ UNTESTED_OPS: dict[str, str] = {
     "Fingerprint": "FarmHash64 of each row's bytes (uint8 output, not differentiable): bytes and errors against TF "
                    "2.21 in tests/ops/test_ops8_fingerprint_tf.py",
     "CTCGreedyDecoder": _CTC,
+    "MatrixLogarithm": "tf.linalg.logm's op (complex only, no gradient in TF): values and errors against TF 2.21 "
+                       "in tests/ops/test_ops8_linalg_tf.py",
     "CTCLoss": "ctc_loss's kernel for SparseTensor labels (three label tensors, its own gradient output): losses, "
                "gradients and errors against TF 2.21 in tests/ops/test_ops8_ctc_loss_tf.py",
     "PreventGradient": "an identity whose gradient raises LookupError (ctc_loss's second derivative): in "

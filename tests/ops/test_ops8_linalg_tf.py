@@ -1,4 +1,5 @@
-"""tf.linalg.eigh_tridiagonal (TF's Python bisection and inverse iteration over its ops) against
+"""tf.linalg.logm (complex128 within 1e-11, complex64 within 1e-4: SciPy's logm, not Eigen's steps;
+diagonal matrices exact; singular ones NaN) and tf.linalg.eigh_tridiagonal (TF's Python bisection and inverse iteration over its ops) against
 real TensorFlow 2.21: eigenvalues bit for bit (float32, float64, complex; select 'a', 'i', 'v';
 tol), eigenvectors bit for bit in float32 and within a few float64 ulps (the inverse iteration's
 norms and solves), clustered eigenvalues (QR re-orthogonalization), errors. Needs the `tf` extra
@@ -94,6 +95,40 @@ def _perturbed(dtype: str, singular: bool) -> Callable[[Any], Any]:
     return run
 
 
+def _cm(seed: int, shape: tuple[int, ...], dtype: str = "complex128", shift: float = 0.0) -> np.ndarray:
+    r = np.random.default_rng(seed)
+    a = r.normal(size=shape) + 1j * r.normal(size=shape) + shift * np.eye(shape[-1])
+    return a.astype(dtype)
+
+
+def _logm(a: np.ndarray) -> Callable[[Any], Any]:
+    return lambda tf: _parts(tf, [tf.constant(0), tf.linalg.logm(a)])[1:]
+
+
+def _logm_gradient(tf: Any) -> Any:
+    x = tf.constant(_cm(30, (3, 3), shift=3.0))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.math.real(tf.linalg.logm(x)))
+    return tape.gradient(y, x)
+
+
+_LOGM: list[tuple[str, Callable[[Any], Any], float]] = [
+    ("logm-complex128", _logm(_cm(20, (4, 4))), 1e-11),
+    ("logm-complex128-8", _logm(_cm(21, (8, 8), shift=2.0)), 1e-11),
+    ("logm-complex64", _logm(_cm(22, (5, 5), "complex64", shift=1.0)), 1e-4),
+    ("logm-batch", _logm(_cm(23, (2, 3, 3, 3), shift=3.0)), 1e-11),
+    ("logm-diagonal-exact", _logm(np.diag([-3.0, 2.0, 1j, -1 - 1j]).astype(np.complex128)), _EXACT),
+    ("logm-jordan", _logm(np.array([[1, 1], [0, 1]], np.complex128)), 1e-12),
+    ("logm-singular-nan", _logm(np.diag([0, 1]).astype(np.complex128)), _EXACT),
+    ("logm-zero-nan", _logm(np.zeros((2, 2), np.complex64)), _EXACT),
+    ("logm-empty", _logm(np.zeros((0, 0), np.complex64)), _EXACT),
+    ("logm-err-real", lambda tf: tf.linalg.logm(np.eye(2)), _EXACT),
+    ("logm-err-not-square", lambda tf: tf.linalg.logm(np.zeros((2, 3), np.complex64)), _EXACT),
+    ("logm-err-rank-1", lambda tf: tf.linalg.logm(np.zeros((3,), np.complex64)), _EXACT),
+    ("logm-gradient-lookup-error", _logm_gradient, _EXACT),
+]
+
 _SOLVES: list[tuple[str, Callable[[Any], Any], float]] = [
     ("perturbed-complex128", _perturbed("complex128", False), _ULPS),
     ("perturbed-complex64", _perturbed("complex64", False), _C64),
@@ -102,7 +137,8 @@ _SOLVES: list[tuple[str, Callable[[Any], Any], float]] = [
 
 CASES: list[tuple[str, str, Callable[[Any], Any], float]] = (
     [(n, "ops.linalg-eigh-tridiagonal", f, tol) for n, f, tol in _CASES]
-    + [(n, "ops.linalg-tridiagonal", f, tol) for n, f, tol in _SOLVES])
+    + [(n, "ops.linalg-tridiagonal", f, tol) for n, f, tol in _SOLVES]
+    + [(n, "ops.linalg-logm", f, tol) for n, f, tol in _LOGM])
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.within(case[3]))
 
@@ -121,6 +157,12 @@ def test_eigh_tridiagonal(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-tridiagonal")
 @EDGES.parametrize("ops.linalg-tridiagonal")
 def test_tridiagonal_solve_perturbed_complex(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.linalg-logm")
+@EDGES.parametrize("ops.linalg-logm")
+def test_logm(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

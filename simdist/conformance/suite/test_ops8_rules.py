@@ -214,3 +214,20 @@ def test_ctc_loss_sparse_labels_match_dense_labels(tf):
                  call="ctc_loss(SparseTensor) gradient's sum per frame (softmax − posterior)")
     assert_true(np.all(g[4:, 1] == 0), f"grad[4:, 1]={g[4:, 1]}, but should be 0 [past sequence_length]",
                 call="ctc_loss(SparseTensor) gradient past sequence_length")
+
+
+@clause("ops.linalg-logm", ref="tf221")
+def test_logm_inverts_expm(tf):
+    rng = np.random.default_rng(8)
+    a = (0.3 * (rng.normal(size=(3, 3)) + 1j * rng.normal(size=(3, 3)))).astype(np.complex128)
+    got = tf.linalg.logm(tf.linalg.expm(tf.constant(a)))
+    assert_close(got, a, tolerance=Tolerance(rtol=1e-10, atol=1e-10), call="logm(expm(A)) for a small A",
+                 what="the principal logarithm")
+    d = np.diag([-3.0 + 0j, 2.0, 1j])
+    assert_close(tf.linalg.logm(tf.constant(d)), np.diag(np.log(np.diagonal(d))),
+                 tolerance=Tolerance(rtol=1e-15, atol=0.0), call="logm(diagonal)", what="log of each diagonal entry")
+    singular = to_numpy(tf.linalg.logm(tf.constant(np.diag([0.0 + 0j, 1.0]))))
+    assert_true(bool(np.isnan(singular).all()), f"logm(diag(0, 1)) = {singular.tolist()}, but should be NaN "
+                "everywhere (no logarithm)", call="logm(singular)")
+    with raises(tf.errors.InvalidArgumentError, call="logm(float64)"):
+        tf.linalg.logm(tf.constant(np.eye(2)))

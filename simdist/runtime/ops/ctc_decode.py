@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, libm
+from simdist.runtime.ops import dispatch, libm, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.gtl_top_n import TopN
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
@@ -39,21 +39,36 @@ __all__ = ["ctc_greedy_decoder", "ctc_beam_search_decoder", "ctc_beam_search_dec
 
 
 def _validate(x: np.ndarray, seq: np.ndarray, op: str) -> None:
-    def bad(cls: Any, msg: str) -> Exception:
-        return cls(None, None, f"{msg} [Op:{op}]")
+    """The kernel's checks; those TF's shape function also makes (ranks 3 and 1, equal batch
+    dimensions) are marked with its ValueError for a tf.function being traced."""
+    shapes = (list(x.shape), list(seq.shape))
+
+    def bad(cls: Any, msg: str, traced: str | None = None) -> Exception:
+        err = cls(None, None, f"{msg} [Op:{op}]")
+        return trace_errors.mark_shape(err, traced, op, shapes) if traced else err
     if x.ndim != 3:
-        raise bad(errors.InvalidArgumentError, "inputs is not a 3-Tensor")
-    if x.size == 0:
-        raise bad(errors.InvalidArgumentError, "inputs must not be empty")
+        raise bad(errors.InvalidArgumentError, "inputs is not a 3-Tensor", f"Shape must be rank 3 but is rank {x.ndim}")
     if seq.ndim != 1:
-        raise bad(errors.InvalidArgumentError, "sequence_length is not a vector")
+        raise bad(errors.InvalidArgumentError, "sequence_length is not a vector",
+                  f"Shape must be rank 1 but is rank {seq.ndim}")
     t_max, b = x.shape[0], x.shape[1]
     if seq.shape[0] != b:
         raise bad(errors.FailedPreconditionError, f"len(sequence_length) != batch_size.  len(sequence_length):  "
-                                                  f"{seq.shape[0]} batch_size: {b}")
+                                                  f"{seq.shape[0]} batch_size: {b}",
+                  f"Dimensions must be equal, but are {b} and {seq.shape[0]}")
+    if x.size == 0:
+        raise bad(errors.InvalidArgumentError, "inputs must not be empty")
     for i in range(b):
         if not seq[i] <= t_max:
             raise bad(errors.FailedPreconditionError, f"sequence_length({i}) <= {t_max}")
+
+
+def _decoder_sees(shapes: list, attrs: Any) -> bool:
+    """Whether the decoders' shape function finds the error in the shapes a traced graph knows."""
+    s0, s1 = shapes[0], shapes[1]
+    if s0 is not None and len(s0) != 3 or s1 is not None and len(s1) != 1:
+        return True
+    return s0 is not None and s1 is not None and None not in (s0[1], s1[0]) and s0[1] != s1[0]
 
 
 def _sparse_parts(seqs: list[list[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -267,6 +282,7 @@ CTC_GREEDY_DECODER = register("CTCGreedyDecoder", _greedy, _greedy_rule, _flops,
                               fusion=_WHY)
 CTC_BEAM_SEARCH_DECODER = register("CTCBeamSearchDecoder", _beam_search, _beam_rule, _flops, num_outputs=-1,
                                    kind="nn", fusion=_WHY)
+CTC_GREEDY_DECODER.shape_fn = CTC_BEAM_SEARCH_DECODER.shape_fn = _decoder_sees
 NotDifferentiable("CTCGreedyDecoder")
 NotDifferentiable("CTCBeamSearchDecoder")
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import array, complex_math, control_flow, math, reductions, unary
+from simdist.runtime.ops import array, complex_math, control_flow, dispatch, math, reductions, unary
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -57,7 +57,9 @@ def _sturm(alpha: Tensor, beta_sq: Tensor, pivmin: Tensor, alpha0_perturbation: 
 
     i, q, count = unrolled(1, q, count)
     unroll[0] = blocksize
-    _, _, count = control_flow.while_loop(lambda i, q, c: math.less(i, n), unrolled, [i, q, count], back_prop=False)
+    if i < n:     # (when no block remains TF's loop never runs; simdist's trace would run its body's slices)
+        _, _, count = control_flow.while_loop(lambda i, q, c: math.less(i, n), unrolled, [i, q, count],
+                                              back_prop=False)
     return count
 
 
@@ -165,6 +167,8 @@ def _eigenvectors(alpha: Tensor, beta: Tensor, eigvals: Tensor) -> Tensor:
             update_indices = array.expand_dims(array.range_(start, end), -1)
             q, _ = qr(array.transpose(ev[start:end, :]))
             return idx + 1, tensor_scatter_nd_update(ev, update_indices, array.transpose(q))
+        if int(dispatch.static_value(num_clusters)) == 0:
+            return vectors     # (TF's loop never runs; simdist's trace would run its body on no cluster)
         _, vectors = control_flow.while_loop(lambda i, ev: math.less(i, num_clusters), cluster, [0, vectors])
         return vectors
 
@@ -189,8 +193,9 @@ def eigh_tridiagonal(alpha: Any, beta: Any, eigvals_only: bool = True, select: s
     """`tf.linalg.eigh_tridiagonal`: the eigenvalues (ascending) of the Hermitian tridiagonal
     matrix of diagonal α and off-diagonal β, and with eigvals_only=False its eigenvectors (columns)."""
     a = _t(alpha)
-    n = a.shape[0]
-    if n is not None and n <= 1:
+    from simdist.runtime.ops.static_shapes import static_shape
+    n = static_shape(a)[0]    # (alpha.shape[0] as the traced graph knows it: None is TypeError below, as TF's)
+    if n <= 1:
         return complex_math.real(a)
     b = _t(beta)
     if a.dtype != b.dtype:

@@ -5,8 +5,9 @@ The row is data[i, ...]'s raw buffer (C order; so reshapes and bitcasts that kee
 the fingerprint); a string row of one element is that string's fingerprint, a string row of
 several the fingerprint of its strings' 8-byte fingerprints laid end to end. Any dtype TF can
 memcpy and strings; `method` must be the scalar "farmhash64" ("Unsupported fingerprint
-method: …"); data of rank 0: "`data` should have at least one dimension: []". The output is
-uint8, so no gradient flows (NotDifferentiable). FLOPs: 0 (integer mixing).
+method: …"); data of rank 0: "`data` should have at least one dimension: []". TF registers no
+gradient for it: a tape differentiating its output raises LookupError (through a cast, None).
+FLOPs: 0 (integer mixing).
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.args import dims, t as _t
-from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.registry import lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["fingerprint", "farmhash64"]
@@ -168,8 +170,10 @@ def _fingerprint(data: np.ndarray, method: np.ndarray) -> np.ndarray:
     if _as_bytes(m) != b"farmhash64":
         raise errors.InvalidArgumentError(None, None, f"Unsupported fingerprint method: {_as_bytes(m).decode()} "
                                                       "[Op:Fingerprint]")
-    if data.ndim == 0:
-        raise errors.InvalidArgumentError(None, None, "`data` should have at least one dimension: [] [Op:Fingerprint]")
+    if data.ndim == 0:     # (traced: the shape function's WithRankAtLeast(1))
+        raise trace_errors.shape_error("`data` should have at least one dimension: [] [Op:Fingerprint]",
+                                       "Shape must be at least rank 1 but is rank 0", "Fingerprint",
+                                       ([], list(method.shape)))
     rows = data.shape[0]
     if data.dtype == object:
         flat = data.reshape(rows, -1) if rows else data.reshape(0, 0)
@@ -193,7 +197,8 @@ def _rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 FINGERPRINT = register("Fingerprint", _fingerprint, _rule, lambda a, out, at: 0.0, kind="gather/scatter",
                        fusion=lanes("hashes each row's bytes in Python: no stacked form written"))
-NotDifferentiable("Fingerprint")
+FINGERPRINT.shape_fn = lambda shapes, attrs: shapes[0] is not None
+no_tf_gradient("Fingerprint")    # TF registers none: differentiating its output is LookupError
 
 
 def fingerprint(data: Any, method: Any = "farmhash64", name: str | None = None) -> Tensor:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch, philox
+from simdist.runtime.ops import dispatch, philox, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -92,8 +92,9 @@ def _check(x: np.ndarray, ratio: list[float], kind: str) -> list[int]:
         word = "max" if kind == "Max" else "average"
         raise errors.UnimplementedError(None, None, f"Fractional {word} pooling is not yet supported on the batch "
                                                     f"nor channel dimension. [Op:{op}]")
-    if x.ndim != 4:
-        raise errors.InvalidArgumentError(None, None, f"tensor_in must be 4-dimensional [Op:{op}]")
+    if x.ndim != 4:     # (traced: the shape function's WithRank(4))
+        raise trace_errors.shape_error(f"tensor_in must be 4-dimensional [Op:{op}]",
+                                       f"Shape must be rank 4 but is rank {x.ndim}", op, (list(x.shape),))
     out = []
     for i in range(4):
         o = int(np.floor(np.float32(x.shape[i]) / np.float32(ratio[i])))
@@ -230,6 +231,7 @@ FRACTIONAL_MAX_POOL_GRAD = register("FractionalMaxPoolGrad", _max_grad, _grad_ru
 FRACTIONAL_AVG_POOL_GRAD = register("FractionalAvgPoolGrad", _avg_grad, _grad_rule,
                                     lambda a, out, at: float(out.size), kind="window",
                                     fusion=lanes("spreads over windows from the sequences: no stacked form written"))
+FRACTIONAL_MAX_POOL.shape_fn = FRACTIONAL_AVG_POOL.shape_fn = lambda shapes, attrs: shapes[0] is not None
 no_tf_gradient("FractionalMaxPoolGrad")
 no_tf_gradient("FractionalAvgPoolGrad")
 
