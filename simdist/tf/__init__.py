@@ -158,6 +158,13 @@ def is_tensor(x: object) -> bool:
     return isinstance(x, (Tensor, SparseTensor, IndexedSlices))
 
 
+def is_symbolic_tensor(tensor: object) -> bool:
+    """`tf.is_symbolic_tensor`: whether `tensor` is a graph tensor of a tf.function being traced
+    (simdist: one its trace records), not an eager tensor, a Variable, a composite or a Python value."""
+    from simdist.runtime.tensor import _Traced
+    return isinstance(tensor, _Traced)
+
+
 def type_spec_from_value(value: object) -> object:
     """`tf.type_spec_from_value`: a SparseTensor's SparseTensorSpec, a tensor's TensorSpec (other
     values converted to a tensor first)."""

@@ -39,6 +39,22 @@ def _fingerprint_gradient(tf: Any) -> Any:
     return tape.gradient(y, x)
 
 
+def _symbolic(tf: Any) -> Any:
+    """tf.is_symbolic_tensor eagerly and inside a traced tf.function."""
+    v = tf.Variable(1.0)
+    eager = [tf.is_symbolic_tensor(x) for x in (tf.constant(1.0), 1.0, np.ones(2), v,
+                                                 tf.sparse.SparseTensor([[0]], [1.0], [2]))]
+    seen: list = []
+
+    @tf.function
+    def f(x: Any) -> Any:
+        seen.extend([tf.is_symbolic_tensor(x), tf.is_symbolic_tensor(x * 2), tf.is_symbolic_tensor(tf.constant(3.0)),
+                     tf.is_symbolic_tensor(v)])
+        return x
+    f(tf.constant(1.0))
+    return tf.constant(eager + seen)
+
+
 _Z3 = np.zeros((2, 3, 4), np.float32)
 _CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("greedy-rank-2", "ops.nn-ctc", _traced(lambda tf, x: tf.nn.ctc_greedy_decoder(x, [1]), _f32([3, 4]),
@@ -64,6 +80,7 @@ _CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("fingerprint-rank-unknown", "ops.fingerprint", _traced(lambda tf, x: tf.fingerprint(x), _f32(None),
                                                             np.float32(1))),
     ("fingerprint-gradient", "ops.fingerprint", _fingerprint_gradient),
+    ("is-symbolic-tensor", "ops.tf-utilities", _symbolic),
     ("eigh-tridiagonal-length-unknown", "ops.linalg-eigh-tridiagonal",
      _traced(lambda tf, a: tf.linalg.eigh_tridiagonal(a, a[1:]), lambda tf: [tf.TensorSpec([None], tf.float64)],
              np.ones(3))),
@@ -101,6 +118,12 @@ def test_fingerprint_traced_and_gradient(k: int, tf_results: dict[int, Any]) -> 
 @clause("ops.linalg-eigh-tridiagonal")
 @EDGES.parametrize("ops.linalg-eigh-tridiagonal")
 def test_eigh_tridiagonal_traced(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.tf-utilities")
+@EDGES.parametrize("ops.tf-utilities")
+def test_is_symbolic_tensor(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

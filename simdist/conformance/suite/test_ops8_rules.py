@@ -231,3 +231,17 @@ def test_logm_inverts_expm(tf):
                 "everywhere (no logarithm)", call="logm(singular)")
     with raises(tf.errors.InvalidArgumentError, call="logm(float64)"):
         tf.linalg.logm(tf.constant(np.eye(2)))
+
+
+@clause("ops.tf-utilities", ref="tf221")
+def test_is_symbolic_tensor_inside_and_outside_functions(tf):
+    outside = [tf.is_symbolic_tensor(x) for x in (tf.constant(1.0), 1.0, np.ones(2))]
+    assert_equal(outside, [False, False, False], call="is_symbolic_tensor(eager values)")
+    inside: list = []
+
+    @tf.function
+    def f(x):
+        inside.extend([tf.is_symbolic_tensor(x), tf.is_symbolic_tensor(x + 1.0)])
+        return x
+    f(tf.constant(2.0))
+    assert_equal(inside[:2], [True, True], call="is_symbolic_tensor(a traced function's tensors)")
