@@ -17,6 +17,9 @@ UNTESTED_OPS: dict[str, str] = {
     "Fingerprint": "FarmHash64 of each row's bytes (uint8 output, not differentiable): bytes and errors against TF "
                    "2.21 in tests/ops/test_ops8_fingerprint_tf.py",
     "CTCGreedyDecoder": _CTC,
+    **{op: "sample_distorted_bounding_box's kernels (integer sizes, boxes and seeds in, a crop out; not "
+           "differentiable): crops and errors against TF 2.21 in tests/ops/test_ops8_image_tf.py"
+       for op in ("SampleDistortedBoundingBoxV2", "StatelessSampleDistortedBoundingBox")},
     "MatrixLogarithm": "tf.linalg.logm's op (complex only, no gradient in TF): values and errors against TF 2.21 "
                        "in tests/ops/test_ops8_linalg_tf.py",
     "CTCLoss": "ctc_loss's kernel for SparseTensor labels (three label tensors, its own gradient output): losses, "

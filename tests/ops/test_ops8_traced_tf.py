@@ -31,6 +31,15 @@ def _f32(shape: Any) -> Callable[[Any], list]:
     return lambda tf: [tf.TensorSpec(shape, tf.float32)]
 
 
+def _decoded_target(tf: Any) -> Any:
+    """A decoder's SparseTensor output as a tape's target: the C tape's ValueError."""
+    x = tf.constant(np.arange(24, dtype=np.float32).reshape(4, 2, 3) % 5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = tf.nn.ctc_beam_search_decoder(x, [4, 2])
+    return tape.gradient(out, x)
+
+
 def _fingerprint_gradient(tf: Any) -> Any:
     x = tf.constant([[1.0, 2.0]])
     with tf.GradientTape() as tape:
@@ -76,6 +85,13 @@ _CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("fractional-max-ok", "ops.nn-fractional-pool",
      _traced(lambda tf, x: tf.nn.fractional_max_pool(x, [1.0, 1.5, 1.5, 1.0], seed=3), _f32([1, None, 6, 1]),
              np.arange(36, dtype=np.float32).reshape(1, 6, 6, 1))),
+    ("fractional-avg-half-short-ratio", "ops.nn-fractional-pool",
+     _traced(lambda tf, x: tf.nn.fractional_avg_pool(x, [1.0, 2.0], seed=3),
+             lambda tf: [tf.TensorSpec([1, 4, 4, 3], tf.float16)], np.zeros((1, 4, 4, 3), np.float16))),
+    ("fractional-avg-short-ratio", "ops.nn-fractional-pool",
+     _traced(lambda tf, x: tf.nn.fractional_avg_pool(x, [1.0, 2.0], seed=3), _f32([1, 4, 4, 3]),
+             np.zeros((1, 4, 4, 3), np.float32))),
+    ("decoded-as-gradient-target", "autodiff.targets", lambda tf: _decoded_target(tf)),
     ("fingerprint-rank-0", "ops.fingerprint", _traced(lambda tf, x: tf.fingerprint(x), _f32([]), np.float32(1))),
     ("fingerprint-rank-unknown", "ops.fingerprint", _traced(lambda tf, x: tf.fingerprint(x), _f32(None),
                                                             np.float32(1))),
@@ -124,6 +140,12 @@ def test_eigh_tridiagonal_traced(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.tf-utilities")
 @EDGES.parametrize("ops.tf-utilities")
 def test_is_symbolic_tensor(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("autodiff.targets")
+@EDGES.parametrize("autodiff.targets")
+def test_sparse_tensor_gradient_target(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

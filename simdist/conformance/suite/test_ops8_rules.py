@@ -245,3 +245,36 @@ def test_is_symbolic_tensor_inside_and_outside_functions(tf):
         return x
     f(tf.constant(2.0))
     assert_equal(inside[:2], [True, True], call="is_symbolic_tensor(a traced function's tensors)")
+
+
+@clause("ops.image-random", ref="tf221")
+def test_sample_distorted_bounding_box_crops_inside_the_image(tf):
+    boxes = tf.constant([[[0.1, 0.2, 0.6, 0.7]]])
+    for seed in ([1, 2], [3, 4], [5, 6]):
+        begin, size, bbox = (to_numpy(t) for t in tf.image.stateless_sample_distorted_bounding_box(
+            [120, 160, 3], boxes, seed=seed, min_object_covered=0.3))
+        again = to_numpy(tf.image.stateless_sample_distorted_bounding_box([120, 160, 3], boxes, seed=seed,
+                                                                          min_object_covered=0.3)[0])
+        call = f"stateless_sample_distorted_bounding_box(seed={seed})"
+        assert_equal(again, begin, call=call + " twice")
+        y, x, h, w = int(begin[0]), int(begin[1]), int(size[0]), int(size[1])
+        assert_true(begin[2] == 0 and size[2] == -1 and 0 <= y and y + h <= 120 and 0 <= x and x + w <= 160,
+                    f"begin={begin.tolist()}, size={size.tolist()}, but the crop should lie inside 120 x 160", call=call)
+        assert_close(bbox, [[[y / 120, x / 160, (y + h) / 120, (x + w) / 160]]],
+                     tolerance=Tolerance(rtol=1e-6, atol=1e-7), call=call, what="bboxes")
+        inter = max(0, min(y + h, 72) - max(y, 12)) * max(0, min(x + w, 112) - max(x, 32))
+        assert_true(inter >= 0.3 * 60 * 80 or (h, w) == (120, 160),
+                    f"the crop covers {inter} of the box's 4800 pixels, but should cover 30 % (or be the image)",
+                    call=call)
+    with raises(tf.errors.InvalidArgumentError, call="stateless_sample_distorted_bounding_box(area_range=[0, 1])"):
+        tf.image.stateless_sample_distorted_bounding_box([4, 4, 3], boxes, seed=[1, 2], area_range=[0.0, 1.0])
+
+
+@clause("autodiff.targets", ref="tf221")
+def test_sparse_tensor_is_not_a_gradient_target(tf):
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        sp = tf.SparseTensor([[0]], x[:1] * 2.0, [2])
+    with raises(ValueError, call="GradientTape.gradient(SparseTensor target)"):
+        tape.gradient(sp, x)

@@ -30,6 +30,7 @@ from simdist.runtime.ops import dispatch, philox, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.ops.simple_philox import SimplePhilox
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["fractional_max_pool", "fractional_avg_pool", "fractional_max_pool_v1", "fractional_avg_pool_v1",
@@ -37,18 +38,6 @@ __all__ = ["fractional_max_pool", "fractional_avg_pool", "fractional_max_pool_v1
 
 _ALLOWED = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
 _M = 0xFFFFFFFF
-
-
-class _Words:
-    """SingleSampleAdapter<PhiloxRandom>: the 32-bit words of successive outputs, in order."""
-
-    def __init__(self, gen: philox.Philox) -> None:
-        self.gen, self.buf = gen, []
-
-    def __call__(self) -> int:
-        if not self.buf:
-            self.buf = list(self.gen.next())
-        return self.buf.pop(0)
 
 
 def _reserve(gen: philox.Philox, samples32: int) -> philox.Philox:
@@ -64,13 +53,12 @@ def pooling_sequence(n_in: int, n_out: int, gen: philox.Philox, pseudo_random: b
     if pseudo_random:
         alpha = n_in / n_out
         max_u = min((k + 2) / alpha - 1, (n_in + 1 - k) / alpha - (n_out - 1))
-        words = _Words(_reserve(gen, 2))
-        u = philox.uint64_to_double(words(), words()) * max_u
+        u = SimplePhilox(_reserve(gen, 2)).rand_double() * max_u
         cum = [1] + [int(math.ceil(alpha * (i + u))) for i in range(1, n_out)] + [n_in + 1]
         diff = [cum[i + 1] - cum[i] for i in range(n_out)]
     else:
         diff = [k + 1 if i < n_in % n_out else k for i in range(n_out)]
-        words = _Words(_reserve(gen, n_out))
+        words = SimplePhilox(_reserve(gen, n_out)).word
         for i in range(n_out - 1):          # RandomShuffle: swap i and i + uniform(n − i)
             j = i + words() % (n_out - i)
             diff[i], diff[j] = diff[j], diff[i]
@@ -283,9 +271,6 @@ def _ratio_attr(pooling_ratio: Any, op: str) -> list[float]:
     """The raw op's pooling_ratio attr: a list of at least 4 floats."""
     if not isinstance(pooling_ratio, (list, tuple)):
         raise TypeError(f"Expected list for 'pooling_ratio' argument to '{op}' Op, not {pooling_ratio}.")
-    if len(pooling_ratio) < 4:
-        raise errors.InvalidArgumentError(None, None, f"Length for attr 'pooling_ratio' of {len(pooling_ratio)} must "
-                                                      "be at least minimum 4")
     return [float(v) for v in pooling_ratio]
 
 
@@ -297,9 +282,16 @@ def _run(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlappi
     if deterministic and seed == 0 and seed2 == 0:     # TF: random seeds; simdist: the root seed's pair
         from simdist.runtime.ops import random as _random
         seed, seed2 = _random.unseeded_pair()
+    x = _t(value)
+    op.dtype((x.dtype,), None)                 # (the dtype first, then the attr's length, as TF checks them)
+    if len(ratio) < 4:
+        err = errors.InvalidArgumentError(None, None, f"Length for attr 'pooling_ratio' of {len(ratio)} must be at "
+                                                      "least minimum 4")
+        raise trace_errors.static(err, ValueError, f"Attr 'pooling_ratio' of '{op.name}' Op passed list of length "
+                                                   f"{len(ratio)} less than minimum 4.")
     attrs = {"pooling_ratio": tuple(ratio), "pseudo_random": bool(pseudo_random), "overlapping": bool(overlapping),
              "deterministic": bool(deterministic), "seed": int(seed), "seed2": int(seed2)}
-    return tuple(dispatch.execute(op, (_t(value),), attrs))
+    return tuple(dispatch.execute(op, (x,), attrs))
 
 
 def _v2(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlapping: bool, seed: int) -> tuple:
