@@ -75,6 +75,10 @@ def test_ctc_greedy_decoder_best_path(tf):
     want_lp = [[-float(x[:n, b].max(axis=-1).sum())] for b, n in enumerate(lens)]
     assert_close(lp, want_lp, tolerance=Tolerance(rtol=1e-6, atol=1e-6), call="ctc_greedy_decoder",
                  what="log_probability (−sum of the frames' maxima)")
+    (dec0,), _ = tf.nn.ctc_greedy_decoder(tf.constant(x), lens, merge_repeated=False, blank_index=0)
+    want0 = [int(c) for b, n in enumerate(lens) for c in best[:n, b] if c != 0]
+    assert_equal(to_numpy(dec0.values).tolist(), want0, call="ctc_greedy_decoder(merge_repeated=False, blank_index=0)",
+                 what="decoded.values (every non-blank frame maximum)")
 
 
 @clause("ops.nn-ctc", ref="tf221")
@@ -113,12 +117,12 @@ def _cells(seq: list[int], n: int, overlapping: bool) -> list[tuple[int, int]]:
 @clause("ops.nn-fractional-pool", ref="tf221")
 def test_fractional_pools_pool_the_windows_they_return(tf):
     x = np.random.default_rng(3).normal(size=(2, 11, 10, 2)).astype(np.float32)
-    for overlapping in (False, True):
-        out, rows, cols = (to_numpy(t) for t in tf.nn.fractional_max_pool(tf.constant(x), [1.0, 1.5, 1.7, 1.0],
-                                                                           overlapping=overlapping, seed=5))
-        avg, arows, acols = (to_numpy(t) for t in tf.nn.fractional_avg_pool(tf.constant(x), [1.0, 1.5, 1.7, 1.0],
-                                                                             overlapping=overlapping, seed=5))
-        call = f"fractional pools (overlapping={overlapping}, seed=5)"
+    for overlapping, pseudo in ((False, False), (True, True)):
+        out, rows, cols = (to_numpy(t) for t in tf.nn.fractional_max_pool(
+            tf.constant(x), [1.0, 1.5, 1.7, 1.0], pseudo_random=pseudo, overlapping=overlapping, seed=5))
+        avg, arows, acols = (to_numpy(t) for t in tf.nn.fractional_avg_pool(
+            tf.constant(x), [1.0, 1.5, 1.7, 1.0], pseudo_random=pseudo, overlapping=overlapping, seed=5))
+        call = f"fractional pools (overlapping={overlapping}, pseudo_random={pseudo}, seed=5)"
         assert_equal(out.shape, (2, 7, 5, 2), call=call, what="out.shape (floor(in / ratio))")
         for seq, n, m in ((rows, 11, 7), (cols, 10, 5)):
             d = np.diff(seq)
@@ -220,12 +224,15 @@ def test_ctc_loss_sparse_labels_match_dense_labels(tf):
 def test_logm_inverts_expm(tf):
     rng = np.random.default_rng(8)
     a = (0.3 * (rng.normal(size=(3, 3)) + 1j * rng.normal(size=(3, 3)))).astype(np.complex128)
-    got = tf.linalg.logm(tf.linalg.expm(tf.constant(a)))
-    assert_close(got, a, tolerance=Tolerance(rtol=1e-10, atol=1e-10), call="logm(expm(A)) for a small A",
-                 what="the principal logarithm")
+    got = to_numpy(tf.linalg.logm(tf.linalg.expm(tf.constant(a))))
+    for part in (np.real, np.imag):         # (assert_close compares real numbers)
+        assert_close(part(got), part(a), tolerance=Tolerance(rtol=1e-10, atol=1e-10),
+                     call="logm(expm(A)) for a small A", what=f"{part.__name__} of the principal logarithm")
     d = np.diag([-3.0 + 0j, 2.0, 1j])
-    assert_close(tf.linalg.logm(tf.constant(d)), np.diag(np.log(np.diagonal(d))),
-                 tolerance=Tolerance(rtol=1e-15, atol=0.0), call="logm(diagonal)", what="log of each diagonal entry")
+    got = to_numpy(tf.linalg.logm(tf.constant(d)))
+    for part in (np.real, np.imag):
+        assert_close(part(got), part(np.diag(np.log(np.diagonal(d)))), tolerance=Tolerance(rtol=1e-15, atol=0.0),
+                     call="logm(diagonal)", what=f"{part.__name__} of the log of each diagonal entry")
     singular = to_numpy(tf.linalg.logm(tf.constant(np.diag([0.0 + 0j, 1.0]))))
     assert_true(bool(np.isnan(singular).all()), f"logm(diag(0, 1)) = {singular.tolist()}, but should be NaN "
                 "everywhere (no logarithm)", call="logm(singular)")
