@@ -117,26 +117,6 @@ def _perturb_pivot(perturb: Any, pivot: Any, row: np.ndarray) -> tuple[Any, np.n
             stop = True
         abs_pivot = abs(pivot)
     return pivot, row
-    perturb = max(abs(ty(perturb)), safemin)
-    perturb = ty(np.copysign(perturb, pivot))
-    max_factor = np.abs(row).max() if row.size else ty(0)
-    stop = False
-    while abs_pivot < one and not stop:
-        if abs_pivot < safemin:
-            if abs_pivot == 0 or max_factor * safemin > abs_pivot:
-                pivot = ty(pivot + perturb)
-                perturb = ty(perturb * 2)
-            else:
-                pivot = ty(pivot * bignum)
-                row = row * bignum
-                stop = True
-        elif max_factor > abs_pivot * bignum:
-            pivot = ty(pivot + perturb)
-            perturb = ty(perturb * 2)
-        else:
-            stop = True
-        abs_pivot = abs(pivot)
-    return pivot, row
 
 
 def _perturbed(sup: np.ndarray, d: np.ndarray, sub: np.ndarray, rhs: np.ndarray, x: np.ndarray) -> None:
