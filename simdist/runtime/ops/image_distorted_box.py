@@ -17,7 +17,6 @@ Not differentiable (TF: NotDifferentiable).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
