@@ -284,6 +284,13 @@ def _arg(d: _Draw, kind: str, x: Val | None, op: Op) -> str | None:
         return str(d.pick([1, 2, 5, 100]))
     if kind == "tp":
         return str(d.pick([1, 1, 2]))
+    if kind == "isz":
+        return d.pick(["[480, 640, 3]", "[7, 9, 1]", "np.array([30, 20, 3], np.int64)", "[4, 4]", "[1, 1, 3]"])
+    if kind == "bbx":
+        return d.pick(["[[[0.1, 0.2, 0.6, 0.7]]]", "[[[0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 0.6, 0.6]]]",
+                       "tf.zeros([1, 0, 4])", "[[[0.1, 0.2, 1.6, 0.7]]]"])
+    if kind == "arange":
+        return d.pick(["[0.05, 1.0]", "[0.08, 1.0]", "[0.5, 0.5]", "[0.0, 1.0]"])
     if kind == "offdiag":
         n = shape[0] if shape else 1
         return d.literal(x.dtype if x and x.dtype else "float32", (max(n - 1 + (d.r() < 0.05), 0),)).text

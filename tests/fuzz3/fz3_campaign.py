@@ -6,8 +6,8 @@ with its reproducer, then the counts by (callable, kind, mode):
 
 --ext draws the programs with the extended catalogue (fz3_ops.EXT_OPS: complex numbers, tf.random,
 tf.image, Eigen's newer kernels; another stream of the same seed); --ext8 with it and the eleventh
-session's ops (fz3_ops.EXT8_OPS: fingerprint, the CTC decoders, fractional pools, eigh_tridiagonal;
-a third stream).
+session's ops (fz3_ops.EXT8_OPS: fingerprint, the CTC decoders, fractional pools, eigh_tridiagonal,
+logm, stateless_sample_distorted_bounding_box, is_symbolic_tensor; a third stream).
 
 Exit status 1 when any program disagrees.
 """

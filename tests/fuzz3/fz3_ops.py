@@ -262,4 +262,9 @@ EXT8_OPS: list[Op] = [
     _op("nn.ctc_beam_search_decoder", "inputs:x sequence_length:seqlen beam_width:bw top_paths:tp", 2,
         ("float32", "float64")),
     _op("linalg.eigh_tridiagonal", "alpha:vec beta:offdiag eigvals_only:bl", 2, ("float32", "float64"), False),
+    _op("linalg.logm", "input:sq name:nm", 1, CX, False),
+    _op("image.stateless_sample_distorted_bounding_box",
+        "image_size:isz bounding_boxes:bbx seed:seed min_object_covered:frac aspect_ratio_range:range "
+        "area_range:arange max_attempts:i use_image_if_no_bounding_boxes:bl name:nm", 3, ()),
+    _op("is_symbolic_tensor", "tensor:x", 1, ALLD),
 ]

@@ -91,6 +91,14 @@ _CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("fractional-avg-short-ratio", "ops.nn-fractional-pool",
      _traced(lambda tf, x: tf.nn.fractional_avg_pool(x, [1.0, 2.0], seed=3), _f32([1, 4, 4, 3]),
              np.zeros((1, 4, 4, 3), np.float32))),
+    *[(f"fractional-avg-ratio-{k}", "ops.nn-fractional-pool",
+       _traced((lambda r: lambda tf, x: tf.nn.fractional_avg_pool(x, r, seed=3))(r), _f32(shape),
+               np.zeros(shape or [1, 4, 4, 1], np.float32)))
+      for k, (r, shape) in enumerate([([1.0, 0.5, 1.5, 1.0], [1, 4, 4, 1]), ([1.0, 1.5, 1.5, 1.0, 1.0], [1, 4, 4, 1]),
+                                      ([2.0, 1.5, 1.5, 1.0], [1, 4, 4, 1]), ([1.0, 0.5, 1.5, 1.0], [4, 4, 1]),
+                                      ([2.0, 1.5, 1.5, 1.0], [4, 4, 1]), ([1.0, 0.5, 1.5, 1.0], None)])],
+    ("logm-non-finite", "ops.linalg-logm", lambda tf: [tf.math.real(y) for y in [tf.linalg.logm(
+        np.array([[[np.nan, 1], [0, 1]], [[np.inf, 0], [0, 2]]], np.complex128))]]),
     ("decoded-as-gradient-target", "autodiff.targets", lambda tf: _decoded_target(tf)),
     ("fingerprint-rank-0", "ops.fingerprint", _traced(lambda tf, x: tf.fingerprint(x), _f32([]), np.float32(1))),
     ("fingerprint-rank-unknown", "ops.fingerprint", _traced(lambda tf, x: tf.fingerprint(x), _f32(None),
@@ -146,6 +154,12 @@ def test_is_symbolic_tensor(k: int, tf_results: dict[int, Any]) -> None:
 @clause("autodiff.targets")
 @EDGES.parametrize("autodiff.targets")
 def test_sparse_tensor_gradient_target(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.linalg-logm")
+@EDGES.parametrize("ops.linalg-logm")
+def test_logm_non_finite(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -68,21 +68,34 @@ def pooling_sequence(n_in: int, n_out: int, gen: philox.Philox, pseudo_random: b
     return out
 
 
-def _check(x: np.ndarray, ratio: list[float], kind: str) -> list[int]:
-    op = f"Fractional{kind}Pool"
+def _ratio_error(ratio: list[float]) -> str | None:
+    """The shape function's and the kernel's complaint about pooling_ratio, if any."""
     if len(ratio) != 4:
-        raise errors.InvalidArgumentError(None, None, f"pooling_ratio field must specify 4 dimensions [Op:{op}]")
+        return "pooling_ratio field must specify 4 dimensions"
     for r in ratio:
         if r < 1:
-            raise errors.InvalidArgumentError(None, None, f"pooling_ratio cannot be smaller than 1, got: {_g(r)} "
-                                                          f"[Op:{op}]")
+            return f"pooling_ratio cannot be smaller than 1, got: {_g(r)}"
+    return None
+
+
+def _check(x: np.ndarray, ratio: list[float], kind: str) -> list[int]:
+    """The kernel's checks in its order (pooling_ratio's at construction, then the input's); a
+    tf.function being traced raises the shape function's first complaint instead (the rank, then
+    pooling_ratio): ValueError."""
+    op = f"Fractional{kind}Pool"
+    shapes = (list(x.shape),)
+    bad_ratio = _ratio_error(ratio)
+    traced = f"Shape must be rank 4 but is rank {x.ndim}" if x.ndim != 4 else bad_ratio
+    if bad_ratio:
+        raise trace_errors.mark_shape(errors.InvalidArgumentError(None, None, f"{bad_ratio} [Op:{op}]"), traced, op,
+                                      shapes)
     if ratio[0] != 1 or ratio[3] != 1:
         word = "max" if kind == "Max" else "average"
-        raise errors.UnimplementedError(None, None, f"Fractional {word} pooling is not yet supported on the batch "
+        err = errors.UnimplementedError(None, None, f"Fractional {word} pooling is not yet supported on the batch "
                                                     f"nor channel dimension. [Op:{op}]")
+        raise trace_errors.mark_shape(err, traced, op, shapes) if x.ndim != 4 else err
     if x.ndim != 4:     # (traced: the shape function's WithRank(4))
-        raise trace_errors.shape_error(f"tensor_in must be 4-dimensional [Op:{op}]",
-                                       f"Shape must be rank 4 but is rank {x.ndim}", op, (list(x.shape),))
+        raise trace_errors.shape_error(f"tensor_in must be 4-dimensional [Op:{op}]", traced, op, shapes)
     out = []
     for i in range(4):
         o = int(np.floor(np.float32(x.shape[i]) / np.float32(ratio[i])))
@@ -219,7 +232,8 @@ FRACTIONAL_MAX_POOL_GRAD = register("FractionalMaxPoolGrad", _max_grad, _grad_ru
 FRACTIONAL_AVG_POOL_GRAD = register("FractionalAvgPoolGrad", _avg_grad, _grad_rule,
                                     lambda a, out, at: float(out.size), kind="window",
                                     fusion=lanes("spreads over windows from the sequences: no stacked form written"))
-FRACTIONAL_MAX_POOL.shape_fn = FRACTIONAL_AVG_POOL.shape_fn = lambda shapes, attrs: shapes[0] is not None
+FRACTIONAL_MAX_POOL.shape_fn = FRACTIONAL_AVG_POOL.shape_fn = \
+    lambda shapes, attrs: shapes[0] is not None or _ratio_error(list(attrs["pooling_ratio"])) is not None
 no_tf_gradient("FractionalMaxPoolGrad")
 no_tf_gradient("FractionalAvgPoolGrad")
 

@@ -41,8 +41,10 @@ def _logm_one(a: np.ndarray) -> np.ndarray:
         if np.any(np.diagonal(a) == 0):
             return np.full((n, n), np.nan + 1j * np.nan)
         return np.diag(d)
+    if not np.all(np.isfinite(a)):
+        return np.full((n, n), np.nan + 1j * np.nan)
     t, _ = scipy.linalg.schur(a.astype(np.complex128), output="complex")
-    if np.any(np.diagonal(t) == 0) or not np.all(np.isfinite(a)):
+    if np.any(np.diagonal(t) == 0):
         return np.full((n, n), np.nan + 1j * np.nan)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
