@@ -99,6 +99,11 @@ _CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
                                       ([2.0, 1.5, 1.5, 1.0], [4, 4, 1]), ([1.0, 0.5, 1.5, 1.0], None)])],
     ("logm-non-finite", "ops.linalg-logm", lambda tf: [tf.math.real(y) for y in [tf.linalg.logm(
         np.array([[[np.nan, 1], [0, 1]], [[np.inf, 0], [0, 2]]], np.complex128))]]),
+    ("logm-one-by-one", "ops.linalg-logm", lambda tf: [f(tf.linalg.logm(
+        np.array([[[1 + 6e-8j]], [[-7.25 + np.inf * 1j]], [[2.0 + 0j]]], np.complex64))) for f in (tf.math.real,
+                                                                                               tf.math.imag)]),
+    ("logm-diagonal-non-finite", "ops.linalg-logm", lambda tf: tf.math.real(tf.linalg.logm(
+        np.diag([np.inf, 2.0]).astype(np.complex128)))),
     ("decoded-as-gradient-target", "autodiff.targets", lambda tf: _decoded_target(tf)),
     ("fingerprint-rank-0", "ops.fingerprint", _traced(lambda tf, x: tf.fingerprint(x), _f32([]), np.float32(1))),
     ("fingerprint-rank-unknown", "ops.fingerprint", _traced(lambda tf, x: tf.fingerprint(x), _f32(None),

@@ -35,14 +35,16 @@ __all__ = ["logm"]
 def _logm_one(a: np.ndarray) -> np.ndarray:
     import scipy.linalg
     n = a.shape[0]
-    if np.count_nonzero(a - np.diag(np.diagonal(a))) == 0:
+    if n == 1 and a[0, 0] != 0:                      # one 1×1 block: std::log (an infinite entry too)
         with np.errstate(divide="ignore", invalid="ignore"):
-            d = np.log(np.diagonal(a).astype(np.complex128))
-        if np.any(np.diagonal(a) == 0):
-            return np.full((n, n), np.nan + 1j * np.nan)
-        return np.diag(d)
+            return np.log(a)
     if not np.all(np.isfinite(a)):
         return np.full((n, n), np.nan + 1j * np.nan)
+    if np.all(a[~np.eye(n, dtype=bool)] == 0):      # diagonal: Eigen's 1×1 blocks, std::log in the input's dtype
+        if np.any(np.diagonal(a) == 0):
+            return np.full((n, n), np.nan + 1j * np.nan)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.diag(np.log(np.diagonal(a)))
     t, _ = scipy.linalg.schur(a.astype(np.complex128), output="complex")
     if np.any(np.diagonal(t) == 0):
         return np.full((n, n), np.nan + 1j * np.nan)
