@@ -54,6 +54,7 @@ from simdist.runtime.ops.as_string import as_string  # noqa: F401,E402
 from simdist.runtime.ops.volume_patches import extract_volume_patches  # noqa: F401,E402
 from simdist.runtime.ops.sqrtm import sqrtm as matrix_square_root  # noqa: F401,E402
 from simdist.runtime.ops.guarantee_const import guarantee_const  # noqa: F401,E402
+from simdist.runtime.ops.fingerprint import fingerprint  # noqa: F401,E402
 from simdist.runtime.name_scopes import get_current_name_scope, init_scope, name_scope  # noqa: F401,E402
 from simdist.runtime.ops.math_more import approx_top_k, scalar_mul  # noqa: F401,E402
 from simdist.runtime.ops.control_flow import (Assert, cond, control_dependencies, foldl, foldr, group,  # noqa: F401,E402
@@ -155,6 +156,13 @@ def get_logger() -> "logging.Logger":
 def is_tensor(x: object) -> bool:
     """`tf.is_tensor`: a tensor or a composite tensor (SparseTensor, IndexedSlices)."""
     return isinstance(x, (Tensor, SparseTensor, IndexedSlices))
+
+
+def is_symbolic_tensor(tensor: object) -> bool:
+    """`tf.is_symbolic_tensor`: whether `tensor` is a graph tensor of a tf.function being traced
+    (simdist: one its trace records), not an eager tensor, a Variable, a composite or a Python value."""
+    from simdist.runtime.tensor import _Traced
+    return isinstance(tensor, _Traced)
 
 
 def type_spec_from_value(value: object) -> object:

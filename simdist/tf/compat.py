@@ -46,12 +46,17 @@ def enable_eager_execution(config: Any = None, device_policy: Any = None, execut
 
 
 from simdist.runtime.ops.list_diff import setdiff1d as _setdiff1d  # noqa: E402
+from simdist.runtime.ops.ctc_decode import ctc_beam_search_decoder_v1 as _ctc_beam_v1  # noqa: E402
+from simdist.runtime.ops.ctc_sparse import ctc_loss_v1 as _ctc_loss_v1  # noqa: E402
+from simdist.runtime.ops.fractional_pool import fractional_avg_pool_v1 as _fap_v1, fractional_max_pool_v1 as _fmp_v1  # noqa: E402,E501
 
 v1 = SimpleNamespace(
     ConfigProto=ConfigProto,
     enable_eager_execution=enable_eager_execution,
     executing_eagerly=lambda: True,
     setdiff1d=_setdiff1d,
+    nn=SimpleNamespace(ctc_beam_search_decoder=_ctc_beam_v1, ctc_loss=_ctc_loss_v1, fractional_max_pool=_fmp_v1,
+                       fractional_avg_pool=_fap_v1),
     distribute=SimpleNamespace(
         OneDeviceStrategy=OneDeviceStrategyV1,
         MirroredStrategy=MirroredStrategyV1,

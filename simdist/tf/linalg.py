@@ -13,6 +13,8 @@ from simdist.runtime.ops.linalg_lu import lu, lu_matrix_inverse, lu_reconstruct,
 from simdist.runtime.ops.tridiagonal import tridiagonal_matmul  # noqa: F401,E402
 from simdist.runtime.ops.tridiagonal_solve import tridiagonal_solve  # noqa: F401,E402
 from simdist.runtime.ops.expm import expm  # noqa: F401,E402
+from simdist.runtime.ops.eigh_tridiagonal import eigh_tridiagonal  # noqa: F401,E402
+from simdist.runtime.ops.logm import logm  # noqa: F401,E402
 from simdist.runtime.ops.lstsq import lstsq  # noqa: F401,E402
 from simdist.runtime.ops.sqrtm import sqrtm  # noqa: F401,E402
 from simdist.runtime.ops.banded_solve import banded_triangular_solve  # noqa: F401,E402

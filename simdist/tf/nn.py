@@ -36,6 +36,9 @@ from simdist.runtime.ops.candidate_samplers import (all_candidate_sampler, fixed
                                                     learned_unigram_candidate_sampler)
 from simdist.runtime.ops.sampled_losses import nce_loss, sampled_softmax_loss  # noqa: F401,E402
 from simdist.runtime.ops.ctc import ctc_loss  # noqa: F401,E402
+from simdist.runtime.ops.fractional_pool import fractional_avg_pool, fractional_max_pool  # noqa: F401,E402
+from simdist.runtime.ops.ctc_decode import (ctc_beam_search_decoder, ctc_greedy_decoder,  # noqa: F401,E402
+                                           ctc_unique_labels)
 from simdist.runtime.ops.embedding_sparse import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: F401,E402
 from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402
 tanh = _sparse_api.sparse_unary(tanh)

@@ -34,6 +34,8 @@ def normalise(tf: Any, x: Any) -> Any:
         return ("IndexedSlices", _normalise(tf.convert_to_tensor(x)))
     if isinstance(x, (list, tuple)):
         return ("list", tuple(normalise(tf, v) for v in x))
+    if type(x).__name__ == "SparseTensor":
+        return ("SparseTensor", tuple(normalise(tf, v) for v in (x.indices, x.values, x.dense_shape)))
     if type(x).__name__ in ("TopKV2", "TopK", "UniqueWithCounts", "Unique"):
         return ("list", tuple(normalise(tf, v) for v in x))
     return _normalise(x)

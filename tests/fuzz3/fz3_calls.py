@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fuzz2"))
 from fz2_trees import Prog  # noqa: E402
-from fz3_ops import ALLD, CX, EXT_OPS, FL, INT, OPS, REAL, Op  # noqa: E402
+from fz3_ops import ALLD, CX, EXT8_OPS, EXT_OPS, FL, INT, OPS, REAL, Op  # noqa: E402
 
 MODES = ("eager", "sig", "tape", "dist")
 _F = [0.0, -0.0, 1.0, -1.0, 0.1, 1 / 3, 2.5, -7.25, 1e10, -1e-3, np.nan, np.inf, -np.inf, 0.5, 3.0, -2.0, 1e-40,
@@ -273,6 +273,27 @@ def _arg(d: _Draw, kind: str, x: Val | None, op: Op) -> str | None:
         return d.pick(["[0.0, 5.0]", "[-1.0, 1.0]", "[0, 10]", "[1.0, 1.0]"])
     if kind == "none":
         return None
+    if kind == "pr":
+        return d.pick(["[1.0, 1.44, 1.73, 1.0]", "1.5", "[1.0, 2.0]", "[1.0, 1.2, 1.0, 1.0]", "2", "[1.0, 0.5, 1.5, 1.0]"])
+    if kind == "fseed":
+        return str(d.pick([1, 7, 42, 12345]))        # (seed 0: TF draws a random sequence)
+    if kind == "seqlen":
+        b, t = (shape[1], shape[0]) if rank == 3 else (1, 1)
+        return repr([d.i(0, t + 1 + (d.r() < 0.05)) for _ in range(b)])
+    if kind == "bw":
+        return str(d.pick([1, 2, 5, 100]))
+    if kind == "tp":
+        return str(d.pick([1, 1, 2]))
+    if kind == "isz":
+        return d.pick(["[480, 640, 3]", "[7, 9, 1]", "np.array([30, 20, 3], np.int64)", "[4, 4]", "[1, 1, 3]"])
+    if kind == "bbx":
+        return d.pick(["[[[0.1, 0.2, 0.6, 0.7]]]", "[[[0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 0.6, 0.6]]]",
+                       "tf.zeros([1, 0, 4])", "[[[0.1, 0.2, 1.6, 0.7]]]"])
+    if kind == "arange":
+        return d.pick(["[0.05, 1.0]", "[0.08, 1.0]", "[0.5, 0.5]", "[0.0, 1.0]"])
+    if kind == "offdiag":
+        n = shape[0] if shape else 1
+        return d.literal(x.dtype if x and x.dtype else "float32", (max(n - 1 + (d.r() < 0.05), 0),)).text
     if kind == "seed":
         pair = [d.pick([0, 1, 7, 42, -3, 2 ** 31 - 1]), d.pick([0, 2, 13, -1])]
         return repr(pair) if d.r() < 0.6 else f"tf.constant({pair}, dtype=tf.{d.pick(['int32', 'int64'])})"
@@ -378,11 +399,13 @@ def _call(d: _Draw, op: Op) -> tuple[str, bool]:
     return f"tf.{op.path}({', '.join(parts)})", bool(exact)
 
 
-def generate(seed: int, index: int, mode: str | None = None, ext: bool = False) -> Prog3:
+def generate(seed: int, index: int, mode: str | None = None, ext: int = False) -> Prog3:
     """Program `index` of stream `seed`. With `ext` (issue 29's fz5: another stream, so earlier
     seeds' programs are unchanged) half the calls come from the extended catalogue (fz3_ops.EXT_OPS:
-    complex numbers, tf.random, tf.image, Eigen's newer kernels) and inputs may be complex."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, index, 3] + ([5] if ext else [])))
+    complex numbers, tf.random, tf.image, Eigen's newer kernels) and inputs may be complex; with
+    ext=2 (the eleventh session's ops, a stream of its own) from EXT_OPS + EXT8_OPS."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, index, 3] + ([5] if ext else [])
+                                                       + ([8] if ext == 2 else [])))
     mode = mode or str(rng.choice(MODES, p=[0.35, 0.2, 0.3, 0.15]))
     prog = Prog3(seed, index, mode, [])
     d = _Draw(rng, prog, ext)
@@ -401,7 +424,7 @@ def generate(seed: int, index: int, mode: str | None = None, ext: bool = False) 
     prog.order = 2 if d.r() < 0.3 else 1
     prog.unconnected = "ZERO" if d.r() < 0.4 else "NONE"
     for _ in range(d.i(3, 8)):
-        table = EXT_OPS if ext and d.r() < 0.5 else OPS
+        table = (EXT_OPS + EXT8_OPS if ext == 2 else EXT_OPS) if ext and d.r() < 0.5 else OPS
         op = table[int(rng.integers(len(table)))]
         text, exact = _call(d, op)
         if text not in prog.exprs:

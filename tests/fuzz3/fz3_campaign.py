@@ -2,10 +2,12 @@
 batch, each disagreeing call minimized (alone, eagerly when it still disagrees there) and printed
 with its reproducer, then the counts by (callable, kind, mode):
 
-    python tests/fuzz3/fz3_campaign.py SEED START N [--batch 20] [--mode eager|sig|tape|dist] [--ext]
+    python tests/fuzz3/fz3_campaign.py SEED START N [--batch 20] [--mode eager|sig|tape|dist] [--ext | --ext8]
 
 --ext draws the programs with the extended catalogue (fz3_ops.EXT_OPS: complex numbers, tf.random,
-tf.image, Eigen's newer kernels; another stream of the same seed).
+tf.image, Eigen's newer kernels; another stream of the same seed); --ext8 with it and the eleventh
+session's ops (fz3_ops.EXT8_OPS: fingerprint, the CTC decoders, fractional pools, eigh_tridiagonal,
+logm, stateless_sample_distorted_bounding_box, is_symbolic_tensor; a third stream).
 
 Exit status 1 when any program disagrees.
 """
@@ -30,7 +32,7 @@ def root_of(expr: str) -> str:
     return m.group(1) if m else expr[:20]
 
 
-def stream(worker: TFWorker3, seed: int, indices: list[int], mode: str | None, batch: int, ext: bool = False):
+def stream(worker: TFWorker3, seed: int, indices: list[int], mode: str | None, batch: int, ext: int = 0):
     """(program, call, simdist's outcome, TF's outcome) of each disagreement: the second fuzzer's
     pipelined stream with this generator (its extended catalogue with `ext`), runner and comparison."""
     def gen(s: int, i: int, m: str | None) -> object:
@@ -47,7 +49,10 @@ def main() -> int:
     ap.add_argument("--batch", type=int, default=20)
     ap.add_argument("--mode")
     ap.add_argument("--show", type=int, default=2, help="reproducers printed per class")
-    ap.add_argument("--ext", action="store_true", help="the extended catalogue (fz3_ops.EXT_OPS)")
+    ap.add_argument("--ext", action="store_const", const=1, default=0,
+                    help="the extended catalogue (fz3_ops.EXT_OPS)")
+    ap.add_argument("--ext8", action="store_const", const=2, dest="ext",
+                    help="the extended catalogue with the eleventh session's ops (EXT_OPS + EXT8_OPS, another stream)")
     a = ap.parse_args()
     w = TFWorker3()
     counts: dict = {}

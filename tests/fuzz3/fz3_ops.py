@@ -248,3 +248,23 @@ EXT_OPS: list[Op] = [
     _op("image.stateless_random_brightness", "image:img max_delta:fl seed:seed", 3, _IMG, False),
     _op("image.stateless_random_contrast", "image:img lower:fl upper:fl seed:seed", 4, _IMG, False),
 ]
+
+# issue 29's eleventh-session ops (ext=2 only, a stream of its own: the ext=True stream is unchanged)
+EXT8_OPS: list[Op] = [
+    _op("fingerprint", "data:x method:none name:nm", 1, ALLD),
+    _op("nn.ctc_unique_labels", "labels:x name:nm", 1, ("int32", "int64")),
+    _op("nn.fractional_max_pool", "value:img pooling_ratio:pr pseudo_random:bl overlapping:bl seed:fseed name:nm", 5,
+        _IMG),
+    _op("nn.fractional_avg_pool", "value:img pooling_ratio:pr pseudo_random:bl overlapping:bl seed:fseed name:nm", 5,
+        _IMG),
+    _op("nn.ctc_greedy_decoder", "inputs:x sequence_length:seqlen merge_repeated:bl blank_index:i", 2,
+        ("float32", "float64")),
+    _op("nn.ctc_beam_search_decoder", "inputs:x sequence_length:seqlen beam_width:bw top_paths:tp", 2,
+        ("float32", "float64")),
+    _op("linalg.eigh_tridiagonal", "alpha:vec beta:offdiag eigvals_only:bl", 2, ("float32", "float64"), False),
+    _op("linalg.logm", "input:sq name:nm", 1, CX, False),
+    _op("image.stateless_sample_distorted_bounding_box",
+        "image_size:isz bounding_boxes:bbx seed:seed min_object_covered:frac aspect_ratio_range:range "
+        "area_range:arange max_attempts:i use_image_if_no_bounding_boxes:bl name:nm", 3, ()),
+    _op("is_symbolic_tensor", "tensor:x", 1, ALLD),
+]

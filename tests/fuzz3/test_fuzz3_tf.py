@@ -115,3 +115,19 @@ def test_extended_catalogue_reaches_the_newer_ops() -> None:
     assert all(a.exprs != b.exprs for a, b in zip(base, progs[:10])), "ext=True should draw another stream"
     assert not any("tf.image." in e or "complex" in e for p in base for e in p.exprs), \
         "the earlier stream (ext=False) drew an op of the extended catalogue"
+
+
+def test_ext8_catalogue_reaches_the_eleventh_session_ops() -> None:
+    """With ext=2 programs also call fz3_ops.EXT8_OPS (fingerprint, the CTC decoders and unique
+    labels, the fractional pools, eigh_tridiagonal) in a stream of their own: ext=True's is unchanged."""
+    progs = [generate(SEED, i, ext=2) for i in range(300)]
+    texts = " ".join(e for p in progs for e in p.exprs)
+    for piece in ("tf.fingerprint(", "tf.nn.ctc_greedy_decoder(", "tf.nn.ctc_beam_search_decoder(",
+                  "tf.nn.ctc_unique_labels(", "tf.nn.fractional_max_pool(", "tf.nn.fractional_avg_pool(",
+                  "tf.linalg.eigh_tridiagonal(", "tf.linalg.logm(", "tf.image.stateless_sample_distorted_bounding_box(",
+                  "tf.is_symbolic_tensor("):
+        assert piece in texts, f"300 ext=2 programs never use {piece!r}"
+    ext1 = [generate(SEED, i, ext=True) for i in range(10)]
+    assert all(a.exprs != b.exprs for a, b in zip(ext1, progs[:10])), "ext=2 should draw another stream than ext=True"
+    assert not any(p in e for p in ("fingerprint", "ctc_", "fractional_", "eigh_tridiagonal")
+                   for q in ext1 for e in q.exprs), "the ext=True stream drew an op of EXT8_OPS"

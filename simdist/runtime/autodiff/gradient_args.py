@@ -66,8 +66,14 @@ def not_a_tensor(x: Any) -> AttributeError:
 
 def check_targets_and_sources(targets: Sequence[Any], sources: Sequence[Any], is_tensorlike: Any) -> None:
     """IsTrainable over the targets, then the sources (TF's order), for the non-tensors among them."""
+    composite = None
     for x in list(targets) + list(sources):
         if is_tensorlike(x):
             continue
+        if type(x).__name__ == "SparseTensor":   # (IsTrainable reads its dtype: a float one passes)
+            composite = composite or x
+            continue
         if not _trainable(x) and not hasattr(x, "dtype"):   # vlog's argument t.dtype
             raise AttributeError(f"'{_type_name(x)}' object has no attribute 'dtype'")
+    if composite is not None:   # the C tape's MakeTensorIDList
+        raise ValueError(f"Type {type(composite).__name__} is not supported as a gradient source or gradient target.")

@@ -26,6 +26,7 @@ from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import dispatch, philox
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
+from simdist.runtime.ops.simple_philox import SimplePhilox
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "all_candidate_sampler",
@@ -40,44 +41,7 @@ _libm.powf.restype = ctypes.c_float
 _libm.powf.argtypes = [ctypes.c_float, ctypes.c_float]
 
 
-class _Words:
-    """SimplePhilox: 32-bit words one at a time from a Philox generator."""
-
-    __slots__ = ("gen", "buf")
-
-    def __init__(self, gen: philox.Philox) -> None:
-        self.gen = gen
-        self.buf: list[int] = []
-
-    def word(self) -> int:
-        if not self.buf:
-            self.buf = list(reversed(self.gen.next()))
-        return self.buf.pop()
-
-    def rand64(self) -> int:
-        lo = self.word()
-        return lo | self.word() << 32
-
-    def rand_double(self) -> float:
-        x0 = self.word()
-        return philox.uint64_to_double(x0, self.word())
-
-    def rand_float(self) -> np.float32:
-        """Uint32ToFloat: 23 mantissa bits under exponent 0, minus 1."""
-        bits = np.array((127 << 23) | (self.word() & 0x7FFFFF), np.uint32)
-        return bits.view(np.float32) - np.float32(1.0)
-
-    def uniform(self, n: int, bits: int) -> int:
-        """ExactUniformInt over Rand32 (bits 32) or Rand64 (bits 64): a power of two masked, else
-        draws below (2^bits - 1) % n + 1 rejected, then mod n."""
-        draw = self.word if bits == 32 else self.rand64
-        if n & (n - 1) == 0:
-            return draw() & (n - 1)
-        rem = ((1 << bits) - 1) % n + 1
-        while True:
-            r = draw()
-            if r >= rem:
-                return r % n
+_Words = SimplePhilox     # (TF's SimplePhilox: simple_philox.py)
 
 
 class _AliasTable:

@@ -156,6 +156,15 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
     # `unique` (ctc_unique_labels' pair): TF's loss does not read it and its gradient only scatters
     # through it (_state_to_olabel_unique), the same values as without it for the pair of these
     # labels; simdist accepts and ignores it (clause ops.nn-more)
+    from simdist.runtime.sparse_tensor import SparseTensor
+    if isinstance(labels, SparseTensor):      # ctc_loss_v3's SparseTensor path: the CTCLoss kernel
+        from simdist.runtime.ops.ctc_sparse import ctc_loss_sparse
+        if blank_index is None:
+            raise ValueError("Argument `blank_index` must be provided when `labels` is a `SparseTensor`.")
+        x = logits if isinstance(logits, Tensor) else convert_to_tensor(logits)
+        if blank_index < 0:
+            blank_index += x.shape.as_list()[2]
+        return ctc_loss_sparse(labels, x, logit_length, logits_time_major, blank_index)
     if label_length is None or logit_length is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
     x, lab = _t(logits), _t(labels)

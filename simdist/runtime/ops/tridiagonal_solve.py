@@ -87,30 +87,32 @@ def _pivoting(sup: np.ndarray, d: np.ndarray, sub: np.ndarray, rhs: np.ndarray, 
 
 def _perturb_pivot(perturb: Any, pivot: Any, row: np.ndarray) -> tuple[Any, np.ndarray]:
     """TF's MaybePerturbPivot (from LAPACK xLAGTS): (pivot, row) such that neither row / pivot
-    nor 1 / pivot overflows."""
+    nor 1 / pivot overflows. `perturb`, the bounds and |pivot| are real (RealScalar), the
+    perturbation takes the sign of the pivot's real part."""
     ty = row.dtype.type
-    one = ty(1)
-    safemin = ty(np.finfo(row.dtype).tiny)        # 1 / max < tiny for IEEE types: xLAMCH's sfmin
+    rt = np.finfo(row.dtype).dtype.type               # the real type (complex64: float32)
+    one = rt(1)
+    safemin = rt(np.finfo(row.dtype).tiny)        # 1 / max < tiny for IEEE types: xLAMCH's sfmin
     bignum = one / safemin
     abs_pivot = abs(pivot)
     if abs_pivot >= one:
         return pivot, row
-    perturb = max(abs(ty(perturb)), safemin)
-    perturb = ty(np.copysign(perturb, pivot))
-    max_factor = np.abs(row).max() if row.size else ty(0)
+    perturb = max(rt(abs(perturb)), safemin)
+    perturb = rt(np.copysign(perturb, np.real(pivot)))
+    max_factor = np.abs(row).max() if row.size else rt(0)
     stop = False
     while abs_pivot < one and not stop:
         if abs_pivot < safemin:
             if abs_pivot == 0 or max_factor * safemin > abs_pivot:
                 pivot = ty(pivot + perturb)
-                perturb = ty(perturb * 2)
+                perturb = rt(perturb * 2)
             else:
                 pivot = ty(pivot * bignum)
                 row = row * bignum
                 stop = True
         elif max_factor > abs_pivot * bignum:
             pivot = ty(pivot + perturb)
-            perturb = ty(perturb * 2)
+            perturb = rt(perturb * 2)
         else:
             stop = True
         abs_pivot = abs(pivot)
@@ -121,7 +123,7 @@ def _perturbed(sup: np.ndarray, d: np.ndarray, sub: np.ndarray, rhs: np.ndarray,
     ty = d.dtype.type
     n = d.shape[0]
     zero, one = ty(0), ty(1)
-    eps = ty(np.finfo(d.dtype).eps)
+    eps = np.finfo(d.dtype).eps                   # RealScalar (complex: its real type's)
     if n == 1:
         denom = d[0]
         denom, row = _perturb_pivot(eps * abs(denom), denom, rhs[0].copy())
@@ -169,12 +171,12 @@ def _perturbed(sup: np.ndarray, d: np.ndarray, sub: np.ndarray, rhs: np.ndarray,
     denom, row = _perturb_pivot(tol, u[n - 1, 0], x[n - 1].copy())
     x[n - 1] = row * (one / denom)
     denom = u[n - 2, 0]
-    denom, row = _perturb_pivot(np.copysign(tol, denom), denom, x[n - 2] - u[n - 2, 1] * x[n - 1])
+    denom, row = _perturb_pivot(np.copysign(tol, np.real(denom)), denom, x[n - 2] - u[n - 2, 1] * x[n - 1])
     x[n - 2] = row * (one / denom)
     for k in range(n - 3, -1, -1):
         row = x[k] - u[k, 1] * x[k + 1] - u[k, 2] * x[k + 2]
         denom = u[k, 0]
-        denom, row = _perturb_pivot(np.copysign(tol, denom), denom, row)
+        denom, row = _perturb_pivot(np.copysign(tol, np.real(denom)), denom, row)
         x[k] = row * (one / denom)
 
 

@@ -1,0 +1,346 @@
+"""`tf.nn.fractional_max_pool` and `tf.nn.fractional_avg_pool` (TF's FractionalMaxPool and
+FractionalAvgPool kernels, fractional_pool_common.cc) and their gradients (clause
+ops.nn-fractional-pool).
+
+Output size floor(in / ratio) per dimension (float32 division); each spatial dimension's pooling
+sequence comes from a GuardedPhiloxRandom: with a seed (deterministic=True) a fresh
+PhiloxRandom(seed, seed2) each call (the seeds random_seed.get_seed gives: so one seed, one
+sequence), the rows' sequence first, then the columns'; without (seed 0) TF seeds it at random
+(simdist: a stream derived from the machine's root seed that moves on every call).
+Random sequences: diff = [k + 1] * (in mod out) + [k] * …, shuffled by TF's RandomShuffle
+(swap i with i + Philox word mod (n − i)); pseudo-random: a = ceil(alpha (i + u)) with
+u = RandDouble · min((k + 2)/alpha − 1, (in + 1 − k)/alpha − (out − 1)). Each output cell pools
+rows seq[i] … seq[i + 1] − 1 (overlapping: … seq[i + 1], clipped to the input) and likewise
+columns: the max (std::max order: a NaN input never wins) or the mean (summed in row-major
+order in the input's dtype, divided by the count; integers truncate). Gradients:
+FractionalMaxPoolGrad sends each output's gradient to the first maximal input of its window;
+FractionalAvgPoolGrad divides it evenly over the window in double and casts. float32, float64,
+int32, int64 (others: the attr's InvalidArgumentError). The grads have no gradient (LookupError).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import dispatch, philox, trace_errors
+from simdist.runtime.ops.args import t as _t, tf_name
+from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register
+from simdist.runtime.ops.simple_philox import SimplePhilox
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["fractional_max_pool", "fractional_avg_pool", "fractional_max_pool_v1", "fractional_avg_pool_v1",
+           "pooling_sequence"]
+
+_ALLOWED = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
+_M = 0xFFFFFFFF
+
+
+def _reserve(gen: philox.Philox, samples32: int) -> philox.Philox:
+    """GuardedPhiloxRandom::ReserveSamples32: a copy of the generator; it moves on by the outputs."""
+    local = gen.copy()
+    gen.skip((samples32 + 3) // 4)
+    return local
+
+
+def pooling_sequence(n_in: int, n_out: int, gen: philox.Philox, pseudo_random: bool) -> list[int]:
+    """GeneratePoolingSequence: the cumulative sequence [0, …, n_in] of n_out + 1 entries."""
+    k = n_in // n_out
+    if pseudo_random:
+        alpha = n_in / n_out
+        max_u = min((k + 2) / alpha - 1, (n_in + 1 - k) / alpha - (n_out - 1))
+        u = SimplePhilox(_reserve(gen, 2)).rand_double() * max_u
+        cum = [1] + [int(math.ceil(alpha * (i + u))) for i in range(1, n_out)] + [n_in + 1]
+        diff = [cum[i + 1] - cum[i] for i in range(n_out)]
+    else:
+        diff = [k + 1 if i < n_in % n_out else k for i in range(n_out)]
+        words = SimplePhilox(_reserve(gen, n_out)).word
+        for i in range(n_out - 1):          # RandomShuffle: swap i and i + uniform(n − i)
+            j = i + words() % (n_out - i)
+            diff[i], diff[j] = diff[j], diff[i]
+    out = [0]
+    for d in diff:
+        out.append(out[-1] + d)
+    return out
+
+
+def _ratio_error(ratio: list[float]) -> str | None:
+    """The shape function's and the kernel's complaint about pooling_ratio, if any."""
+    if len(ratio) != 4:
+        return "pooling_ratio field must specify 4 dimensions"
+    for r in ratio:
+        if r < 1:
+            return f"pooling_ratio cannot be smaller than 1, got: {_g(r)}"
+    return None
+
+
+def _check(x: np.ndarray, ratio: list[float], kind: str) -> list[int]:
+    """The kernel's checks in its order (pooling_ratio's at construction, then the input's); a
+    tf.function being traced raises the shape function's first complaint instead (the rank, then
+    pooling_ratio): ValueError."""
+    op = f"Fractional{kind}Pool"
+    shapes = (list(x.shape),)
+    bad_ratio = _ratio_error(ratio)
+    traced = f"Shape must be rank 4 but is rank {x.ndim}" if x.ndim != 4 else bad_ratio
+    if bad_ratio:
+        raise trace_errors.mark_shape(errors.InvalidArgumentError(None, None, f"{bad_ratio} [Op:{op}]"), traced, op,
+                                      shapes)
+    if ratio[0] != 1 or ratio[3] != 1:
+        word = "max" if kind == "Max" else "average"
+        err = errors.UnimplementedError(None, None, f"Fractional {word} pooling is not yet supported on the batch "
+                                                    f"nor channel dimension. [Op:{op}]")
+        raise trace_errors.mark_shape(err, traced, op, shapes) if x.ndim != 4 else err
+    if x.ndim != 4:     # (traced: the shape function's WithRank(4))
+        raise trace_errors.shape_error(f"tensor_in must be 4-dimensional [Op:{op}]", traced, op, shapes)
+    out = []
+    for i in range(4):
+        o = int(np.floor(np.float32(x.shape[i]) / np.float32(ratio[i])))
+        if o <= 0:
+            raise errors.InvalidArgumentError(None, None, f"Pooling ratio is higher than input dimension size for "
+                                                          f"dimension {i}. Input dim size: {x.shape[i]} pooling ratio: "
+                                                          f"{_g(ratio[i])} [Op:{op}]")
+        out.append(o)
+    return out
+
+
+def _g(v: float) -> str:
+    """A float as TF's StrCat prints it (%g with up to 6 significant digits)."""
+    return f"{float(np.float32(v)):.6g}"
+
+
+def _sequences(x: np.ndarray, out: list[int], pseudo_random: bool, seed: int, seed2: int, key: Any) -> tuple:
+    from simdist.runtime.ops import random as _random
+    if seed == 0 and seed2 == 0:
+        s1, s2 = _random.unseeded_pair()
+        blocks = (out[1] + 3) // 4 + (out[2] + 3) // 4 if not pseudo_random else 2
+        gen = _random._kernel(("FractionalPool", key), s1, s2, blocks)
+    else:
+        gen = philox.seeded(seed, seed2)
+    rows = pooling_sequence(x.shape[1], out[1], gen, pseudo_random)
+    cols = pooling_sequence(x.shape[2], out[2], gen, pseudo_random)
+    return rows, cols
+
+
+def _windows(seq: list[int], n: int, overlapping: bool) -> list[tuple[int, int]]:
+    """(start, end) inclusive of each output cell along one dimension, clipped to n − 1."""
+    return [(seq[i], min(seq[i + 1] if overlapping else seq[i + 1] - 1, n - 1)) for i in range(len(seq) - 1)]
+
+
+def _max_forward(x: np.ndarray, pooling_ratio: tuple = (), pseudo_random: bool = False, overlapping: bool = False,
+                 deterministic: bool = False, seed: int = 0, seed2: int = 0) -> tuple:
+    out = _check(x, list(pooling_ratio), "Max")
+    rows, cols = _sequences(x, out, pseudo_random, seed, seed2, "Max")
+    low = np.finfo(x.dtype).min if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    y = np.full(out, low, x.dtype)
+    for i, (r0, r1) in enumerate(_windows(rows, x.shape[1], overlapping)):
+        for j, (c0, c1) in enumerate(_windows(cols, x.shape[2], overlapping)):
+            acc = y[:, i, j, :]
+            for h in range(r0, r1 + 1):
+                for w in range(c0, c1 + 1):
+                    v = x[:, h, w, :]
+                    acc = np.where(acc < v, v, acc)      # std::max(acc, v): a NaN v never wins
+            y[:, i, j, :] = acc
+    return y, np.array(rows, np.int64), np.array(cols, np.int64)
+
+
+def _avg_forward(x: np.ndarray, pooling_ratio: tuple = (), pseudo_random: bool = False, overlapping: bool = False,
+                 deterministic: bool = False, seed: int = 0, seed2: int = 0) -> tuple:
+    out = _check(x, list(pooling_ratio), "Avg")
+    rows, cols = _sequences(x, out, pseudo_random, seed, seed2, "Avg")
+    y = np.zeros(out, x.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i, (r0, r1) in enumerate(_windows(rows, x.shape[1], overlapping)):
+            for j, (c0, c1) in enumerate(_windows(cols, x.shape[2], overlapping)):
+                acc = np.zeros((out[0], out[3]), x.dtype)
+                count = 0
+                for h in range(r0, r1 + 1):
+                    for w in range(c0, c1 + 1):
+                        acc = (acc + x[:, h, w, :]).astype(x.dtype)
+                        count += 1
+                if x.dtype.kind == "f":
+                    y[:, i, j, :] = acc / x.dtype.type(count)
+                else:                                  # C++ integer division: toward zero
+                    y[:, i, j, :] = np.trunc(acc.astype(np.float64) / count).astype(x.dtype) \
+                        if np.abs(acc).max(initial=0) < 2**52 else np.sign(acc) * (np.abs(acc) // count)
+    return y, np.array(rows, np.int64), np.array(cols, np.int64)
+
+
+def _max_grad(x: np.ndarray, y: np.ndarray, dy: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+              overlapping: bool = False) -> np.ndarray:
+    """FractionalMaxPoolGrad: each output's gradient to the first maximal input of its window."""
+    dx = np.zeros_like(x)
+    rs, cs = _windows(rows.tolist(), x.shape[1], overlapping), _windows(cols.tolist(), x.shape[2], overlapping)
+    for b in range(x.shape[0]):
+        for i, (r0, r1) in enumerate(rs):
+            for j, (c0, c1) in enumerate(cs):
+                for d in range(x.shape[3]):
+                    best, arg = None, None
+                    for h in range(r0, r1 + 1):
+                        for w in range(c0, c1 + 1):
+                            v = x[b, h, w, d]
+                            if arg is None or best < v:
+                                best, arg = v, (h, w)
+                    dx[b, arg[0], arg[1], d] += dy[b, i, j, d]
+    return dx
+
+
+def _avg_grad(shape: np.ndarray, dy: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+              overlapping: bool = False) -> np.ndarray:
+    """FractionalAvgPoolGrad: each output's gradient spread evenly over its window (in double)."""
+    if shape.ndim != 1 or shape.size != 4:
+        raise errors.InvalidArgumentError(None, None, "original input tensor shape must be1-dimensional and 4 "
+                                                      "elements [Op:FractionalAvgPoolGrad]")
+    n_b, n_r, n_c, n_d = (int(v) for v in shape)
+    acc = np.zeros((n_b, n_r, n_c, n_d), np.float64)
+    rs, cs = _windows(rows.tolist(), n_r, overlapping), _windows(cols.tolist(), n_c, overlapping)
+    g = dy.astype(np.float64)
+    for i, (r0, r1) in enumerate(rs):
+        for j, (c0, c1) in enumerate(cs):
+            n = (r1 - r0 + 1) * (c1 - c0 + 1)
+            acc[:, r0:r1 + 1, c0:c1 + 1, :] += (g[:, i, j, :] / n)[:, None, None, :]
+    return acc.astype(dy.dtype)
+
+
+def _pool_rule(op: str) -> Any:
+    def rule(dts: Any, attrs: Any) -> tuple:
+        if dts[0] not in _ALLOWED:
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {tf_name(dts[0])} is not in the list "
+                                                          f"of allowed values: float, double, int32, int64 [Op:{op}]")
+        return (dts[0], dtypes.int64, dtypes.int64)
+    return rule
+
+
+def _grad_rule(dts: Any, attrs: Any) -> dtypes.DType:
+    return dts[0] if len(dts) == 5 else dts[1]
+
+
+def _flops(arrays: Any, out: Any, attrs: Any) -> float:
+    return float(arrays[0].size * 2)
+
+
+_WHY = lanes("pooling windows drawn from a Philox stream per call: no stacked form written")
+FRACTIONAL_MAX_POOL = register("FractionalMaxPool", _max_forward, _pool_rule("FractionalMaxPool"), _flops,
+                               num_outputs=3, kind="window", fusion=_WHY)
+FRACTIONAL_AVG_POOL = register("FractionalAvgPool", _avg_forward, _pool_rule("FractionalAvgPool"), _flops,
+                               num_outputs=3, kind="window", fusion=_WHY)
+FRACTIONAL_MAX_POOL_GRAD = register("FractionalMaxPoolGrad", _max_grad, _grad_rule, _flops, kind="window",
+                                    fusion=lanes("scatters to each window's first maximum: no stacked form written"))
+FRACTIONAL_AVG_POOL_GRAD = register("FractionalAvgPoolGrad", _avg_grad, _grad_rule,
+                                    lambda a, out, at: float(out.size), kind="window",
+                                    fusion=lanes("spreads over windows from the sequences: no stacked form written"))
+FRACTIONAL_MAX_POOL.shape_fn = FRACTIONAL_AVG_POOL.shape_fn = \
+    lambda shapes, attrs: shapes[0] is not None or _ratio_error(list(attrs["pooling_ratio"])) is not None
+no_tf_gradient("FractionalMaxPoolGrad")
+no_tf_gradient("FractionalAvgPoolGrad")
+
+
+@RegisterGradient("FractionalMaxPool")
+def _fractional_max_pool_grad(op: Any, grad: Any, _g1: Any, _g2: Any) -> list:
+    x, (y, rows, cols) = op.inputs[0], op.outputs
+    return [dispatch.execute(FRACTIONAL_MAX_POOL_GRAD, (x, y, grad, rows, cols),
+                             {"overlapping": op.get_attr("overlapping")})]
+
+
+@RegisterGradient("FractionalAvgPool")
+def _fractional_avg_pool_grad(op: Any, grad: Any, _g1: Any, _g2: Any) -> list:
+    from simdist.runtime.tensor import convert_to_tensor
+    shape = convert_to_tensor(np.array(op.inputs[0].shape.as_list(), np.int64))
+    _, rows, cols = op.outputs
+    return [dispatch.execute(FRACTIONAL_AVG_POOL_GRAD, (shape, grad, rows, cols),
+                             {"overlapping": op.get_attr("overlapping")})]
+
+
+def _ratio_v2(pooling_ratio: Any) -> list[float]:
+    """fractional_max_pool_v2's checks and _get_sequence(pooling_ratio, 2, 3)."""
+    if isinstance(pooling_ratio, (list, tuple)):
+        if pooling_ratio[0] != 1.0 or pooling_ratio[-1] != 1.0:
+            raise ValueError("`pooling_ratio` should have first and last elements with value 1.0. "
+                             f"Received: pooling_ratio={pooling_ratio}")
+        for element in pooling_ratio:
+            if element < 1.0:
+                raise ValueError(f"`pooling_ratio` elements should be >= 1.0. Received: pooling_ratio={pooling_ratio}")
+        value = list(pooling_ratio)
+    elif isinstance(pooling_ratio, (int, float)):
+        if pooling_ratio < 1.0:
+            raise ValueError(f"`pooling_ratio` should be >= 1.0. Received: pooling_ratio={pooling_ratio}")
+        value = [pooling_ratio]
+    else:
+        raise ValueError("`pooling_ratio` should be an int or a list of ints. "
+                         f"Received: pooling_ratio={pooling_ratio}")
+    if len(value) == 4:
+        return [float(v) for v in value]
+    if len(value) == 1:
+        value = value * 2
+    elif len(value) != 2:
+        raise ValueError(f"pooling_ratio should be of length 1, 2 or 4. Received: pooling_ratio={value} of length "
+                         f"{len(value)}")
+    return [1.0] + [float(v) for v in value] + [1.0]
+
+
+def _ratio_attr(pooling_ratio: Any, op: str) -> list[float]:
+    """The raw op's pooling_ratio attr: a list of at least 4 floats."""
+    if not isinstance(pooling_ratio, (list, tuple)):
+        raise TypeError(f"Expected list for 'pooling_ratio' argument to '{op}' Op, not {pooling_ratio}.")
+    return [float(v) for v in pooling_ratio]
+
+
+def _run(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlapping: bool, deterministic: bool,
+         seed: int, seed2: int) -> tuple[Tensor, Tensor, Tensor]:
+    if not deterministic and (seed != 0 or seed2 != 0):
+        raise errors.InvalidArgumentError(None, None, "Both seed and seed2 should be 0 if deterministic is false. "
+                                                      f"[Op:{op.name}]")
+    if deterministic and seed == 0 and seed2 == 0:     # TF: random seeds; simdist: the root seed's pair
+        from simdist.runtime.ops import random as _random
+        seed, seed2 = _random.unseeded_pair()
+    x = _t(value)
+    op.dtype((x.dtype,), None)                 # (the dtype first, then the attr's length, as TF checks them)
+    if len(ratio) < 4:
+        err = errors.InvalidArgumentError(None, None, f"Length for attr 'pooling_ratio' of {len(ratio)} must be at "
+                                                      "least minimum 4")
+        raise trace_errors.static(err, ValueError, f"Attr 'pooling_ratio' of '{op.name}' Op passed list of length "
+                                                   f"{len(ratio)} less than minimum 4.")
+    attrs = {"pooling_ratio": tuple(ratio), "pseudo_random": bool(pseudo_random), "overlapping": bool(overlapping),
+             "deterministic": bool(deterministic), "seed": int(seed), "seed2": int(seed2)}
+    return tuple(dispatch.execute(op, (x,), attrs))
+
+
+def _v2(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlapping: bool, seed: int) -> tuple:
+    if seed == 0:
+        return _run(op, value, ratio, pseudo_random, overlapping, False, 0, 0)
+    from simdist.runtime.ops.random_gamma import tf_seeds
+    s1, s2 = tf_seeds(seed)
+    return _run(op, value, ratio, pseudo_random, overlapping, True, s1, s2)
+
+
+def fractional_max_pool(value: Any, pooling_ratio: Any, pseudo_random: bool = False, overlapping: bool = False,
+                        seed: int = 0, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.nn.fractional_max_pool`: (output, row_pooling_sequence, col_pooling_sequence)."""
+    return _v2(FRACTIONAL_MAX_POOL, value, _ratio_v2(pooling_ratio), pseudo_random, overlapping, seed)
+
+
+def fractional_avg_pool(value: Any, pooling_ratio: Any, pseudo_random: bool = False, overlapping: bool = False,
+                        seed: int = 0, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.nn.fractional_avg_pool`: (output, row_pooling_sequence, col_pooling_sequence); pooling_ratio
+    goes to the op as given (a list of 4)."""
+    return _v2(FRACTIONAL_AVG_POOL, value, _ratio_attr(pooling_ratio, "fractional_avg_pool"), pseudo_random,
+               overlapping, seed)
+
+
+def fractional_max_pool_v1(value: Any, pooling_ratio: Any, pseudo_random: bool = False, overlapping: bool = False,
+                           deterministic: bool = False, seed: int = 0, seed2: int = 0,
+                           name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.compat.v1.nn.fractional_max_pool`: the raw op's seeds and `deterministic`."""
+    return _run(FRACTIONAL_MAX_POOL, value, _ratio_attr(pooling_ratio, "fractional_max_pool"), pseudo_random,
+                overlapping, deterministic, seed, seed2)
+
+
+def fractional_avg_pool_v1(value: Any, pooling_ratio: Any, pseudo_random: bool = False, overlapping: bool = False,
+                           deterministic: bool = False, seed: int = 0, seed2: int = 0,
+                           name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """`tf.compat.v1.nn.fractional_avg_pool`: the raw op's seeds and `deterministic`."""
+    return _run(FRACTIONAL_AVG_POOL, value, _ratio_attr(pooling_ratio, "fractional_avg_pool"), pseudo_random,
+                overlapping, deterministic, seed, seed2)
