@@ -225,6 +225,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: tf.bitwise and the operators &, |, ^, ~ are bitwise on integer tensors and logical on bools (chosen by the left operand); floats are refused; shifts clamp to [0, bits - 1] and left shifts wrap.'),
     Clause('ops.conversion', 'ops', False, (),
            'TF 2.21: Python ints wrap into an integer dtype (2**33 as int32 is 0) but must fit 64 bits; Python floats are refused for integer and bool dtypes (even 1.0); bools mixed with numbers, None and ragged lists are refused; an inferred float32 must hold the value (1e40 is refused); NumPy values cast with NumPy rules; a dtype hint is dropped when the value does not convert to it; tf.where takes the dtype of its first tensor.'),
+    Clause('ops.scalar-cache', 'ops', False, (),
+           'TF 2.21: eager conversions of Python numbers share a process-wide cache keyed by the value (Python ==, exact type), the requested dtype and the device scope, so a zero converted after an equal zero of the other sign gets the first one\'s sign (tf.constant(0.0) after tf.constant(-0.0) is -0.0); lists, NumPy float32 and traced conversions are not cached.'),
     Clause('ops.tensor-equality', 'ops', False, (),
            'TF 2.21: `==`/`!=` on tensors and variables are elementwise Equal/NotEqual; operands that do not broadcast give one bool tensor; a tensor == None is False, a variable == None a ValueError; an operand that does not convert is a TypeError.'),
     Clause('ops.integer-mean', 'ops', False, (),

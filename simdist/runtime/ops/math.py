@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
-from simdist.runtime import context, execution, subnormals
+from simdist.runtime import context, execution, scalar_cache, subnormals
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops import packet_pow, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
@@ -245,6 +245,11 @@ def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
     if tp is Tensor or isinstance(y, Tensor):
         return y
     if (tp is float and dt.kind == "f") or (tp is int and dt.kind in "fiu"):
+        if tp is float and not y:    # a zero: TF's eager scalar cache may hold the other sign
+            key = scalar_cache.key_of(y, dt.name)
+            if key is not None:
+                y = scalar_cache.lookup(key, y)
+                scalar_cache.insert(key, y)
         try:
             arr = np.asarray(y, dtype=dt._np)   # what convert_to_tensor gives, without its checks
         except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it

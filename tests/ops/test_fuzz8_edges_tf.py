@@ -1,0 +1,116 @@
+"""Rules issue 29's eighth campaign (fz8: the fourth fuzzer's seeds 21-23, the second's 51-52) found
+wrong, each against real TensorFlow 2.21: the same calls on both backends give the same dtypes
+and bits, or raise the same exception class. TF's eager cache of converted Python scalars: every
+case starts with the cache emptied (`TFE_ClearScalarCache` in TF, `scalar_cache.clear` in simdist),
+then converts a zero of one sign and later an equal zero of the other. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _clear(tf: Any) -> None:
+    """Empty the backend's eager scalar cache (a new process's state)."""
+    if tf.__name__.startswith("simdist"):
+        from simdist.runtime import scalar_cache
+        scalar_cache.clear()
+    else:
+        from tensorflow.python import pywrap_tfe
+        pywrap_tfe.TFE_ClearScalarCache()
+
+
+def _fresh(program: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`program(tf)` on an empty scalar cache."""
+    def run(tf: Any) -> Any:
+        _clear(tf)
+        return program(tf)
+    return run
+
+
+def _device_then_default(tf: Any) -> Any:
+    with tf.device("CPU:0"):
+        first = tf.constant(-0.0)
+    return [first, tf.constant(0.0)]
+
+
+def _traced_then_eager(tf: Any) -> Any:
+    traced = tf.function(lambda: tf.constant(-0.0))()
+    return [traced, tf.constant(0.0)]
+
+
+def _variable_update(tf: Any) -> Any:
+    v = tf.Variable([1.0, -2.0])
+    tf.constant(-0.0, tf.float32)
+    v.assign(v * 0.0)     # the operand's key is (0.0, float32)
+    return v.read_value()
+
+
+SCALAR_CACHE: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- (fz4 seed 21 #199: `x0 / -0.0` divided by +0.0 in TF's long-lived worker; seed 23 #184: `x0 * 0.0`)
+    ("constant-minus-zero-then-zero", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(-0.0), tf.constant(0.0)])),
+    ("constant-zero-then-minus-zero", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(0.0), tf.constant(-0.0)])),
+    ("dtype-is-part-of-the-key", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(-0.0), tf.constant(0.0, tf.float32), tf.constant(0.0, tf.float64)])),
+    ("float64-key", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(-0.0, tf.float64), tf.convert_to_tensor(0.0, tf.float64)])),
+    ("float16-key-then-shape", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(-0.0, tf.float16), tf.constant(0.0, tf.float16, shape=[2])])),
+    ("operand-key-is-the-tensor-dtype", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(-0.0, tf.float32), tf.constant([1.0, -1.0]) * 0.0, 0.0 * tf.ones([2]),
+                        tf.ones([2]) / 0.0, tf.math.multiply(tf.ones([1]), 0.0)])),
+    ("operand-then-constant", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.zeros([2]) + (-0.0), tf.constant(0.0, tf.float32)])),
+    ("untyped-op-operands-key-none", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(-0.0), tf.fill([2], 0.0), tf.maximum(-1.0, 0.0), tf.add(0.0, tf.zeros([1]))])),
+    ("failed-hint-keys-none", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(-0.0), tf.convert_to_tensor(0.0, dtype_hint=tf.int32)])),
+    ("hint-keys-the-hint", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.convert_to_tensor(-0.0, dtype_hint=tf.float64), tf.constant(0.0, tf.float64),
+                        tf.constant(0.0)])),
+    ("numpy-float64-is-a-python-float", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(np.float64(-0.0)), tf.constant(np.float64(0.0)), tf.constant(0.0)])),
+    ("numpy-float32-is-not-cached", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(np.float32(-0.0)), tf.constant(np.float32(0.0))])),
+    ("lists-are-not-cached", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant([-0.0]), tf.constant([0.0])])),
+    ("int-zero-is-another-key", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(-0.0, tf.float32), tf.constant(0, tf.float32), tf.constant(False, tf.float32)])),
+    ("complex-zero-parts", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(complex(-0.0, -0.0)), tf.constant(0j), tf.constant(complex(0.0, 1.0)),
+                        tf.constant(complex(-0.0, 1.0))])),
+    ("device-scope-is-part-of-the-key", "ops.scalar-cache", _fresh(_device_then_default)),
+    ("traced-conversions-are-not-cached", "ops.scalar-cache", _fresh(_traced_then_eager)),
+    ("variable-initial-value", "ops.scalar-cache",
+     _fresh(lambda tf: [tf.constant(-0.0), tf.Variable(0.0).read_value()])),
+    ("variable-update-operand", "ops.scalar-cache", _fresh(_variable_update)),
+]
+CASES = SCALAR_CACHE
+
+EDGES = edge_compare.EdgeModule(__file__, CASES)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.scalar-cache")
+@EDGES.parametrize("ops.scalar-cache")
+def test_scalar_cache(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+if __name__ == "__main__":  # TF worker: python test_fuzz8_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
