@@ -49,6 +49,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'inside fn, `get_replica_context()` gives `replica_id_in_sync_group` and `all_reduce("sum", x)` (every replica gets the total).'),
     Clause('run.experimental-run', 'run_values', True, ('ODS',),
            '`make_input_fn_iterator(input_fn)` calls input_fn with an InputContext once per worker (PER_WORKER); `experimental_run(fn, iterator)` runs fn on each replica, each taking a different input from one `get_next` call.'),
+    Clause('run.distributed-variable-args', 'run_values', False, (),
+           'TF 2.21: `run(fn, args=(v,))` passes a distributed variable whole to every replica (its reads and writes reach the replica\'s own copy); a replica returning it returns the one distributed variable (regroup\'s identity rule), so `reduce(SUM, axis=None)` of it is an AssertionError and MEAN gives it back; an update\'s read value is the replica\'s own copy (PerReplica).'),
     Clause('local-results.tuple', 'run_values', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
            '`experimental_local_results(v)` returns a tuple of the per-replica components; `(v,)` for a non-distributed value.'),
     Clause('values-from-function', 'run_values', True, ('CSS24', 'PSS'),

@@ -108,6 +108,9 @@ class _AggregatedUpdates:
             # updated in replica context, each replica changing its own copy (the docs say error).
             if not (self.aggregation is VariableAggregation.NONE and self._apply_local(rid, method, value)):
                 _aggregated_update(self, method, value, self._apply)
+            comps = getattr(self, "_values", None)
+            if read_value and comps is not None:   # TF returns the replica's own copy (an _UnreadVariable
+                return comps[rid]                   # of its component): strategy.run regroups them per replica
         else:
             self._apply(method, value)
         return self if read_value else None
