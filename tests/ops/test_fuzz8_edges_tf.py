@@ -98,6 +98,49 @@ SCALAR_CACHE: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = SCALAR_CACHE
 
+
+def _with_vars(build: str, traced: bool = False) -> Callable[[Any], Any]:
+    """Evaluate `build` over x64 (float64 variable [-1]), x32 (float32 variable [3, 3, -1]), c64
+    (float64 tensor [1]) and c3 (float64 zeros (3, 3, 3)); inside a tf.function when `traced`."""
+    def run(tf: Any) -> Any:
+        env = {"tf": tf, "np": np, "x64": tf.Variable([-1.0], dtype=tf.float64),
+               "x32": tf.Variable([3.0, 3.0, -1.0]), "c64": tf.constant([1.0], tf.float64),
+               "c3": tf.constant(np.zeros((3, 3, 3)))}
+        call = lambda: eval(build, env)  # noqa: E731,S307 - our text
+        return tf.function(call)() if traced else call()
+    return run
+
+
+CONCAT: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- the fast path's list dtype comes from the first tensor or variable; other lists take the
+    #    eager fallback's (fz4 seed 21 #153, seed 22 #65, #164, seed 23 #44)
+    ("concat-number-then-variable", "ops.conversion", _with_vars("tf.concat([[2.5], x64], 0)")),
+    ("concat-scalar-number-then-variable", "ops.conversion", _with_vars("tf.concat([2.5, x64[0]], 0)")),
+    ("concat-python-scalar-beside-variable", "ops.conversion", _with_vars("tf.concat([2.5, x64], 0)")),
+    ("concat-int-beside-float-variable", "ops.conversion", _with_vars("tf.concat([x64, 2], 0)")),
+    ("concat-nested-list-then-variable", "ops.conversion", _with_vars("tf.concat([[2], x64], 0)")),
+    ("concat-np-int64-beside-variable", "ops.conversion", _with_vars("tf.concat([x32, np.int64(5)], axis=-1)")),
+    ("concat-variable-of-other-dtype-fast-path", "ops.conversion", _with_vars("tf.concat([1.5, c64, x32], 0)")),
+    ("concat-variable-of-other-dtype-fallback", "ops.conversion", _with_vars("tf.concat([[1.5], c64, x32], 0)")),
+    ("stack-number-then-variable", "ops.conversion",
+     _with_vars("tf.stack([2.5, tf.Variable(1.0, dtype=tf.float64)], 0)")),
+    ("concat-traced-number-then-variable", "ops.conversion", _with_vars("tf.concat([[2.5], x64], 0)", traced=True)),
+    # -- ConcatV2's axis: a scalar or a one-element vector eagerly, a scalar in a graph
+    ("concat-axis-list", "ops.argument-errors", _with_vars("tf.concat([x64, [5.0]], axis=[0])")),
+    ("concat-axis-nested-list", "ops.argument-errors", _with_vars("tf.concat([x64, [5.0]], axis=[[0]])")),
+    ("concat-axis-ndarray", "ops.argument-errors", _with_vars("tf.concat([x64, [5.0]], axis=np.array([0]))")),
+    ("concat-axis-two-elements", "ops.argument-errors", _with_vars("tf.concat([x64, x64], axis=[0, 1])")),
+    ("concat-axis-tensor-vector", "ops.argument-errors", _with_vars("tf.concat([x64, x64], axis=tf.constant([0]))")),
+    ("concat-axis-float-list", "ops.argument-errors", _with_vars("tf.concat([x64, x64], axis=[0.0])")),
+    ("concat-axis-list-out-of-range", "ops.argument-errors", _with_vars("tf.concat([x64, x64], axis=[5])")),
+    ("concat-axis-list-scalars", "ops.argument-errors",
+     _with_vars("tf.concat([np.array([[0.0, -7.25]], dtype=np.float32), np.float32(-0.5)], axis=[-2])")),
+    ("concat-traced-axis-list", "ops.argument-errors", _with_vars("tf.concat([x64, x64], axis=[0])", traced=True)),
+    ("concat-traced-axis-list-numpy-scalar", "ops.argument-errors",
+     _with_vars("tf.concat([c3, np.float64(1.0)], axis=[2])", traced=True)),
+]
+CASES = CASES + CONCAT
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
@@ -109,6 +152,18 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.scalar-cache")
 @EDGES.parametrize("ops.scalar-cache")
 def test_scalar_cache(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_list_input_conversion(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
+def test_concat_axis_operand(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -13,6 +13,7 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, dispatch
 from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
+from simdist.runtime.ops.list_inputs import concat_axis, matching_list
 from simdist.runtime.ops.registry import (BROADCAST, PERMUTED, RESHAPED, NotDifferentiable, RegisterGradient, lanes,
                                           register, selected_bytes)
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
@@ -511,39 +512,6 @@ CONCAT = register("ConcatV2", lambda *arrays, axis: concat_arrays(arrays, axis),
                   fusion=_LANE_AXES)
 
 
-def matching_list(values: Sequence[Any], op: str, arg: str) -> list[Tensor]:
-    """The tensors of a list input whose elements share one type attr (ConcatV2's and Pack's
-    `N * T`) as TF converts them (clause ops.conversion): with a Python or NumPy element among
-    them, every element is converted to the first tensor's dtype (the first converted element's
-    when there is no tensor): `concat([float64, [1.5]])` is float64, a NumPy array is cast, `[2.5]`
-    beside int32 is a TypeError, a tensor or variable of another dtype a ValueError (eagerly,
-    execute.args_to_matching_eager); inside a tf.function op_def_library's conversion fails as
-    the TypeError "Tensors in list ... don't all match". Lists of tensors and variables only are
-    the kernel's to check."""
-    if all(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in values):
-        return [_t(v) for v in values]
-    from simdist.runtime import context
-    dt = next((v.dtype for v in values if isinstance(v, Tensor)), None)
-    out = []
-    for v in values:
-        try:
-            t = convert_to_tensor(v, dtype=dt)
-        except (TypeError, ValueError):
-            if not context.in_function():
-                raise
-            seen = []
-            for w in values:
-                try:
-                    seen.append(convert_to_tensor(w).dtype.name)
-                except (TypeError, ValueError):
-                    seen.append("<NOT CONVERTIBLE TO TENSOR>")
-            raise TypeError(f"Tensors in list passed to '{arg}' of '{op}' Op have types [{', '.join(seen)}] that "
-                            "don't all match.") from None
-        dt = t.dtype if dt is None else dt
-        out.append(t)
-    return out
-
-
 def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
     """`tf.concat` with TF's ConcatOp error messages."""
     from simdist.runtime.ops import math
@@ -554,7 +522,7 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
     if len(ts) == 1:   # array_ops.concat's degenerate case: identity(values[0]), an Identity op
         return identity(ts[0])   # (a bool variable's gradient through it is zeros: fuzz2 seed 20261130 #1871)
-    return dispatch.execute(CONCAT, ts, {"axis": int(axis)})
+    return dispatch.execute(CONCAT, ts, {"axis": concat_axis(axis, [x.shape for x in ts])})
 
 
 @RegisterGradient("ConcatV2")
