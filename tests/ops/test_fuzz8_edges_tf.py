@@ -141,6 +141,53 @@ CONCAT: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + CONCAT
 
+
+def _sig(body: str, value: Any, spec: Any) -> Callable[[Any], Any]:
+    """tf.function(lambda x: <body>, input_signature=[TensorSpec(spec, dtype of value)]): the class
+    get_concrete_function raises ("at trace: ValueError"), else the call's outcome on `value`
+    (a NumPy array)."""
+    def run(tf: Any) -> Any:
+        x = tf.constant(value)
+        f = tf.function(eval(f"lambda x: {body}", {"tf": tf, "np": np}),  # noqa: S307 - our text
+                        input_signature=[tf.TensorSpec(spec, x.dtype)])
+        try:
+            f.get_concrete_function()
+        except Exception as e:  # noqa: BLE001 - the class is the result
+            return f"at trace: {type(e).__name__}"
+        return f(x)
+    return run
+
+
+SIG: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- a shape function sees only the ranks and dimensions the graph knows (fz4 seeds 21 #30, #108,
+    #    #116, #167, 22 #4, 23 #83)
+    ("slice-of-unknown-rank-scalar", "function.trace-time-errors", _sig("x[5:]", np.int64(5), None)),
+    ("index-of-unknown-rank-scalar", "function.trace-time-errors", _sig("x[tf.constant(0)]", np.bool_(False), None)),
+    ("index-into-unknown-empty-dim", "function.trace-time-errors",
+     _sig("x[tf.constant(0)][None]", np.zeros((0, 3), np.float32), [None, 3])),
+    ("index-into-unknown-dim", "function.trace-time-errors", _sig("x[0]", np.zeros((0,), np.float32), [None])),
+    ("index-out-of-known-dim", "function.trace-time-errors", _sig("x[1, ...][3]", np.zeros((3, 3)), [3, 3])),
+    ("index-out-of-known-dim-after-unknown", "function.trace-time-errors",
+     _sig("x[1, ...][3]", np.zeros((3, 3)), [None, 3])),
+    ("index-of-known-scalar", "function.trace-time-errors", _sig("x[0]", np.float32(3.0), [])),
+    ("reduce-mean-axis-of-unknown-rank-scalar", "function.trace-time-errors",
+     _sig("tf.reduce_mean(x, axis=0)", np.float32(3.0), None)),
+    ("reduce-sum-axis-of-known-scalar", "function.trace-time-errors",
+     _sig("tf.reduce_sum(x, axis=0)", np.float32(3.0), [])),
+    ("matmul-unknown-rank-by-scalar", "function.trace-time-errors", _sig("x @ 2", np.float32(3.0), None)),
+    ("matmul-unknown-rank-by-vector", "function.trace-time-errors",
+     _sig("x @ tf.ones([2])", np.ones((2, 2), np.float32), None)),
+    ("matmul-unknown-ranks", "function.trace-time-errors", _sig("x @ x", np.float32(3.0), None)),
+    ("top-k-of-constant-scalar", "function.trace-time-errors", _sig("tf.math.top_k(-3, k=1)", np.float32(3.0), None)),
+    ("top-k-of-unknown-rank-scalar", "function.trace-time-errors", _sig("tf.math.top_k(x, k=1)", np.float32(3.0), None)),
+    ("top-k-of-known-scalar", "function.trace-time-errors", _sig("tf.math.top_k(x, k=1)", np.float32(3.0), [])),
+    ("top-k-beyond-known-last-dim", "function.trace-time-errors",
+     _sig("tf.math.top_k(x, k=3)", np.ones(2, np.float32), [2])),
+    ("top-k-beyond-unknown-last-dim", "function.trace-time-errors",
+     _sig("tf.math.top_k(x, k=3)", np.ones(2, np.float32), [None])),
+]
+CASES = CASES + SIG
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
@@ -164,6 +211,12 @@ def test_list_input_conversion(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.argument-errors")
 @EDGES.parametrize("ops.argument-errors")
 def test_concat_axis_operand(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_shape_functions_see_what_the_graph_knows(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -915,6 +915,33 @@ def _strided_slice_grad(g: np.ndarray, shape: tuple[int, ...], key: tuple) -> np
 STRIDED_SLICE = register("StridedSlice", _strided_slice, args.first, _ZERO, kind="shape",
                          fusion=_LANE_AXES,
                          bytes=selected_bytes)
+def _strided_slice_sees(shapes: list, attrs: dict | None) -> bool:
+    """StridedSlice's shape function: it finds a scalar input or an integer index out of range
+    only where the graph knows the rank and that dimension (an index into an unknown dimension,
+    or any index of an unknown-rank input, fails as the graph runs: InvalidArgumentError; fz4
+    seeds 21 #108, #167, 22 #4)."""
+    shape = shapes[0]
+    if shape is None:
+        return False
+    key = (attrs or {}).get("key", ())
+    if not shape:
+        return any(k[0] in "is" for k in key)
+    dim = 0
+    for j, k in enumerate(key):
+        if k[0] == "e":
+            dim = len(shape) - sum(1 for m in key[j + 1:] if m[0] in "is")
+            continue
+        if k[0] == "i":
+            if dim >= len(shape):
+                return True
+            size = shape[dim]
+            if size is not None and not -size <= k[1] < size:
+                return True
+        dim += 0 if k[0] == "n" else 1
+    return dim > len(shape)
+
+
+STRIDED_SLICE.shape_fn = _strided_slice_sees
 STRIDED_SLICE_GRAD = register("StridedSliceGrad", _strided_slice_grad, args.first, _ZERO, kind="shape",
                               fusion=_LANE_AXES)
 
