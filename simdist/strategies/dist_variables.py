@@ -142,6 +142,16 @@ class _AggregatedUpdates:
 class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
     """One ResourceVariable per replica device, kept identical (`MirroredVariable:{0: ..., 1: ...}`)."""
 
+    def __len__(self) -> int:
+        # (TF's DistributedVariable has no __len__: DistributedValues' helper must not answer for it)
+        raise TypeError(f"object of type '{type(self).__name__}' has no len()")
+
+    def _slice_assign(self, key: Any, value: Any, name: Any = None) -> Any:
+        """`v[key].assign(value)`: TF 2.21 writes the replica's own copy in a replica context and
+        the first copy only in cross-replica context (the copies then differ; fz4 seed 21 #186)."""
+        rid = _replica_id(self._distribute_strategy)
+        return self._values[rid if rid is not None else 0]._slice_assign(key, value, name)
+
     def __init__(self, components: list[ResourceVariable], strategy: Any, aggregation: Any) -> None:
         Mirrored.__init__(self, components)
         mirrors = tuple(components)

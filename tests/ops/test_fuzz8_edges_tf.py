@@ -188,6 +188,45 @@ SIG: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + SIG
 
+
+def _traced_arg(body: str, value: Any) -> Callable[[Any], Any]:
+    """tf.function(lambda x: <body>)(tf.constant(value)): x is a graph tensor there."""
+    def run(tf: Any) -> Any:
+        return tf.function(eval(f"lambda x: {body}", {"tf": tf, "np": np}))(tf.constant(value))  # noqa: S307
+    return run
+
+
+def _constant_of_own_tensor(tf: Any) -> Any:
+    """tf.constant of an eager tensor is that tensor: a tape's gradient of it is ones (int32 too)."""
+    x = tf.constant([-2147483648, 5], tf.int32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.constant(x)
+    return [y, tape.gradient(y, x)]
+
+
+CONSTANT_OF_TENSORS: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- tf.constant of a tensor or variable (fz4 seeds 22 #7, #35, #128, #180, 23 #136)
+    ("constant-of-variable-as-float16", "ops.conversion",
+     lambda tf: tf.constant(tf.Variable([4.0, -1.5]), tf.float16)),
+    ("constant-of-variable-as-int32-truncates", "ops.conversion",
+     lambda tf: tf.constant(tf.Variable([4.0, -1.5]), tf.int32)),
+    ("constant-of-variable-as-float64-with-shape", "ops.conversion",
+     lambda tf: tf.constant(tf.Variable([4.0, -1.5]), dtype="float64", shape=[2, 1])),
+    ("constant-of-tensor-other-dtype", "ops.conversion", lambda tf: tf.constant(tf.constant([4.0]), tf.float16)),
+    ("constant-of-tensor-is-the-tensor", "ops.conversion", _constant_of_own_tensor),
+    ("traced-constant-of-argument", "ops.conversion", _traced_arg("tf.constant(x)", [4.0, -1.5])),
+    ("traced-constant-of-argument-as-int8", "ops.conversion",
+     _traced_arg("tf.constant(x, dtype=tf.int8, shape=[2])", [4, -1])),
+    ("traced-constant-of-computed-tensor", "ops.conversion", _traced_arg("tf.constant(x * 2)", [4.0])),
+    ("traced-constant-of-captured-tensor-cast", "ops.conversion",
+     lambda tf: (lambda c: tf.function(lambda: tf.constant(c, dtype=tf.int8, shape=[3, 1]))())(
+         tf.constant([[-4], [3], [-1]]))),
+    ("traced-constant-of-variable", "ops.conversion",
+     lambda tf: (lambda v: tf.function(lambda: tf.constant(v, tf.float16))())(tf.Variable([4.0]))),
+]
+CASES = CASES + CONSTANT_OF_TENSORS
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 

@@ -85,7 +85,24 @@ CASES: list[tuple[str, Callable[[Any, Any], Any]]] = [
     ("returns-a-read", _run(lambda tf, x: x.read_value())),
     ("sync-on-read-returns-the-argument", _run(lambda tf, x: x, sync="on_read")),
     ("argument-times-two", _run(lambda tf, x: x * 2)),
+    ("len-of-the-argument", _run(lambda tf, x: len(x))),
+    ("slice-assign-in-replica", _run(lambda tf, x: (x[0].assign(3.0), x.read_value())[1])),
+    ("iterate-the-argument", _run(lambda tf, x: [e * 1.0 for e in x])),
 ]
+
+
+def _cross_replica(tf: Any, s: Any) -> Any:
+    """len() and slice assignment of a MirroredVariable in cross-replica context (TF writes the
+    first copy only)."""
+    with s.scope():
+        v = tf.Variable([2.0, 1.0])
+    out: dict[str, Any] = {"len": _outcome(lambda: len(v))}
+    out["assign"] = _outcome(lambda: v[1].assign(7.0))
+    out["copies"] = [np.asarray(c.numpy()).tolist() for c in s.experimental_local_results(v)]
+    return out
+
+
+CASES.append(("cross-replica-len-and-slice-assign", _cross_replica))
 
 
 def run_case(tf: Any, k: int) -> Any:

@@ -42,6 +42,11 @@ def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
 
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
     """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value."""
+    user = not sys._getframe(1).f_globals.get("__name__", "").startswith("simdist.")
+    if user and (isinstance(value, Tensor) or hasattr(value, "_as_tensor")):
+        value = _user_tensor_value(value, dtype)
+        if isinstance(value, Tensor) and (shape is None or tuple(value.shape.as_list()) == tuple(int(d) for d in shape)):
+            return value   # TF's convert_to_eager_tensor returns an eager tensor as it is (a tape sees x itself)
     if isinstance(value, Tensor):
         t = value
         if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
@@ -71,6 +76,33 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
         return reshape(t, shp)
     raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {value!r} (converted from "
                     f"{value!r}) has {arr_size} elements, but got `shape` {shp} with {want} elements).")
+
+
+def _user_tensor_value(value: Any, dtype: Any) -> Any:
+    """What `tf.constant(value, dtype, shape)` of a tensor or variable converts, as TF 2.21 does it
+    from user code (ops.conversion; fz4 seeds 22 #7, #35, #128, #180, 23 #136): inside a tf.function
+    make_tensor_proto refuses a graph tensor (TypeError "Expected any non-tensor type, but got a
+    tensor instead", with a dtype "Expected int8, but got Tensor(...) of type 'SymbolicTensor'") and
+    a variable (its numpy(): NotImplementedError); eagerly a variable converts through its value as
+    a NumPy array (`tf.constant(float32_variable, tf.int32)` truncates), and a tensor is kept (one
+    of another dtype is TypeError); an eager tensor a tf.function closes over is a NumPy value there
+    (cast to the dtype)."""
+    from simdist.runtime import symbolic
+    if isinstance(value, Tensor):
+        if context.in_function():
+            if not symbolic.is_graph(value):
+                return np.asarray(value._v)
+            if dtype is None:
+                raise TypeError("Expected any non-tensor type, but got a tensor instead.")
+            raise TypeError(f"Expected {dtypes.as_dtype(dtype).name}, but got Tensor(shape={tuple(value.shape.as_list())}, "
+                            f"dtype={value.dtype.name}) of type 'SymbolicTensor'.")
+        if dtype is not None and value.dtype != dtypes.as_dtype(dtype):
+            raise TypeError(f"Expected tensor {value.numpy()} with dtype tf.{dtypes.as_dtype(dtype).name}, but got "
+                            f"dtype tf.{value.dtype.name}.")
+        return value
+    if context.in_function():
+        raise NotImplementedError("numpy() is only available when eager execution is enabled.")
+    return np.asarray(value._as_tensor()._v)
 
 
 def _cast(x: Tensor, dtype: Any) -> Tensor:
