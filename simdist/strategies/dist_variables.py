@@ -146,6 +146,10 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
         # (TF's DistributedVariable has no __len__: DistributedValues' helper must not answer for it)
         raise TypeError(f"object of type '{type(self).__name__}' has no len()")
 
+    def __bool__(self) -> bool:
+        # (nor __bool__: any Python object is true, whatever the value; fz4 seed 22 #114)
+        return True
+
     def _slice_assign(self, key: Any, value: Any, name: Any = None) -> Any:
         """`v[key].assign(value)`: TF 2.21 writes the replica's own copy in a replica context and
         the first copy only in cross-replica context (the copies then differ; fz4 seed 21 #186)."""

@@ -227,6 +227,47 @@ CONSTANT_OF_TENSORS: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + CONSTANT_OF_TENSORS
 
+
+def _truth(build: str) -> Callable[[Any], Any]:
+    """`not <build>` as a bool tensor (the Python truth of a tensor or variable)."""
+    def run(tf: Any) -> Any:
+        return tf.constant(not eval(build, {"tf": tf, "np": np}))  # noqa: S307 - our text
+    return run
+
+
+def _update(dtype: str, call: str) -> Callable[[Any], Any]:
+    """`v.<call>` of a variable of `dtype` holding [False] / ["s"], then its value."""
+    def run(tf: Any) -> Any:
+        v = tf.Variable([False] if dtype == "bool" else ["s"])
+        eval(f"v.{call}", {"v": v, "tf": tf})  # noqa: S307 - our text
+        return v.read_value()
+    return run
+
+
+MORE: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- AssignAdd/AssignSubVariableOp have no bool or string kernel (fz4 seeds 21 #55, #62, 22 #77, 23 #40)
+    ("bool-assign-sub-tensor", "ops.variable-slices", _update("bool", "assign_sub(tf.constant([True]))")),
+    ("bool-assign-sub-python-scalar", "ops.variable-slices", _update("bool", "assign_sub(True)")),
+    ("bool-assign-add-list-locking", "ops.variable-slices", _update("bool", "assign_add([False], use_locking=True)")),
+    ("bool-assign-add-no-read", "ops.variable-slices", _update("bool", "assign_add((False,), read_value=False)")),
+    ("string-assign-add", "ops.variable-slices", _update("string", "assign_add(['t'])")),
+    # -- sort_ops converts axis to a tensor: None is ValueError (fz4 seeds 21 #52, 23 #34)
+    ("sort-axis-none", "ops.argument-errors", lambda tf: tf.sort(tf.constant([3, 1]), axis=None)),
+    ("sort-variable-axis-none-descending", "ops.argument-errors",
+     lambda tf: tf.sort(tf.Variable(2.5), axis=None, direction="DESCENDING")),
+    ("argsort-axis-none", "ops.argument-errors", lambda tf: tf.argsort(tf.constant([3, 1]), axis=None)),
+    # -- a tensor's truth: bool(x.size > 0 and x) (fz4 seed 23 #75)
+    ("truth-of-empty-tensor", "ops.fuzz4", _truth("tf.constant(np.zeros((0,), np.int64))")),
+    ("truth-of-empty-variable", "ops.fuzz4", _truth("tf.Variable(np.zeros((0, 2)))")),
+    ("truth-of-one-zero", "ops.fuzz4", _truth("tf.constant([0.0])")),
+    ("truth-of-two-elements", "ops.fuzz4", _truth("tf.constant([1.0, 2.0])")),
+    # -- a tf.function's output must be a tensor (nest leaf): a class is TypeError (fz4 seed 23 #37, #199)
+    ("traced-returns-numpy-type", "function.symbolic-tensors",
+     _traced_arg("x.dtype.as_numpy_dtype", np.zeros((1, 0), np.float32))),
+    ("traced-returns-dtype-name", "function.symbolic-tensors", _traced_arg("x.dtype.name", [1, 2])),
+]
+CASES = CASES + MORE
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
@@ -256,6 +297,24 @@ def test_concat_axis_operand(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_shape_functions_see_what_the_graph_knows(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.variable-slices")
+@EDGES.parametrize("ops.variable-slices")
+def test_variable_updates(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.fuzz4")
+@EDGES.parametrize("ops.fuzz4")
+def test_python_protocol(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.symbolic-tensors")
+@EDGES.parametrize("function.symbolic-tensors")
+def test_traced_outputs(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -56,10 +56,13 @@ def _describe(s: Any, out: Any) -> dict[str, Any]:
 
 
 def _run(replica_fn: Callable[[Any, Any], Any], sync: str = "mirrored") -> Callable[[Any, Any], Any]:
-    """strategy.run(replica_fn(tf, v), args=(v,)) with v a float32 variable [1, 2] made in scope."""
+    """strategy.run(replica_fn(tf, v), args=(v,)) with v a float32 variable [1, 2] made in scope (a bool
+    [False, True] for sync "bool", an ON_READ SUM variable for "on_read")."""
     def program(tf: Any, s: Any) -> Any:
         with s.scope():
-            if sync == "on_read":
+            if sync == "bool":
+                v = tf.Variable([False, True])
+            elif sync == "on_read":
                 v = tf.Variable([1.0, 2.0], synchronization=tf.VariableSynchronization.ON_READ,
                                 aggregation=tf.VariableAggregation.SUM)
             else:
@@ -88,6 +91,12 @@ CASES: list[tuple[str, Callable[[Any, Any], Any]]] = [
     ("len-of-the-argument", _run(lambda tf, x: len(x))),
     ("slice-assign-in-replica", _run(lambda tf, x: (x[0].assign(3.0), x.read_value())[1])),
     ("iterate-the-argument", _run(lambda tf, x: [e * 1.0 for e in x])),
+    ("not-of-the-argument", _run(lambda tf, x: not x)),
+    ("tensor-less-than-the-argument", _run(lambda tf, x: tf.constant([1, 2], tf.int64) < x)),
+    ("tensor-not-equal-to-the-argument", _run(lambda tf, x: tf.constant([0.0], tf.float64) != x)),
+    ("tensor-plus-the-argument", _run(lambda tf, x: tf.constant([1, 2], tf.int64) + x)),
+    ("the-argument-less-than-a-tensor", _run(lambda tf, x: x < tf.constant([1, 2], tf.int64))),
+    ("bool-assign-add-on-the-argument", _run(lambda tf, x: x.assign_add([False, True]), sync="bool")),
 ]
 
 

@@ -1259,8 +1259,12 @@ def _install_operators() -> None:
         setattr(Tensor, f"__{name}__", fwd)
         setattr(Tensor, f"__r{name}__", rev)
 
+    # The comparison operators are the generated ops themselves (Tensor.__lt__ = gen_math_ops.less;
+    # __eq__/__ne__ call gen_math_ops.equal/not_equal), not binary_op_wrapper: a distributed variable
+    # operand sends them to the eager fallback (check_distributed_variables; fz4 seeds 21 #7, 22 #156)
     def cmp(op: Any) -> Any:
         def f(self: Tensor, o: Any) -> Tensor:
+            check_distributed_variables((self, o))
             return binary(op, self, o, out_dtype=dtypes.bool_)
         return f
 
@@ -1268,10 +1272,16 @@ def _install_operators() -> None:
         setattr(Tensor, f"__{name}__", cmp(op))
 
     def eq(self: Tensor, o: Any) -> Any:
-        return False if o is None else equality(EQUAL, self, o)
+        if o is None:
+            return False
+        check_distributed_variables((self, o))
+        return equality(EQUAL, self, o)
 
     def ne(self: Tensor, o: Any) -> Any:
-        return True if o is None else equality(NOT_EQUAL, self, o)
+        if o is None:
+            return True
+        check_distributed_variables((self, o))
+        return equality(NOT_EQUAL, self, o)
 
     # &, |, ^, ~: logical on bools, bitwise on integers (ops/bitwise.py installs them)
     Tensor.__eq__ = eq   # type: ignore[assignment]

@@ -129,6 +129,8 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, return_argsort: boo
         raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. Received: "
                          f"direction={direction}")
     x = _t(values)
+    if axis is None:   # sort_ops converts axis to a tensor (fz4 seeds 21 #52, 23 #34)
+        raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
     ax = int(axis)
     from simdist.runtime.ops import static_shapes
     rank = x.ndim
