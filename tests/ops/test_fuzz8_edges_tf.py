@@ -268,6 +268,34 @@ MORE: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + MORE
 
+LAST: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- `bool_tensor * list` converts the list as a number: without the dtype, then through int32 (fz4 seed 23 #71)
+    ("bool-times-int-list", "ops.conversion", lambda tf: tf.constant([True, True, True, False]) * [3, 0, 1, 2]),
+    ("bool-times-float-list", "ops.conversion", lambda tf: tf.constant([True, True, False]) * [0.5, 2.0, 1.0]),
+    ("bool-times-nested-tuple", "ops.conversion", lambda tf: tf.constant([True, False]) * ((1, 0), (0, 1))),
+    ("bool-variable-times-list", "ops.conversion", lambda tf: tf.Variable([True, False]) * [2, 2]),
+    ("bool-plus-list", "ops.conversion", lambda tf: tf.constant([True, False]) + [3, 0]),
+    ("bool-minus-list", "ops.conversion", lambda tf: tf.constant([True, False]) - [1, 0]),
+    # -- an index deeper than the tensor's rank (fz4 seed 21 #154)
+    ("tensor-scatter-update-scalar", "ops.argument-errors",
+     lambda tf: tf.tensor_scatter_nd_update(tf.Variable(False), [[0]], [True])),
+    ("tensor-scatter-add-scalar", "ops.argument-errors", lambda tf: tf.tensor_scatter_nd_add(tf.constant(1.0), [[0]], [2.0])),
+    ("tensor-scatter-update-too-deep", "ops.argument-errors",
+     lambda tf: tf.tensor_scatter_nd_update(tf.constant([1.0]), [[0, 0]], [2.0])),
+    ("traced-tensor-scatter-update-scalar", "function.trace-time-errors",
+     lambda tf: tf.function(lambda: tf.tensor_scatter_nd_update(tf.constant(1.0), [[0]], [2.0]))()),
+    # -- in a graph the refused operand's reflected operator is looked up (fz4 seed 21 #48)
+    ("traced-float-or-list", "function.trace-time-errors",
+     _sig("x | [[True], [True], [True]]", np.ones((3, 1), np.float32), [3, 1])),
+    ("float-or-list", "ops.argument-errors", lambda tf: tf.constant([[1.0]]) | [[True]]),
+    # -- AddN in a graph: the list's dtypes before its shapes (fz4 seed 21 #35)
+    ("traced-add-n-dtypes-then-shapes", "function.trace-time-errors",
+     _sig("tf.math.add_n([np.array([[5, 3]], dtype=np.int64), x])", np.array([1.0]), [1])),
+    ("add-n-dtypes-and-shapes", "ops.argument-errors",
+     lambda tf: tf.math.add_n([np.array([[5, 3]], dtype=np.int64), tf.constant([1.0], tf.float64)])),
+]
+CASES = CASES + LAST
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 

@@ -755,6 +755,13 @@ ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", va
 
 def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     ts = [_t(v) for v in inputs]
+    if context.in_function() and len({u.dtype for u in ts}) > 1:
+        # (a graph: op_def_library checks the list's dtypes before AddN's shape function runs;
+        # eagerly the shapes are checked first, by the kernel; fz4 seed 21 #35)
+        raise trace_errors.list_mismatch(errors.InvalidArgumentError(
+            None, None, f"cannot compute AddN as input #1(zero-based) was expected to be a {ts[0].dtype.name} tensor "
+                        f"but is a {next(u.dtype for u in ts if u.dtype != ts[0].dtype).name} tensor [Op:AddN]"),
+            "AddN", [u.dtype for u in ts])
     shp = ts[0].shape
     for i, x in enumerate(ts[1:], 1):
         if x.shape != shp:
@@ -1216,6 +1223,10 @@ def equality(op: Any, x: Tensor, o: Any) -> Tensor:
 
 
 # --- Tensor's operators ---------------------------------------------------------------------------------
+def _holds_tensors(v: Any) -> bool:
+    return any(_holds_tensors(u) if isinstance(u, (list, tuple)) else _tensorlike(u) for u in v)
+
+
 def _truth_of(v: Any) -> Tensor:
     """`bool_tensor * 2` and `bool_tensor + 2`: TF's operator converts the Python number to a bool
     through int32 (ints keep their low 32 bits, floats truncate toward zero, NaN and floats beyond
@@ -1245,6 +1256,13 @@ def _install_operators() -> None:
         def fwd(self: Tensor, o: Any) -> Tensor:
             if (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (int, float):
                 o = _truth_of(o)
+            elif (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (list, tuple) \
+                    and not _holds_tensors(o):
+                # a list converts as a number does: without the dtype, then to bool through int32
+                # (`bool_tensor * [3, 0]` is [True, False]; fz4 seed 23 #71)
+                o = convert_to_tensor(o)
+                if o.dtype is not dtypes.bool_:
+                    o = _truth_tensor(o)
             elif op is MUL and isinstance(o, Tensor) and (self.dtype is dtypes.bool_) != (o.dtype is dtypes.bool_):
                 self, o = _truth_tensor(self), _truth_tensor(o)
             return binary(op, self, o)
