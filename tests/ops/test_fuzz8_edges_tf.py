@@ -251,6 +251,8 @@ MORE: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("bool-assign-add-list-locking", "ops.variable-slices", _update("bool", "assign_add([False], use_locking=True)")),
     ("bool-assign-add-no-read", "ops.variable-slices", _update("bool", "assign_add((False,), read_value=False)")),
     ("string-assign-add", "ops.variable-slices", _update("string", "assign_add(['t'])")),
+    ("bool-assign-add-float-converts-first", "ops.variable-slices", _update("bool", "assign_add(0.5, read_value=False)")),
+    ("bool-assign-add-int-converts-first", "ops.variable-slices", _update("bool", "assign_add(2)")),
     # -- sort_ops converts axis to a tensor: None is ValueError (fz4 seeds 21 #52, 23 #34)
     ("sort-axis-none", "ops.argument-errors", lambda tf: tf.sort(tf.constant([3, 1]), axis=None)),
     ("sort-variable-axis-none-descending", "ops.argument-errors",
@@ -295,6 +297,54 @@ LAST: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.math.add_n([np.array([[5, 3]], dtype=np.int64), tf.constant([1.0], tf.float64)])),
 ]
 CASES = CASES + LAST
+
+
+def _traced_on(body: str) -> Callable[[Any], Any]:
+    """tf.function(lambda x0: <body>)(float32 [7, -1.5]) (a segment reduction of x0 has an
+    unknown first dimension in the graph)."""
+    def run(tf: Any) -> Any:
+        f = tf.function(eval(f"lambda x0: {body}", {"tf": tf, "np": np}))  # noqa: S307 - our text
+        return f(tf.constant([7.0, -1.5]))
+    return run
+
+
+def _int_variable_gradient(build: str) -> Callable[[Any], Any]:
+    """The gradient of <build> (over x, an int64 variable [[5], [-1]]) with respect to [x],
+    unconnected gradients as zeros."""
+    def run(tf: Any) -> Any:
+        x = tf.Variable(tf.constant([[5], [-1]], tf.int64))
+        with tf.GradientTape() as tape:
+            y = eval(build, {"tf": tf, "x": x})  # noqa: S307 - our text
+        return tape.gradient(y, [x], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    return run
+
+
+SEED41: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- fuzz2 seed 41 #163: a strided slice keeps a dimension the graph does not know; unstack
+    #    infers num from the static shape
+    ("traced-unstack-of-ellipsis-slice", "function.trace-time-errors",
+     _traced_on("tf.unstack(tf.math.segment_min(x0, [0, 2])[...], axis=-1)[-1]")),
+    ("traced-unstack-of-equal-to-ellipsis-slice", "function.trace-time-errors",
+     _traced_on("tf.unstack(tf.equal(tf.math.segment_min(x0, [0, 2]), tf.math.segment_min(x0, [0, 2])[...]), "
+                "axis=-1)[-1]")),
+    ("traced-unstack-of-full-slice", "function.trace-time-errors",
+     _traced_on("tf.unstack(tf.math.segment_min(x0, [0, 2])[:], axis=0)[-1]")),
+    ("traced-unstack-of-bounded-slice", "function.trace-time-errors",
+     _traced_on("tf.unstack(tf.math.segment_min(x0, [0, 2])[0:1], axis=0)[-1]")),
+    ("traced-unstack-of-new-axis", "function.trace-time-errors",
+     _traced_on("tf.unstack(tf.math.segment_min(x0, [0, 2])[None], axis=0)[-1]")),
+    ("traced-unstack-with-num", "function.trace-time-errors",
+     _traced_on("tf.unstack(tf.math.segment_min(x0, [0, 2])[...], num=3, axis=-1)[-1]")),
+    # -- fuzz2 seed 41 #145: add_n of one input with a name is its Identity; read_value() is a read
+    #    then an Identity: neither recorded for integers
+    ("int-gradient-add-n-one-named", "autodiff.integer", _int_variable_gradient("tf.add_n([x], name='op_1')")),
+    ("int-gradient-add-n-one", "autodiff.integer", _int_variable_gradient("tf.add_n([x])")),
+    ("int-gradient-read-value", "autodiff.integer", _int_variable_gradient("x.read_value()")),
+    ("int-gradient-convert", "autodiff.integer", _int_variable_gradient("tf.convert_to_tensor(x)")),
+    ("int-gradient-identity", "autodiff.integer", _int_variable_gradient("tf.identity(x)")),
+    ("int-gradient-add-n-two", "autodiff.integer", _int_variable_gradient("tf.add_n([x, x])")),
+]
+CASES = CASES + SEED41
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
@@ -343,6 +393,12 @@ def test_python_protocol(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.symbolic-tensors")
 @EDGES.parametrize("function.symbolic-tensors")
 def test_traced_outputs(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("autodiff.integer")
+@EDGES.parametrize("autodiff.integer")
+def test_integer_variable_gradients(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -681,6 +681,9 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     if not -t.ndim <= int(axis) < t.ndim:
         raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
     ax = int(axis) % t.ndim
+    if num is None and context.in_function() and static_shapes.known_dim(t, ax) is None:
+        # (a traced graph: num comes from the static shape; fuzz2 seed 41 #163)
+        raise ValueError(f"Cannot infer argument `num` from shape {static_shapes.static_shape(t)}")
     if num is not None and int(num) != t.shape[ax]:   # (Unpack's num attr against the dimension: fuzz4)
         raise errors.InvalidArgumentError(None, None, f"Input shape axis {ax} must equal {int(num)}, got shape "
                                           f"{args_dims(t.shape.as_list())} [Op:Unpack]")
