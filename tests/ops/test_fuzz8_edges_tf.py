@@ -346,6 +346,19 @@ SEED41: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + SEED41
 
+SPLIT: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- Split's shape function reads a constant split_dim and a known dimension (fz4 seed 22 #32)
+    ("traced-split-uneven", "function.trace-time-errors",
+     lambda tf: tf.function(lambda x: tf.split(x, 2))(tf.constant([1.0, 2.0, 3.0]))),
+    ("traced-split-uneven-numpy-axis", "function.trace-time-errors",
+     lambda tf: tf.function(lambda x: tf.split(x, 2, axis=np.int64(-1)))(tf.Variable([1.0, 2.0, 3.0]))),
+    ("traced-split-uneven-tensor-axis", "function.trace-time-errors",
+     lambda tf: tf.function(lambda x: tf.split(x, 2, axis=tf.constant(0)))(tf.constant([1.0, 2.0, 3.0]))),
+    ("traced-split-uneven-unknown-dim", "function.trace-time-errors", _sig("tf.split(x, 2)", np.ones(3, np.float32), [None])),
+    ("split-uneven", "ops.argument-errors", lambda tf: tf.split(tf.constant([1.0, 2.0, 3.0]), 2)),
+]
+CASES = CASES + SPLIT
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 

@@ -710,9 +710,14 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     if isinstance(num_or_size_splits, (int, np.integer)):
         k = int(num_or_size_splits)
         if k <= 0 or n % k:
-            raise errors.InvalidArgumentError(
-                None, None, f"Number of ways to split should evenly divide the split dimension, but got split_dim "
-                f"{ax} (size = {n}) and num_split {k} [Op:Split]")
+            text = (f"Number of ways to split should evenly divide the split dimension, but got split_dim {ax} "
+                    f"(size = {n}) and num_split {k}")
+            err = errors.InvalidArgumentError(None, None, f"{text} [Op:Split]")
+            if k > 0 and graph_constants.known(axis) and static_shapes.known_dim(t, ax) is not None:
+                # (traced: Split's shape function reads a constant split_dim and a known dimension;
+                # fz4 seed 22 #32)
+                raise trace_errors.mark_shape(err, text, "Split", ([], t.shape.as_list()))
+            raise err
         sizes = (n // k,) * k
     else:
         given = [int(s) for s in (num_or_size_splits._v if isinstance(num_or_size_splits, Tensor)
