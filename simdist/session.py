@@ -110,6 +110,8 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
     cost.tally.flops = cost.tally.backward = cost.tally.update = 0.0
     from simdist.runtime.ops import random as random_ops
     random_ops.reset(int(seed))
+    from simdist.runtime import scalar_cache
+    scalar_cache.clear()    # TF's eager scalar cache starts empty in a new process
     _refresh_default_device()
 
 

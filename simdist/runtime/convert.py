@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, dtypes
+from simdist.runtime import context, dtypes, scalar_cache
 
 __all__ = ["UINT64_PENDING", "to_array"]
 
@@ -229,6 +229,15 @@ def to_array(value: Any, dt: dtypes.DType | None, hint: dtypes.DType | None = No
             return to_array(value, hint)
         except (TypeError, ValueError):
             pass
+    key = scalar_cache.key_of(value, None if dt is None else dt.name)
+    if key is not None:    # TF's eager cache of Python scalars: an equal zero converted before stands for it
+        out = _to_array(scalar_cache.lookup(key, value), dt)
+        scalar_cache.insert(key, value)
+        return out
+    return _to_array(value, dt)
+
+
+def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.DType]:
     numpy_value = isinstance(value, (np.ndarray, np.generic))
     if numpy_value:
         if dt is None:

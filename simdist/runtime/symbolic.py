@@ -102,6 +102,11 @@ def _has_source(filename: str) -> bool:
     return bool(linecache.cache.get(filename))
 
 
+def is_graph(t: Any) -> bool:
+    """Whether t is a graph tensor of the running tf.function (not an eager tensor it closes over)."""
+    return bool(_MARKS) and id(t) in _MARKS and _MARKS[id(t)]() is t
+
+
 def check_tensor(t: Any, what: str) -> None:
     """Raise TF's graph-tensor error for `what` of t when t is a graph tensor read by user code
     (the frame two levels up: the caller of the dunder that calls this)."""

@@ -255,8 +255,11 @@ class Tensor:
     def __bool__(self) -> bool:
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "bool")
-        if self._v.size != 1:
-            raise ValueError("The truth value of an array with more than one element is ambiguous.")
+        if self._v.size != 1:   # (TF's __bool__: `bool(x.size > 0 and x)`, so an empty tensor is False)
+            if self._v.size == 0:
+                return False
+            raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or "
+                             "a.all()")
         return bool(self._v)
 
     def __float__(self) -> float:

@@ -78,17 +78,27 @@ def regroup(per_replica_outputs: Sequence[Any], always_wrap: bool = False) -> An
     return PerReplica(per_replica_outputs)
 
 
-def select_replica(i: int, structure: Any) -> Any:
-    """The i-th replica's view of a structure: DistributedValues leaves replaced by component i."""
+def select_replica(i: int, structure: Any, keep_variables: bool = False) -> Any:
+    """The i-th replica's view of a structure: DistributedValues leaves replaced by component i.
+    `keep_variables`: distributed variables stay whole, as TF's select_replica passes them to
+    `strategy.run`'s replicas (each replica's reads and writes reach its own component; a replica
+    that returns it returns the distributed variable: clause run.distributed-variable-args)."""
     if isinstance(structure, DistributedValues):
+        if keep_variables and _is_variable(structure):
+            return structure
         return structure._values[i]
     if isinstance(structure, dict):
-        return type(structure)((k, select_replica(i, v)) for k, v in structure.items())
+        return type(structure)((k, select_replica(i, v, keep_variables)) for k, v in structure.items())
     if isinstance(structure, tuple) and hasattr(structure, "_fields"):
-        return type(structure)(*[select_replica(i, v) for v in structure])
+        return type(structure)(*[select_replica(i, v, keep_variables) for v in structure])
     if isinstance(structure, (list, tuple)):
-        return type(structure)(select_replica(i, v) for v in structure)
+        return type(structure)(select_replica(i, v, keep_variables) for v in structure)
     return structure
+
+
+def _is_variable(value: Any) -> bool:
+    from simdist.runtime.variables import Variable
+    return isinstance(value, Variable)
 
 
 def contains_distributed(structure: Any) -> bool:

@@ -233,7 +233,15 @@ class Variable(metaclass=_VariableMeta):
         return self._as_tensor()
 
     def read_value(self) -> Tensor:
-        return self._as_tensor()
+        """ReadVariableOp then an Identity (TF's read_value): the tape records the read of a watched
+        variable of any dtype but not an Identity of integers, so the gradient of an integer
+        variable's read_value() is zeros where its convert_to_tensor's is ones (fuzz2 seed 41 #145).
+        Only non-trainable dtypes take the Identity (for floats it passes the gradient through)."""
+        t = self._as_tensor()
+        if t.dtype.is_floating or t.dtype.is_complex:
+            return t
+        from simdist.runtime.ops import array
+        return array.identity(t)
 
     def numpy(self) -> Any:
         if _symbolic.DEPTH[0]:
@@ -634,6 +642,8 @@ class ResourceVariable(Variable):
             # (TF converts the value with the variable's dtype first: convert_to_tensor's ValueError)
             raise ValueError(f"Tensor conversion requested dtype {self._dtype.name} for Tensor with dtype "
                              f"{t.dtype.name}: {t!r}")
+        if op != "AssignVariableOp":
+            self._update_kernel(op)   # (after the conversion, before the kernel's shape check)
         arr = _dispatch.raw(t)   # (the write is recorded with the tensor as its operand)
         if arr.shape != self._shape._dims and not self._shape.is_compatible_with(t.shape) and op != "AssignVariableOp":
             # assign_add/assign_sub have no Python check: the kernel's error eagerly, the shape
@@ -663,6 +673,16 @@ class ResourceVariable(Variable):
         if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign", value, arr)
         return self if read_value else None
+
+    def _update_kernel(self, op: str) -> None:
+        """AssignAdd/AssignSubVariableOp have CPU kernels for number types only: a bool or string
+        variable is InvalidArgumentError once its operand converted to the variable's dtype (a
+        Python 0.5 for a bool variable is the conversion's TypeError; fz4 seeds 21 #55, #62,
+        22 #47, #77, 23 #40)."""
+        if self._dtype.is_bool or self._dtype.name == "string":
+            from simdist.runtime import errors
+            raise errors.InvalidArgumentError(None, None, f"No OpKernel was registered to support Op '{op}' used by "
+                                              f"{{{{node {op}}}}} with these attrs: [dtype=DT_{self._dtype.name.upper()}]")
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(delta, "AssignAddVariableOp")

@@ -204,11 +204,25 @@ def _divide(total: np.ndarray, n: int, dt: dtypes.DType) -> np.ndarray:
 
 def reduce_plain_value(op: Any, value: Any, num_replicas: int, describe: str) -> Any:
     """Clause reduce.plain-value with axis=None: one replica returns the value unchanged; with
-    more replicas MEAN returns it unchanged and SUM is an error (TF 2.21's message)."""
+    more replicas MEAN returns it unchanged and SUM is an error (TF 2.21's message). A value that
+    is not a tensor and equals 0 (`np.all(value == 0)`) is first replaced by
+    `np.zeros(value.shape, dtype=value.dtype)` (cross_device_ops_lib.reduce_non_distributed_value):
+    zeros for a NumPy value, AttributeError for a Python number (`not x` of every replica)."""
+    if num_replicas > 1 and not hasattr(value, "_as_tensor") and type(value).__name__ not in ("Tensor", "_Traced") \
+            and _all_zero(value):
+        return np.zeros(value.shape, dtype=value.dtype)
     if num_replicas == 1 or op is ReduceOp.MEAN:
         return value
     raise ValueError(f"A non-DistributedValues value {describe} cannot be reduced with the given reduce op "
                      f"{op}.")
+
+
+def _all_zero(value: Any) -> bool:
+    try:
+        with np.errstate(all="ignore"):
+            return bool(np.all(value == 0))
+    except Exception:  # noqa: BLE001 - a value NumPy cannot compare is not zero
+        return False
 
 
 def reduce_indexed_slices(op: ReduceOp, parts: Sequence[tuple[np.ndarray, np.ndarray]],

@@ -394,7 +394,8 @@ class Strategy:
                       for i in range(n)]
 
             def body(i: int) -> Any:
-                return fn(*select_replica(i, tuple(args)), **select_replica(i, kwargs))
+                return fn(*select_replica(i, tuple(args), keep_variables=True),
+                          **select_replica(i, kwargs, keep_variables=True))
 
             with timing.observe_variables() as traffic, function_run(fn, self._replica_threads, self):
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
@@ -437,8 +438,11 @@ class Strategy:
         d = context.current().device
         return d if d is not None else self._extended._host_device
 
-    def _reduce_no_axis(self, op: ReduceOp, value: Any, ring: bool = False) -> Any:
-        if isinstance(value, Mirrored):
+    def _reduce_no_axis(self, op: ReduceOp, value: Any, ring: bool = False, leaf: bool = False) -> Any:
+        """`leaf`: a leaf of a nested structure (MirroredStrategy's map over it), where a Mirrored
+        value is reduced as its components like a PerReplica (TF's MirroredExtended._reduce_to
+        checks `is_mirrored` of the whole value only)."""
+        if isinstance(value, Mirrored) and not leaf:
             if op is ReduceOp.SUM:
                 raise AssertionError()
             return value.values[0]
@@ -592,7 +596,12 @@ def _refuse_sparse(components: Any, where: str) -> None:
 
 def _describe(value: Any) -> str:
     """How TF prints a value in its messages: tensors and variables as themselves."""
-    return str(value) if isinstance(value, (Tensor, variables.Variable)) else str(convert_to_tensor(value))
+    if isinstance(value, (Tensor, variables.Variable)):
+        return str(value)
+    try:
+        return str(convert_to_tensor(value))
+    except (TypeError, ValueError):   # (a TensorShape, a DType: TF's message prints the value itself)
+        return str(value)
 
 
 def update_one_variable(var: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:

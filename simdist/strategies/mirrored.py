@@ -144,7 +144,7 @@ class MirroredStrategy(Strategy):
     def _reduce_structure(self, op: Any, value: Any, ring: bool = False) -> Any:
         """Clause reduce.nested: MirroredStrategy reduces a nested structure leaf by leaf (TF's
         MirroredExtended._reduce_to maps over it)."""
-        return nest.map_structure(lambda v: self._reduce_no_axis(op, v, ring), value)
+        return nest.map_structure(lambda v: self._reduce_no_axis(op, v, ring, leaf=True), value)
 
     def _make_extended(self) -> MirroredExtended:
         return MirroredExtended(self, self._devs, self._algorithm)

@@ -450,7 +450,8 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
             frames = [base + [context.Frame(self, self._make_replica_context(i), devices[i])] for i in range(n)]
 
             def body(i: int) -> Any:
-                return fn(*select_replica(i, tuple(args)), **select_replica(i, kwargs))
+                return fn(*select_replica(i, tuple(args), keep_variables=True),
+                          **select_replica(i, kwargs, keep_variables=True))
 
             with timing.observe_variables() as traffic, function_run(fn, self._replica_threads, self):
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()

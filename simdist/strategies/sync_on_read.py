@@ -24,6 +24,10 @@ class SyncOnReadVariable(DistributedValues, Variable):
     a SUM variable in cross-replica context raise ValueError, as TF's do. Keras's metric
     variables are of this kind (clause mirrored.sync-on-read)."""
 
+    def __bool__(self) -> bool:
+        # (TF's DistributedVariable has no __bool__: any Python object is true)
+        return True
+
     def __init__(self, components: list[ResourceVariable], strategy: Any, aggregation: Any) -> None:
         DistributedValues.__init__(self, components)
         for c in components:

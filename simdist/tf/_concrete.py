@@ -301,14 +301,14 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
                 first = first or traced.with_traceback(e.__traceback__)
                 continue
             if isinstance(e, errors.OpError):
-                # (a kernel's error: the graph builds; another placeholder may show its outputs)
-                built = True
+                # (a kernel's error: the graph builds as far as this run went, but the ops after it
+                # were not run; another placeholder may reach them or show the outputs)
                 continue
             raise
         outputs = _describe(out)
         built = True
         break
-    if not built and first is not None:
+    if not built and first is not None:   # (a shape function's error some run reached, none completing)
         raise first
     return ConcreteFunction(function, params, bound, outputs)
 

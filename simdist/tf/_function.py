@@ -462,6 +462,10 @@ def _outputs_to_tensors(out: Any) -> Any:
                         "or ExtensionType.".replace("{name}", name))
     if isinstance(out, Variable):
         return out.read_value()
+    if isinstance(out, type):   # (a class, `x.dtype.as_numpy_dtype`: nest sees one leaf, not a tensor; fz4 seed 23 #37)
+        raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
+                        f"ExtensionTypes or None values; found return value of type {type(out).__name__}, which is "
+                        "not a Tensor or ExtensionType.")
     if isinstance(out, dict):
         return type(out)((k, _outputs_to_tensors(v)) for k, v in out.items())
     if isinstance(out, tuple) and hasattr(out, "_fields"):

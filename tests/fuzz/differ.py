@@ -160,6 +160,7 @@ def serve_on_two_cpus(run_all: Any) -> None:
     (fuzz2-fuzz4): `run_all(tf, program, strategy)` per program, each result sent with whether
     TF's collectives still run (`_collectives_healthy`); an unhealthy worker exits to be restarted."""
     import tensorflow as tf
+    from tensorflow.python import pywrap_tfe
     tf.get_logger().setLevel("ERROR")
     strategy = _two_cpus(tf)
     while True:
@@ -168,6 +169,7 @@ def serve_on_two_cpus(run_all: Any) -> None:
         except EOFError:
             return
         for p in programs:
+            pywrap_tfe.TFE_ClearScalarCache()   # each program on an empty scalar cache (ops.scalar-cache)
             result = run_all(tf, p, strategy)
             healthy = p.mode != "dist" or _collectives_healthy(tf, strategy)
             _send(sys.stdout.buffer, (result, healthy))
@@ -184,10 +186,11 @@ def run_on_simdist(programs: list, run_all: Any) -> list[Any]:
     every machine."""
     import simdist
     from simdist import tf
-    from simdist.runtime import host_cpu
+    from simdist.runtime import host_cpu, scalar_cache
     out = []
     with host_cpu.using("host"):
         for p in programs:
+            scalar_cache.clear()   # as the TF worker: each program on an empty scalar cache
             strategy = None
             if p.mode == "dist":
                 simdist.reset()

@@ -25,10 +25,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
     ("operator:", "accepts", "NotImplementedError"):
         "the same rule with an input_signature: TF 2.21's trace fails with NotImplementedError, simdist traces and "
         "its calls raise the kernel's error; seed 1 #63, #124",
-    ("variable:", "value", "('TensorShape', ()),)"):
-        "strategy.run of a function returning the same Python object from every replica (a Variable's TensorShape): "
-        "TF 2.21's regroup keeps one value (experimental_local_results has one entry), simdist one per replica; "
-        "seed 1 #110",
 }
 
 

@@ -196,6 +196,7 @@ def program_key(prog: Prog4, release: str) -> str:
     """SHA-256 of everything TF's answer depends on (mode, inputs' bytes, snippets, options) and TF's release."""
     h = hashlib.sha256(release.encode())
     h.update(prog.mode.encode())
+    h.update(b"scalar-cache-cleared")   # (TF's worker now empties its scalar cache per program)
     if prog.mode == "dist":
         h.update(b"dist-normal-form-2")   # (the local results' normal form changed: older answers are stale)
     for a, dt, var in prog.inputs:

@@ -363,6 +363,15 @@ class TensorFlowBackend(Backend):
             print(f"tensorflow backend: {absorbed} gRPC/executor messages from stopped test servers absorbed at "
                   "teardown", file=sys.stderr)
 
+    def before_test(self, nodeid: str) -> None:
+        """Each test starts with TF's eager scalar cache empty, as in a new process and as the simdist
+        backend's reset leaves it: a zero an earlier test converted must not give this test's zero
+        its sign (clause ops.scalar-cache)."""
+        if self._tf is not None:
+            from tensorflow.python import pywrap_tfe  # noqa: PLC0415
+
+            pywrap_tfe.TFE_ClearScalarCache()
+
     def describe(self) -> dict[str, Any]:
         tf = self.tf
         try:   # tf.keras's release: Keras 2 (TF <= 2.15) or Keras 3, whichever pip resolved beside TF

@@ -33,11 +33,14 @@ def shape_arg(shape: Any) -> tuple[int, ...]:
     return tuple(map(int, shape))
 
 
-def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None) -> tuple[int, ...] | None:
+def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
+         of: Any = None) -> tuple[int, ...] | None:
     """A reduction's `axis` argument, checked against the rank and made non-negative. An axis out
     of range is the kernel's InvalidArgumentError, marked with the shape function's ValueError
-    (a tf.function's trace; `shape`: the input's, for the message); a repeated axis is the
-    kernel's InvalidArgumentError in both modes (NumPy's ValueError must not leak)."""
+    (a tf.function's trace; `shape`: the input's, for the message) unless the graph does not know
+    the rank of `of` (the input: an unknown-rank TensorSpec), when the kernel raises it as the
+    graph runs; a repeated axis is the kernel's InvalidArgumentError in both modes (NumPy's
+    ValueError must not leak)."""
     if axis is None:
         return None
     if isinstance(axis, Tensor):
@@ -56,8 +59,13 @@ def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None) 
             err = errors.InvalidArgumentError(
                 None, None, f"Invalid reduction dimension ({a} for input with {rank} dimension(s) [Op:{opname}]")
             dims = list(shape) if shape is not None else [1] * rank
-            raise trace_errors.mark_shape(err, f"Invalid reduction dimension {a} for input with {rank} dimensions.",
+            err = trace_errors.mark_shape(err, f"Invalid reduction dimension {a} for input with {rank} dimensions.",
                                           opname, (dims, [len(axs)] if not isinstance(axis, (int, np.integer)) else []))
+            if of is not None:
+                from simdist.runtime.ops import static_shapes
+                if static_shapes.rank_unknown(of):
+                    trace_errors.unmark(err)
+            raise err
         if a % rank in out:
             raise errors.InvalidArgumentError(None, None, f"Invalid reduction arguments: Axes contains duplicate "
                                                           f"dimension: {a % rank} [Op:{opname}]")

@@ -13,6 +13,7 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, dispatch
 from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
+from simdist.runtime.ops.list_inputs import concat_axis, matching_list
 from simdist.runtime.ops.registry import (BROADCAST, PERMUTED, RESHAPED, NotDifferentiable, RegisterGradient, lanes,
                                           register, selected_bytes)
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
@@ -41,6 +42,11 @@ def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
 
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
     """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value."""
+    user = not sys._getframe(1).f_globals.get("__name__", "").startswith("simdist.")
+    if user and (isinstance(value, Tensor) or hasattr(value, "_as_tensor")):
+        value = _user_tensor_value(value, dtype)
+        if isinstance(value, Tensor) and (shape is None or tuple(value.shape.as_list()) == tuple(int(d) for d in shape)):
+            return value   # TF's convert_to_eager_tensor returns an eager tensor as it is (a tape sees x itself)
     if isinstance(value, Tensor):
         t = value
         if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
@@ -70,6 +76,33 @@ def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, 
         return reshape(t, shp)
     raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {value!r} (converted from "
                     f"{value!r}) has {arr_size} elements, but got `shape` {shp} with {want} elements).")
+
+
+def _user_tensor_value(value: Any, dtype: Any) -> Any:
+    """What `tf.constant(value, dtype, shape)` of a tensor or variable converts, as TF 2.21 does it
+    from user code (ops.conversion; fz4 seeds 22 #7, #35, #128, #180, 23 #136): inside a tf.function
+    make_tensor_proto refuses a graph tensor (TypeError "Expected any non-tensor type, but got a
+    tensor instead", with a dtype "Expected int8, but got Tensor(...) of type 'SymbolicTensor'") and
+    a variable (its numpy(): NotImplementedError); eagerly a variable converts through its value as
+    a NumPy array (`tf.constant(float32_variable, tf.int32)` truncates), and a tensor is kept (one
+    of another dtype is TypeError); an eager tensor a tf.function closes over is a NumPy value there
+    (cast to the dtype)."""
+    from simdist.runtime import symbolic
+    if isinstance(value, Tensor):
+        if context.in_function():
+            if not symbolic.is_graph(value):
+                return np.asarray(value._v)
+            if dtype is None:
+                raise TypeError("Expected any non-tensor type, but got a tensor instead.")
+            raise TypeError(f"Expected {dtypes.as_dtype(dtype).name}, but got Tensor(shape={tuple(value.shape.as_list())}, "
+                            f"dtype={value.dtype.name}) of type 'SymbolicTensor'.")
+        if dtype is not None and value.dtype != dtypes.as_dtype(dtype):
+            raise TypeError(f"Expected tensor {value.numpy()} with dtype tf.{dtypes.as_dtype(dtype).name}, but got "
+                            f"dtype tf.{value.dtype.name}.")
+        return value
+    if context.in_function():
+        raise NotImplementedError("numpy() is only available when eager execution is enabled.")
+    return np.asarray(value._as_tensor()._v)
 
 
 def _cast(x: Tensor, dtype: Any) -> Tensor:
@@ -511,39 +544,6 @@ CONCAT = register("ConcatV2", lambda *arrays, axis: concat_arrays(arrays, axis),
                   fusion=_LANE_AXES)
 
 
-def matching_list(values: Sequence[Any], op: str, arg: str) -> list[Tensor]:
-    """The tensors of a list input whose elements share one type attr (ConcatV2's and Pack's
-    `N * T`) as TF converts them (clause ops.conversion): with a Python or NumPy element among
-    them, every element is converted to the first tensor's dtype (the first converted element's
-    when there is no tensor): `concat([float64, [1.5]])` is float64, a NumPy array is cast, `[2.5]`
-    beside int32 is a TypeError, a tensor or variable of another dtype a ValueError (eagerly,
-    execute.args_to_matching_eager); inside a tf.function op_def_library's conversion fails as
-    the TypeError "Tensors in list ... don't all match". Lists of tensors and variables only are
-    the kernel's to check."""
-    if all(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in values):
-        return [_t(v) for v in values]
-    from simdist.runtime import context
-    dt = next((v.dtype for v in values if isinstance(v, Tensor)), None)
-    out = []
-    for v in values:
-        try:
-            t = convert_to_tensor(v, dtype=dt)
-        except (TypeError, ValueError):
-            if not context.in_function():
-                raise
-            seen = []
-            for w in values:
-                try:
-                    seen.append(convert_to_tensor(w).dtype.name)
-                except (TypeError, ValueError):
-                    seen.append("<NOT CONVERTIBLE TO TENSOR>")
-            raise TypeError(f"Tensors in list passed to '{arg}' of '{op}' Op have types [{', '.join(seen)}] that "
-                            "don't all match.") from None
-        dt = t.dtype if dt is None else dt
-        out.append(t)
-    return out
-
-
 def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
     """`tf.concat` with TF's ConcatOp error messages."""
     from simdist.runtime.ops import math
@@ -554,7 +554,7 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
         raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
     if len(ts) == 1:   # array_ops.concat's degenerate case: identity(values[0]), an Identity op
         return identity(ts[0])   # (a bool variable's gradient through it is zeros: fuzz2 seed 20261130 #1871)
-    return dispatch.execute(CONCAT, ts, {"axis": int(axis)})
+    return dispatch.execute(CONCAT, ts, {"axis": concat_axis(axis, [x.shape for x in ts])})
 
 
 @RegisterGradient("ConcatV2")
@@ -681,6 +681,9 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
     if not -t.ndim <= int(axis) < t.ndim:
         raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
     ax = int(axis) % t.ndim
+    if num is None and context.in_function() and static_shapes.known_dim(t, ax) is None:
+        # (a traced graph: num comes from the static shape; fuzz2 seed 41 #163)
+        raise ValueError(f"Cannot infer argument `num` from shape {static_shapes.static_shape(t)}")
     if num is not None and int(num) != t.shape[ax]:   # (Unpack's num attr against the dimension: fuzz4)
         raise errors.InvalidArgumentError(None, None, f"Input shape axis {ax} must equal {int(num)}, got shape "
                                           f"{args_dims(t.shape.as_list())} [Op:Unpack]")
@@ -707,9 +710,14 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     if isinstance(num_or_size_splits, (int, np.integer)):
         k = int(num_or_size_splits)
         if k <= 0 or n % k:
-            raise errors.InvalidArgumentError(
-                None, None, f"Number of ways to split should evenly divide the split dimension, but got split_dim "
-                f"{ax} (size = {n}) and num_split {k} [Op:Split]")
+            text = (f"Number of ways to split should evenly divide the split dimension, but got split_dim {ax} "
+                    f"(size = {n}) and num_split {k}")
+            err = errors.InvalidArgumentError(None, None, f"{text} [Op:Split]")
+            if k > 0 and graph_constants.known(axis) and static_shapes.known_dim(t, ax) is not None:
+                # (traced: Split's shape function reads a constant split_dim and a known dimension;
+                # fz4 seed 22 #32)
+                raise trace_errors.mark_shape(err, text, "Split", ([], t.shape.as_list()))
+            raise err
         sizes = (n // k,) * k
     else:
         given = [int(s) for s in (num_or_size_splits._v if isinstance(num_or_size_splits, Tensor)
@@ -947,6 +955,33 @@ def _strided_slice_grad(g: np.ndarray, shape: tuple[int, ...], key: tuple) -> np
 STRIDED_SLICE = register("StridedSlice", _strided_slice, args.first, _ZERO, kind="shape",
                          fusion=_LANE_AXES,
                          bytes=selected_bytes)
+def _strided_slice_sees(shapes: list, attrs: dict | None) -> bool:
+    """StridedSlice's shape function: it finds a scalar input or an integer index out of range
+    only where the graph knows the rank and that dimension (an index into an unknown dimension,
+    or any index of an unknown-rank input, fails as the graph runs: InvalidArgumentError; fz4
+    seeds 21 #108, #167, 22 #4)."""
+    shape = shapes[0]
+    if shape is None:
+        return False
+    key = (attrs or {}).get("key", ())
+    if not shape:
+        return any(k[0] in "is" for k in key)
+    dim = 0
+    for j, k in enumerate(key):
+        if k[0] == "e":
+            dim = len(shape) - sum(1 for m in key[j + 1:] if m[0] in "is")
+            continue
+        if k[0] == "i":
+            if dim >= len(shape):
+                return True
+            size = shape[dim]
+            if size is not None and not -size <= k[1] < size:
+                return True
+        dim += 0 if k[0] == "n" else 1
+    return dim > len(shape)
+
+
+STRIDED_SLICE.shape_fn = _strided_slice_sees
 STRIDED_SLICE_GRAD = register("StridedSliceGrad", _strided_slice_grad, args.first, _ZERO, kind="shape",
                               fusion=_LANE_AXES)
 

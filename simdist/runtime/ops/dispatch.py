@@ -143,7 +143,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if context._function_depth:   # (which values the graph being built knows: graph_constants.py)
         _consts.propagate(op, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
-        return _shapes.propagate(op, tensors, t)
+        return _shapes.propagate(op, tensors, t, attrs)
     return t
 
 

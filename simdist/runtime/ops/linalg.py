@@ -110,12 +110,17 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     no_kernel = _kernel_first(BATCH_MATMUL if batched else MATMUL, ta.dtype)
     from simdist.runtime.ops import static_shapes
     ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)   # (None: a rank the graph does not know)
+    low = len(sa) if len(sa) < 2 else len(sb)
     if (len(sa) < 2 or len(sb) < 2) and (ka is None or kb is None):
-        # a graph input of unknown rank: no shape function sees it, the kernel refuses it (seed 54 #113)
-        raise no_kernel or errors.InvalidArgumentError(
-            None, None, f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} [Op:MatMul]")
-    if len(sa) < 2 or len(sb) < 2:
-        low = len(sa) if len(sa) < 2 else len(sb)   # traced: MatMul's (BatchMatMulV2's) shape function
+        # a graph input of unknown rank: math_ops.matmul builds BatchMatMulV2, whose shape function
+        # checks the operand whose rank it knows (`x @ 2`: fz4 seed 21 #30); when that one is not
+        # the low one, the kernel refuses the pair as the graph runs (seed 54 #113)
+        known_low = next((len(k) for k in (ka, kb) if k is not None and len(k) < 2), None)
+        if known_low is None:
+            raise no_kernel or errors.InvalidArgumentError(
+                None, None, f"In[0] and In[1] has different ndims: {args.dims(sa)} vs. {args.dims(sb)} [Op:MatMul]")
+        low, batched = known_low, True
+    if len(sa) < 2 or len(sb) < 2:   # traced: MatMul's (BatchMatMulV2's) shape function
         if no_kernel:   # (eagerly the missing kernel; traced, the shape function runs first)
             raise trace_errors.mark_shape(no_kernel, f"Shape must be {'at least ' if batched else ''}rank 2 but is "
                                                      f"rank {low}", "BatchMatMulV2" if batched else "MatMul", (sa, sb))

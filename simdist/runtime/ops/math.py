@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
-from simdist.runtime import context, execution, subnormals
+from simdist.runtime import context, execution, scalar_cache, subnormals
 from simdist.runtime.ops import args, dispatch, unary
 from simdist.runtime.ops import packet_pow, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
@@ -245,6 +245,11 @@ def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
     if tp is Tensor or isinstance(y, Tensor):
         return y
     if (tp is float and dt.kind == "f") or (tp is int and dt.kind in "fiu"):
+        if tp is float and not y:    # a zero: TF's eager scalar cache may hold the other sign
+            key = scalar_cache.key_of(y, dt.name)
+            if key is not None:
+                y = scalar_cache.lookup(key, y)
+                scalar_cache.insert(key, y)
         try:
             arr = np.asarray(y, dtype=dt._np)   # what convert_to_tensor gives, without its checks
         except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it
@@ -719,7 +724,7 @@ MIN = reduction("Min", _extreme(np.min, False), args.allowed("Min", *REAL), args
 
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     t = _t(input_tensor)
-    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list())
+    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t)
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
 
 
@@ -749,7 +754,25 @@ ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", va
 
 
 def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
+    if isinstance(inputs, (list, tuple)) and len(inputs) == 1:
+        # math_ops.add_n of one input: the input itself (a variable stays one), or with a name its
+        # Identity (an op the tape does not record for an integer input: add_n([int_var], name=...)
+        # differentiates to zeros; fuzz2 seed 41 #145)
+        from simdist.runtime.indexed_slices import IndexedSlices
+        from simdist.runtime.ops import array
+        only = inputs[0]
+        values = convert_to_tensor(only) if isinstance(only, IndexedSlices) else only
+        if name:
+            return array.identity(values)
+        return values if (isinstance(values, Tensor) or hasattr(values, "_as_tensor")) else _t(values)
     ts = [_t(v) for v in inputs]
+    if context.in_function() and len({u.dtype for u in ts}) > 1:
+        # (a graph: op_def_library checks the list's dtypes before AddN's shape function runs;
+        # eagerly the shapes are checked first, by the kernel; fz4 seed 21 #35)
+        raise trace_errors.list_mismatch(errors.InvalidArgumentError(
+            None, None, f"cannot compute AddN as input #1(zero-based) was expected to be a {ts[0].dtype.name} tensor "
+                        f"but is a {next(u.dtype for u in ts if u.dtype != ts[0].dtype).name} tensor [Op:AddN]"),
+            "AddN", [u.dtype for u in ts])
     shp = ts[0].shape
     for i, x in enumerate(ts[1:], 1):
         if x.shape != shp:
@@ -1211,6 +1234,10 @@ def equality(op: Any, x: Tensor, o: Any) -> Tensor:
 
 
 # --- Tensor's operators ---------------------------------------------------------------------------------
+def _holds_tensors(v: Any) -> bool:
+    return any(_holds_tensors(u) if isinstance(u, (list, tuple)) else _tensorlike(u) for u in v)
+
+
 def _truth_of(v: Any) -> Tensor:
     """`bool_tensor * 2` and `bool_tensor + 2`: TF's operator converts the Python number to a bool
     through int32 (ints keep their low 32 bits, floats truncate toward zero, NaN and floats beyond
@@ -1240,6 +1267,13 @@ def _install_operators() -> None:
         def fwd(self: Tensor, o: Any) -> Tensor:
             if (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (int, float):
                 o = _truth_of(o)
+            elif (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (list, tuple) \
+                    and not _holds_tensors(o):
+                # a list converts as a number does: without the dtype, then to bool through int32
+                # (`bool_tensor * [3, 0]` is [True, False]; fz4 seed 23 #71)
+                o = convert_to_tensor(o)
+                if o.dtype is not dtypes.bool_:
+                    o = _truth_tensor(o)
             elif op is MUL and isinstance(o, Tensor) and (self.dtype is dtypes.bool_) != (o.dtype is dtypes.bool_):
                 self, o = _truth_tensor(self), _truth_tensor(o)
             return binary(op, self, o)
@@ -1254,8 +1288,12 @@ def _install_operators() -> None:
         setattr(Tensor, f"__{name}__", fwd)
         setattr(Tensor, f"__r{name}__", rev)
 
+    # The comparison operators are the generated ops themselves (Tensor.__lt__ = gen_math_ops.less;
+    # __eq__/__ne__ call gen_math_ops.equal/not_equal), not binary_op_wrapper: a distributed variable
+    # operand sends them to the eager fallback (check_distributed_variables; fz4 seeds 21 #7, 22 #156)
     def cmp(op: Any) -> Any:
         def f(self: Tensor, o: Any) -> Tensor:
+            check_distributed_variables((self, o))
             return binary(op, self, o, out_dtype=dtypes.bool_)
         return f
 
@@ -1263,10 +1301,16 @@ def _install_operators() -> None:
         setattr(Tensor, f"__{name}__", cmp(op))
 
     def eq(self: Tensor, o: Any) -> Any:
-        return False if o is None else equality(EQUAL, self, o)
+        if o is None:
+            return False
+        check_distributed_variables((self, o))
+        return equality(EQUAL, self, o)
 
     def ne(self: Tensor, o: Any) -> Any:
-        return True if o is None else equality(NOT_EQUAL, self, o)
+        if o is None:
+            return True
+        check_distributed_variables((self, o))
+        return equality(NOT_EQUAL, self, o)
 
     # &, |, ^, ~: logical on bools, bitwise on integers (ops/bitwise.py installs them)
     Tensor.__eq__ = eq   # type: ignore[assignment]

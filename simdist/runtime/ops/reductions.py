@@ -64,7 +64,7 @@ NotDifferentiable("All")
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     t = _t(input_tensor)
     op.dtype((t.dtype,), None)   # the input's dtype is checked when the op is built, before the axes
-    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list())
+    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t)
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
 
 

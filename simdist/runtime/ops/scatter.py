@@ -127,6 +127,14 @@ def _scatter_nd(idx: np.ndarray, upd: np.ndarray, shape: tuple[int, ...]) -> np.
 
 def _tensor_scatter(mode: str, opname: str) -> Any:
     def forward(x: np.ndarray, idx: np.ndarray, upd: np.ndarray) -> np.ndarray:
+        if idx.ndim and idx.shape[-1] > x.ndim:   # an index deeper than the tensor's rank (fz4 seed 21 #154;
+            # traced, a scalar tensor fails the shape function's rank check)
+            eager = (f"Inner dimensions of output shape must match inner dimensions of updates shape. Output: "
+                     f"{args.dims(x.shape)} updates: {args.dims(upd.shape)} [Op:{opname}]")
+            if x.ndim == 0:
+                raise trace_errors.shape_error(eager, "Shape must be at least rank 1 but is rank 0", opname,
+                                               (x.shape, idx.shape, upd.shape))
+            raise errors.InvalidArgumentError(None, None, eager)
         _check_updates(idx, upd.shape, x.shape, opname)
         pos = _check_nd(idx, x.shape, "shape", opname)
         out = x.copy()

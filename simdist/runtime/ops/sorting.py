@@ -62,15 +62,23 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
     """`tf.math.top_k`: (values, indices of `index_type`: int32 by default) of the k largest along the last axis."""
     t = _t(input)
     kk = int(dispatch.static_value(k) if isinstance(k, Tensor) else k)
-    if t.ndim < 1:
-        raise errors.InvalidArgumentError(None, None, f"input must be >= 1-D, got shape {args.dims(t.shape.as_list())} "
-                                          "[Op:TopKV2]")
+    from simdist.runtime.ops import static_shapes
+    shapes = (t.shape.as_list(), [])
+    if t.ndim < 1:   # traced: TopKV2's shape function, when the graph knows the rank (fz4 seed 21 #116)
+        err = trace_errors.shape_error(f"input must be >= 1-D, got shape {args.dims(t.shape.as_list())} [Op:TopKV2]",
+                                       "Shape must be at least rank 1 but is rank 0", "TopKV2", shapes)
+        if static_shapes.rank_unknown(t):
+            trace_errors.unmark(err)
+        raise err
     if kk < 0:
         raise errors.InvalidArgumentError(None, None, f"Need k >= 0, got {kk} [Op:TopKV2]")
     n = t.shape.as_list()[-1]
-    if n < kk:
-        raise errors.InvalidArgumentError(None, None, f"input must have at least k columns. Had {n}, needed {kk} "
-                                          "[Op:TopKV2]")
+    if n < kk:   # traced: the shape function, when it knows the last dimension
+        err = trace_errors.shape_error(f"input must have at least k columns. Had {n}, needed {kk} [Op:TopKV2]",
+                                       f"input must have last dimension >= k = {kk} but is {n}", "TopKV2", shapes)
+        if static_shapes.known_dim(t, -1) is None:
+            trace_errors.unmark(err)
+        raise err
     it = dtypes.as_dtype(index_type)
     if it.name not in ("int16", "int32", "int64"):   # the op def's index_type list (ops.sort)
         raise trace_errors.static(errors.InvalidArgumentError(
@@ -121,6 +129,8 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, return_argsort: boo
         raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. Received: "
                          f"direction={direction}")
     x = _t(values)
+    if axis is None:   # sort_ops converts axis to a tensor (fz4 seeds 21 #52, 23 #34)
+        raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
     ax = int(axis)
     from simdist.runtime.ops import static_shapes
     rank = x.ndim

@@ -156,6 +156,35 @@ def unseen(op: Any, tensors: Sequence[Tensor], attrs: dict | None, err: BaseExce
         trace_errors.unmark(err)
 
 
+def _sliced(x: Tensor, out: Tensor, key: Sequence[tuple]) -> Tensor:
+    """StridedSlice's output dimensions the graph does not know: a dimension an ellipsis or a
+    slice keeps from an unknown input dimension stays unknown (a slice's bounds cannot be clamped
+    to an unknown size); an integer index drops its dimension, a new axis is a known 1; an input
+    of unknown rank gives an output of unknown rank when an ellipsis is among the indices (fuzz2
+    seed 41 #163: `tf.unstack(x[...], axis=-1)` of a segment reduction's output)."""
+    flags = unknown(x)
+    if flags is None:
+        return out
+    if rank_unknown(x):
+        return out
+    outs: list[bool] = []
+    dim = 0
+    for j, k in enumerate(key):
+        if k[0] == "e":
+            span = x.ndim - sum(1 for m in key[j + 1:] if m[0] in "is") - dim
+            outs.extend(flags[dim:dim + span])
+            dim += span
+        elif k[0] == "n":
+            outs.append(False)
+        elif k[0] == "i":
+            dim += 1
+        else:
+            outs.append(flags[dim] if dim < len(flags) else False)
+            dim += 1
+    outs.extend(flags[dim:])   # (the dimensions after the last index are kept whole)
+    return mark(out, outs) if len(outs) == out.ndim else out
+
+
 def broadcast_fails(a: Tensor, b: Tensor) -> bool:
     """Whether TF's broadcasting shape function sees that a and b do not broadcast: a pair of
     known dimensions that differ, neither 1."""
@@ -167,9 +196,11 @@ def broadcast_fails(a: Tensor, b: Tensor) -> bool:
     return False
 
 
-def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor) -> Tensor:
-    """out of an elementwise op over `tensors`, with the unknown dimensions its shape function
-    leaves (called by dispatch while some tensor is marked)."""
+def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | None = None) -> Tensor:
+    """out of an elementwise op over `tensors` (or a StridedSlice), with the unknown dimensions its
+    shape function leaves (called by dispatch while some tensor is marked)."""
+    if op.name == "StridedSlice":
+        return _sliced(tensors[0], out, (attrs or {}).get("key", ()))
     if op.fusion is not SAME_SHAPES and op.fusion is not BROADCAST:
         return out
     if all(unknown(t) is None for t in tensors):

@@ -1,0 +1,100 @@
+"""List inputs whose elements share one type attr (ConcatV2's and Pack's `N * T`) as TF 2.21
+converts them, and ConcatV2's axis operand (clause ops.conversion).
+
+Eagerly, the generated op's fast path (pywrap_tfe_src.cc `TFE_Py_FastPathExecute`) takes a list
+whose every element is an EagerTensor, a resource variable, an ndarray or a Python number
+(`CheckInputsOk`/`CheckOneInput`: `PyFloat_Check || PyLong_Check`, so bool and NumPy's float64 but
+not NumPy's other scalars, not nested lists): the type attr is the dtype of the first tensor *or
+variable* in the list (`MaybeGetDTypeForAttr`/`MaybeGetDType`), the other elements are converted
+to it, and tensors and variables are taken as they are (a different dtype is the kernel's
+InvalidArgumentError): `tf.concat([2.5, float64_variable], 0)` converts 2.5 to float64. Any other
+list goes to the op's eager fallback (execute.args_to_matching_eager): the dtype of the first
+EagerTensor (a variable does not count), else of the first element converted, and every element is
+converted to it (a tensor or variable of another dtype is a ValueError): `tf.concat([[2.5],
+float64_variable], 0)` is ValueError. Inside a tf.function op_def_library converts each element on
+its own and refuses different dtypes (TypeError "Tensors in list ... don't all match").
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from simdist.runtime import context, convert, dtypes, errors
+from simdist.runtime.ops.args import t as _t
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["matching_list", "concat_axis"]
+
+
+def _variable(v: Any) -> bool:
+    return not isinstance(v, Tensor) and hasattr(v, "_as_tensor") and hasattr(v, "dtype")
+
+
+def _fast_path_element(v: Any) -> bool:
+    """CheckOneInput: an EagerTensor, a resource variable, an ndarray or a Python int/float."""
+    return isinstance(v, (Tensor, np.ndarray, int, float)) or _variable(v)
+
+
+def matching_list(values: Sequence[Any], op: str, arg: str) -> list[Tensor]:
+    """The tensors of list input `arg` of `op` as TF converts them (module docstring). Lists of
+    tensors and variables only are the kernel's to check."""
+    if all(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in values):
+        return [_t(v) for v in values]
+    if not context.in_function() and all(_fast_path_element(v) for v in values):
+        dt = next((v.dtype for v in values if isinstance(v, Tensor) or _variable(v)), None)
+        out = []
+        for v in values:
+            if isinstance(v, Tensor) or _variable(v):
+                out.append(_t(v))        # (as it is: ReadVariableOp of a variable)
+                continue
+            t = convert_to_tensor(v, dtype=dt)
+            dt = t.dtype if dt is None else dt
+            out.append(t)
+        return out
+    dt = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+    out = []
+    for v in values:
+        try:
+            t = convert_to_tensor(v, dtype=dt)
+        except (TypeError, ValueError):
+            if not context.in_function():
+                raise
+            seen = []
+            for w in values:
+                try:
+                    seen.append(convert_to_tensor(w).dtype.name)
+                except (TypeError, ValueError):
+                    seen.append("<NOT CONVERTIBLE TO TENSOR>")
+            raise TypeError(f"Tensors in list passed to '{arg}' of '{op}' Op have types [{', '.join(seen)}] that "
+                            "don't all match.") from None
+        dt = t.dtype if dt is None else dt
+        out.append(t)
+    return out
+
+
+def concat_axis(axis: Any, shapes: Sequence[Sequence[int]]) -> int:
+    """ConcatV2's axis operand as an int. Its type attr Tidx is int32 or int64 (another dtype:
+    InvalidArgumentError eagerly, "Value for attr 'Tidx' of float ..."); the kernel takes a scalar
+    or a one-element vector (`axis=[0]`, concat_op.cc), else InvalidArgumentError "axis tensor
+    should be a scalar integer, but got shape [2]"; inside a tf.function the shape function wants a
+    scalar (ValueError "Shape must be rank 0 but is rank 1")."""
+    if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool):
+        return int(axis)
+    t = axis if isinstance(axis, Tensor) else convert_to_tensor(axis._as_tensor() if _variable(axis) else axis)
+    if t.dtype not in (dtypes.int32, dtypes.int64):
+        if context.in_function():
+            raise TypeError(f"Value passed to parameter 'axis' has DataType {t.dtype.name} not in list of allowed "
+                            "values: int32, int64")
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {t.dtype.name} is not in the list "
+                                          "of allowed values: int32, int64 [Op:ConcatV2]")
+    arr = np.asarray(t._v)
+    if context.in_function() and arr.ndim != 0:
+        dims = ", ".join(f"[{','.join(str(d) for d in s)}]" for s in list(shapes) + [arr.shape])
+        raise ValueError(f"Shape must be rank 0 but is rank {arr.ndim} for '{{{{node concat}}}} = ConcatV2[N={len(shapes)}"
+                         f"]' with input shapes: {dims}.")
+    if arr.ndim == 0 or arr.shape == (1,):
+        return int(arr.reshape(-1)[0])
+    raise errors.InvalidArgumentError(None, None, "axis tensor should be a scalar integer, but got shape "
+                                      f"[{','.join(str(d) for d in arr.shape)}] [Op:ConcatV2]")
