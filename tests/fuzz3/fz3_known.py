@@ -26,6 +26,10 @@ divide_no_nan, reciprocal, reduce_mean's division), the elementwise complex func
 complex_sqrt/rsqrt/log and their packets, glibc's cexp/csin/... under DAZ, Eigen's complex
 expm1/log1p/logistic: cos, cosh, sin, expm1, log, log1p, sigmoid, rsqrt), complex Add/Sub under
 DAZ/FTZ, complex Pow (glibc's cpow) and Xlogy/Xdivy/Xlog1py, strategy.reduce MEAN's complex division, the conj in the inverse functions' gradients, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
+Closed by issue 29's fz7 (tests/ops/test_fuzz7_resize_tf.py, docs/spec.md ops.image-resize): tf.image.resize
+for every method, antialias and preserve_aspect_ratio (ResizeNearestNeighbor, ResizeBicubic, ResizeArea,
+ScaleAndTranslate and their gradients; ResizeBilinear's same-size copy and gradient order), traced psnr (20 takes
+log's dtype), Pad/MirrorPad's rank check at trace (sobel_edges of a rank-3 image).
 Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
 float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
 path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
@@ -79,11 +83,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("clip_by_norm", "gradient"): "second-order gradient of clip_by_norm(float16 Variable holding 65504, "
                                   "clip_norm=-1.0): TF 2.21's second gradient is NaN, simdist's 0; not analysed; seed "
                                   "63 #104",
-    ("image.resize", "rejects"): "tf.image.resize with antialias=True or method='gaussian' (ScaleAndTranslate's "
-                                 "kernels) is not implemented in simdist (NotImplementedError); TF 2.21 computes; ext "
-                                 "seeds 61 #190, #239, 62 #6, #84",
-    ("image.resize", "error-class"): "tf.image.resize of complex images or with size [0, 2] and antialias: TF 2.21's "
-                                     "InvalidArgumentError, simdist's NotImplementedError; ext seeds 61 #6, 62 #108",
     ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
                                           "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
                                           "ext seed 61 #13, #165",
@@ -95,10 +94,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.subtract", "gradient"): _CX_GRAD,
     ("math.divide_no_nan", "gradient"): _CX_GRAD,
     ("nn.embedding_lookup", "gradient"): _CX_GRAD,
-    ("image.psnr", "rejects"): "tf.image.psnr calls that TF 2.21 computes and simdist refuses; not analysed; ext "
-                               "seeds 61-63",
-    ("image.sobel_edges", "accepts"): "traced sobel_edges of an int64 image: TF 2.21 refuses at trace, simdist "
-                                      "computes; not analysed; ext seed 61 #19",
     ("image.yuv_to_rgb", "accepts"): "yuv_to_rgb of an integer image: TF 2.21 refuses, simdist computes; not "
                                      "analysed; ext seeds 62-63",
     ("image.adjust_gamma", "value"): "adjust_gamma values differ on edge-valued images; not analysed; ext seeds "

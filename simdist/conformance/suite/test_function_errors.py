@@ -46,6 +46,8 @@ TRACE_TIME = [
     ("tf.concat([x, tf.ones([2, 3], tf.int32)], 0)", lambda tf, x: tf.concat([x, tf.ones([2, 3], tf.int32)], 0),
      TypeError, "Tensors in list passed to 'values' of 'ConcatV2' Op have types [float32, int32] that don't all "
      "match."),
+    ("tf.pad(x, [[1, 1]], 'REFLECT')", lambda tf, x: tf.pad(x, [[1, 1]], "REFLECT"), ValueError,
+     "Shape must be rank 1 but is rank 2"),
 ]
 
 
