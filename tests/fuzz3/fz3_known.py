@@ -29,7 +29,9 @@ DAZ/FTZ, complex Pow (glibc's cpow) and Xlogy/Xdivy/Xlog1py, strategy.reduce MEA
 Closed by issue 29's fz7 (tests/ops/test_fuzz7_resize_tf.py, docs/spec.md ops.image-resize): tf.image.resize
 for every method, antialias and preserve_aspect_ratio (ResizeNearestNeighbor, ResizeBicubic, ResizeArea,
 ScaleAndTranslate and their gradients; ResizeBilinear's same-size copy and gradient order), traced psnr (20 takes
-log's dtype), Pad/MirrorPad's rank check at trace (sobel_edges of a rank-3 image).
+log's dtype), Pad/MirrorPad's rank check at trace (sobel_edges of a rank-3 image); stateless_gamma's dtype attr
+before np.finfo, the categorical samplers' logits dtype and negative num_samples at trace, the seed's shape at
+trace (tests/ops/test_fuzz7_edges_tf.py).
 Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
 float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
 path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
@@ -98,8 +100,6 @@ KNOWN_OPEN: dict[object, str] = {
                                      "analysed; ext seeds 62-63",
     ("image.adjust_gamma", "value"): "adjust_gamma values differ on edge-valued images; not analysed; ext seeds "
                                      "62-63",
-    ("random.stateless_gamma", "error-class"): "stateless_gamma under a tape: the error classes differ; not "
-                                               "analysed; ext seed 62",
     ("linalg.inv", "accepts"): "MatrixInverse of complex matrices holding inf/NaN: TF 2.21 computes, simdist "
                                "refuses; not analysed; ext seed 61 #147",
     ("linalg.matmul", "error-class"): "matmul of complex operands with adjoint flags: the error classes differ; not "

@@ -188,8 +188,8 @@ def _stateless_uniform(shape: list[int], dt: dtypes.DType, seed: Any) -> Tensor:
     if not s.dtype.is_integer or s.dtype.name not in ("int32", "int64"):
         raise attr_error("StatelessRandomGetKeyCounter", s.dtype, "int32, int64", attr="Tseed")
     if s.shape.as_list() != [2]:
-        raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {s.shape.as_list()} "
-                                          "[Op:StatelessRandomGetKeyCounter]")
+        from simdist.runtime.ops.random import seed_shape_error
+        raise seed_shape_error(s.shape.as_list())
     return array.constant(philox.uniform_float(dispatch.static_value(s), tuple(shape), dt.np), dtype=dt)
 
 

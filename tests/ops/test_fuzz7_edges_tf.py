@@ -1,0 +1,89 @@
+"""Rules issue 29's seventh campaign (fz7: the third fuzzer's seeds 81-83) found wrong outside
+tf.image, each against real TensorFlow 2.21: the same call on both backends gives the same dtype
+and bits, or raises the same exception class. stateless_gamma's op checks its dtype attr before
+the wrapper's np.finfo; the categorical samplers refuse logits outside their op def's T with the
+attr error and a negative constant num_samples with the shape function's ValueError at trace.
+Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _traced(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """build(tf) inside a tf.function without arguments, called once."""
+    return lambda tf: tf.function(lambda: build(tf))()
+
+
+def _taped(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """build(tf) under a GradientTape (the fuzzer's tape mode)."""
+    def run(tf: Any) -> Any:
+        with tf.GradientTape():
+            return build(tf)
+    return run
+
+
+_GAMMA: list[tuple[str, Callable[[Any], Any]]] = [
+    ("bfloat16", lambda tf: tf.random.stateless_gamma([2, 0, 1], [42, 2], 1e-3, dtype=tf.bfloat16)),
+    ("bfloat16-beta", lambda tf: tf.random.stateless_gamma([], [7, -1], alpha=np.float32(0.25), beta=1e-3,
+                                                            dtype=tf.bfloat16)),
+    ("int32", lambda tf: tf.random.stateless_gamma(shape=(1, 2), seed=[1, 2], alpha=3, dtype=tf.int32)),
+    ("int64", lambda tf: tf.random.stateless_gamma(shape=(1, 2), seed=[1, 2], alpha=3, dtype=tf.int64)),
+    ("float16", lambda tf: tf.random.stateless_gamma(shape=(1, 2), seed=[1, 2], alpha=3, dtype=tf.float16)),
+    ("bad-seed-first", lambda tf: tf.random.stateless_gamma([2], [1, 2, 3], 1.0, dtype=tf.bfloat16)),
+    ("stateful-bfloat16-finfo", lambda tf: tf.random.gamma([2], 1.0, dtype=tf.bfloat16, seed=1)),
+]
+_CATEGORICAL: list[tuple[str, Callable[[Any], Any]]] = [
+    ("stateless-complex-logits", lambda tf: tf.random.stateless_categorical(
+        tf.constant(np.zeros((2, 2), np.complex64)), 3, seed=[1, -1], dtype=tf.int64)),
+    ("stateless-complex-empty-logits", lambda tf: tf.random.stateless_categorical(
+        tf.constant(np.zeros((2, 2, 0), np.complex64)), 3, seed=[1, -1], dtype=tf.int64)),
+    ("stateful-complex-logits", lambda tf: tf.random.categorical(tf.constant(np.zeros((2, 2), np.complex128)), 3)),
+    ("stateless-bool-logits", lambda tf: tf.random.stateless_categorical(tf.constant([[True, False]]), 3, seed=[1, 2])),
+    ("stateless-int32-logits-no-kernel", lambda tf: tf.random.stateless_categorical(tf.constant([[1, 2]]), 3,
+                                                                                    seed=[1, 2])),
+    ("stateless-negative-num-samples", lambda tf: tf.random.stateless_categorical(tf.zeros([2, 2]), -2, seed=[1, 2])),
+]
+RANDOM: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- StatelessRandomGammaV3's dtype attr (half, float, double) before np.finfo (fz3 ext seeds 81 #233, #263,
+    #    82 #33, 83), eagerly, traced and under a tape
+    *[(f"stateless-gamma-{label}-{mode}", "ops.random-gamma-poisson", wrap(build))
+      for label, build in _GAMMA for mode, wrap in (("eager", lambda b: b), ("traced", _traced), ("tape", _taped))],
+    # -- the categorical samplers' logits dtype and num_samples (fz3 ext seeds 81 #170, 82 #129, 83)
+    *[(f"categorical-{label}-{mode}", "ops.random-bits", wrap(build))
+      for label, build in _CATEGORICAL for mode, wrap in (("eager", lambda b: b), ("traced", _traced))],
+]
+CASES = RANDOM
+
+EDGES = edge_compare.EdgeModule(__file__, CASES)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.random-gamma-poisson")
+@EDGES.parametrize("ops.random-gamma-poisson")
+def test_stateless_gamma_dtype_attr(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.random-bits")
+@EDGES.parametrize("ops.random-bits")
+def test_categorical_argument_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+if __name__ == "__main__":  # TF worker: python test_fuzz7_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
