@@ -3,7 +3,9 @@ tf.image, each against real TensorFlow 2.21: the same call on both backends give
 and bits, or raises the same exception class. stateless_gamma's op checks its dtype attr before
 the wrapper's np.finfo; the categorical samplers refuse logits outside their op def's T with the
 attr error and a negative constant num_samples with the shape function's ValueError at trace.
-Needs the `tf` extra.
+RGBToHSV's channel max/min follow Eigen's reducers with NaN; the colour ops convert a NumPy
+image with its own dtype inside a tf.function and check channels at trace; adjust_hue checks
+delta only eagerly. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -65,6 +67,31 @@ RANDOM: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = RANDOM
 
+_VALS = np.array([np.nan, np.inf, -np.inf, 1e30, -2.0, 0.5, 0.0, -0.0, 1e-40, 0.25], np.float32)
+_RGB = np.stack(np.meshgrid(_VALS, _VALS, _VALS, indexing="ij"), axis=-1).reshape(10, 100, 3)
+IMAGE: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- RGBToHSV's max/min over the channels (Eigen's reducers: a NaN channel replaces the accumulator, a later
+    #    number replaces the NaN; fz3 ext seeds 81 #118, 82 #224, 83 #156): every triple of ten edge values
+    *[(f"rgb-to-hsv-edges-{dt}", "ops.image", (lambda d: lambda tf: tf.image.rgb_to_hsv(tf.constant(_RGB.astype(d))))(dt))
+      for dt in ("float32", "float64", "float16")],
+    # -- traced, a NumPy image keeps its dtype (eagerly float32) and a wrong channel count is ValueError
+    #    (fz3 ext seed 83 #35, #88)
+    ("hsv-to-rgb-float64-numpy-traced", "ops.image",
+     _traced(lambda tf: tf.image.hsv_to_rgb(np.array([[[0.5, 0.5, 0.25]], [[0.25, 0.75, 0.125]]], np.float64)))),
+    ("hsv-to-rgb-float64-numpy-eager", "ops.image",
+     lambda tf: tf.image.hsv_to_rgb(np.array([[[0.5, 0.5, 0.25]], [[0.25, 0.75, 0.125]]], np.float64))),
+    ("rgb-to-hsv-float16-numpy-traced", "ops.image",
+     _traced(lambda tf: tf.image.rgb_to_hsv(np.array([[[0.5, 0.5, 0.25]]], np.float16)))),
+    ("hsv-to-rgb-one-channel-traced", "ops.image", _traced(lambda tf: tf.image.hsv_to_rgb(tf.constant([[[-np.inf]]])))),
+    ("rgb-to-hsv-scalar-traced", "ops.image", _traced(lambda tf: tf.image.rgb_to_hsv(tf.constant(1.0)))),
+    # -- adjust_hue checks delta only eagerly (fz3 ext seed 83 #150)
+    ("adjust-hue-delta-1.5-traced", "ops.image",
+     _traced(lambda tf: tf.image.adjust_hue(np.array([[[0.5, 0.5, 0.25]], [[0.25, 0.75, 0.125]]], np.float32), 1.5))),
+    ("adjust-hue-delta-1.5-eager", "ops.image",
+     lambda tf: tf.image.adjust_hue(np.array([[[0.5, 0.5, 0.25]]], np.float32), 1.5)),
+]
+CASES = CASES + IMAGE
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
@@ -82,6 +109,12 @@ def test_stateless_gamma_dtype_attr(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.random-bits")
 @EDGES.parametrize("ops.random-bits")
 def test_categorical_argument_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.image")
+@EDGES.parametrize("ops.image")
+def test_image_colour_kernels(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
