@@ -5,7 +5,8 @@ the wrapper's np.finfo; the categorical samplers refuse logits outside their op 
 attr error and a negative constant num_samples with the shape function's ValueError at trace.
 RGBToHSV's channel max/min follow Eigen's reducers with NaN; the colour ops convert a NumPy
 image with its own dtype inside a tf.function and check channels at trace; adjust_hue checks
-delta only eagerly. Needs the `tf` extra.
+delta only eagerly. ConcatV2's and BiasAdd's shape functions merge an unknown dimension with
+any; ArgMin checks its output_type before its axis. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -92,6 +93,48 @@ IMAGE: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + IMAGE
 
+
+def _sig(fn: Callable[..., Any], specs: list[tuple[Any, str]], *values: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """fn(tf, *args) as a tf.function with input_signature TensorSpec(shape, dtype) per spec (None
+    dimensions unknown to the graph): "at trace: <class>" when get_concrete_function raises, else
+    its call on the values (made by `values` from tf)."""
+    def run(tf: Any) -> Any:
+        f = tf.function(lambda *a: fn(tf, *a), input_signature=[tf.TensorSpec(sh, getattr(tf, dt)) for sh, dt in specs])
+        try:
+            f.get_concrete_function()
+        except Exception as e:  # noqa: BLE001 - the class is the result
+            return f"at trace: {type(e).__name__}"
+        return f(*[v(tf) for v in values])
+    return run
+
+
+_C0 = np.zeros((0, 4, 1), np.complex128)
+_H = np.array([[-7.25, 1, 2, 0.5]] * 3, np.float16)
+TRACED: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- shape functions merge an unknown dimension with any (fz3 ext seeds 81 #108, 82 #158)
+    ("concat-unknown-dims", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.concat([x, tf.constant(_C0), tf.constant(_C0)], axis=1), [([None, None, None], "complex128")],
+          lambda tf: tf.constant(_C0))),
+    ("concat-known-dims-mismatch", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.concat([x, tf.constant(_C0)], axis=1), [([1, None, 1], "complex128")],
+          lambda tf: tf.constant(np.zeros((1, 2, 1), np.complex128)))),
+    ("bias-add-unknown-channels", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.nn.bias_add(x, tf.constant([1, 2, 3, 4], tf.float16)), [([None, None], "float16")],
+          lambda tf: tf.constant(_H))),
+    ("bias-add-known-channels-mismatch", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.nn.bias_add(x, tf.constant([1, 2, 3], tf.float16)), [([None, 4], "float16")],
+          lambda tf: tf.constant(_H))),
+    # -- ArgMin's output_type attr before the axis's shape and range (fz3 ext seed 83 #287)
+    ("argmin-int16-empty-axis-traced", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.math.argmin(x, [], tf.int16), [([], "float16")], lambda tf: tf.constant(0.0, tf.float16))),
+    ("argmin-int16-empty-axis-eager", "function.trace-time-errors",
+     lambda tf: tf.math.argmin(tf.constant(0.0, tf.float16), [], tf.int16)),
+    ("argmin-int16-axis-out-of-range-eager", "function.trace-time-errors",
+     lambda tf: tf.math.argmin(tf.ones([2, 3]), 5, tf.int16)),
+    ("argmax-float-axis-int16", "function.trace-time-errors", lambda tf: tf.math.argmax(tf.ones([2, 3]), 1.5, tf.int16)),
+]
+CASES = CASES + TRACED
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
@@ -115,6 +158,12 @@ def test_categorical_argument_errors(k: int, tf_results: dict[int, Any]) -> None
 @clause("ops.image")
 @EDGES.parametrize("ops.image")
 def test_image_colour_kernels(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_shape_functions_and_attr_order(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -511,6 +511,26 @@ CONCAT = register("ConcatV2", lambda *arrays, axis: concat_arrays(arrays, axis),
                   fusion=_LANE_AXES)
 
 
+def _concat_sees(shapes: list, attrs: dict | None) -> bool:
+    """ConcatV2's shape function (ConcatShapeHelper): it merges the known ranks and, outside the
+    axis, the known dimensions; an unknown dimension merges with any (fz7 ext seed 81 #108). An
+    unknown rank or axis error is left to the scalar/axis checks (seen)."""
+    known = [sh for sh in shapes if sh is not None]
+    if len(known) != len(shapes) or not known:
+        return True
+    if len({len(sh) for sh in known}) > 1 or len(known[0]) == 0:
+        return True
+    r = len(known[0])
+    axis = int((attrs or {}).get("axis", 0))
+    if not -r <= axis < r:
+        return True
+    ax = axis % r
+    return any(static_shapes.merge([[sh[d]] for sh in known]) is False for d in range(r) if d != ax)
+
+
+CONCAT.shape_fn = _concat_sees
+
+
 def matching_list(values: Sequence[Any], op: str, arg: str) -> list[Tensor]:
     """The tensors of a list input whose elements share one type attr (ConcatV2's and Pack's
     `N * T`) as TF converts them (clause ops.conversion): with a Python or NumPy element among
