@@ -6,7 +6,8 @@ attr error and a negative constant num_samples with the shape function's ValueEr
 RGBToHSV's channel max/min follow Eigen's reducers with NaN; the colour ops convert a NumPy
 image with its own dtype inside a tf.function and check channels at trace; adjust_hue checks
 delta only eagerly. ConcatV2's and BiasAdd's shape functions merge an unknown dimension with
-any; ArgMin checks its output_type before its axis. Needs the `tf` extra.
+any; ArgMin checks its output_type before its axis; a Python bool converts to complex128 (not
+complex64) eagerly. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -135,6 +136,21 @@ TRACED: list[tuple[str, str, Callable[[Any], Any]]] = [
 ]
 CASES = CASES + TRACED
 
+CONVERSION: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- eagerly a Python bool converts to complex128 (1 + 0j), not to complex64 (fz3 ext seed 82 #12, #48)
+    *[(f"bool-to-{label}", "ops.conversion", build) for label, build in (
+        ("complex128-constant", lambda tf: tf.constant(True, tf.complex128)),
+        ("complex128-convert", lambda tf: tf.convert_to_tensor(True, tf.complex128)),
+        ("complex128-nested", lambda tf: tf.convert_to_tensor([[True], [False]], tf.complex128)),
+        ("complex64-refused", lambda tf: tf.convert_to_tensor(True, tf.complex64)),
+        ("complex64-list-refused", lambda tf: tf.convert_to_tensor([True, False], tf.complex64)),
+        ("complex128-subtract", lambda tf: tf.math.subtract(tf.constant([1 + 2j], tf.complex128), True)),
+        ("complex128-equal", lambda tf: tf.math.equal(tf.constant([1 + 2j, 1], tf.complex128), True)),
+        ("complex64-add-refused", lambda tf: tf.math.add(tf.constant([1 + 2j], tf.complex64), True)),
+        ("complex64-traced", _traced(lambda tf: tf.convert_to_tensor(True, tf.complex64))))],
+]
+CASES = CASES + CONVERSION
+
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
 
@@ -164,6 +180,12 @@ def test_image_colour_kernels(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_shape_functions_and_attr_order(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_python_bool_to_complex(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
