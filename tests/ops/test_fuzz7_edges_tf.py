@@ -84,6 +84,10 @@ IMAGE: list[tuple[str, str, Callable[[Any], Any]]] = [
      lambda tf: tf.image.hsv_to_rgb(np.array([[[0.5, 0.5, 0.25]], [[0.25, 0.75, 0.125]]], np.float64))),
     ("rgb-to-hsv-float16-numpy-traced", "ops.image",
      _traced(lambda tf: tf.image.rgb_to_hsv(np.array([[[0.5, 0.5, 0.25]]], np.float16)))),
+    *[(f"hsv-to-rgb-{dt}-numpy-traced", "ops.image",
+       (lambda d: _traced(lambda tf: tf.image.hsv_to_rgb(np.array([[[127, 250, 3]]], d))))(dt))
+      for dt in ("int64", "uint8", "bool", "float16")],
+    ("rgb-to-hsv-float64-list-traced", "ops.image", _traced(lambda tf: tf.image.rgb_to_hsv([[[0.5, 0.25, 1.0]]]))),
     ("hsv-to-rgb-one-channel-traced", "ops.image", _traced(lambda tf: tf.image.hsv_to_rgb(tf.constant([[[-np.inf]]])))),
     ("rgb-to-hsv-scalar-traced", "ops.image", _traced(lambda tf: tf.image.rgb_to_hsv(tf.constant(1.0)))),
     # -- adjust_hue checks delta only eagerly (fz3 ext seed 83 #150)

@@ -111,11 +111,15 @@ def _adjust_checks(img: Tensor, name: str) -> None:
 def _float_input(images: Any) -> Tensor:
     """The op's input: eagerly a non-tensor argument converts with the op's default T (float32),
     whatever its NumPy dtype (TF 2.21's eager conversion of RGBToHSV's and HSVToRGB's input);
-    inside a tf.function op_def_library converts it with its own dtype (a float64 array stays
-    float64; fz7 ext seed 83 #88)."""
+    inside a tf.function op_def_library's preferred-dtype conversion keeps a floating NumPy
+    array's dtype (float64 stays float64; fz7 ext seed 83 #88) and makes anything else float32
+    (integer and bool arrays, lists; ext seed 82 #34), as measured on TF 2.21."""
     from simdist.runtime import context
     from simdist.runtime.variables import Variable
-    if isinstance(images, (Tensor, Variable)) or context.in_function():
+    if isinstance(images, (Tensor, Variable)):
+        return _t(images)
+    if context.in_function() and isinstance(images, (np.ndarray, np.generic)) and \
+            np.asarray(images).dtype in (np.float16, np.float32, np.float64):
         return _t(images)
     return _t(np.asarray(images).astype(np.float32))
 
