@@ -56,6 +56,9 @@ _CATEGORICAL: list[tuple[str, Callable[[Any], Any]]] = [
     ("stateless-bool-logits", lambda tf: tf.random.stateless_categorical(tf.constant([[True, False]]), 3, seed=[1, 2])),
     ("stateless-int32-logits-no-kernel", lambda tf: tf.random.stateless_categorical(tf.constant([[1, 2]]), 3,
                                                                                     seed=[1, 2])),
+    ("stateless-vector-logits", lambda tf: tf.random.stateless_categorical(
+        np.array([-np.inf, -2.0]), 3, seed=[1, 0])),
+    ("stateful-vector-logits", lambda tf: tf.random.categorical(tf.constant([0.5, 2.5]), 3)),
     ("stateless-negative-num-samples", lambda tf: tf.random.stateless_categorical(tf.zeros([2, 2]), -2, seed=[1, 2])),
 ]
 RANDOM: list[tuple[str, str, Callable[[Any], Any]]] = [
@@ -129,6 +132,14 @@ TRACED: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("bias-add-known-channels-mismatch", "function.trace-time-errors",
      _sig(lambda tf, x: tf.nn.bias_add(x, tf.constant([1, 2, 3], tf.float16)), [([None, 4], "float16")],
           lambda tf: tf.constant(_H))),
+    # -- matrix_transpose of a tensor of unknown rank builds its perm from rank(a): traced fine, refused at run
+    #    time for rank < 2 (fz3 ext seed 83 #191)
+    ("adjoint-unknown-rank-matrix", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.linalg.adjoint(x), [(None, "complex64")], lambda tf: tf.ones([3, 4], tf.complex64))),
+    ("adjoint-unknown-rank-vector", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.linalg.adjoint(x), [(None, "complex64")], lambda tf: tf.ones([3], tf.complex64))),
+    ("matrix-transpose-known-vector", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.linalg.matrix_transpose(x), [([3], "float32")], lambda tf: tf.ones([3]))),
     # -- ArgMin's output_type attr before the axis's shape and range (fz3 ext seed 83 #287)
     ("argmin-int16-empty-axis-traced", "function.trace-time-errors",
      _sig(lambda tf, x: tf.math.argmin(x, [], tf.int16), [([], "float16")], lambda tf: tf.constant(0.0, tf.float16))),

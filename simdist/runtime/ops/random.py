@@ -275,9 +275,10 @@ NotDifferentiable("Multinomial")
 
 
 def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
-    if lt.ndim != 2:
-        raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {dims(lt.shape.as_list())} "
-                                          f"[Op:{opname}]")
+    if lt.ndim != 2:   # (traced: the shape function's WithRank(logits, 2); fz7 ext seeds 82 #129, 83 #248)
+        raise trace_errors.static(
+            errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {dims(lt.shape.as_list())} "
+                                        f"[Op:{opname}]"), ValueError, f"Shape must be rank 2 but is rank {lt.ndim}")
     if num_samples < 0:   # (traced: the shape function's check of the constant num_samples)
         raise trace_errors.static(
             errors.InvalidArgumentError(None, None, f"num_samples should be non-negative, got {num_samples} "
