@@ -96,6 +96,22 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.subtract", "gradient"): _CX_GRAD,
     ("math.divide_no_nan", "gradient"): _CX_GRAD,
     ("nn.embedding_lookup", "gradient"): _CX_GRAD,
+    ("image.sobel_edges", "accepts"): "traced sobel_edges of a one-pixel-wide integer image: TF 2.21 builds the whole "
+                                      "graph and refuses DepthwiseConv2dNative's int32 at trace (TypeError); simdist "
+                                      "records eagerly, and MirrorPad's run-time check (paddings not below the "
+                                      "dimension) fails first, so it traces and raises InvalidArgumentError when "
+                                      "called (it cannot build past an op whose values it cannot compute); ext seed 82 "
+                                      "#234",
+    ("sort", "error-class"): "tf.sort of a traced argument of unknown rank (TensorSpec(None)) called with a scalar: TF "
+                             "2.21's dynamic strided_slice of shape(x) fails when the graph runs (InvalidArgumentError); "
+                             "simdist's StridedSlice raises its shape function's ValueError at run time (the rank "
+                             "is not tracked through tf.shape); ext seed 83 #187",
+    ("nn.softsign", "gradient"): "softsign of a float32 Variable beside a float16 one under a tape: the second-order "
+                                 "gradients differ; not analysed; ext seed 81 #175",
+    ("complex", "gradient"): "tf.complex(0.0, 0.0) (float64) under a tape: TF 2.21 gives -0 - 0j, simdist 0 + 0j; not "
+                             "analysed; ext seed 81 #211",
+    ("math.tanh", "gradient"): "complex Tanh's gradient: TanhGrad's last bit (grad * conj(1 - y*y) in TF's packet and "
+                               "scalar order; simdist NumPy's); ext seeds 72, 82 #171",
     ("image.yuv_to_rgb", "accepts"): "yuv_to_rgb of an integer image: TF 2.21 refuses, simdist computes; not "
                                      "analysed; ext seeds 62-63",
     ("image.adjust_gamma", "value"): "adjust_gamma values differ on edge-valued images; not analysed; ext seeds "
