@@ -21,14 +21,15 @@
     types"); as bool, a first element that is not a bool is TypeError ([1, True]); with no dtype
     inside a tf.function (make_tensor_proto: NumPy's inference) a bool is an int ([True, 0] is int32);
   - a bool dtype takes only bools, a string dtype only str/bytes (TypeError);
-  - a Python bool converts to bool, the floats but bfloat16, int32, int64 and uint64 only (TypeError);
+  - a Python bool converts to bool, the floats but bfloat16, int32, int64, uint64 and complex128 only
+    (TypeError; complex64 refuses it);
     inside a tf.function (a graph's make_tensor_proto, where a bool is a Python int) to every
     numeric dtype: `floormod(int16_tensor, True)` computes there;
   - with no dtype given, Python floats are float32 and must fit it: 1e40 is refused (TF's
     message speaks of "a double-precision float"); an explicit float32 makes it inf.
 - a complex (Python or NumPy) first in a sequence makes it complex128 (numbers after it are
   converted); a complex after a number is "mixed types"; a complex dtype takes ints, floats and
-  complex numbers, not bools; a complex is refused for a real dtype; inside a tf.function (NumPy's
+  complex numbers, complex128 also bools (eagerly; complex64 refuses them); a complex is refused for a real dtype; inside a tf.function (NumPy's
   inference) `[1, 2j]` is complex128 (clause ops.complex).
 - A dtype hint is tried first and dropped when the value does not convert to it (TF's
   `preferred_dtype`): 2.5 with an int32 hint is float32, a float64 array with a float32 hint is
@@ -48,8 +49,9 @@ __all__ = ["UINT64_PENDING", "to_array"]
 _F32_MAX = float(np.finfo(np.float32).max)
 # dtypes a Python bool does not convert to (TF's py_seq_tensor.cc has bool converters only for bool,
 # the floats, int32 and int64): TypeError "Cannot convert True to EagerTensor of dtype int8"
-# and uint64, whose converter takes any Python int, bools included: `uint64 | True` computes)
-_NO_PYTHON_BOOL = frozenset({"int8", "uint8", "int16", "uint16", "uint32", "bfloat16", "complex64", "complex128"})
+# and uint64, whose converter takes any Python int, bools included: `uint64 | True` computes;
+# and complex128's, which takes a bool as 1 + 0j where complex64's refuses it: measured, fz7 ext seed 82 #12)
+_NO_PYTHON_BOOL = frozenset({"int8", "uint8", "int16", "uint16", "uint32", "bfloat16", "complex64"})
 _MIXED = "Can't convert Python sequence with mixed types to Tensor."
 _INT_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
 UINT64_PENDING = "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with an exception set"

@@ -1,11 +1,11 @@
-"""`tf.image`: resize (bilinear; simdist/runtime/ops/resize.py) and the basic image functions
+"""`tf.image`: resize (every method; simdist/runtime/ops/resize_images.py) and the basic image functions
 (runtime/ops/image_basic.py: flips, rotations, crops, pads, dtype conversion, brightness,
 contrast, gamma, standardization, colour spaces, gradients, quality measures, stateless random
 augmentations; clause ops.image), the stateful random augmentations and YIQ (image_random.py,
 ops.image-random), ssim_multiscale (image_msssim.py) and the box ops (image_nms*.py,
 image_crop_resize.py, image_draw_boxes.py: ops.image-boxes)."""
 
-from simdist.runtime.ops.resize import resize  # noqa: F401
+from simdist.runtime.ops.resize_images import ResizeMethod, resize  # noqa: F401
 from simdist.runtime.ops.image_basic import (adjust_brightness, adjust_contrast, adjust_gamma,  # noqa: F401
                                              central_crop, convert_image_dtype, crop_to_bounding_box,
                                              flip_left_right, flip_up_down, grayscale_to_rgb, image_gradients,

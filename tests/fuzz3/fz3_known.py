@@ -26,6 +26,12 @@ divide_no_nan, reciprocal, reduce_mean's division), the elementwise complex func
 complex_sqrt/rsqrt/log and their packets, glibc's cexp/csin/... under DAZ, Eigen's complex
 expm1/log1p/logistic: cos, cosh, sin, expm1, log, log1p, sigmoid, rsqrt), complex Add/Sub under
 DAZ/FTZ, complex Pow (glibc's cpow) and Xlogy/Xdivy/Xlog1py, strategy.reduce MEAN's complex division, the conj in the inverse functions' gradients, complex Prod's scalar steps (Annex G) and reductions of one element per output (a copy).
+Closed by issue 29's fz7 (tests/ops/test_fuzz7_resize_tf.py, docs/spec.md ops.image-resize): tf.image.resize
+for every method, antialias and preserve_aspect_ratio (ResizeNearestNeighbor, ResizeBicubic, ResizeArea,
+ScaleAndTranslate and their gradients; ResizeBilinear's same-size copy and gradient order), traced psnr (20 takes
+log's dtype), Pad/MirrorPad's rank check at trace (sobel_edges of a rank-3 image); stateless_gamma's dtype attr
+before np.finfo, the categorical samplers' logits dtype and negative num_samples at trace, the seed's shape at
+trace (tests/ops/test_fuzz7_edges_tf.py).
 Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
 float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
 path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
@@ -79,11 +85,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("clip_by_norm", "gradient"): "second-order gradient of clip_by_norm(float16 Variable holding 65504, "
                                   "clip_norm=-1.0): TF 2.21's second gradient is NaN, simdist's 0; not analysed; seed "
                                   "63 #104",
-    ("image.resize", "rejects"): "tf.image.resize with antialias=True or method='gaussian' (ScaleAndTranslate's "
-                                 "kernels) is not implemented in simdist (NotImplementedError); TF 2.21 computes; ext "
-                                 "seeds 61 #190, #239, 62 #6, #84",
-    ("image.resize", "error-class"): "tf.image.resize of complex images or with size [0, 2] and antialias: TF 2.21's "
-                                     "InvalidArgumentError, simdist's NotImplementedError; ext seeds 61 #6, 62 #108",
     ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
                                           "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
                                           "ext seed 61 #13, #165",
@@ -95,16 +96,26 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.subtract", "gradient"): _CX_GRAD,
     ("math.divide_no_nan", "gradient"): _CX_GRAD,
     ("nn.embedding_lookup", "gradient"): _CX_GRAD,
-    ("image.psnr", "rejects"): "tf.image.psnr calls that TF 2.21 computes and simdist refuses; not analysed; ext "
-                               "seeds 61-63",
-    ("image.sobel_edges", "accepts"): "traced sobel_edges of an int64 image: TF 2.21 refuses at trace, simdist "
-                                      "computes; not analysed; ext seed 61 #19",
+    ("image.sobel_edges", "accepts"): "traced sobel_edges of a one-pixel-wide integer image: TF 2.21 builds the whole "
+                                      "graph and refuses DepthwiseConv2dNative's int32 at trace (TypeError); simdist "
+                                      "records eagerly, and MirrorPad's run-time check (paddings not below the "
+                                      "dimension) fails first, so it traces and raises InvalidArgumentError when "
+                                      "called (it cannot build past an op whose values it cannot compute); ext seed 82 "
+                                      "#234",
+    ("sort", "error-class"): "tf.sort of a traced argument of unknown rank (TensorSpec(None)) called with a scalar: TF "
+                             "2.21's dynamic strided_slice of shape(x) fails when the graph runs (InvalidArgumentError); "
+                             "simdist's StridedSlice raises its shape function's ValueError at run time (the rank "
+                             "is not tracked through tf.shape); ext seed 83 #187",
+    ("nn.softsign", "gradient"): "softsign of a float32 Variable beside a float16 one under a tape: the second-order "
+                                 "gradients differ; not analysed; ext seed 81 #175",
+    ("complex", "gradient"): "tf.complex(0.0, 0.0) (float64) under a tape: TF 2.21 gives -0 - 0j, simdist 0 + 0j; not "
+                             "analysed; ext seed 81 #211",
+    ("math.tanh", "gradient"): "complex Tanh's gradient: TanhGrad's last bit (grad * conj(1 - y*y) in TF's packet and "
+                               "scalar order; simdist NumPy's); ext seeds 72, 82 #171",
     ("image.yuv_to_rgb", "accepts"): "yuv_to_rgb of an integer image: TF 2.21 refuses, simdist computes; not "
                                      "analysed; ext seeds 62-63",
     ("image.adjust_gamma", "value"): "adjust_gamma values differ on edge-valued images; not analysed; ext seeds "
                                      "62-63",
-    ("random.stateless_gamma", "error-class"): "stateless_gamma under a tape: the error classes differ; not "
-                                               "analysed; ext seed 62",
     ("linalg.inv", "accepts"): "MatrixInverse of complex matrices holding inf/NaN: TF 2.21 computes, simdist "
                                "refuses; not analysed; ext seed 61 #147",
     ("linalg.matmul", "error-class"): "matmul of complex operands with adjoint flags: the error classes differ; not "

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from simdist.conformance.assertions import assert_equal, raises
+from simdist.conformance.assertions import assert_equal, assert_true, raises, to_numpy
 
 clause = pytest.mark.clause
 
@@ -46,6 +46,8 @@ TRACE_TIME = [
     ("tf.concat([x, tf.ones([2, 3], tf.int32)], 0)", lambda tf, x: tf.concat([x, tf.ones([2, 3], tf.int32)], 0),
      TypeError, "Tensors in list passed to 'values' of 'ConcatV2' Op have types [float32, int32] that don't all "
      "match."),
+    ("tf.pad(x, [[1, 1]], 'REFLECT')", lambda tf, x: tf.pad(x, [[1, 1]], "REFLECT"), ValueError,
+     "Shape must be rank 1 but is rank 2"),
 ]
 
 
@@ -95,3 +97,19 @@ def test_value_dependent_errors_stay_invalid_argument(backend, tf):
     with raises(tf.errors.InvalidArgumentError, match=re.escape("1 is missing from {0,0}."),
                 call="tf.function(lambda x: tf.transpose(x, [0, 0]))(x)"):
         tf.function(lambda x: tf.transpose(x, [0, 0]))(x)
+
+
+@clause("function.trace-time-errors", ref="tf221")
+def test_shape_functions_merge_an_unknown_dimension_with_any(backend, tf):
+    """ConcatV2's and BiasAdd's shape functions check only dimensions the graph knows: with
+    TensorSpec([None, None]) arguments both trace, and the values decide when the graph runs."""
+    cat = tf.function(lambda x: tf.concat([x, tf.zeros([0, 4])], axis=1),
+                      input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    got = cat(tf.zeros([0, 2]))
+    assert_true(tuple(got.shape) == (0, 6), f"concat gives shape {tuple(got.shape)}, but should be (0, 6)",
+                call="tf.function(concat([x, zeros([0, 4])], 1), TensorSpec([None, None]))(zeros([0, 2]))")
+    bias = tf.function(lambda x: tf.nn.bias_add(x, tf.constant([1.0, 2.0])),
+                       input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    got = to_numpy(bias(tf.zeros([3, 2])))
+    assert_true(got.tolist() == [[1.0, 2.0]] * 3, f"bias_add gives {got.tolist()}, but should be [[1, 2]] * 3",
+                call="tf.function(bias_add(x, [1, 2]), TensorSpec([None, None]))(zeros([3, 2]))")

@@ -50,3 +50,13 @@ def test_contrast_and_standardization(tf):
     ref = (_IMG - _IMG.mean(axis=(1, 2, 3), keepdims=True)) / _IMG.std(axis=(1, 2, 3), keepdims=True)
     assert_true(np.allclose(std, ref, atol=1e-5), f"per_image_standardization gives {std.ravel()[:4]}, but should be "
                 f"{ref.ravel()[:4]}", call="per_image_standardization")
+
+
+@clause("ops.image", ref="tf221")
+def test_psnr_traces_with_a_python_max_val(tf):
+    a, b = _IMG, _IMG[::-1]
+    mse = ((a.astype(np.float64) - b) ** 2).mean(axis=(1, 2, 3))
+    want = 20 * np.log10(0.5) - 10 * np.log10(mse)
+    got = to_numpy(tf.function(lambda: tf.image.psnr(a, b, 0.5))())   # 20 * log(max_val): log's dtype
+    assert_true(np.allclose(got, want, rtol=1e-5), f"traced psnr(a, b, 0.5) gives {got}, but should be {want}",
+                call="tf.function(lambda: tf.image.psnr(a, b, 0.5))()")

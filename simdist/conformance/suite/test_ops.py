@@ -391,6 +391,15 @@ def test_python_values_convert_as_tf(tf):
 
 
 @clause("ops.conversion", ref="tf221")
+def test_python_bool_converts_to_complex128_not_complex64(tf):
+    _bits_equal(tf.convert_to_tensor(True, tf.complex128), np.complex128(1), call="convert_to_tensor(True, complex128)")
+    _bits_equal(tf.math.subtract(tf.constant([1 + 2j], tf.complex128), True), np.array([2j]),
+                call="complex128 [1 + 2j] - True")
+    with raises(TypeError, call="convert_to_tensor(True, complex64)"):
+        tf.convert_to_tensor(True, tf.complex64)
+
+
+@clause("ops.conversion", ref="tf221")
 def test_autopacking_casts_and_bools_beside_numbers(tf):
     t = tf.constant([1.5, -3.0])
     packed = tf.convert_to_tensor([t, t], dtype=tf.int16)

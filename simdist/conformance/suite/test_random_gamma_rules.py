@@ -111,3 +111,22 @@ def test_nce_and_sampled_softmax_losses(tf):
     got = to_numpy(tf.nn.sampled_softmax_loss(*args, sampled_values=sv))
     assert_true(np.allclose(got, want, rtol=1e-5, atol=1e-5), f"sampled_softmax_loss={got}, but should be {want}",
                 call="sampled_softmax_loss")
+
+
+@clause("ops.random-gamma-poisson", ref="tf221")
+def test_stateless_gamma_op_refuses_a_dtype_before_the_wrapper(tf):
+    """StatelessRandomGammaV3's dtype attr is half, float or double: bfloat16 and integers are the
+    op's InvalidArgumentError (the wrapper's np.finfo, a ValueError, comes after the op)."""
+    for dt in (tf.bfloat16, tf.int32):
+        with raises(tf.errors.InvalidArgumentError, call=f"stateless_gamma([2], [1, 2], 1, dtype={dt.name})"):
+            tf.random.stateless_gamma([2], [1, 2], 1, dtype=dt)
+    with raises(ValueError, call="tf.function(lambda: stateless_gamma([2], [1, 2, 3], 1.0))()"):
+        tf.function(lambda: tf.random.stateless_gamma([2], [1, 2, 3], 1.0))()   # the seed's shape function
+
+
+@clause("ops.random-bits", ref="tf221")
+def test_categorical_refuses_complex_logits_and_negative_samples_at_trace(tf):
+    with raises(tf.errors.InvalidArgumentError, call="stateless_categorical(complex64 logits, 3, [1, 2])"):
+        tf.random.stateless_categorical(tf.constant(np.zeros((2, 2), np.complex64)), 3, seed=[1, 2])
+    with raises(ValueError, call="tf.function(lambda: stateless_categorical(logits, -2, [1, 2]))()"):
+        tf.function(lambda: tf.random.stateless_categorical(tf.zeros([2, 2]), -2, seed=[1, 2]))()

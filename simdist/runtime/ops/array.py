@@ -544,6 +544,26 @@ CONCAT = register("ConcatV2", lambda *arrays, axis: concat_arrays(arrays, axis),
                   fusion=_LANE_AXES)
 
 
+def _concat_sees(shapes: list, attrs: dict | None) -> bool:
+    """ConcatV2's shape function (ConcatShapeHelper): it merges the known ranks and, outside the
+    axis, the known dimensions; an unknown dimension merges with any (fz7 ext seed 81 #108). An
+    unknown rank or axis error is left to the scalar/axis checks (seen)."""
+    known = [sh for sh in shapes if sh is not None]
+    if len(known) != len(shapes) or not known:
+        return True
+    if len({len(sh) for sh in known}) > 1 or len(known[0]) == 0:
+        return True
+    r = len(known[0])
+    axis = int((attrs or {}).get("axis", 0))
+    if not -r <= axis < r:
+        return True
+    ax = axis % r
+    return any(static_shapes.merge([[sh[d]] for sh in known]) is False for d in range(r) if d != ax)
+
+
+CONCAT.shape_fn = _concat_sees
+
+
 def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
     """`tf.concat` with TF's ConcatOp error messages."""
     from simdist.runtime.ops import math

@@ -442,8 +442,9 @@ def psnr(a: Any, b: Any, max_val: Any, name: str | None = None) -> Tensor:
         raise ValueError(f"Shape {af.shape if len(s1) < 3 else bf.shape} must have rank at least 3")
     if s1[-3:] != s2[-3:]:
         raise ValueError(f"Shapes {s1[-3:]} and {s2[-3:]} are incompatible")
-    return ops.subtract(ops.divide(ops.multiply(20, ops.log(mv)), ops.log(10.0)),
-                        ops.multiply(np.float32(10 / np.log(10)), ops.log(mse)))
+    # TF's Python operators: 20 * log(max) takes log(max)'s dtype (tf.math.multiply(20, x) would
+    # convert 20 on its own, an int32, and a traced Mul refuses the pair)
+    return ops.subtract(20 * ops.log(mv) / ops.log(10.0), np.float32(10 / np.log(10)) * ops.log(mse))
 
 
 # --- stateless random augmentations -------------------------------------------------------------------
@@ -521,7 +522,7 @@ def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: s
                     antialias: bool = False) -> Tensor:
     """`tf.image.resize_with_pad`: resized keeping the aspect ratio (sizes from float32 ratios,
     floored), then zero-padded centrally (offsets floored) to the target."""
-    from simdist.runtime.ops.resize import resize
+    from simdist.runtime.ops.resize_images import resize
     ops = _ops()
     img, is_batch, th, tw, height, width = _to_target(image, target_height, target_width)
     f = np.float32

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes as _lanes, register
@@ -32,8 +32,15 @@ def _rgb_to_hsv(x: np.ndarray) -> np.ndarray:
     one = dt.type(1)
     r, g, b = x[..., 0], x[..., 1], x[..., 2]
     with np.errstate(all="ignore"):
-        v = np.maximum(np.maximum(r, g), b) if dt.kind == "f" else x.max(-1)
-        rng = v - np.minimum(np.minimum(r, g), b)
+        # Eigen's MaxReducer/MinReducer over the 3 channels: a scalar loop from -inf/+inf that
+        # keeps the accumulator only where the channel is below (above) it, so a NaN channel
+        # replaces it and a later number replaces the NaN (observed: max(inf, nan, -inf) is -inf)
+        v = np.full(r.shape, -np.inf, dt)
+        lo = np.full(r.shape, np.inf, dt)
+        for c in (r, g, b):
+            v = np.where(c < v, v, c)
+            lo = np.where(c > lo, lo, c)
+        rng = v - lo
         s = np.where(v > 0, rng / v, dt.type(0))
         norm = (one / rng) * (one / dt.type(6))
         h = np.where(r == v, norm * (g - b),
@@ -79,12 +86,17 @@ for _op in (RGB_TO_HSV, HSV_TO_RGB):
 
 
 def _check_channels(img: Tensor, name: str) -> None:
+    """The kernel's checks; traced, ColorspaceShapeFn's ValueError (rank at least 1, last
+    dimension 3) first (fz7 ext seed 83 #35)."""
     shape = img.shape.as_list()
     if len(shape) < 1:
-        raise errors.InvalidArgumentError(None, None, f"input must be at least 1D{img.shape} [Op:{name}]")
+        raise trace_errors.static(errors.InvalidArgumentError(None, None, f"input must be at least 1D{img.shape} "
+                                                              f"[Op:{name}]"), ValueError,
+                                  "Shape must be at least rank 1 but is rank 0")
     if shape[-1] != 3:
-        raise errors.FailedPreconditionError(None, None, f"input must have 3 channels but input only has {shape[-1]} "
-                                             f"channels. [Op:{name}]")
+        raise trace_errors.static(errors.FailedPreconditionError(
+            None, None, f"input must have 3 channels but input only has {shape[-1]} channels. [Op:{name}]"),
+            ValueError, f"Dimension must be 3 but is {shape[-1]}")
 
 
 def _adjust_checks(img: Tensor, name: str) -> None:
@@ -97,10 +109,17 @@ def _adjust_checks(img: Tensor, name: str) -> None:
 
 
 def _float_input(images: Any) -> Tensor:
-    """The op's input: a non-tensor argument converts with the op's default T (float32), whatever
-    its NumPy dtype (TF 2.21's eager conversion of RGBToHSV's and HSVToRGB's input)."""
+    """The op's input: eagerly a non-tensor argument converts with the op's default T (float32),
+    whatever its NumPy dtype (TF 2.21's eager conversion of RGBToHSV's and HSVToRGB's input);
+    inside a tf.function op_def_library's preferred-dtype conversion keeps a floating NumPy
+    array's dtype (float64 stays float64; fz7 ext seed 83 #88) and makes anything else float32
+    (integer and bool arrays, lists; ext seed 82 #34), as measured on TF 2.21."""
+    from simdist.runtime import context
     from simdist.runtime.variables import Variable
     if isinstance(images, (Tensor, Variable)):
+        return _t(images)
+    if context.in_function() and isinstance(images, (np.ndarray, np.generic)) and \
+            np.asarray(images).dtype in (np.float16, np.float32, np.float64):
         return _t(images)
     return _t(np.asarray(images).astype(np.float32))
 
@@ -262,8 +281,10 @@ def _adjust(op: Any, image: Any, value: Any, name: str) -> Tensor:
 
 
 def adjust_hue(image: Any, delta: Any, name: str | None = None) -> Tensor:
-    """`tf.image.adjust_hue`: AdjustHue on the float32 image (delta in [-1, 1])."""
-    if not isinstance(delta, Tensor) and (delta < -1 or delta > 1):
+    """`tf.image.adjust_hue`: AdjustHue on the float32 image (delta in [-1, 1], checked only
+    eagerly: TF's `if context.executing_eagerly()`; fz7 ext seed 83 #150)."""
+    from simdist.runtime import context
+    if not isinstance(delta, Tensor) and not context.in_function() and (delta < -1 or delta > 1):
         raise ValueError("delta must be in the interval [-1, 1]")
     return _adjust(ADJUST_HUE, image, delta, "AdjustHue")
 

@@ -236,7 +236,15 @@ def matvec(a: Any, b: Any, transpose_a: bool = False, adjoint_a: bool = False, a
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
     """`tf.linalg.matrix_transpose`: the last two axes swapped."""
     from simdist.runtime.ops import array
+    from simdist.runtime.ops import static_shapes
     t = _t(a)
+    if t.ndim < 2 and static_shapes.rank_unknown(t):
+        # a graph that does not know the rank builds perm from rank(a) (fz7 ext seed 83 #191): the
+        # trace succeeds and range(rank - 2) refuses a negative limit when it runs
+        err = errors.InvalidArgumentError(None, None, f"Requires start <= limit when delta > 0: 0/{t.ndim - 2} "
+                                                      "[Op:Range]")
+        trace_errors.unmark(err)
+        raise err
     if t.ndim < 2:
         raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = {t} with shape: "
                          f"{t.shape}")

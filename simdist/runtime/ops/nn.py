@@ -80,6 +80,19 @@ def _rank_at_least_2(attrs: dict, lane_shapes: list) -> bool:
 
 
 BIAS_ADD = register("BiasAdd", _bias_add, typed("BiasAdd", _BIAS_TYPES), kind="nn", fusion=rows(0))
+
+
+def _bias_add_sees(shapes: list, attrs: dict | None) -> bool:
+    """BiasAddShape: the ranks, and the channel dimension merged with the bias's only where both
+    are known (fz7 ext seed 82 #158)."""
+    xs, bs = shapes[0], shapes[1]
+    if xs is None or bs is None or len(xs) < 2 or len(bs) != 1:
+        return True
+    d = xs[_channel_axis(len(xs), (attrs or {}).get("data_format", "NHWC"))]
+    return d is not None and bs[0] is not None and d != bs[0]
+
+
+BIAS_ADD.shape_fn = _bias_add_sees
 BIAS_ADD_GRAD = register("BiasAddGrad", _bias_add_grad, typed("BiasAddGrad", _BIAS_TYPES),
                          lambda arrays, out, attrs: float(arrays[0].size), kind="reduction",
                          fusion=lanes("sums over the lane's rows: no stacked form; its cross-replica sum is fused (sums)"),
@@ -188,8 +201,8 @@ def _stateless_uniform(shape: list[int], dt: dtypes.DType, seed: Any) -> Tensor:
     if not s.dtype.is_integer or s.dtype.name not in ("int32", "int64"):
         raise attr_error("StatelessRandomGetKeyCounter", s.dtype, "int32, int64", attr="Tseed")
     if s.shape.as_list() != [2]:
-        raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {s.shape.as_list()} "
-                                          "[Op:StatelessRandomGetKeyCounter]")
+        from simdist.runtime.ops.random import seed_shape_error
+        raise seed_shape_error(s.shape.as_list())
     return array.constant(philox.uniform_float(dispatch.static_value(s), tuple(shape), dt.np), dtype=dt)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import dispatch, philox, philox_dists, random_graphs
+from simdist.runtime.ops import dispatch, philox, philox_dists, random_graphs, trace_errors
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor
@@ -275,25 +275,38 @@ NotDifferentiable("Multinomial")
 
 
 def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
-    if lt.ndim != 2:
-        raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {dims(lt.shape.as_list())} "
-                                          f"[Op:{opname}]")
-    if num_samples < 0:
-        raise errors.InvalidArgumentError(None, None, f"num_samples should be non-negative, got {num_samples} "
-                                          f"[Op:{opname}]")
+    if lt.ndim != 2:   # (traced: the shape function's WithRank(logits, 2); fz7 ext seeds 82 #129, 83 #248)
+        raise trace_errors.static(
+            errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {dims(lt.shape.as_list())} "
+                                        f"[Op:{opname}]"), ValueError, f"Shape must be rank 2 but is rank {lt.ndim}")
+    if num_samples < 0:   # (traced: the shape function's check of the constant num_samples)
+        raise trace_errors.static(
+            errors.InvalidArgumentError(None, None, f"num_samples should be non-negative, got {num_samples} "
+                                        f"[Op:{opname}]"), ValueError,
+            f"Dimension size, given by scalar input 1, must be non-negative but is {num_samples}")
     classes = lt.shape.as_list()[1]
     if classes is not None and classes <= 0:
         raise errors.InvalidArgumentError(None, None, f"num_classes should be positive, got {classes} [Op:{opname}]")
 
 
+_MULTINOMIAL_T = "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64"
+
+
 def _categorical_checks(lt: Tensor, dtype: Any, opname: str, seed_dtype: str | None = None) -> dtypes.DType:
     """random_ops' checks before the op: `dtype` must be int32 or int64 (ValueError), then the
-    logits' dtype must have a kernel (half, bfloat16, float, double: NotFoundError otherwise);
-    fz5 ext seed 61 #39, #49."""
+    logits' dtype must be in the op def's T (attr error: complex, bool; fz7 ext seed 81 #170) and
+    have a kernel (half, bfloat16, float, double: NotFoundError otherwise); fz5 ext seed 61 #39, #49."""
     dt = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
     if dt not in (dtypes.int32, dtypes.int64):
         raise ValueError(f"Argument `dtype` got invalid value <dtype: '{dt.name}'>. Accepted dtypes are "
                          "(tf.int32, tf.int64).")
+    if not lt.dtype.is_floating and not lt.dtype.is_integer:   # outside the op def's T (complex, bool, string)
+        err = errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {tf_name(lt.dtype)} is not in the list of "
+                                                      f"allowed values: {_MULTINOMIAL_T} [Op:{opname}]")
+        names = ", ".join({"float": "float32", "double": "float64", "half": "float16"}.get(n, n)
+                          for n in _MULTINOMIAL_T.split(", "))
+        raise trace_errors.static(err, TypeError, f"Value passed to parameter 'logits' has DataType {lt.dtype.name} "
+                                                  f"not in list of allowed values: {names}")
     if lt.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
         attrs = f"T=DT_{lt.dtype.name.upper()}" + (f", Tseed=DT_{seed_dtype.upper()}" if seed_dtype else "") + \
             f", output_dtype=DT_{dt.name.upper()}"
@@ -390,12 +403,21 @@ for _n in ("StatelessRandomNormalV2", "StatelessTruncatedNormalV2", "StatelessRa
     NotDifferentiable(_n)
 
 
+def seed_shape_error(shape: list) -> errors.InvalidArgumentError:
+    """StatelessRandomGetKeyCounter's error for a seed not of shape [2]: eagerly the kernel's
+    InvalidArgumentError, traced its shape function's ValueError (WithRank 1, WithValue 2)."""
+    err = errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {dims(shape)} "
+                                                  "[Op:StatelessRandomGetKeyCounter]")
+    text = f"Shape must be rank 1 but is rank {len(shape)}" if len(shape) != 1 else \
+        f"Dimension must be 2 but is {shape[0]}"
+    return trace_errors.static(err, ValueError, text)
+
+
 def _seed(seed: Any, opname: str) -> Tensor:
     from simdist.runtime.tensor import convert_to_tensor
     s = seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
     if s.dtype.is_integer and s.shape.as_list() != [2]:
-        raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {dims(s.shape.as_list())} "
-                                          f"[Op:StatelessRandomGetKeyCounter]")
+        raise seed_shape_error(s.shape.as_list())
     if not s.dtype.is_integer:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tseed' of {tf_name(s.dtype)} is not in the list "
                                           "of allowed values: int32, int64 [Op:StatelessRandomGetKeyCounter]")

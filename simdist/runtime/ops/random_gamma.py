@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import dispatch, gamma_poisson, philox
+from simdist.runtime.ops import dispatch, gamma_poisson, philox, trace_errors
 from simdist.runtime.ops.args import dims, t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
@@ -228,9 +228,10 @@ def _shape(shape: Any, opname: str) -> tuple[int, ...]:
     return out
 
 
-def _float_params(alpha: Any, beta: Any, dtype: Any) -> tuple[dtypes.DType, Tensor, Tensor]:
+def _float_params(alpha: Any, beta: Any, dtype: Any, finfo: bool = True) -> tuple[dtypes.DType, Tensor, Tensor]:
     """alpha and beta converted to `dtype`, alpha broadcast to their common shape (TF's order: the
-    conversions, BroadcastArgs, then np.finfo of the dtype: ValueError for a non-float one)."""
+    conversions, BroadcastArgs, then np.finfo of the dtype: ValueError for a non-float one; with
+    `finfo` False the caller checks the dtype)."""
     from simdist.runtime.ops import array, array_more
     dt = dtypes.as_dtype(dtype)
     a = convert_to_tensor(alpha, dtype=dt)
@@ -238,9 +239,20 @@ def _float_params(alpha: Any, beta: Any, dtype: Any) -> tuple[dtypes.DType, Tens
     bshape = array_more.broadcast_dynamic_shape(np.asarray(a.shape.as_list(), np.int32),
                                                 np.asarray(b.shape.as_list(), np.int32))
     ab = a if a.shape.as_list() == bshape._v.tolist() else array.broadcast_to(a, bshape)
-    if dt not in (dtypes.float16, dtypes.float32, dtypes.float64):
+    if finfo and dt not in (dtypes.float16, dtypes.float32, dtypes.float64):
         raise ValueError(f"data type {_np_type_name(dt)} not inexact")
     return dt, ab, b
+
+
+def _gamma_v3_dtype(dt: dtypes.DType) -> None:
+    """StatelessRandomGammaV3's attr dtype (half, float, double): eagerly InvalidArgumentError,
+    traced op_def_library's TypeError naming alpha, the input that carries it."""
+    if dt in (dtypes.float16, dtypes.float32, dtypes.float64):
+        return
+    err = errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {tf_name(dt)} is not in the list of "
+                                                  "allowed values: half, float, double [Op:StatelessRandomGammaV3]")
+    raise trace_errors.static(err, TypeError, f"Value passed to parameter 'alpha' has DataType {dt.name} not in list "
+                                              "of allowed values: float16, float32, float64")
 
 
 def _np_type_name(dt: dtypes.DType) -> str:
@@ -289,8 +301,9 @@ def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None, dtype: 
     pure function of the seed pair."""
     from simdist.runtime.ops import random as _random
     shp = _shape(shape, "StatelessRandomGammaV3")
-    dt, ab, b = _float_params(alpha, beta, dtype)
+    dt, ab, b = _float_params(alpha, beta, dtype, finfo=False)
     s = _random._seed(seed, "StatelessRandomGammaV3")
+    _gamma_v3_dtype(dt)   # the op's attr check, before the wrapper's np.finfo (TF 2.21)
     raw = dispatch.execute(STATELESS_GAMMA, (ab, s), {"shape": shp, "dtype": dt})
     return _scaled(raw, b, dt)
 

@@ -204,9 +204,28 @@ def _arg_axis(op: Any, t: Tensor, axis: Any) -> int:
     return int(a)
 
 
+def _arg_out_check(op: Any, out: dtypes.DType) -> None:
+    """The op def's output_type attr: eagerly InvalidArgumentError, traced op_def_library's
+    TypeError (second fuzzer, seed 7 #31, #35); checked before the axis's shape and range
+    (fz7 ext seed 83 #287)."""
+    allowed = _ARG_OUT if op.name == "ArgMax" else (dtypes.int32, dtypes.int64)   # ArgMin: int32, int64 only
+    if out not in allowed:
+        names = ", ".join(d.name for d in sorted(allowed, key=_ARG_OUT_ORDER.index))
+        raise trace_errors.static(errors.InvalidArgumentError(
+            None, None, f"Value for attr 'output_type' of {out.name} is not in the list of allowed values: {names} "
+                        f"[Op:{op.name}]"), TypeError,
+            f"Value passed to parameter 'output_type' has DataType {out.name} not in list of allowed values: {names}")
+
+
 def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
-    ax = _arg_axis(op, t, axis)
+    out = dtypes.as_dtype(output_type)
+    try:
+        ax = _arg_axis(op, t, axis)
+    except errors.OpError:   # (the axis converted; its shape is the kernel's/shape function's, after the attrs)
+        _arg_out_check(op, out)
+        raise
+    _arg_out_check(op, out)
     nd = t.ndim   # a scalar has no dimension to reduce: [0, 0) in TF's message
     if not -nd <= ax < nd and nd < 2:   # ArgOp's shape function: a vector gives a scalar, unchecked
         raise errors.InvalidArgumentError(None, None, f"Expected dimension in the range [{-nd}, {nd}), but got "
@@ -215,16 +234,6 @@ def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa:
         raise trace_errors.shape_error(f"Expected dimension in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]",
                                        f"Dimension ({ax}) must be in the range [{-nd}, {nd}), where {nd} is the number "
                                        "of dimensions in the input.", op.name, (t.shape.as_list(), []))
-    out = dtypes.as_dtype(output_type)
-    allowed = _ARG_OUT if op.name == "ArgMax" else (dtypes.int32, dtypes.int64)   # ArgMin: int32, int64 only
-    if out not in allowed:
-        names = ", ".join(d.name for d in sorted(allowed, key=_ARG_OUT_ORDER.index))
-        # the op def's attr check: eagerly InvalidArgumentError, traced op_def_library's TypeError (second
-        # fuzzer, seed 7 #31, #35)
-        raise trace_errors.static(errors.InvalidArgumentError(
-            None, None, f"Value for attr 'output_type' of {out.name} is not in the list of allowed values: {names} "
-                        f"[Op:{op.name}]"), TypeError,
-            f"Value passed to parameter 'output_type' has DataType {out.name} not in list of allowed values: {names}")
     return dispatch.execute(op, (t,), {"axis": ax % nd, "output_type": out})
 
 

@@ -1,6 +1,6 @@
 """Image resizing kernels (TF's ResizeBilinear and its gradient ResizeBilinearGrad), NHWC, with
-half-pixel centers as `tf.image.resize(method="bilinear")` uses them, and `tf.image.resize`
-itself for "bilinear" (other methods are refused: their kernels are not written).
+half-pixel centers as `tf.image.resize(method="bilinear")` uses them (resize_images.py;
+clause ops.image-resize).
 
 ResizeBilinear (image_resizer_state.h, resize_bilinear_op.cc): output pixel i reads input
 coordinate in = (i + 0.5) * in_size / out_size - 0.5 (half-pixel centers) or i * scale
@@ -20,14 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
-from simdist.runtime.ops.args import t as _t
+from simdist.runtime import dtypes
+from simdist.runtime.ops import dispatch, resize_state
 from simdist.runtime.ops.nn_rules import _allowed_set, attr_error
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, register, rows
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["resize_bilinear", "resize"]
+__all__ = ["resize_bilinear"]
 
 _BILINEAR_TYPES = "int8, uint8, int16, uint16, int32, int64, bfloat16, half, float, double"
 
@@ -50,6 +49,8 @@ def _weights(in_size: int, out_size: int, align_corners: bool, half_pixel: bool)
 def _resize_bilinear(x: np.ndarray, size: tuple, align_corners: bool, half_pixel_centers: bool) -> np.ndarray:
     _, h, w, _ = x.shape
     oh, ow = size
+    if (oh, ow) == (h, w):   # the kernel's no-op resize: the images cast to float32 (no lerp: inf stays inf)
+        return x.astype(np.float32)
     yl, yu, ylerp = _weights(h, oh, align_corners, half_pixel_centers)
     xl, xu, xlerp = _weights(w, ow, align_corners, half_pixel_centers)
     xf = x.astype(np.float32)
@@ -62,19 +63,27 @@ def _resize_bilinear(x: np.ndarray, size: tuple, align_corners: bool, half_pixel
 
 def _resize_bilinear_grad(grads: np.ndarray, original: np.ndarray, align_corners: bool,
                           half_pixel_centers: bool) -> np.ndarray:
+    """ResizeGradCore: per upstream element (b, y, x, c), T(g * wy * wx) in float32 added onto
+    the top-left, top-right, bottom-left and bottom-right pixels in that order (float16 and
+    bfloat16 accumulate in float32 and are cast at the end)."""
     n, h, w, c = original.shape
     _, oh, ow, _ = grads.shape
     yl, yu, ylerp = _weights(h, oh, align_corners, half_pixel_centers)
     xl, xu, xlerp = _weights(w, ow, align_corners, half_pixel_centers)
     g = grads.astype(np.float32)
-    dtop = g * (1 - ylerp)[None, :, None, None]
-    dbottom = g * ylerp[None, :, None, None]
-    out = np.zeros((n, h, w, c), np.float32)
-    xr, xw = (1 - xlerp)[None, None, :, None], xlerp[None, None, :, None]
-    for d, ys in ((dtop, yl), (dbottom, yu)):
-        for xs, wt in ((xl, xr), (xu, xw)):
-            iy, ix = np.meshgrid(ys, xs, indexing="ij")
-            np.add.at(out, (slice(None), iy, ix), d * wt)
+    iy_, ix_ = np.float32(1) - ylerp, np.float32(1) - xlerp
+    gy = [g * iy_[None, :, None, None], g * ylerp[None, :, None, None]]
+    vals = np.stack([gy[0] * ix_[None, None, :, None], gy[0] * xlerp[None, None, :, None],
+                     gy[1] * ix_[None, None, :, None], gy[1] * xlerp[None, None, :, None]], axis=-1)
+    acc = original.dtype if original.dtype in (np.float32, np.float64) else np.dtype(np.float32)
+    shape = vals.shape
+    ys = np.stack([yl, yl, yu, yu], axis=-1)[None, :, None, None, :]
+    xs = np.stack([xl, xu, xl, xu], axis=-1)[None, None, :, None, :]
+    ib = np.broadcast_to(np.arange(n)[:, None, None, None, None], shape)
+    ic = np.broadcast_to(np.arange(c)[None, None, None, :, None], shape)
+    out = np.zeros((n, h, w, c), acc)
+    np.add.at(out, (ib.ravel(), np.broadcast_to(ys, shape).ravel(), np.broadcast_to(xs, shape).ravel(), ic.ravel()),
+              vals.astype(acc).ravel())
     return out.astype(original.dtype)
 
 
@@ -88,8 +97,15 @@ def _grad_dtype(dts: Any, attrs: Any) -> dtypes.DType:
     return dts[1]
 
 
+def _bilinear_subnormals(arrays: Any, attrs: dict | None) -> str:
+    """The no-op resize of float32 images is a copy (subnormals kept); the others compute."""
+    same = tuple(arrays[0].shape[1:3]) == tuple((attrs or {}).get("size", ()))
+    return "keep" if same and arrays[0].dtype == np.float32 else "flush"
+
+
 RESIZE_BILINEAR = register("ResizeBilinear", _resize_bilinear, _bilinear_dtype,
-                           lambda a, out, at: 7.0 * out.size, kind="window", fusion=rows(0))
+                           lambda a, out, at: 7.0 * out.size, kind="window", fusion=rows(0),
+                           subnormals=_bilinear_subnormals)
 RESIZE_BILINEAR_GRAD = register("ResizeBilinearGrad", _resize_bilinear_grad, _grad_dtype,
                                 lambda a, out, at: 8.0 * a[0].size, kind="window", fusion=rows(0, 1))
 
@@ -107,31 +123,10 @@ def _resize_bilinear_grad_fn(op: Any, grad: Any) -> list:
 def resize_bilinear(images: Tensor, size: tuple[int, int], align_corners: bool = False,
                     half_pixel_centers: bool = True) -> Tensor:
     """The ResizeBilinear op on a 4-D NHWC tensor."""
-    if images.ndim != 4:
-        raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{list(images.shape.as_list())} "
-                                          "[Op:ResizeBilinear]")
-    if int(size[0]) <= 0 or int(size[1]) <= 0:
-        raise errors.InvalidArgumentError(None, None, "output dimensions must be positive [Op:ResizeBilinear]")
+    if images.dtype.name not in _allowed_set(_BILINEAR_TYPES):
+        raise attr_error("ResizeBilinear", images.dtype, _BILINEAR_TYPES)
+    resize_state.check_forward("ResizeBilinear", images.shape.as_list(), tuple(int(v) for v in size),
+                               align_corners, half_pixel_centers)
     return dispatch.execute(RESIZE_BILINEAR, (images,), {"size": (int(size[0]), int(size[1])),
                                                          "align_corners": bool(align_corners),
                                                          "half_pixel_centers": bool(half_pixel_centers)})
-
-
-def resize(images: Any, size: Any, method: str = "bilinear", preserve_aspect_ratio: bool = False,
-           antialias: bool = False, name: str | None = None) -> Tensor:
-    """`tf.image.resize` (image_ops_impl.resize_images_v2) for method "bilinear" without
-    antialias: a 3-D image is given a batch axis and has it removed after; the result is float32."""
-    x = _t(images)
-    if method != "bilinear" or antialias or preserve_aspect_ratio:
-        raise NotImplementedError(f"simdist: tf.image.resize(method={method!r}, antialias={antialias}, "
-                                  f"preserve_aspect_ratio={preserve_aspect_ratio}) is not implemented; method "
-                                  "'bilinear' without antialias is")
-    if x.ndim not in (3, 4):
-        raise ValueError("'images' must have either 3 or 4 dimensions.")
-    sz = [int(v) for v in (size._v.tolist() if isinstance(size, Tensor) else size)]
-    if len(sz) != 2:
-        raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
-    if x.ndim == 3:
-        from simdist.runtime.ops import array
-        return array.squeeze(resize_bilinear(array.expand_dims(x, 0), sz), [0])
-    return resize_bilinear(x, sz)

@@ -193,9 +193,10 @@ MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first, kind="
 
 
 def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str) -> None:
-    if len(p) != len(shp):
-        raise errors.InvalidArgumentError(
-            None, None, f"The first dimension of paddings must be the rank of inputs[{len(p)},2] {args.dims(shp)} [Op:{opname}]")
+    if len(p) != len(shp):   # (traced: PadShapeFn's WithRank(input, paddings' first dimension))
+        raise trace_errors.shape_error(
+            f"The first dimension of paddings must be the rank of inputs[{len(p)},2] {args.dims(shp)} [Op:{opname}]",
+            f"Shape must be rank {len(p)} but is rank {len(shp)}", opname, (shp, [len(p), 2]))
     for (lo, hi), d in zip(p, shp):
         if lo < 0 or hi < 0:
             raise errors.InvalidArgumentError(None, None, f"Paddings must be non-negative: {lo} {hi} [Op:{opname}]")
