@@ -183,7 +183,10 @@ _A_TALL = np.array([[1.2, -0.4, 0.7], [0.3, 1.5, -0.6], [-0.8, 0.2, 1.1], [0.5, 
 _W = np.array([[0.7, -1.3], [-0.2, 1.5], [1.1, 0.3], [-0.5, 0.9], [0.6, -0.8]])
 
 
-def _lstsq_gradient(tf, shape, l2):
+def _lstsq_gradient(tf, shape, l2, batch):
+    """Central differences of one matrix's solve. With `batch` copies (over 256,000 bytes and more
+    matrices than min(m, n)) TF's lstsq(fast=True) runs the MatrixSolveLs kernel, whose own gradient
+    (linalg_grad._MatrixSolveLsGrad) then applies, instead of the Cholesky composite's."""
     a = _A_TALL if shape == "tall" else _A_TALL.T.copy()
     m, n = a.shape
     b = np.linspace(-1.0, 1.3, m * 2).reshape(m, 2)
@@ -192,14 +195,18 @@ def _lstsq_gradient(tf, shape, l2):
     def f(a_, b_):
         return float(np.sum(w * np.asarray(tf.linalg.lstsq(tf.constant(a_), tf.constant(b_), l2_regularizer=l2))))
 
-    xa, xb = tf.constant(a), tf.constant(b)
+    k = batch or 1
+    scales = 1.0 + 0.01 * (np.arange(k) % 7)   # a few distinct matrices among the copies
+    xa, xb = tf.constant(a[None] * scales[:, None, None]), tf.constant(np.broadcast_to(b, (k, m, 2)).copy())
     with tf.GradientTape() as tape:
         tape.watch([xa, xb])
         y = tf.reduce_sum(tf.constant(w) * tf.linalg.lstsq(xa, xb, l2_regularizer=l2))
-    ga, gb = tape.gradient(y, [xa, xb])
-    call = f"d/d(A, B) sum(W * lstsq(A{a.shape}, B, l2_regularizer={l2}))"
-    assert_close(ga, _fd(lambda v: f(v, b), a), call=call, what="dA", tolerance=TOL_FD)
-    assert_close(gb, _fd(lambda v: f(a, v), b), call=call, what="dB", tolerance=TOL_FD)
+    ga, gb = (np.asarray(g) for g in tape.gradient(y, [xa, xb]))
+    call = f"d/d(A, B) sum(W * lstsq(A[{k}, {m}, {n}], B, l2_regularizer={l2}))"
+    for i in (0, 1) if batch else (0,):
+        ai = a * scales[i]
+        assert_close(ga[i], _fd(lambda v: f(v, b), ai), call=call, what=f"dA[{i}]", tolerance=TOL_FD)
+        assert_close(gb[i], _fd(lambda v: f(ai, v), b), call=call, what=f"dB[{i}]", tolerance=TOL_FD)
 
 
 def _crop_and_resize_gradient(tf, method):
@@ -259,7 +266,7 @@ def _sqrtm_gradient(tf, n):
 
 @clause("ops.linalg-lstsq", ref="tf221")
 def test_blind10_lstsq_gradients_for_both_shapes(tf, budget):
-    for case in budget(_grid(("shape", ["tall", "wide"]), ("l2", [0.0, 0.3]))):
+    for case in budget(_grid(("batch", [4000, None]), ("shape", ["tall", "wide"]), ("l2", [0.0, 0.3]))):
         _lstsq_gradient(tf, **case)
 
 
