@@ -115,6 +115,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'multi-worker: AutoShardPolicy AUTO (FILE, else DATA), FILE, DATA, OFF; each worker gets a non-overlapping subset.'),
     Clause('dataset.css-example', 'input', True, ('CSS24', 'CSS20'),
            'CentralStorage with 1 CPU and 1 GPU: `range(10).batch(2)` prints PerReplica values.'),
+    Clause('dataset.shuffle', 'input', False, (),
+           '`Dataset.shuffle` yields each element once per pass; reshuffle_each_iteration (default True) gives each pass a new order, False repeats the first pass\'s order.'),
     Clause('dataset-fn.no-batching', 'input', True, ('CSS24', 'PSS'),
            '`distribute_datasets_from_function` neither batches nor shards; dataset_fn is called once per worker, on its CPU; each replica of a worker dequeues one batch per step.'),
     Clause('dataset-fn.input-context', 'input', True, ('CSS20', 'CSS24', 'ODS', 'PSS'),
