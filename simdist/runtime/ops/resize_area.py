@@ -21,6 +21,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops import dispatch, resize_state
+from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.nn_rules import _allowed_set, attr_error
 from simdist.runtime.ops.registry import register, rows
 from simdist.runtime.tensor import Tensor
@@ -97,6 +98,7 @@ def _flops(a: Any, out: Any, at: Any) -> float:
 
 
 RESIZE_AREA = register("ResizeArea", _forward, _dtype, _flops, kind="window", fusion=rows(0))
+no_tf_gradient("ResizeArea")   # TF registers none (image_grad.py): a tape reaching it is LookupError
 
 
 def resize_area(images: Tensor, size: tuple[int, int], align_corners: bool = False) -> Tensor:
