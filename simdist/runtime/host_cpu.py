@@ -19,6 +19,7 @@ on the reference model, so their results are the same on every machine (scenario
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from dataclasses import dataclass
 from typing import Iterator
@@ -80,9 +81,11 @@ def parse_cpuinfo(text: str, name: str = "host") -> CPUModel:
     return CPUModel(name, vendor, flags)
 
 
+@functools.lru_cache(maxsize=None)
 def detect(path: str = "/proc/cpuinfo") -> CPUModel:
     """The CPU this process runs on; the reference model where /proc/cpuinfo cannot be read (not
-    Linux): simdist then says what it models rather than guess."""
+    Linux): simdist then says what it models rather than guess. Read once per path (the CPU does
+    not change under a running process)."""
     try:
         with open(path, encoding="utf-8") as f:
             return parse_cpuinfo(f.read())
