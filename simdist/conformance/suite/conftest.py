@@ -26,6 +26,13 @@ def tf(backend: Any) -> Any:
 
 
 @pytest.fixture()
+def keras(tf: Any) -> Any:
+    """The backend's tf.keras on a cleared session (no layer names or state left by a test before)."""
+    tf.keras.backend.clear_session()
+    return tf.keras
+
+
+@pytest.fixture()
 def budget(request: pytest.FixtureRequest) -> Any:
     """The cases a table-driven test runs: all of them, or the first only under `--profile ci`
     (whose TF run is already at its time budget: a test costs TF about 2 s of set-up, its cases

@@ -32,12 +32,6 @@ TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
 TOL_FD = Tolerance(rtol=1e-5, atol=1e-7)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _fd(f, a, h=1e-6):
     """Central differences of the real scalar function f at the float64 array a."""
     a = np.asarray(a, dtype=np.float64)

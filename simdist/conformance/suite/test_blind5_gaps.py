@@ -17,12 +17,6 @@ from simdist.conformance.assertions import assert_close, assert_equal, assert_tr
 clause = pytest.mark.clause
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 @clause("keras.layer.global-pooling-1d", ref="tf221")
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_blind5_masked_global_average_pooling_divides_by_the_unmasked_steps(tf, keras, keepdims):

@@ -23,22 +23,14 @@ from simdist.conformance.assertions import assert_close, assert_equal, assert_tr
 from simdist.conformance.repro import Program
 from simdist.conformance.suite.test_gradients import check_central_differences
 from simdist.conformance.tolerances import Tolerance
+from simdist.conformance.suite.values import positive_inputs, signed_inputs
 
 clause = pytest.mark.clause
 #: float64 central differences with h = 1e-6: truncation and rounding errors stay below 1e-6.
 NUMERIC_TOL = Tolerance(rtol=1e-5, atol=1e-6)
 
 
-def _pos(shape, lo=0.3, hi=1.7):
-    return lambda rng: np.round(rng.uniform(lo, hi, size=shape), 3)
-
-
-def _any(shape, lo=0.2, hi=1.5):
-    """Values away from 0 with both signs."""
-    def make(rng):
-        v = np.round(rng.uniform(lo, hi, size=shape), 3)
-        return v * np.where(rng.uniform(size=shape) < 0.5, -1.0, 1.0)
-    return make
+_pos, _any = positive_inputs, signed_inputs
 
 
 def _unit(shape):
@@ -192,12 +184,6 @@ def test_blind6_clip_by_norm_clips_each_slice_along_axes(tf, axes):
 
 
 # -- Keras spatial layers: asymmetric options under both data formats ----------------------------------------
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _img(shape):
     return (np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) % 7 - 2.5) * np.float32(1.25)
 

@@ -25,12 +25,6 @@ clause = pytest.mark.clause
 TOL = Tolerance(rtol=1e-5, atol=1e-6)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _log_softmax(z, axis=-1):
     z = np.asarray(z, np.float64)
     m = z.max(axis=axis, keepdims=True)

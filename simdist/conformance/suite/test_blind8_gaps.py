@@ -30,12 +30,6 @@ TOL = Tolerance(rtol=1e-5, atol=1e-6)
 TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 # -- op gradients under options the gradient table leaves at their defaults -------------------------------
 _CLS_X = np.array([[0.3, -1.2, 0.8, 2.0, -0.5], [1.1, 0.4, -0.9, 0.0, 0.6]])
 _CLS_W = np.array([[1.0, -2.0, 0.5, -0.7, 1.5], [-0.3, 0.8, -1.1, 2.0, -0.4]])

@@ -33,12 +33,6 @@ TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
 TOL_FD = Tolerance(rtol=1e-5, atol=1e-7)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _close(got, expect, *, call, what="out", tolerance):
     """assert_close of the real parts, then of the imaginary parts (complex values)."""
     g, e = np.asarray(got), np.asarray(expect)

@@ -32,12 +32,6 @@ class _Exit(Exception):
     """What the tests' exit_fn raises (a real job's would sys.exit)."""
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _model(keras):
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
     model.compile(optimizer=keras.optimizers.SGD(0.1, momentum=0.9), loss="mse")

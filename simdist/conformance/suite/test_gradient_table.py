@@ -34,6 +34,7 @@ import pytest
 
 from simdist.conformance.assertions import ConformanceFailure, assert_close, fail
 from simdist.conformance.tolerances import Tolerance
+from simdist.conformance.suite.values import positive_inputs, signed_inputs
 
 clause = pytest.mark.clause
 #: float64 central differences with h = 1e-6: truncation and rounding errors stay below 1e-6.
@@ -43,16 +44,7 @@ TOL32 = Tolerance(rtol=2e-3, atol=2e-3)
 
 
 # -- inputs ----------------------------------------------------------------------------------------------
-def _pos(shape, lo=0.3, hi=1.7):
-    return lambda rng: np.round(rng.uniform(lo, hi, size=shape), 3)
-
-
-def _any(shape, lo=0.2, hi=1.5):
-    """Values away from 0 with both signs."""
-    def make(rng):
-        v = np.round(rng.uniform(lo, hi, size=shape), 3)
-        return v * np.where(rng.uniform(size=shape) < 0.5, -1.0, 1.0)
-    return make
+_pos, _any = positive_inputs, signed_inputs
 
 
 def _distinct(shape, step=0.37):

@@ -18,6 +18,7 @@ import pytest
 
 from simdist.conformance.assertions import assert_close, fail
 from simdist.conformance.tolerances import Tolerance
+from simdist.conformance.suite.values import positive_inputs, signed_inputs
 
 clause = pytest.mark.clause
 RNG = np.random.default_rng(29)
@@ -218,16 +219,7 @@ def test_a_tensor_used_twice_sums_its_gradients(backend, tf):
 
 
 # -- every differentiable op against central differences of the backend's own forward pass -------------
-def _pos(shape):
-    return lambda rng: np.round(rng.uniform(0.3, 1.7, size=shape), 3)
-
-
-def _any(shape):
-    """Values away from 0 (kinks of abs/relu-like ops sit there) with both signs."""
-    def make(rng):
-        v = np.round(rng.uniform(0.2, 1.5, size=shape), 3)
-        return v * np.where(rng.uniform(size=shape) < 0.5, -1.0, 1.0)
-    return make
+_pos, _any = positive_inputs, signed_inputs
 
 
 def _simplex(shape, axis):

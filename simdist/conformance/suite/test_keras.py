@@ -24,12 +24,6 @@ Y = np.array([[1.0], [0.0], [2.0], [-1.0], [0.5]], dtype=np.float32)
 LR = 0.1
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _linear(keras, w0=W0):
     """y = x @ w (Dense(1) without bias), weights set to w0."""
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, use_bias=False)])

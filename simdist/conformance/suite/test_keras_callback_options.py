@@ -22,12 +22,6 @@ from simdist.conformance.assertions import assert_close, assert_equal
 clause = pytest.mark.clause
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _model(keras, lr: float = 0.8):
     model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, use_bias=False)])
     model.compile(optimizer=keras.optimizers.SGD(lr), loss="mse", metrics=["accuracy"])

@@ -19,12 +19,6 @@ from simdist.conformance.assertions import assert_close, assert_equal, assert_tr
 clause = pytest.mark.clause
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _set(layer_or_model, seed: int) -> list:
     rng = np.random.default_rng(seed)
     ws = [(rng.standard_normal(tuple(w.shape)) * 0.5).astype("float32") for w in layer_or_model.weights]

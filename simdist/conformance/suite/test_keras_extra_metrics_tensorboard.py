@@ -25,12 +25,6 @@ R = np.array([[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.5, 1.0], [-2.0, 0.75, 0.5, 1
 RP = np.array([[0.4, -0.5, 1.0, 1.0], [2.0, -0.25, -0.5, 0.5], [-1.0, 1.0, 0.0, 2.0]], dtype=np.float32)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _iou(cm: np.ndarray, targets: list[int]) -> float:
     tp = np.diag(cm)
     den = (cm.sum(axis=0) + cm.sum(axis=1) - tp)[targets]

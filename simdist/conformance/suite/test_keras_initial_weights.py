@@ -22,12 +22,6 @@ U = 3   # units of the recurrent layers
 X = np.linspace(-1.0, 1.0, 2 * 4 * 5, dtype=np.float32).reshape(2, 4, 5)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _np(v) -> np.ndarray:
     return np.asarray(v.numpy() if hasattr(v, "numpy") else v, dtype=np.float64)
 

@@ -23,12 +23,6 @@ W = np.array([1.0, 0.5, 2.0, 0.0, 1.5], dtype=np.float32)
 LABELS = np.array([0, 1, 0, 3, 3], dtype=np.int32)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _counts(yt: np.ndarray, yp: np.ndarray, t: float, w: np.ndarray | None = None) -> dict[str, float]:
     """Weighted tp/fp/fn/tn of every element (predicted positive: p > t)."""
     ww = np.ones_like(yt, dtype=np.float64) if w is None else np.broadcast_to(w[:, None], yt.shape)

@@ -24,12 +24,6 @@ clause = pytest.mark.clause
 MATMUL = Tolerance(rtol=1e-5, atol=1e-6)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _set(model, seed: int) -> list:
     rng = np.random.default_rng(seed)
     ws = [(rng.standard_normal(tuple(w.shape)) * 0.5).astype("float32") for w in model.weights]

@@ -24,12 +24,6 @@ clause = pytest.mark.clause
 TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 _W = (np.array([[0.5], [-1.0], [0.25]], np.float32), np.array([0.1], np.float32))
 _FX = _x((12, 3), 1.4)
 _FY = (np.arange(12, dtype=np.float32) % 3 - 1.0).reshape(12, 1)

@@ -22,12 +22,6 @@ clause = pytest.mark.clause
 TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 def _wname(v) -> str:
     return v.name.split("/")[-1].split(":")[0]
 

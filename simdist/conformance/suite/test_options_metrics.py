@@ -23,12 +23,6 @@ TOL64 = Tolerance(rtol=1e-10, atol=1e-12)
 EPS = 1e-7
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 _P = (1 / (1 + np.exp(-_x((6, 3), 2.0).astype(np.float64))))            # probabilities in (0, 1)
 _Y = np.array([[1, 0, 1], [0, 0, 1], [1, 1, 0], [0, 1, 1], [1, 0, 0], [0, 1, 0]], np.float64)
 _LAB = np.array([2, 0, 1, 2, 1, 0])

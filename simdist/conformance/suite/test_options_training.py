@@ -21,12 +21,6 @@ clause = pytest.mark.clause
 TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
-
 # -- recurrent layers: activation, recurrent_activation, use_bias --------------------------------------------
 _ACT = {"tanh": np.tanh, "sigmoid": lambda z: 1 / (1 + np.exp(-z)), "relu": lambda z: np.maximum(z, 0),
         "hard_sigmoid": lambda z: np.clip(z + 3.0, 0.0, 6.0) / 6.0, "linear": lambda z: z,

@@ -19,11 +19,6 @@ from simdist.conformance.assertions import assert_equal, fail
 clause = pytest.mark.clause
 
 
-@pytest.fixture()
-def keras(tf):
-    tf.keras.backend.clear_session()
-    return tf.keras
-
 # TF 2.21 (tensorflow-cpu 2.21.0, x86): tf.random.stateless_uniform([6], seed=[1, 2]) as float32 bits
 _UNIFORM_1_2 = [0x3F581458, 0x3E44A788, 0x3F7F087C, 0x3E243C98, 0x3E8B424C, 0x3F263B8A]
 # ... stateless_uniform([5], seed=[3, 4], minval=0, maxval=10, dtype=int32)
