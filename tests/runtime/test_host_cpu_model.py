@@ -81,5 +81,8 @@ def test_the_model_decides_float16_softmax_and_the_reciprocal_tables() -> None:
         amd = tf.math.reciprocal(tf.constant(x)).numpy()
     assert onednn[1] == 0 and np.isnan(eigen).all(), f"softmax([nan, 1]) float16: oneDNN {onednn}, Eigen {eigen}; " \
         "should be [nan, 0] and [nan, nan]"
-    assert np.abs(intel - np.float32(1 / 3)).max() <= 6e-8 and np.abs(amd - np.float32(1 / 3)).max() <= 6e-8, \
-        f"reciprocal(3) packets: Intel {intel[0]!r}, AMD {amd[0]!r}; both within an ulp of 1/3"
+    # observed: TF's float32 packet 1/3 is 0.3333333 on the Intel reference host and 0.33333334 on this
+    # session's Zen 5 (fuzz4 seed 23 #111); their vrcpps(3.0) are 0x3eaaa000 (rcp.py's table) and
+    # 0x3eaaa800 (_mm256_rcp_ps on the Zen 5)
+    assert (intel[0], amd[0]) == (np.float32(0.3333333), np.float32(0.33333334)), \
+        f"reciprocal(3) packets: Intel {intel[0]!r}, AMD {amd[0]!r}; should be 0.3333333 and 0.33333334"
