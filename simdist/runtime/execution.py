@@ -40,7 +40,7 @@ __all__ = ["Client", "ExecutionContext", "Interpreter", "current", "switch", "ch
 class Client:
     """What one TF client program shares across its threads and replicas."""
 
-    __slots__ = ("transactions", "charges", "rng", "timeline")
+    __slots__ = ("transactions", "charges", "rng", "timeline", "functions_eagerly")
 
     def __init__(self) -> None:
         # open variable transactions, innermost last (runtime/variables.py)
@@ -52,6 +52,9 @@ class Client:
         # a launched worker's own simulated timeline (strategies/timing.Timeline), else None: its
         # charges run after each other, concurrently with the other workers', not driven at once
         self.timeline: Any = None
+        # tf.config.run_functions_eagerly: TF keeps it in a module global, one per client process
+        # (clause function.run-eagerly)
+        self.functions_eagerly = False
 
 
 class Interpreter:

@@ -175,7 +175,9 @@ def type_spec_from_value(value: object) -> object:
 
 
 def executing_eagerly() -> bool:
-    return True
+    """False while a tf.function's or tf.data function's Python runs (clause function.executing-eagerly)."""
+    from simdist.runtime import context
+    return context.executing_eagerly()
 
 
 def print(*inputs: object, **kwargs: object) -> None:  # noqa: A001
