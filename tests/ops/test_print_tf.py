@@ -191,6 +191,11 @@ def _print_errors(tf: Any) -> list:
             out.append(captured(lambda: tf.print(t, **kw)))
         except Exception as e:  # noqa: BLE001 - the error is the result
             out.append((type(e).__name__, str(e)))
+    for stream in ["file://", "file:///nonexistent_simdist_dir/out.txt"]:
+        try:
+            out.append(captured(lambda: tf.print(t, output_stream=stream)))
+        except Exception as e:  # noqa: BLE001 - the error's class is the result (TF's text names its function node)
+            out.append(type(e).__name__)
     return out
 
 

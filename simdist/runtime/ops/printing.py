@@ -57,6 +57,9 @@ def _print(message: np.ndarray, output_stream: str, end: str) -> np.ndarray:
     text = (raw if isinstance(raw, bytes) else str(raw).encode()) + end.encode("utf-8", errors="surrogateescape")
     if output_stream.startswith(_FILE):
         path = output_stream[len(_FILE):]
+        if not path:    # (the kernel takes "file://" as the empty stream's name)
+            raise errors.InvalidArgumentError(None, None, "Unknown output stream: , Valid streams are: "
+                                              + " ".join(_STREAMS) + " [Op:PrintV2]")
         try:
             with open(path, "ab") as f:
                 f.write(text)
