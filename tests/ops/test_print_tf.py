@@ -1,7 +1,7 @@
 """tf.print and tf.strings.format against real TensorFlow 2.21 (clause ops.print): what each
 writes to file descriptors 1 and 2 (captured together, in order), or the text it returns, for
 every dtype's element format, ranks 0-4, empty tensors, summarize values, nested structures with
-Python values, sep/end, variables, file:// output, tf.function calls (PrintV2 runs at every call,
+Python values, sep/end, variables, file:// output, tf.data functions, tf.function calls (PrintV2 runs at every call,
 the Python only when it traces), strategy.run on two replicas and run_functions_eagerly. Needs
 the `tf` extra (or its golden)."""
 
@@ -228,11 +228,21 @@ def _run_eagerly(tf: Any) -> str:
         tf.config.run_functions_eagerly(False)
 
 
+def _dataset_map(tf: Any) -> str:
+    """In a tf.data function: once per element (the function's trace prints nothing)."""
+    def m(x: Any) -> Any:
+        tf.print("element", x)
+        return x * 2
+    ds = tf.data.Dataset.range(3).map(m).filter(lambda x: [tf.print("filter", x), x > 0][1])
+    return captured(lambda: [v for v in ds])
+
+
 CASES: list[tuple[str, Callable[[Any], Any]]] = [
     ("dtypes", _dtypes), ("shapes", _shapes), ("empty", _empty), ("summarize", _summarize),
     ("format-args", _format_args), ("format-errors", _format_errors), ("structures", _structures),
     ("variables", _variables), ("guide", _guide), ("cond-while", _in_loops), ("file", _to_file),
     ("print-errors", _print_errors), ("mirrored", _mirrored), ("run-eagerly", _run_eagerly),
+    ("dataset-map", _dataset_map),
 ]
 
 
