@@ -17,7 +17,7 @@ from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.summarize_value import summarize_value
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["string_format", "STRING_FORMAT"]
+__all__ = ["string_format", "format_tensors", "STRING_FORMAT"]
 
 
 def _format(*arrays: np.ndarray, template: str, placeholder: str, summarize: int) -> np.ndarray:

@@ -53,7 +53,7 @@ def _float_text(v: float, short: int, full: int, same: type) -> str:
 
 
 def element(v: object, dtype: np.dtype, print_v2: bool) -> str:
-    """One element as PrintOneElement and StrCat print it (None: the dtype prints as "?")."""
+    """One element as PrintOneElement and StrCat print it ("?" for a dtype SummarizeValue does not format)."""
     kind = dtype.kind
     if kind == "b":
         return "1" if v else "0"
