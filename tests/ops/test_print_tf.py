@@ -81,6 +81,29 @@ def _dtypes(tf: Any) -> list:
     return [tf.strings.format("{}", x).numpy() for x in _values(tf)]
 
 
+def _float_bits(tf: Any) -> list:
+    """Every float16 and bfloat16 bit pattern, and 4000 seeded float32 and float64 bit patterns
+    (NaNs, infinities, subnormals, every exponent): %g's digits and the round-trip rule."""
+    rng = np.random.default_rng(7)
+    every = np.arange(65536, dtype=np.uint16)
+    return [tf.strings.format("{}", tf.bitcast(tf.constant(every), tf.float16), summarize=-1).numpy(),
+            tf.strings.format("{}", tf.bitcast(tf.constant(every), tf.bfloat16), summarize=-1).numpy(),
+            tf.strings.format("{}", tf.bitcast(tf.constant(rng.integers(0, 2 ** 32, 4000, dtype=np.uint32)),
+                                               tf.float32), summarize=-1).numpy(),
+            tf.strings.format("{}", tf.bitcast(tf.constant(rng.integers(0, 2 ** 63, 4000, dtype=np.uint64)),
+                                               tf.float64), summarize=-1).numpy()]
+
+
+def _nested_text(tf: Any) -> list:
+    """Strings and floats in ranks 2-4 with summarize 1 and 2, and structures pprint breaks."""
+    words = tf.reshape(tf.constant([f"w{i}\t" for i in range(24)]), [2, 3, 4])
+    return [tf.strings.format("{}", words, summarize=1).numpy(),
+            tf.strings.format("{}", tf.reshape(tf.range(120.0) / 7, [2, 3, 4, 5]), summarize=2).numpy(),
+            tf.strings.format("{} and {}", (tf.ones([1, 1, 1, 1], tf.int64), tf.zeros([2, 2], tf.bool))).numpy(),
+            captured(lambda: tf.print({3: "c", 1: [tf.constant(1.5), ("t",)], 2: {"z": 1, "a": tf.constant([1])}},
+                                      [tf.constant(i) for i in range(12)], ("one",)))]
+
+
 def _shapes(tf: Any) -> list:
     return [tf.strings.format("{}", tf.reshape(tf.range(int(np.prod(s))), s)).numpy()
             for s in [[], [1], [7], [2, 3], [10, 10], [2, 3, 4], [2, 3, 4, 5], [1, 1, 1, 1], [7, 1, 7, 2]]]
@@ -238,7 +261,7 @@ def _dataset_map(tf: Any) -> str:
 
 
 CASES: list[tuple[str, Callable[[Any], Any]]] = [
-    ("dtypes", _dtypes), ("shapes", _shapes), ("empty", _empty), ("summarize", _summarize),
+    ("dtypes", _dtypes), ("float-bits", _float_bits), ("nested-text", _nested_text), ("shapes", _shapes), ("empty", _empty), ("summarize", _summarize),
     ("format-args", _format_args), ("format-errors", _format_errors), ("structures", _structures),
     ("variables", _variables), ("guide", _guide), ("cond-while", _in_loops), ("file", _to_file),
     ("print-errors", _print_errors), ("mirrored", _mirrored), ("run-eagerly", _run_eagerly),

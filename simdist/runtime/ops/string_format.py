@@ -1,8 +1,9 @@
 """tf.strings.format (string_ops.string_format) on TF's StringFormat op (string_format_op.cc):
 the template split at each `placeholder`, the k-th tensor's Tensor::SummarizeValue(summarize,
 print_v2=True) (simdist/runtime/ops/summarize_value.py) put in the k-th gap; a scalar string.
-The kernel reads subnormal floats as zeros (TF's executor threads run with DAZ), so a float32
-1e-45 prints as 0. Not differentiable. Clause ops.print.
+The kernel reads subnormal floats as zeros (TF's kernels run with DAZ), so a float32 1e-45
+prints as 0 (summarize_value applies it per element: a half subnormal is a normal float once
+converted, a bfloat16 one stays subnormal); its inputs are kept as they are. Not differentiable. Clause ops.print.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def _rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 STRING_FORMAT = register("StringFormat", _format, _rule, lambda arrays, out, attrs: 0.0, kind="reduction",
                          fusion=lanes("formats each lane's tensors as text in Python: no stacked form written"),
-                         subnormals="flush")
+                         subnormals="keep")
 NotDifferentiable("StringFormat")
 
 

@@ -4,7 +4,8 @@ Assert kernel's format (`print_v2=False`) or in tf.print's and tf.strings.format
 At most `max_entries` elements (all of them when negative). An element as strings::StrCat prints
 it (PrintOneElement): a float as %g with 6 significant digits, 9 when those do not read back as
 the same float ("inf", "-inf", "nan", "-nan"); a double 15, then 17; half and bfloat16 converted
-to float first; a bool 1 or 0; an integer in decimal; a string C-escaped (absl's Utf8SafeCEscape:
+to float first; a float or double that is subnormal (after that conversion: a bfloat16 one, not a
+half one) as a zero of its sign, as TF's kernels read floats with the CPU's DAZ flag set; a bool 1 or 0; an integer in decimal; a string C-escaped (absl's Utf8SafeCEscape:
 \\n \\r \\t \\" \\' \\\\ and other control bytes in octal, bytes of UTF-8 sequences as they are),
 in double quotes in the v2 format. Complex and other dtypes print "?" per element.
 
@@ -52,15 +53,24 @@ def _float_text(v: float, short: int, full: int, same: type) -> str:
     return text
 
 
+_FLT_MIN = float(np.finfo(np.float32).tiny)
+_DBL_MIN = float(np.finfo(np.float64).tiny)
+
+
+def _daz(v: float, smallest_normal: float) -> float:
+    """v as a kernel under DAZ reads it: a subnormal is a zero of its sign."""
+    return float(np.copysign(0.0, v)) if 0.0 < abs(v) < smallest_normal else v
+
+
 def element(v: object, dtype: np.dtype, print_v2: bool) -> str:
     """One element as PrintOneElement and StrCat print it ("?" for a dtype SummarizeValue does not format)."""
     kind = dtype.kind
     if kind == "b":
         return "1" if v else "0"
     if dtype.itemsize == 8 and kind == "f":
-        return _float_text(float(v), 15, 17, float)
+        return _float_text(_daz(float(v), _DBL_MIN), 15, 17, float)
     if kind == "f" or dtype.name == "bfloat16":     # (half and bfloat16: static_cast<float> first)
-        return _float_text(float(np.float32(v)), 6, 9, np.float32)
+        return _float_text(_daz(float(np.float32(v)), _FLT_MIN), 6, 9, np.float32)
     if kind in "iu":
         return str(int(v))
     if kind in "OSU":
