@@ -383,6 +383,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: inside a tf.function, tf.cond refuses a Python bool predicate (TypeError) and a predicate whose dtype is not bool (InvalidArgumentError); eagerly any value with a truth value is taken.'),
     Clause('ops.as-string', 'ops', False, (),
            'TF 2.21: as_string prints each element with C\'s printf (fill flag, width, precision; f, e for scientific, g for shortest; d for integers; true/false; inf and nan as glibc prints them, the sign bit of a NaN as -nan) into a string tensor of the input\'s shape.'),
+    Clause('ops.print', 'ops', False, (),
+           'TF 2.21: tf.print formats its inputs (pprint of their structures, each tensor as Tensor::SummarizeValue with print_v2: the first and last summarize entries of each dimension, nested brackets, strings quoted and C-escaped, complex as ?) and its PrintV2 op writes them to file descriptor 2 (or 1, a file:// path appended to, a log level) at every run, also at every call of a tf.function whose Python ran once; tf.strings.format is the same format into a scalar string.'),
     Clause('ops.function-utilities', 'ops', False, (),
            'TF 2.21: tf.case is a chain of tf.cond (the last pair the default when none is given, with its Assert); tf.inside_function is True while a tf.function\'s Python runs; tf.grad_pass_through(f) is f with the identity\'s gradient; numpy_function/py_function call Python eagerly (numpy_function keeps its outputs\' dtypes, no gradient; py_function converts to Tout, differentiable, UnknownError for an exception); name_scope/get_current_name_scope nest scopes (a tf.function starts at the root) and init_scope pauses the tapes.'),
     Clause('ops.control-flow', 'ops', False, (),

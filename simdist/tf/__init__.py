@@ -121,7 +121,8 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
 
 # tf.sparse, tf.sets and SparseTensor (clauses ops.sparse, ops.sparse-segments, ops.sets); TF's math
 # functions that take a SparseTensor map its values (math_ops.py), tf.shape/size/rank read its dense_shape
-from simdist.tf import sets, sparse  # noqa: E402
+from simdist.tf import sets, sparse, strings  # noqa: E402
+from simdist.runtime.ops.printing import print_v2 as _print_v2  # noqa: E402
 from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
 from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402
 (abs, asin, asinh, atan, atanh, negative, sign, sin, sqrt, square, tan, tanh, cast, identity,  # noqa: A001
@@ -181,8 +182,8 @@ def executing_eagerly() -> bool:
 
 
 def print(*inputs: object, **kwargs: object) -> None:  # noqa: A001
-    import builtins
-    builtins.print(*[(i.numpy() if isinstance(i, Tensor) else i) for i in inputs])
+    """`tf.print`: TF's PrintV2 op at every run, eager or traced (simdist/runtime/ops/printing.py)."""
+    return _print_v2(*inputs, **kwargs)
 
 
 def __getattr__(name: str) -> object:
