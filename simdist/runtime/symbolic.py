@@ -36,10 +36,43 @@ def _drop(key: int, ref: Any) -> None:
         del _MARKS[key]
 
 
-def note(t: Any) -> None:
-    """Mark t a graph tensor (called for each tensor made while DEPTH[0] > 0, and each argument)."""
+class _Mark(weakref.ref):
+    """A graph tensor's mark: a weak reference, and the placeholder name TF gives an argument."""
+
+    __slots__ = ("name",)
+
+
+def note(t: Any, name: str | None = None) -> None:
+    """Mark t a graph tensor (called for each tensor made while DEPTH[0] > 0, and each argument,
+    with the name of its placeholder: `x`, `ys_1`, `args_0`)."""
     key = id(t)
-    _MARKS[key] = weakref.ref(t, lambda r, key=key: _drop(key, r))
+    mark = _Mark(t, lambda r, key=key: _drop(key, r))
+    mark.name = name
+    _MARKS[key] = mark
+
+
+def inherit_name(src: Any, dst: Any) -> None:
+    """Give dst (a recorder's twin of an argument) the placeholder name of src."""
+    mark = _MARKS.get(id(src)) if _MARKS else None
+    if mark is not None and mark() is src and getattr(mark, "name", None) is not None:
+        note(dst, mark.name)
+
+
+def graph_text(t: Any, as_repr: bool) -> str | None:
+    """TF's text of a graph tensor that is an argument of the running tf.function (`str`:
+    'Tensor("x:0", shape=(2,), dtype=float32)', `repr`: "<tf.Tensor 'x:0' shape=(2,)
+    dtype=float32>"), read without its value; None for any other tensor (clause
+    function.symbolic-tensors)."""
+    if not _MARKS:
+        return None
+    mark = _MARKS.get(id(t))
+    if mark is None or mark() is not t or getattr(mark, "name", None) is None:
+        return None
+    from simdist.runtime.ops import static_shapes
+    shape = static_shapes.static_shape(t)
+    if as_repr:
+        return f"<tf.Tensor '{mark.name}:0' shape={shape} dtype={t.dtype.name}>"
+    return f'Tensor("{mark.name}:0", shape={shape}, dtype={t.dtype.name})'
 
 
 class strictness:

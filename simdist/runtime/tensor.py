@@ -234,9 +234,17 @@ class Tensor:
         return text
 
     def __repr__(self) -> str:
+        if _symbolic._MARKS:
+            text = _symbolic.graph_text(self, True)
+            if text is not None:
+                return text
         return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={self._numpy_text(True)}>"
 
     def __str__(self) -> str:
+        if _symbolic._MARKS:
+            text = _symbolic.graph_text(self, False)
+            if text is not None:
+                return text
         return f"tf.Tensor({self._numpy_text(False)}, shape={self.shape}, dtype={self.dtype.name})"
 
     def __hash__(self) -> int:

@@ -58,7 +58,7 @@ class Function:
         else:
             args, kwargs = _numpy_as_tensors(args, kwargs)
         from simdist.runtime import symbolic
-        _mark_arguments(args, kwargs, symbolic.note)
+        _mark_arguments(args, kwargs, symbolic.note, self.python_function)
         try:
             with symbolic.strictness(self._strict()):
                 out = _as_traced(self._call, args, kwargs)
@@ -282,19 +282,58 @@ class Function:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"
 
 
-def _mark_arguments(args: tuple, kwargs: dict, note: Callable[[Any], None]) -> None:
+def _mark_arguments(args: tuple, kwargs: dict, note: Callable[..., None], fn: Any = None) -> None:
     """Mark the call's tensors (also inside lists, tuples and dicts) as the graph's inputs
-    (runtime/symbolic.py: symbolic while the call's Python runs)."""
+    (runtime/symbolic.py: symbolic while the call's Python runs), each with its placeholder's name
+    when `fn`'s signature gives one (`_placeholder_names`)."""
     from simdist.runtime.tensor import Tensor
+    names = _placeholder_names(fn, args, kwargs) if fn is not None else {}
     todo = list(args) + list(kwargs.values())
     while todo:
         x = todo.pop()
         if isinstance(x, Tensor):
-            note(x)
+            note(x, names.get(id(x)))
         elif type(x) in (list, tuple):
             todo.extend(x)
         elif type(x) is dict:
             todo.extend(x.values())
+
+
+def _placeholder_names(fn: Any, args: tuple, kwargs: dict) -> dict[int, str]:
+    """id(tensor) -> the name TF 2.21 gives its placeholder when the call traces (observed): a
+    parameter's name; a nested argument's leaves `p`, `p_1`, `p_2` ... in nest's order (dict keys
+    sorted); `*args` entries `args_0`, `args_1` ...; a `**kwargs` entry its key. {} when the
+    signature does not bind."""
+    import inspect
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return {}
+    out: dict[int, str] = {}
+
+    def leaves(v: Any) -> list:
+        if type(v) in (list, tuple):
+            return [y for x in v for y in leaves(x)]
+        if type(v) is dict:
+            return [y for k in sorted(v) for y in leaves(v[k])]
+        return [v]
+
+    def name_all(base: str, v: Any) -> None:
+        for i, leaf in enumerate(leaves(v)):
+            out.setdefault(id(leaf), base if i == 0 else f"{base}_{i}")
+
+    params = bound.signature.parameters
+    for pname, value in bound.arguments.items():
+        kind = params[pname].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            for i, v in enumerate(value):
+                name_all(f"{pname}_{i}", v)
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            for k in sorted(value):
+                name_all(str(k), value[k])
+        else:
+            name_all(pname, value)
+    return out
 
 
 def _numpy_as_tensors(args: tuple, kwargs: dict) -> tuple[tuple, dict]:

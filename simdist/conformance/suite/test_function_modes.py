@@ -196,3 +196,37 @@ def test_tf_data_functions_stay_traced_under_the_switch(tf):
     assert_equal(out, [0, 2, 4], call=call, what="elements")
     assert_true(flags and not any(flags), f"the map function should see executing_eagerly() False, got {flags}",
                 call=call)
+
+
+@clause("function.symbolic-tensors", ref="tf221")
+def test_printing_a_traced_argument_shows_its_placeholder_once(tf, capsys):
+    """Python's print of a tf.function's tensor arguments while it traces shows graph tensors
+    named after the parameters (str: Tensor("x:0", shape=..., dtype=...); repr: <tf.Tensor 'x:0'
+    ...>; a list's leaves ys, ys_1, *args entries args_0, a **kwargs entry its key; an
+    input_signature's None dimensions), and only when the call traces."""
+    @tf.function
+    def f(x, ys, *rest, k=None, **kw):
+        print(x, repr(x), ys, rest, k, kw)
+        return x
+
+    args = (tf.constant([1.0, 2.0]), [tf.constant(1), tf.constant(2)], tf.constant(3.0))
+    f(*args, k=tf.constant(4), z=tf.constant(5))
+    f(*args, k=tf.constant(4), z=tf.constant(5))
+    want = ('Tensor("x:0", shape=(2,), dtype=float32) '
+            "<tf.Tensor 'x:0' shape=(2,) dtype=float32> "
+            "[<tf.Tensor 'ys:0' shape=() dtype=int32>, <tf.Tensor 'ys_1:0' shape=() dtype=int32>] "
+            "(<tf.Tensor 'rest_0:0' shape=() dtype=float32>,) "
+            'Tensor("k:0", shape=(), dtype=int32) '
+            "{'z': <tf.Tensor 'z:0' shape=() dtype=int32>}\n")
+    got = capsys.readouterr().out
+    assert_equal(got, want, call="f(x, ys, *rest, k=, **kw) called twice with one signature",
+                 what="what its print(...) wrote (once: the trace)")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def g(inp):
+        print(inp)
+        return inp
+
+    g(tf.zeros([2, 3]))
+    assert_equal(capsys.readouterr().out, 'Tensor("inp:0", shape=(None, 3), dtype=float32)\n',
+                 call="print(inp) in g with input_signature [None, 3]", what="output")

@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simdist.runtime import context, dtypes, execution, variables
+from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.cost import tally
 from simdist.runtime.graph.ir import ARG, CHARGE, CONST, PURE, READ, WRITE, Node, NotRecordable, Untraceable
 from simdist.runtime.graph.replay import Graph
@@ -487,6 +488,9 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
     execution.begin_recording(ctx, rec)
     try:
         made = [rec.arg(t) for t in leaves]
+        if _symbolic._MARKS:   # (the twins print as the arguments' placeholders: function.symbolic-tensors)
+            for src, twin in zip(leaves, made):
+                _symbolic.inherit_name(src, twin)
         if twins is not None:
             twins.extend(made)
         it = iter(made)
