@@ -1,0 +1,126 @@
+"""tf.data functions traced once, as TF traces them (docs/spec.md `dataset.function-trace`).
+
+TF traces the function of `map`, `filter`, `reduce` ... into a graph when the dataset is made
+(data/ops/structured_function.py StructuredFunctionWrapper) and runs that graph for every
+element: the Python body and its side effects (print, list appends, counters) run once, its
+arguments are graph tensors (`.numpy()` fails, clause function.symbolic-tensors) and
+`tf.executing_eagerly()` is False there.
+
+simdist records the Python's ops (simdist.runtime.graph `record_call`, the recorder of
+tf.function) on the first call for each input signature (the shapes and dtypes of the element's
+tensors) and replays them for every later element of that signature, without running the Python.
+The call that records is the build's first spec probe (runtime/data/map_filter.py), so a
+function whose input spec is fully known runs its Python once, at build time, as on TF. A replay
+computes what the Python would (the same NumPy calls, variable reads and writes, FLOP tally);
+its random ops draw from the running iterator's kernels (random_graphs.as_instance). Grappler's
+value-changing rewrites do not apply (TF instantiates tf.data functions without them).
+
+Where simdist differs from TF:
+- Recorded graphs are specialised to their input shapes: a function whose input spec leaves
+  dimensions unknown (a `batch` without drop_remainder before the `map`) runs its Python again
+  for each distinct element shape (TF: once, with None dimensions), up to `MAX_SIGNATURES`.
+- A call the recorder cannot record (graph/__init__.py: a Python read of a tensor's value, as an
+  `if` on a tensor, which AutoGraph would make a tf.cond; a returned dataset, as flat_map's;
+  dataset values made inside) runs its Python for every element of that signature, side effects
+  included, as simdist did before; so do calls inside a recorded tf.function, a cost section or a
+  coordinator closure, and every call under SIMDIST_TRACE_FUNCTIONS=0.
+- A replay does not flush subnormal results of its ops to zero (nor does a tf.function's).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.runtime import context, execution, symbolic
+from simdist.runtime.ops import random_graphs
+from simdist.runtime.spec import flatten, pack_as
+from simdist.runtime.tensor import Tensor
+
+__all__ = ["DatasetFunction", "MAX_SIGNATURES"]
+
+# Input signatures recorded per function, at most; elements of further signatures run the Python.
+MAX_SIGNATURES = 16
+
+
+class DatasetFunction:
+    """A tf.data function: `call(arrays, instance)` runs it on one input (its flat arrays, in
+    the order of `structure`'s leaves) as `instance` (random_graphs: the function's kernels),
+    replaying the graph recorded for the input's signature, else running `invoke`."""
+
+    __slots__ = ("invoke", "structure", "dtypes", "trace", "graphs", "machine")
+
+    def __init__(self, invoke: Callable[[Any], Any], structure: Any, trace: random_graphs.Trace) -> None:
+        self.invoke = invoke              # the packed input -> the Python function's raw result
+        self.structure = structure        # the input's structure (its leaves: TensorSpecs)
+        self.dtypes = [s.dtype for s in flatten(structure)]
+        self.trace = trace
+        # input signature -> (Graph, the trace it was recorded as) or None (not recordable: Python)
+        self.graphs: dict[tuple, Any] = {}
+        self.machine: Any = None
+
+    def call(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> Any:
+        """The function's raw result on the input `arrays` (tensors on `device`)."""
+        key = tuple((a.shape, a.dtype) for a in arrays)
+        graphs = self.graphs
+        entry = graphs.get(key, False)
+        if entry is not False and entry is not None and _replayable():
+            g, recorded = entry
+            if recorded is instance:
+                return g.run(*arrays, dev=device)
+            with random_graphs.as_instance(recorded, instance):
+                return g.run(*arrays, dev=device)
+        if entry is False and len(graphs) < MAX_SIGNATURES and _recordable():
+            from simdist import session
+            if session._m is not self.machine:   # (a new simulated machine: simdist.configure/reset)
+                graphs.clear()
+                self.machine = session._m
+            g, out = self._record(arrays, instance, device)
+            graphs[key] = g
+            return out
+        return self._python(arrays, instance, device)
+
+    def _leaves(self, arrays: list[np.ndarray], device: str) -> list[Tensor]:
+        return [Tensor(a, dt, device) for a, dt in zip(arrays, self.dtypes)]
+
+    def _python(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> Any:
+        """A call running the Python (its arguments graph tensors, as the trace's would be)."""
+        leaves = self._leaves(arrays, device)
+        with random_graphs.running(instance), context.in_dataset_function(), symbolic.strictness(False):
+            for t in leaves:
+                symbolic.note(t)
+            return self.invoke(pack_as(self.structure, leaves))
+
+    def _record(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> tuple[Any, Any]:
+        """Run the Python on `arrays` while recording it: ((graph, instance) or None, its result)."""
+        from simdist.runtime import graph
+        leaves = self._leaves(arrays, device)
+        structure, invoke = self.structure, self.invoke
+
+        def body(*twins: Tensor) -> Any:
+            return invoke(pack_as(structure, list(twins)))
+        with random_graphs.running(instance), context.in_dataset_function(), symbolic.strictness(False):
+            g, out = graph.record_call(body, tuple(leaves), {}, leaves, _same, rewrites=False)
+        return ((g, instance) if type(g) is graph.Graph else None), out
+
+
+def _same(out: Any) -> Any:
+    return out
+
+
+def _recordable() -> bool:
+    """Whether a call may record here: not inside another recording, an open cost section, a
+    coordinator closure or under gradient tapes (as tf.function's calls), and with simdist's
+    tracing on."""
+    from simdist.runtime import graph
+    c = execution.current()
+    return graph.enabled and not (execution.recording_anywhere() or c.sections or c.transactions or c.charges
+                                  or c.observers)
+
+
+def _replayable() -> bool:
+    """Whether a call may replay its recorded graph here (where it may record; under gradient
+    tapes too: TF's tapes do not see into a dataset's functions)."""
+    c = execution.current()
+    return not (c.sections or c.transactions or c.charges)
