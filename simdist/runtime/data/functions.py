@@ -10,7 +10,8 @@ simdist records the Python's ops (simdist.runtime.graph `record_call`, the recor
 tf.function) on the first call for each input signature (the shapes and dtypes of the element's
 tensors) and replays them for every later element of that signature, without running the Python.
 The call that records is the build's first spec probe (runtime/data/map_filter.py), so a
-function whose input spec is fully known runs its Python once, at build time, as on TF. A replay
+function whose input spec is fully known runs its Python once, at build time, as on TF; the
+probes' variable writes are discarded (TF's trace runs no op). A replay
 computes what the Python would (the same NumPy calls, variable reads and writes, FLOP tally);
 its random ops draw from the running iterator's kernels (random_graphs.as_instance). Grappler's
 value-changing rewrites do not apply (TF instantiates tf.data functions without them).
@@ -33,7 +34,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import context, execution, symbolic
+from simdist.runtime import context, execution, symbolic, variables
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.spec import flatten, pack_as
 from simdist.runtime.tensor import Tensor
@@ -60,18 +61,33 @@ class DatasetFunction:
         self.graphs: dict[tuple, Any] = {}
         self.machine: Any = None
 
-    def call(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> Any:
-        """The function's raw result on the input `arrays` (tensors on `device`)."""
+    def probe(self, arrays: list[np.ndarray], device: str) -> Any:
+        """A call at build time (a spec probe), as the function's trace: as TF's tracing runs
+        nothing, its variable writes are discarded (a transaction never committed)."""
+        c = execution.current()
+        if c.transactions:     # (inside a coordinator closure: a call as any other)
+            return self.call(arrays, self.trace, device)
+        txn = variables.Transaction()
+        c.transactions.append(txn)
+        try:
+            return self.call(arrays, self.trace, device, txn)
+        finally:
+            c.transactions.remove(txn)
+
+    def call(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str,
+             own: Any = None) -> Any:
+        """The function's raw result on the input `arrays` (tensors on `device`). `own`: a
+        transaction of this function's own (a probe's), not one that keeps it from recording."""
         key = tuple((a.shape, a.dtype) for a in arrays)
         graphs = self.graphs
         entry = graphs.get(key, False)
-        if entry is not False and entry is not None and _replayable():
+        if entry is not False and entry is not None and _replayable(own):
             g, recorded = entry
             if recorded is instance:
                 return g.run(*arrays, dev=device)
             with random_graphs.as_instance(recorded, instance):
                 return g.run(*arrays, dev=device)
-        if entry is False and len(graphs) < MAX_SIGNATURES and _recordable():
+        if entry is False and len(graphs) < MAX_SIGNATURES and _recordable(own):
             from simdist import session
             if session._m is not self.machine:   # (a new simulated machine: simdist.configure/reset)
                 graphs.clear()
@@ -109,18 +125,21 @@ def _same(out: Any) -> Any:
     return out
 
 
-def _recordable() -> bool:
+def _outside(c: Any, own: Any) -> bool:
+    """Whether context c has no open cost section, coordinator closure or other transaction."""
+    return not (c.sections or c.charges or (c.transactions and c.transactions[-1] is not own))
+
+
+def _recordable(own: Any = None) -> bool:
     """Whether a call may record here: not inside another recording, an open cost section, a
     coordinator closure or under gradient tapes (as tf.function's calls), and with simdist's
     tracing on."""
     from simdist.runtime import graph
     c = execution.current()
-    return graph.enabled and not (execution.recording_anywhere() or c.sections or c.transactions or c.charges
-                                  or c.observers)
+    return graph.enabled and _outside(c, own) and not (execution.recording_anywhere() or c.observers)
 
 
-def _replayable() -> bool:
+def _replayable(own: Any = None) -> bool:
     """Whether a call may replay its recorded graph here (where it may record; under gradient
     tapes too: TF's tapes do not see into a dataset's functions)."""
-    c = execution.current()
-    return not (c.sections or c.transactions or c.charges)
+    return _outside(execution.current(), own)

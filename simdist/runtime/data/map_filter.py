@@ -49,7 +49,7 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
             if fill:
                 arr[...] = b"a" if s.dtype is dtypes.string else fill
             arrays.append(arr)
-        return _normalize_fn_output(dfn.call(arrays, dfn.trace, device))
+        return _normalize_fn_output(dfn.probe(arrays, device))
 
     try:
         with warnings.catch_warnings():
@@ -62,7 +62,7 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
             first = next(input_dataset._iter_flat())
         except StopIteration:
             raise probe_error from None
-        out = _normalize_fn_output(dfn.call(first, dfn.trace, device))
+        out = _normalize_fn_output(dfn.probe(first, device))
         return map_structure(lambda t: TensorSpec([None] * t.ndim, t.dtype), out)
     leaves1, leaves2 = flatten(out1), flatten(out2)
     specs = [TensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype) for a, b in zip(leaves1, leaves2)]
