@@ -50,7 +50,7 @@ class DatasetFunction:
     the order of `structure`'s leaves) as `instance` (random_graphs: the function's kernels),
     replaying the graph recorded for the input's signature, else running `invoke`."""
 
-    __slots__ = ("invoke", "structure", "dtypes", "trace", "graphs", "machine")
+    __slots__ = ("invoke", "structure", "dtypes", "trace", "graphs")
 
     def __init__(self, invoke: Callable[[Any], Any], structure: Any, trace: random_graphs.Trace) -> None:
         self.invoke = invoke              # the packed input -> the Python function's raw result
@@ -59,7 +59,6 @@ class DatasetFunction:
         self.trace = trace
         # input signature -> (Graph, the trace it was recorded as) or None (not recordable: Python)
         self.graphs: dict[tuple, Any] = {}
-        self.machine: Any = None
 
     def probe(self, arrays: list[np.ndarray], device: str) -> Any:
         """A call at build time (a spec probe), as the function's trace: as TF's tracing runs
@@ -88,10 +87,6 @@ class DatasetFunction:
             with random_graphs.as_instance(recorded, instance):
                 return g.run(*arrays, dev=device)
         if entry is False and len(graphs) < MAX_SIGNATURES and _recordable(own):
-            from simdist import session
-            if session._m is not self.machine:   # (a new simulated machine: simdist.configure/reset)
-                graphs.clear()
-                self.machine = session._m
             g, out = self._record(arrays, instance, device)
             graphs[key] = g
             return out
