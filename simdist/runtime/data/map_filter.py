@@ -17,6 +17,7 @@ from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import (_apply, _call_with_element, _normalize_fn_output, UNKNOWN_CARDINALITY,
                                            _zeros, host_device)
 from simdist.runtime.data.functions import DatasetFunction
+from simdist.runtime.tensor import Tensor
 from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
                                   most_specific_compatible_shape, pack_as)
 
@@ -93,8 +94,22 @@ class _MapDataset(_FunctionDataset):
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         call = self._fn.call
         instance = self._instance()
+        spec = self._element_spec
+        # the common outputs checked without the general structure walk: one tensor, or a flat
+        # tuple of tensors, of the spec's dtypes
+        single = type(spec) is TensorSpec
+        flat_tuple = type(spec) is tuple and all(type(s) is TensorSpec for s in spec)
+        dts = [s.dtype for s in self._flat_specs]
         for flat in self._input._iter_flat():
-            out = _normalize_fn_output(call(flat, instance, host_device()))
+            out = call(flat, instance, host_device())
+            if single and type(out) is Tensor and out.dtype is dts[0]:
+                yield [np.asarray(out._v)]
+                continue
+            if flat_tuple and type(out) is tuple and len(out) == len(dts) and \
+                    all(type(t) is Tensor and t.dtype is d for t, d in zip(out, dts)):
+                yield [np.asarray(t._v) for t in out]
+                continue
+            out = _normalize_fn_output(out)
             try:
                 assert_same_structure(self._element_spec, out)
             except ValueError as e:
@@ -132,7 +147,9 @@ class _FilterDataset(_FunctionDataset):
         call = self._fn.call
         instance = self._instance()
         for flat in self._input._iter_flat():
-            keep = _normalize_fn_output(call(flat, instance, host_device()))
+            keep = call(flat, instance, host_device())
+            if type(keep) is not Tensor:
+                keep = _normalize_fn_output(keep)
             if bool(np.asarray(keep._v)):
                 yield flat
 
