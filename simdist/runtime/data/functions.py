@@ -21,7 +21,8 @@ Where simdist differs from TF:
   dimensions unknown (a `batch` without drop_remainder before the `map`) runs its Python again
   for each distinct element shape (TF: once, with None dimensions), up to `MAX_SIGNATURES`.
 - A call the recorder cannot record (graph/__init__.py: a Python read of a tensor's value, as an
-  `if` on a tensor, which AutoGraph would make a tf.cond; a returned dataset, as flat_map's;
+  `if` on a tensor, which AutoGraph would make a tf.cond, a print of one, or an op whose front end
+  reads a tensor argument's value, as tf.range(x); a returned dataset, as flat_map's;
   dataset values made inside) runs its Python for every element of that signature, side effects
   included, as simdist did before; so do calls inside a recorded tf.function, a cost section or a
   coordinator closure, and every call under SIMDIST_TRACE_FUNCTIONS=0.
