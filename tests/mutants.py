@@ -484,8 +484,8 @@ CATALOGUE: list[Mutant] = [
            "the evaluator is not treated as a chief (an MWMS made on the evaluator task would not checkpoint; "
            "TF 2.21's is True: test_mwms_on_the_evaluator_task_is_its_own_chief)"),
     Mutant("dataset-function-probe-writes-kept", "state", "simdist/runtime/data/functions.py",
-           "        if c.transactions:     # (inside a coordinator closure: a call as any other)\n",
-           "        if True:     # (inside a coordinator closure: a call as any other)\n",
+           "        txn = None if outer else variables.Transaction()\n",
+           "        txn = None\n",
            "a tf.data function's spec probes keep their variable writes, as if TF's trace ran the function's ops"),
     Mutant("dataset-function-replays-recorded-kernels", "state", "simdist/runtime/data/functions.py",
            "            if recorded is instance:\n",

@@ -1,8 +1,8 @@
 """`tf.config`: devices of the simulated machine (see `simdist.configure`)."""
 
 from simdist.session import (LogicalDevice, LogicalDeviceConfiguration, PhysicalDevice,  # noqa: F401
-                             get_logical_device_configuration, list_logical_devices, list_physical_devices,
-                             set_logical_device_configuration)
+                             get_logical_device_configuration, get_visible_devices, list_logical_devices,
+                             list_physical_devices, set_logical_device_configuration, set_visible_devices)
 from types import SimpleNamespace as _NS
 import warnings as _warnings
 
@@ -41,8 +41,19 @@ experimental = _NS(
     get_virtual_device_configuration=get_logical_device_configuration,
     list_logical_devices=list_logical_devices,
     list_physical_devices=list_physical_devices,
+    set_visible_devices=set_visible_devices,
+    get_visible_devices=get_visible_devices,
 )
 
 
-def get_visible_devices(device_type: str | None = None) -> list:
-    return list_physical_devices(device_type)
+
+def set_soft_device_placement(enabled: bool) -> None:
+    """Whether an op under a `tf.device` scope naming a device the machine does not have runs on
+    the best device of that task instead of failing (TF: on by default; clause
+    placement.soft-placement)."""
+    _execution.current().client.soft_placement = bool(enabled)
+
+
+def get_soft_device_placement() -> bool:
+    """The value `set_soft_device_placement` set (True at start)."""
+    return _execution.current().client.soft_placement

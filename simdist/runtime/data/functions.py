@@ -11,7 +11,8 @@ tf.function) on the first call for each input signature (the shapes and dtypes o
 tensors) and replays them for every later element of that signature, without running the Python.
 The call that records is the build's first spec probe (runtime/data/map_filter.py), so a
 function whose input spec is fully known runs its Python once, at build time, as on TF; the
-probes' variable writes are discarded (TF's trace runs no op). A replay
+probes are effect-free (TF's trace runs no op: no tf.print output, no variable write, no random
+kernel moved). A replay
 computes what the Python would (the same NumPy calls, variable reads and writes, FLOP tally);
 its random ops draw from the running iterator's kernels (random_graphs.as_instance). Grappler's
 value-changing rewrites do not apply (TF instantiates tf.data functions without them).
@@ -62,22 +63,30 @@ class DatasetFunction:
         self.graphs: dict[tuple, Any] = {}
 
     def probe(self, arrays: list[np.ndarray], device: str) -> Any:
-        """A call at build time (a spec probe), as the function's trace: as TF's tracing runs
-        nothing, its variable writes are discarded (a transaction never committed)."""
+        """A call at build time (a spec probe), as the function's trace: effect-free, as TF's
+        tracing runs none of its ops (an execution.Discarded collector: tf.print writes nothing,
+        random kernels do not move, charges are dropped; its variable writes go to a
+        transaction never committed). Inside a coordinator closure (its own transaction and
+        charges open) its writes stay in the closure's transaction and the Python runs as is."""
         c = execution.current()
-        if c.transactions:     # (inside a coordinator closure: a call as any other)
-            return self.call(arrays, self.trace, device)
-        txn = variables.Transaction()
-        c.transactions.append(txn)
+        outer = bool(c.transactions or c.charges)
+        dropped = execution.Discarded()
+        txn = None if outer else variables.Transaction()
+        c.charges.append(dropped)
+        if txn is not None:
+            c.transactions.append(txn)
         try:
-            return self.call(arrays, self.trace, device, txn)
+            return self.call(arrays, self.trace, device, None if outer else (txn, dropped))
         finally:
-            c.transactions.remove(txn)
+            _remove(c.charges, dropped)
+            if txn is not None:
+                _remove(c.transactions, txn)
 
     def call(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str,
              own: Any = None) -> Any:
-        """The function's raw result on the input `arrays` (tensors on `device`). `own`: a
-        transaction of this function's own (a probe's), not one that keeps it from recording."""
+        """The function's raw result on the input `arrays` (tensors on `device`). `own`: the
+        transaction and collector of this function's own probe, which do not keep it from
+        recording or replaying."""
         key = tuple((a.shape, a.dtype) for a in arrays)
         graphs = self.graphs
         entry = graphs.get(key, False)
@@ -121,9 +130,22 @@ def _same(out: Any) -> Any:
     return out
 
 
+def _remove(items: list[Any], item: Any) -> None:
+    """Drop `item` from `items` by identity (the innermost occurrence)."""
+    for i in range(len(items) - 1, -1, -1):
+        if items[i] is item:
+            del items[i]
+            return
+
+
 def _outside(c: Any, own: Any) -> bool:
-    """Whether context c has no open cost section, coordinator closure or other transaction."""
-    return not (c.sections or c.charges or (c.transactions and c.transactions[-1] is not own))
+    """Whether context c has no open cost section, coordinator closure (transaction, charges)
+    other than `own` (a probe's: (its transaction, its Discarded collector))."""
+    if c.sections:
+        return False
+    if own is None:
+        return not (c.transactions or c.charges)
+    return all(t is own[0] for t in c.transactions) and all(x is own[1] for x in c.charges)
 
 
 def _recordable(own: Any = None) -> bool:
