@@ -27,6 +27,7 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "conv": ([], ["--repeat", "5"]),
     "train": ([], ["--repeat", "3", "--steps", "100"]),
     "keras": ([], ["--repeat", "1"]),
+    "input": ([], ["--examples", "1024", "--repeat", "1"]),
 }
 TAKES_NO_TF = {"foundation", "ps", "conv", "train", "keras"}
 

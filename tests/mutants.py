@@ -483,6 +483,18 @@ CATALOGUE: list[Mutant] = [
            "    if task_type == \"chief\":\n        return True\n",
            "the evaluator is not treated as a chief (an MWMS made on the evaluator task would not checkpoint; "
            "TF 2.21's is True: test_mwms_on_the_evaluator_task_is_its_own_chief)"),
+    Mutant("dataset-function-probe-writes-kept", "state", "simdist/runtime/data/functions.py",
+           "        txn = None if outer else variables.Transaction()\n",
+           "        txn = None\n",
+           "a tf.data function's spec probes keep their variable writes, as if TF's trace ran the function's ops"),
+    Mutant("dataset-function-replays-recorded-kernels", "state", "simdist/runtime/data/functions.py",
+           "            if recorded is instance:\n",
+           "            if True:\n",
+           "a replayed tf.data function draws from the kernels it was recorded with, not the running iterator's"),
+    Mutant("dataset-function-python-per-element", "state", "simdist/runtime/data/functions.py",
+           "        if entry is not False and entry is not None and _replayable(own):\n",
+           "        if False:\n",
+           "a tf.data function's Python runs for every element instead of once as its trace"),
 ]
 
 

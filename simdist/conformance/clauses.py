@@ -117,6 +117,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'CentralStorage with 1 CPU and 1 GPU: `range(10).batch(2)` prints PerReplica values.'),
     Clause('dataset.shuffle', 'input', False, (),
            '`Dataset.shuffle` yields each element once per pass; reshuffle_each_iteration (default True) gives each pass a new order, False repeats the first pass\'s order.'),
+    Clause('dataset.function-trace', 'input', False, (),
+           'TF 2.21: a map/filter/flat_map/reduce function\'s Python runs once, when the dataset is made (reduce: when called), not per element nor per iterator (num_parallel_calls, a tf.function as the function and iteration inside a tf.function alike); its arguments are graph tensors (not executing eagerly, .numpy() fails); graph ops in it run per element; an output dimension that depends on input values is None in the element spec.'),
     Clause('dataset-fn.no-batching', 'input', True, ('CSS24', 'PSS'),
            '`distribute_datasets_from_function` neither batches nor shards; dataset_fn is called once per worker, on its CPU; each replica of a worker dequeues one batch per step.'),
     Clause('dataset-fn.input-context', 'input', True, ('CSS20', 'CSS24', 'ODS', 'PSS'),

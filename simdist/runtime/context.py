@@ -118,13 +118,13 @@ class in_function_call:
     def __enter__(self) -> None:
         global _function_depth
         _function_depth += 1
-        _symbolic.DEPTH[0] = _function_depth
+        _symbolic.DEPTH[0] = _function_depth + _data_function_depth
 
     def __exit__(self, *exc: object) -> None:
         global _function_depth
         _function_depth -= 1
-        _symbolic.DEPTH[0] = _function_depth
-        if not _function_depth:
+        _symbolic.DEPTH[0] = _function_depth + _data_function_depth
+        if not _symbolic.DEPTH[0]:
             _symbolic.clear()
 
 
@@ -139,15 +139,20 @@ _lifted: list[tuple[int, int]] = []   # (function depth, tf.data function depth)
 
 class in_dataset_function:
     """Context manager marking a tf.data function's Python (map, filter, flat_map ...), which TF
-    traces into a graph: not executing eagerly there (clause function.executing-eagerly)."""
+    traces into a graph: not executing eagerly there (clause function.executing-eagerly), and
+    the tensors it makes are graph tensors (runtime/symbolic.py, clause dataset.function-trace)."""
 
     def __enter__(self) -> None:
         global _data_function_depth
         _data_function_depth += 1
+        _symbolic.DEPTH[0] = _function_depth + _data_function_depth
 
     def __exit__(self, *exc: object) -> None:
         global _data_function_depth
         _data_function_depth -= 1
+        _symbolic.DEPTH[0] = _function_depth + _data_function_depth
+        if not _symbolic.DEPTH[0]:
+            _symbolic.clear()
 
 
 class lifted:

@@ -10,11 +10,15 @@ Dtype inference follows TF: Python ints -> int32, floats -> float32, NumPy array
 `Dataset.range` gives int64.
 
 Deviations from TF, by design:
-- `map`/`filter` functions run once per element (eager), not once at trace time. To infer the
-  output spec the function is also called on two probe elements (unknown dims 2 and values 0,
-  then dims 3 and values 1; output dims that differ become None); if a probe raises, the spec
-  comes from the first real element with every dim unknown. A shape that depends on values in a
-  way both probes miss comes out static where TF's tracing would say None.
+- `map`/`filter`/`reduce` functions run their Python once per input signature (element shapes and
+  dtypes), recorded, and replay the recorded ops for later elements (`functions`, clause
+  dataset.function-trace): once in all when the input spec is fully known, as TF; with None
+  dims, once more per distinct element shape; every element when the call cannot be recorded.
+  The output spec comes from two probe elements (unknown dims 2 and values 0, then dims 3 and
+  values 1; output dims that differ become None), the first of which is the recorded call; if a
+  probe raises, the spec comes from the first real element with every dim unknown. A shape that
+  depends on values in a way both probes miss comes out static where TF's tracing would say None.
+  `flat_map` functions still run per element (their returned datasets are not recorded).
 - `shuffle` is deterministic: the permutation comes from NumPy's PCG64 seeded with
   SeedSequence([seed or a fixed name-derived root, epoch]); an unseeded shuffle uses the root
   derived from the name "simdist.data.shuffle" (so two unseeded shuffles of equally long inputs
@@ -23,7 +27,8 @@ Deviations from TF, by design:
 
 Layout (one module per kind of dataset, as TF's data/ops are laid out): `dataset` (the base node
 and its methods), `iterators`, `options`, `elements` (conversion, argument checks, cardinality
-constants), `sources`, `batching`, `shard`, `map_filter`, `counting` (repeat/take/skip),
+constants), `functions` (tf.data functions traced once), `sources`, `batching`, `shard`,
+`map_filter`, `counting` (repeat/take/skip),
 `buffering` (prefetch/cache), `shuffle`, `combine` (zip/concatenate), `rebatch` (tf.distribute's
 rebatching, with its kernels' rules) and `pipeline` (utilities of tf.distribute's input pipeline).
 """

@@ -256,13 +256,19 @@ class DatasetV2:
         """Fold the elements into a state: `state = reduce_func(state, element)` (reduce_func a
         tf.data function: its random ops seeded as a graph's, one iterator resource)."""
         from simdist.runtime.data import resources
+        from simdist.runtime.data.functions import DatasetFunction
         from simdist.runtime.ops import random_graphs
-        from simdist.runtime import context
         state = map_structure(_to_tensor, initial_state)
-        instance = random_graphs.instantiate(random_graphs.dataset_function())
+        trace = random_graphs.dataset_function()
+        instance = random_graphs.instantiate(trace)
+        fn, kinds = None, None
         for flat in resources.owned(self._iter_flat()):
-            with random_graphs.running(instance), context.in_dataset_function():
-                state = _normalize_fn_output(reduce_func(state, self._pack(flat)))
+            leaves = flatten(state)
+            if fn is None or [t.dtype for t in leaves] != kinds:   # (a new state structure: its own function)
+                fn = DatasetFunction(lambda both: reduce_func(*both), (state, self._element_spec), trace)
+                kinds = [t.dtype for t in leaves]
+            arrays = [np.asarray(t._v) for t in leaves] + flat
+            state = _normalize_fn_output(fn.call(arrays, instance, host_device()))
         return state
 
 

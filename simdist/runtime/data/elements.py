@@ -96,12 +96,22 @@ def _unknown_or_infinite(n: int) -> bool:
     return n in (INFINITE_CARDINALITY, UNKNOWN_CARDINALITY)
 
 
+def _apply(fn: Callable[..., Any], element: Any) -> Any:
+    """A tf.data function's call on an element: a plain tuple element is unpacked into
+    positional arguments (TF's rule)."""
+    if type(element) is tuple:
+        return fn(*element)
+    return fn(element)
+
+
 def _call_with_element(fn: Callable[..., Any], element: Any) -> Any:
-    """Call a tf.data function: a plain tuple element is unpacked into positional arguments (TF's rule)."""
+    """Call a tf.data function's Python on an element (`_apply`), as its trace would."""
+    from simdist.runtime import symbolic
     with context.in_dataset_function():
-        if type(element) is tuple:
-            return fn(*element)
-        return fn(element)
+        for t in flatten(element):
+            if isinstance(t, Tensor):
+                symbolic.note(t)
+        return _apply(fn, element)
 
 
 def _normalize_fn_output(out: Any) -> Any:

@@ -1,9 +1,11 @@
 """The datasets that run a tf.data function per element: `map` (sequential and parallel),
-`filter` and `flat_map`, with the output-spec probe of their functions."""
+`filter` and `flat_map`, with the output-spec probe of their functions (map's and filter's
+traced once and replayed: runtime/data/functions.py)."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import warnings
 from typing import Any, Callable, Iterator
 
@@ -13,7 +15,10 @@ from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.data import resources
 from simdist.runtime.data.dataset import _UnaryDataset
-from simdist.runtime.data.elements import _call_with_element, _normalize_fn_output, UNKNOWN_CARDINALITY, _zeros
+from simdist.runtime.data.elements import (_apply, _call_with_element, _normalize_fn_output, UNKNOWN_CARDINALITY,
+                                           _zeros, host_device)
+from simdist.runtime.data.functions import DatasetFunction
+from simdist.runtime.tensor import Tensor
 from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
                                   most_specific_compatible_shape, pack_as)
 
@@ -36,19 +41,25 @@ def _tracing(trace: random_graphs.Trace) -> Iterator[None]:
                 break
 
 
-def _probe_spec(fn: Callable[..., Any], input_dataset: DatasetV2, what: str,
-                trace: random_graphs.Trace | None = None) -> Any:
-    """Infer the output spec of a tf.data function by calling it on zero-filled elements.
+def _element_function(fn: Callable[..., Any], input_dataset: DatasetV2) -> DatasetFunction:
+    """The tf.data function `fn` of elements of `input_dataset` (its trace made now)."""
+    return DatasetFunction(functools.partial(_apply, fn), input_dataset.element_spec,
+                           random_graphs.dataset_function())
+
+
+def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
+    """The output spec of a tf.data function, from two probes on zero-filled elements.
 
     Two probes: unknown input dims 2 and values 0, then dims 3 and values 1; output dims that
-    differ become None (so shapes that depend on input sizes or values come out unknown). If a
-    probe raises, the first real element is used instead and every output dim is left unknown.
-    The probes run as the function's `trace` (TF's tracing: its random ops draw from kernels no
+    differ become None (so shapes that depend on input sizes or values come out unknown). The
+    first probe is the function's trace (its Python runs, recorded: runtime/data/functions.py);
+    the second, of the same shapes when the input spec is fully known, replays it. If a probe
+    raises, the first real element is used instead and every output dim is left unknown. The
+    probes run as the function's trace (TF's tracing: its random ops draw from kernels no
     iterator uses, and the eager op-seed sequence is left alone).
     """
-    if trace is None:
-        trace = random_graphs.dataset_function()
     in_specs = flatten(input_dataset.element_spec)
+    device = host_device()
 
     def probe(size: int, fill: int) -> Any:
         arrays = []
@@ -58,8 +69,7 @@ def _probe_spec(fn: Callable[..., Any], input_dataset: DatasetV2, what: str,
             if fill:
                 arr[...] = b"a" if s.dtype is dtypes.string else fill
             arrays.append(arr)
-        with _tracing(trace):
-            return _normalize_fn_output(_call_with_element(fn, input_dataset._pack(arrays)))
+        return _normalize_fn_output(dfn.probe(arrays, device))
 
     try:
         with warnings.catch_warnings():
@@ -72,8 +82,7 @@ def _probe_spec(fn: Callable[..., Any], input_dataset: DatasetV2, what: str,
             first = next(input_dataset._iter_flat())
         except StopIteration:
             raise probe_error from None
-        with _tracing(trace):
-            out = _normalize_fn_output(_call_with_element(fn, input_dataset._pack(first)))
+        out = _normalize_fn_output(dfn.probe(first, device))
         return map_structure(lambda t: TensorSpec([None] * t.ndim, t.dtype), out)
     leaves1, leaves2 = flatten(out1), flatten(out2)
     specs = [TensorSpec(most_specific_compatible_shape(a.shape, b.shape), a.dtype) for a, b in zip(leaves1, leaves2)]
@@ -95,18 +104,31 @@ class _MapDataset(_FunctionDataset):
 
     def __init__(self, input_dataset: DatasetV2, map_func: Callable[..., Any],
                  num_parallel_calls: Any = None) -> None:
-        self._trace = random_graphs.dataset_function()
-        spec = _probe_spec(map_func, input_dataset, "map", self._trace)
+        self._fn = _element_function(map_func, input_dataset)
+        self._trace = self._fn.trace
+        spec = _probe_spec(self._fn, input_dataset)
         super().__init__((input_dataset,), {"map_func": map_func, "num_parallel_calls": num_parallel_calls},
                          spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
-        fn = self._params["map_func"]
-        inp = self._input
+        call = self._fn.call
         instance = self._instance()
-        for flat in inp._iter_flat():
-            with random_graphs.running(instance):
-                out = _normalize_fn_output(_call_with_element(fn, inp._pack(flat)))
+        spec = self._element_spec
+        # the common outputs checked without the general structure walk: one tensor, or a flat
+        # tuple of tensors, of the spec's dtypes
+        single = type(spec) is TensorSpec
+        flat_tuple = type(spec) is tuple and all(type(s) is TensorSpec for s in spec)
+        dts = [s.dtype for s in self._flat_specs]
+        for flat in self._input._iter_flat():
+            out = call(flat, instance, host_device())
+            if single and type(out) is Tensor and out.dtype is dts[0]:
+                yield [np.asarray(out._v)]
+                continue
+            if flat_tuple and type(out) is tuple and len(out) == len(dts) and \
+                    all(type(t) is Tensor and t.dtype is d for t, d in zip(out, dts)):
+                yield [np.asarray(t._v) for t in out]
+                continue
+            out = _normalize_fn_output(out)
             try:
                 assert_same_structure(self._element_spec, out)
             except ValueError as e:
@@ -132,20 +154,21 @@ class _FilterDataset(_FunctionDataset):
     _KIND = "FilterDataset"
 
     def __init__(self, input_dataset: DatasetV2, predicate: Callable[..., Any]) -> None:
-        self._trace = random_graphs.dataset_function()
-        spec = _probe_spec(predicate, input_dataset, "filter", self._trace)
+        self._fn = _element_function(predicate, input_dataset)
+        self._trace = self._fn.trace
+        spec = _probe_spec(self._fn, input_dataset)
         if not (isinstance(spec, TensorSpec) and spec.dtype == dtypes.bool_ and spec.shape.rank == 0):
             raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its "
                              f"return type is {spec!r}.")
         super().__init__((input_dataset,), {"predicate": predicate}, input_dataset.element_spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
-        fn = self._params["predicate"]
-        inp = self._input
+        call = self._fn.call
         instance = self._instance()
-        for flat in inp._iter_flat():
-            with random_graphs.running(instance):
-                keep = _normalize_fn_output(_call_with_element(fn, inp._pack(flat)))
+        for flat in self._input._iter_flat():
+            keep = call(flat, instance, host_device())
+            if type(keep) is not Tensor:
+                keep = _normalize_fn_output(keep)
             if bool(np.asarray(keep._v)):
                 yield flat
 

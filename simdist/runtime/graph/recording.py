@@ -65,6 +65,9 @@ class Recorder(execution.Interpreter):
         # where it stopped, the iterations done), for the loop to run on from there
         self.loop_state: Any = None
         self.graph_gradients = False   # the call's Python called tf.gradients (autodiff/graph_gradients.py)
+        # whether Grappler's value-changing rewrites apply (a tf.function's graph; not a tf.data
+        # function's, which TF instantiates without them: runtime/data/functions.py)
+        self.rewrites = True
         # the bound ops (OpDef.bound: a custom gradient, a collective), each with the number of nodes
         # recorded before it: tf.gradients differentiates them as a tape would
         self.bound_ops: list[tuple] = []
@@ -470,7 +473,8 @@ def _substitute(x: Any, twins: Iterator[Tensor]) -> Any:
 
 
 def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[Tensor],
-                outputs: Callable[[Any], Any], twins: list | None = None) -> tuple["Graph | Untraceable", Any]:
+                outputs: Callable[[Any], Any], twins: list | None = None,
+                rewrites: bool = True) -> tuple["Graph | Untraceable", Any]:
     """Run `fn(*args, **kwargs)` eagerly while recording it, as TF traces a tf.function for an
     input signature: (its graph or why not, its raw result). The tensor arguments (`leaves`,
     from `signature`) become the graph's parameters, and the simulator charges the call makes
@@ -478,9 +482,11 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
     calling fn again on tensors of the same signature would: the same values, variable writes,
     FLOP tally (sections included), tape peak and simulated time. Must be called with no
     recording, no gradient tape and no open cost section (see tf.function). `twins`, if given,
-    receives the traced twins the function saw of `leaves`, in order."""
+    receives the traced twins the function saw of `leaves`, in order. `rewrites`: whether
+    Grappler's value-changing rewrites apply (False for a tf.data function)."""
     rec = Recorder()
     rec.charges_in_graph = True
+    rec.rewrites = rewrites
     t0 = tally.snapshot()
     ctx = execution.current()
     bytes0, peak0 = ctx.held_bytes, ctx.held_peak

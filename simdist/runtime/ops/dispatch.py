@@ -93,7 +93,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     ops.subnormals): read as zeros and flushed from results, or kept and their mark passed on.
     In a tf.function call being recorded, an op with a Grappler rewrite that applies runs as the
     rewritten ops instead (OpDef.graph_rule, simdist.runtime.ops.grappler)."""
-    if op.graph_rule is not None and _current.ctx.recorder is not None:
+    if op.graph_rule is not None and _current.ctx.recorder is not None and _current.ctx.recorder.rewrites:
         rewritten = op.graph_rule(_current.ctx.recorder, tensors, attrs)
         if rewritten is not None:
             return rewritten

@@ -121,7 +121,7 @@ def _kernel(key: tuple, seed: int, seed2: int, skip: int, kernel: Any = None) ->
     traced function's are its own (`kernel`, random_graphs.instance). An effect-free trace (an
     untaken tf.cond branch) draws without moving the stream: TF never runs that kernel."""
     if kernel is not None:
-        key = (kernel,) + key
+        key = (random_graphs.aliased_kernel(kernel),) + key
     streams = _cur.ctx.rng.setdefault("philox", {})
     gen = streams.get(key)
     if gen is None:

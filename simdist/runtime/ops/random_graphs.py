@@ -27,7 +27,7 @@ from typing import Any, Iterator
 from simdist.runtime import execution
 
 __all__ = ["Trace", "scope", "replicas", "inlined", "branch", "current", "instance", "next_op_seed",
-           "dataset_function", "instantiate", "running"]
+           "dataset_function", "instantiate", "running", "as_instance", "aliased_kernel"]
 
 _cur = execution._current
 
@@ -173,6 +173,37 @@ def _warn_if_functions_eager() -> None:
 def instantiate(trace: Trace) -> Trace:
     """One iterator's instance of a tf.data function: fresh kernels, the same graph seed."""
     return Trace(_serial(), trace.seed)
+
+
+def aliased_kernel(kernel: Any) -> Any:
+    """The kernel instance a random op with the recorded `kernel` attr draws from here: in the
+    replay of a tf.data function's graph for another instance (`as_instance`), that instance's
+    kernel of the same position (a nested function's included), else `kernel` itself."""
+    alias = _cur.ctx.rng.get("alias")
+    if alias is None:
+        return kernel
+    return (_swap(kernel[0], alias[0], alias[1]),) + kernel[1:]
+
+
+def _swap(serial: Any, recorded: Any, now: Any) -> Any:
+    if serial == recorded:
+        return now
+    if type(serial) is tuple:    # (a nested function's trace: (outer serial, kernels, nested))
+        return (_swap(serial[0], recorded, now),) + serial[1:]
+    return serial
+
+
+@contextmanager
+def as_instance(recorded: Trace, now: Trace) -> Iterator[None]:
+    """A replay of a tf.data function's graph recorded as `recorded`, run as instance `now`:
+    its random ops draw from `now`'s kernels (one iterator's), as a call of `now` would."""
+    rng = _cur.ctx.rng
+    prev = rng.get("alias")
+    rng["alias"] = None if recorded.serial == now.serial else (recorded.serial, now.serial)
+    try:
+        yield
+    finally:
+        rng["alias"] = prev
 
 
 @contextmanager
