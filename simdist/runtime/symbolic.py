@@ -39,15 +39,17 @@ def _drop(key: int, ref: Any) -> None:
 class _Mark(weakref.ref):
     """A graph tensor's mark: a weak reference, and the placeholder name TF gives an argument."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "shape")
 
 
-def note(t: Any, name: str | None = None) -> None:
+def note(t: Any, name: str | None = None, shape: Any = None) -> None:
     """Mark t a graph tensor (called for each tensor made while DEPTH[0] > 0, and each argument,
-    with the name of its placeholder: `x`, `ys_1`, `args_0`)."""
+    with the name of its placeholder: `x`, `ys_1`, `args_0`; and for a tf.data function's
+    argument the shape its element spec gives the graph)."""
     key = id(t)
     mark = _Mark(t, lambda r, key=key: _drop(key, r))
     mark.name = name
+    mark.shape = shape
     _MARKS[key] = mark
 
 
@@ -55,7 +57,7 @@ def inherit_name(src: Any, dst: Any) -> None:
     """Give dst (a recorder's twin of an argument) the placeholder name of src."""
     mark = _MARKS.get(id(src)) if _MARKS else None
     if mark is not None and mark() is src and getattr(mark, "name", None) is not None:
-        note(dst, mark.name)
+        note(dst, mark.name, mark.shape)
 
 
 def graph_text(t: Any, as_repr: bool) -> str | None:
@@ -68,8 +70,10 @@ def graph_text(t: Any, as_repr: bool) -> str | None:
     mark = _MARKS.get(id(t))
     if mark is None or mark() is not t or getattr(mark, "name", None) is None:
         return None
-    from simdist.runtime.ops import static_shapes
-    shape = static_shapes.static_shape(t)
+    shape = mark.shape
+    if shape is None:
+        from simdist.runtime.ops import static_shapes
+        shape = static_shapes.static_shape(t)
     if as_repr:
         return f"<tf.Tensor '{mark.name}:0' shape={shape} dtype={t.dtype.name}>"
     return f'Tensor("{mark.name}:0", shape={shape}, dtype={t.dtype.name})'

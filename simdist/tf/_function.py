@@ -309,31 +309,31 @@ def _placeholder_names(fn: Any, args: tuple, kwargs: dict) -> dict[int, str]:
         bound = inspect.signature(fn).bind(*args, **kwargs)
     except (TypeError, ValueError):
         return {}
-    out: dict[int, str] = {}
-
-    def leaves(v: Any) -> list:
-        if type(v) in (list, tuple):
-            return [y for x in v for y in leaves(x)]
-        if type(v) is dict:
-            return [y for k in sorted(v) for y in leaves(v[k])]
-        return [v]
-
-    def name_all(base: str, v: Any) -> None:
-        for i, leaf in enumerate(leaves(v)):
-            out.setdefault(id(leaf), base if i == 0 else f"{base}_{i}")
-
+    named: list[tuple[str, Any]] = []
     params = bound.signature.parameters
     for pname, value in bound.arguments.items():
         kind = params[pname].kind
         if kind is inspect.Parameter.VAR_POSITIONAL:
-            for i, v in enumerate(value):
-                name_all(f"{pname}_{i}", v)
+            named.extend((f"{pname}_{i}", v) for i, v in enumerate(value))
         elif kind is inspect.Parameter.VAR_KEYWORD:
-            for k in sorted(value):
-                name_all(str(k), value[k])
+            named.extend((str(k), value[k]) for k in sorted(value))
         else:
-            name_all(pname, value)
+            named.append((pname, value))
+    out: dict[int, str] = {}
+    for base, value in named:
+        for i, leaf in enumerate(_nest_leaves(value)):
+            out.setdefault(id(leaf), base if i == 0 else f"{base}_{i}")
     return out
+
+
+def _nest_leaves(v: Any) -> list:
+    """v's leaves in nest's order (dict keys sorted); a module function, since a nested function
+    calling itself would be a reference cycle per call (tests/runtime/test_reference_cycles.py)."""
+    if type(v) in (list, tuple):
+        return [y for x in v for y in _nest_leaves(x)]
+    if type(v) is dict:
+        return [y for k in sorted(v) for y in _nest_leaves(v[k])]
+    return [v]
 
 
 def _numpy_as_tensors(args: tuple, kwargs: dict) -> tuple[tuple, dict]:

@@ -230,3 +230,21 @@ def test_printing_a_traced_argument_shows_its_placeholder_once(tf, capsys):
     g(tf.zeros([2, 3]))
     assert_equal(capsys.readouterr().out, 'Tensor("inp:0", shape=(None, 3), dtype=float32)\n',
                  call="print(inp) in g with input_signature [None, 3]", what="output")
+
+
+@clause("function.symbolic-tensors", ref="tf221")
+def test_printing_a_tf_data_functions_arguments(tf, capsys):
+    """A tf.data function's arguments are placeholders args_0, args_1 ... (the element's leaves in
+    nest's order) with the element spec's shapes; its Python, and so its print, runs once."""
+    ds = tf.data.Dataset.from_tensor_slices((tf.constant([1, 2, 3]), tf.constant([3.0, 4.0, 5.0])))
+    out = [int(np.asarray(v)) for v in ds.map(lambda x, y: (print(x, repr(y)), x)[1])]
+    assert_equal(out, [1, 2, 3], call="map(lambda x, y: x)", what="elements")
+    assert_equal(capsys.readouterr().out,
+                 "Tensor(\"args_0:0\", shape=(), dtype=int32) <tf.Tensor 'args_1:0' shape=() dtype=float32>\n",
+                 call="map over (int32, float32) elements printing its arguments", what="output")
+    ds2 = tf.data.Dataset.from_tensor_slices({"b": tf.constant([1.0]), "a": tf.constant([2])})
+    list(ds2.map(lambda d: (print(d), d["a"])[1]))
+    assert_equal(capsys.readouterr().out,
+                 "{'b': <tf.Tensor 'args_1:0' shape=() dtype=float32>, 'a': <tf.Tensor 'args_0:0' shape=() dtype=int32>}\n",
+                 call="map over dict elements printing the dict (keys in the element's order, names in sorted order)",
+                 what="output")

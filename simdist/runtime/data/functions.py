@@ -105,12 +105,17 @@ class DatasetFunction:
     def _leaves(self, arrays: list[np.ndarray], device: str) -> list[Tensor]:
         return [Tensor(a, dt, device) for a, dt in zip(arrays, self.dtypes)]
 
+    def _note(self, leaves: list[Tensor]) -> None:
+        """Mark the arguments graph tensors named as TF's placeholders (`args_0`, `args_1` ... in
+        the element's flattened order) with the element spec's shapes (function.symbolic-tensors)."""
+        for i, (t, spec) in enumerate(zip(leaves, flatten(self.structure))):
+            symbolic.note(t, f"args_{i}", spec.shape)
+
     def _python(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> Any:
         """A call running the Python (its arguments graph tensors, as the trace's would be)."""
         leaves = self._leaves(arrays, device)
         with random_graphs.running(instance), context.in_dataset_function(), symbolic.strictness(False):
-            for t in leaves:
-                symbolic.note(t)
+            self._note(leaves)
             return self.invoke(pack_as(self.structure, leaves))
 
     def _record(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> tuple[Any, Any]:
@@ -122,6 +127,7 @@ class DatasetFunction:
         def body(*twins: Tensor) -> Any:
             return invoke(pack_as(structure, list(twins)))
         with random_graphs.running(instance), context.in_dataset_function(), symbolic.strictness(False):
+            self._note(leaves)
             g, out = graph.record_call(body, tuple(leaves), {}, leaves, _same, rewrites=False)
         return ((g, instance) if type(g) is graph.Graph else None), out
 

@@ -123,7 +123,9 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
                           "ndarray": np.ndarray, "asarray": np.asarray, "_cur": execution._current}
     exec(compile(src, "<simdist recorded graph>", "exec"), ns)   # noqa: S102 - code generated above
     graph.source = src
-    return ns["make"](*bound)
+    # (`make` out of its own globals: function -> globals -> function would be a reference cycle
+    # per recorded graph, and tf.data functions record one per dataset built)
+    return ns.pop("make")(*bound)
 
 def _emit(graph: Any, template: Any, k: Callable[[Any], str], val: Callable[[int], str]) -> str:
     kind = template[0]
