@@ -31,6 +31,27 @@ def _recording(rec: Any) -> None:
 execution.on_recording(_recording)
 _current = execution._current
 
+# id(tensor) -> (weak reference to it, one flag per dimension: True where the traced graph does not
+# know it, and whether it does not know the rank): the marks of runtime/ops/static_shapes.py, kept
+# here so that `shape` can answer user code as TF's graph tensors do (clause function.static-shapes)
+STATIC_UNKNOWN: dict[int, tuple[Any, tuple[bool, ...], bool]] = {}
+
+
+def _graph_shape(t: Any, concrete: tuple) -> TensorShape:
+    """t's shape for the code reading `t.shape` (two frames up): inside a running tf.function, user
+    code sees the graph's static shape (None where the input_signature or an op's shape function
+    leaves a dimension unknown, TensorShape(None) for an unknown rank); simdist's own code the
+    concrete one."""
+    entry = STATIC_UNKNOWN.get(id(t))
+    if entry is None or entry[0]() is not t:
+        return TensorShape._of_array(concrete)
+    name = sys._getframe(2).f_globals.get("__name__", "")
+    if name.startswith("simdist.") and not name.startswith("simdist.conformance.suite"):
+        return TensorShape._of_array(concrete)
+    if entry[2]:
+        return TensorShape(None)
+    return TensorShape([None if u else d for d, u in zip(concrete, entry[1])])
+
 
 def _dimension(d: Any) -> int | None:
     """One dimension as TF's Dimension takes it: None, or an integer (anything with __index__) >= 0;
@@ -191,6 +212,8 @@ class Tensor:
     # --- introspection -------------------------------------------------------------------
     @property
     def shape(self) -> TensorShape:
+        if _SYM_DEPTH[0] and STATIC_UNKNOWN and id(self) in STATIC_UNKNOWN:
+            return _graph_shape(self, self._v.shape)
         return TensorShape._of_array(self._v.shape)
 
     @property
@@ -202,7 +225,9 @@ class Tensor:
         return self._device
 
     def get_shape(self) -> TensorShape:
-        return self.shape
+        if _SYM_DEPTH[0] and STATIC_UNKNOWN and id(self) in STATIC_UNKNOWN:
+            return _graph_shape(self, self._v.shape)
+        return TensorShape._of_array(self._v.shape)
 
     def numpy(self) -> Any:
         if _SYM_DEPTH[0]:
@@ -325,6 +350,8 @@ class _Traced(Tensor):
     # (a traced graph knows its static shapes too)
     @property
     def shape(self) -> TensorShape:
+        if _SYM_DEPTH[0] and STATIC_UNKNOWN and id(self) in STATIC_UNKNOWN:
+            return _graph_shape(self, self._a.shape)
         return TensorShape._of_array(self._a.shape)
 
     @property

@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor
 
 __all__ = ["UNKNOWN", "mark", "mark_dim", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "propagate",
@@ -33,7 +33,8 @@ __all__ = ["UNKNOWN", "mark", "mark_dim", "unknown", "rank_unknown", "known_dim"
 
 # id(tensor) -> (weak reference to it, one flag per dimension: True where the graph does not know
 # it, and whether the graph does not know its rank either: an input_signature's TensorSpec(None))
-UNKNOWN: dict[int, tuple[Any, tuple[bool, ...], bool]] = {}
+# (user code reading `t.shape` inside the function sees them: tensor.py `_graph_shape`)
+UNKNOWN: dict[int, tuple[Any, tuple[bool, ...], bool]] = STATIC_UNKNOWN
 
 
 def _drop(key: int, ref: Any) -> None:
