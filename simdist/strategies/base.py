@@ -450,6 +450,7 @@ class Strategy:
             if len(value.values) == 1:  # one replica: TF returns the component unchanged [2.21]
                 return value.values[0]
             _refuse_sparse(value.values, "reduce_no_axis")
+            _refuse_attributeless(value.values, "reduce_no_axis")
             return _reduce_axis_none(op, list(value.values), self._reduce_destination(), self, ring)
         if isinstance(value, (list, tuple, dict)):
             return self._reduce_structure(op, value, ring)
@@ -479,6 +480,7 @@ class Strategy:
         if len(value.values) == 1:  # one replica: nothing to concatenate, no checks [2.21]
             return value.values[0]
         _refuse_sparse(value.values, "gather")
+        _refuse_attributeless(value.values, "gather")
         comps = [convert_to_tensor(c) for c in value.values]
         gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, self._gather_is_collective(),
                                  context.in_function())
@@ -578,6 +580,17 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     if strategy is not None:
         timing.charge_reduce(strategy, ts, out, "reduce")
     return out
+
+
+def _refuse_attributeless(components: Any, where: str) -> None:
+    """TF 2.21 reads each component's `.device` in reduce(axis=None) (DistributedValues._devices,
+    from the cross-device ops' device match) and the first one's `.dtype` in gather: a PerReplica of
+    Python numbers, bools, strings or lists (a replica function returning different ones per
+    replica) is AttributeError there (clause reduce.python-components); NumPy values have both."""
+    attr = "device" if where == "reduce_no_axis" else "dtype"
+    for c in (components if attr == "device" else list(components)[:1]):
+        if not hasattr(c, attr):
+            raise AttributeError(f"'{type(c).__name__}' object has no attribute '{attr}'")
 
 
 def _refuse_sparse(components: Any, where: str) -> None:

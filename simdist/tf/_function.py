@@ -49,13 +49,19 @@ class Function:
             args, kwargs = _numpy_as_tensors(args, kwargs)
         from simdist.runtime import symbolic
         _mark_arguments(args, kwargs, symbolic.note)
+        # (a first call of its kind is a trace: when it raises, TF's graph with its variable writes
+        # never runs, so the writes the Python made are undone)
+        writes = _variables.trace_writes() if self._first_of_kind(args, kwargs) else contextlib.nullcontext()
+        journal = None
         try:
-            with symbolic.strictness(self._strict()):
+            with symbolic.strictness(self._strict()), writes as journal:
                 out = _as_traced(self._call, args, kwargs)
         except Exception as e:
             from simdist.runtime import errors
             if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None):
                 self._count_trace(args, kwargs)   # (an error of the graph's run: the trace was made)
+            elif journal is not None:
+                _variables.undo_trace_writes(journal)
             raise
         finally:
             if not symbolic.DEPTH[0]:
@@ -67,6 +73,12 @@ class Function:
         """Whether AutoGraph is off for this function (runtime/symbolic.py: graph tensors then
         refuse bool(), iteration, len() ... in any code, not only in code without a source)."""
         return not self._options.get("autograph", True)
+
+    def _first_of_kind(self, args: tuple, kwargs: dict) -> bool:
+        """Whether no call of this kind has been traced yet (the call traces)."""
+        from simdist.tf import _tracing_count
+        seen = self.__dict__.get("_trace_keys", ())
+        return _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs) not in seen
 
     def _count_trace(self, args: tuple, kwargs: dict) -> None:
         """Note a call (or trace) that returned, for experimental_get_tracing_count."""

@@ -257,7 +257,10 @@ def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
     """`tf.math.segment_sum`: sorted segment ids; ids missing from the range give zero rows."""
     d = _t(data)
     check_segment_rank(d, "SegmentSum")
-    return dispatch.execute(SEGMENT_SUM, (d, _indices(segment_ids, "SegmentSum", "int32, int64")))
+    out = dispatch.execute(SEGMENT_SUM, (d, _indices(segment_ids, "SegmentSum", "int32, int64")))
+    # (SegmentReductionShapeFn: as many rows as the last id + 1, unknown to a traced graph even for
+    # constant ids, as for the other sorted segment reductions: segments.py)
+    return static_shapes.mark_dim(out, 0)
 
 
 def check_segment_rank(d: Tensor, opname: str) -> None:
