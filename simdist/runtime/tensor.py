@@ -11,6 +11,7 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from simdist.runtime import convert, dtypes, execution, subnormals
+from simdist.runtime.dimension import Dimension
 from simdist.runtime import symbolic as _symbolic
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -97,8 +98,9 @@ class TensorShape:
             self._dims = tuple(_dimension(d) for d in items)
 
     @property
-    def dims(self) -> list[int | None] | None:
-        return None if self._dims is None else list(self._dims)
+    def dims(self) -> list[Dimension] | None:
+        """The dimensions as Dimension objects (TF 2.21's `dims`; iteration and indexing give ints)."""
+        return None if self._dims is None else [Dimension(d) for d in self._dims]
 
     @property
     def rank(self) -> int | None:
@@ -395,6 +397,13 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     conv = getattr(value, "_as_tensor", None)
     if conv is not None:
         return convert_to_tensor(conv(), dtype=dtype)
+    if type(value) is Dimension:   # (constant_op._dimension_tensor_conversion_function)
+        if value.value is None:
+            raise ValueError(f"Cannot convert unknown Dimension {value} to a Tensor.")
+        if dtype is not None and dtypes.as_dtype(dtype) not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f"Cannot convert Dimension {value} to dtype <dtype: '{dtypes.as_dtype(dtype).name}'>. Allowed dtypes "
+                            "are tf.int32 and tf.int64.")
+        value, dtype = value.value, dtype or dtypes.int32
     if isinstance(value, (list, tuple)) and (any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value)
                                              or _first_tensor_dtype(value) is not None):
         from simdist.runtime.ops import array

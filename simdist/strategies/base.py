@@ -23,7 +23,7 @@ from simdist.runtime.values import DistributedValues, Mirrored, contains_distrib
 from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
-from simdist.strategies import timing
+from simdist.strategies import shared_variables, timing
 from simdist.strategies.replica_run import ReplicaRunner, SyncPoint, current_runner, function_run
 
 CROSS_REPLICA_REQUIRED = "Method requires being in cross-replica context, use get_replica_context().merge_call()"
@@ -392,6 +392,7 @@ class Strategy:
             base = context.snapshot()
             frames = [base + [context.Frame(self, self._make_replica_context(i), devices[i] if devices else None)]
                       for i in range(n)]
+            shared_variables.share([fr[-1].replica_context for fr in frames])
 
             def body(i: int) -> Any:
                 return fn(*select_replica(i, tuple(args), keep_variables=True),

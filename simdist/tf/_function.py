@@ -472,6 +472,12 @@ def _outputs_to_tensors(out: Any) -> Any:
         raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
                         "ExtensionTypes or None values; found return value of type {name}, which is not a Tensor "
                         "or ExtensionType.".replace("{name}", name))
+    if name == "Dimension":   # (a known one converts, int32; an unknown one is no tensor)
+        if out.value is not None:
+            return convert_to_tensor(out)
+        raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
+                        "ExtensionTypes or None values; found return value of type Dimension, which is not a Tensor "
+                        "or ExtensionType.")
     if isinstance(out, Variable):
         return out.read_value()
     if isinstance(out, type):   # (a class, `x.dtype.as_numpy_dtype`: nest sees one leaf, not a tensor; fz4 seed 23 #37)
