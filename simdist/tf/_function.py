@@ -59,6 +59,13 @@ class Function:
         except Exception as e:
             from simdist.runtime import errors
             if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None):
+                if journal is not None:   # (a trace: a later op's graph-build error comes first)
+                    from simdist.tf import _concrete
+                    with symbolic.strictness(self._strict()):
+                        built = _concrete.build_error(self, args, kwargs)
+                    if built is not None:
+                        _variables.undo_trace_writes(journal)
+                        raise built from None
                 self._count_trace(args, kwargs)   # (an error of the graph's run: the trace was made)
             elif journal is not None:
                 _variables.undo_trace_writes(journal)

@@ -831,6 +831,14 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     if c.dtype is not dtypes.bool_:
         raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was expected "
                                           f"to be a bool tensor but is a {c.dtype.name} tensor [Op:SelectV2]")
+    if context.in_function() and (isinstance(y, Tensor) or hasattr(y, "_as_tensor")) and \
+            not (isinstance(x, Tensor) or hasattr(x, "_as_tensor")):
+        # (a graph build: op_def_library converts a non-tensor x alone, which fixes T, before the
+        # shape function: `where(c, 2.5, float16)` is TypeError there; fz4 seed 32 #141)
+        xdt, ydt = convert_to_tensor(x).dtype, y.dtype
+        if xdt != ydt:
+            raise TypeError(f"Input 'e' of 'SelectV2' Op has type {ydt.name} that does not match type {xdt.name} "
+                            "of argument 't'.")
     xs, ys = _static_shape(x), _static_shape(y)
     try:
         np.broadcast_shapes(c.shape.as_list(), xs, ys)

@@ -170,7 +170,16 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
     idx = _indices(indices, "ScatterNd")
     upd = _t(updates)
     shp = args.shape_arg(shape)
-    _check_updates(dispatch.static_value(idx), tuple(upd.shape.as_list()), shp, "ScatterNd")
+    try:
+        _check_updates(dispatch.static_value(idx), tuple(upd.shape.as_list()), shp, "ScatterNd")
+    except errors.InvalidArgumentError as e:
+        from simdist.runtime.ops import graph_constants
+        if (static_shapes.unknown(idx) is None and static_shapes.unknown(upd) is None
+                and graph_constants.known(shape)):
+            # (traced: ScatterNdShapeHelper merges the shapes the graph knows, ValueError at trace)
+            raise trace_errors.mark_shape(e, e.message.replace(" [Op:ScatterNd]", ""), "ScatterNd",
+                                          (tuple(idx.shape.as_list()), tuple(upd.shape.as_list()), (len(shp),)))
+        raise
     alloc.check_output("ScatterNd", shp, upd.dtype)
     return dispatch.execute(SCATTER_ND, (idx, upd), {"shape": shp})
 
