@@ -331,7 +331,11 @@ NotDifferentiable("StopGradient")
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     t = _t(tensor)
     shp = tuple(int(d) for d in (shape._v if isinstance(shape, Tensor) else shape))
-    return dispatch.execute(RESHAPE, (t,), {"shape": shp})
+    out = dispatch.execute(RESHAPE, (t,), {"shape": shp})
+    if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t)):
+        # (Reshape's shape function: the -1 dimension of an input whose size the graph does not know)
+        return static_shapes.mark(out, [d == -1 for d in shp])
+    return out
 
 
 def identity(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
