@@ -136,6 +136,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("traced-bools-as-float16", "ops.conversion", _fn("tf.constant([True, 2], dtype=tf.float16)")),
     ("traced-logical-and-tuple-of-floats", "ops.conversion",
      _fn("tf.math.logical_and(x=(0.1, -7.25, 3.0), y=np.bool_(False))")),
+    # -- a Python sequence as logical_and's first operand converts with dtype bool (fz4 seed 33 #161)
+    ("logical-and-tuple-of-floats-numpy-bool", "ops.conversion",
+     _eager("tf.math.logical_and(x=(0.1, -7.25, 3.0), y=np.bool_(False))")),
+    ("logical-and-tuple-of-ints-numpy-bool", "ops.conversion", _eager("tf.math.logical_and((1, 0, 1), np.bool_(False))")),
+    ("logical-and-bools-numpy-bool", "ops.conversion",
+     _eager("tf.math.logical_and([True, False, True], np.bool_(False))")),
+    ("logical-and-floats-python-bool", "ops.conversion", _eager("tf.math.logical_and((0.1, 2.0, 3.0), True)")),
+    ("logical-or-nested-ints-list", "ops.conversion", _eager("tf.math.logical_or([[1], [0]], [True])")),
+    ("logical-and-mixed-bools-tensor", "ops.conversion",
+     _eager("tf.math.logical_and([True, 1, False], tf.constant([True, False, True]))")),
     # -- int()/float() of a Variable where AutoGraph does not convert (fz4 seed 22 #34, 31 #22, 32 #41)
     ("exec-int-of-two-element-variable", "function.symbolic-tensors", _exec_fn("int(v)", [-7.25, 0.0])),
     ("exec-float-of-scalar-variable", "function.symbolic-tensors", _exec_fn("float(v)", 2.5)),

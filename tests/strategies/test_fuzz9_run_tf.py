@@ -77,6 +77,17 @@ def _created_twice(tf: Any, s: Any) -> Any:
     return [_value(p) for p in s.experimental_local_results(s.run(f, args=(x,)))]
 
 
+def _cast_mirrored(tf: Any, s: Any) -> Any:
+    """tf.cast of a MirroredVariable to its own dtype inside run: TF reads it (a PerReplica of
+    tensors, which SUM reduces), a plain variable it returns as it is."""
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+    r = s.run(lambda: tf.cast(v, tf.float32))
+    plain = tf.Variable(1.0)
+    return [type(r).__name__, _outcome(lambda: s.reduce("SUM", r, axis=None)),
+            tf.cast(v, tf.float32) is v, tf.cast(plain, tf.float32) is plain]
+
+
 def _python_values(values: tuple) -> Callable[[Any, Any], Any]:
     """A run whose replicas return values[0] and values[1]; then reduce and gather."""
     def run(tf: Any, s: Any) -> Any:
@@ -95,6 +106,7 @@ CASES: list[tuple[str, str, Callable[[Any, Any], Any]]] = [
     ("variable-created-in-run-reduced", "mirrored.variables", _created_in_run_reduced),
     ("variables-created-in-run-with-other-names", "mirrored.variables", _created_with_other_names),
     ("two-variables-created-in-run", "mirrored.variables", _created_twice),
+    ("cast-of-mirrored-variable", "reduce.axis-none", _cast_mirrored),
     ("python-floats", "reduce.axis-none", _python_values((2.5, 1.5))),
     ("python-ints", "reduce.axis-none", _python_values((1, 2))),
     ("python-bools", "reduce.axis-none", _python_values((True, False))),

@@ -578,9 +578,11 @@ def _variables() -> Any:
 def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     """`tf.cast`: float to int truncates toward zero, like TF. A tensor or variable that already
     has the dtype is returned itself, as TF's cast does (so `strategy.run(lambda: tf.cast(x,
-    x.dtype))` gives x back, not a per-replica value)."""
+    x.dtype))` gives x back, not a per-replica value). A distributed variable is no resource
+    variable to TF's check (`_pywrap_utils.IsResourceVariable`): it is read, and its value
+    returned (a PerReplica from strategy.run; fz4 seed 33 #149)."""
     dt = dtypes.as_dtype(dtype)
-    if (isinstance(x, Tensor) or isinstance(x, _variables().Variable)) and x.dtype == dt:
+    if (isinstance(x, Tensor) or isinstance(x, _variables().ResourceVariable)) and x.dtype == dt:
         return x
     t = _t(x)
     if dt is dtypes.string or t.dtype is dtypes.string:
@@ -913,7 +915,10 @@ def _logical(op: Any, x: Any, y: Any) -> Tensor:
         yt = _t(y)
         xt = _logical_operand(x, yt.dtype)
     else:
-        xt = _logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic)) else _t(x)
+        # (NumPy values and Python sequences are converted with the op's bool dtype: a tuple of
+        # floats is TypeError "Cannot convert", fz4 seed 33 #161)
+        python_seq = isinstance(x, (list, tuple)) and not any(_tensorlike(v) for v in x)
+        xt = _logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic)) or python_seq else _t(x)
         if isinstance(y, (list, tuple)):
             fallback_bool_check([xt])   # the eager fallback converts x before the list y: ValueError first
         yt = _logical_operand(y, xt.dtype)
