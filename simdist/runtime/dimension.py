@@ -1,6 +1,6 @@
 """`tf.compat.v1.Dimension`: one dimension of a TensorShape as `TensorShape.dims` returns it (TF 2.21
 python/framework/tensor_shape.py). A known value or None (unknown); arithmetic with an unknown
-operand is unknown, comparisons with one are None, `/` is refused (clause ops.dimension)."""
+operand is unknown, comparisons with one are None, `/` is refused (clause ops.fuzz4)."""
 
 from __future__ import annotations
 

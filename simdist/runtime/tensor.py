@@ -34,7 +34,7 @@ _current = execution._current
 
 # id(tensor) -> (weak reference to it, one flag per dimension: True where the traced graph does not
 # know it, and whether it does not know the rank): the marks of runtime/ops/static_shapes.py, kept
-# here so that `shape` can answer user code as TF's graph tensors do (clause function.static-shapes)
+# here so that `shape` can answer user code as TF's graph tensors do (clause function.symbolic-tensors)
 STATIC_UNKNOWN: dict[int, tuple[Any, tuple[bool, ...], bool]] = {}
 
 

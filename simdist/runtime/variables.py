@@ -35,7 +35,7 @@ class VariableSynchronization(enum.Enum):
 observers: list[Any] = []
 
 # The value each variable had before the first write of a running tf.function trace, one dict per
-# nested trace (innermost last): a trace that raises is undone (clause function.failed-trace-writes).
+# nested trace (innermost last): a trace that raises is undone (clause function.trace-time-errors).
 _journals: list[dict[int, tuple[Any, np.ndarray, int]]] = []
 
 

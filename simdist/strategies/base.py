@@ -587,7 +587,7 @@ def _refuse_attributeless(components: Any, where: str) -> None:
     """TF 2.21 reads each component's `.device` in reduce(axis=None) (DistributedValues._devices,
     from the cross-device ops' device match) and the first one's `.dtype` in gather: a PerReplica of
     Python numbers, bools, strings or lists (a replica function returning different ones per
-    replica) is AttributeError there (clause reduce.python-components); NumPy values have both."""
+    replica) is AttributeError there (clause reduce.axis-none); NumPy values have both."""
     attr = "device" if where == "reduce_no_axis" else "dtype"
     for c in (components if attr == "device" else list(components)[:1]):
         if not hasattr(c, attr):

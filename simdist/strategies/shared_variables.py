@@ -1,4 +1,4 @@
-"""Variables created inside `strategy.run` (clause run.variable-creation): TF 2.21's replica
+"""Variables created inside `strategy.run` (clause mirrored.variables): TF 2.21's replica
 threads (mirrored_run, shared_variable_creator.make_fn) let replica 0 create each variable, from
 its own initial value, and every other replica reuse them by canonical name, in the order it
 creates them; a name replica 0 did not create is RuntimeError. Replicas run in replica order
