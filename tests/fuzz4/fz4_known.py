@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
-    ("protocol:x.shape.dims", "value", "Dimension"):
-        "TensorShape.dims: TF 2.21 returns tf.compat.v1.Dimension objects, simdist Python ints (simdist has no "
-        "Dimension class); seed 3 #18",
+    ("protocol:x.__array__()", "value", "npscalar"):
+        "x.__array__() of a 0-d tensor called directly: TF 2.21 returns its _numpy(), a NumPy scalar, simdist a 0-d "
+        "ndarray (NumPy's array protocol needs an array back: TF's EagerTensor is converted through its buffer); "
+        "seed 31 #165",
     ("convert:tf.Variable", "accepts", "ValueError"):
         "tf.Variable created inside a tf.function on every call: TF 2.21 traces the first call with the creation, "
         "retraces it and refuses the second creation (ValueError \"tf.function only supports singleton tf.Variables "
