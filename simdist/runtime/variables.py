@@ -315,8 +315,7 @@ class Variable(metaclass=_VariableMeta):
         return self._as_tensor() @ o
 
     def __rmatmul__(self, o: Any) -> Tensor:
-        from simdist.runtime import ops
-        return ops.matmul(o, self._as_tensor())
+        return self._as_tensor().__rmatmul__(o)
 
     def __neg__(self) -> Tensor:
         return -self._as_tensor()

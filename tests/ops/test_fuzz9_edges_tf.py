@@ -118,6 +118,40 @@ def _dimension_error(expr: str) -> Callable[[Any], Any]:
     return run
 
 
+def _clear(tf: Any) -> None:
+    """Empty the backend's eager scalar cache (a new process's state)."""
+    if tf.__name__.startswith("simdist"):
+        from simdist.runtime import scalar_cache
+        scalar_cache.clear()
+    else:
+        from tensorflow.python import pywrap_tfe
+        pywrap_tfe.TFE_ClearScalarCache()
+
+
+def _zero_after(first: str) -> Callable[[Any], Any]:
+    """On an empty scalar cache, <first> (its error ignored), then `tf.constant(1.5) * 0.0`: the
+    sign of the zero the cache gives 0.0 under (0.0, float32)."""
+    def run(tf: Any) -> Any:
+        _clear(tf)
+        v = tf.Variable(0.0)  # noqa: F841 - read by the expression
+        try:
+            eval(first, {"tf": tf, "np": np, "v": v})  # noqa: S307 - our text
+        except Exception:  # noqa: BLE001 - only the conversion before the error matters
+            pass
+        return tf.constant(1.5) * 0.0
+    return run
+
+
+def _stack_tensor_axis(first: str, second: str) -> Callable[[Any], Any]:
+    """tf.stack([<first>, <second>], axis=tf.constant(1)) over a float16 constant x1, a float32
+    constant c and a float32 variable v (2x2 each)."""
+    def run(tf: Any) -> Any:
+        ns = {"x1": tf.constant(np.zeros((2, 2), np.float16)), "c": tf.constant(np.ones((2, 2), np.float32)),
+              "v": tf.Variable(np.ones((2, 2), np.float32)), "tf": tf}
+        return tf.stack([eval(first, ns), eval(second, ns)], axis=tf.constant(1))  # noqa: S307 - our text
+    return run
+
+
 def _ragged_bool(tf: Any) -> Any:
     return tf.function(lambda: tf.constant([[1, 2], [3]], dtype=bool))()
 
@@ -146,6 +180,24 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("logical-or-nested-ints-list", "ops.conversion", _eager("tf.math.logical_or([[1], [0]], [True])")),
     ("logical-and-mixed-bools-tensor", "ops.conversion",
      _eager("tf.math.logical_and([True, 1, False], tf.constant([True, False, True]))")),
+    # -- Pack's axis as a tensor: the eager fallback converts a variable to the first tensor's dtype
+    #    (fz4 seed 31 #146)
+    ("stack-tensor-axis-variable-after-half", "ops.conversion", _stack_tensor_axis("x1", "v")),
+    ("stack-tensor-axis-half-after-variable", "ops.conversion", _stack_tensor_axis("v", "x1")),
+    ("stack-tensor-axis-tensors", "ops.conversion", _stack_tensor_axis("x1", "c")),
+    ("stack-tensor-axis-same-dtype", "ops.conversion", _stack_tensor_axis("c", "v")),
+    ("stack-tensor-axis-list", "ops.conversion", _stack_tensor_axis("x1", "[[1.0, 2.0], [3.0, 4.0]]")),
+    ("stack-int-axis-variable-after-half", "ops.conversion",
+     lambda tf: tf.stack([tf.constant(np.zeros((2, 2), np.float16)), tf.Variable(np.ones((2, 2), np.float32))], axis=1)),
+    # -- `o @ tensor` converts o with the tensor's dtype (fz4 seed 31 #91)
+    ("rmatmul-list", "ops.conversion", _eager("[[1, 2]] @ tf.constant([[1.0], [2.0]])")),
+    ("rmatmul-floats-into-int", "ops.conversion", _eager("[[1.5, 2]] @ tf.constant([[1], [2]])")),
+    ("rmatmul-string", "ops.conversion", _eager("'a' @ tf.constant([[1.0], [2.0]])")),
+    ("rmatmul-variable", "ops.conversion", _eager("[[1.0], [2.0]] @ tf.Variable([[1.0, 2.0]])")),
+    ("rmatmul-zero-into-cache", "ops.scalar-cache", _zero_after("-0.0 @ v")),
+    ("rmatmul-zero-tensor-into-cache", "ops.scalar-cache", _zero_after("-0.0 @ tf.constant(0.0)")),
+    ("matmul-zero-not-cached", "ops.scalar-cache", _zero_after("tf.matmul(-0.0, v)")),
+    ("matmul-zero-second-into-cache", "ops.scalar-cache", _zero_after("v @ -0.0")),
     # -- int()/float() of a Variable where AutoGraph does not convert (fz4 seed 22 #34, 31 #22, 32 #41)
     ("exec-int-of-two-element-variable", "function.symbolic-tensors", _exec_fn("int(v)", [-7.25, 0.0])),
     ("exec-float-of-scalar-variable", "function.symbolic-tensors", _exec_fn("float(v)", 2.5)),
@@ -283,6 +335,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_graph_constant_type_check(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.scalar-cache")
+@EDGES.parametrize("ops.scalar-cache")
+def test_reflected_matmul_scalar_cache(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

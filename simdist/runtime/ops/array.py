@@ -684,7 +684,8 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
             return convert_to_tensor(values)
         except (TypeError, ValueError):
             pass
-    ts = matching_list(values, "Pack", "values")
+    # (an axis given as a tensor: Pack's attr, which the eager fast path cannot take)
+    ts = matching_list(values, "Pack", "values", fallback=isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"))
     if ts and not static_shapes.rank_unknown(ts[0]):
         # TF's array_ops.stack checks the axis against the first value's rank, in Python (when the
         # graph knows that rank: an unknown-rank argument is left to Pack's shape function)

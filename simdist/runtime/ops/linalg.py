@@ -218,7 +218,15 @@ def _batch_matmul_grad(op: Any, grad: Any) -> list:
 
 def _install_operators() -> None:
     Tensor.__matmul__ = lambda self, o: matmul(self, o)    # type: ignore[assignment]
-    Tensor.__rmatmul__ = lambda self, o: matmul(o, self)   # type: ignore[assignment]
+    Tensor.__rmatmul__ = _rmatmul   # type: ignore[assignment]
+
+
+def _rmatmul(self: Tensor, o: Any) -> Tensor:
+    """`o @ tensor`: TF's r_binary_op_wrapper converts o with the tensor's dtype first (so a Python
+    zero enters the eager scalar cache under (0.0, float32), ops.scalar-cache; fz4 seed 31 #91)."""
+    if not isinstance(o, Tensor) and not hasattr(o, "_as_tensor"):
+        o = convert_to_tensor(o, dtype=self.dtype)
+    return matmul(o, self)
 
 
 _install_operators()
