@@ -189,6 +189,17 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("stack-tensor-axis-list", "ops.conversion", _stack_tensor_axis("x1", "[[1.0, 2.0], [3.0, 4.0]]")),
     ("stack-int-axis-variable-after-half", "ops.conversion",
      lambda tf: tf.stack([tf.constant(np.zeros((2, 2), np.float16)), tf.Variable(np.ones((2, 2), np.float32))], axis=1)),
+    # -- `bool_tensor * ndarray`: the array's own dtype, then to bool through int32 (fz4 seed 31 #130)
+    ("bool-times-float64-array", "ops.conversion",
+     _eager("tf.constant([True, True, True, True]) * np.array([0.0, 0.1, 3.0, -0.5])")),
+    ("bool-times-float32-array-extremes", "ops.conversion",
+     _eager("tf.constant([True, True, True, True]) * np.array([0.5, 1e10, np.nan, -3.0], np.float32)")),
+    ("bool-times-int-array", "ops.conversion", _eager("tf.constant([True, True, True, True]) * np.array([0, 2, 3, 0])")),
+    ("bool-times-numpy-float", "ops.conversion", _eager("tf.constant([True, False]) * np.float64(2.5)")),
+    ("bool-plus-float-array", "ops.conversion", _eager("tf.constant([True, False]) + np.array([0.5, 2.0])")),
+    ("bool-and-float-array", "ops.conversion", _eager("tf.constant([True, True]) & np.array([0.1, 0.0])")),
+    ("bool-variable-times-float-array", "ops.conversion",
+     _eager("tf.Variable([True, False, True]) * np.array([0.5, 2.0, 3.0])")),
     # -- `o @ tensor` converts o with the tensor's dtype (fz4 seed 31 #91)
     ("rmatmul-list", "ops.conversion", _eager("[[1, 2]] @ tf.constant([[1.0], [2.0]])")),
     ("rmatmul-floats-into-int", "ops.conversion", _eager("[[1.5, 2]] @ tf.constant([[1], [2]])")),

@@ -1287,6 +1287,11 @@ def _install_operators() -> None:
                 o = convert_to_tensor(o)
                 if o.dtype is not dtypes.bool_:
                     o = _truth_tensor(o)
+            elif (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and isinstance(o, (np.ndarray, np.generic)) \
+                    and o.dtype != np.bool_ and o.dtype.kind in "iuf":
+                # a NumPy value too: its own dtype, then to bool through int32 (`bool_tensor *
+                # np.array([0.1, 3.0])` is [False, True]; fz4 seed 31 #130)
+                o = _truth_tensor(convert_to_tensor(o))
             elif op is MUL and isinstance(o, Tensor) and (self.dtype is dtypes.bool_) != (o.dtype is dtypes.bool_):
                 self, o = _truth_tensor(self), _truth_tensor(o)
             return binary(op, self, o)
