@@ -152,6 +152,18 @@ def _stack_tensor_axis(first: str, second: str) -> Callable[[Any], Any]:
     return run
 
 
+def _tape_gradient(build: str) -> Callable[[Any], Any]:
+    """The gradient of <build> over a watched float32 x [[-2], [1], [0]], unconnected as None."""
+    def run(tf: Any) -> Any:
+        x = tf.constant([[-2.0], [1.0], [0.0]])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = eval(build, {"tf": tf, "x": x})  # noqa: S307 - our text
+        g = tape.gradient(y, x)
+        return "None" if g is None else g
+    return run
+
+
 def _ragged_bool(tf: Any) -> Any:
     return tf.function(lambda: tf.constant([[1, 2], [3]], dtype=bool))()
 
@@ -312,6 +324,12 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _sig("(x ** x) - 0.5", np.array([[0, 2], [0, 5], [2, -1], [7, -4]], np.int32), [4, None])),
     ("traced-pow-then-float-sub", "function.trace-time-errors",
      lambda tf: tf.function(lambda x: (x ** x) - 0.5)(tf.constant([[0, 2], [2, -1]]))),
+    # -- Where (coordinates) has no registered gradient: a tape reaching it is LookupError (fz4 seed 31 #172)
+    ("gradient-of-where-coordinates", "ops.gradient-none-or-zeros", _tape_gradient("tf.where(x)")),
+    ("gradient-through-where-indices", "ops.gradient-none-or-zeros", _tape_gradient("tf.gather_nd(x, tf.where(x))")),
+    ("gradient-through-boolean-mask", "ops.gradient-none-or-zeros",
+     _tape_gradient("tf.boolean_mask(x, tf.reshape(x > 0, [-1]))")),
+    ("gradient-of-select", "ops.gradient-none-or-zeros", _tape_gradient("tf.where(x > 0, x, 0.0)")),
     # -- Tile's multiples dtype, an empty one too (fz4 seed 31 #182, 32 #70)
     ("tile-empty-float-multiples", "ops.argument-errors", _eager("tf.tile(tf.constant(0.5), tf.constant([]))")),
     ("tile-empty-int8-multiples", "ops.argument-errors",
@@ -370,6 +388,12 @@ def test_dimension_objects(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_trace_time_errors_and_failed_traces(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.gradient-none-or-zeros")
+@EDGES.parametrize("ops.gradient-none-or-zeros")
+def test_where_has_no_gradient(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

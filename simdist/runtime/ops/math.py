@@ -808,7 +808,7 @@ def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 WHERE = register("Where", lambda c: np.argwhere(c), _where_rule, args.input_size_flops, kind="gather/scatter",
                  fusion=lanes("its output's length depends on the lane's values"))
-NotDifferentiable("Where")
+# (no gradient registered for Where in TF 2.21: a tape reaching it from a watched float input is LookupError)
 
 
 def _static_shape(v: Any) -> list[int]:
