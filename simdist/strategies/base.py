@@ -482,6 +482,11 @@ class Strategy:
             return value.values[0]
         _refuse_sparse(value.values, "gather")
         _refuse_attributeless(value.values, "gather")
+        if self._gather_is_collective() and not isinstance(value, Mirrored) and \
+                any(isinstance(c, variables.ResourceVariable) for c in value.values):
+            # (a PerReplica of update results, TF's _UnreadVariable: its all-gather function cannot
+            # convert them; fz4 seed 32 #71. simdist returns the component variable itself)
+            raise TypeError("Can not convert a NoneType into a Tensor or Operation.")
         comps = [convert_to_tensor(c) for c in value.values]
         gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, self._gather_is_collective(),
                                  context.in_function())

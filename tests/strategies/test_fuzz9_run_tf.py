@@ -88,6 +88,18 @@ def _cast_mirrored(tf: Any, s: Any) -> Any:
             tf.cast(v, tf.float32) is v, tf.cast(plain, tf.float32) is plain]
 
 
+def _update_results(update: str) -> Callable[[Any, Any], Any]:
+    """strategy.run(lambda x: <update>, args=(v,)) of a MirroredVariable v: the result's type,
+    gather along 0 (TF: the update results are _UnreadVariables its all-gather cannot convert,
+    TypeError) and reduce SUM along 0."""
+    def run(tf: Any, s: Any) -> Any:
+        with s.scope():
+            v = tf.Variable([1.0, 4.0])
+        r = s.run(eval(f"lambda x: {update}"), args=(v,))  # noqa: S307 - our text
+        return [type(r).__name__, _outcome(lambda: s.gather(r, 0)), _outcome(lambda: s.reduce("SUM", r, axis=0))]
+    return run
+
+
 def _python_values(values: tuple) -> Callable[[Any, Any], Any]:
     """A run whose replicas return values[0] and values[1]; then reduce and gather."""
     def run(tf: Any, s: Any) -> Any:
@@ -107,6 +119,9 @@ CASES: list[tuple[str, str, Callable[[Any, Any], Any]]] = [
     ("variables-created-in-run-with-other-names", "mirrored.variables", _created_with_other_names),
     ("two-variables-created-in-run", "mirrored.variables", _created_twice),
     ("cast-of-mirrored-variable", "reduce.axis-none", _cast_mirrored),
+    ("gather-of-slice-assign-results", "gather.dense-only", _update_results("x[:1].assign([-1.0])")),
+    ("gather-of-assign-add-results", "gather.dense-only", _update_results("x.assign_add([1.0, 1.0])")),
+    ("gather-of-the-variable-itself", "gather.dense-only", _update_results("x")),
     ("python-floats", "reduce.axis-none", _python_values((2.5, 1.5))),
     ("python-ints", "reduce.axis-none", _python_values((1, 2))),
     ("python-bools", "reduce.axis-none", _python_values((True, False))),
@@ -150,6 +165,13 @@ def test_variables_created_in_run_are_replica_0s(index: int, tf_results: dict[in
 def test_reduce_and_gather_of_python_components(index: int, tf_results: dict[int, Any]) -> None:
     got, want = run_case(sim_tf, index), tf_results[index]
     assert got == want, f"reduce/gather result={got!r}, but TF 2.21 gives {want!r} [{CASES[index][0]}]"
+
+
+@pytest.mark.clause("gather.dense-only")
+@pytest.mark.parametrize("index", _ids("gather.dense-only"), ids=[CASES[i][0] for i in _ids("gather.dense-only")])
+def test_gather_of_update_results(index: int, tf_results: dict[int, Any]) -> None:
+    got, want = run_case(sim_tf, index), tf_results[index]
+    assert got == want, f"gather/reduce result={got!r}, but TF 2.21 gives {want!r} [{CASES[index][0]}]"
 
 
 if __name__ == "__main__":  # TF worker: python test_fuzz9_run_tf.py 0,1,2 -> pickled results on stdout
