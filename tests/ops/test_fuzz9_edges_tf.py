@@ -182,6 +182,14 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("traced-bools-as-float16", "ops.conversion", _fn("tf.constant([True, 2], dtype=tf.float16)")),
     ("traced-logical-and-tuple-of-floats", "ops.conversion",
      _fn("tf.math.logical_and(x=(0.1, -7.25, 3.0), y=np.bool_(False))")),
+    # -- a graph tensor as tf.constant's shape: make_tensor_proto's np.prod (fz4 seed 32 #86)
+    ("sig-constant-of-argument-with-tensor-shape", "ops.conversion",
+     _sig("tf.constant(x, dtype=np.float32, shape=tf.constant([2, 3], tf.int32))", np.zeros((3, 2)), [3, 2])),
+    ("traced-constant-of-list-with-tensor-shape", "ops.conversion",
+     _fn("tf.constant([1.0, 2.0], dtype=np.float32, shape=tf.constant([2, 1], tf.int32))")),
+    ("sig-constant-of-argument", "ops.conversion", _sig("tf.constant(x, dtype=np.float32)", np.zeros((3, 2)), [3, 2])),
+    ("constant-with-tensor-shape", "ops.conversion",
+     _eager("tf.constant([1.0, 2.0], dtype=np.float32, shape=tf.constant([2, 1], tf.int32))")),
     # -- a Python sequence as logical_and's first operand converts with dtype bool (fz4 seed 33 #161)
     ("logical-and-tuple-of-floats-numpy-bool", "ops.conversion",
      _eager("tf.math.logical_and(x=(0.1, -7.25, 3.0), y=np.bool_(False))")),

@@ -43,6 +43,12 @@ def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
     """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value."""
     user = not sys._getframe(1).f_globals.get("__name__", "").startswith("simdist.")
+    if user and value is not None and shape is not None and not isinstance(value, (np.ndarray, np.generic)) \
+            and _symbolic.is_graph(shape):
+        # (a graph's make_tensor_proto takes np.prod(shape) before it looks at a non-NumPy value:
+        # a graph tensor as shape is NumPy's NotImplementedError; fz4 seed 32 #86)
+        raise NotImplementedError("Cannot convert a symbolic tf.Tensor to a numpy array. This error may indicate that "
+                                  "you're trying to pass a Tensor to a NumPy call, which is not supported.")
     if user and (isinstance(value, Tensor) or hasattr(value, "_as_tensor")):
         value = _user_tensor_value(value, dtype)
         if isinstance(value, Tensor) and (shape is None or tuple(value.shape.as_list()) == tuple(int(d) for d in shape)):
