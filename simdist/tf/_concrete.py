@@ -318,8 +318,8 @@ def build_error(function: Any, args: tuple, kwargs: dict) -> BaseException | Non
     the dry runs of get_concrete_function, or None. Asked when a first call met a kernel's error:
     TF builds the whole graph before it runs, so a build error of a later op wins (fz4 seed 32
     #26: `x ** x - 0.5` of int32, Sub's conversion of 0.5, not Pow's negative-exponent error). A
-    call with a Variable argument, or to a function with *args or **kwargs, is not asked (the dry
-    runs pass tensors for variables and bind named parameters only)."""
+    call with a Variable argument, or to a function with **kwargs or (without an input_signature)
+    *args, is not asked (the dry runs pass tensors for variables and bind named parameters only)."""
     from simdist.runtime import errors
     from simdist.runtime.tensor import Tensor
     if any(hasattr(v, "_as_tensor") and not isinstance(v, Tensor) for v in _flatten([list(args), kwargs])):
@@ -328,8 +328,9 @@ def build_error(function: Any, args: tuple, kwargs: dict) -> BaseException | Non
         params = inspect.signature(function.python_function).parameters.values()
     except (TypeError, ValueError):
         return None
-    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
-        return None
+    if any(p.kind is p.VAR_KEYWORD or (p.kind is p.VAR_POSITIONAL and function.input_signature is None)
+           for p in params):
+        return None   # (an input_signature names *args' specs a_0, a_1, ...: specs_of binds them)
     try:
         trace(function, args, kwargs)
     except errors.OpError:

@@ -330,6 +330,9 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # -- a first call's kernel error yields to a later op's graph-build error (fz4 seed 32 #26)
     ("sig-pow-then-float-sub", "function.trace-time-errors",
      _sig("(x ** x) - 0.5", np.array([[0, 2], [0, 5], [2, -1], [7, -4]], np.int32), [4, None])),
+    ("sig-star-args-pow-then-float-sub", "function.trace-time-errors",
+     lambda tf: tf.function(lambda *a: (a[0] ** a[0]) - 0.5, input_signature=[tf.TensorSpec([4, None], tf.int32)])(
+         tf.constant([[0, 2], [0, 5], [2, -1], [7, -4]]))),
     ("traced-pow-then-float-sub", "function.trace-time-errors",
      lambda tf: tf.function(lambda x: (x ** x) - 0.5)(tf.constant([[0, 2], [2, -1]]))),
     # -- Where (coordinates) has no registered gradient: a tape reaching it is LookupError (fz4 seed 31 #172)
