@@ -164,6 +164,15 @@ def _tape_gradient(build: str) -> Callable[[Any], Any]:
     return run
 
 
+def _slice_assign(init: Any, key: str, value: Any) -> Callable[[Any], Any]:
+    """v = Variable(zeros(init, int32)); v<key>.assign(value); v's value."""
+    def run(tf: Any) -> Any:
+        v = tf.Variable(np.zeros(init, np.int32))
+        eval(f"v{key}", {"v": v}).assign(value)  # noqa: S307 - our text
+        return v.read_value()
+    return run
+
+
 def _ragged_bool(tf: Any) -> Any:
     return tf.function(lambda: tf.constant([[1, 2], [3]], dtype=bool))()
 
@@ -220,6 +229,24 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("bool-and-float-array", "ops.conversion", _eager("tf.constant([True, True]) & np.array([0.1, 0.0])")),
     ("bool-variable-times-float-array", "ops.conversion",
      _eager("tf.Variable([True, False, True]) * np.array([0.5, 2.0, 3.0])")),
+    # -- a variable of numbers beside a bool tensor under `*` (fz4 seed 34 #126)
+    ("bool-variable-times-float-variable", "ops.conversion",
+     _eager("tf.Variable(False) * tf.Variable([[3.0, -0.0, 0.001]])")),
+    ("bool-tensor-times-float-variable", "ops.conversion", _eager("tf.constant(False) * tf.Variable([3.0, 0.5])")),
+    ("float-tensor-times-bool-variable", "ops.conversion", _eager("tf.constant([3.0, 0.5]) * tf.Variable(False)")),
+    ("bool-variable-times-int-variable", "ops.conversion",
+     _eager("tf.Variable([True, False]) * tf.Variable([2, 0])")),
+    # -- a traced list with no tensor: each element converts alone, a variable too (fz4 seed 34 #22)
+    ("traced-stack-variable-and-nested-tuple", "ops.conversion",
+     lambda tf: tf.function(lambda v: tf.stack((v, ([-1, 3], (0, 5), [5, 5])), axis=-1))(
+         tf.Variable(np.array([[-4, 3], [2, 0], [2, 3]], np.int64)))),
+    ("traced-stack-tensor-and-nested-tuple", "ops.conversion",
+     lambda tf: tf.function(lambda v: tf.stack((v, ([-1, 3], (0, 5), [5, 5])), axis=-1))(
+         tf.constant(np.array([[-4, 3], [2, 0], [2, 3]], np.int64)))),
+    ("traced-stack-float-and-int-lists", "ops.conversion", _fn("tf.stack(([1.5], [2]), axis=-1)")),
+    ("stack-variable-and-nested-tuple", "ops.conversion",
+     _eager("tf.stack((tf.Variable(np.array([[-4, 3], [2, 0], [2, 3]], np.int64)), ([-1, 3], (0, 5), [5, 5])), "
+            "axis=-1)")),
     # -- `o @ tensor` converts o with the tensor's dtype (fz4 seed 31 #91)
     ("rmatmul-list", "ops.conversion", _eager("[[1, 2]] @ tf.constant([[1.0], [2.0]])")),
     ("rmatmul-floats-into-int", "ops.conversion", _eager("[[1.5, 2]] @ tf.constant([[1], [2]])")),
@@ -341,6 +368,11 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("gradient-through-boolean-mask", "ops.gradient-none-or-zeros",
      _tape_gradient("tf.boolean_mask(x, tf.reshape(x > 0, [-1]))")),
     ("gradient-of-select", "ops.gradient-none-or-zeros", _tape_gradient("tf.where(x > 0, x, 0.0)")),
+    # -- an empty slice assignment takes any value (fz4 seed 34 #32)
+    ("slice-assign-empty-slice-empty-list", "ops.variable-slices", _slice_assign((1, 3, 3), "[1:]", [])),
+    ("slice-assign-empty-slice-row", "ops.variable-slices", _slice_assign((2, 3), "[:0]", [[]])),
+    ("slice-assign-past-the-end", "ops.variable-slices", _slice_assign((2, 3), "[5:]", [1])),
+    ("slice-assign-nonempty-slice-empty-list", "ops.variable-slices", _slice_assign((2, 3), "[1:]", [])),
     # -- Tile's multiples dtype, an empty one too (fz4 seed 31 #182, 32 #70)
     ("tile-empty-float-multiples", "ops.argument-errors", _eager("tf.tile(tf.constant(0.5), tf.constant([]))")),
     ("tile-empty-int8-multiples", "ops.argument-errors",
@@ -405,6 +437,12 @@ def test_trace_time_errors_and_failed_traces(k: int, tf_results: dict[int, Any])
 @clause("ops.gradient-none-or-zeros")
 @EDGES.parametrize("ops.gradient-none-or-zeros")
 def test_where_has_no_gradient(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.variable-slices")
+@EDGES.parametrize("ops.variable-slices")
+def test_empty_slice_assignment(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

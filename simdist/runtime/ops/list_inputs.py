@@ -74,8 +74,15 @@ def matching_list(values: Sequence[Any], op: str, arg: str, fallback: bool = Fal
                     seen.append("<NOT CONVERTIBLE TO TENSOR>")
             raise TypeError(f"Tensors in list passed to '{arg}' of '{op}' Op have types [{', '.join(seen)}] that "
                             "don't all match.") from None
-        dt = t.dtype if dt is None else dt
+        if not context.in_function():
+            dt = t.dtype if dt is None else dt
         out.append(t)
+    if context.in_function() and len({t.dtype for t in out}) > 1:
+        # (op_def_library: with no tensor in the list, each element converts alone, a variable too,
+        # then the type attr must agree: `tf.stack((int64_variable, [[-1, 3]]), axis=-1)` traced;
+        # fz4 seed 34 #22)
+        raise TypeError(f"Tensors in list passed to '{arg}' of '{op}' Op have types "
+                        f"[{', '.join(t.dtype.name for t in out)}] that don't all match.")
     return out
 
 

@@ -1294,6 +1294,11 @@ def _install_operators() -> None:
                 o = _truth_tensor(convert_to_tensor(o))
             elif op is MUL and isinstance(o, Tensor) and (self.dtype is dtypes.bool_) != (o.dtype is dtypes.bool_):
                 self, o = _truth_tensor(self), _truth_tensor(o)
+            elif op is MUL and self.dtype is dtypes.bool_ and not isinstance(o, Tensor) and hasattr(o, "_as_tensor") \
+                    and o.dtype is not dtypes.bool_:
+                # (a variable of numbers beside a bool tensor: the same logical and; a bool variable
+                # beside a number tensor stays Mul's InvalidArgumentError; fz4 seed 34 #126)
+                o = _truth_tensor(o._as_tensor())
             return binary(op, self, o)
 
         def rev(self: Tensor, o: Any) -> Tensor:
