@@ -343,6 +343,20 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("sig-roll-shift-axis-sizes", "function.trace-time-errors",
      _sig("tf.roll(x, shift=[1, 2], axis=[0])", np.ones((3, 4)), [3, 4])),
     ("roll-shift-matrix", "function.trace-time-errors", _eager("tf.roll(tf.ones([3]), shift=[[1]], axis=[[0]])")),
+    # -- tensordot is a MatMul of reshaped operands (fuzz2 seed 63 #18)
+    ("traced-tensordot-mismatch", "function.trace-time-errors",
+     lambda tf: tf.function(lambda v: tf.tensordot(tf.math.sqrt(v / 0.5), tf.math.sqrt(v / 0.5), axes=1))(
+         tf.Variable(np.array([[3.0], [2.0], [1.5]], np.float16)))),
+    ("tensordot-mismatch", "function.trace-time-errors",
+     _eager("tf.tensordot(tf.ones([3, 1]), tf.ones([3, 1]), axes=1)")),
+    ("sig-tensordot-unknown-dims", "function.trace-time-errors",
+     _sig("tf.tensordot(x, x, axes=1)", np.ones((3, 1), np.float32), [None, 1])),
+    ("tensordot-equal-products", "function.trace-time-errors",
+     _eager("tf.tensordot(tf.reshape(tf.range(12.0), [4, 3]), tf.reshape(tf.range(12.0), [2, 6]), "
+            "axes=[[0, 1], [0, 1]])")),
+    ("tensordot-equal-products-free-dims", "function.trace-time-errors",
+     _eager("tf.tensordot(tf.reshape(tf.range(24.0), [2, 2, 6]), tf.reshape(tf.range(12.0), [3, 4]), "
+            "axes=[[1, 2], [0, 1]])")),
     # -- SelectV2's graph build converts a non-tensor x alone (fz4 seed 32 #141)
     ("traced-where-float-beside-half", "function.trace-time-errors",
      _fn("tf.where([True, False], np.float64(2.5), tf.constant([1., 2, 3, 4], tf.float16))")),
