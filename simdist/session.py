@@ -47,6 +47,7 @@ class _Machine:
     local_job: str = "localhost"
     local_task: int = 0
     logical: dict[str, list[LogicalDeviceConfiguration]] = field(default_factory=dict)
+    visible: list[str] | None = None         # physical short names tf.config.set_visible_devices left (None: all)
     initialized: bool = False
     sim: Any = None                          # simdist.sim.Simulator, built lazily
     faults: Any = None                       # simdist.faults.FaultPlan (hardware part: the simulator)
@@ -270,12 +271,45 @@ def list_physical_devices(device_type: str | None = None) -> list[PhysicalDevice
     return out
 
 
+def get_visible_devices(device_type: str | None = None) -> list[PhysicalDevice]:
+    """`tf.config.get_visible_devices`: the physical devices the runtime will use (all at start)."""
+    return [d for d in list_physical_devices(device_type)
+            if _m.visible is None or d.name.replace("/physical_device:", "") in _m.visible]
+
+
+def set_visible_devices(devices: Any, device_type: str | None = None) -> None:
+    """`tf.config.set_visible_devices`, as TF 2.21's context does it: each device must be one of
+    the machine's PhysicalDevices (of `device_type`, when given: the others of other types stay
+    visible); a change after the runtime initialised is RuntimeError (clause
+    placement.visible-devices)."""
+    if not isinstance(devices, list):
+        devices = [devices]
+    physical = list_physical_devices()
+    for d in devices:
+        if d not in physical or (device_type is not None and d.device_type != device_type):
+            raise ValueError(f"Unrecognized device: {d!r}")
+    now = get_visible_devices()
+    new = [d for d in now if d.device_type != device_type] if device_type is not None else []
+    new += devices
+    if new == now:
+        return
+    if _m.initialized:
+        raise RuntimeError("Visible devices cannot be modified after being initialized")
+    _m.visible = [d.name.replace("/physical_device:", "") for d in new]
+    _m.names.clear()
+    _m.task_names.clear()
+    _refresh_default_device()
+
+
 def _logical_table() -> list[tuple[str, str, str]]:
-    """(logical short name, kind, physical short name) for the local host, in TF's order."""
+    """(logical short name, kind, physical short name) for the local host, in TF's order: the
+    visible physical devices, each split into its logical devices."""
     rows = []
     for kind, n in _physical_kinds().items():
         k = 0
         for i in range(n):
+            if _m.visible is not None and f"{kind}:{i}" not in _m.visible:
+                continue
             cfgs = _m.logical.get(f"{kind}:{i}")
             for _ in range(len(cfgs) if cfgs else 1):
                 rows.append((f"{kind}:{k}", kind, f"{kind}:{i}"))
@@ -284,8 +318,12 @@ def _logical_table() -> list[tuple[str, str, str]]:
 
 
 def list_logical_devices(device_type: str | None = None) -> list[LogicalDevice]:
+    table = _logical_table()
+    if not any(kind == "CPU" for _, kind, _ in table):
+        from simdist.runtime import errors
+        raise errors.NotFoundError(None, None, "No CPU devices are available in this process")
     _m.initialized = True
-    return [LogicalDevice(f"/device:{name}", kind) for name, kind, _ in _logical_table()
+    return [LogicalDevice(f"/device:{name}", kind) for name, kind, _ in table
             if device_type is None or device_type.upper() == kind]
 
 
@@ -339,6 +377,35 @@ def _sim_device(name: str) -> str:
                 return spec.replace(device_type=physical.split(":")[0],
                                     device_index=int(physical.split(":")[1])).to_string()
     return full
+
+
+def placed(full: str, soft: bool) -> str:
+    """The device an op under `tf.device(full)` runs on, as TF 2.21's eager placer picks it
+    (EagerContext::SelectDevice, observed; clause placement.soft-placement): the device itself
+    when it exists; else, with soft placement, the best device of the same job/replica/task with
+    type and index dropped (a GPU before a CPU, the lowest index first); else TF's
+    InvalidArgumentError. A task the machine does not have is TF's "unknown device" error."""
+    if logical_exists(full):
+        return full
+    from simdist.runtime import errors
+    spec = devices.DeviceSpec.from_string(full)
+    if spec.job == _m.local_job and spec.task == _m.local_task:
+        names = [logical for logical, _, _ in _logical_table()]
+    else:
+        host = next((h for h in cluster().hosts if h.job == spec.job and h.task == spec.task), None)
+        if host is None:
+            raise errors.InvalidArgumentError(None, None, f"{full} unknown device.")
+        names = [d.name.rsplit("device:", 1)[1] for d in list(host.cpus) + list(host.gpus)]
+    if soft:
+        ranked = sorted(names, key=lambda n: (n.split(":")[0] != "GPU", n.split(":")[0], int(n.split(":")[1])))
+        kind, index = ranked[0].split(":")
+        return spec.replace(device_type=kind, device_index=int(index)).to_string()
+    base = full.rsplit("/device:", 1)[0]
+    types = sorted({n.split(":")[0] for n in names}, key=lambda k: (k != "GPU", k))
+    listing = ", ".join(f"{base}/device:{n}" for n in names)
+    raise errors.InvalidArgumentError(
+        None, None, f"Could not satisfy device specification '{full}'. enable_soft_placement=0. Supported device "
+        f"types [{', '.join(types)}]. All available devices [{listing}].")
 
 
 def logical_exists(name: str) -> bool:

@@ -133,6 +133,43 @@ def in_function() -> bool:
     return _function_depth > 0
 
 
+_data_function_depth = 0
+_lifted: list[tuple[int, int]] = []   # (function depth, tf.data function depth) at each open tf.init_scope
+
+
+class in_dataset_function:
+    """Context manager marking a tf.data function's Python (map, filter, flat_map ...), which TF
+    traces into a graph: not executing eagerly there (clause function.executing-eagerly)."""
+
+    def __enter__(self) -> None:
+        global _data_function_depth
+        _data_function_depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        global _data_function_depth
+        _data_function_depth -= 1
+
+
+class lifted:
+    """Context manager of tf.init_scope: executing eagerly again until a function is entered."""
+
+    def __enter__(self) -> None:
+        _lifted.append((_function_depth, _data_function_depth))
+
+    def __exit__(self, *exc: object) -> None:
+        _lifted.pop()
+
+
+def executing_eagerly() -> bool:
+    """`tf.executing_eagerly()`: False while a tf.function's or a tf.data function's Python runs
+    (TF is building their graph), True outside them and under a tf.init_scope opened at the
+    current depth (TF 2.21, observed: clause function.executing-eagerly)."""
+    here = (_function_depth, _data_function_depth)
+    if _lifted and _lifted[-1] == here:
+        return True
+    return here == (0, 0)
+
+
 def has_strategy() -> bool:
     return current().strategy is not _default_strategy
 

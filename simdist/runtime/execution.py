@@ -40,7 +40,7 @@ __all__ = ["Client", "ExecutionContext", "Interpreter", "current", "switch", "ch
 class Client:
     """What one TF client program shares across its threads and replicas."""
 
-    __slots__ = ("transactions", "charges", "rng", "timeline")
+    __slots__ = ("transactions", "charges", "rng", "timeline", "functions_eagerly", "soft_placement")
 
     def __init__(self) -> None:
         # open variable transactions, innermost last (runtime/variables.py)
@@ -52,6 +52,12 @@ class Client:
         # a launched worker's own simulated timeline (strategies/timing.Timeline), else None: its
         # charges run after each other, concurrently with the other workers', not driven at once
         self.timeline: Any = None
+        # tf.config.run_functions_eagerly: TF keeps it in a module global, one per client process
+        # (clause function.run-eagerly)
+        self.functions_eagerly = False
+        # tf.config.set_soft_device_placement: TF's eager context's, one per client process
+        # (clause placement.soft-placement)
+        self.soft_placement = True
 
 
 class Interpreter:

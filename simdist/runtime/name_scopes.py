@@ -95,10 +95,14 @@ class init_scope:  # noqa: N801 - TF's name
         c.observers = [o for o in c.observers if not any(o is t for t in tapes)]
         self._scope = name_scope(_current() or "")
         self._scope.__enter__()
+        from simdist.runtime import context
+        self._lift = context.lifted()
+        self._lift.__enter__()
         return None
 
     def __exit__(self, *exc: object) -> None:
         from simdist.runtime import execution
+        self._lift.__exit__(*exc)
         self._scope.__exit__(*exc)
         c = execution.current()
         c.tapes, c.observers = self._saved

@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from . import nccl_release
+from .hardware import LINK_EFFICIENCY
 
 __all__ = ["ALGORITHMS", "PROTOCOLS", "ARCHS", "System", "Fabric", "Factors", "FACTORS", "Choice", "choose",
            "options", "bus_bandwidth_factor", "parse_algorithm", "GPU_ARCH", "using",
-           "nvls_chunk", "nvls_steps", "nvls_step_latency"]
+           "nvls_chunk", "nvls_steps", "nvls_step_latency", "nvls_graph"]
 
 ALGORITHMS = ("ring", "tree", "nvls", "nvls_tree")
 PROTOCOLS = ("LL", "LL128", "Simple")
@@ -56,6 +57,9 @@ _NVLS_EFFICIENCY = (0.0, 0.0, 0.85)
 # a channel's share, used here to count channels.
 _CHANNEL_BW = (20.0, 20.0, 20.6)
 _MAX_NVLS_ARITY = 32   # device.h NCCL_MAX_NVLS_ARITY
+# One NVLink's rate per direction (NVLink 2, 3 and 4 alike: V100 6 links = 150 GB/s, A100 12 = 300, H100 and
+# H200 18 = 450, the datasheets): how many links NCCL's topology counts for a GPU's NVLink bandwidth.
+_NVLINK_LINK_BW = 25e9
 _NET_OVERHEAD_US = 1.0   # getNetOverhead, Intel x86 host
 # Tree correction factors (tuning.cc treeCorrectionFactor), by protocol, for log2(bytes/64) = 0..23.
 _TREE_CORRECTION = (
@@ -105,7 +109,7 @@ class Factors:
 
 
 # Fitted on the fit half of docs/validation.md (`simdist validate --fit`); see that page.
-FACTORS = Factors(overhead=25e-6, net_efficiency=0.9, nvls_efficiency=0.9, ramp_bytes=262144.0)
+FACTORS = Factors(overhead=20e-6, net_efficiency=0.9, nvls_efficiency=0.9, ramp_bytes=262144.0)
 
 
 # GPU generation of each preset model (hardware.GPUS), for NCCL's per-generation constants.
@@ -218,10 +222,36 @@ def _nvls_channels(system: System) -> int:
     return min(_MAX_NVLS_ARITY, system.ppn)
 
 
+def nvls_graph(system: System, tuner: nccl_release.Tuner) -> tuple[float, float] | None:
+    """Per-channel (bwIntra, bwInter), GB/s, of the NVLS graph NCCL's search builds on one node, which
+    its tuner ranks NVLS by; None where simdist does not model the release's search (`nccl_release`).
+
+    search.cc (ncclTopoCompute, ncclTopoSearchTryNvls, from 2.18 to master): one channel per GPU of
+    the node, all of one speed ``s`` from the release's ``sm90SpeedArrayIntra``; each channel loads
+    every GPU's NVSwitch link with ``s`` and its head GPU's with ``2 s``, so the search settles on the
+    fastest speed with ``(n + 1) s`` within a GPU's NVLink bandwidth (its links x 20.6 GB/s, topo.h
+    SM90_NVLINK_BW). Pass 2 then raises bwInter (no constraint on one node) a speed at a time while
+    it is below ``2 s``."""
+    speeds = tuner.nvls_speeds
+    if speeds is None:
+        return None
+    n = system.ppn
+    links = round(system.intra_bw / (LINK_EFFICIENCY * _NVLINK_LINK_BW))
+    link_gbs = links * _CHANNEL_BW[_ARCH[system.arch]]
+    i = next((k for k, sp in enumerate(speeds) if (n + 1) * sp <= link_gbs + 1e-9), len(speeds) - 1)
+    intra = speeds[i]
+    while i > 0 and speeds[i] < 2 * intra:
+        i -= 1
+    return intra, speeds[i]
+
+
 def _model(collective: str, algorithm: str, protocol: str, system: System,
-           factors: Factors, tuner: nccl_release.Tuner) -> tuple[float, float, int] | None:
+           factors: Factors, tuner: nccl_release.Tuner, ranking: bool = False) -> tuple[float, float, int] | None:
     """(latency us, algorithm bandwidth GB/s, channels) of NCCL's model, or None where NCCL does
-    not run this (algorithm, protocol) for this collective and system."""
+    not run this (algorithm, protocol) for this collective and system. ``ranking``: NCCL's own
+    estimate, by which it chooses (single-node NVLS at its graph's bandwidth, `nvls_graph`);
+    otherwise simdist's delivered NVLS bandwidth (the GPU's NVLink share: the kernel runs its own 16
+    channels, whatever speed the search settled on)."""
     a, p, pi = algorithm, protocol, _P[protocol]
     arch = _ARCH[system.arch]
     n, nodes, ppn = system.nranks, system.nodes, system.ppn
@@ -247,7 +277,17 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
     nsteps = 2 * (n - 1) if collective == "all_reduce" else n - 1
     ll_max = tuner.ll_max_bw_1node[arch] if nodes == 1 else _LL_MAX_BW_INTEL[index2]
     ratio = tuner.nvls_ratio
-    if a in ("nvls", "nvls_tree") and ratio is not None:
+    graph = nvls_graph(system, tuner) if ranking and a == "nvls" else None
+    if graph is not None:
+        # NCCL's ranking: the search's graph (one channel per GPU at bwIntra, bwInter). Until 2.27 its bus
+        # bandwidth is channels x min(bwIntra, bwInter) and its algorithm bandwidth that x the ratio; from 2.28
+        # channels x min(bwIntra x nvlsEfficiency x (nCh-1)/nCh x 2, bwInter) x nRanks/nSteps (tuning.cc).
+        g_intra, g_inter = graph
+        if ratio is not None:
+            bw = nch * min(g_intra, g_inter) * ratio / (n / nsteps)   # (undone by the ring's conversion below)
+        else:
+            bw = nch * min(g_intra * _NVLS_EFFICIENCY[arch] * (nch - 1) / nch * 2.0, g_inter)
+    elif a in ("nvls", "nvls_tree") and ratio is not None:
         # Until 2.27 NCCL's NVLS bandwidth is the graph's (per channel: its NVLink share; NVLS-tree
         # also at most the network's, halved beyond 2 nodes) times a constant bus-to-algorithm ratio.
         per_ch = intra_gbs / nch * factors.nvls_efficiency
@@ -379,7 +419,7 @@ def options(collective: str, nbytes: float, system: System, factors: Factors | N
     out = []
     for a in ALGORITHMS:
         for p in PROTOCOLS:
-            m = _model(collective, a, p, system, _NEUTRAL, chooser)
+            m = _model(collective, a, p, system, _NEUTRAL, chooser, ranking=True)
             if m is None:
                 continue
             lat, bw = _nccl_time(collective, a, p, system, nbytes, *m)

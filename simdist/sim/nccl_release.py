@@ -2,7 +2,8 @@
 algorithms and protocols by, as they were at each release tag of NVIDIA/nccl.
 
 NCCL's tuner is not one model: its base and per-hop latencies, LL's bandwidth share and cap, the
-NVLS bandwidth rule and the ring's count of network steps changed between releases. A measured
+NVLS bandwidth rule, the ring's count of network steps and the speeds its NVLS graph search tries
+(src/graph/search.cc) changed between releases. A measured
 collective ran one release, which chose the (algorithm, protocol) by that release's constants;
 the release is a property of the measured system's software, like its GPU model. Each `Tuner`
 below holds the constants of a span of consecutive tags over which they did not change (read with
@@ -34,7 +35,9 @@ class Tuner:
     (nCh-1)/nCh x 2 x nRanks/nSteps); ``inter_steps_2n``: the ring counts 2 x nNodes network steps
     for all-reduce (before 2.23; since: 2 x (nNodes - 1)); ``nvls`` / ``nvls_tree``: the release has NVLS
     (from 2.17) / NVLS-tree (from 2.18); ``ll_net_intra``: LL's intra-node hop latency is multiplied
-    by it on several nodes (1.8 before 2.18)."""
+    by it on several nodes (1.8 before 2.18); ``nvls_speeds``: the per-channel bandwidths (GB/s) the
+    release's graph search tries on one Hopper node, fastest first (search.cc ``sm90SpeedArrayIntra``),
+    None where simdist does not model the release's NVLS search (2.17: no even pull from every GPU)."""
 
     first: str
     last: str
@@ -47,6 +50,7 @@ class Tuner:
     nvls: bool = True
     nvls_tree: bool = True
     ll_net_intra: float = 1.0
+    nvls_speeds: tuple[float, ...] | None = None
 
 
 def _lat(tree: Lat, ring: Lat, nvls: Lat, nvls_tree: Lat) -> dict[str, Lat]:
@@ -56,6 +60,10 @@ def _lat(tree: Lat, ring: Lat, nvls: Lat, nvls_tree: Lat) -> dict[str, Lat]:
 _Z: Lat = (0.0, 0.0, 0.0)
 _PCI_RING: Lat = (1.0, 2.5, 5.7)
 _NVL_RING: Lat = (0.6, 1.9, 3.4)
+# search.cc sm90SpeedArrayIntra (read at every tag): 2.18.1-2.18.6, 2.19.1-2.20.5, 2.21.5 to 2.30.7 and master.
+_SPEEDS_218 = (60.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 6.0, 3.0)
+_SPEEDS_219 = (60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 6.0, 3.0)
+_SPEEDS_221 = (60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0)
 
 _OLD_HW = {"nvlink": _lat((0.52, 1.25, 28.0), (0.47, 1.9, 3.4), _Z, _Z),
            "pci": _lat((1.0, 1.9, 28.0), _PCI_RING, _Z, _Z),
@@ -75,37 +83,43 @@ SPANS: tuple[Tuner, ...] = (
           hw_lat={"nvlink": _lat((0.6, 1.25, 4.0), _NVL_RING, _Z, _Z),
                   "pci": _lat((1.0, 1.9, 6.0), _PCI_RING, _Z, _Z),
                   "net": _lat((5.0, 8.5, 14.0), (2.7, 4.0, 14.0), (0.0, 0.0, 18.0), (0.0, 0.0, 19.0))},
-          ll_max_bw_1node=(39.0, 87.7, 87.7), ring_ll_share=0.25, nvls_ratio=5.0 / 6.0, inter_steps_2n=True),
+          ll_max_bw_1node=(39.0, 87.7, 87.7), ring_ll_share=0.25, nvls_ratio=5.0 / 6.0, inter_steps_2n=True,
+          nvls_speeds=_SPEEDS_218),
     Tuner("2.19.1", "2.20.5",
           base_lat=_lat((6.8, 14.0, 0.0), (6.6, 14.0, 8.4), _Z, _Z),
           hw_lat={"nvlink": _lat((0.6, 1.25, 28.0), _NVL_RING, (0.0, 0.0, 23.0), (0.0, 0.0, 23.0)),
                   "pci": _lat((1.0, 1.9, 28.0), _PCI_RING, _Z, _Z),
                   "net": _lat((5.0, 8.5, 28.0), (2.7, 4.0, 14.0), (0.0, 0.0, 18.0), (0.0, 0.0, 14.0))},
-          ll_max_bw_1node=(39.0, 87.7, 87.7), ring_ll_share=0.25, nvls_ratio=5.0 / 6.0, inter_steps_2n=True),
+          ll_max_bw_1node=(39.0, 87.7, 87.7), ring_ll_share=0.25, nvls_ratio=5.0 / 6.0, inter_steps_2n=True,
+          nvls_speeds=_SPEEDS_219),
     Tuner("2.21.5", "2.22.3",
           base_lat=_lat((6.8, 14.0, 0.0), (6.6, 14.0, 8.4), _Z, _Z),
           hw_lat={"nvlink": _lat((0.6, 1.25, 28.0), _NVL_RING, (0.0, 0.0, 25.0), (0.0, 0.0, 25.0)),
                   "pci": _lat((1.0, 1.9, 28.0), _PCI_RING, _Z, _Z),
                   "net": _lat((5.0, 8.5, 28.0), (2.7, 4.0, 14.0), (0.0, 0.0, 18.0), (0.0, 0.0, 14.0))},
-          ll_max_bw_1node=(39.0, 87.7, 141.0), ring_ll_share=0.5, nvls_ratio=5.0 / 6.0, inter_steps_2n=True),
+          ll_max_bw_1node=(39.0, 87.7, 141.0), ring_ll_share=0.5, nvls_ratio=5.0 / 6.0, inter_steps_2n=True,
+          nvls_speeds=_SPEEDS_221),
     Tuner("2.23.4", "2.27.7",
           base_lat=_lat((6.8, 14.0, 8.4), (6.6, 14.0, 8.4), _Z, _Z),
           hw_lat={"nvlink": _lat((0.6, 1.25, 4.0), _NVL_RING, (0.0, 0.0, 25.0), (0.0, 0.0, 25.0)),
                   "pci": _lat((1.0, 1.9, 4.0), _PCI_RING, _Z, _Z),
                   "net": _lat((5.0, 8.5, 14.0), (2.7, 4.0, 14.0), (0.0, 0.0, 18.0), (0.0, 0.0, 14.0))},
-          ll_max_bw_1node=(39.0, 87.7, 141.0), ring_ll_share=0.5, nvls_ratio=5.0 / 6.0, inter_steps_2n=False),
+          ll_max_bw_1node=(39.0, 87.7, 141.0), ring_ll_share=0.5, nvls_ratio=5.0 / 6.0, inter_steps_2n=False,
+          nvls_speeds=_SPEEDS_221),
     Tuner("2.28.3", "2.28.7",
           base_lat=_lat((6.8, 14.0, 8.4), (6.6, 14.0, 8.4), _Z, _Z),
           hw_lat={"nvlink": _lat((0.6, 1.25, 4.0), _NVL_RING, (0.0, 0.0, 25.0), (0.0, 0.0, 25.0)),
                   "pci": _lat((1.0, 1.9, 4.0), _PCI_RING, _Z, _Z),
                   "net": _lat((5.0, 8.5, 14.0), (2.7, 4.0, 14.0), (0.0, 0.0, 18.0), (0.0, 0.0, 14.0))},
-          ll_max_bw_1node=(39.0, 87.7, 141.0), ring_ll_share=0.5, nvls_ratio=None, inter_steps_2n=False),
+          ll_max_bw_1node=(39.0, 87.7, 141.0), ring_ll_share=0.5, nvls_ratio=None, inter_steps_2n=False,
+          nvls_speeds=_SPEEDS_221),
     Tuner("2.28.9", "2.30.7",
           base_lat=_lat((6.8, 14.0, 8.4), (6.6, 14.0, 8.4), _Z, _Z),
           hw_lat={"nvlink": _lat((0.6, 1.25, 4.0), _NVL_RING, (0.0, 0.0, 25.0), (0.0, 0.0, 25.0)),
                   "pci": _lat((1.0, 1.9, 4.0), _PCI_RING, _Z, _Z),
                   "net": _lat((5.0, 8.5, 14.0), (2.7, 4.0, 14.0), (0.0, 0.0, 18.0), (0.0, 0.0, 20.9))},
-          ll_max_bw_1node=(39.0, 87.7, 141.0), ring_ll_share=0.5, nvls_ratio=None, inter_steps_2n=False),
+          ll_max_bw_1node=(39.0, 87.7, 141.0), ring_ll_share=0.5, nvls_ratio=None, inter_steps_2n=False,
+          nvls_speeds=_SPEEDS_221),
 )
 
 # Release tags of NVIDIA/nccl and their dates (git log -1 --format=%cd <tag>), for rows whose page

@@ -85,13 +85,8 @@ from simdist.runtime.spec import TensorSpec
 from simdist.runtime.data import Optional as _Optional
 from types import SimpleNamespace as _NS
 
-# `tf.dtypes`: the dtypes and their helpers, as the module TF programs spell them through
-dtypes = _NS(DType=DType, as_dtype=as_dtype, bfloat16=bfloat16, bool=bool, float16=float16, float32=float32,
-             float64=float64, half=half, double=double, int8=int8, int16=int16, int32=int32, int64=int64,
-             string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64, complex64=complex64,
-             complex128=complex128)
-
 experimental = _NS(Optional=_Optional)
+# `tf.dtypes`: the dtypes and their helpers, as the module TF programs spell them through
 dtypes = _NS(DType=DType, as_dtype=as_dtype, cast=cast, saturate_cast=saturate_cast, bfloat16=bfloat16, bool=bool,
              float16=float16, float32=float32, float64=float64, half=half, double=double, int8=int8, int16=int16,
              int32=int32, int64=int64, string=string, uint8=uint8, uint16=uint16, uint32=uint32, uint64=uint64,
@@ -126,7 +121,8 @@ random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_r
 
 # tf.sparse, tf.sets and SparseTensor (clauses ops.sparse, ops.sparse-segments, ops.sets); TF's math
 # functions that take a SparseTensor map its values (math_ops.py), tf.shape/size/rank read its dense_shape
-from simdist.tf import sets, sparse  # noqa: E402
+from simdist.tf import sets, sparse, strings  # noqa: E402
+from simdist.runtime.ops.printing import print_v2 as _print_v2  # noqa: E402
 from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
 from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402
 (abs, asin, asinh, atan, atanh, negative, sign, sin, sqrt, square, tan, tanh, cast, identity,  # noqa: A001
@@ -135,6 +131,7 @@ from simdist.runtime.ops import sparse_api as _sparse_api  # noqa: E402
 shape, size = _sparse_api.sparse_shape_query(shape, "shape"), _sparse_api.sparse_shape_query(size, "size")
 rank = _sparse_api.sparse_shape_query(rank, "rank")
 dtypes.cast = cast
+dtypes.complex = complex   # (tf.dtypes.complex is tf.complex)
 from simdist.runtime.ops.sparse_count import edit_distance  # noqa: E402,F401
 
 __version__ = "2.21.0-simdist"
@@ -142,9 +139,13 @@ newaxis = None
 
 
 def device(device_name: str) -> _device_scope:
-    """`tf.device(name)`: ops inside default to that device."""
+    """`tf.device(name)`: ops inside default to that device, or to the device TF's placer picks
+    for it when the machine does not have it (clause placement.soft-placement)."""
     from simdist import session
-    return _device_scope(session.canonical(device_name) if device_name else None)
+    from simdist.runtime import execution
+    if not device_name:
+        return _device_scope(None)
+    return _device_scope(session.placed(session.canonical(device_name), execution.current().client.soft_placement))
 
 
 def get_logger() -> "logging.Logger":
@@ -175,12 +176,14 @@ def type_spec_from_value(value: object) -> object:
 
 
 def executing_eagerly() -> bool:
-    return True
+    """False while a tf.function's or tf.data function's Python runs (clause function.executing-eagerly)."""
+    from simdist.runtime import context
+    return context.executing_eagerly()
 
 
 def print(*inputs: object, **kwargs: object) -> None:  # noqa: A001
-    import builtins
-    builtins.print(*[(i.numpy() if isinstance(i, Tensor) else i) for i in inputs])
+    """`tf.print`: TF's PrintV2 op at every run, eager or traced (simdist/runtime/ops/printing.py)."""
+    return _print_v2(*inputs, **kwargs)
 
 
 def __getattr__(name: str) -> object:

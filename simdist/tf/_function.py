@@ -24,6 +24,7 @@ import contextlib
 import functools
 from typing import Any, Callable
 
+from simdist.runtime import execution as _execution
 from simdist.runtime import variables as _variables
 from simdist.runtime.function_type import register_function_type
 
@@ -42,6 +43,15 @@ class Function:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _execution.current().client.functions_eagerly:
+            # tf.config.run_functions_eagerly(True): TF calls the Python as it is, before binding
+            # the signature, converting arguments or counting a trace (polymorphic_function.py
+            # `__call__`; clause function.run-eagerly)
+            return self.python_function(*args, **kwargs)
+        return self._invoke(args, kwargs)
+
+    def _invoke(self, args: tuple, kwargs: dict) -> Any:
+        """A call as a traced function (whatever run_functions_eagerly says)."""
         if self.input_signature is not None:   # (TF binds the call to its signature first: tf/_signature.py)
             from simdist.tf import _signature
             args, kwargs = _signature.bind(self.python_function, self.input_signature, args, kwargs)
@@ -246,7 +256,7 @@ class Function:
             return _outputs_to_tensors(result)
         if self._replay is not None and not args and not kwargs:
             return self._replay()
-        return self(*args, **kwargs)
+        return self._invoke(args, kwargs)   # (a closure runs the traced function: not run_functions_eagerly)
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         if obj is None:

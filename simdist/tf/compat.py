@@ -9,6 +9,7 @@ from typing import Any
 from simdist.strategies.central_storage import CentralStorageStrategy
 from simdist.strategies.mirrored import MirroredStrategy
 from simdist.strategies.one_device import OneDeviceStrategy
+from simdist.runtime import context as _context
 
 
 class ConfigProto:
@@ -57,7 +58,7 @@ v1 = SimpleNamespace(
     Dimension=_Dimension,
     dimension_value=_dimension_value,
     enable_eager_execution=enable_eager_execution,
-    executing_eagerly=lambda: True,
+    executing_eagerly=_context.executing_eagerly,
     setdiff1d=_setdiff1d,
     nn=SimpleNamespace(ctc_beam_search_decoder=_ctc_beam_v1, ctc_loss=_ctc_loss_v1, fractional_max_pool=_fmp_v1,
                        fractional_avg_pool=_fap_v1),

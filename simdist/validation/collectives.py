@@ -209,6 +209,34 @@ DGXC_H100 = Citation(
     "the out-of-place busbw column of the printed sweep (row of the given size); first published in v25.10 "
     "(8e77d60), unchanged to v26.02", "2025-12-04", _DGXC)
 
+# (issue 26's twelfth session: a source in neither the table nor the hidden set, sampled by the rule before
+# the model was compared with it; docs/validation.md "Twelfth session: collectives"). One 8x H100 80GB HBM3
+# SXM5 NVSwitch host whose GPU 0 serves production: the runs use 2, 4 or 6 of the other GPUs. Every file
+# prints nccl-tests' header ("nccl-library=22902": NCCL 2.29.2, the pytorch 26.02 container the scripts name).
+_WH = "https://github.com/waynehacking8/nccl-collectives-bench/blob/{commit}/{path}"
+
+
+def _wh(path: str, commit: str, what: str, date: str) -> Citation:
+    return Citation(
+        f"waynehacking8/nccl-collectives-bench, {path}: nccl-tests `all_reduce_perf` on {what} of one 8x H100 80GB "
+        "HBM3 NVSwitch host (GPU 0 serves production and is never used), NCCL 2.29.2 (header `nccl-library=22902`)",
+        "the out-of-place busbw column of the committed sweep (row of the given size)", date,
+        _WH.format(commit=commit, path=path))
+
+
+WH_G4 = _wh("results/quiet/all_reduce.txt", "8ab7496db79ead1383ff47805c91fcf489c88406",
+            "4 GPUs, `-b 8 -e 8G -f 2 -g 4 -w 5 -n 50` (one thread launching the 4 GPUs: per call), NCCL's own "
+            "choice, the quiet-box re-run (every other tenant stopped)", "2026-06-01")
+WH_G4_GRAPH = _wh("results/symmetric/all_reduce_reg0_graph1.txt", "207ff7554708070b28cf999aa103162ea1fe537f",
+                  "4 GPUs, `-b 8 -e 16M -f 2 -g 4 -w 5 -n 50 -R 0 -G 1` (CUDA graph: timed back to back), "
+                  "NCCL's own choice, no buffer registration", "2026-06-02")
+WH_G2 = _wh("results/scaling_attributed/g2_auto.log", "ec97f06204de7297d1b682a4c60f0924602c677d",
+            "2 GPUs, `-b 256M -e 8G -f 2 -w 5 -n 50 -g 2` (per call), NCCL's own choice (its TUNING log: ring/Simple)",
+            "2026-06-02")
+WH_G6 = _wh("results/scaling_attributed/g6_auto.log", "ec97f06204de7297d1b682a4c60f0924602c677d",
+            "6 GPUs, `-b 256M -e 8G -f 2 -w 5 -n 50 -g 6` (per call), NCCL's own choice (its TUNING log: NVLS/Simple)",
+            "2026-06-02")
+
 # The NCCL release each source prints (its tuner's constants choose the algorithm and protocol,
 # `nccl_release`); a source that prints none runs the newest release tagged on or before its date
 # (`nccl_release.release_at`): the A100 sweep (2023-12-15) 2.19.4, the maintainer's H100 figures
@@ -216,7 +244,8 @@ DGXC_H100 = Citation(
 # 2.30.7.
 _PRINTED_RELEASE = {H200_SWEEP: "2.27.7", H200_SHARP: "2.27.7", H200_4NODE: "2.27.7", H200_PIPELINED: "2.30.7",
                     OCI_A100_2NODE: "2.21.5", OCI_H100_2NODE: "2.21.5", OCI_A100_UBUNTU: "2.26.5", NDMV4: "2.17.1",
-                    AZ_H100: "2.18.5", AZ_H200: "2.20.5", RV_H100: "2.30.7", RV_H200: "2.30.7"}
+                    AZ_H100: "2.18.5", AZ_H200: "2.20.5", RV_H100: "2.30.7", RV_H200: "2.30.7",
+                    WH_G4: "2.29.2", WH_G4_GRAPH: "2.29.2", WH_G2: "2.29.2", WH_G6: "2.29.2"}
 
 
 def release_of(cit: Citation) -> str:
@@ -274,7 +303,7 @@ _ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
     (H200_PIPELINED, H200_B2B, "all_reduce", 1 * GiB, 464.00, "nccl"),
     (H200_PIPELINED, H200_B2B, "all_reduce", 16 * GiB, 480.70, "nccl"),
     (H200_GPU_COUNT, Setup("H200", gpus=4), "all_reduce", 8 * GiB, 363.3, "nccl:ring"),
-    (H200_GPU_COUNT, Setup("H200", gpus=5), "all_reduce", 8 * GiB, 414.2, "nccl"),
+    (H200_GPU_COUNT, Setup("H200", gpus=5), "all_reduce", 8 * GiB, 414.2, "nccl:nvls"),
     (H200_GPU_COUNT, Setup("H200", gpus=6), "all_reduce", 8 * GiB, 435.6, "nccl"),
     (H200_GPU_COUNT, Setup("H200", gpus=7), "all_reduce", 8 * GiB, 460.0, "nccl"),
     (H200_GPU_COUNT, Setup("H200", gpus=8), "all_reduce", 8 * GiB, 473.1, "nccl"),
@@ -306,6 +335,20 @@ _ROWS: list[tuple[Citation, Setup, str, int, float, str]] = [
     (DGXC_H100, H100_B2B, "all_reduce", 32 * MiB, 294.69, "nccl"),
     (DGXC_H100, H100_B2B, "all_reduce", 1 * GiB, 466.33, "nccl"),
     (DGXC_H100, H100_B2B, "all_reduce", 16 * GiB, 479.90, "nccl"),
+    # -- added in issue 26's twelfth session: the rule's sizes of each all-reduce sweep of NCCL's own choice in
+    # waynehacking8/nccl-collectives-bench, one per (GPU count, timing mode), out-of-place busbw --
+    (WH_G4, Setup("H100", gpus=4), "all_reduce", 32 * KiB, 1.96, "nccl"),
+    (WH_G4, Setup("H100", gpus=4), "all_reduce", 1 * MiB, 58.79, "nccl"),
+    (WH_G4, Setup("H100", gpus=4), "all_reduce", 32 * MiB, 286.29, "nccl"),
+    (WH_G4, Setup("H100", gpus=4), "all_reduce", 1 * GiB, 355.35, "nccl"),
+    (WH_G4, Setup("H100", gpus=4), "all_reduce", 8 * GiB, 366.18, "nccl"),
+    (WH_G4_GRAPH, Setup("H100", gpus=4, pipelined=True), "all_reduce", 32 * KiB, 2.93, "nccl"),
+    (WH_G4_GRAPH, Setup("H100", gpus=4, pipelined=True), "all_reduce", 1 * MiB, 65.54, "nccl"),
+    (WH_G4_GRAPH, Setup("H100", gpus=4, pipelined=True), "all_reduce", 16 * MiB, 237.84, "nccl"),
+    (WH_G2, Setup("H100", gpus=2), "all_reduce", 1 * GiB, 327.58, "nccl"),
+    (WH_G2, Setup("H100", gpus=2), "all_reduce", 8 * GiB, 347.35, "nccl"),
+    (WH_G6, Setup("H100", gpus=6), "all_reduce", 1 * GiB, 424.14, "nccl"),
+    (WH_G6, Setup("H100", gpus=6), "all_reduce", 8 * GiB, 442.87, "nccl"),
 ]
 
 # Issue 26's third round, the hidden-set proxy (`simdist validate --hidden`): sources the model had not

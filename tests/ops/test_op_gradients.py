@@ -14,11 +14,12 @@ from op_specs import OpSpec, all_specs, all_untested
 import specs_complex
 import specs_gap6
 import specs_ops8
+import specs_print
 import specs_resize
 
 SPECS = all_specs()
 UNTESTED_OPS = {**all_untested(), **specs_complex.UNTESTED_OPS, **specs_gap6.UNTESTED_OPS, **specs_ops8.UNTESTED_OPS,
-                **specs_resize.UNTESTED_OPS}
+                **specs_resize.UNTESTED_OPS, **specs_print.UNTESTED_OPS}
 
 
 @pytest.mark.parametrize("spec", [s for s in SPECS if s.fd], ids=lambda s: s.name)

@@ -146,17 +146,21 @@ def test_helpers_sum_blocks_and_errors_reach_the_caller(small_blocks: None, monk
         f"helper threads {[(t.name, t.daemon) for t in threads]}, but should be {helpers} daemons")
     assert sc._ensure_pool() == (jobs, helpers), "a second call made a new pool"
     caller = threading.get_ident()
-    helper_took = threading.Event()
+    helper_took, caller_took = threading.Event(), threading.Event()
     seen: list[int] = []
     block = sc._Job._block
 
     def watched(self: sc._Job, i: int) -> None:
-        # The caller waits (bounded) until a helper has taken a block, so both sum some blocks.
+        # Each side waits (bounded) until the other has taken a block, so both sum some blocks:
+        # without the helper's wait, a helper holding the GIL could sum every block before the
+        # caller took one (a flake seen on a loaded machine).
         seen.append(threading.get_ident())
         if threading.get_ident() == caller:
+            caller_took.set()
             helper_took.wait(60)
         else:
             helper_took.set()
+            caller_took.wait(60)
         block(self, i)
 
     monkeypatch.setattr(sc._Job, "_block", watched)

@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 import numpy as np
+import pytest
 
 
 def _tf() -> Any:
@@ -92,3 +93,64 @@ def test_contexts_of_two_clients_keep_their_own_random_streams_and_transactions(
         execution.switch(mine)
     assert np.array_equal(theirs, ours), \
         f"each client's seed-1 stream starts the same way, untouched by the other: {theirs} vs {ours}"
+
+
+@pytest.mark.clause("function.run-eagerly")
+def test_run_functions_eagerly_is_one_clients_setting() -> None:
+    """tf.config.run_functions_eagerly is TF's module global: one per client process. Another
+    client's root context sees its own setting, and a thread of the same client the same one."""
+    tf = _tf()
+    from simdist.runtime import execution
+    mine = execution.current()
+    other = execution.ExecutionContext(execution.Client())
+    tf.config.run_functions_eagerly(True)
+    try:
+        prev = execution.switch(other)
+        try:
+            got_other = tf.config.functions_run_eagerly()
+        finally:
+            execution.switch(prev)
+        seen = {}
+        t = threading.Thread(target=lambda: seen.setdefault("thread", tf.config.functions_run_eagerly()))
+        t.start()
+        t.join()
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert mine.client.functions_eagerly is False, "run_functions_eagerly(False) should turn it off again"
+    assert got_other is False, f"another client's setting is {got_other}, but should be False (its own)"
+    assert seen["thread"] is True, f"a thread of the same client sees {seen['thread']}, but should see True"
+
+
+@pytest.mark.clause("function.run-eagerly")
+def test_scheduled_closures_run_their_trace_whatever_the_switch() -> None:
+    """ClusterCoordinator.schedule traces the tf.function (Closure takes its concrete function), so
+    with run_functions_eagerly(True) a closure's Python still runs once, not once per closure,
+    while direct calls run it every time. (Closures with arguments run their Python per closure in
+    simdist with or without the switch: tf/_function.py's module docstring.)"""
+    tf = _tf()
+    import ps_helpers
+    strategy = ps_helpers.pss(workers=2, ps=1)
+    coord = ps_helpers.coordinator(strategy)
+    with strategy.scope():
+        v = tf.Variable(0.0)
+    runs: list[int] = []
+
+    @tf.function
+    def step():
+        runs.append(1)
+        v.assign_add(1.0)
+        return v.read_value()
+
+    tf.config.run_functions_eagerly(True)
+    try:
+        for _ in range(3):
+            coord.schedule(step)
+        coord.join()
+        scheduled = len(runs)
+        step()
+        step()
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert scheduled == 1, f"the closure's Python ran {scheduled} times for 3 closures, but should run once (traced)"
+    assert len(runs) == 3, f"two direct calls under the switch should each run the Python: {len(runs)} - 1 runs"
+    assert float(v.numpy()) == 5.0, f"v = {float(v.numpy())}, but should be 5.0 (3 closures + 2 calls of +1)"

@@ -236,3 +236,42 @@ def test_eleventh_session_2_rows_are_transcribed_as_cited():
         c = m.citation
         assert "8e77d607c06f8c8603568ba7e49e65f8ff88c1b8" in c.url and c.date == "2025-12-04", c
         assert "NVIDIA/dgxc-benchmarking" in c.source and "out-of-place" in c.where, c
+
+
+# Issue 26's twelfth session: waynehacking8/nccl-collectives-bench, the rule's sizes of each all-reduce sweep of
+# NCCL's own choice (out-of-place busbw as committed); the choice where the run logged it (NCCL_DEBUG_SUBSYS=
+# TUNING, 256 MiB to 8 GiB: "Algo RING proto SIMPLE" on 2 and 4 GPUs, "Algo NVLS proto SIMPLE" on 6).
+_WH = [
+    ("nccl-allreduce-h100-1x4-32KiB", 32 * 2**10, 1.96, None, "8ab7496"),
+    ("nccl-allreduce-h100-1x4-1MiB", 2**20, 58.79, None, "8ab7496"),
+    ("nccl-allreduce-h100-1x4-32MiB", 32 * 2**20, 286.29, None, "8ab7496"),
+    ("nccl-allreduce-h100-1x4-1GiB", 2**30, 355.35, "ring/Simple", "8ab7496"),
+    ("nccl-allreduce-h100-1x4-8GiB", 8 * 2**30, 366.18, "ring/Simple", "8ab7496"),
+    ("nccl-allreduce-h100-1x4-32KiB-b2b", 32 * 2**10, 2.93, None, "207ff75"),
+    ("nccl-allreduce-h100-1x4-1MiB-b2b", 2**20, 65.54, None, "207ff75"),
+    ("nccl-allreduce-h100-1x4-16MiB-b2b", 16 * 2**20, 237.84, None, "207ff75"),
+    ("nccl-allreduce-h100-1x2-1GiB", 2**30, 327.58, "ring/Simple", "ec97f06"),
+    ("nccl-allreduce-h100-1x2-8GiB", 8 * 2**30, 347.35, "ring/Simple", "ec97f06"),
+    ("nccl-allreduce-h100-1x6-1GiB", 2**30, 424.14, "nvls/Simple", "ec97f06"),
+    ("nccl-allreduce-h100-1x6-8GiB", 8 * 2**30, 442.87, "nvls/Simple", "ec97f06"),
+]
+
+
+def test_twelfth_session_rows_are_transcribed_as_cited():
+    from simdist.validation import collectives
+    ms = collectives.measurements()
+    ids = [m.id for m in ms]
+    first = ids.index(_WH[0][0])
+    assert ids[first:first + len(_WH)] == [r[0] for r in _WH], ids[first:]
+    for i, (rid, nbytes, busbw, choice, commit) in enumerate(_WH):
+        m = ms[first + i]
+        assert m.published == busbw, f"{rid}: published={m.published}, but the committed sweep prints {busbw}"
+        assert m.split == ("fit" if (first + i) % 2 == 0 else "holdout"), f"{rid}: split {m.split}"
+        # every file's header: nccl-library=22902; `-g N` timed per call, the CUDA-graph sweep (-G 1) back to back
+        assert "NCCL 2.29.2" in m.description, m.description
+        assert ("back-to-back timing" in m.description) == rid.endswith("-b2b"), m.description
+        if choice is not None:
+            assert f"picks {choice}," in m.derivation, f"{rid}: {m.derivation!r}, NCCL logged {choice}"
+        c = m.citation
+        assert commit in c.url and "waynehacking8/nccl-collectives-bench" in c.source, c
+        assert "out-of-place" in c.where and c.date.startswith("2026-06-0"), c

@@ -286,3 +286,66 @@ def test_mirrored_on_local_cpus_after_a_ps_cluster_connected(backend, tf):
     except Exception as e:  # noqa: BLE001 - TF 2.21 raises AttributeError (no _cluster_coordinator)
         refused = e
     assert_true(refused is not None, "ClusterCoordinator accepted a MirroredStrategy", call=call)
+
+
+@clause("placement.soft-placement", ref="tf221")
+def test_a_device_the_machine_lacks_is_soft_placed_or_refused(tf):
+    """tf.device naming a device the machine does not have: with soft placement (the default) the
+    op and a variable run on the task's best device (a GPU when it has one, else CPU:0); without
+    it, InvalidArgumentError "Could not satisfy device specification"; a task the machine does not
+    have is "unknown device" either way."""
+    names = [d.name for d in tf.config.list_logical_devices()]
+    gpus = [n for n in names if ":GPU:" in n]
+    want = "GPU:0" if gpus else "CPU:0"
+    assert_equal(tf.config.get_soft_device_placement(), True, call="tf.config.get_soft_device_placement()",
+                 what="soft placement at start")
+    for spec in ("/GPU:7", "/CPU:9", "/TPU:0"):
+        with tf.device(spec):
+            y = tf.constant([1.0]) + 1
+            v = tf.Variable(1.0)
+        call = f"with tf.device({spec!r}) on a machine with {names}"
+        assert_true(y.device.endswith("device:" + want), f"the op ran on {y.device}, but should run on {want}",
+                    call=call)
+        assert_true(_var_device(v).endswith("device:" + want),
+                    f"the variable is on {_var_device(v)}, but should be on {want}", call=call)
+    tf.config.set_soft_device_placement(False)
+    try:
+        assert_equal(tf.config.get_soft_device_placement(), False, call="set_soft_device_placement(False)",
+                     what="the switch")
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Could not satisfy device specification"):
+            with tf.device("/CPU:9"):
+                tf.constant([1.0]) + 1
+        with tf.device("/CPU:0"):   # (a device the machine has is placed as before)
+            ok = tf.constant([1.0]) + 1
+        assert_true(ok.device.endswith("device:CPU:0"), f"the op ran on {ok.device}, but should run on CPU:0",
+                    call="with tf.device('/CPU:0') without soft placement")
+    finally:
+        tf.config.set_soft_device_placement(True)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="unknown device"):
+        with tf.device("/job:nosuchjob/task:0"):
+            tf.constant([1.0]) + 1
+
+
+@clause("placement.visible-devices", ref="tf221")
+def test_visible_devices_are_checked_and_fixed_once_initialised(tf):
+    """get_visible_devices lists the physical devices the runtime uses (all of them unless hidden
+    before start-up); set_visible_devices takes only the machine's PhysicalDevices of the given
+    type, accepts a call that changes nothing, and refuses a change once the runtime runs."""
+    tf.config.list_logical_devices()   # (the runtime is initialised from here on)
+    physical = tf.config.list_physical_devices()
+    visible = tf.config.get_visible_devices()
+    cpus = tf.config.list_physical_devices("CPU")
+    assert_true(bool(cpus) and all(d in physical for d in visible),
+                f"visible devices {visible} should be physical devices {physical}, the CPU among them",
+                call="tf.config.get_visible_devices()")
+    assert_equal(tf.config.get_visible_devices("CPU"), [d for d in visible if d.device_type == "CPU"],
+                 call="get_visible_devices('CPU')", what="the visible CPUs")
+    tf.config.set_visible_devices(tf.config.get_visible_devices("GPU"), "GPU")   # no change: allowed
+    with pytest.raises(ValueError, match="Unrecognized device"):
+        tf.config.set_visible_devices(cpus, "GPU")
+    with pytest.raises(ValueError, match="Unrecognized device"):
+        tf.config.set_visible_devices("CPU:0")
+    with pytest.raises(RuntimeError, match="Visible devices cannot be modified after being initialized"):
+        tf.config.set_visible_devices([], "CPU")
+    assert_equal(tf.config.get_visible_devices(), visible, call="after the refused calls",
+                 what="get_visible_devices()")

@@ -33,7 +33,7 @@ def _trace_fails_first(model: Any) -> bool:
 
 def _fails_like_tf(model: Any) -> bool:
     strategy = model.distribute_strategy
-    return (model.steps_per_execution > 1 and not model.run_eagerly and not _trace_fails_first(model)
+    return (model.steps_per_execution > 1 and model._step_traced() and not _trace_fails_first(model)
             and isinstance(strategy, tf.distribute.MirroredStrategy)
             and not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy)   # (unmeasured: trains)
             and strategy.num_replicas_in_sync > 1)

@@ -170,6 +170,12 @@ class Trainer:
     def run_eagerly(self) -> bool:
         return self._run_eagerly
 
+    def _step_traced(self) -> bool:
+        """Whether the step running now is a trace: Keras wraps it in tf.function unless
+        `run_eagerly`, and tf.config.run_functions_eagerly(True) makes that function run its
+        Python eagerly, read at each call (clause function.run-eagerly)."""
+        return not self.run_eagerly and not tf.config.functions_run_eagerly()
+
     @run_eagerly.setter
     def run_eagerly(self, value: bool) -> None:
         self._run_eagerly = value
@@ -295,7 +301,7 @@ class Trainer:
         signature and replays after (simdist/tf/_function.py); `function(iterator)` takes up to
         `steps_per_execution` batches and runs the step on each (clause keras.fit.step-replay)."""
         def one_step_on_data(data: Any) -> Any:
-            with traced_step(not self.run_eagerly):
+            with traced_step(self._step_traced()):
                 outputs = self.distribute_strategy.run(step_function, args=(data,))
                 return reduce_per_replica(outputs, self.distribute_strategy, reduction="auto")
 
@@ -343,7 +349,7 @@ class Trainer:
         traces = [0]
 
         def one_step_on_data_distributed(data: Any, relaxed: bool) -> Any:
-            with traced_step(not self.run_eagerly and relaxed):
+            with traced_step(self._step_traced() and relaxed):
                 outputs = self.distribute_strategy.run(self.predict_step, args=(data,))
                 return reduce_per_replica(outputs, self.distribute_strategy, reduction="concat")
 

@@ -257,10 +257,11 @@ class DatasetV2:
         tf.data function: its random ops seeded as a graph's, one iterator resource)."""
         from simdist.runtime.data import resources
         from simdist.runtime.ops import random_graphs
+        from simdist.runtime import context
         state = map_structure(_to_tensor, initial_state)
         instance = random_graphs.instantiate(random_graphs.dataset_function())
         for flat in resources.owned(self._iter_flat()):
-            with random_graphs.running(instance):
+            with random_graphs.running(instance), context.in_dataset_function():
                 state = _normalize_fn_output(reduce_func(state, self._pack(flat)))
         return state
 

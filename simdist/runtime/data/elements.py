@@ -98,9 +98,10 @@ def _unknown_or_infinite(n: int) -> bool:
 
 def _call_with_element(fn: Callable[..., Any], element: Any) -> Any:
     """Call a tf.data function: a plain tuple element is unpacked into positional arguments (TF's rule)."""
-    if type(element) is tuple:
-        return fn(*element)
-    return fn(element)
+    with context.in_dataset_function():
+        if type(element) is tuple:
+            return fn(*element)
+        return fn(element)
 
 
 def _normalize_fn_output(out: Any) -> Any:

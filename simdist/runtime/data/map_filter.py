@@ -3,18 +3,37 @@
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.data import resources
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import _call_with_element, _normalize_fn_output, UNKNOWN_CARDINALITY, _zeros
 from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
                                   most_specific_compatible_shape, pack_as)
+
+
+@contextlib.contextmanager
+def _tracing(trace: random_graphs.Trace) -> Iterator[None]:
+    """A probe call of a tf.data function, run as TF traces it: as the function's `trace` (its
+    random kernels) and effect-free (an execution.Discarded collector open: tf.print writes nothing,
+    as TF's trace never runs its PrintV2; its simulator charges are dropped)."""
+    charges = execution.current().charges
+    dropped = execution.Discarded()
+    charges.append(dropped)
+    try:
+        with random_graphs.running(trace):
+            yield
+    finally:
+        for i in range(len(charges) - 1, -1, -1):
+            if charges[i] is dropped:
+                del charges[i]
+                break
 
 
 def _probe_spec(fn: Callable[..., Any], input_dataset: DatasetV2, what: str,
@@ -39,7 +58,7 @@ def _probe_spec(fn: Callable[..., Any], input_dataset: DatasetV2, what: str,
             if fill:
                 arr[...] = b"a" if s.dtype is dtypes.string else fill
             arrays.append(arr)
-        with random_graphs.running(trace):
+        with _tracing(trace):
             return _normalize_fn_output(_call_with_element(fn, input_dataset._pack(arrays)))
 
     try:
@@ -53,7 +72,7 @@ def _probe_spec(fn: Callable[..., Any], input_dataset: DatasetV2, what: str,
             first = next(input_dataset._iter_flat())
         except StopIteration:
             raise probe_error from None
-        with random_graphs.running(trace):
+        with _tracing(trace):
             out = _normalize_fn_output(_call_with_element(fn, input_dataset._pack(first)))
         return map_structure(lambda t: TensorSpec([None] * t.ndim, t.dtype), out)
     leaves1, leaves2 = flatten(out1), flatten(out2)
@@ -184,7 +203,7 @@ def _probe_dataset_spec(fn: Callable[..., Any], input_dataset: DatasetV2, trace:
             if fill:
                 arr[...] = b"a" if s.dtype is dtypes.string else fill
             arrays.append(arr)
-        with random_graphs.running(trace), warnings.catch_warnings():
+        with _tracing(trace), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
                 ds = _returned_dataset(_call_with_element(fn, input_dataset._pack(arrays)))

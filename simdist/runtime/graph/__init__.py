@@ -14,7 +14,7 @@ so values, traffic and simulated time are bit-identical to running the Python ag
 The recorder is an observer of the op dispatch (simdist.runtime.ops.dispatch): every op of the
 registry is recorded with its attributes, as are variable reads and assigns of plain variables
 (with tensors or Python values, which become constants as TF's tracing makes them) and the
-constants the call makes. Stateful ops (random draws) are replayed anew every time, in order.
+constants the call makes. Stateful ops (random draws, tf.print's PrintV2) are replayed anew every time, in order.
 A function may return tensors, Python numbers (made tensors, as tf.function does) and None, in
 lists, tuples and dicts. A call is *not* recordable, and the function keeps running eagerly
 every time, when it:

@@ -154,9 +154,20 @@ def instance() -> Any:
 
 def dataset_function() -> Trace:
     """The trace of a tf.data function made now (at `Dataset.map(fn)` &c.)."""
+    _warn_if_functions_eager()
     ctx = _cur.ctx
     outer = ctx.graphs[-1] if ctx.graphs else None
     return Trace(_serial(), outer.trace.seed if outer is not None else ctx.rng.get("global"))
+
+
+def _warn_if_functions_eager() -> None:
+    """TF's warning when a tf.data function is built while run_functions_eagerly is on: tf.data
+    functions are traced anyway (data/ops/structured_function.py; clause function.run-eagerly)."""
+    if _cur.ctx.client.functions_eagerly:
+        import warnings
+        warnings.warn("Even though the `tf.config.experimental_run_functions_eagerly` option is set, this option "
+                      "does not apply to tf.data functions. To force eager execution of tf.data functions, please "
+                      "use `tf.data.experimental.enable_debug_mode()`.", UserWarning, stacklevel=4)
 
 
 def instantiate(trace: Trace) -> Trace:

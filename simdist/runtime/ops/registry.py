@@ -41,9 +41,10 @@ __all__ = ["OpDef", "OpCall", "register", "unary", "binary", "reduction", "get",
 # eye, one_hot), gather/scatter (indexed reads and writes, segments), sort, window (pooling), nn
 # (fused neural-network kernels: softmax, cross-entropy, bias add), random (draws numbers), and
 # collective (a cross-replica communication: runtime/ops/collective.py), custom (a function with
-# its own gradient, tf.custom_gradient: runtime/ops/custom.py).
+# its own gradient, tf.custom_gradient: runtime/ops/custom.py), io (an effect outside the tensors:
+# tf.print's write, runtime/ops/printing.py).
 KINDS = ("elementwise", "reduction", "scan", "contraction", "shape", "shape-query", "generator", "gather/scatter",
-         "sort", "window", "nn", "random", "collective", "custom")
+         "sort", "window", "nn", "random", "collective", "custom", "io")
 
 
 class Stacking:
