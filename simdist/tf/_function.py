@@ -61,7 +61,10 @@ class Function:
         _mark_arguments(args, kwargs, symbolic.note)
         # (a first call of its kind is a trace: when it raises, TF's graph with its variable writes
         # never runs, so the writes the Python made are undone)
-        writes = _variables.trace_writes() if self._first_of_kind(args, kwargs) else contextlib.nullcontext()
+        from simdist.tf import _tracing_count
+        kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
+        first = kind not in self.__dict__.get("_trace_keys", ())
+        writes = _variables.trace_writes() if first else contextlib.nullcontext()
         journal = None
         try:
             with symbolic.strictness(self._strict()), writes as journal:
@@ -76,14 +79,15 @@ class Function:
                     if built is not None:
                         _variables.undo_trace_writes(journal)
                         raise built from None
-                self._count_trace(args, kwargs)   # (an error of the graph's run: the trace was made)
+                self._count_trace(args, kwargs, kind)   # (an error of the graph's run: the trace was made)
             elif journal is not None:
                 _variables.undo_trace_writes(journal)
             raise
         finally:
             if not symbolic.DEPTH[0]:
                 symbolic.clear()
-        self._count_trace(args, kwargs)
+        if first:
+            self._count_trace(args, kwargs, kind)
         return out
 
     def _strict(self) -> bool:
@@ -91,17 +95,14 @@ class Function:
         refuse bool(), iteration, len() ... in any code, not only in code without a source)."""
         return not self._options.get("autograph", True)
 
-    def _first_of_kind(self, args: tuple, kwargs: dict) -> bool:
-        """Whether no call of this kind has been traced yet (the call traces)."""
-        from simdist.tf import _tracing_count
-        seen = self.__dict__.get("_trace_keys", ())
-        return _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs) not in seen
-
-    def _count_trace(self, args: tuple, kwargs: dict) -> None:
-        """Note a call (or trace) that returned, for experimental_get_tracing_count."""
+    def _count_trace(self, args: tuple, kwargs: dict, kind: Any = None) -> None:
+        """Note a call (or trace) that returned, for experimental_get_tracing_count (`kind`: its
+        call key, when the caller has it)."""
         from simdist.tf import _tracing_count
         seen = self.__dict__.setdefault("_trace_keys", [])
-        _tracing_count.note(seen, _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs))
+        if kind is None:
+            kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
+        _tracing_count.note(seen, kind)
 
     def experimental_get_tracing_count(self) -> int:
         """How many times TF would have traced this function so far (tf/_tracing_count.py)."""
