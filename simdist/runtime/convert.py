@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, dtypes, scalar_cache
+from simdist.runtime import context, dtypes, scalar_cache, tensor_proto
 
 __all__ = ["UINT64_PENDING", "to_array"]
 
@@ -251,6 +251,9 @@ def _to_array(value: Any, dt: dtypes.DType | None) -> tuple[np.ndarray, dtypes.D
             return _python_to(value.tolist(), dt)
         with np.errstate(all="ignore"):
             return np.asarray(value).astype(dt.np, copy=False), dt
+    if dt is not None and value is not None and context.in_function():
+        # (a graph constant: make_tensor_proto's check, after its ValueError for None)
+        tensor_proto.assert_compatible(value, dt)
     tp = type(value)
     if tp is float and (dt is None or dt.is_floating):       # the common scalars, without the walk
         if dt is None:

@@ -167,6 +167,9 @@ def _error(what: str, cls: str, variable: bool = False) -> BaseException:
             return AttributeError(f"'{cls}' object has no attribute 'numpy'")
         return NotImplementedError("Cannot convert a symbolic tf.Tensor to a numpy array. This error may indicate "
                                    "that you're trying to pass a Tensor to a NumPy call, which is not supported.")
+    if variable and what in ("int", "float", "complex"):
+        # (BaseResourceVariable.__int__ is `int(self.value().numpy())`: a graph read has no numpy)
+        return AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
     if what == "bool":
         return errors.OperatorNotAllowedInGraphError(
             "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the following "

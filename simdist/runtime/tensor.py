@@ -11,6 +11,7 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from simdist.runtime import convert, dtypes, execution, subnormals
+from simdist.runtime.dimension import Dimension
 from simdist.runtime import symbolic as _symbolic
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -30,6 +31,27 @@ def _recording(rec: Any) -> None:
 
 execution.on_recording(_recording)
 _current = execution._current
+
+# id(tensor) -> (weak reference to it, one flag per dimension: True where the traced graph does not
+# know it, and whether it does not know the rank): the marks of runtime/ops/static_shapes.py, kept
+# here so that `shape` can answer user code as TF's graph tensors do (clause function.symbolic-tensors)
+STATIC_UNKNOWN: dict[int, tuple[Any, tuple[bool, ...], bool]] = {}
+
+
+def _graph_shape(t: Any, concrete: tuple) -> TensorShape:
+    """t's shape for the code reading `t.shape` (two frames up): inside a running tf.function, user
+    code sees the graph's static shape (None where the input_signature or an op's shape function
+    leaves a dimension unknown, TensorShape(None) for an unknown rank); simdist's own code the
+    concrete one."""
+    entry = STATIC_UNKNOWN.get(id(t))
+    if entry is None or entry[0]() is not t:
+        return TensorShape._of_array(concrete)
+    name = sys._getframe(2).f_globals.get("__name__", "")
+    if name.startswith("simdist.") and not name.startswith("simdist.conformance.suite"):
+        return TensorShape._of_array(concrete)
+    if entry[2]:
+        return TensorShape(None)
+    return TensorShape([None if u else d for d, u in zip(concrete, entry[1])])
 
 
 def _dimension(d: Any) -> int | None:
@@ -76,8 +98,9 @@ class TensorShape:
             self._dims = tuple(_dimension(d) for d in items)
 
     @property
-    def dims(self) -> list[int | None] | None:
-        return None if self._dims is None else list(self._dims)
+    def dims(self) -> list[Dimension] | None:
+        """The dimensions as Dimension objects (TF 2.21's `dims`; iteration and indexing give ints)."""
+        return None if self._dims is None else [Dimension(d) for d in self._dims]
 
     @property
     def rank(self) -> int | None:
@@ -191,6 +214,8 @@ class Tensor:
     # --- introspection -------------------------------------------------------------------
     @property
     def shape(self) -> TensorShape:
+        if _SYM_DEPTH[0] and STATIC_UNKNOWN and id(self) in STATIC_UNKNOWN:
+            return _graph_shape(self, self._v.shape)
         return TensorShape._of_array(self._v.shape)
 
     @property
@@ -202,7 +227,9 @@ class Tensor:
         return self._device
 
     def get_shape(self) -> TensorShape:
-        return self.shape
+        if _SYM_DEPTH[0] and STATIC_UNKNOWN and id(self) in STATIC_UNKNOWN:
+            return _graph_shape(self, self._v.shape)
+        return TensorShape._of_array(self._v.shape)
 
     def numpy(self) -> Any:
         if _SYM_DEPTH[0]:
@@ -333,6 +360,8 @@ class _Traced(Tensor):
     # (a traced graph knows its static shapes too)
     @property
     def shape(self) -> TensorShape:
+        if _SYM_DEPTH[0] and STATIC_UNKNOWN and id(self) in STATIC_UNKNOWN:
+            return _graph_shape(self, self._a.shape)
         return TensorShape._of_array(self._a.shape)
 
     @property
@@ -376,6 +405,13 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     conv = getattr(value, "_as_tensor", None)
     if conv is not None:
         return convert_to_tensor(conv(), dtype=dtype)
+    if type(value) is Dimension:   # (constant_op._dimension_tensor_conversion_function)
+        if value.value is None:
+            raise ValueError(f"Cannot convert unknown Dimension {value} to a Tensor.")
+        if dtype is not None and dtypes.as_dtype(dtype) not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f"Cannot convert Dimension {value} to dtype <dtype: '{dtypes.as_dtype(dtype).name}'>. Allowed dtypes "
+                            "are tf.int32 and tf.int64.")
+        value, dtype = value.value, dtype or dtypes.int32
     if isinstance(value, (list, tuple)) and (any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value)
                                              or _first_tensor_dtype(value) is not None):
         from simdist.runtime.ops import array

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -32,6 +33,34 @@ class VariableSynchronization(enum.Enum):
 # Observers of variable traffic (the coordinator charges ps reads/writes through this).
 # Each is an object with read(var) and write(var, new_value) methods; empty in plain runs.
 observers: list[Any] = []
+
+# The value each variable had before the first write of a running tf.function trace, one dict per
+# nested trace (innermost last): a trace that raises is undone (clause function.trace-time-errors).
+_journals: list[dict[int, tuple[Any, np.ndarray, int]]] = []
+
+
+@contextlib.contextmanager
+def trace_writes() -> Iterator[dict]:
+    """Note the variables the enclosed trace writes; `undo_trace_writes` restores them."""
+    j: dict[int, tuple[Any, np.ndarray, int]] = {}
+    _journals.append(j)
+    try:
+        yield j
+    finally:
+        _journals.pop()
+        if _journals:   # (a trace that returned hands its writes to the trace around it)
+            outer = _journals[-1]
+            for k, entry in j.items():
+                outer.setdefault(k, entry)
+
+
+def undo_trace_writes(j: dict) -> None:
+    """Give each variable of journal j its value from before the trace: TF's trace builds the
+    writes into a graph that never runs when the trace raises."""
+    for var, value, version in j.values():
+        var._value = value
+        var._version = version + 1
+    j.clear()
 
 
 class Transaction:
@@ -286,8 +315,7 @@ class Variable(metaclass=_VariableMeta):
         return self._as_tensor() @ o
 
     def __rmatmul__(self, o: Any) -> Tensor:
-        from simdist.runtime import ops
-        return ops.matmul(o, self._as_tensor())
+        return self._as_tensor().__rmatmul__(o)
 
     def __neg__(self) -> Tensor:
         return -self._as_tensor()
@@ -374,6 +402,8 @@ class Variable(metaclass=_VariableMeta):
                              f"{v.dtype.name}: {v!r}")
         arr = _dispatch.static_value(v)
         target = tuple(pos.shape.as_list())
+        if not pos._v.size:   # (the kernel returns before it looks at the value: an empty slice takes any;
+            return self       # fz4 seed 34 #32)
         try:
             arr = np.broadcast_to(arr, target)
         except ValueError:
@@ -597,6 +627,8 @@ class ResourceVariable(Variable):
         if self._fault is not None:
             self._fault.check_write(self, kind)
         v = self._value
+        if _journals and id(self) not in _journals[-1]:
+            _journals[-1][id(self)] = (self, v.copy(), self._version)
         if kind in SCATTER_KINDS:
             if sys.getrefcount(v) == _UNSHARED and v.base is None and v.flags.writeable:
                 _scatter_into(v, kind, operand)   # (as assign_add: nobody else holds the buffer)

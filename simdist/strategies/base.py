@@ -23,7 +23,7 @@ from simdist.runtime.values import DistributedValues, Mirrored, contains_distrib
 from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
-from simdist.strategies import timing
+from simdist.strategies import shared_variables, timing
 from simdist.strategies.replica_run import ReplicaRunner, SyncPoint, current_runner, function_run
 
 CROSS_REPLICA_REQUIRED = "Method requires being in cross-replica context, use get_replica_context().merge_call()"
@@ -392,6 +392,7 @@ class Strategy:
             base = context.snapshot()
             frames = [base + [context.Frame(self, self._make_replica_context(i), devices[i] if devices else None)]
                       for i in range(n)]
+            shared_variables.share([fr[-1].replica_context for fr in frames])
 
             def body(i: int) -> Any:
                 return fn(*select_replica(i, tuple(args), keep_variables=True),
@@ -450,6 +451,7 @@ class Strategy:
             if len(value.values) == 1:  # one replica: TF returns the component unchanged [2.21]
                 return value.values[0]
             _refuse_sparse(value.values, "reduce_no_axis")
+            _refuse_attributeless(value.values, "reduce_no_axis")
             return _reduce_axis_none(op, list(value.values), self._reduce_destination(), self, ring)
         if isinstance(value, (list, tuple, dict)):
             return self._reduce_structure(op, value, ring)
@@ -479,6 +481,12 @@ class Strategy:
         if len(value.values) == 1:  # one replica: nothing to concatenate, no checks [2.21]
             return value.values[0]
         _refuse_sparse(value.values, "gather")
+        _refuse_attributeless(value.values, "gather")
+        if self._gather_is_collective() and not isinstance(value, Mirrored) and \
+                any(isinstance(c, variables.ResourceVariable) for c in value.values):
+            # (a PerReplica of update results, TF's _UnreadVariable: its all-gather function cannot
+            # convert them; fz4 seed 32 #71. simdist returns the component variable itself)
+            raise TypeError("Can not convert a NoneType into a Tensor or Operation.")
         comps = [convert_to_tensor(c) for c in value.values]
         gather_rules.check_rank0([c._v for c in comps], comps[0].dtype.name, self._gather_is_collective(),
                                  context.in_function())
@@ -578,6 +586,17 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     if strategy is not None:
         timing.charge_reduce(strategy, ts, out, "reduce")
     return out
+
+
+def _refuse_attributeless(components: Any, where: str) -> None:
+    """TF 2.21 reads each component's `.device` in reduce(axis=None) (DistributedValues._devices,
+    from the cross-device ops' device match) and the first one's `.dtype` in gather: a PerReplica of
+    Python numbers, bools, strings or lists (a replica function returning different ones per
+    replica) is AttributeError there (clause reduce.axis-none); NumPy values have both."""
+    attr = "device" if where == "reduce_no_axis" else "dtype"
+    for c in (components if attr == "device" else list(components)[:1]):
+        if not hasattr(c, attr):
+            raise AttributeError(f"'{type(c).__name__}' object has no attribute '{attr}'")
 
 
 def _refuse_sparse(components: Any, where: str) -> None:

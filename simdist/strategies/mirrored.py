@@ -8,7 +8,7 @@ from simdist import session
 from simdist.runtime import dtypes, nest, variables
 from simdist.runtime.values import DistributedValues, Mirrored, regroup, select_replica
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
-from simdist.strategies import timing
+from simdist.strategies import shared_variables, timing
 from simdist.strategies.dist_variables import MirroredVariable, update_context
 from simdist.strategies.sync_on_read import SyncOnReadVariable
 
@@ -47,6 +47,10 @@ class MirroredExtended(StrategyExtended):
         return len(self._devices)
 
     def _create_variable(self, **kwargs: Any) -> Any:
+        """A new mirrored variable, or inside `strategy.run` replica 0's (shared_variables.py)."""
+        return shared_variables.created(kwargs, lambda: self._new_variable(**kwargs))
+
+    def _new_variable(self, **kwargs: Any) -> Any:
         """Clause mirrored.variables: one copy per device, named `v`, `v/replica_1`, ...; a
         MirroredVariable, or a SyncOnReadVariable for synchronization=ON_READ (clause
         mirrored.sync-on-read). AUTO means ON_WRITE; NONE is refused, as in TF 2.21."""

@@ -26,7 +26,7 @@ from simdist.semantics import cluster as cluster_rules
 from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
-from simdist.strategies import clients, collective_timeout, timing
+from simdist.strategies import clients, collective_timeout, shared_variables, timing
 from simdist.strategies.base import (ReplicaContext, _flatten, _nbytes, _place, _reduce_axis_none, _reduce_slices,
                                      _strip)
 from simdist.strategies.cluster_resolver import ClusterResolver, TFConfigClusterResolver
@@ -347,6 +347,10 @@ class MultiWorkerMirroredExtended(MirroredExtended):
         return session.canonical("/device:CPU:0")
 
     def _create_variable(self, **kwargs: Any) -> Any:
+        """A new variable, or inside `strategy.run` replica 0's (shared_variables.py)."""
+        return shared_variables.created(kwargs, lambda: self._new_variable(**kwargs))
+
+    def _new_variable(self, **kwargs: Any) -> Any:
         """Clause mwms.variables: as MirroredStrategy's on this worker's devices, with the
         initial value every worker computes replaced by worker 0's (TF broadcasts the chief's
         value, group leader task 0, before the variable exists)."""
@@ -448,6 +452,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
             n = len(devices)
             base = context.snapshot()
             frames = [base + [context.Frame(self, self._make_replica_context(i), devices[i])] for i in range(n)]
+            shared_variables.share([fr[-1].replica_context for fr in frames])
 
             def body(i: int) -> Any:
                 return fn(*select_replica(i, tuple(args), keep_variables=True),

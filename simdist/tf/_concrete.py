@@ -313,6 +313,35 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
     return ConcreteFunction(function, params, bound, outputs)
 
 
+def build_error(function: Any, args: tuple, kwargs: dict) -> BaseException | None:
+    """The graph-build error (a TypeError or ValueError) TF's trace of this call raises, found by
+    the dry runs of get_concrete_function, or None. Asked when a first call met a kernel's error:
+    TF builds the whole graph before it runs, so a build error of a later op wins (fz4 seed 32
+    #26: `x ** x - 0.5` of int32, Sub's conversion of 0.5, not Pow's negative-exponent error). A
+    call with a Variable argument, or to a function with **kwargs or (without an input_signature)
+    *args, is not asked (the dry runs pass tensors for variables and bind named parameters only)."""
+    from simdist.runtime import errors
+    from simdist.runtime.tensor import Tensor
+    if any(hasattr(v, "_as_tensor") and not isinstance(v, Tensor) for v in _flatten([list(args), kwargs])):
+        return None
+    try:   # (*args/**kwargs parameters: the dry runs would not bind the call's arguments)
+        params = inspect.signature(function.python_function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD or (p.kind is p.VAR_POSITIONAL and function.input_signature is None)
+           for p in params):
+        return None   # (an input_signature names *args' specs a_0, a_1, ...: specs_of binds them)
+    try:
+        trace(function, args, kwargs)
+    except errors.OpError:
+        return None
+    except (TypeError, ValueError) as e:
+        return e
+    except Exception:  # noqa: BLE001 - a dry run's own failure says nothing of TF's graph
+        return None
+    return None
+
+
 def _placeholder_shape(spec: Any, size: int, rank: int) -> tuple[int, ...]:
     dims = spec.shape.as_list() if spec.shape.rank is not None else [None] * rank
     return tuple(size if d is None else d for d in dims)

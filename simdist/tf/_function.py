@@ -59,18 +59,35 @@ class Function:
             args, kwargs = _numpy_as_tensors(args, kwargs)
         from simdist.runtime import symbolic
         _mark_arguments(args, kwargs, symbolic.note, self.python_function)
+        # (a first call of its kind is a trace: when it raises, TF's graph with its variable writes
+        # never runs, so the writes the Python made are undone)
+        from simdist.tf import _tracing_count
+        kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
+        first = kind not in self.__dict__.get("_trace_keys", ())
+        writes = _variables.trace_writes() if first else contextlib.nullcontext()
+        journal = None
         try:
-            with symbolic.strictness(self._strict()):
+            with symbolic.strictness(self._strict()), writes as journal:
                 out = _as_traced(self._call, args, kwargs)
         except Exception as e:
             from simdist.runtime import errors
             if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None):
-                self._count_trace(args, kwargs)   # (an error of the graph's run: the trace was made)
+                if journal is not None:   # (a trace: a later op's graph-build error comes first)
+                    from simdist.tf import _concrete
+                    with symbolic.strictness(self._strict()):
+                        built = _concrete.build_error(self, args, kwargs)
+                    if built is not None:
+                        _variables.undo_trace_writes(journal)
+                        raise built from None
+                self._count_trace(args, kwargs, kind)   # (an error of the graph's run: the trace was made)
+            elif journal is not None:
+                _variables.undo_trace_writes(journal)
             raise
         finally:
             if not symbolic.DEPTH[0]:
                 symbolic.clear()
-        self._count_trace(args, kwargs)
+        if first:
+            self._count_trace(args, kwargs, kind)
         return out
 
     def _strict(self) -> bool:
@@ -78,11 +95,14 @@ class Function:
         refuse bool(), iteration, len() ... in any code, not only in code without a source)."""
         return not self._options.get("autograph", True)
 
-    def _count_trace(self, args: tuple, kwargs: dict) -> None:
-        """Note a call (or trace) that returned, for experimental_get_tracing_count."""
+    def _count_trace(self, args: tuple, kwargs: dict, kind: Any = None) -> None:
+        """Note a call (or trace) that returned, for experimental_get_tracing_count (`kind`: its
+        call key, when the caller has it)."""
         from simdist.tf import _tracing_count
         seen = self.__dict__.setdefault("_trace_keys", [])
-        _tracing_count.note(seen, _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs))
+        if kind is None:
+            kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
+        _tracing_count.note(seen, kind)
 
     def experimental_get_tracing_count(self) -> int:
         """How many times TF would have traced this function so far (tf/_tracing_count.py)."""
@@ -509,6 +529,12 @@ def _outputs_to_tensors(out: Any) -> Any:
         raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
                         "ExtensionTypes or None values; found return value of type {name}, which is not a Tensor "
                         "or ExtensionType.".replace("{name}", name))
+    if name == "Dimension":   # (a known one converts, int32; an unknown one is no tensor)
+        if out.value is not None:
+            return convert_to_tensor(out)
+        raise TypeError("To be compatible with tf.function, Python functions must return zero or more Tensors or "
+                        "ExtensionTypes or None values; found return value of type Dimension, which is not a Tensor "
+                        "or ExtensionType.")
     if isinstance(out, Variable):
         return out.read_value()
     if isinstance(out, type):   # (a class, `x.dtype.as_numpy_dtype`: nest sees one leaf, not a tensor; fz4 seed 23 #37)

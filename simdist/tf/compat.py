@@ -51,8 +51,12 @@ from simdist.runtime.ops.ctc_decode import ctc_beam_search_decoder_v1 as _ctc_be
 from simdist.runtime.ops.ctc_sparse import ctc_loss_v1 as _ctc_loss_v1  # noqa: E402
 from simdist.runtime.ops.fractional_pool import fractional_avg_pool_v1 as _fap_v1, fractional_max_pool_v1 as _fmp_v1  # noqa: E402,E501
 
+from simdist.runtime.dimension import Dimension as _Dimension, dimension_value as _dimension_value  # noqa: E402
+
 v1 = SimpleNamespace(
     ConfigProto=ConfigProto,
+    Dimension=_Dimension,
+    dimension_value=_dimension_value,
     enable_eager_execution=enable_eager_execution,
     executing_eagerly=_context.executing_eagerly,
     setdiff1d=_setdiff1d,

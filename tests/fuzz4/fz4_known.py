@@ -10,9 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
-    ("protocol:x.shape.dims", "value", "Dimension"):
-        "TensorShape.dims: TF 2.21 returns tf.compat.v1.Dimension objects, simdist Python ints (simdist has no "
-        "Dimension class); seed 3 #18",
+    ("protocol:x.__array__()", "value", "npscalar"):
+        "x.__array__() of a 0-d tensor called directly: TF 2.21 returns its _numpy(), a NumPy scalar, simdist a 0-d "
+        "ndarray (NumPy's array protocol needs an array back: TF's EagerTensor is converted through its buffer); "
+        "seed 31 #165",
+    ("variable:assign_add", "error-class", "TypeError"):
+        "a first call whose kernel error (a bool variable's assign_add) comes before a later op's graph-build error "
+        "(`v + 0` of the bool variable, TypeError): TF 2.21 builds the whole graph first and raises the TypeError, "
+        "simdist's dry runs that find it are not asked for a call with a Variable argument (they pass tensors for "
+        "variables), so it raises the kernel's InvalidArgumentError; seed 32 #141",
+    ("protocol:x.dtype.name", "value", "('py', 'str', 'float64'), ('py', 'str'"):
+        "strategy.run returning `x.dtype.name`: TF 2.21's DType.name makes a new str on each call, so regroup's "
+        "identity test keeps a PerReplica of the two; simdist's is one interned str, which regroups to itself "
+        "(one local result); seed 34 #137",
     ("convert:tf.Variable", "accepts", "ValueError"):
         "tf.Variable created inside a tf.function on every call: TF 2.21 traces the first call with the creation, "
         "retraces it and refuses the second creation (ValueError \"tf.function only supports singleton tf.Variables "

@@ -43,6 +43,12 @@ def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
     """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value."""
     user = not sys._getframe(1).f_globals.get("__name__", "").startswith("simdist.")
+    if user and value is not None and shape is not None and not isinstance(value, (np.ndarray, np.generic)) \
+            and _symbolic.is_graph(shape):
+        # (a graph's make_tensor_proto takes np.prod(shape) before it looks at a non-NumPy value:
+        # a graph tensor as shape is NumPy's NotImplementedError; fz4 seed 32 #86)
+        raise NotImplementedError("Cannot convert a symbolic tf.Tensor to a numpy array. This error may indicate that "
+                                  "you're trying to pass a Tensor to a NumPy call, which is not supported.")
     if user and (isinstance(value, Tensor) or hasattr(value, "_as_tensor")):
         value = _user_tensor_value(value, dtype)
         if isinstance(value, Tensor) and (shape is None or tuple(value.shape.as_list()) == tuple(int(d) for d in shape)):
@@ -331,7 +337,11 @@ NotDifferentiable("StopGradient")
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     t = _t(tensor)
     shp = tuple(int(d) for d in (shape._v if isinstance(shape, Tensor) else shape))
-    return dispatch.execute(RESHAPE, (t,), {"shape": shp})
+    out = dispatch.execute(RESHAPE, (t,), {"shape": shp})
+    if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t)):
+        # (Reshape's shape function: the -1 dimension of an input whose size the graph does not know)
+        return static_shapes.mark(out, [d == -1 for d in shp])
+    return out
 
 
 def identity(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
@@ -680,7 +690,8 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
             return convert_to_tensor(values)
         except (TypeError, ValueError):
             pass
-    ts = matching_list(values, "Pack", "values")
+    # (an axis given as a tensor: Pack's attr, which the eager fast path cannot take)
+    ts = matching_list(values, "Pack", "values", fallback=isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"))
     if ts and not static_shapes.rank_unknown(ts[0]):
         # TF's array_ops.stack checks the axis against the first value's rank, in Python (when the
         # graph knows that rank: an unknown-rank argument is left to Pack's shape function)

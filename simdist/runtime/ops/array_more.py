@@ -51,22 +51,25 @@ def roll(input: Any, shift: Any, axis: Any, name: str | None = None) -> Tensor: 
     t = _t(input)
     sh = dispatch.static_value(_int_arg(shift, "Tshift", "Roll"))
     ax = dispatch.static_value(_int_arg(axis, "Taxis", "Roll"))
-    if sh.ndim > 1:
-        raise errors.InvalidArgumentError(None, None, f"shift must be a scalar or a 1-D vector. Found: "
-                                          f"{args.dims(sh.shape)} [Op:Roll]")
-    if ax.ndim > 1:
-        raise errors.InvalidArgumentError(None, None, f"axis must be a scalar or a 1-D vector. Found: "
-                                          f"{args.dims(ax.shape)} [Op:Roll]")
-    if sh.shape != ax.shape:
-        raise errors.InvalidArgumentError(None, None, f"shift and axis must have the same size [Op:Roll]")
+    # (the kernel's checks in its order; traced, Roll's shape function finds each where it knows
+    # the ranks: input rank >= 1, shift and axis rank <= 1, then Merge(shift, axis))
+    shapes = (tuple(t.shape.as_list()), tuple(sh.shape), tuple(ax.shape))
     nd = t.ndim
     if nd == 0:
         err = errors.InvalidArgumentError(None, None, "input must be 1-D or higher [Op:Roll]")
         if static_shapes.rank_unknown(t):
             raise err
-        # (traced with the rank known: Roll's shape function, WithRankAtLeast(input, 1))
-        raise trace_errors.mark_shape(err, "Shape must be at least rank 1 but is rank 0", "Roll",
-                                      ((), tuple(sh.shape), tuple(ax.shape)))
+        raise trace_errors.mark_shape(err, "Shape must be at least rank 1 but is rank 0", "Roll", shapes)
+    for v, what in ((sh, "shift"), (ax, "axis")):
+        if v.ndim > 1:
+            raise trace_errors.shape_error(f"{what} must be a scalar or a 1-D vector. Found: {args.dims(v.shape)} "
+                                           "[Op:Roll]", f"Shape must be at most rank 1 but is rank {v.ndim}", "Roll",
+                                           shapes)
+    if sh.shape != ax.shape:
+        text = (f"Shapes must be equal rank, but are {sh.ndim} and {ax.ndim}" if sh.ndim != ax.ndim else
+                f"Dimension 0 in both shapes must be equal, but are {sh.shape[0]} and {ax.shape[0]}. Shapes are "
+                f"[{sh.shape[0]}] and [{ax.shape[0]}].")
+        raise trace_errors.shape_error("shift and axis must have the same size [Op:Roll]", text, "Roll", shapes)
     shifts, axes = [], []
     for s, a in zip(sh.reshape(-1).tolist(), ax.reshape(-1).tolist()):
         if not -nd <= a < nd:

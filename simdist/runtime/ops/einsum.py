@@ -18,7 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -126,9 +126,20 @@ EINSUM = register("Einsum", _einsum, _einsum_rule, _einsum_flops, kind="contract
                   fusion=lanes("its equation names one lane's axes: no stacked form written"))
 
 
-def _parse(equation: str, ranks: Sequence[int]) -> tuple[list[str], str]:
+def _rank_error(eager: str, text: str, i: int, equation: str, ranks: Sequence[int],
+                known: Sequence[bool] | None) -> errors.InvalidArgumentError:
+    err = errors.InvalidArgumentError(None, None, f"{eager} [Op:Einsum]")
+    if known is not None and not known[i]:
+        return err
+    return trace_errors.mark_shape(err, f"{text} \t for {i}th input and equation: {equation}", "Einsum",
+                                   [[1] * r for r in ranks])
+
+
+def _parse(equation: str, ranks: Sequence[int], known: Sequence[bool] | None = None) -> tuple[list[str], str]:
     """The equation's operand and output subscripts with every ellipsis written out as letters
-    (the implicit output: the ellipsis, then each label seen once, in alphabetical order)."""
+    (the implicit output: the ellipsis, then each label seen once, in alphabetical order). An
+    operand of the wrong rank is the kernel's error; traced, Einsum's shape function finds it
+    where the graph `known`s the operand's rank (ValueError)."""
     eq = equation.replace(" ", "")
     lhs, arrow, rhs = eq.partition("->")
     ins = lhs.split(",")
@@ -143,12 +154,13 @@ def _parse(equation: str, ranks: Sequence[int]) -> tuple[list[str], str]:
         if "..." in s:
             n = r - (len(s) - 3)
             if n < 0:
-                raise errors.InvalidArgumentError(None, None, f"Expected input {i} to have rank at least "
-                                                  f"{len(s) - 3} but got: {r} [Op:Einsum]")
+                raise _rank_error(f"Expected input {i} to have rank at least {len(s) - 3} but got: {r}",
+                                  f"Shape must be at least rank {len(s) - 3} but is rank {r}", i, equation, ranks,
+                                  known)
             s = s.replace("...", ell[ell_rank - n:] if n else "")
         elif len(s) != r:
-            raise errors.InvalidArgumentError(None, None, f"Expected input {i} to have rank {len(s)} but got: {r} "
-                                              "[Op:Einsum]")
+            raise _rank_error(f"Expected input {i} to have rank {len(s)} but got: {r}",
+                              f"Shape must be rank {len(s)} but is rank {r}", i, equation, ranks, known)
         out_ins.append(s)
     if arrow:
         out = rhs.replace("...", ell)
@@ -197,7 +209,7 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
     for i in range(1, len(ts)):
         if ts[i].dtype != ts[0].dtype:
             raise args.dtype_error("Einsum", i, ts[0].dtype, ts[i].dtype)
-    ins, out = _parse(equation, [t.ndim for t in ts])
+    ins, out = _parse(equation, [t.ndim for t in ts], [not static_shapes.rank_unknown(t) for t in ts])
     ts = _check_and_broadcast(ts, ins)
     while len(ts) > 2:   # contract the first two, keeping the labels still needed
         later = "".join(ins[2:]) + out

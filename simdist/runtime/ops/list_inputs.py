@@ -37,12 +37,17 @@ def _fast_path_element(v: Any) -> bool:
     return isinstance(v, (Tensor, np.ndarray, int, float)) or _variable(v)
 
 
-def matching_list(values: Sequence[Any], op: str, arg: str) -> list[Tensor]:
+def matching_list(values: Sequence[Any], op: str, arg: str, fallback: bool = False) -> list[Tensor]:
     """The tensors of list input `arg` of `op` as TF converts them (module docstring). Lists of
-    tensors and variables only are the kernel's to check."""
-    if all(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in values):
+    tensors and variables only are the kernel's to check. `fallback`: the eager call cannot take
+    the fast path whatever the list holds (an attr the fast path cannot read: Pack's axis given as
+    a tensor), so a list holding a variable is converted to its first tensor's dtype
+    (args_to_matching_eager: ValueError for a variable of another dtype; fz4 seed 31 #146)."""
+    eager_fallback = fallback and not context.in_function()
+    if all(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in values) and not (
+            eager_fallback and not all(isinstance(v, Tensor) for v in values)):
         return [_t(v) for v in values]
-    if not context.in_function() and all(_fast_path_element(v) for v in values):
+    if not context.in_function() and not eager_fallback and all(_fast_path_element(v) for v in values):
         dt = next((v.dtype for v in values if isinstance(v, Tensor) or _variable(v)), None)
         out = []
         for v in values:
@@ -69,8 +74,15 @@ def matching_list(values: Sequence[Any], op: str, arg: str) -> list[Tensor]:
                     seen.append("<NOT CONVERTIBLE TO TENSOR>")
             raise TypeError(f"Tensors in list passed to '{arg}' of '{op}' Op have types [{', '.join(seen)}] that "
                             "don't all match.") from None
-        dt = t.dtype if dt is None else dt
+        if not context.in_function():
+            dt = t.dtype if dt is None else dt
         out.append(t)
+    if context.in_function() and len({t.dtype for t in out}) > 1:
+        # (op_def_library: with no tensor in the list, each element converts alone, a variable too,
+        # then the type attr must agree: `tf.stack((int64_variable, [[-1, 3]]), axis=-1)` traced;
+        # fz4 seed 34 #22)
+        raise TypeError(f"Tensors in list passed to '{arg}' of '{op}' Op have types "
+                        f"[{', '.join(t.dtype.name for t in out)}] that don't all match.")
     return out
 
 

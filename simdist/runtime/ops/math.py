@@ -578,9 +578,11 @@ def _variables() -> Any:
 def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     """`tf.cast`: float to int truncates toward zero, like TF. A tensor or variable that already
     has the dtype is returned itself, as TF's cast does (so `strategy.run(lambda: tf.cast(x,
-    x.dtype))` gives x back, not a per-replica value)."""
+    x.dtype))` gives x back, not a per-replica value). A distributed variable is no resource
+    variable to TF's check (`_pywrap_utils.IsResourceVariable`): it is read, and its value
+    returned (a PerReplica from strategy.run; fz4 seed 33 #149)."""
     dt = dtypes.as_dtype(dtype)
-    if (isinstance(x, Tensor) or isinstance(x, _variables().Variable)) and x.dtype == dt:
+    if (isinstance(x, Tensor) or isinstance(x, _variables().ResourceVariable)) and x.dtype == dt:
         return x
     t = _t(x)
     if dt is dtypes.string or t.dtype is dtypes.string:
@@ -806,7 +808,7 @@ def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 WHERE = register("Where", lambda c: np.argwhere(c), _where_rule, args.input_size_flops, kind="gather/scatter",
                  fusion=lanes("its output's length depends on the lane's values"))
-NotDifferentiable("Where")
+# (no gradient registered for Where in TF 2.21: a tape reaching it from a watched float input is LookupError)
 
 
 def _static_shape(v: Any) -> list[int]:
@@ -831,6 +833,14 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     if c.dtype is not dtypes.bool_:
         raise errors.InvalidArgumentError(None, None, f"cannot compute SelectV2 as input #0(zero-based) was expected "
                                           f"to be a bool tensor but is a {c.dtype.name} tensor [Op:SelectV2]")
+    if context.in_function() and (isinstance(y, Tensor) or hasattr(y, "_as_tensor")) and \
+            not (isinstance(x, Tensor) or hasattr(x, "_as_tensor")):
+        # (a graph build: op_def_library converts a non-tensor x alone, which fixes T, before the
+        # shape function: `where(c, 2.5, float16)` is TypeError there; fz4 seed 32 #141)
+        xdt, ydt = convert_to_tensor(x).dtype, y.dtype
+        if xdt != ydt:
+            raise TypeError(f"Input 'e' of 'SelectV2' Op has type {ydt.name} that does not match type {xdt.name} "
+                            "of argument 't'.")
     xs, ys = _static_shape(x), _static_shape(y)
     try:
         np.broadcast_shapes(c.shape.as_list(), xs, ys)
@@ -905,7 +915,10 @@ def _logical(op: Any, x: Any, y: Any) -> Tensor:
         yt = _t(y)
         xt = _logical_operand(x, yt.dtype)
     else:
-        xt = _logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic)) else _t(x)
+        # (NumPy values and Python sequences are converted with the op's bool dtype: a tuple of
+        # floats is TypeError "Cannot convert", fz4 seed 33 #161)
+        python_seq = isinstance(x, (list, tuple)) and not any(_tensorlike(v) for v in x)
+        xt = _logical_operand(x, dtypes.bool_) if isinstance(x, (np.ndarray, np.generic)) or python_seq else _t(x)
         if isinstance(y, (list, tuple)):
             fallback_bool_check([xt])   # the eager fallback converts x before the list y: ValueError first
         yt = _logical_operand(y, xt.dtype)
@@ -1274,8 +1287,18 @@ def _install_operators() -> None:
                 o = convert_to_tensor(o)
                 if o.dtype is not dtypes.bool_:
                     o = _truth_tensor(o)
+            elif (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and isinstance(o, (np.ndarray, np.generic)) \
+                    and o.dtype != np.bool_ and o.dtype.kind in "iuf":
+                # a NumPy value too: its own dtype, then to bool through int32 (`bool_tensor *
+                # np.array([0.1, 3.0])` is [False, True]; fz4 seed 31 #130)
+                o = _truth_tensor(convert_to_tensor(o))
             elif op is MUL and isinstance(o, Tensor) and (self.dtype is dtypes.bool_) != (o.dtype is dtypes.bool_):
                 self, o = _truth_tensor(self), _truth_tensor(o)
+            elif op is MUL and self.dtype is dtypes.bool_ and not isinstance(o, Tensor) and hasattr(o, "_as_tensor") \
+                    and o.dtype is not dtypes.bool_:
+                # (a variable of numbers beside a bool tensor: the same logical and; a bool variable
+                # beside a number tensor stays Mul's InvalidArgumentError; fz4 seed 34 #126)
+                o = _truth_tensor(o._as_tensor())
             return binary(op, self, o)
 
         def rev(self: Tensor, o: Any) -> Tensor:

@@ -170,7 +170,16 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
     idx = _indices(indices, "ScatterNd")
     upd = _t(updates)
     shp = args.shape_arg(shape)
-    _check_updates(dispatch.static_value(idx), tuple(upd.shape.as_list()), shp, "ScatterNd")
+    try:
+        _check_updates(dispatch.static_value(idx), tuple(upd.shape.as_list()), shp, "ScatterNd")
+    except errors.InvalidArgumentError as e:
+        from simdist.runtime.ops import graph_constants
+        if (static_shapes.unknown(idx) is None and static_shapes.unknown(upd) is None
+                and graph_constants.known(shape)):
+            # (traced: ScatterNdShapeHelper merges the shapes the graph knows, ValueError at trace)
+            raise trace_errors.mark_shape(e, e.message.replace(" [Op:ScatterNd]", ""), "ScatterNd",
+                                          (tuple(idx.shape.as_list()), tuple(upd.shape.as_list()), (len(shp),)))
+        raise
     alloc.check_output("ScatterNd", shp, upd.dtype)
     return dispatch.execute(SCATTER_ND, (idx, upd), {"shape": shp})
 
@@ -257,7 +266,10 @@ def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
     """`tf.math.segment_sum`: sorted segment ids; ids missing from the range give zero rows."""
     d = _t(data)
     check_segment_rank(d, "SegmentSum")
-    return dispatch.execute(SEGMENT_SUM, (d, _indices(segment_ids, "SegmentSum", "int32, int64")))
+    out = dispatch.execute(SEGMENT_SUM, (d, _indices(segment_ids, "SegmentSum", "int32, int64")))
+    # (SegmentReductionShapeFn: as many rows as the last id + 1, unknown to a traced graph even for
+    # constant ids, as for the other sorted segment reductions: segments.py)
+    return static_shapes.mark_dim(out, 0)
 
 
 def check_segment_rank(d: Tensor, opname: str) -> None:

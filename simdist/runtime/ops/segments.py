@@ -64,6 +64,11 @@ def _fold_at(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> N
     if kind in ("max", "min") and data.dtype == np.float16:
         _fold_half(kind, out, ids, data)
         return
+    if kind in ("max", "min") and data.dtype == _BF16:   # (TF 2.21 folds bfloat16 as half: fuzz2 seed 51 #154)
+        wide = out.astype(np.float32)
+        _fold_half(kind, wide, ids, data.astype(np.float32))
+        out[...] = wide.astype(_BF16)
+        return
     if kind not in ("max", "min") or data.dtype.kind != "f" or not np.isnan(data).any():
         _UFUNC[kind].at(out, ids, data)
         return
@@ -96,7 +101,8 @@ def _fold_half(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) ->
 
 
 # Eigen's packet lanes for a reduction over rows that keeps the columns (TF 2.21's AVX wheel)
-_ROW_REDUCE_LANES = {"float32": 8, "float64": 4, "float16": 8}
+_ROW_REDUCE_LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8}
+_BF16 = dtypes.bfloat16.np
 
 
 def _sorted_extreme(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> None:
@@ -129,7 +135,7 @@ def _sorted(kind: str, name: str) -> Any:
         n = sorted_segments(data, ids, name)
         out = _start((n,) + data.shape[1:], data.dtype, kind, finite=False)
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-            if kind in ("max", "min") and data.dtype.kind == "f":
+            if kind in ("max", "min") and (data.dtype.kind == "f" or data.dtype == _BF16):
                 _sorted_extreme(kind, out, ids, data)
             else:
                 _fold_at(kind, out, ids, data)

@@ -131,6 +131,10 @@ TILE = register("Tile", lambda a, multiples: np.tile(a, multiples), args.first, 
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
+    md = getattr(multiples, "dtype", None)
+    if isinstance(multiples, Tensor) or hasattr(multiples, "_as_tensor"):
+        if md not in (dtypes.int32, dtypes.int64):   # (an empty one too: the attr is checked before the values)
+            raise trace_errors.attr_not_allowed("Tile", "Tmultiples", md, "int32, int64")
     m = _ints(multiples, "Tmultiples", "Tile")
     if len(m) != t.ndim:
         raise trace_errors.shape_error(f"Expected multiples argument to be a vector of length {t.ndim} but got length "

@@ -25,15 +25,16 @@ from typing import Any, Sequence
 
 from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor
 
-__all__ = ["UNKNOWN", "mark", "mark_dim", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
+__all__ = ["UNKNOWN", "mark", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "propagate",
            "broadcast_fails"]
 
 # id(tensor) -> (weak reference to it, one flag per dimension: True where the graph does not know
 # it, and whether the graph does not know its rank either: an input_signature's TensorSpec(None))
-UNKNOWN: dict[int, tuple[Any, tuple[bool, ...], bool]] = {}
+# (user code reading `t.shape` inside the function sees them: tensor.py `_graph_shape`)
+UNKNOWN: dict[int, tuple[Any, tuple[bool, ...], bool]] = STATIC_UNKNOWN
 
 
 def _drop(key: int, ref: Any) -> None:
@@ -71,6 +72,16 @@ def argument(t: Any, shape: Any) -> Any:
     key = id(alias)
     UNKNOWN[key] = (weakref.ref(alias, functools.partial(_drop, key)), flags, no_rank)
     return alias
+
+
+def mark_rank_unknown(t: Tensor) -> Tensor:
+    """t, with its rank (and so every dimension) unknown to the graph being built: what shape
+    functions give for an input of unknown rank (StridedSlice, the elementwise ops)."""
+    if not context.in_function():
+        return t
+    key = id(t)
+    UNKNOWN[key] = (weakref.ref(t, functools.partial(_drop, key)), (True,) * t.ndim, True)
+    return t
 
 
 def mark_dim(t: Tensor, axis: int) -> Tensor:
@@ -160,13 +171,13 @@ def _sliced(x: Tensor, out: Tensor, key: Sequence[tuple]) -> Tensor:
     """StridedSlice's output dimensions the graph does not know: a dimension an ellipsis or a
     slice keeps from an unknown input dimension stays unknown (a slice's bounds cannot be clamped
     to an unknown size); an integer index drops its dimension, a new axis is a known 1; an input
-    of unknown rank gives an output of unknown rank when an ellipsis is among the indices (fuzz2
-    seed 41 #163: `tf.unstack(x[...], axis=-1)` of a segment reduction's output)."""
+    of unknown rank gives an output of unknown rank, whatever the indices (fuzz2 seed 41 #163:
+    `tf.unstack(x[...], axis=-1)` of a segment reduction's output; fz4 seed 31 #83: `x[:-1]`)."""
     flags = unknown(x)
     if flags is None:
         return out
-    if rank_unknown(x):
-        return out
+    if rank_unknown(x):   # (StridedSliceShapeFn: nothing is known of a slice of an unknown rank)
+        return mark_rank_unknown(out)
     outs: list[bool] = []
     dim = 0
     for j, k in enumerate(key):
@@ -205,6 +216,8 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
         return out
     if all(unknown(t) is None for t in tensors):
         return out
+    if any(rank_unknown(t) for t in tensors):   # (a broadcast with an unknown rank has an unknown rank)
+        return mark_rank_unknown(out)
     flags = _fold(tensors)
     return mark(out, flags if len(flags) == out.ndim else (False,) * out.ndim)
 

@@ -1,0 +1,49 @@
+"""make_tensor_proto's type check (TF 2.21 tensor_util._AssertCompatible): inside a tf.function a
+Python value converted to a requested dtype is a graph constant, and before NumPy converts it every
+leaf must be of a Python or NumPy type the dtype takes (clause ops.conversion)."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes
+
+__all__ = ["assert_compatible"]
+
+
+def _expected(dt: dtypes.DType) -> tuple[type, ...] | None:
+    """The leaf types `dt` takes (tensor_util._TF_TO_IS_OK), None where TF checks nothing but tensors."""
+    if dt.is_bool:
+        return (bool,)                      # (not np.bool_: it is no subclass of bool)
+    if dt is dtypes.string:
+        return (bytes, str)
+    if dt.is_complex:
+        return (numbers.Complex, np.number)
+    if dt.is_floating:
+        return (numbers.Real, np.integer, np.floating)
+    if dt.is_integer:
+        return (numbers.Integral, np.integer)
+    return None
+
+
+def _leaves(value: Any) -> list:
+    """nest.flatten of a Python value: lists and tuples opened (ragged ones too), anything else a leaf."""
+    if isinstance(value, (list, tuple)):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
+
+
+def assert_compatible(value: Any, dt: dtypes.DType) -> None:
+    """TypeError "Expected bool, but got 1 of type 'int'." for the first leaf of `value` (not a NumPy
+    array or scalar: make_tensor_proto converts those without the check) that `dt` does not take;
+    an ndarray inside a list counts by its dtype's scalar type (a bool array is refused as bool)."""
+    kinds = _expected(dt)
+    if kinds is None:
+        return
+    for v in _leaves(value):
+        ok = isinstance(v, kinds) or (isinstance(v, np.ndarray) and issubclass(v.dtype.type, kinds))
+        if not ok and not hasattr(v, "_as_tensor") and type(v).__name__ not in ("Tensor", "SymbolicTensor"):
+            raise TypeError(f"Expected {dt.name}, but got {v} of type '{type(v).__name__}'.")
