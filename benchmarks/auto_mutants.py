@@ -19,7 +19,8 @@
    benchmarks/mutation_score.py) and only the suite tests that cover the mutated lines run
    (`pytest -x`, hypothesis seeded, no shrinking). Verdicts as in mutation_score.py: killed (a
    test failed), crashed (exit other than 0/1: import or machinery broken), timeout, survived.
-   `--budget S` stops starting new mutants after S seconds (the rest are listed as not run).
+   `--budget S` stops starting new mutants after S seconds (the rest are listed as not run); the
+   mutants run round-robin over the files, so an early stop still spreads over all of them.
 
 Output: a JSON of every verdict and a markdown summary (per file: mutants, killed, survived, and
 each survivor with its diff line). Exit 0 always unless the input is bad (2).
@@ -100,6 +101,18 @@ def new_modules(cmap: dict) -> list[str]:
     return [m for m in here if m not in known]
 
 
+def round_robin(chosen: list[tuple[automut_ops.Site, list[str]]]) -> list[tuple[automut_ops.Site, list[str]]]:
+    """The run order: each file's first mutant, then each file's second, ... (files sorted), so a
+    --budget that stops the sweep early still spreads it over every file."""
+    per: dict[str, list] = {}
+    for item in chosen:
+        per.setdefault(item[0].path, []).append(item)
+    out = []
+    for k in range(max((len(v) for v in per.values()), default=0)):
+        out += [per[f][k] for f in sorted(per) if k < len(per[f])]
+    return out
+
+
 def diff_line(source: bytes, site: automut_ops.Site) -> str:
     lines = source.decode("utf-8").splitlines()
     mutated = automut_ops.apply(source, site).decode("utf-8").splitlines()
@@ -174,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ops", help="comma-separated operators (default all): " + ",".join(automut_ops.OPERATORS))
     ap.add_argument("--map", help="coverage map JSON to use instead of building/looking up the current one")
     ap.add_argument("--only", help="comma-separated site ids (path:line:op:offset) to run, ignoring sampling")
+    ap.add_argument("--skip-new-modules", action="store_true",
+                    help="do not run suite modules the map does not know (a 'before' sweep beside new tests)")
     ap.add_argument("--hypothesis-seed", default="0")
     ap.add_argument("--json", help="write every verdict here")
     ap.add_argument("--markdown", help="write the summary here")
@@ -190,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cmap_path = Path(args.map) if args.map else automut_coverage.build()
     cmap = automut_coverage.load(cmap_path)
-    extra = new_modules(cmap)
+    extra = [] if args.skip_new_modules else new_modules(cmap)
     only = set(args.only.split(",")) if args.only else None
 
     chosen: list[tuple[automut_ops.Site, list[str]]] = []
@@ -229,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         slot = mutation_score._prepare(tmp / "slot")
         (slot / "automut_select.py").write_text(_SELECT_PLUGIN, encoding="utf-8")
         t_start = time.monotonic()
-        for site, tests in chosen:
+        for site, tests in round_robin(chosen):
             tests = sorted(set(tests) | set(extra))
             v = Verdict(site.id, site.path, site.line, site.op, site.old, site.new, "not-run", len(tests), 0.0, "",
                         diff_line(sources[site.path], site))
@@ -243,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{v.status:>9} {v.seconds:6.1f} s {len(tests):4d} tests  {site.describe()}"
                       + (f"  <- {v.detail[:160]}" if v.status in ("killed", "crashed") else ""), flush=True)
             verdicts.append(v)
+        verdicts.sort(key=lambda v: (v.path, v.line, v.id))
     finally:
         import shutil
         shutil.rmtree(tmp, ignore_errors=True)
