@@ -12,8 +12,9 @@
    modules it does not know, e.g. ones added since, then run for every mutant).
 2. Mutants (benchmarks/automut_ops.py): every site of every operator in the selected files;
    `--grad-files` globs select files of which only the gradient functions are mutated; sites
-   on lines no suite test runs are counted as *uncovered* (listed apart: a gap too) and
-   sites run only at import time (class and module constants) as *import-only*; `--per-file N`
+   on lines no suite test runs are counted as *uncovered* (listed apart: a gap too); a site
+   outside every function (a module or class constant, run once at import under whichever test
+   imported the module) is reached by every test that runs a line of its file; `--per-file N`
    of the covered ones are sampled per file with a generator seeded by (seed, path).
 3. Each mutant is planted in a private copy of the package (the slot machinery of
    benchmarks/mutation_score.py) and only the suite tests that cover the mutated lines run
@@ -86,10 +87,18 @@ def select_files(patterns: list[str]) -> list[str]:
 
 
 def tests_for(site: automut_ops.Site, cmap: dict) -> list[str]:
+    """The suite tests that may reach `site`: those that run its lines; for a site outside every
+    function (a module or class constant, run once at import, under whichever test imported the
+    module first) those that run any line of its file, when a test runs its own lines at all or
+    the lines ran at import."""
     per = cmap["lines"].get(site.path, {})
     idx: set[int] = set()
     for ln in range(site.cover_from, site.cover_to + 1):
         idx.update(per.get(str(ln), ()))
+    imported = set(cmap["imported"].get(site.path, ()))
+    if site.scope == "" and (idx or any(ln in imported for ln in range(site.cover_from, site.cover_to + 1))):
+        for ids in per.values():
+            idx.update(ids)
     return sorted(cmap["tests"][i] for i in idx)
 
 

@@ -1,0 +1,158 @@
+"""Gaps found by the mechanical mutation sweep (benchmarks/auto_mutants.py, twelfth session).
+
+Each test closes a class of behaviour that a surviving AST mutant showed no suite test looked at
+(docs/conformance.md, "Twelfth session: mechanical mutation sweep"). Expected values are NumPy
+transcriptions of Keras 3.15's / TF 2.21's rules computed here, or relations that must hold.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_equal, assert_true, raises
+
+clause = pytest.mark.clause
+
+
+def _line_model(keras):
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    return model
+
+
+_X = np.linspace(-1, 1, 8, dtype=np.float32).reshape(8, 1)
+
+
+# -- callbacks ------------------------------------------------------------------------------------------------
+@clause("keras.fit.callback-hooks", ref="tf221")
+def test_automut_legacy_batch_hooks_get_the_train_batch_hooks_arguments(keras):
+    """Keras 3.15's Callback.on_train_batch_begin/_end call the legacy on_batch_begin/_end with the
+    same batch index and logs: a callback overriding only the legacy hooks sees what a callback
+    overriding the new ones sees."""
+    legacy, new = [], []
+
+    class Legacy(keras.callbacks.Callback):
+        def on_batch_begin(self, batch, logs=None):
+            legacy.append(("begin", batch, sorted(logs or {})))
+
+        def on_batch_end(self, batch, logs=None):
+            legacy.append(("end", batch, sorted((logs or {}).items())))
+
+    class New(keras.callbacks.Callback):
+        def on_train_batch_begin(self, batch, logs=None):
+            new.append(("begin", batch, sorted(logs or {})))
+
+        def on_train_batch_end(self, batch, logs=None):
+            new.append(("end", batch, sorted((logs or {}).items())))
+
+    model = _line_model(keras)
+    model.fit(_X, 3 * _X, batch_size=4, epochs=2, shuffle=False, verbose=0, callbacks=[Legacy(), New()])
+    call = "fit(x[8], batch_size=4, epochs=2) with one callback on the legacy hooks and one on the new"
+    assert_equal([(w, b) for w, b, _ in legacy], [("begin", 0), ("end", 0), ("begin", 1), ("end", 1)] * 2, call=call,
+                 what="the legacy hooks' (moment, batch index)")
+    assert_equal(len(legacy), len(new), call=call, what="legacy hook calls vs new hook calls")
+    for (w, b, lg), (_, _, nw) in zip(legacy, new):
+        if w == "end":
+            assert_true(len(lg) > 0, f"on_batch_end({b}) got no logs, but should get on_train_batch_end's {nw}",
+                        call=call)
+            assert_equal([k for k, _ in lg], [k for k, _ in nw], call=call, what=f"on_batch_end({b})'s log keys")
+            assert_close(np.array([float(v) for _, v in lg]), np.array([float(v) for _, v in nw]), call=call,
+                         what=f"on_batch_end({b})'s log values")
+
+
+@clause("keras.callback.model-checkpoint", ref="tf221")
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_automut_checkpoint_creates_the_directories_of_its_path(keras, weights_only):
+    """ModelCheckpoint(filepath) whose directory does not exist yet creates it (Keras 3.15's
+    _save_model: makedirs(dirname(filepath))) and saves there at each epoch end."""
+    suffix = ".weights.h5" if weights_only else ".keras"
+    model = _line_model(keras)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "a", "b", "ckpt_{epoch}" + suffix)
+        model.fit(_X, 3 * _X, batch_size=4, epochs=2, verbose=0,
+                  callbacks=[keras.callbacks.ModelCheckpoint(path, save_weights_only=weights_only)])
+        got = sorted(os.listdir(os.path.join(tmp, "a", "b")))
+    assert_equal(got, [f"ckpt_1{suffix}", f"ckpt_2{suffix}"], call=f"ModelCheckpoint('<tmp>/a/b/ckpt_{{epoch}}{suffix}', "
+                 f"save_weights_only={weights_only}) over 2 epochs", what="files in the new directory")
+
+
+# -- layers and functional models ----------------------------------------------------------------------------
+_OPERATORS = [
+    ("x + c", lambda t, c: t + c, lambda x, c: x + c),
+    ("c + x", lambda t, c: c + t, lambda x, c: c + x),
+    ("x - c", lambda t, c: t - c, lambda x, c: x - c),
+    ("c - x", lambda t, c: c - t, lambda x, c: c - x),
+    ("x * c", lambda t, c: t * c, lambda x, c: x * c),
+    ("c * x", lambda t, c: c * t, lambda x, c: c * x),
+    ("x / c", lambda t, c: t / c, lambda x, c: x / c),
+    ("c / x", lambda t, c: c / t, lambda x, c: c / x),
+    ("x ** 2", lambda t, c: t ** 2, lambda x, c: x ** 2),
+    ("-x", lambda t, c: -t, lambda x, c: -x),
+]
+
+
+@clause("keras.model.call", ref="tf221")
+@pytest.mark.parametrize("name,sym,ref", _OPERATORS, ids=[o[0] for o in _OPERATORS])
+def test_automut_keras_tensor_operators_compute_their_operation(keras, name, sym, ref):
+    """A Python operator on a functional model's KerasTensor records that operation with its
+    operands in order (reflected operators put the constant first): the model computes it."""
+    x = np.array([[0.5, -2.0, 4.0], [1.5, 3.0, -0.25]], dtype=np.float32)
+    c = np.float32(3.0)
+    inp = keras.Input((3,))
+    model = keras.Model(inp, sym(inp, 3.0))
+    got = np.asarray(model(x))
+    assert_close(got, ref(x, c), call=f"keras.Model(inp, {name.replace('c', '3.0')})(x)", what="out")
+
+
+@clause("keras.layer.call", ref="tf221")
+def test_automut_a_built_dense_layer_checks_the_last_axis_of_its_input(keras):
+    """Dense sets an InputSpec on the last axis when built (Keras 3.15: min_ndim=2,
+    axes={-1: input_dim}): a call with another last dimension raises ValueError naming axis -1;
+    other leading shapes pass."""
+    layer = keras.layers.Dense(2)
+    layer(np.ones((4, 3), np.float32))
+    out = layer(np.ones((2, 5, 3), np.float32))
+    assert_equal(tuple(out.shape), (2, 5, 2), call="Dense(2) built on (4, 3), called on (2, 5, 3)", what="out.shape")
+    with raises(ValueError, match="axis -1", call="Dense(2) built on (4, 3), called on (2, 4)"):
+        layer(np.ones((2, 4), np.float32))
+
+
+@clause("keras.layer.dropout", ref="tf221")
+def test_automut_attention_dropout_follows_the_layers_seed(keras):
+    """MultiHeadAttention(dropout, seed) hands its seed to its attention-dropout layer: two layers
+    with the same seed and the same weights drop the same scores in training (equal outputs), a
+    different seed drops others, and inference ignores the dropout."""
+    rng = np.random.default_rng(5)
+    q = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    v = rng.standard_normal((2, 5, 3)).astype(np.float32)
+
+    def run(seed, training):
+        mha = keras.layers.MultiHeadAttention(num_heads=2, key_dim=3, dropout=0.5, seed=seed,
+                                              kernel_initializer=keras.initializers.GlorotUniform(seed=1))
+        return np.asarray(mha(q, v, training=training))
+
+    call = "MultiHeadAttention(num_heads=2, key_dim=3, dropout=0.5, seed=S)(q, v, training=True)"
+    a, b, c = run(7, True), run(7, True), run(8, True)
+    assert_close(a, b, call=call, what="out with seed 7 twice")
+    assert_true(not np.allclose(a, c), "seeds 7 and 8 gave the same training output: the dropout ignores the seed",
+                call=call)
+    assert_close(run(7, False), run(8, False), call=call.replace("True", "False"), what="inference outputs, seeds 7 vs 8")
+
+
+@clause("keras.model.call", ref="tf221")
+@pytest.mark.parametrize("declared,given", [((3,), (2, 3, 1)), ((3, 1), (2, 3))])
+def test_automut_functional_inputs_accept_a_trailing_axis_of_one(keras, declared, given):
+    """A functional model's input spec lets a trailing axis of size 1 be added or dropped (Keras
+    3.15: allow_last_axis_squeeze): called with such an input it computes what it computes on the
+    declared shape."""
+    x = np.array([[0.5, -2.0, 4.0], [1.5, 3.0, -0.25]], dtype=np.float32)
+    inp = keras.Input(declared)
+    out = inp * 2.0 + 1.0
+    model = keras.Model(inp, out)
+    want = (x * 2.0 + 1.0).reshape((2,) + declared)
+    got = np.asarray(model(x.reshape(given)))
+    assert_close(got, want, call=f"keras.Model(Input({declared}), 2x+1)(x of shape {given})", what="out")
