@@ -94,3 +94,31 @@ def test_sampling_is_deterministic_and_seeded():
     assert len(a) == 12 and len(set(a)) == 12, f"{len(set(a))} distinct mutants, but should be 12"
     assert a != c, "seeds 3 and 4 picked the same 12 mutants"
     assert ops.sample(every[:5], 12, 3, "p") == sorted(every[:5]), "fewer candidates than asked: all of them"
+
+
+def test_tests_for_reaches_module_constants_through_their_files_tests(monkeypatch):
+    """A site inside a function gets the tests of its lines; one at module level (run at import)
+    every test of its file."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import auto_mutants
+
+    src = b"K = 2\n\n\ndef f(x):\n    return x * K\n\n\ndef g(x):\n    return x + 1\n"
+    every = ops.sites("p.py", src)
+    cmap = {"tests": ["t_f", "t_g"], "lines": {"p.py": {"5": [0], "9": [1]}}, "imported": {"p.py": [1, 4, 8]}}
+    const = next(s for s in every if s.line == 1)
+    mul = next(s for s in every if s.line == 5 and s.op == "arith")
+    add = next(s for s in every if s.line == 9 and s.op == "arith")
+    assert auto_mutants.tests_for(mul, cmap) == ["t_f"], "the '*' of f should be reached by f's test only"
+    assert auto_mutants.tests_for(add, cmap) == ["t_g"], "the '+' of g should be reached by g's test only"
+    assert auto_mutants.tests_for(const, cmap) == ["t_f", "t_g"], "K = 2 (run at import) should reach every test of p.py"
+
+
+def test_round_robin_spreads_the_run_order_over_files(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import auto_mutants
+
+    items = [(ops.Site(p, i, i + 1, "arith", "+", "-", 1, 1, 1), []) for p in ("a", "b") for i in range(3)]
+    items += [(ops.Site("c", 0, 1, "arith", "+", "-", 1, 1, 1), [])]
+    order = [(s.path, s.start) for s, _ in auto_mutants.round_robin(items)]
+    want = [("a", 0), ("b", 0), ("c", 0), ("a", 1), ("b", 1), ("a", 2), ("b", 2)]
+    assert order == want, f"run order {order}, but should be {want}"

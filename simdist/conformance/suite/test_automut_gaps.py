@@ -156,3 +156,26 @@ def test_automut_functional_inputs_accept_a_trailing_axis_of_one(keras, declared
     want = (x * 2.0 + 1.0).reshape((2,) + declared)
     got = np.asarray(model(x.reshape(given)))
     assert_close(got, want, call=f"keras.Model(Input({declared}), 2x+1)(x of shape {given})", what="out")
+
+
+# -- metrics --------------------------------------------------------------------------------------------------
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("num_thresholds", [3, 5, 8])
+def test_automut_auc_spaces_its_thresholds_evenly(keras, num_thresholds):
+    """AUC(num_thresholds=n): thresholds i/(n-1) for i = 1..n-2 between -epsilon and 1+epsilon
+    (Keras 3.15); the ROC area is the trapezoid sum over those thresholds of (FPR, TPR), a
+    prediction counting as positive when it is > the threshold."""
+    eps = 1e-7
+    want_t = np.array([0.0 - eps] + [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)] + [1.0 + eps])
+    y = np.array([0, 0, 1, 1, 0, 1], dtype=np.float32)
+    p = np.array([0.1, 0.6, 0.4, 0.8, 0.3, 0.55], dtype=np.float32)
+    m = keras.metrics.AUC(num_thresholds=num_thresholds)
+    call = f"AUC(num_thresholds={num_thresholds})"
+    assert_close(np.array(m.thresholds, dtype=np.float64), want_t, call=call, what="thresholds")
+    m.update_state(y, p)
+    pos = p[None, :] > want_t.astype(np.float32)[:, None]
+    tp, fp = (pos & (y == 1)).sum(1), (pos & (y == 0)).sum(1)
+    fn, tn = ((~pos) & (y == 1)).sum(1), ((~pos) & (y == 0)).sum(1)
+    tpr, fpr = tp / (tp + fn), fp / (fp + tn)
+    want = np.sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2)
+    assert_close(np.asarray(m.result()), np.float32(want), call=f"{call}.update_state(y, p).result()", what="ROC AUC")
