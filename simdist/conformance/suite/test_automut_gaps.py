@@ -179,3 +179,45 @@ def test_automut_auc_spaces_its_thresholds_evenly(keras, num_thresholds):
     tpr, fpr = tp / (tp + fn), fp / (fp + tn)
     want = np.sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2)
     assert_close(np.asarray(m.result()), np.float32(want), call=f"{call}.update_state(y, p).result()", what="ROC AUC")
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+@pytest.mark.parametrize("thresholds", [[0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 1.0], [0.1, 0.5, 0.9]],
+                         ids=["even5", "even3", "uneven"])
+@pytest.mark.parametrize("name", ["TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives", "Precision",
+                                  "Recall"])
+def test_automut_confusion_metrics_count_at_each_threshold(keras, name, thresholds):
+    """The confusion-count metrics with a list of thresholds count, per threshold t, the weighted
+    samples whose prediction is > t; evenly spaced lists (0 .. 1, Keras's bucketed fast path)
+    count as the others do. Precision = TP/(TP+FP), Recall = TP/(TP+FN) per threshold."""
+    y = np.array([0, 1, 1, 0, 1, 0, 1], dtype=np.float32)
+    p = np.array([0.1, 0.3, 0.6, 0.8, 0.45, 0.9, 0.95], dtype=np.float32)
+    w = np.array([1.0, 2.0, 0.5, 1.5, 1.0, 3.0, 0.25], dtype=np.float32)
+    t = np.array(thresholds, dtype=np.float32)[:, None]
+    pos, true = p[None, :] > t, y[None, :] == 1
+    tp, fp = (w * (pos & true)).sum(1), (w * (pos & ~true)).sum(1)
+    tn, fn = (w * (~pos & ~true)).sum(1), (w * (~pos & true)).sum(1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        want = {"TruePositives": tp, "FalsePositives": fp, "TrueNegatives": tn, "FalseNegatives": fn,
+                "Precision": np.nan_to_num(tp / (tp + fp)), "Recall": np.nan_to_num(tp / (tp + fn))}[name]
+    m = getattr(keras.metrics, name)(thresholds=thresholds)
+    m.update_state(y, p, sample_weight=w)
+    assert_close(np.asarray(m.result()), want.astype(np.float32),
+                 call=f"{name}(thresholds={thresholds}).update_state(y, p, sample_weight=w).result()", what="per threshold")
+
+
+@clause("keras.model.call", ref="tf221")
+@pytest.mark.parametrize("form", ["Model(inp, out)", "Model(inp, outputs=out)", "Model(inputs=inp, outputs=out)"])
+def test_automut_every_functional_constructor_form_builds_the_graph(keras, form):
+    """keras.Model takes the functional graph's inputs and outputs positionally, as inputs plus
+    outputs=, or both by keyword (Keras 3.15's functional_init_arguments): each builds the same
+    functional model, whose layers and outputs follow the graph."""
+    inp = keras.Input((3,))
+    out = keras.layers.Dense(2, kernel_initializer="ones", bias_initializer="zeros")(inp)
+    model = {"Model(inp, out)": lambda: keras.Model(inp, out),
+             "Model(inp, outputs=out)": lambda: keras.Model(inp, outputs=out),
+             "Model(inputs=inp, outputs=out)": lambda: keras.Model(inputs=inp, outputs=out)}[form]()
+    x = np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 0.25]], dtype=np.float32)
+    assert_equal([type(layer).__name__ for layer in model.layers], ["InputLayer", "Dense"], call=form,
+                 what="model.layers' classes")
+    assert_close(np.asarray(model(x)), np.repeat(x.sum(1, keepdims=True), 2, axis=1), call=f"{form}(x)", what="out")
