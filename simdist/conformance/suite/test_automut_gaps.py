@@ -263,3 +263,27 @@ def test_automut_weight_files_hold_layers_nested_in_lists_and_dicts(keras):
     assert_equal(sorted(shapes), sorted(tuple(w.shape) for w in src.weights), call=call, what="the file's datasets' shapes")
     for i, (a, b) in enumerate(zip(dst.get_weights(), src.get_weights())):
         assert_close(a, b, call=call, what=f"weight {i} after load_weights")
+
+
+# -- optimizers -----------------------------------------------------------------------------------------------
+@clause("optim.option-coverage", ref="tf221")
+def test_automut_apply_gradients_skips_none_gradients_and_rejects_all_none(keras, tf):
+    """optimizer.apply_gradients drops the pairs whose gradient is None, with a warning naming
+    them ("Gradients do not exist for variables"), and updates the others; when every gradient is
+    None it raises ValueError "No gradients provided for any variable"."""
+    import warnings
+
+    opt = keras.optimizers.SGD(0.5)
+    a = tf.Variable([1.0, 2.0], name="a")
+    b = tf.Variable([3.0], name="b")
+    call = "SGD(0.5).apply_gradients([([0.2, -0.4], a), (None, b)])"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        opt.apply_gradients([(tf.constant([0.2, -0.4]), a), (None, b)])
+    assert_close(np.asarray(a), np.array([1.0 - 0.1, 2.0 + 0.2], np.float32), call=call, what="a")
+    assert_close(np.asarray(b), np.array([3.0], np.float32), call=call, what="b (no gradient: unchanged)")
+    texts = [str(w.message) for w in caught]
+    assert_true(any("Gradients do not exist for variables" in t for t in texts),
+                f"warnings {texts}, but one should say 'Gradients do not exist for variables'", call=call)
+    with raises(ValueError, match="No gradients provided for any variable", call="apply_gradients([(None, a)])"):
+        opt.apply_gradients([(None, a)])
