@@ -287,3 +287,46 @@ def test_automut_apply_gradients_skips_none_gradients_and_rejects_all_none(keras
                 f"warnings {texts}, but one should say 'Gradients do not exist for variables'", call=call)
     with raises(ValueError, match="No gradients provided for any variable", call="apply_gradients([(None, a)])"):
         opt.apply_gradients([(None, a)])
+
+
+@clause("keras.model.call", ref="tf221")
+def test_automut_a_built_models_config_records_each_layers_build_input(keras):
+    """Sequential.get_config() serializes each built layer with its build_config (Keras 3.15's
+    serialize_keras_object: {"input_shape": the shape it was built on}); an unbuilt model's
+    layers have none. Sequential.from_config of the built one comes back built with the same
+    weight shapes."""
+    built = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2), keras.layers.Dense(4)])
+    unbuilt = keras.Sequential([keras.layers.Dense(2)])
+    cfg = built.get_config()
+    got = [None if "build_config" not in entry else [list(entry["build_config"]["input_shape"])]
+           for entry in cfg["layers"] if entry["class_name"] == "Dense"]
+    call = "Sequential([Input((3,)), Dense(2), Dense(4)]).get_config()['layers']"
+    assert_equal(got, [[[None, 3]], [[None, 2]]], call=call, what="the Dense entries' build_config input_shape")
+    assert_equal(["build_config" in e for e in unbuilt.get_config()["layers"]], [False],
+                 call="Sequential([Dense(2)]).get_config()['layers']", what="'build_config' present")
+    again = keras.Sequential.from_config(cfg)
+    assert_equal([tuple(w.shape) for w in again.weights], [(3, 2), (2,), (2, 4), (4,)],
+                 call="Sequential.from_config(that config)", what="weight shapes")
+
+
+@clause("keras.loss.epsilon-clipping", ref="tf221")
+@pytest.mark.parametrize("eps", [1e-3, 0.05])
+def test_automut_crossentropies_clip_at_the_configured_epsilon(keras, eps):
+    """keras.config.epsilon() is 1e-7 by default; the probability crossentropies clip their
+    predictions to [epsilon, 1 - epsilon] with the epsilon configured when they run
+    (set_epsilon): -log(eps) for a target of 1 predicted 0, -log(1 - (1 - eps)) the other way."""
+    assert_close(np.float64(keras.config.epsilon()), np.float64(1e-7), call="keras.config.epsilon()", what="default")
+    y = np.array([[1.0], [0.0]], dtype=np.float32)
+    p = np.array([[0.0], [1.0]], dtype=np.float32)
+    keras.config.set_epsilon(eps)
+    try:
+        got = np.asarray(keras.losses.binary_crossentropy(y, p))
+        got_cce = np.asarray(keras.losses.categorical_crossentropy(np.array([[1.0, 0.0]], np.float32),
+                                                                   np.array([[0.0, 1.0]], np.float32)))
+    finally:
+        keras.config.set_epsilon(1e-7)
+    e32 = np.float32(eps)
+    want = -np.log(np.array([e32, np.float32(1) - (np.float32(1) - e32)], np.float32))
+    assert_close(got, want, call=f"set_epsilon({eps}); binary_crossentropy([[1], [0]], [[0], [1]])", what="out")
+    assert_close(got_cce, -np.log(np.array([e32], np.float32)),
+                 call=f"set_epsilon({eps}); categorical_crossentropy([[1, 0]], [[0, 1]])", what="out")
