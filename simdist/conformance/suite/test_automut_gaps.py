@@ -18,6 +18,14 @@ from simdist.conformance.assertions import assert_close, assert_equal, assert_tr
 clause = pytest.mark.clause
 
 
+def _band(tf, bands, upper=False):
+    """bands + 3 on the main diagonal's band row (row 0 of a lower band, the last row of an upper one)."""
+    k = bands.shape[-2]
+    shift = np.zeros((k, bands.shape[-1]))
+    shift[k - 1 if upper else 0] = 3.0
+    return bands + tf.constant(shift, tf.float64)
+
+
 def _line_model(keras):
     model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, kernel_initializer="ones")])
     model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
@@ -330,3 +338,27 @@ def test_automut_crossentropies_clip_at_the_configured_epsilon(keras, eps):
     assert_close(got, want, call=f"set_epsilon({eps}); binary_crossentropy([[1], [0]], [[0], [1]])", what="out")
     assert_close(got_cce, -np.log(np.array([e32], np.float32)),
                  call=f"set_epsilon({eps}); categorical_crossentropy([[1, 0]], [[0, 1]])", what="out")
+
+
+# -- gradients ------------------------------------------------------------------------------------------------
+_BANDED = {
+    "bands_broadcast_over_rhs_batch": ((2, 3), (2, 3, 2), {}),
+    "rhs_broadcast_over_bands_batch": ((2, 2, 3), (3, 2), {}),
+    "upper_adjoint_bands_batch_of_one": ((1, 2, 3), (2, 3, 1), {"lower": False, "adjoint": True}),
+}
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("case", list(_BANDED))
+def test_automut_banded_solve_gradient_sums_over_broadcast_batches(tf, case):
+    """banded_triangular_solve with bands and rhs of different batch shapes (broadcast): the
+    gradient of each input has that input's shape, summed over the batch axes it was broadcast
+    along; against float64 central differences of the backend's own forward pass."""
+    from simdist.conformance.suite.test_gradient_table import check_order
+
+    sb, sr, kw = _BANDED[case]
+    rng = np.random.default_rng(11)
+    xs = [rng.uniform(-1.0, 1.0, size=sb), rng.uniform(-1.0, 1.0, size=sr)]
+    upper = kw.get("lower", True) is False
+    check_order(tf, f"banded_triangular_solve[{case}]",
+                lambda tf_, b, r: tf_.linalg.banded_triangular_solve(_band(tf_, b, upper), r, **kw), xs, rng)
