@@ -362,3 +362,38 @@ def test_automut_banded_solve_gradient_sums_over_broadcast_batches(tf, case):
     upper = kw.get("lower", True) is False
     check_order(tf, f"banded_triangular_solve[{case}]",
                 lambda tf_, b, r: tf_.linalg.banded_triangular_solve(_band(tf_, b, upper), r, **kw), xs, rng)
+
+
+_GRADIENTS = {
+    # x in and out of [-0.5, 0.5], never at a bound: the incoming gradient passes inside only
+    "clip_by_value_both_sides": (lambda tf, x: tf.clip_by_value(x, -0.5, 0.5),
+                                 lambda rng: np.array([[-1.2, -0.3, 0.1], [0.7, 0.45, -0.9]]), "float64"),
+    # data of one row gathered twice: the gradient scatters back into that row
+    "sparse_segment_sum_one_row": (lambda tf, x: tf.sparse.segment_sum(x, [0, 0], [0, 1]),
+                                   lambda rng: rng.uniform(-1, 1, (1, 3)), "float64"),
+    "sparse_segment_mean_one_row": (lambda tf, x: tf.sparse.segment_mean(x, [0, 0, 0], [0, 0, 1]),
+                                    lambda rng: rng.uniform(-1, 1, (1, 3)), "float64"),
+    "sparse_segment_sqrt_n_one_row": (lambda tf, x: tf.sparse.segment_sqrt_n(x, [0, 0, 0], [0, 1, 1]),
+                                      lambda rng: rng.uniform(-1, 1, (1, 2)), "float64"),
+    # a batch of 2 without include_batch_in_index: each image's argmax indexes its own image
+    "max_pool_with_argmax_batch2": (lambda tf, x: tf.square(tf.nn.max_pool_with_argmax(x, 2, 2, "VALID")[0]),
+                                    lambda rng: (rng.permutation(32).reshape(2, 4, 4, 1) * 0.21 - 3.0), "float32"),
+}
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+@pytest.mark.parametrize("case", list(_GRADIENTS))
+def test_automut_more_gradients_match_central_differences(tf, case):
+    """Gradients at inputs the gradient table did not reach (values beyond both clip bounds, a
+    one-row data tensor under sparse segment ops, a batch of two under max_pool_with_argmax):
+    the tape's gradient of sum(R * f(x)) against central differences of the backend's forward
+    (float32 with h = 1e-2 on a piecewise quadratic where TF has no float64 kernel)."""
+    from simdist.conformance.suite.test_gradient_table import TOL32, check_order
+
+    fn, make, dtype = _GRADIENTS[case]
+    rng = np.random.default_rng(17)
+    x = np.asarray(make(rng), dtype=np.float64)
+    if dtype == "float32":
+        check_order(tf, case, fn, [x], rng, dtype="float32", h=1e-2, tolerance=TOL32)
+    else:
+        check_order(tf, case, fn, [x], rng)
