@@ -70,6 +70,13 @@ def test_automut_legacy_batch_hooks_get_the_train_batch_hooks_arguments(keras):
             assert_equal([k for k, _ in lg], [k for k, _ in nw], call=call, what=f"on_batch_end({b})'s log keys")
             assert_close(np.array([float(v) for _, v in lg]), np.array([float(v) for _, v in nw]), call=call,
                          what=f"on_batch_end({b})'s log values")
+    direct = Legacy()
+    legacy.clear()
+    direct.on_train_batch_begin(3, logs={"size": 4})
+    direct.on_train_batch_end(3, logs={"loss": 0.5})
+    assert_equal(legacy, [("begin", 3, ["size"]), ("end", 3, [("loss", 0.5)])],
+                 call="cb.on_train_batch_begin(3, logs={'size': 4}); cb.on_train_batch_end(3, logs={'loss': 0.5})",
+                 what="what the legacy hooks received")
 
 
 @clause("keras.callback.model-checkpoint", ref="tf221")
@@ -397,3 +404,12 @@ def test_automut_more_gradients_match_central_differences(tf, case):
         check_order(tf, case, fn, [x], rng, dtype="float32", h=1e-2, tolerance=TOL32)
     else:
         check_order(tf, case, fn, [x], rng)
+
+
+@clause("keras.model.call", ref="tf221")
+def test_automut_sequential_keeps_its_name_and_trainable(keras):
+    """Sequential(layers, trainable, name) keeps the name and the trainable flag it was given."""
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)], trainable=False, name="my_stack")
+    assert_equal(model.name, "my_stack", call="Sequential([...], trainable=False, name='my_stack')", what="name")
+    assert_equal(len(model.trainable_weights), 0, call="Sequential([...], trainable=False)",
+                 what="len(trainable_weights)")
