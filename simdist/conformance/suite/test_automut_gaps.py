@@ -413,3 +413,18 @@ def test_automut_sequential_keeps_its_name_and_trainable(keras):
     assert_equal(model.name, "my_stack", call="Sequential([...], trainable=False, name='my_stack')", what="name")
     assert_equal(len(model.trainable_weights), 0, call="Sequential([...], trainable=False)",
                  what="len(trainable_weights)")
+
+
+@clause("optim.option-coverage", ref="tf221")
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop"])
+def test_automut_optimizer_variables_are_not_trainable(keras, tf, name):
+    """An optimizer's own variables (iterations, learning rate, slots such as momentum or
+    velocity) are non-trainable Keras variables (Keras 3.15's add_variable: trainable=False)."""
+    kw = {"momentum": 0.9} if name in ("SGD", "RMSprop") else {}
+    opt = getattr(keras.optimizers, name)(0.1, **kw)
+    v = tf.Variable([1.0, 2.0])
+    opt.apply_gradients([(tf.constant([0.5, -0.5]), v)])
+    flags = [bool(x.trainable) for x in opt.variables]
+    assert_true(len(flags) >= 2 and not any(flags),
+                f"trainable flags {flags}, but every optimizer variable should be non-trainable",
+                call=f"{name}(0.1, {kw}).apply_gradients(...); [v.trainable for v in opt.variables]")
