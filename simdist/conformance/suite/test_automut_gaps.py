@@ -382,9 +382,10 @@ _GRADIENTS = {
                                     lambda rng: rng.uniform(-1, 1, (1, 3)), "float64"),
     "sparse_segment_sqrt_n_one_row": (lambda tf, x: tf.sparse.segment_sqrt_n(x, [0, 0, 0], [0, 1, 1]),
                                       lambda rng: rng.uniform(-1, 1, (1, 2)), "float64"),
-    # a batch of 2 without include_batch_in_index: each image's argmax indexes its own image
-    "max_pool_with_argmax_batch2": (lambda tf, x: tf.square(tf.nn.max_pool_with_argmax(x, 2, 2, "VALID")[0]),
-                                    lambda rng: (rng.permutation(32).reshape(2, 4, 4, 1) * 0.21 - 3.0), "float32"),
+    # a batch of 3 without include_batch_in_index: each image's argmax indexes its own image (with 2
+    # images an offset of the wrong sign still lands on the right row: -16 wraps to +16 of 32)
+    "max_pool_with_argmax_batch3": (lambda tf, x: tf.square(tf.nn.max_pool_with_argmax(x, 2, 2, "VALID")[0]),
+                                    lambda rng: (rng.permutation(48).reshape(3, 4, 4, 1) * 0.13 - 3.0), "float32"),
 }
 
 
@@ -392,7 +393,7 @@ _GRADIENTS = {
 @pytest.mark.parametrize("case", list(_GRADIENTS))
 def test_automut_more_gradients_match_central_differences(tf, case):
     """Gradients at inputs the gradient table did not reach (values beyond both clip bounds, a
-    one-row data tensor under sparse segment ops, a batch of two under max_pool_with_argmax):
+    one-row data tensor under sparse segment ops, a batch of three under max_pool_with_argmax):
     the tape's gradient of sum(R * f(x)) against central differences of the backend's forward
     (float32 with h = 1e-2 on a piecewise quadratic where TF has no float64 kernel)."""
     from simdist.conformance.suite.test_gradient_table import TOL32, check_order
