@@ -674,6 +674,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: under ParameterServerStrategy with a partitioner, a weight split in several shards is a Keras variable over a ShardedVariable: weights, get/set_weights, forward, conversions and penalties work; tape.gradient on it raises AttributeError (no handle); np.asarray/save_weights (no __array__), apply_gradients and checkpoints (no device) raise AttributeError; differentiate its .value.variables.'),
     Clause('checkpoint.latest', 'training', False, (),
            'TF 2.21: Checkpoint.save records the checkpoint in the directory\'s checkpoint state file, so tf.train.latest_checkpoint(dir) finds the newest; restore(None) restores nothing and its assertions raise AssertionError.'),
+    Clause('checkpoint.manager', 'training', False, (),
+           "TF 2.21: tf.train.CheckpointManager(max_to_keep=k) keeps the k newest checkpoints (None: every one), deleting the older ones' files; checkpoints lists them oldest first and latest_checkpoint is the newest."),
     Clause('optim.floatx', 'training', False, (),
            'TF 2.21 + Keras 3.15: an optimizer\'s learning-rate variable and its variables made without a dtype have keras floatx; Python hyperparameters are cast through float32 (ops.cast is tf.cast).'),
     Clause('autodiff.concat-slices', 'autodiff', False, (),

@@ -1,0 +1,219 @@
+"""Gaps the eleventh blind batch of planted training bugs found (issue 29, docs/conformance.md "How
+strong is the suite"): behaviours and options no earlier suite test set or looked at closely
+enough for a wrong implementation to fail (TF 2.21 + Keras 3.15).
+
+Each test checks a class of behaviour, not one planted bug: which tied maximum a max-pooling
+gradient feeds, ... Every expected value is computed here with NumPy (or a Python transcription of
+TF's or Keras 3.15's rule), never with the backend's own implementation of the same rule.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_equal, assert_true, raises
+from simdist.conformance.tolerances import Tolerance
+from simdist.conformance.suite.values import grid as _grid
+
+clause = pytest.mark.clause
+TOL32 = Tolerance(rtol=2e-5, atol=2e-6)
+
+
+# -- max pooling's gradient where a window holds tied maxima -------------------------------------------------
+def _same_pads(size, k, s):
+    """TF's SAME padding of one axis: (before, after), the odd one after."""
+    out = -(-size // s)
+    total = max((out - 1) * s + k - size, 0)
+    return out, total // 2
+
+
+def _max_pool_grad_first_max(x, k, s, padding, w):
+    """d sum(w * max_pool(x)) / dx for NHWC x: each window's upstream gradient goes to the first of
+    its maxima in row-major window order (TF's MaxPoolGrad), the padding never chosen."""
+    n, h, wd, c = x.shape
+    if padding == "SAME":
+        (oh, pt), (ow, pl) = _same_pads(h, k, s), _same_pads(wd, k, s)
+    else:
+        oh, ow, pt, pl = (h - k) // s + 1, (wd - k) // s + 1, 0, 0
+    g = np.zeros_like(x)
+    for b in range(n):
+        for ch in range(c):
+            for i in range(oh):
+                for j in range(ow):
+                    cells = [(r, q) for r in range(i * s - pt, i * s - pt + k) for q in range(j * s - pl, j * s - pl + k)
+                             if 0 <= r < h and 0 <= q < wd]
+                    best = cells[0]
+                    for r, q in cells[1:]:
+                        if x[b, r, q, ch] > x[b, best[0], best[1], ch]:
+                            best = (r, q)
+                    g[b, best[0], best[1], ch] += w[b, i, j, ch]
+    return g
+
+
+# windows with ties: equal maxima in one window, a ReLU-like block of zeros, overlapping windows sharing a max
+_TIES = np.array([[1.0, 3.0, 3.0, 0.0, 2.0], [3.0, 2.0, 0.0, 0.0, 2.0], [0.0, 0.0, 5.0, 5.0, 1.0],
+                  [1.0, 5.0, 5.0, 2.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0]], np.float32)
+
+
+def _max_pool2d_ties(tf, k, s, padding, layer):
+    x = np.stack([_TIES, _TIES[::-1, ::-1]], axis=-1)[None]          # two channels, ties in other places
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        if layer:
+            y = tf.keras.layers.MaxPooling2D(k, s, padding.lower())(xt)
+        else:
+            y = tf.nn.max_pool2d(xt, k, s, padding)
+        w = np.arange(1, int(np.prod(y.shape)) + 1, dtype=np.float32).reshape(tuple(y.shape)) * np.float32(0.5)
+        loss = tf.reduce_sum(tf.constant(w) * y)
+    call = (f"d sum(w * {'MaxPooling2D' if layer else 'tf.nn.max_pool2d'}(x, {k}, {s}, {padding})) / dx, "
+            "windows with tied maxima")
+    assert_close(tape.gradient(loss, xt), _max_pool_grad_first_max(x, k, s, padding, w), call=call,
+                 what="dx (each window's gradient on its first maximum)", tolerance=TOL32)
+
+
+def _max_pool1d_ties(tf):
+    x = np.array([2.0, 2.0, 1.0, 4.0, 4.0, 4.0, 0.0], np.float32).reshape(1, 7, 1)
+    xt = tf.constant(x)
+    w = np.array([1.0, 2.0, 3.0, 4.0, 5.0], np.float32).reshape(1, 5, 1)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        loss = tf.reduce_sum(tf.constant(w) * tf.nn.max_pool1d(xt, 3, 1, "VALID"))
+    expected = np.zeros(7, np.float32)
+    for j in range(5):
+        win = x[0, j:j + 3, 0]
+        expected[j + int(np.argmax(win))] += w[0, j, 0]
+    assert_close(tape.gradient(loss, xt), expected.reshape(1, 7, 1), call="d sum(w * tf.nn.max_pool1d(x, 3, 1)) / dx",
+                 what="dx (first maximum of each window)", tolerance=TOL32)
+
+
+def _max_pool3d_ties(tf):
+    """MaxPool3DGrad (TF 2.21's CPU kernel) differs: it feeds every input equal to its window's maximum."""
+    x = np.zeros((1, 2, 4, 2, 1), np.float32)
+    x[0, 0, 2, 1, 0] = 1.0
+    x[0, 1, 3, 0, 0] = 1.0
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = tf.nn.max_pool3d(xt, 2, 2, "VALID")
+        loss = tf.reduce_sum(tf.constant(np.array([2.0, 3.0], np.float32).reshape(1, 1, 2, 1, 1)) * y)
+    expected = np.zeros_like(x)
+    expected[0, :, 0:2, :, 0] = 2.0                   # the first window: all zeros, every one a maximum
+    expected[0, 0, 2, 1, 0] = expected[0, 1, 3, 0, 0] = 3.0
+    assert_close(tape.gradient(loss, xt), expected, call="d sum(w * tf.nn.max_pool3d(x, 2, 2)) / dx, tied maxima",
+                 what="dx (every tied maximum of a window)", tolerance=TOL32)
+
+
+@clause("autodiff.op-gradients", ref="tf221")
+def test_blind11_max_pool_gradients_pick_the_tied_maximum_by_the_kernels_rule(tf, budget):
+    cases = [dict(k=2, s=2, padding="VALID", layer=False), dict(k=2, s=1, padding="VALID", layer=False),
+             dict(k=3, s=2, padding="SAME", layer=False), dict(k=2, s=1, padding="SAME", layer=True),
+             dict(k=3, s=1, padding="SAME", layer=True)]
+    for case in budget(cases):
+        _max_pool2d_ties(tf, **case)
+    for fn in budget([_max_pool1d_ties, _max_pool3d_ties]):
+        fn(tf)
+
+
+# -- tf.train.CheckpointManager: how many checkpoints it keeps -------------------------------------------------
+def _checkpoint_manager_keeps(tf, max_to_keep, saves):
+    """CheckpointManager(max_to_keep=k) keeps the k newest checkpoints (None: all), deletes the older
+    ones' files, and each kept one restores the value it saved."""
+    d = tempfile.mkdtemp()
+    v = tf.Variable(0.0)
+    ckpt = tf.train.Checkpoint(v=v)
+    manager = tf.train.CheckpointManager(ckpt, d, max_to_keep=max_to_keep)
+    paths = []
+    for i in range(saves):
+        v.assign(float(10 * i))
+        paths.append(str(manager.save()))
+    kept = paths if max_to_keep is None else paths[-max_to_keep:]
+    call = f"CheckpointManager(max_to_keep={max_to_keep}), {saves} saves"
+    assert_equal([os.path.basename(str(p)) for p in manager.checkpoints], [os.path.basename(p) for p in kept],
+                 call=call, what="manager.checkpoints")
+    assert_equal(str(manager.latest_checkpoint), paths[-1], call=call, what="manager.latest_checkpoint")
+    assert_equal(str(tf.train.latest_checkpoint(d)), paths[-1], call=call, what="tf.train.latest_checkpoint(dir)")
+    stems = sorted({f.split(".")[0] for f in os.listdir(d) if f != "checkpoint"})
+    assert_equal(stems, sorted(os.path.basename(p) for p in kept), call=call,
+                 what="the checkpoint files left in the directory (by prefix)")
+    for p in kept:
+        v.assign(-1.0)
+        ckpt.restore(p)
+        assert_close(float(v.numpy()), float(10 * paths.index(p)), call=call + f"; restore({os.path.basename(p)})",
+                     what="v")
+
+
+@clause("checkpoint.manager", ref="tf221")
+def test_blind11_checkpoint_manager_keeps_the_newest_max_to_keep(tf, budget):
+    for case in budget(_grid(("max_to_keep", [2, 1, 3, None]), ("saves", [4]))):
+        _checkpoint_manager_keeps(tf, **case)
+
+
+# -- Model.get_layer ---------------------------------------------------------------------------------------------
+@clause("keras.model.errors", ref="tf221")
+def test_blind11_get_layer_by_index_and_name_and_its_errors(keras):
+    inp = keras.Input((2,), name="x")
+    h = keras.layers.Dense(3, name="hidden")(inp)
+    model = keras.Model(inp, keras.layers.Dense(1, name="out")(h))
+    n = len(model.layers)
+    assert_equal(n, 3, call="keras.Model(Input, Dense, Dense).layers", what="len (the InputLayer counts)")
+    assert_equal([model.get_layer(index=i).name for i in range(n)], ["x", "hidden", "out"],
+                 call="model.get_layer(index=i) for each i", what="names")
+    assert_equal(model.get_layer("out").name, "out", call="model.get_layer('out')", what="name")
+    for index in (n, n + 2):
+        with raises(ValueError, match=f"index {index} but model only has {n} layers",
+                    call=f"model.get_layer(index={index}) with {n} layers"):
+            model.get_layer(index=index)
+    with raises(ValueError, match="No such layer: missing", call="model.get_layer('missing')"):
+        model.get_layer("missing")
+
+
+# -- regression losses and metrics match a (n,) target to (n, 1) predictions ------------------------------------
+_Y = np.array([1.0, -2.0, 0.5, 3.0], np.float32)
+_P = np.array([0.5, -1.0, 2.0, 3.5], np.float32)
+
+
+def _regression_rank_matching(keras, tf, name, y_shape, p_shape):
+    y, p = _Y.reshape(y_shape), _P.reshape(p_shape)
+    err = (_Y - _P).astype(np.float64)
+    per_sample = {"mse": err ** 2, "mae": np.abs(err)}[name]
+    if y_shape == p_shape == (4,):
+        per_sample = per_sample.mean()      # rank 1: one sample of 4 values, averaged over the last axis
+    fn = {"mse": keras.losses.mse, "mae": keras.losses.mae}[name]
+    call = f"keras.losses.{name}(y_true {y_shape}, y_pred {p_shape})"
+    assert_close(fn(tf.constant(y), tf.constant(p)), per_sample, call=call, what="per-sample values", tolerance=TOL32)
+    metric = {"mse": keras.metrics.MeanSquaredError, "mae": keras.metrics.MeanAbsoluteError}[name]()
+    metric.update_state(tf.constant(y), tf.constant(p))
+    assert_close(float(metric.result()), per_sample.mean(), call=call.replace("keras.losses.", "metric "),
+                 what="result", tolerance=TOL32)
+    if name == "mse":
+        rmse = keras.metrics.RootMeanSquaredError()
+        rmse.update_state(tf.constant(y), tf.constant(p))
+        assert_close(float(rmse.result()), np.sqrt(per_sample.mean()), call=f"RootMeanSquaredError {y_shape} vs {p_shape}",
+                     what="result", tolerance=TOL32)
+
+
+def _fit_mse_metric_with_flat_targets(keras, tf):
+    """fit/evaluate with (n,) targets and a Dense(1) output: the "mse"/"mae" metrics are the per-sample
+    means (no (n, n) broadcast)."""
+    x = np.array([[1.0], [2.0], [-1.0], [0.5]], np.float32)
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, kernel_initializer="ones",
+                                                                      bias_initializer="zeros")])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mse", "mae"])
+    logs = model.evaluate(x, _Y, batch_size=4, verbose=0, return_dict=True)
+    err = x[:, 0].astype(np.float64) - _Y
+    call = "evaluate(x (4, 1), y (4,)) of Dense(1, ones) compiled with loss='mse', metrics=['mse', 'mae']"
+    assert_close(logs["loss"], np.mean(err ** 2), call=call, what="loss", tolerance=TOL32)
+    assert_close(logs["mse"], np.mean(err ** 2), call=call, what="mse", tolerance=TOL32)
+    assert_close(logs["mae"], np.mean(np.abs(err)), call=call, what="mae", tolerance=TOL32)
+
+
+@clause("keras.loss.shapes", ref="tf221")
+def test_blind11_regression_losses_and_metrics_match_target_and_prediction_ranks(keras, tf, budget):
+    for case in budget(_grid(("name", ["mse", "mae"]), ("y_shape", [(4,), (4, 1)]), ("p_shape", [(4, 1), (4,)]))):
+        _regression_rank_matching(keras, tf, **case)
+    _fit_mse_metric_with_flat_targets(keras, tf)
