@@ -217,3 +217,90 @@ def test_blind11_regression_losses_and_metrics_match_target_and_prediction_ranks
     for case in budget(_grid(("name", ["mse", "mae"]), ("y_shape", [(4,), (4, 1)]), ("p_shape", [(4, 1), (4,)]))):
         _regression_rank_matching(keras, tf, **case)
     _fit_mse_metric_with_flat_targets(keras, tf)
+
+
+# -- fit: steps_per_epoch continues the data across epochs --------------------------------------------------------
+def _fit_steps_per_epoch_batches(keras, tf, source, steps, epochs):
+    seen: list[list[int]] = []
+
+    class Record(keras.layers.Layer):
+        def compute_output_shape(self, input_shape):
+            return input_shape
+
+        def call(self, x):
+            if hasattr(x, "numpy"):
+                seen.append(np.asarray(x)[:, 0].astype(int).tolist())
+            return x
+
+    inp = keras.Input((1,))
+    model = keras.Model(inp, keras.layers.Dense(1)(Record()(inp)))
+    model.compile("sgd", "mse", run_eagerly=True)
+    if source == "dataset9":
+        x = np.arange(9, dtype="float32").reshape(9, 1)
+        data, kw, batches = tf.data.Dataset.from_tensor_slices((x, x)).batch(1), {}, [[i] for i in range(9)]
+        expected = batches[:steps * epochs]
+    elif source == "repeated6":
+        x = np.arange(6, dtype="float32").reshape(6, 1)
+        data, kw = tf.data.Dataset.from_tensor_slices((x, x)).batch(1).repeat(), {}
+        expected = [[i % 6] for i in range(steps * epochs)]
+    else:   # arrays of 10 samples in batches of 2: the epochs continue until the 5 batches are used up
+        x = np.arange(10, dtype="float32").reshape(10, 1)
+        data, kw = (x, x), {"batch_size": 2, "shuffle": False}
+        expected = [[2 * i, 2 * i + 1] for i in range(5)][:steps * epochs]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")    # "Your input ran out of data" where steps * epochs exceeds the data
+        if isinstance(data, tuple):
+            model.fit(*data, steps_per_epoch=steps, epochs=epochs, verbose=0, **kw)
+        else:
+            model.fit(data, steps_per_epoch=steps, epochs=epochs, verbose=0, **kw)
+    call = f"fit({source}, steps_per_epoch={steps}, epochs={epochs}, run_eagerly=True)"
+    assert_equal(seen, expected, call=call, what="the batches, epoch after epoch (each epoch continues the data)")
+
+
+@clause("keras.fit.data", ref="tf221")
+def test_blind11_steps_per_epoch_continues_the_data_across_epochs(keras, tf, budget):
+    cases = [dict(source="dataset9", steps=3, epochs=3), dict(source="repeated6", steps=4, epochs=2),
+             dict(source="arrays10", steps=2, epochs=3), dict(source="dataset9", steps=4, epochs=3)]
+    for case in budget(cases):
+        _fit_steps_per_epoch_batches(keras, tf, **case)
+
+
+# -- fit: the sample weights of the validation data ------------------------------------------------------------
+def _fit_validation_sample_weights(keras, tf, how):
+    """Validation with sample weights: val_loss = sum(w * e^2) / n (sum_over_batch_size counts every
+    value), a weighted metric takes sum(w * v) / sum(w), an unweighted one the plain mean. The model
+    does not change (SGD with learning rate 0), so the expected values come from its fixed weights."""
+    x = np.array([[1.0], [2.0], [-1.0], [0.5], [3.0], [-2.0], [1.5], [0.0]], np.float32)
+    y = np.array([[0.0], [1.0], [1.0], [2.0], [2.5], [-1.0], [0.0], [1.0]], np.float32)
+    sw = np.array([1.0, 0.5, 2.0, 0.0, 3.0, 1.0, 0.25, 2.0], np.float32)
+    inp = keras.Input((1,))
+    model = keras.Model(inp, keras.layers.Dense(1, kernel_initializer="ones", bias_initializer="zeros")(inp))
+    model.compile(keras.optimizers.SGD(0.0), "mse", metrics=["mae"], weighted_metrics=["mse"])
+    if how == "validation_data":
+        vx, vy, vw = x[4:], y[4:], sw[4:]
+        model.fit(x[:4], y[:4], batch_size=4, epochs=1, verbose=0, validation_data=(vx, vy, vw))
+        hist = model.history.history
+    elif how == "validation_dataset":
+        vx, vy, vw = x[4:], y[4:], sw[4:]
+        vds = tf.data.Dataset.from_tensor_slices((vx, vy, vw)).batch(4)
+        hist = model.fit(x[:4], y[:4], batch_size=4, epochs=1, verbose=0, validation_data=vds).history
+    else:   # validation_split holds out the last quarter, sample weights included
+        vx, vy, vw = x[6:], y[6:], sw[6:]
+        hist = model.fit(x, y, sample_weight=sw, batch_size=8, epochs=1, verbose=0, validation_split=0.25,
+                         shuffle=False).history
+    e2 = (vx[:, 0].astype(np.float64) - vy[:, 0]) ** 2
+    w = vw.astype(np.float64)
+    call = f"fit(..., {how} with sample weights) of Dense(1, ones), SGD(0), weighted_metrics=['mse'], metrics=['mae']"
+    assert_close(hist["val_loss"][0], np.sum(w * e2) / len(e2), call=call, what="val_loss (sum(w e^2) / n)",
+                 tolerance=TOL32)
+    assert_close(hist["val_mse"][0], np.sum(w * e2) / np.sum(w), call=call, what="val_mse (weighted metric)",
+                 tolerance=TOL32)
+    assert_close(hist["val_mae"][0], np.mean(np.abs(vx[:, 0] - vy[:, 0])), call=call,
+                 what="val_mae (unweighted metric)", tolerance=TOL32)
+
+
+@clause("keras.fit.validation", ref="tf221")
+def test_blind11_validation_data_carries_its_sample_weights(keras, tf, budget):
+    for how in budget(["validation_data", "validation_dataset", "validation_split"]):
+        _fit_validation_sample_weights(keras, tf, how)
