@@ -117,6 +117,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'CentralStorage with 1 CPU and 1 GPU: `range(10).batch(2)` prints PerReplica values.'),
     Clause('dataset.shuffle', 'input', False, (),
            '`Dataset.shuffle` yields each element once per pass; reshuffle_each_iteration (default True) gives each pass a new order, False repeats the first pass\'s order.'),
+    Clause('dataset.batching', 'input', False, (),
+           'TF 2.21: Dataset.batch(drop_remainder=True) drops the short last batch whatever feeds it; padded_batch pads each batch to its longest element (or padded_shapes) with padding_values; repeat(n) yields n passes; from_tensor_slices refuses components of different lengths (ValueError).'),
     Clause('dataset-fn.no-batching', 'input', True, ('CSS24', 'PSS'),
            '`distribute_datasets_from_function` neither batches nor shards; dataset_fn is called once per worker, on its CPU; each replica of a worker dequeues one batch per step.'),
     Clause('dataset-fn.input-context', 'input', True, ('CSS20', 'CSS24', 'ODS', 'PSS'),

@@ -304,3 +304,109 @@ def _fit_validation_sample_weights(keras, tf, how):
 def test_blind11_validation_data_carries_its_sample_weights(keras, tf, budget):
     for how in budget(["validation_data", "validation_dataset", "validation_split"]):
         _fit_validation_sample_weights(keras, tf, how)
+
+
+# -- tf.data: batch, padded_batch, repeat, from_tensor_slices, shuffle ------------------------------------------
+def _rows(ds):
+    return [np.asarray(b).tolist() for b in ds]
+
+
+def _padded_batch_pads_to_the_longest(tf, padded_shapes, padding_values, drop_remainder):
+    """padded_batch pads every element of a batch to the batch's longest (or to padded_shapes), with
+    padding_values (default 0), whichever element of the batch is the longest."""
+    lengths = [1, 4, 2, 3, 5]
+    ds = tf.data.Dataset.from_tensor_slices(tf.constant(lengths, tf.int64)).map(lambda n: tf.range(n) + 1)
+    kw = {}
+    if padded_shapes is not None:
+        kw["padded_shapes"] = padded_shapes
+    if padding_values is not None:
+        kw["padding_values"] = tf.constant(padding_values, tf.int64)
+    got = _rows(ds.padded_batch(2, drop_remainder=drop_remainder, **kw))
+    pad = 0 if padding_values is None else padding_values
+    expected = []
+    elems = [list(range(1, n + 1)) for n in lengths]
+    for i in range(0, len(elems), 2):
+        batch = elems[i:i + 2]
+        if drop_remainder and len(batch) < 2:
+            break
+        width = padded_shapes[0] if padded_shapes is not None else max(len(e) for e in batch)
+        expected.append([e + [pad] * (width - len(e)) for e in batch])
+    assert_equal(got, expected, call=f"Dataset of int64 vectors of lengths {lengths}.padded_batch(2, "
+                 f"padded_shapes={padded_shapes}, padding_values={padding_values}, drop_remainder={drop_remainder})",
+                 what="batches")
+
+
+def _batch_drop_remainder_after_transforms(tf, transform):
+    """batch(3, drop_remainder=True) drops the short last batch whatever produced the elements."""
+    ds = tf.data.Dataset.range(8)
+    if transform == "map":
+        ds, kept = ds.map(lambda x: x * 2), [2 * i for i in range(8)]
+    elif transform == "filter":
+        ds, kept = ds.filter(lambda x: x % 3 != 0), [i for i in range(8) if i % 3 != 0]
+    elif transform == "repeat":
+        ds, kept = ds.take(4).repeat(2), list(range(4)) * 2
+    else:
+        ds, kept = ds, list(range(8))
+    got = _rows(ds.batch(3, drop_remainder=True))
+    expected = [kept[i:i + 3] for i in range(0, len(kept) - len(kept) % 3, 3)]
+    assert_equal(got, expected, call=f"Dataset.range(8).{transform}(...).batch(3, drop_remainder=True)", what="batches")
+    got = _rows(ds.batch(3))
+    expected = [kept[i:i + 3] for i in range(0, len(kept), 3)]
+    assert_equal(got, expected, call=f"Dataset.range(8).{transform}(...).batch(3)", what="batches (short last kept)")
+
+
+def _repeat_counts(tf, count, mapped):
+    ds = tf.data.Dataset.range(3)
+    if mapped:
+        ds = ds.map(lambda x: x + 10)
+    base = [i + (10 if mapped else 0) for i in range(3)]
+    rep = ds.repeat(count)
+    call = f"Dataset.range(3){'.map(+10)' if mapped else ''}.repeat({count})"
+    assert_equal([int(v) for v in rep], base * count, call=call, what="elements")
+    assert_equal(int(rep.cardinality()), 3 * count, call=call, what="cardinality")
+    assert_equal([int(v) for v in rep.take(3 * count + 2)], base * count, call=call + ".take(more)", what="elements")
+
+
+@clause("dataset.batching", ref="tf221")
+def test_blind11_padded_batch_pads_each_batch_to_its_longest_element(tf, budget):
+    cases = [dict(padded_shapes=None, padding_values=None, drop_remainder=False),
+             dict(padded_shapes=None, padding_values=-1, drop_remainder=True),
+             dict(padded_shapes=[6], padding_values=None, drop_remainder=False)]
+    for case in budget(cases):
+        _padded_batch_pads_to_the_longest(tf, **case)
+
+
+@clause("dataset.batching", ref="tf221")
+def test_blind11_batch_and_repeat_count_whatever_feeds_them(tf, budget):
+    for transform in budget(["map", "filter", "repeat", "slices"]):
+        _batch_drop_remainder_after_transforms(tf, transform)
+    for case in budget(_grid(("count", [1, 2, 3]), ("mapped", [False, True]))):
+        _repeat_counts(tf, **case)
+
+
+@clause("dataset.batching", ref="tf221")
+def test_blind11_from_tensor_slices_refuses_components_of_different_lengths(tf, budget):
+    cases = [((np.zeros(4), np.zeros(3)), "4 and 3"), ((np.zeros(3), np.zeros(4)), "3 and 4"),
+             ({"a": np.zeros(3), "b": np.zeros(5)}, "3 and 5"), ((np.zeros((3, 2)), np.zeros((2, 3))), "3 and 2")]
+    for tensors, dims in budget(cases):
+        shapes = tf.nest.map_structure(lambda a: a.shape, tensors)
+        with raises(ValueError, match=f"Dimensions {dims} are not compatible",
+                    call=f"Dataset.from_tensor_slices(components of shapes {shapes})"):
+            tf.data.Dataset.from_tensor_slices(tensors)
+
+
+@clause("dataset.shuffle", ref="tf221")
+def test_blind11_shuffle_buffer_of_one_keeps_the_order_and_seeds_differ(tf):
+    for n in (5, 8):
+        got = [int(v) for v in tf.data.Dataset.range(n).shuffle(1, seed=3)]
+        assert_equal(got, list(range(n)), call=f"Dataset.range({n}).shuffle(buffer_size=1, seed=3)",
+                     what="order (a buffer of one element cannot reorder)")
+    orders = {s: [int(v) for v in tf.data.Dataset.range(10).shuffle(10, seed=s)] for s in (1, 2, 3)}
+    for s, order in orders.items():
+        assert_equal(sorted(order), list(range(10)), call=f"Dataset.range(10).shuffle(10, seed={s})",
+                     what="the elements")
+        again = [int(v) for v in tf.data.Dataset.range(10).shuffle(10, seed=s)]
+        assert_equal(again, order, call=f"Dataset.range(10).shuffle(10, seed={s}) made twice", what="first pass")
+    assert_true(len({tuple(o) for o in orders.values()}) == 3,
+                f"seeds 1, 2, 3 give the orders {orders}, but different seeds should give different permutations",
+                call="Dataset.range(10).shuffle(10, seed=s) for s in 1, 2, 3")
