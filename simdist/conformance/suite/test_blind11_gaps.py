@@ -410,3 +410,146 @@ def test_blind11_shuffle_buffer_of_one_keeps_the_order_and_seeds_differ(tf):
     assert_true(len({tuple(o) for o in orders.values()}) == 3,
                 f"seeds 1, 2, 3 give the orders {orders}, but different seeds should give different permutations",
                 call="Dataset.range(10).shuffle(10, seed=s) for s in 1, 2, 3")
+
+
+# -- hinge metrics: 0/1 labels become -1/1 only when every label is 0 or 1 ----------------------------------------
+def _hinge_label_conversion(keras, tf, labels):
+    y = {"binary": np.array([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]]), "signed": np.array([[-1.0, 1.0, 1.0], [1.0, -1.0, 1.0]]),
+         "mixed": np.array([[-1.0, 0.0, 1.0], [1.0, 1.0, 0.0]])}[labels].astype(np.float32)
+    p = np.array([[0.5, -0.3, 0.8], [-1.2, 0.4, 2.0]], np.float32)
+    t = y.astype(np.float64)
+    if np.all((t == 0) | (t == 1)):
+        t = 2 * t - 1                        # the whole batch is binary: mapped to -1/1
+    margin = np.maximum(1 - t * p, 0)
+    call = f"keras.metrics.hinge / squared_hinge / Hinge of {labels} labels {y.tolist()}"
+    assert_close(keras.metrics.hinge(tf.constant(y), tf.constant(p)), margin.mean(-1), call=call, what="hinge",
+                 tolerance=TOL32)
+    assert_close(keras.metrics.squared_hinge(tf.constant(y), tf.constant(p)), (margin ** 2).mean(-1), call=call,
+                 what="squared_hinge", tolerance=TOL32)
+    m = keras.metrics.Hinge()
+    m.update_state(tf.constant(y), tf.constant(p))
+    assert_close(float(m.result()), margin.mean(), call=call, what="Hinge().result()", tolerance=TOL32)
+
+
+@clause("keras.metric.hinge-correlation", ref="tf221")
+def test_blind11_hinge_maps_labels_to_signs_only_for_a_wholly_binary_batch(keras, tf, budget):
+    for labels in budget(["mixed", "binary", "signed"]):
+        _hinge_label_conversion(keras, tf, labels)
+
+
+# -- a masked loss under each reduction -------------------------------------------------------------------------
+def _masked_loss_reductions(keras, tf, reduction, weighted):
+    """SparseCategoricalCrossentropy(ignore_class=1): the ignored entries give 0 and are masked; the
+    mask is folded into the sample weights, rescaled by total/valid for the mean reductions only."""
+    yt = np.array([0, 1, 2, 1, 0], np.int32)
+    yp = np.array([[0.7, 0.2, 0.1], [0.3, 0.4, 0.3], [0.1, 0.1, 0.8], [0.2, 0.5, 0.3], [0.5, 0.25, 0.25]], np.float32)
+    sw = np.array([1.0, 2.0, 0.5, 3.0, 2.0], np.float32) if weighted else None
+    valid = yt != 1
+    per = np.where(valid, -np.log(yp[np.arange(5), np.where(valid, yt, 0)].astype(np.float64)), 0.0)
+    w = np.ones(5) if sw is None else sw.astype(np.float64)
+    if reduction in (None, "none"):
+        expected = per * w * valid
+    elif reduction == "sum":
+        expected = np.sum(per * w * valid)
+    elif reduction == "mean_with_sample_weight":    # the mask is a weight: divided by sum(w * mask)
+        expected = np.sum(per * w * valid) / np.sum(w * valid)
+    else:                                           # "sum_over_batch_size", "mean": the mean over valid entries
+        expected = np.sum(per * w * valid) / valid.sum()
+    loss = keras.losses.SparseCategoricalCrossentropy(ignore_class=1, reduction=reduction)
+    got = loss(tf.constant(yt), tf.constant(yp), sample_weight=None if sw is None else tf.constant(sw))
+    assert_close(got, expected, call=f"SparseCategoricalCrossentropy(ignore_class=1, reduction={reduction!r})"
+                 f"(y_true {yt.tolist()}, probabilities, sample_weight={None if sw is None else sw.tolist()})",
+                 what="loss", tolerance=TOL32)
+
+
+@clause("keras.loss.ignore-class", ref="tf221")
+def test_blind11_masked_loss_folds_its_mask_into_each_reduction(keras, tf, budget):
+    cases = _grid(("reduction", ["sum", "sum_over_batch_size", "mean", "mean_with_sample_weight", "none"]),
+                  ("weighted", [False, True]))
+    for case in budget(cases):
+        _masked_loss_reductions(keras, tf, **case)
+
+
+# -- a callback's on_batch_begin/end are fit's batch hooks ---------------------------------------------------------
+@clause("keras.fit.callback-hooks", ref="tf221")
+def test_blind11_on_batch_hooks_are_the_training_batch_hooks(keras):
+    calls = []
+
+    class Hooks(keras.callbacks.Callback):
+        def on_batch_begin(self, batch, logs=None):
+            calls.append(("begin", batch))
+
+        def on_batch_end(self, batch, logs=None):
+            calls.append(("end", batch, sorted(logs or {})))
+
+    inp = keras.Input((1,))
+    model = keras.Model(inp, keras.layers.Dense(1)(inp))
+    model.compile("sgd", "mse", metrics=["mae"])
+    x = np.zeros((6, 1), np.float32)
+    model.fit(x, x, batch_size=2, epochs=2, verbose=0, callbacks=[Hooks()])
+    expected = [c for _ in range(2) for b in range(3) for c in (("begin", b), ("end", b, ["loss", "mae"]))]
+    assert_equal(calls, expected, call="fit(6 samples, batch_size=2, epochs=2) with a callback overriding "
+                 "on_batch_begin/on_batch_end", what="calls (Callback.on_train_batch_* call on_batch_*)")
+    calls.clear()
+    model.evaluate(x, x, batch_size=2, verbose=0, callbacks=[Hooks()])
+    model.predict(x, batch_size=2, verbose=0, callbacks=[Hooks()])
+    assert_equal(calls, [], call="evaluate and predict with the same callback", what="calls (training hooks only)")
+
+
+# -- tf.clip_by_global_norm: a list below the clip norm is unchanged ------------------------------------------------
+def _clip_by_global_norm(tf, clip_norm, with_none, with_slices):
+    a = np.array([0.3, -0.4, 1.2], np.float32)
+    b = np.array([[1.2, 0.5], [-2.0, 0.25]], np.float32)
+    ts = [tf.constant(a), tf.constant(b)]
+    values = [a, b]
+    if with_slices:
+        ts.append(tf.IndexedSlices(tf.constant([[1.0, -1.0], [0.5, 2.0]]), tf.constant([0, 2]), tf.constant([3, 2])))
+        values.append(np.array([[1.0, -1.0], [0.5, 2.0]], np.float32))
+    if with_none:
+        ts.insert(1, None)
+    norm = np.sqrt(sum(float(np.sum(v.astype(np.float64) ** 2)) for v in values))
+    scale = clip_norm / max(norm, clip_norm)
+    out, got_norm = tf.clip_by_global_norm(ts, clip_norm)
+    call = f"tf.clip_by_global_norm(tensors of global norm {norm:.4f}, clip_norm={clip_norm}), None: {with_none}"
+    assert_close(got_norm, norm, call=call, what="global_norm", tolerance=TOL32)
+    if with_none:
+        assert_true(out[1] is None, f"out[1]={out[1]!r}, but a None entry should stay None", call=call)
+        out = out[:1] + out[2:]
+    for i, (o, v) in enumerate(zip(out, values)):
+        got = o.values if hasattr(o, "indices") else o
+        assert_close(got, v * scale, call=call, what=f"out[{i}] (scaled by clip_norm / max(norm, clip_norm))",
+                     tolerance=TOL32)
+
+
+@clause("ops.clip-global-norm", ref="tf221")
+def test_blind11_clip_by_global_norm_only_shrinks(tf, budget):
+    for case in budget(_grid(("clip_norm", [10.0, 1.0, 2.9]), ("with_none", [True, False]),
+                             ("with_slices", [False, True]))):
+        _clip_by_global_norm(tf, **case)
+
+
+# -- keras.initializers.Orthogonal: orthonormal rows of a wide matrix, columns of a tall one -----------------------
+def _orthogonal(keras, shape, gain):
+    w = np.asarray(keras.initializers.Orthogonal(gain=gain, seed=3)(shape)).astype(np.float64)
+    m = w.reshape(-1, shape[-1])
+    rows, cols = m.shape
+    gram = m @ m.T if rows < cols else m.T @ m
+    call = f"keras.initializers.Orthogonal(gain={gain}, seed=3)({shape})"
+    assert_equal(tuple(w.shape), tuple(shape), call=call, what="shape")
+    assert_close(gram, gain ** 2 * np.eye(min(rows, cols)), call=call,
+                 what=f"{'W W^T' if rows < cols else 'W^T W'} of the (prod(shape[:-1]), shape[-1]) matrix",
+                 tolerance=Tolerance(rtol=1e-5, atol=1e-5))
+
+
+@clause("keras.init.distributions", ref="tf221")
+def test_blind11_orthogonal_initializer_is_orthonormal_along_the_short_side(keras, tf, budget):
+    cases = [dict(shape=(3, 12), gain=1.0), dict(shape=(8, 3), gain=2.0), dict(shape=(4, 4), gain=0.5),
+             dict(shape=(2, 3, 4), gain=1.5), dict(shape=(2, 1, 10), gain=1.0)]
+    for case in budget(cases):
+        _orthogonal(keras, **case)
+    inp = keras.Input((2, 3))
+    lstm = keras.layers.LSTM(4, seed=1)
+    lstm(inp)
+    rk = np.asarray(lstm.cell.recurrent_kernel).astype(np.float64)
+    assert_close(rk @ rk.T, np.eye(4), call="LSTM(4) on 3 features: recurrent_kernel (4, 16), Orthogonal by default",
+                 what="W W^T", tolerance=Tolerance(rtol=1e-5, atol=1e-5))
