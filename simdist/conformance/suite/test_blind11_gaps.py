@@ -553,3 +553,71 @@ def test_blind11_orthogonal_initializer_is_orthonormal_along_the_short_side(kera
     rk = np.asarray(lstm.cell.recurrent_kernel).astype(np.float64)
     assert_close(rk @ rk.T, np.eye(4), call="LSTM(4) on 3 features: recurrent_kernel (4, 16), Orthogonal by default",
                  what="W W^T", tolerance=Tolerance(rtol=1e-5, atol=1e-5))
+
+
+# -- LSTM: the per-gate path (recurrent_dropout, inference) gives the fused path's values --------------------------
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def _lstm_np(x, k, rk, b, return_sequences):
+    """Keras's LSTM (tanh, sigmoid): z = x W + h U + b split into i, f, c, o; c' = f c + i tanh(z_c);
+    h' = o tanh(c')."""
+    u = rk.shape[0]
+    h = np.zeros((x.shape[0], u))
+    c = np.zeros((x.shape[0], u))
+    outs = []
+    for t in range(x.shape[1]):
+        z = x[:, t].astype(np.float64) @ k + h @ rk + (0 if b is None else b)
+        i, f, g, o = _sigmoid(z[:, :u]), _sigmoid(z[:, u:2 * u]), np.tanh(z[:, 2 * u:3 * u]), _sigmoid(z[:, 3 * u:])
+        c = f * c + i * g
+        h = o * np.tanh(c)
+        outs.append(h)
+    return np.stack(outs, 1) if return_sequences else h
+
+
+def _lstm_gate_paths(keras, recurrent_dropout, use_bias, return_sequences):
+    units, feats = 3, 2
+    rng = np.random.RandomState(7)
+    x = rng.uniform(-1, 1, (2, 4, feats)).astype(np.float32)
+    k = rng.uniform(-0.8, 0.8, (feats, 4 * units)).astype(np.float32)
+    rk = rng.uniform(-0.8, 0.8, (units, 4 * units)).astype(np.float32)     # every gate's block different
+    b = rng.uniform(-0.5, 0.5, (4 * units,)).astype(np.float32)
+    layer = keras.layers.LSTM(units, recurrent_dropout=recurrent_dropout, use_bias=use_bias,
+                              return_sequences=return_sequences)
+    layer(x)
+    layer.set_weights([k, rk, b] if use_bias else [k, rk])
+    assert_close(layer(x, training=False), _lstm_np(x, k, rk, b if use_bias else None, return_sequences),
+                 call=f"LSTM({units}, recurrent_dropout={recurrent_dropout}, use_bias={use_bias}, "
+                 f"return_sequences={return_sequences})(x, training=False)", tolerance=TOL32)
+
+
+@clause("keras.rnn.layers", ref="tf221")
+def test_blind11_lstm_gates_take_their_own_kernel_blocks_on_both_paths(keras, budget):
+    for case in budget(_grid(("recurrent_dropout", [0.4, 0.0]), ("use_bias", [True, False]),
+                             ("return_sequences", [True, False]))):
+        _lstm_gate_paths(keras, **case)
+
+
+# -- keras activations by name: their Keras 3 definitions and defaults ---------------------------------------------
+def _activation_by_name(keras, tf, name, via):
+    import math
+    x = np.array([[-4.0, -2.5, -1.0, -0.3], [0.0, 0.4, 1.7, 3.5]], np.float32)
+    xd = x.astype(np.float64)
+    hs = np.clip(xd + 3.0, 0.0, 6.0) / 6.0
+    expected = {"gelu": xd * 0.5 * (1.0 + np.vectorize(math.erf)(xd / math.sqrt(2.0))),   # exact: approximate=False
+                "hard_sigmoid": hs, "hard_silu": xd * hs}[name]
+    if via == "function":
+        got, call = getattr(keras.activations, name)(tf.constant(x)), f"keras.activations.{name}(x)"
+    elif via == "layer":
+        got, call = keras.layers.Activation(name)(tf.constant(x)), f"keras.layers.Activation({name!r})(x)"
+    else:
+        dense = keras.layers.Dense(4, activation=name, kernel_initializer="identity", bias_initializer="zeros")
+        got, call = dense(tf.constant(x)), f"Dense(4, activation={name!r}, identity kernel)(x)"
+    assert_close(got, expected, call=call, tolerance=TOL32)
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_blind11_activations_by_name_follow_keras3_definitions(keras, tf, budget):
+    for case in budget(_grid(("name", ["gelu", "hard_sigmoid", "hard_silu"]), ("via", ["function", "layer", "dense"]))):
+        _activation_by_name(keras, tf, **case)
