@@ -621,3 +621,74 @@ def _activation_by_name(keras, tf, name, via):
 def test_blind11_activations_by_name_follow_keras3_definitions(keras, tf, budget):
     for case in budget(_grid(("name", ["gelu", "hard_sigmoid", "hard_silu"]), ("via", ["function", "layer", "dense"]))):
         _activation_by_name(keras, tf, **case)
+
+
+# -- GradientTape: gradients with respect to intermediate results -----------------------------------------------
+def _intermediate_sources(tf, persistent):
+    """tape.gradient(y, [x, h, z]) with h and z computed from x on the tape: each source gets the
+    gradient of y through it (an intermediate's own, not only what it passes on)."""
+    xv = np.array([0.5, -1.0, 2.0])
+    x = tf.Variable(xv)
+    with tf.GradientTape(persistent=persistent) as tape:
+        h = x * 3.0
+        z = tf.sin(h)
+        y = tf.reduce_sum(z * h) + tf.reduce_sum(h)
+    gx, gh, gz = tape.gradient(y, [x, h, z])
+    hv = 3.0 * xv
+    dh = np.sin(hv) + hv * np.cos(hv) + 1.0
+    call = "y = sum(sin(h) * h) + sum(h), h = 3x: tape.gradient(y, [x, h, sin(h)])"
+    assert_close(gh, dh, call=call, what="dy/dh (h an intermediate source)", tolerance=TOL32)
+    assert_close(gz, hv, call=call, what="dy/dz (z = sin(h))", tolerance=TOL32)
+    assert_close(gx, 3.0 * dh, call=call, what="dy/dx", tolerance=TOL32)
+    if persistent:
+        (gh2,) = tape.gradient(y, [h])
+        assert_close(gh2, dh, call=call + ", then tape.gradient(y, [h]) again", what="dy/dh", tolerance=TOL32)
+        del tape
+
+
+@clause("autodiff.targets", ref="tf221")
+def test_blind11_intermediate_tensors_as_sources_get_their_gradient(tf, budget):
+    for persistent in budget([False, True]):
+        _intermediate_sources(tf, persistent)
+
+
+# -- freezing a nested model freezes every layer in it ------------------------------------------------------------
+def _frozen_base_model(keras, tf, nest):
+    """base.trainable = False on a nested model (Sequential or functional) sets every sub-layer's
+    trainable (and its variables') to False: fit leaves the base's kernels and BatchNormalization's
+    moving statistics alone (a frozen BatchNormalization runs in inference mode) and trains the head."""
+    keras.utils.set_random_seed(4)
+    layers = [keras.layers.Dense(3, name="base_dense"), keras.layers.BatchNormalization(name="base_bn")]
+    if nest == "sequential":
+        base = keras.Sequential([keras.Input((2,))] + layers, name="base")
+    else:
+        bin_ = keras.Input((2,))
+        base = keras.Model(bin_, layers[1](layers[0](bin_)), name="base")
+    inp = keras.Input((2,))
+    model = keras.Model(inp, keras.layers.Dense(1, name="head")(base(inp)))
+    base.trainable = False
+    call = f"a {nest} base (Dense, BatchNormalization) with base.trainable = False inside a functional model"
+    assert_equal([l.trainable for l in layers], [False, False], call=call, what="the base's layers' trainable")
+    names = sorted(v.path if hasattr(v, "path") else v.name for v in model.trainable_weights)
+    assert_equal(len(model.trainable_weights), 2, call=call, what=f"len(model.trainable_weights) ({names})")
+    before = [np.asarray(w) for w in base.get_weights()]
+    head_before = [np.asarray(w) for w in model.get_layer("head").get_weights()]
+    x = np.array([[1.0, 2.0], [-1.0, 0.5], [3.0, -2.0], [0.0, 1.0]], np.float32)
+    model.compile(keras.optimizers.SGD(0.1), "mse")
+    model.fit(x, np.ones((4, 1), np.float32), batch_size=2, epochs=2, verbose=0)
+    for i, (b, a) in enumerate(zip(before, base.get_weights())):
+        assert_close(np.asarray(a), b, call=call + "; fit 2 epochs", what=f"base weight {i} (unchanged)")
+    moved = max(float(np.abs(np.asarray(a) - b).max()) for a, b in zip(model.get_layer("head").get_weights(),
+                                                                         head_before))
+    assert_true(moved > 1e-4, f"the head's weights moved by {moved}, but the head is trainable", call=call)
+    base.trainable = True
+    assert_equal([l.trainable for l in layers], [True, True], call=call + "; base.trainable = True",
+                 what="the base's layers' trainable")
+    assert_equal(len(model.trainable_weights), 6, call=call + "; base.trainable = True",
+                 what="len(model.trainable_weights) (dense 2, gamma/beta 2, head 2)")
+
+
+@clause("keras.layer.tracking", ref="tf221")
+def test_blind11_freezing_a_nested_model_freezes_its_layers(keras, tf, budget):
+    for nest in budget(["sequential", "functional"]):
+        _frozen_base_model(keras, tf, nest)
