@@ -1966,7 +1966,10 @@ TRAINING_BATCH11: list[Mutant] = [
     _t("conv-channels-first-bias-on-last-axis", "axis", "simdist/keras/layers/convolutional.py",
        "            bias_shape = (1, channels) + (1,) * layer.rank\n",
        "            bias_shape = (1,) * (layer.rank + 1) + (channels,)\n",
-       "a channels_first convolution adds its bias along the last (spatial) axis instead of the channel axis"),
+       "a channels_first convolution adds its bias along the last (spatial) axis instead of the channel axis",
+       unobservable="Keras's ops.add (keras_add) squeezes a bias-like operand to its one dimension above 1 and picks "
+                    "bias_add's axis from the output's shape alone (the last axis when it matches, else the channel "
+                    "axis), so the reshape before it changes no value, as in Keras 3.15 itself"),
     _t("keras-gelu-default-approximate", "formula", "simdist/keras/activations.py",
        "def gelu(x: Any, approximate: bool = False) -> Any:\n",
        "def gelu(x: Any, approximate: bool = True) -> Any:\n",
