@@ -3,8 +3,15 @@ strong is the suite"): behaviours and options no earlier suite test set or looke
 enough for a wrong implementation to fail (TF 2.21 + Keras 3.15).
 
 Each test checks a class of behaviour, not one planted bug: which tied maximum a max-pooling
-gradient feeds, ... Every expected value is computed here with NumPy (or a Python transcription of
-TF's or Keras 3.15's rule), never with the backend's own implementation of the same rule.
+gradient feeds; gradients with respect to intermediate tensors; how many checkpoints a
+CheckpointManager keeps; get_layer's bounds; rank matching of the regression losses and metrics;
+fit's steps_per_epoch across epochs and the validation data's sample weights; tf.data's batch,
+padded_batch, repeat, from_tensor_slices and shuffle(1)/seeds; hinge's label conversion; a masked
+loss under each reduction; the on_batch_* callback hooks; clip_by_global_norm below the norm; the
+Orthogonal initializer on wide and tall shapes; LSTM's gate blocks on both implementation paths;
+activations by name (gelu, hard_sigmoid, hard_silu); freezing a nested model. Every expected value
+is computed here with NumPy (or a Python transcription of TF's or Keras 3.15's rule), never with
+the backend's own implementation of the same rule.
 """
 
 from __future__ import annotations
