@@ -1918,3 +1918,156 @@ TRAINING_BATCH10: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH10
 CATALOGUE += TRAINING_BATCH10
+
+# Eleventh blind batch (twelfth session, 2026-11-30): written from the source alone, before reading any
+# suite test; over half on the mainstream training path (optimizers, conv/pool gradients, losses, fit,
+# BatchNormalization/LSTM/Conv layers, the tape, tf.data, checkpoints, distributed logs), the rest in
+# files the catalogue had few or no mutants in (docs/conformance.md, "an eleventh blind batch").
+TRAINING_BATCH11: list[Mutant] = [
+    # -- mainstream: optimizers
+    _t("adam-bias-correction-beta1-power-from-beta2", "formula", "simdist/keras/optimizers/adam.py",
+       "        beta_1_power = ops.power(ops.cast(self.beta_1, variable.dtype), local_step)\n",
+       "        beta_1_power = ops.power(ops.cast(self.beta_2, variable.dtype), local_step)\n",
+       "Adam's first-moment bias correction raises beta_2 (copy-paste) instead of beta_1 to the step"),
+    _t("rmsprop-momentum-slot-not-applied", "formula", "simdist/keras/optimizers/rmsprop.py",
+       "            self.assign_sub(variable, momentum)\n",
+       "            self.assign_sub(variable, increment)\n",
+       "RMSprop(momentum>0) updates its momentum slot but steps the variable by the plain increment"),
+    # -- mainstream: gradients of conv/pool
+    _t("grad-max-pool-ties-last", "gradient", "simdist/runtime/ops/pooling.py",
+       "    if not nan.any():\n        return np.argmax(flat, axis=3)\n",
+       "    if not nan.any():\n        return flat.shape[3] - 1 - np.argmax(flat[:, :, :, ::-1], axis=3)\n",
+       "max_pool's gradient goes to the last of tied maxima in a window (TF's: the first), e.g. ReLU zeros"),
+    _t("grad-conv-same-crop-after-pads", "gradient", "simdist/runtime/ops/conv.py",
+       "    return out[:, pt:pt + h, pl:pl + w, :]\n",
+       "    return out[:, pb:pb + h, pr:pr + w, :]\n",
+       "the input gradient of a window op (conv2d, max_pool) cuts the padded frame at the bottom/right "
+       "padding offsets: wrong where SAME pads asymmetrically (stride 2, even kernels)"),
+    # -- mainstream: losses, fit
+    _t("mse-function-no-rank-match", "axis", "simdist/keras/losses/losses.py",
+       "    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)\n"
+       "    return ops.mean(tf.square(y_true - y_pred), axis=-1)\n",
+       "    return ops.mean(tf.square(y_true - y_pred), axis=-1)\n",
+       "mean_squared_error (the function: the mse metric, keras.losses.mse) does not match (n,) targets to "
+       "(n, 1) predictions: they broadcast to (n, n)"),
+    _t("fit-validation-sample-weight-dropped", "state", "simdist/keras/trainers/trainer.py",
+       "                        x=val_x, y=val_y, sample_weight=val_sample_weight,\n",
+       "                        x=val_x, y=val_y, sample_weight=None,\n",
+       "fit(validation_data=(x, y, sample_weight)) validates without the sample weights"),
+    _t("steps-per-epoch-restarts-iterator", "state", "simdist/keras/trainers/data_adapter.py",
+       "            if self._current_iterator is None or self.steps_per_epoch is None:\n",
+       "            if True:\n",
+       "fit(steps_per_epoch=k) restarts the data at every epoch instead of continuing the iterator"),
+    _t("early-stopping-patience-off-by-one", "boundary", "simdist/keras/callbacks/early_stopping.py",
+       "        if self.wait >= self.patience and epoch > 0:\n",
+       "        if self.wait > self.patience and epoch > 0:\n",
+       "EarlyStopping waits patience + 1 epochs without improvement before stopping"),
+    _t("fit-logs-auto-reduction-sum", "denominator", "simdist/keras/trainers/trainer.py",
+       "        reduction = \"mean\"\n",
+       "        reduction = \"sum\"\n",
+       "the train/test step's per-replica logs are summed, not averaged, under a multi-replica strategy"),
+    # -- mainstream: layers
+    _t("bn-reduction-axes-assume-channels-last", "axis", "simdist/keras/layers/normalization.py",
+       "        del reduction_axes[self.axis]\n",
+       "        del reduction_axes[-1]\n",
+       "BatchNormalization reduces over every axis but the last whatever `axis` says (channels_first, axis=1)"),
+    _t("lstm-impl1-forget-gate-recurrent-slice", "formula", "simdist/keras/layers/rnn_cells.py",
+       "            f = rec(x[1] + tf.matmul(hs[1], rk[:, u:u * 2]))\n",
+       "            f = rec(x[1] + tf.matmul(hs[1], rk[:, :u]))\n",
+       "LSTM implementation 1 (recurrent_dropout) computes the forget gate with the input gate's recurrent kernel"),
+    _t("conv-channels-first-bias-on-last-axis", "axis", "simdist/keras/layers/convolutional.py",
+       "            bias_shape = (1, channels) + (1,) * layer.rank\n",
+       "            bias_shape = (1,) * (layer.rank + 1) + (channels,)\n",
+       "a channels_first convolution adds its bias along the last (spatial) axis instead of the channel axis",
+       unobservable="Keras's ops.add (keras_add) squeezes a bias-like operand to its one dimension above 1 and picks "
+                    "bias_add's axis from the output's shape alone (the last axis when it matches, else the channel "
+                    "axis), so the reshape before it changes no value, as in Keras 3.15 itself"),
+    _t("keras-gelu-default-approximate", "formula", "simdist/keras/activations.py",
+       "def gelu(x: Any, approximate: bool = False) -> Any:\n",
+       "def gelu(x: Any, approximate: bool = True) -> Any:\n",
+       "keras.activations.gelu (and activation=\"gelu\") defaults to the tanh approximation (JAX's default)"),
+    _t("trainable-false-not-propagated-to-sublayers", "state", "simdist/keras/layers/layer.py",
+       "        for v in self._trainable_variables:\n            v.trainable = value\n"
+       "        for layer in self._layers:\n            layer.trainable = value\n",
+       "        for v in self._trainable_variables:\n            v.trainable = value\n",
+       "setting trainable=False on a model or nested layer does not freeze its sub-layers (transfer learning "
+       "still trains the base)"),
+    # -- mainstream: the tape
+    _t("tape-intermediate-source-gradient-dropped", "gradient", "simdist/runtime/autodiff/backprop.py",
+       "                if k not in source_set:\n                    del gradients[k]\n",
+       "                del gradients[k]\n",
+       "tape.gradient(y, [x, h]) with h an intermediate result gives h no gradient (its gradients freed "
+       "once passed on)"),
+    # -- mainstream: tf.data, checkpoints
+    _t("dataset-shuffle-buffer-one-too-many", "boundary", "simdist/runtime/data/shuffle.py",
+       "            if size is not None and len(buf) >= size:\n",
+       "            if size is not None and len(buf) > size:\n",
+       "Dataset.shuffle fills buffer_size + 1 elements (shuffle(1) is no longer the identity)"),
+    _t("batch-after-map-keeps-remainder", "boundary", "simdist/runtime/data/batching.py",
+       "        if buf and not drop:\n            yield _stack(buf)\n",
+       "        if buf:\n            yield _stack(buf)\n",
+       "Dataset.batch(drop_remainder=True) keeps the short last batch when its input is not plain slices "
+       "(after map, shuffle, repeat)"),
+    _t("checkpoint-manager-keeps-one-fewer", "boundary", "simdist/strategies/checkpoint.py",
+       "        while self._max_to_keep is not None and len(self._checkpoints) > self._max_to_keep:\n",
+       "        while self._max_to_keep is not None and len(self._checkpoints) >= self._max_to_keep:\n",
+       "CheckpointManager(max_to_keep=k) keeps k - 1 checkpoints (max_to_keep=1 deletes the one just saved)"),
+    # -- files with few mutants
+    _t("hard-sigmoid-keras2-formula", "formula", "simdist/keras/activations.py",
+       "    return tf.nn.relu6(x + tf.constant(3.0, x.dtype)) / tf.constant(6.0, x.dtype)\n",
+       "    return tf.clip_by_value(tf.constant(0.2, x.dtype) * x + tf.constant(0.5, x.dtype), 0.0, 1.0)\n",
+       "keras.activations.hard_sigmoid uses Keras 2's clip(0.2 x + 0.5, 0, 1) instead of Keras 3's relu6(x + 3) / 6 "
+       "(hard_silu too)"),
+    _t("sync-on-read-sum-assign-not-divided", "denominator", "simdist/strategies/sync_on_read.py",
+       "                value = convert_to_tensor(value / n, dtype=self.dtype)\n",
+       "                value = convert_to_tensor(value, dtype=self.dtype)\n",
+       "assigning a Python number to a SUM SyncOnRead variable (a Keras metric's) in cross-replica context "
+       "writes it to every copy undivided: the read gives n times the value"),
+    _t("orthogonal-wide-matrix-not-transposed", "axis", "simdist/keras/initializers.py",
+       "        if num_rows < num_cols:\n            q = q.T\n",
+       "        if num_rows > num_cols:\n            q = q.T\n",
+       "Orthogonal transposes Q for tall shapes instead of wide ones: a wide kernel (an LSTM's (u, 4u) "
+       "recurrent kernel) has non-orthonormal rows"),
+    _t("clip-by-global-norm-scales-up", "formula", "simdist/runtime/ops/clip.py",
+       "    scale_for_finite = clip_norm * math.minimum(1.0 / use_norm,\n"
+       "                                                convert_to_tensor(1.0, dtype=use_norm.dtype) / clip_norm)\n",
+       "    scale_for_finite = clip_norm * (1.0 / use_norm)\n",
+       "tf.clip_by_global_norm rescales every list to the clip norm, scaling up lists whose norm is below it"),
+    _t("hinge-binary-labels-mapped-per-element", "formula", "simdist/keras/metrics/hinge_metrics.py",
+       "    is_binary = tf.reduce_all(tf.logical_or(tf.equal(y_true, 0), tf.equal(y_true, 1)))\n",
+       "    is_binary = tf.logical_or(tf.equal(y_true, 0), tf.equal(y_true, 1))\n",
+       "hinge maps each 0/1 label to -1/1 element by element, not only when every label is 0 or 1 "
+       "(a 0 among -1/1 labels becomes -1)"),
+    _t("padded-batch-pads-to-first-element", "boundary", "simdist/runtime/data/batching.py",
+       "max(c.shape[k] for c in comps)", "comps[0].shape[k]",
+       "padded_batch pads each batch to its first element's size, not the longest (a longer later element fails)"),
+    _t("from-tensor-slices-length-mismatch-accepted", "missing-error", "simdist/runtime/data/sources.py",
+       "            if a.shape[0] != arrays[0].shape[0]:\n",
+       "            if a.shape[0] > arrays[0].shape[0]:\n",
+       "Dataset.from_tensor_slices accepts components whose first dimension is shorter than the first "
+       "component's (zipped to the shortest) instead of raising ValueError"),
+    _t("get-layer-index-bound-off-by-one", "missing-error", "simdist/keras/models/model.py",
+       "            if len(self.layers) <= index:\n",
+       "            if len(self.layers) < index:\n",
+       "model.get_layer(index=len(layers)) raises IndexError instead of Keras's ValueError"),
+    _t("callback-train-batch-end-not-forwarded", "state", "simdist/keras/callbacks/callback.py",
+       "    def on_train_batch_end(self, batch: int, logs: Any = None) -> None:\n"
+       "        self.on_batch_end(batch, logs=logs)\n",
+       "    def on_train_batch_end(self, batch: int, logs: Any = None) -> None:\n        pass\n",
+       "a Callback's on_train_batch_end no longer calls on_batch_end (a callback overriding on_batch_end is "
+       "never called by fit)"),
+    _t("dataset-shuffle-seed-ignored", "state", "simdist/runtime/data/shuffle.py",
+       "        root = _SHUFFLE_ROOT if p[\"seed\"] is None else p[\"seed\"] % (2 ** 64)\n",
+       "        root = _SHUFFLE_ROOT\n",
+       "Dataset.shuffle(seed=s) ignores its seed: every seed gives the same order"),
+    _t("dataset-repeat-one-extra-epoch", "boundary", "simdist/runtime/data/counting.py",
+       "        while count < 0 or epoch < count:\n",
+       "        while count < 0 or epoch <= count:\n",
+       "Dataset.repeat(n) yields n + 1 passes (its cardinality still says n)"),
+    _t("loss-sum-reduction-mask-rescaled", "denominator", "simdist/keras/losses/loss.py",
+       "    if reduction in (\"mean\", \"sum_over_batch_size\"):\n",
+       "    if reduction in (\"mean\", \"sum_over_batch_size\", \"sum\"):\n",
+       "a masked loss with reduction='sum' weighs the valid entries by total/valid, as the mean reductions do"),
+]
+TRAINING += TRAINING_BATCH11
+CATALOGUE += TRAINING_BATCH11
