@@ -85,9 +85,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("clip_by_norm", "gradient"): "second-order gradient of clip_by_norm(float16 Variable holding 65504, "
                                   "clip_norm=-1.0): TF 2.21's second gradient is NaN, simdist's 0; not analysed; seed "
                                   "63 #104",
-    ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
-                                          "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
-                                          "ext seed 61 #13, #165",
     ("math.angle", "value"): _CX_VALUE,
     ("math.accumulate_n", "value"): _CX_VALUE,
     ("linalg.matmul", "value"): _CX_VALUE,
