@@ -390,7 +390,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     arr, dt = convert.to_array(value, None if dtype is None else dtypes.as_dtype(dtype),
                                None if dtype_hint is None else dtypes.as_dtype(dtype_hint))
     t = Tensor(arr, dt)
-    if arr.dtype in subnormals.FLUSHED_TYPES:
+    if arr.dtype in subnormals.FLUSHED_TYPES or arr.dtype.kind == "c":
         subnormals.mark_made(t)   # (TF's kernels will read its subnormals as zeros)
     rec = _current.ctx.recorder
     if rec is not None:    # a Const node of the call being recorded

@@ -1,7 +1,11 @@
 """Rules issue 29's tenth campaign (fz10: the third fuzzer's seeds 91-93) found wrong, each against
 real TensorFlow 2.21: the same call on both backends gives the same dtype and bits, or raises the
 same exception class. AdjustSaturation's RGB-to-HSV round trip takes C++'s std::max/std::min, which
-keep a NaN only as their first operand (edge-valued images and factors). Needs the `tf` extra.
+keep a NaN only as their first operand (edge-valued images and factors). A cast with a complex
+side keeps subnormal parts when the parts' precision is unchanged (float32 <-> complex64, float64
+<-> complex128) and reads/writes them under DAZ/FTZ when it converts them; eager conversion of
+Python numbers to complex64 flushes parts tiny after rounding (a graph's keeps them); complex
+Log1p of a 0-d value computes. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -26,7 +30,32 @@ IMAGE: list[tuple[str, str, Callable[[Any], Any]]] = [
        (lambda f: lambda tf: tf.image.adjust_saturation(tf.constant(_RGB), f))(factor))
       for factor in (0.5, 2.0, 0.0, -1.0, float("inf"), float("nan"))],
 ]
-CASES = IMAGE
+_SUB = {"float32": 1e-40, "float64": 1e-310, "complex64": complex(1e-40, -1e-40), "complex128": complex(1e-310, 1e-40)}
+_FLOATS = ("float32", "float64", "complex64", "complex128")
+SUBNORMALS: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- Cast with a complex side (fz3 ext seeds 92 #96 saturate_cast, 93 #63): n = 1 (scalar path), 33 (packets)
+    *[(f"cast-{src}-to-{dst}-{n}", "ops.subnormals",
+       (lambda s, d, k: lambda tf: tf.cast(tf.constant(np.full(k, _SUB[s], s)), getattr(tf, d)))(src, dst, n))
+      for src in _FLOATS for dst in _FLOATS if "complex" in src + dst and src != dst for n in (1, 33)],
+    ("cast-complex64-to-bool", "ops.subnormals",
+     lambda tf: tf.cast(tf.constant(np.array([1e-40 + 0j, 1e-40j, 1 + 0j], np.complex64)), tf.bool)),
+    ("saturate-cast-complex64-to-float64", "ops.subnormals",
+     lambda tf: tf.dtypes.saturate_cast(tf.constant(np.array([0j, 1e-40 - 1j, 1 - np.inf * 1j], np.complex64)),
+                                        tf.float64)),
+    # -- Python numbers to complex64: eagerly each part a double cast to float32 under FTZ; traced NumPy's cast
+    ("python-complex-to-complex64", "ops.subnormals", lambda tf: tf.constant([complex(1e-40, 1), 1e-40, 2.5], tf.complex64)),
+    ("python-complex-scalar-to-complex64", "ops.subnormals", lambda tf: tf.constant(complex(1.1754943e-38, 1.17549435e-38),
+                                                                                   tf.complex64)),
+    ("python-complex-to-complex128", "ops.subnormals", lambda tf: tf.constant([complex(1e-310, 1e-40)], tf.complex128)),
+    ("python-complex-to-complex64-traced", "ops.subnormals",
+     lambda tf: tf.function(lambda: tf.constant([complex(1e-40, 1)], tf.complex64))()),
+]
+COMPLEX: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- complex Log1p of a 0-d value (its Annex G products over a 0-d shape; fz3 ext seed 93 #189)
+    ("log1p-complex64-0d", "ops.complex", lambda tf: tf.math.log1p(np.array(complex(0.5, 0.1), np.complex64).reshape(()))),
+    ("log1p-complex128-0d", "ops.complex", lambda tf: tf.math.log1p(np.complex128(complex(-0.25, 3.0)))),
+]
+CASES = IMAGE + SUBNORMALS + COMPLEX
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
@@ -39,6 +68,18 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.image")
 @EDGES.parametrize("ops.image")
 def test_adjust_saturation_edges(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.subnormals")
+@EDGES.parametrize("ops.subnormals")
+def test_complex_casts_and_conversions(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.complex")
+@EDGES.parametrize("ops.complex")
+def test_complex_log1p_of_a_scalar(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

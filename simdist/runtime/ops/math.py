@@ -557,10 +557,16 @@ CAST = unary_op("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("D
 
 
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
+    from simdist.runtime import subnormals
+    parts = (a.dtype.kind == "c" or dt._np.kind == "c") and subnormals.part_dtype(a.dtype) != subnormals.part_dtype(dt._np)
+    if parts:   # a complex side and a conversion of the parts: read under DAZ (written under FTZ below)
+        a = subnormals.flush_parts(a)
     if a.dtype.kind == "c" and dt.kind != "c":   # TF's complex-to-real cast: the real part's (bool too: 1j is False)
         a = a.real
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
         out = a.astype(dt._np)
+    if parts:
+        out = subnormals.flush_parts(out)
     if (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and dt._np.kind in "iu":
         from simdist.runtime.ops.simd import narrow_cast, unsigned_cast
         if dt._np.itemsize <= 2:
