@@ -368,6 +368,9 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     conv = getattr(value, "_as_tensor", None)
     if conv is not None:
         return convert_to_tensor(conv(), dtype=dtype)
+    if name is not None:   # (a Const node of that name in a graph: constant_op)
+        from simdist.runtime.ops import trace_errors
+        trace_errors.const_node_name(name)
     if isinstance(value, (list, tuple)) and (any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value)
                                              or _first_tensor_dtype(value) is not None):
         from simdist.runtime.ops import array

@@ -99,12 +99,9 @@ KNOWN_OPEN: dict[object, str] = {
                                       "dimension) fails first, so it traces and raises InvalidArgumentError when "
                                       "called (it cannot build past an op whose values it cannot compute); ext seed 82 "
                                       "#234",
-    ("sort", "error-class"): "tf.sort of a traced argument of unknown rank (TensorSpec(None)) called with a scalar: TF "
-                             "2.21's dynamic strided_slice of shape(x) fails when the graph runs (InvalidArgumentError); "
-                             "simdist's StridedSlice raises its shape function's ValueError at run time (the rank "
-                             "is not tracked through tf.shape); ext seed 83 #187",
-    ("nn.softsign", "gradient"): "softsign of a float32 Variable beside a float16 one under a tape: the second-order "
-                                 "gradients differ; not analysed; ext seed 81 #175",
+    ("nn.softsign", "gradient"): "second-order gradients through softsign: TF 2.21 registers no gradient for "
+                                 "SoftsignGrad (LookupError), simdist differentiates it, a departure docs/architecture.md "
+                                 "documents (fz10: ext seeds 81 #175, 91 #97, #186, 92 #211); left for the lead to decide",
     ("complex", "gradient"): "tf.complex(0.0, 0.0) (float64) under a tape: TF 2.21 gives -0 - 0j, simdist 0 + 0j; not "
                              "analysed; ext seed 81 #211",
     ("math.tanh", "gradient"): "complex Tanh's gradient: TanhGrad's last bit (grad * conj(1 - y*y) in TF's packet and "

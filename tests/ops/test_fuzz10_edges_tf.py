@@ -5,7 +5,11 @@ keep a NaN only as their first operand (edge-valued images and factors). A cast 
 side keeps subnormal parts when the parts' precision is unchanged (float32 <-> complex64, float64
 <-> complex128) and reads/writes them under DAZ/FTZ when it converts them; eager conversion of
 Python numbers to complex64 flushes parts tiny after rounding (a graph's keeps them); complex
-Log1p of a 0-d value computes. Needs the `tf` extra.
+Log1p of a 0-d value computes. Inside a tf.function a Const node named '' (tf.constant,
+convert_to_tensor of a non-tensor, shape/size/rank folded to a constant) is ValueError at trace;
+saturate_cast to bool is TypeError before any op; searchsorted's StridedSlices come before
+LowerBound's out_type check; sort of an unknown-rank argument called with a scalar is the run-time
+InvalidArgumentError. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -55,7 +59,65 @@ COMPLEX: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("log1p-complex64-0d", "ops.complex", lambda tf: tf.math.log1p(np.array(complex(0.5, 0.1), np.complex64).reshape(()))),
     ("log1p-complex128-0d", "ops.complex", lambda tf: tf.math.log1p(np.complex128(complex(-0.25, 3.0)))),
 ]
-CASES = IMAGE + SUBNORMALS + COMPLEX
+
+
+def _sig(fn: Callable[..., Any], specs: list[tuple[Any, str]], *values: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """fn(tf, *args) as a tf.function with input_signature TensorSpec(shape, dtype) per spec: "at trace:
+    <class>" when get_concrete_function raises, else its call on the values (made by `values` from tf)."""
+    def run(tf: Any) -> Any:
+        f = tf.function(lambda *a: fn(tf, *a), input_signature=[tf.TensorSpec(sh, getattr(tf, dt)) for sh, dt in specs])
+        try:
+            f.get_concrete_function()
+        except Exception as e:  # noqa: BLE001 - the class is the result
+            return f"at trace: {type(e).__name__}"
+        return f(*[v(tf) for v in values])
+    return run
+
+
+def _vec(tf: Any) -> Any:
+    return tf.constant([1.0, 2.0, 3.0])
+
+
+TRACE: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- a Const node named '' (fz3 ext seeds 92 #44, 93 #204, seed 93 #79), and the ops that scope it away
+    *[(f"node-name-empty-{label}", "function.trace-time-errors", _sig(fn, [(spec, "float32")], _vec))
+      for label, fn, spec in (
+          ("constant", lambda tf, x: tf.constant([1.0], name=""), [3]),
+          ("constant-a/b", lambda tf, x: tf.constant([1.0], name="a/b"), [3]),
+          ("convert-ndarray", lambda tf, x: tf.convert_to_tensor(np.array([1e-40, 1e10]), dtype=tf.bool, name=""), [3]),
+          ("convert-tensor", lambda tf, x: tf.convert_to_tensor(x, name=""), [3]),
+          ("rank-known", lambda tf, x: tf.rank(x, name=""), [None]),
+          ("rank-unknown", lambda tf, x: tf.rank(x, name=""), None),
+          ("size-known", lambda tf, x: tf.size(tf.constant([0, 3], tf.uint16), out_type=tf.int64, name=""), None),
+          ("size-unknown", lambda tf, x: tf.size(x, name=""), [None]),
+          ("shape-known", lambda tf, x: tf.shape(x, name=""), [3]),
+          ("shape-unknown", lambda tf, x: tf.shape(x, name=""), [None]),
+          ("add", lambda tf, x: tf.math.add(x, x, name=""), [3]),
+          ("reduce-sum", lambda tf, x: tf.reduce_sum(x, name=""), [3]))],
+    ("rank-empty-name-eager", "function.trace-time-errors", lambda tf: tf.rank(tf.zeros([3, 2, 3]), name="")),
+    # -- saturate_cast to bool: the dtypes' limits first (fz3 seed 93 #15)
+    ("saturate-cast-uint64-to-bool", "function.trace-time-errors",
+     lambda tf: tf.dtypes.saturate_cast(np.array([], np.uint64), "bool")),
+    ("saturate-cast-uint64-to-bool-traced", "function.trace-time-errors",
+     lambda tf: tf.function(lambda: tf.dtypes.saturate_cast(np.array([1], np.uint64), "bool"))()),
+    # -- searchsorted of a scalar with an out_type LowerBound refuses (fz3 seed 93 #113)
+    ("searchsorted-scalar-int16-traced", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.searchsorted(tf.constant([1.0]), x, out_type=tf.int16), [([], "float32")],
+          lambda tf: tf.constant(1.0))),
+    ("searchsorted-scalar-int16-eager", "function.trace-time-errors",
+     lambda tf: tf.searchsorted(tf.constant([1.0]), tf.constant(1.0), out_type=tf.int16)),
+    ("searchsorted-vector-int16-traced", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.searchsorted(tf.constant([1.0]), x, out_type=tf.int16), [([2], "float32")],
+          lambda tf: tf.constant([1.0, 0.0]))),
+    # -- sort/argsort of an unknown-rank argument called with a scalar (fz7 ext seed 83 #187) or a vector
+    ("sort-unknown-rank-scalar", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.sort(x), [(None, "float32")], lambda tf: tf.constant(1.0))),
+    ("argsort-unknown-rank-scalar-descending", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.argsort(x, direction="DESCENDING"), [(None, "float32")], lambda tf: tf.constant(1.0))),
+    ("sort-unknown-rank-vector", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.sort(x), [(None, "float32")], lambda tf: tf.constant([2.0, -1.0, 0.5]))),
+]
+CASES = IMAGE + SUBNORMALS + COMPLEX + TRACE
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
 
@@ -80,6 +142,12 @@ def test_complex_casts_and_conversions(k: int, tf_results: dict[int, Any]) -> No
 @clause("ops.complex")
 @EDGES.parametrize("ops.complex")
 def test_complex_log1p_of_a_scalar(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_node_names_and_trace_order(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
