@@ -104,8 +104,6 @@ KNOWN_OPEN: dict[object, str] = {
                                  "documents (fz10: ext seeds 81 #175, 91 #97, #186, 92 #211); left for the lead to decide",
     ("complex", "gradient"): "tf.complex(0.0, 0.0) (float64) under a tape: TF 2.21 gives -0 - 0j, simdist 0 + 0j; not "
                              "analysed; ext seed 81 #211",
-    ("math.tanh", "gradient"): "complex Tanh's gradient: TanhGrad's last bit (grad * conj(1 - y*y) in TF's packet and "
-                               "scalar order; simdist NumPy's); ext seeds 72, 82 #171",
     ("image.yuv_to_rgb", "accepts"): "yuv_to_rgb of an integer image: TF 2.21 refuses, simdist computes; not "
                                      "analysed; ext seeds 62-63",
     ("image.adjust_gamma", "value"): "adjust_gamma values differ on edge-valued images; not analysed; ext seeds "

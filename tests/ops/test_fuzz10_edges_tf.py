@@ -117,6 +117,26 @@ TRACE: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("sort-unknown-rank-vector", "function.trace-time-errors",
      _sig(lambda tf, x: tf.sort(x), [(None, "float32")], lambda tf: tf.constant([2.0, -1.0, 0.5]))),
 ]
+_TANH_RNG = np.random.default_rng(3)
+
+
+def _tanh_gradient(z: np.ndarray) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        v = tf.Variable(z)
+        with tf.GradientTape() as tape:
+            y = tf.math.tanh(v)
+        return tape.gradient(y, v)
+    return run
+
+
+COMPLEX += [
+    # -- complex TanhGrad: Eigen's complex products (packets textbook, tail Annex G) (fz3 ext seeds 72, 82 #171)
+    *[(f"tanh-gradient-{np.dtype(dt).name}-{n}", "ops.complex",
+       _tanh_gradient((_TANH_RNG.standard_normal(n) * 2 + 1j * _TANH_RNG.standard_normal(n) * 2).astype(dt)))
+      for dt in (np.complex64, np.complex128) for n in (1, 3, 5, 9, 17)],
+    ("tanh-gradient-complex64-edges", "ops.complex", _tanh_gradient(np.array(
+        [complex(np.inf, 1), complex(0.5, -0.0), complex(1e-40, 3), complex(-2, 1e30), complex(0, 0)], np.complex64))),
+]
 CASES = IMAGE + SUBNORMALS + COMPLEX + TRACE
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)
@@ -141,7 +161,7 @@ def test_complex_casts_and_conversions(k: int, tf_results: dict[int, Any]) -> No
 
 @clause("ops.complex")
 @EDGES.parametrize("ops.complex")
-def test_complex_log1p_of_a_scalar(k: int, tf_results: dict[int, Any]) -> None:
+def test_complex_log1p_and_tanh_gradient(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

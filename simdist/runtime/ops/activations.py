@@ -276,7 +276,22 @@ def _sigmoid_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
 
 _GRAD_LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8}
 SIGMOID_GRAD = binary_op("SigmoidGrad", _sigmoid_grad, typed("SigmoidGrad", FLOATS_COMPLEX))
-TANH_GRAD = binary_op("TanhGrad", lambda y, dy: dy * (1 - y * y), typed("TanhGrad", FLOATS_COMPLEX))
+def _tanh_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """TF's scalar_tanh_gradient_op: dy * (1 - y * y); complex in Eigen's complex products (textbook
+    in packets, Annex G in the scalar tail, parts under DAZ/FTZ: complex_mul.multiply) and the
+    subtraction from T(1) part by part (fz7 ext seeds 72, 82 #171)."""
+    if y.dtype.kind != "c":
+        return dy * (1 - y * y)
+    from simdist.runtime.ops.complex_mul import _ftz, multiply
+    yy = multiply(y, y)
+    t = np.empty(yy.shape, yy.dtype)
+    part = yy.real.dtype.type
+    with np.errstate(all="ignore"):
+        t.real, t.imag = _ftz(part(1) - yy.real), _ftz(part(0) - yy.imag)
+    return multiply(np.broadcast_to(dy, t.shape), t)
+
+
+TANH_GRAD = binary_op("TanhGrad", _tanh_grad, typed("TanhGrad", FLOATS_COMPLEX))
 SOFTSIGN_GRAD = binary_op("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), typed("SoftsignGrad", FLOATS))
 
 
