@@ -91,7 +91,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("cast", "value"): _CX_VALUE,
     ("math.add", "gradient"): _CX_GRAD,
     ("math.subtract", "gradient"): _CX_GRAD,
-    ("math.divide_no_nan", "gradient"): _CX_GRAD,
     ("nn.embedding_lookup", "gradient"): _CX_GRAD,
     ("image.sobel_edges", "accepts"): "traced sobel_edges of a one-pixel-wide integer image: TF 2.21 builds the whole "
                                       "graph and refuses DepthwiseConv2dNative's int32 at trace (TypeError); simdist "

@@ -137,6 +137,30 @@ COMPLEX += [
     ("tanh-gradient-complex64-edges", "ops.complex", _tanh_gradient(np.array(
         [complex(np.inf, 1), complex(0.5, -0.0), complex(1e-40, 3), complex(-2, 1e30), complex(0, 0)], np.complex64))),
 ]
+_CV = [0, 1e-40, -2.5, np.inf, np.nan, 1e30, 0.5]
+_CX = np.array([complex(a, b) for a, b in itertools.product(_CV, _CV)], np.complex64)
+_CY = np.random.default_rng(1).permutation(_CX)
+
+
+def _div_no_nan_gradients(tf: Any) -> Any:
+    x, y = tf.Variable(_CX), tf.Variable(_CY)
+    with tf.GradientTape() as tape:
+        r = tf.math.divide_no_nan(x, y)
+    return tape.gradient(r, [x, y])
+
+
+def _embedding_gradient(tf: Any) -> Any:
+    x = tf.Variable(_CX)
+    with tf.GradientTape() as tape:
+        e = tf.nn.embedding_lookup(x, [0, 3, 3, 7, 48])
+    return tf.convert_to_tensor(tape.gradient(e, x))
+
+
+COMPLEX += [
+    # -- DivNoNan's gradient conjugates x and y for complex (math_grad._DivNoNanGrad; fz5's _CX_GRAD class)
+    ("div-no-nan-gradient-complex64-edges", "ops.complex", _div_no_nan_gradients),
+    ("embedding-lookup-gradient-complex64-edges", "ops.complex", _embedding_gradient),
+]
 CASES = IMAGE + SUBNORMALS + COMPLEX + TRACE
 
 EDGES = edge_compare.EdgeModule(__file__, CASES)

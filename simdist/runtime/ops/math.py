@@ -1023,6 +1023,7 @@ def squared_difference(x: Any, y: Any, name: str | None = None) -> Tensor:
 def _div_no_nan_grad(op: Any, grad: Any) -> list:
     x, y = op.inputs
     sx, sy = _shapes(op)
+    x, y = unary._conj(x), unary._conj(y)   # (TF's _DivNoNanGrad conjugates both for complex; fz10)
     gx = divide_no_nan(grad, y)
     gy = multiply(grad, divide_no_nan(divide_no_nan(negative(x), y), y))
     return [unbroadcast(gx, sx), unbroadcast(gy, sy)]
