@@ -109,6 +109,21 @@ TRACE: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("searchsorted-vector-int16-traced", "function.trace-time-errors",
      _sig(lambda tf, x: tf.searchsorted(tf.constant([1.0]), x, out_type=tf.int16), [([2], "float32")],
           lambda tf: tf.constant([1.0, 0.0]))),
+    # -- Shape/Size built (a shape the graph does not fully know) check out_type; folded take any (ext seed 91 #195)
+    ("shape-int16-unknown-dim", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.shape(x, out_type=tf.int16), [([1, None], "uint32")], lambda tf: tf.constant([[4]], tf.uint32))),
+    ("shape-int16-known", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.shape(x, out_type=tf.int16), [([1, 2], "uint32")], lambda tf: tf.constant([[4, 5]], tf.uint32))),
+    ("size-int16-unknown-dim", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.size(x, out_type=tf.int16), [([None], "float32")], _vec)),
+    # -- unknown rank called with a scalar / a vector: the kernels decide (seed 91 #147, ext seed 92 #297)
+    ("reverse-unknown-rank-scalar", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.reverse(x, axis=[0]), [(None, "float16")], lambda tf: tf.constant(-2.0, tf.float16))),
+    ("reverse-known-scalar-traced", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.reverse(x, axis=[0]), [([], "float16")], lambda tf: tf.constant(-2.0, tf.float16))),
+    ("categorical-unknown-rank-vector", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.random.stateless_categorical(x, 100, seed=tf.constant([42, 2])), [(None, "float64")],
+          lambda tf: tf.constant([-np.inf, 1e10, np.inf, -0.0], tf.float64))),
     # -- sort/argsort of an unknown-rank argument called with a scalar (fz7 ext seed 83 #187) or a vector
     ("sort-unknown-rank-scalar", "function.trace-time-errors",
      _sig(lambda tf, x: tf.sort(x), [(None, "float32")], lambda tf: tf.constant(1.0))),

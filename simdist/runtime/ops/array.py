@@ -501,14 +501,28 @@ def _folded_name(x: Tensor, name: Any, whole: bool) -> None:
         trace_errors.const_node_name(name)
 
 
+def _built_out_type(x: Tensor, out_type: Any, op: str) -> None:
+    """Inside a tf.function, Shape/Size of a shape the graph does not fully know is built as the
+    op, whose out_type attr op_def_library checks (int32, int64: TypeError at trace); a fully known
+    shape folds in Python and takes any (fz10 ext seed 91 #195)."""
+    if not context.in_function() or not isinstance(out_type, dtypes.DType):
+        return
+    known = static_shapes.known_shape(x)
+    if (known is None or None in known) and out_type.name not in ("int32", "int64"):
+        raise TypeError(f"Value passed to parameter 'out_type' has DataType {out_type.name} not in list of allowed "
+                        f"values: int32, int64 (Op {op})")
+
+
 def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
     _folded_name(_t(input), name, True)
+    _built_out_type(_t(input), out_type, "Shape")
     _eager_out_type(out_type, "Shape")
     return dispatch.execute(SHAPE, (_t(input),), {"dtype": dtypes.as_dtype(out_type)})
 
 
 def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
     _folded_name(_t(input), name, True)
+    _built_out_type(_t(input), out_type, "Size")
     _eager_out_type(out_type, "Size")
     return dispatch.execute(SIZE, (_t(input),), {"dtype": dtypes.as_dtype(out_type)})
 

@@ -276,6 +276,10 @@ NotDifferentiable("Multinomial")
 
 def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
     if lt.ndim != 2:   # (traced: the shape function's WithRank(logits, 2); fz7 ext seeds 82 #129, 83 #248)
+        from simdist.runtime.ops import static_shapes
+        if static_shapes.rank_unknown(lt):   # (the graph does not know the rank: the kernel's error; fz10 ext seed 92 #297)
+            raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
+                                              f"{dims(lt.shape.as_list())} [Op:{opname}]")
         raise trace_errors.static(
             errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {dims(lt.shape.as_list())} "
                                         f"[Op:{opname}]"), ValueError, f"Shape must be rank 2 but is rank {lt.ndim}")
