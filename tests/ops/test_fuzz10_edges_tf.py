@@ -124,6 +124,19 @@ TRACE: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("categorical-unknown-rank-vector", "function.trace-time-errors",
      _sig(lambda tf, x: tf.random.stateless_categorical(x, 100, seed=tf.constant([42, 2])), [(None, "float64")],
           lambda tf: tf.constant([-np.inf, 1e10, np.inf, -0.0], tf.float64))),
+    # -- map_fn in a graph: rows of a leading dimension the graph does not know; ctc_unique_labels of zero rows
+    #    (its map_fn stacks unique's outputs, of a shape a graph never knows; fz7 ext seeds 81-83)
+    ("ctc-unique-labels-zero-rows-traced", "function.trace-time-errors",
+     lambda tf: tf.function(lambda: tf.nn.ctc_unique_labels(tf.zeros([0, 4], tf.int32)))()),
+    ("ctc-unique-labels-zero-rows-eager", "function.trace-time-errors",
+     lambda tf: tf.nn.ctc_unique_labels(tf.zeros([0, 4], tf.int32))),
+    ("ctc-unique-labels-zero-rows-sig", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.nn.ctc_unique_labels(x), [([None, 4], "int32")], lambda tf: tf.zeros([0, 4], tf.int32))),
+    ("ctc-unique-labels-unknown-batch", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.nn.ctc_unique_labels(x), [([None, 4], "int32")],
+          lambda tf: tf.constant([[1, 1, 2, 0], [3, 3, 3, 3]]))),
+    ("map-fn-unknown-rows", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.map_fn(lambda r: r * 2, x), [([None, 2], "int32")], lambda tf: tf.constant([[1, 2], [3, 4]]))),
     # -- sort/argsort of an unknown-rank argument called with a scalar (fz7 ext seed 83 #187) or a vector
     ("sort-unknown-rank-scalar", "function.trace-time-errors",
      _sig(lambda tf, x: tf.sort(x), [(None, "float32")], lambda tf: tf.constant(1.0))),
