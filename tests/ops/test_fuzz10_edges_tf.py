@@ -124,6 +124,9 @@ TRACE: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("categorical-unknown-rank-vector", "function.trace-time-errors",
      _sig(lambda tf, x: tf.random.stateless_categorical(x, 100, seed=tf.constant([42, 2])), [(None, "float64")],
           lambda tf: tf.constant([-np.inf, 1e10, np.inf, -0.0], tf.float64))),
+    ("categorical-unknown-rank-scalar-negative-samples", "function.trace-time-errors",
+     _sig(lambda tf, x: tf.random.stateless_categorical(x, -1, [2147483647, 0]), [(None, "float32")],
+          lambda tf: tf.constant(-2.0))),
     # -- map_fn in a graph: rows of a leading dimension the graph does not know; ctc_unique_labels of zero rows
     #    (its map_fn stacks unique's outputs, of a shape a graph never knows; fz7 ext seeds 81-83)
     ("ctc-unique-labels-zero-rows-traced", "function.trace-time-errors",
