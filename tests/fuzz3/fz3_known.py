@@ -113,9 +113,23 @@ KNOWN_OPEN: dict[object, str] = {
                                       "analysed; ext seeds 62-63",
     ("math.squared_difference", "rejects"): "squared_difference of a complex MirroredVariable and True in a "
                                             "replica: TF 2.21 computes, simdist refuses; ext seed 61 #162",
-    ("math.logical_not", "error-class"): "logical_not of a complex operand: the error classes differ; ext seeds "
-                                         "62-63",
     ("shape", "accepts"): "traced tf.shape(..., out_type=...) of a complex argument: not analysed; ext seeds 62-63",
+    ("math.log1p", "value"): "eager log1p of a bfloat16 subnormal: TF 2.21 keeps it (Eigen's log1p selects x where "
+                             "1 + x == 1, bits FTZ does not touch), simdist flushes it to 0; fz10 seed 91 #23",
+    ("math.xlogy", "value"): "traced xlogy of constant bfloat16 subnormals: TF 2.21's constant folding computes with "
+                             "them, simdist reads them as 0; fz10 seed 91 #107",
+    ("math.pow", "value"): "pow with subnormal operands: bfloat16 constants folded in a graph (TF pow(1e-40, 6e-8) is 1, "
+                           "simdist 0) and float32 pow(0, 1e-40) (TF 0: the exponent is not read as 0; simdist 1); fz10 "
+                           "ext seed 91 #78, seed 92 #259",
+    ("math.special.bessel_j0", "value"): "float32 bessel_j0 of 1e10: TF 2.21's Eigen float kernel gives 6.966e-06, "
+                                         "simdist the float64 value rounded (2.176e-06); bessel_j1 alike; fz10 ext "
+                                         "seed 91 #183",
+    ("math.special.bessel_j0", "gradient"): "bessel_j0's gradient (-bessel_j1) inherits the float32 kernel class "
+                                            "above; fz10 seed 92 #228",
+    ("math.sign", "gradient"): "complex Sign's gradient under a tape: not analysed; fz10 ext seed 91 #101",
+    ("math.logical_not", "error-class"): "logical_not of a float64 MirroredVariable in a replica: TF 2.21 ValueError, "
+                                         "simdist InvalidArgumentError; fz10 seed 92 #216 (and ext seeds 62-63's "
+                                         "complex operand)",
     ("program", "value"): "a whole ext program (inputs with complex parts) whose harness outcome differs; ext seeds "
                           "62-63",
 }
