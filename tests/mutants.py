@@ -535,7 +535,7 @@ TRAINING: list[Mutant] = [
        "np.where(x > 0, g, g * x.dtype.type(alpha))", "np.where(x >= 0, g, g * x.dtype.type(alpha))",
        "leaky_relu's gradient at exactly 0 is 1 instead of TF's alpha"),
     _t("grad-tanh-of-output", "gradient", AC,
-       "lambda y, dy: dy * (1 - y * y)", "lambda y, dy: dy * (1 - np.tanh(y) ** 2)",
+       "        return dy * (1 - y * y)", "        return dy * (1 - np.tanh(y) ** 2)",
        "tanh's gradient applies the derivative to the output as if it were the input"),
     _t("grad-sigmoid-no-one-minus", "gradient", AC,
        "    packets = dy * (y * (1 - y))", "    packets = dy * y",

@@ -195,6 +195,8 @@ def _converted(value: Any, obj: np.ndarray, kinds: str, dt: dtypes.DType, inferr
         raise _cannot(value, dt)
     if dt is dtypes.bfloat16 and "f" in kinds and not context.in_function():
         return _bfloat16_of_python(obj)
+    if dt is dtypes.complex64 and ("f" in kinds or "c" in kinds) and not context.in_function():
+        return _complex64_of_python(obj)
     with np.errstate(over="ignore"):   # 1e5 as float16 is inf, silently as in TF
         arr = obj.astype(dt.np)
     if inferred and dt.np == np.float32 and "f" in kinds and not context.in_function():   # (a graph gives inf)
@@ -221,6 +223,25 @@ def _bfloat16_of_python(obj: np.ndarray) -> np.ndarray:
     if tiny.any():
         f32 = np.where(tiny, np.copysign(np.float32(0), f32), f32)
     return f32.astype(dtypes.bfloat16.np)
+
+
+def _ftz_float32(wide: np.ndarray) -> np.ndarray:
+    """Doubles cast to float32 with the thread's flush-to-zero set: a result tiny after rounding is
+    a zero of its sign."""
+    with np.errstate(over="ignore"):
+        f32 = wide.astype(np.float32)
+    tiny = (np.abs(wide) < _F32_TINY_AFTER_ROUNDING) & (wide != 0)
+    return np.where(tiny, np.copysign(np.float32(0), f32), f32) if tiny.any() else f32
+
+
+def _complex64_of_python(obj: np.ndarray) -> np.ndarray:
+    """Python numbers as eager TF converts them to complex64: each part a double cast to float32
+    under flush-to-zero, as for bfloat16 (`[1e-40 + 1j]` is 1j; inside a tf.function NumPy's cast
+    keeps the subnormal; issue 29's fz10, third fuzzer ext seed 93 #63)."""
+    wide = obj.astype(np.complex128)
+    out = np.empty(wide.shape, np.complex64)
+    out.real, out.imag = _ftz_float32(wide.real), _ftz_float32(wide.imag)
+    return out
 
 
 def to_array(value: Any, dt: dtypes.DType | None, hint: dtypes.DType | None = None) -> tuple[np.ndarray, dtypes.DType]:

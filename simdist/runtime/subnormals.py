@@ -130,8 +130,10 @@ def flushed(a: np.ndarray) -> np.ndarray:
 def mark_made(t: Any) -> Any:
     """Tensor `t`, made from a value outside an op (a constant, a NumPy array, a variable's value),
     marked when it holds subnormals, so that FLUSH ops read them as zeros. Returns t."""
-    if t._v.dtype in FLUSHED_TYPES and holds(t._v):
-        t._sub = True
+    v = t._v
+    if (v.dtype in FLUSHED_TYPES and holds(v)) or (v.dtype.kind == "c" and v.size and (
+            holds(np.ascontiguousarray(v.real)) or holds(np.ascontiguousarray(v.imag)))):
+        t._sub = True   # (complex: its parts, which Real/Imag and the casts pass on; fz10)
     return t
 
 
@@ -353,16 +355,42 @@ def _atan_rule(arrays: Any, attrs: dict | None) -> Any:
     return KEEP if arrays[0].dtype in (np.float32, np.float64) else FLUSH
 
 
-def cast_rule(arrays: Any, attrs: dict | None) -> str:
+def flush_parts(a: np.ndarray) -> np.ndarray:
+    """`a` with subnormal parts flushed: a complex array part by part, any other as `flushed`."""
+    if a.dtype.kind != "c":
+        return flushed(a)
+    re, im = flushed(np.ascontiguousarray(a.real)), flushed(np.ascontiguousarray(a.imag))
+    if re is a.real and im is a.imag:
+        return a
+    out = np.empty(a.shape, a.dtype)
+    out.real, out.imag = re, im
+    return out
+
+
+def part_dtype(dt: Any) -> Any:
+    """The dtype of a complex type's parts (the dtype itself for the others)."""
+    return {np.dtype(np.complex64): np.dtype(np.float32), np.dtype(np.complex128): np.dtype(np.float64)}.get(
+        np.dtype(dt), np.dtype(dt))
+
+
+def cast_rule(arrays: Any, attrs: dict | None) -> Any:
     """Cast: to the same dtype it is the input itself; float32 to bfloat16 rounds the bits
     (Eigen's float_to_bfloat16_rtne) and bfloat16 to float32 or bool reads them (a shift, a bit
     test), keeping a subnormal; every other cast computes (a subnormal float64 to float32 result
-    is flushed, a subnormal float32 read as float64 or bool is zero)."""
+    is flushed, a subnormal float32 read as float64 or bool is zero). With a complex side: parts of
+    one precision keep their bits, other casts read the parts under DAZ and write them under FTZ
+    (cvtps2pd/cvtpd2ps: complex64 -> complex128 of 1e-40 + 0j is 0j, complex128 -> complex64 of
+    1e-40 + 1j is 1j)."""
     src = arrays[0].dtype
     dst = (attrs or {}).get("DstT")
     dst = src if dst is None else dst._np
     if dst == src or (src == np.float32 and dst == BF16) or (src == BF16 and dst in (np.float32, np.bool_)):
         return KEEP
+    if src.kind == "c" or np.dtype(dst).kind == "c":
+        # parts of one precision move as bits (float32 <-> complex64, float64 <-> complex128 keep a
+        # subnormal part); any other cast with a complex side converts them (issue 29's fz10)
+        # (the converting casts flush the parts themselves: math.py `_cast_array`)
+        return KEEP if part_dtype(src) == part_dtype(dst) else FLUSH
     return FLUSH
 
 

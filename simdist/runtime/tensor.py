@@ -412,6 +412,9 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
             raise TypeError(f"Cannot convert Dimension {value} to dtype <dtype: '{dtypes.as_dtype(dtype).name}'>. Allowed dtypes "
                             "are tf.int32 and tf.int64.")
         value, dtype = value.value, dtype or dtypes.int32
+    if name is not None:   # (a Const node of that name in a graph: constant_op)
+        from simdist.runtime.ops import trace_errors
+        trace_errors.const_node_name(name)
     if isinstance(value, (list, tuple)) and (any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in value)
                                              or _first_tensor_dtype(value) is not None):
         from simdist.runtime.ops import array
@@ -434,7 +437,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     arr, dt = convert.to_array(value, None if dtype is None else dtypes.as_dtype(dtype),
                                None if dtype_hint is None else dtypes.as_dtype(dtype_hint))
     t = Tensor(arr, dt)
-    if arr.dtype in subnormals.FLUSHED_TYPES:
+    if arr.dtype in subnormals.FLUSHED_TYPES or arr.dtype.kind == "c":
         subnormals.mark_made(t)   # (TF's kernels will read its subnormals as zeros)
     rec = _current.ctx.recorder
     if rec is not None:    # a Const node of the call being recorded

@@ -85,16 +85,12 @@ KNOWN_OPEN: dict[object, str] = {
     ("clip_by_norm", "gradient"): "second-order gradient of clip_by_norm(float16 Variable holding 65504, "
                                   "clip_norm=-1.0): TF 2.21's second gradient is NaN, simdist's 0; not analysed; seed "
                                   "63 #104",
-    ("image.adjust_saturation", "value"): "adjust_saturation of images holding NaN, inf, 1e30 and subnormals: TF 2.21's "
-                                          "AdjustSaturation kernel (HSV round trip in float32) differs from simdist's; "
-                                          "ext seed 61 #13, #165",
     ("math.angle", "value"): _CX_VALUE,
     ("math.accumulate_n", "value"): _CX_VALUE,
     ("linalg.matmul", "value"): _CX_VALUE,
     ("cast", "value"): _CX_VALUE,
     ("math.add", "gradient"): _CX_GRAD,
     ("math.subtract", "gradient"): _CX_GRAD,
-    ("math.divide_no_nan", "gradient"): _CX_GRAD,
     ("nn.embedding_lookup", "gradient"): _CX_GRAD,
     ("image.sobel_edges", "accepts"): "traced sobel_edges of a one-pixel-wide integer image: TF 2.21 builds the whole "
                                       "graph and refuses DepthwiseConv2dNative's int32 at trace (TypeError); simdist "
@@ -102,16 +98,11 @@ KNOWN_OPEN: dict[object, str] = {
                                       "dimension) fails first, so it traces and raises InvalidArgumentError when "
                                       "called (it cannot build past an op whose values it cannot compute); ext seed 82 "
                                       "#234",
-    ("sort", "error-class"): "tf.sort of a traced argument of unknown rank (TensorSpec(None)) called with a scalar: TF "
-                             "2.21's dynamic strided_slice of shape(x) fails when the graph runs (InvalidArgumentError); "
-                             "simdist's StridedSlice raises its shape function's ValueError at run time (the rank "
-                             "is not tracked through tf.shape); ext seed 83 #187",
-    ("nn.softsign", "gradient"): "softsign of a float32 Variable beside a float16 one under a tape: the second-order "
-                                 "gradients differ; not analysed; ext seed 81 #175",
+    ("nn.softsign", "gradient"): "second-order gradients through softsign: TF 2.21 registers no gradient for "
+                                 "SoftsignGrad (LookupError), simdist differentiates it, a departure docs/architecture.md "
+                                 "documents (fz10: ext seeds 81 #175, 91 #97, #186, 92 #211); left for the lead to decide",
     ("complex", "gradient"): "tf.complex(0.0, 0.0) (float64) under a tape: TF 2.21 gives -0 - 0j, simdist 0 + 0j; not "
                              "analysed; ext seed 81 #211",
-    ("math.tanh", "gradient"): "complex Tanh's gradient: TanhGrad's last bit (grad * conj(1 - y*y) in TF's packet and "
-                               "scalar order; simdist NumPy's); ext seeds 72, 82 #171",
     ("image.yuv_to_rgb", "accepts"): "yuv_to_rgb of an integer image: TF 2.21 refuses, simdist computes; not "
                                      "analysed; ext seeds 62-63",
     ("image.adjust_gamma", "value"): "adjust_gamma values differ on edge-valued images; not analysed; ext seeds "
@@ -122,9 +113,23 @@ KNOWN_OPEN: dict[object, str] = {
                                       "analysed; ext seeds 62-63",
     ("math.squared_difference", "rejects"): "squared_difference of a complex MirroredVariable and True in a "
                                             "replica: TF 2.21 computes, simdist refuses; ext seed 61 #162",
-    ("math.logical_not", "error-class"): "logical_not of a complex operand: the error classes differ; ext seeds "
-                                         "62-63",
     ("shape", "accepts"): "traced tf.shape(..., out_type=...) of a complex argument: not analysed; ext seeds 62-63",
+    ("math.log1p", "value"): "eager log1p of a bfloat16 subnormal: TF 2.21 keeps it (Eigen's log1p selects x where "
+                             "1 + x == 1, bits FTZ does not touch), simdist flushes it to 0; fz10 seed 91 #23",
+    ("math.xlogy", "value"): "traced xlogy of constant bfloat16 subnormals: TF 2.21's constant folding computes with "
+                             "them, simdist reads them as 0; fz10 seed 91 #107",
+    ("math.pow", "value"): "pow with subnormal operands: bfloat16 constants folded in a graph (TF pow(1e-40, 6e-8) is 1, "
+                           "simdist 0) and float32 pow(0, 1e-40) (TF 0: the exponent is not read as 0; simdist 1); fz10 "
+                           "ext seed 91 #78, seed 92 #259",
+    ("math.special.bessel_j0", "value"): "float32 bessel_j0 of 1e10: TF 2.21's Eigen float kernel gives 6.966e-06, "
+                                         "simdist the float64 value rounded (2.176e-06); bessel_j1 alike; fz10 ext "
+                                         "seed 91 #183",
+    ("math.special.bessel_j0", "gradient"): "bessel_j0's gradient (-bessel_j1) inherits the float32 kernel class "
+                                            "above; fz10 seed 92 #228",
+    ("math.sign", "gradient"): "complex Sign's gradient under a tape: not analysed; fz10 ext seed 91 #101",
+    ("math.logical_not", "error-class"): "logical_not of a float64 MirroredVariable in a replica: TF 2.21 ValueError, "
+                                         "simdist InvalidArgumentError; fz10 seed 92 #216 (and ext seeds 62-63's "
+                                         "complex operand)",
     ("program", "value"): "a whole ext program (inputs with complex parts) whose harness outcome differs; ext seeds "
                           "62-63",
 }

@@ -84,6 +84,19 @@ def test_integer_tensors_have_no_gradient(backend, tf):
     assert_true(t.gradient(yf, xi) is None, "d(float)/d(int) is not None", call="cast(xi)*2")
 
 
+@clause("autodiff.integer", ref="tf221")
+def test_add_n_of_one_variable_is_its_read(backend, tf):
+    v = tf.Variable([1.0, 2.0])
+    r = tf.math.add_n([v])
+    v.assign([5.0, 6.0])   # a read keeps the value it had; the variable itself would show the assign
+    assert_equal(to_numpy(r), np.array([1.0, 2.0], np.float32), call="add_n([v]) after v.assign([5, 6])")
+    vi = tf.Variable([1, 2], dtype=tf.int64)
+    with tf.GradientTape() as t:
+        t.watch(vi)
+        y = tf.math.add_n([vi])
+    assert_equal(to_numpy(t.gradient(y, vi)), np.array([1, 1], np.int64), call="d add_n([int64 v]) / dv")
+
+
 @clause("autodiff.persistent", ref="tf221")
 def test_one_shot_tape_refuses_a_second_gradient(backend, tf):
     x = tf.constant(3.0)

@@ -113,3 +113,14 @@ def test_shape_functions_merge_an_unknown_dimension_with_any(backend, tf):
     got = to_numpy(bias(tf.zeros([3, 2])))
     assert_true(got.tolist() == [[1.0, 2.0]] * 3, f"bias_add gives {got.tolist()}, but should be [[1, 2]] * 3",
                 call="tf.function(bias_add(x, [1, 2]), TensorSpec([None, None]))(zeros([3, 2]))")
+
+
+@clause("function.trace-time-errors", ref="tf221")
+def test_a_const_node_named_empty_is_refused_at_trace(tf):
+    # constant_op builds its Const with Graph.create_op and the name given, which Operation validates;
+    # generated ops scope an empty name away, and eagerly no name is checked
+    with raises(ValueError, match="not a valid node name", call="tf.function(tf.constant([1.0], name=''))"):
+        tf.function(lambda: tf.constant([1.0], name=""))()
+    got = to_numpy(tf.function(lambda: tf.math.add(tf.ones([2]), 1.0, name=""))())
+    assert_equal(got.tolist(), [2.0, 2.0], call="tf.function(tf.math.add(ones, 1, name=''))")
+    assert_equal(to_numpy(tf.constant([1.0], name="")).tolist(), [1.0], call="eager tf.constant([1.0], name='')")

@@ -60,3 +60,15 @@ def test_psnr_traces_with_a_python_max_val(tf):
     got = to_numpy(tf.function(lambda: tf.image.psnr(a, b, 0.5))())   # 20 * log(max_val): log's dtype
     assert_true(np.allclose(got, want, rtol=1e-5), f"traced psnr(a, b, 0.5) gives {got}, but should be {want}",
                 call="tf.function(lambda: tf.image.psnr(a, b, 0.5))()")
+
+
+@clause("ops.image", ref="tf221")
+def test_adjust_saturation_takes_std_max_with_nan(tf):
+    # AdjustSaturation's RGB-to-HSV takes std::max(r, std::max(g, b)) and std::min alike, `(a < b) ? b : a`:
+    # a NaN second operand is dropped, so [-inf, -2, nan] has V = -2, min -inf, S = 0 (V not above 0): grey at
+    # V; [1e30, nan, nan] has V = min = 1e30, S = 0. NumPy's NaN-propagating maximum made both NaN.
+    img = np.array([[[-np.inf, -2.0, np.nan], [1e30, np.nan, np.nan]]], np.float32)
+    got = to_numpy(tf.image.adjust_saturation(img, 0.5))
+    want = np.array([[[-2.0, -2.0, -2.0], [1e30, 1e30, 1e30]]], np.float32)
+    assert_true(np.array_equal(got, want), f"adjust_saturation(x, 0.5) gives {got.tolist()}, but should be "
+                f"{want.tolist()} (std::max/std::min keep a NaN only as their first operand)", call="adjust_saturation")

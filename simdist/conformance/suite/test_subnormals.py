@@ -53,3 +53,16 @@ def test_data_movement_keeps_subnormals_and_sorting_ties_them_with_zeros(tf):
     half = tf.constant(np.array([1.2e-7, -1.2e-7], np.float16))
     assert_bits(half * tf.constant(1.0, tf.float16), np.array([1.2e-7, -1.2e-7], np.float16),
                 call="float16 subnormals * 1 (computed in float32: kept)")
+
+
+@clause("ops.subnormals", ref="tf221")
+def test_complex_casts_keep_parts_of_one_precision(tf):
+    # float32 <-> complex64 moves the parts' bits (a subnormal part kept); complex64 -> complex128 converts
+    # them (cvtps2pd under DAZ: read as zero); Python numbers to complex64 eagerly: doubles to float32 under FTZ
+    x = tf.constant(np.array([S, 1.0], np.float32))
+    assert_bits(tf.cast(x, tf.complex64), np.array([S, 1.0], np.complex64), call="cast([s, 1], complex64)")
+    z = tf.constant(np.array([complex(S, -S), complex(1.0, S)], np.complex64))
+    assert_bits(tf.math.real(tf.cast(z, tf.complex128)), np.array([0.0, 1.0]), call="real(cast([s - sj, 1 + sj], complex128))")
+    assert_bits(tf.math.imag(tf.cast(z, tf.complex128)), np.array([-0.0, 0.0]), call="imag(cast([s - sj, 1 + sj], complex128))")
+    assert_bits(tf.math.real(tf.constant([complex(1e-40, 1.0)], tf.complex64)), np.array([0.0], np.float32),
+                call="real(constant([1e-40 + 1j], complex64))")

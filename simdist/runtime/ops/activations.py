@@ -22,6 +22,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
 from simdist.runtime.ops.simd import packet_mask
+from simdist.runtime.ops.prod_order import eigen_half_sum
 from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor
 
@@ -183,7 +184,8 @@ def _eigen_half_softmax(a: np.ndarray, log: bool) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         shifted = (a.astype(f32) - np.max(a, axis=-1, keepdims=True).astype(f32)).astype(dt)
         e = np.exp(shifted.astype(f32)).astype(dt)
-        total = math._sum(e, (a.ndim - 1,), True).astype(f32)
+        total = np.asarray(eigen_half_sum(e, (a.ndim - 1,), True, np.add.reduce(e, axis=-1, dtype=dt, keepdims=True)))
+        total = total.astype(f32)   # Eigen's tensor sum: SumReducer<T>, not the Sum op's bfloat16 cast
         if log:
             return (shifted.astype(f32) - np.log(total).astype(dt).astype(f32)).astype(dt)
         return (e.astype(f32) * (f32(1) / total).astype(dt).astype(f32)).astype(dt)
@@ -226,8 +228,8 @@ def _log_softmax(a: np.ndarray) -> np.ndarray:
     _check_rank(a, "LogSoftmax")
     if a.size == 0:
         return a.copy()
-    if a.dtype == np.float16:   # LogSoftmax is Eigen's kernel for every dtype and CPU (bfloat16: its sum's
-        return _eigen_half_softmax(a, log=True)   # order is not modelled; NumPy's, as before)
+    if a.dtype.name in ("float16", "bfloat16"):   # LogSoftmax is Eigen's kernel for every dtype and CPU
+        return _eigen_half_softmax(a, log=True)
     shifted = a - np.max(a, axis=-1, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 
@@ -274,7 +276,22 @@ def _sigmoid_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
 
 _GRAD_LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8}
 SIGMOID_GRAD = binary_op("SigmoidGrad", _sigmoid_grad, typed("SigmoidGrad", FLOATS_COMPLEX))
-TANH_GRAD = binary_op("TanhGrad", lambda y, dy: dy * (1 - y * y), typed("TanhGrad", FLOATS_COMPLEX))
+def _tanh_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """TF's scalar_tanh_gradient_op: dy * (1 - y * y); complex in Eigen's complex products (textbook
+    in packets, Annex G in the scalar tail, parts under DAZ/FTZ: complex_mul.multiply) and the
+    subtraction from T(1) part by part (fz7 ext seeds 72, 82 #171)."""
+    if y.dtype.kind != "c":
+        return dy * (1 - y * y)
+    from simdist.runtime.ops.complex_mul import _ftz, multiply
+    yy = multiply(y, y)
+    t = np.empty(yy.shape, yy.dtype)
+    part = yy.real.dtype.type
+    with np.errstate(all="ignore"):
+        t.real, t.imag = _ftz(part(1) - yy.real), _ftz(part(0) - yy.imag)
+    return multiply(np.broadcast_to(dy, t.shape), t)
+
+
+TANH_GRAD = binary_op("TanhGrad", _tanh_grad, typed("TanhGrad", FLOATS_COMPLEX))
 SOFTSIGN_GRAD = binary_op("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), typed("SoftsignGrad", FLOATS))
 
 

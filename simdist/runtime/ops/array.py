@@ -42,6 +42,7 @@ def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
 
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
     """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value."""
+    trace_errors.const_node_name(name)
     user = not sys._getframe(1).f_globals.get("__name__", "").startswith("simdist.")
     if user and value is not None and shape is not None and not isinstance(value, (np.ndarray, np.generic)) \
             and _symbolic.is_graph(shape):
@@ -500,17 +501,44 @@ def _eager_out_type(out_type: Any, op: str) -> None:
                                           "list of allowed values: int32, int64 [Op:Shape]")
 
 
+def _folded_name(x: Tensor, name: Any, whole: bool) -> None:
+    """shape/size (`whole`: every dimension known) and rank (the rank known) fold to a Const named
+    `name` in a graph that knows them (array_ops.shape_internal and friends)."""
+    if name is None or not context._function_depth:
+        return
+    known = static_shapes.known_shape(x)
+    if known is not None and (not whole or None not in known):
+        trace_errors.const_node_name(name)
+
+
+def _built_out_type(x: Tensor, out_type: Any, op: str) -> None:
+    """Inside a tf.function, Shape/Size of a shape the graph does not fully know is built as the
+    op, whose out_type attr op_def_library checks (int32, int64: TypeError at trace); a fully known
+    shape folds in Python and takes any (fz10 ext seed 91 #195)."""
+    if not context.in_function() or not isinstance(out_type, dtypes.DType):
+        return
+    known = static_shapes.known_shape(x)
+    if (known is None or None in known) and out_type.name not in ("int32", "int64"):
+        raise TypeError(f"Value passed to parameter 'out_type' has DataType {out_type.name} not in list of allowed "
+                        f"values: int32, int64 (Op {op})")
+
+
 def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
+    _folded_name(_t(input), name, True)
+    _built_out_type(_t(input), out_type, "Shape")
     _eager_out_type(out_type, "Shape")
     return dispatch.execute(SHAPE, (_t(input),), {"dtype": dtypes.as_dtype(out_type)})
 
 
 def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:  # noqa: A002
+    _folded_name(_t(input), name, True)
+    _built_out_type(_t(input), out_type, "Size")
     _eager_out_type(out_type, "Size")
     return dispatch.execute(SIZE, (_t(input),), {"dtype": dtypes.as_dtype(out_type)})
 
 
 def rank(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+    _folded_name(_t(input), name, False)
     return dispatch.execute(RANK, (_t(input),))
 
 

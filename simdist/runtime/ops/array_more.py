@@ -210,9 +210,6 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
     if side not in ("left", "right"):
         raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = '{side}'.")
     ot = dtypes.as_dtype(out_type)
-    if ot.name not in _INT_INDEX:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
-                                          f"list of allowed values: int32, int64 [Op:{'LowerBound' if side == 'left' else 'UpperBound'}]")
     if s.ndim == 0 or v.ndim == 0:
         # array_ops.searchsorted takes shape(x)[-1] of each: a StridedSlice of an empty shape, whose
         # shape function sees it while a graph is built when the rank is known (fz5 seed 61 #285)
@@ -221,6 +218,9 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
         if static_shapes.rank_unknown(s if s.ndim == 0 else v):
             raise err
         raise trace_errors.mark_shape(err, text, "strided_slice", ((0,), (1,), (1,), (1,)))
+    if ot.name not in _INT_INDEX:   # (after the StridedSlices that build the reshapes: fz10 seed 93 #113)
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
+                                          f"list of allowed values: int32, int64 [Op:{'LowerBound' if side == 'left' else 'UpperBound'}]")
     n, m = int(s.shape[-1]), int(v.shape[-1])
     s2 = reshape(s, [-1, n])
     v2 = reshape(v, [-1, m])

@@ -257,8 +257,14 @@ def _scalar_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     br, bi = _parts(b)
     with np.errstate(all="ignore"):
         re, im = _ftz(_ftz(ar * br) - _ftz(ai * bi)), _ftz(_ftz(ar * bi) + _ftz(ai * br))
-        for i in zip(*np.nonzero(np.isnan(re) & np.isnan(im))):
-            re[i], im[i] = _annex_g(ar[i], ai[i], br[i], bi[i])
+        both = np.isnan(re) & np.isnan(im)
+        if both.any():   # (element by element, over the broadcast shape: a 0-d one too, fz10 ext seed 93 #189)
+            shape = both.shape
+            re, im = np.array(re, copy=True).reshape(-1), np.array(im, copy=True).reshape(-1)
+            arb, aib, brb, bib = (np.broadcast_to(v, shape).reshape(-1) for v in (ar, ai, br, bi))
+            for i in np.flatnonzero(both):
+                re[i], im[i] = _annex_g(arb[i], aib[i], brb[i], bib[i])
+            re, im = re.reshape(shape), im.reshape(shape)
     return _join(re, im, a.dtype)
 
 

@@ -136,7 +136,8 @@ def _elems(elems: Any, what: str = "elems") -> tuple[list[Tensor], int]:
 
 def _rows(flat: list[Tensor]) -> list[list[Tensor]]:
     from simdist.runtime.ops.array import unstack
-    return [unstack(e) for e in flat]
+    # (TensorArray.unstack: no `num` to infer, so a dimension a traced graph does not know is fine)
+    return [unstack(e, num=int(e.shape[0])) if e.ndim else unstack(e) for e in flat]
 
 
 class _Stack:

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import dispatch, libm, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.gtl_top_n import TopN
@@ -348,6 +348,11 @@ def ctc_unique_labels(labels: Any, name: str | None = None) -> tuple[Tensor, Ten
     from simdist.runtime.ops.counting import unique
     from simdist.runtime.ops.math import cast
     lab = _t(labels)
+    if context.in_function() and lab.ndim and int(lab.shape[0]) == 0:
+        # (a graph's map_fn stacks a TensorArray whose element shape is unique's, which a graph
+        # never knows: zero rows cannot be stacked when the graph runs; fz7 ext seeds 81-83)
+        raise errors.InvalidArgumentError(None, None, "Tried to stack elements of an empty list with "
+                                          "non-fully-defined element_shape: [?]")
 
     def _unique(x: Tensor) -> list[Tensor]:
         y, idx = unique(x)

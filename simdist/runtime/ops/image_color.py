@@ -217,12 +217,22 @@ def _adjust_hue(x: np.ndarray, delta: np.ndarray) -> np.ndarray:
     return out.astype(_F).reshape(x.shape)
 
 
+def _std_max(a: Any, b: Any) -> np.ndarray:
+    """C++'s std::max(a, b): `(a < b) ? b : a` (a NaN b gives a, a NaN a gives a)."""
+    return np.where(a < b, b, a)
+
+
+def _std_min(a: Any, b: Any) -> np.ndarray:
+    """C++'s std::min(a, b): `(b < a) ? b : a`."""
+    return np.where(b < a, b, a)
+
+
 def _adjust_saturation(x: np.ndarray, scale: np.ndarray) -> np.ndarray:
     p = x.reshape(-1, 3)
     r, g, b = p[:, 0], p[:, 1], p[:, 2]
     with np.errstate(all="ignore"):
-        vv = np.maximum(r, np.maximum(g, b))
-        rng = vv - np.minimum(r, np.minimum(g, b))
+        vv = _std_max(r, _std_max(g, b))   # std::max/std::min: NaN is kept only as the first operand
+        rng = vv - _std_min(r, _std_min(g, b))
         s = np.where(vv > 0, rng / vv, _F(0)).astype(_F)
         norm = _F(1) / (_F(6) * rng)
         hh = np.where(r == vv, norm * (g - b),
@@ -230,7 +240,7 @@ def _adjust_saturation(x: np.ndarray, scale: np.ndarray) -> np.ndarray:
                                ((norm * (r - g)).astype(np.float64) + 4.0 / 6.0).astype(_F))).astype(_F)
     hh = np.where(rng <= 0, _F(0), hh)
     hh = np.where(hh < 0, hh + _F(1), hh).astype(_F)
-    s = np.minimum(_F(1), np.maximum(_F(0), s * _F(scale))).astype(_F)
+    s = _std_min(_F(1), _std_max(_F(0), (s * _F(scale)).astype(_F))).astype(_F)
     c = s * vv
     m = vv - c
     dh = hh * _F(6)

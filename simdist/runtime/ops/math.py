@@ -557,10 +557,16 @@ CAST = unary_op("Cast", lambda a, DstT: _cast_array(a, DstT), args.attr_dtype("D
 
 
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
+    from simdist.runtime import subnormals
+    parts = (a.dtype.kind == "c" or dt._np.kind == "c") and subnormals.part_dtype(a.dtype) != subnormals.part_dtype(dt._np)
+    if parts:   # a complex side and a conversion of the parts: read under DAZ (written under FTZ below)
+        a = subnormals.flush_parts(a)
     if a.dtype.kind == "c" and dt.kind != "c":   # TF's complex-to-real cast: the real part's (bool too: 1j is False)
         a = a.real
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
         out = a.astype(dt._np)
+    if parts:
+        out = subnormals.flush_parts(out)
     if (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and dt._np.kind in "iu":
         from simdist.runtime.ops.simd import narrow_cast, unsigned_cast
         if dt._np.itemsize <= 2:
@@ -623,14 +629,15 @@ def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         from simdist.runtime.ops.prod_order import eigen_half_sum
         with np.errstate(over="ignore", invalid="ignore"):
             return eigen_half_sum(v, axis, keepdims, np.add.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims))
+    if v.dtype.name == "bfloat16":   # TF sums bfloat16 in float32 (reduction_ops.h), rounded once
+        from simdist.runtime.ops.prod_order import bfloat16_sum
+        return bfloat16_sum(v, axis, keepdims)
     kind = v.dtype.kind
     with np.errstate(over="ignore", invalid="ignore"):
         out = np.add.reduce(v, axis=axis, dtype=v.dtype if kind != "b" else None, keepdims=keepdims)
-    if kind == "f":
-        from simdist.runtime.ops.prod_order import eigen_sum, sum_needs_order
-        if sum_needs_order(v, out):   # overflow, infinities, cancellation: Eigen's order shows
-            with np.errstate(over="ignore", invalid="ignore"):
-                return eigen_sum(v, axis, keepdims, out)
+    if kind == "f":   # Eigen's order (prod_order.ordered_sum: small tensors always, else where it shows)
+        from simdist.runtime.ops.prod_order import ordered_sum
+        return ordered_sum(v, axis, keepdims, out)
     elif kind == "c":   # complex sums always in Eigen's order (its packets of 4 complex64 or 2 complex128)
         from simdist.runtime.ops.prod_order import eigen_sum
         with np.errstate(over="ignore", invalid="ignore"):
@@ -666,10 +673,13 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
             n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
             return divide(s, np.full(s.shape, n, v.dtype))
         if v.dtype.kind == "f" and v.dtype.itemsize >= 4:
-            from simdist.runtime.ops.prod_order import sum_needs_order
-            if sum_needs_order(v, np.add.reduce(v, axis=axis, keepdims=keepdims)):   # Eigen's MeanReducer: its sum, / n
-                n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
+            from simdist.runtime.ops.prod_order import ORDER_SIZE, sum_needs_order
+            if v.size <= ORDER_SIZE or sum_needs_order(v, np.add.reduce(v, axis=axis, keepdims=keepdims)):
+                n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))   # Eigen's MeanReducer: its sum, / n
                 return (_sum(v, axis, keepdims) / np.asarray(n, v.dtype)).astype(v.dtype)
+        if v.dtype.name == "bfloat16":   # TF 2.21: the float32 sum (its order) / float32(n), rounded once
+            n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
+            return (_sum(v.astype(np.float32), axis, keepdims) / np.float32(n)).astype(v.dtype)
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
 
@@ -757,16 +767,16 @@ ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", va
 
 def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     if isinstance(inputs, (list, tuple)) and len(inputs) == 1:
-        # math_ops.add_n of one input: the input itself (a variable stays one), or with a name its
-        # Identity (an op the tape does not record for an integer input: add_n([int_var], name=...)
-        # differentiates to zeros; fuzz2 seed 41 #145)
-        from simdist.runtime.indexed_slices import IndexedSlices
+        # math_ops.add_n of one input: the input converted (convert_n_to_tensor_or_indexed_slices: a
+        # variable is read, so a MirroredVariable in a replica gives that replica's tensor; fz10 seed 91
+        # #179), or with a name its Identity (an op the tape does not record for an integer input:
+        # add_n([int_var], name=...) differentiates to zeros; fuzz2 seed 41 #145)
         from simdist.runtime.ops import array
         only = inputs[0]
-        values = convert_to_tensor(only) if isinstance(only, IndexedSlices) else only
+        values = only if isinstance(only, Tensor) else convert_to_tensor(only)
         if name:
             return array.identity(values)
-        return values if (isinstance(values, Tensor) or hasattr(values, "_as_tensor")) else _t(values)
+        return values
     ts = [_t(v) for v in inputs]
     if context.in_function() and len({u.dtype for u in ts}) > 1:
         # (a graph: op_def_library checks the list's dtypes before AddN's shape function runs;
@@ -1026,6 +1036,7 @@ def squared_difference(x: Any, y: Any, name: str | None = None) -> Tensor:
 def _div_no_nan_grad(op: Any, grad: Any) -> list:
     x, y = op.inputs
     sx, sy = _shapes(op)
+    x, y = unary._conj(x), unary._conj(y)   # (TF's _DivNoNanGrad conjugates both for complex; fz10)
     gx = divide_no_nan(grad, y)
     gy = multiply(grad, divide_no_nan(divide_no_nan(negative(x), y), y))
     return [unbroadcast(gx, sx), unbroadcast(gy, sy)]

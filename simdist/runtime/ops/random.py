@@ -275,7 +275,9 @@ NotDifferentiable("Multinomial")
 
 
 def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
-    if lt.ndim != 2:   # (traced: the shape function's WithRank(logits, 2); fz7 ext seeds 82 #129, 83 #248)
+    from simdist.runtime.ops import static_shapes
+    unknown_rank = lt.ndim != 2 and static_shapes.rank_unknown(lt)
+    if lt.ndim != 2 and not unknown_rank:   # (traced: the shape function's WithRank(logits, 2); fz7 ext seeds 82 #129, 83 #248)
         raise trace_errors.static(
             errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape {dims(lt.shape.as_list())} "
                                         f"[Op:{opname}]"), ValueError, f"Shape must be rank 2 but is rank {lt.ndim}")
@@ -284,6 +286,10 @@ def _check_logits(lt: Tensor, opname: str, num_samples: int) -> None:
             errors.InvalidArgumentError(None, None, f"num_samples should be non-negative, got {num_samples} "
                                         f"[Op:{opname}]"), ValueError,
             f"Dimension size, given by scalar input 1, must be non-negative but is {num_samples}")
+    if unknown_rank:   # (the graph does not know the rank: the shape function passes it, the kernel refuses;
+        # fz10 ext seeds 92 #297, 91 #144: a negative constant num_samples is still the shape function's)
+        raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
+                                          f"{dims(lt.shape.as_list())} [Op:{opname}]")
     classes = lt.shape.as_list()[1]
     if classes is not None and classes <= 0:
         raise errors.InvalidArgumentError(None, None, f"num_classes should be positive, got {classes} [Op:{opname}]")

@@ -280,7 +280,10 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
         # read's ones: fuzz2 seed 5 #107)
         return dispatch.execute(REVERSE, (t,), {"axis": ()})
     dims = dispatch.static_value(ax)
-    if t.ndim == 0 and dims.ndim == 1 and dims.size and not context.in_function():
+    from simdist.runtime.ops import static_shapes
+    if t.ndim == 0 and dims.ndim == 1 and dims.size and (not context.in_function() or static_shapes.rank_unknown(t)):
+        # (a graph input of unknown rank: the shape function cannot see the rank, so the kernel
+        # decides when the graph runs; fz10 seed 91 #147)
         # ReverseV2's kernel returns a scalar input as it is before it checks the axes (TF 2.21; traced,
         # the shape function checks them: ValueError below, ops.reverse-norm-scan)
         return dispatch.execute(REVERSE, (t,), {"axis": ()})

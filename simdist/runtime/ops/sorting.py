@@ -139,6 +139,10 @@ def _sort_or_argsort(values: Any, axis: int, direction: str, return_argsort: boo
         raise trace_errors.shape_error(f"Expected axis in [{-rank}, {rank}), got {ax} [Op:TopKV2]",
                                        f"slice index {ax if ax >= 0 else ax + rank} of dimension 0 out of bounds.",
                                        "StridedSlice", ((rank,),))
+    if rank == 0 and static_shapes.rank_unknown(x):
+        # (a graph input of unknown rank called with a scalar: sort_ops' shape(values)[-1] is a
+        # dynamic StridedSlice, whose kernel refuses it when the graph runs; fz7 ext seed 83 #187)
+        raise errors.InvalidArgumentError(None, None, "slice index -1 of dimension 0 out of bounds.")
     if direction == "DESCENDING":
         return _descending(x, ax, return_argsort)
     dt = x.dtype

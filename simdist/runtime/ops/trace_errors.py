@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace", "shapes_text",
-           "not_allowed", "attr_not_allowed", "fixed_type", "builds", "at_build", "unmark"]
+           "not_allowed", "attr_not_allowed", "fixed_type", "builds", "at_build", "unmark", "const_node_name"]
 
 _ATTR = "_simdist_trace_error"
 # Names of the inputs that share an op's type attr, as its OpDef names them (SelectV2's dtype
@@ -247,3 +247,20 @@ def merge_text(s0: Sequence[int], s1: Sequence[int]) -> str:
             return (f"Dimension {d} in both shapes must be equal, but are {a} and {b}. "
                     f"Shapes are {_dims(s0)} and {_dims(s1)}.")
     return "Shapes are not equal"
+
+
+_NODE_NAME = r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$"
+
+
+def const_node_name(name: Any) -> None:
+    """Inside a tf.function, the name of a Const node TF creates with Graph.create_op directly
+    (constant_op.constant, convert_to_tensor of a non-tensor, shape/size/rank folded to a
+    constant), which TF's Operation validates: `name=''` is ValueError when the graph is built
+    (op_def_library's generated ops scope an empty name away; issue 29's fz10, third fuzzer ext
+    seeds 92 #44, 93 #204, seed 93 #79)."""
+    import re
+    from simdist.runtime import context
+    if name is None or not context._function_depth or re.match(_NODE_NAME, str(name)):
+        return
+    raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to Regex "
+                     f"/re.compile('{_NODE_NAME}')/")

@@ -181,11 +181,11 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
         logging.getLogger("tensorflow").warning("Casting complex to real discards imaginary part.")
         in_dt = value.dtype
     out_part = out.real_dtype
+    in_min, in_max = _limits(in_dt)   # (the dtypes' limits come first: bool is TypeError before any op; fz10 seed 93 #15)
+    out_min, out_max = _limits(out_part)
     if in_dt in (dtypes.uint32, dtypes.uint64):   # TF clamps with the ClipByValue op: no CPU kernel for these
         raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node ClipByValue}}}} = "
                                                f"ClipByValue[T=DT_{in_dt.name.upper()}] [Op:ClipByValue]")
-    in_min, in_max = _limits(in_dt)
-    out_min, out_max = _limits(out_part)
     np_dtype = in_dt._np.type
     try:
         promoted = np.promote_types(in_dt._np, out_part._np)
