@@ -22,7 +22,6 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import FLOATS, FLOATS_COMPLEX, REAL_NUMBERS, tf_repr, typed
 from simdist.runtime.ops.registry import LAST_AXIS, RegisterGradient, register
 from simdist.runtime.ops.simd import packet_mask
-from simdist.runtime.ops.prod_order import eigen_half_sum
 from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor
 
@@ -184,8 +183,7 @@ def _eigen_half_softmax(a: np.ndarray, log: bool) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         shifted = (a.astype(f32) - np.max(a, axis=-1, keepdims=True).astype(f32)).astype(dt)
         e = np.exp(shifted.astype(f32)).astype(dt)
-        total = np.asarray(eigen_half_sum(e, (a.ndim - 1,), True, np.add.reduce(e, axis=-1, dtype=dt, keepdims=True)))
-        total = total.astype(f32)   # Eigen's tensor sum: SumReducer<T>, not the Sum op's bfloat16 cast
+        total = math._sum(e, (a.ndim - 1,), True).astype(f32)
         if log:
             return (shifted.astype(f32) - np.log(total).astype(dt).astype(f32)).astype(dt)
         return (e.astype(f32) * (f32(1) / total).astype(dt).astype(f32)).astype(dt)
@@ -228,8 +226,8 @@ def _log_softmax(a: np.ndarray) -> np.ndarray:
     _check_rank(a, "LogSoftmax")
     if a.size == 0:
         return a.copy()
-    if a.dtype.name in ("float16", "bfloat16"):   # LogSoftmax is Eigen's kernel for every dtype and CPU
-        return _eigen_half_softmax(a, log=True)
+    if a.dtype == np.float16:   # LogSoftmax is Eigen's kernel for every dtype and CPU (bfloat16: its sum's
+        return _eigen_half_softmax(a, log=True)   # order is not modelled; NumPy's, as before)
     shifted = a - np.max(a, axis=-1, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 

@@ -629,15 +629,14 @@ def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         from simdist.runtime.ops.prod_order import eigen_half_sum
         with np.errstate(over="ignore", invalid="ignore"):
             return eigen_half_sum(v, axis, keepdims, np.add.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims))
-    if v.dtype.name == "bfloat16":   # TF sums bfloat16 in float32 (reduction_ops.h), rounded once
-        from simdist.runtime.ops.prod_order import bfloat16_sum
-        return bfloat16_sum(v, axis, keepdims)
     kind = v.dtype.kind
     with np.errstate(over="ignore", invalid="ignore"):
         out = np.add.reduce(v, axis=axis, dtype=v.dtype if kind != "b" else None, keepdims=keepdims)
-    if kind == "f":   # Eigen's order (prod_order.ordered_sum: small tensors always, else where it shows)
-        from simdist.runtime.ops.prod_order import ordered_sum
-        return ordered_sum(v, axis, keepdims, out)
+    if kind == "f":
+        from simdist.runtime.ops.prod_order import eigen_sum, sum_needs_order
+        if sum_needs_order(v, out):   # overflow, infinities, cancellation: Eigen's order shows
+            with np.errstate(over="ignore", invalid="ignore"):
+                return eigen_sum(v, axis, keepdims, out)
     elif kind == "c":   # complex sums always in Eigen's order (its packets of 4 complex64 or 2 complex128)
         from simdist.runtime.ops.prod_order import eigen_sum
         with np.errstate(over="ignore", invalid="ignore"):
@@ -673,13 +672,10 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
             n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
             return divide(s, np.full(s.shape, n, v.dtype))
         if v.dtype.kind == "f" and v.dtype.itemsize >= 4:
-            from simdist.runtime.ops.prod_order import ORDER_SIZE, sum_needs_order
-            if v.size <= ORDER_SIZE or sum_needs_order(v, np.add.reduce(v, axis=axis, keepdims=keepdims)):
-                n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))   # Eigen's MeanReducer: its sum, / n
+            from simdist.runtime.ops.prod_order import sum_needs_order
+            if sum_needs_order(v, np.add.reduce(v, axis=axis, keepdims=keepdims)):   # Eigen's MeanReducer: its sum, / n
+                n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
                 return (_sum(v, axis, keepdims) / np.asarray(n, v.dtype)).astype(v.dtype)
-        if v.dtype.name == "bfloat16":   # TF 2.21: the float32 sum (its order) / float32(n), rounded once
-            n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
-            return (_sum(v.astype(np.float32), axis, keepdims) / np.float32(n)).astype(v.dtype)
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
 
@@ -767,16 +763,16 @@ ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", va
 
 def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     if isinstance(inputs, (list, tuple)) and len(inputs) == 1:
-        # math_ops.add_n of one input: the input converted (convert_n_to_tensor_or_indexed_slices: a
-        # variable is read, so a MirroredVariable in a replica gives that replica's tensor; fz10 seed 91
-        # #179), or with a name its Identity (an op the tape does not record for an integer input:
-        # add_n([int_var], name=...) differentiates to zeros; fuzz2 seed 41 #145)
+        # math_ops.add_n of one input: the input itself (a variable stays one), or with a name its
+        # Identity (an op the tape does not record for an integer input: add_n([int_var], name=...)
+        # differentiates to zeros; fuzz2 seed 41 #145)
+        from simdist.runtime.indexed_slices import IndexedSlices
         from simdist.runtime.ops import array
         only = inputs[0]
-        values = only if isinstance(only, Tensor) else convert_to_tensor(only)
+        values = convert_to_tensor(only) if isinstance(only, IndexedSlices) else only
         if name:
             return array.identity(values)
-        return values
+        return values if (isinstance(values, Tensor) or hasattr(values, "_as_tensor")) else _t(values)
     ts = [_t(v) for v in inputs]
     if context.in_function() and len({u.dtype for u in ts}) > 1:
         # (a graph: op_def_library checks the list's dtypes before AddN's shape function runs;

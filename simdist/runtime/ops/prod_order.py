@@ -14,10 +14,8 @@ output element one row at a time in traversal order. So `reduce_prod([3, -1.5, 2
 inf; inf · 0), where a left-to-right product is 0. Observed on TF 2.21 (clause ops.packet-paths).
 float16 follows the same order with 8-lane half packets: every product rounded to float16 (so an
 overflow to inf meets a later zero: NaN, where NumPy's float16 reduction keeps a float32 running
-product), except the packet's lanes, multiplied out in float32 and rounded once; bfloat16 sums the same
-way. Sums: float32/float64 tensors of up to ORDER_SIZE elements always add in Eigen's order (it differs
-from NumPy's pairwise sum in the last bit on ordinary values). Slices longer than P·1024 elements
-(Eigen's tree reduction) or tensors over 2**17 elements keep NumPy's order.
+product), except the packet's lanes, multiplied out in float32 and rounded once. Slices longer than P·1024 elements (Eigen's tree reduction) or tensors over
+2**17 elements keep NumPy's order.
 """
 
 from __future__ import annotations
@@ -30,9 +28,9 @@ from simdist.runtime import dtypes
 
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
 
-__all__ = ["bfloat16_sum", "eigen_prod", "eigen_half_sum", "eigen_sum", "ordered_sum", "sum_needs_order"]
+__all__ = ["eigen_prod", "eigen_half_sum", "eigen_sum", "sum_needs_order"]
 
-_LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8, "complex64": 4, "complex128": 2}   # (complex: AVX packets)
+_LANES = {"float32": 8, "float64": 4, "float16": 8, "complex64": 4, "complex128": 2}   # (complex: AVX packets)
 _MAX_SIZE = 1 << 17
 
 
@@ -90,8 +88,8 @@ def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any
     tail = np.full(rows, unit, x.dtype)
     for j in range(start, n):
         tail = scalar_op(tail, x[:, j])
-    if x.dtype.name in ("float16", "bfloat16"):
-        acc = acc.astype(np.float32)   # the half/bfloat16 packet's lanes are combined in float32
+    if x.dtype == np.float16:
+        acc = acc.astype(np.float32)   # the half packet's lanes are combined in float32
     while acc.shape[1] > 1:
         h = acc.shape[1] // 2
         acc = op(acc[:, :h], acc[:, h:2 * h])
@@ -147,38 +145,9 @@ def eigen_sum(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.n
     return eigen_prod(v, axis, keepdims, out, np.add)
 
 
-# float32/float64 sums up to this size always run in Eigen's order (the simulation takes a NumPy step
-# per packet block or reduced row: 30-600 us against NumPy's 1-3 us); larger ones only where it shows
-# beyond rounding (sum_needs_order)
-ORDER_SIZE = 1 << 14
-
-
-def ordered_sum(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.ndarray:
-    """`out` (NumPy's pairwise float32/float64 sum of v) in Eigen's SumReducer order: always for v of
-    up to ORDER_SIZE elements (the orders differ in the last bit on ordinary values: 211 of 300
-    seeded float32 reductions), else where the order shows beyond rounding (sum_needs_order)."""
-    if v.dtype.name not in ("float32", "float64") or not v.size:
-        return out
-    if v.size <= ORDER_SIZE or sum_needs_order(v, out):
-        with np.errstate(over="ignore", invalid="ignore"):
-            return eigen_sum(v, axis, keepdims, out)
-    return out
-
-
-def bfloat16_sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
-    """TF's bfloat16 Sum (reduction_ops.h's CASTING_SPECIALIZATION of SumReducer<bfloat16>): the
-    input cast to float32, summed in SumReducer<float>'s order (ordered_sum), rounded once."""
-    f = v.astype(np.float32)
-    with np.errstate(over="ignore", invalid="ignore"):
-        out = np.add.reduce(f, axis=axis, keepdims=keepdims)
-    return np.asarray(ordered_sum(f, axis, keepdims, np.asarray(out))).astype(v.dtype)
-
-
 def eigen_half_sum(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.ndarray:
     """`out` (NumPy's float16 sum of v, which keeps a float32 running sum) recomputed in TF's
-    order with every addition rounded to float16 but the packet's lanes' (Eigen's SumReducer<half>);
-    bfloat16 the same (SumReducer<bfloat16>: 8-lane packets, as Eigen's own sums of a bfloat16
-    expression, Mean's and LogSoftmax's, run; TF's Sum op casts instead: bfloat16_sum)."""
+    order with every addition rounded to float16 but the packet's lanes' (Eigen's SumReducer<half>)."""
     return eigen_prod(v, axis, keepdims, out, np.add)
 
 

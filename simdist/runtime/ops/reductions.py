@@ -374,14 +374,8 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 def _euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     """sqrt(sum(x*x)) in the input's dtype (complex: sqrt(sum(x*conj(x))), Eigen's reducer); for
     integers the square root truncates (Eigen's)."""
-    if v.dtype.name == "bfloat16":   # EuclideanNormReducer<bfloat16>: in float32, rounded once
-        return _euclidean_norm(v.astype(np.float32), axis, keepdims).astype(v.dtype)
-    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        v2 = v * (np.conjugate(v) if v.dtype.kind == "c" else v)
-        sq = np.add.reduce(v2, axis=axis, dtype=v.dtype, keepdims=keepdims)
-    if v.dtype.kind == "f":   # the reducer adds the squares in SumReducer's order (prod_order.ordered_sum)
-        from simdist.runtime.ops.prod_order import ordered_sum
-        sq = np.asarray(ordered_sum(v2, axis, keepdims, np.asarray(sq)))
+    sq = np.add.reduce(v * (np.conjugate(v) if v.dtype.kind == "c" else v), axis=axis, dtype=v.dtype,
+                       keepdims=keepdims)
     with np.errstate(invalid="ignore"):
         return np.sqrt(sq) if v.dtype.kind in "fc" else np.sqrt(sq.astype(np.float64)).astype(v.dtype)
 
