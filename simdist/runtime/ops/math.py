@@ -763,16 +763,16 @@ ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", va
 
 def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     if isinstance(inputs, (list, tuple)) and len(inputs) == 1:
-        # math_ops.add_n of one input: the input itself (a variable stays one), or with a name its
-        # Identity (an op the tape does not record for an integer input: add_n([int_var], name=...)
-        # differentiates to zeros; fuzz2 seed 41 #145)
-        from simdist.runtime.indexed_slices import IndexedSlices
+        # math_ops.add_n of one input: the input converted (convert_n_to_tensor_or_indexed_slices: a
+        # variable is read, so a MirroredVariable in a replica gives that replica's tensor; fz10 seed 91
+        # #179), or with a name its Identity (an op the tape does not record for an integer input:
+        # add_n([int_var], name=...) differentiates to zeros; fuzz2 seed 41 #145)
         from simdist.runtime.ops import array
         only = inputs[0]
-        values = convert_to_tensor(only) if isinstance(only, IndexedSlices) else only
+        values = only if isinstance(only, Tensor) else convert_to_tensor(only)
         if name:
             return array.identity(values)
-        return values if (isinstance(values, Tensor) or hasattr(values, "_as_tensor")) else _t(values)
+        return values
     ts = [_t(v) for v in inputs]
     if context.in_function() and len({u.dtype for u in ts}) > 1:
         # (a graph: op_def_library checks the list's dtypes before AddN's shape function runs;
