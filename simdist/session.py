@@ -385,6 +385,14 @@ def placed(full: str, soft: bool) -> str:
     when it exists; else, with soft placement, the best device of the same job/replica/task with
     type and index dropped (a GPU before a CPU, the lowest index first); else TF's
     InvalidArgumentError. A task the machine does not have is TF's "unknown device" error."""
+    key = ("p" if soft else "h", full)
+    out = _m.names.get(key)   # (memo of placements, cleared with the machine's names)
+    if out is None:
+        out = _m.names[key] = _placed(full, soft)
+    return out
+
+
+def _placed(full: str, soft: bool) -> str:
     if logical_exists(full):
         return full
     from simdist.runtime import errors
