@@ -88,5 +88,12 @@ def test_reduce_of_python_values_per_replica_is_refused(backend, tf):
     out = strategy.run(lambda: float(next(values)) + 0.5)
     with raises(AttributeError, call="strategy.reduce(SUM, PerReplica(0.5, 1.5), axis=None)"):
         strategy.reduce("SUM", out, axis=None)
+
+
+@clause("reduce.axis-none", ref="tf221")
+def test_gather_of_python_values_per_replica_is_refused(backend, tf):
+    strategy = backend.make_strategy("mirrored", replicas=2)
+    values = itertools.count()
+    out = strategy.run(lambda: float(next(values)) + 0.5)
     with raises(AttributeError, call="strategy.gather(PerReplica(0.5, 1.5), axis=0)"):
         strategy.gather(out, 0)

@@ -20,6 +20,7 @@ from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
 from simdist.runtime.ops.sum_chain import sum_chain
+from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor, _Traced, convert_to_tensor
 
@@ -814,7 +815,7 @@ def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
 
 WHERE = register("Where", lambda c: np.argwhere(c), _where_rule, args.input_size_flops, kind="gather/scatter",
                  fusion=lanes("its output's length depends on the lane's values"))
-# (no gradient registered for Where in TF 2.21: a tape reaching it from a watched float input is LookupError)
+no_tf_gradient("Where")   # TF 2.21 registers none: a tape reaching it from a watched float input is LookupError
 
 
 def _static_shape(v: Any) -> list[int]:
