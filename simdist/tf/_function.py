@@ -58,12 +58,14 @@ class Function:
         else:
             args, kwargs = _numpy_as_tensors(args, kwargs)
         from simdist.runtime import symbolic
-        _mark_arguments(args, kwargs, symbolic.note, self.python_function)
         # (a first call of its kind is a trace: when it raises, TF's graph with its variable writes
         # never runs, so the writes the Python made are undone)
         from simdist.tf import _tracing_count
         kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
         first = kind not in self.__dict__.get("_trace_keys", ())
+        # (placeholder names only for a trace: the Python of a later call of its kind does not run
+        # in TF, and binding the signature on every call would cost the replay path)
+        _mark_arguments(args, kwargs, symbolic.note, self.python_function if first else None)
         writes = _variables.trace_writes() if first else contextlib.nullcontext()
         journal = None
         try:
