@@ -23,7 +23,7 @@ def functions_run_eagerly() -> bool:
 
 
 def experimental_run_functions_eagerly(run_eagerly: bool) -> None:
-    """Deprecated alias of `run_functions_eagerly` (TF warns once per call site)."""
+    """Deprecated alias of `run_functions_eagerly` (TF logs its deprecation; simdist warns: DeprecationWarning)."""
     _warnings.warn("experimental_run_functions_eagerly is deprecated: use tf.config.run_functions_eagerly",
                    DeprecationWarning, stacklevel=2)
     run_functions_eagerly(run_eagerly)
@@ -44,7 +44,6 @@ experimental = _NS(
     set_visible_devices=set_visible_devices,
     get_visible_devices=get_visible_devices,
 )
-
 
 
 def set_soft_device_placement(enabled: bool) -> None:
