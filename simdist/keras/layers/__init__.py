@@ -13,6 +13,17 @@ from simdist.keras.layers.core import Softmax  # noqa: F401
 from simdist.keras.layers.input_spec import InputSpec  # noqa: F401
 from simdist.keras.layers.layer import Layer  # noqa: F401
 from simdist.keras.layers.merging import Add  # noqa: F401
+from simdist.keras.layers.merging import Subtract  # noqa: F401
+from simdist.keras.layers.merging import Multiply  # noqa: F401
+from simdist.keras.layers.merging import Maximum  # noqa: F401
+from simdist.keras.layers.merging import Minimum  # noqa: F401
+from simdist.keras.layers.merging import subtract  # noqa: F401
+from simdist.keras.layers.merging import multiply  # noqa: F401
+from simdist.keras.layers.merging import maximum  # noqa: F401
+from simdist.keras.layers.merging import minimum  # noqa: F401
+from simdist.keras.layers.activation_layers import ELU  # noqa: F401
+from simdist.keras.layers.activation_layers import Identity  # noqa: F401
+from simdist.keras.layers.activation_layers import LeakyReLU  # noqa: F401
 from simdist.keras.layers.merging import Average  # noqa: F401
 from simdist.keras.layers.merging import Concatenate  # noqa: F401
 from simdist.keras.layers.merging import average  # noqa: F401

@@ -10,7 +10,8 @@ from simdist import tf
 from simdist.keras import dtype_promotion
 from simdist.keras.layers.layer import Layer
 
-__all__ = ["Merge", "Add", "Average", "Concatenate", "add", "average", "concatenate"]
+__all__ = ["Merge", "Add", "Average", "Concatenate", "Subtract", "Multiply", "Maximum", "Minimum", "add", "average",
+           "concatenate", "subtract", "multiply", "maximum", "minimum"]
 
 
 def _check_masks(inputs: Any, mask: Any) -> Any:
@@ -225,3 +226,70 @@ def concatenate(inputs: list[Any], axis: int = -1, **kwargs: Any) -> Any:
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
+
+
+class Subtract(Merge):
+    """`keras.layers.Subtract()`: inputs[0] - inputs[1] (exactly two inputs)."""
+
+    def build(self, input_shape: Any) -> None:
+        super().build(input_shape)
+        if len(input_shape) != 2:
+            raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Received: "
+                             f"input_shape={input_shape}")
+
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        if len(inputs) != 2:
+            raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Received: inputs={inputs}")
+        a, b = _same_dtype(inputs)
+        return tf.subtract(a, b)
+
+
+class _Fold(Merge):
+    """A merge layer folding its inputs in order with one binary op (Multiply, Maximum, Minimum)."""
+
+    _op: Any = None
+
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        inputs = _same_dtype(inputs)
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = type(self)._op(out, x)
+        return out
+
+
+class Multiply(_Fold):
+    """`keras.layers.Multiply()`: the elementwise product of its inputs, in order."""
+
+    _op = staticmethod(tf.multiply)
+
+
+class Maximum(_Fold):
+    """`keras.layers.Maximum()`: the elementwise maximum of its inputs."""
+
+    _op = staticmethod(tf.maximum)
+
+
+class Minimum(_Fold):
+    """`keras.layers.Minimum()`: the elementwise minimum of its inputs."""
+
+    _op = staticmethod(tf.minimum)
+
+
+def subtract(inputs: list[Any], **kwargs: Any) -> Any:
+    """`keras.layers.subtract(inputs)`: Subtract()(inputs)."""
+    return Subtract(**kwargs)(inputs)
+
+
+def multiply(inputs: list[Any], **kwargs: Any) -> Any:
+    """`keras.layers.multiply(inputs)`: Multiply()(inputs)."""
+    return Multiply(**kwargs)(inputs)
+
+
+def maximum(inputs: list[Any], **kwargs: Any) -> Any:
+    """`keras.layers.maximum(inputs)`: Maximum()(inputs)."""
+    return Maximum(**kwargs)(inputs)
+
+
+def minimum(inputs: list[Any], **kwargs: Any) -> Any:
+    """`keras.layers.minimum(inputs)`: Minimum()(inputs)."""
+    return Minimum(**kwargs)(inputs)

@@ -1,0 +1,70 @@
+"""Activation layers (keras/src/layers/activations/ and core/identity.py): LeakyReLU, ELU,
+Identity. (ReLU and Softmax live in core.py.)"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from simdist.keras import activations
+from simdist.keras.layers.layer import Layer
+
+__all__ = ["LeakyReLU", "ELU", "Identity"]
+
+
+class LeakyReLU(Layer):
+    """`keras.layers.LeakyReLU(negative_slope=0.3)`: x if x >= 0 else negative_slope * x
+    (`alpha=` is Keras's deprecated spelling, with a warning)."""
+
+    def __init__(self, negative_slope: float = 0.3, **kwargs: Any) -> None:
+        if "alpha" in kwargs:
+            negative_slope = kwargs.pop("alpha")
+            warnings.warn("Argument `alpha` is deprecated. Use `negative_slope` instead.")
+        super().__init__(**kwargs)
+        if negative_slope is None or negative_slope < 0:
+            raise ValueError("The negative_slope value of a Leaky ReLU layer cannot be None or negative value. "
+                             f"Expected a float. Received: negative_slope={negative_slope}")
+        self.negative_slope = negative_slope
+        self.supports_masking = True
+        self._build_at_init()
+
+    def call(self, inputs: Any) -> Any:
+        return activations.leaky_relu(inputs, negative_slope=self.negative_slope)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "negative_slope": self.negative_slope}
+
+
+class ELU(Layer):
+    """`keras.layers.ELU(alpha=1.0)`: x if x > 0 else alpha * (exp(x) - 1). Keras 3.15's ELU
+    does not put `alpha` in its config (a round trip gives alpha=1.0); simdist follows."""
+
+    def __init__(self, alpha: float = 1.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.alpha = alpha
+        self.supports_masking = True
+        self._build_at_init()
+
+    def call(self, inputs: Any) -> Any:
+        return activations.elu(inputs, alpha=self.alpha)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+
+class Identity(Layer):
+    """`keras.layers.Identity()`: returns its inputs unchanged (a structure of tensors too)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self._build_at_init()
+
+    def call(self, inputs: Any) -> Any:
+        return inputs
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
