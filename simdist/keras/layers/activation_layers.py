@@ -39,8 +39,8 @@ class LeakyReLU(Layer):
 
 
 class ELU(Layer):
-    """`keras.layers.ELU(alpha=1.0)`: x if x > 0 else alpha * (exp(x) - 1). Keras 3.15's ELU
-    does not put `alpha` in its config (a round trip gives alpha=1.0); simdist follows."""
+    """`keras.layers.ELU(alpha=1.0)`: x if x > 0 else alpha * (exp(x) - 1). (Keras 3.15's ELU has
+    no get_config: Keras's auto-config records the constructor's `alpha`.)"""
 
     def __init__(self, alpha: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -53,6 +53,9 @@ class ELU(Layer):
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "alpha": self.alpha}
 
 
 class Identity(Layer):

@@ -1,0 +1,89 @@
+"""More Keras layers — LeakyReLU, ELU, Identity, Subtract, Multiply, Maximum, Minimum: values,
+config round trips, and a Sequential fit through LeakyReLU — clause
+keras.layer.forward-and-gradients (TF 2.21 + Keras 3.15).
+
+Expected values come from NumPy transcriptions of keras/src/layers/... written here, never from
+the backend.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close, assert_equal, raises
+
+clause = pytest.mark.clause
+
+RNG = np.random.default_rng(7)
+X = RNG.standard_normal((4, 3)).astype(np.float32)
+Y = RNG.standard_normal((4, 3)).astype(np.float32)
+Z = RNG.standard_normal((4, 1, 3)).astype(np.float32)
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more_activation_layers_match_numpy(keras):
+    x = np.concatenate([X, np.zeros((1, 3), np.float32)])
+    assert_close(keras.layers.LeakyReLU()(x), np.where(x >= 0, x, np.float32(0.3) * x), call="LeakyReLU()(x)")
+    assert_close(keras.layers.LeakyReLU(negative_slope=0.05)(x), np.where(x >= 0, x, np.float32(0.05) * x),
+                 call="LeakyReLU(negative_slope=0.05)(x)")
+    assert_close(keras.layers.ELU()(x), np.where(x > 0, x, np.expm1(x)), call="ELU()(x)")
+    assert_close(keras.layers.ELU(alpha=0.5)(x), np.where(x > 0, x, np.float32(0.5) * np.expm1(x)),
+                 call="ELU(alpha=0.5)(x)")
+    assert_equal(keras.layers.Identity()(x), x, call="Identity()(x)")
+    with raises(ValueError, match="negative_slope"):
+        keras.layers.LeakyReLU(negative_slope=-0.1)
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more_merging_layers_match_numpy(keras):
+    L = keras.layers
+    assert_close(L.Subtract()([X, Y]), X - Y, call="Subtract()([x, y])")
+    assert_close(L.Multiply()([X, Y, X]), X * Y * X, call="Multiply()([x, y, x])")
+    assert_close(L.Maximum()([X, Y]), np.maximum(X, Y), call="Maximum()([x, y])")
+    assert_close(L.Minimum()([X, Y, -X]), np.minimum(np.minimum(X, Y), -X), call="Minimum()([x, y, -x])")
+    assert_close(L.multiply([X, Z]), X[:, None, :] * Z, call="multiply([(4,3), (4,1,3)])")
+    assert_close(L.subtract([Z, X]), Z - X[:, None, :], call="subtract([(4,1,3), (4,3)])")
+    assert_close(L.maximum([X, Y]), np.maximum(X, Y), call="maximum([x, y])")
+    assert_close(L.minimum([X, Y]), np.minimum(X, Y), call="minimum([x, y])")
+    with raises(ValueError, match="exactly 2 inputs"):
+        L.Subtract()([X, Y, X])
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more_config_round_trip(keras):
+    L = keras.layers
+    leaky = L.LeakyReLU(negative_slope=0.15, name="lr")
+    cfg = leaky.get_config()
+    assert_equal(cfg["negative_slope"], 0.15, call="LeakyReLU(0.15).get_config()", what="negative_slope")
+    again = L.LeakyReLU.from_config(cfg)
+    assert_close(again(X), leaky(X), call="LeakyReLU.from_config(get_config())(x)")
+    elu = L.ELU(alpha=0.5)
+    assert_equal(elu.get_config()["alpha"], 0.5, call="ELU(alpha=0.5).get_config()", what="alpha")
+    assert_close(L.ELU.from_config(elu.get_config())(X), np.where(X > 0, X, np.float32(0.5) * np.expm1(X)),
+                 call="ELU.from_config(ELU(alpha=0.5).get_config())(x)")
+    for cls in (L.Identity, L.Subtract, L.Multiply, L.Maximum, L.Minimum):
+        layer = cls(name="m")
+        assert_equal(cls.from_config(layer.get_config()).name, "m", call=f"{cls.__name__}.from_config", what="name")
+    assert_equal(L.LeakyReLU().name, "leaky_re_lu", call="LeakyReLU()", what="name")
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more_leaky_relu_in_sequential_fit(keras):
+    rng = np.random.default_rng(11)
+    kernel = rng.standard_normal((3, 2)).astype(np.float32)
+    bias = np.array([0.1, -0.2], np.float32)
+    target = rng.standard_normal((4, 2)).astype(np.float32)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2), keras.layers.LeakyReLU(0.2)])
+    model.layers[0].set_weights([kernel, bias])
+    model.compile(optimizer=keras.optimizers.SGD(learning_rate=0.1), loss="mse")
+    model.fit(X, target, batch_size=4, epochs=1, shuffle=False, verbose=0)
+    x64, k64, b64, t64 = (a.astype(np.float64) for a in (X, kernel, bias, target))
+    pre = x64 @ k64 + b64
+    out = np.where(pre >= 0, pre, 0.2 * pre)
+    d_out = 2.0 * (out - t64) / out.size
+    d_pre = d_out * np.where(pre >= 0, 1.0, 0.2)
+    call = "Sequential([Input, Dense(2), LeakyReLU(0.2)]).fit(SGD(0.1), mse, one batch)"
+    got_k, got_b = model.layers[0].get_weights()
+    assert_close(got_k, k64 - 0.1 * x64.T @ d_pre, call=call, what="kernel after one step")
+    assert_close(got_b, b64 - 0.1 * d_pre.sum(axis=0), call=call, what="bias after one step")
