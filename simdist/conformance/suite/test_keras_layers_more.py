@@ -1,4 +1,4 @@
-"""More Keras layers — LeakyReLU, ELU, Identity, Subtract, Multiply, Maximum, Minimum: values,
+"""More Keras layers — LeakyReLU, ELU, PReLU, Identity, Subtract, Multiply, Maximum, Minimum: values,
 config round trips, and a Sequential fit through LeakyReLU — clause
 keras.layer.forward-and-gradients (TF 2.21 + Keras 3.15).
 
@@ -87,3 +87,30 @@ def test_layers_more_leaky_relu_in_sequential_fit(keras):
     got_k, got_b = model.layers[0].get_weights()
     assert_close(got_k, k64 - 0.1 * x64.T @ d_pre, call=call, what="kernel after one step")
     assert_close(got_b, b64 - 0.1 * d_pre.sum(axis=0), call=call, what="bias after one step")
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more_prelu_values_and_one_sgd_step(tf, keras):
+    x = np.arange(-12, 12, dtype=np.float32).reshape(2, 3, 4) / 4
+    alpha0 = np.linspace(0.1, 0.4, 4, dtype=np.float32).reshape(1, 4)
+    layer = keras.layers.PReLU(shared_axes=[1])
+    layer.build((None, 3, 4))
+    assert_equal(tuple(layer.alpha.shape), (1, 4), call="PReLU(shared_axes=[1]).build((None, 3, 4))",
+                 what="alpha.shape")
+    layer.alpha.assign(alpha0)
+    call = "PReLU(shared_axes=[1])(x) with alpha set"
+    pos, negpart = np.maximum(x, 0), np.maximum(-x, 0)
+    with tf.GradientTape() as tape:
+        out = layer(x)
+        loss = tf.reduce_sum(out * out)
+    assert_close(out, pos - alpha0 * negpart, call=call)
+    grad = tape.gradient(loss, layer.trainable_variables)
+    opt = keras.optimizers.SGD(learning_rate=0.01)
+    opt.apply_gradients(zip(grad, layer.trainable_variables))
+    out64 = pos.astype(np.float64) - alpha0.astype(np.float64) * negpart
+    d_alpha = (2.0 * out64 * -negpart).sum(axis=(0, 1)).reshape(1, 4)
+    assert_close(layer.alpha, alpha0 - 0.01 * d_alpha, call=call + "; SGD(0.01) step on sum(out**2)",
+                 what="alpha after one step")
+    cfg = layer.get_config()
+    assert_equal(cfg["shared_axes"], [1], call="PReLU(shared_axes=[1]).get_config()", what="shared_axes")
+    assert_equal(keras.layers.PReLU.from_config(cfg).shared_axes, [1], call="PReLU.from_config", what="shared_axes")

@@ -24,6 +24,7 @@ from simdist.keras.layers.merging import minimum  # noqa: F401
 from simdist.keras.layers.activation_layers import ELU  # noqa: F401
 from simdist.keras.layers.activation_layers import Identity  # noqa: F401
 from simdist.keras.layers.activation_layers import LeakyReLU  # noqa: F401
+from simdist.keras.layers.prelu import PReLU  # noqa: F401
 from simdist.keras.layers.merging import Average  # noqa: F401
 from simdist.keras.layers.merging import Concatenate  # noqa: F401
 from simdist.keras.layers.merging import average  # noqa: F401
