@@ -1,4 +1,4 @@
-"""More Keras layers — LeakyReLU, ELU, PReLU, Identity, Subtract, Multiply, Maximum, Minimum: values,
+"""More Keras layers — LeakyReLU, ELU, PReLU, Identity, MaxPooling1D, AveragePooling1D, Subtract, Multiply, Maximum, Minimum: values,
 config round trips, and a Sequential fit through LeakyReLU — clause
 keras.layer.forward-and-gradients (TF 2.21 + Keras 3.15).
 
@@ -114,3 +114,35 @@ def test_layers_more_prelu_values_and_one_sgd_step(tf, keras):
     cfg = layer.get_config()
     assert_equal(cfg["shared_axes"], [1], call="PReLU(shared_axes=[1]).get_config()", what="shared_axes")
     assert_equal(keras.layers.PReLU.from_config(cfg).shared_axes, [1], call="PReLU.from_config", what="shared_axes")
+
+
+def _windows(x: np.ndarray, size: int, stride: int, padding: str) -> list[np.ndarray]:
+    """The (batch, window, channels) windows of a channels-last 1-D pooling, in-bounds elements only
+    (TF's SAME padding puts total // 2 on the left, total = max((out - 1) * stride + size - steps, 0))."""
+    steps = x.shape[1]
+    if padding == "valid":
+        out, left = (steps - size) // stride + 1, 0
+    else:
+        out = -(-steps // stride)
+        left = max((out - 1) * stride + size - steps, 0) // 2
+    return [x[:, max(i * stride - left, 0):min(i * stride - left + size, steps), :] for i in range(out)]
+
+
+@clause("keras.layer.pooling.window", ref="tf221")
+def test_layers_more_pooling_1d_matches_numpy(keras):
+    x = np.random.default_rng(3).standard_normal((2, 7, 3)).astype(np.float32)
+    L = keras.layers
+    for cls, reduce, name in ((L.MaxPooling1D, np.max, "max"), (L.AveragePooling1D, np.mean, "mean")):
+        for size, stride, padding in ((2, None, "valid"), (3, 2, "same"), (3, 1, "valid"), (2, 3, "same")):
+            call = f"{cls.__name__}(pool_size={size}, strides={stride}, padding={padding!r})(x of shape (2, 7, 3))"
+            expected = np.stack([reduce(w, axis=1) for w in _windows(x, size, stride or size, padding)], axis=1)
+            assert_close(cls(pool_size=size, strides=stride, padding=padding)(x), expected, call=call)
+    xcf = np.transpose(x, (0, 2, 1))
+    expected = np.transpose(np.stack([w.max(axis=1) for w in _windows(x, 2, 2, "valid")], axis=1), (0, 2, 1))
+    assert_close(L.MaxPool1D(data_format="channels_first")(xcf), expected, call="MaxPool1D(data_format=channels_first)")
+    layer = L.AvgPool1D(3, strides=2, padding="same")
+    cfg = layer.get_config()
+    for key, want in (("pool_size", (3,)), ("strides", (2,)), ("padding", "same")):
+        assert_equal(cfg[key], want, call="AvgPool1D(3, strides=2, padding='same').get_config()", what=key)
+    assert_equal(tuple(L.AvgPool1D.from_config(cfg).compute_output_shape((None, 7, 3))), (None, 4, 3),
+                 call="AvgPool1D.from_config(cfg).compute_output_shape((None, 7, 3))")

@@ -44,6 +44,10 @@ from simdist.keras.layers.pooling import GlobalMaxPool2D  # noqa: F401
 from simdist.keras.layers.pooling import GlobalMaxPooling2D  # noqa: F401
 from simdist.keras.layers.pooling import MaxPool2D  # noqa: F401
 from simdist.keras.layers.pooling import MaxPooling2D  # noqa: F401
+from simdist.keras.layers.pooling1d import AveragePooling1D  # noqa: F401
+from simdist.keras.layers.pooling1d import AvgPool1D  # noqa: F401
+from simdist.keras.layers.pooling1d import MaxPool1D  # noqa: F401
+from simdist.keras.layers.pooling1d import MaxPooling1D  # noqa: F401
 from simdist.keras.layers.global_pooling1d import GlobalAveragePooling1D  # noqa: F401
 from simdist.keras.layers.global_pooling1d import GlobalAvgPool1D  # noqa: F401
 from simdist.keras.layers.global_pooling1d import GlobalMaxPool1D  # noqa: F401
