@@ -1,4 +1,4 @@
-"""More Keras layers — LeakyReLU, ELU, PReLU, Identity, MaxPooling1D, AveragePooling1D, Subtract, Multiply, Maximum, Minimum: values,
+"""More Keras layers — LeakyReLU, ELU, PReLU, Identity, Permute, MaxPooling1D, AveragePooling1D, Subtract, Multiply, Maximum, Minimum: values,
 config round trips, and a Sequential fit through LeakyReLU — clause
 keras.layer.forward-and-gradients (TF 2.21 + Keras 3.15).
 
@@ -146,3 +146,20 @@ def test_layers_more_pooling_1d_matches_numpy(keras):
         assert_equal(cfg[key], want, call="AvgPool1D(3, strides=2, padding='same').get_config()", what=key)
     assert_equal(tuple(L.AvgPool1D.from_config(cfg).compute_output_shape((None, 7, 3))), (None, 4, 3),
                  call="AvgPool1D.from_config(cfg).compute_output_shape((None, 7, 3))")
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more_permute_matches_numpy(keras):
+    x = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+    for dims in ((2, 1, 3), (3, 1, 2), (1, 2, 3)):
+        layer = keras.layers.Permute(dims)
+        call = f"Permute({dims})(x of shape (2, 3, 4, 5))"
+        assert_equal(layer(x), np.transpose(x, (0,) + dims), call=call)
+        assert_equal(tuple(layer.compute_output_shape((None, 3, 4, 5))), (None,) + tuple((3, 4, 5)[d - 1] for d in dims),
+                     call=f"Permute({dims}).compute_output_shape((None, 3, 4, 5))")
+        assert_equal(tuple(keras.layers.Permute.from_config(layer.get_config()).dims), dims,
+                     call=f"Permute.from_config(Permute({dims}).get_config())", what="dims")
+    with raises(ValueError, match="consecutive"):
+        keras.layers.Permute((0, 1))
+    with raises(ValueError):
+        keras.layers.Permute((2, 1))(x)
