@@ -1,4 +1,4 @@
-"""More Keras layers — LeakyReLU, ELU, PReLU, Identity, Permute, MaxPooling1D, AveragePooling1D, Subtract, Multiply, Maximum, Minimum: values,
+"""More Keras layers — LeakyReLU, ELU, PReLU, Identity, Permute, Cropping1D, MaxPooling1D, AveragePooling1D, Subtract, Multiply, Maximum, Minimum: values,
 config round trips, and a Sequential fit through LeakyReLU — clause
 keras.layer.forward-and-gradients (TF 2.21 + Keras 3.15).
 
@@ -163,3 +163,21 @@ def test_layers_more_permute_matches_numpy(keras):
         keras.layers.Permute((0, 1))
     with raises(ValueError):
         keras.layers.Permute((2, 1))(x)
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more_cropping1d_matches_numpy(tf, keras):
+    x = np.arange(2 * 6 * 3, dtype=np.float32).reshape(2, 6, 3)
+    for cropping, (a, b) in ((None, (1, 1)), (2, (2, 2)), ((0, 3), (0, 3)), ((4, 0), (4, 0))):
+        layer = keras.layers.Cropping1D() if cropping is None else keras.layers.Cropping1D(cropping)
+        call = f"Cropping1D({'' if cropping is None else cropping})(x of shape (2, 6, 3))"
+        assert_equal(layer(x), x[:, a:6 - b, :], call=call)
+        assert_equal(tuple(layer.compute_output_shape((None, 6, 3))), (None, 6 - a - b, 3), call=call,
+                     what="compute_output_shape")
+        assert_equal(tuple(keras.layers.Cropping1D.from_config(layer.get_config()).cropping), (a, b), call=call,
+                     what="from_config(get_config()).cropping")
+    with raises(ValueError, match="smaller than the input length"):
+        keras.layers.Cropping1D(3)(x)
+    # inside a model with an unknown batch size
+    model = keras.Sequential([keras.Input((6, 3)), keras.layers.Cropping1D((1, 2))])
+    assert_equal(model.predict(x, verbose=0), x[:, 1:4, :], call="Sequential([Input((6, 3)), Cropping1D((1, 2))]).predict")

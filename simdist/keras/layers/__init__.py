@@ -33,6 +33,7 @@ from simdist.keras.layers.merging import concatenate  # noqa: F401
 from simdist.keras.layers.reshaping import Flatten  # noqa: F401
 from simdist.keras.layers.reshaping import Reshape  # noqa: F401
 from simdist.keras.layers.permute import Permute  # noqa: F401
+from simdist.keras.layers.cropping1d import Cropping1D  # noqa: F401
 from simdist.keras.layers.convolutional import Conv2D  # noqa: F401
 from simdist.keras.layers.convolutional import Convolution2D  # noqa: F401
 from simdist.keras.layers.normalization import BatchNormalization  # noqa: F401
