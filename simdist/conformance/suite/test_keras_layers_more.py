@@ -166,7 +166,7 @@ def test_layers_more_permute_matches_numpy(keras):
 
 
 @clause("keras.layer.forward-and-gradients", ref="tf221")
-def test_layers_more_cropping1d_matches_numpy(tf, keras):
+def test_layers_more_cropping1d_matches_numpy(keras):
     x = np.arange(2 * 6 * 3, dtype=np.float32).reshape(2, 6, 3)
     for cropping, (a, b) in ((None, (1, 1)), (2, (2, 2)), ((0, 3), (0, 3)), ((4, 0), (4, 0))):
         layer = keras.layers.Cropping1D() if cropping is None else keras.layers.Cropping1D(cropping)
