@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields, replace
 
 from simdist.sim import nccl
 
-from . import collectives, harness
+from . import collectives, harness, timing_rules
 
 __all__ = ["LAUNCHERS", "H_GRID", "Row", "rows", "busbw", "Point", "fit", "report"]
 
@@ -33,29 +33,20 @@ H_GRID = (5e-6, 5.5e-6, 6e-6, 6.5e-6, 7e-6, 7.5e-6, 8e-6)
 
 
 @dataclass(frozen=True)
-class Row:
-    """A collective row: its id, split, system, size, algorithm, published busbw, and the GPUs its
-    benchmark's thread launches per iteration (0: not an nccl-tests `-g N` per-call row)."""
+class Row(timing_rules.Row):
+    """A collective row of timing_rules with the GPUs its benchmark's thread launches per iteration
+    (0: not an nccl-tests `-g N` per-call row)."""
 
-    id: str
-    split: str
-    setup: collectives.Setup
-    collective: str
-    nbytes: int
-    algorithm: str
-    published: float
-    launches: int
+    launches: int = 0
 
 
 def rows(hidden: bool = False) -> tuple[Row, ...]:
     """The table's collective rows (``hidden``: the hidden set's), in table order with their splits."""
-    ms = collectives.hidden_measurements() if hidden else collectives.measurements()
     src = collectives._HIDDEN_ROWS if hidden else collectives._ROWS
     out = []
-    for m, (cit, setup, coll, nbytes, pub, algorithm) in zip(ms, src):
-        setup = replace(setup, release=setup.release or collectives.release_of(cit))
-        n = 0 if setup.pipelined else LAUNCHERS.get(cit, 0)
-        out.append(Row(m.id, m.split, setup, coll, nbytes, algorithm, pub, n))
+    for r, (cit, *_rest) in zip(timing_rules.rows(hidden), src):
+        base = {f.name: getattr(r, f.name) for f in fields(timing_rules.Row)}
+        out.append(Row(**base, launches=0 if r.setup.pipelined else LAUNCHERS.get(cit, 0)))
     return tuple(out)
 
 
