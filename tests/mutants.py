@@ -1954,7 +1954,7 @@ TRAINING_BATCH11: list[Mutant] = [
        "                        x=val_x, y=val_y, sample_weight=val_sample_weight,\n",
        "                        x=val_x, y=val_y, sample_weight=None,\n",
        "fit(validation_data=(x, y, sample_weight)) validates without the sample weights"),
-    _t("steps-per-epoch-restarts-iterator", "state", "simdist/keras/trainers/data_adapter.py",
+    _t("steps-per-epoch-restarts-iterator", "state", "simdist/keras/trainers/epoch_iterator.py",
        "            if self._current_iterator is None or self.steps_per_epoch is None:\n",
        "            if True:\n",
        "fit(steps_per_epoch=k) restarts the data at every epoch instead of continuing the iterator"),

@@ -6,14 +6,43 @@ a class registered under "package>name" is found again by that name when a confi
 from __future__ import annotations
 
 import inspect
+import threading
 from typing import Any, Callable
 
-__all__ = ["register_keras_serializable", "get_registered_name", "get_registered_object", "get_custom_objects"]
+__all__ = ["register_keras_serializable", "get_registered_name", "get_registered_object", "get_custom_objects",
+           "CustomObjectScope", "custom_object_scope"]
 
 # the registry: name -> object, object -> name (dicts keyed by name and by object; lookups only, never iterated
 # into results)
 _OBJECTS: dict[str, Any] = {}
 _NAMES: dict[Any, str] = {}
+# the objects of the innermost `custom_object_scope`, per thread (Keras's global_state is thread-local)
+_SCOPE = threading.local()
+
+
+class CustomObjectScope:
+    """`with custom_object_scope({"name": obj}):` makes `obj` findable by `name` while deserializing
+    (before the registry); the scope replaces the enclosing one's objects and restores them on exit."""
+
+    def __init__(self, custom_objects: dict | None) -> None:
+        self.custom_objects = custom_objects or {}
+        self.backup: dict | None = None
+
+    def __enter__(self) -> "CustomObjectScope":
+        self.backup = dict(getattr(_SCOPE, "objects", {}))
+        _SCOPE.objects = dict(self.custom_objects)
+        return self
+
+    def __exit__(self, *args: Any) -> None:
+        _SCOPE.objects = dict(self.backup or {})
+
+
+custom_object_scope = CustomObjectScope
+
+
+def scope_objects() -> dict[str, Any]:
+    """The innermost custom_object_scope's objects (empty outside one)."""
+    return dict(getattr(_SCOPE, "objects", {}))
 
 
 def register_keras_serializable(package: str = "Custom", name: str | None = None) -> Callable[[Any], Any]:
@@ -40,11 +69,15 @@ def registered_name_or_none(obj: Any) -> str | None:
 
 
 def get_registered_object(name: str, custom_objects: dict | None = None, module_objects: dict | None = None) -> Any:
-    """The object registered (or given in `custom_objects` / `module_objects`) under `name`, else None."""
-    if custom_objects and name in custom_objects:
-        return custom_objects[name]
+    """The object under `name`, looked up as Keras 3.15 does: the innermost custom_object_scope,
+    the registry, `custom_objects`, `module_objects`; else None."""
+    scope = getattr(_SCOPE, "objects", {})
+    if name in scope:
+        return scope[name]
     if name in _OBJECTS:
         return _OBJECTS[name]
+    if custom_objects and name in custom_objects:
+        return custom_objects[name]
     if module_objects and name in module_objects:
         return module_objects[name]
     return None

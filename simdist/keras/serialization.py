@@ -42,8 +42,10 @@ def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, cu
     `objects`: the module's names; `kind`: "loss", "metric"... for the error message; `base`: the
     class a dict's `class_name` must name (else the identifier is refused); `instantiate_names`:
     a name that resolves to a class gives an instance with default arguments (regularizers)."""
+    from simdist.keras.object_registration import scope_objects
     lookup = dict(objects)
     lookup.update(custom_objects or {})
+    lookup.update(scope_objects())
     if isinstance(config, str):
         obj = lookup.get(config)
         if obj is None:

@@ -135,8 +135,10 @@ def test_argument_errors() -> None:
         model.fit(X, Y[:30], verbose=0)
     with pytest.raises(ValueError, match="not sufficient to split"):
         model.fit(X[:1], Y[:1], verbose=0, validation_split=0.5)
-    with pytest.raises(ValueError, match="Unrecognized data type"):
+    with pytest.raises(ValueError, match="the generator must return a tuple"):   # (keras.fit.python-inputs)
         model.fit((x for x in X), verbose=0)
+    with pytest.raises(ValueError, match="Unrecognized data type"):
+        model.fit({1, 2, 3}, verbose=0)
 
 
 @pytest.mark.clause("keras.predict.order")

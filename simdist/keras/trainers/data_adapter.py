@@ -1,5 +1,7 @@
-"""Keras 3.15's data adapters for the TensorFlow backend (keras/src/trainers/data_adapters and
-epoch_iterator.py, TFEpochIterator), on simdist.tf.
+"""Keras 3.15's array and tf.data adapters for the TensorFlow backend
+(keras/src/trainers/data_adapters), on simdist.tf, and the packing helpers they share. Which
+adapter reads `x`, and the epoch iterator, are in epoch_iterator.py; Python generators in
+generator_adapter.py, PyDatasets in py_dataset.py.
 
 - NumPy arrays / tensors (nested in tuples, lists, dicts) become a `tf.data.Dataset` of batches
   of `batch_size` (default 32) with a partial last batch; `shuffle=True` permutes the samples
@@ -8,17 +10,15 @@ epoch_iterator.py, TFEpochIterator), on simdist.tf.
   keras.init.seeding); without one TF draws nondeterministic seeds, simdist seeds derived from
   the session's root seed.
 - A `tf.data.Dataset` is used as is (`class_weight` mapped onto it); a distributed dataset too.
-- The dataset is distributed with `strategy.experimental_distribute_dataset`, as Keras's TF
-  trainer does: under Mirrored each global batch is split across the replicas, a partial last
+- epoch_iterator.py distributes the dataset with `strategy.experimental_distribute_dataset`, as
+  Keras's TF trainer does: under Mirrored each global batch is split across the replicas, a partial last
   batch split as tf.distribute splits it (clause keras.fit.partial-batch).
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import warnings
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -324,123 +324,3 @@ def is_tf_dataset(x: Any) -> bool:
         return True
     return type(x).__name__ in ("DistributedDataset", "DistributedDatasetsFromFunction") or \
         any(c.__name__ in ("DatasetV2", "DistributedDataset") for c in type(x).__mro__)
-
-
-def _is_distributed_dataset(x: Any) -> bool:
-    return not isinstance(x, tf.data.Dataset) and is_tf_dataset(x)
-
-
-def get_data_adapter(x: Any, y: Any = None, sample_weight: Any = None, batch_size: int | None = None,
-                     steps_per_epoch: int | None = None, shuffle: Any = False,
-                     class_weight: dict | None = None) -> DataAdapter:
-    if isinstance(x, DataAdapter):
-        return x
-    if can_convert_arrays((x, y, sample_weight)):
-        return ArrayDataAdapter(x, y, sample_weight=sample_weight, class_weight=class_weight, shuffle=shuffle,
-                                batch_size=batch_size, steps=steps_per_epoch)
-    if is_tf_dataset(x):
-        if y is not None:
-            _raise_unsupported_arg("y", "the targets", "tf.data.Dataset")
-        if sample_weight is not None:
-            _raise_unsupported_arg("sample_weights", "the sample weights", "tf.data.Dataset")
-        if shuffle:
-            warnings.warn("`shuffle=True` was passed, but will be ignored since the data `x` was provided as a "
-                          "tf.data.Dataset. The Dataset is expected to already be shuffled (via "
-                          "`.shuffle(buffer_size)`).", stacklevel=2)
-        return TFDatasetAdapter(x, class_weight=class_weight)
-    raise ValueError(f"Unrecognized data type: x={x} (of type {type(x)})")
-
-
-def _raise_unsupported_arg(arg_name: str, arg_description: str, input_type: str) -> None:
-    raise ValueError(f"When providing `x` as a {input_type}, `{arg_name}` should not be passed. Instead, "
-                     f"{arg_description} should be included as part of the {input_type}.")
-
-
-# --- the epoch iterator -----------------------------------------------------------------------------
-class EpochIterator:
-    """Keras's TFEpochIterator: yields (begin_step, end_step, iterator) per execution, over a
-    dataset distributed by the strategy."""
-
-    def __init__(self, x: Any, y: Any = None, sample_weight: Any = None, batch_size: int | None = None,
-                 steps_per_epoch: int | None = None, shuffle: Any = False, class_weight: dict | None = None,
-                 steps_per_execution: int = 1, distribute_strategy: Any = None) -> None:
-        self.steps_per_epoch = steps_per_epoch
-        self.steps_per_execution = steps_per_execution
-        self._current_iterator: Any = None
-        self._epoch_iterator: Any = None
-        self._steps_seen = 0
-        self.data_adapter = get_data_adapter(x=x, y=y, sample_weight=sample_weight, batch_size=batch_size,
-                                             steps_per_epoch=steps_per_epoch, shuffle=shuffle,
-                                             class_weight=class_weight)
-        self._num_batches = self.data_adapter.num_batches
-        self._distribute_strategy = distribute_strategy or tf.distribute.get_strategy()
-        dataset = self.data_adapter.get_tf_dataset()
-        if not _is_distributed_dataset(dataset):
-            dataset = self._distribute_strategy.experimental_distribute_dataset(dataset)
-        self._distributed_dataset = dataset
-
-    def _get_iterator(self) -> Any:
-        return self._distributed_dataset
-
-    def _interrupted_warning(self) -> None:
-        warnings.warn("Your input ran out of data; interrupting training. Make sure that your dataset or generator "
-                      "can generate at least `steps_per_epoch * epochs` batches. You may need to use the "
-                      "`.repeat()` function when building your dataset.", stacklevel=2)
-
-    def reset(self) -> None:
-        self._current_iterator = None
-        self._num_batches = self.data_adapter.num_batches
-        self._steps_seen = 0
-        self._epoch_iterator = None
-        self.data_adapter.on_epoch_end()
-
-    def _enumerate_iterator(self) -> Iterator[tuple[int, int, Any]]:
-        self.data_adapter.on_epoch_begin()
-        steps_per_epoch = self.steps_per_epoch or self._num_batches or -1
-        if steps_per_epoch > 0:
-            if self._current_iterator is None or self.steps_per_epoch is None:
-                self._current_iterator = iter(self._get_iterator())
-                self._steps_seen = 0
-            for step in range(0, steps_per_epoch, self.steps_per_execution):
-                if self._num_batches and self._steps_seen >= self._num_batches:
-                    if self.steps_per_epoch:
-                        self._interrupted_warning()
-                    break
-                self._steps_seen += self.steps_per_execution
-                yield step, step + self.steps_per_execution - 1, self._current_iterator
-            if self._num_batches and self._steps_seen >= self._num_batches:
-                self._current_iterator = iter(self._get_iterator())
-                self._steps_seen = 0
-        else:
-            iterator = iter(self._get_iterator())
-            step = -self.steps_per_execution
-            while True:
-                step += self.steps_per_execution
-                self._steps_seen = step + self.steps_per_execution
-                yield step, step + self.steps_per_execution - 1, iterator
-        self.data_adapter.on_epoch_end()
-
-    def __iter__(self) -> "EpochIterator":
-        self._epoch_iterator = self._enumerate_iterator()
-        return self
-
-    def __next__(self) -> tuple[int, int, Any]:
-        return next(self._epoch_iterator)
-
-    @contextlib.contextmanager
-    def catch_stop_iteration(self) -> Iterator[None]:
-        """An exhausted input ends the epoch (records the batch count if it was unknown)."""
-        try:
-            yield
-        except (StopIteration, tf.errors.OutOfRangeError):
-            if self._num_batches is None:
-                self._num_batches = self._steps_seen
-            self._interrupted_warning()
-            self._current_iterator = None
-            self.data_adapter.on_epoch_end()
-
-    @property
-    def num_batches(self) -> int | None:
-        if self.steps_per_epoch:
-            return self.steps_per_epoch
-        return self._num_batches

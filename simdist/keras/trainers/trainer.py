@@ -26,6 +26,7 @@ import numpy as np
 
 from simdist import tf
 from simdist.keras.trainers import data_adapter as data_adapter_module, multi_step_bug
+from simdist.keras.trainers import epoch_iterator as epoch_iterator_module
 from simdist.keras.losses.loss import scale_loss_for_distribution, unscale_loss_for_distribution
 from simdist.keras.traced import traced_step
 from simdist.keras.utils.python_utils import pythonify_logs
@@ -375,7 +376,7 @@ class Trainer:
             _refuse_multi_worker(self.distribute_strategy, method_name)
 
     def _epoch_iterator(self, **kwargs: Any) -> Any:
-        return data_adapter_module.EpochIterator(distribute_strategy=self.distribute_strategy,
+        return epoch_iterator_module.EpochIterator(distribute_strategy=self.distribute_strategy,
                                                  steps_per_execution=self.steps_per_execution, **kwargs)
 
     def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1,

@@ -1,13 +1,23 @@
-"""`tf.keras.utils` (the parts the trainer and the guides need): Progbar, to_categorical, the custom-object
-registry, set_random_seed and clear_session."""
+"""`tf.keras.utils`: Progbar, to_categorical, normalize, pad_sequences,
+timeseries_dataset_from_array, PyDataset/Sequence, pack/unpack_x_y_sample_weight, the
+custom-object registry and scope, set_random_seed and clear_session."""
 
 from __future__ import annotations
 
 from simdist.keras.backend import clear_session, set_random_seed
+from simdist.keras.object_registration import CustomObjectScope, custom_object_scope
 from simdist.keras.object_registration import get_custom_objects, get_registered_name, get_registered_object
 from simdist.keras.object_registration import register_keras_serializable
-from simdist.keras.utils.numerical_utils import to_categorical
+from simdist.keras.trainers.data_adapter import pack_x_y_sample_weight, unpack_x_y_sample_weight
+from simdist.keras.trainers.py_dataset import PyDataset
+from simdist.keras.utils.numerical_utils import normalize, to_categorical
 from simdist.keras.utils.progbar import Progbar
+from simdist.keras.utils.sequence_utils import pad_sequences
+from simdist.keras.utils.timeseries import timeseries_dataset_from_array
 
-__all__ = ["Progbar", "to_categorical", "register_keras_serializable", "get_registered_name", "get_registered_object",
-           "get_custom_objects", "set_random_seed", "clear_session"]
+Sequence = PyDataset   # Keras 3.15 exports PyDataset under both names
+
+__all__ = ["Progbar", "to_categorical", "normalize", "pad_sequences", "timeseries_dataset_from_array", "PyDataset",
+           "Sequence", "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "register_keras_serializable",
+           "get_registered_name", "get_registered_object", "get_custom_objects", "CustomObjectScope",
+           "custom_object_scope", "set_random_seed", "clear_session"]

@@ -1,4 +1,5 @@
-"""`keras.utils.to_categorical` (keras/src/utils/numerical_utils.py): class indices to one-hot rows."""
+"""`keras.utils.to_categorical` and `keras.utils.normalize` (keras/src/utils/numerical_utils.py):
+class indices to one-hot rows, and an array scaled to unit norm along an axis."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["to_categorical"]
+__all__ = ["to_categorical", "normalize"]
 
 
 def to_categorical(x: Any, num_classes: int | None = None) -> Any:
@@ -33,3 +34,28 @@ def to_categorical(x: Any, num_classes: int | None = None) -> Any:
     categorical = np.zeros((x.shape[0], num_classes))
     categorical[np.arange(x.shape[0]), x] = 1
     return np.reshape(categorical, input_shape + (num_classes,))
+
+
+def normalize(x: Any, axis: int = -1, order: int = 2) -> Any:
+    """`x` divided by its `order`-norm along `axis`, as Keras 3.15: a NumPy array by
+    `np.linalg.norm` with zero norms replaced by 1; a tensor by keras.ops.normalize (order 2:
+    `x * min(rsqrt(sum(x**2)), 1/epsilon)`; another order: `x / max(norm, epsilon)`)."""
+    if isinstance(x, np.ndarray):
+        norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+        norm[norm == 0] = 1
+        axis = axis or -1    # Keras's: axis cannot be None (nor 0) here
+        return x / np.expand_dims(norm, axis)
+    from simdist import tf
+    from simdist.keras import config
+    if not isinstance(order, int) or not order >= 1:
+        raise ValueError(f"Argument `order` must be an int >= 1. Received: order={order}")
+    x = tf.convert_to_tensor(x)
+    if len(x.shape) == 0:
+        x = tf.expand_dims(x, axis=0)
+    epsilon = config.epsilon()
+    if order == 2:
+        inv_norm = tf.math.rsqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))
+        return x * tf.minimum(inv_norm, 1.0 / epsilon)
+    norm = tf.pow(tf.reduce_sum(tf.pow(tf.abs(x), tf.cast(order, x.dtype)), axis=axis, keepdims=True),
+                  tf.cast(1.0 / order, x.dtype))
+    return tf.divide(x, tf.maximum(norm, epsilon))

@@ -82,8 +82,19 @@ class _FlatMapDataset(DatasetV2):
         super().__init__((), {"generator": generator, "args": args}, spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        from simdist.runtime.ops.py_func import kernel_error
         p = self._params
-        for value in p["generator"](*p["args"]):
+        try:
+            values = iter(p["generator"](*p["args"]))
+        except Exception as e:  # noqa: BLE001 - TF's PyFunc kernel turns the generator's exception into a status
+            raise kernel_error(e) from e
+        while True:
+            try:
+                value = next(values)
+            except StopIteration:
+                return
+            except Exception as e:  # noqa: BLE001 - as above
+                raise kernel_error(e) from e
             yield self._convert(value)
 
     def _convert(self, value: Any) -> list[np.ndarray]:

@@ -24,7 +24,19 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["numpy_function", "py_function"]
+__all__ = ["numpy_function", "py_function", "kernel_error"]
+
+
+def kernel_error(e: BaseException) -> errors.OpError:
+    """The status TF's PyFunc kernel makes of a Python exception (py_func.cc, observed through
+    tf.data's from_generator): ValueError and TypeError -> InvalidArgumentError, MemoryError ->
+    ResourceExhaustedError, NotImplementedError -> UnimplementedError, anything else (an OpError
+    too) -> UnknownError; the message starts with the exception's class name."""
+    cls = (errors.InvalidArgumentError if isinstance(e, (ValueError, TypeError)) else
+           errors.ResourceExhaustedError if isinstance(e, MemoryError) else
+           errors.UnimplementedError if isinstance(e, NotImplementedError) else errors.UnknownError)
+    text = e.message if isinstance(e, errors.OpError) else str(e) if not isinstance(e, KeyError) else repr(e.args[0])
+    return cls(None, None, f"{type(e).__name__}: {text}")
 
 
 def _inputs(inp: Any) -> list:
