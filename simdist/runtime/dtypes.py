@@ -39,6 +39,11 @@ class DType:
         return self.kind == "c"
 
     @property
+    def is_numeric(self) -> bool:
+        """TF's `DType.is_numeric`: integers, floats and complex (not bool or string)."""
+        return self.kind in "iufc"
+
+    @property
     def real_dtype(self) -> "DType":
         """The dtype of a complex dtype's parts (complex64: float32); any other dtype itself."""
         return _REAL_PARTS.get(self.name, self)

@@ -129,6 +129,35 @@ class TensorShape:
             return False
         return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
 
+    def merge_with(self, other: Any) -> "TensorShape":
+        """The shape both are (each dimension the known one); TF's ValueError when incompatible."""
+        other = TensorShape(other)
+        if self._dims is None:
+            return other
+        if other._dims is None:
+            return self
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
+
+    def with_rank(self, rank: int) -> "TensorShape":
+        """This shape if it has (or may have) `rank` dimensions; else TF's ValueError."""
+        if self._dims is None:
+            return TensorShape([None] * rank)
+        if len(self._dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+        return self
+
+    def with_rank_at_least(self, rank: int) -> "TensorShape":
+        """This shape if it has (or may have) at least `rank` dimensions; else TF's ValueError."""
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def assert_is_compatible_with(self, other: Any) -> None:
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are incompatible")
+
     def concatenate(self, other: Any) -> "TensorShape":
         other = TensorShape(other)
         if self._dims is None or other._dims is None:
@@ -225,6 +254,15 @@ class Tensor:
     @property
     def device(self) -> str:
         return self._device
+
+    def set_shape(self, shape: Any) -> None:
+        """TF's eager `set_shape`: nothing when `shape` is compatible with the tensor's shape, else
+        ValueError. (In a traced function TF also refines the static shape; simdist's static shape
+        keeps its unknown dimensions.)"""
+        shape = TensorShape(shape)
+        own = self.get_shape()
+        if not own.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {own} is not compatible with supplied shape {shape}.")
 
     def get_shape(self) -> TensorShape:
         if _SYM_DEPTH[0] and STATIC_UNKNOWN and id(self) in STATIC_UNKNOWN:

@@ -26,6 +26,7 @@ from simdist.runtime.ops import (argmax, argmin, clip_by_global_norm, clip_by_no
 from simdist.runtime.ops import (argsort, einsum, gather_nd, norm, scatter_nd, sort,  # noqa: F401
                                  tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update, tensordot)
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
+from simdist.runtime.ops.tensor_array import TensorArray  # noqa: F401
 from simdist.runtime.variables import Variable, VariableAggregation, VariableSynchronization
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.autodiff import GradientTape, UnconnectedGradients, custom_gradient

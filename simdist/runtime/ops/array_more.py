@@ -461,15 +461,14 @@ def ensure_shape(x: Any, shape: Any, name: str | None = None) -> Tensor:
 
 
 def get_static_value(tensor: Any, partial: bool = False) -> Any:
-    """`tf.get_static_value`: an eager tensor's value as a NumPy array (numpy() of a tensor, the
-    value of a NumPy array or Python value is not a tensor: TypeError as TF's constant_value)."""
-    if isinstance(tensor, np.ndarray):
-        return tensor
+    """`tf.get_static_value` (tensor_util.constant_value, read and run): an eager tensor's value
+    as a NumPy array; a variable has none (None); anything that is not a tensor — a NumPy array,
+    a Python value, None — is returned as it is."""
     if not isinstance(tensor, Tensor):
         from simdist.runtime.variables import Variable
         if isinstance(tensor, Variable):
             return None
-        raise TypeError(f"{tensor!r} is not a Tensor, but of type {type(tensor)}")
+        return tensor
     return tensor.numpy()
 
 

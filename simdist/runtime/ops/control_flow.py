@@ -116,7 +116,9 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
         loop_vars = body(*loop_vars)
         nest.assert_same_structure(structure, _as_list(loop_vars))
         count += 1
-    return nest.map_structure(lambda v: v if isinstance(v, Tensor) else convert_to_tensor(v), loop_vars)
+    from simdist.runtime.ops.tensor_array import TensorArray   # (a TensorArray loop variable stays one, as TF's)
+    return nest.map_structure(lambda v: v if isinstance(v, (Tensor, TensorArray)) else convert_to_tensor(v),
+                              loop_vars)
 
 
 # --- map_fn, scan, foldl, foldr: loops over the first axis of elems --------------------------------------------

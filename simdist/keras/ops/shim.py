@@ -1,0 +1,245 @@
+"""What Keras 3.15's TensorFlow backend modules import from the rest of Keras, on simdist: the
+transcribed modules (tf_numpy.py, tf_math.py, tf_nn.py, tf_linalg.py) import these names
+instead of keras.src's, so their bodies stay Keras's text.
+
+- `convert_to_tensor`, `cast`, `shape_op`: keras/src/backend/tensorflow/core.py's;
+- `standardize_dtype`, `dtypes.result_type`: Keras's dtype names and promotion
+  (simdist/keras/dtype_promotion.py);
+- `sparse`: Keras's sparse decorators; simdist's keras.ops take dense tensors, so each
+  decorator returns the function unchanged (a tf.SparseTensor argument is not supported);
+- `tree`: map_structure/flatten over nested structures (tf.nest)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, Callable
+
+from simdist import tf as _simdist_tf
+from simdist.keras import config
+from simdist.keras import dtype_promotion
+from simdist.keras.losses._ops import cast
+from simdist.keras.losses._ops import convert_to_tensor as _convert_to_tensor
+
+
+class _RaggedTensor:
+    """simdist has no ragged tensors: nothing is an instance of this (Keras's isinstance tests)."""
+
+
+def _smart_cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any], name: str | None = None) -> Any:
+    """TF's smart_cond: a Python/static predicate picks its branch now, else tf.cond."""
+    static = pred if isinstance(pred, bool) else None
+    if static is None and isinstance(pred, _simdist_tf.Tensor) and pred.shape.rank == 0:
+        return _simdist_tf.cond(pred, true_fn, false_fn)
+    if static is None:
+        static = bool(pred)
+    return true_fn() if static else false_fn()
+
+
+def _finfo(dtype: Any) -> Any:
+    import ml_dtypes
+    return ml_dtypes.finfo(_simdist_tf.as_dtype(dtype).as_numpy_dtype)
+
+
+def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
+    """tf.experimental.numpy.select (np_array_ops.py): the first condition's choice, else default,
+    built by `where` from the last pair back."""
+    if len(condlist) != len(choicelist):
+        raise ValueError(f"condlist must have length equal to choicelist ({len(condlist)} vs {len(choicelist)})")
+    choices = [_simdist_tf.convert_to_tensor(c) for c in choicelist]
+    weak = {bool: "bool", int: int, float: float}.get(type(default))
+    dtype = dtype_promotion.result_type(*[c.dtype.name for c in choices],
+                                        weak if weak is not None else _simdist_tf.convert_to_tensor(default).dtype)
+    output = _simdist_tf.cast(_simdist_tf.convert_to_tensor(default), dtype)
+    for cond, choice in zip(condlist[::-1], choices[::-1]):
+        output = _simdist_tf.where(cond, _simdist_tf.cast(choice, dtype), output)
+    return output
+
+
+def _bucketize(input: Any, boundaries: Any, name: str | None = None) -> Any:   # noqa: A002
+    """TF's Bucketize: for each x the number of boundaries <= x (int32)."""
+    x = _simdist_tf.convert_to_tensor(input)
+    flat = _simdist_tf.reshape(_simdist_tf.cast(x, "float64"), [-1])
+    edges = _simdist_tf.constant([float(b) for b in boundaries], dtype="float64")
+    out = _simdist_tf.searchsorted(edges, flat, side="right", out_type=_simdist_tf.int32)
+    return _simdist_tf.reshape(out, _simdist_tf.shape(x))
+
+
+def _unique_v2(x: Any, axis: Any, counts: bool) -> Any:
+    """TF's UniqueV2 / UniqueWithCountsV2 along one axis: the distinct slices in order of first
+    appearance, each slice's index among them, and (with counts) how often each appears."""
+    import numpy as np
+    x = _simdist_tf.convert_to_tensor(x)
+    a = int(axis[0])
+    arr = np.moveaxis(x.numpy(), a, 0)
+    keys: dict[bytes, int] = {}
+    first: list[int] = []
+    idx = np.empty(arr.shape[0], np.int32)
+    for i in range(arr.shape[0]):
+        k = np.ascontiguousarray(arr[i]).tobytes()
+        if k not in keys:
+            keys[k] = len(first)
+            first.append(i)
+        idx[i] = keys[k]
+    y = _simdist_tf.gather(x, first, axis=a)
+    inv = _simdist_tf.constant(idx)
+    if counts:
+        return y, inv, _simdist_tf.constant(np.bincount(idx, minlength=len(first)).astype(np.int32))
+    return y, inv
+
+
+class _TF:
+    """simdist.tf with the few names Keras's TF backend reads that simdist's facade does not have:
+    `RaggedTensor` (for isinstance tests), `__internal__.EagerTensor`/`smart_cond`,
+    `experimental.numpy.finfo`/`select` and `raw_ops.Bucketize`/`UniqueV2`/`UniqueWithCountsV2`."""
+
+    RaggedTensor = _RaggedTensor
+    __internal__ = SimpleNamespace(EagerTensor=_simdist_tf.Tensor,
+                                   smart_cond=SimpleNamespace(smart_cond=_smart_cond))
+    experimental = SimpleNamespace(numpy=SimpleNamespace(finfo=_finfo, select=_select))
+    raw_ops = SimpleNamespace(Bucketize=_bucketize,
+                              UniqueV2=lambda x, axis, out_idx=None: _unique_v2(x, axis, False),
+                              UniqueWithCountsV2=lambda x, axis, out_idx=None: _unique_v2(x, axis, True))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_simdist_tf, name)
+
+
+tf = _TF()
+
+
+def convert_to_tensor(x: Any, dtype: Any = None, sparse: Any = None, ragged: Any = None) -> Any:
+    """Keras's TF-backend convert_to_tensor (dense tensors only)."""
+    return _convert_to_tensor(x, dtype=dtype)
+
+
+def dynamic_update_slice(inputs: Any, updates: Any, start_indices: Any) -> Any:
+    """XLA's DynamicUpdateSlice: `updates` written into `inputs` at `start_indices`, each start
+    clamped to [0, dim - update dim]."""
+    import numpy as np
+    inputs = _simdist_tf.convert_to_tensor(inputs)
+    updates = _simdist_tf.cast(_simdist_tf.convert_to_tensor(updates), inputs.dtype)
+    dims, upd = inputs.shape.as_list(), updates.shape.as_list()
+    starts = [int(s.numpy()) if isinstance(s, _simdist_tf.Tensor) else int(s) for s in start_indices]
+    starts = [min(max(s, 0), d - u) for s, d, u in zip(starts, dims, upd)]
+    grid = np.stack(np.meshgrid(*[np.arange(s, s + u) for s, u in zip(starts, upd)], indexing="ij"), axis=-1)
+    return _simdist_tf.tensor_scatter_nd_update(inputs, grid.reshape(-1, len(dims)),
+                                                _simdist_tf.reshape(updates, [-1]))
+
+
+__all__ = ["tf", "config", "backend", "standardize_dtype", "dtypes", "sparse", "tree",
+           "cast", "convert_to_tensor", "shape_op", "is_nan", "is_int_dtype", "is_float_dtype"]
+
+FLOAT_TYPES = ("bfloat16", "float16", "float32", "float64")
+INT_TYPES = ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64")
+
+
+def standardize_dtype(dtype: Any) -> str:
+    """Keras's dtype name: None -> floatx; Python int/float/bool -> int64/float32/bool
+    (keras/src/backend/common/variables.py standardize_dtype)."""
+    if dtype is None:
+        return config.floatx()
+    if dtype is int:
+        return "int64"
+    if dtype is float:
+        return "float32"
+    if dtype is bool:
+        return "bool"
+    if hasattr(dtype, "name") and not isinstance(dtype, str):
+        return tf.as_dtype(dtype).name
+    if hasattr(dtype, "__name__") and not isinstance(dtype, str):   # NumPy scalar types (np.float32)
+        import numpy as np
+        return np.dtype(dtype).name
+    return tf.as_dtype(dtype).name
+
+
+def is_int_dtype(dtype: Any) -> bool:
+    return standardize_dtype(dtype) in INT_TYPES
+
+
+def is_float_dtype(dtype: Any) -> bool:
+    return standardize_dtype(dtype) in FLOAT_TYPES
+
+
+dtypes = SimpleNamespace(result_type=dtype_promotion.result_type, INT_TYPES=INT_TYPES, FLOAT_TYPES=FLOAT_TYPES,
+                         ALLOWED_DTYPES=FLOAT_TYPES + INT_TYPES + ("bool", "string", "complex64", "complex128"))
+
+
+def _same(func: Callable[..., Any]) -> Callable[..., Any]:
+    return func
+
+
+def _same_factory(*args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return _same
+
+
+class _Sparse:
+    """Keras's sparse module: its decorators leave the function as is; its sparse helpers (only
+    named as decorator arguments) refuse to run, since simdist's keras.ops take dense tensors."""
+
+    elementwise_unary = staticmethod(_same)
+    densifying_unary = staticmethod(_same_factory)
+    elementwise_binary_union = staticmethod(_same_factory)
+    elementwise_binary_intersection = staticmethod(_same)
+    elementwise_division = staticmethod(_same)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError(f"simdist's keras.ops take dense tensors: sparse.{name} is not modelled")
+        return refuse
+
+
+sparse = _Sparse()
+
+
+def _map_structure(fn: Callable[..., Any], *structures: Any, **kwargs: Any) -> Any:
+    return tf.nest.map_structure(fn, *structures)
+
+
+tree = SimpleNamespace(map_structure=_map_structure, flatten=tf.nest.flatten, is_nested=tf.nest.is_nested,
+                       pack_sequence_as=tf.nest.pack_sequence_as)
+
+
+def shape_op(x: Any) -> tuple:
+    """Keras's `ops.shape` for the TF backend: a tuple of ints (a tensor where a dimension is unknown)."""
+    if not isinstance(x, tf.Tensor):
+        x = tf.convert_to_tensor(x)
+    if x.shape.rank is None:
+        raise ValueError("All tensors passed to `ops.shape` must have a statically known rank. "
+                         f"Received: x={x} with unknown rank.")
+    dims = x.shape.as_list()
+    if any(d is None for d in dims):
+        dynamic = tf.shape(x)
+        dims = [dynamic[i] if d is None else d for i, d in enumerate(dims)]
+    return tuple(dims)
+
+
+is_nan = _simdist_tf.math.is_nan
+
+
+def sparse_to_dense(x: Any, default_value: Any = None) -> Any:
+    raise NotImplementedError("simdist's keras.ops take dense tensors: a tf.SparseTensor is not converted")
+
+
+def _standardize_data_format(data_format: Any) -> str:
+    from simdist.keras.layers.argument_validation import standardize_data_format
+    return standardize_data_format(data_format)
+
+
+class _Backend:
+    """keras.src.backend as the transcribed tf_*.py modules read it (its numpy/nn/... modules
+    looked up when used: they import this module)."""
+
+    epsilon = staticmethod(config.epsilon)
+    result_type = staticmethod(dtype_promotion.result_type)
+    standardize_dtype = staticmethod(standardize_dtype)
+    standardize_data_format = staticmethod(_standardize_data_format)
+    floatx = staticmethod(config.floatx)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("numpy", "nn", "math", "linalg", "core"):
+            import importlib
+            return importlib.import_module(f"simdist.keras.ops.tf_{name}")
+        raise AttributeError(name)
+
+
+backend = _Backend()
