@@ -34,6 +34,9 @@ MODULES = {   # keras/src/<source> -> (simdist file, title)
     "ops/math.py": ("op_math.py", "the ops layer of keras.ops' math functions"),
     "ops/linalg.py": ("op_linalg.py", "the ops layer of keras.ops' linear algebra"),
     "ops/core.py": ("op_core.py", "the ops layer of keras.ops' core functions"),
+    "backend/tensorflow/image.py": ("tf_image.py", "keras.ops.image's functions"),
+    "ops/image.py": ("op_image.py", "the ops layer of keras.ops.image"),
+    "ops/einops.py": ("op_einops.py", "keras.ops.rearrange (einops)"),
 }
 
 # modules of which only these functions are transcribed (core.py also holds Keras's Variable,
@@ -57,6 +60,7 @@ from __future__ import annotations
 import builtins
 import collections
 import functools
+import itertools
 import math
 import operator
 import re
@@ -80,6 +84,12 @@ EXTRA = {
                                  "    check_conv_transpose_input_channels, compute_adaptive_pooling_window_sizes,\n"
                                  "    compute_conv_transpose_output_shape)\n"),
     "backend/common/backend_utils.py": "",
+    "backend/tensorflow/image.py": ("from simdist.keras.ops.tf_numpy import moveaxis\n"
+                                    "from simdist.keras.random import draw_seed\n"),
+    "ops/image.py": ("from simdist.keras.ops.op_utils import compute_conv_output_shape\n"
+                     "from simdist.keras.ops.ops_shim import ops\n"),
+    "ops/einops.py": ("from simdist.keras.ops.op_core import shape\n"
+                      "from simdist.keras.ops.op_numpy import prod, reshape, transpose\n"),
     "backend/tensorflow/core.py": (_AXES + "from simdist.keras.keras_tensor import KerasTensor\n"
                                    "from simdist.keras.ops.backend_utils import slice_along_axis\n"
                                    "from simdist.keras.ops.shim import dynamic_update_slice, sparse_to_dense\n"),
@@ -169,12 +179,12 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from simdist.keras.ops import op_core, op_linalg, op_math, op_nn, op_numpy
+from simdist.keras.ops import op_core, op_einops, op_image, op_linalg, op_math, op_nn, op_numpy
 from simdist.keras.ops.dispatch import keras_op
 
 '''
 
-LEFT_OUT = ("keras.src.ops.einops", "keras.src.ops.image")   # einops' rearrange and the image ops: not transcribed yet
+LEFT_OUT: tuple[str, ...] = ()   # Keras modules whose functions the generator leaves out
 
 
 def api_module(keras_root: Path) -> str:
@@ -197,12 +207,12 @@ def api_module(keras_root: Path) -> str:
             left.append(name)
             continue
         out.append(f"{name} = keras_op(\"{name}\", op_{module.rsplit('.', 1)[1]}.{fn})")
-    for sub in ("numpy", "nn", "linalg"):
+    for sub in ("numpy", "nn", "linalg", "image"):
         names = [(m, f, n) for m, f, n in entries(api / sub / "__init__.py") if m not in LEFT_OUT]
         out.append(f"{sub} = SimpleNamespace(" + ", ".join(f"{n}={n}" if any(n == t[2] for t in top)
                                                              else f"{n}=keras_op(\"{n}\", op_{m.rsplit('.', 1)[1]}.{f})"
                                                              for m, f, n in names) + ")")
-    head = API_HEADER.format(left_out=", ".join(f"`{n}`" for n in left) + " and `keras.ops.image`")
+    head = API_HEADER.format(left_out=", ".join(f"`{n}`" for n in left) or "nothing")
     return head + "\n".join(out) + "\n"
 
 

@@ -191,6 +191,37 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["add(u8,i8)"] = lambda ops: ops.add(np.array([1], np.uint8), np.array([1], np.int8))
     c["add(f16,py)"] = lambda ops: ops.add(np.array([1], np.float16), 1.5)
     c["matmul(i32)"] = lambda ops: ops.matmul(I, I.T)
+    # keras.ops.image and rearrange
+    IMG = (np.arange(2 * 5 * 6 * 3, dtype="float32").reshape(2, 5, 6, 3) % 17) / 16
+    for method in ("bilinear", "nearest", "bicubic", "lanczos3", "area"):
+        c[f"image.resize({method})"] = lambda ops, m=method: ops.image.resize(IMG, (3, 4), interpolation=m)
+    c["image.resize(antialias)"] = lambda ops: ops.image.resize(IMG, (2, 3), antialias=True)
+    c["image.resize(crop_to_aspect_ratio)"] = lambda ops: ops.image.resize(IMG, (4, 4), crop_to_aspect_ratio=True)
+    c["image.resize(pad_to_aspect_ratio)"] = lambda ops: ops.image.resize(IMG, (4, 4), pad_to_aspect_ratio=True)
+    c["image.rgb_to_grayscale"] = lambda ops: ops.image.rgb_to_grayscale(IMG)
+    c["image.rgb_to_hsv"] = lambda ops: ops.image.rgb_to_hsv(IMG)
+    c["image.hsv_to_rgb"] = lambda ops: ops.image.hsv_to_rgb(IMG)
+    c["image.extract_patches"] = lambda ops: ops.image.extract_patches(IMG, 2)
+    c["image.extract_patches(strides,same)"] = lambda ops: ops.image.extract_patches(IMG, (2, 3), strides=(2, 2),
+                                                                                   padding="same")
+    c["image.pad_images"] = lambda ops: ops.image.pad_images(IMG, 1, 2, target_height=8, target_width=9)
+    c["image.crop_images"] = lambda ops: ops.image.crop_images(IMG, 1, 2, target_height=3, target_width=3)
+    c["image.affine_transform"] = lambda ops: ops.image.affine_transform(
+        IMG, np.array([[1.0, 0.1, 0.5, 0.05, 0.9, -0.5, 0.0, 0.0]] * 2, "float32"))
+    c["image.affine_transform(nearest,reflect)"] = lambda ops: ops.image.affine_transform(
+        IMG, np.array([1.0, 0.2, -1.0, 0.0, 1.0, 1.5, 0.0, 0.0], "float32"), interpolation="nearest",
+        fill_mode="reflect")
+    c["image.map_coordinates"] = lambda ops: ops.image.map_coordinates(
+        IMG[0, :, :, 0], np.array([[0.5, 1.5, 3.2], [0.0, 2.5, 5.5]], "float32"), order=1)
+    c["image.gaussian_blur"] = lambda ops: ops.image.gaussian_blur(IMG, kernel_size=(3, 3), sigma=(1.0, 1.0))
+    c["image.ssim"] = lambda ops: ops.image.ssim(IMG, IMG[::-1], max_val=1.0) if hasattr(ops.image, "ssim") else 0
+    c["image.perspective_transform"] = lambda ops: ops.image.perspective_transform(
+        IMG, np.array([[0, 0], [5, 0], [0, 4], [5, 4]], "float32"), np.array([[0, 1], [5, 0], [1, 4], [5, 3]], "float32"))
+    c["image.scale_and_translate"] = lambda ops: ops.image.scale_and_translate(
+        IMG, (2, 4, 3, 3), (1, 2), np.array([0.5, 0.6], "float32"), np.array([0.0, 0.5], "float32"), "linear")
+    c["rearrange(transpose)"] = lambda ops: ops.rearrange(np.arange(6).reshape(2, 3), "a b -> b a")
+    c["rearrange(merge)"] = lambda ops: ops.rearrange(IMG, "b h w c -> b (h w) c")
+    c["rearrange(split)"] = lambda ops: ops.rearrange(np.arange(12).reshape(12), "(a b) -> a b", a=3)
     return c
 
 

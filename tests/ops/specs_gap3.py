@@ -210,6 +210,10 @@ def _avg_double_backprop(tf, x):
 
 
 UNTESTED_OPS: dict[str, str] = {
+    "ImageProjectiveTransformV3": "its gradient is TF's approximation (the op on the incoming gradient with the "
+                                  "inverted transform), not the adjoint finite differences would check: forward "
+                                  "and gradient are compared with TF 2.21 in tests/ops/test_image_projective_tf.py "
+                                  "(ops.image-projective-transform)",
     "ComputeAccidentalHits": "integer inputs, not differentiable: compared with TF 2.21 in "
                              "tests/ops/test_op_gap3_tf.py (ops.nn-accidental-hits)",
     "AsString": "a string output (not differentiable): its formats are compared with TF 2.21's in "

@@ -72,3 +72,24 @@ def test_adjust_saturation_takes_std_max_with_nan(tf):
     want = np.array([[[-2.0, -2.0, -2.0], [1e30, 1e30, 1e30]]], np.float32)
     assert_true(np.array_equal(got, want), f"adjust_saturation(x, 0.5) gives {got.tolist()}, but should be "
                 f"{want.tolist()} (std::max/std::min keep a NaN only as their first operand)", call="adjust_saturation")
+
+
+@pytest.mark.clause("ops.image-projective-transform", ref="tf221")
+def test_image_projective_transform_shifts_and_fills(tf):
+    """A translation by (+1 row, -2 columns): NEAREST reads img[y + 1, x - 2] (a pure shift, so
+    bilinear gives the same), CONSTANT fills outside with fill_value converted to the image
+    dtype, NEAREST mode clamps, WRAP repeats the image."""
+    import numpy as np
+    from simdist.conformance.assertions import assert_equal
+    img = np.arange(2 * 4 * 5 * 1, dtype=np.int32).reshape(2, 4, 5, 1)
+    t = np.array([[1, 0, -2, 0, 1, 1, 0, 0]], np.float32)
+    ys, xs = np.meshgrid(np.arange(4) + 1, np.arange(5) - 2, indexing="ij")
+    inside = (ys < 4) & (xs >= 0)
+    want_const = np.where(inside[None, :, :, None], img[:, np.clip(ys, 0, 3), np.clip(xs, 0, 4)], 7)
+    want_nearest = img[:, np.clip(ys, 0, 3), np.clip(xs, 0, 4)]
+    want_wrap = img[:, ys % 4, xs % 5]
+    for interp in ("NEAREST", "BILINEAR"):
+        for mode, want in (("CONSTANT", want_const), ("NEAREST", want_nearest), ("WRAP", want_wrap)):
+            got = tf.raw_ops.ImageProjectiveTransformV3(images=img, transforms=t, output_shape=[4, 5],
+                                                        fill_value=7.9, interpolation=interp, fill_mode=mode)
+            assert_equal(got, want, call=f"ImageProjectiveTransformV3(shift, {interp}, {mode}, fill_value=7.9)")

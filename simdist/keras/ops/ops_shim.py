@@ -88,7 +88,18 @@ def _is_tensor(x: Any) -> bool:
     return isinstance(x, tf.Tensor)
 
 
-backend = SimpleNamespace(
+class _Backend(SimpleNamespace):
+    """keras.src.backend as the ops layer reads it (`image` looked up on use: tf_image.py imports
+    keras.random, which the other modules do not need)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "image":
+            from simdist.keras.ops import tf_image
+            return tf_image
+        raise AttributeError(name)
+
+
+backend = _Backend(
     numpy=tf_numpy, nn=tf_nn, math=tf_math, linalg=tf_linalg, core=tf_core, KerasTensor=KerasTensor,
     standardize_dtype=standardize_dtype, convert_to_tensor=convert_to_tensor, is_tensor=_is_tensor,
     floatx=_config.floatx, epsilon=_config.epsilon, result_type=result_type, backend=lambda: "tensorflow",
@@ -99,7 +110,11 @@ backend = SimpleNamespace(
 
 
 def __getattr__(name: str) -> Any:
-    """operation_utils (op_utils.py) imports this module, so its names are looked up lazily."""
+    """operation_utils (op_utils.py) imports this module, so its names are looked up lazily;
+    `ops` (keras.src.ops, which op_image.py calls) is simdist's keras.ops."""
+    if name == "ops":
+        import importlib
+        return importlib.import_module("simdist.keras.ops")
     if name in ("operation_utils", "broadcast_shapes", "reduce_shape"):
         from simdist.keras.ops import op_utils
         return op_utils if name == "operation_utils" else getattr(op_utils, name)

@@ -96,7 +96,8 @@ class _TF:
     __internal__ = SimpleNamespace(EagerTensor=_simdist_tf.Tensor,
                                    smart_cond=SimpleNamespace(smart_cond=_smart_cond))
     experimental = SimpleNamespace(numpy=SimpleNamespace(finfo=_finfo, select=_select))
-    raw_ops = SimpleNamespace(Bucketize=_bucketize,
+    raw_ops = SimpleNamespace(ImageProjectiveTransformV3=_simdist_tf.raw_ops.ImageProjectiveTransformV3,
+                              Bucketize=_bucketize,
                               UniqueV2=lambda x, axis, out_idx=None: _unique_v2(x, axis, False),
                               UniqueWithCountsV2=lambda x, axis, out_idx=None: _unique_v2(x, axis, True))
 
@@ -229,6 +230,8 @@ class _Backend:
     """keras.src.backend as the transcribed tf_*.py modules read it (its numpy/nn/... modules
     looked up when used: they import this module)."""
 
+    is_int_dtype = staticmethod(lambda d: standardize_dtype(d) in INT_TYPES)
+    is_float_dtype = staticmethod(lambda d: standardize_dtype(d) in FLOAT_TYPES)
     epsilon = staticmethod(config.epsilon)
     result_type = staticmethod(dtype_promotion.result_type)
     standardize_dtype = staticmethod(standardize_dtype)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import collections
 import functools
+import itertools
 import math
 import operator
 import re
