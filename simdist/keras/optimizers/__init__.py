@@ -7,17 +7,26 @@ from typing import Any
 
 from simdist.keras.serialization import serialize_keras_object
 from simdist.keras.optimizers import schedules
+from simdist.keras.optimizers.adadelta import Adadelta
 from simdist.keras.optimizers.adagrad import Adagrad
 from simdist.keras.optimizers.adam import Adam
+from simdist.keras.optimizers.adamax import Adamax
 from simdist.keras.optimizers.adamw import AdamW
+from simdist.keras.optimizers.ftrl import Ftrl
+from simdist.keras.optimizers.lamb import Lamb
+from simdist.keras.optimizers.lion import Lion
+from simdist.keras.optimizers.nadam import Nadam
 from simdist.keras.optimizers.base_optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
 from simdist.keras.optimizers.sgd import SGD
 from simdist.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "LossScaleOptimizer", "schedules", "get", "serialize", "deserialize"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "Nadam", "Adamax", "Adadelta", "Ftrl", "Lion",
+           "Lamb", "LossScaleOptimizer", "schedules", "get", "serialize", "deserialize"]
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "adagrad": Adagrad, "rmsprop": RMSprop}
+# keras.optimizers.get's names (Keras 3.15's ALL_OBJECTS_DICT: Lamb is not among them)
+_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, Adagrad, RMSprop, Nadam, Adamax, Adadelta, Ftrl,
+                                            Lion)}
 
 
 def serialize(optimizer: Optimizer) -> dict[str, Any]:
@@ -30,6 +39,7 @@ def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> O
     name = config.get("class_name", "")
     classes: dict[str, Any] = {c.__name__: c for c in _BY_NAME.values()}
     classes["LossScaleOptimizer"] = LossScaleOptimizer
+    classes["Lamb"] = Lamb
     classes.update(custom_objects or {})
     cls = classes.get(name) or _BY_NAME.get(name.lower())
     if cls is None:

@@ -15,8 +15,13 @@ __all__ = ["OptimizerVariable", "make_variable", "unwrap", "dtype_name"]
 OptimizerVariable = Variable
 
 
-def make_variable(owner: Any, initial_value: Any, dtype: Any, name: str, aggregation: str = "none") -> Variable:
-    """A non-trainable Keras variable at path "<owner.name>/<name>" (Keras's optimizer add_variable)."""
+def make_variable(owner: Any, initial_value: Any, dtype: Any, name: str | None, aggregation: str = "none",
+                  scoped: bool = True) -> Variable:
+    """A non-trainable Keras variable at path "<owner.name>/<name>" (Keras's optimizer add_variable);
+    `scoped=False`: a plain `backend.Variable(value, dtype)` an optimizer makes itself (Nadam's
+    u_product), trainable, at path "variable" (auto-named), outside the optimizer's scope."""
+    if not scoped:
+        return Variable(initial_value, dtype=dtype_name(dtype), name=name)
     with name_scope(owner.name, caller=owner):
         return Variable(initial_value, dtype=dtype_name(dtype), trainable=False, aggregation=aggregation, name=name)
 
