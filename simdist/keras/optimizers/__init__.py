@@ -34,25 +34,27 @@ def serialize(optimizer: Optimizer) -> dict[str, Any]:
     return serialize_keras_object(optimizer, "keras.optimizers")
 
 
-def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> Optimizer:
-    """The optimizer a `serialize` dict describes."""
+def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> Any:
+    """The optimizer a `serialize` dict describes. A class name that is neither one of
+    keras.optimizers' objects (Lamb is not) nor in custom_objects comes back as that name, a
+    str: Keras's deserialize_keras_object takes it for an object "already deserialized"."""
     name = config.get("class_name", "")
     classes: dict[str, Any] = {c.__name__: c for c in _BY_NAME.values()}
     classes["LossScaleOptimizer"] = LossScaleOptimizer
-    classes["Lamb"] = Lamb
     classes.update(custom_objects or {})
     cls = classes.get(name) or _BY_NAME.get(name.lower())
     if cls is None:
-        raise ValueError(f"Could not interpret optimizer identifier: {config}")
+        return name
     return cls.from_config(config.get("config", {}), custom_objects=custom_objects)
 
 
 def get(identifier: Any) -> Optimizer:
-    """An optimizer from an instance, a name ("adam") or a serialized dict."""
-    if isinstance(identifier, Optimizer):
-        return identifier
+    """An optimizer from an instance, a name ("adam") or a serialized dict (else ValueError)."""
+    obj = identifier
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
-        return _BY_NAME[identifier.lower()]()
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
+        obj = _BY_NAME[identifier.lower()]()
+    elif isinstance(identifier, dict):
+        obj = deserialize(identifier)
+    if isinstance(obj, Optimizer):
+        return obj
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
