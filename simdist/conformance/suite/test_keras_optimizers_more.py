@@ -1,10 +1,10 @@
 """The tf.keras optimizers, schedules and constraints beyond SGD/Adam/AdamW/Adagrad/RMSprop and
-Exponential/PiecewiseConstant decay: Nadam, Adamax, Adadelta, Ftrl, Lion, Lamb; PolynomialDecay,
+Exponential/PiecewiseConstant decay: Nadam, Adamax, Adadelta, Ftrl, Lion, Lamb, Adafactor; PolynomialDecay,
 InverseTimeDecay, CosineDecay (warmup), CosineDecayRestarts; keras.constraints (TF 2.21 +
 Keras 3.15). Clauses optim.update-rules, optim.schedules, keras.constraints.
 
 The references are NumPy transcriptions, in float64, of keras-team/keras v3.15:
-keras/src/optimizers/{nadam,adamax,adadelta,ftrl,lion,lamb}.py (`update_step`, Nadam's
+keras/src/optimizers/{nadam,adamax,adadelta,ftrl,lion,lamb,adafactor}.py (`update_step`, Nadam's
 `_backend_update_step`), base_optimizer.py (weight decay `var -= var * wd * lr` before the step;
 `iterations + 1` as the step count), schedules/learning_rate_schedule.py and
 constraints/constraints.py. Nothing expected here comes from a backend.
@@ -32,7 +32,7 @@ GB = [np.array([1.5, -0.5], dtype=np.float32), np.array([-0.25, 2.0], dtype=np.f
       np.array([0.75, 0.5], dtype=np.float32), np.array([-1.0, 0.25], dtype=np.float32)]
 STEPS = 4
 
-LR = {"Nadam": 0.05, "Adamax": 0.05, "Adadelta": 1.0, "Ftrl": 0.1, "Lion": 0.01, "Lamb": 0.05}
+LR = {"Nadam": 0.05, "Adamax": 0.05, "Adadelta": 1.0, "Ftrl": 0.1, "Lion": 0.01, "Lamb": 0.05, "Adafactor": 0.8}
 # name -> (option sets, each alone beyond the defaults; the slot names Keras gives, in order)
 OWN = {"Nadam": ([{}, {"beta_1": 0.5}, {"beta_2": 0.5, "epsilon": 0.1}, {"weight_decay": 0.2}],
                  ["momentum", "velocity"]),
@@ -46,14 +46,19 @@ OWN = {"Nadam": ([{}, {"beta_1": 0.5}, {"beta_2": 0.5, "epsilon": 0.1}, {"weight
                 ["accumulator", "linear"]),
        "Lion": ([{}, {"beta_1": 0.5}, {"beta_2": 0.5}, {"weight_decay": 0.2}], ["momentum"]),
        "Lamb": ([{}, {"beta_1": 0.5}, {"beta_2": 0.5}, {"epsilon": 0.5}, {"weight_decay": 0.2}],
-                ["momentum", "velocity"])}
+                ["momentum", "velocity"]),
+       # (Adafactor's own variables are listed by _adafactor_variables)
+       "Adafactor": ([{}, {"relative_step": False}, {"clip_threshold": 0.5}, {"epsilon_2": 0.1},
+                      {"beta_2_decay": -0.5}, {"epsilon_1": 1e-3}, {"weight_decay": 0.2}], [])}
 DEFAULTS = {"Nadam": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7},
             "Adamax": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7},
             "Adadelta": {"rho": 0.95, "epsilon": 1e-7},
             "Ftrl": {"learning_rate_power": -0.5, "initial_accumulator_value": 0.1, "l1_regularization_strength": 0.0,
                      "l2_regularization_strength": 0.0, "l2_shrinkage_regularization_strength": 0.0, "beta": 0.0},
             "Lion": {"beta_1": 0.9, "beta_2": 0.99},
-            "Lamb": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}}
+            "Lamb": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7},
+            "Adafactor": {"beta_2_decay": -0.8, "epsilon_1": 1e-30, "epsilon_2": 1e-3, "clip_threshold": 1.0,
+                          "relative_step": True}}
 
 
 def _update(name: str, o: dict, lr: float, t: int, g: np.ndarray, w: np.ndarray, s: dict,
@@ -103,6 +108,8 @@ def _update(name: str, o: dict, lr: float, t: int, g: np.ndarray, w: np.ndarray,
         assert np.all(np.abs(direction) > 1e-4), "Lion reference: a sign argument too close to 0 for float32"
         s["momentum"] = m * b2 + g * (1 - b2)
         return w - lr * np.sign(direction)
+    if name == "Adafactor":
+        return _adafactor(o, lr, t, g, w, s)
     b1, b2, eps = o["beta_1"], o["beta_2"], o["epsilon"]            # Lamb
     m = s.get("momentum", z) + (g - s.get("momentum", z)) * (1 - b1)
     v = s.get("velocity", z) + (g * g - s.get("velocity", z)) * (1 - b2)
@@ -111,6 +118,43 @@ def _update(name: str, o: dict, lr: float, t: int, g: np.ndarray, w: np.ndarray,
     w_norm, g_norm = np.sqrt(np.sum(w * w)), np.sqrt(np.sum(update * update))
     ratio = w_norm / g_norm if w_norm > 0 and g_norm > 0 else 1.0
     return w - ratio * lr * update
+
+
+def _rms(x: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(x * x)))
+
+
+def _adafactor(o: dict, lr: float, t: int, g: np.ndarray, w: np.ndarray, s: dict) -> np.ndarray:
+    """Adafactor's step: r, c (rank >= 2) or v directly, then the clipped, scaled update. The
+    learning rate is a float, so `relative_step`'s min(lr, 1/sqrt(t)) changes nothing that
+    rho = min(lr, 1/sqrt(t)) does not already do."""
+    if o["relative_step"]:
+        lr = min(lr, 1 / math.sqrt(t))
+    rho = min(lr, 1 / math.sqrt(t))
+    alpha = max(o["epsilon_2"], _rms(w)) * rho
+    big_g = g * g + o["epsilon_1"]
+    beta_2 = 1 - t ** o["beta_2_decay"]
+    if w.ndim >= 2:
+        s["r"] = beta_2 * s.get("r", np.zeros(w.shape[:-1])) + (1 - beta_2) * big_g.mean(axis=-1)
+        s["c"] = beta_2 * s.get("c", np.zeros(w.shape[:-2] + w.shape[-1:])) + (1 - beta_2) * big_g.mean(axis=-2)
+        s["velocity"] = (s["r"] / s["r"].mean(axis=-1, keepdims=True))[..., None] * s["c"][..., None, :]
+    else:
+        s["velocity"] = beta_2 * s.get("velocity", np.zeros_like(w)) + (1 - beta_2) * big_g
+    u = g / np.sqrt(s["velocity"])
+    return w - alpha * u / max(1.0, _rms(u) / o["clip_threshold"])
+
+
+def _adafactor_variables(prefix: str, slots: list[dict]) -> list[tuple[str, object]]:
+    """Adafactor's variables after iteration and learning_rate: per model variable r and c named
+    after it (int32 zero placeholders for w's rank < 2), then its velocity slot."""
+    out: list[tuple[str, object]] = []
+    for var_name, s in zip(("w", "b"), slots):
+        if "r" in s:
+            out += [(f"{prefix}/{var_name}:0", s["r"]), (f"{prefix}/{var_name}:0", s["c"])]
+        else:
+            out += [(f"{prefix}/{var_name}:0", 0), (f"{prefix}/{var_name}:0", 0)]
+        out.append(("velocity", s["velocity"]))
+    return out
 
 
 def reference(name: str, kw: dict, grads: list[list[np.ndarray]]) -> tuple[list, list, dict]:
@@ -170,7 +214,9 @@ def test_optimizers_more_steps_slots_and_config(backend, name, kw):
     slot_names = OWN[name][1]
     prefix = ns["slots"][0][0].split("/")[0]
     want = [(f"{prefix}/iteration", STEPS), (f"{prefix}/learning_rate", LR[name])]
-    for var_slots in slots:
+    if name == "Adafactor":
+        want += _adafactor_variables(prefix, slots)
+    for var_slots in slots if name != "Adafactor" else []:
         want += [(n, var_slots[n]) for n in slot_names]
     if name == "Nadam":
         want.append(("u_product", shared["u_product"]))
@@ -188,7 +234,7 @@ def test_optimizers_more_steps_slots_and_config(backend, name, kw):
         assert_close(value, want_value, call=call, what=f"{path} after {STEPS} applies")
     config, again = ns["config"], ns["again"]
     for key, value in dict(DEFAULTS[name], **{k: v for k, v in kw.items()}).items():
-        assert_true(key in config and np.isclose(config[key], value, rtol=1e-6),
+        assert_true(key in config and np.isclose(config[key], value, rtol=1e-6, atol=0.0),
                     f"get_config()[{key!r}]={config.get(key)!r}, but should be {value!r}", call=call)
     assert_true(np.isclose(config["learning_rate"], LR[name], rtol=1e-6),
                 f"get_config()['learning_rate']={config['learning_rate']!r}, but should be {LR[name]!r}", call=call)
@@ -196,7 +242,7 @@ def test_optimizers_more_steps_slots_and_config(backend, name, kw):
 
 
 MIRRORED = [("Nadam", {}), ("Adamax", {"weight_decay": 0.2}), ("Adadelta", {}), ("Ftrl", {"beta": 0.5}),
-            ("Lion", {}), ("Lamb", {})]
+            ("Lion", {}), ("Lamb", {}), ("Adafactor", {})]
 
 
 def _replica_grads(k: int, r: int) -> list[np.ndarray]:
@@ -243,14 +289,14 @@ for k in range(steps):
 
 @clause("optim.update-rules", ref="tf221")
 def test_optimizers_more_get_by_name_and_errors(tf):
-    """tf.keras.optimizers.get knows nadam, adamax, adadelta, ftrl, lion (Keras 3.15's ALL_OBJECTS;
+    """tf.keras.optimizers.get knows nadam, adamax, adadelta, ftrl, lion, adafactor (Keras 3.15's ALL_OBJECTS;
     not lamb: ValueError, and deserialize gives back the name "Lamb"); serialize/deserialize
     round-trips the others; Ftrl and Lion check their arguments (ValueError)."""
     K = tf.keras.optimizers
-    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion"):
+    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Adafactor"):
         got = type(K.get(name.lower())).__name__
         assert_equal(got, name, call=f"tf.keras.optimizers.get({name.lower()!r})", what="class")
-    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion"):
+    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Adafactor"):
         opt = getattr(K, name)(learning_rate=0.25)
         back = K.deserialize(K.serialize(opt))
         assert_equal(type(back).__name__, name, call=f"deserialize(serialize({name}(0.25)))", what="class")

@@ -8,6 +8,7 @@ from typing import Any
 from simdist.keras.serialization import serialize_keras_object
 from simdist.keras.optimizers import schedules
 from simdist.keras.optimizers.adadelta import Adadelta
+from simdist.keras.optimizers.adafactor import Adafactor
 from simdist.keras.optimizers.adagrad import Adagrad
 from simdist.keras.optimizers.adam import Adam
 from simdist.keras.optimizers.adamax import Adamax
@@ -22,11 +23,11 @@ from simdist.keras.optimizers.sgd import SGD
 from simdist.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "Nadam", "Adamax", "Adadelta", "Ftrl", "Lion",
-           "Lamb", "LossScaleOptimizer", "schedules", "get", "serialize", "deserialize"]
+           "Lamb", "Adafactor", "LossScaleOptimizer", "schedules", "get", "serialize", "deserialize"]
 
 # keras.optimizers.get's names (Keras 3.15's ALL_OBJECTS_DICT: Lamb is not among them)
 _BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, Adagrad, RMSprop, Nadam, Adamax, Adadelta, Ftrl,
-                                            Lion)}
+                                            Lion, Adafactor)}
 
 
 def serialize(optimizer: Optimizer) -> dict[str, Any]:

@@ -101,7 +101,7 @@ class Optimizer:
 
     # Variables ---------------------------------------------------------------------------------
     def _make_variable(self, initial_value: Any, shape: Any, dtype: Any, name: str | None,
-                       aggregation: str = "none", scoped: bool = True) -> OptimizerVariable:
+                       aggregation: str = "none", scoped: bool = True, trainable: bool = False) -> OptimizerVariable:
         pending = self.__dict__.get("_checkpoint_pending")
         if pending:   # a tf.train.Checkpoint restored before this variable existed: created with its value
             value = pending.pop(len(self._variables), None)
@@ -111,7 +111,7 @@ class Optimizer:
                     raise ValueError(f"Checkpoint restore of optimizer '{self.name}' variable {name!r}: the checkpoint "
                                      f"has shape {list(value.shape)}, the variable {want}")
                 initial_value = value
-        v = make_variable(self, initial_value, dtype, name, aggregation, scoped)
+        v = make_variable(self, initial_value, dtype, name, aggregation, scoped, trainable)
         self._variables.append(v)
         return v
 
