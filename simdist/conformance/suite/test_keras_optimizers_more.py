@@ -1,13 +1,15 @@
 """The tf.keras optimizers, schedules and constraints beyond SGD/Adam/AdamW/Adagrad/RMSprop and
-Exponential/PiecewiseConstant decay: Nadam, Adamax, Adadelta, Ftrl, Lion, Lamb, Adafactor; PolynomialDecay,
-InverseTimeDecay, CosineDecay (warmup), CosineDecayRestarts; keras.constraints (TF 2.21 +
-Keras 3.15). Clauses optim.update-rules, optim.schedules, keras.constraints.
+Exponential/PiecewiseConstant decay: Nadam, Adamax, Adadelta, Ftrl, Lion, Lamb, Adafactor,
+ScheduleFreeAdamW; PolynomialDecay, InverseTimeDecay, CosineDecay (warmup), CosineDecayRestarts;
+keras.constraints (TF 2.21 + Keras 3.15). Clauses optim.update-rules, optim.schedules,
+keras.constraints.
 
 The references are NumPy transcriptions, in float64, of keras-team/keras v3.15:
-keras/src/optimizers/{nadam,adamax,adadelta,ftrl,lion,lamb,adafactor}.py (`update_step`, Nadam's
-`_backend_update_step`), base_optimizer.py (weight decay `var -= var * wd * lr` before the step;
-`iterations + 1` as the step count), schedules/learning_rate_schedule.py and
-constraints/constraints.py. Nothing expected here comes from a backend.
+keras/src/optimizers/{nadam,adamax,adadelta,ftrl,lion,lamb,adafactor,schedule_free_adamw}.py
+(`update_step`, Nadam's `_backend_update_step`), base_optimizer.py (weight decay
+`var -= var * wd * lr` before the step; `iterations + 1` as the step count),
+schedules/learning_rate_schedule.py and constraints/constraints.py. Nothing expected here comes
+from a backend.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ GB = [np.array([1.5, -0.5], dtype=np.float32), np.array([-0.25, 2.0], dtype=np.f
       np.array([0.75, 0.5], dtype=np.float32), np.array([-1.0, 0.25], dtype=np.float32)]
 STEPS = 4
 
-LR = {"Nadam": 0.05, "Adamax": 0.05, "Adadelta": 1.0, "Ftrl": 0.1, "Lion": 0.01, "Lamb": 0.05, "Adafactor": 0.8}
+LR = {"Nadam": 0.05, "Adamax": 0.05, "Adadelta": 1.0, "Ftrl": 0.1, "Lion": 0.01, "Lamb": 0.05, "Adafactor": 0.8,
+      "ScheduleFreeAdamW": 0.05}
 # name -> (option sets, each alone beyond the defaults; the slot names Keras gives, in order)
 OWN = {"Nadam": ([{}, {"beta_1": 0.5}, {"beta_2": 0.5, "epsilon": 0.1}, {"weight_decay": 0.2}],
                  ["momentum", "velocity"]),
@@ -49,7 +52,9 @@ OWN = {"Nadam": ([{}, {"beta_1": 0.5}, {"beta_2": 0.5, "epsilon": 0.1}, {"weight
                 ["momentum", "velocity"]),
        # (Adafactor's own variables are listed by _adafactor_variables)
        "Adafactor": ([{}, {"relative_step": False}, {"clip_threshold": 0.5}, {"epsilon_2": 0.1},
-                      {"beta_2_decay": -0.5}, {"epsilon_1": 1e-3}, {"weight_decay": 0.2}], [])}
+                      {"beta_2_decay": -0.5}, {"epsilon_1": 1e-3}, {"weight_decay": 0.2}], []),
+       "ScheduleFreeAdamW": ([{}, {"warmup_steps": 3}, {"beta_1": 0.5}, {"beta_2": 0.5}, {"epsilon": 0.1},
+                              {"weight_decay": 0.2}], ["momentum", "velocity"])}
 DEFAULTS = {"Nadam": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7},
             "Adamax": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7},
             "Adadelta": {"rho": 0.95, "epsilon": 1e-7},
@@ -58,7 +63,8 @@ DEFAULTS = {"Nadam": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7},
             "Lion": {"beta_1": 0.9, "beta_2": 0.99},
             "Lamb": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7},
             "Adafactor": {"beta_2_decay": -0.8, "epsilon_1": 1e-30, "epsilon_2": 1e-3, "clip_threshold": 1.0,
-                          "relative_step": True}}
+                          "relative_step": True},
+            "ScheduleFreeAdamW": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-8, "warmup_steps": 0}}
 
 
 def _update(name: str, o: dict, lr: float, t: int, g: np.ndarray, w: np.ndarray, s: dict,
@@ -110,6 +116,8 @@ def _update(name: str, o: dict, lr: float, t: int, g: np.ndarray, w: np.ndarray,
         return w - lr * np.sign(direction)
     if name == "Adafactor":
         return _adafactor(o, lr, t, g, w, s)
+    if name == "ScheduleFreeAdamW":
+        return _schedule_free(o, lr, t, g, w, s)
     b1, b2, eps = o["beta_1"], o["beta_2"], o["epsilon"]            # Lamb
     m = s.get("momentum", z) + (g - s.get("momentum", z)) * (1 - b1)
     v = s.get("velocity", z) + (g * g - s.get("velocity", z)) * (1 - b2)
@@ -144,6 +152,20 @@ def _adafactor(o: dict, lr: float, t: int, g: np.ndarray, w: np.ndarray, s: dict
     return w - alpha * u / max(1.0, _rms(u) / o["clip_threshold"])
 
 
+def _schedule_free(o: dict, lr: float, t: int, g: np.ndarray, y: np.ndarray, s: dict) -> np.ndarray:
+    """ScheduleFreeAdamW's step; s["momentum"] (z) starts as the variable's value at build. Keras
+    reads `momentum.value` for z_old, the variable itself, after z's update: so z_old is the new z."""
+    b1, b2, eps = o["beta_1"], o["beta_2"], o["epsilon"]
+    if o["warmup_steps"] > 0:
+        lr = lr * min(t / o["warmup_steps"], 1.0)
+    s["velocity"] = s.get("velocity", np.zeros_like(y)) + (g * g - s.get("velocity", np.zeros_like(y))) * (1 - b2)
+    s["momentum"] = s["momentum"] - lr * g / (np.sqrt(s["velocity"] / (1 - b2 ** t)) + eps)
+    z = s["momentum"]
+    x_old = (y - (1 - b1) * z) / b1
+    x_new = (1 - 1 / t) * x_old + z / t
+    return (1 - b1) * z + b1 * x_new
+
+
 def _adafactor_variables(prefix: str, slots: list[dict]) -> list[tuple[str, object]]:
     """Adafactor's variables after iteration and learning_rate: per model variable r and c named
     after it (int32 zero placeholders for w's rank < 2), then its velocity slot."""
@@ -163,6 +185,8 @@ def reference(name: str, kw: dict, grads: list[list[np.ndarray]]) -> tuple[list,
     lr, wd = LR[name], kw.get("weight_decay")
     vs = [W0.astype(np.float64), B0.astype(np.float64)]
     slots: list[dict] = [{}, {}]
+    if name == "ScheduleFreeAdamW":        # its momentum starts as a copy of the variable (build)
+        slots = [{"momentum": v.copy()} for v in vs]
     shared = {"u_product": 1.0}
     trace = []
     for it, gs in enumerate(grads):
@@ -242,7 +266,7 @@ def test_optimizers_more_steps_slots_and_config(backend, name, kw):
 
 
 MIRRORED = [("Nadam", {}), ("Adamax", {"weight_decay": 0.2}), ("Adadelta", {}), ("Ftrl", {"beta": 0.5}),
-            ("Lion", {}), ("Lamb", {}), ("Adafactor", {})]
+            ("Lion", {}), ("Lamb", {}), ("Adafactor", {}), ("ScheduleFreeAdamW", {"warmup_steps": 2})]
 
 
 def _replica_grads(k: int, r: int) -> list[np.ndarray]:
@@ -289,14 +313,15 @@ for k in range(steps):
 
 @clause("optim.update-rules", ref="tf221")
 def test_optimizers_more_get_by_name_and_errors(tf):
-    """tf.keras.optimizers.get knows nadam, adamax, adadelta, ftrl, lion, adafactor (Keras 3.15's ALL_OBJECTS;
-    not lamb: ValueError, and deserialize gives back the name "Lamb"); serialize/deserialize
-    round-trips the others; Ftrl and Lion check their arguments (ValueError)."""
+    """tf.keras.optimizers.get knows nadam, adamax, adadelta, ftrl, lion, adafactor and
+    schedulefreeadamw (Keras 3.15's ALL_OBJECTS; not lamb: ValueError, and deserialize gives back
+    the name "Lamb"); serialize/deserialize round-trips the others; Ftrl and Lion check their
+    arguments (ValueError)."""
     K = tf.keras.optimizers
-    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Adafactor"):
+    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Adafactor", "ScheduleFreeAdamW"):
         got = type(K.get(name.lower())).__name__
         assert_equal(got, name, call=f"tf.keras.optimizers.get({name.lower()!r})", what="class")
-    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Adafactor"):
+    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Adafactor", "ScheduleFreeAdamW"):
         opt = getattr(K, name)(learning_rate=0.25)
         back = K.deserialize(K.serialize(opt))
         assert_equal(type(back).__name__, name, call=f"deserialize(serialize({name}(0.25)))", what="class")
@@ -325,7 +350,7 @@ def test_optimizers_more_get_by_name_and_errors(tf):
         K.Lion(beta_1=0.0)
 
 
-# -- schedules ----------------------------------------------------------------------------------------------------------
+# -- schedules -------------------------------------------------------------------------------------
 
 def _cosine(lr0: float, s: float, decay_steps: float, alpha: float) -> float:
     return lr0 * ((1 - alpha) * 0.5 * (1 + math.cos(math.pi * s / decay_steps)) + alpha)
@@ -426,7 +451,7 @@ def test_optimizers_more_schedule_argument_errors(tf):
             ctor()
 
 
-# -- constraints -------------------------------------------------------------------------------------------------------
+# -- constraints -----------------------------------------------------------------------------------
 
 CW = np.array([[3.0, -0.5, 0.1], [4.0, 0.25, -0.2]], dtype=np.float32)
 EPS = 1e-7

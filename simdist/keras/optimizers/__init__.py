@@ -19,15 +19,17 @@ from simdist.keras.optimizers.lion import Lion
 from simdist.keras.optimizers.nadam import Nadam
 from simdist.keras.optimizers.base_optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
+from simdist.keras.optimizers.schedule_free_adamw import ScheduleFreeAdamW
 from simdist.keras.optimizers.sgd import SGD
 from simdist.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "Nadam", "Adamax", "Adadelta", "Ftrl", "Lion",
-           "Lamb", "Adafactor", "LossScaleOptimizer", "schedules", "get", "serialize", "deserialize"]
+           "Lamb", "Adafactor", "ScheduleFreeAdamW", "LossScaleOptimizer", "schedules", "get", "serialize",
+           "deserialize"]
 
 # keras.optimizers.get's names (Keras 3.15's ALL_OBJECTS_DICT: Lamb is not among them)
 _BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, Adagrad, RMSprop, Nadam, Adamax, Adadelta, Ftrl,
-                                            Lion, Adafactor)}
+                                            Lion, Adafactor, ScheduleFreeAdamW)}
 
 
 def serialize(optimizer: Optimizer) -> dict[str, Any]:
