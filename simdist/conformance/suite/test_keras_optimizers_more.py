@@ -311,6 +311,59 @@ for k in range(steps):
         assert_equal(iters, k + 1, call=call, what=f"optimizer.iterations after {k + 1} steps")
 
 
+FIT_X = np.linspace(-1.0, 1.0, 24, dtype=np.float32).reshape(8, 3)
+FIT_Y = (FIT_X @ np.array([[1.5], [-0.5], [2.0]], dtype=np.float32) + 0.25).astype(np.float32)
+FIT = [(n, {}) for n in OWN]
+
+
+def _fit_reference(name: str, kw: dict, epochs: int, batch: int, built_eagerly: bool) -> list[np.ndarray]:
+    """Dense(1, kernel ones, bias zeros) trained by fit(shuffle=False) on MSE with `name`: each
+    step the mean-squared-error gradients of the batch, then the optimizer's rule. ScheduleFreeAdamW's
+    momentum starts as the weights when the optimizer was built eagerly (fit under a strategy builds
+    it before the first step), else at zeros: fit without a strategy builds it inside the traced
+    step, and TF drops that first, variable-creating trace's ops (Keras's build copies the weights
+    there)."""
+    o = dict(DEFAULTS[name], **kw)
+    vs = [np.ones((3, 1)), np.zeros(1)]
+    slots: list[dict] = [{}, {}]
+    if name == "ScheduleFreeAdamW":
+        slots = [{"momentum": v.copy() if built_eagerly else np.zeros_like(v)} for v in vs]
+    shared = {"u_product": 1.0}
+    t = 0
+    for _ in range(epochs):
+        for start in range(0, len(FIT_X), batch):
+            x, y = FIT_X[start:start + batch].astype(np.float64), FIT_Y[start:start + batch].astype(np.float64)
+            err = x @ vs[0] + vs[1] - y
+            grads = [2 * x.T @ err / err.size, 2 * np.sum(err, axis=0) / err.size]
+            t += 1
+            if name == "Nadam":
+                shared["u_product"] *= o["beta_1"] * (1 - 0.5 * 0.96 ** t)
+            vs = [_update(name, o, LR[name], t, g, v, sl, shared) for g, v, sl in zip(grads, vs, slots)]
+    return vs
+
+
+@clause("optim.update-rules", ref="tf221")
+@pytest.mark.parametrize("strategy", ["default", "mirrored"])
+@pytest.mark.parametrize("name,kw", FIT, ids=[n for n, _ in FIT])
+def test_optimizers_more_fit(backend, name, kw, strategy):
+    """model.fit (a traced train step) with each optimizer, batch 4 over 8 samples, 2 epochs, under
+    the default strategy and MirroredStrategy(2) (2 samples per replica, the gradients summed to
+    the global batch's): the weights after fit follow the NumPy rule (for ScheduleFreeAdamW, with the
+    momentum's start that where the optimizer was built gives it)."""
+    ns = Program(backend, """
+scope = backend.make_strategy("mirrored", 2).scope() if strategy == "mirrored" else tf.distribute.get_strategy().scope()
+with scope:
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer=getattr(tf.keras.optimizers, name)(learning_rate=lr, **kw), loss="mse")
+model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+kernel, bias = [np.asarray(v.numpy()) for v in model.weights]
+""", name=name, kw=kw, lr=LR[name], strategy=strategy, x=FIT_X, y=FIT_Y).run()
+    want = _fit_reference(name, kw, 2, 4, built_eagerly=strategy == "mirrored")
+    call = f"{strategy}: Dense(1).fit(batch_size=4, epochs=2) with {name}(learning_rate={LR[name]}, **{kw})"
+    assert_close(ns["kernel"], want[0], call=call, what="kernel after fit")
+    assert_close(ns["bias"], want[1], call=call, what="bias after fit")
+
+
 @clause("optim.update-rules", ref="tf221")
 def test_optimizers_more_get_by_name_and_errors(tf):
     """tf.keras.optimizers.get knows nadam, adamax, adadelta, ftrl, lion, adafactor and

@@ -1,6 +1,7 @@
 """`tf.keras.optimizers.ScheduleFreeAdamW` (keras/src/optimizers/schedule_free_adamw.py).
 
-The momentum slot z starts as a copy of the variable (built that way). With t = iterations + 1,
+The momentum slot z starts as a copy of the variable (built that way; zeros when the build runs
+inside a tf.function, whose variable-creating trace TF discards). With t = iterations + 1,
 lr scaled by min(t / warmup_steps, 1) when warmup_steps > 0: v += (g^2 - v)(1 - beta_2);
 z -= lr * g / (sqrt(v / (1 - beta_2^t)) + epsilon); x = (y - (1 - beta_1) * z_old) / beta_1;
 x' = (1 - 1/t) x + z / t; y = (1 - beta_1) z + beta_1 x'. As in Keras 3.15, `z_old` is the
@@ -34,6 +35,11 @@ class ScheduleFreeAdamW(Optimizer):
             return
         super().build(var_list)
         self._momentums, self._velocities = self.add_optimizer_variables(var_list, ["momentum", "velocity"])
+        if tf.inside_function():
+            # Built lazily inside a tf.function (the first apply of a traced step; Keras's fit
+            # without a strategy): TF traces that call twice, and the first trace, which created
+            # the variables, only keeps their initializers: this copy is lost, the momenta stay 0.
+            return
         for momentum, var in zip(self._momentums, var_list):
             if momentum is not None:
                 self.assign(momentum, tf.identity(ops.convert_to_tensor(var)))
