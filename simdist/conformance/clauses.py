@@ -430,7 +430,7 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('nn.softmax-nonfinite', 'nn', False, (),
            'TF 2.21 (x86 oneDNN): float32 softmax of a row holding NaN or +inf is NaN at those entries and 0 elsewhere, a row of only -inf is NaN, -inf beside finite values gives 0; float64 softmax and log_softmax give NaN across such a row.'),
     Clause('optim.update-rules', 'training', False, (),
-           'TF 2.21 + Keras 3.15: tf.keras.optimizers SGD (momentum, nesterov), Adam (amsgrad), AdamW, Adagrad, RMSprop (momentum, centered), Nadam, Adamax, Adadelta, Ftrl, Lion, Lamb, Adafactor, ScheduleFreeAdamW update as Keras 3.15 computes them; apply/apply_gradients build on first use, increment `iterations` (int64) and return it; variables, get_config/from_config and argument errors as Keras.'),
+           'TF 2.21 + Keras 3.15: tf.keras.optimizers SGD (momentum, nesterov), Adam (amsgrad), AdamW, Adagrad, RMSprop (momentum, centered), Nadam, Adamax, Adadelta, Ftrl, Lion, Lamb, Adafactor, ScheduleFreeAdamW, Muon update as Keras 3.15 computes them; apply/apply_gradients build on first use, increment `iterations` (int64) and return it; variables, get_config/from_config and argument errors as Keras.'),
     Clause('optim.schedules', 'training', False, (),
            'TF 2.21 + Keras 3.15: ExponentialDecay (staircase), PiecewiseConstantDecay, PolynomialDecay (cycle), InverseTimeDecay, CosineDecay (warmup) and CosineDecayRestarts give the learning rate of `iterations`; a callable learning rate is called each step.'),
     Clause('optim.mirrored-sum', 'training', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),

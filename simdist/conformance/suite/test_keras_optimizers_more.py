@@ -1,11 +1,11 @@
 """The tf.keras optimizers, schedules and constraints beyond SGD/Adam/AdamW/Adagrad/RMSprop and
 Exponential/PiecewiseConstant decay: Nadam, Adamax, Adadelta, Ftrl, Lion, Lamb, Adafactor,
-ScheduleFreeAdamW; PolynomialDecay, InverseTimeDecay, CosineDecay (warmup), CosineDecayRestarts;
+ScheduleFreeAdamW, Muon; PolynomialDecay, InverseTimeDecay, CosineDecay (warmup), CosineDecayRestarts;
 keras.constraints (TF 2.21 + Keras 3.15). Clauses optim.update-rules, optim.schedules,
 keras.constraints.
 
 The references are NumPy transcriptions, in float64, of keras-team/keras v3.15:
-keras/src/optimizers/{nadam,adamax,adadelta,ftrl,lion,lamb,adafactor,schedule_free_adamw}.py
+keras/src/optimizers/{nadam,adamax,adadelta,ftrl,lion,lamb,adafactor,schedule_free_adamw,muon}.py
 (`update_step`, Nadam's `_backend_update_step`), base_optimizer.py (weight decay
 `var -= var * wd * lr` before the step; `iterations + 1` as the step count),
 schedules/learning_rate_schedule.py and constraints/constraints.py. Nothing expected here comes
@@ -15,6 +15,7 @@ from a backend.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -364,17 +365,114 @@ kernel, bias = [np.asarray(v.numpy()) for v in model.weights]
     assert_close(ns["bias"], want[1], call=call, what="bias after fit")
 
 
+MUON_Y = np.concatenate([FIT_Y, FIT_X[:, :1] * 0.5], axis=1).astype(np.float32)
+MUON = [{}, {"nesterov": False, "rms_rate": None},
+        {"weight_decay": None, "adam_weight_decay": 0.1, "adam_lr_ratio": 0.5},
+        {"exclude_layers": ["dense_b"], "ns_steps": 3, "momentum": 0.8}]
+
+
+def _newton_schulz(x: np.ndarray, steps: int, a: float, b: float, c: float) -> np.ndarray:
+    """Keras's zeropower_via_newtonschulz5 for a matrix."""
+    tall = x.shape[0] > x.shape[1]
+    if tall:
+        x = x.T
+    x = x / (np.sqrt(np.sum(x * x)) + 1e-7)
+    for _ in range(steps):
+        t_a = x @ x.T
+        x = a * x + (b * t_a + (c * t_a) @ t_a) @ x
+    return x.T if tall else x
+
+
+def _muon_fit_reference(kw: dict, epochs: int, batch: int) -> list[np.ndarray]:
+    """Dense(4, kernel ones) -> Dense(2, kernel 0.5), MSE, fit(shuffle=False) with
+    Muon(learning_rate=0.05, **kw): the kernels take the Newton-Schulz path (unless a regex of
+    exclude_layers matches their path), the biases AdamW; weight decay first (weight_decay on the
+    Muon path, adam_weight_decay on the AdamW one)."""
+    o = {"adam_beta_1": 0.9, "adam_beta_2": 0.999, "adam_weight_decay": 0.004, "epsilon": 1e-7,
+         "weight_decay": 0.004, "exclude_layers": [], "muon_a": 3.4445, "muon_b": -4.7750, "muon_c": 2.0315,
+         "adam_lr_ratio": 1, "momentum": 0.95, "ns_steps": 5, "nesterov": True, "rms_rate": 0.2}
+    o.update(kw)
+    lr = 0.05
+    paths = ["sequential/dense_a/kernel", "sequential/dense_a/bias", "sequential/dense_b/kernel",
+             "sequential/dense_b/bias"]
+    vs = [np.ones((3, 4)), np.zeros(4), np.full((4, 2), 0.5), np.zeros(2)]
+    adamw = [v.ndim != 2 or any(re.search(k, p) for k in o["exclude_layers"]) for v, p in zip(vs, paths)]
+    m = [np.zeros_like(v) for v in vs]
+    vel = [np.zeros_like(v) for v in vs]
+    t = 0
+    for _ in range(epochs):
+        for start in range(0, len(FIT_X), batch):
+            x, y = FIT_X[start:start + batch].astype(np.float64), MUON_Y[start:start + batch].astype(np.float64)
+            h = x @ vs[0] + vs[1]
+            d_out = 2 * (h @ vs[2] + vs[3] - y) / y.size
+            d_h = d_out @ vs[2].T
+            grads = [x.T @ d_h, d_h.sum(axis=0), h.T @ d_out, d_out.sum(axis=0)]
+            t += 1
+            for i in range(4):
+                wd = o["adam_weight_decay"] if adamw[i] else o["weight_decay"]
+                if wd is not None:
+                    vs[i] = vs[i] - vs[i] * wd * lr
+            for i, g in enumerate(grads):
+                if adamw[i]:
+                    b1, b2 = o["adam_beta_1"], o["adam_beta_2"]
+                    m[i] = m[i] + (g - m[i]) * (1 - b1)
+                    vel[i] = vel[i] + (g * g - vel[i]) * (1 - b2)
+                    alpha = lr * o["adam_lr_ratio"] * np.sqrt(1 - b2 ** t) / (1 - b1 ** t)
+                    vs[i] = vs[i] - m[i] * alpha / (np.sqrt(vel[i]) + o["epsilon"])
+                else:
+                    m[i] = m[i] + g + m[i] * (o["momentum"] - 1)
+                    g2 = g + o["momentum"] * m[i] if o["nesterov"] else m[i]
+                    update = lr * _newton_schulz(g2, o["ns_steps"], o["muon_a"], o["muon_b"], o["muon_c"])
+                    if o["rms_rate"] is not None:
+                        update = update * np.sqrt(max(update.shape)) * o["rms_rate"]
+                    vs[i] = vs[i] - update
+    return vs
+
+
+@clause("optim.update-rules", ref="tf221")
+@pytest.mark.parametrize("strategy", ["default", "mirrored"])
+@pytest.mark.parametrize("kw", MUON, ids=[_id("Muon", k) for k in MUON])
+def test_optimizers_more_muon_fit(backend, keras, kw, strategy):
+    """Muon through model.fit (batch 4 over 8 samples, 2 epochs) under the default strategy and
+    MirroredStrategy(2): the four weights follow the NumPy rule, and the optimizer's variables are
+    each weight's momentum and, on the AdamW path, its velocity."""
+    ns = Program(backend, """
+scope = backend.make_strategy("mirrored", 2).scope() if strategy == "mirrored" else tf.distribute.get_strategy().scope()
+with scope:
+    half = tf.keras.initializers.Constant(0.5)
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4, kernel_initializer="ones", name="dense_a"),
+                                 tf.keras.layers.Dense(2, kernel_initializer=half, name="dense_b")])
+    model.compile(optimizer=tf.keras.optimizers.Muon(learning_rate=0.05, **kw), loss="mse")
+model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+weights = [np.asarray(v.numpy()) for v in model.weights]
+paths = [v.path for v in model.optimizer.variables]
+config = model.optimizer.get_config()
+""", kw=kw, strategy=strategy, x=FIT_X, y=MUON_Y).run()
+    want = _muon_fit_reference(kw, 2, 4)
+    call = f"{strategy}: Dense(4)->Dense(2) fit with Muon(learning_rate=0.05, **{kw})"
+    for got, w, label in zip(ns["weights"], want, ("dense_a kernel", "dense_a bias", "dense_b kernel", "dense_b bias")):
+        assert_close(got, w, call=call, what=f"{label} after fit")
+    slots = ["sequential_dense_a_kernel_momentum", "sequential_dense_a_bias_momentum",
+             "sequential_dense_a_bias_velocity", "sequential_dense_b_kernel_momentum"]
+    slots += (["sequential_dense_b_kernel_velocity"] if kw.get("exclude_layers") else [])
+    slots += ["sequential_dense_b_bias_momentum", "sequential_dense_b_bias_velocity"]
+    assert_equal(ns["paths"], ["muon/iteration", "muon/learning_rate"] + [f"muon/{s}" for s in slots], call=call,
+                 what="[v.path for v in optimizer.variables]")
+    for key, value in kw.items():
+        assert_equal(ns["config"][key], value, call=call, what=f"get_config()[{key!r}]")
+
+
 @clause("optim.update-rules", ref="tf221")
 def test_optimizers_more_get_by_name_and_errors(tf):
-    """tf.keras.optimizers.get knows nadam, adamax, adadelta, ftrl, lion, adafactor and
-    schedulefreeadamw (Keras 3.15's ALL_OBJECTS; not lamb: ValueError, and deserialize gives back
+    """tf.keras.optimizers.get knows nadam, adamax, adadelta, ftrl, lion, adafactor,
+    schedulefreeadamw and muon (Keras 3.15's ALL_OBJECTS; not lamb: ValueError, and deserialize gives back
     the name "Lamb"); serialize/deserialize round-trips the others; Ftrl and Lion check their
     arguments (ValueError)."""
     K = tf.keras.optimizers
-    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Adafactor", "ScheduleFreeAdamW"):
+    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Adafactor", "ScheduleFreeAdamW", "Muon"):
         got = type(K.get(name.lower())).__name__
         assert_equal(got, name, call=f"tf.keras.optimizers.get({name.lower()!r})", what="class")
-    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Adafactor", "ScheduleFreeAdamW"):
+    for name in ("Nadam", "Adamax", "Adadelta", "Ftrl", "Lion", "Adafactor", "ScheduleFreeAdamW", "Muon"):
         opt = getattr(K, name)(learning_rate=0.25)
         back = K.deserialize(K.serialize(opt))
         assert_equal(type(back).__name__, name, call=f"deserialize(serialize({name}(0.25)))", what="class")

@@ -16,6 +16,7 @@ from simdist.keras.optimizers.adamw import AdamW
 from simdist.keras.optimizers.ftrl import Ftrl
 from simdist.keras.optimizers.lamb import Lamb
 from simdist.keras.optimizers.lion import Lion
+from simdist.keras.optimizers.muon import Muon
 from simdist.keras.optimizers.nadam import Nadam
 from simdist.keras.optimizers.base_optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
@@ -24,12 +25,12 @@ from simdist.keras.optimizers.sgd import SGD
 from simdist.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "Nadam", "Adamax", "Adadelta", "Ftrl", "Lion",
-           "Lamb", "Adafactor", "ScheduleFreeAdamW", "LossScaleOptimizer", "schedules", "get", "serialize",
+           "Lamb", "Adafactor", "ScheduleFreeAdamW", "Muon", "LossScaleOptimizer", "schedules", "get", "serialize",
            "deserialize"]
 
 # keras.optimizers.get's names (Keras 3.15's ALL_OBJECTS_DICT: Lamb is not among them)
 _BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, Adagrad, RMSprop, Nadam, Adamax, Adadelta, Ftrl,
-                                            Lion, Adafactor, ScheduleFreeAdamW)}
+                                            Lion, Adafactor, ScheduleFreeAdamW, Muon)}
 
 
 def serialize(optimizer: Optimizer) -> dict[str, Any]:
