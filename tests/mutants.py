@@ -893,8 +893,19 @@ TRAINING_BATCH4: list[Mutant] = [
        "ops.multiply(1 - self.momentum, increment)))\n",
        "RMSprop's momentum is an exponential average (increment damped by 1 - momentum), not Keras's sum"),
     _t("exp-decay-staircase-ignored", "formula", SCH,
-       "        if self.staircase:\n", "        if False:\n",
+       "        if self.staircase:\n            p = ops.floor(p)\n"
+       "        return ops.multiply(initial_learning_rate, ops.power(decay_rate, p))\n",
+       "        if False:\n            p = ops.floor(p)\n"
+       "        return ops.multiply(initial_learning_rate, ops.power(decay_rate, p))\n",
        "ExponentialDecay(staircase=True) decays continuously"),
+    _t("nadam-u-product-frozen", "formula", "simdist/keras/optimizers/nadam.py",
+       "        self.assign(self._u_product, self._u_product * self.beta_1 * (1.0 - 0.5 * decay))\n",
+       "",
+       "Nadam never advances its u_product (the product of the momentum schedule) before the update"),
+    _t("constraint-not-applied", "order", BO,
+       "                    variable.assign(constraint(variable))\n",
+       "                    pass\n",
+       "the optimizer never applies a variable's constraint after the update"),
     _t("piecewise-boundary-exclusive", "boundary", SCH,
        "        result += ops.cast(step <= boundaries[0], result_dtype) * values[0]\n"
        "        result += ops.cast(step > boundaries[-1], result_dtype) * values[-1]\n"

@@ -26,6 +26,7 @@ from simdist.keras.models.sequential import Sequential  # noqa: F401
 from simdist.keras import callbacks  # noqa: F401
 from simdist.keras import utils  # noqa: F401
 from simdist.keras import regularizers  # noqa: F401
+from simdist.keras import constraints  # noqa: F401
 from simdist.keras.regularizers import Regularizer  # noqa: F401
 from simdist.keras import mixed_precision  # noqa: F401
 

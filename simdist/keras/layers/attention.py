@@ -26,10 +26,11 @@ from typing import Any
 import numpy as np
 
 from simdist import tf
+from simdist.keras import constraints
 from simdist.keras import dtype_policies, initializers, regularizers
 from simdist.keras.keras_tensor import KerasTensor
 from simdist.keras.layers.core import Dropout, Softmax
-from simdist.keras.layers.einsum_dense import EinsumDense, _constraint_config, einsum
+from simdist.keras.layers.einsum_dense import EinsumDense, einsum
 from simdist.keras.layers.layer import Layer
 from simdist.keras.tensor_attributes import get_keras_mask, set_keras_mask
 
@@ -132,8 +133,8 @@ class MultiHeadAttention(Layer):
         self._bias_initializer = initializers.get(bias_initializer)
         self._kernel_regularizer = regularizers.get(kernel_regularizer)
         self._bias_regularizer = regularizers.get(bias_regularizer)
-        self._kernel_constraint = kernel_constraint
-        self._bias_constraint = bias_constraint
+        self._kernel_constraint = constraints.get(kernel_constraint)
+        self._bias_constraint = constraints.get(bias_constraint)
         if isinstance(attention_axes, int):
             attention_axes = (attention_axes,)
         elif attention_axes and not isinstance(attention_axes, (list, tuple)):
@@ -168,16 +169,17 @@ class MultiHeadAttention(Layer):
                 "kernel_regularizer": regularizers.serialize(self._kernel_regularizer),
                 "bias_regularizer": regularizers.serialize(self._bias_regularizer),
                 "activity_regularizer": regularizers.serialize(self._activity_regularizer),
-                "kernel_constraint": _constraint_config(self._kernel_constraint),
-                "bias_constraint": _constraint_config(self._bias_constraint), "seed": self.seed}
+                "kernel_constraint": constraints.serialize(self._kernel_constraint),
+                "bias_constraint": constraints.serialize(self._bias_constraint), "seed": self.seed}
 
     # --- building ----------------------------------------------------------------------------------
     def _sublayer_kwargs(self) -> dict[str, Any]:
         """Each projection's arguments; fresh copies of the initializers (Keras clones them so
         that the projections do not share initial values)."""
         return {"kernel_regularizer": self._kernel_regularizer, "bias_regularizer": self._bias_regularizer,
-                "activity_regularizer": self._activity_regularizer, "kernel_constraint": self._kernel_constraint,
-                "bias_constraint": self._bias_constraint, "dtype": self.dtype_policy,
+                "activity_regularizer": self._activity_regularizer,
+                "kernel_constraint": self._kernel_constraint, "bias_constraint": self._bias_constraint,
+                "dtype": self.dtype_policy,
                 "kernel_initializer": type(self._kernel_initializer).from_config(self._kernel_initializer.get_config()),
                 "bias_initializer": type(self._bias_initializer).from_config(self._bias_initializer.get_config())}
 

@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from simdist import tf
+from simdist.keras import constraints
 from simdist.keras import activations, dtype_promotion, initializers, regularizers
 from simdist.keras.layers.argument_validation import (compute_conv_output_shape, standardize_data_format,
                                                       standardize_padding, standardize_tuple)
@@ -107,8 +108,8 @@ class BaseConv(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.lora_rank = lora_rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
         self.lora_enabled = False
@@ -181,8 +182,8 @@ class BaseConv(Layer):
                 "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
                 "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                "kernel_constraint": self.kernel_constraint,
-                "bias_constraint": self.bias_constraint}
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint)}
 
 
 class Conv2D(BaseConv):

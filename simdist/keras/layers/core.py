@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
+from simdist.keras import constraints
 from simdist.keras import activations, dtype_promotion, initializers, regularizers
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
@@ -59,8 +60,8 @@ class Dense(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(min_ndim=2)
         self.supports_masking = True
 
@@ -100,7 +101,9 @@ class Dense(Layer):
                 "use_bias": self.use_bias, "kernel_initializer": initializers.serialize(self.kernel_initializer),
                 "bias_initializer": initializers.serialize(self.bias_initializer),
                 "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-                "bias_regularizer": regularizers.serialize(self.bias_regularizer)}
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint)}
 
 
 class Embedding(Layer):
@@ -126,7 +129,7 @@ class Embedding(Layer):
         self.output_dim = output_dim
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings_constraint = embeddings_constraint
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
         self.mask_zero = mask_zero
         self.supports_masking = mask_zero
         self.autocast = False
@@ -174,7 +177,7 @@ class Embedding(Layer):
                 "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
                 "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
                 "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                "embeddings_constraint": self.embeddings_constraint, "mask_zero": self.mask_zero,
+                "embeddings_constraint": constraints.serialize(self.embeddings_constraint), "mask_zero": self.mask_zero,
                 "quantization_config": None}
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
+from simdist.keras import constraints
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.layers.argument_validation import (compute_conv_output_shape, standardize_data_format,
                                                       standardize_padding, standardize_tuple)
@@ -101,8 +102,8 @@ class _DepthwiseBase(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.depthwise_constraint = depthwise_constraint
-        self.bias_constraint = bias_constraint
+        self.depthwise_constraint = constraints.get(depthwise_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(min_ndim=self.rank + 2)
         if self.depth_multiplier is not None and self.depth_multiplier <= 0:
             raise ValueError(f"Invalid value for argument `depth_multiplier`. Expected a strictly positive value. "
@@ -138,7 +139,8 @@ class _DepthwiseBase(Layer):
                 "depthwise_regularizer": regularizers.serialize(self.depthwise_regularizer),
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
                 "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                "depthwise_constraint": self.depthwise_constraint, "bias_constraint": self.bias_constraint}
+                "depthwise_constraint": constraints.serialize(self.depthwise_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint)}
 
 
 class DepthwiseConv2D(_DepthwiseBase):
@@ -199,7 +201,7 @@ class _SeparableConv(_DepthwiseBase):
         self.filters = filters
         self.pointwise_initializer = initializers.get(pointwise_initializer)
         self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
-        self.pointwise_constraint = pointwise_constraint
+        self.pointwise_constraint = constraints.get(pointwise_constraint)
         if self.filters is not None and self.filters <= 0:
             raise ValueError(f"Invalid value for argument `filters`. Expected a strictly positive value. Received "
                              f"filters={self.filters}.")
@@ -235,7 +237,7 @@ class _SeparableConv(_DepthwiseBase):
         config = {**super().get_config(), **self._shared_config(), "filters": self.filters,
                   "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
                   "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer),
-                  "pointwise_constraint": self.pointwise_constraint}
+                  "pointwise_constraint": constraints.serialize(self.pointwise_constraint)}
         return config
 
 

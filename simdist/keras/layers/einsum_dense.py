@@ -18,6 +18,7 @@ import string
 from typing import Any
 
 from simdist import tf
+from simdist.keras import constraints
 from simdist.keras import activations, dtype_policies, dtype_promotion, initializers, regularizers
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
@@ -197,8 +198,8 @@ class EinsumDense(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.lora_rank = lora_rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
         self.quantization_config = None
@@ -250,16 +251,9 @@ class EinsumDense(Layer):
                   "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
                   "bias_regularizer": regularizers.serialize(self.bias_regularizer),
                   "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                  "kernel_constraint": _constraint_config(self.kernel_constraint),
-                  "bias_constraint": _constraint_config(self.bias_constraint), "quantization_config": None}
+                  "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                  "bias_constraint": constraints.serialize(self.bias_constraint), "quantization_config": None}
         if self.lora_rank:
             config["lora_rank"], config["lora_alpha"] = self.lora_rank, self.lora_alpha
         return config
 
-
-def _constraint_config(constraint: Any) -> Any:
-    """Keras's constraints.serialize for what simdist accepts: None, or the object's config."""
-    if constraint is None:
-        return None
-    get_config = getattr(constraint, "get_config", None)
-    return {"class_name": type(constraint).__name__, "config": get_config() if get_config else {}}

@@ -30,6 +30,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist import tf
+from simdist.keras import constraints
 from simdist.keras import dtype_policies, initializers, regularizers
 from simdist.keras.keras_tensor import (KerasTensor, Node, any_symbolic_tensors, compute_output_spec as _probe_spec,
                                         flatten, map_structure)
@@ -381,7 +382,7 @@ class Layer:
             variable = Variable(initializer=initializer, shape=shape, dtype=dtype, trainable=trainable,
                                 autocast=autocast, aggregation=aggregation, name=name)
         variable.regularizer = regularizers.get(regularizer)
-        variable.constraint = constraint
+        variable.constraint = constraints.get(constraint)
         variable.overwrite_with_gradient = overwrite_with_gradient
         self._track_variable(variable)
         return variable

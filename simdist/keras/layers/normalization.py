@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
+from simdist.keras import constraints
 from simdist.keras import dtype_promotion, initializers
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
@@ -161,8 +162,8 @@ class LayerNormalization(Layer):
         self.gamma_initializer = initializers.get(gamma_initializer)
         self.beta_regularizer = beta_regularizer
         self.gamma_regularizer = gamma_regularizer
-        self.beta_constraint = beta_constraint
-        self.gamma_constraint = gamma_constraint
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
         self.autocast = False
 
     def build(self, input_shape: Any) -> None:
@@ -203,7 +204,8 @@ class LayerNormalization(Layer):
                 "beta_initializer": initializers.serialize(self.beta_initializer),
                 "gamma_initializer": initializers.serialize(self.gamma_initializer),
                 "beta_regularizer": self.beta_regularizer, "gamma_regularizer": self.gamma_regularizer,
-                "beta_constraint": self.beta_constraint, "gamma_constraint": self.gamma_constraint}
+                "beta_constraint": constraints.serialize(self.beta_constraint),
+                "gamma_constraint": constraints.serialize(self.gamma_constraint)}
 
 
 class BatchNormalization(Layer):
@@ -233,8 +235,8 @@ class BatchNormalization(Layer):
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
         self.beta_regularizer = beta_regularizer
         self.gamma_regularizer = gamma_regularizer
-        self.beta_constraint = beta_constraint
-        self.gamma_constraint = gamma_constraint
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
         self.renorm = renorm
         if renorm:
             renorm_clipping = renorm_clipping or {}
@@ -389,6 +391,7 @@ class BatchNormalization(Layer):
                 "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
                 "moving_variance_initializer": initializers.serialize(self.moving_variance_initializer),
                 "beta_regularizer": self.beta_regularizer, "gamma_regularizer": self.gamma_regularizer,
-                "beta_constraint": self.beta_constraint, "gamma_constraint": self.gamma_constraint,
+                "beta_constraint": constraints.serialize(self.beta_constraint),
+                "gamma_constraint": constraints.serialize(self.gamma_constraint),
                 "synchronized": self.synchronized, "renorm": self.renorm, "renorm_clipping": self.renorm_clipping,
                 "renorm_momentum": self.renorm_momentum}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
+from simdist.keras import constraints
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
@@ -21,13 +22,10 @@ class PReLU(Layer):
     def __init__(self, alpha_initializer: Any = "Zeros", alpha_regularizer: Any = None, alpha_constraint: Any = None,
                  shared_axes: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if alpha_constraint is not None:
-            raise NotImplementedError(f"PReLU(alpha_constraint={alpha_constraint!r}): simdist has no keras.constraints"
-                                      " (only alpha_constraint=None)")
         self.supports_masking = True
         self.alpha_initializer = initializers.get(alpha_initializer)
         self.alpha_regularizer = regularizers.get(alpha_regularizer)
-        self.alpha_constraint = None
+        self.alpha_constraint = constraints.get(alpha_constraint)
         if shared_axes is None:
             self.shared_axes = None
         elif not isinstance(shared_axes, (list, tuple)):
@@ -60,4 +58,4 @@ class PReLU(Layer):
     def get_config(self) -> dict[str, Any]:
         return {**super().get_config(), "alpha_initializer": initializers.serialize(self.alpha_initializer),
                 "alpha_regularizer": regularizers.serialize(self.alpha_regularizer),
-                "alpha_constraint": None, "shared_axes": self.shared_axes}
+                "alpha_constraint": constraints.serialize(self.alpha_constraint), "shared_axes": self.shared_axes}

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
+from simdist.keras import constraints
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.keras_tensor import flatten
 from simdist.keras.layers.input_spec import InputSpec
@@ -260,8 +261,9 @@ class _CellLayer(RNN):
                        "recurrent_regularizer": regularizers.serialize(cell.recurrent_regularizer),
                        "bias_regularizer": regularizers.serialize(cell.bias_regularizer),
                        "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                       "kernel_constraint": cell.kernel_constraint,
-                       "recurrent_constraint": cell.recurrent_constraint, "bias_constraint": cell.bias_constraint,
+                       "kernel_constraint": constraints.serialize(cell.kernel_constraint),
+                       "recurrent_constraint": constraints.serialize(cell.recurrent_constraint),
+                       "bias_constraint": constraints.serialize(cell.bias_constraint),
                        "dropout": cell.dropout, "recurrent_dropout": cell.recurrent_dropout})
         return config
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
+from simdist.keras import constraints
 from simdist.keras import activations, initializers, regularizers, traced
 from simdist.keras.layers.convolutional import keras_add
 from simdist.keras.layers.layer import Layer
@@ -85,9 +86,9 @@ class _Cell(Layer, DropoutRNNCell):
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = kernel_constraint
-        self.recurrent_constraint = recurrent_constraint
-        self.bias_constraint = bias_constraint
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.recurrent_constraint = constraints.get(recurrent_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
         self.seed = seed
@@ -120,8 +121,9 @@ class _Cell(Layer, DropoutRNNCell):
                 "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
                 "recurrent_regularizer": regularizers.serialize(self.recurrent_regularizer),
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-                "kernel_constraint": self.kernel_constraint, "recurrent_constraint": self.recurrent_constraint,
-                "bias_constraint": self.bias_constraint, "dropout": self.dropout,
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "recurrent_constraint": constraints.serialize(self.recurrent_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint), "dropout": self.dropout,
                 "recurrent_dropout": self.recurrent_dropout, "seed": self.seed}
 
 

@@ -7,17 +7,30 @@ from typing import Any
 
 from simdist.keras.serialization import serialize_keras_object
 from simdist.keras.optimizers import schedules
+from simdist.keras.optimizers.adadelta import Adadelta
+from simdist.keras.optimizers.adafactor import Adafactor
 from simdist.keras.optimizers.adagrad import Adagrad
 from simdist.keras.optimizers.adam import Adam
+from simdist.keras.optimizers.adamax import Adamax
 from simdist.keras.optimizers.adamw import AdamW
+from simdist.keras.optimizers.ftrl import Ftrl
+from simdist.keras.optimizers.lamb import Lamb
+from simdist.keras.optimizers.lion import Lion
+from simdist.keras.optimizers.muon import Muon
+from simdist.keras.optimizers.nadam import Nadam
 from simdist.keras.optimizers.base_optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
+from simdist.keras.optimizers.schedule_free_adamw import ScheduleFreeAdamW
 from simdist.keras.optimizers.sgd import SGD
 from simdist.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "LossScaleOptimizer", "schedules", "get", "serialize", "deserialize"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "Nadam", "Adamax", "Adadelta", "Ftrl", "Lion",
+           "Lamb", "Adafactor", "ScheduleFreeAdamW", "Muon", "LossScaleOptimizer", "schedules", "get", "serialize",
+           "deserialize"]
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "adagrad": Adagrad, "rmsprop": RMSprop}
+# keras.optimizers.get's names (Keras 3.15's ALL_OBJECTS_DICT: Lamb is not among them)
+_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adam, AdamW, Adagrad, RMSprop, Nadam, Adamax, Adadelta, Ftrl,
+                                            Lion, Adafactor, ScheduleFreeAdamW, Muon)}
 
 
 def serialize(optimizer: Optimizer) -> dict[str, Any]:
@@ -25,24 +38,27 @@ def serialize(optimizer: Optimizer) -> dict[str, Any]:
     return serialize_keras_object(optimizer, "keras.optimizers")
 
 
-def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> Optimizer:
-    """The optimizer a `serialize` dict describes."""
+def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> Any:
+    """The optimizer a `serialize` dict describes. A class name that is neither one of
+    keras.optimizers' objects (Lamb is not) nor in custom_objects comes back as that name, a
+    str: Keras's deserialize_keras_object takes it for an object "already deserialized"."""
     name = config.get("class_name", "")
     classes: dict[str, Any] = {c.__name__: c for c in _BY_NAME.values()}
     classes["LossScaleOptimizer"] = LossScaleOptimizer
     classes.update(custom_objects or {})
     cls = classes.get(name) or _BY_NAME.get(name.lower())
     if cls is None:
-        raise ValueError(f"Could not interpret optimizer identifier: {config}")
+        return name
     return cls.from_config(config.get("config", {}), custom_objects=custom_objects)
 
 
 def get(identifier: Any) -> Optimizer:
-    """An optimizer from an instance, a name ("adam") or a serialized dict."""
-    if isinstance(identifier, Optimizer):
-        return identifier
+    """An optimizer from an instance, a name ("adam") or a serialized dict (else ValueError)."""
+    obj = identifier
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
-        return _BY_NAME[identifier.lower()]()
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
+        obj = _BY_NAME[identifier.lower()]()
+    elif isinstance(identifier, dict):
+        obj = deserialize(identifier)
+    if isinstance(obj, Optimizer):
+        return obj
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")

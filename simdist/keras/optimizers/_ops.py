@@ -172,6 +172,36 @@ def _unary(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 square = _unary(tf.square)
 sqrt = _unary(tf.sqrt)
+abs = _unary(tf.abs)  # noqa: A001 - Keras's name
+negative = _unary(tf.negative)
+sign = _unary(tf.sign)
+cos = _unary(tf.cos)
+log = _unary(tf.math.log)
+ceil = _unary(tf.math.ceil)
+
+
+def greater(x1: Any, x2: Any) -> Any:
+    a, b = _pair(x1, x2)
+    return tf.greater(a, b)
+
+
+def equal(x1: Any, x2: Any) -> Any:
+    a, b = _pair(x1, x2)
+    return tf.equal(a, b)
+
+
+def where(condition: Any, x1: Any, x2: Any) -> Any:
+    """Keras's ops.where: both branches in their result dtype (a Python number takes the other's)."""
+    a, b = _pair(x1, x2)
+    return tf.where(tf.cast(condition, tf.bool), a, b)
+
+
+def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    return tf.reduce_mean(convert_to_tensor(x), axis=axis, keepdims=keepdims)
+
+
+def expand_dims(x: Any, axis: int) -> Any:
+    return tf.expand_dims(convert_to_tensor(x), axis)
 
 
 def power(x1: Any, x2: Any) -> Any:

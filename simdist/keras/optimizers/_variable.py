@@ -15,8 +15,14 @@ __all__ = ["OptimizerVariable", "make_variable", "unwrap", "dtype_name"]
 OptimizerVariable = Variable
 
 
-def make_variable(owner: Any, initial_value: Any, dtype: Any, name: str, aggregation: str = "none") -> Variable:
-    """A non-trainable Keras variable at path "<owner.name>/<name>" (Keras's optimizer add_variable)."""
+def make_variable(owner: Any, initial_value: Any, dtype: Any, name: str | None, aggregation: str = "none",
+                  scoped: bool = True, trainable: bool = False) -> Variable:
+    """A non-trainable Keras variable at path "<owner.name>/<name>" (Keras's optimizer add_variable);
+    `scoped=False`: a plain `backend.Variable(value, dtype, trainable=...)` an optimizer makes
+    itself in its build (Nadam's u_product, Adafactor's placeholders), in the current name scope
+    (the optimizer's when `apply` builds it), auto-named "variable" without a name."""
+    if not scoped:
+        return Variable(initial_value, dtype=dtype_name(dtype), trainable=trainable, name=name)
     with name_scope(owner.name, caller=owner):
         return Variable(initial_value, dtype=dtype_name(dtype), trainable=False, aggregation=aggregation, name=name)
 

@@ -27,7 +27,7 @@ from simdist.keras import config
 from simdist.keras.optimizers import _ops as ops
 from simdist.keras.optimizers import schedules
 from simdist.keras.optimizers._distribute import all_reduce_sum, maybe_merge_call, refuse_merge_call_in_traced_cond
-from simdist.keras.naming import auto_name
+from simdist.keras.naming import auto_name, name_scope
 from simdist.keras.optimizers._variable import OptimizerVariable, make_variable, unwrap
 
 __all__ = ["Optimizer"]
@@ -100,8 +100,8 @@ class Optimizer:
                                                       "only_first_replica")
 
     # Variables ---------------------------------------------------------------------------------
-    def _make_variable(self, initial_value: Any, shape: Any, dtype: Any, name: str,
-                       aggregation: str = "none") -> OptimizerVariable:
+    def _make_variable(self, initial_value: Any, shape: Any, dtype: Any, name: str | None,
+                       aggregation: str = "none", scoped: bool = True, trainable: bool = False) -> OptimizerVariable:
         pending = self.__dict__.get("_checkpoint_pending")
         if pending:   # a tf.train.Checkpoint restored before this variable existed: created with its value
             value = pending.pop(len(self._variables), None)
@@ -111,7 +111,7 @@ class Optimizer:
                     raise ValueError(f"Checkpoint restore of optimizer '{self.name}' variable {name!r}: the checkpoint "
                                      f"has shape {list(value.shape)}, the variable {want}")
                 initial_value = value
-        v = make_variable(self, initial_value, dtype, name, aggregation)
+        v = make_variable(self, initial_value, dtype, name, aggregation, scoped, trainable)
         self._variables.append(v)
         return v
 
@@ -256,7 +256,8 @@ class Optimizer:
         else:
             trainable_variables = list(trainable_variables)
             if not self.built:
-                self.build(trainable_variables)
+                with name_scope(self.name, caller=self):   # Keras: a variable a build makes itself lands here
+                    self.build(trainable_variables)
                 self.built = True
             self._check_variables_are_known(trainable_variables)
         grads, trainable_variables = self._filter_empty_gradients(grads, trainable_variables)
