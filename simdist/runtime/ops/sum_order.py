@@ -106,9 +106,18 @@ def _leaf_plan(rows: int, n: int, lanes: int, dtype: np.dtype) -> Callable[[np.n
     extra = packets - 4 * blocks
     half = dtype.char == "e" or dtype == _BF16
 
+    # many rows of many blocks: the blocks moved outermost first (one copy), so each addition is a
+    # whole row of rows·4·P elements instead of rows·blocks additions of 4·P (22 against 45 us on
+    # [128, 784] float32; the same additions in the same order)
+    outer = rows >= 8 and blocks >= 4
+
     def packets_sum(x: np.ndarray) -> np.ndarray:
         if blocks:
-            parts = _reduce(x[:, :b4].reshape(rows, blocks, 4 * lanes), axis=1).reshape(rows, 4, lanes)
+            if outer:
+                moved = np.ascontiguousarray(x[:, :b4].reshape(rows, blocks, 4 * lanes).transpose(1, 0, 2))
+                parts = _reduce(moved, axis=0).reshape(rows, 4, lanes)
+            else:
+                parts = _reduce(x[:, :b4].reshape(rows, blocks, 4 * lanes), axis=1).reshape(rows, 4, lanes)
             if extra:   # the fold of the four, then the remaining packets: one sequential pass
                 parts = np.concatenate((parts, x[:, b4:end].reshape(rows, extra, lanes)), axis=1)
             acc = _reduce(parts, axis=1)
