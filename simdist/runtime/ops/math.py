@@ -8,6 +8,7 @@ TF's math_ops overrides them, so `x + y` and `tf.add(x, y)` are the same op.
 from __future__ import annotations
 
 import warnings
+from functools import partial
 from math import prod as _count
 from typing import Any, Sequence
 
@@ -626,16 +627,17 @@ def _one_each(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
     return v.reshape(keep).copy()
 
 
-def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
+def _sum(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np.ndarray:
     """TF's Sum: float16/32/64 and complex in Eigen's SumReducer order (sum_order.py; float16 with
     every addition rounded to float16 but the lanes' tree), bfloat16 in float32 rounded once
-    (reduction_ops.h's casting specialization), integers and bool as NumPy's add."""
+    (reduction_ops.h's casting specialization), integers and bool as NumPy's add. `stacked`: axis 0
+    holds a fused replay's replica lanes, each summed as its own tensor."""
     one = _one_each(v, axis, keepdims)
     if one is not None:
         return one
     if v.dtype == _BF16:
-        return _sum(v.astype(np.float32), axis, keepdims).astype(v.dtype)
-    ordered = eigen_order_sum(v, axis, keepdims)
+        return _sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)
+    ordered = eigen_order_sum(v, axis, keepdims, stacked=stacked)
     if ordered is not None:
         return ordered
     kind = v.dtype.kind   # np.add.reduce = ndarray.sum, without its Python wrapper
@@ -643,8 +645,8 @@ def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         return np.add.reduce(v, axis=axis, dtype=v.dtype if kind != "b" else None, keepdims=keepdims)
 
 
-def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
-    """Integer inputs give the truncated integer mean, like TF."""
+def _mean(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np.ndarray:
+    """Integer inputs give the truncated integer mean, like TF (`stacked`: as `_sum`'s)."""
     if v.dtype.kind in "iu":
         # summed in int64 (wrapping there, as TF's int64 mean does near 2**63), then divided exactly
         # with truncation toward zero: no float64 round trip, which is off by units near 2**62
@@ -672,10 +674,10 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
             return divide(s, np.full(s.shape, n, v.dtype))
         n = v.size if axis is None else _count([v.shape[a] for a in axis])
         if v.dtype.char in "fd":   # MeanReducer: SumReducer's sum (its order), / n
-            s = _sum(v, axis, keepdims)
+            s = _sum(v, axis, keepdims, stacked)
             return np.divide(s, s.dtype.type(n))
         if v.dtype == _BF16:   # TF 2.21: the float32 sum (its order) / float32(n), rounded once
-            return (_sum(v.astype(np.float32), axis, keepdims) / np.float32(n)).astype(v.dtype)
+            return (_sum(v.astype(np.float32), axis, keepdims, stacked) / np.float32(n)).astype(v.dtype)
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
 
@@ -687,6 +689,8 @@ def _leading_axis(attrs: dict, lane_shapes: list) -> bool:
 
 SUM = reduction("Sum", _sum, args.allowed("Sum", *NUMERIC), args.input_size_flops, sums=_leading_axis)
 MEAN = reduction("Mean", _mean, args.allowed("Mean", *NUMERIC), args.input_size_flops)
+SUM.lane_forward = partial(_sum, stacked=True)
+MEAN.lane_forward = partial(_mean, stacked=True)
 
 
 def _extreme(fn: Any, lowest: bool) -> Any:

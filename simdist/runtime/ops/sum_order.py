@@ -157,10 +157,11 @@ def _pairs(r: np.ndarray) -> np.ndarray:
     return r[:, 0] + r[:, 1]
 
 
-def _rows_plan(rows: int, n: int, lanes: int, dtype: np.dtype) -> Callable[[np.ndarray], np.ndarray]:
-    if n <= lanes * LEAF or n % lanes == 0 or rows == 1:
+def _rows_plan(rows: int, n: int, lanes: int, dtype: np.dtype, period: int) -> Callable[[np.ndarray], np.ndarray]:
+    """Each row of x [rows, n] reduced; row r starts at element (r mod period)·n of its tensor."""
+    if n <= lanes * LEAF or n % lanes == 0:
         return _inner_plan(rows, n, lanes, dtype, 0, rows == 1)
-    each = [_inner_plan(1, n, lanes, dtype, (r * n) % lanes, True) for r in range(rows)]   # rows start unaligned
+    each = [_inner_plan(1, n, lanes, dtype, ((r % period) * n) % lanes, True) for r in range(rows)]   # unaligned
     return lambda x: np.concatenate([f(x[r:r + 1]) for r, f in enumerate(each)])
 
 
@@ -176,8 +177,9 @@ def _preserved(x3: np.ndarray) -> np.ndarray:
     return _seq(acc4)
 
 
-def _kept_inner_plan(k: int, c: int, lanes: int) -> Callable[[np.ndarray], np.ndarray]:
-    """[K, A, C] reduced over A: packet outputs through InnerMostDimPreserver, the rest in order."""
+def _kept_inner_plan(k: int, c: int, lanes: int, copies: int) -> Callable[[np.ndarray], np.ndarray]:
+    """[copies·K, A, C] reduced over A, each of `copies` tensors [K, A, C] on its own: packet
+    outputs through InnerMostDimPreserver, the rest in order."""
     if c < lanes:
         return _seq
     if k == 1:
@@ -188,58 +190,73 @@ def _kept_inner_plan(k: int, c: int, lanes: int) -> Callable[[np.ndarray], np.nd
     packed = _packet_outputs(k * c, c, lanes).reshape(k, c)
     if packed.all():
         return _preserved
+    packed = np.tile(packed, (copies, 1))
     return lambda x3: np.where(packed, _preserved(x3), _seq(x3))
 
 
-def _plan(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool, dtype: np.dtype, loads: int) -> Any:
-    """What eigen_order_sum runs for this layout: a function of v, or None (not modelled)."""
+def _plan(full: tuple[int, ...], axes: tuple[int, ...], keepdims: bool, dtype: np.dtype, loads: int,
+          stacked: bool) -> Any:
+    """What eigen_order_sum runs for this layout: a function of v, or None (not modelled).
+    `stacked`: v's axis 0 holds replica lanes, each reduced as its own tensor."""
+    copies, shape = (full[0], full[1:]) if stacked else (1, full)
+    if stacked:
+        if 0 in axes:
+            return None
+        axes = tuple(a - 1 for a in axes)
     lanes = _lanes(dtype)
     sizes, flags = _collapse(shape, axes)
     if not any(flags):
         return None
     out_shape = tuple(1 if d in axes else n for d, n in enumerate(shape)) if keepdims else \
         tuple(n for d, n in enumerate(shape) if d not in axes)
+    if stacked:
+        out_shape = (copies,) + out_shape
     size = int(np.prod(sizes, dtype=np.int64))
     if flags == [True]:
         if size >= full_limit(dtype, loads):
             return None
-        run = _rows_plan(1, size, lanes, dtype)
-        return lambda v: run(v.reshape(1, size)).reshape(out_shape)
+        run = _inner_plan(copies, size, lanes, dtype, 0, True)
+        return lambda v: run(v.reshape(copies, size)).reshape(out_shape)
     if flags == [True, False, True]:   # GenericDimReducer: axis 2 outside, axis 0 inside
         a, b, c = sizes
-        return lambda v: _seq(np.ascontiguousarray(v.reshape(a, b, c).transpose(2, 0, 1)).reshape(1, c * a, b)
-                              ).reshape(out_shape)
+        return lambda v: _seq(np.ascontiguousarray(v.reshape(copies, a, b, c).transpose(0, 3, 1, 2))
+                              .reshape(copies, c * a, b)).reshape(out_shape)
     if len(sizes) > 3 or flags[-1]:   # [A, B] over B, or TF's transpose to [kept, reduced] rows
         kept = [i for i, f in enumerate(flags) if not f]
         red = [i for i, f in enumerate(flags) if f]
         rows = int(np.prod([sizes[i] for i in kept], dtype=np.int64))
-        run = _rows_plan(rows, size // rows, lanes, dtype)
+        run = _rows_plan(copies * rows, size // rows, lanes, dtype, rows)
         if flags == [False, True]:
-            return lambda v: run(v.reshape(rows, -1)).reshape(out_shape)
-        order = kept + red
-        return lambda v: run(np.ascontiguousarray(v.reshape(sizes).transpose(order)).reshape(rows, -1)
+            return lambda v: run(v.reshape(copies * rows, -1)).reshape(out_shape)
+        order = (0,) + tuple(i + 1 for i in kept + red)
+        lead = (copies,) + tuple(sizes)
+        return lambda v: run(np.ascontiguousarray(v.reshape(lead).transpose(order)).reshape(copies * rows, -1)
                              ).reshape(out_shape)
     k = size // (sizes[-2] * sizes[-1])
-    run = _kept_inner_plan(k, sizes[-1], lanes)   # [A, C] over A, [K, A, C] over A
-    return lambda v: run(v.reshape(k, sizes[-2], sizes[-1])).reshape(out_shape)
+    run = _kept_inner_plan(k, sizes[-1], lanes, copies)   # [A, C] over A, [K, A, C] over A
+    return lambda v: run(v.reshape(copies * k, sizes[-2], sizes[-1])).reshape(out_shape)
 
 
-def eigen_order_sum(v: np.ndarray, axis: Any, keepdims: bool, loads: int = 1) -> np.ndarray | None:
+def eigen_order_sum(v: np.ndarray, axis: Any, keepdims: bool, loads: int = 1,
+                    stacked: bool = False) -> np.ndarray | None:
     """The sum of v over `axis` (None: all) in Eigen's SumReducer order, in v's dtype (float16/
     bfloat16: every addition rounded to it but the lanes' tree), or None where the order is not
     modelled (another dtype, an empty tensor, nothing reduced, a full reduction TF splits over
-    threads: the caller keeps NumPy's; `loads`: full_limit's). Plans are memoised per layout."""
+    threads: the caller keeps NumPy's; `loads`: full_limit's). `stacked`: v's axis 0 holds a fused
+    replay's replica lanes (never reduced), each summed as its own tensor, as TF sums each replica's
+    (the packet outputs of a kept inner dimension, the tree's alignment are per lane). Plans are
+    memoised per layout."""
     dtype = v.dtype
     if (dtype.char not in _BY_CHAR and dtype != _BF16) or not v.size:
         return None
     axes = tuple(range(v.ndim)) if axis is None else tuple(sorted({a % v.ndim for a in axis}))
-    key = (v.shape, axes, keepdims, dtype, loads)
+    key = (v.shape, axes, keepdims, dtype, loads, stacked)
     try:
         run = _PLANS[key]
     except KeyError:
         if len(_PLANS) >= _MAX_PLANS:
             _PLANS.clear()
-        run = _PLANS[key] = _plan(v.shape, axes, keepdims, dtype, loads)
+        run = _PLANS[key] = _plan(v.shape, axes, keepdims, dtype, loads, stacked)
     if run is None:
         return None
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
