@@ -618,7 +618,7 @@ def _one_each(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
     inf + NaNj, and `reduce_prod([0.5 + infj])` is 0.5 + infj, fz6), else None."""
     if (v.dtype.kind not in "fc" and v.dtype.name != "bfloat16") or v.size == 0:
         return None
-    n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis], dtype=np.int64))
+    n = v.size if axis is None else _count([v.shape[a] for a in axis])
     if n != 1:
         return None
     if keepdims:
