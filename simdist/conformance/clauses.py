@@ -413,6 +413,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 (x86-64 wheel, AVX2): elementwise kernels compute whole SIMD packets (8 float32 lanes) then a scalar tail, which differ in the sign of a zero: relu(-0.0) is +0.0 in packets and -0.0 in the tail, xlogy(-0.0, y) the reverse; maximum/minimum (clip_by_value) of tied zeros return the first operand in the tail.'),
     Clause('ops.packet-paths', 'ops', False, (),
            'TF 2.21 (x86-64 wheel, AVX2): where Eigen\'s SIMD packets and its scalar code differ on non-finite or out-of-range values, TF gives the packets\' result for the elements they compute: float to int8/uint8/int16/uint16 casts saturate in packets and wrap in the scalar tail.'),
+    Clause('ops.sum-order', 'ops', False, (),
+           'TF 2.21 (x86-64 wheel, AVX2): float32/float64 Sum, Mean and EuclideanNorm add in Eigen\'s SumReducer order (packets of 8 float32 / 4 float64 lanes, four packet accumulators, a scalar tail, the lanes as a halving tree; kept inner dimensions through InnerMostDimPreserver; slices over P\u00b71024 elements split as a tree), not a pairwise sum: results differ from NumPy\'s in the last bit; bfloat16 sums in float32, rounded once.'),
     Clause('ops.subnormals', 'ops', False, (),
            'TF 2.21 (CPU): kernels run with flush-to-zero and denormals-are-zero: arithmetic, transcendental ops, reductions, matmul, comparisons and float casts read subnormal float32/float64/bfloat16 inputs as zeros of their sign and flush subnormal results; data movement and bit ops (reshape, gather, where, neg, abs) keep them; sort/top_k order them as zeros and return their bits; float16 subnormals survive (computed in float32).'),
     Clause('ops.complex', 'ops', False, (),

@@ -115,7 +115,7 @@ def stacked_form(n: Node, stacked: tuple[bool, ...], lane_shapes: list[Any], out
             ax = tuple(int(a) % k + 1 for a in axis)
         else:
             ax = int(axis) % k + 1
-        return typed(n.op.forward, dict(attrs, axis=ax), npd)
+        return typed(n.op.lane_forward or n.op.forward, dict(attrs, axis=ax), npd)
     if form == "conv-backprop-input" and stacked == (False, True):
         sizes = tuple(attrs["input_sizes"])
         flat = (R * lane_shapes[1][0],) + tuple(lane_shapes[1][1:])
@@ -154,6 +154,21 @@ def contraction(n: Node, stacked: tuple[bool, ...], lane_shapes: list[Any], R: i
         return None
     if not all(stacked) or any(len(s) < 1 for s in lane_shapes) or not n.op.sums(n.attrs or {}, lane_shapes):
         return None
+    if n.op.lane_forward is not None and len(lane_shapes) == 1 and R <= 9:
+        # a sum in Eigen's order: not the op on all rows at once (its accumulators would run over
+        # every lane's rows) but each lane's own sum, the lanes then added in AddN's order (one
+        # left-to-right chain up to 9 inputs), as TF's cross-replica SUM adds the replicas' sums
+        per_lane = stacked_form(n, stacked, lane_shapes, None, R, False)
+        if per_lane is None:
+            return None
+
+        def chain(a: np.ndarray) -> np.ndarray:
+            s = per_lane(a)
+            acc = s[0] + s[1] if R > 1 else s[0]
+            for r in range(2, R):
+                acc = acc + s[r]
+            return acc
+        return chain
     impl = n.impl
     flats = [(R * s[0],) + tuple(s[1:]) for s in lane_shapes]
     return lambda *a: impl(*[x.reshape(f) for x, f in zip(a, flats)])

@@ -173,6 +173,16 @@ def _softmax(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def _bfloat16_reducer_sum(e: np.ndarray) -> np.ndarray:
+    """Eigen's SumReducer<bfloat16> over the last axis (kept): 8-lane packets, every addition
+    rounded to bfloat16 but the lanes' tree (float32, rounded once); sum_order.py."""
+    from simdist.runtime.ops.sum_order import eigen_order_sum
+    if e.shape[-1] == 1:
+        return e.copy()
+    ordered = eigen_order_sum(e, (e.ndim - 1,), True)
+    return np.add.reduce(e, axis=-1, keepdims=True) if ordered is None else ordered
+
+
 def _eigen_half_softmax(a: np.ndarray, log: bool) -> np.ndarray:
     """TF 2.21's Eigen Softmax/LogSoftmax of float16 or bfloat16 (SoftmaxEigenImpl,
     softmax_op_functor.h): every step rounds to the dtype, as Eigen's half arithmetic does:
@@ -183,7 +193,10 @@ def _eigen_half_softmax(a: np.ndarray, log: bool) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         shifted = (a.astype(f32) - np.max(a, axis=-1, keepdims=True).astype(f32)).astype(dt)
         e = np.exp(shifted.astype(f32)).astype(dt)
-        total = math._sum(e, (a.ndim - 1,), True).astype(f32)
+        if dt == np.float16:
+            total = math._sum(e, (a.ndim - 1,), True).astype(f32)
+        else:   # bfloat16: Eigen's own tensor sum, SumReducer<bfloat16> (not the Sum op's float32 cast)
+            total = _bfloat16_reducer_sum(e).astype(f32)
         if log:
             return (shifted.astype(f32) - np.log(total).astype(dt).astype(f32)).astype(dt)
         return (e.astype(f32) * (f32(1) / total).astype(dt).astype(f32)).astype(dt)
@@ -226,8 +239,8 @@ def _log_softmax(a: np.ndarray) -> np.ndarray:
     _check_rank(a, "LogSoftmax")
     if a.size == 0:
         return a.copy()
-    if a.dtype == np.float16:   # LogSoftmax is Eigen's kernel for every dtype and CPU (bfloat16: its sum's
-        return _eigen_half_softmax(a, log=True)   # order is not modelled; NumPy's, as before)
+    if a.dtype.name in ("float16", "bfloat16"):   # LogSoftmax is Eigen's kernel for every dtype and CPU
+        return _eigen_half_softmax(a, log=True)
     shifted = a - np.max(a, axis=-1, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 

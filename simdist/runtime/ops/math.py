@@ -8,6 +8,8 @@ TF's math_ops overrides them, so `x + y` and `tf.add(x, y)` are the same op.
 from __future__ import annotations
 
 import warnings
+from functools import partial
+from math import prod as _count
 from typing import Any, Sequence
 
 import numpy as np
@@ -20,6 +22,7 @@ from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
 from simdist.runtime.ops.sum_chain import sum_chain
+from simdist.runtime.ops.sum_order import eigen_order_sum
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor, _Traced, convert_to_tensor
@@ -605,6 +608,9 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
 
 
 # --- reductions ------------------------------------------------------------------------------------------
+_BF16 = np.dtype(dtypes.bfloat16._np)
+
+
 def _one_each(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
     """A float or complex reduction over one element per output is TF's copy of the input
     (ReductionHelper reduces nothing: `reduce_sum([-0.0])` is -0.0, where NumPy adds to its
@@ -612,7 +618,7 @@ def _one_each(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
     inf + NaNj, and `reduce_prod([0.5 + infj])` is 0.5 + infj, fz6), else None."""
     if (v.dtype.kind not in "fc" and v.dtype.name != "bfloat16") or v.size == 0:
         return None
-    n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis], dtype=np.int64))
+    n = v.size if axis is None else _count([v.shape[a] for a in axis])
     if n != 1:
         return None
     if keepdims:
@@ -621,32 +627,26 @@ def _one_each(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
     return v.reshape(keep).copy()
 
 
-def _sum(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
-    # np.add.reduce = ndarray.sum, without its Python wrapper
+def _sum(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np.ndarray:
+    """TF's Sum: float16/32/64 and complex in Eigen's SumReducer order (sum_order.py; float16 with
+    every addition rounded to float16 but the lanes' tree), bfloat16 in float32 rounded once
+    (reduction_ops.h's casting specialization), integers and bool as NumPy's add. `stacked`: axis 0
+    holds a fused replay's replica lanes, each summed as its own tensor."""
     one = _one_each(v, axis, keepdims)
     if one is not None:
         return one
-    if v.dtype == np.float16:   # TF adds in float16, in Eigen's order (prod_order.py); NumPy keeps float32
-        from simdist.runtime.ops.prod_order import eigen_half_sum
-        with np.errstate(over="ignore", invalid="ignore"):
-            return eigen_half_sum(v, axis, keepdims, np.add.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims))
-    kind = v.dtype.kind
+    if v.dtype == _BF16:
+        return _sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)
+    ordered = eigen_order_sum(v, axis, keepdims, stacked=stacked)
+    if ordered is not None:
+        return ordered
+    kind = v.dtype.kind   # np.add.reduce = ndarray.sum, without its Python wrapper
     with np.errstate(over="ignore", invalid="ignore"):
-        out = np.add.reduce(v, axis=axis, dtype=v.dtype if kind != "b" else None, keepdims=keepdims)
-    if kind == "f":
-        from simdist.runtime.ops.prod_order import eigen_sum, sum_needs_order
-        if sum_needs_order(v, out):   # overflow, infinities, cancellation: Eigen's order shows
-            with np.errstate(over="ignore", invalid="ignore"):
-                return eigen_sum(v, axis, keepdims, out)
-    elif kind == "c":   # complex sums always in Eigen's order (its packets of 4 complex64 or 2 complex128)
-        from simdist.runtime.ops.prod_order import eigen_sum
-        with np.errstate(over="ignore", invalid="ignore"):
-            return eigen_sum(v, axis, keepdims, out)
-    return out
+        return np.add.reduce(v, axis=axis, dtype=v.dtype if kind != "b" else None, keepdims=keepdims)
 
 
-def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
-    """Integer inputs give the truncated integer mean, like TF."""
+def _mean(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np.ndarray:
+    """Integer inputs give the truncated integer mean, like TF (`stacked`: as `_sum`'s)."""
     if v.dtype.kind in "iu":
         # summed in int64 (wrapping there, as TF's int64 mean does near 2**63), then divided exactly
         # with truncation toward zero: no float64 round trip, which is off by units near 2**62
@@ -672,11 +672,12 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
             s = np.asarray(_sum(v, axis, keepdims))
             n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
             return divide(s, np.full(s.shape, n, v.dtype))
-        if v.dtype.kind == "f" and v.dtype.itemsize >= 4:
-            from simdist.runtime.ops.prod_order import sum_needs_order
-            if sum_needs_order(v, np.add.reduce(v, axis=axis, keepdims=keepdims)):   # Eigen's MeanReducer: its sum, / n
-                n = v.size if axis is None else int(np.prod([v.shape[a] for a in axis]))
-                return (_sum(v, axis, keepdims) / np.asarray(n, v.dtype)).astype(v.dtype)
+        n = v.size if axis is None else _count([v.shape[a] for a in axis])
+        if v.dtype.char in "fd":   # MeanReducer: SumReducer's sum (its order), / n
+            s = _sum(v, axis, keepdims, stacked)
+            return np.divide(s, s.dtype.type(n))
+        if v.dtype == _BF16:   # TF 2.21: the float32 sum (its order) / float32(n), rounded once
+            return (_sum(v.astype(np.float32), axis, keepdims, stacked) / np.float32(n)).astype(v.dtype)
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
 
@@ -688,6 +689,8 @@ def _leading_axis(attrs: dict, lane_shapes: list) -> bool:
 
 SUM = reduction("Sum", _sum, args.allowed("Sum", *NUMERIC), args.input_size_flops, sums=_leading_axis)
 MEAN = reduction("Mean", _mean, args.allowed("Mean", *NUMERIC), args.input_size_flops)
+SUM.lane_forward = partial(_sum, stacked=True)
+MEAN.lane_forward = partial(_mean, stacked=True)
 
 
 def _extreme(fn: Any, lowest: bool) -> Any:

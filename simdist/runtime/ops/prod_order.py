@@ -15,7 +15,8 @@ inf; inf · 0), where a left-to-right product is 0. Observed on TF 2.21 (clause 
 float16 follows the same order with 8-lane half packets: every product rounded to float16 (so an
 overflow to inf meets a later zero: NaN, where NumPy's float16 reduction keeps a float32 running
 product), except the packet's lanes, multiplied out in float32 and rounded once. Slices longer than P·1024 elements (Eigen's tree reduction) or tensors over
-2**17 elements keep NumPy's order.
+2**17 elements keep NumPy's order. Sums run the same order vectorised (sum_order.py; `eigen_prod`
+with np.add is its packet-by-packet reference in tests/ops/test_sum_order.py).
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from simdist.runtime import dtypes
 
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
 
-__all__ = ["eigen_prod", "eigen_half_sum", "eigen_sum", "sum_needs_order"]
+__all__ = ["eigen_prod", "eigen_sum", "sum_needs_order"]
 
-_LANES = {"float32": 8, "float64": 4, "float16": 8, "complex64": 4, "complex128": 2}   # (complex: AVX packets)
+_LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8, "complex64": 4, "complex128": 2}   # (complex: AVX packets)
 _MAX_SIZE = 1 << 17
 
 
@@ -88,8 +89,8 @@ def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any
     tail = np.full(rows, unit, x.dtype)
     for j in range(start, n):
         tail = scalar_op(tail, x[:, j])
-    if x.dtype == np.float16:
-        acc = acc.astype(np.float32)   # the half packet's lanes are combined in float32
+    if x.dtype.name in ("float16", "bfloat16"):
+        acc = acc.astype(np.float32)   # the half/bfloat16 packet's lanes are combined in float32
     while acc.shape[1] > 1:
         h = acc.shape[1] // 2
         acc = op(acc[:, :h], acc[:, h:2 * h])
@@ -140,15 +141,11 @@ def sum_needs_order(v: np.ndarray, out: np.ndarray | None = None) -> bool:
 
 
 def eigen_sum(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.ndarray:
-    """`out` (NumPy's float32/float64 sum of v) recomputed in Eigen's order (SumReducer; the
-    MeanReducer sums the same way, then divides), where it shows: overflow to ±inf, inf - inf."""
-    return eigen_prod(v, axis, keepdims, out, np.add)
-
-
-def eigen_half_sum(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray) -> np.ndarray:
-    """`out` (NumPy's float16 sum of v, which keeps a float32 running sum) recomputed in TF's
-    order with every addition rounded to float16 but the packet's lanes' (Eigen's SumReducer<half>)."""
-    return eigen_prod(v, axis, keepdims, out, np.add)
+    """`out` (NumPy's sum of v) recomputed in Eigen's SumReducer order (sum_order.py, vectorised;
+    `out` where that order is not modelled)."""
+    from simdist.runtime.ops.sum_order import eigen_order_sum
+    ordered = eigen_order_sum(v, axis, keepdims)
+    return out if ordered is None else ordered
 
 
 def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: Any = np.multiply,

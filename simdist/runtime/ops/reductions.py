@@ -7,6 +7,7 @@ gradients are those of the parts, as in TF).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -371,17 +372,27 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 
 
 # --- EuclideanNorm: one declaration (a reduction: stacked over lanes with its axis shifted) -----------------
-def _euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
-    """sqrt(sum(x*x)) in the input's dtype (complex: sqrt(sum(x*conj(x))), Eigen's reducer); for
-    integers the square root truncates (Eigen's)."""
-    sq = np.add.reduce(v * (np.conjugate(v) if v.dtype.kind == "c" else v), axis=axis, dtype=v.dtype,
-                       keepdims=keepdims)
+def _euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np.ndarray:
+    """sqrt(sum(x*x)) in the input's dtype (complex: sqrt(sum(x*conj(x))), Eigen's reducer; float32/
+    float64 squares added in Eigen's order, bfloat16 in float32 rounded once); for integers the square
+    root truncates (Eigen's). `stacked`: as math.py `_sum`'s."""
+    if v.dtype == _BF16:   # EuclideanNormReducer<bfloat16>: in float32, rounded once
+        return _euclidean_norm(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        v2 = v * (np.conjugate(v) if v.dtype.kind == "c" else v)
+    sq = None
+    if v.dtype.name in ("float32", "float64"):   # the squares added in SumReducer's order (sum_order.py)
+        from simdist.runtime.ops.sum_order import eigen_order_sum
+        sq = eigen_order_sum(v2, axis, keepdims, stacked=stacked)
+    if sq is None:
+        sq = np.add.reduce(v2, axis=axis, dtype=v.dtype, keepdims=keepdims)
     with np.errstate(invalid="ignore"):
         return np.sqrt(sq) if v.dtype.kind in "fc" else np.sqrt(sq.astype(np.float64)).astype(v.dtype)
 
 
 EUCLIDEAN_NORM = reduction("EuclideanNorm", _euclidean_norm, args.allowed("EuclideanNorm", *NUMERIC),
                            lambda arrays, out, attrs: 2.0 * arrays[0].size)
+EUCLIDEAN_NORM.lane_forward = partial(_euclidean_norm, stacked=True)
 
 
 def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,

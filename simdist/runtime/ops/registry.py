@@ -158,7 +158,7 @@ class OpDef:
 
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
                  "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals", "graph_rule",
-                 "shape_fn")
+                 "shape_fn", "lane_forward")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
@@ -197,6 +197,10 @@ class OpDef:
         # kernel at run time (static_shapes.unseen). None: the shape function finds every shape
         # error the op raises (the dimensions it checks are always known).
         self.shape_fn: Callable[[list[Any], dict | None], bool] | None = None
+        # lane_forward(stacked, **attrs): for an "axis"-stacked op whose result depends on the
+        # reduced tensor's layout (sums in Eigen's order: sum_order.py), the forward of replica
+        # lanes stacked on axis 0, each computed as its own tensor; None: `forward` serves
+        self.lane_forward: Callable[..., Any] | None = None
 
     def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:
         """(FLOPs, bytes read, bytes written) of one run on `arrays` giving `out` (an array, or a
