@@ -463,6 +463,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: Dense, Embedding (IndexedSlices gradient), Activation, ReLU, Softmax, Dropout, Flatten, Reshape, Concatenate, Add compute TF's values and gradients and raise Keras's errors."),
     Clause('keras.layer.dropout', 'keras', False, (),
            'TF 2.21 + Keras 3.15: Dropout changes inputs only in training, scales kept values by 1/(1-rate), advances its seed generator per call; under MirroredStrategy every replica draws the same mask; tf.train.Checkpoint does not save the generator state.'),
+    Clause('keras.layer.noise', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: GaussianNoise, GaussianDropout and AlphaDropout (tf.keras: the legacy layer) are the identity at inference; in training they add N(0, stddev), multiply by N(1, sqrt(rate/(1-rate))), or replace dropped inputs by SELU\'s saturation and rescale affinely, drawing from their own SeedGenerator.'),
     Clause('keras.init.names', 'keras', False, (),
            "TF 2.21 + Keras 3.15: initializers.get resolves class names, snake-case names and aliases; configs and argument errors as Keras's."),
     Clause('keras.init.distributions', 'keras', False, (),
