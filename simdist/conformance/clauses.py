@@ -556,6 +556,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: GlobalAveragePooling2D / GlobalMaxPooling2D reduce the spatial axes (keepdims optional); the max of an empty input raises.'),
     Clause('keras.layer.layernorm', 'keras', False, (),
            'TF 2.21 + Keras 3.15: LayerNormalization(axis, epsilon, center, scale) is x*inv + (beta - mean*inv), inv = gamma*rsqrt(var + eps), moments over axis.'),
+    Clause('keras.layer.groupnorm', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: GroupNormalization normalizes each sample over groups of consecutive channels (and every other non-batch axis), groups=-1 one group per channel; the channel count must be a multiple of groups, at least groups; gamma and beta per channel."),
     Clause('keras.layer.batchnorm', 'keras', False, (),
            'TF 2.21 + Keras 3.15: BatchNormalization in training mode (and trainable) normalizes with the batch moments and moves moving_mean/moving_variance by momentum; otherwise uses the moving statistics; masks and renorm as Keras.'),
     Clause('keras.layer.batchnorm.replicas', 'keras', False, (),

@@ -325,3 +325,85 @@ def test_layers_more2_sequential_fit_through_new_layers(keras):
     call = "Sequential([Input, Dense(2), RepeatVector(2), Lambda(*2), ActivityRegularization(l2=0.01), Flatten]).fit"
     assert_close(got_k, k64 - 0.1 * x64.T @ d_pre, call=call, what="kernel after one SGD step")
     assert_close(got_b, b64 - 0.1 * d_pre.sum(axis=0), call=call, what="bias after one SGD step")
+
+
+def _group_norm(x: np.ndarray, groups: int, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
+    """Channels-last group normalization: moments per (sample, group) over the group's channels
+    and every spatial axis."""
+    c = x.shape[-1]
+    g = x.reshape(*x.shape[:-1], groups, c // groups)
+    axes = tuple(range(1, x.ndim - 1)) + (x.ndim,)
+    mean = g.mean(axis=axes, keepdims=True)
+    var = g.var(axis=axes, keepdims=True)
+    return ((g - mean) / np.sqrt(var + eps)).reshape(x.shape) * gamma + beta
+
+
+@clause("keras.layer.groupnorm", ref="tf221")
+def test_layers_more2_group_normalization_matches_numpy(tf, keras):
+    rng = np.random.default_rng(13)
+    x = (rng.standard_normal((2, 3, 4, 8)) * 3 + 1).astype(np.float32)
+    gamma = rng.standard_normal(8).astype(np.float32)
+    beta = rng.standard_normal(8).astype(np.float32)
+    x64 = x.astype(np.float64)
+    for groups, n in ((4, 4), (-1, 8), (1, 1)):
+        layer = keras.layers.GroupNormalization(groups=groups)
+        layer.build(x.shape)
+        layer.set_weights([gamma, beta])
+        call = f"GroupNormalization(groups={groups})(x of shape (2, 3, 4, 8)) with gamma and beta set"
+        with tf.GradientTape() as tape:
+            out = layer(x)
+            loss = tf.reduce_sum(out * tf.constant(np.arange(out.shape[-1], dtype=np.float32)))
+        want = _group_norm(x64, n, gamma, beta, 1e-3)
+        assert_close(out, want, call=call)
+        assert_equal(layer.groups, n, call=call, what="groups after build")
+        g_gamma, g_beta = tape.gradient(loss, [layer.gamma, layer.beta])
+        normed = (want - beta) / gamma
+        w = np.arange(8)
+        assert_close(g_gamma, (normed * w).sum(axis=(0, 1, 2)), call=call + "; d loss / d gamma",
+                     scale=np.abs(normed * w).sum(axis=(0, 1, 2)))   # (a sum that cancels: per group it is 0)
+        assert_close(g_beta, np.broadcast_to(w, want.shape).sum(axis=(0, 1, 2)), call=call + "; d loss / d beta")
+    x3 = rng.standard_normal((3, 6, 5)).astype(np.float32)
+    cf = keras.layers.GroupNormalization(groups=3, axis=1, center=False)
+    want = np.transpose(_group_norm(np.transpose(x3, (0, 2, 1)).astype(np.float64), 3, np.ones(6), np.zeros(6), 1e-3),
+                        (0, 2, 1))
+    assert_close(cf(x3), want, call="GroupNormalization(groups=3, axis=1, center=False)(x of shape (3, 6, 5))")
+    cfg = keras.layers.GroupNormalization(groups=2, epsilon=1e-5).get_config()
+    again = keras.layers.GroupNormalization.from_config(cfg)
+    assert_equal((again.groups, again.epsilon), (2, 1e-5), call="GroupNormalization.from_config(get_config())")
+    with raises(ValueError, match="multiple"):
+        keras.layers.GroupNormalization(groups=3).build((None, 8))
+    with raises(ValueError, match="cannot be more than"):
+        keras.layers.GroupNormalization(groups=16).build((None, 8))
+    with raises(ValueError, match="invalid value for argument `groups`"):
+        keras.layers.GroupNormalization(groups=0)
+
+
+@clause("keras.layer.layernorm", ref="tf221")
+def test_layers_more2_rms_and_unit_normalization_match_numpy(tf, keras):
+    rng = np.random.default_rng(14)
+    x = (rng.standard_normal((3, 5, 6)) * 2).astype(np.float32)
+    x64 = x.astype(np.float64)
+    rms = keras.layers.RMSNormalization()
+    rms.build(x.shape)
+    scale = rng.standard_normal(6).astype(np.float32)
+    rms.set_weights([scale])
+    call = "RMSNormalization()(x of shape (3, 5, 6)) with scale set"
+    with tf.GradientTape() as tape:
+        out = rms(x)
+        loss = tf.reduce_sum(out)
+    normed = x64 / np.sqrt((x64 ** 2).mean(axis=-1, keepdims=True) + 1e-6)
+    assert_close(out, normed * scale, call=call)
+    assert_close(tape.gradient(loss, rms.scale), normed.sum(axis=(0, 1)), call=call + "; d sum(out) / d scale")
+    both = keras.layers.RMSNormalization(axis=[2, 1], epsilon=1e-3)
+    want = x64 / np.sqrt((x64 ** 2).mean(axis=(1, 2), keepdims=True) + 1e-3)
+    assert_close(both(x), want, call="RMSNormalization(axis=[2, 1], epsilon=1e-3)(x)")
+    assert_equal(list(both.get_config()["axis"]), [1, 2], call="RMSNormalization(axis=[2, 1]).get_config()",
+                 what="axis (sorted at build)")
+    unit = keras.layers.UnitNormalization()
+    assert_close(unit(x), x64 / np.linalg.norm(x64, axis=-1, keepdims=True), call="UnitNormalization()(x)")
+    assert_close(keras.layers.UnitNormalization(axis=[1, 2])(x),
+                 x64 / np.sqrt((x64 ** 2).sum(axis=(1, 2), keepdims=True)), call="UnitNormalization(axis=[1, 2])(x)")
+    assert_equal(keras.layers.UnitNormalization(axis=(1,)).get_config()["axis"], [1],
+                 call="UnitNormalization(axis=(1,)).get_config()", what="axis")
+    assert_equal(np.asarray(unit(np.zeros((1, 3), np.float32))), np.zeros((1, 3), np.float32),
+                 call="UnitNormalization()(zeros)")

@@ -107,3 +107,6 @@ from simdist.keras.layers.pooling3d import GlobalAveragePooling3D  # noqa: F401
 from simdist.keras.layers.pooling3d import GlobalMaxPooling3D  # noqa: F401
 from simdist.keras.layers.pooling3d import GlobalAvgPool3D  # noqa: F401
 from simdist.keras.layers.pooling3d import GlobalMaxPool3D  # noqa: F401
+from simdist.keras.layers.group_normalization import GroupNormalization  # noqa: F401
+from simdist.keras.layers.rms_normalization import RMSNormalization  # noqa: F401
+from simdist.keras.layers.unit_normalization import UnitNormalization  # noqa: F401

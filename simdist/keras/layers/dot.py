@@ -14,10 +14,10 @@ __all__ = ["Dot", "dot", "batch_dot", "l2_normalize"]
 EPSILON = 1e-7   # keras.config.epsilon()
 
 
-def l2_normalize(x: Any, axis: int) -> Any:
-    """Keras's `ops.normalize(x, axis, order=2)`: `x * min(rsqrt(sum(x**2)), 1 / epsilon)`."""
+def l2_normalize(x: Any, axis: Any, epsilon: float = EPSILON) -> Any:
+    """Keras's `ops.normalize(x, axis, order=2, epsilon)`: `x * min(rsqrt(sum(x**2)), 1 / epsilon)`."""
     square_sum = tf.reduce_sum(tf.square(x), axis=axis, keepdims=True)
-    inv_norm = tf.minimum(tf.math.rsqrt(square_sum), tf.cast(1.0 / EPSILON, x.dtype))
+    inv_norm = tf.minimum(tf.math.rsqrt(square_sum), tf.cast(1.0 / epsilon, x.dtype))
     return x * inv_norm
 
 
