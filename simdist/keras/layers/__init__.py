@@ -110,3 +110,6 @@ from simdist.keras.layers.pooling3d import GlobalMaxPool3D  # noqa: F401
 from simdist.keras.layers.group_normalization import GroupNormalization  # noqa: F401
 from simdist.keras.layers.rms_normalization import RMSNormalization  # noqa: F401
 from simdist.keras.layers.unit_normalization import UnitNormalization  # noqa: F401
+from simdist.keras.layers.normalization_adapt import Normalization  # noqa: F401
+from simdist.keras.layers.category_encoding import CategoryEncoding  # noqa: F401
+from simdist.keras.layers.discretization import Discretization  # noqa: F401
