@@ -407,3 +407,85 @@ def test_layers_more2_rms_and_unit_normalization_match_numpy(tf, keras):
                  call="UnitNormalization(axis=(1,)).get_config()", what="axis")
     assert_equal(np.asarray(unit(np.zeros((1, 3), np.float32))), np.zeros((1, 3), np.float32),
                  call="UnitNormalization()(zeros)")
+
+
+@clause("keras.layer.normalization-adapt", ref="tf221")
+def test_layers_more2_normalization_adapt_and_given_moments(tf, keras):
+    rng = np.random.default_rng(15)
+    data = (rng.standard_normal((40, 3)) * [1, 5, 0.1] + [0, 3, -2]).astype(np.float32)
+    x = (rng.standard_normal((6, 3)) * 2).astype(np.float32)
+    d64 = data.astype(np.float64)
+    mean, var = d64.mean(axis=0), d64.var(axis=0)
+    want = (x - mean) / np.sqrt(var)
+    for source, label in ((data, "ndarray"), (tf.constant(data), "tensor"),
+                          (tf.data.Dataset.from_tensor_slices(data).batch(7), "Dataset batches of 7"),
+                          ([data[:13], data[13:]], "list of 2 batches")):
+        layer = keras.layers.Normalization()
+        layer.adapt(source)
+        call = f"Normalization().adapt({label} of shape (40, 3))"
+        assert_close(layer.adapt_mean, mean, call=call, what="adapt_mean")
+        assert_close(layer.adapt_variance, var, call=call, what="adapt_variance")
+        assert_close(layer(x), want, call=call + "; then called on x")
+        assert_equal([w.name for w in layer.weights], ["mean", "variance", "count"], call=call, what="weight names")
+    data3 = (rng.standard_normal((10, 4, 3)) * 2 + 1).astype(np.float64)
+    both = keras.layers.Normalization(axis=(1, 2))
+    both.adapt(data3.astype(np.float32))
+    assert_close(both(data3.astype(np.float32)), (data3 - data3.mean(axis=0)) / data3.std(axis=0),
+                 call="Normalization(axis=(1, 2)).adapt(x of shape (10, 4, 3))(x)")
+    flat = keras.layers.Normalization(axis=None)
+    flat.adapt(tf.data.Dataset.from_tensor_slices(data[:, 1]))
+    assert_close(flat(x), (x - d64[:, 1].mean()) / d64[:, 1].std(),
+                 call="Normalization(axis=None).adapt(Dataset of scalars)(x)")
+    given = keras.layers.Normalization(mean=[1.0, 2.0, 3.0], variance=[4.0, 1.0, 0.25])
+    assert_close(given(x), (x - [1, 2, 3]) / np.array([2.0, 1.0, 0.5]), call="Normalization(mean=..., variance=...)(x)")
+    inv = keras.layers.Normalization(mean=2.0, variance=9.0, invert=True)
+    assert_close(inv(x), 2.0 + x * 3.0, call="Normalization(mean=2.0, variance=9.0, invert=True)(x)")
+    zero_var = keras.layers.Normalization(mean=0.0, variance=0.0)
+    assert_close(zero_var(x), x / 1e-7, call="Normalization(mean=0, variance=0)(x): divides by epsilon 1e-7")
+    cfg = given.get_config()
+    assert_equal((cfg["mean"], cfg["variance"]), ([1.0, 2.0, 3.0], [4.0, 1.0, 0.25]),
+                 call="Normalization(mean=..., variance=...).get_config()")
+    with raises(ValueError, match="both `mean` and `variance`"):
+        keras.layers.Normalization(mean=1.0)
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more2_category_encoding_and_discretization(tf, keras):
+    L = keras.layers
+    ids = np.array([[0, 1, 1], [3, 2, 5]], np.int32)
+    eye = np.eye(6, dtype=np.float32)
+    assert_equal(L.CategoryEncoding(4, output_mode="one_hot")(np.array([0, 3, 2], np.int32)), eye[[0, 3, 2], :4],
+                 call="CategoryEncoding(4, output_mode='one_hot')([0, 3, 2])")
+    assert_equal(L.CategoryEncoding(4)(ids[:, :2]), np.array([[1, 1, 0, 0], [0, 0, 1, 1]], np.float32),
+                 call="CategoryEncoding(4)([[0, 1], [3, 2]]) (multi_hot)")
+    counts = eye[ids].sum(axis=1)
+    assert_equal(L.CategoryEncoding(6, output_mode="count")(ids), counts, call="CategoryEncoding(6, 'count')(ids)")
+    weights = np.array([[0.5, 1, 2], [1, 1, 3]], np.float32)
+    assert_equal(L.CategoryEncoding(6, output_mode="count")(ids, count_weights=weights),
+                 (eye[ids] * weights[..., None]).sum(axis=1), call="CategoryEncoding(6, 'count')(ids, count_weights=w)")
+    assert_equal(L.CategoryEncoding(3)(np.array([[1, 7]], np.int32)), np.array([[0, 1, 0]], np.float32),
+                 call="CategoryEncoding(3)([[1, 7]]): an index >= num_tokens is ignored (bincount's maxlength)")
+    assert_equal(tuple(L.CategoryEncoding(4, output_mode="one_hot").compute_output_shape((None, 1))), (None, 4),
+                 call="CategoryEncoding(4, 'one_hot').compute_output_shape((None, 1))")
+    with raises(ValueError, match="num_tokens"):
+        L.CategoryEncoding(0)
+    vals = np.array([[-2.0, -1.0, -0.5], [0.0, 1.4, 1.5], [3.0, 0.5, -1.2]], np.float32)
+    bounds = [-1.0, 0.0, 1.5]
+    want = np.searchsorted(bounds, vals, side="right").astype(np.int32)
+    disc = L.Discretization(bin_boundaries=bounds)
+    assert_equal(disc(vals), want, call="Discretization(bin_boundaries=[-1, 0, 1.5])(x)")
+    assert_equal(L.Discretization(bin_boundaries=bounds, output_mode="one_hot")(vals[:, 0]), eye[want[:, 0], :4],
+                 call="Discretization(bin_boundaries=..., output_mode='one_hot')(x[:, 0])")
+    data = np.arange(100, dtype=np.float32)
+    adapted = L.Discretization(num_bins=4, epsilon=0.01)
+    adapted.adapt(data)
+    got = np.asarray(adapted.bin_boundaries)
+    assert_true(got.shape == (3,) and np.allclose(got, [24.0, 49.0, 74.0], atol=1.0),
+                f"adapt(0..99) with num_bins=4 puts the boundaries at the quartiles (about 24, 49, 74), got {got}",
+                call="Discretization(num_bins=4).adapt(arange(100))")
+    cfg = adapted.get_config()
+    again = L.Discretization.from_config(cfg)
+    assert_equal(np.asarray(again.bin_boundaries), got, call="Discretization.from_config(adapted.get_config())",
+                 what="bin_boundaries")
+    with raises(ValueError, match="either `num_bins` or `bin_boundaries`"):
+        L.Discretization()
