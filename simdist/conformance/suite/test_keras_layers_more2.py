@@ -489,3 +489,69 @@ def test_layers_more2_category_encoding_and_discretization(tf, keras):
                  what="bin_boundaries")
     with raises(ValueError, match="either `num_bins` or `bin_boundaries`"):
         L.Discretization()
+
+
+def _softmax(s: np.ndarray) -> np.ndarray:
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more2_attention_layers_match_numpy(tf, keras):
+    rng = np.random.default_rng(16)
+    q = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    v = rng.standard_normal((2, 5, 4)).astype(np.float32)
+    k = rng.standard_normal((2, 5, 4)).astype(np.float32)
+    q64, v64, k64 = (a.astype(np.float64) for a in (q, v, k))
+    L = keras.layers
+    dot = np.einsum("bqd,bkd->bqk", q64, v64)
+    assert_close(L.Attention()([q, v]), _softmax(dot) @ v64, call="Attention()([q, v])")
+    scaled = L.Attention(use_scale=True)
+    scaled.build([q.shape, v.shape])
+    scaled.set_weights([np.float32(0.7)])
+    assert_close(scaled([q, v, k]), _softmax(0.7 * np.einsum("bqd,bkd->bqk", q64, k64)) @ v64,
+                 call="Attention(use_scale=True, scale=0.7)([q, v, k])")
+    concat = np.tanh(q64[:, :, None, :] + k64[:, None, :, :]).sum(axis=-1)
+    assert_close(L.Attention(score_mode="concat")([q, v, k]), _softmax(concat) @ v64,
+                 call="Attention(score_mode='concat')([q, v, k])")
+    vm = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], bool)
+    qm = np.array([[1, 1, 0], [1, 0, 1]], bool)
+    out, scores = L.Attention()([q, v], mask=[qm, vm], return_attention_scores=True)
+    want_scores = _softmax(np.where(vm[:, None, :], dot, dot - 1e9))
+    assert_close(scores, want_scores, call="Attention()([q, v], mask=[q_mask, v_mask], return_attention_scores=True)",
+                 what="scores")
+    assert_close(out, np.where(qm[..., None], want_scores @ v64, 0.0),
+                 call="Attention()([q, v], mask=[q_mask, v_mask])", what="out (masked query rows zero)")
+    causal = np.tril(np.ones((3, 3), bool))
+    d3 = dot[:, :, :3]
+    assert_close(L.Attention()([q, v[:, :3]], use_causal_mask=True),
+                 _softmax(np.where(causal, d3, d3 - 1e9)) @ v64[:, :3], call="Attention()([q, v[:, :3]], use_causal_mask=True)")
+    add = L.AdditiveAttention()
+    add.build([q.shape, v.shape])
+    scale = np.linspace(-1, 1, 4).astype(np.float32)
+    add.set_weights([scale])
+    call = "AdditiveAttention()([q, v]) with scale set"
+    with tf.GradientTape() as tape:
+        out = add([q, v])
+        loss = tf.reduce_sum(out)
+    t = np.tanh(q64[:, :, None, :] + v64[:, None, :, :])          # (b, q, k, d)
+    w = _softmax((t * scale).sum(axis=-1))
+    assert_close(out, w @ v64, call=call)
+    # d sum(w @ v) / d scale: through the scores s = Σ_d scale_d t_d, ds/dscale = t
+    g_out = np.ones((2, 3, 4))
+    g_w = g_out @ v64.transpose(0, 2, 1)
+    g_s = w * (g_w - (g_w * w).sum(axis=-1, keepdims=True))
+    assert_close(tape.gradient(loss, add.scale), (g_s[..., None] * t).sum(axis=(0, 1, 2)),
+                 call=call + "; d sum(out) / d scale")
+    cfg = L.AdditiveAttention(dropout=0.1).get_config()
+    assert_true("score_mode" not in cfg and cfg["use_scale"] is True and cfg["dropout"] == 0.1,
+                f"AdditiveAttention config: use_scale, dropout, no score_mode; got {cfg}", call="AdditiveAttention.get_config")
+    inp1, inp2 = keras.Input((3, 4)), keras.Input((5, 4))
+    o, s = L.Attention()([inp1, inp2], return_attention_scores=True)
+    assert_equal((tuple(o.shape), tuple(s.shape)), ((None, 3, 4), (None, 3, 5)),
+                 call="Attention()([Input((3, 4)), Input((5, 4))], return_attention_scores=True) shapes")
+    drop = np.asarray(L.Attention(dropout=0.5, seed=3)([q, v], training=True))
+    assert_true(not np.allclose(drop, _softmax(dot) @ v64, atol=1e-4), "dropout of the weights changes the output",
+                call="Attention(dropout=0.5, seed=3)([q, v], training=True)")
+    with raises(ValueError, match="list of inputs"):
+        L.Attention()(q)

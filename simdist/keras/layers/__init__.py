@@ -113,3 +113,5 @@ from simdist.keras.layers.unit_normalization import UnitNormalization  # noqa: F
 from simdist.keras.layers.normalization_adapt import Normalization  # noqa: F401
 from simdist.keras.layers.category_encoding import CategoryEncoding  # noqa: F401
 from simdist.keras.layers.discretization import Discretization  # noqa: F401
+from simdist.keras.layers.dot_attention import AdditiveAttention  # noqa: F401
+from simdist.keras.layers.dot_attention import Attention  # noqa: F401
