@@ -555,3 +555,57 @@ def test_layers_more2_attention_layers_match_numpy(tf, keras):
                 call="Attention(dropout=0.5, seed=3)([q, v], training=True)")
     with raises(ValueError, match="list of inputs"):
         L.Attention()(q)
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more2_depthwise1d_upsampling3d_rescaling_time_distributed(tf, keras):
+    rng = np.random.default_rng(17)
+    L = keras.layers
+    x = rng.standard_normal((2, 7, 3)).astype(np.float32)
+    dw = L.DepthwiseConv1D(3, depth_multiplier=2)
+    dw.build(x.shape)
+    k = rng.standard_normal((3, 3, 2)).astype(np.float32)
+    bias = rng.standard_normal(6).astype(np.float32)
+    dw.set_weights([k, bias])
+    x64 = x.astype(np.float64)
+    want = np.stack([np.einsum("btc,cm->btcm", x64[:, i:i + 5], k[i]) for i in range(3)]).sum(axis=0)
+    assert_close(dw(x), want.reshape(2, 5, 6) + bias, call="DepthwiseConv1D(3, depth_multiplier=2)(x of shape (2, 7, 3))")
+    assert_equal(tuple(dw.compute_output_shape((None, 7, 3))), (None, 5, 6), call="DepthwiseConv1D.compute_output_shape")
+    x5 = rng.standard_normal((2, 2, 3, 2, 3)).astype(np.float32)
+    up = L.UpSampling3D((1, 2, 3))
+    want = np.repeat(np.repeat(x5, 2, axis=2), 3, axis=3)
+    assert_equal(up(x5), want, call="UpSampling3D((1, 2, 3))(x of shape (2, 2, 3, 2, 3))")
+    assert_equal(tuple(up.compute_output_shape((None, 2, 3, 2, 3))), (None, 2, 6, 6, 3),
+                 call="UpSampling3D((1, 2, 3)).compute_output_shape")
+    assert_equal(L.UpSampling3D(2, data_format="channels_first")(x5),
+                 np.repeat(np.repeat(np.repeat(x5, 2, axis=2), 2, axis=3), 2, axis=4),
+                 call="UpSampling3D(2, data_format='channels_first')(x)")
+    img = rng.integers(0, 255, (2, 4, 4, 3)).astype(np.uint8)
+    assert_close(L.Rescaling(1 / 255.0)(img), img / 255.0, call="Rescaling(1/255)(uint8 image)")
+    assert_close(L.Rescaling([0.5, 1.0, 2.0], offset=-1.0)(img), img * np.array([0.5, 1.0, 2.0]) - 1.0,
+                 call="Rescaling([0.5, 1, 2], offset=-1)(uint8 image)")
+    cfg = L.Rescaling(0.5, offset=1.0).get_config()
+    assert_equal((cfg["scale"], cfg["offset"]), (0.5, 1.0), call="Rescaling(0.5, offset=1.0).get_config()")
+    seq = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    target = rng.standard_normal((2, 3, 2)).astype(np.float32)
+    kernel = rng.standard_normal((4, 2)).astype(np.float32)
+    model = keras.Sequential([keras.Input((3, 4)), L.TimeDistributed(L.Dense(2))])
+    model.layers[0].set_weights([kernel, np.zeros(2, np.float32)])
+    s64, k64 = seq.astype(np.float64), kernel.astype(np.float64)
+    assert_close(model.predict(seq, verbose=0), s64 @ k64, call="Sequential([Input((3, 4)), TimeDistributed(Dense(2))])")
+    paths = [w.path for w in model.layers[0].weights]
+    assert_true(len(paths) == 2 and paths[0].endswith("time_distributed/dense/kernel")
+                and paths[1].endswith("time_distributed/dense/bias"),
+                f"the wrapped Dense's weights live under the wrapper: .../time_distributed/dense/{{kernel,bias}}, got {paths}",
+                call="Sequential([Input((3, 4)), TimeDistributed(Dense(2))]).layers[0].weights")
+    model.compile(optimizer=keras.optimizers.SGD(learning_rate=0.1), loss="mse")
+    model.fit(seq, target, batch_size=2, epochs=1, shuffle=False, verbose=0)
+    d_out = 2.0 * (s64 @ k64 - target) / target.size
+    got_k, got_b = model.layers[0].get_weights()
+    call = "Sequential([Input((3, 4)), TimeDistributed(Dense(2))]).fit(SGD(0.1), mse, one batch)"
+    assert_close(got_k, k64 - 0.1 * np.einsum("bti,bto->io", s64, d_out), call=call, what="kernel after one step")
+    assert_close(got_b, -0.1 * d_out.sum(axis=(0, 1)), call=call, what="bias after one step")
+    again = L.TimeDistributed.from_config(model.layers[0].get_config())
+    assert_equal(again.layer.units, 2, call="TimeDistributed.from_config(get_config())", what="layer.units")
+    with raises(ValueError, match="at least 3 dimensions"):
+        L.TimeDistributed(L.Dense(2)).build((None, 4))

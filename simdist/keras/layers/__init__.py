@@ -115,3 +115,7 @@ from simdist.keras.layers.category_encoding import CategoryEncoding  # noqa: F40
 from simdist.keras.layers.discretization import Discretization  # noqa: F401
 from simdist.keras.layers.dot_attention import AdditiveAttention  # noqa: F401
 from simdist.keras.layers.dot_attention import Attention  # noqa: F401
+from simdist.keras.layers.depthwise_conv1d import DepthwiseConv1D  # noqa: F401
+from simdist.keras.layers.upsampling3d import UpSampling3D  # noqa: F401
+from simdist.keras.layers.rescaling import Rescaling  # noqa: F401
+from simdist.keras.layers.time_distributed import TimeDistributed  # noqa: F401
