@@ -365,6 +365,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: fractional_max_pool and fractional_avg_pool pool windows given by row and column sequences from 0 to the input size in floor(in / ratio) steps of k or k + 1, drawn from a Philox generator of the op seed (one seed, one sequence); max or mean over each window (overlapping: the next start included); the max gradient goes to each window\'s first maximum, the mean gradient is spread evenly.'),
     Clause('ops.fingerprint', 'ops', False, (),
            'TF 2.21: tf.fingerprint is FarmHash64 (farmhashna::Hash64) of each row data[i, ...] of the raw buffer, 8 bytes little-endian (uint8 [batch, 8]); a string row of several strings hashes their fingerprints laid end to end; method must be farmhash64; rank 0 is InvalidArgumentError.'),
+    Clause('ops.string-hash-bucket', 'ops', False, (),
+           'TF 2.21: tf.strings.to_hash_bucket_fast(input, num_buckets) is FarmHash Fingerprint64 of each string modulo num_buckets, int64 of the input shape; num_buckets < 1 is InvalidArgumentError; not differentiable.'),
     Clause('ops.tf-utilities', 'ops', False, (),
            'TF 2.21: assert_rank raises ValueError for a static rank other than the one asked (TypeError for a rank that is not int32, ValueError for one that is not a scalar); guarantee_const returns its input and has no gradient (LookupError); get_logger is the Python logger named tensorflow.'),
     Clause('ops.signal-fft', 'ops', False, (),

@@ -609,3 +609,39 @@ def test_layers_more2_depthwise1d_upsampling3d_rescaling_time_distributed(tf, ke
     assert_equal(again.layer.units, 2, call="TimeDistributed.from_config(get_config())", what="layer.units")
     with raises(ValueError, match="at least 3 dimensions"):
         L.TimeDistributed(L.Dense(2)).build((None, 4))
+
+
+@clause("ops.string-hash-bucket", ref="tf221")
+def test_layers_more2_hash_bucket_fast_is_fingerprint64_modulo(tf):
+    words = ["", "a", "hello", "a much longer string of more than sixty-four bytes, to reach FarmHash's loop!"]
+    for n in (1, 7, 1000):
+        got = np.asarray(tf.strings.to_hash_bucket_fast(words, n))
+        fps = np.asarray(tf.fingerprint(tf.constant(words)))
+        want = np.array([int.from_bytes(bytes(row.tolist()), "little") % n for row in fps], np.int64)
+        assert_equal(got, want, call=f"tf.strings.to_hash_bucket_fast(words, {n}) vs tf.fingerprint(words) % {n}")
+    assert_equal(tf.strings.to_hash_bucket_fast(words, 7).dtype.name, "int64", call="to_hash_bucket_fast", what="dtype")
+    with raises(Exception, match="num_buckets"):
+        tf.strings.to_hash_bucket_fast(words, 0)
+
+
+@clause("keras.layer.forward-and-gradients", ref="tf221")
+def test_layers_more2_hashing_layer(tf, keras):
+    L = keras.layers
+    words = np.array([["A"], ["B"], ["C"], ["D"], ["E"]])
+    want = np.asarray(tf.strings.to_hash_bucket_fast(words, 5))
+    assert_equal(L.Hashing(5)(words), want, call="Hashing(5)(strings)")
+    ints = np.array([[1, 2], [3, 44]], np.int64)
+    assert_equal(L.Hashing(5)(ints), np.asarray(tf.strings.to_hash_bucket_fast(ints.astype(str), 5)),
+                 call="Hashing(5)(int64): the integers' decimal strings hashed")
+    masked = np.asarray(L.Hashing(3, mask_value="")(np.array([["A"], [""], ["C"]])))
+    plain = np.asarray(tf.strings.to_hash_bucket_fast(np.array([["A"], ["C"]]), 2)) + 1
+    assert_equal(masked, np.array([[plain[0, 0]], [0], [plain[1, 0]]]),
+                 call="Hashing(3, mask_value='')(['A', '', 'C']): bin 0 for the mask, hash % 2 + 1 for the rest")
+    one_hot = np.asarray(L.Hashing(4, output_mode="one_hot")(np.array([["a"], ["b"]])))
+    idx = np.asarray(tf.strings.to_hash_bucket_fast(["a", "b"], 4))
+    assert_equal(one_hot, np.eye(4, dtype=np.float32)[idx], call="Hashing(4, output_mode='one_hot')")
+    assert_equal(L.Hashing(5).dtype, "int64", call="Hashing(5).dtype")
+    assert_equal(tuple(L.Hashing(5, output_mode="count").compute_output_shape((None, 3))), (None, 5),
+                 call="Hashing(5, output_mode='count').compute_output_shape((None, 3))")
+    with raises(ValueError, match="num_bins"):
+        L.Hashing(0)

@@ -119,3 +119,4 @@ from simdist.keras.layers.depthwise_conv1d import DepthwiseConv1D  # noqa: F401
 from simdist.keras.layers.upsampling3d import UpSampling3D  # noqa: F401
 from simdist.keras.layers.rescaling import Rescaling  # noqa: F401
 from simdist.keras.layers.time_distributed import TimeDistributed  # noqa: F401
+from simdist.keras.layers.hashing import Hashing  # noqa: F401
