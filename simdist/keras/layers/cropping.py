@@ -23,10 +23,9 @@ def standardize_pairs(value: Any, rank: int, name: str, help_text: str) -> tuple
             raise ValueError(f"`{name}` cannot be negative. Received: {name}={value}.")
         return ((value, value),) * rank
     if hasattr(value, "__len__"):
-        if len(value) != rank:
-            raise ValueError(f"`{name}` should have {'two' if rank == 2 else rank} elements. Received: "
-                             f"{name}={value}." if rank == 2 else
-                             f"`{name}` should have {rank} elements. Received: {value}.")
+        if len(value) != rank:   # (Keras's two messages: Cropping2D's names the argument, the 3-D ones do not)
+            shown = f"{name}={value}" if rank == 2 else f"{value}"
+            raise ValueError(f"`{name}` should have {'two' if rank == 2 else rank} elements. Received: {shown}.")
         return tuple(standardize_tuple(v, 2, f"{_ORDINALS[i]} entry of {name}", allow_zero=True)
                      for i, v in enumerate(value))
     raise ValueError(help_text + f" Received: {name}={value}.")
