@@ -607,6 +607,7 @@ def test_layers_more2_depthwise1d_upsampling3d_rescaling_time_distributed(tf, ke
     assert_close(got_b, -0.1 * d_out.sum(axis=(0, 1)), call=call, what="bias after one step")
     again = L.TimeDistributed.from_config(model.layers[0].get_config())
     assert_equal(again.layer.units, 2, call="TimeDistributed.from_config(get_config())", what="layer.units")
+    assert_true(isinstance(again, L.Wrapper), "TimeDistributed is a keras.layers.Wrapper", call="TimeDistributed")
     with raises(ValueError, match="at least 3 dimensions"):
         L.TimeDistributed(L.Dense(2)).build((None, 4))
 

@@ -120,3 +120,4 @@ from simdist.keras.layers.upsampling3d import UpSampling3D  # noqa: F401
 from simdist.keras.layers.rescaling import Rescaling  # noqa: F401
 from simdist.keras.layers.time_distributed import TimeDistributed  # noqa: F401
 from simdist.keras.layers.hashing import Hashing  # noqa: F401
+from simdist.keras.layers.wrapper import Wrapper  # noqa: F401

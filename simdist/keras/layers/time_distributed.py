@@ -10,6 +10,7 @@ from typing import Any
 
 from simdist import tf
 from simdist.keras.layers.layer import Layer
+from simdist.keras.layers.wrapper import Wrapper
 
 __all__ = ["TimeDistributed"]
 
@@ -18,15 +19,14 @@ def _swap_first_axes(data: Any) -> Any:
     return tf.transpose(data, [1, 0, *range(2, len(data.shape))])
 
 
-class TimeDistributed(Layer):
+class TimeDistributed(Wrapper):
     """`keras.layers.TimeDistributed(layer)`."""
 
     def __init__(self, layer: Any, **kwargs: Any) -> None:
         if not isinstance(layer, Layer):
             raise ValueError(f"Please initialize `TimeDistributed` layer with a `keras.layers.Layer` instance. "
                              f"Received: {layer}")
-        super().__init__(**kwargs)
-        self.layer = layer
+        super().__init__(layer, **kwargs)
         self.supports_masking = True
 
     @staticmethod
@@ -41,11 +41,7 @@ class TimeDistributed(Layer):
         return (child[0], input_shape[1], *child[1:])
 
     def build(self, input_shape: Any) -> None:
-        child = self._child_input_shape(input_shape)
-        if not self.layer.built:
-            self.layer.build(child)
-            self.layer.built = True
-        self.built = True
+        super().build(self._child_input_shape(input_shape))
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         if mask is not None:
@@ -74,15 +70,3 @@ class TimeDistributed(Layer):
                 kwargs["training"] = training
             outputs.append(self.layer.call(steps[i], **kwargs))
         return _swap_first_axes(tf.stack(outputs))
-
-    def get_config(self) -> dict[str, Any]:
-        from simdist.keras.serialization import serialize_keras_object
-        return {**super().get_config(), "layer": serialize_keras_object(self.layer, "keras.layers")}
-
-    @classmethod
-    def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "TimeDistributed":
-        from simdist.keras.layers.rnn import _cell_names
-        from simdist.keras.serialization import deserialize_keras_object
-        config = dict(config)
-        layer = deserialize_keras_object(config.pop("layer"), _cell_names(), "layer", custom_objects, base=Layer)
-        return cls(layer, **config)
