@@ -2082,3 +2082,19 @@ TRAINING_BATCH11: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH11
 CATALOGUE += TRAINING_BATCH11
+
+# klayer2: the new tf.keras layers (suite/test_keras_layers_more2.py; two: the training cap is 335)
+TRAINING_KLAYER2: list[Mutant] = [
+    _t("group-norm-reduces-the-group-axis", "axis", "simdist/keras/layers/group_normalization.py",
+       "        axes.pop(-2 if self.axis == -1 else self.axis - 1)\n",
+       "        axes.pop(-1 if self.axis == -1 else self.axis)\n",
+       "GroupNormalization keeps the wrong axis out of its moments: it normalizes across the groups per "
+       "channel-in-group instead of within each group"),
+    _t("normalization-adapt-drops-lack-of-fit", "formula", "simdist/keras/layers/normalization_adapt.py",
+       "            total_var = ((total_var + (total_mean - new_total_mean) ** 2) * existing_weight\n",
+       "            total_var = ((total_var) * existing_weight\n",
+       "Normalization.adapt over batches averages the batch variances without the lack-of-fit terms of the "
+       "running mean: the variance of batches with different means comes out too small"),
+]
+TRAINING += TRAINING_KLAYER2
+CATALOGUE += TRAINING_KLAYER2

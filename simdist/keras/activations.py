@@ -14,7 +14,9 @@ from simdist.keras.tensor_attributes import get_keras_logits, set_keras_logits
 
 __all__ = ["get", "serialize", "deserialize", "keras_logits", "relu", "relu6", "leaky_relu", "elu", "selu",
            "gelu", "silu", "swish", "sigmoid", "hard_sigmoid", "softmax", "log_softmax", "softplus", "softsign",
-           "tanh", "exponential", "linear", "mish", "log_sigmoid", "celu", "hard_silu"]
+           "tanh", "exponential", "linear", "mish", "log_sigmoid", "celu", "hard_silu", "hard_swish", "glu",
+           "hard_shrink", "hard_tanh", "soft_shrink", "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus",
+           "tanh_shrink", "threshold"]
 
 def _set_logits(output: Any, logits: Any) -> Any:
     set_keras_logits(output, logits)
@@ -149,9 +151,89 @@ def celu(x: Any, alpha: float = 1.0) -> Any:
     return tf.maximum(x, 0.0) + alpha * (tf.exp(tf.minimum(x, 0.0) / alpha) - 1.0)
 
 
+hard_swish = hard_silu
+
+
+def glu(x: Any, axis: int = -1) -> Any:
+    """Gated linear unit: `a * sigmoid(b)`, `x` split in two halves `a`, `b` along `axis`."""
+    x = _t(x)
+    if x.shape[axis] % 2 != 0:
+        raise ValueError(f"axis size must be divisible by 2. Received: x.shape={tuple(x.shape)} with axis={axis}")
+    x1, x2 = tf.split(x, num_or_size_splits=2, axis=axis)
+    return x1 * tf.sigmoid(x2)
+
+
+def hard_tanh(x: Any) -> Any:
+    """`x` clipped to [-1, 1]."""
+    return tf.clip_by_value(_t(x), clip_value_min=-1.0, clip_value_max=1.0)
+
+
+def hard_shrink(x: Any, threshold: float = 0.5) -> Any:
+    """`x` where `|x| > threshold`, else 0."""
+    x = _t(x)
+    return tf.where(tf.abs(x) > threshold, x, tf.zeros_like(x))
+
+
+def soft_shrink(x: Any, threshold: float = 0.5) -> Any:
+    """`x - threshold` above `threshold`, `x + threshold` below `-threshold`, else 0."""
+    x = _t(x)
+    return tf.where(x > threshold, x - threshold, tf.where(x < -threshold, x + threshold, tf.zeros_like(x)))
+
+
+def sparse_plus(x: Any) -> Any:
+    """0 for x <= -1, (x + 1)**2 / 4 for -1 < x < 1, x from 1 (tf.pow, as Keras's TF backend)."""
+    x = _t(x)
+    return tf.where(x <= -1, tf.zeros_like(x), tf.where(x < 1, (1 / 4) * tf.pow(x + 1, 2), x))
+
+
+def sparse_sigmoid(x: Any) -> Any:
+    """0 for x <= -1, 1 for x >= 1, (x + 1) / 2 between."""
+    x = _t(x)
+    return tf.where(x <= -1, tf.constant(0.0, dtype=x.dtype),
+                    tf.where(x >= 1, tf.constant(1.0, dtype=x.dtype), 0.5 * (x + 1)))
+
+
+def squareplus(x: Any, b: float = 4) -> Any:
+    """`(x + sqrt(x**2 + b)) / 2`."""
+    x = _t(x)
+    b = tf.convert_to_tensor(b, dtype=x.dtype)
+    return (x + tf.sqrt(tf.square(x) + b)) / 2
+
+
+def tanh_shrink(x: Any) -> Any:
+    """`x - tanh(x)`."""
+    x = _t(x)
+    return x - tf.math.tanh(x)
+
+
+def threshold(x: Any, threshold: float, default_value: float) -> Any:
+    """`x` where `x > threshold`, else `default_value`."""
+    x = _t(x)
+    return tf.where(x > threshold, x, default_value)
+
+
+def sparsemax(x: Any, axis: int = -1) -> Any:
+    """Keras's TF sparsemax: `max(x - tau, 0)`, tau from the descending sort's cumulative sums over
+    the support `{k : sorted_k - (cumsum_k - 1) / k > 0}`."""
+    logits = _t(x)
+    logits_sorted = tf.sort(logits, direction="DESCENDING", axis=axis)
+    logits_cumsum = tf.cumsum(logits_sorted, axis=axis)
+    r = tf.range(1, tf.shape(logits)[axis] + 1, dtype=logits.dtype)
+    r_shape = [1] * len(logits.shape)
+    r_shape[axis] = -1
+    r = tf.reshape(r, r_shape)
+    support = logits_sorted - (logits_cumsum - 1) / r > 0
+    logits_cumsum_safe = tf.where(support, logits_cumsum, tf.zeros_like(logits_cumsum))
+    k = tf.reduce_sum(tf.cast(support, logits.dtype), axis=axis, keepdims=True)
+    tau = (tf.reduce_sum(logits_cumsum_safe, axis=axis, keepdims=True) - 1) / k
+    return tf.maximum(logits - tau, tf.constant(0.0, logits.dtype))
+
+
 ALL_OBJECTS_DICT: dict[str, Callable[..., Any]] = {
     f.__name__: f for f in (relu, relu6, leaky_relu, elu, selu, gelu, silu, sigmoid, hard_sigmoid, hard_silu, softmax,
-                            log_softmax, softplus, softsign, tanh, exponential, linear, mish, log_sigmoid, celu)}
+                            log_softmax, softplus, softsign, tanh, exponential, linear, mish, log_sigmoid, celu, glu,
+                            hard_shrink, hard_tanh, soft_shrink, sparse_plus, sparse_sigmoid, sparsemax, squareplus,
+                            tanh_shrink, threshold)}
 ALL_OBJECTS_DICT["swish"] = silu
 ALL_OBJECTS_DICT["hard_swish"] = hard_silu
 

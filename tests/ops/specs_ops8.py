@@ -16,6 +16,9 @@ UNTESTED_OPS: dict[str, str] = {
                             "FractionalAvgPoolGrad")},
     "Fingerprint": "FarmHash64 of each row's bytes (uint8 output, not differentiable): bytes and errors against TF "
                    "2.21 in tests/ops/test_ops8_fingerprint_tf.py",
+    "StringToHashBucketFast": "(klayer2) tf.strings.to_hash_bucket_fast: Fingerprint64 of strings modulo the buckets "
+                              "(int64, not differentiable): against tf.fingerprint in "
+                              "simdist/conformance/suite/test_keras_layers_more2.py, on both backends",
     "CTCGreedyDecoder": _CTC,
     **{op: "sample_distorted_bounding_box's kernels (integer sizes, boxes and seeds in, a crop out; not "
            "differentiable): crops and errors against TF 2.21 in tests/ops/test_ops8_image_tf.py"

@@ -1,15 +1,16 @@
 """Activation layers (keras/src/layers/activations/ and core/identity.py): LeakyReLU, ELU,
-Identity. (ReLU and Softmax live in core.py.)"""
+Identity, ThresholdedReLU. (ReLU and Softmax live in core.py.)"""
 
 from __future__ import annotations
 
 import warnings
 from typing import Any
 
+from simdist import tf
 from simdist.keras import activations
 from simdist.keras.layers.layer import Layer
 
-__all__ = ["LeakyReLU", "ELU", "Identity"]
+__all__ = ["LeakyReLU", "ELU", "Identity", "ThresholdedReLU"]
 
 
 class LeakyReLU(Layer):
@@ -68,6 +69,29 @@ class Identity(Layer):
 
     def call(self, inputs: Any) -> Any:
         return inputs
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+
+class ThresholdedReLU(Layer):
+    """`tf.keras.layers.ThresholdedReLU(theta=1.0)` (Keras's deprecated legacy layer, still in
+    tf.keras): `inputs * cast(inputs > theta)`, theta a tensor of the compute dtype."""
+
+    def __init__(self, theta: float = 1.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if theta is None:
+            raise ValueError(f"Theta of a Thresholded ReLU layer cannot be None, expecting a float. Received: {theta}")
+        if theta < 0:
+            raise ValueError(f"The theta value of a Thresholded ReLU layer should be >=0. Received: {theta}")
+        self.supports_masking = True
+        self.theta = tf.convert_to_tensor(theta, dtype=self.compute_dtype)
+
+    def call(self, inputs: Any) -> Any:
+        return inputs * tf.cast(tf.greater(inputs, self.theta), self.compute_dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "theta": float(self.theta)}
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape

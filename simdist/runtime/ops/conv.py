@@ -520,12 +520,13 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
 def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "VALID",  # noqa: A002
                 data_format: Any = None, dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.convolution` for 1-D (rank-3 input, through Conv2D with a unit height, as TF's
-    conv1d) and 2-D convolutions; TF refuses strides > 1 with dilations > 1 here."""
+    conv1d), 2-D (Conv2D) and 3-D (Conv3D) convolutions; TF refuses strides > 1 with
+    dilations > 1 here."""
     x = _t(input)
     nsp = x.ndim - 2
-    if nsp not in (1, 2):
-        raise errors.UnimplementedError(None, None, f"simdist: tf.nn.convolution computes 1-D and 2-D convolutions "
-                                        f"(input rank 3 or 4), got rank {x.ndim}")
+    if nsp not in (1, 2, 3):
+        raise errors.UnimplementedError(None, None, f"simdist: tf.nn.convolution computes 1-D, 2-D and 3-D "
+                                        f"convolutions (input rank 3, 4 or 5), got rank {x.ndim}")
     st = spatial_sequence(strides, nsp, "strides")[1:-1]
     dl = spatial_sequence(dilations, nsp, "dilation_rate")[1:-1]
     if any(s > 1 for s in st) and any(d > 1 for d in dl):
@@ -544,6 +545,11 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
         return with_space_to_batch(x, dl, padding, undilated, filter_shape=f.shape.as_list(), data_format=data_format)
     if nsp == 2:
         return conv2d(x, filters, list(st), padding, data_format or "NHWC", list(dl))
+    if nsp == 3:   # TF's convolution_internal: conv3d with strides and dilations of 5 in the data format's layout
+        from simdist.runtime.ops.conv3d import conv3d
+        fmt = data_format or "NDHWC"
+        st5, dl5 = ([1, 1, *st], [1, 1, *dl]) if fmt == "NCDHW" else ([1, *st, 1], [1, *dl, 1])
+        return conv3d(x, filters, st5, padding, fmt, dl5)
     if data_format == "NCW":
         return _ncw_convolution(x, filters, st[0], padding, dl[0])
     check_data_format(data_format, "NWC")

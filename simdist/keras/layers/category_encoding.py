@@ -1,0 +1,104 @@
+"""`keras.layers.CategoryEncoding` (keras/src/layers/preprocessing/category_encoding.py) and Keras's
+`encode_categorical_inputs` (utils/numerical_utils.py) on TF: integer category indices to
+one-hot, multi-hot or count vectors of `num_tokens` slots. Inputs of rank <= 2 in "multi_hot" /
+"count" mode (and "one_hot", which Keras sends the same way) go through `tf.math.bincount(minlength =
+maxlength = depth, axis=-1)`, which ignores indices >= depth; larger ranks through one_hot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simdist import tf
+from simdist.keras.layers.layer import Layer
+
+__all__ = ["CategoryEncoding", "encode_categorical_inputs"]
+
+
+def _tf_encode(inputs: Any, output_mode: str, depth: int, dtype: Any, count_weights: Any) -> Any:
+    """Keras's tf_utils.tf_encode_categorical_inputs (dense): a bincount over the last axis."""
+    original_shape = inputs.shape
+    if len(inputs.shape) == 0:
+        inputs = tf.expand_dims(inputs, -1)
+    if output_mode == "one_hot" and inputs.shape[-1] != 1:
+        inputs = tf.expand_dims(inputs, -1)
+    if len(inputs.shape) > 2:
+        raise ValueError(f"When output_mode is not `'int'`, maximum supported output rank is 2. Received output_mode "
+                         f"{output_mode} and input shape {original_shape}, which would result in output rank "
+                         f"{len(inputs.shape)}.")
+    result = tf.math.bincount(inputs, weights=count_weights, minlength=depth, maxlength=depth, dtype=dtype, axis=-1,
+                              binary_output=output_mode in ("multi_hot", "one_hot"))
+    return tf.cast(result, dtype)
+
+
+def encode_categorical_inputs(inputs: Any, output_mode: str, depth: int, dtype: Any = "float32",
+                              count_weights: Any = None) -> Any:
+    """Keras's encode_categorical_inputs (dense outputs; TF backend)."""
+    if output_mode == "int":
+        return tf.cast(inputs, dtype)
+    inputs = tf.convert_to_tensor(inputs)
+    if len(inputs.shape) == 0:
+        inputs = tf.expand_dims(inputs, -1)
+    if len(inputs.shape) <= 2 and output_mode in ("multi_hot", "count"):
+        try:
+            return _tf_encode(inputs, output_mode, depth, dtype, count_weights)
+        except ValueError:
+            pass
+    if output_mode == "multi_hot":
+        outputs = tf.one_hot(inputs, depth, dtype=dtype)
+        return tf.reduce_max(outputs, axis=1 if len(inputs.shape) > 1 else 0)
+    if output_mode == "one_hot":
+        if len(inputs.shape) > 1 and inputs.shape[-1] == 1:
+            inputs = tf.reshape(inputs, inputs.shape[:-1])
+        return tf.one_hot(inputs, depth, dtype=dtype)
+    if count_weights is not None:
+        dtype = count_weights.dtype
+    one_hot = tf.one_hot(inputs, depth, dtype=dtype)
+    if count_weights is not None:
+        one_hot = one_hot * tf.expand_dims(count_weights, -1)
+    return tf.reduce_sum(one_hot, axis=1 if len(inputs.shape) > 1 else 0)
+
+
+class CategoryEncoding(Layer):
+    """`keras.layers.CategoryEncoding(num_tokens, output_mode="multi_hot")`: "one_hot", "multi_hot"
+    ("binary" is its deprecated name) or "count" (optionally weighted by `count_weights`)."""
+
+    def __init__(self, num_tokens: int | None = None, output_mode: str = "multi_hot", sparse: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if output_mode == "binary":
+            output_mode = "multi_hot"
+        if output_mode not in ("count", "one_hot", "multi_hot"):
+            raise ValueError(f"Unknown arg for output_mode: {output_mode}")
+        if num_tokens is None:
+            raise ValueError("num_tokens must be set to use this layer. If the number of tokens is not known "
+                             "beforehand, use the IntegerLookup layer instead.")
+        if num_tokens < 1:
+            raise ValueError(f"`num_tokens` must be >= 1. Received: num_tokens={num_tokens}.")
+        if sparse:
+            raise NotImplementedError("CategoryEncoding(sparse=True): simdist's layer returns dense tensors only")
+        self.num_tokens = num_tokens
+        self.output_mode = output_mode
+        self.sparse = sparse
+        self._convert_input_args = False
+        self._allow_non_tensor_positional_args = True   # (Keras's TFDataLayer)
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        if input_shape is not None and len(input_shape) == 0:
+            return (self.num_tokens,)
+        if self.output_mode == "one_hot":
+            if input_shape[-1] != 1 or len(input_shape) == 1:
+                return tuple(input_shape) + (self.num_tokens,)
+            return tuple(input_shape[:-1]) + (self.num_tokens,)
+        return tuple(input_shape[:-1]) + (self.num_tokens,)
+
+    def call(self, inputs: Any, count_weights: Any = None) -> Any:
+        if count_weights is not None:
+            if self.output_mode != "count":
+                raise ValueError(f"`count_weights` is not used when `output_mode` is not `'count'`. Received "
+                                 f"`count_weights={count_weights}`.")
+            count_weights = tf.convert_to_tensor(count_weights, dtype=self.compute_dtype)
+        return encode_categorical_inputs(tf.convert_to_tensor(inputs), self.output_mode, self.num_tokens,
+                                         dtype=self.dtype, count_weights=count_weights)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}

@@ -1,0 +1,125 @@
+"""`keras.layers.Lambda` (keras/src/layers/core/lambda_layer.py): an arbitrary function of the
+inputs as a layer; `training` and `mask` are passed when the function names them, `arguments`
+always. Without `output_shape`, the output shape comes from running the function on symbolic
+inputs."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import types
+from typing import Any, Callable
+
+from simdist.keras.keras_tensor import KerasTensor
+from simdist.keras.keras_tensor import compute_output_spec as probe_spec
+from simdist.keras.layers.layer import Layer
+
+__all__ = ["Lambda"]
+
+
+def _is_shape(x: Any) -> bool:
+    return isinstance(x, (tuple, list)) and all(d is None or isinstance(d, int) for d in x)
+
+
+def _map_shapes(fn: Callable[[Any], Any], shapes: Any) -> Any:
+    if _is_shape(shapes):
+        return fn(tuple(shapes))
+    if isinstance(shapes, dict):
+        return {k: _map_shapes(fn, v) for k, v in shapes.items()}
+    return type(shapes)(_map_shapes(fn, s) for s in shapes)
+
+
+def _first_shape(shapes: Any) -> tuple:
+    if _is_shape(shapes):
+        return tuple(shapes)
+    return _first_shape(next(iter(shapes.values())) if isinstance(shapes, dict) else shapes[0])
+
+
+def _serialize_function(fn: Any) -> dict[str, Any]:
+    """A named module-level function as Keras serializes it (`class_name: "function"`); Python
+    lambdas are refused (Keras marshals their bytecode, simdist does not)."""
+    if isinstance(fn, types.LambdaType) and fn.__name__ == "<lambda>":
+        raise NotImplementedError("Lambda.get_config() of a Python lambda: Keras stores its marshalled bytecode; "
+                                  "simdist serializes named module-level functions only")
+    if not callable(fn):
+        raise ValueError(f"Invalid input type for serialization. Received: {fn} of type {type(fn)}.")
+    return {"module": fn.__module__, "class_name": "function", "config": fn.__name__,
+            "registered_name": fn.__name__}
+
+
+def _deserialize_function(config: Any) -> Any:
+    if callable(config):
+        return config
+    if isinstance(config, dict) and config.get("class_name") == "function":
+        return getattr(importlib.import_module(config["module"]), config["config"])
+    raise ValueError(f"Lambda.from_config: cannot rebuild the function from {config!r} (simdist rebuilds named "
+                     "module-level functions only)")
+
+
+class Lambda(Layer):
+    """`keras.layers.Lambda(function, output_shape=None, mask=None, arguments=None)`."""
+
+    def __init__(self, function: Callable[..., Any], output_shape: Any = None, mask: Any = None,
+                 arguments: dict | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.arguments = arguments or {}
+        self.function = function
+        self.supports_masking = mask is not None
+        self.mask = mask
+        self._output_shape = output_shape
+        function_args = inspect.getfullargspec(function).args
+        self._fn_expects_training_arg = "training" in function_args
+        self._fn_expects_mask_arg = "mask" in function_args
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        if self._output_shape is None:
+            try:
+                inputs = _map_shapes(lambda s: KerasTensor(s, dtype=self.compute_dtype), input_shape)
+                spec = probe_spec(self.call, inputs)
+            except Exception:  # noqa: BLE001  (Keras: any failure of the probe)
+                raise NotImplementedError("We could not automatically infer the shape of the Lambda's output. Please "
+                                          "specify the `output_shape` argument for this Lambda layer.") from None
+            if isinstance(spec, KerasTensor):
+                return spec.shape
+            return _map_shapes(lambda s: s, [t.shape for t in spec]) if isinstance(spec, (list, tuple)) else spec
+        if callable(self._output_shape):
+            return self._output_shape(input_shape)
+        batch_size = _first_shape(input_shape)[0]
+        return _map_shapes(lambda s: (batch_size,) + s, self._output_shape)
+
+    def compute_output_spec(self, *args: Any, **kwargs: Any) -> Any:
+        if self._output_shape is None:
+            return probe_spec(self.call, *args, **kwargs)
+        return super().compute_output_spec(*args, **kwargs)
+
+    def call(self, inputs: Any, mask: Any = None, training: Any = None) -> Any:
+        kwargs = dict(self.arguments)
+        if self._fn_expects_mask_arg:
+            kwargs["mask"] = mask
+        if self._fn_expects_training_arg:
+            kwargs["training"] = training
+        return self.function(inputs, **kwargs)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        if callable(self.mask):
+            return self.mask(inputs, mask)
+        return self.mask
+
+    def get_config(self) -> dict[str, Any]:
+        config: dict[str, Any] = {"function": _serialize_function(self.function)}
+        if self._output_shape is not None:
+            config["output_shape"] = (_serialize_function(self._output_shape) if callable(self._output_shape)
+                                      else self._output_shape)
+        if self.mask is not None:
+            config["mask"] = _serialize_function(self.mask) if callable(self.mask) else self.mask
+        config["arguments"] = dict(self.arguments)
+        return {**super().get_config(), **config}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Any = None, safe_mode: Any = None) -> "Lambda":
+        config = dict(config)
+        config["function"] = _deserialize_function(config["function"])
+        for key in ("output_shape", "mask"):
+            if isinstance(config.get(key), dict):
+                config[key] = _deserialize_function(config[key])
+        return cls(**config)
