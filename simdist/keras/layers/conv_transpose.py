@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from simdist import tf
-from simdist.keras import activations, initializers, regularizers
+from simdist.keras import activations, constraints, initializers, regularizers
 from simdist.keras.layers.argument_validation import (standardize_data_format, standardize_padding,
                                                       standardize_tuple)
 from simdist.keras.layers.convolutional import _tf_data_format, add_bias
@@ -74,8 +74,8 @@ class BaseConvTranspose(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(min_ndim=self.rank + 2)
         if self.filters is not None and self.filters <= 0:
             raise ValueError(f"Invalid value for argument `filters`. Expected a strictly positive value. Received "
@@ -137,7 +137,8 @@ class BaseConvTranspose(Layer):
                 "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
                 "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                "kernel_constraint": self.kernel_constraint, "bias_constraint": self.bias_constraint}
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint)}
 
 
 def _ranked(rank: int, name: str, doc: str) -> type:
