@@ -1,6 +1,6 @@
 """Keras 3.15's hinge losses (keras/src/losses/losses.py): hinge, squared_hinge and
-categorical_hinge, their Loss classes, and the 0/1 -> -1/1 label conversion (clause
-keras.loss.hinge-labels)."""
+categorical_hinge, their Loss classes, and the 0/1 -> -1/1 label conversion (clauses
+keras.loss.functions, keras.metric.hinge-correlation)."""
 
 from __future__ import annotations
 
