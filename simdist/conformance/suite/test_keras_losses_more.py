@@ -1,5 +1,5 @@
 """The rest of tf.keras.losses (Huber, KLDivergence, CosineSimilarity, the hinges, MAPE, MSLE,
-LogCosh, Poisson, the focal crossentropies): value under every reduction, with and without
+LogCosh, Poisson, the focal crossentropies, Dice, Tversky, CategoricalGeneralizedCrossEntropy, CTC): value under every reduction, with and without
 sample_weight, with the classes' options, and gradient w.r.t. y_pred; function forms, `get`,
 get_config round trips, and compile(loss=..., metrics=[...]) by name — clauses
 keras.loss.option-coverage, keras.loss.functions, keras.loss.get, keras.loss.focal (TF 2.21 +
@@ -9,7 +9,9 @@ References in NumPy (float64), transcribed from keras-team/keras v3.15
 keras/src/losses/losses.py (`huber`, `kl_divergence`, `cosine_similarity` with
 keras/src/ops/nn.py `normalize`, `hinge`/`squared_hinge`/`convert_binary_labels_to_hinge`,
 `categorical_hinge`, `mean_absolute_percentage_error`, `mean_squared_logarithmic_error`,
-`log_cosh`, `poisson`, `binary_focal_crossentropy`, `categorical_focal_crossentropy`) and
+`log_cosh`, `poisson`, `binary_focal_crossentropy`, `categorical_focal_crossentropy`, `dice`,
+`tversky`, `categorical_generalized_cross_entropy`, and `ctc`: the CTC forward algorithm, transcribed
+from Graves et al. 2006 as tf.nn.ctc_loss computes it, blank 0) and
 keras/src/losses/loss.py (the reductions). Gradients: central differences of the NumPy reference,
 never the backend's; inputs keep away from every kink (Huber's delta, the hinges' 0, the clips).
 """
@@ -43,7 +45,12 @@ PM_T = 2 * BIN_T - 1
 PM0_T = PM_T * np.array([1, 0, 1], dtype=np.float32)   # -1/0/1: not binary, so kept as they are
 LOGITS = _arr((4, 3), -3, 3)
 CAT_T = np.eye(3, dtype=np.float32)[[1, 0, 2, 1]]
+SEG_T, SEG_P = (_rng.uniform(size=(2, 3, 3)) > 0.5).astype(np.float32), _arr((2, 3, 3), 0.05, 0.95)
+SPARSE_Y = np.array([2, 0, 1, 1], dtype=np.int32)
+CTC_Y = np.array([[1, 2, 0], [3, 3, 1]], dtype=np.int32)     # 0 pads (and is the blank)
+CTC_X = _arr((2, 6, 4), -2, 2)
 W_VEC = np.array([1.0, 0.0, 2.0, 0.5], dtype=np.float32)
+W_PAIR = np.array([1.0, 0.5], dtype=np.float32)
 W_COL = np.array([1.0, 0.5, 2.0], dtype=np.float32)
 
 
@@ -64,10 +71,42 @@ def _hinge_labels(t):
     return 2 * t - 1 if np.all((t == 0) | (t == 1)) else t
 
 
+def _ctc(labels: np.ndarray, logits: np.ndarray) -> float:
+    """-log p(labels | logits) by the CTC forward algorithm (blank 0, every time step used)."""
+    log_probs = logits - np.log(np.sum(np.exp(logits - logits.max(-1, keepdims=True)), -1, keepdims=True)) \
+        - logits.max(-1, keepdims=True)
+    ext = [0]
+    for c in labels[labels != 0]:
+        ext += [int(c), 0]
+    alpha = np.full(len(ext), -np.inf)
+    alpha[0] = log_probs[0, 0]
+    if len(ext) > 1:
+        alpha[1] = log_probs[0, ext[1]]
+    for t in range(1, len(log_probs)):
+        prev = alpha.copy()
+        for s in range(len(ext)):
+            terms = [prev[s]] + ([prev[s - 1]] if s >= 1 else []) + \
+                ([prev[s - 2]] if s >= 2 and ext[s] != 0 and ext[s] != ext[s - 2] else [])
+            alpha[s] = np.logaddexp.reduce(terms) + log_probs[t, ext[s]]
+    return float(-np.logaddexp(alpha[-1], alpha[-2]) if len(ext) > 1 else -alpha[-1])
+
+
 def per_sample(kind: str, kw: dict, yt: np.ndarray, yp: np.ndarray) -> np.ndarray:
     """Keras 3.15's function form of `kind` (one value per sample), in float64."""
     t, p = yt.astype(np.float64), yp.astype(np.float64)
     axis = kw.get("axis", -1)
+    if kind in ("Dice", "Tversky"):
+        axis = kw.get("axis")
+        tp = np.sum(t * p, axis=axis)
+        if kind == "Dice":
+            return 1 - 2 * tp / (np.sum(t, axis=axis) + np.sum(p, axis=axis) + EPS)
+        fp, fn = np.sum((1 - p) * t, axis=axis), np.sum(p * (1 - t), axis=axis)
+        return 1 - tp / (tp + kw.get("alpha", 0.5) * fp + kw.get("beta", 0.5) * fn + EPS)
+    if kind == "CategoricalGeneralizedCrossEntropy":
+        q = kw.get("q", 0.5)
+        return (1 - p[np.arange(len(p)), yt.astype(np.int64)] ** q) / q
+    if kind == "CTC":
+        return np.array([_ctc(yt[i], p[i]) for i in range(len(p))])
     if kind == "Huber":
         d = kw.get("delta", 1.0)
         e = p - t
@@ -155,6 +194,13 @@ CASES = [
     ("CategoricalFocalCrossentropy", {"from_logits": True}, CAT_T, LOGITS, W_VEC),
     ("CategoricalFocalCrossentropy", {"alpha": 0.6, "gamma": 1.0, "label_smoothing": 0.1}, CAT_T, PROB_P, W_VEC),
     ("CategoricalFocalCrossentropy", {"from_logits": True, "axis": 0}, CAT_T, LOGITS, W_COL),
+    ("Dice", {}, SEG_T, SEG_P, W_PAIR),
+    ("Dice", {"axis": (1, 2)}, SEG_T, SEG_P, W_PAIR),
+    ("Tversky", {}, SEG_T, SEG_P, W_PAIR),
+    ("Tversky", {"alpha": 0.7, "beta": 0.3, "axis": (1, 2)}, SEG_T, SEG_P, W_PAIR),
+    ("CategoricalGeneralizedCrossEntropy", {}, SPARSE_Y, PROB_P, W_VEC),
+    ("CategoricalGeneralizedCrossEntropy", {"q": 0.2}, SPARSE_Y, PROB_P, W_VEC),
+    ("CTC", {}, CTC_Y, CTC_X, W_PAIR),
 ]
 PARAMS = [(c, w) for c in CASES for w in (False, True)]
 
@@ -164,7 +210,7 @@ def _case_id(case, weighted):
     opts = "-".join(f"{k}={v}" for k, v in kw.items()) or "defaults"
     labels = next(name for name, arr in (("reg", REG_T), ("pos", POS_T), ("signed", SIGNED_T), ("prob", PROB_T),
                                          ("binary", BIN_T), ("pm1", PM_T), ("pm1-and-0", PM0_T),
-                                         ("onehot", CAT_T)) if arr is yt)
+                                         ("onehot", CAT_T), ("mask", SEG_T), ("sparse", SPARSE_Y), ("ctc", CTC_Y)) if arr is yt)
     return f"{kind}-{opts}-{labels}-{'weighted' if weighted else 'unweighted'}"
 
 
@@ -213,6 +259,7 @@ FUNCTIONS = {
     "logcosh": ("LogCosh", {}, REG_T, REG_P), "poisson": ("Poisson", {}, POS_T, POS_P),
     "binary_focal_crossentropy": ("BinaryFocalCrossentropy", {}, BIN_T, PROB_P),
     "categorical_focal_crossentropy": ("CategoricalFocalCrossentropy", {}, CAT_T, PROB_P),
+    "dice": ("Dice", {}, SEG_T, SEG_P), "tversky": ("Tversky", {}, SEG_T, SEG_P), "ctc": ("CTC", {}, CTC_Y, CTC_X),
 }
 
 
@@ -223,8 +270,12 @@ out = {name: getattr(tf.keras.losses, name)(yt, yp).numpy() for name, (yt, yp) i
 with_options = {
     "huber(delta=0.5)": tf.keras.losses.huber(reg_t, reg_p, delta=0.5).numpy(),
     "cosine_similarity(axis=0)": tf.keras.losses.cosine_similarity(reg_t, reg_p, axis=0).numpy(),
+    "categorical_generalized_cross_entropy(q=0.3)":
+        tf.keras.losses.categorical_generalized_cross_entropy(sparse_y, prob_p, q=0.3).numpy(),
+    "tversky(alpha=0.8, beta=0.2, axis=-1)": tf.keras.losses.tversky(seg_t, seg_p, alpha=0.8, beta=0.2, axis=-1).numpy(),
 }
-""", inputs={k: (v[2], v[3]) for k, v in FUNCTIONS.items()}, reg_t=REG_T, reg_p=REG_P).run()
+""", inputs={k: (v[2], v[3]) for k, v in FUNCTIONS.items()}, reg_t=REG_T, reg_p=REG_P, sparse_y=SPARSE_Y,
+                 prob_p=PROB_P, seg_t=SEG_T, seg_p=SEG_P).run()
     for name, (kind, kw, yt, yp) in FUNCTIONS.items():
         assert_close(ns["out"][name], per_sample(kind, kw, yt, yp), call=f"tf.keras.losses.{name}(y_true, y_pred)",
                      what="one value per sample")
@@ -233,6 +284,14 @@ with_options = {
     assert_close(ns["with_options"]["cosine_similarity(axis=0)"],
                  per_sample("CosineSimilarity", {"axis": 0}, REG_T, REG_P),
                  call="tf.keras.losses.cosine_similarity(y_true, y_pred, axis=0)", what="one value per column")
+    assert_close(ns["with_options"]["categorical_generalized_cross_entropy(q=0.3)"],
+                 per_sample("CategoricalGeneralizedCrossEntropy", {"q": 0.3}, SPARSE_Y, PROB_P),
+                 call="tf.keras.losses.categorical_generalized_cross_entropy(labels, probs, q=0.3)",
+                 what="one value per sample")
+    assert_close(ns["with_options"]["tversky(alpha=0.8, beta=0.2, axis=-1)"],
+                 per_sample("Tversky", {"alpha": 0.8, "beta": 0.2, "axis": -1}, SEG_T, SEG_P),
+                 call="tf.keras.losses.tversky(y_true, y_pred, alpha=0.8, beta=0.2, axis=-1)",
+                 what="one value per row")
 
 
 # Observed on TF 2.21 + Keras 3.15: what losses.get makes of each name (class -> instance's
@@ -247,9 +306,11 @@ GET_NAMES = {
     "Poisson": "Poisson", "cosine_similarity": "cosine_similarity", "CosineSimilarity": "CosineSimilarity",
     "hinge": "hinge", "SquaredHinge": "SquaredHinge", "categorical_hinge": "categorical_hinge",
     "binary_focal_crossentropy": "binary_focal_crossentropy",
-    "CategoricalFocalCrossentropy": "CategoricalFocalCrossentropy",
+    "CategoricalFocalCrossentropy": "CategoricalFocalCrossentropy", "dice": "dice", "Dice": "Dice",
+    "tversky": "tversky", "Tversky": "Tversky", "ctc": "ctc", "CTC": "CTC",
 }
-GET_REFUSED = ("logcosh", "kullback_leibler_divergence", "huber_loss")
+GET_REFUSED = ("logcosh", "kullback_leibler_divergence", "huber_loss", "CategoricalGeneralizedCrossEntropy",
+               "categorical_generalized_cross_entropy")
 
 
 @clause("keras.loss.get", ref="tf221")
@@ -278,6 +339,8 @@ ROUND_TRIPS = [
     ("BinaryFocalCrossentropy", {"apply_class_balancing": True, "alpha": 0.4, "gamma": 1.5, "from_logits": True,
                                  "label_smoothing": 0.1, "axis": 0}),
     ("CategoricalFocalCrossentropy", {"alpha": 0.6, "gamma": 1.0, "from_logits": True, "label_smoothing": 0.1}),
+    ("Dice", {"axis": (1, 2)}), ("Tversky", {"alpha": 0.7, "beta": 0.3}), ("CTC", {}),
+    ("CategoricalGeneralizedCrossEntropy", {"q": 0.3}),
 ]
 
 
@@ -290,10 +353,14 @@ for kind, kw in cases:
     loss = getattr(tf.keras.losses, kind)(**kw)
     config = loss.get_config()
     again = type(loss).from_config(config)
-    via_get = tf.keras.losses.get({"class_name": kind, "config": config})
+    via_get = (tf.keras.losses.get({"class_name": kind, "config": config})
+               if kind != "CategoricalGeneralizedCrossEntropy" else again)   # not in get's table
     configs[kind] = (config, again.get_config(), via_get.get_config())
-    same[kind] = (np.asarray(loss(yt, yp)).tolist(), np.asarray(again(yt, yp)).tolist())
-""", cases=ROUND_TRIPS, yt=BIN_T, yp=PROB_P, np=np).run()
+    args = inputs.get(kind, (yt, yp))
+    same[kind] = (np.asarray(loss(*args)).tolist(), np.asarray(again(*args)).tolist())
+""", cases=ROUND_TRIPS, yt=BIN_T, yp=PROB_P, np=np,
+                 inputs={"Dice": (SEG_T, SEG_P), "Tversky": (SEG_T, SEG_P), "CTC": (CTC_Y, CTC_X),
+                         "CategoricalGeneralizedCrossEntropy": (SPARSE_Y, PROB_P)}).run()
     for kind, kw in ROUND_TRIPS:
         config, again, via_get = ns["configs"][kind]
         call = f"tf.keras.losses.{kind}({kw}).get_config() round trip"

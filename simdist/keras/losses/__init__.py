@@ -17,7 +17,10 @@ from simdist.keras.losses.losses import categorical_crossentropy
 from simdist.keras.losses.losses import sparse_categorical_crossentropy
 from simdist.keras.losses.hinge_losses import CategoricalHinge, Hinge, SquaredHinge
 from simdist.keras.losses.hinge_losses import categorical_hinge, hinge, squared_hinge
+from simdist.keras.losses.overlap_losses import Dice, Tversky, dice, tversky
 from simdist.keras.losses.probabilistic_losses import BinaryFocalCrossentropy, CategoricalFocalCrossentropy
+from simdist.keras.losses.probabilistic_losses import CategoricalGeneralizedCrossEntropy
+from simdist.keras.losses.probabilistic_losses import categorical_generalized_cross_entropy  # noqa: F401
 from simdist.keras.losses.probabilistic_losses import KLDivergence, Poisson
 from simdist.keras.losses.probabilistic_losses import binary_focal_crossentropy, categorical_focal_crossentropy
 from simdist.keras.losses.probabilistic_losses import poisson
@@ -25,22 +28,24 @@ from simdist.keras.losses.reduction import Reduction  # noqa: F401
 from simdist.keras.losses.regression_losses import CosineSimilarity, Huber, LogCosh
 from simdist.keras.losses.regression_losses import MeanAbsolutePercentageError, MeanSquaredLogarithmicError
 from simdist.keras.losses.regression_losses import cosine_similarity, huber
+from simdist.keras.losses.sequence_losses import CTC, ctc
 from simdist.keras.losses import losses as _losses
 from simdist.keras.losses import probabilistic_losses as _probabilistic
 from simdist.keras.losses import regression_losses as _regression
 
-# Keras 3.15's keras/src/losses/__init__.py table: the classes, then the functions.
+# Keras 3.15's keras/src/losses/__init__.py table: the classes, then the functions (it lacks
+# CategoricalGeneralizedCrossEntropy, which `get` therefore refuses; Circle is not in simdist yet).
 ALL_OBJECTS = (
     Loss, LossFunctionWrapper,
     KLDivergence, Poisson, BinaryCrossentropy, BinaryFocalCrossentropy, CategoricalCrossentropy,
     CategoricalFocalCrossentropy, SparseCategoricalCrossentropy,
     MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, CosineSimilarity,
-    LogCosh, Huber, Hinge, SquaredHinge, CategoricalHinge,
+    LogCosh, Huber, Hinge, SquaredHinge, CategoricalHinge, Dice, Tversky, CTC,
     _probabilistic.kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
     categorical_focal_crossentropy, sparse_categorical_crossentropy,
     _losses.mean_squared_error, _losses.mean_absolute_error, _regression.mean_absolute_percentage_error,
     _regression.mean_squared_logarithmic_error, cosine_similarity, _regression.log_cosh, huber,
-    hinge, squared_hinge, categorical_hinge,
+    hinge, squared_hinge, categorical_hinge, dice, tversky, ctc,
 )
 ALL_OBJECTS_DICT: dict[str, Any] = {obj.__name__: obj for obj in ALL_OBJECTS}
 ALL_OBJECTS_DICT.update({"bce": binary_crossentropy, "BCE": binary_crossentropy,

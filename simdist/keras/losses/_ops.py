@@ -160,3 +160,9 @@ def l2_normalize(x: Any, axis: int = -1) -> Any:
         x = tf.expand_dims(x, 0)
     inv_norm = tf.math.rsqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))
     return x * minimum(inv_norm, 1.0 / config.epsilon())
+
+
+def divide(x1: Any, x2: Any) -> Any:
+    """`ops.divide`: both operands in their float result type (`result_type(a, b, float)`), then tf.divide."""
+    (a, b), _ = dtype_promotion.promote(x1, x2, weak_float=True)
+    return tf.divide(a, b)

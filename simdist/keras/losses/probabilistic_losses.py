@@ -142,3 +142,29 @@ class CategoricalFocalCrossentropy(LossFunctionWrapper):
         config_.update({"from_logits": self.from_logits, "label_smoothing": self.label_smoothing, "axis": self.axis,
                         "alpha": self.alpha, "gamma": self.gamma})
         return config_
+
+
+def categorical_generalized_cross_entropy(y_true: Any, y_pred: Any, q: float) -> Any:
+    """(1 - p**q) / q with p = y_pred at the integer label y_true (Zhang & Sabuncu's generalized
+    crossentropy: MAE as q -> 1, crossentropy as q -> 0); y_pred holds probabilities."""
+    y_pred = ops.convert_to_tensor(y_pred)
+    labels = ops.cast(y_true, "int64")
+    one_hot = tf.cast(tf.one_hot(labels, depth=ops.shape(y_pred)[-1], dtype=tf.float32), y_pred.dtype)
+    p = tf.reduce_sum(y_pred * one_hot, axis=-1)
+    return (1 - ops.power(p, q)) / q
+
+
+class CategoricalGeneralizedCrossEntropy(LossFunctionWrapper):
+    """`categorical_generalized_cross_entropy` with q in (0, 1) per sample, then reduced."""
+
+    def __init__(self, q: float = 0.5, reduction: Any = "sum_over_batch_size",
+                 name: str = "categorical_generalized_cross_entropy", dtype: Any = None) -> None:
+        if not 0 < q < 1:
+            raise ValueError("q must be in the interval (0, 1)")
+        super().__init__(categorical_generalized_cross_entropy, name=name, reduction=reduction, dtype=dtype, q=q)
+        self.q = q
+
+    def get_config(self) -> dict[str, Any]:
+        config_ = Loss.get_config(self)
+        config_.update({"q": self.q})
+        return config_
