@@ -1,5 +1,6 @@
 """The rest of tf.keras.losses (Huber, KLDivergence, CosineSimilarity, the hinges, MAPE, MSLE,
-LogCosh, Poisson, the focal crossentropies, Dice, Tversky, CategoricalGeneralizedCrossEntropy, CTC): value under every reduction, with and without
+LogCosh, Poisson, the focal crossentropies, Dice, Tversky, CategoricalGeneralizedCrossEntropy, CTC,
+Circle): value under every reduction, with and without
 sample_weight, with the classes' options, and gradient w.r.t. y_pred; function forms, `get`,
 get_config round trips, and compile(loss=..., metrics=[...]) by name — clauses
 keras.loss.option-coverage, keras.loss.functions, keras.loss.get, keras.loss.focal (TF 2.21 +
@@ -10,7 +11,8 @@ keras/src/losses/losses.py (`huber`, `kl_divergence`, `cosine_similarity` with
 keras/src/ops/nn.py `normalize`, `hinge`/`squared_hinge`/`convert_binary_labels_to_hinge`,
 `categorical_hinge`, `mean_absolute_percentage_error`, `mean_squared_logarithmic_error`,
 `log_cosh`, `poisson`, `binary_focal_crossentropy`, `categorical_focal_crossentropy`, `dice`,
-`tversky`, `categorical_generalized_cross_entropy`, and `ctc`: the CTC forward algorithm, transcribed
+`tversky`, `categorical_generalized_cross_entropy`, `circle` with numerical_utils.build_pos_neg_masks,
+and `ctc`: the CTC forward algorithm, transcribed
 from Graves et al. 2006 as tf.nn.ctc_loss computes it, blank 0) and
 keras/src/losses/loss.py (the reductions). Gradients: central differences of the NumPy reference,
 never the backend's; inputs keep away from every kink (Huber's delta, the hinges' 0, the clips).
@@ -51,6 +53,10 @@ CTC_Y = np.array([[1, 2, 0], [3, 3, 1]], dtype=np.int32)     # 0 pads (and is th
 CTC_X = _arr((2, 6, 4), -2, 2)
 W_VEC = np.array([1.0, 0.0, 2.0, 0.5], dtype=np.float32)
 W_PAIR = np.array([1.0, 0.5], dtype=np.float32)
+CIRCLE_Y = np.array([0, 1, 0, 2, 1, 3], dtype=np.int32)   # classes 2 and 3 have no positive pair
+CIRCLE_X = _arr((6, 4), -1, 1)
+CIRCLE_X = (0.9 * CIRCLE_X / np.linalg.norm(CIRCLE_X, axis=1, keepdims=True)).astype(np.float32)  # no zero distance
+W_SIX = np.array([1.0, 0.5, 2.0, 1.0, 0.0, 1.0], dtype=np.float32)
 W_COL = np.array([1.0, 0.5, 2.0], dtype=np.float32)
 
 
@@ -91,9 +97,31 @@ def _ctc(labels: np.ndarray, logits: np.ndarray) -> float:
     return float(-np.logaddexp(alpha[-1], alpha[-2]) if len(ext) > 1 else -alpha[-1])
 
 
+def _logsumexp_rows(x, mask):
+    x = np.where(mask, x, -np.inf)
+    m = np.max(x, axis=1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.log(np.sum(np.exp(x - m), axis=1)) + m[:, 0]
+
+
+def _circle(labels, x, gamma=80.0, margin=0.4, remove_diagonal=True):
+    d = np.maximum(1 - x @ x.T, 0.0)
+    pos = labels[:, None] == labels[None, :]
+    neg = ~pos
+    if remove_diagonal:
+        pos = pos & ~np.eye(len(labels), dtype=bool)
+    a_p = np.maximum((margin + d) * pos, 0.0)
+    a_n = np.maximum((1 + margin - d) * neg, 0.0)
+    z = _logsumexp_rows(-gamma * a_p * (margin - d), pos) + _logsumexp_rows(gamma * a_n * (1 - margin - d), neg)
+    return np.logaddexp(0.0, z)                       # softplus; a row without positives gives 0
+
+
 def per_sample(kind: str, kw: dict, yt: np.ndarray, yp: np.ndarray) -> np.ndarray:
     """Keras 3.15's function form of `kind` (one value per sample), in float64."""
     t, p = yt.astype(np.float64), yp.astype(np.float64)
+    if kind == "Circle":
+        return _circle(yt, p, **kw)
     axis = kw.get("axis", -1)
     if kind in ("Dice", "Tversky"):
         axis = kw.get("axis")
@@ -154,9 +182,19 @@ def per_sample(kind: str, kw: dict, yt: np.ndarray, yp: np.ndarray) -> np.ndarra
 
 
 def reduced(kind, kw, reduction, yt, yp, sw):
+    """The reduction as keras/src/losses/loss.py: Circle's zero entries carry a Keras mask, which
+    weighs them 0 and the others total/valid under "sum_over_batch_size" and "mean"."""
     values = per_sample(kind, kw, yt, yp)
-    if sw is not None:
-        values = values * np.asarray(sw, np.float64)
+    w = None if sw is None else np.asarray(sw, np.float64)
+    if kind == "Circle":
+        mask = values > 0
+        fm = mask.astype(np.float64)
+        if reduction in ("mean", "sum_over_batch_size"):
+            fm = np.where(mask, fm.size / fm.sum(), 0.0)
+        w = fm if w is None else w * fm
+    if w is not None:
+        values = values * w
+    sw = w
     if reduction == "none":
         return values
     total = np.sum(values)
@@ -201,6 +239,9 @@ CASES = [
     ("CategoricalGeneralizedCrossEntropy", {}, SPARSE_Y, PROB_P, W_VEC),
     ("CategoricalGeneralizedCrossEntropy", {"q": 0.2}, SPARSE_Y, PROB_P, W_VEC),
     ("CTC", {}, CTC_Y, CTC_X, W_PAIR),
+    ("Circle", {}, CIRCLE_Y, CIRCLE_X, W_SIX),
+    ("Circle", {"gamma": 2.0, "margin": 0.25}, CIRCLE_Y, CIRCLE_X, W_SIX),
+    ("Circle", {"gamma": 4.0, "remove_diagonal": False}, CIRCLE_Y, CIRCLE_X, W_SIX),
 ]
 PARAMS = [(c, w) for c in CASES for w in (False, True)]
 
@@ -210,7 +251,8 @@ def _case_id(case, weighted):
     opts = "-".join(f"{k}={v}" for k, v in kw.items()) or "defaults"
     labels = next(name for name, arr in (("reg", REG_T), ("pos", POS_T), ("signed", SIGNED_T), ("prob", PROB_T),
                                          ("binary", BIN_T), ("pm1", PM_T), ("pm1-and-0", PM0_T),
-                                         ("onehot", CAT_T), ("mask", SEG_T), ("sparse", SPARSE_Y), ("ctc", CTC_Y)) if arr is yt)
+                                         ("onehot", CAT_T), ("mask", SEG_T), ("sparse", SPARSE_Y), ("ctc", CTC_Y),
+                                         ("labels", CIRCLE_Y)) if arr is yt)
     return f"{kind}-{opts}-{labels}-{'weighted' if weighted else 'unweighted'}"
 
 
@@ -260,6 +302,7 @@ FUNCTIONS = {
     "binary_focal_crossentropy": ("BinaryFocalCrossentropy", {}, BIN_T, PROB_P),
     "categorical_focal_crossentropy": ("CategoricalFocalCrossentropy", {}, CAT_T, PROB_P),
     "dice": ("Dice", {}, SEG_T, SEG_P), "tversky": ("Tversky", {}, SEG_T, SEG_P), "ctc": ("CTC", {}, CTC_Y, CTC_X),
+    "circle": ("Circle", {}, CIRCLE_Y, CIRCLE_X),
 }
 
 
@@ -307,7 +350,7 @@ GET_NAMES = {
     "hinge": "hinge", "SquaredHinge": "SquaredHinge", "categorical_hinge": "categorical_hinge",
     "binary_focal_crossentropy": "binary_focal_crossentropy",
     "CategoricalFocalCrossentropy": "CategoricalFocalCrossentropy", "dice": "dice", "Dice": "Dice",
-    "tversky": "tversky", "Tversky": "Tversky", "ctc": "ctc", "CTC": "CTC",
+    "tversky": "tversky", "Tversky": "Tversky", "ctc": "ctc", "CTC": "CTC", "circle": "circle", "Circle": "Circle",
 }
 GET_REFUSED = ("logcosh", "kullback_leibler_divergence", "huber_loss", "CategoricalGeneralizedCrossEntropy",
                "categorical_generalized_cross_entropy")
@@ -340,7 +383,7 @@ ROUND_TRIPS = [
                                  "label_smoothing": 0.1, "axis": 0}),
     ("CategoricalFocalCrossentropy", {"alpha": 0.6, "gamma": 1.0, "from_logits": True, "label_smoothing": 0.1}),
     ("Dice", {"axis": (1, 2)}), ("Tversky", {"alpha": 0.7, "beta": 0.3}), ("CTC", {}),
-    ("CategoricalGeneralizedCrossEntropy", {"q": 0.3}),
+    ("CategoricalGeneralizedCrossEntropy", {"q": 0.3}), ("Circle", {"gamma": 2.0, "margin": 0.3, "remove_diagonal": False}),
 ]
 
 
@@ -360,7 +403,7 @@ for kind, kw in cases:
     same[kind] = (np.asarray(loss(*args)).tolist(), np.asarray(again(*args)).tolist())
 """, cases=ROUND_TRIPS, yt=BIN_T, yp=PROB_P, np=np,
                  inputs={"Dice": (SEG_T, SEG_P), "Tversky": (SEG_T, SEG_P), "CTC": (CTC_Y, CTC_X),
-                         "CategoricalGeneralizedCrossEntropy": (SPARSE_Y, PROB_P)}).run()
+                         "CategoricalGeneralizedCrossEntropy": (SPARSE_Y, PROB_P), "Circle": (CIRCLE_Y, CIRCLE_X)}).run()
     for kind, kw in ROUND_TRIPS:
         config, again, via_get = ns["configs"][kind]
         call = f"tf.keras.losses.{kind}({kw}).get_config() round trip"

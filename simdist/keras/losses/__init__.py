@@ -29,23 +29,24 @@ from simdist.keras.losses.regression_losses import CosineSimilarity, Huber, LogC
 from simdist.keras.losses.regression_losses import MeanAbsolutePercentageError, MeanSquaredLogarithmicError
 from simdist.keras.losses.regression_losses import cosine_similarity, huber
 from simdist.keras.losses.sequence_losses import CTC, ctc
+from simdist.keras.losses.similarity_losses import Circle, circle
 from simdist.keras.losses import losses as _losses
 from simdist.keras.losses import probabilistic_losses as _probabilistic
 from simdist.keras.losses import regression_losses as _regression
 
 # Keras 3.15's keras/src/losses/__init__.py table: the classes, then the functions (it lacks
-# CategoricalGeneralizedCrossEntropy, which `get` therefore refuses; Circle is not in simdist yet).
+# CategoricalGeneralizedCrossEntropy, which `get` therefore refuses).
 ALL_OBJECTS = (
     Loss, LossFunctionWrapper,
     KLDivergence, Poisson, BinaryCrossentropy, BinaryFocalCrossentropy, CategoricalCrossentropy,
     CategoricalFocalCrossentropy, SparseCategoricalCrossentropy,
     MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, CosineSimilarity,
-    LogCosh, Huber, Hinge, SquaredHinge, CategoricalHinge, Dice, Tversky, CTC,
+    LogCosh, Huber, Hinge, SquaredHinge, CategoricalHinge, Dice, Tversky, Circle, CTC,
     _probabilistic.kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
     categorical_focal_crossentropy, sparse_categorical_crossentropy,
     _losses.mean_squared_error, _losses.mean_absolute_error, _regression.mean_absolute_percentage_error,
     _regression.mean_squared_logarithmic_error, cosine_similarity, _regression.log_cosh, huber,
-    hinge, squared_hinge, categorical_hinge, dice, tversky, ctc,
+    hinge, squared_hinge, categorical_hinge, dice, tversky, circle, ctc,
 )
 ALL_OBJECTS_DICT: dict[str, Any] = {obj.__name__: obj for obj in ALL_OBJECTS}
 ALL_OBJECTS_DICT.update({"bce": binary_crossentropy, "BCE": binary_crossentropy,
