@@ -1238,7 +1238,7 @@ TRAINING_BATCH6: list[Mutant] = [
        "        return tf.nn.softmax_cross_entropy_with_logits(labels=target, logits=output)\n",
        "categorical_crossentropy(from_logits=True, axis=k) takes the softmax over the last axis"),
     # metrics
-    _t("categorical-hinge-neg-includes-target", "formula", KMT + "hinge_metrics.py",
+    _t("categorical-hinge-neg-includes-target", "formula", "simdist/keras/losses/hinge_losses.py",
        "    neg = tf.reduce_max((1.0 - y_true) * y_pred, axis=-1)\n",
        "    neg = tf.reduce_max(y_pred, axis=-1)\n",
        "categorical hinge takes the largest score over every class, the target's included"),
@@ -2044,7 +2044,18 @@ TRAINING_BATCH11: list[Mutant] = [
        "                                                convert_to_tensor(1.0, dtype=use_norm.dtype) / clip_norm)\n",
        "    scale_for_finite = clip_norm * (1.0 / use_norm)\n",
        "tf.clip_by_global_norm rescales every list to the clip norm, scaling up lists whose norm is below it"),
-    _t("hinge-binary-labels-mapped-per-element", "formula", "simdist/keras/metrics/hinge_metrics.py",
+    # kloss2: the focal weighting and R2Score (suite/test_keras_losses_more.py, test_keras_metrics_more.py);
+    # two only, the training catalogue being at its cap
+    _t("focal-factor-of-prediction-not-pt", "formula", "simdist/keras/losses/probabilistic_losses.py",
+       "    focal_bce = ops.power(1.0 - p_t, gamma) * bce\n",
+       "    focal_bce = ops.power(1.0 - y_pred, gamma) * bce\n",
+       "binary focal crossentropy modulates by (1 - p)**gamma of the predicted probability, not of the "
+       "probability of the true class p_t"),
+    _t("r2-variance-weighted-is-uniform", "formula", "simdist/keras/metrics/r2_score.py",
+       "            r2_score = tf.reduce_sum(total * raw_scores) / tf.reduce_sum(total)\n",
+       "            r2_score = tf.reduce_mean(raw_scores)\n",
+       "R2Score(class_aggregation='variance_weighted_average') averages the columns uniformly"),
+    _t("hinge-binary-labels-mapped-per-element", "formula", "simdist/keras/losses/hinge_losses.py",
        "    is_binary = tf.reduce_all(tf.logical_or(tf.equal(y_true, 0), tf.equal(y_true, 1)))\n",
        "    is_binary = tf.logical_or(tf.equal(y_true, 0), tf.equal(y_true, 1))\n",
        "hinge maps each 0/1 label to -1/1 element by element, not only when every label is 0 or 1 "

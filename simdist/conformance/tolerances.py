@@ -60,7 +60,7 @@ PER_CLAUSE: dict[str, Tolerance] = {
         "keras.loss.ignore-class", "keras.loss.label-smoothing", "keras.loss.functions", "keras.loss.get",
         "mirrored.sync-on-read", "keras.metric.update-result-reset", "keras.metric.sample-weight",
         "keras.metric.cross-replica", "keras.metric.central-storage", "keras.metric.accuracy", "keras.metric.auc",
-        "keras.metric.get", "keras.metric.accuracy-resolution")},
+        "keras.metric.get", "keras.metric.accuracy-resolution", "keras.loss.focal", "keras.metric.r2-score")},
     # Keras layers (float32 sums over windows and batches against a float64 reference)
     "keras.layer.conv2d": Tolerance(rtol=1e-5, atol=1e-6),
     "keras.layer.conv2d.channels-first": Tolerance(rtol=1e-5, atol=1e-6),

@@ -15,24 +15,58 @@ from simdist.keras.losses.losses import SparseCategoricalCrossentropy
 from simdist.keras.losses.losses import binary_crossentropy
 from simdist.keras.losses.losses import categorical_crossentropy
 from simdist.keras.losses.losses import sparse_categorical_crossentropy
+from simdist.keras.losses.hinge_losses import CategoricalHinge, Hinge, SquaredHinge
+from simdist.keras.losses.hinge_losses import categorical_hinge, hinge, squared_hinge
+from simdist.keras.losses.overlap_losses import Dice, Tversky, dice, tversky
+from simdist.keras.losses.probabilistic_losses import BinaryFocalCrossentropy, CategoricalFocalCrossentropy
+from simdist.keras.losses.probabilistic_losses import CategoricalGeneralizedCrossEntropy
+from simdist.keras.losses.probabilistic_losses import categorical_generalized_cross_entropy  # noqa: F401
+from simdist.keras.losses.probabilistic_losses import KLDivergence, Poisson
+from simdist.keras.losses.probabilistic_losses import binary_focal_crossentropy, categorical_focal_crossentropy
+from simdist.keras.losses.probabilistic_losses import poisson
 from simdist.keras.losses.reduction import Reduction  # noqa: F401
+from simdist.keras.losses.regression_losses import CosineSimilarity, Huber, LogCosh
+from simdist.keras.losses.regression_losses import MeanAbsolutePercentageError, MeanSquaredLogarithmicError
+from simdist.keras.losses.regression_losses import cosine_similarity, huber
+from simdist.keras.losses.sequence_losses import CTC, ctc
+from simdist.keras.losses.similarity_losses import Circle, circle
 from simdist.keras.losses import losses as _losses
+from simdist.keras.losses import probabilistic_losses as _probabilistic
+from simdist.keras.losses import regression_losses as _regression
 
+# Keras 3.15's keras/src/losses/__init__.py table: the classes, then the functions (it lacks
+# CategoricalGeneralizedCrossEntropy, which `get` therefore refuses).
 ALL_OBJECTS = (
     Loss, LossFunctionWrapper,
-    BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy, MeanSquaredError, MeanAbsoluteError,
-    binary_crossentropy, categorical_crossentropy, sparse_categorical_crossentropy, _losses.mean_squared_error,
-    _losses.mean_absolute_error,
+    KLDivergence, Poisson, BinaryCrossentropy, BinaryFocalCrossentropy, CategoricalCrossentropy,
+    CategoricalFocalCrossentropy, SparseCategoricalCrossentropy,
+    MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, CosineSimilarity,
+    LogCosh, Huber, Hinge, SquaredHinge, CategoricalHinge, Dice, Tversky, Circle, CTC,
+    _probabilistic.kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
+    categorical_focal_crossentropy, sparse_categorical_crossentropy,
+    _losses.mean_squared_error, _losses.mean_absolute_error, _regression.mean_absolute_percentage_error,
+    _regression.mean_squared_logarithmic_error, cosine_similarity, _regression.log_cosh, huber,
+    hinge, squared_hinge, categorical_hinge, dice, tversky, circle, ctc,
 )
 ALL_OBJECTS_DICT: dict[str, Any] = {obj.__name__: obj for obj in ALL_OBJECTS}
 ALL_OBJECTS_DICT.update({"bce": binary_crossentropy, "BCE": binary_crossentropy,
                          "mae": _losses.mean_absolute_error, "MAE": _losses.mean_absolute_error,
-                         "mse": _losses.mean_squared_error, "MSE": _losses.mean_squared_error})
+                         "mse": _losses.mean_squared_error, "MSE": _losses.mean_squared_error,
+                         "kld": _probabilistic.kl_divergence, "KLD": _probabilistic.kl_divergence,
+                         "mape": _regression.mean_absolute_percentage_error,
+                         "MAPE": _regression.mean_absolute_percentage_error,
+                         "msle": _regression.mean_squared_logarithmic_error,
+                         "MSLE": _regression.mean_squared_logarithmic_error})
 
-# tf.keras (keras._tf_keras) exports the regression functions under their legacy names only:
-# tf.keras.losses.mse exists, tf.keras.losses.mean_squared_error does not (clause keras.loss.get).
+# tf.keras (keras._tf_keras) exports these functions under their legacy names only:
+# tf.keras.losses.mse exists, tf.keras.losses.mean_squared_error does not; `logcosh` and
+# `kullback_leibler_divergence` are attributes that `get` does not know (clause keras.loss.get).
 MSE = mse = _losses.mean_squared_error
 MAE = mae = _losses.mean_absolute_error
+MAPE = mape = _regression.mean_absolute_percentage_error
+MSLE = msle = _regression.mean_squared_logarithmic_error
+KLD = kld = kullback_leibler_divergence = _probabilistic.kl_divergence
+logcosh = _regression.log_cosh
 
 
 def serialize(loss: Any) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from simdist import tf
-from simdist.keras import dtype_promotion
+from simdist.keras import config, dtype_promotion
 
 
 def dtype_name(dt: Any) -> str:
@@ -125,3 +125,44 @@ def argmax(x: Any, axis: int = -1) -> Any:
 
 def broadcast_to(x: Any, shape_: Any) -> Any:
     return tf.broadcast_to(convert_to_tensor(x), shape_)
+
+
+def maximum(x1: Any, x2: Any) -> Any:
+    """`ops.maximum`: both operands in Keras's result type (Python numbers weak), then tf.maximum."""
+    (a, b), _ = dtype_promotion.promote(x1, x2)
+    return tf.maximum(a, b)
+
+
+def minimum(x1: Any, x2: Any) -> Any:
+    """`ops.minimum`: both operands in Keras's result type (Python numbers weak), then tf.minimum."""
+    (a, b), _ = dtype_promotion.promote(x1, x2)
+    return tf.minimum(a, b)
+
+
+def clip(x: Any, x_min: Any, x_max: Any) -> Any:
+    """`ops.clip`: tf.clip_by_value (bools clipped as int32)."""
+    x = convert_to_tensor(x)
+    if x.dtype == tf.bool:
+        x = tf.cast(x, tf.int32)
+    return tf.clip_by_value(x, x_min, x_max)
+
+
+def power(x1: Any, x2: Any) -> Any:
+    """`ops.power`: both operands in Keras's result type, then tf.pow."""
+    (a, b), _ = dtype_promotion.promote(x1, x2)
+    return tf.pow(a, b)
+
+
+def l2_normalize(x: Any, axis: int = -1) -> Any:
+    """Keras's `normalize(x, axis, order=2)` on tensors: x * minimum(rsqrt(sum(x**2)), 1/epsilon)."""
+    x = convert_to_tensor(x)
+    if len(x.shape) == 0:
+        x = tf.expand_dims(x, 0)
+    inv_norm = tf.math.rsqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))
+    return x * minimum(inv_norm, 1.0 / config.epsilon())
+
+
+def divide(x1: Any, x2: Any) -> Any:
+    """`ops.divide`: both operands in their float result type (`result_type(a, b, float)`), then tf.divide."""
+    (a, b), _ = dtype_promotion.promote(x1, x2, weak_float=True)
+    return tf.divide(a, b)

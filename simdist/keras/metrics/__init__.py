@@ -2,7 +2,8 @@
 
 Names as `tf.keras.metrics` (keras._tf_keras) exports them: the classes, the per-sample
 functions (binary_accuracy, sparse_categorical_crossentropy, ...) and the legacy regression
-aliases mse/mae/MSE/MAE (functions). `get` resolves strings through Keras's table of classes
+aliases mse/mae/mape/msle/kld (and upper case), kullback_leibler_divergence and logcosh
+(functions). `get` resolves strings through Keras's table of classes
 (class names and their snake_case: "sparse_categorical_accuracy" and "SparseCategoricalAccuracy"
 both give an instance; "mse" a MeanSquaredError; "accuracy" an Accuracy). compile() resolves
 "accuracy"/"acc" itself before calling `get` (see `accuracy_variant`).
@@ -16,6 +17,14 @@ from simdist.keras.serialization import deserialize_keras_object, get_keras_obje
 from simdist.keras.losses import losses as _loss_fns
 from simdist.keras.losses.losses import binary_crossentropy, categorical_crossentropy  # noqa: F401
 from simdist.keras.losses.losses import sparse_categorical_crossentropy  # noqa: F401
+from simdist.keras.losses.probabilistic_losses import binary_focal_crossentropy  # noqa: F401
+from simdist.keras.losses.probabilistic_losses import categorical_focal_crossentropy  # noqa: F401
+from simdist.keras.losses.probabilistic_losses import kl_divergence as _kl_divergence
+from simdist.keras.losses.probabilistic_losses import poisson  # noqa: F401
+from simdist.keras.losses.regression_losses import huber  # noqa: F401
+from simdist.keras.losses.regression_losses import log_cosh as _log_cosh
+from simdist.keras.losses.regression_losses import mean_absolute_percentage_error as _mape
+from simdist.keras.losses.regression_losses import mean_squared_logarithmic_error as _msle
 from simdist.keras.metrics.accuracy_metrics import Accuracy
 from simdist.keras.metrics.accuracy_metrics import BinaryAccuracy
 from simdist.keras.metrics.accuracy_metrics import CategoricalAccuracy
@@ -54,6 +63,8 @@ from simdist.keras.metrics.precision_recall import TrueNegatives
 from simdist.keras.metrics.precision_recall import TruePositives
 from simdist.keras.metrics.probabilistic_metrics import BinaryCrossentropy
 from simdist.keras.metrics.probabilistic_metrics import CategoricalCrossentropy
+from simdist.keras.metrics.probabilistic_metrics import KLDivergence
+from simdist.keras.metrics.probabilistic_metrics import Poisson
 from simdist.keras.metrics.probabilistic_metrics import SparseCategoricalCrossentropy
 from simdist.keras.metrics.reduction_metrics import Mean
 from simdist.keras.metrics.reduction_metrics import MeanMetricWrapper
@@ -62,29 +73,41 @@ from simdist.keras.metrics.sensitivity_specificity import PrecisionAtRecall
 from simdist.keras.metrics.sensitivity_specificity import RecallAtPrecision
 from simdist.keras.metrics.sensitivity_specificity import SensitivityAtSpecificity
 from simdist.keras.metrics.sensitivity_specificity import SpecificityAtSensitivity
+from simdist.keras.metrics.r2_score import R2Score
+from simdist.keras.metrics.regression_metrics import CosineSimilarity
+from simdist.keras.metrics.regression_metrics import LogCoshError
 from simdist.keras.metrics.regression_metrics import MeanAbsoluteError
+from simdist.keras.metrics.regression_metrics import MeanAbsolutePercentageError
+from simdist.keras.metrics.regression_metrics import MeanSquaredLogarithmicError
 from simdist.keras.metrics.regression_metrics import MeanSquaredError
 from simdist.keras.metrics.regression_metrics import RootMeanSquaredError
 from simdist.keras.naming import to_snake_case
 
 MSE = mse = _loss_fns.mean_squared_error
 MAE = mae = _loss_fns.mean_absolute_error
+MAPE = mape = _mape
+MSLE = msle = _msle
+KLD = kld = kullback_leibler_divergence = _kl_divergence
+logcosh = _log_cosh
 
 ALL_OBJECTS = (
     Metric, Mean, Sum, MeanMetricWrapper,
-    MeanSquaredError, RootMeanSquaredError, MeanAbsoluteError,
+    MeanSquaredError, RootMeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError,
+    MeanSquaredLogarithmicError, CosineSimilarity, LogCoshError, R2Score,
     AUC, FalsePositives, FalseNegatives, TrueNegatives, TruePositives, Precision, Recall,
     SensitivityAtSpecificity, SpecificityAtSensitivity, PrecisionAtRecall, RecallAtPrecision,
     F1Score, FBetaScore, IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU,
     Hinge, SquaredHinge, CategoricalHinge, PearsonCorrelation, ConcordanceCorrelation,
-    BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy,
+    KLDivergence, Poisson, BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy,
     Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
     TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy,
 )
 ALL_OBJECTS_DICT: dict[str, Any] = {cls.__name__: cls for cls in ALL_OBJECTS}
 ALL_OBJECTS_DICT.update({to_snake_case(cls.__name__): cls for cls in ALL_OBJECTS})
 ALL_OBJECTS_DICT.update({"bce": BinaryCrossentropy, "BCE": BinaryCrossentropy, "mse": MeanSquaredError,
-                         "MSE": MeanSquaredError, "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError})
+                         "MSE": MeanSquaredError, "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError,
+                         "mape": MeanAbsolutePercentageError, "MAPE": MeanAbsolutePercentageError,
+                         "msle": MeanSquaredLogarithmicError, "MSLE": MeanSquaredLogarithmicError})
 
 
 def serialize(metric: Any) -> Any:

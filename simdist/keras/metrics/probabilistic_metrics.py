@@ -1,12 +1,33 @@
-"""Keras 3.15's crossentropy metrics (keras/src/metrics/probabilistic_metrics.py): means over
-samples of the crossentropy losses' per-sample values."""
+"""Keras 3.15's probabilistic metrics (keras/src/metrics/probabilistic_metrics.py): means over
+samples of the crossentropy, KL-divergence and Poisson losses' per-sample values."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from simdist.keras.losses.losses import binary_crossentropy, categorical_crossentropy, sparse_categorical_crossentropy
+from simdist.keras.losses.probabilistic_losses import kl_divergence, poisson
 from simdist.keras.metrics.reduction_metrics import MeanMetricWrapper
+
+
+class KLDivergence(MeanMetricWrapper):
+    """The mean over samples of `kl_divergence`."""
+
+    def __init__(self, name: str = "kl_divergence", dtype: Any = None) -> None:
+        super().__init__(fn=kl_divergence, name=name, dtype=dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"name": self.name, "dtype": self.dtype}
+
+
+class Poisson(MeanMetricWrapper):
+    """The mean over samples of `poisson`."""
+
+    def __init__(self, name: str = "poisson", dtype: Any = None) -> None:
+        super().__init__(fn=poisson, name=name, dtype=dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"name": self.name, "dtype": self.dtype}
 
 
 class BinaryCrossentropy(MeanMetricWrapper):
