@@ -657,6 +657,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: keras.utils.pad_sequences, normalize, timeseries_dataset_from_array, pack_x_y_sample_weight/unpack_x_y_sample_weight and custom_object_scope behave as Keras 3.15's."),
     Clause('keras.ops', 'keras', False, (),
            "TF 2.21 + Keras 3.15: tf.keras.ops functions give Keras's values, dtypes (Keras's promotion lattice) and errors; on KerasTensors they build functional-model nodes."),
+    Clause('keras.models.clone', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: keras.models.clone_model makes a model of the same architecture with new layers and weights, compiled like the original; clone_function, call_function (Functional only), input_tensors and recursive as Keras's."),
     Clause('keras.fit.callbacks', 'keras', False, (),
            "TF 2.21 + Keras 3.15: History, EarlyStopping (monitor, min_delta, patience, restore_best_weights), LearningRateScheduler (learning_rate logged) and ModelCheckpoint (.keras / .weights.h5, save_best_only, save_freq) as Keras."),
     Clause('keras.callback.tensorboard', 'keras', False, (),
