@@ -37,6 +37,8 @@ MODULES = {   # keras/src/<source> -> (simdist file, title)
     "backend/tensorflow/image.py": ("tf_image.py", "keras.ops.image's functions"),
     "ops/image.py": ("op_image.py", "the ops layer of keras.ops.image"),
     "ops/einops.py": ("op_einops.py", "keras.ops.rearrange (einops)"),
+    # tf.keras.backend's legacy functions (K.mean, K.int_shape, ...), written against tensorflow
+    "legacy/backend.py": ("../legacy_backend.py", "tf.keras.backend's legacy functions"),
 }
 
 # modules of which only these functions are transcribed (core.py also holds Keras's Variable,
@@ -88,6 +90,7 @@ EXTRA = {
                                     "from simdist.keras.random import draw_seed\n"),
     "ops/image.py": ("from simdist.keras.ops.op_utils import compute_conv_output_shape\n"
                      "from simdist.keras.ops.ops_shim import ops\n"),
+    "legacy/backend.py": "from simdist.keras.ops.ops_shim import keras_export\n",
     "ops/einops.py": ("from simdist.keras.ops.op_core import shape\n"
                       "from simdist.keras.ops.op_numpy import prod, reshape, transpose\n"),
     "backend/tensorflow/core.py": (_AXES + "from simdist.keras.keras_tensor import KerasTensor\n"
@@ -216,6 +219,18 @@ def api_module(keras_root: Path) -> str:
     return head + "\n".join(out) + "\n"
 
 
+def legacy_names(keras_root: Path) -> str:
+    """The names tf.keras.backend takes from keras.src.legacy.backend (its API file), which
+    simdist/keras/backend.py serves from this module."""
+    import ast
+    path = keras_root / "_tf_keras" / "keras" / "backend" / "__init__.py"
+    names = sorted(a.asname or a.name for node in ast.parse(path.read_text()).body
+                   if isinstance(node, ast.ImportFrom) and node.module == "keras.src.legacy.backend"
+                   for a in node.names)
+    body = ",\n".join(f"    {n!r}" for n in names)
+    return f"\n\n# tf.keras.backend's names served from this module (simdist/keras/backend.py)\nLEGACY_NAMES = (\n{body},\n)\n"
+
+
 def main() -> None:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import keras
@@ -223,7 +238,10 @@ def main() -> None:
     if keras.__version__ != "3.15.1":
         print(f"note: transcribing keras {keras.__version__}, not 3.15.1", file=sys.stderr)
     for source, (target, _) in MODULES.items():
-        (OUT / target).write_text(transcribe(source, keras_src))
+        text = transcribe(source, keras_src)
+        if source == "legacy/backend.py":
+            text += legacy_names(Path(keras.__file__).resolve().parent)
+        (OUT / target).write_text(text)
         print(f"wrote {OUT / target}")
     (OUT / "__init__.py").write_text(api_module(Path(keras.__file__).resolve().parent))
     print(f"wrote {OUT / '__init__.py'}")

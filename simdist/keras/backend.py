@@ -1,5 +1,7 @@
-"""`keras.backend` (the parts simdist implements): the backend's name, floatx, uids and
-`clear_session`, which restarts Keras's global state (object names, the global seed generator)."""
+"""`tf.keras.backend`: the backend's name, floatx, epsilon, uids and `clear_session`, which
+restarts Keras's global state (object names, the global seed generator); and, on first use, the
+legacy functions tf.keras.backend also exports (`K.mean`, `K.int_shape`, `K.batch_dot`, ...),
+Keras 3.15's keras/src/legacy/backend.py transcribed onto simdist.tf (simdist/keras/legacy_backend.py)."""
 
 from __future__ import annotations
 
@@ -10,12 +12,29 @@ import numpy as np
 
 from simdist import tf
 from simdist.keras import dtype_policies, naming, random
+from simdist.keras.config import epsilon, image_data_format, set_epsilon, set_image_data_format  # noqa: F401
 from simdist.keras.dtype_policies import floatx, set_floatx, standardize_dtype  # noqa: F401
 from simdist.keras.dtype_promotion import result_type  # noqa: F401
 from simdist.keras.naming import get_uid  # noqa: F401
 
-__all__ = ["backend", "clear_session", "floatx", "set_floatx", "get_uid", "standardize_dtype", "set_random_seed",
-           "result_type"]
+__all__ = ["backend", "clear_session", "floatx", "set_floatx", "epsilon", "set_epsilon", "get_uid", "standardize_dtype",
+           "set_random_seed", "result_type", "is_float_dtype", "is_int_dtype", "image_data_format",
+           "set_image_data_format"]
+
+def is_float_dtype(dtype: Any) -> bool:
+    return standardize_dtype(dtype).startswith(("float", "bfloat"))
+
+
+def is_int_dtype(dtype: Any) -> bool:
+    return standardize_dtype(dtype).startswith(("int", "uint"))
+
+
+def __getattr__(name: str) -> Any:
+    """tf.keras.backend's legacy functions, imported on first use."""
+    from simdist.keras import legacy_backend
+    if name in legacy_backend.LEGACY_NAMES:
+        return getattr(legacy_backend, name)
+    raise AttributeError(f"module 'simdist.keras.backend' has no attribute {name!r}")
 
 
 def backend() -> str:

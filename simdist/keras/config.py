@@ -1,5 +1,5 @@
-"""`keras.config` (and `keras.backend`'s) global numeric settings: `floatx`, `epsilon` and the
-global dtype policy (`dtype_policy`/`set_dtype_policy`, kept in dtype_policies.py).
+"""`keras.config` (and `keras.backend`'s) global settings: `floatx`, `epsilon`,
+`image_data_format` and the global dtype policy (`dtype_policy`/`set_dtype_policy`, kept in dtype_policies.py).
 
 Keras 3.15 keeps them as module globals (keras/src/backend/config.py): floatx "float32", epsilon
 1e-7, the fuzz factor the crossentropies clip probabilities with.
@@ -10,6 +10,7 @@ from __future__ import annotations
 _FLOATX = "float32"
 _EPSILON = 1e-7
 _ACCEPTED_FLOATX = ("bfloat16", "float16", "float32", "float64")
+_IMAGE_DATA_FORMAT = "channels_last"   # (keras.json is not read: simdist has no Keras config file)
 
 
 def floatx() -> str:
@@ -34,6 +35,21 @@ def set_epsilon(value: float) -> None:
     """Set the fuzz factor."""
     global _EPSILON
     _EPSILON = value
+
+
+def image_data_format() -> str:
+    """The default data format of image layers ("channels_last" unless set)."""
+    return _IMAGE_DATA_FORMAT
+
+
+def set_image_data_format(data_format: str) -> None:
+    """Set the default data format of image layers ("channels_first" or "channels_last")."""
+    global _IMAGE_DATA_FORMAT
+    data_format = str(data_format).lower()
+    if data_format not in {"channels_first", "channels_last"}:
+        raise ValueError("The `data_format` argument must be one of {'channels_first', 'channels_last'}. "
+                         f"Received: data_format={data_format}")
+    _IMAGE_DATA_FORMAT = data_format
 
 
 def backend() -> str:

@@ -52,6 +52,7 @@ from simdist.runtime.ops.ctc_sparse import ctc_loss_v1 as _ctc_loss_v1  # noqa: 
 from simdist.runtime.ops.fractional_pool import fractional_avg_pool_v1 as _fap_v1, fractional_max_pool_v1 as _fmp_v1  # noqa: E402,E501
 
 from simdist.runtime.dimension import Dimension as _Dimension, dimension_value as _dimension_value  # noqa: E402
+from simdist.tf import compat_v1_ops as _v1  # noqa: E402
 
 v1 = SimpleNamespace(
     ConfigProto=ConfigProto,
@@ -61,7 +62,14 @@ v1 = SimpleNamespace(
     executing_eagerly=_context.executing_eagerly,
     setdiff1d=_setdiff1d,
     nn=SimpleNamespace(ctc_beam_search_decoder=_ctc_beam_v1, ctc_loss=_ctc_loss_v1, fractional_max_pool=_fmp_v1,
-                       fractional_avg_pool=_fap_v1),
+                       fractional_avg_pool=_fap_v1, convolution=_v1.convolution, max_pool=_v1.max_pool,
+                       avg_pool=_v1.avg_pool, conv2d_transpose=_v1.conv2d_transpose),
+    math=SimpleNamespace(in_top_k=_v1.in_top_k),
+    where=_v1.where, cond=_v1.cond, while_loop=_v1.while_loop, gather=_v1.gather, gather_nd=_v1.gather_nd,
+    boolean_mask=_v1.boolean_mask, pad=_v1.pad, map_fn=_v1.map_fn, foldl=_v1.foldl, foldr=_v1.foldr, scan=_v1.scan,
+    gradients=_v1.gradients, sparse_concat=_v1.sparse_concat, assign=_v1.assign, assign_add=_v1.assign_add,
+    assign_sub=_v1.assign_sub, random_normal_initializer=_v1.random_normal_initializer,
+    random_uniform_initializer=_v1.random_uniform_initializer,
     distribute=SimpleNamespace(
         OneDeviceStrategy=OneDeviceStrategyV1,
         MirroredStrategy=MirroredStrategyV1,

@@ -8,10 +8,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["standardize_tuple", "standardize_padding", "standardize_data_format", "compute_conv_output_shape",
-           "compute_pooling_output_shape", "IMAGE_DATA_FORMAT"]
+           "compute_pooling_output_shape"]
 
-#: Keras's default `image_data_format()` (keras.json is not read: simdist has no Keras config file)
-IMAGE_DATA_FORMAT = "channels_last"
 
 
 def standardize_tuple(value: Any, n: int, name: str, allow_zero: bool = False) -> tuple:
@@ -59,7 +57,8 @@ def standardize_padding(value: Any, allow_causal: bool = False) -> Any:
 def standardize_data_format(data_format: Any) -> str:
     """None -> the default image data format; "channels_first" / "channels_last" in any case."""
     if data_format is None:
-        return IMAGE_DATA_FORMAT
+        from simdist.keras import config
+        return config.image_data_format()
     data_format = str(data_format).lower()
     if data_format not in {"channels_first", "channels_last"}:
         raise ValueError("The `data_format` argument must be one of {'channels_first', 'channels_last'}. "

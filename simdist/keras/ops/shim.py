@@ -89,12 +89,15 @@ def _unique_v2(x: Any, axis: Any, counts: bool) -> Any:
 
 class _TF:
     """simdist.tf with the few names Keras's TF backend reads that simdist's facade does not have:
-    `RaggedTensor` (for isinstance tests), `__internal__.EagerTensor`/`smart_cond`,
+    `RaggedTensor` (for isinstance tests), `__internal__.EagerTensor`/`smart_cond`/`tf2.enabled`
+    (TF 2 behaviour: True)/`eager_context.eager_mode`,
     `experimental.numpy.finfo`/`select` and `raw_ops.Bucketize`/`UniqueV2`/`UniqueWithCountsV2`."""
 
     RaggedTensor = _RaggedTensor
     __internal__ = SimpleNamespace(EagerTensor=_simdist_tf.Tensor,
-                                   smart_cond=SimpleNamespace(smart_cond=_smart_cond))
+                                   smart_cond=SimpleNamespace(smart_cond=_smart_cond),
+                                   tf2=SimpleNamespace(enabled=lambda: True),
+                                   eager_context=SimpleNamespace(eager_mode=_simdist_tf.init_scope))
     experimental = SimpleNamespace(numpy=SimpleNamespace(finfo=_finfo, select=_select))
     raw_ops = SimpleNamespace(ImageProjectiveTransformV3=_simdist_tf.raw_ops.ImageProjectiveTransformV3,
                               Bucketize=_bucketize,
@@ -233,6 +236,7 @@ class _Backend:
     is_int_dtype = staticmethod(lambda d: standardize_dtype(d) in INT_TYPES)
     is_float_dtype = staticmethod(lambda d: standardize_dtype(d) in FLOAT_TYPES)
     epsilon = staticmethod(config.epsilon)
+    image_data_format = staticmethod(config.image_data_format)
     result_type = staticmethod(dtype_promotion.result_type)
     standardize_dtype = staticmethod(standardize_dtype)
     standardize_data_format = staticmethod(_standardize_data_format)
