@@ -244,7 +244,7 @@ def ring_graph(system: System) -> tuple[int, float]:
     channels); pass 2 cannot raise the speed of that many channels within the link. 8 H100/H200:
     6 x 60 -> 12 x 30 GB/s; 8 A100: 6 x 40 -> 12 x 20; V100: 3 x 40 -> 6 x 20."""
     arch = _ARCH[system.arch]
-    links = round(system.intra_bw / (LINK_EFFICIENCY * _NVLINK_LINK_BW))
+    links = max(1, round(system.intra_bw / (LINK_EFFICIENCY * _NVLINK_LINK_BW)))   # (a slower custom link: one)
     link = links * _CHANNEL_BW[arch]
     speeds = _SPEEDS_SM90 if arch >= 2 else _SPEEDS_INTRA
     i = next((k for k, sp in enumerate(speeds) if sp <= link + 1e-9), len(speeds) - 1)

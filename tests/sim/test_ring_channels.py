@@ -106,3 +106,11 @@ def test_multi_node_channels_keep_simdists_count() -> None:
     c = nccl.choose("all_reduce", 8 * GiB, two, algorithm="ring", protocol="Simple", factors=NEUTRAL)
     want = math.ceil(min(360.0, 400.0) / 20.6 - 1e-9)
     assert c.channels == want, f"2 nodes ring/Simple runs {c.channels} channels, but should be {want}"
+
+
+def test_a_link_below_one_nvlink_still_runs() -> None:
+    # a custom host whose NVLink is below one link's rate: one graph channel at the link's speed, 2 run channels
+    slow = nccl.System(nranks=4, nodes=1, intra_bw=8e9, arch="ampere")
+    assert nccl.ring_graph(slow) == (1, 20.0), f"ring_graph(8 GB/s)={nccl.ring_graph(slow)}, but should be (1, 20.0)"
+    c = nccl.choose("all_reduce", 4 * KiB, slow, protocol="Simple")
+    assert c.channels == 1 and c.time > 0, f"4 KiB ring/Simple on a slow link: {c}"
