@@ -57,6 +57,11 @@ _NVLS_EFFICIENCY = (0.0, 0.0, 0.85)
 # a channel's share, used here to count channels.
 _CHANNEL_BW = (20.0, 20.0, 20.6)
 _MAX_NVLS_ARITY = 32   # device.h NCCL_MAX_NVLS_ARITY
+_MAX_CHANNELS = 64     # device.h MAXCHANNELS (2.19 on; 32 before: the same counts below 16 graph channels)
+# The ring graph search's speeds, GB/s per channel, on one node (search.cc speedArrayIntra, sm90SpeedArrayIntra;
+# 2.21 on, which added sm90's 11: the speeds the search reaches on an NVSwitch node are in every release's array).
+_SPEEDS_INTRA = (40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0)
+_SPEEDS_SM90 = (60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0)
 # One NVLink's rate per direction (NVLink 2, 3 and 4 alike: V100 6 links = 150 GB/s, A100 12 = 300, H100 and
 # H200 18 = 450, the datasheets): how many links NCCL's topology counts for a GPU's NVLink bandwidth.
 _NVLINK_LINK_BW = 25e9
@@ -209,9 +214,58 @@ def _log2i(n: int) -> int:
 
 
 def _channels(system: System, ring_bus_gbs: float) -> int:
-    """NCCL's graph search finds channels of one NVLink's bandwidth each until the GPU's links
-    are used up; here: the per-GPU bandwidth over one link's channel bandwidth, at least 2."""
+    """Channels of the ring/tree graph NCCL's tuner counts: on one NVSwitch node the search's graph
+    (`ring_graph`); across nodes or on PCI, the per-GPU bandwidth over one link's channel bandwidth,
+    at least 2 (simdist's simplification of the multi-node search)."""
+    if system.nodes == 1 and system.intra == "nvlink":
+        return ring_graph(system)[0]
     return max(2, int(math.ceil(ring_bus_gbs / _CHANNEL_BW[_ARCH[system.arch]] - 1e-9)))
+
+
+def _comm_channels(system: System, graph_channels: int) -> int:
+    """The channels a ring/tree collective may run on (``comm->nChannels``): on one NVSwitch node
+    ncclTopoPostset (src/graph/connect.cc) duplicates the graph's channels once more,
+    ``min(MAXCHANNELS, 2 x nChannels)``; elsewhere simdist keeps the graph's count."""
+    if system.nodes == 1 and system.intra == "nvlink":
+        return min(_MAX_CHANNELS, 2 * graph_channels)
+    return graph_channels
+
+
+def ring_graph(system: System) -> tuple[int, float]:
+    """(channels, per-channel bwIntra GB/s) of the ring graph NCCL's search builds on one NVSwitch
+    node (src/graph/search.cc, ncclTopoCompute; the same from 2.18 to 2.30.7).
+
+    Every ring channel takes its speed ``s`` of each GPU's NVSwitch link (its NVLinks x 20/20.6 GB/s,
+    topo.h SMxx_NVLINK_BW). Pass 1 starts at the fastest speed of the GPU's speed array within that
+    link and keeps the fastest graph of the most bandwidth: ``floor(link / s)`` channels (at most
+    MAXCHANNELS/2), stopping when they fill the link or the next speed is below half the best; a slower
+    speed replaces it only with strictly more bandwidth. ncclTopoDupChannels then doubles the channels
+    at half the speed when ``s >= 25`` (not on Hopper or later when ``s < 50`` with more than 4
+    channels); pass 2 cannot raise the speed of that many channels within the link. 8 H100/H200:
+    6 x 60 -> 12 x 30 GB/s; 8 A100: 6 x 40 -> 12 x 20; V100: 3 x 40 -> 6 x 20."""
+    arch = _ARCH[system.arch]
+    links = max(1, round(system.intra_bw / (LINK_EFFICIENCY * _NVLINK_LINK_BW)))   # (a slower custom link: one)
+    link = links * _CHANNEL_BW[arch]
+    speeds = _SPEEDS_SM90 if arch >= 2 else _SPEEDS_INTRA
+    i = next((k for k, sp in enumerate(speeds) if sp <= link + 1e-9), len(speeds) - 1)
+    best_n, best_s = 0, 0.0
+    while True:
+        s = speeds[i]
+        n = min(_MAX_CHANNELS // 2, int(link / s + 1e-9))
+        if n >= 1 and n * s > best_n * best_s + 1e-9:
+            best_n, best_s = n, s
+        if best_n * best_s >= link - 1e-9:
+            break
+        if i + 1 >= len(speeds) or (best_n and speeds[i + 1] / best_s <= 0.49):
+            break
+        i += 1
+    n, s = best_n, best_s
+    cc_min = (70, 80, 90)[arch]
+    if s >= 25.0 and not (cc_min > 80 and s < 50.0 and n > 4):
+        dup = min(2 * n, _MAX_CHANNELS // 2)
+        s /= -(-dup // n)
+        n = dup
+    return n, s
 
 
 def _nvls_channels(system: System) -> int:
@@ -246,12 +300,15 @@ def nvls_graph(system: System, tuner: nccl_release.Tuner) -> tuple[float, float]
 
 
 def _model(collective: str, algorithm: str, protocol: str, system: System,
-           factors: Factors, tuner: nccl_release.Tuner, ranking: bool = False) -> tuple[float, float, int] | None:
-    """(latency us, algorithm bandwidth GB/s, channels) of NCCL's model, or None where NCCL does
-    not run this (algorithm, protocol) for this collective and system. ``ranking``: NCCL's own
-    estimate, by which it chooses (single-node NVLS at its graph's bandwidth, `nvls_graph`);
+           factors: Factors, tuner: nccl_release.Tuner, ranking: bool = False,
+           run_share: float = 1.0) -> tuple[float, float, int] | None:
+    """(latency us, algorithm bandwidth GB/s, channels it may run on) of NCCL's model, or None where
+    NCCL does not run this (algorithm, protocol) for this collective and system. ``ranking``: NCCL's
+    own estimate, by which it chooses (single-node NVLS at its graph's bandwidth, `nvls_graph`);
     otherwise simdist's delivered NVLS bandwidth (the GPU's NVLink share: the kernel runs its own 16
-    channels, whatever speed the search settled on)."""
+    channels, whatever speed the search settled on). ``run_share``: ring and tree on that share of
+    their channels (enqueue.cc trims channels for small messages): NCCL's bandwidth formula with the
+    graph's channels scaled by it, before the protocol's caps (LL's ``llMaxBw`` stays the whole GPU's)."""
     a, p, pi = algorithm, protocol, _P[protocol]
     arch = _ARCH[system.arch]
     n, nodes, ppn = system.nranks, system.nodes, system.ppn
@@ -272,7 +329,14 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
     net_gbs = system.net_bw * factors.net_efficiency / 1e9
     bus = intra_gbs if nodes == 1 else min(intra_gbs, net_gbs)
     nch = _nvls_channels(system) if a in ("nvls", "nvls_tree") else _channels(system, bus)
-    if nch < 2:
+    if a in ("ring", "tree") and run_share != 1.0:
+        bus *= run_share
+        intra_gbs *= run_share
+        net_gbs *= run_share
+        nch_cap: float = nch * run_share
+    else:
+        nch_cap = nch
+    if nch < 2 and a in ("nvls", "nvls_tree"):
         return None   # NVLS needs at least 2 channels (tuning.cc)
     nsteps = 2 * (n - 1) if collective == "all_reduce" else n - 1
     ll_max = tuner.ll_max_bw_1node[arch] if nodes == 1 else _LL_MAX_BW_INTEL[index2]
@@ -308,18 +372,18 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
                 share = 1.0 / 3.0   # (before 2.21: 1/4 for all-reduce or across nodes, else 1/3)
             bw = min(ll_max, bw * share)
         if a == "ring" and p == "LL128":
-            bw = min(bw * 0.92, nch * _PER_CH_RING_LL128[arch][index2])
+            bw = min(bw * 0.92, nch_cap * _PER_CH_RING_LL128[arch][index2])
         if a == "tree":
             if nodes == 2:
                 # On 2 nodes the tree's graph may run its NVLink side at up to twice the network
                 # rate (search.cc "increase bwIntra for trees (2 nodes or collnet)") and the tuner
                 # takes that intra bandwidth (tuning.cc: nNodes <= 2 ? bwIntra : bwInter).
                 bw = min(intra_gbs, 2.0 * net_gbs)
-            bw = min(bw * 0.92, nch * _PER_CH_TREE[arch][index2])
+            bw = min(bw * 0.92, nch_cap * _PER_CH_TREE[arch][index2])
             if p == "LL":
                 bw = min(bw / 3.8, ll_max)
             if p == "LL128":
-                bw = min(bw * (7.0 / 9.0 if nodes == 1 else 120.0 / 128.0), nch * _PER_CH_TREE_LL128[arch][index2])
+                bw = min(bw * (7.0 / 9.0 if nodes == 1 else 120.0 / 128.0), nch_cap * _PER_CH_TREE_LL128[arch][index2])
     bw *= (n / nsteps) if a != "tree" else 0.5   # bus -> algorithm bandwidth
     intra_lat = tuner.hw_lat[system.intra][a][pi]
     if nodes > 1 and p == "LL":
@@ -341,7 +405,7 @@ def _model(collective: str, algorithm: str, protocol: str, system: System,
         lat += intra_lat   # (baseLat is 0 for NVLS from 2.19; 2.18 put its 23 us there)
     else:
         lat += intra_lat + 2 * _log2i(nodes) * inter_lat
-    return lat, bw, nch
+    return lat, bw, (nch if a in ("nvls", "nvls_tree") else _comm_channels(system, nch))
 
 
 def _nccl_time(collective: str, algorithm: str, protocol: str, system: System, nbytes: float, lat: float,
@@ -437,7 +501,12 @@ def options(collective: str, nbytes: float, system: System, factors: Factors | N
                     + factors.overhead
             else:
                 run = _run_channels(a, p, system, nbytes, nch)
-                eff = bw * run / nch
+                eff = bw
+                if run < nch:
+                    # NCCL's formula on the channels that run (LL's cap is the whole GPU's, not per channel).
+                    _, bw_run, _ = _model(collective, a, p, system, factors, predictor,  # type: ignore[misc]
+                                          run_share=run / nch)
+                    _, eff = _nccl_time(collective, a, p, system, nbytes, lat, bw_run, nch)
                 if factors.ramp_bytes > 0 and p == "Simple":
                     per_ch = nbytes / run
                     eff *= per_ch / (per_ch + factors.ramp_bytes)

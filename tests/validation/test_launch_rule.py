@@ -61,5 +61,5 @@ def test_doc_shows_the_launch_rule_table_and_its_claims():
     assert best.h == 7e-6 and best.fit_mean < sum_rule.fit_mean, (best.h, best.fit_mean, sum_rule.fit_mean)
     assert sum_rule.factors == nccl.FACTORS, f"the sum rule's refit {sum_rule.factors} is not simdist's {nccl.FACTORS}"
     for rid, want in (("nccl-allreduce-h100-1x4-1MiB", -0.045), ("nccl-allreduce-h100-1x8-1MiB-nccl230-ring", 0.089),
-                      ("nccl-allreduce-a100-1x8-32KiB", -0.218), ("nccl-allreduce-h100-1x4-16MiB-b2b", -0.233)):
+                      ("nccl-allreduce-a100-1x8-32KiB", -0.218), ("nccl-allreduce-h100-1x4-16MiB-b2b", -0.300)):
         assert round(best.errors[rid], 3) == want, f"{rid}: {best.errors[rid]:+.2%} at h = 7 us, the doc says {want:+.1%}"
