@@ -121,11 +121,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.pow", "value"): "pow with subnormal operands: bfloat16 constants folded in a graph (TF pow(1e-40, 6e-8) is 1, "
                            "simdist 0) and float32 pow(0, 1e-40) (TF 0: the exponent is not read as 0; simdist 1); fz10 "
                            "ext seed 91 #78, seed 92 #259",
-    ("math.special.bessel_j0", "value"): "float32 bessel_j0 of 1e10: TF 2.21's Eigen float kernel gives 6.966e-06, "
-                                         "simdist the float64 value rounded (2.176e-06); bessel_j1 alike; fz10 ext "
-                                         "seed 91 #183",
-    ("math.special.bessel_j0", "gradient"): "bessel_j0's gradient (-bessel_j1) inherits the float32 kernel class "
-                                            "above; fz10 seed 92 #228",
     ("math.sign", "gradient"): "complex Sign's gradient under a tape: not analysed; fz10 ext seed 91 #101",
     ("math.logical_not", "error-class"): "logical_not of a float64 MirroredVariable in a replica: TF 2.21 ValueError, "
                                          "simdist InvalidArgumentError; fz10 seed 92 #216 (and ext seeds 62-63's "

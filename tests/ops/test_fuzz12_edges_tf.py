@@ -1,0 +1,72 @@
+"""Rules issue 29's twelfth campaign (fz12: the third fuzzer's seeds 94-96, the first fuzzer's
+stream 20261207) found wrong, each against real TensorFlow 2.21: the same call on both backends
+gives the same dtype and bits, or raises the same exception class. float32/half bessel_j0/j1/y0/y1
+are Eigen's float kernels (the Hankel form's phase added in float32, packets with the estimated
+rsqrt and Eigen's cos/sin/log, the scalar tail with the C library's). Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import edge_compare
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+_RNG = np.random.default_rng(1207)
+_BESSEL_X = np.concatenate([
+    np.array([0.0, -0.0, 1e-40, -1e-40, 1e-4, 1e-3, 0.5, 1.9, 2.0, 2.0000002, 3.0, -3.0, 7.5, 33.0, 1e3, 1e5, 3e7,
+              1e10, -1e10, 3.4e38, np.inf, -np.inf, np.nan], np.float32),
+    (_RNG.standard_normal(40) * 10).astype(np.float32), (10 ** _RNG.uniform(-5, 12, 40)).astype(np.float32)])
+_BESSEL = ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1")
+# packets whose elements are all within [-2, 2]: the Hankel branch's rsqrt estimate (the CPU's vrsqrtps table,
+# ops.host-cpu) is selected away, so the golden's answers hold on every host (x > 2 in packets: see the spec)
+_BESSEL_SMALL = np.concatenate([_BESSEL_X[np.abs(_BESSEL_X) <= 2], _RNG.uniform(-2, 2, 29).astype(np.float32)])
+
+
+def _bessel_gradient(fn: str, x: np.ndarray) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        v = tf.Variable(x)
+        with tf.GradientTape() as tape:
+            y = getattr(tf.math.special, fn)(v)
+        return tape.gradient(y, v)
+    return run
+
+
+SPECIAL: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- Eigen's float Bessel kernels (fz10 ext seed 91 #183, seeds 92 #228; fz12 seeds 94 #18, 95 ext #248, 96 ext #295):
+    # 40 elements within [-2, 2] (5 packets), each edge value alone (the scalar tail), half (float one at a time)
+    *[(f"{fn}-float32-packets", "ops.math-special",
+       (lambda f: lambda tf: getattr(tf.math.special, f)(tf.constant(_BESSEL_SMALL)))(fn)) for fn in _BESSEL],
+    *[(f"{fn}-float32-tail-{i}", "ops.math-special",
+       (lambda f, v: lambda tf: getattr(tf.math.special, f)(tf.constant(v)))(fn, _BESSEL_X[i:i + 1]))
+      for fn in _BESSEL for i in range(23)],
+    *[(f"{fn}-float16", "ops.math-special",
+       (lambda f: lambda tf: getattr(tf.math.special, f)(tf.constant(_BESSEL_X.astype(np.float16))))(fn))
+      for fn in _BESSEL],
+    *[(f"{fn}-gradient-float32-{i}", "ops.math-special", _bessel_gradient(fn, _BESSEL_X[i:i + 7])) for fn in ("bessel_j0", "bessel_j1")
+      for i in (0, 7, 14)],
+]
+CASES = SPECIAL
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.bits_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.math-special")
+@EDGES.parametrize("ops.math-special")
+def test_special_function_kernels(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+if __name__ == "__main__":  # TF worker: python test_fuzz12_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
