@@ -51,11 +51,6 @@ _CX_GRAD = ("gradients through complex ops (products and divisions of complex pa
             "from the complex value classes; ext seeds 61-63")
 
 KNOWN_OPEN: dict[object, str] = {
-    ("math.igamma", "value"): "float32 igamma(a, x) with a large a and x <= a: Eigen's float series stops after 2000 "
-                              "terms in float32 arithmetic with its own lgamma (TF 2.21: igamma(1e6, 1e6) is 1.312), "
-                              "simdist's SciPy kernel converges; float64 is Eigen's truncated series since issue 29's "
-                              "fz4 (seed 51 #259: igamma(1e10, 1e10) is 0.00798); igammac's continued fraction at x = a "
-                              "large (igammac(1e10, 1e10) is 0.934 in TF, 0.49999867 in simdist) is not modelled",
     ("linalg.inv", "value"): "MatrixInverse of matrices holding inf/NaN that TF accepts (simdist decides acceptance as "
                              "Eigen's PartialPivLU since issue 29's fz4): Eigen's solve order gives other "
                              "NaN/inf/zero patterns than NumPy's LAPACK inverse (NaN where LAPACK refuses); seed 52 #232",

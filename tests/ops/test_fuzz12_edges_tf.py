@@ -2,7 +2,8 @@
 stream 20261207) found wrong, each against real TensorFlow 2.21: the same call on both backends
 gives the same dtype and bits, or raises the same exception class. float32/half bessel_j0/j1/y0/y1
 are Eigen's float kernels (the Hankel form's phase added in float32, packets with the estimated
-rsqrt and Eigen's cos/sin/log, the scalar tail with the C library's). Needs the `tf` extra.
+rsqrt and Eigen's cos/sin/log, the scalar tail with the C library's); igamma/igammac are Eigen's
+Cephes series and continued fraction in the element's precision. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -52,7 +53,21 @@ SPECIAL: list[tuple[str, str, Callable[[Any], Any]]] = [
     *[(f"{fn}-gradient-float32-{i}", "ops.math-special", _bessel_gradient(fn, _BESSEL_X[i:i + 7])) for fn in ("bessel_j0", "bessel_j1")
       for i in (0, 7, 14)],
 ]
-CASES = SPECIAL
+_IG = [0.0, 1e-40, 1e-30, 1e-3, 0.1, 0.5, 1.0, 2.0, 2.5, 7.25, 30.0, 100.0, 150.0, 1e3, 1e4, 1e6, 1e10, 1e30,
+       np.inf, -1.0, np.nan]
+_IG_PAIRS = np.array([(a, x) for a in _IG for x in _IG], np.float64)
+_IG_RANDOM = 10 ** _RNG.uniform(-3, 4, (2, 300))
+IGAMMA: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- Eigen's igamma/igammac: series and continued fraction in the element's precision (fz12 seeds 94 #43,
+    # 95 #34, 96 ext #31; fz4's float64 series limit; fz3_known's igammac at x = a large)
+    *[(f"{fn}-{dt}-edges", "ops.special-more",
+       (lambda f, d: lambda tf: getattr(tf.math, f)(tf.constant(_IG_PAIRS[:, 0], d), tf.constant(_IG_PAIRS[:, 1], d)))(fn, dt))
+      for fn in ("igamma", "igammac") for dt in ("float32", "float64")],
+    *[(f"{fn}-{dt}-random", "ops.special-more",
+       (lambda f, d: lambda tf: getattr(tf.math, f)(tf.constant(_IG_RANDOM[0], d), tf.constant(_IG_RANDOM[1], d)))(fn, dt))
+      for fn in ("igamma", "igammac") for dt in ("float32", "float64")],
+]
+CASES = SPECIAL + IGAMMA
 
 EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: edge_compare.bits_agree)
 
@@ -65,6 +80,12 @@ def tf_results() -> dict[int, Any]:
 @clause("ops.math-special")
 @EDGES.parametrize("ops.math-special")
 def test_special_function_kernels(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.special-more")
+@EDGES.parametrize("ops.special-more")
+def test_incomplete_gamma_kernels(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
