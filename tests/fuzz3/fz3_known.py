@@ -54,9 +54,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("linalg.inv", "value"): "MatrixInverse of matrices holding inf/NaN that TF accepts (simdist decides acceptance as "
                              "Eigen's PartialPivLU since issue 29's fz4): Eigen's solve order gives other "
                              "NaN/inf/zero patterns than NumPy's LAPACK inverse (NaN where LAPACK refuses); seed 52 #232",
-    ("linalg.det", "value"): "MatrixDeterminant of matrices holding inf/NaN and float32 subnormals: TF's LU (DAZ reads "
-                             "the subnormal as 0, a zero pivot after an infinite one gives NaN), simdist's NumPy det "
-                             "gives 0; seed 52 #125",
     ("math.bessel_i1e", "gradient"): "float16 bessel_i1e of the smallest subnormal (5.96e-8): Eigen's float32 Chebyshev "
                                      "kernel returns slightly more than x/2, which rounds up to 5.96e-8 in float16 (its "
                                      "gradient's y * (1/x) is then -inf); SciPy's value is x/2, a tie rounded to 0 "
