@@ -4,7 +4,8 @@ gives the same dtype and bits, or raises the same exception class. float32/half 
 are Eigen's float kernels (the Hankel form's phase added in float32, packets with the estimated
 rsqrt and Eigen's cos/sin/log, the scalar tail with the C library's); igamma/igammac are Eigen's
 Cephes series and continued fraction in the element's precision; det/slogdet are determinant_op.cc's
-SLogDet over Eigen's PartialPivLU (no special case for a non-finite sum of logs). Needs the `tf` extra.
+SLogDet over Eigen's PartialPivLU (no special case for a non-finite sum of logs); glibc's atan2/atan2f of
+subnormal operands in the scalar tail. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -97,7 +98,20 @@ LINALG: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("det-float32-finite-5x5", "ops.linalg-more",
      lambda tf: tf.linalg.det(tf.constant(np.random.default_rng(5).standard_normal((20, 5, 5)).astype(np.float32)))),
 ]
-CASES = SPECIAL + IGAMMA + LINALG
+_AT64 = [5e-324, -5e-324, 1e-310, -2e-310, np.inf, -np.inf, -1.999 * 2.0 ** -967, -(2.0 ** -966), -2.0, 1.0]
+_AT32 = [1e-40, -1e-40, 1e-45, 1.1e-38, 1.0, 2.0, -1.0, np.inf, -np.inf]
+ATAN2: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- glibc's atan2 (IBM) / atan2f (fdlibm) of subnormal operands in the scalar tail, each pair alone (fz12 seed 96
+    # #272: atan2(5e-324, -inf) is pi): an infinite x before the far-below branch, whose bound is |x| >= 2**-966;
+    # atan2f's x = 1.0 case (atanf(y) keeps a subnormal y)
+    *[(f"atan2-float64-{i}-{j}", "ops.eigen-kernels",
+       (lambda y, x: lambda tf: tf.math.atan2(tf.constant([y], tf.float64), tf.constant([x], tf.float64)))(y, x))
+      for i, y in enumerate(_AT64[:4]) for j, x in enumerate(_AT64)],
+    *[(f"atan2-float32-{i}-{j}", "ops.eigen-kernels",
+       (lambda y, x: lambda tf: tf.math.atan2(tf.constant([y], tf.float32), tf.constant([x], tf.float32)))(y, x))
+      for i, y in enumerate(_AT32[:4]) for j, x in enumerate(_AT32)],
+]
+CASES = SPECIAL + IGAMMA + LINALG + ATAN2
 
 def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     """edge_compare.bits_agree, complex part by part (a NaN part matching any NaN part)."""
@@ -138,6 +152,12 @@ def test_special_function_kernels(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.linalg-more")
 @EDGES.parametrize("ops.linalg-more")
 def test_determinants(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.eigen-kernels")
+@EDGES.parametrize("ops.eigen-kernels")
+def test_atan2_tail_subnormals(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
