@@ -6,7 +6,7 @@ rsqrt and Eigen's cos/sin/log, the scalar tail with the C library's); igamma/iga
 Cephes series and continued fraction in the element's precision; det/slogdet are determinant_op.cc's
 SLogDet over Eigen's PartialPivLU (no special case for a non-finite sum of logs); glibc's atan2/atan2f of
 subnormal operands in the scalar tail; embedding_lookup's closing identity, which the tape does not record
-for an integer variable's rows. Needs the `tf` extra.
+for an integer variable's rows; Grappler's folding of AddN's constant inputs inside tf.function. Needs the `tf` extra.
 """
 
 from __future__ import annotations
@@ -130,7 +130,26 @@ GRADIENTS: list[tuple[str, str, Callable[[Any], Any]]] = [
       for fn in ("embedding_lookup", "gather") for dt in ("int32", "int64", "float32") for acc in (True, False)
       for u in ("none", "zero")],
 ]
-CASES = SPECIAL + IGAMMA + LINALG + ATAN2 + GRADIENTS
+def _add_n_traced(dt: str, order: str, signature: bool) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        with np.errstate(over="ignore"):   # (1e30 is inf in float16)
+            c1, c2 = np.array([65504.0, 1.0, 3.0, 1e30], dt), np.array([-65504.0, 2.0 ** -11, -3.0, -1e30], dt)
+
+        def f(x: Any) -> Any:
+            a, b = tf.constant(c1), tf.constant(c2)
+            return tf.math.add_n({"xcc": [x, a, b], "cxc": [a, x, b], "xcxc": [x, a, x, b], "xxc": [x, x, a]}[order])
+        x = tf.constant(np.array([-1.0, 1.0, 2.0 ** -11, 7.0], dt))
+        spec = [tf.TensorSpec([None], dt)] if signature else None
+        return tf.function(f, input_signature=spec)(x), f(x)
+    return run
+
+
+GRAPPLER: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- PartialAssocOpConstFolding: AddN's constant inputs folded first (fz12 seed 94 #170, #227); xxc: one constant
+    *[(f"add-n-{dt}-{order}-{'sig' if sig else 'traced'}", "function.grappler-rewrites", _add_n_traced(dt, order, sig))
+      for dt in ("float16", "float32", "float64") for order in ("xcc", "cxc", "xcxc", "xxc") for sig in (False, True)],
+]
+CASES = SPECIAL + IGAMMA + LINALG + ATAN2 + GRADIENTS + GRAPPLER
 
 def _parts_agree(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     """edge_compare.bits_agree, complex part by part (a NaN part matching any NaN part)."""
@@ -183,6 +202,12 @@ def test_atan2_tail_subnormals(k: int, tf_results: dict[int, Any]) -> None:
 @clause("ops.gradient-none-or-zeros")
 @EDGES.parametrize("ops.gradient-none-or-zeros")
 def test_integer_embedding_gradient(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.grappler-rewrites")
+@EDGES.parametrize("function.grappler-rewrites")
+def test_add_n_constants_folded_first(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
