@@ -331,8 +331,8 @@ def _slogdet(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _det(a: np.ndarray) -> np.ndarray:
-    """MatrixDeterminant: sign · std::exp(log|det|) of SLogDet (so an infinite pivot after a zero
-    one gives 0 · inf = NaN); complex: the sign's parts times the real exponential."""
+    """MatrixDeterminant: sign · std::exp(log|det|) of SLogDet (so a zero pivot beside an infinite
+    one gives NaN, log 0 + log inf); complex: the sign's parts times the real exponential."""
     if not a.size:
         return np.ones(a.shape[:-2], a.dtype)
     s, ld = _slogdet(a)
