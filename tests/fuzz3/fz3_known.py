@@ -118,9 +118,6 @@ KNOWN_OPEN: dict[object, str] = {
                                          "simdist InvalidArgumentError; fz10 seed 92 #216 (and ext seeds 62-63's "
                                          "complex operand)",
     # fz12 (seeds 94-96, with and without --ext), found and not analysed in the session:
-    ("math.igamma", "gradient"): "IgammaGradA (igamma's derivative in a): TF 2.21 runs Eigen's DERIVATIVE mode of the "
-                                 "series/continued fraction, simdist a Richardson central difference in float64 (float32 "
-                                 "-0.06385025 vs TF -0.06385016 for a = x = 1; the values agree since fz12); seed 94 #43",
     ("math.atan2", "value"): "atan2(y, -0.0) in a MirroredStrategy replica: TF 2.21's second replica computes with x = -0.0 "
                              "(pi at y = 0), its first with a cached +0.0 (the eager scalar cache keys -0.0 as 0.0 per "
                              "device, presumably); simdist gives 0 in both; fz12 ext seed 94 #141",

@@ -13,13 +13,16 @@ float32), so the kernel takes its inputs unflushed (the op's Fixed rule). Clause
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from simdist.runtime.ops import libm
 
-__all__ = ["igamma", "igammac"]
+__all__ = ["igamma", "igammac", "igamma_grad_a"]
 
 _ITERATIONS = 2000   # igamma_num_iterations<Scalar, VALUE>
+_Fn = Callable[[np.ndarray], np.ndarray]
 
 
 def _c(name: str, dt: np.dtype) -> str:
@@ -50,7 +53,7 @@ def _main_term(a: np.ndarray, x: np.ndarray, log_x: np.ndarray) -> np.ndarray:
     logax = a * log_x - x - libm.scalar_map(_c("lgamma", dt), a)
     low = -np.log(np.finfo(dt).max).astype(dt)
     out = libm.scalar_map(_c("exp", dt), np.where(np.isnan(logax), dt.type(0), logax))
-    return np.where((logax < low) | np.isnan(logax), dt.type(0), out)
+    return _ftz(np.where((logax < low) | np.isnan(logax), dt.type(0), out))   # (exp's subnormal result: FTZ)
 
 
 def _series(a: np.ndarray, x: np.ndarray, log_x: np.ndarray) -> np.ndarray:
@@ -59,7 +62,7 @@ def _series(a: np.ndarray, x: np.ndarray, log_x: np.ndarray) -> np.ndarray:
     one, machep = dt.type(1), dt.type(np.finfo(dt).eps / 2)
     ax = _main_term(a, x, log_x)
     zero = ax == 0
-    ax = np.where(zero, ax, ax / a)
+    ax = np.where(zero, ax, _ftz(ax / a))
     r, c, ans = a.copy(), np.ones_like(a), np.ones_like(a)
     going = ~zero
     for _ in range(_ITERATIONS):
@@ -153,4 +156,99 @@ def igammac(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         if ok.any():
             aa, xx = a[ok], x[ok]
             out[ok] = _split(aa, xx, log_x[ok], ~((xx < 1) | (xx < aa)), "series")
+    return _ftz(out)
+
+
+_DERIVATIVE_ITERATIONS = {np.dtype(np.float32): 200, np.dtype(np.float64): 500}   # igamma_num_iterations
+
+
+def _series_da(a: np.ndarray, x: np.ndarray, log_x: np.ndarray, digamma: _Fn) -> np.ndarray:
+    """igamma_series_impl<DERIVATIVE>: d P(a, x) / da from the series and its term-by-term derivative."""
+    dt = a.dtype
+    one, machep = dt.type(1), dt.type(np.finfo(dt).eps / 2)
+    ax = _main_term(a, x, log_x)
+    zero = ax == 0
+    ax = np.where(zero, ax, _ftz(ax / a))
+    r, c, ans = a.copy(), np.ones_like(a), np.ones_like(a)
+    dc, dans = np.zeros_like(a), np.zeros_like(a)
+    going = ~zero
+    for _ in range(_DERIVATIVE_ITERATIONS[dt]):
+        if not going.any():
+            break
+        r = np.where(going, r + one, r)
+        term = x / r
+        dterm = -x / (r * r)
+        dc = np.where(going, term * dc + dterm * c, dc)
+        dans = np.where(going, dans + dc, dans)
+        c = np.where(going, c * term, c)
+        ans = np.where(going, ans + c, ans)
+        going &= ~(np.abs(dc) <= machep * np.abs(dans))
+    dlogax = log_x - digamma(a + one)
+    return np.where(zero, dt.type(0), _ftz(_ftz(ans * _ftz(ax * dlogax)) + _ftz(dans * ax)))
+
+
+def _cf_da(a: np.ndarray, x: np.ndarray, log_x: np.ndarray, digamma: _Fn) -> np.ndarray:
+    """igammac_cf_impl<DERIVATIVE>: d Q(a, x) / da from the continued fraction and its derivative."""
+    dt = a.dtype
+    one, two = dt.type(1), dt.type(2)
+    eps = dt.type(np.finfo(dt).eps)
+    machep = dt.type(eps / 2)
+    big, biginv = (dt.type(1) / machep, machep) if dt == np.float32 else (dt.type(1) / eps, eps)
+    ax = _main_term(a, x, log_x)
+    zero = (ax == 0) | np.isinf(x)
+    y = one - a
+    z = x + y + one
+    c = np.zeros_like(a)
+    pkm2, qkm2, pkm1, qkm1 = np.ones_like(a), x.copy(), x + one, z * x
+    ans = pkm1 / qkm1
+    dpkm2, dqkm2, dpkm1, dqkm1 = np.zeros_like(a), np.zeros_like(a), np.zeros_like(a), -x
+    dans = (dpkm1 - ans * dqkm1) / qkm1
+    going = ~zero
+    for _ in range(_DERIVATIVE_ITERATIONS[dt]):
+        if not going.any():
+            break
+        c, y, z = c + one, y + one, z + two
+        yc = y * c
+        pk, qk = pkm1 * z - pkm2 * yc, qkm1 * z - qkm2 * yc
+        dpk = dpkm1 * z - pkm1 - dpkm2 * yc + pkm2 * c
+        dqk = dqkm1 * z - qkm1 - dqkm2 * yc + qkm2 * c
+        nz = going & (qk != 0)
+        safe = np.where(nz, qk, one)
+        ans = np.where(nz, pk / safe, ans)
+        prev = dans
+        dans = np.where(nz, (dpk - ans * dqk) / safe, dans)
+        going &= ~(nz & (np.abs(dans - prev) <= machep))
+        pkm2, pkm1 = np.where(going, pkm1, pkm2), np.where(going, pk, pkm1)
+        qkm2, qkm1 = np.where(going, qkm1, qkm2), np.where(going, qk, qkm1)
+        dpkm2, dpkm1 = np.where(going, dpkm1, dpkm2), np.where(going, dpk, dpkm1)
+        dqkm2, dqkm1 = np.where(going, dqkm1, dqkm2), np.where(going, dqk, dqkm1)
+        scale = going & (np.abs(pk) > big)
+        if scale.any():
+            pkm2, pkm1, qkm2, qkm1, dpkm2, dpkm1, dqkm2, dqkm1 = (
+                np.where(scale, v * biginv, v) for v in (pkm2, pkm1, qkm2, qkm1, dpkm2, dpkm1, dqkm2, dqkm1))
+    dlogax = log_x - digamma(a)
+    return np.where(zero, dt.type(0), _ftz(_ftz(ans * _ftz(ax * dlogax)) + _ftz(dans * ax)))
+
+
+def igamma_grad_a(a: np.ndarray, x: np.ndarray, digamma: _Fn) -> np.ndarray:
+    """igamma_generic_impl<DERIVATIVE> (IgammaGradA): 0 at x = 0, NaN for x < 0, a <= 0 or a NaN
+    operand, -dQ/da by the continued fraction for x > 1 and x > a, else dP/da by the series;
+    `digamma` is the kernel for the element's dtype."""
+    a, x = np.broadcast_arrays(a, x)
+    dt = a.dtype
+    with np.errstate(all="ignore"):
+        log_x, a, x = _log_daz(x), _ftz(a), _ftz(x)
+        nan = (x < 0) | (a <= 0) | np.isnan(a) | np.isnan(x)
+        ok = ~nan & (x != 0)
+        nan &= x != 0
+        out = np.where(nan, dt.type(np.nan), dt.type(0)).astype(dt)
+        if ok.any():
+            aa, xx, lx = a[ok], x[ok], log_x[ok]
+            cf = (xx > 1) & (xx > aa)
+            part = np.empty(aa.shape, dt)
+            if (~cf).any():
+                part[~cf] = _series_da(aa[~cf], xx[~cf], lx[~cf], digamma)
+            if cf.any():
+                part[cf] = -_cf_da(aa[cf], xx[cf], lx[cf], digamma)
+            out[ok] = part
     return _ftz(out)

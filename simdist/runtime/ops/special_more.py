@@ -8,9 +8,8 @@ Values are SciPy's and NumPy's (float32 may differ from Eigen's in the last bits
 Eigen's Cephes series and continued fraction transcribed (igamma_eigen.py). The dtype rules
 are TF 2.21's: the op def's list (InvalidArgumentError outside it) and, where the CPU kernels
 cover less of it, NotFoundError (erfinv, ndtri, igamma, igammac: float and double; the Bessel
-functions: half, float, double). TF's IgammaGradA (igamma's derivative in a) has no SciPy kernel:
-simdist computes it by a Richardson-extrapolated central difference in float64 (docs/spec.md
-`ops.special-more`).
+functions: half, float, double). TF's IgammaGradA (igamma's derivative in a) is Eigen's derivative mode
+of the same series and continued fraction (igamma_eigen.py; docs/spec.md `ops.special-more`).
 """
 
 from __future__ import annotations
@@ -74,15 +73,10 @@ def _elementwise(fn: Any) -> Any:
 
 
 def _igamma_grad_a(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """d igamma(a, x) / da, by central differences of step h and h/2 combined (Richardson), in float64."""
-    a64, x64 = np.asarray(a, np.float64), np.asarray(x, np.float64)
-    h = 1e-3 * np.maximum(np.abs(a64), 1e-3)
-
-    def d(step: np.ndarray) -> np.ndarray:
-        lo = np.maximum(a64 - step, a64 * 1e-6)
-        return (_sp().gammainc(a64 + step, x64) - _sp().gammainc(lo, x64)) / (a64 + step - lo)
-    r = (4 * d(h / 2) - d(h)) / 3
-    return np.where((a64 <= 0) | (x64 < 0), np.nan, r).astype(np.result_type(a, x))
+    """IgammaGradA: Eigen's DERIVATIVE mode of the series and continued fraction (igamma_eigen.py),
+    with simdist's digamma kernel."""
+    from simdist.runtime.ops.special import _digamma
+    return igamma_eigen.igamma_grad_a(a, x, _digamma)
 
 
 def _betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
