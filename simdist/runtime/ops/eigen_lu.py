@@ -94,14 +94,23 @@ _LANES = {"float32": 8, "float64": 4}
 def _log(ad: np.ndarray) -> np.ndarray:
     """abs_diag.log() of each matrix's diagonal [b, n]: TF's Log kernel's packets and tail, under
     DAZ: a subnormal is -inf in a packet, log(2**-150) (float32) or log(2**-1075) in the tail."""
-    from simdist.runtime.ops import packet_math
+    from simdist.runtime.ops import libm, packet_math
     if ad.dtype not in (np.float32, np.float64) or not ad.size:
         return np.log(ad)
     tiny = np.finfo(ad.dtype).tiny
     sub = (ad < tiny) & (ad > 0)
-    out = np.stack([packet_math.log(row) for row in np.where(sub, ad.dtype.type(1), ad)])
+    clean = np.where(sub, ad.dtype.type(1), ad)
     n, p = ad.shape[1], _LANES[ad.dtype.name]
-    tail = np.arange(n) >= (n // p) * p
+    k = (n // p) * p   # each diagonal's packets, then its tail (all rows at once)
+    out = np.empty_like(clean)
+    with np.errstate(all="ignore"):
+        if k:
+            packet = packet_math.plog_float if ad.dtype == np.float32 else packet_math.plog_double
+            out[:, :k] = packet(np.ascontiguousarray(clean[:, :k]).ravel()).reshape(-1, k)
+        if k < n:
+            tail_vals = np.ascontiguousarray(clean[:, k:])
+            out[:, k:] = libm.scalar_map("logf" if ad.dtype == np.float32 else "log", tail_vals.ravel()).reshape(tail_vals.shape)
+    tail = np.arange(n) >= k
     daz = ad.dtype.type(-150 * np.log(2.0) if ad.dtype == np.float32 else -1075 * np.log(2.0))
     return np.where(sub, np.where(tail, daz, ad.dtype.type(-np.inf)), out)
 
