@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["divide", "divide_no_nan", "DIV_LANES"]
+__all__ = ["divide", "divide_no_nan", "pdiv_parts", "DIV_LANES"]
 
 # complex numbers per SIMD packet of TF's kernels (AVX: 4 complex64, 2 complex128)
 DIV_LANES = {"complex64": 4, "complex128": 2}
@@ -38,6 +38,12 @@ def _pdiv(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[n
     re = _ftz(_ftz(a * cs) + _ftz(b * ds))
     im = _ftz(_ftz(b * cs) - _ftz(a * ds))
     return _ftz(_ftz(re / den) / m), _ftz(_ftz(im / den) / m)
+
+
+def pdiv_parts(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(re, im) of Eigen's pdiv_complex of (a + bi) / (c + di) (parts read and written under DAZ/FTZ)."""
+    with np.errstate(all="ignore"):
+        return _pdiv(_ftz(a), _ftz(b), _ftz(c), _ftz(d))
 
 
 def _smith(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -279,12 +279,32 @@ def _logical_not_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return dispatch.execute(op, (rec.input_tensor(node, 0), rec.input_tensor(node, 1)), node.attrs)
 
 
+# --- constant_folding.cc PartialAssocOpConstFolding: AddN's constant inputs summed first
+def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """AddN of more than two float (or complex) inputs, at least two but not all of them constant:
+    TF splits the constants into their own AddN (folded: its kernel over them, in their order), which
+    takes the first constant's place among the remaining inputs (their order kept), so
+    add_n([x, 65504, -65504]) in float16 is x inside tf.function and 0 eagerly for x = -1."""
+    from simdist.runtime.ops import dispatch, math
+    if len(tensors) <= 2 or not (_is_float(tensors[0]) or tensors[0].dtype.is_complex):
+        return None
+    const = [rec.is_constant(t) for t in tensors]
+    k = sum(const)
+    if k < 2 or k == len(tensors):
+        return None
+    first = const.index(True)
+    folded = dispatch.execute(math.ADD_N, tuple(t for t, c in zip(tensors, const) if c))
+    kept = [folded if i == first else t for i, (t, c) in enumerate(zip(tensors, const)) if not c or i == first]
+    return dispatch.execute(math.ADD_N, tuple(kept))
+
+
 def _rules() -> dict[Any, Any]:
     from simdist.runtime.ops import array, math, reductions, unary
     return {array.PACK: _pack_rule, math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
             reductions.ARGMAX: _monotonic_rule("ArgMax"), reductions.ARGMIN: _monotonic_rule("ArgMin"),
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _sub_rule,
-            math.ADD: _add_rule, unary.RECIPROCAL: _reciprocal_rule, math.LOGICAL_NOT: _logical_not_rule}
+            math.ADD: _add_rule, unary.RECIPROCAL: _reciprocal_rule, math.LOGICAL_NOT: _logical_not_rule,
+            math.ADD_N: _add_n_rule}
 
 
 def install() -> None:

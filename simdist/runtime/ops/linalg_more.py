@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import args, dispatch, trace_errors
+from simdist.runtime import subnormals as _sn
+from simdist.runtime.ops import args, dispatch, eigen_lu, libm, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -320,15 +321,28 @@ def _cube_flops(arrays: Any, out: Any, attrs: Any) -> float:
     return batch * (2 * n ** 3) / 3 + (arrays[1].size * n * 2 if len(arrays) > 1 else 0)
 
 
-def _det(a: np.ndarray) -> np.ndarray:
-    return np.linalg.det(a) if a.size else np.ones(a.shape[:-2], a.dtype)
-
-
 def _slogdet(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """LogMatrixDeterminant: determinant_op.cc's SLogDet over Eigen's PartialPivLU (eigen_lu.py)."""
     if not a.size:
-        return np.ones(a.shape[:-2], a.dtype), np.zeros(a.shape[:-2], a.dtype)
-    s, ld = np.linalg.slogdet(a)
-    return s.astype(a.dtype), ld.astype(a.dtype)
+        return np.ones(a.shape[:-2], a.dtype), np.zeros(a.shape[:-2], a.real.dtype)
+    n = a.shape[-1]
+    s, ld = eigen_lu.slogdet(a.reshape(-1, n, n))
+    return s.reshape(a.shape[:-2]), ld.reshape(a.shape[:-2])
+
+
+def _det(a: np.ndarray) -> np.ndarray:
+    """MatrixDeterminant: sign · std::exp(log|det|) of SLogDet (so a zero pivot beside an infinite
+    one gives NaN, log 0 + log inf); complex: the sign's parts times the real exponential."""
+    if not a.size:
+        return np.ones(a.shape[:-2], a.dtype)
+    s, ld = _slogdet(a)
+    e = libm.scalar_map("expf" if ld.dtype == np.float32 else "exp", ld.ravel()).reshape(ld.shape)
+    with np.errstate(all="ignore"):
+        if a.dtype.kind != "c":
+            return (s * e).astype(a.dtype)
+        out = np.empty(s.shape, a.dtype)
+        out.real, out.imag = s.real * e, s.imag * e
+    return out
 
 
 def _adj(a: np.ndarray) -> np.ndarray:
@@ -348,48 +362,13 @@ def _singular(a: np.ndarray) -> bool:
     return False
 
 
-def _eigen_lu_invertible(a: np.ndarray) -> bool:
-    """TF's MatrixInverse check on matrices holding inf or NaN (matrix_inverse_op.cc): Eigen's
-    PartialPivLU (the pivot of column k is the first row whose |value| is greater than every one
-    before it, so a NaN at the top of the column stays the pivot and a NaN below is never taken; a
-    zero column is not divided), then min |diagonal| folded left to right as `d < m ? d : m` (a
-    NaN first pivot stays, a later one is skipped) must be > 0. Vectorized over the batch; TF
-    2.21 accepts and refuses as this on 400 seeded 1x1-4x4 matrices of NaN, ±inf, ±0 and numbers."""
-    n = a.shape[-1]
-    m = a.reshape(-1, n, n).astype(np.float64)
-    rows = np.arange(m.shape[0])
-    with np.errstate(all="ignore"):
-        for k in range(n):
-            col = np.abs(m[:, k:, k])
-            best, idx = col[:, 0].copy(), np.zeros(m.shape[0], np.intp)
-            for i in range(1, n - k):
-                take = col[:, i] > best
-                best = np.where(take, col[:, i], best)
-                idx = np.where(take, i, idx)
-            p = k + idx
-            swap = (best != 0) & (p != k)
-            if swap.any():
-                top = m[rows[swap], k].copy()
-                m[rows[swap], k] = m[rows[swap], p[swap]]
-                m[rows[swap], p[swap]] = top
-            piv = m[:, k, k][:, None]
-            m[:, k + 1:, k] = np.where((best != 0)[:, None], m[:, k + 1:, k] / piv, m[:, k + 1:, k])
-            if k < n - 1:
-                m[:, k + 1:, k + 1:] -= m[:, k + 1:, k][:, :, None] * m[:, k, k + 1:][:, None, :]
-        d = np.abs(np.diagonal(m, axis1=1, axis2=2))
-        low = d[:, 0]
-        for j in range(1, n):
-            low = np.where(d[:, j] < low, d[:, j], low)
-    return bool(np.all(low > 0))
-
-
 def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
     if not a.size:
         return a.copy()
     if adjoint:
         a = _adj(a)
     finite = bool(np.isfinite(a).all())
-    if not finite and a.dtype.kind != "c" and not _eigen_lu_invertible(a):   # (complex: not measured)
+    if not finite and a.dtype.kind != "c" and not eigen_lu.invertible(a):   # (complex: not measured)
         raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]")
     try:
         return np.linalg.inv(a)
@@ -458,10 +437,17 @@ def _qr(a: np.ndarray, full_matrices: bool = False) -> tuple[np.ndarray, np.ndar
     return q, r
 
 
+def _own_daz(forward: Any) -> _sn.Fixed:
+    """The determinants read subnormal entries under DAZ themselves (eigen_lu.slogdet: the first
+    pivot keeps its bits): a marked input's result is recomputed from the original."""
+    return _sn.Fixed(forward.__name__, lambda arrays, flushed, out, attrs: forward(*arrays))
+
+
 DET = register("MatrixDeterminant", _wide(_det), _linalg_rule("MatrixDeterminant"), _cube_flops, kind="contraction",
-               fusion=_PER_MATRIX)
+               fusion=_PER_MATRIX, subnormals=_own_daz(_wide(_det)))
 SLOGDET = register("LogMatrixDeterminant", _wide(_slogdet), _linalg_rule("LogMatrixDeterminant"), _cube_flops,
-                   num_outputs=2, kind="contraction", fusion=_PER_MATRIX, none_grad_ok=(0,))
+                   num_outputs=2, kind="contraction", fusion=_PER_MATRIX, none_grad_ok=(0,),
+                   subnormals=_own_daz(_wide(_slogdet)))
 INV = register("MatrixInverse", _wide(_inv), _linalg_rule("MatrixInverse", half_kernel=True), _cube_flops, kind="contraction",
                fusion=_PER_MATRIX)
 SOLVE = register("MatrixSolve", _wide(_solve), _linalg_rule("MatrixSolve"), _cube_flops, kind="contraction",

@@ -257,5 +257,11 @@ def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | No
     ids_t = _t(ids)
     if not ids_t.dtype.is_integer or ids_t.dtype.name in ("int8", "uint8", "uint16"):
         raise attr_error("GatherV2", ids_t.dtype, "int16, int32, int64", attr="Tindices")
-    out = params._gather_rows(ids_t) if hasattr(params, "_gather_rows") else array.gather(params, ids_t)
-    return out if max_norm is None else _clip_rows(out, ids_t.ndim, max_norm)
+    if hasattr(params, "_gather_rows"):
+        out = params._gather_rows(ids_t)
+        return out if max_norm is None else _clip_rows(out, ids_t.ndim, max_norm)
+    out = array.gather(params, ids_t)
+    out = out if max_norm is None else _clip_rows(out, ids_t.ndim, max_norm)
+    # TF closes with array_ops.identity: the tape does not record it for an integer result, so an
+    # integer variable's rows have no gradient (None; tf.gather alone gives IndexedSlices)
+    return array.identity(out)

@@ -80,6 +80,8 @@ def _sub_atan2f(y: np.float32, x: np.float32) -> np.float32:
     pi, pi_o_2, pi_lo = f(3.1415927410e+00), f(1.5707963705e+00), f(-8.7422776573e-08)
     hx, hy = int(np.array(x).view(np.int32)), int(np.array(y).view(np.int32))
     ix, iy = hx & 0x7FFFFFFF, hy & 0x7FFFFFFF
+    if hx == 0x3F800000:   # x = 1.0: atanf(y), which returns a tiny y's bits (atan2f(1e-40, 1) is 1e-40)
+        return y
     m = ((hy >> 31) & 1) | ((hx >> 30) & 2)
     if iy == 0:
         return (y, y, pi, -pi)[m]
@@ -102,7 +104,8 @@ def _sub_atan2(y: np.float64, x: np.float64) -> np.float64:
     """glibc's IBM e_atan2.c for an operand pair holding a subnormal: a y of zero bits first, then
     `x == 0` under DAZ (a subnormal x is zero: ±pi/2 by y's sign); a subnormal y beside a negative
     normal x is -pi whatever its sign (the far-below branch's `y > 0`, false under DAZ; measured:
-    atan2(±1e-310, -2) is -pi), beside a positive one it reads as a zero of its sign."""
+    atan2(±1e-310, -2) is -pi), beside a positive one it reads as a zero of its sign; an infinite x
+    is tested before that branch (±pi for -inf, ±0 for +inf, by y's sign bit)."""
     d = np.float64
     ys, xs = bool(np.signbit(y)), bool(np.signbit(x))
     if y == 0 and not (abs(y) > 0):   # (zero bits: y is ±0.0)
@@ -111,7 +114,9 @@ def _sub_atan2(y: np.float64, x: np.float64) -> np.float64:
         return d(-np.pi / 2) if ys else d(np.pi / 2)
     if np.isinf(y):
         return d(-np.pi / 2) if ys else d(np.pi / 2)
-    if x < 0 and abs(x) >= 2.0 ** -969:   # |y| far below |x| and x < 0: `(y > 0) ? pi : -pi`, and a
+    if np.isinf(x):   # (before the far-below branch: ±pi or ±0 by y's sign bit; atan2(5e-324, -inf) is pi)
+        return d(np.copysign(np.pi, y)) if xs else (d(-0.0) if ys else d(0.0))
+    if x < 0 and abs(x) >= 2.0 ** -966:   # |y| far below |x| and x < 0: `(y > 0) ? pi : -pi`, and a
         return d(-np.pi)                 # subnormal y > 0 is false under DAZ (atan2(1e-310, -2) is -pi)
     yz = d(-0.0) if ys else d(0.0)
     return d(np.arctan2(yz, x))

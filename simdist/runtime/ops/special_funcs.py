@@ -6,7 +6,8 @@ fresnel_cos/fresnel_sin and Spence's function spence. Each is one elementwise de
 gradient as math_grad.py registers it (docs/spec.md `ops.math-special`).
 
 Values are SciPy's (float32 may differ from Eigen's in the last bits; float16 is computed in
-float32 and rounded). Dtypes: every op def lists bfloat16, half, float and double (others:
+float32 and rounded), except float32/half bessel_j0/j1/y0/y1: Eigen's float kernels
+(bessel_float.py). Dtypes: every op def lists bfloat16, half, float and double (others:
 InvalidArgumentError); the CPU kernels are half, float and double for the Bessel functions and
 float and double for dawsn, expint, the Fresnel integrals and spence (others: NotFoundError).
 """
@@ -17,8 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from simdist.runtime import subnormals as _sn
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.bessel_float import bessel_j0_float, bessel_j1_float, bessel_y0_float, bessel_y1_float
 from simdist.runtime.ops.registry import RegisterGradient, unary
 from simdist.runtime.ops.special_more import _F32_F64, _HALF_UP, _OPDEF_FLOATS, _elementwise, _kernel_rule, _sp
 from simdist.runtime.tensor import Tensor
@@ -41,16 +44,35 @@ def _expint(a: np.ndarray) -> np.ndarray:
     return np.where((a < 0) | np.isposinf(a), np.nan, _sp().expi(a))
 
 
-BESSEL_J0 = _decl("BesselJ0", lambda a: _sp().j0(a), _HALF_UP)
-BESSEL_J1 = _decl("BesselJ1", lambda a: _sp().j1(a), _HALF_UP)
-BESSEL_Y0 = _decl("BesselY0", _below_zero(lambda a: _sp().y0(a), -np.inf), _HALF_UP)
-def _y1(a: np.ndarray) -> np.ndarray:
-    """Eigen's float kernel (half computes in float) gives NaN at ±0 where double gives -inf."""
-    y = _sp().y1(a)
-    return np.where(a == 0, np.nan, y) if a.dtype == np.float32 else y
+def _eigen_float(fn: Any, name: str) -> Any:
+    """Eigen's float kernel `fn` (bessel_float.py) for float32 (in packets and a tail) and for half
+    (converted to float one element at a time), SciPy's for float64."""
+    def forward(a: np.ndarray) -> np.ndarray:
+        if a.dtype == np.float64:   # (x < 0: Eigen's -inf for y0/y1, SciPy's NaN)
+            with np.errstate(all="ignore"):
+                out = getattr(_sp(), name)(a)
+                return np.where(a < 0, -np.inf, out) if name[0] == "y" else out
+        return fn(a.astype(np.float32), packets=a.dtype == np.float32).astype(a.dtype)
+    forward.__name__ = name
+    return forward
 
 
-BESSEL_Y1 = _decl("BesselY1", _below_zero(_y1, -np.inf), _HALF_UP)
+def _bessel(name: str, fn: Any, short: str) -> Any:
+    """The op of an Eigen float kernel, which reads its subnormal inputs under DAZ itself (the tail's
+    y1 passes the original to logf): a subnormal input's result is recomputed from the original."""
+    forward = _eigen_float(fn, short)
+
+    def fix(arrays: Any, flushed: Any, out: np.ndarray, attrs: Any) -> np.ndarray:
+        if arrays[0].dtype == np.float64:   # (SciPy's, on the flushed input: FTZ on its result)
+            return np.where(np.abs(out) < np.finfo(np.float64).tiny, out * 0.0, out)
+        return forward(arrays[0])
+    return unary(name, forward, _kernel_rule(name, _OPDEF_FLOATS, _HALF_UP), subnormals=_sn.Fixed(short, fix))
+
+
+BESSEL_J0 = _bessel("BesselJ0", bessel_j0_float, "j0")
+BESSEL_J1 = _bessel("BesselJ1", bessel_j1_float, "j1")
+BESSEL_Y0 = _bessel("BesselY0", bessel_y0_float, "y0")
+BESSEL_Y1 = _bessel("BesselY1", bessel_y1_float, "y1")
 BESSEL_K0 = _decl("BesselK0", _below_zero(lambda a: _sp().k0(a), np.inf), _HALF_UP)
 BESSEL_K0E = _decl("BesselK0e", _below_zero(lambda a: _sp().k0e(a), np.inf), _HALF_UP)
 BESSEL_K1 = _decl("BesselK1", _below_zero(lambda a: _sp().k1(a), np.inf), _HALF_UP)

@@ -4,12 +4,12 @@ regularized incomplete beta function), zeta (Hurwitz's) and nextafter; each one 
 elementwise op: stacked over replica lanes, one FLOP per element, not exact for the uniform
 rewrite) with its gradient as TF 2.21's math_grad.py registers it, and its facade function.
 
-Values are SciPy's and NumPy's (float32 may differ from Eigen's in the last bits). The dtype rules
+Values are SciPy's and NumPy's (float32 may differ from Eigen's in the last bits), except igamma/igammac:
+Eigen's Cephes series and continued fraction transcribed (igamma_eigen.py). The dtype rules
 are TF 2.21's: the op def's list (InvalidArgumentError outside it) and, where the CPU kernels
 cover less of it, NotFoundError (erfinv, ndtri, igamma, igammac: float and double; the Bessel
-functions: half, float, double). TF's IgammaGradA (igamma's derivative in a) has no SciPy kernel:
-simdist computes it by a Richardson-extrapolated central difference in float64 (docs/spec.md
-`ops.special-more`).
+functions: half, float, double). TF's IgammaGradA (igamma's derivative in a) is Eigen's derivative mode
+of the same series and continued fraction (igamma_eigen.py; docs/spec.md `ops.special-more`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, dispatch
+from simdist.runtime import subnormals as _sn
+from simdist.runtime.ops import args, dispatch, igamma_eigen
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import RegisterGradient, binary, register, unary
@@ -71,74 +72,11 @@ def _elementwise(fn: Any) -> Any:
     return forward
 
 
-_SERIES_ITERATIONS = 2000   # Eigen's igamma_num_iterations for values
-
-
-def _eigen_series(a: np.ndarray, x: np.ndarray, r: np.ndarray, series: np.ndarray, complement: bool) -> np.ndarray:
-    """r with the float64 elements of Eigen's series branch (igamma_series_impl: the sum of
-    x^k / ((a+1)...(a+k)) times x^a e^-x / (a Γ(a)), stopped when a term is below machep times the
-    sum or after 2000 terms) that do not converge within those terms replaced by Eigen's truncated
-    sum (`1 -` it for igammac): igamma(1e10, 1e10) is 0.00798 in TF 2.21, not 0.5. Only a > 100
-    can need more terms (x <= max(1, a) there)."""
-    if r.dtype != np.float64 or not r.size:
-        return r
-    pick = series & np.isfinite(a) & (a > 100) & np.isfinite(x) & (x > 0)
-    if not pick.any():
-        return r
-    aa, xx = a[pick].astype(np.float64), x[pick].astype(np.float64)
-    ax = np.exp(aa * np.log(xx) - xx - _sp().gammaln(aa)) / aa
-    rr, c, ans = aa.copy(), np.ones_like(aa), np.ones_like(aa)
-    going = np.ones(aa.shape, bool)
-    machep = np.finfo(np.float64).epsneg
-    for _ in range(_SERIES_ITERATIONS):
-        rr = np.where(going, rr + 1.0, rr)
-        c = np.where(going, c * (xx / rr), c)
-        ans = np.where(going, ans + c, ans)
-        going &= ~(c <= machep * ans)
-        if not going.any():
-            return r
-    value = ans * ax
-    out = r.copy()
-    idx = np.flatnonzero(pick.reshape(-1))[going]
-    out.reshape(-1)[idx] = (1.0 - value[going]) if complement else value[going]
-    return out
-
-
-def _igamma(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Eigen's order of cases: x == 0 gives 0 (whatever a, NaN too), then NaN outside a > 0, x >= 0
-    and for a NaN operand, 0 for a = inf (x = inf too), 1 for x = inf; Eigen's series where it
-    stops unconverged (`_eigen_series`)."""
-    a, x = np.broadcast_arrays(a, x)
-    r = _sp().gammainc(np.where(np.isinf(a), 1.0, a), x)
-    r = _eigen_series(a, x, np.asarray(r), ~((x > 1) & (x > a)), False)
-    r = np.where(np.isposinf(x), 1.0, r)
-    r = np.where(np.isposinf(a), 0.0, r)
-    r = np.where((x < 0) | (a <= 0) | np.isnan(a) | np.isnan(x), np.nan, r)
-    return np.where(x == 0, 0.0, r)
-
-
-def _igammac(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Eigen's cases: NaN outside a > 0, x >= 0 and for a NaN operand; for a = inf, 1 (0 at x =
-    inf); 0 at x = inf; 1 at x = 0."""
-    a, x = np.broadcast_arrays(a, x)
-    r = _sp().gammaincc(np.where(np.isinf(a), 1.0, a), x)
-    r = _eigen_series(a, x, np.asarray(r), (x < 1) | (x < a), True)
-    r = np.where(x == 0, 1.0, r)
-    r = np.where(np.isposinf(x), 0.0, r)
-    r = np.where(np.isposinf(a), np.where(np.isposinf(x), 0.0, 1.0), r)
-    return np.where((x < 0) | (a <= 0) | np.isnan(a) | np.isnan(x), np.nan, r)
-
-
 def _igamma_grad_a(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """d igamma(a, x) / da, by central differences of step h and h/2 combined (Richardson), in float64."""
-    a64, x64 = np.asarray(a, np.float64), np.asarray(x, np.float64)
-    h = 1e-3 * np.maximum(np.abs(a64), 1e-3)
-
-    def d(step: np.ndarray) -> np.ndarray:
-        lo = np.maximum(a64 - step, a64 * 1e-6)
-        return (_sp().gammainc(a64 + step, x64) - _sp().gammainc(lo, x64)) / (a64 + step - lo)
-    r = (4 * d(h / 2) - d(h)) / 3
-    return np.where((a64 <= 0) | (x64 < 0), np.nan, r).astype(np.result_type(a, x))
+    """IgammaGradA: Eigen's DERIVATIVE mode of the series and continued fraction (igamma_eigen.py),
+    with simdist's digamma kernel."""
+    from simdist.runtime.ops.special import _digamma
+    return igamma_eigen.igamma_grad_a(a, x, _digamma)
 
 
 def _betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -185,8 +123,16 @@ BESSEL_I0E = unary("BesselI0e", _elementwise(lambda a: _sp().i0e(a)),
 BESSEL_I1 = unary("BesselI1", _elementwise(lambda a: _sp().i1(a)), _kernel_rule("BesselI1", _OPDEF_FLOATS, _HALF_UP))
 BESSEL_I1E = unary("BesselI1e", _elementwise(lambda a: _sp().i1e(a)),
                    _kernel_rule("BesselI1e", _OPDEF_FLOATS, _HALF_UP))
-IGAMMA = binary("Igamma", _elementwise(_igamma), _kernel_rule("Igamma", _OPDEF_FLOATS, _F32_F64))
-IGAMMAC = binary("Igammac", _elementwise(_igammac), _kernel_rule("Igammac", _OPDEF_FLOATS, _F32_F64))
+def _own_daz(forward: Any) -> _sn.Fixed:
+    """A kernel that reads subnormal inputs under DAZ itself (igamma_eigen.py): recomputed from them."""
+    return _sn.Fixed(forward.__name__, lambda arrays, flushed, out, attrs: forward(*arrays))
+
+
+_IGAMMA_FWD = _elementwise(igamma_eigen.igamma)
+_IGAMMAC_FWD = _elementwise(igamma_eigen.igammac)
+IGAMMA = binary("Igamma", _IGAMMA_FWD, _kernel_rule("Igamma", _OPDEF_FLOATS, _F32_F64), subnormals=_own_daz(_IGAMMA_FWD))
+IGAMMAC = binary("Igammac", _IGAMMAC_FWD, _kernel_rule("Igammac", _OPDEF_FLOATS, _F32_F64),
+                 subnormals=_own_daz(_IGAMMAC_FWD))
 
 
 def _float_double(name: str, listed: str = "float, double") -> Any:

@@ -1,0 +1,147 @@
+"""Eigen's PartialPivLU (unblocked, partial_lu_impl::unblocked_lu) as TF 2.21's CPU kernels run it:
+MatrixInverse's invertibility check on matrices holding inf/NaN, and MatrixDeterminant/
+LogMatrixDeterminant (determinant_op.cc's SLogDet) on every matrix. Vectorized over a batch of
+matrices. Clause ops.linalg-more.
+
+Column k's pivot is the first row whose |value| is greater than every one before it (Eigen's
+max-coefficient visitor), so a NaN at the top of the column stays the pivot and a NaN below is
+never taken; a column whose pivot is 0 is neither swapped nor divided (complex: divided as
+pdiv_complex, so an infinite pivot gives NaN); then the rank-1 update of the trailing block.
+|z| of a complex entry is std::abs (hypot).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.runtime.ops import complex_div
+
+__all__ = ["partial_piv_lu", "invertible", "slogdet"]
+
+
+def _divide(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The column's division by its pivot: complex as Eigen's pdiv_complex (an infinite pivot gives
+    NaN, not Smith's zero), real IEEE."""
+    if x.dtype.kind != "c":
+        return x / y
+    y = np.broadcast_to(y, x.shape)
+    out = np.empty(x.shape, x.dtype)
+    out.real, out.imag = complex_div.pdiv_parts(x.real, x.imag, y.real, y.imag)
+    return out
+
+
+def partial_piv_lu(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(LU, number of row transpositions, the row column 0's pivot came from) of a batch [b, n, n]
+    in its own dtype."""
+    m = np.array(a, copy=True)
+    b, n = m.shape[0], m.shape[-1]
+    rows = np.arange(b)
+    swaps = np.zeros(b, np.int64)
+    first = np.zeros(b, np.intp)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            col = np.abs(m[:, k:, k])
+            best, idx = col[:, 0].copy(), np.zeros(b, np.intp)
+            for i in range(1, n - k):
+                take = col[:, i] > best
+                best = np.where(take, col[:, i], best)
+                idx = np.where(take, i, idx)
+            p = k + idx
+            swap = (best != 0) & (p != k)
+            if swap.any():
+                top = m[rows[swap], k].copy()
+                m[rows[swap], k] = m[rows[swap], p[swap]]
+                m[rows[swap], p[swap]] = top
+                swaps += swap
+                if k == 0:
+                    first = np.where(swap, p, 0)
+            piv = m[:, k, k][:, None]
+            m[:, k + 1:, k] = np.where((best != 0)[:, None], _divide(m[:, k + 1:, k], piv), m[:, k + 1:, k])
+            if k < n - 1:
+                m[:, k + 1:, k + 1:] -= m[:, k + 1:, k][:, :, None] * m[:, k, k + 1:][:, None, :]
+    return m, swaps, first
+
+
+def invertible(a: np.ndarray) -> bool:
+    """TF's MatrixInverse check (matrix_inverse_op.cc): min |diagonal of LU| folded left to right
+    as `d < m ? d : m` (a NaN first pivot stays, a later one is skipped) must be > 0, for every
+    matrix of the batch [..., n, n]."""
+    n = a.shape[-1]
+    lu, _, _ = partial_piv_lu(a.reshape(-1, n, n).astype(np.float64))
+    with np.errstate(all="ignore"):
+        d = np.abs(np.diagonal(lu, axis1=1, axis2=2))
+        low = d[:, 0]
+        for j in range(1, n):
+            low = np.where(d[:, j] < low, d[:, j], low)
+    return bool(np.all(low > 0))
+
+
+def _sign(d: np.ndarray) -> np.ndarray:
+    """Eigen's sign of LU's diagonal: real 1, -1, or the value itself for 0 and NaN (psign selects
+    |x| where neither x > 0 nor x < 0); complex z · (1 / |z|) part by part (0 for 0; inf parts give NaN)."""
+    if d.dtype.kind == "c":
+        ad = np.abs(d)
+        inv = d.real.dtype.type(1) / np.where(ad == 0, 1, ad)
+        q = np.empty(d.shape, d.dtype)
+        q.real, q.imag = d.real * inv, d.imag * inv
+        return np.where(ad == 0, np.zeros((), d.dtype), q)
+    return np.where(d > 0, d.dtype.type(1), np.where(d < 0, d.dtype.type(-1), np.abs(d)))
+
+
+_LANES = {"float32": 8, "float64": 4}
+
+
+def _log(ad: np.ndarray) -> np.ndarray:
+    """abs_diag.log() of each matrix's diagonal [b, n]: TF's Log kernel's packets and tail, under
+    DAZ: a subnormal is -inf in a packet, log(2**-150) (float32) or log(2**-1075) in the tail."""
+    from simdist.runtime.ops import libm, packet_math
+    if ad.dtype not in (np.float32, np.float64) or not ad.size:
+        return np.log(ad)
+    tiny = np.finfo(ad.dtype).tiny
+    sub = (ad < tiny) & (ad > 0)
+    clean = np.where(sub, ad.dtype.type(1), ad)
+    n, p = ad.shape[1], _LANES[ad.dtype.name]
+    k = (n // p) * p   # each diagonal's packets, then its tail (all rows at once)
+    out = np.empty_like(clean)
+    with np.errstate(all="ignore"):
+        if k:
+            packet = packet_math.plog_float if ad.dtype == np.float32 else packet_math.plog_double
+            out[:, :k] = packet(np.ascontiguousarray(clean[:, :k]).ravel()).reshape(-1, k)
+        if k < n:
+            tail_vals = np.ascontiguousarray(clean[:, k:])
+            out[:, k:] = libm.scalar_map("logf" if ad.dtype == np.float32 else "log", tail_vals.ravel()).reshape(tail_vals.shape)
+    tail = np.arange(n) >= k
+    daz = ad.dtype.type(-150 * np.log(2.0) if ad.dtype == np.float32 else -1075 * np.log(2.0))
+    return np.where(sub, np.where(tail, daz, ad.dtype.type(-np.inf)), out)
+
+
+def _daz(a: np.ndarray) -> np.ndarray:
+    """Subnormals (real parts and imaginary parts) as zeros of their sign."""
+    if a.dtype.kind == "c":
+        out = np.empty(a.shape, a.dtype)
+        out.real, out.imag = _daz(np.ascontiguousarray(a.real)), _daz(np.ascontiguousarray(a.imag))
+        return out
+    with np.errstate(invalid="ignore"):
+        return np.where(np.abs(a) < np.finfo(a.dtype).tiny, a * a.dtype.type(0), a)
+
+
+def slogdet(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """SLogDet of a batch [b, n, n] (n >= 1): sign = det(P) · prod(sign(d)) and log|det| = the sum of
+    log|d| over LU's diagonal d, left to right (inf for an infinite pivot, NaN for a NaN one).
+    Under DAZ/FTZ: the factorization reads subnormals as zeros, but the first pivot is a copy of
+    the input's entry (real: its original bits reach log and sign: `slogdet([[1e-40]])` is
+    (0, -103.97) in float32). Returns (sign in the input's dtype, log|det| in its real dtype)."""
+    flushed = _daz(a)
+    lu, swaps, first = partial_piv_lu(flushed)
+    with np.errstate(all="ignore"):
+        d = np.diagonal(lu, axis1=1, axis2=2).copy()
+        if a.dtype.kind != "c":
+            d[:, 0] = a[np.arange(a.shape[0]), first, 0]
+        logs = _log(np.abs(d))
+        signs = _sign(_daz(d))
+        lad = logs[:, 0].copy()
+        sign = np.where(swaps % 2 == 1, -1, 1).astype(a.dtype) * signs[:, 0]
+        for j in range(1, d.shape[1]):
+            lad = lad + logs[:, j]
+            sign = sign * signs[:, j]
+    return sign.astype(a.dtype), lad
