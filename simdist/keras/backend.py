@@ -31,8 +31,9 @@ def is_int_dtype(dtype: Any) -> bool:
 
 def __getattr__(name: str) -> Any:
     """tf.keras.backend's legacy functions, imported on first use."""
-    from simdist.keras import legacy_backend
-    if name in legacy_backend.LEGACY_NAMES:
+    from simdist.keras.legacy_names import LEGACY_NAMES
+    if name in LEGACY_NAMES:
+        from simdist.keras import legacy_backend
         return getattr(legacy_backend, name)
     raise AttributeError(f"module 'simdist.keras.backend' has no attribute {name!r}")
 
