@@ -663,6 +663,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: keras.models.clone_model makes a model of the same architecture with new layers and weights, compiled like the original; clone_function, call_function (Functional only), input_tensors and recursive as Keras's."),
     Clause('keras.backend.legacy', 'keras', False, (),
            "TF 2.21 + Keras 3.15: tf.keras.backend's legacy functions (K.mean, K.int_shape, K.batch_dot, K.rnn, ...) give Keras's legacy/backend.py results."),
+    Clause('keras.random.distributions', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: keras.random.categorical, randint, shuffle, gamma, binomial and beta draw TF's stateless samples on the drawn seed (beta: two gammas, the second seed + 12), with Keras's argument checks."),
     Clause('keras.fit.callbacks', 'keras', False, (),
            "TF 2.21 + Keras 3.15: History, EarlyStopping (monitor, min_delta, patience, restore_best_weights), LearningRateScheduler (learning_rate logged) and ModelCheckpoint (.keras / .weights.h5, save_best_only, save_freq) as Keras."),
     Clause('keras.callback.tensorboard', 'keras', False, (),

@@ -27,7 +27,7 @@ from simdist.keras import dtype_policies as dtypes
 from simdist.keras.naming import auto_name, name_scope
 
 __all__ = ["SeedGenerator", "make_default_seed", "draw_seed", "normal", "uniform", "truncated_normal", "dropout",
-           "KERAS_OP_SEED"]
+           "categorical", "randint", "shuffle", "gamma", "binomial", "beta", "KERAS_OP_SEED"]
 
 KERAS_OP_SEED = 0x4B455241   # "KERA": the op seed of the stream unseeded Keras objects draw their seeds from
 _global: dict[str, Any] = {"generator": None}
@@ -141,3 +141,63 @@ def dropout(inputs: Any, rate: float, noise_shape: Any = None, seed: Any = None)
         dims = tf.shape(inputs)
         noise_shape = [dims[i] if v is None else v for i, v in enumerate(noise_shape)]
     return tf.nn.experimental.stateless_dropout(inputs, rate=rate, noise_shape=noise_shape, seed=s)
+
+
+# --- keras.random's other distributions: keras/src/random/random.py's checks over
+# keras/src/backend/tensorflow/random.py (TF's stateless ops on the drawn seed) ------------------------
+def categorical(logits: Any, num_samples: int, dtype: Any = "int32", seed: Any = None) -> Any:
+    """`num_samples` class indices per row of the 2-D `logits`."""
+    logits_shape = list(tf.convert_to_tensor(logits).shape)
+    if len(logits_shape) != 2:
+        raise ValueError("`logits` should be a 2-D tensor with shape [batch_size, num_classes]. "
+                         f"Received: logits={logits}")
+    out = tf.random.stateless_categorical(logits, num_samples, seed=_cast_seed(draw_seed(seed)))
+    return tf.cast(out, dtype)
+
+
+def randint(shape: Any, minval: Any, maxval: Any, dtype: Any = "int32", seed: Any = None) -> Any:
+    """Integers uniform in [minval, maxval)."""
+    name = dtypes.standardize_dtype(dtype) if dtype else "int32"
+    if dtype and not name.startswith(("int", "uint")):
+        raise ValueError(f"`keras.random.randint` requires an integer `dtype`. Received: dtype={dtype} ")
+    intermediate = name if name in ("int32", "int64") else "int64"
+    out = tf.random.stateless_uniform(shape=shape, minval=minval, maxval=maxval, dtype=intermediate,
+                                      seed=_cast_seed(draw_seed(seed)))
+    return tf.cast(out, name)
+
+
+def shuffle(x: Any, axis: int = 0, seed: Any = None) -> Any:
+    """x permuted along `axis` (the argsort of stateless uniforms)."""
+    seed = _cast_seed(draw_seed(seed))
+    indices = tf.argsort(tf.random.stateless_uniform(shape=[tf.shape(x)[axis]], seed=seed))
+    return tf.gather(x, indices, axis=axis)
+
+
+def _intermediate(dtype: Any) -> tuple[str, str]:
+    name = dtypes.standardize_dtype(dtype)
+    return name, ("float32" if name == "bfloat16" else name)   # (TF's stateless gamma/binomial: no bfloat16)
+
+
+def gamma(shape: Any, alpha: Any, dtype: Any = None, seed: Any = None) -> Any:
+    """Gamma(alpha) samples."""
+    name, inner = _intermediate(dtype)
+    return tf.cast(tf.random.stateless_gamma(shape, alpha=alpha, dtype=inner, seed=_cast_seed(draw_seed(seed))), name)
+
+
+def binomial(shape: Any, counts: Any, probabilities: Any, dtype: Any = None, seed: Any = None) -> Any:
+    """Binomial(counts, probabilities) samples."""
+    name, inner = _intermediate(dtype)
+    return tf.cast(tf.random.stateless_binomial(shape=shape, seed=_cast_seed(draw_seed(seed)), counts=counts,
+                                                probs=probabilities, output_dtype=inner), name)
+
+
+def beta(shape: Any, alpha: Any, beta: Any, dtype: Any = None, seed: Any = None) -> Any:
+    """Beta(alpha, beta) as X / (X + Y) of two gammas, the second seeded with the first seed + 12."""
+    name, inner = _intermediate(dtype)
+    seed_1 = _cast_seed(draw_seed(seed))
+    seed_2 = seed_1 + 12
+    a = tf.broadcast_to(tf.convert_to_tensor(alpha, dtype=inner), shape)
+    b = tf.broadcast_to(tf.convert_to_tensor(beta, dtype=inner), shape)
+    gamma_a = tf.cast(tf.random.stateless_gamma(shape=shape, seed=seed_1, alpha=a, dtype=inner), name)
+    gamma_b = tf.cast(tf.random.stateless_gamma(shape=shape, seed=seed_2, alpha=b, dtype=inner), name)
+    return gamma_a / (gamma_a + gamma_b)
