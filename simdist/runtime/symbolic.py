@@ -158,6 +158,11 @@ def check_variable(what: str) -> None:
         raise _error(what, "ResourceVariable", variable=True)
 
 
+def array_error() -> BaseException:
+    """TF's error for NumPy's conversion of a graph tensor (`__array__`)."""
+    return _error("array", "SymbolicTensor")
+
+
 def _error(what: str, cls: str, variable: bool = False) -> BaseException:
     from simdist.runtime import errors
     if what == "numpy" or what == "array":

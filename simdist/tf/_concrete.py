@@ -294,7 +294,7 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
             continue
         tried.add(key)
         try:
-            out = _dry_run(function.python_function, _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
+            out = dry_run(function.python_function, _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
         except Exception as e:  # noqa: BLE001 - classified below
             traced = (trace_errors.at_trace(e) or e) if trace_errors.builds(e) else None
             if traced is not None:
@@ -400,7 +400,7 @@ def _graph_inputs(values: list[Any]) -> list[Any]:
     return values
 
 
-def _dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
+def dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
     """fn(*args) as a trace: its variable writes, simulator charges, FLOPs and random draws
     undone, the tapes not watching, inside a tf.function's context (nested tf.functions run as
     Python)."""
