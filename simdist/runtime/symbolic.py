@@ -128,10 +128,10 @@ def _user(frames: int, what: str) -> bool:
     name = f.f_globals.get("__name__", "")
     if (name == "simdist" or name.startswith("simdist.")) and not name.startswith(_SUITE):
         return False   # (simdist's own modules read values; the conformance suite is a user of the API)
-    return what in _ALWAYS or STRICT[0] or not _has_source(f.f_code.co_filename)
+    return what in _ALWAYS or STRICT[0] or not has_source(f.f_code.co_filename)
 
 
-def _has_source(filename: str) -> bool:
+def has_source(filename: str) -> bool:
     """Whether inspect could read the code's source (AutoGraph converts only such code)."""
     if not filename.startswith("<"):
         return True
@@ -161,6 +161,11 @@ def check_variable(what: str) -> None:
 def array_error() -> BaseException:
     """TF's error for NumPy's conversion of a graph tensor (`__array__`)."""
     return _error("array", "SymbolicTensor")
+
+
+def bool_error() -> BaseException:
+    """TF's error for the truth of a graph tensor taken by TF's own Python (`__bool__`)."""
+    return _error("bool", "SymbolicTensor")
 
 
 def _error(what: str, cls: str, variable: bool = False) -> BaseException:

@@ -304,7 +304,12 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
                 # (a kernel's error: the graph builds as far as this run went, but the ops after it
                 # were not run; another placeholder may reach them or show the outputs)
                 continue
-            raise
+            if not any(_is_spec(bound[p]) and not bound[p].shape.is_fully_defined() for p in params):
+                raise
+            # (a Python error of this placeholder's shape, `x[0, ..., 1]` of a rank-1 choice for an
+            # unknown rank: TF's trace knows no rank, another choice may build; fz4 seed 43 #191)
+            first = first or e
+            continue
         outputs = _describe(out)
         built = True
         break

@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from simdist.runtime import execution as _execution
 from simdist.runtime import variable_creation as _creation
+from simdist.tf import _autograph_errors
 from simdist.runtime import variables as _variables
 from simdist.runtime.function_type import register_function_type
 
@@ -81,6 +82,11 @@ class Function:
                     self._first_created = _creation.created() > made
         except Exception as e:
             from simdist.runtime import errors
+            staged = _autograph_errors.staged(e, self.python_function, not self._strict())
+            if staged is not None:   # (AutoGraph's re-raise of the trace's exception)
+                if journal is not None:
+                    _variables.undo_trace_writes(journal)
+                raise staged from None
             if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None):
                 if journal is not None:   # (a trace: a later op's graph-build error comes first)
                     from simdist.tf import _concrete
@@ -319,7 +325,13 @@ class Function:
         creating = self.__dict__.get("_first_created")
         made = _creation.created()
         with symbolic.strictness(self._strict()), (_creation.refused() if creating else contextlib.nullcontext()):
-            out = _concrete.trace(self, args, kwargs)
+            try:
+                out = _concrete.trace(self, args, kwargs)
+            except Exception as e:
+                staged = _autograph_errors.staged(e, self.python_function, not self._strict())
+                if staged is None:
+                    raise
+                raise staged from None
             if creating is None:
                 self._first_created = _creation.created() > made
                 if self._first_created:   # (TF's second trace, creation refused: runtime/variable_creation.py)

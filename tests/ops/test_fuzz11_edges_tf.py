@@ -102,7 +102,48 @@ def _later_call_creates(tf: Any) -> Any:
     return f(tf.constant([1.0]))
 
 
+def _last_dimension(x: Any) -> Any:
+    return int(x.shape[-1])
+
+
+def _floor_by_zero(x: Any) -> Any:
+    return x + 1 // (x.shape.rank or 0)
+
+
+def _missing_key(x: Any) -> Any:
+    return {}["a"] + x
+
+
+def _own_error(x: Any) -> Any:
+    raise _Own("raised by the function")
+
+
+class _Own(Exception):
+    """An exception class whose constructor is Exception's."""
+
+
+def _staged(fn: Callable[[Any], Any], autograph: bool = True, spec: Any = None) -> Callable[[Any], Any]:
+    """tf.function(fn) called on a 0-d float64 tensor (with an input_signature of `spec` when given,
+    and then through get_concrete_function)."""
+    def run(tf: Any) -> Any:
+        x = tf.constant(1e10, tf.float64)
+        if spec is None:
+            return tf.function(fn, autograph=autograph)(x)
+        f = tf.function(fn, autograph=autograph, input_signature=[tf.TensorSpec(spec, tf.float64)])
+        f.get_concrete_function()
+        return f(x)
+    return run
+
+
 CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    # -- AutoGraph re-raises a trace's exception from its message, or as StagingError (fz4 seeds 41 #28, 42)
+    ("staged-index-error", "function.trace-time-errors", _staged(_last_dimension)),
+    ("staged-index-error-signature", "function.trace-time-errors", _staged(_last_dimension, spec=[])),
+    ("unconverted-index-error", "function.trace-time-errors", _staged(_last_dimension, autograph=False)),
+    ("staged-zero-division", "function.trace-time-errors", _staged(_floor_by_zero)),
+    ("kept-key-error", "function.trace-time-errors", _staged(_missing_key)),
+    ("kept-exception-subclass", "function.trace-time-errors", _staged(_own_error)),
+    ("eager-index-error", "function.trace-time-errors", lambda tf: _last_dimension(tf.constant(1.0))),
     # -- the array protocol of tensors and TF's DType.name (fz4 seeds 31 #165, 34 #137)
     ("array-of-0d-float", "ops.fuzz4", _eager("tf.constant(1.5).__array__()")),
     ("array-of-0d-bool", "ops.fuzz4", _eager("tf.constant(True).__array__()")),
@@ -142,6 +183,45 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("eager-bool-div-numpy-half", "ops.reflected-retry", _eager("tf.constant([True]) / np.float16(0.5)")),
     ("eager-int-plus-big-ndarray", "ops.reflected-retry", _eager("tf.constant([1, 2]) + np.array([2 ** 40])")),
     ("eager-variable-or-numpy-float", "ops.reflected-retry", _eager("tf.Variable([1, 2]) | np.float32(1.5)")),
+    # -- shape functions of GatherNd and Unpack in a graph, kernel checks eagerly (fz4 seeds 41 #28, 43 #187)
+    ("traced-gather-nd-scalar-params", "function.trace-time-errors", _fn("tf.gather_nd(-7.25, indices=[[0, 1]])")),
+    ("gather-nd-scalar-params", "function.trace-time-errors", _eager("tf.gather_nd(-7.25, indices=[[0, 1]])")),
+    ("traced-gather-nd-deep-index", "function.trace-time-errors", _fn("tf.gather_nd([[1.]], indices=[[0, 0, 0]])")),
+    ("traced-gather-nd-scalar-indices", "function.trace-time-errors", _fn("tf.gather_nd([1., 2.], indices=1)")),
+    ("sig-gather-nd-unknown-rank", "function.trace-time-errors",
+     _sig("tf.gather_nd(x, [[0, 1]])", np.ones((1, 2), np.float32), None)),
+    ("unstack-scalar-with-num", "function.trace-time-errors", _eager("tf.unstack(np.int32(3), num=1)")),
+    ("traced-unstack-scalar-with-num", "function.trace-time-errors", _fn("tf.unstack(np.int32(3), num=1)")),
+    ("unstack-scalar", "function.trace-time-errors", _eager("tf.unstack(3.0)")),
+    ("unstack-axis-out-of-range-with-num", "function.trace-time-errors",
+     _eager("tf.unstack(tf.ones([2, 3]), num=2, axis=3)")),
+    ("traced-unstack-axis-out-of-range-with-num", "function.trace-time-errors",
+     _fn("tf.unstack(tf.ones([2, 3]), num=2, axis=3)")),
+    # -- a dry run's Python error for one rank of an unknown-rank input (fz4 seed 43 #191)
+    ("sig-unknown-rank-ellipsis-subscript", "function.trace-time-errors",
+     _sig("x[0, ..., 1][-3:-1]", np.arange(48).reshape(3, 4, 4), None)),
+    # -- DenseBincount's weights shape (fz4 seed 41 #95)
+    ("bincount-weights-longer", "ops.counting", _eager("tf.math.bincount(tf.constant([0, 3]), weights=[0.5, 1.0, 2.0])")),
+    ("traced-bincount-weights-shorter", "ops.counting", _fn("tf.math.bincount(tf.constant([0, 3]), weights=[0.5])")),
+    ("bincount-rows-weights", "ops.counting",
+     _eager("tf.math.bincount(tf.constant([[0, 3]]), weights=[[0.5]], axis=-1)")),
+    ("bincount-flattened-weights", "ops.counting",
+     _eager("tf.math.bincount(tf.constant([[0, 3]]), weights=[0.5, 2.], axis=0)")),
+    ("bincount-empty-weights", "ops.counting", _eager("tf.math.bincount(tf.constant([0, 3]), weights=[])")),
+    # -- Where (coordinates) has no half kernel on CPU (fz4 seed 42 #172)
+    ("where-coordinates-of-half", "ops.dtype-refusal", _eager("tf.where(tf.constant(np.array([0.001, 0], np.float16)))")),
+    ("traced-where-coordinates-of-half", "ops.dtype-refusal",
+     _fn("tf.where(tf.constant(np.array([0.001], np.float16)))")),
+    ("where-coordinates-of-bfloat16", "ops.dtype-refusal", _eager("tf.where(tf.constant([1.0, 0.0], tf.bfloat16))")),
+    # -- softmax's tensor axis: _wrap_2d_function takes its truth (fz4 seed 41 #125)
+    ("log-softmax-axis-tensor-pair", "ops.argument-errors",
+     _eager("tf.nn.log_softmax(tf.constant([[1.0], [2.0]]), axis=tf.constant([1, -2]))")),
+    ("traced-log-softmax-axis-tensor-pair", "ops.argument-errors",
+     _fn("tf.nn.log_softmax(tf.constant([[1.0], [2.0]]), axis=tf.constant([1, -2]))")),
+    ("traced-softmax-scalar-axis-tensor", "ops.argument-errors",
+     _fn("tf.nn.softmax(tf.constant([1.0, 2.0]), axis=tf.constant(-1))")),
+    ("softmax-scalar-axis-tensor", "ops.argument-errors",
+     _eager("tf.nn.softmax(tf.constant([0.0, 0.0]), axis=tf.constant(-1))")),
     # -- tf.Variable created in a tf.function: TF's singleton rule (fz4 seed 2 #50)
     ("variable-every-call-second-call", "function.trace-once", _variable_every_call(2)),
     ("variable-every-call-third-call", "function.trace-once", _variable_every_call(3)),
@@ -174,6 +254,30 @@ def test_reflected_operator_retry(k: int, tf_results: dict[int, Any]) -> None:
 @clause("function.trace-once")
 @EDGES.parametrize("function.trace-once")
 def test_variables_created_in_a_function(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_autograph_reraises_trace_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.counting")
+@EDGES.parametrize("ops.counting")
+def test_bincount_weights_shape(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.dtype-refusal")
+@EDGES.parametrize("ops.dtype-refusal")
+def test_where_coordinates_dtypes(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
+def test_softmax_axis_tensor(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -1,7 +1,8 @@
 """Rules issue 29's eleventh campaign (fz11) fixed, as users meet them: the array protocol of a
 0-d tensor, DType.name's fresh strings under strategy.run, binary_op_wrapper's retry of NumPy's
 reflected operator inside a tf.function, and TF's singleton rule for variables created in a
-tf.function (clauses ops.fuzz4, ops.reflected-retry, function.trace-once). Expected values are
+tf.function, AutoGraph's StagingError (clauses ops.fuzz4, ops.reflected-retry, function.trace-once,
+function.trace-time-errors). Expected values are
 computed here; the differential cases are tests/ops/test_fuzz11_edges_tf.py."""
 
 from __future__ import annotations
@@ -76,3 +77,23 @@ def test_a_function_creates_its_variables_once(tf):
         pass
     with raises(ValueError, call="a second call of a tf.function creating a tf.Variable on every call"):
         every()
+
+
+def _last_dimension(x):
+    return int(x.shape[-1])
+
+
+@clause("function.trace-time-errors", ref="tf221")
+def test_an_index_error_of_the_trace_is_a_staging_error(tf):
+    x = tf.constant(2.0)
+    with raises(IndexError, call="int(x.shape[-1]) of a 0-d tensor eagerly"):
+        _last_dimension(x)
+    try:
+        tf.function(_last_dimension)(x)
+    except Exception as e:  # noqa: BLE001 - the class is the result
+        got = type(e).__name__
+    else:
+        got = "no error"
+    assert_equal(got, "StagingError", call="tf.function(lambda x: int(x.shape[-1]))(0-d tensor)", what="the error class")
+    with raises(IndexError, call="the same with autograph=False"):
+        tf.function(_last_dimension, autograph=False)(x)

@@ -372,6 +372,15 @@ def _along_axis(op: Any, logits: Any, axis: Any) -> Tensor:
     x = _t(logits)
     axis = -1 if axis is None else axis
     if isinstance(axis, Tensor):
+        # (_wrap_2d_function's `(dim == -1) or ...` takes the truth of a tensor: a graph one's is
+        # OperatorNotAllowedInGraphError, an eager one of several elements NumPy's ValueError;
+        # fz11, fz4 seed 41 #125)
+        from simdist.runtime import context, symbolic
+        if context.in_function():
+            raise symbolic.bool_error()
+        if axis.shape.num_elements() > 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or "
+                             "a.all()")
         axis = int(axis._v)
     nd = x.ndim
     if axis != -1:

@@ -795,6 +795,9 @@ def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
     if dts[0].kind not in "fiubc":
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(dts[0])} is not in the "
                                           "list of allowed values: numeric types and bool [Op:Where]")
+    if dts[0] is dtypes.float16:   # (where_op.cc refuses half on CPU; fz11, fz4 seed 42 #172)
+        raise errors.UnimplementedError(None, None, "No WhereOp available for float16/half type on CPU; dying in CPU "
+                                        "WhereOp to avoid silently creating costly copies from device. [Op:Where]")
     return dtypes.int64
 
 

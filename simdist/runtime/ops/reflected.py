@@ -39,7 +39,9 @@ def retry(err: BaseException, x: Any, o: Any, name: str) -> Any:
         raise _symbolic.array_error() from None
     try:
         out = getattr(o, f"__r{name}__")(x)
-    except (TypeError, ValueError):
+    except Exception as again:  # noqa: BLE001 - TF catches the TypeError/ValueError its build raises
+        if not _builds_as_type_error(again):
+            raise
         raise err from None
     if out is NotImplemented:
         raise err from None

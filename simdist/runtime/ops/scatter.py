@@ -74,8 +74,17 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None =
     if batch_dims:
         return _batched_gather_nd(p, idx, int(batch_dims))
     if idx.ndim == 0 or idx.shape[-1] > p.ndim:
-        raise errors.InvalidArgumentError(None, None, "index innermost dimension length must be <= params rank; saw: "
-                                          f"{idx.shape[-1] if idx.ndim else 0} vs. {p.ndim} [Op:GatherNd]")
+        eager = ("params must be at least a vector [Op:GatherNd]" if p.ndim == 0 else
+                 "index innermost dimension length must be <= params rank; saw: "
+                 f"{idx.shape[-1] if idx.ndim else 0} vs. {p.ndim} [Op:GatherNd]")
+        if idx.ndim == 0:
+            raise trace_errors.shape_error(eager, "Shape must be at least rank 1 but is rank 0", "GatherNd",
+                                           [p.shape, idx.shape])
+        # (the shape function's ValueError in a graph; fz4 seed 41 #28)
+        raise trace_errors.shape_error(
+            eager, f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
+                   f"{trace_errors.shapes_text([idx.shape])} and params shape: {trace_errors.shapes_text([p.shape])}",
+            "GatherNd", [p.shape, idx.shape])
     return dispatch.execute(GATHER_ND, (p, idx))
 
 
