@@ -197,6 +197,16 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _eager("tf.unstack(tf.ones([2, 3]), num=2, axis=3)")),
     ("traced-unstack-axis-out-of-range-with-num", "function.trace-time-errors",
      _fn("tf.unstack(tf.ones([2, 3]), num=2, axis=3)")),
+    # -- a reduction keeps a segment reduction's unknown rows (fuzz2 seed 71 #168)
+    ("traced-mod-by-max-of-segment-rows", "function.trace-time-errors",
+     _fn("tf.reshape(tf.range(8), (-1, 1)) % tf.math.sign(tf.math.reduce_max(tf.math.segment_min("
+         "tf.reshape(tf.range(8), [2, 2, 2]), [0, 1]), axis=1))")),
+    ("traced-add-sum-of-segment-rows-keepdims", "function.trace-time-errors",
+     _fn("tf.ones([3, 1]) + tf.reduce_sum(tf.math.segment_sum(tf.ones([2, 2]), [0, 1]), axis=1, keepdims=True)")),
+    ("traced-add-full-sum-of-segment-rows", "function.trace-time-errors",
+     _fn("tf.ones([3]) + tf.reduce_sum(tf.math.segment_sum(tf.ones([2, 2]), [0, 1]))")),
+    ("traced-add-column-sum-of-segment-rows", "function.trace-time-errors",
+     _fn("tf.ones([3]) + tf.reduce_sum(tf.math.segment_sum(tf.ones([2, 2]), [0, 1]), axis=0)")),
     # -- a dry run's Python error for one rank of an unknown-rank input (fz4 seed 43 #191)
     ("sig-unknown-rank-ellipsis-subscript", "function.trace-time-errors",
      _sig("x[0, ..., 1][-3:-1]", np.arange(48).reshape(3, 4, 4), None)),
