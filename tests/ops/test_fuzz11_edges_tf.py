@@ -207,6 +207,15 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _fn("tf.ones([3]) + tf.reduce_sum(tf.math.segment_sum(tf.ones([2, 2]), [0, 1]))")),
     ("traced-add-column-sum-of-segment-rows", "function.trace-time-errors",
      _fn("tf.ones([3]) + tf.reduce_sum(tf.math.segment_sum(tf.ones([2, 2]), [0, 1]), axis=0)")),
+    # -- Grappler fuses Square(Sub) into SquaredDifference, which lacks small and unsigned ints (fuzz2 71 #123)
+    *[(f"traced-square-of-difference-{dt}", "function.grappler-rewrites",
+       (lambda dt: lambda tf: tf.function(lambda x: tf.square(x - x))(tf.constant(np.array([4, 0], dt))))(dt))
+      for dt in ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32")],
+    ("traced-square-of-shared-difference-uint32", "function.grappler-rewrites",
+     lambda tf: tf.function(lambda x: (lambda d: (d + d, tf.square(d)))(tf.math.subtract(x, x)))(
+         tf.constant(np.array([4, 0], np.uint32)))),
+    ("square-of-difference-uint32", "function.grappler-rewrites",
+     lambda tf: tf.square(tf.math.subtract(*[tf.constant(np.array([4, 0], np.uint32))] * 2))),
     # -- a dry run's Python error for one rank of an unknown-rank input (fz4 seed 43 #191)
     ("sig-unknown-rank-ellipsis-subscript", "function.trace-time-errors",
      _sig("x[0, ..., 1][-3:-1]", np.arange(48).reshape(3, 4, 4), None)),
@@ -270,6 +279,12 @@ def test_variables_created_in_a_function(k: int, tf_results: dict[int, Any]) -> 
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_autograph_reraises_trace_errors(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.grappler-rewrites")
+@EDGES.parametrize("function.grappler-rewrites")
+def test_squared_difference_fusion(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 
