@@ -168,6 +168,17 @@ def bool_error() -> BaseException:
     return _error("bool", "SymbolicTensor")
 
 
+def check_truth_taken(t: Any) -> None:
+    """TF's own Python takes the truth of a comparison of tensor t (`if axis == 0`, `(dim == -1) or
+    ...`): inside a tf.function that comparison is a graph tensor (an eager t is captured), so
+    OperatorNotAllowedInGraphError; eagerly a t of several elements is NumPy's ValueError."""
+    from simdist.runtime import context
+    if context.in_function():
+        raise bool_error()
+    if t.shape.num_elements() > 1:
+        raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()")
+
+
 def _error(what: str, cls: str, variable: bool = False) -> BaseException:
     from simdist.runtime import errors
     if what == "numpy" or what == "array":

@@ -241,6 +241,18 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
      _fn("tf.nn.softmax(tf.constant([1.0, 2.0]), axis=tf.constant(-1))")),
     ("softmax-scalar-axis-tensor", "ops.argument-errors",
      _eager("tf.nn.softmax(tf.constant([0.0, 0.0]), axis=tf.constant(-1))")),
+    ("traced-softmax-variable-axis", "ops.argument-errors",
+     _fn("tf.nn.softmax(tf.ones([2]), axis=tf.Variable(0))")),
+    # -- array_ops.stack's `if axis == 0` (fz4 seed 41 #3)
+    ("traced-stack-axis-tensor", "ops.argument-errors",
+     _fn("tf.stack([np.ones([2], np.float32), 2.5], axis=tf.constant(0))")),
+    ("stack-axis-tensor-mixed", "ops.argument-errors",
+     _eager("tf.stack([np.ones([2], np.float32), 2.5], axis=tf.constant(0))")),
+    ("stack-axis-tensor", "ops.argument-errors", _eager("tf.stack([tf.ones([2]), tf.ones([2])], axis=tf.constant(1))")),
+    ("traced-stack-axis-tensor-of-tensors", "ops.argument-errors",
+     _fn("tf.stack([tf.ones([2]), tf.ones([2])], axis=tf.constant(1))")),
+    ("stack-axis-tensor-pair", "ops.argument-errors",
+     _eager("tf.stack([tf.ones([2]), tf.ones([2])], axis=tf.constant([1, 0]))")),
     # -- tf.Variable created in a tf.function: TF's singleton rule (fz4 seed 2 #50)
     ("variable-every-call-second-call", "function.trace-once", _variable_every_call(2)),
     ("variable-every-call-third-call", "function.trace-once", _variable_every_call(3)),

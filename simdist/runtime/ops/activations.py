@@ -371,17 +371,13 @@ def _along_axis(op: Any, logits: Any, axis: Any) -> Tensor:
     the end and back (TF's _wrap_2d_function), with TF's range check."""
     x = _t(logits)
     axis = -1 if axis is None else axis
-    if isinstance(axis, Tensor):
+    if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"):
         # (_wrap_2d_function's `(dim == -1) or ...` takes the truth of a tensor: a graph one's is
         # OperatorNotAllowedInGraphError, an eager one of several elements NumPy's ValueError;
         # fz11, fz4 seed 41 #125)
-        from simdist.runtime import context, symbolic
-        if context.in_function():
-            raise symbolic.bool_error()
-        if axis.shape.num_elements() > 1:
-            raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or "
-                             "a.all()")
-        axis = int(axis._v)
+        from simdist.runtime import symbolic
+        symbolic.check_truth_taken(axis)
+        axis = int(np.asarray(axis))
     nd = x.ndim
     if axis != -1:
         from simdist.runtime.ops import static_shapes

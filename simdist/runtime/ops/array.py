@@ -711,6 +711,9 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     from simdist.runtime.ops import math
     if isinstance(values, (list, tuple)) and len(values) > 1:
         math.check_distributed_variables(values)
+    if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"):
+        # (array_ops.stack's `if axis == 0:` takes the truth of a tensor axis; fz11, fz4 seed 41 #3)
+        _symbolic.check_truth_taken(axis)
     if isinstance(values, (list, tuple)) and int(axis) == 0 and values and not _holds_tensor(values):
         # array_ops.stack converts a constant list as a whole first (its dtype is the list's:
         # [np.int64(0)] is int32), then falls back to Pack (ops.conversion)
