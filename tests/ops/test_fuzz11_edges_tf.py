@@ -219,6 +219,13 @@ CASES: list[tuple[str, str, Callable[[Any], Any]]] = [
     # -- a dry run's Python error for one rank of an unknown-rank input (fz4 seed 43 #191)
     ("sig-unknown-rank-ellipsis-subscript", "function.trace-time-errors",
      _sig("x[0, ..., 1][-3:-1]", np.arange(48).reshape(3, 4, 4), None)),
+    # -- UnsortedSegmentSum's type attr before its shapes (fz4 seed 43 #26)
+    ("traced-unsorted-segment-mean-bool-scalar", "ops.segment-ids",
+     _fn("tf.math.unsorted_segment_mean(tf.constant(False), segment_ids=np.array([1]), num_segments=tf.constant(2))")),
+    ("unsorted-segment-sum-bool-scalar", "ops.segment-ids",
+     _eager("tf.math.unsorted_segment_sum(tf.constant(False), segment_ids=np.array([1]), num_segments=2)")),
+    ("traced-unsorted-segment-sum-int-scalar", "ops.segment-ids",
+     _fn("tf.math.unsorted_segment_sum(tf.constant(3), segment_ids=np.array([1]), num_segments=2)")),
     # -- DenseBincount's weights shape (fz4 seed 41 #95)
     ("bincount-weights-longer", "ops.counting", _eager("tf.math.bincount(tf.constant([0, 3]), weights=[0.5, 1.0, 2.0])")),
     ("traced-bincount-weights-shorter", "ops.counting", _fn("tf.math.bincount(tf.constant([0, 3]), weights=[0.5])")),
@@ -297,6 +304,12 @@ def test_autograph_reraises_trace_errors(k: int, tf_results: dict[int, Any]) -> 
 @clause("function.grappler-rewrites")
 @EDGES.parametrize("function.grappler-rewrites")
 def test_squared_difference_fusion(k: int, tf_results: dict[int, Any]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.segment-ids")
+@EDGES.parametrize("ops.segment-ids")
+def test_unsorted_segment_type_before_shapes(k: int, tf_results: dict[int, Any]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -321,7 +321,10 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: s
     """`tf.math.unsorted_segment_sum`: out[k] = sum of data[i...] with segment_ids[i...] = k;
     negative ids are dropped, ids >= num_segments raise (TF's CPU kernel)."""
     from simdist.runtime.ops import array
-    d, ids, shape = unsorted_segment_args(data, segment_ids, num_segments, "UnsortedSegmentSum")
+    d = _t(data)
     if d.dtype.is_bool:   # (SCATTER_ROWS takes bools for other callers; UnsortedSegmentSum's T does not)
+        # (the type attr is checked before the shapes: eagerly, and by op_def_library before the
+        # shape function in a graph; fz11, fz4 seed 43 #26)
         _SEGMENT_RULE((d.dtype,), None)
+    d, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, "UnsortedSegmentSum")
     return dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": shape})
