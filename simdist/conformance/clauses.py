@@ -265,6 +265,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: calls of its public functions by their own signatures (keywords by TF\'s parameter names, defaults varied, NumPy/list/scalar/constant operands) give its dtypes, shapes, values, gradients and error classes eagerly, with an input_signature, under tapes and in MirroredStrategy.run; open classes listed in tests/fuzz3/fz3_known.py.'),
     Clause('ops.fuzz4', 'ops', False, (),
            'TF 2.21: the API called the way users write it (Python, NumPy, list and tuple arguments, keywords, axis and shape forms, Variables under every operator, slicing and assignment, the Python protocol of tensors, conversions) gives its dtypes, shapes, values, gradients and error classes eagerly, in tf.function with and without an input_signature, under tapes and in MirroredStrategy.run; open classes listed in tests/fuzz4/fz4_known.py.'),
+    Clause('ops.reflected-retry', 'ops', False, (),
+           'TF 2.21: when a tensor operator cannot build its op for the other operand (TypeError/ValueError), the operand\'s reflected operator answers if its type has one; inside a tf.function a NumPy operand\'s reflected operator converts the graph tensor: NotImplementedError.'),
     Clause('ops.variable-slices', 'ops', False, (),
            'TF 2.21: v[key].assign(value) converts value to the variable\'s dtype, broadcasts it to the slice\'s shape (else InvalidArgumentError) and writes it into the selected elements, returning the variable; a variable iterates as its value; assign_add/assign_sub of another shape are the kernel\'s InvalidArgumentError eagerly and a shape function\'s ValueError in a graph; a value tensor of another dtype is ValueError.'),
     Clause('ops.nan-folds', 'ops', False, (),

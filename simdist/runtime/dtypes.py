@@ -11,16 +11,22 @@ import numpy as np
 class DType:
     """A tensor element type: TF's name, the NumPy dtype that stores it, its size in bytes."""
 
-    __slots__ = ("name", "as_numpy_dtype", "size", "_np", "np", "kind")
+    __slots__ = ("_name", "as_numpy_dtype", "size", "_np", "np", "kind")
 
     def __init__(self, name: str, np_dtype: Any, size: int, kind: str | None = None) -> None:
-        self.name = name
+        self._name = name
         self._np = np.dtype(np_dtype)
         # NumPy's kind letter ("f", "i", "u", "b", "O"); ml_dtypes' bfloat16 is "V" to NumPy, "f" here
         self.kind = self._np.kind if kind is None else kind
         self.np: np.dtype = self._np     # the NumPy dtype that stores it
         self.as_numpy_dtype = self._np.type
         self.size = size
+
+    @property
+    def name(self) -> str:
+        """TF's name ("float32"): a new str on each read, as TF 2.21's C++ DType gives (so two reads
+        are equal but not identical: `strategy.run` returning `x.dtype.name` keeps a PerReplica)."""
+        return self._name.encode().decode()
 
     @property
     def is_floating(self) -> bool:
@@ -46,7 +52,7 @@ class DType:
     @property
     def real_dtype(self) -> "DType":
         """The dtype of a complex dtype's parts (complex64: float32); any other dtype itself."""
-        return _REAL_PARTS.get(self.name, self)
+        return _REAL_PARTS.get(self._name, self)
 
     @property
     def base_dtype(self) -> "DType":
@@ -67,29 +73,29 @@ class DType:
             return getattr(finfo(self._np), attr)
         if self.kind in "iu":
             return int(getattr(np.iinfo(self._np), attr))
-        raise TypeError(f"Cannot find {word} value of <dtype: '{self.name}'> with type <dtype: '{self.name}'>.")
+        raise TypeError(f"Cannot find {word} value of <dtype: '{self._name}'> with type <dtype: '{self._name}'>.")
 
     def __repr__(self) -> str:
-        return f"tf.{self.name}"
+        return f"tf.{self._name}"
 
     def __str__(self) -> str:   # (TF's DType.__str__; repr is the `tf.float32` spelling)
-        return f"<dtype: '{self.name}'>"
+        return f"<dtype: '{self._name}'>"
 
     def __eq__(self, other: object) -> bool:
         if other is self:
             return True
         if isinstance(other, DType):
-            return other.name == self.name
+            return other._name == self._name
         try:
-            return as_dtype(other).name == self.name
+            return as_dtype(other)._name == self._name
         except TypeError:
             return False
 
     def __hash__(self) -> int:
-        return hash(self.name)
+        return hash(self._name)
 
     def __reduce__(self):
-        return (as_dtype, (self.name,))
+        return (as_dtype, (self._name,))
 
 
 float16 = DType("float16", np.float16, 2)

@@ -128,10 +128,10 @@ def _user(frames: int, what: str) -> bool:
     name = f.f_globals.get("__name__", "")
     if (name == "simdist" or name.startswith("simdist.")) and not name.startswith(_SUITE):
         return False   # (simdist's own modules read values; the conformance suite is a user of the API)
-    return what in _ALWAYS or STRICT[0] or not _has_source(f.f_code.co_filename)
+    return what in _ALWAYS or STRICT[0] or not has_source(f.f_code.co_filename)
 
 
-def _has_source(filename: str) -> bool:
+def has_source(filename: str) -> bool:
     """Whether inspect could read the code's source (AutoGraph converts only such code)."""
     if not filename.startswith("<"):
         return True
@@ -156,6 +156,27 @@ def check_variable(what: str) -> None:
     """The same for a Variable's read inside a running tf.function."""
     if DEPTH[0] and _user(2, what):
         raise _error(what, "ResourceVariable", variable=True)
+
+
+def array_error() -> BaseException:
+    """TF's error for NumPy's conversion of a graph tensor (`__array__`)."""
+    return _error("array", "SymbolicTensor")
+
+
+def bool_error() -> BaseException:
+    """TF's error for the truth of a graph tensor taken by TF's own Python (`__bool__`)."""
+    return _error("bool", "SymbolicTensor")
+
+
+def check_truth_taken(t: Any) -> None:
+    """TF's own Python takes the truth of a comparison of tensor t (`if axis == 0`, `(dim == -1) or
+    ...`): inside a tf.function that comparison is a graph tensor (an eager t is captured), so
+    OperatorNotAllowedInGraphError; eagerly a t of several elements is NumPy's ValueError."""
+    from simdist.runtime import context
+    if context.in_function():
+        raise bool_error()
+    if t.shape.num_elements() > 1:
+        raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()")
 
 
 def _error(what: str, cls: str, variable: bool = False) -> BaseException:

@@ -277,10 +277,28 @@ class Tensor:
             return v[()]
         return v
 
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        """TF's EagerTensor.__array__: its `_numpy()` (a NumPy scalar for a 0-d tensor), or
+        `np.array(value, dtype)`. NumPy itself reads `__array_interface__` first."""
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "array")
-        return self._v if dtype is None else self._v.astype(dtype)
+        v = self._v
+        if dtype is not None:
+            return v.astype(dtype)
+        return v[()] if v.ndim == 0 else v
+
+    @property
+    def __array_interface__(self) -> dict:
+        """NumPy's view of the value (TF's EagerTensor gives NumPy its buffer, so `np.asarray` of a
+        0-d tensor is a 0-d array although `__array__()` is a scalar); a dtype the buffer cannot
+        describe (bfloat16, a user dtype) goes through `__array__`, so a 0-d one is NumPy's ValueError
+        "object __array__ method not producing an array", as in TF 2.21."""
+        if _SYM_DEPTH[0]:
+            _SYM_CHECK(self, "array")
+        v = self._v
+        if v.dtype.isbuiltin != 1:
+            raise AttributeError("__array_interface__")
+        return v.__array_interface__
 
     def _numpy_text(self, is_repr: bool) -> str:
         v = self.numpy()

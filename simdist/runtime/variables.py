@@ -12,6 +12,7 @@ import numpy as np
 from simdist.runtime import context, dtypes, execution
 from simdist.runtime import subnormals as _subnormals
 from simdist.runtime import symbolic as _symbolic
+from simdist.runtime import variable_creation as _creation
 from simdist.runtime.ops import dispatch as _dispatch
 from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tensor
 
@@ -496,6 +497,7 @@ class ResourceVariable(Variable):
                  dtype: Any = None, shape: Any = None, device: str | None = None,
                  aggregation: Any = VariableAggregation.NONE, synchronization: Any = VariableSynchronization.AUTO,
                  **unused: Any) -> None:
+        _creation.note()
         rec = _cur.ctx.recorder
         if rec is not None:   # (a recorded call would create it once: it stays eager, see runtime/graph)
             rec.invalidate(f"it creates a variable ({name or 'Variable'})")

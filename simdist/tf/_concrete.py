@@ -294,7 +294,7 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
             continue
         tried.add(key)
         try:
-            out = _dry_run(function.python_function, _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
+            out = dry_run(function.python_function, _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
         except Exception as e:  # noqa: BLE001 - classified below
             traced = (trace_errors.at_trace(e) or e) if trace_errors.builds(e) else None
             if traced is not None:
@@ -304,7 +304,12 @@ def trace(function: Any, args: tuple, kwargs: dict) -> ConcreteFunction:
                 # (a kernel's error: the graph builds as far as this run went, but the ops after it
                 # were not run; another placeholder may reach them or show the outputs)
                 continue
-            raise
+            if not any(_is_spec(bound[p]) and not bound[p].shape.is_fully_defined() for p in params):
+                raise
+            # (a Python error of this placeholder's shape, `x[0, ..., 1]` of a rank-1 choice for an
+            # unknown rank: TF's trace knows no rank, another choice may build; fz4 seed 43 #191)
+            first = first or e
+            continue
         outputs = _describe(out)
         built = True
         break
@@ -400,7 +405,7 @@ def _graph_inputs(values: list[Any]) -> list[Any]:
     return values
 
 
-def _dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
+def dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
     """fn(*args) as a trace: its variable writes, simulator charges, FLOPs and random draws
     undone, the tapes not watching, inside a tf.function's context (nested tf.functions run as
     Python)."""

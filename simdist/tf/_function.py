@@ -25,6 +25,8 @@ import functools
 from typing import Any, Callable
 
 from simdist.runtime import execution as _execution
+from simdist.runtime import variable_creation as _creation
+from simdist.tf import _autograph_errors
 from simdist.runtime import variables as _variables
 from simdist.runtime.function_type import register_function_type
 
@@ -68,11 +70,23 @@ class Function:
         _mark_arguments(args, kwargs, symbolic.note, self.python_function if first else None)
         writes = _variables.trace_writes() if first else contextlib.nullcontext()
         journal = None
+        # (None before the first call; then whether that call created variables: TF's later traces
+        # refuse any, runtime/variable_creation.py)
+        creating = self.__dict__.get("_first_created")
+        made = _creation.created()
         try:
-            with symbolic.strictness(self._strict()), writes as journal:
+            with symbolic.strictness(self._strict()), writes as journal, \
+                    (_creation.refused() if creating else contextlib.nullcontext()):
                 out = _as_traced(self._call, args, kwargs)
+                if creating is None:
+                    self._first_created = _creation.created() > made
         except Exception as e:
             from simdist.runtime import errors
+            staged = _autograph_errors.staged(e, self.python_function, not self._strict())
+            if staged is not None:   # (AutoGraph's re-raise of the trace's exception)
+                if journal is not None:
+                    _variables.undo_trace_writes(journal)
+                raise staged from None
             if isinstance(e, errors.OpError) and not getattr(e, "_simdist_trace_error", None):
                 if journal is not None:   # (a trace: a later op's graph-build error comes first)
                     from simdist.tf import _concrete
@@ -88,8 +102,20 @@ class Function:
         finally:
             if not symbolic.DEPTH[0]:
                 symbolic.clear()
+        if creating is False and _creation.created() > made:
+            # (a later trace made with creation allowed, as the first call made none: TF runs it,
+            # then raises; its later traces refuse creation)
+            self._first_created = True
+            if first:
+                self._count_trace(args, kwargs, kind)
+            raise ValueError(_creation.LATER_ERROR)
         if first:
             self._count_trace(args, kwargs, kind)
+            if creating is None and self._first_created:
+                # (TF's first call traces again with creation refused, and keeps both traces; the
+                # Python of that second trace is simdist's next recording, so a function creating a
+                # variable on every run raises on its second call here, on its first in TF)
+                self._count_trace(args, kwargs, _NO_CREATION_TRACE)
         return out
 
     def _strict(self) -> bool:
@@ -287,6 +313,7 @@ class Function:
         state.pop("_random_traces", None)
         state.pop("_pysig", None)
         state.pop("_created_variables", None)
+        state.pop("_first_created", None)
         state.pop("_npos", None)
         state.pop("_trace_keys", None)
         return state
@@ -295,9 +322,31 @@ class Function:
         """TF traces here: a ConcreteFunction, or the trace-time error (tf/_concrete.py)."""
         from simdist.runtime import symbolic
         from simdist.tf import _concrete
-        with symbolic.strictness(self._strict()):
-            out = _concrete.trace(self, args, kwargs)
+        creating = self.__dict__.get("_first_created")
+        made = _creation.created()
+        with symbolic.strictness(self._strict()), (_creation.refused() if creating else contextlib.nullcontext()):
+            try:
+                out = _concrete.trace(self, args, kwargs)
+            except Exception as e:
+                staged = _autograph_errors.staged(e, self.python_function, not self._strict())
+                if staged is None:
+                    raise
+                raise staged from None
+            if creating is None:
+                self._first_created = _creation.created() > made
+                if self._first_created:   # (TF's second trace, creation refused: runtime/variable_creation.py)
+                    try:
+                        with _creation.refused():
+                            _concrete.trace(self, args, kwargs)
+                    except ValueError as e:
+                        if str(e) == _creation.SINGLETON_ERROR:
+                            self._count_trace(args, kwargs)
+                            raise ValueError(_creation.SINGLETON_ERROR) from None
+                    except Exception:  # noqa: BLE001 - only the singleton rule is asked here
+                        pass
         self._count_trace(args, kwargs)
+        if self.__dict__.get("_first_created") and creating is None:
+            self._count_trace(args, kwargs, _NO_CREATION_TRACE)
         return out
 
     def __repr__(self) -> str:
@@ -407,6 +456,8 @@ class _Eager:
 
 
 _EAGER = _Eager(None)
+# (the key of the first call's second trace, creation refused, which TF's tracing count includes)
+_NO_CREATION_TRACE = ("no-variable-creation trace",)
 _CREATES_VARIABLE = "it creates a variable"    # (runtime/variables.py: ResourceVariable.__init__)
 # Recorded signatures per function, at most (TF warns about retracing long before this); calls
 # with further signatures run eagerly.

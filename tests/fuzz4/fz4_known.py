@@ -10,31 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 KNOWN_OPEN: dict[tuple[str, str, str], str] = {
-    ("protocol:x.__array__()", "value", "npscalar"):
-        "x.__array__() of a 0-d tensor called directly: TF 2.21 returns its _numpy(), a NumPy scalar, simdist a 0-d "
-        "ndarray (NumPy's array protocol needs an array back: TF's EagerTensor is converted through its buffer); "
-        "seed 31 #165",
     ("variable:assign_add", "error-class", "TypeError"):
         "a first call whose kernel error (a bool variable's assign_add) comes before a later op's graph-build error "
         "(`v + 0` of the bool variable, TypeError): TF 2.21 builds the whole graph first and raises the TypeError, "
         "simdist's dry runs that find it are not asked for a call with a Variable argument (they pass tensors for "
         "variables), so it raises the kernel's InvalidArgumentError; seed 32 #141",
-    ("protocol:x.dtype.name", "value", "('py', 'str', 'float64'), ('py', 'str'"):
-        "strategy.run returning `x.dtype.name`: TF 2.21's DType.name makes a new str on each call, so regroup's "
-        "identity test keeps a PerReplica of the two; simdist's is one interned str, which regroups to itself "
-        "(one local result); seed 34 #137",
     ("convert:tf.Variable", "accepts", "ValueError"):
-        "tf.Variable created inside a tf.function on every call: TF 2.21 traces the first call with the creation, "
-        "retraces it and refuses the second creation (ValueError \"tf.function only supports singleton tf.Variables "
-        "created on the first call\"), simdist creates a variable on each call; seed 2 #50",
-    ("operator:", "error-class", "NotImplementedError"):
-        "inside a tf.function, an operator whose graph build fails (op_def's TypeError/ValueError) with a NumPy "
-        "operand: TF 2.21's binary_op_wrapper retries NumPy's reflected operator, which converts the graph tensor "
-        "(NotImplementedError \"Cannot convert a symbolic tf.Tensor to a numpy array\"); simdist raises the op's "
-        "trace-time TypeError; seed 1 #136, seed 2 #113",
-    ("operator:", "accepts", "NotImplementedError"):
-        "the same rule with an input_signature: TF 2.21's trace fails with NotImplementedError, simdist traces and "
-        "its calls raise the kernel's error; seed 1 #63, #124",
+        "tf.Variable created inside a tf.function on every call: TF 2.21 traces the first call twice (the second "
+        "trace refuses the creation: ValueError \"tf.function only supports singleton tf.Variables created on the "
+        "first call\") and raises on every call; simdist runs the first call's Python once and meets the rule at "
+        "the next call's recording, so its first call returns (fz11: it created a variable on every call before); "
+        "seed 2 #50",
 }
 
 

@@ -384,8 +384,13 @@ def _along_axis(op: Any, logits: Any, axis: Any) -> Tensor:
     the end and back (TF's _wrap_2d_function), with TF's range check."""
     x = _t(logits)
     axis = -1 if axis is None else axis
-    if isinstance(axis, Tensor):
-        axis = int(axis._v)
+    if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"):
+        # (_wrap_2d_function's `(dim == -1) or ...` takes the truth of a tensor: a graph one's is
+        # OperatorNotAllowedInGraphError, an eager one of several elements NumPy's ValueError;
+        # fz11, fz4 seed 41 #125)
+        from simdist.runtime import symbolic
+        symbolic.check_truth_taken(axis)
+        axis = int(np.asarray(axis))
     nd = x.ndim
     if axis != -1:
         from simdist.runtime.ops import static_shapes

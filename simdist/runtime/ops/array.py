@@ -711,6 +711,9 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     from simdist.runtime.ops import math
     if isinstance(values, (list, tuple)) and len(values) > 1:
         math.check_distributed_variables(values)
+    if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"):
+        # (array_ops.stack's `if axis == 0:` takes the truth of a tensor axis; fz11, fz4 seed 41 #3)
+        _symbolic.check_truth_taken(axis)
     if isinstance(values, (list, tuple)) and int(axis) == 0 and values and not _holds_tensor(values):
         # array_ops.stack converts a constant list as a whole first (its dtype is the list's:
         # [np.int64(0)] is int32), then falls back to Pack (ops.conversion)
@@ -735,10 +738,14 @@ def args_dims(dims: Sequence[int]) -> str:
 
 def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unstack") -> list[Tensor]:
     t = _t(value)
-    if t.ndim == 0:
-        raise ValueError("Input shape axis 0 must equal 0, got shape []")
     if not -t.ndim <= int(axis) < t.ndim:
-        raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
+        if num is None:   # (array_ops.unstack's own check, where it infers num)
+            raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-t.ndim}, {t.ndim})")
+        # (with num given, Unpack's: the kernel's InvalidArgumentError, its shape function's
+        # ValueError in a graph; fz11, fz4 seed 43 #187)
+        raise trace_errors.shape_error(f"axis = {int(axis)} not in [{-t.ndim}, {t.ndim}) [Op:Unpack]",
+                                       f"Invalid axis: {int(axis)}; must be in [{-t.ndim},{t.ndim})", "Unpack",
+                                       [t.shape.as_list()])
     ax = int(axis) % t.ndim
     if num is None and context.in_function() and static_shapes.known_dim(t, ax) is None:
         # (a traced graph: num comes from the static shape; fuzz2 seed 41 #163)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context
-from simdist.runtime.ops import args, dispatch, math, trace_errors
+from simdist.runtime.ops import args, dispatch, math, reflected, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, binary, unary
 from simdist.runtime.tensor import Tensor
@@ -90,23 +90,8 @@ def _install_operators() -> None:
         def fwd(self: Tensor, o: Any) -> Tensor:
             try:
                 return logical(self, o) if self.dtype.is_bool else _binary(bitwise, self, o)
-            except Exception as e:  # noqa: BLE001 - TypeError/ValueError, eagerly or as a graph build raises it
-                if not isinstance(e, (TypeError, ValueError)) and not (
-                        context.in_function() and isinstance(trace_errors.at_trace(e), (TypeError, ValueError))):
-                    raise   # (in a tf.function the op's dtype refusal is op_def_library's TypeError: fz4 seed 21 #48)
-                # TF's binary_op_wrapper (override_binary_operator.py): when the operand does not
-                # convert, it tries the operand's reflected operator if its type has one; `type`
-                # itself has __ror__ (for unions), so `x | 1.5` and `x | None` look up
-                # 1.5.__ror__ / None.__ror__ and raise AttributeError
-                if not hasattr(type(o), f"__r{name}__"):
-                    raise
-                try:
-                    out = getattr(o, f"__r{name}__")(self)
-                except (TypeError, ValueError):
-                    raise e from None
-                if out is NotImplemented:
-                    raise e from None
-                return out
+            except Exception as e:  # noqa: BLE001 - binary_op_wrapper's retry decides (ops/reflected.py)
+                return reflected.retry(e, self, o, name)
 
         def rev(self: Tensor, o: Any) -> Tensor:
             # TF converts the left operand to the tensor's dtype, then applies the same choice

@@ -205,6 +205,12 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
             raise trace_errors.mark_shape(err, f"size ({size}) must be non-negative", "DenseBincount",
                                           [a.shape.as_list(), [], w.shape.as_list()])
         raise err
+    if w.shape.num_elements() and w.shape.as_list() != a.shape.as_list():
+        # (DenseBincount's kernel check, after axis 0 flattened both: fz11, fz4 seed 41 #95)
+        dims = "[" + ",".join(str(d) for d in w.shape.as_list()) + "]"
+        raise errors.InvalidArgumentError(None, None, "`weights` must be the same shape as `arr` or a length-0 "
+                                          "`Tensor`, in which case it acts as all weights equal to 1. Received "
+                                          f"{dims} [Op:DenseBincount]")
     return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": bool(binary_output)})
 
 

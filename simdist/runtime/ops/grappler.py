@@ -298,13 +298,38 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return dispatch.execute(math.ADD_N, tuple(kept))
 
 
+# --- arithmetic_optimizer.cc FuseSquaredDiffStage ------------------------------------------------------------
+_SQUARED_DIFFERENCE_TYPES = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32,
+                             dtypes.int64)
+
+
+def _square_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """Square(Sub(x, y)) with the Sub used by nothing else -> SquaredDifference(x, y), except for
+    complex types. Its values are Square(Sub)'s ((x - y) * (x - y)); the rewrite shows where
+    SquaredDifference has no kernel: uint8/16/32/64, int8 and int16 (InvalidArgumentError "Value
+    for attr 'T' of uint32 is not in the list of allowed values", on every call; fz11, fuzz2
+    seed 71 #123)."""
+    from simdist.runtime import errors
+    (a,) = tensors
+    node = rec.producer(a)
+    if node is None or node.op.name != "Sub" or rec.consumers(a) != 0:
+        return None
+    if a.dtype.is_complex or a.dtype in _SQUARED_DIFFERENCE_TYPES:
+        return None
+    raise errors.InvalidArgumentError(
+        None, None, f"Value for attr 'T' of {a.dtype.name} is not in the list of allowed values: bfloat16, half, "
+        "float, double, int32, int64, complex64, complex128\n\t; NodeDef: {{node Sub}}; Op<name=SquaredDifference; "
+        "signature=x:T, y:T -> z:T; attr=T:type,allowed=[DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT32, "
+        "DT_INT64, DT_COMPLEX64, DT_COMPLEX128]; is_commutative=true>")
+
+
 def _rules() -> dict[Any, Any]:
     from simdist.runtime.ops import array, math, reductions, unary
     return {array.PACK: _pack_rule, math.MAX: _monotonic_rule("Max"), math.MIN: _monotonic_rule("Min"),
             reductions.ARGMAX: _monotonic_rule("ArgMax"), reductions.ARGMIN: _monotonic_rule("ArgMin"),
             math.REALDIV: _div_rule, math.POW: _pow_rule, unary.LOG: _log_rule, math.SUB: _sub_rule,
             math.ADD: _add_rule, unary.RECIPROCAL: _reciprocal_rule, math.LOGICAL_NOT: _logical_not_rule,
-            math.ADD_N: _add_n_rule}
+            math.ADD_N: _add_n_rule, unary.SQUARE: _square_rule}
 
 
 def install() -> None:

@@ -217,8 +217,17 @@ def _batch_matmul_grad(op: Any, grad: Any) -> list:
 
 
 def _install_operators() -> None:
-    Tensor.__matmul__ = lambda self, o: matmul(self, o)    # type: ignore[assignment]
+    Tensor.__matmul__ = _matmul_operator    # type: ignore[assignment]
     Tensor.__rmatmul__ = _rmatmul   # type: ignore[assignment]
+
+
+def _matmul_operator(self: Tensor, o: Any) -> Any:
+    """`tensor @ o`: matmul, or o's reflected operator when it refuses the pair (ops/reflected.py)."""
+    try:
+        return matmul(self, o)
+    except Exception as e:  # noqa: BLE001 - binary_op_wrapper's retry decides
+        from simdist.runtime.ops import reflected
+        return reflected.retry(e, self, o, "matmul")
 
 
 def _rmatmul(self: Tensor, o: Any) -> Tensor:

@@ -17,7 +17,7 @@ import numpy as np
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import context, execution, scalar_cache, subnormals
 from simdist.runtime.ops import args, dispatch, unary
-from simdist.runtime.ops import packet_pow, static_shapes, trace_errors
+from simdist.runtime.ops import packet_pow, reflected, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -532,28 +532,13 @@ def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
 
 
 def _truediv_operator(self: Tensor, o: Any) -> Any:
-    """`tensor / o` (override_binary_operator.binary_op_wrapper): when truediv refuses the pair
-    with a TypeError or ValueError and o's type has __rtruediv__, TF returns o.__rtruediv__(tensor)
-    unless that raises or gives NotImplemented (then truediv's error): `bool_tensor / np.float16(0.5)`
-    is NumPy's division of the tensor's array, an ndarray (a Python float gives NotImplemented)."""
+    """`tensor / o` (override_binary_operator.binary_op_wrapper): when truediv refuses the pair,
+    o's reflected operator may answer (ops/reflected.py): `bool_tensor / np.float16(0.5)` is NumPy's
+    division of the tensor's array, an ndarray (a Python float gives NotImplemented)."""
     try:
         return truediv(self, o)
-    except (TypeError, ValueError) as e:
-        reflected = getattr(type(o), "__rtruediv__", None)
-        if reflected is None:
-            raise
-        if context.in_function() and isinstance(o, (np.ndarray, np.generic)):
-            # NumPy reads the tensor through __array__, which a graph tensor refuses
-            raise NotImplementedError("Cannot convert a symbolic tf.Tensor to a numpy array. This "
-                                      "error may indicate that you're trying to pass a Tensor to a NumPy call, "
-                                      "which is not supported.") from None
-        try:
-            out = reflected(o, self)
-        except (TypeError, ValueError):
-            raise e from None
-        if out is NotImplemented:
-            raise e from None
-        return out
+    except Exception as e:  # noqa: BLE001 - binary_op_wrapper's retry decides
+        return reflected.retry(e, self, o, "truediv")
 
 
 # --- casts ------------------------------------------------------------------------------------------------
@@ -813,6 +798,9 @@ def _where_rule(dts: Any, attrs: Any) -> dtypes.DType:
     if dts[0].kind not in "fiubc":
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {args.tf_name(dts[0])} is not in the "
                                           "list of allowed values: numeric types and bool [Op:Where]")
+    if dts[0] is dtypes.float16:   # (where_op.cc refuses half on CPU; fz11, fz4 seed 42 #172)
+        raise errors.UnimplementedError(None, None, "No WhereOp available for float16/half type on CPU; dying in CPU "
+                                        "WhereOp to avoid silently creating costly copies from device. [Op:Where]")
     return dtypes.int64
 
 
@@ -1287,8 +1275,9 @@ def _truth_tensor(t: Tensor) -> Tensor:
 
 
 def _install_operators() -> None:
-    def op2(op: Any) -> tuple[Any, Any]:
+    def op2(op: Any, name: str) -> tuple[Any, Any]:
         def fwd(self: Tensor, o: Any) -> Tensor:
+            operand = o
             if (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (int, float):
                 o = _truth_of(o)
             elif (op is MUL or op is ADD) and self.dtype is dtypes.bool_ and type(o) in (list, tuple) \
@@ -1310,7 +1299,10 @@ def _install_operators() -> None:
                 # (a variable of numbers beside a bool tensor: the same logical and; a bool variable
                 # beside a number tensor stays Mul's InvalidArgumentError; fz4 seed 34 #126)
                 o = _truth_tensor(o._as_tensor())
-            return binary(op, self, o)
+            try:
+                return binary(op, self, o)
+            except Exception as e:  # noqa: BLE001 - binary_op_wrapper's retry decides (ops/reflected.py)
+                return reflected.retry(e, self, operand, name)
 
         def rev(self: Tensor, o: Any) -> Tensor:
             return binary(op, self, o, True)
@@ -1318,7 +1310,7 @@ def _install_operators() -> None:
 
     for name, op in (("add", ADD), ("sub", SUB), ("mul", MUL), ("floordiv", FLOORDIV), ("mod", FLOORMOD),
                      ("pow", POW)):
-        fwd, rev = op2(op)
+        fwd, rev = op2(op, name)
         setattr(Tensor, f"__{name}__", fwd)
         setattr(Tensor, f"__r{name}__", rev)
 

@@ -74,8 +74,17 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None =
     if batch_dims:
         return _batched_gather_nd(p, idx, int(batch_dims))
     if idx.ndim == 0 or idx.shape[-1] > p.ndim:
-        raise errors.InvalidArgumentError(None, None, "index innermost dimension length must be <= params rank; saw: "
-                                          f"{idx.shape[-1] if idx.ndim else 0} vs. {p.ndim} [Op:GatherNd]")
+        eager = ("params must be at least a vector [Op:GatherNd]" if p.ndim == 0 else
+                 "index innermost dimension length must be <= params rank; saw: "
+                 f"{idx.shape[-1] if idx.ndim else 0} vs. {p.ndim} [Op:GatherNd]")
+        if idx.ndim == 0:
+            raise trace_errors.shape_error(eager, "Shape must be at least rank 1 but is rank 0", "GatherNd",
+                                           [p.shape, idx.shape])
+        # (the shape function's ValueError in a graph; fz4 seed 41 #28)
+        raise trace_errors.shape_error(
+            eager, f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
+                   f"{trace_errors.shapes_text([idx.shape])} and params shape: {trace_errors.shapes_text([p.shape])}",
+            "GatherNd", [p.shape, idx.shape])
     return dispatch.execute(GATHER_ND, (p, idx))
 
 
@@ -312,7 +321,10 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: s
     """`tf.math.unsorted_segment_sum`: out[k] = sum of data[i...] with segment_ids[i...] = k;
     negative ids are dropped, ids >= num_segments raise (TF's CPU kernel)."""
     from simdist.runtime.ops import array
-    d, ids, shape = unsorted_segment_args(data, segment_ids, num_segments, "UnsortedSegmentSum")
+    d = _t(data)
     if d.dtype.is_bool:   # (SCATTER_ROWS takes bools for other callers; UnsortedSegmentSum's T does not)
+        # (the type attr is checked before the shapes: eagerly, and by op_def_library before the
+        # shape function in a graph; fz11, fz4 seed 43 #26)
         _SEGMENT_RULE((d.dtype,), None)
+    d, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, "UnsortedSegmentSum")
     return dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": shape})

@@ -10,7 +10,7 @@ result against a tensor it does not fit fails only when the graph runs (InvalidA
 simdist runs a traced function's Python eagerly with concrete values, so it marks the unknown
 dimensions of the tensors these ops return while a tf.function traces, and carries them through
 elementwise ops (TF's broadcasting shape function: an unknown dimension against a known 1 stays
-unknown, against a known d > 1 it is d). Other ops' outputs count as fully known (a shape
+unknown, against a known d > 1 it is d) and reductions (the kept dimensions). Other ops' outputs count as fully known (a shape
 function that keeps the unknown dimension elsewhere is not modelled). Marks live in a dict keyed
 by the tensor's id beside a weak reference; a dead tensor's entry is dropped by the reference's
 callback and never matches another tensor (the identity is checked), so the collector's timing
@@ -212,6 +212,8 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
     shape function leaves (called by dispatch while some tensor is marked)."""
     if op.name == "StridedSlice":
         return _sliced(tensors[0], out, (attrs or {}).get("key", ()))
+    if op.kind == "reduction" and attrs is not None and "axis" in attrs and len(tensors) == 1:
+        return _reduced(tensors[0], out, attrs["axis"], bool(attrs.get("keepdims")))
     if op.fusion is not SAME_SHAPES and op.fusion is not BROADCAST:
         return out
     if all(unknown(t) is None for t in tensors):
@@ -220,6 +222,24 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
         return mark_rank_unknown(out)
     flags = _fold(tensors)
     return mark(out, flags if len(flags) == out.ndim else (False,) * out.ndim)
+
+
+def _reduced(x: Tensor, out: Tensor, axis: Any, keepdims: bool) -> Tensor:
+    """out of a reduction of x over `axis` (None: all): the kept dimensions keep x's unknown flags,
+    the reduced ones are gone or a known 1 (fz11, fuzz2 seed 71 #168: reduce_max of a segment
+    reduction's rows, whose unknown first dimension TF's Max shape function keeps)."""
+    flags = unknown(x)
+    if flags is None or x.ndim == 0:
+        return out
+    if rank_unknown(x):
+        return mark_rank_unknown(out)
+    axes = range(x.ndim) if axis is None else \
+        [int(a) % x.ndim for a in (axis if isinstance(axis, (list, tuple)) else (axis,))]
+    if keepdims:
+        kept = tuple(False if i in axes else f for i, f in enumerate(flags))
+    else:
+        kept = tuple(f for i, f in enumerate(flags) if i not in axes)
+    return mark(out, kept) if len(kept) == out.ndim and any(kept) else out
 
 
 def _fold(tensors: Sequence[Tensor]) -> tuple[bool, ...]:

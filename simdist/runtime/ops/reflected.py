@@ -1,0 +1,49 @@
+"""TF's binary_op_wrapper retry (override_binary_operator.py): when a tensor's operator `x <op> o`
+fails to build its op with a TypeError or ValueError, TF tries the operand's reflected operator
+`o.__r<op>__(x)` if o's type has one, and raises the first error again when that raises a
+TypeError/ValueError or returns NotImplemented. Eagerly a dtype the kernel refuses is an
+InvalidArgumentError (no retry); inside a tf.function the graph build's op_def check makes it a
+TypeError (trace_errors.at_trace), so the retry happens there. A NumPy operand's reflected
+operator reads the tensor through `__array__`, which a graph tensor refuses: NotImplementedError
+(clause ops.reflected-retry)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import context
+from simdist.runtime import symbolic as _symbolic
+from simdist.runtime.ops import trace_errors
+
+
+def _builds_as_type_error(err: BaseException) -> bool:
+    """Whether TF's op construction raises err as a TypeError/ValueError (eagerly as it is, in a
+    tf.function as the graph build's error)."""
+    if isinstance(err, (TypeError, ValueError)):
+        return True
+    return context.in_function() and isinstance(trace_errors.at_trace(err), (TypeError, ValueError))
+
+
+def retry(err: BaseException, x: Any, o: Any, name: str) -> Any:
+    """`x <name> o` after its op raised err: o's reflected operator's result, or err raised again
+    (name: "add", "or", ...; x is the tensor on the left)."""
+    if not _builds_as_type_error(err):
+        raise err
+    # (`type` itself has __ror__, for unions: `x | 1.5` and `x | None` look up 1.5.__ror__ and
+    # None.__ror__ and raise AttributeError)
+    if not hasattr(type(o), f"__r{name}__"):
+        raise err
+    if isinstance(o, (np.ndarray, np.generic)) and _symbolic.is_graph(x):
+        raise _symbolic.array_error() from None
+    try:
+        out = getattr(o, f"__r{name}__")(x)
+    except Exception as again:  # noqa: BLE001 - TF catches the TypeError/ValueError its build raises
+        if not _builds_as_type_error(again):
+            raise
+        raise err from None
+    if out is NotImplemented:
+        raise err from None
+    return out
+
