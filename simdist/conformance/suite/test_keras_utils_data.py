@@ -184,3 +184,22 @@ def test_custom_object_scope_resolves_names_while_deserializing(keras):
                     "inner scope exits", call="custom_object_scope (nested)")
     with raises(ValueError, match="Could not interpret", call="keras.losses.get(MyLoss's config) after the scope"):
         keras.losses.get(config)
+
+
+@clause("keras.utils.data-tools", ref="tf221")
+def test_graph_helpers_get_source_inputs_is_keras_tensor_standardize_dtype(tf, keras):
+    u = keras.utils
+    a, b = keras.Input((3,), name="a"), keras.Input((3,), name="b")
+    z = keras.layers.Concatenate()([keras.layers.Dense(2)(keras.layers.Add()([a, b])), a])
+    sources = u.get_source_inputs(z)
+    assert_true(len(sources) == 2 and sources[0] is a and sources[1] is b,
+                "get_source_inputs(z) should be [a, b], each once, in the order first reached",
+                call="keras.utils.get_source_inputs")
+    assert_true(u.get_source_inputs(a)[0] is a, "an Input's sources are itself", call="get_source_inputs(Input)")
+    assert_equal(u.get_source_inputs(5), 5, call="keras.utils.get_source_inputs(5)")
+    assert_equal([u.is_keras_tensor(a), u.is_keras_tensor(tf.constant(1.0))], [True, False],
+                 call="keras.utils.is_keras_tensor(Input), (tensor)")
+    assert_equal([u.standardize_dtype(np.float64), u.standardize_dtype(None), u.standardize_dtype(tf.int8)],
+                 ["float64", "float32", "int8"], call="keras.utils.standardize_dtype(np.float64, None, tf.int8)")
+    with raises(ValueError, match="Invalid dtype", call="keras.utils.standardize_dtype('float')"):
+        u.standardize_dtype("float")

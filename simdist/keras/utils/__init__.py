@@ -10,6 +10,8 @@ from simdist.keras.object_registration import get_custom_objects, get_registered
 from simdist.keras.object_registration import register_keras_serializable
 from simdist.keras.trainers.data_adapter import pack_x_y_sample_weight, unpack_x_y_sample_weight
 from simdist.keras.trainers.py_dataset import PyDataset
+from simdist.keras.dtype_policies import standardize_dtype
+from simdist.keras.utils.graph_utils import get_source_inputs, is_keras_tensor
 from simdist.keras.utils.numerical_utils import normalize, to_categorical
 from simdist.keras.utils.progbar import Progbar
 from simdist.keras.utils.sequence_utils import pad_sequences
@@ -20,4 +22,5 @@ Sequence = PyDataset   # Keras 3.15 exports PyDataset under both names
 __all__ = ["Progbar", "to_categorical", "normalize", "pad_sequences", "timeseries_dataset_from_array", "PyDataset",
            "Sequence", "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "register_keras_serializable",
            "get_registered_name", "get_registered_object", "get_custom_objects", "CustomObjectScope",
-           "custom_object_scope", "set_random_seed", "clear_session"]
+           "custom_object_scope", "set_random_seed", "clear_session", "get_source_inputs", "is_keras_tensor",
+           "standardize_dtype"]
