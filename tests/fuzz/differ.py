@@ -41,7 +41,10 @@ def _recv(stream: Any) -> Any:
     if len(head) < 8:
         raise EOFError("the TF worker closed its pipe")
     (n,) = struct.unpack("<Q", head)
-    return pickle.loads(stream.read(n))
+    body = stream.read(n)
+    if len(body) < n:   # it died while writing an answer (fz11: fuzz2 seed 72 #46, sequence_mask(2**31 - 2))
+        raise EOFError("the TF worker died while sending an answer")
+    return pickle.loads(body)
 
 
 class TFWorker:
