@@ -19,7 +19,10 @@ from simdist.keras.naming import get_uid  # noqa: F401
 
 __all__ = ["backend", "clear_session", "floatx", "set_floatx", "epsilon", "set_epsilon", "get_uid", "standardize_dtype",
            "set_random_seed", "result_type", "is_float_dtype", "is_int_dtype", "image_data_format",
-           "set_image_data_format"]
+           "set_image_data_format", "is_keras_tensor"]
+
+from simdist.keras.keras_tensor import is_keras_tensor  # noqa: E402,F401
+
 
 def is_float_dtype(dtype: Any) -> bool:
     return standardize_dtype(dtype).startswith(("float", "bfloat"))

@@ -1,18 +1,13 @@
-"""`keras.utils.get_source_inputs` and `is_keras_tensor` (keras/src/ops/operation_utils.py,
-keras/src/backend/common/keras_tensor.py): questions about the functional graph's tensors."""
+"""`keras.utils.get_source_inputs` (keras/src/ops/operation_utils.py) and `is_keras_tensor`
+(keras_tensor.py's): questions about the functional graph's tensors."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from simdist.keras.keras_tensor import KerasTensor, flatten
+from simdist.keras.keras_tensor import flatten, is_keras_tensor
 
 __all__ = ["get_source_inputs", "is_keras_tensor"]
-
-
-def is_keras_tensor(x: Any) -> bool:
-    """Whether `x` is a symbolic KerasTensor (what `keras.Input` and layer calls on it return)."""
-    return isinstance(x, KerasTensor)
 
 
 def get_source_inputs(tensor: Any) -> Any:
