@@ -1,6 +1,7 @@
 """List the public functions of TF 2.21's `tf`, `tf.math`, `tf.nn`, `tf.linalg`, `tf.signal`,
 `tf.debugging` and `tf.image` namespaces
-that simdist's facade (`from simdist import tf`) does not have, as docs/ops-coverage.md shows:
+that simdist's facade (`from simdist import tf`) does not have, and every public name of its tf.keras
+namespaces (classes included) that simdist's tf.keras does not have, as docs/ops-coverage.md shows:
 
     python docs/tools/facade_coverage.py            # print the Markdown table
     python docs/tools/facade_coverage.py --write    # rewrite docs/ops-coverage.md's table
@@ -33,9 +34,28 @@ def missing() -> list[tuple[str, int, list[str]]]:
     return out
 
 
+KERAS = ("ops", "activations", "losses", "metrics", "optimizers", "optimizers.schedules", "layers", "callbacks",
+         "initializers", "regularizers", "constraints", "models", "utils", "backend", "random", "mixed_precision")
+
+
+def keras_missing() -> list[tuple[str, int, list[str]]]:
+    """Every public name (classes included: layers are classes) of TF 2.21's tf.keras namespaces
+    that simdist's `tf.keras` lacks."""
+    import tensorflow as real
+    from simdist import tf as ours
+    out = []
+    for ns in KERAS:
+        t, s = real.keras, ours.keras
+        for part in ns.split("."):
+            t, s = getattr(t, part), getattr(s, part, None)
+        names = sorted(n for n in dir(t) if not n.startswith("_"))
+        out.append((f"tf.keras.{ns}", len(names), [n for n in names if s is None or not hasattr(s, n)]))
+    return out
+
+
 def table() -> str:
     rows = ["| namespace | TF 2.21 functions | missing in simdist | missing |", "|---|---|---|---|"]
-    for ns, total, miss in missing():
+    for ns, total, miss in missing() + keras_missing():
         rows.append(f"| `{ns}` | {total} | {len(miss)} | {', '.join(f'`{m}`' for m in miss)} |")
     return "\n".join(rows)
 
