@@ -51,8 +51,8 @@ def test_training_mutants_cover_the_training_layer():
     25 in the fourth, 30 in the fifth, 30 in the sixth, 30 in the seventh, 30 in the eighth, 30 in the ninth, 30 in the tenth, 30 in the eleventh;
     15 gradient mutants of the gradient-coverage table, each killed within a minute)."""
     training = [m for m in mutants.CATALOGUE if m.layer == "training"]
-    assert 30 <= len(training) <= 335, (f"{len(training)} training mutants, but issue 29 asks for 30-50 (plus the "
-                                        "blind batches: at most 335 keep a full training run within about 4 hours)")
+    assert 30 <= len(training) <= 365, (f"{len(training)} training mutants, but issue 29 asks for 30-50 (plus the "
+                                        "blind batches: at most 365 keep a full training run within about 4 hours)")
     assert training == mutants.TRAINING, "every training mutant is in mutants.TRAINING, and only those"
     areas = {"simdist/runtime/ops/", "simdist/runtime/autodiff/", "simdist/keras/optimizers/",
              "simdist/keras/losses/", "simdist/keras/metrics/", "simdist/keras/trainers/",
