@@ -105,14 +105,18 @@ def test_blind12_auto_mode_takes_a_val_metrics_direction_from_its_metric(keras, 
 # -- Dropout: active only with training=True -------------------------------------------------------------------
 @clause("keras.layer.dropout", ref="tf221")
 def test_blind12_dropout_drops_only_when_training_is_true(keras, tf):
-    """Dropout passes its input through when `training` is not given (a direct call of the layer or
-    of a model), is False, or in predict; with training=True it zeroes entries and scales the rest by
+    """Dropout passes its input through when `training` is not given or None (a direct call of the
+    layer, of its `call` or of a model), is False, or in predict; with training=True it zeroes entries and scales the rest by
     1 / (1 - rate)."""
     x = np.ones((4, 50), np.float32)
     layer = keras.layers.Dropout(0.5, seed=1)
     model = keras.Sequential([keras.Input((50,)), layer])
     for what, out in [("layer(x)", layer(x)), ("layer(x, training=False)", layer(x, training=False)),
-                      ("model(x)", model(x)), ("model.predict(x)", model.predict(x, verbose=0))]:
+                      ("layer(x, training=None)", layer(x, training=None)), ("layer.call(x)", layer.call(x)),
+                      ("layer.call(x, training=None)", layer.call(x, training=None)),
+                      ("model(x)", model(x)), ("model(x, training=None)", model(x, training=None)),
+                      ("model.call(x, training=None)", model.call(x, training=None)),
+                      ("model.predict(x)", model.predict(x, verbose=0))]:
         assert_equal(np.asarray(out), x, call=f"Dropout(0.5): {what}", what=what)
     out = np.asarray(layer(x, training=True))
     kept = out != 0
