@@ -2109,3 +2109,177 @@ TRAINING_KLAYER2: list[Mutant] = [
 ]
 TRAINING += TRAINING_KLAYER2
 CATALOGUE += TRAINING_KLAYER2
+
+# -- Blind batch 12 (thirteenth session, 2026-11-30): 30 mutants written from the source alone,
+# before reading any suite test; 15 on the mainstream training path, 15 in files the catalogue had
+# few or no mutants in (docs/conformance.md, "Thirteenth session").
+TRAINING_BATCH12: list[Mutant] = [
+    # -- mainstream: optimizers and schedules
+    _t("constraint-applied-before-update", "order", "simdist/keras/optimizers/base_optimizer.py",
+       "            self._backend_apply_gradients(grads, trainable_variables)\n"
+       "            for variable in trainable_variables:\n"
+       "                constraint = getattr(variable, \"constraint\", None)\n"
+       "                if constraint is not None:\n"
+       "                    variable.assign(constraint(variable))\n",
+       "            for variable in trainable_variables:\n"
+       "                constraint = getattr(variable, \"constraint\", None)\n"
+       "                if constraint is not None:\n"
+       "                    variable.assign(constraint(variable))\n"
+       "            self._backend_apply_gradients(grads, trainable_variables)\n",
+       "the optimizer projects the variables with their constraints before the update instead of after it "
+       "(kernel_constraint=NonNeg etc.: the updated weights may leave the constraint's set)"),
+    _t("exp-decay-config-drops-staircase", "state", "simdist/keras/optimizers/schedules.py",
+       "                \"decay_rate\": self.decay_rate, \"staircase\": self.staircase, \"name\": self.name}\n",
+       "                \"decay_rate\": self.decay_rate, \"name\": self.name}\n",
+       "ExponentialDecay.get_config omits staircase: a saved and reloaded (or from_config) schedule decays smoothly"),
+    # -- mainstream: gradients
+    _t("grad-unbroadcast-leading-axes-not-summed", "gradient", "simdist/runtime/ops/math.py",
+       "    axes = list(range(lead)) + [lead + i for i, d in enumerate(shape) if d == 1 and gs[lead + i] != 1]\n",
+       "    axes = [lead + i for i, d in enumerate(shape) if d == 1 and gs[lead + i] != 1]\n",
+       "the gradient of an operand broadcast from a lower rank (x + b with b of shape (n,)) is not summed over "
+       "the leading axes it was extended along (only over its size-1 axes)"),
+    _t("grad-select-else-branch-not-inverted", "gradient", "simdist/runtime/ops/math.py",
+       "            unbroadcast(where(c, zeros, grad), y.shape.as_list())]\n",
+       "            unbroadcast(where(c, grad, zeros), y.shape.as_list())]\n",
+       "tf.where's gradient gives the else-branch the upstream gradient where the condition is True (copy-paste of "
+       "the then-branch) instead of where it is False"),
+    _t("tape-watched-variables-duplicated", "state", "simdist/runtime/autodiff/tape.py",
+       "        if all(w is not shown for w in self.watched_vars):\n            self.watched_vars.append(shown)\n",
+       "        self.watched_vars.append(shown)\n",
+       "GradientTape.watched_variables() lists a variable once per read instead of once"),
+    # -- mainstream: losses
+    _t("loss-sum-over-batch-size-divides-by-batch", "denominator", "simdist/keras/losses/loss.py",
+       "            divisor = ops.prod_of_shape(values, loss.dtype)\n",
+       "            divisor = ops.cast(ops.shape(values)[0], loss.dtype)\n",
+       "\"sum_over_batch_size\" divides by the batch size only, not by the number of loss entries (per-step losses "
+       "of sequence models are summed over the steps)"),
+    # -- mainstream: fit and callbacks
+    _t("early-stopping-restores-only-when-stopped", "state", "simdist/keras/callbacks/early_stopping.py",
+       "        if self.restore_best_weights and self.best_weights is not None:\n",
+       "        if self.restore_best_weights and self.best_weights is not None and self.stopped_epoch > 0:\n",
+       "EarlyStopping(restore_best_weights=True) restores only when it stopped training (Keras 2's rule; Keras 3 "
+       "restores the best weights at the end of every fit)"),
+    _t("fit-stop-training-checked-per-epoch-only", "boundary", "simdist/keras/trainers/trainer.py",
+       "                    callbacks.on_train_batch_end(end_step, logs)\n"
+       "                    if self.stop_training:\n                        break\n",
+       "                    callbacks.on_train_batch_end(end_step, logs)\n",
+       "fit only looks at stop_training at the end of an epoch: a callback stopping in a batch hook "
+       "(TerminateOnNaN, a custom one) lets the epoch's remaining batches train"),
+    _t("monitor-auto-val-metric-direction-unresolved", "boundary", "simdist/keras/callbacks/monitor_callback.py",
+       "                if m.name == metric_name and hasattr(m, \"_direction\"):\n",
+       "                if m.name == self.monitor and hasattr(m, \"_direction\"):\n",
+       "mode=\"auto\" looks a val_ metric up by its full name (\"val_accuracy\"), so EarlyStopping/ModelCheckpoint/"
+       "ReduceLROnPlateau cannot tell the direction of a validation metric"),
+    # -- mainstream: layers
+    _t("dense-activation-before-bias", "order", "simdist/keras/layers/core.py",
+       "        x = matmul(inputs, self._kernel)\n        if self.bias is not None:\n            x = bias_add(x, self.bias)\n"
+       "        if self.activation is not None:\n            x = self.activation(x)\n",
+       "        x = matmul(inputs, self._kernel)\n        if self.activation is not None:\n            x = self.activation(x)\n"
+       "        if self.bias is not None:\n            x = bias_add(x, self.bias)\n",
+       "Dense applies its activation before adding the bias"),
+    _t("conv-strides-axes-reversed", "axis", "simdist/keras/layers/convolutional.py",
+       "        return conv(inputs, kernel, strides=list(self.strides), padding=self.padding,\n",
+       "        return conv(inputs, kernel, strides=list(self.strides)[::-1], padding=self.padding,\n",
+       "a convolution layer hands its strides to the op in reverse axis order (Conv2D(strides=(1, 2)) strides the "
+       "rows by 2)"),
+    _t("layernorm-mean-shift-without-gamma", "order", "simdist/keras/layers/normalization.py",
+       "    inv = tf.math.rsqrt(variance + epsilon)\n    if gamma is not None:\n        inv = inv * gamma\n"
+       "    res = -mean * inv\n",
+       "    inv = tf.math.rsqrt(variance + epsilon)\n    res = -mean * inv\n    if gamma is not None:\n"
+       "        inv = inv * gamma\n",
+       "layer normalization shifts by mean * rsqrt(var + eps) before folding gamma into the scale: wrong once "
+       "gamma is not 1"),
+    _t("dropout-active-when-training-unset", "boundary", "simdist/keras/layers/core.py",
+       "        if training and self.rate > 0:\n            from simdist.keras import random\n",
+       "        if training is not False and self.rate > 0:\n            from simdist.keras import random\n",
+       "Dropout drops when `training` is not given (a direct call of the layer or of a model outside fit) "
+       "instead of only when training=True"),
+    _t("rnn-go-backwards-sequences-reordered", "order", "simdist/keras/layers/rnn_loop.py",
+       "    return last_output, tf.stack(outputs, axis=1), states\n",
+       "    return last_output, tf.stack(outputs[::-1] if go_backwards else outputs, axis=1), states\n",
+       "a go_backwards recurrent layer returns its sequences flipped back to input order (Keras keeps the "
+       "reversed order; Bidirectional flips them itself)"),
+    # -- mainstream: tf.data
+    _t("prefetch-drops-buffered-tail", "boundary", "simdist/runtime/data/buffering.py",
+       "        if not buf:\n            return\n        yield buf.popleft()\n",
+       "        if done:\n            return\n        yield buf.popleft()\n",
+       "prefetch stops as soon as its input is exhausted, dropping the elements still in its buffer"),
+    # -- files with few mutants
+    _t("keras-variable-rtruediv-operands-swapped", "order", "simdist/keras/variables.py",
+       "    def __rtruediv__(self, other: Any) -> Any:\n        return _binary(\"divide\", other, self)\n",
+       "    def __rtruediv__(self, other: Any) -> Any:\n        return _binary(\"divide\", self, other)\n",
+       "`number / keras_variable` computes variable / number (the reflected operator's operands copied from "
+       "__truediv__)"),
+    _t("cache-commits-partial-pass", "state", "simdist/runtime/data/buffering.py",
+       "        seen = []\n        for flat in self._input._iter_flat():\n            seen.append(flat)\n"
+       "            yield flat\n        self._cache = seen\n",
+       "        seen: list = []\n        self._cache = seen\n        for flat in self._input._iter_flat():\n"
+       "            seen.append(flat)\n            yield flat\n",
+       "Dataset.cache() records the pass as it goes, so an iteration stopped early (take, a break) leaves a "
+       "truncated cache that later passes replay"),
+    _t("zip-cardinality-longest", "boundary", "simdist/runtime/data/combine.py",
+       "            if n != INFINITE_CARDINALITY and (result == INFINITE_CARDINALITY or n < result):\n",
+       "            if n != INFINITE_CARDINALITY and (result == INFINITE_CARDINALITY or n > result):\n",
+       "Dataset.zip's cardinality is the longest input's, though the zip stops at the shortest"),
+    _t("concatenate-spec-first-shape", "axis", "simdist/runtime/data/combine.py",
+       "        spec = pack_as(a, [TensorSpec(most_specific_compatible_shape(x.shape, y.shape), x.dtype)\n",
+       "        spec = pack_as(a, [TensorSpec(x.shape, x.dtype)\n",
+       "Dataset.concatenate takes the first dataset's element shapes instead of the most specific shape "
+       "compatible with both (a dimension that differs stays fixed instead of None)"),
+    _t("dataset-take-of-infinite-stays-infinite", "boundary", "simdist/runtime/data/counting.py",
+       "        if n == INFINITE_CARDINALITY:\n            return count\n        if count == -1:\n            return n\n"
+       "        return min(n, count)",
+       "        if n == INFINITE_CARDINALITY:\n            return n\n        if count == -1:\n            return n\n"
+       "        return min(n, count)",
+       "take(k) of an infinite dataset (repeat()) reports an infinite cardinality instead of k"),
+    _t("sequential-layers-drops-first-without-input", "boundary", "simdist/keras/models/sequential.py",
+       "        layers = self._layers\n        if layers and isinstance(layers[0], InputLayer):\n"
+       "            return list(layers[1:])\n        return list(layers)\n",
+       "        layers = self._layers\n        return list(layers[1:])\n",
+       "Sequential.layers drops the first entry whatever it is: without an Input, the first real layer is lost"),
+    _t("precision-top-k-keeps-k-plus-one", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "    _, top_k_idx = tf.math.top_k(x, k)\n",
+       "    _, top_k_idx = tf.math.top_k(x, k + 1)\n",
+       "Precision/Recall(top_k=k) keep the k + 1 largest scores of each row"),
+    _t("reshape-layer-minus-one-counts-batch", "axis", "simdist/keras/layers/reshaping.py",
+       "        resolved = compute_reshape_output_shape(tuple(inputs.shape.as_list()[1:]), self.target_shape, "
+       "\"target_shape\")\n",
+       "        resolved = compute_reshape_output_shape(tuple(inputs.shape.as_list()), self.target_shape, "
+       "\"target_shape\")\n",
+       "Reshape resolves a -1 in target_shape from the size including the batch axis"),
+    _t("history-reset-per-fit", "state", "simdist/keras/callbacks/history.py",
+       "    def on_train_begin(self, logs: Any = None) -> None:\n        self.epoch = []\n",
+       "    def on_train_begin(self, logs: Any = None) -> None:\n        self.epoch = []\n        self.history = {}\n",
+       "a History passed to several fits forgets the earlier fits' logs (Keras keeps appending to history and "
+       "resets only the epoch list)"),
+    _t("metric-state-aggregation-mean", "denominator", "simdist/keras/metrics/metric.py",
+       "    def add_variable(self, shape: Any, initializer: Any, dtype: Any = None, aggregation: str = \"sum\",\n",
+       "    def add_variable(self, shape: Any, initializer: Any, dtype: Any = None, aggregation: str = \"mean\",\n",
+       "metric state variables aggregate their replicas' values by MEAN instead of SUM (a Sum or a confusion "
+       "count under a multi-replica strategy reads 1/replicas of the total)"),
+    _t("functional-input-rank-squeeze-all-axes", "axis", "simdist/keras/models/functional.py",
+       "                adjusted.append(tf.squeeze(x, axis=-1) if isinstance(x, tf.Tensor) else x)\n",
+       "                adjusted.append(tf.squeeze(x) if isinstance(x, tf.Tensor) else x)\n",
+       "a functional model matching an input's rank squeezes every size-1 axis, not just the last (a batch of one)"),
+    _t("layer-array-input-not-autocast", "dtype", "simdist/keras/dtype_policies.py",
+       "            t = tf.convert_to_tensor(x)\n"
+       "            if autocast and is_float_dtype(t.dtype) and standardize_dtype(t.dtype) != dtype:\n"
+       "                t = tf.cast(t, dtype)\n            return t\n",
+       "            t = tf.convert_to_tensor(x)\n            return t\n",
+       "a layer called on a NumPy array keeps the array's float dtype (float64) instead of casting it to the "
+       "layer's compute dtype"),
+    _t("auto-name-suffix-off-by-one", "boundary", "simdist/keras/naming.py",
+       "    unique = f\"{name}_{_uids[name]}\" if name in _uids else name\n",
+       "    unique = f\"{name}_{_uids[name] + 1}\" if name in _uids else name\n",
+       "Keras auto-names count from 2 (dense, dense_2, ...) instead of 1"),
+    _t("dataset-skip-cardinality-not-clamped", "boundary", "simdist/runtime/data/counting.py",
+       "        return max(0, n - count)\n",
+       "        return n - count\n",
+       "skip(k) past the end of a finite dataset reports a negative cardinality instead of 0"),
+    _t("summary-total-excludes-optimizer-params", "denominator", "simdist/keras/models/summary.py",
+       "{t_count + n_count + o_count:,}",
+       "{t_count + n_count:,}",
+       "model.summary()'s Total params leaves out the built optimizer's variables (Keras 2's count)"),
+]
+TRAINING += TRAINING_BATCH12
+CATALOGUE += TRAINING_BATCH12

@@ -200,7 +200,7 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('cluster.roles', 'cluster', True, ('PSS',),
            'roles chief (coordinator), worker, ps, evaluator.'),
     Clause('autodiff.watch', 'autodiff', False, (),
-           'TF 2.21: a tape records ops on watched tensors (`watch`) and on trainable variables it reads (unless `watch_accessed_variables=False`); an unwatched source gets None; `watched_variables()` lists the variables in first-read order.'),
+           'TF 2.21: a tape records ops on watched tensors (`watch`) and on trainable variables it reads (unless `watch_accessed_variables=False`); an unwatched source gets None; `watched_variables()` lists each variable once (TF 2.21 in creation order, simdist in first-read order).'),
     Clause('autodiff.integer', 'autodiff', False, (),
            'TF 2.21: ops on integer tensors are not recorded: gradients with respect to integer sources (or through integer casts) are None.'),
     Clause('autodiff.persistent', 'autodiff', False, (),
