@@ -2129,7 +2129,11 @@ TRAINING_BATCH12: list[Mutant] = [
        "the optimizer projects the variables with their constraints before the update instead of after it "
        "(kernel_constraint=NonNeg etc.: the updated weights may leave the constraint's set)"),
     _t("exp-decay-config-drops-staircase", "state", "simdist/keras/optimizers/schedules.py",
+       "        return ops.multiply(initial_learning_rate, ops.power(decay_rate, p))\n\n    def get_config(self) -> dict:\n"
+       "        return {\"initial_learning_rate\": self.initial_learning_rate, \"decay_steps\": self.decay_steps,\n"
        "                \"decay_rate\": self.decay_rate, \"staircase\": self.staircase, \"name\": self.name}\n",
+       "        return ops.multiply(initial_learning_rate, ops.power(decay_rate, p))\n\n    def get_config(self) -> dict:\n"
+       "        return {\"initial_learning_rate\": self.initial_learning_rate, \"decay_steps\": self.decay_steps,\n"
        "                \"decay_rate\": self.decay_rate, \"name\": self.name}\n",
        "ExponentialDecay.get_config omits staircase: a saved and reloaded (or from_config) schedule decays smoothly"),
     # -- mainstream: gradients
