@@ -203,3 +203,27 @@ def test_graph_helpers_get_source_inputs_is_keras_tensor_standardize_dtype(tf, k
                  ["float64", "float32", "int8"], call="keras.utils.standardize_dtype(np.float64, None, tf.int8)")
     with raises(ValueError, match="Invalid dtype", call="keras.utils.standardize_dtype('float')"):
         u.standardize_dtype("float")
+
+
+@clause("keras.utils.data-tools", ref="tf221")
+def test_split_dataset_cuts_arrays_and_datasets(tf, keras):
+    split = keras.utils.split_dataset
+    x, y = np.arange(20).reshape(10, 2), np.arange(10)
+    left, right = split((x, y), left_size=0.8)
+    got = [(np.asarray(a).tolist(), int(np.asarray(b))) for a, b in right]
+    assert_equal(got, [([16, 17], 8), ([18, 19], 9)], call="split_dataset((x, y), left_size=0.8)", what="right part")
+    assert_equal(sum(1 for _ in left), 8, call="split_dataset((x, y), left_size=0.8)", what="left length")
+    left, right = split(np.arange(10), right_size=3)
+    assert_equal([int(np.asarray(v)) for v in right], [7, 8, 9], call="split_dataset(arange(10), right_size=3)")
+    left, right = split(tf.data.Dataset.range(10).batch(3), left_size=4)
+    assert_equal([np.asarray(v).tolist() for v in left], [[0, 1, 2], [3]],
+                 call="split_dataset(range(10).batch(3), left_size=4): batched like the input", what="left batches")
+    left, right = split(np.arange(10), left_size=5, shuffle=True, seed=3)
+    both = sorted([int(np.asarray(v)) for v in left] + [int(np.asarray(v)) for v in right])
+    assert_equal(both, list(range(10)), call="split_dataset(shuffle=True, seed=3)", what="the two parts together")
+    with raises(ValueError, match="At least one of the `left_size` or `right_size`", call="split_dataset(x)"):
+        split(np.arange(10))
+    with raises(ValueError, match="`left_size` should be either a positive integer", call="left_size=10 of 10"):
+        split(np.arange(10), left_size=10)
+    with raises(TypeError, match="Unsupported dataset type", call="split_dataset({'a': 1})"):
+        split({"a": 1}, left_size=1)

@@ -36,6 +36,13 @@ class _BatchDataset(_UnaryDataset):
         super().__init__((input_dataset,), {"batch_size": batch_size, "drop_remainder": drop_remainder,
                                             "num_parallel_calls": num_parallel_calls}, spec)
 
+    @property
+    def _batch_size(self) -> Any:
+        """TF's BatchDataset attribute (an int64 scalar tensor), which Keras's split_dataset reads."""
+        from simdist.runtime.tensor import convert_to_tensor
+        from simdist.runtime import dtypes
+        return convert_to_tensor(self._params["batch_size"], dtype=dtypes.int64)
+
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         size, drop = self._params["batch_size"], self._params["drop_remainder"]
         src = self._input
