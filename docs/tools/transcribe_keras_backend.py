@@ -104,6 +104,12 @@ FIXES: list[tuple[str, str, str, str]] = [
      "vectorize_impl's lazy import"),
     ("backend/tensorflow/nn.py", "from keras.src.backend.tensorflow.numpy import log10",
      "from simdist.keras.ops.tf_numpy import log10", "psnr's lazy import"),
+    # unseeded legacy random functions draw their op seed from NumPy's global stream; simdist's
+    # tf.random._simdist_numpy_seed is that stream after set_random_seed, else one derived from the root seed
+    ("legacy/backend.py", "np.random.randint(10e6)", "tf.random._simdist_numpy_seed(10e6)",
+     "unseeded op seeds (dropout, random_*, truncated_normal)"),
+    ("legacy/backend.py", "np.random.randint(10e8)", "tf.random._simdist_numpy_seed(10e8)",
+     "unseeded initializer seeds (random_*_variable)"),
 ]
 
 

@@ -829,7 +829,7 @@ def dot(x, y):
 def dropout(x, level, noise_shape=None, seed=None):
     """DEPRECATED."""
     if seed is None:
-        seed = np.random.randint(10e6)
+        seed = tf.random._simdist_numpy_seed(10e6)
     return tf.nn.dropout(x, rate=level, noise_shape=noise_shape, seed=seed)
 
 
@@ -1201,7 +1201,7 @@ def random_bernoulli(shape, p=0.0, dtype=None, seed=None):
     if dtype is None:
         dtype = backend.floatx()
     if seed is None:
-        seed = np.random.randint(10e6)
+        seed = tf.random._simdist_numpy_seed(10e6)
     return tf.where(
         tf.random.uniform(shape, dtype=dtype, seed=seed) <= p,
         tf.ones(shape, dtype=dtype),
@@ -1215,7 +1215,7 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     if dtype is None:
         dtype = backend.floatx()
     if seed is None:
-        seed = np.random.randint(10e6)
+        seed = tf.random._simdist_numpy_seed(10e6)
     return tf.random.normal(
         shape, mean=mean, stddev=stddev, dtype=dtype, seed=seed
     )
@@ -1231,7 +1231,7 @@ def random_normal_variable(
     tf_dtype = tf.as_dtype(dtype)
     if seed is None:
         # ensure that randomness is conditioned by the Numpy RNG
-        seed = np.random.randint(10e8)
+        seed = tf.random._simdist_numpy_seed(10e8)
     value = tf.compat.v1.random_normal_initializer(
         mean, scale, dtype=tf_dtype, seed=seed
     )(shape)
@@ -1244,7 +1244,7 @@ def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     if dtype is None:
         dtype = backend.floatx()
     if seed is None:
-        seed = np.random.randint(10e6)
+        seed = tf.random._simdist_numpy_seed(10e6)
     return tf.random.uniform(
         shape, minval=minval, maxval=maxval, dtype=dtype, seed=seed
     )
@@ -1258,7 +1258,7 @@ def random_uniform_variable(shape, low, high, dtype=None, name=None, seed=None):
     tf_dtype = tf.as_dtype(dtype)
     if seed is None:
         # ensure that randomness is conditioned by the Numpy RNG
-        seed = np.random.randint(10e8)
+        seed = tf.random._simdist_numpy_seed(10e8)
     value = tf.compat.v1.random_uniform_initializer(
         low, high, dtype=tf_dtype, seed=seed
     )(shape)
@@ -2233,7 +2233,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     if dtype is None:
         dtype = backend.floatx()
     if seed is None:
-        seed = np.random.randint(10e6)
+        seed = tf.random._simdist_numpy_seed(10e6)
     return tf.random.truncated_normal(
         shape, mean, stddev, dtype=dtype, seed=seed
     )

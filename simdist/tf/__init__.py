@@ -108,6 +108,7 @@ raw_ops = _NS(ImageProjectiveTransformV3=_raw_op(_ipt_v3))
 random = _NS(normal=_random_ops.normal, uniform=_random_ops.uniform, set_seed=_random_ops.set_seed,
              _simdist_python_seeded=_random_ops.python_seeded,   # (keras.utils.set_random_seed: keras/random.py)
              _simdist_default_seed=_random_ops.default_seed,   # (not TF's: Keras's unseeded objects, keras/random.py)
+             _simdist_numpy_seed=_random_ops.numpy_seed,   # (not TF's: np.random.randint seeds in Keras code)
              truncated_normal=_random_ops.truncated_normal, categorical=_random_ops.categorical,
              shuffle=_random_ops.shuffle, stateless_normal=_random_ops.stateless_normal,
              stateless_uniform=_random_ops.stateless_uniform,

@@ -10,9 +10,6 @@ import numpy as np
 
 __all__ = ["timeseries_dataset_from_array"]
 
-TIMESERIES_OP_SEED = 0x54534453   # "TSDS": an unseeded shuffle's seed when the program seeded nothing
-
-
 def _check(data: Any, sequence_stride: int, sampling_rate: int, start_index: int | None,
            end_index: int | None, format: str) -> None:
     if start_index:
@@ -47,15 +44,6 @@ def _check(data: Any, sequence_stride: int, sampling_rate: int, start_index: int
         raise ValueError(f'`format` should be either "tf" or "grain". Received: format={format}')
 
 
-def _unseeded_seed() -> int:
-    """Keras's `np.random.randint(1e6)` after keras.utils.set_random_seed seeded NumPy; else a
-    seed derived from the session's root seed (never the wall clock)."""
-    from simdist import tf
-    if tf.random._simdist_python_seeded():
-        return int(np.random.randint(1e6))
-    return tf.random._simdist_default_seed(TIMESERIES_OP_SEED, 0, int(1e6))
-
-
 def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int, sequence_stride: int = 1,
                                   sampling_rate: int = 1, batch_size: int | None = 128, shuffle: bool = False,
                                   seed: int | None = None, start_index: int | None = None,
@@ -77,7 +65,7 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
     start_positions = np.arange(0, num_seqs, sequence_stride, dtype=index_dtype)
     if shuffle:
         if seed is None:
-            seed = _unseeded_seed()
+            seed = tf.random._simdist_numpy_seed(1e6)   # (Keras: np.random.randint(1e6))
         np.random.RandomState(seed).shuffle(start_positions)
     length = tf.cast(sequence_length, dtype=index_dtype)
     rate = tf.cast(sampling_rate, dtype=index_dtype)

@@ -39,7 +39,8 @@ _cur = execution._current
 def reset(root_seed: int = 0) -> None:
     """Restart the streams (called when the simulated machine is configured)."""
     _cur.ctx.rng.update({"root": int(root_seed), "global": None, "op_rng": None, "philox": {},
-                         "unseeded": None, "nondeterministic": 0, "global_generator": None, "python_seeded": False})
+                         "unseeded": None, "nondeterministic": 0, "global_generator": None, "python_seeded": False,
+                         "numpy_stream": None})
 
 
 def python_seeded(value: bool | None = None) -> bool:
@@ -90,6 +91,20 @@ def unseeded_pair() -> tuple[int, int]:
         ints = np.random.default_rng(np.random.SeedSequence([_state["root"], 0x5EED])).integers(1, 2**31 - 1, size=2)
         pair = _state["unseeded"] = (int(ints[0]), int(ints[1]))
     return pair
+
+
+def numpy_seed(high: float) -> int:
+    """A seed in [0, high) for library code that draws one from NumPy's global stream
+    (`np.random.randint(high)`: Keras's legacy backend, timeseries shuffles): that stream after
+    keras.utils.set_random_seed seeded it, as the library does; otherwise a stream of the session
+    derived from the root seed, advancing with each draw (never NumPy's unseeded global state)."""
+    if python_seeded():
+        return int(np.random.randint(high))
+    _state = _cur.ctx.rng
+    gen = _state.get("numpy_stream")
+    if gen is None:
+        gen = _state["numpy_stream"] = np.random.default_rng(np.random.SeedSequence([_state["root"], 0x4E554D50]))
+    return int(gen.integers(0, int(high)))
 
 
 def default_seed(op_seed: int, low: int, high: int) -> int:
