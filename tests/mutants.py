@@ -621,9 +621,9 @@ TRAINING: list[Mutant] = [
        "        elif unconnected == \"zero\":\n", "        elif unconnected == \"zeros\":\n",
        "unconnected_gradients=ZERO still returns None"),
     _t("tape-persistent-released", "state", TP,
-       "        if not self._persistent:\n            self._watched_variables = tuple(self._tape.watched_vars)\n"
+       "        if not self._persistent:\n            self._watched_variables = tuple(in_creation_order(self._tape.watched_vars))\n"
        "            self._tape.release()\n            self._tape = None\n        return nest.pack_sequence_as(sources, grads)",
-       "        if True:\n            self._watched_variables = tuple(self._tape.watched_vars)\n"
+       "        if True:\n            self._watched_variables = tuple(in_creation_order(self._tape.watched_vars))\n"
        "            self._tape.release()\n            self._tape = None\n        return nest.pack_sequence_as(sources, grads)",
        "a persistent tape is released after its first gradient"),
     # -- optimizers -------------------------------------------------------------------------------------
@@ -1916,9 +1916,9 @@ TRAINING_BATCH10: list[Mutant] = [
        "a variable with overwrite_with_gradient=True is updated by the optimizer's rule instead of taking the gradient"),
     # the tape
     _t("tape-jacobian-releases-persistent", "state", "simdist/runtime/autodiff/tape.py",
-       "        if not self._persistent:\n            self._watched_variables = tuple(tape.watched_vars)\n"
+       "        if not self._persistent:\n            self._watched_variables = tuple(in_creation_order(tape.watched_vars))\n"
        "            tape.release()\n            self._tape = None\n        out = []\n",
-       "        if True:\n            self._watched_variables = tuple(tape.watched_vars)\n"
+       "        if True:\n            self._watched_variables = tuple(in_creation_order(tape.watched_vars))\n"
        "            tape.release()\n            self._tape = None\n        out = []\n",
        "GradientTape.jacobian releases a persistent tape: a later gradient or jacobian raises"),
     # Keras's dtype promotion

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import itertools
 import sys
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -486,6 +487,29 @@ def _marked(value: Any) -> bool:
     return True if sub is None else bool(sub)
 
 
+_SERIALS = itertools.count()
+
+
+def creation_key(v: Any) -> float:
+    """Where `v` stands in the order variables were made: TF 2.21's tapes and VariableWatcher keep
+    the variables they watch in a set ordered by the handle's id (pywrap_tfe_src.cc), which grows
+    with every tensor made, so `watched_variables()` lists them in creation order; a distributed
+    variable stands where its primary copy does (values.py `_unique_id`)."""
+    for _ in range(4):
+        serial = getattr(v, "_serial", None)
+        if serial is not None:
+            return serial
+        v = getattr(v, "_primary", None)
+        if v is None:
+            break
+    return float("inf")
+
+
+def in_creation_order(variables: Sequence[Any]) -> list[Any]:
+    """`variables` sorted by creation_key (stable: those without one keep their order, last)."""
+    return sorted(variables, key=creation_key)
+
+
 class ResourceVariable(Variable):
     """A plain variable: one buffer on one device."""
 
@@ -502,6 +526,7 @@ class ResourceVariable(Variable):
         if rec is not None:   # (a recorded call would create it once: it stays eager, see runtime/graph)
             rec.invalidate(f"it creates a variable ({name or 'Variable'})")
         init = resolve_initial_value(initial_value, dtype)
+        self._serial = next(_SERIALS)   # (TF makes the handle after converting the initial value)
         self._value = np.array(init._v, copy=True)
         self._dtype = init.dtype
         if init._sub:

@@ -314,9 +314,7 @@ def test_blind12_operands_of_lower_rank_sum_their_gradient_over_the_leading_axes
 @clause("autodiff.watch", ref="tf221")
 def test_blind12_watched_variables_lists_each_variable_once(tf):
     """A variable read several times (and watched explicitly as well) is listed once by
-    watched_variables(), and its gradient sums every read. (The order of the list is left out:
-    TF 2.21 lists the variables in the order they were made, simdist in the order they were first
-    read; see docs/spec.md, `autodiff.watch`.)"""
+    watched_variables(), and its gradient sums every read."""
     a, b, c = tf.Variable(1.0), tf.Variable(2.0), tf.Variable(3.0)
     with tf.GradientTape() as tape:
         y = b * a + a * a + b
@@ -330,6 +328,50 @@ def test_blind12_watched_variables_lists_each_variable_once(tf):
                 "(values 1.0, 2.0, 3.0)", call=call)
     grads = tape.gradient(y, [a, b, c])
     assert_close([float(g) for g in grads], [2.0 + 2.0, 1.0 + 1.0 + 3.0, 2.0], call=call, what="gradients")
+
+
+@clause("autodiff.watch", ref="tf221")
+def test_blind12_watched_variables_in_creation_order(tf):
+    """watched_variables() lists the variables in the order they were made, whatever order the tape
+    read or watched them in (TF 2.21 keeps them in a set ordered by the handle's id): made c, a, b,
+    read b, a, c: listed c, a, b; one made while the tape runs comes after the older ones; explicit
+    watches with watch_accessed_variables=False too; custom_gradient hands its grad_fn the variables
+    the function read in the same order."""
+    c, a, b = tf.Variable(1.0, name="c"), tf.Variable(2.0, name="a"), tf.Variable(3.0, name="b")
+    cases = []
+    with tf.GradientTape() as tape:
+        _ = b * a * c
+    cases.append(("read b, a, c", tape.watched_variables(), [c, a, b]))
+    with tf.GradientTape() as tape:
+        y = b * 1.0
+        d = tf.Variable(4.0, name="d")
+        _ = y + d + c
+    cases.append(("read b, then d made and read, then c", tape.watched_variables(), [c, b, d]))
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(b)
+        tape.watch(c)
+        tape.watch(a)
+    cases.append(("watch(b), watch(c), watch(a) without accessed-variable watching",
+                  tape.watched_variables(), [c, a, b]))
+    seen = []
+
+    @tf.custom_gradient
+    def f(x):
+        def grad(dy, variables=None):
+            seen.extend(variables)
+            return dy, [tf.ones_like(v) for v in variables]
+        return x * b + a + c, grad
+
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = f(x)
+    tape.gradient(out, [x, a, b, c])
+    cases.append(("custom_gradient's variables, read b, a, c", seen, [c, a, b]))
+    for call, got, want in cases:
+        assert_true(len(got) == len(want) and all(g is w for g, w in zip(got, want)),
+                    f"watched order {[v.name for v in got]}, but should be {[v.name for v in want]} "
+                    "(the order the variables were made)", call=call)
 
 
 # -- optimizers: constraints after the update; a schedule's config ------------------------------------------------

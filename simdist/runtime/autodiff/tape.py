@@ -24,6 +24,7 @@ import numpy as np
 
 from simdist.runtime import cost, dtypes, execution
 from simdist.runtime import nest
+from simdist.runtime.variables import in_creation_order
 from simdist.runtime.autodiff import backprop
 from simdist.runtime.ops.registry import OpCall, OpDef
 from simdist.runtime.tensor import Tensor
@@ -313,9 +314,9 @@ class GradientTape:
                 self._tape.watch_variable(t)
 
     def watched_variables(self) -> tuple:
-        """The variables this tape watches, in the order it first saw them."""
+        """The variables this tape watches, in the order they were made (TF's set by handle id)."""
         if self._tape is not None:
-            self._watched_variables = tuple(self._tape.watched_vars)
+            self._watched_variables = tuple(in_creation_order(self._tape.watched_vars))
         return self._watched_variables
 
     # --- gradients -------------------------------------------------------------------------------------------
@@ -358,7 +359,7 @@ class GradientTape:
             grads = backprop.imperative_grad(self._tape, flat_targets, flat_sources, output_gradients, unconnected,
                                              taped_sources=True)
         if not self._persistent:
-            self._watched_variables = tuple(self._tape.watched_vars)
+            self._watched_variables = tuple(in_creation_order(self._tape.watched_vars))
             self._tape.release()
             self._tape = None
         return nest.pack_sequence_as(sources, grads)
@@ -390,7 +391,7 @@ class GradientTape:
             for k, gk in enumerate(g):
                 rows[k].append(None if gk is None else _dense(gk))
         if not self._persistent:
-            self._watched_variables = tuple(tape.watched_vars)
+            self._watched_variables = tuple(in_creation_order(tape.watched_vars))
             tape.release()
             self._tape = None
         out = []
@@ -431,7 +432,7 @@ class GradientTape:
                 g = backprop.imperative_grad(tape, [y], [source], None, unconnected, taped_sources=True)[0]
             cols.append(None if g is None else _dense(g))
         if not self._persistent:
-            self._watched_variables = tuple(tape.watched_vars)
+            self._watched_variables = tuple(in_creation_order(tape.watched_vars))
             tape.release()
             self._tape = None
         if not cols or cols[0] is None:     # unconnected: zeros, as TF's pfor gives them
@@ -495,4 +496,5 @@ class VariableWatcher(execution.Interpreter):
         return t
 
     def watched_variables(self) -> list[Any]:
-        return list(self._seen)
+        """The trainable variables read while watching, in the order they were made (as a tape's)."""
+        return in_creation_order(self._seen)
