@@ -463,6 +463,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'ParameterServerStrategy custom loop: apply_gradients inside `strategy.run` in a scheduled function updates the variables on their ps tasks (sparse updates only the rows); outside strategy.run it fails (AttributeError); concurrent closures read stale values.'),
     Clause('optim.build-in-function', 'training', False, (),
            'TF 2.21 + Keras 3.15: an optimizer with slots first applied inside a tf.function under MirroredStrategy fails (InvalidArgumentError "You must feed a value for placeholder tensor") unless `optimizer.build(variables)` ran first; with the build it works and sums the gradients.'),
+    Clause('optim.multi-optimizer', 'training', False, (),
+           'TF 2.21 + Keras 3.15: MultiOptimizer(OptimizerMap or callable) trains each variable with the optimizer its path maps to (exact key, else the one full-match pattern, else the default), counts its own iterations beside the inner ones, lists its own variables then theirs, refuses learning_rate; get_config/from_config round-trip.'),
     Clause('optim.clipping', 'training', False, (),
            'TF 2.21 + Keras 3.15: clipnorm, global_clipnorm and clipvalue clip each replica\'s gradients before the all-reduce; IndexedSlices are clipped by their values\' norm (clipnorm, global_clipnorm) or values (clipvalue).'),
     Clause('optim.update', 'training', False, (),

@@ -23,9 +23,10 @@ from simdist.keras.optimizers.rmsprop import RMSprop
 from simdist.keras.optimizers.schedule_free_adamw import ScheduleFreeAdamW
 from simdist.keras.optimizers.sgd import SGD
 from simdist.keras.optimizers.loss_scale_optimizer import LossScaleOptimizer
+from simdist.keras.optimizers.multi_optimizer import MultiOptimizer, OptimizerMap
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "Nadam", "Adamax", "Adadelta", "Ftrl", "Lion",
-           "Lamb", "Adafactor", "ScheduleFreeAdamW", "Muon", "LossScaleOptimizer", "schedules", "get", "serialize",
+           "Lamb", "Adafactor", "ScheduleFreeAdamW", "Muon", "LossScaleOptimizer", "MultiOptimizer", "OptimizerMap", "schedules", "get", "serialize",
            "deserialize"]
 
 # keras.optimizers.get's names (Keras 3.15's ALL_OBJECTS_DICT: Lamb is not among them)
@@ -45,6 +46,8 @@ def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> A
     name = config.get("class_name", "")
     classes: dict[str, Any] = {c.__name__: c for c in _BY_NAME.values()}
     classes["LossScaleOptimizer"] = LossScaleOptimizer
+    classes["MultiOptimizer"] = MultiOptimizer
+    classes["OptimizerMap"] = OptimizerMap
     classes.update(custom_objects or {})
     cls = classes.get(name) or _BY_NAME.get(name.lower())
     if cls is None:
