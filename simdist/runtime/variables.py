@@ -572,7 +572,7 @@ class ResourceVariable(Variable):
         t = Tensor(self._read_array(), self._dtype, self._device)
         if self._sub:
             t._sub = True
-        if _cur.ctx.observers:
+        if _cur.ctx.observers or _dispatch._NUMERICS[0] is not None:
             t = _dispatch.variable_read(self, t)
         if context._function_depth:   # (a read is unknown to the graph being built: ops/graph_constants.py)
             from simdist.runtime.ops import graph_constants

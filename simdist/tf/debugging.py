@@ -81,6 +81,8 @@ def assert_rank(x: Any, rank: Any, message: str | None = None, name: str | None 
 
 # --- issue 29, ninth session: the rest of tf.debugging (check_ops.py's eager paths; clause ops.debugging-checks)
 from simdist.runtime.ops.check_numerics import assert_all_finite, check_numerics  # noqa: E402,F401
+from simdist.runtime.numerics_callback import disable as disable_check_numerics  # noqa: E402,F401
+from simdist.runtime.numerics_callback import enable as enable_check_numerics  # noqa: E402,F401
 
 
 def _prefix(message: Any) -> str:

@@ -27,6 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, dtypes, execution
+from simdist.runtime import numerics_callback as _numerics
 from simdist.runtime import subnormals as _sn
 from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
@@ -44,6 +45,7 @@ _sn.install()
 _SUBNORMAL = ("its values hold subnormal floats, which TF's kernels flush to zero: dispatch models it, "
               "a replay does not (ops.subnormals)")
 _current = execution._current
+_NUMERICS = _numerics.ENABLED   # (tf.debugging.enable_check_numerics: checked after each op when set)
 
 
 def tapes() -> list[Any]:
@@ -94,7 +96,11 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     In a tf.function call being recorded, an op with a Grappler rewrite that applies runs as the
     rewritten ops instead (OpDef.graph_rule, simdist.runtime.ops.grappler)."""
     if op.graph_rule is not None and _current.ctx.recorder is not None and _current.ctx.recorder.rewrites:
-        rewritten = op.graph_rule(_current.ctx.recorder, tensors, attrs)
+        if _NUMERICS[0] is None:
+            rewritten = op.graph_rule(_current.ctx.recorder, tensors, attrs)
+        else:   # (TF instruments the op as built: its check names it, not the rewrite)
+            rewritten = _numerics.rewritten(op.name, tensors,
+                                            lambda: op.graph_rule(_current.ctx.recorder, tensors, attrs))
         if rewritten is not None:
             return rewritten
     rule = op.subnormals
@@ -142,6 +148,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         t = outs[0]
     if context._function_depth:   # (which values the graph being built knows: graph_constants.py)
         _consts.propagate(op, tensors, (t,))
+    if _NUMERICS[0] is not None:
+        _numerics.check(op.name, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
         return _shapes.propagate(op, tensors, t, attrs)
     return t
@@ -173,6 +181,8 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
         ts = o.op(op, tensors, ts, attrs)
     if context._function_depth:
         _consts.propagate(op, tensors, ts)
+    if _NUMERICS[0] is not None:
+        _numerics.check(op.name, tensors, ts)
     return ts
 
 
@@ -208,6 +218,8 @@ def variable_read(var: Any, t: Tensor) -> Tensor:
     """A variable's value was read into tensor t (ReadVariableOp): tell the observers."""
     for o in _current.ctx.observers:
         t = o.read(var, t)
+    if _NUMERICS[0] is not None:
+        _numerics.check("ReadVariableOp", (var,), (t,))
     return t
 
 
@@ -249,6 +261,8 @@ def bind(op: OpDef, inputs: Sequence[Any], outputs: tuple, attrs: dict | None = 
     the values' ops and the simulator charged them where they ran. Returns the outputs."""
     for o in _current.ctx.observers:
         outputs = o.op(op, inputs, outputs, attrs)
+    if _NUMERICS[0] is not None:
+        _numerics.check(op.name, inputs, [o for o in outputs if isinstance(o, Tensor)])
     return outputs
 
 
