@@ -32,6 +32,9 @@ ScaleAndTranslate and their gradients; ResizeBilinear's same-size copy and gradi
 log's dtype), Pad/MirrorPad's rank check at trace (sobel_edges of a rank-3 image); stateless_gamma's dtype attr
 before np.finfo, the categorical samplers' logits dtype and negative num_samples at trace, the seed's shape at
 trace (tests/ops/test_fuzz7_edges_tf.py).
+Closed by issue 29's fz13 (tests/ops/test_fz13_edges_tf.py): float32/float64 Pow of subnormal operands (Eigen's
+packets read them as zeros, glibc's tail by their bits: pow(0, 1e-40) is 0; ops.subnormals) and complex Sign's
+gradient (tf.math.sign of a complex tensor is DivNoNan(x, Cast(ComplexAbs(x))); ops.complex).
 Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
 float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
 path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
@@ -111,9 +114,8 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.xlogy", "value"): "traced xlogy of constant bfloat16 subnormals: TF 2.21's constant folding computes with "
                              "them, simdist reads them as 0; fz10 seed 91 #107",
     ("math.pow", "value"): "pow with subnormal operands: bfloat16 constants folded in a graph (TF pow(1e-40, 6e-8) is 1, "
-                           "simdist 0) and float32 pow(0, 1e-40) (TF 0: the exponent is not read as 0; simdist 1); fz10 "
-                           "ext seed 91 #78, seed 92 #259",
-    ("math.sign", "gradient"): "complex Sign's gradient under a tape: not analysed; fz10 ext seed 91 #101",
+                           "simdist 0); fz10 ext seed 91 #78 (float32/float64 pow(0, 1e-40), seed 92 #259, fixed by "
+                           "fz13: docs/spec.md ops.subnormals)",
     ("math.logical_not", "error-class"): "logical_not of a float64 MirroredVariable in a replica: TF 2.21 ValueError, "
                                          "simdist InvalidArgumentError; fz10 seed 92 #216 (and ext seeds 62-63's "
                                          "complex operand)",
