@@ -34,7 +34,9 @@ before np.finfo, the categorical samplers' logits dtype and negative num_samples
 trace (tests/ops/test_fuzz7_edges_tf.py).
 Closed by issue 29's fz13 (tests/ops/test_fz13_edges_tf.py): float32/float64 Pow of subnormal operands (Eigen's
 packets read them as zeros, glibc's tail by their bits: pow(0, 1e-40) is 0; ops.subnormals) and complex Sign's
-gradient (tf.math.sign of a complex tensor is DivNoNan(x, Cast(ComplexAbs(x))); ops.complex).
+gradient (tf.math.sign of a complex tensor is DivNoNan(x, Cast(ComplexAbs(x))); ops.complex); atan2(y, -0.0) in
+a replica after an earlier call raised (TF stops at the first replica that raises, so the later ones do not convert
+and cache 0.0: run.per-replica; fz12 ext seed 94 #141).
 Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
 float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
 path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
@@ -120,9 +122,6 @@ KNOWN_OPEN: dict[object, str] = {
                                          "simdist InvalidArgumentError; fz10 seed 92 #216 (and ext seeds 62-63's "
                                          "complex operand)",
     # fz12 (seeds 94-96, with and without --ext), found and not analysed in the session:
-    ("math.atan2", "value"): "atan2(y, -0.0) in a MirroredStrategy replica: TF 2.21's second replica computes with x = -0.0 "
-                             "(pi at y = 0), its first with a cached +0.0 (the eager scalar cache keys -0.0 as 0.0 per "
-                             "device, presumably); simdist gives 0 in both; fz12 ext seed 94 #141",
     ("math.nextafter", "rejects"): "nextafter(np.bool_(True), False) in a replica: TF 2.21 converts the bools to float32 "
                                    "(0.99999994), simdist raises InvalidArgumentError; fz12 seed 94 #14",
     ("linalg.normalize", "gradient"): "second-order gradient of normalize(x, axis=1) of a float64 [2, 1] input: TF 2.21's "
