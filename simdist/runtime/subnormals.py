@@ -355,6 +355,13 @@ def _atan_rule(arrays: Any, attrs: dict | None) -> Any:
     return KEEP if arrays[0].dtype in (np.float32, np.float64) else FLUSH
 
 
+def _pow_rule(arrays: Any, attrs: dict | None) -> Any:
+    # float32/float64 Pow: the kernel (packet_pow.py) reads subnormals as zeros in its packets and by
+    # their bits in the C library's tail (pow(0, 1e-40) is 0 there), and flushes its result itself
+    a = arrays[0]
+    return KEEP if a.dtype in (np.float32, np.float64) and arrays[1].dtype == a.dtype else CHECK
+
+
 def flush_parts(a: np.ndarray) -> np.ndarray:
     """`a` with subnormal parts flushed: a complex array part by part, any other as `flushed`."""
     if a.dtype.kind != "c":
@@ -437,7 +444,7 @@ RULES: dict[str, Any] = {
     "Sign": SIGN,
     # float32/float64 Atan2 and Relu6: the kernels (packet_atan2.py, activations.py) apply DAZ/FTZ
     # themselves, packets and scalar tail apart
-    "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": XLOGY,
+    "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": XLOGY, "Pow": _pow_rule,
     # Complex packs the two parts' bits (tf.complex(5e-324, 1e-310) keeps both; fz5 ext seed 61 #57, #173)
     "Complex": KEEP, "Real": KEEP, "Imag": KEEP, "Conj": KEEP,
 }

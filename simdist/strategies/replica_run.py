@@ -270,6 +270,11 @@ class ReplicaRunner:
                 if self._status[i] in ("ready", "waiting"):
                     self._status[i] = "running"
                     self._give_turn(i)
+                    if self._errors[i] is not None:
+                        # TF's coordinator stops at the first replica that raised: the later ones
+                        # do not run that turn (mirrored_run._call_for_each_replica; clause
+                        # run.per-replica)
+                        raise self._errors[i]
             failed = [e for e in self._errors if e is not None]
             if failed:
                 raise failed[0]

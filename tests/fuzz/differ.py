@@ -260,7 +260,15 @@ def _order_sensitive(grads: list[Any]) -> bool:
 
 def run_simdist(programs: list[Program]) -> list[Any]:
     """simdist's results; a "grad" program whose gradient sums were order-sensitive (_OrderProbe)
-    ends in ("grads", result, "order-sensitive")."""
+    ends in ("grads", result, "order-sensitive"). TF answers on this machine (live, or kept under
+    this machine's CPU signature), so simdist models this machine's CPU here, as run_on_simdist
+    (clause ops.host-cpu; the tests pin the reference model for generation)."""
+    from simdist.runtime import host_cpu
+    with host_cpu.using("host"):
+        return _run_simdist(programs)
+
+
+def _run_simdist(programs: list[Program]) -> list[Any]:
     import simdist
     from simdist import tf
     out = []

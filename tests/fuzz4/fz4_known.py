@@ -14,13 +14,20 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "a first call whose kernel error (a bool variable's assign_add) comes before a later op's graph-build error "
         "(`v + 0` of the bool variable, TypeError): TF 2.21 builds the whole graph first and raises the TypeError, "
         "simdist's dry runs that find it are not asked for a call with a Variable argument (they pass tensors for "
-        "variables), so it raises the kernel's InvalidArgumentError; seed 32 #141",
+        "variables), so it raises the kernel's InvalidArgumentError; seed 32 #141. fz13: passing the Variable itself "
+        "would not help: AssignAddVariableOp has no bool kernel whatever the values, so every dry run stops there; "
+        "a fix needs dry runs that go on past a kernel's run-time error with a placeholder output of the op's "
+        "dtype and shape (TF's trace never runs kernels)",
     ("convert:tf.Variable", "accepts", "ValueError"):
         "tf.Variable created inside a tf.function on every call: TF 2.21 traces the first call twice (the second "
         "trace refuses the creation: ValueError \"tf.function only supports singleton tf.Variables created on the "
         "first call\") and raises on every call; simdist runs the first call's Python once and meets the rule at "
         "the next call's recording, so its first call returns (fz11: it created a variable on every call before); "
-        "seed 2 #50",
+        "seed 2 #50. fz13: a second run of the Python on the first call (a dry run under the refusing creator) "
+        "would raise as TF does, but costs the singleton pattern a third Python run (its next call records again; "
+        "TF runs the Python twice: tests/runtime/test_function_first_call_variables_tf.py counts them), and that "
+        "second run cannot be the recording itself, because a recording charges the simulator and writes the "
+        "variables (runtime/graph/recording.py: charges reach the recorder only when they are applied)",
 }
 
 

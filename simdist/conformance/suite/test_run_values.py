@@ -62,6 +62,34 @@ def test_args_must_be_a_tuple(backend, tf):
         strategy.run(lambda x: x, args=tf.constant(1.0))
 
 
+@clause("run.per-replica", ref="tf221")
+def test_a_replica_that_raises_stops_the_later_ones(backend, tf):
+    """TF's MirroredStrategy runs its replicas one at a time to their next merge call and stops at
+    the first that raised: the later replicas do not run that turn (fz13)."""
+    strategy = backend.make_strategy("mirrored", 2)
+    calls = []
+
+    def fn():
+        calls.append(len(calls))
+        raise ValueError("replica failed")
+
+    with raises(ValueError, match="replica failed", call="mirrored(2).run(fn raising in every replica)"):
+        strategy.run(fn)
+    assert_equal(len(calls), 1, what="replicas that ran fn", call="mirrored(2).run(fn raising in every replica)")
+
+    def after_merge():
+        calls.append("before")
+        tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.0))
+        calls.append("after")
+        raise ValueError("replica failed after a collective")
+
+    calls.clear()
+    with raises(ValueError, match="after a collective", call="mirrored(2).run(fn raising after all_reduce)"):
+        strategy.run(after_merge)
+    assert_equal(calls, ["before", "before", "after"], what="the replicas' steps",
+                 call="mirrored(2).run(fn raising after all_reduce)")
+
+
 # -- run.merged-result ---------------------------------------------------------------------------
 @clause("run.merged-result")
 @given(data=st.data())

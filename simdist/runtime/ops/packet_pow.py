@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime.ops import libm
+from simdist.runtime import subnormals as _sn
+from simdist.runtime.ops import libm, pow_subnormals
 
 __all__ = ["PACKET", "PACKET_D", "generic_pow_double", "generic_pow_float", "pexp_float", "pldexp", "pldexp_double",
            "pow_packets", "pround", "twoprod"]
@@ -321,7 +322,8 @@ def _pow_abs_d(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def pow_packets(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """TF's float32/float64 Pow: generic_pow on the first (n // P) * P elements of the broadcast
-    result (flat order; P = 8 float32, 4 float64), the C library's powf/pow on the rest."""
+    result (flat order; P = 8 float32, 4 float64), the C library's powf/pow on the rest, each with
+    its own reading of subnormal operands (pow_subnormals.py), the result flushed (FTZ)."""
     x, y = np.broadcast_arrays(a, b)
     shape = x.shape
     x, y = x.ravel(), y.ravel()
@@ -330,8 +332,14 @@ def pow_packets(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     p = PACKET if single else PACKET_D
     k = (n // p) * p
     out = np.empty(n, x.dtype)
+    # (the kernel runs under DAZ/FTZ itself, subnormals.py "Pow": the packets read subnormal operands
+    # as zeros, the C library's tail by their bits; pow_subnormals.py)
     if k:
-        out[:k] = (generic_pow_float if single else generic_pow_double)(x[:k], y[:k])
+        fx, fy = _sn.flushed(x[:k]), _sn.flushed(y[:k])
+        got = _sn.flushed((generic_pow_float if single else generic_pow_double)(fx, fy))
+        # (generic_pow's last select, y == 1, returns the register of x: its bits, subnormal or not)
+        out[:k] = got if fx is x[:k] else np.where(fy == 1, x[:k], got)
     if k < n:
-        out[k:] = libm.scalar_map("powf" if single else "pow", x[k:], y[k:])
+        out[k:] = _sn.flushed(pow_subnormals.tail_fix(x[k:], y[k:],
+                                                      libm.scalar_map("powf" if single else "pow", x[k:], y[k:])))
     return out.reshape(shape)

@@ -215,7 +215,14 @@ def abs_(x: Any, name: str | None = None) -> Tensor:
 
 
 def sign(x: Any, name: str | None = None) -> Tensor:
-    return _unary(SIGN, x)
+    """`tf.math.sign`: Sign; of a complex tensor TF's composite (math_ops.sign), DivNoNan(x,
+    Cast(ComplexAbs(x))), whose ops carry the gradient (Sign's own gradient is zeros; fz13)."""
+    t = _t(x)
+    if t.dtype.kind == "c":
+        from simdist.runtime.ops import math
+        from simdist.runtime.ops.complex_math import complex_abs
+        return math.divide_no_nan(t, math.cast(complex_abs(t), t.dtype))
+    return _unary(SIGN, t)
 
 
 def sqrt(x: Any, name: str | None = None) -> Tensor:

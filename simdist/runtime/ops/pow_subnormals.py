@@ -1,0 +1,56 @@
+"""TF 2.21's float32/float64 Pow of subnormal operands (clause ops.subnormals, "pow"): the kernel
+runs under the MXCSR's DAZ/FTZ bits like every CPU kernel, but its two paths read subnormals
+differently (fz13: the third fuzzer's open class, pow(0, 1e-40) is 0 in TF, not 1).
+
+- Eigen's packets (the first (n // P) * P elements: packet_pow.py) compute with SSE arithmetic, so a
+  subnormal operand is read as a zero of its sign: pow(0, 1e-40) is 1, pow(-1e-40, 0.5) is 0.
+- The scalar tail is glibc's powf/pow, which classifies its operands by their bits (a subnormal y is
+  not zero, not an integer), so it gives pow's C-standard answers there: pow(0, 1e-40) is 0,
+  pow(-0.0, -1e-40) inf, pow(-1e-40, 0.5) NaN, pow(2, 1e-40) 1. A subnormal x > 0 (or < 0 with an
+  integer y) it normalises by multiplying by 2**23 (2**52), which DAZ reads as zero, so its
+  logarithm comes from the bits of that zero: log2|x| is -150 (float32) or -1075 (float64), and
+  pow(1e-40, 0.5) is 2**-75, pow(-1e-40, -1) is -inf (observed on TF 2.21, as Log's tail:
+  subnormals.py `_LOG_TAIL`).
+Results are flushed (FTZ) on both paths.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["tail_fix", "subnormal"]
+
+_TINY = {np.dtype(np.float32): np.finfo(np.float32).tiny, np.dtype(np.float64): np.finfo(np.float64).tiny}
+# log2 of a subnormal as glibc's powf/pow read it under DAZ (x * 2**23 or x * 2**52 read as zero)
+_LOG2_SUB = {np.dtype(np.float32): -150.0, np.dtype(np.float64): -1075.0}
+
+
+def subnormal(a: np.ndarray) -> np.ndarray:
+    """Where `a` (float32/float64) holds a nonzero subnormal."""
+    m = np.abs(a)
+    return (m < _TINY[a.dtype]) & (m > 0)
+
+
+def tail_fix(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """`out` (the C library's pow of the original, unflushed x and y, element by element) with the
+    elements whose x is a nonzero subnormal replaced by glibc's answer under DAZ: for a finite
+    nonzero y (a negative x with a non-integer y is NaN already, y = 0 is 1, an infinite or NaN y
+    is classified by its bits and left as it is) 2**(y * log2|x|) with log2|x| fixed at -150 or
+    -1075, negative for a negative x and an odd integer y. A subnormal y needs no fix: the bit
+    tests and the arithmetic (which reads it as zero) give the C library's answers."""
+    sx = subnormal(x) & np.isfinite(y) & (y != 0)
+    if not sx.any():
+        return out
+    # (glibc's pow rounds 2**(y * log2|x|), computed in double-double, once: x87's extended
+    # precision gives that rounding for float64, double for float32)
+    wide = np.longdouble if x.dtype == np.float64 else np.float64
+    xs, ys = x[sx], y[sx].astype(wide)
+    integer = np.floor(ys) == ys
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        mag = np.exp2(ys * wide(_LOG2_SUB[x.dtype]))
+        odd = integer & (np.fmod(ys, 2.0) != 0)
+        val = np.where(np.signbit(xs) & odd, -mag, mag)
+        val = np.where(np.signbit(xs) & ~integer, np.nan, val).astype(x.dtype)
+    out = np.array(out, copy=True)
+    out[sx] = val
+    return out
