@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import errors, host_cpu
 from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops import half_matmul as _half
 from simdist.runtime.ops.args import t as _t
@@ -45,9 +45,10 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
     work = int(np.prod([sizes[c] for c in sizes], dtype=np.int64)) if sizes else 1
     uniq = "".join(dict.fromkeys(out))
     if arrays and arrays[0].dtype.name in ("bfloat16", "float16"):
-        # float16 contractions: Eigen's half-precision matrix product (half_matmul.py: no oneDNN
-        # Einsum kernel for float16 on any CPU). bfloat16 (oneDNN's _MklEinsum) and the float16
-        # equations that product does not cover: float32 accumulation, rounded once.
+        # float16 contractions on CPUs without oneDNN's float16 (ops.host-cpu): Eigen's
+        # half-precision matrix product (half_matmul.py). oneDNN's _MklEinsum (bfloat16, float16
+        # where the CPU supports it) and the float16 equations that product does not cover:
+        # float32 accumulation, rounded once.
         half = _half_contraction(ins, uniq, arrays) if len(arrays) == 2 else None
         if half is None:
             wide = _einsum(*(a.astype(np.float32) for a in arrays), equation=equation)
@@ -93,10 +94,14 @@ def _contraction(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> 
     return x, y, [sizes[c] for c in labels], [labels.index(c) for c in out]
 
 
+_ONEDNN_EINSUM = ("float32", "bfloat16", "float16")   # _MklEinsum's registered dtypes (TF 2.21's wheel)
+
+
 def _half_contraction(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.ndarray | None:
     """A two-operand float16 contraction in Eigen's half-precision product (half_matmul.py), or
-    None where that is not TF's computation (bfloat16, other equations, empty operands)."""
-    if arrays[0].dtype != np.float16:
+    None where that is not TF's computation: on CPUs where TF runs oneDNN's float16 Einsum
+    (ops.host-cpu: float32 accumulation, rounded once), bfloat16, other equations, empty operands."""
+    if arrays[0].dtype != np.float16 or host_cpu.current().onednn("float16", _ONEDNN_EINSUM):
         return None
     view = _contraction(ins, out, arrays)
     if view is None:

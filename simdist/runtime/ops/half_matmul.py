@@ -1,10 +1,13 @@
-"""TF 2.21's float16 Einsum contraction on CPU: Eigen's half-precision matrix product, bit for bit.
+"""TF 2.21's float16 Einsum contraction on CPUs without oneDNN's float16: Eigen's half-precision
+matrix product, bit for bit.
 
-`_MklEinsum` is registered for float32 and bfloat16 only (tensorflow/core/kernels/mkl/
-mkl_einsum_op.cc), so a float16 Einsum runs TF's Eigen EinsumOp on every x86 CPU: the operands
-reshaped to [batch, M, K] and [batch, K, N] (M: operand 0's free labels, N: operand 1's, K: the
-contracted ones) and LaunchBatchMatMul's Eigen matrix product per batch. Eigen computes in
-Eigen::half (the wheel's AVX packets: Packet8h), every operation widened to float32 and rounded
+TF's x86 wheel registers `_MklEinsum` for float32, bfloat16 and float16, but rewrites a float16
+Einsum to it only on CPUs where `IsDataTypeSupportedByOneDNNOnThisCPU` accepts float16 (AVX512-FP16,
+AMX-FP16 or AVX-NE-CONVERT: ops.host-cpu; there it accumulates in float32 and rounds once, which
+einsum.py keeps). Elsewhere (an AMD EPYC, Intel CPUs before Sapphire Rapids) it runs TF's Eigen
+EinsumOp: the operands reshaped to [batch, M, K] and [batch, K, N] (M: operand 0's free labels, N:
+operand 1's, K: the contracted ones) and LaunchBatchMatMul's Eigen product per batch. Eigen computes
+in Eigen::half (the wheel's AVX packets: Packet8h), every operation widened to float32 and rounded
 back, so the result depends on which of Eigen's code paths computes each output element (its
 column n of N, its row m of M), all accumulators starting at +0 and k running upwards:
 
@@ -28,8 +31,8 @@ column n of N, its row m of M), all accumulators starting at +0 and k running up
   computes whole packets of 8 from its first element aligned to 16 bytes in the output buffer (flat
   index (b·M + m)·N + n a multiple of 8), h(acc + a·b); its other elements h(acc + h(a·b)).
 
-Measured on TF 2.21 (tests/ops/test_f16tr_tf.py; probes of 600 random shapes, batch 1-3, M 1-19,
-K 1-69, N 1-59, 150 lazy products, and 25 of M, N 16-400 and K 100-256): bit for bit. Not modelled:
+Measured on TF 2.21 on an AMD EPYC (tests/ops/test_f16tr_tf.py; probes of 900 random shapes, batch
+1-3, M 1-19, K 1-69, N 1-59, 150 lazy products, and 25 of M, N 16-400 and K 100-256): bit for bit. Not modelled:
 Eigen's cache blocking, which splits the depth of larger products into blocks whose sums are added
 to the result (its sizes depend on the product's three dimensions, the CPU's caches and, for one
 unbatched product, TF's thread count): seen from K = 512 (batched 64x512x64) or 700 (64x700x40),
