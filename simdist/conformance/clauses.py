@@ -284,7 +284,7 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
     Clause('ops.gradient-none-or-zeros', 'ops', False, (),
            'TF 2.21: floor, ceil, round, argmax and casts to int have no gradient (None); sign has a zero gradient; the int output of a recorded op (top_k indices) gets zeros.'),
     Clause('ops.einsum', 'ops', False, (),
-           'TF 2.21: einsum supports matmul, batch matmul, outer products, transposes, reductions, traces/diagonals, ellipsis broadcasting, implicit outputs and 3+ operands.'),
+           'TF 2.21: einsum supports matmul, batch matmul, outer products, transposes, reductions, traces/diagonals, ellipsis broadcasting, implicit outputs and 3+ operands; a float16 Einsum is oneDNN\'s float32 accumulation rounded once on CPUs with oneDNN float16, else Eigen\'s half-precision product (every product and sum rounded to float16); float16 MatMul (and tensordot) adds in float32 and rounds once.'),
     Clause('ops.special-functions', 'ops', False, (),
            'the trigonometric, hyperbolic and special functions (sin ... lgamma, erf, digamma, polygamma) give TF 2.21\'s values at edge inputs (poles, ±inf, NaN), accept its dtypes, refuse others with its errors, and differentiate as its math_grad.py.'),
     Clause('ops.reverse-norm-scan', 'ops', False, (),

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import tf_workers
+from simdist.runtime import host_cpu
 
 ROOT_CASES = [("default", "float32"), ("mirrored2", "float32"), ("default", "mixed_float16"),
               ("mirrored2", "mixed_float16")]
@@ -80,22 +81,22 @@ def tf_results() -> dict[int, Any]:
     return tf_workers.spawn(__file__, list(range(len(ROOT_CASES))))
 
 
-# The two mixed_float16 cases: open since the thirteenth session's eigsum merge (ops.sum-order). Before
-# it all four passed; after it the mixed cases' later step losses are 1e-4 to 2e-4 from TF's (default:
-# 2.663175 vs 2.663657 at step 4; mirrored2: 2.636091 vs 2.636404). The float16 Sums this training
-# runs - (32, 8, 16) over (0, 1) and (0,), (32, 16, 16) over (0,), (32, 8, 2, 8) over (0, 1), inputs logged
-# from the run - are bit-equal to TF 2.21's on those inputs now (NumPy's float32-accumulated sums, which
-# bring the losses back within 1e-4, match TF on 38-50% of the elements): the sums are right, and the
-# difference they no longer mask is in another float16 op of the step (matmul, softmax, layer norm under
-# the loss scale). Not located yet; recorded here and in the closing note, not hidden.
-_OPEN = {i: "mixed_float16 step losses 1e-4-2e-4 from TF's since the Eigen-order sums (see the comment above)"
-         for i, (_, policy) in enumerate(ROOT_CASES) if policy == "mixed_float16"}
+# The CPU whose TF 2.21 answers the golden holds. Its mixed_float16 answers are TF's on a CPU without
+# oneDNN's float16 kernels (ops.host-cpu): TF 2.21 on the fourteenth session's AMD EPYC (Zen 5, no
+# AVX512-FP16) reproduces all four cases bit for bit (losses and weights), and the first step's loss
+# is Eigen's half-precision float16 Einsum (ops.einsum, simdist/runtime/ops/half_matmul.py), not
+# oneDNN's float32-accumulated one that the reference Intel model runs (3.2386971 there, 3.2387366 in
+# the golden). So simdist runs this module on that CPU's model. The two mixed cases were xfail from the
+# thirteenth session's eigsum merge to the fourteenth's f16tr (their float16 Einsums and tensordots were
+# not TF's); what remains, up to 8e-5 at step 4, comes from float32 ops (Softmax's finite values,
+# MatMul's last bits: not modelled).
+GOLDEN_CPU = host_cpu.CPUModel("AMD EPYC (Zen 5)", "AuthenticAMD",
+                               ("avx", "avx2", "avx512_bf16", "avx512bw", "avx512dq", "avx512f", "avx512vl", "f16c",
+                                "fma"))
 
 
 @pytest.mark.clause("keras.mha.distributed")
-@pytest.mark.parametrize("index", [pytest.param(i, marks=pytest.mark.xfail(reason=_OPEN[i], strict=False))
-                                   if i in _OPEN else i for i in range(len(ROOT_CASES))],
-                         ids=[f"{s}-{p}" for s, p in ROOT_CASES])
+@pytest.mark.parametrize("index", range(len(ROOT_CASES)), ids=[f"{s}-{p}" for s, p in ROOT_CASES])
 @pytest.mark.tf
 @tf_workers.tf_or_golden(__file__)
 def test_zoo_transformer_losses_equal_tf(index: int, tf_results: dict[int, Any]) -> None:
@@ -104,16 +105,18 @@ def test_zoo_transformer_losses_equal_tf(index: int, tf_results: dict[int, Any])
     simdist.reset()
     cpu = tf.config.list_physical_devices("CPU")[0]
     tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-    got, want = train(tf, *ROOT_CASES[index]), tf_results[index]
+    with host_cpu.using(GOLDEN_CPU):
+        got = train(tf, *ROOT_CASES[index])
+    want = tf_results[index]
     where = "-".join(ROOT_CASES[index])
     assert got["layers"] == want["layers"], f"{where}: layers {got['layers']}, but TF 2.21 builds {want['layers']}"
     assert got["optimizer"] == want["optimizer"], f"{where}: optimizer {got['optimizer']}, TF {want['optimizer']}"
     assert np.allclose(got["losses"], want["losses"], rtol=1e-4), \
         f"{where}: losses {got['losses'].tolist()}, but TF 2.21 gives {want['losses'].tolist()}"
-    # Weights: float32 runs at rtol 1e-4; mixed_float16 ones at 1e-3 of each weight's scale (some of
-    # their float16 gradient sums - the Sum of a broadcast bias's gradient - are not rounded as
-    # TF's; under Adam, which divides by the gradients' own magnitudes, a one-ulp difference of a
-    # tiny gradient becomes a visible update, which is why the mixed cases train with SGD).
+    # Weights: float32 runs at rtol 1e-4; mixed_float16 ones at 1e-3 of each weight's scale (a last-bit
+    # difference of a float32 op moves float16 values by an ulp; under Adam, which divides by the
+    # gradients' own magnitudes, a one-ulp difference of a tiny gradient becomes a visible update,
+    # which is why the mixed cases train with SGD).
     tol = 1e-4 if ROOT_CASES[index][1] == "float32" else 1e-3
     for i, (g, w) in enumerate(zip(got["weights"], want["weights"])):
         scale = float(np.max(np.abs(w))) or 1.0

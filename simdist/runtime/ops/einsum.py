@@ -17,8 +17,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import errors
+from simdist.runtime import errors, host_cpu
 from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
+from simdist.runtime.ops import half_matmul as _half
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -44,11 +45,21 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
     work = int(np.prod([sizes[c] for c in sizes], dtype=np.int64)) if sizes else 1
     uniq = "".join(dict.fromkeys(out))
     if arrays and arrays[0].dtype.name in ("bfloat16", "float16"):
-        # NumPy's einsum has no bfloat16 loop and may accumulate float16 in float16; TF 2.21's
-        # CPU kernels (MatMul/BatchMatMul underneath) accumulate in float32 and round once
-        # (measured bit-exact on TF 2.21), which this is.
-        wide = _einsum(*(a.astype(np.float32) for a in arrays), equation=equation)
-        return wide.astype(arrays[0].dtype)
+        # float16 contractions on CPUs without oneDNN's float16 (ops.host-cpu): Eigen's
+        # half-precision matrix product (half_matmul.py). oneDNN's _MklEinsum (bfloat16, float16
+        # where the CPU supports it) and the float16 equations that product does not cover:
+        # float32 accumulation, rounded once.
+        half = _half_contraction(ins, uniq, arrays) if len(arrays) == 2 else None
+        if half is None:
+            wide = _einsum(*(a.astype(np.float32) for a in arrays), equation=equation)
+            half = wide.astype(arrays[0].dtype)
+        if uniq == out:
+            return half
+        r = half
+        res = np.zeros([sizes[c] for c in out], dtype=r.dtype)
+        grid = np.indices(r.shape, sparse=True)
+        res[tuple(grid[uniq.index(c)] for c in out)] = r
+        return res
     r = _ordered(ins, uniq, arrays) if len(arrays) == 2 else _ordered_total(ins[0], uniq, arrays[0])
     if r is None:
         r = np.einsum(f"{lhs}->{uniq}", *arrays, optimize=len(arrays) > 1 and work > _BIG)
@@ -58,6 +69,47 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
     grid = np.indices(r.shape, sparse=True)
     res[tuple(grid[uniq.index(c)] for c in out)] = r
     return res
+
+
+def _contraction(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> tuple | None:
+    """TF's EinsumOp view of a two-operand equation: (x [batch, M, K], y [batch, K, N], the
+    result's shape as [batch..., free0..., free1...] and the permutation to `out`), or None for
+    equations with an ellipsis, repeated labels or labels summed in one operand only."""
+    a, b = arrays
+    s0, s1 = ins
+    if a.dtype != b.dtype or "." in s0 + s1:
+        return None
+    if len(set(s0)) != len(s0) or len(set(s1)) != len(s1) or any(c not in s1 and c not in out for c in s0) \
+            or any(c not in s0 and c not in out for c in s1):
+        return None
+    batch = [c for c in s0 if c in s1 and c in out]
+    summed = [c for c in s0 if c in s1 and c not in out]
+    free0 = [c for c in s0 if c not in s1]
+    free1 = [c for c in s1 if c not in s0]
+    sizes = dict(zip(s0, a.shape)) | dict(zip(s1, b.shape))
+    n = [int(np.prod([sizes[c] for c in g], dtype=np.int64)) for g in (batch, free0, summed, free1)]
+    x = np.transpose(a, [s0.index(c) for c in batch + free0 + summed]).reshape(n[0], n[1], n[2])
+    y = np.transpose(b, [s1.index(c) for c in batch + summed + free1]).reshape(n[0], n[2], n[3])
+    labels = batch + free0 + free1
+    return x, y, [sizes[c] for c in labels], [labels.index(c) for c in out]
+
+
+_ONEDNN_EINSUM = ("float32", "bfloat16", "float16")   # _MklEinsum's registered dtypes (TF 2.21's wheel)
+
+
+def _half_contraction(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.ndarray | None:
+    """A two-operand float16 contraction in Eigen's half-precision product (half_matmul.py), or
+    None where that is not TF's computation: on CPUs where TF runs oneDNN's float16 Einsum
+    (ops.host-cpu: float32 accumulation, rounded once), bfloat16, other equations, empty operands."""
+    if arrays[0].dtype != np.float16 or host_cpu.current().onednn("float16", _ONEDNN_EINSUM):
+        return None
+    view = _contraction(ins, out, arrays)
+    if view is None:
+        return None
+    x, y, shape, perm = view
+    if x.size == 0 or y.size == 0:
+        return None
+    return np.transpose(_half.eigen_half_matmul(x, y).reshape(shape), perm)
 
 
 def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.ndarray | None:

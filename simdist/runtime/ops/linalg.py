@@ -22,12 +22,25 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
     if x.dtype.itemsize == 2 and x.dtype.kind == "f" or x.dtype.name == "bfloat16":
         # float16/bfloat16: TF 2.21's CPU kernels accumulate in float32 and round once (measured
         # bit-exact); NumPy has no BLAS for them (its float16 loop is ~100x slower), so float32 BLAS.
+        if x.dtype == np.float16 and x.ndim >= 2 and y.ndim >= 2:
+            return _half_matmul_f32(x, y)
         return np.matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
     if x.ndim >= 2 and y.ndim >= 2:
         from simdist.runtime.ops.contraction_order import needs_order, ordered_matmul
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
     return np.matmul(x, y)
+
+
+def _half_matmul_f32(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """float16 MatMul/BatchMatMulV2 as TF 2.21's CPU kernel computes it: in float32 (the products
+    of float16 values are exact), k added one after another from +0, rounded to float16 once."""
+    xf, yf = x.astype(np.float32), y.astype(np.float32)
+    acc = np.zeros(np.broadcast_shapes(xf.shape[:-1] + (1,), yf.shape[:-2] + (1, yf.shape[-1])), np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(xf.shape[-1]):
+            acc += xf[..., :, k:k + 1] * yf[..., k:k + 1, :]
+    return acc.astype(np.float16)
 
 
 def _matmul_flops(arrays: Any, out: np.ndarray, attrs: Any) -> float:
@@ -281,7 +294,9 @@ def trace(x: Any, name: str | None = None) -> Tensor:
 
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     """`tf.tensordot`: axes = N (the last N of a with the first N of b) or a pair of axis lists.
-    Computed as one Einsum (TF reshapes, transposes and calls MatMul: the same values)."""
+    TF transposes, reshapes and calls MatMul; simdist computes one Einsum where that gives the
+    same values, and TF's composition for float16, whose Einsum kernel rounds differently from its
+    MatMul (half_matmul.py)."""
     from simdist.runtime.ops.einsum import einsum
     ta, tb = _t(a), _t(b)
     ra, rb = ta.ndim, tb.ndim
@@ -337,10 +352,24 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
                 raise err
             raise trace_errors.mark_shape(err, f"Dimensions must be equal, but are {ka} and {kb}", "MatMul",
                                           ([m, ka], [kb, n]))
-        ma = array.reshape(array.transpose(ta, fa + xa), [m, ka])
-        mb = array.reshape(array.transpose(tb, xb + fb), [kb, n])
-        return array.reshape(matmul(ma, mb), [da[k] for k in fa] + [db[k] for k in fb])
+        return _tensordot_matmul(ta, tb, xa, xb)
+    if ta.dtype == dtypes.float16:   # (TF's float16 Einsum and MatMul kernels round differently)
+        return _tensordot_matmul(ta, tb, xa, xb)
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
+
+
+def _tensordot_matmul(ta: Tensor, tb: Tensor, xa: list[int], xb: list[int]) -> Tensor:
+    """TF's tensordot: each operand transposed (free axes, then contracted ones) and reshaped to
+    a matrix, one MatMul, its result reshaped to the free dimensions (math_ops.tensordot)."""
+    from simdist.runtime.ops import array
+    ra, rb = ta.ndim, tb.ndim
+    da, db = ta.shape.as_list(), tb.shape.as_list()
+    fa, fb = [k for k in range(ra) if k not in xa], [k for k in range(rb) if k not in xb]
+    m, ka = int(np.prod([da[k] for k in fa])), int(np.prod([da[i] for i in xa]))
+    kb, n = int(np.prod([db[j] for j in xb])), int(np.prod([db[k] for k in fb]))
+    ma = array.reshape(array.transpose(ta, fa + xa), [m, ka])
+    mb = array.reshape(array.transpose(tb, xb + fb), [kb, n])
+    return array.reshape(matmul(ma, mb), [da[k] for k in fa] + [db[k] for k in fb])
 
 
 _VECTOR_ORDS = ("euclidean", 1, 2, np.inf)
