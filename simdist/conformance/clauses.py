@@ -123,6 +123,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: Dataset.batch(drop_remainder=True) drops the short last batch whatever feeds it; padded_batch pads each batch to its longest element (or padded_shapes) with padding_values; repeat(n) yields n passes; from_tensor_slices refuses components of different lengths (ValueError).'),
     Clause('dataset.function-trace', 'input', False, (),
            'TF 2.21: a map/filter/flat_map/reduce function\'s Python runs once, when the dataset is made (reduce: when called), not per element nor per iterator (num_parallel_calls, a tf.function as the function and iteration inside a tf.function alike); its arguments are graph tensors (not executing eagerly, .numpy() fails); graph ops in it run per element; an output dimension that depends on input values is None in the element spec.'),
+    Clause('dataset.api-surface', 'input', False, (),
+           "TF 2.21: tf.data's transformations refuse bad arguments when the dataset is built (TF's Python: ValueError/TypeError; the op kernels: InvalidArgumentError); cardinality follows the kernels' Cardinality() (-1 infinite, -2 unknown; len() TypeError for both); iterators end with OutOfRangeError (get_next), StopIteration (next) or an empty Optional; cache() replays a finished pass only; Options merge later settings over earlier ones; padded_batch accepts a padded dim larger than a static input dim."),
     Clause('dataset-fn.no-batching', 'input', True, ('CSS24', 'PSS'),
            '`distribute_datasets_from_function` neither batches nor shards; dataset_fn is called once per worker, on its CPU; each replica of a worker dequeues one batch per step.'),
     Clause('dataset-fn.input-context', 'input', True, ('CSS20', 'CSS24', 'ODS', 'PSS'),
