@@ -1,12 +1,13 @@
 """tf.train.Checkpoint and CheckpointManager paths the suite never ran before the fourteenth
-session's coverage audit — clauses checkpoint.save-counter, checkpoint.restore-status and
-checkpoint.manager (TF 2.21).
+session's coverage audit — clauses checkpoint.save-counter, checkpoint.restore-status,
+checkpoint.manager and keras.model.save-weights (TF 2.21 + Keras 3.15).
 
 Expectations from TF's checkpoint/checkpoint.py and checkpoint_management.py (quoted beside
 them) and checked by running TF 2.21: the save counter (made on first use, saved with every
 checkpoint from then on, restored by `restore`, counted by the manager's numbered saves too), the
 status objects of restore/read, the errors of a missing file, a shape mismatch and a bad
-`max_to_keep`, attribute and nested-structure tracking, `restore_or_initialize` and `init_fn`.
+`max_to_keep`, attribute and nested-structure tracking, `restore_or_initialize` and `init_fn`;
+Keras weight files' argument errors, shape mismatches and optimizer variable counts.
 File names are not compared (simdist writes one `.npz` per checkpoint, TF `.index`/`.data-*`).
 """
 
@@ -14,7 +15,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+import warnings
 
+import numpy as np
 import pytest
 
 from simdist.conformance.assertions import fail, raises
@@ -179,3 +182,145 @@ def test_cov13_checkpoint_manager_numbers_and_restore_or_initialize(tf):
     assert_equal([os.path.basename(c) for c in keep.checkpoints], ["ckpt-1", "ckpt-2", "ckpt-3", "ckpt-4"],
                  call="max_to_keep=None keeps every checkpoint")
     assert_equal(tf.train.latest_checkpoint(os.path.join(d, "empty")), None, call="latest_checkpoint(empty dir)")
+
+
+def _weights_model(keras, units: int = 1):
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(3), keras.layers.Dense(units)])
+    model.compile(optimizer=keras.optimizers.Adam(0.1), loss="mse")
+    return model
+
+
+@clause("keras.model.save-weights", ref="tf221")
+def test_cov13_checkpoint_weight_file_errors_and_mismatches(keras):
+    """Keras 3.15's save_weights/load_weights (models/model.py, saving/saving_lib.py): a path not
+    ending in .weights.h5 is ValueError (load: "File format not supported"), unknown keyword
+    arguments and unbuilt models are ValueError, a missing file or directory FileNotFoundError;
+    a layer whose shapes differ is ValueError ("A total of 1 objects could not be loaded"), with
+    skip_mismatch a warning while the other layers load; an optimizer whose variable count differs
+    from the file's (built on one side only) is skipped with a warning, a built one loads its
+    iterations and slots."""
+    d = tempfile.mkdtemp()
+    model = _weights_model(keras)
+    path = os.path.join(d, "m.weights.h5")
+    model.save_weights(path)
+    unbuilt = keras.Sequential([keras.layers.Dense(1)])
+    cases = [
+        ("save_weights('m.h5')", ValueError, "must end in `.weights.h5`", lambda: model.save_weights(os.path.join(d, "m.h5"))),
+        ("unbuilt.save_weights", ValueError, "not yet been built",
+         lambda: unbuilt.save_weights(os.path.join(d, "u.weights.h5"))),
+        ("save_weights into a missing directory", FileNotFoundError, None,
+         lambda: model.save_weights(os.path.join(d, "no", "x.weights.h5"))),
+        ("load_weights('m.txt')", ValueError, "File format not supported", lambda: model.load_weights(os.path.join(d, "m.txt"))),
+        ("load_weights(path, foo=1)", ValueError, "Invalid keyword arguments", lambda: model.load_weights(path, foo=1)),
+        ("unbuilt.load_weights", ValueError, "not yet been built", lambda: unbuilt.load_weights(path)),
+        ("load_weights(missing file)", FileNotFoundError, None,
+         lambda: model.load_weights(os.path.join(d, "none.weights.h5"))),
+        ("load_weights into Dense(2) from Dense(1)", ValueError, "A total of 1 objects could not be loaded",
+         lambda: _weights_model(keras, units=2).load_weights(path)),
+    ]
+    for call, exc, match, run in cases:
+        with raises(exc, match=match, call=call):
+            run()
+    wide = _weights_model(keras, units=2)
+    before = wide.get_weights()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        wide.load_weights(path, skip_mismatch=True)
+    after = wide.get_weights()
+    assert_equal([[np.array_equal(a, b) for a, b in zip(after[:2], model.get_weights()[:2])],
+                  [np.array_equal(a, b) for a, b in zip(after[2:], before[2:])],
+                  any("could not be loaded" in str(w.message) for w in caught)],
+                 [[True, True], [True, True], True], call="load_weights(skip_mismatch=True) into Dense(3), Dense(2)")
+    x, y = np.ones((4, 2), np.float32), np.zeros((4, 1), np.float32)
+    trained = _weights_model(keras)
+    trained.fit(x, y, verbose=0, epochs=2, batch_size=2)
+    tpath = os.path.join(d, "t.weights.h5")
+    trained.save_weights(tpath)
+    fresh = _weights_model(keras)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fresh.load_weights(tpath)
+    assert_equal([all(np.array_equal(a, b) for a, b in zip(fresh.get_weights(), trained.get_weights())),
+                  bool(fresh.optimizer.built), any("Skipping variable loading for optimizer" in str(w.message)
+                                                   for w in caught)],
+                 [True, False, True], call="load_weights of a trained model into an unbuilt optimizer")
+    built = _weights_model(keras)
+    built.optimizer.build(built.trainable_variables)
+    built.load_weights(tpath)
+    assert_equal([int(np.asarray(built.optimizer.iterations)),
+                  all(np.array_equal(np.asarray(a), np.asarray(b))
+                      for a, b in zip(built.optimizer.variables, trained.optimizer.variables))],
+                 [4, True], call="load_weights of a trained model (2 epochs x 2 steps) into a built optimizer")
+
+
+@clause("keras.saving.keras-file", ref="tf221")
+def test_cov13_checkpoint_keras_file_arguments_and_compile_state(keras):
+    """Keras 3.15's saving_api/serialization_lib for `.keras` files: a path of another extension
+    is ValueError on save ("Invalid filepath extension") and load ("File format not supported"),
+    a missing file ValueError ("File not found"), a missing directory FileNotFoundError; save pops
+    `include_optimizer` (used by the legacy .h5 writer only) and refuses other unknown keywords;
+    load_model restores weights, metrics and the optimizer's iterations, `model.load_weights` reads
+    a `.keras` file's weights; an unregistered custom class is TypeError, custom_objects finds it;
+    a model whose compile() is overridden loads uncompiled-by-config with a warning, yet
+    `compiled` is set (serialization_lib sets it after compile_from_config)."""
+    d = tempfile.mkdtemp()
+    x, y = np.ones((4, 2), np.float32), np.zeros((4, 1), np.float32)
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.compile(optimizer=keras.optimizers.Adam(0.1), loss="mse",
+                  metrics=["mae", keras.metrics.MeanSquaredError(name="ms")])
+    model.fit(x, y, verbose=0, epochs=2, batch_size=2)
+    path = os.path.join(d, "m.keras")
+    model.save(path, include_optimizer=True)
+    cases = [
+        ("save('m.txt')", ValueError, "Invalid filepath extension", lambda: model.save(os.path.join(d, "m.txt"))),
+        ("save(path, foo=1)", ValueError, "argument\\(s\\) are not supported", lambda: model.save(path, foo=1)),
+        ("save into a missing directory", FileNotFoundError, None, lambda: model.save(os.path.join(d, "no", "m.keras"))),
+        ("load_model('m.txt')", ValueError, "File format not supported",
+         lambda: keras.models.load_model(os.path.join(d, "m.txt"))),
+        ("load_model(missing file)", ValueError, "File not found",
+         lambda: keras.models.load_model(os.path.join(d, "none.keras"))),
+    ]
+    for call, exc, match, run in cases:
+        with raises(exc, match=match, call=call):
+            run()
+    loaded = keras.models.load_model(path)
+    got = loaded.evaluate(x, y, verbose=0, return_dict=True)
+    want = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert_equal([sorted(got), got == want, int(np.asarray(loaded.optimizer.iterations))],
+                 [["loss", "mae", "ms"], True, 4], call="load_model of a model fitted 2 epochs x 2 steps")
+    other = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    other.load_weights(path)
+    assert_equal([np.array_equal(a, b) for a, b in zip(other.get_weights(), model.get_weights())], [True, True],
+                 call="load_weights('m.keras')")
+
+    class Custom(keras.Model):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, inputs):
+            return self.dense(inputs)
+
+    class CustomCompile(Custom):
+        def compile(self, *args, **kwargs):
+            super().compile(*args, **kwargs)
+
+    custom = Custom()
+    custom(np.ones((1, 2), np.float32))
+    cpath = os.path.join(d, "c.keras")
+    custom.save(cpath)
+    with raises(TypeError, match="Could not locate class 'Custom'", call="load_model of an unregistered class"):
+        keras.models.load_model(cpath)
+    back = keras.models.load_model(cpath, custom_objects={"Custom": Custom})
+    assert_equal([np.array_equal(a, b) for a, b in zip(back.get_weights(), custom.get_weights())], [True, True],
+                 call="load_model(custom_objects={'Custom': Custom}) weights")
+    cc = CustomCompile()
+    cc(np.ones((1, 2), np.float32))
+    cc.compile(optimizer="sgd", loss="mse")
+    ccpath = os.path.join(d, "cc.keras")
+    cc.save(ccpath)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        restored = keras.models.load_model(ccpath, custom_objects={"CustomCompile": CustomCompile})
+    assert_equal([bool(restored.compiled), any("compile()` was not called" in str(w.message) for w in caught)],
+                 [True, True], call="load_model of a model with a custom compile(): compiled, warning")
