@@ -2287,3 +2287,54 @@ TRAINING_BATCH12: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH12
 CATALOGUE += TRAINING_BATCH12
+
+# -- cov13a (fourteenth session): realistic bugs on lines the suite first ran in the coverage audit
+# of tf.data, checkpoints and callbacks (suite/test_cov13_*.py; docs/conformance.md, "Fourteenth
+# session: suite coverage of tf.data, checkpoints, callbacks").
+TRAINING_COV13A: list[Mutant] = [
+    _t("take-of-infinite-stays-infinite", "boundary", "simdist/runtime/data/counting.py",
+       "        if n == INFINITE_CARDINALITY:\n            return count\n",
+       "        if n == INFINITE_CARDINALITY:\n            return n\n",
+       "take(k) of an infinite dataset reports infinite cardinality instead of k (len() then refuses it)"),
+    _t("skip-negative-keeps-all", "boundary", "simdist/runtime/data/counting.py",
+       "        if count < 0:\n            return 0\n        return max(0, n - count)\n",
+       "        if count < 0:\n            return n\n        return max(0, n - count)\n",
+       "skip(-1) (skip everything) reports the input's cardinality instead of 0"),
+    _t("zip-ignores-unknown-input", "state", "simdist/runtime/data/combine.py",
+       "            if n == UNKNOWN_CARDINALITY:\n                return n\n",
+       "            if n == UNKNOWN_CARDINALITY:\n                continue\n",
+       "zip of a dataset of unknown cardinality (a filter) reports the other inputs' minimum instead of unknown"),
+    _t("cache-keeps-a-partial-pass", "state", "simdist/runtime/data/buffering.py",
+       "            seen.append(flat)\n            yield flat\n        self._cache = seen\n",
+       "            seen.append(flat)\n            self._cache = seen\n            yield flat\n",
+       "cache() keeps what a pass stopped early (take) read, so later passes replay a truncated dataset"),
+    _t("options-merge-earlier-wins", "order", "simdist/runtime/data/options.py",
+       "            elif name in other._values:\n                out._values[name] = theirs\n"
+       "            elif name in self._values:\n                out._values[name] = mine\n",
+       "            elif name in self._values:\n                out._values[name] = mine\n"
+       "            elif name in other._values:\n                out._values[name] = theirs\n",
+       "Options.merge (and ds.options()) keeps the earlier setting of an option set twice instead of the later one"),
+    _t("checkpoint-existing-matched-counts-unused", "missing-error", CK,
+       "    def assert_existing_objects_matched(self) -> \"_Status\":\n        if self._missing:\n",
+       "    def assert_existing_objects_matched(self) -> \"_Status\":\n        if self._missing or self._unused:\n",
+       "assert_existing_objects_matched also fails on checkpoint values the program does not have (it is "
+       "assert_consumed's job)"),
+    _t("manager-accepts-max-to-keep-zero", "boundary", CK,
+       "        if max_to_keep is not None and max_to_keep <= 0:\n",
+       "        if max_to_keep is not None and max_to_keep < 0:\n",
+       "CheckpointManager(max_to_keep=0) is accepted (and deletes every checkpoint it saves) instead of ValueError"),
+    _t("manager-skips-init-fn", "state", CK,
+       "        if self._init_fn is not None:\n            self._init_fn()\n",
+       "        if self._init_fn is not None:\n            pass\n",
+       "CheckpointManager.restore_or_initialize with no checkpoint never calls init_fn"),
+    _t("lr-scheduler-accepts-int", "missing-error", "simdist/keras/callbacks/learning_rate_scheduler.py",
+       "        if not isinstance(learning_rate, (float, np.float32, np.float64)):\n",
+       "        if not isinstance(learning_rate, (float, int, np.float32, np.float64)):\n",
+       "LearningRateScheduler accepts a schedule returning an int, which Keras refuses (ValueError)"),
+    _t("model-checkpoint-new-epoch-undercounts", "boundary", "simdist/keras/callbacks/model_checkpoint.py",
+       "            add_batches = batch + 1\n",
+       "            add_batches = batch\n",
+       "ModelCheckpoint(save_freq=n) counts a new epoch's first batch as 0 batches: batch saves drift late"),
+]
+TRAINING += TRAINING_COV13A
+CATALOGUE += TRAINING_COV13A

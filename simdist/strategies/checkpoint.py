@@ -12,11 +12,13 @@ from typing import Any, Iterator
 import numpy as np
 
 from simdist import session
+from simdist.runtime import dtypes
 from simdist.runtime.sharded import ShardedVariable
 from simdist.runtime.tensor import Tensor
 from simdist.strategies import timing
 
 _PARTS = "/.partitions"
+_COUNTER = "save_counter"   # TF's (root).save_counter, in every checkpoint written once the counter exists
 _SHAPE_ONLY = "/.shape_only"
 
 
@@ -234,6 +236,7 @@ class Checkpoint:
         if root is not None:
             self._objects["root"] = root
         self._counter = 0
+        self._counter_made = False   # TF makes save_counter on first save, restore or read of the property
 
     def __setattr__(self, name: str, value: Any) -> None:
         """An attribute is a tracked object, saved and restored under its name (as TF's
@@ -251,13 +254,23 @@ class Checkpoint:
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property
-    def save_counter(self) -> int:
+    def save_counter(self) -> Tensor:
+        """The number of `save` calls (an int64 scalar; TF's is a variable), saved in the checkpoints
+        written from its first use on and restored by `restore`."""
+        self._counter_made = True
+        return Tensor(np.asarray(self._counter, dtype=np.int64), dtypes.int64)
+
+    def _count_save(self) -> int:
+        """One more save (CheckpointManager's numbered ones too, as TF's): the new count."""
+        self._counter_made = True
+        self._counter += 1
         return self._counter
 
     def save(self, file_prefix: str, options: Any = None) -> str:
         """`write` to "<prefix>-<n>" (n counts the saves), then record it as the directory's newest
         checkpoint in the `checkpoint` state file, as TF's save does (so `tf.train.latest_checkpoint`
         finds it)."""
+        self._counter_made = True
         self._counter += 1
         path = self.write(f"{file_prefix}-{self._counter}")
         _write_state(os.path.dirname(os.path.abspath(file_prefix)), [path])
@@ -274,6 +287,8 @@ class Checkpoint:
                     _save_leaf(arrays, f"{key}/part_{i}", part)
             else:
                 _save_leaf(arrays, key, v)
+        if self._counter_made:
+            arrays[_COUNTER] = np.asarray(self._counter, dtype=np.int64)
         os.makedirs(os.path.dirname(os.path.abspath(file_prefix)), exist_ok=True)
         final = file_prefix + ".npz"
         tmp = final + ".tmp"   # written whole, then renamed: an interrupted save never leaves half a file
@@ -291,6 +306,7 @@ class Checkpoint:
         nothing, as TF's InitializationOnlyStatus."""
         if save_path is None:
             return _InitializationOnlyStatus()
+        self._counter_made = True   # (TF's restore makes the counter, which then takes the saved count)
         return self.read(save_path)
 
     def read(self, save_path: str, options: Any = None) -> _Status:
@@ -327,6 +343,9 @@ class Checkpoint:
                 continue
             used.update((key, key + _SHAPE_ONLY))
         _apply(todo)   # every variable checked: now assign (a mismatch above changed nothing)
+        if self._counter_made and _COUNTER in saved:   # (read of a checkpoint whose counter is not made: unused)
+            self._counter = int(saved[_COUNTER])
+            used.add(_COUNTER)
         _defer(self, {k: saved[k] for k in saved if k not in used})
         _charge([(k, v) for k, v in pairs if k not in missing], to_chief=False)
         return _Status(missing, sorted(k for k in saved if k not in used))
@@ -381,7 +400,8 @@ class CheckpointManager:
     def save(self, checkpoint_number: int | None = None, check_interval: bool = True, options: Any = None) -> str:
         if checkpoint_number is None:
             path = self._checkpoint.save(self._prefix)
-        else:
+        else:   # (the checkpoint's save_counter still counts the save, as TF's)
+            self._checkpoint._count_save()
             path = self._checkpoint.write(f"{self._prefix}-{int(checkpoint_number)}")
         self._checkpoints = [c for c in self._checkpoints if c != path] + [path]
         while self._max_to_keep is not None and len(self._checkpoints) > self._max_to_keep:

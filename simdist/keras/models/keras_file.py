@@ -121,8 +121,13 @@ def _date_saved() -> str:
 def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: Any = None, **kwargs: Any) -> None:
     """Write `model` (config, compile config, weights, its optimizer's variables) to a `.keras` file."""
     from simdist.keras.models.saving import _h5py, _save
+    kwargs.pop("include_optimizer", True)   # (Keras 3.15's saving_api: read only by the legacy .h5 writer)
+    save_format = kwargs.pop("save_format", False)
+    if save_format and not str(filepath).endswith((".h5", ".hdf5", ".keras")):
+        raise ValueError("The `save_format` argument is deprecated in Keras 3. Please remove this argument and pass a "
+                         f"file path with either `.keras` or `.h5` extension.Received: save_format={save_format}")
     if kwargs:
-        raise ValueError(f"The following argument(s) are not supported with the native Keras format: {list(kwargs)}")
+        raise ValueError(f"The following argument(s) are not supported: {list(kwargs)}")
     if zipped is False:
         raise NotImplementedError("save(zipped=False): the unzipped .keras directory layout is not implemented")
     path = str(os.fspath(filepath))
@@ -206,6 +211,7 @@ def deserialize_model(config: dict[str, Any], custom_objects: dict | None = None
     compile_config = config.get("compile_config")
     if compile and compile_config:
         _compile_from_config(model, compile_config, custom_objects)
+        model.compiled = True   # (serialization_lib: also when a custom compile() skipped it, with its warning)
     return model
 
 

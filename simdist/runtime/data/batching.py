@@ -81,6 +81,16 @@ def _stack(rows: list[list[np.ndarray]]) -> list[np.ndarray]:
     return out
 
 
+def _can_pad_to(padded: TensorShape, component: TensorShape) -> bool:
+    """TF's `_is_padded_shape_compatible_with`: same rank (when both are known) and no known
+    padded dim smaller than the component's known dim (a larger one pads)."""
+    if padded.rank is None or component.rank is None:
+        return True
+    if padded.rank != component.rank:
+        return False
+    return all(p is None or c is None or p >= c for p, c in zip(padded.as_list(), component.as_list()))
+
+
 class _PaddedBatchDataset(_UnaryDataset):
     _KIND = "PaddedBatchDatasetV2"
 
@@ -102,7 +112,7 @@ class _PaddedBatchDataset(_UnaryDataset):
             for p, s in zip(raw, in_specs):
                 p = p.numpy().tolist() if isinstance(p, Tensor) else p
                 shape = TensorShape(None if p is None else [None if d is None or int(d) < 0 else int(d) for d in p])
-                if not shape.is_compatible_with(s.shape):
+                if not _can_pad_to(shape, s.shape):
                     raise ValueError(f"The padded shape {shape} is not compatible with the shape {s.shape} of the "
                                      "corresponding input component.")
                 shapes.append(shape)
@@ -122,10 +132,8 @@ class _PaddedBatchDataset(_UnaryDataset):
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         size, drop = self._params["batch_size"], self._params["drop_remainder"]
         src = self._input
-        if type(src) is _TensorSliceDataset and src._arrays:
-            # Batches of slices are copies of consecutive rows: the arrays np.stack would build
-            # from the rows one by one (the same values, dtype and layout), without a Python
-            # step per row.
+        if type(src) is _TensorSliceDataset and src._arrays and self._pads_nothing(src._arrays):
+            # Batches of slices that need no padding are copies of consecutive rows (as batch's).
             n = src._arrays[0].shape[0]
             stop = n - n % size if drop else n
             for start in range(0, stop, size):
@@ -139,6 +147,14 @@ class _PaddedBatchDataset(_UnaryDataset):
                 buf = []
         if buf and not drop:
             yield self._pad(buf)
+
+    def _pads_nothing(self, arrays: list[np.ndarray]) -> bool:
+        """Whether rows of `arrays` (all of one shape) come out of `_pad` unchanged: every padded
+        dim unknown or equal to the row's."""
+        for shape, a in zip(self._params["padded_shapes"], arrays):
+            if shape.rank is not None and any(d is not None and d != r for d, r in zip(shape.as_list(), a.shape[1:])):
+                return False
+        return True
 
     def _pad(self, rows: list[list[np.ndarray]]) -> list[np.ndarray]:
         out = []
@@ -167,6 +183,13 @@ class _UnbatchDataset(_UnaryDataset):
         specs = flatten(input_dataset.element_spec)
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Cannot unbatch an input with scalar components.")
+        known = None   # TF's unbatch_op merges the components' static leading dims when it is built
+        for s in specs:
+            dim = s.shape[0] if s.shape.rank else None
+            if dim is not None and known is not None and dim != known:
+                raise ValueError("`unbatch()` is only supported for datasets of elements whose components have a "
+                                 f"matching leading dimension. Encountered both {known} and {dim}.")
+            known = dim if dim is not None else known
         spec = map_structure(lambda s: TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype),
                              input_dataset.element_spec)
         super().__init__((input_dataset,), {}, spec)

@@ -98,9 +98,7 @@ class _FlatMapDataset(DatasetV2):
             yield self._convert(value)
 
     def _convert(self, value: Any) -> list[np.ndarray]:
-        spec = self._element_spec
-        if isinstance(value, list) and isinstance(spec, tuple):
-            value = tuple(value)
+        spec = self._element_spec   # (a list yielded for a tuple spec is refused: TF's nest.flatten_up_to)
         try:
             assert_same_structure(spec, value) if isinstance(spec, (tuple, dict)) else None
             leaves = flatten(value) if isinstance(spec, (tuple, dict)) else [value]
