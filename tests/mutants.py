@@ -2338,3 +2338,45 @@ TRAINING_COV13A: list[Mutant] = [
 ]
 TRAINING += TRAINING_COV13A
 CATALOGUE += TRAINING_COV13A
+
+# -- Fourteenth session (cov13b): realistic bugs on lines the suite first executed then ---------------------------
+# (docs/conformance.md, "Fourteenth session: suite coverage of Keras models, trainers, optimizers"); each is
+# killed by the cov13 suite modules (test_cov13_models.py, test_cov13_trainer.py, test_cov13_optimizers.py).
+TRAINING_COV13B: list[Mutant] = [
+    _t("cov13b-summary-centre-odd-space-left", "boundary", "simdist/keras/models/summary.py",
+       "                piece = \" \" * ((width - len(piece)) // 2) + piece\n",
+       "                piece = \" \" * ((width - len(piece) + 1) // 2) + piece\n",
+       "summary(show_trainable=True) centres the Trainable cell with the odd space on the left (rich puts it on "
+       "the right)"),
+    _t("cov13b-summary-not-cropped-to-console", "boundary", "simdist/keras/models/summary.py",
+       "    lines += [line[:console_width] for line in _render_table(header, rows, widths, justify)]\n",
+       "    lines += [line for line in _render_table(header, rows, widths, justify)]\n",
+       "summary(line_length=n) wider than the console prints the whole table (rich crops it at the console width)"),
+    _t("cov13b-duplicate-metric-suffix-from-2", "boundary", "simdist/keras/trainers/compile_utils.py",
+       "                    results[f\"{name}_{index}\"] = m.result()\n",
+       "                    results[f\"{name}_{index + 1}\"] = m.result()\n",
+       "a metric name repeated in one output's metrics is logged as name_2 instead of name_1"),
+    _t("cov13b-weighted-metric-not-prefixed", "formula", "simdist/keras/trainers/compile_utils.py",
+       "                    name = f\"weighted_{m.name}\"\n",
+       "                    name = f\"{m.name}\"\n",
+       "a weighted metric named like an unweighted one is logged as mae_1 instead of weighted_mae"),
+    _t("cov13b-metrics-dict-in-insertion-order", "order", "simdist/keras/trainers/compile_utils.py",
+       "                flat_metrics = [metrics.get(name) for name in output_names]\n",
+       "                flat_metrics = list(metrics.values())\n",
+       "compile(metrics={name: ...}) is matched to the outputs by the dict's order, not by output name"),
+    _t("cov13b-loss-dict-in-insertion-order", "order", "simdist/keras/trainers/compile_utils.py",
+       "            loss = [loss[n] for n in names]\n",
+       "            loss = list(loss.values())\n",
+       "compile(loss={name: ...}) for a list-output model takes the losses in the dict's order, not the outputs'"),
+    _t("cov13b-sequential-pop-no-rebuild", "state", "simdist/keras/models/sequential.py",
+       "        if rebuild:\n            self._maybe_rebuild()\n        return layer\n",
+       "        return layer\n",
+       "Sequential.pop() leaves the model unbuilt (no output_shape) instead of rebuilding it on the remaining layers"),
+    _t("cov13b-lr-schedule-keeps-variable", "state", "simdist/keras/optimizers/base_optimizer.py",
+       "            if isinstance(self._learning_rate, OptimizerVariable):\n"
+       "                self._variables.remove(self._learning_rate)\n",
+       "            if isinstance(self._learning_rate, OptimizerVariable):\n                pass\n",
+       "setting a schedule as learning_rate leaves the old learning-rate variable in optimizer.variables"),
+]
+TRAINING += TRAINING_COV13B
+CATALOGUE += TRAINING_COV13B

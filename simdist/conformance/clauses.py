@@ -507,6 +507,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: save_weights writes the .weights.h5 layout of Keras 3; files load across Keras and simdist.'),
     Clause('keras.model.errors', 'keras', False, (),
            "TF 2.21 + Keras 3.15: misuse of models raises ValueError with Keras's messages."),
+    Clause('keras.model.config', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: Sequential, functional and subclassed models' get_config/from_config (layers, build_input_shape, input/output layers) rebuild the same architecture."),
     Clause('keras.model.functional-subclass', 'keras', False, (),
            'TF 2.21 + Keras 3.15: a keras.Model subclass called as Cls(inputs, outputs) becomes a functional model of that class (Functional among its bases) whose own train_step/test_step fit and evaluate run; the Keras guides\' model patterns run unchanged.'),
     Clause('keras.functional.training-override', 'keras', False, (),

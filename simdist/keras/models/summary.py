@@ -5,7 +5,8 @@ this module draws the same characters: the line length is min(88, terminal colum
 sequential-like model (min(108, ...) with a "Connected to" column otherwise), the columns get
 Keras's positions, then rich's fitting (column width + 2 padding, reduced evenly with
 `ratio_reduce` when the table would be wider than the line) and rich's word wrapping (a word
-too long for its cell is cut with "…").
+too long for its cell is cut with "…"); a table wider than the console (an explicit
+`line_length` above the terminal's columns) is cropped at the console's width, as rich does.
 """
 
 from __future__ import annotations
@@ -118,7 +119,8 @@ def _divide_line(text: str, width: int) -> list[int]:
 
 
 def _wrap(text: str, width: int, justify: str) -> list[str]:
-    """rich's Text.wrap with overflow "ellipsis": each line exactly `width` cells."""
+    """rich's Text.wrap with overflow "ellipsis": each line exactly `width` cells, justified left,
+    right or center (rich's rule: the odd space of a centred cell goes to the right)."""
     lines: list[str] = []
     for raw in text.split("\n"):
         cuts = [0] + _divide_line(raw, width) + [len(raw)]
@@ -127,10 +129,12 @@ def _wrap(text: str, width: int, justify: str) -> list[str]:
             if len(piece) > width:   # rstrip_end: trailing spaces beyond the width go
                 stripped = piece.rstrip()
                 piece = stripped if len(stripped) >= width else stripped + " " * (width - len(stripped))
-            if justify == "right":
+            if justify in ("right", "center"):
                 piece = piece.rstrip()
             if len(piece) > width:
                 piece = piece[: width - 1] + "…"
+            if justify == "center":   # rich: pad_left((width - len) // 2), the rest on the right
+                piece = " " * ((width - len(piece)) // 2) + piece
             lines.append(piece.rjust(width) if justify == "right" else piece.ljust(width))
     return lines
 
@@ -290,7 +294,10 @@ def print_summary(model: Any, line_length: int | None = None, positions: Any = N
     o_count = count_params(optimizer.variables) if opt_built else 0
     o_size = weight_memory_size(optimizer.variables) if opt_built else 0
     lines = [f'Model: "{model.name}"']
-    lines += _render_table(header, rows, widths, justify)
+    # rich prints on a console as wide as the terminal (COLUMNS, else the terminal, else 80) and
+    # crops every line of a wider table at that width (an explicit line_length can exceed it)
+    console_width = shutil.get_terminal_size().columns
+    lines += [line[:console_width] for line in _render_table(header, rows, widths, justify)]
     lines.append(f" Total params: {t_count + n_count + o_count:,} ({readable_memory_size(t_size + n_size + o_size)})")
     lines.append(f" Trainable params: {t_count:,} ({readable_memory_size(t_size)})")
     lines.append(f" Non-trainable params: {n_count:,} ({readable_memory_size(n_size)})")

@@ -22,6 +22,8 @@ import re
 import warnings
 from typing import Any, Iterable, Sequence
 
+import numpy as np
+
 from simdist import tf
 from simdist.keras import config
 from simdist.keras.optimizers import _ops as ops
@@ -390,9 +392,9 @@ class Optimizer:
 
     def exclude_from_weight_decay(self, var_list: Sequence[Any] | None = None,
                                   var_names: Sequence[str] | None = None) -> None:
-        """Variables (or names containing any of `var_names`) that weight decay skips; before build."""
-        if self.built:
-            raise ValueError("`exclude_from_weight_decay()` can only be configured before the optimizer is built.")
+        """Variables (or names containing any of `var_names`) that weight decay skips, replacing the
+        earlier exclusions. Keras 3.15 means to refuse this once built but tests `self._built`,
+        which its optimizers never set: after build it is accepted and the next steps follow it."""
         self._exclude_from_weight_decay = {self._var_key(v) for v in var_list} if var_list else set()
         self._exclude_from_weight_decay_pattern = re.compile("|".join(sorted(set(var_names)))) if var_names else None
 
@@ -454,6 +456,10 @@ class Optimizer:
                              "call `optimizer.build(trainable_variables)` to create the optimizer weights before "
                              "calling `set_weights()`.")
         for variable, weight in zip(self._variables, weights):
+            want, got = list(tf.TensorShape(variable.shape).as_list()), list(np.shape(weight))
+            if want != got:   # Keras 3.15's check, before any assign of this variable
+                raise ValueError(f"Optimizer variable {self._var_key(variable)} has shape {tuple(want)} not "
+                                 f"compatible with provided weight shape {tuple(got)}.")
             variable.assign(weight)
 
     def scale_loss(self, loss: Any) -> Any:
