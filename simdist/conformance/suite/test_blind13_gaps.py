@@ -145,3 +145,149 @@ def test_blind13_schedules_apply_cycle_warmup_and_restart_options(keras, budget)
             opt.iterations.assign(step)
             assert_close(float(opt.learning_rate), ref(step), call=f"SGD({name}) at iterations={step}",
                          what="learning_rate", tolerance=TOL32)
+
+
+# -- fit: validation options, History, the callbacks' logs ----------------------------------------------------------
+class _Recorder:
+    """Builds a keras Callback subclass recording which hooks ran (with their epoch and logs keys)."""
+
+    def __new__(cls, keras):
+        class Rec(keras.callbacks.Callback):
+            def __init__(self):
+                super().__init__()
+                self.test_batches = 0
+                self.epoch_logs = []
+
+            def on_test_batch_end(self, batch, logs=None):
+                self.test_batches += 1
+
+            def on_epoch_end(self, epoch, logs=None):
+                self.epoch_logs.append((epoch, sorted((logs or {}).keys())))
+        return Rec()
+
+
+@clause("keras.fit.validation", ref="tf221")
+def test_blind13_validation_runs_on_its_epochs_in_its_batch_size(keras, budget):
+    """fit validates after epoch e (1-based) when validation_freq is an int dividing e or a list
+    holding e; each validation pass runs ceil(n_val / validation_batch_size) test batches
+    (batch_size when validation_batch_size is None)."""
+    x, y = _f32(10, 2, seed=4), _f32(10, 1, seed=5)
+    vx, vy = _f32(7, 2, seed=6), _f32(7, 1, seed=7)
+    cases = [(2, 3, None), ([1, 3], 4, 2), ([2], 5, 7), (1, 2, 3), (3, 5, None)]
+    for freq, batch, vbatch in budget(cases):
+        keras.backend.clear_session()
+        model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+        rec = _Recorder(keras)
+        hist = model.fit(x, y, batch_size=batch, epochs=4, verbose=0, shuffle=False, validation_data=(vx, vy),
+                         validation_freq=freq, validation_batch_size=vbatch, callbacks=[rec])
+        validated = [e + 1 for e in range(4) if (e + 1) in freq] if isinstance(freq, list) else \
+            [e + 1 for e in range(4) if (e + 1) % freq == 0]
+        call = f"fit(epochs=4, batch_size={batch}, validation_freq={freq}, validation_batch_size={vbatch})"
+        got = [e + 1 for e, keys in rec.epoch_logs if "val_loss" in keys]
+        assert_equal(got, validated, call=call, what="epochs (1-based) whose logs have val_loss")
+        assert_equal(len(hist.history.get("val_loss", [])), len(validated), call=call, what="len(history['val_loss'])")
+        per_pass = math.ceil(7 / (vbatch or batch))
+        assert_equal(rec.test_batches, per_pass * len(validated), call=call,
+                     what="on_test_batch_end calls (validation batches)")
+
+
+@clause("keras.fit.callbacks", ref="tf221")
+def test_blind13_a_history_in_callbacks_is_the_one_fit_returns(keras):
+    """A History among fit's callbacks is used as the model's History: fit returns it and
+    model.history is it (no second History is added); without one fit makes its own."""
+    x, y = _f32(6, 2, seed=8), _f32(6, 1, seed=9)
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    mine = keras.callbacks.History()
+    got = model.fit(x, y, batch_size=3, epochs=2, verbose=0, callbacks=[mine])
+    call = "fit(callbacks=[History()])"
+    assert_true(got is mine, f"fit returned another {type(got).__name__} (history keys "
+                f"{sorted(getattr(got, 'history', {}))}), but should return the History passed", call=call)
+    assert_true(model.history is mine, "model.history is another object, but should be the History passed",
+                call=call)
+    assert_equal(len(mine.history["loss"]), 2, call=call, what="len(History.history['loss'])")
+    other = model.fit(x, y, batch_size=3, epochs=1, verbose=0)
+    assert_true(other is not mine and model.history is other, "fit returned the earlier History or did not set "
+                "model.history, but should make a new History and set it as model.history",
+                call="a second fit without callbacks")
+
+
+@clause("keras.callback.reduce-lr-on-plateau", ref="tf221")
+def test_blind13_learning_rate_callbacks_log_the_epochs_learning_rate(keras, budget):
+    """ReduceLROnPlateau and LearningRateScheduler write the optimizer's learning_rate into every
+    epoch's logs (so into History): ReduceLROnPlateau the rate the epoch trained with (read before
+    a reduction), LearningRateScheduler the scheduled rate."""
+    x, y = _f32(8, 2, seed=10), _f32(8, 1, seed=11)
+    for kind in budget(["plateau", "scheduler"]):
+        keras.backend.clear_session()
+        model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        model.compile(optimizer=keras.optimizers.SGD(0.5), loss="mse")
+        if kind == "plateau":
+            # min_delta so large that no epoch improves: a reduction after every `patience` epochs
+            cb = keras.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1, min_delta=1e9)
+            want = [0.5, 0.5, 0.25, 0.125]
+        else:
+            cb = keras.callbacks.LearningRateScheduler(lambda epoch, lr: 0.5 / (epoch + 1))
+            want = [0.5 / (e + 1) for e in range(4)]
+        hist = model.fit(x, y, batch_size=4, epochs=4, verbose=0, shuffle=False, callbacks=[cb])
+        call = f"fit(epochs=4) with {type(cb).__name__}"
+        assert_true("learning_rate" in hist.history, f"History keys {sorted(hist.history)}, but should include "
+                    "'learning_rate'", call=call)
+        assert_close(hist.history["learning_rate"], want, call=call, what="History['learning_rate']",
+                     tolerance=TOL32)
+
+
+@clause("keras.fit.logs", ref="tf221")
+def test_blind13_evaluate_lists_results_in_the_models_metrics_order(keras, budget):
+    """evaluate (and test_on_batch, train_on_batch) without return_dict list the loss, then the
+    compiled metrics in compile order (not sorted by name); return_dict=True gives the same values
+    by name."""
+    x, y = _f32(8, 2, seed=12), _f32(8, 1, seed=13)
+    kinds = {"b_mse": "MeanSquaredError", "a_mae": "MeanAbsoluteError", "c_msle": "MeanSquaredLogarithmicError"}
+    orders = [["b_mse", "a_mae"], ["a_mae", "b_mse"], ["c_msle", "a_mae", "b_mse"]]
+    for names in budget(orders):
+        keras.backend.clear_session()
+        model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse",
+                      metrics=[getattr(keras.metrics, kinds[n])(name=n) for n in names])
+        as_dict = model.evaluate(x, y, batch_size=8, verbose=0, return_dict=True)
+        as_list = model.evaluate(x, y, batch_size=8, verbose=0)
+        call = f"compile(metrics={names}).evaluate(...)"
+        assert_equal(sorted(as_dict), sorted(["loss"] + names), call=call, what="return_dict keys")
+        assert_equal(len(as_list), len(names) + 1, call=call, what="len(results)")
+        by_order = [as_dict["loss"]] + [as_dict[k] for k in names]
+        assert_close(as_list, by_order, call=call, what="results vs [loss] + metrics in compile order",
+                     tolerance=TOL32)
+        tb = model.test_on_batch(x, y)
+        assert_close(tb, by_order, call=call.replace("evaluate", "test_on_batch"), what="results", tolerance=TOL32)
+
+
+@clause("keras.callback.monitor", ref="tf221")
+def test_blind13_auto_mode_minimises_error_metrics_and_maximises_similarity(keras, budget):
+    """mode="auto" takes each compiled metric's direction: the error metrics (mse, mae, mape, msle,
+    rmse, logcosh) are minimised, cosine similarity maximised; EarlyStopping(patience=0) on a
+    monitor that moves the metric's good way does not stop, the bad way stops."""
+    x, y = _f32(8, 2, seed=14), _f32(8, 1, seed=15, lo=0.5, hi=1.5)
+    metrics = [("mean_absolute_percentage_error", "down"), ("mean_squared_logarithmic_error", "down"),
+               ("mean_squared_error", "down"), ("mean_absolute_error", "down"), ("root_mean_squared_error", "down"),
+               ("logcosh", "down"), ("cosine_similarity", "up")]
+    for name, direction in budget(metrics):
+        keras.backend.clear_session()
+        model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+        metric = {"root_mean_squared_error": keras.metrics.RootMeanSquaredError,
+                  "logcosh": keras.metrics.LogCoshError}.get(name)
+        model.compile(optimizer="sgd", loss="mse", metrics=[metric() if metric else name])
+        model.fit(x, y, batch_size=8, epochs=1, verbose=0)   # builds the compiled metrics
+        monitor = f"val_{model.metrics[-1].metrics[0].name}" if hasattr(model.metrics[-1], "metrics") else None
+        monitor = monitor or f"val_{name}"
+        for moving in ("down", "up"):
+            es = keras.callbacks.EarlyStopping(monitor=monitor, patience=0, mode="auto")
+            es.set_model(model)
+            model.stop_training = False
+            es.on_train_begin()
+            values = [1.0, 0.5] if moving == "down" else [0.5, 1.0]
+            for epoch, v in enumerate(values):
+                es.on_epoch_end(epoch, {monitor: v})
+            call = f"EarlyStopping(monitor={monitor!r}, mode='auto', patience=0) fed {values}"
+            assert_equal(bool(model.stop_training), moving != direction, call=call, what="model.stop_training")
