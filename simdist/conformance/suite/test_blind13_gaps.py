@@ -291,3 +291,160 @@ def test_blind13_auto_mode_minimises_error_metrics_and_maximises_similarity(kera
                 es.on_epoch_end(epoch, {monitor: v})
             call = f"EarlyStopping(monitor={monitor!r}, mode='auto', patience=0) fed {values}"
             assert_equal(bool(model.stop_training), moving != direction, call=call, what="model.stop_training")
+
+
+# -- configs: options survive get_config / from_config ---------------------------------------------------------------
+@clause("keras.loss.option-coverage", ref="tf221")
+def test_blind13_crossentropy_losses_keep_their_options_through_get_config(keras, budget):
+    """A crossentropy loss rebuilt with from_config(get_config()) (and through keras.losses
+    serialize/deserialize) computes the same values: from_logits, label_smoothing, axis and
+    ignore_class all travel in the config."""
+    logits = _f32(4, 3, seed=16, lo=-3.0, hi=3.0)
+    onehot = np.eye(3, dtype=np.float32)[[0, 2, 1, 2]]
+    binary = (np.arange(12).reshape(4, 3) % 2).astype(np.float32)
+    L = keras.losses
+    cases = [("BinaryCrossentropy(from_logits=True, label_smoothing=0.2)",
+              lambda: L.BinaryCrossentropy(from_logits=True, label_smoothing=0.2), binary),
+             ("CategoricalCrossentropy(from_logits=True, label_smoothing=0.1)",
+              lambda: L.CategoricalCrossentropy(from_logits=True, label_smoothing=0.1), onehot),
+             ("CategoricalCrossentropy(from_logits=True, axis=0)",
+              lambda: L.CategoricalCrossentropy(from_logits=True, axis=0), onehot),
+             ("SparseCategoricalCrossentropy(from_logits=True, ignore_class=2)",
+              lambda: L.SparseCategoricalCrossentropy(from_logits=True, ignore_class=2),
+              np.array([0, 2, 1, 2], np.int64)),
+             ("BinaryFocalCrossentropy(from_logits=True, gamma=3.0)",
+              lambda: L.BinaryFocalCrossentropy(from_logits=True, gamma=3.0), binary)]
+    for name, make, y in budget(cases):
+        loss = make()
+        want = float(loss(y, logits))
+        again = type(loss).from_config(loss.get_config())
+        assert_close(float(again(y, logits)), want, call=f"{name}: from_config(get_config())(y, logits)",
+                     tolerance=TOL32)
+        cfg = loss.get_config()
+        if "from_logits" in cfg or hasattr(loss, "from_logits"):
+            assert_equal(cfg.get("from_logits"), True, call=f"{name}.get_config()", what="['from_logits']")
+        back = L.deserialize(L.serialize(loss))
+        assert_close(float(back(y, logits)), want, call=f"{name}: deserialize(serialize(loss))(y, logits)",
+                     tolerance=TOL32)
+
+
+@clause("keras.layer.option-coverage", ref="tf221")
+def test_blind13_embedding_keeps_mask_zero_through_its_config_and_a_model_clone(keras):
+    """Embedding(mask_zero=True).get_config() holds mask_zero: a layer from that config (and a model
+    rebuilt from the model's config) still masks index 0 and passes the mask on."""
+    ids = np.array([[3, 0, 1, 0], [0, 2, 2, 4]], np.int32)
+    layer = keras.layers.Embedding(5, 2, mask_zero=True)
+    layer.build((None, 4))
+    assert_equal(layer.get_config().get("mask_zero"), True, call="Embedding(5, 2, mask_zero=True).get_config()",
+                 what="['mask_zero']")
+    again = keras.layers.Embedding.from_config(layer.get_config())
+    assert_equal(np.asarray(again.compute_mask(ids)).tolist(), (ids != 0).tolist(),
+                 call="Embedding.from_config(cfg).compute_mask(ids)")
+    inp = keras.Input((None,), dtype="int32")
+    model = keras.Model(inp, keras.layers.LSTM(3)(keras.layers.Embedding(5, 2, mask_zero=True)(inp)))
+    clone = keras.Model.from_config(model.get_config())
+    clone.set_weights(model.get_weights())
+    ids2 = np.array([[3, 1, 0, 0], [3, 1, 2, 4]], np.int32)
+    out = np.asarray(clone(ids2))
+    ref = np.asarray(model(ids2))
+    assert_close(out, ref, call="Model.from_config(model.get_config()) with Embedding(mask_zero=True) -> LSTM",
+                 tolerance=TOL32)
+    # the masked row equals the same row cut before its padding (the LSTM skips masked steps)
+    short = np.asarray(clone(ids2[:1, :2]))
+    assert_close(out[0], short[0], call="masked LSTM output of [3, 1, 0, 0] vs of [3, 1]", tolerance=TOL32)
+
+
+# -- regression losses and metrics with their options, shapes and weights ----------------------------------------------
+@clause("keras.loss.functions", ref="tf221")
+def test_blind13_regression_losses_and_metrics_follow_their_formulas(keras, budget):
+    """Huber with delta: 0.5 e^2 inside |e| <= delta, delta |e| - 0.5 delta^2 outside; mape divides
+    by |y_true| (floored at epsilon); RootMeanSquaredError matches (n,) targets to (n, 1)
+    predictions before squaring (with sample weights too)."""
+    yt = np.array([[0.5, -2.0, 3.0], [1.0, 0.2, -4.0]], np.float32)
+    yp = np.array([[2.0, -1.5, -1.0], [1.3, 4.0, -0.5]], np.float32)
+    e = (yp - yt).astype(np.float64)
+    for delta in budget([2.5, 1.0, 0.7]):
+        a = np.abs(e)
+        want = np.where(a <= delta, 0.5 * e ** 2, delta * a - 0.5 * delta ** 2).mean(axis=-1)
+        assert_close(np.asarray(keras.losses.huber(yt, yp, delta=delta)), want, call=f"keras.losses.huber(delta={delta})",
+                     tolerance=TOL32)
+        assert_close(float(keras.losses.Huber(delta=delta)(yt, yp)), want.mean(),
+                     call=f"keras.losses.Huber(delta={delta})", tolerance=TOL32)
+    mape = 100.0 * (np.abs(e) / np.maximum(np.abs(yt), 1e-7)).mean(axis=-1)
+    assert_close(np.asarray(keras.losses.mape(yt, yp)), mape, call="tf.keras.losses.mape", tolerance=TOL32)
+    m = keras.metrics.MeanAbsolutePercentageError()
+    m.update_state(yt, yp)
+    assert_close(float(m.result()), mape.mean(), call="MeanAbsolutePercentageError", tolerance=TOL32)
+    t = np.array([1.0, -2.0, 0.5, 3.0], np.float32)
+    p = np.array([[1.5], [0.0], [0.5], [2.0]], np.float32)
+    w = np.array([1.0, 0.5, 2.0, 0.0], np.float32)
+    sq = (p[:, 0].astype(np.float64) - t) ** 2
+    for sw in budget([None, w]):
+        m = keras.metrics.RootMeanSquaredError()
+        m.update_state(t, p, sample_weight=sw)
+        want = np.sqrt(sq.mean()) if sw is None else np.sqrt((sq * w).sum() / w.sum())
+        assert_close(float(m.result()), want, call=f"RootMeanSquaredError((4,) targets, (4, 1) predictions, "
+                     f"sample_weight={'None' if sw is None else 'w'})", tolerance=TOL32)
+
+
+@clause("keras.metric.sample-weight", ref="tf221")
+def test_blind13_mean_metrics_weigh_per_step_values_by_per_step_weights(keras, budget):
+    """Mean-style metrics given per-step values and (n, steps) sample weights: each sample's
+    weighted values and its weights are averaged over the steps, so the result is
+    sum_n mean_t(v w) / sum_n mean_t(w) (Keras 3.15's reduce_to_samplewise_values)."""
+    v = _f32(3, 4, seed=17, lo=0.0, hi=2.0).astype(np.float64)
+    w = np.array([[1, 1, 0, 0], [1, 0, 0, 0], [0.5, 0.5, 0.5, 2.0]], np.float64)
+    want = (v * w).mean(axis=1).sum() / w.mean(axis=1).sum()
+    m = keras.metrics.Mean()
+    m.update_state(v.astype(np.float32), sample_weight=w.astype(np.float32))
+    assert_close(float(m.result()), want, call="Mean().update_state(values (3, 4), sample_weight (3, 4))",
+                 tolerance=TOL32)
+    yt = _f32(3, 4, 1, seed=18)
+    yp = _f32(3, 4, 1, seed=19)
+    per_step = np.abs(yt - yp)[..., 0].astype(np.float64)
+    for cls, vals in budget([("MeanAbsoluteError", per_step), ("MeanSquaredError", per_step ** 2)]):
+        m = getattr(keras.metrics, cls)()
+        m.update_state(yt, yp, sample_weight=w.astype(np.float32))
+        want = (vals * w).mean(axis=1).sum() / w.mean(axis=1).sum()
+        assert_close(float(m.result()), want, call=f"{cls}() on (3, 4, 1) values with (3, 4) sample weights",
+                     tolerance=TOL32)
+
+
+# -- gradients: pow of a non-positive base, ties of minimum and maximum -------------------------------------------
+@clause("autodiff.op-gradients", ref="tf221")
+def test_blind13_pow_and_minimum_maximum_gradients_at_their_edges(tf, budget):
+    """d(x**y)/dy = x**y log x where x > 0 and 0 elsewhere (TF masks the log: no NaN at x <= 0);
+    d/dx = y x**(y-1). tf.minimum and tf.maximum give a tie's gradient to x (the first operand),
+    broadcast operands summing theirs."""
+    x = np.array([-2.0, -0.5, 0.0, 1.5, 2.0], np.float32)
+    y = np.array([2.0, 3.0, 2.0, 0.5, -1.0], np.float32)
+    xt, yt = tf.constant(x), tf.constant(y)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([xt, yt])
+        z = tf.pow(xt, yt)
+    gx, gy = tape.gradient(z, [xt, yt])
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    zz = x64 ** y64
+    want_gy = np.where(x64 > 0, zz * np.log(np.where(x64 > 0, x64, 1.0)), 0.0)
+    assert_close(np.asarray(gy), want_gy, call="d tf.pow(x, y) / dy, x = [-2, -0.5, 0, 1.5, 2]", tolerance=TOL32)
+    assert_close(np.asarray(gx), y64 * x64 ** (y64 - 1), call="d tf.pow(x, y) / dx", tolerance=TOL32)
+    a = np.array([[1.0, 2.0, 3.0], [0.0, 5.0, -1.0]], np.float32)
+    cases = [("minimum", np.array([1.0, 5.0, 0.0], np.float32), lambda p, q: p <= q),
+             ("maximum", np.array([1.0, 5.0, 0.0], np.float32), lambda p, q: p >= q),
+             ("minimum", np.array([[2.0]], np.float32), lambda p, q: p <= q),
+             ("maximum", np.array([[3.0]], np.float32), lambda p, q: p >= q)]
+    for op, b, to_x in budget(cases):
+        at, bt = tf.constant(a), tf.constant(b)
+        with tf.GradientTape() as tape:
+            tape.watch([at, bt])
+            out = getattr(tf, op)(at, bt) * tf.constant([[1.0, 2.0, 3.0]])
+        ga, gb = tape.gradient(out, [at, bt])
+        up = np.broadcast_to(np.array([[1.0, 2.0, 3.0]]), (2, 3))
+        sel = to_x(a, np.broadcast_to(b, a.shape))
+        want_a = np.where(sel, up, 0.0)
+        want_b = np.where(sel, 0.0, up)
+        want_b = want_b.sum(axis=tuple(range(want_b.ndim - b.ndim))).reshape(b.shape) if b.ndim < 2 else \
+            want_b.sum(axis=tuple(i for i, d in enumerate(b.shape) if d == 1), keepdims=True)
+        call = f"tf.{op}(a (2, 3), b {b.shape}) with ties"
+        assert_close(np.asarray(ga), want_a, call=call, what="grad a")
+        assert_close(np.asarray(gb), want_b, call=call, what="grad b")
