@@ -448,3 +448,138 @@ def test_blind13_pow_and_minimum_maximum_gradients_at_their_edges(tf, budget):
         call = f"tf.{op}(a (2, 3), b {b.shape}) with ties"
         assert_close(np.asarray(ga), want_a, call=call, what="grad a")
         assert_close(np.asarray(gb), want_b, call=call, what="grad b")
+
+
+# -- layers: spatial dropout per channel, transposed convolutions' default output padding, renorm's moving stats ----
+@clause("keras.layer.dropout", ref="tf221")
+def test_blind13_spatial_dropout_drops_whole_channels_in_either_format(keras, budget):
+    """SpatialDropout1D/2D/3D in training keep or drop each (example, channel) map whole, along the
+    channel axis of their data_format, and scale what they keep by 1 / (1 - rate)."""
+    rate = 0.5
+    cases = [("SpatialDropout2D", "channels_first", (4, 6, 5, 3)), ("SpatialDropout2D", "channels_last", (4, 5, 3, 6)),
+             ("SpatialDropout3D", "channels_first", (3, 6, 2, 3, 4)),
+             ("SpatialDropout3D", "channels_last", (3, 2, 3, 4, 6)), ("SpatialDropout1D", None, (4, 7, 6))]
+    for name, fmt, shape in budget(cases):
+        kwargs = {} if fmt is None else {"data_format": fmt}
+        layer = getattr(keras.layers, name)(rate, seed=3, **kwargs)
+        x = np.ones(shape, np.float32)
+        out = np.asarray(layer(x, training=True))
+        call = f"{name}({rate}, data_format={fmt!r})(ones{shape}, training=True)"
+        assert_true(set(np.unique(out).tolist()) <= {0.0, 1.0 / (1 - rate)},
+                    f"values {sorted(set(np.unique(out).tolist()))}, but should be 0 or {1.0 / (1 - rate)}", call=call)
+        ch = 1 if fmt == "channels_first" else out.ndim - 1
+        kept = np.moveaxis(out != 0, ch, 1).reshape(shape[0], shape[ch], -1)
+        same = np.all(kept == kept[:, :, :1], axis=2)
+        assert_true(bool(same.all()), f"{int((~same).sum())} (example, channel) maps partly dropped, but each "
+                    "should be kept or dropped whole", call=call)
+        assert_close(np.asarray(layer(x, training=False)), x, call=call.replace("True", "False"))
+
+
+def _conv_transpose_ref(x, k, strides, out_size):
+    """NumPy transposed convolution (channels_last, 'valid'): each input pixel adds x * kernel at
+    its strided position; kernel (kh, kw, filters, in)."""
+    n, h, w, _ = x.shape
+    kh, kw, f, _ = k.shape
+    out = np.zeros((n, out_size[0], out_size[1], f))
+    for i in range(h):
+        for j in range(w):
+            out[:, i * strides[0]:i * strides[0] + kh, j * strides[1]:j * strides[1] + kw, :] += np.einsum(
+                "nc,abfc->nabf", x[:, i, j, :].astype(np.float64), k.astype(np.float64))
+    return out
+
+
+@clause("keras.layer.option-coverage", ref="tf221")
+def test_blind13_valid_transposed_convolution_pads_to_the_stride(keras, budget):
+    """Conv2DTranspose(padding='valid') without output_padding: each axis's output is
+    (n - 1) * stride + kernel + max(kernel, stride) - kernel, so a stride larger than the kernel
+    ends in zero rows; with output_padding p it is (n - 1) * stride + kernel + p."""
+    x = _f32(2, 3, 2, 2, seed=20)
+    for kernel, strides, opad in budget([((2, 3), (3, 2), None), ((1, 2), (2, 3), None), ((2, 2), (3, 3), (1, 2)),
+                                         ((3, 3), (1, 1), None)]):
+        keras.backend.clear_session()
+        layer = keras.layers.Conv2DTranspose(2, kernel, strides=strides, padding="valid", output_padding=opad,
+                                             use_bias=False)
+        layer.build(x.shape)
+        k = _f32(kernel[0], kernel[1], 2, 2, seed=21)
+        layer.set_weights([k])
+        pads = [max(kk, s) - kk for kk, s in zip(kernel, strides)] if opad is None else list(opad)
+        size = [(n - 1) * s + kk + p for n, s, kk, p in zip(x.shape[1:3], strides, kernel, pads)]
+        out = np.asarray(layer(x))
+        call = f"Conv2DTranspose(2, {kernel}, strides={strides}, padding='valid', output_padding={opad})(x {x.shape})"
+        assert_equal(list(out.shape), [2, size[0], size[1], 2], call=call, what="out.shape")
+        assert_close(out, _conv_transpose_ref(x, k, strides, size), call=call, tolerance=TOL32)
+        assert_equal(list(layer.compute_output_shape(x.shape)), [2, size[0], size[1], 2], call=call,
+                     what="compute_output_shape")
+
+
+@clause("keras.layer.batchnorm", ref="tf221")
+def test_blind13_batch_renormalization_moves_its_statistics(keras, budget):
+    """BatchNormalization(renorm=True) in training moves moving_mean like plain batch norm, keeps a
+    moving stddev (moving = m * moving + (1 - m) * sqrt(var + eps)) and sets moving_variance to
+    max(moving_stddev^2 - eps, 0); inference then normalises by the moving statistics."""
+    x = _f32(8, 3, seed=22, lo=-2.0, hi=3.0)
+    for momentum, eps in budget([(0.5, 1e-3), (0.9, 0.5)]):
+        keras.backend.clear_session()
+        bn = keras.layers.BatchNormalization(renorm=True, momentum=momentum, epsilon=eps, renorm_momentum=0.7)
+        bn(x, training=True)
+        x64 = x.astype(np.float64)
+        mean, var = x64.mean(axis=0), x64.var(axis=0)
+        mm = (1 - momentum) * mean
+        sd = momentum * 1.0 + (1 - momentum) * np.sqrt(var + eps)
+        mv = np.maximum(sd ** 2 - eps, 0.0)
+        call = f"BatchNormalization(renorm=True, momentum={momentum}, epsilon={eps})(x, training=True)"
+        assert_close(np.asarray(bn.moving_mean), mm, call=call, what="moving_mean", tolerance=TOL32)
+        assert_close(np.asarray(bn.moving_variance), mv, call=call, what="moving_variance", tolerance=TOL32)
+        y = _f32(4, 3, seed=23)
+        assert_close(np.asarray(bn(y, training=False)), (y - mm) / np.sqrt(mv + eps),
+                     call=call + " then bn(y, training=False)", tolerance=TOL32)
+
+
+# -- optimizers: where epsilon goes, seen with small gradients ----------------------------------------------------------
+def _rmsprop(g_steps, w0, lr, rho, eps, momentum, centered):
+    """Keras 3.15's RMSprop, transcribed (float64)."""
+    w, v, mom, avg = w0.astype(np.float64), 0.0, 0.0, 0.0
+    for g in g_steps:
+        v = rho * v + (1 - rho) * g ** 2
+        if centered:
+            avg = rho * avg + (1 - rho) * g
+            denom = v - avg ** 2 + eps
+        else:
+            denom = v + eps
+        inc = lr * g / np.sqrt(denom)
+        if momentum > 0:
+            mom = momentum * mom + inc
+            w = w - mom
+        else:
+            w = w - inc
+    return w
+
+
+@clause("optim.update-rules", ref="tf221")
+def test_blind13_epsilon_sits_inside_the_square_root_for_rmsprop_and_adagrad(keras, tf, budget):
+    """RMSprop divides by sqrt(v + epsilon) (centered: sqrt(v - mean^2 + epsilon)) and Adagrad by
+    sqrt(accumulator + epsilon): with gradients of 1e-4 the placement of epsilon dominates."""
+    w0 = np.array([0.5, -0.25, 1.0], np.float32)
+    grads = [np.array([1e-4, -3e-4, 2e-5], np.float32), np.array([-2e-4, 1e-4, 5e-5], np.float32),
+             np.array([3e-4, 2e-4, -1e-5], np.float32)]
+    g64 = [g.astype(np.float64) for g in grads]
+    cases = [("RMSprop(epsilon=1e-7)", lambda: keras.optimizers.RMSprop(0.01),
+              lambda: _rmsprop(g64, w0, 0.01, 0.9, 1e-7, 0.0, False)),
+             ("RMSprop(epsilon=1e-4, rho=0.8)", lambda: keras.optimizers.RMSprop(0.01, rho=0.8, epsilon=1e-4),
+              lambda: _rmsprop(g64, w0, 0.01, 0.8, 1e-4, 0.0, False)),
+             ("RMSprop(momentum=0.5)", lambda: keras.optimizers.RMSprop(0.01, momentum=0.5),
+              lambda: _rmsprop(g64, w0, 0.01, 0.9, 1e-7, 0.5, False)),
+             ("RMSprop(centered=True)", lambda: keras.optimizers.RMSprop(0.01, centered=True),
+              lambda: _rmsprop(g64, w0, 0.01, 0.9, 1e-7, 0.0, True))]
+    acc, w_ada = np.full(3, 0.1), w0.astype(np.float64)
+    for g in g64:
+        acc = acc + g ** 2
+        w_ada = w_ada - 0.5 * g / np.sqrt(acc + 1e-3)
+    cases.append(("Adagrad(0.5, initial_accumulator_value=0.1, epsilon=1e-3)",
+                  lambda: keras.optimizers.Adagrad(0.5, initial_accumulator_value=0.1, epsilon=1e-3), lambda: w_ada))
+    for name, make, ref in budget(cases):
+        v = keras.Variable(w0)
+        opt = make()
+        for g in grads:
+            opt.apply_gradients([(tf.constant(g), v)])
+        assert_close(np.asarray(v), ref(), call=f"{name}: 3 steps with gradients ~1e-4", tolerance=TOL32)
