@@ -583,3 +583,33 @@ def test_blind13_epsilon_sits_inside_the_square_root_for_rmsprop_and_adagrad(ker
         for g in grads:
             opt.apply_gradients([(tf.constant(g), v)])
         assert_close(np.asarray(v), ref(), call=f"{name}: 3 steps with gradients ~1e-4", tolerance=TOL32)
+
+
+# -- MultiWorkerMirrored predict with several replicas per worker ---------------------------------------------------
+_MWMS_PREDICT = """
+keras = tf.keras
+X = np.arange(2 * ROWS, dtype="float32").reshape(ROWS, 2)
+with strategy.scope():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(
+        1, kernel_initializer=keras.initializers.Constant([[1.0], [0.0]]), bias_initializer="zeros")])
+    model.compile(optimizer="sgd", loss="mse")
+result = [strategy.num_replicas_in_sync,
+          [float(v) for v in np.ravel(model.predict(X, batch_size=BATCH, verbose=0))]]
+"""
+
+
+@pytest.mark.requires("multi_client", "gpus")
+@clause("mwms.keras")
+def test_blind13_mwms_predict_keeps_the_row_order_with_several_replicas_per_worker(backend, budget):
+    """predict under MultiWorkerMirroredStrategy with 2 GPUs per worker (4 replicas) gives every
+    worker the predictions of all rows in input order: Keras's _multi_worker_concat puts the
+    gathered replicas in (local replica, worker) order. The model reads each row's first feature
+    (2 · row), so the order is visible. (No TF reference here: TF's clients are CPU-only, one
+    replica per worker, where the reordering is the identity.)"""
+    for rows, batch in budget([(8, 8), (16, 8), (12, 4)]):
+        program = _MWMS_PREDICT.replace("ROWS", str(rows)).replace("BATCH", str(batch))
+        outs = backend.run_multi_worker(program, 2, gpus_per_worker=2)
+        for i, (replicas, got) in enumerate(outs):
+            call = f"MWMS(2 workers x 2 GPUs): predict({rows} rows, batch_size={batch}), worker {i}"
+            assert_equal(replicas, 4, call=call, what="num_replicas_in_sync")
+            assert_close(got, [2.0 * r for r in range(rows)], call=call, what="predictions (2 * row)")
