@@ -2380,3 +2380,167 @@ TRAINING_COV13B: list[Mutant] = [
 ]
 TRAINING += TRAINING_COV13B
 CATALOGUE += TRAINING_COV13B
+# -- Blind batch 13 (fourteenth session, 2026-12-01): 30 mutants written from the source alone,
+# before reading any suite test; about half on the mainstream training path (gradients, layers,
+# optimizers, losses, metrics, fit options, strategies), half in the API around it (tf.data,
+# schedules, callbacks, configs, bookkeeping) (docs/conformance.md, "Fourteenth session").
+TRAINING_BATCH13: list[Mutant] = [
+    # -- mainstream: gradients of ordinary ops
+    _t("grad-div-no-nan-y-sign-dropped", "gradient", "simdist/runtime/ops/math.py",
+       "    gy = multiply(grad, divide_no_nan(divide_no_nan(negative(x), y), y))\n",
+       "    gy = multiply(grad, divide_no_nan(divide_no_nan(x, y), y))\n",
+       "tf.math.divide_no_nan's gradient wrt the divisor loses its minus sign (x / y**2 instead of -x / y**2)"),
+    _t("grad-pow-negative-base-log-nan", "gradient", "simdist/runtime/ops/math.py",
+       "    mask = not_equal(x, 0) if x.dtype.kind == \"c\" else greater(x, 0)\n",
+       "    mask = not_equal(x, 0)\n",
+       "the exponent's gradient of x ** y takes log(x) of a negative real base (NaN) instead of TF's 0 where x <= 0"),
+    _t("grad-minimum-ties-to-y", "gradient", "simdist/runtime/ops/math.py",
+       "    return _max_min_grad(op, grad, less_equal)\n",
+       "    return _max_min_grad(op, grad, less)\n",
+       "tf.minimum(x, y) sends the gradient of a tie to y instead of x (a relu-like clamp tf.minimum(x, 6.0) at 6)"),
+    # -- mainstream: layers
+    _t("lstm-cell-output-gate-swapped", "order", "simdist/keras/layers/rnn_cells.py",
+       "            c = f * c_tm1 + i * act(z2)\n            o = rec(z3)\n",
+       "            c = f * c_tm1 + i * act(z3)\n            o = rec(z2)\n",
+       "LSTM (implementation 2) reads the kernel's blocks as i, f, o, c instead of Keras's i, f, c, o: the candidate "
+       "and the output gate swap columns"),
+    _t("gru-reset-after-recurrent-bias-dropped", "formula", "simdist/keras/layers/rnn_cells.py",
+       "                matrix_inner = tf.matmul(h_tm1, rk)\n                if recurrent_bias is not None:\n"
+       "                    matrix_inner = matrix_inner + recurrent_bias\n",
+       "                matrix_inner = tf.matmul(h_tm1, rk)\n",
+       "GRU(reset_after=True) (implementation 2) never adds the recurrent half of its (2, 3u) bias: invisible while "
+       "the bias is zero, wrong once it is trained or set"),
+    _t("bn-synchronized-count-not-all-reduced", "denominator", "simdist/keras/layers/normalization.py",
+       "    count_sum = replica_ctx.all_reduce(tf.distribute.ReduceOp.SUM, local_count)\n",
+       "    count_sum = local_count\n",
+       "BatchNormalization(synchronized=True) divides the all-reduced sums by the replica's own count: the global "
+       "mean and E[x^2] come out num_replicas times too large"),
+    _t("bn-renorm-moving-variance-keeps-epsilon", "formula", "simdist/keras/layers/normalization.py",
+       "        self.moving_variance.assign(tf.nn.relu(new_moving_stddev * new_moving_stddev - self.epsilon))\n",
+       "        self.moving_variance.assign(new_moving_stddev * new_moving_stddev)\n",
+       "BatchNormalization(renorm=True) sets the moving variance to the moving stddev squared without taking the "
+       "epsilon back out (inference normalises by var + 2 eps)"),
+    _t("spatial-dropout-channels-first-noise-shape", "axis", "simdist/keras/layers/spatial_dropout.py",
+       "        if self.data_format == \"channels_first\":\n            return shape[:2] + [1] * self.rank\n",
+       "        if self.data_format == \"channels_first\" and self.rank == 1:\n            return shape[:2] + [1] * self.rank\n",
+       "SpatialDropout2D/3D(data_format='channels_first') use the channels_last noise shape: they drop along the "
+       "last spatial axis instead of whole channels"),
+    _t("embedding-config-drops-mask-zero", "state", "simdist/keras/layers/core.py",
+       "\"embeddings_constraint\": constraints.serialize(self.embeddings_constraint), \"mask_zero\": self.mask_zero,\n",
+       "\"embeddings_constraint\": constraints.serialize(self.embeddings_constraint),\n",
+       "Embedding.get_config omits mask_zero: a reloaded or cloned model stops masking its padding"),
+    # -- mainstream: optimizers
+    _t("rmsprop-epsilon-outside-sqrt", "formula", "simdist/keras/optimizers/rmsprop.py",
+       "            denominator = ops.add(velocity, self.epsilon)\n"
+       "        increment = ops.divide(ops.multiply(lr, gradient), ops.sqrt(denominator))\n",
+       "            denominator = velocity\n"
+       "        increment = ops.divide(ops.multiply(lr, gradient), ops.add(ops.sqrt(denominator), self.epsilon))\n",
+       "RMSprop (not centered) adds epsilon after the square root (Keras 2's sqrt(v) + eps) instead of inside it"),
+    # -- mainstream: losses and metrics
+    _t("xent-config-drops-from-logits", "state", "simdist/keras/losses/losses.py",
+       "        config.update({\"from_logits\": self.from_logits, \"label_smoothing\": self.label_smoothing, "
+       "\"axis\": self.axis})\n",
+       "        config.update({\"label_smoothing\": self.label_smoothing, \"axis\": self.axis})\n",
+       "BinaryCrossentropy/CategoricalCrossentropy.get_config omit from_logits: a reloaded model (or from_config) "
+       "treats its logits as probabilities", count=2),
+    _t("huber-linear-part-forgets-delta", "formula", "simdist/keras/losses/regression_losses.py",
+       "                             delta * abs_error - half * tf.square(delta)), axis=-1)\n",
+       "                             abs_error - half * tf.square(delta)), axis=-1)\n",
+       "Huber's linear branch is |e| - delta^2 / 2 instead of delta * |e| - delta^2 / 2 (right only for delta = 1)"),
+    _t("mape-divides-by-prediction", "denominator", "simdist/keras/losses/regression_losses.py",
+       "    diff = tf.abs((y_true - y_pred) / tf.maximum(tf.abs(y_true), epsilon))\n",
+       "    diff = tf.abs((y_true - y_pred) / tf.maximum(tf.abs(y_pred), epsilon))\n",
+       "mean_absolute_percentage_error divides by the prediction instead of the target"),
+    _t("mean-metric-temporal-weights-summed", "denominator", "simdist/keras/metrics/reduction_metrics.py",
+       "            sample_weight = reduce_fn(sample_weight, axis=list(range(1, weight_ndim)))\n",
+       "            sample_weight = ops.sum(sample_weight, axis=list(range(1, weight_ndim)))\n",
+       "a Mean-style metric given per-timestep (rank-2) sample weights counts the sum of each sample's step weights "
+       "in its denominator instead of their mean"),
+    _t("rmse-ranks-not-matched", "axis", "simdist/keras/metrics/regression_metrics.py",
+       "        y_pred = ops.convert_to_tensor(y_pred, self._dtype)\n"
+       "        y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)\n"
+       "        super().update_state(tf.square(y_pred - y_true), sample_weight=sample_weight)\n",
+       "        y_pred = ops.convert_to_tensor(y_pred, self._dtype)\n"
+       "        super().update_state(tf.square(y_pred - y_true), sample_weight=sample_weight)\n",
+       "RootMeanSquaredError does not match the ranks of (n,) targets and (n, 1) predictions: the difference "
+       "broadcasts to (n, n)"),
+    _t("mape-metric-direction-up", "boundary", "simdist/keras/metrics/regression_metrics.py",
+       "        super().__init__(mean_absolute_percentage_error, name, dtype=dtype)\n        self._direction = \"down\"\n",
+       "        super().__init__(mean_absolute_percentage_error, name, dtype=dtype)\n        self._direction = \"up\"\n",
+       "MeanAbsolutePercentageError declares itself maximised: mode='auto' callbacks (EarlyStopping, "
+       "ModelCheckpoint) watching it keep the worst epoch"),
+    # -- mainstream: fit options, strategies
+    _t("validation-batch-size-ignored", "boundary", "simdist/keras/trainers/trainer.py",
+       "                        batch_size=validation_batch_size or batch_size, steps_per_epoch=validation_steps,\n",
+       "                        batch_size=batch_size, steps_per_epoch=validation_steps,\n",
+       "fit's validation pass batches by batch_size, ignoring validation_batch_size"),
+    _t("evaluate-list-sorted-by-name", "order", "simdist/keras/trainers/trainer.py",
+       "        results = [logs[name] for name in metric_names if name in logs]\n"
+       "        results += [logs[key] for key in sorted(logs.keys()) if key not in metric_names]\n",
+       "        results = [logs[key] for key in sorted(logs.keys())]\n",
+       "evaluate/train_on_batch/test_on_batch return their list of results in sorted name order instead of "
+       "the model's metrics order (loss first, then the compiled metrics)"),
+    _t("mwms-predict-concat-worker-major", "order", "simdist/keras/trainers/trainer.py",
+       "    for replica_id in range(per_worker):\n        ordered += parts[replica_id::per_worker]\n",
+       "    ordered += parts\n",
+       "predict under MultiWorkerMirroredStrategy concatenates the gathered replicas worker by worker instead of "
+       "Keras's (local replica, worker) order"),
+    _t("conv-transpose-valid-output-padding-zero", "boundary", "simdist/keras/layers/conv_transpose.py",
+       "            output_padding = max(kernel_size, stride) - kernel_size\n",
+       "            output_padding = 0\n",
+       "a 'valid' transposed convolution without output_padding pads 0 instead of max(kernel, stride) - kernel: "
+       "with strides larger than the kernel the output is too short"),
+    # -- around training: callbacks and History
+    _t("reduce-lr-learning-rate-not-logged", "order", "simdist/keras/callbacks/reduce_lr_on_plateau.py",
+       "        logs = logs or {}\n        log_learning_rates(self.model.optimizer, logs)\n",
+       "        logs = logs or {}\n",
+       "ReduceLROnPlateau never writes learning_rate into the epoch's logs (History has no learning_rate)"),
+    _t("callback-list-user-history-replaced", "state", "simdist/keras/callbacks/callback_list.py",
+       "            elif isinstance(cb, History):\n                self._history = cb\n",
+       "",
+       "a History passed in callbacks is not recognised: fit adds its own and returns (and sets model.history "
+       "to) that one instead of the user's"),
+    _t("validation-freq-list-zero-based", "boundary", "simdist/keras/trainers/trainer.py",
+       "        if isinstance(validation_freq, list):\n            return epoch in validation_freq\n",
+       "        if isinstance(validation_freq, list):\n            return epoch - 1 in validation_freq\n",
+       "validation_freq given as a list counts epochs from 0: [1, 3] validates after the 2nd and 4th epochs"),
+    # -- around training: tf.data
+    _t("batch-spec-fixed-without-drop-remainder", "boundary", "simdist/runtime/data/batching.py",
+       "        dim = batch_size if drop_remainder else None\n"
+       "        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)\n",
+       "        dim = batch_size\n"
+       "        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)\n",
+       "Dataset.batch's element_spec has a fixed batch dimension even without drop_remainder (TF: None)"),
+    _t("range-cardinality-floor-division", "boundary", "simdist/runtime/data/sources.py",
+       "        return len(range(p[\"start\"], p[\"stop\"], p[\"step\"]))\n",
+       "        return max(0, (p[\"stop\"] - p[\"start\"]) // p[\"step\"])\n",
+       "Dataset.range(start, stop, step)'s cardinality floors (stop - start) / step: range(0, 10, 3) reports 3 "
+       "elements and yields 4"),
+    _t("enumerate-start-ignored", "boundary", "simdist/runtime/data/dataset.py",
+       "        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int64), self))\n",
+       "        return _ZipDataset((_RangeDataset(0, _INT64_MAX, 1, dtypes.int64), self))\n",
+       "Dataset.enumerate(start=k) counts from 0 whatever start is"),
+    _t("unbatch-cardinality-not-multiplied", "boundary", "simdist/runtime/data/batching.py",
+       "            return n * dims[0]\n",
+       "            return n\n",
+       "Dataset.unbatch's cardinality is the number of batches, not batches times the known batch size"),
+    # -- around training: schedules
+    _t("polynomial-cycle-step-capped", "boundary", "simdist/keras/optimizers/schedules.py",
+       "            decay_steps_recomp = ops.multiply(decay_steps_recomp, multiplier)\n        else:\n"
+       "            global_step_recomp = ops.minimum(global_step_recomp, decay_steps_recomp)\n",
+       "            decay_steps_recomp = ops.multiply(decay_steps_recomp, multiplier)\n"
+       "        global_step_recomp = ops.minimum(global_step_recomp, ops.cast(self.decay_steps, dtype))\n",
+       "PolynomialDecay(cycle=True) still caps the step at decay_steps, so after the first cycle the rate sticks "
+       "at the cycle's midpoint value instead of restarting"),
+    _t("cosine-warmup-decay-not-offset", "boundary", "simdist/keras/optimizers/schedules.py",
+       "                       lambda: self._decay_function(global_step_recomp - warmup_steps, decay_steps, warmup_target,\n",
+       "                       lambda: self._decay_function(global_step_recomp, decay_steps, warmup_target,\n",
+       "CosineDecay with warmup starts its cosine at step 0, not at the end of the warmup (the decay is "
+       "warmup_steps ahead)"),
+    _t("cosine-restarts-m-mul-ignored", "formula", "simdist/keras/optimizers/schedules.py",
+       "        cosine_decayed = 0.5 * m_fac * (1.0 + ops.cos(",
+       "        cosine_decayed = 0.5 * (1.0 + ops.cos(",
+       "CosineDecayRestarts ignores m_mul: every restart starts at the initial rate"),
+]
+TRAINING += TRAINING_BATCH13
+CATALOGUE += TRAINING_BATCH13

@@ -199,7 +199,7 @@ class Backend:
         raise Unsupported("this backend has no ParameterServerStrategy clusters")
 
     def run_multi_worker(self, program: str, num_workers: int, *, chief: bool = False,
-                         make_strategy: bool = True) -> list[Any]:
+                         make_strategy: bool = True, gpus_per_worker: int = 0) -> list[Any]:
         """Run ``program`` on every client of a MultiWorkerMirroredStrategy cluster of
         ``num_workers`` workers (plus one chief when ``chief``), each client with its own
         ``TF_CONFIG`` in ``os.environ`` and with ``tf``, ``np``, ``backend`` and ``strategy``
@@ -207,7 +207,8 @@ class Backend:
         ``make_strategy`` is False: the program builds its own). Return each client's ``result``
         variable after a JSON round trip (tuples become lists), in task order: the chief first,
         then workers 0..N-1. A client that fails makes the call raise RuntimeError naming it.
-        Needs ``multi_client``."""
+        ``gpus_per_worker`` > 0 gives every task that many GPUs, so several replicas per worker
+        (needs ``gpus`` too; Unsupported where the clients are CPU-only). Needs ``multi_client``."""
         raise Unsupported("this backend cannot run multi-client programs")
 
     def device_names(self, n: int, device_type: str = "CPU") -> list[str]:

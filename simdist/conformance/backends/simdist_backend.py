@@ -193,7 +193,7 @@ class SimdistBackend(Backend):
         return SimdistPSCluster(tf, strategy, resolver, workers, ps, tuple(faults))
 
     def run_multi_worker(self, program: str, num_workers: int, *, chief: bool = False,
-                         make_strategy: bool = True) -> list[Any]:
+                         make_strategy: bool = True, gpus_per_worker: int = 0) -> list[Any]:
         launch = _launcher()
         if launch is None:
             raise Unsupported("simdist has no multi-client launcher (simdist.launch) yet")
@@ -212,7 +212,7 @@ class SimdistBackend(Backend):
             # The same JSON round trip as the tensorflow backend's processes make.
             return json.loads(json.dumps(ns.get("result")))
 
-        out = launch(client, workers=num_workers, chief=chief, seed=0)
+        out = launch(client, workers=num_workers, chief=chief, seed=0, gpus_per_worker=gpus_per_worker)
         errors = getattr(out, "errors", None)
         if errors:
             raise RuntimeError(f"simdist.launch reported client errors: {errors!r}")

@@ -523,7 +523,9 @@ class TensorFlowBackend(Backend):
         return cluster
 
     def run_multi_worker(self, program: str, num_workers: int, *, chief: bool = False,
-                         make_strategy: bool = True) -> list[Any]:
+                         make_strategy: bool = True, gpus_per_worker: int = 0) -> list[Any]:
+        if gpus_per_worker:
+            raise Unsupported("the tensorflow backend's multi-worker clients are CPU-only (CUDA_VISIBLE_DEVICES='')")
         import tempfile  # noqa: PLC0415
         import textwrap  # noqa: PLC0415
 
