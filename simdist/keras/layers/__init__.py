@@ -121,3 +121,14 @@ from simdist.keras.layers.rescaling import Rescaling  # noqa: F401
 from simdist.keras.layers.time_distributed import TimeDistributed  # noqa: F401
 from simdist.keras.layers.hashing import Hashing  # noqa: F401
 from simdist.keras.layers.wrapper import Wrapper  # noqa: F401
+from simdist.keras.layers.preprocessing.image.resizing import Resizing  # noqa: F401
+from simdist.keras.layers.preprocessing.image.center_crop import CenterCrop  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_crop import RandomCrop  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_flip import RandomFlip  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_rotation import RandomRotation  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_zoom import RandomZoom  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_translation import RandomTranslation  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_contrast import RandomContrast  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_brightness import RandomBrightness  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_size import RandomHeight  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_size import RandomWidth  # noqa: F401
