@@ -1,6 +1,7 @@
 """Keras 3.15's image preprocessing and augmentation layers on simdist vs TF 2.21 + Keras 3.15
 (simdist/keras/layers/preprocessing/image/): Resizing, CenterCrop, RandomCrop, RandomFlip,
-RandomRotation, RandomZoom, RandomTranslation, RandomContrast, RandomBrightness and tf.keras's
+RandomRotation, RandomZoom, RandomTranslation, RandomContrast, RandomBrightness, RandomGrayscale,
+RandomInvert, Solarization, AutoContrast, RandomSaturation, RandomHue, MixUp, CutMix and tf.keras's
 legacy RandomHeight/RandomWidth. Per layer: seeded values on float32 images, batched and
 unbatched, channels_last and channels_first (not RandomHeight/RandomWidth: channels-last only),
 two training calls (the SeedGenerator advances) and an inference call; dict inputs with labels and
@@ -54,6 +55,20 @@ LAYERS: dict[str, tuple[str, dict[str, Any]]] = {
     "random_brightness_pair": ("RandomBrightness", {"factor": (-0.4, 0.1), "value_range": (1, 0), "seed": 9}),
     "random_height": ("RandomHeight", {"factor": 0.4, "seed": 3}),
     "random_width": ("RandomWidth", {"factor": (-0.5, 0.2), "seed": 3, "interpolation": "nearest"}),
+    "random_grayscale": ("RandomGrayscale", {"factor": 0.5, "seed": 3}),
+    "random_invert": ("RandomInvert", {"factor": 0.7, "seed": 3}),
+    "random_invert_pair": ("RandomInvert", {"factor": (0.2, 0.9), "value_range": (0, 300), "seed": 12}),
+    "solarization": ("Solarization", {"addition_factor": 0.3, "threshold_factor": (0.2, 0.8), "seed": 3}),
+    "solarization_range": ("Solarization", {"threshold_factor": 0.6, "value_range": (300, -10), "seed": 5}),
+    "auto_contrast": ("AutoContrast", {}),
+    "auto_contrast_range": ("AutoContrast", {"value_range": (0, 300)}),
+    "random_saturation": ("RandomSaturation", {"factor": 0.5, "value_range": (0, 1), "seed": 3}),
+    "random_saturation_pair": ("RandomSaturation", {"factor": (0.3, 0.9), "seed": 8}),
+    "random_hue": ("RandomHue", {"factor": 0.5, "seed": 3}),
+    "random_hue_pair": ("RandomHue", {"factor": (0.1, 0.3), "value_range": (0, 300), "seed": 8}),
+    "mix_up": ("MixUp", {"alpha": 0.4, "seed": 3}),
+    "cut_mix": ("CutMix", {"factor": 0.8, "seed": 3}),
+    "cut_mix_pair": ("CutMix", {"factor": (0.3, 0.6), "seed": 10}),
 }
 CHANNELS_LAST_ONLY = {"RandomHeight", "RandomWidth"}
 CASES = tuple(LAYERS) + ("dict_inputs", "dataset_map", "fit", "configs", "errors")
@@ -92,7 +107,9 @@ def _dict_inputs(tf: Any) -> dict[str, Any]:
                         ("RandomZoom", {"height_factor": 0.3, "seed": 2}),
                         ("RandomTranslation", {"height_factor": 0.2, "width_factor": 0.2, "seed": 2}),
                         ("RandomCrop", {"height": 4, "width": 5, "seed": 2}), ("Resizing", {"height": 3, "width": 4}),
-                        ("CenterCrop", {"height": 4, "width": 4}), ("RandomContrast", {"factor": 0.4, "seed": 2})):
+                        ("CenterCrop", {"height": 4, "width": 4}), ("RandomContrast", {"factor": 0.4, "seed": 2}),
+                        ("MixUp", {"alpha": 0.3, "seed": 2}), ("CutMix", {"seed": 2}),
+                        ("RandomInvert", {"seed": 2}), ("Solarization", {"addition_factor": 0.2, "seed": 2})):
         layer = getattr(tf.keras.layers, cls)(**kwargs)
         got = layer({"images": x, "labels": labels, "segmentation_masks": masks})
         for key in ("images", "labels", "segmentation_masks"):
@@ -164,7 +181,11 @@ BAD = (("RandomRotation", {"factor": 1.5}), ("RandomRotation", {"factor": (0.1, 
        ("RandomBrightness", {"factor": 0.2, "value_range": (0, 1, 2)}), ("RandomFlip", {"factor": 0.2}),
        ("RandomHeight", {"factor": (0.3, 0.1)}), ("RandomHeight", {"factor": (-1.5, 0.1)}),
        ("RandomWidth", {"factor": (0.4, -0.2)}), ("Resizing", {"height": 2, "width": 2, "data_format": "nchw"}),
-       ("CenterCrop", {"height": 2, "width": 2, "factor": 0.1}))
+       ("CenterCrop", {"height": 2, "width": 2, "factor": 0.1}), ("RandomGrayscale", {"factor": 1.5}),
+       ("RandomInvert", {"factor": -0.2}), ("Solarization", {"addition_factor": 2.0}),
+       ("Solarization", {"threshold_factor": (0.1, 0.2, 0.3)}), ("Solarization", {"value_range": 255}),
+       ("RandomHue", {"factor": -0.5}), ("RandomSaturation", {"factor": 2}), ("CutMix", {"factor": 1.2}),
+       ("AutoContrast", {"value_range": (0, 1, 2)}), ("MixUp", {"alpha": 0.2, "factor": 0.5}))
 
 
 def _errors(tf: Any) -> dict[str, Any]:

@@ -132,3 +132,11 @@ from simdist.keras.layers.preprocessing.image.random_contrast import RandomContr
 from simdist.keras.layers.preprocessing.image.random_brightness import RandomBrightness  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_size import RandomHeight  # noqa: F401
 from simdist.keras.layers.preprocessing.image.random_size import RandomWidth  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_grayscale import RandomGrayscale  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_invert import RandomInvert  # noqa: F401
+from simdist.keras.layers.preprocessing.image.solarization import Solarization  # noqa: F401
+from simdist.keras.layers.preprocessing.image.auto_contrast import AutoContrast  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_saturation import RandomSaturation  # noqa: F401
+from simdist.keras.layers.preprocessing.image.random_hue import RandomHue  # noqa: F401
+from simdist.keras.layers.preprocessing.image.mix_up import MixUp  # noqa: F401
+from simdist.keras.layers.preprocessing.image.cut_mix import CutMix  # noqa: F401

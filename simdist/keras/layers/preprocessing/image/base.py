@@ -129,6 +129,18 @@ class BaseImagePreprocessingLayer(DataLayer):
             config["bounding_box_format"] = self.bounding_box_format
         return config
 
+    def _transform_value_range(self, images: Any, original_range: Any, target_range: Any,
+                               dtype: str = "float32") -> Any:
+        """Keras's linear map of `original_range` onto `target_range` (in `dtype`; the same range:
+        the images unchanged)."""
+        if original_range[0] == target_range[0] and original_range[1] == target_range[1]:
+            return images
+        images = self.backend.cast(images, dtype=dtype)
+        original_min, original_max = (self.backend.cast(v, dtype=dtype) for v in original_range)
+        target_min, target_max = (self.backend.cast(v, dtype=dtype) for v in target_range)
+        images = (images - original_min) / (original_max - original_min)
+        return images * (target_max - target_min) + target_min
+
     def _compute_affine_matrix(self, center_x: float, center_y: float, angle: Any, translate_x: Any,
                                translate_y: Any, scale: Any, shear_x: Any, shear_y: Any, height: Any,
                                width: Any) -> Any:

@@ -10,10 +10,9 @@ from typing import Any
 from simdist.keras import random
 from simdist.keras.layers.preprocessing.image.base import BaseImagePreprocessingLayer
 from simdist.keras.layers.preprocessing.image.random_contrast import per_image_shape
+from simdist.keras.layers.preprocessing.image.value_range import sorted_value_range
 
 __all__ = ["RandomBrightness"]
-
-_VALUE_RANGE_ERROR = "The `value_range` argument should be a list of two numbers. "
 
 
 class RandomBrightness(BaseImagePreprocessingLayer):
@@ -23,9 +22,7 @@ class RandomBrightness(BaseImagePreprocessingLayer):
         super().__init__(factor=factor, **kwargs)
         self.seed = seed
         self.generator = random.SeedGenerator(seed)
-        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
-            raise ValueError(_VALUE_RANGE_ERROR + f"Received: value_range={value_range}")
-        self.value_range = sorted(value_range)
+        self.value_range = sorted_value_range(value_range)
 
     def get_random_transformation(self, data: Any, training: bool = True, seed: Any = None) -> Any:
         delta_shape = per_image_shape(self.backend.shape(data["images"] if isinstance(data, dict) else data))
