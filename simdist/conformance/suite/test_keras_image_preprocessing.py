@@ -1,6 +1,7 @@
 """Keras's image preprocessing and augmentation layers (tf.keras.layers Resizing, CenterCrop,
 RandomCrop, RandomFlip, RandomRotation, RandomZoom, RandomTranslation, RandomContrast,
-RandomBrightness, RandomHeight, RandomWidth; TF 2.21 + Keras 3.15): values where the transform is
+RandomBrightness, RandomHeight, RandomWidth, AutoContrast, RandomInvert, Solarization,
+RandomGrayscale, RandomSaturation, MixUp, CutMix; TF 2.21 + Keras 3.15): values where the transform is
 fixed (a degenerate factor range, a centred crop, a resize), the structure of random ones (a flip
 is the image or its mirror; a crop a window; a brightness change one delta per image; a contrast
 change one factor per image about the channel means), augmentation only in training, seeded layers
@@ -197,3 +198,42 @@ def test_image_preprocessing_configs_and_errors(keras):
             make()
     with raises(ValueError, call="RandomFlip()(rank-2 tensor)"):
         L.RandomFlip(seed=1)(np.zeros((4, 4), np.float32))
+
+
+@clause("keras.layer.image-preprocessing", ref="tf221")
+def test_image_preprocessing_color_and_mixing_layers(keras):
+    L = keras.layers
+    x = IMAGES.astype(np.float64)
+    # AutoContrast: each image and channel stretched to [0, 255] (not random; inference too)
+    low, high = x.min(axis=(1, 2), keepdims=True), x.max(axis=(1, 2), keepdims=True)
+    want = np.clip((x - low) * (255.0 / (high - low)), 0, 255)
+    assert_close(L.AutoContrast()(IMAGES), want, call="AutoContrast()(images)")
+    assert_close(L.AutoContrast()(IMAGES, training=False), want, call="AutoContrast()(images, training=False)")
+    # RandomInvert(factor=(1, 1)) always inverts; Solarization with a zero threshold inverts all
+    assert_close(L.RandomInvert((1.0, 1.0), seed=2)(IMAGES), 255.0 - x, call="RandomInvert((1, 1))(images)")
+    assert_equal(L.RandomInvert(1.0, seed=2)(IMAGES, training=False), IMAGES, call="RandomInvert(x, training=False)")
+    assert_close(L.Solarization(threshold_factor=0.0, seed=2)(IMAGES), 255.0 - x,
+                 call="Solarization(threshold_factor=0)(images)")
+    # RandomGrayscale(factor=1): every image grey, TF's weights, broadcast over the channels
+    grey = (x @ np.array([0.2989, 0.5870, 0.1140]))[..., None] * np.ones(3)
+    assert_close(L.RandomGrayscale(1.0, seed=2)(IMAGES), grey, call="RandomGrayscale(1.0)(images)")
+    assert_equal(L.RandomGrayscale(0.0, seed=2)(IMAGES), IMAGES, call="RandomGrayscale(0.0)(images)")
+    # RandomSaturation((0, 0)): saturation factor 0 -> the HSV value in every channel
+    assert_close(L.RandomSaturation((0.0, 0.0), value_range=(0, 1), seed=2)(IMAGES),
+                 x.max(axis=-1, keepdims=True) * np.ones(3), call="RandomSaturation((0, 0))(images)")
+    # MixUp: labels and images mixed with the same weight and partner; CutMix keeps pixels
+    labels = np.eye(2, dtype=np.float32)
+    out = L.MixUp(alpha=0.5, seed=4)({"images": IMAGES, "labels": labels})
+    mixed_labels = to_numpy(out["labels"])
+    for i in range(2):
+        w = float(mixed_labels[i, i])   # w·1 + (1 − w)·0 with the other image as partner; 1 with itself
+        partner = 1 - i if w < 1.0 - 1e-6 else i
+        assert_true(np.isclose(mixed_labels[i].sum(), 1.0, atol=1e-5), f"MixUp label {i} sums to "
+                    f"{mixed_labels[i].sum()}, but should sum to 1", call="MixUp(alpha=0.5)(dict)")
+        assert_close(to_numpy(out["images"])[i], w * x[i] + (1 - w) * x[partner],
+                     call=f"MixUp(alpha=0.5)(dict): image {i} mixed as its label")
+    cut = to_numpy(L.CutMix(seed=4)(IMAGES))
+    for i in range(2):
+        from_partner = ~np.isclose(cut[i], IMAGES[i])
+        assert_true(np.array_equal(cut[i][from_partner], IMAGES[1 - i][from_partner]),
+                    f"CutMix image {i}: changed pixels are not its partner's", call="CutMix()(images)")
