@@ -205,10 +205,12 @@ def test_image_preprocessing_color_and_mixing_layers(keras):
     L = keras.layers
     x = IMAGES.astype(np.float64)
     # AutoContrast: each image and channel stretched to [0, 255] (not random; inference too)
-    low, high = x.min(axis=(1, 2), keepdims=True), x.max(axis=(1, 2), keepdims=True)
-    want = np.clip((x - low) * (255.0 / (high - low)), 0, 255)
-    assert_close(L.AutoContrast()(IMAGES), want, call="AutoContrast()(images)")
-    assert_close(L.AutoContrast()(IMAGES, training=False), want, call="AutoContrast()(images, training=False)")
+    tinted = (IMAGES * np.array([1.0, 0.5, 0.8], np.float32) + np.array([0, 10, 20], np.float32)).astype(np.float32)
+    t = tinted.astype(np.float64)
+    low, high = t.min(axis=(1, 2), keepdims=True), t.max(axis=(1, 2), keepdims=True)
+    want = np.clip((t - low) * (255.0 / (high - low)), 0, 255)
+    assert_close(L.AutoContrast()(tinted), want, call="AutoContrast()(images with per-channel ranges)")
+    assert_close(L.AutoContrast()(tinted, training=False), want, call="AutoContrast()(images, training=False)")
     # RandomInvert(factor=(1, 1)) always inverts; Solarization with a zero threshold inverts all
     assert_close(L.RandomInvert((1.0, 1.0), seed=2)(IMAGES), 255.0 - x, call="RandomInvert((1, 1))(images)")
     assert_equal(L.RandomInvert(1.0, seed=2)(IMAGES, training=False), IMAGES, call="RandomInvert(x, training=False)")
