@@ -2544,3 +2544,33 @@ TRAINING_BATCH13: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH13
 CATALOGUE += TRAINING_BATCH13
+# -- Keras image preprocessing layers (kprep, fourteenth session) ------------------------------------
+_IMG = "simdist/keras/layers/preprocessing/image/"
+TRAINING_KPREP: list[Mutant] = [
+    _t("image-affine-rotation-sign", "formula", _IMG + "base.py",
+       "        a1 = scale * (-sin_theta + shear_x * cos_theta)\n",
+       "        a1 = scale * (sin_theta + shear_x * cos_theta)\n",
+       "the image layers' affine matrix takes +sin for the x row's y coefficient (a rotation becomes a shear-mirror)"),
+    _t("random-flip-axes-swapped", "axis", _IMG + "random_flip.py",
+       "        horizontal_axis, vertical_axis = (-2, -3) if self.data_format == \"channels_last\" else (-1, -2)\n",
+       "        horizontal_axis, vertical_axis = (-3, -2) if self.data_format == \"channels_last\" else (-2, -1)\n",
+       "RandomFlip's \"horizontal\" mode mirrors the rows (height) and \"vertical\" the columns"),
+    _t("random-contrast-mean-over-height-only", "axis", _IMG + "random_contrast.py",
+       "        mean = np_.mean(np_.mean(images, axis=height_axis, keepdims=True), axis=width_axis, keepdims=True)\n",
+       "        mean = np_.mean(images, axis=height_axis, keepdims=True)\n",
+       "RandomContrast scales about each column's mean instead of the image's per-channel mean"),
+    _t("random-translation-shift-sign", "formula", _IMG + "random_translation.py",
+       "ones((n, 1)), zeros((n, 1)), -translations[:, 0:1], zeros((n, 1)),",
+       "ones((n, 1)), zeros((n, 1)), translations[:, 0:1], zeros((n, 1)),",
+       "RandomTranslation shifts horizontally the other way (the matrix's x offset is +dx)"),
+    _t("center-crop-start-rounds-up", "boundary", _IMG + "center_crop.py",
+       "            rows = slice(h_diff // 2, h_diff // 2 + self.height)\n",
+       "            rows = slice((h_diff + 1) // 2, (h_diff + 1) // 2 + self.height)\n",
+       "CenterCrop starts an odd height difference's window one row lower than Keras ((d + 1) // 2)"),
+    _t("auto-contrast-over-channels-too", "axis", _IMG + "auto_contrast.py",
+       "        low = np_.min(images, axis=(1, 2), keepdims=True)\n",
+       "        low = np_.min(images, axis=(1, 2, 3), keepdims=True)\n",
+       "AutoContrast takes each image's minimum over all channels instead of per channel"),
+]
+TRAINING += TRAINING_KPREP
+CATALOGUE += TRAINING_KPREP

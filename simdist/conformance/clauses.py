@@ -489,6 +489,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: GaussianNoise, GaussianDropout and AlphaDropout (tf.keras: the legacy layer) are the identity at inference; in training they add N(0, stddev), multiply by N(1, sqrt(rate/(1-rate))), or replace dropped inputs by SELU\'s saturation and rescale affinely, drawing from their own SeedGenerator.'),
     Clause('keras.layer.normalization-adapt', 'keras', False, (),
            "TF 2.21 + Keras 3.15: Normalization standardizes by given or adapted mean and variance ((x - mean) / max(sqrt(var), 1e-7); invert: mean + x * that); adapt reduces over the axes not kept, by NumPy for an ndarray, tf ops for a tensor, batch by batch (running mean, lack-of-fit variance) for a Dataset or an iterable."),
+    Clause('keras.layer.image-preprocessing', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: the image preprocessing layers (Resizing, CenterCrop, RandomCrop, RandomFlip, RandomRotation, RandomZoom, RandomTranslation, RandomContrast, RandomBrightness, RandomGrayscale, RandomInvert, Solarization, AutoContrast, RandomSaturation, RandomHue, MixUp, CutMix, RandomHeight, RandomWidth) transform a batch or one image, augment only in training (the default of a direct call), draw from their own SeedGenerator, apply one transformation to a dict's images and segmentation masks, run under Dataset.map, and check their factors."),
     Clause('keras.init.names', 'keras', False, (),
            "TF 2.21 + Keras 3.15: initializers.get resolves class names, snake-case names and aliases; configs and argument errors as Keras's."),
     Clause('keras.init.distributions', 'keras', False, (),
