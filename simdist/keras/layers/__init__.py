@@ -121,3 +121,5 @@ from simdist.keras.layers.rescaling import Rescaling  # noqa: F401
 from simdist.keras.layers.time_distributed import TimeDistributed  # noqa: F401
 from simdist.keras.layers.hashing import Hashing  # noqa: F401
 from simdist.keras.layers.wrapper import Wrapper  # noqa: F401
+from simdist.keras.layers.string_lookup import StringLookup  # noqa: F401
+from simdist.keras.layers.integer_lookup import IntegerLookup  # noqa: F401
