@@ -63,8 +63,8 @@ class TextFileIndex:
 
 class TextFileInitializer:
     """`tf.lookup.TextFileInitializer`: keys and values from a text file's lines (a column split by
-    `delimiter`, the whole line or the line number plus `value_index_offset`), at most `vocab_size`
-    lines."""
+    `delimiter`, the whole line or the line number plus `value_index_offset`: TF adds the offset to
+    a LINE_NUMBER key too), at most `vocab_size` lines."""
 
     def __init__(self, filename: str, key_dtype: Any, key_index: int, value_dtype: Any, value_index: int,
                  vocab_size: int | None = None, delimiter: str = "\t", name: str | None = None,
@@ -104,7 +104,7 @@ class TextFileInitializer:
             lines.pop()
         if self._vocab_size is not None:
             lines = lines[:self._vocab_size]
-        keys = [self._column(s, i, self._key_index, self._key_dtype, 0) for i, s in enumerate(lines)]
+        keys = [self._column(s, i, self._key_index, self._key_dtype, self._offset) for i, s in enumerate(lines)]
         vals = [self._column(s, i, self._value_index, self._value_dtype, self._offset) for i, s in enumerate(lines)]
         k = np.array(keys, dtype=object if self._key_dtype == dtypes.string else self._key_dtype.as_numpy_dtype)
         v = np.array(vals, dtype=object if self._value_dtype == dtypes.string else self._value_dtype.as_numpy_dtype)
@@ -160,12 +160,16 @@ class StaticHashTable(_HashTable):
         self._initializer = initializer
         self._key_dtype, self._value_dtype = initializer.key_dtype, initializer.value_dtype
         self._default_value = convert_to_tensor(default_value, dtype=self._value_dtype)
-        keys, values = initializer._contents()
+        self._keys, self._values = [], []
+        contents = initializer._contents()
+        self._initialized = contents is not None   # (an initializer that fills nothing: Keras's NullInitializer)
+        if contents is None:
+            return
+        keys, values = contents
         if keys.shape != values.shape:
             raise errors.InvalidArgumentError(None, None, f"Expected shape {list(keys.shape)} for value, got "
                                               f"{list(values.shape)} [Op:LookupTableImportV2]")
         entries: dict[Any, int] = {}
-        self._keys, self._values = [], []
         for k, v in zip(keys.reshape(-1), values.reshape(-1)):
             kk, vv = _item(k), _item(v)
             if kk in entries:
@@ -189,6 +193,8 @@ class StaticHashTable(_HashTable):
         key_tensor = keys.values if isinstance(keys, SparseTensor) else keys
         if keys.dtype.base_dtype != self._key_dtype:   # (a list has no dtype: AttributeError, as TF)
             raise TypeError(f"Dtype of argument `keys` must be {self._key_dtype}, received: {keys.dtype}")
+        if not self._initialized:
+            raise errors.FailedPreconditionError(None, None, "Table not initialized. [Op:LookupTableFindV2]")
         values = self._find(key_tensor, self._default_value)
         if isinstance(keys, SparseTensor):
             return SparseTensor(keys.indices, values, keys.dense_shape)

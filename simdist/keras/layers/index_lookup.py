@@ -44,6 +44,17 @@ def ensure_tensor(inputs: Any, dtype: Any = None) -> Any:
     return inputs
 
 
+class NullInitializer:
+    """Keras's get_null_initializer: a table initializer that fills nothing (the table stays
+    uninitialized until the layer replaces it)."""
+
+    def __init__(self, key_dtype: Any, value_dtype: Any) -> None:
+        self.key_dtype, self.value_dtype = tf.as_dtype(key_dtype), tf.as_dtype(value_dtype)
+
+    def _contents(self) -> None:
+        return None
+
+
 class IndexLookup(Layer):
     """Keras's IndexLookup: maps tokens to indices (or back, `invert=True`) through a vocabulary."""
 
@@ -138,7 +149,7 @@ class IndexLookup(Layer):
         if vocabulary is not None:
             self.set_vocabulary(vocabulary, idf_weights)
         else:
-            self.lookup_table = self._lookup_table_from_tokens(None)
+            self.lookup_table = self._uninitialized_lookup_table()
 
         if not self._has_input_vocabulary:
             self.token_counts = tf.lookup.experimental.MutableHashTable(key_dtype=vocabulary_dtype,
@@ -425,12 +436,14 @@ class IndexLookup(Layer):
             return tf.identity(lookups)
 
     # --- tables ----------------------------------------------------------------------------------------
+    def _uninitialized_lookup_table(self) -> Any:
+        """Keras's placeholder table before a vocabulary is set: size 0, lookups raise
+        FailedPreconditionError ("Table not initialized.") as TF's uninitialized table does."""
+        return tf.lookup.StaticHashTable(NullInitializer(self._key_dtype, self._value_dtype), self._default_value)
+
     def _lookup_table_from_tokens(self, tokens: Any) -> Any:
-        """A StaticHashTable of tokens -> token_start, token_start + 1, … (inverted when `invert`);
-        empty for `tokens=None` (Keras's uninitialized table)."""
+        """A StaticHashTable of tokens -> token_start, token_start + 1, … (inverted when `invert`)."""
         with tf.init_scope():
-            if tokens is None:
-                tokens = tf.constant([], dtype=self.vocabulary_dtype)
             token_start = self._token_start_index()
             token_end = token_start + int(tf.size(tokens).numpy())
             indices_dtype = self._key_dtype if self.invert else self._value_dtype

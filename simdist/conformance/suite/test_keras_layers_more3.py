@@ -1,0 +1,193 @@
+"""More tf.keras layers (klayer3) — tf.lookup's hash tables, StringLookup and IntegerLookup: lookups,
+OOV indices, masks, invert, output modes, adapt, vocabularies, config round trips and errors
+(TF 2.21 + Keras 3.15).
+
+Expected values come from Python/NumPy transcriptions of Keras's IndexLookup rules written here,
+never from the layer under test (OOV hash buckets from tf.strings.to_hash_bucket_fast, itself
+checked in test_keras_layers_more2).
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import pytest
+
+from simdist.conformance.assertions import assert_close as _assert_close
+from simdist.conformance.assertions import assert_equal, assert_true, raises
+from simdist.conformance.tolerances import Tolerance
+
+clause = pytest.mark.clause
+
+TOL32 = Tolerance(rtol=1e-6, atol=1e-7)
+VOC = ["a", "b", "c", "d"]
+WORDS = [["a", "c", "d"], ["d", "z", "b"]]
+
+
+def assert_close(got, expected, **kwargs):
+    _assert_close(got, expected, tolerance=TOL32, **kwargs)
+
+
+def _index(words, vocab, start):
+    """Keras's layout: vocabulary token i at index start + i; OOV (one index) at start - 1."""
+    table = {t: start + i for i, t in enumerate(vocab)}
+    return np.array([[table.get(w, start - 1) for w in row] for row in words], np.int64)
+
+
+@clause("ops.lookup", ref="tf221")
+def test_layers_more3_static_and_mutable_hash_tables(tf):
+    init = tf.lookup.KeyValueTensorInitializer(["a", "b", "c"], [7, 8, 9], key_dtype=tf.string, value_dtype=tf.int64)
+    table = tf.lookup.StaticHashTable(init, -1)
+    keys = [["a", "q"], ["c", "b"]]
+    want = np.array([[{"a": 7, "b": 8, "c": 9}.get(k, -1) for k in row] for row in keys], np.int64)
+    got = table.lookup(tf.constant(keys))
+    assert_equal(got, want, call="StaticHashTable.lookup([[a, q], [c, b]])")
+    assert_equal(got.dtype, tf.int64, call="StaticHashTable.lookup(...).dtype")
+    assert_equal(table.size(), np.int64(3), call="StaticHashTable.size()")
+    exported = sorted(zip(*(np.asarray(t).tolist() for t in table.export())))
+    assert_equal(exported, [(b"a", 7), (b"b", 8), (b"c", 9)], call="StaticHashTable.export() (sorted)")
+    traced = tf.function(lambda x: table.lookup(x))
+    assert_equal(traced(tf.constant(["c", "x"])), np.array([9, -1], np.int64), call="lookup in a tf.function")
+    floats = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer([1, 2], [0.5, 1.5]), 0.0)
+    assert_equal(floats.key_dtype, tf.int32, call="KeyValueTensorInitializer([1, 2], ...).key_dtype (int32)")
+    assert_equal(floats.lookup(tf.constant([2, 5])), np.array([1.5, 0.0], np.float32), call="int32 -> float32 table")
+    with raises(TypeError, match="Dtype of argument `keys`"):
+        table.lookup(tf.constant([1, 2]))
+    with raises(tf.errors.FailedPreconditionError, match="different value for same key"):
+        tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a", "a"], [1, 2]), -1)
+    with raises(tf.errors.InvalidArgumentError, match="Expected shape"):
+        tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a", "b"], [1]), -1)
+
+    m = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, 0)
+    m.insert(tf.constant(["x", "y"]), tf.constant([3, 4], tf.int64))
+    m.insert(tf.constant(["x"]), tf.constant([9], tf.int64))
+    assert_equal(m.lookup(tf.constant(["x", "y", "q"])), np.array([9, 4, 0], np.int64),
+                 call="MutableHashTable: insert overwrites, absent keys give the default")
+    m.remove(tf.constant(["x", "absent"]))
+    assert_equal(m.size(), np.int64(1), call="MutableHashTable.size() after remove([x, absent])")
+    assert_equal(m.lookup(tf.constant(["x"])), np.array([0], np.int64), call="a removed key gives the default")
+    with raises(tf.errors.InvalidArgumentError, match="Expected shape"):
+        m.insert(tf.constant(["x"]), tf.constant([1, 2], tf.int64))
+
+
+@clause("keras.layer.lookup", ref="tf221")
+def test_layers_more3_string_lookup_modes(tf, keras):
+    L = keras.layers
+    x = tf.constant(WORDS)
+    assert_equal(L.StringLookup(vocabulary=VOC)(x), _index(WORDS, VOC, 1), call="StringLookup(vocabulary)(words)")
+    masked = [["a", "", "d"], ["", "z", "b"]]
+    want = np.where(np.array(masked) == "", 0, _index(masked, VOC, 2))
+    assert_equal(L.StringLookup(vocabulary=VOC, mask_token="")(tf.constant(masked)), want,
+                 call="StringLookup(mask_token=''): 0 for the mask, OOV 1, tokens from 2")
+    oov = ["x", "yy", "a", "zzz"]
+    buckets = np.asarray(tf.strings.to_hash_bucket_fast(oov, 3))
+    want = np.array([buckets[i] if w not in VOC else 3 + VOC.index(w) for i, w in enumerate(oov)], np.int64)
+    assert_equal(L.StringLookup(vocabulary=VOC, num_oov_indices=3)(tf.constant(oov)), want,
+                 call="StringLookup(num_oov_indices=3): FarmHash buckets 0..2 for OOV strings")
+    inv = L.StringLookup(vocabulary=VOC, invert=True)(tf.constant([[1, 3, 0], [4, 9, 2]]))
+    assert_equal(inv, np.array([[b"a", b"c", b"[UNK]"], [b"d", b"[UNK]", b"b"]], object),
+                 call="StringLookup(invert=True): index -> token, '[UNK]' for OOV and unknown indices")
+    idx = _index(WORDS, VOC, 1)
+    depth = len(VOC) + 1
+    multi = np.zeros((2, depth), np.int64)
+    count = np.zeros((2, depth), np.int64)
+    for r, row in enumerate(idx):
+        for i in row:
+            multi[r, i] = 1
+            count[r, i] += 1
+    assert_equal(L.StringLookup(vocabulary=VOC, output_mode="multi_hot")(x), multi, call="output_mode='multi_hot'")
+    assert_equal(L.StringLookup(vocabulary=VOC, output_mode="count")(x), count, call="output_mode='count'")
+    one_hot = L.StringLookup(vocabulary=VOC, output_mode="one_hot")(tf.constant(["b", "q"]))
+    assert_equal(one_hot, np.eye(depth, dtype=np.int64)[[2, 0]], call="output_mode='one_hot'")
+    padded = L.StringLookup(vocabulary=VOC, output_mode="count", max_tokens=8, pad_to_max_tokens=True)(x)
+    assert_equal(padded, np.pad(count, ((0, 0), (0, 3))), call="pad_to_max_tokens=True, max_tokens=8")
+    idf = np.array([0.25, 0.75, 0.6, 0.4], np.float32)
+    weights = np.concatenate([[idf.mean()], idf])
+    got = L.StringLookup(vocabulary=VOC, output_mode="tf_idf", idf_weights=idf)(x)
+    assert_close(got, count * weights, call="tf_idf: counts times idf weights (OOV weight: their mean)")
+    layer = L.StringLookup(vocabulary=VOC, mask_token="[M]", num_oov_indices=2)
+    assert_equal(layer.get_vocabulary(), ["[M]", "[UNK]", "[UNK]"] + VOC, call="get_vocabulary()")
+    assert_equal(layer.vocabulary_size(), 7, call="vocabulary_size()")
+    again = L.StringLookup.from_config(layer.get_config())
+    assert_equal(again(tf.constant(["a", "[M]"])), np.array([3, 0], np.int64), call="from_config(get_config())")
+    sym = L.StringLookup(vocabulary=VOC, output_mode="multi_hot")(keras.Input(shape=(3,), dtype="string"))
+    assert_equal(tuple(sym.shape), (None, depth), call="symbolic multi_hot output shape")
+    with raises(tf.errors.InvalidArgumentError, match="num_oov_indices=0"):
+        L.StringLookup(vocabulary=VOC, num_oov_indices=0)(tf.constant(["zz"]))
+    with raises(ValueError, match="repeated term"):
+        L.StringLookup(vocabulary=["a", "b", "a"])
+    with raises(ValueError, match="larger than the maximum vocab size"):
+        L.StringLookup(vocabulary=VOC, max_tokens=3)
+    with raises(RuntimeError, match="you must set the layer's vocabulary"):
+        L.StringLookup(output_mode="one_hot")(tf.constant(["a"]))
+    with raises(ValueError, match="must be `'int'` when `invert` is true"):
+        L.StringLookup(invert=True, output_mode="count")
+
+
+def _adapted_vocab(tokens, reserved=()):
+    """Keras's adapt order: by count, ties by the token, both descending."""
+    counts = collections.Counter(t for t in tokens if t not in reserved)
+    return [t for t, _ in sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)]
+
+
+@clause("keras.layer.lookup", ref="tf221")
+def test_layers_more3_lookup_adapt(tf, keras):
+    L = keras.layers
+    data = [["a", "b", "b"], ["c", "c", "c"], ["d", "e", "a"], ["b", "z", "y"]]
+    flat = [t for row in data for t in row]
+    layer = L.StringLookup()
+    layer.adapt(np.array(data))
+    vocab = _adapted_vocab(flat)
+    assert_equal(layer.get_vocabulary(), ["[UNK]"] + vocab, call="StringLookup.adapt(ndarray).get_vocabulary()")
+    capped = L.StringLookup(max_tokens=4)
+    capped.adapt(tf.data.Dataset.from_tensor_slices(data).batch(3))
+    assert_equal(capped.get_vocabulary(), ["[UNK]"] + vocab[:3], call="adapt(Dataset) with max_tokens=4")
+    assert_equal(capped(tf.constant([vocab[0], vocab[3]])), np.array([1, 0], np.int64),
+                 call="a token cut by max_tokens is OOV")
+    tfidf = L.StringLookup(output_mode="tf_idf")
+    tfidf.adapt(np.array(data))
+    docs = [set(row) for row in data]
+    idf = np.array([np.log(1 + len(docs) / (1 + sum(t in d for d in docs))) for t in vocab], np.float32)
+    assert_close(tfidf.idf_weights, np.concatenate([[idf.mean()], idf]),
+                 call="adapted idf weights: log(1 + documents / (1 + document count)), OOV their mean")
+    ints = L.IntegerLookup(mask_token=0)
+    idata = [[0, 5, 5], [0, -1, 7], [9, 9, 9]]
+    ints.adapt(np.array(idata))
+    ivocab = _adapted_vocab([t for row in idata for t in row], reserved=(0, -1))
+    assert_equal(ints.get_vocabulary(), [0, -1] + ivocab,
+                 call="IntegerLookup(mask_token=0).adapt: mask and OOV tokens are not counted")
+    with raises(ValueError, match="Cannot adapt layer"):
+        L.StringLookup(vocabulary=VOC).adapt(["a"])
+
+
+@clause("keras.layer.lookup", ref="tf221")
+def test_layers_more3_integer_lookup(tf, keras):
+    L = keras.layers
+    vocab = [12, 36, 1138, 42]
+    x = [[12, 1001, 42], [42, 1000, -7]]
+    assert_equal(L.IntegerLookup(vocabulary=vocab)(tf.constant(x)), _index(x, vocab, 1), call="IntegerLookup(vocab)")
+    table = {t: 3 + i for i, t in enumerate(vocab)}
+    want = np.array([[table.get(v, v % 3) for v in row] for row in x], np.int64)
+    assert_equal(L.IntegerLookup(vocabulary=vocab, num_oov_indices=3)(tf.constant(x)), want,
+                 call="IntegerLookup(num_oov_indices=3): floormod(x, 3) for OOV integers")
+    masked = [[12, 0, 42]]
+    assert_equal(L.IntegerLookup(vocabulary=vocab, mask_token=0)(tf.constant(masked)),
+                 np.array([[2, 0, 5]], np.int64), call="IntegerLookup(mask_token=0)")
+    inv = L.IntegerLookup(vocabulary=vocab, invert=True)(tf.constant([1, 0, 4, 9]))
+    assert_equal(inv, np.array([12, -1, 42, -1], np.int64), call="IntegerLookup(invert=True): -1 for OOV")
+    cfg = L.IntegerLookup(vocabulary=np.array([3, 5]), mask_token=0).get_config()
+    assert_true(cfg["vocabulary"] == [3, 5] and cfg["mask_token"] == 0 and cfg["oov_token"] == -1,
+                f"config vocabulary={cfg['vocabulary']}, mask_token={cfg['mask_token']}, oov_token={cfg['oov_token']}, "
+                "but should be [3, 5], 0, -1", call="IntegerLookup.get_config()")
+    inp = keras.Input(shape=(3,), dtype="int64")
+    model = keras.Model(inp, L.IntegerLookup(vocabulary=vocab, output_mode="count")(inp))
+    want = np.zeros((2, 5), np.int64)
+    for r, row in enumerate(_index(x, vocab, 1)):
+        for i in row:
+            want[r, i] += 1
+    got = model.predict(np.array(x, np.int64), verbose=0)
+    assert_equal(got, want, call="Model(IntegerLookup(output_mode='count')).predict")
+    with raises(ValueError, match="vocabulary_dtype='int64'"):
+        L.IntegerLookup(vocabulary_dtype="int32")
+    assert_equal(L.IntegerLookup(vocabulary=vocab).vocabulary_size(), 5, call="IntegerLookup.vocabulary_size()")

@@ -1,0 +1,396 @@
+"""The klayer3 layers and tf.lookup on simdist vs TF 2.21 + Keras 3.15: tf.lookup's StaticHashTable,
+KeyValueTensorInitializer, TextFileInitializer and experimental.MutableHashTable (lookups, dtypes,
+sizes, sparse keys, tf.function, the errors TF raises); StringLookup and IntegerLookup (given and
+adapted vocabularies, OOV indices by floormod and FarmHash, masks, invert, every output mode, tf_idf
+weights, get_vocabulary, config round trips, the errors Keras raises, symbolic calls, a tf.data map,
+and a fit of IntegerLookup -> Embedding). Values are integers or few float operations: each must
+equal TF's answer (floats to 1e-6). Clauses ops.lookup, keras.layer.lookup. Its golden
+(tests/goldens/) is stamped with this file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+
+VOC = ["a", "b", "c", "d"]
+IVOC = [12, 36, 1138, 42]
+S2 = [["a", "c", "d"], ["d", "z", "b"]]
+I2 = [[12, 1138, 42], [42, 1000, 36]]
+
+
+def _tables(c: dict[str, Callable[[Any], Any]]) -> None:
+    def table(tf: Any, key_dtype: Any = None, value_dtype: Any = None) -> Any:
+        init = tf.lookup.KeyValueTensorInitializer(["a", "b", "c"], [1, 2, 3], key_dtype=key_dtype,
+                                                   value_dtype=value_dtype)
+        return tf.lookup.StaticHashTable(init, -1)
+    c["table/lookup"] = lambda tf: table(tf, tf.string, tf.int64).lookup(tf.constant([["a", "z"], ["c", "b"]]))
+    c["table/default_int32"] = lambda tf: table(tf).lookup(tf.constant(["b", "q"]))
+    c["table/getitem"] = lambda tf: table(tf)[tf.constant(["c"])]
+    c["table/scalar_key"] = lambda tf: table(tf).lookup(tf.constant("a"))
+    c["table/size"] = lambda tf: table(tf).size()
+    c["table/export_sorted"] = lambda tf: sorted(zip(*(x.numpy().tolist() for x in table(tf).export())))
+    c["table/dtypes"] = lambda tf: [str(table(tf).key_dtype), str(table(tf).value_dtype), table(tf).default_value]
+    c["table/float_values"] = lambda tf: tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer([1, 2, 3], [1.5, 2.5, 3.5], key_dtype=tf.int64, value_dtype=tf.float64),
+        0).lookup(tf.constant([[1, 5], [3, 3]], tf.int64))
+    c["table/init_dtypes"] = lambda tf: [str(d) for d in (
+        tf.lookup.KeyValueTensorInitializer([1, 2], [1.5, 2.5]).key_dtype,
+        tf.lookup.KeyValueTensorInitializer([1, 2], [1.5, 2.5]).value_dtype)]
+    c["table/sparse_keys"] = lambda tf: table(tf).lookup(tf.SparseTensor([[0, 1], [2, 0]], ["c", "x"], [3, 2])).values
+    c["table/in_function"] = lambda tf: tf.function(lambda x, t=table(tf): t.lookup(x))(tf.constant(["c", "a", "?"]))
+    c["table/duplicate_same_value"] = lambda tf: tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(["a", "a"], [1, 1]), 0).size()
+    c["table/err_key_dtype"] = lambda tf: table(tf).lookup(tf.constant([1, 2]))
+    c["table/err_list_keys"] = lambda tf: table(tf).lookup(["a"])
+    c["table/err_duplicate"] = lambda tf: tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(["a", "a"], [1, 2]), -1)
+    c["table/err_lengths"] = lambda tf: tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(["a", "b"], [1]), -1)
+    c["table/err_default"] = lambda tf: tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(["a"], [1]), "x")
+
+    def text_file(tf: Any) -> Any:
+        import tempfile
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "vocab.txt")
+        with open(path, "w") as f:
+            f.write("emerson\nlake\npalmer\n")
+        init = tf.lookup.TextFileInitializer(path, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+                                             tf.lookup.TextFileIndex.LINE_NUMBER, value_index_offset=2)
+        return tf.lookup.StaticHashTable(init, -1).lookup(tf.constant(["lake", "x", "emerson", "palmer"]))
+    c["table/text_file"] = text_file
+
+    def mutable(tf: Any) -> list:
+        m = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, 0)
+        m.insert(tf.constant(["x", "y"]), tf.constant([3, 4], tf.int64))
+        out = [m.lookup(tf.constant(["x", "q"])), m.size()]
+        m.insert(tf.constant(["x", "w"]), tf.constant([9, 1], tf.int64))
+        out.append(sorted(zip(*(v.numpy().tolist() for v in m.export()))))
+        m.remove(tf.constant(["x", "nope"]))
+        out += [sorted(zip(*(v.numpy().tolist() for v in m.export()))), m.size(), m.lookup([["y", "x"]])]
+        return out
+    c["mutable/insert_lookup_remove"] = mutable
+    c["mutable/int_float"] = lambda tf: (lambda m: (m.insert([1, 2], [1.0, 2.0]), m.lookup([2, 3]))[1])(
+        tf.lookup.experimental.MutableHashTable(tf.int64, tf.float32, -1.0))
+    c["mutable/err_shape"] = lambda tf: tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, 0).insert(
+        tf.constant(["x"]), tf.constant([9, 1], tf.int64))
+    c["mutable/err_value_dtype"] = lambda tf: tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, 0).insert(
+        ["x"], [9.5])
+    c["mutable/err_remove_dtype"] = lambda tf: tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, 0).remove(
+        tf.constant([1]))
+
+
+def _string_lookup(c: dict[str, Callable[[Any], Any]]) -> None:
+    def sl(**kw: Any) -> Callable[[Any], Any]:
+        return lambda tf: tf.keras.layers.StringLookup(**kw)
+    c["sl/int"] = lambda tf: sl(vocabulary=VOC)(tf)(tf.constant(S2))
+    c["sl/oov2"] = lambda tf: sl(vocabulary=VOC, num_oov_indices=2)(tf)(tf.constant([["a", "q", "d"], ["d", "z", "b"]]))
+    c["sl/oov5_hash"] = lambda tf: sl(vocabulary=VOC, num_oov_indices=5)(tf)(
+        tf.constant(["x", "yy", "zzz", "hello", "world", "a", "[UNK]"]))
+    c["sl/mask"] = lambda tf: sl(vocabulary=VOC, mask_token="")(tf)(tf.constant([["a", "", "d"], ["d", "z", "b"]]))
+    c["sl/mask_multi_hot"] = lambda tf: sl(vocabulary=VOC, mask_token="", output_mode="multi_hot")(tf)(
+        tf.constant([["a", "", "d"], ["", "z", "b"]]))
+    c["sl/one_hot"] = lambda tf: sl(vocabulary=VOC, output_mode="one_hot")(tf)(tf.constant(["a", "z", "d"]))
+    c["sl/one_hot_col"] = lambda tf: sl(vocabulary=VOC, output_mode="one_hot")(tf)(tf.constant([["a"], ["z"], ["d"]]))
+    c["sl/multi_hot"] = lambda tf: sl(vocabulary=VOC, output_mode="multi_hot")(tf)(tf.constant(S2))
+    c["sl/binary"] = lambda tf: sl(vocabulary=VOC, output_mode="binary")(tf)(tf.constant(S2))
+    c["sl/count_padded"] = lambda tf: sl(vocabulary=VOC, output_mode="count", pad_to_max_tokens=True, max_tokens=8)(tf)(
+        tf.constant([["a", "a", "d"], ["d", "z", "z"]]))
+    c["sl/tf_idf"] = lambda tf: sl(vocabulary=VOC, output_mode="tf_idf", idf_weights=[0.25, 0.75, 0.6, 0.4])(tf)(
+        tf.constant([["a", "a", "d"], ["d", "z", "z"]]))
+    c["sl/tf_idf_special"] = lambda tf: sl(vocabulary=["[UNK]"] + VOC, output_mode="tf_idf",
+                                           idf_weights=[0.1, 0.25, 0.75, 0.6, 0.4])(tf)(tf.constant([["a", "q", "d"]]))
+    c["sl/invert"] = lambda tf: sl(vocabulary=VOC, invert=True)(tf)(tf.constant([[1, 3, 4], [0, 9, 2]]))
+    c["sl/invert_mask"] = lambda tf: sl(vocabulary=VOC, invert=True, mask_token="[M]")(tf)(tf.constant([0, 1, 2, 5, 7]))
+    c["sl/special_tokens_given"] = lambda tf: sl(vocabulary=["", "[UNK]"] + VOC, mask_token="")(tf)(
+        tf.constant(["", "b", "q"]))
+    c["sl/scalar"] = lambda tf: sl(vocabulary=VOC)(tf)("b")
+    c["sl/list"] = lambda tf: sl(vocabulary=VOC)(tf)(["b", "x"])
+    c["sl/ndarray"] = lambda tf: sl(vocabulary=np.array(VOC))(tf)(np.array([["d", "c"]]))
+    c["sl/tensor_vocab"] = lambda tf: sl(vocabulary=tf.constant(VOC))(tf)(tf.constant(["c"]))
+    c["sl/sparse"] = lambda tf: sl(vocabulary=VOC)(tf)(tf.SparseTensor([[0, 0], [1, 2]], ["b", "q"], [2, 3])).values
+    c["sl/vocabulary"] = lambda tf: [sl(vocabulary=VOC, mask_token="[M]")(tf).get_vocabulary(),
+                                     sl(vocabulary=VOC)(tf).get_vocabulary(include_special_tokens=False),
+                                     sl(vocabulary=VOC, num_oov_indices=3)(tf).vocabulary_size(),
+                                     sl(vocabulary=VOC, mask_token="", output_mode="count")(tf).get_vocabulary()]
+
+    def set_vocab(tf: Any) -> list:
+        layer = tf.keras.layers.StringLookup()
+        out = [layer.vocabulary_size()]
+        layer.set_vocabulary(["x", "y"])
+        return out + [layer.get_vocabulary(), layer(tf.constant(["y", "a"]))]
+    c["sl/set_vocabulary"] = set_vocab
+
+    def vocab_file(tf: Any) -> list:
+        import tempfile
+        path = os.path.join(tempfile.mkdtemp(), "v.txt")
+        with open(path, "w") as f:
+            f.write("\n".join(VOC) + "\n")
+        layer = tf.keras.layers.StringLookup(vocabulary=path)
+        inv = tf.keras.layers.StringLookup(vocabulary=path, invert=True)
+        return [layer(tf.constant(["d", "a", "?"])), layer.get_vocabulary(), inv(tf.constant([4, 0, 1]))]
+    c["sl/vocab_file"] = vocab_file
+
+    def adapt(data: Any, **kw: Any) -> Callable[[Any], Any]:
+        def f(tf: Any) -> list:
+            layer = tf.keras.layers.StringLookup(**kw)
+            layer.adapt(data(tf) if callable(data) else data)
+            out = [layer.get_vocabulary(), layer.vocabulary_size()]
+            if layer.output_mode == "tf_idf":
+                out.append(layer.idf_weights)
+            return out + [layer(tf.constant([["c", "b", "a"], ["y", "q", "e"]]))]
+        return f
+    A = [["a", "b", "b"], ["c", "c", "c"], ["d", "e", "a"], ["b", "z", "y"]]
+    c["sl/adapt_ndarray"] = adapt(np.array(A))
+    c["sl/adapt_max_tokens"] = adapt(np.array(A), max_tokens=5)
+    c["sl/adapt_list_1d"] = adapt(["q", "e", "e", "q", "a"])
+    c["sl/adapt_mask_oov_dropped"] = adapt(np.array([["", "[UNK]", "a"], ["", "a", "b"]]), mask_token="")
+    c["sl/adapt_dataset"] = adapt(lambda tf: tf.data.Dataset.from_tensor_slices(A).batch(3))
+    c["sl/adapt_dataset_steps"] = lambda tf: (lambda layer: (layer.adapt(
+        tf.data.Dataset.from_tensor_slices(A).batch(1).repeat(), steps=2), layer.get_vocabulary())[1])(
+        tf.keras.layers.StringLookup())
+    c["sl/adapt_tf_idf"] = adapt(lambda tf: tf.data.Dataset.from_tensor_slices(A).batch(2), output_mode="tf_idf")
+    c["sl/adapt_tf_idf_padded"] = adapt(np.array(A), output_mode="tf_idf", max_tokens=10, pad_to_max_tokens=True)
+    c["sl/adapt_count"] = adapt(np.array(A), output_mode="count", num_oov_indices=2)
+
+    def readapt(tf: Any) -> list:
+        layer = tf.keras.layers.StringLookup()
+        layer.adapt(["a", "b", "b"])
+        first = layer.get_vocabulary()
+        layer.adapt(["c"])
+        return [first, layer.get_vocabulary()]
+    c["sl/adapt_twice"] = readapt
+
+    def config(tf: Any) -> list:
+        layer = tf.keras.layers.StringLookup(vocabulary=VOC, mask_token="[M]", num_oov_indices=2, name="sl")
+        cfg = layer.get_config()
+        again = tf.keras.layers.StringLookup.from_config(cfg)
+        return [sorted(cfg.items(), key=str), again.get_vocabulary(), again(tf.constant(["a", "[M]", "x"])),
+                sorted(again.get_config().items(), key=str) == sorted(cfg.items(), key=str)]
+    c["sl/config"] = config
+
+    def adapted_config(tf: Any) -> list:
+        layer = tf.keras.layers.StringLookup(output_mode="count", name="sc")
+        layer.adapt(["a", "b", "b"])
+        layer(tf.constant([["a"]]))
+        return sorted(layer.get_config().items(), key=str)
+    c["sl/adapted_config"] = adapted_config
+    c["sl/symbolic"] = lambda tf: [(tuple(x.shape), x.dtype) for x in (
+        sl(vocabulary=VOC)(tf)(tf.keras.Input(shape=(3,), dtype="string")),
+        sl(vocabulary=VOC, output_mode="multi_hot")(tf)(tf.keras.Input(shape=(3,), dtype="string")),
+        sl(vocabulary=VOC, output_mode="one_hot")(tf)(tf.keras.Input(shape=(1,), dtype="string")))]
+
+    def model(tf: Any) -> Any:
+        inp = tf.keras.Input(shape=(3,), dtype="string")
+        out = tf.keras.layers.StringLookup(vocabulary=VOC, output_mode="count")(inp)
+        m = tf.keras.Model(inp, out)
+        return [m.predict(tf.constant(S2), verbose=0), m(tf.constant(S2))]
+    c["sl/model_predict"] = model
+
+    def model_numpy_strings(tf: Any) -> Any:
+        inp = tf.keras.Input(shape=(3,), dtype="string")
+        return tf.keras.Model(inp, tf.keras.layers.StringLookup(vocabulary=VOC)(inp)).predict(np.array(S2), verbose=0)
+    c["sl/err_model_predict_numpy_strings"] = model_numpy_strings
+
+    def data_map(tf: Any) -> list:
+        layer = tf.keras.layers.StringLookup(vocabulary=VOC)
+        ds = tf.data.Dataset.from_tensor_slices(S2).map(layer)
+        return [x.numpy().tolist() for x in ds]
+    c["sl/dataset_map"] = data_map
+    c["sl/in_function"] = lambda tf: tf.function(lambda x, layer=sl(vocabulary=VOC, num_oov_indices=3)(tf): layer(x))(
+        tf.constant(S2))
+
+    c["sl/err_oov0"] = lambda tf: sl(vocabulary=VOC, num_oov_indices=0)(tf)(tf.constant([["a", "zz", "d"]]))
+    c["sl/oov0_ok"] = lambda tf: sl(vocabulary=VOC, num_oov_indices=0)(tf)(tf.constant([["a", "b", "d"]]))
+    c["sl/err_repeated"] = sl(vocabulary=["a", "b", "a"])
+    c["sl/err_mask_in_vocab"] = sl(vocabulary=["a", "[M]"], mask_token="[M]")
+    c["sl/err_oov_in_vocab_invert"] = sl(vocabulary=["a", "[UNK]"], invert=True)
+    c["sl/oov_in_vocab_ok"] = lambda tf: sl(vocabulary=["a", "[UNK]"])(tf)(tf.constant(["[UNK]", "a"]))
+    c["sl/err_too_many"] = sl(vocabulary=VOC, max_tokens=3)
+    c["sl/err_unset_vocab"] = lambda tf: sl(output_mode="one_hot")(tf)(tf.constant(["a"]))
+    c["sl/unset_vocab_int"] = lambda tf: sl()(tf)(tf.constant(["a", "b"]))
+    c["sl/err_output_mode"] = sl(output_mode="bogus")
+    c["sl/err_invert_mode"] = sl(invert=True, output_mode="count")
+    c["sl/err_adapt_static"] = lambda tf: sl(vocabulary=VOC)(tf).adapt(["a"])
+    c["sl/err_max_tokens"] = sl(max_tokens=1)
+    c["sl/err_pad_no_max"] = sl(pad_to_max_tokens=True)
+    c["sl/err_neg_oov"] = sl(num_oov_indices=-1)
+    c["sl/err_sparse_int"] = sl(sparse=True)
+    c["sl/err_idf_mode"] = sl(vocabulary=VOC, idf_weights=[1.0, 1.0, 1.0, 1.0])
+    c["sl/err_tf_idf_no_weights"] = sl(vocabulary=VOC, output_mode="tf_idf")
+    c["sl/err_idf_length"] = sl(vocabulary=VOC, output_mode="tf_idf", idf_weights=[1.0, 2.0])
+    c["sl/err_empty"] = sl(vocabulary=[])
+    c["sl/err_oov_method"] = sl(oov_method="md5")
+    c["sl/err_missing_file"] = sl(vocabulary="/nonexistent/simdist/vocab.txt")
+    c["sl/err_kwarg"] = sl(vocabulary=VOC, bogus=1)
+    c["sl/err_int_input"] = lambda tf: sl(vocabulary=VOC)(tf)(tf.constant([1, 2]))
+
+
+def _integer_lookup(c: dict[str, Callable[[Any], Any]]) -> None:
+    def il(**kw: Any) -> Callable[[Any], Any]:
+        return lambda tf: tf.keras.layers.IntegerLookup(**kw)
+    c["il/int"] = lambda tf: il(vocabulary=IVOC)(tf)(tf.constant(I2))
+    c["il/int32_input"] = lambda tf: il(vocabulary=IVOC)(tf)(tf.constant(I2, tf.int32))
+    c["il/floormod3"] = lambda tf: il(vocabulary=IVOC, num_oov_indices=3)(tf)(tf.constant([[12, 1001, 42], [42, 1000, -7]]))
+    c["il/farmhash3"] = lambda tf: il(vocabulary=IVOC, num_oov_indices=3, oov_method="farmhash")(tf)(
+        tf.constant([[12, 1001, 42], [42, 1000, -7]]))
+    c["il/mask"] = lambda tf: il(vocabulary=IVOC, mask_token=0)(tf)(tf.constant([[12, 0, 42], [42, 1000, 36]]))
+    c["il/mask_multi_hot"] = lambda tf: il(vocabulary=IVOC, mask_token=0, output_mode="multi_hot")(tf)(
+        tf.constant([[12, 0, 42], [42, 1000, 36]]))
+    c["il/one_hot"] = lambda tf: il(vocabulary=IVOC, output_mode="one_hot")(tf)(tf.constant([12, 7, 42]))
+    c["il/count"] = lambda tf: il(vocabulary=IVOC, output_mode="count")(tf)(tf.constant([[12, 12, 7], [7, 7, 42]]))
+    c["il/tf_idf"] = lambda tf: il(vocabulary=IVOC, output_mode="tf_idf", idf_weights=[0.5, 0.25, 1.0, 2.0])(tf)(
+        tf.constant([[12, 12, 7], [7, 7, 42]]))
+    c["il/invert"] = lambda tf: il(vocabulary=IVOC, invert=True)(tf)(tf.constant([[1, 2, 0], [5, 4, 3]]))
+    c["il/invert_mask"] = lambda tf: il(vocabulary=IVOC, invert=True, mask_token=0)(tf)(tf.constant([[1, 2, 0], [5, 4, 3]]))
+    c["il/ndarray"] = lambda tf: il(vocabulary=np.array(IVOC))(tf)(np.array([36, 35]))
+    c["il/vocabulary"] = lambda tf: [il(vocabulary=IVOC, mask_token=0)(tf).get_vocabulary(),
+                                     il(vocabulary=IVOC, num_oov_indices=2)(tf).get_vocabulary()]
+
+    def adapt(tf: Any) -> list:
+        layer = tf.keras.layers.IntegerLookup()
+        layer.adapt([[12, 1138, 42], [42, 1000, 36], [36, 42, 7]])
+        return [layer.get_vocabulary(), layer(tf.constant([42, 36, 99])), sorted(layer.get_config().items(), key=str)]
+    c["il/adapt"] = adapt
+
+    def adapt_mask(tf: Any) -> list:
+        layer = tf.keras.layers.IntegerLookup(mask_token=0, max_tokens=4)
+        layer.adapt(tf.constant([[0, 5, 5], [0, -1, 7], [9, 9, 9]]))
+        return [layer.get_vocabulary(), layer(tf.constant([[0, 5, 9, 7, 3]]))]
+    c["il/adapt_mask_max"] = adapt_mask
+    c["il/config"] = lambda tf: (lambda cfg: [sorted(cfg.items(), key=str), tf.keras.layers.IntegerLookup.from_config(
+        cfg)(tf.constant([5, 0, 4]))])(tf.keras.layers.IntegerLookup(vocabulary=np.array([3, 5]), mask_token=0,
+                                                                   name="il").get_config())
+    c["il/err_vocab_dtype"] = il(vocabulary_dtype="int32")
+    c["il/err_neg_oov"] = il(num_oov_indices=-1)
+    c["il/err_max_tokens"] = il(max_tokens=0)
+    c["il/err_salt_floormod"] = il(salt=3)
+    c["il/err_string_input"] = lambda tf: il(vocabulary=IVOC)(tf)(tf.constant(["12"]))
+
+    def fit(tf: Any) -> list:
+        tf.keras.utils.set_random_seed(7)
+        model = tf.keras.Sequential([tf.keras.Input(shape=(3,), dtype="int64"),
+                                     tf.keras.layers.IntegerLookup(vocabulary=IVOC, mask_token=0),
+                                     tf.keras.layers.Embedding(6, 2, mask_zero=True),
+                                     tf.keras.layers.GlobalAveragePooling1D(),
+                                     tf.keras.layers.Dense(1)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        x = np.array([[12, 36, 0], [1138, 42, 42], [7, 12, 0], [36, 36, 36]], np.int64)
+        y = np.array([[1.0], [0.0], [0.5], [2.0]], np.float32)
+        hist = model.fit(x, y, epochs=3, batch_size=2, verbose=0, shuffle=False)
+        return [hist.history["loss"], [w.numpy() for w in model.weights]]
+    c["il/fit_embedding"] = fit
+
+
+def _cases() -> dict[str, Callable[[Any], Any]]:
+    c: dict[str, Callable[[Any], Any]] = {}
+    _tables(c)
+    _string_lookup(c)
+    _integer_lookup(c)
+    return c
+
+
+CASES = _cases()
+LABELS = sorted(CASES)
+_AUTO_NAME = re.compile(r"\b(string_lookup|integer_lookup)(_\d+)?\b")
+
+
+def _encode(v: Any) -> Any:
+    """A result as plain data: ("t", dtype, shape, values) for a tensor, nested for sequences,
+    ("py", repr) for other values (layer auto-names normalized)."""
+    if isinstance(v, (list, tuple)):
+        return ("seq", [_encode(x) for x in v])
+    if hasattr(v, "numpy") and hasattr(v, "dtype"):
+        return ("t", v.dtype.name, tuple(v.shape), np.asarray(v.numpy()))
+    if isinstance(v, np.ndarray):
+        return ("t", str(v.dtype), v.shape, v)
+    if isinstance(v, np.generic):
+        v = v.item()
+    return ("py", _AUTO_NAME.sub(r"\1", repr(v)))
+
+
+def _run(tf: Any, label: str) -> Any:
+    import warnings
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _encode(CASES[label](tf))
+    except Exception as e:  # noqa: BLE001 - the error class and message are the result compared
+        msg = re.sub(r"\x1b\[[0-9;]*m", "", str(e))
+        msg = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", msg)
+        msg = re.sub(r" name: ?(?=\n|$)", "", msg.strip())
+        return ("err", type(e).__name__, _AUTO_NAME.sub(r"\1", msg))
+
+
+def _tf_worker(indices: list[int]) -> dict[int, Any]:
+    import tensorflow as tf
+    return {i: _run(tf, LABELS[i]) for i in indices}
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return tf_workers.spawn(__file__, list(range(len(LABELS))))
+
+
+def _diff(got: Any, want: Any, where: str) -> str | None:
+    """None when simdist's result matches TF's, else what differs."""
+    if got[0] != want[0]:
+        return f"{where}: simdist gave {got[0]} {got[1:3]!r:.200}, but should be {want[0]} {want[1:3]!r:.200}"
+    if want[0] == "err":
+        if got[1] != want[1]:
+            return f"{where}: simdist raised {got[1]} ({got[2][:160]}), but should raise {want[1]} ({want[2][:160]})"
+        return None if got[2] == want[2] else f"{where}: message {got[2]!r:.300}, but should be {want[2]!r:.300}"
+    if want[0] == "seq":
+        if len(got[1]) != len(want[1]):
+            return f"{where}: {len(got[1])} results, but should be {len(want[1])}"
+        for k, (g, w) in enumerate(zip(got[1], want[1])):
+            d = _diff(g, w, f"{where}[{k}]")
+            if d:
+                return d
+        return None
+    if want[0] == "t":
+        if got[1] != want[1]:
+            return f"{where}: dtype={got[1]}, but should be {want[1]}"
+        if tuple(got[2]) != tuple(want[2]):
+            return f"{where}: shape={tuple(got[2])}, but should be {tuple(want[2])}"
+        g, w = np.asarray(got[3]), np.asarray(want[3])
+        ok = np.allclose(g, w, rtol=1e-6, atol=1e-6) if w.dtype.kind in "fc" else np.array_equal(g, w)
+        return None if ok else f"{where}: out={g.ravel()[:8]}, but should be {w.ravel()[:8]}"
+    return None if got == want else f"{where}: {got[1]:.300}, but should be {want[1]:.300}"
+
+
+@pytest.mark.clause("ops.lookup")
+def test_lookup_tables_match_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("table/", "mutable/"))
+
+
+@pytest.mark.clause("keras.layer.lookup")
+@pytest.mark.parametrize("prefix", ["sl/", "il/"])
+def test_lookup_layers_match_tf(prefix: str, tf_results: dict[int, Any]) -> None:
+    _check(tf_results, (prefix,))
+
+
+def _check(tf_results: dict[int, Any], prefixes: tuple[str, ...]) -> None:
+    from simdist import tf
+    bad = []
+    labels = [(i, lab) for i, lab in enumerate(LABELS) if lab.startswith(prefixes)]
+    assert labels, f"no cases with prefixes {prefixes}"
+    for i, lab in labels:
+        d = _diff(_run(tf, lab), tf_results[i], lab)
+        if d:
+            bad.append(d)
+    assert not bad, f"{len(bad)} of {len(labels)} cases differ from TF 2.21:\n" + "\n".join(bad)
+
+
+if __name__ == "__main__":  # TF worker
+    tf_workers.serve(_tf_worker)
+    os._exit(0)
