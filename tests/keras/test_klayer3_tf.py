@@ -3,8 +3,8 @@ KeyValueTensorInitializer, TextFileInitializer and experimental.MutableHashTable
 sizes, sparse keys, tf.function, the errors TF raises); StringLookup and IntegerLookup (given and
 adapted vocabularies, OOV indices by floormod and FarmHash, masks, invert, every output mode, tf_idf
 weights, get_vocabulary, config round trips, the errors Keras raises, symbolic calls, a tf.data map,
-and a fit of IntegerLookup -> Embedding). Values are integers or few float operations: each must
-equal TF's answer (floats to 1e-6). Clauses ops.lookup, keras.layer.lookup. Its golden
+and a fit of IntegerLookup -> Embedding); tf.sparse.cross_hashed and HashedCrossing. Values are integers or few float operations: each must
+equal TF's answer (floats to 1e-6). Clauses ops.lookup, keras.layer.lookup, keras.layer.hashed-crossing. Its golden
 (tests/goldens/) is stamped with this file.
 """
 
@@ -291,17 +291,73 @@ def _integer_lookup(c: dict[str, Callable[[Any], Any]]) -> None:
     c["il/fit_embedding"] = fit
 
 
+def _first_line(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The error class and the message's first sentence (Keras prints the received inputs after it,
+    as TF converted them)."""
+    def run(tf: Any) -> Any:
+        try:
+            return f(tf)
+        except Exception as e:  # noqa: BLE001 - the error class and message are the result compared
+            msg = re.sub(r"\x1b\[[0-9;]*m", "", str(e))
+            return ["raised", type(e).__name__, msg.split("Received")[0]]
+    return run
+
+
+def _crossing(c: dict[str, Callable[[Any], Any]]) -> None:
+    def cross(tf: Any, inputs: list, **kw: Any) -> list:
+        r = tf.sparse.cross_hashed(inputs, **kw)
+        return [r.indices, r.values, r.dense_shape]
+    c["cross/dense_buckets"] = lambda tf: cross(tf, [tf.constant([["a"], ["b"]]), tf.constant([[1], [2]])],
+                                                num_buckets=10)
+    c["cross/dense_unbucketed"] = lambda tf: cross(tf, [tf.constant([["a", "x"], ["b", "y"]]),
+                                                        tf.constant([[1, 5, 6], [2, 7, 8]])])
+    c["cross/sparse_int32_key"] = lambda tf: cross(tf, [tf.SparseTensor([[0, 0], [1, 0], [1, 1]], ["q", "r", "s"],
+                                                                        [2, 2]), tf.constant([[-3], [2]], tf.int32)],
+                                                   num_buckets=1000, hash_key=123)
+    c["cross/float_cast"] = lambda tf: cross(tf, [tf.constant([[1.0]]), tf.constant([[1]])])
+    c["cross/three"] = lambda tf: cross(tf, [tf.constant([["a"], ["b"]]), tf.constant([[4], [5]], tf.int64),
+                                             tf.constant([["x"], ["y"]])], num_buckets=3)
+    H = "hc/"
+    c[H + "int"] = lambda tf: tf.keras.layers.HashedCrossing(5)((tf.constant(["a", "b", "c"]), tf.constant([1, 2, 3])))
+    c[H + "one_hot"] = lambda tf: tf.keras.layers.HashedCrossing(5, output_mode="one_hot")(
+        (tf.constant([["a"], ["b"]]), tf.constant([[1], [2]])))
+    c[H + "scalars"] = lambda tf: tf.keras.layers.HashedCrossing(7)((tf.constant("a"), tf.constant(4)))
+    c[H + "three_ndarrays"] = lambda tf: tf.keras.layers.HashedCrossing(7)(
+        [np.array(["a", "b"]), np.array([4, 5]), np.array(["x", "y"])])
+    c[H + "config"] = lambda tf: (lambda cfg: [sorted(cfg.items(), key=str), tf.keras.layers.HashedCrossing.from_config(
+        cfg)((tf.constant([3, 4]), tf.constant([5, 6])))])(tf.keras.layers.HashedCrossing(9, name="hc").get_config())
+    c[H + "symbolic"] = lambda tf: [tuple(tf.keras.layers.HashedCrossing(7, output_mode="one_hot")(
+        [tf.keras.Input(shape=(1,), dtype="int64"), tf.keras.Input(shape=(1,), dtype="string")]).shape)]
+
+    def model(tf: Any) -> Any:
+        a, b = tf.keras.Input(shape=(1,), dtype="int64"), tf.keras.Input(shape=(1,), dtype="string")
+        out = tf.keras.layers.HashedCrossing(6, output_mode="one_hot")([a, b])
+        return tf.keras.Model([a, b], out).predict([tf.constant([[1], [2], [3]], tf.int64),
+                                                    tf.constant([["u"], ["v"], ["u"]])], verbose=0)
+    c[H + "model_predict"] = model
+    c[H + "err_not_list"] = _first_line(lambda tf: tf.keras.layers.HashedCrossing(7)(tf.constant([1])))
+    c[H + "err_one_input"] = _first_line(lambda tf: tf.keras.layers.HashedCrossing(7)([tf.constant([1])]))
+    c[H + "err_shape"] = _first_line(lambda tf: tf.keras.layers.HashedCrossing(7)([tf.constant([[1, 2]]),
+                                                                                  tf.constant([[1, 2]])]))
+    c[H + "err_float"] = _first_line(lambda tf: tf.keras.layers.HashedCrossing(7)([tf.constant([1.0]),
+                                                                                  tf.constant([1])]))
+    c[H + "err_unequal"] = _first_line(lambda tf: tf.keras.layers.HashedCrossing(7)([tf.constant([1, 2]),
+                                                                                    tf.constant([1])]))
+    c[H + "err_output_mode"] = lambda tf: tf.keras.layers.HashedCrossing(7, output_mode="count")
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     _tables(c)
     _string_lookup(c)
     _integer_lookup(c)
+    _crossing(c)
     return c
 
 
 CASES = _cases()
 LABELS = sorted(CASES)
-_AUTO_NAME = re.compile(r"\b(string_lookup|integer_lookup)(_\d+)?\b")
+_AUTO_NAME = re.compile(r"\b(string_lookup|integer_lookup|hashed_crossing)(_\d+)?\b")
 
 
 def _encode(v: Any) -> Any:
@@ -371,6 +427,11 @@ def _diff(got: Any, want: Any, where: str) -> str | None:
 @pytest.mark.clause("ops.lookup")
 def test_lookup_tables_match_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("table/", "mutable/"))
+
+
+@pytest.mark.clause("keras.layer.hashed-crossing")
+def test_hashed_crossing_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("cross/", "hc/"))
 
 
 @pytest.mark.clause("keras.layer.lookup")

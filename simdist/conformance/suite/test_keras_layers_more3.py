@@ -191,3 +191,59 @@ def test_layers_more3_integer_lookup(tf, keras):
     with raises(ValueError, match="vocabulary_dtype='int64'"):
         L.IntegerLookup(vocabulary_dtype="int32")
     assert_equal(L.IntegerLookup(vocabulary=vocab).vocabulary_size(), 5, call="IntegerLookup.vocabulary_size()")
+
+
+_M64 = (1 << 64) - 1
+_KMUL = 0xC6A4A7935BD1E995
+
+
+def _cat64(fp1, fp2):
+    """TF's FingerprintCat64 (tensorflow/core/platform/fingerprint.h), transcribed."""
+    def mix(v):
+        return v ^ (v >> 47)
+    r = fp1 ^ _KMUL
+    r ^= (mix((fp2 * _KMUL) & _M64) * _KMUL) & _M64
+    r = (r * _KMUL) & _M64
+    r = (mix(r) * _KMUL) & _M64
+    return mix(r)
+
+
+def _cross_ints(rows, num_bins, key=0xDECAFCAFFE):
+    out = []
+    for row in rows:
+        h = key
+        for v in row:
+            h = _cat64(h, int(v) & _M64)
+        out.append(h % num_bins)
+    return np.array(out, np.int64)
+
+
+@clause("keras.layer.hashed-crossing", ref="tf221")
+def test_layers_more3_hashed_crossing(tf, keras):
+    a = np.array([3, -7, 12, 3], np.int64)
+    b = np.array([5, 5, 0, 5], np.int64)
+    want = _cross_ints(zip(a, b), 11)
+    got = keras.layers.HashedCrossing(11)((a, b))
+    assert_equal(got, want, call="HashedCrossing(11)((int64, int64)): FingerprintCat64 chain from 0xDECAFCAFFE")
+    assert_equal(got.dtype, tf.int64, call="HashedCrossing(11)(...).dtype")
+    c = np.array([1, 2, 3, 4], np.int32)
+    got3 = keras.layers.HashedCrossing(1000)([a[:, None], b[:, None], c[:, None]])
+    assert_equal(got3, _cross_ints(zip(a, b, c), 1000)[:, None], call="three (batch, 1) inputs, int32 cast to int64")
+    sp = tf.sparse.cross_hashed([tf.constant([[1, 2], [3, 4]], tf.int64), tf.constant([[9], [8]], tf.int64)],
+                                num_buckets=97, hash_key=5)
+    assert_equal(sp.values, _cross_ints([(1, 9), (2, 9), (3, 8), (4, 8)], 97, key=5),
+                 call="tf.sparse.cross_hashed(hash_key=5): every combination per row")
+    assert_equal(sp.dense_shape, np.array([2, 2], np.int64), call="cross_hashed dense_shape")
+    one_hot = keras.layers.HashedCrossing(11, output_mode="one_hot")((a, b))
+    assert_equal(one_hot, np.eye(11, dtype=np.float32)[want], call="HashedCrossing(output_mode='one_hot')")
+    words = keras.layers.HashedCrossing(5)((np.array(["x", "y", "x"]), np.array([1, 2, 1])))
+    w = np.asarray(words)
+    assert_true(w[0] == w[2] and 0 <= w.min() and w.max() < 5, f"string crosses {w.tolist()}: equal features must "
+                "share a bin in [0, 5)", call="HashedCrossing(5)((strings, ints))")
+    cfg = keras.layers.HashedCrossing(9, name="hc").get_config()
+    assert_equal(keras.layers.HashedCrossing.from_config(cfg)((a, b)), _cross_ints(zip(a, b), 9),
+                 call="from_config(get_config())")
+    with raises(ValueError, match="at least two inputs"):
+        keras.layers.HashedCrossing(7)([a])
+    with raises(ValueError, match="integer or string dtype"):
+        keras.layers.HashedCrossing(7)([a.astype(np.float32), b])

@@ -123,3 +123,4 @@ from simdist.keras.layers.hashing import Hashing  # noqa: F401
 from simdist.keras.layers.wrapper import Wrapper  # noqa: F401
 from simdist.keras.layers.string_lookup import StringLookup  # noqa: F401
 from simdist.keras.layers.integer_lookup import IntegerLookup  # noqa: F401
+from simdist.keras.layers.hashed_crossing import HashedCrossing  # noqa: F401
