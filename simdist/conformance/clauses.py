@@ -489,6 +489,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: StringLookup and IntegerLookup (Keras's IndexLookup on tf.lookup tables) index tokens as [mask][OOV x num_oov_indices][vocabulary]; OOV by one index, floormod (integers) or FarmHash buckets, or an error for num_oov_indices=0; invert maps back; one_hot, multi_hot, count and tf_idf outputs; adapt keeps tokens by count, ties by the token, both descending, up to max_tokens, with idf log(1 + docs / (1 + doc count)); configs and errors as Keras's."),
     Clause('keras.layer.hashed-crossing', 'keras', False, (),
            "TF 2.21 + Keras 3.15: tf.sparse.cross_hashed hashes every combination of the inputs' features per row from hash_key by FingerprintCat64 with each feature's hash (strings' Fingerprint64, int64 bits; other numbers cast to int64), modulo num_buckets; HashedCrossing crosses two or more integer or string features of shape (), (batch,) or (batch, 1) into num_bins bins, int64 or one_hot, with Keras's errors."),
+    Clause('keras.layer.adaptive-pooling', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: AdaptiveAveragePooling1D/2D/3D and AdaptiveMaxPooling1D/2D/3D pool each spatial axis of length L to output_size n with windows i*L//n .. ceil((i+1)*L/n) (mean or max), channels_last or channels_first; output_size an int or a tuple of the rank; configs and errors as Keras's."),
     Clause('keras.init.names', 'keras', False, (),
            "TF 2.21 + Keras 3.15: initializers.get resolves class names, snake-case names and aliases; configs and argument errors as Keras's."),
     Clause('keras.init.distributions', 'keras', False, (),

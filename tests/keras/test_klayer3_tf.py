@@ -3,8 +3,10 @@ KeyValueTensorInitializer, TextFileInitializer and experimental.MutableHashTable
 sizes, sparse keys, tf.function, the errors TF raises); StringLookup and IntegerLookup (given and
 adapted vocabularies, OOV indices by floormod and FarmHash, masks, invert, every output mode, tf_idf
 weights, get_vocabulary, config round trips, the errors Keras raises, symbolic calls, a tf.data map,
-and a fit of IntegerLookup -> Embedding); tf.sparse.cross_hashed and HashedCrossing. Values are integers or few float operations: each must
-equal TF's answer (floats to 1e-6). Clauses ops.lookup, keras.layer.lookup, keras.layer.hashed-crossing. Its golden
+and a fit of IntegerLookup -> Embedding); tf.sparse.cross_hashed and HashedCrossing; the adaptive
+pooling layers (1-3D, both data formats, shrinking and growing, gradients, configs, a fit). Values are integers or few float operations: each must
+equal TF's answer (floats to 1e-6). Clauses ops.lookup, keras.layer.lookup, keras.layer.hashed-crossing,
+keras.layer.adaptive-pooling. Its golden
 (tests/goldens/) is stamped with this file.
 """
 
@@ -287,7 +289,7 @@ def _integer_lookup(c: dict[str, Callable[[Any], Any]]) -> None:
         x = np.array([[12, 36, 0], [1138, 42, 42], [7, 12, 0], [36, 36, 36]], np.int64)
         y = np.array([[1.0], [0.0], [0.5], [2.0]], np.float32)
         hist = model.fit(x, y, epochs=3, batch_size=2, verbose=0, shuffle=False)
-        return [hist.history["loss"], [w.numpy() for w in model.weights]]
+        return [np.array(hist.history["loss"], np.float32), [w.numpy() for w in model.weights]]
     c["il/fit_embedding"] = fit
 
 
@@ -346,12 +348,64 @@ def _crossing(c: dict[str, Callable[[Any], Any]]) -> None:
     c[H + "err_output_mode"] = lambda tf: tf.keras.layers.HashedCrossing(7, output_mode="count")
 
 
+def _adaptive_pooling(c: dict[str, Callable[[Any], Any]]) -> None:
+    x1 = np.arange(2 * 7 * 3, dtype="float32").reshape(2, 7, 3) ** 1.3 % 5
+    x2 = np.arange(2 * 7 * 5 * 3, dtype="float32").reshape(2, 7, 5, 3) ** 1.1 % 7
+    x3 = np.arange(5 * 6 * 7 * 2, dtype="float32").reshape(1, 5, 6, 7, 2) ** 1.2 % 9
+    P = "ap/"
+    for kind in ("Average", "Max"):
+        for rank, x, sizes in ((1, x1, (3, 2, 7, 9)), (2, x2, ((3, 2), 3, (7, 5), (9, 6), (1, 1))),
+                               (3, x3, ((2, 3, 4), 2, (5, 6, 7)))):
+            name = f"Adaptive{kind}Pooling{rank}D"
+            for size in sizes:
+                if kind == "Max" and size == (1, 1):
+                    continue   # (TF 2.21 dies of SIGFPE here: its 'big' max pool of window 6 over 5 is empty)
+                for fmt in ("channels_last", "channels_first"):
+                    c[f"{P}{name}/{size}/{fmt}"] = (lambda tf, n=name, sz=size, f=fmt, v=x:
+                                                    getattr(tf.keras.layers, n)(sz, data_format=f)(v))
+
+            def grad(tf: Any, n: str = name, v: np.ndarray = x, sz: Any = sizes[0]) -> Any:
+                var = tf.Variable(v)
+                layer = getattr(tf.keras.layers, n)(sz)
+                with tf.GradientTape() as tape:
+                    y = layer(var)
+                    y = tf.reduce_sum(y * np.arange(int(np.prod(y.shape)), dtype="float32").reshape(y.shape))
+                return tape.gradient(y, var)
+            c[f"{P}{name}/gradient"] = grad
+            c[f"{P}{name}/config"] = (lambda tf, n=name, sz=sizes[0]: (lambda cfg: [
+                sorted(cfg.items(), key=str), sorted(getattr(tf.keras.layers, n).from_config(cfg).get_config().items(),
+                                                     key=str)])(getattr(tf.keras.layers, n)(sz, name="p").get_config()))
+            c[f"{P}{name}/symbolic"] = (lambda tf, n=name, sz=sizes[0], v=x: [tuple(getattr(tf.keras.layers, n)(sz)(
+                tf.keras.Input(shape=v.shape[1:])).shape)])
+    c[P + "ops_default_format"] = lambda tf: [tf.keras.ops.adaptive_average_pool(x2, (3, 2)),
+                                              tf.keras.ops.adaptive_max_pool(x2, 4)]
+    c[P + "float64"] = lambda tf: tf.keras.layers.AdaptiveMaxPooling2D(2, dtype="float64")(x2.astype("float64"))
+    c[P + "err_1d_tuple"] = lambda tf: tf.keras.layers.AdaptiveAveragePooling1D((1, 2))
+    c[P + "err_1d_type"] = lambda tf: tf.keras.layers.AdaptiveMaxPooling1D("3")
+    c[P + "err_2d_tuple"] = lambda tf: tf.keras.layers.AdaptiveAveragePooling2D((1, 2, 3))
+    c[P + "err_3d_type"] = lambda tf: tf.keras.layers.AdaptiveMaxPooling3D("a")
+    c[P + "err_data_format"] = lambda tf: tf.keras.layers.AdaptiveAveragePooling2D(2, data_format="nhwc")
+
+    def fit(tf: Any) -> list:
+        tf.keras.utils.set_random_seed(11)
+        model = tf.keras.Sequential([tf.keras.Input(shape=(7, 5, 3)), tf.keras.layers.Conv2D(4, 2),
+                                     tf.keras.layers.AdaptiveMaxPooling2D((4, 3)),
+                                     tf.keras.layers.AdaptiveAveragePooling2D(2), tf.keras.layers.Flatten(),
+                                     tf.keras.layers.Dense(1)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+        y = np.array([[1.0], [-1.0]], np.float32)
+        hist = model.fit(x2 / 7, y, epochs=3, batch_size=1, verbose=0, shuffle=False)
+        return [np.array(hist.history["loss"], np.float32), [w.numpy() for w in model.weights]]
+    c[P + "fit"] = fit
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     _tables(c)
     _string_lookup(c)
     _integer_lookup(c)
     _crossing(c)
+    _adaptive_pooling(c)
     return c
 
 
@@ -432,6 +486,11 @@ def test_lookup_tables_match_tf(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("keras.layer.hashed-crossing")
 def test_hashed_crossing_matches_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("cross/", "hc/"))
+
+
+@pytest.mark.clause("keras.layer.adaptive-pooling")
+def test_adaptive_pooling_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("ap/",))
 
 
 @pytest.mark.clause("keras.layer.lookup")

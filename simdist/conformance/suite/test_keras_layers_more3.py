@@ -247,3 +247,55 @@ def test_layers_more3_hashed_crossing(tf, keras):
         keras.layers.HashedCrossing(7)([a])
     with raises(ValueError, match="integer or string dtype"):
         keras.layers.HashedCrossing(7)([a.astype(np.float32), b])
+
+
+def _adaptive_ref(x, out, reduce):
+    """Adaptive pooling of each spatial axis (channels_last) over windows floor(i*L/n) ..
+    ceil((i+1)*L/n), as Keras's TF backend gathers them."""
+    y = x.astype(np.float64)
+    for axis, n in enumerate(out, start=1):
+        length = y.shape[axis]
+        parts = []
+        for i in range(n):
+            lo, hi = (i * length) // n, -((-(i + 1) * length) // n)
+            parts.append(reduce(np.take(y, range(lo, hi), axis=axis), axis=axis, keepdims=True))
+        y = np.concatenate(parts, axis=axis)
+    return y
+
+
+@clause("keras.layer.adaptive-pooling", ref="tf221")
+def test_layers_more3_adaptive_pooling(tf, keras):
+    L = keras.layers
+    rng = np.random.default_rng(33)
+    x1 = rng.standard_normal((2, 7, 3)).astype(np.float32)
+    x2 = rng.standard_normal((2, 7, 5, 3)).astype(np.float32)
+    x3 = rng.standard_normal((1, 5, 6, 7, 2)).astype(np.float32)
+    for name, x, size, out in (("1D", x1, 3, (3,)), ("1D", x1, 9, (9,)), ("2D", x2, (3, 2), (3, 2)),
+                               ("2D", x2, 4, (4, 4)), ("3D", x3, (2, 3, 4), (2, 3, 4))):
+        for kind, reduce in (("Average", np.mean), ("Max", np.max)):
+            layer = getattr(L, f"Adaptive{kind}Pooling{name}")
+            call = f"Adaptive{kind}Pooling{name}({size})"
+            assert_close(layer(size)(x), _adaptive_ref(x, out, reduce), call=call)
+            moved = np.moveaxis(x, -1, 1)
+            got = layer(size, data_format="channels_first")(moved)
+            assert_close(got, np.moveaxis(_adaptive_ref(x, out, reduce), -1, 1), call=call + " channels_first")
+    v = tf.Variable(x2)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(L.AdaptiveAveragePooling2D((3, 2))(v))
+    grad = np.zeros(x2.shape)
+    for i in range(3):
+        lo_h, hi_h = (i * 7) // 3, -((-(i + 1) * 7) // 3)
+        for j in range(2):
+            lo_w, hi_w = (j * 5) // 2, -((-(j + 1) * 5) // 2)
+            grad[:, lo_h:hi_h, lo_w:hi_w, :] += 1.0 / ((hi_h - lo_h) * (hi_w - lo_w))
+    assert_close(tape.gradient(y, v), grad, call="gradient of sum(AdaptiveAveragePooling2D((3, 2))(x))")
+    sym = L.AdaptiveMaxPooling2D((3, 2))(keras.Input(shape=(7, 5, 3)))
+    assert_equal(tuple(sym.shape), (None, 3, 2, 3), call="symbolic AdaptiveMaxPooling2D((3, 2)) shape")
+    cfg = L.AdaptiveAveragePooling3D(2, name="ap").get_config()
+    assert_equal(tuple(cfg["output_size"]), (2, 2, 2), call="AdaptiveAveragePooling3D(2).get_config()['output_size']")
+    with raises(ValueError, match="must have length 1"):
+        L.AdaptiveAveragePooling1D((1, 2))
+    with raises(TypeError, match=r"\(height, width\) tuple"):
+        L.AdaptiveMaxPooling2D((1, 2, 3))
+    with raises(ValueError, match="Invalid data_format"):
+        L.AdaptiveAveragePooling2D(2, data_format="nhwc")

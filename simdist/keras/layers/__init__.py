@@ -124,3 +124,9 @@ from simdist.keras.layers.wrapper import Wrapper  # noqa: F401
 from simdist.keras.layers.string_lookup import StringLookup  # noqa: F401
 from simdist.keras.layers.integer_lookup import IntegerLookup  # noqa: F401
 from simdist.keras.layers.hashed_crossing import HashedCrossing  # noqa: F401
+from simdist.keras.layers.adaptive_pooling import AdaptiveAveragePooling1D  # noqa: F401
+from simdist.keras.layers.adaptive_pooling import AdaptiveAveragePooling2D  # noqa: F401
+from simdist.keras.layers.adaptive_pooling import AdaptiveAveragePooling3D  # noqa: F401
+from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling1D  # noqa: F401
+from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling2D  # noqa: F401
+from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling3D  # noqa: F401
