@@ -491,6 +491,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: tf.sparse.cross_hashed hashes every combination of the inputs' features per row from hash_key by FingerprintCat64 with each feature's hash (strings' Fingerprint64, int64 bits; other numbers cast to int64), modulo num_buckets; HashedCrossing crosses two or more integer or string features of shape (), (batch,) or (batch, 1) into num_bins bins, int64 or one_hot, with Keras's errors."),
     Clause('keras.layer.adaptive-pooling', 'keras', False, (),
            "TF 2.21 + Keras 3.15: AdaptiveAveragePooling1D/2D/3D and AdaptiveMaxPooling1D/2D/3D pool each spatial axis of length L to output_size n with windows i*L//n .. ceil((i+1)*L/n) (mean or max), channels_last or channels_first; output_size an int or a tuple of the rank; configs and errors as Keras's."),
+    Clause('keras.layer.stacked-rnn-cells', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: StackedRNNCells (and RNN of a list of cells) runs its cells in order each step, each cell's output the next one's input; its state is the list of the cells' (nested) states, in initial_state, return_state and stateful variables; masks hold every state; dropout masks are made per cell; config lists the cells."),
     Clause('keras.init.names', 'keras', False, (),
            "TF 2.21 + Keras 3.15: initializers.get resolves class names, snake-case names and aliases; configs and argument errors as Keras's."),
     Clause('keras.init.distributions', 'keras', False, (),

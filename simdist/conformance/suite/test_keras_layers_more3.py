@@ -299,3 +299,42 @@ def test_layers_more3_adaptive_pooling(tf, keras):
         L.AdaptiveMaxPooling2D((1, 2, 3))
     with raises(ValueError, match="Invalid data_format"):
         L.AdaptiveAveragePooling2D(2, data_format="nhwc")
+
+
+@clause("keras.layer.stacked-rnn-cells", ref="tf221")
+def test_layers_more3_stacked_rnn_cells(tf, keras):
+    L = keras.layers
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    layer = L.RNN([L.SimpleRNNCell(4), L.SimpleRNNCell(2)], return_sequences=True, return_state=True)
+    out, s1, s2 = layer(x)
+    k1, r1, b1, k2, r2, b2 = (np.asarray(w, np.float64) for w in layer.get_weights())
+    h1, h2, seq = np.zeros((2, 4)), np.zeros((2, 2)), []
+    for t in range(4):
+        h1 = np.tanh(x[:, t].astype(np.float64) @ k1 + h1 @ r1 + b1)
+        h2 = np.tanh(h1 @ k2 + h2 @ r2 + b2)
+        seq.append(h2)
+    assert_close(out, np.stack(seq, axis=1), call="RNN([SimpleRNNCell(4), SimpleRNNCell(2)]) sequences")
+    # (SimpleRNNCell's get_initial_state gives a list [h]: each cell's state comes back as that list)
+    assert_close(s1[0], h1, call="returned state of the first cell ([h])")
+    assert_close(s2[0], h2, call="returned state of the second cell ([h])")
+    cells = L.StackedRNNCells([L.LSTMCell(3), L.GRUCell(2)])
+    assert_true(cells.state_size == [[3, 3], 2] and cells.output_size == 2,
+                f"state_size={cells.state_size}, output_size={cells.output_size}, but should be [[3, 3], 2], 2",
+                call="StackedRNNCells([LSTMCell(3), GRUCell(2)])")
+    lstm_gru = L.RNN(cells, return_state=True)
+    got = lstm_gru(x)
+    assert_equal([tuple(np.shape(t)) for t in (got[0], got[1][0], got[1][1], got[2][0])],
+                 [(2, 2), (2, 3), (2, 3), (2, 2)], call="RNN(StackedRNNCells) return_state: output, [h, c], [h]")
+    init = [[np.ones((2, 3), np.float32), np.zeros((2, 3), np.float32)], np.ones((2, 2), np.float32)]
+    with_init = lstm_gru(x, initial_state=init)
+    assert_true(not np.allclose(np.asarray(with_init[0]), np.asarray(got[0])),
+                "the output did not change with a nested initial_state", call="RNN(StackedRNNCells)(initial_state)")
+    masked = layer(x, mask=np.array([[True, True, False, False], [True, True, True, True]]))
+    assert_close(masked[1][0][:1], layer(x[:1, :2])[1][0], call="a masked step keeps every cell's state")
+    again = L.RNN.from_config(layer.get_config())
+    again(x)
+    again.set_weights(layer.get_weights())
+    assert_close(again(x)[0], out, call="RNN.from_config(get_config()) with the same weights")
+    with raises(ValueError, match="state_size"):
+        L.StackedRNNCells([L.Dense(2)])

@@ -130,3 +130,4 @@ from simdist.keras.layers.adaptive_pooling import AdaptiveAveragePooling3D  # no
 from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling1D  # noqa: F401
 from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling2D  # noqa: F401
 from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling3D  # noqa: F401
+from simdist.keras.layers.stacked_rnn_cells import StackedRNNCells  # noqa: F401
