@@ -6,14 +6,17 @@ weights, get_vocabulary, config round trips, the errors Keras raises, symbolic c
 and a fit of IntegerLookup -> Embedding); tf.sparse.cross_hashed and HashedCrossing; the adaptive
 pooling layers (1-3D, both data formats, shrinking and growing, gradients, configs, a fit); StackedRNNCells
 (RNN of a list of cells: values, masks, initial and returned nested states, stateful, gradients, configs,
-a fit with dropout). Values are integers or few float operations: each must
+a fit with dropout); GroupQueryAttention (both attention paths, masks, causal and sliding windows, gate,
+dropout, configs, gradients, a fit). Values are integers or few float operations: each must
 equal TF's answer (floats to 1e-6; the weights after a few SGD steps of a fit to 1e-5). Clauses ops.lookup, keras.layer.lookup, keras.layer.hashed-crossing,
-keras.layer.adaptive-pooling, keras.layer.stacked-rnn-cells. Its golden
+keras.layer.adaptive-pooling, keras.layer.stacked-rnn-cells,
+keras.layer.group-query-attention. Its golden
 (tests/goldens/) is stamped with this file.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Any, Callable
@@ -379,8 +382,9 @@ def _adaptive_pooling(c: dict[str, Callable[[Any], Any]]) -> None:
                                                      key=str)])(getattr(tf.keras.layers, n)(sz, name="p").get_config()))
             c[f"{P}{name}/symbolic"] = (lambda tf, n=name, sz=sizes[0], v=x: [tuple(getattr(tf.keras.layers, n)(sz)(
                 tf.keras.Input(shape=v.shape[1:])).shape)])
-    c[P + "ops_default_format"] = lambda tf: [tf.keras.ops.adaptive_average_pool(x2, (3, 2)),
-                                              tf.keras.ops.adaptive_max_pool(x2, 4)]
+    c[P + "ops_default_format"] = lambda tf: [tf.keras.ops.adaptive_average_pool(tf.constant(x2), (3, 2)),
+                                              tf.keras.ops.adaptive_max_pool(tf.constant(x2), 4)]
+    c[P + "ops_ndarray"] = lambda tf: tf.keras.ops.adaptive_average_pool(x2, (3, 2))   # (Keras reads .shape.as_list())
     c[P + "float64"] = lambda tf: tf.keras.layers.AdaptiveMaxPooling2D(2, dtype="float64")(x2.astype("float64"))
     c[P + "err_1d_tuple"] = lambda tf: tf.keras.layers.AdaptiveAveragePooling1D((1, 2))
     c[P + "err_1d_type"] = lambda tf: tf.keras.layers.AdaptiveMaxPooling1D("3")
@@ -427,11 +431,13 @@ def _stacked(c: dict[str, Callable[[Any], Any]]) -> None:
     def config(tf: Any) -> list:
         layer = tf.keras.layers.RNN(cells(tf), return_state=True, name="rnn")
         cfg = layer.get_config()
+        text = json.dumps(cfg, sort_keys=True, default=str)   # (Keras's from_config pops entries of nested dicts)
         again = tf.keras.layers.RNN.from_config(dict(cfg))
         layer(x)
         again(x)
         again.set_weights(layer.get_weights())
-        return [sorted(str(cfg).replace("'", "").split(", ")), [a - b for a, b in zip(again(x), layer(x))]]
+        return [text,
+                [a - b for a, b in zip(tf.nest.flatten(again(x)), tf.nest.flatten(layer(x)))]]
     c[S + "config"] = config
 
     def grad(tf: Any) -> list:
@@ -440,7 +446,7 @@ def _stacked(c: dict[str, Callable[[Any], Any]]) -> None:
         with tf.GradientTape() as tape:
             tape.watch(v)
             y = tf.reduce_sum(layer(v) ** 2)
-        return [tape.gradient(y, v)] + tape.gradient(y, layer.trainable_weights)
+        return tape.gradient(y, [v] + layer.trainable_weights)
     c[S + "gradients"] = grad
 
     def fit(tf: Any) -> list:
@@ -468,6 +474,70 @@ def _stacked(c: dict[str, Callable[[Any], Any]]) -> None:
     c[S + "err_no_state_size"] = lambda tf: tf.keras.layers.StackedRNNCells([tf.keras.layers.Dense(3)])
 
 
+def _gqa(c: dict[str, Callable[[Any], Any]]) -> None:
+    rng = np.random.default_rng(0)
+    q = rng.standard_normal((2, 4, 6)).astype("float32")
+    v = rng.standard_normal((2, 5, 6)).astype("float32")
+    k = rng.standard_normal((2, 5, 6)).astype("float32")
+
+    def mk(tf: Any, **kw: Any) -> Any:
+        tf.keras.utils.set_random_seed(2)
+        return tf.keras.layers.GroupQueryAttention(head_dim=3, num_query_heads=4, num_key_value_heads=2, **kw)
+    G = "gqa/"
+    c[G + "plain"] = lambda tf: mk(tf)(q, v)
+    c[G + "key"] = lambda tf: mk(tf)(q, v, key=k)
+    c[G + "scores"] = lambda tf: list(mk(tf)(q, v, return_attention_scores=True))
+    c[G + "causal"] = lambda tf: mk(tf)(q, q, use_causal_mask=True)
+    c[G + "causal_scores"] = lambda tf: list(mk(tf)(q, q, use_causal_mask=True, return_attention_scores=True))
+    c[G + "sliding_window"] = lambda tf: list(mk(tf, sliding_window=2)(q, q, use_causal_mask=True,
+                                                                      return_attention_scores=True))
+    c[G + "gate_no_bias_mask"] = lambda tf: mk(tf, use_gate=True, use_bias=False)(
+        q, v, attention_mask=np.tril(np.ones((2, 4, 5), bool)))
+    c[G + "one_kv_head"] = lambda tf: (tf.keras.utils.set_random_seed(4), tf.keras.layers.GroupQueryAttention(
+        2, 6, 1)(q, v))[1]
+    c[G + "dropout_training"] = lambda tf: mk(tf, dropout=0.5, seed=3)(q, v, training=True)
+    c[G + "dropout_inference"] = lambda tf: mk(tf, dropout=0.5, seed=3)(q, v)
+
+    def masked(tf: Any) -> Any:
+        tf.keras.utils.set_random_seed(2)
+        e = tf.keras.layers.Embedding(10, 6, mask_zero=True)
+        a = e(np.array([[1, 2, 0, 0], [3, 4, 5, 0]]))
+        b = e(np.array([[1, 2, 3, 0, 0], [3, 0, 0, 0, 0]]))
+        out = mk(tf)(a, b)
+        return [out, out._keras_mask]
+    c[G + "keras_masks"] = masked
+    c[G + "config"] = lambda tf: (lambda cfg: [json.dumps(cfg, sort_keys=True, default=str), json.dumps(
+        tf.keras.layers.GroupQueryAttention.from_config(cfg).get_config(), sort_keys=True, default=str)])(
+        mk(tf, sliding_window=3, use_gate=True, dropout=0.1, kernel_regularizer="l2", name="gqa").get_config())
+    c[G + "weights"] = lambda tf: (lambda layer: (layer(q, v), [(w.path, w.numpy()) for w in layer.weights])[1])(
+        mk(tf, use_gate=True))
+    c[G + "symbolic"] = lambda tf: [tuple(t.shape) for t in tf.nest.flatten(mk(tf)(
+        tf.keras.Input((4, 6)), tf.keras.Input((5, 6)), return_attention_scores=True))]
+    c[G + "err_heads"] = lambda tf: tf.keras.layers.GroupQueryAttention(3, 4, 3)
+    c[G + "err_window"] = lambda tf: tf.keras.layers.GroupQueryAttention(3, 4, 2, sliding_window=0)
+    c[G + "err_feature_dims"] = _first_line(lambda tf: mk(tf)(tf.keras.Input((4, 6)), tf.keras.Input((5, 7))))
+
+    def grad(tf: Any) -> list:
+        layer = mk(tf, use_gate=True)
+        x = tf.constant(q)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(layer(x, v, use_causal_mask=True) ** 2)
+        return tape.gradient(y, [x] + layer.trainable_weights)
+    c[G + "gradients"] = grad
+
+    def fit(tf: Any) -> list:
+        tf.keras.utils.set_random_seed(6)
+        inp = tf.keras.Input((4, 6))
+        att = tf.keras.layers.GroupQueryAttention(3, 4, 2, dropout=0.1, seed=1)(inp, inp, use_causal_mask=True)
+        out = tf.keras.layers.Dense(1)(tf.keras.layers.GlobalAveragePooling1D()(att))
+        model = tf.keras.Model(inp, out)
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+        hist = model.fit(q, np.array([[0.5], [-0.5]], np.float32), epochs=3, batch_size=1, verbose=0, shuffle=False)
+        return [np.array(hist.history["loss"], np.float32), [w.numpy() for w in model.weights]]
+    c[G + "fit"] = fit
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     _tables(c)
@@ -476,13 +546,14 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     _crossing(c)
     _adaptive_pooling(c)
     _stacked(c)
+    _gqa(c)
     return c
 
 
 CASES = _cases()
 LABELS = sorted(CASES)
 _AUTO_NAME = re.compile(r"\b(string_lookup|integer_lookup|hashed_crossing|stacked_rnn_cells|rnn|lstm_cell|gru_cell|"
-                        r"simple_rnn_cell|simple_rnn|dense)(_\d+)?\b")
+                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding)(_\d+)?\b")
 
 
 def _encode(v: Any) -> Any:
@@ -568,6 +639,11 @@ def test_adaptive_pooling_matches_tf(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("keras.layer.stacked-rnn-cells")
 def test_stacked_rnn_cells_match_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("st/",))
+
+
+@pytest.mark.clause("keras.layer.group-query-attention")
+def test_group_query_attention_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("gqa/",))
 
 
 @pytest.mark.clause("keras.layer.lookup")

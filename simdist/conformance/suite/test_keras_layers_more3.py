@@ -21,6 +21,8 @@ from simdist.conformance.tolerances import Tolerance
 clause = pytest.mark.clause
 
 TOL32 = Tolerance(rtol=1e-6, atol=1e-7)
+# float32 attention (several contractions and a softmax) against a float64 NumPy reference
+TOL_ATT = Tolerance(rtol=1e-5, atol=1e-6)
 VOC = ["a", "b", "c", "d"]
 WORDS = [["a", "c", "d"], ["d", "z", "b"]]
 
@@ -338,3 +340,49 @@ def test_layers_more3_stacked_rnn_cells(tf, keras):
     assert_close(again(x)[0], out, call="RNN.from_config(get_config()) with the same weights")
     with raises(ValueError, match="state_size"):
         L.StackedRNNCells([L.Dense(2)])
+
+
+def _gqa_ref(q, v, w, heads, kv_heads, head_dim, mask=None):
+    """GroupQueryAttention in NumPy (float64): projections, key/value heads repeated, softmax of the
+    scaled scores (masked positions out), output projection."""
+    qk, qb, kk, kb, vk, vb, ok, ob = (np.asarray(t, np.float64) for t in w)
+    qp = np.einsum("bqm,muh->bquh", q, qk) + qb
+    kp = np.repeat(np.einsum("bkm,mvh->bkvh", v, kk) + kb, heads // kv_heads, axis=2)
+    vp = np.repeat(np.einsum("bkm,mvh->bkvh", v, vk) + vb, heads // kv_heads, axis=2)
+    scores = np.einsum("bquh,bkuh->buqk", qp / np.sqrt(head_dim), kp)
+    if mask is not None:
+        scores = np.where(mask[:, None], scores, -1e9)
+    scores = np.exp(scores - scores.max(-1, keepdims=True))
+    scores /= scores.sum(-1, keepdims=True)
+    out = np.einsum("buqk,bkuh->bquh", scores, vp)
+    return np.einsum("bquh,uhm->bqm", out, ok) + ob, scores
+
+
+@clause("keras.layer.group-query-attention", ref="tf221")
+def test_layers_more3_group_query_attention(tf, keras):
+    rng = np.random.default_rng(8)
+    q = rng.standard_normal((2, 4, 6)).astype(np.float32)
+    v = rng.standard_normal((2, 5, 6)).astype(np.float32)
+    layer = keras.layers.GroupQueryAttention(head_dim=3, num_query_heads=4, num_key_value_heads=2)
+    out, scores = layer(q, v, return_attention_scores=True)
+    want, want_scores = _gqa_ref(q.astype(np.float64), v.astype(np.float64), layer.get_weights(), 4, 2, 3)
+    _assert_close(out, want, tolerance=TOL_ATT,
+                  call="GroupQueryAttention(3, 4, 2)(q, v) (einsum path, scores returned)")
+    _assert_close(scores, want_scores, tolerance=TOL_ATT, call="its attention scores (batch, heads, T, S)")
+    _assert_close(layer(q, v), want, tolerance=TOL_ATT,
+                  call="GroupQueryAttention(3, 4, 2)(q, v) (dot_product_attention path)")
+    causal = np.tril(np.ones((4, 4), bool))[None].repeat(2, axis=0)
+    want_causal, _ = _gqa_ref(q.astype(np.float64), q.astype(np.float64), layer.get_weights(), 4, 2, 3, mask=causal)
+    _assert_close(layer(q, q, use_causal_mask=True), want_causal, tolerance=TOL_ATT, call="use_causal_mask=True")
+    band = causal & (np.abs(np.arange(4)[:, None] - np.arange(4)[None]) < 2)[None]
+    windowed = keras.layers.GroupQueryAttention(3, 4, 2, sliding_window=2)
+    got = windowed(q, q, use_causal_mask=True)
+    want_band, _ = _gqa_ref(q.astype(np.float64), q.astype(np.float64), windowed.get_weights(), 4, 2, 3, mask=band)
+    _assert_close(got, want_band, tolerance=TOL_ATT, call="sliding_window=2 with the causal mask")
+    assert_equal([tuple(w.shape) for w in layer.weights], [(6, 4, 3), (4, 3), (6, 2, 3), (2, 3), (6, 2, 3), (2, 3),
+                                                            (4, 3, 6), (6,)], call="GroupQueryAttention weights")
+    cfg = layer.get_config()
+    assert_equal((cfg["head_dim"], cfg["num_query_heads"], cfg["num_key_value_heads"]), (3, 4, 2),
+                 call="GroupQueryAttention.get_config()")
+    with raises(ValueError, match="divisible"):
+        keras.layers.GroupQueryAttention(3, 4, 3)

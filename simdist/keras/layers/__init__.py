@@ -131,3 +131,5 @@ from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling1D  # noqa: 
 from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling2D  # noqa: F401
 from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling3D  # noqa: F401
 from simdist.keras.layers.stacked_rnn_cells import StackedRNNCells  # noqa: F401
+from simdist.keras.layers.grouped_query_attention import GroupedQueryAttention  # noqa: F401
+from simdist.keras.layers.grouped_query_attention import GroupQueryAttention  # noqa: F401
