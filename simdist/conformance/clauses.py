@@ -495,6 +495,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: StackedRNNCells (and RNN of a list of cells) runs its cells in order each step, each cell's output the next one's input; its state is the list of the cells' (nested) states, in initial_state, return_state and stateful variables; masks hold every state; dropout masks are made per cell; config lists the cells."),
     Clause('keras.layer.group-query-attention', 'keras', False, (),
            "TF 2.21 + Keras 3.15: GroupQueryAttention projects queries to num_query_heads and keys/values to num_key_value_heads heads (EinsumDense), repeats each key/value head num_query_heads // num_key_value_heads times, attends with scale 1/sqrt(head_dim) under the inputs' masks, attention_mask, the causal and sliding-window masks, applies dropout, an optional sigmoid gate and the output projection; configs and errors as Keras's."),
+    Clause('keras.layer.spectral-normalization', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: SpectralNormalization wraps a layer with a kernel or embeddings; in training calls it runs power_iterations power-method steps from its non-trainable vector_u, divides the kernel by the estimated largest singular value and assigns both (an all-zero kernel is kept); inference calls use the kernel as it is."),
     Clause('keras.init.names', 'keras', False, (),
            "TF 2.21 + Keras 3.15: initializers.get resolves class names, snake-case names and aliases; configs and argument errors as Keras's."),
     Clause('keras.init.distributions', 'keras', False, (),

@@ -7,10 +7,11 @@ and a fit of IntegerLookup -> Embedding); tf.sparse.cross_hashed and HashedCross
 pooling layers (1-3D, both data formats, shrinking and growing, gradients, configs, a fit); StackedRNNCells
 (RNN of a list of cells: values, masks, initial and returned nested states, stateful, gradients, configs,
 a fit with dropout); GroupQueryAttention (both attention paths, masks, causal and sliding windows, gate,
-dropout, configs, gradients, a fit). Values are integers or few float operations: each must
+dropout, configs, gradients, a fit); SpectralNormalization (Dense, Conv2D, Embedding kernels, training
+and inference, power iterations, a fit). Values are integers or few float operations: each must
 equal TF's answer (floats to 1e-6; the weights after a few SGD steps of a fit to 1e-5). Clauses ops.lookup, keras.layer.lookup, keras.layer.hashed-crossing,
 keras.layer.adaptive-pooling, keras.layer.stacked-rnn-cells,
-keras.layer.group-query-attention. Its golden
+keras.layer.group-query-attention, keras.layer.spectral-normalization. Its golden
 (tests/goldens/) is stamped with this file.
 """
 
@@ -538,6 +539,45 @@ def _gqa(c: dict[str, Callable[[Any], Any]]) -> None:
     c[G + "fit"] = fit
 
 
+def _spectral(c: dict[str, Callable[[Any], Any]]) -> None:
+    x = (np.arange(12, dtype="float32").reshape(3, 4) % 5) / 5 - 0.3
+
+    def mk(tf: Any, layer: Any = None, **kw: Any) -> Any:
+        tf.keras.utils.set_random_seed(1)
+        return tf.keras.layers.SpectralNormalization(layer or tf.keras.layers.Dense(3), **kw)
+    N = "sn/"
+    c[N + "inference"] = lambda tf: (lambda layer: [layer(x), layer.layer.kernel.value, layer.vector_u.value])(mk(tf))
+    c[N + "training"] = lambda tf: (lambda layer: [layer(x, training=True), layer.layer.kernel.value,
+                                                   layer.vector_u.value, layer(x, training=True)])(
+        mk(tf, power_iterations=3))
+    c[N + "conv2d"] = lambda tf: (lambda layer: [layer(x.reshape(1, 3, 4, 1).repeat(2, -1), training=True),
+                                                 layer.layer.kernel.value])(mk(tf, tf.keras.layers.Conv2D(2, 2)))
+    c[N + "embedding"] = lambda tf: (lambda layer: [layer(np.array([[1, 2]]), training=True),
+                                                    layer.layer.embeddings.value])(mk(tf, tf.keras.layers.Embedding(5, 3)))
+    c[N + "zero_kernel"] = lambda tf: (lambda layer: [layer(x, training=True), layer.vector_u.value])(
+        mk(tf, tf.keras.layers.Dense(3, kernel_initializer="zeros")))
+    c[N + "in_function"] = lambda tf: (lambda layer: [tf.function(lambda v: layer(v, training=True))(x),
+                                                      layer.layer.kernel.value])(mk(tf))
+    c[N + "config"] = lambda tf: (lambda cfg: [cfg["power_iterations"], cfg["layer"]["class_name"], cfg["name"],
+                                               type(tf.keras.layers.SpectralNormalization.from_config(cfg).layer).__name__])(
+        mk(tf, power_iterations=2, name="sn").get_config())
+    c[N + "weights"] = lambda tf: (lambda layer: (layer(x), [(w.path, tuple(w.shape), w.trainable)
+                                                             for w in layer.weights])[1])(mk(tf))
+    c[N + "err_iterations"] = lambda tf: mk(tf, power_iterations=0)
+    c[N + "err_no_kernel"] = lambda tf: mk(tf, tf.keras.layers.Flatten())(x)
+
+    def fit(tf: Any) -> list:
+        tf.keras.utils.set_random_seed(3)
+        L = tf.keras.layers
+        model = tf.keras.Sequential([tf.keras.Input((4,)), L.SpectralNormalization(L.Dense(3, activation="relu")),
+                                     L.Dense(1)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        hist = model.fit(x, np.array([[1.0], [0.0], [-1.0]], np.float32), epochs=3, batch_size=1, verbose=0,
+                         shuffle=False)
+        return [np.array(hist.history["loss"], np.float32), [w.numpy() for w in model.weights]]
+    c[N + "fit"] = fit
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     _tables(c)
@@ -547,13 +587,14 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     _adaptive_pooling(c)
     _stacked(c)
     _gqa(c)
+    _spectral(c)
     return c
 
 
 CASES = _cases()
 LABELS = sorted(CASES)
 _AUTO_NAME = re.compile(r"\b(string_lookup|integer_lookup|hashed_crossing|stacked_rnn_cells|rnn|lstm_cell|gru_cell|"
-                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding)(_\d+)?\b")
+                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding|spectral_normalization|flatten)(_\d+)?\b")
 
 
 def _encode(v: Any) -> Any:
@@ -644,6 +685,11 @@ def test_stacked_rnn_cells_match_tf(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("keras.layer.group-query-attention")
 def test_group_query_attention_matches_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("gqa/",))
+
+
+@pytest.mark.clause("keras.layer.spectral-normalization")
+def test_spectral_normalization_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("sn/",))
 
 
 @pytest.mark.clause("keras.layer.lookup")

@@ -386,3 +386,29 @@ def test_layers_more3_group_query_attention(tf, keras):
                  call="GroupQueryAttention.get_config()")
     with raises(ValueError, match="divisible"):
         keras.layers.GroupQueryAttention(3, 4, 3)
+
+
+@clause("keras.layer.spectral-normalization", ref="tf221")
+def test_layers_more3_spectral_normalization(tf, keras):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    layer = keras.layers.SpectralNormalization(keras.layers.Dense(3), power_iterations=2)
+    inference = layer(x)
+    kernel, bias = (np.asarray(w, np.float64) for w in layer.layer.get_weights())
+    u = np.asarray(layer.vector_u, np.float64)
+    assert_close(inference, x.astype(np.float64) @ kernel + bias, call="SpectralNormalization(Dense) at inference")
+    for _ in range(2):
+        v = u @ kernel.T
+        v = v / np.sqrt((v * v).sum())
+        u = v @ kernel
+        u = u / np.sqrt((u * u).sum())
+    sigma = (v @ kernel @ u.T).item()
+    trained = layer(x, training=True)
+    assert_close(layer.layer.kernel, kernel / sigma, call="the kernel after a training call: kernel / sigma")
+    assert_close(layer.vector_u, u, call="vector_u after two power iterations")
+    assert_close(trained, x.astype(np.float64) @ (kernel / sigma) + bias, call="the training call's output")
+    # (the wrapper tracks the kernel as its own `kernel`, then vector_u, then the wrapped layer's bias)
+    assert_equal([w.trainable for w in layer.weights], [True, False, True],
+                 call="weights: kernel (trainable), vector_u (not), bias (trainable)")
+    with raises(ValueError, match="power_iterations"):
+        keras.layers.SpectralNormalization(keras.layers.Dense(2), power_iterations=0)

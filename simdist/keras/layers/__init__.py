@@ -133,3 +133,4 @@ from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling3D  # noqa: 
 from simdist.keras.layers.stacked_rnn_cells import StackedRNNCells  # noqa: F401
 from simdist.keras.layers.grouped_query_attention import GroupedQueryAttention  # noqa: F401
 from simdist.keras.layers.grouped_query_attention import GroupQueryAttention  # noqa: F401
+from simdist.keras.layers.spectral_normalization import SpectralNormalization  # noqa: F401
