@@ -497,6 +497,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: GroupQueryAttention projects queries to num_query_heads and keys/values to num_key_value_heads heads (EinsumDense), repeats each key/value head num_query_heads // num_key_value_heads times, attends with scale 1/sqrt(head_dim) under the inputs' masks, attention_mask, the causal and sliding-window masks, applies dropout, an optional sigmoid gate and the output projection; configs and errors as Keras's."),
     Clause('keras.layer.spectral-normalization', 'keras', False, (),
            "TF 2.21 + Keras 3.15: SpectralNormalization wraps a layer with a kernel or embeddings; in training calls it runs power_iterations power-method steps from its non-trainable vector_u, divides the kernel by the estimated largest singular value and assigns both (an all-zero kernel is kept); inference calls use the kernel as it is."),
+    Clause('keras.layer.reversible-embedding', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: ReversibleEmbedding embeds as Embedding (the output carries the mask_zero mask) and, called with reverse=True, returns hidden @ embeddings^T (tie_weights) or hidden @ reverse_embeddings, cast to reverse_dtype and soft-capped as tanh(logits / cap) * cap."),
     Clause('keras.init.names', 'keras', False, (),
            "TF 2.21 + Keras 3.15: initializers.get resolves class names, snake-case names and aliases; configs and argument errors as Keras's."),
     Clause('keras.init.distributions', 'keras', False, (),

@@ -8,10 +8,12 @@ pooling layers (1-3D, both data formats, shrinking and growing, gradients, confi
 (RNN of a list of cells: values, masks, initial and returned nested states, stateful, gradients, configs,
 a fit with dropout); GroupQueryAttention (both attention paths, masks, causal and sliding windows, gate,
 dropout, configs, gradients, a fit); SpectralNormalization (Dense, Conv2D, Embedding kernels, training
-and inference, power iterations, a fit). Values are integers or few float operations: each must
+and inference, power iterations, a fit); ReversibleEmbedding (tied and untied reverse projections, soft cap,
+reverse dtype, masks, gradients, a fit). Values are integers or few float operations: each must
 equal TF's answer (floats to 1e-6; the weights after a few SGD steps of a fit to 1e-5). Clauses ops.lookup, keras.layer.lookup, keras.layer.hashed-crossing,
 keras.layer.adaptive-pooling, keras.layer.stacked-rnn-cells,
-keras.layer.group-query-attention, keras.layer.spectral-normalization. Its golden
+keras.layer.group-query-attention, keras.layer.spectral-normalization,
+keras.layer.reversible-embedding. Its golden
 (tests/goldens/) is stamped with this file.
 """
 
@@ -578,6 +580,54 @@ def _spectral(c: dict[str, Callable[[Any], Any]]) -> None:
     c[N + "fit"] = fit
 
 
+def _reversible(c: dict[str, Callable[[Any], Any]]) -> None:
+    ids = np.array([[1, 4, 0], [2, 0, 0]])
+    h = (np.arange(12, dtype="float32").reshape(2, 2, 3) % 5) / 5 - 0.3
+
+    def mk(tf: Any, **kw: Any) -> Any:
+        tf.keras.utils.set_random_seed(1)
+        return tf.keras.layers.ReversibleEmbedding(6, 3, **kw)
+    R = "re/"
+    c[R + "forward"] = lambda tf: mk(tf)(ids)
+    c[R + "mask"] = lambda tf: [mk(tf, mask_zero=True)(ids)._keras_mask]
+    c[R + "reverse_tied"] = lambda tf: (lambda layer: (layer(ids), layer(h, reverse=True))[1])(mk(tf))
+    c[R + "reverse_untied"] = lambda tf: (lambda layer: (layer(ids), [layer(h, reverse=True),
+                                                                      [w.path for w in layer.weights]])[1])(
+        mk(tf, tie_weights=False))
+    c[R + "soft_cap"] = lambda tf: (lambda layer: (layer(ids), layer(h * 10, reverse=True))[1])(mk(tf, logit_soft_cap=2.0))
+    c[R + "reverse_dtype"] = lambda tf: (lambda layer: (layer(ids), layer(h, reverse=True))[1])(
+        mk(tf, reverse_dtype="float64"))
+    c[R + "config"] = lambda tf: (lambda cfg: [json.dumps(cfg, sort_keys=True, default=str), json.dumps(
+        tf.keras.layers.ReversibleEmbedding.from_config(cfg).get_config(), sort_keys=True, default=str)])(
+        mk(tf, tie_weights=False, logit_soft_cap=1.5, name="re").get_config())
+    c[R + "symbolic"] = lambda tf: [tuple(mk(tf)(tf.keras.Input((3,), dtype="int32")).shape),
+                                    tuple(mk(tf)(tf.keras.Input((2, 3)), reverse=True).shape)]
+
+    def grad(tf: Any) -> list:
+        layer = mk(tf, tie_weights=False)
+        layer(ids)
+        x = tf.constant(h)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(layer(x, reverse=True) ** 2) + tf.reduce_sum(layer(ids) ** 3)
+        return tape.gradient(y, [x] + layer.trainable_weights)
+    c[R + "gradients"] = grad
+
+    def fit(tf: Any) -> list:
+        tf.keras.utils.set_random_seed(3)
+        L = tf.keras.layers
+        emb = L.ReversibleEmbedding(6, 3)
+        inp = tf.keras.Input((3,), dtype="int32")
+        out = emb(L.Dense(3)(emb(inp)), reverse=True)
+        model = tf.keras.Model(inp, out)
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1),
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        hist = model.fit(np.array([[1, 2, 3], [4, 5, 1]]), np.array([[2, 3, 4], [5, 1, 2]]), epochs=3, batch_size=1,
+                         verbose=0, shuffle=False)
+        return [np.array(hist.history["loss"], np.float32), [w.numpy() for w in model.weights]]
+    c[R + "fit"] = fit
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     _tables(c)
@@ -588,13 +638,14 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     _stacked(c)
     _gqa(c)
     _spectral(c)
+    _reversible(c)
     return c
 
 
 CASES = _cases()
 LABELS = sorted(CASES)
 _AUTO_NAME = re.compile(r"\b(string_lookup|integer_lookup|hashed_crossing|stacked_rnn_cells|rnn|lstm_cell|gru_cell|"
-                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding|spectral_normalization|flatten)(_\d+)?\b")
+                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding|spectral_normalization|flatten|reversible_embedding)(_\d+)?\b")
 
 
 def _encode(v: Any) -> Any:
@@ -602,6 +653,8 @@ def _encode(v: Any) -> Any:
     ("py", repr) for other values (layer auto-names normalized)."""
     if isinstance(v, (list, tuple)):
         return ("seq", [_encode(x) for x in v])
+    if type(v).__name__ == "IndexedSlices":
+        return ("seq", [("py", "IndexedSlices"), _encode(v.indices), _encode(v.values), _encode(v.dense_shape)])
     if hasattr(v, "numpy") and hasattr(v, "dtype"):
         return ("t", v.dtype.name, tuple(v.shape), np.asarray(v.numpy()))
     if isinstance(v, np.ndarray):
@@ -690,6 +743,11 @@ def test_group_query_attention_matches_tf(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("keras.layer.spectral-normalization")
 def test_spectral_normalization_matches_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("sn/",))
+
+
+@pytest.mark.clause("keras.layer.reversible-embedding")
+def test_reversible_embedding_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("re/",))
 
 
 @pytest.mark.clause("keras.layer.lookup")

@@ -412,3 +412,23 @@ def test_layers_more3_spectral_normalization(tf, keras):
                  call="weights: kernel (trainable), vector_u (not), bias (trainable)")
     with raises(ValueError, match="power_iterations"):
         keras.layers.SpectralNormalization(keras.layers.Dense(2), power_iterations=0)
+
+
+@clause("keras.layer.reversible-embedding", ref="tf221")
+def test_layers_more3_reversible_embedding(tf, keras):
+    ids = np.array([[1, 4, 0], [2, 0, 0]])
+    h = np.random.default_rng(6).standard_normal((2, 2, 3)).astype(np.float32)
+    layer = keras.layers.ReversibleEmbedding(6, 3, mask_zero=True)
+    out = layer(ids)
+    table = np.asarray(layer.embeddings, np.float64)
+    assert_close(out, table[ids], call="ReversibleEmbedding(6, 3)(ids): the embedding rows")
+    assert_equal(np.asarray(out._keras_mask), ids != 0, call="mask_zero mask on the forward output")
+    assert_close(layer(h, reverse=True), h.astype(np.float64) @ table.T, call="reverse=True: hidden @ embeddings^T")
+    capped = keras.layers.ReversibleEmbedding(6, 3, tie_weights=False, logit_soft_cap=2.0)
+    capped(ids)
+    rev = np.asarray(capped.reverse_embeddings, np.float64)
+    assert_equal(rev.shape, (3, 6), call="untied reverse_embeddings shape (output_dim, input_dim)")
+    assert_close(capped(h * 10, reverse=True), np.tanh((h.astype(np.float64) * 10 @ rev) / 2.0) * 2.0,
+                 call="untied, logit_soft_cap=2: tanh(logits / 2) * 2")
+    assert_equal(tuple(layer.compute_output_shape((2, 5, 3), reverse=True)), (2, 5, 6),
+                 call="compute_output_shape(reverse=True)")

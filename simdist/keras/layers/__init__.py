@@ -134,3 +134,4 @@ from simdist.keras.layers.stacked_rnn_cells import StackedRNNCells  # noqa: F401
 from simdist.keras.layers.grouped_query_attention import GroupedQueryAttention  # noqa: F401
 from simdist.keras.layers.grouped_query_attention import GroupQueryAttention  # noqa: F401
 from simdist.keras.layers.spectral_normalization import SpectralNormalization  # noqa: F401
+from simdist.keras.layers.reversible_embedding import ReversibleEmbedding  # noqa: F401
