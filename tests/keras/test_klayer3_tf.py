@@ -9,11 +9,12 @@ pooling layers (1-3D, both data formats, shrinking and growing, gradients, confi
 a fit with dropout); GroupQueryAttention (both attention paths, masks, causal and sliding windows, gate,
 dropout, configs, gradients, a fit); SpectralNormalization (Dense, Conv2D, Embedding kernels, training
 and inference, power iterations, a fit); ReversibleEmbedding (tied and untied reverse projections, soft cap,
-reverse dtype, masks, gradients, a fit). Values are integers or few float operations: each must
+reverse dtype, masks, gradients, a fit); keras.layers.serialize/deserialize, the initializer class names
+IdentityInitializer/OrthogonalInitializer, Model.to_json and keras.models.model_from_json. Values are integers or few float operations: each must
 equal TF's answer (floats to 1e-6; the weights after a few SGD steps of a fit to 1e-5). Clauses ops.lookup, keras.layer.lookup, keras.layer.hashed-crossing,
 keras.layer.adaptive-pooling, keras.layer.stacked-rnn-cells,
 keras.layer.group-query-attention, keras.layer.spectral-normalization,
-keras.layer.reversible-embedding. Its golden
+keras.layer.reversible-embedding, keras.saving.json-and-serialize. Its golden
 (tests/goldens/) is stamped with this file.
 """
 
@@ -628,6 +629,56 @@ def _reversible(c: dict[str, Callable[[Any], Any]]) -> None:
     c[R + "fit"] = fit
 
 
+def _serialization(c: dict[str, Callable[[Any], Any]]) -> None:
+    x = (np.arange(20, dtype="float32").reshape(2, 5, 2) % 7) / 7
+
+    def dumps(d: Any) -> str:
+        return json.dumps(d, sort_keys=True, default=str)
+
+    def conv(tf: Any, built: bool = False) -> Any:
+        layer = tf.keras.layers.Conv1D(3, 2, name="c")
+        if built:
+            layer.build((None, 5, 2))
+        return layer
+    Z = "ser/"
+    c[Z + "layer"] = lambda tf: dumps(tf.keras.layers.serialize(conv(tf)))
+    c[Z + "layer_built"] = lambda tf: dumps(tf.keras.layers.serialize(conv(tf, built=True)))
+    c[Z + "layer_round_trip"] = lambda tf: (lambda layer: [type(layer).__name__, layer.filters, layer.built, layer.name])(
+        tf.keras.layers.deserialize(tf.keras.layers.serialize(conv(tf, built=True))))
+    c[Z + "err_name"] = lambda tf: tf.keras.layers.deserialize("Conv1D")
+    c[Z + "err_unknown"] = _first_line(lambda tf: tf.keras.layers.deserialize({"class_name": "Nope", "config": {}}))
+    c[Z + "err_not_layer"] = lambda tf: tf.keras.layers.deserialize(tf.keras.initializers.serialize(
+        tf.keras.initializers.Zeros()))
+    c[Z + "initializer_names"] = lambda tf: [tf.keras.initializers.IdentityInitializer is tf.keras.initializers.Identity,
+                                             tf.keras.initializers.OrthogonalInitializer is tf.keras.initializers.Orthogonal,
+                                             tf.keras.initializers.OrthogonalInitializer(seed=1)((3, 3)),
+                                             tf.keras.initializers.IdentityInitializer(gain=2.0)((2, 3))]
+
+    def model(tf: Any) -> Any:
+        tf.keras.utils.set_random_seed(1)
+        return tf.keras.Sequential([tf.keras.Input((5, 2)), tf.keras.layers.Conv1D(3, 2, name="c"),
+                                    tf.keras.layers.GlobalAveragePooling1D(name="g")], name="s")
+    c[Z + "to_json"] = lambda tf: dumps(json.loads(model(tf).to_json()))
+    c[Z + "to_json_indent"] = lambda tf: model(tf).to_json(indent=2).count("\n") > 10
+
+    def from_json(tf: Any) -> list:
+        m = model(tf)
+        again = tf.keras.models.model_from_json(m.to_json())
+        again.set_weights(m.get_weights())
+        return [type(again).__name__, again.built, [tuple(w.shape) for w in again.weights], again(x) - m(x)]
+    c[Z + "model_from_json"] = from_json
+
+    def functional(tf: Any) -> list:
+        tf.keras.utils.set_random_seed(1)
+        inp = tf.keras.Input((5, 2))
+        out = tf.keras.layers.GlobalMaxPooling1D()(tf.keras.layers.Conv1D(2, 3)(inp))
+        m = tf.keras.Model(inp, out, name="f")
+        m.compile(optimizer="sgd", loss="mse")
+        again = tf.keras.models.model_from_json(m.to_json())
+        return [type(again).__name__, len(again.layers), getattr(again, "compiled", None), dumps(json.loads(m.to_json()))]
+    c[Z + "functional_compiled"] = functional
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     _tables(c)
@@ -639,13 +690,14 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     _gqa(c)
     _spectral(c)
     _reversible(c)
+    _serialization(c)
     return c
 
 
 CASES = _cases()
 LABELS = sorted(CASES)
 _AUTO_NAME = re.compile(r"\b(string_lookup|integer_lookup|hashed_crossing|stacked_rnn_cells|rnn|lstm_cell|gru_cell|"
-                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding|spectral_normalization|flatten|reversible_embedding)(_\d+)?\b")
+                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding|spectral_normalization|flatten|reversible_embedding|input_layer|sgd)(_\d+)?\b")
 
 
 def _encode(v: Any) -> Any:
@@ -748,6 +800,11 @@ def test_spectral_normalization_matches_tf(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("keras.layer.reversible-embedding")
 def test_reversible_embedding_matches_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("re/",))
+
+
+@pytest.mark.clause("keras.saving.json-and-serialize")
+def test_serialize_and_json_match_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("ser/",))
 
 
 @pytest.mark.clause("keras.layer.lookup")

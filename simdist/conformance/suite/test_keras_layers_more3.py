@@ -432,3 +432,31 @@ def test_layers_more3_reversible_embedding(tf, keras):
                  call="untied, logit_soft_cap=2: tanh(logits / 2) * 2")
     assert_equal(tuple(layer.compute_output_shape((2, 5, 3), reverse=True)), (2, 5, 6),
                  call="compute_output_shape(reverse=True)")
+
+
+@clause("keras.saving.json-and-serialize", ref="tf221")
+def test_layers_more3_serialize_and_json(tf, keras):
+    layer = keras.layers.Conv1D(3, 2, name="c")
+    layer.build((None, 5, 2))
+    config = keras.layers.serialize(layer)
+    got = (config["module"], config["class_name"], list(config["build_config"]["input_shape"]))
+    assert_true(got == ("keras.layers", "Conv1D", [None, 5, 2]),
+                f"(module, class_name, build input_shape)={got}, but should be ('keras.layers', 'Conv1D', [None, 5, 2])",
+                call="keras.layers.serialize(built Conv1D)")
+    again = keras.layers.deserialize(config)
+    assert_true(type(again).__name__ == "Conv1D" and again.built and again.get_config() == layer.get_config(),
+                f"deserialized {type(again).__name__} built={again.built}", call="keras.layers.deserialize")
+    with raises(ValueError, match="not a `keras.layers.Layer`"):
+        keras.layers.deserialize("Conv1D")
+    with raises(TypeError, match="Could not locate class"):
+        keras.layers.deserialize({"class_name": "NoSuchLayer", "config": {}})
+    x = np.random.default_rng(9).standard_normal((2, 5, 2)).astype(np.float32)
+    model = keras.Sequential([keras.Input((5, 2)), keras.layers.Conv1D(3, 2), keras.layers.GlobalAveragePooling1D()])
+    text = model.to_json()
+    rebuilt = keras.models.model_from_json(text)
+    rebuilt.set_weights(model.get_weights())
+    assert_close(rebuilt(x), model(x), call="model_from_json(model.to_json()) with the same weights")
+    assert_true(keras.initializers.OrthogonalInitializer is keras.initializers.Orthogonal
+                and keras.initializers.IdentityInitializer is keras.initializers.Identity,
+                "IdentityInitializer/OrthogonalInitializer are not Identity/Orthogonal",
+                call="keras.initializers class names")

@@ -135,3 +135,5 @@ from simdist.keras.layers.grouped_query_attention import GroupedQueryAttention  
 from simdist.keras.layers.grouped_query_attention import GroupQueryAttention  # noqa: F401
 from simdist.keras.layers.spectral_normalization import SpectralNormalization  # noqa: F401
 from simdist.keras.layers.reversible_embedding import ReversibleEmbedding  # noqa: F401
+from simdist.keras.layers.layer_serialization import deserialize  # noqa: F401
+from simdist.keras.layers.layer_serialization import serialize  # noqa: F401
