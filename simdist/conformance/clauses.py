@@ -501,6 +501,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: ReversibleEmbedding embeds as Embedding (the output carries the mask_zero mask) and, called with reverse=True, returns hidden @ embeddings^T (tie_weights) or hidden @ reverse_embeddings, cast to reverse_dtype and soft-capped as tanh(logits / cap) * cap."),
     Clause('keras.saving.json-and-serialize', 'keras', False, (),
            "TF 2.21 + Keras 3.15: keras.layers.serialize writes a layer as serialize_keras_object (module keras.layers, config, a built layer's build_config) and deserialize reads it back (built), refusing what is not a Layer (ValueError) and unknown classes (TypeError); Model.to_json is the JSON of the serialized model (config, build_config, compile_config) and keras.models.model_from_json rebuilds (and recompiles) it; IdentityInitializer and OrthogonalInitializer name Identity and Orthogonal."),
+    Clause('keras.layer.conv-lstm', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: ConvLSTM1D/2D/3D run a ConvLSTMCell over the time axis: gates i, f, c, o from convolutions of the input (strides, padding, dilation) and of the state (stride 1, same padding), unit_forget_bias, four dropout masks; states h and c of the convolution's output shape; configs and errors as Keras's."),
     Clause('keras.init.names', 'keras', False, (),
            "TF 2.21 + Keras 3.15: initializers.get resolves class names, snake-case names and aliases; configs and argument errors as Keras's."),
     Clause('keras.init.distributions', 'keras', False, (),

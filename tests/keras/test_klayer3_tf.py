@@ -10,11 +10,13 @@ a fit with dropout); GroupQueryAttention (both attention paths, masks, causal an
 dropout, configs, gradients, a fit); SpectralNormalization (Dense, Conv2D, Embedding kernels, training
 and inference, power iterations, a fit); ReversibleEmbedding (tied and untied reverse projections, soft cap,
 reverse dtype, masks, gradients, a fit); keras.layers.serialize/deserialize, the initializer class names
-IdentityInitializer/OrthogonalInitializer, Model.to_json and keras.models.model_from_json. Values are integers or few float operations: each must
+IdentityInitializer/OrthogonalInitializer, Model.to_json and keras.models.model_from_json; ConvLSTM1D/2D/3D
+(formats, strides, dilation, masks, states, dropout, gradients, configs, a fit). Values are integers or few float operations: each must
 equal TF's answer (floats to 1e-6; the weights after a few SGD steps of a fit to 1e-5). Clauses ops.lookup, keras.layer.lookup, keras.layer.hashed-crossing,
 keras.layer.adaptive-pooling, keras.layer.stacked-rnn-cells,
 keras.layer.group-query-attention, keras.layer.spectral-normalization,
-keras.layer.reversible-embedding, keras.saving.json-and-serialize. Its golden
+keras.layer.reversible-embedding, keras.saving.json-and-serialize,
+keras.layer.conv-lstm. Its golden
 (tests/goldens/) is stamped with this file.
 """
 
@@ -679,6 +681,61 @@ def _serialization(c: dict[str, Callable[[Any], Any]]) -> None:
     c[Z + "functional_compiled"] = functional
 
 
+def _conv_lstm(c: dict[str, Callable[[Any], Any]]) -> None:
+    rng = np.random.default_rng(0)
+    x1 = rng.standard_normal((2, 3, 6, 2)).astype("float32")
+    x2 = rng.standard_normal((2, 3, 5, 4, 2)).astype("float32")
+    x3 = rng.standard_normal((1, 2, 4, 3, 3, 2)).astype("float32")
+
+    def mk(tf: Any, cls: str, *a: Any, **kw: Any) -> Any:
+        tf.keras.utils.set_random_seed(1)
+        return getattr(tf.keras.layers, cls)(*a, **kw)
+    C = "cl/"
+    c[C + "1d"] = lambda tf: mk(tf, "ConvLSTM1D", 3, 2)(x1)
+    c[C + "1d_same_seq_state"] = lambda tf: list(mk(tf, "ConvLSTM1D", 3, 3, padding="same", return_sequences=True,
+                                                    return_state=True)(x1))
+    c[C + "2d"] = lambda tf: mk(tf, "ConvLSTM2D", 2, (2, 3))(x2)
+    c[C + "2d_channels_first_strides"] = lambda tf: mk(tf, "ConvLSTM2D", 2, 2, data_format="channels_first",
+                                                       strides=(2, 1))(np.moveaxis(x2, -1, 2))
+    c[C + "2d_dilation_backwards"] = lambda tf: mk(tf, "ConvLSTM2D", 2, 2, dilation_rate=2, go_backwards=True)(x2)
+    c[C + "2d_mask"] = lambda tf: mk(tf, "ConvLSTM2D", 2, 2, return_sequences=True)(
+        x2, mask=np.array([[True, True, False], [True, True, True]]))
+    c[C + "3d"] = lambda tf: mk(tf, "ConvLSTM3D", 2, 2)(x3)
+    c[C + "no_bias_no_forget"] = lambda tf: mk(tf, "ConvLSTM1D", 2, 2, use_bias=False, unit_forget_bias=False)(x1)
+    c[C + "dropout_training"] = lambda tf: mk(tf, "ConvLSTM1D", 3, 2, dropout=0.3, recurrent_dropout=0.2, seed=5)(
+        x1, training=True)
+    c[C + "weights"] = lambda tf: (lambda layer: (layer(x2), [(w.path, w.numpy()) for w in layer.weights])[1])(
+        mk(tf, "ConvLSTM2D", 2, 2))
+    c[C + "output_shape"] = lambda tf: [mk(tf, "ConvLSTM2D", 2, 2, return_state=True,
+                                           return_sequences=True).compute_output_shape((None, 3, 5, 4, 2))]
+    c[C + "symbolic"] = lambda tf: [tuple(t.shape) for t in tf.nest.flatten(mk(tf, "ConvLSTM2D", 2, 2, return_state=True)(
+        tf.keras.Input((3, 5, 4, 2))))]
+    c[C + "config"] = lambda tf: (lambda cfg: [json.dumps(cfg, sort_keys=True, default=str), json.dumps(
+        tf.keras.layers.ConvLSTM2D.from_config(cfg).get_config(), sort_keys=True, default=str)])(
+        mk(tf, "ConvLSTM2D", 2, 2, dropout=0.1, name="cl").get_config())
+    c[C + "err_strides_dilation"] = lambda tf: mk(tf, "ConvLSTM2D", 2, 2, strides=2, dilation_rate=2)
+    c[C + "err_rank"] = _first_line(lambda tf: mk(tf, "ConvLSTM2D", 2, 2)(x1))
+
+    def grad(tf: Any) -> list:
+        layer = mk(tf, "ConvLSTM1D", 3, 2)
+        v = tf.constant(x1)
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            y = tf.reduce_sum(layer(v) ** 2)
+        return tape.gradient(y, [v] + layer.trainable_weights)
+    c[C + "gradients"] = grad
+
+    def fit(tf: Any) -> list:
+        tf.keras.utils.set_random_seed(3)
+        L = tf.keras.layers
+        model = tf.keras.Sequential([tf.keras.Input((3, 6, 2)), L.ConvLSTM1D(2, 2, dropout=0.2), L.Flatten(),
+                                     L.Dense(1)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+        hist = model.fit(x1, np.array([[0.5], [-0.5]], np.float32), epochs=3, batch_size=1, verbose=0, shuffle=False)
+        return [np.array(hist.history["loss"], np.float32), [w.numpy() for w in model.weights]]
+    c[C + "fit"] = fit
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     _tables(c)
@@ -691,13 +748,14 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     _spectral(c)
     _reversible(c)
     _serialization(c)
+    _conv_lstm(c)
     return c
 
 
 CASES = _cases()
 LABELS = sorted(CASES)
 _AUTO_NAME = re.compile(r"\b(string_lookup|integer_lookup|hashed_crossing|stacked_rnn_cells|rnn|lstm_cell|gru_cell|"
-                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding|spectral_normalization|flatten|reversible_embedding|input_layer|sgd)(_\d+)?\b")
+                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding|spectral_normalization|flatten|reversible_embedding|input_layer|sgd|conv_lstm\dd)(_\d+)?\b")
 
 
 def _encode(v: Any) -> Any:
@@ -805,6 +863,11 @@ def test_reversible_embedding_matches_tf(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("keras.saving.json-and-serialize")
 def test_serialize_and_json_match_tf(tf_results: dict[int, Any]) -> None:
     _check(tf_results, ("ser/",))
+
+
+@pytest.mark.clause("keras.layer.conv-lstm")
+def test_conv_lstm_matches_tf(tf_results: dict[int, Any]) -> None:
+    _check(tf_results, ("cl/",))
 
 
 @pytest.mark.clause("keras.layer.lookup")

@@ -460,3 +460,50 @@ def test_layers_more3_serialize_and_json(tf, keras):
                 and keras.initializers.IdentityInitializer is keras.initializers.Identity,
                 "IdentityInitializer/OrthogonalInitializer are not Identity/Orthogonal",
                 call="keras.initializers class names")
+
+
+def _conv1d_same_free(x, w, b=None):
+    """VALID 1-D convolution, NumPy: x (batch, length, in), w (k, in, out)."""
+    k = w.shape[0]
+    out = np.stack([np.einsum("bki,kio->bo", x[:, i:i + k], w) for i in range(x.shape[1] - k + 1)], axis=1)
+    return out if b is None else out + b
+
+
+def _conv1d_same(x, w):
+    """SAME 1-D convolution with stride 1 (TF's padding: the extra zero after)."""
+    k = w.shape[0]
+    pad = k - 1
+    x = np.pad(x, ((0, 0), (pad // 2, pad - pad // 2), (0, 0)))
+    return _conv1d_same_free(x, w)
+
+
+@clause("keras.layer.conv-lstm", ref="tf221")
+def test_layers_more3_conv_lstm1d(tf, keras):
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((2, 3, 6, 2)).astype(np.float32)
+    layer = keras.layers.ConvLSTM1D(3, 2, return_sequences=True)
+    out = layer(x)
+    k, rk, b = (np.asarray(w, np.float64) for w in layer.get_weights())
+    shapes = (k.shape, rk.shape, b.shape)
+    assert_true(shapes == ((2, 2, 12), (2, 3, 12), (12,)), f"weight shapes {shapes}, but should be ((2, 2, 12), "
+                "(2, 3, 12), (12,))", call="ConvLSTM1D(3, 2) weights: kernel, recurrent_kernel, bias")
+    assert_close(b, np.concatenate([np.zeros(3), np.ones(3), np.zeros(6)]), call="unit_forget_bias")
+
+    def sigmoid(z):
+        return 1 / (1 + np.exp(-z))
+    h = np.zeros((2, 5, 3))
+    c = np.zeros((2, 5, 3))
+    seq = []
+    for t in range(3):
+        xt = x[:, t].astype(np.float64)
+        gates = [_conv1d_same_free(xt, k[..., g * 3:(g + 1) * 3], b[g * 3:(g + 1) * 3])
+                 + _conv1d_same(h, rk[..., g * 3:(g + 1) * 3]) for g in range(4)]
+        i, f, o = sigmoid(gates[0]), sigmoid(gates[1]), sigmoid(gates[3])
+        c = f * c + i * np.tanh(gates[2])
+        h = o * np.tanh(c)
+        seq.append(h)
+    _assert_close(out, np.stack(seq, axis=1), tolerance=TOL_ATT, call="ConvLSTM1D(3, 2) sequences vs NumPy")
+    assert_equal(tuple(keras.layers.ConvLSTM2D(2, 3, padding="same").compute_output_shape((None, 4, 5, 6, 1))),
+                 (None, 5, 6, 2), call="ConvLSTM2D(2, 3, padding='same').compute_output_shape")
+    with raises(ValueError, match="strides > 1"):
+        keras.layers.ConvLSTM2D(2, 2, strides=2, dilation_rate=2)

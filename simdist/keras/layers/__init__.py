@@ -137,3 +137,6 @@ from simdist.keras.layers.spectral_normalization import SpectralNormalization  #
 from simdist.keras.layers.reversible_embedding import ReversibleEmbedding  # noqa: F401
 from simdist.keras.layers.layer_serialization import deserialize  # noqa: F401
 from simdist.keras.layers.layer_serialization import serialize  # noqa: F401
+from simdist.keras.layers.conv_lstm import ConvLSTM1D  # noqa: F401
+from simdist.keras.layers.conv_lstm import ConvLSTM2D  # noqa: F401
+from simdist.keras.layers.conv_lstm import ConvLSTM3D  # noqa: F401
