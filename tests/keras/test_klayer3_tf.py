@@ -10,7 +10,8 @@ a fit with dropout); GroupQueryAttention (both attention paths, masks, causal an
 dropout, configs, gradients, a fit); SpectralNormalization (Dense, Conv2D, Embedding kernels, training
 and inference, power iterations, a fit); ReversibleEmbedding (tied and untied reverse projections, soft cap,
 reverse dtype, masks, gradients, a fit); keras.layers.serialize/deserialize, the initializer class names
-IdentityInitializer/OrthogonalInitializer, Model.to_json and keras.models.model_from_json; ConvLSTM1D/2D/3D
+IdentityInitializer/OrthogonalInitializer, Model.to_json, keras.models.model_from_json and
+keras.utils.serialize_keras_object/deserialize_keras_object; ConvLSTM1D/2D/3D
 (formats, strides, dilation, masks, states, dropout, gradients, configs, a fit). Values are integers or few float operations: each must
 equal TF's answer (floats to 1e-6; the weights after a few SGD steps of a fit to 1e-5). Clauses ops.lookup, keras.layer.lookup, keras.layer.hashed-crossing,
 keras.layer.adaptive-pooling, keras.layer.stacked-rnn-cells,
@@ -680,6 +681,27 @@ def _serialization(c: dict[str, Callable[[Any], Any]]) -> None:
         return [type(again).__name__, len(again.layers), getattr(again, "compiled", None), dumps(json.loads(m.to_json()))]
     c[Z + "functional_compiled"] = functional
 
+    def objects(tf: Any) -> dict[str, Any]:
+        return {"initializer": tf.keras.initializers.GlorotUniform(seed=1), "regularizer": tf.keras.regularizers.L2(0.1),
+                "constraint": tf.keras.constraints.MaxNorm(2.0), "optimizer": tf.keras.optimizers.Adam(0.01),
+                "loss": tf.keras.losses.MeanSquaredError(), "metric": tf.keras.metrics.Mean(name="m"),
+                "layer": tf.keras.layers.Conv1D(2, 2, name="c"), "activation": tf.keras.activations.relu,
+                "policy": tf.keras.DTypePolicy("mixed_float16"), "plain": [1, "a", 2.5, None, True],
+                "dict": {"a": 1, "b": (1, 2)}}
+    for kind in ("initializer", "regularizer", "constraint", "optimizer", "loss", "metric", "layer", "activation",
+                 "policy", "plain", "dict"):
+        c[Z + f"utils_serialize/{kind}"] = (lambda tf, k=kind: dumps(
+            tf.keras.utils.serialize_keras_object(objects(tf)[k])))
+        c[Z + f"utils_round_trip/{kind}"] = (lambda tf, k=kind: (lambda o: [type(o).__name__, getattr(
+            o, "__name__", None), dumps(tf.keras.utils.serialize_keras_object(o))])(
+            tf.keras.utils.deserialize_keras_object(tf.keras.utils.serialize_keras_object(objects(tf)[k]))))
+    c[Z + "utils_model_round_trip"] = lambda tf: type(tf.keras.utils.deserialize_keras_object(
+        tf.keras.utils.serialize_keras_object(model(tf)))).__name__
+    c[Z + "utils_name"] = lambda tf: tf.keras.utils.deserialize_keras_object("relu")
+    c[Z + "utils_plain_types"] = lambda tf: repr(tf.keras.utils.serialize_keras_object({"a": (1, 2), "b": [None, "x"]}))
+    c[Z + "utils_err_unknown"] = lambda tf: tf.keras.utils.deserialize_keras_object(
+        {"class_name": "Nope", "config": {}, "module": "keras.layers"})
+
 
 def _conv_lstm(c: dict[str, Callable[[Any], Any]]) -> None:
     rng = np.random.default_rng(0)
@@ -755,7 +777,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
 CASES = _cases()
 LABELS = sorted(CASES)
 _AUTO_NAME = re.compile(r"\b(string_lookup|integer_lookup|hashed_crossing|stacked_rnn_cells|rnn|lstm_cell|gru_cell|"
-                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding|spectral_normalization|flatten|reversible_embedding|input_layer|sgd|conv_lstm\dd)(_\d+)?\b")
+                        r"simple_rnn_cell|simple_rnn|dense|grouped_query_attention|embedding|spectral_normalization|flatten|reversible_embedding|input_layer|sgd|conv_lstm\dd|adam)(_\d+)?\b")
 
 
 def _encode(v: Any) -> Any:

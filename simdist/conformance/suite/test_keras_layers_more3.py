@@ -507,3 +507,27 @@ def test_layers_more3_conv_lstm1d(tf, keras):
                  (None, 5, 6, 2), call="ConvLSTM2D(2, 3, padding='same').compute_output_shape")
     with raises(ValueError, match="strides > 1"):
         keras.layers.ConvLSTM2D(2, 2, strides=2, dilation_rate=2)
+
+
+@clause("keras.saving.json-and-serialize", ref="tf221")
+def test_layers_more3_utils_serialize_keras_object(tf, keras):
+    U = keras.utils
+    init = keras.initializers.GlorotUniform(seed=1)
+    config = U.serialize_keras_object(init)
+    want = {"module": "keras.initializers", "class_name": "GlorotUniform", "registered_name": None}
+    assert_true({k: config[k] for k in want} == want and config["config"]["seed"] == 1,
+                f"serialize_keras_object(GlorotUniform(seed=1)) = {config}", call="keras.utils.serialize_keras_object")
+    again = U.deserialize_keras_object(config)
+    assert_close(again((3, 2)), init((3, 2)), call="deserialize_keras_object(...)((3, 2)) draws as the original")
+    act = U.serialize_keras_object(keras.activations.relu)
+    assert_true(act == {"module": "builtins", "class_name": "function", "config": "relu",
+                        "registered_name": "function"}, f"serialize_keras_object(relu) = {act}",
+                call="keras.utils.serialize_keras_object(relu)")
+    assert_true(U.deserialize_keras_object(act) is keras.activations.relu, "relu did not come back",
+                call="keras.utils.deserialize_keras_object(relu's config)")
+    plain = U.serialize_keras_object({"a": (1, 2), "b": [None, "x"]})
+    assert_true(plain == {"a": (1, 2), "b": [None, "x"]} and isinstance(plain["a"], tuple),
+                f"serialize_keras_object of plain values = {plain!r}: they should come back as they are (a tuple "
+                "stays a tuple)", call="serialize_keras_object(dict)")
+    with raises(ValueError, match="KerasSaveable"):
+        U.deserialize_keras_object({"class_name": "Nope", "config": {}, "module": "keras.layers"})
