@@ -291,6 +291,7 @@ glorot_normal, glorot_uniform, he_normal, he_uniform = GlorotNormal, GlorotUnifo
 lecun_normal, lecun_uniform, variance_scaling = LecunNormal, LecunUniform, VarianceScaling
 random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
 orthogonal = Orthogonal
+IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal   # (Keras's class names; the others alias them)
 
 
 def serialize(initializer: Any) -> dict[str, Any]:

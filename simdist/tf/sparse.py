@@ -9,5 +9,5 @@ from simdist.runtime.ops.sparse_api import (add, concat, expand_dims, eye, fill_
 from simdist.runtime.ops.sparse_api import slice_ as slice  # noqa: F401,A004
 from simdist.runtime.ops.sparse_segments import segment_mean, segment_sqrt_n, segment_sum  # noqa: F401
 from simdist.runtime.ops.sparse_count import bincount  # noqa: F401,E402
-from simdist.runtime.ops.sparse_cross import cross  # noqa: F401,E402
+from simdist.runtime.ops.sparse_cross import cross, cross_hashed  # noqa: F401,E402
 from simdist.runtime.ops.sparse_api import sampled_addmm  # noqa: F401,E402

@@ -19,6 +19,11 @@ UNTESTED_OPS: dict[str, str] = {
     "StringToHashBucketFast": "(klayer2) tf.strings.to_hash_bucket_fast: Fingerprint64 of strings modulo the buckets "
                               "(int64, not differentiable): against tf.fingerprint in "
                               "simdist/conformance/suite/test_keras_layers_more2.py, on both backends",
+    "LookupTableFindV2": "(klayer3) a hash table's find (keys in, the table's values or the default out; int64, "
+                         "float and string values, not differentiable): against TF 2.21 in "
+                         "tests/keras/test_klayer3_tf.py and simdist/conformance/suite/test_keras_lookup.py",
+    "SparseCross": "(klayer3) tf.sparse.cross_hashed's kernel (FingerprintCat64 of FarmHash / int64 features, int64, "
+                   "not differentiable): against TF 2.21 in tests/keras/test_klayer3_tf.py",
     "CTCGreedyDecoder": _CTC,
     **{op: "sample_distorted_bounding_box's kernels (integer sizes, boxes and seeds in, a crop out; not "
            "differentiable): crops and errors against TF 2.21 in tests/ops/test_ops8_image_tf.py"

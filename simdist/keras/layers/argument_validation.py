@@ -139,3 +139,17 @@ def compute_pooling_output_shape(input_shape: Any, pool_size: tuple, strides: An
     if data_format == "channels_last":
         return (input_shape[0],) + tuple(out_spatial) + (input_shape[-1],)
     return (input_shape[0], input_shape[1]) + tuple(out_spatial)
+
+
+def validate_string_arg(value: Any, allowable_strings: tuple, caller_name: str, arg_name: str,
+                        allow_none: bool = False, allow_callables: bool = False) -> None:
+    """Keras's validate_string_arg: `value` must be one of `allowable_strings` (or None / a callable
+    when allowed), else ValueError naming the argument and the caller."""
+    if allow_none and value is None:
+        return
+    if allow_callables and callable(value):
+        return
+    if isinstance(value, str) and value in allowable_strings:
+        return
+    raise ValueError(f"Unknown value for `{arg_name}` argument of {caller_name}. Allowed values are: "
+                     f"{allowable_strings}. Received: {arg_name}={value}")

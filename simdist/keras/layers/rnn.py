@@ -27,6 +27,7 @@ from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 from simdist.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, DropoutRNNCell
 from simdist.keras.layers.rnn_loop import rnn
+from simdist.keras.layers.stacked_rnn_cells import StackedRNNCells
 
 __all__ = ["RNN", "SimpleRNN", "LSTM", "GRU"]
 
@@ -44,8 +45,7 @@ class RNN(Layer):
                  go_backwards: bool = False, stateful: bool = False, unroll: bool = False,
                  zero_output_for_mask: bool = False, **kwargs: Any) -> None:
         if isinstance(cell, (list, tuple)):
-            raise NotImplementedError("simdist: keras.layers.RNN of a list of cells (StackedRNNCells) is not "
-                                      "implemented; stack RNN layers with return_sequences=True instead")
+            cell = StackedRNNCells(cell)
         if "call" not in dir(cell):
             raise ValueError(f"Argument `cell` should have a `call` method. Received: cell={cell}")
         if "state_size" not in dir(cell):
@@ -77,7 +77,8 @@ class RNN(Layer):
 
     def compute_output_shape(self, sequences_shape: Any, initial_state_shape: Any = None) -> Any:
         batch_size, length = sequences_shape[0], sequences_shape[1]
-        states_shape = [(batch_size, s) for s in self.state_size]
+        states_shape = [(batch_size, s) if isinstance(s, int) else [(batch_size, d) for d in s]
+                        for s in self.state_size]
         output_size = getattr(self.cell, "output_size", None)
         if output_size is None:
             output_size = self.state_size[0]
@@ -116,8 +117,9 @@ class RNN(Layer):
         from simdist.keras.tracking import no_tracking
         from simdist.keras.variables import Variable
         with no_tracking():
-            self.states = [Variable(value, trainable=False, dtype=self.variable_dtype, name="rnn_state")
-                           for value in self.get_initial_state(batch_size)]
+            self.states = tf.nest.map_structure(
+                lambda value: Variable(value, trainable=False, dtype=self.variable_dtype, name="rnn_state"),
+                self.get_initial_state(batch_size))
 
     def reset_states(self) -> None:
         """Compatibility alias of reset_state."""
@@ -126,6 +128,8 @@ class RNN(Layer):
     def reset_state(self) -> None:
         """Zero the stateful layer's state variables."""
         if self.states is not None:
+            # (over the top level, as Keras: the nested states of StackedRNNCells are a list, whose
+            # missing `assign` is Keras's AttributeError)
             for v in self.states:
                 v.assign(tf.zeros_like(v.value))
 
@@ -161,13 +165,27 @@ class RNN(Layer):
             initial_state = [initial_state]
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
+        flat = tf.nest.flatten(initial_state)
+        if len(flat) != len(initial_state) or any(isinstance(s, (list, tuple)) for s in initial_state):
+            # nested states (StackedRNNCells): the loop carries them flat, the cell sees them packed
+            # (Keras's TF backend rnn flattens and packs them the same way)
+            structure = initial_state
+            inner = step
+
+            def step(inputs: Any, states: tuple) -> Any:  # noqa: F811 - the packing wrapper of `step`
+                output, new_states = inner(inputs, tf.nest.pack_sequence_as(structure, list(states)))
+                return output, tf.nest.flatten(new_states)
+            last, outputs, states = rnn(step, sequences, flat, go_backwards=self.go_backwards, mask=mask,
+                                        zero_output_for_mask=self.zero_output_for_mask,
+                                        return_all_outputs=self.return_sequences)
+            return last, outputs, tf.nest.pack_sequence_as(structure, list(states))
         return rnn(step, sequences, initial_state, go_backwards=self.go_backwards, mask=mask,
                    zero_output_for_mask=self.zero_output_for_mask, return_all_outputs=self.return_sequences)
 
     def call(self, sequences: Any, initial_state: Any = None, mask: Any = None, training: Any = False) -> Any:
         if initial_state is None:
             if self.stateful:
-                initial_state = [v.value for v in self.states]
+                initial_state = tf.nest.map_structure(lambda v: v.value, self.states)
             else:
                 initial_state = self.get_initial_state(batch_size=tf.shape(sequences)[0])
         if self.stateful:
@@ -179,16 +197,17 @@ class RNN(Layer):
                                  f"- Received batch size: {actual}")
         if not isinstance(initial_state, (list, tuple)):
             initial_state = [initial_state]
-        initial_state = [tf.cast(tf.convert_to_tensor(x), self.cell.compute_dtype) for x in initial_state]
+        initial_state = [tf.nest.map_structure(lambda x: tf.cast(tf.convert_to_tensor(x), self.cell.compute_dtype), s)
+                         for s in initial_state]
         self._maybe_config_dropout_masks(self.cell, sequences[:, 0, :], initial_state)
         last_output, outputs, states = self.inner_loop(sequences=sequences, initial_state=initial_state,
                                                        mask=mask, training=training)
         last_output = tf.cast(last_output, self.compute_dtype)
         outputs = tf.cast(outputs, self.compute_dtype)
-        states = [tf.cast(x, self.compute_dtype) for x in states]
+        states = [tf.nest.map_structure(lambda x: tf.cast(x, self.compute_dtype), s) for s in states]
         self._maybe_reset_dropout_masks(self.cell)
         if self.stateful:
-            for variable, state in zip(self.states, states):
+            for variable, state in zip(tf.nest.flatten(self.states), tf.nest.flatten(states)):
                 variable.assign(state)
         output = outputs if self.return_sequences else last_output
         if self.return_state:
@@ -201,12 +220,22 @@ class RNN(Layer):
         if isinstance(cell, DropoutRNNCell):
             cell.get_dropout_mask(input_sequence)
             cell.get_recurrent_dropout_mask(state)
+        if isinstance(cell, StackedRNNCells):
+            for c, s in zip(cell.cells, input_state):
+                RNN._maybe_config_dropout_masks(c, input_sequence, s)
+                # (as StackedRNNCells.call: the next cell's input is this cell's output)
+                s = list(s) if isinstance(s, (list, tuple)) else [s]
+                cell_call_fn = c.__call__ if callable(c) else c.call
+                input_sequence, _ = cell_call_fn(input_sequence, s)
 
     @staticmethod
     def _maybe_reset_dropout_masks(cell: Any) -> None:
         if isinstance(cell, DropoutRNNCell):
             cell.reset_dropout_mask()
             cell.reset_recurrent_dropout_mask()
+        if isinstance(cell, StackedRNNCells):
+            for c in cell.cells:
+                RNN._maybe_reset_dropout_masks(c)
 
     def get_config(self) -> dict[str, Any]:
         from simdist.keras.serialization import serialize_keras_object

@@ -70,6 +70,9 @@ class _Cell(Layer, DropoutRNNCell):
     """The arguments every Keras cell shares, stored as Keras stores them."""
 
     _extra_args: tuple[str, ...] = ()      # the cell's arguments beyond those (the layers pass them on)
+    # Keras's SimpleRNNCell makes its SeedGenerator before its initializers, LSTMCell and GRUCell
+    # after: under keras.utils.set_random_seed each draws its seed from Python's random in that order
+    _seed_generator_first = False
 
     def __init__(self, units: int, activation: Any, use_bias: bool, kernel_initializer: Any,
                  recurrent_initializer: Any, bias_initializer: Any, kernel_regularizer: Any,
@@ -77,6 +80,9 @@ class _Cell(Layer, DropoutRNNCell):
                  bias_constraint: Any, dropout: float, recurrent_dropout: float, seed: Any, **kwargs: Any) -> None:
         _check_units(units)
         super().__init__(**kwargs)
+        if self._seed_generator_first:
+            self.seed = seed
+            self.seed_generator = SeedGenerator(seed=seed)
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -91,8 +97,9 @@ class _Cell(Layer, DropoutRNNCell):
         self.bias_constraint = constraints.get(bias_constraint)
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
-        self.seed = seed
-        self.seed_generator = SeedGenerator(seed=seed)
+        if not self._seed_generator_first:
+            self.seed = seed
+            self.seed_generator = SeedGenerator(seed=seed)
         self.output_size = self.units
 
     def _add_kernels(self, input_dim: int, gates: int) -> None:
@@ -130,6 +137,8 @@ class _Cell(Layer, DropoutRNNCell):
 class SimpleRNNCell(_Cell):
     """`keras.layers.SimpleRNNCell(units, activation="tanh", ...)`:
     h_t = activation(x_t @ kernel + bias + h_{t-1} @ recurrent_kernel)."""
+
+    _seed_generator_first = True
 
     def __init__(self, units: int, activation: Any = "tanh", use_bias: bool = True,
                  kernel_initializer: Any = "glorot_uniform", recurrent_initializer: Any = "orthogonal",

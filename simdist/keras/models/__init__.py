@@ -8,3 +8,11 @@ from simdist.keras.models.sequential import Sequential  # noqa: F401
 from simdist.keras.models.keras_file import load_model  # noqa: F401
 from simdist.keras.models.keras_file import save_model  # noqa: F401
 from simdist.keras.models.cloning import clone_model  # noqa: F401
+
+
+def model_from_json(json_string: str, custom_objects: dict | None = None) -> "Model":
+    """`keras.models.model_from_json`: the model a `Model.to_json()` string describes (built from
+    its build_config, compiled from its compile_config, as Keras's deserialize_keras_object)."""
+    import json
+    from simdist.keras.models.keras_file import deserialize_model
+    return deserialize_model(json.loads(json_string), custom_objects=custom_objects)

@@ -127,6 +127,14 @@ class Model(Trainer, Layer):
     def _obj_type(self) -> str:
         return "Layer"
 
+    def to_json(self, **kwargs: Any) -> str:
+        """The model serialized as Keras's `Model.to_json` writes it (what a .keras file's
+        config.json holds: config, build_config, compile_config), `json.dumps` keyword arguments
+        passed on."""
+        import json
+        from simdist.keras.models.keras_file import _jsonable, serialize_model
+        return json.dumps(_jsonable(serialize_model(self)), **kwargs)
+
     def get_config(self) -> dict[str, Any]:
         """Keras 3.15's base config of a subclassed model: name, trainable, dtype policy."""
         from simdist.keras import dtype_policies

@@ -81,7 +81,8 @@ def is_continuous_axis(axis: Any) -> bool:
 
 
 result_type = dtype_promotion.result_type
-config = SimpleNamespace(floatx=_config.floatx, epsilon=_config.epsilon, backend=lambda: "tensorflow")
+config = SimpleNamespace(floatx=_config.floatx, epsilon=_config.epsilon, backend=lambda: "tensorflow",
+                         image_data_format=_config.image_data_format)   # (adaptive pools with data_format=None)
 
 
 def _is_tensor(x: Any) -> bool:

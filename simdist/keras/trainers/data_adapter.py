@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist import tf
+from simdist.keras import dtype_policies
 
 
 # --- packing ---------------------------------------------------------------------------------------
@@ -258,6 +259,10 @@ class ArrayDataAdapter(DataAdapter):
             if isinstance(a, tf.Tensor):
                 return a
             arr = _to_numpy(a)
+            # Keras's convert_to_sliceable asks whether a NumPy array's dtype is a float
+            # (array_slicing.is_non_floatx_float): a dtype Keras does not know (NumPy strings
+            # "str32", object arrays) is ValueError "Invalid dtype: ..." on TF too
+            dtype_policies.is_float_dtype(arr.dtype)
             if arr.dtype == np.float64:
                 pass  # kept: tf.data keeps NumPy dtypes; the model casts (Keras's layers do)
             return tf.convert_to_tensor(arr)

@@ -17,6 +17,7 @@ from simdist.keras.utils.progbar import Progbar
 from simdist.keras.utils.sequence_utils import pad_sequences
 from simdist.keras.utils.split_dataset import split_dataset
 from simdist.keras.utils.timeseries import timeseries_dataset_from_array
+from simdist.keras.utils.keras_object_serialization import deserialize_keras_object, serialize_keras_object  # noqa: E402
 
 Sequence = PyDataset   # Keras 3.15 exports PyDataset under both names
 
@@ -24,4 +25,4 @@ __all__ = ["Progbar", "to_categorical", "normalize", "pad_sequences", "timeserie
            "Sequence", "pack_x_y_sample_weight", "unpack_x_y_sample_weight", "register_keras_serializable",
            "get_registered_name", "get_registered_object", "get_custom_objects", "CustomObjectScope",
            "custom_object_scope", "set_random_seed", "clear_session", "get_source_inputs", "is_keras_tensor",
-           "standardize_dtype", "split_dataset"]
+           "standardize_dtype", "split_dataset", "serialize_keras_object", "deserialize_keras_object"]

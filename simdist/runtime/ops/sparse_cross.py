@@ -3,7 +3,10 @@ every combination of one feature from each input (SparseTensors: the row's value
 dense tensors: the row), the first input outermost and the last varying fastest, joined by the
 separator ("_X_"); other features cast to int64 (sparse_ops.py) and written as decimal strings.
 Rows where an input has no feature give no output; the dense shape is [batch, largest count]. Not differentiable.
-`tf.sparse.cross_hashed` (FarmHash fingerprints) is not written.
+`tf.sparse.cross_hashed` (TF's SparseCross with hashed_output): the same combinations, each hashed
+as HashCrosser does: starting from `hash_key` (sparse_ops' default 0xDECAFCAFFE), FingerprintCat64
+with each feature's hash (a string's FarmHash Fingerprint64, an int64 its own bits), then modulo
+`num_buckets` (or modulo int64's max when it is 0), int64.
 """
 
 from __future__ import annotations
@@ -21,7 +24,32 @@ from simdist.runtime.ops.sparse_core import invalid
 from simdist.runtime.sparse_tensor import SparseTensor
 from simdist.runtime.tensor import convert_to_tensor
 
-__all__ = ["cross"]
+__all__ = ["cross", "cross_hashed", "fingerprint_cat64"]
+
+_MASK64 = (1 << 64) - 1
+_KMUL = 0xC6A4A7935BD1E995
+DEFAULT_HASH_KEY = 0xDECAFCAFFE
+
+
+def _shift_mix(v: int) -> int:
+    return v ^ (v >> 47)
+
+
+def fingerprint_cat64(fp1: int, fp2: int) -> int:
+    """TF's FingerprintCat64 (tensorflow/core/platform/fingerprint.h) on unsigned 64-bit ints."""
+    result = fp1 ^ _KMUL
+    result ^= (_shift_mix((fp2 * _KMUL) & _MASK64) * _KMUL) & _MASK64
+    result = (result * _KMUL) & _MASK64
+    result = (_shift_mix(result) * _KMUL) & _MASK64
+    return _shift_mix(result)
+
+
+def _feature_hash(v: Any) -> int:
+    """HashCrosser's feature: a string's Fingerprint64, an int64's bits."""
+    from simdist.runtime.ops.fingerprint import farmhash64
+    if isinstance(v, (bytes, str)):
+        return farmhash64(v if isinstance(v, bytes) else v.encode())
+    return int(v) & _MASK64
 
 
 def _text(v: Any) -> bytes:
@@ -32,11 +60,10 @@ def _text(v: Any) -> bytes:
     return str(int(v)).encode()
 
 
-def _cross(*arrays: np.ndarray, n_sparse: int, n_dense: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    op = "SparseCrossV2"
+def _features(arrays: tuple, n_sparse: int, n_dense: int, op: str, feature: Any) -> list[list[list[Any]]]:
+    """Per input, per batch row, its features (mapped by `feature`), after TF's shape checks."""
     inds, vals, shapes = arrays[:n_sparse], arrays[n_sparse:2 * n_sparse], arrays[2 * n_sparse:3 * n_sparse]
     dense = arrays[3 * n_sparse:3 * n_sparse + n_dense]
-    sep = _text(arrays[-1].item() if arrays[-1].ndim == 0 else arrays[-1])
     batches = [int(s[0]) for s in shapes] + [d.shape[0] for d in dense]
     for s in shapes:
         if s.shape[0] != 2:
@@ -51,38 +78,65 @@ def _cross(*arrays: np.ndarray, n_sparse: int, n_dense: int) -> tuple[np.ndarray
     for i in range(n_sparse):
         rows: list[list[bytes]] = [[] for _ in range(batch)]
         for n in range(inds[i].shape[0]):
-            rows[int(inds[i][n, 0])].append(_text(vals[i][n]))
+            rows[int(inds[i][n, 0])].append(feature(vals[i][n]))
         features.append(rows)
     for d in dense:
-        features.append([[_text(v) for v in d[r]] for r in range(batch)])
+        features.append([[feature(v) for v in d[r]] for r in range(batch)])
+    return features
+
+
+def _combine(features: list, combine: Any, out_dtype: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every combination per row (the last input varying fastest), combined into one value."""
+    batch = len(features[0]) if features else 0
     out_ind, out_val, width = [], [], 0
     for r in range(batch):
         combos = list(itertools.product(*[f[r] for f in features]))
         width = max(width, len(combos))
         for k, combo in enumerate(combos):
             out_ind.append([r, k])
-            out_val.append(sep.join(combo))
-    values = np.empty(len(out_val), dtype=object)
+            out_val.append(combine(combo))
+    values = np.empty(len(out_val), dtype=out_dtype)
     values[:] = out_val
     return np.array(out_ind, np.int64).reshape(len(out_ind), 2), values, np.array([batch, width], np.int64)
 
 
-def _rule(dts: Any, attrs: Any) -> tuple:
-    n = attrs["n_sparse"]
-    for dt in list(dts[n:2 * n]) + list(dts[3 * n:-1]):
-        if dt not in (dtypes.string, dtypes.int64):
-            raise invalid(f"Value for attr 'dense_types' of {dt.name} is not in the list of allowed values: int64, "
-                          "string", "SparseCrossV2")
-    return (dtypes.int64, dtypes.string, dtypes.int64)
+def _cross(*arrays: np.ndarray, n_sparse: int, n_dense: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    sep = _text(arrays[-1].item() if arrays[-1].ndim == 0 else arrays[-1])
+    return _combine(_features(arrays[:-1], n_sparse, n_dense, "SparseCrossV2", _text), sep.join, object)
 
 
-SPARSE_CROSS = register("SparseCrossV2", _cross, _rule, lambda a, out, at: 0.0, num_outputs=3, kind="gather/scatter",
-                        fusion=lanes("its output's length depends on the values"))
+def _cross_hashed(*arrays: np.ndarray, n_sparse: int, n_dense: int, num_buckets: int,
+                  hash_key: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def combine(combo: tuple) -> int:
+        h = hash_key & _MASK64
+        for f in combo:
+            h = fingerprint_cat64(h, f)
+        return h % num_buckets if num_buckets > 0 else h % ((1 << 63) - 1)
+    return _combine(_features(arrays, n_sparse, n_dense, "SparseCross", _feature_hash), combine, np.int64)
+
+
+def _rule_for(op: str, hashed: bool) -> Any:
+    def rule(dts: Any, attrs: Any) -> tuple:
+        n = attrs["n_sparse"]
+        for dt in list(dts[n:2 * n]) + list(dts[3 * n:len(dts) if hashed else -1]):
+            if dt not in (dtypes.string, dtypes.int64):
+                raise invalid(f"Value for attr 'dense_types' of {dt.name} is not in the list of allowed values: "
+                              "int64, string", op)
+        return (dtypes.int64, dtypes.int64 if hashed else dtypes.string, dtypes.int64)
+    return rule
+
+
+SPARSE_CROSS = register("SparseCrossV2", _cross, _rule_for("SparseCrossV2", False), lambda a, out, at: 0.0,
+                        num_outputs=3, kind="gather/scatter", fusion=lanes("its output's length depends on the values"))
 NotDifferentiable("SparseCrossV2")
+SPARSE_CROSS_HASHED = register("SparseCross", _cross_hashed, _rule_for("SparseCross", True), lambda a, out, at: 0.0,
+                               num_outputs=3, kind="gather/scatter",
+                               fusion=lanes("its output's length depends on the values"))
+NotDifferentiable("SparseCross")
 
 
-def cross(inputs: Any, name: str | None = None, separator: str | None = None) -> SparseTensor:
-    """`tf.sparse.cross`: the string crosses of the inputs' features per row."""
+def _inputs(inputs: Any) -> tuple[list, list]:
+    """sparse_ops._sparse_cross_internal: SparseTensors and dense tensors, non-strings cast to int64."""
     if not isinstance(inputs, (list, tuple)):
         raise TypeError("Inputs must be a list")
     sparse = [x if x.dtype == dtypes.string else SparseTensor(x.indices, math.cast(x.values, dtypes.int64),
@@ -90,6 +144,23 @@ def cross(inputs: Any, name: str | None = None, separator: str | None = None) ->
               for x in inputs if isinstance(x, SparseTensor)]
     dense = [_t(x) for x in inputs if not isinstance(x, SparseTensor)]
     dense = [d if d.dtype == dtypes.string else math.cast(d, dtypes.int64) for d in dense]   # (sparse_ops.py's casts)
+    return sparse, dense
+
+
+def cross_hashed(inputs: Any, num_buckets: int = 0, hash_key: int | None = None,
+                 name: str | None = None) -> SparseTensor:
+    """`tf.sparse.cross_hashed`: the hashed crosses of the inputs' features per row (int64)."""
+    sparse, dense = _inputs(inputs)
+    tensors = [s.indices for s in sparse] + [s.values for s in sparse] + [s.dense_shape for s in sparse] + dense
+    ind, val, shape = dispatch.execute(SPARSE_CROSS_HASHED, tuple(tensors), {
+        "n_sparse": len(sparse), "n_dense": len(dense), "num_buckets": int(num_buckets),
+        "hash_key": int(hash_key or DEFAULT_HASH_KEY)})
+    return SparseTensor(ind, val, shape)
+
+
+def cross(inputs: Any, name: str | None = None, separator: str | None = None) -> SparseTensor:
+    """`tf.sparse.cross`: the string crosses of the inputs' features per row."""
+    sparse, dense = _inputs(inputs)
     # (TF's kernel takes the SparseTensors' lists first, then the dense inputs: that is the crossing order)
     sep = convert_to_tensor("_X_" if separator is None else separator)
     tensors = [s.indices for s in sparse] + [s.values for s in sparse] + [s.dense_shape for s in sparse] + dense + [sep]

@@ -1,0 +1,97 @@
+"""`keras.utils.serialize_keras_object` / `deserialize_keras_object` (keras/src/saving/serialization_lib.py),
+for what simdist's Keras serializes: plain values, lists, tuples (as lists) and dicts element by
+element (a tuple stays a tuple, as in Keras); layers, models, initializers, regularizers, constraints, optimizers, losses, metrics and
+dtype policies as their modules serialize them ({"module", "class_name", "config",
+"registered_name"}, a layer's or model's build/compile config); Keras's activation functions as
+{"module": "builtins", "class_name": "function", "config": name, "registered_name": "function"}.
+Other objects (NumPy arrays, tensors, bytes, user functions) are refused with NotImplementedError."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+__all__ = ["serialize_keras_object", "deserialize_keras_object"]
+
+_PLAIN = (str, int, float, bool)
+
+
+def _kinds() -> list[tuple[type, Any, str]]:
+    """(base class, serialize function, module name) per kind, most specific first."""
+    from simdist.keras import constraints, dtype_policies, initializers, losses, metrics, optimizers, regularizers
+    from simdist.keras.layers.layer import Layer
+    from simdist.keras.layers.layer_serialization import serialize as serialize_layer
+    from simdist.keras.losses.loss import Loss
+    from simdist.keras.metrics.metric import Metric
+    from simdist.keras.models.keras_file import serialize_model
+    from simdist.keras.models.model import Model
+    from simdist.keras.optimizers.base_optimizer import Optimizer
+    return [(Model, serialize_model, ""), (Metric, metrics.serialize, "keras.metrics"),
+            (Layer, serialize_layer, "keras.layers"), (Loss, losses.serialize, "keras.losses"),
+            (Optimizer, optimizers.serialize, "keras.optimizers"),
+            (initializers.Initializer, initializers.serialize, "keras.initializers"),
+            (regularizers.Regularizer, regularizers.serialize, "keras.regularizers"),
+            (constraints.Constraint, constraints.serialize, "keras.constraints"),
+            (dtype_policies.DTypePolicy, dtype_policies.serialize, "keras")]
+
+
+def serialize_keras_object(obj: Any) -> Any:
+    """`obj` as Keras serializes it (JSON-ready)."""
+    if obj is None or isinstance(obj, _PLAIN):
+        return obj
+    if isinstance(obj, (list, tuple)):
+        items = [serialize_keras_object(x) for x in obj]
+        return tuple(items) if isinstance(obj, tuple) else items   # (Keras keeps a tuple a tuple)
+    if isinstance(obj, dict):
+        return {k: serialize_keras_object(v) for k, v in obj.items()}
+    for base, serialize, _ in _kinds():
+        if isinstance(obj, base):
+            return serialize(obj)
+    from simdist.keras import activations
+    if inspect.isfunction(obj) and getattr(activations, obj.__name__, None) is obj:
+        return {"module": "builtins", "class_name": "function", "config": obj.__name__, "registered_name": "function"}
+    raise NotImplementedError(f"keras.utils.serialize_keras_object({obj!r}): simdist serializes Keras layers, "
+                              "models, initializers, regularizers, constraints, optimizers, losses, metrics, dtype "
+                              "policies, activations and plain values only")
+
+
+def deserialize_keras_object(config: Any, custom_objects: dict | None = None, safe_mode: bool = True,
+                             **kwargs: Any) -> Any:
+    """The object a serialized config describes (plain values as they are)."""
+    if config is None or isinstance(config, _PLAIN):
+        return config
+    if isinstance(config, (list, tuple)):
+        items = [deserialize_keras_object(x, custom_objects) for x in config]
+        return tuple(items) if isinstance(config, tuple) else items
+    if not isinstance(config, dict):
+        raise TypeError(f"Could not parse config: {config}")
+    if "class_name" not in config or "config" not in config:
+        return {k: deserialize_keras_object(v, custom_objects) for k, v in config.items()}
+    module, class_name = config.get("module"), config["class_name"]
+    if class_name == "function" and module == "builtins":
+        from simdist.keras import activations
+        return activations.get(config["config"])
+    if "compile_config" in config or class_name in ("Sequential", "Functional", "Model"):
+        from simdist.keras.models.keras_file import deserialize_model
+        return deserialize_model(config, custom_objects=custom_objects)
+    import importlib
+    from simdist.keras.object_registration import get_registered_object
+    target = module if isinstance(module, str) and module.startswith("keras") else None
+    if target is not None:
+        mod = importlib.import_module("simdist." + target) if target != "keras" else None
+        if mod is None:
+            from simdist.keras import dtype_policies
+            return dtype_policies.get(config)
+        found = getattr(mod, class_name, None) is not None or get_registered_object(
+            config.get("registered_name") or class_name, custom_objects) is not None or \
+            class_name in (custom_objects or {})
+        if not found:
+            raise ValueError(f"Could not deserialize '{module}.{class_name}' because it is not a KerasSaveable "
+                             "subclass")
+        return mod.deserialize(config, custom_objects=custom_objects)
+    cls = get_registered_object(config.get("registered_name") or class_name, custom_objects)
+    if cls is None:
+        raise TypeError(f"Could not locate class '{class_name}'. Make sure custom classes and functions are "
+                        "decorated with `@keras.saving.register_keras_serializable()`. Full object config: "
+                        f"{config}")
+    return cls.from_config(config["config"])

@@ -1,0 +1,270 @@
+"""`tf.lookup`'s hash tables (tensorflow/python/ops/lookup_ops.py): KeyValueTensorInitializer,
+TextFileInitializer (TextFileIndex), StaticHashTable and experimental.MutableHashTable.
+
+A table keeps its contents as two 1-D arrays (keys, values); lookups run the LookupTableFindV2 op
+(simdist/runtime/ops/lookup_find.py) on them. TF's checks are kept where TF makes them: the
+Python wrappers' dtype checks (TypeError), the import's shape and duplicate-key checks
+(InvalidArgumentError / FailedPreconditionError at construction), the insert's shape check.
+`export()` returns the entries in insertion order; TF returns a hash table's iteration order
+(unspecified), so programs (Keras's IndexLookup among them) sort or re-index what they export.
+A MutableHashTable's contents change under insert/remove: simdist runs its ops eagerly only (a
+traced tf.function using one raises NotImplementedError)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import lookup_find
+from simdist.runtime.sparse_tensor import SparseTensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
+
+__all__ = ["KeyValueTensorInitializer", "TextFileIndex", "TextFileInitializer", "StaticHashTable", "MutableHashTable"]
+
+
+def _item(v: Any) -> Any:
+    return v if isinstance(v, bytes) else v.item()
+
+
+def _text(v: Any) -> str:
+    return v.decode("utf-8", "backslashreplace") if isinstance(v, bytes) else str(v)
+
+
+class KeyValueTensorInitializer:
+    """`tf.lookup.KeyValueTensorInitializer(keys, values, key_dtype=None, value_dtype=None)`: the
+    table's contents as two tensors (converted to the given dtypes; Python ints default to int32)."""
+
+    def __init__(self, keys: Any, values: Any, key_dtype: Any = None, value_dtype: Any = None,
+                 name: str | None = None) -> None:
+        self._keys = convert_to_tensor(keys, dtype=dtypes.as_dtype(key_dtype) if key_dtype is not None else None)
+        self._values = convert_to_tensor(values, dtype=dtypes.as_dtype(value_dtype) if value_dtype is not None
+                                         else None)
+        self._name = name
+
+    @property
+    def key_dtype(self) -> dtypes.DType:
+        return self._keys.dtype
+
+    @property
+    def value_dtype(self) -> dtypes.DType:
+        return self._values.dtype
+
+    def _contents(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.asarray(self._keys.numpy()), np.asarray(self._values.numpy())
+
+
+class TextFileIndex:
+    """`tf.lookup.TextFileIndex`: a column number, or the whole line / the line number."""
+    WHOLE_LINE = -2
+    LINE_NUMBER = -1
+
+
+class TextFileInitializer:
+    """`tf.lookup.TextFileInitializer`: keys and values from a text file's lines (a column split by
+    `delimiter`, the whole line or the line number plus `value_index_offset`: TF adds the offset to
+    a LINE_NUMBER key too), at most `vocab_size` lines."""
+
+    def __init__(self, filename: str, key_dtype: Any, key_index: int, value_dtype: Any, value_index: int,
+                 vocab_size: int | None = None, delimiter: str = "\t", name: str | None = None,
+                 value_index_offset: int = 0) -> None:
+        self._filename = str(filename.numpy().decode() if isinstance(filename, Tensor) else filename)
+        self._key_dtype, self._value_dtype = dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype)
+        self._key_index, self._value_index = key_index, value_index
+        self._vocab_size, self._delimiter, self._offset = vocab_size, delimiter, value_index_offset
+        for what, index, dt in (("Key", key_index, self._key_dtype), ("Value", value_index, self._value_dtype)):
+            if index < -2:
+                raise ValueError(f"`{what.lower()}_index` should be >= -2, received: {index}.")
+            if index == TextFileIndex.LINE_NUMBER and dt != dtypes.int64:
+                raise ValueError(f"`{what.lower()}_dtype` must be int64 if `{what.lower()}_index` is "
+                                 f"{TextFileIndex.LINE_NUMBER}. Received: {dt}")
+            if index == TextFileIndex.WHOLE_LINE and not dt.is_integer and dt != dtypes.string:
+                raise ValueError(f"`{what.lower()}_dtype` should be either integer or string for "
+                                 f"{what.lower()}_index {TextFileIndex.WHOLE_LINE}. Received: {dt}")
+
+    @property
+    def key_dtype(self) -> dtypes.DType:
+        return self._key_dtype
+
+    @property
+    def value_dtype(self) -> dtypes.DType:
+        return self._value_dtype
+
+    def _column(self, line: str, number: int, index: int, dt: dtypes.DType, offset: int) -> Any:
+        if index == TextFileIndex.LINE_NUMBER:
+            return number + offset
+        field = line if index == TextFileIndex.WHOLE_LINE else line.split(self._delimiter)[index]
+        return field.encode("utf-8") if dt == dtypes.string else int(field) if dt.is_integer else float(field)
+
+    def _contents(self) -> tuple[np.ndarray, np.ndarray]:
+        with open(self._filename, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        if self._vocab_size is not None:
+            lines = lines[:self._vocab_size]
+        keys = [self._column(s, i, self._key_index, self._key_dtype, self._offset) for i, s in enumerate(lines)]
+        vals = [self._column(s, i, self._value_index, self._value_dtype, self._offset) for i, s in enumerate(lines)]
+        k = np.array(keys, dtype=object if self._key_dtype == dtypes.string else self._key_dtype.as_numpy_dtype)
+        v = np.array(vals, dtype=object if self._value_dtype == dtypes.string else self._value_dtype.as_numpy_dtype)
+        return k.reshape(-1), v.reshape(-1)
+
+
+class _HashTable:
+    """The contents and the lookup both table kinds share."""
+
+    _key_dtype: dtypes.DType
+    _value_dtype: dtypes.DType
+    _default_value: Tensor
+    _keys: list
+    _values: list
+
+    @property
+    def key_dtype(self) -> dtypes.DType:
+        return self._key_dtype
+
+    @property
+    def value_dtype(self) -> dtypes.DType:
+        return self._value_dtype
+
+    @property
+    def name(self) -> None:
+        return None   # (TF 2.21's eager tables report None)
+
+    def _arrays(self) -> tuple[Tensor, Tensor]:
+        kd = object if self._key_dtype == dtypes.string else self._key_dtype.as_numpy_dtype
+        vd = object if self._value_dtype == dtypes.string else self._value_dtype.as_numpy_dtype
+        return (convert_to_tensor(np.array(self._keys, dtype=kd).reshape(-1), dtype=self._key_dtype),
+                convert_to_tensor(np.array(self._values, dtype=vd).reshape(-1), dtype=self._value_dtype))
+
+    def _find(self, keys: Tensor, default: Tensor) -> Tensor:
+        table_keys, table_values = self._arrays()
+        return lookup_find.find(keys, table_keys, table_values, default)
+
+    def size(self, name: str | None = None) -> Tensor:
+        """The number of entries, an int64 scalar."""
+        return convert_to_tensor(np.int64(len(self._keys)))
+
+    def export(self, name: str | None = None) -> tuple[Tensor, Tensor]:
+        """(keys, values): every entry, in insertion order (TF: the hash table's order)."""
+        return self._arrays()
+
+
+class StaticHashTable(_HashTable):
+    """`tf.lookup.StaticHashTable(initializer, default_value)`: an immutable table, filled once from
+    its initializer; lookups of absent keys give `default_value` (converted to the value dtype)."""
+
+    def __init__(self, initializer: Any, default_value: Any, name: str | None = None,
+                 experimental_is_anonymous: bool = False) -> None:
+        self._initializer = initializer
+        self._key_dtype, self._value_dtype = initializer.key_dtype, initializer.value_dtype
+        self._default_value = convert_to_tensor(default_value, dtype=self._value_dtype)
+        self._keys, self._values = [], []
+        contents = initializer._contents()
+        self._initialized = contents is not None   # (an initializer that fills nothing: Keras's NullInitializer)
+        if contents is None:
+            return
+        keys, values = contents
+        if keys.shape != values.shape:
+            raise errors.InvalidArgumentError(None, None, f"Expected shape {list(keys.shape)} for value, got "
+                                              f"{list(values.shape)} [Op:LookupTableImportV2]")
+        entries: dict[Any, int] = {}
+        for k, v in zip(keys.reshape(-1), values.reshape(-1)):
+            kk, vv = _item(k), _item(v)
+            if kk in entries:
+                if self._values[entries[kk]] != vv:
+                    raise errors.FailedPreconditionError(
+                        None, None, f"HashTable has different value for same key. Key {_text(kk)} has "
+                        f"{_text(self._values[entries[kk]])} and trying to add value {_text(vv)} "
+                        "[Op:LookupTableImportV2]")
+                continue
+            entries[kk] = len(self._keys)
+            self._keys.append(kk)
+            self._values.append(vv)
+
+    @property
+    def default_value(self) -> Tensor:
+        return self._default_value
+
+    def lookup(self, keys: Any, name: str | None = None) -> Any:
+        """Each key's value (default_value where absent), in the keys' shape; a SparseTensor's
+        values are looked up and its indices kept."""
+        key_tensor = keys.values if isinstance(keys, SparseTensor) else keys
+        if keys.dtype.base_dtype != self._key_dtype:   # (a list has no dtype: AttributeError, as TF)
+            raise TypeError(f"Dtype of argument `keys` must be {self._key_dtype}, received: {keys.dtype}")
+        if not self._initialized:
+            raise errors.FailedPreconditionError(None, None, "Table not initialized. [Op:LookupTableFindV2]")
+        values = self._find(key_tensor, self._default_value)
+        if isinstance(keys, SparseTensor):
+            return SparseTensor(keys.indices, values, keys.dense_shape)
+        return values
+
+    __getitem__ = lookup
+
+
+def _eager_only(what: str) -> None:
+    from simdist.runtime import context
+    if not context.executing_eagerly():
+        raise NotImplementedError(f"MutableHashTable.{what} inside a tf.function: simdist runs a mutable table's ops "
+                                  "eagerly only")
+
+
+class MutableHashTable(_HashTable):
+    """`tf.lookup.experimental.MutableHashTable(key_dtype, value_dtype, default_value)`: a table
+    filled by `insert` (an existing key's value replaced) and emptied by `remove` (absent keys
+    ignored); scalar values only."""
+
+    def __init__(self, key_dtype: Any, value_dtype: Any, default_value: Any, name: str = "MutableHashTable",
+                 checkpoint: bool = True, experimental_is_anonymous: bool = False) -> None:
+        self._key_dtype, self._value_dtype = dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype)
+        self._default_value = convert_to_tensor(default_value, dtype=self._value_dtype)
+        if self._default_value.shape.rank != 0:
+            raise NotImplementedError("MutableHashTable with a non-scalar default_value (vector values): not "
+                                      "implemented by simdist")
+        self._index: dict[Any, int] = {}
+        self._keys, self._values = [], []
+
+    def insert(self, keys: Any, values: Any, name: str | None = None) -> None:
+        """Insert (or overwrite) each key's value; keys and values of one shape."""
+        _eager_only("insert")
+        k = convert_to_tensor(keys, dtype=self._key_dtype)
+        v = convert_to_tensor(values, dtype=self._value_dtype)
+        if k.shape.as_list() != v.shape.as_list():
+            raise errors.InvalidArgumentError(None, None, f"Expected shape {k.shape.as_list()} for value, got "
+                                              f"{v.shape.as_list()} [Op:LookupTableInsertV2]")
+        for kk, vv in zip(np.asarray(k.numpy()).reshape(-1), np.asarray(v.numpy()).reshape(-1)):
+            kk, vv = _item(kk), _item(vv)
+            if kk in self._index:
+                self._values[self._index[kk]] = vv
+            else:
+                self._index[kk] = len(self._keys)
+                self._keys.append(kk)
+                self._values.append(vv)
+
+    def remove(self, keys: Any, name: str | None = None) -> None:
+        """Remove the keys present (others ignored)."""
+        _eager_only("remove")
+        if keys.dtype != self._key_dtype:
+            raise TypeError(f"Dtype of argument `keys` must be {self._key_dtype}, received: {keys.dtype}")
+        gone = {_item(k) for k in np.asarray(keys.numpy()).reshape(-1)}
+        kept = [(k, v) for k, v in zip(self._keys, self._values) if k not in gone]
+        self._keys = [k for k, _ in kept]
+        self._values = [v for _, v in kept]
+        self._index = {k: i for i, k in enumerate(self._keys)}
+
+    def lookup(self, keys: Any, dynamic_default_values: Any = None, name: str | None = None) -> Tensor:
+        """Each key's value (the default where absent), in the keys' shape."""
+        _eager_only("lookup")
+        k = convert_to_tensor(keys, dtype=self._key_dtype)
+        if dynamic_default_values is not None:
+            raise NotImplementedError("MutableHashTable.lookup(dynamic_default_values=...): not implemented by simdist")
+        return self._find(k, self._default_value)
+
+    def size(self, name: str | None = None) -> Tensor:
+        _eager_only("size")
+        return super().size(name)
+
+    def export(self, name: str | None = None) -> tuple[Tensor, Tensor]:
+        _eager_only("export")
+        return super().export(name)
