@@ -84,7 +84,13 @@ def gradient_spans() -> dict[str, list[tuple[str, int, int]]]:
                 spans.setdefault(rel, set()).add((node.name, node.lineno, node.end_lineno or node.lineno))
     # one span per function (a registered closure and its factory's def may both be listed: keep both,
     # overlapping spans are counted once per file below)
-    return {k: sorted(v, key=lambda s: (s[1], s[0])) for k, v in sorted(spans.items())}
+    out = {}
+    for k, v in sorted(spans.items()):   # a decorated def is listed from its decorator and its def line: once
+        best: dict[tuple[str, int], tuple[str, int, int]] = {}
+        for s in sorted(v, key=lambda s: (s[1], s[0])):
+            best.setdefault((s[0], s[2]), s)
+        out[k] = sorted(best.values(), key=lambda s: (s[1], s[0]))
+    return out
 
 
 def _analysis(cov: Any, path: Path) -> tuple[set[int], set[int], set[tuple[int, int]], set[tuple[int, int]]]:
