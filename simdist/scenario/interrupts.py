@@ -74,7 +74,7 @@ def _redelivering(previous: Any, dropped: _Dropped) -> Any:
 
     Python runs signal handlers between any two bytecodes, so Ctrl-C can raise its
     KeyboardInterrupt inside code whose exceptions Python only reports and drops: a `gc.callbacks`
-    entry (simdist/sim/gc_phase.py runs at every collection), a `__del__`, a weakref callback.
+    entry (simdist/runtime/gc_phase.py runs at every collection), a `__del__`, a weakref callback.
     The interrupt was then lost and the command ran on (an exploration of 400 plans ignored its
     Ctrl-C). The same signal is simulated again (`_thread.interrupt_main`: nothing happens if the
     signal is ignored by then, during cleanup) from a short-lived thread, a moment later: called

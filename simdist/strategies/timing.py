@@ -18,7 +18,7 @@ from simdist import session
 from simdist.runtime import execution, variables
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor
-from simdist.sim import gc_phase
+from simdist.runtime import gc_phase
 
 # While a run executes, charges are collected (into the innermost list of the client's
 # `charges`, runtime/execution.py) instead of being driven immediately.

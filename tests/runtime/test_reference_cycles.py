@@ -1,7 +1,7 @@
 """Running programs leaves no reference cycles behind.
 
 A cycle frees its objects only when Python's cyclic collector runs, at moments set by everything
-the process did before; simdist does not book frees made by the collector (simdist/sim/gc_phase.py),
+the process did before; simdist does not book frees made by the collector (simdist/runtime/gc_phase.py),
 so an object that one code path frees by reference counting and another leaves in a cycle gives
 different memory counters and traces (CI found one: a recursive closure in graph.dataflow kept a
 traced call's variables alive). Cycles are also garbage made on every call. Each case runs a

@@ -1,5 +1,5 @@
 """A variable's device memory is given back when reference counting deletes it, never when
-Python's cyclic collector happens to run (simdist.sim.gc_phase; strategies/timing.py)."""
+Python's cyclic collector happens to run (simdist.runtime.gc_phase; strategies/timing.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import simdist
 from simdist import tf
 from simdist.sim import Cluster, Device, Host
-from simdist.sim.gc_phase import collecting
+from simdist.runtime.gc_phase import collecting
 
 GPU0 = "/job:localhost/replica:0/task:0/device:GPU:0"
 MIB = 1 << 20

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from simdist.runtime import cost, dtypes, execution
+from simdist.runtime import cost, dtypes, execution, gc_phase
 from simdist.runtime import nest
 from simdist.runtime.variables import in_creation_order
 from simdist.runtime.autodiff import backprop
@@ -233,8 +233,13 @@ class GradientTape:
         self._recording = False
 
     def __del__(self) -> None:
+        # A tape freed by reference counting gives its kept bytes back where the program drops it;
+        # one freed by the cyclic collector keeps them booked: the collector runs when the process's
+        # allocation counts say so, and a release then would change the held bytes (tape peaks, and
+        # a tf.function or tf.data function being recorded at that moment, which checks them) at a
+        # point set by everything the process ran before (runtime/gc_phase.py).
         tape = getattr(self, "_tape", None)
-        if tape is not None:
+        if tape is not None and not gc_phase.collecting():
             try:
                 tape.release()
             except Exception:  # noqa: BLE001 - at interpreter exit the modules may be gone
