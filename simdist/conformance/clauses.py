@@ -567,6 +567,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: binary_focal_crossentropy is mean((1 - p_t)**gamma * bce) with p_t = y*p + (1-y)*(1-p), times alpha/1-alpha for positives/negatives under apply_class_balancing; categorical_focal_crossentropy is sum(alpha * (1 - p)**gamma * -y*log(p)) over the renormalised, clipped probabilities; gamma=0 (and alpha=1) gives the plain crossentropy.'),
     Clause('mirrored.sync-on-read', 'keras', False, (),
            "TF 2.21: under MirroredStrategy, tf.Variable(synchronization=ON_READ) is a SyncOnReadVariable (trainable False unless given): replica-context reads and writes use the replica's own copy; cross-replica reads reduce the copies by the aggregation (SUM, MEAN, ONLY_FIRST_REPLICA: copy 0); a cross-replica assign of a SUM variable writes value/num_replicas to each copy; assign_add/assign_sub of a SUM variable in cross-replica context raise ValueError; synchronization NONE is refused."),
+    Clause('mirrored.scatter', 'keras', False, (),
+           "TF 2.21: a MirroredVariable's scatter_add/sub/mul/div/min/max/update update every copy in cross-replica context; scatter_update/min/max of a SUM or MEAN variable raise NotImplementedError; in a replica context NONE scatters into each replica's own copy, ONLY_FIRST_REPLICA applies replica 0's slices, SUM/MEAN all-reduce the slices (concatenated in replica order, MEAN dividing the values) and apply them to every copy."),
     Clause('keras.metric.update-result-reset', 'keras', False, (),
            'TF 2.21 + Keras 3.15: update_state accumulates, result() reads, reset_state() zeroes, __call__ updates then returns the result; metric names and variable paths as Keras.'),
     Clause('keras.metric.sample-weight', 'keras', False, (),
