@@ -374,3 +374,137 @@ except RuntimeError as e:
     assert_equal(ns["scope_in_run"], "Method requires being in cross-replica context, use "
                  "get_replica_context().merge_call()", call="strategy.scope() entered inside strategy.run",
                  what="the RuntimeError")
+
+
+@clause("cluster.tf-config", ref="tf221")
+def test_cluster_spec_and_resolvers_api(backend, monkeypatch):
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    ns = Program(backend, """
+import os, json
+CS = tf.train.ClusterSpec
+spec = CS({"worker": {1: "w1:2222", 3: "w3:2222"}, "ps": ["p0:1"]})
+facts = {"task_indices": spec.task_indices("worker"), "num_tasks": spec.num_tasks("worker"),
+         "address": spec.task_address("worker", 3), "jobs": list(spec.jobs), "as_dict": spec.as_dict(),
+         "copy_jobs": list(CS(spec).as_dict()), "empty_bool": bool(CS({})), "bool": bool(spec),
+         "eq": CS({"ps": ["p0:1"]}) == CS({"ps": ["p0:1"]}), "ne": CS({"ps": ["p0:1"]}) == CS({"ps": ["p1:1"]})}
+errors = {}
+for name, f in [("not a dict", lambda: CS("bad")), ("tasks a string", lambda: CS({"worker": "a:1"})),
+                ("unknown job", lambda: spec.task_address("chief", 0)),
+                ("unknown task", lambda: spec.task_address("worker", 5)),
+                ("SimpleClusterResolver of a dict",
+                 lambda: tf.distribute.cluster_resolver.SimpleClusterResolver({"worker": ["a:1"]}))]:
+    try:
+        f()
+        errors[name] = ["returned", ""]
+    except Exception as e:
+        errors[name] = [type(e).__name__, str(e)]
+r = tf.distribute.cluster_resolver.SimpleClusterResolver(CS({"worker": ["a:1", "b:2"]}), task_type="worker",
+                                                         task_id=0, rpc_layer="grpc")
+simple = {"master": r.master(), "master_w1": r.master("worker", 1), "master_empty_layer": r.master("worker", 1, rpc_layer="")}
+r.task_type, r.task_id, r.rpc_layer = "ps", 3, "x"
+simple["set"] = [r.task_type, r.task_id, r.rpc_layer]
+simple["given"] = tf.distribute.cluster_resolver.SimpleClusterResolver(CS({"worker": ["a:1"]}), master="m:9").master()
+os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 1},
+                                      "session_master": "sm:1", "environment": "cloud", "rpc_layer": "grpc"})
+t = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+tfc = {"master": t.master(), "master_w0": t.master("worker", 0), "environment": t.environment,
+       "task": [t.task_type, t.task_id, t.rpc_layer]}
+t.task_type, t.task_id, t.rpc_layer = "ps", 7, "foo"
+tfc["set"] = [t.task_type, t.task_id, t.rpc_layer]
+os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 1},
+                                      "rpc_layer": "grpc"})
+t = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+tfc["no_session_master"] = [t.master(), t.master("worker", 0), t.master("worker", 0, rpc_layer="")]
+os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": ["a:1", "b:2"]}})
+t = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+try:
+    t.master()
+    tfc["no_task"] = ["returned", ""]
+except Exception as e:
+    tfc["no_task"] = [type(e).__name__, str(e)]
+del os.environ["TF_CONFIG"]
+""").run()
+    call = "tf.train.ClusterSpec({'worker': {1: 'w1:2222', 3: 'w3:2222'}, 'ps': ['p0:1']})"
+    f = ns["facts"]
+    assert_equal([f["task_indices"], f["num_tasks"], f["address"], f["jobs"]], [[1, 3], 2, "w3:2222", ["worker", "ps"]],
+                 call=call, what="[task_indices('worker'), num_tasks('worker'), task_address('worker', 3), jobs]")
+    assert_equal(f["as_dict"], {"worker": {1: "w1:2222", 3: "w3:2222"}, "ps": ["p0:1"]}, call=call, what="as_dict()")
+    assert_equal(f["copy_jobs"], ["ps", "worker"], call="ClusterSpec(spec).as_dict()",
+                 what="its jobs (sorted by name: the copy goes through a ClusterDef)")
+    assert_equal([f["empty_bool"], f["bool"], f["eq"], f["ne"]], [False, True, True, False], call=call,
+                 what="[bool(ClusterSpec({})), bool(spec), equal specs ==, different specs ==]")
+    expected = {
+        "not a dict": ["TypeError", "`cluster` must be a dictionary mapping one or more job names to lists of network "
+                                    "addresses, or a `ClusterDef` protocol buffer"],
+        "tasks a string": ["TypeError", "The tasks for job 'worker' must be a list or a dictionary from integers to "
+                                        "strings."],
+        "unknown job": ["ValueError", "No such job in cluster: 'chief'"],
+        "unknown task": ["ValueError", "No task with index 5 in job 'worker'"],
+        "SimpleClusterResolver of a dict": ["TypeError", "cluster_spec must be a `tf.train.ClusterSpec`."],
+    }
+    for name, exp in expected.items():
+        assert_equal(list(ns["errors"][name]), exp, call=call, what=name)
+    call = "SimpleClusterResolver(ClusterSpec({'worker': ['a:1', 'b:2']}), task_type='worker', task_id=0, rpc_layer='grpc')"
+    s = ns["simple"]
+    assert_equal([s["master"], s["master_w1"], s["master_empty_layer"]], ["grpc://", "grpc://b:2", "grpc://b:2"],
+                 call=call, what="[master() (no master given), master('worker', 1), master('worker', 1, rpc_layer='')]")
+    assert_equal(s["set"], ["ps", 3, "x"], call=call, what="task_type, task_id, rpc_layer after setting them")
+    assert_equal(s["given"], "m:9", call="SimpleClusterResolver(spec, master='m:9')", what="master()")
+    call = "TFConfigClusterResolver() with TF_CONFIG session_master 'sm:1', environment 'cloud', rpc_layer 'grpc'"
+    t = ns["tfc"]
+    assert_equal([t["master"], t["master_w0"]], ["sm:1", "sm:1"], call=call,
+                 what="[master(), master('worker', 0)] (session_master wins)")
+    assert_equal(t["environment"], None, call=call, what="environment (the constructor's, not TF_CONFIG's)")
+    assert_equal(t["task"], ["worker", 1, "grpc"], call=call, what="[task_type, task_id, rpc_layer]")
+    assert_equal(t["set"], ["ps", 7, "foo"], call=call, what="after setting them")
+    assert_equal(t["no_session_master"], ["grpc://b:2", "grpc://a:1", "a:1"], call="TFConfigClusterResolver() without "
+                 "session_master", what="[master(), master('worker', 0), master('worker', 0, rpc_layer='')]")
+    assert_equal(list(t["no_task"]), ["ValueError", "No such job in cluster: None"],
+                 call="TFConfigClusterResolver().master() with a two-task cluster and no task", what="the outcome")
+
+
+@clause("run.replica-context", ref="tf221")
+def test_default_strategy_input_run_and_nested_all_reduce(backend):
+    ns = Program(backend, """
+import collections
+default = tf.distribute.get_strategy()
+contexts = []
+def dataset_fn(ctx):
+    contexts.append([ctx.num_input_pipelines, ctx.input_pipeline_id, ctx.num_replicas_in_sync])
+    return tf.data.Dataset.range(3)
+made = default.distribute_datasets_from_function(dataset_fn)
+made_values = [int(x) for x in made]
+try:
+    default.run(lambda x: x, args=tf.constant(1.0))
+    run_args = "returned"
+except ValueError as e:
+    run_args = str(e)
+run_kwargs = float(default.run(lambda x, y: x + y, args=(1.0,), kwargs={"y": 2.0}))
+axis_sum = float(default.reduce("SUM", tf.constant([1.0, 2.0]), axis=0))
+
+strategy = backend.make_strategy("mirrored", 2)
+Pair = collections.namedtuple("Pair", ["a", "b"])
+def replica_fn():
+    ctx = tf.distribute.get_replica_context()
+    r = tf.cast(ctx.replica_id_in_sync_group + 1, tf.float32)
+    out = ctx.all_reduce("SUM", {"g": Pair(r * tf.ones(2), r), "h": [r * 10.0]})
+    return out["g"].a, out["g"].b, out["h"][0], tf.constant(type(out["g"]).__name__)
+a, b, h, kind = strategy.run(replica_fn)
+nested = [[backend.to_numpy(x).tolist() for x in strategy.experimental_local_results(t)] for t in (a, b, h)]
+kinds = [backend.to_numpy(x).item() for x in strategy.experimental_local_results(kind)]
+""").run()
+    call = "tf.distribute.get_strategy() (the default strategy)"
+    assert_equal(ns["contexts"], [[1, 0, 1]], call=call + ".distribute_datasets_from_function(fn)",
+                 what="[num_input_pipelines, input_pipeline_id, num_replicas_in_sync] of the one call")
+    assert_equal(ns["made_values"], [0, 1, 2], call=call + ".distribute_datasets_from_function(fn)",
+                 what="the elements (the dataset itself)")
+    assert_true(ns["run_args"].startswith("positional args must be a list or tuple, got"),
+                f"run_args={ns['run_args']!r}, but should be ValueError 'positional args must be a list or tuple, got ...'",
+                call=call + ".run(fn, args=tensor)")
+    assert_close(ns["run_kwargs"], 3.0, call=call + ".run(lambda x, y: x + y, args=(1.0,), kwargs={'y': 2.0})")
+    assert_close(ns["axis_sum"], 3.0, call=call + ".reduce('SUM', [1, 2], axis=0)")
+    call = "MirroredStrategy(2): ctx.all_reduce('SUM', {'g': Pair(r * ones(2), r), 'h': [10 * r]}), r = replica + 1"
+    assert_close(ns["nested"][0], [[3.0, 3.0], [3.0, 3.0]], call=call, what="out['g'].a on each replica")
+    assert_close(ns["nested"][1], [3.0, 3.0], call=call, what="out['g'].b on each replica")
+    assert_close(ns["nested"][2], [30.0, 30.0], call=call, what="out['h'][0] on each replica")
+    assert_equal(ns["kinds"], [b"Pair", b"Pair"], call=call, what="type(out['g']).__name__ (the namedtuple kept)")
