@@ -281,6 +281,13 @@ class AggregatingVariable(_AggregatedUpdates, Variable):
     def _apply(self, method: str, value: Any) -> None:
         getattr(self._v, method)(value)
 
+    def _sparse_update(self, method: str, sparse_delta: Any) -> Any:
+        """Clause mirrored.scatter: TF 2.21's AggregatingVariable passes scatters to its one
+        variable whatever the aggregation and context: inside `strategy.run` every replica's
+        slices are applied in turn (no aggregation, no refusal)."""
+        getattr(self._v, method)(sparse_delta)
+        return self
+
     def __repr__(self) -> str:
         return repr(self._v)
 

@@ -103,6 +103,21 @@ def test_mirrored_scatter_in_replica_context_aggregates_slices(backend):
     _check_scatter(ns, True, 4.0, 2)
 
 
+@clause("mirrored.scatter", ref="tf221")
+def test_central_storage_scatter_applies_every_replicas_slices(backend):
+    ns = Program(backend, SCATTER_PROGRAM.replace('make_strategy("mirrored", 2)', 'make_strategy("central_storage", 2)'),
+                 aggregations=AGGREGATIONS, methods=SCATTERS, init=INIT, delta_base=4.0, index=1,
+                 in_replica=True).run()
+    for agg in AGGREGATIONS:
+        for method in SCATTERS:
+            call = f"CentralStorageStrategy(2): tf.Variable({INIT}, aggregation={agg}).{method}(IndexedSlices([4 * (r + 1)], " \
+                   "[1])) in replica r of strategy.run"
+            got = ns["outcome"][(agg, method)]
+            assert_true(isinstance(got, list), f"outcome={got!r}, but should be the variable's value", call=call)
+            assert_close(got, [_scattered(method, [4.0, 8.0], 1)], call=call,
+                         what="the variable (each replica's slices applied in turn, whatever the aggregation)")
+
+
 @clause("mirrored.sync-on-read", ref="tf221")
 def test_on_read_subtract_read_and_scatter(backend):
     ns = Program(backend, """
