@@ -2574,3 +2574,60 @@ TRAINING_KPREP: list[Mutant] = [
 ]
 TRAINING += TRAINING_KPREP
 CATALOGUE += TRAINING_KPREP
+
+# -- Fifteenth session (cov14b): realistic bugs on lines the suite first executed in the coverage pass of
+# the strategies and distributed training (docs/conformance.md, "Fifteenth session: suite coverage of
+# strategies and distributed training"); each is killed by a cov14 suite module (test_cov14_strategies.py,
+# test_cov14_input.py, test_cov14_mwms.py, test_cov14_coordinator.py).
+_DV = "simdist/strategies/dist_variables.py"
+TRAINING_COV14B: list[Mutant] = [
+    _t("cov14b-scatter-update-of-sum-variable-allowed", "missing-error", _DV,
+       "        if method in (\"scatter_update\", \"scatter_min\", \"scatter_max\") and self.aggregation not in (\n",
+       "        if method in (\"scatter_min\", \"scatter_max\") and self.aggregation not in (\n",
+       "a SUM/MEAN MirroredVariable's scatter_update is applied instead of raising NotImplementedError"),
+    _t("cov14b-replica-scatter-mean-not-divided", "denominator", _DV,
+       "            v = _reduce_slices(ReduceOp.from_variable_aggregation(agg), "
+       "list(strategy.experimental_local_results(merged)))\n",
+       "            v = _reduce_slices(ReduceOp.SUM, list(strategy.experimental_local_results(merged)))\n",
+       "a replica-context scatter of a MEAN variable applies the replicas' slices summed, not averaged"),
+    _t("cov14b-device-scoped-read-gives-primary", "placement", _DV,
+       "        rid = _replica_id(self._distribute_strategy)\n        if rid is None:\n            rid = _update_state.replica\n"
+       "            if rid is None:\n                dev = context.scoped_device()\n",
+       "        rid = _replica_id()\n        if rid is None:\n            rid = _update_state.replica\n"
+       "            if rid is None:\n                dev = context.scoped_device()\n",
+       "outside any scope a MirroredVariable read under tf.device(d) gives copy 0 (the default replica context's "
+       "id) instead of the copy on d"),
+    _t("cov14b-distributed-cardinality-of-rebatched-pipeline", "state", "simdist/strategies/input.py",
+       "        return self._cardinality\n",
+       "        return np.int64(self._pipes[0].dataset._card())\n",
+       "DistributedDataset.cardinality reports the rewritten (rebatched, prefetched) pipeline's cardinality, not "
+       "the source dataset's"),
+    _t("cov14b-per-replica-contexts-count-workers", "denominator", "simdist/strategies/input.py",
+       "            input_contexts = [InputContext(len(slots), k, num_replicas) for k in range(len(slots))]\n",
+       "            input_contexts = [InputContext(w, k, num_replicas) for k in range(len(slots))]\n",
+       "PER_REPLICA input: each dataset_fn's InputContext says one pipeline per worker instead of one per replica"),
+    _t("cov14b-reduce-bool-axis-refused", "error-class", "simdist/semantics/reduce.py",
+       "    if not isinstance(axis, (int, np.integer, tuple, list)):\n",
+       "    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer, tuple, list)):\n",
+       "strategy.reduce(op, v, axis=True) raises TypeError where TF reduces along axis 1"),
+    _t("cov14b-session-master-only-without-arguments", "state", "simdist/strategies/cluster_resolver.py",
+       "        if cfg.get(\"session_master\") is not None:\n",
+       "        if task_type is None and task_id is None and cfg.get(\"session_master\") is not None:\n",
+       "TFConfigClusterResolver.master(task_type, task_id) ignores TF_CONFIG's session_master"),
+    _t("cov14b-reduce-to-variable-single-value", "boundary", "simdist/strategies/base.py",
+       "        if isinstance(out, Tensor) and isinstance(dests, (list, tuple)) and len(dests) > 1:\n",
+       "        if isinstance(out, Tensor) and isinstance(dests, (list, tuple)) and len(dests) > 2:\n",
+       "extended.reduce_to(op, value, destinations=mirrored variable) over two devices returns one tensor, not a "
+       "Mirrored value with a copy per device"),
+    _t("cov14b-mwms-value-context-local-ids", "state", "simdist/strategies/multi_worker.py",
+       "                outs.append(value_fn(ValueContext(self._extended._id_in_cluster * local + i, n)))\n",
+       "                outs.append(value_fn(ValueContext(i, n)))\n",
+       "MWMS experimental_distribute_values_from_function gives each worker's replicas local ids (0..) instead of "
+       "their global replica ids"),
+    _t("cov14b-remote-namedtuple-becomes-tuple", "state", "simdist/strategies/remote_value.py",
+       "        return type(x)(*[_map(v, fn) for v in x])\n",
+       "        return tuple(_map(v, fn) for v in x)\n",
+       "RemoteValue.fetch/get of a namedtuple result returns a plain tuple"),
+]
+TRAINING += TRAINING_COV14B
+CATALOGUE += TRAINING_COV14B

@@ -141,7 +141,8 @@ def reduce_components(op: ReduceOp, arrays: Sequence[np.ndarray], dtype: dtypes.
 
 
 def _check_axis_type(axis: Any) -> None:
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer, tuple, list)):
+    # (a bool is an int to TF: axis=True reduces along axis 1)
+    if not isinstance(axis, (int, np.integer, tuple, list)):
         if isinstance(axis, float):
             raise TypeError("Value passed to parameter 'reduction_indices' has DataType float32 not in list of "
                             "allowed values: int32, int64")

@@ -15,7 +15,9 @@ class ClusterSpec:
 
     def __init__(self, cluster: Any) -> None:
         if isinstance(cluster, ClusterSpec):
-            cluster = cluster.as_dict()
+            # (TF copies it through its ClusterDef proto, whose jobs are sorted by name)
+            d = cluster.as_dict()
+            cluster = {job: d[job] for job in sorted(d)}
         if not isinstance(cluster, dict):
             raise TypeError("`cluster` must be a dictionary mapping one or more job names to lists of network "
                             "addresses, or a `ClusterDef` protocol buffer")
@@ -173,21 +175,23 @@ class TFConfigClusterResolver(ClusterResolver):
         return ClusterSpec(self._config().get("cluster", {}))
 
     def master(self, task_type: str | None = None, task_id: int | None = None, rpc_layer: str | None = None) -> str:
+        """TF 2.21's TFConfigClusterResolver.master: TF_CONFIG's `session_master` whatever the
+        arguments; "" for a cluster of one task; else the task's address (ValueError "No such
+        job in cluster: None" without a task), prefixed by the rpc layer (an explicit "" drops it)."""
         cfg = self._config()
-        if task_type is None and task_id is None and "session_master" in cfg:
+        if cfg.get("session_master") is not None:
             return cfg["session_master"]
         spec = self.cluster_spec()
+        jobs = spec.jobs
+        if not jobs or (len(jobs) == 1 and spec.num_tasks(jobs[0]) == 1):
+            return ""
         task_type = self.task_type if task_type is None else task_type
         task_id = self.task_id if task_id is None else task_id
-        jobs = spec.as_dict()
-        if not jobs or (len(jobs) == 1 and len(next(iter(jobs.values()))) == 1 and task_type is None):
-            return ""
-        if task_type is None or task_id is None:
-            return ""
+        layer = self.rpc_layer if rpc_layer is None else rpc_layer
         addr = spec.task_address(task_type, task_id)
-        layer = rpc_layer or self.rpc_layer
         return f"{layer}://{addr}" if layer else addr
 
     @property
-    def environment(self) -> str:
-        return self._environment or self._config().get("environment", "")
+    def environment(self) -> str | None:
+        """The `environment` given to the constructor (TF 2.21 does not read TF_CONFIG's)."""
+        return self._environment

@@ -71,6 +71,11 @@ def _aggregated_update(var: Any, method: str, value: Any, apply: Any) -> Any:
     def merge_fn(strategy: Any, merged: Any) -> Any:
         if agg is VariableAggregation.ONLY_FIRST_REPLICA:
             v = strategy.experimental_local_results(merged)[0]
+        elif method.startswith("scatter_"):
+            # Clause mirrored.scatter: the replicas' IndexedSlices are aggregated as an all-reduce
+            # of slices (concatenated in replica order; MEAN divides the values), then applied once
+            from simdist.strategies.base import _reduce_slices
+            v = _reduce_slices(ReduceOp.from_variable_aggregation(agg), list(strategy.experimental_local_results(merged)))
         elif isinstance(var, MirroredVariable):
             # Mirrored updates are an all-reduce with the strategy's cross-device algorithm
             # (every replica ends with the sum), not copies to one device.
@@ -116,9 +121,26 @@ class _AggregatedUpdates:
         return self if read_value else None
 
     def _sparse_update(self, method: str, sparse_delta: Any) -> Any:
-        """scatter_* methods: applied like assigns (aggregated across replicas in replica context)."""
+        """scatter_* methods: applied like assigns (aggregated across replicas in replica context,
+        clause mirrored.scatter)."""
+        self._check_scatter(method)
         self._update(method, sparse_delta, False)
         return self
+
+    def _check_scatter(self, method: str) -> None:
+        """Which scatter methods the variable's aggregation allows (all by default)."""
+
+    def scatter_mul(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return self._sparse_update("scatter_mul", sparse_delta)
+
+    def scatter_div(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return self._sparse_update("scatter_div", sparse_delta)
+
+    def scatter_min(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return self._sparse_update("scatter_min", sparse_delta)
+
+    def scatter_max(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return self._sparse_update("scatter_max", sparse_delta)
 
     def scatter_add(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
         return self._sparse_update("scatter_add", sparse_delta)
@@ -150,6 +172,17 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
         # (nor __bool__: any Python object is true, whatever the value; fz4 seed 22 #114)
         return True
 
+    def _check_scatter(self, method: str) -> None:
+        """Clause mirrored.scatter: TF 2.21's MirroredVariable refuses scatter_update/min/max
+        unless its aggregation is NONE or ONLY_FIRST_REPLICA (a SUM or MEAN of replacement values
+        means nothing); scatter_add/sub/mul/div take any aggregation."""
+        if method in ("scatter_update", "scatter_min", "scatter_max") and self.aggregation not in (
+                VariableAggregation.NONE, VariableAggregation.ONLY_FIRST_REPLICA):
+            raise NotImplementedError(
+                f"{method} is only supported for mirrored variable (variable created within certain "
+                "`tf.distribute.Strategy` scope) with NONE or `ONLY_FIRST_REPLICA` aggregation, got: "
+                f"VariableAggregationV2.{self.aggregation.name}.")
+
     def _slice_assign(self, key: Any, value: Any, name: Any = None) -> Any:
         """`v[key].assign(value)`: TF 2.21 writes the replica's own copy in a replica context and
         the first copy only in cross-replica context (the copies then differ; fz4 seed 21 #186)."""
@@ -171,8 +204,10 @@ class MirroredVariable(_AggregatedUpdates, Mirrored, Variable):
 
     def _local(self) -> ResourceVariable:
         """The copy a read sees: the replica's own, the one being updated, else the one on the
-        current device, else the first (TF's _get_on_device_or_primary)."""
-        rid = _replica_id()
+        current device, else the first (TF's _get_on_device_or_primary: outside its strategy's
+        replica contexts the variable enters its strategy's cross-replica context, so under
+        `tf.device(d)` a read gives the copy on d; clause mirrored.variables)."""
+        rid = _replica_id(self._distribute_strategy)
         if rid is None:
             rid = _update_state.replica
             if rid is None:
@@ -245,6 +280,13 @@ class AggregatingVariable(_AggregatedUpdates, Variable):
 
     def _apply(self, method: str, value: Any) -> None:
         getattr(self._v, method)(value)
+
+    def _sparse_update(self, method: str, sparse_delta: Any) -> Any:
+        """Clause mirrored.scatter: TF 2.21's AggregatingVariable passes scatters to its one
+        variable whatever the aggregation and context: inside `strategy.run` every replica's
+        slices are applied in turn (no aggregation, no refusal)."""
+        getattr(self._v, method)(sparse_delta)
+        return self
 
     def __repr__(self) -> str:
         return repr(self._v)

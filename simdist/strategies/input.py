@@ -169,7 +169,8 @@ def _check_options(options: Any) -> InputOptions:
     if options is None:
         return InputOptions()
     if not isinstance(options, InputOptions):
-        raise TypeError(f"`options` must be a `tf.distribute.InputOptions`, got {type(options).__name__}")
+        # (TF 2.21 reads the option without a check: an AttributeError naming the first one it reads)
+        raise AttributeError(f"'{type(options).__name__}' object has no attribute 'experimental_replication_mode'")
     return options
 
 

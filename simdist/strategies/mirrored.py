@@ -91,8 +91,22 @@ class MirroredExtended(StrategyExtended):
             return _local_results(regroup(updates))
         if all(u is None for u in updates):
             return None
-        merged = regroup(updates, always_wrap=True)
-        return Mirrored(merged.values) if type(merged).__name__ == "PerReplica" else merged
+        # TF's update_regroup: regrouped leaf by leaf; a leaf every copy returned as the same object
+        # stays that object, the others are Mirrored (one copy: always Mirrored)
+        return _mirror_leaves(regroup(updates, always_wrap=len(updates) == 1))
+
+
+def _mirror_leaves(value: Any) -> Any:
+    """PerReplica leaves of a regrouped update result made Mirrored (structures kept)."""
+    if isinstance(value, DistributedValues):
+        return Mirrored(value.values) if type(value).__name__ == "PerReplica" else value
+    if isinstance(value, dict):
+        return type(value)((k, _mirror_leaves(v)) for k, v in value.items())
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*[_mirror_leaves(v) for v in value])
+    if isinstance(value, (list, tuple)):
+        return type(value)(_mirror_leaves(v) for v in value)
+    return value
 
 
 class HierarchicalCopyAllReduce:
