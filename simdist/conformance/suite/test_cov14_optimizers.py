@@ -394,3 +394,139 @@ def test_cov14d_float32_layer_inside_a_mixed_layer_reads_float32(keras, tf):
     expected = x16 @ np.full((3, 1), np.float32(1.0 / 3.0), np.float32)
     assert_close(np.asarray(out), expected, call=call, what="output (float32 kernel, float16-rounded input)",
                  tolerance=TOL32)
+
+
+@clause("optim.update-rules", ref="tf221")
+def test_cov14d_custom_optimizer_subclass_slots_and_sparse_assign(keras, tf):
+    """A user subclass of keras.optimizers.Optimizer: `add_variable_from_reference(v, name,
+    initializer="ones")` and `add_variable(shape=(), initializer="ones", dtype="int64")` start
+    at ones and are listed after iteration and learning_rate, named `<var>_<name>` and `<name>`;
+    `self.assign(variable, IndexedSlices)` writes only the slices' rows (scatter_update),
+    assign_sub/assign_add take dense values; the base Optimizer without update_step raises
+    NotImplementedError at its first apply; `apply([])` does nothing (not even build)."""
+    class Doubling(keras.optimizers.Optimizer):
+        def build(self, variables):
+            if self.built:
+                return
+            super().build(variables)
+            self.scales = [self.add_variable_from_reference(v, name="scale", initializer="ones") for v in variables]
+            self.count = self.add_variable(shape=(), initializer="ones", dtype="int64", name="count")
+
+        def update_step(self, gradient, variable, learning_rate):
+            s = self.scales[self._get_variable_index(variable)]
+            self.assign(s, s * 2.0)
+            if isinstance(gradient, tf.IndexedSlices):
+                self.assign(variable, tf.IndexedSlices(gradient.values * 10.0, gradient.indices,
+                                                       gradient.dense_shape))
+            else:
+                self.assign_sub(variable, learning_rate * s * gradient)
+            self.assign_add(self.count, 1)
+
+    v = tf.Variable(np.ones((3, 2), np.float32), name="v")
+    opt = Doubling(learning_rate=0.5)
+    opt.apply_gradients([(tf.IndexedSlices(tf.constant([[1.0, 2.0]]), tf.constant([2]), tf.constant([3, 2])), v)])
+    call = "Doubling(0.5) (a user Optimizer subclass), IndexedSlices row 2 = [1, 2]"
+    expected = np.ones((3, 2), np.float32)
+    expected[2] = [10.0, 20.0]
+    assert_close(v.numpy(), expected, call=call, what="variable (row 2 replaced, the others kept)")
+    assert_equal([x.name for x in opt.variables][:2] + [opt.variables[-1].name], ["iteration", "learning_rate", "count"],
+                 call=call, what="variable names (iteration, learning_rate, ..., count)")
+    assert_true(opt.variables[2].name.endswith("_scale"), f"the slot's name ends with _scale "
+                f"(got {opt.variables[2].name!r})", call=call)
+    assert_close(opt.variables[2].numpy(), np.full((3, 2), 2.0, np.float32), call=call, what="scale (ones, doubled)")
+    assert_equal(int(opt.variables[3].numpy()), 2, call=call, what="count (ones, plus one)")
+    opt.apply_gradients([(tf.constant(np.ones((3, 2), np.float32)), v)])
+    call = "then a dense gradient of ones"
+    assert_close(v.numpy(), expected - 0.5 * 4.0, call=call, what="variable (var -= lr * scale * g, scale 4)")
+    assert_equal(int(opt.variables[3].numpy()), 3, call=call, what="count")
+
+    with raises(NotImplementedError, call="keras.optimizers.Optimizer(0.1).apply_gradients(...)"):
+        keras.optimizers.Optimizer(0.1).apply_gradients([(tf.constant([1.0]), tf.Variable([1.0]))])
+    sgd = keras.optimizers.SGD(0.1)
+    sgd.apply([])
+    assert_equal((sgd.built, int(sgd.iterations.numpy())), (False, 0), call="SGD(0.1).apply([])",
+                 what="(built, iterations)")
+    with raises(AttributeError, call="LossScaleOptimizer('sgd')"):
+        keras.mixed_precision.LossScaleOptimizer("sgd")
+
+
+@clause("optim.multi-optimizer", ref="tf221")
+def test_cov14d_multi_optimizer_with_a_callable(keras, tf):
+    """MultiOptimizer(callable): the inner optimizers are met at build (none before), take the
+    MultiOptimizer's loss_scale_factor, and update their own variables (gradients divided by it);
+    `learning_rate` is an AttributeError to read and to set; `apply([])` does nothing, `apply(grads)`
+    unbuilt or with another number of gradients is a ValueError, built it uses the built variables;
+    `variables` are its own iteration and learning_rate then each inner optimizer's; set_weights
+    (unbuilt: ValueError) assigns in that order; finalize_variable_values hands each inner optimizer
+    its variables (EMA); a callable returning a non-optimizer, a LossScaleOptimizer or a
+    MultiOptimizer is a ValueError at build. OptimizerMap refuses a non-optimizer default
+    (TypeError), a non-string key, a LossScaleOptimizer, a MultiOptimizer or a non-optimizer value
+    (ValueError)."""
+    a = keras.Variable(np.array([1.0, 2.0], np.float32), name="enc_a")
+    b = keras.Variable(np.array([3.0], np.float32), name="dec_b")
+    s1 = keras.optimizers.SGD(0.1)
+    s2 = keras.optimizers.SGD(0.5, use_ema=True, ema_momentum=0.5)
+    multi = keras.optimizers.MultiOptimizer(lambda var: s1 if "enc" in var.path else s2, loss_scale_factor=2.0)
+    call = "MultiOptimizer(enc -> SGD(0.1), else SGD(0.5, use_ema, ema_momentum=0.5), loss_scale_factor=2)"
+    assert_equal(len(multi.optimizers), 0, call=call, what="len(optimizers) before build")
+    with raises(AttributeError, match="cannot be accessed", call=call + ".learning_rate"):
+        multi.learning_rate
+    with raises(AttributeError, match="cannot be set", call=call + ".learning_rate = 0.3"):
+        multi.learning_rate = 0.3
+    with raises(ValueError, match="must already be built", call=call + ".apply([g]) unbuilt"):
+        multi.apply([tf.constant([1.0, 1.0])])
+    with raises(ValueError, match="not yet been built", call=call + ".set_weights([]) unbuilt"):
+        multi.set_weights([])
+    multi.apply([])
+    assert_equal(multi.built, False, call=call + ".apply([])", what="built")
+
+    multi.apply_gradients([(tf.constant([1.0, -1.0]), a), (tf.constant([4.0]), b)])
+    a_want = np.array([1.0, 2.0]) - 0.1 * np.array([1.0, -1.0]) / 2
+    b_want = np.array([3.0]) - 0.5 * np.array([4.0]) / 2
+    call += ", one step"
+    assert_close(a.numpy(), a_want, call=call, what="a (SGD(0.1), g / 2)", tolerance=TOL32)
+    assert_close(b.numpy(), b_want, call=call, what="b (SGD(0.5), g / 2)", tolerance=TOL32)
+    assert_equal([o.loss_scale_factor for o in multi.optimizers], [2.0, 2.0], call=call,
+                 what="inner loss_scale_factor")
+    b_avg = b_want.copy()
+    multi.apply([tf.constant([2.0, 2.0]), tf.constant([-2.0])])
+    a_want = a_want - 0.1 * 1.0
+    b_want = b_want + 0.5 * 1.0
+    b_avg = 0.5 * b_avg + 0.5 * b_want
+    call += ", then apply([g_a, g_b]) without variables"
+    assert_close(a.numpy(), a_want, call=call, what="a", tolerance=TOL32)
+    assert_close(b.numpy(), b_want, call=call, what="b", tolerance=TOL32)
+    assert_equal([x.name for x in multi.variables],
+                 ["iteration", "learning_rate", "iteration", "learning_rate", "iteration", "learning_rate",
+                  "dec_b_average"], call=call, what="variable names")
+    assert_equal(int(multi.iterations.numpy()), 2, call=call, what="iterations")
+    with raises(ValueError, match="one-to-one", call=call + ", then apply([g_a])"):
+        multi.apply([tf.constant([2.0, 2.0])])
+    assert_close(multi.variables[-1].numpy(), b_avg, call=call, what="dec_b_average", tolerance=TOL32)
+    multi.finalize_variable_values([a, b])
+    call += ", finalize_variable_values([a, b])"
+    assert_close(b.numpy(), b_avg, call=call, what="b (its EMA average)", tolerance=TOL32)
+    assert_close(a.numpy(), a_want, call=call, what="a (SGD without EMA: unchanged)", tolerance=TOL32)
+    multi.set_weights([np.int64(7), np.float32(0.0), np.int64(3), np.float32(0.1), np.int64(4), np.float32(0.25),
+                       np.array([9.0], np.float32)])
+    call = "MultiOptimizer.set_weights([7, 0, 3, 0.1, 4, 0.25, [9]])"
+    assert_equal((int(multi.iterations.numpy()), int(s1.iterations.numpy()), int(s2.iterations.numpy())), (7, 3, 4),
+                 call=call, what="(own, first, second) iterations")
+    assert_close(float(s2.learning_rate.numpy()), 0.25, call=call, what="second optimizer's learning_rate")
+    assert_close(multi.variables[-1].numpy(), np.array([9.0], np.float32), call=call, what="dec_b_average")
+
+    lso = keras.mixed_precision.LossScaleOptimizer(keras.optimizers.SGD(0.1))
+    for ret, match in (("nope", "not an Optimizer"), (lso, "LossScaleOptimizer cannot"),
+                       (keras.optimizers.MultiOptimizer(lambda v: s1), "MultiOptimizer cannot")):
+        bad = keras.optimizers.MultiOptimizer(lambda v, r=ret: r)
+        with raises(ValueError, match=match, call=f"MultiOptimizer(lambda v: {type(ret).__name__}).build([a])"):
+            bad.build([a])
+    with raises(TypeError, match="default_optimizer", call="OptimizerMap('sgd')"):
+        keras.optimizers.OptimizerMap("sgd")
+    omap = keras.optimizers.OptimizerMap(keras.optimizers.SGD(0.1))
+    for key, value, match in ((1, keras.optimizers.SGD(), "key must be a string"),
+                              ("x", lso, "cannot be LossScaleOptimizer"),
+                              ("y", keras.optimizers.MultiOptimizer(omap), "cannot be MultiOptimizer"),
+                              ("z", "sgd", "must be a Keras Optimizer")):
+        with raises(ValueError, match=match, call=f"OptimizerMap[{key!r}] = {type(value).__name__}"):
+            omap[key] = value
