@@ -330,7 +330,8 @@ def test_cov14d_dtype_policy_api(keras, tf):
     """DTypePolicy (= mixed_precision.Policy): no name takes the global policy's; a non-string
     name is a TypeError; set_global_policy of a non-string, non-policy is a ValueError;
     get_config/from_config round-trip; equal names compare equal (a string does not); repr
-    `<DTypePolicy "name">`; quantization_mode None; a layer's `dtype_policy` can be set before
+    `<DTypePolicy "name">`; quantization_mode None; a layer's `dtype` may be a tf.DType, a NumPy
+    scalar type or np.dtype (its name), anything else a ValueError; its `dtype_policy` can be set before
     build (its variables then take the new variable dtype, its outputs the compute dtype)."""
     P = keras.mixed_precision.Policy
     try:
@@ -356,6 +357,13 @@ def test_cov14d_dtype_policy_api(keras, tf):
     assert_equal(repr(P("mixed_bfloat16")), '<DTypePolicy "mixed_bfloat16">', call="repr(Policy('mixed_bfloat16'))",
                  what="repr")
     assert_equal(P("float32").quantization_mode, None, call="Policy('float32').quantization_mode", what="value")
+
+    for dtype, name in ((tf.float64, "float64"), (np.float16, "float16"), (np.dtype("float64"), "float64")):
+        assert_equal(keras.layers.Dense(2, dtype=dtype).dtype_policy.name, name, call=f"Dense(2, dtype={dtype!r})",
+                     what="dtype_policy.name")
+    for bad in (3, [1]):
+        with raises(ValueError, match="Cannot interpret `dtype`", call=f"Dense(2, dtype={bad!r})"):
+            keras.layers.Dense(2, dtype=bad)
 
     layer = keras.layers.Dense(2)
     layer.dtype_policy = "mixed_float16"
