@@ -121,6 +121,22 @@ def test_cov14d_overwrite_with_gradient_variables(keras, tf):
         assert_close(acc.variables[3].numpy(), running, call=call, what="s2's accumulator (running maximum)")
         assert_close(w2.numpy(), w_value, call=call, what="w2", tolerance=TOL32)
 
+    # only overwrite_with_gradient variables: no update step runs, the accumulator is reset by the
+    # overwrite rule alone
+    s3 = keras.Variable(np.array([0.0, 0.0], np.float32), name="s3")
+    s3.overwrite_with_gradient = True
+    only = keras.optimizers.SGD(0.1, gradient_accumulation_steps=2)
+    s_value, running = np.zeros(2, np.float32), np.zeros(2, np.float32)
+    for i, g in enumerate([[5.0, 1.0], [2.0, 3.0], [1.0, 1.0], [0.0, 2.0]]):
+        g = np.array(g, np.float32)
+        only.apply_gradients([(tf.constant(g), s3)])
+        running = np.maximum(g, running)
+        if (i + 1) % 2 == 0:
+            s_value, running = running, np.zeros(2, np.float32)
+        call = f"SGD(0.1, gradient_accumulation_steps=2) on s3 (overwrite_with_gradient) only, apply {i + 1}"
+        assert_close(s3.numpy(), s_value, call=call, what="s3")
+        assert_close(only.variables[2].numpy(), running, call=call, what="s3's accumulator")
+
 
 def _adadelta_sparse_numpy(var, steps, rho=0.95, eps=1e-7, lr=1.0):
     """Keras 3.15 Adadelta.update_step with IndexedSlices, by the TF backend's sparse rules: the
@@ -538,3 +554,52 @@ def test_cov14d_multi_optimizer_with_a_callable(keras, tf):
                               ("z", "sgd", "must be a Keras Optimizer")):
         with raises(ValueError, match=match, call=f"OptimizerMap[{key!r}] = {type(value).__name__}"):
             omap[key] = value
+
+
+@clause("optim.option-coverage", ref="tf221")
+def test_cov14d_finalize_variable_values_pairs_by_position(keras, tf):
+    """The TF backend's finalize_variable_values (use_ema) zips the variables it is given with the
+    averages by position, with no length check: a shorter list takes the first averages, another
+    variable of the first one's shape takes that average, one of another shape fails in its
+    assign (ValueError), a longer list stops at the last average; a variable with
+    overwrite_with_gradient has no average, and finalizing it is a ValueError. Without use_ema it
+    leaves the variables alone."""
+    a = tf.Variable([1.0, 2.0])
+    b = tf.Variable([4.0])
+    opt = keras.optimizers.SGD(0.5, use_ema=True, ema_momentum=0.25)
+    opt.apply_gradients([(tf.constant([1.0, 1.0]), a), (tf.constant([2.0]), b)])
+    opt.apply_gradients([(tf.constant([1.0, 1.0]), a), (tf.constant([2.0]), b)])
+    call = "SGD(0.5, use_ema=True, ema_momentum=0.25), two steps"
+    # averages: the first step copies (0.5, 1.5 | 3.0), then 0.25 avg + 0.75 var, var (0.0, 1.0 | 2.0)
+    avg_a = 0.25 * np.array([0.5, 1.5]) + 0.75 * np.array([0.0, 1.0])
+    avg_b = 0.25 * np.array([3.0]) + 0.75 * np.array([2.0])
+    opt.finalize_variable_values([a])
+    assert_close(a.numpy(), avg_a, call=call + ", finalize_variable_values([a])", what="a (its average)",
+                 tolerance=TOL32)
+    assert_close(b.numpy(), np.array([2.0], np.float32), call=call + ", finalize_variable_values([a])",
+                 what="b (not given: unchanged)")
+    c = tf.Variable([7.0, 8.0])
+    d = tf.Variable([5.0])
+    opt.finalize_variable_values([c, b, d])
+    call += ", finalize_variable_values([c, b, d])"
+    assert_close(c.numpy(), avg_a, call=call, what="c (the first average, a's)", tolerance=TOL32)
+    assert_close(b.numpy(), avg_b, call=call, what="b (the second average)", tolerance=TOL32)
+    assert_close(d.numpy(), np.array([5.0], np.float32), call=call, what="d (no third average: unchanged)")
+    with raises(ValueError, call="then finalize_variable_values([b]) (a (1,) variable, a (2,) average)"):
+        opt.finalize_variable_values([b])
+
+    w = keras.Variable(np.array([1.0, 2.0], np.float32), name="w")
+    s = keras.Variable(np.array([0.0, 0.0], np.float32), name="s")
+    s.overwrite_with_gradient = True
+    ema = keras.optimizers.SGD(0.5, use_ema=True)
+    ema.apply_gradients([(tf.constant([1.0, 1.0]), w), (tf.constant([3.0, -4.0]), s)])
+    with raises(ValueError, call="SGD(use_ema=True) on w and s (overwrite_with_gradient): "
+                "finalize_variable_values([w, s])"):
+        ema.finalize_variable_values([w, s])
+
+    e = tf.Variable([1.0])
+    plain = keras.optimizers.SGD(0.5)
+    plain.apply_gradients([(tf.constant([1.0]), e)])
+    plain.finalize_variable_values([e])
+    assert_close(e.numpy(), np.array([0.5], np.float32), call="SGD(0.5) without EMA, finalize_variable_values",
+                 what="e (unchanged)")

@@ -331,16 +331,16 @@ class Optimizer:
             unwrap(average).assign(momentum * _read(average) + (1 - momentum) * value)
 
     def _overwrite_model_variables_with_average_value(self, trainable_variables: list[Any]) -> None:
-        """Each variable (each copy, through strategy.extended.update) takes its average's value."""
-        if len(trainable_variables) != len(self._model_variables_moving_average):
-            raise ValueError(f"The length of model variables ({len(trainable_variables)}) to override does not match "
-                             "the length of model variables stored in the optimizer "
-                             f"({len(self._model_variables_moving_average)}). Please check if the optimizer was "
-                             "called on your model.")
+        """The TF backend's: each variable (each copy, through strategy.extended.update) takes the
+        average at its *position* (a zip: no length check, unlike Keras's backend-neutral version;
+        clause optim.option-coverage); a variable without an average (overwrite_with_gradient)
+        fails as TF's conversion of None does."""
         for var, average in zip(trainable_variables, self._model_variables_moving_average):
-            if average is not None:
-                self._distribution_strategy.extended.update(unwrap(var), lambda a, b: a.assign(b),
-                                                            args=(_read(average),))
+            if average is None:
+                raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) "
+                                 "to a Tensor.")
+            self._distribution_strategy.extended.update(unwrap(var), lambda a, b: a.assign(b),
+                                                        args=(_read(average),))
 
     def _backend_update_step(self, grads: list[Any], trainable_variables: list[Any], learning_rate: Any) -> None:
         """Clause optim.mirrored-sum: all-reduce (SUM) in a replica context, then update each
