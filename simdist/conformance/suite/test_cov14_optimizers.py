@@ -38,6 +38,7 @@ _BUILD_ONCE = [
     ("Lamb", {"learning_rate": 0.1}),
     ("Adafactor", {"learning_rate": 0.1}),
     ("Muon", {"learning_rate": 0.1}),
+    ("ScheduleFreeAdamW", {"learning_rate": 0.1}),
 ]
 
 
