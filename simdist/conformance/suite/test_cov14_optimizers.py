@@ -287,7 +287,8 @@ def test_cov14d_loss_scale_optimizer_api(keras, tf):
 def test_cov14d_schedule_errors(keras, tf):
     """A LearningRateSchedule subclass that overrides neither `__call__` nor `get_config` raises
     NotImplementedError naming itself when called, asked for its config, or serialized;
-    PiecewiseConstantDecay with len(boundaries) != len(values) - 1 is a ValueError."""
+    PiecewiseConstantDecay with len(boundaries) != len(values) - 1 is a ValueError; `deserialize`
+    of an unknown class name returns that name (a str), as Keras's deserialize_keras_object does."""
     S = keras.optimizers.schedules
 
     class NoCall(S.LearningRateSchedule):
@@ -301,6 +302,11 @@ def test_cov14d_schedule_errors(keras, tf):
         S.serialize(NoCall())
     with raises(ValueError, match="boundaries", call="PiecewiseConstantDecay([1, 2], [0.1, 0.2])"):
         S.PiecewiseConstantDecay([1, 2], [0.1, 0.2])
+    for config in ({"class_name": "Nope", "config": {}},
+                   {"module": "keras.optimizers.schedules", "class_name": "Nope", "config": {}, "registered_name": None}):
+        got = S.deserialize(config)
+        assert_equal((type(got).__name__, got), ("str", "Nope"), call=f"schedules.deserialize({config})",
+                      what="(type, value): the unknown class name itself")
 
 
 @clause("optim.update-rules", ref="tf221")
