@@ -2631,3 +2631,54 @@ TRAINING_COV14B: list[Mutant] = [
 ]
 TRAINING += TRAINING_COV14B
 CATALOGUE += TRAINING_COV14B
+# -- Fifteenth session (2026-12-01): suite coverage of Keras optimizers, schedules and mixed
+# precision (cov14d; docs/conformance.md, "Fifteenth session: suite coverage of Keras optimizers,
+# schedules and mixed precision"): 10 mutants on lines the suite first ran then, each killed by
+# suite/test_cov14_optimizers.py.
+TRAINING_COV14D: list[Mutant] = [
+    _t("cov14d-adam-build-twice-recreates-slots", "state", "simdist/keras/optimizers/adam.py",
+       "        if self.built:\n            return\n        super().build(var_list)\n",
+       "        super().build(var_list)\n",
+       "a second Adam.build (after a step) adds fresh zero slots instead of returning at once"),
+    _t("cov14d-overwrite-accumulates-sum", "formula", "simdist/keras/optimizers/base_optimizer.py",
+       "        running = ops.maximum(grad, _read(acc))\n",
+       "        running = ops.add(grad, _read(acc))\n",
+       "an overwrite_with_gradient variable under gradient accumulation takes the sum of the gradients, not "
+       "Keras's running maximum"),
+    _t("cov14d-overwrite-accumulator-not-reset", "state", "simdist/keras/optimizers/base_optimizer.py",
+       "        acc.assign(tf.where(is_update_step, tf.zeros_like(running), running))\n",
+       "        acc.assign(running)\n",
+       "an overwrite_with_gradient variable's accumulator keeps its maximum across update steps"),
+    _t("cov14d-lso-lr-setter-sets-own", "state", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "            return\n        self.inner_optimizer.learning_rate = learning_rate\n",
+       "            return\n        Optimizer.learning_rate.fset(self, learning_rate)   # type: ignore[attr-defined]\n",
+       "setting LossScaleOptimizer.learning_rate sets its own unused variable, not the inner optimizer's"),
+    _t("cov14d-lso-config-drops-growth-steps", "state", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "                \"initial_scale\": self.initial_scale, \"dynamic_growth_steps\": self.dynamic_growth_steps}\n",
+       "                \"initial_scale\": self.initial_scale}\n",
+       "LossScaleOptimizer.get_config leaves out dynamic_growth_steps (from_config then grows every 2000 steps)"),
+    _t("cov14d-lso-finalize-not-delegated", "state", "simdist/keras/optimizers/loss_scale_optimizer.py",
+       "        self.inner_optimizer.finalize_variable_values(var_list)\n",
+       "        super().finalize_variable_values(var_list)\n",
+       "LossScaleOptimizer.finalize_variable_values runs its own (no EMA) instead of the inner optimizer's"),
+    _t("cov14d-sparse-divide-zero-rows-ignored", "boundary", "simdist/keras/optimizers/_ops.py",
+       "    bad = (arr == 0) | (np.isnan(arr) if arr.dtype.kind == \"f\" else False)\n",
+       "    bad = (arr < 0) | (np.isnan(arr) if arr.dtype.kind == \"f\" else False)\n",
+       "sparse division by a dense tensor ignores its zero rows (Keras joins them: the untouched rows become NaN)"),
+    _t("cov14d-muon-adamw-decay-uses-weight-decay", "formula", "simdist/keras/optimizers/muon.py",
+       "            value = self.adam_weight_decay if self._should_use_adamw(variable) else self.weight_decay\n",
+       "            value = self.weight_decay\n",
+       "Muon decays the AdamW-path variables with weight_decay instead of adam_weight_decay"),
+    _t("cov14d-policy-default-floatx-not-global", "state", "simdist/keras/dtype_policies.py",
+       "        if name is None:\n            name = dtype_policy().name\n",
+       "        if name is None:\n            name = floatx()\n",
+       "DTypePolicy() without a name takes floatx instead of the global policy's name"),
+    _t("cov14d-nested-layer-keeps-outer-autocast", "state", "simdist/keras/layers/layer.py",
+       "                    elif scope.dtype != self.compute_dtype:\n"
+       "                        new_scope = dtype_policies.AutocastScope(self.compute_dtype)\n",
+       "",
+       "a layer called inside another layer's autocast scope of a different compute dtype reads its variables "
+       "in the outer dtype"),
+]
+TRAINING += TRAINING_COV14D
+CATALOGUE += TRAINING_COV14D

@@ -110,6 +110,11 @@ class DTypePolicy:
     def get_config(self) -> dict[str, Any]:
         return {"name": self._name}
 
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "DTypePolicy":
+        """The policy `get_config()` describes (Keras: `cls(**config)`)."""
+        return cls(**config)
+
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.name == self._name   # type: ignore[attr-defined]
 

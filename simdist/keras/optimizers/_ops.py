@@ -7,7 +7,8 @@ decide which optimizer updates stay sparse:
 - add/subtract/maximum with a dense operand densify the slices (the result is dense);
 - multiply keeps the slices, gathering a dense operand's rows at the slices' indices;
 - divide keeps the slices for a scalar or dense divisor; if a dense divisor has zero or NaN rows,
-  those rows join the result (their quotients are inf/NaN, as dense division gives them).
+  those rows join the result (their quotients are inf/NaN, as dense division gives them) through
+  Keras's union of indices, which sums a repeated index's positions (see `_union_rows`).
 So `m.assign_add((g - m) * c)` is dense, `v.assign_add(square(g))` is a scatter_add of the
 squared rows (repeated rows square then add), `var.assign_sub(g * lr)` a scatter_sub.
 """
@@ -150,15 +151,25 @@ def divide(x1: Any, x2: Any) -> Any:
 
 
 def _union_rows(x: Any, rows: np.ndarray) -> tuple[Any, Any]:
-    """sparse.indexed_slices_union_indices_and_values with no values for the second operand:
-    the sorted union of x's indices and `rows`, and x's values summed per index (zeros elsewhere)."""
-    idx = x.indices.numpy()
-    union = np.union1d(idx, rows.astype(idx.dtype))
-    pos = np.searchsorted(union, idx)
-    vals = x.values.numpy()
-    out = np.zeros((union.size,) + vals.shape[1:], dtype=vals.dtype)
-    np.add.at(out, pos, vals)
-    return tf.constant(union), tf.constant(out)
+    """sparse.indexed_slices_union_indices_and_values with no values for the second operand, as
+    Keras 3.15's TF backend computes it (clause optim.sparse-updates): the union of x's indices and
+    `rows` (ascending, from a one-hot OR); when it has as many entries as x has indices (repeated
+    indices included) x's values are kept as they are; otherwise each union row takes x's value at
+    position p - 1, p the scatter_nd *sum* of the 1-based positions of that row in x's indices (0:
+    a zero row). A repeated index therefore sums its positions: the gather then reads another
+    row's value, or fails with InvalidArgumentError when the sum passes the number of values."""
+    idx = np.asarray(x.indices.numpy()).astype(np.int64)
+    dim0 = int(np.asarray(tf.convert_to_tensor(x.dense_shape).numpy())[0])
+    hot = np.zeros(dim0, bool)
+    hot[idx] = True
+    hot[rows.astype(np.int64)] = True
+    union = np.flatnonzero(hot).astype(np.int64)
+    if idx.size == union.size:
+        return tf.constant(union), x.values
+    positions = np.zeros(dim0, np.int32)
+    np.add.at(positions, idx, np.arange(1, idx.size + 1, dtype=np.int32))
+    padded = tf.concat([tf.zeros_like(x.values[0:1]), x.values], axis=0)
+    return tf.constant(union), tf.gather(padded, tf.constant(positions[union]))
 
 
 def _unary(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -331,16 +331,16 @@ class Optimizer:
             unwrap(average).assign(momentum * _read(average) + (1 - momentum) * value)
 
     def _overwrite_model_variables_with_average_value(self, trainable_variables: list[Any]) -> None:
-        """Each variable (each copy, through strategy.extended.update) takes its average's value."""
-        if len(trainable_variables) != len(self._model_variables_moving_average):
-            raise ValueError(f"The length of model variables ({len(trainable_variables)}) to override does not match "
-                             "the length of model variables stored in the optimizer "
-                             f"({len(self._model_variables_moving_average)}). Please check if the optimizer was "
-                             "called on your model.")
+        """The TF backend's: each variable (each copy, through strategy.extended.update) takes the
+        average at its *position* (a zip: no length check, unlike Keras's backend-neutral version;
+        clause optim.option-coverage); a variable without an average (overwrite_with_gradient)
+        fails as TF's conversion of None does."""
         for var, average in zip(trainable_variables, self._model_variables_moving_average):
-            if average is not None:
-                self._distribution_strategy.extended.update(unwrap(var), lambda a, b: a.assign(b),
-                                                            args=(_read(average),))
+            if average is None:
+                raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) "
+                                 "to a Tensor.")
+            self._distribution_strategy.extended.update(unwrap(var), lambda a, b: a.assign(b),
+                                                        args=(_read(average),))
 
     def _backend_update_step(self, grads: list[Any], trainable_variables: list[Any], learning_rate: Any) -> None:
         """Clause optim.mirrored-sum: all-reduce (SUM) in a replica context, then update each
@@ -366,17 +366,33 @@ class Optimizer:
         return [g for g, _ in kept], [v for _, v in kept]
 
     def _overwrite_variables_directly_with_gradients(self, grads: list, variables: list) -> tuple[list, list]:
-        """Variables with `overwrite_with_gradient` (float8 scales in Keras) take the gradient as value."""
+        """Variables with `overwrite_with_gradient` (float8 scales in Keras) take the gradient as value
+        and leave the update. With gradient accumulation (clause optim.option-coverage) their
+        accumulator keeps the running elementwise maximum of the gradients: between update steps the
+        variable keeps its value; at an update step it takes max(gradient, accumulator) and the
+        accumulator returns to zeros."""
         if not any(getattr(v, "overwrite_with_gradient", False) for v in variables):
             return grads, variables
         kept_g, kept_v = [], []
         for g, v in zip(grads, variables):
             if getattr(v, "overwrite_with_gradient", False):
-                v.assign(g)
+                if self.gradient_accumulation_steps:
+                    self._overwrite_with_accumulated_maximum(g, v)
+                else:
+                    v.assign(g)
             else:
                 kept_g.append(g)
                 kept_v.append(v)
         return kept_g, kept_v
+
+    def _overwrite_with_accumulated_maximum(self, grad: Any, variable: Any) -> None:
+        """Keras's accumulation rule for an `overwrite_with_gradient` variable (ops.maximum)."""
+        steps = tf.constant(self.gradient_accumulation_steps, tf.int64)
+        is_update_step = tf.equal(tf.math.floormod(_read(self._iterations) + 1, steps), 0)
+        acc = unwrap(self._accumulated_gradients[self._get_variable_index(variable)])
+        running = ops.maximum(grad, _read(acc))
+        variable.assign(tf.where(is_update_step, running, _read(variable)))
+        acc.assign(tf.where(is_update_step, tf.zeros_like(running), running))
 
     # Clipping and weight decay --------------------------------------------------------------------
     def _clip_gradients(self, grads: list[Any]) -> list[Any]:

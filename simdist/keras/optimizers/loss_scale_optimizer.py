@@ -53,8 +53,10 @@ class LossScaleOptimizer(Optimizer):
         if kwargs:
             raise ValueError(f"LossScaleOptimizer does not support arguments: `{'`, `'.join(kwargs.keys())}`.")
         if not isinstance(inner_optimizer, Optimizer):
-            raise ValueError(f"LossScaleOptimizer(inner_optimizer={inner_optimizer!r}): expected a "
-                             "keras.optimizers.Optimizer instance")
+            # Keras fails on `inner_optimizer.loss_scale_factor = None`: TF raises AttributeError.
+            raise AttributeError(f"LossScaleOptimizer(inner_optimizer={inner_optimizer!r}): expected a "
+                                 f"keras.optimizers.Optimizer instance ('{type(inner_optimizer).__name__}' object "
+                                 "has no attribute 'loss_scale_factor')")
         super().__init__(learning_rate=0.0, name=name)
         self.inner_optimizer = inner_optimizer
         self.initial_scale = initial_scale

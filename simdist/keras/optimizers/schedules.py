@@ -278,11 +278,12 @@ def serialize(schedule: LearningRateSchedule) -> dict:
             "config": schedule.get_config(), "registered_name": None}
 
 
-def deserialize(config: dict, custom_objects: dict | None = None) -> LearningRateSchedule:
-    """The schedule a `serialize` dict describes (built-in classes, or those in custom_objects)."""
+def deserialize(config: dict, custom_objects: dict | None = None) -> LearningRateSchedule | str:
+    """The schedule a `serialize` dict describes (built-in classes, or those in custom_objects). A
+    class name that is neither comes back as that name, a str, as on TF 2.21 (Keras's
+    deserialize_keras_object takes it for an object "already deserialized"; clause optim.schedules)."""
     name = config.get("class_name")
     classes = dict(_BUILTIN, **(custom_objects or {}))
     if name not in classes:
-        raise ValueError(f"Could not locate class '{name}'. Make sure custom classes are decorated with "
-                         f"`@keras.saving.register_keras_serializable()`. Full object config: {config}")
+        return name
     return classes[name].from_config(config.get("config", {}))
