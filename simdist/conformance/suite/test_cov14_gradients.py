@@ -55,6 +55,7 @@ COMPLEX = {
     "reduce_prod_axis1": (lambda tf, z: tf.reduce_prod(z, axis=1), [(2, 3)]),
     "einsum_ij_jk": (lambda tf, a, b: tf.einsum("ij,jk->ik", a, b), [(2, 3), (3, 2)]),
     "einsum_trace_free_ij_i": (lambda tf, z: tf.einsum("ij->i", z), [(2, 3)]),
+    "eigvals": (lambda tf, z: tf.linalg.eigvals(z + tf.constant(np.diag([0.0, 1.5, 3.0]), tf.complex128)), [(3, 3)]),
 }
 
 
@@ -333,6 +334,93 @@ def test_cov14a_qr_and_svd_gradients_not_implemented(backend, tf):
                                                      "full_matrices is True"),
                 call="tape.gradient(svd(a(4,2), full_matrices=True))"):
         tape.gradient(svd_sum, a)
+
+
+# -- igamma's derivative in a: the series and the continued fraction ---------------------------------------
+@clause("autodiff.op-gradients", ref="tf221")
+def test_cov14a_igamma_gradient_in_a_on_both_sides_of_its_split(backend, tf):
+    """d igamma(a, x)/da (IgammaGradA): the series for x <= 1 or x <= a, the continued fraction for
+    x > 1 and x > a, both in one call; float64 central differences in a and x."""
+    rng = _rng("igamma-a")
+    a = np.array([[0.5, 2.0, 3.5], [0.8, 1.2, 6.0]])
+    x = np.array([[0.3, 4.0, 2.5], [1.7, 0.9, 9.0]])       # cf, series mixed in each row
+    check_central_differences(tf, "igamma(a, x)", lambda tf_, a_, x_: tf_.math.igamma(a_, x_), [a, x], rng, TOL64)
+
+
+# -- crop_and_resize: samples outside the image, one-pixel crops, nearest ---------------------------------
+def _crop_np(image: np.ndarray, boxes: np.ndarray, size: tuple) -> np.ndarray:
+    """CropAndResize (bilinear, extrapolation 0) in float64: TF's sample positions y1 (h - 1) + y (y2 - y1)
+    (h - 1) / (ch - 1), or the box centre for a crop of one row."""
+    _, h, w, c = image.shape
+    ch, cw = size
+    out = np.zeros((len(boxes), ch, cw, c))
+    for b, (y1, x1, y2, x2) in enumerate(boxes):
+        ys = [y1 * (h - 1) + y * (y2 - y1) * (h - 1) / (ch - 1) for y in range(ch)] if ch > 1 else \
+            [0.5 * (y1 + y2) * (h - 1)]
+        xs = [x1 * (w - 1) + x * (x2 - x1) * (w - 1) / (cw - 1) for x in range(cw)] if cw > 1 else \
+            [0.5 * (x1 + x2) * (w - 1)]
+        for i, iy in enumerate(ys):
+            for j, ix in enumerate(xs):
+                if not (0 <= iy <= h - 1 and 0 <= ix <= w - 1):
+                    continue
+                t, l = int(np.floor(iy)), int(np.floor(ix))
+                bt, r = int(np.ceil(iy)), int(np.ceil(ix))
+                yl, xl = iy - t, ix - l
+                top = image[0, t, l] + (image[0, t, r] - image[0, t, l]) * xl
+                bot = image[0, bt, l] + (image[0, bt, r] - image[0, bt, l]) * xl
+                out[b, i, j] = top + (bot - top) * yl
+    return out
+
+
+CROPS = {
+    # boxes reaching past the image (those samples are extrapolated: no gradient), a flipped box
+    "outside": (np.array([[0.1, 0.2, 0.9, 1.3], [-0.35, 0.05, 0.55, 0.6], [0.8, 0.9, 0.15, 0.1]]), (3, 4)),
+    "one_row_one_column": (np.array([[0.1, 0.2, 0.7, 0.9], [0.05, 0.35, 0.95, 0.55]]), (1, 1)),
+    "one_row": (np.array([[0.1, 0.2, 0.7, 0.9]]), (1, 3)),
+}
+
+
+@clause("ops.image-resize", ref="tf221")
+@pytest.mark.parametrize("name", list(CROPS))
+def test_cov14a_crop_and_resize_gradients(backend, tf, name):
+    """crop_and_resize's gradients: the image's is the adjoint of the (linear) crop, bilinear and
+    nearest; the boxes' (bilinear) is the derivative of a float64 NumPy crop by central differences;
+    samples outside the image contribute nothing to either."""
+    boxes_np, size = CROPS[name]
+    rng = _rng("crop" + name)
+    h, w, c = 4, 5, 2
+    img_np = np.round(rng.uniform(-1, 1, (1, h, w, c)), 3)
+    R = _weights(rng, (len(boxes_np),) + size + (c,))
+    idx = tf.zeros([len(boxes_np)], tf.int32)
+    img = tf.constant(img_np, tf.float32)
+    boxes = tf.constant(boxes_np, tf.float32)
+    for method in ("bilinear", "nearest"):
+        with tf.GradientTape() as tape:
+            tape.watch([img, boxes])
+            out = tf.image.crop_and_resize(img, boxes, idx, list(size), method=method)
+        g_img, g_boxes = tape.gradient(out, [img, boxes], output_gradients=tf.constant(R, tf.float32))
+        n = h * w * c
+        basis = to_numpy(tf.image.crop_and_resize(tf.constant(np.eye(n, dtype=np.float32).reshape(n, h, w, c)),
+                                                  tf.constant(np.tile(boxes_np, (n, 1)), tf.float32),
+                                                  tf.constant(np.repeat(np.arange(n), len(boxes_np)), tf.int32),
+                                                  list(size), method=method)).astype(np.float64)
+        want = np.einsum("nbyxc,byxc->n", basis.reshape((n, len(boxes_np)) + size + (c,)), R).reshape(1, h, w, c)
+        assert_close(g_img, want, call=f"crop_and_resize({name}, {method}): image gradient vs the adjoint",
+                     tolerance=TOL32)
+        if method != "bilinear":
+            continue
+        assert_close(out, _crop_np(img_np.astype(np.float32).astype(np.float64), boxes_np.astype(np.float32), size),
+                     call=f"crop_and_resize({name})", tolerance=Tolerance(rtol=1e-5, atol=1e-5))
+        want_b = np.zeros_like(boxes_np)
+        eps = 1e-4
+        base = boxes_np.astype(np.float32).astype(np.float64)
+        for k in np.ndindex(boxes_np.shape):
+            up, dn = base.copy(), base.copy()
+            up[k] += eps
+            dn[k] -= eps
+            want_b[k] = (np.sum(R * _crop_np(img_np, up, size)) - np.sum(R * _crop_np(img_np, dn, size))) / (2 * eps)
+        assert_close(g_boxes, want_b, call=f"crop_and_resize({name}): boxes gradient vs central differences",
+                     tolerance=Tolerance(rtol=1e-3, atol=1e-3))
 
 
 # -- sparse add with a threshold; ctc_loss's second derivative ------------------------------------------------
