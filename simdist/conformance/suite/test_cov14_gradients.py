@@ -278,6 +278,69 @@ def test_cov14a_linear_image_op_gradient_is_its_adjoint(backend, tf, name):
     assert_close(g, want, call=f"tape.gradient(sum(R * {name}(x)), x) vs the adjoint", tolerance=TOL32)
 
 
+@clause("ops.image-resize", ref="tf221")
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64"])
+def test_cov14a_resize_gradients_by_image_dtype(backend, tf, dtype):
+    """Which image dtypes each method's gradient takes (image_grad.py): bicubic differentiates float32 and
+    float64 images only (None for half types), nearest keeps the image's dtype, bilinear gives the image's
+    dtype, ScaleAndTranslate (lanczos3, antialiased bilinear) refuses all but float32
+    (InvalidArgumentError), area has no gradient (LookupError: a tape asks the gradient registry, tf.gradients
+    words it its own way); values as the float32 image's gradient, rounded to the dtype."""
+    rng = _rng("resize-dtype" + dtype)
+    x_np = np.round(rng.uniform(-1, 1, (1, 3, 4, 1)), 3)
+    R = _weights(rng, (1, 5, 3, 1))
+    dt = getattr(tf, dtype)
+
+    def grad(method, antialias=False, image_dtype=dt):
+        x = tf.constant(x_np, image_dtype)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.image.resize(x, [5, 3], method=method, antialias=antialias)
+        return tape.gradient(y, x, output_gradients=tf.cast(tf.constant(R), y.dtype))
+
+    loose = Tolerance(rtol=2e-2, atol=2e-2)
+    for method in ("bicubic", "nearest", "bilinear"):
+        g = grad(method)
+        call = f"tape.gradient(resize({dtype} image, method={method!r}), image)"
+        if method == "bicubic" and dtype != "float64":
+            assert_true(g is None, f"gradient is {type(g).__name__}, but should be None", call=call)
+            continue
+        assert_equal(g.dtype.name, dtype, call=call, what="gradient dtype")
+        assert_close(tf.cast(g, tf.float64), tf.cast(grad(method, image_dtype=tf.float32), tf.float64), call=call,
+                     what="gradient vs the float32 image's", tolerance=TOL32 if dtype == "float64" else loose)
+    for method, antialias in (("lanczos3", False), ("bilinear", True)):
+        with raises(tf.errors.InvalidArgumentError,
+                    match="cannot compute ScaleAndTranslateGrad as input #1\\(zero-based\\) was expected to be a float "
+                          "tensor but is a", call=f"tape.gradient(resize({dtype}, {method!r}, antialias={antialias}))"):
+            grad(method, antialias)
+    with raises(LookupError, match=re.escape("gradient registry has no entry for: ResizeArea"),
+                call=f"tape.gradient(resize({dtype}, 'area'))"):
+        grad("area")
+    with raises(LookupError, match=re.escape("No gradient defined for operation'") + ".*" +
+                re.escape("(op type: ResizeArea). In general every operation must have an associated "
+                          "`@tf.RegisterGradient`"),
+                call="tf.gradients(resize(x, 'area'), x) in a tf.function(autograph=False)"):
+        tf.function(lambda x: tf.gradients(tf.image.resize(x, [5, 3], method="area"), x),
+                    autograph=False)(tf.constant(x_np, dt))
+
+
+@clause("ops.image-boxes", ref="tf221")
+def test_cov14a_image_gradients_are_forward_differences(backend, tf):
+    """tf.image.image_gradients: (dy, dx), the forward differences along height and width, zero in the
+    last row / column; a 3-D image is ValueError."""
+    img = np.round(_rng("image-gradients").uniform(-2, 2, (2, 3, 4, 2)), 3)
+    dy, dx = tf.image.image_gradients(tf.constant(img, tf.float64))
+    want_dy = np.zeros_like(img)
+    want_dy[:, :-1] = img[:, 1:] - img[:, :-1]
+    want_dx = np.zeros_like(img)
+    want_dx[:, :, :-1] = img[:, :, 1:] - img[:, :, :-1]
+    assert_close(dy, want_dy, call="image_gradients(x)[0]", tolerance=TOL64)
+    assert_close(dx, want_dx, call="image_gradients(x)[1]", tolerance=TOL64)
+    with raises(ValueError, match=re.escape("image_gradients expects a 4D tensor [batch_size, h, w, d], not (3, 4, 2)."),
+                call="image_gradients(3-D image)"):
+        tf.image.image_gradients(tf.constant(img[0]))
+
+
 # -- linalg: broadcast batches, wide QR, full SVD ------------------------------------------------------------------
 def _lower(rng):
     return np.tril(np.round(rng.uniform(-0.5, 0.5, (3, 3)), 3)) + 2.0 * np.eye(3)
@@ -380,7 +443,7 @@ CROPS = {
 }
 
 
-@clause("ops.image-resize", ref="tf221")
+@clause("ops.image-boxes", ref="tf221")
 @pytest.mark.parametrize("name", list(CROPS))
 def test_cov14a_crop_and_resize_gradients(backend, tf, name):
     """crop_and_resize's gradients: the image's is the adjoint of the (linear) crop, bilinear and
