@@ -230,3 +230,50 @@ def test_cov14a_tape_adds_up_indexed_slices_and_dense_gradients(backend, tf):
     call = "tape.gradient(sum(gather(x, [2, 0])) + sum(x * x), x)"
     assert_true(not isinstance(g, tf.IndexedSlices), "gradient is IndexedSlices, but should be dense", call=call)
     assert_close(g, 2 * xs + np.array([[1.0, 1.0], [0.0, 0.0], [1.0, 1.0]]), call=call)
+
+
+# -- the tape's own argument errors ----------------------------------------------------------------------------
+@clause("autodiff.persistent", ref="tf221")
+def test_cov14a_tape_state_errors(backend, tf):
+    """GradientTape's state errors (backprop.py): stop_recording on a tape that is not recording
+    (RuntimeError), a second gradient/jacobian/batch_jacobian of a non-persistent tape (RuntimeError),
+    jacobian/batch_jacobian with experimental_use_pfor=False on a non-persistent tape (RuntimeError),
+    batch_jacobian of mismatched first dimensions (ValueError); a persistent tape's jacobian without
+    pfor (d(x*x)/dx: 2x on the diagonal). (Re-entering a recording tape and a None inside a list of
+    output_gradients are left out: in this sequence TF 2.21's process aborts in imperative_grad.)"""
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with raises(RuntimeError, match="Trying to stop recording a tape which is not recording",
+                call="GradientTape().stop_recording() before the tape was entered"):
+        with tf.GradientTape().stop_recording():
+            pass
+
+    def fresh(**kw):
+        t = tf.GradientTape(**kw)
+        with t:
+            t.watch(x)
+            y = x * x
+        return t, y
+    t, y = fresh()
+    t.gradient(y, x)
+    for name, again in (("gradient", lambda: t.gradient(y, x)), ("jacobian", lambda: t.jacobian(y, x)),
+                        ("batch_jacobian", lambda: t.batch_jacobian(y, x))):
+        with raises(RuntimeError, match="A non-persistent GradientTape can only be used to ?compute one set of gradients",
+                    call=f"a non-persistent tape's {name} after its gradient"):
+            again()
+    for name in ("jacobian", "batch_jacobian"):
+        t, y = fresh()
+        with raises(RuntimeError, match=f"GradientTape must be created with persistent=True to compute the {name} "
+                                        "with eager execution enabled",
+                    call=f"non-persistent tape.{name}(y, x, experimental_use_pfor=False)"):
+            getattr(t, name)(y, x, experimental_use_pfor=False)
+    t, y = fresh(persistent=True)
+    with raises(ValueError, match=re.escape("Need first dimension of target shape ((2, 2)) and source shape ((3, 2)) to "
+                                            "match."), call="batch_jacobian(y[2, 2], source[3, 2])"):
+        t.batch_jacobian(y, tf.ones([3, 2]))
+    jac = t.jacobian(y, x, experimental_use_pfor=False)
+    want = np.zeros((2, 2, 2, 2))
+    for i in range(2):
+        for j in range(2):
+            want[i, j, i, j] = 2 * float(x[i, j])
+    assert_close(jac, want, call="persistent tape.jacobian(x * x, x, experimental_use_pfor=False)")
+
