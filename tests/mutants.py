@@ -2682,3 +2682,50 @@ TRAINING_COV14D: list[Mutant] = [
 ]
 TRAINING += TRAINING_COV14D
 CATALOGUE += TRAINING_COV14D
+# -- Fifteenth session (cov14a): realistic bugs on lines the suite first executed then ---------------------------
+# (docs/conformance.md, "Fifteenth session: suite coverage of op gradients and autodiff"); each is killed by the
+# cov14a suite modules (test_cov14_gradients.py, test_cov14_autodiff.py).
+TRAINING_COV14A: list[Mutant] = [
+    _t("cov14a-cast-slices-keep-upstream-dtype", "dtype", "simdist/runtime/ops/math.py",
+       "            return [IndexedSlices(cast(grad.values, src), grad.indices, grad.dense_shape)]\n",
+       "            return [IndexedSlices(grad.values, grad.indices, grad.dense_shape)]\n",
+       "Cast's gradient passes IndexedSlices on in the cast's output dtype (float64 values for a float32 source)"),
+    _t("cov14a-concat-slices-inner-axis-no-offset", "axis", "simdist/runtime/ops/array.py",
+       "            out.append(IndexedSlices(values, grad.indices, shape(x)))\n            begin += size\n",
+       "            out.append(IndexedSlices(values, grad.indices, shape(x)))\n",
+       "concat along an inner axis hands every input the first input's columns of an IndexedSlices gradient"),
+    _t("cov14a-transpose-grad-accepts-negative-perm", "missing-error", "simdist/runtime/ops/array.py",
+       "    for d in perm:\n        if not 0 <= d < len(perm):\n",
+       "    for d in perm:\n        if not -len(perm) <= d < len(perm):\n",
+       "Transpose's gradient accepts a negative perm entry, where TF's InvertPermutation raises InvalidArgumentError"),
+    _t("cov14a-complex-matmul-grad-no-conj", "gradient", "simdist/runtime/ops/linalg.py",
+       "        a, b = conj_of(a), conj_of(b)\n",
+       "        a, b = a, b\n",
+       "complex matmul's gradient uses the operands themselves, not their conjugates (f'(z), not conj(f'(z)))"),
+    _t("cov14a-complex-prod-grad-no-conj", "gradient", "simdist/runtime/ops/reductions.py",
+       "        left, right = conj(left), conj(right)\n",
+       "        left, right = left, right\n",
+       "complex reduce_prod's gradient multiplies the exclusive products without conjugating them"),
+    _t("cov14a-einsum-reduced-labels-after-output", "axis", "simdist/runtime/ops/einsum.py",
+       "    lhs = reduced + out + (\",\" + os if other is not None else \"\")\n",
+       "    lhs = out + reduced + (\",\" + os if other is not None else \"\")\n",
+       "einsum's gradient labels the broadcast gradient out+reduced while its axes are reduced+out"),
+    _t("cov14a-sparse-xent-no-second-order", "gradient", "simdist/runtime/ops/losses.py",
+       "        grad = grad + _softmax_second_order(op.inputs[0], grad_grad)\n    return [grad, None]\n",
+       "        grad = grad\n    return [grad, None]\n",
+       "sparse softmax cross-entropy's gradient drops the gradient that reaches its backprop output (second order 0)"),
+    _t("cov14a-trainable-ref-names-not-stripped", "dtype", "simdist/runtime/autodiff/gradient_args.py",
+       "        name = x.removesuffix(\"_ref\")\n",
+       "        name = x\n",
+       "a '*_ref' dtype name as a gradient target counts as non-trainable (AttributeError 'dtype', TF: '_id')"),
+    _t("cov14a-graph-gradients-read-not-mapped", "state", "simdist/runtime/autodiff/graph_gradients.py",
+       "            tape.tensor_tape[id(t)] = k\n            reached.add(id(t))\n            continue\n",
+       "            reached.add(id(t))\n            continue\n",
+       "tf.gradients records a variable read but maps no tensor to it: variables among xs get no gradient"),
+    _t("cov14a-crop-boxes-one-row-full-height", "denominator", "simdist/runtime/ops/image_crop_resize.py",
+       "                    terms[0].append(gy.astype(np.float64) * 0.5 * (h - 1))\n",
+       "                    terms[0].append(gy.astype(np.float64) * (h - 1))\n",
+       "crop_and_resize's boxes gradient for a one-row crop weighs y1 by h - 1 instead of (h - 1) / 2 (the centre)"),
+]
+TRAINING += TRAINING_COV14A
+CATALOGUE += TRAINING_COV14A

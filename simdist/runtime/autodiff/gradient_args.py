@@ -54,14 +54,19 @@ def _enum(x: Any) -> int | None:
     return i if x == i and (i in _ENUMS or i - 100 in _ENUMS) else None
 
 
-def _type_name(x: Any) -> str:
-    t = type(x)
-    return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+def _missing(x: Any, name: str) -> AttributeError:
+    """Python's own AttributeError for reading `x.name` (its wording: "'numpy.ndarray' object" for a
+    C type, "'DType' object" for a Python class, "type object 'numpy.float32'" for a class itself)."""
+    try:
+        getattr(x, name)
+    except AttributeError as e:
+        return AttributeError(*e.args)
+    return AttributeError(f"'{type(x).__name__}' object has no attribute '{name}'")
 
 
 def not_a_tensor(x: Any) -> AttributeError:
-    """The C tape's error for a target or source without a tensor id."""
-    return AttributeError(f"'{_type_name(x)}' object has no attribute '_id'")
+    """The C tape's error for a target or source without a tensor id (its `x._id`)."""
+    return _missing(x, "_id")
 
 
 def check_targets_and_sources(targets: Sequence[Any], sources: Sequence[Any], is_tensorlike: Any) -> None:
@@ -74,6 +79,6 @@ def check_targets_and_sources(targets: Sequence[Any], sources: Sequence[Any], is
             composite = composite or x
             continue
         if not _trainable(x) and not hasattr(x, "dtype"):   # vlog's argument t.dtype
-            raise AttributeError(f"'{_type_name(x)}' object has no attribute 'dtype'")
+            raise _missing(x, "dtype")
     if composite is not None:   # the C tape's MakeTensorIDList
         raise ValueError(f"Type {type(composite).__name__} is not supported as a gradient source or gradient target.")

@@ -262,7 +262,12 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", ga
         top = top.parent
     top.graph_gradients = True   # (a call that cannot be recorded keeps a recorder: tf/_function.py)
     tape = _tape_of(rec, keys, stops)
-    return backprop.imperative_grad(tape, flat_ys, flat_xs, flat_grad_ys, unconnected)
+    from simdist.runtime.ops.registry import SYMBOLIC_GRADIENTS
+    token = SYMBOLIC_GRADIENTS.set(True)
+    try:
+        return backprop.imperative_grad(tape, flat_ys, flat_xs, flat_grad_ys, unconnected)
+    finally:
+        SYMBOLIC_GRADIENTS.reset(token)
 
 
 def _is_variable(x: Any) -> bool:

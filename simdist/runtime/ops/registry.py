@@ -24,6 +24,7 @@ gradients) and by the graph recorder (a scheduled train step replays its backwar
 
 from __future__ import annotations
 
+import contextvars
 from typing import Any, Callable
 
 from simdist.runtime import subnormals as _subnormals
@@ -344,12 +345,26 @@ def NotDifferentiable(op_type: str) -> None:  # noqa: N802 - TF's name
         op.grad = NO_GRADIENT
 
 
+#: set while tf.gradients walks a function's graph (autodiff/graph_gradients.py): TF's gradients_util
+#: words a missing gradient its own way; a GradientTape's backprop asks the gradient registry
+SYMBOLIC_GRADIENTS = contextvars.ContextVar("simdist_symbolic_gradients", default=False)
+
+
 def gradient_function(op: OpDef) -> Any:
-    """The registered gradient of `op`, NO_GRADIENT, or LookupError as TF raises it."""
+    """The registered gradient of `op`, NO_GRADIENT, or LookupError as TF raises it: a tape's
+    backprop (eager or in a tf.function) gets the registry's "gradient registry has no entry for:
+    Op", tf.gradients gradients_util's "No gradient defined for operation'<node>' ..." (TF's text,
+    without a space before the node's name, which simdist gives as the op type; clause
+    autodiff.op-gradients)."""
     g = op.grad
     if g is None:
-        raise LookupError(f"No gradient defined for operation '{op.name}' (op type: {op.name}). In general every "
+        if not SYMBOLIC_GRADIENTS.get():
+            raise LookupError(f"gradient registry has no entry for: {op.name}")
+        raise LookupError(f"No gradient defined for operation'{op.name}' (op type: {op.name}). In general every "
                           "operation must have an associated `@tf.RegisterGradient` for correct autodiff, which "
                           "this op is lacking. If you want to pretend this operation is a constant in your "
-                          "program, you may insert `tf.stop_gradient`.")
+                          "program, you may insert `tf.stop_gradient`. This can be useful to silence the error in "
+                          "cases where you know gradients are not needed, e.g. the forward pass of "
+                          "tf.custom_gradient. Please see more details in "
+                          "https://www.tensorflow.org/api_docs/python/tf/custom_gradient.")
     return g
