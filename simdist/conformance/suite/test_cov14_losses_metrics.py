@@ -237,3 +237,99 @@ def test_cov14c_crossentropy_shape_and_argument_errors(keras):
              lambda: keras.losses.CTC()(np.ones((2, 2), np.int32), np.zeros((2, 3), np.float32)), "y_pred")]:
         with raises(ValueError, match=match, call=call):
             make()
+
+
+def _metric_cases(keras):
+    M = keras.metrics
+    yb = np.array([[1.0], [0.0], [1.0], [0.0], [1.0]], np.float32)
+    pb = np.array([[0.8], [0.35], [0.25], [0.6], [0.9]], np.float32)
+    yc = np.eye(3, dtype=np.float32)[[0, 2, 1, 2, 0]]
+    pc = np.array([[0.6, 0.3, 0.1], [0.2, 0.3, 0.5], [0.5, 0.4, 0.1], [0.1, 0.1, 0.8], [0.3, 0.45, 0.25]], np.float32)
+    ys = np.array([0, 2, 1, 2, 0], np.int32)
+    binary, onehot, sparse_ = (yb, pb), (yc, pc), (ys, pc)
+    return [
+        (M.Hinge(), binary, {"name": "hinge"}),
+        (M.SquaredHinge(), binary, {"name": "squared_hinge"}),
+        (M.CategoricalHinge(), onehot, {"name": "categorical_hinge"}),
+        (M.BinaryCrossentropy(from_logits=True, label_smoothing=0.1), binary,
+         {"from_logits": True, "label_smoothing": 0.1}),
+        (M.CategoricalCrossentropy(label_smoothing=0.2), onehot, {"label_smoothing": 0.2, "from_logits": False}),
+        (M.SparseCategoricalCrossentropy(from_logits=True), sparse_, {"from_logits": True}),
+        (M.PearsonCorrelation(axis=0), (pc[:, :1], pc[:, 1:2]), {"axis": 0}),
+        (M.ConcordanceCorrelation(axis=0), (pc[:, :1], pc[:, 1:2]), {"axis": 0}),
+        (M.IoU(num_classes=3, target_class_ids=[0, 2]), (ys, np.array([0, 2, 2, 1, 0], np.int32)),
+         {"num_classes": 3, "target_class_ids": [0, 2]}),
+        (M.BinaryIoU(target_class_ids=[1], threshold=0.3), binary, {"target_class_ids": [1], "threshold": 0.3}),
+        (M.OneHotIoU(num_classes=3, target_class_ids=[1]), onehot, {"num_classes": 3, "target_class_ids": [1]}),
+        (M.OneHotMeanIoU(num_classes=3), onehot, {"num_classes": 3}),
+        (M.MeanIoU(num_classes=3), (ys, np.array([0, 2, 2, 1, 0], np.int32)), {"num_classes": 3}),
+        (M.Precision(thresholds=0.3), binary, {"thresholds": 0.3}),
+        (M.Recall(top_k=2), onehot, {"top_k": 2}),
+        (M.SensitivityAtSpecificity(0.5, num_thresholds=10, class_id=1), onehot,
+         {"specificity": 0.5, "num_thresholds": 10, "class_id": 1}),
+        (M.SpecificityAtSensitivity(0.6, num_thresholds=7), binary, {"sensitivity": 0.6, "num_thresholds": 7}),
+        (M.PrecisionAtRecall(0.5, num_thresholds=9), binary, {"recall": 0.5, "num_thresholds": 9}),
+        (M.RecallAtPrecision(0.5, num_thresholds=9), binary, {"precision": 0.5, "num_thresholds": 9}),
+        (M.BinaryAccuracy(threshold=0.3), binary, {"threshold": 0.3}),
+        (M.TopKCategoricalAccuracy(k=2), onehot, {"k": 2}),
+        (M.SparseTopKCategoricalAccuracy(k=1), sparse_, {"k": 1}),
+        (M.F1Score(average="macro", threshold=0.4), onehot, {"average": "macro", "threshold": 0.4}),
+        (M.FBetaScore(beta=2.0, average="weighted"), onehot, {"beta": 2.0, "average": "weighted"}),
+        (M.AUC(num_thresholds=7, curve="PR", multi_label=True, label_weights=[1.0, 2.0, 0.5]), onehot,
+         {"num_thresholds": 7, "curve": "PR", "multi_label": True, "label_weights": [1.0, 2.0, 0.5]}),
+        (M.MeanMetricWrapper(keras.losses.mae, name="wrapped"), binary,
+         {"name": "wrapped", "fn": {"module": "builtins", "class_name": "function", "config": "mean_absolute_error",
+                                    "registered_name": "function"}}),
+    ]
+
+
+@clause("keras.metric.option-coverage", ref="tf221")
+def test_cov14c_metric_config_round_trip(keras):
+    """Every metric's get_config carries its options (the values given to the constructor, F1Score
+    without `beta`; MeanMetricWrapper's `fn` as Keras serializes a function: module "builtins", class
+    "function", its name), and `from_config(get_config())` is the same metric: updated with the same
+    data it gives the same result."""
+    for metric, (y_true, y_pred), options in _metric_cases(keras):
+        cls = type(metric)
+        cfg = metric.get_config()
+        call = f"{cls.__name__}.get_config()"
+        got = {k: (np.asarray(cfg.get(k)).tolist() if isinstance(cfg.get(k), (list, tuple, np.ndarray))
+                   else cfg.get(k)) for k in options}
+        assert_equal(got, options, call=call, what="options")
+        if cls.__name__ == "F1Score":
+            assert_true("beta" not in cfg, f"F1Score config has beta ({sorted(cfg)})", call=call)
+        copy = cls.from_config(cfg)
+        metric.update_state(y_true, y_pred)
+        copy.update_state(y_true, y_pred)
+        assert_close(np.asarray(copy.result()), np.asarray(metric.result()), call=f"{cls.__name__}.from_config("
+                     "get_config()), same update", what="result()", tolerance=TOL32)
+
+
+@clause("keras.reg.get", ref="tf221")
+def test_cov14c_regularizer_and_constraint_configs(keras):
+    """OrthogonalRegularizer refuses a mode other than "rows"/"columns" and penalises the
+    off-diagonal cosine similarities of the columns with mode="columns"; OrthogonalRegularizer's
+    factor and L1's l1 are float32 tensors (their configs show float32-rounded values), L2's l2
+    a Python float;
+    a function constraint serializes to its name and a Constraint round-trips through its config."""
+    with raises(ValueError, match="mode", call="OrthogonalRegularizer(mode='diag')"):
+        keras.regularizers.OrthogonalRegularizer(mode="diag")
+    w = np.array([[1.0, 2.0, 0.0], [0.5, -1.0, 3.0]], np.float32)
+    reg = keras.regularizers.OrthogonalRegularizer(factor=0.1, mode="columns")
+    n = w / np.linalg.norm(w, axis=0, keepdims=True)
+    g = n.T @ n
+    off = np.abs(g - np.diag(np.diag(g))).sum()
+    # (a tensor: Keras 3.15 normalizes a NumPy array along the wrong axis for mode="columns")
+    assert_close(float(reg(keras.ops.convert_to_tensor(w))), 0.1 * 0.5 * off / 3.0, call="OrthogonalRegularizer(0.1, 'columns')(w)", what="penalty",
+                 tolerance=TOL32)
+    assert_equal({k: float(v) if isinstance(v, (float, np.floating)) else v for k, v in reg.get_config().items()},
+                 {"factor": float(np.float32(0.1)), "mode": "columns"},
+                 call="OrthogonalRegularizer(0.1, 'columns').get_config()", what="config (factor kept as float32)")
+    assert_equal(keras.regularizers.L1(0.1).get_config(), {"l1": float(np.float32(0.1))}, call="L1(0.1).get_config()",
+                 what="config (l1 kept as a float32 tensor)")
+    assert_equal(keras.regularizers.L2(0.1).get_config(), {"l2": 0.1}, call="L2(0.1).get_config()",
+                 what="config (l2 kept as a Python float)")
+    clipped = keras.constraints.MinMaxNorm(min_value=0.5, max_value=1.5, rate=0.5, axis=0)
+    copy = keras.constraints.MinMaxNorm.from_config(clipped.get_config())
+    assert_close(np.asarray(copy(w)), np.asarray(clipped(w)), call="MinMaxNorm.from_config(get_config())(w)",
+                 what="out", tolerance=TOL32)
