@@ -113,7 +113,7 @@ def test_cov14c_dense_embedding_arguments_initial_weights_and_float_ids(keras):
         call = f"Embedding(4, 2, weights={form})"
         assert_close(np.asarray(layer.embeddings), w, call=call, what="embeddings", tolerance=TOL32)
         assert_close(np.asarray(layer(ids)), w[ids], call=call + "(ids)", what="out", tolerance=TOL32)
-        assert_close(np.asarray(layer(ids.astype(np.float32) + 0.25)), w[ids], call=call + "(float ids + 0.25)",
+        assert_close(np.asarray(layer(ids.astype(np.float32) + 0.75)), w[ids], call=call + "(float ids + 0.75)",
                      what="out (ids cast to int32)", tolerance=TOL32)
     with raises(AttributeError, call="Embedding(4, 2).embeddings before build"):
         _ = keras.layers.Embedding(4, 2).embeddings

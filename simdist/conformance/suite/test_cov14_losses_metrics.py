@@ -91,9 +91,11 @@ def test_cov14c_auc_prgain_and_arguments(keras):
     summation_method; get_config carries the given thresholds."""
     n = 5
     thr = [0.0 - EPS] + [(i + 1) / (n - 1) for i in range(n - 2)] + [1.0 + EPS]
+    y = np.array([1, 1, 1, 1, 0, 0, 0, 0], np.float32)
+    p = np.array([0.95, 0.9, 0.85, 0.3, 0.8, 0.2, 0.1, 0.4], np.float32)   # recall gain > 0 at the last threshold
     m = keras.metrics.AUC(num_thresholds=n, curve="PRGAIN")
-    m.update_state(Y_TRUE.ravel(), Y_PRED.ravel())
-    expected = _prgain_auc(*_confusion(Y_TRUE.ravel(), Y_PRED.ravel(), thr, 1.0))
+    m.update_state(y, p)
+    expected = _prgain_auc(*_confusion(y, p, thr, 1.0))
     assert_close(float(m.result()), expected, call="AUC(num_thresholds=5, curve='PRGAIN')", what="result()",
                  tolerance=TOL32)
     for call, make, match in [
