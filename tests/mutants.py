@@ -2729,3 +2729,53 @@ TRAINING_COV14A: list[Mutant] = [
 ]
 TRAINING += TRAINING_COV14A
 CATALOGUE += TRAINING_COV14A
+# -- Fifteenth session, cov14c (2026-12-01): 10 realistic mutants on lines of the Keras layers,
+# losses and metrics that the suite first executed with simdist/conformance/suite/test_cov14_layers.py
+# and test_cov14_losses_metrics.py (docs/conformance.md, "Fifteenth session: suite coverage of
+# Keras layers, losses and metrics").
+TRAINING_COV14C: list[Mutant] = [
+    _t("cov14c-auc-multi-label-sum-not-mean", "formula", "simdist/keras/metrics/confusion_metrics.py",
+       "        if self.multi_label:\n            by_label_auc = ops.sum(riemann_terms, axis=0)\n"
+       "            if self.label_weights is None:\n                return ops.mean(by_label_auc)\n",
+       "        if self.multi_label:\n            by_label_auc = ops.sum(riemann_terms, axis=0)\n"
+       "            if self.label_weights is None:\n                return ops.sum(by_label_auc)\n",
+       "AUC(multi_label=True) without label_weights sums the per-label AUCs instead of averaging them"),
+    _t("cov14c-prgain-precision-gain-zero-at-no-tp", "boundary", "simdist/keras/metrics/confusion_metrics.py",
+       "tf.where(tf.equal(tps, 0.0), tf.ones_like(precision_gain), precision_gain)",
+       "tf.where(tf.equal(tps, 0.0), tf.zeros_like(precision_gain), precision_gain)",
+       "AUC(curve='PRGAIN') sets the precision gain to 0 instead of 1 at thresholds with no true positive"),
+    _t("cov14c-auc-label-weights-dropped-without-sample-weight", "state", "simdist/keras/metrics/metrics_utils.py",
+       "        weights_tiled = label_weights_tiled if weights_tiled is None else",
+       "        weights_tiled = None if weights_tiled is None else",
+       "AUC(label_weights=...) with uneven thresholds ignores the label weights when no sample_weight is given"),
+    _t("cov14c-renorm-without-gamma-ignores-r", "formula", "simdist/keras/layers/normalization.py",
+       "            effective_gamma, effective_beta = tf.cast(r, dtype), tf.cast(d, dtype)\n",
+       "            effective_gamma, effective_beta = tf.ones_like(tf.cast(r, dtype)), tf.cast(d, dtype)\n",
+       "BatchNormalization(renorm=True, scale=False) drops the renorm correction r (scales by 1)"),
+    _t("cov14c-bidirectional-ave-precedence", "formula", "simdist/keras/layers/bidirectional.py",
+       "            output = (y + y_rev) / 2\n",
+       "            output = y + y_rev / 2\n",
+       "Bidirectional(merge_mode='ave') halves only the backward output (operator precedence)"),
+    _t("cov14c-bidirectional-states-backward-first", "order", "simdist/keras/layers/bidirectional.py",
+       "            states = tuple(y[1:]) + tuple(y_rev[1:])\n",
+       "            states = tuple(y_rev[1:]) + tuple(y[1:])\n",
+       "Bidirectional(return_state=True) returns the backward states before the forward ones"),
+    _t("cov14c-merge-broadcast-keeps-size-1", "boundary", "simdist/keras/layers/merging.py",
+       "            elif i == 1:\n                out.append(j)\n",
+       "            elif i == 1:\n                out.append(i)\n",
+       "Add/Multiply's output shape keeps the first input's size-1 dim instead of broadcasting it"),
+    _t("cov14c-selu-as-elu", "formula", "simdist/keras/activations.py",
+       "    return tf.nn.selu(_t(x))\n",
+       "    return tf.nn.elu(_t(x))\n",
+       "keras.activations.selu computes elu (no scale, alpha 1)"),
+    _t("cov14c-time-distributed-first-step-mask", "order", "simdist/keras/layers/time_distributed.py",
+       "                kwargs[\"mask\"] = masks[i]\n",
+       "                kwargs[\"mask\"] = masks[0]\n",
+       "TimeDistributed hands every step the first step's mask slice instead of its own"),
+    _t("cov14c-embedding-float-ids-rounded", "formula", "simdist/keras/layers/core.py",
+       "            inputs = tf.cast(inputs, tf.int32)\n",
+       "            inputs = tf.cast(tf.round(inputs), tf.int32)\n",
+       "Embedding rounds float ids to the nearest integer instead of truncating them (Keras's cast)"),
+]
+TRAINING += TRAINING_COV14C
+CATALOGUE += TRAINING_COV14C

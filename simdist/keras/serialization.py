@@ -82,3 +82,40 @@ def get_keras_object(identifier: Any, objects: dict[str, Any], kind: str,
     if callable(obj):
         return obj() if inspect.isclass(obj) else obj
     raise ValueError(f"Could not interpret {kind} identifier: {identifier}")
+
+
+def serialize_function(fn: Any) -> Any:
+    """A plain function as Keras 3.15's serialize_keras_object writes it (its public-class path
+    for the `function` class): `{"module": "builtins", "class_name": "function", "config": <the
+    registered name, else __name__>, "registered_name": "function"}`; anything else (a Loss
+    object, a string) unchanged."""
+    if not inspect.isfunction(fn):
+        return fn
+    from simdist.keras.object_registration import get_registered_name
+    return {"module": "builtins", "class_name": "function", "config": get_registered_name(fn),
+            "registered_name": "function"}
+
+
+def function_objects(*modules: Any) -> dict[str, Any]:
+    """The plain functions of `modules`, by attribute name and by `__name__` (mae and
+    mean_absolute_error both find the one function)."""
+    out: dict[str, Any] = {}
+    for module in modules:
+        for attr, fn in vars(module).items():
+            if inspect.isfunction(fn):
+                out.setdefault(attr, fn)
+                out.setdefault(fn.__name__, fn)
+    return out
+
+
+def deserialize_function(config: Any, objects: dict[str, Any]) -> Any:
+    """The function `serialize_function` wrote (or named): looked up by name in the custom-object
+    scope, the registry, then `objects` (Keras's ValueError "Could not interpret ..." if none)."""
+    if callable(config):
+        return config
+    name = config.get("config") if isinstance(config, dict) else config
+    from simdist.keras.object_registration import get_registered_object
+    fn = get_registered_object(name, module_objects=objects) if isinstance(name, str) else None
+    if fn is None:
+        raise ValueError(f"Could not interpret function identifier: {config}")
+    return fn

@@ -10,6 +10,7 @@ from simdist import tf
 from simdist.keras.losses import _nn
 from simdist.keras.losses import _ops as ops
 from simdist.keras.losses.loss import Loss, squeeze_or_expand_to_same_rank
+from simdist.keras.serialization import deserialize_function, function_objects, serialize_function
 from simdist.keras.tensor_attributes import set_keras_mask
 
 
@@ -28,10 +29,19 @@ class LossFunctionWrapper(Loss):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self) -> dict[str, Any]:
+        """Keras 3.15: the loss's config, `fn` serialized as a Keras function dict, then the kwargs."""
         config = super().get_config()
-        config.update({"fn": getattr(self.fn, "__name__", repr(self.fn))})
+        config.update({"fn": serialize_function(self.fn)})
         config.update(self._fn_kwargs)
         return config
+
+    @classmethod
+    def from_config(cls, config_: dict[str, Any]) -> "LossFunctionWrapper":
+        config_ = dict(config_)
+        if "fn" in config_:
+            from simdist.keras import losses
+            config_["fn"] = deserialize_function(config_["fn"], function_objects(losses))
+        return cls(**config_)
 
     def __repr__(self) -> str:
         return f"<LossFunctionWrapper({self.fn}, kwargs={self._fn_kwargs})>"

@@ -9,6 +9,7 @@ from simdist.keras import config, initializers
 from simdist.keras.losses import _ops as ops
 from simdist.keras.losses.loss import apply_mask, squeeze_or_expand_to_same_rank
 from simdist.keras.metrics.metric import Metric
+from simdist.keras.serialization import deserialize_function, function_objects, serialize_function
 from simdist.keras.tensor_attributes import get_keras_mask
 
 
@@ -102,7 +103,16 @@ class MeanMetricWrapper(Mean):
         super().update_state(values, sample_weight=sample_weight)
 
     def get_config(self) -> dict[str, Any]:
+        """Keras 3.15: the metric's config, `fn` serialized as a Keras function dict, then the kwargs."""
         config_ = super().get_config()
-        config_.update({"fn": getattr(self._fn, "__name__", repr(self._fn))})
+        config_.update({"fn": serialize_function(self._fn)})
         config_.update(self._fn_kwargs)
         return config_
+
+    @classmethod
+    def from_config(cls, config_: dict[str, Any]) -> "MeanMetricWrapper":
+        from simdist.keras import losses, metrics
+        config_ = dict(config_)
+        if "fn" in config_:
+            config_["fn"] = deserialize_function(config_["fn"], function_objects(losses, metrics))
+        return cls(**config_)
