@@ -62,11 +62,37 @@ def _run_all(tf: Any, prog: Prog14, strategy: Any) -> Any:
         return ("crashed", f"{type(e).__name__}: {e}")
 
 
+class _TimedReader:
+    """The worker's stdout for differ's reader: a read that has not returned after `seconds`
+    kills the worker (a kernel that runs for minutes on a drawn argument: differ.TFWorker then
+    records ("tf-died", -9) for that program, which is not compared, and restarts on the rest)."""
+
+    def __init__(self, stream: Any, proc: Any, seconds: float) -> None:
+        self.stream, self.proc, self.seconds = stream, proc, seconds
+
+    def read(self, n: int) -> bytes:
+        import threading
+        timer = threading.Timer(self.seconds, self.proc.kill)
+        timer.start()
+        try:
+            return self.stream.read(n)
+        finally:
+            timer.cancel()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
 class TFWorker14(differ.ScriptWorker):
-    """differ.TFWorker serving this module's programs."""
+    """differ.TFWorker serving this module's programs, each given at most TIMEOUT seconds."""
 
     SCRIPT = os.path.abspath(__file__)
     PATHS = _DIRS
+    TIMEOUT = 120.0
+
+    def _start(self) -> None:
+        super()._start()
+        self.proc.stdout = _TimedReader(self.proc.stdout, self.proc, self.TIMEOUT)
 
 
 class KeptWorker14(fz4_run.KeptWorker):
