@@ -2,7 +2,7 @@
 kept under .cache/fuzz14-answers, each disagreeing snippet minimized and printed with its
 reproducer, then the counts by (snippet class, kind, mode):
 
-    python tests/fuzz14/fz14_campaign.py SEED START N [--batch 20] [--mode M] [--show 2] [--no-keep]
+    python tests/fuzz14/fz14_campaign.py SEED START N [--batch 20] [--mode M] [--show 2] [--no-keep] [--no-minimize]
 
 Exit status 1 when any snippet outside tests/fuzz14/fz14_known.py disagrees.
 """
@@ -37,6 +37,7 @@ def main() -> int:
     ap.add_argument("--mode")
     ap.add_argument("--show", type=int, default=2, help="reproducers printed per class")
     ap.add_argument("--no-keep", action="store_true", help="ask TF for every program (no kept answers)")
+    ap.add_argument("--no-minimize", action="store_true", help="print each class's program as it is (TF is not asked)")
     a = ap.parse_args()
     w = KeptWorker14(keep=not a.no_keep)
     counts: dict = {}
@@ -49,7 +50,7 @@ def main() -> int:
                 continue
             counts[key] = counts.get(key, 0) + 1
             if counts[key] <= a.show:
-                small, sg, sw = minimize(p, t, w) if t >= 0 else (p, g, want)
+                small, sg, sw = minimize(p, t, w) if t >= 0 and not a.no_minimize else (p, None, None)
                 t2 = 0
                 if sg is None:
                     small, sg, sw, t2 = p, g, want, t
