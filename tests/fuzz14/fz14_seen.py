@@ -924,6 +924,8 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:linalg.matvec', 'error-class', "'err', 'NotImplementedError'"): 'seed 1420261202 #953 (dist): TF 2.21 '
                                                                         "('err', 'NotImplementedError'); simdist "
                                                                         "('err', 'InvalidArgumentError')",
+ ('call:linalg.matvec', 'error-class', "'err', 'TypeError'"): "seed 1420261202 #958 (dist): TF 2.21 ('err', "
+                                                              "'TypeError'); simdist ('err', 'InvalidArgumentError')",
  ('call:linalg.matvec>operator:>', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #326 (tape): TF 2.21 '
                                                                          "('err', 'TypeError'); simdist ('err', "
                                                                          "'InvalidArgumentError')",
@@ -1025,6 +1027,10 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:linalg.tridiagonal_matmul', 'error-class', "'err', 'IndexError'"): "seed 14 #596 (dist): TF 2.21 ('err', "
                                                                            "'IndexError'); simdist ('err', "
                                                                            "'InvalidArgumentError')",
+ ('call:linalg.tridiagonal_matmul', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #177 (eager): '
+                                                                                     "TF 2.21 ('err', "
+                                                                                     "'InvalidArgumentError'); "
+                                                                                     "simdist ('err', 'IndexError')",
  ('call:linalg.tridiagonal_matmul', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #54 (eager): TF 2.21 '
                                                                           "('err', 'TypeError'); simdist ('err', "
                                                                           "'IndexError')",
@@ -1462,6 +1468,9 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
  ('call:nn.compute_accidental_hits', 'error-class', "'err', 'TypeError'"): "seed 14 #113 (eager): TF 2.21 ('err', "
                                                                            "'TypeError'); simdist ('err', "
                                                                            "'InvalidArgumentError')",
+ ('call:nn.compute_accidental_hits', 'error-class', "'err', 'ValueError'"): "seed 14 #273 (eager): TF 2.21 ('err', "
+                                                                            "'ValueError'); simdist ('err', "
+                                                                            "'InvalidArgumentError')",
  ('call:nn.compute_average_loss', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #849 (dist): TF '
                                                                                    "2.21 ('err', "
                                                                                    "'InvalidArgumentError'); simdist "
@@ -1489,6 +1498,9 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                          "'ValueError'), ('err', "
                                                                                          "'ValueError'), ('err', "
                                                                                          "'ValueError'), ('ok', ('p",
+ ('call:nn.conv2d', 'error-class', "'err', 'AttributeError'"): "seed 1420261202 #605 (eager): TF 2.21 ('err', "
+                                                               "'AttributeError'); simdist ('err', "
+                                                               "'InvalidArgumentError')",
  ('call:nn.conv2d', 'error-class', "'err', 'InvalidArgumentError'"): "seed 14 #21 (eager): TF 2.21 ('err', "
                                                                      "'InvalidArgumentError'); simdist ('err', "
                                                                      "'UnimplementedError')",
@@ -1652,6 +1664,10 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                       "(('ok', 'traced'), ('err', "
                                                                       "'InvalidArgumentError'), ('err', "
                                                                       "'InvalidArgumentErro",
+ ('call:nn.fixed_unigram_candidate_sampler', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #452 (eager): TF '
+                                                                                   "2.21 ('err', 'TypeError'); "
+                                                                                   "simdist ('err', "
+                                                                                   "'InvalidArgumentError')",
  ('call:nn.fixed_unigram_candidate_sampler', 'error-class', "'err', 'ValueError'"): 'seed 1420261202 #173 (eager): '
                                                                                     "TF 2.21 ('err', 'ValueError'); "
                                                                                     "simdist ('err', "
@@ -2004,6 +2020,9 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                                                              'simdist '
                                                                                                              "('err', "
                                                                                                              "'InvalidArgumentError')",
+ ('call:random.normal', 'error-class', "'err', 'InvalidArgumentError'"): 'seed 1420261202 #379 (tape): TF 2.21 '
+                                                                         "('err', 'InvalidArgumentError'); simdist "
+                                                                         "('err', 'TypeError')",
  ('call:random.normal', 'error-class', "'err', 'ValueError'"): "seed 1420261202 #274 (sig): TF 2.21 ('calls', "
                                                                "(('err', 'ValueError'), ('err', 'ValueError'), "
                                                                "('err', 'ValueError'))); simdist ('calls', (('err', "
@@ -2111,6 +2130,11 @@ SEEN: dict[tuple[str, str, str], str] = {('augmented:@=', 'error-class', "'err',
                                                                  "'TypeError'), ('ok', ('py',; simdist ('calls', "
                                                                  "(('err', 'InvalidArgumentError'), ('err', "
                                                                  "'InvalidArgumentError'), ('err', 'Inva",
+ ('call:reverse_sequence', 'error-class', "'err', 'ValueError'"): "seed 14 #761 (function): TF 2.21 ('calls', "
+                                                                  "(('err', 'ValueError'), ('err', 'ValueError'), "
+                                                                  "('err', 'ValueError'), ('ok', ('p; simdist "
+                                                                  "('calls', (('err', 'InvalidArgumentError'), "
+                                                                  "('err', 'InvalidArgumentError'), ('err', 'Inva",
  ('call:reverse_sequence>call:bitwise.right_shift', 'error-class', "'err', 'TypeError'"): 'seed 1420261202 #926 '
                                                                                           "(eager): TF 2.21 ('err', "
                                                                                           "'TypeError'); simdist "
