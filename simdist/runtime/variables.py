@@ -16,6 +16,7 @@ from simdist.runtime import symbolic as _symbolic
 from simdist.runtime import variable_creation as _creation
 from simdist.runtime.ops import dispatch as _dispatch
 from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tensor
+from simdist.runtime.variable_inplace import InPlaceRefusals
 
 
 class VariableAggregation(enum.Enum):
@@ -510,8 +511,8 @@ def in_creation_order(variables: Sequence[Any]) -> list[Any]:
     return sorted(variables, key=creation_key)
 
 
-class ResourceVariable(Variable):
-    """A plain variable: one buffer on one device."""
+class ResourceVariable(InPlaceRefusals, Variable):
+    """A plain variable: one buffer on one device (its in-place operators: runtime/variable_inplace.py)."""
 
     _version = 0     # counts the writes of its buffer (a fused replay's guard, runtime/lanes/)
     _sub = False     # its value may hold subnormal floats: reads are marked (runtime/subnormals.py)

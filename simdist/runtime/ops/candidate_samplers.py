@@ -25,6 +25,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors, execution
 from simdist.runtime.ops import dispatch, philox
 from simdist.runtime.ops.args import t as _t, tf_name
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.simple_philox import SimplePhilox
 from simdist.runtime.tensor import Tensor
@@ -215,7 +216,7 @@ def _call(kind: str, true_classes: Any, num_true: Any, num_sampled: Any, unique:
     out = dispatch.execute(_OPS[kind], (tc,), {"num_true": int(num_true), "num_sampled": int(num_sampled),
                                                "unique": bool(unique), "range_max": rmax, "seed": s1, "seed2": s2,
                                                **extra})
-    return out[0], out[1], out[2]
+    return named_outputs(_OPNAME[kind], out[:3])
 
 
 def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,

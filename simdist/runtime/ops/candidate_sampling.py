@@ -17,6 +17,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import dtype_error, t as _t
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor
 
@@ -67,4 +68,4 @@ def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true
         from simdist.runtime.ops import random as _random
         _random.draw_op_seed()
     out = dispatch.execute(HITS, (tc, sc), {"num_true": int(num_true), "seed": 0, "seed2": 0})
-    return out[0], out[1], out[2]
+    return named_outputs("ComputeAccidentalHits", out[:3])

@@ -22,6 +22,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import alloc, args, dispatch, graph_constants, static_shapes, trace_errors
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -99,13 +100,14 @@ no_tf_gradient("UniqueWithCounts")
 def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.unique`: (values in order of first appearance, index of each input into them)."""
     y, idx = dispatch.execute(UNIQUE, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx)})
-    return static_shapes.mark_dim(y, 0), idx   # (a traced graph knows not how many values are unique)
+    # (a traced graph knows not how many values are unique)
+    return named_outputs("Unique", (static_shapes.mark_dim(y, 0), idx))
 
 
 def unique_with_counts(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """`tf.unique_with_counts`: unique's two outputs and how often each value occurs."""
     y, idx, count = dispatch.execute(UNIQUE_WITH_COUNTS, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx)})
-    return static_shapes.mark_dim(y, 0), idx, static_shapes.mark_dim(count, 0)
+    return named_outputs("UniqueWithCounts", (static_shapes.mark_dim(y, 0), idx, static_shapes.mark_dim(count, 0)))
 
 
 # --- bincount ----------------------------------------------------------------------------------------------

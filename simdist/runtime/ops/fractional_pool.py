@@ -29,6 +29,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, philox, trace_errors
 from simdist.runtime.ops.args import t as _t, tf_name
 from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.ops.simple_philox import SimplePhilox
 from simdist.runtime.tensor import Tensor
@@ -305,7 +306,7 @@ def _run(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlappi
                                                    f"{len(ratio)} less than minimum 4.")
     attrs = {"pooling_ratio": tuple(ratio), "pseudo_random": bool(pseudo_random), "overlapping": bool(overlapping),
              "deterministic": bool(deterministic), "seed": int(seed), "seed2": int(seed2)}
-    return tuple(dispatch.execute(op, (x,), attrs))
+    return named_outputs(op.name, dispatch.execute(op, (x,), attrs))
 
 
 def _v2(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlapping: bool, seed: int) -> tuple:

@@ -24,6 +24,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch, philox
 from simdist.runtime.ops.args import t as _t, tf_name
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.simple_philox import SimplePhilox
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -252,8 +253,8 @@ def sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: in
         s1, s2 = 0, 0
     attrs = {"seed": int(s1), "seed2": int(s2), **_attrs(aspect_ratio_range, area_range, max_attempts,
                                                          use_image_if_no_bounding_boxes)}
-    return tuple(dispatch.execute(SAMPLE_DISTORTED_BOUNDING_BOX, _inputs(image_size, bounding_boxes,
-                                                                         min_object_covered), attrs))
+    return named_outputs("SampleDistortedBoundingBoxV2", dispatch.execute(
+        SAMPLE_DISTORTED_BOUNDING_BOX, _inputs(image_size, bounding_boxes, min_object_covered), attrs))
 
 
 def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any, seed: Any,
@@ -263,6 +264,6 @@ def stateless_sample_distorted_bounding_box(image_size: Any, bounding_boxes: Any
                                             name: str | None = None) -> tuple:
     """`tf.image.stateless_sample_distorted_bounding_box`: the same for the same seed."""
     s = _t(seed)
-    return tuple(dispatch.execute(STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX,
-                                  (*_inputs(image_size, bounding_boxes, min_object_covered), s),
-                                  _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)))
+    return named_outputs("StatelessSampleDistortedBoundingBox", dispatch.execute(
+        STATELESS_SAMPLE_DISTORTED_BOUNDING_BOX, (*_inputs(image_size, bounding_boxes, min_object_covered), s),
+        _attrs(aspect_ratio_range, area_range, max_attempts, use_image_if_no_bounding_boxes)))

@@ -20,6 +20,7 @@ from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import dtype_error
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.image_nms import _corners, _iou
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -173,5 +174,5 @@ def combined_non_max_suppression(boxes: Any, scores: Any, max_output_size_per_cl
     st = (score_threshold if isinstance(score_threshold, Tensor)
           else convert_to_tensor(score_threshold, dtype=dtypes.float32))
     mt = max_total_size if isinstance(max_total_size, Tensor) else convert_to_tensor(max_total_size)
-    return dispatch.execute(COMBINED_NMS, (b, s, mpc, mt, it, st), {"pad_per_class": bool(pad_per_class),
-                                                                     "clip_boxes": bool(clip_boxes)})
+    return named_outputs("CombinedNonMaxSuppression", dispatch.execute(
+        COMBINED_NMS, (b, s, mpc, mt, it, st), {"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)}))

@@ -19,6 +19,7 @@ import numpy as np
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
 
@@ -103,11 +104,11 @@ def isotonic_regression(inputs: Any, decreasing: bool = True, axis: int = -1) ->
 
     rank = x.ndim
     if axis == -1 or axis == rank - 1:
-        return compute(x)
+        return named_outputs("IsotonicRegression", compute(x))
     if not -rank <= axis < rank:
         raise errors.InvalidArgumentError(None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is "
                                           f"the number of dimensions in the input. Received: dim={axis}")
     d = axis % rank
     perm = list(range(d)) + [rank - 1] + list(range(d + 1, rank - 1)) + [d]
     y, s = compute(array.transpose(x, perm))
-    return array.transpose(y, perm), array.transpose(s, perm)
+    return array.transpose(y, perm), array.transpose(s, perm)   # (TF: a plain tuple on this path)

@@ -21,6 +21,7 @@ from simdist.runtime.ops import dispatch
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.linalg_more import _PER_MATRIX, _linalg_rule, _square
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import register
 from simdist.runtime.tensor import Tensor
 
@@ -88,7 +89,7 @@ def lu(input: Any, output_idx_type: Any = dtypes.int32, name: str | None = None)
     if x.shape[-1] != x.shape[-2]:
         raise errors.InvalidArgumentError(None, None, "Input matrix must be square. [Op:Lu]")
     packed, perm = dispatch.execute(LU, (x,), {"output_idx_type": idx.name})
-    return packed, perm
+    return named_outputs("Lu", (packed, perm))   # type: ignore[no-any-return]
 
 
 def _unit_lower(lower_upper: Tensor) -> Tensor:

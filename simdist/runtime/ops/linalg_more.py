@@ -17,6 +17,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime import subnormals as _sn
 from simdist.runtime.ops import args, dispatch, eigen_lu, libm, trace_errors
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
 
@@ -474,7 +475,7 @@ def slogdet(input: Any, name: str | None = None) -> tuple[Tensor, Tensor]:  # no
     x = _t(input)
     SLOGDET.dtype((x.dtype,), None)
     _square(x, "LogMatrixDeterminant")
-    return tuple(dispatch.execute(SLOGDET, (x,)))   # type: ignore[return-value]
+    return named_outputs("LogMatrixDeterminant", dispatch.execute(SLOGDET, (x,)))   # type: ignore[no-any-return]
 
 
 def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:  # noqa: A002
@@ -533,7 +534,7 @@ def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tupl
     QR.dtype((x.dtype,), None)
     if x.ndim < 2:
         raise errors.InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim} [Op:Qr]")
-    return tuple(dispatch.execute(QR, (x,), {"full_matrices": bool(full_matrices)}))   # type: ignore[return-value]
+    return named_outputs("Qr", dispatch.execute(QR, (x,), {"full_matrices": bool(full_matrices)}))   # type: ignore[no-any-return]
 
 
 # --- gradients, as linalg_grad.py -------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import args, dispatch
 from simdist.runtime.ops.args import t as _t
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -210,7 +211,7 @@ def _approx_top_k(operand: Any, k: Any, reduction_dimension: int, is_max_k: bool
         raise errors.NotFoundError(None, None, "Could not find device for node: {{node ApproxTopK}} = ApproxTopK["
                                    f"T=DT_{args.tf_name(x.dtype).upper()}, is_max_k={str(is_max_k).lower()}, "
                                    f"reduction_dimension={int(reduction_dimension)}] [Op:ApproxTopK]")
-    return top_k(x, k)
+    return named_outputs("ApproxTopK", top_k(x, k))
 
 
 def approx_max_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,

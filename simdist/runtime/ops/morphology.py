@@ -27,6 +27,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import spatial_sequence, window_geometry, windows
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.nn_rules import REAL_NUMBERS, typed
+from simdist.runtime.ops.op_outputs import named_outputs
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
 from simdist.runtime.tensor import Tensor
 
@@ -261,4 +262,4 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
     attrs = {"ksize": ks, "strides": st, "padding": _padding(padding), "Targmax": idx.name,
              "include_batch_in_index": bool(include_batch_in_index)}
     y, a = dispatch.execute(MAX_POOL_WITH_ARGMAX, (x,), attrs)
-    return y, a
+    return named_outputs("MaxPoolWithArgmax", (y, a))
