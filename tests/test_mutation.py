@@ -48,11 +48,11 @@ def test_catalogue_shape():
 def test_training_mutants_cover_the_training_layer():
     """Issue 29: 30-50 training mutants across gradients, the tape, optimizers, losses, metrics,
     fit, weight files and random ops, reported apart (plus the blind batches: 21 in the third,
-    25 in the fourth, 30 in the fifth, 30 in the sixth, 30 in the seventh, 30 in the eighth, 30 in the ninth, 30 in the tenth, 30 in the eleventh, 30 in the twelfth, 30 in the thirteenth; 8 and 10 of the fourteenth session's coverage work (cov13b, cov13a), 6 of kprep;
+    25 in the fourth, 30 in the fifth, 30 in the sixth, 30 in the seventh, 30 in the eighth, 30 in the ninth, 30 in the tenth, 30 in the eleventh, 30 in the twelfth, 30 in the thirteenth, 30 in the fourteenth; 8 and 10 of the fourteenth session's coverage work (cov13b, cov13a), 6 of kprep;
     15 gradient mutants of the gradient-coverage table, each killed within a minute)."""
     training = [m for m in mutants.CATALOGUE if m.layer == "training"]
-    assert 30 <= len(training) <= 450, (f"{len(training)} training mutants, but issue 29 asks for 30-50 (plus the "
-                                        "blind batches and the Keras helpers' mutants: at most 450 keep a full "
+    assert 30 <= len(training) <= 460, (f"{len(training)} training mutants, but issue 29 asks for 30-50 (plus the "
+                                        "blind batches and the Keras helpers' mutants: at most 460 keep a full "
                                         "training run within about 5 hours)")
     assert training == mutants.TRAINING, "every training mutant is in mutants.TRAINING, and only those"
     areas = {"simdist/runtime/ops/", "simdist/runtime/autodiff/", "simdist/keras/optimizers/",
