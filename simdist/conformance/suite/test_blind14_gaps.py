@@ -115,3 +115,93 @@ def test_blind14_count_params_counts_trainable_and_non_trainable_weights(keras, 
         trainable = (0 if freeze else dense) + (2 * units if bn else 0)
         assert_equal(sum(int(np.prod(v.shape)) for v in model.trainable_weights), trainable, call=call,
                      what="scalars in model.trainable_weights")
+
+
+# -- tf.data: cardinalities of shard, take, filter, concatenate and zip; options through several inputs -------
+INFINITE, UNKNOWN = -1, -2
+
+
+def _combined_card(cards, how):
+    """TF 2.21's rule for concatenate (sum) and zip (min): INFINITE wins for concatenate, UNKNOWN
+    wins for zip; otherwise an UNKNOWN input makes concatenate UNKNOWN and zip takes the known minimum."""
+    if how == "concatenate":
+        if INFINITE in cards:
+            return INFINITE
+        return UNKNOWN if UNKNOWN in cards else sum(cards)
+    if UNKNOWN in cards:
+        return UNKNOWN
+    finite = [c for c in cards if c != INFINITE]
+    return min(finite) if finite else INFINITE
+
+
+@clause("dataset.batching", ref="tf221")
+def test_blind14_combinators_report_the_cardinality_they_yield(tf, budget):
+    """shard(k, i) has len(range(i, n, k)) elements; take(m) min(n, m) (m of an infinite input); a
+    filter is UNKNOWN (-2) whatever its input; concatenate is INFINITE (-1) if an input is, else
+    UNKNOWN if one is, else the sum; zip is UNKNOWN if an input is, else the known minimum. Where
+    the count is finite, iterating yields that many elements."""
+    r = tf.data.Dataset.range
+
+    def evens(n):
+        return r(n).filter(lambda v: v % 2 == 0)
+
+    for n, k in budget([(10, 3), (9, 4), (2, 3), (8, 4)]):
+        for i in range(k):
+            ds = r(n).shard(k, i)
+            want = list(range(i, n, k))
+            assert_equal(int(ds.cardinality()), len(want), call=f"range({n}).shard({k}, {i}).cardinality()")
+            assert_equal([int(v) for v in ds], want, call=f"range({n}).shard({k}, {i})", what="elements")
+    takes = [("range(3).take(5)", lambda: r(3).take(5), 3), ("range(3).take(2)", lambda: r(3).take(2), 2),
+             ("range(4).take(-1)", lambda: r(4).take(-1), 4), ("range(3).repeat().take(4)", lambda: r(3).repeat().take(4), 4),
+             ("evens(6).take(3)", lambda: evens(6).take(3), UNKNOWN)]
+    for name, make, want in budget(takes):
+        ds = make()
+        assert_equal(int(ds.cardinality()), want, call=f"{name}.cardinality()")
+        if want >= 0:
+            assert_equal(len(list(ds)), want, call=name, what="elements yielded")
+    filters = [("range(6).filter(even)", lambda: evens(6)), ("range(3).repeat().filter(v > 0)",
+                                                             lambda: r(3).repeat().filter(lambda v: v > 0)),
+               ("range(0).filter(v > 0)", lambda: r(0).filter(lambda v: v > 0))]
+    for name, make in budget(filters):
+        assert_equal(int(make().cardinality()), UNKNOWN, call=f"{name}.cardinality()")
+    parts = {"range(3)": (lambda: r(3), 3), "range(4)": (lambda: r(4), 4), "evens(4)": (lambda: evens(4), UNKNOWN),
+             "range(2).repeat()": (lambda: r(2).repeat(), INFINITE)}
+    combos = [("evens(4)", "range(2).repeat()"), ("range(2).repeat()", "evens(4)"), ("range(3)", "evens(4)"),
+              ("range(3)", "range(4)"), ("range(4)", "range(2).repeat()")]
+    for a, b in budget(combos):
+        cards = [parts[a][1], parts[b][1]]
+        cat = parts[a][0]().concatenate(parts[b][0]())
+        assert_equal(int(cat.cardinality()), _combined_card(cards, "concatenate"),
+                     call=f"{a}.concatenate({b}).cardinality()")
+        zipped = tf.data.Dataset.zip((parts[a][0](), parts[b][0]()))
+        want = _combined_card(cards, "zip")
+        assert_equal(int(zipped.cardinality()), want, call=f"zip(({a}, {b})).cardinality()")
+        if want >= 0:
+            assert_equal(len(list(zipped)), want, call=f"zip(({a}, {b}))", what="elements yielded")
+
+
+@clause("dataset.api-surface", ref="tf221")
+def test_blind14_options_of_every_input_reach_a_zip_or_concatenate(tf, budget):
+    """ds.options() of a zip or concatenate merges the options set on each input, in input order
+    (a later input's setting of the same option wins), then the dataset's own with_options."""
+    r = tf.data.Dataset.range
+
+    def opts(**kw):
+        o = tf.data.Options()
+        for k, v in kw.items():
+            setattr(o, k, v)
+        return o
+
+    plain, slack = r(3), r(3).with_options(opts(deterministic=False, experimental_slack=True))
+    det = r(3).with_options(opts(deterministic=True))
+    cases = [("zip((plain, slack))", lambda: tf.data.Dataset.zip((plain, slack)), False, True),
+             ("zip((slack, plain))", lambda: tf.data.Dataset.zip((slack, plain)), False, True),
+             ("plain.concatenate(slack)", lambda: plain.concatenate(slack), False, True),
+             ("zip((det, slack))", lambda: tf.data.Dataset.zip((det, slack)), False, True),
+             ("zip((slack, det))", lambda: tf.data.Dataset.zip((slack, det)), True, True),
+             ("zip((plain, slack)).with_options(deterministic=True)",
+              lambda: tf.data.Dataset.zip((plain, slack)).with_options(opts(deterministic=True)), True, True)]
+    for name, make, want_det, want_slack in budget(cases):
+        o = make().options()
+        assert_equal(o.deterministic, want_det, call=f"{name}.options()", what="deterministic")
+        assert_equal(o.experimental_slack, want_slack, call=f"{name}.options()", what="experimental_slack")
