@@ -205,3 +205,54 @@ def test_blind14_options_of_every_input_reach_a_zip_or_concatenate(tf, budget):
         o = make().options()
         assert_equal(o.deterministic, want_det, call=f"{name}.options()", what="deterministic")
         assert_equal(o.experimental_slack, want_slack, call=f"{name}.options()", what="experimental_slack")
+
+
+# -- callbacks' params: verbose, epochs and the number of batches per epoch ------------------------------------
+@clause("keras.fit.callbacks", ref="tf221")
+def test_blind14_callback_params_give_the_batches_per_epoch(keras, tf, budget):
+    """Callbacks see params = {'verbose', 'epochs', 'steps'}: steps is the number of batches an
+    epoch runs, ceil(n / batch_size) for arrays, steps_per_epoch when given, the cardinality of a
+    batched dataset; evaluate and predict have epochs=1 and their own batch count (steps= when
+    given); fit's validation pass reuses fit's CallbackList, so its params are fit's."""
+    x, y = _f32(10, 3, seed=4), _f32(10, 1, seed=5)
+
+    class Params(keras.callbacks.Callback):
+        def __init__(self):
+            super().__init__()
+            self.got = []
+
+        def on_train_begin(self, logs=None):
+            self.got.append(("train", dict(self.params)))
+
+        def on_test_begin(self, logs=None):
+            self.got.append(("test", dict(self.params)))
+
+        def on_predict_begin(self, logs=None):
+            self.got.append(("predict", dict(self.params)))
+
+    def want(kind, epochs, steps):
+        return (kind, {"verbose": 0, "epochs": epochs, "steps": steps})
+
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(3)
+    cases = [("fit(batch_size=4, epochs=2)", lambda cb: model.fit(x, y, batch_size=4, epochs=2, verbose=0, callbacks=[cb]),
+              [want("train", 2, 3)]),
+             ("fit(batch_size=3, steps_per_epoch=2, epochs=2)",
+              lambda cb: model.fit(x, y, batch_size=3, steps_per_epoch=2, epochs=2, verbose=0, callbacks=[cb]),
+              [want("train", 2, 2)]),
+             ("fit(dataset.batch(3), epochs=3)", lambda cb: model.fit(ds, epochs=3, verbose=0, shuffle=False, callbacks=[cb]),
+              [want("train", 3, 4)]),
+             ("fit(batch_size=4, epochs=1, validation_data)",
+              lambda cb: model.fit(x, y, batch_size=4, epochs=1, verbose=0, validation_data=(x[:5], y[:5]),
+                                   callbacks=[cb]), [want("train", 1, 3), want("test", 1, 3)]),
+             ("evaluate(batch_size=4)", lambda cb: model.evaluate(x, y, batch_size=4, verbose=0, callbacks=[cb]),
+              [want("test", 1, 3)]),
+             ("evaluate(batch_size=4, steps=2)",
+              lambda cb: model.evaluate(x, y, batch_size=4, steps=2, verbose=0, callbacks=[cb]), [want("test", 1, 2)]),
+             ("predict(batch_size=3)", lambda cb: model.predict(x, batch_size=3, verbose=0, callbacks=[cb]),
+              [want("predict", 1, 4)])]
+    for name, run, expected in budget(cases):
+        cb = Params()
+        run(cb)
+        assert_equal(cb.got, expected, call=name, what="(hook, callback.params) at each *_begin")
