@@ -9,6 +9,9 @@ implementation of the same rule.
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import numpy as np
 import pytest
 
@@ -256,3 +259,45 @@ def test_blind14_callback_params_give_the_batches_per_epoch(keras, tf, budget):
         cb = Params()
         run(cb)
         assert_equal(cb.got, expected, call=name, what="(hook, callback.params) at each *_begin")
+
+
+def _base(path):
+    """The file name of a checkpoint path, None for None."""
+    return None if path is None else os.path.basename(path)
+
+
+# -- CheckpointManager: a checkpoint number saved again moves to the end of the kept list ----------------------
+@clause("checkpoint.manager", ref="tf221")
+def test_blind14_manager_resaving_a_number_moves_it_to_the_newest(tf, budget):
+    """CheckpointManager.save(checkpoint_number=n) for an n it already keeps overwrites that
+    checkpoint and moves it to the end of `checkpoints` (listed once, the latest); rotation by
+    max_to_keep then deletes the oldest other one, and a new manager on the directory and a
+    restore see the same list and values."""
+    for max_to_keep in budget([2, 3]):
+        d = tempfile.mkdtemp()
+        ck = tf.train.Checkpoint(v=tf.Variable(1.0))
+        m = tf.train.CheckpointManager(ck, d, max_to_keep=max_to_keep)
+
+        def names(manager):
+            return [os.path.basename(c) for c in manager.checkpoints]
+
+        m.save(checkpoint_number=1)
+        ck.v.assign(2.0)
+        m.save(checkpoint_number=2)
+        ck.v.assign(5.0)
+        m.save(checkpoint_number=1)
+        call = f"CheckpointManager(max_to_keep={max_to_keep}): save(1), save(2), save(1) again"
+        assert_equal(names(m), ["ckpt-2", "ckpt-1"], call=call, what="checkpoints")
+        assert_equal(_base(m.latest_checkpoint), "ckpt-1", call=call, what="latest_checkpoint")
+        assert_equal(_base(tf.train.latest_checkpoint(d)), "ckpt-1", call=call,
+                     what="tf.train.latest_checkpoint(directory)")
+        assert_equal(int(ck.save_counter), 3, call=call, what="save_counter")
+        ck.v.assign(3.0)
+        m.save(checkpoint_number=3)
+        want = ["ckpt-1", "ckpt-3"] if max_to_keep == 2 else ["ckpt-2", "ckpt-1", "ckpt-3"]
+        call += ", then save(3)"
+        assert_equal(names(m), want, call=call, what="checkpoints")
+        assert_equal(names(tf.train.CheckpointManager(ck, d, max_to_keep=max_to_keep)), want, call=call,
+                     what="checkpoints of a new manager on the directory")
+        ck.restore(m.checkpoints[want.index("ckpt-1")])
+        assert_close(float(ck.v.numpy()), 5.0, call=call, what="v restored from ckpt-1 (the second save of 1)")
